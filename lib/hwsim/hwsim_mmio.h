@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Watched MMIO pages: doorbell pages that software writes with plain stores. */
+
+#ifndef _HWSIM_MMIO_H_
+#define _HWSIM_MMIO_H_
+
+#include <stdint.h>
+
+#define HWSIM_MMIO_PAGE_SIZE 4096u
+
+/** One 4 KiB page of simulated BAR space that the device engine watches. */
+struct hwsim_mmio_page;
+
+/**
+ * Called from the engine thread for each doorbell word found nonzero.
+ * @param raw the word exactly as software stored it (device byte order).
+ */
+typedef void (*hwsim_mmio_cb)(void *arg, uint32_t off, uint64_t raw);
+
+/** Allocate a zeroed, page-aligned page (not DMA memory). NULL + rte_errno on failure. */
+struct hwsim_mmio_page *hwsim_mmio_page_alloc(void);
+
+/** Free a page and its watches. */
+void hwsim_mmio_page_free(struct hwsim_mmio_page *pg);
+
+/** @return the page's address, which software writes doorbells into. */
+void *hwsim_mmio_page_addr(struct hwsim_mmio_page *pg);
+
+/**
+ * Watch the naturally aligned 4- or 8-byte word at off.
+ * @return 0, -EINVAL (bad width or alignment), -ENOSPC (too many watches), -EEXIST.
+ */
+int hwsim_mmio_watch(struct hwsim_mmio_page *pg, uint32_t off, uint32_t width,
+		     hwsim_mmio_cb cb, void *arg);
+
+/**
+ * Consume every watched word: an atomic exchange with zero, so each store is seen once;
+ * the callback runs for each word that was nonzero. A doorbell value of zero is therefore
+ * invisible: device models must hand out object numbers that keep doorbells nonzero.
+ * @return the number of callbacks run.
+ */
+int hwsim_mmio_poll(struct hwsim_mmio_page *pg);
+
+#endif /* _HWSIM_MMIO_H_ */
