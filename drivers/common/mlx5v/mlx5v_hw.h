@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file THE hardware seam: registers, doorbells, DMA mapping and MSI-X, two backends. */
+
+#ifndef _MLX5V_HW_H_
+#define _MLX5V_HW_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_byteorder.h>
+#include <rte_io.h>
+
+struct mlx5v_hw;
+
+/**
+ * What a backend provides. Only this seam (mlx5v_hw*.c and sim/) touches registers, UAR
+ * pages or DMA; everything else calls the mlx5v_hw_*() wrappers below.
+ * A backend that lacks an optional operation leaves it NULL; the wrapper returns -ENOTSUP.
+ */
+struct mlx5v_hw_ops {
+	/** Read the big-endian 32-bit init-segment register at off; returns host order. */
+	uint32_t (*reg_rd32)(struct mlx5v_hw *hw, uint32_t off);
+	/** Write host-order val to the big-endian init-segment register at off. */
+	void (*reg_wr32)(struct mlx5v_hw *hw, uint32_t off, uint32_t val);
+	/** Address of UAR page idx in this process, or NULL if out of range. */
+	void *(*uar_addr)(struct mlx5v_hw *hw, uint32_t idx);
+	/** Make [va, va + len) reachable by device DMA; *iova gets the device address. */
+	int (*dma_map)(struct mlx5v_hw *hw, void *va, size_t len, uint64_t *iova);
+	/** Undo dma_map. */
+	int (*dma_unmap)(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len);
+	/** Number of MSI-X vectors. */
+	unsigned int (*irq_count)(struct mlx5v_hw *hw);
+	/** Attach eventfd fd as the trigger of MSI-X vector vec; fd = -1 detaches. */
+	int (*irq_attach)(struct mlx5v_hw *hw, unsigned int vec, int fd);
+	/** Enable memory space and bus mastering (PCI COMMAND = 0x6). Optional. */
+	int (*bus_enable)(struct mlx5v_hw *hw);
+	/** Optional: called after a doorbell store so a polling model notices it at once. */
+	void (*db_notify)(struct mlx5v_hw *hw);
+};
+
+/**
+ * One device's seam. Process-local: function pointers differ between processes, so this
+ * is never placed in shared memory (house style, virtio_hw_internal[]).
+ */
+struct mlx5v_hw {
+	const struct mlx5v_hw_ops *ops;
+	void *priv;             /**< backend state (PCI device or simulator) */
+	int numa_node;          /**< device socket, for EAL allocations */
+	char name[64];          /**< EAL device name */
+};
+
+extern const struct mlx5v_hw_ops mlx5v_hw_pci_ops;   /* mlx5v_hw_pci.c */
+extern const struct mlx5v_hw_ops mlx5v_sim_hw_ops;   /* sim/mlx5v_sim_hw.c */
+
+static inline uint32_t
+mlx5v_hw_rd32(struct mlx5v_hw *hw, uint32_t off)
+{
+	return hw->ops->reg_rd32(hw, off);
+}
+
+static inline void
+mlx5v_hw_wr32(struct mlx5v_hw *hw, uint32_t off, uint32_t val)
+{
+	hw->ops->reg_wr32(hw, off, val);
+}
+
+static inline void *
+mlx5v_hw_uar_addr(struct mlx5v_hw *hw, uint32_t idx)
+{
+	return hw->ops->uar_addr(hw, idx);
+}
+
+/**
+ * Ring a 32-bit big-endian doorbell at addr (a UAR page address from mlx5v_hw_uar_addr()).
+ * The same store works on hardware (a BAR mapping) and on the simulator (a watched page).
+ */
+static inline void
+mlx5v_hw_db_wr32(struct mlx5v_hw *hw, void *addr, uint32_t val)
+{
+	/* Everything written to host memory before the doorbell must be visible to the
+	 * device before it sees the doorbell (PRM: barrier before MMIO).
+	 */
+	rte_io_wmb();
+	rte_write32_relaxed(rte_cpu_to_be_32(val), addr);
+	if (hw->ops->db_notify != NULL)
+		hw->ops->db_notify(hw);
+}
+
+/** Ring a 64-bit big-endian doorbell (CQ arm) at addr. */
+static inline void
+mlx5v_hw_db_wr64(struct mlx5v_hw *hw, void *addr, uint64_t val)
+{
+	/* The doorbell record in host memory must be visible before the MMIO (PRM §7.3). */
+	rte_io_wmb();
+	rte_write64_relaxed(rte_cpu_to_be_64(val), addr);
+	if (hw->ops->db_notify != NULL)
+		hw->ops->db_notify(hw);
+}
+
+int mlx5v_hw_dma_map(struct mlx5v_hw *hw, void *va, size_t len, uint64_t *iova);
+int mlx5v_hw_dma_unmap(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len);
+unsigned int mlx5v_hw_irq_count(struct mlx5v_hw *hw);
+int mlx5v_hw_irq_attach(struct mlx5v_hw *hw, unsigned int vec, int fd);
+int mlx5v_hw_bus_enable(struct mlx5v_hw *hw);
+
+#endif /* _MLX5V_HW_H_ */

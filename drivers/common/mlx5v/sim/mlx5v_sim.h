@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file The simulated ConnectX (mlx5) HCA: creation and the control API for tests. */
+
+#ifndef _MLX5V_SIM_H_
+#define _MLX5V_SIM_H_
+
+#include <stdint.h>
+
+#include <rte_compat.h>
+
+struct mlx5v_sim;
+
+/** Creation parameters (devargs of the mlx5v_sim vdev). */
+struct mlx5v_sim_params {
+	unsigned int msix;        /**< MSI-X vectors, >= 2 (vector 0 is the control vector) */
+	unsigned int ports;       /**< Ethernet ports, 1..4 */
+	unsigned int boot_ms;     /**< how long "initializing" stays set after creation */
+	unsigned int boot_pages;  /**< QUERY_PAGES boot answer */
+	unsigned int init_pages;  /**< QUERY_PAGES init answer */
+	unsigned int log_max_eq_sz;
+	unsigned int max_eqs;
+	int numa_node;
+	const char *knobs;        /**< "name=value,..." fault knobs, may be NULL */
+};
+
+/** Live-object kinds, for leak checks. */
+enum mlx5v_sim_obj {
+	MLX5V_SIM_OBJ_EQ,
+	MLX5V_SIM_OBJ_CQ,
+	MLX5V_SIM_OBJ_UAR,
+	MLX5V_SIM_OBJ_PAGES,      /**< firmware pages held by the device */
+	MLX5V_SIM_OBJ_DMA_WINDOWS,/**< DMA windows the driver left mapped */
+	MLX5V_SIM_OBJ_MAX,
+};
+
+/** Counters. */
+enum mlx5v_sim_ctr {
+	MLX5V_SIM_CTR_CMDS,           /**< commands executed */
+	MLX5V_SIM_CTR_CMD_ERRORS,     /**< commands answered with status != OK or delivery error */
+	MLX5V_SIM_CTR_IOMMU_FAULTS,   /**< DMA outside the mapped windows */
+	MLX5V_SIM_CTR_DB_MISUSE,      /**< bad doorbells: bad EQN, CI backwards, owner 0, ... */
+	MLX5V_SIM_CTR_EQES,           /**< EQEs written */
+	MLX5V_SIM_CTR_CQES,           /**< CQEs written */
+	MLX5V_SIM_CTR_MSIX,           /**< MSI-X raised */
+	MLX5V_SIM_CTR_EQ_OVERRUNS,
+	MLX5V_SIM_CTR_MAX,
+};
+
+/** Fill p with the defaults (msix 8, ports 1, boot_ms 0, 16 boot / 32 init pages). */
+__rte_internal
+void mlx5v_sim_params_default(struct mlx5v_sim_params *p);
+
+/**
+ * Create a simulated HCA and start its engine thread. The init segment reads as after a
+ * PCI reset; "initializing" clears after boot_ms.
+ * @return the device, or NULL with rte_errno set (EINVAL for bad params or knobs).
+ */
+__rte_internal
+struct mlx5v_sim *mlx5v_sim_create(const char *name, const struct mlx5v_sim_params *p);
+
+/** Stop the engine and free the model. Leaks "in hardware" are logged. */
+__rte_internal
+void mlx5v_sim_destroy(struct mlx5v_sim *sim);
+
+/** Find a live simulator by its EAL device name (e.g. "mlx5v_sim0"), or NULL. */
+__rte_internal
+struct mlx5v_sim *mlx5v_sim_get(const char *name);
+
+/** @return live objects of a kind (see enum mlx5v_sim_obj). */
+__rte_internal
+unsigned int mlx5v_sim_live_objects(struct mlx5v_sim *sim, enum mlx5v_sim_obj kind);
+
+/** @return a counter (see enum mlx5v_sim_ctr). */
+__rte_internal
+uint64_t mlx5v_sim_counter(struct mlx5v_sim *sim, enum mlx5v_sim_ctr ctr);
+
+/* ---- Fault knobs ---- */
+
+/** Answer the next command of opcode with outbox status/syndrome. @return 0 or -EINVAL. */
+__rte_internal
+int mlx5v_sim_fail_next_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint8_t status,
+			    uint32_t syndrome);
+
+/** Complete the next command of opcode with delivery status deliv (non-zero). */
+__rte_internal
+int mlx5v_sim_fail_next_delivery(struct mlx5v_sim *sim, uint16_t opcode, uint8_t deliv);
+
+/** Hold the completion of the next command of opcode for delay_ms. */
+__rte_internal
+int mlx5v_sim_delay_next_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint32_t delay_ms);
+
+/**
+ * Execute the next command of opcode but drop its completion event (the ownership bit is
+ * still cleared, as when an MSI-X or EQE is lost). With hold = 1, keep the slot owned by
+ * the device until mlx5v_sim_release_held() (a firmware that never answers).
+ */
+__rte_internal
+int mlx5v_sim_drop_next_completion(struct mlx5v_sim *sim, uint16_t opcode, int hold);
+
+/** Complete held slots now (a late completion after a driver timeout). */
+__rte_internal
+void mlx5v_sim_release_held(struct mlx5v_sim *sim);
+
+/** Post the completion EQE of the next command of opcode twice. */
+__rte_internal
+int mlx5v_sim_dup_next_completion(struct mlx5v_sim *sim, uint16_t opcode);
+
+/** Drop (lost MSI) or duplicate (spurious MSI) the next n interrupts of vector vec. */
+__rte_internal
+void mlx5v_sim_drop_msix(struct mlx5v_sim *sim, unsigned int vec, unsigned int n);
+__rte_internal
+void mlx5v_sim_dup_msix(struct mlx5v_sim *sim, unsigned int vec, unsigned int n);
+
+/** Freeze (1) or resume (0) the health counter. */
+__rte_internal
+void mlx5v_sim_health_freeze(struct mlx5v_sim *sim, int freeze);
+
+/** Raise a fatal syndrome: RFR bit + synd in the health buffer. */
+__rte_internal
+void mlx5v_sim_health_fatal(struct mlx5v_sim *sim, uint8_t synd);
+
+/** Force the NIC interface state read back from 0x014 [10:8]. */
+__rte_internal
+void mlx5v_sim_nic_interface_set(struct mlx5v_sim *sim, unsigned int state);
+
+/** Make every BAR read return all ones (PCI link gone). */
+__rte_internal
+void mlx5v_sim_pci_offline(struct mlx5v_sim *sim, int offline);
+
+/**
+ * Write an event as the device would: to every EQ whose event_bitmask has type set
+ * (the first such EQ for CMD/PAGE_REQUEST), owner bit last, then MSI-X if armed.
+ * data is the 28-byte EQE data union (may be NULL for zeros).
+ * @return the number of EQs written, or -errno.
+ */
+__rte_internal
+int mlx5v_sim_inject_event(struct mlx5v_sim *sim, uint8_t type, uint8_t sub_type,
+			   const void *data);
+
+/** Port change event for port (1-based) with sub_type (1 down, 4 active). */
+__rte_internal
+int mlx5v_sim_port_event(struct mlx5v_sim *sim, unsigned int port, uint8_t sub_type);
+
+/** Ask the driver for pages: a PAGE_REQUEST EQE with signed num_pages. */
+__rte_internal
+int mlx5v_sim_request_pages(struct mlx5v_sim *sim, int32_t num_pages);
+
+/**
+ * Post a CQE on CQ cqn (opcode and byte count as given); a completion EQE follows if the
+ * CQ is armed. @return 0, -ENOENT (no such CQ), -ENOSPC (CQ overrun: a CQ_ERROR event).
+ */
+__rte_internal
+int mlx5v_sim_post_cqe(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode, uint32_t byte_cnt);
+
+/** Set a named knob (see the table in mlx5v_sim_faults.c). @return 0, -ENOENT, -ERANGE. */
+__rte_internal
+int mlx5v_sim_knob_set(struct mlx5v_sim *sim, const char *name, int64_t value);
+
+#endif /* _MLX5V_SIM_H_ */

@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file The simulator's IOMMU: a sorted table of DMA windows checked on every device access. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_atomic.h>
+#include <rte_errno.h>
+#include <rte_spinlock.h>
+
+#include "hwsim_dma.h"
+#include "hwsim_log.h"
+
+#define HWSIM_DMA_NAME_LEN 32
+#define HWSIM_DMA_MIN_CAP 16
+
+/* One window; last = iova + len - 1, so a window may end at the top of the IOVA space. */
+struct hwsim_dma_win {
+	uint64_t iova;
+	uint64_t last;
+	uint8_t *va;
+};
+
+/*
+ * Allocated with libc calloc()/free() rather than rte_zmalloc(): the table is
+ * process-local (it holds host pointers) and this keeps hwsim usable from unit
+ * tests that never initialise EAL.
+ */
+struct hwsim_dma {
+	pthread_rwlock_t lock;     /* writers: map/unmap; readers: every access */
+	struct hwsim_dma_win *win; /* sorted by iova, never overlapping */
+	unsigned int nb_win;
+	unsigned int cap;
+	rte_spinlock_t fault_lock; /* guards last_fault, taken under the read lock */
+	uint64_t nb_faults;        /* atomic */
+	struct hwsim_dma_fault last_fault;
+	char name[HWSIM_DMA_NAME_LEN];
+};
+
+struct hwsim_dma *
+hwsim_dma_create(const char *name)
+{
+	struct hwsim_dma *dma;
+
+	dma = calloc(1, sizeof(*dma));
+	if (dma == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	if (pthread_rwlock_init(&dma->lock, NULL) != 0) {
+		free(dma);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	rte_spinlock_init(&dma->fault_lock);
+	snprintf(dma->name, sizeof(dma->name), "%s", name != NULL ? name : "dma");
+	return dma;
+}
+
+void
+hwsim_dma_destroy(struct hwsim_dma *dma)
+{
+	unsigned int i;
+
+	if (dma == NULL)
+		return;
+	for (i = 0; i < dma->nb_win; i++)
+		HWSIM_LOG(WARNING, "%s: leaked DMA window iova 0x%" PRIx64 " len 0x%" PRIx64,
+			  dma->name, dma->win[i].iova, dma->win[i].last - dma->win[i].iova + 1);
+	pthread_rwlock_destroy(&dma->lock);
+	free(dma->win);
+	free(dma);
+}
+
+/* @return the index of the first window whose iova is greater than iova (0..nb_win). */
+static unsigned int
+hwsim_dma_upper(const struct hwsim_dma *dma, uint64_t iova)
+{
+	unsigned int lo = 0;
+	unsigned int hi = dma->nb_win;
+	unsigned int mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (dma->win[mid].iova <= iova)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Find the window that holds all of [iova, iova + len); len must be nonzero.
+ * Caller holds the lock. @return the window or NULL.
+ */
+static const struct hwsim_dma_win *
+hwsim_dma_find(const struct hwsim_dma *dma, uint64_t iova, size_t len)
+{
+	const struct hwsim_dma_win *w;
+	uint64_t last = iova + (uint64_t)len - 1;
+	unsigned int i;
+
+	if (last < iova)	/* the access wraps around the IOVA space */
+		return NULL;
+	i = hwsim_dma_upper(dma, iova);
+	if (i == 0)
+		return NULL;
+	w = &dma->win[i - 1];
+	/* Windows never overlap, so one that does not hold last means a straddle or a hole. */
+	if (iova > w->last || last > w->last)
+		return NULL;
+	return w;
+}
+
+int
+hwsim_dma_map(struct hwsim_dma *dma, uint64_t iova, void *va, size_t len)
+{
+	struct hwsim_dma_win *nwin;
+	uint64_t last = iova + (uint64_t)len - 1;
+	unsigned int ncap;
+	unsigned int i;
+	int ret = 0;
+
+	if (dma == NULL || va == NULL || len == 0 || last < iova)
+		return -EINVAL;
+	pthread_rwlock_wrlock(&dma->lock);
+	i = hwsim_dma_upper(dma, iova);
+	if ((i > 0 && dma->win[i - 1].last >= iova) ||
+			(i < dma->nb_win && dma->win[i].iova <= last)) {
+		ret = -EEXIST;
+		goto out;
+	}
+	if (dma->nb_win == dma->cap) {
+		ncap = dma->cap != 0 ? dma->cap * 2 : HWSIM_DMA_MIN_CAP;
+		nwin = realloc(dma->win, (size_t)ncap * sizeof(*nwin));
+		if (nwin == NULL) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		dma->win = nwin;
+		dma->cap = ncap;
+	}
+	memmove(&dma->win[i + 1], &dma->win[i], (dma->nb_win - i) * sizeof(dma->win[0]));
+	dma->win[i].iova = iova;
+	dma->win[i].last = last;
+	dma->win[i].va = va;
+	dma->nb_win++;
+out:
+	pthread_rwlock_unlock(&dma->lock);
+	if (ret != 0)
+		HWSIM_LOG(DEBUG, "%s: map iova 0x%" PRIx64 " len 0x%zx failed: %d",
+			  dma->name, iova, len, ret);
+	return ret;
+}
+
+int
+hwsim_dma_unmap(struct hwsim_dma *dma, uint64_t iova, size_t len)
+{
+	unsigned int i;
+	int ret = -ENOENT;
+
+	if (dma == NULL || len == 0)
+		return -ENOENT;
+	pthread_rwlock_wrlock(&dma->lock);
+	i = hwsim_dma_upper(dma, iova);
+	if (i > 0 && dma->win[i - 1].iova == iova &&
+			dma->win[i - 1].last - iova == (uint64_t)len - 1) {
+		i--;
+		memmove(&dma->win[i], &dma->win[i + 1],
+			(dma->nb_win - i - 1) * sizeof(dma->win[0]));
+		dma->nb_win--;
+		ret = 0;
+	}
+	pthread_rwlock_unlock(&dma->lock);
+	if (ret != 0)
+		HWSIM_LOG(DEBUG, "%s: unmap iova 0x%" PRIx64 " len 0x%zx: no such window",
+			  dma->name, iova, len);
+	return ret;
+}
+
+/* Record an IOMMU fault. Called with the read lock held; several engines may fault at once. */
+static void
+hwsim_dma_fault(struct hwsim_dma *dma, uint64_t iova, size_t len, int write)
+{
+	rte_spinlock_lock(&dma->fault_lock);
+	dma->last_fault.iova = iova;
+	dma->last_fault.len = len;
+	dma->last_fault.write = write;
+	__atomic_fetch_add(&dma->nb_faults, 1, __ATOMIC_RELAXED);
+	rte_spinlock_unlock(&dma->fault_lock);
+	HWSIM_LOG(ERR, "%s: IOMMU fault: device %s iova 0x%" PRIx64 " len 0x%zx",
+		  dma->name, write ? "write" : "read", iova, len);
+}
+
+/*
+ * A zero-length access moves no data and, as on a PCIe bus, issues no transaction:
+ * it succeeds without a window and records no fault.
+ */
+
+int
+hwsim_dma_read(struct hwsim_dma *dma, uint64_t iova, void *dst, size_t len)
+{
+	const struct hwsim_dma_win *w;
+
+	if (len == 0)
+		return 0;
+	pthread_rwlock_rdlock(&dma->lock);
+	w = hwsim_dma_find(dma, iova, len);
+	if (w == NULL) {
+		hwsim_dma_fault(dma, iova, len, 0);
+		pthread_rwlock_unlock(&dma->lock);
+		return -EFAULT;
+	}
+	/* Copy under the read lock: an unmap cannot pull the memory from under the device. */
+	memcpy(dst, w->va + (iova - w->iova), len);
+	pthread_rwlock_unlock(&dma->lock);
+	return 0;
+}
+
+int
+hwsim_dma_write(struct hwsim_dma *dma, uint64_t iova, const void *src, size_t len)
+{
+	const struct hwsim_dma_win *w;
+
+	if (len == 0)
+		return 0;
+	pthread_rwlock_rdlock(&dma->lock);
+	w = hwsim_dma_find(dma, iova, len);
+	if (w == NULL) {
+		hwsim_dma_fault(dma, iova, len, 1);
+		pthread_rwlock_unlock(&dma->lock);
+		return -EFAULT;
+	}
+	memcpy(w->va + (iova - w->iova), src, len);
+	pthread_rwlock_unlock(&dma->lock);
+	return 0;
+}
+
+/*
+ * Store len bytes at dst. A naturally aligned 1/2/4/8-byte store is done as one
+ * atomic store, so the driver never sees a torn owner word; anything else is memcpy.
+ */
+static void
+hwsim_dma_store(uint8_t *dst, const void *src, size_t len)
+{
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+	int aligned = ((uintptr_t)dst & (len - 1)) == 0;
+
+	if (len == 1) {
+		__atomic_store_n(dst, *(const uint8_t *)src, __ATOMIC_RELAXED);
+	} else if (len == 2 && aligned) {
+		memcpy(&v16, src, sizeof(v16));
+		__atomic_store_n((uint16_t *)(void *)dst, v16, __ATOMIC_RELAXED);
+	} else if (len == 4 && aligned) {
+		memcpy(&v32, src, sizeof(v32));
+		__atomic_store_n((uint32_t *)(void *)dst, v32, __ATOMIC_RELAXED);
+	} else if (len == 8 && aligned) {
+		memcpy(&v64, src, sizeof(v64));
+		__atomic_store_n((uint64_t *)(void *)dst, v64, __ATOMIC_RELAXED);
+	} else {
+		memcpy(dst, src, len);
+	}
+}
+
+int
+hwsim_dma_write_release(struct hwsim_dma *dma, uint64_t iova, const void *src, size_t len)
+{
+	const struct hwsim_dma_win *w;
+	uint8_t *dst;
+
+	if (len == 0)
+		return 0;
+	pthread_rwlock_rdlock(&dma->lock);
+	w = hwsim_dma_find(dma, iova, len);
+	if (w == NULL) {
+		hwsim_dma_fault(dma, iova, len, 1);
+		pthread_rwlock_unlock(&dma->lock);
+		return -EFAULT;
+	}
+	dst = w->va + (iova - w->iova);
+	/*
+	 * Owner bit/word protocol: the driver reads the owner field, then (after its
+	 * read barrier) the body. Every earlier device write must therefore be visible
+	 * before this store: release fence first, then the store itself.
+	 */
+	rte_atomic_thread_fence(__ATOMIC_RELEASE);
+	hwsim_dma_store(dst, src, len);
+	pthread_rwlock_unlock(&dma->lock);
+	return 0;
+}
+
+int
+hwsim_dma_check(struct hwsim_dma *dma, uint64_t iova, size_t len)
+{
+	int ok;
+
+	if (len == 0)
+		return 1;
+	pthread_rwlock_rdlock(&dma->lock);
+	ok = hwsim_dma_find(dma, iova, len) != NULL;
+	pthread_rwlock_unlock(&dma->lock);
+	return ok;
+}
+
+unsigned int
+hwsim_dma_windows(struct hwsim_dma *dma)
+{
+	unsigned int n;
+
+	pthread_rwlock_rdlock(&dma->lock);
+	n = dma->nb_win;
+	pthread_rwlock_unlock(&dma->lock);
+	return n;
+}
+
+uint64_t
+hwsim_dma_faults(struct hwsim_dma *dma, struct hwsim_dma_fault *last)
+{
+	uint64_t n;
+
+	/* Under fault_lock so the count and *last describe the same fault. */
+	rte_spinlock_lock(&dma->fault_lock);
+	n = __atomic_load_n(&dma->nb_faults, __ATOMIC_RELAXED);
+	if (last != NULL)
+		*last = dma->last_fault;
+	rte_spinlock_unlock(&dma->fault_lock);
+	return n;
+}
