@@ -20,6 +20,7 @@
 
 #define HWSIM_DMA_NAME_LEN 32
 #define HWSIM_DMA_MIN_CAP 16
+#define HWSIM_DMA_LEAKS_SHOWN 8
 
 /* One window; last = iova + len - 1, so a window may end at the top of the IOVA space. */
 struct hwsim_dma_win {
@@ -71,7 +72,11 @@ hwsim_dma_destroy(struct hwsim_dma *dma)
 
 	if (dma == NULL)
 		return;
-	for (i = 0; i < dma->nb_win; i++)
+	if (dma->nb_win > 0)
+		HWSIM_LOG(WARNING, "%s: destroyed with %u DMA windows still mapped",
+			  dma->name, dma->nb_win);
+	/* Name the first few: enough to find the leak without flooding the log. */
+	for (i = 0; i < dma->nb_win && i < HWSIM_DMA_LEAKS_SHOWN; i++)
 		HWSIM_LOG(WARNING, "%s: leaked DMA window iova 0x%" PRIx64 " len 0x%" PRIx64,
 			  dma->name, dma->win[i].iova, dma->win[i].last - dma->win[i].iova + 1);
 	pthread_rwlock_destroy(&dma->lock);
