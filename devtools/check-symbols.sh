@@ -50,13 +50,24 @@ for lib in $libs; do
 		rc=1
 	fi
 done
-# Registered driver names must be unique, ours and Debian's together.
-names=$( (for lib in $libs "$pmds"/librte_*.so; do
-	/usr/bin/python3 /usr/bin/dpdk-pmdinfo.py "$lib" 2>/dev/null || true
-done) | grep -o '"name": "[^"]*"' | sort)
-dups=$(echo "$names" | uniq -d)
+# Our registered driver names must be unique, and none may be a name Debian's
+# plugins register (EAL would see two drivers of one name).
+pmdnames() {
+	/usr/bin/python3 /usr/bin/dpdk-pmdinfo.py "$@" 2>/dev/null | grep -o '"name": "[^"]*"' | sed 's/"name": //' | sort
+}
+ours=$(pmdnames $libs)
+theirs=$(pmdnames "$pmds"/librte_*.so | sort -u)
+dups=$(echo "$ours" | uniq -d)
 if [ -n "$dups" ]; then
-	echo "check-symbols: driver names registered twice: $dups" >&2
+	echo "check-symbols: our driver names registered twice: $dups" >&2
+	rc=1
+fi
+tmp=$(mktemp)
+printf '%s\n' "$theirs" >"$tmp"
+clash=$(printf '%s\n' "$ours" | sort -u | comm -12 - "$tmp")
+rm -f "$tmp"
+if [ -n "$clash" ]; then
+	echo "check-symbols: driver names also registered by Debian's plugins: $clash" >&2
 	rc=1
 fi
 [ $rc -eq 0 ] && echo "check-symbols: $(echo "$libs" | wc -w) libraries OK"

@@ -224,7 +224,6 @@ enum mlx5v_cmd_opcode {
 
 /* QUERY_HCA_CAP / SET_HCA_CAP (§2.2). op_mod = (cap_type << 1) | mode. */
 #define MLX5V_CAP_GENERAL 0
-#define MLX5V_CAP_ROCE 4
 #define MLX5V_CAP_MODE_MAX 0
 #define MLX5V_CAP_MODE_CUR 1
 #define MLX5V_HCA_CAP_IN_OTHER_FUNCTION 2, 31, 31
@@ -242,7 +241,6 @@ enum mlx5v_cmd_opcode {
 #define MLX5V_CAP_DISABLE_LINK_UP_BY_INIT_HCA 13, 11, 11
 #define MLX5V_CAP_PORT_TYPE 13, 9, 8               /**< 0 IB, 1 ETH */
 #define MLX5V_CAP_CMDIF_CHECKSUM 16, 15, 14
-#define MLX5V_CAP_ROCE 16, 2, 2
 #define MLX5V_CAP_UAR_SZ 18, 21, 16
 #define MLX5V_CAP_UMEM_UID_0 18, 13, 13
 #define MLX5V_CAP_MKEY_BY_NAME 19, 25, 25
@@ -303,5 +301,48 @@ enum mlx5v_cmd_opcode {
 #define MLX5V_CQ_DB_REQ_NOT 0u
 #define MLX5V_CQ_SET_CI 0                          /**< dbrec dword 0 */
 #define MLX5V_CQ_ARM_DB 1                          /**< dbrec dword 1 */
+
+/* ==== BEGIN additions for the device model (sim/), mlx5-prm.md section in each line ==== */
+#define MLX5V_ENABLE_HCA_IN_EC_FUNCTION 2, 31, 31          /**< §9 embedded_cpu_function */
+#define MLX5V_CAP_TYPE_ROCE 4               /**< §2.2 capability type RoCE */
+#define MLX5V_CAP_ROCE_EN 16, 2, 2                         /**< §2.2 general cap "roce" bit */
+#define MLX5V_ROCE_CAP_SW_R_ROCE_SRC_UDP_PORT 0, 27, 27    /**< §2.2, in the RoCE cap */
+#define MLX5V_MODIFY_NIC_VPORT_IN_OTHER_VPORT 2, 31, 31
+#define MLX5V_MODIFY_NIC_VPORT_IN_VPORT_NUMBER 2, 15, 0
+#define MLX5V_ACCESS_REG_OUT_DATA 0x10                     /**< §9 register_data (read) */
+#define MLX5V_REG_HOST_ENDIANNESS_SIZE 16                  /**< §2.1 step 11 */
+#define MLX5V_CQC_DBR_UMEM_VALID 0, 25, 25                 /**< §7.1 */
+#define MLX5V_CQC_DBR_UMEM_ID 1, 31, 0
+#define MLX5V_CQC_CQ_PERIOD 4, 27, 16
+#define MLX5V_CQC_CQ_MAX_COUNT 4, 15, 0
+#define MLX5V_CQC_LAST_NOTIFIED_INDEX 8, 23, 0
+#define MLX5V_CQC_LAST_SOLICIT_INDEX 9, 23, 0
+#define MLX5V_CQC_STATUS_OK 0x0
+#define MLX5V_CQC_STATUS_CQ_OVERFLOW 0x9
+#define MLX5V_CQC_STATUS_CQ_WRITE_FAIL 0xa
+#define MLX5V_CREATE_CQ_IN_CQ_UMEM_OFFSET 0x50             /**< BE64 */
+#define MLX5V_CREATE_CQ_IN_CQ_UMEM_ID 22, 31, 0            /**< byte 0x58 */
+#define MLX5V_CREATE_CQ_IN_CQ_UMEM_VALID 23, 31, 31        /**< byte 0x5c bit 31 */
+#define MLX5V_QUERY_CQ_OUT_SIZE 0x110
+#define MLX5V_QUERY_CQ_OUT_PAS 0x110
+#define MLX5V_CQE_BYTE_CNT 0x2c                            /**< BE32 */
+#define MLX5V_CQE_WQE_COUNTER 0x3c                         /**< BE16 */
+#define MLX5V_CQ_DB_SN_SHIFT 28                            /**< §7.3 arm word: sn << 28 */
+#define MLX5V_CQ_DB_CMD_MASK (0xfu << 24)
+#define MLX5V_CQ_DB_CI_MASK 0xffffffu
+/* ==== END additions for the device model ==== */
+
+/* ==== BEGIN additions for the core (mlx5v_*.c) ==== */
+/*
+ * MLX5V_GET/MLX5V_SET above forward a field triple to RTE_PMD_MLX5V_GET/SET, which take
+ * two and three arguments: the triple is expanded first and arrives as four and five
+ * arguments, so every use fails to compile. Forward to the 4- and 5-argument inner
+ * macros instead.
+ */
+#undef MLX5V_GET
+#undef MLX5V_SET
+#define MLX5V_GET(p, fld) RTE_PMD_MLX5V_GET_(p, fld)
+#define MLX5V_SET(p, fld, v) RTE_PMD_MLX5V_SET_(p, fld, v)
+/* ==== END additions for the core ==== */
 
 #endif /* _MLX5V_PRM_H_ */

@@ -232,6 +232,59 @@ rte_pmd_mlx5v_eq_db_val(uint32_t eqn, uint32_t ci)
 	return (eqn << 24) | (ci & 0xffffff);
 }
 
+
+/* ==== BEGIN DEVX API additions (issue 4): CQ and UAR layouts for rte_pmd_mlx5v.h ==== */
+
+/* CQ and UAR opcodes (mlx5-prm.md §10). */
+#define RTE_PMD_MLX5V_CMD_OP_CREATE_CQ 0x400
+#define RTE_PMD_MLX5V_CMD_OP_DESTROY_CQ 0x401
+#define RTE_PMD_MLX5V_CMD_OP_QUERY_CQ 0x402
+#define RTE_PMD_MLX5V_CMD_OP_ALLOC_UAR 0x802
+#define RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR 0x803
+
+/* alloc_uar_out / dealloc_uar_in (mlx5-prm.md §9). */
+#define RTE_PMD_MLX5V_UAR_CMD_UAR 2, 23, 0             /**< byte 0x09 */
+
+/* create_cq_in: 0x110 bytes, then pas[] (mlx5-prm.md §7.1). */
+#define RTE_PMD_MLX5V_CREATE_CQ_IN_SIZE 0x110
+#define RTE_PMD_MLX5V_CREATE_CQ_IN_CQC 0x10           /**< byte offset of cqc */
+#define RTE_PMD_MLX5V_CREATE_CQ_IN_PAS 0x110          /**< BE64 page addresses */
+#define RTE_PMD_MLX5V_CREATE_CQ_OUT_SIZE 0x10
+#define RTE_PMD_MLX5V_CREATE_CQ_OUT_CQN 2, 23, 0      /**< byte 0x09 */
+#define RTE_PMD_MLX5V_DESTROY_CQ_IN_CQN 2, 23, 0
+#define RTE_PMD_MLX5V_QUERY_CQ_OUT_SIZE 0x110
+#define RTE_PMD_MLX5V_QUERY_CQ_OUT_CQC 0x10
+
+/* cqc, the 64-byte CQ context, fields relative to cqc (mlx5-prm.md §7.1). */
+#define RTE_PMD_MLX5V_CQC_STATUS 0, 31, 28
+#define RTE_PMD_MLX5V_CQC_CQE_SZ 0, 23, 21            /**< 0 = 64-byte CQEs */
+#define RTE_PMD_MLX5V_CQC_OI 0, 17, 17
+#define RTE_PMD_MLX5V_CQC_ST 0, 11, 8                 /**< 0x9 ARMED, 0xa FIRED */
+#define RTE_PMD_MLX5V_CQC_PAGE_OFFSET 2, 11, 6
+#define RTE_PMD_MLX5V_CQC_LOG_CQ_SIZE 3, 28, 24
+#define RTE_PMD_MLX5V_CQC_UAR_PAGE 3, 23, 0
+#define RTE_PMD_MLX5V_CQC_C_EQN 5, 7, 0               /**< byte 0x17; newer PRMs: DW5[31:0] */
+#define RTE_PMD_MLX5V_CQC_LOG_PAGE_SIZE 6, 28, 24     /**< log2(page bytes) - 12 */
+#define RTE_PMD_MLX5V_CQC_CONSUMER_COUNTER 10, 23, 0
+#define RTE_PMD_MLX5V_CQC_PRODUCER_COUNTER 11, 23, 0
+#define RTE_PMD_MLX5V_CQC_DBR_ADDR 0x38               /**< BE64, relative to cqc */
+
+/* CQE (64 bytes) and the CQ doorbell record / arm doorbell (mlx5-prm.md §7.3, §7.4). */
+#define RTE_PMD_MLX5V_CQE_SIZE 64
+#define RTE_PMD_MLX5V_CQE_BYTE_CNT_OFF 0x2c           /**< BE32 */
+#define RTE_PMD_MLX5V_CQE_WQE_COUNTER_OFF 0x3c        /**< BE16 */
+#define RTE_PMD_MLX5V_CQE_OP_OWN_OFF 0x3f             /**< [7:4] opcode, [0] owner */
+#define RTE_PMD_MLX5V_CQE_OPCODE_INVALID 0xf
+/** op_own of every CQE at creation: opcode invalid, hardware-owned (§7.4). */
+#define RTE_PMD_MLX5V_CQE_OP_OWN_INIT ((RTE_PMD_MLX5V_CQE_OPCODE_INVALID << 4) | 1)
+#define RTE_PMD_MLX5V_CQ_DBREC_SET_CI 0               /**< dbrec dword 0: BE32 ci */
+#define RTE_PMD_MLX5V_CQ_DBREC_ARM 1                  /**< dbrec dword 1: BE32 arm word */
+#define RTE_PMD_MLX5V_CQ_DBREC_SIZE 8
+#define RTE_PMD_MLX5V_CQ_DB_REQ_NOT_SOL (1u << 24)    /**< solicited completions only */
+#define RTE_PMD_MLX5V_CQ_DB_REQ_NOT 0u                /**< any completion */
+
+/* ==== END DEVX API additions ==== */
+
 #ifdef __cplusplus
 }
 #endif

@@ -46,6 +46,9 @@ enum mlx5v_sim_ctr {
 	MLX5V_SIM_CTR_CQES,           /**< CQEs written */
 	MLX5V_SIM_CTR_MSIX,           /**< MSI-X raised */
 	MLX5V_SIM_CTR_EQ_OVERRUNS,
+	MLX5V_SIM_CTR_CQ_OVERRUNS,    /**< CQ_ERROR (overrun) events raised; added by the model */
+	/** EQ/CQ rings created with software-owned entries (§7.4, §11.7); added by the model */
+	MLX5V_SIM_CTR_RING_SW_OWNED,
 	MLX5V_SIM_CTR_MAX,
 };
 
@@ -60,6 +63,22 @@ void mlx5v_sim_params_default(struct mlx5v_sim_params *p);
  */
 __rte_internal
 struct mlx5v_sim *mlx5v_sim_create(const char *name, const struct mlx5v_sim_params *p);
+
+/**
+ * Fill p from a devargs string "key=value,...": msix, ports, boot_ms, pages
+ * (boot[:init]), boot_pages, init_pages, log_max_eq_sz, max_eqs. Any other key is left
+ * for the knob parser: p->knobs is set to devargs, so the caller keeps the string alive
+ * until mlx5v_sim_create(), which rejects unknown knob names.
+ * @return 0, or -EINVAL for a malformed value of a device key.
+ */
+__rte_internal
+int mlx5v_sim_params_parse(struct mlx5v_sim_params *p, const char *devargs);
+
+struct mlx5v_hw;
+
+/** Point hw at the simulator backend: ops = &mlx5v_sim_hw_ops, priv = sim, name. */
+__rte_internal
+void mlx5v_sim_hw_init(struct mlx5v_sim *sim, struct mlx5v_hw *hw);
 
 /** Stop the engine and free the model. Leaks "in hardware" are logged. */
 __rte_internal
@@ -158,5 +177,9 @@ int mlx5v_sim_post_cqe(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode, uint
 /** Set a named knob (see the table in mlx5v_sim_faults.c). @return 0, -ENOENT, -ERANGE. */
 __rte_internal
 int mlx5v_sim_knob_set(struct mlx5v_sim *sim, const char *name, int64_t value);
+
+/** Read a named knob. @return 0 or -ENOENT. */
+__rte_internal
+int mlx5v_sim_knob_get(struct mlx5v_sim *sim, const char *name, int64_t *value);
 
 #endif /* _MLX5V_SIM_H_ */

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Completion queues: geometry, completion events and libmlx4's cq_clean. */
+
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_io.h>
+
+#include "mlx4v_log.h"
+#include "mlx4v_verbs.h"
+
+/** libmlx4 refuses larger CQs before asking the kernel (verbs.c create_cq()). */
+#define MLX4V_CQ_MAX_CQE 0x3fffff
+
+int
+mlx4v_cq_layout(struct mlx4v_cq *cq)
+{
+	struct mlx4v_ctx *ctx = cq->obj.ctx;
+
+	/* libmlx4: nent = align_queue_size(cqe + 1); ibv_cq.cqe = nent - 1. */
+	cq->cqe_cnt = mlx4v_align_queue_size(cq->cqe_req + 1);
+	cq->buf_len = RTE_ALIGN_CEIL((size_t)cq->cqe_cnt * cq->cqe_size, MLX4V_PAGE_SIZE);
+	cq->buf = mlx4v_ring_alloc(ctx, cq->buf_len);
+	if (cq->buf == NULL)
+		return -ENOMEM;
+	cq->set_ci_db = mlx4v_db_alloc(ctx);
+	if (cq->set_ci_db == NULL)
+		goto err_ring_free;
+	/* The 8-byte record: consumer index, then the arm word (mlx4dv.md §4.8). */
+	cq->arm_db = cq->set_ci_db + 1;
+	*cq->arm_db = 0;
+	*cq->set_ci_db = 0;
+	cq->arm_sn = 1;
+	cq->cons_index = 0;
+	return 0;
+
+err_ring_free:
+	mlx4v_ring_free(cq->buf);
+	cq->buf = NULL;
+	return -ENOMEM;
+}
+
+void
+mlx4v_cq_layout_free(struct mlx4v_cq *cq)
+{
+	mlx4v_db_free(cq->set_ci_db);
+	mlx4v_ring_free(cq->buf);
+	cq->set_ci_db = NULL;
+	cq->arm_db = NULL;
+	cq->buf = NULL;
+}
+
+/* The 32-byte CQE of entry n; with 64-byte CQEs it is the second half. */
+static struct mlx4_cqe *
+mlx4v_cq_entry(struct mlx4v_cq *cq, uint32_t n)
+{
+	uint8_t *slot = (uint8_t *)cq->buf + (size_t)(n & (cq->cqe_cnt - 1)) * cq->cqe_size;
+
+	return (struct mlx4_cqe *)(slot + (cq->cqe_size == 64 ? 32 : 0));
+}
+
+/* libmlx4 get_sw_cqe(): software owns entry n when its owner bit is the pass parity. */
+static int
+mlx4v_cq_sw_owned(struct mlx4v_cq *cq, uint32_t n)
+{
+	const struct mlx4_cqe *cqe = mlx4v_cq_entry(cq, n);
+
+	/* Owner bit check (mlx4dv.md §4.6): owner == !!(n & cqe_cnt) means software's. */
+	return !!(cqe->owner_sr_opcode & MLX4_CQE_OWNER_MASK) == !!(n & cq->cqe_cnt);
+}
+
+void
+mlx4v_cq_clean(struct mlx4v_cq *cq, uint32_t qpn, struct mlx4v_srq *srq)
+{
+	struct mlx4_cqe *cqe, *dest;
+	uint32_t prod_index;
+	uint8_t owner_bit;
+	int nfreed = 0;
+
+	/* A DV consumer owns the consumer index: leave the ring alone (mlx4dv.md §1.4). */
+	if (cq == NULL || (cq->flags & MLX4V_CQ_F_DV_OWNED))
+		return;
+	/* Find the producer end by walking software-owned entries from cons_index. */
+	for (prod_index = cq->cons_index; mlx4v_cq_sw_owned(cq, prod_index); ++prod_index)
+		if (prod_index == cq->cons_index + cq->cqe_cnt - 1)
+			break;
+	rte_io_rmb(); /* read CQE bodies only after their ownership was seen */
+	/* Sweep backwards, copying older entries over the removed ones. */
+	while ((int)--prod_index - (int)cq->cons_index >= 0) {
+		cqe = mlx4v_cq_entry(cq, prod_index);
+		if ((rte_be_to_cpu_32(cqe->vlan_my_qpn) & MLX4_CQE_QPN_MASK) == qpn) {
+			if (srq != NULL && !(cqe->owner_sr_opcode & MLX4_CQE_IS_SEND_MASK))
+				mlx4v_srq_free_wqe(srq, rte_be_to_cpu_16(cqe->wqe_index));
+			++nfreed;
+		} else if (nfreed) {
+			dest = mlx4v_cq_entry(cq, prod_index + nfreed);
+			/* The destination keeps its own owner bit: it is in its own pass. */
+			owner_bit = dest->owner_sr_opcode & MLX4_CQE_OWNER_MASK;
+			memcpy(dest, cqe, sizeof(*cqe));
+			dest->owner_sr_opcode = owner_bit |
+				(dest->owner_sr_opcode & ~MLX4_CQE_OWNER_MASK);
+		}
+	}
+	if (nfreed) {
+		cq->cons_index += nfreed;
+		/* The moved entries must be visible before the device sees the new CI. */
+		rte_io_wmb();
+		*cq->set_ci_db = rte_cpu_to_be_32(cq->cons_index & 0xffffff);
+	}
+}
+
+struct mlx4v_cq *
+mlx4v_cq_create(struct mlx4v_ctx *ctx, int cqe, int cqe_size, int with_events)
+{
+	int sw = 0;
+	struct mlx4v_cq *cq;
+	int ret;
+
+	if (mlx4v_obj_find(ctx, MLX4V_OBJ_CTX) == NULL)
+		return NULL;
+	if (cqe < 1 || cqe > MLX4V_CQ_MAX_CQE ||
+	    (cqe_size != 0 && cqe_size != 32 && cqe_size != 64)) {
+		MLX4V_LOG(ERR, "bad CQ request: cqe %d, cqe_size %d", cqe, cqe_size);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	cq = mlx4v_obj_alloc(ctx, MLX4V_OBJ_CQ, sizeof(*cq));
+	if (cq == NULL)
+		return NULL;
+	cq->cqe_req = cqe;
+	cq->cqe_size = cqe_size;
+	cq->with_events = !!with_events;
+	cq->event_fd = -1;
+	sw = mlx4v_verbs_sw_provider(ctx);
+	if (sw) {
+		if (cq->cqe_size == 0)
+			cq->cqe_size = 32;
+		ret = mlx4v_cq_layout(cq);
+		if (ret)
+			goto err_free;
+	}
+	ret = mlx4v_verbs_cq_create(cq);
+	if (ret)
+		goto err_layout_free;
+	mlx4v_obj_publish(&cq->obj);
+	return cq;
+
+err_layout_free:
+	if (sw)
+		mlx4v_cq_layout_free(cq);
+err_free:
+	mlx4v_obj_free(&cq->obj);
+	rte_errno = -ret;
+	return NULL;
+}
+
+int
+mlx4v_cq_destroy(struct mlx4v_cq *cq)
+{
+	int ret;
+
+	if (mlx4v_obj_find(cq, MLX4V_OBJ_CQ) == NULL)
+		return -EINVAL;
+	if (cq->obj.refcnt != 0) {
+		MLX4V_LOG(ERR, "CQ %u still used by %u QP/WQ(s)", cq->cqn, cq->obj.refcnt);
+		return -EBUSY;
+	}
+	/* ibv_destroy_cq() would wait forever for the acks; we refuse instead. */
+	if (cq->events_unacked != 0) {
+		MLX4V_LOG(ERR, "CQ %u has %u unacknowledged event(s)", cq->cqn,
+			  cq->events_unacked);
+		return -EBUSY;
+	}
+	ret = mlx4v_verbs_cq_destroy(cq);
+	if (ret)
+		return ret;
+	if (mlx4v_verbs_sw_provider(cq->obj.ctx))
+		mlx4v_cq_layout_free(cq);
+	mlx4v_obj_free(&cq->obj);
+	return 0;
+}
+
+static int
+mlx4v_cq_get_event(struct mlx4v_cq *cq)
+{
+	int ret;
+
+	if (mlx4v_obj_find(cq, MLX4V_OBJ_CQ) == NULL || !cq->with_events)
+		return -EINVAL;
+	ret = mlx4v_verbs_cq_get_event(cq);
+	if (ret)
+		return ret;
+	/* libmlx4 mlx4_cq_event(): the next arm must carry a new sequence number. */
+	cq->arm_sn++;
+	cq->events_unacked++;
+	return 0;
+}
+
+static int
+mlx4v_cq_ack_events(struct mlx4v_cq *cq, unsigned int nevents)
+{
+	if (mlx4v_obj_find(cq, MLX4V_OBJ_CQ) == NULL || nevents > cq->events_unacked)
+		return -EINVAL;
+	mlx4v_verbs_cq_ack_events(cq, nevents);
+	cq->events_unacked -= nevents;
+	return 0;
+}
+
+struct rte_pmd_mlx4v_cq *
+rte_pmd_mlx4v_create_cq(struct rte_pmd_mlx4v_dev *dev, int cqe, int cqe_size,
+			int with_events)
+{
+	struct mlx4v_cq *cq;
+
+	mlx4v_verbs_lock();
+	cq = mlx4v_cq_create((struct mlx4v_ctx *)dev, cqe, cqe_size, with_events);
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ptr(cq);
+}
+
+int
+rte_pmd_mlx4v_destroy_cq(struct rte_pmd_mlx4v_cq *cq)
+{
+	int ret;
+
+	mlx4v_verbs_lock();
+	ret = mlx4v_cq_destroy((struct mlx4v_cq *)cq);
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ret(ret);
+}
+
+int
+rte_pmd_mlx4v_cq_event_fd(const struct rte_pmd_mlx4v_cq *cq)
+{
+	const struct mlx4v_cq *c;
+	int fd = -1;
+
+	mlx4v_verbs_lock();
+	c = (const struct mlx4v_cq *)mlx4v_obj_find(cq, MLX4V_OBJ_CQ);
+	if (c != NULL && c->with_events)
+		fd = c->event_fd;
+	mlx4v_verbs_unlock();
+	if (fd < 0) {
+		mlx4v_obj_ret(-EINVAL);
+		return -1;
+	}
+	return fd;
+}
+
+int
+rte_pmd_mlx4v_get_cq_event(struct rte_pmd_mlx4v_cq *cq)
+{
+	int ret;
+
+	mlx4v_verbs_lock();
+	ret = mlx4v_cq_get_event((struct mlx4v_cq *)cq);
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ret(ret);
+}
+
+int
+rte_pmd_mlx4v_ack_cq_events(struct rte_pmd_mlx4v_cq *cq, unsigned int nevents)
+{
+	int ret;
+
+	mlx4v_verbs_lock();
+	ret = mlx4v_cq_ack_events((struct mlx4v_cq *)cq, nevents);
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ret(ret);
+}

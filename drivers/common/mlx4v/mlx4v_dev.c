@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Device registry by EAL device name, and opening/closing handles on it. */
+
+#include <string.h>
+
+#include <rte_malloc.h>
+
+#include "mlx4v_log.h"
+#include "mlx4v_verbs.h"
+
+RTE_LOG_REGISTER_DEFAULT(mlx4v_logtype, NOTICE);
+
+#define MLX4V_MAX_DEV 32
+
+/* Process-local: holds backend function pointers (house style rule 2). */
+static struct mlx4v_dev_entry {
+	char name[RTE_DEV_NAME_MAX_LEN];
+	const struct mlx4v_verbs_ops *ops;
+	void *priv;
+	int socket;
+	unsigned int nctx;
+} mlx4v_devs[MLX4V_MAX_DEV];
+
+static struct mlx4v_dev_entry *
+mlx4v_dev_lookup(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLX4V_MAX_DEV; i++)
+		if (mlx4v_devs[i].ops != NULL && strcmp(mlx4v_devs[i].name, name) == 0)
+			return &mlx4v_devs[i];
+	return NULL;
+}
+
+int
+mlx4v_dev_register(const char *name, const struct mlx4v_verbs_ops *ops, void *priv,
+		   int socket)
+{
+	struct mlx4v_dev_entry *e = NULL;
+	unsigned int i;
+	int ret = 0;
+
+	if (name == NULL || ops == NULL || strlen(name) >= RTE_DEV_NAME_MAX_LEN)
+		return -EINVAL;
+	mlx4v_verbs_lock();
+	if (mlx4v_dev_lookup(name) != NULL) {
+		ret = -EEXIST;
+		goto out;
+	}
+	for (i = 0; i < MLX4V_MAX_DEV; i++) {
+		if (mlx4v_devs[i].ops == NULL) {
+			e = &mlx4v_devs[i];
+			break;
+		}
+	}
+	if (e == NULL) {
+		ret = -ENOSPC;
+		goto out;
+	}
+	strlcpy(e->name, name, sizeof(e->name));
+	e->ops = ops;
+	e->priv = priv;
+	e->socket = socket < 0 ? SOCKET_ID_ANY : socket;
+	e->nctx = 0;
+	MLX4V_LOG(INFO, "device %s registered with the %s backend", name, ops->name);
+out:
+	mlx4v_verbs_unlock();
+	return ret;
+}
+
+int
+mlx4v_dev_unregister(const char *name)
+{
+	struct mlx4v_dev_entry *e;
+	int ret = 0;
+
+	if (name == NULL)
+		return -EINVAL;
+	mlx4v_verbs_lock();
+	e = mlx4v_dev_lookup(name);
+	if (e == NULL) {
+		ret = -ENOENT;
+	} else if (e->nctx != 0) {
+		MLX4V_LOG(ERR, "device %s still has %u open handle(s)", name, e->nctx);
+		ret = -EBUSY;
+	} else {
+		memset(e, 0, sizeof(*e));
+	}
+	mlx4v_verbs_unlock();
+	return ret;
+}
+
+/* Called with mlx4v_verbs_lock() held. */
+struct mlx4v_ctx *
+mlx4v_dev_open(const char *name)
+{
+	struct mlx4v_dev_entry *e;
+	struct mlx4v_ctx *ctx;
+	int ret;
+
+	if (name == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	e = mlx4v_dev_lookup(name);
+	if (e == NULL) {
+		MLX4V_LOG(ERR, "no mlx4v device named %s", name);
+		rte_errno = ENODEV;
+		return NULL;
+	}
+	ctx = mlx4v_obj_alloc(NULL, MLX4V_OBJ_CTX, sizeof(*ctx));
+	if (ctx == NULL)
+		return NULL;
+	ctx->obj.ctx = ctx;
+	ctx->socket = e->socket;
+	strlcpy(ctx->name, e->name, sizeof(ctx->name));
+	ret = mlx4v_verbs_attach(ctx, e->ops);
+	if (ret)
+		goto err_free;
+	ret = mlx4v_verbs_ctx_open(ctx, e->priv);
+	if (ret)
+		goto err_detach;
+	e->nctx++;
+	mlx4v_obj_publish(&ctx->obj);
+	return ctx;
+
+err_detach:
+	mlx4v_verbs_detach(ctx);
+err_free:
+	mlx4v_obj_free(&ctx->obj);
+	rte_errno = -ret;
+	return NULL;
+}
+
+/* Called with mlx4v_verbs_lock() held. */
+int
+mlx4v_dev_close(struct mlx4v_ctx *ctx)
+{
+	struct mlx4v_dev_entry *e;
+
+	if (mlx4v_obj_find(ctx, MLX4V_OBJ_CTX) == NULL)
+		return -EINVAL;
+	if (ctx->nobj != 0) {
+		MLX4V_LOG(ERR, "handle on %s still has %u object(s)", ctx->name, ctx->nobj);
+		return -EBUSY;
+	}
+	/* Mirrors mlx4v_dev_open() in reverse. */
+	e = mlx4v_dev_lookup(ctx->name);
+	if (e != NULL)
+		e->nctx--;
+	mlx4v_verbs_ctx_close(ctx);
+	mlx4v_verbs_detach(ctx);
+	mlx4v_obj_free(&ctx->obj);
+	return 0;
+}
+
+struct rte_pmd_mlx4v_dev *
+rte_pmd_mlx4v_dev_open(const char *name)
+{
+	struct mlx4v_ctx *ctx;
+
+	mlx4v_verbs_lock();
+	ctx = mlx4v_dev_open(name);
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ptr(ctx);
+}
+
+int
+rte_pmd_mlx4v_dev_close(struct rte_pmd_mlx4v_dev *dev)
+{
+	int ret;
+
+	mlx4v_verbs_lock();
+	ret = mlx4v_dev_close((struct mlx4v_ctx *)dev);
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ret(ret);
+}

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file init_obj: the raw QP/CQ/SRQ/RWQ views, and the registry of live objects. */
+
+#include <string.h>
+
+#include <rte_malloc.h>
+
+#include "mlx4v_log.h"
+#include "mlx4v_verbs.h"
+
+/*
+ * Every handle the API gives out is recorded here, so that a stale, foreign or
+ * garbage pointer is recognised by address alone and never dereferenced. The list
+ * is process-local and protected by mlx4v_verbs_lock().
+ */
+static TAILQ_HEAD(, mlx4v_obj) mlx4v_obj_live = TAILQ_HEAD_INITIALIZER(mlx4v_obj_live);
+
+#define MLX4V_OBJ_TYPES_ALL \
+	(MLX4DV_OBJ_QP | MLX4DV_OBJ_CQ | MLX4DV_OBJ_SRQ | MLX4DV_OBJ_RWQ)
+
+void *
+mlx4v_obj_alloc(struct mlx4v_ctx *ctx, enum mlx4v_obj_type type, size_t size)
+{
+	struct mlx4v_obj *obj;
+
+	obj = rte_zmalloc_socket("mlx4v_obj", size, 0, ctx != NULL ? ctx->socket :
+				 SOCKET_ID_ANY);
+	if (obj == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	obj->type = type;
+	obj->ctx = ctx;
+	return obj;
+}
+
+void
+mlx4v_obj_publish(struct mlx4v_obj *obj)
+{
+	TAILQ_INSERT_TAIL(&mlx4v_obj_live, obj, next);
+	if (obj->type != MLX4V_OBJ_CTX)
+		obj->ctx->nobj++;
+}
+
+void
+mlx4v_obj_free(struct mlx4v_obj *obj)
+{
+	struct mlx4v_obj *it;
+
+	TAILQ_FOREACH(it, &mlx4v_obj_live, next) {
+		if (it == obj) {
+			TAILQ_REMOVE(&mlx4v_obj_live, obj, next);
+			if (obj->type != MLX4V_OBJ_CTX)
+				obj->ctx->nobj--;
+			break;
+		}
+	}
+	rte_free(obj);
+}
+
+struct mlx4v_obj *
+mlx4v_obj_find(const void *p, enum mlx4v_obj_type type)
+{
+	struct mlx4v_obj *it;
+
+	if (p == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	TAILQ_FOREACH(it, &mlx4v_obj_live, next) {
+		if ((const void *)it == p) {
+			if (it->type == type)
+				return it;
+			break;
+		}
+	}
+	rte_errno = EINVAL;
+	return NULL;
+}
+
+int
+mlx4v_obj_ret(int ret)
+{
+	if (ret == 0)
+		return 0;
+	rte_errno = -ret;
+	errno = -ret;
+	return -ret;
+}
+
+void *
+mlx4v_obj_ptr(void *p)
+{
+	if (p == NULL)
+		errno = rte_errno;
+	return p;
+}
+
+void *
+mlx4v_ring_alloc(struct mlx4v_ctx *ctx, size_t len)
+{
+	/* Rings are page-aligned EAL memory on the device's socket (mlx4dv.md §5.4). */
+	return rte_zmalloc_socket("mlx4v_ring", RTE_ALIGN_CEIL(len, MLX4V_PAGE_SIZE),
+				  MLX4V_PAGE_SIZE, ctx->socket);
+}
+
+void
+mlx4v_ring_free(void *p)
+{
+	rte_free(p);
+}
+
+uint32_t *
+mlx4v_db_alloc(struct mlx4v_ctx *ctx)
+{
+	/* One cache line per doorbell record: the device reads it, software writes it. */
+	return rte_zmalloc_socket("mlx4v_db", RTE_CACHE_LINE_SIZE, RTE_CACHE_LINE_SIZE,
+				  ctx->socket);
+}
+
+void
+mlx4v_db_free(uint32_t *db)
+{
+	rte_free(db);
+}
+
+uint32_t
+mlx4v_align_queue_size(uint32_t req)
+{
+	uint32_t nent;
+
+	for (nent = 1; nent < req; nent <<= 1)
+		;
+	return nent;
+}
+
+/* mlx4dv_get_qp() over our object. */
+static void
+mlx4v_obj_fill_qp(const struct mlx4v_qp *qp, struct mlx4dv_qp *out)
+{
+	uint64_t mask_out = 0;
+
+	out->buf.buf = qp->buf;
+	out->buf.length = qp->buf_len;
+	out->rdb = qp->rdb;
+	out->sdb = qp->sdb;
+	out->doorbell_qpn = qp->doorbell_qpn;
+	out->sq.wqe_cnt = qp->sq.wqe_cnt;
+	out->sq.wqe_shift = qp->sq.wqe_shift;
+	out->sq.offset = qp->sq.offset;
+	out->rq.wqe_cnt = qp->rq.wqe_cnt;
+	out->rq.wqe_shift = qp->rq.wqe_shift;
+	out->rq.offset = qp->rq.offset;
+	/* comp_mask is an input: the guarded field is written only when asked for. */
+	if (out->comp_mask & MLX4DV_QP_MASK_UAR_MMAP_OFFSET) {
+		out->uar_mmap_offset = (off_t)qp->uar_mmap_offset;
+		mask_out |= MLX4DV_QP_MASK_UAR_MMAP_OFFSET;
+	}
+	out->comp_mask = mask_out;
+}
+
+/* mlx4dv_get_cq() over our object; the DV-owned flag is set by the caller. */
+static void
+mlx4v_obj_fill_cq(const struct mlx4v_cq *cq, struct mlx4dv_cq *out)
+{
+	uint64_t mask_out = 0;
+
+	out->buf.buf = cq->buf;
+	out->buf.length = cq->buf_len;
+	out->cqn = cq->cqn;
+	out->set_ci_db = cq->set_ci_db;
+	out->arm_db = cq->arm_db;
+	out->arm_sn = cq->arm_sn;
+	out->cqe_size = cq->cqe_size;
+	out->cqe_cnt = cq->cqe_cnt;
+	if (out->comp_mask & MLX4DV_CQ_MASK_UAR) {
+		out->cq_uar = cq->uar;
+		mask_out |= MLX4DV_CQ_MASK_UAR;
+	}
+	out->comp_mask = mask_out;
+}
+
+/* mlx4dv_get_srq(): the input comp_mask is ignored and the output is 0. */
+static void
+mlx4v_obj_fill_srq(const struct mlx4v_srq *srq, struct mlx4dv_srq *out)
+{
+	out->comp_mask = 0;
+	out->buf.buf = srq->buf;
+	out->buf.length = srq->buf_len;
+	out->wqe_shift = srq->wqe_shift;
+	out->head = srq->head;
+	out->tail = srq->tail;
+	out->db = srq->db;
+}
+
+/* mlx4dv_get_rwq(): the input comp_mask is ignored and the output is 0. */
+static void
+mlx4v_obj_fill_rwq(const struct mlx4v_wq *wq, struct mlx4dv_rwq *out)
+{
+	out->comp_mask = 0;
+	out->buf.buf = wq->buf;
+	out->buf.length = wq->buf_len;
+	out->rdb = wq->rdb;
+	out->rq.wqe_cnt = wq->rq.wqe_cnt;
+	out->rq.wqe_shift = wq->rq.wqe_shift;
+	out->rq.offset = wq->rq.offset;
+}
+
+/* Validate one requested pair before anything is written (mlx4dv.md §1.2). */
+static int
+mlx4v_obj_check_pair(const void *in, const void *out, enum mlx4v_obj_type type,
+		     const char *what)
+{
+	if (in == NULL || out == NULL) {
+		MLX4V_LOG(ERR, "init_obj: %s requested with a NULL %s pointer", what,
+			  in == NULL ? "in" : "out");
+		return -EINVAL;
+	}
+	if (mlx4v_obj_find(in, type) == NULL) {
+		MLX4V_LOG(ERR, "init_obj: %s %p is not a live mlx4v object", what, in);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+mlx4v_obj_init(struct rte_pmd_mlx4v_obj *obj, uint64_t obj_type)
+{
+	struct mlx4v_qp *qp = NULL;
+	struct mlx4v_cq *cq = NULL;
+	struct mlx4v_srq *srq = NULL;
+	struct mlx4v_wq *wq = NULL;
+	int ret;
+
+	if (obj == NULL) {
+		MLX4V_LOG(ERR, "init_obj: obj is NULL");
+		return -EINVAL;
+	}
+	/* Upstream ignores unknown bits; we refuse them (documented deviation). */
+	if (obj_type & ~(uint64_t)MLX4V_OBJ_TYPES_ALL) {
+		MLX4V_LOG(ERR, "init_obj: unknown type bits 0x%" PRIx64,
+			  obj_type & ~(uint64_t)MLX4V_OBJ_TYPES_ALL);
+		return -EINVAL;
+	}
+	if (obj_type & MLX4DV_OBJ_QP) {
+		ret = mlx4v_obj_check_pair(obj->qp.in, obj->qp.out, MLX4V_OBJ_QP, "QP");
+		if (ret)
+			return ret;
+		qp = (struct mlx4v_qp *)obj->qp.in;
+	}
+	if (obj_type & MLX4DV_OBJ_CQ) {
+		ret = mlx4v_obj_check_pair(obj->cq.in, obj->cq.out, MLX4V_OBJ_CQ, "CQ");
+		if (ret)
+			return ret;
+		cq = (struct mlx4v_cq *)obj->cq.in;
+	}
+	if (obj_type & MLX4DV_OBJ_SRQ) {
+		ret = mlx4v_obj_check_pair(obj->srq.in, obj->srq.out, MLX4V_OBJ_SRQ, "SRQ");
+		if (ret)
+			return ret;
+		srq = (struct mlx4v_srq *)obj->srq.in;
+	}
+	if (obj_type & MLX4DV_OBJ_RWQ) {
+		ret = mlx4v_obj_check_pair(obj->rwq.in, obj->rwq.out, MLX4V_OBJ_WQ, "RWQ");
+		if (ret)
+			return ret;
+		wq = (struct mlx4v_wq *)obj->rwq.in;
+	}
+	/* Upstream order QP, CQ, SRQ, RWQ; the first error stops, nothing is rolled back. */
+	if (qp != NULL) {
+		if (mlx4v_verbs_sw_provider(qp->obj.ctx)) {
+			mlx4v_obj_fill_qp(qp, obj->qp.out);
+		} else {
+			ret = mlx4v_verbs_qp_view(qp, obj->qp.out);
+			if (ret)
+				return ret;
+		}
+	}
+	if (cq != NULL) {
+		if (mlx4v_verbs_sw_provider(cq->obj.ctx)) {
+			mlx4v_obj_fill_cq(cq, obj->cq.out);
+		} else {
+			ret = mlx4v_verbs_cq_view(cq, obj->cq.out);
+			if (ret)
+				return ret;
+		}
+		/*
+		 * The caller now owns the consumer index: our copy is stale, and a
+		 * cq_clean based on it would corrupt the ring (mlx4dv.md §1.4).
+		 */
+		cq->flags |= MLX4V_CQ_F_DV_OWNED;
+	}
+	if (srq != NULL) {
+		if (mlx4v_verbs_sw_provider(srq->obj.ctx)) {
+			mlx4v_obj_fill_srq(srq, obj->srq.out);
+		} else {
+			ret = mlx4v_verbs_srq_view(srq, obj->srq.out);
+			if (ret)
+				return ret;
+		}
+	}
+	if (wq != NULL) {
+		if (mlx4v_verbs_sw_provider(wq->obj.ctx)) {
+			mlx4v_obj_fill_rwq(wq, obj->rwq.out);
+		} else {
+			ret = mlx4v_verbs_rwq_view(wq, obj->rwq.out);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+int
+rte_pmd_mlx4v_init_obj(struct rte_pmd_mlx4v_obj *obj, uint64_t obj_type)
+{
+	int ret;
+
+	mlx4v_verbs_lock();
+	ret = mlx4v_obj_init(obj, obj_type);
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ret(ret);
+}

@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Raw-packet QPs: libmlx4's sizing, SQ ownership, state changes, destroy. */
+
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_io.h>
+
+#include "mlx4v_log.h"
+#include "mlx4v_verbs.h"
+
+/* libmlx4 limits when the device limits are unknown (verbs.c create_qp_ex()). */
+#define MLX4V_QP_MAX_WR 65536u
+#define MLX4V_QP_MAX_SGE 64u
+#define MLX4V_QP_MAX_INLINE 1024u
+/* Segment sizes from mlx4dv.h. */
+#define MLX4V_CTRL_SEG_SIZE 16u
+#define MLX4V_DATA_SEG_SIZE 16u
+#define MLX4V_INLINE_SEG_SIZE 4u
+#define MLX4V_BIND_SEG_SIZE 32u
+#define MLX4V_INLINE_ALIGN 64u
+
+void
+mlx4v_sq_init_ownership(void *sq, uint32_t wqe_cnt, int wqe_shift)
+{
+	struct mlx4_wqe_ctrl_seg *ctrl;
+	uint32_t *wqe;
+	uint32_t i;
+	int ds, j;
+
+	for (i = 0; i < wqe_cnt; i++) {
+		wqe = (uint32_t *)((uint8_t *)sq + ((size_t)i << wqe_shift));
+		ctrl = (struct mlx4_wqe_ctrl_seg *)wqe;
+		/* Owner 1 is "not valid" on the first pass (mlx4dv.md §4.2). */
+		ctrl->owner_opcode = rte_cpu_to_be_32(1u << 31);
+		ctrl->fence_size = 1 << (wqe_shift - 4);
+		/* Stamp every 64-byte chunk but the first so a prefetch sees it invalid. */
+		ds = (ctrl->fence_size & 0x3f) << 2;
+		for (j = 16; j < ds; j += 16)
+			wqe[j] = 0xffffffff;
+	}
+}
+
+/* libmlx4 num_inline_segs() for a non-UD QP. */
+static uint32_t
+mlx4v_qp_num_inline_segs(uint32_t data)
+{
+	data += (MLX4V_CTRL_SEG_SIZE + 16) % MLX4V_INLINE_ALIGN;
+	return (data + MLX4V_INLINE_ALIGN - MLX4V_INLINE_SEG_SIZE - 1) /
+		(MLX4V_INLINE_ALIGN - MLX4V_INLINE_SEG_SIZE);
+}
+
+/* libmlx4 mlx4_calc_sq_wqe_size() for IBV_QPT_RAW_PACKET. */
+static int
+mlx4v_qp_sq_wqe_shift(uint32_t max_inline, uint32_t max_send_sge)
+{
+	uint32_t max_sq_sge, size;
+	int shift;
+
+	max_sq_sge = RTE_ALIGN_CEIL(max_inline + mlx4v_qp_num_inline_segs(max_inline) *
+				    MLX4V_INLINE_SEG_SIZE, MLX4V_DATA_SEG_SIZE) /
+		MLX4V_DATA_SEG_SIZE;
+	if (max_sq_sge < max_send_sge)
+		max_sq_sge = max_send_sge;
+	size = max_sq_sge * MLX4V_DATA_SEG_SIZE;
+	if (size < MLX4V_BIND_SEG_SIZE)
+		size = MLX4V_BIND_SEG_SIZE;
+	size += MLX4V_CTRL_SEG_SIZE;
+	for (shift = 6; (1u << shift) < size; shift++)
+		;
+	return shift;
+}
+
+int
+mlx4v_qp_layout(struct mlx4v_qp *qp)
+{
+	struct rte_pmd_mlx4v_qp_attr *attr = &qp->attr;
+	uint32_t wqe_size, buf_size;
+
+	qp->sq.wqe_shift = mlx4v_qp_sq_wqe_shift(attr->max_inline_data, attr->max_send_sge);
+	/* 2 KiB plus one WQE of headroom for the hardware prefetcher (libmlx4). */
+	qp->sq_spare_wqes = (2048 >> qp->sq.wqe_shift) + 1;
+	qp->sq.wqe_cnt = mlx4v_align_queue_size(attr->max_send_wr + qp->sq_spare_wqes);
+	if (qp->srq != NULL) {
+		attr->max_recv_wr = 0;
+		attr->max_recv_sge = 0;
+		qp->rq.wqe_cnt = 0;
+	} else {
+		qp->rq.wqe_cnt = mlx4v_align_queue_size(attr->max_recv_wr);
+		if (attr->max_recv_sge < 1)
+			attr->max_recv_sge = 1;
+		if (attr->max_recv_wr < 1)
+			attr->max_recv_wr = 1;
+	}
+	/* libmlx4 mlx4_alloc_qp_buf(). */
+	qp->rq_max_gs = attr->max_recv_sge;
+	wqe_size = qp->rq_max_gs * MLX4V_DATA_SEG_SIZE;
+	for (qp->rq.wqe_shift = 4; (1u << qp->rq.wqe_shift) < wqe_size; qp->rq.wqe_shift++)
+		;
+	buf_size = (qp->rq.wqe_cnt << qp->rq.wqe_shift) + (qp->sq.wqe_cnt << qp->sq.wqe_shift);
+	/* The queue with the larger stride goes first; with equal strides the SQ. */
+	if (qp->rq.wqe_shift > qp->sq.wqe_shift) {
+		qp->rq.offset = 0;
+		qp->sq.offset = qp->rq.wqe_cnt << qp->rq.wqe_shift;
+	} else {
+		qp->rq.offset = qp->sq.wqe_cnt << qp->sq.wqe_shift;
+		qp->sq.offset = 0;
+	}
+	qp->buf_len = RTE_ALIGN_CEIL(buf_size, MLX4V_PAGE_SIZE);
+	qp->buf = mlx4v_ring_alloc(qp->obj.ctx, buf_size);
+	if (qp->buf == NULL)
+		return -ENOMEM;
+	if (attr->max_recv_sge) {
+		qp->rdb = mlx4v_db_alloc(qp->obj.ctx);
+		if (qp->rdb == NULL)
+			goto err_ring_free;
+		*qp->rdb = 0;
+	}
+	/* What the kernel returns (mlx4_ib set_rq_size()): the rounded RQ size. */
+	attr->max_recv_wr = qp->rq.wqe_cnt;
+	/* libmlx4 mlx4_set_sq_sizes() for a raw-packet QP. */
+	wqe_size = (1u << qp->sq.wqe_shift) - MLX4V_CTRL_SEG_SIZE;
+	qp->sq_max_gs = wqe_size / MLX4V_DATA_SEG_SIZE;
+	qp->sq_max_post = qp->sq.wqe_cnt - qp->sq_spare_wqes;
+	qp->max_inline_data = wqe_size - MLX4V_INLINE_SEG_SIZE *
+		(RTE_ALIGN_CEIL(wqe_size, MLX4V_INLINE_ALIGN) / MLX4V_INLINE_ALIGN);
+	attr->max_send_sge = qp->sq_max_gs;
+	attr->max_send_wr = qp->sq_max_post;
+	attr->max_inline_data = qp->max_inline_data;
+	qp->uar_mmap_offset = 0;
+	return 0;
+
+err_ring_free:
+	mlx4v_ring_free(qp->buf);
+	qp->buf = NULL;
+	return -ENOMEM;
+}
+
+void
+mlx4v_qp_layout_free(struct mlx4v_qp *qp)
+{
+	if (qp->rdb != NULL)
+		mlx4v_db_free(qp->rdb);
+	mlx4v_ring_free(qp->buf);
+	qp->rdb = NULL;
+	qp->buf = NULL;
+}
+
+/* The CQs and SRQ of a QP must be live objects of the QP's own handle. */
+static int
+mlx4v_qp_check_attr(struct mlx4v_pd *pd, const struct rte_pmd_mlx4v_qp_attr *attr)
+{
+	struct mlx4v_obj *scq, *rcq, *srq = NULL;
+
+	if (attr == NULL)
+		return -EINVAL;
+	scq = mlx4v_obj_find(attr->send_cq, MLX4V_OBJ_CQ);
+	rcq = mlx4v_obj_find(attr->recv_cq, MLX4V_OBJ_CQ);
+	if (attr->srq != NULL)
+		srq = mlx4v_obj_find(attr->srq, MLX4V_OBJ_SRQ);
+	if (scq == NULL || rcq == NULL || (attr->srq != NULL && srq == NULL)) {
+		MLX4V_LOG(ERR, "QP needs live send/recv CQs (and SRQ when given)");
+		return -EINVAL;
+	}
+	if (scq->ctx != pd->obj.ctx || rcq->ctx != pd->obj.ctx ||
+	    (srq != NULL && srq->ctx != pd->obj.ctx)) {
+		MLX4V_LOG(ERR, "QP objects belong to another device handle");
+		return -EINVAL;
+	}
+	if (srq != NULL && ((struct mlx4v_srq *)srq)->pd != pd) {
+		MLX4V_LOG(ERR, "SRQ belongs to another PD");
+		return -EINVAL;
+	}
+	if (attr->max_send_wr > MLX4V_QP_MAX_WR || attr->max_recv_wr > MLX4V_QP_MAX_WR ||
+	    attr->max_send_sge > MLX4V_QP_MAX_SGE || attr->max_recv_sge > MLX4V_QP_MAX_SGE ||
+	    attr->max_inline_data > MLX4V_QP_MAX_INLINE || attr->port == 0) {
+		MLX4V_LOG(ERR, "QP attributes beyond limits or port 0");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+struct mlx4v_qp *
+mlx4v_qp_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_qp_attr *attr)
+{
+	struct mlx4v_qp *qp;
+	int sw, ret;
+
+	if (mlx4v_obj_find(pd, MLX4V_OBJ_PD) == NULL)
+		return NULL;
+	ret = mlx4v_qp_check_attr(pd, attr);
+	if (ret) {
+		rte_errno = -ret;
+		return NULL;
+	}
+	qp = mlx4v_obj_alloc(pd->obj.ctx, MLX4V_OBJ_QP, sizeof(*qp));
+	if (qp == NULL)
+		return NULL;
+	qp->pd = pd;
+	qp->send_cq = (struct mlx4v_cq *)attr->send_cq;
+	qp->recv_cq = (struct mlx4v_cq *)attr->recv_cq;
+	qp->srq = (struct mlx4v_srq *)attr->srq;
+	qp->attr = *attr;
+	qp->state = RTE_PMD_MLX4V_QPS_RESET;
+	sw = mlx4v_verbs_sw_provider(pd->obj.ctx);
+	if (sw) {
+		ret = mlx4v_qp_layout(qp);
+		if (ret)
+			goto err_free;
+	}
+	ret = mlx4v_verbs_qp_create(qp);
+	if (ret)
+		goto err_layout_free;
+	if (sw)
+		qp->doorbell_qpn = rte_cpu_to_be_32(qp->qpn << 8);
+	mlx4v_obj_get(&pd->obj);
+	mlx4v_obj_get(&qp->send_cq->obj);
+	mlx4v_obj_get(&qp->recv_cq->obj);
+	if (qp->srq != NULL)
+		mlx4v_obj_get(&qp->srq->obj);
+	mlx4v_obj_publish(&qp->obj);
+	*attr = qp->attr;
+	return qp;
+
+err_layout_free:
+	if (sw)
+		mlx4v_qp_layout_free(qp);
+err_free:
+	mlx4v_obj_free(&qp->obj);
+	rte_errno = -ret;
+	return NULL;
+}
+
+/* libmlx4 after a QP reaches RESET, or is destroyed: clean both CQs. */
+static void
+mlx4v_qp_clean_cqs(struct mlx4v_qp *qp)
+{
+	mlx4v_cq_clean(qp->recv_cq, qp->qpn, qp->srq);
+	if (qp->send_cq != qp->recv_cq)
+		mlx4v_cq_clean(qp->send_cq, qp->qpn, NULL);
+}
+
+static int
+mlx4v_qp_transition_ok(enum rte_pmd_mlx4v_qp_state cur, enum rte_pmd_mlx4v_qp_state next)
+{
+	switch (next) {
+	case RTE_PMD_MLX4V_QPS_RESET:
+	case RTE_PMD_MLX4V_QPS_ERR:
+		return 1;
+	case RTE_PMD_MLX4V_QPS_INIT:
+		return cur == RTE_PMD_MLX4V_QPS_RESET || cur == RTE_PMD_MLX4V_QPS_INIT;
+	case RTE_PMD_MLX4V_QPS_RTR:
+		return cur == RTE_PMD_MLX4V_QPS_INIT;
+	case RTE_PMD_MLX4V_QPS_RTS:
+		return cur == RTE_PMD_MLX4V_QPS_RTR || cur == RTE_PMD_MLX4V_QPS_RTS;
+	}
+	return 0;
+}
+
+int
+mlx4v_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
+{
+	int sw, ret;
+
+	if (mlx4v_obj_find(qp, MLX4V_OBJ_QP) == NULL)
+		return -EINVAL;
+	if (!mlx4v_qp_transition_ok(qp->state, state)) {
+		MLX4V_LOG(ERR, "QP 0x%x: bad transition %d -> %d", qp->qpn, qp->state, state);
+		return -EINVAL;
+	}
+	sw = mlx4v_verbs_sw_provider(qp->obj.ctx);
+	/* libmlx4 initialises SQ ownership on RESET->INIT, before the kernel command. */
+	if (sw && qp->state == RTE_PMD_MLX4V_QPS_RESET && state == RTE_PMD_MLX4V_QPS_INIT)
+		mlx4v_sq_init_ownership((uint8_t *)qp->buf + qp->sq.offset, qp->sq.wqe_cnt,
+					qp->sq.wqe_shift);
+	ret = mlx4v_verbs_qp_modify(qp, state);
+	if (ret)
+		return ret;
+	if (sw && state == RTE_PMD_MLX4V_QPS_RESET) {
+		mlx4v_qp_clean_cqs(qp);
+		/* The RQ producer count restarts with the indices. */
+		if (qp->rq.wqe_cnt)
+			*qp->rdb = 0;
+	}
+	qp->state = state;
+	return 0;
+}
+
+int
+mlx4v_qp_destroy(struct mlx4v_qp *qp)
+{
+	int ret;
+
+	if (mlx4v_obj_find(qp, MLX4V_OBJ_QP) == NULL)
+		return -EINVAL;
+	ret = mlx4v_verbs_qp_destroy(qp);
+	if (ret)
+		return ret;
+	/* Mirrors mlx4v_qp_create() in reverse, with libmlx4's CQ cleaning first. */
+	if (mlx4v_verbs_sw_provider(qp->obj.ctx)) {
+		mlx4v_qp_clean_cqs(qp);
+		mlx4v_qp_layout_free(qp);
+	}
+	if (qp->srq != NULL)
+		mlx4v_obj_put(&qp->srq->obj);
+	mlx4v_obj_put(&qp->recv_cq->obj);
+	mlx4v_obj_put(&qp->send_cq->obj);
+	mlx4v_obj_put(&qp->pd->obj);
+	mlx4v_obj_free(&qp->obj);
+	return 0;
+}
+
+struct rte_pmd_mlx4v_qp *
+rte_pmd_mlx4v_create_qp(struct rte_pmd_mlx4v_pd *pd, struct rte_pmd_mlx4v_qp_attr *attr)
+{
+	struct mlx4v_qp *qp;
+
+	mlx4v_verbs_lock();
+	qp = mlx4v_qp_create((struct mlx4v_pd *)pd, attr);
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ptr(qp);
+}
+
+int
+rte_pmd_mlx4v_modify_qp(struct rte_pmd_mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
+{
+	int ret;
+
+	mlx4v_verbs_lock();
+	ret = mlx4v_qp_modify((struct mlx4v_qp *)qp, state);
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ret(ret);
+}
+
+int
+rte_pmd_mlx4v_destroy_qp(struct rte_pmd_mlx4v_qp *qp)
+{
+	int ret;
+
+	mlx4v_verbs_lock();
+	ret = mlx4v_qp_destroy((struct mlx4v_qp *)qp);
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ret(ret);
+}
+
+int
+rte_pmd_mlx4v_qp_num(const struct rte_pmd_mlx4v_qp *qp, uint32_t *qpn)
+{
+	struct mlx4v_obj *obj;
+	int ret = 0;
+
+	mlx4v_verbs_lock();
+	obj = mlx4v_obj_find(qp, MLX4V_OBJ_QP);
+	if (obj == NULL || qpn == NULL)
+		ret = -EINVAL;
+	else
+		*qpn = ((const struct mlx4v_qp *)obj)->qpn;
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ret(ret);
+}

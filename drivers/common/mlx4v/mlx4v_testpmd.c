@@ -1,0 +1,2262 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file
+ * testpmd commands "mlx4v ...": create and destroy mlx4v objects, print their raw
+ * mlx4dv views, and drive a raw data path through those views only (receive WQEs,
+ * send WQEs, doorbells, CQ polling, arming and completion events).
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmdline_parse.h>
+#include <cmdline_parse_num.h>
+#include <cmdline_parse_string.h>
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_dev.h>
+#include <rte_errno.h>
+#include <rte_io.h>
+#include <rte_malloc.h>
+
+#include "testpmd.h"
+
+#include "mlx4v_sim.h"
+#include "rte_pmd_mlx4v.h"
+
+/*
+ * testpmd's objects live in small static tables; a command names an object by its
+ * index in the table of its kind ("qp 3"). Only the testpmd (main) lcore runs
+ * these commands, so the tables need no lock.
+ */
+#define TP_MAX_DEV 4
+#define TP_MAX_PD 16
+#define TP_MAX_MR 32
+#define TP_MAX_CQ 32
+#define TP_MAX_QP 32
+#define TP_MAX_SRQ 16
+#define TP_MAX_WQ 32
+
+/* One packet buffer: a send slot, or the single data segment of a receive WQE. */
+#define TP_BUF_SIZE 2048u
+#define TP_ETH_HDR 14u
+/* Our frames: locally administered MACs, the IEEE local experimental ethertype. */
+#define TP_ETHERTYPE 0x88b5u
+#define TP_HDR_LEN (TP_ETH_HDR + 2u)   /* Ethernet header + 16-bit sequence number */
+/* Bounded waits for the device: polls of TP_WAIT_STEP_US, 100 ms in all. */
+#define TP_WAIT_STEPS 1000
+#define TP_WAIT_STEP_US 100
+
+/* A buffer in EAL memory with the MR that covers it. */
+struct tp_buf {
+	uint8_t *va;
+	size_t len;
+	struct rte_pmd_mlx4v_mr *mr;
+	uint32_t lkey;
+};
+
+/* Producer/consumer state of a receive ring (a QP's RQ or an RWQ), as a PMD keeps it. */
+struct tp_rq {
+	__be32 *rdb;
+	uint8_t *wqes;
+	uint32_t wqe_cnt;
+	int wqe_shift;
+	uint32_t head;          /* WQEs posted, running */
+	uint32_t tail;          /* WQEs completed, running */
+	struct tp_buf buf;      /* wqe_cnt buffers of TP_BUF_SIZE */
+};
+
+struct tp_dev {
+	struct rte_pmd_mlx4v_dev *h;
+	char name[RTE_DEV_NAME_MAX_LEN];
+	struct mlx4v_sim *sim;  /* NULL on hardware */
+};
+
+struct tp_pd {
+	struct rte_pmd_mlx4v_pd *h;
+	int dev;
+};
+
+struct tp_mr {
+	struct rte_pmd_mlx4v_mr *h;
+	int pd;
+	struct tp_buf buf;
+};
+
+struct tp_cq {
+	struct rte_pmd_mlx4v_cq *h;
+	int dev;
+	int cqe;
+	int events;
+	int viewed;             /* the view was taken: we own the consumer index */
+	struct mlx4dv_cq v;
+	uint32_t ci;            /* consumer index, running */
+	int sn;                 /* our copy of arm_sn */
+	unsigned int unacked;
+};
+
+struct tp_qp {
+	struct rte_pmd_mlx4v_qp *h;
+	int pd;
+	int scq;
+	int rcq;
+	int srq;                /* -1: the QP has its own RQ */
+	uint8_t port;
+	uint32_t qpn;
+	enum rte_pmd_mlx4v_qp_state state;
+	struct mlx4dv_qp v;
+	uint32_t max_post;      /* WQEs in flight at most: wqe_cnt minus libmlx4's spares */
+	uint32_t sq_head;       /* WQEs posted, running */
+	uint32_t sq_done;       /* send CQEs seen (every WQE we post is signalled) */
+	uint16_t seq;
+	struct tp_buf tx;       /* sq.wqe_cnt slots of TP_BUF_SIZE */
+	struct tp_rq rq;
+};
+
+struct tp_srq {
+	struct rte_pmd_mlx4v_srq *h;
+	int pd;
+	struct mlx4dv_srq v;
+	uint32_t max;           /* WQEs in the ring */
+	int head;               /* free-list head: the next WQE to post */
+	int tail;               /* free-list tail */
+	uint32_t counter;       /* WQEs posted, running: the doorbell record value */
+	uint32_t done;
+	struct tp_buf buf;      /* max buffers of TP_BUF_SIZE, by WQE index */
+};
+
+struct tp_wq {
+	struct rte_pmd_mlx4v_wq *h;
+	int pd;
+	int cq;
+	uint8_t port;
+	uint32_t wqn;
+	enum rte_pmd_mlx4v_wq_state state;
+	struct tp_rq rq;
+};
+
+static struct tp_dev tp_devs[TP_MAX_DEV];
+static struct tp_pd tp_pds[TP_MAX_PD];
+static struct tp_mr tp_mrs[TP_MAX_MR];
+static struct tp_cq tp_cqs[TP_MAX_CQ];
+static struct tp_qp tp_qps[TP_MAX_QP];
+static struct tp_srq tp_srqs[TP_MAX_SRQ];
+static struct tp_wq tp_wqs[TP_MAX_WQ];
+
+static const char *const tp_qp_state_names[] = { "reset", "init", "rtr", "rts", "err" };
+static const char *const tp_wq_state_names[] = { "reset", "rdy", "err" };
+
+/*
+ * testpmd's prompt is written straight to the terminal: flush what a command
+ * printed before it, so that scripted sessions read in order.
+ */
+#define TP_CMD(name) \
+static void \
+name ## _parsed(void *parsed_result, struct cmdline *cl, void *data) \
+{ \
+	name ## _do(parsed_result, cl, data); \
+	fflush(stdout); \
+}
+
+/* ---- table helpers ---- */
+
+#define TP_FREE_SLOT(tab) tp_free_slot((tab), RTE_DIM(tab), sizeof((tab)[0]))
+
+/* @return the first slot whose handle (first member) is NULL, or -1. */
+static int
+tp_free_slot(const void *tab, unsigned int n, size_t size)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (*(void *const *)((const uint8_t *)tab + i * size) == NULL)
+			return i;
+	return -1;
+}
+
+static struct tp_dev *
+tp_dev_get(uint32_t id)
+{
+	if (id >= TP_MAX_DEV || tp_devs[id].h == NULL) {
+		fprintf(stderr, "mlx4v: no open device %u (see \"mlx4v list\")\n", id);
+		return NULL;
+	}
+	return &tp_devs[id];
+}
+
+static struct tp_pd *
+tp_pd_get(uint32_t id)
+{
+	if (id >= TP_MAX_PD || tp_pds[id].h == NULL) {
+		fprintf(stderr, "mlx4v: no PD %u (see \"mlx4v list\")\n", id);
+		return NULL;
+	}
+	return &tp_pds[id];
+}
+
+static struct tp_cq *
+tp_cq_get(uint32_t id)
+{
+	if (id >= TP_MAX_CQ || tp_cqs[id].h == NULL) {
+		fprintf(stderr, "mlx4v: no CQ %u (see \"mlx4v list\")\n", id);
+		return NULL;
+	}
+	return &tp_cqs[id];
+}
+
+static struct tp_qp *
+tp_qp_get(uint32_t id)
+{
+	if (id >= TP_MAX_QP || tp_qps[id].h == NULL) {
+		fprintf(stderr, "mlx4v: no QP %u (see \"mlx4v list\")\n", id);
+		return NULL;
+	}
+	return &tp_qps[id];
+}
+
+static struct tp_srq *
+tp_srq_get(uint32_t id)
+{
+	if (id >= TP_MAX_SRQ || tp_srqs[id].h == NULL) {
+		fprintf(stderr, "mlx4v: no SRQ %u (see \"mlx4v list\")\n", id);
+		return NULL;
+	}
+	return &tp_srqs[id];
+}
+
+static struct tp_wq *
+tp_wq_get(uint32_t id)
+{
+	if (id >= TP_MAX_WQ || tp_wqs[id].h == NULL) {
+		fprintf(stderr, "mlx4v: no WQ %u (see \"mlx4v list\")\n", id);
+		return NULL;
+	}
+	return &tp_wqs[id];
+}
+
+static struct tp_dev *
+tp_pd_dev(int pd)
+{
+	return &tp_devs[tp_pds[pd].dev];
+}
+
+/* Let the device make progress: run the simulator's engine once in this thread. */
+static void
+tp_dev_progress(const struct tp_dev *d)
+{
+	if (d->sim != NULL)
+		mlx4v_sim_poll(d->sim);
+}
+
+/* ---- buffers ---- */
+
+/* Allocate len bytes of EAL memory and register them on pd; @return 0 or positive errno. */
+static int
+tp_buf_alloc(struct tp_buf *b, int pd, size_t len)
+{
+	int ret;
+
+	memset(b, 0, sizeof(*b));
+	b->va = rte_zmalloc("mlx4v_testpmd", len, RTE_CACHE_LINE_SIZE);
+	if (b->va == NULL)
+		return ENOMEM;
+	b->len = len;
+	b->mr = rte_pmd_mlx4v_reg_mr(tp_pds[pd].h, b->va, len);
+	if (b->mr == NULL) {
+		ret = errno;
+		rte_free(b->va);
+		b->va = NULL;
+		return ret;
+	}
+	ret = rte_pmd_mlx4v_mr_lkey(b->mr, &b->lkey);
+	if (ret) {
+		rte_pmd_mlx4v_dereg_mr(b->mr);
+		rte_free(b->va);
+		b->va = NULL;
+	}
+	return ret;
+}
+
+static void
+tp_buf_free(struct tp_buf *b)
+{
+	if (b->mr != NULL)
+		rte_pmd_mlx4v_dereg_mr(b->mr);
+	rte_free(b->va);
+	memset(b, 0, sizeof(*b));
+}
+
+/* ---- frames ---- */
+
+static void
+tp_frame_fill(uint8_t *p, uint32_t len, uint16_t seq, uint8_t src_port)
+{
+	static const uint8_t dst[6] = { 0x02, 0x00, 0x00, 0x4d, 0x34, 0x00 };
+	uint32_t i;
+
+	memcpy(p, dst, 6);
+	memcpy(p + 6, dst, 6);
+	p[11] = src_port;
+	p[12] = TP_ETHERTYPE >> 8;
+	p[13] = TP_ETHERTYPE & 0xff;
+	if (len >= TP_HDR_LEN) {
+		p[14] = seq >> 8;
+		p[15] = seq & 0xff;
+	}
+	for (i = TP_HDR_LEN; i < len; i++)
+		p[i] = (uint8_t)(i + seq);
+}
+
+/* Describe a received frame: ours (sequence, payload check) or foreign. */
+static void
+tp_frame_print(const uint8_t *p, uint32_t len)
+{
+	uint16_t seq;
+	uint32_t i;
+
+	if (len < TP_HDR_LEN || p[12] != TP_ETHERTYPE >> 8 || p[13] != (TP_ETHERTYPE & 0xff)) {
+		printf(" (not a testpmd mlx4v frame)");
+		return;
+	}
+	seq = (uint16_t)(p[14] << 8 | p[15]);
+	for (i = TP_HDR_LEN; i < len; i++) {
+		if (p[i] != (uint8_t)(i + seq)) {
+			printf(" seq %u from port %u payload BAD at byte %u", seq, p[11], i);
+			return;
+		}
+	}
+	printf(" seq %u from port %u payload ok", seq, p[11]);
+}
+
+/* ---- receive rings through the views ---- */
+
+static void
+tp_rq_init(struct tp_rq *rq, __be32 *rdb, void *buf, int offset, uint32_t wqe_cnt,
+	   int wqe_shift)
+{
+	rq->rdb = rdb;
+	rq->wqes = (uint8_t *)buf + offset;
+	rq->wqe_cnt = wqe_cnt;
+	rq->wqe_shift = wqe_shift;
+	rq->head = 0;
+	rq->tail = 0;
+}
+
+/* Post up to n receive WQEs of one data segment each; @return the number posted. */
+static uint32_t
+tp_rq_post(struct tp_rq *rq, uint32_t n)
+{
+	uint32_t i, slot, nsegs = (1u << rq->wqe_shift) / sizeof(struct mlx4_wqe_data_seg);
+	struct mlx4_wqe_data_seg *seg;
+
+	for (i = 0; i < n && rq->head - rq->tail < rq->wqe_cnt; i++) {
+		slot = rq->head & (rq->wqe_cnt - 1);
+		seg = (struct mlx4_wqe_data_seg *)(rq->wqes + ((size_t)slot << rq->wqe_shift));
+		mlx4dv_set_data_seg(seg, TP_BUF_SIZE, rq->buf.lkey,
+				    (uintptr_t)(rq->buf.va + (size_t)slot * TP_BUF_SIZE));
+		/* A scatter list shorter than the WQE ends with an invalid-lkey entry. */
+		if (nsegs > 1)
+			mlx4dv_set_data_seg(seg + 1, 0, MLX4_INVALID_LKEY, 0);
+		rq->head++;
+	}
+	if (i == 0)
+		return 0;
+	/*
+	 * The device reads WQEs up to the producer count in the doorbell record: the
+	 * WQEs must be visible first (mlx4dv.md §4.3).
+	 */
+	rte_io_wmb();
+	/* A 16-bit running producer count, not an index. */
+	*rq->rdb = rte_cpu_to_be_32(rq->head & 0xffff);
+	return i;
+}
+
+/* Post up to n WQEs on an SRQ by following its free list; @return the number posted. */
+static uint32_t
+tp_srq_post(struct tp_srq *s, uint32_t n)
+{
+	uint32_t i, nsegs = ((1u << s->v.wqe_shift) - sizeof(struct mlx4_wqe_srq_next_seg)) /
+			    sizeof(struct mlx4_wqe_data_seg);
+	struct mlx4_wqe_srq_next_seg *next;
+	struct mlx4_wqe_data_seg *seg;
+	uint8_t *wqe;
+
+	/* head == tail: only the tail WQE is left, which links the list (mlx4dv.md §4.4). */
+	for (i = 0; i < n && s->head != s->tail; i++) {
+		wqe = (uint8_t *)s->v.buf.buf + ((size_t)s->head << s->v.wqe_shift);
+		next = (struct mlx4_wqe_srq_next_seg *)wqe;
+		seg = (struct mlx4_wqe_data_seg *)(next + 1);
+		mlx4dv_set_data_seg(seg, TP_BUF_SIZE, s->buf.lkey,
+				    (uintptr_t)(s->buf.va + (size_t)s->head * TP_BUF_SIZE));
+		if (nsegs > 1)
+			mlx4dv_set_data_seg(seg + 1, 0, MLX4_INVALID_LKEY, 0);
+		s->head = rte_be_to_cpu_16(next->next_wqe_index);
+		s->counter++;
+	}
+	if (i == 0)
+		return 0;
+	/* WQEs before the doorbell record, which carries the running posted count. */
+	rte_io_wmb();
+	*s->v.db = rte_cpu_to_be_32(s->counter);
+	return i;
+}
+
+/* Give an SRQ WQE named by a CQE back to the free list, at its tail. */
+static void
+tp_srq_free_wqe(struct tp_srq *s, uint16_t ind)
+{
+	struct mlx4_wqe_srq_next_seg *tail;
+
+	tail = (struct mlx4_wqe_srq_next_seg *)((uint8_t *)s->v.buf.buf +
+						((size_t)s->tail << s->v.wqe_shift));
+	tail->next_wqe_index = rte_cpu_to_be_16(ind);
+	s->tail = ind;
+	s->done++;
+}
+
+/* ---- CQ view ---- */
+
+/* Take the CQ view once: from then on testpmd owns the consumer index (mlx4dv.md §1.4). */
+static int
+tp_cq_view(struct tp_cq *c)
+{
+	struct rte_pmd_mlx4v_obj obj = { .cq = { c->h, &c->v } };
+	int ret;
+
+	if (c->viewed)
+		return 0;
+	memset(&c->v, 0, sizeof(c->v));
+	c->v.comp_mask = MLX4DV_CQ_MASK_UAR;
+	ret = rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_CQ);
+	if (ret) {
+		fprintf(stderr, "mlx4v: cannot get the CQ view: %s\n", strerror(ret));
+		return ret;
+	}
+	/* Start where the library left the consumer index (its cq_clean may have moved it). */
+	c->ci = rte_be_to_cpu_32(*c->v.set_ci_db) & 0xffffff;
+	c->sn = c->v.arm_sn;
+	c->viewed = 1;
+	return 0;
+}
+
+/* The 32-byte CQE at running index n: the second half of a 64-byte slot (mlx4dv.md §4.6). */
+static struct mlx4_cqe *
+tp_cqe(const struct tp_cq *c, uint32_t n)
+{
+	unsigned int cqe_64 = (c->v.cqe_size & 64) ? 1 : 0;
+
+	return (struct mlx4_cqe *)((uint8_t *)c->v.buf.buf +
+		((size_t)(n & (c->v.cqe_cnt - 1)) << (5 + cqe_64)) + (cqe_64 << 5));
+}
+
+/* @return the CQE at the consumer index if software owns it, else NULL. */
+static struct mlx4_cqe *
+tp_cq_peek(const struct tp_cq *c)
+{
+	struct mlx4_cqe *cqe = tp_cqe(c, c->ci);
+
+	/* Owner bit equals the pass parity of the consumer index: the CQE is ours. */
+	if (!!(cqe->owner_sr_opcode & MLX4_CQE_OWNER_MASK) != !!(c->ci & c->v.cqe_cnt))
+		return NULL;
+	/* Read the CQE body only after its ownership was seen. */
+	rte_rmb();
+	return cqe;
+}
+
+/* ---- CQE dispatch to the queue that produced it ---- */
+
+static struct tp_qp *
+tp_qp_by_qpn(const struct tp_cq *c, uint32_t qpn)
+{
+	unsigned int i;
+
+	for (i = 0; i < TP_MAX_QP; i++)
+		if (tp_qps[i].h != NULL && tp_qps[i].qpn == qpn &&
+		    tp_pd_dev(tp_qps[i].pd) == &tp_devs[c->dev])
+			return &tp_qps[i];
+	return NULL;
+}
+
+static struct tp_wq *
+tp_wq_by_wqn(const struct tp_cq *c, uint32_t wqn)
+{
+	unsigned int i;
+
+	for (i = 0; i < TP_MAX_WQ; i++)
+		if (tp_wqs[i].h != NULL && tp_wqs[i].wqn == wqn &&
+		    tp_pd_dev(tp_wqs[i].pd) == &tp_devs[c->dev])
+			return &tp_wqs[i];
+	return NULL;
+}
+
+static const char *
+tp_syndrome_name(uint8_t s)
+{
+	switch (s) {
+	case MLX4_CQE_SYNDROME_LOCAL_LENGTH_ERR: return "LOCAL_LENGTH";
+	case MLX4_CQE_SYNDROME_LOCAL_QP_OP_ERR: return "LOCAL_QP_OP";
+	case MLX4_CQE_SYNDROME_LOCAL_PROT_ERR: return "LOCAL_PROT";
+	case MLX4_CQE_SYNDROME_WR_FLUSH_ERR: return "WR_FLUSH";
+	case MLX4_CQE_SYNDROME_MW_BIND_ERR: return "MW_BIND";
+	case MLX4_CQE_SYNDROME_BAD_RESP_ERR: return "BAD_RESP";
+	case MLX4_CQE_SYNDROME_LOCAL_ACCESS_ERR: return "LOCAL_ACCESS";
+	case MLX4_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR: return "REMOTE_INVAL_REQ";
+	case MLX4_CQE_SYNDROME_REMOTE_ACCESS_ERR: return "REMOTE_ACCESS";
+	case MLX4_CQE_SYNDROME_REMOTE_OP_ERR: return "REMOTE_OP";
+	case MLX4_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR: return "TRANSPORT_RETRY_EXC";
+	case MLX4_CQE_SYNDROME_RNR_RETRY_EXC_ERR: return "RNR_RETRY_EXC";
+	case MLX4_CQE_SYNDROME_REMOTE_ABORTED_ERR: return "REMOTE_ABORTED";
+	default: return "UNKNOWN";
+	}
+}
+
+/* Print one CQE and retire the WQE it names. */
+static void
+tp_cqe_handle(int cq_id, struct tp_cq *c, struct mlx4_cqe *cqe)
+{
+	uint32_t qpn = rte_be_to_cpu_32(cqe->vlan_my_qpn) & MLX4_CQE_QPN_MASK;
+	uint8_t op = cqe->owner_sr_opcode & MLX4_CQE_OPCODE_MASK;
+	int is_send = !!(cqe->owner_sr_opcode & MLX4_CQE_IS_SEND_MASK);
+	uint16_t wqe_index = rte_be_to_cpu_16(cqe->wqe_index);
+	uint32_t len = rte_be_to_cpu_32(cqe->byte_cnt);
+	const uint8_t *data = NULL;
+	struct tp_qp *qp;
+	struct tp_wq *wq;
+
+	printf("mlx4v: CQ %d: CQE %u qpn 0x%x %s", cq_id, c->ci, qpn, is_send ? "send" : "recv");
+	if (op == MLX4_CQE_OPCODE_ERROR) {
+		const struct mlx4_err_cqe *e = (const struct mlx4_err_cqe *)cqe;
+
+		printf(" ERROR syndrome 0x%02x %s vendor_err 0x%02x wqe_index %u",
+		       e->syndrome, tp_syndrome_name(e->syndrome), e->vendor_err,
+		       rte_be_to_cpu_16(e->wqe_index));
+	} else {
+		printf(" opcode 0x%02x byte_cnt %u wqe_index %u status 0x%08x", op,
+		       is_send ? 0 : len, wqe_index, rte_be_to_cpu_32(cqe->status));
+	}
+	qp = tp_qp_by_qpn(c, qpn);
+	wq = qp == NULL ? tp_wq_by_wqn(c, qpn) : NULL;
+	if (is_send && qp != NULL) {
+		qp->sq_done++;
+		printf(" (qp %td)", qp - tp_qps);
+	} else if (!is_send && qp != NULL && qp->srq >= 0) {
+		struct tp_srq *s = &tp_srqs[qp->srq];
+
+		if (op != MLX4_CQE_OPCODE_ERROR && wqe_index < s->max)
+			data = s->buf.va + (size_t)wqe_index * TP_BUF_SIZE;
+		if (wqe_index < s->max)
+			tp_srq_free_wqe(s, wqe_index);
+		printf(" (qp %td via srq %d)", qp - tp_qps, qp->srq);
+	} else if (!is_send && (qp != NULL || wq != NULL)) {
+		struct tp_rq *rq = qp != NULL ? &qp->rq : &wq->rq;
+
+		if (op != MLX4_CQE_OPCODE_ERROR)
+			data = rq->buf.va + (size_t)(wqe_index & (rq->wqe_cnt - 1)) * TP_BUF_SIZE;
+		rq->tail++;
+		if (qp != NULL)
+			printf(" (qp %td)", qp - tp_qps);
+		else
+			printf(" (rwq %td)", wq - tp_wqs);
+	} else {
+		printf(" (no testpmd queue)");
+	}
+	if (data != NULL)
+		tp_frame_print(data, RTE_MIN(len, TP_BUF_SIZE));
+	printf("\n");
+}
+
+/* ---- mlx4v open <dev> ---- */
+
+struct tp_open_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t open;
+	cmdline_fixed_string_t name;
+};
+
+static void
+tp_open_do(void *parsed_result, __rte_unused struct cmdline *cl,
+	       __rte_unused void *data)
+{
+	struct tp_open_result *res = parsed_result;
+	int id = TP_FREE_SLOT(tp_devs);
+	struct tp_dev *d;
+
+	if (id < 0) {
+		fprintf(stderr, "mlx4v: too many open devices (%d)\n", TP_MAX_DEV);
+		return;
+	}
+	d = &tp_devs[id];
+	d->h = rte_pmd_mlx4v_dev_open(res->name);
+	if (d->h == NULL) {
+		fprintf(stderr, "mlx4v: cannot open \"%s\": %s\n", res->name,
+			errno == ENODEV ? "no such mlx4v device" : strerror(errno));
+		return;
+	}
+	strlcpy(d->name, res->name, sizeof(d->name));
+	d->sim = mlx4v_sim_get(res->name);
+	printf("mlx4v: dev %d: %s opened (%s)\n", id, d->name,
+	       d->sim != NULL ? "simulator" : "rdma-core");
+}
+
+TP_CMD(tp_open)
+
+static cmdline_parse_token_string_t tp_open_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_open_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_open_open =
+	TOKEN_STRING_INITIALIZER(struct tp_open_result, open, "open");
+static cmdline_parse_token_string_t tp_open_name =
+	TOKEN_STRING_INITIALIZER(struct tp_open_result, name, NULL);
+
+static cmdline_parse_inst_t tp_open = {
+	.f = tp_open_parsed,
+	.data = NULL,
+	.help_str = "mlx4v open <dev>",
+	.tokens = {
+		(void *)&tp_open_mlx4v,
+		(void *)&tp_open_open,
+		(void *)&tp_open_name,
+		NULL,
+	},
+};
+
+/* ---- mlx4v close <dev_id> ---- */
+
+struct tp_close_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t close;
+	uint32_t id;
+};
+
+static void
+tp_close_do(void *parsed_result, __rte_unused struct cmdline *cl,
+		__rte_unused void *data)
+{
+	struct tp_close_result *res = parsed_result;
+	struct tp_dev *d = tp_dev_get(res->id);
+	int ret;
+
+	if (d == NULL)
+		return;
+	ret = rte_pmd_mlx4v_dev_close(d->h);
+	if (ret) {
+		fprintf(stderr, "mlx4v: cannot close dev %u: %s%s\n", res->id, strerror(ret),
+			ret == EBUSY ? " (destroy its objects first)" : "");
+		return;
+	}
+	printf("mlx4v: dev %u: %s closed\n", res->id, d->name);
+	memset(d, 0, sizeof(*d));
+}
+
+TP_CMD(tp_close)
+
+static cmdline_parse_token_string_t tp_close_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_close_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_close_close =
+	TOKEN_STRING_INITIALIZER(struct tp_close_result, close, "close");
+static cmdline_parse_token_num_t tp_close_id =
+	TOKEN_NUM_INITIALIZER(struct tp_close_result, id, RTE_UINT32);
+
+static cmdline_parse_inst_t tp_close = {
+	.f = tp_close_parsed,
+	.data = NULL,
+	.help_str = "mlx4v close <dev_id>",
+	.tokens = {
+		(void *)&tp_close_mlx4v,
+		(void *)&tp_close_close,
+		(void *)&tp_close_id,
+		NULL,
+	},
+};
+
+/* ---- mlx4v pd create <dev_id> ---- */
+
+struct tp_pd_create_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t pd;
+	cmdline_fixed_string_t create;
+	uint32_t dev;
+};
+
+static void
+tp_pd_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
+		    __rte_unused void *data)
+{
+	struct tp_pd_create_result *res = parsed_result;
+	struct tp_dev *d = tp_dev_get(res->dev);
+	int id = TP_FREE_SLOT(tp_pds);
+
+	if (d == NULL)
+		return;
+	if (id < 0) {
+		fprintf(stderr, "mlx4v: too many PDs (%d)\n", TP_MAX_PD);
+		return;
+	}
+	tp_pds[id].h = rte_pmd_mlx4v_alloc_pd(d->h);
+	if (tp_pds[id].h == NULL) {
+		fprintf(stderr, "mlx4v: cannot allocate a PD on dev %u: %s\n", res->dev,
+			strerror(errno));
+		return;
+	}
+	tp_pds[id].dev = res->dev;
+	printf("mlx4v: pd %d created on dev %u\n", id, res->dev);
+}
+
+TP_CMD(tp_pd_create)
+
+static cmdline_parse_token_string_t tp_pd_create_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_pd_create_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_pd_create_pd =
+	TOKEN_STRING_INITIALIZER(struct tp_pd_create_result, pd, "pd");
+static cmdline_parse_token_string_t tp_pd_create_create =
+	TOKEN_STRING_INITIALIZER(struct tp_pd_create_result, create, "create");
+static cmdline_parse_token_num_t tp_pd_create_dev =
+	TOKEN_NUM_INITIALIZER(struct tp_pd_create_result, dev, RTE_UINT32);
+
+static cmdline_parse_inst_t tp_pd_create = {
+	.f = tp_pd_create_parsed,
+	.data = NULL,
+	.help_str = "mlx4v pd create <dev_id>",
+	.tokens = {
+		(void *)&tp_pd_create_mlx4v,
+		(void *)&tp_pd_create_pd,
+		(void *)&tp_pd_create_create,
+		(void *)&tp_pd_create_dev,
+		NULL,
+	},
+};
+
+/* ---- mlx4v mr create <pd_id> <len> ---- */
+
+struct tp_mr_create_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t mr;
+	cmdline_fixed_string_t create;
+	uint32_t pd;
+	uint32_t len;
+};
+
+static void
+tp_mr_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
+		    __rte_unused void *data)
+{
+	struct tp_mr_create_result *res = parsed_result;
+	int id = TP_FREE_SLOT(tp_mrs);
+	int ret;
+
+	if (tp_pd_get(res->pd) == NULL)
+		return;
+	if (id < 0) {
+		fprintf(stderr, "mlx4v: too many MRs (%d)\n", TP_MAX_MR);
+		return;
+	}
+	if (res->len == 0 || res->len > (64u << 20)) {
+		fprintf(stderr, "mlx4v: MR length %u: expected 1 to %u bytes\n", res->len,
+			64u << 20);
+		return;
+	}
+	ret = tp_buf_alloc(&tp_mrs[id].buf, res->pd, res->len);
+	if (ret) {
+		fprintf(stderr, "mlx4v: cannot register %u bytes on pd %u: %s\n", res->len,
+			res->pd, strerror(ret));
+		return;
+	}
+	tp_mrs[id].h = tp_mrs[id].buf.mr;
+	tp_mrs[id].pd = res->pd;
+	printf("mlx4v: mr %d created on pd %u: addr %p len %u lkey 0x%x\n", id, res->pd,
+	       (void *)tp_mrs[id].buf.va, res->len, tp_mrs[id].buf.lkey);
+}
+
+TP_CMD(tp_mr_create)
+
+static cmdline_parse_token_string_t tp_mr_create_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_mr_create_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_mr_create_mr =
+	TOKEN_STRING_INITIALIZER(struct tp_mr_create_result, mr, "mr");
+static cmdline_parse_token_string_t tp_mr_create_create =
+	TOKEN_STRING_INITIALIZER(struct tp_mr_create_result, create, "create");
+static cmdline_parse_token_num_t tp_mr_create_pd =
+	TOKEN_NUM_INITIALIZER(struct tp_mr_create_result, pd, RTE_UINT32);
+static cmdline_parse_token_num_t tp_mr_create_len =
+	TOKEN_NUM_INITIALIZER(struct tp_mr_create_result, len, RTE_UINT32);
+
+static cmdline_parse_inst_t tp_mr_create = {
+	.f = tp_mr_create_parsed,
+	.data = NULL,
+	.help_str = "mlx4v mr create <pd_id> <len>",
+	.tokens = {
+		(void *)&tp_mr_create_mlx4v,
+		(void *)&tp_mr_create_mr,
+		(void *)&tp_mr_create_create,
+		(void *)&tp_mr_create_pd,
+		(void *)&tp_mr_create_len,
+		NULL,
+	},
+};
+
+/* ---- mlx4v cq create <dev_id> <cqe> <cqe_size> <events> ---- */
+
+struct tp_cq_create_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t cq;
+	cmdline_fixed_string_t create;
+	uint32_t dev;
+	uint32_t cqe;
+	uint32_t cqe_size;
+	uint32_t events;
+};
+
+static void
+tp_cq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
+		    __rte_unused void *data)
+{
+	struct tp_cq_create_result *res = parsed_result;
+	struct tp_dev *d = tp_dev_get(res->dev);
+	int id = TP_FREE_SLOT(tp_cqs);
+	struct tp_cq *c;
+
+	if (d == NULL)
+		return;
+	if (id < 0) {
+		fprintf(stderr, "mlx4v: too many CQs (%d)\n", TP_MAX_CQ);
+		return;
+	}
+	if (res->events > 1 || res->cqe > INT_MAX || res->cqe_size > INT_MAX) {
+		fprintf(stderr, "mlx4v: cq create: events must be 0 or 1, cqe and cqe_size "
+			"at most %d\n", INT_MAX);
+		return;
+	}
+	c = &tp_cqs[id];
+	memset(c, 0, sizeof(*c));
+	c->h = rte_pmd_mlx4v_create_cq(d->h, (int)res->cqe, (int)res->cqe_size,
+				       (int)res->events);
+	if (c->h == NULL) {
+		fprintf(stderr, "mlx4v: cannot create a CQ of %u entries, cqe_size %u on dev "
+			"%u: %s\n", res->cqe, res->cqe_size, res->dev, strerror(errno));
+		return;
+	}
+	c->dev = res->dev;
+	c->cqe = res->cqe;
+	c->events = res->events;
+	printf("mlx4v: cq %d created on dev %u%s\n", id, res->dev,
+	       c->events ? " with events" : "");
+}
+
+TP_CMD(tp_cq_create)
+
+static cmdline_parse_token_string_t tp_cq_create_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_cq_create_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_cq_create_cq =
+	TOKEN_STRING_INITIALIZER(struct tp_cq_create_result, cq, "cq");
+static cmdline_parse_token_string_t tp_cq_create_create =
+	TOKEN_STRING_INITIALIZER(struct tp_cq_create_result, create, "create");
+static cmdline_parse_token_num_t tp_cq_create_dev =
+	TOKEN_NUM_INITIALIZER(struct tp_cq_create_result, dev, RTE_UINT32);
+static cmdline_parse_token_num_t tp_cq_create_cqe =
+	TOKEN_NUM_INITIALIZER(struct tp_cq_create_result, cqe, RTE_UINT32);
+static cmdline_parse_token_num_t tp_cq_create_size =
+	TOKEN_NUM_INITIALIZER(struct tp_cq_create_result, cqe_size, RTE_UINT32);
+static cmdline_parse_token_num_t tp_cq_create_events =
+	TOKEN_NUM_INITIALIZER(struct tp_cq_create_result, events, RTE_UINT32);
+
+static cmdline_parse_inst_t tp_cq_create = {
+	.f = tp_cq_create_parsed,
+	.data = NULL,
+	.help_str = "mlx4v cq create <dev_id> <cqe> <cqe_size> <events>",
+	.tokens = {
+		(void *)&tp_cq_create_mlx4v,
+		(void *)&tp_cq_create_cq,
+		(void *)&tp_cq_create_create,
+		(void *)&tp_cq_create_dev,
+		(void *)&tp_cq_create_cqe,
+		(void *)&tp_cq_create_size,
+		(void *)&tp_cq_create_events,
+		NULL,
+	},
+};
+
+/* ---- mlx4v srq create <pd_id> <max_wr> <max_sge> ---- */
+
+struct tp_srq_create_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t srq;
+	cmdline_fixed_string_t create;
+	uint32_t pd;
+	uint32_t max_wr;
+	uint32_t max_sge;
+};
+
+static void
+tp_srq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
+		     __rte_unused void *data)
+{
+	struct tp_srq_create_result *res = parsed_result;
+	struct rte_pmd_mlx4v_obj obj;
+	int id = TP_FREE_SLOT(tp_srqs);
+	struct tp_srq *s;
+	int ret;
+
+	if (tp_pd_get(res->pd) == NULL)
+		return;
+	if (id < 0) {
+		fprintf(stderr, "mlx4v: too many SRQs (%d)\n", TP_MAX_SRQ);
+		return;
+	}
+	s = &tp_srqs[id];
+	memset(s, 0, sizeof(*s));
+	s->h = rte_pmd_mlx4v_create_srq(tp_pds[res->pd].h, res->max_wr, res->max_sge);
+	if (s->h == NULL) {
+		fprintf(stderr, "mlx4v: cannot create an SRQ of %u WRs, %u SGEs on pd %u: %s\n",
+			res->max_wr, res->max_sge, res->pd, strerror(errno));
+		return;
+	}
+	memset(&obj, 0, sizeof(obj));
+	obj.srq.in = s->h;
+	obj.srq.out = &s->v;
+	ret = rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_SRQ);
+	/* libmlx4 rings hold roundup_pow_of_two(max_wr + 1) WQEs (mlx4dv.md §3). */
+	s->max = rte_align32pow2(res->max_wr + 1);
+	if (ret == 0 && ((size_t)s->max << s->v.wqe_shift) > s->v.buf.length)
+		ret = EPROTO;
+	if (ret == 0)
+		ret = tp_buf_alloc(&s->buf, res->pd, (size_t)s->max * TP_BUF_SIZE);
+	if (ret) {
+		fprintf(stderr, "mlx4v: SRQ view or buffers: %s\n", strerror(ret));
+		rte_pmd_mlx4v_destroy_srq(s->h);
+		memset(s, 0, sizeof(*s));
+		return;
+	}
+	/* After init_obj the DV consumer owns the free list, starting from the snapshot. */
+	s->head = s->v.head;
+	s->tail = s->v.tail;
+	s->counter = rte_be_to_cpu_32(*s->v.db);
+	s->pd = res->pd;
+	printf("mlx4v: srq %d created on pd %u: %u WQEs of %u bytes\n", id, res->pd, s->max,
+	       1u << s->v.wqe_shift);
+}
+
+TP_CMD(tp_srq_create)
+
+static cmdline_parse_token_string_t tp_srq_create_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_srq_create_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_srq_create_srq =
+	TOKEN_STRING_INITIALIZER(struct tp_srq_create_result, srq, "srq");
+static cmdline_parse_token_string_t tp_srq_create_create =
+	TOKEN_STRING_INITIALIZER(struct tp_srq_create_result, create, "create");
+static cmdline_parse_token_num_t tp_srq_create_pd =
+	TOKEN_NUM_INITIALIZER(struct tp_srq_create_result, pd, RTE_UINT32);
+static cmdline_parse_token_num_t tp_srq_create_wr =
+	TOKEN_NUM_INITIALIZER(struct tp_srq_create_result, max_wr, RTE_UINT32);
+static cmdline_parse_token_num_t tp_srq_create_sge =
+	TOKEN_NUM_INITIALIZER(struct tp_srq_create_result, max_sge, RTE_UINT32);
+
+static cmdline_parse_inst_t tp_srq_create = {
+	.f = tp_srq_create_parsed,
+	.data = NULL,
+	.help_str = "mlx4v srq create <pd_id> <max_wr> <max_sge>",
+	.tokens = {
+		(void *)&tp_srq_create_mlx4v,
+		(void *)&tp_srq_create_srq,
+		(void *)&tp_srq_create_create,
+		(void *)&tp_srq_create_pd,
+		(void *)&tp_srq_create_wr,
+		(void *)&tp_srq_create_sge,
+		NULL,
+	},
+};
+
+/* ---- mlx4v qp create <pd_id> <send_cq> <recv_cq> <port> <max_send_wr> <max_recv_wr> ---- */
+
+struct tp_qp_create_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t qp;
+	cmdline_fixed_string_t create;
+	uint32_t pd;
+	uint32_t scq;
+	uint32_t rcq;
+	uint32_t port;
+	uint32_t max_send_wr;
+	uint32_t max_recv_wr;
+	cmdline_fixed_string_t srq_kw;
+	uint32_t srq;
+};
+
+static void
+tp_qp_create_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data)
+{
+	struct tp_qp_create_result *res = parsed_result;
+	struct rte_pmd_mlx4v_qp_attr attr;
+	struct rte_pmd_mlx4v_obj obj;
+	int with_srq = data != NULL;
+	int id = TP_FREE_SLOT(tp_qps);
+	struct tp_qp *q;
+	int ret;
+
+	if (tp_pd_get(res->pd) == NULL || tp_cq_get(res->scq) == NULL ||
+	    tp_cq_get(res->rcq) == NULL || (with_srq && tp_srq_get(res->srq) == NULL))
+		return;
+	if (id < 0) {
+		fprintf(stderr, "mlx4v: too many QPs (%d)\n", TP_MAX_QP);
+		return;
+	}
+	if (res->port == 0 || res->port > UINT8_MAX) {
+		fprintf(stderr, "mlx4v: port %u: ports are 1-based\n", res->port);
+		return;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.send_cq = tp_cqs[res->scq].h;
+	attr.recv_cq = tp_cqs[res->rcq].h;
+	attr.srq = with_srq ? tp_srqs[res->srq].h : NULL;
+	attr.max_send_wr = res->max_send_wr;
+	attr.max_recv_wr = with_srq ? 0 : res->max_recv_wr;
+	attr.max_send_sge = 1;
+	attr.max_recv_sge = with_srq ? 0 : 1;
+	attr.port = (uint8_t)res->port;
+	q = &tp_qps[id];
+	memset(q, 0, sizeof(*q));
+	q->h = rte_pmd_mlx4v_create_qp(tp_pds[res->pd].h, &attr);
+	if (q->h == NULL) {
+		fprintf(stderr, "mlx4v: cannot create a QP on pd %u: %s\n", res->pd,
+			strerror(errno));
+		return;
+	}
+	/* The QP view has no side effect; take it now (mlx4dv.md §1.3 for comp_mask). */
+	memset(&obj, 0, sizeof(obj));
+	obj.qp.in = q->h;
+	obj.qp.out = &q->v;
+	q->v.comp_mask = MLX4DV_QP_MASK_UAR_MMAP_OFFSET;
+	ret = rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_QP);
+	if (ret == 0)
+		ret = rte_pmd_mlx4v_qp_num(q->h, &q->qpn);
+	if (ret == 0)
+		ret = tp_buf_alloc(&q->tx, res->pd, (size_t)q->v.sq.wqe_cnt * TP_BUF_SIZE);
+	if (ret == 0 && !with_srq && q->v.rq.wqe_cnt != 0)
+		ret = tp_buf_alloc(&q->rq.buf, res->pd, (size_t)q->v.rq.wqe_cnt * TP_BUF_SIZE);
+	if (ret) {
+		fprintf(stderr, "mlx4v: QP view or buffers: %s\n", strerror(ret));
+		tp_buf_free(&q->rq.buf);
+		tp_buf_free(&q->tx);
+		rte_pmd_mlx4v_destroy_qp(q->h);
+		memset(q, 0, sizeof(*q));
+		return;
+	}
+	if (!with_srq)
+		tp_rq_init(&q->rq, q->v.rdb, q->v.buf.buf, q->v.rq.offset, q->v.rq.wqe_cnt,
+			   q->v.rq.wqe_shift);
+	q->max_post = attr.max_send_wr;
+	q->pd = res->pd;
+	q->scq = res->scq;
+	q->rcq = res->rcq;
+	q->srq = with_srq ? (int)res->srq : -1;
+	q->port = attr.port;
+	q->state = RTE_PMD_MLX4V_QPS_RESET;
+	printf("mlx4v: qp %d created on pd %u: qpn 0x%x port %u, max_send_wr %u, "
+	       "max_recv_wr %u%s\n", id, res->pd, q->qpn, q->port, attr.max_send_wr,
+	       attr.max_recv_wr, with_srq ? ", SRQ" : "");
+}
+
+TP_CMD(tp_qp_create)
+
+static cmdline_parse_token_string_t tp_qp_create_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_qp_create_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_qp_create_qp =
+	TOKEN_STRING_INITIALIZER(struct tp_qp_create_result, qp, "qp");
+static cmdline_parse_token_string_t tp_qp_create_create =
+	TOKEN_STRING_INITIALIZER(struct tp_qp_create_result, create, "create");
+static cmdline_parse_token_num_t tp_qp_create_pd =
+	TOKEN_NUM_INITIALIZER(struct tp_qp_create_result, pd, RTE_UINT32);
+static cmdline_parse_token_num_t tp_qp_create_scq =
+	TOKEN_NUM_INITIALIZER(struct tp_qp_create_result, scq, RTE_UINT32);
+static cmdline_parse_token_num_t tp_qp_create_rcq =
+	TOKEN_NUM_INITIALIZER(struct tp_qp_create_result, rcq, RTE_UINT32);
+static cmdline_parse_token_num_t tp_qp_create_port =
+	TOKEN_NUM_INITIALIZER(struct tp_qp_create_result, port, RTE_UINT32);
+static cmdline_parse_token_num_t tp_qp_create_swr =
+	TOKEN_NUM_INITIALIZER(struct tp_qp_create_result, max_send_wr, RTE_UINT32);
+static cmdline_parse_token_num_t tp_qp_create_rwr =
+	TOKEN_NUM_INITIALIZER(struct tp_qp_create_result, max_recv_wr, RTE_UINT32);
+static cmdline_parse_token_string_t tp_qp_create_srq_kw =
+	TOKEN_STRING_INITIALIZER(struct tp_qp_create_result, srq_kw, "srq");
+static cmdline_parse_token_num_t tp_qp_create_srq =
+	TOKEN_NUM_INITIALIZER(struct tp_qp_create_result, srq, RTE_UINT32);
+
+static cmdline_parse_inst_t tp_qp_create = {
+	.f = tp_qp_create_parsed,
+	.data = NULL,
+	.help_str = "mlx4v qp create <pd_id> <send_cq> <recv_cq> <port> <max_send_wr> "
+		    "<max_recv_wr>",
+	.tokens = {
+		(void *)&tp_qp_create_mlx4v,
+		(void *)&tp_qp_create_qp,
+		(void *)&tp_qp_create_create,
+		(void *)&tp_qp_create_pd,
+		(void *)&tp_qp_create_scq,
+		(void *)&tp_qp_create_rcq,
+		(void *)&tp_qp_create_port,
+		(void *)&tp_qp_create_swr,
+		(void *)&tp_qp_create_rwr,
+		NULL,
+	},
+};
+
+static cmdline_parse_inst_t tp_qp_create_with_srq = {
+	.f = tp_qp_create_parsed,
+	.data = (void *)1,
+	.help_str = "mlx4v qp create <pd_id> <send_cq> <recv_cq> <port> <max_send_wr> "
+		    "srq <srq_id>",
+	.tokens = {
+		(void *)&tp_qp_create_mlx4v,
+		(void *)&tp_qp_create_qp,
+		(void *)&tp_qp_create_create,
+		(void *)&tp_qp_create_pd,
+		(void *)&tp_qp_create_scq,
+		(void *)&tp_qp_create_rcq,
+		(void *)&tp_qp_create_port,
+		(void *)&tp_qp_create_swr,
+		(void *)&tp_qp_create_srq_kw,
+		(void *)&tp_qp_create_srq,
+		NULL,
+	},
+};
+
+/* ---- mlx4v wq create <pd_id> <cq_id> <port> <max_wr> <max_sge> ---- */
+
+struct tp_wq_create_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t wq;
+	cmdline_fixed_string_t create;
+	uint32_t pd;
+	uint32_t cq;
+	uint32_t port;
+	uint32_t max_wr;
+	uint32_t max_sge;
+};
+
+static void
+tp_wq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
+		    __rte_unused void *data)
+{
+	struct tp_wq_create_result *res = parsed_result;
+	struct rte_pmd_mlx4v_wq_attr attr;
+	struct rte_pmd_mlx4v_obj obj;
+	struct mlx4dv_rwq v;
+	int id = TP_FREE_SLOT(tp_wqs);
+	struct tp_wq *w;
+	int ret;
+
+	if (tp_pd_get(res->pd) == NULL || tp_cq_get(res->cq) == NULL)
+		return;
+	if (id < 0) {
+		fprintf(stderr, "mlx4v: too many WQs (%d)\n", TP_MAX_WQ);
+		return;
+	}
+	if (res->port == 0 || res->port > UINT8_MAX) {
+		fprintf(stderr, "mlx4v: port %u: ports are 1-based\n", res->port);
+		return;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.cq = tp_cqs[res->cq].h;
+	attr.max_wr = res->max_wr;
+	attr.max_sge = res->max_sge;
+	attr.port = (uint8_t)res->port;
+	w = &tp_wqs[id];
+	memset(w, 0, sizeof(*w));
+	w->h = rte_pmd_mlx4v_create_wq(tp_pds[res->pd].h, &attr);
+	if (w->h == NULL) {
+		fprintf(stderr, "mlx4v: cannot create a WQ of %u WRs, %u SGEs on pd %u: %s\n",
+			res->max_wr, res->max_sge, res->pd, strerror(errno));
+		return;
+	}
+	memset(&obj, 0, sizeof(obj));
+	obj.rwq.in = w->h;
+	obj.rwq.out = &v;
+	ret = rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_RWQ);
+	if (ret == 0)
+		ret = rte_pmd_mlx4v_wq_num(w->h, &w->wqn);
+	if (ret == 0)
+		ret = tp_buf_alloc(&w->rq.buf, res->pd, (size_t)v.rq.wqe_cnt * TP_BUF_SIZE);
+	if (ret) {
+		fprintf(stderr, "mlx4v: RWQ view or buffers: %s\n", strerror(ret));
+		rte_pmd_mlx4v_destroy_wq(w->h);
+		memset(w, 0, sizeof(*w));
+		return;
+	}
+	tp_rq_init(&w->rq, v.rdb, v.buf.buf, v.rq.offset, v.rq.wqe_cnt, v.rq.wqe_shift);
+	w->pd = res->pd;
+	w->cq = res->cq;
+	w->port = attr.port;
+	w->state = RTE_PMD_MLX4V_WQS_RESET;
+	printf("mlx4v: wq %d created on pd %u: wqn 0x%x port %u, max_wr %u, max_sge %u\n", id,
+	       res->pd, w->wqn, w->port, attr.max_wr, attr.max_sge);
+}
+
+TP_CMD(tp_wq_create)
+
+static cmdline_parse_token_string_t tp_wq_create_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_wq_create_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_wq_create_wq =
+	TOKEN_STRING_INITIALIZER(struct tp_wq_create_result, wq, "wq");
+static cmdline_parse_token_string_t tp_wq_create_create =
+	TOKEN_STRING_INITIALIZER(struct tp_wq_create_result, create, "create");
+static cmdline_parse_token_num_t tp_wq_create_pd =
+	TOKEN_NUM_INITIALIZER(struct tp_wq_create_result, pd, RTE_UINT32);
+static cmdline_parse_token_num_t tp_wq_create_cq =
+	TOKEN_NUM_INITIALIZER(struct tp_wq_create_result, cq, RTE_UINT32);
+static cmdline_parse_token_num_t tp_wq_create_port =
+	TOKEN_NUM_INITIALIZER(struct tp_wq_create_result, port, RTE_UINT32);
+static cmdline_parse_token_num_t tp_wq_create_wr =
+	TOKEN_NUM_INITIALIZER(struct tp_wq_create_result, max_wr, RTE_UINT32);
+static cmdline_parse_token_num_t tp_wq_create_sge =
+	TOKEN_NUM_INITIALIZER(struct tp_wq_create_result, max_sge, RTE_UINT32);
+
+static cmdline_parse_inst_t tp_wq_create = {
+	.f = tp_wq_create_parsed,
+	.data = NULL,
+	.help_str = "mlx4v wq create <pd_id> <cq_id> <port> <max_wr> <max_sge>",
+	.tokens = {
+		(void *)&tp_wq_create_mlx4v,
+		(void *)&tp_wq_create_wq,
+		(void *)&tp_wq_create_create,
+		(void *)&tp_wq_create_pd,
+		(void *)&tp_wq_create_cq,
+		(void *)&tp_wq_create_port,
+		(void *)&tp_wq_create_wr,
+		(void *)&tp_wq_create_sge,
+		NULL,
+	},
+};
+
+/* ---- mlx4v pd|mr|cq|qp|srq|wq destroy <id> ---- */
+
+struct tp_destroy_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t kind;
+	cmdline_fixed_string_t destroy;
+	uint32_t id;
+};
+
+/* A QP or WQ going to RESET: the library and device restart the rings at 0. */
+static void
+tp_rq_reset(struct tp_rq *rq)
+{
+	rq->head = 0;
+	rq->tail = 0;
+}
+
+static int
+tp_destroy(const char *kind, uint32_t id)
+{
+	int ret;
+
+	if (strcmp(kind, "pd") == 0) {
+		if (tp_pd_get(id) == NULL)
+			return 0;
+		ret = rte_pmd_mlx4v_dealloc_pd(tp_pds[id].h);
+		if (ret == 0)
+			memset(&tp_pds[id], 0, sizeof(tp_pds[id]));
+	} else if (strcmp(kind, "mr") == 0) {
+		if (id >= TP_MAX_MR || tp_mrs[id].h == NULL) {
+			fprintf(stderr, "mlx4v: no MR %u (see \"mlx4v list\")\n", id);
+			return 0;
+		}
+		ret = rte_pmd_mlx4v_dereg_mr(tp_mrs[id].h);
+		if (ret == 0) {
+			rte_free(tp_mrs[id].buf.va);
+			memset(&tp_mrs[id], 0, sizeof(tp_mrs[id]));
+		}
+	} else if (strcmp(kind, "cq") == 0) {
+		struct tp_cq *c = tp_cq_get(id);
+
+		if (c == NULL)
+			return 0;
+		/* Unacknowledged events keep a CQ alive (ibv_destroy_cq rule). */
+		if (c->unacked != 0 && rte_pmd_mlx4v_ack_cq_events(c->h, c->unacked) == 0)
+			c->unacked = 0;
+		ret = rte_pmd_mlx4v_destroy_cq(c->h);
+		if (ret == 0)
+			memset(c, 0, sizeof(*c));
+	} else if (strcmp(kind, "qp") == 0) {
+		struct tp_qp *q = tp_qp_get(id);
+
+		if (q == NULL)
+			return 0;
+		ret = rte_pmd_mlx4v_destroy_qp(q->h);
+		if (ret == 0) {
+			tp_buf_free(&q->rq.buf);
+			tp_buf_free(&q->tx);
+			memset(q, 0, sizeof(*q));
+		}
+	} else if (strcmp(kind, "srq") == 0) {
+		struct tp_srq *s = tp_srq_get(id);
+
+		if (s == NULL)
+			return 0;
+		ret = rte_pmd_mlx4v_destroy_srq(s->h);
+		if (ret == 0) {
+			tp_buf_free(&s->buf);
+			memset(s, 0, sizeof(*s));
+		}
+	} else {
+		struct tp_wq *w = tp_wq_get(id);
+
+		if (w == NULL)
+			return 0;
+		ret = rte_pmd_mlx4v_destroy_wq(w->h);
+		if (ret == 0) {
+			tp_buf_free(&w->rq.buf);
+			memset(w, 0, sizeof(*w));
+		}
+	}
+	if (ret)
+		fprintf(stderr, "mlx4v: cannot destroy %s %u: %s%s\n", kind, id, strerror(ret),
+			ret == EBUSY ? " (still in use)" : "");
+	else
+		printf("mlx4v: %s %u destroyed\n", kind, id);
+	return ret;
+}
+
+static void
+tp_destroy_do(void *parsed_result, __rte_unused struct cmdline *cl,
+		  __rte_unused void *data)
+{
+	struct tp_destroy_result *res = parsed_result;
+
+	tp_destroy(res->kind, res->id);
+}
+
+TP_CMD(tp_destroy)
+
+static cmdline_parse_token_string_t tp_destroy_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_destroy_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_destroy_kind =
+	TOKEN_STRING_INITIALIZER(struct tp_destroy_result, kind, "pd#mr#cq#qp#srq#wq");
+static cmdline_parse_token_string_t tp_destroy_destroy =
+	TOKEN_STRING_INITIALIZER(struct tp_destroy_result, destroy, "destroy");
+static cmdline_parse_token_num_t tp_destroy_id =
+	TOKEN_NUM_INITIALIZER(struct tp_destroy_result, id, RTE_UINT32);
+
+static cmdline_parse_inst_t tp_destroy_cmd = {
+	.f = tp_destroy_parsed,
+	.data = NULL,
+	.help_str = "mlx4v pd|mr|cq|qp|srq|wq destroy <id>",
+	.tokens = {
+		(void *)&tp_destroy_mlx4v,
+		(void *)&tp_destroy_kind,
+		(void *)&tp_destroy_destroy,
+		(void *)&tp_destroy_id,
+		NULL,
+	},
+};
+
+/* ---- mlx4v qp|wq modify <id> <state> ---- */
+
+struct tp_modify_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t kind;
+	cmdline_fixed_string_t modify;
+	uint32_t id;
+	cmdline_fixed_string_t state;
+};
+
+static int
+tp_state_index(const char *const *names, unsigned int n, const char *state)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(names[i], state) == 0)
+			return i;
+	return -1;
+}
+
+static void
+tp_modify_do(void *parsed_result, __rte_unused struct cmdline *cl,
+		 __rte_unused void *data)
+{
+	struct tp_modify_result *res = parsed_result;
+	int st, ret;
+
+	if (strcmp(res->kind, "qp") == 0) {
+		struct tp_qp *q = tp_qp_get(res->id);
+
+		st = tp_state_index(tp_qp_state_names, RTE_DIM(tp_qp_state_names), res->state);
+		if (q == NULL)
+			return;
+		if (st < 0) {
+			fprintf(stderr, "mlx4v: QP state \"%s\": expected reset, init, rtr, rts "
+				"or err\n", res->state);
+			return;
+		}
+		ret = rte_pmd_mlx4v_modify_qp(q->h, st);
+		if (ret == 0) {
+			q->state = st;
+			if (st == RTE_PMD_MLX4V_QPS_RESET) {
+				q->sq_head = 0;
+				q->sq_done = 0;
+				tp_rq_reset(&q->rq);
+			}
+		}
+	} else {
+		struct tp_wq *w = tp_wq_get(res->id);
+
+		st = tp_state_index(tp_wq_state_names, RTE_DIM(tp_wq_state_names), res->state);
+		if (w == NULL)
+			return;
+		if (st < 0) {
+			fprintf(stderr, "mlx4v: WQ state \"%s\": expected reset, rdy or err\n",
+				res->state);
+			return;
+		}
+		ret = rte_pmd_mlx4v_modify_wq(w->h, st);
+		if (ret == 0) {
+			w->state = st;
+			if (st == RTE_PMD_MLX4V_WQS_RESET)
+				tp_rq_reset(&w->rq);
+		}
+	}
+	if (ret)
+		fprintf(stderr, "mlx4v: cannot move %s %u to %s: %s\n", res->kind, res->id,
+			res->state, strerror(ret));
+	else
+		printf("mlx4v: %s %u is now %s\n", res->kind, res->id, res->state);
+}
+
+TP_CMD(tp_modify)
+
+static cmdline_parse_token_string_t tp_modify_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_modify_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_modify_kind =
+	TOKEN_STRING_INITIALIZER(struct tp_modify_result, kind, "qp#wq");
+static cmdline_parse_token_string_t tp_modify_modify =
+	TOKEN_STRING_INITIALIZER(struct tp_modify_result, modify, "modify");
+static cmdline_parse_token_num_t tp_modify_id =
+	TOKEN_NUM_INITIALIZER(struct tp_modify_result, id, RTE_UINT32);
+static cmdline_parse_token_string_t tp_modify_state =
+	TOKEN_STRING_INITIALIZER(struct tp_modify_result, state, NULL);
+
+static cmdline_parse_inst_t tp_modify = {
+	.f = tp_modify_parsed,
+	.data = NULL,
+	.help_str = "mlx4v qp|wq modify <id> reset|init|rtr|rts|rdy|err",
+	.tokens = {
+		(void *)&tp_modify_mlx4v,
+		(void *)&tp_modify_kind,
+		(void *)&tp_modify_modify,
+		(void *)&tp_modify_id,
+		(void *)&tp_modify_state,
+		NULL,
+	},
+};
+
+/* ---- mlx4v view qp|cq|srq|rwq <id> ---- */
+
+struct tp_view_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t view;
+	cmdline_fixed_string_t kind;
+	uint32_t id;
+};
+
+/* A doorbell record: its address and its value, which is big-endian. */
+static void
+tp_print_dbrec(const char *field, const __be32 *p)
+{
+	if (p == NULL)
+		printf("  %-16s (nil)\n", field);
+	else
+		printf("  %-16s %p (*%s = 0x%08x)\n", field, (const void *)p, field,
+		       rte_be_to_cpu_32(*p));
+}
+
+static void
+tp_view_qp(uint32_t id, const struct mlx4dv_qp *v)
+{
+	printf("mlx4v: qp %u view (struct mlx4dv_qp):\n", id);
+	tp_print_dbrec("rdb", v->rdb);
+	printf("  %-16s %p\n", "sdb", (void *)v->sdb);
+	printf("  %-16s 0x%08x (BE32(qpn << 8) = qpn 0x%x)\n", "doorbell_qpn",
+	       v->doorbell_qpn, rte_be_to_cpu_32(v->doorbell_qpn) >> 8);
+	printf("  %-16s %u\n", "sq.wqe_cnt", v->sq.wqe_cnt);
+	printf("  %-16s %d\n", "sq.wqe_shift", v->sq.wqe_shift);
+	printf("  %-16s %d\n", "sq.offset", v->sq.offset);
+	printf("  %-16s %u\n", "rq.wqe_cnt", v->rq.wqe_cnt);
+	printf("  %-16s %d\n", "rq.wqe_shift", v->rq.wqe_shift);
+	printf("  %-16s %d\n", "rq.offset", v->rq.offset);
+	printf("  %-16s %p\n", "buf.buf", v->buf.buf);
+	printf("  %-16s %zu\n", "buf.length", v->buf.length);
+	printf("  %-16s 0x%" PRIx64 "\n", "comp_mask", v->comp_mask);
+	if (v->comp_mask & MLX4DV_QP_MASK_UAR_MMAP_OFFSET)
+		printf("  %-16s %jd\n", "uar_mmap_offset", (intmax_t)v->uar_mmap_offset);
+	else
+		printf("  %-16s (not filled)\n", "uar_mmap_offset");
+}
+
+static void
+tp_view_cq(uint32_t id, const struct mlx4dv_cq *v)
+{
+	printf("mlx4v: cq %u view (struct mlx4dv_cq):\n", id);
+	printf("  %-16s %p\n", "buf.buf", v->buf.buf);
+	printf("  %-16s %zu\n", "buf.length", v->buf.length);
+	printf("  %-16s %u\n", "cqe_cnt", v->cqe_cnt);
+	printf("  %-16s 0x%x\n", "cqn", v->cqn);
+	tp_print_dbrec("set_ci_db", v->set_ci_db);
+	tp_print_dbrec("arm_db", v->arm_db);
+	printf("  %-16s %d\n", "arm_sn", v->arm_sn);
+	printf("  %-16s %d\n", "cqe_size", v->cqe_size);
+	printf("  %-16s 0x%" PRIx64 "\n", "comp_mask", v->comp_mask);
+	if (v->comp_mask & MLX4DV_CQ_MASK_UAR)
+		printf("  %-16s %p\n", "cq_uar", v->cq_uar);
+	else
+		printf("  %-16s (not filled)\n", "cq_uar");
+}
+
+static void
+tp_view_srq(uint32_t id, const struct mlx4dv_srq *v)
+{
+	printf("mlx4v: srq %u view (struct mlx4dv_srq):\n", id);
+	printf("  %-16s %p\n", "buf.buf", v->buf.buf);
+	printf("  %-16s %zu\n", "buf.length", v->buf.length);
+	printf("  %-16s %d\n", "wqe_shift", v->wqe_shift);
+	printf("  %-16s %d\n", "head", v->head);
+	printf("  %-16s %d\n", "tail", v->tail);
+	tp_print_dbrec("db", v->db);
+	printf("  %-16s 0x%" PRIx64 "\n", "comp_mask", v->comp_mask);
+}
+
+static void
+tp_view_rwq(uint32_t id, const struct mlx4dv_rwq *v)
+{
+	printf("mlx4v: rwq %u view (struct mlx4dv_rwq):\n", id);
+	tp_print_dbrec("rdb", v->rdb);
+	printf("  %-16s %u\n", "rq.wqe_cnt", v->rq.wqe_cnt);
+	printf("  %-16s %d\n", "rq.wqe_shift", v->rq.wqe_shift);
+	printf("  %-16s %d\n", "rq.offset", v->rq.offset);
+	printf("  %-16s %p\n", "buf.buf", v->buf.buf);
+	printf("  %-16s %zu\n", "buf.length", v->buf.length);
+	printf("  %-16s 0x%" PRIx64 "\n", "comp_mask", v->comp_mask);
+}
+
+static void
+tp_view_do(void *parsed_result, __rte_unused struct cmdline *cl,
+	       __rte_unused void *data)
+{
+	struct tp_view_result *res = parsed_result;
+	struct rte_pmd_mlx4v_obj obj;
+	struct mlx4dv_qp qp;
+	struct mlx4dv_cq cq;
+	struct mlx4dv_srq srq;
+	struct mlx4dv_rwq rwq;
+	uint64_t type;
+	int ret;
+
+	memset(&obj, 0, sizeof(obj));
+	if (strcmp(res->kind, "qp") == 0) {
+		if (tp_qp_get(res->id) == NULL)
+			return;
+		memset(&qp, 0, sizeof(qp));
+		qp.comp_mask = MLX4DV_QP_MASK_UAR_MMAP_OFFSET;
+		obj.qp.in = tp_qps[res->id].h;
+		obj.qp.out = &qp;
+		type = MLX4DV_OBJ_QP;
+	} else if (strcmp(res->kind, "cq") == 0) {
+		if (tp_cq_get(res->id) == NULL)
+			return;
+		memset(&cq, 0, sizeof(cq));
+		cq.comp_mask = MLX4DV_CQ_MASK_UAR;
+		obj.cq.in = tp_cqs[res->id].h;
+		obj.cq.out = &cq;
+		type = MLX4DV_OBJ_CQ;
+	} else if (strcmp(res->kind, "srq") == 0) {
+		if (tp_srq_get(res->id) == NULL)
+			return;
+		memset(&srq, 0, sizeof(srq));
+		obj.srq.in = tp_srqs[res->id].h;
+		obj.srq.out = &srq;
+		type = MLX4DV_OBJ_SRQ;
+	} else {
+		if (tp_wq_get(res->id) == NULL)
+			return;
+		memset(&rwq, 0, sizeof(rwq));
+		obj.rwq.in = tp_wqs[res->id].h;
+		obj.rwq.out = &rwq;
+		type = MLX4DV_OBJ_RWQ;
+	}
+	/* A CQ view marks the CQ DV-owned: take testpmd's own view first, so its CI is set. */
+	if (type == MLX4DV_OBJ_CQ && tp_cq_view(&tp_cqs[res->id]) != 0)
+		return;
+	ret = rte_pmd_mlx4v_init_obj(&obj, type);
+	if (ret) {
+		fprintf(stderr, "mlx4v: init_obj(%s %u): %s\n", res->kind, res->id,
+			strerror(ret));
+		return;
+	}
+	switch (type) {
+	case MLX4DV_OBJ_QP:
+		tp_view_qp(res->id, &qp);
+		break;
+	case MLX4DV_OBJ_CQ:
+		tp_view_cq(res->id, &cq);
+		break;
+	case MLX4DV_OBJ_SRQ:
+		tp_view_srq(res->id, &srq);
+		break;
+	default:
+		tp_view_rwq(res->id, &rwq);
+		break;
+	}
+}
+
+TP_CMD(tp_view)
+
+static cmdline_parse_token_string_t tp_view_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_view_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_view_view =
+	TOKEN_STRING_INITIALIZER(struct tp_view_result, view, "view");
+static cmdline_parse_token_string_t tp_view_kind =
+	TOKEN_STRING_INITIALIZER(struct tp_view_result, kind, "qp#cq#srq#rwq");
+static cmdline_parse_token_num_t tp_view_id =
+	TOKEN_NUM_INITIALIZER(struct tp_view_result, id, RTE_UINT32);
+
+static cmdline_parse_inst_t tp_view = {
+	.f = tp_view_parsed,
+	.data = NULL,
+	.help_str = "mlx4v view qp|cq|srq|rwq <id>",
+	.tokens = {
+		(void *)&tp_view_mlx4v,
+		(void *)&tp_view_view,
+		(void *)&tp_view_kind,
+		(void *)&tp_view_id,
+		NULL,
+	},
+};
+
+/* ---- mlx4v post qp|rwq|srq <id> <n> ---- */
+
+struct tp_post_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t post;
+	cmdline_fixed_string_t kind;
+	uint32_t id;
+	uint32_t n;
+};
+
+static void
+tp_post_do(void *parsed_result, __rte_unused struct cmdline *cl,
+	       __rte_unused void *data)
+{
+	struct tp_post_result *res = parsed_result;
+	uint32_t posted;
+
+	if (strcmp(res->kind, "qp") == 0) {
+		struct tp_qp *q = tp_qp_get(res->id);
+
+		if (q == NULL)
+			return;
+		if (q->srq >= 0 || q->rq.wqe_cnt == 0) {
+			fprintf(stderr, "mlx4v: qp %u has no RQ of its own (post to its SRQ)\n",
+				res->id);
+			return;
+		}
+		posted = tp_rq_post(&q->rq, res->n);
+		printf("mlx4v: qp %u: %u receive WQE(s) posted, rdb count %u\n", res->id,
+		       posted, q->rq.head & 0xffff);
+	} else if (strcmp(res->kind, "rwq") == 0) {
+		struct tp_wq *w = tp_wq_get(res->id);
+
+		if (w == NULL)
+			return;
+		posted = tp_rq_post(&w->rq, res->n);
+		printf("mlx4v: rwq %u: %u receive WQE(s) posted, rdb count %u\n", res->id,
+		       posted, w->rq.head & 0xffff);
+	} else {
+		struct tp_srq *s = tp_srq_get(res->id);
+
+		if (s == NULL)
+			return;
+		posted = tp_srq_post(s, res->n);
+		printf("mlx4v: srq %u: %u WQE(s) posted, db count %u, head %d tail %d\n",
+		       res->id, posted, s->counter, s->head, s->tail);
+	}
+	if (posted < res->n)
+		fprintf(stderr, "mlx4v: %s %u: ring full, %u of %u posted (poll its CQ)\n",
+			res->kind, res->id, posted, res->n);
+}
+
+TP_CMD(tp_post)
+
+static cmdline_parse_token_string_t tp_post_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_post_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_post_post =
+	TOKEN_STRING_INITIALIZER(struct tp_post_result, post, "post");
+static cmdline_parse_token_string_t tp_post_kind =
+	TOKEN_STRING_INITIALIZER(struct tp_post_result, kind, "qp#rwq#srq");
+static cmdline_parse_token_num_t tp_post_id =
+	TOKEN_NUM_INITIALIZER(struct tp_post_result, id, RTE_UINT32);
+static cmdline_parse_token_num_t tp_post_n =
+	TOKEN_NUM_INITIALIZER(struct tp_post_result, n, RTE_UINT32);
+
+static cmdline_parse_inst_t tp_post = {
+	.f = tp_post_parsed,
+	.data = NULL,
+	.help_str = "mlx4v post qp|rwq|srq <id> <n>",
+	.tokens = {
+		(void *)&tp_post_mlx4v,
+		(void *)&tp_post_post,
+		(void *)&tp_post_kind,
+		(void *)&tp_post_id,
+		(void *)&tp_post_n,
+		NULL,
+	},
+};
+
+/* ---- mlx4v send <qp_id> <len> [<count> [lkey <lkey>]] ---- */
+
+struct tp_send_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t send;
+	uint32_t qp;
+	uint32_t len;
+	uint32_t count;
+	cmdline_fixed_string_t lkey_kw;
+	uint32_t lkey;
+};
+
+/* Write one signalled SEND WQE (ctrl + one data segment) at the SQ head. */
+static void
+tp_sq_write(struct tp_qp *q, uint32_t len, uint32_t lkey)
+{
+	uint32_t slot = q->sq_head & (q->v.sq.wqe_cnt - 1);
+	struct mlx4_wqe_ctrl_seg *ctrl;
+	struct mlx4_wqe_data_seg *dseg;
+	uint8_t *frame = q->tx.va + (size_t)slot * TP_BUF_SIZE;
+	uint32_t owner;
+
+	tp_frame_fill(frame, len, q->seq++, q->port);
+	ctrl = (struct mlx4_wqe_ctrl_seg *)((uint8_t *)q->v.buf.buf + q->v.sq.offset +
+					    ((size_t)slot << q->v.sq.wqe_shift));
+	dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
+	mlx4dv_set_data_seg(dseg, len, lkey, (uintptr_t)frame);
+	/* WQE size in 16-byte units, control segment included. */
+	ctrl->fence_size = (sizeof(*ctrl) + sizeof(*dseg)) / 16;
+	/*
+	 * CQ_UPDATE: one CQE for this WQE; SOLICIT: on raw Ethernet QPs it means "no
+	 * ICRC" (mlx4dv.md §4.2).
+	 */
+	ctrl->srcrb_flags = rte_cpu_to_be_32(MLX4_WQE_CTRL_CQ_UPDATE | MLX4_WQE_CTRL_SOLICIT);
+	ctrl->imm = 0;
+	/* The owner bit is valid for the device when it equals the pass parity of the head. */
+	owner = (q->sq_head & q->v.sq.wqe_cnt) ? (1u << 31) : 0;
+	/*
+	 * The device may execute the WQE as soon as the owner bit is right: everything
+	 * else must be visible before the owner word is stored (mlx4dv.md §4.2).
+	 */
+	rte_io_wmb();
+	ctrl->owner_opcode = rte_cpu_to_be_32(MLX4_OPCODE_SEND | owner);
+	q->sq_head++;
+}
+
+static void
+tp_send_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data)
+{
+	struct tp_send_result *res = parsed_result;
+	uintptr_t variant = (uintptr_t)data;
+	uint32_t count = variant >= 1 ? res->count : 1;
+	struct tp_qp *q = tp_qp_get(res->qp);
+	uint32_t i, lkey;
+
+	if (q == NULL)
+		return;
+	if (res->len < TP_ETH_HDR || res->len > TP_BUF_SIZE) {
+		fprintf(stderr, "mlx4v: send length %u: expected %u to %u bytes\n", res->len,
+			TP_ETH_HDR, TP_BUF_SIZE);
+		return;
+	}
+	if (count == 0 || count > q->max_post - (q->sq_head - q->sq_done)) {
+		fprintf(stderr, "mlx4v: qp %u: %u WQE(s) do not fit: %u in flight, %u at most "
+			"(poll the send CQ)\n", res->qp, count, q->sq_head - q->sq_done,
+			q->max_post);
+		return;
+	}
+	if (q->state != RTE_PMD_MLX4V_QPS_RTS)
+		printf("mlx4v: warning: qp %u is in state %s, not rts: the device will not "
+		       "execute the WQE\n", res->qp, tp_qp_state_names[q->state]);
+	lkey = variant == 2 ? res->lkey : q->tx.lkey;
+	for (i = 0; i < count; i++)
+		tp_sq_write(q, res->len, lkey);
+	/*
+	 * All owner words before the doorbell; the doorbell is the QP's doorbell_qpn,
+	 * already big-endian, stored without a swap (mlx4dv.md §4.2).
+	 */
+	rte_wmb();
+	rte_write32(q->v.doorbell_qpn, q->v.sdb);
+	printf("mlx4v: qp %u: %u SEND WQE(s) of %u bytes posted, lkey 0x%x, sq head %u, "
+	       "doorbell rung\n", res->qp, count, res->len, lkey, q->sq_head);
+}
+
+TP_CMD(tp_send)
+
+static cmdline_parse_token_string_t tp_send_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_send_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_send_send =
+	TOKEN_STRING_INITIALIZER(struct tp_send_result, send, "send");
+static cmdline_parse_token_num_t tp_send_qp =
+	TOKEN_NUM_INITIALIZER(struct tp_send_result, qp, RTE_UINT32);
+static cmdline_parse_token_num_t tp_send_len =
+	TOKEN_NUM_INITIALIZER(struct tp_send_result, len, RTE_UINT32);
+static cmdline_parse_token_num_t tp_send_count =
+	TOKEN_NUM_INITIALIZER(struct tp_send_result, count, RTE_UINT32);
+static cmdline_parse_token_string_t tp_send_lkey_kw =
+	TOKEN_STRING_INITIALIZER(struct tp_send_result, lkey_kw, "lkey");
+static cmdline_parse_token_num_t tp_send_lkey =
+	TOKEN_NUM_INITIALIZER(struct tp_send_result, lkey, RTE_UINT32);
+
+static cmdline_parse_inst_t tp_send = {
+	.f = tp_send_parsed,
+	.data = (void *)0,
+	.help_str = "mlx4v send <qp_id> <len>",
+	.tokens = {
+		(void *)&tp_send_mlx4v,
+		(void *)&tp_send_send,
+		(void *)&tp_send_qp,
+		(void *)&tp_send_len,
+		NULL,
+	},
+};
+
+static cmdline_parse_inst_t tp_send_n = {
+	.f = tp_send_parsed,
+	.data = (void *)1,
+	.help_str = "mlx4v send <qp_id> <len> <count>",
+	.tokens = {
+		(void *)&tp_send_mlx4v,
+		(void *)&tp_send_send,
+		(void *)&tp_send_qp,
+		(void *)&tp_send_len,
+		(void *)&tp_send_count,
+		NULL,
+	},
+};
+
+static cmdline_parse_inst_t tp_send_lkey_cmd = {
+	.f = tp_send_parsed,
+	.data = (void *)2,
+	.help_str = "mlx4v send <qp_id> <len> <count> lkey <lkey>",
+	.tokens = {
+		(void *)&tp_send_mlx4v,
+		(void *)&tp_send_send,
+		(void *)&tp_send_qp,
+		(void *)&tp_send_len,
+		(void *)&tp_send_count,
+		(void *)&tp_send_lkey_kw,
+		(void *)&tp_send_lkey,
+		NULL,
+	},
+};
+
+/* ---- mlx4v poll|arm|event <cq_id> ---- */
+
+struct tp_cq_op_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t op;
+	uint32_t cq;
+};
+
+static void
+tp_cq_poll(uint32_t id, struct tp_cq *c)
+{
+	struct tp_dev *d = &tp_devs[c->dev];
+	struct mlx4_cqe *cqe = NULL;
+	uint32_t n = 0;
+	int i;
+
+	/* Bounded wait for the first CQE; the simulator's engine also runs here. */
+	for (i = 0; i < TP_WAIT_STEPS; i++) {
+		tp_dev_progress(d);
+		cqe = tp_cq_peek(c);
+		if (cqe != NULL)
+			break;
+		rte_delay_us_sleep(TP_WAIT_STEP_US);
+	}
+	/* At most one ring's worth, so a CQ that keeps filling cannot hold the prompt. */
+	while (cqe != NULL && n < c->v.cqe_cnt) {
+		tp_cqe_handle(id, c, cqe);
+		c->ci++;
+		n++;
+		cqe = tp_cq_peek(c);
+	}
+	if (n != 0) {
+		/* The CQEs were read before the consumer index frees their slots. */
+		rte_io_wmb();
+		*c->v.set_ci_db = rte_cpu_to_be_32(c->ci & 0xffffff);
+	}
+	printf("mlx4v: cq %u: %u CQE(s) polled, consumer index %u\n", id, n, c->ci);
+}
+
+/* Arm for the next completion (mlx4dv.md §4.8: record, barrier, 64-bit doorbell). */
+static void
+tp_cq_arm(uint32_t id, struct tp_cq *c)
+{
+	uint32_t sn = (uint32_t)c->sn & 3, ci = c->ci & 0xffffff;
+	uint32_t cmd = MLX4_CQ_DB_REQ_NOT;
+	uint64_t db;
+
+	if (!c->events) {
+		fprintf(stderr, "mlx4v: cq %u was created without events (events 0)\n", id);
+		return;
+	}
+	if (!(c->v.comp_mask & MLX4DV_CQ_MASK_UAR)) {
+		fprintf(stderr, "mlx4v: cq %u: the view has no cq_uar\n", id);
+		return;
+	}
+	*c->v.arm_db = rte_cpu_to_be_32(sn << 28 | cmd | ci);
+	/* The device checks the doorbell against the record: the record goes first. */
+	rte_wmb();
+	/* mlx4 packing: sn|cmd|cqn in the high word, ci in the low one (not mlx5's). */
+	db = ((uint64_t)(sn << 28 | cmd | c->v.cqn) << 32) | ci;
+	rte_write64(rte_cpu_to_be_64(db), (uint8_t *)c->v.cq_uar + MLX4_CQ_DOORBELL);
+	printf("mlx4v: cq %u armed (sn %u, ci %u)\n", id, sn, ci);
+}
+
+static void
+tp_cq_event(uint32_t id, struct tp_cq *c)
+{
+	struct tp_dev *d = &tp_devs[c->dev];
+	struct pollfd p;
+	int i, ret;
+
+	if (!c->events) {
+		fprintf(stderr, "mlx4v: cq %u was created without events (events 0)\n", id);
+		return;
+	}
+	p.fd = rte_pmd_mlx4v_cq_event_fd(c->h);
+	p.events = POLLIN;
+	if (p.fd < 0) {
+		fprintf(stderr, "mlx4v: cq %u: no event fd: %s\n", id, strerror(errno));
+		return;
+	}
+	for (i = 0; i < TP_WAIT_STEPS; i++) {
+		tp_dev_progress(d);
+		if (poll(&p, 1, 0) == 1)
+			break;
+		rte_delay_us_sleep(TP_WAIT_STEP_US);
+	}
+	ret = rte_pmd_mlx4v_get_cq_event(c->h);
+	if (ret == EAGAIN) {
+		printf("mlx4v: cq %u: no completion event\n", id);
+		return;
+	}
+	if (ret) {
+		fprintf(stderr, "mlx4v: cq %u: cannot take the event: %s\n", id, strerror(ret));
+		return;
+	}
+	/* Like ibv_get_cq_event(): the next arm uses the next sequence number. */
+	c->sn++;
+	c->unacked++;
+	ret = rte_pmd_mlx4v_ack_cq_events(c->h, c->unacked);
+	if (ret == 0)
+		c->unacked = 0;
+	printf("mlx4v: cq %u: completion event (arm_sn now %d)%s\n", id, c->sn,
+	       ret ? ", not acknowledged" : "");
+}
+
+static void
+tp_cq_op_do(void *parsed_result, __rte_unused struct cmdline *cl,
+		__rte_unused void *data)
+{
+	struct tp_cq_op_result *res = parsed_result;
+	struct tp_cq *c = tp_cq_get(res->cq);
+
+	if (c == NULL)
+		return;
+	if (strcmp(res->op, "event") == 0) {
+		tp_cq_event(res->cq, c);
+		return;
+	}
+	if (tp_cq_view(c) != 0)
+		return;
+	if (strcmp(res->op, "poll") == 0)
+		tp_cq_poll(res->cq, c);
+	else
+		tp_cq_arm(res->cq, c);
+}
+
+TP_CMD(tp_cq_op)
+
+static cmdline_parse_token_string_t tp_cq_op_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_cq_op_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_cq_op_op =
+	TOKEN_STRING_INITIALIZER(struct tp_cq_op_result, op, "poll#arm#event");
+static cmdline_parse_token_num_t tp_cq_op_cq =
+	TOKEN_NUM_INITIALIZER(struct tp_cq_op_result, cq, RTE_UINT32);
+
+static cmdline_parse_inst_t tp_cq_op = {
+	.f = tp_cq_op_parsed,
+	.data = NULL,
+	.help_str = "mlx4v poll|arm|event <cq_id>",
+	.tokens = {
+		(void *)&tp_cq_op_mlx4v,
+		(void *)&tp_cq_op_op,
+		(void *)&tp_cq_op_cq,
+		NULL,
+	},
+};
+
+/* ---- mlx4v list ---- */
+
+struct tp_list_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t list;
+};
+
+static void
+tp_list_do(__rte_unused void *parsed_result, __rte_unused struct cmdline *cl,
+	       __rte_unused void *data)
+{
+	unsigned int i;
+
+	for (i = 0; i < TP_MAX_DEV; i++)
+		if (tp_devs[i].h != NULL)
+			printf("mlx4v: dev %u: %s (%s)\n", i, tp_devs[i].name,
+			       tp_devs[i].sim != NULL ? "simulator" : "rdma-core");
+	for (i = 0; i < TP_MAX_PD; i++)
+		if (tp_pds[i].h != NULL)
+			printf("mlx4v: pd %u: dev %d\n", i, tp_pds[i].dev);
+	for (i = 0; i < TP_MAX_MR; i++)
+		if (tp_mrs[i].h != NULL)
+			printf("mlx4v: mr %u: pd %d, addr %p, len %zu, lkey 0x%x\n", i,
+			       tp_mrs[i].pd, (void *)tp_mrs[i].buf.va, tp_mrs[i].buf.len,
+			       tp_mrs[i].buf.lkey);
+	for (i = 0; i < TP_MAX_CQ; i++) {
+		const struct tp_cq *c = &tp_cqs[i];
+
+		if (c->h == NULL)
+			continue;
+		printf("mlx4v: cq %u: dev %d, cqe %d, events %s", i, c->dev, c->cqe,
+		       c->events ? "yes" : "no");
+		if (c->viewed)
+			printf(", cqn 0x%x, %u entries, consumer index %u, arm_sn %d\n",
+			       c->v.cqn, c->v.cqe_cnt, c->ci, c->sn);
+		else
+			printf(", no view yet\n");
+	}
+	for (i = 0; i < TP_MAX_SRQ; i++) {
+		const struct tp_srq *s = &tp_srqs[i];
+
+		if (s->h != NULL)
+			printf("mlx4v: srq %u: pd %d, %u WQEs, posted %u, completed %u, "
+			       "head %d, tail %d\n", i, s->pd, s->max, s->counter, s->done,
+			       s->head, s->tail);
+	}
+	for (i = 0; i < TP_MAX_QP; i++) {
+		const struct tp_qp *q = &tp_qps[i];
+
+		if (q->h == NULL)
+			continue;
+		printf("mlx4v: qp %u: pd %d, qpn 0x%x, port %u, state %s, send_cq %d, "
+		       "recv_cq %d, ", i, q->pd, q->qpn, q->port, tp_qp_state_names[q->state],
+		       q->scq, q->rcq);
+		if (q->srq >= 0)
+			printf("srq %d, ", q->srq);
+		else
+			printf("rq posted %u completed %u, ", q->rq.head, q->rq.tail);
+		printf("sq posted %u completed %u\n", q->sq_head, q->sq_done);
+	}
+	for (i = 0; i < TP_MAX_WQ; i++) {
+		const struct tp_wq *w = &tp_wqs[i];
+
+		if (w->h != NULL)
+			printf("mlx4v: wq %u: pd %d, wqn 0x%x, port %u, state %s, cq %d, "
+			       "rq posted %u completed %u\n", i, w->pd, w->wqn, w->port,
+			       tp_wq_state_names[w->state], w->cq, w->rq.head, w->rq.tail);
+	}
+}
+
+TP_CMD(tp_list)
+
+static cmdline_parse_token_string_t tp_list_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_list_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_list_list =
+	TOKEN_STRING_INITIALIZER(struct tp_list_result, list, "list");
+
+static cmdline_parse_inst_t tp_list = {
+	.f = tp_list_parsed,
+	.data = NULL,
+	.help_str = "mlx4v list",
+	.tokens = {
+		(void *)&tp_list_mlx4v,
+		(void *)&tp_list_list,
+		NULL,
+	},
+};
+
+/* ---- mlx4v sim show <dev> / mlx4v sim knob <dev> <name> <value> ---- */
+
+struct tp_sim_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t sim;
+	cmdline_fixed_string_t op;
+	cmdline_fixed_string_t name;
+	cmdline_fixed_string_t knob;
+	int64_t value;
+};
+
+static void
+tp_sim_show(const char *name, struct mlx4v_sim *sim)
+{
+	static const char *const kinds[MLX4V_SIM_OBJ_MAX] = {
+		"pd", "mr", "cq", "qp", "srq", "wq",
+	};
+	struct mlx4v_sim_stats st;
+	unsigned int k;
+	uint64_t n;
+
+	printf("mlx4v: %s: %u port(s); live objects:", name, mlx4v_sim_ports(sim));
+	for (k = 0; k < MLX4V_SIM_OBJ_MAX; k++)
+		printf(" %s %u", kinds[k], mlx4v_sim_live_objects(sim, k));
+	printf("\n");
+	if (mlx4v_sim_stats_get(sim, &st) == 0)
+		printf("mlx4v: %s: doorbells %" PRIu64 ", tx %" PRIu64 " packets %" PRIu64
+		       " bytes, rx %" PRIu64 " packets %" PRIu64 " bytes, rx_dropped %" PRIu64
+		       ", cqes %" PRIu64 " (errors %" PRIu64 ", dropped %" PRIu64 "), events %"
+		       PRIu64 " (lost %" PRIu64 "), arms %" PRIu64 "\n", name, st.doorbells,
+		       st.tx_packets, st.tx_bytes, st.rx_packets, st.rx_bytes, st.rx_dropped,
+		       st.cqes, st.err_cqes, st.cqe_dropped, st.events, st.events_lost, st.arms);
+	printf("mlx4v: %s: misuse total %" PRIu64, name, mlx4v_sim_misuse_total(sim));
+	for (k = 0; k < MLX4V_SIM_MISUSE_MAX; k++) {
+		n = mlx4v_sim_misuse_count(sim, k);
+		if (n != 0)
+			printf(", %s %" PRIu64, mlx4v_sim_misuse_name(k), n);
+	}
+	printf("\n");
+}
+
+static void
+tp_sim_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data)
+{
+	struct tp_sim_result *res = parsed_result;
+	struct mlx4v_sim *sim = mlx4v_sim_get(res->name);
+	int ret;
+
+	if (sim == NULL) {
+		fprintf(stderr, "mlx4v: \"%s\" is not a simulated mlx4v device\n", res->name);
+		return;
+	}
+	if (data == NULL) {
+		mlx4v_sim_poll(sim);
+		tp_sim_show(res->name, sim);
+		return;
+	}
+	ret = mlx4v_sim_knob_set(sim, res->knob, res->value);
+	if (ret)
+		fprintf(stderr, "mlx4v: %s: knob %s=%" PRId64 ": %s\n", res->name, res->knob,
+			res->value, ret == -ENOENT ? "no such knob" :
+			ret == -ERANGE ? "value out of range" : strerror(-ret));
+	else
+		printf("mlx4v: %s: knob %s = %" PRId64 "\n", res->name, res->knob, res->value);
+}
+
+TP_CMD(tp_sim)
+
+static cmdline_parse_token_string_t tp_sim_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_sim_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_sim_sim =
+	TOKEN_STRING_INITIALIZER(struct tp_sim_result, sim, "sim");
+static cmdline_parse_token_string_t tp_sim_show_kw =
+	TOKEN_STRING_INITIALIZER(struct tp_sim_result, op, "show");
+static cmdline_parse_token_string_t tp_sim_knob_kw =
+	TOKEN_STRING_INITIALIZER(struct tp_sim_result, op, "knob");
+static cmdline_parse_token_string_t tp_sim_name =
+	TOKEN_STRING_INITIALIZER(struct tp_sim_result, name, NULL);
+static cmdline_parse_token_string_t tp_sim_knob =
+	TOKEN_STRING_INITIALIZER(struct tp_sim_result, knob, NULL);
+static cmdline_parse_token_num_t tp_sim_value =
+	TOKEN_NUM_INITIALIZER(struct tp_sim_result, value, RTE_INT64);
+
+static cmdline_parse_inst_t tp_sim_show_cmd = {
+	.f = tp_sim_parsed,
+	.data = NULL,
+	.help_str = "mlx4v sim show <dev>",
+	.tokens = {
+		(void *)&tp_sim_mlx4v,
+		(void *)&tp_sim_sim,
+		(void *)&tp_sim_show_kw,
+		(void *)&tp_sim_name,
+		NULL,
+	},
+};
+
+static cmdline_parse_inst_t tp_sim_knob_cmd = {
+	.f = tp_sim_parsed,
+	.data = (void *)1,
+	.help_str = "mlx4v sim knob <dev> <knob> <value>",
+	.tokens = {
+		(void *)&tp_sim_mlx4v,
+		(void *)&tp_sim_sim,
+		(void *)&tp_sim_knob_kw,
+		(void *)&tp_sim_name,
+		(void *)&tp_sim_knob,
+		(void *)&tp_sim_value,
+		NULL,
+	},
+};
+
+static struct testpmd_driver_commands mlx4v_cmds = {
+	.commands = {
+		{ &tp_open, "mlx4v open (dev)\n"
+		  "    Open an mlx4v device (mlx4v_sim0, or a PCI address): prints its dev id.\n" },
+		{ &tp_close, "mlx4v close (dev_id)\n"
+		  "    Close a device handle (EBUSY while objects exist on it).\n" },
+		{ &tp_pd_create, "mlx4v pd create (dev_id)\n"
+		  "    Allocate a protection domain.\n" },
+		{ &tp_mr_create, "mlx4v mr create (pd_id) (len)\n"
+		  "    Register len bytes of EAL memory; prints the lkey.\n" },
+		{ &tp_cq_create, "mlx4v cq create (dev_id) (cqe) (cqe_size) (events)\n"
+		  "    Create a CQ of at least cqe entries; cqe_size 32, 64 or 0 (default);\n"
+		  "    events 1 for a completion event fd.\n" },
+		{ &tp_srq_create, "mlx4v srq create (pd_id) (max_wr) (max_sge)\n"
+		  "    Create a shared receive queue.\n" },
+		{ &tp_qp_create, "mlx4v qp create (pd_id) (send_cq) (recv_cq) (port) (max_send_wr)"
+		  " (max_recv_wr)\n"
+		  "    Create a raw-packet QP (in RESET) with its own RQ.\n" },
+		{ &tp_qp_create_with_srq, "mlx4v qp create (pd_id) (send_cq) (recv_cq) (port)"
+		  " (max_send_wr) srq (srq_id)\n"
+		  "    Create a raw-packet QP (in RESET) that receives through an SRQ.\n" },
+		{ &tp_wq_create, "mlx4v wq create (pd_id) (cq_id) (port) (max_wr) (max_sge)\n"
+		  "    Create a receive work queue (in RESET).\n" },
+		{ &tp_modify, "mlx4v qp|wq modify (id) (state)\n"
+		  "    QP: reset|init|rtr|rts|err; WQ: reset|rdy|err.\n" },
+		{ &tp_destroy_cmd, "mlx4v pd|mr|cq|qp|srq|wq destroy (id)\n"
+		  "    Destroy an object (EBUSY while another object uses it).\n" },
+		{ &tp_view, "mlx4v view qp|cq|srq|rwq (id)\n"
+		  "    rte_pmd_mlx4v_init_obj() on the object: print every field of its\n"
+		  "    mlx4dv view. A CQ view makes testpmd the owner of its consumer index.\n" },
+		{ &tp_post, "mlx4v post qp|rwq|srq (id) (n)\n"
+		  "    Post n receive WQEs of one 2048-byte buffer through the view, then\n"
+		  "    write the doorbell record.\n" },
+		{ &tp_send, "mlx4v send (qp_id) (len)\n"
+		  "    Write one signalled SEND WQE through the QP view and ring the doorbell.\n" },
+		{ &tp_send_n, "mlx4v send (qp_id) (len) (count)\n"
+		  "    Write count SEND WQEs, then ring the doorbell once.\n" },
+		{ &tp_send_lkey_cmd, "mlx4v send (qp_id) (len) (count) lkey (lkey)\n"
+		  "    As above with another lkey in the data segments (error tests).\n" },
+		{ &tp_cq_op, "mlx4v poll|arm|event (cq_id)\n"
+		  "    poll: print and consume the CQEs through the view, update set_ci_db;\n"
+		  "    arm: request an event for the next completion; event: wait up to\n"
+		  "    100 ms for the CQ's event fd and take the event.\n" },
+		{ &tp_list, "mlx4v list\n"
+		  "    List testpmd's mlx4v devices and objects with their ids.\n" },
+		{ &tp_sim_show_cmd, "mlx4v sim show (dev)\n"
+		  "    Simulator: live objects, traffic counters and misuse counters.\n" },
+		{ &tp_sim_knob_cmd, "mlx4v sim knob (dev) (knob) (value)\n"
+		  "    Simulator: set a fault knob (fail_create_cq, lose_cq_event, ...).\n" },
+		{ NULL, NULL },
+	},
+};
+TESTPMD_ADD_DRIVER_COMMANDS(mlx4v_cmds)

@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file
+ * THE verbs-level seam of mlx4v: the object structs every backend fills, the
+ * backend ops table and the mlx4v_verbs_*() wrappers that common code calls.
+ */
+
+#ifndef _MLX4V_VERBS_H_
+#define _MLX4V_VERBS_H_
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rte_common.h>
+#include <rte_compat.h>
+#include <rte_dev.h>
+#include <rte_errno.h>
+
+#include "rte_pmd_mlx4v.h"
+
+/** Most handles open at once in one process (size of the process-local ops table). */
+#define MLX4V_MAX_CTX 64
+/** Page size used for ring alignment and length rounding (libmlx4: the host page). */
+#define MLX4V_PAGE_SIZE 4096u
+/** Send doorbell offset in the UAR page (mlx4dv.h MLX4_SEND_DOORBELL). */
+#define MLX4V_SEND_DOORBELL 0x14u
+/** CQ arm doorbell offset in the UAR page (mlx4dv.h MLX4_CQ_DOORBELL). */
+#define MLX4V_CQ_DOORBELL 0x20u
+/** Scatter terminator and free-list lkey (mlx4dv.h MLX4_INVALID_LKEY). */
+#define MLX4V_INVALID_LKEY 0x100u
+/** CQ flag: the CQ was handed out as a view; libmlx4 MLX4_CQ_FLAGS_DV_OWNED. */
+#define MLX4V_CQ_F_DV_OWNED (1u << 3)
+
+/** Kinds of live objects in the process-local registry. */
+enum mlx4v_obj_type {
+	MLX4V_OBJ_CTX = 1,
+	MLX4V_OBJ_PD,
+	MLX4V_OBJ_MR,
+	MLX4V_OBJ_CQ,
+	MLX4V_OBJ_QP,
+	MLX4V_OBJ_SRQ,
+	MLX4V_OBJ_WQ,
+};
+
+struct mlx4v_ctx;
+
+/** Header of every object. Objects are looked up by address before any use. */
+struct mlx4v_obj {
+	TAILQ_ENTRY(mlx4v_obj) next;   /**< process-local registry of live objects */
+	enum mlx4v_obj_type type;
+	uint32_t refcnt;               /**< objects that reference this one */
+	struct mlx4v_ctx *ctx;         /**< owning handle (itself for a handle) */
+};
+
+/** A queue's geometry, as the mlx4dv views report it. */
+struct mlx4v_wq_geom {
+	uint32_t wqe_cnt;
+	int wqe_shift;
+	int offset;
+};
+
+/** An open handle (libibverbs: struct ibv_context). */
+struct mlx4v_ctx {
+	struct mlx4v_obj obj;
+	char name[RTE_DEV_NAME_MAX_LEN];
+	int socket;          /**< NUMA socket of the device, or SOCKET_ID_ANY */
+	unsigned int id;     /**< index in the process-local ops table */
+	unsigned int nobj;   /**< live objects created on this handle */
+	void *be;            /**< backend state */
+};
+
+struct mlx4v_pd {
+	struct mlx4v_obj obj;
+	uint32_t pdn;
+	void *be;
+};
+
+struct mlx4v_mr {
+	struct mlx4v_obj obj;
+	struct mlx4v_pd *pd;
+	void *addr;
+	size_t len;
+	uint32_t lkey;
+	void *be;
+};
+
+struct mlx4v_cq {
+	struct mlx4v_obj obj;
+	/* Request. */
+	uint32_t cqe_req;
+	int with_events;
+	/* What the views report (libmlx4 struct mlx4_cq). */
+	void *buf;
+	size_t buf_len;
+	uint32_t cqe_cnt;            /**< entries, a power of two */
+	uint32_t cqn;
+	uint32_t *set_ci_db;         /**< big-endian; dword 0 of the doorbell record */
+	uint32_t *arm_db;            /**< big-endian; dword 1 of the doorbell record */
+	int arm_sn;
+	int cqe_size;
+	void *uar;                   /**< page holding the arm doorbell at +0x20 */
+	/* Software state. */
+	uint32_t cons_index;         /**< libmlx4's consumer index, used by cq_clean */
+	uint32_t flags;              /**< MLX4V_CQ_F_* */
+	int event_fd;                /**< -1 without events */
+	unsigned int events_pending; /**< raised by the device, not yet taken */
+	unsigned int events_unacked; /**< taken, not yet acked */
+	void *be;
+};
+
+struct mlx4v_srq {
+	struct mlx4v_obj obj;
+	struct mlx4v_pd *pd;
+	uint32_t max_wr_req;
+	uint32_t max_gs;
+	/* What the view reports (libmlx4 struct mlx4_srq). */
+	void *buf;
+	size_t buf_len;
+	int wqe_shift;
+	int head;
+	int tail;
+	uint32_t *db;                /**< big-endian running count of posted WQEs */
+	uint32_t max;                /**< WQEs in the ring */
+	uint32_t counter;
+	uint32_t srqn;
+	void *be;
+};
+
+struct mlx4v_qp {
+	struct mlx4v_obj obj;
+	struct mlx4v_pd *pd;
+	struct mlx4v_cq *send_cq;
+	struct mlx4v_cq *recv_cq;
+	struct mlx4v_srq *srq;
+	struct rte_pmd_mlx4v_qp_attr attr;  /**< as granted */
+	enum rte_pmd_mlx4v_qp_state state;
+	uint32_t qpn;
+	/* What the view reports (libmlx4 struct mlx4_qp). */
+	uint32_t *rdb;               /**< big-endian RQ doorbell record, NULL without RQ */
+	uint32_t *sdb;               /**< send doorbell: UAR + 0x14 */
+	uint32_t doorbell_qpn;       /**< BE32(qpn << 8) */
+	struct mlx4v_wq_geom sq;
+	struct mlx4v_wq_geom rq;
+	void *buf;
+	size_t buf_len;
+	int64_t uar_mmap_offset;
+	/* libmlx4 software state. */
+	uint32_t sq_spare_wqes;
+	uint32_t sq_max_post;
+	uint32_t sq_max_gs;
+	uint32_t max_inline_data;
+	uint32_t rq_max_gs;
+	void *be;
+};
+
+struct mlx4v_wq {
+	struct mlx4v_obj obj;
+	struct mlx4v_pd *pd;
+	struct mlx4v_cq *cq;
+	struct rte_pmd_mlx4v_wq_attr attr;  /**< as granted */
+	enum rte_pmd_mlx4v_wq_state state;
+	uint32_t wqn;
+	/* What the view reports. */
+	uint32_t *rdb;
+	struct mlx4v_wq_geom rq;
+	struct mlx4v_wq_geom sq;     /**< the one-entry dummy SQ */
+	void *buf;
+	size_t buf_len;
+	void *be;
+};
+
+/**
+ * Backend flag: the backend is "kernel plus hardware" only. The common layer then
+ * plays libmlx4: it sizes objects, allocates rings and doorbell records in EAL
+ * memory, initialises them, cleans CQs and fills the views itself.
+ */
+#define MLX4V_VERBS_F_SW_PROVIDER (1u << 0)
+
+/**
+ * Operations of a backend. Every op returns 0 or -errno. A backend that lacks an
+ * optional op sets it NULL; the wrapper then returns -ENOTSUP.
+ */
+struct mlx4v_verbs_ops {
+	const char *name;
+	uint32_t flags;   /**< MLX4V_VERBS_F_* */
+	int (*ctx_open)(struct mlx4v_ctx *ctx, void *dev_priv);
+	void (*ctx_close)(struct mlx4v_ctx *ctx);
+	int (*pd_create)(struct mlx4v_pd *pd);
+	int (*pd_destroy)(struct mlx4v_pd *pd);
+	int (*mr_create)(struct mlx4v_mr *mr);
+	int (*mr_destroy)(struct mlx4v_mr *mr);
+	int (*cq_create)(struct mlx4v_cq *cq);
+	int (*cq_destroy)(struct mlx4v_cq *cq);
+	/** Take one raised event: 0, or -EAGAIN when none is pending. */
+	int (*cq_get_event)(struct mlx4v_cq *cq);
+	void (*cq_ack_events)(struct mlx4v_cq *cq, unsigned int n);
+	int (*srq_create)(struct mlx4v_srq *srq);
+	int (*srq_destroy)(struct mlx4v_srq *srq);
+	int (*qp_create)(struct mlx4v_qp *qp);
+	int (*qp_modify)(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state);
+	int (*qp_destroy)(struct mlx4v_qp *qp);
+	int (*wq_create)(struct mlx4v_wq *wq);
+	int (*wq_modify)(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state);
+	int (*wq_destroy)(struct mlx4v_wq *wq);
+	/* Views, for backends without MLX4V_VERBS_F_SW_PROVIDER. */
+	int (*qp_view)(struct mlx4v_qp *qp, struct mlx4dv_qp *out);
+	int (*cq_view)(struct mlx4v_cq *cq, struct mlx4dv_cq *out);
+	int (*srq_view)(struct mlx4v_srq *srq, struct mlx4dv_srq *out);
+	int (*rwq_view)(struct mlx4v_wq *wq, struct mlx4dv_rwq *out);
+};
+
+/** The rdma-core backend (mlx4v_verbs_rdma.c). */
+extern const struct mlx4v_verbs_ops mlx4v_rdma_verbs_ops;
+/** The simulator backend (sim/mlx4v_sim_verbs.c). */
+extern const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops;
+
+/* --- mlx4v_verbs.c: the process-local ops table and the wrappers --------------- */
+
+/** Serialises every public call (taken by the rte_pmd_mlx4v_*() entry points). */
+void mlx4v_verbs_lock(void);
+void mlx4v_verbs_unlock(void);
+
+/**
+ * Bind a handle to a backend in the process-local table.
+ * @return 0 or -ENOSPC (MLX4V_MAX_CTX handles open).
+ */
+int mlx4v_verbs_attach(struct mlx4v_ctx *ctx, const struct mlx4v_verbs_ops *ops);
+void mlx4v_verbs_detach(struct mlx4v_ctx *ctx);
+/** @return the backend of a handle (never NULL for an attached handle). */
+const struct mlx4v_verbs_ops *mlx4v_verbs_ops_get(const struct mlx4v_ctx *ctx);
+/** @return nonzero when common code plays libmlx4 for this handle. */
+int mlx4v_verbs_sw_provider(const struct mlx4v_ctx *ctx);
+
+int mlx4v_verbs_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv);
+void mlx4v_verbs_ctx_close(struct mlx4v_ctx *ctx);
+int mlx4v_verbs_pd_create(struct mlx4v_pd *pd);
+int mlx4v_verbs_pd_destroy(struct mlx4v_pd *pd);
+int mlx4v_verbs_mr_create(struct mlx4v_mr *mr);
+int mlx4v_verbs_mr_destroy(struct mlx4v_mr *mr);
+int mlx4v_verbs_cq_create(struct mlx4v_cq *cq);
+int mlx4v_verbs_cq_destroy(struct mlx4v_cq *cq);
+int mlx4v_verbs_cq_get_event(struct mlx4v_cq *cq);
+void mlx4v_verbs_cq_ack_events(struct mlx4v_cq *cq, unsigned int n);
+int mlx4v_verbs_srq_create(struct mlx4v_srq *srq);
+int mlx4v_verbs_srq_destroy(struct mlx4v_srq *srq);
+int mlx4v_verbs_qp_create(struct mlx4v_qp *qp);
+int mlx4v_verbs_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state);
+int mlx4v_verbs_qp_destroy(struct mlx4v_qp *qp);
+int mlx4v_verbs_wq_create(struct mlx4v_wq *wq);
+int mlx4v_verbs_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state);
+int mlx4v_verbs_wq_destroy(struct mlx4v_wq *wq);
+int mlx4v_verbs_qp_view(struct mlx4v_qp *qp, struct mlx4dv_qp *out);
+int mlx4v_verbs_cq_view(struct mlx4v_cq *cq, struct mlx4dv_cq *out);
+int mlx4v_verbs_srq_view(struct mlx4v_srq *srq, struct mlx4dv_srq *out);
+int mlx4v_verbs_rwq_view(struct mlx4v_wq *wq, struct mlx4dv_rwq *out);
+
+/* --- mlx4v_obj.c: registry of live objects, init_obj -------------------------- */
+
+/** Allocate a zeroed object in EAL memory on ctx's socket. NULL + rte_errno ENOMEM. */
+void *mlx4v_obj_alloc(struct mlx4v_ctx *ctx, enum mlx4v_obj_type type, size_t size);
+/** Make an object visible to lookups. */
+void mlx4v_obj_publish(struct mlx4v_obj *obj);
+/** Hide an object from lookups and free it. */
+void mlx4v_obj_free(struct mlx4v_obj *obj);
+/**
+ * Find a live object by address without dereferencing it first.
+ * @return the object, or NULL with rte_errno EINVAL (unknown address or other type).
+ */
+struct mlx4v_obj *mlx4v_obj_find(const void *p, enum mlx4v_obj_type type);
+/** @return -errno of a public wrapper's internal result, stored in errno/rte_errno. */
+int mlx4v_obj_ret(int ret);
+/** @return p; when NULL, errno gets rte_errno. */
+void *mlx4v_obj_ptr(void *p);
+
+/* --- Software provider (libmlx4's part), used with MLX4V_VERBS_F_SW_PROVIDER -- */
+
+/** EAL memory helpers: page-aligned rings and 64-byte doorbell records. */
+void *mlx4v_ring_alloc(struct mlx4v_ctx *ctx, size_t len);
+void mlx4v_ring_free(void *p);
+uint32_t *mlx4v_db_alloc(struct mlx4v_ctx *ctx);
+void mlx4v_db_free(uint32_t *db);
+/** libmlx4 align_queue_size(): the smallest power of two >= req (1 for 0). */
+uint32_t mlx4v_align_queue_size(uint32_t req);
+
+int mlx4v_cq_layout(struct mlx4v_cq *cq);
+void mlx4v_cq_layout_free(struct mlx4v_cq *cq);
+/**
+ * libmlx4 __mlx4_cq_clean(): remove qpn's CQEs (returning SRQ WQEs to srq's free
+ * list) and advance the consumer index - unless the CQ is DV-owned.
+ */
+void mlx4v_cq_clean(struct mlx4v_cq *cq, uint32_t qpn, struct mlx4v_srq *srq);
+
+int mlx4v_qp_layout(struct mlx4v_qp *qp);
+void mlx4v_qp_layout_free(struct mlx4v_qp *qp);
+/** libmlx4 mlx4_qp_init_sq_ownership() over a ring. */
+void mlx4v_sq_init_ownership(void *sq, uint32_t wqe_cnt, int wqe_shift);
+
+int mlx4v_srq_layout(struct mlx4v_srq *srq);
+void mlx4v_srq_layout_free(struct mlx4v_srq *srq);
+/** libmlx4 mlx4_free_srq_wqe(): link WQE ind after the tail. */
+void mlx4v_srq_free_wqe(struct mlx4v_srq *srq, int ind);
+
+int mlx4v_wq_layout(struct mlx4v_wq *wq);
+void mlx4v_wq_layout_free(struct mlx4v_wq *wq);
+
+/* --- mlx4v_dev.c: registry of devices by EAL name ----------------------------- */
+
+/**
+ * Register a device that handles can be opened on.
+ * @param name EAL device name.
+ * @param ops Its backend.
+ * @param priv Backend device state, passed to ops->ctx_open.
+ * @param socket NUMA socket, or SOCKET_ID_ANY.
+ * @return 0, -EINVAL, -EEXIST or -ENOSPC.
+ */
+__rte_internal
+int mlx4v_dev_register(const char *name, const struct mlx4v_verbs_ops *ops, void *priv,
+		       int socket);
+
+/**
+ * Unregister a device.
+ * @return 0, -ENOENT, or -EBUSY while handles are open on it.
+ */
+__rte_internal
+int mlx4v_dev_unregister(const char *name);
+
+/** Internal open/close (0/-errno conventions). */
+struct mlx4v_ctx *mlx4v_dev_open(const char *name);
+int mlx4v_dev_close(struct mlx4v_ctx *ctx);
+
+/* Internal object calls behind the public API (0/-errno, NULL + rte_errno). */
+struct mlx4v_pd *mlx4v_pd_create(struct mlx4v_ctx *ctx);
+int mlx4v_pd_destroy(struct mlx4v_pd *pd);
+struct mlx4v_mr *mlx4v_mr_create(struct mlx4v_pd *pd, void *addr, size_t len);
+int mlx4v_mr_destroy(struct mlx4v_mr *mr);
+struct mlx4v_cq *mlx4v_cq_create(struct mlx4v_ctx *ctx, int cqe, int cqe_size,
+				 int with_events);
+int mlx4v_cq_destroy(struct mlx4v_cq *cq);
+struct mlx4v_srq *mlx4v_srq_create(struct mlx4v_pd *pd, uint32_t max_wr, uint32_t max_sge);
+int mlx4v_srq_destroy(struct mlx4v_srq *srq);
+struct mlx4v_qp *mlx4v_qp_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_qp_attr *attr);
+int mlx4v_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state);
+int mlx4v_qp_destroy(struct mlx4v_qp *qp);
+struct mlx4v_wq *mlx4v_wq_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_wq_attr *attr);
+int mlx4v_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state);
+int mlx4v_wq_destroy(struct mlx4v_wq *wq);
+
+/* Counting references keeps a referenced object from being destroyed (EBUSY). */
+static inline void
+mlx4v_obj_get(struct mlx4v_obj *obj)
+{
+	obj->refcnt++;
+}
+
+static inline void
+mlx4v_obj_put(struct mlx4v_obj *obj)
+{
+	obj->refcnt--;
+}
+
+#endif /* _MLX4V_VERBS_H_ */

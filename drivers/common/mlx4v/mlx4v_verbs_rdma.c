@@ -1,0 +1,650 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file
+ * The rdma-core backend: objects through libibverbs on a real ConnectX-3 (kernel
+ * mlx4 driver), rings in EAL memory through libmlx4's buffer-allocator hook, and
+ * views from rdma-core's own mlx4dv_init_obj().
+ */
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <infiniband/verbs.h>
+
+#include <rte_malloc.h>
+#include <rte_pci.h>
+
+#include "mlx4v_log.h"
+#include "mlx4v_verbs.h"
+#include "mlx4v_verbs_rdma.h"
+
+/* A registered real device: the ibverbs device behind an EAL device name. */
+struct mlx4v_rdma_dev {
+	char eal_name[RTE_DEV_NAME_MAX_LEN];
+	char ibdev[IBV_SYSFS_NAME_MAX];
+};
+
+struct mlx4v_rdma_ctx {
+	struct ibv_context *ib;
+	int socket;          /**< where libmlx4's rings go, through the allocator hook */
+	int cqe_size;        /**< fixed per context by the kernel */
+};
+
+struct mlx4v_rdma_cq {
+	struct ibv_cq *cq;
+	struct ibv_comp_channel *chan;
+};
+
+#define MLX4V_RDMA_MAX_DEV 16
+
+/* Process-local: ibverbs handles are per process. */
+static struct mlx4v_rdma_dev *mlx4v_rdma_devs[MLX4V_RDMA_MAX_DEV];
+
+static struct mlx4v_rdma_ctx *
+mlx4v_rdma_of(const struct mlx4v_ctx *ctx)
+{
+	return ctx->be;
+}
+
+/* libmlx4 buffer-allocator hook: every ring and doorbell page in EAL memory. */
+static void *
+mlx4v_rdma_buf_alloc(size_t size, void *priv)
+{
+	struct mlx4v_rdma_ctx *rc = priv;
+
+	return rte_zmalloc_socket("mlx4v_rdma", size, MLX4V_PAGE_SIZE, rc->socket);
+}
+
+static void
+mlx4v_rdma_buf_free(void *ptr, void *priv)
+{
+	RTE_SET_USED(priv);
+	rte_free(ptr);
+}
+
+static struct ibv_device *
+mlx4v_rdma_find(struct ibv_device **list, int n, const char *ibdev)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(ibv_get_device_name(list[i]), ibdev) == 0)
+			return list[i];
+	return NULL;
+}
+
+/* The CQE size is decided by the kernel per context: read it off a scratch CQ. */
+static int
+mlx4v_rdma_probe_cqe_size(struct mlx4v_rdma_ctx *rc)
+{
+	struct mlx4dv_obj obj;
+	struct mlx4dv_cq dv;
+	struct ibv_cq *cq;
+	int ret;
+
+	cq = ibv_create_cq(rc->ib, 1, NULL, NULL, 0);
+	if (cq == NULL)
+		return -errno;
+	memset(&obj, 0, sizeof(obj));
+	memset(&dv, 0, sizeof(dv));
+	obj.cq.in = cq;
+	obj.cq.out = &dv;
+	ret = mlx4dv_init_obj(&obj, MLX4DV_OBJ_CQ);
+	if (ret == 0)
+		rc->cqe_size = dv.cqe_size;
+	ibv_destroy_cq(cq);
+	return -ret;
+}
+
+static int
+mlx4v_rdma_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
+{
+	struct mlx4v_rdma_dev *d = dev_priv;
+	struct mlx4dv_ctx_allocators alloc;
+	struct ibv_device **list, *dev;
+	struct mlx4v_rdma_ctx *rc;
+	int n = 0, ret;
+
+	rc = calloc(1, sizeof(*rc));
+	if (rc == NULL)
+		return -ENOMEM;
+	rc->socket = ctx->socket;
+	list = ibv_get_device_list(&n);
+	if (list == NULL) {
+		ret = -ENODEV;
+		goto err_free;
+	}
+	dev = mlx4v_rdma_find(list, n, d->ibdev);
+	if (dev != NULL)
+		rc->ib = ibv_open_device(dev);
+	ret = rc->ib == NULL ? -ENODEV : 0;
+	ibv_free_device_list(list);
+	if (ret) {
+		MLX4V_LOG(ERR, "cannot open ibverbs device %s", d->ibdev);
+		goto err_free;
+	}
+	/* Before any object exists, so that every ring comes from EAL memory. */
+	alloc.alloc = mlx4v_rdma_buf_alloc;
+	alloc.free = mlx4v_rdma_buf_free;
+	alloc.data = rc;
+	ret = -mlx4dv_set_context_attr(rc->ib, MLX4DV_SET_CTX_ATTR_BUF_ALLOCATORS, &alloc);
+	if (ret)
+		goto err_close;
+	ret = mlx4v_rdma_probe_cqe_size(rc);
+	if (ret)
+		goto err_close;
+	ctx->be = rc;
+	return 0;
+
+err_close:
+	ibv_close_device(rc->ib);
+err_free:
+	free(rc);
+	return ret;
+}
+
+static void
+mlx4v_rdma_ctx_close(struct mlx4v_ctx *ctx)
+{
+	struct mlx4v_rdma_ctx *rc = mlx4v_rdma_of(ctx);
+
+	ibv_close_device(rc->ib);
+	free(rc);
+	ctx->be = NULL;
+}
+
+static int
+mlx4v_rdma_pd_create(struct mlx4v_pd *pd)
+{
+	struct ibv_pd *ipd;
+
+	errno = 0;
+	ipd = ibv_alloc_pd(mlx4v_rdma_of(pd->obj.ctx)->ib);
+	if (ipd == NULL)
+		return errno ? -errno : -ENOMEM;
+	pd->be = ipd;
+	return 0;
+}
+
+static int
+mlx4v_rdma_pd_destroy(struct mlx4v_pd *pd)
+{
+	return -ibv_dealloc_pd(pd->be);
+}
+
+static int
+mlx4v_rdma_mr_create(struct mlx4v_mr *mr)
+{
+	struct ibv_mr *imr;
+
+	errno = 0;
+	imr = ibv_reg_mr(mr->pd->be, mr->addr, mr->len, IBV_ACCESS_LOCAL_WRITE);
+	if (imr == NULL)
+		return errno ? -errno : -ENOMEM;
+	mr->lkey = imr->lkey;
+	mr->be = imr;
+	return 0;
+}
+
+static int
+mlx4v_rdma_mr_destroy(struct mlx4v_mr *mr)
+{
+	return -ibv_dereg_mr(mr->be);
+}
+
+static int
+mlx4v_rdma_cq_create(struct mlx4v_cq *cq)
+{
+	struct mlx4v_rdma_ctx *rc = mlx4v_rdma_of(cq->obj.ctx);
+	struct mlx4v_rdma_cq *c;
+	int ret, flags;
+
+	if (cq->cqe_size != 0 && cq->cqe_size != rc->cqe_size) {
+		MLX4V_LOG(ERR, "this device gives %d-byte CQEs, not %d", rc->cqe_size,
+			  cq->cqe_size);
+		return -ENOTSUP;
+	}
+	c = calloc(1, sizeof(*c));
+	if (c == NULL)
+		return -ENOMEM;
+	if (cq->with_events) {
+		c->chan = ibv_create_comp_channel(rc->ib);
+		if (c->chan == NULL) {
+			ret = errno ? -errno : -ENOMEM;
+			goto err_free;
+		}
+		/* rte_pmd_mlx4v_get_cq_event() never blocks. */
+		flags = fcntl(c->chan->fd, F_GETFL);
+		if (flags < 0 || fcntl(c->chan->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+			ret = -errno;
+			goto err_destroy_chan;
+		}
+	}
+	errno = 0;
+	c->cq = ibv_create_cq(rc->ib, cq->cqe_req, NULL, c->chan, 0);
+	if (c->cq == NULL) {
+		ret = errno ? -errno : -ENOMEM;
+		goto err_destroy_chan;
+	}
+	/* What is known without a view; the rest comes with mlx4dv_init_obj(). */
+	cq->cqe_cnt = c->cq->cqe + 1;
+	cq->cqe_size = rc->cqe_size;
+	cq->arm_sn = 1;
+	cq->event_fd = c->chan != NULL ? c->chan->fd : -1;
+	cq->be = c;
+	return 0;
+
+err_destroy_chan:
+	if (c->chan != NULL)
+		ibv_destroy_comp_channel(c->chan);
+err_free:
+	free(c);
+	return ret;
+}
+
+static int
+mlx4v_rdma_cq_destroy(struct mlx4v_cq *cq)
+{
+	struct mlx4v_rdma_cq *c = cq->be;
+	int ret;
+
+	ret = ibv_destroy_cq(c->cq);
+	if (ret)
+		return -ret;
+	if (c->chan != NULL)
+		ibv_destroy_comp_channel(c->chan);
+	free(c);
+	cq->be = NULL;
+	return 0;
+}
+
+static int
+mlx4v_rdma_cq_get_event(struct mlx4v_cq *cq)
+{
+	struct mlx4v_rdma_cq *c = cq->be;
+	struct ibv_cq *ev_cq;
+	void *ev_ctx;
+
+	/* libmlx4 bumps its own arm_sn inside (mlx4_cq_event()). */
+	if (ibv_get_cq_event(c->chan, &ev_cq, &ev_ctx) != 0)
+		return errno == EAGAIN ? -EAGAIN : -errno;
+	return 0;
+}
+
+static void
+mlx4v_rdma_cq_ack_events(struct mlx4v_cq *cq, unsigned int n)
+{
+	struct mlx4v_rdma_cq *c = cq->be;
+
+	ibv_ack_cq_events(c->cq, n);
+}
+
+static int
+mlx4v_rdma_srq_create(struct mlx4v_srq *srq)
+{
+	struct ibv_srq_init_attr attr;
+	struct mlx4dv_obj obj;
+	struct mlx4dv_srq dv;
+	struct ibv_srq *isrq;
+	int ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.attr.max_wr = srq->max_wr_req;
+	attr.attr.max_sge = srq->max_gs;
+	errno = 0;
+	isrq = ibv_create_srq(srq->pd->be, &attr);
+	if (isrq == NULL)
+		return errno ? -errno : -EINVAL;
+	/* The SRQ getter has no side effect: cache the geometry now. */
+	memset(&obj, 0, sizeof(obj));
+	memset(&dv, 0, sizeof(dv));
+	obj.srq.in = isrq;
+	obj.srq.out = &dv;
+	ret = mlx4dv_init_obj(&obj, MLX4DV_OBJ_SRQ);
+	if (ret) {
+		ibv_destroy_srq(isrq);
+		return -ret;
+	}
+	srq->buf = dv.buf.buf;
+	srq->buf_len = dv.buf.length;
+	srq->wqe_shift = dv.wqe_shift;
+	srq->head = dv.head;
+	srq->tail = dv.tail;
+	srq->db = dv.db;
+	srq->max = dv.tail + 1;
+	srq->be = isrq;
+	return 0;
+}
+
+static int
+mlx4v_rdma_srq_destroy(struct mlx4v_srq *srq)
+{
+	return -ibv_destroy_srq(srq->be);
+}
+
+static int
+mlx4v_rdma_qp_create(struct mlx4v_qp *qp)
+{
+	struct ibv_qp_init_attr attr;
+	struct mlx4dv_obj obj;
+	struct mlx4dv_qp dv;
+	struct ibv_qp *iqp;
+	int ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.send_cq = ((struct mlx4v_rdma_cq *)qp->send_cq->be)->cq;
+	attr.recv_cq = ((struct mlx4v_rdma_cq *)qp->recv_cq->be)->cq;
+	attr.srq = qp->srq != NULL ? qp->srq->be : NULL;
+	attr.cap.max_send_wr = qp->attr.max_send_wr;
+	attr.cap.max_recv_wr = qp->attr.max_recv_wr;
+	attr.cap.max_send_sge = qp->attr.max_send_sge;
+	attr.cap.max_recv_sge = qp->attr.max_recv_sge;
+	attr.cap.max_inline_data = qp->attr.max_inline_data;
+	attr.qp_type = IBV_QPT_RAW_PACKET;
+	errno = 0;
+	iqp = ibv_create_qp(qp->pd->be, &attr);
+	if (iqp == NULL)
+		return errno ? -errno : -EINVAL;
+	/* The QP getter has no side effect: cache the geometry now. */
+	memset(&obj, 0, sizeof(obj));
+	memset(&dv, 0, sizeof(dv));
+	dv.comp_mask = MLX4DV_QP_MASK_UAR_MMAP_OFFSET;
+	obj.qp.in = iqp;
+	obj.qp.out = &dv;
+	ret = mlx4dv_init_obj(&obj, MLX4DV_OBJ_QP);
+	if (ret) {
+		ibv_destroy_qp(iqp);
+		return -ret;
+	}
+	qp->qpn = iqp->qp_num;
+	qp->rdb = dv.rdb;
+	qp->sdb = dv.sdb;
+	qp->doorbell_qpn = dv.doorbell_qpn;
+	qp->sq.wqe_cnt = dv.sq.wqe_cnt;
+	qp->sq.wqe_shift = dv.sq.wqe_shift;
+	qp->sq.offset = dv.sq.offset;
+	qp->rq.wqe_cnt = dv.rq.wqe_cnt;
+	qp->rq.wqe_shift = dv.rq.wqe_shift;
+	qp->rq.offset = dv.rq.offset;
+	qp->buf = dv.buf.buf;
+	qp->buf_len = dv.buf.length;
+	qp->uar_mmap_offset = (dv.comp_mask & MLX4DV_QP_MASK_UAR_MMAP_OFFSET) ?
+		dv.uar_mmap_offset : -1;
+	qp->attr.max_send_wr = attr.cap.max_send_wr;
+	qp->attr.max_recv_wr = attr.cap.max_recv_wr;
+	qp->attr.max_send_sge = attr.cap.max_send_sge;
+	qp->attr.max_recv_sge = attr.cap.max_recv_sge;
+	qp->attr.max_inline_data = attr.cap.max_inline_data;
+	qp->be = iqp;
+	return 0;
+}
+
+static int
+mlx4v_rdma_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
+{
+	static const enum ibv_qp_state ib_state[] = {
+		[RTE_PMD_MLX4V_QPS_RESET] = IBV_QPS_RESET,
+		[RTE_PMD_MLX4V_QPS_INIT] = IBV_QPS_INIT,
+		[RTE_PMD_MLX4V_QPS_RTR] = IBV_QPS_RTR,
+		[RTE_PMD_MLX4V_QPS_RTS] = IBV_QPS_RTS,
+		[RTE_PMD_MLX4V_QPS_ERR] = IBV_QPS_ERR,
+	};
+	struct ibv_qp_attr attr;
+	int mask = IBV_QP_STATE;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = ib_state[state];
+	if (state == RTE_PMD_MLX4V_QPS_INIT) {
+		attr.port_num = qp->attr.port;
+		mask |= IBV_QP_PORT;
+	}
+	return -ibv_modify_qp(qp->be, &attr, mask);
+}
+
+static int
+mlx4v_rdma_qp_destroy(struct mlx4v_qp *qp)
+{
+	return -ibv_destroy_qp(qp->be);
+}
+
+static int
+mlx4v_rdma_wq_create(struct mlx4v_wq *wq)
+{
+	struct ibv_wq_init_attr attr;
+	struct mlx4dv_obj obj;
+	struct mlx4dv_rwq dv;
+	struct ibv_wq *iwq;
+	int ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.wq_type = IBV_WQT_RQ;
+	attr.max_wr = wq->attr.max_wr;
+	attr.max_sge = wq->attr.max_sge;
+	attr.pd = wq->pd->be;
+	attr.cq = ((struct mlx4v_rdma_cq *)wq->cq->be)->cq;
+	errno = 0;
+	iwq = ibv_create_wq(mlx4v_rdma_of(wq->obj.ctx)->ib, &attr);
+	if (iwq == NULL)
+		return errno ? -errno : -EINVAL;
+	/* The RWQ getter has no side effect: cache the geometry now. */
+	memset(&obj, 0, sizeof(obj));
+	memset(&dv, 0, sizeof(dv));
+	obj.rwq.in = iwq;
+	obj.rwq.out = &dv;
+	ret = mlx4dv_init_obj(&obj, MLX4DV_OBJ_RWQ);
+	if (ret) {
+		ibv_destroy_wq(iwq);
+		return -ret;
+	}
+	wq->wqn = iwq->wq_num;
+	wq->rdb = dv.rdb;
+	wq->rq.wqe_cnt = dv.rq.wqe_cnt;
+	wq->rq.wqe_shift = dv.rq.wqe_shift;
+	wq->rq.offset = dv.rq.offset;
+	wq->buf = dv.buf.buf;
+	wq->buf_len = dv.buf.length;
+	wq->attr.max_wr = attr.max_wr;
+	wq->attr.max_sge = attr.max_sge;
+	wq->be = iwq;
+	return 0;
+}
+
+static int
+mlx4v_rdma_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state)
+{
+	struct ibv_wq_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.attr_mask = IBV_WQ_ATTR_STATE;
+	attr.wq_state = state == RTE_PMD_MLX4V_WQS_RDY ? IBV_WQS_RDY :
+		state == RTE_PMD_MLX4V_WQS_ERR ? IBV_WQS_ERR : IBV_WQS_RESET;
+	return -ibv_modify_wq(wq->be, &attr);
+}
+
+static int
+mlx4v_rdma_wq_destroy(struct mlx4v_wq *wq)
+{
+	return -ibv_destroy_wq(wq->be);
+}
+
+/* The views are rdma-core's own: mlx4dv_init_obj() one type at a time. */
+static int
+mlx4v_rdma_qp_view(struct mlx4v_qp *qp, struct mlx4dv_qp *out)
+{
+	struct mlx4dv_obj obj;
+
+	memset(&obj, 0, sizeof(obj));
+	obj.qp.in = qp->be;
+	obj.qp.out = out;
+	return -mlx4dv_init_obj(&obj, MLX4DV_OBJ_QP);
+}
+
+static int
+mlx4v_rdma_cq_view(struct mlx4v_cq *cq, struct mlx4dv_cq *out)
+{
+	struct mlx4dv_obj obj;
+	int ret;
+
+	memset(&obj, 0, sizeof(obj));
+	obj.cq.in = ((struct mlx4v_rdma_cq *)cq->be)->cq;
+	obj.cq.out = out;
+	/* This also sets libmlx4's DV-owned flag, as the contract requires. */
+	ret = mlx4dv_init_obj(&obj, MLX4DV_OBJ_CQ);
+	if (ret)
+		return -ret;
+	cq->buf = out->buf.buf;
+	cq->buf_len = out->buf.length;
+	cq->cqn = out->cqn;
+	cq->set_ci_db = out->set_ci_db;
+	cq->arm_db = out->arm_db;
+	cq->arm_sn = out->arm_sn;
+	if (out->comp_mask & MLX4DV_CQ_MASK_UAR)
+		cq->uar = out->cq_uar;
+	return 0;
+}
+
+static int
+mlx4v_rdma_srq_view(struct mlx4v_srq *srq, struct mlx4dv_srq *out)
+{
+	struct mlx4dv_obj obj;
+
+	memset(&obj, 0, sizeof(obj));
+	obj.srq.in = srq->be;
+	obj.srq.out = out;
+	return -mlx4dv_init_obj(&obj, MLX4DV_OBJ_SRQ);
+}
+
+static int
+mlx4v_rdma_rwq_view(struct mlx4v_wq *wq, struct mlx4dv_rwq *out)
+{
+	struct mlx4dv_obj obj;
+
+	memset(&obj, 0, sizeof(obj));
+	obj.rwq.in = wq->be;
+	obj.rwq.out = out;
+	return -mlx4dv_init_obj(&obj, MLX4DV_OBJ_RWQ);
+}
+
+const struct mlx4v_verbs_ops mlx4v_rdma_verbs_ops = {
+	.name = "rdma-core",
+	.flags = 0,
+	.ctx_open = mlx4v_rdma_ctx_open,
+	.ctx_close = mlx4v_rdma_ctx_close,
+	.pd_create = mlx4v_rdma_pd_create,
+	.pd_destroy = mlx4v_rdma_pd_destroy,
+	.mr_create = mlx4v_rdma_mr_create,
+	.mr_destroy = mlx4v_rdma_mr_destroy,
+	.cq_create = mlx4v_rdma_cq_create,
+	.cq_destroy = mlx4v_rdma_cq_destroy,
+	.cq_get_event = mlx4v_rdma_cq_get_event,
+	.cq_ack_events = mlx4v_rdma_cq_ack_events,
+	.srq_create = mlx4v_rdma_srq_create,
+	.srq_destroy = mlx4v_rdma_srq_destroy,
+	.qp_create = mlx4v_rdma_qp_create,
+	.qp_modify = mlx4v_rdma_qp_modify,
+	.qp_destroy = mlx4v_rdma_qp_destroy,
+	.wq_create = mlx4v_rdma_wq_create,
+	.wq_modify = mlx4v_rdma_wq_modify,
+	.wq_destroy = mlx4v_rdma_wq_destroy,
+	.qp_view = mlx4v_rdma_qp_view,
+	.cq_view = mlx4v_rdma_cq_view,
+	.srq_view = mlx4v_rdma_srq_view,
+	.rwq_view = mlx4v_rdma_rwq_view,
+};
+
+int
+mlx4v_verbs_rdma_register(const char *ibdev, const char *eal_name, int socket)
+{
+	struct mlx4v_rdma_dev *d;
+	unsigned int i;
+	int ret;
+
+	if (ibdev == NULL || eal_name == NULL || strlen(ibdev) >= IBV_SYSFS_NAME_MAX ||
+	    strlen(eal_name) >= RTE_DEV_NAME_MAX_LEN)
+		return -EINVAL;
+	for (i = 0; i < MLX4V_RDMA_MAX_DEV; i++)
+		if (mlx4v_rdma_devs[i] == NULL)
+			break;
+	if (i == MLX4V_RDMA_MAX_DEV)
+		return -ENOSPC;
+	d = calloc(1, sizeof(*d));
+	if (d == NULL)
+		return -ENOMEM;
+	strlcpy(d->ibdev, ibdev, sizeof(d->ibdev));
+	strlcpy(d->eal_name, eal_name, sizeof(d->eal_name));
+	ret = mlx4v_dev_register(eal_name, &mlx4v_rdma_verbs_ops, d, socket);
+	if (ret) {
+		free(d);
+		return ret;
+	}
+	mlx4v_rdma_devs[i] = d;
+	return 0;
+}
+
+int
+mlx4v_verbs_rdma_unregister(const char *eal_name)
+{
+	unsigned int i;
+	int ret;
+
+	if (eal_name == NULL)
+		return -EINVAL;
+	for (i = 0; i < MLX4V_RDMA_MAX_DEV; i++) {
+		if (mlx4v_rdma_devs[i] == NULL ||
+		    strcmp(mlx4v_rdma_devs[i]->eal_name, eal_name) != 0)
+			continue;
+		ret = mlx4v_dev_unregister(eal_name);
+		if (ret)
+			return ret;
+		free(mlx4v_rdma_devs[i]);
+		mlx4v_rdma_devs[i] = NULL;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* The PCI address of an ibverbs device: the basename of <ibdev_path>/device. */
+static int
+mlx4v_rdma_pci_addr(struct ibv_device *dev, struct rte_pci_addr *addr)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+	const char *base;
+
+	if (snprintf(path, sizeof(path), "%s/device", dev->ibdev_path) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	if (realpath(path, real) == NULL)
+		return -errno;
+	base = strrchr(real, '/');
+	base = base != NULL ? base + 1 : real;
+	return rte_pci_addr_parse(base, addr) == 0 ? 0 : -EINVAL;
+}
+
+int
+mlx4v_verbs_rdma_probe_pci(const struct rte_pci_addr *addr, const char *eal_name,
+			   int socket)
+{
+	struct ibv_device **list;
+	struct rte_pci_addr a;
+	char ibdev[IBV_SYSFS_NAME_MAX] = "";
+	int i, n = 0;
+
+	list = ibv_get_device_list(&n);
+	if (list == NULL)
+		return 1;
+	for (i = 0; i < n; i++) {
+		if (mlx4v_rdma_pci_addr(list[i], &a) == 0 && rte_pci_addr_cmp(&a, addr) == 0) {
+			strlcpy(ibdev, ibv_get_device_name(list[i]), sizeof(ibdev));
+			break;
+		}
+	}
+	ibv_free_device_list(list);
+	if (ibdev[0] == '\0')
+		return 1;
+	return mlx4v_verbs_rdma_register(ibdev, eal_name, socket);
+}

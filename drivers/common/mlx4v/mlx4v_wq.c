@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Receive work queues (RWQ): libmlx4's buffer with its dummy SQ. */
+
+#include <rte_byteorder.h>
+
+#include "mlx4v_log.h"
+#include "mlx4v_verbs.h"
+
+/* libmlx4 limits when the device limits are unknown (verbs.c mlx4_create_wq()). */
+#define MLX4V_WQ_MAX_WR 65536u
+#define MLX4V_WQ_MAX_SGE 64u
+
+int
+mlx4v_wq_layout(struct mlx4v_wq *wq)
+{
+	struct rte_pmd_mlx4v_wq_attr *attr = &wq->attr;
+	uint32_t wqe_size, buf_size;
+
+	if (attr->max_sge < 1)
+		attr->max_sge = 1;
+	if (attr->max_wr < 1)
+		attr->max_wr = 1;
+	/* "Kernel driver requires a dummy SQ with minimum properties" (libmlx4). */
+	wq->sq.wqe_shift = 6;
+	wq->sq.wqe_cnt = 1;
+	wq->rq.wqe_cnt = mlx4v_align_queue_size(attr->max_wr);
+	wqe_size = attr->max_sge * sizeof(struct mlx4_wqe_data_seg);
+	for (wq->rq.wqe_shift = 4; (1u << wq->rq.wqe_shift) < wqe_size; wq->rq.wqe_shift++)
+		;
+	buf_size = (wq->rq.wqe_cnt << wq->rq.wqe_shift) + (wq->sq.wqe_cnt << wq->sq.wqe_shift);
+	if (wq->rq.wqe_shift > wq->sq.wqe_shift) {
+		wq->rq.offset = 0;
+		wq->sq.offset = wq->rq.wqe_cnt << wq->rq.wqe_shift;
+	} else {
+		wq->rq.offset = wq->sq.wqe_cnt << wq->sq.wqe_shift;
+		wq->sq.offset = 0;
+	}
+	wq->buf_len = RTE_ALIGN_CEIL(buf_size, MLX4V_PAGE_SIZE);
+	wq->buf = mlx4v_ring_alloc(wq->obj.ctx, buf_size);
+	if (wq->buf == NULL)
+		return -ENOMEM;
+	mlx4v_sq_init_ownership((uint8_t *)wq->buf + wq->sq.offset, wq->sq.wqe_cnt,
+				wq->sq.wqe_shift);
+	wq->rdb = mlx4v_db_alloc(wq->obj.ctx);
+	if (wq->rdb == NULL)
+		goto err_ring_free;
+	*wq->rdb = 0;
+	/* What the kernel returns: the rounded RQ size. */
+	attr->max_wr = wq->rq.wqe_cnt;
+	return 0;
+
+err_ring_free:
+	mlx4v_ring_free(wq->buf);
+	wq->buf = NULL;
+	return -ENOMEM;
+}
+
+void
+mlx4v_wq_layout_free(struct mlx4v_wq *wq)
+{
+	mlx4v_db_free(wq->rdb);
+	mlx4v_ring_free(wq->buf);
+	wq->rdb = NULL;
+	wq->buf = NULL;
+}
+
+struct mlx4v_wq *
+mlx4v_wq_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_wq_attr *attr)
+{
+	struct mlx4v_obj *cq;
+	struct mlx4v_wq *wq;
+	int sw, ret;
+
+	if (mlx4v_obj_find(pd, MLX4V_OBJ_PD) == NULL)
+		return NULL;
+	if (attr == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	cq = mlx4v_obj_find(attr->cq, MLX4V_OBJ_CQ);
+	if (cq == NULL || cq->ctx != pd->obj.ctx || attr->max_wr > MLX4V_WQ_MAX_WR ||
+	    attr->max_sge > MLX4V_WQ_MAX_SGE || attr->port == 0) {
+		MLX4V_LOG(ERR, "bad WQ attributes (CQ live on this handle, max_wr <= 65536, "
+			  "max_sge <= 64, port >= 1)");
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	wq = mlx4v_obj_alloc(pd->obj.ctx, MLX4V_OBJ_WQ, sizeof(*wq));
+	if (wq == NULL)
+		return NULL;
+	wq->pd = pd;
+	wq->cq = (struct mlx4v_cq *)cq;
+	wq->attr = *attr;
+	wq->state = RTE_PMD_MLX4V_WQS_RESET;
+	sw = mlx4v_verbs_sw_provider(pd->obj.ctx);
+	if (sw) {
+		ret = mlx4v_wq_layout(wq);
+		if (ret)
+			goto err_free;
+	}
+	ret = mlx4v_verbs_wq_create(wq);
+	if (ret)
+		goto err_layout_free;
+	mlx4v_obj_get(&pd->obj);
+	mlx4v_obj_get(&wq->cq->obj);
+	mlx4v_obj_publish(&wq->obj);
+	*attr = wq->attr;
+	return wq;
+
+err_layout_free:
+	if (sw)
+		mlx4v_wq_layout_free(wq);
+err_free:
+	mlx4v_obj_free(&wq->obj);
+	rte_errno = -ret;
+	return NULL;
+}
+
+int
+mlx4v_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state)
+{
+	int ret;
+
+	if (mlx4v_obj_find(wq, MLX4V_OBJ_WQ) == NULL)
+		return -EINVAL;
+	if (state != RTE_PMD_MLX4V_WQS_RESET && state != RTE_PMD_MLX4V_WQS_RDY &&
+	    state != RTE_PMD_MLX4V_WQS_ERR)
+		return -EINVAL;
+	ret = mlx4v_verbs_wq_modify(wq, state);
+	if (ret)
+		return ret;
+	/* libmlx4 mlx4_modify_wq(): on RESET clean the CQ and restart the count. */
+	if (mlx4v_verbs_sw_provider(wq->obj.ctx) && state == RTE_PMD_MLX4V_WQS_RESET) {
+		mlx4v_cq_clean(wq->cq, wq->wqn, NULL);
+		*wq->rdb = 0;
+	}
+	wq->state = state;
+	return 0;
+}
+
+int
+mlx4v_wq_destroy(struct mlx4v_wq *wq)
+{
+	int ret;
+
+	if (mlx4v_obj_find(wq, MLX4V_OBJ_WQ) == NULL)
+		return -EINVAL;
+	ret = mlx4v_verbs_wq_destroy(wq);
+	if (ret)
+		return ret;
+	if (mlx4v_verbs_sw_provider(wq->obj.ctx)) {
+		mlx4v_cq_clean(wq->cq, wq->wqn, NULL);
+		mlx4v_wq_layout_free(wq);
+	}
+	mlx4v_obj_put(&wq->cq->obj);
+	mlx4v_obj_put(&wq->pd->obj);
+	mlx4v_obj_free(&wq->obj);
+	return 0;
+}
+
+struct rte_pmd_mlx4v_wq *
+rte_pmd_mlx4v_create_wq(struct rte_pmd_mlx4v_pd *pd, struct rte_pmd_mlx4v_wq_attr *attr)
+{
+	struct mlx4v_wq *wq;
+
+	mlx4v_verbs_lock();
+	wq = mlx4v_wq_create((struct mlx4v_pd *)pd, attr);
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ptr(wq);
+}
+
+int
+rte_pmd_mlx4v_modify_wq(struct rte_pmd_mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state)
+{
+	int ret;
+
+	mlx4v_verbs_lock();
+	ret = mlx4v_wq_modify((struct mlx4v_wq *)wq, state);
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ret(ret);
+}
+
+int
+rte_pmd_mlx4v_destroy_wq(struct rte_pmd_mlx4v_wq *wq)
+{
+	int ret;
+
+	mlx4v_verbs_lock();
+	ret = mlx4v_wq_destroy((struct mlx4v_wq *)wq);
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ret(ret);
+}
+
+int
+rte_pmd_mlx4v_wq_num(const struct rte_pmd_mlx4v_wq *wq, uint32_t *wqn)
+{
+	struct mlx4v_obj *obj;
+	int ret = 0;
+
+	mlx4v_verbs_lock();
+	obj = mlx4v_obj_find(wq, MLX4V_OBJ_WQ);
+	if (obj == NULL || wqn == NULL)
+		ret = -EINVAL;
+	else
+		*wqn = ((const struct mlx4v_wq *)obj)->wqn;
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ret(ret);
+}

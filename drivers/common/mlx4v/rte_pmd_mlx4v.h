@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file
+ * mlx4v raw objects: verbs-shaped calls for ConnectX-3 queues in EAL memory, and
+ * rte_pmd_mlx4v_init_obj(), which returns rdma-core's own mlx4dv views of them.
+ *
+ * Error convention (the rdma-core one): calls returning int give 0 or a
+ * **positive** errno value; calls returning a pointer give NULL with errno set.
+ * Every failing call also sets rte_errno to the same value.
+ *
+ * All functions are control-path calls; they may be called from any thread and
+ * are serialised internally. Objects belong to the device handle they were
+ * created on; passing an object of another handle is EINVAL.
+ *
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ */
+
+#ifndef _RTE_PMD_MLX4V_H_
+#define _RTE_PMD_MLX4V_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/mlx4dv.h>
+
+#include <rte_compat.h>
+#include <rte_mempool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** An open device: one verbs context on a simulated or real ConnectX-3. */
+struct rte_pmd_mlx4v_dev;
+/** A protection domain. */
+struct rte_pmd_mlx4v_pd;
+/** A memory region: an address range with an lkey. */
+struct rte_pmd_mlx4v_mr;
+/** A completion queue. */
+struct rte_pmd_mlx4v_cq;
+/** A raw-packet queue pair. */
+struct rte_pmd_mlx4v_qp;
+/** A shared receive queue. */
+struct rte_pmd_mlx4v_srq;
+/** A receive work queue (RWQ). */
+struct rte_pmd_mlx4v_wq;
+
+/** QP states, as IBV_QPS_*. */
+enum rte_pmd_mlx4v_qp_state {
+	RTE_PMD_MLX4V_QPS_RESET = 0,
+	RTE_PMD_MLX4V_QPS_INIT,
+	RTE_PMD_MLX4V_QPS_RTR,
+	RTE_PMD_MLX4V_QPS_RTS,
+	RTE_PMD_MLX4V_QPS_ERR,
+};
+
+/** WQ states, as IBV_WQS_*. */
+enum rte_pmd_mlx4v_wq_state {
+	RTE_PMD_MLX4V_WQS_RESET = 0,
+	RTE_PMD_MLX4V_WQS_RDY,
+	RTE_PMD_MLX4V_WQS_ERR,
+};
+
+/** Raw-packet QP attributes, as struct ibv_qp_init_attr plus the port. */
+struct rte_pmd_mlx4v_qp_attr {
+	struct rte_pmd_mlx4v_cq *send_cq;  /**< required */
+	struct rte_pmd_mlx4v_cq *recv_cq;  /**< required */
+	struct rte_pmd_mlx4v_srq *srq;     /**< optional; the QP then has no RQ */
+	uint32_t max_send_wr;   /**< in: requested; out: usable (wqe_cnt - spare) */
+	uint32_t max_recv_wr;   /**< in: requested; out: RQ entries (0 with an SRQ) */
+	uint32_t max_send_sge;  /**< in: requested; out: what one WQE holds */
+	uint32_t max_recv_sge;  /**< in: requested; out: granted (0 with an SRQ) */
+	uint32_t max_inline_data; /**< in: requested; out: granted */
+	uint8_t port;           /**< physical port, 1-based */
+};
+
+/** Receive work queue attributes, as struct ibv_wq_init_attr (type RQ) plus the port. */
+struct rte_pmd_mlx4v_wq_attr {
+	struct rte_pmd_mlx4v_cq *cq; /**< required */
+	uint32_t max_wr;   /**< in: requested; out: RQ entries */
+	uint32_t max_sge;  /**< in: requested; out: granted */
+	uint8_t port;      /**< physical port, 1-based (the simulator steers by it) */
+};
+
+/** Input/output of rte_pmd_mlx4v_init_obj(): rdma-core's mlx4dv structs as outputs. */
+struct rte_pmd_mlx4v_obj {
+	struct {
+		struct rte_pmd_mlx4v_qp *in;
+		struct mlx4dv_qp *out;
+	} qp;
+	struct {
+		struct rte_pmd_mlx4v_cq *in;
+		struct mlx4dv_cq *out;
+	} cq;
+	struct {
+		struct rte_pmd_mlx4v_srq *in;
+		struct mlx4dv_srq *out;
+	} srq;
+	struct {
+		struct rte_pmd_mlx4v_wq *in;
+		struct mlx4dv_rwq *out;
+	} rwq;
+};
+
+/**
+ * Open a device by its EAL device name ("mlx4v_sim0", or a PCI address probed by
+ * mlx4v_pci), like ibv_open_device(). Each call returns a new handle.
+ *
+ * @param name EAL device name.
+ * @return the handle, or NULL with errno/rte_errno: EINVAL (NULL name), ENODEV (no
+ *   such mlx4v device), ENOSPC (too many open handles), ENOMEM, or the backend's error.
+ */
+__rte_experimental
+struct rte_pmd_mlx4v_dev *rte_pmd_mlx4v_dev_open(const char *name);
+
+/**
+ * Close a handle, like ibv_close_device().
+ *
+ * @param dev Handle.
+ * @return 0, EINVAL (not an open handle), EBUSY (objects still exist on it).
+ */
+__rte_experimental
+int rte_pmd_mlx4v_dev_close(struct rte_pmd_mlx4v_dev *dev);
+
+/**
+ * Allocate a protection domain, like ibv_alloc_pd().
+ *
+ * @param dev Handle.
+ * @return the PD, or NULL with errno/rte_errno: EINVAL, ENOMEM, or the backend's error.
+ */
+__rte_experimental
+struct rte_pmd_mlx4v_pd *rte_pmd_mlx4v_alloc_pd(struct rte_pmd_mlx4v_dev *dev);
+
+/**
+ * Free a protection domain, like ibv_dealloc_pd().
+ *
+ * @param pd PD.
+ * @return 0, EINVAL (not a live PD), EBUSY (MRs, QPs, SRQs or WQs still use it).
+ */
+__rte_experimental
+int rte_pmd_mlx4v_dealloc_pd(struct rte_pmd_mlx4v_pd *pd);
+
+/**
+ * Register [addr, addr + len) for local access, like ibv_reg_mr(LOCAL_WRITE).
+ *
+ * @param pd PD.
+ * @param addr Start of the range.
+ * @param len Length in bytes, > 0.
+ * @return the MR, or NULL with errno/rte_errno: EINVAL, ENOMEM, or the backend's error.
+ */
+__rte_experimental
+struct rte_pmd_mlx4v_mr *rte_pmd_mlx4v_reg_mr(struct rte_pmd_mlx4v_pd *pd, void *addr,
+					      size_t len);
+
+/**
+ * Register the memory of a whole mempool under one lkey. The MR covers the span
+ * from the lowest to the highest byte of the pool's memory chunks.
+ *
+ * @param pd PD.
+ * @param mp Populated mempool.
+ * @return the MR, or NULL with errno/rte_errno: EINVAL (NULL or empty pool), ENOMEM, or
+ *   the backend's error.
+ */
+__rte_experimental
+struct rte_pmd_mlx4v_mr *rte_pmd_mlx4v_reg_mempool(struct rte_pmd_mlx4v_pd *pd,
+						   struct rte_mempool *mp);
+
+/**
+ * Deregister an MR, like ibv_dereg_mr().
+ *
+ * @param mr MR.
+ * @return 0 or EINVAL (not a live MR).
+ */
+__rte_experimental
+int rte_pmd_mlx4v_dereg_mr(struct rte_pmd_mlx4v_mr *mr);
+
+/**
+ * Read an MR's lkey (struct ibv_mr::lkey), for data segments.
+ *
+ * @param mr MR.
+ * @param lkey Output.
+ * @return 0 or EINVAL (not a live MR, or lkey NULL).
+ */
+__rte_experimental
+int rte_pmd_mlx4v_mr_lkey(const struct rte_pmd_mlx4v_mr *mr, uint32_t *lkey);
+
+/**
+ * Create a CQ, like ibv_create_cq(). The ring holds roundup_pow_of_two(cqe + 1)
+ * entries; ring and doorbell record are in EAL memory on the device's socket.
+ *
+ * @param dev Handle.
+ * @param cqe Minimum number of entries, 1 to 0x3fffff.
+ * @param cqe_size 32 or 64 bytes, or 0 for the device default (32 on the simulator).
+ * @param with_events Nonzero to get completion events on an eventfd
+ *   (rte_pmd_mlx4v_cq_event_fd()).
+ * @return the CQ, or NULL with errno/rte_errno: EINVAL (bad argument), ENOTSUP
+ *   (cqe_size the device cannot give), ENOMEM, or the backend's error.
+ */
+__rte_experimental
+struct rte_pmd_mlx4v_cq *rte_pmd_mlx4v_create_cq(struct rte_pmd_mlx4v_dev *dev, int cqe,
+						 int cqe_size, int with_events);
+
+/**
+ * Destroy a CQ, like ibv_destroy_cq().
+ *
+ * @param cq CQ.
+ * @return 0, EINVAL (not a live CQ), EBUSY (a QP or WQ uses it, or events are not acked).
+ */
+__rte_experimental
+int rte_pmd_mlx4v_destroy_cq(struct rte_pmd_mlx4v_cq *cq);
+
+/**
+ * The non-blocking fd that becomes readable when the CQ has an event
+ * (struct ibv_comp_channel::fd). It belongs to the CQ: do not close or read it.
+ *
+ * @param cq CQ created with events.
+ * @return the fd, or -1 with errno/rte_errno EINVAL (not a live CQ, or no events).
+ */
+__rte_experimental
+int rte_pmd_mlx4v_cq_event_fd(const struct rte_pmd_mlx4v_cq *cq);
+
+/**
+ * Take one completion event, like ibv_get_cq_event(): it also advances the CQ's
+ * arm_sn, so the next arm doorbell must use the arm_sn of a fresh CQ view (or the
+ * caller's own copy incremented by one). Never blocks.
+ *
+ * @param cq CQ created with events.
+ * @return 0 (one event taken; ack it later), EAGAIN (none pending), EINVAL.
+ */
+__rte_experimental
+int rte_pmd_mlx4v_get_cq_event(struct rte_pmd_mlx4v_cq *cq);
+
+/**
+ * Acknowledge events, like ibv_ack_cq_events(). A CQ cannot be destroyed while
+ * events are unacknowledged.
+ *
+ * @param cq CQ.
+ * @param nevents Number of events, at most the number taken and not yet acked.
+ * @return 0 or EINVAL.
+ */
+__rte_experimental
+int rte_pmd_mlx4v_ack_cq_events(struct rte_pmd_mlx4v_cq *cq, unsigned int nevents);
+
+/**
+ * Create an SRQ, like ibv_create_srq(): roundup_pow_of_two(max_wr + 1) WQEs, linked
+ * into libmlx4's free list.
+ *
+ * @param pd PD.
+ * @param max_wr At most 65536.
+ * @param max_sge At most 64.
+ * @return the SRQ, or NULL with errno/rte_errno: EINVAL, ENOMEM, or the backend's error.
+ */
+__rte_experimental
+struct rte_pmd_mlx4v_srq *rte_pmd_mlx4v_create_srq(struct rte_pmd_mlx4v_pd *pd,
+						   uint32_t max_wr, uint32_t max_sge);
+
+/**
+ * Destroy an SRQ.
+ *
+ * @param srq SRQ.
+ * @return 0, EINVAL (not a live SRQ), EBUSY (a QP uses it).
+ */
+__rte_experimental
+int rte_pmd_mlx4v_destroy_srq(struct rte_pmd_mlx4v_srq *srq);
+
+/**
+ * Create a raw-packet QP (IBV_QPT_RAW_PACKET) in RESET, sized exactly as libmlx4
+ * sizes it. attr capacities are updated with the granted values.
+ *
+ * @param pd PD.
+ * @param attr Attributes (CQs/SRQ of the same handle).
+ * @return the QP, or NULL with errno/rte_errno: EINVAL (bad attribute, foreign
+ *   object, limits 65536 WRs / 64 SGEs / 1024 inline bytes), ENOMEM, or the backend's error.
+ */
+__rte_experimental
+struct rte_pmd_mlx4v_qp *rte_pmd_mlx4v_create_qp(struct rte_pmd_mlx4v_pd *pd,
+						 struct rte_pmd_mlx4v_qp_attr *attr);
+
+/**
+ * Move a QP to another state. Allowed: any state to RESET or ERR, RESET->INIT,
+ * INIT->INIT, INIT->RTR, RTR->RTS, RTS->RTS. RESET->INIT initialises SQ ownership
+ * (every WQE owner bit 1). ->RESET removes the QP's CQEs from CQs that were never
+ * handed out as views (see rte_pmd_mlx4v_init_obj()).
+ *
+ * @param qp QP.
+ * @param state Target state.
+ * @return 0, EINVAL (not a live QP, bad transition), or the backend's error.
+ */
+__rte_experimental
+int rte_pmd_mlx4v_modify_qp(struct rte_pmd_mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state);
+
+/**
+ * Destroy a QP. Its CQEs are removed from CQs that are not DV-owned.
+ *
+ * @param qp QP.
+ * @return 0 or EINVAL (not a live QP).
+ */
+__rte_experimental
+int rte_pmd_mlx4v_destroy_qp(struct rte_pmd_mlx4v_qp *qp);
+
+/**
+ * The QP number (struct ibv_qp::qp_num), as found in CQEs.
+ *
+ * @param qp QP.
+ * @param qpn Output.
+ * @return 0 or EINVAL.
+ */
+__rte_experimental
+int rte_pmd_mlx4v_qp_num(const struct rte_pmd_mlx4v_qp *qp, uint32_t *qpn);
+
+/**
+ * Create a receive WQ (IBV_WQT_RQ) in RESET, with libmlx4's dummy 64-byte SQ.
+ *
+ * @param pd PD.
+ * @param attr Attributes; max_wr/max_sge are updated with the granted values.
+ * @return the WQ, or NULL with errno/rte_errno: EINVAL (bad attribute, limits 65536 WRs /
+ *   64 SGEs), ENOMEM, or the backend's error.
+ */
+__rte_experimental
+struct rte_pmd_mlx4v_wq *rte_pmd_mlx4v_create_wq(struct rte_pmd_mlx4v_pd *pd,
+						 struct rte_pmd_mlx4v_wq_attr *attr);
+
+/**
+ * Move a WQ to RDY, RESET or ERR. ->RESET removes its CQEs from a CQ that is not
+ * DV-owned and zeroes its doorbell record.
+ *
+ * @param wq WQ.
+ * @param state Target state.
+ * @return 0, EINVAL, or the backend's error.
+ */
+__rte_experimental
+int rte_pmd_mlx4v_modify_wq(struct rte_pmd_mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state);
+
+/**
+ * Destroy a WQ.
+ *
+ * @param wq WQ.
+ * @return 0 or EINVAL (not a live WQ).
+ */
+__rte_experimental
+int rte_pmd_mlx4v_destroy_wq(struct rte_pmd_mlx4v_wq *wq);
+
+/**
+ * The WQ number (struct ibv_wq::wq_num), as found in its CQEs.
+ *
+ * @param wq WQ.
+ * @param wqn Output.
+ * @return 0 or EINVAL.
+ */
+__rte_experimental
+int rte_pmd_mlx4v_wq_num(const struct rte_pmd_mlx4v_wq *wq, uint32_t *wqn);
+
+/**
+ * mlx4dv_init_obj() for mlx4v objects: fill rdma-core's mlx4dv_qp, mlx4dv_cq,
+ * mlx4dv_srq and mlx4dv_rwq exactly as rdma-core fills them, in the order QP, CQ,
+ * SRQ, RWQ; the first error stops the sequence.
+ *
+ * comp_mask of the QP and CQ outputs is read as input (MLX4DV_QP_MASK_UAR_MMAP_OFFSET,
+ * MLX4DV_CQ_MASK_UAR) and overwritten with the bits filled. Asking for a CQ marks it
+ * DV-owned for good: QP/WQ reset and destroy no longer clean its entries.
+ *
+ * Stricter than upstream: every requested pair is validated before anything is
+ * written, so a call that fails with EINVAL leaves all outputs untouched.
+ *
+ * @param obj In/out pairs; only the requested ones are read.
+ * @param obj_type OR of MLX4DV_OBJ_QP, MLX4DV_OBJ_CQ, MLX4DV_OBJ_SRQ, MLX4DV_OBJ_RWQ.
+ * @return 0, or EINVAL: obj NULL; a bit outside the four types; for a requested type
+ *   an in or out pointer NULL, or in not a live mlx4v object of that type. A backend
+ *   error (rdma-core) is returned as is.
+ */
+__rte_experimental
+int rte_pmd_mlx4v_init_obj(struct rte_pmd_mlx4v_obj *obj, uint64_t obj_type);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _RTE_PMD_MLX4V_H_ */

@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file
+ * The simulated ConnectX-3 as an EAL vdev (mlx4v_sim): devargs, the device
+ * engine thread and the registry of simulated devices. The vdev registration,
+ * its name and its devargs string live in this one file for pmdinfogen.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_kvargs.h>
+#include <rte_malloc.h>
+#include <bus_vdev_driver.h>
+
+#include "mlx4v_log.h"
+#include "mlx4v_sim_priv.h"
+
+RTE_LOG_REGISTER_SUFFIX(mlx4v_logtype_sim, sim, NOTICE);
+
+static TAILQ_HEAD(, mlx4v_sim) mlx4v_sims = TAILQ_HEAD_INITIALIZER(mlx4v_sims);
+static pthread_mutex_t mlx4v_sims_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int
+mlx4v_sim_poll_locked(struct mlx4v_sim *sim)
+{
+	struct mlx4v_sim_qp *qp;
+	unsigned int i;
+	int work = 0;
+
+	/* Doorbells are plain stores: consume each watched word once (mlx4dv.md §7). */
+	for (i = 0; i < MLX4V_SIM_MAX_CQ; i++)
+		if (sim->cqs[i] != NULL)
+			work += hwsim_mmio_poll(sim->cqs[i]->page);
+	for (i = 0; i < MLX4V_SIM_MAX_QP; i++) {
+		qp = sim->qps[i];
+		if (qp != NULL && !qp->is_wq)
+			work += hwsim_mmio_poll(qp->page);
+	}
+	/* The send doorbell is a hint: the SQ walk finds work by owner bits. */
+	for (i = 0; i < MLX4V_SIM_MAX_QP; i++) {
+		qp = sim->qps[i];
+		if (qp == NULL || qp->is_wq || qp->db_pending == 0)
+			continue;
+		qp->db_pending = 0;
+		work += mlx4v_sim_sq_process(qp);
+	}
+	return work;
+}
+
+static int
+mlx4v_sim_engine_poll(void *arg)
+{
+	struct mlx4v_sim *sim = arg;
+	int work;
+
+	pthread_mutex_lock(&sim->lock);
+	work = mlx4v_sim_poll_locked(sim);
+	pthread_mutex_unlock(&sim->lock);
+	return work;
+}
+
+int
+mlx4v_sim_poll(struct mlx4v_sim *sim)
+{
+	if (sim == NULL)
+		return 0;
+	return mlx4v_sim_engine_poll(sim);
+}
+
+struct mlx4v_sim *
+mlx4v_sim_get(const char *name)
+{
+	struct mlx4v_sim *sim;
+
+	pthread_mutex_lock(&mlx4v_sims_lock);
+	TAILQ_FOREACH(sim, &mlx4v_sims, next)
+		if (name != NULL && strcmp(sim->name, name) == 0)
+			break;
+	pthread_mutex_unlock(&mlx4v_sims_lock);
+	if (sim == NULL)
+		rte_errno = ENODEV;
+	return sim;
+}
+
+unsigned int
+mlx4v_sim_ports(struct mlx4v_sim *sim)
+{
+	return sim != NULL ? sim->nports : 0;
+}
+
+unsigned int
+mlx4v_sim_live_objects(struct mlx4v_sim *sim, enum mlx4v_sim_obj kind)
+{
+	unsigned int n;
+
+	if (sim == NULL || (unsigned int)kind >= MLX4V_SIM_OBJ_MAX)
+		return 0;
+	pthread_mutex_lock(&sim->lock);
+	n = sim->live[kind];
+	pthread_mutex_unlock(&sim->lock);
+	return n;
+}
+
+int
+mlx4v_sim_stats_get(struct mlx4v_sim *sim, struct mlx4v_sim_stats *st)
+{
+	if (sim == NULL || st == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&sim->lock);
+	*st = sim->stats;
+	pthread_mutex_unlock(&sim->lock);
+	return 0;
+}
+
+static int
+mlx4v_sim_arg_ports(const char *key, const char *value, void *opaque)
+{
+	struct mlx4v_sim *sim = opaque;
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(value, &end, 0);
+	if (errno != 0 || *end != '\0' || n < 1 || n > MLX4V_SIM_MAX_PORTS) {
+		MLX4V_SIM_LOG(ERR, "%s: %s=%s: expected 1..%d", sim->name, key, value,
+			      MLX4V_SIM_MAX_PORTS);
+		return -EINVAL;
+	}
+	sim->nports = n;
+	return 0;
+}
+
+static int
+mlx4v_sim_arg_mode(const char *key, const char *value, void *opaque)
+{
+	struct mlx4v_sim *sim = opaque;
+
+	if (strcmp(value, "loopback") == 0) {
+		sim->pair = 0;
+	} else if (strcmp(value, "pair") == 0) {
+		sim->pair = 1;
+	} else {
+		MLX4V_SIM_LOG(ERR, "%s: %s=%s: expected loopback or pair", sim->name, key,
+			      value);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Device keys through kvargs, fault knobs through the hwsim parser. */
+static int
+mlx4v_sim_parse_args(struct mlx4v_sim *sim, const char *args)
+{
+	struct rte_kvargs *kv;
+	int ret;
+
+	if (args == NULL || args[0] == '\0')
+		return 0;
+	kv = rte_kvargs_parse(args, NULL);
+	if (kv == NULL) {
+		MLX4V_SIM_LOG(ERR, "%s: cannot parse devargs \"%s\"", sim->name, args);
+		return -EINVAL;
+	}
+	ret = rte_kvargs_process(kv, "ports", mlx4v_sim_arg_ports, sim);
+	if (ret == 0)
+		ret = rte_kvargs_process(kv, "mode", mlx4v_sim_arg_mode, sim);
+	rte_kvargs_free(kv);
+	if (ret)
+		return -EINVAL;
+	return hwsim_knobs_parse(sim->knobs, args, mlx4v_sim_dev_keys);
+}
+
+static struct mlx4v_sim *
+mlx4v_sim_create(const char *name, const char *args, int socket)
+{
+	struct mlx4v_sim *sim;
+	int ret;
+
+	sim = rte_zmalloc_socket("mlx4v_sim", sizeof(*sim), RTE_CACHE_LINE_SIZE, socket);
+	if (sim == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	strlcpy(sim->name, name, sizeof(sim->name));
+	sim->nports = 2;
+	sim->socket = socket;
+	TAILQ_INIT(&sim->receivers);
+	pthread_mutex_init(&sim->lock, NULL);
+	sim->knobs = mlx4v_sim_knobs_create();
+	if (sim->knobs == NULL) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	ret = mlx4v_sim_parse_args(sim, args);
+	if (ret)
+		goto err_knobs_destroy;
+	sim->dma = hwsim_dma_create(name);
+	if (sim->dma == NULL) {
+		ret = -ENOMEM;
+		goto err_knobs_destroy;
+	}
+	sim->irq = hwsim_irq_create(MLX4V_SIM_MAX_CQ);
+	if (sim->irq == NULL) {
+		ret = -ENOMEM;
+		goto err_dma_destroy;
+	}
+	sim->engine = hwsim_engine_create(name, mlx4v_sim_engine_poll, sim);
+	if (sim->engine == NULL) {
+		ret = -ENOMEM;
+		goto err_irq_destroy;
+	}
+	ret = hwsim_engine_start(sim->engine);
+	if (ret)
+		goto err_engine_destroy;
+	pthread_mutex_lock(&mlx4v_sims_lock);
+	TAILQ_INSERT_TAIL(&mlx4v_sims, sim, next);
+	pthread_mutex_unlock(&mlx4v_sims_lock);
+	return sim;
+
+err_engine_destroy:
+	hwsim_engine_destroy(sim->engine);
+err_irq_destroy:
+	hwsim_irq_destroy(sim->irq);
+err_dma_destroy:
+	hwsim_dma_destroy(sim->dma);
+err_knobs_destroy:
+	hwsim_knobs_destroy(sim->knobs);
+err_free:
+	pthread_mutex_destroy(&sim->lock);
+	rte_free(sim);
+	rte_errno = -ret;
+	return NULL;
+}
+
+/* Mirrors mlx4v_sim_create() in reverse. */
+static void
+mlx4v_sim_destroy(struct mlx4v_sim *sim)
+{
+	pthread_mutex_lock(&mlx4v_sims_lock);
+	TAILQ_REMOVE(&mlx4v_sims, sim, next);
+	pthread_mutex_unlock(&mlx4v_sims_lock);
+	hwsim_engine_stop(sim->engine);
+	hwsim_engine_destroy(sim->engine);
+	hwsim_irq_destroy(sim->irq);
+	hwsim_dma_destroy(sim->dma);
+	hwsim_knobs_destroy(sim->knobs);
+	pthread_mutex_destroy(&sim->lock);
+	rte_free(sim);
+}
+
+static int
+mlx4v_sim_probe(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	int socket = vdev->device.numa_node;
+	struct mlx4v_sim *sim;
+	int ret;
+
+	if (socket < 0)
+		socket = SOCKET_ID_ANY;
+	sim = mlx4v_sim_create(name, rte_vdev_device_args(vdev), socket);
+	if (sim == NULL)
+		return -rte_errno;
+	ret = mlx4v_dev_register(name, &mlx4v_sim_verbs_ops, sim, socket);
+	if (ret) {
+		mlx4v_sim_destroy(sim);
+		return ret;
+	}
+	MLX4V_SIM_LOG(INFO, "%s: simulated ConnectX-3, %u port(s), %s", name, sim->nports,
+		      sim->pair ? "ports paired" : "ports looped back");
+	return 0;
+}
+
+static int
+mlx4v_sim_remove(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct mlx4v_sim *sim;
+	int ret;
+
+	sim = mlx4v_sim_get(name);
+	if (sim == NULL)
+		return -ENODEV;
+	/* Refused while handles are open: their objects live in this device. */
+	ret = mlx4v_dev_unregister(name);
+	if (ret)
+		return ret;
+	mlx4v_sim_destroy(sim);
+	return 0;
+}
+
+static struct rte_vdev_driver mlx4v_sim_driver = {
+	.probe = mlx4v_sim_probe,
+	.remove = mlx4v_sim_remove,
+};
+
+RTE_PMD_REGISTER_VDEV(mlx4v_sim, mlx4v_sim_driver);
+RTE_PMD_REGISTER_PARAM_STRING(mlx4v_sim,
+	"ports=<1-4> "
+	"mode=<loopback|pair> "
+	"strict_cqe_owner=<0|1> "
+	"fail_alloc_pd=<int> "
+	"fail_reg_mr=<int> "
+	"fail_create_cq=<int> "
+	"fail_create_qp=<int> "
+	"fail_create_srq=<int> "
+	"fail_create_wq=<int> "
+	"fail_modify_qp=<int> "
+	"fail_modify_wq=<int> "
+	"lose_cq_event=<int>");

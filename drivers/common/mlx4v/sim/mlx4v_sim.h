@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file
+ * Control API of the simulated ConnectX-3 (vdev mlx4v_sim): live-object and misuse
+ * counters, fault knobs, packet injection. For tests and testpmd; not for data paths.
+ */
+
+#ifndef _MLX4V_SIM_H_
+#define _MLX4V_SIM_H_
+
+#include <stdint.h>
+
+#include <rte_compat.h>
+
+/** One simulated HCA (one mlx4v_sim vdev). */
+struct mlx4v_sim;
+
+/** Kinds of objects the device model holds. */
+enum mlx4v_sim_obj {
+	MLX4V_SIM_OBJ_PD,
+	MLX4V_SIM_OBJ_MR,
+	MLX4V_SIM_OBJ_CQ,
+	MLX4V_SIM_OBJ_QP,
+	MLX4V_SIM_OBJ_SRQ,
+	MLX4V_SIM_OBJ_WQ,
+	MLX4V_SIM_OBJ_MAX,
+};
+
+/** Misuse the model detects; each is counted and logged on pmd.common.mlx4v.sim. */
+enum mlx4v_sim_misuse {
+	MLX4V_SIM_MISUSE_SQ_OWNER,      /**< WQE written with the owner bit of the wrong pass */
+	MLX4V_SIM_MISUSE_SQ_WQE_SIZE,   /**< DS count 0, WQE beyond the ring, bad inline segment */
+	MLX4V_SIM_MISUSE_SQ_OPCODE,     /**< opcode a raw-packet QP cannot execute */
+	MLX4V_SIM_MISUSE_QP_STATE,      /**< send doorbell on a QP not in RTS (or ERR) */
+	MLX4V_SIM_MISUSE_SDB_VALUE,     /**< send doorbell value is not this QP's doorbell_qpn */
+	MLX4V_SIM_MISUSE_DB_WRONG_PAGE, /**< a doorbell written at the offset of another kind */
+	MLX4V_SIM_MISUSE_RQ_DB_RECORD,  /**< RQ/SRQ doorbell record backwards or beyond the ring */
+	MLX4V_SIM_MISUSE_ARM_DB_RECORD, /**< arm doorbell without the matching arm_db record */
+	MLX4V_SIM_MISUSE_ARM_PACKING,   /**< arm doorbell packed mlx5-style (ci high, cqn low) */
+	MLX4V_SIM_MISUSE_ARM_CQN,       /**< arm doorbell naming another CQ */
+	MLX4V_SIM_MISUSE_ARM_SN,        /**< arm reusing the sequence number that already fired */
+	MLX4V_SIM_MISUSE_CI_STALE,      /**< arm doorbell CI differs from *set_ci_db */
+	MLX4V_SIM_MISUSE_CI_BACKWARDS,  /**< *set_ci_db moved backwards */
+	MLX4V_SIM_MISUSE_CI_AHEAD,      /**< *set_ci_db beyond the producer */
+	MLX4V_SIM_MISUSE_CQ_OVERRUN,    /**< CQ full by *set_ci_db: the consumer index is stale */
+	MLX4V_SIM_MISUSE_LKEY,          /**< lkey unknown, of another PD, or range outside its MR */
+	MLX4V_SIM_MISUSE_DMA,           /**< queue memory access outside the mapped windows */
+	MLX4V_SIM_MISUSE_MAX,
+};
+
+/** Traffic counters. */
+struct mlx4v_sim_stats {
+	uint64_t doorbells;    /**< send doorbells accepted */
+	uint64_t tx_packets;
+	uint64_t tx_bytes;
+	uint64_t rx_packets;   /**< packets scattered into a receive WQE */
+	uint64_t rx_bytes;
+	uint64_t rx_dropped;   /**< no ready receiver with a posted WQE on the port */
+	uint64_t cqes;         /**< CQEs written, errors included */
+	uint64_t err_cqes;
+	uint64_t cqe_dropped;  /**< CQEs lost to overrun */
+	uint64_t events;       /**< completion events signalled */
+	uint64_t events_lost;  /**< events swallowed by the lose_cq_event knob */
+	uint64_t arms;         /**< valid arm doorbells */
+};
+
+/**
+ * Find a simulated device by its vdev name.
+ * @return the device, or NULL with rte_errno ENODEV.
+ */
+__rte_internal
+struct mlx4v_sim *mlx4v_sim_get(const char *name);
+
+/** @return the number of ports (1-based port numbers go up to it). */
+__rte_internal
+unsigned int mlx4v_sim_ports(struct mlx4v_sim *sim);
+
+/** @return live objects of a kind in the device model; 0 for a bad kind. */
+__rte_internal
+unsigned int mlx4v_sim_live_objects(struct mlx4v_sim *sim, enum mlx4v_sim_obj kind);
+
+/** @return how often a misuse was detected; 0 for a bad kind. */
+__rte_internal
+uint64_t mlx4v_sim_misuse_count(struct mlx4v_sim *sim, enum mlx4v_sim_misuse kind);
+
+/** @return the sum of all misuse counters. */
+__rte_internal
+uint64_t mlx4v_sim_misuse_total(struct mlx4v_sim *sim);
+
+/** @return the name of a misuse kind ("sq_owner", ...), or "unknown". */
+__rte_internal
+const char *mlx4v_sim_misuse_name(enum mlx4v_sim_misuse kind);
+
+/** Zero the misuse counters. */
+__rte_internal
+void mlx4v_sim_misuse_reset(struct mlx4v_sim *sim);
+
+/**
+ * Copy the traffic counters.
+ * @return 0 or -EINVAL.
+ */
+__rte_internal
+int mlx4v_sim_stats_get(struct mlx4v_sim *sim, struct mlx4v_sim_stats *st);
+
+/**
+ * Set a fault knob by name: strict_cqe_owner, fail_alloc_pd, fail_reg_mr,
+ * fail_create_cq, fail_create_qp, fail_create_srq, fail_create_wq, fail_modify_qp,
+ * fail_modify_wq, lose_cq_event. The same names are devargs.
+ * @return 0, -ENOENT (unknown knob) or -ERANGE.
+ */
+__rte_internal
+int mlx4v_sim_knob_set(struct mlx4v_sim *sim, const char *name, int64_t value);
+
+/**
+ * Read a fault knob.
+ * @return 0 or -ENOENT.
+ */
+__rte_internal
+int mlx4v_sim_knob_get(struct mlx4v_sim *sim, const char *name, int64_t *value);
+
+/**
+ * Receive a packet from the wire on a port, as if a peer had sent it; it is steered
+ * like a looped-back packet (see the guide).
+ * @return 0 when scattered into a receive WQE, -ENOBUFS when dropped, -EINVAL.
+ */
+__rte_internal
+int mlx4v_sim_inject(struct mlx4v_sim *sim, unsigned int port, const void *pkt,
+		     uint32_t len);
+
+/**
+ * Run one pass of the device engine in the caller's thread (the engine thread keeps
+ * running too). Tests use it to make progress without waiting for the thread.
+ * @return the work done (doorbells and WQEs handled).
+ */
+__rte_internal
+int mlx4v_sim_poll(struct mlx4v_sim *sim);
+
+#endif /* _MLX4V_SIM_H_ */

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Fault knobs and misuse accounting of the simulated ConnectX-3. */
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "mlx4v_log.h"
+#include "mlx4v_sim_priv.h"
+
+/* Order matches enum mlx4v_sim_knob. Every name is also a devarg. */
+static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
+	[MLX4V_SIM_KNOB_STRICT_CQE_OWNER] = { "strict_cqe_owner", 0, 0, 1,
+		"do not set CQE owner bits at CQ creation (mlx4dv.md 6)" },
+	[MLX4V_SIM_KNOB_FAIL_ALLOC_PD] = { "fail_alloc_pd", 0, 0, INT32_MAX,
+		"fail the next N PD allocations" },
+	[MLX4V_SIM_KNOB_FAIL_REG_MR] = { "fail_reg_mr", 0, 0, INT32_MAX,
+		"fail the next N MR registrations" },
+	[MLX4V_SIM_KNOB_FAIL_CREATE_CQ] = { "fail_create_cq", 0, 0, INT32_MAX,
+		"fail the next N CQ creations after every resource is taken" },
+	[MLX4V_SIM_KNOB_FAIL_CREATE_QP] = { "fail_create_qp", 0, 0, INT32_MAX,
+		"fail the next N QP creations after every resource is taken" },
+	[MLX4V_SIM_KNOB_FAIL_CREATE_SRQ] = { "fail_create_srq", 0, 0, INT32_MAX,
+		"fail the next N SRQ creations after every resource is taken" },
+	[MLX4V_SIM_KNOB_FAIL_CREATE_WQ] = { "fail_create_wq", 0, 0, INT32_MAX,
+		"fail the next N WQ creations after every resource is taken" },
+	[MLX4V_SIM_KNOB_FAIL_MODIFY_QP] = { "fail_modify_qp", 0, 0, INT32_MAX,
+		"fail the next N QP state changes" },
+	[MLX4V_SIM_KNOB_FAIL_MODIFY_WQ] = { "fail_modify_wq", 0, 0, INT32_MAX,
+		"fail the next N WQ state changes" },
+	[MLX4V_SIM_KNOB_LOSE_CQ_EVENT] = { "lose_cq_event", 0, 0, INT32_MAX,
+		"drop the next N completion events (lost interrupt)" },
+};
+
+const char *const mlx4v_sim_dev_keys[] = { "ports", "mode", NULL };
+
+static const char *const mlx4v_sim_misuse_names[MLX4V_SIM_MISUSE_MAX] = {
+	[MLX4V_SIM_MISUSE_SQ_OWNER] = "sq_owner",
+	[MLX4V_SIM_MISUSE_SQ_WQE_SIZE] = "sq_wqe_size",
+	[MLX4V_SIM_MISUSE_SQ_OPCODE] = "sq_opcode",
+	[MLX4V_SIM_MISUSE_QP_STATE] = "qp_state",
+	[MLX4V_SIM_MISUSE_SDB_VALUE] = "sdb_value",
+	[MLX4V_SIM_MISUSE_DB_WRONG_PAGE] = "db_wrong_page",
+	[MLX4V_SIM_MISUSE_RQ_DB_RECORD] = "rq_db_record",
+	[MLX4V_SIM_MISUSE_ARM_DB_RECORD] = "arm_db_record",
+	[MLX4V_SIM_MISUSE_ARM_PACKING] = "arm_packing",
+	[MLX4V_SIM_MISUSE_ARM_CQN] = "arm_cqn",
+	[MLX4V_SIM_MISUSE_ARM_SN] = "arm_sn",
+	[MLX4V_SIM_MISUSE_CI_STALE] = "ci_stale",
+	[MLX4V_SIM_MISUSE_CI_BACKWARDS] = "ci_backwards",
+	[MLX4V_SIM_MISUSE_CI_AHEAD] = "ci_ahead",
+	[MLX4V_SIM_MISUSE_CQ_OVERRUN] = "cq_overrun",
+	[MLX4V_SIM_MISUSE_LKEY] = "lkey",
+	[MLX4V_SIM_MISUSE_DMA] = "dma",
+};
+
+struct hwsim_knobs *
+mlx4v_sim_knobs_create(void)
+{
+	return hwsim_knobs_create(mlx4v_sim_knob_defs, MLX4V_SIM_KNOB_MAX);
+}
+
+void
+mlx4v_sim_misuse(struct mlx4v_sim *sim, enum mlx4v_sim_misuse kind, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	sim->misuse[kind]++;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	MLX4V_SIM_LOG(WARNING, "%s: misuse %s: %s", sim->name, mlx4v_sim_misuse_names[kind],
+		      msg);
+}
+
+int
+mlx4v_sim_knob_take(struct mlx4v_sim *sim, enum mlx4v_sim_knob knob)
+{
+	return hwsim_knob_take(sim->knobs, knob);
+}
+
+int64_t
+mlx4v_sim_knob(struct mlx4v_sim *sim, enum mlx4v_sim_knob knob)
+{
+	return hwsim_knob(sim->knobs, knob);
+}
+
+const char *
+mlx4v_sim_misuse_name(enum mlx4v_sim_misuse kind)
+{
+	if ((unsigned int)kind >= MLX4V_SIM_MISUSE_MAX)
+		return "unknown";
+	return mlx4v_sim_misuse_names[kind];
+}
+
+uint64_t
+mlx4v_sim_misuse_count(struct mlx4v_sim *sim, enum mlx4v_sim_misuse kind)
+{
+	uint64_t n;
+
+	if (sim == NULL || (unsigned int)kind >= MLX4V_SIM_MISUSE_MAX)
+		return 0;
+	pthread_mutex_lock(&sim->lock);
+	n = sim->misuse[kind];
+	pthread_mutex_unlock(&sim->lock);
+	return n;
+}
+
+uint64_t
+mlx4v_sim_misuse_total(struct mlx4v_sim *sim)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	if (sim == NULL)
+		return 0;
+	pthread_mutex_lock(&sim->lock);
+	for (i = 0; i < MLX4V_SIM_MISUSE_MAX; i++)
+		n += sim->misuse[i];
+	pthread_mutex_unlock(&sim->lock);
+	return n;
+}
+
+void
+mlx4v_sim_misuse_reset(struct mlx4v_sim *sim)
+{
+	unsigned int i;
+
+	if (sim == NULL)
+		return;
+	pthread_mutex_lock(&sim->lock);
+	for (i = 0; i < MLX4V_SIM_MISUSE_MAX; i++)
+		sim->misuse[i] = 0;
+	pthread_mutex_unlock(&sim->lock);
+}
+
+int
+mlx4v_sim_knob_set(struct mlx4v_sim *sim, const char *name, int64_t value)
+{
+	if (sim == NULL || name == NULL)
+		return -EINVAL;
+	return hwsim_knobs_set(sim->knobs, name, value);
+}
+
+int
+mlx4v_sim_knob_get(struct mlx4v_sim *sim, const char *name, int64_t *value)
+{
+	if (sim == NULL || name == NULL || value == NULL)
+		return -EINVAL;
+	return hwsim_knobs_get(sim->knobs, name, value);
+}

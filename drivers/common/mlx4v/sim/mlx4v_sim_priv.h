@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Internals of the simulated ConnectX-3 shared by the sim/ files. */
+
+#ifndef _MLX4V_SIM_PRIV_H_
+#define _MLX4V_SIM_PRIV_H_
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <infiniband/mlx4dv.h>
+
+#include <hwsim_dma.h>
+#include <hwsim_fault.h>
+#include <hwsim_irq.h>
+#include <hwsim_mmio.h>
+#include <hwsim_thread.h>
+
+#include "mlx4v_sim.h"
+#include "mlx4v_verbs.h"
+
+#define MLX4V_SIM_MAX_PORTS 4
+#define MLX4V_SIM_MAX_CQ 256
+#define MLX4V_SIM_MAX_QP 512       /* QPs and WQs share the QP number space */
+#define MLX4V_SIM_MAX_SRQ 256
+#define MLX4V_SIM_MAX_MR 1024
+/* Object numbers never 0: a zero doorbell word is invisible to hwsim_mmio_poll(). */
+#define MLX4V_SIM_QPN_BASE 0x40u
+#define MLX4V_SIM_MAX_PKT 16384u
+#define MLX4V_SIM_TXBB 64u
+
+/** Indexes of the fault knobs (mlx4v_sim_faults.c holds the definitions). */
+enum mlx4v_sim_knob {
+	MLX4V_SIM_KNOB_STRICT_CQE_OWNER,
+	MLX4V_SIM_KNOB_FAIL_ALLOC_PD,
+	MLX4V_SIM_KNOB_FAIL_REG_MR,
+	MLX4V_SIM_KNOB_FAIL_CREATE_CQ,
+	MLX4V_SIM_KNOB_FAIL_CREATE_QP,
+	MLX4V_SIM_KNOB_FAIL_CREATE_SRQ,
+	MLX4V_SIM_KNOB_FAIL_CREATE_WQ,
+	MLX4V_SIM_KNOB_FAIL_MODIFY_QP,
+	MLX4V_SIM_KNOB_FAIL_MODIFY_WQ,
+	MLX4V_SIM_KNOB_LOSE_CQ_EVENT,
+	MLX4V_SIM_KNOB_MAX,
+};
+
+/** The model's memory protection table entry (MPT): one MR. */
+struct mlx4v_sim_mr {
+	int used;
+	uint32_t lkey;
+	uint32_t pdn;
+	uintptr_t addr;
+	size_t len;
+};
+
+struct mlx4v_sim;
+
+/** A CQ as the device sees it. */
+struct mlx4v_sim_cq {
+	struct mlx4v_sim *sim;
+	uint32_t idx;
+	uint32_t cqn;
+	uint8_t *buf;
+	uint32_t cqe_cnt;
+	int cqe_size;
+	uint32_t *set_ci_db;
+	uint32_t *arm_db;
+	struct hwsim_mmio_page *page;   /**< this CQ's own UAR page */
+	uint32_t pi;                    /**< CQEs produced, running */
+	uint32_t last_ci;               /**< last *set_ci_db seen */
+	uint32_t armed;                 /**< 0, or the armed command (1 << 24 / 2 << 24) */
+	int armed_sn;
+	int fired_sn;                   /**< sn of the arm that last fired, -1 before */
+	int fd;                         /**< eventfd, -1 without events */
+};
+
+/** An SRQ as the device sees it. */
+struct mlx4v_sim_srq {
+	uint32_t idx;
+	uint32_t srqn;
+	uint32_t pdn;
+	uint8_t *buf;
+	int wqe_shift;
+	uint32_t max;
+	uint32_t *db;
+	uint32_t hw_head;               /**< next WQE the device takes */
+	uint32_t consumed;              /**< WQEs taken, running */
+};
+
+/** The receive side of a QP, or an RWQ. */
+struct mlx4v_sim_rq {
+	TAILQ_ENTRY(mlx4v_sim_rq) next; /**< steering list, creation order */
+	uint32_t num;                   /**< QPN or WQN reported in CQEs */
+	unsigned int port;
+	int ready;                      /**< QP in RTR/RTS, WQ in RDY */
+	uint32_t pdn;
+	uint8_t *base;                  /**< first RQ WQE */
+	uint32_t wqe_cnt;
+	int wqe_shift;
+	uint32_t *rdb;
+	uint32_t consumer;              /**< WQEs consumed, 16-bit running */
+	struct mlx4v_sim_cq *cq;
+	struct mlx4v_sim_srq *srq;
+};
+
+/** A QP (or, with is_wq, an RWQ) as the device sees it. */
+struct mlx4v_sim_qp {
+	struct mlx4v_sim *sim;
+	uint32_t idx;
+	uint32_t qpn;
+	uint32_t doorbell_qpn;          /**< BE32(qpn << 8), as software writes it */
+	int is_wq;
+	int has_rq;
+	enum rte_pmd_mlx4v_qp_state state;
+	uint32_t pdn;
+	struct hwsim_mmio_page *page;   /**< this QP's own UAR page (sdb at +0x14) */
+	uint8_t *buf;                   /**< whole QP buffer, for the DMA window */
+	size_t buf_len;
+	/* Send side, walked in 64-byte basic blocks (TXBBs). */
+	uint8_t *sq;
+	int sq_shift;
+	uint32_t sq_wqe_cnt;
+	uint32_t txbb_cnt;
+	uint32_t pos;                   /**< next TXBB to execute, running */
+	uint32_t *last;                 /**< per TXBB: owner_opcode last seen executed */
+	unsigned int db_pending;
+	struct mlx4v_sim_cq *send_cq;
+	struct mlx4v_sim_rq rq;
+};
+
+struct mlx4v_sim {
+	TAILQ_ENTRY(mlx4v_sim) next;
+	char name[RTE_DEV_NAME_MAX_LEN];
+	unsigned int nports;
+	int pair;                       /**< ports paired 1<->2, 3<->4 instead of looped back */
+	int socket;
+	pthread_mutex_t lock;           /**< the model's state; held by every engine pass */
+	struct hwsim_knobs *knobs;
+	struct hwsim_dma *dma;
+	struct hwsim_irq *irq;
+	struct hwsim_engine *engine;
+	struct mlx4v_sim_cq *cqs[MLX4V_SIM_MAX_CQ];
+	struct mlx4v_sim_qp *qps[MLX4V_SIM_MAX_QP];
+	struct mlx4v_sim_srq *srqs[MLX4V_SIM_MAX_SRQ];
+	struct mlx4v_sim_mr mrs[MLX4V_SIM_MAX_MR];
+	TAILQ_HEAD(, mlx4v_sim_rq) receivers;
+	uint32_t next_pdn;
+	uint8_t lkey_gen;
+	unsigned int live[MLX4V_SIM_OBJ_MAX];
+	uint64_t misuse[MLX4V_SIM_MISUSE_MAX];
+	struct mlx4v_sim_stats stats;
+	uint8_t pkt[MLX4V_SIM_MAX_PKT]; /**< the engine's packet buffer */
+};
+
+/* mlx4v_sim_faults.c */
+struct hwsim_knobs *mlx4v_sim_knobs_create(void);
+/** Record a misuse: count it and log it once per occurrence. */
+void mlx4v_sim_misuse(struct mlx4v_sim *sim, enum mlx4v_sim_misuse kind,
+		      const char *fmt, ...) __rte_format_printf(3, 4);
+/** "Fail the next N" knob: returns 1 when this call must fail. */
+int mlx4v_sim_knob_take(struct mlx4v_sim *sim, enum mlx4v_sim_knob knob);
+int64_t mlx4v_sim_knob(struct mlx4v_sim *sim, enum mlx4v_sim_knob knob);
+/** Devargs keys the knob parser must skip. */
+extern const char *const mlx4v_sim_dev_keys[];
+
+/* mlx4v_sim_cq.c */
+void mlx4v_sim_cq_init_owner(struct mlx4v_sim_cq *cq);
+/**
+ * Write one CQE (owner bit last) and raise the event of an armed CQ.
+ * @return 0, or -ENOSPC when the CQ overran (the CQE is dropped).
+ */
+int mlx4v_sim_cq_push(struct mlx4v_sim_cq *cq, struct mlx4_cqe *cqe, int is_err);
+void mlx4v_sim_cq_doorbell(void *arg, uint32_t off, uint64_t raw);
+/** Fill an error CQE (struct mlx4_err_cqe layout) for a QP. */
+void mlx4v_sim_cqe_error(struct mlx4_cqe *cqe, uint32_t qpn, uint16_t wqe_index,
+			 uint8_t syndrome, int is_send);
+
+/* mlx4v_sim_sq.c */
+void mlx4v_sim_sq_doorbell(void *arg, uint32_t off, uint64_t raw);
+int mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp);
+void mlx4v_sim_sq_reset(struct mlx4v_sim_qp *qp);
+/**
+ * Check [addr, addr + len) against the MR of lkey in PD pdn.
+ * @return 0, or -EACCES after recording an lkey misuse.
+ */
+int mlx4v_sim_mr_check(struct mlx4v_sim *sim, uint32_t pdn, uint32_t lkey, uint64_t addr,
+		       uint64_t len);
+
+/* mlx4v_sim_rq.c */
+/** Steer a packet to the first ready receiver of port with a posted WQE. */
+int mlx4v_sim_rq_deliver(struct mlx4v_sim *sim, unsigned int port, const uint8_t *pkt,
+			 uint32_t len);
+/** @return the port a packet sent on port goes out to (loopback or pair). */
+unsigned int mlx4v_sim_rq_peer_port(const struct mlx4v_sim *sim, unsigned int port);
+
+/* mlx4v_sim.c */
+/** One engine pass, with sim->lock held. */
+int mlx4v_sim_poll_locked(struct mlx4v_sim *sim);
+
+#endif /* _MLX4V_SIM_PRIV_H_ */

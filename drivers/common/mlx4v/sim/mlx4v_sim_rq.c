@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file
+ * The simulated receive side: steering a packet to a receive queue of a port, and
+ * scattering it into RQ, SRQ or RWQ WQEs with lkey checks.
+ *
+ * Steering rule: receivers (RWQs in RDY; QPs in RTR/RTS with an RQ or an SRQ) are
+ * kept in creation order; a packet goes to the first receiver bound to the
+ * destination port that has a posted WQE, else it is dropped.
+ */
+
+#include <string.h>
+
+#include <rte_atomic.h>
+#include <rte_byteorder.h>
+
+#include "mlx4v_log.h"
+#include "mlx4v_sim_priv.h"
+
+/* CQE status bits used by DPDK's packet-type parsing (mlx4dv.md §4.6). */
+#define MLX4V_SIM_STATUS_IPV4 (1u << 22)
+#define MLX4V_SIM_STATUS_IPV6 (1u << 24)
+#define MLX4V_SIM_STATUS_TCP (1u << 26)
+#define MLX4V_SIM_STATUS_UDP (1u << 27)
+
+unsigned int
+mlx4v_sim_rq_peer_port(const struct mlx4v_sim *sim, unsigned int port)
+{
+	unsigned int peer;
+
+	if (!sim->pair)
+		return port;
+	/* Ports pair 1<->2, 3<->4; an odd last port loops back to itself. */
+	peer = ((port - 1) ^ 1) + 1;
+	return peer <= sim->nports ? peer : port;
+}
+
+/* WQEs software has posted and the device has not consumed. */
+static uint32_t
+mlx4v_sim_rq_avail(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq)
+{
+	uint32_t raw = 0, avail;
+
+	if (rq->srq != NULL) {
+		struct mlx4v_sim_srq *srq = rq->srq;
+
+		if (hwsim_dma_read(sim->dma, (uintptr_t)srq->db, &raw, sizeof(raw)) != 0)
+			return 0;
+		/* *db is the running count of posted WQEs (mlx4dv.md §4.4). */
+		avail = rte_be_to_cpu_32(raw) - srq->consumed;
+		if (avail > srq->max) {
+			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_RQ_DB_RECORD,
+					 "SRQ 0x%x: doorbell record %u, %u consumed, %u WQEs",
+					 srq->srqn, rte_be_to_cpu_32(raw), srq->consumed, srq->max);
+			return 0;
+		}
+		return avail;
+	}
+	if (rq->wqe_cnt == 0)
+		return 0;
+	if (hwsim_dma_read(sim->dma, (uintptr_t)rq->rdb, &raw, sizeof(raw)) != 0)
+		return 0;
+	/* *rdb is a 16-bit running producer count, not an index (mlx4dv.md §4.3). */
+	avail = (rte_be_to_cpu_32(raw) - rq->consumer) & 0xffff;
+	if (avail > rq->wqe_cnt) {
+		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_RQ_DB_RECORD,
+				 "RQ 0x%x: doorbell record %u, %u consumed, %u WQEs", rq->num,
+				 rte_be_to_cpu_32(raw) & 0xffff, rq->consumer, rq->wqe_cnt);
+		return 0;
+	}
+	return avail;
+}
+
+/* Scatter pkt into the data segments of one receive WQE; @return 0 or a syndrome. */
+static uint8_t
+mlx4v_sim_rq_scatter(struct mlx4v_sim *sim, uint32_t pdn, const uint8_t *segs,
+		     uint32_t nsegs, const uint8_t *pkt, uint32_t len)
+{
+	const struct mlx4_wqe_data_seg *seg;
+	uint32_t i, bc, lkey, chunk, done = 0;
+	uint64_t addr;
+
+	for (i = 0; i < nsegs && done < len; i++) {
+		seg = (const struct mlx4_wqe_data_seg *)(segs + i * sizeof(*seg));
+		lkey = rte_be_to_cpu_32(seg->lkey);
+		/* A terminator ends a scatter list shorter than the WQE. */
+		if (lkey == MLX4V_INVALID_LKEY)
+			break;
+		bc = rte_be_to_cpu_32(seg->byte_count);
+		addr = rte_be_to_cpu_64(seg->addr);
+		if (bc == 0)
+			continue;
+		if (mlx4v_sim_mr_check(sim, pdn, lkey, addr, bc) != 0)
+			return MLX4_CQE_SYNDROME_LOCAL_PROT_ERR;
+		chunk = RTE_MIN(bc, len - done);
+		memcpy((void *)(uintptr_t)addr, pkt + done, chunk);
+		done += chunk;
+	}
+	return done < len ? MLX4_CQE_SYNDROME_LOCAL_LENGTH_ERR : 0;
+}
+
+/* Packet-type bits of the CQE status, from the Ethernet and IP headers. */
+static uint32_t
+mlx4v_sim_rq_status(const uint8_t *pkt, uint32_t len)
+{
+	uint32_t status = 0;
+	uint8_t proto = 0;
+	uint16_t et;
+
+	if (len < 14)
+		return 0;
+	et = (uint16_t)(pkt[12] << 8 | pkt[13]);
+	if (et == 0x0800 && len >= 34) {
+		status |= MLX4V_SIM_STATUS_IPV4;
+		proto = pkt[23];
+	} else if (et == 0x86dd && len >= 54) {
+		status |= MLX4V_SIM_STATUS_IPV6;
+		proto = pkt[20];
+	}
+	if (proto == 6)
+		status |= MLX4V_SIM_STATUS_TCP;
+	else if (proto == 17)
+		status |= MLX4V_SIM_STATUS_UDP;
+	return status;
+}
+
+/* Consume one posted WQE of rq for pkt and complete it. */
+static void
+mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8_t *pkt,
+		     uint32_t len)
+{
+	uint8_t wqe[16 + 64 * sizeof(struct mlx4_wqe_data_seg)];
+	struct mlx4v_sim_srq *srq = rq->srq;
+	struct mlx4_cqe cqe;
+	const uint8_t *segs;
+	uint32_t size, nsegs;
+	uint16_t index, next;
+	uint8_t syndrome;
+	uint8_t *src;
+
+	/* The doorbell record said the WQE is posted: read it only now. */
+	rte_rmb();
+	if (srq != NULL) {
+		index = (uint16_t)srq->hw_head;
+		size = 1u << srq->wqe_shift;
+		src = srq->buf + ((size_t)index << srq->wqe_shift);
+	} else {
+		index = (uint16_t)(rq->consumer & (rq->wqe_cnt - 1));
+		size = 1u << rq->wqe_shift;
+		src = rq->base + ((size_t)index << rq->wqe_shift);
+	}
+	size = RTE_MIN(size, (uint32_t)sizeof(wqe));
+	if (hwsim_dma_read(sim->dma, (uintptr_t)src, wqe, size) != 0) {
+		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_DMA, "RQ 0x%x: WQE %u unreadable",
+				 rq->num, index);
+		return;
+	}
+	if (srq != NULL) {
+		/* The device follows the free list as software linked it. */
+		memcpy(&next, wqe + 2, sizeof(next));
+		srq->hw_head = rte_be_to_cpu_16(next) & (srq->max - 1);
+		srq->consumed++;
+		segs = wqe + sizeof(struct mlx4_wqe_srq_next_seg);
+		nsegs = (size - sizeof(struct mlx4_wqe_srq_next_seg)) /
+			sizeof(struct mlx4_wqe_data_seg);
+	} else {
+		rq->consumer = (rq->consumer + 1) & 0xffff;
+		segs = wqe;
+		nsegs = size / sizeof(struct mlx4_wqe_data_seg);
+	}
+	syndrome = mlx4v_sim_rq_scatter(sim, rq->pdn, segs, nsegs, pkt, len);
+	if (syndrome) {
+		mlx4v_sim_cqe_error(&cqe, rq->num, index, syndrome, 0);
+		mlx4v_sim_cq_push(rq->cq, &cqe, 1);
+		return;
+	}
+	sim->stats.rx_packets++;
+	sim->stats.rx_bytes += len;
+	memset(&cqe, 0, sizeof(cqe));
+	cqe.vlan_my_qpn = rte_cpu_to_be_32(rq->num);
+	cqe.status = rte_cpu_to_be_32(mlx4v_sim_rq_status(pkt, len));
+	cqe.byte_cnt = rte_cpu_to_be_32(len);
+	cqe.wqe_index = rte_cpu_to_be_16(index);
+	cqe.owner_sr_opcode = MLX4_RECV_OPCODE_SEND;
+	mlx4v_sim_cq_push(rq->cq, &cqe, 0);
+}
+
+int
+mlx4v_sim_rq_deliver(struct mlx4v_sim *sim, unsigned int port, const uint8_t *pkt,
+		     uint32_t len)
+{
+	struct mlx4v_sim_rq *rq;
+
+	TAILQ_FOREACH(rq, &sim->receivers, next) {
+		if (!rq->ready || rq->port != port)
+			continue;
+		if (mlx4v_sim_rq_avail(sim, rq) == 0)
+			continue;
+		mlx4v_sim_rq_consume(sim, rq, pkt, len);
+		return 0;
+	}
+	sim->stats.rx_dropped++;
+	return -ENOBUFS;
+}
+
+int
+mlx4v_sim_inject(struct mlx4v_sim *sim, unsigned int port, const void *pkt, uint32_t len)
+{
+	int ret;
+
+	if (sim == NULL || pkt == NULL || len > MLX4V_SIM_MAX_PKT || port == 0 ||
+	    port > sim->nports)
+		return -EINVAL;
+	pthread_mutex_lock(&sim->lock);
+	/* The packet buffer is the engine's; the lock makes it ours for now. */
+	memcpy(sim->pkt, pkt, len);
+	ret = mlx4v_sim_rq_deliver(sim, port, sim->pkt, len);
+	pthread_mutex_unlock(&sim->lock);
+	return ret;
+}

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file
+ * The simulated send engine: finds WQEs by their owner bits, gathers raw packets
+ * through the MR table, sends them to a port and writes send CQEs.
+ */
+
+#include <string.h>
+
+#include <rte_atomic.h>
+#include <rte_byteorder.h>
+
+#include "mlx4v_log.h"
+#include "mlx4v_sim_priv.h"
+
+#define MLX4V_SIM_DS 16u
+#define MLX4V_SIM_OPCODE_MASK 0x1fu
+#define MLX4V_SIM_OWNER_BIT (1u << 31)
+/* Largest WQE: the DS count is 6 bits (mlx4dv.md §4.2). */
+#define MLX4V_SIM_MAX_WQE (63u * MLX4V_SIM_DS)
+
+int
+mlx4v_sim_mr_check(struct mlx4v_sim *sim, uint32_t pdn, uint32_t lkey, uint64_t addr,
+		   uint64_t len)
+{
+	const struct mlx4v_sim_mr *mr;
+	uint32_t idx = (lkey >> 8) - 2;
+
+	/* The MPT lookup: key, protection domain, then bounds. */
+	if ((lkey >> 8) < 2 || idx >= MLX4V_SIM_MAX_MR || !sim->mrs[idx].used ||
+	    sim->mrs[idx].lkey != lkey) {
+		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_LKEY, "unknown lkey 0x%x", lkey);
+		return -EACCES;
+	}
+	mr = &sim->mrs[idx];
+	if (mr->pdn != pdn) {
+		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_LKEY, "lkey 0x%x belongs to PD %u, not %u",
+				 lkey, mr->pdn, pdn);
+		return -EACCES;
+	}
+	if (addr < mr->addr || len > mr->len || addr - mr->addr > mr->len - len) {
+		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_LKEY,
+				 "lkey 0x%x: [0x%" PRIx64 ", +%" PRIu64 ") outside its MR",
+				 lkey, addr, len);
+		return -EACCES;
+	}
+	return 0;
+}
+
+void
+mlx4v_sim_sq_reset(struct mlx4v_sim_qp *qp)
+{
+	uint32_t i;
+
+	qp->pos = 0;
+	qp->db_pending = 0;
+	/* What libmlx4's SQ ownership initialisation leaves in every control word. */
+	for (i = 0; i < qp->txbb_cnt; i++)
+		qp->last[i] = rte_cpu_to_be_32(MLX4V_SIM_OWNER_BIT);
+}
+
+/* Doorbell handler of a QP's UAR page: the send doorbell at +0x14. */
+void
+mlx4v_sim_sq_doorbell(void *arg, uint32_t off, uint64_t raw)
+{
+	struct mlx4v_sim_qp *qp = arg;
+	struct mlx4v_sim *sim = qp->sim;
+
+	if (off != MLX4V_SEND_DOORBELL) {
+		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_DB_WRONG_PAGE,
+				 "QP 0x%x: doorbell written at UAR offset 0x%x", qp->qpn, off);
+		return;
+	}
+	/* The doorbell carries only BE32(qpn << 8), written without a byte swap. */
+	if ((uint32_t)raw != qp->doorbell_qpn) {
+		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_SDB_VALUE,
+				 "QP 0x%x: send doorbell 0x%08x, expected doorbell_qpn 0x%08x",
+				 qp->qpn, (uint32_t)raw, qp->doorbell_qpn);
+		return;
+	}
+	sim->stats.doorbells++;
+	qp->db_pending++;
+}
+
+/* Copy len bytes of the SQ ring at TXBB position pos + byte off, wrapping at the end. */
+static int
+mlx4v_sim_sq_read(struct mlx4v_sim_qp *qp, uint32_t pos, uint32_t off, void *dst,
+		  uint32_t len)
+{
+	uint32_t ring = qp->txbb_cnt * MLX4V_SIM_TXBB;
+	uint32_t start = ((pos & (qp->txbb_cnt - 1)) * MLX4V_SIM_TXBB + off) % ring;
+	uint32_t first = RTE_MIN(len, ring - start);
+
+	if (hwsim_dma_read(qp->sim->dma, (uintptr_t)(qp->sq + start), dst, first) != 0)
+		return -EFAULT;
+	if (first < len &&
+	    hwsim_dma_read(qp->sim->dma, (uintptr_t)qp->sq, (uint8_t *)dst + first,
+			   len - first) != 0)
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * Gather the packet of one SEND WQE (ds 16-byte units, control segment included).
+ * @return 0 with *len set, or a CQE syndrome.
+ */
+static uint8_t
+mlx4v_sim_sq_gather(struct mlx4v_sim_qp *qp, const uint8_t *wqe, uint32_t ds,
+		    uint32_t *len)
+{
+	struct mlx4v_sim *sim = qp->sim;
+	uint32_t end = ds * MLX4V_SIM_DS, off = MLX4V_SIM_DS, n = 0, bc, il, lkey;
+	const struct mlx4_wqe_data_seg *dseg;
+	uint64_t addr;
+	int inl = 0;
+
+	while (off + 4 <= end) {
+		memcpy(&bc, wqe + off, sizeof(bc));
+		bc = rte_be_to_cpu_32(bc);
+		if (bc & MLX4_INLINE_SEG) {
+			/* Inline data: a 4-byte header, never crossing a 64-byte boundary. */
+			il = bc & ~MLX4_INLINE_SEG;
+			if ((off % MLX4_INLINE_ALIGN) + 4 + il > MLX4_INLINE_ALIGN ||
+			    off + 4 + il > end || n + il > MLX4V_SIM_MAX_PKT) {
+				mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_SQ_WQE_SIZE,
+						 "QP 0x%x: bad inline segment of %u bytes at %u",
+						 qp->qpn, il, off);
+				return MLX4_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+			}
+			memcpy(sim->pkt + n, wqe + off + 4, il);
+			n += il;
+			off += 4 + il;
+			inl = 1;
+			/* A continuation header only follows at the next 64-byte boundary. */
+			if (off % MLX4_INLINE_ALIGN != 0)
+				break;
+			continue;
+		}
+		/* After inline data only padding remains. */
+		if (inl || off % MLX4V_SIM_DS != 0)
+			break;
+		dseg = (const struct mlx4_wqe_data_seg *)(wqe + off);
+		off += MLX4V_SIM_DS;
+		if (bc == 0)
+			continue;
+		lkey = rte_be_to_cpu_32(dseg->lkey);
+		addr = rte_be_to_cpu_64(dseg->addr);
+		if (n + bc > MLX4V_SIM_MAX_PKT)
+			return MLX4_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+		if (mlx4v_sim_mr_check(sim, qp->pdn, lkey, addr, bc) != 0)
+			return MLX4_CQE_SYNDROME_LOCAL_PROT_ERR;
+		memcpy(sim->pkt + n, (const void *)(uintptr_t)addr, bc);
+		n += bc;
+	}
+	*len = n;
+	return 0;
+}
+
+/* Execute one valid WQE; @return 0 or a CQE syndrome. */
+static uint8_t
+mlx4v_sim_sq_execute(struct mlx4v_sim_qp *qp, const uint8_t *wqe, uint32_t ds,
+		     uint32_t opcode, uint32_t *len)
+{
+	struct mlx4v_sim *sim = qp->sim;
+	uint8_t syndrome;
+
+	*len = 0;
+	if (opcode == MLX4_OPCODE_NOP)
+		return 0;
+	if (opcode != MLX4_OPCODE_SEND) {
+		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_SQ_OPCODE,
+				 "QP 0x%x: opcode 0x%x not supported on a raw-packet QP",
+				 qp->qpn, opcode);
+		return MLX4_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	}
+	syndrome = mlx4v_sim_sq_gather(qp, wqe, ds, len);
+	if (syndrome)
+		return syndrome;
+	sim->stats.tx_packets++;
+	sim->stats.tx_bytes += *len;
+	mlx4v_sim_rq_deliver(sim, mlx4v_sim_rq_peer_port(sim, qp->rq.port), sim->pkt, *len);
+	return 0;
+}
+
+/* A doorbell found nothing: tell a wrong-pass owner bit apart from a raced scan. */
+static void
+mlx4v_sim_sq_check_owner(struct mlx4v_sim_qp *qp)
+{
+	uint32_t slot = qp->pos & (qp->txbb_cnt - 1);
+	uint32_t w = 0;
+
+	if (mlx4v_sim_sq_read(qp, qp->pos, 0, &w, sizeof(w)) != 0)
+		return;
+	/* Stamps (libmlx4 0xffffffff, DPDK 0x7fffffff | owner) are not WQEs. */
+	if ((rte_be_to_cpu_32(w) & ~MLX4V_SIM_OWNER_BIT) == 0x7fffffff)
+		return;
+	/* Unchanged since we last executed (or initialised) it: an earlier pass ate it. */
+	if (w == qp->last[slot])
+		return;
+	mlx4v_sim_misuse(qp->sim, MLX4V_SIM_MISUSE_SQ_OWNER,
+			 "QP 0x%x: WQE at %u written with owner %u, pass %u expects %u",
+			 qp->qpn, qp->pos, rte_be_to_cpu_32(w) >> 31,
+			 qp->pos / qp->txbb_cnt, !!(qp->pos & qp->txbb_cnt));
+}
+
+int
+mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
+{
+	struct mlx4v_sim *sim = qp->sim;
+	uint8_t wqe[MLX4V_SIM_MAX_WQE];
+	struct mlx4_wqe_ctrl_seg ctrl;
+	uint32_t done = 0, budget, ds, nbb, opcode, owner, len, slot;
+	struct mlx4_cqe cqe;
+	uint8_t syndrome;
+	uint16_t index;
+
+	if (qp->state != RTE_PMD_MLX4V_QPS_RTS && qp->state != RTE_PMD_MLX4V_QPS_ERR) {
+		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_QP_STATE,
+				 "QP 0x%x: send doorbell in state %d", qp->qpn, qp->state);
+		return 0;
+	}
+	for (budget = qp->txbb_cnt; budget > 0; budget -= RTE_MIN(budget, nbb)) {
+		if (mlx4v_sim_sq_read(qp, qp->pos, 0, &ctrl, sizeof(ctrl)) != 0) {
+			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_DMA, "QP 0x%x: SQ unreadable",
+					 qp->qpn);
+			break;
+		}
+		/* Owner bit check: valid for the device when it equals the pass parity. */
+		owner = rte_be_to_cpu_32(ctrl.owner_opcode) >> 31;
+		if (owner != !!(qp->pos & qp->txbb_cnt))
+			break;
+		/* Read the WQE body only after its ownership was seen. */
+		rte_rmb();
+		ds = ctrl.fence_size & 0x3f;
+		/* One stride, or as many TXBBs as the WQE covers (DPDK posts multi-TXBB WQEs). */
+		nbb = RTE_MAX(1u << (qp->sq_shift - 6),
+			      (ds * MLX4V_SIM_DS + MLX4V_SIM_TXBB - 1) / MLX4V_SIM_TXBB);
+		slot = qp->pos & (qp->txbb_cnt - 1);
+		index = (uint16_t)((qp->pos >> (qp->sq_shift - 6)) & (qp->sq_wqe_cnt - 1));
+		opcode = rte_be_to_cpu_32(ctrl.owner_opcode) & MLX4V_SIM_OPCODE_MASK;
+		len = 0;
+		if (ds == 0 || nbb > qp->txbb_cnt) {
+			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_SQ_WQE_SIZE,
+					 "QP 0x%x: WQE at %u has DS count %u", qp->qpn, qp->pos, ds);
+			syndrome = MLX4_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+			nbb = 1;
+		} else if (qp->state == RTE_PMD_MLX4V_QPS_ERR) {
+			syndrome = MLX4_CQE_SYNDROME_WR_FLUSH_ERR;
+		} else if (mlx4v_sim_sq_read(qp, qp->pos, 0, wqe, ds * MLX4V_SIM_DS) != 0) {
+			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_DMA, "QP 0x%x: SQ unreadable",
+					 qp->qpn);
+			break;
+		} else {
+			syndrome = mlx4v_sim_sq_execute(qp, wqe, ds, opcode, &len);
+		}
+		qp->last[slot] = ctrl.owner_opcode;
+		qp->pos += nbb;
+		done++;
+		if (syndrome) {
+			/* Errors always complete, and move the QP to the error state. */
+			mlx4v_sim_cqe_error(&cqe, qp->qpn, index, syndrome, 1);
+			mlx4v_sim_cq_push(qp->send_cq, &cqe, 1);
+			qp->state = RTE_PMD_MLX4V_QPS_ERR;
+			continue;
+		}
+		/* One CQE per WQE that asks for it with CQ_UPDATE (mlx4dv.md §4.7). */
+		if ((rte_be_to_cpu_32(ctrl.srcrb_flags) & MLX4_WQE_CTRL_CQ_UPDATE) ==
+		    MLX4_WQE_CTRL_CQ_UPDATE) {
+			memset(&cqe, 0, sizeof(cqe));
+			cqe.vlan_my_qpn = rte_cpu_to_be_32(qp->qpn);
+			cqe.byte_cnt = rte_cpu_to_be_32(len);
+			cqe.wqe_index = rte_cpu_to_be_16(index);
+			cqe.owner_sr_opcode = MLX4_CQE_IS_SEND_MASK | opcode;
+			mlx4v_sim_cq_push(qp->send_cq, &cqe, 0);
+		}
+	}
+	if (done == 0)
+		mlx4v_sim_sq_check_owner(qp);
+	return done;
+}

@@ -1,0 +1,632 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file
+ * The simulator backend of the verbs seam: the "kernel plus hardware" part of
+ * each object. The common layer plays libmlx4 (MLX4V_VERBS_F_SW_PROVIDER); here
+ * objects get numbers, their own doorbell pages, DMA windows and event vectors.
+ */
+
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <rte_byteorder.h>
+#include <rte_malloc.h>
+
+#include "mlx4v_log.h"
+#include "mlx4v_sim_priv.h"
+
+static struct mlx4v_sim *
+mlx4v_sim_of(const struct mlx4v_ctx *ctx)
+{
+	return ctx->be;
+}
+
+/* Queue memory becomes device-visible through IOMMU windows; IOVA is the VA. */
+static int
+mlx4v_sim_dma_map(struct mlx4v_sim *sim, const void *va, size_t len)
+{
+	return hwsim_dma_map(sim->dma, (uintptr_t)va, (void *)(uintptr_t)va, len);
+}
+
+static void
+mlx4v_sim_dma_unmap(struct mlx4v_sim *sim, const void *va, size_t len)
+{
+	if (hwsim_dma_unmap(sim->dma, (uintptr_t)va, len) != 0)
+		MLX4V_SIM_LOG(ERR, "%s: window %p+%zu was not mapped", sim->name, va, len);
+}
+
+static int
+mlx4v_sim_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
+{
+	ctx->be = dev_priv;
+	return 0;
+}
+
+static void
+mlx4v_sim_ctx_close(struct mlx4v_ctx *ctx)
+{
+	ctx->be = NULL;
+}
+
+static int
+mlx4v_sim_pd_create(struct mlx4v_pd *pd)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_of(pd->obj.ctx);
+	int ret = 0;
+
+	pthread_mutex_lock(&sim->lock);
+	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_ALLOC_PD)) {
+		ret = -ENOMEM;
+	} else {
+		pd->pdn = ++sim->next_pdn;
+		sim->live[MLX4V_SIM_OBJ_PD]++;
+	}
+	pthread_mutex_unlock(&sim->lock);
+	return ret;
+}
+
+static int
+mlx4v_sim_pd_destroy(struct mlx4v_pd *pd)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_of(pd->obj.ctx);
+
+	pthread_mutex_lock(&sim->lock);
+	sim->live[MLX4V_SIM_OBJ_PD]--;
+	pthread_mutex_unlock(&sim->lock);
+	return 0;
+}
+
+static int
+mlx4v_sim_mr_create(struct mlx4v_mr *mr)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_of(mr->obj.ctx);
+	struct mlx4v_sim_mr *m = NULL;
+	unsigned int i;
+	int ret = 0;
+
+	pthread_mutex_lock(&sim->lock);
+	for (i = 0; i < MLX4V_SIM_MAX_MR; i++) {
+		if (!sim->mrs[i].used) {
+			m = &sim->mrs[i];
+			break;
+		}
+	}
+	if (m == NULL || mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_REG_MR)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* Index in bits 8+ (from 2, so never MLX4V_INVALID_LKEY), a generation below. */
+	m->lkey = ((i + 2) << 8) | sim->lkey_gen++;
+	m->pdn = mr->pd->pdn;
+	m->addr = (uintptr_t)mr->addr;
+	m->len = mr->len;
+	m->used = 1;
+	mr->lkey = m->lkey;
+	sim->live[MLX4V_SIM_OBJ_MR]++;
+out:
+	pthread_mutex_unlock(&sim->lock);
+	return ret;
+}
+
+static int
+mlx4v_sim_mr_destroy(struct mlx4v_mr *mr)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_of(mr->obj.ctx);
+	uint32_t idx = (mr->lkey >> 8) - 2;
+
+	pthread_mutex_lock(&sim->lock);
+	if (idx < MLX4V_SIM_MAX_MR && sim->mrs[idx].lkey == mr->lkey) {
+		memset(&sim->mrs[idx], 0, sizeof(sim->mrs[idx]));
+		sim->live[MLX4V_SIM_OBJ_MR]--;
+	}
+	pthread_mutex_unlock(&sim->lock);
+	return 0;
+}
+
+static int
+mlx4v_sim_cq_create(struct mlx4v_cq *cq)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_of(cq->obj.ctx);
+	struct mlx4v_sim_cq *scq;
+	size_t ring = (size_t)cq->cqe_cnt * cq->cqe_size;
+	unsigned int idx;
+	int ret;
+
+	pthread_mutex_lock(&sim->lock);
+	for (idx = 0; idx < MLX4V_SIM_MAX_CQ; idx++)
+		if (sim->cqs[idx] == NULL)
+			break;
+	if (idx == MLX4V_SIM_MAX_CQ) {
+		ret = -ENOMEM;
+		goto err_unlock;
+	}
+	scq = rte_zmalloc_socket("mlx4v_sim_cq", sizeof(*scq), 0, sim->socket);
+	if (scq == NULL) {
+		ret = -ENOMEM;
+		goto err_unlock;
+	}
+	scq->sim = sim;
+	scq->idx = idx;
+	scq->cqn = idx + 1;
+	scq->buf = cq->buf;
+	scq->cqe_cnt = cq->cqe_cnt;
+	scq->cqe_size = cq->cqe_size;
+	scq->set_ci_db = cq->set_ci_db;
+	scq->arm_db = cq->arm_db;
+	scq->fired_sn = -1;
+	scq->fd = -1;
+	scq->page = hwsim_mmio_page_alloc();
+	if (scq->page == NULL) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	/* The arm doorbell, and the send-doorbell offset to catch swapped pages. */
+	ret = hwsim_mmio_watch(scq->page, MLX4V_CQ_DOORBELL, 8, mlx4v_sim_cq_doorbell, scq);
+	if (ret == 0)
+		ret = hwsim_mmio_watch(scq->page, MLX4V_SEND_DOORBELL, 4,
+				       mlx4v_sim_cq_doorbell, scq);
+	if (ret)
+		goto err_page_free;
+	ret = mlx4v_sim_dma_map(sim, scq->buf, ring);
+	if (ret)
+		goto err_page_free;
+	ret = mlx4v_sim_dma_map(sim, scq->set_ci_db, 2 * sizeof(uint32_t));
+	if (ret)
+		goto err_unmap_ring;
+	if (cq->with_events) {
+		scq->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+		if (scq->fd < 0) {
+			ret = -errno;
+			goto err_unmap_db;
+		}
+		ret = hwsim_irq_attach(sim->irq, idx, scq->fd);
+		if (ret)
+			goto err_close_fd;
+	}
+	/* Last step, so that the fault knob exercises the whole unwind ladder. */
+	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_CREATE_CQ)) {
+		ret = -ENOMEM;
+		goto err_irq_detach;
+	}
+	if (!mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_STRICT_CQE_OWNER))
+		mlx4v_sim_cq_init_owner(scq);
+	cq->cqn = scq->cqn;
+	cq->uar = hwsim_mmio_page_addr(scq->page);
+	cq->event_fd = scq->fd;
+	cq->be = scq;
+	sim->cqs[idx] = scq;
+	sim->live[MLX4V_SIM_OBJ_CQ]++;
+	pthread_mutex_unlock(&sim->lock);
+	return 0;
+
+err_irq_detach:
+	if (scq->fd >= 0)
+		hwsim_irq_attach(sim->irq, idx, -1);
+err_close_fd:
+	if (scq->fd >= 0)
+		close(scq->fd);
+err_unmap_db:
+	mlx4v_sim_dma_unmap(sim, scq->set_ci_db, 2 * sizeof(uint32_t));
+err_unmap_ring:
+	mlx4v_sim_dma_unmap(sim, scq->buf, ring);
+err_page_free:
+	hwsim_mmio_page_free(scq->page);
+err_free:
+	rte_free(scq);
+err_unlock:
+	pthread_mutex_unlock(&sim->lock);
+	return ret;
+}
+
+static int
+mlx4v_sim_cq_destroy(struct mlx4v_cq *cq)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_of(cq->obj.ctx);
+	struct mlx4v_sim_cq *scq = cq->be;
+
+	/* Mirrors mlx4v_sim_cq_create() in reverse. */
+	pthread_mutex_lock(&sim->lock);
+	sim->cqs[scq->idx] = NULL;
+	sim->live[MLX4V_SIM_OBJ_CQ]--;
+	if (scq->fd >= 0) {
+		hwsim_irq_attach(sim->irq, scq->idx, -1);
+		close(scq->fd);
+	}
+	mlx4v_sim_dma_unmap(sim, scq->set_ci_db, 2 * sizeof(uint32_t));
+	mlx4v_sim_dma_unmap(sim, scq->buf, (size_t)scq->cqe_cnt * scq->cqe_size);
+	hwsim_mmio_page_free(scq->page);
+	rte_free(scq);
+	pthread_mutex_unlock(&sim->lock);
+	cq->be = NULL;
+	cq->event_fd = -1;
+	return 0;
+}
+
+static int
+mlx4v_sim_cq_get_event(struct mlx4v_cq *cq)
+{
+	struct mlx4v_sim_cq *scq = cq->be;
+	uint64_t cnt;
+
+	/* Like a completion channel read: the eventfd may hold several events. */
+	if (read(scq->fd, &cnt, sizeof(cnt)) == (ssize_t)sizeof(cnt))
+		cq->events_pending += cnt;
+	if (cq->events_pending == 0)
+		return -EAGAIN;
+	cq->events_pending--;
+	return 0;
+}
+
+static int
+mlx4v_sim_srq_create(struct mlx4v_srq *srq)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_of(srq->obj.ctx);
+	size_t ring = (size_t)srq->max << srq->wqe_shift;
+	struct mlx4v_sim_srq *ssrq;
+	unsigned int idx;
+	int ret;
+
+	pthread_mutex_lock(&sim->lock);
+	for (idx = 0; idx < MLX4V_SIM_MAX_SRQ; idx++)
+		if (sim->srqs[idx] == NULL)
+			break;
+	if (idx == MLX4V_SIM_MAX_SRQ) {
+		ret = -ENOMEM;
+		goto err_unlock;
+	}
+	ssrq = rte_zmalloc_socket("mlx4v_sim_srq", sizeof(*ssrq), 0, sim->socket);
+	if (ssrq == NULL) {
+		ret = -ENOMEM;
+		goto err_unlock;
+	}
+	ssrq->idx = idx;
+	ssrq->srqn = idx + 1;
+	ssrq->pdn = srq->pd->pdn;
+	ssrq->buf = srq->buf;
+	ssrq->wqe_shift = srq->wqe_shift;
+	ssrq->max = srq->max;
+	ssrq->db = srq->db;
+	ret = mlx4v_sim_dma_map(sim, ssrq->buf, ring);
+	if (ret)
+		goto err_free;
+	ret = mlx4v_sim_dma_map(sim, ssrq->db, sizeof(uint32_t));
+	if (ret)
+		goto err_unmap_ring;
+	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_CREATE_SRQ)) {
+		ret = -ENOMEM;
+		goto err_unmap_db;
+	}
+	srq->srqn = ssrq->srqn;
+	srq->be = ssrq;
+	sim->srqs[idx] = ssrq;
+	sim->live[MLX4V_SIM_OBJ_SRQ]++;
+	pthread_mutex_unlock(&sim->lock);
+	return 0;
+
+err_unmap_db:
+	mlx4v_sim_dma_unmap(sim, ssrq->db, sizeof(uint32_t));
+err_unmap_ring:
+	mlx4v_sim_dma_unmap(sim, ssrq->buf, ring);
+err_free:
+	rte_free(ssrq);
+err_unlock:
+	pthread_mutex_unlock(&sim->lock);
+	return ret;
+}
+
+static int
+mlx4v_sim_srq_destroy(struct mlx4v_srq *srq)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_of(srq->obj.ctx);
+	struct mlx4v_sim_srq *ssrq = srq->be;
+
+	pthread_mutex_lock(&sim->lock);
+	sim->srqs[ssrq->idx] = NULL;
+	sim->live[MLX4V_SIM_OBJ_SRQ]--;
+	mlx4v_sim_dma_unmap(sim, ssrq->db, sizeof(uint32_t));
+	mlx4v_sim_dma_unmap(sim, ssrq->buf, (size_t)ssrq->max << ssrq->wqe_shift);
+	rte_free(ssrq);
+	pthread_mutex_unlock(&sim->lock);
+	srq->be = NULL;
+	return 0;
+}
+
+/* Free QP-number slot; QPs and WQs share the space. Called with the lock held. */
+static int
+mlx4v_sim_qpn_slot(struct mlx4v_sim *sim)
+{
+	int idx;
+
+	for (idx = 0; idx < MLX4V_SIM_MAX_QP; idx++)
+		if (sim->qps[idx] == NULL)
+			return idx;
+	return -1;
+}
+
+/* Common part of a QP or WQ: number, buffer window, RQ doorbell record window. */
+static struct mlx4v_sim_qp *
+mlx4v_sim_qp_alloc(struct mlx4v_sim *sim, int idx, uint8_t *buf, size_t buf_len,
+		   uint32_t *rdb, uint32_t pdn)
+{
+	struct mlx4v_sim_qp *sqp;
+
+	sqp = rte_zmalloc_socket("mlx4v_sim_qp", sizeof(*sqp), 0, sim->socket);
+	if (sqp == NULL)
+		return NULL;
+	sqp->sim = sim;
+	sqp->idx = idx;
+	sqp->qpn = MLX4V_SIM_QPN_BASE + idx;
+	sqp->doorbell_qpn = rte_cpu_to_be_32(sqp->qpn << 8);
+	sqp->pdn = pdn;
+	sqp->buf = buf;
+	sqp->buf_len = buf_len;
+	sqp->rq.num = sqp->qpn;
+	sqp->rq.pdn = pdn;
+	sqp->rq.rdb = rdb;
+	return sqp;
+}
+
+static int
+mlx4v_sim_qp_create(struct mlx4v_qp *qp)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_of(qp->obj.ctx);
+	struct mlx4v_sim_qp *sqp;
+	int idx, ret;
+
+	pthread_mutex_lock(&sim->lock);
+	if (qp->attr.port > sim->nports) {
+		MLX4V_SIM_LOG(ERR, "%s: port %u of %u", sim->name, qp->attr.port, sim->nports);
+		ret = -EINVAL;
+		goto err_unlock;
+	}
+	idx = mlx4v_sim_qpn_slot(sim);
+	if (idx < 0) {
+		ret = -ENOMEM;
+		goto err_unlock;
+	}
+	sqp = mlx4v_sim_qp_alloc(sim, idx, qp->buf, qp->buf_len, qp->rdb, qp->pd->pdn);
+	if (sqp == NULL) {
+		ret = -ENOMEM;
+		goto err_unlock;
+	}
+	sqp->state = RTE_PMD_MLX4V_QPS_RESET;
+	sqp->sq = (uint8_t *)qp->buf + qp->sq.offset;
+	sqp->sq_shift = qp->sq.wqe_shift;
+	sqp->sq_wqe_cnt = qp->sq.wqe_cnt;
+	sqp->txbb_cnt = qp->sq.wqe_cnt << (qp->sq.wqe_shift - 6);
+	sqp->send_cq = qp->send_cq->be;
+	sqp->rq.port = qp->attr.port;
+	sqp->rq.base = (uint8_t *)qp->buf + qp->rq.offset;
+	sqp->rq.wqe_cnt = qp->rq.wqe_cnt;
+	sqp->rq.wqe_shift = qp->rq.wqe_shift;
+	sqp->rq.cq = qp->recv_cq->be;
+	sqp->rq.srq = qp->srq != NULL ? qp->srq->be : NULL;
+	sqp->has_rq = qp->rq.wqe_cnt != 0 || qp->srq != NULL;
+	sqp->last = rte_zmalloc_socket("mlx4v_sim_sq", sqp->txbb_cnt * sizeof(uint32_t), 0,
+				       sim->socket);
+	if (sqp->last == NULL) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	mlx4v_sim_sq_reset(sqp);
+	sqp->page = hwsim_mmio_page_alloc();
+	if (sqp->page == NULL) {
+		ret = -ENOMEM;
+		goto err_free_last;
+	}
+	/* The send doorbell, and the arm offset to catch swapped pages. */
+	ret = hwsim_mmio_watch(sqp->page, MLX4V_SEND_DOORBELL, 4, mlx4v_sim_sq_doorbell, sqp);
+	if (ret == 0)
+		ret = hwsim_mmio_watch(sqp->page, MLX4V_CQ_DOORBELL, 8, mlx4v_sim_sq_doorbell,
+				       sqp);
+	if (ret)
+		goto err_page_free;
+	ret = mlx4v_sim_dma_map(sim, sqp->buf, sqp->buf_len);
+	if (ret)
+		goto err_page_free;
+	if (sqp->rq.rdb != NULL) {
+		ret = mlx4v_sim_dma_map(sim, sqp->rq.rdb, sizeof(uint32_t));
+		if (ret)
+			goto err_unmap_buf;
+	}
+	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_CREATE_QP)) {
+		ret = -ENOMEM;
+		goto err_unmap_rdb;
+	}
+	qp->qpn = sqp->qpn;
+	qp->sdb = (uint32_t *)((uint8_t *)hwsim_mmio_page_addr(sqp->page) +
+			       MLX4V_SEND_DOORBELL);
+	qp->uar_mmap_offset = 0;
+	qp->be = sqp;
+	if (sqp->has_rq)
+		TAILQ_INSERT_TAIL(&sim->receivers, &sqp->rq, next);
+	sim->qps[idx] = sqp;
+	sim->live[MLX4V_SIM_OBJ_QP]++;
+	pthread_mutex_unlock(&sim->lock);
+	return 0;
+
+err_unmap_rdb:
+	if (sqp->rq.rdb != NULL)
+		mlx4v_sim_dma_unmap(sim, sqp->rq.rdb, sizeof(uint32_t));
+err_unmap_buf:
+	mlx4v_sim_dma_unmap(sim, sqp->buf, sqp->buf_len);
+err_page_free:
+	hwsim_mmio_page_free(sqp->page);
+err_free_last:
+	rte_free(sqp->last);
+err_free:
+	rte_free(sqp);
+err_unlock:
+	pthread_mutex_unlock(&sim->lock);
+	return ret;
+}
+
+static int
+mlx4v_sim_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_of(qp->obj.ctx);
+	struct mlx4v_sim_qp *sqp = qp->be;
+	int ret = 0;
+
+	pthread_mutex_lock(&sim->lock);
+	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_MODIFY_QP)) {
+		ret = -EIO;
+		goto out;
+	}
+	sqp->state = state;
+	sqp->rq.ready = state == RTE_PMD_MLX4V_QPS_RTR || state == RTE_PMD_MLX4V_QPS_RTS;
+	/* RESET forgets the queue positions; software restarts from 0 as well. */
+	if (state == RTE_PMD_MLX4V_QPS_RESET) {
+		mlx4v_sim_sq_reset(sqp);
+		sqp->rq.consumer = 0;
+	}
+out:
+	pthread_mutex_unlock(&sim->lock);
+	return ret;
+}
+
+static int
+mlx4v_sim_qp_destroy(struct mlx4v_qp *qp)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_of(qp->obj.ctx);
+	struct mlx4v_sim_qp *sqp = qp->be;
+
+	/* Mirrors mlx4v_sim_qp_create() in reverse. */
+	pthread_mutex_lock(&sim->lock);
+	sim->qps[sqp->idx] = NULL;
+	sim->live[MLX4V_SIM_OBJ_QP]--;
+	if (sqp->has_rq)
+		TAILQ_REMOVE(&sim->receivers, &sqp->rq, next);
+	if (sqp->rq.rdb != NULL)
+		mlx4v_sim_dma_unmap(sim, sqp->rq.rdb, sizeof(uint32_t));
+	mlx4v_sim_dma_unmap(sim, sqp->buf, sqp->buf_len);
+	hwsim_mmio_page_free(sqp->page);
+	rte_free(sqp->last);
+	rte_free(sqp);
+	pthread_mutex_unlock(&sim->lock);
+	qp->be = NULL;
+	return 0;
+}
+
+static int
+mlx4v_sim_wq_create(struct mlx4v_wq *wq)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_of(wq->obj.ctx);
+	struct mlx4v_sim_qp *sqp;
+	int idx, ret;
+
+	pthread_mutex_lock(&sim->lock);
+	if (wq->attr.port > sim->nports) {
+		MLX4V_SIM_LOG(ERR, "%s: port %u of %u", sim->name, wq->attr.port, sim->nports);
+		ret = -EINVAL;
+		goto err_unlock;
+	}
+	idx = mlx4v_sim_qpn_slot(sim);
+	if (idx < 0) {
+		ret = -ENOMEM;
+		goto err_unlock;
+	}
+	sqp = mlx4v_sim_qp_alloc(sim, idx, wq->buf, wq->buf_len, wq->rdb, wq->pd->pdn);
+	if (sqp == NULL) {
+		ret = -ENOMEM;
+		goto err_unlock;
+	}
+	sqp->is_wq = 1;
+	sqp->has_rq = 1;
+	sqp->rq.port = wq->attr.port;
+	sqp->rq.base = (uint8_t *)wq->buf + wq->rq.offset;
+	sqp->rq.wqe_cnt = wq->rq.wqe_cnt;
+	sqp->rq.wqe_shift = wq->rq.wqe_shift;
+	sqp->rq.cq = wq->cq->be;
+	ret = mlx4v_sim_dma_map(sim, sqp->buf, sqp->buf_len);
+	if (ret)
+		goto err_free;
+	ret = mlx4v_sim_dma_map(sim, sqp->rq.rdb, sizeof(uint32_t));
+	if (ret)
+		goto err_unmap_buf;
+	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_CREATE_WQ)) {
+		ret = -ENOMEM;
+		goto err_unmap_rdb;
+	}
+	wq->wqn = sqp->qpn;
+	wq->be = sqp;
+	TAILQ_INSERT_TAIL(&sim->receivers, &sqp->rq, next);
+	sim->qps[idx] = sqp;
+	sim->live[MLX4V_SIM_OBJ_WQ]++;
+	pthread_mutex_unlock(&sim->lock);
+	return 0;
+
+err_unmap_rdb:
+	mlx4v_sim_dma_unmap(sim, sqp->rq.rdb, sizeof(uint32_t));
+err_unmap_buf:
+	mlx4v_sim_dma_unmap(sim, sqp->buf, sqp->buf_len);
+err_free:
+	rte_free(sqp);
+err_unlock:
+	pthread_mutex_unlock(&sim->lock);
+	return ret;
+}
+
+static int
+mlx4v_sim_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_of(wq->obj.ctx);
+	struct mlx4v_sim_qp *sqp = wq->be;
+	int ret = 0;
+
+	pthread_mutex_lock(&sim->lock);
+	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_MODIFY_WQ)) {
+		ret = -EIO;
+	} else {
+		sqp->rq.ready = state == RTE_PMD_MLX4V_WQS_RDY;
+		if (state == RTE_PMD_MLX4V_WQS_RESET)
+			sqp->rq.consumer = 0;
+	}
+	pthread_mutex_unlock(&sim->lock);
+	return ret;
+}
+
+static int
+mlx4v_sim_wq_destroy(struct mlx4v_wq *wq)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_of(wq->obj.ctx);
+	struct mlx4v_sim_qp *sqp = wq->be;
+
+	pthread_mutex_lock(&sim->lock);
+	sim->qps[sqp->idx] = NULL;
+	sim->live[MLX4V_SIM_OBJ_WQ]--;
+	TAILQ_REMOVE(&sim->receivers, &sqp->rq, next);
+	mlx4v_sim_dma_unmap(sim, sqp->rq.rdb, sizeof(uint32_t));
+	mlx4v_sim_dma_unmap(sim, sqp->buf, sqp->buf_len);
+	rte_free(sqp);
+	pthread_mutex_unlock(&sim->lock);
+	wq->be = NULL;
+	return 0;
+}
+
+const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops = {
+	.name = "simulator",
+	.flags = MLX4V_VERBS_F_SW_PROVIDER,
+	.ctx_open = mlx4v_sim_ctx_open,
+	.ctx_close = mlx4v_sim_ctx_close,
+	.pd_create = mlx4v_sim_pd_create,
+	.pd_destroy = mlx4v_sim_pd_destroy,
+	.mr_create = mlx4v_sim_mr_create,
+	.mr_destroy = mlx4v_sim_mr_destroy,
+	.cq_create = mlx4v_sim_cq_create,
+	.cq_destroy = mlx4v_sim_cq_destroy,
+	.cq_get_event = mlx4v_sim_cq_get_event,
+	.cq_ack_events = NULL,
+	.srq_create = mlx4v_sim_srq_create,
+	.srq_destroy = mlx4v_sim_srq_destroy,
+	.qp_create = mlx4v_sim_qp_create,
+	.qp_modify = mlx4v_sim_qp_modify,
+	.qp_destroy = mlx4v_sim_qp_destroy,
+	.wq_create = mlx4v_sim_wq_create,
+	.wq_modify = mlx4v_sim_wq_modify,
+	.wq_destroy = mlx4v_sim_wq_destroy,
+};

@@ -1,0 +1,976 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Command queue: post/wait, mailbox chains, tokens, signatures, status tables. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_interrupts.h>
+#include <rte_io.h>
+#include <rte_malloc.h>
+#include <rte_pause.h>
+
+#include "mlx5v_cmd.h"
+#include "mlx5v_dev.h"
+#include "mlx5v_log.h"
+
+/* ---- The one outbox-status table (mlx5-prm.md §3.8) ---- */
+
+struct mlx5v_cmd_status_ent {
+	uint8_t status;
+	int err;
+	const char *name;
+};
+
+/*
+ * Kernel values throughout. Deviation from rdma-core, on purpose: NOT_READY (0x07) is
+ * -EAGAIN (the kernel's choice; rdma-core has no case and returns EIO), so a caller can
+ * retry a command the firmware is not ready for. DRIVER_ABORTED (0xfe) is never sent by a
+ * device: the dead-device policy synthesises it (§3.11) and it maps to -ENOLINK.
+ */
+static const struct mlx5v_cmd_status_ent mlx5v_cmd_status_tbl[] = {
+	{ MLX5V_CMD_STAT_OK, 0, "OK" },
+	{ MLX5V_CMD_STAT_INT_ERR, -EIO, "INT_ERR" },
+	{ MLX5V_CMD_STAT_BAD_OP_ERR, -EINVAL, "BAD_OP_ERR" },
+	{ MLX5V_CMD_STAT_BAD_PARAM_ERR, -EINVAL, "BAD_PARAM_ERR" },
+	{ MLX5V_CMD_STAT_BAD_SYS_STATE_ERR, -EIO, "BAD_SYS_STATE_ERR" },
+	{ MLX5V_CMD_STAT_BAD_RES_ERR, -EINVAL, "BAD_RES_ERR" },
+	{ MLX5V_CMD_STAT_RES_BUSY, -EBUSY, "RES_BUSY" },
+	{ MLX5V_CMD_STAT_NOT_READY, -EAGAIN, "NOT_READY" },
+	{ MLX5V_CMD_STAT_LIM_ERR, -ENOMEM, "LIM_ERR" },
+	{ MLX5V_CMD_STAT_BAD_RES_STATE_ERR, -EINVAL, "BAD_RES_STATE_ERR" },
+	{ MLX5V_CMD_STAT_IX_ERR, -EINVAL, "IX_ERR" },
+	{ MLX5V_CMD_STAT_NO_RES_ERR, -EAGAIN, "NO_RES_ERR" },
+	{ MLX5V_CMD_STAT_BAD_QP_STATE_ERR, -EINVAL, "BAD_QP_STATE_ERR" },
+	{ MLX5V_CMD_STAT_BAD_PKT_ERR, -EINVAL, "BAD_PKT_ERR" },
+	{ MLX5V_CMD_STAT_BAD_SIZE_OUTS_CQES_ERR, -EINVAL, "BAD_SIZE_OUTS_CQES_ERR" },
+	{ MLX5V_CMD_STAT_BAD_INP_LEN_ERR, -EIO, "BAD_INP_LEN_ERR" },
+	{ MLX5V_CMD_STAT_BAD_OUTP_LEN_ERR, -EIO, "BAD_OUTP_LEN_ERR" },
+	{ MLX5V_CMD_STAT_DRIVER_ABORTED, -ENOLINK, "DRIVER_ABORTED" },
+};
+
+int
+mlx5v_cmd_status_to_errno(uint8_t status)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(mlx5v_cmd_status_tbl); i++)
+		if (mlx5v_cmd_status_tbl[i].status == status)
+			return mlx5v_cmd_status_tbl[i].err;
+	return -EIO;
+}
+
+const char *
+mlx5v_cmd_status_name(uint8_t status)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(mlx5v_cmd_status_tbl); i++)
+		if (mlx5v_cmd_status_tbl[i].status == status)
+			return mlx5v_cmd_status_tbl[i].name;
+	return "UNKNOWN_STATUS";
+}
+
+/* ---- Delivery status (mlx5-prm.md §3.7, the kernel's deliv_status_to_err) ---- */
+
+static const struct mlx5v_cmd_status_ent mlx5v_cmd_deliv_tbl[] = {
+	{ MLX5V_CMD_DELIV_OK, 0, "OK" },
+	{ MLX5V_CMD_DELIV_SIGNAT_ERR, -EBADR, "SIGNAT_ERR" },
+	{ MLX5V_CMD_DELIV_TOK_ERR, -EBADR, "TOK_ERR" },
+	{ MLX5V_CMD_DELIV_BAD_BLK_NUM_ERR, -EFAULT, "BAD_BLK_NUM_ERR" },
+	{ MLX5V_CMD_DELIV_OUT_PTR_ALIGN_ERR, -EFAULT, "OUT_PTR_ALIGN_ERR" },
+	{ MLX5V_CMD_DELIV_IN_PTR_ALIGN_ERR, -EFAULT, "IN_PTR_ALIGN_ERR" },
+	{ MLX5V_CMD_DELIV_FW_ERR, -EIO, "FW_ERR" },
+	{ MLX5V_CMD_DELIV_IN_LENGTH_ERR, -ENOMSG, "IN_LENGTH_ERR" },
+	{ MLX5V_CMD_DELIV_OUT_LENGTH_ERR, -ENOMSG, "OUT_LENGTH_ERR" },
+	{ MLX5V_CMD_DELIV_RES_FLD_NOT_CLR_ERR, -ENOMSG, "RES_FLD_NOT_CLR_ERR" },
+	{ MLX5V_CMD_DELIV_CMD_DESCR_ERR, -ENOMSG, "CMD_DESCR_ERR" },
+};
+
+int
+mlx5v_cmd_delivery_to_errno(uint8_t deliv)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(mlx5v_cmd_deliv_tbl); i++)
+		if (mlx5v_cmd_deliv_tbl[i].status == deliv)
+			return mlx5v_cmd_deliv_tbl[i].err;
+	return -EINVAL;
+}
+
+static const char *
+mlx5v_cmd_deliv_name(uint8_t deliv)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(mlx5v_cmd_deliv_tbl); i++)
+		if (mlx5v_cmd_deliv_tbl[i].status == deliv)
+			return mlx5v_cmd_deliv_tbl[i].name;
+	return "UNKNOWN_DELIVERY";
+}
+
+/* ---- Opcode names and the dead-device class (mlx5-prm.md §3.11, §10) ---- */
+
+enum mlx5v_cmd_class {
+	MLX5V_CMD_CLASS_UNKNOWN = 0,
+	MLX5V_CMD_CLASS_OTHER,     /**< create/query/modify/alloc: fails when dead */
+	MLX5V_CMD_CLASS_DESTROY,   /**< destroy/dealloc/teardown: succeeds when dead */
+};
+
+struct mlx5v_cmd_opcode_ent {
+	uint16_t opcode;
+	uint8_t cls;
+	const char *name;
+};
+
+#define OPC(op, c, n) { op, MLX5V_CMD_CLASS_ ## c, n }
+static const struct mlx5v_cmd_opcode_ent mlx5v_cmd_opcode_tbl[] = {
+	OPC(0x100, OTHER, "QUERY_HCA_CAP"),
+	OPC(0x101, OTHER, "QUERY_ADAPTER"),
+	OPC(0x102, OTHER, "INIT_HCA"),
+	OPC(0x103, DESTROY, "TEARDOWN_HCA"),
+	OPC(0x104, OTHER, "ENABLE_HCA"),
+	OPC(0x105, DESTROY, "DISABLE_HCA"),
+	OPC(0x107, OTHER, "QUERY_PAGES"),
+	OPC(0x108, DESTROY, "MANAGE_PAGES"),
+	OPC(0x109, OTHER, "SET_HCA_CAP"),
+	OPC(0x10a, OTHER, "QUERY_ISSI"),
+	OPC(0x10b, OTHER, "SET_ISSI"),
+	OPC(0x200, OTHER, "CREATE_MKEY"),
+	OPC(0x201, OTHER, "QUERY_MKEY"),
+	OPC(0x202, DESTROY, "DESTROY_MKEY"),
+	OPC(0x301, OTHER, "CREATE_EQ"),
+	OPC(0x302, DESTROY, "DESTROY_EQ"),
+	OPC(0x303, OTHER, "QUERY_EQ"),
+	OPC(0x304, OTHER, "GEN_EQE"),
+	OPC(0x400, OTHER, "CREATE_CQ"),
+	OPC(0x401, DESTROY, "DESTROY_CQ"),
+	OPC(0x402, OTHER, "QUERY_CQ"),
+	OPC(0x403, OTHER, "MODIFY_CQ"),
+	OPC(0x500, OTHER, "CREATE_QP"),
+	OPC(0x501, DESTROY, "DESTROY_QP"),
+	OPC(0x754, OTHER, "QUERY_NIC_VPORT_CONTEXT"),
+	OPC(0x755, OTHER, "MODIFY_NIC_VPORT_CONTEXT"),
+	OPC(0x800, OTHER, "ALLOC_PD"),
+	OPC(0x801, DESTROY, "DEALLOC_PD"),
+	OPC(0x802, OTHER, "ALLOC_UAR"),
+	OPC(0x803, DESTROY, "DEALLOC_UAR"),
+	OPC(0x805, OTHER, "ACCESS_REG"),
+	OPC(0x816, OTHER, "ALLOC_TRANSPORT_DOMAIN"),
+	OPC(0x817, DESTROY, "DEALLOC_TRANSPORT_DOMAIN"),
+	OPC(0x900, OTHER, "CREATE_TIR"),
+	OPC(0x902, DESTROY, "DESTROY_TIR"),
+	OPC(0x904, OTHER, "CREATE_SQ"),
+	OPC(0x905, OTHER, "MODIFY_SQ"),
+	OPC(0x906, DESTROY, "DESTROY_SQ"),
+	OPC(0x907, OTHER, "QUERY_SQ"),
+	OPC(0x908, OTHER, "CREATE_RQ"),
+	OPC(0x909, OTHER, "MODIFY_RQ"),
+	OPC(0x90a, DESTROY, "DESTROY_RQ"),
+	OPC(0x90b, OTHER, "QUERY_RQ"),
+	OPC(0x912, OTHER, "CREATE_TIS"),
+	OPC(0x914, DESTROY, "DESTROY_TIS"),
+	OPC(0x916, OTHER, "CREATE_RQT"),
+	OPC(0x918, DESTROY, "DESTROY_RQT"),
+	OPC(0xa00, OTHER, "CREATE_GENERAL_OBJECT"),
+	OPC(0xa01, OTHER, "MODIFY_GENERAL_OBJECT"),
+	OPC(0xa02, OTHER, "QUERY_GENERAL_OBJECT"),
+	OPC(0xa03, DESTROY, "DESTROY_GENERAL_OBJECT"),
+	OPC(0xa08, OTHER, "CREATE_UMEM"),
+	OPC(0xa0a, DESTROY, "DESTROY_UMEM"),
+};
+#undef OPC
+
+static const struct mlx5v_cmd_opcode_ent *
+mlx5v_cmd_opcode_find(uint16_t opcode)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(mlx5v_cmd_opcode_tbl); i++)
+		if (mlx5v_cmd_opcode_tbl[i].opcode == opcode)
+			return &mlx5v_cmd_opcode_tbl[i];
+	return NULL;
+}
+
+const char *
+mlx5v_cmd_opcode_name(uint16_t opcode)
+{
+	const struct mlx5v_cmd_opcode_ent *e = mlx5v_cmd_opcode_find(opcode);
+
+	return e != NULL ? e->name : "UNKNOWN";
+}
+
+/* ---- helpers ---- */
+
+static uint64_t
+mlx5v_cmd_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void
+mlx5v_be32_put(uint8_t *p, uint32_t v)
+{
+	uint32_t be = rte_cpu_to_be_32(v);
+
+	memcpy(p, &be, sizeof(be));
+}
+
+static uint32_t
+mlx5v_be32_get(const uint8_t *p)
+{
+	uint32_t be;
+
+	memcpy(&be, p, sizeof(be));
+	return rte_be_to_cpu_32(be);
+}
+
+static uint8_t
+mlx5v_xor8(const uint8_t *p, size_t len)
+{
+	uint8_t x = 0;
+
+	while (len-- > 0)
+		x ^= *p++;
+	return x;
+}
+
+static unsigned int
+mlx5v_cmd_nblocks(size_t len)
+{
+	if (len <= MLX5V_CMD_INLINE_LEN)
+		return 0;
+	return (len - MLX5V_CMD_INLINE_LEN + MLX5V_MBOX_DATA_LEN - 1) / MLX5V_MBOX_DATA_LEN;
+}
+
+static struct mlx5v_cmd_stats *
+mlx5v_cmd_stats_of(struct mlx5v_cmd *cmd, uint16_t opcode)
+{
+	return &cmd->stats[RTE_MIN((unsigned int)opcode, (unsigned int)MLX5V_CMD_STATS_OPCODES)];
+}
+
+/* ---- mailbox chains ---- */
+
+static void
+mlx5v_cmd_mbox_free(struct mlx5v_dev *dev, struct mlx5v_cmd_mbox *mb)
+{
+	if (mb->va == NULL)
+		return;
+	mlx5v_hw_dma_unmap(dev->hw, mb->va, mb->iova, mb->size);
+	rte_free(mb->va);
+	memset(mb, 0, sizeof(*mb));
+}
+
+/*
+ * Make the chain hold at least nblocks blocks. Blocks sit at a 1 KiB stride (the
+ * kernel's DMA-pool alignment, mlx5-prm.md §3.3) inside one EAL buffer and one DMA window.
+ * A chain only grows; it is kept for the slot's next commands.
+ */
+static int
+mlx5v_cmd_mbox_reserve(struct mlx5v_dev *dev, struct mlx5v_cmd_mbox *mb, unsigned int nblocks)
+{
+	struct mlx5v_cmd_mbox nmb;
+	int ret;
+
+	if (nblocks <= mb->nblocks)
+		return 0;
+	memset(&nmb, 0, sizeof(nmb));
+	nmb.size = RTE_ALIGN_CEIL((size_t)nblocks * MLX5V_MBOX_ALIGN, 4096);
+	nmb.nblocks = nmb.size / MLX5V_MBOX_ALIGN;
+	nmb.va = rte_zmalloc_socket("mlx5v_cmd_mbox", nmb.size, 4096, dev->socket);
+	if (nmb.va == NULL)
+		return -ENOMEM;
+	ret = mlx5v_hw_dma_map(dev->hw, nmb.va, nmb.size, &nmb.iova);
+	if (ret < 0) {
+		rte_free(nmb.va);
+		return ret;
+	}
+	mlx5v_cmd_mbox_free(dev, mb);
+	*mb = nmb;
+	return 0;
+}
+
+/* Chain nblocks blocks: payload (or zeros), next pointer, block number, token. */
+static void
+mlx5v_cmd_mbox_fill(struct mlx5v_cmd_mbox *mb, unsigned int nblocks, const uint8_t *data,
+		    size_t len, uint8_t token, int checksum)
+{
+	unsigned int i;
+
+	for (i = 0; i < nblocks; i++) {
+		uint8_t *blk = mb->va + (size_t)i * MLX5V_MBOX_ALIGN;
+		size_t off = (size_t)i * MLX5V_MBOX_DATA_LEN;
+		size_t chunk = 0;
+		uint64_t next = i + 1 < nblocks ? mb->iova + (uint64_t)(i + 1) * MLX5V_MBOX_ALIGN : 0;
+
+		if (data != NULL && off < len)
+			chunk = RTE_MIN((size_t)MLX5V_MBOX_DATA_LEN, len - off);
+		if (chunk > 0)
+			memcpy(blk, data + off, chunk);
+		memset(blk + chunk, 0, MLX5V_MBOX_SIZE - chunk);
+		MLX5V_SET64(blk, MLX5V_MBOX_NEXT, next);
+		mlx5v_be32_put(blk + MLX5V_MBOX_BLOCK_NUM, i);
+		/* The kernel's token rule: every block carries the entry token (§3.4). */
+		blk[MLX5V_MBOX_TOKEN] = token;
+		if (checksum) {
+			/* §3.4: ctrl_sig covers 0x200..0x23d, sig covers 0..0x23e. */
+			blk[MLX5V_MBOX_CTRL_SIG] = ~mlx5v_xor8(blk + MLX5V_MBOX_DATA_LEN,
+							       MLX5V_MBOX_CTRL_SIG - MLX5V_MBOX_DATA_LEN);
+			blk[MLX5V_MBOX_SIG] = ~mlx5v_xor8(blk, MLX5V_MBOX_SIG);
+		}
+	}
+}
+
+/* Gather the output bytes past the 16 inline ones. */
+static void
+mlx5v_cmd_mbox_read(const struct mlx5v_cmd_mbox *mb, unsigned int nblocks, uint8_t *data,
+		    size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < nblocks; i++) {
+		size_t off = (size_t)i * MLX5V_MBOX_DATA_LEN;
+
+		memcpy(data + off, mb->va + (size_t)i * MLX5V_MBOX_ALIGN,
+		       RTE_MIN((size_t)MLX5V_MBOX_DATA_LEN, len - off));
+	}
+}
+
+/* ---- slots ---- */
+
+static uint8_t
+mlx5v_cmd_owner(const struct mlx5v_cmd_slot *s)
+{
+	return __atomic_load_n(&s->ent[MLX5V_CMD_ENT_STATUS_OWN], __ATOMIC_ACQUIRE);
+}
+
+/*
+ * A timed-out slot stays reserved until the device gives the entry back (the kernel's
+ * "avoid using pending command interface slots": firmware behaviour is undefined for a
+ * new command on a busy slot, mlx5-prm.md §3.10). Called with cmd->lock held.
+ */
+static void
+mlx5v_cmd_reap_locked(struct mlx5v_dev *dev)
+{
+	struct mlx5v_cmd *cmd = &dev->cmd;
+	unsigned int i;
+
+	for (i = 0; i < cmd->nslots; i++) {
+		struct mlx5v_cmd_slot *s = &cmd->slot[i];
+
+		if (s->state != MLX5V_CMD_SLOT_TIMEDOUT)
+			continue;
+		/* Owner bit 0: the device has finally answered the timed-out command. */
+		if (mlx5v_cmd_owner(s) & MLX5V_CMD_OWNER_HW)
+			continue;
+		MLX5V_CMD_LOG(WARNING, "%s: %s (0x%x) slot %u: completion arrived after timeout",
+			      dev->name, mlx5v_cmd_opcode_name(s->opcode), s->opcode, i);
+		cmd->late_completions++;
+		s->state = MLX5V_CMD_SLOT_FREE;
+	}
+}
+
+static int
+mlx5v_cmd_slot_get(struct mlx5v_dev *dev, unsigned int flags, unsigned int *idx)
+{
+	struct mlx5v_cmd *cmd = &dev->cmd;
+	uint64_t deadline = mlx5v_cmd_now_ns() +
+			    (uint64_t)mlx5v_tout_ms(dev, MLX5V_TO_CMD_SLOT) * 1000000ull;
+	unsigned int spins = 0;
+
+	for (;;) {
+		unsigned int first = 0;
+		unsigned int last = cmd->page_slot;    /* exclusive */
+		unsigned int stalled = 0;
+		unsigned int i;
+
+		if (flags & MLX5V_CMD_F_PAGE) {
+			first = cmd->page_slot;
+			last = cmd->page_slot + 1;
+		}
+		rte_spinlock_lock(&cmd->lock);
+		mlx5v_cmd_reap_locked(dev);
+		for (i = first; i < last; i++) {
+			struct mlx5v_cmd_slot *s = &cmd->slot[i];
+
+			if (s->state == MLX5V_CMD_SLOT_TIMEDOUT)
+				stalled++;
+			if (s->state != MLX5V_CMD_SLOT_FREE)
+				continue;
+			s->state = MLX5V_CMD_SLOT_BUSY;
+			/* 8-bit token, incremented per command and never 0 (§3.4). */
+			if (++cmd->token == 0)
+				cmd->token = 1;
+			s->token = cmd->token;
+			rte_spinlock_unlock(&cmd->lock);
+			*idx = i;
+			return 0;
+		}
+		rte_spinlock_unlock(&cmd->lock);
+		if (stalled == last - first)
+			return -EAGAIN;   /* every usable slot is held by a timed-out command */
+		if (mlx5v_dev_is_dead(dev))
+			return -ENOLINK;
+		if (mlx5v_cmd_now_ns() > deadline)
+			return -EBUSY;
+		if (++spins > 64)
+			sched_yield();
+		else
+			rte_pause();
+	}
+}
+
+static void
+mlx5v_cmd_slot_put(struct mlx5v_cmd *cmd, unsigned int idx)
+{
+	rte_spinlock_lock(&cmd->lock);
+	cmd->slot[idx].state = MLX5V_CMD_SLOT_FREE;
+	rte_spinlock_unlock(&cmd->lock);
+}
+
+/* ---- dead-device policy ---- */
+
+/*
+ * The kernel's mlx5_internal_err_ret_value() (mlx5-prm.md §3.11): on a dead device,
+ * nothing reaches the hardware; destroy-class commands succeed so that unload always
+ * completes, the rest fail with status ABORTED / syndrome 0xbadd00de and -ENOLINK.
+ */
+static int
+mlx5v_cmd_dead_result(struct mlx5v_dev *dev, uint16_t opcode, void *out, size_t outlen)
+{
+	const struct mlx5v_cmd_opcode_ent *e = mlx5v_cmd_opcode_find(opcode);
+	uint8_t *o = out;
+
+	if (dev->cmd.stats != NULL)
+		__atomic_fetch_add(&mlx5v_cmd_stats_of(&dev->cmd, opcode)->local, 1,
+				   __ATOMIC_RELAXED);
+	memset(out, 0, outlen);
+	if (e == NULL) {
+		MLX5V_CMD_LOG(ERR, "%s: unknown FW command 0x%x on a dead device",
+			      dev->name, opcode);
+		return -EINVAL;
+	}
+	if (e->cls == MLX5V_CMD_CLASS_DESTROY) {
+		MLX5V_CMD_LOG(DEBUG, "%s: %s completed locally (device dead)", dev->name, e->name);
+		return 0;
+	}
+	o[0] = MLX5V_CMD_STAT_DRIVER_ABORTED;
+	mlx5v_be32_put(o + 4, MLX5V_DRIVER_SYND);
+	MLX5V_CMD_LOG(DEBUG, "%s: %s aborted (device dead)", dev->name, e->name);
+	return -ENOLINK;
+}
+
+/* ---- completion from the async EQ ---- */
+
+/*
+ * CMD event (type 0x0a): bit s of the BE32 at EQE 0x20 says slot s completed. Runs in
+ * the EQ poller with the EQ lock held; only flips flags.
+ */
+static int
+mlx5v_cmd_event(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *arg)
+{
+	struct mlx5v_cmd *cmd = &dev->cmd;
+	uint32_t vec = mlx5v_be32_get(eqe + RTE_PMD_MLX5V_EQE_CMD_VECTOR_OFF);
+	unsigned int i;
+
+	RTE_SET_USED(type);
+	RTE_SET_USED(arg);
+	for (i = 0; vec != 0 && i < MLX5V_CMD_MAX_SLOTS; i++, vec >>= 1) {
+		struct mlx5v_cmd_slot *s;
+
+		if (!(vec & 1))
+			continue;
+		if (i >= cmd->nslots) {
+			cmd->spurious++;
+			continue;
+		}
+		s = &cmd->slot[i];
+		/*
+		 * Re-check ownership as rdma-core does: an event for an entry the device
+		 * still owns is a duplicate of an older completion on this slot (§3.6).
+		 */
+		if (mlx5v_cmd_owner(s) & MLX5V_CMD_OWNER_HW) {
+			MLX5V_CMD_LOG(DEBUG, "%s: CMD event for device-owned slot %u ignored",
+				      dev->name, i);
+			cmd->spurious++;
+			continue;
+		}
+		rte_spinlock_lock(&cmd->lock);
+		if (s->state == MLX5V_CMD_SLOT_BUSY &&
+		    !__atomic_load_n(&s->done, __ATOMIC_RELAXED)) {
+			/* Release: the waiter reads the output after it sees done. */
+			__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
+		} else if (s->state == MLX5V_CMD_SLOT_TIMEDOUT) {
+			mlx5v_cmd_reap_locked(dev);
+		} else {
+			MLX5V_CMD_LOG(DEBUG, "%s: duplicate CMD event for slot %u", dev->name, i);
+			cmd->spurious++;
+		}
+		rte_spinlock_unlock(&cmd->lock);
+	}
+	return 0;
+}
+
+/* ---- post and wait ---- */
+
+static void
+mlx5v_cmd_post(struct mlx5v_dev *dev, unsigned int idx, const void *in, size_t inlen,
+	       size_t outlen, unsigned int nin, unsigned int nout)
+{
+	struct mlx5v_cmd *cmd = &dev->cmd;
+	struct mlx5v_cmd_slot *s = &cmd->slot[idx];
+	uint8_t *ent = s->ent;
+
+	memset(ent, 0, MLX5V_CMD_ENT_SIZE);
+	ent[MLX5V_CMD_ENT_TYPE] = MLX5V_CMD_TYPE_PCI;
+	mlx5v_be32_put(ent + MLX5V_CMD_ENT_INLEN, inlen);
+	MLX5V_SET64(ent, MLX5V_CMD_ENT_IPTR, nin ? s->in.iova : 0);
+	memcpy(ent + MLX5V_CMD_ENT_IN, in, RTE_MIN(inlen, (size_t)MLX5V_CMD_INLINE_LEN));
+	MLX5V_SET64(ent, MLX5V_CMD_ENT_OPTR, nout ? s->out.iova : 0);
+	mlx5v_be32_put(ent + MLX5V_CMD_ENT_OUTLEN, outlen);
+	ent[MLX5V_CMD_ENT_TOKEN] = s->token;
+	s->opcode = MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE);
+	__atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
+	/* Hand the entry to the device: owner bit 1 (§3.5 step 2). */
+	ent[MLX5V_CMD_ENT_STATUS_OWN] = MLX5V_CMD_OWNER_HW;
+	if (cmd->checksum)
+		ent[MLX5V_CMD_ENT_SIG] = ~mlx5v_xor8(ent, MLX5V_CMD_ENT_SIZE);
+	/*
+	 * §3.5 step 4: the entry, every mailbox block and the owner bit must be visible in
+	 * memory before the device can see the doorbell.
+	 */
+	rte_wmb();
+	/* Doorbell: BE32 bitmask, bit idx posts slot idx (§1.1 cmd_dbell). */
+	mlx5v_hw_wr32(dev->hw, MLX5V_ISEG_CMD_DBELL, 1u << idx);
+}
+
+/*
+ * Wait for the device to finish slot idx. Polling mode watches the owner bit. Event mode
+ * waits for the CMD event; when it does not come within the command timeout, poll the
+ * async EQ by hand in case the MSI-X was lost (the kernel's mlx5_cmd_eq_recover()), then
+ * wait MLX5V_TO_CMD_RECOVER more. Every wait is bounded (mlx5-prm.md §3.10).
+ *
+ * @return 0 (completed), -ETIMEDOUT, -ENOLINK (device died meanwhile).
+ */
+static int
+mlx5v_cmd_wait(struct mlx5v_dev *dev, unsigned int idx)
+{
+	struct mlx5v_cmd *cmd = &dev->cmd;
+	struct mlx5v_cmd_slot *s = &cmd->slot[idx];
+	uint64_t deadline = mlx5v_cmd_now_ns() +
+			    (uint64_t)mlx5v_tout_ms(dev, MLX5V_TO_CMD) * 1000000ull;
+	int events = __atomic_load_n(&cmd->events, __ATOMIC_ACQUIRE);
+	int self_poll = events && rte_thread_is_intr();
+	int recovered = 0;
+	unsigned int spins = 0;
+
+	for (;;) {
+		uint64_t now;
+
+		if (events) {
+			if (__atomic_load_n(&s->done, __ATOMIC_ACQUIRE))
+				break;
+		} else if (!(mlx5v_cmd_owner(s) & MLX5V_CMD_OWNER_HW)) {
+			break;
+		}
+		if (mlx5v_dev_is_dead(dev))
+			return -ENOLINK;
+		/*
+		 * On the EAL interrupt thread (alarms, page work) nobody else drains the
+		 * async EQ: do it here.
+		 */
+		if (self_poll && dev->async_eq != NULL)
+			mlx5v_eq_poll(dev->async_eq);
+		now = mlx5v_cmd_now_ns();
+		if (now >= deadline) {
+			if (!events || recovered)
+				return -ETIMEDOUT;
+			recovered = 1;
+			cmd->eq_recoveries++;
+			MLX5V_CMD_LOG(WARNING, "%s: %s slot %u: no completion event after %u ms, polling the EQ",
+				      dev->name, mlx5v_cmd_opcode_name(s->opcode), idx,
+				      mlx5v_tout_ms(dev, MLX5V_TO_CMD));
+			if (dev->async_eq != NULL)
+				mlx5v_eq_poll(dev->async_eq);
+			if (__atomic_load_n(&s->done, __ATOMIC_ACQUIRE))
+				break;
+			/* The EQE itself was lost but the device gave the entry back. */
+			if (!(mlx5v_cmd_owner(s) & MLX5V_CMD_OWNER_HW)) {
+				MLX5V_CMD_LOG(WARNING, "%s: slot %u: completion event lost, entry returned",
+					      dev->name, idx);
+				break;
+			}
+			deadline = now + (uint64_t)mlx5v_tout_ms(dev, MLX5V_TO_CMD_RECOVER) * 1000000ull;
+			continue;
+		}
+		if (++spins > 256)
+			sched_yield();
+		else
+			rte_pause();
+	}
+	/* Read the output only after ownership came back (§3.6: read barrier). */
+	rte_io_rmb();
+	return 0;
+}
+
+/* Mark a slot whose waiter gives up: reserved until the device answers (§3.10). */
+static int
+mlx5v_cmd_timeout(struct mlx5v_dev *dev, unsigned int idx)
+{
+	struct mlx5v_cmd *cmd = &dev->cmd;
+	struct mlx5v_cmd_slot *s = &cmd->slot[idx];
+
+	rte_spinlock_lock(&cmd->lock);
+	if (!(mlx5v_cmd_owner(s) & MLX5V_CMD_OWNER_HW)) {
+		/* Answered in the meantime: not a timeout after all. */
+		rte_spinlock_unlock(&cmd->lock);
+		rte_io_rmb();
+		return 0;
+	}
+	s->state = MLX5V_CMD_SLOT_TIMEDOUT;
+	rte_spinlock_unlock(&cmd->lock);
+	MLX5V_CMD_LOG(ERR, "%s: %s (0x%x) slot %u timed out after %u ms; slot kept until the device answers",
+		      dev->name, mlx5v_cmd_opcode_name(s->opcode), s->opcode, idx,
+		      mlx5v_tout_ms(dev, MLX5V_TO_CMD));
+	return -ETIMEDOUT;
+}
+
+static void
+mlx5v_cmd_account(struct mlx5v_dev *dev, uint16_t opcode, int ret, uint64_t t0,
+		  uint64_t t_db, uint64_t t_done)
+{
+	struct mlx5v_cmd_stats *st;
+	uint64_t total = mlx5v_cmd_now_ns() - t0;
+
+	if (dev->cmd.stats == NULL)
+		return;
+	st = mlx5v_cmd_stats_of(&dev->cmd, opcode);
+
+	__atomic_fetch_add(&st->n, 1, __ATOMIC_RELAXED);
+	if (ret != 0)
+		__atomic_fetch_add(&st->errors, 1, __ATOMIC_RELAXED);
+	if (ret == -ETIMEDOUT)
+		__atomic_fetch_add(&st->timeouts, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&st->ns_total, total, __ATOMIC_RELAXED);
+	if (t_done > t_db && t_db != 0)
+		__atomic_fetch_add(&st->ns_device, t_done - t_db, __ATOMIC_RELAXED);
+	if (total > __atomic_load_n(&st->ns_max, __ATOMIC_RELAXED))
+		__atomic_store_n(&st->ns_max, total, __ATOMIC_RELAXED);
+}
+
+int
+mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
+		 size_t outlen, unsigned int flags)
+{
+	struct mlx5v_cmd *cmd = &dev->cmd;
+	struct mlx5v_cmd_slot *s;
+	uint16_t opcode;
+	unsigned int nin, nout, idx;
+	uint64_t t0 = mlx5v_cmd_now_ns();
+	uint64_t t_db = 0, t_done = 0;
+	uint8_t status_own, deliv;
+	int ret;
+
+	if (in == NULL || out == NULL || inlen < 8 || outlen < 8)
+		return -EINVAL;
+	opcode = MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE);
+	if (mlx5v_dev_is_dead(dev) || cmd->queue == NULL) {
+		ret = mlx5v_cmd_dead_result(dev, opcode, out, outlen);
+		mlx5v_cmd_account(dev, opcode, ret, t0, 0, 0);
+		return ret;
+	}
+	nin = mlx5v_cmd_nblocks(inlen);
+	nout = mlx5v_cmd_nblocks(outlen);
+	ret = mlx5v_cmd_slot_get(dev, flags, &idx);
+	if (ret == -ENOLINK)
+		return mlx5v_cmd_dead_result(dev, opcode, out, outlen);
+	if (ret < 0) {
+		MLX5V_CMD_LOG(ERR, "%s: %s: no command slot: %s", dev->name,
+			      mlx5v_cmd_opcode_name(opcode), strerror(-ret));
+		mlx5v_cmd_account(dev, opcode, ret, t0, 0, 0);
+		return ret;
+	}
+	s = &cmd->slot[idx];
+	ret = mlx5v_cmd_mbox_reserve(dev, &s->in, nin);
+	if (ret == 0)
+		ret = mlx5v_cmd_mbox_reserve(dev, &s->out, nout);
+	if (ret < 0) {
+		mlx5v_cmd_slot_put(cmd, idx);
+		mlx5v_cmd_account(dev, opcode, ret, t0, 0, 0);
+		return ret;
+	}
+	mlx5v_cmd_mbox_fill(&s->in, nin, (const uint8_t *)in + MLX5V_CMD_INLINE_LEN,
+			    inlen > MLX5V_CMD_INLINE_LEN ? inlen - MLX5V_CMD_INLINE_LEN : 0,
+			    s->token, cmd->checksum);
+	/* Output blocks: zeroed data, chained, tokened (§3.5 step 1). */
+	mlx5v_cmd_mbox_fill(&s->out, nout, NULL, 0, s->token, cmd->checksum);
+	t_db = mlx5v_cmd_now_ns();
+	mlx5v_cmd_post(dev, idx, in, inlen, outlen, nin, nout);
+	ret = mlx5v_cmd_wait(dev, idx);
+	t_done = mlx5v_cmd_now_ns();
+	if (ret == -ETIMEDOUT)
+		ret = mlx5v_cmd_timeout(dev, idx);
+	if (ret == -ETIMEDOUT) {
+		mlx5v_cmd_account(dev, opcode, ret, t0, t_db, 0);
+		return ret;
+	}
+	if (ret == -ENOLINK) {
+		/* Died while we waited: flush this command with the dead-device result. */
+		mlx5v_cmd_slot_put(cmd, idx);
+		ret = mlx5v_cmd_dead_result(dev, opcode, out, outlen);
+		mlx5v_cmd_account(dev, opcode, ret, t0, t_db, 0);
+		return ret;
+	}
+	status_own = s->ent[MLX5V_CMD_ENT_STATUS_OWN];
+	deliv = status_own >> 1;
+	if (deliv != MLX5V_CMD_DELIV_OK) {
+		ret = mlx5v_cmd_delivery_to_errno(deliv);
+		MLX5V_CMD_LOG(ERR, "%s: %s (0x%x) slot %u: delivery error %s (0x%x): %s",
+			      dev->name, mlx5v_cmd_opcode_name(opcode), opcode, idx,
+			      mlx5v_cmd_deliv_name(deliv), deliv, strerror(-ret));
+		mlx5v_cmd_slot_put(cmd, idx);
+		mlx5v_cmd_account(dev, opcode, ret, t0, t_db, t_done);
+		return ret;
+	}
+	memcpy(out, s->ent + MLX5V_CMD_ENT_OUT, RTE_MIN(outlen, (size_t)MLX5V_CMD_INLINE_LEN));
+	if (nout > 0)
+		mlx5v_cmd_mbox_read(&s->out, nout, (uint8_t *)out + MLX5V_CMD_INLINE_LEN,
+				    outlen - MLX5V_CMD_INLINE_LEN);
+	mlx5v_cmd_slot_put(cmd, idx);
+	ret = MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS) != MLX5V_CMD_STAT_OK ? -EREMOTEIO : 0;
+	mlx5v_cmd_account(dev, opcode, ret, t0, t_db, t_done);
+	return ret;
+}
+
+int
+mlx5v_cmd_do(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out, size_t outlen)
+{
+	if (dev == NULL)
+		return -EINVAL;
+	return mlx5v_cmd_invoke(dev, in, inlen, out, outlen, 0);
+}
+
+int
+mlx5v_cmd_exec_flags(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
+		     size_t outlen, unsigned int flags)
+{
+	uint8_t status;
+	int ret;
+
+	ret = mlx5v_cmd_invoke(dev, in, inlen, out, outlen, flags);
+	if (ret != -EREMOTEIO)
+		return ret;
+	status = MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS);
+	ret = mlx5v_cmd_status_to_errno(status);
+	/* The one log line of a failed command (house style: exactly once). */
+	MLX5V_CMD_LOG(ERR, "%s: %s(0x%x) op_mod 0x%x failed, status %s(0x%x), syndrome 0x%x",
+		      dev->name, mlx5v_cmd_opcode_name(MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE)),
+		      MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE), MLX5V_GET(in, RTE_PMD_MLX5V_IN_OP_MOD),
+		      mlx5v_cmd_status_name(status), status,
+		      MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME));
+	return ret;
+}
+
+int
+mlx5v_cmd_exec(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out, size_t outlen)
+{
+	if (dev == NULL)
+		return -EINVAL;
+	return mlx5v_cmd_exec_flags(dev, in, inlen, out, outlen, 0);
+}
+
+/* ---- mode switches, init, cleanup ---- */
+
+void
+mlx5v_cmd_use_events(struct mlx5v_dev *dev)
+{
+	__atomic_store_n(&dev->cmd.events, 1, __ATOMIC_RELEASE);
+	MLX5V_CMD_LOG(DEBUG, "%s: command completions now come from the async EQ", dev->name);
+}
+
+void
+mlx5v_cmd_use_polling(struct mlx5v_dev *dev)
+{
+	__atomic_store_n(&dev->cmd.events, 0, __ATOMIC_RELEASE);
+}
+
+void
+mlx5v_cmd_flush(struct mlx5v_dev *dev)
+{
+	struct mlx5v_cmd *cmd = &dev->cmd;
+	unsigned int i, busy = 0;
+
+	/*
+	 * Waiters check the dead flag on every pass and complete with the dead-device
+	 * result; timed-out slots will never be answered, so release them.
+	 */
+	rte_spinlock_lock(&cmd->lock);
+	for (i = 0; i < cmd->nslots; i++) {
+		if (cmd->slot[i].state == MLX5V_CMD_SLOT_BUSY)
+			busy++;
+		if (cmd->slot[i].state == MLX5V_CMD_SLOT_TIMEDOUT)
+			cmd->slot[i].state = MLX5V_CMD_SLOT_FREE;
+	}
+	rte_spinlock_unlock(&cmd->lock);
+	if (busy > 0)
+		MLX5V_CMD_LOG(WARNING, "%s: flushing %u pending command(s)", dev->name, busy);
+}
+
+int
+mlx5v_cmd_init(struct mlx5v_dev *dev)
+{
+	struct mlx5v_cmd *cmd = &dev->cmd;
+	uint32_t v, rd_h, rd_l;
+	unsigned int i;
+	int ret;
+
+	memset(cmd->slot, 0, sizeof(cmd->slot));
+	rte_spinlock_init(&cmd->lock);
+	cmd->token = 0;
+	cmd->events = 0;
+	/* §2.1 step 2: geometry is read-only in cmdq_addr_l_sz[7:0]. */
+	v = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ);
+	cmd->log_sz = (v >> 4) & 0xf;
+	cmd->log_stride = v & 0xf;
+	cmd->nslots = 1u << cmd->log_sz;
+	if (cmd->nslots > MLX5V_CMD_MAX_SLOTS || cmd->nslots < 2 ||
+	    cmd->log_sz + cmd->log_stride > 12 || (1u << cmd->log_stride) < MLX5V_CMD_ENT_SIZE) {
+		MLX5V_CMD_LOG(ERR, "%s: bad command queue geometry: log_size %u, log_stride %u",
+			      dev->name, cmd->log_sz, cmd->log_stride);
+		return -EINVAL;
+	}
+	/* The last slot belongs to MANAGE_PAGES (the kernel's rule; rdma-core's fixed
+	 * slot 31 breaks when log_cmdq_size < 5, mlx5-prm.md §12 #13).
+	 */
+	cmd->page_slot = cmd->nslots - 1;
+	cmd->stats = rte_zmalloc_socket("mlx5v_cmd_stats",
+					sizeof(*cmd->stats) * (MLX5V_CMD_STATS_OPCODES + 1), 0,
+					dev->socket);
+	if (cmd->stats == NULL)
+		return -ENOMEM;
+	cmd->queue = rte_zmalloc_socket("mlx5v_cmdq", 4096, 4096, dev->socket);
+	if (cmd->queue == NULL) {
+		ret = -ENOMEM;
+		goto err_stats_free;
+	}
+	ret = mlx5v_hw_dma_map(dev->hw, cmd->queue, 4096, &cmd->queue_iova);
+	if (ret < 0)
+		goto err_queue_free;
+	if (cmd->queue_iova & 0xfff) {
+		MLX5V_CMD_LOG(ERR, "%s: command queue IOVA 0x%" PRIx64 " not 4 KiB aligned",
+			      dev->name, cmd->queue_iova);
+		ret = -EINVAL;
+		goto err_queue_unmap;
+	}
+	for (i = 0; i < cmd->nslots; i++)
+		cmd->slot[i].ent = cmd->queue + (i << cmd->log_stride);
+	/* The zeroed page must be in memory before the device learns its address. */
+	rte_wmb();
+	mlx5v_hw_wr32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_H, (uint32_t)(cmd->queue_iova >> 32));
+	/* Bits 10:8 = 0 request nic_interface FULL; bits 7:0 are read-only. */
+	mlx5v_hw_wr32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ, (uint32_t)cmd->queue_iova);
+	rd_h = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_H);
+	rd_l = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ);
+	if (rd_h != (uint32_t)(cmd->queue_iova >> 32) ||
+	    (rd_l & MLX5V_CMDQ_ADDR_MASK) != ((uint32_t)cmd->queue_iova & MLX5V_CMDQ_ADDR_MASK))
+		MLX5V_CMD_LOG(WARNING, "%s: command queue address reads back 0x%08x%08x, wrote 0x%" PRIx64,
+			      dev->name, rd_h, rd_l & MLX5V_CMDQ_ADDR_MASK, cmd->queue_iova);
+	MLX5V_CMD_LOG(DEBUG, "%s: command queue at 0x%" PRIx64 ": %u slots of %u bytes, page slot %u",
+		      dev->name, cmd->queue_iova, cmd->nslots, 1u << cmd->log_stride,
+		      cmd->page_slot);
+	ret = mlx5v_eq_subscribe(dev, RTE_PMD_MLX5V_EVENT_CMD, mlx5v_cmd_event, NULL);
+	if (ret < 0)
+		goto err_queue_unmap;
+	return 0;
+
+err_queue_unmap:
+	mlx5v_hw_dma_unmap(dev->hw, cmd->queue, cmd->queue_iova, 4096);
+err_queue_free:
+	rte_free(cmd->queue);
+	cmd->queue = NULL;
+err_stats_free:
+	rte_free(cmd->stats);
+	cmd->stats = NULL;
+	return ret;
+}
+
+void
+mlx5v_cmd_cleanup(struct mlx5v_dev *dev)
+{
+	struct mlx5v_cmd *cmd = &dev->cmd;
+	unsigned int i;
+
+	if (cmd->queue == NULL)
+		return;
+	mlx5v_eq_unsubscribe(dev, RTE_PMD_MLX5V_EVENT_CMD, mlx5v_cmd_event, NULL);
+	for (i = 0; i < cmd->nslots; i++) {
+		if (cmd->slot[i].state == MLX5V_CMD_SLOT_TIMEDOUT)
+			MLX5V_CMD_LOG(WARNING, "%s: slot %u still held by a timed-out %s",
+				      dev->name, i, mlx5v_cmd_opcode_name(cmd->slot[i].opcode));
+		mlx5v_cmd_mbox_free(dev, &cmd->slot[i].in);
+		mlx5v_cmd_mbox_free(dev, &cmd->slot[i].out);
+	}
+	mlx5v_hw_dma_unmap(dev->hw, cmd->queue, cmd->queue_iova, 4096);
+	rte_free(cmd->queue);
+	cmd->queue = NULL;
+	rte_free(cmd->stats);
+	cmd->stats = NULL;
+}
+
+int
+mlx5v_cmd_stats_get(struct mlx5v_dev *dev, uint16_t opcode, struct mlx5v_cmd_stats *st)
+{
+	if (dev == NULL || st == NULL || dev->cmd.stats == NULL)
+		return -EINVAL;
+	*st = *mlx5v_cmd_stats_of(&dev->cmd, opcode);
+	return 0;
+}
+
+int
+mlx5v_cmd_info_get(struct mlx5v_dev *dev, struct mlx5v_cmd_info *info)
+{
+	struct mlx5v_cmd *cmd;
+	unsigned int i;
+
+	if (dev == NULL || info == NULL)
+		return -EINVAL;
+	cmd = &dev->cmd;
+	memset(info, 0, sizeof(*info));
+	rte_spinlock_lock(&cmd->lock);
+	/* A late answer without a CMD event is noticed here or at the next slot search. */
+	if (cmd->queue != NULL)
+		mlx5v_cmd_reap_locked(dev);
+	info->nslots = cmd->nslots;
+	info->page_slot = cmd->page_slot;
+	info->log_stride = cmd->log_stride;
+	info->events = cmd->events;
+	info->checksum = cmd->checksum;
+	for (i = 0; i < cmd->nslots; i++) {
+		if (cmd->slot[i].state == MLX5V_CMD_SLOT_BUSY)
+			info->busy_mask |= 1u << i;
+		else if (cmd->slot[i].state == MLX5V_CMD_SLOT_TIMEDOUT)
+			info->timedout_mask |= 1u << i;
+	}
+	info->last_token = cmd->token;
+	info->late_completions = cmd->late_completions;
+	info->eq_recoveries = cmd->eq_recoveries;
+	info->spurious = cmd->spurious;
+	rte_spinlock_unlock(&cmd->lock);
+	return 0;
+}
+
+void
+mlx5v_cmd_checksum_enable(struct mlx5v_dev *dev, int on)
+{
+	dev->cmd.checksum = !!on;
+}

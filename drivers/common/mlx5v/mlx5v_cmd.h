@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Command queue: post/wait, mailboxes, status->errno, opcode names, dead-device policy. */
+
+#ifndef _MLX5V_CMD_H_
+#define _MLX5V_CMD_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_compat.h>
+#include <rte_spinlock.h>
+
+#include "mlx5v_prm.h"
+
+struct mlx5v_dev;
+
+/** Opcodes below this get their own counters; the rest share the last bucket. */
+#define MLX5V_CMD_STATS_OPCODES 0x1000
+
+/** Per-opcode counters (mlx5v_cmd_stats_get()). */
+struct mlx5v_cmd_stats {
+	uint64_t n;          /**< commands completed (any result) */
+	uint64_t errors;     /**< status != OK, delivery errors, timeouts */
+	uint64_t timeouts;   /**< of which -ETIMEDOUT */
+	uint64_t local;      /**< answered locally because the device is dead */
+	uint64_t ns_total;   /**< driver call to return, summed */
+	uint64_t ns_device;  /**< doorbell to completion seen, summed */
+	uint64_t ns_max;     /**< worst driver call to return */
+};
+
+/** Snapshot of the command interface (mlx5v_cmd_info_get()). */
+struct mlx5v_cmd_info {
+	unsigned int nslots;        /**< 1 << log_cmdq_size */
+	unsigned int page_slot;     /**< the last slot, reserved for MANAGE_PAGES */
+	unsigned int log_stride;
+	int events;                 /**< 1 once completions come from the async EQ */
+	int checksum;               /**< 1 if signatures are written */
+	uint32_t busy_mask;         /**< slots with a command in flight */
+	uint32_t timedout_mask;     /**< slots kept reserved after a timeout */
+	uint8_t last_token;         /**< token of the latest command (never 0) */
+	uint64_t late_completions;  /**< completions that arrived after a timeout */
+	uint64_t eq_recoveries;     /**< EQ polls done by a waiter that saw no event */
+	uint64_t spurious;          /**< CMD events for slots not owned by a waiter */
+};
+
+/* ---- internal: command-queue state embedded in struct mlx5v_dev ---- */
+
+/** A mailbox chain: nblocks blocks at a stride of MLX5V_MBOX_ALIGN, one DMA window. */
+struct mlx5v_cmd_mbox {
+	uint8_t *va;
+	uint64_t iova;
+	size_t size;
+	unsigned int nblocks;
+};
+
+enum mlx5v_cmd_slot_state {
+	MLX5V_CMD_SLOT_FREE = 0,
+	MLX5V_CMD_SLOT_BUSY,      /**< a waiter owns it */
+	MLX5V_CMD_SLOT_TIMEDOUT,  /**< the waiter gave up; reserved until the device answers */
+};
+
+struct mlx5v_cmd_slot {
+	uint8_t *ent;                 /**< the 64-byte entry inside the queue page */
+	struct mlx5v_cmd_mbox in;
+	struct mlx5v_cmd_mbox out;
+	uint32_t state;               /**< enum mlx5v_cmd_slot_state, under cmd.lock */
+	uint32_t done;                /**< atomic: set by the CMD event handler */
+	uint16_t opcode;
+	uint8_t token;
+};
+
+struct mlx5v_cmd {
+	uint8_t *queue;               /**< one 4 KiB page, 4 KiB aligned */
+	uint64_t queue_iova;
+	unsigned int log_sz;
+	unsigned int log_stride;
+	unsigned int nslots;
+	unsigned int page_slot;
+	int events;                   /**< atomic: completion mode */
+	int checksum;                 /**< write signatures */
+	uint8_t token;                /**< under lock */
+	rte_spinlock_t lock;          /**< slot states and the token */
+	struct mlx5v_cmd_slot slot[MLX5V_CMD_MAX_SLOTS];
+	uint64_t late_completions;
+	uint64_t eq_recoveries;
+	uint64_t spurious;
+	struct mlx5v_cmd_stats *stats; /**< MLX5V_CMD_STATS_OPCODES + 1 buckets */
+};
+
+/** Flags of mlx5v_cmd_invoke(). */
+#define MLX5V_CMD_F_PAGE 0x1   /**< use the page slot (MANAGE_PAGES) */
+
+/* Internal (used by the other core modules). */
+int mlx5v_cmd_init(struct mlx5v_dev *dev);
+void mlx5v_cmd_cleanup(struct mlx5v_dev *dev);
+void mlx5v_cmd_use_events(struct mlx5v_dev *dev);
+void mlx5v_cmd_use_polling(struct mlx5v_dev *dev);
+int mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
+		     size_t outlen, unsigned int flags);
+int mlx5v_cmd_exec_flags(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
+			 size_t outlen, unsigned int flags);
+void mlx5v_cmd_flush(struct mlx5v_dev *dev);
+
+/**
+ * Translate an outbox status (mlx5-prm.md §3.8) to a negative errno. This is the only
+ * status table of the project. NOT_READY (0x07) maps to -EAGAIN, as in the kernel
+ * (rdma-core returns EIO); DRIVER_ABORTED (0xfe) maps to -ENOLINK; unknown values -EIO.
+ *
+ * @return 0 for OK, a negative errno otherwise.
+ */
+__rte_internal
+int mlx5v_cmd_status_to_errno(uint8_t status);
+
+/**
+ * Translate a delivery status (status_own >> 1, mlx5-prm.md §3.7) to a negative errno.
+ * @return 0 for OK, a negative errno otherwise (unknown values -EINVAL).
+ */
+__rte_internal
+int mlx5v_cmd_delivery_to_errno(uint8_t deliv);
+
+/** @return a printable opcode name ("UNKNOWN" if not in the table). */
+__rte_internal
+const char *mlx5v_cmd_opcode_name(uint16_t opcode);
+
+/** @return a printable outbox status name. */
+__rte_internal
+const char *mlx5v_cmd_status_name(uint8_t status);
+
+/**
+ * General command entry point, EREMOTEIO semantics (the kernel's mlx5_cmd_do()).
+ * Any thread except while holding an EQ lock; may sleep up to the command timeout.
+ *
+ * @param dev   a loaded device
+ * @param in    input mailbox, inlen >= 16 bytes (opcode at DW0[31:16])
+ * @param out   output mailbox, outlen >= 8 bytes; zeroed, then filled by the device
+ * @return 0 on success; -EREMOTEIO if the device ran the command and answered a status
+ *         other than OK: out keeps status (byte 0) and syndrome (bytes 4-7);
+ *         -ENOLINK if the device is dead (out holds status 0xfe, syndrome 0xbadd00de) unless
+ *         the opcode is destroy-class, which succeeds locally; -ETIMEDOUT if the device did
+ *         not answer within the command timeout (the slot stays reserved until it does);
+ *         -EAGAIN if every ordinary slot is stalled; -EBADR/-EFAULT/-EIO/-ENOMSG/-EINVAL
+ *         for delivery errors; -EINVAL/-ENOMEM for bad arguments.
+ */
+__rte_internal
+int mlx5v_cmd_do(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
+		 size_t outlen);
+
+/**
+ * Run a command and translate a failed status with mlx5v_cmd_status_to_errno(). A
+ * failure is logged once with opcode name, op_mod, status and syndrome.
+ *
+ * @return 0 on success or a negative errno (see mlx5v_cmd_do() for transport errors).
+ */
+__rte_internal
+int mlx5v_cmd_exec(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
+		   size_t outlen);
+
+/**
+ * Copy the counters of one opcode.
+ * @return 0, or -EINVAL for a NULL argument.
+ */
+__rte_internal
+int mlx5v_cmd_stats_get(struct mlx5v_dev *dev, uint16_t opcode, struct mlx5v_cmd_stats *st);
+
+/** Snapshot the command-interface state. @return 0 or -EINVAL. */
+__rte_internal
+int mlx5v_cmd_info_get(struct mlx5v_dev *dev, struct mlx5v_cmd_info *info);
+
+/** Write signatures on every command from now on (mlx5-prm.md §3.4). */
+__rte_internal
+void mlx5v_cmd_checksum_enable(struct mlx5v_dev *dev, int on);
+
+#endif /* _MLX5V_CMD_H_ */

@@ -1,0 +1,604 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Device lifecycle and registry: bring-up and teardown in PRM order. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_eal_paging.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_spinlock.h>
+#include <rte_string_fns.h>
+
+#include "mlx5v_dev.h"
+#include "mlx5v_log.h"
+
+RTE_LOG_REGISTER_DEFAULT(mlx5v_logtype, NOTICE);
+RTE_LOG_REGISTER_SUFFIX(mlx5v_logtype_cmd, cmd, NOTICE);
+RTE_LOG_REGISTER_SUFFIX(mlx5v_logtype_eq, eq, NOTICE);
+
+/* Registry by EAL device name; process-local like the seam it points to. */
+static TAILQ_HEAD(, mlx5v_dev) mlx5v_dev_list = TAILQ_HEAD_INITIALIZER(mlx5v_dev_list);
+static rte_spinlock_t mlx5v_dev_list_lock = RTE_SPINLOCK_INITIALIZER;
+
+static uint64_t
+mlx5v_dev_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* ---- registry, state ---- */
+
+struct mlx5v_dev *
+mlx5v_dev_get(const char *name)
+{
+	struct mlx5v_dev *dev;
+
+	if (name == NULL)
+		return NULL;
+	rte_spinlock_lock(&mlx5v_dev_list_lock);
+	TAILQ_FOREACH(dev, &mlx5v_dev_list, next)
+		if (strcmp(dev->name, name) == 0)
+			break;
+	rte_spinlock_unlock(&mlx5v_dev_list_lock);
+	return dev;
+}
+
+int
+mlx5v_dev_is_dead(const struct mlx5v_dev *dev)
+{
+	return __atomic_load_n(&dev->dead, __ATOMIC_ACQUIRE);
+}
+
+static void
+mlx5v_dev_notify(struct mlx5v_dev *dev, enum mlx5v_dev_event ev)
+{
+	struct mlx5v_dev_hook *hook;
+
+	rte_spinlock_lock(&dev->hook_lock);
+	TAILQ_FOREACH(hook, &dev->hooks, next)
+		if (hook->event != NULL)
+			hook->event(dev, ev, hook->arg);
+	rte_spinlock_unlock(&dev->hook_lock);
+}
+
+void
+mlx5v_dev_set_dead(struct mlx5v_dev *dev, enum mlx5v_dead_reason why)
+{
+	int expected = MLX5V_DEAD_NONE;
+
+	if (why == MLX5V_DEAD_NONE)
+		return;
+	if (!__atomic_compare_exchange_n(&dev->dead, &expected, (int)why, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return;
+	/*
+	 * rdma-core abort()s here (mlx5-prm.md §12 #2). We log the health buffer, complete
+	 * pending commands with the dead-device policy and let teardown run.
+	 */
+	mlx5v_health_report(dev, why);
+	mlx5v_cmd_flush(dev);
+	mlx5v_dev_notify(dev, MLX5V_DEV_EVENT_DEAD);
+}
+
+int
+mlx5v_dev_tout_set(struct mlx5v_dev *dev, enum mlx5v_tout t, uint32_t ms)
+{
+	if (dev == NULL || (unsigned int)t >= MLX5V_TO_MAX || ms == 0)
+		return -EINVAL;
+	dev->tout_ms[t] = ms;
+	return 0;
+}
+
+const uint8_t *
+mlx5v_dev_hca_cap(struct mlx5v_dev *dev)
+{
+	return dev->stage >= MLX5V_STAGE_HCA_INIT ? dev->hca_cap_cur : NULL;
+}
+
+uint32_t
+mlx5v_dev_uar(struct mlx5v_dev *dev)
+{
+	return dev->uar;
+}
+
+int
+mlx5v_dev_hook_register(struct mlx5v_dev *dev, struct mlx5v_dev_hook *hook)
+{
+	if (dev == NULL || hook == NULL || hook->event == NULL)
+		return -EINVAL;
+	rte_spinlock_lock(&dev->hook_lock);
+	TAILQ_INSERT_TAIL(&dev->hooks, hook, next);
+	rte_spinlock_unlock(&dev->hook_lock);
+	return 0;
+}
+
+int
+mlx5v_dev_hook_unregister(struct mlx5v_dev *dev, struct mlx5v_dev_hook *hook)
+{
+	struct mlx5v_dev_hook *h;
+
+	if (dev == NULL || hook == NULL)
+		return -EINVAL;
+	rte_spinlock_lock(&dev->hook_lock);
+	TAILQ_FOREACH(h, &dev->hooks, next)
+		if (h == hook)
+			break;
+	if (h != NULL)
+		TAILQ_REMOVE(&dev->hooks, h, next);
+	rte_spinlock_unlock(&dev->hook_lock);
+	return h != NULL ? 0 : -ENOENT;
+}
+
+/* ---- init / cleanup (software only) ---- */
+
+struct mlx5v_dev *
+mlx5v_dev_init(const char *name, struct mlx5v_hw *hw, const struct mlx5v_dev_params *p)
+{
+	struct mlx5v_dev *dev;
+	unsigned int t, scale;
+	int ret;
+
+	if (name == NULL || hw == NULL || hw->ops == NULL || strlen(name) >= sizeof(dev->name)) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (mlx5v_dev_get(name) != NULL) {
+		rte_errno = EEXIST;
+		return NULL;
+	}
+	dev = rte_zmalloc_socket("mlx5v_dev", sizeof(*dev), 0, hw->numa_node);
+	if (dev == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	strlcpy(dev->name, name, sizeof(dev->name));
+	dev->hw = hw;
+	dev->socket = hw->numa_node;
+	scale = p != NULL && p->tout_scale > 1 ? p->tout_scale : 1;
+	for (t = 0; t < MLX5V_TO_MAX; t++) {
+		if (p != NULL && p->tout_ms[t] != 0)
+			dev->tout_ms[t] = p->tout_ms[t];
+		else
+			dev->tout_ms[t] = RTE_MAX(mlx5v_tout_default_ms[t] / scale, 1u);
+	}
+	dev->fast_teardown = p != NULL ? p->fast_teardown : 0;
+	dev->cmd.checksum = p != NULL ? !!p->cmd_sig : 0;
+	rte_spinlock_init(&dev->hook_lock);
+	TAILQ_INIT(&dev->hooks);
+	rte_spinlock_init(&dev->cmd.lock);
+	ret = mlx5v_msi_init(dev);
+	if (ret < 0)
+		goto err_dev_free;
+	ret = mlx5v_pages_init(dev);
+	if (ret < 0)
+		goto err_msi_cleanup;
+	rte_spinlock_lock(&mlx5v_dev_list_lock);
+	TAILQ_INSERT_TAIL(&mlx5v_dev_list, dev, next);
+	rte_spinlock_unlock(&mlx5v_dev_list_lock);
+	return dev;
+
+err_msi_cleanup:
+	mlx5v_msi_cleanup(dev);
+err_dev_free:
+	rte_free(dev);
+	rte_errno = -ret;
+	return NULL;
+}
+
+void
+mlx5v_dev_cleanup(struct mlx5v_dev *dev)
+{
+	if (dev == NULL)
+		return;
+	if (dev->stage != MLX5V_STAGE_NONE)
+		mlx5v_dev_unload(dev);
+	rte_spinlock_lock(&mlx5v_dev_list_lock);
+	TAILQ_REMOVE(&mlx5v_dev_list, dev, next);
+	rte_spinlock_unlock(&mlx5v_dev_list_lock);
+	mlx5v_pages_cleanup(dev);
+	mlx5v_msi_cleanup(dev);
+	rte_free(dev);
+}
+
+/* ---- bring-up steps (mlx5-prm.md §2.1) ---- */
+
+static int
+mlx5v_dev_wait_fw(struct mlx5v_dev *dev, enum mlx5v_tout t)
+{
+	uint64_t deadline = mlx5v_dev_now_ms() + mlx5v_tout_ms(dev, t);
+
+	for (;;) {
+		uint32_t v = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_INITIALIZING);
+
+		if (!(v & MLX5V_ISEG_INITIALIZING_BIT))
+			return 0;
+		if (v == UINT32_MAX) {
+			MLX5V_LOG(ERR, "%s: init segment reads all ones", dev->name);
+			return -EIO;
+		}
+		if (mlx5v_dev_now_ms() > deadline) {
+			MLX5V_LOG(ERR, "%s: firmware still initializing after %u ms (%s)",
+				  dev->name, mlx5v_tout_ms(dev, t), mlx5v_tout_name[t]);
+			return -EBUSY;
+		}
+		rte_delay_us_sleep(RTE_MIN((unsigned int)MLX5V_FW_INIT_POLL_US,
+					   mlx5v_tout_ms(dev, t) * 100));
+	}
+}
+
+static int
+mlx5v_dev_check_cmdif(struct mlx5v_dev *dev)
+{
+	uint32_t rev = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDIF_REV_FW_SUB) >> 16;
+
+	dev->fw_rev = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_FW_REV);
+	if (rev != MLX5V_CMDIF_REV) {
+		MLX5V_LOG(ERR, "%s: command interface revision %u, only %u is supported",
+			  dev->name, rev, MLX5V_CMDIF_REV);
+		return -EINVAL;
+	}
+	MLX5V_LOG(INFO, "%s: firmware %u.%u.%u, command interface %u", dev->name,
+		  dev->fw_rev & 0xffff, dev->fw_rev >> 16,
+		  mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDIF_REV_FW_SUB) & 0xffff, rev);
+	return 0;
+}
+
+static int
+mlx5v_dev_simple_cmd(struct mlx5v_dev *dev, uint16_t opcode, uint16_t op_mod,
+		     uint32_t dw2, size_t outlen)
+{
+	uint8_t in[MLX5V_CMD_HDR_SIZE];
+	uint8_t out[MLX5V_CMD_HDR_SIZE];
+
+	memset(in, 0, sizeof(in));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, opcode);
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, op_mod);
+	RTE_PMD_MLX5V_SET_(in, 2, 31, 0, dw2);
+	return mlx5v_cmd_exec(dev, in, sizeof(in), out, outlen);
+}
+
+static int
+mlx5v_dev_enable_hca(struct mlx5v_dev *dev)
+{
+	/* enable_hca_out is 12 bytes (§2.1 step 6); function_id 0 is this function. */
+	return mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_ENABLE_HCA, 0, 0, MLX5V_ENABLE_HCA_OUT_SIZE);
+}
+
+static void
+mlx5v_dev_disable_hca(struct mlx5v_dev *dev)
+{
+	mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_DISABLE_HCA, 0, 0, MLX5V_CMD_HDR_SIZE);
+}
+
+static int
+mlx5v_dev_set_issi(struct mlx5v_dev *dev)
+{
+	uint8_t in[MLX5V_CMD_HDR_SIZE];
+	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	uint32_t sup;
+	int ret;
+
+	memset(in, 0, sizeof(in));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_ISSI);
+	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+	if (ret < 0)
+		return ret;
+	sup = MLX5V_GET(out, MLX5V_QUERY_ISSI_OUT_SUPPORTED_ISSI_DW0);
+	if (!(sup & 0x2)) {
+		MLX5V_LOG(ERR, "%s: ISSI 1 not supported (supported_issi 0x%x)", dev->name, sup);
+		return -EOPNOTSUPP;
+	}
+	memset(in, 0, sizeof(in));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_SET_ISSI);
+	MLX5V_SET(in, MLX5V_SET_ISSI_IN_CURRENT_ISSI, 1);
+	return mlx5v_cmd_exec(dev, in, sizeof(in), out, MLX5V_CMD_HDR_SIZE);
+}
+
+/* ACCESS_REG write of HOST_ENDIANNESS (§2.1 step 11): byte 0 is 0x80 on big-endian hosts. */
+static int
+mlx5v_dev_set_host_endianness(struct mlx5v_dev *dev)
+{
+	uint8_t in[MLX5V_ACCESS_REG_IN_DATA + 16];
+	uint8_t out[MLX5V_CMD_HDR_SIZE + 16];
+
+	memset(in, 0, sizeof(in));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_ACCESS_REG);
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_ACCESS_REG_WRITE);
+	MLX5V_SET(in, MLX5V_ACCESS_REG_IN_REGISTER_ID, MLX5V_REG_HOST_ENDIANNESS);
+#if RTE_BYTE_ORDER == RTE_BIG_ENDIAN
+	in[MLX5V_ACCESS_REG_IN_DATA] = 0x80;
+#endif
+	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+}
+
+static int
+mlx5v_dev_query_cap(struct mlx5v_dev *dev, unsigned int mode, uint8_t *cap)
+{
+	uint8_t in[MLX5V_CMD_HDR_SIZE];
+	uint8_t *out;
+	int ret;
+
+	out = calloc(1, MLX5V_HCA_CAP_CMD_SIZE);
+	if (out == NULL)
+		return -ENOMEM;
+	memset(in, 0, sizeof(in));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_HCA_CAP);
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, (MLX5V_CAP_GENERAL << 1) | mode);
+	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, MLX5V_HCA_CAP_CMD_SIZE);
+	if (ret == 0)
+		memcpy(cap, out + MLX5V_HCA_CAP_OFF, MLX5V_HCA_CAP_SIZE);
+	free(out);
+	return ret;
+}
+
+/* QUERY_HCA_CAP max and cur, then SET_HCA_CAP general (§2.1 steps 12-13). */
+static int
+mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
+{
+	uint8_t out[MLX5V_CMD_HDR_SIZE];
+	uint8_t *in, *cap;
+	int ret;
+
+	ret = mlx5v_dev_query_cap(dev, MLX5V_CAP_MODE_MAX, dev->hca_cap_max);
+	if (ret < 0)
+		return ret;
+	ret = mlx5v_dev_query_cap(dev, MLX5V_CAP_MODE_CUR, dev->hca_cap_cur);
+	if (ret < 0)
+		return ret;
+	in = calloc(1, MLX5V_HCA_CAP_CMD_SIZE);
+	if (in == NULL)
+		return -ENOMEM;
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_SET_HCA_CAP);
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_CAP_GENERAL);
+	cap = in + MLX5V_HCA_CAP_OFF;
+	memcpy(cap, dev->hca_cap_cur, MLX5V_HCA_CAP_SIZE);
+	/* No device-side signature checks unless the driver signs (§3.4). */
+	if (!dev->cmd.checksum)
+		MLX5V_SET(cap, MLX5V_CAP_CMDIF_CHECKSUM, 0);
+	/* UAR pages follow the host page size: log2(page) - 12 (§2.2, §12 #16). */
+	MLX5V_SET(cap, MLX5V_CAP_LOG_UAR_PAGE_SZ,
+		  rte_log2_u64(rte_mem_page_size()) - MLX5V_ADAPTER_PAGE_SHIFT);
+	if (MLX5V_GET(dev->hca_cap_max, MLX5V_CAP_MKEY_BY_NAME))
+		MLX5V_SET(cap, MLX5V_CAP_MKEY_BY_NAME, 1);
+	ret = mlx5v_cmd_exec(dev, in, MLX5V_HCA_CAP_CMD_SIZE, out, sizeof(out));
+	if (ret == 0)
+		memcpy(dev->hca_cap_cur, cap, MLX5V_HCA_CAP_SIZE);
+	free(in);
+	if (ret == 0 && !MLX5V_GET(dev->hca_cap_cur, MLX5V_CAP_UMEM_UID_0))
+		MLX5V_LOG(WARNING, "%s: cap umem_uid_0 is 0; DEVX UMEMs will not work", dev->name);
+	return ret;
+}
+
+static int
+mlx5v_dev_init_hca(struct mlx5v_dev *dev)
+{
+	return mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_INIT_HCA, 0, 0, MLX5V_CMD_HDR_SIZE);
+}
+
+static int
+mlx5v_dev_teardown_fast(struct mlx5v_dev *dev)
+{
+	uint8_t in[MLX5V_CMD_HDR_SIZE];
+	uint8_t out[MLX5V_CMD_HDR_SIZE];
+	uint64_t deadline;
+	uint32_t v;
+	int ret;
+
+	memset(in, 0, sizeof(in));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_TEARDOWN_HCA);
+	MLX5V_SET(in, MLX5V_TEARDOWN_HCA_IN_PROFILE, MLX5V_TEARDOWN_PROFILE_PREPARE_FAST_TEARDOWN);
+	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+	if (ret < 0)
+		return ret;
+	if (MLX5V_GET(out, MLX5V_TEARDOWN_HCA_OUT_STATE) == MLX5V_TEARDOWN_STATE_FORCE_FAIL)
+		return -EIO;
+	/* §2.3: request nic_interface DISABLED; this also writes 0 into bits 7:0. */
+	v = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ);
+	mlx5v_hw_wr32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ,
+		      (v & MLX5V_CMDQ_ADDR_MASK) | (MLX5V_NIC_IF_DISABLED << MLX5V_NIC_IF_SHIFT));
+	deadline = mlx5v_dev_now_ms() + mlx5v_tout_ms(dev, MLX5V_TO_FAST_TEARDOWN);
+	do {
+		v = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ);
+		if (((v >> MLX5V_NIC_IF_SHIFT) & MLX5V_NIC_IF_MASK) == MLX5V_NIC_IF_DISABLED)
+			return 0;
+		rte_delay_us_sleep(1000);
+	} while (mlx5v_dev_now_ms() < deadline);
+	return -EIO;
+}
+
+/*
+ * TEARDOWN_HCA. Graceful close by default. The fast path (profile 2, then nic_interface
+ * DISABLED) leaves no working command interface, so it is used only when asked for; its
+ * pages are then freed without TAKE, as in rdma-core.
+ */
+static void
+mlx5v_dev_teardown_hca(struct mlx5v_dev *dev)
+{
+	if (dev->fast_teardown && dev->hca_cap_cur != NULL &&
+	    MLX5V_GET(dev->hca_cap_cur, MLX5V_CAP_FAST_TEARDOWN) &&
+	    mlx5v_dev_teardown_fast(dev) == 0) {
+		/* The command interface is gone: later teardown commands complete locally. */
+		__atomic_store_n(&dev->dead, MLX5V_DEAD_CMD_IF, __ATOMIC_RELEASE);
+		return;
+	}
+	mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_TEARDOWN_HCA, 0,
+			     MLX5V_TEARDOWN_PROFILE_GRACEFUL_CLOSE, MLX5V_CMD_HDR_SIZE);
+}
+
+static int
+mlx5v_dev_alloc_uar(struct mlx5v_dev *dev)
+{
+	uint8_t in[MLX5V_CMD_HDR_SIZE];
+	uint8_t out[MLX5V_CMD_HDR_SIZE];
+	int ret;
+
+	memset(in, 0, sizeof(in));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_ALLOC_UAR);
+	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+	if (ret < 0)
+		return ret;
+	dev->uar = MLX5V_GET(out, MLX5V_UAR_OUT_UAR);
+	dev->uar_addr = mlx5v_hw_uar_addr(dev->hw, dev->uar);
+	if (dev->uar_addr == NULL || dev->uar < MLX5V_UAR_FIRST_INDEX) {
+		MLX5V_LOG(ERR, "%s: ALLOC_UAR returned unusable UAR %u", dev->name, dev->uar);
+		mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_DEALLOC_UAR, 0, dev->uar, MLX5V_CMD_HDR_SIZE);
+		dev->uar_addr = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void
+mlx5v_dev_dealloc_uar(struct mlx5v_dev *dev)
+{
+	mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_DEALLOC_UAR, 0, dev->uar, MLX5V_CMD_HDR_SIZE);
+	dev->uar_addr = NULL;
+}
+
+static int
+mlx5v_dev_caps_alloc(struct mlx5v_dev *dev)
+{
+	dev->hca_cap_max = rte_zmalloc_socket("mlx5v_caps", 2 * MLX5V_HCA_CAP_SIZE, 0,
+					      dev->socket);
+	if (dev->hca_cap_max == NULL)
+		return -ENOMEM;
+	dev->hca_cap_cur = dev->hca_cap_max + MLX5V_HCA_CAP_SIZE;
+	return 0;
+}
+
+static void
+mlx5v_dev_caps_free(struct mlx5v_dev *dev)
+{
+	rte_free(dev->hca_cap_max);
+	dev->hca_cap_max = NULL;
+	dev->hca_cap_cur = NULL;
+}
+
+/*
+ * Bring-up (mlx5-prm.md §2.1, kernel order for the two "initializing" waits). The unwind
+ * ladder below runs exactly the steps of mlx5v_dev_unload(), in the same order.
+ */
+int
+mlx5v_dev_load(struct mlx5v_dev *dev)
+{
+	int ret;
+
+	if (dev == NULL)
+		return -EINVAL;
+	if (dev->stage != MLX5V_STAGE_NONE)
+		return -EBUSY;
+	__atomic_store_n(&dev->dead, MLX5V_DEAD_NONE, __ATOMIC_RELEASE);
+	/* PCI COMMAND memory + bus master; a backend without a bus answers -ENOTSUP. */
+	ret = mlx5v_hw_bus_enable(dev->hw);
+	if (ret < 0 && ret != -ENOTSUP)
+		return ret;
+	ret = mlx5v_dev_wait_fw(dev, MLX5V_TO_FW_PRE_INIT);
+	if (ret < 0)
+		return ret;
+	ret = mlx5v_dev_check_cmdif(dev);
+	if (ret < 0)
+		return ret;
+	ret = mlx5v_dev_caps_alloc(dev);
+	if (ret < 0)
+		return ret;
+	ret = mlx5v_cmd_init(dev);
+	if (ret < 0)
+		goto err_caps_free;
+	dev->stage = MLX5V_STAGE_CMD;
+	ret = mlx5v_dev_wait_fw(dev, MLX5V_TO_FW_INIT);
+	if (ret < 0)
+		goto err_cmd_cleanup;
+	ret = mlx5v_dev_enable_hca(dev);
+	if (ret < 0)
+		goto err_cmd_cleanup;
+	dev->stage = MLX5V_STAGE_HCA_ENABLED;
+	ret = mlx5v_dev_set_issi(dev);
+	if (ret < 0)
+		goto err_disable_hca;
+	ret = mlx5v_pages_satisfy(dev, MLX5V_QUERY_PAGES_BOOT);
+	if (ret < 0)
+		goto err_pages_reclaim;
+	dev->stage = MLX5V_STAGE_BOOT_PAGES;
+	ret = mlx5v_dev_set_host_endianness(dev);
+	if (ret < 0)
+		goto err_pages_reclaim;
+	ret = mlx5v_dev_set_hca_cap(dev);
+	if (ret < 0)
+		goto err_pages_reclaim;
+	ret = mlx5v_pages_satisfy(dev, MLX5V_QUERY_PAGES_INIT);
+	if (ret < 0)
+		goto err_pages_reclaim;
+	ret = mlx5v_dev_init_hca(dev);
+	if (ret < 0)
+		goto err_pages_reclaim;
+	dev->stage = MLX5V_STAGE_HCA_INIT;
+	ret = mlx5v_dev_alloc_uar(dev);
+	if (ret < 0)
+		goto err_teardown_hca;
+	dev->stage = MLX5V_STAGE_UAR;
+	ret = mlx5v_pages_events_start(dev);
+	if (ret < 0)
+		goto err_dealloc_uar;
+	ret = mlx5v_eq_async_create(dev);
+	if (ret < 0)
+		goto err_pages_events_stop;
+	dev->stage = MLX5V_STAGE_ASYNC_EQ;
+	mlx5v_health_start(dev);
+	dev->stage = MLX5V_STAGE_LOADED;
+	MLX5V_LOG(INFO, "%s: loaded: %u command slots, async EQ %u, UAR %u, %" PRIu64 " firmware pages",
+		  dev->name, dev->cmd.nslots, dev->async_eq->eqn, dev->uar,
+		  mlx5v_pages_given(dev));
+	return 0;
+
+err_pages_events_stop:
+	mlx5v_pages_events_stop(dev);
+err_dealloc_uar:
+	mlx5v_dev_dealloc_uar(dev);
+err_teardown_hca:
+	mlx5v_dev_teardown_hca(dev);
+err_pages_reclaim:
+	mlx5v_pages_reclaim_all(dev);
+err_disable_hca:
+	mlx5v_dev_disable_hca(dev);
+err_cmd_cleanup:
+	mlx5v_pages_cleanup(dev);
+	mlx5v_cmd_cleanup(dev);
+err_caps_free:
+	mlx5v_dev_caps_free(dev);
+	dev->stage = MLX5V_STAGE_NONE;
+	MLX5V_LOG(ERR, "%s: bring-up failed: %s", dev->name, strerror(-ret));
+	return ret;
+}
+
+void
+mlx5v_dev_unload(struct mlx5v_dev *dev)
+{
+	if (dev == NULL || dev->stage == MLX5V_STAGE_NONE)
+		return;
+	mlx5v_dev_notify(dev, MLX5V_DEV_EVENT_REMOVE);
+	mlx5v_health_stop(dev);
+	mlx5v_eq_async_destroy(dev);
+	mlx5v_pages_events_stop(dev);
+	mlx5v_dev_dealloc_uar(dev);
+	mlx5v_dev_teardown_hca(dev);
+	mlx5v_pages_reclaim_all(dev);
+	mlx5v_dev_disable_hca(dev);
+	mlx5v_pages_cleanup(dev);
+	mlx5v_cmd_cleanup(dev);
+	mlx5v_dev_caps_free(dev);
+	dev->stage = MLX5V_STAGE_NONE;
+	MLX5V_LOG(INFO, "%s: unloaded%s", dev->name,
+		  mlx5v_dev_is_dead(dev) ? " (device was dead)" : "");
+}

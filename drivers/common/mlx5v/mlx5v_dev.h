@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Device lifecycle: init (software) -> load (hardware) -> unload -> cleanup. */
+
+#ifndef _MLX5V_DEV_H_
+#define _MLX5V_DEV_H_
+
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rte_compat.h>
+#include <rte_dev.h>
+#include <rte_spinlock.h>
+
+#include "mlx5v_cmd.h"
+#include "mlx5v_eq.h"
+#include "mlx5v_hw.h"
+#include "mlx5v_tout.h"
+
+/** Device creation parameters (devargs of mlx5v_sim / mlx5v_pci). */
+struct mlx5v_dev_params {
+	uint32_t tout_ms[MLX5V_TO_MAX]; /**< 0 = default (mlx5v_tout.h) */
+	unsigned int tout_scale;        /**< divide every default by this; 0 or 1 = as is */
+	int cmd_sig;                    /**< write command signatures */
+	int fast_teardown;              /**< use TEARDOWN_HCA profile 2 if the cap allows */
+};
+
+/** Why a device was declared dead (enum order = PRM §4.3 sensor order). */
+enum mlx5v_dead_reason {
+	MLX5V_DEAD_NONE = 0,
+	MLX5V_DEAD_PCI_COMM_ERR,   /**< fw_ver reads 0xffffffff (all ones) */
+	MLX5V_DEAD_NIC_DISABLED,   /**< nic_interface == 1 */
+	MLX5V_DEAD_NIC_SW_RESET,   /**< nic_interface == 7 */
+	MLX5V_DEAD_FW_SYND_RFR,    /**< RFR bit and a syndrome */
+	MLX5V_DEAD_HEARTBEAT,      /**< health counter stuck for 3 polls */
+	MLX5V_DEAD_CMD_IF,         /**< the command interface is unusable */
+	MLX5V_DEAD_USER,           /**< mlx5v_dev_set_dead() */
+};
+
+/** Device events delivered to consumers. */
+enum mlx5v_dev_event {
+	MLX5V_DEV_EVENT_DEAD,      /**< the device died; only teardown remains possible */
+	MLX5V_DEV_EVENT_REMOVE,    /**< the device is about to be unloaded */
+};
+
+/** A consumer of the core (the net PMD, a class driver): called on device events. */
+struct mlx5v_dev_hook {
+	TAILQ_ENTRY(mlx5v_dev_hook) next;
+	void (*event)(struct mlx5v_dev *dev, enum mlx5v_dev_event ev, void *arg);
+	void *arg;
+};
+
+/** Bring-up progress, for logs and the unwind ladder. */
+enum mlx5v_load_stage {
+	MLX5V_STAGE_NONE = 0,
+	MLX5V_STAGE_CMD,
+	MLX5V_STAGE_HCA_ENABLED,
+	MLX5V_STAGE_BOOT_PAGES,
+	MLX5V_STAGE_HCA_INIT,
+	MLX5V_STAGE_UAR,
+	MLX5V_STAGE_ASYNC_EQ,
+	MLX5V_STAGE_LOADED,
+};
+
+/** A queued PAGE_REQUEST event. */
+struct mlx5v_pages_req {
+	int32_t npages;           /**< > 0 give, < 0 reclaim */
+	uint16_t func_id;
+	uint16_t ec_function;
+};
+
+#define MLX5V_PAGES_REQ_MAX 32
+
+/** Firmware pages given to the device (mlx5v_pages.c). */
+struct mlx5v_pages_chunk;
+struct mlx5v_pages {
+	TAILQ_HEAD(, mlx5v_pages_chunk) chunks;
+	uint64_t given;           /**< pages the device holds */
+	uint64_t give_cmds;
+	uint64_t take_cmds;
+	uint64_t cant_give;
+	uint64_t requests;        /**< PAGE_REQUEST events */
+	uint64_t req_dropped;     /**< requests lost to a full FIFO */
+	rte_spinlock_t req_lock;
+	struct mlx5v_pages_req req[MLX5V_PAGES_REQ_MAX]; /**< FIFO, under req_lock */
+	unsigned int req_head;
+	unsigned int req_n;
+	int work_armed;           /**< alarm set, under req_lock */
+	int stopping;
+	uint16_t function_id;
+};
+
+/** MSI-X vector table (mlx5v_msi.c). Vector 0 is the control vector. */
+struct mlx5v_msi {
+	unsigned int count;
+	int *fd;                  /**< per vector, -1 when free */
+	unsigned int *eq_refs;    /**< EQs created on each vector */
+	rte_spinlock_t lock;
+	struct rte_intr_handle *ctrl_ih;
+};
+
+/** Health poll state (mlx5v_health.c). */
+struct mlx5v_health {
+	uint32_t prev_counter;
+	unsigned int miss;
+	int running;
+	int stop;
+	uint64_t polls;
+};
+
+/** One ConnectX function owned through its init segment and command queue. */
+struct mlx5v_dev {
+	TAILQ_ENTRY(mlx5v_dev) next;
+	char name[RTE_DEV_NAME_MAX_LEN];
+	struct mlx5v_hw *hw;          /**< process-local seam */
+	int socket;
+	uint32_t tout_ms[MLX5V_TO_MAX];
+	int fast_teardown;
+	enum mlx5v_load_stage stage;
+	int dead;                     /**< atomic: enum mlx5v_dead_reason, 0 = alive */
+	uint16_t function_id;
+	uint32_t fw_rev;
+	uint32_t uar;                 /**< the device UAR index */
+	uint8_t *uar_addr;
+	uint8_t *hca_cap_max;         /**< MLX5V_HCA_CAP_SIZE bytes each */
+	uint8_t *hca_cap_cur;
+	struct mlx5v_cmd cmd;
+	struct mlx5v_eq *async_eq;
+	struct mlx5v_msi msi;
+	struct mlx5v_pages pages;
+	struct mlx5v_health health;
+	struct mlx5v_eq_sub eq_sub[MLX5V_EQ_TYPES][MLX5V_EQ_SUBS_PER_TYPE];
+	rte_spinlock_t hook_lock;
+	TAILQ_HEAD(, mlx5v_dev_hook) hooks;
+	void *owner;                  /**< the front-end (vdev/PCI) private data */
+};
+
+/** @return the timeout t of dev in ms. */
+static inline uint32_t
+mlx5v_tout_ms(const struct mlx5v_dev *dev, enum mlx5v_tout t)
+{
+	return dev->tout_ms[t];
+}
+
+/**
+ * Allocate a device and initialise its software state (no hardware access) and register
+ * it under name. Control thread.
+ * @return the device, or NULL with rte_errno set (EINVAL, EEXIST, ENOMEM).
+ */
+__rte_internal
+struct mlx5v_dev *mlx5v_dev_init(const char *name, struct mlx5v_hw *hw,
+				 const struct mlx5v_dev_params *p);
+
+/** Unregister and free a device that is not loaded. */
+__rte_internal
+void mlx5v_dev_cleanup(struct mlx5v_dev *dev);
+
+/**
+ * Bring the device up in PRM order (mlx5-prm.md §2.1). On failure every completed step
+ * is undone, in the order of mlx5v_dev_unload().
+ * @return 0 or a negative errno.
+ */
+__rte_internal
+int mlx5v_dev_load(struct mlx5v_dev *dev);
+
+/** Tear the device down (TEARDOWN_HCA, page reclaim, DISABLE_HCA, unmap). Never fails. */
+__rte_internal
+void mlx5v_dev_unload(struct mlx5v_dev *dev);
+
+/** @return the registered device named name (EAL device name), or NULL. */
+__rte_internal
+struct mlx5v_dev *mlx5v_dev_get(const char *name);
+
+/** @return enum mlx5v_dead_reason: 0 while the device is alive. */
+__rte_internal
+int mlx5v_dev_is_dead(const struct mlx5v_dev *dev);
+
+/**
+ * Declare the device dead (fatal health event): pending commands complete with the
+ * dead-device policy, consumers get MLX5V_DEV_EVENT_DEAD. Never aborts. Idempotent.
+ */
+__rte_internal
+void mlx5v_dev_set_dead(struct mlx5v_dev *dev, enum mlx5v_dead_reason why);
+
+/** Set one timeout (ms, > 0). @return 0 or -EINVAL. */
+__rte_internal
+int mlx5v_dev_tout_set(struct mlx5v_dev *dev, enum mlx5v_tout t, uint32_t ms);
+
+/** @return a copy of the current general capability (cur) or NULL before bring-up. */
+__rte_internal
+const uint8_t *mlx5v_dev_hca_cap(struct mlx5v_dev *dev);
+
+/** @return the device UAR index allocated at bring-up. */
+__rte_internal
+uint32_t mlx5v_dev_uar(struct mlx5v_dev *dev);
+
+/** Add a consumer hook (hook memory owned by the caller). @return 0 or -EINVAL. */
+__rte_internal
+int mlx5v_dev_hook_register(struct mlx5v_dev *dev, struct mlx5v_dev_hook *hook);
+
+/** Remove a consumer hook. @return 0 or -ENOENT. */
+__rte_internal
+int mlx5v_dev_hook_unregister(struct mlx5v_dev *dev, struct mlx5v_dev_hook *hook);
+
+/* ---- firmware pages (mlx5v_pages.c) ---- */
+
+/** @return the number of firmware pages the device currently holds. */
+__rte_internal
+uint64_t mlx5v_pages_given(struct mlx5v_dev *dev);
+
+int mlx5v_pages_init(struct mlx5v_dev *dev);
+void mlx5v_pages_cleanup(struct mlx5v_dev *dev);
+int mlx5v_pages_satisfy(struct mlx5v_dev *dev, uint16_t op_mod);
+int mlx5v_pages_give(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages,
+		     unsigned int flags);
+int mlx5v_pages_reclaim(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages,
+			unsigned int flags);
+void mlx5v_pages_reclaim_all(struct mlx5v_dev *dev);
+int mlx5v_pages_events_start(struct mlx5v_dev *dev);
+void mlx5v_pages_events_stop(struct mlx5v_dev *dev);
+
+/* ---- health (mlx5v_health.c) ---- */
+
+/**
+ * Run one health check now (the EAL alarm runs it every MLX5V_TO_HEALTH_POLL ms).
+ * @return 0 if healthy, -ENOLINK if the device is (or became) dead.
+ */
+__rte_internal
+int mlx5v_health_check(struct mlx5v_dev *dev);
+
+/** @return a printable health syndrome (mlx5-prm.md §4.2). */
+__rte_internal
+const char *mlx5v_health_synd_str(uint8_t synd);
+
+/** Start the health poll (EAL alarm every MLX5V_TO_HEALTH_POLL ms). Control thread. */
+__rte_internal
+void mlx5v_health_start(struct mlx5v_dev *dev);
+
+/** Stop the health poll; waits for a running poll to return. Not from the alarm itself. */
+__rte_internal
+void mlx5v_health_stop(struct mlx5v_dev *dev);
+void mlx5v_health_report(struct mlx5v_dev *dev, enum mlx5v_dead_reason why);
+
+/* ---- MSI-X vectors (mlx5v_msi.c) ---- */
+
+/**
+ * Allocate the lowest free vector >= 1: a non-blocking eventfd attached through the seam.
+ * @return the vector (>= 1) with *fd set, or -ENOSPC / -errno.
+ */
+__rte_internal
+int mlx5v_msi_alloc(struct mlx5v_dev *dev, int *fd);
+
+/**
+ * Detach and close a vector from mlx5v_msi_alloc().
+ * @return 0, -EINVAL (vector 0, out of range, or fd mismatch), -EBUSY (an EQ uses it).
+ */
+__rte_internal
+int mlx5v_msi_free(struct mlx5v_dev *dev, unsigned int vector, int fd);
+
+/** @return the number of MSI-X vectors. */
+__rte_internal
+unsigned int mlx5v_msi_count(struct mlx5v_dev *dev);
+
+int mlx5v_msi_init(struct mlx5v_dev *dev);
+void mlx5v_msi_cleanup(struct mlx5v_dev *dev);
+int mlx5v_msi_ctrl_start(struct mlx5v_dev *dev, void (*cb)(void *arg), void *arg);
+void mlx5v_msi_ctrl_stop(struct mlx5v_dev *dev, void (*cb)(void *arg), void *arg);
+int mlx5v_msi_ctrl_fd(struct mlx5v_dev *dev);
+int mlx5v_msi_eq_ref(struct mlx5v_dev *dev, unsigned int vector, int delta);
+
+#endif /* _MLX5V_DEV_H_ */

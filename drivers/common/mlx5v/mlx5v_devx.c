@@ -1,0 +1,1005 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file DEVX-style objects: EQs with the rdma-core create_eq contract, MSI, UAR, DMA, CQs. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_alarm.h>
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_interrupts.h>
+#include <rte_io.h>
+#include <rte_malloc.h>
+
+#include "mlx5v_dev.h"
+#include "mlx5v_devx.h"
+#include "mlx5v_log.h"
+
+#define MLX5V_DEVX_MSI_MAGIC 0x6d736976u  /* "msiv" */
+#define MLX5V_DEVX_EQ_MAGIC 0x64657871u   /* "dexq" */
+#define MLX5V_DEVX_UAR_MAGIC 0x64756172u  /* "duar" */
+
+/* The smallest EQ/CQ ring: one IOMMU page, as rdma-core's iova_min_page_size. */
+#define MLX5V_DEVX_MIN_RING 4096u
+
+/** A range mapped with mlx5v_devx_dma_map(). */
+struct mlx5v_devx_dma {
+	TAILQ_ENTRY(mlx5v_devx_dma) next;
+	uint8_t *addr;
+	size_t size;
+	uint64_t iova;
+};
+
+/**
+ * DEVX state of one device. struct mlx5v_dev has no slot for it, so it lives in a
+ * process-local registry keyed by the device, created on first use and torn down by the
+ * device's REMOVE hook (objects the application forgot are destroyed then).
+ */
+struct mlx5v_devx_ctx {
+	TAILQ_ENTRY(mlx5v_devx_ctx) next;
+	struct mlx5v_dev *dev;
+	struct mlx5v_dev_hook hook;
+	rte_spinlock_t lock;       /**< the lists; never held across a command */
+	TAILQ_HEAD(, mlx5v_devx_eq) eqs;
+	TAILQ_HEAD(, mlx5v_devx_uar) uars;
+	TAILQ_HEAD(, mlx5v_devx_dma) dmas;
+	TAILQ_HEAD(, mlx5v_devx_cq) cqs;
+};
+
+static TAILQ_HEAD(, mlx5v_devx_ctx) mlx5v_devx_ctxs = TAILQ_HEAD_INITIALIZER(mlx5v_devx_ctxs);
+static pthread_mutex_t mlx5v_devx_ctxs_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx);
+
+/* Delay before a released context is freed (after the core's hook walk). */
+#define MLX5V_DEVX_CTX_FREE_US 1000
+
+static void
+mlx5v_devx_ctx_free(void *arg)
+{
+	free(arg);
+}
+
+static void
+mlx5v_devx_dev_event(struct mlx5v_dev *dev, enum mlx5v_dev_event ev, void *arg)
+{
+	struct mlx5v_devx_ctx *ctx = arg;
+
+	RTE_SET_USED(dev);
+	if (ev != MLX5V_DEV_EVENT_REMOVE)
+		return;
+	pthread_mutex_lock(&mlx5v_devx_ctxs_lock);
+	TAILQ_REMOVE(&mlx5v_devx_ctxs, ctx, next);
+	pthread_mutex_unlock(&mlx5v_devx_ctxs_lock);
+	mlx5v_devx_ctx_release(ctx);
+}
+
+/* @return the context of dev, created if needed, or NULL with rte_errno. */
+static struct mlx5v_devx_ctx *
+mlx5v_devx_ctx_get(struct mlx5v_dev *dev)
+{
+	struct mlx5v_devx_ctx *ctx;
+	int ret;
+
+	pthread_mutex_lock(&mlx5v_devx_ctxs_lock);
+	TAILQ_FOREACH(ctx, &mlx5v_devx_ctxs, next)
+		if (ctx->dev == dev)
+			goto out;
+	ctx = calloc(1, sizeof(*ctx));
+	if (ctx == NULL) {
+		rte_errno = ENOMEM;
+		goto out;
+	}
+	ctx->dev = dev;
+	rte_spinlock_init(&ctx->lock);
+	TAILQ_INIT(&ctx->eqs);
+	TAILQ_INIT(&ctx->uars);
+	TAILQ_INIT(&ctx->dmas);
+	TAILQ_INIT(&ctx->cqs);
+	ctx->hook.event = mlx5v_devx_dev_event;
+	ctx->hook.arg = ctx;
+	ret = mlx5v_dev_hook_register(dev, &ctx->hook);
+	if (ret < 0) {
+		free(ctx);
+		ctx = NULL;
+		rte_errno = -ret;
+		goto out;
+	}
+	TAILQ_INSERT_TAIL(&mlx5v_devx_ctxs, ctx, next);
+out:
+	pthread_mutex_unlock(&mlx5v_devx_ctxs_lock);
+	return ctx;
+}
+
+struct mlx5v_dev *
+mlx5v_devx_dev_get(const char *name)
+{
+	struct mlx5v_dev *dev;
+
+	if (name == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	dev = mlx5v_dev_get(name);
+	/* Only a loaded device has a command queue, an async EQ and a UAR. */
+	if (dev == NULL || dev->stage != MLX5V_STAGE_LOADED) {
+		rte_errno = ENODEV;
+		return NULL;
+	}
+	if (mlx5v_devx_ctx_get(dev) == NULL)
+		return NULL;
+	return dev;
+}
+
+/* ---- MSI vectors ---- */
+
+struct mlx5v_devx_msi *
+mlx5v_devx_msi_alloc(struct mlx5v_dev *dev)
+{
+	struct mlx5v_devx_msi *msi;
+	int fd, v;
+
+	if (dev == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	msi = calloc(1, sizeof(*msi));
+	if (msi == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	/* The core picks the lowest free vector >= 1 and attaches a non-blocking eventfd. */
+	v = mlx5v_msi_alloc(dev, &fd);
+	if (v < 0) {
+		free(msi);
+		rte_errno = -v;
+		return NULL;
+	}
+	msi->magic = MLX5V_DEVX_MSI_MAGIC;
+	msi->dev = dev;
+	msi->vector = v;
+	msi->pub.vector = v;
+	msi->pub.fd = fd;
+	MLX5V_EQ_LOG(DEBUG, "%s: DEVX MSI vector %d allocated, fd %d", dev->name, v, fd);
+	return msi;
+}
+
+struct mlx5v_devx_msi *
+mlx5v_devx_to_msi(struct rte_pmd_mlx5v_msi_vector *pub)
+{
+	struct mlx5v_devx_msi *msi = (struct mlx5v_devx_msi *)pub;
+
+	if (pub == NULL || msi->magic != MLX5V_DEVX_MSI_MAGIC)
+		return NULL;
+	return msi;
+}
+
+int
+mlx5v_devx_msi_free(struct mlx5v_devx_msi *msi)
+{
+	int ret;
+
+	if (msi == NULL || msi->magic != MLX5V_DEVX_MSI_MAGIC)
+		return -EINVAL;
+	/*
+	 * rdma-core checks the caller-visible vector and fd: vector 0, a vector out of range
+	 * or an fd that is not the one recorded give EINVAL and keep the object. Unlike
+	 * rdma-core, a vector still used by a live EQ gives EBUSY (mlx5-prm.md §12 #10).
+	 */
+	if (msi->pub.vector <= 0)
+		return -EINVAL;
+	ret = mlx5v_msi_free(msi->dev, (unsigned int)msi->pub.vector, msi->pub.fd);
+	if (ret < 0)
+		return ret;
+	msi->magic = 0;
+	free(msi);
+	return 0;
+}
+
+/* ---- EQs ---- */
+
+static int
+mlx5v_devx_eq_destroy_cmd(struct mlx5v_dev *dev, uint32_t eqn)
+{
+	uint8_t in[RTE_PMD_MLX5V_DESTROY_EQ_IN_SIZE];
+	uint8_t out[RTE_PMD_MLX5V_DESTROY_EQ_OUT_SIZE];
+
+	memset(in, 0, sizeof(in));
+	memset(out, 0, sizeof(out));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_DESTROY_EQ);
+	MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, eqn);
+	/* rdma-core destroys through cmd_exec: a translated errno, never EREMOTEIO (§11.5). */
+	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+}
+
+struct mlx5v_devx_eq *
+mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
+		     size_t outlen)
+{
+	struct mlx5v_devx_ctx *ctx;
+	struct mlx5v_devx_eq *eq;
+	const uint8_t *eqc;
+	uint8_t *cin;
+	uint8_t *db;
+	size_t cinlen;
+	unsigned int i;
+	int ret;
+
+	/*
+	 * rdma-core's checks, in its order (§11.4 step 1), plus what it misses (§12 #9):
+	 * intr is read as 12 bits and must name a vector the caller allocated, and outlen
+	 * must hold eq_number (byte 0x0b).
+	 */
+	if (dev == NULL || in == NULL || out == NULL)
+		goto einval;
+	if (inlen < RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE)
+		goto einval;
+	if (MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE) != RTE_PMD_MLX5V_CMD_OP_CREATE_EQ)
+		goto einval;
+	eqc = (const uint8_t *)in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
+	if (MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_INTR) == MLX5V_ASYNC_EQ_VECTOR)
+		goto einval;
+	if (outlen < RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE)
+		goto einval;
+	ctx = mlx5v_devx_ctx_get(dev);
+	if (ctx == NULL)
+		return NULL;
+	eq = rte_zmalloc_socket("mlx5v_devx_eq", sizeof(*eq), 0, dev->socket);
+	if (eq == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	eq->dev = dev;
+	rte_spinlock_init(&eq->lock);
+	eq->log_nent = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE);
+	eq->nent = 1u << eq->log_nent;
+	eq->vector = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_INTR);
+	eq->uar_page = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE);
+	for (i = 0; i < 4; i++)
+		eq->mask[i] = MLX5V_GET64(in, RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK + 8 * i);
+	/*
+	 * Reference the vector first: it fails (EINVAL) unless the vector is allocated, and
+	 * from here on the vector cannot be freed under the EQ (EBUSY).
+	 */
+	ret = mlx5v_msi_eq_ref(dev, eq->vector, 1);
+	if (ret < 0)
+		goto err_eq_free;
+	/*
+	 * One PAS covers the whole ring (§11.4 step 8): a power of two of at least one
+	 * 4 KiB page, aligned to its size so that the IOVA is too (IOVA as VA, §11.9).
+	 */
+	eq->size = RTE_MAX((size_t)eq->nent * RTE_PMD_MLX5V_EQE_SIZE, (size_t)MLX5V_DEVX_MIN_RING);
+	eq->buf = rte_zmalloc_socket("mlx5v_devx_eq_buf", eq->size, eq->size, dev->socket);
+	if (eq->buf == NULL) {
+		ret = -ENOMEM;
+		goto err_msi_unref;
+	}
+	/*
+	 * Every owner byte starts at 1 (hardware-owned) BEFORE CREATE_EQ: rdma-core leaves
+	 * this to the caller after create, when an event may already have been written
+	 * (§11.7 risk). Initialising again is harmless for callers that do.
+	 */
+	for (i = 0; i < eq->nent; i++)
+		eq->buf[(size_t)i * RTE_PMD_MLX5V_EQE_SIZE + RTE_PMD_MLX5V_EQE_OWNER_OFF] =
+			RTE_PMD_MLX5V_EQE_OWNER_INIT_VAL;
+	ret = mlx5v_hw_dma_map(dev->hw, eq->buf, eq->size, &eq->iova);
+	if (ret < 0)
+		goto err_buf_free;
+	if (eq->iova & (eq->size - 1)) {
+		MLX5V_EQ_LOG(ERR, "%s: DEVX EQ IOVA 0x%" PRIx64 " not aligned to %zu",
+			     dev->name, eq->iova, eq->size);
+		ret = -EINVAL;
+		goto err_buf_unmap;
+	}
+	/* A private copy: the caller's mailbox is never modified (const in). */
+	cinlen = RTE_MAX(inlen, (size_t)RTE_PMD_MLX5V_CREATE_EQ_IN_PAS + 8);
+	cin = calloc(1, cinlen);
+	if (cin == NULL) {
+		ret = -ENOMEM;
+		goto err_buf_unmap;
+	}
+	memcpy(cin, in, inlen);
+	MLX5V_SET(cin + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC, RTE_PMD_MLX5V_EQC_LOG_PAGE_SIZE,
+		  rte_log2_u64(eq->size) - MLX5V_ADAPTER_PAGE_SHIFT);
+	MLX5V_SET64(cin, RTE_PMD_MLX5V_CREATE_EQ_IN_PAS, eq->iova);
+	/* cmd_do: a device failure is -EREMOTEIO with status and syndrome in out (§3.9). */
+	ret = mlx5v_cmd_do(dev, cin, cinlen, out, outlen);
+	free(cin);
+	if (ret < 0)
+		goto err_buf_unmap;
+	eq->eqn = MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
+	db = mlx5v_hw_uar_addr(dev->hw, eq->uar_page);
+	eq->db = db != NULL ? db + RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF : NULL;
+	eq->pub.vaddr = eq->buf;
+	eq->magic = MLX5V_DEVX_EQ_MAGIC;
+	rte_spinlock_lock(&ctx->lock);
+	TAILQ_INSERT_TAIL(&ctx->eqs, eq, next);
+	rte_spinlock_unlock(&ctx->lock);
+	MLX5V_EQ_LOG(DEBUG, "%s: DEVX EQ %u: %u entries, vector %u, UAR %u, IOVA 0x%" PRIx64,
+		     dev->name, eq->eqn, eq->nent, eq->vector, eq->uar_page, eq->iova);
+	return eq;
+
+err_buf_unmap:
+	mlx5v_hw_dma_unmap(dev->hw, eq->buf, eq->iova, eq->size);
+err_buf_free:
+	rte_free(eq->buf);
+err_msi_unref:
+	mlx5v_msi_eq_ref(dev, eq->vector, -1);
+err_eq_free:
+	rte_free(eq);
+	rte_errno = -ret;
+	return NULL;
+einval:
+	rte_errno = EINVAL;
+	return NULL;
+}
+
+struct mlx5v_devx_eq *
+mlx5v_devx_to_eq(struct rte_pmd_mlx5v_eq *pub)
+{
+	struct mlx5v_devx_eq *eq = (struct mlx5v_devx_eq *)pub;
+
+	if (pub == NULL || eq->magic != MLX5V_DEVX_EQ_MAGIC)
+		return NULL;
+	return eq;
+}
+
+/* Free the software side of an EQ the device no longer references. */
+static void
+mlx5v_devx_eq_free(struct mlx5v_devx_eq *eq)
+{
+	struct mlx5v_dev *dev = eq->dev;
+
+	mlx5v_devx_eq_intr_stop(eq);
+	/* Wait out an lcore poller that started before the EQ was unlisted. */
+	rte_spinlock_lock(&eq->lock);
+	eq->magic = 0;
+	rte_spinlock_unlock(&eq->lock);
+	mlx5v_hw_dma_unmap(dev->hw, eq->buf, eq->iova, eq->size);
+	/* rdma-core leaks the ring here (§12 #1); we free it. */
+	rte_free(eq->buf);
+	mlx5v_msi_eq_ref(dev, eq->vector, -1);
+	rte_free(eq);
+}
+
+int
+mlx5v_devx_eq_destroy(struct mlx5v_devx_eq *eq)
+{
+	struct mlx5v_devx_ctx *ctx;
+	int ret;
+
+	if (eq == NULL || eq->magic != MLX5V_DEVX_EQ_MAGIC)
+		return -EINVAL;
+	ctx = mlx5v_devx_ctx_get(eq->dev);
+	if (ctx == NULL)
+		return -rte_errno;
+	ret = mlx5v_devx_eq_destroy_cmd(eq->dev, eq->eqn);
+	if (ret < 0)
+		return ret;   /* the device still owns the EQ: keep everything */
+	rte_spinlock_lock(&ctx->lock);
+	TAILQ_REMOVE(&ctx->eqs, eq, next);
+	rte_spinlock_unlock(&ctx->lock);
+	MLX5V_EQ_LOG(DEBUG, "%s: DEVX EQ %u destroyed", eq->dev->name, eq->eqn);
+	mlx5v_devx_eq_free(eq);
+	return 0;
+}
+
+struct mlx5v_devx_eq *
+mlx5v_devx_eq_find(struct mlx5v_dev *dev, uint32_t eqn)
+{
+	struct mlx5v_devx_ctx *ctx;
+	struct mlx5v_devx_eq *eq;
+
+	if (dev == NULL)
+		return NULL;
+	ctx = mlx5v_devx_ctx_get(dev);
+	if (ctx == NULL)
+		return NULL;
+	rte_spinlock_lock(&ctx->lock);
+	TAILQ_FOREACH(eq, &ctx->eqs, next)
+		if (eq->eqn == eqn)
+			break;
+	rte_spinlock_unlock(&ctx->lock);
+	return eq;
+}
+
+int
+mlx5v_devx_eq_list(struct mlx5v_dev *dev, struct mlx5v_devx_eq **eqs, unsigned int n)
+{
+	struct mlx5v_devx_ctx *ctx;
+	struct mlx5v_devx_eq *eq;
+	unsigned int i = 0;
+
+	if (dev == NULL)
+		return -EINVAL;
+	ctx = mlx5v_devx_ctx_get(dev);
+	if (ctx == NULL)
+		return -rte_errno;
+	rte_spinlock_lock(&ctx->lock);
+	TAILQ_FOREACH(eq, &ctx->eqs, next) {
+		if (i < n && eqs != NULL)
+			eqs[i] = eq;
+		i++;
+	}
+	rte_spinlock_unlock(&ctx->lock);
+	return (int)i;
+}
+
+int
+mlx5v_devx_eq_handler_set(struct mlx5v_devx_eq *eq, unsigned int type, mlx5v_devx_event_cb cb,
+			  void *arg)
+{
+	if (eq == NULL || type > MLX5V_DEVX_EVENT_ANY)
+		return -EINVAL;
+	/* Under the poll lock: a handler never runs with a half-written entry. */
+	rte_spinlock_lock(&eq->lock);
+	eq->handler[type].cb = cb;
+	eq->handler[type].arg = arg;
+	rte_spinlock_unlock(&eq->lock);
+	return 0;
+}
+
+/* Doorbell with the driver CI. Poll lock held. */
+static void
+mlx5v_devx_eq_db(struct mlx5v_devx_eq *eq, int arm)
+{
+	uint8_t *db = eq->db + (arm ? 0 : RTE_PMD_MLX5V_UAR_EQ_DB_NOARM_OFF -
+					   RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF);
+
+	/* EQE reads complete before the device learns the CI (loads before a store). */
+	rte_io_mb();
+	mlx5v_hw_db_wr32(eq->dev->hw, db, rte_pmd_mlx5v_eq_db_val(eq->eqn, eq->ci));
+	if (arm)
+		eq->stats.arms++;
+	else
+		eq->stats.ci_updates++;
+}
+
+int
+mlx5v_devx_eq_poll(struct mlx5v_devx_eq *eq)
+{
+	unsigned int cc = 0;
+	int n = 0;
+	uint8_t *eqe;
+	uint8_t type;
+
+	if (eq == NULL)
+		return -EINVAL;
+	if (eq->db == NULL)
+		return -ENOTSUP;
+	/* Another thread is draining this EQ: it will see whatever we would have. */
+	if (!rte_spinlock_trylock(&eq->lock))
+		return 0;
+	eq->stats.polls++;
+	while ((eqe = rte_pmd_mlx5v_eq_next_eqe(eq->buf, eq->nent, eq->ci)) != NULL) {
+		type = eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF];
+		eq->stats.by_type[type]++;
+		if (eq->handler[type].cb != NULL)
+			eq->handler[type].cb(eq->dev, eq->eqn, eqe, eq->handler[type].arg);
+		else if (eq->handler[MLX5V_DEVX_EVENT_ANY].cb != NULL)
+			eq->handler[MLX5V_DEVX_EVENT_ANY].cb(eq->dev, eq->eqn, eqe,
+				eq->handler[MLX5V_DEVX_EVENT_ANY].arg);
+		else
+			eq->stats.unhandled++;
+		eq->ci++;
+		eq->stats.eqes++;
+		n++;
+		/* §6.9: the CI reaches the device at least every 128 EQEs, without arming. */
+		if (++cc == RTE_PMD_MLX5V_NUM_SPARE_EQE) {
+			mlx5v_devx_eq_db(eq, 0);
+			cc = 0;
+		}
+	}
+	/* Arm after every pass, even an empty one, as both reference drivers (§6.10). */
+	mlx5v_devx_eq_db(eq, 1);
+	rte_spinlock_unlock(&eq->lock);
+	return n;
+}
+
+int
+mlx5v_devx_eq_arm(struct mlx5v_devx_eq *eq)
+{
+	if (eq == NULL)
+		return -EINVAL;
+	if (eq->db == NULL)
+		return -ENOTSUP;
+	rte_spinlock_lock(&eq->lock);
+	mlx5v_devx_eq_db(eq, 1);
+	rte_spinlock_unlock(&eq->lock);
+	return 0;
+}
+
+unsigned int
+mlx5v_devx_eq_pending(struct mlx5v_devx_eq *eq)
+{
+	unsigned int n = 0;
+
+	if (eq == NULL)
+		return 0;
+	rte_spinlock_lock(&eq->lock);
+	while (n < eq->nent &&
+	       rte_pmd_mlx5v_eq_next_eqe(eq->buf, eq->nent, eq->ci + n) != NULL)
+		n++;
+	rte_spinlock_unlock(&eq->lock);
+	return n;
+}
+
+void
+mlx5v_devx_eq_stats_get(struct mlx5v_devx_eq *eq, struct mlx5v_devx_eq_stats *st)
+{
+	rte_spinlock_lock(&eq->lock);
+	*st = eq->stats;
+	rte_spinlock_unlock(&eq->lock);
+	st->intrs = __atomic_load_n(&eq->stats.intrs, __ATOMIC_RELAXED);
+}
+
+/*
+ * EAL interrupt thread, on the EQ's vector. The handle is EXT: EAL neither reads the
+ * eventfd nor stops its level-triggered epoll, so drain the fd first (a raise after the
+ * drain wakes us again), then consume and re-arm (mlx5-prm.md §11.9, §11.7 step 8).
+ */
+static void
+mlx5v_devx_eq_intr_cb(void *arg)
+{
+	struct mlx5v_devx_eq *eq = arg;
+	uint64_t cnt;
+
+	while (read(eq->intr_fd, &cnt, sizeof(cnt)) == (ssize_t)sizeof(cnt))
+		;
+	__atomic_fetch_add(&eq->stats.intrs, 1, __ATOMIC_RELAXED);
+	mlx5v_devx_eq_poll(eq);
+}
+
+int
+mlx5v_devx_eq_intr_start(struct mlx5v_devx_eq *eq)
+{
+	struct rte_intr_handle *ih;
+	int fd, ret;
+
+	if (eq == NULL || eq->magic != MLX5V_DEVX_EQ_MAGIC)
+		return -EINVAL;
+	if (eq->ih != NULL)
+		return -EEXIST;
+	rte_spinlock_lock(&eq->dev->msi.lock);
+	fd = eq->vector < eq->dev->msi.count ? eq->dev->msi.fd[eq->vector] : -1;
+	rte_spinlock_unlock(&eq->dev->msi.lock);
+	if (fd < 0)
+		return -EINVAL;
+	ih = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
+	if (ih == NULL)
+		return -ENOMEM;
+	if (rte_intr_type_set(ih, RTE_INTR_HANDLE_EXT) != 0 || rte_intr_fd_set(ih, fd) != 0) {
+		ret = -EINVAL;
+		goto err_ih_free;
+	}
+	/*
+	 * Publish the fd before registering: the callback may run at once on the interrupt
+	 * thread (the fd may already be readable), and an undrained fd spins the
+	 * level-triggered epoll. Several EQs may share the vector: EAL then runs every
+	 * callback of that fd.
+	 */
+	eq->intr_fd = fd;
+	eq->ih = ih;
+	ret = rte_intr_callback_register(ih, mlx5v_devx_eq_intr_cb, eq);
+	if (ret < 0) {
+		eq->ih = NULL;
+		goto err_ih_free;
+	}
+	/* Arm so the first EQE raises the vector (a new EQ is not armed, §6.11). */
+	mlx5v_devx_eq_arm(eq);
+	return 0;
+
+err_ih_free:
+	rte_intr_instance_free(ih);
+	return ret;
+}
+
+int
+mlx5v_devx_eq_intr_stop(struct mlx5v_devx_eq *eq)
+{
+	if (eq == NULL)
+		return -EINVAL;
+	if (eq->ih == NULL)
+		return -ENOENT;
+	/*
+	 * From another thread, wait until a running callback returns (plain unregister
+	 * answers -EAGAIN then); on the interrupt thread this callback is not running.
+	 */
+	if (rte_thread_is_intr())
+		rte_intr_callback_unregister(eq->ih, mlx5v_devx_eq_intr_cb, eq);
+	else
+		rte_intr_callback_unregister_sync(eq->ih, mlx5v_devx_eq_intr_cb, eq);
+	rte_intr_instance_free(eq->ih);
+	eq->ih = NULL;
+	return 0;
+}
+
+/* ---- misc ---- */
+
+int
+mlx5v_devx_query_eqn(struct mlx5v_dev *dev, uint32_t vector, uint32_t *eqn)
+{
+	struct mlx5v_eq *async;
+
+	if (dev == NULL || eqn == NULL)
+		return -EINVAL;
+	/*
+	 * rdma-core over VFIO serves only vector 0, with the async EQ; vectors used by
+	 * created EQs are not served (§11.6, §12 #11).
+	 */
+	if (vector != MLX5V_ASYNC_EQ_VECTOR)
+		return -EINVAL;
+	async = mlx5v_eq_async(dev);
+	if (async == NULL)
+		return -ENODEV;
+	*eqn = mlx5v_eq_eqn(async);
+	return 0;
+}
+
+int
+mlx5v_devx_general_cmd(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
+		       size_t outlen)
+{
+	if (dev == NULL || in == NULL || out == NULL || inlen < MLX5V_CMD_HDR_SIZE ||
+	    outlen < MLX5V_CMD_HDR_SIZE)
+		return -EINVAL;
+	return mlx5v_cmd_do(dev, in, inlen, out, outlen);
+}
+
+struct mlx5v_devx_uar *
+mlx5v_devx_uar_alloc(struct mlx5v_dev *dev)
+{
+	uint8_t in[MLX5V_CMD_HDR_SIZE];
+	uint8_t out[MLX5V_CMD_HDR_SIZE];
+	struct mlx5v_devx_ctx *ctx;
+	struct mlx5v_devx_uar *uar;
+	uint8_t *base;
+	uint32_t idx;
+	int ret;
+
+	if (dev == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	ctx = mlx5v_devx_ctx_get(dev);
+	if (ctx == NULL)
+		return NULL;
+	uar = calloc(1, sizeof(*uar));
+	if (uar == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	memset(in, 0, sizeof(in));
+	memset(out, 0, sizeof(out));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_ALLOC_UAR);
+	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+	if (ret < 0)
+		goto err_free;
+	idx = MLX5V_GET(out, RTE_PMD_MLX5V_UAR_CMD_UAR);
+	base = mlx5v_hw_uar_addr(dev->hw, idx);
+	if (base == NULL) {
+		ret = -ENXIO;
+		goto err_dealloc;
+	}
+	uar->magic = MLX5V_DEVX_UAR_MAGIC;
+	uar->dev = dev;
+	uar->pub.page_id = idx;
+	uar->pub.base_addr = base;
+	uar->pub.reg_addr = base + RTE_PMD_MLX5V_UAR_BF_OFF;
+	rte_spinlock_lock(&ctx->lock);
+	TAILQ_INSERT_TAIL(&ctx->uars, uar, next);
+	rte_spinlock_unlock(&ctx->lock);
+	return uar;
+
+err_dealloc:
+	memset(in, 0, sizeof(in));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
+	MLX5V_SET(in, RTE_PMD_MLX5V_UAR_CMD_UAR, idx);
+	mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+err_free:
+	free(uar);
+	rte_errno = -ret;
+	return NULL;
+}
+
+struct mlx5v_devx_uar *
+mlx5v_devx_to_uar(struct rte_pmd_mlx5v_uar *pub)
+{
+	struct mlx5v_devx_uar *uar = (struct mlx5v_devx_uar *)pub;
+
+	if (pub == NULL || uar->magic != MLX5V_DEVX_UAR_MAGIC)
+		return NULL;
+	return uar;
+}
+
+int
+mlx5v_devx_uar_free(struct mlx5v_devx_uar *uar)
+{
+	uint8_t in[MLX5V_CMD_HDR_SIZE];
+	uint8_t out[MLX5V_CMD_HDR_SIZE];
+	struct mlx5v_devx_ctx *ctx;
+	int ret;
+
+	if (uar == NULL || uar->magic != MLX5V_DEVX_UAR_MAGIC)
+		return -EINVAL;
+	ctx = mlx5v_devx_ctx_get(uar->dev);
+	if (ctx == NULL)
+		return -rte_errno;
+	memset(in, 0, sizeof(in));
+	memset(out, 0, sizeof(out));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
+	MLX5V_SET(in, RTE_PMD_MLX5V_UAR_CMD_UAR, uar->pub.page_id);
+	ret = mlx5v_cmd_exec(uar->dev, in, sizeof(in), out, sizeof(out));
+	if (ret < 0)
+		return ret;
+	rte_spinlock_lock(&ctx->lock);
+	TAILQ_REMOVE(&ctx->uars, uar, next);
+	rte_spinlock_unlock(&ctx->lock);
+	uar->magic = 0;
+	free(uar);
+	return 0;
+}
+
+int
+mlx5v_devx_dma_map(struct mlx5v_dev *dev, void *addr, size_t size, uint64_t *iova)
+{
+	struct mlx5v_devx_ctx *ctx;
+	struct mlx5v_devx_dma *d, *it;
+	uint8_t *a = addr;
+	int ret;
+
+	if (dev == NULL || addr == NULL || size == 0 || iova == NULL)
+		return -EINVAL;
+	ctx = mlx5v_devx_ctx_get(dev);
+	if (ctx == NULL)
+		return -rte_errno;
+	d = calloc(1, sizeof(*d));
+	if (d == NULL)
+		return -ENOMEM;
+	d->addr = a;
+	d->size = size;
+	/* Insert first (under the lock) so two racing maps of one range cannot both win. */
+	rte_spinlock_lock(&ctx->lock);
+	TAILQ_FOREACH(it, &ctx->dmas, next) {
+		if (a < it->addr + it->size && it->addr < a + size) {
+			rte_spinlock_unlock(&ctx->lock);
+			free(d);
+			return -EINVAL;
+		}
+	}
+	TAILQ_INSERT_TAIL(&ctx->dmas, d, next);
+	rte_spinlock_unlock(&ctx->lock);
+	ret = mlx5v_hw_dma_map(dev->hw, addr, size, &d->iova);
+	if (ret < 0) {
+		rte_spinlock_lock(&ctx->lock);
+		TAILQ_REMOVE(&ctx->dmas, d, next);
+		rte_spinlock_unlock(&ctx->lock);
+		free(d);
+		return ret;
+	}
+	*iova = d->iova;
+	return 0;
+}
+
+int
+mlx5v_devx_dma_unmap(struct mlx5v_dev *dev, void *addr, size_t size)
+{
+	struct mlx5v_devx_ctx *ctx;
+	struct mlx5v_devx_dma *d;
+
+	if (dev == NULL || addr == NULL)
+		return -EINVAL;
+	ctx = mlx5v_devx_ctx_get(dev);
+	if (ctx == NULL)
+		return -rte_errno;
+	rte_spinlock_lock(&ctx->lock);
+	TAILQ_FOREACH(d, &ctx->dmas, next)
+		if (d->addr == (uint8_t *)addr && d->size == size)
+			break;
+	if (d != NULL)
+		TAILQ_REMOVE(&ctx->dmas, d, next);
+	rte_spinlock_unlock(&ctx->lock);
+	if (d == NULL)
+		return -EINVAL;
+	mlx5v_hw_dma_unmap(dev->hw, d->addr, d->iova, d->size);
+	free(d);
+	return 0;
+}
+
+/* ---- CQs ---- */
+
+struct mlx5v_devx_cq *
+mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
+		     const struct rte_pmd_mlx5v_uar *uar)
+{
+	uint8_t in[RTE_PMD_MLX5V_CREATE_CQ_IN_SIZE + 8];
+	uint8_t out[RTE_PMD_MLX5V_CREATE_CQ_OUT_SIZE];
+	struct mlx5v_devx_ctx *ctx;
+	struct mlx5v_devx_cq *cq;
+	size_t ring;
+	uint8_t *cqc;
+	unsigned int i;
+	int ret;
+
+	if (dev == NULL || uar == NULL || log_size < 1 || log_size > 22) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	ctx = mlx5v_devx_ctx_get(dev);
+	if (ctx == NULL)
+		return NULL;
+	cq = calloc(1, sizeof(*cq));
+	if (cq == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	cq->dev = dev;
+	cq->nent = 1u << log_size;
+	cq->eqn = eqn;
+	cq->uar = *uar;
+	/* Ring aligned to its power-of-two size (one PAS), then a page for the dbrec. */
+	ring = RTE_MAX((size_t)cq->nent * RTE_PMD_MLX5V_CQE_SIZE, (size_t)MLX5V_DEVX_MIN_RING);
+	cq->size = ring + MLX5V_DEVX_MIN_RING;
+	cq->buf = rte_zmalloc_socket("mlx5v_devx_cq", cq->size, ring, dev->socket);
+	if (cq->buf == NULL) {
+		ret = -ENOMEM;
+		goto err_cq_free;
+	}
+	cq->dbrec = (volatile uint32_t *)(cq->buf + ring);
+	/* Every CQE starts invalid and hardware-owned (§7.4; §12 #6 is the bug otherwise). */
+	for (i = 0; i < cq->nent; i++)
+		cq->buf[(size_t)i * RTE_PMD_MLX5V_CQE_SIZE + RTE_PMD_MLX5V_CQE_OP_OWN_OFF] =
+			RTE_PMD_MLX5V_CQE_OP_OWN_INIT;
+	ret = mlx5v_hw_dma_map(dev->hw, cq->buf, cq->size, &cq->iova);
+	if (ret < 0)
+		goto err_buf_free;
+	if (cq->iova & (ring - 1)) {
+		ret = -EINVAL;
+		goto err_buf_unmap;
+	}
+	memset(in, 0, sizeof(in));
+	memset(out, 0, sizeof(out));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_CREATE_CQ);
+	cqc = in + RTE_PMD_MLX5V_CREATE_CQ_IN_CQC;
+	MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_LOG_CQ_SIZE, log_size);
+	MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_UAR_PAGE, uar->page_id);
+	MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_C_EQN, eqn);
+	MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_LOG_PAGE_SIZE,
+		  rte_log2_u64(ring) - MLX5V_ADAPTER_PAGE_SHIFT);
+	MLX5V_SET64(cqc, RTE_PMD_MLX5V_CQC_DBR_ADDR, cq->iova + ring);
+	MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_CQ_IN_PAS, cq->iova);
+	ret = mlx5v_cmd_do(dev, in, sizeof(in), out, sizeof(out));
+	if (ret < 0)
+		goto err_buf_unmap;
+	cq->cqn = MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_CQ_OUT_CQN);
+	rte_spinlock_lock(&ctx->lock);
+	TAILQ_INSERT_TAIL(&ctx->cqs, cq, next);
+	rte_spinlock_unlock(&ctx->lock);
+	return cq;
+
+err_buf_unmap:
+	mlx5v_hw_dma_unmap(dev->hw, cq->buf, cq->iova, cq->size);
+err_buf_free:
+	rte_free(cq->buf);
+err_cq_free:
+	free(cq);
+	rte_errno = -ret;
+	return NULL;
+}
+
+static int
+mlx5v_devx_cq_destroy_cmd(struct mlx5v_dev *dev, uint32_t cqn)
+{
+	uint8_t in[MLX5V_CMD_HDR_SIZE];
+	uint8_t out[MLX5V_CMD_HDR_SIZE];
+
+	memset(in, 0, sizeof(in));
+	memset(out, 0, sizeof(out));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_DESTROY_CQ);
+	MLX5V_SET(in, RTE_PMD_MLX5V_DESTROY_CQ_IN_CQN, cqn);
+	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+}
+
+int
+mlx5v_devx_cq_destroy(struct mlx5v_devx_cq *cq)
+{
+	struct mlx5v_devx_ctx *ctx;
+	int ret;
+
+	if (cq == NULL)
+		return -EINVAL;
+	ctx = mlx5v_devx_ctx_get(cq->dev);
+	if (ctx == NULL)
+		return -rte_errno;
+	ret = mlx5v_devx_cq_destroy_cmd(cq->dev, cq->cqn);
+	if (ret < 0)
+		return ret;
+	rte_spinlock_lock(&ctx->lock);
+	TAILQ_REMOVE(&ctx->cqs, cq, next);
+	rte_spinlock_unlock(&ctx->lock);
+	mlx5v_hw_dma_unmap(cq->dev->hw, cq->buf, cq->iova, cq->size);
+	rte_free(cq->buf);
+	free(cq);
+	return 0;
+}
+
+void
+mlx5v_devx_cq_arm(struct mlx5v_devx_cq *cq, int solicited)
+{
+	rte_pmd_mlx5v_cq_arm(&cq->uar, cq->dbrec, cq->cqn, cq->arm_sn, cq->ci, solicited);
+	/* libmlx5 bumps arm_sn per CQ event; one arm per event cycle is equivalent. */
+	cq->arm_sn++;
+}
+
+unsigned int
+mlx5v_devx_cq_poll(struct mlx5v_devx_cq *cq)
+{
+	unsigned int n = 0;
+
+	while (rte_pmd_mlx5v_cq_next_cqe(cq->buf, cq->nent, cq->ci) != NULL) {
+		cq->ci++;
+		n++;
+	}
+	if (n != 0)
+		rte_pmd_mlx5v_cq_update_ci(cq->dbrec, cq->ci);
+	return n;
+}
+
+/* ---- device removal: destroy what the application left ---- */
+
+static void
+mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
+{
+	struct mlx5v_devx_eq *eq;
+	struct mlx5v_devx_uar *uar;
+	struct mlx5v_devx_dma *d;
+	struct mlx5v_devx_cq *cq;
+	struct mlx5v_dev *dev = ctx->dev;
+
+	/* Reverse creation order: CQs reference EQs and UARs, EQs reference UARs. */
+	while ((cq = TAILQ_FIRST(&ctx->cqs)) != NULL) {
+		MLX5V_EQ_LOG(WARNING, "%s: DEVX CQ %u still alive at removal", dev->name, cq->cqn);
+		TAILQ_REMOVE(&ctx->cqs, cq, next);
+		mlx5v_devx_cq_destroy_cmd(dev, cq->cqn);
+		mlx5v_hw_dma_unmap(dev->hw, cq->buf, cq->iova, cq->size);
+		rte_free(cq->buf);
+		free(cq);
+	}
+	while ((eq = TAILQ_FIRST(&ctx->eqs)) != NULL) {
+		MLX5V_EQ_LOG(WARNING, "%s: DEVX EQ %u still alive at removal", dev->name, eq->eqn);
+		TAILQ_REMOVE(&ctx->eqs, eq, next);
+		mlx5v_devx_eq_destroy_cmd(dev, eq->eqn);
+		mlx5v_devx_eq_free(eq);
+	}
+	while ((uar = TAILQ_FIRST(&ctx->uars)) != NULL) {
+		uint8_t in[MLX5V_CMD_HDR_SIZE] = { 0 };
+		uint8_t out[MLX5V_CMD_HDR_SIZE];
+
+		TAILQ_REMOVE(&ctx->uars, uar, next);
+		MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
+		MLX5V_SET(in, RTE_PMD_MLX5V_UAR_CMD_UAR, uar->pub.page_id);
+		mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+		uar->magic = 0;
+		free(uar);
+	}
+	while ((d = TAILQ_FIRST(&ctx->dmas)) != NULL) {
+		TAILQ_REMOVE(&ctx->dmas, d, next);
+		mlx5v_hw_dma_unmap(dev->hw, d->addr, d->iova, d->size);
+		free(d);
+	}
+	/*
+	 * We run inside the core's hook walk (hook lock held, the walk reads ctx->hook.next
+	 * after we return): neither unregister nor free the hook here. The device and its
+	 * hook list go away with the unload; free the context once the walk is over.
+	 */
+	if (rte_eal_alarm_set(MLX5V_DEVX_CTX_FREE_US, mlx5v_devx_ctx_free, ctx) != 0)
+		MLX5V_EQ_LOG(WARNING, "%s: cannot schedule the DEVX context free; leaked",
+			     dev->name);
+}

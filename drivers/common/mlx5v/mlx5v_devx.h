@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file DEVX-style objects (EQ with the rdma-core create_eq contract, MSI, UAR, DMA, CQ). */
+
+#ifndef _MLX5V_DEVX_H_
+#define _MLX5V_DEVX_H_
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rte_compat.h>
+#include <rte_spinlock.h>
+
+#include "rte_pmd_mlx5v.h"
+
+struct mlx5v_dev;
+struct rte_intr_handle;
+
+/*
+ * Internal API (0 or -errno; pointer calls return NULL and set rte_errno), used by the
+ * public rte_pmd_mlx5v_devx_* wrappers, our testpmd commands and the net PMD. The objects
+ * embed the public structure as their first member, so a public pointer converts back
+ * with mlx5v_devx_to_*() after a magic check.
+ */
+
+/** Handler table index for "any type without its own handler". */
+#define MLX5V_DEVX_EVENT_ANY RTE_PMD_MLX5V_EVENT_MAX
+
+/**
+ * Event handler of a DEVX EQ. Runs in the thread that polls the EQ (an lcore calling
+ * mlx5v_devx_eq_poll() or the EAL interrupt thread) with the EQ poll lock held: it must
+ * not poll or destroy this EQ.
+ */
+typedef void (*mlx5v_devx_event_cb)(struct mlx5v_dev *dev, uint32_t eqn, const uint8_t *eqe,
+				    void *arg);
+
+/** An allocated MSI vector. */
+struct mlx5v_devx_msi {
+	struct rte_pmd_mlx5v_msi_vector pub;
+	uint32_t magic;
+	struct mlx5v_dev *dev;
+	unsigned int vector;     /**< as allocated; pub may be changed by a careless caller */
+};
+
+/** Counters of a DEVX EQ consumed by the driver (mlx5v_devx_eq_poll()). */
+struct mlx5v_devx_eq_stats {
+	uint64_t eqes;           /**< EQEs consumed */
+	uint64_t polls;          /**< poll passes */
+	uint64_t ci_updates;     /**< no-arm CI doorbells */
+	uint64_t arms;           /**< arm doorbells */
+	uint64_t intrs;          /**< EAL interrupt callbacks run */
+	uint64_t unhandled;      /**< EQEs without a handler */
+	uint64_t by_type[RTE_PMD_MLX5V_EVENT_MAX]; /**< EQEs per event type */
+};
+
+/** A DEVX EQ. */
+struct mlx5v_devx_eq {
+	struct rte_pmd_mlx5v_eq pub;   /**< pub.vaddr == buf */
+	uint32_t magic;
+	struct mlx5v_dev *dev;
+	TAILQ_ENTRY(mlx5v_devx_eq) next;
+	uint8_t *buf;                  /**< EAL memory, size bytes, aligned to size */
+	uint64_t iova;
+	size_t size;
+	uint32_t nent;
+	uint32_t log_nent;
+	uint32_t eqn;
+	uint32_t vector;               /**< eqc.intr */
+	uint32_t uar_page;             /**< eqc.uar_page */
+	uint8_t *db;                   /**< UAR page + 0x40, or NULL if not mappable */
+	uint64_t mask[4];              /**< event_bitmask as created */
+	rte_spinlock_t lock;           /**< poll lock: ci, stats, handlers' execution */
+	uint32_t ci;                   /**< driver consumer index (mlx5v_devx_eq_poll()) */
+	struct {
+		mlx5v_devx_event_cb cb;
+		void *arg;
+	} handler[MLX5V_DEVX_EVENT_ANY + 1];
+	struct rte_intr_handle *ih;    /**< EXT handle on the vector fd, or NULL */
+	int intr_fd;                   /**< the vector's eventfd while ih is set */
+	struct mlx5v_devx_eq_stats stats;
+};
+
+/** A UAR page from ALLOC_UAR. */
+struct mlx5v_devx_uar {
+	struct rte_pmd_mlx5v_uar pub;
+	uint32_t magic;
+	struct mlx5v_dev *dev;
+	TAILQ_ENTRY(mlx5v_devx_uar) next;
+};
+
+/** A CQ on driver-allocated EAL memory (for PMDs and tests; the caller-built path is
+ * rte_pmd_mlx5v_devx_dma_map() + CREATE_CQ through the general command).
+ */
+struct mlx5v_devx_cq {
+	struct mlx5v_dev *dev;
+	TAILQ_ENTRY(mlx5v_devx_cq) next;
+	uint8_t *buf;                  /**< nent 64-byte CQEs, then the 8-byte dbrec */
+	volatile uint32_t *dbrec;
+	uint64_t iova;
+	size_t size;                   /**< whole allocation (ring + dbrec page) */
+	uint32_t nent;
+	uint32_t cqn;
+	uint32_t eqn;
+	uint32_t ci;
+	uint32_t arm_sn;
+	struct rte_pmd_mlx5v_uar uar;  /**< a copy of the UAR the CQ rings */
+};
+
+/* ---- devices ---- */
+
+/** @return the loaded device named name, or NULL with rte_errno = EINVAL / ENODEV. */
+__rte_internal
+struct mlx5v_dev *mlx5v_devx_dev_get(const char *name);
+
+/* ---- MSI vectors ---- */
+
+/** Lowest free vector >= 1 with its eventfd. @return it, or NULL with rte_errno. */
+__rte_internal
+struct mlx5v_devx_msi *mlx5v_devx_msi_alloc(struct mlx5v_dev *dev);
+
+/** @return 0, -EINVAL (vector 0, out of range, fd mismatch, NULL), -EBUSY (EQ uses it). */
+__rte_internal
+int mlx5v_devx_msi_free(struct mlx5v_devx_msi *msi);
+
+/** @return the object of a public vector, or NULL if it is not one. */
+__rte_internal
+struct mlx5v_devx_msi *mlx5v_devx_to_msi(struct rte_pmd_mlx5v_msi_vector *pub);
+
+/* ---- EQs ---- */
+
+/** rdma-core create_eq contract (see rte_pmd_mlx5v_devx_create_eq()). NULL + rte_errno. */
+__rte_internal
+struct mlx5v_devx_eq *mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in,
+					   size_t inlen, void *out, size_t outlen);
+
+/** DESTROY_EQ (translated errno), then free. @return 0 or -errno (EQ kept). */
+__rte_internal
+int mlx5v_devx_eq_destroy(struct mlx5v_devx_eq *eq);
+
+/** @return the object of a public EQ, or NULL if it is not one. */
+__rte_internal
+struct mlx5v_devx_eq *mlx5v_devx_to_eq(struct rte_pmd_mlx5v_eq *pub);
+
+/** @return the live DEVX EQ eqn of dev, or NULL. */
+__rte_internal
+struct mlx5v_devx_eq *mlx5v_devx_eq_find(struct mlx5v_dev *dev, uint32_t eqn);
+
+/** Fill eqs[] with up to n live DEVX EQs of dev. @return how many exist (may be > n). */
+__rte_internal
+int mlx5v_devx_eq_list(struct mlx5v_dev *dev, struct mlx5v_devx_eq **eqs, unsigned int n);
+
+/**
+ * Set the handler of event type (0..255, or MLX5V_DEVX_EVENT_ANY as the default); cb NULL
+ * removes it. @return 0 or -EINVAL.
+ */
+__rte_internal
+int mlx5v_devx_eq_handler_set(struct mlx5v_devx_eq *eq, unsigned int type,
+			      mlx5v_devx_event_cb cb, void *arg);
+
+/**
+ * Consume every software-owned EQE with the driver CI, dispatch by type, write the CI
+ * without arming after each 128, arm at the end. If another thread is polling this EQ,
+ * return 0 at once. @return EQEs consumed, or -ENOTSUP if the UAR is not mappable.
+ */
+__rte_internal
+int mlx5v_devx_eq_poll(struct mlx5v_devx_eq *eq);
+
+/** Arm with the driver CI. @return 0 or -ENOTSUP. */
+__rte_internal
+int mlx5v_devx_eq_arm(struct mlx5v_devx_eq *eq);
+
+/** @return the number of software-owned EQEs from the driver CI on (none consumed). */
+__rte_internal
+unsigned int mlx5v_devx_eq_pending(struct mlx5v_devx_eq *eq);
+
+/**
+ * Register an EAL interrupt callback on the EQ's vector (EXT handle on its eventfd): it
+ * drains the fd, then runs mlx5v_devx_eq_poll(). @return 0, -EEXIST, -errno.
+ */
+__rte_internal
+int mlx5v_devx_eq_intr_start(struct mlx5v_devx_eq *eq);
+
+/** Unregister it (waits for a running callback). @return 0 or -ENOENT. */
+__rte_internal
+int mlx5v_devx_eq_intr_stop(struct mlx5v_devx_eq *eq);
+
+/** Copy the counters. */
+__rte_internal
+void mlx5v_devx_eq_stats_get(struct mlx5v_devx_eq *eq, struct mlx5v_devx_eq_stats *st);
+
+/* ---- misc ---- */
+
+/** Only vector 0 (the async EQ), as rdma-core. @return 0, -EINVAL, -ENODEV. */
+__rte_internal
+int mlx5v_devx_query_eqn(struct mlx5v_dev *dev, uint32_t vector, uint32_t *eqn);
+
+/** Any command, EREMOTEIO semantics. @return 0 or -errno. */
+__rte_internal
+int mlx5v_devx_general_cmd(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
+			   size_t outlen);
+
+/** ALLOC_UAR. @return the UAR, or NULL with rte_errno. */
+__rte_internal
+struct mlx5v_devx_uar *mlx5v_devx_uar_alloc(struct mlx5v_dev *dev);
+
+/** DEALLOC_UAR. @return 0 or -errno (UAR kept). */
+__rte_internal
+int mlx5v_devx_uar_free(struct mlx5v_devx_uar *uar);
+
+/** @return the object of a public UAR, or NULL if it is not one. */
+__rte_internal
+struct mlx5v_devx_uar *mlx5v_devx_to_uar(struct rte_pmd_mlx5v_uar *pub);
+
+/** Map [addr, addr + size) for device DMA. @return 0 or -errno. */
+__rte_internal
+int mlx5v_devx_dma_map(struct mlx5v_dev *dev, void *addr, size_t size, uint64_t *iova);
+
+/** @return 0 or -EINVAL (not registered). */
+__rte_internal
+int mlx5v_devx_dma_unmap(struct mlx5v_dev *dev, void *addr, size_t size);
+
+/* ---- CQs (driver-allocated) ---- */
+
+/**
+ * CREATE_CQ on EAL memory: nent = 2^log_size CQEs initialised hardware-owned
+ * (op_own 0xf1), an 8-byte doorbell record, both DMA-mapped; bound to EQ eqn, doorbells
+ * through uar. @return the CQ, or NULL with rte_errno (EREMOTEIO if the device failed).
+ */
+__rte_internal
+struct mlx5v_devx_cq *mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size,
+					   uint32_t eqn, const struct rte_pmd_mlx5v_uar *uar);
+
+/** DESTROY_CQ, then free. @return 0 or -errno (CQ kept). */
+__rte_internal
+int mlx5v_devx_cq_destroy(struct mlx5v_devx_cq *cq);
+
+/** Arm for the next completion with the CQ's ci and arm_sn. */
+__rte_internal
+void mlx5v_devx_cq_arm(struct mlx5v_devx_cq *cq, int solicited);
+
+/** Consume software-owned CQEs (ci += n, dbrec updated). @return CQEs consumed. */
+__rte_internal
+unsigned int mlx5v_devx_cq_poll(struct mlx5v_devx_cq *cq);
+
+#endif /* _MLX5V_DEVX_H_ */

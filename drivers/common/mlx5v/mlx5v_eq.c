@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file EQs on driver-allocated EAL memory: create, destroy, poll, arm, event dispatch. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_io.h>
+#include <rte_malloc.h>
+
+#include "mlx5v_dev.h"
+#include "mlx5v_eq.h"
+#include "mlx5v_log.h"
+
+/* ---- subscriber table ---- */
+
+int
+mlx5v_eq_subscribe(struct mlx5v_dev *dev, unsigned int type, mlx5v_eq_event_cb cb, void *arg)
+{
+	struct mlx5v_eq_sub *subs;
+	int free_idx = -1;
+	unsigned int i;
+
+	if (dev == NULL || cb == NULL || type >= MLX5V_EQ_TYPES)
+		return -EINVAL;
+	subs = dev->eq_sub[type];
+	for (i = 0; i < MLX5V_EQ_SUBS_PER_TYPE; i++) {
+		if (subs[i].cb == cb && subs[i].arg == arg)
+			return -EEXIST;
+		if (subs[i].cb == NULL && free_idx < 0)
+			free_idx = i;
+	}
+	if (free_idx < 0)
+		return -ENOSPC;
+	subs[free_idx].arg = arg;
+	/* Publish cb last: the poller reads cb, then arg. */
+	__atomic_store_n(&subs[free_idx].cb, cb, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int
+mlx5v_eq_unsubscribe(struct mlx5v_dev *dev, unsigned int type, mlx5v_eq_event_cb cb, void *arg)
+{
+	struct mlx5v_eq_sub *subs;
+	unsigned int i;
+
+	if (dev == NULL || type >= MLX5V_EQ_TYPES)
+		return -EINVAL;
+	subs = dev->eq_sub[type];
+	for (i = 0; i < MLX5V_EQ_SUBS_PER_TYPE; i++) {
+		if (subs[i].cb == cb && subs[i].arg == arg) {
+			__atomic_store_n(&subs[i].cb, NULL, __ATOMIC_RELEASE);
+			subs[i].arg = NULL;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static void
+mlx5v_eq_dispatch(struct mlx5v_eq *eq, const uint8_t *eqe)
+{
+	struct mlx5v_dev *dev = eq->dev;
+	uint8_t type = eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF];
+	struct mlx5v_eq_sub *subs = dev->eq_sub[type];
+	unsigned int i, handled = 0;
+
+	for (i = 0; i < MLX5V_EQ_SUBS_PER_TYPE; i++) {
+		mlx5v_eq_event_cb cb = __atomic_load_n(&subs[i].cb, __ATOMIC_ACQUIRE);
+		int ret;
+
+		if (cb == NULL)
+			continue;
+		handled++;
+		ret = cb(dev, type, eqe, subs[i].arg);
+		if (ret < 0) {
+			eq->stats.cb_errors++;
+			MLX5V_EQ_LOG(WARNING, "%s: EQ %u: handler of event 0x%02x failed: %s",
+				     dev->name, eq->eqn, type, strerror(-ret));
+		}
+	}
+	if (handled == 0) {
+		eq->stats.unhandled++;
+		MLX5V_EQ_LOG(DEBUG, "%s: EQ %u: event 0x%02x sub_type 0x%02x ignored",
+			     dev->name, eq->eqn, type, eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF]);
+	}
+}
+
+/* ---- doorbells ---- */
+
+/*
+ * EQ doorbell (mlx5-prm.md §6.10): BE32 (eqn << 24) | ci at UAR + 0x40 updates the CI
+ * and arms; at UAR + 0x48 it only updates the CI. The seam issues the write barrier.
+ */
+static void
+mlx5v_eq_update_ci(struct mlx5v_eq *eq, int arm)
+{
+	uint8_t *db = eq->db + (arm ? 0 : RTE_PMD_MLX5V_UAR_EQ_DB_NOARM_OFF -
+					   RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF);
+
+	mlx5v_hw_db_wr32(eq->dev->hw, db, rte_pmd_mlx5v_eq_db_val(eq->eqn, eq->ci));
+	if (arm)
+		eq->stats.arms++;
+	else
+		eq->stats.ci_updates++;
+}
+
+void
+mlx5v_eq_arm(struct mlx5v_eq *eq)
+{
+	rte_spinlock_lock(&eq->lock);
+	mlx5v_eq_update_ci(eq, 1);
+	rte_spinlock_unlock(&eq->lock);
+}
+
+/* ---- poll ---- */
+
+int
+mlx5v_eq_poll(struct mlx5v_eq *eq)
+{
+	unsigned int cc = 0;
+	int n = 0;
+
+	/* Another thread is draining this EQ: it will see whatever we would have. */
+	if (!rte_spinlock_trylock(&eq->lock))
+		return 0;
+	eq->stats.polls++;
+	for (;;) {
+		uint8_t *eqe = eq->buf + ((size_t)(eq->ci & (eq->nent - 1)) * RTE_PMD_MLX5V_EQE_SIZE);
+		uint8_t owner = __atomic_load_n(&eqe[RTE_PMD_MLX5V_EQE_OWNER_OFF], __ATOMIC_RELAXED);
+
+		/*
+		 * Owner rule (§6.8): the device writes owner = (pi >> log_nent) & 1, so the
+		 * entry is ours only when the owner bit equals the wrap parity of ci. Every
+		 * owner byte started at 1, which the device never writes on the first pass.
+		 */
+		if ((owner & 1) ^ !!(eq->ci & eq->nent))
+			break;
+		/* The device writes the body before the owner byte: read it only now. */
+		rte_io_rmb();
+		mlx5v_eq_dispatch(eq, eqe);
+		eq->ci++;
+		eq->stats.eqes++;
+		n++;
+		/*
+		 * §6.9: the HCA declares an overrun unless the CI is written at least every
+		 * MLX5V_NUM_SPARE_EQE entries; update it without arming on each 128.
+		 */
+		if (++cc >= MLX5V_EQ_POLLING_BUDGET) {
+			mlx5v_eq_update_ci(eq, 0);
+			cc = 0;
+		}
+	}
+	/* Both drivers arm after every pass, even an empty one (§6.10). */
+	mlx5v_eq_update_ci(eq, 1);
+	rte_spinlock_unlock(&eq->lock);
+	return n;
+}
+
+/* ---- create / destroy ---- */
+
+struct mlx5v_eq *
+mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
+{
+	uint8_t in[RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE + 8];
+	uint8_t out[RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE];
+	struct mlx5v_eq *eq;
+	uint8_t *eqc;
+	unsigned int i, max_log = 0;
+	int ret;
+
+	if (dev == NULL || attr == NULL || attr->log_size < 1 || attr->log_size > 22 ||
+	    attr->vector >= mlx5v_msi_count(dev) || dev->uar_addr == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (dev->hca_cap_cur != NULL)
+		max_log = MLX5V_GET(dev->hca_cap_cur, MLX5V_CAP_LOG_MAX_EQ_SZ);
+	if (max_log != 0 && attr->log_size > max_log) {
+		MLX5V_EQ_LOG(ERR, "%s: EQ log size %u above cap log_max_eq_sz %u",
+			     dev->name, attr->log_size, max_log);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	eq = rte_zmalloc_socket("mlx5v_eq", sizeof(*eq), 0, dev->socket);
+	if (eq == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	eq->dev = dev;
+	eq->log_nent = attr->log_size;
+	eq->nent = 1u << attr->log_size;
+	eq->vector = attr->vector;
+	rte_spinlock_init(&eq->lock);
+	/* One PAS covers the ring: the buffer is a power of two, aligned to its size. */
+	eq->size = RTE_MAX((size_t)eq->nent * RTE_PMD_MLX5V_EQE_SIZE, (size_t)4096);
+	eq->buf = rte_zmalloc_socket("mlx5v_eq_buf", eq->size, eq->size, dev->socket);
+	if (eq->buf == NULL) {
+		ret = -ENOMEM;
+		goto err_eq_free;
+	}
+	/*
+	 * Every owner byte starts at 1 (hardware-owned), set before CREATE_EQ so that an
+	 * event written right after creation is never overwritten (mlx5-prm.md §11.7).
+	 */
+	for (i = 0; i < eq->nent; i++)
+		eq->buf[(size_t)i * RTE_PMD_MLX5V_EQE_SIZE + RTE_PMD_MLX5V_EQE_OWNER_OFF] =
+			RTE_PMD_MLX5V_EQE_OWNER_INIT_VAL;
+	ret = mlx5v_hw_dma_map(dev->hw, eq->buf, eq->size, &eq->iova);
+	if (ret < 0)
+		goto err_buf_free;
+	if (eq->iova & (eq->size - 1)) {
+		MLX5V_EQ_LOG(ERR, "%s: EQ IOVA 0x%" PRIx64 " not aligned to %zu",
+			     dev->name, eq->iova, eq->size);
+		ret = -EINVAL;
+		goto err_buf_unmap;
+	}
+	ret = mlx5v_msi_eq_ref(dev, eq->vector, 1);
+	if (ret < 0)
+		goto err_buf_unmap;
+	memset(in, 0, sizeof(in));
+	memset(out, 0, sizeof(out));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_CREATE_EQ);
+	eqc = in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
+	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, eq->log_nent);
+	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, dev->uar);
+	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, eq->vector);
+	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_PAGE_SIZE,
+		  rte_log2_u64(eq->size) - MLX5V_ADAPTER_PAGE_SHIFT);
+	for (i = 0; i < 4; i++)
+		MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK + 8 * i, attr->mask[i]);
+	MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_EQ_IN_PAS, eq->iova);
+	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+	if (ret < 0)
+		goto err_msi_unref;
+	eq->eqn = MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
+	eq->db = dev->uar_addr + RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF;
+	/* Both drivers arm right after creation (§6.11: a new EQ is not armed). */
+	mlx5v_eq_arm(eq);
+	MLX5V_EQ_LOG(DEBUG, "%s: EQ %u: %u entries, vector %u, IOVA 0x%" PRIx64,
+		     dev->name, eq->eqn, eq->nent, eq->vector, eq->iova);
+	return eq;
+
+err_msi_unref:
+	mlx5v_msi_eq_ref(dev, eq->vector, -1);
+err_buf_unmap:
+	mlx5v_hw_dma_unmap(dev->hw, eq->buf, eq->iova, eq->size);
+err_buf_free:
+	rte_free(eq->buf);
+err_eq_free:
+	rte_free(eq);
+	rte_errno = -ret;
+	return NULL;
+}
+
+/* Free the software side; the device no longer references the buffer. */
+static void
+mlx5v_eq_free(struct mlx5v_eq *eq)
+{
+	struct mlx5v_dev *dev = eq->dev;
+
+	/* Wait out a poller that fetched this EQ before it was unpublished. */
+	rte_spinlock_lock(&eq->lock);
+	rte_spinlock_unlock(&eq->lock);
+	mlx5v_msi_eq_ref(dev, eq->vector, -1);
+	mlx5v_hw_dma_unmap(dev->hw, eq->buf, eq->iova, eq->size);
+	rte_free(eq->buf);
+	rte_free(eq);
+}
+
+static int
+mlx5v_eq_destroy_cmd(struct mlx5v_eq *eq)
+{
+	uint8_t in[RTE_PMD_MLX5V_DESTROY_EQ_IN_SIZE];
+	uint8_t out[RTE_PMD_MLX5V_DESTROY_EQ_OUT_SIZE];
+
+	memset(in, 0, sizeof(in));
+	memset(out, 0, sizeof(out));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_DESTROY_EQ);
+	MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, eq->eqn);
+	return mlx5v_cmd_exec(eq->dev, in, sizeof(in), out, sizeof(out));
+}
+
+int
+mlx5v_eq_destroy(struct mlx5v_eq *eq)
+{
+	int ret;
+
+	if (eq == NULL)
+		return -EINVAL;
+	ret = mlx5v_eq_destroy_cmd(eq);
+	if (ret < 0)
+		return ret;
+	mlx5v_eq_free(eq);
+	return 0;
+}
+
+uint32_t
+mlx5v_eq_eqn(const struct mlx5v_eq *eq)
+{
+	return eq->eqn;
+}
+
+void
+mlx5v_eq_stats_get(struct mlx5v_eq *eq, struct mlx5v_eq_stats *st)
+{
+	rte_spinlock_lock(&eq->lock);
+	*st = eq->stats;
+	rte_spinlock_unlock(&eq->lock);
+}
+
+struct mlx5v_eq *
+mlx5v_eq_async(struct mlx5v_dev *dev)
+{
+	return __atomic_load_n(&dev->async_eq, __ATOMIC_ACQUIRE);
+}
+
+/* ---- the async EQ on vector 0 ---- */
+
+/*
+ * EAL interrupt thread, vector 0. The handle is EXT-type: EAL does not read the fd, and
+ * its epoll is level-triggered, so drain the eventfd before draining the EQ
+ * (mlx5-prm.md §11.9).
+ */
+static void
+mlx5v_eq_async_intr(void *arg)
+{
+	struct mlx5v_dev *dev = arg;
+	struct mlx5v_eq *eq;
+	uint64_t cnt;
+	int fd = mlx5v_msi_ctrl_fd(dev);
+
+	while (fd >= 0 && read(fd, &cnt, sizeof(cnt)) == (ssize_t)sizeof(cnt))
+		;
+	eq = mlx5v_eq_async(dev);
+	if (eq != NULL)
+		mlx5v_eq_poll(eq);
+}
+
+int
+mlx5v_eq_async_create(struct mlx5v_dev *dev)
+{
+	struct mlx5v_eq_attr attr;
+	struct mlx5v_eq *eq;
+	int ret;
+
+	ret = mlx5v_msi_ctrl_start(dev, mlx5v_eq_async_intr, dev);
+	if (ret < 0)
+		return ret;
+	memset(&attr, 0, sizeof(attr));
+	attr.log_size = MLX5V_ASYNC_EQ_LOG_SIZE;
+	attr.vector = MLX5V_ASYNC_EQ_VECTOR;
+	/* CMD | PAGE_REQUEST: event_bitmask[0] = 0xc00 (mlx5-prm.md §6.4). */
+	attr.mask[0] = (UINT64_C(1) << RTE_PMD_MLX5V_EVENT_CMD) |
+		       (UINT64_C(1) << RTE_PMD_MLX5V_EVENT_PAGE_REQUEST);
+	/* Polling mode: the CREATE_EQ that makes the command EQ completes by ownership. */
+	eq = mlx5v_eq_create(dev, &attr);
+	if (eq == NULL) {
+		ret = -rte_errno;
+		mlx5v_msi_ctrl_stop(dev, mlx5v_eq_async_intr, dev);
+		return ret;
+	}
+	__atomic_store_n(&dev->async_eq, eq, __ATOMIC_RELEASE);
+	mlx5v_cmd_use_events(dev);
+	/* Something may have arrived between CREATE_EQ and publishing the EQ. */
+	mlx5v_eq_poll(eq);
+	return 0;
+}
+
+void
+mlx5v_eq_async_destroy(struct mlx5v_dev *dev)
+{
+	struct mlx5v_eq *eq = mlx5v_eq_async(dev);
+	int ret;
+
+	if (eq == NULL)
+		return;
+	/* rdma-core order (§2.3): every later command is polled, then DESTROY_EQ. */
+	mlx5v_cmd_use_polling(dev);
+	__atomic_store_n(&dev->async_eq, NULL, __ATOMIC_RELEASE);
+	ret = mlx5v_eq_destroy_cmd(eq);
+	if (ret < 0)
+		MLX5V_EQ_LOG(WARNING, "%s: async EQ %u: DESTROY_EQ failed (%s); TEARDOWN_HCA releases it",
+			     dev->name, eq->eqn, strerror(-ret));
+	mlx5v_eq_free(eq);
+	mlx5v_msi_ctrl_stop(dev, mlx5v_eq_async_intr, dev);
+}

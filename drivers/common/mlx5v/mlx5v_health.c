@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Health: heartbeat and fatal sensors polled from an EAL alarm; fatal -> dead, never abort. */
+
+#include <errno.h>
+#include <inttypes.h>
+
+#include <rte_alarm.h>
+#include <rte_common.h>
+
+#include "mlx5v_dev.h"
+#include "mlx5v_log.h"
+
+/* The kernel's MAX_MISSES: a heartbeat stuck for this many polls is fatal (§4.4). */
+#define MLX5V_HEALTH_MAX_MISSES 3
+#define MLX5V_HEALTH_COUNTER_MASK 0xffffffu
+
+const char *
+mlx5v_health_synd_str(uint8_t synd)
+{
+	switch (synd) {
+	case MLX5V_HEALTH_SYND_FW_ERR:
+		return "firmware internal error";
+	case MLX5V_HEALTH_SYND_IRISC_ERR:
+		return "irisc not responding";
+	case MLX5V_HEALTH_SYND_HW_UNRECOVERABLE_ERR:
+		return "unrecoverable hardware error";
+	case MLX5V_HEALTH_SYND_CRC_ERR:
+		return "firmware CRC error";
+	case MLX5V_HEALTH_SYND_FETCH_PCI_ERR:
+		return "ICM fetch PCI error";
+	case MLX5V_HEALTH_SYND_HW_FTL_ERR:
+		return "HW fatal error";
+	case MLX5V_HEALTH_SYND_ASYNC_EQ_OVERRUN_ERR:
+		return "async EQ buffer overrun";
+	case MLX5V_HEALTH_SYND_EQ_ERR:
+		return "EQ error";
+	case MLX5V_HEALTH_SYND_EQ_INV:
+		return "invalid EQ referenced";
+	case MLX5V_HEALTH_SYND_FFSER_ERR:
+		return "FFSER error";
+	case MLX5V_HEALTH_SYND_HIGH_TEMP:
+		return "high temperature";
+	default:
+		return "unrecognized error";
+	}
+}
+
+static const char *
+mlx5v_health_reason_str(enum mlx5v_dead_reason why)
+{
+	switch (why) {
+	case MLX5V_DEAD_PCI_COMM_ERR:
+		return "PCI communication error (all-ones reads)";
+	case MLX5V_DEAD_NIC_DISABLED:
+		return "NIC interface disabled";
+	case MLX5V_DEAD_NIC_SW_RESET:
+		return "NIC interface in software reset";
+	case MLX5V_DEAD_FW_SYND_RFR:
+		return "firmware syndrome with recovery flow required";
+	case MLX5V_DEAD_HEARTBEAT:
+		return "health counter stuck";
+	case MLX5V_DEAD_CMD_IF:
+		return "command interface unusable";
+	case MLX5V_DEAD_USER:
+		return "declared dead by the driver";
+	default:
+		return "none";
+	}
+}
+
+/* Log the decoded health buffer (mlx5-prm.md §4.1), as rdma-core prints it before abort(). */
+void
+mlx5v_health_report(struct mlx5v_dev *dev, enum mlx5v_dead_reason why)
+{
+	struct mlx5v_hw *hw = dev->hw;
+	uint32_t w23c = mlx5v_hw_rd32(hw, MLX5V_HEALTH_IRISC_INDEX);
+	uint8_t synd = (w23c >> 16) & 0xff;
+	unsigned int i;
+
+	MLX5V_LOG(ERR, "%s: device is dead: %s", dev->name, mlx5v_health_reason_str(why));
+	for (i = 0; i < 5; i++)
+		MLX5V_LOG(ERR, "%s: assert_var[%u] 0x%08x", dev->name, i,
+			  mlx5v_hw_rd32(hw, MLX5V_HEALTH_ASSERT_VAR0 + 4 * i));
+	MLX5V_LOG(ERR, "%s: assert_exit_ptr 0x%08x, assert_callra 0x%08x", dev->name,
+		  mlx5v_hw_rd32(hw, MLX5V_HEALTH_ASSERT_EXIT_PTR),
+		  mlx5v_hw_rd32(hw, MLX5V_HEALTH_ASSERT_CALLRA));
+	MLX5V_LOG(ERR, "%s: fw_ver 0x%08x, hw_id 0x%08x, rfr %u, irisc_index %u", dev->name,
+		  mlx5v_hw_rd32(hw, MLX5V_HEALTH_FW_VER), mlx5v_hw_rd32(hw, MLX5V_HEALTH_HW_ID),
+		  mlx5v_hw_rd32(hw, MLX5V_HEALTH_RFR) >> 31, w23c >> 24);
+	MLX5V_LOG(ERR, "%s: syndrome 0x%02x (%s), ext_synd 0x%04x", dev->name, synd,
+		  mlx5v_health_synd_str(synd), w23c & 0xffff);
+}
+
+int
+mlx5v_health_check(struct mlx5v_dev *dev)
+{
+	struct mlx5v_health *h;
+	struct mlx5v_hw *hw;
+	uint32_t nic_if, rfr, w23c, count;
+	uint8_t synd;
+
+	if (dev == NULL)
+		return -EINVAL;
+	h = &dev->health;
+	hw = dev->hw;
+	h->polls++;
+	if (mlx5v_dev_is_dead(dev))
+		return -ENOLINK;
+	/* Fatal sensors in the PRM order (§4.3). 1: an offline PCI link reads all ones. */
+	if (mlx5v_hw_rd32(hw, MLX5V_HEALTH_FW_VER) == UINT32_MAX) {
+		mlx5v_dev_set_dead(dev, MLX5V_DEAD_PCI_COMM_ERR);
+		return -ENOLINK;
+	}
+	/* 2 (PCI channel offline) has no user-space equivalent. 3 and 4: NIC interface. */
+	nic_if = (mlx5v_hw_rd32(hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ) >> MLX5V_NIC_IF_SHIFT) &
+		 MLX5V_NIC_IF_MASK;
+	if (nic_if == MLX5V_NIC_IF_DISABLED) {
+		mlx5v_dev_set_dead(dev, MLX5V_DEAD_NIC_DISABLED);
+		return -ENOLINK;
+	}
+	if (nic_if == MLX5V_NIC_IF_SW_RESET) {
+		mlx5v_dev_set_dead(dev, MLX5V_DEAD_NIC_SW_RESET);
+		return -ENOLINK;
+	}
+	/* 5: recovery flow required together with a syndrome. */
+	rfr = mlx5v_hw_rd32(hw, MLX5V_HEALTH_RFR);
+	w23c = mlx5v_hw_rd32(hw, MLX5V_HEALTH_IRISC_INDEX);
+	synd = (w23c >> 16) & 0xff;
+	if ((rfr & MLX5V_HEALTH_RFR_BIT) && synd != 0) {
+		mlx5v_dev_set_dead(dev, MLX5V_DEAD_FW_SYND_RFR);
+		return -ENOLINK;
+	}
+	if (synd != 0)
+		MLX5V_LOG(WARNING, "%s: health syndrome 0x%02x (%s) without recovery flag",
+			  dev->name, synd, mlx5v_health_synd_str(synd));
+	/* Heartbeat: firmware advances health_counter[23:0]; 3 stuck polls are fatal. */
+	count = mlx5v_hw_rd32(hw, MLX5V_ISEG_HEALTH_COUNTER) & MLX5V_HEALTH_COUNTER_MASK;
+	if (count == h->prev_counter) {
+		h->miss++;
+		MLX5V_LOG(DEBUG, "%s: health counter stuck at 0x%06x (%u)", dev->name, count,
+			  h->miss);
+		if (h->miss >= MLX5V_HEALTH_MAX_MISSES) {
+			mlx5v_dev_set_dead(dev, MLX5V_DEAD_HEARTBEAT);
+			return -ENOLINK;
+		}
+	} else {
+		h->miss = 0;
+	}
+	h->prev_counter = count;
+	return 0;
+}
+
+/* EAL alarm callback (EAL interrupt thread): one check, then re-arm unless stopped or dead. */
+static void
+mlx5v_health_poll(void *arg)
+{
+	struct mlx5v_dev *dev = arg;
+	struct mlx5v_health *h = &dev->health;
+
+	if (__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE))
+		return;
+	if (mlx5v_health_check(dev) < 0)
+		return;
+	if (rte_eal_alarm_set((uint64_t)mlx5v_tout_ms(dev, MLX5V_TO_HEALTH_POLL) * 1000,
+			      mlx5v_health_poll, dev) != 0)
+		MLX5V_LOG(ERR, "%s: cannot re-arm the health poll", dev->name);
+}
+
+void
+mlx5v_health_start(struct mlx5v_dev *dev)
+{
+	struct mlx5v_health *h = &dev->health;
+
+	h->miss = 0;
+	h->prev_counter = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_HEALTH_COUNTER) &
+			  MLX5V_HEALTH_COUNTER_MASK;
+	__atomic_store_n(&h->stop, 0, __ATOMIC_RELEASE);
+	if (rte_eal_alarm_set((uint64_t)mlx5v_tout_ms(dev, MLX5V_TO_HEALTH_POLL) * 1000,
+			      mlx5v_health_poll, dev) != 0) {
+		MLX5V_LOG(ERR, "%s: cannot start the health poll", dev->name);
+		return;
+	}
+	h->running = 1;
+}
+
+void
+mlx5v_health_stop(struct mlx5v_dev *dev)
+{
+	struct mlx5v_health *h = &dev->health;
+
+	if (!h->running)
+		return;
+	__atomic_store_n(&h->stop, 1, __ATOMIC_RELEASE);
+	/* Waits for a callback running on the interrupt thread. */
+	rte_eal_alarm_cancel(mlx5v_health_poll, dev);
+	h->running = 0;
+}

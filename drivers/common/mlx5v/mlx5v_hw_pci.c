@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file The vfio-pci backend of the seam and the mlx5v_pci driver.
+ *
+ * UNTESTED ON HARDWARE: this backend compiles and shares every line of bring-up logic
+ * with the simulator path (mlx5v_dev.c), but has never run against a real ConnectX.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <linux/vfio.h>
+
+#include <rte_common.h>
+#include <rte_devargs.h>
+#include <rte_errno.h>
+#include <rte_interrupts.h>
+#include <rte_io.h>
+#include <rte_kvargs.h>
+#include <rte_string_fns.h>
+#include <rte_malloc.h>
+#include <rte_memory.h>
+#include <bus_pci_driver.h>
+
+#include "mlx5v_dev.h"
+#include "mlx5v_log.h"
+
+#define PCI_VENDOR_ID_MELLANOX 0x15b3
+#define MLX5V_PCI_COMMAND 0x04
+#define MLX5V_PCI_COMMAND_MEM_BUS_MASTER 0x0006
+
+/** Per-function backend state (hw->priv). */
+struct mlx5v_pci {
+	struct mlx5v_hw hw;
+	struct rte_pci_device *pdev;
+	uint8_t *bar;
+	size_t bar_len;
+	unsigned int nvec;
+	int msix_enabled;
+};
+
+static inline struct mlx5v_pci *
+mlx5v_to_pci(struct mlx5v_hw *hw)
+{
+	return hw->priv;
+}
+
+static uint32_t
+mlx5v_pci_rd32(struct mlx5v_hw *hw, uint32_t off)
+{
+	/* The init segment is big-endian; rte_read32 orders the load after earlier ones. */
+	return rte_be_to_cpu_32(rte_read32(mlx5v_to_pci(hw)->bar + off));
+}
+
+static void
+mlx5v_pci_wr32(struct mlx5v_hw *hw, uint32_t off, uint32_t val)
+{
+	/* rte_write32 issues the write barrier the command doorbell needs (§3.5). */
+	rte_write32(rte_cpu_to_be_32(val), mlx5v_to_pci(hw)->bar + off);
+}
+
+static void *
+mlx5v_pci_uar_addr(struct mlx5v_hw *hw, uint32_t idx)
+{
+	struct mlx5v_pci *p = mlx5v_to_pci(hw);
+
+	/* UAR page n is BAR0 + n * 4096 (mlx5-prm.md §8). */
+	if (((uint64_t)idx + 1) * MLX5V_UAR_PAGE_SIZE > p->bar_len)
+		return NULL;
+	return p->bar + (size_t)idx * MLX5V_UAR_PAGE_SIZE;
+}
+
+/*
+ * EAL memory is already in the VFIO container (EAL maps every memseg at start-up), so
+ * mapping is a translation check: the device address is the EAL IOVA.
+ */
+static int
+mlx5v_pci_dma_map(struct mlx5v_hw *hw, void *va, size_t len, uint64_t *iova)
+{
+	rte_iova_t io = rte_mem_virt2iova(va);
+
+	RTE_SET_USED(hw);
+	RTE_SET_USED(len);
+	if (io == RTE_BAD_IOVA)
+		return -EFAULT;
+	*iova = io;
+	return 0;
+}
+
+static int
+mlx5v_pci_dma_unmap(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len)
+{
+	RTE_SET_USED(hw);
+	RTE_SET_USED(va);
+	RTE_SET_USED(iova);
+	RTE_SET_USED(len);
+	return 0;
+}
+
+static int
+mlx5v_pci_vfio_fd(struct mlx5v_pci *p)
+{
+	return rte_intr_dev_fd_get(p->pdev->intr_handle);
+}
+
+static unsigned int
+mlx5v_pci_irq_count(struct mlx5v_hw *hw)
+{
+	struct mlx5v_pci *p = mlx5v_to_pci(hw);
+	struct vfio_irq_info info;
+
+	if (p->nvec != 0)
+		return p->nvec;
+	memset(&info, 0, sizeof(info));
+	info.argsz = sizeof(info);
+	info.index = VFIO_PCI_MSIX_IRQ_INDEX;
+	if (ioctl(mlx5v_pci_vfio_fd(p), VFIO_DEVICE_GET_IRQ_INFO, &info) != 0) {
+		MLX5V_LOG(ERR, "%s: VFIO_DEVICE_GET_IRQ_INFO: %s", hw->name, strerror(errno));
+		return 0;
+	}
+	/* The eqc.intr field holds 12 bits (§6.2). */
+	p->nvec = RTE_MIN(info.count, 2048u);
+	return p->nvec;
+}
+
+static int
+mlx5v_pci_set_irqs(struct mlx5v_pci *p, unsigned int start, unsigned int count,
+		   const int *fds, uint32_t data_flag)
+{
+	size_t len = sizeof(struct vfio_irq_set) + sizeof(int) * count;
+	struct vfio_irq_set *set;
+	int ret = 0;
+
+	set = calloc(1, len);
+	if (set == NULL)
+		return -ENOMEM;
+	set->argsz = len;
+	set->flags = data_flag | VFIO_IRQ_SET_ACTION_TRIGGER;
+	set->index = VFIO_PCI_MSIX_IRQ_INDEX;
+	set->start = start;
+	set->count = count;
+	if (count > 0 && fds != NULL)
+		memcpy(set->data, fds, sizeof(int) * count);
+	if (ioctl(mlx5v_pci_vfio_fd(p), VFIO_DEVICE_SET_IRQS, set) != 0)
+		ret = -errno;
+	free(set);
+	return ret;
+}
+
+/*
+ * Attach an eventfd as the trigger of one MSI-X vector. VFIO enables MSI-X with the
+ * count of the first SET_IRQS, so the first call covers every vector (unused ones -1),
+ * as rdma-core does ("the first time it is called, the count must be the maximum").
+ */
+static int
+mlx5v_pci_irq_attach(struct mlx5v_hw *hw, unsigned int vec, int fd)
+{
+	struct mlx5v_pci *p = mlx5v_to_pci(hw);
+	unsigned int n = mlx5v_pci_irq_count(hw);
+	int *fds;
+	unsigned int i;
+	int ret;
+
+	if (vec >= n)
+		return -EINVAL;
+	if (p->msix_enabled)
+		return mlx5v_pci_set_irqs(p, vec, 1, &fd, VFIO_IRQ_SET_DATA_EVENTFD);
+	fds = malloc(sizeof(int) * n);
+	if (fds == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		fds[i] = -1;
+	fds[vec] = fd;
+	ret = mlx5v_pci_set_irqs(p, 0, n, fds, VFIO_IRQ_SET_DATA_EVENTFD);
+	free(fds);
+	if (ret == 0)
+		p->msix_enabled = 1;
+	return ret;
+}
+
+/* PCI COMMAND |= memory space | bus master (§2.1 step 4). */
+static int
+mlx5v_pci_bus_enable(struct mlx5v_hw *hw)
+{
+	struct mlx5v_pci *p = mlx5v_to_pci(hw);
+	uint16_t cmd;
+
+	if (rte_pci_read_config(p->pdev, &cmd, sizeof(cmd), MLX5V_PCI_COMMAND) != sizeof(cmd))
+		return -EIO;
+	cmd |= MLX5V_PCI_COMMAND_MEM_BUS_MASTER;
+	if (rte_pci_write_config(p->pdev, &cmd, sizeof(cmd), MLX5V_PCI_COMMAND) != sizeof(cmd))
+		return -EIO;
+	return 0;
+}
+
+const struct mlx5v_hw_ops mlx5v_hw_pci_ops = {
+	.reg_rd32 = mlx5v_pci_rd32,
+	.reg_wr32 = mlx5v_pci_wr32,
+	.uar_addr = mlx5v_pci_uar_addr,
+	.dma_map = mlx5v_pci_dma_map,
+	.dma_unmap = mlx5v_pci_dma_unmap,
+	.irq_count = mlx5v_pci_irq_count,
+	.irq_attach = mlx5v_pci_irq_attach,
+	.bus_enable = mlx5v_pci_bus_enable,
+	.db_notify = NULL,
+};
+
+/* ---- the mlx5v_pci driver ---- */
+
+#define MLX5V_PCI_ARG_CMD_TO_MS "cmd_to_ms"
+#define MLX5V_PCI_ARG_HEALTH_MS "health_ms"
+#define MLX5V_PCI_ARG_CMD_SIG "cmd_sig"
+#define MLX5V_PCI_ARG_FAST_TEARDOWN "fast_teardown"
+
+static const char *const mlx5v_pci_valid_args[] = {
+	MLX5V_PCI_ARG_CMD_TO_MS,
+	MLX5V_PCI_ARG_HEALTH_MS,
+	MLX5V_PCI_ARG_CMD_SIG,
+	MLX5V_PCI_ARG_FAST_TEARDOWN,
+	NULL,
+};
+
+static int
+mlx5v_pci_arg_u32(const char *key, const char *val, void *opaque)
+{
+	uint32_t *out = opaque;
+	char *end = NULL;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(val, &end, 0);
+	if (errno != 0 || end == val || *end != '\0' || v > UINT32_MAX) {
+		MLX5V_LOG(ERR, "devarg %s=%s: expected an integer", key, val);
+		return -EINVAL;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int
+mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp)
+{
+	struct rte_kvargs *kv;
+	uint32_t sig = 0, fast = 0;
+	int ret = 0;
+
+	if (pdev->device.devargs == NULL || pdev->device.devargs->args == NULL ||
+	    pdev->device.devargs->args[0] == '\0')
+		return 0;
+	kv = rte_kvargs_parse(pdev->device.devargs->args, mlx5v_pci_valid_args);
+	if (kv == NULL) {
+		MLX5V_LOG(ERR, "%s: bad or unknown devargs \"%s\"", pdev->device.name,
+			  pdev->device.devargs->args);
+		return -EINVAL;
+	}
+	if (rte_kvargs_process(kv, MLX5V_PCI_ARG_CMD_TO_MS, mlx5v_pci_arg_u32,
+			       &dp->tout_ms[MLX5V_TO_CMD]) < 0 ||
+	    rte_kvargs_process(kv, MLX5V_PCI_ARG_HEALTH_MS, mlx5v_pci_arg_u32,
+			       &dp->tout_ms[MLX5V_TO_HEALTH_POLL]) < 0 ||
+	    rte_kvargs_process(kv, MLX5V_PCI_ARG_CMD_SIG, mlx5v_pci_arg_u32, &sig) < 0 ||
+	    rte_kvargs_process(kv, MLX5V_PCI_ARG_FAST_TEARDOWN, mlx5v_pci_arg_u32, &fast) < 0)
+		ret = -EINVAL;
+	dp->cmd_sig = !!sig;
+	dp->fast_teardown = !!fast;
+	rte_kvargs_free(kv);
+	return ret;
+}
+
+static int
+mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
+{
+	struct mlx5v_dev_params dp;
+	struct mlx5v_pci *p;
+	struct mlx5v_dev *dev;
+	int ret;
+
+	RTE_SET_USED(drv);
+	/* Leave functions bound to mlx5_core (Debian's mlx5 PMD) or UIO to other drivers. */
+	if (pdev->kdrv != RTE_PCI_KDRV_VFIO) {
+		MLX5V_LOG(INFO, "%s: not bound to vfio-pci, skipped", pdev->device.name);
+		return 1;
+	}
+	if (pdev->mem_resource[0].addr == NULL) {
+		MLX5V_LOG(ERR, "%s: BAR0 is not mapped", pdev->device.name);
+		return -ENODEV;
+	}
+	memset(&dp, 0, sizeof(dp));
+	ret = mlx5v_pci_parse(pdev, &dp);
+	if (ret < 0)
+		return ret;
+	p = rte_zmalloc_socket("mlx5v_pci", sizeof(*p), 0, pdev->device.numa_node);
+	if (p == NULL)
+		return -ENOMEM;
+	p->pdev = pdev;
+	p->bar = pdev->mem_resource[0].addr;
+	p->bar_len = pdev->mem_resource[0].len;
+	p->hw.ops = &mlx5v_hw_pci_ops;
+	p->hw.priv = p;
+	p->hw.numa_node = pdev->device.numa_node;
+	strlcpy(p->hw.name, pdev->device.name, sizeof(p->hw.name));
+	dev = mlx5v_dev_init(pdev->device.name, &p->hw, &dp);
+	if (dev == NULL) {
+		ret = -rte_errno;
+		goto err_p_free;
+	}
+	dev->owner = p;
+	ret = mlx5v_dev_load(dev);
+	if (ret < 0)
+		goto err_dev_cleanup;
+	return 0;
+
+err_dev_cleanup:
+	mlx5v_dev_cleanup(dev);
+	if (p->msix_enabled)
+		mlx5v_pci_set_irqs(p, 0, 0, NULL, VFIO_IRQ_SET_DATA_NONE);
+err_p_free:
+	rte_free(p);
+	return ret;
+}
+
+static int
+mlx5v_pci_remove(struct rte_pci_device *pdev)
+{
+	struct mlx5v_dev *dev = mlx5v_dev_get(pdev->device.name);
+	struct mlx5v_pci *p;
+
+	if (dev == NULL)
+		return -ENODEV;
+	p = dev->owner;
+	mlx5v_dev_unload(dev);
+	mlx5v_dev_cleanup(dev);
+	/* DATA_NONE with count 0 disables MSI-X on the function. */
+	if (p->msix_enabled)
+		mlx5v_pci_set_irqs(p, 0, 0, NULL, VFIO_IRQ_SET_DATA_NONE);
+	rte_free(p);
+	return 0;
+}
+
+static const struct rte_pci_id mlx5v_pci_ids[] = {
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x1013) }, /* ConnectX-4 */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x1014) }, /* ConnectX-4 VF */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x1015) }, /* ConnectX-4 Lx */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x1016) }, /* ConnectX-4 Lx VF */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x1017) }, /* ConnectX-5 */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x1018) }, /* ConnectX-5 VF */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x1019) }, /* ConnectX-5 Ex */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x101a) }, /* ConnectX-5 Ex VF */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x101b) }, /* ConnectX-6 */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x101c) }, /* ConnectX-6 VF */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x101d) }, /* ConnectX-6 Dx */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x101e) }, /* ConnectX-6 Dx/6 Lx/7 VF */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x101f) }, /* ConnectX-6 Lx */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x1021) }, /* ConnectX-7 */
+	{ .vendor_id = 0 },
+};
+
+static struct rte_pci_driver mlx5v_pci_drv = {
+	.id_table = mlx5v_pci_ids,
+	.drv_flags = RTE_PCI_DRV_NEED_MAPPING,
+	.probe = mlx5v_pci_probe,
+	.remove = mlx5v_pci_remove,
+};
+
+RTE_PMD_REGISTER_PCI(mlx5v_pci, mlx5v_pci_drv);
+RTE_PMD_REGISTER_PCI_TABLE(mlx5v_pci, mlx5v_pci_ids);
+RTE_PMD_REGISTER_KMOD_DEP(mlx5v_pci, "vfio-pci");
+RTE_PMD_REGISTER_PARAM_STRING(mlx5v_pci,
+	"cmd_to_ms=<int> health_ms=<int> cmd_sig=<0|1> fast_teardown=<0|1>");

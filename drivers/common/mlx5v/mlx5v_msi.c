@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file MSI-X vectors as eventfds: vector 0 = control (EAL interrupt thread), 1..n-1 = users. */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <rte_interrupts.h>
+
+#include "mlx5v_dev.h"
+#include "mlx5v_log.h"
+
+int
+mlx5v_msi_init(struct mlx5v_dev *dev)
+{
+	struct mlx5v_msi *msi = &dev->msi;
+	unsigned int v;
+
+	rte_spinlock_init(&msi->lock);
+	msi->count = mlx5v_hw_irq_count(dev->hw);
+	if (msi->count < 1) {
+		MLX5V_LOG(ERR, "%s: the device has no MSI-X vector", dev->name);
+		return -ENOTSUP;
+	}
+	msi->fd = calloc(msi->count, sizeof(*msi->fd));
+	msi->eq_refs = calloc(msi->count, sizeof(*msi->eq_refs));
+	if (msi->fd == NULL || msi->eq_refs == NULL) {
+		free(msi->fd);
+		free(msi->eq_refs);
+		msi->fd = NULL;
+		msi->eq_refs = NULL;
+		return -ENOMEM;
+	}
+	for (v = 0; v < msi->count; v++)
+		msi->fd[v] = -1;
+	return 0;
+}
+
+void
+mlx5v_msi_cleanup(struct mlx5v_dev *dev)
+{
+	struct mlx5v_msi *msi = &dev->msi;
+	unsigned int v;
+
+	if (msi->fd == NULL)
+		return;
+	/* User vectors the consumer forgot: detach before closing, as on free. */
+	for (v = 1; v < msi->count; v++) {
+		if (msi->fd[v] < 0)
+			continue;
+		MLX5V_LOG(WARNING, "%s: MSI-X vector %u still allocated at cleanup", dev->name, v);
+		mlx5v_hw_irq_attach(dev->hw, v, -1);
+		close(msi->fd[v]);
+	}
+	free(msi->fd);
+	free(msi->eq_refs);
+	msi->fd = NULL;
+	msi->eq_refs = NULL;
+	msi->count = 0;
+}
+
+unsigned int
+mlx5v_msi_count(struct mlx5v_dev *dev)
+{
+	return dev->msi.count;
+}
+
+int
+mlx5v_msi_ctrl_fd(struct mlx5v_dev *dev)
+{
+	return dev->msi.fd != NULL ? dev->msi.fd[0] : -1;
+}
+
+/*
+ * Vector 0 is the driver's: the async EQ interrupts here and EAL's interrupt thread runs
+ * cb. The handle is EXT-type on our own eventfd; cb must drain the fd (§11.9).
+ */
+int
+mlx5v_msi_ctrl_start(struct mlx5v_dev *dev, void (*cb)(void *arg), void *arg)
+{
+	struct mlx5v_msi *msi = &dev->msi;
+	struct rte_intr_handle *ih;
+	int efd, ret;
+
+	efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (efd < 0)
+		return -errno;
+	ret = mlx5v_hw_irq_attach(dev->hw, 0, efd);
+	if (ret < 0) {
+		MLX5V_LOG(ERR, "%s: cannot attach MSI-X vector 0: %s", dev->name, strerror(-ret));
+		goto err_close;
+	}
+	ih = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
+	if (ih == NULL) {
+		ret = -ENOMEM;
+		goto err_detach;
+	}
+	if (rte_intr_type_set(ih, RTE_INTR_HANDLE_EXT) != 0 || rte_intr_fd_set(ih, efd) != 0) {
+		ret = -EINVAL;
+		goto err_ih_free;
+	}
+	msi->fd[0] = efd;
+	ret = rte_intr_callback_register(ih, cb, arg);
+	if (ret < 0) {
+		MLX5V_LOG(ERR, "%s: cannot register the control interrupt: %s",
+			  dev->name, strerror(-ret));
+		msi->fd[0] = -1;
+		goto err_ih_free;
+	}
+	msi->ctrl_ih = ih;
+	return 0;
+
+err_ih_free:
+	rte_intr_instance_free(ih);
+err_detach:
+	mlx5v_hw_irq_attach(dev->hw, 0, -1);
+err_close:
+	close(efd);
+	return ret;
+}
+
+void
+mlx5v_msi_ctrl_stop(struct mlx5v_dev *dev, void (*cb)(void *arg), void *arg)
+{
+	struct mlx5v_msi *msi = &dev->msi;
+
+	if (msi->ctrl_ih == NULL)
+		return;
+	/*
+	 * From another thread, wait until a running callback returns (unregister alone
+	 * answers -EAGAIN then). On the interrupt thread itself, the callback of this source
+	 * cannot be running, and the sync variant would spin forever.
+	 */
+	if (rte_thread_is_intr())
+		rte_intr_callback_unregister(msi->ctrl_ih, cb, arg);
+	else
+		rte_intr_callback_unregister_sync(msi->ctrl_ih, cb, arg);
+	rte_intr_instance_free(msi->ctrl_ih);
+	msi->ctrl_ih = NULL;
+	mlx5v_hw_irq_attach(dev->hw, 0, -1);
+	close(msi->fd[0]);
+	msi->fd[0] = -1;
+}
+
+int
+mlx5v_msi_alloc(struct mlx5v_dev *dev, int *fd)
+{
+	struct mlx5v_msi *msi;
+	unsigned int v;
+	int efd, ret;
+
+	if (dev == NULL || fd == NULL)
+		return -EINVAL;
+	msi = &dev->msi;
+	rte_spinlock_lock(&msi->lock);
+	/* The lowest free vector; 0 is the control vector, so the first answer is 1. */
+	for (v = 1; v < msi->count; v++)
+		if (msi->fd[v] < 0)
+			break;
+	if (v >= msi->count) {
+		rte_spinlock_unlock(&msi->lock);
+		return -ENOSPC;
+	}
+	efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (efd < 0) {
+		ret = -errno;
+		rte_spinlock_unlock(&msi->lock);
+		return ret;
+	}
+	ret = mlx5v_hw_irq_attach(dev->hw, v, efd);
+	if (ret < 0) {
+		rte_spinlock_unlock(&msi->lock);
+		close(efd);
+		return ret;
+	}
+	msi->fd[v] = efd;
+	rte_spinlock_unlock(&msi->lock);
+	*fd = efd;
+	return (int)v;
+}
+
+int
+mlx5v_msi_free(struct mlx5v_dev *dev, unsigned int vector, int fd)
+{
+	struct mlx5v_msi *msi;
+	int ret;
+
+	if (dev == NULL)
+		return -EINVAL;
+	msi = &dev->msi;
+	rte_spinlock_lock(&msi->lock);
+	if (vector == 0 || vector >= msi->count || msi->fd[vector] != fd || fd < 0) {
+		rte_spinlock_unlock(&msi->lock);
+		return -EINVAL;
+	}
+	/* rdma-core frees a vector under a live EQ (§12 #10); refuse instead. */
+	if (msi->eq_refs[vector] > 0) {
+		rte_spinlock_unlock(&msi->lock);
+		return -EBUSY;
+	}
+	ret = mlx5v_hw_irq_attach(dev->hw, vector, -1);
+	if (ret < 0) {
+		rte_spinlock_unlock(&msi->lock);
+		return ret;
+	}
+	msi->fd[vector] = -1;
+	rte_spinlock_unlock(&msi->lock);
+	close(fd);
+	return 0;
+}
+
+/* Count EQs per vector; an EQ may only use vector 0 or an allocated vector. */
+int
+mlx5v_msi_eq_ref(struct mlx5v_dev *dev, unsigned int vector, int delta)
+{
+	struct mlx5v_msi *msi = &dev->msi;
+	int ret = 0;
+
+	rte_spinlock_lock(&msi->lock);
+	if (vector >= msi->count || (delta > 0 && msi->fd[vector] < 0))
+		ret = -EINVAL;
+	else if (delta < 0 && msi->eq_refs[vector] > 0)
+		msi->eq_refs[vector]--;
+	else if (delta > 0)
+		msi->eq_refs[vector]++;
+	rte_spinlock_unlock(&msi->lock);
+	return ret;
+}

@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Firmware pages: give and reclaim 4 KiB pages of EAL memory, page-request events. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_alarm.h>
+#include <rte_common.h>
+#include <rte_malloc.h>
+
+#include "mlx5v_dev.h"
+#include "mlx5v_log.h"
+
+/*
+ * Pages come from chunks of 64 pages (one EAL allocation, one DMA window, a 64-bit
+ * bitmap), as rdma-core uses bitmap-tracked DMA blocks (mlx5-prm.md §5.2). One
+ * allocation per page would waste a page of heap on alignment each time.
+ */
+#define MLX5V_PAGES_PER_CHUNK 64
+#define MLX5V_PAGES_CHUNK_SIZE (MLX5V_PAGES_PER_CHUNK * MLX5V_ADAPTER_PAGE_SIZE)
+/* Pages per GIVE command: 16 + 8 * 512 bytes of input, a 9-block mailbox chain. */
+#define MLX5V_PAGES_GIVE_BATCH 512
+/* EQE ec_function flag asking for every page back (the kernel's release-all). */
+#define MLX5V_PAGES_EC_RELEASE_ALL 0x4000
+
+struct mlx5v_pages_chunk {
+	TAILQ_ENTRY(mlx5v_pages_chunk) next;
+	uint8_t *va;
+	uint64_t iova;
+	uint64_t used;        /**< bit i: page i is with the device (or reserved) */
+	uint64_t reserved;    /**< bit i: never handed out (IOVA 0) */
+};
+
+static uint64_t
+mlx5v_pages_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void
+mlx5v_pages_chunk_free(struct mlx5v_dev *dev, struct mlx5v_pages_chunk *c)
+{
+	TAILQ_REMOVE(&dev->pages.chunks, c, next);
+	mlx5v_hw_dma_unmap(dev->hw, c->va, c->iova, MLX5V_PAGES_CHUNK_SIZE);
+	rte_free(c->va);
+	free(c);
+}
+
+static int
+mlx5v_pages_alloc_one(struct mlx5v_dev *dev, uint64_t *iova)
+{
+	struct mlx5v_pages_chunk *c;
+	unsigned int bit;
+	int ret;
+
+	TAILQ_FOREACH(c, &dev->pages.chunks, next)
+		if (c->used != UINT64_MAX)
+			goto found;
+	c = calloc(1, sizeof(*c));
+	if (c == NULL)
+		return -ENOMEM;
+	c->va = rte_zmalloc_socket("mlx5v_fw_pages", MLX5V_PAGES_CHUNK_SIZE,
+				   MLX5V_ADAPTER_PAGE_SIZE, dev->socket);
+	if (c->va == NULL) {
+		free(c);
+		return -ENOMEM;
+	}
+	ret = mlx5v_hw_dma_map(dev->hw, c->va, MLX5V_PAGES_CHUNK_SIZE, &c->iova);
+	if (ret < 0) {
+		rte_free(c->va);
+		free(c);
+		return ret;
+	}
+	/* Firmware does not support a page at DMA address 0 (§5.2). */
+	if (c->iova == 0) {
+		c->reserved = 1;
+		c->used = 1;
+	}
+	TAILQ_INSERT_TAIL(&dev->pages.chunks, c, next);
+found:
+	bit = rte_bsf64(~c->used);
+	c->used |= UINT64_C(1) << bit;
+	*iova = c->iova + (uint64_t)bit * MLX5V_ADAPTER_PAGE_SIZE;
+	return 0;
+}
+
+static int
+mlx5v_pages_free_one(struct mlx5v_dev *dev, uint64_t iova)
+{
+	struct mlx5v_pages_chunk *c;
+
+	TAILQ_FOREACH(c, &dev->pages.chunks, next) {
+		unsigned int bit;
+
+		if (iova < c->iova || iova >= c->iova + MLX5V_PAGES_CHUNK_SIZE)
+			continue;
+		bit = (iova - c->iova) / MLX5V_ADAPTER_PAGE_SIZE;
+		if ((iova & (MLX5V_ADAPTER_PAGE_SIZE - 1)) || !(c->used & (UINT64_C(1) << bit)) ||
+		    (c->reserved & (UINT64_C(1) << bit)))
+			break;
+		c->used &= ~(UINT64_C(1) << bit);
+		if (c->used == c->reserved)
+			mlx5v_pages_chunk_free(dev, c);
+		return 0;
+	}
+	MLX5V_LOG(ERR, "%s: the device returned page 0x%" PRIx64 " it was never given",
+		  dev->name, iova);
+	return -EINVAL;
+}
+
+static void
+mlx5v_pages_given_add(struct mlx5v_dev *dev, int64_t n)
+{
+	__atomic_fetch_add(&dev->pages.given, (uint64_t)n, __ATOMIC_RELAXED);
+}
+
+uint64_t
+mlx5v_pages_given(struct mlx5v_dev *dev)
+{
+	return __atomic_load_n(&dev->pages.given, __ATOMIC_RELAXED);
+}
+
+/* MANAGE_PAGES CANT_GIVE: tell the device a request cannot be met (§12 #14). */
+static void
+mlx5v_pages_cant_give(struct mlx5v_dev *dev, uint16_t func_id)
+{
+	uint8_t in[MLX5V_CMD_HDR_SIZE];
+	uint8_t out[MLX5V_CMD_HDR_SIZE];
+
+	memset(in, 0, sizeof(in));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MANAGE_PAGES);
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_MANAGE_PAGES_CANT_GIVE);
+	MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_FUNCTION_ID, func_id);
+	dev->pages.cant_give++;
+	mlx5v_cmd_exec_flags(dev, in, sizeof(in), out, sizeof(out), MLX5V_CMD_F_PAGE);
+}
+
+/*
+ * Give npages pages, at most MLX5V_PAGES_GIVE_BATCH per command. A failed command's
+ * pages go back to the allocator (rdma-core leaks them, §5.2). With flags & 1 (an event
+ * request), a failure is answered with CANT_GIVE.
+ */
+int
+mlx5v_pages_give(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages, unsigned int flags)
+{
+	uint8_t out[MLX5V_CMD_HDR_SIZE];
+	uint8_t *in;
+	size_t inlen;
+	int ret = 0;
+
+	if (npages == 0)
+		return 0;
+	inlen = MLX5V_MANAGE_PAGES_IN_PAS + 8 * RTE_MIN(npages, (uint32_t)MLX5V_PAGES_GIVE_BATCH);
+	in = calloc(1, inlen);
+	if (in == NULL) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	while (npages > 0) {
+		uint32_t n = RTE_MIN(npages, (uint32_t)MLX5V_PAGES_GIVE_BATCH);
+		uint32_t i;
+
+		if (mlx5v_dev_is_dead(dev)) {
+			ret = -ENOLINK;
+			break;
+		}
+		memset(in, 0, inlen);
+		MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MANAGE_PAGES);
+		MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_MANAGE_PAGES_GIVE);
+		MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_FUNCTION_ID, func_id);
+		MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES, n);
+		for (i = 0; i < n; i++) {
+			uint64_t iova;
+
+			ret = mlx5v_pages_alloc_one(dev, &iova);
+			if (ret < 0)
+				break;
+			MLX5V_SET64(in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * i, iova);
+		}
+		if (ret == 0)
+			ret = mlx5v_cmd_exec_flags(dev, in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * (size_t)n,
+						   out, sizeof(out), MLX5V_CMD_F_PAGE);
+		if (ret < 0) {
+			uint32_t j;
+
+			for (j = 0; j < i; j++)
+				mlx5v_pages_free_one(dev, MLX5V_GET64(in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * j));
+			break;
+		}
+		dev->pages.give_cmds++;
+		mlx5v_pages_given_add(dev, n);
+		npages -= n;
+	}
+	free(in);
+	if (ret == 0)
+		return 0;
+fail:
+	MLX5V_LOG(ERR, "%s: cannot give %u firmware pages: %s", dev->name, npages, strerror(-ret));
+	if ((flags & 1) && ret != -ENOLINK)
+		mlx5v_pages_cant_give(dev, func_id);
+	return ret;
+}
+
+/* Take back up to npages pages, at most 768 per TAKE (§5.2). @return pages reclaimed. */
+int
+mlx5v_pages_reclaim(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages, unsigned int flags)
+{
+	uint8_t in[MLX5V_CMD_HDR_SIZE];
+	size_t outlen = MLX5V_MANAGE_PAGES_OUT_PAS + 8 * (size_t)MLX5V_PAGES_PER_TAKE;
+	uint8_t *out;
+	int total = 0;
+	int ret = 0;
+
+	RTE_SET_USED(flags);
+	out = calloc(1, outlen);
+	if (out == NULL)
+		return -ENOMEM;
+	while (npages > 0 && !mlx5v_dev_is_dead(dev)) {
+		uint32_t n = RTE_MIN(npages, (uint32_t)MLX5V_PAGES_PER_TAKE);
+		uint32_t got, i;
+
+		memset(in, 0, sizeof(in));
+		MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MANAGE_PAGES);
+		MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_MANAGE_PAGES_TAKE);
+		MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_FUNCTION_ID, func_id);
+		MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES, n);
+		ret = mlx5v_cmd_exec_flags(dev, in, sizeof(in), out,
+					   MLX5V_MANAGE_PAGES_OUT_PAS + 8 * (size_t)n,
+					   MLX5V_CMD_F_PAGE);
+		if (ret < 0)
+			break;
+		dev->pages.take_cmds++;
+		got = MLX5V_GET(out, MLX5V_MANAGE_PAGES_OUT_NUM_ENTRIES);
+		/* rdma-core's TAKE rule: output_num_entries <= input_num_entries. */
+		if (got > n) {
+			MLX5V_LOG(ERR, "%s: TAKE of %u pages returned %u entries", dev->name, n, got);
+			got = n;
+		}
+		for (i = 0; i < got; i++)
+			if (mlx5v_pages_free_one(dev, MLX5V_GET64(out, MLX5V_MANAGE_PAGES_OUT_PAS + 8 * i)) == 0)
+				mlx5v_pages_given_add(dev, -1);
+		total += got;
+		if (got == 0)
+			break;
+		npages -= got;
+	}
+	free(out);
+	return ret < 0 && total == 0 ? ret : total;
+}
+
+void
+mlx5v_pages_reclaim_all(struct mlx5v_dev *dev)
+{
+	uint64_t deadline = mlx5v_pages_now_ms() + mlx5v_tout_ms(dev, MLX5V_TO_PAGES_RECLAIM);
+
+	while (mlx5v_pages_given(dev) > 0 && !mlx5v_dev_is_dead(dev)) {
+		uint64_t left = mlx5v_pages_given(dev);
+		int n = mlx5v_pages_reclaim(dev, dev->pages.function_id,
+					    (uint32_t)RTE_MIN(left, (uint64_t)UINT32_MAX), 0);
+
+		if (n > 0) {
+			/* Progress restarts the clock, as in the kernel. */
+			deadline = mlx5v_pages_now_ms() + mlx5v_tout_ms(dev, MLX5V_TO_PAGES_RECLAIM);
+			continue;
+		}
+		if (mlx5v_pages_now_ms() > deadline) {
+			MLX5V_LOG(ERR, "%s: %" PRIu64 " firmware pages not reclaimed after %u ms",
+				  dev->name, left, mlx5v_tout_ms(dev, MLX5V_TO_PAGES_RECLAIM));
+			break;
+		}
+		sched_yield();
+	}
+}
+
+/* QUERY_PAGES (boot or init) and give what the device asks for (§2.1 steps 9-10, 16). */
+int
+mlx5v_pages_satisfy(struct mlx5v_dev *dev, uint16_t op_mod)
+{
+	uint8_t in[MLX5V_CMD_HDR_SIZE];
+	uint8_t out[MLX5V_CMD_HDR_SIZE];
+	int32_t npages;
+	int ret;
+
+	memset(in, 0, sizeof(in));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_PAGES);
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, op_mod);
+	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+	if (ret < 0)
+		return ret;
+	dev->pages.function_id = MLX5V_GET(out, MLX5V_QUERY_PAGES_OUT_FUNCTION_ID);
+	npages = (int32_t)MLX5V_GET(out, MLX5V_QUERY_PAGES_OUT_NUM_PAGES);
+	MLX5V_LOG(DEBUG, "%s: QUERY_PAGES %s: %d pages for function %u", dev->name,
+		  op_mod == MLX5V_QUERY_PAGES_BOOT ? "boot" : "init", npages,
+		  dev->pages.function_id);
+	if (npages < 0) {
+		MLX5V_LOG(WARNING, "%s: QUERY_PAGES answered %d pages at bring-up", dev->name, npages);
+		ret = mlx5v_pages_reclaim(dev, dev->pages.function_id, (uint32_t)-npages, 0);
+		return ret < 0 ? ret : 0;
+	}
+	return mlx5v_pages_give(dev, dev->pages.function_id, (uint32_t)npages, 0);
+}
+
+/* ---- PAGE_REQUEST events ---- */
+
+/*
+ * Alarm callback on the EAL interrupt thread: serve queued requests. Commands cannot be
+ * issued from the EQ handler (it runs under the EQ lock), hence the deferral.
+ */
+static void
+mlx5v_pages_work(void *arg)
+{
+	struct mlx5v_dev *dev = arg;
+	struct mlx5v_pages *pg = &dev->pages;
+
+	for (;;) {
+		struct mlx5v_pages_req r;
+
+		rte_spinlock_lock(&pg->req_lock);
+		if (pg->req_n == 0 || __atomic_load_n(&pg->stopping, __ATOMIC_ACQUIRE)) {
+			pg->work_armed = 0;
+			rte_spinlock_unlock(&pg->req_lock);
+			return;
+		}
+		r = pg->req[pg->req_head];
+		pg->req_head = (pg->req_head + 1) % MLX5V_PAGES_REQ_MAX;
+		pg->req_n--;
+		rte_spinlock_unlock(&pg->req_lock);
+		if (r.ec_function & MLX5V_PAGES_EC_RELEASE_ALL) {
+			mlx5v_pages_reclaim(dev, r.func_id,
+					    (uint32_t)RTE_MIN(mlx5v_pages_given(dev),
+							      (uint64_t)MLX5V_PAGES_RECLAIM_MAX), 1);
+		} else if (r.npages > 0) {
+			mlx5v_pages_give(dev, r.func_id, (uint32_t)r.npages, 1);
+		} else if (r.npages < 0) {
+			/* The kernel clamps one reclaim at 50 000 pages (§5.2). */
+			mlx5v_pages_reclaim(dev, r.func_id,
+					    RTE_MIN((uint32_t)-(int64_t)r.npages,
+						    (uint32_t)MLX5V_PAGES_RECLAIM_MAX), 1);
+		}
+	}
+}
+
+static int
+mlx5v_pages_event(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *arg)
+{
+	struct mlx5v_pages *pg = &dev->pages;
+	struct mlx5v_pages_req r;
+	uint16_t be16;
+	uint32_t be32;
+	int ret = 0;
+
+	RTE_SET_USED(type);
+	RTE_SET_USED(arg);
+	memcpy(&be16, eqe + RTE_PMD_MLX5V_EQE_PAGE_EC_FUNCTION_OFF, sizeof(be16));
+	r.ec_function = rte_be_to_cpu_16(be16);
+	memcpy(&be16, eqe + RTE_PMD_MLX5V_EQE_PAGE_FUNC_ID_OFF, sizeof(be16));
+	r.func_id = rte_be_to_cpu_16(be16);
+	memcpy(&be32, eqe + RTE_PMD_MLX5V_EQE_PAGE_NUM_PAGES_OFF, sizeof(be32));
+	r.npages = (int32_t)rte_be_to_cpu_32(be32);
+	MLX5V_LOG(DEBUG, "%s: page request: %d pages for function %u (ec 0x%x)",
+		  dev->name, r.npages, r.func_id, r.ec_function);
+	rte_spinlock_lock(&pg->req_lock);
+	pg->requests++;
+	if (pg->stopping) {
+		rte_spinlock_unlock(&pg->req_lock);
+		return 0;
+	}
+	if (pg->req_n == MLX5V_PAGES_REQ_MAX) {
+		pg->req_dropped++;
+		ret = -ENOSPC;
+	} else {
+		pg->req[(pg->req_head + pg->req_n) % MLX5V_PAGES_REQ_MAX] = r;
+		pg->req_n++;
+	}
+	if (!pg->work_armed && pg->req_n > 0) {
+		if (rte_eal_alarm_set(1, mlx5v_pages_work, dev) == 0)
+			pg->work_armed = 1;
+		else
+			ret = -EAGAIN;
+	}
+	rte_spinlock_unlock(&pg->req_lock);
+	return ret;
+}
+
+int
+mlx5v_pages_init(struct mlx5v_dev *dev)
+{
+	memset(&dev->pages, 0, sizeof(dev->pages));
+	TAILQ_INIT(&dev->pages.chunks);
+	rte_spinlock_init(&dev->pages.req_lock);
+	return 0;
+}
+
+/* Free every chunk; pages still "given" belong to a device that is disabled or dead. */
+void
+mlx5v_pages_cleanup(struct mlx5v_dev *dev)
+{
+	struct mlx5v_pages_chunk *c;
+
+	if (mlx5v_pages_given(dev) > 0)
+		MLX5V_LOG(WARNING, "%s: freeing %" PRIu64 " firmware pages never reclaimed",
+			  dev->name, mlx5v_pages_given(dev));
+	while ((c = TAILQ_FIRST(&dev->pages.chunks)) != NULL)
+		mlx5v_pages_chunk_free(dev, c);
+	__atomic_store_n(&dev->pages.given, 0, __ATOMIC_RELAXED);
+}
+
+int
+mlx5v_pages_events_start(struct mlx5v_dev *dev)
+{
+	__atomic_store_n(&dev->pages.stopping, 0, __ATOMIC_RELEASE);
+	return mlx5v_eq_subscribe(dev, RTE_PMD_MLX5V_EVENT_PAGE_REQUEST, mlx5v_pages_event, NULL);
+}
+
+void
+mlx5v_pages_events_stop(struct mlx5v_dev *dev)
+{
+	struct mlx5v_pages *pg = &dev->pages;
+
+	rte_spinlock_lock(&pg->req_lock);
+	__atomic_store_n(&pg->stopping, 1, __ATOMIC_RELEASE);
+	rte_spinlock_unlock(&pg->req_lock);
+	mlx5v_eq_unsubscribe(dev, RTE_PMD_MLX5V_EVENT_PAGE_REQUEST, mlx5v_pages_event, NULL);
+	/* Waits for a running callback when called from another thread. */
+	rte_eal_alarm_cancel(mlx5v_pages_work, dev);
+	rte_spinlock_lock(&pg->req_lock);
+	pg->req_n = 0;
+	pg->work_armed = 0;
+	rte_spinlock_unlock(&pg->req_lock);
+}

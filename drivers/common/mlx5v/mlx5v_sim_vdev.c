@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file The mlx5v_sim vdev: a simulated ConnectX brought up by the mlx5v core. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_kvargs.h>
+#include <rte_string_fns.h>
+#include <rte_malloc.h>
+#include <bus_vdev_driver.h>
+
+#include "mlx5v_dev.h"
+#include "mlx5v_log.h"
+#include "mlx5v_sim.h"
+
+/* Devargs the front-end itself consumes; any other key is a simulator fault knob. */
+#define MLX5V_SIM_ARG_MSIX "msix"
+#define MLX5V_SIM_ARG_PORTS "ports"
+#define MLX5V_SIM_ARG_BOOT_MS "boot_ms"
+#define MLX5V_SIM_ARG_BOOT_PAGES "boot_pages"
+#define MLX5V_SIM_ARG_INIT_PAGES "init_pages"
+#define MLX5V_SIM_ARG_LOG_MAX_EQ_SZ "log_max_eq_sz"
+#define MLX5V_SIM_ARG_MAX_EQS "max_eqs"
+#define MLX5V_SIM_ARG_HEALTH_MS "health_ms"
+#define MLX5V_SIM_ARG_CMD_TO_MS "cmd_to_ms"
+#define MLX5V_SIM_ARG_TOUT_SCALE "tout_scale"
+#define MLX5V_SIM_ARG_CMD_SIG "cmd_sig"
+#define MLX5V_SIM_ARG_FAST_TEARDOWN "fast_teardown"
+
+/** Per-device state of the front-end, reachable from the core device (dev->owner). */
+struct mlx5v_sim_vdev {
+	struct mlx5v_hw hw;
+	struct mlx5v_sim *sim;
+	struct mlx5v_dev *dev;
+};
+
+static int
+mlx5v_sim_vdev_uint(const char *key, const char *val, unsigned int max, unsigned int *out)
+{
+	char *end = NULL;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(val, &end, 0);
+	if (errno != 0 || end == val || *end != '\0' || v > max) {
+		MLX5V_LOG(ERR, "devarg %s=%s: expected an integer <= %u", key, val, max);
+		return -EINVAL;
+	}
+	*out = (unsigned int)v;
+	return 0;
+}
+
+/*
+ * Split devargs between the simulator parameters, the core parameters and the
+ * simulator's fault knobs (passed on as "name=value,..."; the simulator rejects
+ * unknown names with EINVAL).
+ */
+static int
+mlx5v_sim_vdev_parse(const char *args, struct mlx5v_sim_params *sp,
+		     struct mlx5v_dev_params *dp, char **knobs)
+{
+	struct rte_kvargs *kv;
+	size_t klen = 0;
+	unsigned int i, v;
+	int ret = 0;
+
+	*knobs = NULL;
+	if (args == NULL || args[0] == '\0')
+		return 0;
+	kv = rte_kvargs_parse(args, NULL);
+	if (kv == NULL) {
+		MLX5V_LOG(ERR, "cannot parse devargs \"%s\"", args);
+		return -EINVAL;
+	}
+	for (i = 0; i < kv->count && ret == 0; i++) {
+		const char *k = kv->pairs[i].key;
+		const char *val = kv->pairs[i].value != NULL ? kv->pairs[i].value : "";
+
+		if (strcmp(k, MLX5V_SIM_ARG_MSIX) == 0) {
+			ret = mlx5v_sim_vdev_uint(k, val, 2048, &sp->msix);
+		} else if (strcmp(k, MLX5V_SIM_ARG_PORTS) == 0) {
+			ret = mlx5v_sim_vdev_uint(k, val, 4, &sp->ports);
+		} else if (strcmp(k, MLX5V_SIM_ARG_BOOT_MS) == 0) {
+			ret = mlx5v_sim_vdev_uint(k, val, 600000, &sp->boot_ms);
+		} else if (strcmp(k, MLX5V_SIM_ARG_BOOT_PAGES) == 0) {
+			ret = mlx5v_sim_vdev_uint(k, val, 1u << 20, &sp->boot_pages);
+		} else if (strcmp(k, MLX5V_SIM_ARG_INIT_PAGES) == 0) {
+			ret = mlx5v_sim_vdev_uint(k, val, 1u << 20, &sp->init_pages);
+		} else if (strcmp(k, MLX5V_SIM_ARG_LOG_MAX_EQ_SZ) == 0) {
+			ret = mlx5v_sim_vdev_uint(k, val, 24, &sp->log_max_eq_sz);
+		} else if (strcmp(k, MLX5V_SIM_ARG_MAX_EQS) == 0) {
+			ret = mlx5v_sim_vdev_uint(k, val, 256, &sp->max_eqs);
+		} else if (strcmp(k, MLX5V_SIM_ARG_HEALTH_MS) == 0) {
+			ret = mlx5v_sim_vdev_uint(k, val, 3600000, &v);
+			dp->tout_ms[MLX5V_TO_HEALTH_POLL] = v;
+		} else if (strcmp(k, MLX5V_SIM_ARG_CMD_TO_MS) == 0) {
+			ret = mlx5v_sim_vdev_uint(k, val, 3600000, &v);
+			dp->tout_ms[MLX5V_TO_CMD] = v;
+		} else if (strcmp(k, MLX5V_SIM_ARG_TOUT_SCALE) == 0) {
+			ret = mlx5v_sim_vdev_uint(k, val, 100000, &dp->tout_scale);
+		} else if (strcmp(k, MLX5V_SIM_ARG_CMD_SIG) == 0) {
+			ret = mlx5v_sim_vdev_uint(k, val, 1, &v);
+			dp->cmd_sig = v;
+		} else if (strcmp(k, MLX5V_SIM_ARG_FAST_TEARDOWN) == 0) {
+			ret = mlx5v_sim_vdev_uint(k, val, 1, &v);
+			dp->fast_teardown = v;
+		} else {
+			size_t add = strlen(k) + strlen(val) + 2;
+			char *n = realloc(*knobs, klen + add + 1);
+
+			if (n == NULL) {
+				ret = -ENOMEM;
+				break;
+			}
+			*knobs = n;
+			klen += snprintf(*knobs + klen, add + 1, "%s%s=%s", klen ? "," : "", k, val);
+		}
+	}
+	rte_kvargs_free(kv);
+	if (ret < 0) {
+		free(*knobs);
+		*knobs = NULL;
+	}
+	return ret;
+}
+
+static int
+mlx5v_sim_vdev_probe(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct mlx5v_sim_params sp;
+	struct mlx5v_dev_params dp;
+	struct mlx5v_sim_vdev *sv;
+	char *knobs = NULL;
+	int ret;
+
+	mlx5v_sim_params_default(&sp);
+	memset(&dp, 0, sizeof(dp));
+	ret = mlx5v_sim_vdev_parse(rte_vdev_device_args(vdev), &sp, &dp, &knobs);
+	if (ret < 0)
+		return ret;
+	sp.knobs = knobs;
+	sp.numa_node = vdev->device.numa_node;
+	sv = rte_zmalloc("mlx5v_sim_vdev", sizeof(*sv), 0);
+	if (sv == NULL) {
+		ret = -ENOMEM;
+		goto err_knobs_free;
+	}
+	sv->sim = mlx5v_sim_create(name, &sp);
+	if (sv->sim == NULL) {
+		ret = -rte_errno;
+		MLX5V_LOG(ERR, "%s: cannot create the simulator (bad devarg or knob in \"%s\"?): %s",
+			  name, knobs != NULL ? knobs : "", strerror(rte_errno));
+		goto err_sv_free;
+	}
+	sv->hw.ops = &mlx5v_sim_hw_ops;
+	sv->hw.priv = sv->sim;
+	sv->hw.numa_node = sp.numa_node;
+	strlcpy(sv->hw.name, name, sizeof(sv->hw.name));
+	sv->dev = mlx5v_dev_init(name, &sv->hw, &dp);
+	if (sv->dev == NULL) {
+		ret = -rte_errno;
+		goto err_sim_destroy;
+	}
+	sv->dev->owner = sv;
+	ret = mlx5v_dev_load(sv->dev);
+	if (ret < 0)
+		goto err_dev_cleanup;
+	free(knobs);
+	MLX5V_LOG(INFO, "%s: simulated ConnectX up (msix=%u ports=%u)", name, sp.msix, sp.ports);
+	return 0;
+
+err_dev_cleanup:
+	mlx5v_dev_cleanup(sv->dev);
+err_sim_destroy:
+	mlx5v_sim_destroy(sv->sim);
+err_sv_free:
+	rte_free(sv);
+err_knobs_free:
+	free(knobs);
+	return ret;
+}
+
+/*
+ * Also the process-exit path: rte_eal_cleanup() -> eal_bus_cleanup() -> the vdev bus's
+ * vdev_cleanup() calls remove for every probed device (DPDK 22.11, drivers/bus/vdev).
+ */
+static int
+mlx5v_sim_vdev_remove(struct rte_vdev_device *vdev)
+{
+	struct mlx5v_dev *dev = mlx5v_dev_get(rte_vdev_device_name(vdev));
+	struct mlx5v_sim_vdev *sv;
+
+	if (dev == NULL)
+		return -ENODEV;
+	sv = dev->owner;
+	mlx5v_dev_unload(dev);
+	mlx5v_dev_cleanup(dev);
+	mlx5v_sim_destroy(sv->sim);
+	rte_free(sv);
+	return 0;
+}
+
+static struct rte_vdev_driver mlx5v_sim_vdev_drv = {
+	.probe = mlx5v_sim_vdev_probe,
+	.remove = mlx5v_sim_vdev_remove,
+};
+
+RTE_PMD_REGISTER_VDEV(mlx5v_sim, mlx5v_sim_vdev_drv);
+RTE_PMD_REGISTER_PARAM_STRING(mlx5v_sim,
+	"msix=<int> ports=<int> boot_ms=<int> boot_pages=<int> init_pages=<int> "
+	"log_max_eq_sz=<int> max_eqs=<int> health_ms=<int> cmd_to_ms=<int> "
+	"tout_scale=<int> cmd_sig=<0|1> fast_teardown=<0|1> <knob>=<int>");

@@ -1,0 +1,538 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Command queue engine of the model: slots, mailboxes, dispatch, completion. */
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "mlx5v_sim_priv.h"
+
+/** One opcode the model implements. */
+struct mlx5v_sim_cmd_op {
+	uint16_t opcode;
+	uint8_t need;           /**< minimum enum mlx5v_sim_hca_state */
+	uint32_t op_mods;       /**< bit m set: op_mod m is defined */
+	uint32_t min_inlen;
+	uint32_t min_outlen;
+	const char *name;
+	mlx5v_sim_cmd_fn fn;
+};
+
+#define OPM(m) (1u << (m))
+#define HCA_ANY MLX5V_SIM_HCA_DISABLED
+#define HCA_EN MLX5V_SIM_HCA_ENABLED
+#define HCA_INIT MLX5V_SIM_HCA_INITIALIZED
+
+/* ONE handler per opcode (mlx5-prm.md §10); lengths from §2.1, §5.1, §6, §7, §9. */
+static const struct mlx5v_sim_cmd_op mlx5v_sim_cmd_ops[] = {
+	{ MLX5V_CMD_OP_QUERY_HCA_CAP, HCA_EN,
+	  OPM(0) | OPM(1) | OPM(MLX5V_CAP_TYPE_ROCE << 1) | OPM((MLX5V_CAP_TYPE_ROCE << 1) | 1),
+	  0x10, MLX5V_HCA_CAP_CMD_SIZE, "QUERY_HCA_CAP", mlx5v_sim_cmd_query_hca_cap },
+	{ MLX5V_CMD_OP_INIT_HCA, HCA_EN, OPM(0), 0x10, 0x10, "INIT_HCA",
+	  mlx5v_sim_cmd_init_hca },
+	{ MLX5V_CMD_OP_TEARDOWN_HCA, HCA_EN, OPM(0), 0x10, 0x10, "TEARDOWN_HCA",
+	  mlx5v_sim_cmd_teardown_hca },
+	{ MLX5V_CMD_OP_ENABLE_HCA, HCA_ANY, OPM(0), 0x10, MLX5V_ENABLE_HCA_OUT_SIZE,
+	  "ENABLE_HCA", mlx5v_sim_cmd_enable_hca },
+	{ MLX5V_CMD_OP_DISABLE_HCA, HCA_ANY, OPM(0), 0x10, MLX5V_ENABLE_HCA_OUT_SIZE,
+	  "DISABLE_HCA", mlx5v_sim_cmd_disable_hca },
+	{ MLX5V_CMD_OP_QUERY_PAGES, HCA_EN,
+	  OPM(MLX5V_QUERY_PAGES_BOOT) | OPM(MLX5V_QUERY_PAGES_INIT) |
+	  OPM(MLX5V_QUERY_PAGES_POST_INIT),
+	  0x10, 0x10, "QUERY_PAGES", mlx5v_sim_cmd_query_pages },
+	{ MLX5V_CMD_OP_MANAGE_PAGES, HCA_EN,
+	  OPM(MLX5V_MANAGE_PAGES_CANT_GIVE) | OPM(MLX5V_MANAGE_PAGES_GIVE) |
+	  OPM(MLX5V_MANAGE_PAGES_TAKE),
+	  0x10, 0x10, "MANAGE_PAGES", mlx5v_sim_cmd_manage_pages },
+	{ MLX5V_CMD_OP_SET_HCA_CAP, HCA_EN, OPM(0) | OPM(MLX5V_CAP_TYPE_ROCE << 1),
+	  MLX5V_HCA_CAP_CMD_SIZE, 0x10, "SET_HCA_CAP", mlx5v_sim_cmd_set_hca_cap },
+	{ MLX5V_CMD_OP_QUERY_ISSI, HCA_EN, OPM(0), 0x10, MLX5V_QUERY_ISSI_OUT_SIZE,
+	  "QUERY_ISSI", mlx5v_sim_cmd_query_issi },
+	{ MLX5V_CMD_OP_SET_ISSI, HCA_EN, OPM(0), 0x10, 0x10, "SET_ISSI",
+	  mlx5v_sim_cmd_set_issi },
+	{ MLX5V_CMD_OP_CREATE_EQ, HCA_INIT, OPM(0), RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE,
+	  RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE, "CREATE_EQ", mlx5v_sim_cmd_create_eq },
+	{ MLX5V_CMD_OP_DESTROY_EQ, HCA_INIT, OPM(0), RTE_PMD_MLX5V_DESTROY_EQ_IN_SIZE,
+	  RTE_PMD_MLX5V_DESTROY_EQ_OUT_SIZE, "DESTROY_EQ", mlx5v_sim_cmd_destroy_eq },
+	{ MLX5V_CMD_OP_QUERY_EQ, HCA_INIT, OPM(0), RTE_PMD_MLX5V_QUERY_EQ_IN_SIZE,
+	  RTE_PMD_MLX5V_QUERY_EQ_OUT_SIZE, "QUERY_EQ", mlx5v_sim_cmd_query_eq },
+	{ MLX5V_CMD_OP_GEN_EQE, HCA_INIT, OPM(0), RTE_PMD_MLX5V_GEN_EQE_IN_SIZE,
+	  RTE_PMD_MLX5V_GEN_EQE_OUT_SIZE, "GEN_EQE", mlx5v_sim_cmd_gen_eqe },
+	{ MLX5V_CMD_OP_CREATE_CQ, HCA_INIT, OPM(0), MLX5V_CREATE_CQ_IN_SIZE, 0x10,
+	  "CREATE_CQ", mlx5v_sim_cmd_create_cq },
+	{ MLX5V_CMD_OP_DESTROY_CQ, HCA_INIT, OPM(0), 0x10, 0x10, "DESTROY_CQ",
+	  mlx5v_sim_cmd_destroy_cq },
+	{ MLX5V_CMD_OP_QUERY_CQ, HCA_INIT, OPM(0), 0x10, MLX5V_QUERY_CQ_OUT_SIZE, "QUERY_CQ",
+	  mlx5v_sim_cmd_query_cq },
+	{ MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT, HCA_INIT, OPM(0),
+	  MLX5V_MODIFY_NIC_VPORT_IN_SIZE, 0x10, "MODIFY_NIC_VPORT_CONTEXT",
+	  mlx5v_sim_cmd_modify_nic_vport },
+	{ MLX5V_CMD_OP_ALLOC_UAR, HCA_INIT, OPM(0), 0x10, 0x10, "ALLOC_UAR",
+	  mlx5v_sim_cmd_alloc_uar },
+	{ MLX5V_CMD_OP_DEALLOC_UAR, HCA_INIT, OPM(0), 0x10, 0x10, "DEALLOC_UAR",
+	  mlx5v_sim_cmd_dealloc_uar },
+	{ MLX5V_CMD_OP_ACCESS_REG, HCA_EN, OPM(MLX5V_ACCESS_REG_WRITE) |
+	  OPM(MLX5V_ACCESS_REG_READ), 0x10, 0x10, "ACCESS_REG", mlx5v_sim_cmd_access_reg },
+};
+
+static const struct mlx5v_sim_cmd_op *
+mlx5v_sim_cmd_op_find(uint16_t opcode)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(mlx5v_sim_cmd_ops); i++)
+		if (mlx5v_sim_cmd_ops[i].opcode == opcode)
+			return &mlx5v_sim_cmd_ops[i];
+	return NULL;
+}
+
+uint8_t
+mlx5v_sim_cmd_err(struct mlx5v_sim_cmd *c, uint8_t status, uint32_t syndrome)
+{
+	c->syndrome = syndrome;
+	return status;
+}
+
+int
+mlx5v_sim_zero(const uint8_t *in, uint32_t off, uint32_t len)
+{
+	uint32_t i;
+
+	for (i = 0; i < len; i++)
+		if (in[off + i] != 0)
+			return 0;
+	return 1;
+}
+
+static uint8_t
+mlx5v_sim_xor8(const uint8_t *p, size_t len)
+{
+	uint8_t x = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		x ^= p[i];
+	return x;
+}
+
+static int
+mlx5v_sim_checksums(struct mlx5v_sim *sim)
+{
+	/* §3.4: off unless the driver left cmdif_checksum set, or the knob asks for it. */
+	return sim->checksum_cap || mlx5v_sim_knob(sim, MLX5V_SIM_K_CHECKSUMS) != 0;
+}
+
+static uint32_t
+mlx5v_sim_cmd_nblocks(uint32_t len)
+{
+	if (len <= MLX5V_CMD_INLINE_LEN)
+		return 0;
+	return (len - MLX5V_CMD_INLINE_LEN + MLX5V_MBOX_DATA_LEN - 1) / MLX5V_MBOX_DATA_LEN;
+}
+
+/*
+ * Read the input message: 16 inline bytes, then the block chain (§3.3).
+ * @return the delivery status (0 = OK).
+ */
+static uint8_t
+mlx5v_sim_cmd_read_in(struct mlx5v_sim *sim, const uint8_t *ent, uint8_t *in, uint32_t inlen)
+{
+	uint8_t blk[MLX5V_MBOX_SIZE];
+	uint32_t nblk = mlx5v_sim_cmd_nblocks(inlen);
+	uint64_t ptr = MLX5V_GET64(ent, MLX5V_CMD_ENT_IPTR);
+	uint32_t done = MLX5V_CMD_INLINE_LEN;
+	uint32_t n;
+	uint32_t len;
+
+	memcpy(in, ent + MLX5V_CMD_ENT_IN, RTE_MIN(inlen, (uint32_t)MLX5V_CMD_INLINE_LEN));
+	for (n = 0; n < nblk; n++) {
+		if (ptr % MLX5V_MBOX_ALIGN != 0) {
+			SIM_LOG(WARNING, "%s: input block %u at 0x%" PRIx64 " not 1 KiB aligned",
+				sim->name, n, ptr);
+			return MLX5V_CMD_DELIV_IN_PTR_ALIGN_ERR;
+		}
+		/* An unmapped block is an IOMMU fault, reported as a bad input pointer. */
+		if (hwsim_dma_read(sim->dma, ptr, blk, sizeof(blk)) != 0) {
+			SIM_LOG(WARNING, "%s: input block %u at 0x%" PRIx64 ": IOMMU fault",
+				sim->name, n, ptr);
+			return MLX5V_CMD_DELIV_IN_PTR_ALIGN_ERR;
+		}
+		if (mlx5v_sim_be32(blk, MLX5V_MBOX_BLOCK_NUM) != n)
+			return MLX5V_CMD_DELIV_BAD_BLK_NUM_ERR;
+		if (mlx5v_sim_knob(sim, MLX5V_SIM_K_CHECK_TOKEN) != 0 &&
+				blk[MLX5V_MBOX_TOKEN] != ent[MLX5V_CMD_ENT_TOKEN])
+			return MLX5V_CMD_DELIV_TOK_ERR;
+		/* [K] signatures: ctrl_sig over 0x200..0x23e, sig over the whole block. */
+		if (mlx5v_sim_checksums(sim) &&
+				(mlx5v_sim_xor8(blk + MLX5V_MBOX_DATA_LEN, 0x3f) != 0xff ||
+				 mlx5v_sim_xor8(blk, sizeof(blk)) != 0xff))
+			return MLX5V_CMD_DELIV_SIGNAT_ERR;
+		len = RTE_MIN(inlen - done, (uint32_t)MLX5V_MBOX_DATA_LEN);
+		memcpy(in + done, blk, len);
+		done += len;
+		ptr = MLX5V_GET64(blk, MLX5V_MBOX_NEXT);
+	}
+	return MLX5V_CMD_DELIV_OK;
+}
+
+/*
+ * Walk the output chain before the command runs, so a bad chain fails delivery
+ * without executing anything. oblk[] gets each block's address, tails[] its last
+ * 64 bytes (next, block_num, token, signatures).
+ */
+static uint8_t
+mlx5v_sim_cmd_walk_out(struct mlx5v_sim *sim, const uint8_t *ent, uint32_t outlen,
+		       uint64_t *oblk, uint8_t *tails)
+{
+	uint32_t nblk = mlx5v_sim_cmd_nblocks(outlen);
+	uint64_t ptr = MLX5V_GET64(ent, MLX5V_CMD_ENT_OPTR);
+	uint8_t *tail;
+	uint32_t n;
+
+	for (n = 0; n < nblk; n++) {
+		tail = tails + n * 64;
+		if (ptr % MLX5V_MBOX_ALIGN != 0) {
+			SIM_LOG(WARNING, "%s: output block %u at 0x%" PRIx64 " not 1 KiB aligned",
+				sim->name, n, ptr);
+			return MLX5V_CMD_DELIV_OUT_PTR_ALIGN_ERR;
+		}
+		if (hwsim_dma_read(sim->dma, ptr + MLX5V_MBOX_DATA_LEN, tail, 64) != 0 ||
+				!hwsim_dma_check(sim->dma, ptr, MLX5V_MBOX_SIZE)) {
+			SIM_LOG(WARNING, "%s: output block %u at 0x%" PRIx64 ": IOMMU fault",
+				sim->name, n, ptr);
+			return MLX5V_CMD_DELIV_OUT_PTR_ALIGN_ERR;
+		}
+		if (mlx5v_sim_be32(tail, MLX5V_MBOX_BLOCK_NUM - MLX5V_MBOX_DATA_LEN) != n)
+			return MLX5V_CMD_DELIV_BAD_BLK_NUM_ERR;
+		if (mlx5v_sim_knob(sim, MLX5V_SIM_K_CHECK_TOKEN) != 0 &&
+				tail[MLX5V_MBOX_TOKEN - MLX5V_MBOX_DATA_LEN] !=
+				ent[MLX5V_CMD_ENT_TOKEN])
+			return MLX5V_CMD_DELIV_TOK_ERR;
+		oblk[n] = ptr;
+		ptr = MLX5V_GET64(tail, MLX5V_MBOX_NEXT - MLX5V_MBOX_DATA_LEN);
+	}
+	return MLX5V_CMD_DELIV_OK;
+}
+
+/* Write the output blocks (the entry's out[] is written by the caller). */
+static uint8_t
+mlx5v_sim_cmd_write_out(struct mlx5v_sim *sim, const uint8_t *ent, const uint8_t *out,
+			uint32_t outlen, const uint64_t *oblk, const uint8_t *tails)
+{
+	uint8_t blk[MLX5V_MBOX_SIZE];
+	uint32_t nblk = mlx5v_sim_cmd_nblocks(outlen);
+	uint32_t done = MLX5V_CMD_INLINE_LEN;
+	uint32_t len;
+	uint32_t n;
+	int ret;
+
+	for (n = 0; n < nblk; n++) {
+		len = RTE_MIN(outlen - done, (uint32_t)MLX5V_MBOX_DATA_LEN);
+		if (mlx5v_sim_checksums(sim)) {
+			/* Whole block: data, the driver's tail, our token and signatures. */
+			memset(blk, 0, MLX5V_MBOX_DATA_LEN);
+			memcpy(blk, out + done, len);
+			memcpy(blk + MLX5V_MBOX_DATA_LEN, tails + n * 64, 64);
+			blk[MLX5V_MBOX_TOKEN] = ent[MLX5V_CMD_ENT_TOKEN];
+			blk[MLX5V_MBOX_CTRL_SIG] = 0;
+			blk[MLX5V_MBOX_SIG] = 0;
+			blk[MLX5V_MBOX_CTRL_SIG] =
+				~mlx5v_sim_xor8(blk + MLX5V_MBOX_DATA_LEN, 0x3f);
+			blk[MLX5V_MBOX_SIG] = ~mlx5v_sim_xor8(blk, sizeof(blk) - 1);
+			ret = hwsim_dma_write(sim->dma, oblk[n], blk, sizeof(blk));
+		} else {
+			ret = hwsim_dma_write(sim->dma, oblk[n], out + done, len);
+		}
+		if (ret != 0)
+			return MLX5V_CMD_DELIV_OUT_PTR_ALIGN_ERR;
+		done += len;
+	}
+	return MLX5V_CMD_DELIV_OK;
+}
+
+/* Validate and execute the command; fills out[] (status, syndrome, body). Lock held. */
+static uint8_t
+mlx5v_sim_cmd_dispatch(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	const struct mlx5v_sim_cmd_op *op = mlx5v_sim_cmd_op_find(c->opcode);
+
+	if (op == NULL)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_OP_ERR, MLX5V_SIM_SYND_BAD_OPCODE);
+	if (sim->hca_state < op->need)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
+					 sim->hca_state == MLX5V_SIM_HCA_DISABLED ?
+					 MLX5V_SIM_SYND_HCA_DISABLED :
+					 MLX5V_SIM_SYND_HCA_NOT_INIT);
+	if (c->op_mod >= 32 || !(op->op_mods & OPM(c->op_mod)))
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+					 MLX5V_SIM_SYND_BAD_OP_MOD);
+	if (c->inlen < op->min_inlen)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_INP_LEN_ERR, MLX5V_SIM_SYND_INLEN);
+	if (c->outlen < op->min_outlen)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_OUTP_LEN_ERR,
+					 MLX5V_SIM_SYND_OUTLEN);
+	return op->fn(sim, c);
+}
+
+static const char *
+mlx5v_sim_cmd_name(uint16_t opcode)
+{
+	const struct mlx5v_sim_cmd_op *op = mlx5v_sim_cmd_op_find(opcode);
+
+	return op != NULL ? op->name : "UNKNOWN";
+}
+
+/*
+ * Hand the slot back: status_own = delivery status << 1 with the owner bit clear,
+ * written last; then, in event mode, the CMD EQE (§3.6). Lock held.
+ */
+static void
+mlx5v_sim_cmd_complete(struct mlx5v_sim *sim, unsigned int s)
+{
+	struct mlx5v_sim_slot *sl = &sim->slot[s];
+	struct mlx5v_sim_eq *eq;
+	uint8_t data[28];
+	uint8_t so = sl->deliv << 1;
+	int i;
+
+	if (mlx5v_sim_checksums(sim))
+		hwsim_dma_write(sim->dma, sl->ent_iova + MLX5V_CMD_ENT_SIG, &sl->sig, 1);
+	/* Output first, then a release fence, then the owner byte (§3.6 polling mode). */
+	if (hwsim_dma_write_release(sim->dma, sl->ent_iova + MLX5V_CMD_ENT_STATUS_OWN,
+				    &so, 1) != 0)
+		SIM_LOG(ERR, "%s: slot %u: cannot write status_own: IOMMU fault", sim->name, s);
+	sl->state = MLX5V_SIM_SLOT_IDLE;
+	if (sl->drop_eqe || sl->cmd_eqn == 0)
+		return;
+	/*
+	 * §3.6 model rule: a CMD EQE only if the CMD-subscribed EQ existed when the
+	 * doorbell rang and still exists, so CREATE_EQ/DESTROY_EQ of the command EQ
+	 * complete by ownership alone.
+	 */
+	eq = mlx5v_sim_eq_get(sim, sl->cmd_eqn);
+	if (eq == NULL || eq->gen != sl->cmd_eq_gen)
+		return;
+	memset(data, 0, sizeof(data));
+	rte_pmd_mlx5v_prm_set(data, 0, 31, 0, 1u << s);
+	for (i = 0; i < (sl->dup_eqe ? 2 : 1); i++)
+		mlx5v_sim_eq_post(sim, eq, RTE_PMD_MLX5V_EVENT_CMD, 0, data);
+}
+
+/* Run the command in slot s. Lock held. */
+static void
+mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
+{
+	struct mlx5v_sim_slot *sl = &sim->slot[s];
+	uint8_t ent[MLX5V_CMD_ENT_SIZE];
+	struct mlx5v_sim_cmd c;
+	uint8_t *in = NULL;
+	uint8_t *tails = NULL;
+	uint64_t *oblk = NULL;
+	uint64_t q = ((uint64_t)sim->cmdq_addr_h << 32) | sim->cmdq_addr_l;
+	uint32_t delay_ms = 0;
+	uint32_t forced_synd = 0;
+	uint8_t forced_status = 0;
+	uint8_t forced_deliv = 0;
+	uint8_t deliv = MLX5V_CMD_DELIV_OK;
+	uint8_t status;
+	int drop = 0;
+	int dup = 0;
+
+	memset(&c, 0, sizeof(c));
+	sl->ent_iova = q + ((uint64_t)s << MLX5V_CMDQ_LOG_STRIDE);
+	if (hwsim_dma_read(sim->dma, sl->ent_iova, ent, sizeof(ent)) != 0) {
+		/* No entry to answer in: the command is lost, as on an IOMMU-blocked device. */
+		SIM_LOG(ERR, "%s: slot %u: entry 0x%" PRIx64 " not DMA mapped; command lost",
+			sim->name, s, sl->ent_iova);
+		sl->state = MLX5V_SIM_SLOT_IDLE;
+		return;
+	}
+	/* §3.5: a doorbell for a software-owned slot is a driver bug; never touch it. */
+	if (!(ent[MLX5V_CMD_ENT_STATUS_OWN] & MLX5V_CMD_OWNER_HW)) {
+		SIM_LOG(WARNING, "%s: doorbell on software-owned slot %u ignored (driver bug)",
+			sim->name, s);
+		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
+		sl->state = MLX5V_SIM_SLOT_IDLE;
+		return;
+	}
+	mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CMDS);
+	c.slot = s;
+	c.inlen = mlx5v_sim_be32(ent, MLX5V_CMD_ENT_INLEN);
+	c.outlen = mlx5v_sim_be32(ent, MLX5V_CMD_ENT_OUTLEN);
+	if (ent[MLX5V_CMD_ENT_TYPE] != MLX5V_CMD_TYPE_PCI)
+		deliv = MLX5V_CMD_DELIV_CMD_DESCR_ERR;
+	else if (mlx5v_sim_checksums(sim) && mlx5v_sim_xor8(ent, sizeof(ent)) != 0xff)
+		deliv = MLX5V_CMD_DELIV_SIGNAT_ERR;
+	else if (c.inlen < MLX5V_SIM_CMD_MIN_LEN || c.inlen > MLX5V_SIM_CMD_MAX_LEN)
+		deliv = MLX5V_CMD_DELIV_IN_LENGTH_ERR;
+	else if (c.outlen < MLX5V_SIM_CMD_MIN_LEN || c.outlen > MLX5V_SIM_CMD_MAX_LEN)
+		deliv = MLX5V_CMD_DELIV_OUT_LENGTH_ERR;
+	if (deliv != MLX5V_CMD_DELIV_OK)
+		goto complete;
+	in = calloc(1, c.inlen);
+	c.out = calloc(1, RTE_MAX(c.outlen, (uint32_t)MLX5V_CMD_INLINE_LEN));
+	oblk = calloc(mlx5v_sim_cmd_nblocks(c.outlen) + 1, sizeof(*oblk));
+	tails = calloc(mlx5v_sim_cmd_nblocks(c.outlen) + 1, 64);
+	if (in == NULL || c.out == NULL || oblk == NULL || tails == NULL) {
+		deliv = MLX5V_CMD_DELIV_FW_ERR;
+		goto complete;
+	}
+	c.in = in;
+	deliv = mlx5v_sim_cmd_read_in(sim, ent, in, c.inlen);
+	if (deliv == MLX5V_CMD_DELIV_OK)
+		deliv = mlx5v_sim_cmd_walk_out(sim, ent, c.outlen, oblk, tails);
+	if (deliv != MLX5V_CMD_DELIV_OK)
+		goto complete;
+	c.opcode = MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE);
+	c.op_mod = MLX5V_GET(in, RTE_PMD_MLX5V_IN_OP_MOD);
+	mlx5v_sim_faults_cmd(sim, c.opcode, &forced_status, &forced_synd, &forced_deliv,
+			     &delay_ms, &drop, &dup);
+	if (forced_deliv != 0) {
+		deliv = forced_deliv;
+		goto complete;
+	}
+	if (forced_status != 0)
+		status = mlx5v_sim_cmd_err(&c, forced_status, forced_synd);
+	else
+		status = mlx5v_sim_cmd_dispatch(sim, &c);
+	if (status != MLX5V_CMD_STAT_OK) {
+		/* A failed command returns only its header. */
+		memset(c.out, 0, RTE_MAX(c.outlen, (uint32_t)MLX5V_CMD_INLINE_LEN));
+		SIM_LOG(INFO, "%s: slot %u: %s (0x%x) op_mod %u -> status 0x%x syndrome 0x%x",
+			sim->name, s, mlx5v_sim_cmd_name(c.opcode), c.opcode, c.op_mod,
+			status, c.syndrome);
+	}
+	MLX5V_SET(c.out, RTE_PMD_MLX5V_OUT_STATUS, status);
+	MLX5V_SET(c.out, RTE_PMD_MLX5V_OUT_SYNDROME, status != 0 ? c.syndrome : 0);
+	if (status != MLX5V_CMD_STAT_OK)
+		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CMD_ERRORS);
+	deliv = mlx5v_sim_cmd_write_out(sim, ent, c.out, c.outlen, oblk, tails);
+	if (deliv == MLX5V_CMD_DELIV_OK) {
+		memcpy(ent + MLX5V_CMD_ENT_OUT, c.out, MLX5V_CMD_INLINE_LEN);
+		if (hwsim_dma_write(sim->dma, sl->ent_iova + MLX5V_CMD_ENT_OUT, c.out,
+				    RTE_MIN(c.outlen, (uint32_t)MLX5V_CMD_INLINE_LEN)) != 0)
+			deliv = MLX5V_CMD_DELIV_OUT_PTR_ALIGN_ERR;
+	}
+complete:
+	if (deliv != MLX5V_CMD_DELIV_OK) {
+		SIM_LOG(INFO, "%s: slot %u: opcode 0x%x delivery status 0x%x", sim->name, s,
+			c.opcode, deliv);
+		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CMD_ERRORS);
+	}
+	sl->deliv = deliv;
+	/* A held slot completes late, with its EQE; a dropped one never gets an EQE. */
+	sl->drop_eqe = drop == 1;
+	sl->dup_eqe = dup != 0;
+	/* The signature covers the final entry, status_own included (§3.4). */
+	ent[MLX5V_CMD_ENT_STATUS_OWN] = deliv << 1;
+	ent[MLX5V_CMD_ENT_SIG] = 0;
+	sl->sig = ~mlx5v_sim_xor8(ent, sizeof(ent));
+	free(in);
+	free(c.out);
+	free(oblk);
+	free(tails);
+	if (delay_ms != 0) {
+		sl->state = MLX5V_SIM_SLOT_DELAYED;
+		sl->deadline_ns = hwsim_now_ns() + (uint64_t)delay_ms * 1000000ull;
+	} else if (drop == 2) {
+		sl->state = MLX5V_SIM_SLOT_HELD;
+	} else {
+		mlx5v_sim_cmd_complete(sim, s);
+	}
+}
+
+void
+mlx5v_sim_cmd_doorbell(struct mlx5v_sim *sim, uint32_t mask)
+{
+	struct mlx5v_sim_slot *sl;
+	struct mlx5v_sim_eq *eq;
+	uint32_t cmd_eqn;
+	unsigned int s;
+
+	pthread_mutex_lock(&sim->lock);
+	if (sim->pci_offline)
+		goto out;
+	if (mlx5v_sim_iseg_booting(sim) ||
+			(sim->cmdq_addr_h == 0 && sim->cmdq_addr_l == 0)) {
+		SIM_LOG(WARNING, "%s: command doorbell 0x%08x before %s (driver bug)", sim->name,
+			mask, mlx5v_sim_iseg_booting(sim) ? "firmware init completed" :
+			"the queue address was written");
+		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
+		goto out;
+	}
+	/* Which EQ would get the CMD EQE, decided now (§3.6 model rule). */
+	cmd_eqn = mlx5v_sim_eq_subscriber(sim, RTE_PMD_MLX5V_EVENT_CMD);
+	eq = cmd_eqn != 0 ? mlx5v_sim_eq_get(sim, cmd_eqn) : NULL;
+	for (s = 0; s < MLX5V_CMD_MAX_SLOTS; s++) {
+		if (!(mask & (1u << s)))
+			continue;
+		sl = &sim->slot[s];
+		if (sl->state != MLX5V_SIM_SLOT_IDLE) {
+			/* [K]: firmware behaviour is undefined for a doorbell on a busy slot. */
+			SIM_LOG(WARNING, "%s: doorbell on busy slot %u ignored (driver bug)",
+				sim->name, s);
+			mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
+			continue;
+		}
+		sl->state = MLX5V_SIM_SLOT_QUEUED;
+		sl->cmd_eqn = eq != NULL ? cmd_eqn : 0;
+		sl->cmd_eq_gen = eq != NULL ? eq->gen : 0;
+		sim->db_pending |= 1u << s;
+	}
+out:
+	pthread_mutex_unlock(&sim->lock);
+	hwsim_engine_kick(sim->engine);
+}
+
+int
+mlx5v_sim_cmd_poll(struct mlx5v_sim *sim)
+{
+	struct mlx5v_sim_slot *sl;
+	uint32_t pending;
+	uint64_t now;
+	unsigned int s;
+	int work = 0;
+
+	pthread_mutex_lock(&sim->lock);
+	if (sim->pci_offline) {
+		/* A device without a link answers nothing; slots stay owned. */
+		pthread_mutex_unlock(&sim->lock);
+		return 0;
+	}
+	pending = sim->db_pending;
+	sim->db_pending = 0;
+	for (s = 0; s < MLX5V_CMD_MAX_SLOTS; s++) {
+		if (pending & (1u << s)) {
+			mlx5v_sim_cmd_run(sim, s);
+			work++;
+		}
+	}
+	now = hwsim_now_ns();
+	for (s = 0; s < MLX5V_CMD_MAX_SLOTS; s++) {
+		sl = &sim->slot[s];
+		if (sl->state == MLX5V_SIM_SLOT_DELAYED && now >= sl->deadline_ns) {
+			mlx5v_sim_cmd_complete(sim, s);
+			work++;
+		}
+	}
+	pthread_mutex_unlock(&sim->lock);
+	return work;
+}
+
+void
+mlx5v_sim_cmd_release_held(struct mlx5v_sim *sim)
+{
+	unsigned int s;
+
+	pthread_mutex_lock(&sim->lock);
+	for (s = 0; s < MLX5V_CMD_MAX_SLOTS; s++)
+		if (sim->slot[s].state == MLX5V_SIM_SLOT_HELD)
+			mlx5v_sim_cmd_complete(sim, s);
+	pthread_mutex_unlock(&sim->lock);
+	mlx5v_sim_irq_flush(sim);
+}

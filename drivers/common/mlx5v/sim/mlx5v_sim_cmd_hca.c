@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file HCA commands of the model: enable, ISSI, capabilities, init/teardown, UARs. */
+
+#include <string.h>
+
+#include <rte_byteorder.h>
+
+#include "mlx5v_sim_priv.h"
+
+#define MLX5V_SIM_ISSI_SUPPORTED 0x3        /* ISSI 0 and 1 */
+#define MLX5V_SIM_CMDIF_CHECKSUM_MAX 3
+#define MLX5V_SIM_LOG_MAX_QP 10
+#define MLX5V_SIM_UAR_SZ 6                  /* log2 of the UAR pages, init segment included */
+#define MLX5V_SIM_HOST_ENDIAN_BE 0x80
+
+/* floor(log2(v)) for v >= 1, and 0 for 0. */
+static unsigned int
+mlx5v_sim_log2(unsigned int v)
+{
+	unsigned int l = 0;
+
+	while (v > 1) {
+		v >>= 1;
+		l++;
+	}
+	return l;
+}
+
+/*
+ * Capabilities the drivers read (mlx5-prm.md §2.2). max and cur start equal except for
+ * the fields a driver may turn on with SET_HCA_CAP.
+ */
+void
+mlx5v_sim_caps_init(struct mlx5v_sim *sim)
+{
+	uint8_t *caps[2] = { sim->cap_max, sim->cap_cur };
+	unsigned int log_eq = mlx5v_sim_log2(sim->p.max_eqs);
+	unsigned int i;
+
+	if ((1u << log_eq) < sim->p.max_eqs)
+		log_eq++;
+	for (i = 0; i < RTE_DIM(caps); i++) {
+		uint8_t *c = caps[i];
+
+		memset(c, 0, MLX5V_HCA_CAP_SIZE);
+		MLX5V_SET(c, MLX5V_CAP_LOG_MAX_QP, MLX5V_SIM_LOG_MAX_QP);
+		MLX5V_SET(c, MLX5V_CAP_LOG_MAX_CQ_SZ, MLX5V_SIM_LOG_MAX_CQ_SZ);
+		MLX5V_SET(c, MLX5V_CAP_LOG_MAX_CQ, MLX5V_SIM_LOG_MAX_CQ);
+		MLX5V_SET(c, MLX5V_CAP_LOG_MAX_EQ_SZ, sim->p.log_max_eq_sz);
+		MLX5V_SET(c, MLX5V_CAP_LOG_MAX_EQ, RTE_MIN(log_eq, 15u));
+		MLX5V_SET(c, MLX5V_CAP_PORT_TYPE, MLX5V_CAP_PORT_TYPE_ETH);
+		MLX5V_SET(c, MLX5V_CAP_ROCE_EN, 1);
+		MLX5V_SET(c, MLX5V_CAP_UAR_SZ, MLX5V_SIM_UAR_SZ);
+		MLX5V_SET(c, MLX5V_CAP_UMEM_UID_0, 1);
+		MLX5V_SET(c, MLX5V_CAP_MAX_NUM_EQS, sim->p.max_eqs);
+		MLX5V_SET(c, MLX5V_CAP_LOG_UAR_PAGE_SZ, 0);
+	}
+	/* Settable: the driver turns these on; cmdif_checksum starts disabled (§3.4). */
+	MLX5V_SET(sim->cap_max, MLX5V_CAP_CMDIF_CHECKSUM, MLX5V_SIM_CMDIF_CHECKSUM_MAX);
+	MLX5V_SET(sim->cap_max, MLX5V_CAP_MKEY_BY_NAME, 1);
+	MLX5V_SET(sim->cap_max, MLX5V_CAP_DISABLE_LINK_UP_BY_INIT_HCA, 1);
+	memset(sim->roce_max, 0, MLX5V_HCA_CAP_SIZE);
+	memset(sim->roce_cur, 0, MLX5V_HCA_CAP_SIZE);
+	MLX5V_SET(sim->roce_max, MLX5V_ROCE_CAP_SW_R_ROCE_SRC_UDP_PORT, 1);
+	sim->checksum_cap = 0;
+}
+
+int
+mlx5v_sim_uar_allocated(struct mlx5v_sim *sim, uint32_t idx)
+{
+	if (idx < MLX5V_UAR_FIRST_INDEX || idx >= MLX5V_UAR_FIRST_INDEX + MLX5V_SIM_NUM_UARS)
+		return 0;
+	return sim->uar[idx - MLX5V_UAR_FIRST_INDEX].allocated;
+}
+
+/*
+ * ENABLE_HCA is the first command of every bring-up (§2.1 step 6). The model has one
+ * function, so only function_id 0 of the host (not an embedded CPU) exists.
+ */
+uint8_t
+mlx5v_sim_cmd_enable_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	if (MLX5V_GET(c->in, MLX5V_ENABLE_HCA_IN_FUNCTION_ID) != 0 ||
+			MLX5V_GET(c->in, MLX5V_ENABLE_HCA_IN_EC_FUNCTION) != 0)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+					 MLX5V_SIM_SYND_ENABLE_FUNC);
+	if (sim->hca_state != MLX5V_SIM_HCA_DISABLED)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
+					 MLX5V_SIM_SYND_ENABLE_TWICE);
+	sim->hca_state = MLX5V_SIM_HCA_ENABLED;
+	return MLX5V_CMD_STAT_OK;
+}
+
+uint8_t
+mlx5v_sim_cmd_disable_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	if (MLX5V_GET(c->in, MLX5V_DISABLE_HCA_IN_FUNCTION_ID) != 0 ||
+			MLX5V_GET(c->in, MLX5V_ENABLE_HCA_IN_EC_FUNCTION) != 0)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+					 MLX5V_SIM_SYND_ENABLE_FUNC);
+	if (sim->hca_state == MLX5V_SIM_HCA_DISABLED)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
+					 MLX5V_SIM_SYND_DISABLE_STATE);
+	/* [K] order: TEARDOWN_HCA, reclaim pages, then DISABLE_HCA (§2.3). */
+	if (sim->hca_state == MLX5V_SIM_HCA_INITIALIZED)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
+					 MLX5V_SIM_SYND_DISABLE_INIT);
+	if (sim->nb_pages != 0)
+		SIM_LOG(WARNING, "%s: DISABLE_HCA with %u firmware pages still held",
+			sim->name, sim->nb_pages);
+	sim->hca_state = MLX5V_SIM_HCA_DISABLED;
+	sim->issi = 0;
+	return MLX5V_CMD_STAT_OK;
+}
+
+/* §2.1 step 7: the driver needs bit 1 (ISSI 1) in supported_issi_dw0. */
+uint8_t
+mlx5v_sim_cmd_query_issi(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	MLX5V_SET(c->out, MLX5V_QUERY_ISSI_OUT_CURRENT_ISSI, sim->issi);
+	MLX5V_SET(c->out, MLX5V_QUERY_ISSI_OUT_SUPPORTED_ISSI_DW0, MLX5V_SIM_ISSI_SUPPORTED);
+	return MLX5V_CMD_STAT_OK;
+}
+
+uint8_t
+mlx5v_sim_cmd_set_issi(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	uint32_t issi = MLX5V_GET(c->in, MLX5V_SET_ISSI_IN_CURRENT_ISSI);
+
+	if (issi > 1)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+					 MLX5V_SIM_SYND_BAD_ISSI);
+	sim->issi = issi;
+	return MLX5V_CMD_STAT_OK;
+}
+
+/* op_mod = (cap_type << 1) | mode; the dispatch table admits general and RoCE only. */
+uint8_t
+mlx5v_sim_cmd_query_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	unsigned int type = c->op_mod >> 1;
+	int cur = c->op_mod & 1;
+	const uint8_t *src;
+
+	if (MLX5V_GET(c->in, MLX5V_HCA_CAP_IN_OTHER_FUNCTION) != 0 ||
+			MLX5V_GET(c->in, MLX5V_HCA_CAP_IN_FUNCTION_ID) != 0)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+					 MLX5V_SIM_SYND_CAP_OTHER_FUNC);
+	if (type == MLX5V_CAP_GENERAL) {
+		src = cur ? sim->cap_cur : sim->cap_max;
+		memcpy(c->out + MLX5V_HCA_CAP_OFF, src, MLX5V_HCA_CAP_SIZE);
+		/* The fast_teardown knob may change at run time. */
+		MLX5V_SET(c->out + MLX5V_HCA_CAP_OFF, MLX5V_CAP_FAST_TEARDOWN,
+			  mlx5v_sim_knob(sim, MLX5V_SIM_K_FAST_TEARDOWN) != 0);
+	} else {
+		src = cur ? sim->roce_cur : sim->roce_max;
+		memcpy(c->out + MLX5V_HCA_CAP_OFF, src, MLX5V_HCA_CAP_SIZE);
+	}
+	return MLX5V_CMD_STAT_OK;
+}
+
+/* Take a settable field from the input if it does not exceed max. @return 0 or -1. */
+static int
+mlx5v_sim_cap_take(uint8_t *cur, const uint8_t *max, const uint8_t *in, unsigned int dw,
+		   unsigned int hi, unsigned int lo)
+{
+	uint32_t v = rte_pmd_mlx5v_prm_get(in, dw, hi, lo);
+
+	if (v > rte_pmd_mlx5v_prm_get(max, dw, hi, lo))
+		return -1;
+	rte_pmd_mlx5v_prm_set(cur, dw, hi, lo, v);
+	return 0;
+}
+
+uint8_t
+mlx5v_sim_cmd_set_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	const uint8_t *in = c->in + MLX5V_HCA_CAP_OFF;
+	uint8_t cur[MLX5V_HCA_CAP_SIZE];
+
+	if (sim->hca_state == MLX5V_SIM_HCA_INITIALIZED)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
+					 MLX5V_SIM_SYND_SET_CAP_STATE);
+	if (c->op_mod != 0) {
+		memcpy(cur, sim->roce_cur, sizeof(cur));
+		if (mlx5v_sim_cap_take(cur, sim->roce_max, in,
+				       MLX5V_ROCE_CAP_SW_R_ROCE_SRC_UDP_PORT) != 0)
+			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+						 MLX5V_SIM_SYND_SET_CAP_VALUE);
+		memcpy(sim->roce_cur, cur, sizeof(cur));
+		return MLX5V_CMD_STAT_OK;
+	}
+	/* Read-only fields in the input are ignored, as firmware does. */
+	if (MLX5V_GET(in, MLX5V_CAP_LOG_UAR_PAGE_SZ) != 0)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+					 MLX5V_SIM_SYND_UAR_PAGE_SZ);
+	memcpy(cur, sim->cap_cur, sizeof(cur));
+	if (mlx5v_sim_cap_take(cur, sim->cap_max, in, MLX5V_CAP_CMDIF_CHECKSUM) != 0 ||
+			mlx5v_sim_cap_take(cur, sim->cap_max, in, MLX5V_CAP_MKEY_BY_NAME) != 0 ||
+			mlx5v_sim_cap_take(cur, sim->cap_max, in,
+					   MLX5V_CAP_DISABLE_LINK_UP_BY_INIT_HCA) != 0)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+					 MLX5V_SIM_SYND_SET_CAP_VALUE);
+	memcpy(sim->cap_cur, cur, sizeof(cur));
+	/* §3.4: signatures apply when the driver leaves cmdif_checksum set. */
+	sim->checksum_cap = MLX5V_GET(cur, MLX5V_CAP_CMDIF_CHECKSUM) != 0;
+	return MLX5V_CMD_STAT_OK;
+}
+
+uint8_t
+mlx5v_sim_cmd_init_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	uint64_t need = (uint64_t)mlx5v_sim_knob(sim, MLX5V_SIM_K_BOOT_PAGES) +
+		(uint64_t)mlx5v_sim_knob(sim, MLX5V_SIM_K_INIT_PAGES);
+
+	if (sim->hca_state == MLX5V_SIM_HCA_INITIALIZED)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
+					 MLX5V_SIM_SYND_INIT_TWICE);
+	/* Both drivers SET_ISSI 1 before INIT_HCA (§2.1 step 8). */
+	if (sim->issi != 1)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
+					 MLX5V_SIM_SYND_INIT_NO_ISSI);
+	/* The boot and init pages must have been given (§2.1 steps 9-10, 16). */
+	if (sim->nb_pages < need)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
+					 MLX5V_SIM_SYND_INIT_NO_PAGES);
+	sim->hca_state = MLX5V_SIM_HCA_INITIALIZED;
+	sim->fast_teardown_prepared = 0;
+	return MLX5V_CMD_STAT_OK;
+}
+
+uint8_t
+mlx5v_sim_cmd_teardown_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	uint32_t profile = MLX5V_GET(c->in, MLX5V_TEARDOWN_HCA_IN_PROFILE);
+
+	if (profile != MLX5V_TEARDOWN_PROFILE_GRACEFUL_CLOSE &&
+			profile != MLX5V_TEARDOWN_PROFILE_PREPARE_FAST_TEARDOWN)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+					 MLX5V_SIM_SYND_TEARDOWN_PROFILE);
+	if (sim->hca_state != MLX5V_SIM_HCA_INITIALIZED)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
+					 MLX5V_SIM_SYND_TEARDOWN_STATE);
+	if (profile == MLX5V_TEARDOWN_PROFILE_PREPARE_FAST_TEARDOWN) {
+		if (mlx5v_sim_knob(sim, MLX5V_SIM_K_FAST_TEARDOWN) == 0)
+			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+						 MLX5V_SIM_SYND_TEARDOWN_NO_FAST);
+		/* §2.3 step 2: state FORCE_STATE_FAIL makes the driver fall back to profile 0. */
+		if (mlx5v_sim_knob(sim, MLX5V_SIM_K_TEARDOWN_FAIL) != 0) {
+			MLX5V_SET(c->out, MLX5V_TEARDOWN_HCA_OUT_STATE,
+				  MLX5V_TEARDOWN_STATE_FORCE_FAIL);
+			return MLX5V_CMD_STAT_OK;
+		}
+		sim->fast_teardown_prepared = 1;
+	}
+	if (sim->nb_eqs != 0 || sim->nb_cqs != 0)
+		SIM_LOG(WARNING, "%s: TEARDOWN_HCA with %u EQ(s) and %u CQ(s) still live",
+			sim->name, sim->nb_eqs, sim->nb_cqs);
+	sim->hca_state = MLX5V_SIM_HCA_ENABLED;
+	return MLX5V_CMD_STAT_OK;
+}
+
+uint8_t
+mlx5v_sim_cmd_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	const uint8_t *data = c->in + MLX5V_ACCESS_REG_IN_DATA;
+	uint8_t host = rte_cpu_to_be_16(1) == 1 ? MLX5V_SIM_HOST_ENDIAN_BE : 0;
+
+	if (MLX5V_GET(c->in, MLX5V_ACCESS_REG_IN_REGISTER_ID) != MLX5V_REG_HOST_ENDIANNESS)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_REG_ID);
+	if (MLX5V_GET(c->in, MLX5V_ACCESS_REG_IN_ARGUMENT) != 0)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+					 MLX5V_SIM_SYND_REG_DATA);
+	if (c->op_mod == MLX5V_ACCESS_REG_READ) {
+		if (c->outlen < MLX5V_ACCESS_REG_OUT_DATA + MLX5V_REG_HOST_ENDIANNESS_SIZE)
+			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_OUTP_LEN_ERR,
+						 MLX5V_SIM_SYND_OUTLEN);
+		memcpy(c->out + MLX5V_ACCESS_REG_OUT_DATA, sim->host_endianness,
+		       MLX5V_REG_HOST_ENDIANNESS_SIZE);
+		return MLX5V_CMD_STAT_OK;
+	}
+	if (c->inlen < MLX5V_ACCESS_REG_IN_DATA + MLX5V_REG_HOST_ENDIANNESS_SIZE)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_INP_LEN_ERR, MLX5V_SIM_SYND_INLEN);
+	/* Byte 0 is 0x00 (little-endian host) or 0x80 (big-endian); the rest is reserved. */
+	if ((data[0] != 0 && data[0] != MLX5V_SIM_HOST_ENDIAN_BE) ||
+			!mlx5v_sim_zero(data, 1, MLX5V_REG_HOST_ENDIANNESS_SIZE - 1))
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+					 MLX5V_SIM_SYND_REG_DATA);
+	if (data[0] != host)
+		SIM_LOG(WARNING, "%s: host endianness register set to 0x%02x, host is %s",
+			sim->name, data[0], host ? "big-endian" : "little-endian");
+	memcpy(sim->host_endianness, data, MLX5V_REG_HOST_ENDIANNESS_SIZE);
+	return MLX5V_CMD_STAT_OK;
+}
+
+/* §2.1 step 18: rdma-core enables RoCE on the ETH port's own vport. */
+uint8_t
+mlx5v_sim_cmd_modify_nic_vport(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	if (MLX5V_GET(c->in, MLX5V_MODIFY_NIC_VPORT_IN_OTHER_VPORT) != 0 ||
+			MLX5V_GET(c->in, MLX5V_MODIFY_NIC_VPORT_IN_VPORT_NUMBER) != 0)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_VPORT);
+	/* Only roce_en is modelled; other selected fields are accepted and ignored. */
+	if (MLX5V_GET(c->in, MLX5V_MODIFY_NIC_VPORT_IN_FIELD_SELECT_ROCE_EN))
+		sim->roce_en = MLX5V_GET(c->in, MLX5V_MODIFY_NIC_VPORT_IN_ROCE_EN);
+	return MLX5V_CMD_STAT_OK;
+}
+
+uint8_t
+mlx5v_sim_cmd_alloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	unsigned int i;
+
+	/* Pages 0-2 are the init segment: UAR indices start at 3 (§8). */
+	for (i = 0; i < MLX5V_SIM_NUM_UARS; i++) {
+		if (!sim->uar[i].allocated) {
+			sim->uar[i].allocated = 1;
+			sim->nb_uars++;
+			MLX5V_SET(c->out, MLX5V_UAR_OUT_UAR, sim->uar[i].index);
+			return MLX5V_CMD_STAT_OK;
+		}
+	}
+	return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_LIM_ERR, MLX5V_SIM_SYND_UAR_NONE);
+}
+
+/*
+ * A UAR still named by an EQ or CQ cannot go: their doorbells would land on a page the
+ * device no longer serves (inference; the PRM does not say).
+ */
+uint8_t
+mlx5v_sim_cmd_dealloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	uint32_t idx = MLX5V_GET(c->in, MLX5V_DEALLOC_UAR_IN_UAR);
+	unsigned int i;
+
+	if (!mlx5v_sim_uar_allocated(sim, idx))
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+					 MLX5V_SIM_SYND_UAR_INDEX);
+	for (i = 1; i <= MLX5V_SIM_MAX_EQN; i++)
+		if (sim->eq[i].valid && sim->eq[i].uar == idx)
+			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
+						 MLX5V_SIM_SYND_UAR_BUSY);
+	for (i = 1; i <= MLX5V_SIM_MAX_CQN; i++)
+		if (sim->cq[i].valid && sim->cq[i].uar == idx)
+			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
+						 MLX5V_SIM_SYND_UAR_BUSY);
+	sim->uar[idx - MLX5V_UAR_FIRST_INDEX].allocated = 0;
+	sim->nb_uars--;
+	return MLX5V_CMD_STAT_OK;
+}

@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Completion queues in the model: commands, CQE writes, arm doorbell, EQ binding. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "mlx5v_sim_priv.h"
+
+#define MLX5V_SIM_EQE_DATA_LEN 28
+
+/* Bits of each cqc dword a CREATE_CQ may set (§7.1); the rest is reserved. */
+static const uint32_t mlx5v_sim_cqc_allowed[16] = {
+	[0] = 0xf2ffff00,   /* status, dbr_umem_valid, cqe_sz, cc, oi, moderation, st */
+	[1] = 0xffffffff,   /* dbr_umem_id (checked with dbr_umem_valid) */
+	[2] = 0x00000fc0,   /* page_offset[11:6] */
+	[3] = 0x1fffffff,   /* log_cq_size[28:24] uar_page[23:0] */
+	[4] = 0x0fffffff,   /* cq_period[27:16] cq_max_count[15:0] */
+	[5] = 0xffffffff,   /* c_eqn: 8 bits (DPDK) or 32 (newer kernels), §7.1 */
+	[6] = 0x1f000000,   /* log_page_size[28:24] */
+	[14] = 0xffffffff,  /* dbr_addr */
+	[15] = 0xffffffff,
+};
+
+/* @return the live CQ cqn, or NULL (lock held). */
+static struct mlx5v_sim_cq *
+mlx5v_sim_cq_get(struct mlx5v_sim *sim, uint32_t cqn)
+{
+	if (cqn == 0 || cqn > MLX5V_SIM_MAX_CQN || !sim->cq[cqn].valid)
+		return NULL;
+	return &sim->cq[cqn];
+}
+
+/* Field checks of create_cq_in that need no model state. @return syndrome or 0. */
+static uint32_t
+mlx5v_sim_cq_check_in(const uint8_t *in)
+{
+	const uint8_t *cqc = in + MLX5V_CREATE_CQ_IN_CQC;
+	unsigned int i;
+
+	if (!mlx5v_sim_zero(in, 0x08, 0x08) || !mlx5v_sim_zero(in, 0x60, 0xb0))
+		return MLX5V_SIM_SYND_CQ_IN_RESERVED;
+	for (i = 0; i < RTE_DIM(mlx5v_sim_cqc_allowed); i++)
+		if (mlx5v_sim_be32(cqc, 4 * i) & ~mlx5v_sim_cqc_allowed[i])
+			return MLX5V_SIM_SYND_CQC_RESERVED;
+	/* umem-backed rings and doorbell records are not modelled. */
+	if (!mlx5v_sim_zero(in, MLX5V_CREATE_CQ_IN_CQ_UMEM_OFFSET, 0x10) ||
+			MLX5V_GET(cqc, MLX5V_CQC_DBR_UMEM_VALID) != 0 ||
+			MLX5V_GET(cqc, MLX5V_CQC_DBR_UMEM_ID) != 0)
+		return MLX5V_SIM_SYND_CQ_UMEM;
+	if (MLX5V_GET(cqc, MLX5V_CQC_STATUS) != 0 || (MLX5V_GET(cqc, MLX5V_CQC_ST) != 0 &&
+			MLX5V_GET(cqc, MLX5V_CQC_ST) != RTE_PMD_MLX5V_EQC_ST_ARMED &&
+			MLX5V_GET(cqc, MLX5V_CQC_ST) != RTE_PMD_MLX5V_EQC_ST_FIRED))
+		return MLX5V_SIM_SYND_CQ_ST;
+	if (MLX5V_GET(cqc, MLX5V_CQC_CQE_SZ) != 0)
+		return MLX5V_SIM_SYND_CQ_CQE_SZ;
+	if (MLX5V_GET(cqc, MLX5V_CQC_PAGE_OFFSET) != 0)
+		return MLX5V_SIM_SYND_CQ_PAGE_OFFSET;
+	if (MLX5V_GET(cqc, MLX5V_CQC_LOG_CQ_SIZE) > MLX5V_SIM_LOG_MAX_CQ_SZ)
+		return MLX5V_SIM_SYND_CQ_SIZE;
+	return 0;
+}
+
+uint8_t
+mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	static const uint32_t ring_synd[] = {
+		0, MLX5V_SIM_SYND_CQ_PAS_LEN, MLX5V_SIM_SYND_CQ_PAS_ALIGN,
+		MLX5V_SIM_SYND_CQ_UNMAPPED,
+	};
+	const uint8_t *cqc = c->in + MLX5V_CREATE_CQ_IN_CQC;
+	uint32_t log_size = MLX5V_GET(cqc, MLX5V_CQC_LOG_CQ_SIZE);
+	uint32_t log_page = MLX5V_GET(cqc, MLX5V_CQC_LOG_PAGE_SIZE);
+	uint32_t uar = MLX5V_GET(cqc, MLX5V_CQC_UAR_PAGE);
+	uint32_t eqn = MLX5V_GET(cqc, MLX5V_CQC_C_EQN);
+	uint64_t dbr = MLX5V_GET64(cqc, MLX5V_CQC_DBR_ADDR);
+	struct mlx5v_sim_eq *eq;
+	struct mlx5v_sim_cq *cq;
+	uint64_t *pas;
+	uint32_t npas = 0;
+	uint32_t synd;
+	uint32_t cqn;
+	uint32_t bad;
+	int ret;
+
+	synd = mlx5v_sim_cq_check_in(c->in);
+	if (synd != 0)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
+	if (!mlx5v_sim_uar_allocated(sim, uar))
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_CQ_UAR);
+	/* c_eqn must name a live EQ, whichever width the driver wrote (§7.1). */
+	eq = mlx5v_sim_eq_get(sim, eqn);
+	if (eq == NULL)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_CQ_EQN);
+	if (dbr % 8 != 0 || !hwsim_dma_check(sim->dma, dbr, 8))
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_CQ_DBR);
+	pas = calloc(MLX5V_SIM_MAX_PAS, sizeof(*pas));
+	if (pas == NULL)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_NO_RES_ERR, MLX5V_SIM_SYND_CQ_NO_CQN);
+	ret = mlx5v_sim_ring_check(sim, c->in, c->inlen, MLX5V_CREATE_CQ_IN_PAS,
+				   (uint64_t)MLX5V_CQE_SIZE << log_size, log_page, pas, &npas);
+	if (ret != 0) {
+		free(pas);
+		return mlx5v_sim_cmd_err(c, ret == 1 ? MLX5V_CMD_STAT_BAD_INP_LEN_ERR :
+					 MLX5V_CMD_STAT_BAD_PARAM_ERR, ring_synd[ret]);
+	}
+	/* CQN 1..: never 0, so an arm doorbell word always has a nonzero low half. */
+	for (cqn = 1; cqn <= MLX5V_SIM_MAX_CQN; cqn++)
+		if (!sim->cq[cqn].valid)
+			break;
+	if (cqn > MLX5V_SIM_MAX_CQN) {
+		free(pas);
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_LIM_ERR, MLX5V_SIM_SYND_CQ_NO_CQN);
+	}
+	cq = &sim->cq[cqn];
+	memset(cq, 0, sizeof(*cq));
+	cq->log_size = log_size;
+	cq->log_page_size = log_page;
+	cq->oi = MLX5V_GET(cqc, MLX5V_CQC_OI);
+	cq->armed = MLX5V_GET(cqc, MLX5V_CQC_ST) == RTE_PMD_MLX5V_EQC_ST_ARMED;
+	cq->uar = uar;
+	cq->eqn = eqn;
+	cq->cqc_dw4 = mlx5v_sim_be32(cqc, 16);
+	cq->dbr_addr = dbr;
+	cq->pas = pas;
+	cq->npas = npas;
+	cq->valid = 1;
+	eq->ncq++;
+	sim->nb_cqs++;
+	/* §7.4: CQEs must start hardware-owned (owner 1, opcode INVALID). */
+	bad = mlx5v_sim_ring_sw_owned(sim, pas, log_page, 1u << log_size, MLX5V_CQE_SIZE);
+	if (bad != 0) {
+		SIM_LOG(WARNING, "%s: CQ %u created with %u software-owned CQE(s) (driver bug)",
+			sim->name, cqn, bad);
+		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_RING_SW_OWNED);
+	}
+	MLX5V_SET(c->out, MLX5V_CREATE_CQ_OUT_CQN, cqn);
+	return MLX5V_CMD_STAT_OK;
+}
+
+/* cqn at DW2[23:0] of destroy/query; the rest of DW2-3 is reserved. */
+static struct mlx5v_sim_cq *
+mlx5v_sim_cq_from_in(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, uint8_t *status)
+{
+	struct mlx5v_sim_cq *cq;
+
+	if (rte_pmd_mlx5v_prm_get(c->in, 2, 31, 24) != 0 ||
+			rte_pmd_mlx5v_prm_get(c->in, 3, 31, 0) != 0) {
+		*status = mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+					    MLX5V_SIM_SYND_CQ_IN_RESERVED);
+		return NULL;
+	}
+	cq = mlx5v_sim_cq_get(sim, MLX5V_GET(c->in, MLX5V_DESTROY_CQ_IN_CQN));
+	if (cq == NULL)
+		*status = mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_CQ_CQN);
+	return cq;
+}
+
+/* The CQ no longer pins its EQ; the driver's ring memory is its own business. */
+uint8_t
+mlx5v_sim_cmd_destroy_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	uint8_t status = MLX5V_CMD_STAT_OK;
+	struct mlx5v_sim_cq *cq = mlx5v_sim_cq_from_in(sim, c, &status);
+	struct mlx5v_sim_eq *eq;
+
+	if (cq == NULL)
+		return status;
+	eq = mlx5v_sim_eq_get(sim, cq->eqn);
+	if (eq != NULL && eq->ncq > 0)
+		eq->ncq--;
+	free(cq->pas);
+	memset(cq, 0, sizeof(*cq));
+	sim->nb_cqs--;
+	return MLX5V_CMD_STAT_OK;
+}
+
+/* The consumer counter is whatever the driver last wrote to dbrec[0]. */
+uint8_t
+mlx5v_sim_cmd_query_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	uint8_t status = MLX5V_CMD_STAT_OK;
+	struct mlx5v_sim_cq *cq = mlx5v_sim_cq_from_in(sim, c, &status);
+	uint8_t *cqc = c->out + MLX5V_QUERY_CQ_OUT_CQC;
+	uint32_t ci = 0;
+	uint32_t i;
+	uint32_t n;
+
+	if (cq == NULL)
+		return status;
+	if (hwsim_dma_read(sim->dma, cq->dbr_addr, &ci, sizeof(ci)) == 0)
+		ci = rte_be_to_cpu_32(ci) & MLX5V_SIM_CTR_MASK;
+	MLX5V_SET(cqc, MLX5V_CQC_STATUS, cq->status);
+	MLX5V_SET(cqc, MLX5V_CQC_OI, cq->oi);
+	MLX5V_SET(cqc, MLX5V_CQC_ST, cq->armed ? RTE_PMD_MLX5V_EQC_ST_ARMED :
+		  RTE_PMD_MLX5V_EQC_ST_FIRED);
+	MLX5V_SET(cqc, MLX5V_CQC_LOG_CQ_SIZE, cq->log_size);
+	MLX5V_SET(cqc, MLX5V_CQC_UAR_PAGE, cq->uar);
+	rte_pmd_mlx5v_prm_set(cqc, 4, 31, 0, cq->cqc_dw4);
+	MLX5V_SET(cqc, MLX5V_CQC_C_EQN, cq->eqn);
+	MLX5V_SET(cqc, MLX5V_CQC_LOG_PAGE_SIZE, cq->log_page_size);
+	MLX5V_SET(cqc, MLX5V_CQC_CONSUMER_COUNTER, ci);
+	MLX5V_SET(cqc, MLX5V_CQC_PRODUCER_COUNTER, cq->pi);
+	MLX5V_SET64(cqc, MLX5V_CQC_DBR_ADDR, cq->dbr_addr);
+	n = RTE_MIN(cq->npas, (c->outlen - MLX5V_QUERY_CQ_OUT_PAS) / 8);
+	for (i = 0; i < n; i++)
+		MLX5V_SET64(c->out, MLX5V_QUERY_CQ_OUT_PAS + 8 * i, cq->pas[i]);
+	return MLX5V_CMD_STAT_OK;
+}
+
+/* Completion EQE (type 0, cqn at EQE 0x38) into the CQ's c_eqn EQ (§7.2). Lock held. */
+static void
+mlx5v_sim_cq_notify(struct mlx5v_sim *sim, struct mlx5v_sim_cq *cq, uint32_t cqn)
+{
+	uint8_t data[MLX5V_SIM_EQE_DATA_LEN];
+	struct mlx5v_sim_eq *eq = mlx5v_sim_eq_get(sim, cq->eqn);
+
+	cq->armed = 0;
+	if (eq == NULL)
+		return;
+	memset(data, 0, sizeof(data));
+	rte_pmd_mlx5v_prm_set(data + RTE_PMD_MLX5V_EQE_COMP_CQN_OFF - RTE_PMD_MLX5V_EQE_DATA_OFF,
+			      0, 23, 0, cqn);
+	mlx5v_sim_eq_post(sim, eq, RTE_PMD_MLX5V_EVENT_COMP, 0, data);
+}
+
+/* CQ_ERROR event (cqn at 0x20, syndrome at 0x2b), routed by event_bitmask (§6.6). */
+static void
+mlx5v_sim_cq_error(struct mlx5v_sim *sim, uint32_t cqn, uint8_t synd)
+{
+	uint8_t data[MLX5V_SIM_EQE_DATA_LEN];
+
+	memset(data, 0, sizeof(data));
+	rte_pmd_mlx5v_prm_set(data, 0, 23, 0, cqn);
+	data[RTE_PMD_MLX5V_EQE_CQ_ERR_SYNDROME_OFF - RTE_PMD_MLX5V_EQE_DATA_OFF] = synd;
+	mlx5v_sim_event_post(sim, RTE_PMD_MLX5V_EVENT_CQ_ERROR, 0, data, 0);
+}
+
+/* One CQ_ERROR per overrun: the CQ stays in error and later CQEs are refused. */
+int
+mlx5v_sim_cq_overrun_locked(struct mlx5v_sim *sim, uint32_t cqn)
+{
+	struct mlx5v_sim_cq *cq = mlx5v_sim_cq_get(sim, cqn);
+
+	if (cq == NULL)
+		return -ENOENT;
+	if (cq->status != MLX5V_CQC_STATUS_OK)
+		return 0;
+	cq->status = MLX5V_CQC_STATUS_CQ_OVERFLOW;
+	mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CQ_OVERRUNS);
+	SIM_LOG(WARNING, "%s: CQ %u overrun", sim->name, cqn);
+	mlx5v_sim_cq_error(sim, cqn, RTE_PMD_MLX5V_CQ_ERR_SYND_OVERRUN);
+	return 0;
+}
+
+int
+mlx5v_sim_cq_post_locked(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode,
+			 uint32_t byte_cnt)
+{
+	struct mlx5v_sim_cq *cq = mlx5v_sim_cq_get(sim, cqn);
+	uint8_t cqe[MLX5V_CQE_SIZE];
+	uint32_t nent;
+	uint32_t ci = 0;
+	uint64_t iova;
+	uint8_t op_own;
+
+	if (cq == NULL)
+		return -ENOENT;
+	if (cq->status != MLX5V_CQC_STATUS_OK)
+		return -ENOSPC;
+	nent = 1u << cq->log_size;
+	/* The consumer index lives in the doorbell record, dword 0 (§7.3). */
+	if (hwsim_dma_read(sim->dma, cq->dbr_addr, &ci, sizeof(ci)) != 0)
+		goto write_fail;
+	ci = rte_be_to_cpu_32(ci) & MLX5V_SIM_CTR_MASK;
+	if (mlx5v_sim_ctr_dist(cq->pi, ci) >= nent && !cq->oi) {
+		mlx5v_sim_cq_overrun_locked(sim, cqn);
+		return -ENOSPC;
+	}
+	memset(cqe, 0, sizeof(cqe));
+	rte_pmd_mlx5v_prm_set(cqe + MLX5V_CQE_BYTE_CNT, 0, 31, 0, byte_cnt);
+	cqe[MLX5V_CQE_WQE_COUNTER] = (cq->pi >> 8) & 0xff;
+	cqe[MLX5V_CQE_WQE_COUNTER + 1] = cq->pi & 0xff;
+	iova = mlx5v_sim_ring_iova(cq->pas, cq->log_page_size,
+				   (uint64_t)(cq->pi & (nent - 1)) * MLX5V_CQE_SIZE);
+	/* Owner = (pi >> log_size) & 1, written last after a release fence (§6.8 rule). */
+	op_own = (opcode << 4) | ((cq->pi >> cq->log_size) & MLX5V_CQE_OWNER_MASK);
+	if (hwsim_dma_write(sim->dma, iova, cqe, MLX5V_CQE_OP_OWN) != 0 ||
+			hwsim_dma_write_release(sim->dma, iova + MLX5V_CQE_OP_OWN, &op_own, 1) != 0)
+		goto write_fail;
+	cq->pi = (cq->pi + 1) & MLX5V_SIM_CTR_MASK;
+	mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CQES);
+	if (cq->armed)
+		mlx5v_sim_cq_notify(sim, cq, cqn);
+	return 0;
+write_fail:
+	SIM_LOG(WARNING, "%s: CQ %u: DMA fault writing a CQE", sim->name, cqn);
+	cq->status = MLX5V_CQC_STATUS_CQ_WRITE_FAIL;
+	mlx5v_sim_cq_error(sim, cqn, RTE_PMD_MLX5V_CQ_ERR_SYND_ACCESS_VIOLATION);
+	return -EFAULT;
+}
+
+int
+mlx5v_sim_post_cqe(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode, uint32_t byte_cnt)
+{
+	int ret;
+
+	pthread_mutex_lock(&sim->lock);
+	ret = mlx5v_sim_cq_post_locked(sim, cqn, opcode, byte_cnt);
+	pthread_mutex_unlock(&sim->lock);
+	mlx5v_sim_irq_flush(sim);
+	return ret;
+}
+
+/*
+ * UAR + 0x20: 64-bit BE ((sn << 28 | cmd | ci) << 32) | cqn (§7.3). Consumed on the
+ * engine thread; a malformed word is counted, never acted on.
+ */
+void
+mlx5v_sim_cq_doorbell(struct mlx5v_sim *sim, uint32_t uar, uint64_t val)
+{
+	uint32_t hi = (uint32_t)(val >> 32);
+	uint32_t cqn = (uint32_t)val & MLX5V_SIM_CTR_MASK;
+	uint32_t ci = hi & MLX5V_CQ_DB_CI_MASK;
+	struct mlx5v_sim_cq *cq;
+	uint32_t rec = 0;
+
+	pthread_mutex_lock(&sim->lock);
+	cq = mlx5v_sim_cq_get(sim, cqn);
+	if (cq == NULL || cq->uar != uar || ((uint32_t)val >> 24) != 0) {
+		SIM_LOG(WARNING, "%s: CQ doorbell 0x%016" PRIx64 " on UAR %u: %s (driver bug)",
+			sim->name, val, uar, cq == NULL ? "no such CQ" :
+			cq->uar != uar ? "not the CQ's uar_page" : "reserved bits set");
+		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
+		goto out;
+	}
+	/* §7.3: the record's dword 1 must already hold the same arm word. */
+	if (hwsim_dma_read(sim->dma, cq->dbr_addr + 4, &rec, sizeof(rec)) != 0 ||
+			rte_be_to_cpu_32(rec) != hi) {
+		SIM_LOG(WARNING, "%s: CQ %u arm 0x%08x but dbrec[1] = 0x%08x (driver bug)",
+			sim->name, cqn, hi, rte_be_to_cpu_32(rec));
+		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
+	}
+	if (cq->status != MLX5V_CQC_STATUS_OK)
+		goto out;
+	if (mlx5v_sim_ctr_dist(ci, cq->arm_ci) > mlx5v_sim_ctr_dist(cq->pi, cq->arm_ci)) {
+		SIM_LOG(WARNING, "%s: CQ %u arm with CI %u (last %u, pi %u) rejected",
+			sim->name, cqn, ci, cq->arm_ci, cq->pi);
+		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
+		goto out;
+	}
+	cq->arm_ci = ci;
+	cq->arm_sn = (hi >> MLX5V_CQ_DB_SN_SHIFT) & 3;
+	/* Arming with CQEs beyond ci fires at once (DPDK d76a17f7b820, §12 #7). */
+	if (cq->pi != ci)
+		mlx5v_sim_cq_notify(sim, cq, cqn);
+	else
+		cq->armed = 1;
+out:
+	pthread_mutex_unlock(&sim->lock);
+}
+
+void
+mlx5v_sim_cq_free_all(struct mlx5v_sim *sim)
+{
+	unsigned int i;
+
+	if (sim->cq == NULL)
+		return;
+	for (i = 0; i <= MLX5V_SIM_MAX_CQN; i++) {
+		free(sim->cq[i].pas);
+		sim->cq[i].pas = NULL;
+		sim->cq[i].valid = 0;
+	}
+}

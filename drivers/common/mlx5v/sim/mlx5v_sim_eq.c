@@ -1,0 +1,473 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Event queues in the model: commands, EQE writes, doorbells, interrupts, events. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "mlx5v_sim_priv.h"
+
+#define MLX5V_SIM_EQE_DATA_LEN 28
+
+/*
+ * Bits of each eqc dword that a CREATE_EQ may set (§6.1, §6.2); everything else is
+ * reserved. status, st and page_offset are allowed here and checked on their own.
+ * consumer/producer counters are query-only, so they are reserved on create.
+ */
+static const uint32_t mlx5v_sim_eqc_allowed[16] = {
+	[0] = 0xf0060f00,   /* status[31:28] ec[18] oi[17] st[11:8] */
+	[2] = 0x00000fc0,   /* page_offset[11:6] */
+	[3] = 0x1fffffff,   /* log_eq_size[28:24] uar_page[23:0] */
+	[5] = 0x00000fff,   /* intr[11:0]; bits 15:12 must stay clear (§6.2) */
+	[6] = 0x1f000000,   /* log_page_size[28:24] */
+};
+
+/* Reserved byte ranges of create_eq_in outside eqc and the mask (§6.1). */
+static const struct {
+	uint32_t off;
+	uint32_t len;
+} mlx5v_sim_eq_in_reserved[] = {
+	{ 0x08, 0x08 },
+	{ 0x50, 0x08 },
+	{ 0x78, 0x98 },
+};
+
+struct mlx5v_sim_eq *
+mlx5v_sim_eq_get(struct mlx5v_sim *sim, uint32_t eqn)
+{
+	if (eqn == 0 || eqn > MLX5V_SIM_MAX_EQN || !sim->eq[eqn].valid)
+		return NULL;
+	return &sim->eq[eqn];
+}
+
+static int
+mlx5v_sim_eq_subscribed(const struct mlx5v_sim_eq *eq, uint8_t type)
+{
+	/* Event type t is bit t % 64 of event_bitmask[t / 64] (§6.4). */
+	return (eq->mask[type / 64] >> (type % 64)) & 1;
+}
+
+uint32_t
+mlx5v_sim_eq_subscriber(struct mlx5v_sim *sim, uint8_t type)
+{
+	uint32_t eqn;
+
+	for (eqn = 1; eqn <= MLX5V_SIM_MAX_EQN; eqn++)
+		if (sim->eq[eqn].valid && mlx5v_sim_eq_subscribed(&sim->eq[eqn], type))
+			return eqn;
+	return 0;
+}
+
+uint64_t
+mlx5v_sim_ring_iova(const uint64_t *pas, uint8_t log_page_size, uint64_t off)
+{
+	unsigned int shift = log_page_size + MLX5V_ADAPTER_PAGE_SHIFT;
+
+	return pas[off >> shift] + (off & ((UINT64_C(1) << shift) - 1));
+}
+
+void
+mlx5v_sim_eq_overrun(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq)
+{
+	uint32_t eqn = eq - sim->eq;
+
+	if (eq->status != RTE_PMD_MLX5V_EQC_STATUS_OK)
+		return;
+	/* §6.9: an EQ write failure; for the async (CMD) EQ, health syndrome 0xc. */
+	eq->status = RTE_PMD_MLX5V_EQC_STATUS_EQ_WRITE_FAILURE;
+	mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_EQ_OVERRUNS);
+	SIM_LOG(WARNING, "%s: EQ %u overrun (pi %u ci %u nent %u): EQ write failure",
+		sim->name, eqn, eq->pi, eq->ci, 1u << eq->log_size);
+	if (mlx5v_sim_eq_subscribed(eq, RTE_PMD_MLX5V_EVENT_CMD))
+		mlx5v_sim_health_fatal_locked(sim, MLX5V_HEALTH_SYND_ASYNC_EQ_OVERRUN_ERR);
+}
+
+int
+mlx5v_sim_eq_post(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq, uint8_t type,
+		  uint8_t sub_type, const void *data)
+{
+	uint8_t eqe[RTE_PMD_MLX5V_EQE_SIZE];
+	uint32_t nent = 1u << eq->log_size;
+	uint64_t iova;
+	uint8_t owner;
+
+	if (!eq->valid || eq->status != RTE_PMD_MLX5V_EQC_STATUS_OK)
+		return -EIO;
+	/* §6.9: never hold more than nent unconsumed EQEs, unless overrun is ignored. */
+	if (mlx5v_sim_ctr_dist(eq->pi, eq->ci) >= nent && !eq->oi) {
+		mlx5v_sim_eq_overrun(sim, eq);
+		return -EIO;
+	}
+	memset(eqe, 0, sizeof(eqe));
+	eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF] = type;
+	eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF] = sub_type;
+	if (data != NULL)
+		memcpy(eqe + RTE_PMD_MLX5V_EQE_DATA_OFF, data, MLX5V_SIM_EQE_DATA_LEN);
+	iova = mlx5v_sim_ring_iova(eq->pas, eq->log_page_size,
+				   (uint64_t)(eq->pi & (nent - 1)) * RTE_PMD_MLX5V_EQE_SIZE);
+	/* Body first, then (release fence) the owner byte, so a reader never sees a torn EQE. */
+	owner = (eq->pi >> eq->log_size) & 1;
+	if (hwsim_dma_write(sim->dma, iova, eqe, RTE_PMD_MLX5V_EQE_OWNER_OFF) != 0 ||
+			hwsim_dma_write_release(sim->dma, iova + RTE_PMD_MLX5V_EQE_OWNER_OFF,
+						&owner, 1) != 0) {
+		SIM_LOG(WARNING, "%s: EQ %u: EQE write to 0x%" PRIx64 " faulted", sim->name,
+			(unsigned int)(eq - sim->eq), iova);
+		eq->status = RTE_PMD_MLX5V_EQC_STATUS_EQ_WRITE_FAILURE;
+		return -EIO;
+	}
+	eq->pi = (eq->pi + 1) & MLX5V_SIM_CTR_MASK;
+	mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_EQES);
+	/* §6.11: ARMED + EQE raises once and goes to FIRED; FIRED stays silent. */
+	if (eq->always_armed || eq->armed) {
+		eq->armed = 0;
+		mlx5v_sim_irq_queue(sim, eq->intr);
+	}
+	return 0;
+}
+
+int
+mlx5v_sim_event_post(struct mlx5v_sim *sim, uint8_t type, uint8_t sub_type,
+		     const void *data, int first_only)
+{
+	uint32_t eqn;
+	int n = 0;
+
+	for (eqn = 1; eqn <= MLX5V_SIM_MAX_EQN; eqn++) {
+		if (!sim->eq[eqn].valid || !mlx5v_sim_eq_subscribed(&sim->eq[eqn], type))
+			continue;
+		if (mlx5v_sim_eq_post(sim, &sim->eq[eqn], type, sub_type, data) == 0)
+			n++;
+		if (first_only)
+			break;
+	}
+	if (n == 0)
+		SIM_LOG(DEBUG, "%s: event type 0x%x reached no EQ", sim->name, type);
+	return n;
+}
+
+/* Validate eqc and create_eq_in reserved fields. @return syndrome or 0. */
+static uint32_t
+mlx5v_sim_eq_check_reserved(const uint8_t *in)
+{
+	const uint8_t *eqc = in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(mlx5v_sim_eq_in_reserved); i++)
+		if (!mlx5v_sim_zero(in, mlx5v_sim_eq_in_reserved[i].off,
+				    mlx5v_sim_eq_in_reserved[i].len))
+			return MLX5V_SIM_SYND_EQ_IN_RESERVED;
+	for (i = 0; i < RTE_DIM(mlx5v_sim_eqc_allowed); i++)
+		if (mlx5v_sim_be32(eqc, 4 * i) & ~mlx5v_sim_eqc_allowed[i])
+			return MLX5V_SIM_SYND_EQC_RESERVED;
+	return 0;
+}
+
+int
+mlx5v_sim_ring_check(struct mlx5v_sim *sim, const uint8_t *in, uint32_t inlen,
+		     uint32_t pas_off, uint64_t ring_bytes, uint8_t log_page_size,
+		     uint64_t *pas, uint32_t *npas)
+{
+	uint64_t page = UINT64_C(1) << (log_page_size + MLX5V_ADAPTER_PAGE_SHIFT);
+	uint64_t n = (ring_bytes + page - 1) / page;
+	uint64_t len;
+	uint32_t i;
+
+	if (n > MLX5V_SIM_MAX_PAS || pas_off + 8 * n > inlen)
+		return 1;
+	for (i = 0; i < n; i++) {
+		pas[i] = MLX5V_GET64(in, pas_off + 8 * i);
+		if (pas[i] % page != 0)
+			return 2;
+		len = RTE_MIN(page, ring_bytes - i * page);
+		if (!hwsim_dma_check(sim->dma, pas[i], len))
+			return 3;
+	}
+	*npas = n;
+	return 0;
+}
+
+uint32_t
+mlx5v_sim_ring_sw_owned(struct mlx5v_sim *sim, const uint64_t *pas, uint8_t log_page_size,
+			uint32_t nent, uint32_t stride)
+{
+	uint32_t n = RTE_MIN(nent, (uint32_t)MLX5V_SIM_RING_CHECK_MAX);
+	uint32_t bad = 0;
+	uint32_t i;
+	uint8_t own;
+
+	for (i = 0; i < n; i++) {
+		if (hwsim_dma_read(sim->dma, mlx5v_sim_ring_iova(pas, log_page_size,
+				   (uint64_t)i * stride + stride - 1), &own, 1) != 0)
+			break;
+		if (!(own & 1))
+			bad++;
+	}
+	return bad;
+}
+
+uint8_t
+mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	static const uint32_t ring_synd[] = {
+		0, MLX5V_SIM_SYND_EQ_PAS_LEN, MLX5V_SIM_SYND_EQ_PAS_ALIGN,
+		MLX5V_SIM_SYND_EQ_UNMAPPED,
+	};
+	const uint8_t *eqc = c->in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
+	uint32_t log_size = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE);
+	uint32_t log_page = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_LOG_PAGE_SIZE);
+	uint32_t st = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_ST);
+	uint32_t uar = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE);
+	uint32_t intr = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_INTR);
+	struct mlx5v_sim_eq *eq;
+	uint64_t *pas;
+	uint32_t npas = 0;
+	uint32_t synd;
+	uint32_t eqn;
+	uint32_t bad;
+	int ret;
+	int i;
+
+	synd = mlx5v_sim_eq_check_reserved(c->in);
+	if (synd != 0)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
+	if (MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_STATUS) != 0)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_STATUS);
+	if (st != 0 && st != RTE_PMD_MLX5V_EQC_ST_ARMED && st != RTE_PMD_MLX5V_EQC_ST_FIRED &&
+			st != RTE_PMD_MLX5V_EQC_ST_ALWAYS_ARMED)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_ST);
+	if (MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_PAGE_OFFSET) != 0)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+					 MLX5V_SIM_SYND_EQ_PAGE_OFFSET);
+	if (log_size > sim->p.log_max_eq_sz)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_SIZE);
+	if (!mlx5v_sim_uar_allocated(sim, uar))
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_UAR);
+	/* intr is 12 bits (§6.2) and must name one of our MSI-X vectors. */
+	if (intr >= sim->p.msix)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_INTR);
+	pas = calloc(MLX5V_SIM_MAX_PAS, sizeof(*pas));
+	if (pas == NULL)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_NO_RES_ERR, MLX5V_SIM_SYND_EQ_NO_EQN);
+	ret = mlx5v_sim_ring_check(sim, c->in, c->inlen, RTE_PMD_MLX5V_CREATE_EQ_IN_PAS,
+				   (uint64_t)RTE_PMD_MLX5V_EQE_SIZE << log_size, log_page, pas,
+				   &npas);
+	if (ret != 0) {
+		free(pas);
+		return mlx5v_sim_cmd_err(c, ret == 1 ? MLX5V_CMD_STAT_BAD_INP_LEN_ERR :
+					 MLX5V_CMD_STAT_BAD_PARAM_ERR, ring_synd[ret]);
+	}
+	/* EQN 1..max_eqs: never 0, so doorbell words (eqn << 24 | ci) are never zero. */
+	for (eqn = 1; eqn <= sim->p.max_eqs; eqn++)
+		if (!sim->eq[eqn].valid)
+			break;
+	if (eqn > sim->p.max_eqs) {
+		free(pas);
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_LIM_ERR, MLX5V_SIM_SYND_EQ_NO_EQN);
+	}
+	eq = &sim->eq[eqn];
+	memset(eq, 0, sizeof(*eq));
+	eq->gen = ++sim->eq_gen;
+	eq->log_size = log_size;
+	eq->log_page_size = log_page;
+	/* §6.11: not armed after CREATE_EQ unless the context says so. */
+	eq->armed = st == RTE_PMD_MLX5V_EQC_ST_ARMED;
+	eq->always_armed = st == RTE_PMD_MLX5V_EQC_ST_ALWAYS_ARMED;
+	eq->oi = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_OI);
+	eq->ec = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_EC);
+	eq->uar = uar;
+	eq->intr = intr;
+	for (i = 0; i < 4; i++)
+		eq->mask[i] = MLX5V_GET64(c->in, RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK + 8 * i);
+	eq->pas = pas;
+	eq->npas = npas;
+	eq->valid = 1;
+	sim->nb_eqs++;
+	bad = mlx5v_sim_ring_sw_owned(sim, pas, log_page, 1u << log_size,
+				      RTE_PMD_MLX5V_EQE_SIZE);
+	if (bad != 0) {
+		/* §11.7: owner bytes should be 1 before CREATE_EQ (rdma-core sets them after). */
+		SIM_LOG(NOTICE, "%s: EQ %u created with %u software-owned EQE(s)", sim->name,
+			eqn, bad);
+		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_RING_SW_OWNED);
+	}
+	MLX5V_SET(c->out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER, eqn);
+	return MLX5V_CMD_STAT_OK;
+}
+
+/* eq_number at byte 0x0b; the rest of DW2-3 is reserved. @return the EQ or NULL (+err). */
+static struct mlx5v_sim_eq *
+mlx5v_sim_eq_from_in(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, uint8_t *status)
+{
+	struct mlx5v_sim_eq *eq;
+
+	if (rte_pmd_mlx5v_prm_get(c->in, 2, 31, 8) != 0 ||
+			rte_pmd_mlx5v_prm_get(c->in, 3, 31, 0) != 0) {
+		*status = mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+					    MLX5V_SIM_SYND_EQ_IN_HI);
+		return NULL;
+	}
+	eq = mlx5v_sim_eq_get(sim, MLX5V_GET(c->in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER));
+	if (eq == NULL)
+		*status = mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_EQ_EQN);
+	return eq;
+}
+
+uint8_t
+mlx5v_sim_cmd_destroy_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	uint8_t status = MLX5V_CMD_STAT_OK;
+	struct mlx5v_sim_eq *eq = mlx5v_sim_eq_from_in(sim, c, &status);
+
+	if (eq == NULL)
+		return status;
+	/* A CQ still reports to this EQ (inference, §13). */
+	if (eq->ncq != 0)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
+					 MLX5V_SIM_SYND_EQ_HAS_CQ);
+	free(eq->pas);
+	memset(eq, 0, sizeof(*eq));
+	sim->nb_eqs--;
+	return MLX5V_CMD_STAT_OK;
+}
+
+uint8_t
+mlx5v_sim_cmd_query_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	uint8_t status = MLX5V_CMD_STAT_OK;
+	struct mlx5v_sim_eq *eq = mlx5v_sim_eq_from_in(sim, c, &status);
+	uint8_t *eqc = c->out + RTE_PMD_MLX5V_QUERY_EQ_OUT_EQC;
+	uint32_t st;
+	uint32_t i;
+	uint32_t n;
+
+	if (eq == NULL)
+		return status;
+	if (eq->always_armed)
+		st = RTE_PMD_MLX5V_EQC_ST_ALWAYS_ARMED;
+	else
+		st = eq->armed ? RTE_PMD_MLX5V_EQC_ST_ARMED : RTE_PMD_MLX5V_EQC_ST_FIRED;
+	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_STATUS, eq->status);
+	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_EC, eq->ec);
+	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_OI, eq->oi);
+	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_ST, st);
+	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, eq->log_size);
+	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, eq->uar);
+	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, eq->intr);
+	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_PAGE_SIZE, eq->log_page_size);
+	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_CONSUMER_COUNTER, eq->ci);
+	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_PRODUCER_COUNTER, eq->pi);
+	/* query_eq_out has a single 64-bit event_bitmask word (§6.3). */
+	MLX5V_SET64(c->out, RTE_PMD_MLX5V_QUERY_EQ_OUT_EVENT_BITMASK, eq->mask[0]);
+	n = RTE_MIN(eq->npas, (c->outlen - RTE_PMD_MLX5V_QUERY_EQ_OUT_PAS) / 8);
+	for (i = 0; i < n; i++)
+		MLX5V_SET64(c->out, RTE_PMD_MLX5V_QUERY_EQ_OUT_PAS + 8 * i, eq->pas[i]);
+	return MLX5V_CMD_STAT_OK;
+}
+
+uint8_t
+mlx5v_sim_cmd_gen_eqe(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
+{
+	const uint8_t *eqe = c->in + RTE_PMD_MLX5V_GEN_EQE_IN_EQE;
+	uint8_t status = MLX5V_CMD_STAT_OK;
+	struct mlx5v_sim_eq *eq = mlx5v_sim_eq_from_in(sim, c, &status);
+
+	if (eq == NULL)
+		return status;
+	if (eq->status != RTE_PMD_MLX5V_EQC_STATUS_OK)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
+					 MLX5V_SIM_SYND_EQ_ERROR);
+	/* The device sets the owner bit; an overrun here is the EQ's failure, not ours. */
+	mlx5v_sim_eq_post(sim, eq, eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF],
+			  eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF], eqe + RTE_PMD_MLX5V_EQE_DATA_OFF);
+	return MLX5V_CMD_STAT_OK;
+}
+
+void
+mlx5v_sim_eq_doorbell(struct mlx5v_sim *sim, uint32_t uar, int arm, uint32_t val)
+{
+	uint32_t eqn = val >> 24;
+	uint32_t ci = val & MLX5V_SIM_CTR_MASK;
+	struct mlx5v_sim_eq *eq;
+	uint32_t used;
+	uint32_t adv;
+
+	pthread_mutex_lock(&sim->lock);
+	eq = mlx5v_sim_eq_get(sim, eqn);
+	if (eq == NULL || eq->uar != uar) {
+		SIM_LOG(WARNING, "%s: EQ doorbell 0x%08x on UAR %u: %s (driver bug)", sim->name,
+			val, uar, eq == NULL ? "no such EQ" : "not the EQ's uar_page");
+		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
+		goto out;
+	}
+	if (eq->status != RTE_PMD_MLX5V_EQC_STATUS_OK)
+		goto out;
+	/* §13: the CI may not move backwards, nor beyond what the device produced. */
+	adv = mlx5v_sim_ctr_dist(ci, eq->ci);
+	used = mlx5v_sim_ctr_dist(eq->pi, eq->ci);
+	if (adv > used) {
+		SIM_LOG(WARNING, "%s: EQ %u doorbell CI %u %s (ci %u pi %u) rejected", sim->name,
+			eqn, ci, mlx5v_sim_ctr_dist(eq->ci, ci) < adv ? "moves backwards" :
+			"is beyond the producer", eq->ci, eq->pi);
+		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
+		goto out;
+	}
+	eq->ci = ci;
+	if (!arm || eq->always_armed)
+		goto out;
+	/* §6.11: arming with unconsumed EQEs raises at once (no lost wake-up). */
+	if (eq->pi != eq->ci) {
+		eq->armed = 0;
+		mlx5v_sim_irq_queue(sim, eq->intr);
+	} else {
+		eq->armed = 1;
+	}
+out:
+	pthread_mutex_unlock(&sim->lock);
+}
+
+void
+mlx5v_sim_eq_free_all(struct mlx5v_sim *sim)
+{
+	unsigned int i;
+
+	for (i = 0; i <= MLX5V_SIM_MAX_EQN; i++) {
+		free(sim->eq[i].pas);
+		sim->eq[i].pas = NULL;
+		sim->eq[i].valid = 0;
+	}
+}
+
+int
+mlx5v_sim_inject_event(struct mlx5v_sim *sim, uint8_t type, uint8_t sub_type,
+		       const void *data)
+{
+	int n;
+
+	pthread_mutex_lock(&sim->lock);
+	/* One consumer for the driver's own events: the first subscribed EQ. */
+	n = mlx5v_sim_event_post(sim, type, sub_type, data,
+				 type == RTE_PMD_MLX5V_EVENT_CMD ||
+				 type == RTE_PMD_MLX5V_EVENT_PAGE_REQUEST);
+	pthread_mutex_unlock(&sim->lock);
+	mlx5v_sim_irq_flush(sim);
+	return n;
+}
+
+int
+mlx5v_sim_port_event(struct mlx5v_sim *sim, unsigned int port, uint8_t sub_type)
+{
+	uint8_t data[MLX5V_SIM_EQE_DATA_LEN];
+
+	if (port < 1 || port > sim->p.ports)
+		return -EINVAL;
+	memset(data, 0, sizeof(data));
+	/* EQE 0x28: port number in bits 7:4 (§6.6). */
+	data[RTE_PMD_MLX5V_EQE_PORT_OFF - RTE_PMD_MLX5V_EQE_DATA_OFF] = port << 4;
+	return mlx5v_sim_inject_event(sim, RTE_PMD_MLX5V_EVENT_PORT_CHANGE, sub_type, data);
+}

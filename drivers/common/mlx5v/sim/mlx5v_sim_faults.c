@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Fault knobs of the model: the named table, devargs, actions and the code API. */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_errno.h>
+
+#include "mlx5v_sim_priv.h"
+
+/** fail_opcode / deliv_opcode / ... value that matches every opcode. */
+#define MLX5V_SIM_ANY_OPCODE 0xffff
+
+/*
+ * The knob table, in enum mlx5v_sim_knob order. "Next command" knobs are one-shot: the
+ * opcode knob returns to 0 once it fired. Action knobs act when written.
+ * doc/guides/sim/mlx5v_sim.rst lists the same table.
+ */
+const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
+	[MLX5V_SIM_K_FAIL_OPCODE] = { "fail_opcode", 0, 0, 0xffff,
+		"answer the next command of this opcode (0xffff: any) with fail_status" },
+	[MLX5V_SIM_K_FAIL_STATUS] = { "fail_status", MLX5V_CMD_STAT_BAD_PARAM_ERR, 1, 0xff,
+		"outbox status for fail_opcode" },
+	[MLX5V_SIM_K_FAIL_SYNDROME] = { "fail_syndrome", 0x5100fa11, 0, UINT32_MAX,
+		"outbox syndrome for fail_opcode" },
+	[MLX5V_SIM_K_FAIL_COUNT] = { "fail_count", 1, -1, 1000000,
+		"how many commands fail_opcode fails (-1: all)" },
+	[MLX5V_SIM_K_DELIV_OPCODE] = { "deliv_opcode", 0, 0, 0xffff,
+		"complete the next command of this opcode with deliv_status" },
+	[MLX5V_SIM_K_DELIV_STATUS] = { "deliv_status", MLX5V_CMD_DELIV_FW_ERR, 1, 0x7f,
+		"delivery status for deliv_opcode" },
+	[MLX5V_SIM_K_DELAY_OPCODE] = { "delay_opcode", 0, 0, 0xffff,
+		"hold the completion of the next command of this opcode for delay_ms" },
+	[MLX5V_SIM_K_DELAY_MS] = { "delay_ms", 100, 1, 600000, "delay for delay_opcode" },
+	[MLX5V_SIM_K_DROP_OPCODE] = { "drop_opcode", 0, 0, 0xffff,
+		"run the next command of this opcode but post no CMD EQE" },
+	[MLX5V_SIM_K_DROP_HOLD] = { "drop_hold", 0, 0, 1,
+		"with drop_opcode: keep the slot owned until release_held" },
+	[MLX5V_SIM_K_DUP_OPCODE] = { "dup_opcode", 0, 0, 0xffff,
+		"post the CMD EQE of the next command of this opcode twice" },
+	[MLX5V_SIM_K_MSIX_VEC] = { "msix_vec", 0, 0, MLX5V_SIM_MAX_MSIX - 1,
+		"vector that lose_msix and dup_msix act on" },
+	[MLX5V_SIM_K_LOSE_MSIX] = { "lose_msix", 0, 0, 1000000,
+		"action: drop the next N interrupts of msix_vec" },
+	[MLX5V_SIM_K_DUP_MSIX] = { "dup_msix", 0, 0, 1000000,
+		"action: signal the next N interrupts of msix_vec twice" },
+	[MLX5V_SIM_K_HEALTH_FREEZE] = { "health_freeze", 0, 0, 1,
+		"1: the health counter stops" },
+	[MLX5V_SIM_K_HEALTH_SYND] = { "health_synd", 0, 0, 0xff,
+		"action: set RFR + this health syndrome (0 clears)" },
+	[MLX5V_SIM_K_HEALTH_PERIOD_MS] = { "health_period_ms", 100, 1, 60000,
+		"health counter period" },
+	[MLX5V_SIM_K_NIC_INTERFACE] = { "nic_interface", -1, -1, 7,
+		"action: force the nic_interface read-back (-1: leave)" },
+	[MLX5V_SIM_K_PCI_OFFLINE] = { "pci_offline", 0, 0, 1,
+		"action: 1 = every BAR read returns all ones, the device stops" },
+	[MLX5V_SIM_K_BOOT_MS] = { "boot_ms", 0, 0, 600000,
+		"action: initializing reads 1 for this long from now" },
+	[MLX5V_SIM_K_BOOT_PAGES] = { "boot_pages", 16, 0, MLX5V_SIM_MAX_PAGES / 2,
+		"QUERY_PAGES boot answer" },
+	[MLX5V_SIM_K_INIT_PAGES] = { "init_pages", 32, 0, MLX5V_SIM_MAX_PAGES / 2,
+		"QUERY_PAGES init answer" },
+	[MLX5V_SIM_K_CHECKSUMS] = { "checksums", 0, 0, 1,
+		"1: verify entry/mailbox signatures and sign the output" },
+	[MLX5V_SIM_K_CHECK_TOKEN] = { "check_token", 0, 0, 1,
+		"1: mailbox tokens must match the entry token (delivery 0x2)" },
+	[MLX5V_SIM_K_FAST_TEARDOWN] = { "fast_teardown", 1, 0, 1,
+		"fast_teardown capability" },
+	[MLX5V_SIM_K_TEARDOWN_FAIL] = { "teardown_fail", 0, 0, 1,
+		"1: TEARDOWN_HCA profile 2 answers state FORCE_STATE_FAIL" },
+	[MLX5V_SIM_K_CMD_EXEC_TO] = { "cmd_exec_to", 0, 0, UINT32_MAX, "0xff8 read value" },
+	[MLX5V_SIM_K_CMD_Q_INIT_TO] = { "cmd_q_init_to", 0, 0, UINT32_MAX, "0xffc read value" },
+	[MLX5V_SIM_K_REQUEST_PAGES] = { "request_pages", 0, INT32_MIN, INT32_MAX,
+		"action: post a PAGE_REQUEST EQE with this signed num_pages" },
+	[MLX5V_SIM_K_PAGE_STORM] = { "page_storm", 0, 0, 100000,
+		"action: post N PAGE_REQUEST EQEs of page_storm_pages each" },
+	[MLX5V_SIM_K_PAGE_STORM_PAGES] = { "page_storm_pages", 1, -50000, 50000,
+		"num_pages of each page_storm request" },
+	[MLX5V_SIM_K_EQ_OVERRUN] = { "eq_overrun", 0, 0, MLX5V_SIM_MAX_EQN,
+		"action: overrun this EQN now" },
+	[MLX5V_SIM_K_CQ_OVERRUN] = { "cq_overrun", 0, 0, MLX5V_SIM_MAX_CQN,
+		"action: overrun this CQN now (CQ_ERROR, syndrome 0x1)" },
+	[MLX5V_SIM_K_PORT_DOWN] = { "port_down", 0, 0, 4,
+		"action: port change event DOWN for this port" },
+	[MLX5V_SIM_K_PORT_UP] = { "port_up", 0, 0, 4,
+		"action: port change event ACTIVE for this port" },
+};
+
+/* Device keys in a devargs string: not knobs, skipped by the knob parser. */
+static const char *const mlx5v_sim_dev_keys[] = {
+	"msix", "ports", "pages", "log_max_eq_sz", "max_eqs", NULL,
+};
+
+/*
+ * The parameters that are also knobs (boot_ms, boot_pages, init_pages) are copied in
+ * first, so that a knob in the same devargs string wins. @return 0 or -EINVAL.
+ */
+int
+mlx5v_sim_faults_init(struct mlx5v_sim *sim, const char *knobs)
+{
+	sim->knobs = hwsim_knobs_create(mlx5v_sim_knob_defs, MLX5V_SIM_K_MAX);
+	if (sim->knobs == NULL)
+		return -rte_errno;
+	/* Parameters first, so the knob string can override them. */
+	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_BOOT_MS, sim->p.boot_ms);
+	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_BOOT_PAGES, sim->p.boot_pages);
+	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_INIT_PAGES, sim->p.init_pages);
+	return hwsim_knobs_parse(sim->knobs, knobs, mlx5v_sim_dev_keys) != 0 ? -EINVAL : 0;
+}
+
+/* Run the side effect of knob k, just set to v. Lock not held. */
+static void
+mlx5v_sim_knob_action(struct mlx5v_sim *sim, enum mlx5v_sim_knob k, int64_t v)
+{
+	int64_t i;
+
+	switch (k) {
+	case MLX5V_SIM_K_LOSE_MSIX:
+		hwsim_irq_drop_next(sim->irq, mlx5v_sim_knob(sim, MLX5V_SIM_K_MSIX_VEC), v);
+		return;
+	case MLX5V_SIM_K_DUP_MSIX:
+		hwsim_irq_dup_next(sim->irq, mlx5v_sim_knob(sim, MLX5V_SIM_K_MSIX_VEC), v);
+		return;
+	case MLX5V_SIM_K_PORT_DOWN:
+		if (v != 0)
+			mlx5v_sim_port_event(sim, v, RTE_PMD_MLX5V_PORT_CHANGE_DOWN);
+		return;
+	case MLX5V_SIM_K_PORT_UP:
+		if (v != 0)
+			mlx5v_sim_port_event(sim, v, RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE);
+		return;
+	default:
+		break;
+	}
+	pthread_mutex_lock(&sim->lock);
+	switch (k) {
+	case MLX5V_SIM_K_HEALTH_SYND:
+		mlx5v_sim_health_fatal_locked(sim, v);
+		break;
+	case MLX5V_SIM_K_NIC_INTERFACE:
+		if (v >= 0)
+			sim->nic_if = v;
+		break;
+	case MLX5V_SIM_K_PCI_OFFLINE:
+		__atomic_store_n(&sim->pci_offline, v != 0, __ATOMIC_RELAXED);
+		break;
+	case MLX5V_SIM_K_BOOT_MS:
+		__atomic_store_n(&sim->boot_deadline_ns,
+				 hwsim_now_ns() + (uint64_t)v * 1000000ull, __ATOMIC_RELAXED);
+		break;
+	case MLX5V_SIM_K_REQUEST_PAGES:
+		if (v != 0)
+			mlx5v_sim_pages_request_locked(sim, v);
+		break;
+	case MLX5V_SIM_K_PAGE_STORM:
+		for (i = 0; i < v; i++)
+			mlx5v_sim_pages_request_locked(sim,
+				mlx5v_sim_knob(sim, MLX5V_SIM_K_PAGE_STORM_PAGES));
+		break;
+	case MLX5V_SIM_K_EQ_OVERRUN:
+		if (mlx5v_sim_eq_get(sim, v) != NULL)
+			mlx5v_sim_eq_overrun(sim, mlx5v_sim_eq_get(sim, v));
+		break;
+	case MLX5V_SIM_K_CQ_OVERRUN:
+		if (v != 0)
+			mlx5v_sim_cq_overrun_locked(sim, v);
+		break;
+	default:
+		break;
+	}
+	pthread_mutex_unlock(&sim->lock);
+	mlx5v_sim_irq_flush(sim);
+	hwsim_engine_kick(sim->engine);
+}
+
+void
+mlx5v_sim_faults_apply(struct mlx5v_sim *sim)
+{
+	unsigned int k;
+	int64_t v;
+
+	/* Action knobs given at creation (devargs) act once the device exists. */
+	for (k = 0; k < MLX5V_SIM_K_MAX; k++) {
+		v = mlx5v_sim_knob(sim, k);
+		if (v != mlx5v_sim_knob_defs[k].def)
+			mlx5v_sim_knob_action(sim, k, v);
+	}
+}
+
+/* @return 1 if one-shot opcode knob k matches opcode, and disarms it. Lock held. */
+static int
+mlx5v_sim_knob_match(struct mlx5v_sim *sim, enum mlx5v_sim_knob k, uint16_t opcode)
+{
+	int64_t op = mlx5v_sim_knob(sim, k);
+
+	if (op == 0 || (op != opcode && op != MLX5V_SIM_ANY_OPCODE))
+		return 0;
+	hwsim_knob_set(sim->knobs, k, 0);
+	return 1;
+}
+
+/*
+ * Called once per command, under the lock, before the handler runs. fail_* answers
+ * without executing; deliv_* fails delivery (nothing runs, output untouched); delay,
+ * drop and dup execute the command and act on its completion.
+ */
+void
+mlx5v_sim_faults_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint8_t *status,
+		     uint32_t *syndrome, uint8_t *deliv, uint32_t *delay_ms, int *drop,
+		     int *dup)
+{
+	int64_t op = mlx5v_sim_knob(sim, MLX5V_SIM_K_FAIL_OPCODE);
+	int64_t cnt;
+
+	if (op != 0 && (op == opcode || op == MLX5V_SIM_ANY_OPCODE)) {
+		*status = mlx5v_sim_knob(sim, MLX5V_SIM_K_FAIL_STATUS);
+		*syndrome = mlx5v_sim_knob(sim, MLX5V_SIM_K_FAIL_SYNDROME);
+		cnt = mlx5v_sim_knob(sim, MLX5V_SIM_K_FAIL_COUNT);
+		if (cnt > 1) {
+			hwsim_knob_set(sim->knobs, MLX5V_SIM_K_FAIL_COUNT, cnt - 1);
+		} else if (cnt >= 0) {
+			hwsim_knob_set(sim->knobs, MLX5V_SIM_K_FAIL_OPCODE, 0);
+			hwsim_knob_set(sim->knobs, MLX5V_SIM_K_FAIL_COUNT, 1);
+		}
+	}
+	if (mlx5v_sim_knob_match(sim, MLX5V_SIM_K_DELIV_OPCODE, opcode))
+		*deliv = mlx5v_sim_knob(sim, MLX5V_SIM_K_DELIV_STATUS);
+	if (mlx5v_sim_knob_match(sim, MLX5V_SIM_K_DELAY_OPCODE, opcode))
+		*delay_ms = mlx5v_sim_knob(sim, MLX5V_SIM_K_DELAY_MS);
+	if (mlx5v_sim_knob_match(sim, MLX5V_SIM_K_DROP_OPCODE, opcode))
+		*drop = mlx5v_sim_knob(sim, MLX5V_SIM_K_DROP_HOLD) != 0 ? 2 : 1;
+	if (mlx5v_sim_knob_match(sim, MLX5V_SIM_K_DUP_OPCODE, opcode))
+		*dup = 1;
+}
+
+/* The knob table checks name and range; the action (if any) runs after the lock. */
+int
+mlx5v_sim_knob_set(struct mlx5v_sim *sim, const char *name, int64_t value)
+{
+	unsigned int k;
+	int ret;
+
+	if (sim == NULL || name == NULL)
+		return -ENOENT;
+	/* Under the lock, so the engine never sees half of a multi-knob fault. */
+	pthread_mutex_lock(&sim->lock);
+	ret = hwsim_knobs_set(sim->knobs, name, value);
+	pthread_mutex_unlock(&sim->lock);
+	if (ret != 0)
+		return ret;
+	for (k = 0; k < MLX5V_SIM_K_MAX; k++)
+		if (strcmp(mlx5v_sim_knob_defs[k].name, name) == 0)
+			mlx5v_sim_knob_action(sim, k, value);
+	return 0;
+}
+
+int
+mlx5v_sim_knob_get(struct mlx5v_sim *sim, const char *name, int64_t *value)
+{
+	if (sim == NULL || value == NULL)
+		return -ENOENT;
+	return hwsim_knobs_get(sim->knobs, name, value);
+}
+
+/* Arm a one-shot opcode knob after its parameters, under the lock. */
+static int
+mlx5v_sim_arm(struct mlx5v_sim *sim, uint16_t opcode, enum mlx5v_sim_knob op_knob,
+	      enum mlx5v_sim_knob k1, int64_t v1, enum mlx5v_sim_knob k2, int64_t v2)
+{
+	if (sim == NULL || opcode == 0)
+		return -EINVAL;
+	pthread_mutex_lock(&sim->lock);
+	if (k1 != MLX5V_SIM_K_MAX)
+		hwsim_knob_set(sim->knobs, k1, v1);
+	if (k2 != MLX5V_SIM_K_MAX)
+		hwsim_knob_set(sim->knobs, k2, v2);
+	hwsim_knob_set(sim->knobs, op_knob, opcode);
+	pthread_mutex_unlock(&sim->lock);
+	return 0;
+}
+
+int
+mlx5v_sim_fail_next_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint8_t status,
+			uint32_t syndrome)
+{
+	if (status == 0)
+		return -EINVAL;
+	pthread_mutex_lock(&sim->lock);
+	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_FAIL_COUNT, 1);
+	pthread_mutex_unlock(&sim->lock);
+	return mlx5v_sim_arm(sim, opcode, MLX5V_SIM_K_FAIL_OPCODE, MLX5V_SIM_K_FAIL_STATUS,
+			     status, MLX5V_SIM_K_FAIL_SYNDROME, syndrome);
+}
+
+int
+mlx5v_sim_fail_next_delivery(struct mlx5v_sim *sim, uint16_t opcode, uint8_t deliv)
+{
+	if (deliv == 0 || deliv > 0x7f)
+		return -EINVAL;
+	return mlx5v_sim_arm(sim, opcode, MLX5V_SIM_K_DELIV_OPCODE, MLX5V_SIM_K_DELIV_STATUS,
+			     deliv, MLX5V_SIM_K_MAX, 0);
+}
+
+int
+mlx5v_sim_delay_next_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint32_t delay_ms)
+{
+	if (delay_ms == 0 || delay_ms > mlx5v_sim_knob_defs[MLX5V_SIM_K_DELAY_MS].max)
+		return -EINVAL;
+	return mlx5v_sim_arm(sim, opcode, MLX5V_SIM_K_DELAY_OPCODE, MLX5V_SIM_K_DELAY_MS,
+			     delay_ms, MLX5V_SIM_K_MAX, 0);
+}
+
+int
+mlx5v_sim_drop_next_completion(struct mlx5v_sim *sim, uint16_t opcode, int hold)
+{
+	return mlx5v_sim_arm(sim, opcode, MLX5V_SIM_K_DROP_OPCODE, MLX5V_SIM_K_DROP_HOLD,
+			     hold != 0, MLX5V_SIM_K_MAX, 0);
+}
+
+int
+mlx5v_sim_dup_next_completion(struct mlx5v_sim *sim, uint16_t opcode)
+{
+	return mlx5v_sim_arm(sim, opcode, MLX5V_SIM_K_DUP_OPCODE, MLX5V_SIM_K_MAX, 0,
+			     MLX5V_SIM_K_MAX, 0);
+}
+
+void
+mlx5v_sim_release_held(struct mlx5v_sim *sim)
+{
+	mlx5v_sim_cmd_release_held(sim);
+}
+
+void
+mlx5v_sim_drop_msix(struct mlx5v_sim *sim, unsigned int vec, unsigned int n)
+{
+	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_MSIX_VEC, vec);
+	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_LOSE_MSIX, n);
+	hwsim_irq_drop_next(sim->irq, vec, n);
+}
+
+void
+mlx5v_sim_dup_msix(struct mlx5v_sim *sim, unsigned int vec, unsigned int n)
+{
+	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_MSIX_VEC, vec);
+	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_DUP_MSIX, n);
+	hwsim_irq_dup_next(sim->irq, vec, n);
+}

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file The simulator backend of the hardware seam: BAR, UAR pages, DMA and MSI-X. */
+
+#include <errno.h>
+#include <inttypes.h>
+
+#include <rte_byteorder.h>
+#include <rte_errno.h>
+#include <rte_memory.h>
+
+#include "mlx5v_hw.h"
+#include "mlx5v_sim_priv.h"
+
+static inline struct mlx5v_sim *
+mlx5v_to_sim(struct mlx5v_hw *hw)
+{
+	return hw->priv;
+}
+
+/* Doorbell words of a UAR page (§8), consumed by the engine. raw is device order. */
+static void
+mlx5v_sim_uar_db(void *arg, uint32_t off, uint64_t raw)
+{
+	struct mlx5v_sim_uar *u = arg;
+	struct mlx5v_sim *sim = u->sim;
+	int allocated;
+
+	pthread_mutex_lock(&sim->lock);
+	allocated = u->allocated;
+	if (sim->pci_offline) {
+		/* Posted writes to a device without a link vanish. */
+		pthread_mutex_unlock(&sim->lock);
+		return;
+	}
+	pthread_mutex_unlock(&sim->lock);
+	if (!allocated) {
+		SIM_LOG(WARNING, "%s: doorbell at UAR %u + 0x%x, a UAR not allocated (driver bug)",
+			sim->name, u->index, off);
+		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
+		return;
+	}
+	switch (off) {
+	case RTE_PMD_MLX5V_UAR_CQ_DB_OFF:
+		mlx5v_sim_cq_doorbell(sim, u->index, rte_be_to_cpu_64(raw));
+		break;
+	case RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF:
+		mlx5v_sim_eq_doorbell(sim, u->index, 1, rte_be_to_cpu_32((uint32_t)raw));
+		break;
+	case RTE_PMD_MLX5V_UAR_EQ_DB_NOARM_OFF:
+		mlx5v_sim_eq_doorbell(sim, u->index, 0, rte_be_to_cpu_32((uint32_t)raw));
+		break;
+	default:
+		break;
+	}
+}
+
+int
+mlx5v_sim_uars_init(struct mlx5v_sim *sim)
+{
+	struct mlx5v_sim_uar *u;
+	unsigned int i;
+	int ret;
+
+	/*
+	 * Every UAR page in range exists, as BAR pages do on hardware; the model checks
+	 * ALLOC_UAR when a doorbell arrives, so a store to a free UAR is caught, not lost.
+	 */
+	for (i = 0; i < MLX5V_SIM_NUM_UARS; i++) {
+		u = &sim->uar[i];
+		u->sim = sim;
+		u->index = MLX5V_UAR_FIRST_INDEX + i;
+		u->pg = hwsim_mmio_page_alloc();
+		if (u->pg == NULL)
+			return -rte_errno;
+		ret = hwsim_mmio_watch(u->pg, RTE_PMD_MLX5V_UAR_CQ_DB_OFF, 8, mlx5v_sim_uar_db, u);
+		if (ret == 0)
+			ret = hwsim_mmio_watch(u->pg, RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF, 4,
+					       mlx5v_sim_uar_db, u);
+		if (ret == 0)
+			ret = hwsim_mmio_watch(u->pg, RTE_PMD_MLX5V_UAR_EQ_DB_NOARM_OFF, 4,
+					       mlx5v_sim_uar_db, u);
+		if (ret != 0)
+			return ret;
+	}
+	return 0;
+}
+
+void
+mlx5v_sim_uars_fini(struct mlx5v_sim *sim)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLX5V_SIM_NUM_UARS; i++) {
+		hwsim_mmio_page_free(sim->uar[i].pg);
+		sim->uar[i].pg = NULL;
+	}
+}
+
+int
+mlx5v_sim_uars_poll(struct mlx5v_sim *sim)
+{
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < MLX5V_SIM_NUM_UARS; i++)
+		n += hwsim_mmio_poll(sim->uar[i].pg);
+	return n;
+}
+
+static uint32_t
+mlx5v_sim_hw_reg_rd32(struct mlx5v_hw *hw, uint32_t off)
+{
+	struct mlx5v_sim *sim = mlx5v_to_sim(hw);
+
+	/* A dead PCI link reads all ones (§4.3 sensor 1). */
+	if (__atomic_load_n(&sim->pci_offline, __ATOMIC_RELAXED))
+		return UINT32_MAX;
+	return mlx5v_sim_iseg_read(sim, off);
+}
+
+static void
+mlx5v_sim_hw_reg_wr32(struct mlx5v_hw *hw, uint32_t off, uint32_t val)
+{
+	struct mlx5v_sim *sim = mlx5v_to_sim(hw);
+
+	if (__atomic_load_n(&sim->pci_offline, __ATOMIC_RELAXED))
+		return;
+	/* Trap-style: the register takes effect before the store "returns". */
+	mlx5v_sim_iseg_write(sim, off, val);
+}
+
+static void *
+mlx5v_sim_hw_uar_addr(struct mlx5v_hw *hw, uint32_t idx)
+{
+	struct mlx5v_sim *sim = mlx5v_to_sim(hw);
+
+	/* Pages 0-2 are the init segment, reached through reg_rd32/reg_wr32 only. */
+	if (idx < MLX5V_UAR_FIRST_INDEX || idx >= MLX5V_UAR_FIRST_INDEX + MLX5V_SIM_NUM_UARS)
+		return NULL;
+	return hwsim_mmio_page_addr(sim->uar[idx - MLX5V_UAR_FIRST_INDEX].pg);
+}
+
+static int
+mlx5v_sim_hw_dma_map(struct mlx5v_hw *hw, void *va, size_t len, uint64_t *iova)
+{
+	struct mlx5v_sim *sim = mlx5v_to_sim(hw);
+	rte_iova_t io = rte_mem_virt2iova(va);
+
+	/* Under --no-huge IOVA is VA; memory without an IOVA cannot be DMA'd at all. */
+	if (io == RTE_BAD_IOVA)
+		return -EFAULT;
+	*iova = io;
+	return hwsim_dma_map(sim->dma, io, va, len);
+}
+
+static int
+mlx5v_sim_hw_dma_unmap(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len)
+{
+	RTE_SET_USED(va);
+	return hwsim_dma_unmap(mlx5v_to_sim(hw)->dma, iova, len);
+}
+
+static unsigned int
+mlx5v_sim_hw_irq_count(struct mlx5v_hw *hw)
+{
+	return hwsim_irq_count(mlx5v_to_sim(hw)->irq);
+}
+
+static int
+mlx5v_sim_hw_irq_attach(struct mlx5v_hw *hw, unsigned int vec, int fd)
+{
+	return hwsim_irq_attach(mlx5v_to_sim(hw)->irq, vec, fd);
+}
+
+static int
+mlx5v_sim_hw_bus_enable(struct mlx5v_hw *hw)
+{
+	struct mlx5v_sim *sim = mlx5v_to_sim(hw);
+
+	pthread_mutex_lock(&sim->lock);
+	sim->bus_enabled = 1;
+	pthread_mutex_unlock(&sim->lock);
+	return 0;
+}
+
+static void
+mlx5v_sim_hw_db_notify(struct mlx5v_hw *hw)
+{
+	/* The engine would find the doorbell on its next pass; wake it now. */
+	hwsim_engine_kick(mlx5v_to_sim(hw)->engine);
+}
+
+const struct mlx5v_hw_ops mlx5v_sim_hw_ops = {
+	.reg_rd32 = mlx5v_sim_hw_reg_rd32,
+	.reg_wr32 = mlx5v_sim_hw_reg_wr32,
+	.uar_addr = mlx5v_sim_hw_uar_addr,
+	.dma_map = mlx5v_sim_hw_dma_map,
+	.dma_unmap = mlx5v_sim_hw_dma_unmap,
+	.irq_count = mlx5v_sim_hw_irq_count,
+	.irq_attach = mlx5v_sim_hw_irq_attach,
+	.bus_enable = mlx5v_sim_hw_bus_enable,
+	.db_notify = mlx5v_sim_hw_db_notify,
+};

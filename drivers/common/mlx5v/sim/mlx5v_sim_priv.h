@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Internal state of the mlx5 device model, shared by the sim/ files only. */
+
+#ifndef _MLX5V_SIM_PRIV_H_
+#define _MLX5V_SIM_PRIV_H_
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include "hwsim_dma.h"
+#include "hwsim_fault.h"
+#include "hwsim_irq.h"
+#include "hwsim_mmio.h"
+#include "hwsim_thread.h"
+
+#include "mlx5v_prm.h"
+#include "mlx5v_sim.h"
+#include "mlx5v_sim_log.h"
+
+/* ---- Model limits (documented in doc/guides/sim/mlx5v_sim.rst) ---- */
+#define MLX5V_SIM_NUM_UARS 32            /**< UAR pages 3 .. 34 */
+#define MLX5V_SIM_MAX_EQN 255            /**< EQNs 1..255: eq_number is 8 bits */
+#define MLX5V_SIM_LOG_MAX_CQ 10
+#define MLX5V_SIM_MAX_CQN ((1u << MLX5V_SIM_LOG_MAX_CQ) - 1) /**< CQNs 1..1023 */
+#define MLX5V_SIM_LOG_MAX_CQ_SZ 22
+#define MLX5V_SIM_LOG_MAX_EQ_SZ 22       /**< owner math needs log size < 24 */
+#define MLX5V_SIM_MAX_MSIX 2048
+#define MLX5V_SIM_MAX_PAS 4096           /**< PAS entries read per EQ/CQ */
+#define MLX5V_SIM_CMD_MAX_BLOCKS 256     /**< mailbox blocks per direction */
+#define MLX5V_SIM_CMD_MAX_LEN (MLX5V_CMD_INLINE_LEN + \
+			       MLX5V_SIM_CMD_MAX_BLOCKS * MLX5V_MBOX_DATA_LEN)
+#define MLX5V_SIM_CMD_MIN_LEN 8          /**< opcode/op_mod in, status/syndrome out */
+#define MLX5V_SIM_MAX_PAGES (1u << 20)   /**< firmware pages the device accepts */
+#define MLX5V_SIM_RING_CHECK_MAX 65536   /**< entries checked for owner init */
+#define MLX5V_SIM_CTR_MASK 0xffffffu     /**< producer/consumer counters are 24 bits */
+#define MLX5V_SIM_FW_MAJOR 22
+#define MLX5V_SIM_FW_MINOR 36
+#define MLX5V_SIM_FW_SUBMINOR 1010
+#define MLX5V_SIM_HW_ID 0x20d
+
+/*
+ * Outbox syndromes of the model. Every validation failure has its own value, so a test
+ * (or a log line) names the exact check; the table is repeated in mlx5v_sim.rst.
+ * 0x5100xxxx engine, 0x5101xxxx HCA, 0x5102xxxx pages, 0x5103xxxx EQ, 0x5104xxxx CQ.
+ */
+enum mlx5v_sim_synd {
+	MLX5V_SIM_SYND_BAD_OPCODE = 0x51000001,       /**< BAD_OP: opcode not implemented */
+	MLX5V_SIM_SYND_BAD_OP_MOD = 0x51000002,       /**< BAD_PARAM: op_mod not defined */
+	MLX5V_SIM_SYND_INLEN = 0x51000003,            /**< BAD_INP_LEN: inlen below minimum */
+	MLX5V_SIM_SYND_OUTLEN = 0x51000004,           /**< BAD_OUTP_LEN: outlen below minimum */
+	MLX5V_SIM_SYND_HCA_DISABLED = 0x51000005,     /**< BAD_SYS_STATE: before ENABLE_HCA */
+	MLX5V_SIM_SYND_HCA_NOT_INIT = 0x51000006,     /**< BAD_SYS_STATE: before INIT_HCA */
+	MLX5V_SIM_SYND_HDR_RESERVED = 0x51000007,     /**< BAD_PARAM: reserved input bytes */
+	MLX5V_SIM_SYND_ENABLE_FUNC = 0x51010001,      /**< BAD_PARAM: function_id != 0 */
+	MLX5V_SIM_SYND_ENABLE_TWICE = 0x51010002,     /**< BAD_SYS_STATE: already enabled */
+	MLX5V_SIM_SYND_DISABLE_STATE = 0x51010003,    /**< BAD_SYS_STATE: not enabled */
+	MLX5V_SIM_SYND_DISABLE_INIT = 0x51010004,     /**< BAD_SYS_STATE: INIT_HCA not torn down */
+	MLX5V_SIM_SYND_BAD_ISSI = 0x51010005,         /**< BAD_PARAM: ISSI not 0 or 1 */
+	MLX5V_SIM_SYND_CAP_OTHER_FUNC = 0x51010006,   /**< BAD_PARAM: other_function/function_id */
+	MLX5V_SIM_SYND_SET_CAP_STATE = 0x51010007,    /**< BAD_SYS_STATE: SET_HCA_CAP after INIT */
+	MLX5V_SIM_SYND_SET_CAP_VALUE = 0x51010008,    /**< BAD_PARAM: settable field above max */
+	MLX5V_SIM_SYND_UAR_PAGE_SZ = 0x51010009,      /**< BAD_PARAM: log_uar_page_sz != 0 */
+	MLX5V_SIM_SYND_INIT_TWICE = 0x5101000a,       /**< BAD_SYS_STATE: INIT_HCA twice */
+	MLX5V_SIM_SYND_INIT_NO_PAGES = 0x5101000b,    /**< BAD_SYS_STATE: boot+init pages missing */
+	MLX5V_SIM_SYND_INIT_NO_ISSI = 0x5101000c,     /**< BAD_SYS_STATE: SET_ISSI 1 missing */
+	MLX5V_SIM_SYND_TEARDOWN_STATE = 0x5101000d,   /**< BAD_SYS_STATE: not initialised */
+	MLX5V_SIM_SYND_TEARDOWN_PROFILE = 0x5101000e, /**< BAD_PARAM: profile not 0 or 2 */
+	MLX5V_SIM_SYND_TEARDOWN_NO_FAST = 0x5101000f, /**< BAD_PARAM: profile 2, cap clear */
+	MLX5V_SIM_SYND_REG_ID = 0x51010010,           /**< BAD_PARAM: register not 0x7004 */
+	MLX5V_SIM_SYND_REG_DATA = 0x51010011,         /**< BAD_PARAM: bad register data */
+	MLX5V_SIM_SYND_VPORT = 0x51010012,            /**< BAD_PARAM: other vport / non-ETH */
+	MLX5V_SIM_SYND_UAR_NONE = 0x51010013,         /**< LIM_ERR: no free UAR page */
+	MLX5V_SIM_SYND_UAR_INDEX = 0x51010014,        /**< BAD_PARAM: UAR index not allocated */
+	MLX5V_SIM_SYND_UAR_BUSY = 0x51010015,         /**< BAD_RES_STATE: UAR used by EQ/CQ */
+	MLX5V_SIM_SYND_PAGES_FUNC = 0x51020001,       /**< BAD_PARAM: function_id/ec != 0 */
+	MLX5V_SIM_SYND_PAGES_NENT = 0x51020002,       /**< BAD_INP_LEN: entries beyond inlen */
+	MLX5V_SIM_SYND_PAGE_ZERO = 0x51020003,        /**< BAD_PARAM: page address 0 */
+	MLX5V_SIM_SYND_PAGE_ALIGN = 0x51020004,       /**< BAD_PARAM: page not 4 KiB aligned */
+	MLX5V_SIM_SYND_PAGE_UNMAPPED = 0x51020005,    /**< BAD_PARAM: page not DMA mapped */
+	MLX5V_SIM_SYND_PAGE_DUP = 0x51020006,         /**< BAD_PARAM: page already given */
+	MLX5V_SIM_SYND_PAGES_LIMIT = 0x51020007,      /**< LIM_ERR: too many pages */
+	MLX5V_SIM_SYND_EQC_RESERVED = 0x51030001,     /**< BAD_PARAM: eqc reserved bits */
+	MLX5V_SIM_SYND_EQ_IN_RESERVED = 0x51030002,   /**< BAD_PARAM: create_eq_in reserved */
+	MLX5V_SIM_SYND_EQ_SIZE = 0x51030003,          /**< BAD_PARAM: log_eq_size > cap */
+	MLX5V_SIM_SYND_EQ_UAR = 0x51030004,           /**< BAD_PARAM: uar_page not allocated */
+	MLX5V_SIM_SYND_EQ_INTR = 0x51030005,          /**< BAD_PARAM: intr >= MSI-X count */
+	MLX5V_SIM_SYND_EQ_PAGE_OFFSET = 0x51030006,   /**< BAD_PARAM: page_offset != 0 */
+	MLX5V_SIM_SYND_EQ_PAS_LEN = 0x51030007,       /**< BAD_INP_LEN: PAS beyond inlen */
+	MLX5V_SIM_SYND_EQ_PAS_ALIGN = 0x51030008,     /**< BAD_PARAM: PAS not page aligned */
+	MLX5V_SIM_SYND_EQ_UNMAPPED = 0x51030009,      /**< BAD_PARAM: ring not DMA mapped */
+	MLX5V_SIM_SYND_EQ_NO_EQN = 0x5103000a,        /**< LIM_ERR: no free EQN */
+	MLX5V_SIM_SYND_EQ_ST = 0x5103000b,            /**< BAD_PARAM: eqc.st not 0/9/a/b */
+	MLX5V_SIM_SYND_EQ_STATUS = 0x5103000c,        /**< BAD_PARAM: eqc.status != 0 */
+	MLX5V_SIM_SYND_EQ_EQN = 0x5103000d,           /**< BAD_RES: no such EQ */
+	MLX5V_SIM_SYND_EQ_HAS_CQ = 0x5103000e,        /**< BAD_RES_STATE: CQs still bound */
+	MLX5V_SIM_SYND_EQ_ERROR = 0x5103000f,         /**< BAD_RES_STATE: EQ in error */
+	MLX5V_SIM_SYND_EQ_IN_HI = 0x51030010,         /**< BAD_PARAM: eq_number bits 31:8 */
+	MLX5V_SIM_SYND_CQC_RESERVED = 0x51040001,     /**< BAD_PARAM: cqc reserved bits */
+	MLX5V_SIM_SYND_CQ_IN_RESERVED = 0x51040002,   /**< BAD_PARAM: create_cq_in reserved */
+	MLX5V_SIM_SYND_CQ_SIZE = 0x51040003,          /**< BAD_PARAM: log_cq_size > cap */
+	MLX5V_SIM_SYND_CQ_EQN = 0x51040004,           /**< BAD_PARAM: c_eqn names no EQ */
+	MLX5V_SIM_SYND_CQ_UAR = 0x51040005,           /**< BAD_PARAM: uar_page not allocated */
+	MLX5V_SIM_SYND_CQ_CQE_SZ = 0x51040006,        /**< BAD_PARAM: cqe_sz != 64 B */
+	MLX5V_SIM_SYND_CQ_PAGE_OFFSET = 0x51040007,   /**< BAD_PARAM: page_offset != 0 */
+	MLX5V_SIM_SYND_CQ_PAS_LEN = 0x51040008,       /**< BAD_INP_LEN: PAS beyond inlen */
+	MLX5V_SIM_SYND_CQ_PAS_ALIGN = 0x51040009,     /**< BAD_PARAM: PAS not page aligned */
+	MLX5V_SIM_SYND_CQ_UNMAPPED = 0x5104000a,      /**< BAD_PARAM: ring not DMA mapped */
+	MLX5V_SIM_SYND_CQ_DBR = 0x5104000b,           /**< BAD_PARAM: dbr_addr unaligned/unmapped */
+	MLX5V_SIM_SYND_CQ_NO_CQN = 0x5104000c,        /**< LIM_ERR: no free CQN */
+	MLX5V_SIM_SYND_CQ_UMEM = 0x5104000d,          /**< BAD_PARAM: umem not supported */
+	MLX5V_SIM_SYND_CQ_CQN = 0x5104000e,           /**< BAD_RES: no such CQ */
+	MLX5V_SIM_SYND_CQ_ST = 0x5104000f,            /**< BAD_PARAM: cqc.st/status not 0 */
+};
+
+/* ---- Fault knobs: indices into mlx5v_sim_knob_defs[] (mlx5v_sim_faults.c) ---- */
+enum mlx5v_sim_knob {
+	MLX5V_SIM_K_FAIL_OPCODE,
+	MLX5V_SIM_K_FAIL_STATUS,
+	MLX5V_SIM_K_FAIL_SYNDROME,
+	MLX5V_SIM_K_FAIL_COUNT,
+	MLX5V_SIM_K_DELIV_OPCODE,
+	MLX5V_SIM_K_DELIV_STATUS,
+	MLX5V_SIM_K_DELAY_OPCODE,
+	MLX5V_SIM_K_DELAY_MS,
+	MLX5V_SIM_K_DROP_OPCODE,
+	MLX5V_SIM_K_DROP_HOLD,
+	MLX5V_SIM_K_DUP_OPCODE,
+	MLX5V_SIM_K_MSIX_VEC,
+	MLX5V_SIM_K_LOSE_MSIX,
+	MLX5V_SIM_K_DUP_MSIX,
+	MLX5V_SIM_K_HEALTH_FREEZE,
+	MLX5V_SIM_K_HEALTH_SYND,
+	MLX5V_SIM_K_HEALTH_PERIOD_MS,
+	MLX5V_SIM_K_NIC_INTERFACE,
+	MLX5V_SIM_K_PCI_OFFLINE,
+	MLX5V_SIM_K_BOOT_MS,
+	MLX5V_SIM_K_BOOT_PAGES,
+	MLX5V_SIM_K_INIT_PAGES,
+	MLX5V_SIM_K_CHECKSUMS,
+	MLX5V_SIM_K_CHECK_TOKEN,
+	MLX5V_SIM_K_FAST_TEARDOWN,
+	MLX5V_SIM_K_TEARDOWN_FAIL,
+	MLX5V_SIM_K_CMD_EXEC_TO,
+	MLX5V_SIM_K_CMD_Q_INIT_TO,
+	MLX5V_SIM_K_REQUEST_PAGES,
+	MLX5V_SIM_K_PAGE_STORM,
+	MLX5V_SIM_K_PAGE_STORM_PAGES,
+	MLX5V_SIM_K_EQ_OVERRUN,
+	MLX5V_SIM_K_CQ_OVERRUN,
+	MLX5V_SIM_K_PORT_DOWN,
+	MLX5V_SIM_K_PORT_UP,
+	MLX5V_SIM_K_MAX,
+};
+
+/** HCA life cycle as the firmware sees it. */
+enum mlx5v_sim_hca_state {
+	MLX5V_SIM_HCA_DISABLED,     /**< after reset or DISABLE_HCA */
+	MLX5V_SIM_HCA_ENABLED,      /**< ENABLE_HCA done, or torn down */
+	MLX5V_SIM_HCA_INITIALIZED,  /**< INIT_HCA done */
+};
+
+/** Command slot state; a slot is busy (owned by the device) unless IDLE. */
+enum mlx5v_sim_slot_state {
+	MLX5V_SIM_SLOT_IDLE,
+	MLX5V_SIM_SLOT_QUEUED,      /**< doorbell seen, engine has not run it yet */
+	MLX5V_SIM_SLOT_DELAYED,     /**< executed; completion held until deadline */
+	MLX5V_SIM_SLOT_HELD,        /**< executed; completion held until release_held */
+};
+
+struct mlx5v_sim_slot {
+	uint8_t state;              /**< enum mlx5v_sim_slot_state */
+	uint8_t deliv;              /**< delivery status to complete with */
+	uint8_t drop_eqe;           /**< complete without the CMD EQE */
+	uint8_t dup_eqe;            /**< post the CMD EQE twice */
+	uint8_t sig;                /**< entry signature byte when checksums are on */
+	uint8_t cmd_eqn;            /**< EQ subscribed to CMD when the doorbell rang, or 0 */
+	uint32_t cmd_eq_gen;        /**< ... and its generation, so a re-created EQN differs */
+	uint64_t deadline_ns;       /**< DELAYED: when to complete */
+	uint64_t ent_iova;          /**< the entry, fixed when the command ran */
+};
+
+/** One EQ. Indexed by EQN; eqn 0 is never used so doorbell words stay nonzero. */
+struct mlx5v_sim_eq {
+	int valid;
+	uint32_t gen;               /**< creation generation */
+	uint8_t log_size;
+	uint8_t log_page_size;      /**< page = 2^(log_page_size + 12) bytes */
+	uint8_t armed;              /**< §6.11: 1 ARMED, 0 FIRED (or never armed) */
+	uint8_t always_armed;       /**< eqc.st 0xb */
+	uint8_t status;             /**< eqc.status: 0 or EQ_WRITE_FAILURE */
+	uint8_t oi;
+	uint8_t ec;
+	uint32_t uar;
+	uint32_t intr;
+	uint32_t pi;                /**< producer counter, 24 bits */
+	uint32_t ci;                /**< last consumer index written by a doorbell */
+	unsigned int ncq;           /**< CQs bound to this EQ */
+	uint64_t mask[4];           /**< event_bitmask, host order */
+	uint32_t npas;
+	uint64_t *pas;
+};
+
+struct mlx5v_sim_cq {
+	int valid;
+	uint8_t log_size;
+	uint8_t log_page_size;
+	uint8_t armed;              /**< armed for the next CQE (§7.2) */
+	uint8_t status;             /**< cqc.status: 0, CQ_OVERFLOW or CQ_WRITE_FAIL */
+	uint8_t oi;
+	uint8_t arm_sn;
+	uint32_t uar;
+	uint32_t eqn;               /**< c_eqn */
+	uint32_t pi;                /**< producer counter, 24 bits */
+	uint32_t arm_ci;            /**< consumer index of the last arm doorbell */
+	uint32_t cqc_dw4;           /**< cq_period / cq_max_count, echoed by QUERY_CQ */
+	uint64_t dbr_addr;
+	uint32_t npas;
+	uint64_t *pas;
+};
+
+struct mlx5v_sim_uar {
+	int allocated;
+	struct hwsim_mmio_page *pg;
+	struct mlx5v_sim *sim;      /**< watch callback argument */
+	uint32_t index;
+};
+
+/** One command being executed (engine thread, sim->lock held). */
+struct mlx5v_sim_cmd {
+	const uint8_t *in;
+	uint8_t *out;               /**< zeroed, outlen bytes (at least 16) */
+	uint32_t inlen;
+	uint32_t outlen;
+	uint16_t opcode;
+	uint16_t op_mod;
+	unsigned int slot;
+	uint32_t syndrome;
+};
+
+/** The simulated HCA. */
+struct mlx5v_sim {
+	TAILQ_ENTRY(mlx5v_sim) next;
+	char name[64];
+	struct mlx5v_sim_params p;  /**< knobs pointer cleared after create */
+	/*
+	 * lock protects all model state below. It is never held while an eventfd is
+	 * written: MSI-X raises are queued in irq_pending and flushed after unlock.
+	 */
+	pthread_mutex_t lock;
+	struct hwsim_dma *dma;
+	struct hwsim_irq *irq;
+	struct hwsim_engine *engine;
+	struct hwsim_knobs *knobs;
+	uint32_t *irq_pending;      /**< raises queued per vector */
+	uint32_t irq_queued;        /**< hint: irq_pending may be nonzero (atomic) */
+	/* Init segment. */
+	uint32_t cmdq_addr_h;
+	uint32_t cmdq_addr_l;       /**< bits 31:12 */
+	uint8_t nic_if;             /**< 0x014 [10:8] read-back */
+	int pci_offline;
+	int bus_enabled;
+	uint64_t boot_deadline_ns;  /**< "initializing" reads 1 until then */
+	uint32_t health_counter;    /**< atomic */
+	uint64_t health_next_ns;
+	uint8_t health_rfr;
+	uint8_t health_synd;
+	uint16_t health_ext_synd;
+	/* Command interface. */
+	uint32_t db_pending;        /**< slots queued by 0x018, taken by the engine */
+	struct mlx5v_sim_slot slot[MLX5V_CMD_MAX_SLOTS];
+	/* HCA. */
+	int hca_state;              /**< enum mlx5v_sim_hca_state */
+	int issi;
+	int fast_teardown_prepared;
+	int roce_en;
+	int checksum_cap;           /**< cur cmdif_checksum != 0 */
+	uint8_t host_endianness[16];
+	uint8_t cap_max[MLX5V_HCA_CAP_SIZE];
+	uint8_t cap_cur[MLX5V_HCA_CAP_SIZE];
+	uint8_t roce_max[MLX5V_HCA_CAP_SIZE];
+	uint8_t roce_cur[MLX5V_HCA_CAP_SIZE];
+	struct mlx5v_sim_uar uar[MLX5V_SIM_NUM_UARS];
+	unsigned int nb_uars;
+	/* Event and completion queues. */
+	struct mlx5v_sim_eq eq[MLX5V_SIM_MAX_EQN + 1];
+	unsigned int nb_eqs;
+	uint32_t eq_gen;
+	struct mlx5v_sim_cq *cq;    /**< MLX5V_SIM_MAX_CQN + 1 entries, cqn 0 unused */
+	unsigned int nb_cqs;
+	/* Firmware pages, sorted for binary search. */
+	uint64_t *pages;
+	uint32_t nb_pages;
+	uint32_t pages_cap;
+	/* Counters (enum mlx5v_sim_ctr), updated with atomics. */
+	uint64_t ctr[MLX5V_SIM_CTR_MAX];
+};
+
+/* ---- mlx5v_sim.c ---- */
+void mlx5v_sim_ctr_inc(struct mlx5v_sim *sim, enum mlx5v_sim_ctr ctr);
+/** Queue an MSI-X raise of vector vec (lock held); mlx5v_sim_irq_flush() signals it. */
+void mlx5v_sim_irq_queue(struct mlx5v_sim *sim, uint32_t vec);
+/** Signal queued MSI-X raises; call without the lock. @return raises signalled. */
+int mlx5v_sim_irq_flush(struct mlx5v_sim *sim);
+/** Knob value by index. */
+int64_t mlx5v_sim_knob(struct mlx5v_sim *sim, enum mlx5v_sim_knob k);
+
+/* ---- mlx5v_sim_iseg.c ---- */
+void mlx5v_sim_iseg_init(struct mlx5v_sim *sim);
+uint32_t mlx5v_sim_iseg_read(struct mlx5v_sim *sim, uint32_t off);
+void mlx5v_sim_iseg_write(struct mlx5v_sim *sim, uint32_t off, uint32_t val);
+/** @return 1 while the "initializing" bit reads set. */
+int mlx5v_sim_iseg_booting(struct mlx5v_sim *sim);
+
+/* ---- mlx5v_sim_cmd.c ---- */
+/** 0x018 doorbell from a driver thread: queue the slots in mask (lock not held). */
+void mlx5v_sim_cmd_doorbell(struct mlx5v_sim *sim, uint32_t mask);
+/** Engine: run queued slots and due delayed completions (lock not held). @return work. */
+int mlx5v_sim_cmd_poll(struct mlx5v_sim *sim);
+/** Complete every HELD slot (lock not held). */
+void mlx5v_sim_cmd_release_held(struct mlx5v_sim *sim);
+/** Record a failure in c; @return status, for "return mlx5v_sim_cmd_err(...)". */
+uint8_t mlx5v_sim_cmd_err(struct mlx5v_sim_cmd *c, uint8_t status, uint32_t syndrome);
+/** @return 1 if the len bytes at in + off are all zero. */
+int mlx5v_sim_zero(const uint8_t *in, uint32_t off, uint32_t len);
+
+/* Opcode handlers: called with sim->lock held; return the outbox status. */
+typedef uint8_t (*mlx5v_sim_cmd_fn)(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+
+/* ---- mlx5v_sim_cmd_hca.c ---- */
+void mlx5v_sim_caps_init(struct mlx5v_sim *sim);
+uint8_t mlx5v_sim_cmd_enable_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_disable_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_query_issi(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_set_issi(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_query_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_set_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_init_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_teardown_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_modify_nic_vport(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_alloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_dealloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+/** @return 1 if UAR index idx is allocated (lock held). */
+int mlx5v_sim_uar_allocated(struct mlx5v_sim *sim, uint32_t idx);
+
+/* ---- mlx5v_sim_pages.c ---- */
+uint8_t mlx5v_sim_cmd_query_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_manage_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+/** Post a PAGE_REQUEST EQE (lock held). @return 0, -ENOENT (no subscriber), -EIO. */
+int mlx5v_sim_pages_request_locked(struct mlx5v_sim *sim, int32_t num_pages);
+void mlx5v_sim_pages_free(struct mlx5v_sim *sim);
+
+/* ---- mlx5v_sim_eq.c ---- */
+uint8_t mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_destroy_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_query_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_gen_eqe(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+/** @return the live EQ eqn, or NULL (lock held). */
+struct mlx5v_sim_eq *mlx5v_sim_eq_get(struct mlx5v_sim *sim, uint32_t eqn);
+/** @return the lowest live EQN subscribed to event type, or 0 (lock held). */
+uint32_t mlx5v_sim_eq_subscriber(struct mlx5v_sim *sim, uint8_t type);
+/**
+ * Write one EQE (type, sub_type, 28 data bytes or NULL) to eq, owner last, and queue
+ * the MSI-X if the EQ is armed (lock held). @return 0, -EIO (EQ in error or overrun).
+ */
+int mlx5v_sim_eq_post(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq, uint8_t type,
+		      uint8_t sub_type, const void *data);
+/** Post an event to subscribed EQs (all, or the first only). @return EQs written. */
+int mlx5v_sim_event_post(struct mlx5v_sim *sim, uint8_t type, uint8_t sub_type,
+			 const void *data, int first_only);
+/** Mark eq overrun (§6.9) (lock held). */
+void mlx5v_sim_eq_overrun(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq);
+/** UAR +0x40 / +0x48 doorbell (engine, lock not held). */
+void mlx5v_sim_eq_doorbell(struct mlx5v_sim *sim, uint32_t uar, int arm, uint32_t val);
+void mlx5v_sim_eq_free_all(struct mlx5v_sim *sim);
+/** Device address of byte off of a ring described by pas[] (EQs and CQs). */
+uint64_t mlx5v_sim_ring_iova(const uint64_t *pas, uint8_t log_page_size, uint64_t off);
+/**
+ * Read and check a ring's PAS list (at in + pas_off): inlen holds them, each is aligned
+ * to the page size, and every byte of the ring is mapped. pas[] has MLX5V_SIM_MAX_PAS
+ * entries. @return 0 (OK), 1 (beyond inlen), 2 (misaligned), 3 (unmapped).
+ */
+int mlx5v_sim_ring_check(struct mlx5v_sim *sim, const uint8_t *in, uint32_t inlen,
+			 uint32_t pas_off, uint64_t ring_bytes, uint8_t log_page_size,
+			 uint64_t *pas, uint32_t *npas);
+/**
+ * Count entries whose owner bit (last byte of each stride) says "software" before the
+ * device wrote anything: the first pass expects 1 everywhere (§6.8, §7.4).
+ */
+uint32_t mlx5v_sim_ring_sw_owned(struct mlx5v_sim *sim, const uint64_t *pas,
+				 uint8_t log_page_size, uint32_t nent, uint32_t stride);
+
+/* ---- mlx5v_sim_cq.c ---- */
+uint8_t mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_destroy_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_query_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+/** UAR +0x20 doorbell (engine, lock not held). */
+void mlx5v_sim_cq_doorbell(struct mlx5v_sim *sim, uint32_t uar, uint64_t val);
+/** Post a CQE (lock held). @return as mlx5v_sim_post_cqe(). */
+int mlx5v_sim_cq_post_locked(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode,
+			     uint32_t byte_cnt);
+/** Force a CQ overrun: CQ_ERROR event, syndrome 0x1 (lock held). @return 0 or -ENOENT. */
+int mlx5v_sim_cq_overrun_locked(struct mlx5v_sim *sim, uint32_t cqn);
+void mlx5v_sim_cq_free_all(struct mlx5v_sim *sim);
+
+/* ---- mlx5v_sim_health.c ---- */
+void mlx5v_sim_health_init(struct mlx5v_sim *sim);
+/** Engine: advance the heartbeat when due. @return 1 if it advanced. */
+int mlx5v_sim_health_tick(struct mlx5v_sim *sim, uint64_t now);
+/** Set RFR + synd (synd 0 clears them) (lock held). */
+void mlx5v_sim_health_fatal_locked(struct mlx5v_sim *sim, uint8_t synd);
+
+/* ---- mlx5v_sim_faults.c ---- */
+/** Create the knob table and apply the "name=value,..." string. @return 0 or -errno. */
+int mlx5v_sim_faults_init(struct mlx5v_sim *sim, const char *knobs);
+/** Run the actions of knobs set at creation (after the model is complete). */
+void mlx5v_sim_faults_apply(struct mlx5v_sim *sim);
+/** Knob table definitions, for the devargs ignore list and the doc. */
+extern const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX];
+/**
+ * Decide the faults for a command of opcode (lock held): fills status and syndrome for a
+ * forced answer, *deliv, *delay_ms, *drop (1 drop EQE, 2 hold), *dup.
+ */
+void mlx5v_sim_faults_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint8_t *status,
+			  uint32_t *syndrome, uint8_t *deliv, uint32_t *delay_ms, int *drop,
+			  int *dup);
+
+/* ---- mlx5v_sim_hw.c ---- */
+/** Allocate the UAR pages and their doorbell watches. @return 0 or -errno. */
+int mlx5v_sim_uars_init(struct mlx5v_sim *sim);
+void mlx5v_sim_uars_fini(struct mlx5v_sim *sim);
+/** Engine: consume UAR doorbells. @return doorbells seen. */
+int mlx5v_sim_uars_poll(struct mlx5v_sim *sim);
+
+/* ---- small helpers ---- */
+/** @return the big-endian dword at byte offset off (need not be aligned). */
+static inline uint32_t
+mlx5v_sim_be32(const uint8_t *p, uint32_t off)
+{
+	return rte_pmd_mlx5v_prm_get(p + off, 0, 31, 0);
+}
+
+/** @return (a - b) mod 2^24: how far counter a is ahead of b. */
+static inline uint32_t
+mlx5v_sim_ctr_dist(uint32_t a, uint32_t b)
+{
+	return (a - b) & MLX5V_SIM_CTR_MASK;
+}
+
+#endif /* _MLX5V_SIM_PRIV_H_ */

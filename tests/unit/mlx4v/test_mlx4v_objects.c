@@ -1,0 +1,478 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file
+ * Unit tests of the mlx4v objects on the simulator: lifecycles, bad input, double
+ * destroy, objects of another device, failure injection per create step, and EAL
+ * heap plus device live-object counters back to their start.
+ */
+
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_mempool.h>
+
+#include "test.h"
+
+#include "mlx4v_test_util.h"
+
+#define SIM_NAME "mlx4v_sim_o0"
+#define SIM2_NAME "mlx4v_sim_o1"
+
+static struct rte_pmd_mlx4v_dev *g_dev;
+static struct mlx4v_sim *g_sim;
+
+static int
+objects_setup(void)
+{
+	if (rte_vdev_init(SIM_NAME, "ports=2") != 0 || rte_vdev_init(SIM2_NAME, NULL) != 0)
+		return TEST_FAILED;
+	g_sim = mlx4v_sim_get(SIM_NAME);
+	g_dev = rte_pmd_mlx4v_dev_open(SIM_NAME);
+	return g_sim != NULL && g_dev != NULL ? TEST_SUCCESS : TEST_FAILED;
+}
+
+static void
+objects_teardown(void)
+{
+	rte_pmd_mlx4v_dev_close(g_dev);
+	rte_vdev_uninit(SIM2_NAME);
+	rte_vdev_uninit(SIM_NAME);
+}
+
+static int
+live_zero(struct mlx4v_sim *sim)
+{
+	int k;
+
+	for (k = 0; k < MLX4V_SIM_OBJ_MAX; k++)
+		TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(sim, k), 0u,
+				  "%u objects of kind %d live in the device",
+				  mlx4v_sim_live_objects(sim, k), k);
+	return TEST_SUCCESS;
+}
+
+/* One of everything, then torn down in reverse: counters and heap back to start. */
+static int
+test_mlx4v_objects_lifecycle_no_leak(void)
+{
+	struct rte_pmd_mlx4v_qp_attr qa = { .max_send_wr = 32, .max_recv_wr = 16,
+		.max_send_sge = 2, .max_recv_sge = 2, .port = 1 };
+	struct rte_pmd_mlx4v_wq_attr wa = { .max_wr = 16, .max_sge = 1, .port = 2 };
+	struct rte_pmd_mlx4v_pd *pd;
+	struct rte_pmd_mlx4v_mr *mr;
+	struct rte_pmd_mlx4v_cq *cq, *ecq;
+	struct rte_pmd_mlx4v_srq *srq;
+	struct rte_pmd_mlx4v_qp *qp, *qp2;
+	struct rte_pmd_mlx4v_wq *wq;
+	size_t heap0;
+	void *mem;
+	int round, s;
+
+	for (round = 0; round < 2; round++) {
+		heap0 = mlx4v_test_heap_used();
+		mem = rte_zmalloc(NULL, 65536, 4096);
+		pd = rte_pmd_mlx4v_alloc_pd(g_dev);
+		TEST_ASSERT(mem != NULL && pd != NULL, "pd");
+		mr = rte_pmd_mlx4v_reg_mr(pd, mem, 65536);
+		cq = rte_pmd_mlx4v_create_cq(g_dev, 64, 32, 0);
+		ecq = rte_pmd_mlx4v_create_cq(g_dev, 64, 64, 1);
+		srq = rte_pmd_mlx4v_create_srq(pd, 32, 2);
+		TEST_ASSERT(mr && cq && ecq && srq, "mr/cq/srq");
+		qa.send_cq = cq;
+		qa.recv_cq = ecq;
+		qa.srq = NULL;
+		qp = rte_pmd_mlx4v_create_qp(pd, &qa);
+		qa.srq = srq;
+		qp2 = rte_pmd_mlx4v_create_qp(pd, &qa);
+		wa.cq = ecq;
+		wq = rte_pmd_mlx4v_create_wq(pd, &wa);
+		TEST_ASSERT(qp && qp2 && wq, "qp/wq");
+		TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(g_sim, MLX4V_SIM_OBJ_QP), 2u, "QPs");
+		for (s = RTE_PMD_MLX4V_QPS_INIT; s <= RTE_PMD_MLX4V_QPS_RTS; s++)
+			TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qp, s), "qp state %d", s);
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_ERR), "ERR");
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_RESET), "RESET");
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_wq(wq, RTE_PMD_MLX4V_WQS_RDY), "RDY");
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_wq(wq, RTE_PMD_MLX4V_WQS_RESET), "RESET");
+		/* In-use objects refuse to go. */
+		TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_cq(ecq), EBUSY, "CQ used by QP/WQ");
+		TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_srq(srq), EBUSY, "SRQ used by QP");
+		TEST_ASSERT_EQUAL(rte_pmd_mlx4v_dealloc_pd(pd), EBUSY, "PD in use");
+		TEST_ASSERT_EQUAL(rte_pmd_mlx4v_dev_close(g_dev), EBUSY, "handle with objects");
+		TEST_ASSERT_EQUAL(rte_vdev_uninit(SIM_NAME), -EBUSY, "device with handles");
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_wq(wq), "destroy wq");
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(qp2), "destroy qp2");
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(qp), "destroy qp");
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_srq(srq), "destroy srq");
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(ecq), "destroy ecq");
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq), "destroy cq");
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dereg_mr(mr), "dereg");
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "dealloc");
+		rte_free(mem);
+		TEST_ASSERT_SUCCESS(live_zero(g_sim), "device objects leaked");
+		TEST_ASSERT_EQUAL(mlx4v_test_heap_used(), heap0, "EAL heap leaked %zd bytes",
+				  (ssize_t)(mlx4v_test_heap_used() - heap0));
+	}
+	return TEST_SUCCESS;
+}
+
+/* NULL and out-of-range input to every create call: EINVAL, errno and rte_errno. */
+static int
+test_mlx4v_objects_bad_input(void)
+{
+	struct rte_pmd_mlx4v_pd *pd = rte_pmd_mlx4v_alloc_pd(g_dev);
+	struct rte_pmd_mlx4v_cq *cq = rte_pmd_mlx4v_create_cq(g_dev, 8, 32, 0);
+	struct rte_pmd_mlx4v_qp_attr qa;
+	struct rte_pmd_mlx4v_wq_attr wa;
+	size_t heap0 = mlx4v_test_heap_used();
+	char junk[64];
+	uint32_t u;
+	unsigned int i;
+	static const int bad_cqe[][2] = { { 0, 32 }, { -1, 32 }, { 0x400000, 32 }, { 8, 48 },
+					  { 8, 128 } };
+
+	TEST_ASSERT(pd != NULL && cq != NULL, "objects");
+	heap0 = mlx4v_test_heap_used();
+	memset(junk, 0, sizeof(junk));
+#define EXPECT_NULL(call, what) do { \
+		errno = 0; \
+		rte_errno = 0; \
+		TEST_ASSERT_NULL(call, "%s", what); \
+		TEST_ASSERT_EQUAL(rte_errno, EINVAL, "%s: rte_errno %d", what, rte_errno); \
+		TEST_ASSERT_EQUAL(errno, EINVAL, "%s: errno", what); \
+	} while (0)
+#define EXPECT_EINVAL(call, what) do { \
+		rte_errno = 0; \
+		TEST_ASSERT_EQUAL(call, EINVAL, "%s", what); \
+		TEST_ASSERT_EQUAL(rte_errno, EINVAL, "%s: rte_errno", what); \
+	} while (0)
+	EXPECT_NULL(rte_pmd_mlx4v_dev_open(NULL), "open NULL");
+	errno = 0;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_dev_open("mlx4v_nonexistent"), "open unknown");
+	TEST_ASSERT_EQUAL(errno, ENODEV, "open unknown: ENODEV");
+	EXPECT_EINVAL(rte_pmd_mlx4v_dev_close(NULL), "close NULL");
+	EXPECT_EINVAL(rte_pmd_mlx4v_dev_close((void *)junk), "close junk");
+	EXPECT_NULL(rte_pmd_mlx4v_alloc_pd(NULL), "pd NULL dev");
+	EXPECT_NULL(rte_pmd_mlx4v_alloc_pd((void *)pd), "pd on a PD");
+	EXPECT_EINVAL(rte_pmd_mlx4v_dealloc_pd(NULL), "dealloc NULL");
+	EXPECT_NULL(rte_pmd_mlx4v_reg_mr(NULL, junk, 64), "mr NULL pd");
+	EXPECT_NULL(rte_pmd_mlx4v_reg_mr(pd, NULL, 64), "mr NULL addr");
+	EXPECT_NULL(rte_pmd_mlx4v_reg_mr(pd, junk, 0), "mr len 0");
+	EXPECT_NULL(rte_pmd_mlx4v_reg_mr(pd, (void *)(uintptr_t)-64, 4096), "mr wraps");
+	EXPECT_NULL(rte_pmd_mlx4v_reg_mempool(pd, NULL), "mempool NULL");
+	EXPECT_EINVAL(rte_pmd_mlx4v_dereg_mr(NULL), "dereg NULL");
+	EXPECT_EINVAL(rte_pmd_mlx4v_mr_lkey(NULL, &u), "lkey NULL");
+	for (i = 0; i < RTE_DIM(bad_cqe); i++)
+		EXPECT_NULL(rte_pmd_mlx4v_create_cq(g_dev, bad_cqe[i][0], bad_cqe[i][1], 0),
+			    "bad cq");
+	EXPECT_NULL(rte_pmd_mlx4v_create_cq(NULL, 8, 32, 0), "cq NULL dev");
+	EXPECT_EINVAL(rte_pmd_mlx4v_destroy_cq(NULL), "destroy cq NULL");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_cq_event_fd(cq), -1, "event fd without events");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "event fd errno");
+	EXPECT_EINVAL(rte_pmd_mlx4v_get_cq_event(cq), "get event without events");
+	EXPECT_EINVAL(rte_pmd_mlx4v_ack_cq_events(cq, 1), "ack more than taken");
+	EXPECT_NULL(rte_pmd_mlx4v_create_srq(pd, 65537, 1), "srq max_wr");
+	EXPECT_NULL(rte_pmd_mlx4v_create_srq(pd, 8, 65), "srq max_sge");
+	EXPECT_NULL(rte_pmd_mlx4v_create_srq(NULL, 8, 1), "srq NULL pd");
+	EXPECT_EINVAL(rte_pmd_mlx4v_destroy_srq(NULL), "destroy srq NULL");
+	EXPECT_NULL(rte_pmd_mlx4v_create_qp(pd, NULL), "qp NULL attr");
+	{
+		static const struct { const char *what; int f; uint32_t v; } b[] = {
+			{ "send_cq NULL", 0, 0 }, { "recv_cq NULL", 1, 0 }, { "port 0", 2, 0 },
+			{ "port 3 of 2", 2, 3 }, { "send_wr", 3, 65537 }, { "recv_wr", 4, 65537 },
+			{ "send_sge", 5, 65 }, { "recv_sge", 6, 65 }, { "inline", 7, 1025 },
+			{ "srq junk", 8, 0 },
+		};
+
+		for (i = 0; i < RTE_DIM(b); i++) {
+			qa = (struct rte_pmd_mlx4v_qp_attr){ .send_cq = cq, .recv_cq = cq,
+				.max_send_wr = 4, .max_recv_wr = 4, .port = 1 };
+			switch (b[i].f) {
+			case 0: qa.send_cq = NULL; break;
+			case 1: qa.recv_cq = NULL; break;
+			case 2: qa.port = b[i].v; break;
+			case 3: qa.max_send_wr = b[i].v; break;
+			case 4: qa.max_recv_wr = b[i].v; break;
+			case 5: qa.max_send_sge = b[i].v; break;
+			case 6: qa.max_recv_sge = b[i].v; break;
+			case 7: qa.max_inline_data = b[i].v; break;
+			default: qa.srq = (void *)junk; break;
+			}
+			EXPECT_NULL(rte_pmd_mlx4v_create_qp(pd, &qa), b[i].what);
+		}
+	}
+	EXPECT_EINVAL(rte_pmd_mlx4v_destroy_qp(NULL), "destroy qp NULL");
+	EXPECT_EINVAL(rte_pmd_mlx4v_modify_qp(NULL, RTE_PMD_MLX4V_QPS_INIT), "modify NULL");
+	EXPECT_EINVAL(rte_pmd_mlx4v_qp_num(NULL, &u), "qp_num NULL");
+	wa = (struct rte_pmd_mlx4v_wq_attr){ .cq = NULL, .max_wr = 4, .max_sge = 1, .port = 1 };
+	EXPECT_NULL(rte_pmd_mlx4v_create_wq(pd, &wa), "wq NULL cq");
+	wa.cq = cq;
+	wa.max_wr = 65537;
+	EXPECT_NULL(rte_pmd_mlx4v_create_wq(pd, &wa), "wq max_wr");
+	wa.max_wr = 4;
+	wa.max_sge = 65;
+	EXPECT_NULL(rte_pmd_mlx4v_create_wq(pd, &wa), "wq max_sge");
+	wa.max_sge = 1;
+	wa.port = 0;
+	EXPECT_NULL(rte_pmd_mlx4v_create_wq(pd, &wa), "wq port 0");
+	wa.port = 3;
+	EXPECT_NULL(rte_pmd_mlx4v_create_wq(pd, &wa), "wq port 3 of 2");
+	EXPECT_NULL(rte_pmd_mlx4v_create_wq(pd, NULL), "wq NULL attr");
+	EXPECT_EINVAL(rte_pmd_mlx4v_destroy_wq(NULL), "destroy wq NULL");
+	EXPECT_EINVAL(rte_pmd_mlx4v_modify_wq(NULL, RTE_PMD_MLX4V_WQS_RDY), "modify wq NULL");
+	EXPECT_EINVAL(rte_pmd_mlx4v_wq_num(NULL, &u), "wq_num NULL");
+	TEST_ASSERT_EQUAL(mlx4v_test_heap_used(), heap0, "failed creates leaked memory");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "dealloc");
+	return live_zero(g_sim);
+}
+
+/* Double destroy and use after destroy: EINVAL, never a crash. */
+static int
+test_mlx4v_objects_double_destroy(void)
+{
+	struct rte_pmd_mlx4v_pd *pd = rte_pmd_mlx4v_alloc_pd(g_dev);
+	struct rte_pmd_mlx4v_mr *mr = rte_pmd_mlx4v_reg_mr(pd, &pd, 8);
+	struct rte_pmd_mlx4v_cq *cq = rte_pmd_mlx4v_create_cq(g_dev, 8, 32, 0);
+	struct rte_pmd_mlx4v_srq *srq = rte_pmd_mlx4v_create_srq(pd, 8, 1);
+	struct rte_pmd_mlx4v_qp_attr qa = { .max_send_wr = 4, .port = 1 };
+	struct rte_pmd_mlx4v_wq_attr wa = { .max_wr = 4, .max_sge = 1, .port = 1 };
+	struct rte_pmd_mlx4v_dev *dev2 = rte_pmd_mlx4v_dev_open(SIM_NAME);
+	struct rte_pmd_mlx4v_qp *qp;
+	struct rte_pmd_mlx4v_wq *wq;
+	struct rte_pmd_mlx4v_obj obj;
+	struct mlx4dv_qp vqp;
+	struct mlx4dv_cq vcq;
+	struct mlx4dv_srq vsrq;
+	struct mlx4dv_rwq vrwq;
+	uint32_t u;
+
+	TEST_ASSERT(pd && mr && cq && srq && dev2, "objects");
+	qa.send_cq = qa.recv_cq = cq;
+	wa.cq = cq;
+	qp = rte_pmd_mlx4v_create_qp(pd, &qa);
+	wq = rte_pmd_mlx4v_create_wq(pd, &wa);
+	TEST_ASSERT(qp && wq, "qp/wq");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_wq(wq), "wq");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(qp), "qp");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_srq(srq), "srq");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq), "cq");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dereg_mr(mr), "mr");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "pd");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dev_close(dev2), "dev2");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_wq(wq), EINVAL, "wq twice");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_qp(qp), EINVAL, "qp twice");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_srq(srq), EINVAL, "srq twice");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_cq(cq), EINVAL, "cq twice");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_dereg_mr(mr), EINVAL, "mr twice");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_dealloc_pd(pd), EINVAL, "pd twice");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_dev_close(dev2), EINVAL, "dev twice");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_INIT), EINVAL,
+			  "modify destroyed qp");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_wq(wq, RTE_PMD_MLX4V_WQS_RDY), EINVAL,
+			  "modify destroyed wq");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_mr_lkey(mr, &u), EINVAL, "lkey of destroyed mr");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_get_cq_event(cq), EINVAL, "event of destroyed cq");
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_alloc_pd(dev2), "pd on a closed handle");
+	/* Views of destroyed objects, one type at a time. */
+	vqp.comp_mask = vcq.comp_mask = 0;
+	obj = (struct rte_pmd_mlx4v_obj){ .qp = { qp, &vqp }, .cq = { cq, &vcq },
+		.srq = { srq, &vsrq }, .rwq = { wq, &vrwq } };
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_QP), EINVAL, "qp view");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_CQ), EINVAL, "cq view");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_SRQ), EINVAL, "srq view");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_RWQ), EINVAL, "rwq view");
+	return live_zero(g_sim);
+}
+
+/* Objects of another handle (same device or another device) are refused. */
+static int
+test_mlx4v_objects_foreign_device(void)
+{
+	struct rte_pmd_mlx4v_dev *same = rte_pmd_mlx4v_dev_open(SIM_NAME);
+	struct rte_pmd_mlx4v_dev *other = rte_pmd_mlx4v_dev_open(SIM2_NAME);
+	struct rte_pmd_mlx4v_pd *pd = rte_pmd_mlx4v_alloc_pd(g_dev);
+	struct rte_pmd_mlx4v_pd *opd;
+	struct rte_pmd_mlx4v_cq *cq, *cq_same, *cq_other;
+	struct rte_pmd_mlx4v_srq *osrq;
+	struct rte_pmd_mlx4v_qp_attr qa = { .max_send_wr = 4, .port = 1 };
+	struct rte_pmd_mlx4v_wq_attr wa = { .max_wr = 4, .max_sge = 1, .port = 1 };
+
+	TEST_ASSERT(same && other && pd, "handles");
+	opd = rte_pmd_mlx4v_alloc_pd(other);
+	cq = rte_pmd_mlx4v_create_cq(g_dev, 8, 32, 0);
+	cq_same = rte_pmd_mlx4v_create_cq(same, 8, 32, 0);
+	cq_other = rte_pmd_mlx4v_create_cq(other, 8, 32, 0);
+	osrq = rte_pmd_mlx4v_create_srq(opd, 8, 1);
+	TEST_ASSERT(opd && cq && cq_same && cq_other && osrq, "objects");
+	qa.send_cq = cq;
+	qa.recv_cq = cq_other;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_create_qp(pd, &qa), "recv CQ of another device");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno");
+	qa.recv_cq = cq_same;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_create_qp(pd, &qa), "recv CQ of another handle");
+	qa.recv_cq = cq;
+	qa.srq = osrq;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_create_qp(pd, &qa), "SRQ of another device");
+	wa.cq = cq_other;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_create_wq(pd, &wa), "WQ CQ of another device");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_srq(osrq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq_other), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq_same), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(opd), "dealloc");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "dealloc");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dev_close(other), "close");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dev_close(same), "close");
+	TEST_ASSERT_SUCCESS(live_zero(mlx4v_sim_get(SIM2_NAME)), "other device");
+	return live_zero(g_sim);
+}
+
+/* Each fail_* knob fails its create (or modify) with the device state unchanged. */
+static int
+test_mlx4v_objects_failure_injection(void)
+{
+	static const char *const knobs[] = { "fail_alloc_pd", "fail_reg_mr", "fail_create_cq",
+		"fail_create_srq", "fail_create_qp", "fail_create_wq" };
+	struct rte_pmd_mlx4v_qp_attr qa = { .max_send_wr = 4, .max_recv_wr = 4,
+		.max_recv_sge = 1, .port = 1 };
+	struct rte_pmd_mlx4v_wq_attr wa = { .max_wr = 4, .max_sge = 1, .port = 1 };
+	struct rte_pmd_mlx4v_pd *pd;
+	struct rte_pmd_mlx4v_cq *cq;
+	struct rte_pmd_mlx4v_qp *qp;
+	struct rte_pmd_mlx4v_wq *wq;
+	size_t heap0;
+	unsigned int i;
+	void *p = NULL;
+	char mem[64];
+
+	pd = rte_pmd_mlx4v_alloc_pd(g_dev);
+	cq = rte_pmd_mlx4v_create_cq(g_dev, 8, 32, 1);
+	TEST_ASSERT(pd != NULL && cq != NULL, "objects");
+	qa.send_cq = qa.recv_cq = cq;
+	wa.cq = cq;
+	for (i = 0; i < RTE_DIM(knobs); i++) {
+		unsigned int live[MLX4V_SIM_OBJ_MAX];
+		int k;
+
+		for (k = 0; k < MLX4V_SIM_OBJ_MAX; k++)
+			live[k] = mlx4v_sim_live_objects(g_sim, k);
+		heap0 = mlx4v_test_heap_used();
+		TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(g_sim, knobs[i], 1), "%s", knobs[i]);
+		errno = 0;
+		switch (i) {
+		case 0: p = rte_pmd_mlx4v_alloc_pd(g_dev); break;
+		case 1: p = rte_pmd_mlx4v_reg_mr(pd, mem, sizeof(mem)); break;
+		case 2: p = rte_pmd_mlx4v_create_cq(g_dev, 8, 64, 1); break;
+		case 3: p = rte_pmd_mlx4v_create_srq(pd, 8, 1); break;
+		case 4: p = rte_pmd_mlx4v_create_qp(pd, &qa); break;
+		default: p = rte_pmd_mlx4v_create_wq(pd, &wa); break;
+		}
+		TEST_ASSERT_NULL(p, "%s: create succeeded", knobs[i]);
+		TEST_ASSERT_EQUAL(errno, ENOMEM, "%s: errno %d", knobs[i], errno);
+		for (k = 0; k < MLX4V_SIM_OBJ_MAX; k++)
+			TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(g_sim, k), live[k],
+					  "%s: device object kind %d leaked", knobs[i], k);
+		TEST_ASSERT_EQUAL(mlx4v_test_heap_used(), heap0, "%s: EAL heap leaked",
+				  knobs[i]);
+	}
+	/* State changes the device refuses leave the object in its old state. */
+	qp = rte_pmd_mlx4v_create_qp(pd, &qa);
+	wq = rte_pmd_mlx4v_create_wq(pd, &wa);
+	TEST_ASSERT(qp != NULL && wq != NULL, "qp/wq");
+	mlx4v_sim_knob_set(g_sim, "fail_modify_qp", 1);
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_INIT), EIO, "modify qp");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_RTR), EINVAL,
+			  "still in RESET");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_INIT), "retry");
+	mlx4v_sim_knob_set(g_sim, "fail_modify_wq", 1);
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_wq(wq, RTE_PMD_MLX4V_WQS_RDY), EIO, "modify wq");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_wq(wq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(qp), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "dealloc");
+	return live_zero(g_sim);
+}
+
+/* QP state machine: only the allowed transitions. */
+static int
+test_mlx4v_objects_qp_transitions(void)
+{
+	struct rte_pmd_mlx4v_pd *pd = rte_pmd_mlx4v_alloc_pd(g_dev);
+	struct rte_pmd_mlx4v_cq *cq = rte_pmd_mlx4v_create_cq(g_dev, 8, 32, 0);
+	struct rte_pmd_mlx4v_qp_attr qa = { .max_send_wr = 4, .port = 1 };
+	struct rte_pmd_mlx4v_qp *qp;
+
+	qa.send_cq = qa.recv_cq = cq;
+	qp = rte_pmd_mlx4v_create_qp(pd, &qa);
+	TEST_ASSERT_NOT_NULL(qp, "qp");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_RTR), EINVAL, "RESET->RTR");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_RTS), EINVAL, "RESET->RTS");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_qp(qp, 42), EINVAL, "state 42");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_INIT), "INIT");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_INIT), "INIT->INIT");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_RTS), EINVAL, "INIT->RTS");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_RTR), "RTR");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_INIT), EINVAL, "RTR->INIT");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_RTS), "RTS");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_RTS), "RTS->RTS");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_wq(NULL, 7), EINVAL, "bad wq state");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(qp), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "dealloc");
+	return live_zero(g_sim);
+}
+
+/* A whole mempool under one lkey; the span covers every object. */
+static int
+test_mlx4v_objects_reg_mempool(void)
+{
+	struct rte_pmd_mlx4v_pd *pd = rte_pmd_mlx4v_alloc_pd(g_dev);
+	struct rte_mempool *mp, *empty;
+	struct rte_pmd_mlx4v_mr *mr;
+	uint32_t lkey = 0;
+
+	mp = rte_mempool_create("mlx4v_ut_mp", 255, 2048, 0, 0, NULL, NULL, NULL, NULL,
+				SOCKET_ID_ANY, 0);
+	empty = rte_mempool_create_empty("mlx4v_ut_empty", 16, 64, 0, 0, SOCKET_ID_ANY, 0);
+	TEST_ASSERT(pd != NULL && mp != NULL && empty != NULL, "pool");
+	mr = rte_pmd_mlx4v_reg_mempool(pd, mp);
+	TEST_ASSERT_NOT_NULL(mr, "reg_mempool");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_mr_lkey(mr, &lkey), "lkey");
+	TEST_ASSERT(lkey != 0 && lkey != 0x100, "lkey 0x%x", lkey);
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_reg_mempool(pd, empty), "empty pool");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dereg_mr(mr), "dereg");
+	rte_mempool_free(empty);
+	rte_mempool_free(mp);
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "dealloc");
+	return live_zero(g_sim);
+}
+
+static struct unit_test_suite mlx4v_objects_suite = {
+	.suite_name = "mlx4v objects",
+	.setup = objects_setup,
+	.teardown = objects_teardown,
+	.unit_test_cases = {
+		TEST_CASE(test_mlx4v_objects_lifecycle_no_leak),
+		TEST_CASE(test_mlx4v_objects_bad_input),
+		TEST_CASE(test_mlx4v_objects_double_destroy),
+		TEST_CASE(test_mlx4v_objects_foreign_device),
+		TEST_CASE(test_mlx4v_objects_failure_injection),
+		TEST_CASE(test_mlx4v_objects_qp_transitions),
+		TEST_CASE(test_mlx4v_objects_reg_mempool),
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_mlx4v_objects(void)
+{
+	return unit_test_suite_runner(&mlx4v_objects_suite);
+}
+
+REGISTER_TEST_COMMAND(mlx4v_objects_autotest, test_mlx4v_objects);

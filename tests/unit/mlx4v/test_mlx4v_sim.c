@@ -1,0 +1,676 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file
+ * Unit tests of the simulated ConnectX-3 through the raw views: loopback from a
+ * QP's SQ into an RWQ of another object, completions and events, port pairing,
+ * QP RQ and SRQ receive, and the misuse the model must flag.
+ */
+
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_malloc.h>
+
+#include "test.h"
+
+#include "mlx4v_test_util.h"
+
+#define SIM_NAME "mlx4v_sim_t0"
+#define BUF_SIZE 2048
+#define NBUF 32
+
+static struct rte_pmd_mlx4v_dev *g_dev;
+static struct rte_pmd_mlx4v_pd *g_pd;
+static struct mlx4v_sim *g_sim;
+static uint8_t *g_mem;
+static struct rte_pmd_mlx4v_mr *g_mr;
+static uint32_t g_lkey;
+
+/* A transmit queue: CQ + raw QP in RTS, with views. */
+struct txq {
+	struct rte_pmd_mlx4v_cq *cq;
+	struct rte_pmd_mlx4v_qp *qp;
+	struct mlx4v_test_sq sq;
+	struct mlx4v_test_cq tcq;
+	uint32_t qpn;
+};
+
+/* A receive queue: CQ (with events) + RWQ in RDY, with views. */
+struct rxq {
+	struct rte_pmd_mlx4v_cq *cq;
+	struct rte_pmd_mlx4v_wq *wq;
+	struct mlx4v_test_rq rq;
+	struct mlx4v_test_cq tcq;
+	uint32_t wqn;
+};
+
+static uint8_t *
+buf_at(unsigned int i)
+{
+	return g_mem + (size_t)i * BUF_SIZE;
+}
+
+static int
+sim_setup(void)
+{
+	if (rte_vdev_init(SIM_NAME, "ports=2") != 0)
+		return TEST_FAILED;
+	g_sim = mlx4v_sim_get(SIM_NAME);
+	g_dev = rte_pmd_mlx4v_dev_open(SIM_NAME);
+	if (g_sim == NULL || g_dev == NULL)
+		return TEST_FAILED;
+	g_pd = rte_pmd_mlx4v_alloc_pd(g_dev);
+	g_mem = rte_zmalloc(NULL, (size_t)NBUF * BUF_SIZE, 4096);
+	if (g_pd == NULL || g_mem == NULL)
+		return TEST_FAILED;
+	g_mr = rte_pmd_mlx4v_reg_mr(g_pd, g_mem, (size_t)NBUF * BUF_SIZE);
+	if (g_mr == NULL || rte_pmd_mlx4v_mr_lkey(g_mr, &g_lkey) != 0)
+		return TEST_FAILED;
+	return TEST_SUCCESS;
+}
+
+static void
+sim_teardown(void)
+{
+	rte_pmd_mlx4v_dereg_mr(g_mr);
+	rte_free(g_mem);
+	rte_pmd_mlx4v_dealloc_pd(g_pd);
+	rte_pmd_mlx4v_dev_close(g_dev);
+	rte_vdev_uninit(SIM_NAME);
+}
+
+static int
+ut_setup(void)
+{
+	mlx4v_sim_misuse_reset(g_sim);
+	memset(g_mem, 0, (size_t)NBUF * BUF_SIZE);
+	return TEST_SUCCESS;
+}
+
+static int
+txq_create(struct txq *t, struct rte_pmd_mlx4v_dev *dev, struct rte_pmd_mlx4v_pd *pd,
+	   uint8_t port, int cqe)
+{
+	struct rte_pmd_mlx4v_qp_attr a = { .max_send_wr = 64, .max_send_sge = 1,
+		.max_recv_wr = 1, .max_recv_sge = 1, .port = port };
+	struct rte_pmd_mlx4v_obj obj;
+	struct mlx4dv_qp vqp;
+	struct mlx4dv_cq vcq;
+	int s;
+
+	memset(t, 0, sizeof(*t));
+	t->cq = rte_pmd_mlx4v_create_cq(dev, cqe, 32, 0);
+	TEST_ASSERT_NOT_NULL(t->cq, "tx cq");
+	a.send_cq = a.recv_cq = t->cq;
+	t->qp = rte_pmd_mlx4v_create_qp(pd, &a);
+	TEST_ASSERT_NOT_NULL(t->qp, "tx qp");
+	for (s = RTE_PMD_MLX4V_QPS_INIT; s <= RTE_PMD_MLX4V_QPS_RTS; s++)
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(t->qp, s), "state %d", s);
+	vqp.comp_mask = MLX4DV_QP_MASK_UAR_MMAP_OFFSET;
+	vcq.comp_mask = MLX4DV_CQ_MASK_UAR;
+	obj = (struct rte_pmd_mlx4v_obj){ .qp = { t->qp, &vqp }, .cq = { t->cq, &vcq } };
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_QP | MLX4DV_OBJ_CQ),
+			    "tx views");
+	mlx4v_test_sq_init(&t->sq, &vqp);
+	mlx4v_test_cq_init(&t->tcq, &vcq);
+	return rte_pmd_mlx4v_qp_num(t->qp, &t->qpn);
+}
+
+static void
+txq_destroy(struct txq *t)
+{
+	rte_pmd_mlx4v_destroy_qp(t->qp);
+	rte_pmd_mlx4v_destroy_cq(t->cq);
+}
+
+static int
+rxq_create(struct rxq *r, struct rte_pmd_mlx4v_dev *dev, struct rte_pmd_mlx4v_pd *pd,
+	   uint8_t port, uint32_t nwqe)
+{
+	struct rte_pmd_mlx4v_wq_attr a = { .max_wr = nwqe, .max_sge = 1, .port = port };
+	struct rte_pmd_mlx4v_obj obj;
+	struct mlx4dv_rwq vwq;
+	struct mlx4dv_cq vcq;
+
+	memset(r, 0, sizeof(*r));
+	r->cq = rte_pmd_mlx4v_create_cq(dev, nwqe, 64, 1);
+	TEST_ASSERT_NOT_NULL(r->cq, "rx cq");
+	a.cq = r->cq;
+	r->wq = rte_pmd_mlx4v_create_wq(pd, &a);
+	TEST_ASSERT_NOT_NULL(r->wq, "rwq");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_wq(r->wq, RTE_PMD_MLX4V_WQS_RDY), "RDY");
+	vcq.comp_mask = MLX4DV_CQ_MASK_UAR;
+	obj = (struct rte_pmd_mlx4v_obj){ .cq = { r->cq, &vcq }, .rwq = { r->wq, &vwq } };
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_RWQ | MLX4DV_OBJ_CQ),
+			    "rx views");
+	mlx4v_test_rq_from_rwq(&r->rq, &vwq);
+	mlx4v_test_cq_init(&r->tcq, &vcq);
+	return rte_pmd_mlx4v_wq_num(r->wq, &r->wqn);
+}
+
+static void
+rxq_destroy(struct rxq *r)
+{
+	rte_pmd_mlx4v_destroy_wq(r->wq);
+	rte_pmd_mlx4v_destroy_cq(r->cq);
+}
+
+/* Take (and ack) one event of a CQ; the caller's sn copy follows, as DPDK's does. */
+static int
+take_event(struct rxq *r)
+{
+	TEST_ASSERT(mlx4v_test_fd_wait(rte_pmd_mlx4v_cq_event_fd(r->cq), g_sim,
+				       MLX4V_TEST_POLLS), "no event on the eventfd");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_get_cq_event(r->cq), "get_cq_event");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_ack_cq_events(r->cq, 1), "ack");
+	r->tcq.sn++;
+	return TEST_SUCCESS;
+}
+
+/* The "done when" scenario: SQ of one object -> RWQ of another, CQEs, armed event. */
+static int
+test_mlx4v_sim_raw_loopback(void)
+{
+	static const uint32_t len[4] = { 60, 128, 1000, 1514 };
+	struct mlx4v_sim_stats st;
+	struct mlx4_cqe *cqe;
+	struct txq t;
+	struct rxq r;
+	unsigned int i;
+
+	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 64), "txq");
+	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 1, 16), "rxq");
+	TEST_ASSERT_EQUAL(r.tcq.v.arm_sn, 1, "arm_sn of a fresh CQ");
+	for (i = 0; i < 8; i++)
+		mlx4v_test_rq_post(&r.rq, g_lkey, buf_at(16 + i), BUF_SIZE);
+	mlx4v_test_cq_arm(&r.tcq, MLX4_CQ_DB_REQ_NOT);
+	for (i = 0; i < 4; i++) {
+		memset(buf_at(i), 0x10 + i, len[i]);
+		/* Only WQEs 1 and 3 ask for a send completion. */
+		mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(i), len[i], i & 1);
+	}
+	for (i = 0; i < 4; i++) {
+		cqe = mlx4v_test_cq_wait(&r.tcq, g_sim);
+		TEST_ASSERT_NOT_NULL(cqe, "receive CQE %u missing", i);
+		TEST_ASSERT_EQUAL((cqe->owner_sr_opcode & MLX4_CQE_OPCODE_MASK),
+				  MLX4_RECV_OPCODE_SEND, "rx opcode");
+		TEST_ASSERT_EQUAL((cqe->owner_sr_opcode & MLX4_CQE_IS_SEND_MASK), 0, "is_send");
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_32(cqe->byte_cnt), len[i], "byte_cnt");
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_16(cqe->wqe_index), i, "wqe_index");
+		TEST_ASSERT_EQUAL((rte_be_to_cpu_32(cqe->vlan_my_qpn) & 0xffffff), r.wqn, "qpn");
+		TEST_ASSERT_BUFFERS_ARE_EQUAL(buf_at(16 + i), buf_at(i), len[i], "payload %u", i);
+		mlx4v_test_cq_consume(&r.tcq);
+	}
+	/* Armed before the first CQE: exactly one event. */
+	TEST_ASSERT_SUCCESS(take_event(&r), "event");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_get_cq_event(r.cq), EAGAIN, "second event");
+	/* Send CQEs: one per CQ_UPDATE WQE, with its index. */
+	for (i = 1; i < 4; i += 2) {
+		cqe = mlx4v_test_cq_wait(&t.tcq, g_sim);
+		TEST_ASSERT_NOT_NULL(cqe, "send CQE for WQE %u", i);
+		TEST_ASSERT_EQUAL((cqe->owner_sr_opcode & MLX4_CQE_OPCODE_MASK),
+				  MLX4_OPCODE_SEND, "tx opcode");
+		TEST_ASSERT(cqe->owner_sr_opcode & MLX4_CQE_IS_SEND_MASK, "is_send");
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_16(cqe->wqe_index), i, "tx wqe_index");
+		TEST_ASSERT_EQUAL((rte_be_to_cpu_32(cqe->vlan_my_qpn) & 0xffffff), t.qpn, "qpn");
+		mlx4v_test_cq_consume(&t.tcq);
+	}
+	mlx4v_test_settle(g_sim);
+	TEST_ASSERT_NULL(mlx4v_test_cq_peek(&t.tcq), "unrequested send CQE");
+	/* Re-arm with the new sn, then one more packet: one more event. */
+	mlx4v_test_cq_arm(&r.tcq, MLX4_CQ_DB_REQ_NOT);
+	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(4), 64, 0);
+	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "fifth packet");
+	TEST_ASSERT_SUCCESS(take_event(&r), "second armed event");
+	mlx4v_test_cq_consume(&r.tcq);
+	/* A packet lands unarmed; arming with it pending signals at once. */
+	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(5), 64, 0);
+	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "sixth packet");
+	mlx4v_test_settle(g_sim);
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_get_cq_event(r.cq), EAGAIN, "event while unarmed");
+	mlx4v_test_cq_arm(&r.tcq, MLX4_CQ_DB_REQ_NOT);
+	TEST_ASSERT_SUCCESS(take_event(&r), "arm with pending CQE");
+	mlx4v_test_cq_consume(&r.tcq);
+	mlx4v_sim_stats_get(g_sim, &st);
+	TEST_ASSERT(st.tx_packets >= 6 && st.rx_packets >= 6, "stats");
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(g_sim), 0, "misuse flagged on clean use");
+	rxq_destroy(&r);
+	txq_destroy(&t);
+	return TEST_SUCCESS;
+}
+
+/* ports=2,mode=pair: port 1 sends to port 2, never to itself. */
+static int
+test_mlx4v_sim_port_pair(void)
+{
+	struct rte_pmd_mlx4v_dev *dev;
+	struct rte_pmd_mlx4v_pd *pd;
+	struct rte_pmd_mlx4v_mr *mr;
+	struct mlx4v_sim *sim;
+	struct mlx4_cqe *cqe;
+	struct rxq r1, r2;
+	struct txq t;
+	uint32_t lkey;
+
+	TEST_ASSERT_SUCCESS(rte_vdev_init("mlx4v_sim_t1", "ports=2,mode=pair"), "vdev");
+	sim = mlx4v_sim_get("mlx4v_sim_t1");
+	dev = rte_pmd_mlx4v_dev_open("mlx4v_sim_t1");
+	TEST_ASSERT(sim != NULL && dev != NULL, "open");
+	pd = rte_pmd_mlx4v_alloc_pd(dev);
+	mr = rte_pmd_mlx4v_reg_mr(pd, g_mem, (size_t)NBUF * BUF_SIZE);
+	TEST_ASSERT(pd != NULL && mr != NULL, "pd/mr");
+	rte_pmd_mlx4v_mr_lkey(mr, &lkey);
+	TEST_ASSERT_SUCCESS(txq_create(&t, dev, pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(rxq_create(&r1, dev, pd, 1, 4), "rxq port 1");
+	TEST_ASSERT_SUCCESS(rxq_create(&r2, dev, pd, 2, 4), "rxq port 2");
+	mlx4v_test_rq_post(&r1.rq, lkey, buf_at(8), BUF_SIZE);
+	mlx4v_test_rq_post(&r2.rq, lkey, buf_at(9), BUF_SIZE);
+	memset(buf_at(0), 0x77, 100);
+	mlx4v_test_sq_send(&t.sq, lkey, buf_at(0), 100, 1);
+	cqe = mlx4v_test_cq_wait(&r2.tcq, sim);
+	TEST_ASSERT_NOT_NULL(cqe, "packet not on port 2");
+	TEST_ASSERT_EQUAL((rte_be_to_cpu_32(cqe->vlan_my_qpn) & 0xffffff), r2.wqn, "qpn");
+	TEST_ASSERT_BUFFERS_ARE_EQUAL(buf_at(9), buf_at(0), 100, "payload");
+	mlx4v_test_cq_consume(&r2.tcq);
+	mlx4v_test_settle(sim);
+	TEST_ASSERT_NULL(mlx4v_test_cq_peek(&r1.tcq), "packet looped back to port 1");
+	/* Injected on port 1 from the wire: lands on port 1. */
+	TEST_ASSERT_SUCCESS(mlx4v_sim_inject(sim, 1, buf_at(0), 80), "inject");
+	cqe = mlx4v_test_cq_wait(&r1.tcq, sim);
+	TEST_ASSERT_NOT_NULL(cqe, "injected packet");
+	TEST_ASSERT_EQUAL(rte_be_to_cpu_32(cqe->byte_cnt), 80u, "byte_cnt");
+	mlx4v_test_cq_consume(&r1.tcq);
+	/* No buffer left on port 1: dropped. */
+	TEST_ASSERT_EQUAL(mlx4v_sim_inject(sim, 1, buf_at(0), 80), -ENOBUFS, "drop");
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(sim), 0, "misuse");
+	rxq_destroy(&r2);
+	rxq_destroy(&r1);
+	txq_destroy(&t);
+	rte_pmd_mlx4v_dereg_mr(mr);
+	rte_pmd_mlx4v_dealloc_pd(pd);
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dev_close(dev), "close");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit("mlx4v_sim_t1"), "uninit");
+	return TEST_SUCCESS;
+}
+
+/* Receive into a QP's own RQ, and into an SRQ through its free list. */
+static int
+test_mlx4v_sim_qp_rq_and_srq(void)
+{
+	struct rte_pmd_mlx4v_srq *srq = rte_pmd_mlx4v_create_srq(g_pd, 8, 2);
+	struct rte_pmd_mlx4v_cq *rcq = rte_pmd_mlx4v_create_cq(g_dev, 16, 32, 0);
+	struct rte_pmd_mlx4v_qp_attr a = { .max_send_wr = 4, .max_recv_wr = 4,
+		.max_recv_sge = 1, .port = 2 };
+	struct rte_pmd_mlx4v_qp *qrq, *qsrq;
+	struct rte_pmd_mlx4v_obj obj;
+	struct mlx4v_test_rq rq;
+	struct mlx4v_test_cq tcq;
+	struct mlx4dv_qp vqp;
+	struct mlx4dv_srq vsrq;
+	struct mlx4dv_cq vcq;
+	struct mlx4_cqe *cqe;
+	uint32_t qpn_rq, qpn_srq;
+	int s;
+
+	TEST_ASSERT(srq != NULL && rcq != NULL, "srq/cq");
+	a.send_cq = a.recv_cq = rcq;
+	qrq = rte_pmd_mlx4v_create_qp(g_pd, &a);
+	a.srq = srq;
+	qsrq = rte_pmd_mlx4v_create_qp(g_pd, &a);
+	TEST_ASSERT(qrq != NULL && qsrq != NULL, "qps");
+	for (s = RTE_PMD_MLX4V_QPS_INIT; s <= RTE_PMD_MLX4V_QPS_RTR; s++) {
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qrq, s), "state");
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qsrq, s), "state");
+	}
+	rte_pmd_mlx4v_qp_num(qrq, &qpn_rq);
+	rte_pmd_mlx4v_qp_num(qsrq, &qpn_srq);
+	vqp.comp_mask = 0;
+	vcq.comp_mask = 0;
+	obj = (struct rte_pmd_mlx4v_obj){ .qp = { qrq, &vqp }, .cq = { rcq, &vcq },
+		.srq = { srq, &vsrq } };
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_QP | MLX4DV_OBJ_CQ |
+						   MLX4DV_OBJ_SRQ), "views");
+	mlx4v_test_rq_from_qp(&rq, &vqp);
+	mlx4v_test_cq_init(&tcq, &vcq);
+	/* QP RQ first in creation order: it takes the first packet. */
+	mlx4v_test_rq_post(&rq, g_lkey, buf_at(10), BUF_SIZE);
+	memset(buf_at(0), 0x21, 90);
+	TEST_ASSERT_SUCCESS(mlx4v_sim_inject(g_sim, 2, buf_at(0), 90), "inject 1");
+	cqe = mlx4v_test_cq_wait(&tcq, g_sim);
+	TEST_ASSERT_NOT_NULL(cqe, "RQ CQE");
+	TEST_ASSERT_EQUAL((rte_be_to_cpu_32(cqe->vlan_my_qpn) & 0xffffff), qpn_rq, "RQ qpn");
+	TEST_ASSERT_BUFFERS_ARE_EQUAL(buf_at(10), buf_at(0), 90, "RQ payload");
+	mlx4v_test_cq_consume(&tcq);
+	/* Post on the SRQ: take the head of the free list, as libmlx4 does. */
+	{
+		uint8_t *w = (uint8_t *)vsrq.buf.buf + ((size_t)vsrq.head << vsrq.wqe_shift);
+		struct mlx4_wqe_srq_next_seg *next = (struct mlx4_wqe_srq_next_seg *)w;
+		struct mlx4_wqe_data_seg *d = (struct mlx4_wqe_data_seg *)(next + 1);
+		int idx = vsrq.head;
+
+		mlx4dv_set_data_seg(d, BUF_SIZE, g_lkey, (uintptr_t)buf_at(11));
+		mlx4dv_set_data_seg(d + 1, 0, 0x100, 0);
+		rte_io_wmb();
+		*vsrq.db = rte_cpu_to_be_32(1);
+		memset(buf_at(0), 0x42, 200);
+		TEST_ASSERT_SUCCESS(mlx4v_sim_inject(g_sim, 2, buf_at(0), 200), "inject 2");
+		cqe = mlx4v_test_cq_wait(&tcq, g_sim);
+		TEST_ASSERT_NOT_NULL(cqe, "SRQ CQE");
+		TEST_ASSERT_EQUAL((rte_be_to_cpu_32(cqe->vlan_my_qpn) & 0xffffff), qpn_srq,
+				  "SRQ qpn");
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_16(cqe->wqe_index), idx, "SRQ wqe_index");
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_32(cqe->byte_cnt), 200u, "byte_cnt");
+		TEST_ASSERT_BUFFERS_ARE_EQUAL(buf_at(11), buf_at(0), 200, "SRQ payload");
+		mlx4v_test_cq_consume(&tcq);
+	}
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(g_sim), 0, "misuse");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(qsrq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(qrq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_srq(srq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(rcq), "destroy");
+	return TEST_SUCCESS;
+}
+
+/* A fresh CQ polls empty everywhere; with strict_cqe_owner it yields bogus CQEs. */
+static int
+test_mlx4v_sim_fresh_cq_empty_and_strict(void)
+{
+	struct rte_pmd_mlx4v_obj obj;
+	struct rte_pmd_mlx4v_cq *cq;
+	struct mlx4v_test_cq t;
+	struct mlx4dv_cq v;
+	uint32_t i;
+	int size;
+
+	for (size = 32; size <= 64; size += 32) {
+		cq = rte_pmd_mlx4v_create_cq(g_dev, 63, size, 0);
+		TEST_ASSERT_NOT_NULL(cq, "cq");
+		v.comp_mask = 0;
+		obj = (struct rte_pmd_mlx4v_obj){ .cq = { cq, &v } };
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_CQ), "view");
+		mlx4v_test_cq_init(&t, &v);
+		for (i = 0; i < v.cqe_cnt; i++) {
+			t.ci = i;
+			TEST_ASSERT_NULL(mlx4v_test_cq_peek(&t), "fresh %d-byte CQ entry %u valid",
+					 size, i);
+		}
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq), "destroy");
+	}
+	/* Why the default exists: libmlx4's zeroed ring reads as valid on pass 0. */
+	TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(g_sim, "strict_cqe_owner", 1), "knob");
+	cq = rte_pmd_mlx4v_create_cq(g_dev, 63, 32, 0);
+	TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(g_sim, "strict_cqe_owner", 0), "knob");
+	TEST_ASSERT_NOT_NULL(cq, "cq");
+	v.comp_mask = 0;
+	obj = (struct rte_pmd_mlx4v_obj){ .cq = { cq, &v } };
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_CQ), "view");
+	mlx4v_test_cq_init(&t, &v);
+	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_peek(&t), "strict mode: zeroed CQE should look valid");
+	TEST_ASSERT_EQUAL(mlx4v_test_cq_peek(&t)->owner_sr_opcode, 0, "bogus all-zero CQE");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq), "destroy");
+	return TEST_SUCCESS;
+}
+
+static int
+wait_misuse(enum mlx4v_sim_misuse kind)
+{
+	int i;
+
+	for (i = 0; i < MLX4V_TEST_POLLS / 10; i++) {
+		if (mlx4v_sim_misuse_count(g_sim, kind) > 0)
+			return 1;
+		mlx4v_sim_poll(g_sim);
+		rte_delay_us_sleep(MLX4V_TEST_POLL_US);
+	}
+	return 0;
+}
+
+/* A WQE with the owner bit of the wrong pass is flagged and not executed. */
+static int
+test_mlx4v_sim_misuse_wrong_owner(void)
+{
+	struct mlx4v_sim_stats st0, st;
+	struct txq t;
+
+	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	mlx4v_sim_stats_get(g_sim, &st0);
+	mlx4v_test_sq_write(&t.sq, g_lkey, buf_at(0), 64, 1, 1); /* owner 1 on pass 0 */
+	mlx4v_test_sq_ring(&t.sq);
+	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_SQ_OWNER), "wrong owner not flagged");
+	mlx4v_sim_stats_get(g_sim, &st);
+	TEST_ASSERT_EQUAL(st.tx_packets, st0.tx_packets, "WQE with wrong owner executed");
+	TEST_ASSERT_NULL(mlx4v_test_cq_peek(&t.tcq), "CQE for a WQE with wrong owner");
+	txq_destroy(&t);
+	return TEST_SUCCESS;
+}
+
+/* Bad lkeys: an error CQE with LOCAL_PROT on send and receive, and a misuse count. */
+static int
+test_mlx4v_sim_misuse_bad_lkey(void)
+{
+	struct mlx4_err_cqe *e;
+	struct mlx4_cqe *cqe;
+	struct txq t, t2;
+	struct rxq r;
+
+	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	mlx4v_test_sq_send(&t.sq, g_lkey ^ 0x5500, buf_at(0), 64, 0);
+	cqe = mlx4v_test_cq_wait(&t.tcq, g_sim);
+	TEST_ASSERT_NOT_NULL(cqe, "error CQE even without CQ_UPDATE");
+	e = (struct mlx4_err_cqe *)cqe;
+	TEST_ASSERT_EQUAL((e->owner_sr_opcode & MLX4_CQE_OPCODE_MASK), MLX4_CQE_OPCODE_ERROR,
+			  "opcode");
+	TEST_ASSERT_EQUAL(e->syndrome, MLX4_CQE_SYNDROME_LOCAL_PROT_ERR, "syndrome");
+	TEST_ASSERT(e->owner_sr_opcode & MLX4_CQE_IS_SEND_MASK, "is_send");
+	TEST_ASSERT(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_LKEY) >= 1, "lkey misuse");
+	mlx4v_test_cq_consume(&t.tcq);
+	txq_destroy(&t);
+	/* Right lkey, address past the end of the MR. */
+	mlx4v_sim_misuse_reset(g_sim);
+	TEST_ASSERT_SUCCESS(txq_create(&t2, g_dev, g_pd, 1, 16), "txq");
+	mlx4v_test_sq_send(&t2.sq, g_lkey, buf_at(NBUF - 1) + BUF_SIZE - 10, 64, 0);
+	cqe = mlx4v_test_cq_wait(&t2.tcq, g_sim);
+	TEST_ASSERT_NOT_NULL(cqe, "error CQE");
+	TEST_ASSERT_EQUAL(((struct mlx4_err_cqe *)cqe)->syndrome,
+			  MLX4_CQE_SYNDROME_LOCAL_PROT_ERR, "syndrome");
+	TEST_ASSERT(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_LKEY) >= 1, "range misuse");
+	mlx4v_test_cq_consume(&t2.tcq);
+	/* Receive side: a posted buffer with a bad lkey. */
+	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 2, 4), "rxq");
+	mlx4v_test_rq_post(&r.rq, 0x7777700, buf_at(3), BUF_SIZE);
+	TEST_ASSERT_SUCCESS(mlx4v_sim_inject(g_sim, 2, buf_at(0), 64), "inject");
+	cqe = mlx4v_test_cq_wait(&r.tcq, g_sim);
+	TEST_ASSERT_NOT_NULL(cqe, "rx error CQE");
+	e = (struct mlx4_err_cqe *)cqe;
+	TEST_ASSERT_EQUAL((e->owner_sr_opcode & MLX4_CQE_OPCODE_MASK), MLX4_CQE_OPCODE_ERROR,
+			  "rx opcode");
+	TEST_ASSERT_EQUAL(e->syndrome, MLX4_CQE_SYNDROME_LOCAL_PROT_ERR, "rx syndrome");
+	TEST_ASSERT_EQUAL((e->owner_sr_opcode & MLX4_CQE_IS_SEND_MASK), 0, "rx is_send");
+	mlx4v_test_cq_consume(&r.tcq);
+	rxq_destroy(&r);
+	txq_destroy(&t2);
+	return TEST_SUCCESS;
+}
+
+/* Stale consumer indexes: overrun, CI backwards, arm CI not matching set_ci_db. */
+static int
+test_mlx4v_sim_misuse_stale_ci(void)
+{
+	struct txq t;
+	int i;
+
+	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 1), "txq"); /* 2-entry CQ */
+	for (i = 0; i < 3; i++)
+		mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(0), 64, 1);
+	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_CQ_OVERRUN), "overrun not flagged");
+	/* Consume both and let the device see CI 2, then move the CI back by one. */
+	mlx4v_test_cq_consume(&t.tcq);
+	mlx4v_test_cq_consume(&t.tcq);
+	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(0), 64, 1);
+	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&t.tcq, g_sim), "CQE after consuming");
+	*t.tcq.v.set_ci_db = rte_cpu_to_be_32(1);
+	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(0), 64, 1);
+	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_CI_BACKWARDS), "CI backwards not flagged");
+	/* Arm with a CI that the record does not hold. */
+	*t.tcq.v.set_ci_db = rte_cpu_to_be_32(2);
+	t.tcq.ci = 5;
+	mlx4v_test_cq_arm(&t.tcq, MLX4_CQ_DB_REQ_NOT);
+	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_CI_STALE), "stale arm CI not flagged");
+	txq_destroy(&t);
+	return TEST_SUCCESS;
+}
+
+/* Doorbells and doorbell records in the wrong place or form. */
+static int
+test_mlx4v_sim_misuse_doorbells(void)
+{
+	struct txq t;
+	struct rxq r;
+	uint64_t db;
+
+	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 2, 4), "rxq");
+	/* Arm MMIO without writing the arm_db record first. */
+	db = ((uint64_t)(1u << 28 | MLX4_CQ_DB_REQ_NOT | r.tcq.v.cqn) << 32) | 0;
+	rte_write64(rte_cpu_to_be_64(db), (uint8_t *)r.tcq.v.cq_uar + MLX4_CQ_DOORBELL);
+	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_ARM_DB_RECORD), "missing arm_db record");
+	/* mlx5 packing: ci high, cqn low, command 0. */
+	db = ((uint64_t)(1u << 28 | 0) << 32) | r.tcq.v.cqn;
+	rte_write64(rte_cpu_to_be_64(db), (uint8_t *)r.tcq.v.cq_uar + MLX4_CQ_DOORBELL);
+	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_ARM_PACKING), "mlx5 packing");
+	/* Send doorbell byte-swapped (qpn << 8 in CPU order). */
+	rte_write32(rte_be_to_cpu_32(t.sq.v.doorbell_qpn), t.sq.v.sdb);
+	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_SDB_VALUE), "swapped sdb");
+	/* The send doorbell written on a CQ's page. */
+	rte_write32(t.sq.v.doorbell_qpn, (uint8_t *)r.tcq.v.cq_uar + MLX4_SEND_DOORBELL);
+	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_DB_WRONG_PAGE), "doorbell on the wrong page");
+	/* RQ doorbell record beyond the ring. */
+	*r.rq.rdb = rte_cpu_to_be_32(r.rq.wqe_cnt + 5);
+	TEST_ASSERT_EQUAL(mlx4v_sim_inject(g_sim, 2, buf_at(0), 64), -ENOBUFS, "inject");
+	TEST_ASSERT(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_RQ_DB_RECORD) >= 1,
+		    "RQ record beyond the ring");
+	*r.rq.rdb = 0;
+	rxq_destroy(&r);
+	txq_destroy(&t);
+	return TEST_SUCCESS;
+}
+
+/* After an event, an arm that reuses the fired sn arms nothing. */
+static int
+test_mlx4v_sim_misuse_arm_sn(void)
+{
+	struct txq t;
+	struct rxq r;
+	int fd;
+
+	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 1, 4), "rxq");
+	fd = rte_pmd_mlx4v_cq_event_fd(r.cq);
+	mlx4v_test_rq_post(&r.rq, g_lkey, buf_at(8), BUF_SIZE);
+	mlx4v_test_rq_post(&r.rq, g_lkey, buf_at(9), BUF_SIZE);
+	mlx4v_test_cq_arm(&r.tcq, MLX4_CQ_DB_REQ_NOT);
+	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(0), 64, 0);
+	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "packet");
+	mlx4v_test_cq_consume(&r.tcq);
+	TEST_ASSERT(mlx4v_test_fd_wait(fd, g_sim, MLX4V_TEST_POLLS), "event");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_get_cq_event(r.cq), "get");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_ack_cq_events(r.cq, 1), "ack");
+	/* Forget to bump the sn: the arm is stale. */
+	mlx4v_test_cq_arm(&r.tcq, MLX4_CQ_DB_REQ_NOT);
+	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_ARM_SN), "stale sn not flagged");
+	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(1), 64, 0);
+	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "packet 2");
+	mlx4v_test_settle(g_sim);
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_get_cq_event(r.cq), EAGAIN, "event from a stale arm");
+	rxq_destroy(&r);
+	txq_destroy(&t);
+	return TEST_SUCCESS;
+}
+
+/* The lose_cq_event knob swallows an event: an armed CQ then stays silent. */
+static int
+test_mlx4v_sim_lost_event(void)
+{
+	struct mlx4v_sim_stats st;
+	struct txq t;
+	struct rxq r;
+
+	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 1, 4), "rxq");
+	mlx4v_test_rq_post(&r.rq, g_lkey, buf_at(8), BUF_SIZE);
+	TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(g_sim, "lose_cq_event", 1), "knob");
+	mlx4v_test_cq_arm(&r.tcq, MLX4_CQ_DB_REQ_NOT);
+	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(0), 64, 0);
+	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "packet");
+	mlx4v_test_settle(g_sim);
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_get_cq_event(r.cq), EAGAIN, "lost event delivered");
+	mlx4v_sim_stats_get(g_sim, &st);
+	TEST_ASSERT(st.events_lost >= 1, "events_lost");
+	rxq_destroy(&r);
+	txq_destroy(&t);
+	return TEST_SUCCESS;
+}
+
+/* Devargs: bad values refuse the device, knobs are settable from devargs. */
+static int
+test_mlx4v_sim_devargs(void)
+{
+	struct rte_pmd_mlx4v_dev *dev;
+	struct mlx4v_sim *sim;
+	int64_t v;
+
+	TEST_ASSERT_FAIL(rte_vdev_init("mlx4v_sim_t2", "ports=9"), "ports=9");
+	TEST_ASSERT_FAIL(rte_vdev_init("mlx4v_sim_t2", "ports=0"), "ports=0");
+	TEST_ASSERT_FAIL(rte_vdev_init("mlx4v_sim_t2", "mode=ring"), "mode=ring");
+	TEST_ASSERT_FAIL(rte_vdev_init("mlx4v_sim_t2", "bogus=1"), "unknown key");
+	TEST_ASSERT_FAIL(rte_vdev_init("mlx4v_sim_t2", "strict_cqe_owner=2"), "range");
+	TEST_ASSERT_SUCCESS(rte_vdev_init("mlx4v_sim_t2", "ports=4,fail_create_cq=1"), "ok");
+	sim = mlx4v_sim_get("mlx4v_sim_t2");
+	TEST_ASSERT_NOT_NULL(sim, "sim");
+	TEST_ASSERT_EQUAL(mlx4v_sim_ports(sim), 4u, "ports");
+	TEST_ASSERT_SUCCESS(mlx4v_sim_knob_get(sim, "fail_create_cq", &v), "knob");
+	TEST_ASSERT_EQUAL(v, 1, "knob from devargs");
+	dev = rte_pmd_mlx4v_dev_open("mlx4v_sim_t2");
+	TEST_ASSERT_NOT_NULL(dev, "open");
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_create_cq(dev, 4, 32, 0), "first CQ must fail");
+	TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "errno");
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_CQ), 0u, "CQ leaked");
+	/* Open handles keep the device. */
+	TEST_ASSERT_FAIL(rte_vdev_uninit("mlx4v_sim_t2"), "uninit with an open handle");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dev_close(dev), "close");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit("mlx4v_sim_t2"), "uninit");
+	TEST_ASSERT_NULL(mlx4v_sim_get("mlx4v_sim_t2"), "sim still registered");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite mlx4v_sim_suite = {
+	.suite_name = "mlx4v simulator",
+	.setup = sim_setup,
+	.teardown = sim_teardown,
+	.unit_test_cases = {
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_raw_loopback),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_port_pair),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_qp_rq_and_srq),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_fresh_cq_empty_and_strict),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_wrong_owner),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_bad_lkey),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_stale_ci),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_doorbells),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_arm_sn),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_lost_event),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_devargs),
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_mlx4v_sim(void)
+{
+	return unit_test_suite_runner(&mlx4v_sim_suite);
+}
+
+REGISTER_TEST_COMMAND(mlx4v_sim_autotest, test_mlx4v_sim);

@@ -1,0 +1,503 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Unit tests of mlx5v_cmd: status tables, mailbox chains, tokens, faults, dead policy. */
+
+#include "test.h"
+
+#include "ut_mlx5v.h"
+
+#define VDEV_NAME "mlx5v_sim0"
+
+static struct mlx5v_dev *g_dev;
+static struct mlx5v_sim *g_sim;
+
+static int
+cmd_setup(void)
+{
+	if (rte_vdev_init(VDEV_NAME, "msix=4") != 0)
+		return TEST_FAILED;
+	g_dev = mlx5v_dev_get(VDEV_NAME);
+	g_sim = mlx5v_sim_get(VDEV_NAME);
+	if (g_dev == NULL || g_sim == NULL)
+		return TEST_FAILED;
+	return TEST_SUCCESS;
+}
+
+static void
+cmd_teardown(void)
+{
+	rte_vdev_uninit(VDEV_NAME);
+	g_dev = NULL;
+	g_sim = NULL;
+}
+
+/* Restore the default timeouts after a test that shortened them. */
+static void
+cmd_tout_restore(void)
+{
+	mlx5v_dev_tout_set(g_dev, MLX5V_TO_CMD, 60000);
+	mlx5v_dev_tout_set(g_dev, MLX5V_TO_CMD_RECOVER, 5000);
+}
+
+/* QUERY_ISSI: a query every device answers at any time after bring-up. */
+static int
+query_issi(int general, uint8_t *out, size_t outlen)
+{
+	uint8_t in[MLX5V_CMD_HDR_SIZE];
+
+	memset(in, 0, sizeof(in));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_ISSI);
+	if (general)
+		return mlx5v_cmd_do(g_dev, in, sizeof(in), out, outlen);
+	return mlx5v_cmd_exec(g_dev, in, sizeof(in), out, outlen);
+}
+
+/* Every outbox status value, against the one table (mlx5-prm.md §3.8). */
+static int
+test_mlx5v_cmd_status_table(void)
+{
+	static const struct { uint8_t st; int err; } known[] = {
+		{ 0x00, 0 }, { 0x01, -EIO }, { 0x02, -EINVAL }, { 0x03, -EINVAL },
+		{ 0x04, -EIO }, { 0x05, -EINVAL }, { 0x06, -EBUSY }, { 0x07, -EAGAIN },
+		{ 0x08, -ENOMEM }, { 0x09, -EINVAL }, { 0x0a, -EINVAL }, { 0x0f, -EAGAIN },
+		{ 0x10, -EINVAL }, { 0x30, -EINVAL }, { 0x40, -EINVAL }, { 0x50, -EIO },
+		{ 0x51, -EIO }, { 0xfe, -ENOLINK },
+	};
+	unsigned int v, i;
+
+	for (v = 0; v < 256; v++) {
+		int expect = -EIO;
+
+		for (i = 0; i < RTE_DIM(known); i++)
+			if (known[i].st == v)
+				expect = known[i].err;
+		TEST_ASSERT_EQUAL(mlx5v_cmd_status_to_errno(v), expect,
+				  "status 0x%02x -> %d, expected %d", v,
+				  mlx5v_cmd_status_to_errno(v), expect);
+	}
+	/* NOT_READY is -EAGAIN (the kernel's choice, documented in the table). */
+	TEST_ASSERT_EQUAL(mlx5v_cmd_status_to_errno(MLX5V_CMD_STAT_NOT_READY), -EAGAIN, "NR");
+	return TEST_SUCCESS;
+}
+
+/* Every failing status also comes back through the device, via mlx5v_cmd_exec(). */
+static int
+test_mlx5v_cmd_status_from_device(void)
+{
+	static const uint8_t st[] = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09,
+				      0x0a, 0x0f, 0x10, 0x30, 0x40, 0x50, 0x51, 0x77 };
+	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(st); i++) {
+		TEST_ASSERT_SUCCESS(mlx5v_sim_fail_next_cmd(g_sim, MLX5V_CMD_OP_QUERY_ISSI, st[i],
+							    0x100 + i), "arm");
+		TEST_ASSERT_EQUAL(query_issi(0, out, sizeof(out)), mlx5v_cmd_status_to_errno(st[i]),
+				  "status 0x%02x from the device", st[i]);
+	}
+	TEST_ASSERT_SUCCESS(query_issi(0, out, sizeof(out)), "QUERY_ISSI after the faults");
+	return TEST_SUCCESS;
+}
+
+/* Every delivery status value (mlx5-prm.md §3.7), and through the device. */
+static int
+test_mlx5v_cmd_delivery_table(void)
+{
+	static const struct { uint8_t d; int err; } known[] = {
+		{ 0x00, 0 }, { 0x01, -EBADR }, { 0x02, -EBADR }, { 0x03, -EFAULT },
+		{ 0x04, -EFAULT }, { 0x05, -EFAULT }, { 0x06, -EIO }, { 0x07, -ENOMSG },
+		{ 0x08, -ENOMSG }, { 0x09, -ENOMSG }, { 0x10, -ENOMSG },
+	};
+	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	unsigned int v, i;
+
+	for (v = 0; v < 128; v++) {
+		int expect = -EINVAL;
+
+		for (i = 0; i < RTE_DIM(known); i++)
+			if (known[i].d == v)
+				expect = known[i].err;
+		TEST_ASSERT_EQUAL(mlx5v_cmd_delivery_to_errno(v), expect, "delivery 0x%02x", v);
+	}
+	for (i = 1; i < RTE_DIM(known); i++) {
+		TEST_ASSERT_SUCCESS(mlx5v_sim_fail_next_delivery(g_sim, MLX5V_CMD_OP_QUERY_ISSI,
+								 known[i].d), "arm");
+		TEST_ASSERT_EQUAL(query_issi(1, out, sizeof(out)), known[i].err,
+				  "delivery 0x%02x from the device", known[i].d);
+	}
+	TEST_ASSERT_SUCCESS(query_issi(1, out, sizeof(out)), "QUERY_ISSI after the faults");
+	return TEST_SUCCESS;
+}
+
+/* General entry point: -EREMOTEIO with status and syndrome left in the outbox. */
+static int
+test_mlx5v_cmd_do_eremoteio(void)
+{
+	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+
+	TEST_ASSERT_SUCCESS(mlx5v_sim_fail_next_cmd(g_sim, MLX5V_CMD_OP_QUERY_ISSI,
+						    MLX5V_CMD_STAT_BAD_PARAM_ERR, 0x12345678), "arm");
+	TEST_ASSERT_EQUAL(query_issi(1, out, sizeof(out)), -EREMOTEIO, "not EREMOTEIO");
+	TEST_ASSERT_EQUAL(MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS), MLX5V_CMD_STAT_BAD_PARAM_ERR,
+			  "status not in the outbox");
+	TEST_ASSERT_EQUAL(MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME), 0x12345678u,
+			  "syndrome not in the outbox");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_fail_next_cmd(g_sim, MLX5V_CMD_OP_QUERY_ISSI,
+						    MLX5V_CMD_STAT_BAD_PARAM_ERR, 0x1), "arm");
+	TEST_ASSERT_EQUAL(query_issi(0, out, sizeof(out)), -EINVAL, "exec must translate");
+	TEST_ASSERT_EQUAL(mlx5v_cmd_do(g_dev, out, 4, out, sizeof(out)), -EINVAL, "short in");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Long chains both ways: GIVE 1000 pages (an 8016-byte input, 16 blocks), then TAKE every
+ * page the device holds (an 8400-byte output), check ours are all there, and give the
+ * core's own pages back.
+ */
+static int
+test_mlx5v_cmd_long_mailbox_8k(void)
+{
+	const uint32_t n = 1000;
+	size_t len = (size_t)n * 4096;
+	size_t inmsg = MLX5V_MANAGE_PAGES_IN_PAS + 8 * (size_t)n;
+	uint8_t *pages, *in, *out, *seen;
+	size_t outmsg;
+	uint64_t iova, held;
+	uint32_t i, got, total, mine = 0, theirs = 0;
+	int ret;
+
+	TEST_ASSERT(inmsg >= 8000, "message shorter than 8 KiB");
+	/* The model checks mailbox tokens against the entry token (delivery 0x2). */
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "check_token", 1), "check_token");
+	held = mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_PAGES);
+	total = n + (uint32_t)held;
+	outmsg = MLX5V_MANAGE_PAGES_OUT_PAS + 8 * (size_t)total;
+	pages = rte_zmalloc("ut_pages", len, 4096);
+	in = calloc(1, outmsg);
+	out = calloc(1, outmsg);
+	seen = calloc(1, n);
+	TEST_ASSERT(pages != NULL && in != NULL && out != NULL && seen != NULL, "alloc");
+	TEST_ASSERT_SUCCESS(g_dev->hw->ops->dma_map(g_dev->hw, pages, len, &iova), "dma map");
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MANAGE_PAGES);
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_MANAGE_PAGES_GIVE);
+	MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES, n);
+	for (i = 0; i < n; i++)
+		MLX5V_SET64(in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * i, iova + (uint64_t)i * 4096);
+	ret = mlx5v_cmd_do(g_dev, in, inmsg, out, MLX5V_CMD_HDR_SIZE);
+	TEST_ASSERT_SUCCESS(ret, "8 KiB GIVE failed: %d", ret);
+	TEST_ASSERT_EQUAL(mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_PAGES), held + n,
+			  "the device did not take all 1000 pages");
+	memset(in, 0, outmsg);
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MANAGE_PAGES);
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_MANAGE_PAGES_TAKE);
+	MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES, total);
+	ret = mlx5v_cmd_do(g_dev, in, MLX5V_CMD_HDR_SIZE, out, outmsg);
+	TEST_ASSERT_SUCCESS(ret, "8 KiB TAKE failed: %d", ret);
+	got = MLX5V_GET(out, MLX5V_MANAGE_PAGES_OUT_NUM_ENTRIES);
+	TEST_ASSERT_EQUAL(got, total, "TAKE returned %u of %u pages", got, total);
+	/* Give the core's pages straight back, in the same input buffer. */
+	memset(in, 0, outmsg);
+	for (i = 0; i < got; i++) {
+		uint64_t pa = MLX5V_GET64(out, MLX5V_MANAGE_PAGES_OUT_PAS + 8 * i);
+
+		if (pa >= iova && pa < iova + len) {
+			TEST_ASSERT_EQUAL((pa & 4095), 0u, "unaligned page 0x%" PRIx64, pa);
+			TEST_ASSERT_EQUAL(seen[(pa - iova) / 4096], 0, "page returned twice");
+			seen[(pa - iova) / 4096] = 1;
+			mine++;
+		} else {
+			MLX5V_SET64(in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * theirs, pa);
+			theirs++;
+		}
+	}
+	TEST_ASSERT_EQUAL(mine, n, "%u of the test pages came back", mine);
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MANAGE_PAGES);
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_MANAGE_PAGES_GIVE);
+	MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES, theirs);
+	ret = mlx5v_cmd_do(g_dev, in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * (size_t)theirs, out,
+			   MLX5V_CMD_HDR_SIZE);
+	TEST_ASSERT_SUCCESS(ret, "giving the core's pages back failed: %d", ret);
+	TEST_ASSERT_EQUAL(mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_PAGES), held, "held");
+	g_dev->hw->ops->dma_unmap(g_dev->hw, pages, iova, len);
+	rte_free(pages);
+	free(in);
+	free(out);
+	free(seen);
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "check_token", 0), "check_token");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_IOMMU_FAULTS), 0u, "IOMMU");
+	return TEST_SUCCESS;
+}
+
+/* Tokens: 8 bits, one per command, never 0, written to the entry and every block. */
+static int
+test_mlx5v_cmd_tokens(void)
+{
+	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	struct mlx5v_cmd_info info;
+	uint8_t prev;
+	int i;
+
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "check_token", 1), "check_token");
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &info), "info");
+	prev = info.last_token;
+	/* 300 commands: the 8-bit token wraps at least once; 0x70-byte outputs use a block. */
+	for (i = 0; i < 300; i++) {
+		TEST_ASSERT_SUCCESS(query_issi(0, out, sizeof(out)), "command %d", i);
+		TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &info), "info");
+		TEST_ASSERT_NOT_EQUAL(info.last_token, 0, "token 0 used");
+		TEST_ASSERT_NOT_EQUAL(info.last_token, prev, "token not advanced");
+		prev = info.last_token;
+	}
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "check_token", 0), "check_token");
+	return TEST_SUCCESS;
+}
+
+/* Optional signatures: the model verifies them when checksums are on. */
+static int
+test_mlx5v_cmd_signatures(void)
+{
+	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	int ret;
+
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "checksums", 1), "checksums");
+	ret = query_issi(1, out, sizeof(out));
+	TEST_ASSERT_EQUAL(ret, -EBADR, "unsigned command accepted by a checking device: %d", ret);
+	mlx5v_cmd_checksum_enable(g_dev, 1);
+	ret = query_issi(1, out, sizeof(out));
+	mlx5v_cmd_checksum_enable(g_dev, 0);
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "checksums", 0), "checksums");
+	TEST_ASSERT_SUCCESS(ret, "signed command refused: %d", ret);
+	return TEST_SUCCESS;
+}
+
+static int
+wait_info(uint32_t timedout_mask, uint64_t late_min)
+{
+	struct mlx5v_cmd_info info;
+	uint64_t deadline = ut_now_ms() + UT_WAIT_LIMIT_MS;
+
+	do {
+		if (mlx5v_cmd_info_get(g_dev, &info) == 0 && info.timedout_mask == timedout_mask &&
+		    info.late_completions >= late_min)
+			return 0;
+		ut_sleep_ms(1);
+	} while (ut_now_ms() < deadline);
+	return -1;
+}
+
+/* A device that never answers: -ETIMEDOUT, the slot stays reserved, a late answer frees it. */
+static int
+test_mlx5v_cmd_timeout_slot_reserved(void)
+{
+	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	struct mlx5v_cmd_info info;
+	struct mlx5v_cmd_stats st;
+	uint64_t late;
+	int ret, i;
+
+	mlx5v_dev_tout_set(g_dev, MLX5V_TO_CMD, 100);
+	mlx5v_dev_tout_set(g_dev, MLX5V_TO_CMD_RECOVER, 100);
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &info), "info");
+	late = info.late_completions;
+	TEST_ASSERT_SUCCESS(mlx5v_sim_drop_next_completion(g_sim, MLX5V_CMD_OP_QUERY_ISSI, 1),
+			    "hold knob");
+	ret = query_issi(0, out, sizeof(out));
+	TEST_ASSERT_EQUAL(ret, -ETIMEDOUT, "held command returned %d", ret);
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &info), "info");
+	TEST_ASSERT_EQUAL(__builtin_popcount(info.timedout_mask), 1, "no slot kept reserved");
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_stats_get(g_dev, MLX5V_CMD_OP_QUERY_ISSI, &st), "stats");
+	TEST_ASSERT(st.timeouts >= 1, "timeout not counted");
+	/* Other slots keep working while one is stalled. */
+	for (i = 0; i < 4; i++)
+		TEST_ASSERT_SUCCESS(query_issi(0, out, sizeof(out)), "command beside a stall");
+	cmd_tout_restore();
+	mlx5v_sim_release_held(g_sim);
+	TEST_ASSERT_SUCCESS(wait_info(0, late + 1), "late completion never freed the slot");
+	TEST_ASSERT_SUCCESS(query_issi(0, out, sizeof(out)), "after the late completion");
+	return TEST_SUCCESS;
+}
+
+/* A delayed completion inside the timeout is waited for; beyond it, reaped late. */
+static int
+test_mlx5v_cmd_delayed_completion(void)
+{
+	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	struct mlx5v_cmd_info info;
+	int ret;
+
+	TEST_ASSERT_SUCCESS(mlx5v_sim_delay_next_cmd(g_sim, MLX5V_CMD_OP_QUERY_ISSI, 50), "knob");
+	TEST_ASSERT_SUCCESS(query_issi(0, out, sizeof(out)), "50 ms delay within the timeout");
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &info), "info");
+	mlx5v_dev_tout_set(g_dev, MLX5V_TO_CMD, 50);
+	mlx5v_dev_tout_set(g_dev, MLX5V_TO_CMD_RECOVER, 50);
+	TEST_ASSERT_SUCCESS(mlx5v_sim_delay_next_cmd(g_sim, MLX5V_CMD_OP_QUERY_ISSI, 1000), "knob");
+	ret = query_issi(0, out, sizeof(out));
+	cmd_tout_restore();
+	TEST_ASSERT_EQUAL(ret, -ETIMEDOUT, "1 s delay with a 100 ms bound returned %d", ret);
+	TEST_ASSERT_SUCCESS(wait_info(0, info.late_completions + 1), "late completion not reaped");
+	return TEST_SUCCESS;
+}
+
+/* The MSI-X of a completion is lost: the waiter polls the EQ and finds the CMD event. */
+static int
+test_mlx5v_cmd_lost_msi_recovered(void)
+{
+	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	struct mlx5v_cmd_info before, after;
+	int ret;
+
+	mlx5v_dev_tout_set(g_dev, MLX5V_TO_CMD, 100);
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &before), "info");
+	mlx5v_sim_drop_msix(g_sim, MLX5V_ASYNC_EQ_VECTOR, 1);
+	ret = query_issi(0, out, sizeof(out));
+	cmd_tout_restore();
+	TEST_ASSERT_SUCCESS(ret, "lost MSI-X not recovered: %d", ret);
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &after), "info");
+	TEST_ASSERT_EQUAL(after.eq_recoveries, before.eq_recoveries + 1, "no EQ recovery poll");
+	TEST_ASSERT_SUCCESS(query_issi(0, out, sizeof(out)), "next command");
+	return TEST_SUCCESS;
+}
+
+/* The completion EQE itself is lost: ownership came back, the command still completes. */
+static int
+test_mlx5v_cmd_lost_eqe_owner_returned(void)
+{
+	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	int ret;
+
+	mlx5v_dev_tout_set(g_dev, MLX5V_TO_CMD, 100);
+	TEST_ASSERT_SUCCESS(mlx5v_sim_drop_next_completion(g_sim, MLX5V_CMD_OP_QUERY_ISSI, 0),
+			    "knob");
+	ret = query_issi(0, out, sizeof(out));
+	cmd_tout_restore();
+	TEST_ASSERT_SUCCESS(ret, "command with a lost EQE: %d", ret);
+	return TEST_SUCCESS;
+}
+
+/* A duplicate CMD event is harmless: counted, and the next commands are not confused. */
+static int
+test_mlx5v_cmd_duplicate_completion(void)
+{
+	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	struct mlx5v_cmd_info before, after;
+	uint64_t deadline = ut_now_ms() + UT_WAIT_LIMIT_MS;
+	int i;
+
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &before), "info");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_dup_next_completion(g_sim, MLX5V_CMD_OP_QUERY_ISSI), "knob");
+	TEST_ASSERT_SUCCESS(query_issi(0, out, sizeof(out)), "duplicated command");
+	for (i = 0; i < 16; i++)
+		TEST_ASSERT_SUCCESS(query_issi(0, out, sizeof(out)), "command after a duplicate");
+	do {
+		TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &after), "info");
+		if (after.spurious > before.spurious)
+			break;
+		ut_sleep_ms(1);
+	} while (ut_now_ms() < deadline);
+	TEST_ASSERT(after.spurious > before.spurious, "duplicate event not seen");
+	TEST_ASSERT_EQUAL(after.busy_mask, 0u, "slots left busy");
+	return TEST_SUCCESS;
+}
+
+/* Per-opcode counters. */
+static int
+test_mlx5v_cmd_opcode_counters(void)
+{
+	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	struct mlx5v_cmd_stats a, b;
+	int i;
+
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_stats_get(g_dev, MLX5V_CMD_OP_QUERY_ISSI, &a), "stats");
+	for (i = 0; i < 10; i++)
+		TEST_ASSERT_SUCCESS(query_issi(0, out, sizeof(out)), "query");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_fail_next_cmd(g_sim, MLX5V_CMD_OP_QUERY_ISSI,
+						    MLX5V_CMD_STAT_INT_ERR, 1), "arm");
+	TEST_ASSERT_FAIL(query_issi(0, out, sizeof(out)), "fault ignored");
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_stats_get(g_dev, MLX5V_CMD_OP_QUERY_ISSI, &b), "stats");
+	TEST_ASSERT_EQUAL(b.n, a.n + 11, "n");
+	TEST_ASSERT_EQUAL(b.errors, a.errors + 1, "errors");
+	TEST_ASSERT(b.ns_total > a.ns_total, "no time accounted");
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_stats_get(g_dev, MLX5V_CMD_OP_CREATE_EQ, &b), "stats");
+	TEST_ASSERT(b.n >= 1, "CREATE_EQ of bring-up not counted");
+	TEST_ASSERT(strcmp(mlx5v_cmd_opcode_name(MLX5V_CMD_OP_MANAGE_PAGES), "MANAGE_PAGES") == 0,
+		    "opcode name");
+	return TEST_SUCCESS;
+}
+
+/* Dead device (§3.11): destroy-class succeeds locally, the rest -ENOLINK, nothing sent. */
+static int
+test_mlx5v_cmd_dead_policy(void)
+{
+	uint8_t in[MLX5V_CMD_HDR_SIZE];
+	uint8_t out[MLX5V_CMD_HDR_SIZE];
+	struct ut_heap before, after;
+	struct mlx5v_cmd_stats st;
+	struct ut_dev u;
+	uint64_t cmds;
+
+	ut_heap_get(&before);
+	TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_cmd_dead", 4, 0, NULL), "create");
+	TEST_ASSERT_SUCCESS(mlx5v_dev_load(u.dev), "load");
+	mlx5v_dev_set_dead(u.dev, MLX5V_DEAD_USER);
+	TEST_ASSERT_EQUAL(mlx5v_dev_is_dead(u.dev), MLX5V_DEAD_USER, "not dead");
+	cmds = mlx5v_sim_counter(u.sim, MLX5V_SIM_CTR_CMDS);
+	memset(in, 0, sizeof(in));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_DESTROY_EQ);
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_exec(u.dev, in, sizeof(in), out, sizeof(out)),
+			    "destroy-class must succeed locally");
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_DEALLOC_UAR);
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_do(u.dev, in, sizeof(in), out, sizeof(out)), "dealloc");
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_ALLOC_UAR);
+	TEST_ASSERT_EQUAL(mlx5v_cmd_exec(u.dev, in, sizeof(in), out, sizeof(out)), -ENOLINK,
+			  "create-class must fail with -ENOLINK");
+	TEST_ASSERT_EQUAL(mlx5v_cmd_do(u.dev, in, sizeof(in), out, sizeof(out)), -ENOLINK, "do");
+	TEST_ASSERT_EQUAL(out[0], MLX5V_CMD_STAT_DRIVER_ABORTED, "status 0xfe");
+	TEST_ASSERT_EQUAL(MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME), MLX5V_DRIVER_SYND,
+			  "syndrome 0xbadd00de");
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, 0x7777);
+	TEST_ASSERT_EQUAL(mlx5v_cmd_do(u.dev, in, sizeof(in), out, sizeof(out)), -EINVAL,
+			  "unknown opcode on a dead device");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(u.sim, MLX5V_SIM_CTR_CMDS), cmds,
+			  "a command reached the dead device");
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_stats_get(u.dev, MLX5V_CMD_OP_ALLOC_UAR, &st), "stats");
+	TEST_ASSERT_EQUAL(st.local, 2u, "local answers not counted");
+	/* Teardown of a dead device completes and frees everything of ours. */
+	mlx5v_dev_unload(u.dev);
+	ut_dev_destroy(&u);
+	ut_heap_get(&after);
+	TEST_ASSERT(ut_heap_same(&before, &after), "EAL memory leaked");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite mlx5v_cmd_suite = {
+	.suite_name = "mlx5v_cmd",
+	.setup = cmd_setup,
+	.teardown = cmd_teardown,
+	.unit_test_cases = {
+		TEST_CASE(test_mlx5v_cmd_status_table),
+		TEST_CASE(test_mlx5v_cmd_status_from_device),
+		TEST_CASE(test_mlx5v_cmd_delivery_table),
+		TEST_CASE(test_mlx5v_cmd_do_eremoteio),
+		TEST_CASE(test_mlx5v_cmd_long_mailbox_8k),
+		TEST_CASE(test_mlx5v_cmd_tokens),
+		TEST_CASE(test_mlx5v_cmd_signatures),
+		TEST_CASE(test_mlx5v_cmd_timeout_slot_reserved),
+		TEST_CASE(test_mlx5v_cmd_delayed_completion),
+		TEST_CASE(test_mlx5v_cmd_lost_msi_recovered),
+		TEST_CASE(test_mlx5v_cmd_lost_eqe_owner_returned),
+		TEST_CASE(test_mlx5v_cmd_duplicate_completion),
+		TEST_CASE(test_mlx5v_cmd_opcode_counters),
+		TEST_CASE(test_mlx5v_cmd_dead_policy),
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_mlx5v_cmd(void)
+{
+	return unit_test_suite_runner(&mlx5v_cmd_suite);
+}
+
+REGISTER_TEST_COMMAND(mlx5v_cmd_autotest, test_mlx5v_cmd);

@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Unit tests of mlx5v_dev: bring-up and teardown on the simulator, unwind per step. */
+
+#include <pthread.h>
+
+#include "test.h"
+
+#include "ut_mlx5v.h"
+
+#define VDEV_NAME "mlx5v_sim0"
+
+/* Bring-up and teardown through the EAL vdev bus, as an application does. */
+static int
+test_mlx5v_dev_vdev_up_down(void)
+{
+	struct ut_heap before, after;
+	struct mlx5v_cmd_info info;
+	struct mlx5v_dev *dev;
+	struct mlx5v_sim *sim;
+	int round;
+
+	ut_heap_get(&before);
+	for (round = 0; round < 2; round++) {
+		TEST_ASSERT_SUCCESS(rte_vdev_init(VDEV_NAME, "msix=4"), "rte_vdev_init failed");
+		dev = mlx5v_dev_get(VDEV_NAME);
+		sim = mlx5v_sim_get(VDEV_NAME);
+		TEST_ASSERT_NOT_NULL(dev, "no core device registered");
+		TEST_ASSERT_NOT_NULL(sim, "no simulator registered");
+		TEST_ASSERT_NOT_NULL(mlx5v_eq_async(dev), "no async EQ after bring-up");
+		TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(dev, &info), "info");
+		TEST_ASSERT_EQUAL(info.events, 1, "command interface not in event mode");
+		TEST_ASSERT_EQUAL(info.page_slot, info.nslots - 1, "page slot is not the last");
+		TEST_ASSERT(mlx5v_pages_given(dev) > 0, "no firmware pages given");
+		TEST_ASSERT_EQUAL(mlx5v_pages_given(dev),
+				  (uint64_t)mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_PAGES),
+				  "driver and device disagree on the page count");
+		TEST_ASSERT_EQUAL(mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_EQ), 1u, "EQs");
+		TEST_ASSERT_EQUAL(mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_UAR), 1u, "UARs");
+		TEST_ASSERT_EQUAL(mlx5v_sim_counter(sim, MLX5V_SIM_CTR_IOMMU_FAULTS), 0u,
+				  "IOMMU faults during bring-up");
+		TEST_ASSERT_EQUAL(mlx5v_sim_counter(sim, MLX5V_SIM_CTR_DB_MISUSE), 0u,
+				  "doorbell misuse during bring-up");
+		TEST_ASSERT_EQUAL(mlx5v_sim_counter(sim, MLX5V_SIM_CTR_RING_SW_OWNED), 0u,
+				  "EQ created with software-owned entries");
+		TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "rte_vdev_uninit failed");
+		TEST_ASSERT_NULL(mlx5v_dev_get(VDEV_NAME), "device still registered");
+		TEST_ASSERT_NULL(mlx5v_sim_get(VDEV_NAME), "simulator still registered");
+	}
+	ut_heap_get(&after);
+	TEST_ASSERT(ut_heap_same(&before, &after), "EAL memory leaked");
+	return TEST_SUCCESS;
+}
+
+/* Teardown leaves the model empty before it is destroyed. */
+static int
+test_mlx5v_dev_unload_leaves_nothing(void)
+{
+	struct ut_heap before, after;
+	struct ut_dev u;
+
+	ut_heap_get(&before);
+	TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_dev_unload", 4, 0, NULL), "create");
+	TEST_ASSERT_SUCCESS(mlx5v_dev_load(u.dev), "load");
+	mlx5v_dev_unload(u.dev);
+	TEST_ASSERT_SUCCESS(ut_sim_clean(u.sim), "objects left in the device after unload");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(u.sim, MLX5V_SIM_CTR_IOMMU_FAULTS), 0u, "IOMMU");
+	TEST_ASSERT_SUCCESS(mlx5v_dev_load(u.dev), "reload after unload");
+	mlx5v_dev_unload(u.dev);
+	TEST_ASSERT_SUCCESS(ut_sim_clean(u.sim), "objects left after the second unload");
+	ut_dev_destroy(&u);
+	ut_heap_get(&after);
+	TEST_ASSERT(ut_heap_same(&before, &after), "EAL memory leaked");
+	return TEST_SUCCESS;
+}
+
+/* Bad devargs and unknown knobs are refused, nothing leaks. */
+static int
+test_mlx5v_dev_vdev_bad_devargs(void)
+{
+	struct ut_heap before, after;
+
+	ut_heap_get(&before);
+	TEST_ASSERT_FAIL(rte_vdev_init(VDEV_NAME, "msix=abc"), "bad integer accepted");
+	TEST_ASSERT_FAIL(rte_vdev_init(VDEV_NAME, "no_such_knob=1"), "unknown key accepted");
+	TEST_ASSERT_NULL(mlx5v_dev_get(VDEV_NAME), "device registered after a failed probe");
+	ut_heap_get(&after);
+	TEST_ASSERT(ut_heap_same(&before, &after), "EAL memory leaked");
+	return TEST_SUCCESS;
+}
+
+/* One bring-up step failing, and what the load must return. */
+struct step_fault {
+	const char *what;
+	uint16_t opcode;
+	uint8_t status;
+	int deliv;          /* 1: inject a delivery error instead of a status */
+	int expect;
+};
+
+static const struct step_fault step_faults[] = {
+	{ "ENABLE_HCA", MLX5V_CMD_OP_ENABLE_HCA, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR, 0, -EIO },
+	{ "QUERY_ISSI", MLX5V_CMD_OP_QUERY_ISSI, MLX5V_CMD_STAT_BAD_OP_ERR, 0, -EINVAL },
+	{ "SET_ISSI", MLX5V_CMD_OP_SET_ISSI, MLX5V_CMD_STAT_BAD_PARAM_ERR, 0, -EINVAL },
+	{ "QUERY_PAGES boot", MLX5V_CMD_OP_QUERY_PAGES, MLX5V_CMD_STAT_INT_ERR, 0, -EIO },
+	{ "MANAGE_PAGES boot", MLX5V_CMD_OP_MANAGE_PAGES, MLX5V_CMD_STAT_LIM_ERR, 0, -ENOMEM },
+	{ "ACCESS_REG", MLX5V_CMD_OP_ACCESS_REG, MLX5V_CMD_STAT_BAD_PARAM_ERR, 0, -EINVAL },
+	{ "QUERY_HCA_CAP", MLX5V_CMD_OP_QUERY_HCA_CAP, MLX5V_CMD_STAT_BAD_PARAM_ERR, 0, -EINVAL },
+	{ "SET_HCA_CAP", MLX5V_CMD_OP_SET_HCA_CAP, MLX5V_CMD_STAT_BAD_PARAM_ERR, 0, -EINVAL },
+	{ "INIT_HCA", MLX5V_CMD_OP_INIT_HCA, MLX5V_CMD_STAT_NOT_READY, 0, -EAGAIN },
+	{ "ALLOC_UAR", MLX5V_CMD_OP_ALLOC_UAR, MLX5V_CMD_STAT_LIM_ERR, 0, -ENOMEM },
+	{ "CREATE_EQ", MLX5V_CMD_OP_CREATE_EQ, MLX5V_CMD_STAT_LIM_ERR, 0, -ENOMEM },
+	{ "ENABLE_HCA delivery", MLX5V_CMD_OP_ENABLE_HCA, MLX5V_CMD_DELIV_FW_ERR, 1, -EIO },
+	{ "INIT_HCA delivery", MLX5V_CMD_OP_INIT_HCA, MLX5V_CMD_DELIV_TOK_ERR, 1, -EBADR },
+	{ "CREATE_EQ delivery", MLX5V_CMD_OP_CREATE_EQ, MLX5V_CMD_DELIV_IN_LENGTH_ERR, 1,
+	  -ENOMSG },
+};
+
+static int
+run_step_fault(const struct step_fault *f)
+{
+	struct ut_heap before, after;
+	struct ut_dev u;
+	int ret;
+
+	ut_heap_get(&before);
+	TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_dev_fault", 4, 0, NULL), "create");
+	if (f->deliv)
+		ret = mlx5v_sim_fail_next_delivery(u.sim, f->opcode, f->status);
+	else
+		ret = mlx5v_sim_fail_next_cmd(u.sim, f->opcode, f->status, 0x5eed0000 | f->opcode);
+	TEST_ASSERT_SUCCESS(ret, "cannot arm the fault for %s", f->what);
+	ret = mlx5v_dev_load(u.dev);
+	TEST_ASSERT_EQUAL(ret, f->expect, "%s: load returned %d, expected %d", f->what, ret,
+			  f->expect);
+	TEST_ASSERT_SUCCESS(ut_sim_clean(u.sim), "%s: unwind left objects in the device",
+			    f->what);
+	TEST_ASSERT_EQUAL(mlx5v_pages_given(u.dev), 0u, "%s: pages still given", f->what);
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(u.sim, MLX5V_SIM_CTR_IOMMU_FAULTS), 0u,
+			  "%s: IOMMU faults", f->what);
+	/* The device must still be usable: the same function loads cleanly afterwards. */
+	TEST_ASSERT_SUCCESS(mlx5v_dev_load(u.dev), "%s: reload after the fault", f->what);
+	mlx5v_dev_unload(u.dev);
+	TEST_ASSERT_SUCCESS(ut_sim_clean(u.sim), "%s: objects left after reload", f->what);
+	ut_dev_destroy(&u);
+	ut_heap_get(&after);
+	TEST_ASSERT(ut_heap_same(&before, &after), "%s: EAL memory leaked", f->what);
+	return TEST_SUCCESS;
+}
+
+/* Every bring-up command failing once, each unwinding to an empty device. */
+static int
+test_mlx5v_dev_bringup_step_faults(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(step_faults); i++) {
+		printf("  bring-up fault: %s\n", step_faults[i].what);
+		if (run_step_fault(&step_faults[i]) != TEST_SUCCESS)
+			return TEST_FAILED;
+	}
+	return TEST_SUCCESS;
+}
+
+/*
+ * The second instance of a repeated opcode (cap cur, QUERY_PAGES/MANAGE_PAGES init). The
+ * simulator's fault knobs hit the next command of an opcode, so a helper thread arms the
+ * fault once the first instance has run, while the load is parked on a delayed command.
+ */
+struct late_fault {
+	const char *what;
+	uint16_t opcode;       /* fails on its second instance */
+	uint8_t status;
+	int expect;
+	uint16_t anchor;       /* arm once a command of this opcode completed... */
+	int wait_busy;         /* ...and the next command is in flight */
+	uint16_t delay_op;     /* parks the load meanwhile */
+};
+
+struct late_arg {
+	const struct late_fault *f;
+	struct ut_dev *u;
+	int armed;
+};
+
+static void *
+late_fault_thread(void *arg)
+{
+	struct late_arg *a = arg;
+	struct mlx5v_cmd_stats st;
+	struct mlx5v_cmd_info info;
+	uint64_t deadline = ut_now_ms() + UT_WAIT_LIMIT_MS;
+
+	for (;;) {
+		if (ut_now_ms() > deadline)
+			return NULL;
+		if (mlx5v_cmd_stats_get(a->u->dev, a->f->anchor, &st) == 0 && st.n >= 1)
+			break;
+		ut_sleep_ms(1);
+	}
+	if (a->f->wait_busy) {
+		for (;;) {
+			if (ut_now_ms() > deadline)
+				return NULL;
+			if (mlx5v_cmd_info_get(a->u->dev, &info) == 0 && info.busy_mask != 0)
+				break;
+		}
+		/* The device picks the doorbell up within its idle period (< 1 ms). */
+		ut_sleep_ms(20);
+	}
+	a->armed = mlx5v_sim_fail_next_cmd(a->u->sim, a->f->opcode, a->f->status,
+					   0x5eed0000 | a->f->opcode) == 0;
+	return NULL;
+}
+
+static int
+run_late_fault(const struct late_fault *f)
+{
+	struct ut_heap before, after;
+	struct late_arg a;
+	struct ut_dev u;
+	pthread_t tid;
+	int ret;
+
+	ut_heap_get(&before);
+	TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_dev_late", 4, 0, NULL), "create");
+	memset(&a, 0, sizeof(a));
+	a.f = f;
+	a.u = &u;
+	TEST_ASSERT_SUCCESS(mlx5v_sim_delay_next_cmd(u.sim, f->delay_op, 300), "delay knob");
+	TEST_ASSERT_SUCCESS(pthread_create(&tid, NULL, late_fault_thread, &a), "thread");
+	ret = mlx5v_dev_load(u.dev);
+	pthread_join(tid, NULL);
+	TEST_ASSERT(a.armed, "%s: the fault was never armed", f->what);
+	TEST_ASSERT_EQUAL(ret, f->expect, "%s: load returned %d, expected %d", f->what, ret,
+			  f->expect);
+	TEST_ASSERT_SUCCESS(ut_sim_clean(u.sim), "%s: unwind left objects in the device",
+			    f->what);
+	TEST_ASSERT_EQUAL(mlx5v_pages_given(u.dev), 0u, "%s: pages still given", f->what);
+	ut_dev_destroy(&u);
+	ut_heap_get(&after);
+	TEST_ASSERT(ut_heap_same(&before, &after), "%s: EAL memory leaked", f->what);
+	return TEST_SUCCESS;
+}
+
+static int
+test_mlx5v_dev_bringup_init_stage_faults(void)
+{
+	static const struct late_fault late[] = {
+		{ "QUERY_HCA_CAP cur", MLX5V_CMD_OP_QUERY_HCA_CAP, MLX5V_CMD_STAT_INT_ERR, -EIO,
+		  MLX5V_CMD_OP_ACCESS_REG, 1, MLX5V_CMD_OP_QUERY_HCA_CAP },
+		{ "QUERY_PAGES init", MLX5V_CMD_OP_QUERY_PAGES, MLX5V_CMD_STAT_INT_ERR, -EIO,
+		  MLX5V_CMD_OP_QUERY_PAGES, 0, MLX5V_CMD_OP_SET_HCA_CAP },
+		{ "MANAGE_PAGES init", MLX5V_CMD_OP_MANAGE_PAGES, MLX5V_CMD_STAT_LIM_ERR, -ENOMEM,
+		  MLX5V_CMD_OP_MANAGE_PAGES, 0, MLX5V_CMD_OP_SET_HCA_CAP },
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(late); i++) {
+		printf("  bring-up fault: %s\n", late[i].what);
+		if (run_late_fault(&late[i]) != TEST_SUCCESS)
+			return TEST_FAILED;
+	}
+	return TEST_SUCCESS;
+}
+
+/* Firmware that never leaves "initializing" within the pre-init timeout. */
+static int
+test_mlx5v_dev_bringup_fw_init_timeout(void)
+{
+	struct mlx5v_dev_params dp;
+	struct ut_heap before, after;
+	struct ut_dev u;
+
+	ut_heap_get(&before);
+	ut_dev_params(&dp);
+	dp.tout_ms[MLX5V_TO_FW_PRE_INIT] = 20;
+	TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_dev_boot", 4, 2000, &dp), "create");
+	TEST_ASSERT_EQUAL(mlx5v_dev_load(u.dev), -EBUSY, "load must time out with -EBUSY");
+	TEST_ASSERT_SUCCESS(ut_sim_clean(u.sim), "objects left after the boot timeout");
+	ut_dev_destroy(&u);
+	ut_heap_get(&after);
+	TEST_ASSERT(ut_heap_same(&before, &after), "EAL memory leaked");
+	return TEST_SUCCESS;
+}
+
+/* A slow boot within the timeout is waited for. */
+static int
+test_mlx5v_dev_bringup_slow_boot(void)
+{
+	struct ut_dev u;
+
+	TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_dev_slow", 4, 50, NULL), "create");
+	TEST_ASSERT_SUCCESS(mlx5v_dev_load(u.dev), "load with a 50 ms boot");
+	mlx5v_dev_unload(u.dev);
+	TEST_ASSERT_SUCCESS(ut_sim_clean(u.sim), "objects left");
+	ut_dev_destroy(&u);
+	return TEST_SUCCESS;
+}
+
+/* A bring-up fault through the vdev path: rte_vdev_init fails and nothing leaks. */
+static int
+test_mlx5v_dev_vdev_fault_knob(void)
+{
+	struct ut_heap before, after;
+	char args[128];
+
+	ut_heap_get(&before);
+	snprintf(args, sizeof(args), "msix=4,fail_opcode=%d,fail_status=%d",
+		 MLX5V_CMD_OP_INIT_HCA, MLX5V_CMD_STAT_INT_ERR);
+	TEST_ASSERT_FAIL(rte_vdev_init(VDEV_NAME, args), "INIT_HCA fault did not fail probe");
+	TEST_ASSERT_NULL(mlx5v_dev_get(VDEV_NAME), "device registered after a failed probe");
+	ut_heap_get(&after);
+	TEST_ASSERT(ut_heap_same(&before, &after), "EAL memory leaked");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite mlx5v_dev_suite = {
+	.suite_name = "mlx5v_dev",
+	.unit_test_cases = {
+		TEST_CASE(test_mlx5v_dev_vdev_up_down),
+		TEST_CASE(test_mlx5v_dev_unload_leaves_nothing),
+		TEST_CASE(test_mlx5v_dev_vdev_bad_devargs),
+		TEST_CASE(test_mlx5v_dev_bringup_step_faults),
+		TEST_CASE(test_mlx5v_dev_bringup_init_stage_faults),
+		TEST_CASE(test_mlx5v_dev_bringup_fw_init_timeout),
+		TEST_CASE(test_mlx5v_dev_bringup_slow_boot),
+		TEST_CASE(test_mlx5v_dev_vdev_fault_knob),
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_mlx5v_dev(void)
+{
+	return unit_test_suite_runner(&mlx5v_dev_suite);
+}
+
+REGISTER_TEST_COMMAND(mlx5v_dev_autotest, test_mlx5v_dev);

@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Unit tests of mlx5v_eq and mlx5v_msi: EQ lifecycle, owner bit, CI budget, dispatch. */
+
+#include <poll.h>
+#include <unistd.h>
+
+#include "test.h"
+
+#include "ut_mlx5v.h"
+
+#define VDEV_NAME "mlx5v_sim0"
+#define UT_EVENT RTE_PMD_MLX5V_EVENT_GENERAL_EVENT
+
+static struct mlx5v_dev *g_dev;
+static struct mlx5v_sim *g_sim;
+
+struct counter {
+	int n;
+	uint8_t last_sub;
+};
+
+static int
+count_cb(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *arg)
+{
+	struct counter *c = arg;
+
+	RTE_SET_USED(dev);
+	RTE_SET_USED(type);
+	c->n++;
+	c->last_sub = eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF];
+	return 0;
+}
+
+static int
+eq_setup(void)
+{
+	if (rte_vdev_init(VDEV_NAME, "msix=4") != 0)
+		return TEST_FAILED;
+	g_dev = mlx5v_dev_get(VDEV_NAME);
+	g_sim = mlx5v_sim_get(VDEV_NAME);
+	return g_dev != NULL && g_sim != NULL ? TEST_SUCCESS : TEST_FAILED;
+}
+
+static void
+eq_teardown(void)
+{
+	rte_vdev_uninit(VDEV_NAME);
+}
+
+/* Wait (bounded) until the vector's eventfd is readable, then drain it. @return 1 if it was. */
+static int
+wait_fd(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	uint64_t cnt;
+
+	if (poll(&p, 1, UT_WAIT_LIMIT_MS) != 1)
+		return 0;
+	return read(fd, &cnt, sizeof(cnt)) == (ssize_t)sizeof(cnt);
+}
+
+/*
+ * UAR doorbells are posted writes: the device may see them after later commands or
+ * events. Wait (bounded) until QUERY_EQ reports the consumer counter we wrote.
+ */
+static int
+wait_eq_ci(struct mlx5v_eq *eq, uint32_t ci)
+{
+	uint8_t in[RTE_PMD_MLX5V_QUERY_EQ_IN_SIZE];
+	uint8_t out[RTE_PMD_MLX5V_QUERY_EQ_OUT_SIZE + 8];
+	uint64_t deadline = ut_now_ms() + UT_WAIT_LIMIT_MS;
+
+	memset(in, 0, sizeof(in));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_EQ);
+	MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, mlx5v_eq_eqn(eq));
+	do {
+		if (mlx5v_cmd_exec(g_dev, in, sizeof(in), out, sizeof(out)) == 0 &&
+		    MLX5V_GET(out + RTE_PMD_MLX5V_QUERY_EQ_OUT_EQC,
+			      RTE_PMD_MLX5V_EQC_CONSUMER_COUNTER) == (ci & 0xffffff))
+			return 0;
+		ut_sleep_ms(1);
+	} while (ut_now_ms() < deadline);
+	return -1;
+}
+
+static struct mlx5v_eq *
+user_eq(unsigned int log_size, int *vec, int *fd)
+{
+	struct mlx5v_eq_attr attr;
+
+	*vec = mlx5v_msi_alloc(g_dev, fd);
+	if (*vec < 1)
+		return NULL;
+	memset(&attr, 0, sizeof(attr));
+	attr.log_size = log_size;
+	attr.vector = *vec;
+	attr.mask[UT_EVENT / 64] = UINT64_C(1) << (UT_EVENT % 64);
+	return mlx5v_eq_create(g_dev, &attr);
+}
+
+static int
+test_mlx5v_eq_create_destroy(void)
+{
+	unsigned int live = mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_EQ);
+	struct ut_heap before, after;
+	struct mlx5v_eq *eq;
+	int vec, fd;
+
+	ut_heap_get(&before);
+	eq = user_eq(6, &vec, &fd);
+	TEST_ASSERT_NOT_NULL(eq, "create: %s", rte_strerror(rte_errno));
+	TEST_ASSERT_EQUAL(vec, 1, "the first user vector must be 1");
+	TEST_ASSERT_EQUAL(mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_EQ), live + 1, "live");
+	TEST_ASSERT(mlx5v_eq_eqn(eq) != mlx5v_eq_eqn(mlx5v_eq_async(g_dev)), "EQN reused");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_RING_SW_OWNED), 0u,
+			  "EQ created with software-owned entries");
+	TEST_ASSERT_EQUAL(mlx5v_msi_free(g_dev, vec, fd), -EBUSY, "vector freed under an EQ");
+	TEST_ASSERT_SUCCESS(mlx5v_eq_destroy(eq), "destroy");
+	TEST_ASSERT_EQUAL(mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_EQ), live, "live");
+	TEST_ASSERT_SUCCESS(mlx5v_msi_free(g_dev, vec, fd), "msi free");
+	ut_heap_get(&after);
+	TEST_ASSERT(ut_heap_same(&before, &after), "EQ buffer leaked");
+	return TEST_SUCCESS;
+}
+
+/* A failed DESTROY_EQ leaves the EQ alive and usable; destroying again works. */
+static int
+test_mlx5v_eq_destroy_fails(void)
+{
+	struct mlx5v_eq *eq;
+	int vec, fd;
+
+	eq = user_eq(6, &vec, &fd);
+	TEST_ASSERT_NOT_NULL(eq, "create");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_fail_next_cmd(g_sim, MLX5V_CMD_OP_DESTROY_EQ,
+						    MLX5V_CMD_STAT_BAD_RES_STATE_ERR, 1), "arm");
+	TEST_ASSERT_EQUAL(mlx5v_eq_destroy(eq), -EINVAL, "translated errno expected");
+	TEST_ASSERT_SUCCESS(mlx5v_eq_destroy(eq), "second destroy");
+	TEST_ASSERT_SUCCESS(mlx5v_msi_free(g_dev, vec, fd), "msi free");
+	return TEST_SUCCESS;
+}
+
+static int
+test_mlx5v_eq_create_bad_attr(void)
+{
+	struct mlx5v_eq_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.log_size = 6;
+	attr.vector = 2;   /* not allocated */
+	TEST_ASSERT_NULL(mlx5v_eq_create(g_dev, &attr), "EQ on an unallocated vector");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno");
+	attr.vector = 99;
+	TEST_ASSERT_NULL(mlx5v_eq_create(g_dev, &attr), "EQ on a vector out of range");
+	attr.vector = 0;
+	attr.log_size = 30;
+	TEST_ASSERT_NULL(mlx5v_eq_create(g_dev, &attr), "EQ above log_max_eq_sz");
+	return TEST_SUCCESS;
+}
+
+/*
+ * 256 entries; 200 events, then 200 more: the second batch wraps the ring, so the owner
+ * parity flips. The CI goes to the device without arming after each 128 consumed.
+ */
+static int
+test_mlx5v_eq_ci_budget_128_owner_wrap(void)
+{
+	struct mlx5v_eq_stats st;
+	struct counter c = { 0, 0 };
+	struct mlx5v_eq *eq;
+	int vec, fd, i, n;
+
+	eq = user_eq(8, &vec, &fd);
+	TEST_ASSERT_NOT_NULL(eq, "create");
+	TEST_ASSERT_SUCCESS(mlx5v_eq_subscribe(g_dev, UT_EVENT, count_cb, &c), "subscribe");
+	for (i = 0; i < 200; i++)
+		TEST_ASSERT_EQUAL(mlx5v_sim_inject_event(g_sim, UT_EVENT, i & 0xff, NULL), 1,
+				  "inject %d", i);
+	TEST_ASSERT(wait_fd(fd), "no MSI-X on vector %d", vec);
+	n = mlx5v_eq_poll(eq);
+	TEST_ASSERT_EQUAL(n, 200, "first pass consumed %d", n);
+	mlx5v_eq_stats_get(eq, &st);
+	TEST_ASSERT_EQUAL(st.ci_updates, 1u, "expected one no-arm CI update at 128");
+	TEST_ASSERT_SUCCESS(wait_eq_ci(eq, 200), "the device never saw CI 200");
+	for (i = 0; i < 200; i++)
+		TEST_ASSERT_EQUAL(mlx5v_sim_inject_event(g_sim, UT_EVENT, 7, NULL), 1, "inject");
+	TEST_ASSERT(wait_fd(fd), "no MSI-X after re-arm");
+	n = mlx5v_eq_poll(eq);
+	TEST_ASSERT_EQUAL(n, 200, "second pass (wrapping) consumed %d", n);
+	TEST_ASSERT_EQUAL(c.n, 400, "callback saw %d events", c.n);
+	TEST_ASSERT_EQUAL(c.last_sub, 7, "EQE body read wrong");
+	mlx5v_eq_stats_get(eq, &st);
+	TEST_ASSERT_EQUAL(st.ci_updates, 2u, "CI updates %" PRIu64, st.ci_updates);
+	TEST_ASSERT_EQUAL(mlx5v_eq_poll(eq), 0, "an empty EQ returned entries");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_EQ_OVERRUNS), 0u, "overrun");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_DB_MISUSE), 0u, "doorbells");
+	TEST_ASSERT_SUCCESS(mlx5v_eq_unsubscribe(g_dev, UT_EVENT, count_cb, &c), "unsubscribe");
+	TEST_ASSERT_SUCCESS(mlx5v_eq_destroy(eq), "destroy");
+	TEST_ASSERT_SUCCESS(mlx5v_msi_free(g_dev, vec, fd), "msi free");
+	return TEST_SUCCESS;
+}
+
+/* Arming with unconsumed entries raises the vector at once (no lost wake-up, §6.11). */
+static int
+test_mlx5v_eq_arm_with_pending_fires(void)
+{
+	struct counter c = { 0, 0 };
+	struct mlx5v_eq *eq;
+	int vec, fd;
+
+	eq = user_eq(6, &vec, &fd);
+	TEST_ASSERT_NOT_NULL(eq, "create");
+	TEST_ASSERT_SUCCESS(mlx5v_eq_subscribe(g_dev, UT_EVENT, count_cb, &c), "subscribe");
+	TEST_ASSERT_EQUAL(mlx5v_sim_inject_event(g_sim, UT_EVENT, 1, NULL), 1, "inject");
+	TEST_ASSERT(wait_fd(fd), "no MSI-X for the first event");
+	/* Fired and not consumed: a second event raises nothing; an arm must. */
+	TEST_ASSERT_EQUAL(mlx5v_sim_inject_event(g_sim, UT_EVENT, 2, NULL), 1, "inject");
+	mlx5v_eq_arm(eq);
+	TEST_ASSERT(wait_fd(fd), "arm with pending entries did not raise the vector");
+	TEST_ASSERT_EQUAL(mlx5v_eq_poll(eq), 2, "entries");
+	TEST_ASSERT_SUCCESS(mlx5v_eq_unsubscribe(g_dev, UT_EVENT, count_cb, &c), "unsubscribe");
+	TEST_ASSERT_SUCCESS(mlx5v_eq_destroy(eq), "destroy");
+	TEST_ASSERT_SUCCESS(mlx5v_msi_free(g_dev, vec, fd), "msi free");
+	return TEST_SUCCESS;
+}
+
+/* The subscriber table: several per type, duplicates refused, a full row refused. */
+static int
+test_mlx5v_eq_dispatch_table(void)
+{
+	struct counter c[MLX5V_EQ_SUBS_PER_TYPE + 1];
+	struct mlx5v_eq_stats st;
+	struct mlx5v_eq *eq;
+	int vec, fd, i;
+
+	memset(c, 0, sizeof(c));
+	eq = user_eq(6, &vec, &fd);
+	TEST_ASSERT_NOT_NULL(eq, "create");
+	for (i = 0; i < MLX5V_EQ_SUBS_PER_TYPE; i++)
+		TEST_ASSERT_SUCCESS(mlx5v_eq_subscribe(g_dev, UT_EVENT, count_cb, &c[i]), "sub");
+	TEST_ASSERT_EQUAL(mlx5v_eq_subscribe(g_dev, UT_EVENT, count_cb, &c[0]), -EEXIST, "dup");
+	TEST_ASSERT_EQUAL(mlx5v_eq_subscribe(g_dev, UT_EVENT, count_cb, &c[i]), -ENOSPC, "full");
+	TEST_ASSERT_EQUAL(mlx5v_eq_subscribe(g_dev, 256, count_cb, &c[0]), -EINVAL, "type");
+	TEST_ASSERT_EQUAL(mlx5v_sim_inject_event(g_sim, UT_EVENT, 0, NULL), 1, "inject");
+	TEST_ASSERT(wait_fd(fd), "no MSI-X");
+	TEST_ASSERT_EQUAL(mlx5v_eq_poll(eq), 1, "entries");
+	for (i = 0; i < MLX5V_EQ_SUBS_PER_TYPE; i++)
+		TEST_ASSERT_EQUAL(c[i].n, 1, "subscriber %d called %d times", i, c[i].n);
+	for (i = 0; i < MLX5V_EQ_SUBS_PER_TYPE; i++)
+		TEST_ASSERT_SUCCESS(mlx5v_eq_unsubscribe(g_dev, UT_EVENT, count_cb, &c[i]), "unsub");
+	TEST_ASSERT_EQUAL(mlx5v_eq_unsubscribe(g_dev, UT_EVENT, count_cb, &c[0]), -ENOENT, "gone");
+	TEST_ASSERT_EQUAL(mlx5v_sim_inject_event(g_sim, UT_EVENT, 0, NULL), 1, "inject");
+	TEST_ASSERT(wait_fd(fd), "no MSI-X");
+	TEST_ASSERT_EQUAL(mlx5v_eq_poll(eq), 1, "entries");
+	TEST_ASSERT_EQUAL(c[0].n, 1, "an unsubscribed callback ran");
+	mlx5v_eq_stats_get(eq, &st);
+	TEST_ASSERT_EQUAL(st.unhandled, 1u, "unhandled event not counted");
+	TEST_ASSERT_SUCCESS(mlx5v_eq_destroy(eq), "destroy");
+	TEST_ASSERT_SUCCESS(mlx5v_msi_free(g_dev, vec, fd), "msi free");
+	return TEST_SUCCESS;
+}
+
+/* MSI-X vectors: lowest free first, ENOSPC when exhausted, EINVAL for bad frees. */
+static int
+test_mlx5v_eq_msi_vectors(void)
+{
+	int fd[4], vec[4], i, n = (int)mlx5v_msi_count(g_dev) - 1;
+
+	TEST_ASSERT_EQUAL(n, 3, "msix=4 leaves 3 user vectors");
+	for (i = 0; i < n; i++) {
+		vec[i] = mlx5v_msi_alloc(g_dev, &fd[i]);
+		TEST_ASSERT_EQUAL(vec[i], i + 1, "vector %d", vec[i]);
+	}
+	TEST_ASSERT_EQUAL(mlx5v_msi_alloc(g_dev, &fd[3]), -ENOSPC, "no ENOSPC");
+	TEST_ASSERT_EQUAL(mlx5v_msi_free(g_dev, 0, fd[0]), -EINVAL, "vector 0 freed");
+	TEST_ASSERT_EQUAL(mlx5v_msi_free(g_dev, vec[0], fd[1]), -EINVAL, "wrong fd accepted");
+	TEST_ASSERT_SUCCESS(mlx5v_msi_free(g_dev, vec[1], fd[1]), "free 2");
+	TEST_ASSERT_EQUAL(mlx5v_msi_alloc(g_dev, &fd[1]), 2, "lowest free vector not reused");
+	for (i = 0; i < n; i++)
+		TEST_ASSERT_SUCCESS(mlx5v_msi_free(g_dev, vec[i], fd[i]), "free %d", i);
+	return TEST_SUCCESS;
+}
+
+static int
+wait_pages(uint64_t want)
+{
+	uint64_t deadline = ut_now_ms() + UT_WAIT_LIMIT_MS;
+
+	while (ut_now_ms() < deadline) {
+		if (mlx5v_pages_given(g_dev) == want &&
+		    mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_PAGES) == want)
+			return 0;
+		ut_sleep_ms(1);
+	}
+	printf("pages: driver %" PRIu64 ", device %u, want %" PRIu64 "\n",
+	       mlx5v_pages_given(g_dev), mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_PAGES), want);
+	return -1;
+}
+
+/* PAGE_REQUEST events on the async EQ: give, reclaim, a storm, a failed give. */
+static int
+test_mlx5v_eq_page_requests(void)
+{
+	uint64_t base = mlx5v_pages_given(g_dev);
+
+	TEST_ASSERT(mlx5v_sim_request_pages(g_sim, 100) >= 0, "request +100");
+	TEST_ASSERT_SUCCESS(wait_pages(base + 100), "give of 100 pages");
+	TEST_ASSERT(mlx5v_sim_request_pages(g_sim, -60) >= 0, "request -60");
+	TEST_ASSERT_SUCCESS(wait_pages(base + 40), "reclaim of 60 pages");
+	TEST_ASSERT(mlx5v_sim_request_pages(g_sim, 1000) >= 0, "request +1000");
+	TEST_ASSERT_SUCCESS(wait_pages(base + 1040), "give of 1000 pages (two commands)");
+	TEST_ASSERT(mlx5v_sim_request_pages(g_sim, -1000) >= 0, "request -1000");
+	TEST_ASSERT_SUCCESS(wait_pages(base + 40), "reclaim of 1000 pages (two TAKEs)");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "page_storm_pages", 3), "knob");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "page_storm", 20), "storm");
+	TEST_ASSERT_SUCCESS(wait_pages(base + 100), "storm of 20 x 3 pages");
+	/* A give the device refuses: pages return to the allocator, CANT_GIVE follows. */
+	TEST_ASSERT_SUCCESS(mlx5v_sim_fail_next_cmd(g_sim, MLX5V_CMD_OP_MANAGE_PAGES,
+						    MLX5V_CMD_STAT_LIM_ERR, 1), "arm");
+	TEST_ASSERT(mlx5v_sim_request_pages(g_sim, 10) >= 0, "request +10");
+	ut_sleep_ms(50);
+	TEST_ASSERT_SUCCESS(wait_pages(base + 100), "failed give changed the page count");
+	TEST_ASSERT(mlx5v_sim_request_pages(g_sim, -100) >= 0, "request -100");
+	TEST_ASSERT_SUCCESS(wait_pages(base), "reclaim back to the bring-up pages");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite mlx5v_eq_suite = {
+	.suite_name = "mlx5v_eq",
+	.setup = eq_setup,
+	.teardown = eq_teardown,
+	.unit_test_cases = {
+		TEST_CASE(test_mlx5v_eq_create_destroy),
+		TEST_CASE(test_mlx5v_eq_destroy_fails),
+		TEST_CASE(test_mlx5v_eq_create_bad_attr),
+		TEST_CASE(test_mlx5v_eq_ci_budget_128_owner_wrap),
+		TEST_CASE(test_mlx5v_eq_arm_with_pending_fires),
+		TEST_CASE(test_mlx5v_eq_dispatch_table),
+		TEST_CASE(test_mlx5v_eq_msi_vectors),
+		TEST_CASE(test_mlx5v_eq_page_requests),
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_mlx5v_eq(void)
+{
+	return unit_test_suite_runner(&mlx5v_eq_suite);
+}
+
+REGISTER_TEST_COMMAND(mlx5v_eq_autotest, test_mlx5v_eq);
