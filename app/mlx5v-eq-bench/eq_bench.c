@@ -198,7 +198,8 @@ bench_drain(struct rte_pmd_mlx5v_msi_vector *msi)
 	t0 = rte_rdtsc();
 	for (p = 0; p < DRAIN_PASSES; p++)
 		for (i = 0; i < DRAIN_EQES; i++)
-			scan += ring[(size_t)i * RTE_PMD_MLX5V_EQE_SIZE + RTE_PMD_MLX5V_EQE_TYPE_OFF];
+			scan += ring[(size_t)i * RTE_PMD_MLX5V_EQE_SIZE +
+				     RTE_PMD_MLX5V_EQE_TYPE_OFF];
 	t1 = rte_rdtsc();
 	printf("%-44s %10.1f M EQE/s (%.2f ns per EQE; checksum %" PRIu64 "/%" PRIu64 ")\n",
 	       "plain memory scan of the same ring", (double)DRAIN_PASSES * DRAIN_EQES /

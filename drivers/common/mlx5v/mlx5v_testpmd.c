@@ -1014,7 +1014,7 @@ static struct testpmd_driver_commands mlx5v_devx_cmds = {
 		{ &tp_msi_free, "mlx5v msi free (dev) (vector)\n"
 		  "    Free an MSI vector (EBUSY while an EQ uses it).\n" },
 		{ &tp_eq_create, "mlx5v eq create (dev) (log_size) (event_mask_hex) (vector)\n"
-		  "    Create a DEVX EQ of 2^log_size entries on an allocated vector, and arm it.\n" },
+		  "    Create a DEVX EQ of 2^log_size entries on an allocated vector; arm it.\n" },
 		{ &tp_eq_op, "mlx5v eq destroy|show|poll|arm (dev) (eqn)\n"
 		  "    Destroy an EQ; show its state, consumer index and pending EQEs; consume\n"
 		  "    and print its EQEs, then arm; or arm it.\n" },

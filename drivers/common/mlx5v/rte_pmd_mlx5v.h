@@ -290,9 +290,8 @@ static inline void
 rte_pmd_mlx5v_cq_arm(const struct rte_pmd_mlx5v_uar *uar, volatile uint32_t *dbrec,
 		     uint32_t cqn, uint32_t sn, uint32_t ci, int solicited)
 {
-	uint32_t word = ((sn & 3) << 28) |
-			(solicited ? RTE_PMD_MLX5V_CQ_DB_REQ_NOT_SOL : RTE_PMD_MLX5V_CQ_DB_REQ_NOT) |
-			(ci & 0xffffff);
+	uint32_t cmd = solicited ? RTE_PMD_MLX5V_CQ_DB_REQ_NOT_SOL : RTE_PMD_MLX5V_CQ_DB_REQ_NOT;
+	uint32_t word = ((sn & 3) << 28) | cmd | (ci & 0xffffff);
 	uint64_t db = ((uint64_t)word << 32) | (cqn & 0xffffff);
 
 	/* PRM §7.3: record first (dbrec[1] is the arm word), visible before the MMIO. */

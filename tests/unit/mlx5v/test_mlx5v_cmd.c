@@ -16,7 +16,7 @@ static struct mlx5v_sim *g_sim;
 static int
 cmd_setup(void)
 {
-	if (rte_vdev_init(VDEV_NAME, "msix=4") != 0)
+	if (rte_vdev_init(VDEV_NAME, "msix=4,cmd_to_ms=2000") != 0)
 		return TEST_FAILED;
 	g_dev = mlx5v_dev_get(VDEV_NAME);
 	g_sim = mlx5v_sim_get(VDEV_NAME);
@@ -37,8 +37,8 @@ cmd_teardown(void)
 static void
 cmd_tout_restore(void)
 {
-	mlx5v_dev_tout_set(g_dev, MLX5V_TO_CMD, 60000);
-	mlx5v_dev_tout_set(g_dev, MLX5V_TO_CMD_RECOVER, 5000);
+	mlx5v_dev_tout_set(g_dev, MLX5V_TO_CMD, 2000);
+	mlx5v_dev_tout_set(g_dev, MLX5V_TO_CMD_RECOVER, 1000);
 }
 
 /* QUERY_ISSI: a query every device answers at any time after bring-up. */

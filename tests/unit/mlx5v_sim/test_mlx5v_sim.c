@@ -25,10 +25,6 @@
 #include "mlx5v_sim.h"
 #include "mlx5v_sim_priv.h"
 
-/* rte_test.h compares "a == b" unparenthesised: "x & 7 == y" would test the wrong thing. */
-#undef TEST_ASSERT_EQUAL
-#define TEST_ASSERT_EQUAL(a, b, msg, ...) RTE_TEST_ASSERT((a) == (b), msg, ##__VA_ARGS__)
-
 /* Every wait on the engine is bounded by this; no test asserts how fast anything is. */
 #define WAIT_LIMIT_MS 10000
 #define UT_NBLK 16                   /* mailbox blocks per direction and per slot */

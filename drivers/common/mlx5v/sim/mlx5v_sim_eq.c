@@ -410,6 +410,17 @@ mlx5v_sim_eq_doorbell(struct mlx5v_sim *sim, uint32_t uar, int arm, uint32_t val
 	/* §13: the CI may not move backwards, nor beyond what the device produced. */
 	adv = mlx5v_sim_ctr_dist(ci, eq->ci);
 	used = mlx5v_sim_ctr_dist(eq->pi, eq->ci);
+	/*
+	 * A polled model sees an arm and a later CI-only update of the same pass
+	 * together and applies the CI-only word first; the arm's older CI is then
+	 * behind. Hardware would have taken the arm, then the newer CI: keep the
+	 * newer CI and take the arm.
+	 */
+	if (arm && adv > used && eq->noarm_pass == mlx5v_sim_db_pass() &&
+	    mlx5v_sim_ctr_dist(eq->ci, ci) <= (1u << eq->log_size)) {
+		ci = eq->ci;
+		adv = 0;
+	}
 	if (adv > used) {
 		SIM_LOG(WARNING, "%s: EQ %u doorbell CI %u %s (ci %u pi %u) rejected", sim->name,
 			eqn, ci, mlx5v_sim_ctr_dist(eq->ci, ci) < adv ? "moves backwards" :
@@ -418,6 +429,8 @@ mlx5v_sim_eq_doorbell(struct mlx5v_sim *sim, uint32_t uar, int arm, uint32_t val
 		goto out;
 	}
 	eq->ci = ci;
+	if (!arm)
+		eq->noarm_pass = mlx5v_sim_db_pass();
 	if (!arm || eq->always_armed)
 		goto out;
 	/* §6.11: arming with unconsumed EQEs raises at once (no lost wake-up). */

@@ -198,6 +198,7 @@ struct mlx5v_sim_eq {
 	uint32_t intr;
 	uint32_t pi;                /**< producer counter, 24 bits */
 	uint32_t ci;                /**< last consumer index written by a doorbell */
+	uint64_t noarm_pass;        /**< doorbell pass that last took a CI-only update */
 	unsigned int ncq;           /**< CQs bound to this EQ */
 	uint64_t mask[4];           /**< event_bitmask, host order */
 	uint32_t npas;
@@ -435,6 +436,8 @@ int mlx5v_sim_uars_init(struct mlx5v_sim *sim);
 void mlx5v_sim_uars_fini(struct mlx5v_sim *sim);
 /** Engine: consume UAR doorbells. @return doorbells seen. */
 int mlx5v_sim_uars_poll(struct mlx5v_sim *sim);
+/** The doorbell pass the calling thread is running (see mlx5v_sim_uars_poll()). */
+uint64_t mlx5v_sim_db_pass(void);
 
 /* ---- small helpers ---- */
 /** @return the big-endian dword at byte offset off (need not be aligned). */

@@ -1,0 +1,628 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file
+ * raw_views: send packets from a raw-packet QP on port 1 and receive them in a
+ * receive work queue, using only the mlx4dv views of rte_pmd_mlx4v_init_obj() on the
+ * data path: receive WQEs and the RQ doorbell record, send WQEs with owner bits and
+ * the send doorbell, CQ polling with the owner rule and set_ci_db, and a CQ armed
+ * through arm_db and cq_uar whose event is awaited with epoll on its eventfd.
+ *
+ * The control path (open, PD, MR, CQ, QP, WQ, state changes, event fd) uses the
+ * public rte_pmd_mlx4v_* calls only. Runs on the simulator or on a ConnectX-3:
+ *   dpdk-raw_views <EAL args> --vdev=mlx4v_sim0,ports=2 [-- -d dev -n pkts -s size -b burst]
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_io.h>
+#include <rte_malloc.h>
+#include <rte_pause.h>
+
+#include <rte_pmd_mlx4v.h>
+
+#define RV_PKT_MAX 2048u       /* one buffer per WQE */
+#define RV_ETH_HDR 14u
+#define RV_ETHERTYPE 0x88b5u   /* IEEE local experimental */
+#define RV_WAIT_MS 2000        /* every wait on the device is bounded */
+#define RV_RX_WQES 256u
+#define RV_TX_WQES 64u
+
+/* A send queue as the views describe it, plus the producer state we keep. */
+struct rv_sq {
+	struct mlx4dv_qp v;
+	uint8_t *bufs;          /* wqe_cnt packet buffers, one per WQE slot */
+	uint32_t lkey;
+	uint32_t head;          /* WQEs posted, running */
+	uint32_t done;          /* WQEs known complete, running */
+	uint32_t max_post;      /* in flight at most (libmlx4 keeps spare WQEs) */
+};
+
+/* A receive queue (RWQ) from its view, with one buffer per WQE slot. */
+struct rv_rq {
+	struct mlx4dv_rwq v;
+	uint8_t *wqes;
+	uint8_t *bufs;
+	uint32_t lkey;
+	uint32_t head;          /* WQEs posted, running; the doorbell record's low 16 bits */
+	uint32_t wqn;
+	uint8_t port;
+	uint64_t received;
+};
+
+/* A CQ from its view: consumer index and arm sequence number are ours. */
+struct rv_cq {
+	struct mlx4dv_cq v;
+	uint32_t ci;
+	uint32_t sn;
+};
+
+struct rv_opts {
+	const char *dev;
+	uint32_t pkts;
+	uint32_t size;
+	uint32_t burst;
+};
+
+struct rv_stats {
+	uint64_t sent;
+	uint64_t doorbells;
+	uint64_t tx_cqes;
+	uint64_t received;
+	uint64_t bad;
+	uint64_t err_cqes;
+	uint64_t events;
+};
+
+/* ---- data path: only the views ---- */
+
+static struct mlx4_cqe *
+rv_cqe(const struct rv_cq *cq, uint32_t n)
+{
+	unsigned int cqe_64 = (cq->v.cqe_size & 64) ? 1 : 0;
+
+	/* With 64-byte CQEs the 32-byte CQE is the second half of the slot. */
+	return (struct mlx4_cqe *)((uint8_t *)cq->v.buf.buf +
+		((size_t)(n & (cq->v.cqe_cnt - 1)) << (5 + cqe_64)) + (cqe_64 << 5));
+}
+
+/* @return the CQE at the consumer index when software owns it, else NULL. */
+static struct mlx4_cqe *
+rv_cq_next(const struct rv_cq *cq)
+{
+	struct mlx4_cqe *cqe = rv_cqe(cq, cq->ci);
+
+	/* Software owns it when the owner bit equals the pass parity of the index. */
+	if (!!(cqe->owner_sr_opcode & MLX4_CQE_OWNER_MASK) != !!(cq->ci & cq->v.cqe_cnt))
+		return NULL;
+	/* The body is read only after ownership was seen. */
+	rte_rmb();
+	return cqe;
+}
+
+/* Publish the consumer index: the slots up to it may be reused by the device. */
+static void
+rv_cq_update_ci(struct rv_cq *cq)
+{
+	/* The CQEs were fully read before their slots are given back. */
+	rte_io_wmb();
+	*cq->v.set_ci_db = rte_cpu_to_be_32(cq->ci & 0xffffff);
+}
+
+/* Request an event for the next completion (mlx4 packing, not mlx5's). */
+static void
+rv_cq_arm(struct rv_cq *cq)
+{
+	uint32_t sn = cq->sn & 3, ci = cq->ci & 0xffffff;
+	uint32_t cmd = MLX4_CQ_DB_REQ_NOT;
+	uint64_t db;
+
+	*cq->v.arm_db = rte_cpu_to_be_32(sn << 28 | cmd | ci);
+	/* The device matches the doorbell against this record: record first. */
+	rte_wmb();
+	db = ((uint64_t)(sn << 28 | cmd | cq->v.cqn) << 32) | ci;
+	rte_write64(rte_cpu_to_be_64(db), (uint8_t *)cq->v.cq_uar + MLX4_CQ_DOORBELL);
+}
+
+/* Post receive WQEs up to a full ring, then publish the producer count. */
+static void
+rv_rq_refill(struct rv_rq *rq, uint32_t tail)
+{
+	uint32_t nsegs = (1u << rq->v.rq.wqe_shift) / sizeof(struct mlx4_wqe_data_seg);
+	struct mlx4_wqe_data_seg *seg;
+	uint32_t slot, posted = 0;
+
+	while (rq->head - tail < rq->v.rq.wqe_cnt) {
+		slot = rq->head & (rq->v.rq.wqe_cnt - 1);
+		seg = (struct mlx4_wqe_data_seg *)(rq->wqes +
+						   ((size_t)slot << rq->v.rq.wqe_shift));
+		mlx4dv_set_data_seg(seg, RV_PKT_MAX, rq->lkey,
+				    (uintptr_t)(rq->bufs + (size_t)slot * RV_PKT_MAX));
+		/* A scatter list shorter than the WQE ends with an invalid-lkey entry. */
+		if (nsegs > 1)
+			mlx4dv_set_data_seg(seg + 1, 0, MLX4_INVALID_LKEY, 0);
+		rq->head++;
+		posted++;
+	}
+	if (posted == 0)
+		return;
+	/* WQEs before the doorbell record that makes them visible to the device. */
+	rte_io_wmb();
+	*rq->v.rdb = rte_cpu_to_be_32(rq->head & 0xffff);
+}
+
+static void
+rv_frame_fill(uint8_t *p, uint32_t len, uint32_t seq)
+{
+	uint32_t i;
+
+	memset(p, 0xff, 6);                     /* broadcast */
+	memcpy(p + 6, "\x02\x00\x00\x4d\x34\x01", 6);
+	p[12] = RV_ETHERTYPE >> 8;
+	p[13] = RV_ETHERTYPE & 0xff;
+	memcpy(p + RV_ETH_HDR, &seq, sizeof(seq));
+	for (i = RV_ETH_HDR + sizeof(seq); i < len; i++)
+		p[i] = (uint8_t)(i ^ seq);
+}
+
+/* @return the sequence number of a good frame, or -1. */
+static int64_t
+rv_frame_check(const uint8_t *p, uint32_t len, uint32_t want_len)
+{
+	uint32_t i, seq;
+
+	if (len != want_len || p[12] != RV_ETHERTYPE >> 8 || p[13] != (RV_ETHERTYPE & 0xff))
+		return -1;
+	memcpy(&seq, p + RV_ETH_HDR, sizeof(seq));
+	for (i = RV_ETH_HDR + sizeof(seq); i < len; i++)
+		if (p[i] != (uint8_t)(i ^ seq))
+			return -1;
+	return seq;
+}
+
+/* Write n SEND WQEs, the last one signalled, and ring the doorbell once. */
+static void
+rv_sq_burst(struct rv_sq *sq, uint32_t n, uint32_t len, uint32_t *seq)
+{
+	struct mlx4_wqe_ctrl_seg *ctrl;
+	struct mlx4_wqe_data_seg *dseg;
+	uint32_t i, slot, owner, flags;
+	uint8_t *frame;
+
+	for (i = 0; i < n; i++) {
+		slot = sq->head & (sq->v.sq.wqe_cnt - 1);
+		frame = sq->bufs + (size_t)slot * RV_PKT_MAX;
+		rv_frame_fill(frame, len, (*seq)++);
+		ctrl = (struct mlx4_wqe_ctrl_seg *)((uint8_t *)sq->v.buf.buf + sq->v.sq.offset +
+						    ((size_t)slot << sq->v.sq.wqe_shift));
+		dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
+		mlx4dv_set_data_seg(dseg, len, sq->lkey, (uintptr_t)frame);
+		ctrl->fence_size = (sizeof(*ctrl) + sizeof(*dseg)) / 16;
+		/*
+		 * SOLICIT means "no ICRC" on raw Ethernet; only the last WQE of the
+		 * burst asks for a CQE, which then stands for the whole burst.
+		 */
+		flags = MLX4_WQE_CTRL_SOLICIT;
+		if (i == n - 1)
+			flags |= MLX4_WQE_CTRL_CQ_UPDATE;
+		ctrl->srcrb_flags = rte_cpu_to_be_32(flags);
+		ctrl->imm = 0;
+		owner = (sq->head & sq->v.sq.wqe_cnt) ? (1u << 31) : 0;
+		/* The device may run the WQE once its owner bit is right: the rest first. */
+		rte_io_wmb();
+		ctrl->owner_opcode = rte_cpu_to_be_32(MLX4_OPCODE_SEND | owner);
+		sq->head++;
+	}
+	/* Every owner word before the doorbell, which is doorbell_qpn, already BE. */
+	rte_wmb();
+	rte_write32(sq->v.doorbell_qpn, sq->v.sdb);
+}
+
+/* ---- the run ---- */
+
+struct rv_ctx {
+	struct rte_pmd_mlx4v_dev *dev;
+	struct rte_pmd_mlx4v_pd *pd;
+	struct rte_pmd_mlx4v_mr *mr;
+	struct rte_pmd_mlx4v_cq *tx_cq_h;
+	struct rte_pmd_mlx4v_cq *rx_cq_h;
+	struct rte_pmd_mlx4v_qp *qp;
+	struct rte_pmd_mlx4v_wq *wq[2];
+	uint8_t *mem;
+	int epfd;
+	struct rv_sq sq;
+	struct rv_rq rq[2];
+	unsigned int nrq;
+	struct rv_cq tx_cq;
+	struct rv_cq rx_cq;
+	uint32_t rx_tail[2];    /* receive WQEs completed, per RWQ */
+};
+
+static int
+rv_fail(const char *what, int err)
+{
+	fprintf(stderr, "raw_views: %s: %s\n", what, strerror(err));
+	return -err;
+}
+
+/* Receive WQs on port 2 (paired ports) and port 1 (loopback): one of them gets the packets. */
+static int
+rv_setup(struct rv_ctx *c, const struct rv_opts *o)
+{
+	struct rte_pmd_mlx4v_qp_attr qa;
+	struct rte_pmd_mlx4v_wq_attr wa;
+	struct rte_pmd_mlx4v_obj obj;
+	struct epoll_event ev;
+	size_t mem_len;
+	uint32_t qpn;
+	unsigned int i;
+	int ret;
+
+	c->dev = rte_pmd_mlx4v_dev_open(o->dev);
+	if (c->dev == NULL)
+		return rv_fail(o->dev, errno);
+	c->pd = rte_pmd_mlx4v_alloc_pd(c->dev);
+	if (c->pd == NULL)
+		return rv_fail("alloc_pd", errno);
+	c->tx_cq_h = rte_pmd_mlx4v_create_cq(c->dev, RV_TX_WQES, 0, 0);
+	if (c->tx_cq_h == NULL)
+		return rv_fail("create_cq (tx)", errno);
+	c->rx_cq_h = rte_pmd_mlx4v_create_cq(c->dev, 2 * RV_RX_WQES, 0, 1);
+	if (c->rx_cq_h == NULL)
+		return rv_fail("create_cq (rx)", errno);
+	memset(&qa, 0, sizeof(qa));
+	qa.send_cq = c->tx_cq_h;
+	qa.recv_cq = c->tx_cq_h;
+	qa.max_send_wr = RV_TX_WQES;
+	qa.max_recv_wr = 1;
+	qa.max_send_sge = 1;
+	qa.max_recv_sge = 1;
+	qa.port = 1;
+	c->qp = rte_pmd_mlx4v_create_qp(c->pd, &qa);
+	if (c->qp == NULL)
+		return rv_fail("create_qp", errno);
+	for (i = 0; i < 2; i++) {
+		memset(&wa, 0, sizeof(wa));
+		wa.cq = c->rx_cq_h;
+		wa.max_wr = RV_RX_WQES;
+		wa.max_sge = 1;
+		wa.port = i == 0 ? 2 : 1;
+		c->wq[c->nrq] = rte_pmd_mlx4v_create_wq(c->pd, &wa);
+		if (c->wq[c->nrq] == NULL) {
+			/* A one-port device has no port 2: loopback on port 1 only. */
+			if (i == 0 && errno == EINVAL)
+				continue;
+			return rv_fail("create_wq", errno);
+		}
+		c->rq[c->nrq].port = wa.port;
+		c->nrq++;
+	}
+
+	/* The views: from here on the data path never calls the library. */
+	memset(&obj, 0, sizeof(obj));
+	obj.qp.in = c->qp;
+	obj.qp.out = &c->sq.v;
+	obj.cq.in = c->tx_cq_h;
+	obj.cq.out = &c->tx_cq.v;
+	c->sq.v.comp_mask = 0;
+	c->tx_cq.v.comp_mask = 0;
+	ret = rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_QP | MLX4DV_OBJ_CQ);
+	if (ret)
+		return rv_fail("init_obj(QP | CQ)", ret);
+	memset(&obj, 0, sizeof(obj));
+	obj.cq.in = c->rx_cq_h;
+	obj.cq.out = &c->rx_cq.v;
+	/* cq_uar is only filled on request; arming needs it. */
+	c->rx_cq.v.comp_mask = MLX4DV_CQ_MASK_UAR;
+	ret = rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_CQ);
+	if (ret)
+		return rv_fail("init_obj(CQ)", ret);
+	if (!(c->rx_cq.v.comp_mask & MLX4DV_CQ_MASK_UAR))
+		return rv_fail("init_obj(CQ): no cq_uar", ENOTSUP);
+	c->rx_cq.sn = c->rx_cq.v.arm_sn;
+	c->tx_cq.sn = c->tx_cq.v.arm_sn;
+	for (i = 0; i < c->nrq; i++) {
+		memset(&obj, 0, sizeof(obj));
+		obj.rwq.in = c->wq[i];
+		obj.rwq.out = &c->rq[i].v;
+		ret = rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_RWQ);
+		if (ret)
+			return rv_fail("init_obj(RWQ)", ret);
+		ret = rte_pmd_mlx4v_wq_num(c->wq[i], &c->rq[i].wqn);
+		if (ret)
+			return rv_fail("wq_num", ret);
+		c->rq[i].wqes = (uint8_t *)c->rq[i].v.buf.buf + c->rq[i].v.rq.offset;
+	}
+
+	/* One registered region: the send slots, then each RWQ's buffers. */
+	mem_len = (size_t)c->sq.v.sq.wqe_cnt * RV_PKT_MAX;
+	for (i = 0; i < c->nrq; i++)
+		mem_len += (size_t)c->rq[i].v.rq.wqe_cnt * RV_PKT_MAX;
+	c->mem = rte_zmalloc("raw_views", mem_len, RTE_CACHE_LINE_SIZE);
+	if (c->mem == NULL)
+		return rv_fail("rte_zmalloc", ENOMEM);
+	c->mr = rte_pmd_mlx4v_reg_mr(c->pd, c->mem, mem_len);
+	if (c->mr == NULL)
+		return rv_fail("reg_mr", errno);
+	ret = rte_pmd_mlx4v_mr_lkey(c->mr, &c->sq.lkey);
+	if (ret)
+		return rv_fail("mr_lkey", ret);
+	c->sq.bufs = c->mem;
+	c->sq.max_post = qa.max_send_wr;
+	mem_len = (size_t)c->sq.v.sq.wqe_cnt * RV_PKT_MAX;
+	for (i = 0; i < c->nrq; i++) {
+		c->rq[i].bufs = c->mem + mem_len;
+		c->rq[i].lkey = c->sq.lkey;
+		mem_len += (size_t)c->rq[i].v.rq.wqe_cnt * RV_PKT_MAX;
+	}
+
+	/* RESET -> INIT -> RTR -> RTS for the QP, RDY for the WQs; receive WQEs first. */
+	for (i = 0; i < c->nrq; i++) {
+		rv_rq_refill(&c->rq[i], 0);
+		ret = rte_pmd_mlx4v_modify_wq(c->wq[i], RTE_PMD_MLX4V_WQS_RDY);
+		if (ret)
+			return rv_fail("modify_wq(RDY)", ret);
+	}
+	ret = rte_pmd_mlx4v_modify_qp(c->qp, RTE_PMD_MLX4V_QPS_INIT);
+	if (ret == 0)
+		ret = rte_pmd_mlx4v_modify_qp(c->qp, RTE_PMD_MLX4V_QPS_RTR);
+	if (ret == 0)
+		ret = rte_pmd_mlx4v_modify_qp(c->qp, RTE_PMD_MLX4V_QPS_RTS);
+	if (ret)
+		return rv_fail("modify_qp", ret);
+
+	c->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (c->epfd < 0)
+		return rv_fail("epoll_create1", errno);
+	memset(&ev, 0, sizeof(ev));
+	ev.events = EPOLLIN;
+	ret = rte_pmd_mlx4v_cq_event_fd(c->rx_cq_h);
+	if (ret < 0)
+		return rv_fail("cq_event_fd", errno);
+	ev.data.fd = ret;
+	if (epoll_ctl(c->epfd, EPOLL_CTL_ADD, ret, &ev) != 0)
+		return rv_fail("epoll_ctl", errno);
+	rte_pmd_mlx4v_qp_num(c->qp, &qpn);
+	printf("raw_views: %s: QP 0x%x on port 1 (SQ %u x %u B), ", o->dev, qpn,
+	       c->sq.v.sq.wqe_cnt, 1u << c->sq.v.sq.wqe_shift);
+	for (i = 0; i < c->nrq; i++)
+		printf("RWQ 0x%x on port %u (%u WQEs), ", c->rq[i].wqn, c->rq[i].port,
+		       c->rq[i].v.rq.wqe_cnt);
+	printf("CQs 0x%x/0x%x (%u/%u CQEs)\n", c->tx_cq.v.cqn, c->rx_cq.v.cqn,
+	       c->tx_cq.v.cqe_cnt, c->rx_cq.v.cqe_cnt);
+	return 0;
+}
+
+/* Mirrors rv_setup() in reverse; each step runs only if its object exists. */
+static void
+rv_teardown(struct rv_ctx *c)
+{
+	unsigned int i;
+
+	if (c->epfd >= 0)
+		close(c->epfd);
+	if (c->mr != NULL)
+		rte_pmd_mlx4v_dereg_mr(c->mr);
+	rte_free(c->mem);
+	if (c->qp != NULL)
+		rte_pmd_mlx4v_destroy_qp(c->qp);
+	for (i = 0; i < RTE_DIM(c->wq); i++)
+		if (c->wq[i] != NULL)
+			rte_pmd_mlx4v_destroy_wq(c->wq[i]);
+	if (c->rx_cq_h != NULL)
+		rte_pmd_mlx4v_destroy_cq(c->rx_cq_h);
+	if (c->tx_cq_h != NULL)
+		rte_pmd_mlx4v_destroy_cq(c->tx_cq_h);
+	if (c->pd != NULL)
+		rte_pmd_mlx4v_dealloc_pd(c->pd);
+	if (c->dev != NULL)
+		rte_pmd_mlx4v_dev_close(c->dev);
+}
+
+/* Consume rx CQEs: check each packet, refill the rings. @return CQEs consumed. */
+static uint32_t
+rv_rx_drain(struct rv_ctx *c, const struct rv_opts *o, struct rv_stats *st,
+	    uint32_t *next_seq)
+{
+	struct mlx4_cqe *cqe;
+	uint32_t n = 0, qpn, idx, len;
+	unsigned int i;
+	int64_t seq;
+
+	while ((cqe = rv_cq_next(&c->rx_cq)) != NULL) {
+		qpn = rte_be_to_cpu_32(cqe->vlan_my_qpn) & MLX4_CQE_QPN_MASK;
+		for (i = 0; i < c->nrq && c->rq[i].wqn != qpn; i++)
+			;
+		if ((cqe->owner_sr_opcode & MLX4_CQE_OPCODE_MASK) == MLX4_CQE_OPCODE_ERROR ||
+		    i == c->nrq) {
+			st->err_cqes++;
+		} else {
+			idx = rte_be_to_cpu_16(cqe->wqe_index) & (c->rq[i].v.rq.wqe_cnt - 1);
+			len = rte_be_to_cpu_32(cqe->byte_cnt);
+			seq = rv_frame_check(c->rq[i].bufs + (size_t)idx * RV_PKT_MAX, len,
+					     o->size);
+			/* One sender, one path: packets arrive in order. */
+			if (seq != (int64_t)*next_seq)
+				st->bad++;
+			*next_seq = seq < 0 ? *next_seq + 1 : (uint32_t)seq + 1;
+			c->rq[i].received++;
+			st->received++;
+		}
+		if (i < c->nrq)
+			c->rx_tail[i]++;
+		c->rx_cq.ci++;
+		n++;
+	}
+	if (n == 0)
+		return 0;
+	rv_cq_update_ci(&c->rx_cq);
+	for (i = 0; i < c->nrq; i++)
+		rv_rq_refill(&c->rq[i], c->rx_tail[i]);
+	return n;
+}
+
+/* Take the tx CQE of a burst: it completes every WQE up to its wqe_index. */
+static int
+rv_tx_complete(struct rv_ctx *c, struct rv_stats *st)
+{
+	uint64_t deadline = rte_get_timer_cycles() + rte_get_timer_hz() * RV_WAIT_MS / 1000;
+	struct mlx4_cqe *cqe;
+
+	while ((cqe = rv_cq_next(&c->tx_cq)) == NULL) {
+		if (rte_get_timer_cycles() > deadline)
+			return -ETIMEDOUT;
+		rte_pause();
+	}
+	if ((cqe->owner_sr_opcode & MLX4_CQE_OPCODE_MASK) == MLX4_CQE_OPCODE_ERROR) {
+		const struct mlx4_err_cqe *e = (const struct mlx4_err_cqe *)cqe;
+
+		fprintf(stderr, "raw_views: send error CQE, syndrome 0x%02x\n", e->syndrome);
+		st->err_cqes++;
+	}
+	/* wqe_index is the slot of the signalled WQE, the last of the burst. */
+	c->sq.done = c->sq.head;
+	c->tx_cq.ci++;
+	st->tx_cqes++;
+	rv_cq_update_ci(&c->tx_cq);
+	return 0;
+}
+
+static int
+rv_run(struct rv_ctx *c, const struct rv_opts *o, struct rv_stats *st)
+{
+	uint32_t seq = 0, next_seq = 0, n, want;
+	struct epoll_event ev;
+	uint64_t deadline;
+	int ret;
+
+	while (st->sent < o->pkts) {
+		n = RTE_MIN(o->burst, (uint32_t)(o->pkts - st->sent));
+		n = RTE_MIN(n, c->sq.max_post - (c->sq.head - c->sq.done));
+		want = st->received + n;
+		/* Arm before sending, so the first CQE of the burst raises the event. */
+		rv_cq_arm(&c->rx_cq);
+		rv_sq_burst(&c->sq, n, o->size, &seq);
+		st->sent += n;
+		st->doorbells++;
+		ret = epoll_wait(c->epfd, &ev, 1, RV_WAIT_MS);
+		if (ret != 1) {
+			fprintf(stderr, "raw_views: no completion event within %d ms\n",
+				RV_WAIT_MS);
+			return -ETIMEDOUT;
+		}
+		/* Take the event: it advances arm_sn, so our next arm uses the next sn. */
+		ret = rte_pmd_mlx4v_get_cq_event(c->rx_cq_h);
+		if (ret == 0) {
+			c->rx_cq.sn++;
+			rte_pmd_mlx4v_ack_cq_events(c->rx_cq_h, 1);
+			st->events++;
+		}
+		/* The event came with the first packet; the others follow. */
+		deadline = rte_get_timer_cycles() + rte_get_timer_hz() * RV_WAIT_MS / 1000;
+		while (st->received + st->err_cqes < want) {
+			if (rv_rx_drain(c, o, st, &next_seq) == 0) {
+				if (rte_get_timer_cycles() > deadline)
+					break;
+				rte_pause();
+			}
+		}
+		ret = rv_tx_complete(c, st);
+		if (ret) {
+			fprintf(stderr, "raw_views: no send completion within %d ms\n",
+				RV_WAIT_MS);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int
+rv_parse(int argc, char **argv, struct rv_opts *o)
+{
+	unsigned long v;
+	char *end;
+	int opt;
+
+	o->dev = "mlx4v_sim0";
+	o->pkts = 64;
+	o->size = 128;
+	o->burst = 16;
+	while ((opt = getopt(argc, argv, "d:n:s:b:")) != -1) {
+		if (opt == 'd') {
+			o->dev = optarg;
+			continue;
+		}
+		if (opt == '?')
+			return -EINVAL;
+		errno = 0;
+		v = strtoul(optarg, &end, 0);
+		if (errno != 0 || *end != '\0' || v == 0 || v > UINT32_MAX)
+			return -EINVAL;
+		if (opt == 'n')
+			o->pkts = v;
+		else if (opt == 's')
+			o->size = v;
+		else
+			o->burst = v;
+	}
+	if (o->size < RV_ETH_HDR + 4 || o->size > RV_PKT_MAX || o->burst > RV_TX_WQES)
+		return -EINVAL;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct rv_stats st;
+	struct rv_opts o;
+	struct rv_ctx c;
+	unsigned int i;
+	int ret;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "raw_views: cannot init EAL\n");
+		return 1;
+	}
+	argc -= ret;
+	argv += ret;
+	if (rv_parse(argc, argv, &o) != 0) {
+		fprintf(stderr, "usage: dpdk-raw_views <EAL args> -- [-d dev] [-n packets] "
+			"[-s size 18-%u] [-b burst 1-%u]\n", RV_PKT_MAX, RV_TX_WQES);
+		rte_eal_cleanup();
+		return 2;
+	}
+	memset(&c, 0, sizeof(c));
+	memset(&st, 0, sizeof(st));
+	c.epfd = -1;
+	ret = rv_setup(&c, &o);
+	if (ret == 0)
+		ret = rv_run(&c, &o, &st);
+	printf("raw_views: sent %" PRIu64 " packets of %u bytes in %" PRIu64 " doorbells, "
+	       "%" PRIu64 " send CQEs\n", st.sent, o.size, st.doorbells, st.tx_cqes);
+	for (i = 0; i < c.nrq; i++)
+		printf("raw_views: RWQ 0x%x on port %u received %" PRIu64 " packets\n",
+		       c.rq[i].wqn, c.rq[i].port, c.rq[i].received);
+	printf("raw_views: received %" PRIu64 ", bad %" PRIu64 ", error CQEs %" PRIu64
+	       ", completion events %" PRIu64 "\n", st.received, st.bad, st.err_cqes,
+	       st.events);
+	if (ret == 0 && (st.received != o.pkts || st.bad != 0 || st.err_cqes != 0))
+		ret = -EIO;
+	printf("raw_views: %s\n", ret == 0 ? "PASS" : "FAIL");
+	rv_teardown(&c);
+	rte_eal_cleanup();
+	return ret == 0 ? 0 : 1;
+}
