@@ -6,7 +6,8 @@
 # dpdk source package. Safe to re-run: it does nothing when all is present.
 set -eu
 pkgs="gcc clang libc6-dev pkg-config meson ninja-build python3-pyelftools xz-utils
-dpkg-dev dpdk dpdk-dev libdpdk-dev rdma-core libibverbs-dev ibverbs-providers"
+dpkg-dev dpdk dpdk-dev libdpdk-dev rdma-core libibverbs-dev ibverbs-providers
+python3-sphinx"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

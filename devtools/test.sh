@@ -8,7 +8,7 @@
 # usage: devtools/test.sh [BUILD_DIR]   (default: build)
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
-bdir=${1:-$src/build}
+bdir=$(realpath -m "${1:-$src/build}")
 "$src/devtools/setup.sh"
 if [ ! -f "$bdir/build.ninja" ]; then
 	meson setup "$bdir" "$src" -Ddpdk_src_cache="$src/build-cache"

@@ -25,15 +25,14 @@ trap 'rm -f "$cg" "$log"' EXIT
 grep '^mlx4v-bench:' "$log"
 rx=$(sed -n 's/^mlx4v-bench: mlx4v_sim0, \([0-9]*\) packets.*/\1/p' "$log")
 [ -n "$rx" ] && [ "$rx" -gt 0 ] || { cat "$log"; echo "no packets received" >&2; exit 1; }
-callgrind_annotate --threshold=100 "$cg" | tr -d ',' |
-	awk -v rx="$rx" '/mlx4v_bench_(dp|idle)_/ {
-		n = split($NF, a, ":"); split($0, b, " "); fn = a[n]
-		sub(/ .*/, "", fn); ir[fn] += b[1]
-	}
+callgrind_annotate --threshold=100 --auto=no "$cg" |
+	sed -n 's/^ *\([0-9,]*\) .*:\(mlx4v_bench_[a-z_]*\) \[.*/\2 \1/p' | tr -d ',' |
+	awk -v rx="$rx" '{ ir[$1] += $2 }
 	END {
 		for (f in ir) {
 			printf "callgrind: %-28s %12d Ir  %8.1f Ir/packet\n", f, ir[f], ir[f] / rx
 			if (f ~ /_dp_/) dp += ir[f]
 		}
-		printf "callgrind: driver side (mlx4v_bench_dp_*) %.1f instructions/packet over %d packets\n", dp / rx, rx
+		printf "callgrind: driver side (mlx4v_bench_dp_*) %.1f instructions/packet", dp / rx
+		printf " over %d packets\n", rx
 	}'

@@ -184,9 +184,10 @@ hwsim_engine_start(struct hwsim_engine *e)
 		ret = -ret;
 		goto out;
 	}
-	__atomic_store_n(&e->tid_ready, 1, __ATOMIC_RELEASE);
-	e->started = 1;
-	/* The kernel keeps 15 characters and rejects longer names: cut ours. */
+	/*
+	 * Name and place the thread before it runs fn (it waits for tid_ready).
+	 * The kernel keeps 15 characters and rejects longer names: cut ours.
+	 */
 	snprintf(tname, sizeof(tname), "%.*s", (int)sizeof(tname) - 1, e->name);
 	if (pthread_setname_np(e->tid, tname) != 0)
 		HWSIM_LOG(DEBUG, "%s: cannot name the engine thread", e->name);
@@ -198,6 +199,8 @@ hwsim_engine_start(struct hwsim_engine *e)
 	memset(&all, 0xff, sizeof(all));
 	if (pthread_setaffinity_np(e->tid, sizeof(all), &all) != 0)
 		HWSIM_LOG(DEBUG, "%s: cannot widen the engine's CPU affinity", e->name);
+	__atomic_store_n(&e->tid_ready, 1, __ATOMIC_RELEASE);
+	e->started = 1;
 out:
 	pthread_mutex_unlock(&e->lock);
 	return ret;

@@ -5,7 +5,7 @@
 # examples/eq_events on the simulated ConnectX: it runs and exits by itself, and prints
 # each event (GEN_EQE, a simulator port event, a CQ completion) after an epoll wake-up.
 . "$(dirname "$0")/lib.sh"
-app=$MLXV_BUILD/examples/dpdk-eq_events
+app=$MLXV_BUILD/examples/eq_events/dpdk-eq_events
 [ -x "$app" ] || skip "examples/dpdk-eq_events not built"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

@@ -12,6 +12,14 @@ trap 'rm -f "$out" "$out2"' EXIT
 dev=mlx5v_sim0
 [ -x "$TESTPMD" ] || skip "no testpmd"
 
+# expect_next FILE CMD REGEX: a "testpmd> CMD" prompt line (the echo ends in CR) is
+# followed directly by a line matching REGEX: results and errors come out in order.
+expect_next() {
+	PROMPT="testpmd> $2" RE=$3 awk '{ sub(/\r$/, "") } p && $0 ~ ENVIRON["RE"] { f = 1 }
+		{ p = $0 == ENVIRON["PROMPT"] } END { exit !f }' "$1" ||
+		fail "expected /$3/ right after \"testpmd> $2\""
+}
+
 cmds="help drivers
 mlx5v dev show $dev
 mlx5v msi alloc $dev
@@ -107,6 +115,16 @@ expect "$out" "CREATE_EQ failed in the device: status 0x8 syndrome 0x00001234"
 expect "$out" "$dev: MSI vector 2 freed"
 expect "$out" "$dev: 0 DEVX EQ\(s\)"
 expect "$out" "live EQ 1 CQ 0"
+# Each result and each error follows its own command.
+expect_next "$out" "mlx5v msi alloc $dev" "$dev: MSI vector 1 allocated"
+expect_next "$out" "mlx5v eq create $dev 6 0x210 1" "$dev: EQ 2 created"
+expect_next "$out" "mlx5v eq poll $dev 2" "EQ 2: EQE 0 type 0x09 PORT_CHANGE"
+expect_next "$out" "mlx5v msi free $dev 1" "cannot free MSI vector 1: .*an EQ uses it"
+expect_next "$out" "mlx5v eq destroy $dev 2" "$dev: EQ 2 destroyed"
+expect_next "$out" "mlx5v eq create $dev 6 zz 2" 'event mask "zz" is not a hexadecimal'
+expect_next "$out" "mlx5v eq show $dev 99" "$dev: no DEVX EQ 99"
+expect_next "$out" "mlx5v sim cqe $dev 5" "cannot post a CQE on CQ 5: no such CQ"
+expect_next "$out" "mlx5v dev show $dev" "$dev: stage 7, firmware"
 reject "$out" "still alive at removal"
 reject "$out" "Segmentation|Assertion|PANIC"
 expect "$out" '^Bye'
@@ -131,6 +149,10 @@ expect "$out2" "interrupt callback stop failed: already off"
 expect "$out2" "EQ 2: 0 EQE\(s\) consumed"
 expect "$out2" "$dev: EQ 2 destroyed"
 expect "$out2" "$dev: MSI vector 1 freed"
+expect_next "$out2" "mlx5v eq intr $dev 2 on" "EQ 2: EAL interrupt callback on vector 1 on"
+# The interrupt thread's EQE shows before the next command's prompt.
+awk -v p="testpmd> mlx5v eq show $dev 2" '{ sub(/\r$/, "") } /EQ 2: EQE 0 type 0x09/ { e = 1 }
+	$0 == p { exit !e }' "$out2" || fail "the interrupt thread's EQE came out late"
 reject "$out2" "still alive at removal"
 expect "$out2" '^Bye'
 echo "PASS"

@@ -183,6 +183,20 @@ mlx4v_cq_destroy(struct mlx4v_cq *cq)
 	return 0;
 }
 
+int
+mlx4v_cq_release(struct mlx4v_cq *cq)
+{
+	/*
+	 * The owner of the handle is gone and will never ack: ack for it, as
+	 * ibv_destroy_cq() requires (libibverbs waits for every event to be acked).
+	 */
+	if (cq->events_unacked != 0) {
+		mlx4v_verbs_cq_ack_events(cq, cq->events_unacked);
+		cq->events_unacked = 0;
+	}
+	return mlx4v_cq_destroy(cq);
+}
+
 static int
 mlx4v_cq_get_event(struct mlx4v_cq *cq)
 {

@@ -71,10 +71,102 @@ out:
 	return ret;
 }
 
+/* Forced release goes in dependency order: an object before anything it references. */
+static const enum mlx4v_obj_type mlx4v_dev_release_order[] = {
+	MLX4V_OBJ_QP, MLX4V_OBJ_WQ, MLX4V_OBJ_SRQ, MLX4V_OBJ_CQ, MLX4V_OBJ_MR, MLX4V_OBJ_PD,
+};
+
+static const char *
+mlx4v_dev_obj_name(enum mlx4v_obj_type type)
+{
+	switch (type) {
+	case MLX4V_OBJ_CTX:
+		return "handle";
+	case MLX4V_OBJ_PD:
+		return "PD";
+	case MLX4V_OBJ_MR:
+		return "MR";
+	case MLX4V_OBJ_CQ:
+		return "CQ";
+	case MLX4V_OBJ_QP:
+		return "QP";
+	case MLX4V_OBJ_SRQ:
+		return "SRQ";
+	case MLX4V_OBJ_WQ:
+		return "WQ";
+	}
+	return "object";
+}
+
+/* The ordinary destroy path of each kind, so that backends see a normal destroy. */
+static int
+mlx4v_dev_obj_destroy(struct mlx4v_obj *obj)
+{
+	switch (obj->type) {
+	case MLX4V_OBJ_QP:
+		return mlx4v_qp_destroy((struct mlx4v_qp *)obj);
+	case MLX4V_OBJ_WQ:
+		return mlx4v_wq_destroy((struct mlx4v_wq *)obj);
+	case MLX4V_OBJ_SRQ:
+		return mlx4v_srq_destroy((struct mlx4v_srq *)obj);
+	case MLX4V_OBJ_CQ:
+		return mlx4v_cq_release((struct mlx4v_cq *)obj);
+	case MLX4V_OBJ_MR:
+		return mlx4v_mr_destroy((struct mlx4v_mr *)obj);
+	case MLX4V_OBJ_PD:
+		return mlx4v_pd_destroy((struct mlx4v_pd *)obj);
+	case MLX4V_OBJ_CTX:
+		break;
+	}
+	return -EINVAL;
+}
+
+/*
+ * Destroy every object and close every handle still open on a device, with the
+ * lock held. Each step removes one entry from the registry, so the loops end.
+ * A destroy the backend refuses (rdma-core only; the simulator never refuses) must
+ * not stop the removal: the object is then only hidden from lookups, and its memory
+ * left to the device, which may still write into it - a leak rather than a
+ * use-after-free. Its dependents then fail with EBUSY and go the same way.
+ */
+static void
+mlx4v_dev_release(const char *name, unsigned int *nobj, unsigned int *nctx)
+{
+	struct mlx4v_ctx *ctx;
+	struct mlx4v_obj *obj;
+	unsigned int i;
+	int ret;
+
+	while ((ctx = mlx4v_obj_first_ctx(name)) != NULL) {
+		for (i = 0; i < RTE_DIM(mlx4v_dev_release_order); i++) {
+			while ((obj = mlx4v_obj_first(ctx, mlx4v_dev_release_order[i])) != NULL) {
+				ret = mlx4v_dev_obj_destroy(obj);
+				if (ret) {
+					MLX4V_LOG(ERR, "device %s: %s %p not destroyed (%s), "
+						  "its memory is left to the device", name,
+						  mlx4v_dev_obj_name(obj->type), (void *)obj,
+						  rte_strerror(-ret));
+					mlx4v_obj_forget(obj);
+				}
+				(*nobj)++;
+			}
+		}
+		/* Cannot fail: the handle has no object left. */
+		ret = mlx4v_dev_close(ctx);
+		if (ret) {
+			MLX4V_LOG(ERR, "device %s: handle %p not closed (%s)", name, (void *)ctx,
+				  rte_strerror(-ret));
+			mlx4v_obj_forget(&ctx->obj);
+		}
+		(*nctx)++;
+	}
+}
+
 int
 mlx4v_dev_unregister(const char *name)
 {
 	struct mlx4v_dev_entry *e;
+	unsigned int nobj = 0, nctx = 0;
 	int ret = 0;
 
 	if (name == NULL)
@@ -83,12 +175,15 @@ mlx4v_dev_unregister(const char *name)
 	e = mlx4v_dev_lookup(name);
 	if (e == NULL) {
 		ret = -ENOENT;
-	} else if (e->nctx != 0) {
-		MLX4V_LOG(ERR, "device %s still has %u open handle(s)", name, e->nctx);
-		ret = -EBUSY;
-	} else {
-		memset(e, 0, sizeof(*e));
+		goto out;
 	}
+	/* Removal cannot be refused (EAL ignores it at exit): nothing may outlive it. */
+	mlx4v_dev_release(name, &nobj, &nctx);
+	if (nobj != 0 || nctx != 0)
+		MLX4V_LOG(WARNING, "device %s removed while in use: force-released %u object(s) "
+			  "and %u handle(s)", name, nobj, nctx);
+	memset(e, 0, sizeof(*e));
+out:
 	mlx4v_verbs_unlock();
 	return ret;
 }

@@ -61,6 +61,37 @@ mlx4v_obj_free(struct mlx4v_obj *obj)
 	rte_free(obj);
 }
 
+void
+mlx4v_obj_forget(struct mlx4v_obj *obj)
+{
+	TAILQ_REMOVE(&mlx4v_obj_live, obj, next);
+	if (obj->type != MLX4V_OBJ_CTX)
+		obj->ctx->nobj--;
+}
+
+struct mlx4v_obj *
+mlx4v_obj_first(const struct mlx4v_ctx *ctx, enum mlx4v_obj_type type)
+{
+	struct mlx4v_obj *it;
+
+	TAILQ_FOREACH(it, &mlx4v_obj_live, next)
+		if (it->type == type && it->ctx == ctx)
+			return it;
+	return NULL;
+}
+
+struct mlx4v_ctx *
+mlx4v_obj_first_ctx(const char *name)
+{
+	struct mlx4v_obj *it;
+
+	/* Device names are unique among registered devices, so the name is the key. */
+	TAILQ_FOREACH(it, &mlx4v_obj_live, next)
+		if (it->type == MLX4V_OBJ_CTX && strcmp(it->ctx->name, name) == 0)
+			return it->ctx;
+	return NULL;
+}
+
 struct mlx4v_obj *
 mlx4v_obj_find(const void *p, enum mlx4v_obj_type type)
 {

@@ -268,6 +268,21 @@ void mlx4v_obj_publish(struct mlx4v_obj *obj);
 /** Hide an object from lookups and free it. */
 void mlx4v_obj_free(struct mlx4v_obj *obj);
 /**
+ * Hide a published object from lookups without freeing it: the last resort of a
+ * forced release whose backend destroy failed (the device may still own its memory).
+ */
+void mlx4v_obj_forget(struct mlx4v_obj *obj);
+/**
+ * @return the first live object of a kind created on a handle, or NULL.
+ * Called with mlx4v_verbs_lock() held.
+ */
+struct mlx4v_obj *mlx4v_obj_first(const struct mlx4v_ctx *ctx, enum mlx4v_obj_type type);
+/**
+ * @return the first live handle open on the device named name, or NULL.
+ * Called with mlx4v_verbs_lock() held.
+ */
+struct mlx4v_ctx *mlx4v_obj_first_ctx(const char *name);
+/**
  * Find a live object by address without dereferencing it first.
  * @return the object, or NULL with rte_errno EINVAL (unknown address or other type).
  */
@@ -323,8 +338,13 @@ int mlx4v_dev_register(const char *name, const struct mlx4v_verbs_ops *ops, void
 		       int socket);
 
 /**
- * Unregister a device.
- * @return 0, -ENOENT, or -EBUSY while handles are open on it.
+ * Unregister a device (its bus remove, or process exit). Whatever is still open on
+ * it is force-released first, in dependency order (QPs/WQs, SRQs, CQs, MRs, PDs,
+ * then handles) through the ordinary destroy paths, with one WARNING giving the
+ * count. Their addresses are then unknown to every public call (EINVAL), and
+ * rte_pmd_mlx4v_dev_open() of the name fails with ENODEV.
+ * The caller stops anything that polls the objects (the simulator's engine) first.
+ * @return 0, -EINVAL (NULL name) or -ENOENT (no such device).
  */
 __rte_internal
 int mlx4v_dev_unregister(const char *name);
@@ -341,6 +361,8 @@ int mlx4v_mr_destroy(struct mlx4v_mr *mr);
 struct mlx4v_cq *mlx4v_cq_create(struct mlx4v_ctx *ctx, int cqe, int cqe_size,
 				 int with_events);
 int mlx4v_cq_destroy(struct mlx4v_cq *cq);
+/** mlx4v_cq_destroy() for a forced release: events taken but never acked are acked. */
+int mlx4v_cq_release(struct mlx4v_cq *cq);
 struct mlx4v_srq *mlx4v_srq_create(struct mlx4v_pd *pd, uint32_t max_wr, uint32_t max_sge);
 int mlx4v_srq_destroy(struct mlx4v_srq *srq);
 struct mlx4v_qp *mlx4v_qp_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_qp_attr *attr);

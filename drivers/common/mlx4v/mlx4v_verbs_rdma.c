@@ -599,12 +599,14 @@ mlx4v_verbs_rdma_unregister(const char *eal_name)
 		if (mlx4v_rdma_devs[i] == NULL ||
 		    strcmp(mlx4v_rdma_devs[i]->eal_name, eal_name) != 0)
 			continue;
+		/*
+		 * Force-releases what is still open on the device, through the
+		 * ibverbs destroy calls, before the device record goes.
+		 */
 		ret = mlx4v_dev_unregister(eal_name);
-		if (ret)
-			return ret;
 		free(mlx4v_rdma_devs[i]);
 		mlx4v_rdma_devs[i] = NULL;
-		return 0;
+		return ret;
 	}
 	return -ENOENT;
 }

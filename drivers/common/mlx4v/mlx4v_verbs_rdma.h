@@ -22,8 +22,9 @@ __rte_internal
 int mlx4v_verbs_rdma_register(const char *ibdev, const char *eal_name, int socket);
 
 /**
- * Undo mlx4v_verbs_rdma_register().
- * @return 0, -ENOENT, or -EBUSY while handles are open.
+ * Undo mlx4v_verbs_rdma_register(). Handles and objects still open on the device
+ * are force-released first (see mlx4v_dev_unregister()).
+ * @return 0 or -ENOENT.
  */
 __rte_internal
 int mlx4v_verbs_rdma_unregister(const char *eal_name);

@@ -110,6 +110,11 @@ struct rte_pmd_mlx4v_obj {
  * Open a device by its EAL device name ("mlx4v_sim0", or a PCI address probed by
  * mlx4v_pci), like ibv_open_device(). Each call returns a new handle.
  *
+ * Removing the device (rte_vdev_uninit(), rte_dev_remove(), or rte_eal_cleanup()
+ * at exit) force-releases its handles and every object created on them, with a
+ * WARNING log. Any call given one of them afterwards fails with EINVAL; the
+ * application must not touch their rings or doorbells any more.
+ *
  * @param name EAL device name.
  * @return the handle, or NULL with errno/rte_errno: EINVAL (NULL name), ENODEV (no
  *   such mlx4v device), ENOSPC (too many open handles), ENOMEM, or the backend's error.

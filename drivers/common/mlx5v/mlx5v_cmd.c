@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_interrupts.h>
 #include <rte_io.h>
@@ -311,7 +312,10 @@ mlx5v_cmd_mbox_fill(struct mlx5v_cmd_mbox *mb, unsigned int nblocks, const uint8
 		uint8_t *blk = mb->va + (size_t)i * MLX5V_MBOX_ALIGN;
 		size_t off = (size_t)i * MLX5V_MBOX_DATA_LEN;
 		size_t chunk = 0;
-		uint64_t next = i + 1 < nblocks ? mb->iova + (uint64_t)(i + 1) * MLX5V_MBOX_ALIGN : 0;
+		uint64_t next = 0;
+
+		if (i + 1 < nblocks)
+			next = mb->iova + (uint64_t)(i + 1) * MLX5V_MBOX_ALIGN;
 
 		if (data != NULL && off < len)
 			chunk = RTE_MIN((size_t)MLX5V_MBOX_DATA_LEN, len - off);
@@ -324,8 +328,9 @@ mlx5v_cmd_mbox_fill(struct mlx5v_cmd_mbox *mb, unsigned int nblocks, const uint8
 		blk[MLX5V_MBOX_TOKEN] = token;
 		if (checksum) {
 			/* §3.4: ctrl_sig covers 0x200..0x23d, sig covers 0..0x23e. */
-			blk[MLX5V_MBOX_CTRL_SIG] = ~mlx5v_xor8(blk + MLX5V_MBOX_DATA_LEN,
-							       MLX5V_MBOX_CTRL_SIG - MLX5V_MBOX_DATA_LEN);
+			blk[MLX5V_MBOX_CTRL_SIG] =
+				~mlx5v_xor8(blk + MLX5V_MBOX_DATA_LEN,
+					    MLX5V_MBOX_CTRL_SIG - MLX5V_MBOX_DATA_LEN);
 			blk[MLX5V_MBOX_SIG] = ~mlx5v_xor8(blk, MLX5V_MBOX_SIG);
 		}
 	}
@@ -563,23 +568,34 @@ mlx5v_cmd_post(struct mlx5v_dev *dev, unsigned int idx, const void *in, size_t i
  * @return 0 (completed), -ETIMEDOUT, -ENOLINK (device died meanwhile).
  */
 static int
-mlx5v_cmd_wait(struct mlx5v_dev *dev, unsigned int idx)
+mlx5v_cmd_wait(struct mlx5v_dev *dev, unsigned int idx, uint64_t *t_owner)
 {
 	struct mlx5v_cmd *cmd = &dev->cmd;
 	struct mlx5v_cmd_slot *s = &cmd->slot[idx];
 	uint64_t deadline = mlx5v_cmd_now_ns() +
 			    (uint64_t)mlx5v_tout_ms(dev, MLX5V_TO_CMD) * 1000000ull;
 	int events = __atomic_load_n(&cmd->events, __ATOMIC_ACQUIRE);
-	int self_poll = events && rte_thread_is_intr();
+	int self_poll = rte_thread_is_intr();
 	int recovered = 0;
 	unsigned int spins = 0;
 
 	for (;;) {
+		struct mlx5v_eq *aeq;
 		uint64_t now;
 
+		/*
+		 * Teardown switches to polling before it destroys the async EQ; a waiter
+		 * that started in event mode (page work on the interrupt thread) must then
+		 * fall back to the owner bit, or it would wait for an event that never comes.
+		 */
+		if (events && !__atomic_load_n(&cmd->events, __ATOMIC_ACQUIRE))
+			events = 0;
 		if (events) {
 			if (__atomic_load_n(&s->done, __ATOMIC_ACQUIRE))
 				break;
+			/* Only for the counters: when the device gave the entry back. */
+			if (*t_owner == 0 && !(mlx5v_cmd_owner(s) & MLX5V_CMD_OWNER_HW))
+				*t_owner = mlx5v_cmd_now_ns();
 		} else if (!(mlx5v_cmd_owner(s) & MLX5V_CMD_OWNER_HW)) {
 			break;
 		}
@@ -589,34 +605,48 @@ mlx5v_cmd_wait(struct mlx5v_dev *dev, unsigned int idx)
 		 * On the EAL interrupt thread (alarms, page work) nobody else drains the
 		 * async EQ: do it here.
 		 */
-		if (self_poll && dev->async_eq != NULL)
-			mlx5v_eq_poll(dev->async_eq);
+		if (self_poll && events) {
+			aeq = mlx5v_eq_async(dev);
+			if (aeq != NULL)
+				mlx5v_eq_poll(aeq);
+		}
 		now = mlx5v_cmd_now_ns();
 		if (now >= deadline) {
 			if (!events || recovered)
 				return -ETIMEDOUT;
 			recovered = 1;
 			cmd->eq_recoveries++;
-			MLX5V_CMD_LOG(WARNING, "%s: %s slot %u: no completion event after %u ms, polling the EQ",
+			MLX5V_CMD_LOG(WARNING,
+				      "%s: %s slot %u: no completion event after %u ms, "
+				      "polling the EQ",
 				      dev->name, mlx5v_cmd_opcode_name(s->opcode), idx,
 				      mlx5v_tout_ms(dev, MLX5V_TO_CMD));
-			if (dev->async_eq != NULL)
-				mlx5v_eq_poll(dev->async_eq);
+			aeq = mlx5v_eq_async(dev);
+			if (aeq != NULL)
+				mlx5v_eq_poll(aeq);
 			if (__atomic_load_n(&s->done, __ATOMIC_ACQUIRE))
 				break;
 			/* The EQE itself was lost but the device gave the entry back. */
 			if (!(mlx5v_cmd_owner(s) & MLX5V_CMD_OWNER_HW)) {
-				MLX5V_CMD_LOG(WARNING, "%s: slot %u: completion event lost, entry returned",
+				MLX5V_CMD_LOG(WARNING,
+					      "%s: slot %u: completion event lost, entry returned",
 					      dev->name, idx);
 				break;
 			}
-			deadline = now + (uint64_t)mlx5v_tout_ms(dev, MLX5V_TO_CMD_RECOVER) * 1000000ull;
+			deadline = now + (uint64_t)mlx5v_tout_ms(dev, MLX5V_TO_CMD_RECOVER) *
+					 1000000ull;
 			continue;
 		}
-		if (++spins > 256)
+		/*
+		 * Spin briefly, then yield, then sleep: a long wait must not starve the
+		 * threads that complete it (the EAL interrupt thread, a simulator engine).
+		 */
+		if (++spins <= 256)
+			rte_pause();
+		else if (spins <= 1024)
 			sched_yield();
 		else
-			rte_pause();
+			rte_delay_us_sleep(10);
 	}
 	/* Read the output only after ownership came back (§3.6: read barrier). */
 	rte_io_rmb();
@@ -639,7 +669,8 @@ mlx5v_cmd_timeout(struct mlx5v_dev *dev, unsigned int idx)
 	}
 	s->state = MLX5V_CMD_SLOT_TIMEDOUT;
 	rte_spinlock_unlock(&cmd->lock);
-	MLX5V_CMD_LOG(ERR, "%s: %s (0x%x) slot %u timed out after %u ms; slot kept until the device answers",
+	MLX5V_CMD_LOG(ERR, "%s: %s (0x%x) slot %u timed out after %u ms; "
+		      "slot kept until the device answers",
 		      dev->name, mlx5v_cmd_opcode_name(s->opcode), s->opcode, idx,
 		      mlx5v_tout_ms(dev, MLX5V_TO_CMD));
 	return -ETIMEDOUT;
@@ -647,7 +678,7 @@ mlx5v_cmd_timeout(struct mlx5v_dev *dev, unsigned int idx)
 
 static void
 mlx5v_cmd_account(struct mlx5v_dev *dev, uint16_t opcode, int ret, uint64_t t0,
-		  uint64_t t_db, uint64_t t_done)
+		  uint64_t t_db, uint64_t t_owner, uint64_t t_done)
 {
 	struct mlx5v_cmd_stats *st;
 	uint64_t total = mlx5v_cmd_now_ns() - t0;
@@ -662,8 +693,10 @@ mlx5v_cmd_account(struct mlx5v_dev *dev, uint16_t opcode, int ret, uint64_t t0,
 	if (ret == -ETIMEDOUT)
 		__atomic_fetch_add(&st->timeouts, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&st->ns_total, total, __ATOMIC_RELAXED);
-	if (t_done > t_db && t_db != 0)
-		__atomic_fetch_add(&st->ns_device, t_done - t_db, __ATOMIC_RELAXED);
+	if (t_db != 0 && t_owner >= t_db && t_done >= t_owner) {
+		__atomic_fetch_add(&st->ns_device, t_owner - t_db, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&st->ns_event, t_done - t_owner, __ATOMIC_RELAXED);
+	}
 	if (total > __atomic_load_n(&st->ns_max, __ATOMIC_RELAXED))
 		__atomic_store_n(&st->ns_max, total, __ATOMIC_RELAXED);
 }
@@ -677,7 +710,7 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	uint16_t opcode;
 	unsigned int nin, nout, idx;
 	uint64_t t0 = mlx5v_cmd_now_ns();
-	uint64_t t_db = 0, t_done = 0;
+	uint64_t t_db = 0, t_done = 0, t_owner = 0;
 	uint8_t status_own, deliv;
 	int ret;
 
@@ -686,7 +719,7 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	opcode = MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE);
 	if (mlx5v_dev_is_dead(dev) || cmd->queue == NULL) {
 		ret = mlx5v_cmd_dead_result(dev, opcode, out, outlen);
-		mlx5v_cmd_account(dev, opcode, ret, t0, 0, 0);
+		mlx5v_cmd_account(dev, opcode, ret, t0, 0, 0, 0);
 		return ret;
 	}
 	nin = mlx5v_cmd_nblocks(inlen);
@@ -697,7 +730,7 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	if (ret < 0) {
 		MLX5V_CMD_LOG(ERR, "%s: %s: no command slot: %s", dev->name,
 			      mlx5v_cmd_opcode_name(opcode), strerror(-ret));
-		mlx5v_cmd_account(dev, opcode, ret, t0, 0, 0);
+		mlx5v_cmd_account(dev, opcode, ret, t0, 0, 0, 0);
 		return ret;
 	}
 	s = &cmd->slot[idx];
@@ -706,7 +739,7 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 		ret = mlx5v_cmd_mbox_reserve(dev, &s->out, nout);
 	if (ret < 0) {
 		mlx5v_cmd_slot_put(cmd, idx);
-		mlx5v_cmd_account(dev, opcode, ret, t0, 0, 0);
+		mlx5v_cmd_account(dev, opcode, ret, t0, 0, 0, 0);
 		return ret;
 	}
 	mlx5v_cmd_mbox_fill(&s->in, nin, (const uint8_t *)in + MLX5V_CMD_INLINE_LEN,
@@ -716,19 +749,21 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	mlx5v_cmd_mbox_fill(&s->out, nout, NULL, 0, s->token, cmd->checksum);
 	t_db = mlx5v_cmd_now_ns();
 	mlx5v_cmd_post(dev, idx, in, inlen, outlen, nin, nout);
-	ret = mlx5v_cmd_wait(dev, idx);
+	ret = mlx5v_cmd_wait(dev, idx, &t_owner);
 	t_done = mlx5v_cmd_now_ns();
+	if (t_owner == 0)
+		t_owner = t_done;
 	if (ret == -ETIMEDOUT)
 		ret = mlx5v_cmd_timeout(dev, idx);
 	if (ret == -ETIMEDOUT) {
-		mlx5v_cmd_account(dev, opcode, ret, t0, t_db, 0);
+		mlx5v_cmd_account(dev, opcode, ret, t0, t_db, 0, 0);
 		return ret;
 	}
 	if (ret == -ENOLINK) {
 		/* Died while we waited: flush this command with the dead-device result. */
 		mlx5v_cmd_slot_put(cmd, idx);
 		ret = mlx5v_cmd_dead_result(dev, opcode, out, outlen);
-		mlx5v_cmd_account(dev, opcode, ret, t0, t_db, 0);
+		mlx5v_cmd_account(dev, opcode, ret, t0, t_db, 0, 0);
 		return ret;
 	}
 	status_own = s->ent[MLX5V_CMD_ENT_STATUS_OWN];
@@ -739,7 +774,7 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 			      dev->name, mlx5v_cmd_opcode_name(opcode), opcode, idx,
 			      mlx5v_cmd_deliv_name(deliv), deliv, strerror(-ret));
 		mlx5v_cmd_slot_put(cmd, idx);
-		mlx5v_cmd_account(dev, opcode, ret, t0, t_db, t_done);
+		mlx5v_cmd_account(dev, opcode, ret, t0, t_db, t_owner, t_done);
 		return ret;
 	}
 	memcpy(out, s->ent + MLX5V_CMD_ENT_OUT, RTE_MIN(outlen, (size_t)MLX5V_CMD_INLINE_LEN));
@@ -748,7 +783,7 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 				    outlen - MLX5V_CMD_INLINE_LEN);
 	mlx5v_cmd_slot_put(cmd, idx);
 	ret = MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS) != MLX5V_CMD_STAT_OK ? -EREMOTEIO : 0;
-	mlx5v_cmd_account(dev, opcode, ret, t0, t_db, t_done);
+	mlx5v_cmd_account(dev, opcode, ret, t0, t_db, t_owner, t_done);
 	return ret;
 }
 
@@ -775,7 +810,8 @@ mlx5v_cmd_exec_flags(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	/* The one log line of a failed command (house style: exactly once). */
 	MLX5V_CMD_LOG(ERR, "%s: %s(0x%x) op_mod 0x%x failed, status %s(0x%x), syndrome 0x%x",
 		      dev->name, mlx5v_cmd_opcode_name(MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE)),
-		      MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE), MLX5V_GET(in, RTE_PMD_MLX5V_IN_OP_MOD),
+		      MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE),
+		      MLX5V_GET(in, RTE_PMD_MLX5V_IN_OP_MOD),
 		      mlx5v_cmd_status_name(status), status,
 		      MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME));
 	return ret;
@@ -883,9 +919,11 @@ mlx5v_cmd_init(struct mlx5v_dev *dev)
 	rd_l = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ);
 	if (rd_h != (uint32_t)(cmd->queue_iova >> 32) ||
 	    (rd_l & MLX5V_CMDQ_ADDR_MASK) != ((uint32_t)cmd->queue_iova & MLX5V_CMDQ_ADDR_MASK))
-		MLX5V_CMD_LOG(WARNING, "%s: command queue address reads back 0x%08x%08x, wrote 0x%" PRIx64,
+		MLX5V_CMD_LOG(WARNING,
+			      "%s: command queue address reads back 0x%08x%08x, wrote 0x%" PRIx64,
 			      dev->name, rd_h, rd_l & MLX5V_CMDQ_ADDR_MASK, cmd->queue_iova);
-	MLX5V_CMD_LOG(DEBUG, "%s: command queue at 0x%" PRIx64 ": %u slots of %u bytes, page slot %u",
+	MLX5V_CMD_LOG(DEBUG,
+		      "%s: command queue at 0x%" PRIx64 ": %u slots of %u bytes, page slot %u",
 		      dev->name, cmd->queue_iova, cmd->nslots, 1u << cmd->log_stride,
 		      cmd->page_slot);
 	ret = mlx5v_eq_subscribe(dev, RTE_PMD_MLX5V_EVENT_CMD, mlx5v_cmd_event, NULL);

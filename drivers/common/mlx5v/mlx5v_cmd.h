@@ -27,7 +27,8 @@ struct mlx5v_cmd_stats {
 	uint64_t timeouts;   /**< of which -ETIMEDOUT */
 	uint64_t local;      /**< answered locally because the device is dead */
 	uint64_t ns_total;   /**< driver call to return, summed */
-	uint64_t ns_device;  /**< doorbell to completion seen, summed */
+	uint64_t ns_device;  /**< doorbell to entry returned by the device, summed */
+	uint64_t ns_event;   /**< entry returned to completion event handled (event mode) */
 	uint64_t ns_max;     /**< worst driver call to return */
 };
 

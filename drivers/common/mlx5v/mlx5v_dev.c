@@ -453,7 +453,8 @@ mlx5v_dev_alloc_uar(struct mlx5v_dev *dev)
 	dev->uar_addr = mlx5v_hw_uar_addr(dev->hw, dev->uar);
 	if (dev->uar_addr == NULL || dev->uar < MLX5V_UAR_FIRST_INDEX) {
 		MLX5V_LOG(ERR, "%s: ALLOC_UAR returned unusable UAR %u", dev->name, dev->uar);
-		mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_DEALLOC_UAR, 0, dev->uar, MLX5V_CMD_HDR_SIZE);
+		mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_DEALLOC_UAR, 0, dev->uar,
+				     MLX5V_CMD_HDR_SIZE);
 		dev->uar_addr = NULL;
 		return -EINVAL;
 	}
@@ -557,7 +558,8 @@ mlx5v_dev_load(struct mlx5v_dev *dev)
 	dev->stage = MLX5V_STAGE_ASYNC_EQ;
 	mlx5v_health_start(dev);
 	dev->stage = MLX5V_STAGE_LOADED;
-	MLX5V_LOG(INFO, "%s: loaded: %u command slots, async EQ %u, UAR %u, %" PRIu64 " firmware pages",
+	MLX5V_LOG(INFO,
+		  "%s: loaded: %u command slots, async EQ %u, UAR %u, %" PRIu64 " firmware pages",
 		  dev->name, dev->cmd.nslots, dev->async_eq->eqn, dev->uar,
 		  mlx5v_pages_given(dev));
 	return 0;
@@ -588,7 +590,13 @@ mlx5v_dev_unload(struct mlx5v_dev *dev)
 	if (dev == NULL || dev->stage == MLX5V_STAGE_NONE)
 		return;
 	mlx5v_dev_notify(dev, MLX5V_DEV_EVENT_REMOVE);
+	/*
+	 * Runtime activity first: the health alarm and page work both run on the EAL
+	 * interrupt thread and may use the async EQ. (Load starts neither before it can no
+	 * longer fail, so its ladder has no counterpart of these two lines.)
+	 */
 	mlx5v_health_stop(dev);
+	mlx5v_pages_events_quiesce(dev);
 	mlx5v_eq_async_destroy(dev);
 	mlx5v_pages_events_stop(dev);
 	mlx5v_dev_dealloc_uar(dev);

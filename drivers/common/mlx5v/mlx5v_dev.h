@@ -219,6 +219,7 @@ int mlx5v_pages_reclaim(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages
 			unsigned int flags);
 void mlx5v_pages_reclaim_all(struct mlx5v_dev *dev);
 int mlx5v_pages_events_start(struct mlx5v_dev *dev);
+void mlx5v_pages_events_quiesce(struct mlx5v_dev *dev);
 void mlx5v_pages_events_stop(struct mlx5v_dev *dev);
 
 /* ---- health (mlx5v_health.c) ---- */

@@ -132,8 +132,10 @@ mlx5v_eq_poll(struct mlx5v_eq *eq)
 		return 0;
 	eq->stats.polls++;
 	for (;;) {
-		uint8_t *eqe = eq->buf + ((size_t)(eq->ci & (eq->nent - 1)) * RTE_PMD_MLX5V_EQE_SIZE);
-		uint8_t owner = __atomic_load_n(&eqe[RTE_PMD_MLX5V_EQE_OWNER_OFF], __ATOMIC_RELAXED);
+		size_t idx = eq->ci & (eq->nent - 1);
+		uint8_t *eqe = eq->buf + idx * RTE_PMD_MLX5V_EQE_SIZE;
+		uint8_t owner = __atomic_load_n(&eqe[RTE_PMD_MLX5V_EQE_OWNER_OFF],
+						__ATOMIC_RELAXED);
 
 		/*
 		 * Owner rule (§6.8): the device writes owner = (pi >> log_nent) & 1, so the
@@ -386,8 +388,13 @@ mlx5v_eq_async_destroy(struct mlx5v_dev *dev)
 	__atomic_store_n(&dev->async_eq, NULL, __ATOMIC_RELEASE);
 	ret = mlx5v_eq_destroy_cmd(eq);
 	if (ret < 0)
-		MLX5V_EQ_LOG(WARNING, "%s: async EQ %u: DESTROY_EQ failed (%s); TEARDOWN_HCA releases it",
+		MLX5V_EQ_LOG(WARNING,
+			     "%s: async EQ %u: DESTROY_EQ failed (%s); TEARDOWN_HCA releases it",
 			     dev->name, eq->eqn, strerror(-ret));
-	mlx5v_eq_free(eq);
+	/*
+	 * Unregister the interrupt callback (waiting for a running one) before the EQ
+	 * memory goes: a callback may have loaded the pointer just before it was cleared.
+	 */
 	mlx5v_msi_ctrl_stop(dev, mlx5v_eq_async_intr, dev);
+	mlx5v_eq_free(eq);
 }

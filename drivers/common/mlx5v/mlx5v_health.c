@@ -2,7 +2,7 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file Health: heartbeat and fatal sensors polled from an EAL alarm; fatal -> dead, never abort. */
+/** @file Health: heartbeat and fatal sensors from an EAL alarm; fatal -> dead, never abort. */
 
 #include <errno.h>
 #include <inttypes.h>

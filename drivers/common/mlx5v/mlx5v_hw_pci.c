@@ -215,13 +215,13 @@ const struct mlx5v_hw_ops mlx5v_hw_pci_ops = {
 #define MLX5V_PCI_ARG_CMD_TO_MS "cmd_to_ms"
 #define MLX5V_PCI_ARG_HEALTH_MS "health_ms"
 #define MLX5V_PCI_ARG_CMD_SIG "cmd_sig"
-#define MLX5V_PCI_ARG_FAST_TEARDOWN "fast_teardown"
+#define MLX5V_PCI_ARG_FAST_UNLOAD "fast_unload"
 
 static const char *const mlx5v_pci_valid_args[] = {
 	MLX5V_PCI_ARG_CMD_TO_MS,
 	MLX5V_PCI_ARG_HEALTH_MS,
 	MLX5V_PCI_ARG_CMD_SIG,
-	MLX5V_PCI_ARG_FAST_TEARDOWN,
+	MLX5V_PCI_ARG_FAST_UNLOAD,
 	NULL,
 };
 
@@ -263,7 +263,7 @@ mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp)
 	    rte_kvargs_process(kv, MLX5V_PCI_ARG_HEALTH_MS, mlx5v_pci_arg_u32,
 			       &dp->tout_ms[MLX5V_TO_HEALTH_POLL]) < 0 ||
 	    rte_kvargs_process(kv, MLX5V_PCI_ARG_CMD_SIG, mlx5v_pci_arg_u32, &sig) < 0 ||
-	    rte_kvargs_process(kv, MLX5V_PCI_ARG_FAST_TEARDOWN, mlx5v_pci_arg_u32, &fast) < 0)
+	    rte_kvargs_process(kv, MLX5V_PCI_ARG_FAST_UNLOAD, mlx5v_pci_arg_u32, &fast) < 0)
 		ret = -EINVAL;
 	dp->cmd_sig = !!sig;
 	dp->fast_teardown = !!fast;
@@ -370,4 +370,4 @@ RTE_PMD_REGISTER_PCI(mlx5v_pci, mlx5v_pci_drv);
 RTE_PMD_REGISTER_PCI_TABLE(mlx5v_pci, mlx5v_pci_ids);
 RTE_PMD_REGISTER_KMOD_DEP(mlx5v_pci, "vfio-pci");
 RTE_PMD_REGISTER_PARAM_STRING(mlx5v_pci,
-	"cmd_to_ms=<int> health_ms=<int> cmd_sig=<0|1> fast_teardown=<0|1>");
+	"cmd_to_ms=<int> health_ms=<int> cmd_sig=<0|1> fast_unload=<0|1>");

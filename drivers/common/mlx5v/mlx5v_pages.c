@@ -188,13 +188,15 @@ mlx5v_pages_give(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages, unsig
 			MLX5V_SET64(in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * i, iova);
 		}
 		if (ret == 0)
-			ret = mlx5v_cmd_exec_flags(dev, in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * (size_t)n,
+			ret = mlx5v_cmd_exec_flags(dev, in,
+						   MLX5V_MANAGE_PAGES_IN_PAS + 8 * (size_t)n,
 						   out, sizeof(out), MLX5V_CMD_F_PAGE);
 		if (ret < 0) {
 			uint32_t j;
 
 			for (j = 0; j < i; j++)
-				mlx5v_pages_free_one(dev, MLX5V_GET64(in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * j));
+				mlx5v_pages_free_one(dev, MLX5V_GET64(in,
+						     MLX5V_MANAGE_PAGES_IN_PAS + 8 * j));
 			break;
 		}
 		dev->pages.give_cmds++;
@@ -243,12 +245,16 @@ mlx5v_pages_reclaim(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages, un
 		got = MLX5V_GET(out, MLX5V_MANAGE_PAGES_OUT_NUM_ENTRIES);
 		/* rdma-core's TAKE rule: output_num_entries <= input_num_entries. */
 		if (got > n) {
-			MLX5V_LOG(ERR, "%s: TAKE of %u pages returned %u entries", dev->name, n, got);
+			MLX5V_LOG(ERR, "%s: TAKE of %u pages returned %u entries",
+				  dev->name, n, got);
 			got = n;
 		}
-		for (i = 0; i < got; i++)
-			if (mlx5v_pages_free_one(dev, MLX5V_GET64(out, MLX5V_MANAGE_PAGES_OUT_PAS + 8 * i)) == 0)
+		for (i = 0; i < got; i++) {
+			uint64_t pa = MLX5V_GET64(out, MLX5V_MANAGE_PAGES_OUT_PAS + 8 * i);
+
+			if (mlx5v_pages_free_one(dev, pa) == 0)
 				mlx5v_pages_given_add(dev, -1);
+		}
 		total += got;
 		if (got == 0)
 			break;
@@ -270,7 +276,8 @@ mlx5v_pages_reclaim_all(struct mlx5v_dev *dev)
 
 		if (n > 0) {
 			/* Progress restarts the clock, as in the kernel. */
-			deadline = mlx5v_pages_now_ms() + mlx5v_tout_ms(dev, MLX5V_TO_PAGES_RECLAIM);
+			deadline = mlx5v_pages_now_ms() +
+				   mlx5v_tout_ms(dev, MLX5V_TO_PAGES_RECLAIM);
 			continue;
 		}
 		if (mlx5v_pages_now_ms() > deadline) {
@@ -303,7 +310,8 @@ mlx5v_pages_satisfy(struct mlx5v_dev *dev, uint16_t op_mod)
 		  op_mod == MLX5V_QUERY_PAGES_BOOT ? "boot" : "init", npages,
 		  dev->pages.function_id);
 	if (npages < 0) {
-		MLX5V_LOG(WARNING, "%s: QUERY_PAGES answered %d pages at bring-up", dev->name, npages);
+		MLX5V_LOG(WARNING, "%s: QUERY_PAGES answered %d pages at bring-up",
+			  dev->name, npages);
 		ret = mlx5v_pages_reclaim(dev, dev->pages.function_id, (uint32_t)-npages, 0);
 		return ret < 0 ? ret : 0;
 	}
@@ -336,9 +344,10 @@ mlx5v_pages_work(void *arg)
 		pg->req_n--;
 		rte_spinlock_unlock(&pg->req_lock);
 		if (r.ec_function & MLX5V_PAGES_EC_RELEASE_ALL) {
-			mlx5v_pages_reclaim(dev, r.func_id,
-					    (uint32_t)RTE_MIN(mlx5v_pages_given(dev),
-							      (uint64_t)MLX5V_PAGES_RECLAIM_MAX), 1);
+			uint64_t all = RTE_MIN(mlx5v_pages_given(dev),
+					       (uint64_t)MLX5V_PAGES_RECLAIM_MAX);
+
+			mlx5v_pages_reclaim(dev, r.func_id, (uint32_t)all, 1);
 		} else if (r.npages > 0) {
 			mlx5v_pages_give(dev, r.func_id, (uint32_t)r.npages, 1);
 		} else if (r.npages < 0) {
@@ -407,9 +416,11 @@ mlx5v_pages_cleanup(struct mlx5v_dev *dev)
 {
 	struct mlx5v_pages_chunk *c;
 
+	/* Expected after a fast teardown or on a dead device; a bug otherwise. */
 	if (mlx5v_pages_given(dev) > 0)
-		MLX5V_LOG(WARNING, "%s: freeing %" PRIu64 " firmware pages never reclaimed",
-			  dev->name, mlx5v_pages_given(dev));
+		rte_log(mlx5v_dev_is_dead(dev) ? RTE_LOG_INFO : RTE_LOG_WARNING, mlx5v_logtype,
+			"mlx5v: %s: freeing %" PRIu64 " firmware pages never reclaimed\n",
+			dev->name, mlx5v_pages_given(dev));
 	while ((c = TAILQ_FIRST(&dev->pages.chunks)) != NULL)
 		mlx5v_pages_chunk_free(dev, c);
 	__atomic_store_n(&dev->pages.given, 0, __ATOMIC_RELAXED);
@@ -420,6 +431,22 @@ mlx5v_pages_events_start(struct mlx5v_dev *dev)
 {
 	__atomic_store_n(&dev->pages.stopping, 0, __ATOMIC_RELEASE);
 	return mlx5v_eq_subscribe(dev, RTE_PMD_MLX5V_EVENT_PAGE_REQUEST, mlx5v_pages_event, NULL);
+}
+
+/*
+ * Stop serving page requests without unsubscribing: called before the async EQ is
+ * destroyed, so that no page work on the interrupt thread still uses the EQ. Waits for
+ * a running work callback (which falls back to polling once teardown switched modes).
+ */
+void
+mlx5v_pages_events_quiesce(struct mlx5v_dev *dev)
+{
+	struct mlx5v_pages *pg = &dev->pages;
+
+	rte_spinlock_lock(&pg->req_lock);
+	__atomic_store_n(&pg->stopping, 1, __ATOMIC_RELEASE);
+	rte_spinlock_unlock(&pg->req_lock);
+	rte_eal_alarm_cancel(mlx5v_pages_work, dev);
 }
 
 void

@@ -15,8 +15,12 @@
  * Field triples (DW, HI, LO) as in rte_pmd_mlx5v_prm.h; every offset below comes from
  * ../shared/reference/mlx5-prm.md, section named in each block.
  */
-#define MLX5V_GET(p, fld) RTE_PMD_MLX5V_GET(p, fld)
-#define MLX5V_SET(p, fld, v) RTE_PMD_MLX5V_SET(p, fld, v)
+/*
+ * Forward to the inner macros: a field argument expands to its triple before the
+ * forwarded call is scanned, so it must land on the DW, HI, LO parameters.
+ */
+#define MLX5V_GET(p, fld) RTE_PMD_MLX5V_GET_(p, fld)
+#define MLX5V_SET(p, fld, v) RTE_PMD_MLX5V_SET_(p, fld, v)
 #define MLX5V_GET64(p, off) RTE_PMD_MLX5V_GET64(p, off)
 #define MLX5V_SET64(p, off, v) RTE_PMD_MLX5V_SET64(p, off, v)
 
@@ -302,7 +306,7 @@ enum mlx5v_cmd_opcode {
 #define MLX5V_CQ_SET_CI 0                          /**< dbrec dword 0 */
 #define MLX5V_CQ_ARM_DB 1                          /**< dbrec dword 1 */
 
-/* ==== BEGIN additions for the device model (sim/), mlx5-prm.md section in each line ==== */
+/* ---- Further layouts (used by the device model and the core), mlx5-prm.md section in each line ---- */
 #define MLX5V_ENABLE_HCA_IN_EC_FUNCTION 2, 31, 31          /**< §9 embedded_cpu_function */
 #define MLX5V_CAP_TYPE_ROCE 4               /**< §2.2 capability type RoCE */
 #define MLX5V_CAP_ROCE_EN 16, 2, 2                         /**< §2.2 general cap "roce" bit */
@@ -330,19 +334,5 @@ enum mlx5v_cmd_opcode {
 #define MLX5V_CQ_DB_SN_SHIFT 28                            /**< §7.3 arm word: sn << 28 */
 #define MLX5V_CQ_DB_CMD_MASK (0xfu << 24)
 #define MLX5V_CQ_DB_CI_MASK 0xffffffu
-/* ==== END additions for the device model ==== */
-
-/* ==== BEGIN additions for the core (mlx5v_*.c) ==== */
-/*
- * MLX5V_GET/MLX5V_SET above forward a field triple to RTE_PMD_MLX5V_GET/SET, which take
- * two and three arguments: the triple is expanded first and arrives as four and five
- * arguments, so every use fails to compile. Forward to the 4- and 5-argument inner
- * macros instead.
- */
-#undef MLX5V_GET
-#undef MLX5V_SET
-#define MLX5V_GET(p, fld) RTE_PMD_MLX5V_GET_(p, fld)
-#define MLX5V_SET(p, fld, v) RTE_PMD_MLX5V_SET_(p, fld, v)
-/* ==== END additions for the core ==== */
 
 #endif /* _MLX5V_PRM_H_ */

@@ -33,7 +33,7 @@
 #define MLX5V_SIM_ARG_CMD_TO_MS "cmd_to_ms"
 #define MLX5V_SIM_ARG_TOUT_SCALE "tout_scale"
 #define MLX5V_SIM_ARG_CMD_SIG "cmd_sig"
-#define MLX5V_SIM_ARG_FAST_TEARDOWN "fast_teardown"
+#define MLX5V_SIM_ARG_FAST_UNLOAD "fast_unload"
 
 /** Per-device state of the front-end, reachable from the core device (dev->owner). */
 struct mlx5v_sim_vdev {
@@ -109,7 +109,7 @@ mlx5v_sim_vdev_parse(const char *args, struct mlx5v_sim_params *sp,
 		} else if (strcmp(k, MLX5V_SIM_ARG_CMD_SIG) == 0) {
 			ret = mlx5v_sim_vdev_uint(k, val, 1, &v);
 			dp->cmd_sig = v;
-		} else if (strcmp(k, MLX5V_SIM_ARG_FAST_TEARDOWN) == 0) {
+		} else if (strcmp(k, MLX5V_SIM_ARG_FAST_UNLOAD) == 0) {
 			ret = mlx5v_sim_vdev_uint(k, val, 1, &v);
 			dp->fast_teardown = v;
 		} else {
@@ -121,7 +121,8 @@ mlx5v_sim_vdev_parse(const char *args, struct mlx5v_sim_params *sp,
 				break;
 			}
 			*knobs = n;
-			klen += snprintf(*knobs + klen, add + 1, "%s%s=%s", klen ? "," : "", k, val);
+			klen += snprintf(*knobs + klen, add + 1, "%s%s=%s",
+					 klen ? "," : "", k, val);
 		}
 	}
 	rte_kvargs_free(kv);
@@ -157,7 +158,8 @@ mlx5v_sim_vdev_probe(struct rte_vdev_device *vdev)
 	sv->sim = mlx5v_sim_create(name, &sp);
 	if (sv->sim == NULL) {
 		ret = -rte_errno;
-		MLX5V_LOG(ERR, "%s: cannot create the simulator (bad devarg or knob in \"%s\"?): %s",
+		MLX5V_LOG(ERR, "%s: cannot create the simulator "
+			  "(bad devarg or knob in \"%s\"?): %s",
 			  name, knobs != NULL ? knobs : "", strerror(rte_errno));
 		goto err_sv_free;
 	}
@@ -218,4 +220,4 @@ RTE_PMD_REGISTER_VDEV(mlx5v_sim, mlx5v_sim_vdev_drv);
 RTE_PMD_REGISTER_PARAM_STRING(mlx5v_sim,
 	"msix=<int> ports=<int> boot_ms=<int> boot_pages=<int> init_pages=<int> "
 	"log_max_eq_sz=<int> max_eqs=<int> health_ms=<int> cmd_to_ms=<int> "
-	"tout_scale=<int> cmd_sig=<0|1> fast_teardown=<0|1> <knob>=<int>");
+	"tout_scale=<int> cmd_sig=<0|1> fast_unload=<0|1> <knob>=<int>");

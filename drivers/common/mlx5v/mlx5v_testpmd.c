@@ -38,6 +38,19 @@ struct tp_dev {
 
 static struct tp_dev tp_devs[TP_MAX_DEVS];
 
+/*
+ * testpmd writes its prompt straight to the terminal, unbuffered, while a command
+ * prints through stdio: flush what a command printed before the next prompt, so that
+ * scripted sessions (stdout to a file or a pipe) read in order.
+ */
+#define TP_CMD(name) \
+static void \
+name ## _parsed(void *parsed_result, struct cmdline *cl, void *data) \
+{ \
+	name ## _do(parsed_result, cl, data); \
+	fflush(stdout); \
+}
+
 /* @return testpmd's record of the loaded device name, or NULL after printing why. */
 static struct tp_dev *
 tp_dev_get(const char *name)
@@ -47,7 +60,7 @@ tp_dev_get(const char *name)
 	unsigned int i;
 
 	if (dev == NULL) {
-		fprintf(stderr, "mlx5v: no loaded mlx5v device named \"%s\"\n", name);
+		printf("mlx5v: no loaded mlx5v device named \"%s\"\n", name);
 		return NULL;
 	}
 	for (i = 0; i < TP_MAX_DEVS; i++) {
@@ -57,7 +70,7 @@ tp_dev_get(const char *name)
 			free_slot = &tp_devs[i];
 	}
 	if (free_slot == NULL) {
-		fprintf(stderr, "mlx5v: too many devices\n");
+		printf("mlx5v: too many devices\n");
 		return NULL;
 	}
 	memset(free_slot, 0, sizeof(*free_slot));
@@ -71,7 +84,7 @@ tp_uar(struct tp_dev *t)
 	if (t->uar == NULL) {
 		t->uar = mlx5v_devx_uar_alloc(t->dev);
 		if (t->uar == NULL)
-			fprintf(stderr, "mlx5v: %s: cannot allocate a UAR: %s\n", t->dev->name,
+			printf("mlx5v: %s: cannot allocate a UAR: %s\n", t->dev->name,
 				rte_strerror(rte_errno));
 	}
 	return t->uar;
@@ -84,7 +97,7 @@ tp_eq_get(struct tp_dev *t, uint32_t eqn)
 	struct mlx5v_devx_eq *eq = mlx5v_devx_eq_find(t->dev, eqn);
 
 	if (eq == NULL)
-		fprintf(stderr, "mlx5v: %s: no DEVX EQ %u (see \"mlx5v eq list %s\")\n",
+		printf("mlx5v: %s: no DEVX EQ %u (see \"mlx5v eq list %s\")\n",
 			t->dev->name, eqn, t->dev->name);
 	return eq;
 }
@@ -95,7 +108,7 @@ tp_sim_get(const char *name)
 	struct mlx5v_sim *sim = mlx5v_sim_get(name);
 
 	if (sim == NULL)
-		fprintf(stderr, "mlx5v: \"%s\" is not a simulated device\n", name);
+		printf("mlx5v: \"%s\" is not a simulated device\n", name);
 	return sim;
 }
 
@@ -149,13 +162,17 @@ tp_print_eqe(const char *dev, uint32_t eqn, uint32_t ci, const uint8_t *eqe)
 	printf("\n");
 }
 
-/* Handler of testpmd's EQs: prints from the lcore polling or the EAL interrupt thread. */
+/*
+ * Handler of testpmd's EQs: prints from the lcore polling or the EAL interrupt thread.
+ * The latter runs outside any command: flush so the EQE shows when it arrives.
+ */
 static void
 tp_eq_event(struct mlx5v_dev *dev, uint32_t eqn, const uint8_t *eqe, void *arg)
 {
 	struct mlx5v_devx_eq *eq = arg;
 
 	tp_print_eqe(dev->name, eqn, eq->ci, eqe);
+	fflush(stdout);
 }
 
 /* ---- mlx5v dev show <name> ---- */
@@ -168,8 +185,7 @@ struct tp_dev_show_result {
 };
 
 static void
-tp_dev_show_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
-		   __rte_unused void *data)
+tp_dev_show_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
 	struct tp_dev_show_result *res = parsed_result;
 	struct mlx5v_cmd_stats st;
@@ -226,6 +242,8 @@ tp_dev_show_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
 	}
 }
 
+TP_CMD(tp_dev_show)
+
 static cmdline_parse_token_string_t tp_dev_show_mlx5v =
 	TOKEN_STRING_INITIALIZER(struct tp_dev_show_result, mlx5v, "mlx5v");
 static cmdline_parse_token_string_t tp_dev_show_dev =
@@ -258,7 +276,7 @@ struct tp_msi_result {
 };
 
 static void
-tp_msi_parsed(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
+tp_msi_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
 	struct tp_msi_result *res = parsed_result;
 	struct tp_dev *t = tp_dev_get(res->name);
@@ -270,12 +288,12 @@ tp_msi_parsed(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused
 	if (strcmp(res->op, "alloc") == 0) {
 		m = mlx5v_devx_msi_alloc(t->dev);
 		if (m == NULL) {
-			fprintf(stderr, "mlx5v: %s: MSI vector allocation failed: %s\n",
+			printf("mlx5v: %s: MSI vector allocation failed: %s\n",
 				t->dev->name, rte_strerror(rte_errno));
 			return;
 		}
 		if (m->vector >= TP_MAX_VEC) {
-			fprintf(stderr, "mlx5v: vector %u beyond what testpmd tracks\n", m->vector);
+			printf("mlx5v: vector %u beyond what testpmd tracks\n", m->vector);
 			mlx5v_devx_msi_free(m);
 			return;
 		}
@@ -293,6 +311,8 @@ tp_msi_parsed(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused
 	}
 	printf("%s\n", n == 0 ? " none" : "");
 }
+
+TP_CMD(tp_msi)
 
 static cmdline_parse_token_string_t tp_msi_mlx5v =
 	TOKEN_STRING_INITIALIZER(struct tp_msi_result, mlx5v, "mlx5v");
@@ -327,8 +347,7 @@ struct tp_msi_free_result {
 };
 
 static void
-tp_msi_free_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
-		   __rte_unused void *data)
+tp_msi_free_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
 	struct tp_msi_free_result *res = parsed_result;
 	struct tp_dev *t = tp_dev_get(res->name);
@@ -337,13 +356,13 @@ tp_msi_free_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
 	if (t == NULL)
 		return;
 	if (res->vector >= TP_MAX_VEC || t->msi[res->vector] == NULL) {
-		fprintf(stderr, "mlx5v: %s: MSI vector %u was not allocated by testpmd "
+		printf("mlx5v: %s: MSI vector %u was not allocated by testpmd "
 			"(see \"mlx5v msi list %s\")\n", t->dev->name, res->vector, t->dev->name);
 		return;
 	}
 	ret = mlx5v_devx_msi_free(t->msi[res->vector]);
 	if (ret < 0) {
-		fprintf(stderr, "mlx5v: %s: cannot free MSI vector %u: %s%s\n", t->dev->name,
+		printf("mlx5v: %s: cannot free MSI vector %u: %s%s\n", t->dev->name,
 			res->vector, strerror(-ret),
 			ret == -EBUSY ? " (an EQ uses it; destroy the EQ first)" : "");
 		return;
@@ -351,6 +370,8 @@ tp_msi_free_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
 	t->msi[res->vector] = NULL;
 	printf("mlx5v: %s: MSI vector %u freed\n", t->dev->name, res->vector);
 }
+
+TP_CMD(tp_msi_free)
 
 static cmdline_parse_token_string_t tp_msi_free_mlx5v =
 	TOKEN_STRING_INITIALIZER(struct tp_msi_free_result, mlx5v, "mlx5v");
@@ -390,8 +411,7 @@ struct tp_eq_create_result {
 };
 
 static void
-tp_eq_create_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
-		    __rte_unused void *data)
+tp_eq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
 	struct tp_eq_create_result *res = parsed_result;
 	uint8_t in[RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE];
@@ -410,7 +430,7 @@ tp_eq_create_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
 	errno = 0;
 	mask = strtoull(res->mask, &end, 16);
 	if (errno != 0 || end == res->mask || *end != '\0') {
-		fprintf(stderr, "mlx5v: event mask \"%s\" is not a hexadecimal number "
+		printf("mlx5v: event mask \"%s\" is not a hexadecimal number "
 			"(bit t = event type t, e.g. 0x210 for CQ_ERROR | PORT_CHANGE)\n",
 			res->mask);
 		return;
@@ -419,12 +439,12 @@ tp_eq_create_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
 	if (cap != NULL)
 		max_log = RTE_PMD_MLX5V_GET(cap, MLX5V_CAP_LOG_MAX_EQ_SZ);
 	if (res->log_size < 1 || res->log_size > 31 || (max_log != 0 && res->log_size > max_log)) {
-		fprintf(stderr, "mlx5v: log_size %u out of range 1..%u\n", res->log_size,
+		printf("mlx5v: log_size %u out of range 1..%u\n", res->log_size,
 			max_log != 0 ? max_log : 31);
 		return;
 	}
 	if (res->vector == 0 || res->vector >= TP_MAX_VEC || t->msi[res->vector] == NULL) {
-		fprintf(stderr, "mlx5v: vector %u is not an allocated MSI vector "
+		printf("mlx5v: vector %u is not an allocated MSI vector "
 			"(vector 0 is the driver's; use \"mlx5v msi alloc %s\")\n", res->vector,
 			t->dev->name);
 		return;
@@ -443,12 +463,12 @@ tp_eq_create_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
 	eq = mlx5v_devx_eq_create(t->dev, in, sizeof(in), out, sizeof(out));
 	if (eq == NULL) {
 		if (rte_errno == EREMOTEIO)
-			fprintf(stderr, "mlx5v: %s: CREATE_EQ failed in the device: status 0x%x "
+			printf("mlx5v: %s: CREATE_EQ failed in the device: status 0x%x "
 				"syndrome 0x%08x\n", t->dev->name,
 				RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS),
 				RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME));
 		else
-			fprintf(stderr, "mlx5v: %s: EQ creation failed: %s\n", t->dev->name,
+			printf("mlx5v: %s: EQ creation failed: %s\n", t->dev->name,
 				rte_strerror(rte_errno));
 		return;
 	}
@@ -459,6 +479,8 @@ tp_eq_create_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
 	       ", UAR %u, ring %p (%zu bytes, IOVA 0x%" PRIx64 ")\n", t->dev->name, eq->eqn,
 	       eq->nent, eq->vector, mask, eq->uar_page, eq->pub.vaddr, eq->size, eq->iova);
 }
+
+TP_CMD(tp_eq_create)
 
 static cmdline_parse_token_string_t tp_eq_create_mlx5v =
 	TOKEN_STRING_INITIALIZER(struct tp_eq_create_result, mlx5v, "mlx5v");
@@ -526,7 +548,7 @@ tp_eq_show(struct tp_dev *t, struct mlx5v_devx_eq *eq)
 	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, eq->eqn);
 	ret = mlx5v_devx_general_cmd(t->dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0) {
-		fprintf(stderr, "mlx5v: %s: QUERY_EQ %u failed: %s\n", t->dev->name, eq->eqn,
+		printf("mlx5v: %s: QUERY_EQ %u failed: %s\n", t->dev->name, eq->eqn,
 			strerror(-ret));
 		return;
 	}
@@ -552,7 +574,7 @@ tp_eq_show(struct tp_dev *t, struct mlx5v_devx_eq *eq)
 }
 
 static void
-tp_eq_op_parsed(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
+tp_eq_op_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
 	struct tp_eq_op_result *res = parsed_result;
 	struct tp_dev *t = tp_dev_get(res->name);
@@ -568,14 +590,14 @@ tp_eq_op_parsed(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 		tp_eq_show(t, eq);
 	} else if (strcmp(res->op, "poll") == 0) {
 		if (eq->ih != NULL) {
-			fprintf(stderr, "mlx5v: %s: EQ %u is consumed by its interrupt callback "
+			printf("mlx5v: %s: EQ %u is consumed by its interrupt callback "
 				"(\"mlx5v eq intr %s %u off\" first)\n", t->dev->name, eq->eqn,
 				t->dev->name, eq->eqn);
 			return;
 		}
 		ret = mlx5v_devx_eq_poll(eq);
 		if (ret < 0)
-			fprintf(stderr, "mlx5v: %s: EQ %u: poll failed: %s\n", t->dev->name,
+			printf("mlx5v: %s: EQ %u: poll failed: %s\n", t->dev->name,
 				eq->eqn, strerror(-ret));
 		else
 			printf("mlx5v: %s: EQ %u: %d EQE(s) consumed, consumer index %u, armed\n",
@@ -583,7 +605,7 @@ tp_eq_op_parsed(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 	} else if (strcmp(res->op, "arm") == 0) {
 		ret = mlx5v_devx_eq_arm(eq);
 		if (ret < 0)
-			fprintf(stderr, "mlx5v: %s: EQ %u: arm failed: %s\n", t->dev->name, eq->eqn,
+			printf("mlx5v: %s: EQ %u: arm failed: %s\n", t->dev->name, eq->eqn,
 				strerror(-ret));
 		else
 			printf("mlx5v: %s: EQ %u armed at consumer index %u\n", t->dev->name,
@@ -591,12 +613,14 @@ tp_eq_op_parsed(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 	} else {
 		ret = mlx5v_devx_eq_destroy(eq);
 		if (ret < 0)
-			fprintf(stderr, "mlx5v: %s: EQ %u: destroy failed: %s\n", t->dev->name,
+			printf("mlx5v: %s: EQ %u: destroy failed: %s\n", t->dev->name,
 				res->eqn, strerror(-ret));
 		else
 			printf("mlx5v: %s: EQ %u destroyed\n", t->dev->name, res->eqn);
 	}
 }
+
+TP_CMD(tp_eq_op)
 
 static cmdline_parse_token_string_t tp_eq_op_mlx5v =
 	TOKEN_STRING_INITIALIZER(struct tp_eq_op_result, mlx5v, "mlx5v");
@@ -633,8 +657,7 @@ struct tp_eq_list_result {
 };
 
 static void
-tp_eq_list_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
-		  __rte_unused void *data)
+tp_eq_list_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
 	struct tp_eq_list_result *res = parsed_result;
 	struct mlx5v_devx_eq *eqs[64];
@@ -651,6 +674,8 @@ tp_eq_list_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
 		       eqs[i]->nent, eqs[i]->vector, eqs[i]->mask[0], eqs[i]->ci,
 		       mlx5v_devx_eq_pending(eqs[i]));
 }
+
+TP_CMD(tp_eq_list)
 
 static cmdline_parse_token_string_t tp_eq_list_mlx5v =
 	TOKEN_STRING_INITIALIZER(struct tp_eq_list_result, mlx5v, "mlx5v");
@@ -686,8 +711,7 @@ struct tp_eq_intr_result {
 };
 
 static void
-tp_eq_intr_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
-		  __rte_unused void *data)
+tp_eq_intr_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
 	struct tp_eq_intr_result *res = parsed_result;
 	struct tp_dev *t = tp_dev_get(res->name);
@@ -702,7 +726,7 @@ tp_eq_intr_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
 	on = strcmp(res->onoff, "on") == 0;
 	ret = on ? mlx5v_devx_eq_intr_start(eq) : mlx5v_devx_eq_intr_stop(eq);
 	if (ret < 0)
-		fprintf(stderr, "mlx5v: %s: EQ %u: interrupt callback %s failed: %s\n",
+		printf("mlx5v: %s: EQ %u: interrupt callback %s failed: %s\n",
 			t->dev->name, eq->eqn, on ? "start" : "stop",
 			ret == -EEXIST ? "already on" : ret == -ENOENT ? "already off" :
 			strerror(-ret));
@@ -710,6 +734,8 @@ tp_eq_intr_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
 		printf("mlx5v: %s: EQ %u: EAL interrupt callback on vector %u %s\n",
 		       t->dev->name, eq->eqn, eq->vector, on ? "on" : "off");
 }
+
+TP_CMD(tp_eq_intr)
 
 static cmdline_parse_token_string_t tp_eq_intr_mlx5v =
 	TOKEN_STRING_INITIALIZER(struct tp_eq_intr_result, mlx5v, "mlx5v");
@@ -752,8 +778,7 @@ struct tp_eq_gen_result {
 };
 
 static void
-tp_eq_gen_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
-		 __rte_unused void *data)
+tp_eq_gen_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
 	struct tp_eq_gen_result *res = parsed_result;
 	uint8_t in[RTE_PMD_MLX5V_GEN_EQE_IN_SIZE];
@@ -765,7 +790,7 @@ tp_eq_gen_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
 	if (t == NULL)
 		return;
 	if (res->type > 0xff || res->sub_type > 0xff) {
-		fprintf(stderr, "mlx5v: event type and sub_type are 8-bit values\n");
+		printf("mlx5v: event type and sub_type are 8-bit values\n");
 		return;
 	}
 	memset(in, 0, sizeof(in));
@@ -777,16 +802,18 @@ tp_eq_gen_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
 		eqe[RTE_PMD_MLX5V_EQE_PORT_OFF] = 1 << 4;
 	ret = mlx5v_devx_general_cmd(t->dev, in, sizeof(in), out, sizeof(out));
 	if (ret == -EREMOTEIO)
-		fprintf(stderr, "mlx5v: %s: GEN_EQE on EQ %u failed in the device: status 0x%x "
+		printf("mlx5v: %s: GEN_EQE on EQ %u failed in the device: status 0x%x "
 			"syndrome 0x%08x\n", t->dev->name, res->eqn,
 			RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS),
 			RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME));
 	else if (ret < 0)
-		fprintf(stderr, "mlx5v: %s: GEN_EQE failed: %s\n", t->dev->name, strerror(-ret));
+		printf("mlx5v: %s: GEN_EQE failed: %s\n", t->dev->name, strerror(-ret));
 	else
 		printf("mlx5v: %s: EQ %u: device wrote an EQE of type 0x%02x sub_type 0x%02x\n",
 		       t->dev->name, res->eqn, res->type, res->sub_type);
 }
+
+TP_CMD(tp_eq_gen)
 
 static cmdline_parse_token_string_t tp_eq_gen_mlx5v =
 	TOKEN_STRING_INITIALIZER(struct tp_eq_gen_result, mlx5v, "mlx5v");
@@ -831,8 +858,7 @@ struct tp_sim_inject_result {
 };
 
 static void
-tp_sim_inject_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
-		     __rte_unused void *data)
+tp_sim_inject_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
 	struct tp_sim_inject_result *res = parsed_result;
 	struct mlx5v_sim *sim = tp_sim_get(res->name);
@@ -841,7 +867,7 @@ tp_sim_inject_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
 	if (sim == NULL)
 		return;
 	if (res->type > 0xff || res->sub_type > 0xff) {
-		fprintf(stderr, "mlx5v: event type and sub_type are 8-bit values\n");
+		printf("mlx5v: event type and sub_type are 8-bit values\n");
 		return;
 	}
 	/* A port change carries its port number; inject it on port 1. */
@@ -850,11 +876,13 @@ tp_sim_inject_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
 	else
 		n = mlx5v_sim_inject_event(sim, res->type, res->sub_type, NULL);
 	if (n < 0)
-		fprintf(stderr, "mlx5v: %s: inject failed: %s\n", res->name, strerror(-n));
+		printf("mlx5v: %s: inject failed: %s\n", res->name, strerror(-n));
 	else
 		printf("mlx5v: %s: event type 0x%02x sub_type 0x%02x written to %d EQ(s)\n",
 		       res->name, res->type, res->sub_type, n);
 }
+
+TP_CMD(tp_sim_inject)
 
 static cmdline_parse_token_string_t tp_sim_inject_mlx5v =
 	TOKEN_STRING_INITIALIZER(struct tp_sim_inject_result, mlx5v, "mlx5v");
@@ -897,8 +925,7 @@ struct tp_sim_fail_result {
 };
 
 static void
-tp_sim_fail_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
-		   __rte_unused void *data)
+tp_sim_fail_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
 	struct tp_sim_fail_result *res = parsed_result;
 	struct mlx5v_sim *sim = tp_sim_get(res->name);
@@ -907,18 +934,20 @@ tp_sim_fail_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
 	if (sim == NULL)
 		return;
 	if (res->opcode > 0xffff || res->status == 0 || res->status > 0xff) {
-		fprintf(stderr, "mlx5v: opcode is 16 bits and status 1..0xff (0 is OK)\n");
+		printf("mlx5v: opcode is 16 bits and status 1..0xff (0 is OK)\n");
 		return;
 	}
 	ret = mlx5v_sim_fail_next_cmd(sim, res->opcode, res->status, res->syndrome);
 	if (ret < 0)
-		fprintf(stderr, "mlx5v: %s: cannot arm the fault: %s\n", res->name,
+		printf("mlx5v: %s: cannot arm the fault: %s\n", res->name,
 			strerror(-ret));
 	else
 		printf("mlx5v: %s: next %s (0x%x) answers status 0x%x syndrome 0x%x\n",
 		       res->name, mlx5v_cmd_opcode_name(res->opcode), res->opcode, res->status,
 		       res->syndrome);
 }
+
+TP_CMD(tp_sim_fail)
 
 static cmdline_parse_token_string_t tp_sim_fail_mlx5v =
 	TOKEN_STRING_INITIALIZER(struct tp_sim_fail_result, mlx5v, "mlx5v");
@@ -962,8 +991,7 @@ struct tp_sim_cqe_result {
 };
 
 static void
-tp_sim_cqe_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
-		  __rte_unused void *data)
+tp_sim_cqe_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
 	struct tp_sim_cqe_result *res = parsed_result;
 	struct mlx5v_sim *sim = tp_sim_get(res->name);
@@ -973,12 +1001,14 @@ tp_sim_cqe_parsed(void *parsed_result, __rte_unused struct cmdline *cl,
 		return;
 	ret = mlx5v_sim_post_cqe(sim, res->cqn, 0x2, 64);
 	if (ret < 0)
-		fprintf(stderr, "mlx5v: %s: cannot post a CQE on CQ %u: %s\n", res->name,
+		printf("mlx5v: %s: cannot post a CQE on CQ %u: %s\n", res->name,
 			res->cqn, ret == -ENOENT ? "no such CQ" :
 			ret == -ENOSPC ? "CQ overrun (CQ_ERROR raised)" : strerror(-ret));
 	else
 		printf("mlx5v: %s: CQE posted on CQ %u\n", res->name, res->cqn);
 }
+
+TP_CMD(tp_sim_cqe)
 
 static cmdline_parse_token_string_t tp_sim_cqe_mlx5v =
 	TOKEN_STRING_INITIALIZER(struct tp_sim_cqe_result, mlx5v, "mlx5v");

@@ -5,8 +5,9 @@
 /**
  * @file
  * Unit tests of the mlx4v objects on the simulator: lifecycles, bad input, double
- * destroy, objects of another device, failure injection per create step, and EAL
- * heap plus device live-object counters back to their start.
+ * destroy, objects of another device, failure injection per create step, device
+ * removal with objects still open, and EAL heap plus device live-object counters
+ * back to their start.
  */
 
 #include <string.h>
@@ -17,9 +18,12 @@
 #include "test.h"
 
 #include "mlx4v_test_util.h"
+#include "mlx4v_verbs.h"
 
 #define SIM_NAME "mlx4v_sim_o0"
 #define SIM2_NAME "mlx4v_sim_o1"
+#define SIM3_NAME "mlx4v_sim_o2"    /* created and removed by the removal tests */
+#define RM_BUF 2048
 
 static struct rte_pmd_mlx4v_dev *g_dev;
 static struct mlx4v_sim *g_sim;
@@ -102,7 +106,6 @@ test_mlx4v_objects_lifecycle_no_leak(void)
 		TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_srq(srq), EBUSY, "SRQ used by QP");
 		TEST_ASSERT_EQUAL(rte_pmd_mlx4v_dealloc_pd(pd), EBUSY, "PD in use");
 		TEST_ASSERT_EQUAL(rte_pmd_mlx4v_dev_close(g_dev), EBUSY, "handle with objects");
-		TEST_ASSERT_EQUAL(rte_vdev_uninit(SIM_NAME), -EBUSY, "device with handles");
 		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_wq(wq), "destroy wq");
 		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(qp2), "destroy qp2");
 		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(qp), "destroy qp");
@@ -453,6 +456,242 @@ test_mlx4v_objects_reg_mempool(void)
 	return live_zero(g_sim);
 }
 
+/* Everything a device can hold: two handles, one of each object, views and traffic. */
+struct rm_objs {
+	struct rte_pmd_mlx4v_dev *dev, *dev2;
+	struct rte_pmd_mlx4v_pd *pd, *pd2;
+	struct rte_pmd_mlx4v_mr *mr;
+	struct rte_pmd_mlx4v_cq *cq, *ecq;
+	struct rte_pmd_mlx4v_srq *srq;
+	struct rte_pmd_mlx4v_qp *qp, *qp2;
+	struct rte_pmd_mlx4v_wq *wq;
+	struct mlx4v_test_sq sq;
+	struct mlx4v_test_rq rq;
+	struct mlx4v_test_cq tcq;    /* view of ecq, the receive CQ of qp */
+	uint32_t lkey;
+};
+
+/* Create the objects, move the QPs to RTS and the WQ to RDY, take the views. */
+static int
+rm_objs_create(struct rm_objs *o, const char *name, void *mem, size_t len)
+{
+	struct rte_pmd_mlx4v_qp_attr qa = { .max_send_wr = 32, .max_recv_wr = 16,
+		.max_send_sge = 1, .max_recv_sge = 1, .port = 1 };
+	struct rte_pmd_mlx4v_wq_attr wa = { .max_wr = 16, .max_sge = 1, .port = 2 };
+	struct rte_pmd_mlx4v_obj obj;
+	struct mlx4dv_qp vqp = { .comp_mask = 0 };
+	struct mlx4dv_cq vcq = { .comp_mask = MLX4DV_CQ_MASK_UAR };
+	struct mlx4dv_srq vsrq;
+	struct mlx4dv_rwq vwq;
+	int s;
+
+	memset(o, 0, sizeof(*o));
+	o->dev = rte_pmd_mlx4v_dev_open(name);
+	o->dev2 = rte_pmd_mlx4v_dev_open(name);
+	TEST_ASSERT(o->dev != NULL && o->dev2 != NULL, "handles");
+	o->pd = rte_pmd_mlx4v_alloc_pd(o->dev);
+	o->pd2 = rte_pmd_mlx4v_alloc_pd(o->dev2);
+	TEST_ASSERT(o->pd != NULL && o->pd2 != NULL, "PDs");
+	o->mr = rte_pmd_mlx4v_reg_mr(o->pd, mem, len);
+	o->cq = rte_pmd_mlx4v_create_cq(o->dev, 64, 32, 0);
+	o->ecq = rte_pmd_mlx4v_create_cq(o->dev, 64, 64, 1);
+	o->srq = rte_pmd_mlx4v_create_srq(o->pd, 32, 1);
+	TEST_ASSERT(o->mr && o->cq && o->ecq && o->srq, "mr/cq/srq");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_mr_lkey(o->mr, &o->lkey), "lkey");
+	qa.send_cq = o->cq;
+	qa.recv_cq = o->ecq;
+	o->qp = rte_pmd_mlx4v_create_qp(o->pd, &qa);
+	qa.recv_cq = o->cq;
+	qa.srq = o->srq;
+	o->qp2 = rte_pmd_mlx4v_create_qp(o->pd, &qa);
+	wa.cq = o->ecq;
+	o->wq = rte_pmd_mlx4v_create_wq(o->pd, &wa);
+	TEST_ASSERT(o->qp && o->qp2 && o->wq, "qp/wq");
+	for (s = RTE_PMD_MLX4V_QPS_INIT; s <= RTE_PMD_MLX4V_QPS_RTS; s++) {
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(o->qp, s), "qp state %d", s);
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(o->qp2, s), "qp2 state %d", s);
+	}
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_wq(o->wq, RTE_PMD_MLX4V_WQS_RDY), "RDY");
+	obj = (struct rte_pmd_mlx4v_obj){ .qp = { o->qp, &vqp }, .cq = { o->ecq, &vcq },
+		.srq = { o->srq, &vsrq }, .rwq = { o->wq, &vwq } };
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_QP | MLX4DV_OBJ_CQ |
+						   MLX4DV_OBJ_SRQ | MLX4DV_OBJ_RWQ), "views");
+	mlx4v_test_sq_init(&o->sq, &vqp);
+	mlx4v_test_rq_from_qp(&o->rq, &vqp);
+	mlx4v_test_cq_init(&o->tcq, &vcq);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Loop one packet from qp back into its own RQ with the receive CQ armed, and take
+ * the event without acking it; then ring more sends without waiting, so the engine
+ * may still be walking the SQ when the device goes.
+ */
+static int
+rm_objs_traffic(struct rm_objs *o, struct mlx4v_sim *sim, uint8_t *mem)
+{
+	int i;
+
+	mlx4v_test_rq_post(&o->rq, o->lkey, mem + RM_BUF, RM_BUF);
+	mlx4v_test_cq_arm(&o->tcq, MLX4_CQ_DB_REQ_NOT);
+	memset(mem, 0x5a, 128);
+	mlx4v_test_sq_send(&o->sq, o->lkey, mem, 128, 1);
+	TEST_ASSERT(mlx4v_test_fd_wait(rte_pmd_mlx4v_cq_event_fd(o->ecq), sim,
+				       MLX4V_TEST_POLLS), "no completion event");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_get_cq_event(o->ecq), "get_cq_event");
+	for (i = 0; i < 4; i++)
+		mlx4v_test_sq_send(&o->sq, o->lkey, mem, 128, 1);
+	return TEST_SUCCESS;
+}
+
+/* The application's own teardown, in reverse order of creation. */
+static int
+rm_objs_destroy(struct rm_objs *o)
+{
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_ack_cq_events(o->ecq, 1), "ack");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_wq(o->wq), "destroy wq");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(o->qp2), "destroy qp2");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(o->qp), "destroy qp");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_srq(o->srq), "destroy srq");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(o->ecq), "destroy ecq");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(o->cq), "destroy cq");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dereg_mr(o->mr), "dereg");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(o->pd2), "dealloc pd2");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(o->pd), "dealloc pd");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dev_close(o->dev2), "close dev2");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dev_close(o->dev), "close dev");
+	return TEST_SUCCESS;
+}
+
+/* After removal, every public call refuses every old handle with EINVAL. */
+static int
+rm_objs_rejected(struct rm_objs *o)
+{
+	struct rte_pmd_mlx4v_qp_attr qa = { .max_send_wr = 4, .port = 1 };
+	struct rte_pmd_mlx4v_obj obj;
+	struct mlx4dv_qp vqp;
+	struct mlx4dv_cq vcq;
+	struct mlx4dv_srq vsrq;
+	struct mlx4dv_rwq vwq;
+	uint32_t num;
+
+	obj = (struct rte_pmd_mlx4v_obj){ .qp = { o->qp, &vqp }, .cq = { o->ecq, &vcq },
+		.srq = { o->srq, &vsrq }, .rwq = { o->wq, &vwq } };
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_QP), EINVAL, "QP view");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_CQ), EINVAL, "CQ view");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_SRQ), EINVAL, "SRQ view");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_RWQ), EINVAL, "RWQ view");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "rte_errno");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_qp(o->qp, RTE_PMD_MLX4V_QPS_ERR), EINVAL, "modify");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_wq(o->wq, RTE_PMD_MLX4V_WQS_ERR), EINVAL, "modify");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_qp_num(o->qp, &num), EINVAL, "qp_num");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_get_cq_event(o->ecq), EINVAL, "get_cq_event");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_ack_cq_events(o->ecq, 1), EINVAL, "ack");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_cq_event_fd(o->ecq), -1, "event fd");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_wq(o->wq), EINVAL, "destroy wq");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_qp(o->qp2), EINVAL, "destroy qp2");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_qp(o->qp), EINVAL, "destroy qp");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_srq(o->srq), EINVAL, "destroy srq");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_cq(o->ecq), EINVAL, "destroy ecq");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_cq(o->cq), EINVAL, "destroy cq");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_mr_lkey(o->mr, &num), EINVAL, "lkey");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_dereg_mr(o->mr), EINVAL, "dereg");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_dealloc_pd(o->pd2), EINVAL, "dealloc pd2");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_dealloc_pd(o->pd), EINVAL, "dealloc pd");
+	qa.send_cq = qa.recv_cq = o->cq;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_create_qp(o->pd, &qa), "QP on an old PD");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "rte_errno");
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_alloc_pd(o->dev), "PD on an old handle");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "rte_errno");
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_create_cq(o->dev2, 8, 32, 0), "CQ on an old handle");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "rte_errno");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_dev_close(o->dev2), EINVAL, "close dev2");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_dev_close(o->dev), EINVAL, "close dev");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Device removal with everything still open (process exit does the same through
+ * rte_eal_cleanup()): it succeeds, releases every object, stops the engine, and
+ * leaves the EAL heap exactly as before the device existed. A device created again
+ * under the same name works from scratch.
+ */
+static int
+test_mlx4v_remove_with_live_objects(void)
+{
+	struct mlx4v_sim *sim;
+	struct rm_objs o;
+	size_t heap0;
+	uint8_t *mem;
+
+	heap0 = mlx4v_test_heap_used();
+	TEST_ASSERT_SUCCESS(rte_vdev_init(SIM3_NAME, "ports=2"), "vdev");
+	sim = mlx4v_sim_get(SIM3_NAME);
+	mem = rte_zmalloc(NULL, 4 * RM_BUF, 4096);
+	TEST_ASSERT(sim != NULL && mem != NULL, "sim/mem");
+	TEST_ASSERT_SUCCESS(rm_objs_create(&o, SIM3_NAME, mem, 4 * RM_BUF), "objects");
+	TEST_ASSERT_SUCCESS(rm_objs_traffic(&o, sim, mem), "traffic");
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_QP), 2u, "QPs");
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_CQ), 2u, "CQs");
+
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(SIM3_NAME), "removal with live objects");
+	TEST_ASSERT_NULL(mlx4v_sim_get(SIM3_NAME), "device model still there");
+	TEST_ASSERT_SUCCESS(rm_objs_rejected(&o), "old handles");
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_dev_open(SIM3_NAME), "open of a removed device");
+	TEST_ASSERT_EQUAL(rte_errno, ENODEV, "rte_errno");
+	TEST_ASSERT_EQUAL(errno, ENODEV, "errno");
+	rte_free(mem);
+	TEST_ASSERT_EQUAL(mlx4v_test_heap_used(), heap0, "EAL heap leaked %zd bytes",
+			  (ssize_t)(mlx4v_test_heap_used() - heap0));
+
+	/* The same name again: a full cycle, torn down by the application this time. */
+	TEST_ASSERT_SUCCESS(rte_vdev_init(SIM3_NAME, "ports=2"), "vdev again");
+	sim = mlx4v_sim_get(SIM3_NAME);
+	mem = rte_zmalloc(NULL, 4 * RM_BUF, 4096);
+	TEST_ASSERT(sim != NULL && mem != NULL, "sim/mem");
+	TEST_ASSERT_SUCCESS(rm_objs_create(&o, SIM3_NAME, mem, 4 * RM_BUF), "objects again");
+	TEST_ASSERT_SUCCESS(rm_objs_traffic(&o, sim, mem), "traffic again");
+	TEST_ASSERT_SUCCESS(rm_objs_destroy(&o), "teardown");
+	TEST_ASSERT_SUCCESS(live_zero(sim), "device objects leaked");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(SIM3_NAME), "removal");
+	rte_free(mem);
+	TEST_ASSERT_EQUAL(mlx4v_test_heap_used(), heap0, "EAL heap leaked %zd bytes",
+			  (ssize_t)(mlx4v_test_heap_used() - heap0));
+	return TEST_SUCCESS;
+}
+
+/*
+ * The forced release itself, observed on a device model that stays: unregistering
+ * the device destroys every object through the backend (the model's live counters
+ * drop to zero); the bus remove that follows still succeeds and stops the engine.
+ */
+static int
+test_mlx4v_remove_live_counters(void)
+{
+	struct mlx4v_sim *sim;
+	struct rm_objs o;
+	size_t heap0;
+	uint8_t *mem;
+
+	heap0 = mlx4v_test_heap_used();
+	TEST_ASSERT_SUCCESS(rte_vdev_init(SIM3_NAME, NULL), "vdev");
+	sim = mlx4v_sim_get(SIM3_NAME);
+	mem = rte_zmalloc(NULL, 4 * RM_BUF, 4096);
+	TEST_ASSERT(sim != NULL && mem != NULL, "sim/mem");
+	TEST_ASSERT_SUCCESS(rm_objs_create(&o, SIM3_NAME, mem, 4 * RM_BUF), "objects");
+	TEST_ASSERT_SUCCESS(rm_objs_traffic(&o, sim, mem), "traffic");
+	TEST_ASSERT_SUCCESS(mlx4v_dev_unregister(SIM3_NAME), "forced release");
+	TEST_ASSERT_SUCCESS(live_zero(sim), "device objects left after the release");
+	TEST_ASSERT_SUCCESS(rm_objs_rejected(&o), "old handles");
+	TEST_ASSERT_EQUAL(mlx4v_dev_unregister(SIM3_NAME), -ENOENT, "second unregister");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(SIM3_NAME), "removal of an unregistered device");
+	TEST_ASSERT_NULL(mlx4v_sim_get(SIM3_NAME), "device model still there");
+	rte_free(mem);
+	TEST_ASSERT_EQUAL(mlx4v_test_heap_used(), heap0, "EAL heap leaked %zd bytes",
+			  (ssize_t)(mlx4v_test_heap_used() - heap0));
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mlx4v_objects_suite = {
 	.suite_name = "mlx4v objects",
 	.setup = objects_setup,
@@ -465,6 +704,8 @@ static struct unit_test_suite mlx4v_objects_suite = {
 		TEST_CASE(test_mlx4v_objects_failure_injection),
 		TEST_CASE(test_mlx4v_objects_qp_transitions),
 		TEST_CASE(test_mlx4v_objects_reg_mempool),
+		TEST_CASE(test_mlx4v_remove_with_live_objects),
+		TEST_CASE(test_mlx4v_remove_live_counters),
 		TEST_CASES_END()
 	}
 };

@@ -317,6 +317,153 @@ test_mlx5v_dev_vdev_fault_knob(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Faults below the command layer, through the seam: a backend whose N-th DMA mapping
+ * fails, whose MSI-X attach fails, or whose init segment reports a bad command-interface
+ * revision or queue geometry. Every other operation goes to the simulator.
+ */
+static struct mlx5v_hw_ops g_fault_ops;
+static int g_map_fail_at;
+static int g_map_calls;
+static int g_maps_at_load;
+static int g_irq_fail;
+static int g_bad_rev;
+static int g_bad_geometry;
+
+static int
+fault_dma_map(struct mlx5v_hw *hw, void *va, size_t len, uint64_t *iova)
+{
+	if (++g_map_calls == g_map_fail_at)
+		return -EFAULT;
+	return mlx5v_sim_hw_ops.dma_map(hw, va, len, iova);
+}
+
+static int
+fault_irq_attach(struct mlx5v_hw *hw, unsigned int vec, int fd)
+{
+	if (g_irq_fail && fd >= 0)
+		return -EIO;
+	return mlx5v_sim_hw_ops.irq_attach(hw, vec, fd);
+}
+
+static uint32_t
+fault_rd32(struct mlx5v_hw *hw, uint32_t off)
+{
+	uint32_t v = mlx5v_sim_hw_ops.reg_rd32(hw, off);
+
+	if (g_bad_rev && off == MLX5V_ISEG_CMDIF_REV_FW_SUB)
+		v = (4u << 16) | (v & 0xffff);
+	if (g_bad_geometry && off == MLX5V_ISEG_CMDQ_ADDR_L_SZ)
+		v = (v & ~0xffu) | (6u << 4) | 7u;   /* 64 slots of 128 bytes: too big */
+	return v;
+}
+
+static int
+run_seam_fault(const char *what, int expect)
+{
+	struct ut_heap before, after;
+	struct ut_dev u;
+	int ret;
+
+	ut_heap_get(&before);
+	TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_dev_seam", 4, 0, NULL), "create");
+	g_fault_ops = mlx5v_sim_hw_ops;
+	g_fault_ops.dma_map = fault_dma_map;
+	g_fault_ops.irq_attach = fault_irq_attach;
+	g_fault_ops.reg_rd32 = fault_rd32;
+	u.hw.ops = &g_fault_ops;
+	g_map_calls = 0;
+	ret = mlx5v_dev_load(u.dev);
+	g_maps_at_load = g_map_calls;
+	if (expect == 0 && ret == 0) {
+		mlx5v_dev_unload(u.dev);
+	} else {
+		TEST_ASSERT_EQUAL(ret, expect, "%s: load returned %d, expected %d", what, ret,
+				  expect);
+	}
+	TEST_ASSERT_SUCCESS(ut_sim_clean(u.sim), "%s: objects left in the device", what);
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(u.sim, MLX5V_SIM_CTR_IOMMU_FAULTS), 0u,
+			  "%s: IOMMU faults", what);
+	ut_dev_destroy(&u);
+	ut_heap_get(&after);
+	TEST_ASSERT(ut_heap_same(&before, &after), "%s: EAL memory leaked", what);
+	return TEST_SUCCESS;
+}
+
+/* Each DMA mapping of bring-up failing in turn: queue, mailboxes, pages, EQ ring. */
+static int
+test_mlx5v_dev_bringup_dma_map_faults(void)
+{
+	int n, maps;
+	char what[64];
+
+	/* A clean load counts the mappings bring-up makes. */
+	g_map_fail_at = 0;
+	if (run_seam_fault("count", 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	maps = g_maps_at_load;
+	TEST_ASSERT(maps >= 4, "bring-up made only %d DMA mappings", maps);
+	for (n = 1; n <= maps; n++) {
+		snprintf(what, sizeof(what), "DMA mapping %d of %d", n, maps);
+		g_map_fail_at = n;
+		if (run_seam_fault(what, -EFAULT) != TEST_SUCCESS)
+			return TEST_FAILED;
+	}
+	g_map_fail_at = 0;
+	return TEST_SUCCESS;
+}
+
+static int
+test_mlx5v_dev_bringup_msix_attach_fault(void)
+{
+	int ret;
+
+	g_irq_fail = 1;
+	ret = run_seam_fault("MSI-X vector 0 attach", -EIO);
+	g_irq_fail = 0;
+	return ret;
+}
+
+static int
+test_mlx5v_dev_bringup_bad_init_segment(void)
+{
+	int ret;
+
+	g_bad_rev = 1;
+	ret = run_seam_fault("command interface revision 4", -EINVAL);
+	g_bad_rev = 0;
+	if (ret != TEST_SUCCESS)
+		return ret;
+	g_bad_geometry = 1;
+	ret = run_seam_fault("queue geometry beyond one page", -EINVAL);
+	g_bad_geometry = 0;
+	return ret;
+}
+
+/* Fast unload: TEARDOWN_HCA profile 2, nic_interface DISABLED, the rest completes locally. */
+static int
+test_mlx5v_dev_fast_unload(void)
+{
+	struct mlx5v_dev_params dp;
+	struct ut_heap before, after;
+	struct ut_dev u;
+	uint32_t v;
+
+	ut_heap_get(&before);
+	ut_dev_params(&dp);
+	dp.fast_teardown = 1;
+	TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_dev_fast", 4, 0, &dp), "create");
+	TEST_ASSERT_SUCCESS(mlx5v_dev_load(u.dev), "load");
+	mlx5v_dev_unload(u.dev);
+	v = u.hw.ops->reg_rd32(&u.hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ);
+	TEST_ASSERT_EQUAL((v >> MLX5V_NIC_IF_SHIFT) & MLX5V_NIC_IF_MASK,
+			  (uint32_t)MLX5V_NIC_IF_DISABLED, "nic_interface not DISABLED");
+	ut_dev_destroy(&u);
+	ut_heap_get(&after);
+	TEST_ASSERT(ut_heap_same(&before, &after), "EAL memory leaked");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mlx5v_dev_suite = {
 	.suite_name = "mlx5v_dev",
 	.unit_test_cases = {
@@ -328,6 +475,10 @@ static struct unit_test_suite mlx5v_dev_suite = {
 		TEST_CASE(test_mlx5v_dev_bringup_fw_init_timeout),
 		TEST_CASE(test_mlx5v_dev_bringup_slow_boot),
 		TEST_CASE(test_mlx5v_dev_vdev_fault_knob),
+		TEST_CASE(test_mlx5v_dev_bringup_dma_map_faults),
+		TEST_CASE(test_mlx5v_dev_bringup_msix_attach_fault),
+		TEST_CASE(test_mlx5v_dev_bringup_bad_init_segment),
+		TEST_CASE(test_mlx5v_dev_fast_unload),
 		TEST_CASES_END()
 	}
 };

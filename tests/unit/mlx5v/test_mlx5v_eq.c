@@ -197,6 +197,7 @@ test_mlx5v_eq_ci_budget_128_owner_wrap(void)
 	TEST_ASSERT_EQUAL(mlx5v_eq_poll(eq), 0, "an empty EQ returned entries");
 	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_EQ_OVERRUNS), 0u, "overrun");
 	TEST_ASSERT_SUCCESS(wait_eq_ci(eq, 400), "the device never saw CI 400");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_DB_MISUSE), 0u, "doorbells");
 	TEST_ASSERT_SUCCESS(mlx5v_eq_unsubscribe(g_dev, UT_EVENT, count_cb, &c), "unsubscribe");
 	TEST_ASSERT_SUCCESS(mlx5v_eq_destroy(eq), "destroy");
 	TEST_ASSERT_SUCCESS(mlx5v_msi_free(g_dev, vec, fd), "msi free");
@@ -250,7 +251,8 @@ test_mlx5v_eq_dispatch_table(void)
 	for (i = 0; i < MLX5V_EQ_SUBS_PER_TYPE; i++)
 		TEST_ASSERT_EQUAL(c[i].n, 1, "subscriber %d called %d times", i, c[i].n);
 	for (i = 0; i < MLX5V_EQ_SUBS_PER_TYPE; i++)
-		TEST_ASSERT_SUCCESS(mlx5v_eq_unsubscribe(g_dev, UT_EVENT, count_cb, &c[i]), "unsub");
+		TEST_ASSERT_SUCCESS(mlx5v_eq_unsubscribe(g_dev, UT_EVENT, count_cb, &c[i]),
+				    "unsub");
 	TEST_ASSERT_EQUAL(mlx5v_eq_unsubscribe(g_dev, UT_EVENT, count_cb, &c[0]), -ENOENT, "gone");
 	TEST_ASSERT_EQUAL(mlx5v_sim_inject_event(g_sim, UT_EVENT, 0, NULL), 1, "inject");
 	TEST_ASSERT(wait_fd(fd), "no MSI-X");

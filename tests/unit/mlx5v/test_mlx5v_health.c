@@ -61,6 +61,11 @@ health_teardown(void)
 static int
 expect_dead(int reason)
 {
+	uint64_t deadline = ut_now_ms() + UT_WAIT_LIMIT_MS;
+
+	/* The alarm thread marks the device dead first, then notifies consumers. */
+	while (__atomic_load_n(&g_dead_events, __ATOMIC_RELAXED) == 0 && ut_now_ms() < deadline)
+		ut_sleep_ms(1);
 	TEST_ASSERT_EQUAL(mlx5v_dev_is_dead(g_u.dev), reason, "dead reason %d, expected %d",
 			  mlx5v_dev_is_dead(g_u.dev), reason);
 	TEST_ASSERT_EQUAL(__atomic_load_n(&g_dead_events, __ATOMIC_RELAXED), 1,
@@ -246,18 +251,20 @@ test_mlx5v_health_no_leak(void)
 	return TEST_SUCCESS;
 }
 
+#define HTEST(f) TEST_CASE_ST(health_setup, health_teardown, f)
+
 static struct unit_test_suite mlx5v_health_suite = {
 	.suite_name = "mlx5v_health",
 	.unit_test_cases = {
-		TEST_CASE_ST(health_setup, health_teardown, test_mlx5v_health_healthy),
-		TEST_CASE_ST(health_setup, health_teardown, test_mlx5v_health_frozen_counter),
-		TEST_CASE_ST(health_setup, health_teardown, test_mlx5v_health_alarm_poll),
-		TEST_CASE_ST(health_setup, health_teardown, test_mlx5v_health_fatal_syndrome),
-		TEST_CASE_ST(health_setup, health_teardown, test_mlx5v_health_nic_interface_disabled),
-		TEST_CASE_ST(health_setup, health_teardown, test_mlx5v_health_nic_interface_sw_reset),
-		TEST_CASE_ST(health_setup, health_teardown, test_mlx5v_health_all_ones),
-		TEST_CASE_ST(health_setup, health_teardown, test_mlx5v_health_pending_command_flushed),
-		TEST_CASE_ST(health_setup, health_teardown, test_mlx5v_health_dead_create_destroy),
+		HTEST(test_mlx5v_health_healthy),
+		HTEST(test_mlx5v_health_frozen_counter),
+		HTEST(test_mlx5v_health_alarm_poll),
+		HTEST(test_mlx5v_health_fatal_syndrome),
+		HTEST(test_mlx5v_health_nic_interface_disabled),
+		HTEST(test_mlx5v_health_nic_interface_sw_reset),
+		HTEST(test_mlx5v_health_all_ones),
+		HTEST(test_mlx5v_health_pending_command_flushed),
+		HTEST(test_mlx5v_health_dead_create_destroy),
 		TEST_CASE(test_mlx5v_health_no_leak),
 		TEST_CASES_END()
 	}

@@ -285,10 +285,16 @@ mlx4v_sim_remove(struct rte_vdev_device *vdev)
 	sim = mlx4v_sim_get(name);
 	if (sim == NULL)
 		return -ENODEV;
-	/* Refused while handles are open: their objects live in this device. */
+	/*
+	 * Objects still open are force-released below, and their rings and doorbell
+	 * pages freed: the engine must not poll them any more. Stopping joins the
+	 * thread, so no pass is running once it returns; stopping again is a no-op.
+	 */
+	hwsim_engine_stop(sim->engine);
 	ret = mlx4v_dev_unregister(name);
 	if (ret)
-		return ret;
+		MLX4V_SIM_LOG(ERR, "%s: was not registered: %s", name, rte_strerror(-ret));
+	/* Removal never fails once the device exists: EAL does not retry it at exit. */
 	mlx4v_sim_destroy(sim);
 	return 0;
 }
