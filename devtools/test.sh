@@ -17,14 +17,27 @@ ninja -C "$bdir"
 rc=0
 meson test -C "$bdir" --num-processes 2 --print-errorlogs || rc=$?
 "$src/devtools/build-check.sh" "$bdir/check" -Ddpdk_src_cache="$src/build-cache" || rc=1
+# The unit programs again under AddressSanitizer (leaks included) and UBSan.
+asan=$bdir/asan
+if [ ! -f "$asan/build.ninja" ]; then
+	meson setup "$asan" "$src" -Ddpdk_src_cache="$src/build-cache" \
+		-Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+fi
+ninja -C "$asan" >"$asan.log" 2>&1 || { tail -40 "$asan.log"; rc=1; }
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	meson test -C "$asan" --suite unit --num-processes 2 --print-errorlogs || rc=$?
 # One plain summary line from the meson results (CI reads "N passed, N failed").
-/usr/bin/python3 - "$bdir/meson-logs/testlog.json" <<'PY'
-import json, sys
+/usr/bin/python3 - "$bdir/meson-logs/testlog.json" "$asan/meson-logs/testlog.json" <<'PY'
+import json, os, sys
 res = {"OK": 0, "FAIL": 0, "SKIP": 0, "TIMEOUT": 0, "EXPECTEDFAIL": 0, "UNEXPECTEDPASS": 0,
        "ERROR": 0}
-for line in open(sys.argv[1]):
-    r = json.loads(line)["result"]
-    res[r] = res.get(r, 0) + 1
+for log in sys.argv[1:]:
+    if not os.path.exists(log):
+        res["ERROR"] += 1
+        continue
+    for line in open(log):
+        r = json.loads(line)["result"]
+        res[r] = res.get(r, 0) + 1
 failed = res["FAIL"] + res["TIMEOUT"] + res["ERROR"] + res["UNEXPECTEDPASS"]
 print(f"tests: {res['OK']} passed, {failed} failed, {res['SKIP']} skipped")
 PY

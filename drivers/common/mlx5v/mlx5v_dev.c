@@ -65,12 +65,16 @@ static void
 mlx5v_dev_notify(struct mlx5v_dev *dev, enum mlx5v_dev_event ev)
 {
 	struct mlx5v_dev_hook *hook;
+	struct mlx5v_dev_hook *next;
 
-	rte_spinlock_lock(&dev->hook_lock);
-	TAILQ_FOREACH(hook, &dev->hooks, next)
+	/* next is read before the call: a hook may unregister (and free) itself. */
+	pthread_mutex_lock(&dev->hook_lock);
+	for (hook = TAILQ_FIRST(&dev->hooks); hook != NULL; hook = next) {
+		next = TAILQ_NEXT(hook, next);
 		if (hook->event != NULL)
 			hook->event(dev, ev, hook->arg);
-	rte_spinlock_unlock(&dev->hook_lock);
+	}
+	pthread_mutex_unlock(&dev->hook_lock);
 }
 
 void
@@ -118,9 +122,9 @@ mlx5v_dev_hook_register(struct mlx5v_dev *dev, struct mlx5v_dev_hook *hook)
 {
 	if (dev == NULL || hook == NULL || hook->event == NULL)
 		return -EINVAL;
-	rte_spinlock_lock(&dev->hook_lock);
+	pthread_mutex_lock(&dev->hook_lock);
 	TAILQ_INSERT_TAIL(&dev->hooks, hook, next);
-	rte_spinlock_unlock(&dev->hook_lock);
+	pthread_mutex_unlock(&dev->hook_lock);
 	return 0;
 }
 
@@ -131,13 +135,13 @@ mlx5v_dev_hook_unregister(struct mlx5v_dev *dev, struct mlx5v_dev_hook *hook)
 
 	if (dev == NULL || hook == NULL)
 		return -EINVAL;
-	rte_spinlock_lock(&dev->hook_lock);
+	pthread_mutex_lock(&dev->hook_lock);
 	TAILQ_FOREACH(h, &dev->hooks, next)
 		if (h == hook)
 			break;
 	if (h != NULL)
 		TAILQ_REMOVE(&dev->hooks, h, next);
-	rte_spinlock_unlock(&dev->hook_lock);
+	pthread_mutex_unlock(&dev->hook_lock);
 	return h != NULL ? 0 : -ENOENT;
 }
 
@@ -146,6 +150,7 @@ mlx5v_dev_hook_unregister(struct mlx5v_dev *dev, struct mlx5v_dev_hook *hook)
 struct mlx5v_dev *
 mlx5v_dev_init(const char *name, struct mlx5v_hw *hw, const struct mlx5v_dev_params *p)
 {
+	pthread_mutexattr_t mattr;
 	struct mlx5v_dev *dev;
 	unsigned int t, scale;
 	int ret;
@@ -175,7 +180,10 @@ mlx5v_dev_init(const char *name, struct mlx5v_hw *hw, const struct mlx5v_dev_par
 	}
 	dev->fast_teardown = p != NULL ? p->fast_teardown : 0;
 	dev->cmd.checksum = p != NULL ? !!p->cmd_sig : 0;
-	rte_spinlock_init(&dev->hook_lock);
+	pthread_mutexattr_init(&mattr);
+	pthread_mutexattr_settype(&mattr, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&dev->hook_lock, &mattr);
+	pthread_mutexattr_destroy(&mattr);
 	TAILQ_INIT(&dev->hooks);
 	rte_spinlock_init(&dev->cmd.lock);
 	ret = mlx5v_msi_init(dev);
@@ -192,6 +200,7 @@ mlx5v_dev_init(const char *name, struct mlx5v_hw *hw, const struct mlx5v_dev_par
 err_msi_cleanup:
 	mlx5v_msi_cleanup(dev);
 err_dev_free:
+	pthread_mutex_destroy(&dev->hook_lock);
 	rte_free(dev);
 	rte_errno = -ret;
 	return NULL;
@@ -209,6 +218,7 @@ mlx5v_dev_cleanup(struct mlx5v_dev *dev)
 	rte_spinlock_unlock(&mlx5v_dev_list_lock);
 	mlx5v_pages_cleanup(dev);
 	mlx5v_msi_cleanup(dev);
+	pthread_mutex_destroy(&dev->hook_lock);
 	rte_free(dev);
 }
 

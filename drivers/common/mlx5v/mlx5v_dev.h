@@ -7,6 +7,7 @@
 #ifndef _MLX5V_DEV_H_
 #define _MLX5V_DEV_H_
 
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/queue.h>
 
@@ -132,7 +133,11 @@ struct mlx5v_dev {
 	struct mlx5v_pages pages;
 	struct mlx5v_health health;
 	struct mlx5v_eq_sub eq_sub[MLX5V_EQ_TYPES][MLX5V_EQ_SUBS_PER_TYPE];
-	rte_spinlock_t hook_lock;
+	/*
+	 * Recursive mutex, not a spinlock: hooks run with it held and issue commands
+	 * (which sleep), and a hook may unregister itself from its callback.
+	 */
+	pthread_mutex_t hook_lock;
 	TAILQ_HEAD(, mlx5v_dev_hook) hooks;
 	void *owner;                  /**< the front-end (vdev/PCI) private data */
 };

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <rte_alarm.h>
 #include <rte_common.h>
 #include <rte_errno.h>
 #include <rte_interrupts.h>
@@ -26,7 +25,7 @@
 #define MLX5V_DEVX_EQ_MAGIC 0x64657871u   /* "dexq" */
 #define MLX5V_DEVX_UAR_MAGIC 0x64756172u  /* "duar" */
 
-/* The smallest EQ/CQ ring: one IOMMU page, as rdma-core's iova_min_page_size. */
+/* The smallest CQ ring: one IOMMU page, as rdma-core's iova_min_page_size. */
 #define MLX5V_DEVX_MIN_RING 4096u
 
 /** A range mapped with mlx5v_devx_dma_map(). */
@@ -47,6 +46,7 @@ struct mlx5v_devx_ctx {
 	struct mlx5v_dev *dev;
 	struct mlx5v_dev_hook hook;
 	rte_spinlock_t lock;       /**< the lists; never held across a command */
+	TAILQ_HEAD(, mlx5v_devx_msi) msis;
 	TAILQ_HEAD(, mlx5v_devx_eq) eqs;
 	TAILQ_HEAD(, mlx5v_devx_uar) uars;
 	TAILQ_HEAD(, mlx5v_devx_dma) dmas;
@@ -57,15 +57,6 @@ static TAILQ_HEAD(, mlx5v_devx_ctx) mlx5v_devx_ctxs = TAILQ_HEAD_INITIALIZER(mlx
 static pthread_mutex_t mlx5v_devx_ctxs_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx);
-
-/* Delay before a released context is freed (after the core's hook walk). */
-#define MLX5V_DEVX_CTX_FREE_US 1000
-
-static void
-mlx5v_devx_ctx_free(void *arg)
-{
-	free(arg);
-}
 
 static void
 mlx5v_devx_dev_event(struct mlx5v_dev *dev, enum mlx5v_dev_event ev, void *arg)
@@ -99,6 +90,7 @@ mlx5v_devx_ctx_get(struct mlx5v_dev *dev)
 	}
 	ctx->dev = dev;
 	rte_spinlock_init(&ctx->lock);
+	TAILQ_INIT(&ctx->msis);
 	TAILQ_INIT(&ctx->eqs);
 	TAILQ_INIT(&ctx->uars);
 	TAILQ_INIT(&ctx->dmas);
@@ -143,6 +135,7 @@ mlx5v_devx_dev_get(const char *name)
 struct mlx5v_devx_msi *
 mlx5v_devx_msi_alloc(struct mlx5v_dev *dev)
 {
+	struct mlx5v_devx_ctx *ctx;
 	struct mlx5v_devx_msi *msi;
 	int fd, v;
 
@@ -150,6 +143,10 @@ mlx5v_devx_msi_alloc(struct mlx5v_dev *dev)
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	/* The context tracks the vector, so a device removal frees what is left. */
+	ctx = mlx5v_devx_ctx_get(dev);
+	if (ctx == NULL)
+		return NULL;
 	msi = calloc(1, sizeof(*msi));
 	if (msi == NULL) {
 		rte_errno = ENOMEM;
@@ -167,6 +164,9 @@ mlx5v_devx_msi_alloc(struct mlx5v_dev *dev)
 	msi->vector = v;
 	msi->pub.vector = v;
 	msi->pub.fd = fd;
+	rte_spinlock_lock(&ctx->lock);
+	TAILQ_INSERT_TAIL(&ctx->msis, msi, next);
+	rte_spinlock_unlock(&ctx->lock);
 	MLX5V_EQ_LOG(DEBUG, "%s: DEVX MSI vector %d allocated, fd %d", dev->name, v, fd);
 	return msi;
 }
@@ -184,6 +184,7 @@ mlx5v_devx_to_msi(struct rte_pmd_mlx5v_msi_vector *pub)
 int
 mlx5v_devx_msi_free(struct mlx5v_devx_msi *msi)
 {
+	struct mlx5v_devx_ctx *ctx;
 	int ret;
 
 	if (msi == NULL || msi->magic != MLX5V_DEVX_MSI_MAGIC)
@@ -198,6 +199,12 @@ mlx5v_devx_msi_free(struct mlx5v_devx_msi *msi)
 	ret = mlx5v_msi_free(msi->dev, (unsigned int)msi->pub.vector, msi->pub.fd);
 	if (ret < 0)
 		return ret;
+	ctx = mlx5v_devx_ctx_get(msi->dev);
+	if (ctx != NULL) {
+		rte_spinlock_lock(&ctx->lock);
+		TAILQ_REMOVE(&ctx->msis, msi, next);
+		rte_spinlock_unlock(&ctx->lock);
+	}
 	msi->magic = 0;
 	free(msi);
 	return 0;
@@ -259,7 +266,6 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	eq->dev = dev;
 	rte_spinlock_init(&eq->lock);
 	eq->log_nent = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE);
-	eq->nent = 1u << eq->log_nent;
 	eq->vector = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_INTR);
 	eq->uar_page = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE);
 	for (i = 0; i < 4; i++)
@@ -272,64 +278,40 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	if (ret < 0)
 		goto err_eq_free;
 	/*
-	 * One PAS covers the whole ring (§11.4 step 8): a power of two of at least one
-	 * 4 KiB page, aligned to its size so that the IOVA is too (IOVA as VA, §11.9).
+	 * Owner bytes are 1 BEFORE CREATE_EQ, which rdma-core leaves to the caller (§11.7
+	 * risk), and one PAS covers the ring (§11.4 step 8).
 	 */
-	eq->size = RTE_MAX((size_t)eq->nent * RTE_PMD_MLX5V_EQE_SIZE, (size_t)MLX5V_DEVX_MIN_RING);
-	eq->buf = rte_zmalloc_socket("mlx5v_devx_eq_buf", eq->size, eq->size, dev->socket);
-	if (eq->buf == NULL) {
-		ret = -ENOMEM;
-		goto err_msi_unref;
-	}
-	/*
-	 * Every owner byte starts at 1 (hardware-owned) BEFORE CREATE_EQ: rdma-core leaves
-	 * this to the caller after create, when an event may already have been written
-	 * (§11.7 risk). Initialising again is harmless for callers that do.
-	 */
-	for (i = 0; i < eq->nent; i++)
-		eq->buf[(size_t)i * RTE_PMD_MLX5V_EQE_SIZE + RTE_PMD_MLX5V_EQE_OWNER_OFF] =
-			RTE_PMD_MLX5V_EQE_OWNER_INIT_VAL;
-	ret = mlx5v_hw_dma_map(dev->hw, eq->buf, eq->size, &eq->iova);
+	ret = mlx5v_eq_ring_alloc(dev, eq->log_nent, "mlx5v_devx_eq_buf", &eq->ring);
 	if (ret < 0)
-		goto err_buf_free;
-	if (eq->iova & (eq->size - 1)) {
-		MLX5V_EQ_LOG(ERR, "%s: DEVX EQ IOVA 0x%" PRIx64 " not aligned to %zu",
-			     dev->name, eq->iova, eq->size);
-		ret = -EINVAL;
-		goto err_buf_unmap;
-	}
+		goto err_msi_unref;
 	/* A private copy: the caller's mailbox is never modified (const in). */
 	cinlen = RTE_MAX(inlen, (size_t)RTE_PMD_MLX5V_CREATE_EQ_IN_PAS + 8);
 	cin = calloc(1, cinlen);
 	if (cin == NULL) {
 		ret = -ENOMEM;
-		goto err_buf_unmap;
+		goto err_ring_free;
 	}
 	memcpy(cin, in, inlen);
-	MLX5V_SET(cin + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC, RTE_PMD_MLX5V_EQC_LOG_PAGE_SIZE,
-		  rte_log2_u64(eq->size) - MLX5V_ADAPTER_PAGE_SHIFT);
-	MLX5V_SET64(cin, RTE_PMD_MLX5V_CREATE_EQ_IN_PAS, eq->iova);
+	mlx5v_eq_ring_pas_set(&eq->ring, cin);
 	/* cmd_do: a device failure is -EREMOTEIO with status and syndrome in out (§3.9). */
 	ret = mlx5v_cmd_do(dev, cin, cinlen, out, outlen);
 	free(cin);
 	if (ret < 0)
-		goto err_buf_unmap;
+		goto err_ring_free;
 	eq->eqn = MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
 	db = mlx5v_hw_uar_addr(dev->hw, eq->uar_page);
 	eq->db = db != NULL ? db + RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF : NULL;
-	eq->pub.vaddr = eq->buf;
+	eq->pub.vaddr = eq->ring.buf;
 	eq->magic = MLX5V_DEVX_EQ_MAGIC;
 	rte_spinlock_lock(&ctx->lock);
 	TAILQ_INSERT_TAIL(&ctx->eqs, eq, next);
 	rte_spinlock_unlock(&ctx->lock);
 	MLX5V_EQ_LOG(DEBUG, "%s: DEVX EQ %u: %u entries, vector %u, UAR %u, IOVA 0x%" PRIx64,
-		     dev->name, eq->eqn, eq->nent, eq->vector, eq->uar_page, eq->iova);
+		     dev->name, eq->eqn, eq->ring.nent, eq->vector, eq->uar_page, eq->ring.iova);
 	return eq;
 
-err_buf_unmap:
-	mlx5v_hw_dma_unmap(dev->hw, eq->buf, eq->iova, eq->size);
-err_buf_free:
-	rte_free(eq->buf);
+err_ring_free:
+	mlx5v_eq_ring_free(dev, &eq->ring);
 err_msi_unref:
 	mlx5v_msi_eq_ref(dev, eq->vector, -1);
 err_eq_free:
@@ -362,9 +344,8 @@ mlx5v_devx_eq_free(struct mlx5v_devx_eq *eq)
 	rte_spinlock_lock(&eq->lock);
 	eq->magic = 0;
 	rte_spinlock_unlock(&eq->lock);
-	mlx5v_hw_dma_unmap(dev->hw, eq->buf, eq->iova, eq->size);
 	/* rdma-core leaks the ring here (§12 #1); we free it. */
-	rte_free(eq->buf);
+	mlx5v_eq_ring_free(dev, &eq->ring);
 	mlx5v_msi_eq_ref(dev, eq->vector, -1);
 	rte_free(eq);
 }
@@ -478,7 +459,7 @@ mlx5v_devx_eq_poll(struct mlx5v_devx_eq *eq)
 	if (!rte_spinlock_trylock(&eq->lock))
 		return 0;
 	eq->stats.polls++;
-	while ((eqe = rte_pmd_mlx5v_eq_next_eqe(eq->buf, eq->nent, eq->ci)) != NULL) {
+	while ((eqe = rte_pmd_mlx5v_eq_next_eqe(eq->ring.buf, eq->ring.nent, eq->ci)) != NULL) {
 		type = eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF];
 		eq->stats.by_type[type]++;
 		if (eq->handler[type].cb != NULL)
@@ -524,8 +505,8 @@ mlx5v_devx_eq_pending(struct mlx5v_devx_eq *eq)
 	if (eq == NULL)
 		return 0;
 	rte_spinlock_lock(&eq->lock);
-	while (n < eq->nent &&
-	       rte_pmd_mlx5v_eq_next_eqe(eq->buf, eq->nent, eq->ci + n) != NULL)
+	while (n < eq->ring.nent &&
+	       rte_pmd_mlx5v_eq_next_eqe(eq->ring.buf, eq->ring.nent, eq->ci + n) != NULL)
 		n++;
 	rte_spinlock_unlock(&eq->lock);
 	return n;
@@ -960,6 +941,7 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 	struct mlx5v_devx_eq *eq;
 	struct mlx5v_devx_uar *uar;
 	struct mlx5v_devx_dma *d;
+	struct mlx5v_devx_msi *msi;
 	struct mlx5v_devx_cq *cq;
 	struct mlx5v_dev *dev = ctx->dev;
 
@@ -994,12 +976,16 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 		mlx5v_hw_dma_unmap(dev->hw, d->addr, d->iova, d->size);
 		free(d);
 	}
-	/*
-	 * We run inside the core's hook walk (hook lock held, the walk reads ctx->hook.next
-	 * after we return): neither unregister nor free the hook here. The device and its
-	 * hook list go away with the unload; free the context once the walk is over.
-	 */
-	if (rte_eal_alarm_set(MLX5V_DEVX_CTX_FREE_US, mlx5v_devx_ctx_free, ctx) != 0)
-		MLX5V_EQ_LOG(WARNING, "%s: cannot schedule the DEVX context free; leaked",
-			     dev->name);
+	/* Vectors last: no EQ references them any more. */
+	while ((msi = TAILQ_FIRST(&ctx->msis)) != NULL) {
+		MLX5V_EQ_LOG(WARNING, "%s: DEVX MSI vector %u still allocated at removal",
+			     dev->name, msi->vector);
+		TAILQ_REMOVE(&ctx->msis, msi, next);
+		mlx5v_msi_free(dev, msi->vector, msi->pub.fd);
+		msi->magic = 0;
+		free(msi);
+	}
+	/* The core's hook walk allows a hook to unregister itself from its callback. */
+	mlx5v_dev_hook_unregister(dev, &ctx->hook);
+	free(ctx);
 }

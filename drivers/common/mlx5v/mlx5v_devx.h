@@ -14,6 +14,7 @@
 #include <rte_compat.h>
 #include <rte_spinlock.h>
 
+#include "mlx5v_eq.h"
 #include "rte_pmd_mlx5v.h"
 
 struct mlx5v_dev;
@@ -40,6 +41,7 @@ typedef void (*mlx5v_devx_event_cb)(struct mlx5v_dev *dev, uint32_t eqn, const u
 /** An allocated MSI vector. */
 struct mlx5v_devx_msi {
 	struct rte_pmd_mlx5v_msi_vector pub;
+	TAILQ_ENTRY(mlx5v_devx_msi) next;
 	uint32_t magic;
 	struct mlx5v_dev *dev;
 	unsigned int vector;     /**< as allocated; pub may be changed by a careless caller */
@@ -58,14 +60,11 @@ struct mlx5v_devx_eq_stats {
 
 /** A DEVX EQ. */
 struct mlx5v_devx_eq {
-	struct rte_pmd_mlx5v_eq pub;   /**< pub.vaddr == buf */
+	struct rte_pmd_mlx5v_eq pub;   /**< pub.vaddr == ring.buf */
 	uint32_t magic;
 	struct mlx5v_dev *dev;
 	TAILQ_ENTRY(mlx5v_devx_eq) next;
-	uint8_t *buf;                  /**< EAL memory, size bytes, aligned to size */
-	uint64_t iova;
-	size_t size;
-	uint32_t nent;
+	struct mlx5v_eq_ring ring;     /**< EAL memory, one PAS */
 	uint32_t log_nent;
 	uint32_t eqn;
 	uint32_t vector;               /**< eqc.intr */

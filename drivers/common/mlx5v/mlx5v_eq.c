@@ -132,8 +132,8 @@ mlx5v_eq_poll(struct mlx5v_eq *eq)
 		return 0;
 	eq->stats.polls++;
 	for (;;) {
-		size_t idx = eq->ci & (eq->nent - 1);
-		uint8_t *eqe = eq->buf + idx * RTE_PMD_MLX5V_EQE_SIZE;
+		size_t idx = eq->ci & (eq->ring.nent - 1);
+		uint8_t *eqe = eq->ring.buf + idx * RTE_PMD_MLX5V_EQE_SIZE;
 		uint8_t owner = __atomic_load_n(&eqe[RTE_PMD_MLX5V_EQE_OWNER_OFF],
 						__ATOMIC_RELAXED);
 
@@ -142,7 +142,7 @@ mlx5v_eq_poll(struct mlx5v_eq *eq)
 		 * entry is ours only when the owner bit equals the wrap parity of ci. Every
 		 * owner byte started at 1, which the device never writes on the first pass.
 		 */
-		if ((owner & 1) ^ !!(eq->ci & eq->nent))
+		if ((owner & 1) ^ !!(eq->ci & eq->ring.nent))
 			break;
 		/* The device writes the body before the owner byte: read it only now. */
 		rte_io_rmb();
@@ -163,6 +163,73 @@ mlx5v_eq_poll(struct mlx5v_eq *eq)
 	mlx5v_eq_update_ci(eq, 1);
 	rte_spinlock_unlock(&eq->lock);
 	return n;
+}
+
+/* ---- rings ---- */
+
+/* The smallest ring: one IOMMU page, as rdma-core's iova_min_page_size. */
+#define MLX5V_EQ_RING_MIN 4096u
+
+int
+mlx5v_eq_ring_alloc(struct mlx5v_dev *dev, uint32_t log_nent, const char *name,
+		    struct mlx5v_eq_ring *r)
+{
+	uint32_t i;
+	int ret;
+
+	r->nent = 1u << log_nent;
+	/*
+	 * One PAS covers the whole ring (mlx5-prm.md §11.4 step 8): a power of two of at
+	 * least one 4 KiB page, aligned to its size so that the IOVA is too (IOVA as VA,
+	 * §11.9).
+	 */
+	r->size = RTE_MAX((size_t)r->nent * RTE_PMD_MLX5V_EQE_SIZE, (size_t)MLX5V_EQ_RING_MIN);
+	r->buf = rte_zmalloc_socket(name, r->size, r->size, dev->socket);
+	if (r->buf == NULL)
+		return -ENOMEM;
+	/*
+	 * Every owner byte starts at 1 (hardware-owned), set BEFORE CREATE_EQ so that an
+	 * event written right after creation is never overwritten (§11.7). rdma-core leaves
+	 * this to the DEVX caller after create, when an event may already have been written
+	 * (§11.7 risk); initialising again is harmless for callers that do.
+	 */
+	for (i = 0; i < r->nent; i++)
+		r->buf[(size_t)i * RTE_PMD_MLX5V_EQE_SIZE + RTE_PMD_MLX5V_EQE_OWNER_OFF] =
+			RTE_PMD_MLX5V_EQE_OWNER_INIT_VAL;
+	ret = mlx5v_hw_dma_map(dev->hw, r->buf, r->size, &r->iova);
+	if (ret < 0)
+		goto err_buf_free;
+	if (r->iova & (r->size - 1)) {
+		MLX5V_EQ_LOG(ERR, "%s: %s: IOVA 0x%" PRIx64 " not aligned to %zu",
+			     dev->name, name, r->iova, r->size);
+		ret = -EINVAL;
+		goto err_buf_unmap;
+	}
+	return 0;
+
+err_buf_unmap:
+	mlx5v_hw_dma_unmap(dev->hw, r->buf, r->iova, r->size);
+err_buf_free:
+	rte_free(r->buf);
+	r->buf = NULL;
+	return ret;
+}
+
+void
+mlx5v_eq_ring_free(struct mlx5v_dev *dev, struct mlx5v_eq_ring *r)
+{
+	mlx5v_hw_dma_unmap(dev->hw, r->buf, r->iova, r->size);
+	rte_free(r->buf);
+	r->buf = NULL;
+}
+
+void
+mlx5v_eq_ring_pas_set(const struct mlx5v_eq_ring *r, uint8_t *create_eq_in)
+{
+	/* One PAS whose page is the whole ring (§11.4 step 8). */
+	MLX5V_SET(create_eq_in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC, RTE_PMD_MLX5V_EQC_LOG_PAGE_SIZE,
+		  rte_log2_u64(r->size) - MLX5V_ADAPTER_PAGE_SHIFT);
+	MLX5V_SET64(create_eq_in, RTE_PMD_MLX5V_CREATE_EQ_IN_PAS, r->iova);
 }
 
 /* ---- create / destroy ---- */
@@ -197,35 +264,15 @@ mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 	}
 	eq->dev = dev;
 	eq->log_nent = attr->log_size;
-	eq->nent = 1u << attr->log_size;
 	eq->vector = attr->vector;
 	rte_spinlock_init(&eq->lock);
-	/* One PAS covers the ring: the buffer is a power of two, aligned to its size. */
-	eq->size = RTE_MAX((size_t)eq->nent * RTE_PMD_MLX5V_EQE_SIZE, (size_t)4096);
-	eq->buf = rte_zmalloc_socket("mlx5v_eq_buf", eq->size, eq->size, dev->socket);
-	if (eq->buf == NULL) {
-		ret = -ENOMEM;
-		goto err_eq_free;
-	}
-	/*
-	 * Every owner byte starts at 1 (hardware-owned), set before CREATE_EQ so that an
-	 * event written right after creation is never overwritten (mlx5-prm.md §11.7).
-	 */
-	for (i = 0; i < eq->nent; i++)
-		eq->buf[(size_t)i * RTE_PMD_MLX5V_EQE_SIZE + RTE_PMD_MLX5V_EQE_OWNER_OFF] =
-			RTE_PMD_MLX5V_EQE_OWNER_INIT_VAL;
-	ret = mlx5v_hw_dma_map(dev->hw, eq->buf, eq->size, &eq->iova);
+	/* Owner bytes are 1 before CREATE_EQ, and one PAS covers the ring. */
+	ret = mlx5v_eq_ring_alloc(dev, eq->log_nent, "mlx5v_eq_buf", &eq->ring);
 	if (ret < 0)
-		goto err_buf_free;
-	if (eq->iova & (eq->size - 1)) {
-		MLX5V_EQ_LOG(ERR, "%s: EQ IOVA 0x%" PRIx64 " not aligned to %zu",
-			     dev->name, eq->iova, eq->size);
-		ret = -EINVAL;
-		goto err_buf_unmap;
-	}
+		goto err_eq_free;
 	ret = mlx5v_msi_eq_ref(dev, eq->vector, 1);
 	if (ret < 0)
-		goto err_buf_unmap;
+		goto err_ring_free;
 	memset(in, 0, sizeof(in));
 	memset(out, 0, sizeof(out));
 	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_CREATE_EQ);
@@ -233,11 +280,9 @@ mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, eq->log_nent);
 	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, dev->uar);
 	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, eq->vector);
-	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_PAGE_SIZE,
-		  rte_log2_u64(eq->size) - MLX5V_ADAPTER_PAGE_SHIFT);
 	for (i = 0; i < 4; i++)
 		MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK + 8 * i, attr->mask[i]);
-	MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_EQ_IN_PAS, eq->iova);
+	mlx5v_eq_ring_pas_set(&eq->ring, in);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0)
 		goto err_msi_unref;
@@ -246,15 +291,13 @@ mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 	/* Both drivers arm right after creation (§6.11: a new EQ is not armed). */
 	mlx5v_eq_arm(eq);
 	MLX5V_EQ_LOG(DEBUG, "%s: EQ %u: %u entries, vector %u, IOVA 0x%" PRIx64,
-		     dev->name, eq->eqn, eq->nent, eq->vector, eq->iova);
+		     dev->name, eq->eqn, eq->ring.nent, eq->vector, eq->ring.iova);
 	return eq;
 
 err_msi_unref:
 	mlx5v_msi_eq_ref(dev, eq->vector, -1);
-err_buf_unmap:
-	mlx5v_hw_dma_unmap(dev->hw, eq->buf, eq->iova, eq->size);
-err_buf_free:
-	rte_free(eq->buf);
+err_ring_free:
+	mlx5v_eq_ring_free(dev, &eq->ring);
 err_eq_free:
 	rte_free(eq);
 	rte_errno = -ret;
@@ -271,8 +314,7 @@ mlx5v_eq_free(struct mlx5v_eq *eq)
 	rte_spinlock_lock(&eq->lock);
 	rte_spinlock_unlock(&eq->lock);
 	mlx5v_msi_eq_ref(dev, eq->vector, -1);
-	mlx5v_hw_dma_unmap(dev->hw, eq->buf, eq->iova, eq->size);
-	rte_free(eq->buf);
+	mlx5v_eq_ring_free(dev, &eq->ring);
 	rte_free(eq);
 }
 

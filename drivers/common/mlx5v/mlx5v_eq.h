@@ -48,13 +48,18 @@ struct mlx5v_eq_stats {
 	uint64_t cb_errors;   /**< callbacks that returned an error */
 };
 
-/** An EQ. The buffer is driver-allocated EAL memory, one PAS. */
+/** An EQ ring: driver-allocated EAL memory mapped for the device, described by one PAS. */
+struct mlx5v_eq_ring {
+	uint8_t *buf;            /**< nent EQEs, aligned to size */
+	size_t size;             /**< max(nent * EQE size, 4 KiB): a power of two */
+	uint64_t iova;           /**< aligned to size */
+	uint32_t nent;
+};
+
+/** An EQ. */
 struct mlx5v_eq {
 	struct mlx5v_dev *dev;
-	uint8_t *buf;
-	uint64_t iova;
-	size_t size;
-	uint32_t nent;
+	struct mlx5v_eq_ring ring;
 	uint32_t log_nent;
 	uint32_t eqn;
 	uint32_t ci;             /**< consumer index, under lock */
@@ -129,5 +134,31 @@ struct mlx5v_eq *mlx5v_eq_async(struct mlx5v_dev *dev);
 /* Internal. */
 int mlx5v_eq_async_create(struct mlx5v_dev *dev);
 void mlx5v_eq_async_destroy(struct mlx5v_dev *dev);
+
+/*
+ * EQ rings, shared by the core EQs and the DEVX EQs (same library, not exported).
+ * Control thread.
+ */
+
+/**
+ * Allocate a ring of 2^log_nent EQEs on the device socket, aligned to its size, set
+ * every owner byte to 1 and map it through the seam.
+ *
+ * @param name  rte_malloc type of the buffer, also named in the log
+ * @param r     filled on success
+ * @return 0, -ENOMEM, the error of the DMA mapping, or -EINVAL (IOVA not aligned to the
+ *         size); on failure nothing stays allocated or mapped.
+ */
+int mlx5v_eq_ring_alloc(struct mlx5v_dev *dev, uint32_t log_nent, const char *name,
+			struct mlx5v_eq_ring *r);
+
+/** Unmap and free a ring of mlx5v_eq_ring_alloc(); the device must no longer use it. */
+void mlx5v_eq_ring_free(struct mlx5v_dev *dev, struct mlx5v_eq_ring *r);
+
+/**
+ * Describe r in a create_eq_in mailbox: eqc.log_page_size and PAS[0]. The mailbox must
+ * hold RTE_PMD_MLX5V_CREATE_EQ_IN_PAS + 8 bytes.
+ */
+void mlx5v_eq_ring_pas_set(const struct mlx5v_eq_ring *r, uint8_t *create_eq_in);
 
 #endif /* _MLX5V_EQ_H_ */

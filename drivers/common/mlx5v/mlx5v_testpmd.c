@@ -112,6 +112,17 @@ tp_sim_get(const char *name)
 	return sim;
 }
 
+/* @return 0 if type and sub_type fit an EQE's 8-bit fields, else -1 after printing why. */
+static int
+tp_event_check(uint32_t type, uint32_t sub_type)
+{
+	if (type > 0xff || sub_type > 0xff) {
+		printf("mlx5v: event type and sub_type are 8-bit values\n");
+		return -1;
+	}
+	return 0;
+}
+
 static const char *
 tp_event_name(uint8_t type)
 {
@@ -477,7 +488,8 @@ tp_eq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 	mlx5v_devx_eq_arm(eq);
 	printf("mlx5v: %s: EQ %u created: %u entries, vector %u, mask 0x%" PRIx64
 	       ", UAR %u, ring %p (%zu bytes, IOVA 0x%" PRIx64 ")\n", t->dev->name, eq->eqn,
-	       eq->nent, eq->vector, mask, eq->uar_page, eq->pub.vaddr, eq->size, eq->iova);
+	       eq->ring.nent, eq->vector, mask, eq->uar_page, eq->pub.vaddr, eq->ring.size,
+	       eq->ring.iova);
 }
 
 TP_CMD(tp_eq_create)
@@ -556,7 +568,7 @@ tp_eq_show(struct tp_dev *t, struct mlx5v_devx_eq *eq)
 	printf("mlx5v: %s: EQ %u: state %s, status 0x%x, %u entries, vector %u, UAR %u, "
 	       "interrupt callback %s\n", t->dev->name, eq->eqn,
 	       tp_eq_st_name(RTE_PMD_MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_ST)),
-	       RTE_PMD_MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_STATUS), eq->nent, eq->vector,
+	       RTE_PMD_MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_STATUS), eq->ring.nent, eq->vector,
 	       eq->uar_page, eq->ih != NULL ? "on" : "off");
 	printf("mlx5v: %s: EQ %u: consumer index %u (device %u), producer %u, pending EQEs %u\n",
 	       t->dev->name, eq->eqn, eq->ci,
@@ -671,7 +683,7 @@ tp_eq_list_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused
 	for (i = 0; i < RTE_MIN(n, (int)RTE_DIM(eqs)); i++)
 		printf("mlx5v: %s: EQ %u: %u entries, vector %u, mask 0x%" PRIx64
 		       ", consumer index %u, pending %u\n", t->dev->name, eqs[i]->eqn,
-		       eqs[i]->nent, eqs[i]->vector, eqs[i]->mask[0], eqs[i]->ci,
+		       eqs[i]->ring.nent, eqs[i]->vector, eqs[i]->mask[0], eqs[i]->ci,
 		       mlx5v_devx_eq_pending(eqs[i]));
 }
 
@@ -787,12 +799,8 @@ tp_eq_gen_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused 
 	uint8_t *eqe = in + RTE_PMD_MLX5V_GEN_EQE_IN_EQE;
 	int ret;
 
-	if (t == NULL)
+	if (t == NULL || tp_event_check(res->type, res->sub_type) < 0)
 		return;
-	if (res->type > 0xff || res->sub_type > 0xff) {
-		printf("mlx5v: event type and sub_type are 8-bit values\n");
-		return;
-	}
 	memset(in, 0, sizeof(in));
 	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_GEN_EQE);
 	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, res->eqn);
@@ -864,12 +872,8 @@ tp_sim_inject_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unu
 	struct mlx5v_sim *sim = tp_sim_get(res->name);
 	int n;
 
-	if (sim == NULL)
+	if (sim == NULL || tp_event_check(res->type, res->sub_type) < 0)
 		return;
-	if (res->type > 0xff || res->sub_type > 0xff) {
-		printf("mlx5v: event type and sub_type are 8-bit values\n");
-		return;
-	}
 	/* A port change carries its port number; inject it on port 1. */
 	if (res->type == RTE_PMD_MLX5V_EVENT_PORT_CHANGE)
 		n = mlx5v_sim_port_event(sim, 1, res->sub_type);

@@ -77,14 +77,21 @@ mlx5v_sim_uar_allocated(struct mlx5v_sim *sim, uint32_t idx)
 }
 
 /*
- * ENABLE_HCA is the first command of every bring-up (§2.1 step 6). The model has one
- * function, so only function_id 0 of the host (not an embedded CPU) exists.
+ * The model has one function, so only function_id 0 of the host (not an embedded CPU)
+ * exists. enable_hca_in and disable_hca_in share the layout. @return 1 if in names it.
  */
+static int
+mlx5v_sim_hca_func_is_ours(const uint8_t *in)
+{
+	return MLX5V_GET(in, MLX5V_ENABLE_HCA_IN_FUNCTION_ID) == 0 &&
+	       MLX5V_GET(in, MLX5V_ENABLE_HCA_IN_EC_FUNCTION) == 0;
+}
+
+/* ENABLE_HCA is the first command of every bring-up (§2.1 step 6). */
 uint8_t
 mlx5v_sim_cmd_enable_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	if (MLX5V_GET(c->in, MLX5V_ENABLE_HCA_IN_FUNCTION_ID) != 0 ||
-			MLX5V_GET(c->in, MLX5V_ENABLE_HCA_IN_EC_FUNCTION) != 0)
+	if (!mlx5v_sim_hca_func_is_ours(c->in))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_ENABLE_FUNC);
 	if (sim->hca_state != MLX5V_SIM_HCA_DISABLED)
@@ -97,8 +104,7 @@ mlx5v_sim_cmd_enable_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_disable_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	if (MLX5V_GET(c->in, MLX5V_DISABLE_HCA_IN_FUNCTION_ID) != 0 ||
-			MLX5V_GET(c->in, MLX5V_ENABLE_HCA_IN_EC_FUNCTION) != 0)
+	if (!mlx5v_sim_hca_func_is_ours(c->in))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_ENABLE_FUNC);
 	if (sim->hca_state == MLX5V_SIM_HCA_DISABLED)

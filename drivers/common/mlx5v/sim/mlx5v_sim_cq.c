@@ -70,9 +70,11 @@ mlx5v_sim_cq_check_in(const uint8_t *in)
 uint8_t
 mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	static const uint32_t ring_synd[] = {
-		0, MLX5V_SIM_SYND_CQ_PAS_LEN, MLX5V_SIM_SYND_CQ_PAS_ALIGN,
-		MLX5V_SIM_SYND_CQ_UNMAPPED,
+	static const struct mlx5v_sim_ring_synd ring_synd = {
+		.no_mem = MLX5V_SIM_SYND_CQ_NO_CQN,
+		.pas_len = MLX5V_SIM_SYND_CQ_PAS_LEN,
+		.pas_align = MLX5V_SIM_SYND_CQ_PAS_ALIGN,
+		.unmapped = MLX5V_SIM_SYND_CQ_UNMAPPED,
 	};
 	const uint8_t *cqc = c->in + MLX5V_CREATE_CQ_IN_CQC;
 	uint32_t log_size = MLX5V_GET(cqc, MLX5V_CQC_LOG_CQ_SIZE);
@@ -87,7 +89,7 @@ mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	uint32_t synd;
 	uint32_t cqn;
 	uint32_t bad;
-	int ret;
+	uint8_t status;
 
 	synd = mlx5v_sim_cq_check_in(c->in);
 	if (synd != 0)
@@ -100,16 +102,11 @@ mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_CQ_EQN);
 	if (dbr % 8 != 0 || !hwsim_dma_check(sim->dma, dbr, 8))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_CQ_DBR);
-	pas = calloc(MLX5V_SIM_MAX_PAS, sizeof(*pas));
-	if (pas == NULL)
-		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_NO_RES_ERR, MLX5V_SIM_SYND_CQ_NO_CQN);
-	ret = mlx5v_sim_ring_check(sim, c->in, c->inlen, MLX5V_CREATE_CQ_IN_PAS,
-				   (uint64_t)MLX5V_CQE_SIZE << log_size, log_page, pas, &npas);
-	if (ret != 0) {
-		free(pas);
-		return mlx5v_sim_cmd_err(c, ret == 1 ? MLX5V_CMD_STAT_BAD_INP_LEN_ERR :
-					 MLX5V_CMD_STAT_BAD_PARAM_ERR, ring_synd[ret]);
-	}
+	status = mlx5v_sim_ring_pas_read(sim, c, MLX5V_CREATE_CQ_IN_PAS,
+					 (uint64_t)MLX5V_CQE_SIZE << log_size, log_page,
+					 &ring_synd, &pas, &npas);
+	if (status != MLX5V_CMD_STAT_OK)
+		return status;
 	/* CQN 1..: never 0, so an arm doorbell word always has a nonzero low half. */
 	for (cqn = 1; cqn <= MLX5V_SIM_MAX_CQN; cqn++)
 		if (!sim->cq[cqn].valid)

@@ -168,7 +168,8 @@ mlx5v_sim_eq_check_reserved(const uint8_t *in)
 	return 0;
 }
 
-int
+/* @return 0 (OK), 1 (PAS beyond inlen), 2 (misaligned), 3 (unmapped). */
+static int
 mlx5v_sim_ring_check(struct mlx5v_sim *sim, const uint8_t *in, uint32_t inlen,
 		     uint32_t pas_off, uint64_t ring_bytes, uint8_t log_page_size,
 		     uint64_t *pas, uint32_t *npas)
@@ -190,6 +191,29 @@ mlx5v_sim_ring_check(struct mlx5v_sim *sim, const uint8_t *in, uint32_t inlen,
 	}
 	*npas = n;
 	return 0;
+}
+
+uint8_t
+mlx5v_sim_ring_pas_read(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, uint32_t pas_off,
+			uint64_t ring_bytes, uint8_t log_page_size,
+			const struct mlx5v_sim_ring_synd *synd, uint64_t **pas, uint32_t *npas)
+{
+	const uint32_t ring_synd[] = { 0, synd->pas_len, synd->pas_align, synd->unmapped };
+	uint64_t *p;
+	int ret;
+
+	p = calloc(MLX5V_SIM_MAX_PAS, sizeof(*p));
+	if (p == NULL)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_NO_RES_ERR, synd->no_mem);
+	ret = mlx5v_sim_ring_check(sim, c->in, c->inlen, pas_off, ring_bytes, log_page_size, p,
+				   npas);
+	if (ret != 0) {
+		free(p);
+		return mlx5v_sim_cmd_err(c, ret == 1 ? MLX5V_CMD_STAT_BAD_INP_LEN_ERR :
+					 MLX5V_CMD_STAT_BAD_PARAM_ERR, ring_synd[ret]);
+	}
+	*pas = p;
+	return MLX5V_CMD_STAT_OK;
 }
 
 uint32_t
@@ -214,9 +238,11 @@ mlx5v_sim_ring_sw_owned(struct mlx5v_sim *sim, const uint64_t *pas, uint8_t log_
 uint8_t
 mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	static const uint32_t ring_synd[] = {
-		0, MLX5V_SIM_SYND_EQ_PAS_LEN, MLX5V_SIM_SYND_EQ_PAS_ALIGN,
-		MLX5V_SIM_SYND_EQ_UNMAPPED,
+	static const struct mlx5v_sim_ring_synd ring_synd = {
+		.no_mem = MLX5V_SIM_SYND_EQ_NO_EQN,
+		.pas_len = MLX5V_SIM_SYND_EQ_PAS_LEN,
+		.pas_align = MLX5V_SIM_SYND_EQ_PAS_ALIGN,
+		.unmapped = MLX5V_SIM_SYND_EQ_UNMAPPED,
 	};
 	const uint8_t *eqc = c->in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
 	uint32_t log_size = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE);
@@ -230,7 +256,7 @@ mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	uint32_t synd;
 	uint32_t eqn;
 	uint32_t bad;
-	int ret;
+	uint8_t status;
 	int i;
 
 	synd = mlx5v_sim_eq_check_reserved(c->in);
@@ -251,17 +277,11 @@ mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	/* intr is 12 bits (§6.2) and must name one of our MSI-X vectors. */
 	if (intr >= sim->p.msix)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_INTR);
-	pas = calloc(MLX5V_SIM_MAX_PAS, sizeof(*pas));
-	if (pas == NULL)
-		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_NO_RES_ERR, MLX5V_SIM_SYND_EQ_NO_EQN);
-	ret = mlx5v_sim_ring_check(sim, c->in, c->inlen, RTE_PMD_MLX5V_CREATE_EQ_IN_PAS,
-				   (uint64_t)RTE_PMD_MLX5V_EQE_SIZE << log_size, log_page, pas,
-				   &npas);
-	if (ret != 0) {
-		free(pas);
-		return mlx5v_sim_cmd_err(c, ret == 1 ? MLX5V_CMD_STAT_BAD_INP_LEN_ERR :
-					 MLX5V_CMD_STAT_BAD_PARAM_ERR, ring_synd[ret]);
-	}
+	status = mlx5v_sim_ring_pas_read(sim, c, RTE_PMD_MLX5V_CREATE_EQ_IN_PAS,
+					 (uint64_t)RTE_PMD_MLX5V_EQE_SIZE << log_size, log_page,
+					 &ring_synd, &pas, &npas);
+	if (status != MLX5V_CMD_STAT_OK)
+		return status;
 	/* EQN 1..max_eqs: never 0, so doorbell words (eqn << 24 | ci) are never zero. */
 	for (eqn = 1; eqn <= sim->p.max_eqs; eqn++)
 		if (!sim->eq[eqn].valid)

@@ -380,14 +380,23 @@ void mlx5v_sim_eq_doorbell(struct mlx5v_sim *sim, uint32_t uar, int arm, uint32_
 void mlx5v_sim_eq_free_all(struct mlx5v_sim *sim);
 /** Device address of byte off of a ring described by pas[] (EQs and CQs). */
 uint64_t mlx5v_sim_ring_iova(const uint64_t *pas, uint8_t log_page_size, uint64_t off);
+/** The syndromes of one create command's ring checks: each command has its own. */
+struct mlx5v_sim_ring_synd {
+	uint32_t no_mem;         /**< NO_RES: no memory for the PAS list */
+	uint32_t pas_len;        /**< BAD_INP_LEN: PAS beyond inlen */
+	uint32_t pas_align;      /**< BAD_PARAM: PAS not aligned to the page size */
+	uint32_t unmapped;       /**< BAD_PARAM: ring not DMA mapped */
+};
 /**
- * Read and check a ring's PAS list (at in + pas_off): inlen holds them, each is aligned
- * to the page size, and every byte of the ring is mapped. pas[] has MLX5V_SIM_MAX_PAS
- * entries. @return 0 (OK), 1 (beyond inlen), 2 (misaligned), 3 (unmapped).
+ * Read and check the PAS list of a create command (at c->in + pas_off): c->inlen holds
+ * them, each is aligned to the page size, and every byte of the ring is mapped (lock held).
+ * @return MLX5V_CMD_STAT_OK with *pas (MLX5V_SIM_MAX_PAS entries, the caller frees it)
+ *         and *npas set, or the status of the failure, recorded in c with its syndrome.
  */
-int mlx5v_sim_ring_check(struct mlx5v_sim *sim, const uint8_t *in, uint32_t inlen,
-			 uint32_t pas_off, uint64_t ring_bytes, uint8_t log_page_size,
-			 uint64_t *pas, uint32_t *npas);
+uint8_t mlx5v_sim_ring_pas_read(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
+				uint32_t pas_off, uint64_t ring_bytes, uint8_t log_page_size,
+				const struct mlx5v_sim_ring_synd *synd, uint64_t **pas,
+				uint32_t *npas);
 /**
  * Count entries whose owner bit (last byte of each stride) says "software" before the
  * device wrote anything: the first pass expects 1 everywhere (§6.8, §7.4).
