@@ -347,16 +347,34 @@ mlx4v_sim_qpn_slot(struct mlx4v_sim *sim)
 	return -1;
 }
 
-/* Common part of a QP or WQ: number, buffer window, RQ doorbell record window. */
+/*
+ * Common part of a QP or WQ, called with the sim lock held: the port check, a free
+ * number, and the buffer and RQ doorbell record it will own.
+ * @return the object (*idx its slot), or NULL with -errno in *err.
+ */
 static struct mlx4v_sim_qp *
-mlx4v_sim_qp_alloc(struct mlx4v_sim *sim, int idx, uint8_t *buf, size_t buf_len,
-		   uint32_t *rdb, uint32_t pdn)
+mlx4v_sim_qp_alloc(struct mlx4v_sim *sim, uint8_t port, uint8_t *buf, size_t buf_len,
+		   uint32_t *rdb, uint32_t pdn, int *idx_out, int *err)
 {
 	struct mlx4v_sim_qp *sqp;
+	int idx;
 
-	sqp = rte_zmalloc_socket("mlx4v_sim_qp", sizeof(*sqp), 0, sim->socket);
-	if (sqp == NULL)
+	if (port > sim->nports) {
+		MLX4V_SIM_LOG(ERR, "%s: port %u of %u", sim->name, port, sim->nports);
+		*err = -EINVAL;
 		return NULL;
+	}
+	idx = mlx4v_sim_qpn_slot(sim);
+	if (idx < 0) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	sqp = rte_zmalloc_socket("mlx4v_sim_qp", sizeof(*sqp), 0, sim->socket);
+	if (sqp == NULL) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*idx_out = idx;
 	sqp->sim = sim;
 	sqp->idx = idx;
 	sqp->qpn = MLX4V_SIM_QPN_BASE + idx;
@@ -378,21 +396,10 @@ mlx4v_sim_qp_create(struct mlx4v_qp *qp)
 	int idx, ret;
 
 	pthread_mutex_lock(&sim->lock);
-	if (qp->attr.port > sim->nports) {
-		MLX4V_SIM_LOG(ERR, "%s: port %u of %u", sim->name, qp->attr.port, sim->nports);
-		ret = -EINVAL;
+	sqp = mlx4v_sim_qp_alloc(sim, qp->attr.port, qp->buf, qp->buf_len, qp->rdb,
+				 qp->pd->pdn, &idx, &ret);
+	if (sqp == NULL)
 		goto err_unlock;
-	}
-	idx = mlx4v_sim_qpn_slot(sim);
-	if (idx < 0) {
-		ret = -ENOMEM;
-		goto err_unlock;
-	}
-	sqp = mlx4v_sim_qp_alloc(sim, idx, qp->buf, qp->buf_len, qp->rdb, qp->pd->pdn);
-	if (sqp == NULL) {
-		ret = -ENOMEM;
-		goto err_unlock;
-	}
 	sqp->state = RTE_PMD_MLX4V_QPS_RESET;
 	sqp->sq = (uint8_t *)qp->buf + qp->sq.offset;
 	sqp->sq_shift = qp->sq.wqe_shift;
@@ -520,21 +527,10 @@ mlx4v_sim_wq_create(struct mlx4v_wq *wq)
 	int idx, ret;
 
 	pthread_mutex_lock(&sim->lock);
-	if (wq->attr.port > sim->nports) {
-		MLX4V_SIM_LOG(ERR, "%s: port %u of %u", sim->name, wq->attr.port, sim->nports);
-		ret = -EINVAL;
+	sqp = mlx4v_sim_qp_alloc(sim, wq->attr.port, wq->buf, wq->buf_len, wq->rdb,
+				 wq->pd->pdn, &idx, &ret);
+	if (sqp == NULL)
 		goto err_unlock;
-	}
-	idx = mlx4v_sim_qpn_slot(sim);
-	if (idx < 0) {
-		ret = -ENOMEM;
-		goto err_unlock;
-	}
-	sqp = mlx4v_sim_qp_alloc(sim, idx, wq->buf, wq->buf_len, wq->rdb, wq->pd->pdn);
-	if (sqp == NULL) {
-		ret = -ENOMEM;
-		goto err_unlock;
-	}
 	sqp->is_wq = 1;
 	sqp->has_rq = 1;
 	sqp->rq.port = wq->attr.port;
