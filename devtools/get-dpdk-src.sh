@@ -12,6 +12,7 @@
 set -eu
 [ $# -eq 1 ] || { echo "usage: $0 CACHE_DIR" >&2; exit 2; }
 cache=$1
+here=$(cd "$(dirname "$0")" && pwd)
 up=$(pkg-config --modversion libdpdk) ||
 	{ echo "pkg-config cannot find libdpdk: install libdpdk-dev" >&2; exit 1; }
 deb=$(dpkg-query -W -f='${Version}' libdpdk-dev 2>/dev/null) ||
@@ -32,7 +33,12 @@ mkdir -p "$cache"
 cd "$cache"
 if [ ! -f "dpdk_$up.orig.tar.xz" ]; then
 	if ! apt-cache showsrc dpdk 2>/dev/null | grep -qx "Version: $deb"; then
-		echo "no deb-src entry offers dpdk $deb: run devtools/setup.sh (as root)" >&2
+		# No deb-src entry yet: setup.sh adds one (as root; otherwise it says so).
+		"$here/setup.sh" >&2 || exit 1
+	fi
+	if ! apt-cache showsrc dpdk 2>/dev/null | grep -qx "Version: $deb"; then
+		echo "no deb-src entry offers dpdk $deb (apt-get install --only-upgrade" \
+			"libdpdk-dev dpdk dpdk-dev realigns binaries and sources)" >&2
 		exit 1
 	fi
 	apt-get source --download-only "dpdk=$deb" >&2

@@ -5,9 +5,10 @@
 # Install what dpdk-mlxv needs on Debian 12 and add a deb-src entry for the
 # dpdk source package. Safe to re-run: it does nothing when all is present.
 set -eu
-pkgs="gcc clang libc6-dev pkg-config meson ninja-build python3-pyelftools xz-utils
-dpkg-dev dpdk dpdk-dev libdpdk-dev rdma-core libibverbs-dev ibverbs-providers
-python3-sphinx"
+# MLXV_SETUP_PACKAGES replaces the list (the tests use it to check the non-root path).
+pkgs=${MLXV_SETUP_PACKAGES:-"gcc clang libc6-dev pkg-config meson ninja-build python3-pyelftools
+xz-utils dpkg-dev dpdk dpdk-dev libdpdk-dev rdma-core libibverbs-dev ibverbs-providers
+python3-sphinx"}
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
