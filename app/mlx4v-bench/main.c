@@ -8,7 +8,9 @@
  * RWQ, busy polling) and report packets/s and the driver-side cost per packet.
  *
  * "Driver side" is what a PMD built on the views executes: the functions named
- * mlx4v_bench_dp_* (send burst, send completion, receive poll/refill). They are
+ * mlx4v_bench_dp_* (send burst, send completion, receive poll/refill), built from
+ * the data path of examples/raw_views (raw_views_dp.h) so that the benchmark
+ * measures exactly the code the example documents. They are
  * measured with rdtsc always, and with perf_event_open(PERF_COUNT_HW_INSTRUCTIONS)
  * on the calling thread when the kernel offers it. Without perf events, run the
  * binary under valgrind --tool=callgrind --toggle-collect='mlx4v_bench_dp_*'
@@ -31,77 +33,44 @@
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
-#include <rte_io.h>
 #include <rte_malloc.h>
 
 #include <rte_pmd_mlx4v.h>
 
-#define MB_PKT_MAX 2048u
+#include "raw_views_dp.h"
+
 #define MB_TX_WQES 256u
 #define MB_RX_WQES 1024u
 #define MB_STALL_S 10           /* no progress for this long: give up (valgrind is slow) */
 #define MB_BURSTS_MAX 256u      /* bursts in flight, at most MB_TX_WQES */
 
-struct mb_sq {
-	struct mlx4dv_qp v;
-	uint8_t *bufs;
-	uint32_t lkey;
-	uint32_t head;
-};
-
-struct mb_rq {
-	struct mlx4dv_rwq v;
-	uint8_t *wqes;
-	uint8_t *bufs;
-	uint32_t lkey;
-	uint32_t head;
-	uint32_t tail;
-};
-
-struct mb_cq {
-	struct mlx4dv_cq v;
-	uint32_t ci;
-};
-
-/* The data-path state: views and our indexes only. */
+/*
+ * The data-path state: views and our indexes only (the example's bookkeeping in
+ * sq.max_post and rq.wqn/port/received is unused here).
+ */
 struct mb_dp {
-	struct mb_sq sq;
-	struct mb_rq rq;
-	struct mb_cq tx_cq;
-	struct mb_cq rx_cq;
+	struct rv_sq sq;                   /* sq.done: SQ head after the last completed burst */
+	struct rv_rq rq;
+	struct rv_cq tx_cq;
+	struct rv_cq rx_cq;
 	uint32_t burst_end[MB_BURSTS_MAX]; /* SQ head after each signalled burst */
 	uint32_t bursts_head;
 	uint32_t bursts_tail;
-	uint32_t tx_done;
+	uint32_t rq_tail;                  /* receive WQEs completed, running */
 	uint64_t rx_bytes;
 };
 
 /* ---- driver side: the functions that are measured ---- */
 
-static inline struct mlx4_cqe *
-mb_cqe(const struct mb_cq *cq)
-{
-	unsigned int cqe_64 = (cq->v.cqe_size & 64) ? 1 : 0;
-	struct mlx4_cqe *cqe = (struct mlx4_cqe *)((uint8_t *)cq->v.buf.buf +
-		((size_t)(cq->ci & (cq->v.cqe_cnt - 1)) << (5 + cqe_64)) + (cqe_64 << 5));
-
-	/* Software owns the CQE when its owner bit equals the pass parity. */
-	if (!!(cqe->owner_sr_opcode & MLX4_CQE_OWNER_MASK) != !!(cq->ci & cq->v.cqe_cnt))
-		return NULL;
-	/* The body only after ownership was seen. */
-	rte_rmb();
-	return cqe;
-}
-
 /*
  * The empty-poll check, kept apart from the per-packet work so that both tools
  * (rdtsc here, callgrind's --toggle-collect) attribute idle polling separately.
  */
-__rte_noinline int mlx4v_bench_idle_peek(const struct mb_cq *cq);
+__rte_noinline int mlx4v_bench_idle_peek(const struct rv_cq *cq);
 __rte_noinline int
-mlx4v_bench_idle_peek(const struct mb_cq *cq)
+mlx4v_bench_idle_peek(const struct rv_cq *cq)
 {
-	return mb_cqe(cq) != NULL;
+	return rv_cq_next(cq) != NULL;
 }
 
 /* Post n SEND WQEs of len bytes (frames prepared at setup), the last signalled. */
@@ -109,33 +78,8 @@ __rte_noinline void mlx4v_bench_dp_tx_burst(struct mb_dp *dp, uint32_t n, uint32
 __rte_noinline void
 mlx4v_bench_dp_tx_burst(struct mb_dp *dp, uint32_t n, uint32_t len)
 {
-	struct mb_sq *sq = &dp->sq;
-	struct mlx4_wqe_ctrl_seg *ctrl;
-	struct mlx4_wqe_data_seg *dseg;
-	uint32_t i, slot, flags;
-
-	for (i = 0; i < n; i++) {
-		slot = sq->head & (sq->v.sq.wqe_cnt - 1);
-		ctrl = (struct mlx4_wqe_ctrl_seg *)((uint8_t *)sq->v.buf.buf + sq->v.sq.offset +
-						    ((size_t)slot << sq->v.sq.wqe_shift));
-		dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
-		mlx4dv_set_data_seg(dseg, len, sq->lkey,
-				    (uintptr_t)(sq->bufs + (size_t)slot * MB_PKT_MAX));
-		ctrl->fence_size = (sizeof(*ctrl) + sizeof(*dseg)) / 16;
-		/* SOLICIT is "no ICRC" on raw Ethernet; one CQE per burst (moderation). */
-		flags = MLX4_WQE_CTRL_SOLICIT | (i == n - 1 ? MLX4_WQE_CTRL_CQ_UPDATE : 0);
-		ctrl->srcrb_flags = rte_cpu_to_be_32(flags);
-		ctrl->imm = 0;
-		/* The device may start once the owner bit is right: everything else first. */
-		rte_io_wmb();
-		ctrl->owner_opcode = rte_cpu_to_be_32(MLX4_OPCODE_SEND |
-			((sq->head & sq->v.sq.wqe_cnt) ? (1u << 31) : 0));
-		sq->head++;
-	}
-	dp->burst_end[dp->bursts_head++ & (MB_BURSTS_MAX - 1)] = sq->head;
-	/* All owner words before the doorbell (doorbell_qpn is already big-endian). */
-	rte_wmb();
-	rte_write32(sq->v.doorbell_qpn, sq->v.sdb);
+	rv_sq_send(&dp->sq, n, len);
+	dp->burst_end[dp->bursts_head++ & (MB_BURSTS_MAX - 1)] = dp->sq.head;
 }
 
 /* Consume send CQEs; each completes its burst. @return CQEs consumed. */
@@ -143,19 +87,16 @@ __rte_noinline uint32_t mlx4v_bench_dp_tx_complete(struct mb_dp *dp);
 __rte_noinline uint32_t
 mlx4v_bench_dp_tx_complete(struct mb_dp *dp)
 {
-	struct mb_cq *cq = &dp->tx_cq;
+	struct rv_cq *cq = &dp->tx_cq;
 	uint32_t n = 0;
 
-	while (mb_cqe(cq) != NULL) {
-		dp->tx_done = dp->burst_end[dp->bursts_tail++ & (MB_BURSTS_MAX - 1)];
+	while (rv_cq_next(cq) != NULL) {
+		dp->sq.done = dp->burst_end[dp->bursts_tail++ & (MB_BURSTS_MAX - 1)];
 		cq->ci++;
 		n++;
 	}
-	if (n != 0) {
-		/* CQEs read before their slots are handed back. */
-		rte_io_wmb();
-		*cq->v.set_ci_db = rte_cpu_to_be_32(cq->ci & 0xffffff);
-	}
+	if (n != 0)
+		rv_cq_update_ci(cq);
 	return n;
 }
 
@@ -164,33 +105,21 @@ __rte_noinline uint32_t mlx4v_bench_dp_rx_poll(struct mb_dp *dp, uint32_t budget
 __rte_noinline uint32_t
 mlx4v_bench_dp_rx_poll(struct mb_dp *dp, uint32_t budget)
 {
-	struct mb_cq *cq = &dp->rx_cq;
-	struct mb_rq *rq = &dp->rq;
-	struct mlx4_wqe_data_seg *seg;
+	struct rv_cq *cq = &dp->rx_cq;
 	struct mlx4_cqe *cqe;
-	uint32_t n = 0, slot;
+	uint32_t n = 0;
 
-	while (n < budget && (cqe = mb_cqe(cq)) != NULL) {
+	while (n < budget && (cqe = rv_cq_next(cq)) != NULL) {
 		dp->rx_bytes += rte_be_to_cpu_32(cqe->byte_cnt);
 		cq->ci++;
 		n++;
 	}
 	if (n == 0)
 		return 0;
-	rq->tail += n;
+	dp->rq_tail += n;
+	rv_cq_update_ci(cq);
 	/* Refill the consumed WQEs in place: same buffers, same lkey. */
-	while (rq->head - rq->tail < rq->v.rq.wqe_cnt) {
-		slot = rq->head & (rq->v.rq.wqe_cnt - 1);
-		seg = (struct mlx4_wqe_data_seg *)(rq->wqes +
-						   ((size_t)slot << rq->v.rq.wqe_shift));
-		mlx4dv_set_data_seg(seg, MB_PKT_MAX, rq->lkey,
-				    (uintptr_t)(rq->bufs + (size_t)slot * MB_PKT_MAX));
-		rq->head++;
-	}
-	/* WQEs before the producer count; CQEs read before the consumer index. */
-	rte_io_wmb();
-	*rq->v.rdb = rte_cpu_to_be_32(rq->head & 0xffff);
-	*cq->v.set_ci_db = rte_cpu_to_be_32(cq->ci & 0xffffff);
+	rv_rq_refill(&dp->rq, dp->rq_tail);
 	return n;
 }
 
@@ -328,8 +257,8 @@ mb_setup(struct mb_ctx *c, struct mb_dp *dp, const char *name, uint8_t rx_port,
 	ret = rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_CQ);
 	if (ret)
 		return mb_fail("init_obj", ret);
-	tx_len = (size_t)dp->sq.v.sq.wqe_cnt * MB_PKT_MAX;
-	rx_len = (size_t)dp->rq.v.rq.wqe_cnt * MB_PKT_MAX;
+	tx_len = (size_t)dp->sq.v.sq.wqe_cnt * RV_PKT_MAX;
+	rx_len = (size_t)dp->rq.v.rq.wqe_cnt * RV_PKT_MAX;
 	c->mem = rte_zmalloc("mlx4v_bench", tx_len + rx_len, RTE_CACHE_LINE_SIZE);
 	if (c->mem == NULL)
 		return mb_fail("rte_zmalloc", ENOMEM);
@@ -345,7 +274,7 @@ mb_setup(struct mb_ctx *c, struct mb_dp *dp, const char *name, uint8_t rx_port,
 	dp->rq.wqes = (uint8_t *)dp->rq.v.buf.buf + dp->rq.v.rq.offset;
 	/* Frames are prepared once: the benchmark measures the driver, not memcpy. */
 	for (i = 0; i < dp->sq.v.sq.wqe_cnt; i++) {
-		uint8_t *f = dp->sq.bufs + (size_t)i * MB_PKT_MAX;
+		uint8_t *f = dp->sq.bufs + (size_t)i * RV_PKT_MAX;
 
 		memset(f, 0xff, 6);
 		memcpy(f + 6, "\x02\x00\x00\x4d\x34\x01\x88\xb5", 8);
@@ -353,17 +282,7 @@ mb_setup(struct mb_ctx *c, struct mb_dp *dp, const char *name, uint8_t rx_port,
 			f[j] = (uint8_t)j;
 	}
 	/* A full RQ (the poll function refills it), then the state changes. */
-	for (i = 0; i < dp->rq.v.rq.wqe_cnt; i++) {
-		struct mlx4_wqe_data_seg *seg = (struct mlx4_wqe_data_seg *)(dp->rq.wqes +
-			((size_t)i << dp->rq.v.rq.wqe_shift));
-
-		mlx4dv_set_data_seg(seg, MB_PKT_MAX, dp->rq.lkey,
-				    (uintptr_t)(dp->rq.bufs + (size_t)i * MB_PKT_MAX));
-	}
-	dp->rq.head = dp->rq.v.rq.wqe_cnt;
-	dp->rq.tail = 0;
-	rte_io_wmb();
-	*dp->rq.v.rdb = rte_cpu_to_be_32(dp->rq.head & 0xffff);
+	rv_rq_refill(&dp->rq, 0);
 	ret = rte_pmd_mlx4v_modify_wq(c->wq, RTE_PMD_MLX4V_WQS_RDY);
 	if (ret == 0)
 		ret = rte_pmd_mlx4v_modify_qp(c->qp, RTE_PMD_MLX4V_QPS_INIT);
@@ -409,7 +328,7 @@ mb_run(struct mb_dp *dp, struct mb_meter *m, uint64_t pkts, uint32_t burst, uint
 	while (rx < pkts) {
 		n = RTE_MIN((uint64_t)burst, pkts - sent);
 		/* Room in the SQ, and in the RQ so that nothing is dropped. */
-		if (n != 0 && dp->sq.head - dp->tx_done + n <= max_post &&
+		if (n != 0 && dp->sq.head - dp->sq.done + n <= max_post &&
 		    sent - rx + n <= dp->rq.v.rq.wqe_cnt) {
 			if (measure)
 				mb_begin(m);
@@ -488,7 +407,7 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (pkts == 0 || burst == 0 || burst > 64 || len < 60 || len > MB_PKT_MAX ||
+	if (pkts == 0 || burst == 0 || burst > 64 || len < 60 || len > RV_PKT_MAX ||
 	    rx_port == 0 || rx_port > 4) {
 		fprintf(stderr, "mlx4v-bench: bad arguments\n");
 		return 2;

@@ -206,6 +206,28 @@ hwsim_dma_fault(struct hwsim_dma *dma, uint64_t iova, size_t len, int write)
 }
 
 /*
+ * Begin a device access to [iova, iova + len), len nonzero: take the read lock and
+ * translate. The caller copies under the read lock, so an unmap cannot pull the memory
+ * from under the device, then releases it.
+ * @return the host address with the read lock held, or NULL after recording an IOMMU
+ * fault and releasing the lock.
+ */
+static uint8_t *
+hwsim_dma_access(struct hwsim_dma *dma, uint64_t iova, size_t len, int write)
+{
+	const struct hwsim_dma_win *w;
+
+	pthread_rwlock_rdlock(&dma->lock);
+	w = hwsim_dma_find(dma, iova, len);
+	if (w == NULL) {
+		hwsim_dma_fault(dma, iova, len, write);
+		pthread_rwlock_unlock(&dma->lock);
+		return NULL;
+	}
+	return w->va + (iova - w->iova);
+}
+
+/*
  * A zero-length access moves no data and, as on a PCIe bus, issues no transaction:
  * it succeeds without a window and records no fault.
  */
@@ -213,19 +235,14 @@ hwsim_dma_fault(struct hwsim_dma *dma, uint64_t iova, size_t len, int write)
 int
 hwsim_dma_read(struct hwsim_dma *dma, uint64_t iova, void *dst, size_t len)
 {
-	const struct hwsim_dma_win *w;
+	const uint8_t *src;
 
 	if (len == 0)
 		return 0;
-	pthread_rwlock_rdlock(&dma->lock);
-	w = hwsim_dma_find(dma, iova, len);
-	if (w == NULL) {
-		hwsim_dma_fault(dma, iova, len, 0);
-		pthread_rwlock_unlock(&dma->lock);
+	src = hwsim_dma_access(dma, iova, len, 0);
+	if (src == NULL)
 		return -EFAULT;
-	}
-	/* Copy under the read lock: an unmap cannot pull the memory from under the device. */
-	memcpy(dst, w->va + (iova - w->iova), len);
+	memcpy(dst, src, len);
 	pthread_rwlock_unlock(&dma->lock);
 	return 0;
 }
@@ -233,18 +250,14 @@ hwsim_dma_read(struct hwsim_dma *dma, uint64_t iova, void *dst, size_t len)
 int
 hwsim_dma_write(struct hwsim_dma *dma, uint64_t iova, const void *src, size_t len)
 {
-	const struct hwsim_dma_win *w;
+	uint8_t *dst;
 
 	if (len == 0)
 		return 0;
-	pthread_rwlock_rdlock(&dma->lock);
-	w = hwsim_dma_find(dma, iova, len);
-	if (w == NULL) {
-		hwsim_dma_fault(dma, iova, len, 1);
-		pthread_rwlock_unlock(&dma->lock);
+	dst = hwsim_dma_access(dma, iova, len, 1);
+	if (dst == NULL)
 		return -EFAULT;
-	}
-	memcpy(w->va + (iova - w->iova), src, len);
+	memcpy(dst, src, len);
 	pthread_rwlock_unlock(&dma->lock);
 	return 0;
 }
@@ -280,19 +293,13 @@ hwsim_dma_store(uint8_t *dst, const void *src, size_t len)
 int
 hwsim_dma_write_release(struct hwsim_dma *dma, uint64_t iova, const void *src, size_t len)
 {
-	const struct hwsim_dma_win *w;
 	uint8_t *dst;
 
 	if (len == 0)
 		return 0;
-	pthread_rwlock_rdlock(&dma->lock);
-	w = hwsim_dma_find(dma, iova, len);
-	if (w == NULL) {
-		hwsim_dma_fault(dma, iova, len, 1);
-		pthread_rwlock_unlock(&dma->lock);
+	dst = hwsim_dma_access(dma, iova, len, 1);
+	if (dst == NULL)
 		return -EFAULT;
-	}
-	dst = w->va + (iova - w->iova);
 	/*
 	 * Owner bit/word protocol: the driver reads the owner field, then (after its
 	 * read barrier) the body. Every earlier device write must therefore be visible

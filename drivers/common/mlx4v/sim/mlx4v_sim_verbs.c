@@ -39,6 +39,62 @@ mlx4v_sim_dma_unmap(struct mlx4v_sim *sim, const void *va, size_t len)
 		MLX4V_SIM_LOG(ERR, "%s: window %p+%zu was not mapped", sim->name, va, len);
 }
 
+/*
+ * Make a queue device-visible: its ring, then its doorbell record (db is NULL for a
+ * QP without a receive queue). Undone by mlx4v_sim_queue_unmap().
+ */
+static int
+mlx4v_sim_queue_map(struct mlx4v_sim *sim, const void *buf, size_t len, const void *db,
+		    size_t db_len)
+{
+	int ret;
+
+	ret = mlx4v_sim_dma_map(sim, buf, len);
+	if (ret || db == NULL)
+		return ret;
+	ret = mlx4v_sim_dma_map(sim, db, db_len);
+	if (ret)
+		mlx4v_sim_dma_unmap(sim, buf, len);
+	return ret;
+}
+
+/* Mirrors mlx4v_sim_queue_map() in reverse. */
+static void
+mlx4v_sim_queue_unmap(struct mlx4v_sim *sim, const void *buf, size_t len, const void *db,
+		      size_t db_len)
+{
+	if (db != NULL)
+		mlx4v_sim_dma_unmap(sim, db, db_len);
+	mlx4v_sim_dma_unmap(sim, buf, len);
+}
+
+/*
+ * A UAR page of the object's own, with both doorbell words watched by cb: db_off is
+ * the object's doorbell, stray_off the other kind's, watched to catch software ringing
+ * the wrong page. The engine polls the watches in this order.
+ * @return 0 with *page set, or -errno.
+ */
+static int
+mlx4v_sim_uar_alloc(struct hwsim_mmio_page **page, uint32_t db_off, uint32_t db_width,
+		    uint32_t stray_off, uint32_t stray_width, hwsim_mmio_cb cb, void *arg)
+{
+	struct hwsim_mmio_page *pg;
+	int ret;
+
+	pg = hwsim_mmio_page_alloc();
+	if (pg == NULL)
+		return -ENOMEM;
+	ret = hwsim_mmio_watch(pg, db_off, db_width, cb, arg);
+	if (ret == 0)
+		ret = hwsim_mmio_watch(pg, stray_off, stray_width, cb, arg);
+	if (ret) {
+		hwsim_mmio_page_free(pg);
+		return ret;
+	}
+	*page = pg;
+	return 0;
+}
+
 static int
 mlx4v_sim_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 {
@@ -159,29 +215,20 @@ mlx4v_sim_cq_create(struct mlx4v_cq *cq)
 	scq->arm_db = cq->arm_db;
 	scq->fired_sn = -1;
 	scq->fd = -1;
-	scq->page = hwsim_mmio_page_alloc();
-	if (scq->page == NULL) {
-		ret = -ENOMEM;
-		goto err_free;
-	}
 	/* The arm doorbell, and the send-doorbell offset to catch swapped pages. */
-	ret = hwsim_mmio_watch(scq->page, MLX4V_CQ_DOORBELL, 8, mlx4v_sim_cq_doorbell, scq);
-	if (ret == 0)
-		ret = hwsim_mmio_watch(scq->page, MLX4V_SEND_DOORBELL, 4,
-				       mlx4v_sim_cq_doorbell, scq);
+	ret = mlx4v_sim_uar_alloc(&scq->page, MLX4V_CQ_DOORBELL, 8, MLX4V_SEND_DOORBELL, 4,
+				  mlx4v_sim_cq_doorbell, scq);
+	if (ret)
+		goto err_free;
+	/* The doorbell record holds set_ci and arm_db. */
+	ret = mlx4v_sim_queue_map(sim, scq->buf, ring, scq->set_ci_db, 2 * sizeof(uint32_t));
 	if (ret)
 		goto err_page_free;
-	ret = mlx4v_sim_dma_map(sim, scq->buf, ring);
-	if (ret)
-		goto err_page_free;
-	ret = mlx4v_sim_dma_map(sim, scq->set_ci_db, 2 * sizeof(uint32_t));
-	if (ret)
-		goto err_unmap_ring;
 	if (cq->with_events) {
 		scq->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 		if (scq->fd < 0) {
 			ret = -errno;
-			goto err_unmap_db;
+			goto err_queue_unmap;
 		}
 		ret = hwsim_irq_attach(sim->irq, idx, scq->fd);
 		if (ret)
@@ -209,10 +256,8 @@ err_irq_detach:
 err_close_fd:
 	if (scq->fd >= 0)
 		close(scq->fd);
-err_unmap_db:
-	mlx4v_sim_dma_unmap(sim, scq->set_ci_db, 2 * sizeof(uint32_t));
-err_unmap_ring:
-	mlx4v_sim_dma_unmap(sim, scq->buf, ring);
+err_queue_unmap:
+	mlx4v_sim_queue_unmap(sim, scq->buf, ring, scq->set_ci_db, 2 * sizeof(uint32_t));
 err_page_free:
 	hwsim_mmio_page_free(scq->page);
 err_free:
@@ -236,8 +281,8 @@ mlx4v_sim_cq_destroy(struct mlx4v_cq *cq)
 		hwsim_irq_attach(sim->irq, scq->idx, -1);
 		close(scq->fd);
 	}
-	mlx4v_sim_dma_unmap(sim, scq->set_ci_db, 2 * sizeof(uint32_t));
-	mlx4v_sim_dma_unmap(sim, scq->buf, (size_t)scq->cqe_cnt * scq->cqe_size);
+	mlx4v_sim_queue_unmap(sim, scq->buf, (size_t)scq->cqe_cnt * scq->cqe_size,
+			      scq->set_ci_db, 2 * sizeof(uint32_t));
 	hwsim_mmio_page_free(scq->page);
 	rte_free(scq);
 	pthread_mutex_unlock(&sim->lock);
@@ -290,15 +335,12 @@ mlx4v_sim_srq_create(struct mlx4v_srq *srq)
 	ssrq->wqe_shift = srq->wqe_shift;
 	ssrq->max = srq->max;
 	ssrq->db = srq->db;
-	ret = mlx4v_sim_dma_map(sim, ssrq->buf, ring);
+	ret = mlx4v_sim_queue_map(sim, ssrq->buf, ring, ssrq->db, sizeof(uint32_t));
 	if (ret)
 		goto err_free;
-	ret = mlx4v_sim_dma_map(sim, ssrq->db, sizeof(uint32_t));
-	if (ret)
-		goto err_unmap_ring;
 	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_CREATE_SRQ)) {
 		ret = -ENOMEM;
-		goto err_unmap_db;
+		goto err_queue_unmap;
 	}
 	srq->srqn = ssrq->srqn;
 	srq->be = ssrq;
@@ -307,10 +349,8 @@ mlx4v_sim_srq_create(struct mlx4v_srq *srq)
 	pthread_mutex_unlock(&sim->lock);
 	return 0;
 
-err_unmap_db:
-	mlx4v_sim_dma_unmap(sim, ssrq->db, sizeof(uint32_t));
-err_unmap_ring:
-	mlx4v_sim_dma_unmap(sim, ssrq->buf, ring);
+err_queue_unmap:
+	mlx4v_sim_queue_unmap(sim, ssrq->buf, ring, ssrq->db, sizeof(uint32_t));
 err_free:
 	rte_free(ssrq);
 err_unlock:
@@ -327,8 +367,8 @@ mlx4v_sim_srq_destroy(struct mlx4v_srq *srq)
 	pthread_mutex_lock(&sim->lock);
 	sim->srqs[ssrq->idx] = NULL;
 	sim->live[MLX4V_SIM_OBJ_SRQ]--;
-	mlx4v_sim_dma_unmap(sim, ssrq->db, sizeof(uint32_t));
-	mlx4v_sim_dma_unmap(sim, ssrq->buf, (size_t)ssrq->max << ssrq->wqe_shift);
+	mlx4v_sim_queue_unmap(sim, ssrq->buf, (size_t)ssrq->max << ssrq->wqe_shift, ssrq->db,
+			      sizeof(uint32_t));
 	rte_free(ssrq);
 	pthread_mutex_unlock(&sim->lock);
 	srq->be = NULL;
@@ -350,11 +390,11 @@ mlx4v_sim_qpn_slot(struct mlx4v_sim *sim)
 /*
  * Common part of a QP or WQ, called with the sim lock held: the port check, a free
  * number, and the buffer and RQ doorbell record it will own.
- * @return the object (*idx its slot), or NULL with -errno in *err.
+ * @return the object (sqp->idx its slot), or NULL with -errno in *err.
  */
 static struct mlx4v_sim_qp *
 mlx4v_sim_qp_alloc(struct mlx4v_sim *sim, uint8_t port, uint8_t *buf, size_t buf_len,
-		   uint32_t *rdb, uint32_t pdn, int *idx_out, int *err)
+		   uint32_t *rdb, uint32_t pdn, int *err)
 {
 	struct mlx4v_sim_qp *sqp;
 	int idx;
@@ -374,7 +414,6 @@ mlx4v_sim_qp_alloc(struct mlx4v_sim *sim, uint8_t port, uint8_t *buf, size_t buf
 		*err = -ENOMEM;
 		return NULL;
 	}
-	*idx_out = idx;
 	sqp->sim = sim;
 	sqp->idx = idx;
 	sqp->qpn = MLX4V_SIM_QPN_BASE + idx;
@@ -388,16 +427,38 @@ mlx4v_sim_qp_alloc(struct mlx4v_sim *sim, uint8_t port, uint8_t *buf, size_t buf
 	return sqp;
 }
 
+/* The last step of creating a QP or WQ, with the lock held: the engine may see it now. */
+static void
+mlx4v_sim_qp_register(struct mlx4v_sim *sim, struct mlx4v_sim_qp *sqp,
+		      enum mlx4v_sim_obj kind)
+{
+	if (sqp->has_rq)
+		TAILQ_INSERT_TAIL(&sim->receivers, &sqp->rq, next);
+	sim->qps[sqp->idx] = sqp;
+	sim->live[kind]++;
+}
+
+/* The first step of destroying a QP or WQ, with the lock held. */
+static void
+mlx4v_sim_qp_unregister(struct mlx4v_sim *sim, struct mlx4v_sim_qp *sqp,
+			enum mlx4v_sim_obj kind)
+{
+	sim->qps[sqp->idx] = NULL;
+	sim->live[kind]--;
+	if (sqp->has_rq)
+		TAILQ_REMOVE(&sim->receivers, &sqp->rq, next);
+}
+
 static int
 mlx4v_sim_qp_create(struct mlx4v_qp *qp)
 {
 	struct mlx4v_sim *sim = mlx4v_sim_of(qp->obj.ctx);
 	struct mlx4v_sim_qp *sqp;
-	int idx, ret;
+	int ret;
 
 	pthread_mutex_lock(&sim->lock);
 	sqp = mlx4v_sim_qp_alloc(sim, qp->attr.port, qp->buf, qp->buf_len, qp->rdb,
-				 qp->pd->pdn, &idx, &ret);
+				 qp->pd->pdn, &ret);
 	if (sqp == NULL)
 		goto err_unlock;
 	sqp->state = RTE_PMD_MLX4V_QPS_RESET;
@@ -420,47 +481,29 @@ mlx4v_sim_qp_create(struct mlx4v_qp *qp)
 		goto err_free;
 	}
 	mlx4v_sim_sq_reset(sqp);
-	sqp->page = hwsim_mmio_page_alloc();
-	if (sqp->page == NULL) {
-		ret = -ENOMEM;
-		goto err_free_last;
-	}
 	/* The send doorbell, and the arm offset to catch swapped pages. */
-	ret = hwsim_mmio_watch(sqp->page, MLX4V_SEND_DOORBELL, 4, mlx4v_sim_sq_doorbell, sqp);
-	if (ret == 0)
-		ret = hwsim_mmio_watch(sqp->page, MLX4V_CQ_DOORBELL, 8, mlx4v_sim_sq_doorbell,
-				       sqp);
+	ret = mlx4v_sim_uar_alloc(&sqp->page, MLX4V_SEND_DOORBELL, 4, MLX4V_CQ_DOORBELL, 8,
+				  mlx4v_sim_sq_doorbell, sqp);
+	if (ret)
+		goto err_free_last;
+	ret = mlx4v_sim_queue_map(sim, sqp->buf, sqp->buf_len, sqp->rq.rdb, sizeof(uint32_t));
 	if (ret)
 		goto err_page_free;
-	ret = mlx4v_sim_dma_map(sim, sqp->buf, sqp->buf_len);
-	if (ret)
-		goto err_page_free;
-	if (sqp->rq.rdb != NULL) {
-		ret = mlx4v_sim_dma_map(sim, sqp->rq.rdb, sizeof(uint32_t));
-		if (ret)
-			goto err_unmap_buf;
-	}
 	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_CREATE_QP)) {
 		ret = -ENOMEM;
-		goto err_unmap_rdb;
+		goto err_queue_unmap;
 	}
 	qp->qpn = sqp->qpn;
 	qp->sdb = (uint32_t *)((uint8_t *)hwsim_mmio_page_addr(sqp->page) +
 			       MLX4V_SEND_DOORBELL);
 	qp->uar_mmap_offset = 0;
 	qp->be = sqp;
-	if (sqp->has_rq)
-		TAILQ_INSERT_TAIL(&sim->receivers, &sqp->rq, next);
-	sim->qps[idx] = sqp;
-	sim->live[MLX4V_SIM_OBJ_QP]++;
+	mlx4v_sim_qp_register(sim, sqp, MLX4V_SIM_OBJ_QP);
 	pthread_mutex_unlock(&sim->lock);
 	return 0;
 
-err_unmap_rdb:
-	if (sqp->rq.rdb != NULL)
-		mlx4v_sim_dma_unmap(sim, sqp->rq.rdb, sizeof(uint32_t));
-err_unmap_buf:
-	mlx4v_sim_dma_unmap(sim, sqp->buf, sqp->buf_len);
+err_queue_unmap:
+	mlx4v_sim_queue_unmap(sim, sqp->buf, sqp->buf_len, sqp->rq.rdb, sizeof(uint32_t));
 err_page_free:
 	hwsim_mmio_page_free(sqp->page);
 err_free_last:
@@ -504,13 +547,8 @@ mlx4v_sim_qp_destroy(struct mlx4v_qp *qp)
 
 	/* Mirrors mlx4v_sim_qp_create() in reverse. */
 	pthread_mutex_lock(&sim->lock);
-	sim->qps[sqp->idx] = NULL;
-	sim->live[MLX4V_SIM_OBJ_QP]--;
-	if (sqp->has_rq)
-		TAILQ_REMOVE(&sim->receivers, &sqp->rq, next);
-	if (sqp->rq.rdb != NULL)
-		mlx4v_sim_dma_unmap(sim, sqp->rq.rdb, sizeof(uint32_t));
-	mlx4v_sim_dma_unmap(sim, sqp->buf, sqp->buf_len);
+	mlx4v_sim_qp_unregister(sim, sqp, MLX4V_SIM_OBJ_QP);
+	mlx4v_sim_queue_unmap(sim, sqp->buf, sqp->buf_len, sqp->rq.rdb, sizeof(uint32_t));
 	hwsim_mmio_page_free(sqp->page);
 	rte_free(sqp->last);
 	rte_free(sqp);
@@ -524,11 +562,11 @@ mlx4v_sim_wq_create(struct mlx4v_wq *wq)
 {
 	struct mlx4v_sim *sim = mlx4v_sim_of(wq->obj.ctx);
 	struct mlx4v_sim_qp *sqp;
-	int idx, ret;
+	int ret;
 
 	pthread_mutex_lock(&sim->lock);
 	sqp = mlx4v_sim_qp_alloc(sim, wq->attr.port, wq->buf, wq->buf_len, wq->rdb,
-				 wq->pd->pdn, &idx, &ret);
+				 wq->pd->pdn, &ret);
 	if (sqp == NULL)
 		goto err_unlock;
 	sqp->is_wq = 1;
@@ -538,28 +576,21 @@ mlx4v_sim_wq_create(struct mlx4v_wq *wq)
 	sqp->rq.wqe_cnt = wq->rq.wqe_cnt;
 	sqp->rq.wqe_shift = wq->rq.wqe_shift;
 	sqp->rq.cq = wq->cq->be;
-	ret = mlx4v_sim_dma_map(sim, sqp->buf, sqp->buf_len);
+	ret = mlx4v_sim_queue_map(sim, sqp->buf, sqp->buf_len, sqp->rq.rdb, sizeof(uint32_t));
 	if (ret)
 		goto err_free;
-	ret = mlx4v_sim_dma_map(sim, sqp->rq.rdb, sizeof(uint32_t));
-	if (ret)
-		goto err_unmap_buf;
 	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_CREATE_WQ)) {
 		ret = -ENOMEM;
-		goto err_unmap_rdb;
+		goto err_queue_unmap;
 	}
 	wq->wqn = sqp->qpn;
 	wq->be = sqp;
-	TAILQ_INSERT_TAIL(&sim->receivers, &sqp->rq, next);
-	sim->qps[idx] = sqp;
-	sim->live[MLX4V_SIM_OBJ_WQ]++;
+	mlx4v_sim_qp_register(sim, sqp, MLX4V_SIM_OBJ_WQ);
 	pthread_mutex_unlock(&sim->lock);
 	return 0;
 
-err_unmap_rdb:
-	mlx4v_sim_dma_unmap(sim, sqp->rq.rdb, sizeof(uint32_t));
-err_unmap_buf:
-	mlx4v_sim_dma_unmap(sim, sqp->buf, sqp->buf_len);
+err_queue_unmap:
+	mlx4v_sim_queue_unmap(sim, sqp->buf, sqp->buf_len, sqp->rq.rdb, sizeof(uint32_t));
 err_free:
 	rte_free(sqp);
 err_unlock:
@@ -592,12 +623,10 @@ mlx4v_sim_wq_destroy(struct mlx4v_wq *wq)
 	struct mlx4v_sim *sim = mlx4v_sim_of(wq->obj.ctx);
 	struct mlx4v_sim_qp *sqp = wq->be;
 
+	/* Mirrors mlx4v_sim_wq_create() in reverse. */
 	pthread_mutex_lock(&sim->lock);
-	sim->qps[sqp->idx] = NULL;
-	sim->live[MLX4V_SIM_OBJ_WQ]--;
-	TAILQ_REMOVE(&sim->receivers, &sqp->rq, next);
-	mlx4v_sim_dma_unmap(sim, sqp->rq.rdb, sizeof(uint32_t));
-	mlx4v_sim_dma_unmap(sim, sqp->buf, sqp->buf_len);
+	mlx4v_sim_qp_unregister(sim, sqp, MLX4V_SIM_OBJ_WQ);
+	mlx4v_sim_queue_unmap(sim, sqp->buf, sqp->buf_len, sqp->rq.rdb, sizeof(uint32_t));
 	rte_free(sqp);
 	pthread_mutex_unlock(&sim->lock);
 	wq->be = NULL;
