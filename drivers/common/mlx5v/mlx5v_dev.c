@@ -56,6 +56,27 @@ mlx5v_dev_get(const char *name)
 }
 
 int
+mlx5v_dev_is_live(const struct mlx5v_dev *dev)
+{
+	const struct mlx5v_dev *it;
+	int live = 0;
+
+	if (dev == NULL)
+		return 0;
+	/* Compare addresses first: a removed device's memory is already freed. */
+	rte_spinlock_lock(&mlx5v_dev_list_lock);
+	TAILQ_FOREACH(it, &mlx5v_dev_list, next) {
+		if (it == dev) {
+			live = it->stage == MLX5V_STAGE_LOADED &&
+			       !__atomic_load_n(&it->removing, __ATOMIC_ACQUIRE);
+			break;
+		}
+	}
+	rte_spinlock_unlock(&mlx5v_dev_list_lock);
+	return live;
+}
+
+int
 mlx5v_dev_is_dead(const struct mlx5v_dev *dev)
 {
 	return __atomic_load_n(&dev->dead, __ATOMIC_ACQUIRE);
@@ -120,12 +141,18 @@ mlx5v_dev_uar(struct mlx5v_dev *dev)
 int
 mlx5v_dev_hook_register(struct mlx5v_dev *dev, struct mlx5v_dev_hook *hook)
 {
+	int ret = 0;
+
 	if (dev == NULL || hook == NULL || hook->event == NULL)
 		return -EINVAL;
 	pthread_mutex_lock(&dev->hook_lock);
-	TAILQ_INSERT_TAIL(&dev->hooks, hook, next);
+	/* Checked under hook_lock, which the REMOVE announcement also holds: no hook misses it. */
+	if (dev->removing)
+		ret = -ENODEV;
+	else
+		TAILQ_INSERT_TAIL(&dev->hooks, hook, next);
 	pthread_mutex_unlock(&dev->hook_lock);
-	return 0;
+	return ret;
 }
 
 int
@@ -511,6 +538,7 @@ mlx5v_dev_load(struct mlx5v_dev *dev)
 	if (dev->stage != MLX5V_STAGE_NONE)
 		return -EBUSY;
 	__atomic_store_n(&dev->dead, MLX5V_DEAD_NONE, __ATOMIC_RELEASE);
+	__atomic_store_n(&dev->removing, 0, __ATOMIC_RELEASE);
 	/* PCI COMMAND memory + bus master; a backend without a bus answers -ENOTSUP. */
 	ret = mlx5v_hw_bus_enable(dev->hw);
 	if (ret < 0 && ret != -ENOTSUP)
@@ -599,6 +627,13 @@ mlx5v_dev_unload(struct mlx5v_dev *dev)
 {
 	if (dev == NULL || dev->stage == MLX5V_STAGE_NONE)
 		return;
+	/*
+	 * From here the device is not live (mlx5v_dev_is_live()) and no hook can register:
+	 * every consumer that could hold handles of it hears REMOVE below.
+	 */
+	pthread_mutex_lock(&dev->hook_lock);
+	__atomic_store_n(&dev->removing, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&dev->hook_lock);
 	mlx5v_dev_notify(dev, MLX5V_DEV_EVENT_REMOVE);
 	/*
 	 * Runtime activity first: the health alarm and page work both run on the EAL

@@ -139,6 +139,7 @@ struct mlx5v_dev {
 	 */
 	pthread_mutex_t hook_lock;
 	TAILQ_HEAD(, mlx5v_dev_hook) hooks;
+	int removing;                 /**< REMOVE announced (under hook_lock); load clears it */
 	void *owner;                  /**< the front-end (vdev/PCI) private data */
 };
 
@@ -178,6 +179,13 @@ void mlx5v_dev_unload(struct mlx5v_dev *dev);
 __rte_internal
 struct mlx5v_dev *mlx5v_dev_get(const char *name);
 
+/**
+ * Liveness by address: dev is never dereferenced unless it is registered. Any thread.
+ * @return 1 if dev is a registered, loaded device whose removal has not begun, else 0.
+ */
+__rte_internal
+int mlx5v_dev_is_live(const struct mlx5v_dev *dev);
+
 /** @return enum mlx5v_dead_reason: 0 while the device is alive. */
 __rte_internal
 int mlx5v_dev_is_dead(const struct mlx5v_dev *dev);
@@ -201,7 +209,11 @@ const uint8_t *mlx5v_dev_hca_cap(struct mlx5v_dev *dev);
 __rte_internal
 uint32_t mlx5v_dev_uar(struct mlx5v_dev *dev);
 
-/** Add a consumer hook (hook memory owned by the caller). @return 0 or -EINVAL. */
+/**
+ * Add a consumer hook (hook memory owned by the caller).
+ * @return 0, -EINVAL, or -ENODEV once the removal of dev has begun (the hook would never
+ *         hear MLX5V_DEV_EVENT_REMOVE).
+ */
 __rte_internal
 int mlx5v_dev_hook_register(struct mlx5v_dev *dev, struct mlx5v_dev_hook *hook);
 

@@ -4,9 +4,12 @@
 
 /** @file DEVX-style objects: EQs with the rdma-core create_eq contract, MSI, UAR, DMA, CQs. */
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,17 +19,20 @@
 #include <rte_interrupts.h>
 #include <rte_io.h>
 #include <rte_malloc.h>
+#include <rte_pause.h>
+#include <rte_rwlock.h>
 
 #include "mlx5v_dev.h"
 #include "mlx5v_devx.h"
 #include "mlx5v_log.h"
 
-#define MLX5V_DEVX_MSI_MAGIC 0x6d736976u  /* "msiv" */
-#define MLX5V_DEVX_EQ_MAGIC 0x64657871u   /* "dexq" */
-#define MLX5V_DEVX_UAR_MAGIC 0x64756172u  /* "duar" */
-
 /* The smallest CQ ring: one IOMMU page, as rdma-core's iova_min_page_size. */
 #define MLX5V_DEVX_MIN_RING 4096u
+
+/* The handle is the object: the public structure is the first member. */
+static_assert(offsetof(struct mlx5v_devx_msi, pub) == 0, "msi pub not first");
+static_assert(offsetof(struct mlx5v_devx_eq, pub) == 0, "eq pub not first");
+static_assert(offsetof(struct mlx5v_devx_uar, pub) == 0, "uar pub not first");
 
 /** A range mapped with mlx5v_devx_dma_map(). */
 struct mlx5v_devx_dma {
@@ -38,13 +44,16 @@ struct mlx5v_devx_dma {
 
 /**
  * DEVX state of one device. struct mlx5v_dev has no slot for it, so it lives in a
- * process-local registry keyed by the device, created on first use and torn down by the
- * device's REMOVE hook (objects the application forgot are destroyed then).
+ * process-local registry keyed by the device address, created by mlx5v_devx_dev_get()
+ * and torn down by the device's REMOVE hook (objects the application forgot are
+ * destroyed then). Its presence in that registry is what makes a device handle valid.
  */
 struct mlx5v_devx_ctx {
 	TAILQ_ENTRY(mlx5v_devx_ctx) next;
 	struct mlx5v_dev *dev;
 	struct mlx5v_dev_hook hook;
+	uint32_t refs;             /**< atomic: calls in flight on the device or its objects */
+	int dying;                 /**< removal began; under the registry write lock */
 	rte_spinlock_t lock;       /**< the lists; never held across a command */
 	TAILQ_HEAD(, mlx5v_devx_msi) msis;
 	TAILQ_HEAD(, mlx5v_devx_eq) eqs;
@@ -53,36 +62,293 @@ struct mlx5v_devx_ctx {
 	TAILQ_HEAD(, mlx5v_devx_cq) cqs;
 };
 
+/* ---- the registry of live handles ---- */
+
+/** Kinds of registered objects, one sorted set each. */
+enum mlx5v_devx_kind {
+	MLX5V_DEVX_KIND_MSI,
+	MLX5V_DEVX_KIND_EQ,
+	MLX5V_DEVX_KIND_UAR,
+	MLX5V_DEVX_KIND_CQ,
+	MLX5V_DEVX_KIND_MAX,
+};
+
+struct mlx5v_devx_ent {
+	uintptr_t key;                 /**< the handle, compared and never dereferenced */
+	struct mlx5v_devx_obj *obj;
+};
+
+/** Live handles of one kind, sorted by address; capacity reserved before each create. */
+struct mlx5v_devx_set {
+	struct mlx5v_devx_ent *ent;
+	unsigned int n;
+	unsigned int cap;
+	unsigned int reserved;         /**< creates in progress, each owed one slot */
+};
+
+/*
+ * One lock for every set and the context list. Lookups (read side) take references
+ * with atomics; insertions, removals and ctx->dying change under the write side, so a
+ * reader either took its reference before a removal or does not find the handle.
+ */
+static rte_rwlock_t mlx5v_devx_reg_lock = RTE_RWLOCK_INITIALIZER;
+static struct mlx5v_devx_set mlx5v_devx_reg[MLX5V_DEVX_KIND_MAX];
 static TAILQ_HEAD(, mlx5v_devx_ctx) mlx5v_devx_ctxs = TAILQ_HEAD_INITIALIZER(mlx5v_devx_ctxs);
-static pthread_mutex_t mlx5v_devx_ctxs_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Serialises context creation (it registers a core hook, which may sleep). */
+static pthread_mutex_t mlx5v_devx_ctx_create_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* @return the index of key in set, or -1. Registry lock held (either side). */
+static int
+mlx5v_devx_set_find(const struct mlx5v_devx_set *set, uintptr_t key)
+{
+	unsigned int lo = 0, hi = set->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (set->ent[mid].key == key)
+			return (int)mid;
+		if (set->ent[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/*
+ * Owe one slot to a create in progress, so that publishing after the device command
+ * cannot fail. @return 0 or -ENOMEM.
+ */
+static int
+mlx5v_devx_reg_reserve(enum mlx5v_devx_kind kind)
+{
+	struct mlx5v_devx_set *set = &mlx5v_devx_reg[kind];
+	struct mlx5v_devx_ent *ent;
+	unsigned int need, cap;
+	int ret = 0;
+
+	rte_rwlock_write_lock(&mlx5v_devx_reg_lock);
+	need = set->n + set->reserved + 1;
+	if (need > set->cap) {
+		cap = RTE_MAX(RTE_MAX(set->cap * 2, 16u), need);
+		ent = realloc(set->ent, (size_t)cap * sizeof(*ent));
+		if (ent == NULL) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		set->ent = ent;
+		set->cap = cap;
+	}
+	set->reserved++;
+out:
+	rte_rwlock_write_unlock(&mlx5v_devx_reg_lock);
+	return ret;
+}
+
+/* Give back the slot of a create that failed. */
+static void
+mlx5v_devx_reg_cancel(enum mlx5v_devx_kind kind)
+{
+	rte_rwlock_write_lock(&mlx5v_devx_reg_lock);
+	mlx5v_devx_reg[kind].reserved--;
+	rte_rwlock_write_unlock(&mlx5v_devx_reg_lock);
+}
+
+/* Make a created object a live handle, in its reserved slot. */
+static void
+mlx5v_devx_reg_publish(enum mlx5v_devx_kind kind, const void *handle,
+		       struct mlx5v_devx_obj *obj, struct mlx5v_devx_ctx *ctx)
+{
+	struct mlx5v_devx_set *set = &mlx5v_devx_reg[kind];
+	uintptr_t key = (uintptr_t)handle;
+	unsigned int i = 0;
+
+	obj->ctx = ctx;
+	obj->refs = 0;
+	obj->busy = 0;
+	rte_rwlock_write_lock(&mlx5v_devx_reg_lock);
+	set->reserved--;
+	while (i < set->n && set->ent[i].key < key)
+		i++;
+	memmove(&set->ent[i + 1], &set->ent[i], (set->n - i) * sizeof(set->ent[0]));
+	set->ent[i].key = key;
+	set->ent[i].obj = obj;
+	set->n++;
+	rte_rwlock_write_unlock(&mlx5v_devx_reg_lock);
+}
+
+/* Remove handle from its set. Registry write lock held. */
+static void
+mlx5v_devx_reg_remove_locked(enum mlx5v_devx_kind kind, const void *handle)
+{
+	struct mlx5v_devx_set *set = &mlx5v_devx_reg[kind];
+	int i = mlx5v_devx_set_find(set, (uintptr_t)handle);
+
+	if (i < 0)
+		return;
+	memmove(&set->ent[i], &set->ent[i + 1], (set->n - i - 1) * sizeof(set->ent[0]));
+	set->n--;
+}
+
+/*
+ * Wait until *cnt reads 0. The holders are calls in flight; each is short or bounded
+ * by a command timeout (mlx5v_tout.h), so this wait is bounded by them.
+ */
+static void
+mlx5v_devx_wait_unused(uint32_t *cnt)
+{
+	unsigned int spins = 0;
+
+	while (__atomic_load_n(cnt, __ATOMIC_ACQUIRE) != 0) {
+		if (++spins < 1024)
+			rte_pause();
+		else
+			sched_yield();
+	}
+}
+
+/*
+ * Look up a handle and take a reference on it and on its device state.
+ * @return the header, or NULL if handle is not live (or its device is being removed).
+ */
+static struct mlx5v_devx_obj *
+mlx5v_devx_obj_get(enum mlx5v_devx_kind kind, const void *handle)
+{
+	struct mlx5v_devx_obj *obj = NULL;
+	int i;
+
+	if (handle == NULL)
+		return NULL;
+	rte_rwlock_read_lock(&mlx5v_devx_reg_lock);
+	i = mlx5v_devx_set_find(&mlx5v_devx_reg[kind], (uintptr_t)handle);
+	/* Found means not freed: removal from the set precedes every free. */
+	if (i >= 0 && !mlx5v_devx_reg[kind].ent[i].obj->ctx->dying) {
+		obj = mlx5v_devx_reg[kind].ent[i].obj;
+		__atomic_fetch_add(&obj->refs, 1, __ATOMIC_ACQUIRE);
+		__atomic_fetch_add(&obj->ctx->refs, 1, __ATOMIC_ACQUIRE);
+	}
+	rte_rwlock_read_unlock(&mlx5v_devx_reg_lock);
+	return obj;
+}
+
+static void
+mlx5v_devx_obj_put(struct mlx5v_devx_obj *obj)
+{
+	struct mlx5v_devx_ctx *ctx = obj->ctx;
+
+	/* Read ctx first: once refs drops, a destroyer may free obj. */
+	__atomic_fetch_sub(&obj->refs, 1, __ATOMIC_RELEASE);
+	__atomic_fetch_sub(&ctx->refs, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * As mlx5v_devx_obj_get(), for a destroy/free: only one caller at a time gets the
+ * object (a second, concurrent one is refused as a double destroy). The reference is
+ * on the device state only; other calls may keep using the object meanwhile.
+ */
+static struct mlx5v_devx_obj *
+mlx5v_devx_obj_get_excl(enum mlx5v_devx_kind kind, const void *handle)
+{
+	struct mlx5v_devx_obj *obj = NULL;
+	uint32_t idle = 0;
+	int i;
+
+	if (handle == NULL)
+		return NULL;
+	rte_rwlock_read_lock(&mlx5v_devx_reg_lock);
+	i = mlx5v_devx_set_find(&mlx5v_devx_reg[kind], (uintptr_t)handle);
+	if (i >= 0 && !mlx5v_devx_reg[kind].ent[i].obj->ctx->dying &&
+	    __atomic_compare_exchange_n(&mlx5v_devx_reg[kind].ent[i].obj->busy, &idle, 1, 0,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		obj = mlx5v_devx_reg[kind].ent[i].obj;
+		__atomic_fetch_add(&obj->ctx->refs, 1, __ATOMIC_ACQUIRE);
+	}
+	rte_rwlock_read_unlock(&mlx5v_devx_reg_lock);
+	return obj;
+}
+
+/* The destroy failed: the object stays live. */
+static void
+mlx5v_devx_obj_put_excl(struct mlx5v_devx_obj *obj)
+{
+	struct mlx5v_devx_ctx *ctx = obj->ctx;
+
+	__atomic_store_n(&obj->busy, 0, __ATOMIC_RELEASE);
+	__atomic_fetch_sub(&ctx->refs, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * The destroy succeeded: unregister the handle (from now on every call with it is
+ * EINVAL) and wait out the calls still using it. The caller then frees the object and
+ * drops its context reference with mlx5v_devx_ctx_put(), saved beforehand.
+ */
+static void
+mlx5v_devx_obj_retire(enum mlx5v_devx_kind kind, const void *handle,
+		      struct mlx5v_devx_obj *obj)
+{
+	rte_rwlock_write_lock(&mlx5v_devx_reg_lock);
+	mlx5v_devx_reg_remove_locked(kind, handle);
+	rte_rwlock_write_unlock(&mlx5v_devx_reg_lock);
+	mlx5v_devx_wait_unused(&obj->refs);
+}
+
+/*
+ * Take a reference on the DEVX state of a device handle, found by address.
+ * @return 0, -EINVAL (NULL) or -ENODEV (not a device handle, or its removal began).
+ */
+static int
+mlx5v_devx_ctx_acquire(struct mlx5v_dev *dev, struct mlx5v_devx_ctx **out)
+{
+	struct mlx5v_devx_ctx *ctx;
+
+	if (dev == NULL)
+		return -EINVAL;
+	rte_rwlock_read_lock(&mlx5v_devx_reg_lock);
+	TAILQ_FOREACH(ctx, &mlx5v_devx_ctxs, next)
+		if (ctx->dev == dev)
+			break;
+	if (ctx != NULL)
+		__atomic_fetch_add(&ctx->refs, 1, __ATOMIC_ACQUIRE);
+	rte_rwlock_read_unlock(&mlx5v_devx_reg_lock);
+	if (ctx == NULL)
+		return -ENODEV;
+	*out = ctx;
+	return 0;
+}
+
+static void
+mlx5v_devx_ctx_put(struct mlx5v_devx_ctx *ctx)
+{
+	__atomic_fetch_sub(&ctx->refs, 1, __ATOMIC_RELEASE);
+}
 
 static void mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx);
 
+/* Core REMOVE hook, under the core's hook lock, before the device is torn down. */
 static void
 mlx5v_devx_dev_event(struct mlx5v_dev *dev, enum mlx5v_dev_event ev, void *arg)
 {
-	struct mlx5v_devx_ctx *ctx = arg;
-
 	RTE_SET_USED(dev);
 	if (ev != MLX5V_DEV_EVENT_REMOVE)
 		return;
-	pthread_mutex_lock(&mlx5v_devx_ctxs_lock);
-	TAILQ_REMOVE(&mlx5v_devx_ctxs, ctx, next);
-	pthread_mutex_unlock(&mlx5v_devx_ctxs_lock);
-	mlx5v_devx_ctx_release(ctx);
+	mlx5v_devx_ctx_release(arg);
 }
 
-/* @return the context of dev, created if needed, or NULL with rte_errno. */
+/* @return the context of a live dev, created if needed, or NULL with rte_errno. */
 static struct mlx5v_devx_ctx *
 mlx5v_devx_ctx_get(struct mlx5v_dev *dev)
 {
 	struct mlx5v_devx_ctx *ctx;
 	int ret;
 
-	pthread_mutex_lock(&mlx5v_devx_ctxs_lock);
+	pthread_mutex_lock(&mlx5v_devx_ctx_create_lock);
+	rte_rwlock_read_lock(&mlx5v_devx_reg_lock);
 	TAILQ_FOREACH(ctx, &mlx5v_devx_ctxs, next)
 		if (ctx->dev == dev)
-			goto out;
+			break;
+	rte_rwlock_read_unlock(&mlx5v_devx_reg_lock);
+	if (ctx != NULL)
+		goto out;
 	ctx = calloc(1, sizeof(*ctx));
 	if (ctx == NULL) {
 		rte_errno = ENOMEM;
@@ -97,16 +363,26 @@ mlx5v_devx_ctx_get(struct mlx5v_dev *dev)
 	TAILQ_INIT(&ctx->cqs);
 	ctx->hook.event = mlx5v_devx_dev_event;
 	ctx->hook.arg = ctx;
+	/*
+	 * Register and list under the core's (recursive) hook lock, which the REMOVE walk
+	 * holds: REMOVE sees either no hook, or a hook whose context is listed. Registering
+	 * is refused (-ENODEV) once the removal has begun: the context would outlive dev.
+	 */
+	pthread_mutex_lock(&dev->hook_lock);
 	ret = mlx5v_dev_hook_register(dev, &ctx->hook);
+	if (ret == 0) {
+		rte_rwlock_write_lock(&mlx5v_devx_reg_lock);
+		TAILQ_INSERT_TAIL(&mlx5v_devx_ctxs, ctx, next);
+		rte_rwlock_write_unlock(&mlx5v_devx_reg_lock);
+	}
+	pthread_mutex_unlock(&dev->hook_lock);
 	if (ret < 0) {
 		free(ctx);
 		ctx = NULL;
 		rte_errno = -ret;
-		goto out;
 	}
-	TAILQ_INSERT_TAIL(&mlx5v_devx_ctxs, ctx, next);
 out:
-	pthread_mutex_unlock(&mlx5v_devx_ctxs_lock);
+	pthread_mutex_unlock(&mlx5v_devx_ctx_create_lock);
 	return ctx;
 }
 
@@ -121,7 +397,7 @@ mlx5v_devx_dev_get(const char *name)
 	}
 	dev = mlx5v_dev_get(name);
 	/* Only a loaded device has a command queue, an async EQ and a UAR. */
-	if (dev == NULL || dev->stage != MLX5V_STAGE_LOADED) {
+	if (!mlx5v_dev_is_live(dev)) {
 		rte_errno = ENODEV;
 		return NULL;
 	}
@@ -137,29 +413,26 @@ mlx5v_devx_msi_alloc(struct mlx5v_dev *dev)
 {
 	struct mlx5v_devx_ctx *ctx;
 	struct mlx5v_devx_msi *msi;
-	int fd, v;
+	int fd, v, ret;
 
-	if (dev == NULL) {
-		rte_errno = EINVAL;
-		return NULL;
-	}
 	/* The context tracks the vector, so a device removal frees what is left. */
-	ctx = mlx5v_devx_ctx_get(dev);
-	if (ctx == NULL)
-		return NULL;
+	ret = mlx5v_devx_ctx_acquire(dev, &ctx);
+	if (ret < 0)
+		goto err;
 	msi = calloc(1, sizeof(*msi));
 	if (msi == NULL) {
-		rte_errno = ENOMEM;
-		return NULL;
+		ret = -ENOMEM;
+		goto err_ctx_put;
 	}
+	ret = mlx5v_devx_reg_reserve(MLX5V_DEVX_KIND_MSI);
+	if (ret < 0)
+		goto err_msi_free;
 	/* The core picks the lowest free vector >= 1 and attaches a non-blocking eventfd. */
 	v = mlx5v_msi_alloc(dev, &fd);
 	if (v < 0) {
-		free(msi);
-		rte_errno = -v;
-		return NULL;
+		ret = v;
+		goto err_reg_cancel;
 	}
-	msi->magic = MLX5V_DEVX_MSI_MAGIC;
 	msi->dev = dev;
 	msi->vector = v;
 	msi->pub.vector = v;
@@ -167,46 +440,61 @@ mlx5v_devx_msi_alloc(struct mlx5v_dev *dev)
 	rte_spinlock_lock(&ctx->lock);
 	TAILQ_INSERT_TAIL(&ctx->msis, msi, next);
 	rte_spinlock_unlock(&ctx->lock);
+	mlx5v_devx_reg_publish(MLX5V_DEVX_KIND_MSI, msi, &msi->obj, ctx);
 	MLX5V_EQ_LOG(DEBUG, "%s: DEVX MSI vector %d allocated, fd %d", dev->name, v, fd);
+	mlx5v_devx_ctx_put(ctx);
 	return msi;
+
+err_reg_cancel:
+	mlx5v_devx_reg_cancel(MLX5V_DEVX_KIND_MSI);
+err_msi_free:
+	free(msi);
+err_ctx_put:
+	mlx5v_devx_ctx_put(ctx);
+err:
+	rte_errno = -ret;
+	return NULL;
 }
 
 struct mlx5v_devx_msi *
 mlx5v_devx_to_msi(struct rte_pmd_mlx5v_msi_vector *pub)
 {
-	struct mlx5v_devx_msi *msi = (struct mlx5v_devx_msi *)pub;
+	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get(MLX5V_DEVX_KIND_MSI, pub);
 
-	if (pub == NULL || msi->magic != MLX5V_DEVX_MSI_MAGIC)
+	if (obj == NULL)
 		return NULL;
-	return msi;
+	mlx5v_devx_obj_put(obj);
+	return (struct mlx5v_devx_msi *)pub;
 }
 
 int
 mlx5v_devx_msi_free(struct mlx5v_devx_msi *msi)
 {
+	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get_excl(MLX5V_DEVX_KIND_MSI, msi);
 	struct mlx5v_devx_ctx *ctx;
 	int ret;
 
-	if (msi == NULL || msi->magic != MLX5V_DEVX_MSI_MAGIC)
+	/* Not live: freed already (also by the device removal), or never a vector of ours. */
+	if (obj == NULL)
 		return -EINVAL;
+	ctx = obj->ctx;
 	/*
 	 * rdma-core checks the caller-visible vector and fd: vector 0, a vector out of range
 	 * or an fd that is not the one recorded give EINVAL and keep the object. Unlike
 	 * rdma-core, a vector still used by a live EQ gives EBUSY (mlx5-prm.md §12 #10).
 	 */
-	if (msi->pub.vector <= 0)
-		return -EINVAL;
-	ret = mlx5v_msi_free(msi->dev, (unsigned int)msi->pub.vector, msi->pub.fd);
-	if (ret < 0)
+	ret = msi->pub.vector <= 0 ? -EINVAL :
+	      mlx5v_msi_free(msi->dev, (unsigned int)msi->pub.vector, msi->pub.fd);
+	if (ret < 0) {
+		mlx5v_devx_obj_put_excl(obj);
 		return ret;
-	ctx = mlx5v_devx_ctx_get(msi->dev);
-	if (ctx != NULL) {
-		rte_spinlock_lock(&ctx->lock);
-		TAILQ_REMOVE(&ctx->msis, msi, next);
-		rte_spinlock_unlock(&ctx->lock);
 	}
-	msi->magic = 0;
+	mlx5v_devx_obj_retire(MLX5V_DEVX_KIND_MSI, msi, obj);
+	rte_spinlock_lock(&ctx->lock);
+	TAILQ_REMOVE(&ctx->msis, msi, next);
+	rte_spinlock_unlock(&ctx->lock);
 	free(msi);
+	mlx5v_devx_ctx_put(ctx);
 	return 0;
 }
 
@@ -255,14 +543,20 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 		goto einval;
 	if (outlen < RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE)
 		goto einval;
-	ctx = mlx5v_devx_ctx_get(dev);
-	if (ctx == NULL)
-		return NULL;
-	eq = rte_zmalloc_socket("mlx5v_devx_eq", sizeof(*eq), 0, dev->socket);
-	if (eq == NULL) {
-		rte_errno = ENOMEM;
+	/* The arguments are sound; now the device handle, by address only. */
+	ret = mlx5v_devx_ctx_acquire(dev, &ctx);
+	if (ret < 0) {
+		rte_errno = -ret;
 		return NULL;
 	}
+	eq = rte_zmalloc_socket("mlx5v_devx_eq", sizeof(*eq), 0, dev->socket);
+	if (eq == NULL) {
+		ret = -ENOMEM;
+		goto err_ctx_put;
+	}
+	ret = mlx5v_devx_reg_reserve(MLX5V_DEVX_KIND_EQ);
+	if (ret < 0)
+		goto err_eq_free;
 	eq->dev = dev;
 	rte_spinlock_init(&eq->lock);
 	eq->log_nent = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE);
@@ -276,10 +570,11 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	 */
 	ret = mlx5v_msi_eq_ref(dev, eq->vector, 1);
 	if (ret < 0)
-		goto err_eq_free;
+		goto err_reg_cancel;
 	/*
 	 * Owner bytes are 1 BEFORE CREATE_EQ, which rdma-core leaves to the caller (§11.7
-	 * risk), and one PAS covers the ring (§11.4 step 8).
+	 * risk), and one PAS covers the ring (§11.4 step 8). A failed DMA mapping is a
+	 * local error: its errno, never EREMOTEIO, and the ring is already freed.
 	 */
 	ret = mlx5v_eq_ring_alloc(dev, eq->log_nent, "mlx5v_devx_eq_buf", &eq->ring);
 	if (ret < 0)
@@ -302,20 +597,26 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	db = mlx5v_hw_uar_addr(dev->hw, eq->uar_page);
 	eq->db = db != NULL ? db + RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF : NULL;
 	eq->pub.vaddr = eq->ring.buf;
-	eq->magic = MLX5V_DEVX_EQ_MAGIC;
 	rte_spinlock_lock(&ctx->lock);
 	TAILQ_INSERT_TAIL(&ctx->eqs, eq, next);
 	rte_spinlock_unlock(&ctx->lock);
+	/* Last: the handle becomes valid only once the EQ is complete. */
+	mlx5v_devx_reg_publish(MLX5V_DEVX_KIND_EQ, eq, &eq->obj, ctx);
 	MLX5V_EQ_LOG(DEBUG, "%s: DEVX EQ %u: %u entries, vector %u, UAR %u, IOVA 0x%" PRIx64,
 		     dev->name, eq->eqn, eq->ring.nent, eq->vector, eq->uar_page, eq->ring.iova);
+	mlx5v_devx_ctx_put(ctx);
 	return eq;
 
 err_ring_free:
 	mlx5v_eq_ring_free(dev, &eq->ring);
 err_msi_unref:
 	mlx5v_msi_eq_ref(dev, eq->vector, -1);
+err_reg_cancel:
+	mlx5v_devx_reg_cancel(MLX5V_DEVX_KIND_EQ);
 err_eq_free:
 	rte_free(eq);
+err_ctx_put:
+	mlx5v_devx_ctx_put(ctx);
 	rte_errno = -ret;
 	return NULL;
 einval:
@@ -326,24 +627,24 @@ einval:
 struct mlx5v_devx_eq *
 mlx5v_devx_to_eq(struct rte_pmd_mlx5v_eq *pub)
 {
-	struct mlx5v_devx_eq *eq = (struct mlx5v_devx_eq *)pub;
+	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get(MLX5V_DEVX_KIND_EQ, pub);
 
-	if (pub == NULL || eq->magic != MLX5V_DEVX_EQ_MAGIC)
+	if (obj == NULL)
 		return NULL;
-	return eq;
+	mlx5v_devx_obj_put(obj);
+	return (struct mlx5v_devx_eq *)pub;
 }
 
-/* Free the software side of an EQ the device no longer references. */
+static int mlx5v_devx_eq_intr_stop_one(struct mlx5v_devx_eq *eq);
+
+/* Free the software side of an EQ the device no longer references and nobody uses. */
 static void
 mlx5v_devx_eq_free(struct mlx5v_devx_eq *eq)
 {
 	struct mlx5v_dev *dev = eq->dev;
 
-	mlx5v_devx_eq_intr_stop(eq);
-	/* Wait out an lcore poller that started before the EQ was unlisted. */
-	rte_spinlock_lock(&eq->lock);
-	eq->magic = 0;
-	rte_spinlock_unlock(&eq->lock);
+	/* The interrupt callback holds no reference: stop it (and wait for it) first. */
+	mlx5v_devx_eq_intr_stop_one(eq);
 	/* rdma-core leaks the ring here (§12 #1); we free it. */
 	mlx5v_eq_ring_free(dev, &eq->ring);
 	mlx5v_msi_eq_ref(dev, eq->vector, -1);
@@ -353,22 +654,27 @@ mlx5v_devx_eq_free(struct mlx5v_devx_eq *eq)
 int
 mlx5v_devx_eq_destroy(struct mlx5v_devx_eq *eq)
 {
+	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get_excl(MLX5V_DEVX_KIND_EQ, eq);
 	struct mlx5v_devx_ctx *ctx;
 	int ret;
 
-	if (eq == NULL || eq->magic != MLX5V_DEVX_EQ_MAGIC)
+	/* Not live: destroyed already (also by the device removal), or never an EQ of ours. */
+	if (obj == NULL)
 		return -EINVAL;
-	ctx = mlx5v_devx_ctx_get(eq->dev);
-	if (ctx == NULL)
-		return -rte_errno;
+	ctx = obj->ctx;
 	ret = mlx5v_devx_eq_destroy_cmd(eq->dev, eq->eqn);
-	if (ret < 0)
+	if (ret < 0) {
+		mlx5v_devx_obj_put_excl(obj);
 		return ret;   /* the device still owns the EQ: keep everything */
+	}
+	/* From here the handle is EINVAL for everybody; wait out calls still using it. */
+	mlx5v_devx_obj_retire(MLX5V_DEVX_KIND_EQ, eq, obj);
 	rte_spinlock_lock(&ctx->lock);
 	TAILQ_REMOVE(&ctx->eqs, eq, next);
 	rte_spinlock_unlock(&ctx->lock);
 	MLX5V_EQ_LOG(DEBUG, "%s: DEVX EQ %u destroyed", eq->dev->name, eq->eqn);
 	mlx5v_devx_eq_free(eq);
+	mlx5v_devx_ctx_put(ctx);
 	return 0;
 }
 
@@ -378,16 +684,14 @@ mlx5v_devx_eq_find(struct mlx5v_dev *dev, uint32_t eqn)
 	struct mlx5v_devx_ctx *ctx;
 	struct mlx5v_devx_eq *eq;
 
-	if (dev == NULL)
-		return NULL;
-	ctx = mlx5v_devx_ctx_get(dev);
-	if (ctx == NULL)
+	if (mlx5v_devx_ctx_acquire(dev, &ctx) < 0)
 		return NULL;
 	rte_spinlock_lock(&ctx->lock);
 	TAILQ_FOREACH(eq, &ctx->eqs, next)
 		if (eq->eqn == eqn)
 			break;
 	rte_spinlock_unlock(&ctx->lock);
+	mlx5v_devx_ctx_put(ctx);
 	return eq;
 }
 
@@ -397,12 +701,11 @@ mlx5v_devx_eq_list(struct mlx5v_dev *dev, struct mlx5v_devx_eq **eqs, unsigned i
 	struct mlx5v_devx_ctx *ctx;
 	struct mlx5v_devx_eq *eq;
 	unsigned int i = 0;
+	int ret;
 
-	if (dev == NULL)
-		return -EINVAL;
-	ctx = mlx5v_devx_ctx_get(dev);
-	if (ctx == NULL)
-		return -rte_errno;
+	ret = mlx5v_devx_ctx_acquire(dev, &ctx);
+	if (ret < 0)
+		return ret;
 	rte_spinlock_lock(&ctx->lock);
 	TAILQ_FOREACH(eq, &ctx->eqs, next) {
 		if (i < n && eqs != NULL)
@@ -410,6 +713,7 @@ mlx5v_devx_eq_list(struct mlx5v_dev *dev, struct mlx5v_devx_eq **eqs, unsigned i
 		i++;
 	}
 	rte_spinlock_unlock(&ctx->lock);
+	mlx5v_devx_ctx_put(ctx);
 	return (int)i;
 }
 
@@ -417,13 +721,19 @@ int
 mlx5v_devx_eq_handler_set(struct mlx5v_devx_eq *eq, unsigned int type, mlx5v_devx_event_cb cb,
 			  void *arg)
 {
-	if (eq == NULL || type > MLX5V_DEVX_EVENT_ANY)
+	struct mlx5v_devx_obj *obj;
+
+	if (type > MLX5V_DEVX_EVENT_ANY)
+		return -EINVAL;
+	obj = mlx5v_devx_obj_get(MLX5V_DEVX_KIND_EQ, eq);
+	if (obj == NULL)
 		return -EINVAL;
 	/* Under the poll lock: a handler never runs with a half-written entry. */
 	rte_spinlock_lock(&eq->lock);
 	eq->handler[type].cb = cb;
 	eq->handler[type].arg = arg;
 	rte_spinlock_unlock(&eq->lock);
+	mlx5v_devx_obj_put(obj);
 	return 0;
 }
 
@@ -443,16 +753,15 @@ mlx5v_devx_eq_db(struct mlx5v_devx_eq *eq, int arm)
 		eq->stats.ci_updates++;
 }
 
-int
-mlx5v_devx_eq_poll(struct mlx5v_devx_eq *eq)
+/* mlx5v_devx_eq_poll() on an EQ known to be alive (a reference, or its own callback). */
+static int
+mlx5v_devx_eq_poll_one(struct mlx5v_devx_eq *eq)
 {
 	unsigned int cc = 0;
 	int n = 0;
 	uint8_t *eqe;
 	uint8_t type;
 
-	if (eq == NULL)
-		return -EINVAL;
 	if (eq->db == NULL)
 		return -ENOTSUP;
 	/* Another thread is draining this EQ: it will see whatever we would have. */
@@ -485,10 +794,21 @@ mlx5v_devx_eq_poll(struct mlx5v_devx_eq *eq)
 }
 
 int
-mlx5v_devx_eq_arm(struct mlx5v_devx_eq *eq)
+mlx5v_devx_eq_poll(struct mlx5v_devx_eq *eq)
 {
-	if (eq == NULL)
+	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get(MLX5V_DEVX_KIND_EQ, eq);
+	int ret;
+
+	if (obj == NULL)
 		return -EINVAL;
+	ret = mlx5v_devx_eq_poll_one(eq);
+	mlx5v_devx_obj_put(obj);
+	return ret;
+}
+
+static int
+mlx5v_devx_eq_arm_one(struct mlx5v_devx_eq *eq)
+{
 	if (eq->db == NULL)
 		return -ENOTSUP;
 	rte_spinlock_lock(&eq->lock);
@@ -497,34 +817,60 @@ mlx5v_devx_eq_arm(struct mlx5v_devx_eq *eq)
 	return 0;
 }
 
+int
+mlx5v_devx_eq_arm(struct mlx5v_devx_eq *eq)
+{
+	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get(MLX5V_DEVX_KIND_EQ, eq);
+	int ret;
+
+	if (obj == NULL)
+		return -EINVAL;
+	ret = mlx5v_devx_eq_arm_one(eq);
+	mlx5v_devx_obj_put(obj);
+	return ret;
+}
+
 unsigned int
 mlx5v_devx_eq_pending(struct mlx5v_devx_eq *eq)
 {
+	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get(MLX5V_DEVX_KIND_EQ, eq);
 	unsigned int n = 0;
 
-	if (eq == NULL)
+	if (obj == NULL)
 		return 0;
 	rte_spinlock_lock(&eq->lock);
 	while (n < eq->ring.nent &&
 	       rte_pmd_mlx5v_eq_next_eqe(eq->ring.buf, eq->ring.nent, eq->ci + n) != NULL)
 		n++;
 	rte_spinlock_unlock(&eq->lock);
+	mlx5v_devx_obj_put(obj);
 	return n;
 }
 
-void
+int
 mlx5v_devx_eq_stats_get(struct mlx5v_devx_eq *eq, struct mlx5v_devx_eq_stats *st)
 {
+	struct mlx5v_devx_obj *obj;
+
+	if (st == NULL)
+		return -EINVAL;
+	obj = mlx5v_devx_obj_get(MLX5V_DEVX_KIND_EQ, eq);
+	if (obj == NULL)
+		return -EINVAL;
 	rte_spinlock_lock(&eq->lock);
 	*st = eq->stats;
 	rte_spinlock_unlock(&eq->lock);
 	st->intrs = __atomic_load_n(&eq->stats.intrs, __ATOMIC_RELAXED);
+	mlx5v_devx_obj_put(obj);
+	return 0;
 }
 
 /*
  * EAL interrupt thread, on the EQ's vector. The handle is EXT: EAL neither reads the
  * eventfd nor stops its level-triggered epoll, so drain the fd first (a raise after the
  * drain wakes us again), then consume and re-arm (mlx5-prm.md §11.9, §11.7 step 8).
+ * No registry lookup: the EQ is freed only after mlx5v_devx_eq_intr_stop_one() has
+ * waited for this callback to return.
  */
 static void
 mlx5v_devx_eq_intr_cb(void *arg)
@@ -535,27 +881,36 @@ mlx5v_devx_eq_intr_cb(void *arg)
 	while (read(eq->intr_fd, &cnt, sizeof(cnt)) == (ssize_t)sizeof(cnt))
 		;
 	__atomic_fetch_add(&eq->stats.intrs, 1, __ATOMIC_RELAXED);
-	mlx5v_devx_eq_poll(eq);
+	mlx5v_devx_eq_poll_one(eq);
 }
 
 int
 mlx5v_devx_eq_intr_start(struct mlx5v_devx_eq *eq)
 {
-	struct rte_intr_handle *ih;
+	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get(MLX5V_DEVX_KIND_EQ, eq);
+	struct rte_intr_handle *ih = NULL;
 	int fd, ret;
 
-	if (eq == NULL || eq->magic != MLX5V_DEVX_EQ_MAGIC)
+	if (obj == NULL)
 		return -EINVAL;
-	if (eq->ih != NULL)
-		return -EEXIST;
+	/* Under the poll lock: two racing starts of one EQ cannot both register. */
+	rte_spinlock_lock(&eq->lock);
+	if (eq->ih != NULL) {
+		ret = -EEXIST;
+		goto out;
+	}
 	rte_spinlock_lock(&eq->dev->msi.lock);
 	fd = eq->vector < eq->dev->msi.count ? eq->dev->msi.fd[eq->vector] : -1;
 	rte_spinlock_unlock(&eq->dev->msi.lock);
-	if (fd < 0)
-		return -EINVAL;
+	if (fd < 0) {
+		ret = -EINVAL;
+		goto out;
+	}
 	ih = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
-	if (ih == NULL)
-		return -ENOMEM;
+	if (ih == NULL) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	if (rte_intr_type_set(ih, RTE_INTR_HANDLE_EXT) != 0 || rte_intr_fd_set(ih, fd) != 0) {
 		ret = -EINVAL;
 		goto err_ih_free;
@@ -564,7 +919,7 @@ mlx5v_devx_eq_intr_start(struct mlx5v_devx_eq *eq)
 	 * Publish the fd before registering: the callback may run at once on the interrupt
 	 * thread (the fd may already be readable), and an undrained fd spins the
 	 * level-triggered epoll. Several EQs may share the vector: EAL then runs every
-	 * callback of that fd.
+	 * callback of that fd. The callback only trylocks the poll lock held here.
 	 */
 	eq->intr_fd = fd;
 	eq->ih = ih;
@@ -574,32 +929,55 @@ mlx5v_devx_eq_intr_start(struct mlx5v_devx_eq *eq)
 		goto err_ih_free;
 	}
 	/* Arm so the first EQE raises the vector (a new EQ is not armed, §6.11). */
-	mlx5v_devx_eq_arm(eq);
-	return 0;
+	if (eq->db != NULL)
+		mlx5v_devx_eq_db(eq, 1);
+	ret = 0;
+	goto out;
 
 err_ih_free:
 	rte_intr_instance_free(ih);
+out:
+	rte_spinlock_unlock(&eq->lock);
+	mlx5v_devx_obj_put(obj);
 	return ret;
+}
+
+/* Stop the callback of an EQ known to be alive. */
+static int
+mlx5v_devx_eq_intr_stop_one(struct mlx5v_devx_eq *eq)
+{
+	struct rte_intr_handle *ih;
+
+	rte_spinlock_lock(&eq->lock);
+	ih = eq->ih;
+	eq->ih = NULL;
+	rte_spinlock_unlock(&eq->lock);
+	if (ih == NULL)
+		return -ENOENT;
+	/*
+	 * From another thread, wait until a running callback returns (plain unregister
+	 * answers -EAGAIN then); on the interrupt thread this callback is not running.
+	 * Not under the poll lock: the running callback may be waiting for it.
+	 */
+	if (rte_thread_is_intr())
+		rte_intr_callback_unregister(ih, mlx5v_devx_eq_intr_cb, eq);
+	else
+		rte_intr_callback_unregister_sync(ih, mlx5v_devx_eq_intr_cb, eq);
+	rte_intr_instance_free(ih);
+	return 0;
 }
 
 int
 mlx5v_devx_eq_intr_stop(struct mlx5v_devx_eq *eq)
 {
-	if (eq == NULL)
+	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get(MLX5V_DEVX_KIND_EQ, eq);
+	int ret;
+
+	if (obj == NULL)
 		return -EINVAL;
-	if (eq->ih == NULL)
-		return -ENOENT;
-	/*
-	 * From another thread, wait until a running callback returns (plain unregister
-	 * answers -EAGAIN then); on the interrupt thread this callback is not running.
-	 */
-	if (rte_thread_is_intr())
-		rte_intr_callback_unregister(eq->ih, mlx5v_devx_eq_intr_cb, eq);
-	else
-		rte_intr_callback_unregister_sync(eq->ih, mlx5v_devx_eq_intr_cb, eq);
-	rte_intr_instance_free(eq->ih);
-	eq->ih = NULL;
-	return 0;
+	ret = mlx5v_devx_eq_intr_stop_one(eq);
+	mlx5v_devx_obj_put(obj);
+	return ret;
 }
 
 /* ---- misc ---- */
@@ -607,7 +985,9 @@ mlx5v_devx_eq_intr_stop(struct mlx5v_devx_eq *eq)
 int
 mlx5v_devx_query_eqn(struct mlx5v_dev *dev, uint32_t vector, uint32_t *eqn)
 {
+	struct mlx5v_devx_ctx *ctx;
 	struct mlx5v_eq *async;
+	int ret;
 
 	if (dev == NULL || eqn == NULL)
 		return -EINVAL;
@@ -617,21 +997,34 @@ mlx5v_devx_query_eqn(struct mlx5v_dev *dev, uint32_t vector, uint32_t *eqn)
 	 */
 	if (vector != MLX5V_ASYNC_EQ_VECTOR)
 		return -EINVAL;
+	ret = mlx5v_devx_ctx_acquire(dev, &ctx);
+	if (ret < 0)
+		return ret;
 	async = mlx5v_eq_async(dev);
 	if (async == NULL)
-		return -ENODEV;
-	*eqn = mlx5v_eq_eqn(async);
-	return 0;
+		ret = -ENODEV;
+	else
+		*eqn = mlx5v_eq_eqn(async);
+	mlx5v_devx_ctx_put(ctx);
+	return ret;
 }
 
 int
 mlx5v_devx_general_cmd(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 		       size_t outlen)
 {
+	struct mlx5v_devx_ctx *ctx;
+	int ret;
+
 	if (dev == NULL || in == NULL || out == NULL || inlen < MLX5V_CMD_HDR_SIZE ||
 	    outlen < MLX5V_CMD_HDR_SIZE)
 		return -EINVAL;
-	return mlx5v_cmd_do(dev, in, inlen, out, outlen);
+	ret = mlx5v_devx_ctx_acquire(dev, &ctx);
+	if (ret < 0)
+		return ret;
+	ret = mlx5v_cmd_do(dev, in, inlen, out, outlen);
+	mlx5v_devx_ctx_put(ctx);
+	return ret;
 }
 
 struct mlx5v_devx_uar *
@@ -645,31 +1038,31 @@ mlx5v_devx_uar_alloc(struct mlx5v_dev *dev)
 	uint32_t idx;
 	int ret;
 
-	if (dev == NULL) {
-		rte_errno = EINVAL;
+	ret = mlx5v_devx_ctx_acquire(dev, &ctx);
+	if (ret < 0) {
+		rte_errno = -ret;
 		return NULL;
 	}
-	ctx = mlx5v_devx_ctx_get(dev);
-	if (ctx == NULL)
-		return NULL;
 	uar = calloc(1, sizeof(*uar));
 	if (uar == NULL) {
-		rte_errno = ENOMEM;
-		return NULL;
+		ret = -ENOMEM;
+		goto err_ctx_put;
 	}
+	ret = mlx5v_devx_reg_reserve(MLX5V_DEVX_KIND_UAR);
+	if (ret < 0)
+		goto err_free;
 	memset(in, 0, sizeof(in));
 	memset(out, 0, sizeof(out));
 	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_ALLOC_UAR);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0)
-		goto err_free;
+		goto err_reg_cancel;
 	idx = MLX5V_GET(out, RTE_PMD_MLX5V_UAR_CMD_UAR);
 	base = mlx5v_hw_uar_addr(dev->hw, idx);
 	if (base == NULL) {
 		ret = -ENXIO;
 		goto err_dealloc;
 	}
-	uar->magic = MLX5V_DEVX_UAR_MAGIC;
 	uar->dev = dev;
 	uar->pub.page_id = idx;
 	uar->pub.base_addr = base;
@@ -677,6 +1070,8 @@ mlx5v_devx_uar_alloc(struct mlx5v_dev *dev)
 	rte_spinlock_lock(&ctx->lock);
 	TAILQ_INSERT_TAIL(&ctx->uars, uar, next);
 	rte_spinlock_unlock(&ctx->lock);
+	mlx5v_devx_reg_publish(MLX5V_DEVX_KIND_UAR, uar, &uar->obj, ctx);
+	mlx5v_devx_ctx_put(ctx);
 	return uar;
 
 err_dealloc:
@@ -684,8 +1079,12 @@ err_dealloc:
 	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
 	MLX5V_SET(in, RTE_PMD_MLX5V_UAR_CMD_UAR, idx);
 	mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+err_reg_cancel:
+	mlx5v_devx_reg_cancel(MLX5V_DEVX_KIND_UAR);
 err_free:
 	free(uar);
+err_ctx_put:
+	mlx5v_devx_ctx_put(ctx);
 	rte_errno = -ret;
 	return NULL;
 }
@@ -693,11 +1092,12 @@ err_free:
 struct mlx5v_devx_uar *
 mlx5v_devx_to_uar(struct rte_pmd_mlx5v_uar *pub)
 {
-	struct mlx5v_devx_uar *uar = (struct mlx5v_devx_uar *)pub;
+	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get(MLX5V_DEVX_KIND_UAR, pub);
 
-	if (pub == NULL || uar->magic != MLX5V_DEVX_UAR_MAGIC)
+	if (obj == NULL)
 		return NULL;
-	return uar;
+	mlx5v_devx_obj_put(obj);
+	return (struct mlx5v_devx_uar *)pub;
 }
 
 int
@@ -705,26 +1105,29 @@ mlx5v_devx_uar_free(struct mlx5v_devx_uar *uar)
 {
 	uint8_t in[MLX5V_CMD_HDR_SIZE];
 	uint8_t out[MLX5V_CMD_HDR_SIZE];
+	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get_excl(MLX5V_DEVX_KIND_UAR, uar);
 	struct mlx5v_devx_ctx *ctx;
 	int ret;
 
-	if (uar == NULL || uar->magic != MLX5V_DEVX_UAR_MAGIC)
+	/* Not live: freed already (also by the device removal), or never a UAR of ours. */
+	if (obj == NULL)
 		return -EINVAL;
-	ctx = mlx5v_devx_ctx_get(uar->dev);
-	if (ctx == NULL)
-		return -rte_errno;
+	ctx = obj->ctx;
 	memset(in, 0, sizeof(in));
 	memset(out, 0, sizeof(out));
 	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
 	MLX5V_SET(in, RTE_PMD_MLX5V_UAR_CMD_UAR, uar->pub.page_id);
 	ret = mlx5v_cmd_exec(uar->dev, in, sizeof(in), out, sizeof(out));
-	if (ret < 0)
+	if (ret < 0) {
+		mlx5v_devx_obj_put_excl(obj);
 		return ret;
+	}
+	mlx5v_devx_obj_retire(MLX5V_DEVX_KIND_UAR, uar, obj);
 	rte_spinlock_lock(&ctx->lock);
 	TAILQ_REMOVE(&ctx->uars, uar, next);
 	rte_spinlock_unlock(&ctx->lock);
-	uar->magic = 0;
 	free(uar);
+	mlx5v_devx_ctx_put(ctx);
 	return 0;
 }
 
@@ -738,12 +1141,14 @@ mlx5v_devx_dma_map(struct mlx5v_dev *dev, void *addr, size_t size, uint64_t *iov
 
 	if (dev == NULL || addr == NULL || size == 0 || iova == NULL)
 		return -EINVAL;
-	ctx = mlx5v_devx_ctx_get(dev);
-	if (ctx == NULL)
-		return -rte_errno;
+	ret = mlx5v_devx_ctx_acquire(dev, &ctx);
+	if (ret < 0)
+		return ret;
 	d = calloc(1, sizeof(*d));
-	if (d == NULL)
-		return -ENOMEM;
+	if (d == NULL) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	d->addr = a;
 	d->size = size;
 	/* Insert first (under the lock) so two racing maps of one range cannot both win. */
@@ -752,7 +1157,8 @@ mlx5v_devx_dma_map(struct mlx5v_dev *dev, void *addr, size_t size, uint64_t *iov
 		if (a < it->addr + it->size && it->addr < a + size) {
 			rte_spinlock_unlock(&ctx->lock);
 			free(d);
-			return -EINVAL;
+			ret = -EINVAL;
+			goto out;
 		}
 	}
 	TAILQ_INSERT_TAIL(&ctx->dmas, d, next);
@@ -763,10 +1169,12 @@ mlx5v_devx_dma_map(struct mlx5v_dev *dev, void *addr, size_t size, uint64_t *iov
 		TAILQ_REMOVE(&ctx->dmas, d, next);
 		rte_spinlock_unlock(&ctx->lock);
 		free(d);
-		return ret;
+		goto out;
 	}
 	*iova = d->iova;
-	return 0;
+out:
+	mlx5v_devx_ctx_put(ctx);
+	return ret;
 }
 
 int
@@ -774,12 +1182,13 @@ mlx5v_devx_dma_unmap(struct mlx5v_dev *dev, void *addr, size_t size)
 {
 	struct mlx5v_devx_ctx *ctx;
 	struct mlx5v_devx_dma *d;
+	int ret;
 
 	if (dev == NULL || addr == NULL)
 		return -EINVAL;
-	ctx = mlx5v_devx_ctx_get(dev);
-	if (ctx == NULL)
-		return -rte_errno;
+	ret = mlx5v_devx_ctx_acquire(dev, &ctx);
+	if (ret < 0)
+		return ret;
 	rte_spinlock_lock(&ctx->lock);
 	TAILQ_FOREACH(d, &ctx->dmas, next)
 		if (d->addr == (uint8_t *)addr && d->size == size)
@@ -787,10 +1196,13 @@ mlx5v_devx_dma_unmap(struct mlx5v_dev *dev, void *addr, size_t size)
 	if (d != NULL)
 		TAILQ_REMOVE(&ctx->dmas, d, next);
 	rte_spinlock_unlock(&ctx->lock);
-	if (d == NULL)
+	if (d == NULL) {
+		mlx5v_devx_ctx_put(ctx);
 		return -EINVAL;
+	}
 	mlx5v_hw_dma_unmap(dev->hw, d->addr, d->iova, d->size);
 	free(d);
+	mlx5v_devx_ctx_put(ctx);
 	return 0;
 }
 
@@ -813,14 +1225,19 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	ctx = mlx5v_devx_ctx_get(dev);
-	if (ctx == NULL)
-		return NULL;
-	cq = calloc(1, sizeof(*cq));
-	if (cq == NULL) {
-		rte_errno = ENOMEM;
+	ret = mlx5v_devx_ctx_acquire(dev, &ctx);
+	if (ret < 0) {
+		rte_errno = -ret;
 		return NULL;
 	}
+	cq = calloc(1, sizeof(*cq));
+	if (cq == NULL) {
+		ret = -ENOMEM;
+		goto err_ctx_put;
+	}
+	ret = mlx5v_devx_reg_reserve(MLX5V_DEVX_KIND_CQ);
+	if (ret < 0)
+		goto err_cq_free;
 	cq->dev = dev;
 	cq->nent = 1u << log_size;
 	cq->eqn = eqn;
@@ -831,7 +1248,7 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	cq->buf = rte_zmalloc_socket("mlx5v_devx_cq", cq->size, ring, dev->socket);
 	if (cq->buf == NULL) {
 		ret = -ENOMEM;
-		goto err_cq_free;
+		goto err_reg_cancel;
 	}
 	cq->dbrec = (volatile uint32_t *)(cq->buf + ring);
 	/* Every CQE starts invalid and hardware-owned (§7.4; §12 #6 is the bug otherwise). */
@@ -863,14 +1280,20 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	rte_spinlock_lock(&ctx->lock);
 	TAILQ_INSERT_TAIL(&ctx->cqs, cq, next);
 	rte_spinlock_unlock(&ctx->lock);
+	mlx5v_devx_reg_publish(MLX5V_DEVX_KIND_CQ, cq, &cq->obj, ctx);
+	mlx5v_devx_ctx_put(ctx);
 	return cq;
 
 err_buf_unmap:
 	mlx5v_hw_dma_unmap(dev->hw, cq->buf, cq->iova, cq->size);
 err_buf_free:
 	rte_free(cq->buf);
+err_reg_cancel:
+	mlx5v_devx_reg_cancel(MLX5V_DEVX_KIND_CQ);
 err_cq_free:
 	free(cq);
+err_ctx_put:
+	mlx5v_devx_ctx_put(ctx);
 	rte_errno = -ret;
 	return NULL;
 }
@@ -891,23 +1314,26 @@ mlx5v_devx_cq_destroy_cmd(struct mlx5v_dev *dev, uint32_t cqn)
 int
 mlx5v_devx_cq_destroy(struct mlx5v_devx_cq *cq)
 {
+	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get_excl(MLX5V_DEVX_KIND_CQ, cq);
 	struct mlx5v_devx_ctx *ctx;
 	int ret;
 
-	if (cq == NULL)
+	if (obj == NULL)
 		return -EINVAL;
-	ctx = mlx5v_devx_ctx_get(cq->dev);
-	if (ctx == NULL)
-		return -rte_errno;
+	ctx = obj->ctx;
 	ret = mlx5v_devx_cq_destroy_cmd(cq->dev, cq->cqn);
-	if (ret < 0)
+	if (ret < 0) {
+		mlx5v_devx_obj_put_excl(obj);
 		return ret;
+	}
+	mlx5v_devx_obj_retire(MLX5V_DEVX_KIND_CQ, cq, obj);
 	rte_spinlock_lock(&ctx->lock);
 	TAILQ_REMOVE(&ctx->cqs, cq, next);
 	rte_spinlock_unlock(&ctx->lock);
 	mlx5v_hw_dma_unmap(cq->dev->hw, cq->buf, cq->iova, cq->size);
 	rte_free(cq->buf);
 	free(cq);
+	mlx5v_devx_ctx_put(ctx);
 	return 0;
 }
 
@@ -945,6 +1371,28 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 	struct mlx5v_devx_cq *cq;
 	struct mlx5v_dev *dev = ctx->dev;
 
+	/*
+	 * First the handles die: the device handle and every object handle of it answer
+	 * ENODEV/EINVAL from now on. Then wait out the calls already in flight (each holds
+	 * a context reference, creates and destroys included), so that nothing below races
+	 * with the application and no object is half created or half destroyed.
+	 */
+	rte_rwlock_write_lock(&mlx5v_devx_reg_lock);
+	ctx->dying = 1;
+	TAILQ_REMOVE(&mlx5v_devx_ctxs, ctx, next);
+	rte_rwlock_write_unlock(&mlx5v_devx_reg_lock);
+	mlx5v_devx_wait_unused(&ctx->refs);
+	rte_rwlock_write_lock(&mlx5v_devx_reg_lock);
+	TAILQ_FOREACH(cq, &ctx->cqs, next)
+		mlx5v_devx_reg_remove_locked(MLX5V_DEVX_KIND_CQ, cq);
+	TAILQ_FOREACH(eq, &ctx->eqs, next)
+		mlx5v_devx_reg_remove_locked(MLX5V_DEVX_KIND_EQ, eq);
+	TAILQ_FOREACH(uar, &ctx->uars, next)
+		mlx5v_devx_reg_remove_locked(MLX5V_DEVX_KIND_UAR, uar);
+	TAILQ_FOREACH(msi, &ctx->msis, next)
+		mlx5v_devx_reg_remove_locked(MLX5V_DEVX_KIND_MSI, msi);
+	rte_rwlock_write_unlock(&mlx5v_devx_reg_lock);
+
 	/* Reverse creation order: CQs reference EQs and UARs, EQs reference UARs. */
 	while ((cq = TAILQ_FIRST(&ctx->cqs)) != NULL) {
 		MLX5V_EQ_LOG(WARNING, "%s: DEVX CQ %u still alive at removal", dev->name, cq->cqn);
@@ -968,7 +1416,6 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 		MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
 		MLX5V_SET(in, RTE_PMD_MLX5V_UAR_CMD_UAR, uar->pub.page_id);
 		mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
-		uar->magic = 0;
 		free(uar);
 	}
 	while ((d = TAILQ_FIRST(&ctx->dmas)) != NULL) {
@@ -982,7 +1429,6 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 			     dev->name, msi->vector);
 		TAILQ_REMOVE(&ctx->msis, msi, next);
 		mlx5v_msi_free(dev, msi->vector, msi->pub.fd);
-		msi->magic = 0;
 		free(msi);
 	}
 	/* The core's hook walk allows a hook to unregister itself from its callback. */

@@ -23,9 +23,25 @@ struct rte_intr_handle;
 /*
  * Internal API (0 or -errno; pointer calls return NULL and set rte_errno), used by the
  * public rte_pmd_mlx5v_devx_* wrappers, our testpmd commands and the net PMD. The objects
- * embed the public structure as their first member, so a public pointer converts back
- * with mlx5v_devx_to_*() after a magic check.
+ * embed the public structure as their first member, so a public pointer and its object
+ * have the same address.
+ *
+ * Handles are validated by address, never by reading them: a process-local registry
+ * records every live MSI vector, EQ, UAR and CQ, and every device that has DEVX state.
+ * Each entry point that takes a handle looks it up first and answers -EINVAL (an object)
+ * or -ENODEV (a device) when it is not live: already destroyed/freed, released by the
+ * device removal, or never ours. A call in flight holds a reference, so a concurrent
+ * destroy or device removal waits for it before freeing anything.
  */
+
+struct mlx5v_devx_ctx;
+
+/** Registry header embedded in every DEVX object (mlx5v_devx.c owns its fields). */
+struct mlx5v_devx_obj {
+	struct mlx5v_devx_ctx *ctx;    /**< the device's DEVX state */
+	uint32_t refs;                 /**< atomic: calls in flight on the object */
+	uint32_t busy;                 /**< atomic: a destroy/free of it is running */
+};
 
 /** Handler table index for "any type without its own handler". */
 #define MLX5V_DEVX_EVENT_ANY RTE_PMD_MLX5V_EVENT_MAX
@@ -40,9 +56,9 @@ typedef void (*mlx5v_devx_event_cb)(struct mlx5v_dev *dev, uint32_t eqn, const u
 
 /** An allocated MSI vector. */
 struct mlx5v_devx_msi {
-	struct rte_pmd_mlx5v_msi_vector pub;
+	struct rte_pmd_mlx5v_msi_vector pub;   /**< first: the handle is the object */
 	TAILQ_ENTRY(mlx5v_devx_msi) next;
-	uint32_t magic;
+	struct mlx5v_devx_obj obj;
 	struct mlx5v_dev *dev;
 	unsigned int vector;     /**< as allocated; pub may be changed by a careless caller */
 };
@@ -60,8 +76,8 @@ struct mlx5v_devx_eq_stats {
 
 /** A DEVX EQ. */
 struct mlx5v_devx_eq {
-	struct rte_pmd_mlx5v_eq pub;   /**< pub.vaddr == ring.buf */
-	uint32_t magic;
+	struct rte_pmd_mlx5v_eq pub;   /**< first; pub.vaddr == ring.buf */
+	struct mlx5v_devx_obj obj;
 	struct mlx5v_dev *dev;
 	TAILQ_ENTRY(mlx5v_devx_eq) next;
 	struct mlx5v_eq_ring ring;     /**< EAL memory, one PAS */
@@ -84,8 +100,8 @@ struct mlx5v_devx_eq {
 
 /** A UAR page from ALLOC_UAR. */
 struct mlx5v_devx_uar {
-	struct rte_pmd_mlx5v_uar pub;
-	uint32_t magic;
+	struct rte_pmd_mlx5v_uar pub;  /**< first: the handle is the object */
+	struct mlx5v_devx_obj obj;
 	struct mlx5v_dev *dev;
 	TAILQ_ENTRY(mlx5v_devx_uar) next;
 };
@@ -94,6 +110,7 @@ struct mlx5v_devx_uar {
  * rte_pmd_mlx5v_devx_dma_map() + CREATE_CQ through the general command).
  */
 struct mlx5v_devx_cq {
+	struct mlx5v_devx_obj obj;
 	struct mlx5v_dev *dev;
 	TAILQ_ENTRY(mlx5v_devx_cq) next;
 	uint8_t *buf;                  /**< nent 64-byte CQEs, then the 8-byte dbrec */
@@ -110,50 +127,73 @@ struct mlx5v_devx_cq {
 
 /* ---- devices ---- */
 
-/** @return the loaded device named name, or NULL with rte_errno = EINVAL / ENODEV. */
+/**
+ * @return the loaded device named name (its DEVX state created), or NULL with rte_errno
+ *         EINVAL (NULL name), ENODEV (no such loaded device, or its removal has begun).
+ *         The pointer is a handle: after the removal every call with it fails (ENODEV).
+ */
 __rte_internal
 struct mlx5v_dev *mlx5v_devx_dev_get(const char *name);
 
 /* ---- MSI vectors ---- */
 
-/** Lowest free vector >= 1 with its eventfd. @return it, or NULL with rte_errno. */
+/**
+ * Lowest free vector >= 1 with its eventfd.
+ * @return it, or NULL with rte_errno (EINVAL NULL dev, ENODEV dev not live, ENOSPC, ...).
+ */
 __rte_internal
 struct mlx5v_devx_msi *mlx5v_devx_msi_alloc(struct mlx5v_dev *dev);
 
-/** @return 0, -EINVAL (vector 0, out of range, fd mismatch, NULL), -EBUSY (EQ uses it). */
+/**
+ * @return 0, -EINVAL (not a live vector, e.g. already freed; vector 0, out of range or
+ *         fd mismatch, msi then kept), -EBUSY (an EQ uses it).
+ */
 __rte_internal
 int mlx5v_devx_msi_free(struct mlx5v_devx_msi *msi);
 
-/** @return the object of a public vector, or NULL if it is not one. */
+/** @return the object of a public vector, or NULL if it is not a live one (no deref). */
 __rte_internal
 struct mlx5v_devx_msi *mlx5v_devx_to_msi(struct rte_pmd_mlx5v_msi_vector *pub);
 
 /* ---- EQs ---- */
 
-/** rdma-core create_eq contract (see rte_pmd_mlx5v_devx_create_eq()). NULL + rte_errno. */
+/**
+ * rdma-core create_eq contract (see rte_pmd_mlx5v_devx_create_eq()). NULL + rte_errno;
+ * ENODEV if dev is not a live device handle.
+ */
 __rte_internal
 struct mlx5v_devx_eq *mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in,
 					   size_t inlen, void *out, size_t outlen);
 
-/** DESTROY_EQ (translated errno), then free. @return 0 or -errno (EQ kept). */
+/**
+ * DESTROY_EQ (translated errno), then free once no other call uses the EQ.
+ * @return 0, -EINVAL (not a live EQ: destroyed, released by the removal, or being
+ *         destroyed by another thread), or -errno from the device (EQ kept).
+ */
 __rte_internal
 int mlx5v_devx_eq_destroy(struct mlx5v_devx_eq *eq);
 
-/** @return the object of a public EQ, or NULL if it is not one. */
+/**
+ * @return the object of a public EQ, or NULL if it is not a live one (no deref). The
+ *         result is not referenced: pass it only to calls that validate it again.
+ */
 __rte_internal
 struct mlx5v_devx_eq *mlx5v_devx_to_eq(struct rte_pmd_mlx5v_eq *pub);
 
-/** @return the live DEVX EQ eqn of dev, or NULL. */
+/** @return the live DEVX EQ eqn of dev (not referenced), or NULL (also if dev is not live). */
 __rte_internal
 struct mlx5v_devx_eq *mlx5v_devx_eq_find(struct mlx5v_dev *dev, uint32_t eqn);
 
-/** Fill eqs[] with up to n live DEVX EQs of dev. @return how many exist (may be > n). */
+/**
+ * Fill eqs[] with up to n live DEVX EQs of dev (not referenced).
+ * @return how many exist (may be > n), -EINVAL or -ENODEV.
+ */
 __rte_internal
 int mlx5v_devx_eq_list(struct mlx5v_dev *dev, struct mlx5v_devx_eq **eqs, unsigned int n);
 
 /**
  * Set the handler of event type (0..255, or MLX5V_DEVX_EVENT_ANY as the default); cb NULL
- * removes it. @return 0 or -EINVAL.
+ * removes it. @return 0 or -EINVAL (bad type, or not a live EQ).
  */
 __rte_internal
 int mlx5v_devx_eq_handler_set(struct mlx5v_devx_eq *eq, unsigned int type,
@@ -162,62 +202,67 @@ int mlx5v_devx_eq_handler_set(struct mlx5v_devx_eq *eq, unsigned int type,
 /**
  * Consume every software-owned EQE with the driver CI, dispatch by type, write the CI
  * without arming after each 128, arm at the end. If another thread is polling this EQ,
- * return 0 at once. @return EQEs consumed, or -ENOTSUP if the UAR is not mappable.
+ * return 0 at once. @return EQEs consumed, -EINVAL (not a live EQ), or -ENOTSUP if the UAR
+ * is not mappable.
  */
 __rte_internal
 int mlx5v_devx_eq_poll(struct mlx5v_devx_eq *eq);
 
-/** Arm with the driver CI. @return 0 or -ENOTSUP. */
+/** Arm with the driver CI. @return 0, -EINVAL (not a live EQ) or -ENOTSUP. */
 __rte_internal
 int mlx5v_devx_eq_arm(struct mlx5v_devx_eq *eq);
 
-/** @return the number of software-owned EQEs from the driver CI on (none consumed). */
+/**
+ * @return the number of software-owned EQEs from the driver CI on (none consumed); 0 if
+ *         eq is not a live EQ.
+ */
 __rte_internal
 unsigned int mlx5v_devx_eq_pending(struct mlx5v_devx_eq *eq);
 
 /**
  * Register an EAL interrupt callback on the EQ's vector (EXT handle on its eventfd): it
- * drains the fd, then runs mlx5v_devx_eq_poll(). @return 0, -EEXIST, -errno.
+ * drains the fd, then runs mlx5v_devx_eq_poll(). @return 0, -EINVAL (not a live EQ),
+ * -EEXIST, -errno.
  */
 __rte_internal
 int mlx5v_devx_eq_intr_start(struct mlx5v_devx_eq *eq);
 
-/** Unregister it (waits for a running callback). @return 0 or -ENOENT. */
+/** Unregister it (waits for a running callback). @return 0, -EINVAL or -ENOENT. */
 __rte_internal
 int mlx5v_devx_eq_intr_stop(struct mlx5v_devx_eq *eq);
 
-/** Copy the counters. */
+/** Copy the counters. @return 0 or -EINVAL (not a live EQ; st untouched). */
 __rte_internal
-void mlx5v_devx_eq_stats_get(struct mlx5v_devx_eq *eq, struct mlx5v_devx_eq_stats *st);
+int mlx5v_devx_eq_stats_get(struct mlx5v_devx_eq *eq, struct mlx5v_devx_eq_stats *st);
 
 /* ---- misc ---- */
 
-/** Only vector 0 (the async EQ), as rdma-core. @return 0, -EINVAL, -ENODEV. */
+/** Only vector 0 (the async EQ), as rdma-core. @return 0, -EINVAL, -ENODEV (also: dev not live). */
 __rte_internal
 int mlx5v_devx_query_eqn(struct mlx5v_dev *dev, uint32_t vector, uint32_t *eqn);
 
-/** Any command, EREMOTEIO semantics. @return 0 or -errno. */
+/** Any command, EREMOTEIO semantics. @return 0 or -errno (-ENODEV: dev not live). */
 __rte_internal
 int mlx5v_devx_general_cmd(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 			   size_t outlen);
 
-/** ALLOC_UAR. @return the UAR, or NULL with rte_errno. */
+/** ALLOC_UAR. @return the UAR, or NULL with rte_errno (ENODEV: dev not live). */
 __rte_internal
 struct mlx5v_devx_uar *mlx5v_devx_uar_alloc(struct mlx5v_dev *dev);
 
-/** DEALLOC_UAR. @return 0 or -errno (UAR kept). */
+/** DEALLOC_UAR. @return 0, -EINVAL (not a live UAR), or -errno from the device (UAR kept). */
 __rte_internal
 int mlx5v_devx_uar_free(struct mlx5v_devx_uar *uar);
 
-/** @return the object of a public UAR, or NULL if it is not one. */
+/** @return the object of a public UAR, or NULL if it is not a live one (no deref). */
 __rte_internal
 struct mlx5v_devx_uar *mlx5v_devx_to_uar(struct rte_pmd_mlx5v_uar *pub);
 
-/** Map [addr, addr + size) for device DMA. @return 0 or -errno. */
+/** Map [addr, addr + size) for device DMA. @return 0 or -errno (-ENODEV: dev not live). */
 __rte_internal
 int mlx5v_devx_dma_map(struct mlx5v_dev *dev, void *addr, size_t size, uint64_t *iova);
 
-/** @return 0 or -EINVAL (not registered). */
+/** @return 0, -EINVAL (not registered) or -ENODEV (dev not live). */
 __rte_internal
 int mlx5v_devx_dma_unmap(struct mlx5v_dev *dev, void *addr, size_t size);
 
@@ -232,15 +277,18 @@ __rte_internal
 struct mlx5v_devx_cq *mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size,
 					   uint32_t eqn, const struct rte_pmd_mlx5v_uar *uar);
 
-/** DESTROY_CQ, then free. @return 0 or -errno (CQ kept). */
+/** DESTROY_CQ, then free. @return 0, -EINVAL (not a live CQ) or -errno (CQ kept). */
 __rte_internal
 int mlx5v_devx_cq_destroy(struct mlx5v_devx_cq *cq);
 
-/** Arm for the next completion with the CQ's ci and arm_sn. */
+/** Arm for the next completion with the CQ's ci and arm_sn. Data path: cq not validated. */
 __rte_internal
 void mlx5v_devx_cq_arm(struct mlx5v_devx_cq *cq, int solicited);
 
-/** Consume software-owned CQEs (ci += n, dbrec updated). @return CQEs consumed. */
+/**
+ * Consume software-owned CQEs (ci += n, dbrec updated). Data path: cq not validated.
+ * @return CQEs consumed.
+ */
 __rte_internal
 unsigned int mlx5v_devx_cq_poll(struct mlx5v_devx_cq *cq);
 

@@ -51,6 +51,23 @@ name ## _parsed(void *parsed_result, struct cmdline *cl, void *data) \
 	fflush(stdout); \
 }
 
+/*
+ * Forget the objects of a record that died with a previous device at the same address
+ * (removal releases them). Checked by address in the DEVX registry: nothing is read.
+ */
+static void
+tp_dev_prune(struct tp_dev *t)
+{
+	unsigned int v;
+
+	if (t->uar != NULL && mlx5v_devx_to_uar((struct rte_pmd_mlx5v_uar *)t->uar) == NULL)
+		t->uar = NULL;
+	for (v = 0; v < TP_MAX_VEC; v++)
+		if (t->msi[v] != NULL &&
+		    mlx5v_devx_to_msi((struct rte_pmd_mlx5v_msi_vector *)t->msi[v]) == NULL)
+			t->msi[v] = NULL;
+}
+
 /* @return testpmd's record of the loaded device name, or NULL after printing why. */
 static struct tp_dev *
 tp_dev_get(const char *name)
@@ -64,8 +81,10 @@ tp_dev_get(const char *name)
 		return NULL;
 	}
 	for (i = 0; i < TP_MAX_DEVS; i++) {
-		if (tp_devs[i].dev == dev)
+		if (tp_devs[i].dev == dev) {
+			tp_dev_prune(&tp_devs[i]);
 			return &tp_devs[i];
+		}
 		if (tp_devs[i].dev == NULL && free_slot == NULL)
 			free_slot = &tp_devs[i];
 	}
@@ -555,6 +574,11 @@ tp_eq_show(struct tp_dev *t, struct mlx5v_devx_eq *eq)
 	struct mlx5v_devx_eq_stats st;
 	int ret;
 
+	/* Validates eq (it may have been destroyed since it was looked up). */
+	if (mlx5v_devx_eq_stats_get(eq, &st) < 0) {
+		printf("mlx5v: %s: the EQ is gone\n", t->dev->name);
+		return;
+	}
 	memset(in, 0, sizeof(in));
 	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_QUERY_EQ);
 	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, eq->eqn);
@@ -564,7 +588,6 @@ tp_eq_show(struct tp_dev *t, struct mlx5v_devx_eq *eq)
 			strerror(-ret));
 		return;
 	}
-	mlx5v_devx_eq_stats_get(eq, &st);
 	printf("mlx5v: %s: EQ %u: state %s, status 0x%x, %u entries, vector %u, UAR %u, "
 	       "interrupt callback %s\n", t->dev->name, eq->eqn,
 	       tp_eq_st_name(RTE_PMD_MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_ST)),

@@ -15,6 +15,12 @@
 /*
  * rdma-core's contract (house style, "Errors"): pointer calls return NULL with errno set,
  * int calls return a positive errno. We also set rte_errno, so DPDK-style callers work.
+ *
+ * Handles are passed down as they are: a public object is the first member of the
+ * internal one (same address), and a device handle is the core device. The internal
+ * calls look every handle up in the DEVX registry by address before reading it, so a
+ * stale handle (double destroy/free, or any call after the device was removed) gives
+ * EINVAL (objects) or ENODEV (devices), never a use after free.
  */
 static void *
 mlx5v_api_null(int err)
@@ -59,11 +65,8 @@ rte_pmd_mlx5v_devx_alloc_msi_vector(struct rte_pmd_mlx5v_dev *dev)
 int
 rte_pmd_mlx5v_devx_free_msi_vector(struct rte_pmd_mlx5v_msi_vector *msi)
 {
-	struct mlx5v_devx_msi *m = mlx5v_devx_to_msi(msi);
-
-	if (m == NULL)
-		return mlx5v_api_ret(-EINVAL);
-	return mlx5v_api_ret(mlx5v_devx_msi_free(m));
+	/* Validated by address in the registry before anything reads it. */
+	return mlx5v_api_ret(mlx5v_devx_msi_free((struct mlx5v_devx_msi *)msi));
 }
 
 struct rte_pmd_mlx5v_eq *
@@ -81,11 +84,7 @@ rte_pmd_mlx5v_devx_create_eq(struct rte_pmd_mlx5v_dev *dev, const void *in, size
 int
 rte_pmd_mlx5v_devx_destroy_eq(struct rte_pmd_mlx5v_eq *eq)
 {
-	struct mlx5v_devx_eq *e = mlx5v_devx_to_eq(eq);
-
-	if (e == NULL)
-		return mlx5v_api_ret(-EINVAL);
-	return mlx5v_api_ret(mlx5v_devx_eq_destroy(e));
+	return mlx5v_api_ret(mlx5v_devx_eq_destroy((struct mlx5v_devx_eq *)eq));
 }
 
 int
@@ -115,11 +114,7 @@ rte_pmd_mlx5v_devx_alloc_uar(struct rte_pmd_mlx5v_dev *dev)
 int
 rte_pmd_mlx5v_devx_free_uar(struct rte_pmd_mlx5v_uar *uar)
 {
-	struct mlx5v_devx_uar *u = mlx5v_devx_to_uar(uar);
-
-	if (u == NULL)
-		return mlx5v_api_ret(-EINVAL);
-	return mlx5v_api_ret(mlx5v_devx_uar_free(u));
+	return mlx5v_api_ret(mlx5v_devx_uar_free((struct mlx5v_devx_uar *)uar));
 }
 
 int
