@@ -699,6 +699,47 @@ test_mlx5v_devx_create_enomem(void)
 }
 
 /*
+ * The ring's DMA mapping fails (the simulator's IOMMU has no room): a local failure, so
+ * NULL with the mapping's errno, not EREMOTEIO; no command is sent and nothing is left
+ * behind (no window, no EAL memory, the vector not marked busy).
+ */
+static int
+test_mlx5v_devx_create_dma_map_fails(void)
+{
+	uint8_t in[RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE];
+	uint8_t out[RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE];
+	struct rte_pmd_mlx5v_msi_vector *m;
+	struct rte_pmd_mlx5v_eq *eq;
+	uint64_t c0, c1, b0, b1;
+	uint64_t cmds;
+	unsigned int win;
+
+	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+	TEST_ASSERT_NOT_NULL(m, "alloc");
+	eq_in_build(in, sizeof(in), 4, g_uar->page_id, m->vector, 0);
+	cmds = mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CMDS);
+	win = live_windows();
+	b0 = heap_bytes(&c0);
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "fail_dma_map", 1), "knob");
+	errno = 0;
+	TEST_ASSERT_NULL(rte_pmd_mlx5v_devx_create_eq(g_dev, in, sizeof(in), out, sizeof(out)),
+			 "create with a refused DMA mapping");
+	TEST_ASSERT_EQUAL(errno, ENOMEM, "errno %d (not EREMOTEIO: no command ran)", errno);
+	TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "rte_errno %d", rte_errno);
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CMDS), cmds,
+			  "a command was sent");
+	TEST_ASSERT_EQUAL(live_windows(), win, "DMA window leaked");
+	b1 = heap_bytes(&c1);
+	TEST_ASSERT(b0 == b1 && c0 == c1, "EAL heap leak");
+	/* The knob is spent: the same create now works, then everything is released. */
+	eq = rte_pmd_mlx5v_devx_create_eq(g_dev, in, sizeof(in), out, sizeof(out));
+	TEST_ASSERT_NOT_NULL(eq, "create after the fault");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "vector left busy");
+	return TEST_SUCCESS;
+}
+
+/*
  * A dead device (fatal health event): create answers ENOLINK without touching the
  * hardware; destroy-class commands complete locally, so destroy still frees everything.
  */
@@ -1882,6 +1923,7 @@ static struct unit_test_suite mlx5v_devx_suite = {
 		TEST_CASE(test_mlx5v_devx_query_eq_context),
 		TEST_CASE(test_mlx5v_devx_create_eremoteio),
 		TEST_CASE(test_mlx5v_devx_create_enomem),
+		TEST_CASE(test_mlx5v_devx_create_dma_map_fails),
 		TEST_CASE(test_mlx5v_devx_destroy_frees_buffer),
 		TEST_CASE(test_mlx5v_devx_destroy_device_error),
 		TEST_CASE(test_mlx5v_devx_query_eqn),

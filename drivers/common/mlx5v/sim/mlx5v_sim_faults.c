@@ -87,6 +87,8 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 		"action: port change event DOWN for this port" },
 	[MLX5V_SIM_K_PORT_UP] = { "port_up", 0, 0, 4,
 		"action: port change event ACTIVE for this port" },
+	[MLX5V_SIM_K_FAIL_DMA_MAP] = { "fail_dma_map", 0, 0, 1000000,
+		"refuse the next N DMA mappings (IOMMU out of space: -ENOMEM)" },
 };
 
 /* Device keys in a devargs string: not knobs, skipped by the knob parser. */

@@ -171,6 +171,9 @@ mlx5v_sim_hw_dma_map(struct mlx5v_hw *hw, void *va, size_t len, uint64_t *iova)
 	/* Under --no-huge IOVA is VA; memory without an IOVA cannot be DMA'd at all. */
 	if (io == RTE_BAD_IOVA)
 		return -EFAULT;
+	/* Fault knob: an IOMMU that has no room left for the mapping (VFIO gives ENOMEM). */
+	if (hwsim_knob_take(sim->knobs, MLX5V_SIM_K_FAIL_DMA_MAP))
+		return -ENOMEM;
 	*iova = io;
 	return hwsim_dma_map(sim->dma, io, va, len);
 }
