@@ -351,6 +351,36 @@ mlx5v_cmd_mbox_read(const struct mlx5v_cmd_mbox *mb, unsigned int nblocks, uint8
 	}
 }
 
+/*
+ * Check the device's signatures on a completed command (§3.4, the kernel's
+ * verify_signature()): the XOR over the whole entry, and over each output block's control
+ * part (0x200..0x23e) and the whole block, must be 0xff. Only meaningful when signatures
+ * are on (cmd->checksum): a device that does not sign leaves them arbitrary.
+ * @return 0, or -1 with *what naming the bad signature.
+ */
+static int
+mlx5v_cmd_verify_sig(const struct mlx5v_cmd_slot *s, unsigned int nout, int entry_only,
+		     const char **what)
+{
+	unsigned int i;
+
+	if (mlx5v_xor8(s->ent, MLX5V_CMD_ENT_SIZE) != 0xff) {
+		*what = "entry";
+		return -1;
+	}
+	for (i = 0; !entry_only && i < nout; i++) {
+		const uint8_t *blk = s->out.va + (size_t)i * MLX5V_MBOX_ALIGN;
+
+		if (mlx5v_xor8(blk + MLX5V_MBOX_DATA_LEN,
+			       MLX5V_MBOX_SIG - MLX5V_MBOX_DATA_LEN) != 0xff ||
+		    mlx5v_xor8(blk, MLX5V_MBOX_SIZE) != 0xff) {
+			*what = "output block";
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* ---- slots ---- */
 
 static uint8_t
@@ -711,6 +741,7 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	unsigned int nin, nout, idx;
 	uint64_t t0 = mlx5v_cmd_now_ns();
 	uint64_t t_db = 0, t_done = 0, t_owner = 0;
+	const char *sig_what = NULL;
 	uint8_t status_own, deliv;
 	int ret;
 
@@ -768,6 +799,22 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	}
 	status_own = s->ent[MLX5V_CMD_ENT_STATUS_OWN];
 	deliv = status_own >> 1;
+	/*
+	 * §3.4: with signatures on, the device signs its output too. The entry signature
+	 * covers status_own, so it is checked first; the output blocks only matter when the
+	 * command was delivered. A bad one is reported as delivery status SIGNAT_ERR
+	 * (-EBADR, §3.7); the kernel returns -EHWPOISON here, which no caller of ours
+	 * distinguishes from a signature error the device reports on our input.
+	 */
+	if (cmd->checksum &&
+	    mlx5v_cmd_verify_sig(s, nout, deliv != MLX5V_CMD_DELIV_OK, &sig_what) != 0) {
+		__atomic_fetch_add(&cmd->bad_out_sigs, 1, __ATOMIC_RELAXED);
+		MLX5V_CMD_LOG(ERR, "%s: %s (0x%x) slot %u: bad %s signature in the device's "
+			      "output (delivery status 0x%x)",
+			      dev->name, mlx5v_cmd_opcode_name(opcode), opcode, idx, sig_what,
+			      deliv);
+		deliv = MLX5V_CMD_DELIV_SIGNAT_ERR;
+	}
 	if (deliv != MLX5V_CMD_DELIV_OK) {
 		ret = mlx5v_cmd_delivery_to_errno(deliv);
 		MLX5V_CMD_LOG(ERR, "%s: %s (0x%x) slot %u: delivery error %s (0x%x): %s",
@@ -1003,6 +1050,7 @@ mlx5v_cmd_info_get(struct mlx5v_dev *dev, struct mlx5v_cmd_info *info)
 	info->late_completions = cmd->late_completions;
 	info->eq_recoveries = cmd->eq_recoveries;
 	info->spurious = cmd->spurious;
+	info->bad_out_sigs = __atomic_load_n(&cmd->bad_out_sigs, __ATOMIC_RELAXED);
 	rte_spinlock_unlock(&cmd->lock);
 	return 0;
 }

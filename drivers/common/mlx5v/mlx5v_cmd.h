@@ -38,13 +38,14 @@ struct mlx5v_cmd_info {
 	unsigned int page_slot;     /**< the last slot, reserved for MANAGE_PAGES */
 	unsigned int log_stride;
 	int events;                 /**< 1 once completions come from the async EQ */
-	int checksum;               /**< 1 if signatures are written */
+	int checksum;               /**< 1 if signatures are written and verified */
 	uint32_t busy_mask;         /**< slots with a command in flight */
 	uint32_t timedout_mask;     /**< slots kept reserved after a timeout */
 	uint8_t last_token;         /**< token of the latest command (never 0) */
 	uint64_t late_completions;  /**< completions that arrived after a timeout */
 	uint64_t eq_recoveries;     /**< EQ polls done by a waiter that saw no event */
 	uint64_t spurious;          /**< CMD events for slots not owned by a waiter */
+	uint64_t bad_out_sigs;      /**< completions whose output signature was bad (-EBADR) */
 };
 
 /* ---- internal: command-queue state embedded in struct mlx5v_dev ---- */
@@ -81,13 +82,14 @@ struct mlx5v_cmd {
 	unsigned int nslots;
 	unsigned int page_slot;
 	int events;                   /**< atomic: completion mode */
-	int checksum;                 /**< write signatures */
+	int checksum;                 /**< write signatures, verify the device's */
 	uint8_t token;                /**< under lock */
 	rte_spinlock_t lock;          /**< slot states and the token */
 	struct mlx5v_cmd_slot slot[MLX5V_CMD_MAX_SLOTS];
 	uint64_t late_completions;
 	uint64_t eq_recoveries;
 	uint64_t spurious;
+	uint64_t bad_out_sigs;        /**< output signatures found bad (checksum on) */
 	struct mlx5v_cmd_stats *stats; /**< MLX5V_CMD_STATS_OPCODES + 1 buckets */
 };
 
@@ -143,7 +145,9 @@ const char *mlx5v_cmd_status_name(uint8_t status);
  *         the opcode is destroy-class, which succeeds locally; -ETIMEDOUT if the device did
  *         not answer within the command timeout (the slot stays reserved until it does);
  *         -EAGAIN if every ordinary slot is stalled; -EBADR/-EFAULT/-EIO/-ENOMSG/-EINVAL
- *         for delivery errors; -EINVAL/-ENOMEM for bad arguments.
+ *         for delivery errors; -EBADR also when signatures are on and the device's entry
+ *         or output-block signature is bad (reported as delivery status SIGNAT_ERR;
+ *         the kernel says -EHWPOISON); -EINVAL/-ENOMEM for bad arguments.
  */
 __rte_internal
 int mlx5v_cmd_do(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
@@ -170,7 +174,11 @@ int mlx5v_cmd_stats_get(struct mlx5v_dev *dev, uint16_t opcode, struct mlx5v_cmd
 __rte_internal
 int mlx5v_cmd_info_get(struct mlx5v_dev *dev, struct mlx5v_cmd_info *info);
 
-/** Write signatures on every command from now on (mlx5-prm.md §3.4). */
+/**
+ * Write signatures on every command from now on, and verify the signatures of the
+ * device's output (entry and output blocks); a bad one fails the command with -EBADR
+ * (mlx5-prm.md §3.4, §3.7). The device must sign too (its cmdif_checksum on).
+ */
 __rte_internal
 void mlx5v_cmd_checksum_enable(struct mlx5v_dev *dev, int on);
 

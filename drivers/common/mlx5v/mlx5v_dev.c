@@ -360,8 +360,9 @@ mlx5v_dev_set_host_endianness(struct mlx5v_dev *dev)
 	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 }
 
+/* QUERY_HCA_CAP of one capability type; op_mod = (cap_type << 1) | mode (§2.1 step 12). */
 static int
-mlx5v_dev_query_cap(struct mlx5v_dev *dev, unsigned int mode, uint8_t *cap)
+mlx5v_dev_query_cap(struct mlx5v_dev *dev, unsigned int type, unsigned int mode, uint8_t *cap)
 {
 	uint8_t in[MLX5V_CMD_HDR_SIZE];
 	uint8_t *out;
@@ -372,7 +373,7 @@ mlx5v_dev_query_cap(struct mlx5v_dev *dev, unsigned int mode, uint8_t *cap)
 		return -ENOMEM;
 	memset(in, 0, sizeof(in));
 	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_HCA_CAP);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, (MLX5V_CAP_GENERAL << 1) | mode);
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, (type << 1) | mode);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, MLX5V_HCA_CAP_CMD_SIZE);
 	if (ret == 0)
 		memcpy(cap, out + MLX5V_HCA_CAP_OFF, MLX5V_HCA_CAP_SIZE);
@@ -388,17 +389,17 @@ mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
 	uint8_t *in, *cap;
 	int ret;
 
-	ret = mlx5v_dev_query_cap(dev, MLX5V_CAP_MODE_MAX, dev->hca_cap_max);
+	ret = mlx5v_dev_query_cap(dev, MLX5V_CAP_GENERAL, MLX5V_CAP_MODE_MAX, dev->hca_cap_max);
 	if (ret < 0)
 		return ret;
-	ret = mlx5v_dev_query_cap(dev, MLX5V_CAP_MODE_CUR, dev->hca_cap_cur);
+	ret = mlx5v_dev_query_cap(dev, MLX5V_CAP_GENERAL, MLX5V_CAP_MODE_CUR, dev->hca_cap_cur);
 	if (ret < 0)
 		return ret;
 	in = calloc(1, MLX5V_HCA_CAP_CMD_SIZE);
 	if (in == NULL)
 		return -ENOMEM;
 	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_SET_HCA_CAP);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_CAP_GENERAL);
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_SET_HCA_CAP_OP_MOD_GENERAL);
 	cap = in + MLX5V_HCA_CAP_OFF;
 	memcpy(cap, dev->hca_cap_cur, MLX5V_HCA_CAP_SIZE);
 	/* No device-side signature checks unless the driver signs (§3.4). */
@@ -413,15 +414,84 @@ mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
 	if (ret == 0)
 		memcpy(dev->hca_cap_cur, cap, MLX5V_HCA_CAP_SIZE);
 	free(in);
-	if (ret == 0 && !MLX5V_GET(dev->hca_cap_cur, MLX5V_CAP_UMEM_UID_0))
-		MLX5V_LOG(WARNING, "%s: cap umem_uid_0 is 0; DEVX UMEMs will not work", dev->name);
 	return ret;
+}
+
+/*
+ * RoCE caps, only when the general "roce" cap is set (§2.1 step 14, rdma-core
+ * handle_hca_cap_roce): query cur (op_mod 0x9) and max (0x8); if the device can set
+ * sw_r_roce_src_udp_port but has not, SET_HCA_CAP op_mod 0x8 with the current RoCE caps
+ * and that bit set.
+ */
+static int
+mlx5v_dev_set_roce_cap(struct mlx5v_dev *dev)
+{
+	uint8_t out[MLX5V_CMD_HDR_SIZE];
+	uint8_t *in, *cur, *max;
+	int ret;
+
+	if (!MLX5V_GET(dev->hca_cap_cur, MLX5V_CAP_ROCE_EN))
+		return 0;
+	in = calloc(1, MLX5V_HCA_CAP_CMD_SIZE + MLX5V_HCA_CAP_SIZE);
+	if (in == NULL)
+		return -ENOMEM;
+	/* cur lands directly where SET_HCA_CAP takes the capability. */
+	cur = in + MLX5V_HCA_CAP_OFF;
+	max = in + MLX5V_HCA_CAP_CMD_SIZE;
+	ret = mlx5v_dev_query_cap(dev, MLX5V_CAP_TYPE_ROCE, MLX5V_CAP_MODE_CUR, cur);
+	if (ret == 0)
+		ret = mlx5v_dev_query_cap(dev, MLX5V_CAP_TYPE_ROCE, MLX5V_CAP_MODE_MAX, max);
+	if (ret < 0 || MLX5V_GET(cur, MLX5V_ROCE_CAP_SW_R_ROCE_SRC_UDP_PORT) ||
+	    !MLX5V_GET(max, MLX5V_ROCE_CAP_SW_R_ROCE_SRC_UDP_PORT))
+		goto out;
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_SET_HCA_CAP);
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_SET_HCA_CAP_OP_MOD_ROCE);
+	MLX5V_SET(cur, MLX5V_ROCE_CAP_SW_R_ROCE_SRC_UDP_PORT, 1);
+	ret = mlx5v_cmd_exec(dev, in, MLX5V_HCA_CAP_CMD_SIZE, out, sizeof(out));
+out:
+	free(in);
+	return ret;
+}
+
+/*
+ * §2.1 step 15: rdma-core (mlx5_vfio_setup_function) refuses a function whose
+ * umem_uid_0 cap is 0 with EOPNOTSUPP; DEVX UMEMs with uid 0 depend on it.
+ */
+static int
+mlx5v_dev_check_caps(struct mlx5v_dev *dev)
+{
+	if (!MLX5V_GET(dev->hca_cap_cur, MLX5V_CAP_UMEM_UID_0)) {
+		MLX5V_LOG(ERR, "%s: cap umem_uid_0 is 0, not supported", dev->name);
+		return -EOPNOTSUPP;
+	}
+	return 0;
 }
 
 static int
 mlx5v_dev_init_hca(struct mlx5v_dev *dev)
 {
 	return mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_INIT_HCA, 0, 0, MLX5V_CMD_HDR_SIZE);
+}
+
+/*
+ * §2.1 step 18: on an Ethernet port, MODIFY_NIC_VPORT_CONTEXT of our own vport with
+ * field_select.roce_en = 1 and nic_vport_context.roce_en = 1, as rdma-core does after
+ * INIT_HCA. Like rdma-core, unload does not undo it: TEARDOWN_HCA ends the vport context
+ * with the rest of the HCA state (inference; the kernel's mlx5_ib disables RoCE first).
+ */
+static int
+mlx5v_dev_enable_roce(struct mlx5v_dev *dev)
+{
+	uint8_t in[MLX5V_MODIFY_NIC_VPORT_IN_SIZE];
+	uint8_t out[MLX5V_CMD_HDR_SIZE];
+
+	if (MLX5V_GET(dev->hca_cap_cur, MLX5V_CAP_PORT_TYPE) != MLX5V_CAP_PORT_TYPE_ETH)
+		return 0;
+	memset(in, 0, sizeof(in));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT);
+	MLX5V_SET(in, MLX5V_MODIFY_NIC_VPORT_IN_FIELD_SELECT_ROCE_EN, 1);
+	MLX5V_SET(in, MLX5V_MODIFY_NIC_VPORT_IN_ROCE_EN, 1);
+	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 }
 
 static int
@@ -576,6 +646,12 @@ mlx5v_dev_load(struct mlx5v_dev *dev)
 	ret = mlx5v_dev_set_hca_cap(dev);
 	if (ret < 0)
 		goto err_pages_reclaim;
+	ret = mlx5v_dev_set_roce_cap(dev);
+	if (ret < 0)
+		goto err_pages_reclaim;
+	ret = mlx5v_dev_check_caps(dev);
+	if (ret < 0)
+		goto err_pages_reclaim;
 	ret = mlx5v_pages_satisfy(dev, MLX5V_QUERY_PAGES_INIT);
 	if (ret < 0)
 		goto err_pages_reclaim;
@@ -583,6 +659,10 @@ mlx5v_dev_load(struct mlx5v_dev *dev)
 	if (ret < 0)
 		goto err_pages_reclaim;
 	dev->stage = MLX5V_STAGE_HCA_INIT;
+	/* Undone by TEARDOWN_HCA: its failure unwinds exactly like ALLOC_UAR's. */
+	ret = mlx5v_dev_enable_roce(dev);
+	if (ret < 0)
+		goto err_teardown_hca;
 	ret = mlx5v_dev_alloc_uar(dev);
 	if (ret < 0)
 		goto err_teardown_hca;

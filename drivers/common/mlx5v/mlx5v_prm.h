@@ -252,6 +252,9 @@ enum mlx5v_cmd_opcode {
 #define MLX5V_CAP_LOG_UAR_PAGE_SZ 36, 15, 0
 #define MLX5V_CAP_PORT_TYPE_IB 0
 #define MLX5V_CAP_PORT_TYPE_ETH 1
+/* SET_HCA_CAP op_mod per capability type (§2.2): GENERAL = 0, ROCE = 0x8. */
+#define MLX5V_SET_HCA_CAP_OP_MOD_GENERAL 0x0
+#define MLX5V_SET_HCA_CAP_OP_MOD_ROCE 0x8
 
 /* MODIFY_NIC_VPORT_CONTEXT (§2.1 step 18), absolute byte offsets. */
 #define MLX5V_MODIFY_NIC_VPORT_IN_SIZE 0x200

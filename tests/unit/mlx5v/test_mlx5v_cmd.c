@@ -273,6 +273,47 @@ test_mlx5v_cmd_signatures(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * With signatures on, the driver also verifies the device's: a bad entry or output-block
+ * signature fails the command as delivery status SIGNAT_ERR (-EBADR, mlx5-prm.md §3.4,
+ * §3.7), counted in bad_out_sigs; the slot is usable again right after.
+ */
+static int
+test_mlx5v_cmd_bad_output_signature(void)
+{
+	static const char *const where[] = { "entry", "output block" };
+	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	struct mlx5v_cmd_info info;
+	uint64_t bad0;
+	int ret, i;
+
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "checksums", 1), "checksums");
+	mlx5v_cmd_checksum_enable(g_dev, 1);
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &info), "info");
+	bad0 = info.bad_out_sigs;
+	ret = query_issi(1, out, sizeof(out));
+	TEST_ASSERT_SUCCESS(ret, "correctly signed output refused: %d", ret);
+	TEST_ASSERT_EQUAL(MLX5V_GET(out, MLX5V_QUERY_ISSI_OUT_SUPPORTED_ISSI_DW0) & 0x2, 0x2u,
+			  "block data of a signed answer");
+	for (i = 0; i < 2; i++) {
+		TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "bad_out_sig_block", i), "knob");
+		TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "bad_out_sig_opcode",
+						       MLX5V_CMD_OP_QUERY_ISSI), "knob");
+		ret = query_issi(1, out, sizeof(out));
+		TEST_ASSERT_EQUAL(ret, -EBADR, "bad %s signature accepted: %d", where[i], ret);
+		ret = query_issi(0, out, sizeof(out));
+		TEST_ASSERT_SUCCESS(ret, "the command after a bad %s signature failed: %d",
+				    where[i], ret);
+	}
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &info), "info");
+	TEST_ASSERT_EQUAL(info.bad_out_sigs - bad0, 2u, "bad output signatures not counted");
+	TEST_ASSERT_EQUAL(info.busy_mask | info.timedout_mask, 0u, "a slot was left busy");
+	mlx5v_cmd_checksum_enable(g_dev, 0);
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "checksums", 0), "checksums");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "bad_out_sig_block", 0), "knob");
+	return TEST_SUCCESS;
+}
+
 static int
 wait_info(uint32_t timedout_mask, uint64_t late_min)
 {
@@ -522,6 +563,7 @@ static struct unit_test_suite mlx5v_cmd_suite = {
 		TEST_CASE(test_mlx5v_cmd_long_mailbox_8k),
 		TEST_CASE(test_mlx5v_cmd_tokens),
 		TEST_CASE(test_mlx5v_cmd_signatures),
+		TEST_CASE(test_mlx5v_cmd_bad_output_signature),
 		TEST_CASE(test_mlx5v_cmd_timeout_slot_reserved),
 		TEST_CASE(test_mlx5v_cmd_all_slots_stalled),
 		TEST_CASE(test_mlx5v_cmd_delayed_completion),

@@ -5,6 +5,7 @@
 /** @file Unit tests of mlx5v_dev: bring-up and teardown on the simulator, unwind per step. */
 
 #include <pthread.h>
+#include <stdlib.h>
 
 #include "test.h"
 
@@ -94,11 +95,16 @@ test_mlx5v_dev_vdev_bad_devargs(void)
 /* One bring-up step failing, and what the load must return. */
 struct step_fault {
 	const char *what;
-	uint16_t opcode;
+	uint16_t opcode;    /* 0: no command fault, the knob alone makes the step fail */
 	uint8_t status;
 	int deliv;          /* 1: inject a delivery error instead of a status */
 	int expect;
+	int op_mod;         /* status faults: only this op_mod (fail_op_mod); 0 here = any */
+	const char *knob;   /* a simulator knob set to 0 for the faulty load, then reset */
 };
+
+#define ROCE_CAP_MAX ((MLX5V_CAP_TYPE_ROCE << 1) | MLX5V_CAP_MODE_MAX)
+#define ROCE_CAP_CUR ((MLX5V_CAP_TYPE_ROCE << 1) | MLX5V_CAP_MODE_CUR)
 
 static const struct step_fault step_faults[] = {
 	{ "ENABLE_HCA", MLX5V_CMD_OP_ENABLE_HCA, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR, 0, -EIO },
@@ -109,11 +115,22 @@ static const struct step_fault step_faults[] = {
 	{ "ACCESS_REG", MLX5V_CMD_OP_ACCESS_REG, MLX5V_CMD_STAT_BAD_PARAM_ERR, 0, -EINVAL },
 	{ "QUERY_HCA_CAP", MLX5V_CMD_OP_QUERY_HCA_CAP, MLX5V_CMD_STAT_BAD_PARAM_ERR, 0, -EINVAL },
 	{ "SET_HCA_CAP", MLX5V_CMD_OP_SET_HCA_CAP, MLX5V_CMD_STAT_BAD_PARAM_ERR, 0, -EINVAL },
+	{ "QUERY_HCA_CAP RoCE cur", MLX5V_CMD_OP_QUERY_HCA_CAP, MLX5V_CMD_STAT_BAD_PARAM_ERR, 0,
+	  -EINVAL, ROCE_CAP_CUR, NULL },
+	{ "QUERY_HCA_CAP RoCE max", MLX5V_CMD_OP_QUERY_HCA_CAP, MLX5V_CMD_STAT_INT_ERR, 0,
+	  -EIO, ROCE_CAP_MAX, NULL },
+	{ "SET_HCA_CAP RoCE", MLX5V_CMD_OP_SET_HCA_CAP, MLX5V_CMD_STAT_BAD_PARAM_ERR, 0,
+	  -EINVAL, MLX5V_SET_HCA_CAP_OP_MOD_ROCE, NULL },
+	{ "umem_uid_0 = 0", 0, 0, 0, -EOPNOTSUPP, 0, "umem_uid_0" },
 	{ "INIT_HCA", MLX5V_CMD_OP_INIT_HCA, MLX5V_CMD_STAT_NOT_READY, 0, -EAGAIN },
+	{ "MODIFY_NIC_VPORT_CONTEXT", MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT,
+	  MLX5V_CMD_STAT_BAD_PARAM_ERR, 0, -EINVAL },
 	{ "ALLOC_UAR", MLX5V_CMD_OP_ALLOC_UAR, MLX5V_CMD_STAT_LIM_ERR, 0, -ENOMEM },
 	{ "CREATE_EQ", MLX5V_CMD_OP_CREATE_EQ, MLX5V_CMD_STAT_LIM_ERR, 0, -ENOMEM },
 	{ "ENABLE_HCA delivery", MLX5V_CMD_OP_ENABLE_HCA, MLX5V_CMD_DELIV_FW_ERR, 1, -EIO },
 	{ "INIT_HCA delivery", MLX5V_CMD_OP_INIT_HCA, MLX5V_CMD_DELIV_TOK_ERR, 1, -EBADR },
+	{ "MODIFY_NIC_VPORT_CONTEXT delivery", MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT,
+	  MLX5V_CMD_DELIV_FW_ERR, 1, -EIO },
 	{ "CREATE_EQ delivery", MLX5V_CMD_OP_CREATE_EQ, MLX5V_CMD_DELIV_IN_LENGTH_ERR, 1,
 	  -ENOMSG },
 };
@@ -127,14 +144,21 @@ run_step_fault(const struct step_fault *f)
 
 	ut_heap_get(&before);
 	TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_dev_fault", 4, 0, NULL), "create");
-	if (f->deliv)
+	ret = 0;
+	if (f->knob != NULL)
+		ret = mlx5v_sim_knob_set(u.sim, f->knob, 0);
+	if (ret == 0 && f->op_mod != 0)
+		ret = mlx5v_sim_knob_set(u.sim, "fail_op_mod", f->op_mod);
+	if (ret == 0 && f->opcode != 0 && f->deliv)
 		ret = mlx5v_sim_fail_next_delivery(u.sim, f->opcode, f->status);
-	else
+	else if (ret == 0 && f->opcode != 0)
 		ret = mlx5v_sim_fail_next_cmd(u.sim, f->opcode, f->status, 0x5eed0000 | f->opcode);
 	TEST_ASSERT_SUCCESS(ret, "cannot arm the fault for %s", f->what);
 	ret = mlx5v_dev_load(u.dev);
 	TEST_ASSERT_EQUAL(ret, f->expect, "%s: load returned %d, expected %d", f->what, ret,
 			  f->expect);
+	if (f->knob != NULL)
+		TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(u.sim, f->knob, 1), "knob reset");
 	TEST_ASSERT_SUCCESS(ut_sim_clean(u.sim), "%s: unwind left objects in the device",
 			    f->what);
 	TEST_ASSERT_EQUAL(mlx5v_pages_given(u.dev), 0u, "%s: pages still given", f->what);
@@ -262,6 +286,169 @@ test_mlx5v_dev_bringup_init_stage_faults(void)
 		printf("  bring-up fault: %s\n", late[i].what);
 		if (run_late_fault(&late[i]) != TEST_SUCCESS)
 			return TEST_FAILED;
+	}
+	return TEST_SUCCESS;
+}
+
+static int
+query_roce_cur(struct mlx5v_dev *dev, uint32_t *src_udp_port)
+{
+	uint8_t in[MLX5V_CMD_HDR_SIZE];
+	uint8_t *out;
+	int ret;
+
+	out = calloc(1, MLX5V_HCA_CAP_CMD_SIZE);
+	if (out == NULL)
+		return -ENOMEM;
+	memset(in, 0, sizeof(in));
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_HCA_CAP);
+	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, ROCE_CAP_CUR);
+	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, MLX5V_HCA_CAP_CMD_SIZE);
+	*src_udp_port = MLX5V_GET(out + MLX5V_HCA_CAP_OFF, MLX5V_ROCE_CAP_SW_R_ROCE_SRC_UDP_PORT);
+	free(out);
+	return ret;
+}
+
+/* @return the number of commands of opcode the device completed since the load began. */
+static uint64_t
+cmd_count(struct mlx5v_dev *dev, uint16_t opcode)
+{
+	struct mlx5v_cmd_stats st;
+
+	if (mlx5v_cmd_stats_get(dev, opcode, &st) != 0)
+		return UINT64_MAX;
+	return st.n;
+}
+
+/*
+ * §2.1 steps 14 and 18. With the roce cap: RoCE cur and max queried, SET_HCA_CAP op_mod
+ * 0x8 sets sw_r_roce_src_udp_port, which the device then reports; a reload finds it set
+ * and does not set it again. On an Ethernet port, one MODIFY_NIC_VPORT_CONTEXT. Without
+ * the roce cap and on an IB port, none of these commands.
+ */
+static int
+test_mlx5v_dev_bringup_roce_vport(void)
+{
+	struct ut_heap before, after;
+	struct ut_dev u;
+	uint32_t bit = 0;
+
+	ut_heap_get(&before);
+	TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_dev_roce", 4, 0, NULL), "create");
+	TEST_ASSERT_SUCCESS(mlx5v_dev_load(u.dev), "load");
+	TEST_ASSERT_EQUAL(cmd_count(u.dev, MLX5V_CMD_OP_QUERY_HCA_CAP), 4u, "cap queries");
+	TEST_ASSERT_EQUAL(cmd_count(u.dev, MLX5V_CMD_OP_SET_HCA_CAP), 2u, "general + RoCE set");
+	TEST_ASSERT_EQUAL(cmd_count(u.dev, MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT), 1u,
+			  "roce_en on the Ethernet vport");
+	TEST_ASSERT_SUCCESS(query_roce_cur(u.dev, &bit), "RoCE cur query");
+	TEST_ASSERT_EQUAL(bit, 1u, "sw_r_roce_src_udp_port not set in the device");
+	mlx5v_dev_unload(u.dev);
+	TEST_ASSERT_SUCCESS(mlx5v_dev_load(u.dev), "reload");
+	TEST_ASSERT_EQUAL(cmd_count(u.dev, MLX5V_CMD_OP_QUERY_HCA_CAP), 4u, "cap queries");
+	TEST_ASSERT_EQUAL(cmd_count(u.dev, MLX5V_CMD_OP_SET_HCA_CAP), 1u,
+			  "RoCE cap set again although cur already has it");
+	mlx5v_dev_unload(u.dev);
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(u.sim, "roce", 0), "knob");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(u.sim, "port_type", MLX5V_CAP_PORT_TYPE_IB),
+			    "knob");
+	TEST_ASSERT_SUCCESS(mlx5v_dev_load(u.dev), "load without roce, IB port");
+	TEST_ASSERT_EQUAL(cmd_count(u.dev, MLX5V_CMD_OP_QUERY_HCA_CAP), 2u,
+			  "RoCE caps queried without the roce cap");
+	TEST_ASSERT_EQUAL(cmd_count(u.dev, MLX5V_CMD_OP_SET_HCA_CAP), 1u, "cap sets");
+	TEST_ASSERT_EQUAL(cmd_count(u.dev, MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT), 0u,
+			  "vport modified on an IB port");
+	mlx5v_dev_unload(u.dev);
+	TEST_ASSERT_SUCCESS(ut_sim_clean(u.sim), "objects left");
+	ut_dev_destroy(&u);
+	ut_heap_get(&after);
+	TEST_ASSERT(ut_heap_same(&before, &after), "EAL memory leaked");
+	return TEST_SUCCESS;
+}
+
+/*
+ * cmd_sig=1 through the vdev: every bring-up and teardown command is signed both ways and
+ * every device signature verifies. A bad output signature on a bring-up command fails the
+ * probe with nothing left behind.
+ */
+static int
+test_mlx5v_dev_vdev_signed(void)
+{
+	struct ut_heap before, after;
+	struct mlx5v_cmd_info info;
+	struct mlx5v_dev *dev;
+	char args[128];
+
+	ut_heap_get(&before);
+	TEST_ASSERT_SUCCESS(rte_vdev_init(VDEV_NAME, "msix=4,cmd_sig=1"), "signed bring-up");
+	dev = mlx5v_dev_get(VDEV_NAME);
+	TEST_ASSERT_NOT_NULL(dev, "no core device registered");
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(dev, &info), "info");
+	TEST_ASSERT_EQUAL(info.checksum, 1, "signatures not on");
+	TEST_ASSERT_EQUAL(info.bad_out_sigs, 0u, "bad signatures during a clean bring-up");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "rte_vdev_uninit failed");
+	snprintf(args, sizeof(args), "msix=4,cmd_sig=1,bad_out_sig_opcode=%d,bad_out_sig_block=1",
+		 MLX5V_CMD_OP_QUERY_HCA_CAP);
+	TEST_ASSERT_FAIL(rte_vdev_init(VDEV_NAME, args), "bad output signature accepted");
+	TEST_ASSERT_NULL(mlx5v_dev_get(VDEV_NAME), "device registered after a failed probe");
+	snprintf(args, sizeof(args), "msix=4,cmd_sig=1,bad_out_sig_opcode=%d",
+		 MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT);
+	TEST_ASSERT_FAIL(rte_vdev_init(VDEV_NAME, args), "bad entry signature accepted");
+	TEST_ASSERT_NULL(mlx5v_dev_get(VDEV_NAME), "device registered after a failed probe");
+	ut_heap_get(&after);
+	TEST_ASSERT(ut_heap_same(&before, &after), "EAL memory leaked");
+	return TEST_SUCCESS;
+}
+
+/*
+ * A bad output signature (signatures on) on a bring-up command: the load fails with
+ * -EBADR (SIGNAT_ERR) and unwinds to an empty device, as for any other step failure.
+ * The device did run the command, so only commands whose effect the ladder undoes
+ * anyway (queries, SET_HCA_CAP, MODIFY_NIC_VPORT_CONTEXT before TEARDOWN_HCA) can be
+ * checked for a clean unwind; see the signatures paragraph of doc/guides/platform/mlx5v.rst.
+ */
+static int
+test_mlx5v_dev_bringup_bad_signature(void)
+{
+	static const struct {
+		const char *what;
+		uint16_t opcode;
+		int block;
+	} cases[] = {
+		{ "QUERY_ISSI entry", MLX5V_CMD_OP_QUERY_ISSI, 0 },
+		{ "QUERY_HCA_CAP output block", MLX5V_CMD_OP_QUERY_HCA_CAP, 1 },
+		{ "SET_HCA_CAP entry", MLX5V_CMD_OP_SET_HCA_CAP, 0 },
+		{ "MODIFY_NIC_VPORT_CONTEXT entry", MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT, 0 },
+	};
+	struct mlx5v_dev_params dp;
+	struct ut_heap before, after;
+	struct ut_dev u;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		printf("  bring-up fault: bad signature, %s\n", cases[i].what);
+		ut_heap_get(&before);
+		ut_dev_params(&dp);
+		dp.cmd_sig = 1;
+		TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_dev_sig", 4, 0, &dp), "create");
+		TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(u.sim, "checksums", 1), "knob");
+		TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(u.sim, "bad_out_sig_block",
+						       cases[i].block), "knob");
+		TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(u.sim, "bad_out_sig_opcode",
+						       cases[i].opcode), "knob");
+		ret = mlx5v_dev_load(u.dev);
+		TEST_ASSERT_EQUAL(ret, -EBADR, "%s: load returned %d", cases[i].what, ret);
+		TEST_ASSERT_SUCCESS(ut_sim_clean(u.sim), "%s: unwind left objects in the device",
+				    cases[i].what);
+		TEST_ASSERT_EQUAL(mlx5v_pages_given(u.dev), 0u, "%s: pages still given",
+				  cases[i].what);
+		TEST_ASSERT_SUCCESS(mlx5v_dev_load(u.dev), "%s: signed reload", cases[i].what);
+		mlx5v_dev_unload(u.dev);
+		TEST_ASSERT_SUCCESS(ut_sim_clean(u.sim), "%s: objects left after reload",
+				    cases[i].what);
+		ut_dev_destroy(&u);
+		ut_heap_get(&after);
+		TEST_ASSERT(ut_heap_same(&before, &after), "%s: EAL memory leaked", cases[i].what);
 	}
 	return TEST_SUCCESS;
 }
@@ -472,6 +659,9 @@ static struct unit_test_suite mlx5v_dev_suite = {
 		TEST_CASE(test_mlx5v_dev_vdev_bad_devargs),
 		TEST_CASE(test_mlx5v_dev_bringup_step_faults),
 		TEST_CASE(test_mlx5v_dev_bringup_init_stage_faults),
+		TEST_CASE(test_mlx5v_dev_bringup_roce_vport),
+		TEST_CASE(test_mlx5v_dev_vdev_signed),
+		TEST_CASE(test_mlx5v_dev_bringup_bad_signature),
 		TEST_CASE(test_mlx5v_dev_bringup_fw_init_timeout),
 		TEST_CASE(test_mlx5v_dev_bringup_slow_boot),
 		TEST_CASE(test_mlx5v_dev_vdev_fault_knob),

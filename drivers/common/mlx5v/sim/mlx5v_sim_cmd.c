@@ -219,10 +219,13 @@ mlx5v_sim_cmd_walk_out(struct mlx5v_sim *sim, const uint8_t *ent, uint32_t outle
 	return MLX5V_CMD_DELIV_OK;
 }
 
-/* Write the output blocks (the entry's out[] is written by the caller). */
+/*
+ * Write the output blocks (the entry's out[] is written by the caller). bad_sig (the
+ * bad_out_sig_* knobs) makes block 0's signature wrong, as a corrupted transfer would.
+ */
 static uint8_t
 mlx5v_sim_cmd_write_out(struct mlx5v_sim *sim, const uint8_t *ent, const uint8_t *out,
-			uint32_t outlen, const uint64_t *oblk, const uint8_t *tails)
+			uint32_t outlen, const uint64_t *oblk, const uint8_t *tails, int bad_sig)
 {
 	uint8_t blk[MLX5V_MBOX_SIZE];
 	uint32_t nblk = mlx5v_sim_cmd_nblocks(outlen);
@@ -244,6 +247,8 @@ mlx5v_sim_cmd_write_out(struct mlx5v_sim *sim, const uint8_t *ent, const uint8_t
 			blk[MLX5V_MBOX_CTRL_SIG] =
 				~mlx5v_sim_xor8(blk + MLX5V_MBOX_DATA_LEN, 0x3f);
 			blk[MLX5V_MBOX_SIG] = ~mlx5v_sim_xor8(blk, sizeof(blk) - 1);
+			if (n == 0 && bad_sig == MLX5V_SIM_BAD_SIG_BLOCK)
+				blk[MLX5V_MBOX_SIG] ^= 0x5a;
 			ret = hwsim_dma_write(sim->dma, oblk[n], blk, sizeof(blk));
 		} else {
 			ret = hwsim_dma_write(sim->dma, oblk[n], out + done, len);
@@ -340,6 +345,7 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 	uint8_t forced_deliv = 0;
 	uint8_t deliv = MLX5V_CMD_DELIV_OK;
 	uint8_t status;
+	int bad_sig = 0;
 	int drop = 0;
 	int dup = 0;
 
@@ -390,8 +396,18 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 		goto complete;
 	c.opcode = MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE);
 	c.op_mod = MLX5V_GET(in, RTE_PMD_MLX5V_IN_OP_MOD);
-	mlx5v_sim_faults_cmd(sim, c.opcode, &forced_status, &forced_synd, &forced_deliv,
-			     &delay_ms, &drop, &dup);
+	mlx5v_sim_faults_cmd(sim, c.opcode, c.op_mod, &forced_status, &forced_synd,
+			     &forced_deliv, &delay_ms, &drop, &dup);
+	/*
+	 * Only a signed answer can carry a wrong signature. Block 0 needs output blocks that
+	 * get written, so without them (or with a delivery error) the entry's goes wrong.
+	 */
+	if (mlx5v_sim_checksums(sim)) {
+		bad_sig = mlx5v_sim_faults_out_sig(sim, c.opcode);
+		if (bad_sig == MLX5V_SIM_BAD_SIG_BLOCK &&
+				(mlx5v_sim_cmd_nblocks(c.outlen) == 0 || forced_deliv != 0))
+			bad_sig = MLX5V_SIM_BAD_SIG_ENTRY;
+	}
 	if (forced_deliv != 0) {
 		deliv = forced_deliv;
 		goto complete;
@@ -411,7 +427,7 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 	MLX5V_SET(c.out, RTE_PMD_MLX5V_OUT_SYNDROME, status != 0 ? c.syndrome : 0);
 	if (status != MLX5V_CMD_STAT_OK)
 		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CMD_ERRORS);
-	deliv = mlx5v_sim_cmd_write_out(sim, ent, c.out, c.outlen, oblk, tails);
+	deliv = mlx5v_sim_cmd_write_out(sim, ent, c.out, c.outlen, oblk, tails, bad_sig);
 	if (deliv == MLX5V_CMD_DELIV_OK) {
 		memcpy(ent + MLX5V_CMD_ENT_OUT, c.out, MLX5V_CMD_INLINE_LEN);
 		if (hwsim_dma_write(sim->dma, sl->ent_iova + MLX5V_CMD_ENT_OUT, c.out,
@@ -432,6 +448,8 @@ complete:
 	ent[MLX5V_CMD_ENT_STATUS_OWN] = deliv << 1;
 	ent[MLX5V_CMD_ENT_SIG] = 0;
 	sl->sig = ~mlx5v_sim_xor8(ent, sizeof(ent));
+	if (bad_sig == MLX5V_SIM_BAD_SIG_ENTRY)
+		sl->sig ^= 0x5a;
 	free(in);
 	free(c.out);
 	free(oblk);

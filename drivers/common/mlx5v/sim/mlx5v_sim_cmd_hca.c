@@ -156,11 +156,17 @@ mlx5v_sim_cmd_query_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_CAP_OTHER_FUNC);
 	if (type == MLX5V_CAP_GENERAL) {
+		uint8_t *cap = c->out + MLX5V_HCA_CAP_OFF;
+
 		src = cur ? sim->cap_cur : sim->cap_max;
-		memcpy(c->out + MLX5V_HCA_CAP_OFF, src, MLX5V_HCA_CAP_SIZE);
-		/* The fast_teardown knob may change at run time. */
-		MLX5V_SET(c->out + MLX5V_HCA_CAP_OFF, MLX5V_CAP_FAST_TEARDOWN,
+		memcpy(cap, src, MLX5V_HCA_CAP_SIZE);
+		/* Read-only caps that knobs may change at run time (§2.2). */
+		MLX5V_SET(cap, MLX5V_CAP_FAST_TEARDOWN,
 			  mlx5v_sim_knob(sim, MLX5V_SIM_K_FAST_TEARDOWN) != 0);
+		MLX5V_SET(cap, MLX5V_CAP_UMEM_UID_0,
+			  mlx5v_sim_knob(sim, MLX5V_SIM_K_UMEM_UID_0) != 0);
+		MLX5V_SET(cap, MLX5V_CAP_ROCE_EN, mlx5v_sim_knob(sim, MLX5V_SIM_K_ROCE) != 0);
+		MLX5V_SET(cap, MLX5V_CAP_PORT_TYPE, mlx5v_sim_knob(sim, MLX5V_SIM_K_PORT_TYPE));
 	} else {
 		src = cur ? sim->roce_cur : sim->roce_max;
 		memcpy(c->out + MLX5V_HCA_CAP_OFF, src, MLX5V_HCA_CAP_SIZE);

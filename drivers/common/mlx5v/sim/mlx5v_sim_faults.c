@@ -89,6 +89,17 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 		"action: port change event ACTIVE for this port" },
 	[MLX5V_SIM_K_FAIL_DMA_MAP] = { "fail_dma_map", 0, 0, 1000000,
 		"refuse the next N DMA mappings (IOMMU out of space: -ENOMEM)" },
+	[MLX5V_SIM_K_FAIL_OP_MOD] = { "fail_op_mod", -1, -1, 0xffff,
+		"fail_opcode hits only commands with this op_mod (-1: any)" },
+	[MLX5V_SIM_K_UMEM_UID_0] = { "umem_uid_0", 1, 0, 1,
+		"umem_uid_0 general capability (cur and max)" },
+	[MLX5V_SIM_K_ROCE] = { "roce", 1, 0, 1, "roce general capability (cur and max)" },
+	[MLX5V_SIM_K_PORT_TYPE] = { "port_type", MLX5V_CAP_PORT_TYPE_ETH, 0, 3,
+		"port_type general capability: 0 IB, 1 Ethernet" },
+	[MLX5V_SIM_K_BAD_OUT_SIG_OPCODE] = { "bad_out_sig_opcode", 0, 0, 0xffff,
+		"corrupt the output signature of the next signed command of this opcode" },
+	[MLX5V_SIM_K_BAD_OUT_SIG_BLOCK] = { "bad_out_sig_block", 0, 0, 1,
+		"with bad_out_sig_opcode: 0 the entry signature, 1 output block 0's" },
 };
 
 /* Device keys in a devargs string: not knobs, skipped by the knob parser. */
@@ -210,14 +221,17 @@ mlx5v_sim_knob_match(struct mlx5v_sim *sim, enum mlx5v_sim_knob k, uint16_t opco
  * drop and dup execute the command and act on its completion.
  */
 void
-mlx5v_sim_faults_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint8_t *status,
-		     uint32_t *syndrome, uint8_t *deliv, uint32_t *delay_ms, int *drop,
-		     int *dup)
+mlx5v_sim_faults_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint16_t op_mod,
+		     uint8_t *status, uint32_t *syndrome, uint8_t *deliv, uint32_t *delay_ms,
+		     int *drop, int *dup)
 {
 	int64_t op = mlx5v_sim_knob(sim, MLX5V_SIM_K_FAIL_OPCODE);
+	int64_t opm = mlx5v_sim_knob(sim, MLX5V_SIM_K_FAIL_OP_MOD);
 	int64_t cnt;
 
-	if (op != 0 && (op == opcode || op == MLX5V_SIM_ANY_OPCODE)) {
+	/* fail_op_mod narrows fail_opcode to one op_mod, e.g. the RoCE caps (0x8/0x9). */
+	if (op != 0 && (op == opcode || op == MLX5V_SIM_ANY_OPCODE) &&
+			(opm < 0 || opm == op_mod)) {
 		*status = mlx5v_sim_knob(sim, MLX5V_SIM_K_FAIL_STATUS);
 		*syndrome = mlx5v_sim_knob(sim, MLX5V_SIM_K_FAIL_SYNDROME);
 		cnt = mlx5v_sim_knob(sim, MLX5V_SIM_K_FAIL_COUNT);
@@ -226,6 +240,7 @@ mlx5v_sim_faults_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint8_t *status,
 		} else if (cnt >= 0) {
 			hwsim_knob_set(sim->knobs, MLX5V_SIM_K_FAIL_OPCODE, 0);
 			hwsim_knob_set(sim->knobs, MLX5V_SIM_K_FAIL_COUNT, 1);
+			hwsim_knob_set(sim->knobs, MLX5V_SIM_K_FAIL_OP_MOD, -1);
 		}
 	}
 	if (mlx5v_sim_knob_match(sim, MLX5V_SIM_K_DELIV_OPCODE, opcode))
@@ -236,6 +251,15 @@ mlx5v_sim_faults_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint8_t *status,
 		*drop = mlx5v_sim_knob(sim, MLX5V_SIM_K_DROP_HOLD) != 0 ? 2 : 1;
 	if (mlx5v_sim_knob_match(sim, MLX5V_SIM_K_DUP_OPCODE, opcode))
 		*dup = 1;
+}
+
+int
+mlx5v_sim_faults_out_sig(struct mlx5v_sim *sim, uint16_t opcode)
+{
+	if (!mlx5v_sim_knob_match(sim, MLX5V_SIM_K_BAD_OUT_SIG_OPCODE, opcode))
+		return 0;
+	return mlx5v_sim_knob(sim, MLX5V_SIM_K_BAD_OUT_SIG_BLOCK) != 0 ?
+	       MLX5V_SIM_BAD_SIG_BLOCK : MLX5V_SIM_BAD_SIG_ENTRY;
 }
 
 /* The knob table checks name and range; the action (if any) runs after the lock. */

@@ -154,6 +154,12 @@ enum mlx5v_sim_knob {
 	MLX5V_SIM_K_PORT_DOWN,
 	MLX5V_SIM_K_PORT_UP,
 	MLX5V_SIM_K_FAIL_DMA_MAP,
+	MLX5V_SIM_K_FAIL_OP_MOD,
+	MLX5V_SIM_K_UMEM_UID_0,
+	MLX5V_SIM_K_ROCE,
+	MLX5V_SIM_K_PORT_TYPE,
+	MLX5V_SIM_K_BAD_OUT_SIG_OPCODE,
+	MLX5V_SIM_K_BAD_OUT_SIG_BLOCK,
 	MLX5V_SIM_K_MAX,
 };
 
@@ -436,9 +442,16 @@ extern const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX];
  * Decide the faults for a command of opcode (lock held): fills status and syndrome for a
  * forced answer, *deliv, *delay_ms, *drop (1 drop EQE, 2 hold), *dup.
  */
-void mlx5v_sim_faults_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint8_t *status,
-			  uint32_t *syndrome, uint8_t *deliv, uint32_t *delay_ms, int *drop,
-			  int *dup);
+void mlx5v_sim_faults_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint16_t op_mod,
+			  uint8_t *status, uint32_t *syndrome, uint8_t *deliv,
+			  uint32_t *delay_ms, int *drop, int *dup);
+/**
+ * Which output signature of this command to corrupt (lock held; call only while the
+ * model signs): 0 none, MLX5V_SIM_BAD_SIG_ENTRY or MLX5V_SIM_BAD_SIG_BLOCK. One-shot.
+ */
+int mlx5v_sim_faults_out_sig(struct mlx5v_sim *sim, uint16_t opcode);
+#define MLX5V_SIM_BAD_SIG_ENTRY 1
+#define MLX5V_SIM_BAD_SIG_BLOCK 2
 
 /* ---- mlx5v_sim_hw.c ---- */
 /** Allocate the UAR pages and their doorbell watches. @return 0 or -errno. */
