@@ -15,6 +15,11 @@
 /** libmlx4 refuses larger CQs before asking the kernel (verbs.c create_cq()). */
 #define MLX4V_CQ_MAX_CQE 0x3fffff
 
+/*
+ * Simulator only: reproduces libmlx4 mlx4_create_cq() geometry (mlx4dv.md §3, CQ row) so that a DV
+ * consumer sees the same view as on hardware. Called with the verbs lock held; the rdma-core
+ * backend gets all of this from libmlx4 instead.
+ */
 int
 mlx4v_cq_layout(struct mlx4v_cq *cq)
 {
@@ -23,6 +28,10 @@ mlx4v_cq_layout(struct mlx4v_cq *cq)
 	/* libmlx4: nent = align_queue_size(cqe + 1); ibv_cq.cqe = nent - 1. */
 	cq->cqe_cnt = mlx4v_align_queue_size(cq->cqe_req + 1);
 	cq->buf_len = RTE_ALIGN_CEIL((size_t)cq->cqe_cnt * cq->cqe_size, MLX4V_PAGE_SIZE);
+	/*
+	 * The ring stays zeroed as libmlx4 leaves it; the simulator's CQ create then marks every
+	 * CQE hardware-owned (mlx4dv.md §6 decision), not this generic layer.
+	 */
 	cq->buf = mlx4v_ring_alloc(ctx, cq->buf_len);
 	if (cq->buf == NULL)
 		return -ENOMEM;
@@ -31,8 +40,17 @@ mlx4v_cq_layout(struct mlx4v_cq *cq)
 		goto err_ring_free;
 	/* The 8-byte record: consumer index, then the arm word (mlx4dv.md §4.8). */
 	cq->arm_db = cq->set_ci_db + 1;
+	/*
+	 * Doorbell record starts at zero, as in libmlx4: CI 0 and no arm request pending, so the
+	 * device (or simulator) sees no stale arm command before the consumer arms (mlx4dv.md
+	 * §4.8).
+	 */
 	*cq->arm_db = 0;
 	*cq->set_ci_db = 0;
+	/*
+	 * arm_sn starts at 1, not 0, exactly as libmlx4; consumers copy it into the arm doorbell's
+	 * sn field (mlx4dv.md §2.2), so a different start would change the first arm word.
+	 */
 	cq->arm_sn = 1;
 	cq->cons_index = 0;
 	return 0;
@@ -43,6 +61,7 @@ err_ring_free:
 	return -ENOMEM;
 }
 
+/* Simulator only, verbs lock held; undoes mlx4v_cq_layout() after the backend destroyed the CQ. */
 void
 mlx4v_cq_layout_free(struct mlx4v_cq *cq)
 {
@@ -57,6 +76,7 @@ mlx4v_cq_layout_free(struct mlx4v_cq *cq)
 static struct mlx4_cqe *
 mlx4v_cq_entry(struct mlx4v_cq *cq, uint32_t n)
 {
+	/* cqe_cnt is a power of two, so masking wraps the running index (mlx4dv.md §4.6). */
 	uint8_t *slot = (uint8_t *)cq->buf + (size_t)(n & (cq->cqe_cnt - 1)) * cq->cqe_size;
 
 	return (struct mlx4_cqe *)(slot + (cq->cqe_size == 64 ? 32 : 0));
@@ -72,6 +92,12 @@ mlx4v_cq_sw_owned(struct mlx4v_cq *cq, uint32_t n)
 	return !!(cqe->owner_sr_opcode & MLX4_CQE_OWNER_MASK) == !!(n & cq->cqe_cnt);
 }
 
+/*
+ * libmlx4 __mlx4_cq_clean(): drop the CQEs of a QP/WQ that is reset or destroyed, give its SRQ WQEs
+ * back and advance the CI. Simulator backend only (libmlx4 does it itself on rdma-core); called
+ * with the verbs lock held but not the simulator lock, so the engine thread may be writing CQEs of
+ * other QPs meanwhile, as hardware does under libmlx4: hence the owner walk and the read barrier.
+ */
 void
 mlx4v_cq_clean(struct mlx4v_cq *cq, uint32_t qpn, struct mlx4v_srq *srq)
 {
@@ -83,7 +109,11 @@ mlx4v_cq_clean(struct mlx4v_cq *cq, uint32_t qpn, struct mlx4v_srq *srq)
 	/* A DV consumer owns the consumer index: leave the ring alone (mlx4dv.md §1.4). */
 	if (cq == NULL || (cq->flags & MLX4V_CQ_F_DV_OWNED))
 		return;
-	/* Find the producer end by walking software-owned entries from cons_index. */
+	/*
+	 * Find the producer end by walking software-owned entries from cons_index. A full ring of
+	 * software-owned entries must not be walked past: libmlx4 stops one short of a whole lap so
+	 * the backward sweep never reads an entry twice.
+	 */
 	for (prod_index = cq->cons_index; mlx4v_cq_sw_owned(cq, prod_index); ++prod_index)
 		if (prod_index == cq->cons_index + cq->cqe_cnt - 1)
 			break;
@@ -92,6 +122,10 @@ mlx4v_cq_clean(struct mlx4v_cq *cq, uint32_t qpn, struct mlx4v_srq *srq)
 	while ((int)--prod_index - (int)cq->cons_index >= 0) {
 		cqe = mlx4v_cq_entry(cq, prod_index);
 		if ((rte_be_to_cpu_32(cqe->vlan_my_qpn) & MLX4_CQE_QPN_MASK) == qpn) {
+			/*
+			 * Receive CQEs of an SRQ QP name the SRQ WQE they consumed; libmlx4 puts it
+			 * back on the free list (mlx4dv.md §4.4) or the SRQ would leak entries.
+			 */
 			if (srq != NULL && !(cqe->owner_sr_opcode & MLX4_CQE_IS_SEND_MASK))
 				mlx4v_srq_free_wqe(srq, rte_be_to_cpu_16(cqe->wqe_index));
 			++nfreed;
@@ -100,6 +134,11 @@ mlx4v_cq_clean(struct mlx4v_cq *cq, uint32_t qpn, struct mlx4v_srq *srq)
 			/* The destination keeps its own owner bit: it is in its own pass. */
 			owner_bit = dest->owner_sr_opcode & MLX4_CQE_OWNER_MASK;
 			memcpy(dest, cqe, sizeof(*cqe));
+			/*
+			 * Owner bit write: keep the destination's parity. Copying the source's bit
+			 * would make the slot read as the wrong pass and either hide or resurrect a
+			 * completion (mlx4dv.md §4.6).
+			 */
 			dest->owner_sr_opcode = owner_bit |
 				(dest->owner_sr_opcode & ~MLX4_CQE_OWNER_MASK);
 		}
@@ -108,6 +147,10 @@ mlx4v_cq_clean(struct mlx4v_cq *cq, uint32_t qpn, struct mlx4v_srq *srq)
 		cq->cons_index += nfreed;
 		/* The moved entries must be visible before the device sees the new CI. */
 		rte_io_wmb();
+		/*
+		 * CQ doorbell record: only 24 bits of CI are meaningful (mlx4dv.md §4.6, §4.8); the
+		 * store tells the producer these slots are free again.
+		 */
 		*cq->set_ci_db = rte_cpu_to_be_32(cq->cons_index & 0xffffff);
 	}
 }
@@ -121,6 +164,10 @@ mlx4v_cq_create(struct mlx4v_ctx *ctx, int cqe, int cqe_size, int with_events)
 
 	if (mlx4v_obj_find(ctx, MLX4V_OBJ_CTX) == NULL)
 		return NULL;
+	/*
+	 * Stricter than libmlx4, which passes a bad cqe_size through to the kernel: we refuse early
+	 * so both backends fail the same way (mlx4dv.md §1.2 spirit).
+	 */
 	if (cqe < 1 || cqe > MLX4V_CQ_MAX_CQE ||
 	    (cqe_size != 0 && cqe_size != 32 && cqe_size != 64)) {
 		MLX4V_LOG(ERR, "bad CQ request: cqe %d, cqe_size %d", cqe, cqe_size);
@@ -136,6 +183,11 @@ mlx4v_cq_create(struct mlx4v_ctx *ctx, int cqe, int cqe_size, int with_events)
 	cq->event_fd = -1;
 	sw = mlx4v_verbs_sw_provider(ctx);
 	if (sw) {
+		/*
+		 * 0 means the device's native size: the simulated device has no
+		 * MLX4_USER_DEV_CAP_LARGE_CQE, so 32 bytes; 64 only when asked for explicitly
+		 * (mlx4dv.md §2.2).
+		 */
 		if (cq->cqe_size == 0)
 			cq->cqe_size = 32;
 		ret = mlx4v_cq_layout(cq);
@@ -183,6 +235,7 @@ mlx4v_cq_destroy(struct mlx4v_cq *cq)
 	return 0;
 }
 
+/* Forced-release path of mlx4v_dev_unregister(), verbs lock held. */
 int
 mlx4v_cq_release(struct mlx4v_cq *cq)
 {
@@ -197,6 +250,10 @@ mlx4v_cq_release(struct mlx4v_cq *cq)
 	return mlx4v_cq_destroy(cq);
 }
 
+/*
+ * Verbs lock held. Non-blocking: the backend returns -EAGAIN when no event is queued, as DPDK's
+ * rx_queue_intr_disable expects (mlx4dv.md §5.3).
+ */
 static int
 mlx4v_cq_get_event(struct mlx4v_cq *cq)
 {
@@ -213,6 +270,10 @@ mlx4v_cq_get_event(struct mlx4v_cq *cq)
 	return 0;
 }
 
+/*
+ * Acking more than was received would let ibv_destroy_cq() return while events are in flight;
+ * refuse it here rather than trust the caller.
+ */
 static int
 mlx4v_cq_ack_events(struct mlx4v_cq *cq, unsigned int nevents)
 {
@@ -255,6 +316,10 @@ rte_pmd_mlx4v_cq_event_fd(const struct rte_pmd_mlx4v_cq *cq)
 	mlx4v_verbs_lock();
 	c = (const struct mlx4v_cq *)mlx4v_obj_find(cq, MLX4V_OBJ_CQ);
 	if (c != NULL && c->with_events)
+		/*
+		 * The fd is read under the lock so a concurrent destroy cannot hand back a closed
+		 * descriptor; after unlock it is only a number the caller polls.
+		 */
 		fd = c->event_fd;
 	mlx4v_verbs_unlock();
 	if (fd < 0) {

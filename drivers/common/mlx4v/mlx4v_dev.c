@@ -24,6 +24,7 @@ static struct mlx4v_dev_entry {
 	unsigned int nctx;
 } mlx4v_devs[MLX4V_MAX_DEV];
 
+/* Verbs lock held. A slot is free when ops is NULL. */
 static struct mlx4v_dev_entry *
 mlx4v_dev_lookup(const char *name)
 {
@@ -35,6 +36,7 @@ mlx4v_dev_lookup(const char *name)
 	return NULL;
 }
 
+/* Called from a backend's probe, never from the data path; takes the verbs lock itself. */
 int
 mlx4v_dev_register(const char *name, const struct mlx4v_verbs_ops *ops, void *priv,
 		   int socket)
@@ -63,6 +65,10 @@ mlx4v_dev_register(const char *name, const struct mlx4v_verbs_ops *ops, void *pr
 	strlcpy(e->name, name, sizeof(e->name));
 	e->ops = ops;
 	e->priv = priv;
+	/*
+	 * Rings follow this socket (mlx4dv.md §5.4); an unknown NUMA node must not become an
+	 * invalid socket id in rte_zmalloc_socket().
+	 */
 	e->socket = socket < 0 ? SOCKET_ID_ANY : socket;
 	e->nctx = 0;
 	MLX4V_LOG(INFO, "device %s registered with the %s backend", name, ops->name);
@@ -76,6 +82,7 @@ static const enum mlx4v_obj_type mlx4v_dev_release_order[] = {
 	MLX4V_OBJ_QP, MLX4V_OBJ_WQ, MLX4V_OBJ_SRQ, MLX4V_OBJ_CQ, MLX4V_OBJ_MR, MLX4V_OBJ_PD,
 };
 
+/* Only for the forced-release log lines. */
 static const char *
 mlx4v_dev_obj_name(enum mlx4v_obj_type type)
 {
@@ -110,6 +117,7 @@ mlx4v_dev_obj_destroy(struct mlx4v_obj *obj)
 	case MLX4V_OBJ_SRQ:
 		return mlx4v_srq_destroy((struct mlx4v_srq *)obj);
 	case MLX4V_OBJ_CQ:
+		/* Not mlx4v_cq_destroy(): the application that would ack pending events is gone. */
 		return mlx4v_cq_release((struct mlx4v_cq *)obj);
 	case MLX4V_OBJ_MR:
 		return mlx4v_mr_destroy((struct mlx4v_mr *)obj);
@@ -209,9 +217,13 @@ mlx4v_dev_open(const char *name)
 	ctx = mlx4v_obj_alloc(NULL, MLX4V_OBJ_CTX, sizeof(*ctx));
 	if (ctx == NULL)
 		return NULL;
+	/* A handle is its own context, so the generic registry code needs no special case. */
 	ctx->obj.ctx = ctx;
 	ctx->socket = e->socket;
 	strlcpy(ctx->name, e->name, sizeof(ctx->name));
+	/*
+	 * The ops pointer is process-local; the handle only keeps an index to it (mlx4v_verbs.c).
+	 */
 	ret = mlx4v_verbs_attach(ctx, e->ops);
 	if (ret)
 		goto err_free;
@@ -238,6 +250,10 @@ mlx4v_dev_close(struct mlx4v_ctx *ctx)
 
 	if (mlx4v_obj_find(ctx, MLX4V_OBJ_CTX) == NULL)
 		return -EINVAL;
+	/*
+	 * ibv_close_device() with live objects leaks them in the kernel; refuse, the caller must
+	 * destroy them first (forced release does that in dependency order).
+	 */
 	if (ctx->nobj != 0) {
 		MLX4V_LOG(ERR, "handle on %s still has %u object(s)", ctx->name, ctx->nobj);
 		return -EBUSY;

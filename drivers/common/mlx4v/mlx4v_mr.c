@@ -9,6 +9,7 @@
 #include "mlx4v_log.h"
 #include "mlx4v_verbs.h"
 
+/* Verbs lock held. */
 struct mlx4v_mr *
 mlx4v_mr_create(struct mlx4v_pd *pd, void *addr, size_t len)
 {
@@ -17,6 +18,10 @@ mlx4v_mr_create(struct mlx4v_pd *pd, void *addr, size_t len)
 
 	if (mlx4v_obj_find(pd, MLX4V_OBJ_PD) == NULL)
 		return NULL;
+	/*
+	 * ibv_reg_mr() would pass a wrapping range to the kernel; the simulator's MPT bounds check
+	 * relies on addr + len not wrapping.
+	 */
 	if (addr == NULL || len == 0 || (uintptr_t)addr + len < (uintptr_t)addr) {
 		MLX4V_LOG(ERR, "bad MR range %p + %zu", addr, len);
 		rte_errno = EINVAL;
@@ -31,6 +36,10 @@ mlx4v_mr_create(struct mlx4v_pd *pd, void *addr, size_t len)
 	ret = mlx4v_verbs_mr_create(mr);
 	if (ret)
 		goto err_free;
+	/*
+	 * The PD cannot be freed under a registered MR: ibv_dealloc_pd() would fail with EBUSY
+	 * anyway.
+	 */
 	mlx4v_obj_get(&pd->obj);
 	mlx4v_obj_publish(&mr->obj);
 	return mr;
@@ -61,6 +70,7 @@ struct mlx4v_mr_span {
 	uintptr_t end;
 };
 
+/* rte_mempool_mem_iter() callback: grow the span to cover one memory chunk of the pool. */
 static void
 mlx4v_mr_span_cb(struct rte_mempool *mp, void *opaque, struct rte_mempool_memhdr *memhdr,
 		 unsigned int mem_idx)
@@ -99,7 +109,11 @@ rte_pmd_mlx4v_reg_mempool(struct rte_pmd_mlx4v_pd *pd, struct rte_mempool *mp)
 		errno = EINVAL;
 		return NULL;
 	}
-	/* One lkey must cover the whole pool: register the span of its chunks. */
+	/*
+	 * One lkey must cover the whole pool: register the span of its chunks. The span may include
+	 * gaps between chunks: harmless for an lkey, it only widens what the MR admits. Outside the
+	 * lock, since it only reads the pool.
+	 */
 	rte_mempool_mem_iter(mp, mlx4v_mr_span_cb, &s);
 	mlx4v_verbs_lock();
 	mr = mlx4v_mr_create((struct mlx4v_pd *)pd, (void *)s.start, s.end - s.start);

@@ -21,6 +21,10 @@ static TAILQ_HEAD(, mlx4v_obj) mlx4v_obj_live = TAILQ_HEAD_INITIALIZER(mlx4v_obj
 #define MLX4V_OBJ_TYPES_ALL \
 	(MLX4DV_OBJ_QP | MLX4DV_OBJ_CQ | MLX4DV_OBJ_SRQ | MLX4DV_OBJ_RWQ)
 
+/*
+ * Zeroed, on the device's socket; not yet visible to lookups until mlx4v_obj_publish(), so a
+ * half-built object can never pass mlx4v_obj_find().
+ */
 void *
 mlx4v_obj_alloc(struct mlx4v_ctx *ctx, enum mlx4v_obj_type type, size_t size)
 {
@@ -37,6 +41,7 @@ mlx4v_obj_alloc(struct mlx4v_ctx *ctx, enum mlx4v_obj_type type, size_t size)
 	return obj;
 }
 
+/* Verbs lock held. Called last in every create, after the backend succeeded. */
 void
 mlx4v_obj_publish(struct mlx4v_obj *obj)
 {
@@ -45,6 +50,10 @@ mlx4v_obj_publish(struct mlx4v_obj *obj)
 		obj->ctx->nobj++;
 }
 
+/*
+ * Verbs lock held. Also used on create error paths, where the object was never published; hence the
+ * search instead of an unconditional TAILQ_REMOVE.
+ */
 void
 mlx4v_obj_free(struct mlx4v_obj *obj)
 {
@@ -61,6 +70,10 @@ mlx4v_obj_free(struct mlx4v_obj *obj)
 	rte_free(obj);
 }
 
+/*
+ * Unlink without freeing: for objects whose backend destroy failed during forced release, whose
+ * memory the device may still write (see mlx4v_dev_release()).
+ */
 void
 mlx4v_obj_forget(struct mlx4v_obj *obj)
 {
@@ -102,6 +115,11 @@ mlx4v_obj_find(const void *p, enum mlx4v_obj_type type)
 		return NULL;
 	}
 	TAILQ_FOREACH(it, &mlx4v_obj_live, next) {
+		/*
+		 * Compare addresses only; the pointer is dereferenced after it matched a live
+		 * entry, so garbage from a caller never reaches memory (mlx4dv.md §1.2: upstream
+		 * would crash).
+		 */
 		if ((const void *)it == p) {
 			if (it->type == type)
 				return it;
@@ -112,6 +130,10 @@ mlx4v_obj_find(const void *p, enum mlx4v_obj_type type)
 	return NULL;
 }
 
+/*
+ * Converts the internal -errno to the public contract: positive errno return, with rte_errno and
+ * errno set to the same value (mlx4dv.md §1.2).
+ */
 int
 mlx4v_obj_ret(int ret)
 {
@@ -122,6 +144,10 @@ mlx4v_obj_ret(int ret)
 	return -ret;
 }
 
+/*
+ * Pointer-returning APIs report through rte_errno internally; mirror it into errno as libibverbs
+ * callers expect.
+ */
 void *
 mlx4v_obj_ptr(void *p)
 {
@@ -158,6 +184,10 @@ mlx4v_db_free(uint32_t *db)
 	rte_free(db);
 }
 
+/*
+ * libmlx4 align_queue_size(): roundup_pow_of_two with 0 -> 1. Every ring size in mlx4dv.md §3 goes
+ * through it, and masking with cnt - 1 relies on the power of two.
+ */
 uint32_t
 mlx4v_align_queue_size(uint32_t req)
 {
@@ -178,6 +208,10 @@ mlx4v_obj_fill_qp(const struct mlx4v_qp *qp, struct mlx4dv_qp *out)
 	out->buf.length = qp->buf_len;
 	out->rdb = qp->rdb;
 	out->sdb = qp->sdb;
+	/*
+	 * Already big-endian (BE32(qpn << 8)): DPDK writes it to sdb without a swap (mlx4dv.md
+	 * §4.2).
+	 */
 	out->doorbell_qpn = qp->doorbell_qpn;
 	out->sq.wqe_cnt = qp->sq.wqe_cnt;
 	out->sq.wqe_shift = qp->sq.wqe_shift;
@@ -190,6 +224,7 @@ mlx4v_obj_fill_qp(const struct mlx4v_qp *qp, struct mlx4dv_qp *out)
 		out->uar_mmap_offset = (off_t)qp->uar_mmap_offset;
 		mask_out |= MLX4DV_QP_MASK_UAR_MMAP_OFFSET;
 	}
+	/* Output comp_mask is the intersection of requested and supported bits (mlx4dv.md §1.3). */
 	out->comp_mask = mask_out;
 }
 
@@ -207,6 +242,10 @@ mlx4v_obj_fill_cq(const struct mlx4v_cq *cq, struct mlx4dv_cq *out)
 	out->arm_sn = cq->arm_sn;
 	out->cqe_size = cq->cqe_size;
 	out->cqe_cnt = cq->cqe_cnt;
+	/*
+	 * cq_uar is left unwritten when not requested, as upstream does (mlx4dv.md §1.3); DPDK Rx
+	 * always asks for it to reach the arm doorbell at +0x20.
+	 */
 	if (out->comp_mask & MLX4DV_CQ_MASK_UAR) {
 		out->cq_uar = cq->uar;
 		mask_out |= MLX4DV_CQ_MASK_UAR;
@@ -222,6 +261,10 @@ mlx4v_obj_fill_srq(const struct mlx4v_srq *srq, struct mlx4dv_srq *out)
 	out->buf.buf = srq->buf;
 	out->buf.length = srq->buf_len;
 	out->wqe_shift = srq->wqe_shift;
+	/*
+	 * head/tail are a snapshot: from here on the DV consumer owns the free list (mlx4dv.md
+	 * §4.4).
+	 */
 	out->head = srq->head;
 	out->tail = srq->tail;
 	out->db = srq->db;
@@ -237,6 +280,7 @@ mlx4v_obj_fill_rwq(const struct mlx4v_wq *wq, struct mlx4dv_rwq *out)
 	out->rdb = wq->rdb;
 	out->rq.wqe_cnt = wq->rq.wqe_cnt;
 	out->rq.wqe_shift = wq->rq.wqe_shift;
+	/* 0 or 64: the RQ follows the dummy SQ WQE unless its stride is larger (mlx4dv.md §2.4). */
 	out->rq.offset = wq->rq.offset;
 }
 
@@ -250,6 +294,10 @@ mlx4v_obj_check_pair(const void *in, const void *out, enum mlx4v_obj_type type,
 			  in == NULL ? "in" : "out");
 		return -EINVAL;
 	}
+	/*
+	 * Stricter than upstream (mlx4dv.md §1.2): a foreign or stale handle would be misread
+	 * through container_of there; here it is EINVAL and nothing is written.
+	 */
 	if (mlx4v_obj_find(in, type) == NULL) {
 		MLX4V_LOG(ERR, "init_obj: %s %p is not a live mlx4v object", what, in);
 		return -EINVAL;
@@ -257,6 +305,10 @@ mlx4v_obj_check_pair(const void *in, const void *out, enum mlx4v_obj_type type,
 	return 0;
 }
 
+/*
+ * Verbs lock held. Two phases: validate every requested pair, then fill. A failed validation
+ * therefore leaves all outputs untouched (mlx4dv.md §1.2 project contract).
+ */
 static int
 mlx4v_obj_init(struct rte_pmd_mlx4v_obj *obj, uint64_t obj_type)
 {
@@ -276,6 +328,7 @@ mlx4v_obj_init(struct rte_pmd_mlx4v_obj *obj, uint64_t obj_type)
 			  obj_type & ~(uint64_t)MLX4V_OBJ_TYPES_ALL);
 		return -EINVAL;
 	}
+	/* obj_type == 0 falls through to success with nothing touched, matching upstream. */
 	if (obj_type & MLX4DV_OBJ_QP) {
 		ret = mlx4v_obj_check_pair(obj->qp.in, obj->qp.out, MLX4V_OBJ_QP, "QP");
 		if (ret)

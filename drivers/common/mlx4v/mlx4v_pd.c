@@ -38,6 +38,10 @@ mlx4v_pd_destroy(struct mlx4v_pd *pd)
 
 	if (mlx4v_obj_find(pd, MLX4V_OBJ_PD) == NULL)
 		return -EINVAL;
+	/*
+	 * Refcount holds MRs, QPs, SRQs and WQs: the kernel refuses dealloc_pd with EBUSY, and the
+	 * simulator must behave the same.
+	 */
 	if (pd->obj.refcnt != 0) {
 		MLX4V_LOG(ERR, "PD %u still used by %u object(s)", pd->pdn, pd->obj.refcnt);
 		return -EBUSY;

@@ -23,6 +23,11 @@
 #define MLX4V_BIND_SEG_SIZE 32u
 #define MLX4V_INLINE_ALIGN 64u
 
+/*
+ * libmlx4 mlx4_qp_init_sq_ownership() (mlx4dv.md §3, SQ ownership init). Runs on RESET->INIT and
+ * for a WQ's dummy SQ at create, before the device may look at the ring, so plain stores without
+ * barriers are enough.
+ */
 void
 mlx4v_sq_init_ownership(void *sq, uint32_t wqe_cnt, int wqe_shift)
 {
@@ -36,10 +41,18 @@ mlx4v_sq_init_ownership(void *sq, uint32_t wqe_cnt, int wqe_shift)
 		ctrl = (struct mlx4_wqe_ctrl_seg *)wqe;
 		/* Owner 1 is "not valid" on the first pass (mlx4dv.md §4.2). */
 		ctrl->owner_opcode = rte_cpu_to_be_32(1u << 31);
+		/*
+		 * DS count of a whole stride, in 16-byte units (mlx4dv.md §4.2): a prefetching
+		 * device must never see a zero size in a WQE it has not been given yet.
+		 */
 		ctrl->fence_size = 1 << (wqe_shift - 4);
 		/* Stamp every 64-byte chunk but the first so a prefetch sees it invalid. */
 		ds = (ctrl->fence_size & 0x3f) << 2;
 		for (j = 16; j < ds; j += 16)
+			/*
+			 * libmlx4's init stamp is all-ones; DPDK later stamps 0x7fffffff | owner <<
+			 * 31 instead, and the simulator accepts both (mlx4dv.md §4.2, Stamping).
+			 */
 			wqe[j] = 0xffffffff;
 	}
 }
@@ -48,6 +61,10 @@ mlx4v_sq_init_ownership(void *sq, uint32_t wqe_cnt, int wqe_shift)
 static uint32_t
 mlx4v_qp_num_inline_segs(uint32_t data)
 {
+	/*
+	 * Inline segments must not cross a 64-byte boundary (mlx4dv.md §4.2), so each chunk pays a
+	 * 4-byte header; the +16 is the raddr segment libmlx4 assumes ahead of the data (non-UD).
+	 */
 	data += (MLX4V_CTRL_SEG_SIZE + 16) % MLX4V_INLINE_ALIGN;
 	return (data + MLX4V_INLINE_ALIGN - MLX4V_INLINE_SEG_SIZE - 1) /
 		(MLX4V_INLINE_ALIGN - MLX4V_INLINE_SEG_SIZE);
@@ -66,9 +83,16 @@ mlx4v_qp_sq_wqe_shift(uint32_t max_inline, uint32_t max_send_sge)
 	if (max_sq_sge < max_send_sge)
 		max_sq_sge = max_send_sge;
 	size = max_sq_sge * MLX4V_DATA_SEG_SIZE;
+	/*
+	 * The stride must also hold a bind segment (mlx4dv.md §2.1, sq.wqe_shift), even though a
+	 * raw packet QP never posts one: libmlx4 sizes it in, and the view must match.
+	 */
 	if (size < MLX4V_BIND_SEG_SIZE)
 		size = MLX4V_BIND_SEG_SIZE;
 	size += MLX4V_CTRL_SEG_SIZE;
+	/*
+	 * At least one 64-byte TXBB (mlx4dv.md §3, QP SQ): the device fetches whole basic blocks.
+	 */
 	for (shift = 6; (1u << shift) < size; shift++)
 		;
 	return shift;
@@ -83,13 +107,22 @@ mlx4v_qp_layout(struct mlx4v_qp *qp)
 	qp->sq.wqe_shift = mlx4v_qp_sq_wqe_shift(attr->max_inline_data, attr->max_send_sge);
 	/* 2 KiB plus one WQE of headroom for the hardware prefetcher (libmlx4). */
 	qp->sq_spare_wqes = (2048 >> qp->sq.wqe_shift) + 1;
+	/*
+	 * Spare WQEs are counted into the ring but not into max_send_wr (mlx4dv.md §3): the
+	 * producer may never get within 2 KiB of the consumer.
+	 */
 	qp->sq.wqe_cnt = mlx4v_align_queue_size(attr->max_send_wr + qp->sq_spare_wqes);
+	/*
+	 * An SRQ QP has no RQ of its own: rq.wqe_cnt 0 and no RQ doorbell record, so the view's rdb
+	 * is NULL as in libmlx4 (mlx4dv.md §2.1).
+	 */
 	if (qp->srq != NULL) {
 		attr->max_recv_wr = 0;
 		attr->max_recv_sge = 0;
 		qp->rq.wqe_cnt = 0;
 	} else {
 		qp->rq.wqe_cnt = mlx4v_align_queue_size(attr->max_recv_wr);
+		/* libmlx4 gives a non-SRQ QP at least one SGE and one WR (mlx4dv.md §3, QP RQ). */
 		if (attr->max_recv_sge < 1)
 			attr->max_recv_sge = 1;
 		if (attr->max_recv_wr < 1)
@@ -98,10 +131,18 @@ mlx4v_qp_layout(struct mlx4v_qp *qp)
 	/* libmlx4 mlx4_alloc_qp_buf(). */
 	qp->rq_max_gs = attr->max_recv_sge;
 	wqe_size = qp->rq_max_gs * MLX4V_DATA_SEG_SIZE;
+	/*
+	 * rq.wqe_shift = max(4, ceil_log2(sge * 16)), exactly: DPDK Rx treats the RQ as a flat
+	 * array of 16-byte data segments and relies on it (mlx4dv.md §3).
+	 */
 	for (qp->rq.wqe_shift = 4; (1u << qp->rq.wqe_shift) < wqe_size; qp->rq.wqe_shift++)
 		;
 	buf_size = (qp->rq.wqe_cnt << qp->rq.wqe_shift) + (qp->sq.wqe_cnt << qp->sq.wqe_shift);
-	/* The queue with the larger stride goes first; with equal strides the SQ. */
+	/*
+	 * The queue with the larger stride goes first; with equal strides the SQ. DPDK Tx computes
+	 * sq.size = rq.offset - sq.offset (mlx4dv.md §5.2), so the order must match libmlx4 bit for
+	 * bit.
+	 */
 	if (qp->rq.wqe_shift > qp->sq.wqe_shift) {
 		qp->rq.offset = 0;
 		qp->sq.offset = qp->rq.wqe_cnt << qp->rq.wqe_shift;
@@ -117,6 +158,7 @@ mlx4v_qp_layout(struct mlx4v_qp *qp)
 		qp->rdb = mlx4v_db_alloc(qp->obj.ctx);
 		if (qp->rdb == NULL)
 			goto err_ring_free;
+		/* RQ doorbell record: no WQE posted yet (mlx4dv.md §4.3). */
 		*qp->rdb = 0;
 	}
 	/* What the kernel returns (mlx4_ib set_rq_size()): the rounded RQ size. */
@@ -125,11 +167,13 @@ mlx4v_qp_layout(struct mlx4v_qp *qp)
 	wqe_size = (1u << qp->sq.wqe_shift) - MLX4V_CTRL_SEG_SIZE;
 	qp->sq_max_gs = wqe_size / MLX4V_DATA_SEG_SIZE;
 	qp->sq_max_post = qp->sq.wqe_cnt - qp->sq_spare_wqes;
+	/* One 4-byte inline header per 64-byte chunk of the stride (mlx4dv.md §4.2). */
 	qp->max_inline_data = wqe_size - MLX4V_INLINE_SEG_SIZE *
 		(RTE_ALIGN_CEIL(wqe_size, MLX4V_INLINE_ALIGN) / MLX4V_INLINE_ALIGN);
 	attr->max_send_sge = qp->sq_max_gs;
 	attr->max_send_wr = qp->sq_max_post;
 	attr->max_inline_data = qp->max_inline_data;
+	/* libmlx4 reports the context UAR at offset 0 of the verbs fd (mlx4dv.md §2.1). */
 	qp->uar_mmap_offset = 0;
 	return 0;
 
@@ -149,7 +193,11 @@ mlx4v_qp_layout_free(struct mlx4v_qp *qp)
 	qp->buf = NULL;
 }
 
-/* The CQs and SRQ of a QP must be live objects of the QP's own handle. */
+/*
+ * The CQs and SRQ of a QP must be live objects of the QP's own handle. Verbs lock held. libibverbs
+ * would follow these pointers blindly; we look them up first (stricter than upstream, mlx4dv.md
+ * §1.2).
+ */
 static int
 mlx4v_qp_check_attr(struct mlx4v_pd *pd, const struct rte_pmd_mlx4v_qp_attr *attr)
 {
@@ -174,6 +222,10 @@ mlx4v_qp_check_attr(struct mlx4v_pd *pd, const struct rte_pmd_mlx4v_qp_attr *att
 		MLX4V_LOG(ERR, "SRQ belongs to another PD");
 		return -EINVAL;
 	}
+	/*
+	 * Port 0 does not exist in verbs numbering; libmlx4 leaves that to the kernel, we refuse it
+	 * up front so both backends fail alike.
+	 */
 	if (attr->max_send_wr > MLX4V_QP_MAX_WR || attr->max_recv_wr > MLX4V_QP_MAX_WR ||
 	    attr->max_send_sge > MLX4V_QP_MAX_SGE || attr->max_recv_sge > MLX4V_QP_MAX_SGE ||
 	    attr->max_inline_data > MLX4V_QP_MAX_INLINE || attr->port == 0) {
@@ -215,6 +267,10 @@ mlx4v_qp_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_qp_attr *attr)
 	if (ret)
 		goto err_layout_free;
 	if (sw)
+		/*
+		 * Stored pre-swapped: the send doorbell is written as-is, without a byte swap
+		 * (mlx4dv.md §4.2).
+		 */
 		qp->doorbell_qpn = rte_cpu_to_be_32(qp->qpn << 8);
 	mlx4v_obj_get(&pd->obj);
 	mlx4v_obj_get(&qp->send_cq->obj);
@@ -234,7 +290,11 @@ err_free:
 	return NULL;
 }
 
-/* libmlx4 after a QP reaches RESET, or is destroyed: clean both CQs. */
+/*
+ * libmlx4 after a QP reaches RESET, or is destroyed: clean both CQs. Simulator backend only; with
+ * rdma-core libmlx4 does it inside ibv_modify_qp/ibv_destroy_qp. A CQ already handed out as a DV
+ * view is skipped inside mlx4v_cq_clean() (mlx4dv.md §1.4).
+ */
 static void
 mlx4v_qp_clean_cqs(struct mlx4v_qp *qp)
 {
@@ -243,6 +303,10 @@ mlx4v_qp_clean_cqs(struct mlx4v_qp *qp)
 		mlx4v_cq_clean(qp->send_cq, qp->qpn, NULL);
 }
 
+/*
+ * The subset of the IB QP state machine a raw-packet QP uses; the kernel would reject the rest with
+ * EINVAL, so do it here for the simulator too.
+ */
 static int
 mlx4v_qp_transition_ok(enum rte_pmd_mlx4v_qp_state cur, enum rte_pmd_mlx4v_qp_state next)
 {
@@ -276,6 +340,10 @@ mlx4v_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 	if (sw && qp->state == RTE_PMD_MLX4V_QPS_RESET && state == RTE_PMD_MLX4V_QPS_INIT)
 		mlx4v_sq_init_ownership((uint8_t *)qp->buf + qp->sq.offset, qp->sq.wqe_cnt,
 					qp->sq.wqe_shift);
+	/*
+	 * The backend sees the state change only after ownership is set: the device may start
+	 * fetching WQEs as soon as the QP leaves RESET (mlx4dv.md §3).
+	 */
 	ret = mlx4v_verbs_qp_modify(qp, state);
 	if (ret)
 		return ret;
@@ -283,12 +351,21 @@ mlx4v_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 		mlx4v_qp_clean_cqs(qp);
 		/* The RQ producer count restarts with the indices. */
 		if (qp->rq.wqe_cnt)
+			/*
+			 * RQ doorbell record write: the device restarts its consumer count at 0 on
+			 * RESET, so software's 16-bit producer count must restart too (mlx4dv.md
+			 * §4.3).
+			 */
 			*qp->rdb = 0;
 	}
 	qp->state = state;
 	return 0;
 }
 
+/*
+ * Verbs lock held. The backend destroy goes first: the device must stop using the ring before its
+ * memory is freed.
+ */
 int
 mlx4v_qp_destroy(struct mlx4v_qp *qp)
 {

@@ -13,6 +13,7 @@
 #define MLX4V_SRQ_MAX_WR (1u << 16)
 #define MLX4V_SRQ_MAX_SGE 64u
 
+/* WQE n of the SRQ ring; n must already be masked by the caller. */
 static struct mlx4_wqe_srq_next_seg *
 mlx4v_srq_wqe(struct mlx4v_srq *srq, int n)
 {
@@ -27,9 +28,14 @@ mlx4v_srq_layout(struct mlx4v_srq *srq)
 	struct mlx4_wqe_data_seg *scatter;
 	uint32_t size, buf_size, i;
 
+	/*
+	 * libmlx4 geometry (mlx4dv.md §3, SRQ row): one extra entry, because the list is full when
+	 * head == tail, so one WQE is always parked at the tail.
+	 */
 	srq->max = mlx4v_align_queue_size(srq->max_wr_req + 1);
 	size = sizeof(struct mlx4_wqe_srq_next_seg) +
 		srq->max_gs * sizeof(struct mlx4_wqe_data_seg);
+	/* At least 32 bytes: the 16-byte next segment plus one data segment (mlx4dv.md §4.4). */
 	for (srq->wqe_shift = 5; (1u << srq->wqe_shift) < size; srq->wqe_shift++)
 		;
 	buf_size = srq->max << srq->wqe_shift;
@@ -44,6 +50,10 @@ mlx4v_srq_layout(struct mlx4v_srq *srq)
 		for (scatter = (struct mlx4_wqe_data_seg *)(next + 1);
 		     (uint8_t *)scatter < (uint8_t *)next + (1u << srq->wqe_shift);
 		     ++scatter)
+			/*
+			 * lkey 0x100 is MLX4_INVALID_LKEY, the scatter terminator (mlx4dv.md §4.3),
+			 * so an unused entry never names memory.
+			 */
 			scatter->lkey = rte_cpu_to_be_32(MLX4V_INVALID_LKEY);
 	}
 	srq->head = 0;
@@ -52,6 +62,7 @@ mlx4v_srq_layout(struct mlx4v_srq *srq)
 	srq->db = mlx4v_db_alloc(srq->obj.ctx);
 	if (srq->db == NULL)
 		goto err_ring_free;
+	/* SRQ doorbell record: the running count of posted WQEs, none yet (mlx4dv.md §4.4). */
 	*srq->db = 0;
 	return 0;
 
@@ -70,11 +81,16 @@ mlx4v_srq_layout_free(struct mlx4v_srq *srq)
 	srq->buf = NULL;
 }
 
+/*
+ * Return a consumed WQE to the tail of the free list (mlx4dv.md §4.4). Only mlx4v_cq_clean() calls
+ * it, for CQEs of a dead QP; verbs lock held.
+ */
 void
 mlx4v_srq_free_wqe(struct mlx4v_srq *srq, int ind)
 {
 	struct mlx4_wqe_srq_next_seg *next;
 
+	/* wqe_index comes from a CQE, i.e. from the device: never trust it as an array index. */
 	if (ind < 0 || (uint32_t)ind >= srq->max)
 		return;
 	next = mlx4v_srq_wqe(srq, srq->tail);
@@ -90,6 +106,7 @@ mlx4v_srq_create(struct mlx4v_pd *pd, uint32_t max_wr, uint32_t max_sge)
 
 	if (mlx4v_obj_find(pd, MLX4V_OBJ_PD) == NULL)
 		return NULL;
+	/* libmlx4's own limits, checked before the kernel is asked (mlx4dv.md §3, SRQ). */
 	if (max_wr > MLX4V_SRQ_MAX_WR || max_sge > MLX4V_SRQ_MAX_SGE) {
 		MLX4V_LOG(ERR, "SRQ max_wr %u / max_sge %u beyond 65536 / 64", max_wr, max_sge);
 		rte_errno = EINVAL;

@@ -17,6 +17,10 @@ static struct {
 	const struct mlx4v_verbs_ops *ops;
 } mlx4v_verbs_procs[MLX4V_MAX_CTX];
 
+/*
+ * One process-wide lock for the control path: object registry, device table and every backend
+ * create/destroy. Never taken on the data path, which works on the raw views only.
+ */
 static pthread_mutex_t mlx4v_verbs_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 void
@@ -31,6 +35,7 @@ mlx4v_verbs_unlock(void)
 	pthread_mutex_unlock(&mlx4v_verbs_mutex);
 }
 
+/* Verbs lock held. ENOSPC when MLX4V_MAX_CTX handles are open. */
 int
 mlx4v_verbs_attach(struct mlx4v_ctx *ctx, const struct mlx4v_verbs_ops *ops)
 {
@@ -59,6 +64,10 @@ mlx4v_verbs_ops_get(const struct mlx4v_ctx *ctx)
 	return mlx4v_verbs_procs[ctx->id].ops;
 }
 
+/*
+ * True for the simulator: the common layer then plays libmlx4 (ring geometry, cq_clean, ownership
+ * init); with rdma-core, libmlx4 does all of that itself.
+ */
 int
 mlx4v_verbs_sw_provider(const struct mlx4v_ctx *ctx)
 {
@@ -80,6 +89,7 @@ mlx4v_verbs_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 void
 mlx4v_verbs_ctx_close(struct mlx4v_ctx *ctx)
 {
+	/* Close cannot fail and has nothing to report: a missing op is simply nothing to do. */
 	if (MLX4V_OPS(ctx)->ctx_close != NULL)
 		MLX4V_OPS(ctx)->ctx_close(ctx);
 }
@@ -129,6 +139,7 @@ mlx4v_verbs_cq_get_event(struct mlx4v_cq *cq)
 void
 mlx4v_verbs_cq_ack_events(struct mlx4v_cq *cq, unsigned int n)
 {
+	/* The simulator has no ack op: its eventfd counts are consumed by get_event itself. */
 	if (MLX4V_OPS(cq->obj.ctx)->cq_ack_events != NULL)
 		MLX4V_OPS(cq->obj.ctx)->cq_ack_events(cq, n);
 }

@@ -58,6 +58,10 @@ mlx4v_rdma_buf_alloc(size_t size, void *priv)
 {
 	struct mlx4v_rdma_ctx *rc = priv;
 
+	/*
+	 * Page-aligned and zeroed as libmlx4's own allocator; libmlx4 zeroes again anyway
+	 * (mlx4dv.md §5.4), but on the queue's socket, in hugepage EAL memory as net/mlx4 arranges.
+	 */
 	return rte_zmalloc_socket("mlx4v_rdma", size, MLX4V_PAGE_SIZE, rc->socket);
 }
 
@@ -68,6 +72,7 @@ mlx4v_rdma_buf_free(void *ptr, void *priv)
 	rte_free(ptr);
 }
 
+/* Match by ibverbs device name, as given to mlx4v_verbs_rdma_register(). */
 static struct ibv_device *
 mlx4v_rdma_find(struct ibv_device **list, int n, const char *ibdev)
 {
@@ -95,6 +100,9 @@ mlx4v_rdma_probe_cqe_size(struct mlx4v_rdma_ctx *rc)
 	memset(&dv, 0, sizeof(dv));
 	obj.cq.in = cq;
 	obj.cq.out = &dv;
+	/*
+	 * Marks this scratch CQ DV-owned (mlx4dv.md §1.4); harmless, it has no QP and dies below.
+	 */
 	ret = mlx4dv_init_obj(&obj, MLX4DV_OBJ_CQ);
 	if (ret == 0)
 		rc->cqe_size = dv.cqe_size;
@@ -102,6 +110,7 @@ mlx4v_rdma_probe_cqe_size(struct mlx4v_rdma_ctx *rc)
 	return -ret;
 }
 
+/* Verbs lock held (called through mlx4v_dev_open()). */
 static int
 mlx4v_rdma_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 {
@@ -133,6 +142,7 @@ mlx4v_rdma_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 	alloc.alloc = mlx4v_rdma_buf_alloc;
 	alloc.free = mlx4v_rdma_buf_free;
 	alloc.data = rc;
+	/* mlx4dv_* return positive errno (mlx4dv.md §1.2); the seam uses -errno. */
 	ret = -mlx4dv_set_context_attr(rc->ib, MLX4DV_SET_CTX_ATTR_BUF_ALLOCATORS, &alloc);
 	if (ret)
 		goto err_close;
@@ -167,6 +177,7 @@ mlx4v_rdma_pd_create(struct mlx4v_pd *pd)
 	errno = 0;
 	ipd = ibv_alloc_pd(mlx4v_rdma_of(pd->obj.ctx)->ib);
 	if (ipd == NULL)
+		/* libibverbs does not always set errno on failure; never report success as 0. */
 		return errno ? -errno : -ENOMEM;
 	pd->be = ipd;
 	return 0;
@@ -205,6 +216,11 @@ mlx4v_rdma_cq_create(struct mlx4v_cq *cq)
 	struct mlx4v_rdma_cq *c;
 	int ret, flags;
 
+	/*
+	 * The kernel fixes the CQE size per context (MLX4_USER_DEV_CAP_LARGE_CQE, mlx4dv.md §2.2);
+	 * a request for the other size cannot be honoured, so say so instead of returning a
+	 * surprise.
+	 */
 	if (cq->cqe_size != 0 && cq->cqe_size != rc->cqe_size) {
 		MLX4V_LOG(ERR, "this device gives %d-byte CQEs, not %d", rc->cqe_size,
 			  cq->cqe_size);
@@ -219,7 +235,10 @@ mlx4v_rdma_cq_create(struct mlx4v_cq *cq)
 			ret = errno ? -errno : -ENOMEM;
 			goto err_free;
 		}
-		/* rte_pmd_mlx4v_get_cq_event() never blocks. */
+		/*
+		 * rte_pmd_mlx4v_get_cq_event() never blocks. DPDK polls the fd from the EAL
+		 * interrupt thread and expects EAGAIN, not a sleep (mlx4dv.md §5.3).
+		 */
 		flags = fcntl(c->chan->fd, F_GETFL);
 		if (flags < 0 || fcntl(c->chan->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
 			ret = -errno;
@@ -235,6 +254,7 @@ mlx4v_rdma_cq_create(struct mlx4v_cq *cq)
 	/* What is known without a view; the rest comes with mlx4dv_init_obj(). */
 	cq->cqe_cnt = c->cq->cqe + 1;
 	cq->cqe_size = rc->cqe_size;
+	/* libmlx4's starting value (mlx4dv.md §2.2); the view refreshes it. */
 	cq->arm_sn = 1;
 	cq->event_fd = c->chan != NULL ? c->chan->fd : -1;
 	cq->be = c;
@@ -271,7 +291,10 @@ mlx4v_rdma_cq_get_event(struct mlx4v_cq *cq)
 	struct ibv_cq *ev_cq;
 	void *ev_ctx;
 
-	/* libmlx4 bumps its own arm_sn inside (mlx4_cq_event()). */
+	/*
+	 * libmlx4 bumps its own arm_sn inside (mlx4_cq_event()). The channel is per CQ, so ev_cq
+	 * can only be this CQ; nothing to check.
+	 */
 	if (ibv_get_cq_event(c->chan, &ev_cq, &ev_ctx) != 0)
 		return errno == EAGAIN ? -EAGAIN : -errno;
 	return 0;
@@ -317,6 +340,7 @@ mlx4v_rdma_srq_create(struct mlx4v_srq *srq)
 	srq->head = dv.head;
 	srq->tail = dv.tail;
 	srq->db = dv.db;
+	/* libmlx4 starts with tail = max - 1 (mlx4dv.md §3, SRQ), and no WQE was posted yet. */
 	srq->max = dv.tail + 1;
 	srq->be = isrq;
 	return 0;
@@ -354,6 +378,9 @@ mlx4v_rdma_qp_create(struct mlx4v_qp *qp)
 	/* The QP getter has no side effect: cache the geometry now. */
 	memset(&obj, 0, sizeof(obj));
 	memset(&dv, 0, sizeof(dv));
+	/*
+	 * comp_mask is an input: without this bit uar_mmap_offset stays unwritten (mlx4dv.md §1.3).
+	 */
 	dv.comp_mask = MLX4DV_QP_MASK_UAR_MMAP_OFFSET;
 	obj.qp.in = iqp;
 	obj.qp.out = &dv;
@@ -375,6 +402,10 @@ mlx4v_rdma_qp_create(struct mlx4v_qp *qp)
 	qp->buf = dv.buf.buf;
 	qp->buf_len = dv.buf.length;
 	qp->uar_mmap_offset = (dv.comp_mask & MLX4DV_QP_MASK_UAR_MMAP_OFFSET) ?
+		/*
+		 * -1 as DPDK does when the bit is missing: a secondary's mmap then fails loudly
+		 * (mlx4dv.md §5.2).
+		 */
 		dv.uar_mmap_offset : -1;
 	qp->attr.max_send_wr = attr.cap.max_send_wr;
 	qp->attr.max_recv_wr = attr.cap.max_recv_wr;
@@ -401,6 +432,7 @@ mlx4v_rdma_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = ib_state[state];
 	if (state == RTE_PMD_MLX4V_QPS_INIT) {
+		/* Raw packet QPs take the port on RESET->INIT only. */
 		attr.port_num = qp->attr.port;
 		mask |= IBV_QP_PORT;
 	}
@@ -423,6 +455,7 @@ mlx4v_rdma_wq_create(struct mlx4v_wq *wq)
 	int ret;
 
 	memset(&attr, 0, sizeof(attr));
+	/* The only WQ type libmlx4 supports; others are ENOTSUP (mlx4dv.md §3). */
 	attr.wq_type = IBV_WQT_RQ;
 	attr.max_wr = wq->attr.max_wr;
 	attr.max_sge = wq->attr.max_sge;
@@ -473,7 +506,10 @@ mlx4v_rdma_wq_destroy(struct mlx4v_wq *wq)
 	return -ibv_destroy_wq(wq->be);
 }
 
-/* The views are rdma-core's own: mlx4dv_init_obj() one type at a time. */
+/*
+ * The views are rdma-core's own: mlx4dv_init_obj() one type at a time, so that the common
+ * layer keeps its validate-then-fill order and error semantics (mlx4dv.md §1.1, §1.2).
+ */
 static int
 mlx4v_rdma_qp_view(struct mlx4v_qp *qp, struct mlx4dv_qp *out)
 {
@@ -501,9 +537,13 @@ mlx4v_rdma_cq_view(struct mlx4v_cq *cq, struct mlx4dv_cq *out)
 	cq->buf = out->buf.buf;
 	cq->buf_len = out->buf.length;
 	cq->cqn = out->cqn;
+	/*
+	 * Kept so that forced release and diagnostics see the same record the DV consumer writes.
+	 */
 	cq->set_ci_db = out->set_ci_db;
 	cq->arm_db = out->arm_db;
 	cq->arm_sn = out->arm_sn;
+	/* cq_uar is valid only when the output bit says so (mlx4dv.md §1.3). */
 	if (out->comp_mask & MLX4DV_CQ_MASK_UAR)
 		cq->uar = out->cq_uar;
 	return 0;
@@ -558,6 +598,7 @@ const struct mlx4v_verbs_ops mlx4v_rdma_verbs_ops = {
 	.rwq_view = mlx4v_rdma_rwq_view,
 };
 
+/* EAL probe context. The device record is process-local, like the ibverbs handles behind it. */
 int
 mlx4v_verbs_rdma_register(const char *ibdev, const char *eal_name, int socket)
 {
@@ -627,6 +668,10 @@ mlx4v_rdma_pci_addr(struct ibv_device *dev, struct rte_pci_addr *addr)
 	return rte_pci_addr_parse(base, addr) == 0 ? 0 : -EINVAL;
 }
 
+/*
+ * @return 1 when no ibverbs device sits at addr, so the PCI probe can pass the device on (EAL's
+ * "not mine" convention); 0 or -errno otherwise.
+ */
 int
 mlx4v_verbs_rdma_probe_pci(const struct rte_pci_addr *addr, const char *eal_name,
 			   int socket)

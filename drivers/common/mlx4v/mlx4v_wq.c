@@ -13,12 +13,17 @@
 #define MLX4V_WQ_MAX_WR 65536u
 #define MLX4V_WQ_MAX_SGE 64u
 
+/*
+ * libmlx4 geometry of a receive WQ (mlx4dv.md §3, WQ row; §4.5). Simulator backend only, verbs lock
+ * held.
+ */
 int
 mlx4v_wq_layout(struct mlx4v_wq *wq)
 {
 	struct rte_pmd_mlx4v_wq_attr *attr = &wq->attr;
 	uint32_t wqe_size, buf_size;
 
+	/* Zero is rounded up as libmlx4 does for a QP RQ, so the view never has an empty stride. */
 	if (attr->max_sge < 1)
 		attr->max_sge = 1;
 	if (attr->max_wr < 1)
@@ -28,9 +33,17 @@ mlx4v_wq_layout(struct mlx4v_wq *wq)
 	wq->sq.wqe_cnt = 1;
 	wq->rq.wqe_cnt = mlx4v_align_queue_size(attr->max_wr);
 	wqe_size = attr->max_sge * sizeof(struct mlx4_wqe_data_seg);
+	/*
+	 * Exactly 4 + log2(sges): DPDK Rx indexes the RQ as a flat data-segment array (mlx4dv.md
+	 * §3).
+	 */
 	for (wq->rq.wqe_shift = 4; (1u << wq->rq.wqe_shift) < wqe_size; wq->rq.wqe_shift++)
 		;
 	buf_size = (wq->rq.wqe_cnt << wq->rq.wqe_shift) + (wq->sq.wqe_cnt << wq->sq.wqe_shift);
+	/*
+	 * Same order rule as a QP: rq.offset ends up 0, or 64 after the dummy SQ WQE (mlx4dv.md
+	 * §2.4).
+	 */
 	if (wq->rq.wqe_shift > wq->sq.wqe_shift) {
 		wq->rq.offset = 0;
 		wq->sq.offset = wq->rq.wqe_cnt << wq->rq.wqe_shift;
@@ -42,11 +55,16 @@ mlx4v_wq_layout(struct mlx4v_wq *wq)
 	wq->buf = mlx4v_ring_alloc(wq->obj.ctx, buf_size);
 	if (wq->buf == NULL)
 		return -ENOMEM;
+	/*
+	 * The dummy SQ is never posted to, but libmlx4 initialises its ownership at create so the
+	 * device sees an invalid WQE there (mlx4dv.md §3).
+	 */
 	mlx4v_sq_init_ownership((uint8_t *)wq->buf + wq->sq.offset, wq->sq.wqe_cnt,
 				wq->sq.wqe_shift);
 	wq->rdb = mlx4v_db_alloc(wq->obj.ctx);
 	if (wq->rdb == NULL)
 		goto err_ring_free;
+	/* RQ doorbell record: nothing posted (mlx4dv.md §4.3, §4.5). */
 	*wq->rdb = 0;
 	/* What the kernel returns: the rounded RQ size. */
 	attr->max_wr = wq->rq.wqe_cnt;
@@ -81,6 +99,10 @@ mlx4v_wq_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_wq_attr *attr)
 		return NULL;
 	}
 	cq = mlx4v_obj_find(attr->cq, MLX4V_OBJ_CQ);
+	/*
+	 * libmlx4 checks max_wr/max_sge against the device limits (65536/64 when unknown, mlx4dv.md
+	 * §3); the CQ lookup is our addition, libibverbs would dereference it blindly.
+	 */
 	if (cq == NULL || cq->ctx != pd->obj.ctx || attr->max_wr > MLX4V_WQ_MAX_WR ||
 	    attr->max_sge > MLX4V_WQ_MAX_SGE || attr->port == 0) {
 		MLX4V_LOG(ERR, "bad WQ attributes (CQ live on this handle, max_wr <= 65536, "
@@ -134,13 +156,22 @@ mlx4v_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state)
 		return ret;
 	/* libmlx4 mlx4_modify_wq(): on RESET clean the CQ and restart the count. */
 	if (mlx4v_verbs_sw_provider(wq->obj.ctx) && state == RTE_PMD_MLX4V_WQS_RESET) {
+		/*
+		 * Skipped inside when the CQ is DV-owned, which is the normal case for DPDK Rx
+		 * (mlx4dv.md §1.4).
+		 */
 		mlx4v_cq_clean(wq->cq, wq->wqn, NULL);
+		/*
+		 * RQ doorbell record write: the device consumer count restarts at RESET, so must
+		 * the producer count (mlx4dv.md §4.3).
+		 */
 		*wq->rdb = 0;
 	}
 	wq->state = state;
 	return 0;
 }
 
+/* Verbs lock held. Backend first, so the device stops before the ring is cleaned and freed. */
 int
 mlx4v_wq_destroy(struct mlx4v_wq *wq)
 {

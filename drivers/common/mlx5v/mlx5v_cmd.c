@@ -57,6 +57,10 @@ static const struct mlx5v_cmd_status_ent mlx5v_cmd_status_tbl[] = {
 	{ MLX5V_CMD_STAT_DRIVER_ABORTED, -ENOLINK, "DRIVER_ABORTED" },
 };
 
+/*
+ * Translate a firmware outbox status (byte 0 of mbox_out) for the cmd_exec path (§3.9). Unknown
+ * codes fall to -EIO, the default of both [K] and [R].
+ */
 int
 mlx5v_cmd_status_to_errno(uint8_t status)
 {
@@ -81,6 +85,10 @@ mlx5v_cmd_status_name(uint8_t status)
 
 /* ---- Delivery status (mlx5-prm.md §3.7, the kernel's deliv_status_to_err) ---- */
 
+/*
+ * Delivery status is a transport verdict: the command never ran. [R] ignores it; we follow [K] so
+ * that a malformed entry or chain is not mistaken for a firmware answer (§3.7).
+ */
 static const struct mlx5v_cmd_status_ent mlx5v_cmd_deliv_tbl[] = {
 	{ MLX5V_CMD_DELIV_OK, 0, "OK" },
 	{ MLX5V_CMD_DELIV_SIGNAT_ERR, -EBADR, "SIGNAT_ERR" },
@@ -95,6 +103,7 @@ static const struct mlx5v_cmd_status_ent mlx5v_cmd_deliv_tbl[] = {
 	{ MLX5V_CMD_DELIV_CMD_DESCR_ERR, -ENOMSG, "CMD_DESCR_ERR" },
 };
 
+/* Unknown delivery codes map to -EINVAL, as in [K] deliv_status_to_err (mlx5-prm.md §3.7). */
 int
 mlx5v_cmd_delivery_to_errno(uint8_t deliv)
 {
@@ -131,6 +140,11 @@ struct mlx5v_cmd_opcode_ent {
 	const char *name;
 };
 
+/*
+ * Opcodes missing here are "unknown" on a dead device and fail with -EINVAL instead of being
+ * emulated ([K] mlx5_internal_err_ret_value, mlx5-prm.md §3.11). MANAGE_PAGES is destroy-class so
+ * that page reclaim at teardown completes on a dead device.
+ */
 #define OPC(op, c, n) { op, MLX5V_CMD_CLASS_ ## c, n }
 static const struct mlx5v_cmd_opcode_ent mlx5v_cmd_opcode_tbl[] = {
 	OPC(0x100, OTHER, "QUERY_HCA_CAP"),
@@ -210,6 +224,7 @@ mlx5v_cmd_opcode_name(uint16_t opcode)
 
 /* ---- helpers ---- */
 
+/* Monotonic: command deadlines must not move when the wall clock is stepped. */
 static uint64_t
 mlx5v_cmd_now_ns(void)
 {
@@ -219,6 +234,10 @@ mlx5v_cmd_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * Device structures are big-endian and mailbox offsets are not 4-byte aligned in general, hence
+ * memcpy rather than a cast (mlx5-prm.md §0 conventions).
+ */
 static void
 mlx5v_be32_put(uint8_t *p, uint32_t v)
 {
@@ -236,6 +255,7 @@ mlx5v_be32_get(const uint8_t *p)
 	return rte_be_to_cpu_32(be);
 }
 
+/* XOR fold used by the [K] signature rule: a signed area XORs to 0xff (mlx5-prm.md §3.4). */
 static uint8_t
 mlx5v_xor8(const uint8_t *p, size_t len)
 {
@@ -246,6 +266,10 @@ mlx5v_xor8(const uint8_t *p, size_t len)
 	return x;
 }
 
+/*
+ * Number of 512-byte mailbox blocks after the 16 inline bytes: ceil((len - 16) / 512), 0 for len <=
+ * 16 (mlx5-prm.md §3.3).
+ */
 static unsigned int
 mlx5v_cmd_nblocks(size_t len)
 {
@@ -254,6 +278,7 @@ mlx5v_cmd_nblocks(size_t len)
 	return (len - MLX5V_CMD_INLINE_LEN + MLX5V_MBOX_DATA_LEN - 1) / MLX5V_MBOX_DATA_LEN;
 }
 
+/* Opcodes above the table size share the last bucket, so an unexpected opcode is still counted. */
 static struct mlx5v_cmd_stats *
 mlx5v_cmd_stats_of(struct mlx5v_cmd *cmd, uint16_t opcode)
 {
@@ -283,9 +308,16 @@ mlx5v_cmd_mbox_reserve(struct mlx5v_dev *dev, struct mlx5v_cmd_mbox *mb, unsigne
 	struct mlx5v_cmd_mbox nmb;
 	int ret;
 
+	/*
+	 * Never shrink: a slot keeps its largest chain, like [R]'s pre-sized 4 KiB messages (§3.3).
+	 */
 	if (nblocks <= mb->nblocks)
 		return 0;
 	memset(&nmb, 0, sizeof(nmb));
+	/*
+	 * Round to 4 KiB so the window is one whole IOMMU page; every block then stays 1 KiB
+	 * aligned, the lowest alignment a model must accept (mlx5-prm.md §3.3).
+	 */
 	nmb.size = RTE_ALIGN_CEIL((size_t)nblocks * MLX5V_MBOX_ALIGN, 4096);
 	nmb.nblocks = nmb.size / MLX5V_MBOX_ALIGN;
 	nmb.va = rte_zmalloc_socket("mlx5v_cmd_mbox", nmb.size, 4096, dev->socket);
@@ -296,6 +328,9 @@ mlx5v_cmd_mbox_reserve(struct mlx5v_dev *dev, struct mlx5v_cmd_mbox *mb, unsigne
 		rte_free(nmb.va);
 		return ret;
 	}
+	/*
+	 * Only drop the old chain once the new one is mapped: a failed grow leaves the slot usable.
+	 */
 	mlx5v_cmd_mbox_free(dev, mb);
 	*mb = nmb;
 	return 0;
@@ -317,11 +352,20 @@ mlx5v_cmd_mbox_fill(struct mlx5v_cmd_mbox *mb, unsigned int nblocks, const uint8
 		if (i + 1 < nblocks)
 			next = mb->iova + (uint64_t)(i + 1) * MLX5V_MBOX_ALIGN;
 
+		/*
+		 * Output chains pass data == NULL: their data is zeroed before every command, as
+		 * [R] does (§3.3), so stale output from an earlier command can never be read as an
+		 * answer.
+		 */
 		if (data != NULL && off < len)
 			chunk = RTE_MIN((size_t)MLX5V_MBOX_DATA_LEN, len - off);
 		if (chunk > 0)
 			memcpy(blk, data + off, chunk);
 		memset(blk + chunk, 0, MLX5V_MBOX_SIZE - chunk);
+		/*
+		 * The last block has next = 0; block_num counts 0..n-1 along the chain or the
+		 * device fails delivery with BAD_BLK_NUM_ERR 0x3 (mlx5-prm.md §3.3, §3.7).
+		 */
 		MLX5V_SET64(blk, MLX5V_MBOX_NEXT, next);
 		mlx5v_be32_put(blk + MLX5V_MBOX_BLOCK_NUM, i);
 		/* The kernel's token rule: every block carries the entry token (§3.4). */
@@ -343,6 +387,7 @@ mlx5v_cmd_mbox_read(const struct mlx5v_cmd_mbox *mb, unsigned int nblocks, uint8
 {
 	unsigned int i;
 
+	/* The caller passes len >= 16 + 512 * (nblocks - 1) + 1, so len - off never underflows. */
 	for (i = 0; i < nblocks; i++) {
 		size_t off = (size_t)i * MLX5V_MBOX_DATA_LEN;
 
@@ -383,6 +428,10 @@ mlx5v_cmd_verify_sig(const struct mlx5v_cmd_slot *s, unsigned int nout, int entr
 
 /* ---- slots ---- */
 
+/*
+ * Acquire: the entry and output blocks written by the device before it cleared the owner bit must
+ * be visible once the bit reads 0 (mlx5-prm.md §3.6, the [R] read barrier after the owner poll).
+ */
 static uint8_t
 mlx5v_cmd_owner(const struct mlx5v_cmd_slot *s)
 {
@@ -415,6 +464,12 @@ mlx5v_cmd_reap_locked(struct mlx5v_dev *dev)
 	}
 }
 
+/*
+ * Reserve a slot for one command. Ordinary commands use slots 0 .. page_slot - 1 and MANAGE_PAGES
+ * only page_slot, so page work on the interrupt thread can never be blocked behind ordinary
+ * commands waiting for a page (mlx5-prm.md §3.1, [K] max_reg_cmds). Called from any lcore or the
+ * EAL interrupt thread; takes cmd->lock.
+ */
 static int
 mlx5v_cmd_slot_get(struct mlx5v_dev *dev, unsigned int flags, unsigned int *idx)
 {
@@ -452,6 +507,10 @@ mlx5v_cmd_slot_get(struct mlx5v_dev *dev, unsigned int flags, unsigned int *idx)
 			return 0;
 		}
 		rte_spinlock_unlock(&cmd->lock);
+		/*
+		 * [K]'s rule when every slot is stalled: fail at once with -EAGAIN instead of
+		 * waiting for the slot timeout (mlx5-prm.md §3.10).
+		 */
 		if (stalled == last - first)
 			return -EAGAIN;   /* every usable slot is held by a timed-out command */
 		if (mlx5v_dev_is_dead(dev))
@@ -465,6 +524,7 @@ mlx5v_cmd_slot_get(struct mlx5v_dev *dev, unsigned int flags, unsigned int *idx)
 	}
 }
 
+/* Return a slot whose entry the device has given back; never called for a TIMEDOUT slot. */
 static void
 mlx5v_cmd_slot_put(struct mlx5v_cmd *cmd, unsigned int idx)
 {
@@ -511,6 +571,7 @@ mlx5v_cmd_dead_result(struct mlx5v_dev *dev, uint16_t opcode, void *out, size_t 
  * CMD event (type 0x0a): bit s of the BE32 at EQE 0x20 says slot s completed. Runs in
  * the EQ poller with the EQ lock held; only flips flags.
  */
+/* Called for every CMD EQE, also from the polled recovery in mlx5v_cmd_wait(). */
 static int
 mlx5v_cmd_event(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *arg)
 {
@@ -520,6 +581,10 @@ mlx5v_cmd_event(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *a
 
 	RTE_SET_USED(type);
 	RTE_SET_USED(arg);
+	/*
+	 * Only bits below nslots can be real slots; [R] asserts on others, we count them as
+	 * spurious (mlx5-prm.md §3.6).
+	 */
 	for (i = 0; vec != 0 && i < MLX5V_CMD_MAX_SLOTS; i++, vec >>= 1) {
 		struct mlx5v_cmd_slot *s;
 
@@ -558,6 +623,10 @@ mlx5v_cmd_event(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *a
 
 /* ---- post and wait ---- */
 
+/*
+ * Fill and post slot idx. The caller owns the slot (state BUSY), so no lock is needed for the entry
+ * itself; the device may touch it only after the doorbell.
+ */
 static void
 mlx5v_cmd_post(struct mlx5v_dev *dev, unsigned int idx, const void *in, size_t inlen,
 	       size_t outlen, unsigned int nin, unsigned int nout)
@@ -566,9 +635,11 @@ mlx5v_cmd_post(struct mlx5v_dev *dev, unsigned int idx, const void *in, size_t i
 	struct mlx5v_cmd_slot *s = &cmd->slot[idx];
 	uint8_t *ent = s->ent;
 
+	/* Zeroing also clears out[] and status, as §3.5 step 1 requires before posting. */
 	memset(ent, 0, MLX5V_CMD_ENT_SIZE);
 	ent[MLX5V_CMD_ENT_TYPE] = MLX5V_CMD_TYPE_PCI;
 	mlx5v_be32_put(ent + MLX5V_CMD_ENT_INLEN, inlen);
+	/* A zero iptr/optr means "no chain"; [R] fills them even then (mlx5-prm.md §3.2). */
 	MLX5V_SET64(ent, MLX5V_CMD_ENT_IPTR, nin ? s->in.iova : 0);
 	memcpy(ent + MLX5V_CMD_ENT_IN, in, RTE_MIN(inlen, (size_t)MLX5V_CMD_INLINE_LEN));
 	MLX5V_SET64(ent, MLX5V_CMD_ENT_OPTR, nout ? s->out.iova : 0);
@@ -578,6 +649,10 @@ mlx5v_cmd_post(struct mlx5v_dev *dev, unsigned int idx, const void *in, size_t i
 	__atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
 	/* Hand the entry to the device: owner bit 1 (§3.5 step 2). */
 	ent[MLX5V_CMD_ENT_STATUS_OWN] = MLX5V_CMD_OWNER_HW;
+	/*
+	 * [K] computes the entry signature last, after the owner byte, because sig covers all 64
+	 * bytes including status_own (mlx5-prm.md §3.4, §3.5 step 3).
+	 */
 	if (cmd->checksum)
 		ent[MLX5V_CMD_ENT_SIG] = ~mlx5v_xor8(ent, MLX5V_CMD_ENT_SIZE);
 	/*
@@ -604,7 +679,12 @@ mlx5v_cmd_wait(struct mlx5v_dev *dev, unsigned int idx, uint64_t *t_owner)
 	struct mlx5v_cmd_slot *s = &cmd->slot[idx];
 	uint64_t deadline = mlx5v_cmd_now_ns() +
 			    (uint64_t)mlx5v_tout_ms(dev, MLX5V_TO_CMD) * 1000000ull;
+	/* Sampled once; a switch to polling during the wait is picked up below. */
 	int events = __atomic_load_n(&cmd->events, __ATOMIC_ACQUIRE);
+	/*
+	 * rte_thread_is_intr(): the waiter is the thread that would otherwise dispatch the CMD EQE,
+	 * so waiting for the event alone would deadlock.
+	 */
 	int self_poll = rte_thread_is_intr();
 	int recovered = 0;
 	unsigned int spins = 0;
@@ -642,6 +722,10 @@ mlx5v_cmd_wait(struct mlx5v_dev *dev, unsigned int idx, uint64_t *t_owner)
 		}
 		now = mlx5v_cmd_now_ns();
 		if (now >= deadline) {
+			/*
+			 * Polling mode has no recovery step: the owner bit is the only signal ([K]
+			 * waits cmd_to + 1000 ms then -ETIMEDOUT, mlx5-prm.md §3.10).
+			 */
 			if (!events || recovered)
 				return -ETIMEDOUT;
 			recovered = 1;
@@ -653,6 +737,10 @@ mlx5v_cmd_wait(struct mlx5v_dev *dev, unsigned int idx, uint64_t *t_owner)
 				      mlx5v_tout_ms(dev, MLX5V_TO_CMD));
 			aeq = mlx5v_eq_async(dev);
 			if (aeq != NULL)
+				/*
+				 * [K] mlx5_cmd_eq_recover(): a lost MSI-X leaves the EQE in the
+				 * ring; draining the EQ by hand delivers it (mlx5-prm.md §6.12).
+				 */
 				mlx5v_eq_poll(aeq);
 			if (__atomic_load_n(&s->done, __ATOMIC_ACQUIRE))
 				break;
@@ -684,6 +772,10 @@ mlx5v_cmd_wait(struct mlx5v_dev *dev, unsigned int idx, uint64_t *t_owner)
 }
 
 /* Mark a slot whose waiter gives up: reserved until the device answers (§3.10). */
+/*
+ * Called on the waiter's thread after mlx5v_cmd_wait() gave up. The owner check is repeated under
+ * cmd->lock so that a completion racing with the timeout is not lost.
+ */
 static int
 mlx5v_cmd_timeout(struct mlx5v_dev *dev, unsigned int idx)
 {
@@ -694,6 +786,10 @@ mlx5v_cmd_timeout(struct mlx5v_dev *dev, unsigned int idx)
 	if (!(mlx5v_cmd_owner(s) & MLX5V_CMD_OWNER_HW)) {
 		/* Answered in the meantime: not a timeout after all. */
 		rte_spinlock_unlock(&cmd->lock);
+		/*
+		 * Same read barrier as in mlx5v_cmd_wait(): the output is read after ownership
+		 * returned (§3.6).
+		 */
 		rte_io_rmb();
 		return 0;
 	}
@@ -706,6 +802,10 @@ mlx5v_cmd_timeout(struct mlx5v_dev *dev, unsigned int idx)
 	return -ETIMEDOUT;
 }
 
+/*
+ * Per-opcode counters. Relaxed atomics: commands on different slots account concurrently and a
+ * reader only needs eventually consistent totals.
+ */
 static void
 mlx5v_cmd_account(struct mlx5v_dev *dev, uint16_t opcode, int ret, uint64_t t0,
 		  uint64_t t_db, uint64_t t_owner, uint64_t t_done)
@@ -727,6 +827,7 @@ mlx5v_cmd_account(struct mlx5v_dev *dev, uint16_t opcode, int ret, uint64_t t0,
 		__atomic_fetch_add(&st->ns_device, t_owner - t_db, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&st->ns_event, t_done - t_owner, __ATOMIC_RELAXED);
 	}
+	/* ns_max is updated without a CAS loop; a lost race only under-reports a maximum. */
 	if (total > __atomic_load_n(&st->ns_max, __ATOMIC_RELAXED))
 		__atomic_store_n(&st->ns_max, total, __ATOMIC_RELAXED);
 }
@@ -748,6 +849,10 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	if (in == NULL || out == NULL || inlen < 8 || outlen < 8)
 		return -EINVAL;
 	opcode = MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE);
+	/*
+	 * Dead device or no queue yet (or already cleaned up): nothing is posted, the result is
+	 * synthesised (mlx5-prm.md §3.11).
+	 */
 	if (mlx5v_dev_is_dead(dev) || cmd->queue == NULL) {
 		ret = mlx5v_cmd_dead_result(dev, opcode, out, outlen);
 		mlx5v_cmd_account(dev, opcode, ret, t0, 0, 0, 0);
@@ -797,6 +902,10 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 		mlx5v_cmd_account(dev, opcode, ret, t0, t_db, 0, 0);
 		return ret;
 	}
+	/*
+	 * The owner bit is 0 here (mlx5v_cmd_wait() returned 0 after the barrier); bits 7:1 are the
+	 * delivery status (mlx5-prm.md §3.2, §3.7).
+	 */
 	status_own = s->ent[MLX5V_CMD_ENT_STATUS_OWN];
 	deliv = status_own >> 1;
 	/*
@@ -824,6 +933,10 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 		mlx5v_cmd_account(dev, opcode, ret, t0, t_db, t_owner, t_done);
 		return ret;
 	}
+	/*
+	 * An outbox status != OK is returned as -EREMOTEIO with the outbox intact: the [R] cmd_do
+	 * contract that devx_create_eq callers rely on (mlx5-prm.md §3.9).
+	 */
 	memcpy(out, s->ent + MLX5V_CMD_ENT_OUT, RTE_MIN(outlen, (size_t)MLX5V_CMD_INLINE_LEN));
 	if (nout > 0)
 		mlx5v_cmd_mbox_read(&s->out, nout, (uint8_t *)out + MLX5V_CMD_INLINE_LEN,
@@ -849,6 +962,10 @@ mlx5v_cmd_exec_flags(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	uint8_t status;
 	int ret;
 
+	/*
+	 * Only a firmware status is translated here; transport errors (-ETIMEDOUT, delivery status,
+	 * -ENOLINK) pass through unchanged, as in [R] mlx5_vfio_cmd_exec (mlx5-prm.md §3.9).
+	 */
 	ret = mlx5v_cmd_invoke(dev, in, inlen, out, outlen, flags);
 	if (ret != -EREMOTEIO)
 		return ret;
@@ -877,6 +994,10 @@ mlx5v_cmd_exec(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out, s
 void
 mlx5v_cmd_use_events(struct mlx5v_dev *dev)
 {
+	/*
+	 * Release pairs with the acquire in mlx5v_cmd_wait(): a waiter that sees events = 1 also
+	 * sees the async EQ that will deliver them (mlx5-prm.md §3.6).
+	 */
 	__atomic_store_n(&dev->cmd.events, 1, __ATOMIC_RELEASE);
 	MLX5V_CMD_LOG(DEBUG, "%s: command completions now come from the async EQ", dev->name);
 }
@@ -884,9 +1005,17 @@ mlx5v_cmd_use_events(struct mlx5v_dev *dev)
 void
 mlx5v_cmd_use_polling(struct mlx5v_dev *dev)
 {
+	/*
+	 * Set before DESTROY_EQ of the async EQ at teardown, as [R] clears have_eq first
+	 * (mlx5-prm.md §2.3), so no waiter relies on an EQ that is going away.
+	 */
 	__atomic_store_n(&dev->cmd.events, 0, __ATOMIC_RELEASE);
 }
 
+/*
+ * [K] mlx5_cmd_flush() (mlx5-prm.md §3.11). Called from the health path once the device is marked
+ * dead, possibly on the EAL interrupt thread.
+ */
 void
 mlx5v_cmd_flush(struct mlx5v_dev *dev)
 {
@@ -926,6 +1055,10 @@ mlx5v_cmd_init(struct mlx5v_dev *dev)
 	cmd->log_sz = (v >> 4) & 0xf;
 	cmd->log_stride = v & 0xf;
 	cmd->nslots = 1u << cmd->log_sz;
+	/*
+	 * nslots < 2 would leave no ordinary slot besides the page slot; a stride below 64 bytes
+	 * cannot hold an entry (mlx5-prm.md §3.1).
+	 */
 	if (cmd->nslots > MLX5V_CMD_MAX_SLOTS || cmd->nslots < 2 ||
 	    cmd->log_sz + cmd->log_stride > 12 || (1u << cmd->log_stride) < MLX5V_CMD_ENT_SIZE) {
 		MLX5V_CMD_LOG(ERR, "%s: bad command queue geometry: log_size %u, log_stride %u",
@@ -941,6 +1074,10 @@ mlx5v_cmd_init(struct mlx5v_dev *dev)
 					dev->socket);
 	if (cmd->stats == NULL)
 		return -ENOMEM;
+	/*
+	 * One zeroed, 4 KiB-aligned page holds the whole queue (log_sz + log_stride <= 12, §3.1);
+	 * the device rejects an address with bits 11:0 set (mlx5-prm.md §1.1).
+	 */
 	cmd->queue = rte_zmalloc_socket("mlx5v_cmdq", 4096, 4096, dev->socket);
 	if (cmd->queue == NULL) {
 		ret = -ENOMEM;
@@ -962,6 +1099,10 @@ mlx5v_cmd_init(struct mlx5v_dev *dev)
 	mlx5v_hw_wr32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_H, (uint32_t)(cmd->queue_iova >> 32));
 	/* Bits 10:8 = 0 request nic_interface FULL; bits 7:0 are read-only. */
 	mlx5v_hw_wr32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ, (uint32_t)cmd->queue_iova);
+	/*
+	 * Read-back is a diagnostic only: a device that ignores the write shows up as timeouts
+	 * later, and a real one may mask bits; do not fail bring-up on it.
+	 */
 	rd_h = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_H);
 	rd_l = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ);
 	if (rd_h != (uint32_t)(cmd->queue_iova >> 32) ||
@@ -973,6 +1114,10 @@ mlx5v_cmd_init(struct mlx5v_dev *dev)
 		      "%s: command queue at 0x%" PRIx64 ": %u slots of %u bytes, page slot %u",
 		      dev->name, cmd->queue_iova, cmd->nslots, 1u << cmd->log_stride,
 		      cmd->page_slot);
+	/*
+	 * Subscribed even before the async EQ exists: completions are polled until
+	 * mlx5v_cmd_use_events() and the subscription then needs no extra step.
+	 */
 	ret = mlx5v_eq_subscribe(dev, RTE_PMD_MLX5V_EVENT_CMD, mlx5v_cmd_event, NULL);
 	if (ret < 0)
 		goto err_queue_unmap;
@@ -989,6 +1134,10 @@ err_stats_free:
 	return ret;
 }
 
+/*
+ * Runs after the last command of unload or of the load unwind, so no slot is posted any
+ * more; a slot still held by a timed-out command is the one exception, logged below.
+ */
 void
 mlx5v_cmd_cleanup(struct mlx5v_dev *dev)
 {
@@ -1055,6 +1204,10 @@ mlx5v_cmd_info_get(struct mlx5v_dev *dev, struct mlx5v_cmd_info *info)
 	return 0;
 }
 
+/*
+ * Signatures are off by default, as in [K] and [R] (mlx5-prm.md §3.4); turning them on
+ * only makes sense when SET_HCA_CAP leaves cmdif_checksum != 0.
+ */
 void
 mlx5v_cmd_checksum_enable(struct mlx5v_dev *dev, int on)
 {

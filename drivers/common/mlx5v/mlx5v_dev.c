@@ -29,6 +29,7 @@ RTE_LOG_REGISTER_SUFFIX(mlx5v_logtype_eq, eq, NOTICE);
 static TAILQ_HEAD(, mlx5v_dev) mlx5v_dev_list = TAILQ_HEAD_INITIALIZER(mlx5v_dev_list);
 static rte_spinlock_t mlx5v_dev_list_lock = RTE_SPINLOCK_INITIALIZER;
 
+/* Monotonic: firmware waits must not move when the wall clock is stepped. */
 static uint64_t
 mlx5v_dev_now_ms(void)
 {
@@ -40,6 +41,10 @@ mlx5v_dev_now_ms(void)
 
 /* ---- registry, state ---- */
 
+/*
+ * The returned pointer is not reference-counted: callers that may race with removal use
+ * mlx5v_dev_is_live() or a REMOVE hook.
+ */
 struct mlx5v_dev *
 mlx5v_dev_get(const char *name)
 {
@@ -76,12 +81,20 @@ mlx5v_dev_is_live(const struct mlx5v_dev *dev)
 	return live;
 }
 
+/*
+ * Acquire pairs with the CAS in mlx5v_dev_set_dead(): a thread that sees dead also sees the flushed
+ * command state. Called on every pass of every command wait.
+ */
 int
 mlx5v_dev_is_dead(const struct mlx5v_dev *dev)
 {
 	return __atomic_load_n(&dev->dead, __ATOMIC_ACQUIRE);
 }
 
+/*
+ * Called with no device lock held, from the health alarm (EAL interrupt thread) or from unload.
+ * hook_lock is recursive so that a hook may unregister itself or another hook from its callback.
+ */
 static void
 mlx5v_dev_notify(struct mlx5v_dev *dev, enum mlx5v_dev_event ev)
 {
@@ -98,6 +111,10 @@ mlx5v_dev_notify(struct mlx5v_dev *dev, enum mlx5v_dev_event ev)
 	pthread_mutex_unlock(&dev->hook_lock);
 }
 
+/*
+ * Any thread: the health alarm, a command waiter or a fault test. The CAS makes the first reason
+ * stick and runs the report, flush and DEAD notification exactly once.
+ */
 void
 mlx5v_dev_set_dead(struct mlx5v_dev *dev, enum mlx5v_dead_reason why)
 {
@@ -117,6 +134,10 @@ mlx5v_dev_set_dead(struct mlx5v_dev *dev, enum mlx5v_dead_reason why)
 	mlx5v_dev_notify(dev, MLX5V_DEV_EVENT_DEAD);
 }
 
+/*
+ * Overrides one timeout at run time, e.g. a short command timeout in tests; 0 is refused because
+ * every wait must stay bounded (mlx5-prm.md §3.10).
+ */
 int
 mlx5v_dev_tout_set(struct mlx5v_dev *dev, enum mlx5v_tout t, uint32_t ms)
 {
@@ -129,6 +150,10 @@ mlx5v_dev_tout_set(struct mlx5v_dev *dev, enum mlx5v_tout t, uint32_t ms)
 const uint8_t *
 mlx5v_dev_hca_cap(struct mlx5v_dev *dev)
 {
+	/*
+	 * Caps are only handed out once INIT_HCA made them final; before that hca_cap_cur may still
+	 * change through SET_HCA_CAP.
+	 */
 	return dev->stage >= MLX5V_STAGE_HCA_INIT ? dev->hca_cap_cur : NULL;
 }
 
@@ -198,6 +223,7 @@ mlx5v_dev_init(const char *name, struct mlx5v_hw *hw, const struct mlx5v_dev_par
 	strlcpy(dev->name, name, sizeof(dev->name));
 	dev->hw = hw;
 	dev->socket = hw->numa_node;
+	/* tout_scale shortens every default (never below 1 ms); explicit values win. */
 	scale = p != NULL && p->tout_scale > 1 ? p->tout_scale : 1;
 	for (t = 0; t < MLX5V_TO_MAX; t++) {
 		if (p != NULL && p->tout_ms[t] != 0)
@@ -206,6 +232,7 @@ mlx5v_dev_init(const char *name, struct mlx5v_hw *hw, const struct mlx5v_dev_par
 			dev->tout_ms[t] = RTE_MAX(mlx5v_tout_default_ms[t] / scale, 1u);
 	}
 	dev->fast_teardown = p != NULL ? p->fast_teardown : 0;
+	/* Off unless asked for: both anchors run without signatures (mlx5-prm.md §3.4). */
 	dev->cmd.checksum = p != NULL ? !!p->cmd_sig : 0;
 	pthread_mutexattr_init(&mattr);
 	pthread_mutexattr_settype(&mattr, PTHREAD_MUTEX_RECURSIVE);
@@ -213,6 +240,10 @@ mlx5v_dev_init(const char *name, struct mlx5v_hw *hw, const struct mlx5v_dev_par
 	pthread_mutexattr_destroy(&mattr);
 	TAILQ_INIT(&dev->hooks);
 	rte_spinlock_init(&dev->cmd.lock);
+	/*
+	 * MSI and page state exist before load so that load and unload can repeat on one dev
+	 * without reallocating them.
+	 */
 	ret = mlx5v_msi_init(dev);
 	if (ret < 0)
 		goto err_dev_free;
@@ -251,6 +282,11 @@ mlx5v_dev_cleanup(struct mlx5v_dev *dev)
 
 /* ---- bring-up steps (mlx5-prm.md §2.1) ---- */
 
+/*
+ * Wait for initializing (0x1fc bit 31) to clear. Called twice, before and after
+ * programming the command queue: the kernel order (mlx5-prm.md §1.3), which is why the
+ * device must not tie the bit to the address write.
+ */
 static int
 mlx5v_dev_wait_fw(struct mlx5v_dev *dev, enum mlx5v_tout t)
 {
@@ -261,6 +297,10 @@ mlx5v_dev_wait_fw(struct mlx5v_dev *dev, enum mlx5v_tout t)
 
 		if (!(v & MLX5V_ISEG_INITIALIZING_BIT))
 			return 0;
+		/*
+		 * All ones is what a dead PCI link reads (mlx5-prm.md §1.2); waiting the full FW
+		 * timeout for it would only delay the error.
+		 */
 		if (v == UINT32_MAX) {
 			MLX5V_LOG(ERR, "%s: init segment reads all ones", dev->name);
 			return -EIO;
@@ -270,6 +310,9 @@ mlx5v_dev_wait_fw(struct mlx5v_dev *dev, enum mlx5v_tout t)
 				  dev->name, mlx5v_tout_ms(dev, t), mlx5v_tout_name[t]);
 			return -EBUSY;
 		}
+		/*
+		 * Poll every 2 ms as [R], but at least ten times per timeout when tests shorten it.
+		 */
 		rte_delay_us_sleep(RTE_MIN((unsigned int)MLX5V_FW_INIT_POLL_US,
 					   mlx5v_tout_ms(dev, t) * 100));
 	}
@@ -281,6 +324,7 @@ mlx5v_dev_check_cmdif(struct mlx5v_dev *dev)
 	uint32_t rev = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDIF_REV_FW_SUB) >> 16;
 
 	dev->fw_rev = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_FW_REV);
+	/* Both drivers refuse any revision other than 5 ([R] with EINVAL, mlx5-prm.md §1.1). */
 	if (rev != MLX5V_CMDIF_REV) {
 		MLX5V_LOG(ERR, "%s: command interface revision %u, only %u is supported",
 			  dev->name, rev, MLX5V_CMDIF_REV);
@@ -292,6 +336,10 @@ mlx5v_dev_check_cmdif(struct mlx5v_dev *dev)
 	return 0;
 }
 
+/*
+ * For commands whose input is only the header plus dw2 (function_id, profile, uar ...): dw2 is
+ * written whole, so callers pass a field already in its place.
+ */
 static int
 mlx5v_dev_simple_cmd(struct mlx5v_dev *dev, uint16_t opcode, uint16_t op_mod,
 		     uint32_t dw2, size_t outlen)
@@ -313,6 +361,10 @@ mlx5v_dev_enable_hca(struct mlx5v_dev *dev)
 	return mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_ENABLE_HCA, 0, 0, MLX5V_ENABLE_HCA_OUT_SIZE);
 }
 
+/*
+ * Result ignored: unload must complete, and on a dead device it succeeds locally anyway
+ * (mlx5-prm.md §3.11). [R] never issues DISABLE_HCA; we follow [K] (mlx5-prm.md §12 #17).
+ */
 static void
 mlx5v_dev_disable_hca(struct mlx5v_dev *dev)
 {
@@ -333,6 +385,7 @@ mlx5v_dev_set_issi(struct mlx5v_dev *dev)
 	if (ret < 0)
 		return ret;
 	sup = MLX5V_GET(out, MLX5V_QUERY_ISSI_OUT_SUPPORTED_ISSI_DW0);
+	/* supported_issi_dw0 bit 1 = ISSI 1, the only one we speak (mlx5-prm.md §2.1 step 7). */
 	if (!(sup & 0x2)) {
 		MLX5V_LOG(ERR, "%s: ISSI 1 not supported (supported_issi 0x%x)", dev->name, sup);
 		return -EOPNOTSUPP;
@@ -368,6 +421,7 @@ mlx5v_dev_query_cap(struct mlx5v_dev *dev, unsigned int type, unsigned int mode,
 	uint8_t *out;
 	int ret;
 
+	/* 0x1010 bytes of output: kept off the stack. */
 	out = calloc(1, MLX5V_HCA_CAP_CMD_SIZE);
 	if (out == NULL)
 		return -ENOMEM;
@@ -408,9 +462,14 @@ mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
 	/* UAR pages follow the host page size: log2(page) - 12 (§2.2, §12 #16). */
 	MLX5V_SET(cap, MLX5V_CAP_LOG_UAR_PAGE_SZ,
 		  rte_log2_u64(rte_mem_page_size()) - MLX5V_ADAPTER_PAGE_SHIFT);
+	/* mkey_by_name only if the max caps allow it, as [R] does (mlx5-prm.md §2.1 step 13). */
 	if (MLX5V_GET(dev->hca_cap_max, MLX5V_CAP_MKEY_BY_NAME))
 		MLX5V_SET(cap, MLX5V_CAP_MKEY_BY_NAME, 1);
 	ret = mlx5v_cmd_exec(dev, in, MLX5V_HCA_CAP_CMD_SIZE, out, sizeof(out));
+	/*
+	 * Keep our copy in sync with what the device now has; later checks (umem_uid_0, port_type,
+	 * fast_teardown) read hca_cap_cur.
+	 */
 	if (ret == 0)
 		memcpy(dev->hca_cap_cur, cap, MLX5V_HCA_CAP_SIZE);
 	free(in);
@@ -494,6 +553,11 @@ mlx5v_dev_enable_roce(struct mlx5v_dev *dev)
 	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 }
 
+/*
+ * Fast teardown (mlx5-prm.md §2.3): TEARDOWN_HCA profile 2, then request nic_interface DISABLED
+ * through cmdq_addr_l_sz and poll for it. Any failure makes the caller fall back to the graceful
+ * path.
+ */
 static int
 mlx5v_dev_teardown_fast(struct mlx5v_dev *dev)
 {
@@ -509,6 +573,9 @@ mlx5v_dev_teardown_fast(struct mlx5v_dev *dev)
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0)
 		return ret;
+	/*
+	 * state = FORCE_STATE_FAIL: firmware refused the fast path (mlx5-prm.md §2.3 step 2, §9).
+	 */
 	if (MLX5V_GET(out, MLX5V_TEARDOWN_HCA_OUT_STATE) == MLX5V_TEARDOWN_STATE_FORCE_FAIL)
 		return -EIO;
 	/* §2.3: request nic_interface DISABLED; this also writes 0 into bits 7:0. */
@@ -516,6 +583,7 @@ mlx5v_dev_teardown_fast(struct mlx5v_dev *dev)
 	mlx5v_hw_wr32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ,
 		      (v & MLX5V_CMDQ_ADDR_MASK) | (MLX5V_NIC_IF_DISABLED << MLX5V_NIC_IF_SHIFT));
 	deadline = mlx5v_dev_now_ms() + mlx5v_tout_ms(dev, MLX5V_TO_FAST_TEARDOWN);
+	/* Poll every 1 ms for up to MLX5V_TO_FAST_TEARDOWN (3 s in [R]); EIO on expiry as [R]. */
 	do {
 		v = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ);
 		if (((v >> MLX5V_NIC_IF_SHIFT) & MLX5V_NIC_IF_MASK) == MLX5V_NIC_IF_DISABLED)
@@ -537,9 +605,14 @@ mlx5v_dev_teardown_hca(struct mlx5v_dev *dev)
 	    MLX5V_GET(dev->hca_cap_cur, MLX5V_CAP_FAST_TEARDOWN) &&
 	    mlx5v_dev_teardown_fast(dev) == 0) {
 		/* The command interface is gone: later teardown commands complete locally. */
+		/*
+		 * Not mlx5v_dev_set_dead(): this is an expected state, so no health report and no
+		 * DEAD notification; only the dead-device command policy is wanted.
+		 */
 		__atomic_store_n(&dev->dead, MLX5V_DEAD_CMD_IF, __ATOMIC_RELEASE);
 		return;
 	}
+	/* Result ignored: there is nothing left to fall back to, and unload continues. */
 	mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_TEARDOWN_HCA, 0,
 			     MLX5V_TEARDOWN_PROFILE_GRACEFUL_CLOSE, MLX5V_CMD_HDR_SIZE);
 }
@@ -558,6 +631,10 @@ mlx5v_dev_alloc_uar(struct mlx5v_dev *dev)
 		return ret;
 	dev->uar = MLX5V_GET(out, MLX5V_UAR_OUT_UAR);
 	dev->uar_addr = mlx5v_hw_uar_addr(dev->hw, dev->uar);
+	/*
+	 * UAR pages 0-2 are the init segment (mlx5-prm.md §8): a UAR there would make EQ doorbells
+	 * land on init-segment registers.
+	 */
 	if (dev->uar_addr == NULL || dev->uar < MLX5V_UAR_FIRST_INDEX) {
 		MLX5V_LOG(ERR, "%s: ALLOC_UAR returned unusable UAR %u", dev->name, dev->uar);
 		mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_DEALLOC_UAR, 0, dev->uar,
@@ -575,6 +652,7 @@ mlx5v_dev_dealloc_uar(struct mlx5v_dev *dev)
 	dev->uar_addr = NULL;
 }
 
+/* max and cur in one allocation; cur is the second half. */
 static int
 mlx5v_dev_caps_alloc(struct mlx5v_dev *dev)
 {
@@ -607,6 +685,9 @@ mlx5v_dev_load(struct mlx5v_dev *dev)
 		return -EINVAL;
 	if (dev->stage != MLX5V_STAGE_NONE)
 		return -EBUSY;
+	/*
+	 * A previous load may have ended with the device dead; each load starts from a clean state.
+	 */
 	__atomic_store_n(&dev->dead, MLX5V_DEAD_NONE, __ATOMIC_RELEASE);
 	__atomic_store_n(&dev->removing, 0, __ATOMIC_RELEASE);
 	/* PCI COMMAND memory + bus master; a backend without a bus answers -ENOTSUP. */
@@ -636,8 +717,16 @@ mlx5v_dev_load(struct mlx5v_dev *dev)
 	ret = mlx5v_dev_set_issi(dev);
 	if (ret < 0)
 		goto err_disable_hca;
+	/*
+	 * Boot pages go before SET_HCA_CAP, init pages after it and before INIT_HCA (mlx5-prm.md
+	 * §2.1 steps 9-10, 16).
+	 */
 	ret = mlx5v_pages_satisfy(dev, MLX5V_QUERY_PAGES_BOOT);
 	if (ret < 0)
+		/*
+		 * Pages already given must be taken back before DISABLE_HCA (the [K] order,
+		 * mlx5-prm.md §12 #17); reclaim is a no-op when none were given.
+		 */
 		goto err_pages_reclaim;
 	dev->stage = MLX5V_STAGE_BOOT_PAGES;
 	ret = mlx5v_dev_set_host_endianness(dev);
@@ -667,6 +756,10 @@ mlx5v_dev_load(struct mlx5v_dev *dev)
 	if (ret < 0)
 		goto err_teardown_hca;
 	dev->stage = MLX5V_STAGE_UAR;
+	/*
+	 * Page events are armed before the async EQ exists so that a PAGE_REQUEST queued right at
+	 * CREATE_EQ finds its handler.
+	 */
 	ret = mlx5v_pages_events_start(dev);
 	if (ret < 0)
 		goto err_dealloc_uar;
@@ -674,6 +767,10 @@ mlx5v_dev_load(struct mlx5v_dev *dev)
 	if (ret < 0)
 		goto err_pages_events_stop;
 	dev->stage = MLX5V_STAGE_ASYNC_EQ;
+	/*
+	 * Last: the health poll runs on the EAL interrupt thread and must only see a fully loaded
+	 * device.
+	 */
 	mlx5v_health_start(dev);
 	dev->stage = MLX5V_STAGE_LOADED;
 	MLX5V_LOG(INFO,
@@ -722,10 +819,19 @@ mlx5v_dev_unload(struct mlx5v_dev *dev)
 	 */
 	mlx5v_health_stop(dev);
 	mlx5v_pages_events_quiesce(dev);
+	/* Switches commands back to polling before DESTROY_EQ (mlx5-prm.md §2.3 step 1). */
 	mlx5v_eq_async_destroy(dev);
 	mlx5v_pages_events_stop(dev);
 	mlx5v_dev_dealloc_uar(dev);
+	/*
+	 * After DEALLOC_UAR, as [R]; fast teardown marks the command interface dead, so the
+	 * commands that follow complete locally (mlx5-prm.md §3.11).
+	 */
 	mlx5v_dev_teardown_hca(dev);
+	/*
+	 * [K] order: reclaim every firmware page, then DISABLE_HCA; rdma-core does neither
+	 * (mlx5-prm.md §12 #17).
+	 */
 	mlx5v_pages_reclaim_all(dev);
 	mlx5v_dev_disable_hca(dev);
 	mlx5v_pages_cleanup(dev);

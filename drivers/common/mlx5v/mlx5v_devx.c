@@ -539,6 +539,10 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	if (MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE) != RTE_PMD_MLX5V_CMD_OP_CREATE_EQ)
 		goto einval;
 	eqc = (const uint8_t *)in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
+	/*
+	 * Vector 0 belongs to the driver's async EQ ([R] rejects intr == 0 too, mlx5-prm.md §11.4
+	 * step 1, §11.8).
+	 */
 	if (MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_INTR) == MLX5V_ASYNC_EQ_VECTOR)
 		goto einval;
 	if (outlen < RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE)
@@ -559,6 +563,10 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 		goto err_eq_free;
 	eq->dev = dev;
 	rte_spinlock_init(&eq->lock);
+	/*
+	 * log_eq_size is not checked against log_max_eq_sz here: like [R], firmware gets the value
+	 * as given and answers BAD_PARAM through the outbox (mlx5-prm.md §11.4 step 1).
+	 */
 	eq->log_nent = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE);
 	eq->vector = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_INTR);
 	eq->uar_page = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE);
@@ -580,6 +588,10 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	if (ret < 0)
 		goto err_msi_unref;
 	/* A private copy: the caller's mailbox is never modified (const in). */
+	/*
+	 * At least 0x110 + 8 bytes so that pas[0] fits even when the caller passed exactly 0x110;
+	 * bytes past pas[0] in a longer input are kept, as [R] does (mlx5-prm.md §11.4 step 8).
+	 */
 	cinlen = RTE_MAX(inlen, (size_t)RTE_PMD_MLX5V_CREATE_EQ_IN_PAS + 8);
 	cin = calloc(1, cinlen);
 	if (cin == NULL) {
@@ -593,8 +605,16 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	free(cin);
 	if (ret < 0)
 		goto err_ring_free;
+	/*
+	 * eq_number is 8 bits at out 0x0b; outlen >= 16 was checked above, so it is the device's
+	 * value and not stale caller memory (mlx5-prm.md §12 #9).
+	 */
 	eq->eqn = MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
 	db = mlx5v_hw_uar_addr(dev->hw, eq->uar_page);
+	/*
+	 * No doorbell when the UAR page is not mapped by the backend: poll and arm then fail with
+	 * -ENOTSUP instead of writing to a wild address.
+	 */
 	eq->db = db != NULL ? db + RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF : NULL;
 	eq->pub.vaddr = eq->ring.buf;
 	rte_spinlock_lock(&ctx->lock);
@@ -744,7 +764,11 @@ mlx5v_devx_eq_db(struct mlx5v_devx_eq *eq, int arm)
 	uint8_t *db = eq->db + (arm ? 0 : RTE_PMD_MLX5V_UAR_EQ_DB_NOARM_OFF -
 					   RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF);
 
-	/* EQE reads complete before the device learns the CI (loads before a store). */
+	/*
+	 * EQE reads complete before the device learns the CI (loads before a store), so
+	 * a full barrier, not a write barrier; then the 32-bit MMIO doorbell
+	 * (mlx5-prm.md §6.10).
+	 */
 	rte_io_mb();
 	mlx5v_hw_db_wr32(eq->dev->hw, db, rte_pmd_mlx5v_eq_db_val(eq->eqn, eq->ci));
 	if (arm)
@@ -762,15 +786,24 @@ mlx5v_devx_eq_poll_one(struct mlx5v_devx_eq *eq)
 	uint8_t *eqe;
 	uint8_t type;
 
+	/* UAR not mapped (see mlx5v_devx_eq_create()). */
 	if (eq->db == NULL)
 		return -ENOTSUP;
 	/* Another thread is draining this EQ: it will see whatever we would have. */
 	if (!rte_spinlock_trylock(&eq->lock))
 		return 0;
 	eq->stats.polls++;
+	/*
+	 * rte_pmd_mlx5v_eq_next_eqe() applies the owner rule and the read barrier before the body
+	 * is read (mlx5-prm.md §6.8); handlers see a complete EQE.
+	 */
 	while ((eqe = rte_pmd_mlx5v_eq_next_eqe(eq->ring.buf, eq->ring.nent, eq->ci)) != NULL) {
 		type = eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF];
 		eq->stats.by_type[type]++;
+		/*
+		 * Handlers run with eq->lock held on the polling thread (an lcore, or the EAL
+		 * interrupt thread via mlx5v_devx_eq_intr_cb()); they must not poll or arm this EQ.
+		 */
 		if (eq->handler[type].cb != NULL)
 			eq->handler[type].cb(eq->dev, eq->eqn, eqe, eq->handler[type].arg);
 		else if (eq->handler[MLX5V_DEVX_EVENT_ANY].cb != NULL)
@@ -788,6 +821,10 @@ mlx5v_devx_eq_poll_one(struct mlx5v_devx_eq *eq)
 		}
 	}
 	/* Arm after every pass, even an empty one, as both reference drivers (§6.10). */
+	/*
+	 * An arm with EQEs still pending makes the device raise the vector again at once
+	 * (mlx5-prm.md §6.11), so a trylock loser above loses no wake-up.
+	 */
 	mlx5v_devx_eq_db(eq, 1);
 	rte_spinlock_unlock(&eq->lock);
 	return n;
@@ -806,6 +843,10 @@ mlx5v_devx_eq_poll(struct mlx5v_devx_eq *eq)
 	return ret;
 }
 
+/*
+ * Arm without consuming: for callers that poll by hand and want the next EQE to interrupt. Under
+ * eq->lock so the CI written never moves backwards.
+ */
 static int
 mlx5v_devx_eq_arm_one(struct mlx5v_devx_eq *eq)
 {
@@ -839,6 +880,7 @@ mlx5v_devx_eq_pending(struct mlx5v_devx_eq *eq)
 	if (obj == NULL)
 		return 0;
 	rte_spinlock_lock(&eq->lock);
+	/* Counts without consuming; bounded by nent since a full ring is all software-owned. */
 	while (n < eq->ring.nent &&
 	       rte_pmd_mlx5v_eq_next_eqe(eq->ring.buf, eq->ring.nent, eq->ci + n) != NULL)
 		n++;
@@ -872,6 +914,10 @@ mlx5v_devx_eq_stats_get(struct mlx5v_devx_eq *eq, struct mlx5v_devx_eq_stats *st
  * No registry lookup: the EQ is freed only after mlx5v_devx_eq_intr_stop_one() has
  * waited for this callback to return.
  */
+/*
+ * EAL interrupt thread. The handle is EXT-type, so EAL does not read the eventfd and its
+ * level-triggered epoll would spin until we drain it (mlx5-prm.md §11.9).
+ */
 static void
 mlx5v_devx_eq_intr_cb(void *arg)
 {
@@ -900,6 +946,10 @@ mlx5v_devx_eq_intr_start(struct mlx5v_devx_eq *eq)
 		goto out;
 	}
 	rte_spinlock_lock(&eq->dev->msi.lock);
+	/*
+	 * Vector v >= 1 maps to the eventfd the MSI layer set up for it (efds[v - 1] on vfio-pci,
+	 * one eventfd per vector in the simulator, mlx5-prm.md §11.9).
+	 */
 	fd = eq->vector < eq->dev->msi.count ? eq->dev->msi.fd[eq->vector] : -1;
 	rte_spinlock_unlock(&eq->dev->msi.lock);
 	if (fd < 0) {
@@ -959,6 +1009,10 @@ mlx5v_devx_eq_intr_stop_one(struct mlx5v_devx_eq *eq)
 	 * answers -EAGAIN then); on the interrupt thread this callback is not running.
 	 * Not under the poll lock: the running callback may be waiting for it.
 	 */
+	/*
+	 * rte_intr_callback_unregister() returns -EAGAIN while the callback runs; the _sync variant
+	 * waits for it (mlx5-prm.md §11.9).
+	 */
 	if (rte_thread_is_intr())
 		rte_intr_callback_unregister(ih, mlx5v_devx_eq_intr_cb, eq);
 	else
@@ -1009,6 +1063,10 @@ mlx5v_devx_query_eqn(struct mlx5v_dev *dev, uint32_t vector, uint32_t *eqn)
 	return ret;
 }
 
+/*
+ * Pass-through for any device command: cmd_do semantics, so a firmware failure is -EREMOTEIO with
+ * the outbox intact (mlx5-prm.md §3.9), as [R] devx_general_cmd.
+ */
 int
 mlx5v_devx_general_cmd(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 		       size_t outlen)
@@ -1221,6 +1279,10 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	unsigned int i;
 	int ret;
 
+	/*
+	 * Same limit as the EQ: log_size must describe a ring that one naturally aligned PAS can
+	 * cover.
+	 */
 	if (dev == NULL || uar == NULL || log_size < 1 || log_size > 22) {
 		rte_errno = EINVAL;
 		return NULL;
@@ -1243,6 +1305,10 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	cq->eqn = eqn;
 	cq->uar = *uar;
 	/* Ring aligned to its power-of-two size (one PAS), then a page for the dbrec. */
+	/*
+	 * The dbrec sits in its own 4 KiB page after the ring so that the single PAS (log_page_size
+	 * = log2(ring) - 12) covers only CQEs.
+	 */
 	ring = RTE_MAX((size_t)cq->nent * RTE_PMD_MLX5V_CQE_SIZE, (size_t)MLX5V_DEVX_MIN_RING);
 	cq->size = ring + MLX5V_DEVX_MIN_RING;
 	cq->buf = rte_zmalloc_socket("mlx5v_devx_cq", cq->size, ring, dev->socket);
@@ -1258,6 +1324,7 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	ret = mlx5v_hw_dma_map(dev->hw, cq->buf, cq->size, &cq->iova);
 	if (ret < 0)
 		goto err_buf_free;
+	/* A single PAS needs an IOVA aligned to the ring size (mlx5-prm.md §11.9). */
 	if (cq->iova & (ring - 1)) {
 		ret = -EINVAL;
 		goto err_buf_unmap;
@@ -1268,11 +1335,19 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	cqc = in + RTE_PMD_MLX5V_CREATE_CQ_IN_CQC;
 	MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_LOG_CQ_SIZE, log_size);
 	MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_UAR_PAGE, uar->page_id);
+	/*
+	 * c_eqn names the EQ that gets completion EQEs while the CQ is armed; binding to the
+	 * vector-0 async EQ would lose them (mlx5-prm.md §7.2, §6.13).
+	 */
 	MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_C_EQN, eqn);
 	MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_LOG_PAGE_SIZE,
 		  rte_log2_u64(ring) - MLX5V_ADAPTER_PAGE_SHIFT);
 	MLX5V_SET64(cqc, RTE_PMD_MLX5V_CQC_DBR_ADDR, cq->iova + ring);
 	MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_CQ_IN_PAS, cq->iova);
+	/*
+	 * cmd_do: the caller gets -EREMOTEIO and the outbox for firmware failures, as with
+	 * CREATE_EQ (mlx5-prm.md §3.9).
+	 */
 	ret = mlx5v_cmd_do(dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0)
 		goto err_buf_unmap;
@@ -1322,6 +1397,10 @@ mlx5v_devx_cq_destroy(struct mlx5v_devx_cq *cq)
 		return -EINVAL;
 	ctx = obj->ctx;
 	ret = mlx5v_devx_cq_destroy_cmd(cq->dev, cq->cqn);
+	/*
+	 * The CQ stays alive on failure: its memory must not be unmapped while firmware can still
+	 * write CQEs into it.
+	 */
 	if (ret < 0) {
 		mlx5v_devx_obj_put_excl(obj);
 		return ret;
@@ -1340,6 +1419,10 @@ mlx5v_devx_cq_destroy(struct mlx5v_devx_cq *cq)
 void
 mlx5v_devx_cq_arm(struct mlx5v_devx_cq *cq, int solicited)
 {
+	/*
+	 * Record dbrec[1] first, a barrier, then the 64-bit BE MMIO at UAR + 0x20 (mlx5-prm.md
+	 * §7.3); the helper keeps that order.
+	 */
 	rte_pmd_mlx5v_cq_arm(&cq->uar, cq->dbrec, cq->cqn, cq->arm_sn, cq->ci, solicited);
 	/* libmlx5 bumps arm_sn per CQ event; one arm per event cycle is equivalent. */
 	cq->arm_sn++;
@@ -1350,11 +1433,19 @@ mlx5v_devx_cq_poll(struct mlx5v_devx_cq *cq)
 {
 	unsigned int n = 0;
 
+	/*
+	 * rte_pmd_mlx5v_cq_next_cqe() applies the CQE owner rule and read barrier; this helper only
+	 * consumes, it does not look at the CQE contents.
+	 */
 	while (rte_pmd_mlx5v_cq_next_cqe(cq->buf, cq->nent, cq->ci) != NULL) {
 		cq->ci++;
 		n++;
 	}
 	if (n != 0)
+		/*
+		 * dbrec[0] = BE32(ci & 0xffffff): the CI that tells the device which CQEs it may
+		 * reuse (mlx5-prm.md §7.3, §13 CQs).
+		 */
 		rte_pmd_mlx5v_cq_update_ci(cq->dbrec, cq->ci);
 	return n;
 }

@@ -20,6 +20,11 @@
 
 /* ---- subscriber table ---- */
 
+/*
+ * Subscribers are per event type, not per EQ: the async EQ and any DEVX EQ share one table.
+ * Registration is lock-free against the poller (EAL interrupt thread) but must not race with
+ * another subscribe or unsubscribe; callers do that at init and cleanup, on one thread.
+ */
 int
 mlx5v_eq_subscribe(struct mlx5v_dev *dev, unsigned int type, mlx5v_eq_event_cb cb, void *arg)
 {
@@ -38,6 +43,10 @@ mlx5v_eq_subscribe(struct mlx5v_dev *dev, unsigned int type, mlx5v_eq_event_cb c
 	}
 	if (free_idx < 0)
 		return -ENOSPC;
+	/*
+	 * arg is stored before cb (release below) so a poller that sees the new cb never calls it
+	 * with a stale arg.
+	 */
 	subs[free_idx].arg = arg;
 	/* Publish cb last: the poller reads cb, then arg. */
 	__atomic_store_n(&subs[free_idx].cb, cb, __ATOMIC_RELEASE);
@@ -55,6 +64,11 @@ mlx5v_eq_unsubscribe(struct mlx5v_dev *dev, unsigned int type, mlx5v_eq_event_cb
 	subs = dev->eq_sub[type];
 	for (i = 0; i < MLX5V_EQ_SUBS_PER_TYPE; i++) {
 		if (subs[i].cb == cb && subs[i].arg == arg) {
+			/*
+			 * Clearing cb first keeps a concurrent poller from calling it with the NULL
+			 * arg stored after it; the caller must still not free arg while an EQ poll
+			 * may be running.
+			 */
 			__atomic_store_n(&subs[i].cb, NULL, __ATOMIC_RELEASE);
 			subs[i].arg = NULL;
 			return 0;
@@ -63,11 +77,19 @@ mlx5v_eq_unsubscribe(struct mlx5v_dev *dev, unsigned int type, mlx5v_eq_event_cb
 	return -ENOENT;
 }
 
+/*
+ * Runs with eq->lock held, on whichever thread polls: the EAL interrupt thread, or a command waiter
+ * in mlx5v_cmd_wait(). Callbacks must therefore not poll this EQ themselves.
+ */
 static void
 mlx5v_eq_dispatch(struct mlx5v_eq *eq, const uint8_t *eqe)
 {
 	struct mlx5v_dev *dev = eq->dev;
 	uint8_t type = eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF];
+	/*
+	 * type is a u8 and dev->eq_sub[] holds MLX5V_EQ_TYPES (256) rows, so any device value
+	 * indexes a valid row.
+	 */
 	struct mlx5v_eq_sub *subs = dev->eq_sub[type];
 	unsigned int i, handled = 0;
 
@@ -79,6 +101,11 @@ mlx5v_eq_dispatch(struct mlx5v_eq *eq, const uint8_t *eqe)
 			continue;
 		handled++;
 		ret = cb(dev, type, eqe, subs[i].arg);
+		/*
+		 * A failing handler does not stop the pass. [R] stops after the failing EQE
+		 * (mlx5-prm.md §6.13); stopping would leave later CMD EQEs unseen until the next
+		 * interrupt, so we log and go on.
+		 */
 		if (ret < 0) {
 			eq->stats.cb_errors++;
 			MLX5V_EQ_LOG(WARNING, "%s: EQ %u: handler of event 0x%02x failed: %s",
@@ -101,9 +128,17 @@ mlx5v_eq_dispatch(struct mlx5v_eq *eq, const uint8_t *eqe)
 static void
 mlx5v_eq_update_ci(struct mlx5v_eq *eq, int arm)
 {
+	/*
+	 * +0x48 is the CI-only doorbell; rdma-core's pyverbs test swaps the two offsets
+	 * (mlx5-prm.md §12 #4), we follow the C drivers.
+	 */
 	uint8_t *db = eq->db + (arm ? 0 : RTE_PMD_MLX5V_UAR_EQ_DB_NOARM_OFF -
 					   RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF);
 
+	/*
+	 * Called with eq->lock held; the CI written is the full software counter, masked to 24 bits
+	 * by rte_pmd_mlx5v_eq_db_val().
+	 */
 	mlx5v_hw_db_wr32(eq->dev->hw, db, rte_pmd_mlx5v_eq_db_val(eq->eqn, eq->ci));
 	if (arm)
 		eq->stats.arms++;
@@ -111,6 +146,10 @@ mlx5v_eq_update_ci(struct mlx5v_eq *eq, int arm)
 		eq->stats.ci_updates++;
 }
 
+/*
+ * Public arm: takes eq->lock so that it never interleaves a CI older than one a concurrent poller
+ * has already written (a CI moving backwards is flagged by the model, mlx5-prm.md §13).
+ */
 void
 mlx5v_eq_arm(struct mlx5v_eq *eq)
 {
@@ -134,6 +173,10 @@ mlx5v_eq_poll(struct mlx5v_eq *eq)
 	for (;;) {
 		size_t idx = eq->ci & (eq->ring.nent - 1);
 		uint8_t *eqe = eq->ring.buf + idx * RTE_PMD_MLX5V_EQE_SIZE;
+		/*
+		 * A relaxed load is enough for the check; the rte_io_rmb() below orders the body
+		 * reads after it (mlx5-prm.md §6.8).
+		 */
 		uint8_t owner = __atomic_load_n(&eqe[RTE_PMD_MLX5V_EQE_OWNER_OFF],
 						__ATOMIC_RELAXED);
 
@@ -159,6 +202,10 @@ mlx5v_eq_poll(struct mlx5v_eq *eq)
 			cc = 0;
 		}
 	}
+	/*
+	 * If EQEs were left or arrived meanwhile, the arm makes the device raise the vector again
+	 * at once (mlx5-prm.md §6.11), so the early exit of a concurrent trylock loses nothing.
+	 */
 	/* Both drivers arm after every pass, even an empty one (§6.10). */
 	mlx5v_eq_update_ci(eq, 1);
 	rte_spinlock_unlock(&eq->lock);
@@ -199,6 +246,10 @@ mlx5v_eq_ring_alloc(struct mlx5v_dev *dev, uint32_t log_nent, const char *name,
 	ret = mlx5v_hw_dma_map(dev->hw, r->buf, r->size, &r->iova);
 	if (ret < 0)
 		goto err_buf_free;
+	/*
+	 * IOVA != VA (a vfio IOMMU without IOVA as VA) could break the natural alignment that the
+	 * single PAS with log_page_size = log2(size) - 12 requires (mlx5-prm.md §11.9).
+	 */
 	if (r->iova & (r->size - 1)) {
 		MLX5V_EQ_LOG(ERR, "%s: %s: IOVA 0x%" PRIx64 " not aligned to %zu",
 			     dev->name, name, r->iova, r->size);
@@ -215,6 +266,10 @@ err_buf_free:
 	return ret;
 }
 
+/*
+ * Only after DESTROY_EQ succeeded, or when the device is gone: the device must not write into the
+ * ring after it is unmapped.
+ */
 void
 mlx5v_eq_ring_free(struct mlx5v_dev *dev, struct mlx5v_eq_ring *r)
 {
@@ -244,11 +299,13 @@ mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 	unsigned int i, max_log = 0;
 	int ret;
 
+	/* The vector must be one we own; [R] does not range-check intr (mlx5-prm.md §12 #9). */
 	if (dev == NULL || attr == NULL || attr->log_size < 1 || attr->log_size > 22 ||
 	    attr->vector >= mlx5v_msi_count(dev) || dev->uar_addr == NULL) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	/* Without queried caps (early bring-up), firmware's own check is the only one. */
 	if (dev->hca_cap_cur != NULL)
 		max_log = MLX5V_GET(dev->hca_cap_cur, MLX5V_CAP_LOG_MAX_EQ_SZ);
 	if (max_log != 0 && attr->log_size > max_log) {
@@ -270,6 +327,10 @@ mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 	ret = mlx5v_eq_ring_alloc(dev, eq->log_nent, "mlx5v_eq_buf", &eq->ring);
 	if (ret < 0)
 		goto err_eq_free;
+	/*
+	 * Counted per vector so that freeing an MSI vector still used by an EQ fails with EBUSY
+	 * (mlx5-prm.md §12 #10).
+	 */
 	ret = mlx5v_msi_eq_ref(dev, eq->vector, 1);
 	if (ret < 0)
 		goto err_ring_free;
@@ -280,12 +341,21 @@ mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, eq->log_nent);
 	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, dev->uar);
 	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, eq->vector);
+	/*
+	 * event_bitmask[t / 64] bit t % 64 enables type t (mlx5-prm.md §6.4); completion EQEs
+	 * ignore the mask and follow the CQ's c_eqn.
+	 */
 	for (i = 0; i < 4; i++)
 		MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK + 8 * i, attr->mask[i]);
 	mlx5v_eq_ring_pas_set(&eq->ring, in);
+	/*
+	 * cmd_exec, not cmd_do: internal callers want a translated errno; the DEVX path that must
+	 * return EREMOTEIO with the outbox builds its own command (mlx5-prm.md §3.9).
+	 */
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0)
 		goto err_msi_unref;
+	/* eq_number is 8 bits at out 0x0b (mlx5-prm.md §6.3). */
 	eq->eqn = MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
 	eq->db = dev->uar_addr + RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF;
 	/* Both drivers arm right after creation (§6.11: a new EQ is not armed). */
@@ -311,6 +381,10 @@ mlx5v_eq_free(struct mlx5v_eq *eq)
 	struct mlx5v_dev *dev = eq->dev;
 
 	/* Wait out a poller that fetched this EQ before it was unpublished. */
+	/*
+	 * Empty critical section used as a barrier: a poller that took the lock before the EQ was
+	 * unpublished is done once we get it.
+	 */
 	rte_spinlock_lock(&eq->lock);
 	rte_spinlock_unlock(&eq->lock);
 	mlx5v_msi_eq_ref(dev, eq->vector, -1);
@@ -318,6 +392,10 @@ mlx5v_eq_free(struct mlx5v_eq *eq)
 	rte_free(eq);
 }
 
+/*
+ * DESTROY_EQ through cmd_exec: on a firmware failure the EQ stays alive and its memory must be
+ * kept; [R] returns the translated errno here too (mlx5-prm.md §11.5).
+ */
 static int
 mlx5v_eq_destroy_cmd(struct mlx5v_eq *eq)
 {
@@ -338,6 +416,10 @@ mlx5v_eq_destroy(struct mlx5v_eq *eq)
 
 	if (eq == NULL)
 		return -EINVAL;
+	/*
+	 * Keep the ring on failure: firmware may still write EQEs into it. On a dead device
+	 * DESTROY_EQ is emulated as success (§3.11), so unload still frees it.
+	 */
 	ret = mlx5v_eq_destroy_cmd(eq);
 	if (ret < 0)
 		return ret;
@@ -354,6 +436,9 @@ mlx5v_eq_eqn(const struct mlx5v_eq *eq)
 void
 mlx5v_eq_stats_get(struct mlx5v_eq *eq, struct mlx5v_eq_stats *st)
 {
+	/*
+	 * Under eq->lock for a consistent snapshot: the poller updates several counters per pass.
+	 */
 	rte_spinlock_lock(&eq->lock);
 	*st = eq->stats;
 	rte_spinlock_unlock(&eq->lock);
@@ -362,6 +447,10 @@ mlx5v_eq_stats_get(struct mlx5v_eq *eq, struct mlx5v_eq_stats *st)
 struct mlx5v_eq *
 mlx5v_eq_async(struct mlx5v_dev *dev)
 {
+	/*
+	 * Acquire pairs with the release in mlx5v_eq_async_create(): a reader that sees the pointer
+	 * sees an initialised EQ.
+	 */
 	return __atomic_load_n(&dev->async_eq, __ATOMIC_ACQUIRE);
 }
 
@@ -380,6 +469,10 @@ mlx5v_eq_async_intr(void *arg)
 	uint64_t cnt;
 	int fd = mlx5v_msi_ctrl_fd(dev);
 
+	/*
+	 * Non-blocking eventfd: EAGAIN ends the loop. Draining first means an MSI-X raised while we
+	 * poll re-triggers the callback instead of being absorbed.
+	 */
 	while (fd >= 0 && read(fd, &cnt, sizeof(cnt)) == (ssize_t)sizeof(cnt))
 		;
 	eq = mlx5v_eq_async(dev);
@@ -394,6 +487,10 @@ mlx5v_eq_async_create(struct mlx5v_dev *dev)
 	struct mlx5v_eq *eq;
 	int ret;
 
+	/*
+	 * Register the vector 0 handler before CREATE_EQ: the arm at create may raise the vector at
+	 * once if the device already queued events (mlx5-prm.md §6.11).
+	 */
 	ret = mlx5v_msi_ctrl_start(dev, mlx5v_eq_async_intr, dev);
 	if (ret < 0)
 		return ret;
@@ -410,6 +507,10 @@ mlx5v_eq_async_create(struct mlx5v_dev *dev)
 		mlx5v_msi_ctrl_stop(dev, mlx5v_eq_async_intr, dev);
 		return ret;
 	}
+	/*
+	 * Publish before the switch to events: a waiter that sees events = 1 must also find the EQ
+	 * for its polled recovery (mlx5v_cmd_wait()).
+	 */
 	__atomic_store_n(&dev->async_eq, eq, __ATOMIC_RELEASE);
 	mlx5v_cmd_use_events(dev);
 	/* Something may have arrived between CREATE_EQ and publishing the EQ. */
@@ -428,6 +529,7 @@ mlx5v_eq_async_destroy(struct mlx5v_dev *dev)
 	/* rdma-core order (§2.3): every later command is polled, then DESTROY_EQ. */
 	mlx5v_cmd_use_polling(dev);
 	__atomic_store_n(&dev->async_eq, NULL, __ATOMIC_RELEASE);
+	/* Polled command (events are off now). On a dead device it succeeds locally (§3.11). */
 	ret = mlx5v_eq_destroy_cmd(eq);
 	if (ret < 0)
 		MLX5V_EQ_LOG(WARNING,
@@ -438,5 +540,9 @@ mlx5v_eq_async_destroy(struct mlx5v_dev *dev)
 	 * memory goes: a callback may have loaded the pointer just before it was cleared.
 	 */
 	mlx5v_msi_ctrl_stop(dev, mlx5v_eq_async_intr, dev);
+	/*
+	 * Freed even when DESTROY_EQ failed: TEARDOWN_HCA follows and releases the EQ in the
+	 * device; rdma-core leaks the buffer of DEVX EQs (mlx5-prm.md §12 #1).
+	 */
 	mlx5v_eq_free(eq);
 }

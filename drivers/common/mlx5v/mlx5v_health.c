@@ -15,8 +15,13 @@
 
 /* The kernel's MAX_MISSES: a heartbeat stuck for this many polls is fatal (§4.4). */
 #define MLX5V_HEALTH_MAX_MISSES 3
+/*
+ * [R] masks the heartbeat to 24 bits; DPDK declares bits 31:24 as health_syndrome, so comparing all
+ * 32 bits as [K] does could see a change that is not a heartbeat (mlx5-prm.md §1.1).
+ */
 #define MLX5V_HEALTH_COUNTER_MASK 0xffffffu
 
+/* Syndrome texts of mlx5-prm.md §4.2, for the one-time report of a dead device. */
 const char *
 mlx5v_health_synd_str(uint8_t synd)
 {
@@ -76,11 +81,16 @@ void
 mlx5v_health_report(struct mlx5v_dev *dev, enum mlx5v_dead_reason why)
 {
 	struct mlx5v_hw *hw = dev->hw;
+	/* irisc_index, synd and ext_synd share the dword at 0x23c (mlx5-prm.md §4.1). */
 	uint32_t w23c = mlx5v_hw_rd32(hw, MLX5V_HEALTH_IRISC_INDEX);
 	uint8_t synd = (w23c >> 16) & 0xff;
 	unsigned int i;
 
 	MLX5V_LOG(ERR, "%s: device is dead: %s", dev->name, mlx5v_health_reason_str(why));
+	/*
+	 * Five assert_var words: the [R] layout; the kernel's sixth word overlaps a reserved word
+	 * in [R] and is not needed by any check (mlx5-prm.md §4.1).
+	 */
 	for (i = 0; i < 5; i++)
 		MLX5V_LOG(ERR, "%s: assert_var[%u] 0x%08x", dev->name, i,
 			  mlx5v_hw_rd32(hw, MLX5V_HEALTH_ASSERT_VAR0 + 4 * i));
@@ -94,6 +104,11 @@ mlx5v_health_report(struct mlx5v_dev *dev, enum mlx5v_dead_reason why)
 		  mlx5v_health_synd_str(synd), w23c & 0xffff);
 }
 
+/*
+ * Called from the health alarm on the EAL interrupt thread, and from tests on an lcore;
+ * it only reads init-segment registers, so it needs no lock. A dead device is not
+ * re-reported.
+ */
 int
 mlx5v_health_check(struct mlx5v_dev *dev)
 {
@@ -109,6 +124,10 @@ mlx5v_health_check(struct mlx5v_dev *dev)
 	h->polls++;
 	if (mlx5v_dev_is_dead(dev))
 		return -ENOLINK;
+	/*
+	 * Every sensor below means the device is gone: switch to dead (mlx5-prm.md §3.11) where
+	 * rdma-core would abort() (mlx5-prm.md §12 #2).
+	 */
 	/* Fatal sensors in the PRM order (§4.3). 1: an offline PCI link reads all ones. */
 	if (mlx5v_hw_rd32(hw, MLX5V_HEALTH_FW_VER) == UINT32_MAX) {
 		mlx5v_dev_set_dead(dev, MLX5V_DEAD_PCI_COMM_ERR);
@@ -117,6 +136,11 @@ mlx5v_health_check(struct mlx5v_dev *dev)
 	/* 2 (PCI channel offline) has no user-space equivalent. 3 and 4: NIC interface. */
 	nic_if = (mlx5v_hw_rd32(hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ) >> MLX5V_NIC_IF_SHIFT) &
 		 MLX5V_NIC_IF_MASK;
+	/*
+	 * During a requested fast teardown nic_interface = DISABLED is expected, but the health
+	 * poll is stopped before teardown starts (mlx5v_dev_unload()), so here it is always fatal
+	 * (mlx5-prm.md §4.4).
+	 */
 	if (nic_if == MLX5V_NIC_IF_DISABLED) {
 		mlx5v_dev_set_dead(dev, MLX5V_DEAD_NIC_DISABLED);
 		return -ENOLINK;
@@ -132,12 +156,20 @@ mlx5v_health_check(struct mlx5v_dev *dev)
 	if ((rfr & MLX5V_HEALTH_RFR_BIT) && synd != 0) {
 		mlx5v_dev_set_dead(dev, MLX5V_DEAD_FW_SYND_RFR);
 		return -ENOLINK;
+	/*
+	 * A syndrome without RFR is reported but not fatal: only the combination is a fatal sensor
+	 * (mlx5-prm.md §4.3 #5).
+	 */
 	}
 	if (synd != 0)
 		MLX5V_LOG(WARNING, "%s: health syndrome 0x%02x (%s) without recovery flag",
 			  dev->name, synd, mlx5v_health_synd_str(synd));
 	/* Heartbeat: firmware advances health_counter[23:0]; 3 stuck polls are fatal. */
 	count = mlx5v_hw_rd32(hw, MLX5V_ISEG_HEALTH_COUNTER) & MLX5V_HEALTH_COUNTER_MASK;
+	/*
+	 * The first poll compares with the value read at start, not with 0 as [R] does, so a
+	 * counter that happens to read 0 at start is not a miss (mlx5-prm.md §4.4).
+	 */
 	if (count == h->prev_counter) {
 		h->miss++;
 		MLX5V_LOG(DEBUG, "%s: health counter stuck at 0x%06x (%u)", dev->name, count,
@@ -160,10 +192,21 @@ mlx5v_health_poll(void *arg)
 	struct mlx5v_dev *dev = arg;
 	struct mlx5v_health *h = &dev->health;
 
+	/*
+	 * Checked before touching the device: unload sets stop, then cancels the alarm; a callback
+	 * already past this point finishes one harmless check.
+	 */
 	if (__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE))
 		return;
+	/*
+	 * No re-arm once dead: recovery is a reload, never a restart of this poll on a dead device.
+	 */
 	if (mlx5v_health_check(dev) < 0)
 		return;
+	/*
+	 * A fixed period without [K]'s random jitter: one device per alarm, so no thundering herd
+	 * to avoid (mlx5-prm.md §4.4).
+	 */
 	if (rte_eal_alarm_set((uint64_t)mlx5v_tout_ms(dev, MLX5V_TO_HEALTH_POLL) * 1000,
 			      mlx5v_health_poll, dev) != 0)
 		MLX5V_LOG(ERR, "%s: cannot re-arm the health poll", dev->name);
@@ -175,6 +218,10 @@ mlx5v_health_start(struct mlx5v_dev *dev)
 	struct mlx5v_health *h = &dev->health;
 
 	h->miss = 0;
+	/*
+	 * Baseline read at start so that the first poll can only miss if the counter really
+	 * stopped.
+	 */
 	h->prev_counter = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_HEALTH_COUNTER) &
 			  MLX5V_HEALTH_COUNTER_MASK;
 	__atomic_store_n(&h->stop, 0, __ATOMIC_RELEASE);
@@ -195,6 +242,10 @@ mlx5v_health_stop(struct mlx5v_dev *dev)
 		return;
 	__atomic_store_n(&h->stop, 1, __ATOMIC_RELEASE);
 	/* Waits for a callback running on the interrupt thread. */
+	/*
+	 * rte_eal_alarm_cancel() waits for a running callback unless called from the interrupt
+	 * thread itself, where the callback cannot be running.
+	 */
 	rte_eal_alarm_cancel(mlx5v_health_poll, dev);
 	h->running = 0;
 }

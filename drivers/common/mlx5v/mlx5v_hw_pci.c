@@ -44,6 +44,11 @@ struct mlx5v_pci {
 	int msix_enabled;
 };
 
+/*
+ * VFIO backend of the mlx5v_hw seam: BAR0 mapped by the EAL PCI bus, MSI-X through
+ * VFIO_DEVICE_SET_IRQS. Every op may run on any lcore or the EAL interrupt thread; none keeps
+ * per-call state.
+ */
 static inline struct mlx5v_pci *
 mlx5v_to_pci(struct mlx5v_hw *hw)
 {
@@ -70,6 +75,10 @@ mlx5v_pci_uar_addr(struct mlx5v_hw *hw, uint32_t idx)
 	struct mlx5v_pci *p = mlx5v_to_pci(hw);
 
 	/* UAR page n is BAR0 + n * 4096 (mlx5-prm.md §8). */
+	/*
+	 * [R] hard-codes 4096 too; with log_uar_page_sz set to the host page size this stays right
+	 * only on 4 KiB-page hosts (mlx5-prm.md §8, §12 #16).
+	 */
 	if (((uint64_t)idx + 1) * MLX5V_UAR_PAGE_SIZE > p->bar_len)
 		return NULL;
 	return p->bar + (size_t)idx * MLX5V_UAR_PAGE_SIZE;
@@ -92,6 +101,7 @@ mlx5v_pci_dma_map(struct mlx5v_hw *hw, void *va, size_t len, uint64_t *iova)
 	return 0;
 }
 
+/* Nothing to undo: mlx5v_pci_dma_map() created no mapping. */
 static int
 mlx5v_pci_dma_unmap(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len)
 {
@@ -114,6 +124,7 @@ mlx5v_pci_irq_count(struct mlx5v_hw *hw)
 	struct mlx5v_pci *p = mlx5v_to_pci(hw);
 	struct vfio_irq_info info;
 
+	/* Cached: the MSI-X count of a device does not change while it is bound to vfio-pci. */
 	if (p->nvec != 0)
 		return p->nvec;
 	memset(&info, 0, sizeof(info));
@@ -178,6 +189,10 @@ mlx5v_pci_irq_attach(struct mlx5v_hw *hw, unsigned int vec, int fd)
 	fds[vec] = fd;
 	ret = mlx5v_pci_set_irqs(p, 0, n, fds, VFIO_IRQ_SET_DATA_EVENTFD);
 	free(fds);
+	/*
+	 * Once MSI-X is enabled, a single-vector SET_IRQS attaches (or detaches with -1) one
+	 * trigger without resizing, as [R] vfio_devx_alloc_msi_vector (mlx5-prm.md §11.2).
+	 */
 	if (ret == 0)
 		p->msix_enabled = 1;
 	return ret;

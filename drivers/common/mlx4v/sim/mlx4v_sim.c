@@ -24,6 +24,11 @@ RTE_LOG_REGISTER_SUFFIX(mlx4v_logtype_sim, sim, NOTICE);
 static TAILQ_HEAD(, mlx4v_sim) mlx4v_sims = TAILQ_HEAD_INITIALIZER(mlx4v_sims);
 static pthread_mutex_t mlx4v_sims_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/*
+ * One pass of the device model, sim->lock held: from the engine thread, or from a test that steps
+ * the device synchronously through mlx4v_sim_poll(). Returns the amount of work done so the engine
+ * can back off when idle.
+ */
 int
 mlx4v_sim_poll_locked(struct mlx4v_sim *sim)
 {
@@ -34,6 +39,10 @@ mlx4v_sim_poll_locked(struct mlx4v_sim *sim)
 	/* Doorbells are plain stores: consume each watched word once (mlx4dv.md §7). */
 	for (i = 0; i < MLX4V_SIM_MAX_CQ; i++)
 		if (sim->cqs[i] != NULL)
+			/*
+			 * Each CQ and QP has its own UAR page (mlx4dv.md §7): with libmlx4's shared
+			 * page a repeated doorbell value would be indistinguishable.
+			 */
 			work += hwsim_mmio_poll(sim->cqs[i]->page);
 	for (i = 0; i < MLX4V_SIM_MAX_QP; i++) {
 		qp = sim->qps[i];
@@ -45,12 +54,17 @@ mlx4v_sim_poll_locked(struct mlx4v_sim *sim)
 		qp = sim->qps[i];
 		if (qp == NULL || qp->is_wq || qp->db_pending == 0)
 			continue;
+		/*
+		 * Doorbells only schedule a scan; several rings before a pass collapse into one
+		 * walk, which finds every valid WQE anyway.
+		 */
 		qp->db_pending = 0;
 		work += mlx4v_sim_sq_process(qp);
 	}
 	return work;
 }
 
+/* Engine thread entry: one pass under the model lock. */
 static int
 mlx4v_sim_engine_poll(void *arg)
 {
@@ -63,6 +77,7 @@ mlx4v_sim_engine_poll(void *arg)
 	return work;
 }
 
+/* Test hook: run one engine pass synchronously, for deterministic unit tests. */
 int
 mlx4v_sim_poll(struct mlx4v_sim *sim)
 {
@@ -71,6 +86,7 @@ mlx4v_sim_poll(struct mlx4v_sim *sim)
 	return mlx4v_sim_engine_poll(sim);
 }
 
+/* Only the registry lock: sim itself outlives the lookup until vdev remove. */
 struct mlx4v_sim *
 mlx4v_sim_get(const char *name)
 {
@@ -100,6 +116,7 @@ mlx4v_sim_live_objects(struct mlx4v_sim *sim, enum mlx4v_sim_obj kind)
 	if (sim == NULL || (unsigned int)kind >= MLX4V_SIM_OBJ_MAX)
 		return 0;
 	pthread_mutex_lock(&sim->lock);
+	/* Under the model lock: the engine and the verbs backend update these counters. */
 	n = sim->live[kind];
 	pthread_mutex_unlock(&sim->lock);
 	return n;
@@ -116,6 +133,7 @@ mlx4v_sim_stats_get(struct mlx4v_sim *sim, struct mlx4v_sim_stats *st)
 	return 0;
 }
 
+/* kvargs handler for ports=<1-4>; runs at probe, before the engine exists. */
 static int
 mlx4v_sim_arg_ports(const char *key, const char *value, void *opaque)
 {
@@ -134,6 +152,10 @@ mlx4v_sim_arg_ports(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+/*
+ * kvargs handler: loopback sends each packet back to its own port; pair crosses 1<->2, 3<->4 so two
+ * ports behave like a cabled NIC pair.
+ */
 static int
 mlx4v_sim_arg_mode(const char *key, const char *value, void *opaque)
 {
@@ -186,6 +208,7 @@ mlx4v_sim_create(const char *name, const char *args, int socket)
 		return NULL;
 	}
 	strlcpy(sim->name, name, sizeof(sim->name));
+	/* Two ports by default, as a dual-port ConnectX-3. */
 	sim->nports = 2;
 	sim->socket = socket;
 	TAILQ_INIT(&sim->receivers);
@@ -213,6 +236,10 @@ mlx4v_sim_create(const char *name, const char *args, int socket)
 		ret = -ENOMEM;
 		goto err_irq_destroy;
 	}
+	/*
+	 * The engine starts polling before the device is registered; harmless, it has no object to
+	 * poll until a handle creates one.
+	 */
 	ret = hwsim_engine_start(sim->engine);
 	if (ret)
 		goto err_engine_destroy;
@@ -243,6 +270,7 @@ mlx4v_sim_destroy(struct mlx4v_sim *sim)
 	pthread_mutex_lock(&mlx4v_sims_lock);
 	TAILQ_REMOVE(&mlx4v_sims, sim, next);
 	pthread_mutex_unlock(&mlx4v_sims_lock);
+	/* Already stopped on the remove path (a no-op then); needed on probe failure. */
 	hwsim_engine_stop(sim->engine);
 	hwsim_engine_destroy(sim->engine);
 	hwsim_irq_destroy(sim->irq);
@@ -265,6 +293,10 @@ mlx4v_sim_probe(struct rte_vdev_device *vdev)
 	sim = mlx4v_sim_create(name, rte_vdev_device_args(vdev), socket);
 	if (sim == NULL)
 		return -rte_errno;
+	/*
+	 * Registration makes the device reachable through rte_pmd_mlx4v_dev_open(); only now is the
+	 * model complete.
+	 */
 	ret = mlx4v_dev_register(name, &mlx4v_sim_verbs_ops, sim, socket);
 	if (ret) {
 		mlx4v_sim_destroy(sim);

@@ -11,6 +11,10 @@
 #include "mlx4v_log.h"
 #include "mlx4v_sim_priv.h"
 
+/*
+ * The CI in *set_ci_db and in the arm word is 24 bits (mlx4dv.md §4.6, §4.8); half the space
+ * separates "behind" from "ahead" in modular comparisons.
+ */
 #define MLX4V_SIM_CI_MASK 0xffffffu
 #define MLX4V_SIM_CI_HALF 0x800000u
 
@@ -22,6 +26,10 @@ mlx4v_sim_cq_entry(struct mlx4v_sim_cq *cq, uint32_t n)
 		(cq->cqe_size == 64 ? 32 : 0);
 }
 
+/*
+ * CQ create, sim lock held, before the CQ is visible to the engine; skipped under the
+ * strict_cqe_owner knob to show why it is needed.
+ */
 void
 mlx4v_sim_cq_init_owner(struct mlx4v_sim_cq *cq)
 {
@@ -33,9 +41,14 @@ mlx4v_sim_cq_init_owner(struct mlx4v_sim_cq *cq)
 	 * This is the project's decision for the open question of mlx4dv.md §6.
 	 */
 	for (i = 0; i < cq->cqe_cnt; i++)
+		/*
+		 * Owner bit write: byte 31 is owner_sr_opcode, in the second half of a 64-byte slot
+		 * (mlx4dv.md §4.6).
+		 */
 		mlx4v_sim_cq_entry(cq, i)[31] = MLX4_CQE_OWNER_MASK;
 }
 
+/* Engine thread, sim lock held. The caller pushes the CQE; the owner bit is set there. */
 void
 mlx4v_sim_cqe_error(struct mlx4_cqe *cqe, uint32_t qpn, uint16_t wqe_index,
 		    uint8_t syndrome, int is_send)
@@ -46,6 +59,10 @@ mlx4v_sim_cqe_error(struct mlx4_cqe *cqe, uint32_t qpn, uint16_t wqe_index,
 	ecqe->vlan_my_qpn = rte_cpu_to_be_32(qpn & MLX4_CQE_QPN_MASK);
 	ecqe->wqe_index = rte_cpu_to_be_16(wqe_index);
 	ecqe->syndrome = syndrome;
+	/*
+	 * Opcode 0x1e marks an error CQE; is_send tells DPDK which ring it belongs to (mlx4dv.md
+	 * §4.6).
+	 */
 	ecqe->owner_sr_opcode = MLX4_CQE_OPCODE_ERROR | (is_send ? MLX4_CQE_IS_SEND_MASK : 0);
 }
 
@@ -56,6 +73,10 @@ mlx4v_sim_cq_read_ci(struct mlx4v_sim_cq *cq)
 	struct mlx4v_sim *sim = cq->sim;
 	uint32_t raw = 0, ci;
 
+	/*
+	 * Read through the DMA window like the device would: an unmapped record is a misuse, not a
+	 * crash of the engine.
+	 */
 	if (hwsim_dma_read(sim->dma, (uintptr_t)cq->set_ci_db, &raw, sizeof(raw)) != 0) {
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_DMA, "CQ 0x%x: set_ci_db unreadable",
 				 cq->cqn);
@@ -64,7 +85,12 @@ mlx4v_sim_cq_read_ci(struct mlx4v_sim_cq *cq)
 	ci = rte_be_to_cpu_32(raw) & MLX4V_SIM_CI_MASK;
 	if (ci == cq->last_ci)
 		return ci;
-	/* Judge each new value once: backwards from the last, or beyond the producer. */
+	/*
+	 * Judge each new value once: backwards from the last, or beyond the producer. Misuse check
+	 * ci_backwards: a CI that moves back (a stale copy of cons_index) wrongly tells the device
+	 * that consumed slots are busy again. ci_ahead: software claims CQEs that were never
+	 * produced, so it consumed garbage (mlx4dv.md §7, checks worth having).
+	 */
 	if (((cq->last_ci - ci) & MLX4V_SIM_CI_MASK) < MLX4V_SIM_CI_HALF)
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_CI_BACKWARDS,
 				 "CQ 0x%x: consumer index %u -> %u", cq->cqn, cq->last_ci, ci);
@@ -77,6 +103,7 @@ mlx4v_sim_cq_read_ci(struct mlx4v_sim_cq *cq)
 	return ci;
 }
 
+/* Engine thread (or the arm doorbell handler), sim lock held: deliver one completion event. */
 static void
 mlx4v_sim_cq_raise(struct mlx4v_sim_cq *cq)
 {
@@ -85,6 +112,10 @@ mlx4v_sim_cq_raise(struct mlx4v_sim_cq *cq)
 	/* One event per arm: disarm, and remember which sn fired (mlx4dv.md §4.8). */
 	cq->fired_sn = cq->armed_sn;
 	cq->armed = 0;
+	/*
+	 * Fault knob: the CQ is disarmed but no interrupt arrives, as with a lost MSI-X; lets tests
+	 * check that the consumer re-polls instead of sleeping forever.
+	 */
 	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_LOSE_CQ_EVENT)) {
 		sim->stats.events_lost++;
 		return;
@@ -95,6 +126,7 @@ mlx4v_sim_cq_raise(struct mlx4v_sim_cq *cq)
 		sim->stats.events++;
 }
 
+/* Engine thread, sim lock held. */
 int
 mlx4v_sim_cq_push(struct mlx4v_sim_cq *cq, struct mlx4_cqe *cqe, int is_err)
 {
@@ -104,7 +136,11 @@ mlx4v_sim_cq_push(struct mlx4v_sim_cq *cq, struct mlx4_cqe *cqe, int is_err)
 	uint8_t owner;
 
 	ci = mlx4v_sim_cq_read_ci(cq);
-	/* A full ring by *set_ci_db: the consumer index is stale or the CQ too small. */
+	/*
+	 * A full ring by *set_ci_db: the consumer index is stale or the CQ too small. Misuse check
+	 * cq_overrun: on hardware an overrun is a CQ error; we drop the CQE and count it instead,
+	 * so a consumer that forgets to update *set_ci_db shows up in tests (mlx4dv.md §7).
+	 */
 	if (((cq->pi - ci) & MLX4V_SIM_CI_MASK) >= cq->cqe_cnt) {
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_CQ_OVERRUN,
 				 "CQ 0x%x overrun: producer %u, consumer index %u, %u entries",
@@ -113,10 +149,16 @@ mlx4v_sim_cq_push(struct mlx4v_sim_cq *cq, struct mlx4_cqe *cqe, int is_err)
 		return -ENOSPC;
 	}
 	slot = mlx4v_sim_cq_entry(cq, cq->pi);
-	/* The owner bit the device writes is the pass parity: 0 on the first pass. */
+	/*
+	 * Owner bit write: the pass parity (pi / cqe_cnt) & 1, 0 on the first pass, which
+	 * software's check !!(owner) == !!(n & cqe_cnt) reads as its own (mlx4dv.md §4.6).
+	 */
 	owner = (cq->pi & cq->cqe_cnt) ? MLX4_CQE_OWNER_MASK : 0;
 	cqe->owner_sr_opcode = (cqe->owner_sr_opcode & ~MLX4_CQE_OWNER_MASK) | owner;
-	/* Body first, then the owner byte with release order: software polls the owner. */
+	/*
+	 * Body first, then the owner byte with release order: software polls the owner, and its rmb
+	 * after the owner check pairs with this release (mlx4dv.md §4.6, §7 CQ).
+	 */
 	if (hwsim_dma_write(sim->dma, (uintptr_t)slot, cqe, sizeof(*cqe) - 1) != 0 ||
 	    hwsim_dma_write_release(sim->dma, (uintptr_t)slot + sizeof(*cqe) - 1,
 				    &cqe->owner_sr_opcode, 1) != 0) {
@@ -128,13 +170,20 @@ mlx4v_sim_cq_push(struct mlx4v_sim_cq *cq, struct mlx4_cqe *cqe, int is_err)
 	sim->stats.cqes++;
 	if (is_err)
 		sim->stats.err_cqes++;
-	/* Armed for any completion, or solicited-only and this is an error CQE. */
+	/*
+	 * Armed for any completion, or solicited-only and this is an error CQE. Solicited-only
+	 * arming (1 << 24) also fires on errors, as the IB spec requires; the simulator never sets
+	 * the solicited bit on a success CQE, so that is the only case (mlx4dv.md §4.8).
+	 */
 	if (cq->armed == MLX4_CQ_DB_REQ_NOT || (cq->armed == MLX4_CQ_DB_REQ_NOT_SOL && is_err))
 		mlx4v_sim_cq_raise(cq);
 	return 0;
 }
 
-/* Doorbell handler of a CQ's UAR page: the arm doorbell at +0x20. */
+/*
+ * Doorbell handler of a CQ's UAR page: the arm doorbell at +0x20. Engine thread, sim lock
+ * held; hwsim_mmio_poll() calls it once per store seen.
+ */
 void
 mlx4v_sim_cq_doorbell(void *arg, uint32_t off, uint64_t raw)
 {
@@ -143,6 +192,11 @@ mlx4v_sim_cq_doorbell(void *arg, uint32_t off, uint64_t raw)
 	uint32_t hi, lo, sn, cmd, ci, rec = 0, set_ci;
 	uint64_t v;
 
+	/*
+	 * Misuse check db_wrong_page: a send doorbell (+0x14) in a CQ's page. On hardware both
+	 * share the context UAR page, so the sdb / cq_uar mix-up goes unnoticed; per-object pages
+	 * expose it (mlx4dv.md §7).
+	 */
 	if (off != MLX4V_CQ_DOORBELL) {
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_DB_WRONG_PAGE,
 				 "CQ 0x%x: doorbell written at UAR offset 0x%x", cq->cqn, off);
@@ -153,8 +207,16 @@ mlx4v_sim_cq_doorbell(void *arg, uint32_t off, uint64_t raw)
 	hi = (uint32_t)(v >> 32);
 	lo = (uint32_t)v;
 	sn = (hi >> 28) & 3;
+	/*
+	 * Only the two mlx4 commands are valid: 1 << 24 solicited, 2 << 24 next completion. mlx5's
+	 * "any" command is 0, a likely mistake in shared code (mlx4dv.md §4.8).
+	 */
 	cmd = hi & (3u << 24);
 	ci = lo & MLX4V_SIM_CI_MASK;
+	/*
+	 * Misuse check arm_packing / arm_cqn: mlx4 puts cqn in the high word and ci in the low word
+	 * (mlx4dv.md §4.8); anything else would arm another CQ on hardware.
+	 */
 	if ((hi & MLX4V_SIM_CI_MASK) != cq->cqn) {
 		/* mlx5 packs ci high and cqn low: an easy mix-up to catch. */
 		if ((lo & MLX4V_SIM_CI_MASK) == cq->cqn)
@@ -171,7 +233,11 @@ mlx4v_sim_cq_doorbell(void *arg, uint32_t off, uint64_t raw)
 				 "CQ 0x%x: arm command 0x%x is not mlx4's", cq->cqn, cmd >> 24);
 		return;
 	}
-	/* The record must be written, then a barrier, then the MMIO: check the record. */
+	/*
+	 * Misuse check arm_db_record: the record must be written, then a barrier, then the MMIO
+	 * (mlx4dv.md §4.8). An arm whose record does not match was issued without, or before, the
+	 * record store.
+	 */
 	if (hwsim_dma_read(sim->dma, (uintptr_t)cq->arm_db, &rec, sizeof(rec)) != 0 ||
 	    rte_be_to_cpu_32(rec) != ((sn << 28) | cmd | ci)) {
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_ARM_DB_RECORD,
@@ -180,11 +246,19 @@ mlx4v_sim_cq_doorbell(void *arg, uint32_t off, uint64_t raw)
 		return;
 	}
 	set_ci = mlx4v_sim_cq_read_ci(cq);
+	/*
+	 * Misuse check ci_stale: arming with a CI other than the one in *set_ci_db means the record
+	 * store and the arm disagree; the device would signal on completions already consumed.
+	 */
 	if (set_ci != ci)
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_CI_STALE,
 				 "CQ 0x%x: arm with CI %u but set_ci_db says %u", cq->cqn, ci,
 				 set_ci);
-	/* After an event software must bump arm_sn; an old sn re-arms nothing. */
+	/*
+	 * Misuse check arm_sn: after an event software must bump arm_sn (libmlx4 mlx4_cq_event,
+	 * DPDK rx_queue_intr_disable, mlx4dv.md §4.8, §5.3); an arm with the sn that already fired
+	 * is stale and re-arms nothing.
+	 */
 	if ((int)sn == cq->fired_sn) {
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_ARM_SN,
 				 "CQ 0x%x: arm with sn %u, which already fired", cq->cqn, sn);

@@ -18,6 +18,10 @@ static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 		"fail the next N PD allocations" },
 	[MLX4V_SIM_KNOB_FAIL_REG_MR] = { "fail_reg_mr", 0, 0, INT32_MAX,
 		"fail the next N MR registrations" },
+	/*
+	 * The create knobs fire after every resource is taken, so one knob walks the whole unwind
+	 * ladder of the backend and the common layer.
+	 */
 	[MLX4V_SIM_KNOB_FAIL_CREATE_CQ] = { "fail_create_cq", 0, 0, INT32_MAX,
 		"fail the next N CQ creations after every resource is taken" },
 	[MLX4V_SIM_KNOB_FAIL_CREATE_QP] = { "fail_create_qp", 0, 0, INT32_MAX,
@@ -34,8 +38,10 @@ static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 		"drop the next N completion events (lost interrupt)" },
 };
 
+/* Devargs handled by mlx4v_sim.c itself; the hwsim knob parser must not reject them. */
 const char *const mlx4v_sim_dev_keys[] = { "ports", "mode", NULL };
 
+/* Stable names: tests and the testpmd commands look misuse counters up by them. */
 static const char *const mlx4v_sim_misuse_names[MLX4V_SIM_MISUSE_MAX] = {
 	[MLX4V_SIM_MISUSE_SQ_OWNER] = "sq_owner",
 	[MLX4V_SIM_MISUSE_SQ_WQE_SIZE] = "sq_wqe_size",
@@ -62,6 +68,10 @@ mlx4v_sim_knobs_create(void)
 	return hwsim_knobs_create(mlx4v_sim_knob_defs, MLX4V_SIM_KNOB_MAX);
 }
 
+/*
+ * Any context holding sim->lock (engine thread or verbs backend). Misuse is counted and logged,
+ * never fatal: the model behaves as hardware would, and tests assert on the counters.
+ */
 void
 mlx4v_sim_misuse(struct mlx4v_sim *sim, enum mlx4v_sim_misuse kind, const char *fmt, ...)
 {
@@ -76,6 +86,7 @@ mlx4v_sim_misuse(struct mlx4v_sim *sim, enum mlx4v_sim_misuse kind, const char *
 		      msg);
 }
 
+/* "Fail the next N": each call that fails uses up one unit; callers hold sim->lock. */
 int
 mlx4v_sim_knob_take(struct mlx4v_sim *sim, enum mlx4v_sim_knob knob)
 {
@@ -104,6 +115,7 @@ mlx4v_sim_misuse_count(struct mlx4v_sim *sim, enum mlx4v_sim_misuse kind)
 	if (sim == NULL || (unsigned int)kind >= MLX4V_SIM_MISUSE_MAX)
 		return 0;
 	pthread_mutex_lock(&sim->lock);
+	/* Under the model lock: the engine thread increments these. */
 	n = sim->misuse[kind];
 	pthread_mutex_unlock(&sim->lock);
 	return n;

@@ -26,6 +26,7 @@
 #define MLX4V_SIM_STATUS_TCP (1u << 26)
 #define MLX4V_SIM_STATUS_UDP (1u << 27)
 
+/* Reads only configuration fixed at probe, so any context may call it. */
 unsigned int
 mlx4v_sim_rq_peer_port(const struct mlx4v_sim *sim, unsigned int port)
 {
@@ -38,7 +39,11 @@ mlx4v_sim_rq_peer_port(const struct mlx4v_sim *sim, unsigned int port)
 	return peer <= sim->nports ? peer : port;
 }
 
-/* WQEs software has posted and the device has not consumed. */
+/*
+ * WQEs software has posted and the device has not consumed. Engine thread, sim lock held. Receive
+ * WQEs have no owner bit: the doorbell record counter is the only thing that says a WQE is posted
+ * (mlx4dv.md §4.3).
+ */
 static uint32_t
 mlx4v_sim_rq_avail(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq)
 {
@@ -51,6 +56,11 @@ mlx4v_sim_rq_avail(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq)
 			return 0;
 		/* *db is the running count of posted WQEs (mlx4dv.md §4.4). */
 		avail = rte_be_to_cpu_32(raw) - srq->consumed;
+		/*
+		 * Misuse check rq_db_record (SRQ): more WQEs claimed than the ring holds, i.e. the
+		 * counter was not kept as a running total, or was written before the WQEs were
+		 * linked.
+		 */
 		if (avail > srq->max) {
 			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_RQ_DB_RECORD,
 					 "SRQ 0x%x: doorbell record %u, %u consumed, %u WQEs",
@@ -65,6 +75,10 @@ mlx4v_sim_rq_avail(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq)
 		return 0;
 	/* *rdb is a 16-bit running producer count, not an index (mlx4dv.md §4.3). */
 	avail = (rte_be_to_cpu_32(raw) - rq->consumer) & 0xffff;
+	/*
+	 * Misuse check rq_db_record (RQ): e.g. an index written instead of a running count, or a
+	 * count that was not reset with the QP; the device would read stale WQEs.
+	 */
 	if (avail > rq->wqe_cnt) {
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_RQ_DB_RECORD,
 				 "RQ 0x%x: doorbell record %u, %u consumed, %u WQEs", rq->num,
@@ -83,6 +97,10 @@ mlx4v_sim_rq_scatter(struct mlx4v_sim *sim, uint32_t pdn, const uint8_t *segs,
 	uint32_t i, bc, lkey, chunk, done = 0;
 	uint64_t addr;
 
+	/*
+	 * Segments are filled in order; the packet may end in the middle of one (DPDK multi-segment
+	 * Rx uses one mbuf per segment).
+	 */
 	for (i = 0; i < nsegs && done < len; i++) {
 		seg = (const struct mlx4_wqe_data_seg *)(segs + i * sizeof(*seg));
 		lkey = rte_be_to_cpu_32(seg->lkey);
@@ -93,16 +111,24 @@ mlx4v_sim_rq_scatter(struct mlx4v_sim *sim, uint32_t pdn, const uint8_t *segs,
 		addr = rte_be_to_cpu_64(seg->addr);
 		if (bc == 0)
 			continue;
+		/*
+		 * DMA outside registered memory would corrupt the application: refuse the whole
+		 * WQE.
+		 */
 		if (mlx4v_sim_mr_check(sim, pdn, lkey, addr, bc) != 0)
 			return MLX4_CQE_SYNDROME_LOCAL_PROT_ERR;
 		chunk = RTE_MIN(bc, len - done);
 		memcpy((void *)(uintptr_t)addr, pkt + done, chunk);
 		done += chunk;
 	}
+	/* A packet larger than the posted buffers is a local length error, as on hardware. */
 	return done < len ? MLX4_CQE_SYNDROME_LOCAL_LENGTH_ERR : 0;
 }
 
-/* Packet-type bits of the CQE status, from the Ethernet and IP headers. */
+/*
+ * Packet-type bits of the CQE status, from the Ethernet and IP headers. Only the bits DPDK's mlx4
+ * Rx parses for packet types (mlx4dv.md §4.6); the checksum-OK bits are not modelled.
+ */
 static uint32_t
 mlx4v_sim_rq_status(const uint8_t *pkt, uint32_t len)
 {
@@ -127,7 +153,10 @@ mlx4v_sim_rq_status(const uint8_t *pkt, uint32_t len)
 	return status;
 }
 
-/* Consume one posted WQE of rq for pkt and complete it. */
+/*
+ * Consume one posted WQE of rq for pkt and complete it. Engine thread (or mlx4v_sim_inject()), sim
+ * lock held.
+ */
 static void
 mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8_t *pkt,
 		     uint32_t len)
@@ -141,7 +170,10 @@ mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8
 	uint8_t syndrome;
 	uint8_t *src;
 
-	/* The doorbell record said the WQE is posted: read it only now. */
+	/*
+	 * The doorbell record said the WQE is posted: read it only now. Pairs with the write
+	 * barrier software issues before the *rdb / *db store (mlx4dv.md §4.3, §4.4).
+	 */
 	rte_rmb();
 	if (srq != NULL) {
 		index = (uint16_t)srq->hw_head;
@@ -159,7 +191,10 @@ mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8
 		return;
 	}
 	if (srq != NULL) {
-		/* The device follows the free list as software linked it. */
+		/*
+		 * The device follows the free list as software linked it. next_wqe_index is the
+		 * BE16 at byte 2 of the next segment (mlx4dv.md §4.4).
+		 */
 		memcpy(&next, wqe + 2, sizeof(next));
 		srq->hw_head = rte_be_to_cpu_16(next) & (srq->max - 1);
 		srq->consumed++;
@@ -167,6 +202,7 @@ mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8
 		nsegs = (size - sizeof(struct mlx4_wqe_srq_next_seg)) /
 			sizeof(struct mlx4_wqe_data_seg);
 	} else {
+		/* 16-bit, like the producer count in *rdb (mlx4dv.md §4.3). */
 		rq->consumer = (rq->consumer + 1) & 0xffff;
 		segs = wqe;
 		nsegs = size / sizeof(struct mlx4_wqe_data_seg);
@@ -184,10 +220,15 @@ mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8
 	cqe.status = rte_cpu_to_be_32(mlx4v_sim_rq_status(pkt, len));
 	cqe.byte_cnt = rte_cpu_to_be_32(len);
 	cqe.wqe_index = rte_cpu_to_be_16(index);
+	/* is_send 0 and opcode SEND; the owner bit is added by mlx4v_sim_cq_push(). */
 	cqe.owner_sr_opcode = MLX4_RECV_OPCODE_SEND;
 	mlx4v_sim_cq_push(rq->cq, &cqe, 0);
 }
 
+/*
+ * Engine thread or mlx4v_sim_inject(), sim lock held. Steering follows creation order, see the file
+ * comment.
+ */
 int
 mlx4v_sim_rq_deliver(struct mlx4v_sim *sim, unsigned int port, const uint8_t *pkt,
 		     uint32_t len)
@@ -206,6 +247,7 @@ mlx4v_sim_rq_deliver(struct mlx4v_sim *sim, unsigned int port, const uint8_t *pk
 	return -ENOBUFS;
 }
 
+/* Test hook: a packet arriving on port from the wire. Takes the model lock itself. */
 int
 mlx4v_sim_inject(struct mlx4v_sim *sim, unsigned int port, const void *pkt, uint32_t len)
 {

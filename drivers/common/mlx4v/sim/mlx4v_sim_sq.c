@@ -22,6 +22,10 @@
 /* Largest WQE: the DS count is 6 bits (mlx4dv.md §4.2). */
 #define MLX4V_SIM_MAX_WQE (63u * MLX4V_SIM_DS)
 
+/*
+ * Engine thread, sim lock held: every gather and scatter goes through it, so DMA outside registered
+ * memory is caught (mlx4dv.md §7, checks worth having).
+ */
 int
 mlx4v_sim_mr_check(struct mlx4v_sim *sim, uint32_t pdn, uint32_t lkey, uint64_t addr,
 		   uint64_t len)
@@ -29,7 +33,11 @@ mlx4v_sim_mr_check(struct mlx4v_sim *sim, uint32_t pdn, uint32_t lkey, uint64_t 
 	const struct mlx4v_sim_mr *mr;
 	uint32_t idx = (lkey >> 8) - 2;
 
-	/* The MPT lookup: key, protection domain, then bounds. */
+	/*
+	 * The MPT lookup: key, protection domain, then bounds. Misuse check lkey: an unknown or
+	 * recycled key (the generation byte differs), a key of another PD, or a range outside the
+	 * MR. Hardware would complete with a protection error; so do we, and we also count it.
+	 */
 	if ((lkey >> 8) < 2 || idx >= MLX4V_SIM_MAX_MR || !sim->mrs[idx].used ||
 	    sim->mrs[idx].lkey != lkey) {
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_LKEY, "unknown lkey 0x%x", lkey);
@@ -41,6 +49,7 @@ mlx4v_sim_mr_check(struct mlx4v_sim *sim, uint32_t pdn, uint32_t lkey, uint64_t 
 				 lkey, mr->pdn, pdn);
 		return -EACCES;
 	}
+	/* Written so that no sum can overflow with a hostile addr/len. */
 	if (addr < mr->addr || len > mr->len || addr - mr->addr > mr->len - len) {
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_LKEY,
 				 "lkey 0x%x: [0x%" PRIx64 ", +%" PRIu64 ") outside its MR",
@@ -50,6 +59,7 @@ mlx4v_sim_mr_check(struct mlx4v_sim *sim, uint32_t pdn, uint32_t lkey, uint64_t 
 	return 0;
 }
 
+/* QP create and RESET, sim lock held: the device forgets its position, as software does. */
 void
 mlx4v_sim_sq_reset(struct mlx4v_sim_qp *qp)
 {
@@ -74,7 +84,11 @@ mlx4v_sim_sq_doorbell(void *arg, uint32_t off, uint64_t raw)
 				 "QP 0x%x: doorbell written at UAR offset 0x%x", qp->qpn, off);
 		return;
 	}
-	/* The doorbell carries only BE32(qpn << 8), written without a byte swap. */
+	/*
+	 * The doorbell carries only BE32(qpn << 8), written without a byte swap. Misuse check
+	 * sdb_value: a swapped or unshifted QPN (e.g. rte_cpu_to_be_32() applied twice, or qpn
+	 * without << 8) rings nothing on hardware; mlx4dv.md §4.2 says write doorbell_qpn as is.
+	 */
 	if ((uint32_t)raw != qp->doorbell_qpn) {
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_SDB_VALUE,
 				 "QP 0x%x: send doorbell 0x%08x, expected doorbell_qpn 0x%08x",
@@ -82,6 +96,7 @@ mlx4v_sim_sq_doorbell(void *arg, uint32_t off, uint64_t raw)
 		return;
 	}
 	sim->stats.doorbells++;
+	/* The doorbell carries no producer index (mlx4dv.md §4.2): only note that a scan is due. */
 	qp->db_pending++;
 }
 
@@ -91,6 +106,10 @@ mlx4v_sim_sq_read(struct mlx4v_sim_qp *qp, uint32_t pos, uint32_t off, void *dst
 		  uint32_t len)
 {
 	uint32_t ring = qp->txbb_cnt * MLX4V_SIM_TXBB;
+	/*
+	 * DPDK builds WQEs straight into the ring and lets a multi-TXBB WQE wrap at eob (mlx4dv.md
+	 * §5.2), so the read may be split in two.
+	 */
 	uint32_t start = ((pos & (qp->txbb_cnt - 1)) * MLX4V_SIM_TXBB + off) % ring;
 	uint32_t first = RTE_MIN(len, ring - start);
 
@@ -118,11 +137,20 @@ mlx4v_sim_sq_gather(struct mlx4v_sim_qp *qp, const uint8_t *wqe, uint32_t ds,
 	int inl = 0;
 
 	while (off + 4 <= end) {
+		/*
+		 * Inline and data segments share their first dword: bit 31 of byte_count tells them
+		 * apart (MLX4_INLINE_SEG, mlx4dv.md §4.2).
+		 */
 		memcpy(&bc, wqe + off, sizeof(bc));
 		bc = rte_be_to_cpu_32(bc);
 		if (bc & MLX4_INLINE_SEG) {
 			/* Inline data: a 4-byte header, never crossing a 64-byte boundary. */
 			il = bc & ~MLX4_INLINE_SEG;
+			/*
+			 * Misuse check sq_wqe_size: inline data crossing a 64-byte chunk, or
+			 * running past the DS count; hardware would read the next chunk's stamp as
+			 * data.
+			 */
 			if ((off % MLX4_INLINE_ALIGN) + 4 + il > MLX4_INLINE_ALIGN ||
 			    off + 4 + il > end || n + il > MLX4V_SIM_MAX_PKT) {
 				mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_SQ_WQE_SIZE,
@@ -159,7 +187,10 @@ mlx4v_sim_sq_gather(struct mlx4v_sim_qp *qp, const uint8_t *wqe, uint32_t ds,
 	return 0;
 }
 
-/* Execute one valid WQE; @return 0 or a CQE syndrome. */
+/*
+ * Execute one valid WQE; @return 0 or a CQE syndrome. Engine thread, sim lock held. The model is an
+ * Ethernet port: only SEND (and NOP) make sense on a raw-packet QP.
+ */
 static uint8_t
 mlx4v_sim_sq_execute(struct mlx4v_sim_qp *qp, const uint8_t *wqe, uint32_t ds,
 		     uint32_t opcode, uint32_t *len)
@@ -170,6 +201,10 @@ mlx4v_sim_sq_execute(struct mlx4v_sim_qp *qp, const uint8_t *wqe, uint32_t ds,
 	*len = 0;
 	if (opcode == MLX4_OPCODE_NOP)
 		return 0;
+	/*
+	 * Misuse check sq_opcode: LSO, RDMA and atomics are not modelled; fail the WQE loudly
+	 * rather than send something wrong.
+	 */
 	if (opcode != MLX4_OPCODE_SEND) {
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_SQ_OPCODE,
 				 "QP 0x%x: opcode 0x%x not supported on a raw-packet QP",
@@ -181,6 +216,7 @@ mlx4v_sim_sq_execute(struct mlx4v_sim_qp *qp, const uint8_t *wqe, uint32_t ds,
 		return syndrome;
 	sim->stats.tx_packets++;
 	sim->stats.tx_bytes += *len;
+	/* Delivery is synchronous and may drop: like a wire, the send side completes either way. */
 	mlx4v_sim_rq_deliver(sim, mlx4v_sim_rq_peer_port(sim, qp->rq.port), sim->pkt, *len);
 	return 0;
 }
@@ -192,6 +228,12 @@ mlx4v_sim_sq_check_owner(struct mlx4v_sim_qp *qp)
 	uint32_t slot = qp->pos & (qp->txbb_cnt - 1);
 	uint32_t w = 0;
 
+	/*
+	 * Misuse check sq_owner below: the doorbell rang but the next WQE is not valid for this
+	 * pass. Either software flipped the owner bit wrongly (a WQE marked valid for the wrong
+	 * pass, mlx4dv.md §7), or an earlier pass already consumed it; the checks below exclude the
+	 * latter.
+	 */
 	if (mlx4v_sim_sq_read(qp, qp->pos, 0, &w, sizeof(w)) != 0)
 		return;
 	/* Stamps (libmlx4 0xffffffff, DPDK 0x7fffffff | owner) are not WQEs. */
@@ -206,6 +248,10 @@ mlx4v_sim_sq_check_owner(struct mlx4v_sim_qp *qp)
 			 qp->pos / qp->txbb_cnt, !!(qp->pos & qp->txbb_cnt));
 }
 
+/*
+ * Engine thread, sim lock held. Walks the SQ from the device position by owner bits, treating the
+ * doorbell only as a hint (mlx4dv.md §7). Returns the number of WQEs executed.
+ */
 int
 mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 {
@@ -217,37 +263,63 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 	uint8_t syndrome;
 	uint16_t index;
 
+	/*
+	 * Misuse check qp_state: ringing before RTS is a setup-order bug (DPDK moves Tx QPs to RTS
+	 * first, mlx4dv.md §5.2). In ERR the WQEs are still walked, to flush them.
+	 */
 	if (qp->state != RTE_PMD_MLX4V_QPS_RTS && qp->state != RTE_PMD_MLX4V_QPS_ERR) {
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_QP_STATE,
 				 "QP 0x%x: send doorbell in state %d", qp->qpn, qp->state);
 		return 0;
 	}
+	/* Budget of one ring lap: a consumer that keeps every TXBB valid cannot hang the engine. */
 	for (budget = qp->txbb_cnt; budget > 0; budget -= RTE_MIN(budget, nbb)) {
 		if (mlx4v_sim_sq_read(qp, qp->pos, 0, &ctrl, sizeof(ctrl)) != 0) {
 			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_DMA, "QP 0x%x: SQ unreadable",
 					 qp->qpn);
 			break;
 		}
-		/* Owner bit check: valid for the device when it equals the pass parity. */
+		/*
+		 * Owner bit check: valid for the device when it equals the pass parity, counted in
+		 * TXBBs as DPDK does (mlx4dv.md §4.2); the first mismatch ends the walk (§7).
+		 */
 		owner = rte_be_to_cpu_32(ctrl.owner_opcode) >> 31;
 		if (owner != !!(qp->pos & qp->txbb_cnt))
 			break;
-		/* Read the WQE body only after its ownership was seen. */
+		/*
+		 * Read the WQE body only after its ownership was seen: pairs with the producer's
+		 * write barrier before its owner_opcode store (mlx4dv.md §4.2, §5.2).
+		 */
 		rte_rmb();
+		/*
+		 * The WQE size is fence_size[5:0] in 16-byte units (mlx4dv.md §4.2); bit 6 is the
+		 * fence, meaningless without RDMA reads to order against.
+		 */
 		ds = ctrl.fence_size & 0x3f;
 		/* One stride, or as many TXBBs as the WQE covers (DPDK posts multi-TXBB WQEs). */
 		nbb = RTE_MAX(1u << (qp->sq_shift - 6),
 			      (ds * MLX4V_SIM_DS + MLX4V_SIM_TXBB - 1) / MLX4V_SIM_TXBB);
 		slot = qp->pos & (qp->txbb_cnt - 1);
+		/*
+		 * wqe_index of the CQE counts strides, not TXBBs, as libmlx4 expects (mlx4dv.md
+		 * §4.6); DPDK Tx ignores it and frees up to the recorded WQE end (§4.7).
+		 */
 		index = (uint16_t)((qp->pos >> (qp->sq_shift - 6)) & (qp->sq_wqe_cnt - 1));
 		opcode = rte_be_to_cpu_32(ctrl.owner_opcode) & MLX4V_SIM_OPCODE_MASK;
 		len = 0;
+		/*
+		 * Misuse check sq_wqe_size: a zero DS count or a WQE bigger than the ring
+		 * (mlx4dv.md §7, reject a fence_size DS count of 0 or beyond the stride budget).
+		 */
 		if (ds == 0 || nbb > qp->txbb_cnt) {
 			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_SQ_WQE_SIZE,
 					 "QP 0x%x: WQE at %u has DS count %u", qp->qpn, qp->pos, ds);
 			syndrome = MLX4_CQE_SYNDROME_LOCAL_LENGTH_ERR;
 			nbb = 1;
 		} else if (qp->state == RTE_PMD_MLX4V_QPS_ERR) {
+			/*
+			 * In ERR every valid WQE completes in error with WR_FLUSH, as on hardware.
+			 */
 			syndrome = MLX4_CQE_SYNDROME_WR_FLUSH_ERR;
 		} else if (mlx4v_sim_sq_read(qp, qp->pos, 0, wqe, ds * MLX4V_SIM_DS) != 0) {
 			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_DMA, "QP 0x%x: SQ unreadable",
@@ -256,6 +328,10 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 		} else {
 			syndrome = mlx4v_sim_sq_execute(qp, wqe, ds, opcode, &len);
 		}
+		/*
+		 * Remember what was executed here, so that mlx4v_sim_sq_check_owner() can tell an
+		 * already consumed WQE from a wrongly owned one.
+		 */
 		qp->last[slot] = ctrl.owner_opcode;
 		qp->pos += nbb;
 		done++;

@@ -19,6 +19,7 @@
 #include "mlx4v_log.h"
 #include "mlx4v_sim_priv.h"
 
+/* The simulated device behind a handle, set at ctx_open from the registry entry. */
 static struct mlx4v_sim *
 mlx4v_sim_of(const struct mlx4v_ctx *ctx)
 {
@@ -32,6 +33,10 @@ mlx4v_sim_dma_map(struct mlx4v_sim *sim, const void *va, size_t len)
 	return hwsim_dma_map(sim->dma, (uintptr_t)va, (void *)(uintptr_t)va, len);
 }
 
+/*
+ * An unmap of a window that was never mapped means the create and destroy ladders disagree; log it
+ * instead of failing a destroy that cannot be undone.
+ */
 static void
 mlx4v_sim_dma_unmap(struct mlx4v_sim *sim, const void *va, size_t len)
 {
@@ -95,6 +100,10 @@ mlx4v_sim_uar_alloc(struct hwsim_mmio_page **page, uint32_t db_off, uint32_t db_
 	return 0;
 }
 
+/*
+ * Verbs lock held. A handle needs no device resource: the kernel's ucontext and UAR are replaced by
+ * per-object pages (mlx4dv.md §7).
+ */
 static int
 mlx4v_sim_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 {
@@ -108,6 +117,7 @@ mlx4v_sim_ctx_close(struct mlx4v_ctx *ctx)
 	ctx->be = NULL;
 }
 
+/* Verbs lock held; the sim lock guards the counters against the engine. */
 static int
 mlx4v_sim_pd_create(struct mlx4v_pd *pd)
 {
@@ -118,6 +128,7 @@ mlx4v_sim_pd_create(struct mlx4v_pd *pd)
 	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_ALLOC_PD)) {
 		ret = -ENOMEM;
 	} else {
+		/* Never 0, so that an unset pdn never matches an MR. */
 		pd->pdn = ++sim->next_pdn;
 		sim->live[MLX4V_SIM_OBJ_PD]++;
 	}
@@ -136,6 +147,7 @@ mlx4v_sim_pd_destroy(struct mlx4v_pd *pd)
 	return 0;
 }
 
+/* Verbs lock held. The model's MPT: the engine checks every gather/scatter against it. */
 static int
 mlx4v_sim_mr_create(struct mlx4v_mr *mr)
 {
@@ -158,6 +170,10 @@ mlx4v_sim_mr_create(struct mlx4v_mr *mr)
 	/* Index in bits 8+ (from 2, so never MLX4V_INVALID_LKEY), a generation below. */
 	m->lkey = ((i + 2) << 8) | sim->lkey_gen++;
 	m->pdn = mr->pd->pdn;
+	/*
+	 * Not a DMA window: packets are copied with memcpy after the MPT check, as the buffers are
+	 * the application's own memory.
+	 */
 	m->addr = (uintptr_t)mr->addr;
 	m->len = mr->len;
 	m->used = 1;
@@ -175,6 +191,10 @@ mlx4v_sim_mr_destroy(struct mlx4v_mr *mr)
 	uint32_t idx = (mr->lkey >> 8) - 2;
 
 	pthread_mutex_lock(&sim->lock);
+	/*
+	 * Clearing the entry makes a stale lkey still held by software fail the MPT check (lkey
+	 * misuse) instead of reaching freed memory.
+	 */
 	if (idx < MLX4V_SIM_MAX_MR && sim->mrs[idx].lkey == mr->lkey) {
 		memset(&sim->mrs[idx], 0, sizeof(sim->mrs[idx]));
 		sim->live[MLX4V_SIM_OBJ_MR]--;
@@ -183,6 +203,10 @@ mlx4v_sim_mr_destroy(struct mlx4v_mr *mr)
 	return 0;
 }
 
+/*
+ * Verbs lock held; the common layer already laid out the ring and doorbell record
+ * (mlx4v_cq_layout()). Here the device part: CQN, UAR page, DMA windows, event vector.
+ */
 static int
 mlx4v_sim_cq_create(struct mlx4v_cq *cq)
 {
@@ -207,12 +231,14 @@ mlx4v_sim_cq_create(struct mlx4v_cq *cq)
 	}
 	scq->sim = sim;
 	scq->idx = idx;
+	/* CQN 0 is never used: a zero word is invisible to the doorbell watch. */
 	scq->cqn = idx + 1;
 	scq->buf = cq->buf;
 	scq->cqe_cnt = cq->cqe_cnt;
 	scq->cqe_size = cq->cqe_size;
 	scq->set_ci_db = cq->set_ci_db;
 	scq->arm_db = cq->arm_db;
+	/* No arm has fired yet, so any sn (libmlx4 starts at 1) is accepted. */
 	scq->fired_sn = -1;
 	scq->fd = -1;
 	/* The arm doorbell, and the send-doorbell offset to catch swapped pages. */
@@ -239,12 +265,18 @@ mlx4v_sim_cq_create(struct mlx4v_cq *cq)
 		ret = -ENOMEM;
 		goto err_irq_detach;
 	}
+	/*
+	 * Handing the CQ to the device: mark every CQE hardware-owned unless strict mode wants to
+	 * show why this is needed (mlx4dv.md §6 decision). Done before the CQ is published to the
+	 * engine.
+	 */
 	if (!mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_STRICT_CQE_OWNER))
 		mlx4v_sim_cq_init_owner(scq);
 	cq->cqn = scq->cqn;
 	cq->uar = hwsim_mmio_page_addr(scq->page);
 	cq->event_fd = scq->fd;
 	cq->be = scq;
+	/* Published last: from here the engine polls this CQ's page. */
 	sim->cqs[idx] = scq;
 	sim->live[MLX4V_SIM_OBJ_CQ]++;
 	pthread_mutex_unlock(&sim->lock);
@@ -275,6 +307,10 @@ mlx4v_sim_cq_destroy(struct mlx4v_cq *cq)
 
 	/* Mirrors mlx4v_sim_cq_create() in reverse. */
 	pthread_mutex_lock(&sim->lock);
+	/*
+	 * Unpublish first, under the lock, so no engine pass sees the CQ while its page and windows
+	 * go away.
+	 */
 	sim->cqs[scq->idx] = NULL;
 	sim->live[MLX4V_SIM_OBJ_CQ]--;
 	if (scq->fd >= 0) {
@@ -291,6 +327,10 @@ mlx4v_sim_cq_destroy(struct mlx4v_cq *cq)
 	return 0;
 }
 
+/*
+ * Verbs lock held. Non-blocking like the rdma-core backend's O_NONBLOCK channel; the sim has no ack
+ * op, events are accounted here.
+ */
 static int
 mlx4v_sim_cq_get_event(struct mlx4v_cq *cq)
 {
@@ -306,6 +346,10 @@ mlx4v_sim_cq_get_event(struct mlx4v_cq *cq)
 	return 0;
 }
 
+/*
+ * Verbs lock held; ring, free list and doorbell record come from mlx4v_srq_layout(). The device
+ * only needs the windows and its own head, which starts at the list head 0.
+ */
 static int
 mlx4v_sim_srq_create(struct mlx4v_srq *srq)
 {
@@ -334,6 +378,7 @@ mlx4v_sim_srq_create(struct mlx4v_srq *srq)
 	ssrq->buf = srq->buf;
 	ssrq->wqe_shift = srq->wqe_shift;
 	ssrq->max = srq->max;
+	/* The device reads *db for the posted count (mlx4dv.md §4.4), through its DMA window. */
 	ssrq->db = srq->db;
 	ret = mlx4v_sim_queue_map(sim, ssrq->buf, ring, ssrq->db, sizeof(uint32_t));
 	if (ret)
@@ -417,6 +462,10 @@ mlx4v_sim_qp_alloc(struct mlx4v_sim *sim, uint8_t port, uint8_t *buf, size_t buf
 	sqp->sim = sim;
 	sqp->idx = idx;
 	sqp->qpn = MLX4V_SIM_QPN_BASE + idx;
+	/*
+	 * Exactly the value software must write to sdb (mlx4dv.md §2.1); kept for the sdb_value
+	 * check.
+	 */
 	sqp->doorbell_qpn = rte_cpu_to_be_32(sqp->qpn << 8);
 	sqp->pdn = pdn;
 	sqp->buf = buf;
@@ -449,6 +498,10 @@ mlx4v_sim_qp_unregister(struct mlx4v_sim *sim, struct mlx4v_sim_qp *sqp,
 		TAILQ_REMOVE(&sim->receivers, &sqp->rq, next);
 }
 
+/*
+ * Verbs lock held; the buffer was laid out by mlx4v_qp_layout(). The engine walks the SQ in 64-byte
+ * TXBBs because DPDK counts owner parity per TXBB, not per stride (mlx4dv.md §4.2).
+ */
 static int
 mlx4v_sim_qp_create(struct mlx4v_qp *qp)
 {
@@ -465,6 +518,7 @@ mlx4v_sim_qp_create(struct mlx4v_qp *qp)
 	sqp->sq = (uint8_t *)qp->buf + qp->sq.offset;
 	sqp->sq_shift = qp->sq.wqe_shift;
 	sqp->sq_wqe_cnt = qp->sq.wqe_cnt;
+	/* wqe_shift >= 6 (mlx4dv.md §3), so this is a whole number of TXBBs. */
 	sqp->txbb_cnt = qp->sq.wqe_cnt << (qp->sq.wqe_shift - 6);
 	sqp->send_cq = qp->send_cq->be;
 	sqp->rq.port = qp->attr.port;
@@ -473,6 +527,7 @@ mlx4v_sim_qp_create(struct mlx4v_qp *qp)
 	sqp->rq.wqe_shift = qp->rq.wqe_shift;
 	sqp->rq.cq = qp->recv_cq->be;
 	sqp->rq.srq = qp->srq != NULL ? qp->srq->be : NULL;
+	/* An SRQ QP receives too; only a send-only QP is kept off the steering list. */
 	sqp->has_rq = qp->rq.wqe_cnt != 0 || qp->srq != NULL;
 	sqp->last = rte_zmalloc_socket("mlx4v_sim_sq", sqp->txbb_cnt * sizeof(uint32_t), 0,
 				       sim->socket);
@@ -480,6 +535,10 @@ mlx4v_sim_qp_create(struct mlx4v_qp *qp)
 		ret = -ENOMEM;
 		goto err_free;
 	}
+	/*
+	 * Matches what mlx4v_sq_init_ownership() will write on RESET->INIT, so the first scan sees
+	 * no owner misuse.
+	 */
 	mlx4v_sim_sq_reset(sqp);
 	/* The send doorbell, and the arm offset to catch swapped pages. */
 	ret = mlx4v_sim_uar_alloc(&sqp->page, MLX4V_SEND_DOORBELL, 4, MLX4V_CQ_DOORBELL, 8,
@@ -494,6 +553,10 @@ mlx4v_sim_qp_create(struct mlx4v_qp *qp)
 		goto err_queue_unmap;
 	}
 	qp->qpn = sqp->qpn;
+	/*
+	 * A per-QP doorbell page instead of libmlx4's shared context UAR: every ring is seen once
+	 * (mlx4dv.md §7). uar_mmap_offset keeps libmlx4's value 0 (mlx4dv.md §2.1).
+	 */
 	qp->sdb = (uint32_t *)((uint8_t *)hwsim_mmio_page_addr(sqp->page) +
 			       MLX4V_SEND_DOORBELL);
 	qp->uar_mmap_offset = 0;
@@ -515,6 +578,10 @@ err_unlock:
 	return ret;
 }
 
+/*
+ * Verbs lock held. The common layer already checked the transition and initialised SQ ownership;
+ * only the device state changes here.
+ */
 static int
 mlx4v_sim_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 {
@@ -557,6 +624,10 @@ mlx4v_sim_qp_destroy(struct mlx4v_qp *qp)
 	return 0;
 }
 
+/*
+ * Verbs lock held. A WQ is a receive-only QP in the shared number space; its dummy SQ is never
+ * walked, so it gets no UAR page.
+ */
 static int
 mlx4v_sim_wq_create(struct mlx4v_wq *wq)
 {
@@ -609,6 +680,7 @@ mlx4v_sim_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state)
 	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_MODIFY_WQ)) {
 		ret = -EIO;
 	} else {
+		/* Only RDY receives; ERR and RESET drop, as a hardware WQ stops consuming. */
 		sqp->rq.ready = state == RTE_PMD_MLX4V_WQS_RDY;
 		if (state == RTE_PMD_MLX4V_WQS_RESET)
 			sqp->rq.consumer = 0;
@@ -645,6 +717,7 @@ const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops = {
 	.cq_create = mlx4v_sim_cq_create,
 	.cq_destroy = mlx4v_sim_cq_destroy,
 	.cq_get_event = mlx4v_sim_cq_get_event,
+	/* Acks are not needed: mlx4v_sim_cq_get_event() consumes events. */
 	.cq_ack_events = NULL,
 	.srq_create = mlx4v_sim_srq_create,
 	.srq_destroy = mlx4v_sim_srq_destroy,

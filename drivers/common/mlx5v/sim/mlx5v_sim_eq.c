@@ -38,6 +38,10 @@ static const struct {
 	{ 0x78, 0x98 },
 };
 
+/*
+ * EQN 0 is never handed out (see mlx5v_sim_cmd_create_eq()), so 0 doubles as "no EQ" for callers
+ * that route by c_eqn or by event subscription.
+ */
 struct mlx5v_sim_eq *
 mlx5v_sim_eq_get(struct mlx5v_sim *sim, uint32_t eqn)
 {
@@ -53,6 +57,10 @@ mlx5v_sim_eq_subscribed(const struct mlx5v_sim_eq *eq, uint8_t type)
 	return (eq->mask[type / 64] >> (type % 64)) & 1;
 }
 
+/*
+ * The lowest-numbered subscribed EQ wins: the PRM defines no order, and a fixed one keeps the CMD
+ * EQE of §3.6 deterministic when several EQs subscribe to CMD.
+ */
 uint32_t
 mlx5v_sim_eq_subscriber(struct mlx5v_sim *sim, uint8_t type)
 {
@@ -64,6 +72,10 @@ mlx5v_sim_eq_subscriber(struct mlx5v_sim *sim, uint8_t type)
 	return 0;
 }
 
+/*
+ * Byte off of a ring described by pas[] with pages of 2^(log_page_size + 12) bytes (mlx5-prm.md
+ * §6.1: page size set by the driver).
+ */
 uint64_t
 mlx5v_sim_ring_iova(const uint64_t *pas, uint8_t log_page_size, uint64_t off)
 {
@@ -77,6 +89,10 @@ mlx5v_sim_eq_overrun(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq)
 {
 	uint32_t eqn = eq - sim->eq;
 
+	/*
+	 * Sticky: once the EQ write failed, neither driver has a recovery path (mlx5-prm.md §6.9),
+	 * so later posts fail too and the failure is reported once.
+	 */
 	if (eq->status != RTE_PMD_MLX5V_EQC_STATUS_OK)
 		return;
 	/* §6.9: an EQ write failure; for the async (CMD) EQ, health syndrome 0xc. */
@@ -88,6 +104,10 @@ mlx5v_sim_eq_overrun(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq)
 		mlx5v_sim_health_fatal_locked(sim, MLX5V_HEALTH_SYND_ASYNC_EQ_OVERRUN_ERR);
 }
 
+/*
+ * Called with the model lock held. Writes one EQE at pi the way hardware must
+ * (mlx5-prm.md §6.8) and runs the interrupt state machine of §6.11.
+ */
 int
 mlx5v_sim_eq_post(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq, uint8_t type,
 		  uint8_t sub_type, const void *data)
@@ -100,6 +120,11 @@ mlx5v_sim_eq_post(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq, uint8_t type,
 	if (!eq->valid || eq->status != RTE_PMD_MLX5V_EQC_STATUS_OK)
 		return -EIO;
 	/* §6.9: never hold more than nent unconsumed EQEs, unless overrun is ignored. */
+	/*
+	 * pi - ci >= nent: the driver has not written its CI for a whole ring, which §6.9 calls an
+	 * overrun (inference: a real HCA cannot hold more than nent unconsumed EQEs). oi = 1 asks
+	 * the device to ignore it.
+	 */
 	if (mlx5v_sim_ctr_dist(eq->pi, eq->ci) >= nent && !eq->oi) {
 		mlx5v_sim_eq_overrun(sim, eq);
 		return -EIO;
@@ -112,18 +137,30 @@ mlx5v_sim_eq_post(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq, uint8_t type,
 	iova = mlx5v_sim_ring_iova(eq->pas, eq->log_page_size,
 				   (uint64_t)(eq->pi & (nent - 1)) * RTE_PMD_MLX5V_EQE_SIZE);
 	/* Body first, then (release fence) the owner byte, so a reader never sees a torn EQE. */
+	/*
+	 * Hardware writes owner = (pi >> log_eq_size) & 1: 0 on the first lap over owner bytes the
+	 * driver initialised to 1 (mlx5-prm.md §6.8).
+	 */
 	owner = (eq->pi >> eq->log_size) & 1;
 	if (hwsim_dma_write(sim->dma, iova, eqe, RTE_PMD_MLX5V_EQE_OWNER_OFF) != 0 ||
 			hwsim_dma_write_release(sim->dma, iova + RTE_PMD_MLX5V_EQE_OWNER_OFF,
 						&owner, 1) != 0) {
 		SIM_LOG(WARNING, "%s: EQ %u: EQE write to 0x%" PRIx64 " faulted", sim->name,
 			(unsigned int)(eq - sim->eq), iova);
+		/*
+		 * An IOMMU fault on the ring is an EQ write failure (eqc.status 0xa, mlx5-prm.md
+		 * §6.2).
+		 */
 		eq->status = RTE_PMD_MLX5V_EQC_STATUS_EQ_WRITE_FAILURE;
 		return -EIO;
 	}
 	eq->pi = (eq->pi + 1) & MLX5V_SIM_CTR_MASK;
 	mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_EQES);
 	/* §6.11: ARMED + EQE raises once and goes to FIRED; FIRED stays silent. */
+	/*
+	 * The vector is queued, not raised: the engine raises it after dropping the sim lock, so a
+	 * driver callback that rings a doorbell cannot deadlock against us.
+	 */
 	if (eq->always_armed || eq->armed) {
 		eq->armed = 0;
 		mlx5v_sim_irq_queue(sim, eq->intr);
@@ -131,6 +168,10 @@ mlx5v_sim_eq_post(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq, uint8_t type,
 	return 0;
 }
 
+/*
+ * first_only: events like CMD go to one EQ (the one driver EQ subscribed to them); port or vport
+ * events may fan out to every subscribed EQ.
+ */
 int
 mlx5v_sim_event_post(struct mlx5v_sim *sim, uint8_t type, uint8_t sub_type,
 		     const void *data, int first_only)
@@ -162,6 +203,10 @@ mlx5v_sim_eq_check_reserved(const uint8_t *in)
 		if (!mlx5v_sim_zero(in, mlx5v_sim_eq_in_reserved[i].off,
 				    mlx5v_sim_eq_in_reserved[i].len))
 			return MLX5V_SIM_SYND_EQ_IN_RESERVED;
+	/*
+	 * eqc bits outside the allowed mask are reserved and must be 0 (mlx5-prm.md §6.2; §13
+	 * "reserved field misuse -> BAD_PARAM").
+	 */
 	for (i = 0; i < RTE_DIM(mlx5v_sim_eqc_allowed); i++)
 		if (mlx5v_sim_be32(eqc, 4 * i) & ~mlx5v_sim_eqc_allowed[i])
 			return MLX5V_SIM_SYND_EQC_RESERVED;
@@ -174,6 +219,10 @@ mlx5v_sim_ring_check(struct mlx5v_sim *sim, const uint8_t *in, uint32_t inlen,
 		     uint32_t pas_off, uint64_t ring_bytes, uint8_t log_page_size,
 		     uint64_t *pas, uint32_t *npas)
 {
+	/*
+	 * The whole ring must be covered by PAS entries inside inlen, each aligned to the page size
+	 * and DMA-mapped (mlx5-prm.md §13 EQs).
+	 */
 	uint64_t page = UINT64_C(1) << (log_page_size + MLX5V_ADAPTER_PAGE_SHIFT);
 	uint64_t n = (ring_bytes + page - 1) / page;
 	uint64_t len;
@@ -220,6 +269,11 @@ uint32_t
 mlx5v_sim_ring_sw_owned(struct mlx5v_sim *sim, const uint64_t *pas, uint8_t log_page_size,
 			uint32_t nent, uint32_t stride)
 {
+	/*
+	 * Only the first MLX5V_SIM_RING_CHECK_MAX entries are read: enough to catch an
+	 * uninitialised ring (mlx5-prm.md §12 #5, #6) without a full scan of a large ring on every
+	 * create.
+	 */
 	uint32_t n = RTE_MIN(nent, (uint32_t)MLX5V_SIM_RING_CHECK_MAX);
 	uint32_t bad = 0;
 	uint32_t i;
@@ -229,6 +283,10 @@ mlx5v_sim_ring_sw_owned(struct mlx5v_sim *sim, const uint64_t *pas, uint8_t log_
 		if (hwsim_dma_read(sim->dma, mlx5v_sim_ring_iova(pas, log_page_size,
 				   (uint64_t)i * stride + stride - 1), &own, 1) != 0)
 			break;
+		/*
+		 * Owner/op_own is the last byte of each entry (offset stride - 1): catches the
+		 * tinygrad offset-31 bug class (mlx5-prm.md §12 #5).
+		 */
 		if (!(own & 1))
 			bad++;
 	}
@@ -262,16 +320,22 @@ mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	synd = mlx5v_sim_eq_check_reserved(c->in);
 	if (synd != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
+	/* status is output-only on create (0 = OK, 0xa = write failure, mlx5-prm.md §6.2). */
 	if (MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_STATUS) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_STATUS);
 	if (st != 0 && st != RTE_PMD_MLX5V_EQC_ST_ARMED && st != RTE_PMD_MLX5V_EQC_ST_FIRED &&
 			st != RTE_PMD_MLX5V_EQC_ST_ALWAYS_ARMED)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_ST);
+	/* page_offset must be 0 (mlx5-prm.md §6.1). */
 	if (MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_PAGE_OFFSET) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_EQ_PAGE_OFFSET);
 	if (log_size > sim->p.log_max_eq_sz)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_SIZE);
+	/*
+	 * eqc.uar_page must be a UAR the driver allocated: its +0x40/+0x48 doorbells serve this EQ
+	 * (mlx5-prm.md §6.2).
+	 */
 	if (!mlx5v_sim_uar_allocated(sim, uar))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_UAR);
 	/* intr is 12 bits (§6.2) and must name one of our MSI-X vectors. */
@@ -310,6 +374,10 @@ mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	sim->nb_eqs++;
 	bad = mlx5v_sim_ring_sw_owned(sim, pas, log_page, 1u << log_size,
 				      RTE_PMD_MLX5V_EQE_SIZE);
+	/*
+	 * Logged, not failed: a DEVX caller following rdma-core initialises owners after create
+	 * (mlx5-prm.md §11.7), which is legal but racy.
+	 */
 	if (bad != 0) {
 		/* §11.7: owner bytes should be 1 before CREATE_EQ (rdma-core sets them after). */
 		SIM_LOG(NOTICE, "%s: EQ %u created with %u software-owned EQE(s)", sim->name,
