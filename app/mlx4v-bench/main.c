@@ -403,7 +403,8 @@ main(int argc, char **argv)
 		case 't': measure = 0; break;
 		default:
 			fprintf(stderr, "usage: dpdk-mlx4v-bench <EAL> -- [-d dev] [-n pkts] "
-				"[-b burst 1-64] [-s size 60-2048] [-p rx_port] [-t (timing only)]\n");
+				"[-b burst 1-64] [-s size 60-2048] [-p rx_port] "
+				"[-t (timing only)]\n");
 			return 2;
 		}
 	}
@@ -454,8 +455,8 @@ main(int argc, char **argv)
 		}
 		if (measure) {
 			printf("mlx4v-bench: driver side per packet (without owner checks): "
-			       "%.1f cycles (rdtsc, includes the timer reads)", (double)driver_cycles /
-			       (double)(rx ? rx : 1));
+			       "%.1f cycles (rdtsc, includes the timer reads)",
+			       (double)driver_cycles / (double)(rx ? rx : 1));
 			if (meter.fd >= 0)
 				printf(", %.1f instructions (perf)", (double)driver_insns /
 				       (double)(rx ? rx : 1));

@@ -28,7 +28,8 @@
 #define MLX5V_ISEG_FW_REV 0x000
 #define MLX5V_ISEG_CMDIF_REV_FW_SUB 0x004   /**< [31:16] cmdif rev, must be 5 */
 #define MLX5V_ISEG_CMDQ_ADDR_H 0x010
-#define MLX5V_ISEG_CMDQ_ADDR_L_SZ 0x014     /**< [31:12] addr, [10:8] nic_if, [7:4] log_sz, [3:0] log_stride */
+/** [31:12] address, [10:8] nic_interface, [7:4] log_cmdq_size, [3:0] log_cmdq_stride */
+#define MLX5V_ISEG_CMDQ_ADDR_L_SZ 0x014
 #define MLX5V_ISEG_CMD_DBELL 0x018
 #define MLX5V_ISEG_INITIALIZING 0x1fc       /**< [31] firmware initialising */
 #define MLX5V_ISEG_HEALTH 0x200             /**< 64-byte health buffer */
@@ -309,7 +310,7 @@ enum mlx5v_cmd_opcode {
 #define MLX5V_CQ_SET_CI 0                          /**< dbrec dword 0 */
 #define MLX5V_CQ_ARM_DB 1                          /**< dbrec dword 1 */
 
-/* ---- Further layouts (used by the device model and the core), mlx5-prm.md section in each line ---- */
+/* ---- Further layouts (device model and core); mlx5-prm.md section in each line ---- */
 #define MLX5V_ENABLE_HCA_IN_EC_FUNCTION 2, 31, 31          /**< §9 embedded_cpu_function */
 #define MLX5V_CAP_TYPE_ROCE 4               /**< §2.2 capability type RoCE */
 #define MLX5V_CAP_ROCE_EN 16, 2, 2                         /**< §2.2 general cap "roce" bit */

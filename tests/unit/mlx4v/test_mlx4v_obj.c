@@ -304,7 +304,8 @@ test_mlx4v_obj_srq_view_fields(void)
 		struct mlx4_wqe_data_seg *d = (struct mlx4_wqe_data_seg *)(next + 1);
 
 		TEST_ASSERT_EQUAL(rte_be_to_cpu_16(next->next_wqe_index), ((i + 1) & 127u),
-				  "free list link of WQE %u: %u", i, rte_be_to_cpu_16(next->next_wqe_index));
+				  "free list link of WQE %u: %u", i,
+				  rte_be_to_cpu_16(next->next_wqe_index));
 		for (j = 0; j < 3; j++)
 			TEST_ASSERT_EQUAL(d[j].lkey, rte_cpu_to_be_32(0x100),
 					  "WQE %u scatter %u lkey", i, j);

@@ -313,7 +313,8 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 		 */
 		if (ds == 0 || nbb > qp->txbb_cnt) {
 			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_SQ_WQE_SIZE,
-					 "QP 0x%x: WQE at %u has DS count %u", qp->qpn, qp->pos, ds);
+					 "QP 0x%x: WQE at %u has DS count %u", qp->qpn, qp->pos,
+					 ds);
 			syndrome = MLX4_CQE_SYNDROME_LOCAL_LENGTH_ERR;
 			nbb = 1;
 		} else if (qp->state == RTE_PMD_MLX4V_QPS_ERR) {

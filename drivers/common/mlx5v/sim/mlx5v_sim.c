@@ -28,6 +28,10 @@ static pthread_mutex_t mlx5v_sim_list_lock = PTHREAD_MUTEX_INITIALIZER;
 #define MLX5V_SIM_DEF_INIT_PAGES 32
 #define MLX5V_SIM_DEF_MAX_EQS 64
 #define MLX5V_SIM_MAX_PORTS 4
+/*
+ * Well beyond the 120 000 ms both drivers wait for initializing (§1.3), so a test can provoke their
+ * EBUSY.
+ */
 #define MLX5V_SIM_MAX_BOOT_MS 600000
 
 void
@@ -59,6 +63,7 @@ mlx5v_sim_parse_uint(const char *s, size_t len, unsigned int *out)
 	char *end;
 	unsigned long v;
 
+	/* strtoul() accepts a sign and negates modulo 2^64: "-4294967295" would read as 1. */
 	if (len == 0 || len >= sizeof(buf) || s[0] == '-' || s[0] == '+')
 		return -EINVAL;
 	memcpy(buf, s, len);
@@ -117,6 +122,7 @@ mlx5v_sim_params_parse(struct mlx5v_sim_params *p, const char *devargs)
 
 	if (p == NULL)
 		return -EINVAL;
+	/* The whole string is kept for hwsim_knobs_parse(), which skips the device keys. */
 	p->knobs = devargs;
 	if (devargs == NULL)
 		return 0;
@@ -183,6 +189,10 @@ mlx5v_sim_irq_queue(struct mlx5v_sim *sim, uint32_t vec)
 	if (vec >= sim->p.msix)
 		return;
 	sim->irq_pending[vec]++;
+	/*
+	 * A hint for the flush fast path; the counts are read under the lock. Release pairs with
+	 * the acquire in mlx5v_sim_irq_flush().
+	 */
 	__atomic_store_n(&sim->irq_queued, 1, __ATOMIC_RELEASE);
 	mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_MSIX);
 }
@@ -219,10 +229,18 @@ mlx5v_sim_irq_flush(struct mlx5v_sim *sim)
 			cnt[n++] = sim->irq_pending[v];
 			sim->irq_pending[v] = 0;
 		}
+		/*
+		 * Cleared under the lock and before signalling: a raise queued after this point
+		 * sets the flag again, so none is left pending behind a clear flag.
+		 */
 		if (!more)
 			__atomic_store_n(&sim->irq_queued, 0, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&sim->lock);
 		for (i = 0; i < n; i++) {
+			/*
+			 * One raise per queued event: losing or duplicating an MSI-X is the job of
+			 * the hwsim_irq fault knobs, not of coalescing here.
+			 */
 			while (cnt[i]-- > 0) {
 				hwsim_irq_raise(sim->irq, vec[i]);
 				raised++;
@@ -246,6 +264,9 @@ mlx5v_sim_poll(void *arg)
 	 */
 	work += mlx5v_sim_uars_poll(sim);
 	work += mlx5v_sim_cmd_poll(sim);
+	/*
+	 * Not counted as work: a heartbeat alone must not keep the engine out of its idle back-off.
+	 */
 	mlx5v_sim_health_tick(sim, hwsim_now_ns());
 	work += mlx5v_sim_irq_flush(sim);
 	return work;
@@ -331,6 +352,10 @@ mlx5v_sim_create(const char *name, const struct mlx5v_sim_params *params)
 	sim->engine = hwsim_engine_create(name, mlx5v_sim_poll, sim);
 	if (sim->engine == NULL)
 		goto error_errno;
+	/*
+	 * Action knobs given in devargs fire now: after the engine exists (an action kicks it),
+	 * before it starts.
+	 */
 	mlx5v_sim_faults_apply(sim);
 	ret = hwsim_engine_start(sim->engine);
 	if (ret != 0)
@@ -392,6 +417,7 @@ mlx5v_sim_get(const char *name)
 	return sim;
 }
 
+/* Under the lock: command handlers on the engine thread change these counts. */
 unsigned int
 mlx5v_sim_live_objects(struct mlx5v_sim *sim, enum mlx5v_sim_obj kind)
 {

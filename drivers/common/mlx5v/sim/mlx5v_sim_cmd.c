@@ -98,6 +98,10 @@ mlx5v_sim_cmd_err(struct mlx5v_sim_cmd *c, uint8_t status, uint32_t syndrome)
 	return status;
 }
 
+/*
+ * Reserved-field check for the handlers: reserved bytes that are not clear answer BAD_PARAM (0x03),
+ * as §13 allows for reserved field misuse.
+ */
 int
 mlx5v_sim_zero(const uint8_t *in, uint32_t off, uint32_t len)
 {
@@ -109,6 +113,10 @@ mlx5v_sim_zero(const uint8_t *in, uint32_t off, uint32_t len)
 	return 1;
 }
 
+/*
+ * [K] signature arithmetic (§3.4): a signature byte is ~xor8 of the rest, so a correctly signed
+ * region XORs to 0xff.
+ */
 static uint8_t
 mlx5v_sim_xor8(const uint8_t *p, size_t len)
 {
@@ -127,6 +135,10 @@ mlx5v_sim_checksums(struct mlx5v_sim *sim)
 	return sim->checksum_cap || mlx5v_sim_knob(sim, MLX5V_SIM_K_CHECKSUMS) != 0;
 }
 
+/*
+ * Mailbox blocks beyond the 16 inline bytes: ceil((len - 16) / 512), 0 when the message fits inline
+ * (§3.3).
+ */
 static uint32_t
 mlx5v_sim_cmd_nblocks(uint32_t len)
 {
@@ -151,6 +163,11 @@ mlx5v_sim_cmd_read_in(struct mlx5v_sim *sim, const uint8_t *ent, uint8_t *in, ui
 
 	memcpy(in, ent + MLX5V_CMD_ENT_IN, RTE_MIN(inlen, (uint32_t)MLX5V_CMD_INLINE_LEN));
 	for (n = 0; n < nblk; n++) {
+		/*
+		 * §3.3: the true alignment rule is not in the sources; the model accepts 1 KiB or
+		 * more ([K] pool alignment, [R] page alignment) and answers IN_PTR_ALIGN_ERR (0x5)
+		 * below that (inference).
+		 */
 		if (ptr % MLX5V_MBOX_ALIGN != 0) {
 			SIM_LOG(WARNING, "%s: input block %u at 0x%" PRIx64 " not 1 KiB aligned",
 				sim->name, n, ptr);
@@ -162,8 +179,16 @@ mlx5v_sim_cmd_read_in(struct mlx5v_sim *sim, const uint8_t *ent, uint8_t *in, ui
 				sim->name, n, ptr);
 			return MLX5V_CMD_DELIV_IN_PTR_ALIGN_ERR;
 		}
+		/*
+		 * §3.3: block_num counts 0, 1, 2, ... along the chain, even when [K] builds it
+		 * backwards; a gap or a loop is BAD_BLK_NUM_ERR (0x3).
+		 */
 		if (mlx5v_sim_be32(blk, MLX5V_MBOX_BLOCK_NUM) != n)
 			return MLX5V_CMD_DELIV_BAD_BLK_NUM_ERR;
+		/*
+		 * §3.4: optional and off by default, because [R] always writes token 0 while [K]
+		 * writes a per-command token; a mismatch is TOK_ERR (0x2).
+		 */
 		if (mlx5v_sim_knob(sim, MLX5V_SIM_K_CHECK_TOKEN) != 0 &&
 				blk[MLX5V_MBOX_TOKEN] != ent[MLX5V_CMD_ENT_TOKEN])
 			return MLX5V_CMD_DELIV_TOK_ERR;
@@ -175,6 +200,10 @@ mlx5v_sim_cmd_read_in(struct mlx5v_sim *sim, const uint8_t *ent, uint8_t *in, ui
 		len = RTE_MIN(inlen - done, (uint32_t)MLX5V_MBOX_DATA_LEN);
 		memcpy(in + done, blk, len);
 		done += len;
+		/*
+		 * The chain length comes from inlen, not from a zero next: the next of the last
+		 * block is never followed, so a stale value there is harmless (inference).
+		 */
 		ptr = MLX5V_GET64(blk, MLX5V_MBOX_NEXT);
 	}
 	return MLX5V_CMD_DELIV_OK;
@@ -201,6 +230,11 @@ mlx5v_sim_cmd_walk_out(struct mlx5v_sim *sim, const uint8_t *ent, uint32_t outle
 				sim->name, n, ptr);
 			return MLX5V_CMD_DELIV_OUT_PTR_ALIGN_ERR;
 		}
+		/*
+		 * The whole block must be mapped, not only the tail read here, or the output write
+		 * would fault after the command ran. An IOMMU fault has no delivery code of its
+		 * own, so it reads as OUT_PTR_ALIGN_ERR (0x4) (inference).
+		 */
 		if (hwsim_dma_read(sim->dma, ptr + MLX5V_MBOX_DATA_LEN, tail, 64) != 0 ||
 				!hwsim_dma_check(sim->dma, ptr, MLX5V_MBOX_SIZE)) {
 			SIM_LOG(WARNING, "%s: output block %u at 0x%" PRIx64 ": IOMMU fault",
@@ -253,6 +287,10 @@ mlx5v_sim_cmd_write_out(struct mlx5v_sim *sim, const uint8_t *ent, const uint8_t
 		} else {
 			ret = hwsim_dma_write(sim->dma, oblk[n], out + done, len);
 		}
+		/*
+		 * The chain was checked before execution, so this fails only if the driver unmapped
+		 * it meanwhile; the command has run, but its output is lost (delivery 0x4).
+		 */
 		if (ret != 0)
 			return MLX5V_CMD_DELIV_OUT_PTR_ALIGN_ERR;
 		done += len;
@@ -266,16 +304,28 @@ mlx5v_sim_cmd_dispatch(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	const struct mlx5v_sim_cmd_op *op = mlx5v_sim_cmd_op_find(c->opcode);
 
+	/* §13: an opcode the model does not implement is BAD_OP (0x02), never a delivery error. */
 	if (op == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_OP_ERR, MLX5V_SIM_SYND_BAD_OPCODE);
+	/*
+	 * Commands before ENABLE_HCA or INIT_HCA answer BAD_SYS_STATE (0x04) instead of running on
+	 * a half-initialised device; the state each opcode needs follows the §2.1 order (inference:
+	 * no source lists it per opcode).
+	 */
 	if (sim->hca_state < op->need)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
 					 sim->hca_state == MLX5V_SIM_HCA_DISABLED ?
 					 MLX5V_SIM_SYND_HCA_DISABLED :
 					 MLX5V_SIM_SYND_HCA_NOT_INIT);
+	/* An op_mod the opcode does not define is a malformed field: BAD_PARAM (0x03), §13. */
 	if (c->op_mod >= 32 || !(op->op_mods & OPM(c->op_mod)))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_BAD_OP_MOD);
+	/*
+	 * The entry was well formed but is too short for this opcode's layout: outbox status
+	 * BAD_INP_LEN (0x50) / BAD_OUTP_LEN (0x51) of §3.8, not delivery 0x7/0x8, which the model
+	 * keeps for lengths no command could have (inference).
+	 */
 	if (c->inlen < op->min_inlen)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_INP_LEN_ERR, MLX5V_SIM_SYND_INLEN);
 	if (c->outlen < op->min_outlen)
@@ -305,13 +355,25 @@ mlx5v_sim_cmd_complete(struct mlx5v_sim *sim, unsigned int s)
 	uint8_t so = sl->deliv << 1;
 	int i;
 
+	/*
+	 * The entry signature goes out before status_own: a [K] driver checks it as soon as it sees
+	 * the owner bit clear (§3.4).
+	 */
 	if (mlx5v_sim_checksums(sim))
 		hwsim_dma_write(sim->dma, sl->ent_iova + MLX5V_CMD_ENT_SIG, &sl->sig, 1);
 	/* Output first, then a release fence, then the owner byte (§3.6 polling mode). */
 	if (hwsim_dma_write_release(sim->dma, sl->ent_iova + MLX5V_CMD_ENT_STATUS_OWN,
 				    &so, 1) != 0)
 		SIM_LOG(ERR, "%s: slot %u: cannot write status_own: IOMMU fault", sim->name, s);
+	/*
+	 * Freed even if status_own could not be written: the model has no other way to return the
+	 * slot, and the driver's timeout covers the lost completion (§3.10).
+	 */
 	sl->state = MLX5V_SIM_SLOT_IDLE;
+	/*
+	 * drop_opcode fault: ownership still changes, only the EQE is lost, which an event-mode
+	 * driver must survive by polling (§3.10 project rule).
+	 */
 	if (sl->drop_eqe || sl->cmd_eqn == 0)
 		return;
 	/*
@@ -323,7 +385,15 @@ mlx5v_sim_cmd_complete(struct mlx5v_sim *sim, unsigned int s)
 	if (eq == NULL || eq->gen != sl->cmd_eq_gen)
 		return;
 	memset(data, 0, sizeof(data));
+	/*
+	 * §3.6: vector (BE32 at EQE 0x20, data dword 0) has bit s set. One EQE per slot, so an
+	 * rdma-core-style driver only ever sees bits 0 and 31.
+	 */
 	rte_pmd_mlx5v_prm_set(data, 0, 31, 0, 1u << s);
+	/*
+	 * dup_opcode fault: a second CMD EQE for a completed slot, which [R] must absorb by
+	 * re-checking status_own (§3.6).
+	 */
 	for (i = 0; i < (sl->dup_eqe ? 2 : 1); i++)
 		mlx5v_sim_eq_post(sim, eq, RTE_PMD_MLX5V_EVENT_CMD, 0, data);
 }
@@ -370,6 +440,11 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 	c.slot = s;
 	c.inlen = mlx5v_sim_be32(ent, MLX5V_CMD_ENT_INLEN);
 	c.outlen = mlx5v_sim_be32(ent, MLX5V_CMD_ENT_OUTLEN);
+	/*
+	 * Entry-level delivery checks (§3.7, §13): type must be 7 (else CMD_DESCR_ERR 0x10); the
+	 * entry signature must XOR to 0xff when checksums apply (0x1); each length must hold the
+	 * 8-byte header and stay within what the model walks (0x7 / 0x8).
+	 */
 	if (ent[MLX5V_CMD_ENT_TYPE] != MLX5V_CMD_TYPE_PCI)
 		deliv = MLX5V_CMD_DELIV_CMD_DESCR_ERR;
 	else if (mlx5v_sim_checksums(sim) && mlx5v_sim_xor8(ent, sizeof(ent)) != 0xff)
@@ -380,6 +455,10 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 		deliv = MLX5V_CMD_DELIV_OUT_LENGTH_ERR;
 	if (deliv != MLX5V_CMD_DELIV_OK)
 		goto complete;
+	/*
+	 * A failed allocation is the model's fault, not the driver's: FW_ERR (0x6). The + 1 below
+	 * keeps calloc() from returning NULL for an inline-only output.
+	 */
 	in = calloc(1, c.inlen);
 	c.out = calloc(1, RTE_MAX(c.outlen, (uint32_t)MLX5V_CMD_INLINE_LEN));
 	oblk = calloc(mlx5v_sim_cmd_nblocks(c.outlen) + 1, sizeof(*oblk));
@@ -389,6 +468,10 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 		goto complete;
 	}
 	c.in = in;
+	/*
+	 * Both chains are checked before anything executes, so a delivery error never leaves a
+	 * half-run command behind (§3.9: the command did not run).
+	 */
 	deliv = mlx5v_sim_cmd_read_in(sim, ent, in, c.inlen);
 	if (deliv == MLX5V_CMD_DELIV_OK)
 		deliv = mlx5v_sim_cmd_walk_out(sim, ent, c.outlen, oblk, tails);
@@ -408,6 +491,7 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 				(mlx5v_sim_cmd_nblocks(c.outlen) == 0 || forced_deliv != 0))
 			bad_sig = MLX5V_SIM_BAD_SIG_ENTRY;
 	}
+	/* An injected delivery error skips execution, as a real transport error does (§3.9). */
 	if (forced_deliv != 0) {
 		deliv = forced_deliv;
 		goto complete;
@@ -423,12 +507,24 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 			sim->name, s, mlx5v_sim_cmd_name(c.opcode), c.opcode, c.op_mod,
 			status, c.syndrome);
 	}
+	/*
+	 * §3.8: status at out byte 0, syndrome at bytes 4-7; the syndrome is cleared on success,
+	 * where it would only be noise.
+	 */
 	MLX5V_SET(c.out, RTE_PMD_MLX5V_OUT_STATUS, status);
 	MLX5V_SET(c.out, RTE_PMD_MLX5V_OUT_SYNDROME, status != 0 ? c.syndrome : 0);
 	if (status != MLX5V_CMD_STAT_OK)
 		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CMD_ERRORS);
+	/*
+	 * Blocks first, then the inline out[]: every output byte must be written before complete()
+	 * hands the slot back (§13).
+	 */
 	deliv = mlx5v_sim_cmd_write_out(sim, ent, c.out, c.outlen, oblk, tails, bad_sig);
 	if (deliv == MLX5V_CMD_DELIV_OK) {
+		/*
+		 * The local image stays in step with the device copy, because the entry signature
+		 * below covers out[] as well (§3.4).
+		 */
 		memcpy(ent + MLX5V_CMD_ENT_OUT, c.out, MLX5V_CMD_INLINE_LEN);
 		if (hwsim_dma_write(sim->dma, sl->ent_iova + MLX5V_CMD_ENT_OUT, c.out,
 				    RTE_MIN(c.outlen, (uint32_t)MLX5V_CMD_INLINE_LEN)) != 0)
@@ -454,6 +550,11 @@ complete:
 	free(c.out);
 	free(oblk);
 	free(tails);
+	/*
+	 * delay_opcode fault: the answer is written but status_own stays hardware-owned until the
+	 * deadline, checked every engine pass by mlx5v_sim_cmd_poll(); a HELD slot waits for
+	 * mlx5v_sim_cmd_release_held().
+	 */
 	if (delay_ms != 0) {
 		sl->state = MLX5V_SIM_SLOT_DELAYED;
 		sl->deadline_ns = hwsim_now_ns() + (uint64_t)delay_ms * 1000000ull;
@@ -464,6 +565,11 @@ complete:
 	}
 }
 
+/*
+ * Driver thread (reg_wr32 through the seam): only records the posted slots. The engine reads the
+ * entries in mlx5v_sim_cmd_poll(), so a command never completes inside the driver's doorbell write,
+ * as it never does on hardware.
+ */
 void
 mlx5v_sim_cmd_doorbell(struct mlx5v_sim *sim, uint32_t mask)
 {
@@ -473,8 +579,13 @@ mlx5v_sim_cmd_doorbell(struct mlx5v_sim *sim, uint32_t mask)
 	unsigned int s;
 
 	pthread_mutex_lock(&sim->lock);
+	/* Posted writes to a device without a link are lost (§4.3 sensor 1). */
 	if (sim->pci_offline)
 		goto out;
+	/*
+	 * §1.3: no command may be posted while initializing is set, and before the address write
+	 * there is no queue to read; both are driver bugs, logged and dropped.
+	 */
 	if (mlx5v_sim_iseg_booting(sim) ||
 			(sim->cmdq_addr_h == 0 && sim->cmdq_addr_l == 0)) {
 		SIM_LOG(WARNING, "%s: command doorbell 0x%08x before %s (driver bug)", sim->name,
@@ -486,6 +597,7 @@ mlx5v_sim_cmd_doorbell(struct mlx5v_sim *sim, uint32_t mask)
 	/* Which EQ would get the CMD EQE, decided now (§3.6 model rule). */
 	cmd_eqn = mlx5v_sim_eq_subscriber(sim, RTE_PMD_MLX5V_EVENT_CMD);
 	eq = cmd_eqn != 0 ? mlx5v_sim_eq_get(sim, cmd_eqn) : NULL;
+	/* §13: each set bit posts one slot; several bits in one write post several slots. */
 	for (s = 0; s < MLX5V_CMD_MAX_SLOTS; s++) {
 		if (!(mask & (1u << s)))
 			continue;
@@ -507,6 +619,10 @@ out:
 	hwsim_engine_kick(sim->engine);
 }
 
+/*
+ * Engine thread, once per pass: run the slots posted since the last pass, then complete the delayed
+ * ones whose deadline has passed.
+ */
 int
 mlx5v_sim_cmd_poll(struct mlx5v_sim *sim)
 {
@@ -522,6 +638,10 @@ mlx5v_sim_cmd_poll(struct mlx5v_sim *sim)
 		pthread_mutex_unlock(&sim->lock);
 		return 0;
 	}
+	/*
+	 * Taken and cleared under the lock: a doorbell that arrives during this pass stays pending
+	 * for the next one.
+	 */
 	pending = sim->db_pending;
 	sim->db_pending = 0;
 	for (s = 0; s < MLX5V_CMD_MAX_SLOTS; s++) {
@@ -542,6 +662,11 @@ mlx5v_sim_cmd_poll(struct mlx5v_sim *sim)
 	return work;
 }
 
+/*
+ * Test hook for the drop_hold fault: complete the held slots now, as firmware that answers after
+ * the driver gave up would ([K] "Command completion arrived after timeout", §3.10). MSI-X is
+ * flushed after the unlock.
+ */
 void
 mlx5v_sim_cmd_release_held(struct mlx5v_sim *sim)
 {

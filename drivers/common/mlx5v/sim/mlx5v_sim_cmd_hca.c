@@ -11,6 +11,7 @@
 #include "mlx5v_sim_priv.h"
 
 #define MLX5V_SIM_ISSI_SUPPORTED 0x3        /* ISSI 0 and 1 */
+/* cmdif_checksum is 2 bits wide (§2.2, DW16[15:14]). */
 #define MLX5V_SIM_CMDIF_CHECKSUM_MAX 3
 #define MLX5V_SIM_LOG_MAX_QP 10
 #define MLX5V_SIM_UAR_SZ 6                  /* log2 of the UAR pages, init segment included */
@@ -40,6 +41,10 @@ mlx5v_sim_caps_init(struct mlx5v_sim *sim)
 	unsigned int log_eq = mlx5v_sim_log2(sim->p.max_eqs);
 	unsigned int i;
 
+	/*
+	 * Rounded up so that 1 << log_max_eq covers max_num_eqs; the field is 4 bits (§2.2
+	 * DW7[3:0]), hence the clamp to 15.
+	 */
 	if ((1u << log_eq) < sim->p.max_eqs)
 		log_eq++;
 	for (i = 0; i < RTE_DIM(caps); i++) {
@@ -56,6 +61,7 @@ mlx5v_sim_caps_init(struct mlx5v_sim *sim)
 		MLX5V_SET(c, MLX5V_CAP_UAR_SZ, MLX5V_SIM_UAR_SZ);
 		MLX5V_SET(c, MLX5V_CAP_UMEM_UID_0, 1);
 		MLX5V_SET(c, MLX5V_CAP_MAX_NUM_EQS, sim->p.max_eqs);
+		/* 4 KiB UAR pages, the only size the model serves; see SET_HCA_CAP. */
 		MLX5V_SET(c, MLX5V_CAP_LOG_UAR_PAGE_SZ, 0);
 	}
 	/* Settable: the driver turns these on; cmdif_checksum starts disabled (§3.4). */
@@ -64,6 +70,10 @@ mlx5v_sim_caps_init(struct mlx5v_sim *sim)
 	MLX5V_SET(sim->cap_max, MLX5V_CAP_DISABLE_LINK_UP_BY_INIT_HCA, 1);
 	memset(sim->roce_max, 0, MLX5V_HCA_CAP_SIZE);
 	memset(sim->roce_cur, 0, MLX5V_HCA_CAP_SIZE);
+	/*
+	 * cur 0 and max 1 make [R] set sw_r_roce_src_udp_port, exercising the RoCE SET_HCA_CAP path
+	 * (§2.1 step 14).
+	 */
 	MLX5V_SET(sim->roce_max, MLX5V_ROCE_CAP_SW_R_ROCE_SRC_UDP_PORT, 1);
 	sim->checksum_cap = 0;
 }
@@ -71,6 +81,7 @@ mlx5v_sim_caps_init(struct mlx5v_sim *sim)
 int
 mlx5v_sim_uar_allocated(struct mlx5v_sim *sim, uint32_t idx)
 {
+	/* Indices 0-2 are the init segment and never allocated (§8). */
 	if (idx < MLX5V_UAR_FIRST_INDEX || idx >= MLX5V_UAR_FIRST_INDEX + MLX5V_SIM_NUM_UARS)
 		return 0;
 	return sim->uar[idx - MLX5V_UAR_FIRST_INDEX].allocated;
@@ -94,6 +105,10 @@ mlx5v_sim_cmd_enable_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (!mlx5v_sim_hca_func_is_ours(c->in))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_ENABLE_FUNC);
+	/*
+	 * A second ENABLE_HCA means the driver lost track of the device (e.g. re-probe without
+	 * teardown): BAD_SYS_STATE (0x04) (inference).
+	 */
 	if (sim->hca_state != MLX5V_SIM_HCA_DISABLED)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
 					 MLX5V_SIM_SYND_ENABLE_TWICE);
@@ -114,10 +129,15 @@ mlx5v_sim_cmd_disable_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (sim->hca_state == MLX5V_SIM_HCA_INITIALIZED)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
 					 MLX5V_SIM_SYND_DISABLE_INIT);
+	/*
+	 * Logged, not refused: pages still held here are a leak in the driver's unwind, not a state
+	 * firmware rejects (inference; [R] never reclaims them, §12 #17).
+	 */
 	if (sim->nb_pages != 0)
 		SIM_LOG(WARNING, "%s: DISABLE_HCA with %u firmware pages still held",
 			sim->name, sim->nb_pages);
 	sim->hca_state = MLX5V_SIM_HCA_DISABLED;
+	/* ISSI resets with the function, so the next bring-up must SET_ISSI again (inference). */
 	sim->issi = 0;
 	return MLX5V_CMD_STAT_OK;
 }
@@ -136,6 +156,7 @@ mlx5v_sim_cmd_set_issi(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	uint32_t issi = MLX5V_GET(c->in, MLX5V_SET_ISSI_IN_CURRENT_ISSI);
 
+	/* supported_issi_dw0 = 0x3: ISSI 0 and 1 only, anything higher is BAD_PARAM. */
 	if (issi > 1)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_BAD_ISSI);
@@ -151,6 +172,7 @@ mlx5v_sim_cmd_query_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	int cur = c->op_mod & 1;
 	const uint8_t *src;
 
+	/* One function: another function's capabilities cannot be queried (BAD_PARAM). */
 	if (MLX5V_GET(c->in, MLX5V_HCA_CAP_IN_OTHER_FUNCTION) != 0 ||
 			MLX5V_GET(c->in, MLX5V_HCA_CAP_IN_FUNCTION_ID) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
@@ -168,6 +190,7 @@ mlx5v_sim_cmd_query_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		MLX5V_SET(cap, MLX5V_CAP_ROCE_EN, mlx5v_sim_knob(sim, MLX5V_SIM_K_ROCE) != 0);
 		MLX5V_SET(cap, MLX5V_CAP_PORT_TYPE, mlx5v_sim_knob(sim, MLX5V_SIM_K_PORT_TYPE));
 	} else {
+		/* RoCE caps: op_mod 0x8 max, 0x9 cur (§2.1 step 14). */
 		src = cur ? sim->roce_cur : sim->roce_max;
 		memcpy(c->out + MLX5V_HCA_CAP_OFF, src, MLX5V_HCA_CAP_SIZE);
 	}
@@ -193,9 +216,17 @@ mlx5v_sim_cmd_set_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	const uint8_t *in = c->in + MLX5V_HCA_CAP_OFF;
 	uint8_t cur[MLX5V_HCA_CAP_SIZE];
 
+	/*
+	 * Caps are set between SET_ISSI and INIT_HCA (§2.1 steps 13-14); afterwards they would not
+	 * take effect, so BAD_SYS_STATE (inference).
+	 */
 	if (sim->hca_state == MLX5V_SIM_HCA_INITIALIZED)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
 					 MLX5V_SIM_SYND_SET_CAP_STATE);
+	/*
+	 * op_mod 0x8, the only other one dispatch admits: in the RoCE page only
+	 * sw_r_roce_src_udp_port is settable.
+	 */
 	if (c->op_mod != 0) {
 		memcpy(cur, sim->roce_cur, sizeof(cur));
 		if (mlx5v_sim_cap_take(cur, sim->roce_max, in,
@@ -206,6 +237,11 @@ mlx5v_sim_cmd_set_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return MLX5V_CMD_STAT_OK;
 	}
 	/* Read-only fields in the input are ignored, as firmware does. */
+	/*
+	 * Except log_uar_page_sz, which [R] sets to log2(host page) - 12 (§2.1 step 13): the model
+	 * serves 4 KiB UAR pages only, so a larger value fails here rather than as doorbells at the
+	 * wrong offset later (deviation).
+	 */
 	if (MLX5V_GET(in, MLX5V_CAP_LOG_UAR_PAGE_SZ) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_UAR_PAGE_SZ);
@@ -240,6 +276,7 @@ mlx5v_sim_cmd_init_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
 					 MLX5V_SIM_SYND_INIT_NO_PAGES);
 	sim->hca_state = MLX5V_SIM_HCA_INITIALIZED;
+	/* A new life forgets a PREPARE_FAST_TEARDOWN of the previous one. */
 	sim->fast_teardown_prepared = 0;
 	return MLX5V_CMD_STAT_OK;
 }
@@ -249,6 +286,7 @@ mlx5v_sim_cmd_teardown_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	uint32_t profile = MLX5V_GET(c->in, MLX5V_TEARDOWN_HCA_IN_PROFILE);
 
+	/* The drivers use profile 0 (GRACEFUL_CLOSE) and 2 (PREPARE_FAST_TEARDOWN) only (§2.3). */
 	if (profile != MLX5V_TEARDOWN_PROFILE_GRACEFUL_CLOSE &&
 			profile != MLX5V_TEARDOWN_PROFILE_PREPARE_FAST_TEARDOWN)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
@@ -257,6 +295,10 @@ mlx5v_sim_cmd_teardown_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
 					 MLX5V_SIM_SYND_TEARDOWN_STATE);
 	if (profile == MLX5V_TEARDOWN_PROFILE_PREPARE_FAST_TEARDOWN) {
+		/*
+		 * Profile 2 needs the fast_teardown cap (§2.3); a driver that asks without it is
+		 * wrong.
+		 */
 		if (mlx5v_sim_knob(sim, MLX5V_SIM_K_FAST_TEARDOWN) == 0)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 						 MLX5V_SIM_SYND_TEARDOWN_NO_FAST);
@@ -266,11 +308,20 @@ mlx5v_sim_cmd_teardown_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 				  MLX5V_TEARDOWN_STATE_FORCE_FAIL);
 			return MLX5V_CMD_STAT_OK;
 		}
+		/*
+		 * Lets the following nic_interface = DISABLED write pass without a warning (§2.3
+		 * step 3).
+		 */
 		sim->fast_teardown_prepared = 1;
 	}
+	/*
+	 * Logged only: [R] destroys its async EQ first (§2.3), so live objects mean the driver's
+	 * teardown skipped a destroy.
+	 */
 	if (sim->nb_eqs != 0 || sim->nb_cqs != 0)
 		SIM_LOG(WARNING, "%s: TEARDOWN_HCA with %u EQ(s) and %u CQ(s) still live",
 			sim->name, sim->nb_eqs, sim->nb_cqs);
+	/* Back to ENABLED: DISABLE_HCA is a separate step ([K] only, §2.3). */
 	sim->hca_state = MLX5V_SIM_HCA_ENABLED;
 	return MLX5V_CMD_STAT_OK;
 }
@@ -281,11 +332,13 @@ mlx5v_sim_cmd_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	const uint8_t *data = c->in + MLX5V_ACCESS_REG_IN_DATA;
 	uint8_t host = rte_cpu_to_be_16(1) == 1 ? MLX5V_SIM_HOST_ENDIAN_BE : 0;
 
+	/* Only HOST_ENDIANNESS (0x7004) is modelled (§2.1 step 11). */
 	if (MLX5V_GET(c->in, MLX5V_ACCESS_REG_IN_REGISTER_ID) != MLX5V_REG_HOST_ENDIANNESS)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_REG_ID);
 	if (MLX5V_GET(c->in, MLX5V_ACCESS_REG_IN_ARGUMENT) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_REG_DATA);
+	/* Drivers only write this register; the read lets tests check what they wrote. */
 	if (c->op_mod == MLX5V_ACCESS_REG_READ) {
 		if (c->outlen < MLX5V_ACCESS_REG_OUT_DATA + MLX5V_REG_HOST_ENDIANNESS_SIZE)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_OUTP_LEN_ERR,
@@ -301,6 +354,10 @@ mlx5v_sim_cmd_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 			!mlx5v_sim_zero(data, 1, MLX5V_REG_HOST_ENDIANNESS_SIZE - 1))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_REG_DATA);
+	/*
+	 * Logged, not refused: firmware cannot know the host's byte order, which is why the driver
+	 * tells it.
+	 */
 	if (data[0] != host)
 		SIM_LOG(WARNING, "%s: host endianness register set to 0x%02x, host is %s",
 			sim->name, data[0], host ? "big-endian" : "little-endian");
@@ -335,6 +392,7 @@ mlx5v_sim_cmd_alloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 			return MLX5V_CMD_STAT_OK;
 		}
 	}
+	/* Out of UAR pages: LIM_ERR (0x08), ENOMEM in both drivers (§3.8). */
 	return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_LIM_ERR, MLX5V_SIM_SYND_UAR_NONE);
 }
 

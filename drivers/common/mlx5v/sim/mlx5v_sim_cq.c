@@ -44,6 +44,10 @@ mlx5v_sim_cq_check_in(const uint8_t *in)
 	const uint8_t *cqc = in + MLX5V_CREATE_CQ_IN_CQC;
 	unsigned int i;
 
+	/*
+	 * Reserved: create_cq_in 0x08-0x0f and 0x60-0x10f, between the cqc/umem fields and pas[] at
+	 * 0x110 (§7.1). Reserved misuse is BAD_PARAM (§13).
+	 */
 	if (!mlx5v_sim_zero(in, 0x08, 0x08) || !mlx5v_sim_zero(in, 0x60, 0xb0))
 		return MLX5V_SIM_SYND_CQ_IN_RESERVED;
 	for (i = 0; i < RTE_DIM(mlx5v_sim_cqc_allowed); i++)
@@ -54,14 +58,20 @@ mlx5v_sim_cq_check_in(const uint8_t *in)
 			MLX5V_GET(cqc, MLX5V_CQC_DBR_UMEM_VALID) != 0 ||
 			MLX5V_GET(cqc, MLX5V_CQC_DBR_UMEM_ID) != 0)
 		return MLX5V_SIM_SYND_CQ_UMEM;
+	/*
+	 * A new CQ starts with status OK and st 0, ARMED (0x9) or FIRED (0xa); ALWAYS_ARMED (0xb)
+	 * is not modelled.
+	 */
 	if (MLX5V_GET(cqc, MLX5V_CQC_STATUS) != 0 || (MLX5V_GET(cqc, MLX5V_CQC_ST) != 0 &&
 			MLX5V_GET(cqc, MLX5V_CQC_ST) != RTE_PMD_MLX5V_EQC_ST_ARMED &&
 			MLX5V_GET(cqc, MLX5V_CQC_ST) != RTE_PMD_MLX5V_EQC_ST_FIRED))
 		return MLX5V_SIM_SYND_CQ_ST;
+	/* Only 64-byte CQEs (cqe_sz 0): the owner byte is then byte 63 (§7.4). */
 	if (MLX5V_GET(cqc, MLX5V_CQC_CQE_SZ) != 0)
 		return MLX5V_SIM_SYND_CQ_CQE_SZ;
 	if (MLX5V_GET(cqc, MLX5V_CQC_PAGE_OFFSET) != 0)
 		return MLX5V_SIM_SYND_CQ_PAGE_OFFSET;
+	/* Bounded by the log_max_cq_sz capability the model reports (§2.2). */
 	if (MLX5V_GET(cqc, MLX5V_CQC_LOG_CQ_SIZE) > MLX5V_SIM_LOG_MAX_CQ_SZ)
 		return MLX5V_SIM_SYND_CQ_SIZE;
 	return 0;
@@ -94,12 +104,19 @@ mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	synd = mlx5v_sim_cq_check_in(c->in);
 	if (synd != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
+	/*
+	 * The arm doorbell is accepted only on this page, so it must be a UAR the driver allocated.
+	 */
 	if (!mlx5v_sim_uar_allocated(sim, uar))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_CQ_UAR);
 	/* c_eqn must name a live EQ, whichever width the driver wrote (§7.1). */
 	eq = mlx5v_sim_eq_get(sim, eqn);
 	if (eq == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_CQ_EQN);
+	/*
+	 * The device reads the doorbell record (CI, arm word, §7.3) on every CQE and arm; refuse a
+	 * record it could not read now rather than fault later.
+	 */
 	if (dbr % 8 != 0 || !hwsim_dma_check(sim->dma, dbr, 8))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_CQ_DBR);
 	status = mlx5v_sim_ring_pas_read(sim, c, MLX5V_CREATE_CQ_IN_PAS,
@@ -128,10 +145,12 @@ mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	cq->pas = pas;
 	cq->npas = npas;
 	cq->valid = 1;
+	/* Pins the EQ: DESTROY_EQ of an EQ with CQs is BAD_RES_STATE (§13, inference). */
 	eq->ncq++;
 	sim->nb_cqs++;
 	/* §7.4: CQEs must start hardware-owned (owner 1, opcode INVALID). */
 	bad = mlx5v_sim_ring_sw_owned(sim, pas, log_page, 1u << log_size, MLX5V_CQE_SIZE);
+	/* Flagged and counted, not refused: §7.4 asks a model to flag it. */
 	if (bad != 0) {
 		SIM_LOG(WARNING, "%s: CQ %u created with %u software-owned CQE(s) (driver bug)",
 			sim->name, cqn, bad);
@@ -191,6 +210,9 @@ mlx5v_sim_cmd_query_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 
 	if (cq == NULL)
 		return status;
+	/*
+	 * An unreadable record reads as CI 0 instead of failing: QUERY_CQ must work on a broken CQ.
+	 */
 	if (hwsim_dma_read(sim->dma, cq->dbr_addr, &ci, sizeof(ci)) == 0)
 		ci = rte_be_to_cpu_32(ci) & MLX5V_SIM_CTR_MASK;
 	MLX5V_SET(cqc, MLX5V_CQC_STATUS, cq->status);
@@ -218,6 +240,10 @@ mlx5v_sim_cq_notify(struct mlx5v_sim *sim, struct mlx5v_sim_cq *cq, uint32_t cqn
 	uint8_t data[MLX5V_SIM_EQE_DATA_LEN];
 	struct mlx5v_sim_eq *eq = mlx5v_sim_eq_get(sim, cq->eqn);
 
+	/*
+	 * ARMED -> FIRED: one completion EQE per arm (§7.2); later CQEs wait for the next arm
+	 * doorbell.
+	 */
 	cq->armed = 0;
 	if (eq == NULL)
 		return;
@@ -256,6 +282,10 @@ mlx5v_sim_cq_overrun_locked(struct mlx5v_sim *sim, uint32_t cqn)
 	return 0;
 }
 
+/*
+ * Lock held. Writes one CQE as the device would after a completion; callers flush MSI-X after the
+ * unlock.
+ */
 int
 mlx5v_sim_cq_post_locked(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode,
 			 uint32_t byte_cnt)
@@ -269,6 +299,7 @@ mlx5v_sim_cq_post_locked(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode,
 
 	if (cq == NULL)
 		return -ENOENT;
+	/* A CQ in error takes no more CQEs: hardware stops writing after CQ_ERROR (inference). */
 	if (cq->status != MLX5V_CQC_STATUS_OK)
 		return -ENOSPC;
 	nent = 1u << cq->log_size;
@@ -276,28 +307,45 @@ mlx5v_sim_cq_post_locked(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode,
 	if (hwsim_dma_read(sim->dma, cq->dbr_addr, &ci, sizeof(ci)) != 0)
 		goto write_fail;
 	ci = rte_be_to_cpu_32(ci) & MLX5V_SIM_CTR_MASK;
+	/*
+	 * Overrun: nent CQEs not yet consumed (24-bit counters). cqc.oi (overrun ignore, §7.1) lets
+	 * the CQ overwrite instead; otherwise CQ_ERROR with syndrome 0x1 (§6.12).
+	 */
 	if (mlx5v_sim_ctr_dist(cq->pi, ci) >= nent && !cq->oi) {
 		mlx5v_sim_cq_overrun_locked(sim, cqn);
 		return -ENOSPC;
 	}
 	memset(cqe, 0, sizeof(cqe));
 	rte_pmd_mlx5v_prm_set(cqe + MLX5V_CQE_BYTE_CNT, 0, 31, 0, byte_cnt);
+	/*
+	 * No WQEs exist in the model: wqe_counter carries the producer index so tests can check
+	 * ordering.
+	 */
 	cqe[MLX5V_CQE_WQE_COUNTER] = (cq->pi >> 8) & 0xff;
 	cqe[MLX5V_CQE_WQE_COUNTER + 1] = cq->pi & 0xff;
 	iova = mlx5v_sim_ring_iova(cq->pas, cq->log_page_size,
 				   (uint64_t)(cq->pi & (nent - 1)) * MLX5V_CQE_SIZE);
 	/* Owner = (pi >> log_size) & 1, written last after a release fence (§6.8 rule). */
 	op_own = (opcode << 4) | ((cq->pi >> cq->log_size) & MLX5V_CQE_OWNER_MASK);
+	/*
+	 * Bytes 0-62 plain, then op_own (byte 63) with release semantics: a consumer that sees the
+	 * new owner also sees the body.
+	 */
 	if (hwsim_dma_write(sim->dma, iova, cqe, MLX5V_CQE_OP_OWN) != 0 ||
 			hwsim_dma_write_release(sim->dma, iova + MLX5V_CQE_OP_OWN, &op_own, 1) != 0)
 		goto write_fail;
 	cq->pi = (cq->pi + 1) & MLX5V_SIM_CTR_MASK;
 	mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CQES);
+	/* §7.2: only an armed CQ reports; a FIRED one fills silently until re-armed. */
 	if (cq->armed)
 		mlx5v_sim_cq_notify(sim, cq, cqn);
 	return 0;
 write_fail:
 	SIM_LOG(WARNING, "%s: CQ %u: DMA fault writing a CQE", sim->name, cqn);
+	/*
+	 * A DMA fault on the ring or the record ends the CQ: WRITE_FAIL and CQ_ERROR with access
+	 * violation, as an IOMMU fault would on hardware (inference).
+	 */
 	cq->status = MLX5V_CQC_STATUS_CQ_WRITE_FAIL;
 	mlx5v_sim_cq_error(sim, cqn, RTE_PMD_MLX5V_CQ_ERR_SYND_ACCESS_VIOLATION);
 	return -EFAULT;
@@ -330,6 +378,10 @@ mlx5v_sim_cq_doorbell(struct mlx5v_sim *sim, uint32_t uar, uint64_t val)
 
 	pthread_mutex_lock(&sim->lock);
 	cq = mlx5v_sim_cq_get(sim, cqn);
+	/*
+	 * The low dword holds only the 24-bit cqn, and the doorbell must come through cqc.uar_page:
+	 * a driver with mixed-up UARs or CQNs is caught here.
+	 */
 	if (cq == NULL || cq->uar != uar || ((uint32_t)val >> 24) != 0) {
 		SIM_LOG(WARNING, "%s: CQ doorbell 0x%016" PRIx64 " on UAR %u: %s (driver bug)",
 			sim->name, val, uar, cq == NULL ? "no such CQ" :
@@ -340,18 +392,30 @@ mlx5v_sim_cq_doorbell(struct mlx5v_sim *sim, uint32_t uar, uint64_t val)
 	/* §7.3: the record's dword 1 must already hold the same arm word. */
 	if (hwsim_dma_read(sim->dma, cq->dbr_addr + 4, &rec, sizeof(rec)) != 0 ||
 			rte_be_to_cpu_32(rec) != hi) {
+		/*
+		 * Logged only, the MMIO word wins: §7.3 writes the record before the MMIO, so a
+		 * mismatch means a skipped record write or barrier.
+		 */
 		SIM_LOG(WARNING, "%s: CQ %u arm 0x%08x but dbrec[1] = 0x%08x (driver bug)",
 			sim->name, cqn, hi, rte_be_to_cpu_32(rec));
 		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
 	}
 	if (cq->status != MLX5V_CQC_STATUS_OK)
 		goto out;
+	/*
+	 * The CI may not move back past the last arm nor beyond the producer: the §13 EQ doorbell
+	 * rule, applied to CQs (inference).
+	 */
 	if (mlx5v_sim_ctr_dist(ci, cq->arm_ci) > mlx5v_sim_ctr_dist(cq->pi, cq->arm_ci)) {
 		SIM_LOG(WARNING, "%s: CQ %u arm with CI %u (last %u, pi %u) rejected",
 			sim->name, cqn, ci, cq->arm_ci, cq->pi);
 		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
 		goto out;
 	}
+	/*
+	 * cmd (REQ_NOT_SOL or REQ_NOT) is not told apart: the model writes no solicited CQEs, so
+	 * both arm for any completion (deviation). sn is recorded, not enforced.
+	 */
 	cq->arm_ci = ci;
 	cq->arm_sn = (hi >> MLX5V_CQ_DB_SN_SHIFT) & 3;
 	/* Arming with CQEs beyond ci fires at once (DPDK d76a17f7b820, §12 #7). */
@@ -363,6 +427,7 @@ out:
 	pthread_mutex_unlock(&sim->lock);
 }
 
+/* Teardown only, with the engine stopped: no lock needed. */
 void
 mlx5v_sim_cq_free_all(struct mlx5v_sim *sim)
 {

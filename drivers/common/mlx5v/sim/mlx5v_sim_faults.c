@@ -104,6 +104,9 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 
 /* Device keys in a devargs string: not knobs, skipped by the knob parser. */
 static const char *const mlx5v_sim_dev_keys[] = {
+	/*
+	 * boot_ms, boot_pages and init_pages are knobs as well, so the knob parser must see them.
+	 */
 	"msix", "ports", "pages", "log_max_eq_sz", "max_eqs", NULL,
 };
 
@@ -130,6 +133,7 @@ mlx5v_sim_knob_action(struct mlx5v_sim *sim, enum mlx5v_sim_knob k, int64_t v)
 {
 	int64_t i;
 
+	/* Actions that take their own locks (port events, hwsim_irq) run before the model lock. */
 	switch (k) {
 	case MLX5V_SIM_K_LOSE_MSIX:
 		hwsim_irq_drop_next(sim->irq, mlx5v_sim_knob(sim, MLX5V_SIM_K_MSIX_VEC), v);
@@ -154,6 +158,7 @@ mlx5v_sim_knob_action(struct mlx5v_sim *sim, enum mlx5v_sim_knob k, int64_t v)
 		mlx5v_sim_health_fatal_locked(sim, v);
 		break;
 	case MLX5V_SIM_K_NIC_INTERFACE:
+		/* -1 leaves the driver-written state alone. */
 		if (v >= 0)
 			sim->nic_if = v;
 		break;
@@ -185,6 +190,10 @@ mlx5v_sim_knob_action(struct mlx5v_sim *sim, enum mlx5v_sim_knob k, int64_t v)
 		break;
 	}
 	pthread_mutex_unlock(&sim->lock);
+	/*
+	 * Raises queued by the action are signalled after the unlock; the kick lets the engine act
+	 * on them now.
+	 */
 	mlx5v_sim_irq_flush(sim);
 	hwsim_engine_kick(sim->engine);
 }
@@ -235,6 +244,10 @@ mlx5v_sim_faults_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint16_t op_mod,
 		*status = mlx5v_sim_knob(sim, MLX5V_SIM_K_FAIL_STATUS);
 		*syndrome = mlx5v_sim_knob(sim, MLX5V_SIM_K_FAIL_SYNDROME);
 		cnt = mlx5v_sim_knob(sim, MLX5V_SIM_K_FAIL_COUNT);
+		/*
+		 * fail_count -1 fails every match and stays armed; otherwise the last hit disarms
+		 * the fault and restores the defaults (count 1, any op_mod) for the next test.
+		 */
 		if (cnt > 1) {
 			hwsim_knob_set(sim->knobs, MLX5V_SIM_K_FAIL_COUNT, cnt - 1);
 		} else if (cnt >= 0) {
@@ -303,6 +316,10 @@ mlx5v_sim_arm(struct mlx5v_sim *sim, uint16_t opcode, enum mlx5v_sim_knob op_kno
 		hwsim_knob_set(sim->knobs, k1, v1);
 	if (k2 != MLX5V_SIM_K_MAX)
 		hwsim_knob_set(sim->knobs, k2, v2);
+	/*
+	 * The opcode last: it arms the fault, so a reader never sees it with the previous fault's
+	 * parameters.
+	 */
 	hwsim_knob_set(sim->knobs, op_knob, opcode);
 	pthread_mutex_unlock(&sim->lock);
 	return 0;
@@ -315,6 +332,7 @@ mlx5v_sim_fail_next_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint8_t status,
 	if (status == 0)
 		return -EINVAL;
 	pthread_mutex_lock(&sim->lock);
+	/* One-shot, whatever fail_count a devargs string left behind. */
 	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_FAIL_COUNT, 1);
 	pthread_mutex_unlock(&sim->lock);
 	return mlx5v_sim_arm(sim, opcode, MLX5V_SIM_K_FAIL_OPCODE, MLX5V_SIM_K_FAIL_STATUS,
@@ -324,6 +342,7 @@ mlx5v_sim_fail_next_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint8_t status,
 int
 mlx5v_sim_fail_next_delivery(struct mlx5v_sim *sim, uint16_t opcode, uint8_t deliv)
 {
+	/* Delivery status is 7 bits (status_own >> 1, §3.7); 0 would be success. */
 	if (deliv == 0 || deliv > 0x7f)
 		return -EINVAL;
 	return mlx5v_sim_arm(sim, opcode, MLX5V_SIM_K_DELIV_OPCODE, MLX5V_SIM_K_DELIV_STATUS,
@@ -363,6 +382,10 @@ void
 mlx5v_sim_drop_msix(struct mlx5v_sim *sim, unsigned int vec, unsigned int n)
 {
 	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_MSIX_VEC, vec);
+	/*
+	 * Not through mlx5v_sim_knob_set(): the knobs only mirror the request for read-back,
+	 * hwsim_irq counts it down.
+	 */
 	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_LOSE_MSIX, n);
 	hwsim_irq_drop_next(sim->irq, vec, n);
 }

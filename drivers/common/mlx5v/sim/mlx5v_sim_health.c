@@ -17,6 +17,10 @@ mlx5v_sim_health_init(struct mlx5v_sim *sim)
 	sim->health_ext_synd = 0;
 }
 
+/*
+ * Engine thread, every pass. The default period (100 ms) is far below the 1 s [R] and 2 s [K] poll
+ * intervals (§4.4), so no poll sees the same count twice.
+ */
 int
 mlx5v_sim_health_tick(struct mlx5v_sim *sim, uint64_t now)
 {
@@ -27,6 +31,10 @@ mlx5v_sim_health_tick(struct mlx5v_sim *sim, uint64_t now)
 		return 0;
 	period = (uint64_t)mlx5v_sim_knob(sim, MLX5V_SIM_K_HEALTH_PERIOD_MS) * 1000000ull;
 	sim->health_next_ns = now + period;
+	/*
+	 * health_freeze fault: after 3 polls without progress both drivers declare the device dead
+	 * (§4.4 miss limit).
+	 */
 	if (mlx5v_sim_knob(sim, MLX5V_SIM_K_HEALTH_FREEZE) != 0)
 		return 0;
 	/* Bits 31:24 stay 0: the increment wraps within 24 bits (§4.4). */
@@ -57,6 +65,10 @@ void
 mlx5v_sim_health_fatal(struct mlx5v_sim *sim, uint8_t synd)
 {
 	pthread_mutex_lock(&sim->lock);
+	/*
+	 * Knob and buffer change together under the lock, so a knob read-back always matches the
+	 * health buffer.
+	 */
 	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_HEALTH_SYND, synd);
 	mlx5v_sim_health_fatal_locked(sim, synd);
 	pthread_mutex_unlock(&sim->lock);
@@ -66,6 +78,10 @@ void
 mlx5v_sim_nic_interface_set(struct mlx5v_sim *sim, unsigned int state)
 {
 	pthread_mutex_lock(&sim->lock);
+	/*
+	 * Test hook for fatal sensors 3 and 4 (nic_interface 1 or 7, §4.3); 3 bits, as drivers read
+	 * them (§1.2).
+	 */
 	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_NIC_INTERFACE, state & MLX5V_NIC_IF_MASK);
 	sim->nic_if = state & MLX5V_NIC_IF_MASK;
 	pthread_mutex_unlock(&sim->lock);

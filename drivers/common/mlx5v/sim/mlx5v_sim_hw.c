@@ -36,6 +36,10 @@ mlx5v_sim_uar_db(void *arg, uint32_t off, uint64_t raw)
 		return;
 	}
 	pthread_mutex_unlock(&sim->lock);
+	/*
+	 * A snapshot: the handlers below take the lock themselves. A DEALLOC_UAR racing its own
+	 * doorbell is a driver bug either way.
+	 */
 	if (!allocated) {
 		SIM_LOG(WARNING, "%s: doorbell at UAR %u + 0x%x, a UAR not allocated (driver bug)",
 			sim->name, u->index, off);
@@ -145,6 +149,7 @@ mlx5v_sim_hw_reg_wr32(struct mlx5v_hw *hw, uint32_t off, uint32_t val)
 {
 	struct mlx5v_sim *sim = mlx5v_to_sim(hw);
 
+	/* Writes to a device without a link are dropped, as posted PCIe writes are. */
 	if (__atomic_load_n(&sim->pci_offline, __ATOMIC_RELAXED))
 		return;
 	/* Trap-style: the register takes effect before the store "returns". */
@@ -181,6 +186,7 @@ mlx5v_sim_hw_dma_map(struct mlx5v_hw *hw, void *va, size_t len, uint64_t *iova)
 static int
 mlx5v_sim_hw_dma_unmap(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len)
 {
+	/* The model's IOMMU is keyed by IOVA; va only matters to a VFIO backend. */
 	RTE_SET_USED(va);
 	return hwsim_dma_unmap(mlx5v_to_sim(hw)->dma, iova, len);
 }
@@ -203,6 +209,10 @@ mlx5v_sim_hw_bus_enable(struct mlx5v_hw *hw)
 	struct mlx5v_sim *sim = mlx5v_to_sim(hw);
 
 	pthread_mutex_lock(&sim->lock);
+	/*
+	 * §2.1 step 4, recorded only. Deviation: the model does not gate DMA on bus mastering, so a
+	 * driver that skips this step is not caught here.
+	 */
 	sim->bus_enabled = 1;
 	pthread_mutex_unlock(&sim->lock);
 	return 0;

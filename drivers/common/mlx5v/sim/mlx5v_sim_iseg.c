@@ -15,6 +15,7 @@
 #define MLX5V_SIM_ISEG_REAL_TIME_L 0x1044
 #define MLX5V_SIM_ISEG_PAGES (3 * MLX5V_UAR_PAGE_SIZE)
 #define MLX5V_SIM_CMDQ_RESERVED_BIT (1u << 11)
+/* 32 slots of 64 bytes (§3.1): the part of the 4 KiB queue page that must be DMA-mapped. */
 #define MLX5V_SIM_CMDQ_BYTES (MLX5V_CMD_MAX_SLOTS * MLX5V_CMD_ENT_SIZE)
 
 void
@@ -32,6 +33,10 @@ mlx5v_sim_iseg_init(struct mlx5v_sim *sim)
 		(uint64_t)mlx5v_sim_knob(sim, MLX5V_SIM_K_BOOT_MS) * 1000000ull;
 }
 
+/*
+ * Lock-free, relaxed: a poller that sees the old deadline for one read cannot tell it from a
+ * slightly longer boot.
+ */
 int
 mlx5v_sim_iseg_booting(struct mlx5v_sim *sim)
 {
@@ -63,6 +68,7 @@ mlx5v_sim_iseg_read(struct mlx5v_sim *sim, uint32_t off)
 	uint64_t now;
 	uint32_t v = 0;
 
+	/* Only aligned dwords of pages 0-2 exist; a stray read is a driver bug and reads 0. */
 	if (off % 4 != 0 || off >= MLX5V_SIM_ISEG_PAGES) {
 		SIM_LOG(WARNING, "%s: init segment read at bad offset 0x%x", sim->name, off);
 		return 0;
@@ -73,6 +79,7 @@ mlx5v_sim_iseg_read(struct mlx5v_sim *sim, uint32_t off)
 		v = (MLX5V_SIM_FW_MINOR << 16) | MLX5V_SIM_FW_MAJOR;
 		break;
 	case MLX5V_ISEG_CMDIF_REV_FW_SUB:
+		/* cmdif_rev must read 5, or both drivers refuse the device (§1.1, §2.1 step 1). */
 		v = (MLX5V_CMDIF_REV << 16) | MLX5V_SIM_FW_SUBMINOR;
 		break;
 	case MLX5V_ISEG_CMDQ_ADDR_H:
@@ -84,8 +91,10 @@ mlx5v_sim_iseg_read(struct mlx5v_sim *sim, uint32_t off)
 			(MLX5V_CMDQ_LOG_SIZE << 4) | MLX5V_CMDQ_LOG_STRIDE;
 		break;
 	case MLX5V_ISEG_INITIALIZING:
+		/* §1.3: bit 31 only; bit 30 ([K] FW reset supported) is not modelled. */
 		v = mlx5v_sim_iseg_booting(sim) ? MLX5V_ISEG_INITIALIZING_BIT : 0;
 		break;
+	/* §1.1: 0 unless a knob sets them, so kernel timeouts stay at their defaults. */
 	case MLX5V_ISEG_CMD_EXEC_TO:
 		v = (uint32_t)mlx5v_sim_knob(sim, MLX5V_SIM_K_CMD_EXEC_TO);
 		break;
@@ -107,6 +116,7 @@ mlx5v_sim_iseg_read(struct mlx5v_sim *sim, uint32_t off)
 		v = (uint32_t)now;
 		break;
 	default:
+		/* Health buffer 0x200-0x23f (§4.1); every other offset is reserved and reads 0. */
 		if (off >= MLX5V_ISEG_HEALTH && off < MLX5V_ISEG_HEALTH + 64)
 			v = mlx5v_sim_iseg_health(sim, off);
 		break;
@@ -121,6 +131,10 @@ mlx5v_sim_iseg_nic_request(struct mlx5v_sim *sim, uint8_t req)
 {
 	switch (req) {
 	case MLX5V_NIC_IF_FULL:
+		/*
+		 * Every queue-address write carries 0 in bits 10:8, an implicit FULL request
+		 * (§1.2).
+		 */
 		sim->nic_if = MLX5V_NIC_IF_FULL;
 		break;
 	case MLX5V_NIC_IF_DISABLED:
@@ -131,12 +145,16 @@ mlx5v_sim_iseg_nic_request(struct mlx5v_sim *sim, uint8_t req)
 		sim->nic_if = MLX5V_NIC_IF_DISABLED;
 		break;
 	case MLX5V_NIC_IF_SW_RESET:
-		/* [K] software reset: the function ends up disabled; the model keeps its objects. */
+		/* [K] software reset: the function ends up disabled; the model keeps objects. */
 		SIM_LOG(NOTICE, "%s: software reset requested; nic_interface reads DISABLED",
 			sim->name);
 		sim->nic_if = MLX5V_NIC_IF_DISABLED;
 		break;
 	default:
+		/*
+		 * 2 (NO_DRAM_NIC) and 3 (INVALID) read back as written; no driver in the sources
+		 * requests them (§1.2).
+		 */
 		sim->nic_if = req;
 		break;
 	}
@@ -151,6 +169,10 @@ mlx5v_sim_iseg_write(struct mlx5v_sim *sim, uint32_t off, uint32_t val)
 		SIM_LOG(WARNING, "%s: init segment write at bad offset 0x%x", sim->name, off);
 		return;
 	}
+	/*
+	 * Before the lock: the doorbell path takes it itself and kicks the engine after dropping
+	 * it.
+	 */
 	if (off == MLX5V_ISEG_CMD_DBELL) {
 		/* Bit s posts slot s; the engine reads the entries (§3.5). */
 		mlx5v_sim_cmd_doorbell(sim, val);
@@ -159,6 +181,7 @@ mlx5v_sim_iseg_write(struct mlx5v_sim *sim, uint32_t off, uint32_t val)
 	pthread_mutex_lock(&sim->lock);
 	switch (off) {
 	case MLX5V_ISEG_CMDQ_ADDR_H:
+		/* Checked with the next 0x014 write: drivers write 0x010 first (§2.1 step 3). */
 		sim->cmdq_addr_h = val;
 		break;
 	case MLX5V_ISEG_CMDQ_ADDR_L_SZ:
@@ -169,12 +192,17 @@ mlx5v_sim_iseg_write(struct mlx5v_sim *sim, uint32_t off, uint32_t val)
 		sim->cmdq_addr_l = val & MLX5V_CMDQ_ADDR_MASK;
 		mlx5v_sim_iseg_nic_request(sim, (val >> MLX5V_NIC_IF_SHIFT) & MLX5V_NIC_IF_MASK);
 		q = ((uint64_t)sim->cmdq_addr_h << 32) | sim->cmdq_addr_l;
+		/*
+		 * §13 deviation: an unmapped queue is logged, not rejected. Each command then
+		 * faults and is lost, which the driver sees as a timeout.
+		 */
 		if (sim->nic_if == MLX5V_NIC_IF_FULL &&
 				!hwsim_dma_check(sim->dma, q, MLX5V_SIM_CMDQ_BYTES))
 			SIM_LOG(WARNING, "%s: command queue 0x%" PRIx64 " is not DMA mapped "
 				"(commands will fault until it is)", sim->name, q);
 		break;
 	default:
+		/* Read-only and reserved registers ignore writes, as on hardware. */
 		SIM_LOG(DEBUG, "%s: write 0x%08x to read-only register 0x%x ignored",
 			sim->name, val, off);
 		break;

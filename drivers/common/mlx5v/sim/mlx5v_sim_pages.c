@@ -13,6 +13,10 @@
 
 #include "mlx5v_sim_priv.h"
 
+/*
+ * Held pages form a sorted array, so a duplicate GIVE is found in O(log n) even after a page storm.
+ * Every caller holds the lock.
+ */
 /* @return the index of the first held page >= pa (binary search over the sorted set). */
 static uint32_t
 mlx5v_sim_pages_lower(const struct mlx5v_sim *sim, uint64_t pa)
@@ -56,6 +60,7 @@ mlx5v_sim_pages_add(struct mlx5v_sim *sim, uint64_t pa)
 	return 0;
 }
 
+/* Undo of a partial GIVE only; an absent page is ignored. */
 static void
 mlx5v_sim_pages_del(struct mlx5v_sim *sim, uint64_t pa)
 {
@@ -89,6 +94,10 @@ mlx5v_sim_cmd_query_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	int64_t init = mlx5v_sim_knob(sim, MLX5V_SIM_K_INIT_PAGES);
 	int64_t need = 0;
 
+	/*
+	 * Only the host's function 0 exists. DW2[31] is read under its manage_pages_in name
+	 * (embedded_cpu_function, §5.1): reserved or not, it must be 0.
+	 */
 	if (MLX5V_GET(c->in, MLX5V_QUERY_PAGES_IN_FUNCTION_ID) != 0 ||
 			MLX5V_GET(c->in, MLX5V_MANAGE_PAGES_IN_EC_FUNCTION) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
@@ -97,6 +106,10 @@ mlx5v_sim_cmd_query_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		need = boot - (int64_t)sim->nb_pages;
 	else if (c->op_mod == MLX5V_QUERY_PAGES_INIT)
 		need = boot + init - (int64_t)sim->nb_pages;
+	/*
+	 * Post-init (op_mod 3) answers 0: later needs arrive as PAGE_REQUEST events (§2.1).
+	 * num_pages is signed but never negative at bring-up (§5.2).
+	 */
 	MLX5V_SET(c->out, MLX5V_QUERY_PAGES_OUT_FUNCTION_ID, 0);
 	MLX5V_SET(c->out, MLX5V_QUERY_PAGES_OUT_NUM_PAGES, (uint32_t)(need > 0 ? need : 0));
 	return MLX5V_CMD_STAT_OK;
@@ -126,10 +139,15 @@ mlx5v_sim_pages_give(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, uint32_t n)
 			i - 1, pa);
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
 	}
+	/* The model's capacity is finite: LIM_ERR (0x08), ENOMEM in both drivers (§3.8). */
 	if ((uint64_t)sim->nb_pages + n > MLX5V_SIM_MAX_PAGES)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_LIM_ERR, MLX5V_SIM_SYND_PAGES_LIMIT);
 	for (i = 0; i < n; i++) {
 		pa = MLX5V_GET64(c->in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * i);
+		/*
+		 * All or nothing: after a failed GIVE the driver frees every page it offered ([R]
+		 * leaks them, §12 #14), so the model must hold none of them.
+		 */
 		if (mlx5v_sim_pages_add(sim, pa) == 0)
 			continue;
 		/* Duplicate (or no memory): undo this command's pages. */
@@ -158,6 +176,7 @@ mlx5v_sim_cmd_manage_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 					 MLX5V_SIM_SYND_PAGES_FUNC);
 	switch (c->op_mod) {
 	case MLX5V_MANAGE_PAGES_GIVE:
+		/* pas[] must fit in the input: a count beyond it is BAD_INP_LEN (0x50, §3.8). */
 		if ((uint64_t)MLX5V_MANAGE_PAGES_IN_PAS + 8ull * n > c->inlen)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
 						 MLX5V_SIM_SYND_PAGES_NENT);
@@ -165,6 +184,10 @@ mlx5v_sim_cmd_manage_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	case MLX5V_MANAGE_PAGES_TAKE:
 		/* [R] rule: output_num_entries <= input_num_entries; also bounded by outlen. */
 		room = (c->outlen - MLX5V_MANAGE_PAGES_OUT_PAS) / 8;
+		/*
+		 * TAKE never fails: fewer pages, even none, is allowed; the driver frees what
+		 * output_num_entries lists (§5.2).
+		 */
 		k = RTE_MIN(RTE_MIN(n, sim->nb_pages), room);
 		for (i = 0; i < k; i++) {
 			/* Hand back the highest pages first; the order is not part of the PRM. */
@@ -188,12 +211,17 @@ mlx5v_sim_pages_request_locked(struct mlx5v_sim *sim, int32_t num_pages)
 	struct mlx5v_sim_eq *eq;
 	uint32_t eqn;
 
+	/* Routed by event_bitmask (§6.4); with no subscriber there is nobody to ask. */
 	eqn = mlx5v_sim_eq_subscriber(sim, RTE_PMD_MLX5V_EVENT_PAGE_REQUEST);
 	eq = mlx5v_sim_eq_get(sim, eqn);
 	if (eq == NULL)
 		return -ENOENT;
 	/* EQE 0x20 ec_function, 0x22 func_id, 0x24 signed num_pages (§5.2). */
 	memset(data, 0, sizeof(data));
+	/*
+	 * ec_function and func_id stay 0 (the host). Negative num_pages asks the driver to reclaim
+	 * (§5.2).
+	 */
 	rte_pmd_mlx5v_prm_set(data, 1, 31, 0, (uint32_t)num_pages);
 	return mlx5v_sim_eq_post(sim, eq, RTE_PMD_MLX5V_EVENT_PAGE_REQUEST, 0, data);
 }
