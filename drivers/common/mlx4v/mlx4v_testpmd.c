@@ -182,64 +182,57 @@ tp_free_slot(const void *tab, unsigned int n, size_t size)
 	return -1;
 }
 
+/* @return 1 if slot id (of max) holds an object h, else print why and return 0. */
+static int
+tp_slot_live(const char *what, uint32_t id, uint32_t max, const void *h)
+{
+	if (id >= max || h == NULL) {
+		fprintf(stderr, "mlx4v: no %s %u (see \"mlx4v list\")\n", what, id);
+		return 0;
+	}
+	return 1;
+}
+
 static struct tp_dev *
 tp_dev_get(uint32_t id)
 {
-	if (id >= TP_MAX_DEV || tp_devs[id].h == NULL) {
-		fprintf(stderr, "mlx4v: no open device %u (see \"mlx4v list\")\n", id);
-		return NULL;
-	}
-	return &tp_devs[id];
+	return tp_slot_live("open device", id, TP_MAX_DEV, id < TP_MAX_DEV ? tp_devs[id].h : NULL) ?
+		&tp_devs[id] : NULL;
 }
 
 static struct tp_pd *
 tp_pd_get(uint32_t id)
 {
-	if (id >= TP_MAX_PD || tp_pds[id].h == NULL) {
-		fprintf(stderr, "mlx4v: no PD %u (see \"mlx4v list\")\n", id);
-		return NULL;
-	}
-	return &tp_pds[id];
+	return tp_slot_live("PD", id, TP_MAX_PD, id < TP_MAX_PD ? tp_pds[id].h : NULL) ?
+		&tp_pds[id] : NULL;
 }
 
 static struct tp_cq *
 tp_cq_get(uint32_t id)
 {
-	if (id >= TP_MAX_CQ || tp_cqs[id].h == NULL) {
-		fprintf(stderr, "mlx4v: no CQ %u (see \"mlx4v list\")\n", id);
-		return NULL;
-	}
-	return &tp_cqs[id];
+	return tp_slot_live("CQ", id, TP_MAX_CQ, id < TP_MAX_CQ ? tp_cqs[id].h : NULL) ?
+		&tp_cqs[id] : NULL;
 }
 
 static struct tp_qp *
 tp_qp_get(uint32_t id)
 {
-	if (id >= TP_MAX_QP || tp_qps[id].h == NULL) {
-		fprintf(stderr, "mlx4v: no QP %u (see \"mlx4v list\")\n", id);
-		return NULL;
-	}
-	return &tp_qps[id];
+	return tp_slot_live("QP", id, TP_MAX_QP, id < TP_MAX_QP ? tp_qps[id].h : NULL) ?
+		&tp_qps[id] : NULL;
 }
 
 static struct tp_srq *
 tp_srq_get(uint32_t id)
 {
-	if (id >= TP_MAX_SRQ || tp_srqs[id].h == NULL) {
-		fprintf(stderr, "mlx4v: no SRQ %u (see \"mlx4v list\")\n", id);
-		return NULL;
-	}
-	return &tp_srqs[id];
+	return tp_slot_live("SRQ", id, TP_MAX_SRQ, id < TP_MAX_SRQ ? tp_srqs[id].h : NULL) ?
+		&tp_srqs[id] : NULL;
 }
 
 static struct tp_wq *
 tp_wq_get(uint32_t id)
 {
-	if (id >= TP_MAX_WQ || tp_wqs[id].h == NULL) {
-		fprintf(stderr, "mlx4v: no WQ %u (see \"mlx4v list\")\n", id);
-		return NULL;
-	}
-	return &tp_wqs[id];
+	return tp_slot_live("WQ", id, TP_MAX_WQ, id < TP_MAX_WQ ? tp_wqs[id].h : NULL) ?
+		&tp_wqs[id] : NULL;
 }
 
 static struct tp_dev *
