@@ -29,6 +29,7 @@
 
 #include "testpmd.h"
 
+#include "mlxv_testpmd.h"
 #include "mlx4v_sim.h"
 #include "rte_pmd_mlx4v.h"
 
@@ -153,18 +154,6 @@ static struct tp_wq tp_wqs[TP_MAX_WQ];
 
 static const char *const tp_qp_state_names[] = { "reset", "init", "rtr", "rts", "err" };
 static const char *const tp_wq_state_names[] = { "reset", "rdy", "err" };
-
-/*
- * testpmd's prompt is written straight to the terminal: flush what a command
- * printed before it, so that scripted sessions read in order.
- */
-#define TP_CMD(name) \
-static void \
-name ## _parsed(void *parsed_result, struct cmdline *cl, void *data) \
-{ \
-	name ## _do(parsed_result, cl, data); \
-	fflush(stdout); \
-}
 
 /* ---- table helpers ---- */
 

@@ -18,6 +18,7 @@
 
 #include "testpmd.h"
 
+#include "mlxv_testpmd.h"
 #include "mlx5v_dev.h"
 #include "mlx5v_devx.h"
 #include "mlx5v_sim.h"
@@ -37,19 +38,6 @@ struct tp_dev {
 };
 
 static struct tp_dev tp_devs[TP_MAX_DEVS];
-
-/*
- * testpmd writes its prompt straight to the terminal, unbuffered, while a command
- * prints through stdio: flush what a command printed before the next prompt, so that
- * scripted sessions (stdout to a file or a pipe) read in order.
- */
-#define TP_CMD(name) \
-static void \
-name ## _parsed(void *parsed_result, struct cmdline *cl, void *data) \
-{ \
-	name ## _do(parsed_result, cl, data); \
-	fflush(stdout); \
-}
 
 /*
  * Forget the objects of a record that died with a previous device at the same address
