@@ -9,9 +9,15 @@
 #    INTERNAL), i.e. no library exports unversioned symbols;
 #  - exports carry our prefixes (mlx5v_, mlx4v_, rte_pmd_mlx5v_, rte_pmd_mlx4v_);
 #  - library names and registered driver names are unique and do not collide
-#    with Debian's installed plugins.
+#    with Debian's installed plugins;
+#  - the version maps list every export by name (no wildcard but "local: *");
+#  - production libraries (librte_common_*, librte_net_*) export nothing of the
+#    simulators (*_sim_*, hwsim_*); only librte_hwsim exports hwsim_*;
+#  - every static archive linked whole into one object (as DPDK's static
+#    pkg-config link does) gives no duplicate symbol.
 set -eu
 dir=${1:-build/drivers}
+src=$(cd "$(dirname "$0")/.." && pwd)
 # Debian's plugin directory, as EAL was built to auto-load it.
 cfg=$(echo '#include <rte_build_config.h>' |
 	cpp $(pkg-config --cflags-only-I libdpdk) -dM - 2>/dev/null |
@@ -25,12 +31,25 @@ for lib in $libs; do
 	syms=$(nm -D --defined-only "$lib" | awk '$2 ~ /[TDBRW]/ {print $3}')
 	for s in $syms; do
 		name=${s%%@*}
+		case $base:$name in
+		librte_common_*:*_sim_* | librte_net_*:*_sim_* | librte_common_*:hwsim_* | \
+		librte_net_*:hwsim_*)
+			echo "check-symbols: production library $base exports simulator symbol $name" >&2
+			rc=1
+			;;
+		esac
 		case $name in
 		mlx5_* | mlx4_* | mlx5dv_* | mlx4dv_*)
 			echo "check-symbols: $base exports forbidden name $name" >&2
 			rc=1
 			;;
 		mlx5v_* | mlx4v_* | rte_pmd_mlx5v_* | rte_pmd_mlx4v_*) ;;
+		hwsim_*)
+			[ "$base" = librte_hwsim.so ] || {
+				echo "check-symbols: $base exports $name (hwsim_ is librte_hwsim's)" >&2
+				rc=1
+			}
+			;;
 		DPDK_23 | EXPERIMENTAL | INTERNAL) continue ;;
 		*)
 			echo "check-symbols: $base exports $name without our prefix" >&2
@@ -45,6 +64,17 @@ for lib in $libs; do
 			;;
 		esac
 	done
+	# Not even a local symbol of the simulators in a production library.
+	case $base in
+	librte_common_* | librte_net_*)
+		simsyms=$(nm "$lib" 2>/dev/null | awk '{print $NF}' | grep -E '_sim_|^hwsim_' || true)
+		if [ -n "$simsyms" ]; then
+			echo "check-symbols: production library $base contains simulator code:" \
+				$simsyms >&2
+			rc=1
+		fi
+		;;
+	esac
 	if [ -e "$pmds/$base" ]; then
 		echo "check-symbols: $base clashes with Debian's $pmds/$base" >&2
 		rc=1
@@ -55,7 +85,17 @@ done
 pmdnames() {
 	/usr/bin/python3 /usr/bin/dpdk-pmdinfo.py "$@" 2>/dev/null | grep -o '"name": "[^"]*"' | sed 's/"name": //' | sort
 }
-ours=$(pmdnames $libs)
+# dpdk-pmdinfo.py also lists what a library's DT_NEEDED libraries register (a simulator
+# needs its common driver): count each name for the library that registers it.
+depnames=$(mktemp)
+ours=$(for lib in $libs; do
+	: >"$depnames"
+	for dep in $(readelf -d "$lib" | sed -n 's/.*Shared library: \[\(librte_[^]]*\)\].*/\1/p'); do
+		[ -e "$dir/$dep" ] && pmdnames "$dir/$dep" >>"$depnames"
+	done
+	pmdnames "$lib" | grep -vxF -f "$depnames" || true
+done | sort)
+rm -f "$depnames"
 theirs=$(pmdnames "$pmds"/librte_*.so | sort -u)
 dups=$(echo "$ours" | uniq -d)
 if [ -n "$dups" ]; then
@@ -69,6 +109,26 @@ rm -f "$tmp"
 if [ -n "$clash" ]; then
 	echo "check-symbols: driver names also registered by Debian's plugins: $clash" >&2
 	rc=1
+fi
+# Version maps name each export: a wildcard would export whatever matches, later too.
+for map in $(cd "$src" && git ls-files '*version.map' 2>/dev/null || find . -name version.map); do
+	if grep -v '^[[:space:]]*local:[[:space:]]*\*;' "$src/$map" | grep -q '\*'; then
+		echo "check-symbols: $map uses a wildcard export" >&2
+		rc=1
+	fi
+done
+# All static archives in one link, whole: a symbol defined twice is an error here.
+archives=$(find "$dir" -maxdepth 1 -name 'librte_*.a' | sort)
+if [ -n "$archives" ]; then
+	tmpo=$(mktemp -d)
+	# shellcheck disable=SC2086
+	if ! cc -shared -o "$tmpo/all.so" -Wl,--whole-archive $archives -Wl,--no-whole-archive \
+		2>"$tmpo/ld.log"; then
+		grep -i 'multiple definition' "$tmpo/ld.log" | head -20 >&2
+		echo "check-symbols: linking every static archive whole failed" >&2
+		rc=1
+	fi
+	rm -rf "$tmpo"
 fi
 [ $rc -eq 0 ] && echo "check-symbols: $(echo "$libs" | wc -w) libraries OK"
 exit $rc

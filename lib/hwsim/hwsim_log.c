@@ -8,8 +8,5 @@
 
 #include "hwsim_log.h"
 
-/*
- * Each driver links hwsim whole, so a process may hold several copies of this
- * variable; rte_log_register() hands every copy the same id for the same name.
- */
+/* One copy per process: librte_hwsim is the only library that holds this variable. */
 RTE_LOG_REGISTER(hwsim_logtype, pmd.sim.hwsim, NOTICE);

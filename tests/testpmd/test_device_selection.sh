@@ -20,12 +20,13 @@ trap 'rm -rf "$out" "$plugins"' EXIT
 
 vdevs="--vdev=mlx4v_sim0,ports=2"
 mlx5v=0
-if [ -e "$MLXV_BUILD/drivers/librte_common_mlx5v.so" ]; then
+if [ -e "$MLXV_BUILD/drivers/librte_sim_mlx5v.so" ]; then
 	vdevs="$vdevs --vdev=mlx5v_sim0"
 	mlx5v=1
 fi
 logs="--log-level=lib.eal:debug --log-level=bus.vdev:debug"
 logs="$logs --log-level=pmd.common.mlx4v*:info --log-level=pmd.common.mlx5v*:info"
+logs="$logs --log-level=pmd.sim.mlx4v*:info --log-level=pmd.sim.mlx5v*:info"
 
 # check_probed FILE: our drivers, not Debian's, probed every simulated device.
 check_probed() {

@@ -196,6 +196,44 @@ out:
 	return ret;
 }
 
+int
+mlx4v_dev_progress(const char *name)
+{
+	const struct mlx4v_verbs_ops *ops = NULL;
+	struct mlx4v_dev_entry *e;
+	void *priv = NULL;
+
+	if (name == NULL)
+		return -ENODEV;
+	mlx4v_verbs_lock();
+	e = mlx4v_dev_lookup(name);
+	if (e != NULL) {
+		ops = e->ops;
+		priv = e->priv;
+	}
+	mlx4v_verbs_unlock();
+	if (ops == NULL)
+		return -ENODEV;
+	/* Outside the verbs lock: a simulator pass takes its own model lock. */
+	return ops->progress != NULL ? ops->progress(priv) : 0;
+}
+
+const char *
+mlx4v_dev_backend(const char *name)
+{
+	struct mlx4v_dev_entry *e;
+	const char *b = NULL;
+
+	if (name == NULL)
+		return NULL;
+	mlx4v_verbs_lock();
+	e = mlx4v_dev_lookup(name);
+	if (e != NULL)
+		b = e->ops->name;
+	mlx4v_verbs_unlock();
+	return b;
+}
+
 /* Called with mlx4v_verbs_lock() held. */
 struct mlx4v_ctx *
 mlx4v_dev_open(const char *name)

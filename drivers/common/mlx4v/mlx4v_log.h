@@ -2,7 +2,7 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file Log types pmd.common.mlx4v and pmd.common.mlx4v.sim. */
+/** @file Log type pmd.common.mlx4v. */
 
 #ifndef _MLX4V_LOG_H_
 #define _MLX4V_LOG_H_
@@ -10,14 +10,9 @@
 #include <rte_log.h>
 
 extern int mlx4v_logtype;
-extern int mlx4v_logtype_sim;
 
 #define MLX4V_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, mlx4v_logtype, "mlx4v: %s(): " fmt "\n", \
-		__func__, ##__VA_ARGS__)
-
-#define MLX4V_SIM_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, mlx4v_logtype_sim, "mlx4v_sim: %s(): " fmt "\n", \
 		__func__, ##__VA_ARGS__)
 
 #endif /* _MLX4V_LOG_H_ */

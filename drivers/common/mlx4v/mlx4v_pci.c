@@ -16,6 +16,7 @@
 #include <rte_pci.h>
 #include <bus_pci_driver.h>
 
+#include "mlx4v_class.h"
 #include "mlx4v_log.h"
 #include "mlx4v_verbs.h"
 #include "mlx4v_verbs_rdma.h"
@@ -34,17 +35,33 @@ static const struct rte_pci_id mlx4v_pci_id_map[] = {
 
 /** The devargs key that selects this driver for a device (opt-in). */
 #define MLX4V_PCI_ARG_SELECT "mlx4v"
+#define MLX4V_PCI_CLASS_LEN 128
 
 static int
 mlx4v_pci_arg_bool(const char *key, const char *value, void *opaque)
 {
 	int *on = opaque;
 
-	if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0) {
+	if (value == NULL || (strcmp(value, "0") != 0 && strcmp(value, "1") != 0)) {
 		MLX4V_LOG(ERR, "devarg %s=%s: expected 0 or 1", key, value);
 		return -EINVAL;
 	}
 	*on = value[0] == '1';
+	return 0;
+}
+
+/* class=<list>: copied out; the class layer validates it. */
+static int
+mlx4v_pci_arg_str(const char *key, const char *value, void *opaque)
+{
+	char *out = opaque;
+
+	if (value == NULL || value[0] == '\0' || strlen(value) >= MLX4V_PCI_CLASS_LEN ||
+	    out[0] != '\0') {
+		MLX4V_LOG(ERR, "devarg %s: empty, too long or given twice", key);
+		return -EINVAL;
+	}
+	strlcpy(out, value, MLX4V_PCI_CLASS_LEN);
 	return 0;
 }
 
@@ -53,9 +70,9 @@ mlx4v_pci_arg_bool(const char *key, const char *value, void *opaque)
  * mlx4v=1, 0 when not, -EINVAL for devargs this driver does not accept.
  */
 static int
-mlx4v_pci_selected(const struct rte_pci_device *pci_dev)
+mlx4v_pci_selected(const struct rte_pci_device *pci_dev, char *classes)
 {
-	static const char *const keys[] = { MLX4V_PCI_ARG_SELECT, NULL };
+	static const char *const keys[] = { MLX4V_PCI_ARG_SELECT, MLX4V_CLASS_ARG, NULL };
 	struct rte_kvargs *kv;
 	int on = 0;
 	int ret;
@@ -71,6 +88,8 @@ mlx4v_pci_selected(const struct rte_pci_device *pci_dev)
 		return -EINVAL;
 	}
 	ret = rte_kvargs_process(kv, MLX4V_PCI_ARG_SELECT, mlx4v_pci_arg_bool, &on);
+	if (ret == 0)
+		ret = rte_kvargs_process(kv, MLX4V_CLASS_ARG, mlx4v_pci_arg_str, classes);
 	rte_kvargs_free(kv);
 	return ret < 0 ? -EINVAL : on;
 }
@@ -78,6 +97,7 @@ mlx4v_pci_selected(const struct rte_pci_device *pci_dev)
 static int
 mlx4v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci_dev)
 {
+	char classes[MLX4V_PCI_CLASS_LEN] = "";
 	int ret;
 
 	RTE_SET_USED(drv);
@@ -87,7 +107,7 @@ mlx4v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci_dev)
 	 * is therefore only taken when the user asks for it (-a <BDF>,mlx4v=1), and
 	 * is otherwise left to Debian's net_mlx4.
 	 */
-	ret = mlx4v_pci_selected(pci_dev);
+	ret = mlx4v_pci_selected(pci_dev, classes);
 	if (ret <= 0) {
 		if (ret == 0)
 			MLX4V_LOG(DEBUG, "%s: not selected (devarg %s=1), left to other drivers",
@@ -95,7 +115,8 @@ mlx4v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci_dev)
 		return ret < 0 ? ret : 1;
 	}
 	ret = mlx4v_verbs_rdma_probe_pci(&pci_dev->addr, pci_dev->device.name,
-					 pci_dev->device.numa_node);
+					 pci_dev->device.numa_node, &pci_dev->device,
+					 classes[0] != '\0' ? classes : NULL);
 	/*
 	 * No ibverbs device at this address (kernel driver missing, or another
 	 * provider): decline with a positive value so other drivers, such as
@@ -127,4 +148,5 @@ static struct rte_pci_driver mlx4v_pci_driver = {
 RTE_PMD_REGISTER_PCI(mlx4v_pci, mlx4v_pci_driver);
 RTE_PMD_REGISTER_PCI_TABLE(mlx4v_pci, mlx4v_pci_id_map);
 RTE_PMD_REGISTER_KMOD_DEP(mlx4v_pci, "* ib_uverbs & mlx4_en & mlx4_core & mlx4_ib");
-RTE_PMD_REGISTER_PARAM_STRING(mlx4v_pci, MLX4V_PCI_ARG_SELECT "=<0|1>");
+RTE_PMD_REGISTER_PARAM_STRING(mlx4v_pci, MLX4V_PCI_ARG_SELECT "=<0|1> "
+			      MLX4V_CLASS_ARG "=<net|none|name:name>");

@@ -30,7 +30,7 @@
 #include "testpmd.h"
 
 #include "mlxv_testpmd.h"
-#include "mlx4v_sim.h"
+#include "mlx4v_verbs.h"
 #include "rte_pmd_mlx4v.h"
 
 /*
@@ -78,7 +78,6 @@ struct tp_rq {
 struct tp_dev {
 	struct rte_pmd_mlx4v_dev *h;
 	char name[RTE_DEV_NAME_MAX_LEN];
-	struct mlx4v_sim *sim;  /* NULL on hardware */
 };
 
 struct tp_pd {
@@ -230,12 +229,20 @@ tp_pd_dev(int pd)
 	return &tp_devs[tp_pds[pd].dev];
 }
 
+/* The backend of an open device: "simulator" or "rdma-core" ("removed" once it is gone). */
+static const char *
+tp_backend(const char *name)
+{
+	const char *b = mlx4v_dev_backend(name);
+
+	return b != NULL ? b : "removed";
+}
+
 /* Let the device make progress: run the simulator's engine once in this thread. */
 static void
 tp_dev_progress(const struct tp_dev *d)
 {
-	if (d->sim != NULL)
-		mlx4v_sim_poll(d->sim);
+	mlx4v_dev_progress(d->name);
 }
 
 /* ---- buffers ---- */
@@ -583,9 +590,7 @@ tp_open_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		return;
 	}
 	strlcpy(d->name, res->name, sizeof(d->name));
-	d->sim = mlx4v_sim_get(res->name);
-	printf("mlx4v: dev %d: %s opened (%s)\n", id, d->name,
-	       d->sim != NULL ? "simulator" : "rdma-core");
+	printf("mlx4v: dev %d: %s opened (%s)\n", id, d->name, tp_backend(d->name));
 }
 
 TP_CMD(tp_open)
@@ -2006,7 +2011,7 @@ tp_list_do(__rte_unused void *parsed_result, __rte_unused struct cmdline *cl,
 	for (i = 0; i < TP_MAX_DEV; i++)
 		if (tp_devs[i].h != NULL)
 			printf("mlx4v: dev %u: %s (%s)\n", i, tp_devs[i].name,
-			       tp_devs[i].sim != NULL ? "simulator" : "rdma-core");
+			       tp_backend(tp_devs[i].name));
 	for (i = 0; i < TP_MAX_PD; i++)
 		if (tp_pds[i].h != NULL)
 			printf("mlx4v: pd %u: dev %d\n", i, tp_pds[i].dev);
@@ -2078,117 +2083,6 @@ static cmdline_parse_inst_t tp_list = {
 	},
 };
 
-/* ---- mlx4v sim show <dev> / mlx4v sim knob <dev> <name> <value> ---- */
-
-struct tp_sim_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t sim;
-	cmdline_fixed_string_t op;
-	cmdline_fixed_string_t name;
-	cmdline_fixed_string_t knob;
-	int64_t value;
-};
-
-static void
-tp_sim_show(const char *name, struct mlx4v_sim *sim)
-{
-	static const char *const kinds[MLX4V_SIM_OBJ_MAX] = {
-		"pd", "mr", "cq", "qp", "srq", "wq",
-	};
-	struct mlx4v_sim_stats st;
-	unsigned int k;
-	uint64_t n;
-
-	printf("mlx4v: %s: %u port(s); live objects:", name, mlx4v_sim_ports(sim));
-	for (k = 0; k < MLX4V_SIM_OBJ_MAX; k++)
-		printf(" %s %u", kinds[k], mlx4v_sim_live_objects(sim, k));
-	printf("\n");
-	if (mlx4v_sim_stats_get(sim, &st) == 0)
-		printf("mlx4v: %s: doorbells %" PRIu64 ", tx %" PRIu64 " packets %" PRIu64
-		       " bytes, rx %" PRIu64 " packets %" PRIu64 " bytes, rx_dropped %" PRIu64
-		       ", cqes %" PRIu64 " (errors %" PRIu64 ", dropped %" PRIu64 "), events %"
-		       PRIu64 " (lost %" PRIu64 "), arms %" PRIu64 "\n", name, st.doorbells,
-		       st.tx_packets, st.tx_bytes, st.rx_packets, st.rx_bytes, st.rx_dropped,
-		       st.cqes, st.err_cqes, st.cqe_dropped, st.events, st.events_lost, st.arms);
-	printf("mlx4v: %s: misuse total %" PRIu64, name, mlx4v_sim_misuse_total(sim));
-	for (k = 0; k < MLX4V_SIM_MISUSE_MAX; k++) {
-		n = mlx4v_sim_misuse_count(sim, k);
-		if (n != 0)
-			printf(", %s %" PRIu64, mlx4v_sim_misuse_name(k), n);
-	}
-	printf("\n");
-}
-
-static void
-tp_sim_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data)
-{
-	struct tp_sim_result *res = parsed_result;
-	struct mlx4v_sim *sim = mlx4v_sim_get(res->name);
-	int ret;
-
-	if (sim == NULL) {
-		fprintf(stderr, "mlx4v: \"%s\" is not a simulated mlx4v device\n", res->name);
-		return;
-	}
-	if (data == NULL) {
-		mlx4v_sim_poll(sim);
-		tp_sim_show(res->name, sim);
-		return;
-	}
-	ret = mlx4v_sim_knob_set(sim, res->knob, res->value);
-	if (ret)
-		fprintf(stderr, "mlx4v: %s: knob %s=%" PRId64 ": %s\n", res->name, res->knob,
-			res->value, ret == -ENOENT ? "no such knob" :
-			ret == -ERANGE ? "value out of range" : strerror(-ret));
-	else
-		printf("mlx4v: %s: knob %s = %" PRId64 "\n", res->name, res->knob, res->value);
-}
-
-TP_CMD(tp_sim)
-
-static cmdline_parse_token_string_t tp_sim_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_sim_sim =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_result, sim, "sim");
-static cmdline_parse_token_string_t tp_sim_show_kw =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_result, op, "show");
-static cmdline_parse_token_string_t tp_sim_knob_kw =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_result, op, "knob");
-static cmdline_parse_token_string_t tp_sim_name =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_result, name, NULL);
-static cmdline_parse_token_string_t tp_sim_knob =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_result, knob, NULL);
-static cmdline_parse_token_num_t tp_sim_value =
-	TOKEN_NUM_INITIALIZER(struct tp_sim_result, value, RTE_INT64);
-
-static cmdline_parse_inst_t tp_sim_show_cmd = {
-	.f = tp_sim_parsed,
-	.data = NULL,
-	.help_str = "mlx4v sim show <dev>",
-	.tokens = {
-		(void *)&tp_sim_mlx4v,
-		(void *)&tp_sim_sim,
-		(void *)&tp_sim_show_kw,
-		(void *)&tp_sim_name,
-		NULL,
-	},
-};
-
-static cmdline_parse_inst_t tp_sim_knob_cmd = {
-	.f = tp_sim_parsed,
-	.data = (void *)1,
-	.help_str = "mlx4v sim knob <dev> <knob> <value>",
-	.tokens = {
-		(void *)&tp_sim_mlx4v,
-		(void *)&tp_sim_sim,
-		(void *)&tp_sim_knob_kw,
-		(void *)&tp_sim_name,
-		(void *)&tp_sim_knob,
-		(void *)&tp_sim_value,
-		NULL,
-	},
-};
-
 static struct testpmd_driver_commands mlx4v_cmds = {
 	.commands = {
 		{ &tp_open, "mlx4v open (dev)\n"
@@ -2234,10 +2128,6 @@ static struct testpmd_driver_commands mlx4v_cmds = {
 		  "    100 ms for the CQ's event fd and take the event.\n" },
 		{ &tp_list, "mlx4v list\n"
 		  "    List testpmd's mlx4v devices and objects with their ids.\n" },
-		{ &tp_sim_show_cmd, "mlx4v sim show (dev)\n"
-		  "    Simulator: live objects, traffic counters and misuse counters.\n" },
-		{ &tp_sim_knob_cmd, "mlx4v sim knob (dev) (knob) (value)\n"
-		  "    Simulator: set a fault knob (fail_create_cq, lose_cq_event, ...).\n" },
 		{ NULL, NULL },
 	},
 };

@@ -212,12 +212,15 @@ struct mlx4v_verbs_ops {
 	int (*cq_view)(struct mlx4v_cq *cq, struct mlx4dv_cq *out);
 	int (*srq_view)(struct mlx4v_srq *srq, struct mlx4dv_srq *out);
 	int (*rwq_view)(struct mlx4v_wq *wq, struct mlx4dv_rwq *out);
+	/**
+	 * Optional: let a device that lives in this process make progress now (the
+	 * simulator runs one engine pass). Hardware needs nothing; NULL.
+	 */
+	int (*progress)(void *dev_priv);
 };
 
 /** The rdma-core backend (mlx4v_verbs_rdma.c). */
 extern const struct mlx4v_verbs_ops mlx4v_rdma_verbs_ops;
-/** The simulator backend (sim/mlx4v_sim_verbs.c). */
-extern const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops;
 
 /* --- mlx4v_verbs.c: the process-local ops table and the wrappers --------------- */
 
@@ -348,6 +351,17 @@ int mlx4v_dev_register(const char *name, const struct mlx4v_verbs_ops *ops, void
  */
 __rte_internal
 int mlx4v_dev_unregister(const char *name);
+
+/**
+ * Run the backend's progress hook of a device once (see struct mlx4v_verbs_ops). Any thread.
+ * @return the work done (>= 0), 0 when the backend has no hook, or -ENODEV.
+ */
+__rte_internal
+int mlx4v_dev_progress(const char *name);
+
+/** @return the backend name of a registered device ("simulator", "rdma-core") or NULL. */
+__rte_internal
+const char *mlx4v_dev_backend(const char *name);
 
 /** Internal open/close (0/-errno conventions). */
 struct mlx4v_ctx *mlx4v_dev_open(const char *name);

@@ -20,6 +20,7 @@
 #include <rte_malloc.h>
 #include <rte_pci.h>
 
+#include "mlx4v_class.h"
 #include "mlx4v_log.h"
 #include "mlx4v_verbs.h"
 #include "mlx4v_verbs_rdma.h"
@@ -598,9 +599,13 @@ const struct mlx4v_verbs_ops mlx4v_rdma_verbs_ops = {
 	.rwq_view = mlx4v_rdma_rwq_view,
 };
 
-/* EAL probe context. The device record is process-local, like the ibverbs handles behind it. */
-int
-mlx4v_verbs_rdma_register(const char *ibdev, const char *eal_name, int socket)
+/*
+ * EAL probe context. The device record is process-local, like the ibverbs handles behind it.
+ * The class layer registers the device and probes its class drivers.
+ */
+static int
+mlx4v_rdma_attach(const char *ibdev, const char *eal_name, int socket, struct rte_device *edev,
+		  const char *classes)
 {
 	struct mlx4v_rdma_dev *d;
 	unsigned int i;
@@ -619,13 +624,21 @@ mlx4v_verbs_rdma_register(const char *ibdev, const char *eal_name, int socket)
 		return -ENOMEM;
 	strlcpy(d->ibdev, ibdev, sizeof(d->ibdev));
 	strlcpy(d->eal_name, eal_name, sizeof(d->eal_name));
-	ret = mlx4v_dev_register(eal_name, &mlx4v_rdma_verbs_ops, d, socket);
+	/* Published first: a class probe may already open the device. */
+	mlx4v_rdma_devs[i] = d;
+	ret = mlx4v_class_dev_probe(edev, eal_name, &mlx4v_rdma_verbs_ops, d, socket, classes);
 	if (ret) {
+		mlx4v_rdma_devs[i] = NULL;
 		free(d);
 		return ret;
 	}
-	mlx4v_rdma_devs[i] = d;
 	return 0;
+}
+
+int
+mlx4v_verbs_rdma_register(const char *ibdev, const char *eal_name, int socket)
+{
+	return mlx4v_rdma_attach(ibdev, eal_name, socket, NULL, NULL);
 }
 
 int
@@ -644,7 +657,7 @@ mlx4v_verbs_rdma_unregister(const char *eal_name)
 		 * Force-releases what is still open on the device, through the
 		 * ibverbs destroy calls, before the device record goes.
 		 */
-		ret = mlx4v_dev_unregister(eal_name);
+		ret = mlx4v_class_dev_remove(eal_name);
 		free(mlx4v_rdma_devs[i]);
 		mlx4v_rdma_devs[i] = NULL;
 		return ret;
@@ -674,7 +687,7 @@ mlx4v_rdma_pci_addr(struct ibv_device *dev, struct rte_pci_addr *addr)
  */
 int
 mlx4v_verbs_rdma_probe_pci(const struct rte_pci_addr *addr, const char *eal_name,
-			   int socket)
+			   int socket, struct rte_device *edev, const char *classes)
 {
 	struct ibv_device **list;
 	struct rte_pci_addr a;
@@ -693,5 +706,5 @@ mlx4v_verbs_rdma_probe_pci(const struct rte_pci_addr *addr, const char *eal_name
 	ibv_free_device_list(list);
 	if (ibdev[0] == '\0')
 		return 1;
-	return mlx4v_verbs_rdma_register(ibdev, eal_name, socket);
+	return mlx4v_rdma_attach(ibdev, eal_name, socket, edev, classes);
 }

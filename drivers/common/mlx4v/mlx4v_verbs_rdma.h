@@ -8,6 +8,7 @@
 #define _MLX4V_VERBS_RDMA_H_
 
 #include <rte_compat.h>
+#include <rte_dev.h>
 #include <rte_pci.h>
 
 /**
@@ -30,11 +31,12 @@ __rte_internal
 int mlx4v_verbs_rdma_unregister(const char *eal_name);
 
 /**
- * Find the ibverbs device at a PCI address and register it under eal_name.
+ * Find the ibverbs device at a PCI address, register it under eal_name and probe the
+ * class drivers that classes selects (NULL: the default).
  * @return 0 when registered, 1 when no ibverbs device sits at that address (the
  *   PCI probe then declines the device), or -errno.
  */
 int mlx4v_verbs_rdma_probe_pci(const struct rte_pci_addr *addr, const char *eal_name,
-			       int socket);
+			       int socket, struct rte_device *edev, const char *classes);
 
 #endif /* _MLX4V_VERBS_RDMA_H_ */

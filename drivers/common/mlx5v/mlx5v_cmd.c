@@ -292,7 +292,7 @@ mlx5v_cmd_mbox_free(struct mlx5v_dev *dev, struct mlx5v_cmd_mbox *mb)
 {
 	if (mb->va == NULL)
 		return;
-	mlx5v_hw_dma_unmap(dev->hw, mb->va, mb->iova, mb->size);
+	mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), mb->va, mb->iova, mb->size);
 	rte_free(mb->va);
 	memset(mb, 0, sizeof(*mb));
 }
@@ -323,7 +323,7 @@ mlx5v_cmd_mbox_reserve(struct mlx5v_dev *dev, struct mlx5v_cmd_mbox *mb, unsigne
 	nmb.va = rte_zmalloc_socket("mlx5v_cmd_mbox", nmb.size, 4096, dev->socket);
 	if (nmb.va == NULL)
 		return -ENOMEM;
-	ret = mlx5v_hw_dma_map(dev->hw, nmb.va, nmb.size, &nmb.iova);
+	ret = mlx5v_hw_dma_map(mlx5v_dev_hw(dev), nmb.va, nmb.size, &nmb.iova);
 	if (ret < 0) {
 		rte_free(nmb.va);
 		return ret;
@@ -661,7 +661,7 @@ mlx5v_cmd_post(struct mlx5v_dev *dev, unsigned int idx, const void *in, size_t i
 	 */
 	rte_wmb();
 	/* Doorbell: BE32 bitmask, bit idx posts slot idx (§1.1 cmd_dbell). */
-	mlx5v_hw_wr32(dev->hw, MLX5V_ISEG_CMD_DBELL, 1u << idx);
+	mlx5v_hw_wr32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMD_DBELL, 1u << idx);
 }
 
 /*
@@ -1051,7 +1051,7 @@ mlx5v_cmd_init(struct mlx5v_dev *dev)
 	cmd->token = 0;
 	cmd->events = 0;
 	/* §2.1 step 2: geometry is read-only in cmdq_addr_l_sz[7:0]. */
-	v = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ);
+	v = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDQ_ADDR_L_SZ);
 	cmd->log_sz = (v >> 4) & 0xf;
 	cmd->log_stride = v & 0xf;
 	cmd->nslots = 1u << cmd->log_sz;
@@ -1083,7 +1083,7 @@ mlx5v_cmd_init(struct mlx5v_dev *dev)
 		ret = -ENOMEM;
 		goto err_stats_free;
 	}
-	ret = mlx5v_hw_dma_map(dev->hw, cmd->queue, 4096, &cmd->queue_iova);
+	ret = mlx5v_hw_dma_map(mlx5v_dev_hw(dev), cmd->queue, 4096, &cmd->queue_iova);
 	if (ret < 0)
 		goto err_queue_free;
 	if (cmd->queue_iova & 0xfff) {
@@ -1096,15 +1096,15 @@ mlx5v_cmd_init(struct mlx5v_dev *dev)
 		cmd->slot[i].ent = cmd->queue + (i << cmd->log_stride);
 	/* The zeroed page must be in memory before the device learns its address. */
 	rte_wmb();
-	mlx5v_hw_wr32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_H, (uint32_t)(cmd->queue_iova >> 32));
+	mlx5v_hw_wr32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDQ_ADDR_H, (uint32_t)(cmd->queue_iova >> 32));
 	/* Bits 10:8 = 0 request nic_interface FULL; bits 7:0 are read-only. */
-	mlx5v_hw_wr32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ, (uint32_t)cmd->queue_iova);
+	mlx5v_hw_wr32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDQ_ADDR_L_SZ, (uint32_t)cmd->queue_iova);
 	/*
 	 * Read-back is a diagnostic only: a device that ignores the write shows up as timeouts
 	 * later, and a real one may mask bits; do not fail bring-up on it.
 	 */
-	rd_h = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_H);
-	rd_l = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ);
+	rd_h = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDQ_ADDR_H);
+	rd_l = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDQ_ADDR_L_SZ);
 	if (rd_h != (uint32_t)(cmd->queue_iova >> 32) ||
 	    (rd_l & MLX5V_CMDQ_ADDR_MASK) != ((uint32_t)cmd->queue_iova & MLX5V_CMDQ_ADDR_MASK))
 		MLX5V_CMD_LOG(WARNING,
@@ -1124,7 +1124,7 @@ mlx5v_cmd_init(struct mlx5v_dev *dev)
 	return 0;
 
 err_queue_unmap:
-	mlx5v_hw_dma_unmap(dev->hw, cmd->queue, cmd->queue_iova, 4096);
+	mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), cmd->queue, cmd->queue_iova, 4096);
 err_queue_free:
 	rte_free(cmd->queue);
 	cmd->queue = NULL;
@@ -1154,7 +1154,7 @@ mlx5v_cmd_cleanup(struct mlx5v_dev *dev)
 		mlx5v_cmd_mbox_free(dev, &cmd->slot[i].in);
 		mlx5v_cmd_mbox_free(dev, &cmd->slot[i].out);
 	}
-	mlx5v_hw_dma_unmap(dev->hw, cmd->queue, cmd->queue_iova, 4096);
+	mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), cmd->queue, cmd->queue_iova, 4096);
 	rte_free(cmd->queue);
 	cmd->queue = NULL;
 	rte_free(cmd->stats);

@@ -200,7 +200,7 @@ mlx5v_dev_hook_unregister(struct mlx5v_dev *dev, struct mlx5v_dev_hook *hook)
 /* ---- init / cleanup (software only) ---- */
 
 struct mlx5v_dev *
-mlx5v_dev_init(const char *name, struct mlx5v_hw *hw, const struct mlx5v_dev_params *p)
+mlx5v_dev_init(const char *name, const struct mlx5v_hw *hw, const struct mlx5v_dev_params *p)
 {
 	pthread_mutexattr_t mattr;
 	struct mlx5v_dev *dev;
@@ -221,7 +221,14 @@ mlx5v_dev_init(const char *name, struct mlx5v_hw *hw, const struct mlx5v_dev_par
 		return NULL;
 	}
 	strlcpy(dev->name, name, sizeof(dev->name));
-	dev->hw = hw;
+	ret = mlx5v_hw_slot_alloc(hw);
+	if (ret < 0) {
+		MLX5V_LOG(ERR, "%s: no free seam slot (%d devices at most)", name, MLX5V_HW_MAX);
+		rte_free(dev);
+		rte_errno = -ret;
+		return NULL;
+	}
+	dev->hw_slot = ret;
 	dev->socket = hw->numa_node;
 	/* tout_scale shortens every default (never below 1 ms); explicit values win. */
 	scale = p != NULL && p->tout_scale > 1 ? p->tout_scale : 1;
@@ -259,6 +266,7 @@ err_msi_cleanup:
 	mlx5v_msi_cleanup(dev);
 err_dev_free:
 	pthread_mutex_destroy(&dev->hook_lock);
+	mlx5v_hw_slot_free(dev->hw_slot);
 	rte_free(dev);
 	rte_errno = -ret;
 	return NULL;
@@ -277,6 +285,7 @@ mlx5v_dev_cleanup(struct mlx5v_dev *dev)
 	mlx5v_pages_cleanup(dev);
 	mlx5v_msi_cleanup(dev);
 	pthread_mutex_destroy(&dev->hook_lock);
+	mlx5v_hw_slot_free(dev->hw_slot);
 	rte_free(dev);
 }
 
@@ -293,7 +302,7 @@ mlx5v_dev_wait_fw(struct mlx5v_dev *dev, enum mlx5v_tout t)
 	uint64_t deadline = mlx5v_dev_now_ms() + mlx5v_tout_ms(dev, t);
 
 	for (;;) {
-		uint32_t v = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_INITIALIZING);
+		uint32_t v = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_INITIALIZING);
 
 		if (!(v & MLX5V_ISEG_INITIALIZING_BIT))
 			return 0;
@@ -321,9 +330,9 @@ mlx5v_dev_wait_fw(struct mlx5v_dev *dev, enum mlx5v_tout t)
 static int
 mlx5v_dev_check_cmdif(struct mlx5v_dev *dev)
 {
-	uint32_t rev = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDIF_REV_FW_SUB) >> 16;
+	uint32_t rev = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDIF_REV_FW_SUB) >> 16;
 
-	dev->fw_rev = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_FW_REV);
+	dev->fw_rev = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_FW_REV);
 	/* Both drivers refuse any revision other than 5 ([R] with EINVAL, mlx5-prm.md §1.1). */
 	if (rev != MLX5V_CMDIF_REV) {
 		MLX5V_LOG(ERR, "%s: command interface revision %u, only %u is supported",
@@ -332,7 +341,7 @@ mlx5v_dev_check_cmdif(struct mlx5v_dev *dev)
 	}
 	MLX5V_LOG(INFO, "%s: firmware %u.%u.%u, command interface %u", dev->name,
 		  dev->fw_rev & 0xffff, dev->fw_rev >> 16,
-		  mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDIF_REV_FW_SUB) & 0xffff, rev);
+		  mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDIF_REV_FW_SUB) & 0xffff, rev);
 	return 0;
 }
 
@@ -579,13 +588,13 @@ mlx5v_dev_teardown_fast(struct mlx5v_dev *dev)
 	if (MLX5V_GET(out, MLX5V_TEARDOWN_HCA_OUT_STATE) == MLX5V_TEARDOWN_STATE_FORCE_FAIL)
 		return -EIO;
 	/* §2.3: request nic_interface DISABLED; this also writes 0 into bits 7:0. */
-	v = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ);
-	mlx5v_hw_wr32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ,
+	v = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDQ_ADDR_L_SZ);
+	mlx5v_hw_wr32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDQ_ADDR_L_SZ,
 		      (v & MLX5V_CMDQ_ADDR_MASK) | (MLX5V_NIC_IF_DISABLED << MLX5V_NIC_IF_SHIFT));
 	deadline = mlx5v_dev_now_ms() + mlx5v_tout_ms(dev, MLX5V_TO_FAST_TEARDOWN);
 	/* Poll every 1 ms for up to MLX5V_TO_FAST_TEARDOWN (3 s in [R]); EIO on expiry as [R]. */
 	do {
-		v = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ);
+		v = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDQ_ADDR_L_SZ);
 		if (((v >> MLX5V_NIC_IF_SHIFT) & MLX5V_NIC_IF_MASK) == MLX5V_NIC_IF_DISABLED)
 			return 0;
 		rte_delay_us_sleep(1000);
@@ -630,7 +639,7 @@ mlx5v_dev_alloc_uar(struct mlx5v_dev *dev)
 	if (ret < 0)
 		return ret;
 	dev->uar = MLX5V_GET(out, MLX5V_UAR_OUT_UAR);
-	dev->uar_addr = mlx5v_hw_uar_addr(dev->hw, dev->uar);
+	dev->uar_addr = mlx5v_hw_uar_addr(mlx5v_dev_hw(dev), dev->uar);
 	/*
 	 * UAR pages 0-2 are the init segment (mlx5-prm.md §8): a UAR there would make EQ doorbells
 	 * land on init-segment registers.
@@ -691,7 +700,7 @@ mlx5v_dev_load(struct mlx5v_dev *dev)
 	__atomic_store_n(&dev->dead, MLX5V_DEAD_NONE, __ATOMIC_RELEASE);
 	__atomic_store_n(&dev->removing, 0, __ATOMIC_RELEASE);
 	/* PCI COMMAND memory + bus master; a backend without a bus answers -ENOTSUP. */
-	ret = mlx5v_hw_bus_enable(dev->hw);
+	ret = mlx5v_hw_bus_enable(mlx5v_dev_hw(dev));
 	if (ret < 0 && ret != -ENOTSUP)
 		return ret;
 	ret = mlx5v_dev_wait_fw(dev, MLX5V_TO_FW_PRE_INIT);

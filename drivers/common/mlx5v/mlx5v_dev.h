@@ -44,6 +44,7 @@ enum mlx5v_dead_reason {
 enum mlx5v_dev_event {
 	MLX5V_DEV_EVENT_DEAD,      /**< the device died; only teardown remains possible */
 	MLX5V_DEV_EVENT_REMOVE,    /**< the device is about to be unloaded */
+	MLX5V_DEV_EVENT_PORT,      /**< a PORT_CHANGE event (class drivers only) */
 };
 
 /** A consumer of the core (the net PMD, a class driver): called on device events. */
@@ -115,7 +116,7 @@ struct mlx5v_health {
 struct mlx5v_dev {
 	TAILQ_ENTRY(mlx5v_dev) next;
 	char name[RTE_DEV_NAME_MAX_LEN];
-	struct mlx5v_hw *hw;          /**< process-local seam */
+	int hw_slot;                  /**< index into the process-local mlx5v_hw_procs[] */
 	int socket;
 	uint32_t tout_ms[MLX5V_TO_MAX];
 	int fast_teardown;
@@ -143,6 +144,13 @@ struct mlx5v_dev {
 	void *owner;                  /**< the front-end (vdev/PCI) private data */
 };
 
+/** @return this process's seam of dev (house style rule 2: never in shared memory). */
+static inline struct mlx5v_hw *
+mlx5v_dev_hw(const struct mlx5v_dev *dev)
+{
+	return &mlx5v_hw_procs[dev->hw_slot];
+}
+
 /** @return the timeout t of dev in ms. */
 static inline uint32_t
 mlx5v_tout_ms(const struct mlx5v_dev *dev, enum mlx5v_tout t)
@@ -152,11 +160,12 @@ mlx5v_tout_ms(const struct mlx5v_dev *dev, enum mlx5v_tout t)
 
 /**
  * Allocate a device and initialise its software state (no hardware access) and register
- * it under name. Control thread.
+ * it under name. hw is a template: the device uses its own copy in this process's seam
+ * table, so the caller's structure may go away. Control thread.
  * @return the device, or NULL with rte_errno set (EINVAL, EEXIST, ENOMEM).
  */
 __rte_internal
-struct mlx5v_dev *mlx5v_dev_init(const char *name, struct mlx5v_hw *hw,
+struct mlx5v_dev *mlx5v_dev_init(const char *name, const struct mlx5v_hw *hw,
 				 const struct mlx5v_dev_params *p);
 
 /** Unregister and free a device that is not loaded. */

@@ -610,7 +610,7 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	 * value and not stale caller memory (mlx5-prm.md §12 #9).
 	 */
 	eq->eqn = MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
-	db = mlx5v_hw_uar_addr(dev->hw, eq->uar_page);
+	db = mlx5v_hw_uar_addr(mlx5v_dev_hw(dev), eq->uar_page);
 	/*
 	 * No doorbell when the UAR page is not mapped by the backend: poll and arm then fail with
 	 * -ENOTSUP instead of writing to a wild address.
@@ -770,7 +770,7 @@ mlx5v_devx_eq_db(struct mlx5v_devx_eq *eq, int arm)
 	 * (mlx5-prm.md §6.10).
 	 */
 	rte_io_mb();
-	mlx5v_hw_db_wr32(eq->dev->hw, db, rte_pmd_mlx5v_eq_db_val(eq->eqn, eq->ci));
+	mlx5v_hw_db_wr32(mlx5v_dev_hw(eq->dev), db, rte_pmd_mlx5v_eq_db_val(eq->eqn, eq->ci));
 	if (arm)
 		eq->stats.arms++;
 	else
@@ -1116,7 +1116,7 @@ mlx5v_devx_uar_alloc(struct mlx5v_dev *dev)
 	if (ret < 0)
 		goto err_reg_cancel;
 	idx = MLX5V_GET(out, RTE_PMD_MLX5V_UAR_CMD_UAR);
-	base = mlx5v_hw_uar_addr(dev->hw, idx);
+	base = mlx5v_hw_uar_addr(mlx5v_dev_hw(dev), idx);
 	if (base == NULL) {
 		ret = -ENXIO;
 		goto err_dealloc;
@@ -1221,7 +1221,7 @@ mlx5v_devx_dma_map(struct mlx5v_dev *dev, void *addr, size_t size, uint64_t *iov
 	}
 	TAILQ_INSERT_TAIL(&ctx->dmas, d, next);
 	rte_spinlock_unlock(&ctx->lock);
-	ret = mlx5v_hw_dma_map(dev->hw, addr, size, &d->iova);
+	ret = mlx5v_hw_dma_map(mlx5v_dev_hw(dev), addr, size, &d->iova);
 	if (ret < 0) {
 		rte_spinlock_lock(&ctx->lock);
 		TAILQ_REMOVE(&ctx->dmas, d, next);
@@ -1258,7 +1258,7 @@ mlx5v_devx_dma_unmap(struct mlx5v_dev *dev, void *addr, size_t size)
 		mlx5v_devx_ctx_put(ctx);
 		return -EINVAL;
 	}
-	mlx5v_hw_dma_unmap(dev->hw, d->addr, d->iova, d->size);
+	mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), d->addr, d->iova, d->size);
 	free(d);
 	mlx5v_devx_ctx_put(ctx);
 	return 0;
@@ -1321,7 +1321,7 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	for (i = 0; i < cq->nent; i++)
 		cq->buf[(size_t)i * RTE_PMD_MLX5V_CQE_SIZE + RTE_PMD_MLX5V_CQE_OP_OWN_OFF] =
 			RTE_PMD_MLX5V_CQE_OP_OWN_INIT;
-	ret = mlx5v_hw_dma_map(dev->hw, cq->buf, cq->size, &cq->iova);
+	ret = mlx5v_hw_dma_map(mlx5v_dev_hw(dev), cq->buf, cq->size, &cq->iova);
 	if (ret < 0)
 		goto err_buf_free;
 	/* A single PAS needs an IOVA aligned to the ring size (mlx5-prm.md §11.9). */
@@ -1360,7 +1360,7 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	return cq;
 
 err_buf_unmap:
-	mlx5v_hw_dma_unmap(dev->hw, cq->buf, cq->iova, cq->size);
+	mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), cq->buf, cq->iova, cq->size);
 err_buf_free:
 	rte_free(cq->buf);
 err_reg_cancel:
@@ -1409,7 +1409,7 @@ mlx5v_devx_cq_destroy(struct mlx5v_devx_cq *cq)
 	rte_spinlock_lock(&ctx->lock);
 	TAILQ_REMOVE(&ctx->cqs, cq, next);
 	rte_spinlock_unlock(&ctx->lock);
-	mlx5v_hw_dma_unmap(cq->dev->hw, cq->buf, cq->iova, cq->size);
+	mlx5v_hw_dma_unmap(mlx5v_dev_hw(cq->dev), cq->buf, cq->iova, cq->size);
 	rte_free(cq->buf);
 	free(cq);
 	mlx5v_devx_ctx_put(ctx);
@@ -1489,7 +1489,7 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 		MLX5V_EQ_LOG(WARNING, "%s: DEVX CQ %u still alive at removal", dev->name, cq->cqn);
 		TAILQ_REMOVE(&ctx->cqs, cq, next);
 		mlx5v_devx_cq_destroy_cmd(dev, cq->cqn);
-		mlx5v_hw_dma_unmap(dev->hw, cq->buf, cq->iova, cq->size);
+		mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), cq->buf, cq->iova, cq->size);
 		rte_free(cq->buf);
 		free(cq);
 	}
@@ -1511,7 +1511,7 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 	}
 	while ((d = TAILQ_FIRST(&ctx->dmas)) != NULL) {
 		TAILQ_REMOVE(&ctx->dmas, d, next);
-		mlx5v_hw_dma_unmap(dev->hw, d->addr, d->iova, d->size);
+		mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), d->addr, d->iova, d->size);
 		free(d);
 	}
 	/* Vectors last: no EQ references them any more. */

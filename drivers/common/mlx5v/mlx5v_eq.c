@@ -139,7 +139,7 @@ mlx5v_eq_update_ci(struct mlx5v_eq *eq, int arm)
 	 * Called with eq->lock held; the CI written is the full software counter, masked to 24 bits
 	 * by rte_pmd_mlx5v_eq_db_val().
 	 */
-	mlx5v_hw_db_wr32(eq->dev->hw, db, rte_pmd_mlx5v_eq_db_val(eq->eqn, eq->ci));
+	mlx5v_hw_db_wr32(mlx5v_dev_hw(eq->dev), db, rte_pmd_mlx5v_eq_db_val(eq->eqn, eq->ci));
 	if (arm)
 		eq->stats.arms++;
 	else
@@ -243,7 +243,7 @@ mlx5v_eq_ring_alloc(struct mlx5v_dev *dev, uint32_t log_nent, const char *name,
 	for (i = 0; i < r->nent; i++)
 		r->buf[(size_t)i * RTE_PMD_MLX5V_EQE_SIZE + RTE_PMD_MLX5V_EQE_OWNER_OFF] =
 			RTE_PMD_MLX5V_EQE_OWNER_INIT_VAL;
-	ret = mlx5v_hw_dma_map(dev->hw, r->buf, r->size, &r->iova);
+	ret = mlx5v_hw_dma_map(mlx5v_dev_hw(dev), r->buf, r->size, &r->iova);
 	if (ret < 0)
 		goto err_buf_free;
 	/*
@@ -259,7 +259,7 @@ mlx5v_eq_ring_alloc(struct mlx5v_dev *dev, uint32_t log_nent, const char *name,
 	return 0;
 
 err_buf_unmap:
-	mlx5v_hw_dma_unmap(dev->hw, r->buf, r->iova, r->size);
+	mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), r->buf, r->iova, r->size);
 err_buf_free:
 	rte_free(r->buf);
 	r->buf = NULL;
@@ -273,7 +273,7 @@ err_buf_free:
 void
 mlx5v_eq_ring_free(struct mlx5v_dev *dev, struct mlx5v_eq_ring *r)
 {
-	mlx5v_hw_dma_unmap(dev->hw, r->buf, r->iova, r->size);
+	mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), r->buf, r->iova, r->size);
 	rte_free(r->buf);
 	r->buf = NULL;
 }

@@ -80,7 +80,7 @@ mlx5v_health_reason_str(enum mlx5v_dead_reason why)
 void
 mlx5v_health_report(struct mlx5v_dev *dev, enum mlx5v_dead_reason why)
 {
-	struct mlx5v_hw *hw = dev->hw;
+	struct mlx5v_hw *hw = mlx5v_dev_hw(dev);
 	/* irisc_index, synd and ext_synd share the dword at 0x23c (mlx5-prm.md §4.1). */
 	uint32_t w23c = mlx5v_hw_rd32(hw, MLX5V_HEALTH_IRISC_INDEX);
 	uint8_t synd = (w23c >> 16) & 0xff;
@@ -120,7 +120,7 @@ mlx5v_health_check(struct mlx5v_dev *dev)
 	if (dev == NULL)
 		return -EINVAL;
 	h = &dev->health;
-	hw = dev->hw;
+	hw = mlx5v_dev_hw(dev);
 	h->polls++;
 	if (mlx5v_dev_is_dead(dev))
 		return -ENOLINK;
@@ -222,7 +222,7 @@ mlx5v_health_start(struct mlx5v_dev *dev)
 	 * Baseline read at start so that the first poll can only miss if the counter really
 	 * stopped.
 	 */
-	h->prev_counter = mlx5v_hw_rd32(dev->hw, MLX5V_ISEG_HEALTH_COUNTER) &
+	h->prev_counter = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_HEALTH_COUNTER) &
 			  MLX5V_HEALTH_COUNTER_MASK;
 	__atomic_store_n(&h->stop, 0, __ATOMIC_RELEASE);
 	if (rte_eal_alarm_set((uint64_t)mlx5v_tout_ms(dev, MLX5V_TO_HEALTH_POLL) * 1000,

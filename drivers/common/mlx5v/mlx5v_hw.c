@@ -5,8 +5,43 @@
 /** @file The seam wrappers: the only way the core reaches DMA mapping and MSI-X. */
 
 #include <errno.h>
+#include <pthread.h>
+#include <string.h>
 
 #include "mlx5v_hw.h"
+
+/* Process-local by construction: a static array of this library (see mlx5v_hw.h). */
+struct mlx5v_hw mlx5v_hw_procs[MLX5V_HW_MAX];
+static pthread_mutex_t mlx5v_hw_procs_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int
+mlx5v_hw_slot_alloc(const struct mlx5v_hw *tmpl)
+{
+	int i, ret = -ENOSPC;
+
+	if (tmpl == NULL || tmpl->ops == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&mlx5v_hw_procs_lock);
+	for (i = 0; i < MLX5V_HW_MAX; i++) {
+		if (mlx5v_hw_procs[i].ops == NULL) {
+			mlx5v_hw_procs[i] = *tmpl;
+			ret = i;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&mlx5v_hw_procs_lock);
+	return ret;
+}
+
+void
+mlx5v_hw_slot_free(int slot)
+{
+	if (slot < 0 || slot >= MLX5V_HW_MAX)
+		return;
+	pthread_mutex_lock(&mlx5v_hw_procs_lock);
+	memset(&mlx5v_hw_procs[slot], 0, sizeof(mlx5v_hw_procs[slot]));
+	pthread_mutex_unlock(&mlx5v_hw_procs_lock);
+}
 
 /* A backend that lacks an optional operation returns -ENOTSUP (house style rule 3). */
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include <rte_byteorder.h>
+#include <rte_compat.h>
 #include <rte_io.h>
 
 struct mlx5v_hw;
@@ -42,8 +43,8 @@ struct mlx5v_hw_ops {
 };
 
 /**
- * One device's seam. Process-local: function pointers differ between processes, so this
- * is never placed in shared memory (house style, virtio_hw_internal[]).
+ * One device's seam. A backend fills one as a template; the core keeps its own copy in the
+ * process-local table below and refers to it by index from the (shareable) device state.
  */
 struct mlx5v_hw {
 	const struct mlx5v_hw_ops *ops;
@@ -52,8 +53,29 @@ struct mlx5v_hw {
 	char name[64];          /**< EAL device name */
 };
 
+/** Slots of the process-local seam table: one per probed device. */
+#define MLX5V_HW_MAX 64
+
+/**
+ * The process-local seam table. Function pointers and backend addresses differ between
+ * primary and secondary processes, so they never live in memory another process can see
+ * (the pattern of DPDK virtio's per-process ops table; doc/guides/platform/mlx5v.rst,
+ * "Multi-process"). A slot is free while its ops is NULL.
+ */
+extern struct mlx5v_hw mlx5v_hw_procs[MLX5V_HW_MAX];
+
 extern const struct mlx5v_hw_ops mlx5v_hw_pci_ops;   /* mlx5v_hw_pci.c */
-extern const struct mlx5v_hw_ops mlx5v_sim_hw_ops;   /* sim/mlx5v_sim_hw.c */
+
+/**
+ * Copy a backend's seam into a free slot of this process's table. Control thread.
+ * @return the slot index (>= 0), -EINVAL (no ops) or -ENOSPC (table full).
+ */
+__rte_internal
+int mlx5v_hw_slot_alloc(const struct mlx5v_hw *tmpl);
+
+/** Release a slot from mlx5v_hw_slot_alloc(). */
+__rte_internal
+void mlx5v_hw_slot_free(int slot);
 
 static inline uint32_t
 mlx5v_hw_rd32(struct mlx5v_hw *hw, uint32_t off)

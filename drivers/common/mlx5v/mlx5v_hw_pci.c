@@ -27,10 +27,12 @@
 #include <rte_memory.h>
 #include <bus_pci_driver.h>
 
+#include "mlx5v_class.h"
 #include "mlx5v_dev.h"
 #include "mlx5v_log.h"
 
 #define PCI_VENDOR_ID_MELLANOX 0x15b3
+#define MLX5V_PCI_CLASS_LEN 128
 #define MLX5V_PCI_COMMAND 0x04
 #define MLX5V_PCI_COMMAND_MEM_BUS_MASTER 0x0006
 
@@ -237,6 +239,7 @@ static const char *const mlx5v_pci_valid_args[] = {
 	MLX5V_PCI_ARG_HEALTH_MS,
 	MLX5V_PCI_ARG_CMD_SIG,
 	MLX5V_PCI_ARG_FAST_UNLOAD,
+	MLX5V_CLASS_ARG,
 	NULL,
 };
 
@@ -247,6 +250,10 @@ mlx5v_pci_arg_u32(const char *key, const char *val, void *opaque)
 	char *end = NULL;
 	unsigned long v;
 
+	if (val == NULL || val[0] == '\0') {
+		MLX5V_LOG(ERR, "devarg %s: no value", key);
+		return -EINVAL;
+	}
 	errno = 0;
 	v = strtoul(val, &end, 0);
 	if (errno != 0 || end == val || *end != '\0' || v > UINT32_MAX) {
@@ -257,8 +264,22 @@ mlx5v_pci_arg_u32(const char *key, const char *val, void *opaque)
 	return 0;
 }
 
+/* class=<list>: copied out, the class layer validates it (mlx5v_class_parse()). */
 static int
-mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp)
+mlx5v_pci_arg_str(const char *key, const char *val, void *opaque)
+{
+	char *out = opaque;
+
+	if (val == NULL || val[0] == '\0' || strlen(val) >= MLX5V_PCI_CLASS_LEN || out[0] != '\0') {
+		MLX5V_LOG(ERR, "devarg %s: empty, too long or given twice", key);
+		return -EINVAL;
+	}
+	strlcpy(out, val, MLX5V_PCI_CLASS_LEN);
+	return 0;
+}
+
+static int
+mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp, char *classes)
 {
 	struct rte_kvargs *kv;
 	uint32_t sig = 0, fast = 0;
@@ -278,7 +299,8 @@ mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp)
 	    rte_kvargs_process(kv, MLX5V_PCI_ARG_HEALTH_MS, mlx5v_pci_arg_u32,
 			       &dp->tout_ms[MLX5V_TO_HEALTH_POLL]) < 0 ||
 	    rte_kvargs_process(kv, MLX5V_PCI_ARG_CMD_SIG, mlx5v_pci_arg_u32, &sig) < 0 ||
-	    rte_kvargs_process(kv, MLX5V_PCI_ARG_FAST_UNLOAD, mlx5v_pci_arg_u32, &fast) < 0)
+	    rte_kvargs_process(kv, MLX5V_PCI_ARG_FAST_UNLOAD, mlx5v_pci_arg_u32, &fast) < 0 ||
+	    rte_kvargs_process(kv, MLX5V_CLASS_ARG, mlx5v_pci_arg_str, classes) < 0)
 		ret = -EINVAL;
 	dp->cmd_sig = !!sig;
 	dp->fast_teardown = !!fast;
@@ -289,9 +311,9 @@ mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp)
 static int
 mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 {
+	char classes[MLX5V_PCI_CLASS_LEN] = "";
 	struct mlx5v_dev_params dp;
 	struct mlx5v_pci *p;
-	struct mlx5v_dev *dev;
 	int ret;
 
 	RTE_SET_USED(drv);
@@ -305,7 +327,7 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 		return -ENODEV;
 	}
 	memset(&dp, 0, sizeof(dp));
-	ret = mlx5v_pci_parse(pdev, &dp);
+	ret = mlx5v_pci_parse(pdev, &dp, classes);
 	if (ret < 0)
 		return ret;
 	p = rte_zmalloc_socket("mlx5v_pci", sizeof(*p), 0, pdev->device.numa_node);
@@ -318,22 +340,15 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 	p->hw.priv = p;
 	p->hw.numa_node = pdev->device.numa_node;
 	strlcpy(p->hw.name, pdev->device.name, sizeof(p->hw.name));
-	dev = mlx5v_dev_init(pdev->device.name, &p->hw, &dp);
-	if (dev == NULL) {
-		ret = -rte_errno;
-		goto err_p_free;
-	}
-	dev->owner = p;
-	ret = mlx5v_dev_load(dev);
+	ret = mlx5v_class_dev_probe(&pdev->device, &p->hw, &dp,
+				    classes[0] != '\0' ? classes : NULL);
 	if (ret < 0)
-		goto err_dev_cleanup;
+		goto err_p_free;
 	return 0;
 
-err_dev_cleanup:
-	mlx5v_dev_cleanup(dev);
+err_p_free:
 	if (p->msix_enabled)
 		mlx5v_pci_set_irqs(p, 0, 0, NULL, VFIO_IRQ_SET_DATA_NONE);
-err_p_free:
 	rte_free(p);
 	return ret;
 }
@@ -341,14 +356,12 @@ err_p_free:
 static int
 mlx5v_pci_remove(struct rte_pci_device *pdev)
 {
-	struct mlx5v_dev *dev = mlx5v_dev_get(pdev->device.name);
-	struct mlx5v_pci *p;
+	struct mlx5v_pci *p = NULL;
+	int ret;
 
-	if (dev == NULL)
-		return -ENODEV;
-	p = dev->owner;
-	mlx5v_dev_unload(dev);
-	mlx5v_dev_cleanup(dev);
+	ret = mlx5v_class_dev_remove(pdev->device.name, (void **)&p);
+	if (ret < 0)
+		return ret;
 	/* DATA_NONE with count 0 disables MSI-X on the function. */
 	if (p->msix_enabled)
 		mlx5v_pci_set_irqs(p, 0, 0, NULL, VFIO_IRQ_SET_DATA_NONE);
@@ -385,4 +398,5 @@ RTE_PMD_REGISTER_PCI(mlx5v_pci, mlx5v_pci_drv);
 RTE_PMD_REGISTER_PCI_TABLE(mlx5v_pci, mlx5v_pci_ids);
 RTE_PMD_REGISTER_KMOD_DEP(mlx5v_pci, "vfio-pci");
 RTE_PMD_REGISTER_PARAM_STRING(mlx5v_pci,
-	"cmd_to_ms=<int> health_ms=<int> cmd_sig=<0|1> fast_unload=<0|1>");
+	"class=<net|none|name:name> cmd_to_ms=<int> health_ms=<int> cmd_sig=<0|1> "
+	"fast_unload=<0|1>");

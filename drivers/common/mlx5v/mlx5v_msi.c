@@ -22,7 +22,7 @@ mlx5v_msi_init(struct mlx5v_dev *dev)
 	unsigned int v;
 
 	rte_spinlock_init(&msi->lock);
-	msi->count = mlx5v_hw_irq_count(dev->hw);
+	msi->count = mlx5v_hw_irq_count(mlx5v_dev_hw(dev));
 	if (msi->count < 1) {
 		MLX5V_LOG(ERR, "%s: the device has no MSI-X vector", dev->name);
 		return -ENOTSUP;
@@ -54,7 +54,7 @@ mlx5v_msi_cleanup(struct mlx5v_dev *dev)
 		if (msi->fd[v] < 0)
 			continue;
 		MLX5V_LOG(WARNING, "%s: MSI-X vector %u still allocated at cleanup", dev->name, v);
-		mlx5v_hw_irq_attach(dev->hw, v, -1);
+		mlx5v_hw_irq_attach(mlx5v_dev_hw(dev), v, -1);
 		close(msi->fd[v]);
 	}
 	free(msi->fd);
@@ -90,7 +90,7 @@ mlx5v_msi_ctrl_start(struct mlx5v_dev *dev, void (*cb)(void *arg), void *arg)
 	efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (efd < 0)
 		return -errno;
-	ret = mlx5v_hw_irq_attach(dev->hw, 0, efd);
+	ret = mlx5v_hw_irq_attach(mlx5v_dev_hw(dev), 0, efd);
 	if (ret < 0) {
 		MLX5V_LOG(ERR, "%s: cannot attach MSI-X vector 0: %s", dev->name, strerror(-ret));
 		goto err_close;
@@ -118,7 +118,7 @@ mlx5v_msi_ctrl_start(struct mlx5v_dev *dev, void (*cb)(void *arg), void *arg)
 err_ih_free:
 	rte_intr_instance_free(ih);
 err_detach:
-	mlx5v_hw_irq_attach(dev->hw, 0, -1);
+	mlx5v_hw_irq_attach(mlx5v_dev_hw(dev), 0, -1);
 err_close:
 	close(efd);
 	return ret;
@@ -142,7 +142,7 @@ mlx5v_msi_ctrl_stop(struct mlx5v_dev *dev, void (*cb)(void *arg), void *arg)
 		rte_intr_callback_unregister_sync(msi->ctrl_ih, cb, arg);
 	rte_intr_instance_free(msi->ctrl_ih);
 	msi->ctrl_ih = NULL;
-	mlx5v_hw_irq_attach(dev->hw, 0, -1);
+	mlx5v_hw_irq_attach(mlx5v_dev_hw(dev), 0, -1);
 	close(msi->fd[0]);
 	msi->fd[0] = -1;
 }
@@ -172,7 +172,7 @@ mlx5v_msi_alloc(struct mlx5v_dev *dev, int *fd)
 		rte_spinlock_unlock(&msi->lock);
 		return ret;
 	}
-	ret = mlx5v_hw_irq_attach(dev->hw, v, efd);
+	ret = mlx5v_hw_irq_attach(mlx5v_dev_hw(dev), v, efd);
 	if (ret < 0) {
 		rte_spinlock_unlock(&msi->lock);
 		close(efd);
@@ -203,7 +203,7 @@ mlx5v_msi_free(struct mlx5v_dev *dev, unsigned int vector, int fd)
 		rte_spinlock_unlock(&msi->lock);
 		return -EBUSY;
 	}
-	ret = mlx5v_hw_irq_attach(dev->hw, vector, -1);
+	ret = mlx5v_hw_irq_attach(mlx5v_dev_hw(dev), vector, -1);
 	if (ret < 0) {
 		rte_spinlock_unlock(&msi->lock);
 		return ret;

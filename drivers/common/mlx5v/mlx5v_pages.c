@@ -51,7 +51,7 @@ static void
 mlx5v_pages_chunk_free(struct mlx5v_dev *dev, struct mlx5v_pages_chunk *c)
 {
 	TAILQ_REMOVE(&dev->pages.chunks, c, next);
-	mlx5v_hw_dma_unmap(dev->hw, c->va, c->iova, MLX5V_PAGES_CHUNK_SIZE);
+	mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), c->va, c->iova, MLX5V_PAGES_CHUNK_SIZE);
 	rte_free(c->va);
 	free(c);
 }
@@ -75,7 +75,7 @@ mlx5v_pages_alloc_one(struct mlx5v_dev *dev, uint64_t *iova)
 		free(c);
 		return -ENOMEM;
 	}
-	ret = mlx5v_hw_dma_map(dev->hw, c->va, MLX5V_PAGES_CHUNK_SIZE, &c->iova);
+	ret = mlx5v_hw_dma_map(mlx5v_dev_hw(dev), c->va, MLX5V_PAGES_CHUNK_SIZE, &c->iova);
 	if (ret < 0) {
 		rte_free(c->va);
 		free(c);

@@ -2,7 +2,7 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file testpmd commands "mlx5v ...": device state, MSI vectors, DEVX EQs, simulator knobs. */
+/** @file testpmd commands "mlx5v ...": device state, MSI vectors, DEVX EQs. */
 
 #include <errno.h>
 #include <inttypes.h>
@@ -21,8 +21,10 @@
 #include "mlxv_testpmd.h"
 #include "mlx5v_dev.h"
 #include "mlx5v_devx.h"
-#include "mlx5v_sim.h"
 #include "rte_pmd_mlx5v.h"
+
+/* Set by the simulator's command file when it is built in: more lines for "mlx5v dev show". */
+void (*mlx5v_tp_dev_show_ext)(const char *name);
 
 /*
  * What testpmd allocated per device: its UAR (for the EQs it creates) and the MSI
@@ -109,27 +111,6 @@ tp_eq_get(struct tp_dev *t, uint32_t eqn)
 	return eq;
 }
 
-static struct mlx5v_sim *
-tp_sim_get(const char *name)
-{
-	struct mlx5v_sim *sim = mlx5v_sim_get(name);
-
-	if (sim == NULL)
-		printf("mlx5v: \"%s\" is not a simulated device\n", name);
-	return sim;
-}
-
-/* @return 0 if type and sub_type fit an EQE's 8-bit fields, else -1 after printing why. */
-static int
-tp_event_check(uint32_t type, uint32_t sub_type)
-{
-	if (type > 0xff || sub_type > 0xff) {
-		printf("mlx5v: event type and sub_type are 8-bit values\n");
-		return -1;
-	}
-	return 0;
-}
-
 static const char *
 tp_event_name(uint8_t type)
 {
@@ -210,7 +191,6 @@ tp_dev_show_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unuse
 	struct mlx5v_cmd_info ci;
 	struct mlx5v_eq *async;
 	struct tp_dev *t = tp_dev_get(res->name);
-	struct mlx5v_sim *sim;
 	struct mlx5v_dev *dev;
 	unsigned int v, op;
 
@@ -234,21 +214,8 @@ tp_dev_show_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unuse
 		       "timed out 0x%08x, late %" PRIu64 ", recoveries %" PRIu64 "\n", dev->name,
 		       ci.nslots, ci.page_slot, ci.events ? "event" : "polling", ci.busy_mask,
 		       ci.timedout_mask, ci.late_completions, ci.eq_recoveries);
-	sim = mlx5v_sim_get(dev->name);
-	if (sim != NULL)
-		printf("mlx5v: %s: simulator: %" PRIu64 " commands (%" PRIu64 " failed), %" PRIu64
-		       " EQEs, %" PRIu64 " CQEs, %" PRIu64 " MSI-X, %" PRIu64 " doorbell misuses, %"
-		       PRIu64 " IOMMU faults, live EQ %u CQ %u UAR %u\n", dev->name,
-		       mlx5v_sim_counter(sim, MLX5V_SIM_CTR_CMDS),
-		       mlx5v_sim_counter(sim, MLX5V_SIM_CTR_CMD_ERRORS),
-		       mlx5v_sim_counter(sim, MLX5V_SIM_CTR_EQES),
-		       mlx5v_sim_counter(sim, MLX5V_SIM_CTR_CQES),
-		       mlx5v_sim_counter(sim, MLX5V_SIM_CTR_MSIX),
-		       mlx5v_sim_counter(sim, MLX5V_SIM_CTR_DB_MISUSE),
-		       mlx5v_sim_counter(sim, MLX5V_SIM_CTR_IOMMU_FAULTS),
-		       mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_EQ),
-		       mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_CQ),
-		       mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_UAR));
+	if (mlx5v_tp_dev_show_ext != NULL)
+		mlx5v_tp_dev_show_ext(dev->name);
 	printf("mlx5v: %s: %-26s %10s %8s %8s %12s\n", dev->name, "opcode", "count", "errors",
 	       "timeouts", "avg ns");
 	for (op = 0; op < MLX5V_CMD_STATS_OPCODES; op++) {
@@ -810,7 +777,7 @@ tp_eq_gen_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused 
 	uint8_t *eqe = in + RTE_PMD_MLX5V_GEN_EQE_IN_EQE;
 	int ret;
 
-	if (t == NULL || tp_event_check(res->type, res->sub_type) < 0)
+	if (t == NULL || mlxv_tp_event_check(res->type, res->sub_type) < 0)
 		return;
 	memset(in, 0, sizeof(in));
 	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_GEN_EQE);
@@ -865,191 +832,6 @@ static cmdline_parse_inst_t tp_eq_gen = {
 	},
 };
 
-/* ---- mlx5v sim inject <name> <type> <sub_type> ---- */
-
-struct tp_sim_inject_result {
-	cmdline_fixed_string_t mlx5v;
-	cmdline_fixed_string_t sim;
-	cmdline_fixed_string_t inject;
-	cmdline_fixed_string_t name;
-	uint32_t type;
-	uint32_t sub_type;
-};
-
-static void
-tp_sim_inject_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
-{
-	struct tp_sim_inject_result *res = parsed_result;
-	struct mlx5v_sim *sim = tp_sim_get(res->name);
-	int n;
-
-	if (sim == NULL || tp_event_check(res->type, res->sub_type) < 0)
-		return;
-	/* A port change carries its port number; inject it on port 1. */
-	if (res->type == RTE_PMD_MLX5V_EVENT_PORT_CHANGE)
-		n = mlx5v_sim_port_event(sim, 1, res->sub_type);
-	else
-		n = mlx5v_sim_inject_event(sim, res->type, res->sub_type, NULL);
-	if (n < 0)
-		printf("mlx5v: %s: inject failed: %s\n", res->name, strerror(-n));
-	else
-		printf("mlx5v: %s: event type 0x%02x sub_type 0x%02x written to %d EQ(s)\n",
-		       res->name, res->type, res->sub_type, n);
-}
-
-TP_CMD(tp_sim_inject)
-
-static cmdline_parse_token_string_t tp_sim_inject_mlx5v =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_inject_result, mlx5v, "mlx5v");
-static cmdline_parse_token_string_t tp_sim_inject_sim =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_inject_result, sim, "sim");
-static cmdline_parse_token_string_t tp_sim_inject_inject =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_inject_result, inject, "inject");
-static cmdline_parse_token_string_t tp_sim_inject_name =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_inject_result, name, NULL);
-static cmdline_parse_token_num_t tp_sim_inject_type =
-	TOKEN_NUM_INITIALIZER(struct tp_sim_inject_result, type, RTE_UINT32);
-static cmdline_parse_token_num_t tp_sim_inject_sub =
-	TOKEN_NUM_INITIALIZER(struct tp_sim_inject_result, sub_type, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_sim_inject = {
-	.f = tp_sim_inject_parsed,
-	.data = NULL,
-	.help_str = "mlx5v sim inject <dev> <type> <sub_type>",
-	.tokens = {
-		(void *)&tp_sim_inject_mlx5v,
-		(void *)&tp_sim_inject_sim,
-		(void *)&tp_sim_inject_inject,
-		(void *)&tp_sim_inject_name,
-		(void *)&tp_sim_inject_type,
-		(void *)&tp_sim_inject_sub,
-		NULL,
-	},
-};
-
-/* ---- mlx5v sim fail <name> <opcode> <status> <syndrome> ---- */
-
-struct tp_sim_fail_result {
-	cmdline_fixed_string_t mlx5v;
-	cmdline_fixed_string_t sim;
-	cmdline_fixed_string_t fail;
-	cmdline_fixed_string_t name;
-	uint32_t opcode;
-	uint32_t status;
-	uint32_t syndrome;
-};
-
-static void
-tp_sim_fail_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
-{
-	struct tp_sim_fail_result *res = parsed_result;
-	struct mlx5v_sim *sim = tp_sim_get(res->name);
-	int ret;
-
-	if (sim == NULL)
-		return;
-	if (res->opcode > 0xffff || res->status == 0 || res->status > 0xff) {
-		printf("mlx5v: opcode is 16 bits and status 1..0xff (0 is OK)\n");
-		return;
-	}
-	ret = mlx5v_sim_fail_next_cmd(sim, res->opcode, res->status, res->syndrome);
-	if (ret < 0)
-		printf("mlx5v: %s: cannot arm the fault: %s\n", res->name,
-			strerror(-ret));
-	else
-		printf("mlx5v: %s: next %s (0x%x) answers status 0x%x syndrome 0x%x\n",
-		       res->name, mlx5v_cmd_opcode_name(res->opcode), res->opcode, res->status,
-		       res->syndrome);
-}
-
-TP_CMD(tp_sim_fail)
-
-static cmdline_parse_token_string_t tp_sim_fail_mlx5v =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_fail_result, mlx5v, "mlx5v");
-static cmdline_parse_token_string_t tp_sim_fail_sim =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_fail_result, sim, "sim");
-static cmdline_parse_token_string_t tp_sim_fail_fail =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_fail_result, fail, "fail");
-static cmdline_parse_token_string_t tp_sim_fail_name =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_fail_result, name, NULL);
-static cmdline_parse_token_num_t tp_sim_fail_opcode =
-	TOKEN_NUM_INITIALIZER(struct tp_sim_fail_result, opcode, RTE_UINT32);
-static cmdline_parse_token_num_t tp_sim_fail_status =
-	TOKEN_NUM_INITIALIZER(struct tp_sim_fail_result, status, RTE_UINT32);
-static cmdline_parse_token_num_t tp_sim_fail_synd =
-	TOKEN_NUM_INITIALIZER(struct tp_sim_fail_result, syndrome, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_sim_fail = {
-	.f = tp_sim_fail_parsed,
-	.data = NULL,
-	.help_str = "mlx5v sim fail <dev> <opcode> <status> <syndrome>",
-	.tokens = {
-		(void *)&tp_sim_fail_mlx5v,
-		(void *)&tp_sim_fail_sim,
-		(void *)&tp_sim_fail_fail,
-		(void *)&tp_sim_fail_name,
-		(void *)&tp_sim_fail_opcode,
-		(void *)&tp_sim_fail_status,
-		(void *)&tp_sim_fail_synd,
-		NULL,
-	},
-};
-
-/* ---- mlx5v sim cqe <name> <cqn> ---- */
-
-struct tp_sim_cqe_result {
-	cmdline_fixed_string_t mlx5v;
-	cmdline_fixed_string_t sim;
-	cmdline_fixed_string_t cqe;
-	cmdline_fixed_string_t name;
-	uint32_t cqn;
-};
-
-static void
-tp_sim_cqe_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
-{
-	struct tp_sim_cqe_result *res = parsed_result;
-	struct mlx5v_sim *sim = tp_sim_get(res->name);
-	int ret;
-
-	if (sim == NULL)
-		return;
-	ret = mlx5v_sim_post_cqe(sim, res->cqn, 0x2, 64);
-	if (ret < 0)
-		printf("mlx5v: %s: cannot post a CQE on CQ %u: %s\n", res->name,
-			res->cqn, ret == -ENOENT ? "no such CQ" :
-			ret == -ENOSPC ? "CQ overrun (CQ_ERROR raised)" : strerror(-ret));
-	else
-		printf("mlx5v: %s: CQE posted on CQ %u\n", res->name, res->cqn);
-}
-
-TP_CMD(tp_sim_cqe)
-
-static cmdline_parse_token_string_t tp_sim_cqe_mlx5v =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_cqe_result, mlx5v, "mlx5v");
-static cmdline_parse_token_string_t tp_sim_cqe_sim =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_cqe_result, sim, "sim");
-static cmdline_parse_token_string_t tp_sim_cqe_cqe =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_cqe_result, cqe, "cqe");
-static cmdline_parse_token_string_t tp_sim_cqe_name =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_cqe_result, name, NULL);
-static cmdline_parse_token_num_t tp_sim_cqe_cqn =
-	TOKEN_NUM_INITIALIZER(struct tp_sim_cqe_result, cqn, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_sim_cqe = {
-	.f = tp_sim_cqe_parsed,
-	.data = NULL,
-	.help_str = "mlx5v sim cqe <dev> <cqn>",
-	.tokens = {
-		(void *)&tp_sim_cqe_mlx5v,
-		(void *)&tp_sim_cqe_sim,
-		(void *)&tp_sim_cqe_cqe,
-		(void *)&tp_sim_cqe_name,
-		(void *)&tp_sim_cqe_cqn,
-		NULL,
-	},
-};
-
 static struct testpmd_driver_commands mlx5v_devx_cmds = {
 	.commands = {
 		{ &tp_dev_show, "mlx5v dev show (dev)\n"
@@ -1069,12 +851,6 @@ static struct testpmd_driver_commands mlx5v_devx_cmds = {
 		  "    Consume an EQ from an EAL interrupt callback on its vector.\n" },
 		{ &tp_eq_gen, "mlx5v eq gen (dev) (eqn) (type) (sub_type)\n"
 		  "    GEN_EQE through the general command: the device writes an EQE.\n" },
-		{ &tp_sim_inject, "mlx5v sim inject (dev) (type) (sub_type)\n"
-		  "    Simulator: raise an event on every EQ subscribed to its type.\n" },
-		{ &tp_sim_fail, "mlx5v sim fail (dev) (opcode) (status) (syndrome)\n"
-		  "    Simulator: answer the next command of opcode with status/syndrome.\n" },
-		{ &tp_sim_cqe, "mlx5v sim cqe (dev) (cqn)\n"
-		  "    Simulator: post a CQE on a CQ.\n" },
 		{ NULL, NULL },
 	},
 };

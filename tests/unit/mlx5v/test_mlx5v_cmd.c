@@ -180,7 +180,8 @@ test_mlx5v_cmd_long_mailbox_8k(void)
 	out = calloc(1, outmsg);
 	seen = calloc(1, n);
 	TEST_ASSERT(pages != NULL && in != NULL && out != NULL && seen != NULL, "alloc");
-	TEST_ASSERT_SUCCESS(g_dev->hw->ops->dma_map(g_dev->hw, pages, len, &iova), "dma map");
+	TEST_ASSERT_SUCCESS(mlx5v_dev_hw(g_dev)->ops->dma_map(mlx5v_dev_hw(g_dev), pages, len,
+							       &iova), "dma map");
 	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MANAGE_PAGES);
 	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_MANAGE_PAGES_GIVE);
 	MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES, n);
@@ -221,7 +222,7 @@ test_mlx5v_cmd_long_mailbox_8k(void)
 			   MLX5V_CMD_HDR_SIZE);
 	TEST_ASSERT_SUCCESS(ret, "giving the core's pages back failed: %d", ret);
 	TEST_ASSERT_EQUAL(mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_PAGES), held, "held");
-	g_dev->hw->ops->dma_unmap(g_dev->hw, pages, iova, len);
+	mlx5v_dev_hw(g_dev)->ops->dma_unmap(mlx5v_dev_hw(g_dev), pages, iova, len);
 	rte_free(pages);
 	free(in);
 	free(out);

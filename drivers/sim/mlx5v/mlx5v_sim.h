@@ -75,6 +75,10 @@ __rte_internal
 int mlx5v_sim_params_parse(struct mlx5v_sim_params *p, const char *devargs);
 
 struct mlx5v_hw;
+struct mlx5v_hw_ops;
+
+/** The simulator's backend of the mlx5v hardware seam (mlx5v_sim_hw.c). */
+extern const struct mlx5v_hw_ops mlx5v_sim_hw_ops;
 
 /** Point hw at the simulator backend: ops = &mlx5v_sim_hw_ops, priv = sim, name. */
 __rte_internal

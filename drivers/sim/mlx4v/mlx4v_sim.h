@@ -138,4 +138,12 @@ int mlx4v_sim_inject(struct mlx4v_sim *sim, unsigned int port, const void *pkt,
 __rte_internal
 int mlx4v_sim_poll(struct mlx4v_sim *sim);
 
+/**
+ * Report a port state change to the device's class drivers, as the asynchronous port
+ * active / port down events of a ConnectX-3 would.
+ * @return 0, or -EINVAL for a port out of range.
+ */
+__rte_internal
+int mlx4v_sim_port_event(struct mlx4v_sim *sim, unsigned int port, int up);
+
 #endif /* _MLX4V_SIM_H_ */

@@ -17,6 +17,7 @@
 #include <rte_malloc.h>
 
 #include "mlx4v_log.h"
+#include "mlx4v_sim_log.h"
 #include "mlx4v_sim_priv.h"
 
 /* The simulated device behind a handle, set at ctx_open from the registry entry. */
@@ -705,7 +706,15 @@ mlx4v_sim_wq_destroy(struct mlx4v_wq *wq)
 	return 0;
 }
 
+/* The progress hook: one engine pass in the caller's thread. */
+static int
+mlx4v_sim_progress(void *dev_priv)
+{
+	return mlx4v_sim_poll(dev_priv);
+}
+
 const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops = {
+	.progress = mlx4v_sim_progress,
 	.name = "simulator",
 	.flags = MLX4V_VERBS_F_SW_PROVIDER,
 	.ctx_open = mlx4v_sim_ctx_open,

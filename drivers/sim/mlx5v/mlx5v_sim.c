@@ -16,7 +16,7 @@
 #include "mlx5v_hw.h"
 #include "mlx5v_sim_priv.h"
 
-RTE_LOG_REGISTER_SUFFIX(mlx5v_sim_logtype, sim, NOTICE);
+RTE_LOG_REGISTER_DEFAULT(mlx5v_sim_logtype, NOTICE);
 
 /* Every live simulator, so a front-end or test can find one by its EAL name. */
 static TAILQ_HEAD(, mlx5v_sim) mlx5v_sim_list = TAILQ_HEAD_INITIALIZER(mlx5v_sim_list);

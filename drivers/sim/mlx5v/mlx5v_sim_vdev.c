@@ -17,9 +17,10 @@
 #include <rte_malloc.h>
 #include <bus_vdev_driver.h>
 
+#include "mlx5v_class.h"
 #include "mlx5v_dev.h"
-#include "mlx5v_log.h"
 #include "mlx5v_sim.h"
+#include "mlx5v_sim_log.h"
 
 /* Devargs the front-end itself consumes; any other key is a simulator fault knob. */
 #define MLX5V_SIM_ARG_MSIX "msix"
@@ -35,12 +36,7 @@
 #define MLX5V_SIM_ARG_CMD_SIG "cmd_sig"
 #define MLX5V_SIM_ARG_FAST_UNLOAD "fast_unload"
 
-/** Per-device state of the front-end, reachable from the core device (dev->owner). */
-struct mlx5v_sim_vdev {
-	struct mlx5v_hw hw;
-	struct mlx5v_sim *sim;
-	struct mlx5v_dev *dev;
-};
+#define MLX5V_SIM_CLASS_LEN 128
 
 static int
 mlx5v_sim_vdev_uint(const char *key, const char *val, unsigned int max, unsigned int *out)
@@ -51,7 +47,7 @@ mlx5v_sim_vdev_uint(const char *key, const char *val, unsigned int max, unsigned
 	errno = 0;
 	v = strtoul(val, &end, 0);
 	if (errno != 0 || end == val || *end != '\0' || v > max) {
-		MLX5V_LOG(ERR, "devarg %s=%s: expected an integer <= %u", key, val, max);
+		SIM_LOG(ERR, "devarg %s=%s: expected an integer <= %u", key, val, max);
 		return -EINVAL;
 	}
 	*out = (unsigned int)v;
@@ -65,7 +61,7 @@ mlx5v_sim_vdev_uint(const char *key, const char *val, unsigned int max, unsigned
  */
 static int
 mlx5v_sim_vdev_parse(const char *args, struct mlx5v_sim_params *sp,
-		     struct mlx5v_dev_params *dp, char **knobs)
+		     struct mlx5v_dev_params *dp, char **knobs, char *classes)
 {
 	struct rte_kvargs *kv;
 	size_t klen = 0;
@@ -77,14 +73,23 @@ mlx5v_sim_vdev_parse(const char *args, struct mlx5v_sim_params *sp,
 		return 0;
 	kv = rte_kvargs_parse(args, NULL);
 	if (kv == NULL) {
-		MLX5V_LOG(ERR, "cannot parse devargs \"%s\"", args);
+		SIM_LOG(ERR, "cannot parse devargs \"%s\"", args);
 		return -EINVAL;
 	}
 	for (i = 0; i < kv->count && ret == 0; i++) {
 		const char *k = kv->pairs[i].key;
 		const char *val = kv->pairs[i].value != NULL ? kv->pairs[i].value : "";
 
-		if (strcmp(k, MLX5V_SIM_ARG_MSIX) == 0) {
+		if (strcmp(k, MLX5V_CLASS_ARG) == 0) {
+			/* Validated by the class layer (mlx5v_class_parse()). */
+			if (val[0] == '\0' || strlen(val) >= MLX5V_SIM_CLASS_LEN ||
+			    classes[0] != '\0') {
+				SIM_LOG(ERR, "devarg %s: empty, too long or given twice", k);
+				ret = -EINVAL;
+			} else {
+				strlcpy(classes, val, MLX5V_SIM_CLASS_LEN);
+			}
+		} else if (strcmp(k, MLX5V_SIM_ARG_MSIX) == 0) {
 			ret = mlx5v_sim_vdev_uint(k, val, 2048, &sp->msix);
 		} else if (strcmp(k, MLX5V_SIM_ARG_PORTS) == 0) {
 			ret = mlx5v_sim_vdev_uint(k, val, 4, &sp->ports);
@@ -156,55 +161,40 @@ static int
 mlx5v_sim_vdev_probe(struct rte_vdev_device *vdev)
 {
 	const char *name = rte_vdev_device_name(vdev);
+	char classes[MLX5V_SIM_CLASS_LEN] = "";
 	struct mlx5v_sim_params sp;
 	struct mlx5v_dev_params dp;
-	struct mlx5v_sim_vdev *sv;
+	struct mlx5v_sim *sim;
+	struct mlx5v_hw hw;
 	char *knobs = NULL;
 	int ret;
 
 	mlx5v_sim_params_default(&sp);
 	memset(&dp, 0, sizeof(dp));
-	ret = mlx5v_sim_vdev_parse(rte_vdev_device_args(vdev), &sp, &dp, &knobs);
+	ret = mlx5v_sim_vdev_parse(rte_vdev_device_args(vdev), &sp, &dp, &knobs, classes);
 	if (ret < 0)
 		return ret;
 	sp.knobs = knobs;
 	sp.numa_node = vdev->device.numa_node;
-	sv = rte_zmalloc("mlx5v_sim_vdev", sizeof(*sv), 0);
-	if (sv == NULL) {
-		ret = -ENOMEM;
+	sim = mlx5v_sim_create(name, &sp);
+	if (sim == NULL) {
+		ret = -rte_errno;
+		SIM_LOG(ERR, "%s: cannot create the simulator "
+			"(bad devarg or knob in \"%s\"?): %s",
+			name, knobs != NULL ? knobs : "", strerror(rte_errno));
 		goto err_knobs_free;
 	}
-	sv->sim = mlx5v_sim_create(name, &sp);
-	if (sv->sim == NULL) {
-		ret = -rte_errno;
-		MLX5V_LOG(ERR, "%s: cannot create the simulator "
-			  "(bad devarg or knob in \"%s\"?): %s",
-			  name, knobs != NULL ? knobs : "", strerror(rte_errno));
-		goto err_sv_free;
-	}
-	sv->hw.ops = &mlx5v_sim_hw_ops;
-	sv->hw.priv = sv->sim;
-	sv->hw.numa_node = sp.numa_node;
-	strlcpy(sv->hw.name, name, sizeof(sv->hw.name));
-	sv->dev = mlx5v_dev_init(name, &sv->hw, &dp);
-	if (sv->dev == NULL) {
-		ret = -rte_errno;
-		goto err_sim_destroy;
-	}
-	sv->dev->owner = sv;
-	ret = mlx5v_dev_load(sv->dev);
+	/* A template: the core keeps its own process-local copy of the seam. */
+	mlx5v_sim_hw_init(sim, &hw);
+	ret = mlx5v_class_dev_probe(&vdev->device, &hw, &dp, classes[0] != '\0' ? classes : NULL);
 	if (ret < 0)
-		goto err_dev_cleanup;
+		goto err_sim_destroy;
 	free(knobs);
-	MLX5V_LOG(INFO, "%s: simulated ConnectX up (msix=%u ports=%u)", name, sp.msix, sp.ports);
+	SIM_LOG(INFO, "%s: simulated ConnectX up (msix=%u ports=%u)", name, sp.msix, sp.ports);
 	return 0;
 
-err_dev_cleanup:
-	mlx5v_dev_cleanup(sv->dev);
 err_sim_destroy:
-	mlx5v_sim_destroy(sv->sim);
-err_sv_free:
-	rte_free(sv);
+	mlx5v_sim_destroy(sim);
 err_knobs_free:
 	free(knobs);
 	return ret;
@@ -217,16 +207,13 @@ err_knobs_free:
 static int
 mlx5v_sim_vdev_remove(struct rte_vdev_device *vdev)
 {
-	struct mlx5v_dev *dev = mlx5v_dev_get(rte_vdev_device_name(vdev));
-	struct mlx5v_sim_vdev *sv;
+	struct mlx5v_sim *sim = NULL;
+	int ret;
 
-	if (dev == NULL)
-		return -ENODEV;
-	sv = dev->owner;
-	mlx5v_dev_unload(dev);
-	mlx5v_dev_cleanup(dev);
-	mlx5v_sim_destroy(sv->sim);
-	rte_free(sv);
+	ret = mlx5v_class_dev_remove(rte_vdev_device_name(vdev), (void **)&sim);
+	if (ret < 0)
+		return ret;
+	mlx5v_sim_destroy(sim);
 	return 0;
 }
 
@@ -237,6 +224,6 @@ static struct rte_vdev_driver mlx5v_sim_vdev_drv = {
 
 RTE_PMD_REGISTER_VDEV(mlx5v_sim, mlx5v_sim_vdev_drv);
 RTE_PMD_REGISTER_PARAM_STRING(mlx5v_sim,
-	"msix=<int> ports=<int> boot_ms=<int> boot_pages=<int> init_pages=<int> "
-	"log_max_eq_sz=<int> max_eqs=<int> health_ms=<int> cmd_to_ms=<int> "
+	"class=<net|none|name:name> msix=<int> ports=<int> boot_ms=<int> boot_pages=<int> "
+	"init_pages=<int> log_max_eq_sz=<int> max_eqs=<int> health_ms=<int> cmd_to_ms=<int> "
 	"tout_scale=<int> cmd_sig=<0|1> fast_unload=<0|1> <knob>=<int>");

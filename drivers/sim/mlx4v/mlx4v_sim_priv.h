@@ -22,6 +22,9 @@
 #include "mlx4v_sim.h"
 #include "mlx4v_verbs.h"
 
+/** The simulator backend of the mlx4v verbs seam (mlx4v_sim_verbs.c). */
+extern const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops;
+
 #define MLX4V_SIM_MAX_PORTS 4
 #define MLX4V_SIM_MAX_CQ 256
 #define MLX4V_SIM_MAX_QP 512       /* QPs and WQs share the QP number space */
@@ -134,6 +137,7 @@ struct mlx4v_sim_qp {
 struct mlx4v_sim {
 	TAILQ_ENTRY(mlx4v_sim) next;
 	char name[RTE_DEV_NAME_MAX_LEN];
+	char classes[128];        /* the class= devarg, for the class layer */
 	unsigned int nports;
 	int pair;                       /**< ports paired 1<->2, 3<->4 instead of looped back */
 	int socket;

@@ -16,10 +16,12 @@
 #include <rte_malloc.h>
 #include <bus_vdev_driver.h>
 
+#include "mlx4v_class.h"
 #include "mlx4v_log.h"
+#include "mlx4v_sim_log.h"
 #include "mlx4v_sim_priv.h"
 
-RTE_LOG_REGISTER_SUFFIX(mlx4v_logtype_sim, sim, NOTICE);
+RTE_LOG_REGISTER_DEFAULT(mlx4v_sim_logtype, NOTICE);
 
 static TAILQ_HEAD(, mlx4v_sim) mlx4v_sims = TAILQ_HEAD_INITIALIZER(mlx4v_sims);
 static pthread_mutex_t mlx4v_sims_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -102,6 +104,17 @@ mlx4v_sim_get(const char *name)
 	return sim;
 }
 
+int
+mlx4v_sim_port_event(struct mlx4v_sim *sim, unsigned int port, int up)
+{
+	struct mlx4v_class_event ev = { .type = MLX4V_CLASS_EVENT_PORT, .port = port, .up = !!up };
+
+	if (sim == NULL || port < 1 || port > sim->nports)
+		return -EINVAL;
+	mlx4v_class_dev_event(sim->name, &ev);
+	return 0;
+}
+
 unsigned int
 mlx4v_sim_ports(struct mlx4v_sim *sim)
 {
@@ -141,6 +154,11 @@ mlx4v_sim_arg_ports(const char *key, const char *value, void *opaque)
 	char *end;
 	unsigned long n;
 
+	if (value == NULL || value[0] == '\0') {
+		MLX4V_SIM_LOG(ERR, "%s: %s: no value (expected 1..%d)", sim->name, key,
+			      MLX4V_SIM_MAX_PORTS);
+		return -EINVAL;
+	}
 	errno = 0;
 	n = strtoul(value, &end, 0);
 	if (errno != 0 || *end != '\0' || n < 1 || n > MLX4V_SIM_MAX_PORTS) {
@@ -161,6 +179,10 @@ mlx4v_sim_arg_mode(const char *key, const char *value, void *opaque)
 {
 	struct mlx4v_sim *sim = opaque;
 
+	if (value == NULL) {
+		MLX4V_SIM_LOG(ERR, "%s: %s: no value (expected loopback or pair)", sim->name, key);
+		return -EINVAL;
+	}
 	if (strcmp(value, "loopback") == 0) {
 		sim->pair = 0;
 	} else if (strcmp(value, "pair") == 0) {
@@ -170,6 +192,21 @@ mlx4v_sim_arg_mode(const char *key, const char *value, void *opaque)
 			      value);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* class=<list>: kept for the class layer, which validates it. */
+static int
+mlx4v_sim_arg_class(const char *key, const char *value, void *opaque)
+{
+	struct mlx4v_sim *sim = opaque;
+
+	if (value == NULL || value[0] == '\0' || strlen(value) >= sizeof(sim->classes) ||
+	    sim->classes[0] != '\0') {
+		MLX4V_SIM_LOG(ERR, "%s: %s: empty, too long or given twice", sim->name, key);
+		return -EINVAL;
+	}
+	strlcpy(sim->classes, value, sizeof(sim->classes));
 	return 0;
 }
 
@@ -190,6 +227,8 @@ mlx4v_sim_parse_args(struct mlx4v_sim *sim, const char *args)
 	ret = rte_kvargs_process(kv, "ports", mlx4v_sim_arg_ports, sim);
 	if (ret == 0)
 		ret = rte_kvargs_process(kv, "mode", mlx4v_sim_arg_mode, sim);
+	if (ret == 0)
+		ret = rte_kvargs_process(kv, MLX4V_CLASS_ARG, mlx4v_sim_arg_class, sim);
 	rte_kvargs_free(kv);
 	if (ret)
 		return -EINVAL;
@@ -295,9 +334,10 @@ mlx4v_sim_probe(struct rte_vdev_device *vdev)
 		return -rte_errno;
 	/*
 	 * Registration makes the device reachable through rte_pmd_mlx4v_dev_open(); only now is the
-	 * model complete.
+	 * model complete. The class layer then probes the class drivers.
 	 */
-	ret = mlx4v_dev_register(name, &mlx4v_sim_verbs_ops, sim, socket);
+	ret = mlx4v_class_dev_probe(&vdev->device, name, &mlx4v_sim_verbs_ops, sim, socket,
+				    sim->classes[0] != '\0' ? sim->classes : NULL);
 	if (ret) {
 		mlx4v_sim_destroy(sim);
 		return ret;
@@ -323,7 +363,7 @@ mlx4v_sim_remove(struct rte_vdev_device *vdev)
 	 * thread, so no pass is running once it returns; stopping again is a no-op.
 	 */
 	hwsim_engine_stop(sim->engine);
-	ret = mlx4v_dev_unregister(name);
+	ret = mlx4v_class_dev_remove(name);
 	if (ret)
 		MLX4V_SIM_LOG(ERR, "%s: was not registered: %s", name, rte_strerror(-ret));
 	/* Removal never fails once the device exists: EAL does not retry it at exit. */
@@ -338,6 +378,7 @@ static struct rte_vdev_driver mlx4v_sim_driver = {
 
 RTE_PMD_REGISTER_VDEV(mlx4v_sim, mlx4v_sim_driver);
 RTE_PMD_REGISTER_PARAM_STRING(mlx4v_sim,
+	"class=<net|none|name:name> "
 	"ports=<1-4> "
 	"mode=<loopback|pair> "
 	"strict_cqe_owner=<0|1> "

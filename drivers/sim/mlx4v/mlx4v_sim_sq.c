@@ -14,6 +14,7 @@
 #include <rte_byteorder.h>
 
 #include "mlx4v_log.h"
+#include "mlx4v_sim_log.h"
 #include "mlx4v_sim_priv.h"
 
 #define MLX4V_SIM_DS 16u

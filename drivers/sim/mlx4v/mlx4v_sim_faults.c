@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "mlx4v_log.h"
+#include "mlx4v_sim_log.h"
 #include "mlx4v_sim_priv.h"
 
 /* Order matches enum mlx4v_sim_knob. Every name is also a devarg. */
@@ -39,7 +40,7 @@ static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 };
 
 /* Devargs handled by mlx4v_sim.c itself; the hwsim knob parser must not reject them. */
-const char *const mlx4v_sim_dev_keys[] = { "ports", "mode", NULL };
+const char *const mlx4v_sim_dev_keys[] = { "ports", "mode", "class", NULL };
 
 /* Stable names: tests and the testpmd commands look misuse counters up by them. */
 static const char *const mlx4v_sim_misuse_names[MLX4V_SIM_MISUSE_MAX] = {

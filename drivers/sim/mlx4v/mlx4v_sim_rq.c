@@ -18,6 +18,7 @@
 #include <rte_byteorder.h>
 
 #include "mlx4v_log.h"
+#include "mlx4v_sim_log.h"
 #include "mlx4v_sim_priv.h"
 
 /* CQE status bits used by DPDK's packet-type parsing (mlx4dv.md §4.6). */

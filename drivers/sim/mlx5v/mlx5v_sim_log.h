@@ -2,14 +2,14 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file Log type of the mlx5 device model: pmd.common.mlx5v.sim. */
+/** @file Log type of the mlx5 device model: pmd.sim.mlx5v. */
 
 #ifndef _MLX5V_SIM_LOG_H_
 #define _MLX5V_SIM_LOG_H_
 
 #include <rte_log.h>
 
-/** Registered in mlx5v_sim.c with RTE_LOG_REGISTER_SUFFIX(..., sim, NOTICE). */
+/** Registered in mlx5v_sim.c with RTE_LOG_REGISTER_DEFAULT. */
 extern int mlx5v_sim_logtype;
 
 /**

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Class drivers on the mlx4v common driver: backends probe once, then the classes. */
+
+#ifndef _MLX4V_CLASS_H_
+#define _MLX4V_CLASS_H_
+
+#include <sys/queue.h>
+
+#include <rte_compat.h>
+#include <rte_dev.h>
+
+struct mlx4v_verbs_ops;
+
+/** The devarg that selects the class drivers of a device: class=net (default), class=none. */
+#define MLX4V_CLASS_ARG "class"
+/** Most class drivers one device can carry. */
+#define MLX4V_CLASS_MAX 8
+
+/** Device events a class driver hears besides probe and remove. */
+enum mlx4v_class_event_type {
+	MLX4V_CLASS_EVENT_DEAD,     /**< the device failed; only teardown remains */
+	MLX4V_CLASS_EVENT_PORT,     /**< a port became active or went down */
+	MLX4V_CLASS_EVENT_REMOVE,   /**< the device is about to be removed */
+};
+
+/** One device event. */
+struct mlx4v_class_event {
+	enum mlx4v_class_event_type type;
+	unsigned int port;          /**< PORT: 1-based port number */
+	int up;                     /**< PORT: 1 active, 0 down */
+};
+
+/** A class driver of mlx4v devices (the net PMD, a test class). */
+struct mlx4v_class_driver {
+	TAILQ_ENTRY(mlx4v_class_driver) next;
+	const char *name;           /**< its class= name, e.g. "net" */
+	/**
+	 * Attach to the device named name (rte_pmd_mlx4v_dev_open() works on it); devargs is
+	 * the device's whole devargs string or NULL. @return 0 or a negative errno.
+	 */
+	int (*probe)(struct rte_device *edev, const char *name, const char *devargs);
+	/** Detach; called in the reverse order of the probes. @return 0 or -errno. */
+	int (*remove)(const char *name);
+	/** Optional; runs on the thread that reports the event. */
+	void (*event)(const char *name, const struct mlx4v_class_event *ev);
+};
+
+/** Register a class driver. @return 0, -EINVAL or -EEXIST. */
+__rte_internal
+int mlx4v_class_driver_register(struct mlx4v_class_driver *drv);
+
+/** Unregister a class driver no device uses. @return 0, -ENOENT or -EBUSY. */
+__rte_internal
+int mlx4v_class_driver_unregister(struct mlx4v_class_driver *drv);
+
+/**
+ * Parse a class= value (names joined by ':'; "none"; "eth" = "net").
+ * @return the number of classes (0 for none), or -EINVAL with one log line.
+ */
+__rte_internal
+int mlx4v_class_parse(const char *value, const char *names[MLX4V_CLASS_MAX]);
+
+/**
+ * The backends' entry (rdma-core on PCI, the simulator): register the device with its verbs
+ * backend, then probe the selected class drivers. A class whose driver is not loaded is
+ * skipped with a notice; a failing class probe unwinds everything. Control thread.
+ * @return 0 or a negative errno with nothing left behind.
+ */
+__rte_internal
+int mlx4v_class_dev_probe(struct rte_device *edev, const char *name,
+			  const struct mlx4v_verbs_ops *ops, void *priv, int socket,
+			  const char *classes);
+
+/**
+ * REMOVE events, class removes in reverse probe order, then unregister (which force-releases
+ * what is left). @return 0 or -ENODEV.
+ */
+__rte_internal
+int mlx4v_class_dev_remove(const char *name);
+
+/** A backend reports a device event (port up/down, fatal error) to the device's classes. */
+__rte_internal
+void mlx4v_class_dev_event(const char *name, const struct mlx4v_class_event *ev);
+
+/** The classes probed on a device, in order. @return how many (at most n), or -ENODEV. */
+__rte_internal
+int mlx4v_class_dev_classes(const char *name, const char **names, unsigned int n);
+
+#endif /* _MLX4V_CLASS_H_ */

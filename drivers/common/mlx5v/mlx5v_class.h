@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Class drivers on the mlx5v core: bus front-ends probe once, then the classes. */
+
+#ifndef _MLX5V_CLASS_H_
+#define _MLX5V_CLASS_H_
+
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rte_compat.h>
+#include <rte_dev.h>
+
+#include "mlx5v_dev.h"
+
+/** The devarg that selects the class drivers of a device: class=net (default), class=none. */
+#define MLX5V_CLASS_ARG "class"
+/** Most class drivers one device can carry. */
+#define MLX5V_CLASS_MAX 8
+
+/** What a class driver hears about its device besides probe and remove. */
+struct mlx5v_class_event {
+	enum mlx5v_dev_event type;  /**< DEAD, PORT or REMOVE */
+	unsigned int port;          /**< PORT: the port number (1-based) */
+	uint8_t sub_type;           /**< PORT: the PORT_CHANGE sub-type (down, active, ...) */
+};
+
+/**
+ * A class driver (the net PMD, a test class): probed on each device whose class= devarg
+ * names it, after the core brought the device up, and removed before it goes down.
+ */
+struct mlx5v_class_driver {
+	TAILQ_ENTRY(mlx5v_class_driver) next;
+	const char *name;        /**< its class= name, e.g. "net" */
+	/**
+	 * Attach to dev (edev: the EAL device; devargs: the device's whole devargs string or
+	 * NULL). Control thread. @return 0 or a negative errno (the probe of dev then fails).
+	 */
+	int (*probe)(struct mlx5v_dev *dev, struct rte_device *edev, const char *devargs);
+	/** Detach from dev; called in the reverse order of the probes. @return 0 or -errno. */
+	int (*remove)(struct mlx5v_dev *dev);
+	/**
+	 * Optional. DEAD and REMOVE run on the thread that detected them (EAL interrupt
+	 * thread, a command waiter, or the remover), PORT on the thread polling the EQ.
+	 */
+	void (*event)(struct mlx5v_dev *dev, const struct mlx5v_class_event *ev);
+};
+
+/**
+ * Register a class driver (an RTE_INIT constructor of the class library, or a test).
+ * Devices probed afterwards may select it. The name must be unique and not "none".
+ * @return 0, -EINVAL or -EEXIST.
+ */
+__rte_internal
+int mlx5v_class_driver_register(struct mlx5v_class_driver *drv);
+
+/**
+ * Unregister a class driver that no device uses.
+ * @return 0, -ENOENT, or -EBUSY while a device has it probed.
+ */
+__rte_internal
+int mlx5v_class_driver_unregister(struct mlx5v_class_driver *drv);
+
+/**
+ * Parse a class= value: names separated by ':' ("net", "net:test", "none"); "eth" is an
+ * alias of "net". On success names[] holds pointers to static or registered names.
+ * @return the number of classes (0 for "none"), or -EINVAL with one log line.
+ */
+__rte_internal
+int mlx5v_class_parse(const char *value, const char *names[MLX5V_CLASS_MAX]);
+
+/**
+ * The bus front-ends' entry (vfio-pci and the simulators): create and bring up the device
+ * named after edev on the seam hw, then probe the class drivers its class= selects. A class
+ * whose driver is not loaded is skipped with a notice; a failing class probe removes the
+ * classes already probed and takes the device down again. Control thread.
+ * @return 0, or a negative errno with nothing left behind.
+ */
+__rte_internal
+int mlx5v_class_dev_probe(struct rte_device *edev, const struct mlx5v_hw *hw,
+			  const struct mlx5v_dev_params *params, const char *classes);
+
+/**
+ * Remove a device probed by mlx5v_class_dev_probe(): REMOVE events, class removes in reverse
+ * probe order, unload, cleanup. *owner gets the front-end pointer stored in dev->owner.
+ * @return 0 or -ENODEV.
+ */
+__rte_internal
+int mlx5v_class_dev_remove(const char *name, void **owner);
+
+/**
+ * The class drivers probed on a device, in probe order.
+ * @return how many were written to names (at most n), or -ENODEV.
+ */
+__rte_internal
+int mlx5v_class_dev_classes(const char *name, const char **names, unsigned int n);
+
+#endif /* _MLX5V_CLASS_H_ */

@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Unit tests of mlx5v_class: class= parsing, probe/remove order, unwind, events. */
+
+#include <rte_bus_vdev.h>
+
+#include "test.h"
+
+#include "mlx5v_class.h"
+#include "rte_pmd_mlx5v.h"
+#include "ut_mlx5v.h"
+
+#define CT_DEV "mlx5v_sim_ct0"
+#define CT_LOG_MAX 32
+
+/* What the test classes saw, in order: "a+", "b-", "a:dead", "b:port1/4", ... */
+static char g_log[CT_LOG_MAX][24];
+static unsigned int g_nlog;
+static const char *g_fail_probe;   /* the class whose probe fails */
+static struct ut_heap g_heap;
+
+static void
+ct_log(const char *cls, const char *what)
+{
+	if (g_nlog < CT_LOG_MAX)
+		snprintf(g_log[g_nlog++], sizeof(g_log[0]), "%s%s", cls, what);
+}
+
+static int
+ct_log_is(const char *const *want, unsigned int n)
+{
+	unsigned int i;
+
+	if (g_nlog != n)
+		goto bad;
+	for (i = 0; i < n; i++)
+		if (strcmp(g_log[i], want[i]) != 0)
+			goto bad;
+	return 1;
+bad:
+	printf("class log (%u):", g_nlog);
+	for (i = 0; i < g_nlog; i++)
+		printf(" %s", g_log[i]);
+	printf("\n");
+	return 0;
+}
+
+static int
+ct_probe(const char *cls, struct mlx5v_dev *dev, struct rte_device *edev)
+{
+	if (dev == NULL || edev == NULL || strcmp(rte_dev_name(edev), dev->name) != 0)
+		return -EINVAL;
+	/* The raw API already works on the device while its classes probe. */
+	if (rte_pmd_mlx5v_dev_get(dev->name) == NULL)
+		return -ENODEV;
+	if (g_fail_probe != NULL && strcmp(g_fail_probe, cls) == 0) {
+		ct_log(cls, "!");
+		return -ENOTSUP;
+	}
+	ct_log(cls, "+");
+	return 0;
+}
+
+static void
+ct_event(const char *cls, const struct mlx5v_class_event *ev)
+{
+	char what[20];
+
+	if (ev->type == MLX5V_DEV_EVENT_PORT)
+		snprintf(what, sizeof(what), ":port%u/%u", ev->port, ev->sub_type);
+	else
+		snprintf(what, sizeof(what), ev->type == MLX5V_DEV_EVENT_DEAD ? ":dead" : ":rm");
+	ct_log(cls, what);
+}
+
+static int
+ct_a_probe(struct mlx5v_dev *dev, struct rte_device *edev, const char *devargs)
+{
+	RTE_SET_USED(devargs);
+	return ct_probe("a", dev, edev);
+}
+
+static int
+ct_a_remove(struct mlx5v_dev *dev)
+{
+	RTE_SET_USED(dev);
+	ct_log("a", "-");
+	return 0;
+}
+
+static void
+ct_a_event(struct mlx5v_dev *dev, const struct mlx5v_class_event *ev)
+{
+	RTE_SET_USED(dev);
+	ct_event("a", ev);
+}
+
+static int
+ct_b_probe(struct mlx5v_dev *dev, struct rte_device *edev, const char *devargs)
+{
+	RTE_SET_USED(devargs);
+	return ct_probe("b", dev, edev);
+}
+
+static int
+ct_b_remove(struct mlx5v_dev *dev)
+{
+	RTE_SET_USED(dev);
+	ct_log("b", "-");
+	return 0;
+}
+
+static void
+ct_b_event(struct mlx5v_dev *dev, const struct mlx5v_class_event *ev)
+{
+	RTE_SET_USED(dev);
+	ct_event("b", ev);
+}
+
+static struct mlx5v_class_driver g_cls_a = {
+	.name = "test_a", .probe = ct_a_probe, .remove = ct_a_remove, .event = ct_a_event,
+};
+static struct mlx5v_class_driver g_cls_b = {
+	.name = "test_b", .probe = ct_b_probe, .remove = ct_b_remove, .event = ct_b_event,
+};
+
+static int
+class_setup(void)
+{
+	g_nlog = 0;
+	g_fail_probe = NULL;
+	ut_heap_get(&g_heap);
+	return TEST_SUCCESS;
+}
+
+static void
+class_teardown(void)
+{
+	rte_vdev_uninit(CT_DEV);
+}
+
+/* The device and its simulator are gone, and the EAL heap is as before the test. */
+static int
+ct_nothing_left(void)
+{
+	struct ut_heap after;
+
+	TEST_ASSERT_NULL(mlx5v_dev_get(CT_DEV), "device still registered");
+	TEST_ASSERT_NULL(mlx5v_sim_get(CT_DEV), "simulator still alive");
+	ut_heap_get(&after);
+	TEST_ASSERT(ut_heap_same(&g_heap, &after), "EAL memory leaked");
+	return TEST_SUCCESS;
+}
+
+static int
+test_mlx5v_class_register_checks(void)
+{
+	struct mlx5v_class_driver none = { .name = "none", .probe = ct_a_probe,
+					   .remove = ct_a_remove };
+	struct mlx5v_class_driver colon = { .name = "x:y", .probe = ct_a_probe,
+					    .remove = ct_a_remove };
+	struct mlx5v_class_driver noprobe = { .name = "test_c", .remove = ct_a_remove };
+	struct mlx5v_class_driver twin = { .name = "test_a", .probe = ct_a_probe,
+					   .remove = ct_a_remove };
+
+	TEST_ASSERT_EQUAL(mlx5v_class_driver_register(NULL), -EINVAL, "NULL");
+	TEST_ASSERT_EQUAL(mlx5v_class_driver_register(&none), -EINVAL, "\"none\" is reserved");
+	TEST_ASSERT_EQUAL(mlx5v_class_driver_register(&colon), -EINVAL, "':' in a name");
+	TEST_ASSERT_EQUAL(mlx5v_class_driver_register(&noprobe), -EINVAL, "no probe");
+	TEST_ASSERT_EQUAL(mlx5v_class_driver_register(&twin), -EEXIST, "same name twice");
+	TEST_ASSERT_EQUAL(mlx5v_class_driver_unregister(&twin), -ENOENT, "never registered");
+	return TEST_SUCCESS;
+}
+
+static int
+test_mlx5v_class_parse(void)
+{
+	const char *n[MLX5V_CLASS_MAX];
+
+	TEST_ASSERT_EQUAL(mlx5v_class_parse("net", n), 1, "net");
+	TEST_ASSERT_EQUAL(strcmp(n[0], "net"), 0, "net name");
+	TEST_ASSERT_EQUAL(mlx5v_class_parse("eth", n), 1, "eth");
+	TEST_ASSERT_EQUAL(strcmp(n[0], "net"), 0, "eth is an alias of net");
+	TEST_ASSERT_EQUAL(mlx5v_class_parse("none", n), 0, "none");
+	TEST_ASSERT_EQUAL(mlx5v_class_parse("test_b:net:test_a", n), 3, "three");
+	TEST_ASSERT(strcmp(n[0], "test_b") == 0 && strcmp(n[1], "net") == 0 &&
+		    strcmp(n[2], "test_a") == 0, "order kept");
+	TEST_ASSERT_EQUAL(mlx5v_class_parse("", n), -EINVAL, "empty");
+	TEST_ASSERT_EQUAL(mlx5v_class_parse(NULL, n), -EINVAL, "NULL");
+	TEST_ASSERT_EQUAL(mlx5v_class_parse("vdpa", n), -EINVAL, "unknown");
+	TEST_ASSERT_EQUAL(mlx5v_class_parse("net:", n), -EINVAL, "trailing ':'");
+	TEST_ASSERT_EQUAL(mlx5v_class_parse(":net", n), -EINVAL, "leading ':'");
+	TEST_ASSERT_EQUAL(mlx5v_class_parse("net:eth", n), -EINVAL, "twice, through the alias");
+	TEST_ASSERT_EQUAL(mlx5v_class_parse("none:net", n), -EINVAL, "none with others");
+	TEST_ASSERT_EQUAL(mlx5v_class_parse("NET", n), -EINVAL, "names are case-sensitive");
+	return TEST_SUCCESS;
+}
+
+/* Bad class= values fail the probe with nothing left behind. */
+static int
+test_mlx5v_class_bad_devargs(void)
+{
+	static const char *const bad[] = {
+		"class=", "class", "class=bogus", "class=test_a:test_a", "class=net:none",
+		"class=test_a,class=test_b",
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		TEST_ASSERT(rte_vdev_init(CT_DEV, bad[i]) < 0, "\"%s\" accepted", bad[i]);
+		TEST_ASSERT_SUCCESS(ct_nothing_left(), "\"%s\" left something", bad[i]);
+	}
+	TEST_ASSERT_EQUAL(g_nlog, 0u, "a class was probed");
+	return TEST_SUCCESS;
+}
+
+static int
+test_mlx5v_class_probe_remove_order(void)
+{
+	static const char *const want[] = { "b+", "a+", "b:rm", "a:rm", "a-", "b-" };
+	const char *names[MLX5V_CLASS_MAX];
+
+	TEST_ASSERT_SUCCESS(rte_vdev_init(CT_DEV, "class=test_b:test_a,msix=4"), "probe");
+	TEST_ASSERT_EQUAL(mlx5v_class_dev_classes(CT_DEV, names, MLX5V_CLASS_MAX), 2, "two");
+	TEST_ASSERT(strcmp(names[0], "test_b") == 0 && strcmp(names[1], "test_a") == 0,
+		    "probe order is the class= order");
+	TEST_ASSERT_EQUAL(mlx5v_class_driver_unregister(&g_cls_a), -EBUSY, "in use");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(CT_DEV), "remove");
+	/* REMOVE first to every class, then the removes in reverse probe order. */
+	TEST_ASSERT(ct_log_is(want, RTE_DIM(want)), "order");
+	return ct_nothing_left();
+}
+
+/* A failing class probe: the classes before it are removed, the device goes down. */
+static int
+test_mlx5v_class_probe_fails(void)
+{
+	static const char *const want[] = { "a+", "b!", "a-" };
+
+	int ret;
+
+	g_fail_probe = "b";
+	ret = rte_vdev_init(CT_DEV, "class=test_a:test_b");
+	TEST_ASSERT_EQUAL(ret, -ENOTSUP, "probe returned %d, not the class probe's error", ret);
+	TEST_ASSERT(ct_log_is(want, RTE_DIM(want)), "unwind order");
+	TEST_ASSERT_SUCCESS(ct_nothing_left(), "leak");
+	/* The same device probes fine afterwards. */
+	g_fail_probe = NULL;
+	g_nlog = 0;
+	TEST_ASSERT_SUCCESS(rte_vdev_init(CT_DEV, "class=test_a:test_b"), "probe again");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(CT_DEV), "remove");
+	return ct_nothing_left();
+}
+
+/* class=none and a class whose driver is not loaded (net): the raw API serves the device. */
+static int
+test_mlx5v_class_raw_only(void)
+{
+	static const char *const args[] = { "class=none", "", "class=net", "class=eth" };
+	struct rte_pmd_mlx5v_dev *d;
+	struct rte_pmd_mlx5v_msi_vector *msi;
+	const char *names[MLX5V_CLASS_MAX];
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(args); i++) {
+		TEST_ASSERT_SUCCESS(rte_vdev_init(CT_DEV, args[i]), "\"%s\"", args[i]);
+		TEST_ASSERT_EQUAL(mlx5v_class_dev_classes(CT_DEV, names, MLX5V_CLASS_MAX), 0,
+				  "\"%s\": no class driver probed", args[i]);
+		d = rte_pmd_mlx5v_dev_get(CT_DEV);
+		TEST_ASSERT_NOT_NULL(d, "\"%s\": DEVX device", args[i]);
+		msi = rte_pmd_mlx5v_devx_alloc_msi_vector(d);
+		TEST_ASSERT_NOT_NULL(msi, "\"%s\": MSI vector", args[i]);
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(msi), "free");
+		TEST_ASSERT_SUCCESS(rte_vdev_uninit(CT_DEV), "remove");
+		TEST_ASSERT_SUCCESS(ct_nothing_left(), "\"%s\" left something", args[i]);
+	}
+	TEST_ASSERT_EQUAL(g_nlog, 0u, "a test class was probed");
+	return TEST_SUCCESS;
+}
+
+/* DEAD from health, PORT from a PORT_CHANGE EQE the core polls, to every class in order. */
+static int
+test_mlx5v_class_events(void)
+{
+	static const char *const want[] = {
+		"a+", "b+", "a:port1/4", "b:port1/4", "a:dead", "b:dead",
+		"a:rm", "b:rm", "b-", "a-",
+	};
+	struct mlx5v_eq_attr attr;
+	struct mlx5v_dev *dev;
+	struct mlx5v_eq *eq;
+	int vec, fd;
+
+	TEST_ASSERT_SUCCESS(rte_vdev_init(CT_DEV, "class=test_a:test_b,msix=4"), "probe");
+	dev = mlx5v_dev_get(CT_DEV);
+	TEST_ASSERT_NOT_NULL(dev, "device");
+	vec = mlx5v_msi_alloc(dev, &fd);
+	TEST_ASSERT(vec >= 1, "MSI vector");
+	memset(&attr, 0, sizeof(attr));
+	attr.log_size = 6;
+	attr.vector = vec;
+	attr.mask[0] = UINT64_C(1) << RTE_PMD_MLX5V_EVENT_PORT_CHANGE;
+	eq = mlx5v_eq_create(dev, &attr);
+	TEST_ASSERT_NOT_NULL(eq, "EQ with PORT_CHANGE");
+	TEST_ASSERT(mlx5v_sim_port_event(mlx5v_sim_get(CT_DEV), 1,
+					 RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE) >= 1, "port event");
+	TEST_ASSERT(mlx5v_eq_poll(eq) >= 1, "EQE consumed");
+	TEST_ASSERT_SUCCESS(mlx5v_eq_destroy(eq), "EQ destroy");
+	TEST_ASSERT_SUCCESS(mlx5v_msi_free(dev, vec, fd), "MSI free");
+	mlx5v_dev_set_dead(dev, MLX5V_DEAD_USER);
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(CT_DEV), "remove a dead device");
+	TEST_ASSERT(ct_log_is(want, RTE_DIM(want)), "events");
+	return ct_nothing_left();
+}
+
+static struct unit_test_suite mlx5v_class_suite = {
+	.suite_name = "mlx5v_class",
+	.unit_test_cases = {
+		TEST_CASE_ST(class_setup, class_teardown, test_mlx5v_class_register_checks),
+		TEST_CASE_ST(class_setup, class_teardown, test_mlx5v_class_parse),
+		TEST_CASE_ST(class_setup, class_teardown, test_mlx5v_class_bad_devargs),
+		TEST_CASE_ST(class_setup, class_teardown, test_mlx5v_class_probe_remove_order),
+		TEST_CASE_ST(class_setup, class_teardown, test_mlx5v_class_probe_fails),
+		TEST_CASE_ST(class_setup, class_teardown, test_mlx5v_class_raw_only),
+		TEST_CASE_ST(class_setup, class_teardown, test_mlx5v_class_events),
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_mlx5v_class(void)
+{
+	int ret;
+
+	if (mlx5v_class_driver_register(&g_cls_a) != 0 ||
+	    mlx5v_class_driver_register(&g_cls_b) != 0)
+		return TEST_FAILED;
+	ret = unit_test_suite_runner(&mlx5v_class_suite);
+	if (mlx5v_class_driver_unregister(&g_cls_a) != 0 ||
+	    mlx5v_class_driver_unregister(&g_cls_b) != 0)
+		ret = TEST_FAILED;
+	return ret;
+}
+
+REGISTER_TEST_COMMAND(mlx5v_class_autotest, test_mlx5v_class);
