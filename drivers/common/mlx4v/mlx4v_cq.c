@@ -16,7 +16,7 @@
 #define MLX4V_CQ_MAX_CQE 0x3fffff
 
 /*
- * Simulator only: reproduces libmlx4 mlx4_create_cq() geometry (mlx4dv.md §3, CQ row) so that a DV
+ * Simulator only: reproduces libmlx4 mlx4_create_cq() geometry (prm/mlx4 §3, CQ row) so that a DV
  * consumer sees the same view as on hardware. Called with the verbs lock held; the rdma-core
  * backend gets all of this from libmlx4 instead.
  */
@@ -30,7 +30,7 @@ mlx4v_cq_layout(struct mlx4v_cq *cq)
 	cq->buf_len = RTE_ALIGN_CEIL((size_t)cq->cqe_cnt * cq->cqe_size, MLX4V_PAGE_SIZE);
 	/*
 	 * The ring stays zeroed as libmlx4 leaves it; the simulator's CQ create then marks every
-	 * CQE hardware-owned (mlx4dv.md §6 decision), not this generic layer.
+	 * CQE hardware-owned (prm/mlx4 §6 decision), not this generic layer.
 	 */
 	cq->buf = mlx4v_ring_alloc(ctx, cq->buf_len);
 	if (cq->buf == NULL)
@@ -38,18 +38,18 @@ mlx4v_cq_layout(struct mlx4v_cq *cq)
 	cq->set_ci_db = mlx4v_db_alloc(ctx);
 	if (cq->set_ci_db == NULL)
 		goto err_ring_free;
-	/* The 8-byte record: consumer index, then the arm word (mlx4dv.md §4.8). */
+	/* The 8-byte record: consumer index, then the arm word (prm/mlx4 §4.8). */
 	cq->arm_db = cq->set_ci_db + 1;
 	/*
 	 * Doorbell record starts at zero, as in libmlx4: CI 0 and no arm request pending, so the
-	 * device (or simulator) sees no stale arm command before the consumer arms (mlx4dv.md
+	 * device (or simulator) sees no stale arm command before the consumer arms (prm/mlx4
 	 * §4.8).
 	 */
 	*cq->arm_db = 0;
 	*cq->set_ci_db = 0;
 	/*
 	 * arm_sn starts at 1, not 0, exactly as libmlx4; consumers copy it into the arm doorbell's
-	 * sn field (mlx4dv.md §2.2), so a different start would change the first arm word.
+	 * sn field (prm/mlx4 §2.2), so a different start would change the first arm word.
 	 */
 	cq->arm_sn = 1;
 	cq->cons_index = 0;
@@ -76,7 +76,7 @@ mlx4v_cq_layout_free(struct mlx4v_cq *cq)
 static struct mlx4_cqe *
 mlx4v_cq_entry(struct mlx4v_cq *cq, uint32_t n)
 {
-	/* cqe_cnt is a power of two, so masking wraps the running index (mlx4dv.md §4.6). */
+	/* cqe_cnt is a power of two, so masking wraps the running index (prm/mlx4 §4.6). */
 	uint8_t *slot = (uint8_t *)cq->buf + (size_t)(n & (cq->cqe_cnt - 1)) * cq->cqe_size;
 
 	return (struct mlx4_cqe *)(slot + (cq->cqe_size == 64 ? 32 : 0));
@@ -88,7 +88,7 @@ mlx4v_cq_sw_owned(struct mlx4v_cq *cq, uint32_t n)
 {
 	const struct mlx4_cqe *cqe = mlx4v_cq_entry(cq, n);
 
-	/* Owner bit check (mlx4dv.md §4.6): owner == !!(n & cqe_cnt) means software's. */
+	/* Owner bit check (prm/mlx4 §4.6): owner == !!(n & cqe_cnt) means software's. */
 	return !!(cqe->owner_sr_opcode & MLX4_CQE_OWNER_MASK) == !!(n & cq->cqe_cnt);
 }
 
@@ -106,7 +106,7 @@ mlx4v_cq_clean(struct mlx4v_cq *cq, uint32_t qpn, struct mlx4v_srq *srq)
 	uint8_t owner_bit;
 	int nfreed = 0;
 
-	/* A DV consumer owns the consumer index: leave the ring alone (mlx4dv.md §1.4). */
+	/* A DV consumer owns the consumer index: leave the ring alone (prm/mlx4 §1.4). */
 	if (cq == NULL || (cq->flags & MLX4V_CQ_F_DV_OWNED))
 		return;
 	/*
@@ -124,7 +124,7 @@ mlx4v_cq_clean(struct mlx4v_cq *cq, uint32_t qpn, struct mlx4v_srq *srq)
 		if ((rte_be_to_cpu_32(cqe->vlan_my_qpn) & MLX4_CQE_QPN_MASK) == qpn) {
 			/*
 			 * Receive CQEs of an SRQ QP name the SRQ WQE they consumed; libmlx4 puts it
-			 * back on the free list (mlx4dv.md §4.4) or the SRQ would leak entries.
+			 * back on the free list (prm/mlx4 §4.4) or the SRQ would leak entries.
 			 */
 			if (srq != NULL && !(cqe->owner_sr_opcode & MLX4_CQE_IS_SEND_MASK))
 				mlx4v_srq_free_wqe(srq, rte_be_to_cpu_16(cqe->wqe_index));
@@ -137,7 +137,7 @@ mlx4v_cq_clean(struct mlx4v_cq *cq, uint32_t qpn, struct mlx4v_srq *srq)
 			/*
 			 * Owner bit write: keep the destination's parity. Copying the source's bit
 			 * would make the slot read as the wrong pass and either hide or resurrect a
-			 * completion (mlx4dv.md §4.6).
+			 * completion (prm/mlx4 §4.6).
 			 */
 			dest->owner_sr_opcode = owner_bit |
 				(dest->owner_sr_opcode & ~MLX4_CQE_OWNER_MASK);
@@ -148,7 +148,7 @@ mlx4v_cq_clean(struct mlx4v_cq *cq, uint32_t qpn, struct mlx4v_srq *srq)
 		/* The moved entries must be visible before the device sees the new CI. */
 		rte_io_wmb();
 		/*
-		 * CQ doorbell record: only 24 bits of CI are meaningful (mlx4dv.md §4.6, §4.8); the
+		 * CQ doorbell record: only 24 bits of CI are meaningful (prm/mlx4 §4.6, §4.8); the
 		 * store tells the producer these slots are free again.
 		 */
 		*cq->set_ci_db = rte_cpu_to_be_32(cq->cons_index & 0xffffff);
@@ -166,7 +166,7 @@ mlx4v_cq_create(struct mlx4v_ctx *ctx, int cqe, int cqe_size, int with_events)
 		return NULL;
 	/*
 	 * Stricter than libmlx4, which passes a bad cqe_size through to the kernel: we refuse early
-	 * so both backends fail the same way (mlx4dv.md §1.2 spirit).
+	 * so both backends fail the same way (prm/mlx4 §1.2 spirit).
 	 */
 	if (cqe < 1 || cqe > MLX4V_CQ_MAX_CQE ||
 	    (cqe_size != 0 && cqe_size != 32 && cqe_size != 64)) {
@@ -186,7 +186,7 @@ mlx4v_cq_create(struct mlx4v_ctx *ctx, int cqe, int cqe_size, int with_events)
 		/*
 		 * 0 means the device's native size: the simulated device has no
 		 * MLX4_USER_DEV_CAP_LARGE_CQE, so 32 bytes; 64 only when asked for explicitly
-		 * (mlx4dv.md §2.2).
+		 * (prm/mlx4 §2.2).
 		 */
 		if (cq->cqe_size == 0)
 			cq->cqe_size = 32;
@@ -252,7 +252,7 @@ mlx4v_cq_release(struct mlx4v_cq *cq)
 
 /*
  * Verbs lock held. Non-blocking: the backend returns -EAGAIN when no event is queued, as DPDK's
- * rx_queue_intr_disable expects (mlx4dv.md §5.3).
+ * rx_queue_intr_disable expects (prm/mlx4 §5.3).
  */
 static int
 mlx4v_cq_get_event(struct mlx4v_cq *cq)

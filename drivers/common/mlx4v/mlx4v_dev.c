@@ -66,7 +66,7 @@ mlx4v_dev_register(const char *name, const struct mlx4v_verbs_ops *ops, void *pr
 	e->ops = ops;
 	e->priv = priv;
 	/*
-	 * Rings follow this socket (mlx4dv.md §5.4); an unknown NUMA node must not become an
+	 * Rings follow this socket (prm/mlx4 §5.4); an unknown NUMA node must not become an
 	 * invalid socket id in rte_zmalloc_socket().
 	 */
 	e->socket = socket < 0 ? SOCKET_ID_ANY : socket;

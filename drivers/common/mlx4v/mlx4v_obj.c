@@ -117,7 +117,7 @@ mlx4v_obj_find(const void *p, enum mlx4v_obj_type type)
 	TAILQ_FOREACH(it, &mlx4v_obj_live, next) {
 		/*
 		 * Compare addresses only; the pointer is dereferenced after it matched a live
-		 * entry, so garbage from a caller never reaches memory (mlx4dv.md §1.2: upstream
+		 * entry, so garbage from a caller never reaches memory (prm/mlx4 §1.2: upstream
 		 * would crash).
 		 */
 		if ((const void *)it == p) {
@@ -132,7 +132,7 @@ mlx4v_obj_find(const void *p, enum mlx4v_obj_type type)
 
 /*
  * Converts the internal -errno to the public contract: positive errno return, with rte_errno and
- * errno set to the same value (mlx4dv.md §1.2).
+ * errno set to the same value (prm/mlx4 §1.2).
  */
 int
 mlx4v_obj_ret(int ret)
@@ -159,7 +159,7 @@ mlx4v_obj_ptr(void *p)
 void *
 mlx4v_ring_alloc(struct mlx4v_ctx *ctx, size_t len)
 {
-	/* Rings are page-aligned EAL memory on the device's socket (mlx4dv.md §5.4). */
+	/* Rings are page-aligned EAL memory on the device's socket (prm/mlx4 §5.4). */
 	return rte_zmalloc_socket("mlx4v_ring", RTE_ALIGN_CEIL(len, MLX4V_PAGE_SIZE),
 				  MLX4V_PAGE_SIZE, ctx->socket);
 }
@@ -185,7 +185,7 @@ mlx4v_db_free(uint32_t *db)
 }
 
 /*
- * libmlx4 align_queue_size(): roundup_pow_of_two with 0 -> 1. Every ring size in mlx4dv.md §3 goes
+ * libmlx4 align_queue_size(): roundup_pow_of_two with 0 -> 1. Every ring size in prm/mlx4 §3 goes
  * through it, and masking with cnt - 1 relies on the power of two.
  */
 uint32_t
@@ -209,7 +209,7 @@ mlx4v_obj_fill_qp(const struct mlx4v_qp *qp, struct mlx4dv_qp *out)
 	out->rdb = qp->rdb;
 	out->sdb = qp->sdb;
 	/*
-	 * Already big-endian (BE32(qpn << 8)): DPDK writes it to sdb without a swap (mlx4dv.md
+	 * Already big-endian (BE32(qpn << 8)): DPDK writes it to sdb without a swap (prm/mlx4
 	 * §4.2).
 	 */
 	out->doorbell_qpn = qp->doorbell_qpn;
@@ -224,7 +224,7 @@ mlx4v_obj_fill_qp(const struct mlx4v_qp *qp, struct mlx4dv_qp *out)
 		out->uar_mmap_offset = (off_t)qp->uar_mmap_offset;
 		mask_out |= MLX4DV_QP_MASK_UAR_MMAP_OFFSET;
 	}
-	/* Output comp_mask is the intersection of requested and supported bits (mlx4dv.md §1.3). */
+	/* Output comp_mask is the intersection of requested and supported bits (prm/mlx4 §1.3). */
 	out->comp_mask = mask_out;
 }
 
@@ -243,7 +243,7 @@ mlx4v_obj_fill_cq(const struct mlx4v_cq *cq, struct mlx4dv_cq *out)
 	out->cqe_size = cq->cqe_size;
 	out->cqe_cnt = cq->cqe_cnt;
 	/*
-	 * cq_uar is left unwritten when not requested, as upstream does (mlx4dv.md §1.3); DPDK Rx
+	 * cq_uar is left unwritten when not requested, as upstream does (prm/mlx4 §1.3); DPDK Rx
 	 * always asks for it to reach the arm doorbell at +0x20.
 	 */
 	if (out->comp_mask & MLX4DV_CQ_MASK_UAR) {
@@ -262,7 +262,7 @@ mlx4v_obj_fill_srq(const struct mlx4v_srq *srq, struct mlx4dv_srq *out)
 	out->buf.length = srq->buf_len;
 	out->wqe_shift = srq->wqe_shift;
 	/*
-	 * head/tail are a snapshot: from here on the DV consumer owns the free list (mlx4dv.md
+	 * head/tail are a snapshot: from here on the DV consumer owns the free list (prm/mlx4
 	 * §4.4).
 	 */
 	out->head = srq->head;
@@ -280,11 +280,11 @@ mlx4v_obj_fill_rwq(const struct mlx4v_wq *wq, struct mlx4dv_rwq *out)
 	out->rdb = wq->rdb;
 	out->rq.wqe_cnt = wq->rq.wqe_cnt;
 	out->rq.wqe_shift = wq->rq.wqe_shift;
-	/* 0 or 64: the RQ follows the dummy SQ WQE unless its stride is larger (mlx4dv.md §2.4). */
+	/* 0 or 64: the RQ follows the dummy SQ WQE unless its stride is larger (prm/mlx4 §2.4). */
 	out->rq.offset = wq->rq.offset;
 }
 
-/* Validate one requested pair before anything is written (mlx4dv.md §1.2). */
+/* Validate one requested pair before anything is written (prm/mlx4 §1.2). */
 static int
 mlx4v_obj_check_pair(const void *in, const void *out, enum mlx4v_obj_type type,
 		     const char *what)
@@ -295,7 +295,7 @@ mlx4v_obj_check_pair(const void *in, const void *out, enum mlx4v_obj_type type,
 		return -EINVAL;
 	}
 	/*
-	 * Stricter than upstream (mlx4dv.md §1.2): a foreign or stale handle would be misread
+	 * Stricter than upstream (prm/mlx4 §1.2): a foreign or stale handle would be misread
 	 * through container_of there; here it is EINVAL and nothing is written.
 	 */
 	if (mlx4v_obj_find(in, type) == NULL) {
@@ -307,7 +307,7 @@ mlx4v_obj_check_pair(const void *in, const void *out, enum mlx4v_obj_type type,
 
 /*
  * Verbs lock held. Two phases: validate every requested pair, then fill. A failed validation
- * therefore leaves all outputs untouched (mlx4dv.md §1.2 project contract).
+ * therefore leaves all outputs untouched (prm/mlx4 §1.2 project contract).
  */
 static int
 mlx4v_obj_init(struct rte_pmd_mlx4v_obj *obj, uint64_t obj_type)
@@ -373,7 +373,7 @@ mlx4v_obj_init(struct rte_pmd_mlx4v_obj *obj, uint64_t obj_type)
 		}
 		/*
 		 * The caller now owns the consumer index: our copy is stale, and a
-		 * cq_clean based on it would corrupt the ring (mlx4dv.md §1.4).
+		 * cq_clean based on it would corrupt the ring (prm/mlx4 §1.4).
 		 */
 		cq->flags |= MLX4V_CQ_F_DV_OWNED;
 	}

@@ -24,7 +24,7 @@
 #define MLX4V_INLINE_ALIGN 64u
 
 /*
- * libmlx4 mlx4_qp_init_sq_ownership() (mlx4dv.md §3, SQ ownership init). Runs on RESET->INIT and
+ * libmlx4 mlx4_qp_init_sq_ownership() (prm/mlx4 §3, SQ ownership init). Runs on RESET->INIT and
  * for a WQ's dummy SQ at create, before the device may look at the ring, so plain stores without
  * barriers are enough.
  */
@@ -39,10 +39,10 @@ mlx4v_sq_init_ownership(void *sq, uint32_t wqe_cnt, int wqe_shift)
 	for (i = 0; i < wqe_cnt; i++) {
 		wqe = (uint32_t *)((uint8_t *)sq + ((size_t)i << wqe_shift));
 		ctrl = (struct mlx4_wqe_ctrl_seg *)wqe;
-		/* Owner 1 is "not valid" on the first pass (mlx4dv.md §4.2). */
+		/* Owner 1 is "not valid" on the first pass (prm/mlx4 §4.2). */
 		ctrl->owner_opcode = rte_cpu_to_be_32(1u << 31);
 		/*
-		 * DS count of a whole stride, in 16-byte units (mlx4dv.md §4.2): a prefetching
+		 * DS count of a whole stride, in 16-byte units (prm/mlx4 §4.2): a prefetching
 		 * device must never see a zero size in a WQE it has not been given yet.
 		 */
 		ctrl->fence_size = 1 << (wqe_shift - 4);
@@ -51,7 +51,7 @@ mlx4v_sq_init_ownership(void *sq, uint32_t wqe_cnt, int wqe_shift)
 		for (j = 16; j < ds; j += 16)
 			/*
 			 * libmlx4's init stamp is all-ones; DPDK later stamps 0x7fffffff | owner <<
-			 * 31 instead, and the simulator accepts both (mlx4dv.md §4.2, Stamping).
+			 * 31 instead, and the simulator accepts both (prm/mlx4 §4.2, Stamping).
 			 */
 			wqe[j] = 0xffffffff;
 	}
@@ -62,7 +62,7 @@ static uint32_t
 mlx4v_qp_num_inline_segs(uint32_t data)
 {
 	/*
-	 * Inline segments must not cross a 64-byte boundary (mlx4dv.md §4.2), so each chunk pays a
+	 * Inline segments must not cross a 64-byte boundary (prm/mlx4 §4.2), so each chunk pays a
 	 * 4-byte header; the +16 is the raddr segment libmlx4 assumes ahead of the data (non-UD).
 	 */
 	data += (MLX4V_CTRL_SEG_SIZE + 16) % MLX4V_INLINE_ALIGN;
@@ -84,14 +84,14 @@ mlx4v_qp_sq_wqe_shift(uint32_t max_inline, uint32_t max_send_sge)
 		max_sq_sge = max_send_sge;
 	size = max_sq_sge * MLX4V_DATA_SEG_SIZE;
 	/*
-	 * The stride must also hold a bind segment (mlx4dv.md §2.1, sq.wqe_shift), even though a
+	 * The stride must also hold a bind segment (prm/mlx4 §2.1, sq.wqe_shift), even though a
 	 * raw packet QP never posts one: libmlx4 sizes it in, and the view must match.
 	 */
 	if (size < MLX4V_BIND_SEG_SIZE)
 		size = MLX4V_BIND_SEG_SIZE;
 	size += MLX4V_CTRL_SEG_SIZE;
 	/*
-	 * At least one 64-byte TXBB (mlx4dv.md §3, QP SQ): the device fetches whole basic blocks.
+	 * At least one 64-byte TXBB (prm/mlx4 §3, QP SQ): the device fetches whole basic blocks.
 	 */
 	for (shift = 6; (1u << shift) < size; shift++)
 		;
@@ -108,13 +108,13 @@ mlx4v_qp_layout(struct mlx4v_qp *qp)
 	/* 2 KiB plus one WQE of headroom for the hardware prefetcher (libmlx4). */
 	qp->sq_spare_wqes = (2048 >> qp->sq.wqe_shift) + 1;
 	/*
-	 * Spare WQEs are counted into the ring but not into max_send_wr (mlx4dv.md §3): the
+	 * Spare WQEs are counted into the ring but not into max_send_wr (prm/mlx4 §3): the
 	 * producer may never get within 2 KiB of the consumer.
 	 */
 	qp->sq.wqe_cnt = mlx4v_align_queue_size(attr->max_send_wr + qp->sq_spare_wqes);
 	/*
 	 * An SRQ QP has no RQ of its own: rq.wqe_cnt 0 and no RQ doorbell record, so the view's rdb
-	 * is NULL as in libmlx4 (mlx4dv.md §2.1).
+	 * is NULL as in libmlx4 (prm/mlx4 §2.1).
 	 */
 	if (qp->srq != NULL) {
 		attr->max_recv_wr = 0;
@@ -122,7 +122,7 @@ mlx4v_qp_layout(struct mlx4v_qp *qp)
 		qp->rq.wqe_cnt = 0;
 	} else {
 		qp->rq.wqe_cnt = mlx4v_align_queue_size(attr->max_recv_wr);
-		/* libmlx4 gives a non-SRQ QP at least one SGE and one WR (mlx4dv.md §3, QP RQ). */
+		/* libmlx4 gives a non-SRQ QP at least one SGE and one WR (prm/mlx4 §3, QP RQ). */
 		if (attr->max_recv_sge < 1)
 			attr->max_recv_sge = 1;
 		if (attr->max_recv_wr < 1)
@@ -133,14 +133,14 @@ mlx4v_qp_layout(struct mlx4v_qp *qp)
 	wqe_size = qp->rq_max_gs * MLX4V_DATA_SEG_SIZE;
 	/*
 	 * rq.wqe_shift = max(4, ceil_log2(sge * 16)), exactly: DPDK Rx treats the RQ as a flat
-	 * array of 16-byte data segments and relies on it (mlx4dv.md §3).
+	 * array of 16-byte data segments and relies on it (prm/mlx4 §3).
 	 */
 	for (qp->rq.wqe_shift = 4; (1u << qp->rq.wqe_shift) < wqe_size; qp->rq.wqe_shift++)
 		;
 	buf_size = (qp->rq.wqe_cnt << qp->rq.wqe_shift) + (qp->sq.wqe_cnt << qp->sq.wqe_shift);
 	/*
 	 * The queue with the larger stride goes first; with equal strides the SQ. DPDK Tx computes
-	 * sq.size = rq.offset - sq.offset (mlx4dv.md §5.2), so the order must match libmlx4 bit for
+	 * sq.size = rq.offset - sq.offset (prm/mlx4 §5.2), so the order must match libmlx4 bit for
 	 * bit.
 	 */
 	if (qp->rq.wqe_shift > qp->sq.wqe_shift) {
@@ -158,7 +158,7 @@ mlx4v_qp_layout(struct mlx4v_qp *qp)
 		qp->rdb = mlx4v_db_alloc(qp->obj.ctx);
 		if (qp->rdb == NULL)
 			goto err_ring_free;
-		/* RQ doorbell record: no WQE posted yet (mlx4dv.md §4.3). */
+		/* RQ doorbell record: no WQE posted yet (prm/mlx4 §4.3). */
 		*qp->rdb = 0;
 	}
 	/* What the kernel returns (mlx4_ib set_rq_size()): the rounded RQ size. */
@@ -167,13 +167,13 @@ mlx4v_qp_layout(struct mlx4v_qp *qp)
 	wqe_size = (1u << qp->sq.wqe_shift) - MLX4V_CTRL_SEG_SIZE;
 	qp->sq_max_gs = wqe_size / MLX4V_DATA_SEG_SIZE;
 	qp->sq_max_post = qp->sq.wqe_cnt - qp->sq_spare_wqes;
-	/* One 4-byte inline header per 64-byte chunk of the stride (mlx4dv.md §4.2). */
+	/* One 4-byte inline header per 64-byte chunk of the stride (prm/mlx4 §4.2). */
 	qp->max_inline_data = wqe_size - MLX4V_INLINE_SEG_SIZE *
 		(RTE_ALIGN_CEIL(wqe_size, MLX4V_INLINE_ALIGN) / MLX4V_INLINE_ALIGN);
 	attr->max_send_sge = qp->sq_max_gs;
 	attr->max_send_wr = qp->sq_max_post;
 	attr->max_inline_data = qp->max_inline_data;
-	/* libmlx4 reports the context UAR at offset 0 of the verbs fd (mlx4dv.md §2.1). */
+	/* libmlx4 reports the context UAR at offset 0 of the verbs fd (prm/mlx4 §2.1). */
 	qp->uar_mmap_offset = 0;
 	return 0;
 
@@ -195,7 +195,7 @@ mlx4v_qp_layout_free(struct mlx4v_qp *qp)
 
 /*
  * The CQs and SRQ of a QP must be live objects of the QP's own handle. Verbs lock held. libibverbs
- * would follow these pointers blindly; we look them up first (stricter than upstream, mlx4dv.md
+ * would follow these pointers blindly; we look them up first (stricter than upstream, prm/mlx4
  * §1.2).
  */
 static int
@@ -269,7 +269,7 @@ mlx4v_qp_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_qp_attr *attr)
 	if (sw)
 		/*
 		 * Stored pre-swapped: the send doorbell is written as-is, without a byte swap
-		 * (mlx4dv.md §4.2).
+		 * (prm/mlx4 §4.2).
 		 */
 		qp->doorbell_qpn = rte_cpu_to_be_32(qp->qpn << 8);
 	mlx4v_obj_get(&pd->obj);
@@ -293,7 +293,7 @@ err_free:
 /*
  * libmlx4 after a QP reaches RESET, or is destroyed: clean both CQs. Simulator backend only; with
  * rdma-core libmlx4 does it inside ibv_modify_qp/ibv_destroy_qp. A CQ already handed out as a DV
- * view is skipped inside mlx4v_cq_clean() (mlx4dv.md §1.4).
+ * view is skipped inside mlx4v_cq_clean() (prm/mlx4 §1.4).
  */
 static void
 mlx4v_qp_clean_cqs(struct mlx4v_qp *qp)
@@ -342,7 +342,7 @@ mlx4v_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 					qp->sq.wqe_shift);
 	/*
 	 * The backend sees the state change only after ownership is set: the device may start
-	 * fetching WQEs as soon as the QP leaves RESET (mlx4dv.md §3).
+	 * fetching WQEs as soon as the QP leaves RESET (prm/mlx4 §3).
 	 */
 	ret = mlx4v_verbs_qp_modify(qp, state);
 	if (ret)
@@ -353,7 +353,7 @@ mlx4v_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 		if (qp->rq.wqe_cnt)
 			/*
 			 * RQ doorbell record write: the device restarts its consumer count at 0 on
-			 * RESET, so software's 16-bit producer count must restart too (mlx4dv.md
+			 * RESET, so software's 16-bit producer count must restart too (prm/mlx4
 			 * §4.3).
 			 */
 			*qp->rdb = 0;

@@ -29,13 +29,13 @@ mlx4v_srq_layout(struct mlx4v_srq *srq)
 	uint32_t size, buf_size, i;
 
 	/*
-	 * libmlx4 geometry (mlx4dv.md §3, SRQ row): one extra entry, because the list is full when
+	 * libmlx4 geometry (prm/mlx4 §3, SRQ row): one extra entry, because the list is full when
 	 * head == tail, so one WQE is always parked at the tail.
 	 */
 	srq->max = mlx4v_align_queue_size(srq->max_wr_req + 1);
 	size = sizeof(struct mlx4_wqe_srq_next_seg) +
 		srq->max_gs * sizeof(struct mlx4_wqe_data_seg);
-	/* At least 32 bytes: the 16-byte next segment plus one data segment (mlx4dv.md §4.4). */
+	/* At least 32 bytes: the 16-byte next segment plus one data segment (prm/mlx4 §4.4). */
 	for (srq->wqe_shift = 5; (1u << srq->wqe_shift) < size; srq->wqe_shift++)
 		;
 	buf_size = srq->max << srq->wqe_shift;
@@ -51,7 +51,7 @@ mlx4v_srq_layout(struct mlx4v_srq *srq)
 		     (uint8_t *)scatter < (uint8_t *)next + (1u << srq->wqe_shift);
 		     ++scatter)
 			/*
-			 * lkey 0x100 is MLX4_INVALID_LKEY, the scatter terminator (mlx4dv.md §4.3),
+			 * lkey 0x100 is MLX4_INVALID_LKEY, the scatter terminator (prm/mlx4 §4.3),
 			 * so an unused entry never names memory.
 			 */
 			scatter->lkey = rte_cpu_to_be_32(MLX4V_INVALID_LKEY);
@@ -62,7 +62,7 @@ mlx4v_srq_layout(struct mlx4v_srq *srq)
 	srq->db = mlx4v_db_alloc(srq->obj.ctx);
 	if (srq->db == NULL)
 		goto err_ring_free;
-	/* SRQ doorbell record: the running count of posted WQEs, none yet (mlx4dv.md §4.4). */
+	/* SRQ doorbell record: the running count of posted WQEs, none yet (prm/mlx4 §4.4). */
 	*srq->db = 0;
 	return 0;
 
@@ -82,7 +82,7 @@ mlx4v_srq_layout_free(struct mlx4v_srq *srq)
 }
 
 /*
- * Return a consumed WQE to the tail of the free list (mlx4dv.md §4.4). Only mlx4v_cq_clean() calls
+ * Return a consumed WQE to the tail of the free list (prm/mlx4 §4.4). Only mlx4v_cq_clean() calls
  * it, for CQEs of a dead QP; verbs lock held.
  */
 void
@@ -106,7 +106,7 @@ mlx4v_srq_create(struct mlx4v_pd *pd, uint32_t max_wr, uint32_t max_sge)
 
 	if (mlx4v_obj_find(pd, MLX4V_OBJ_PD) == NULL)
 		return NULL;
-	/* libmlx4's own limits, checked before the kernel is asked (mlx4dv.md §3, SRQ). */
+	/* libmlx4's own limits, checked before the kernel is asked (prm/mlx4 §3, SRQ). */
 	if (max_wr > MLX4V_SRQ_MAX_WR || max_sge > MLX4V_SRQ_MAX_SGE) {
 		MLX4V_LOG(ERR, "SRQ max_wr %u / max_sge %u beyond 65536 / 64", max_wr, max_sge);
 		rte_errno = EINVAL;

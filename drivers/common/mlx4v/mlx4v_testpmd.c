@@ -360,7 +360,7 @@ tp_rq_post(struct tp_rq *rq, uint32_t n)
 		return 0;
 	/*
 	 * The device reads WQEs up to the producer count in the doorbell record: the
-	 * WQEs must be visible first (mlx4dv.md §4.3).
+	 * WQEs must be visible first (prm/mlx4 §4.3).
 	 */
 	rte_io_wmb();
 	/* A 16-bit running producer count, not an index. */
@@ -378,7 +378,7 @@ tp_srq_post(struct tp_srq *s, uint32_t n)
 	struct mlx4_wqe_data_seg *seg;
 	uint8_t *wqe;
 
-	/* head == tail: only the tail WQE is left, which links the list (mlx4dv.md §4.4). */
+	/* head == tail: only the tail WQE is left, which links the list (prm/mlx4 §4.4). */
 	for (i = 0; i < n && s->head != s->tail; i++) {
 		wqe = (uint8_t *)s->v.buf.buf + ((size_t)s->head << s->v.wqe_shift);
 		next = (struct mlx4_wqe_srq_next_seg *)wqe;
@@ -413,7 +413,7 @@ tp_srq_free_wqe(struct tp_srq *s, uint16_t ind)
 
 /* ---- CQ view ---- */
 
-/* Take the CQ view once: from then on testpmd owns the consumer index (mlx4dv.md §1.4). */
+/* Take the CQ view once: from then on testpmd owns the consumer index (prm/mlx4 §1.4). */
 static int
 tp_cq_view(struct tp_cq *c)
 {
@@ -436,7 +436,7 @@ tp_cq_view(struct tp_cq *c)
 	return 0;
 }
 
-/* The 32-byte CQE at running index n: the second half of a 64-byte slot (mlx4dv.md §4.6). */
+/* The 32-byte CQE at running index n: the second half of a 64-byte slot (prm/mlx4 §4.6). */
 static struct mlx4_cqe *
 tp_cqe(const struct tp_cq *c, uint32_t n)
 {
@@ -908,7 +908,7 @@ tp_srq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 	obj.srq.in = s->h;
 	obj.srq.out = &s->v;
 	ret = rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_SRQ);
-	/* libmlx4 rings hold roundup_pow_of_two(max_wr + 1) WQEs (mlx4dv.md §3). */
+	/* libmlx4 rings hold roundup_pow_of_two(max_wr + 1) WQEs (prm/mlx4 §3). */
 	s->max = rte_align32pow2(res->max_wr + 1);
 	if (ret == 0 && ((size_t)s->max << s->v.wqe_shift) > s->v.buf.length)
 		ret = EPROTO;
@@ -1014,7 +1014,7 @@ tp_qp_create_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data
 			strerror(errno));
 		return;
 	}
-	/* The QP view has no side effect; take it now (mlx4dv.md §1.3 for comp_mask). */
+	/* The QP view has no side effect; take it now (prm/mlx4 §1.3 for comp_mask). */
 	memset(&obj, 0, sizeof(obj));
 	obj.qp.in = q->h;
 	obj.qp.out = &q->v;
@@ -1734,7 +1734,7 @@ tp_sq_write(struct tp_qp *q, uint32_t len, uint32_t lkey)
 	ctrl->fence_size = (sizeof(*ctrl) + sizeof(*dseg)) / 16;
 	/*
 	 * CQ_UPDATE: one CQE for this WQE; SOLICIT: on raw Ethernet QPs it means "no
-	 * ICRC" (mlx4dv.md §4.2).
+	 * ICRC" (prm/mlx4 §4.2).
 	 */
 	ctrl->srcrb_flags = rte_cpu_to_be_32(MLX4_WQE_CTRL_CQ_UPDATE | MLX4_WQE_CTRL_SOLICIT);
 	ctrl->imm = 0;
@@ -1742,7 +1742,7 @@ tp_sq_write(struct tp_qp *q, uint32_t len, uint32_t lkey)
 	owner = (q->sq_head & q->v.sq.wqe_cnt) ? (1u << 31) : 0;
 	/*
 	 * The device may execute the WQE as soon as the owner bit is right: everything
-	 * else must be visible before the owner word is stored (mlx4dv.md §4.2).
+	 * else must be visible before the owner word is stored (prm/mlx4 §4.2).
 	 */
 	rte_io_wmb();
 	ctrl->owner_opcode = rte_cpu_to_be_32(MLX4_OPCODE_SEND | owner);
@@ -1779,7 +1779,7 @@ tp_send_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data)
 		tp_sq_write(q, res->len, lkey);
 	/*
 	 * All owner words before the doorbell; the doorbell is the QP's doorbell_qpn,
-	 * already big-endian, stored without a swap (mlx4dv.md §4.2).
+	 * already big-endian, stored without a swap (prm/mlx4 §4.2).
 	 */
 	rte_wmb();
 	rte_write32(q->v.doorbell_qpn, q->v.sdb);
@@ -1886,7 +1886,7 @@ tp_cq_poll(uint32_t id, struct tp_cq *c)
 	printf("mlx4v: cq %u: %u CQE(s) polled, consumer index %u\n", id, n, c->ci);
 }
 
-/* Arm for the next completion (mlx4dv.md §4.8: record, barrier, 64-bit doorbell). */
+/* Arm for the next completion (prm/mlx4 §4.8: record, barrier, 64-bit doorbell). */
 static void
 tp_cq_arm(uint32_t id, struct tp_cq *c)
 {

@@ -61,7 +61,7 @@ mlx4v_rdma_buf_alloc(size_t size, void *priv)
 
 	/*
 	 * Page-aligned and zeroed as libmlx4's own allocator; libmlx4 zeroes again anyway
-	 * (mlx4dv.md §5.4), but on the queue's socket, in hugepage EAL memory as net/mlx4 arranges.
+	 * (prm/mlx4 §5.4), but on the queue's socket, in hugepage EAL memory as net/mlx4 arranges.
 	 */
 	return rte_zmalloc_socket("mlx4v_rdma", size, MLX4V_PAGE_SIZE, rc->socket);
 }
@@ -102,7 +102,7 @@ mlx4v_rdma_probe_cqe_size(struct mlx4v_rdma_ctx *rc)
 	obj.cq.in = cq;
 	obj.cq.out = &dv;
 	/*
-	 * Marks this scratch CQ DV-owned (mlx4dv.md §1.4); harmless, it has no QP and dies below.
+	 * Marks this scratch CQ DV-owned (prm/mlx4 §1.4); harmless, it has no QP and dies below.
 	 */
 	ret = mlx4dv_init_obj(&obj, MLX4DV_OBJ_CQ);
 	if (ret == 0)
@@ -143,7 +143,7 @@ mlx4v_rdma_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 	alloc.alloc = mlx4v_rdma_buf_alloc;
 	alloc.free = mlx4v_rdma_buf_free;
 	alloc.data = rc;
-	/* mlx4dv_* return positive errno (mlx4dv.md §1.2); the seam uses -errno. */
+	/* mlx4dv_* return positive errno (prm/mlx4 §1.2); the seam uses -errno. */
 	ret = -mlx4dv_set_context_attr(rc->ib, MLX4DV_SET_CTX_ATTR_BUF_ALLOCATORS, &alloc);
 	if (ret)
 		goto err_close;
@@ -218,7 +218,7 @@ mlx4v_rdma_cq_create(struct mlx4v_cq *cq)
 	int ret, flags;
 
 	/*
-	 * The kernel fixes the CQE size per context (MLX4_USER_DEV_CAP_LARGE_CQE, mlx4dv.md §2.2);
+	 * The kernel fixes the CQE size per context (MLX4_USER_DEV_CAP_LARGE_CQE, prm/mlx4 §2.2);
 	 * a request for the other size cannot be honoured, so say so instead of returning a
 	 * surprise.
 	 */
@@ -238,7 +238,7 @@ mlx4v_rdma_cq_create(struct mlx4v_cq *cq)
 		}
 		/*
 		 * rte_pmd_mlx4v_get_cq_event() never blocks. DPDK polls the fd from the EAL
-		 * interrupt thread and expects EAGAIN, not a sleep (mlx4dv.md §5.3).
+		 * interrupt thread and expects EAGAIN, not a sleep (prm/mlx4 §5.3).
 		 */
 		flags = fcntl(c->chan->fd, F_GETFL);
 		if (flags < 0 || fcntl(c->chan->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
@@ -255,7 +255,7 @@ mlx4v_rdma_cq_create(struct mlx4v_cq *cq)
 	/* What is known without a view; the rest comes with mlx4dv_init_obj(). */
 	cq->cqe_cnt = c->cq->cqe + 1;
 	cq->cqe_size = rc->cqe_size;
-	/* libmlx4's starting value (mlx4dv.md §2.2); the view refreshes it. */
+	/* libmlx4's starting value (prm/mlx4 §2.2); the view refreshes it. */
 	cq->arm_sn = 1;
 	cq->event_fd = c->chan != NULL ? c->chan->fd : -1;
 	cq->be = c;
@@ -341,7 +341,7 @@ mlx4v_rdma_srq_create(struct mlx4v_srq *srq)
 	srq->head = dv.head;
 	srq->tail = dv.tail;
 	srq->db = dv.db;
-	/* libmlx4 starts with tail = max - 1 (mlx4dv.md §3, SRQ), and no WQE was posted yet. */
+	/* libmlx4 starts with tail = max - 1 (prm/mlx4 §3, SRQ), and no WQE was posted yet. */
 	srq->max = dv.tail + 1;
 	srq->be = isrq;
 	return 0;
@@ -380,7 +380,7 @@ mlx4v_rdma_qp_create(struct mlx4v_qp *qp)
 	memset(&obj, 0, sizeof(obj));
 	memset(&dv, 0, sizeof(dv));
 	/*
-	 * comp_mask is an input: without this bit uar_mmap_offset stays unwritten (mlx4dv.md §1.3).
+	 * comp_mask is an input: without this bit uar_mmap_offset stays unwritten (prm/mlx4 §1.3).
 	 */
 	dv.comp_mask = MLX4DV_QP_MASK_UAR_MMAP_OFFSET;
 	obj.qp.in = iqp;
@@ -405,7 +405,7 @@ mlx4v_rdma_qp_create(struct mlx4v_qp *qp)
 	qp->uar_mmap_offset = (dv.comp_mask & MLX4DV_QP_MASK_UAR_MMAP_OFFSET) ?
 		/*
 		 * -1 as DPDK does when the bit is missing: a secondary's mmap then fails loudly
-		 * (mlx4dv.md §5.2).
+		 * (prm/mlx4 §5.2).
 		 */
 		dv.uar_mmap_offset : -1;
 	qp->attr.max_send_wr = attr.cap.max_send_wr;
@@ -456,7 +456,7 @@ mlx4v_rdma_wq_create(struct mlx4v_wq *wq)
 	int ret;
 
 	memset(&attr, 0, sizeof(attr));
-	/* The only WQ type libmlx4 supports; others are ENOTSUP (mlx4dv.md §3). */
+	/* The only WQ type libmlx4 supports; others are ENOTSUP (prm/mlx4 §3). */
 	attr.wq_type = IBV_WQT_RQ;
 	attr.max_wr = wq->attr.max_wr;
 	attr.max_sge = wq->attr.max_sge;
@@ -509,7 +509,7 @@ mlx4v_rdma_wq_destroy(struct mlx4v_wq *wq)
 
 /*
  * The views are rdma-core's own: mlx4dv_init_obj() one type at a time, so that the common
- * layer keeps its validate-then-fill order and error semantics (mlx4dv.md §1.1, §1.2).
+ * layer keeps its validate-then-fill order and error semantics (prm/mlx4 §1.1, §1.2).
  */
 static int
 mlx4v_rdma_qp_view(struct mlx4v_qp *qp, struct mlx4dv_qp *out)
@@ -544,7 +544,7 @@ mlx4v_rdma_cq_view(struct mlx4v_cq *cq, struct mlx4dv_cq *out)
 	cq->set_ci_db = out->set_ci_db;
 	cq->arm_db = out->arm_db;
 	cq->arm_sn = out->arm_sn;
-	/* cq_uar is valid only when the output bit says so (mlx4dv.md §1.3). */
+	/* cq_uar is valid only when the output bit says so (prm/mlx4 §1.3). */
 	if (out->comp_mask & MLX4DV_CQ_MASK_UAR)
 		cq->uar = out->cq_uar;
 	return 0;

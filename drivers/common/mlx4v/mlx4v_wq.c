@@ -14,7 +14,7 @@
 #define MLX4V_WQ_MAX_SGE 64u
 
 /*
- * libmlx4 geometry of a receive WQ (mlx4dv.md §3, WQ row; §4.5). Simulator backend only, verbs lock
+ * libmlx4 geometry of a receive WQ (prm/mlx4 §3, WQ row; §4.5). Simulator backend only, verbs lock
  * held.
  */
 int
@@ -34,14 +34,14 @@ mlx4v_wq_layout(struct mlx4v_wq *wq)
 	wq->rq.wqe_cnt = mlx4v_align_queue_size(attr->max_wr);
 	wqe_size = attr->max_sge * sizeof(struct mlx4_wqe_data_seg);
 	/*
-	 * Exactly 4 + log2(sges): DPDK Rx indexes the RQ as a flat data-segment array (mlx4dv.md
+	 * Exactly 4 + log2(sges): DPDK Rx indexes the RQ as a flat data-segment array (prm/mlx4
 	 * §3).
 	 */
 	for (wq->rq.wqe_shift = 4; (1u << wq->rq.wqe_shift) < wqe_size; wq->rq.wqe_shift++)
 		;
 	buf_size = (wq->rq.wqe_cnt << wq->rq.wqe_shift) + (wq->sq.wqe_cnt << wq->sq.wqe_shift);
 	/*
-	 * Same order rule as a QP: rq.offset ends up 0, or 64 after the dummy SQ WQE (mlx4dv.md
+	 * Same order rule as a QP: rq.offset ends up 0, or 64 after the dummy SQ WQE (prm/mlx4
 	 * §2.4).
 	 */
 	if (wq->rq.wqe_shift > wq->sq.wqe_shift) {
@@ -57,14 +57,14 @@ mlx4v_wq_layout(struct mlx4v_wq *wq)
 		return -ENOMEM;
 	/*
 	 * The dummy SQ is never posted to, but libmlx4 initialises its ownership at create so the
-	 * device sees an invalid WQE there (mlx4dv.md §3).
+	 * device sees an invalid WQE there (prm/mlx4 §3).
 	 */
 	mlx4v_sq_init_ownership((uint8_t *)wq->buf + wq->sq.offset, wq->sq.wqe_cnt,
 				wq->sq.wqe_shift);
 	wq->rdb = mlx4v_db_alloc(wq->obj.ctx);
 	if (wq->rdb == NULL)
 		goto err_ring_free;
-	/* RQ doorbell record: nothing posted (mlx4dv.md §4.3, §4.5). */
+	/* RQ doorbell record: nothing posted (prm/mlx4 §4.3, §4.5). */
 	*wq->rdb = 0;
 	/* What the kernel returns: the rounded RQ size. */
 	attr->max_wr = wq->rq.wqe_cnt;
@@ -100,7 +100,7 @@ mlx4v_wq_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_wq_attr *attr)
 	}
 	cq = mlx4v_obj_find(attr->cq, MLX4V_OBJ_CQ);
 	/*
-	 * libmlx4 checks max_wr/max_sge against the device limits (65536/64 when unknown, mlx4dv.md
+	 * libmlx4 checks max_wr/max_sge against the device limits (65536/64 when unknown, prm/mlx4
 	 * §3); the CQ lookup is our addition, libibverbs would dereference it blindly.
 	 */
 	if (cq == NULL || cq->ctx != pd->obj.ctx || attr->max_wr > MLX4V_WQ_MAX_WR ||
@@ -158,12 +158,12 @@ mlx4v_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state)
 	if (mlx4v_verbs_sw_provider(wq->obj.ctx) && state == RTE_PMD_MLX4V_WQS_RESET) {
 		/*
 		 * Skipped inside when the CQ is DV-owned, which is the normal case for DPDK Rx
-		 * (mlx4dv.md §1.4).
+		 * (prm/mlx4 §1.4).
 		 */
 		mlx4v_cq_clean(wq->cq, wq->wqn, NULL);
 		/*
 		 * RQ doorbell record write: the device consumer count restarts at RESET, so must
-		 * the producer count (mlx4dv.md §4.3).
+		 * the producer count (prm/mlx4 §4.3).
 		 */
 		*wq->rdb = 0;
 	}

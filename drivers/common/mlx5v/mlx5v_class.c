@@ -189,7 +189,7 @@ mlx5v_class_dev_hook(struct mlx5v_dev *dev, enum mlx5v_dev_event type, void *arg
 }
 
 /*
- * PORT_CHANGE EQE (doc/guides/prm/mlx5_core.rst §6.6): the port number sits in bits 7:4 of
+ * PORT_CHANGE EQE (prm/mlx5 §6.6): the port number sits in bits 7:4 of
  * data byte 4. Runs on the thread that polls the EQ, with the EQ lock held.
  */
 static int

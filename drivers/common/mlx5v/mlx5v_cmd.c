@@ -22,7 +22,7 @@
 #include "mlx5v_dev.h"
 #include "mlx5v_log.h"
 
-/* ---- The one outbox-status table (mlx5-prm.md §3.8) ---- */
+/* ---- The one outbox-status table (prm/mlx5 §3.8) ---- */
 
 struct mlx5v_cmd_status_ent {
 	uint8_t status;
@@ -83,7 +83,7 @@ mlx5v_cmd_status_name(uint8_t status)
 	return "UNKNOWN_STATUS";
 }
 
-/* ---- Delivery status (mlx5-prm.md §3.7, the kernel's deliv_status_to_err) ---- */
+/* ---- Delivery status (prm/mlx5 §3.7, the kernel's deliv_status_to_err) ---- */
 
 /*
  * Delivery status is a transport verdict: the command never ran. [R] ignores it; we follow [K] so
@@ -103,7 +103,7 @@ static const struct mlx5v_cmd_status_ent mlx5v_cmd_deliv_tbl[] = {
 	{ MLX5V_CMD_DELIV_CMD_DESCR_ERR, -ENOMSG, "CMD_DESCR_ERR" },
 };
 
-/* Unknown delivery codes map to -EINVAL, as in [K] deliv_status_to_err (mlx5-prm.md §3.7). */
+/* Unknown delivery codes map to -EINVAL, as in [K] deliv_status_to_err (prm/mlx5 §3.7). */
 int
 mlx5v_cmd_delivery_to_errno(uint8_t deliv)
 {
@@ -126,7 +126,7 @@ mlx5v_cmd_deliv_name(uint8_t deliv)
 	return "UNKNOWN_DELIVERY";
 }
 
-/* ---- Opcode names and the dead-device class (mlx5-prm.md §3.11, §10) ---- */
+/* ---- Opcode names and the dead-device class (prm/mlx5 §3.11, §10) ---- */
 
 enum mlx5v_cmd_class {
 	MLX5V_CMD_CLASS_UNKNOWN = 0,
@@ -142,7 +142,7 @@ struct mlx5v_cmd_opcode_ent {
 
 /*
  * Opcodes missing here are "unknown" on a dead device and fail with -EINVAL instead of being
- * emulated ([K] mlx5_internal_err_ret_value, mlx5-prm.md §3.11). MANAGE_PAGES is destroy-class so
+ * emulated ([K] mlx5_internal_err_ret_value, prm/mlx5 §3.11). MANAGE_PAGES is destroy-class so
  * that page reclaim at teardown completes on a dead device.
  */
 #define OPC(op, c, n) { op, MLX5V_CMD_CLASS_ ## c, n }
@@ -236,7 +236,7 @@ mlx5v_cmd_now_ns(void)
 
 /*
  * Device structures are big-endian and mailbox offsets are not 4-byte aligned in general, hence
- * memcpy rather than a cast (mlx5-prm.md §0 conventions).
+ * memcpy rather than a cast (prm/mlx5 §0 conventions).
  */
 static void
 mlx5v_be32_put(uint8_t *p, uint32_t v)
@@ -255,7 +255,7 @@ mlx5v_be32_get(const uint8_t *p)
 	return rte_be_to_cpu_32(be);
 }
 
-/* XOR fold used by the [K] signature rule: a signed area XORs to 0xff (mlx5-prm.md §3.4). */
+/* XOR fold used by the [K] signature rule: a signed area XORs to 0xff (prm/mlx5 §3.4). */
 static uint8_t
 mlx5v_xor8(const uint8_t *p, size_t len)
 {
@@ -268,7 +268,7 @@ mlx5v_xor8(const uint8_t *p, size_t len)
 
 /*
  * Number of 512-byte mailbox blocks after the 16 inline bytes: ceil((len - 16) / 512), 0 for len <=
- * 16 (mlx5-prm.md §3.3).
+ * 16 (prm/mlx5 §3.3).
  */
 static unsigned int
 mlx5v_cmd_nblocks(size_t len)
@@ -299,7 +299,7 @@ mlx5v_cmd_mbox_free(struct mlx5v_dev *dev, struct mlx5v_cmd_mbox *mb)
 
 /*
  * Make the chain hold at least nblocks blocks. Blocks sit at a 1 KiB stride (the
- * kernel's DMA-pool alignment, mlx5-prm.md §3.3) inside one EAL buffer and one DMA window.
+ * kernel's DMA-pool alignment, prm/mlx5 §3.3) inside one EAL buffer and one DMA window.
  * A chain only grows; it is kept for the slot's next commands.
  */
 static int
@@ -316,7 +316,7 @@ mlx5v_cmd_mbox_reserve(struct mlx5v_dev *dev, struct mlx5v_cmd_mbox *mb, unsigne
 	memset(&nmb, 0, sizeof(nmb));
 	/*
 	 * Round to 4 KiB so the window is one whole IOMMU page; every block then stays 1 KiB
-	 * aligned, the lowest alignment a model must accept (mlx5-prm.md §3.3).
+	 * aligned, the lowest alignment a model must accept (prm/mlx5 §3.3).
 	 */
 	nmb.size = RTE_ALIGN_CEIL((size_t)nblocks * MLX5V_MBOX_ALIGN, 4096);
 	nmb.nblocks = nmb.size / MLX5V_MBOX_ALIGN;
@@ -364,7 +364,7 @@ mlx5v_cmd_mbox_fill(struct mlx5v_cmd_mbox *mb, unsigned int nblocks, const uint8
 		memset(blk + chunk, 0, MLX5V_MBOX_SIZE - chunk);
 		/*
 		 * The last block has next = 0; block_num counts 0..n-1 along the chain or the
-		 * device fails delivery with BAD_BLK_NUM_ERR 0x3 (mlx5-prm.md §3.3, §3.7).
+		 * device fails delivery with BAD_BLK_NUM_ERR 0x3 (prm/mlx5 §3.3, §3.7).
 		 */
 		MLX5V_SET64(blk, MLX5V_MBOX_NEXT, next);
 		mlx5v_be32_put(blk + MLX5V_MBOX_BLOCK_NUM, i);
@@ -430,7 +430,7 @@ mlx5v_cmd_verify_sig(const struct mlx5v_cmd_slot *s, unsigned int nout, int entr
 
 /*
  * Acquire: the entry and output blocks written by the device before it cleared the owner bit must
- * be visible once the bit reads 0 (mlx5-prm.md §3.6, the [R] read barrier after the owner poll).
+ * be visible once the bit reads 0 (prm/mlx5 §3.6, the [R] read barrier after the owner poll).
  */
 static uint8_t
 mlx5v_cmd_owner(const struct mlx5v_cmd_slot *s)
@@ -441,7 +441,7 @@ mlx5v_cmd_owner(const struct mlx5v_cmd_slot *s)
 /*
  * A timed-out slot stays reserved until the device gives the entry back (the kernel's
  * "avoid using pending command interface slots": firmware behaviour is undefined for a
- * new command on a busy slot, mlx5-prm.md §3.10). Called with cmd->lock held.
+ * new command on a busy slot, prm/mlx5 §3.10). Called with cmd->lock held.
  */
 static void
 mlx5v_cmd_reap_locked(struct mlx5v_dev *dev)
@@ -467,7 +467,7 @@ mlx5v_cmd_reap_locked(struct mlx5v_dev *dev)
 /*
  * Reserve a slot for one command. Ordinary commands use slots 0 .. page_slot - 1 and MANAGE_PAGES
  * only page_slot, so page work on the interrupt thread can never be blocked behind ordinary
- * commands waiting for a page (mlx5-prm.md §3.1, [K] max_reg_cmds). Called from any lcore or the
+ * commands waiting for a page (prm/mlx5 §3.1, [K] max_reg_cmds). Called from any lcore or the
  * EAL interrupt thread; takes cmd->lock.
  */
 static int
@@ -509,7 +509,7 @@ mlx5v_cmd_slot_get(struct mlx5v_dev *dev, unsigned int flags, unsigned int *idx)
 		rte_spinlock_unlock(&cmd->lock);
 		/*
 		 * [K]'s rule when every slot is stalled: fail at once with -EAGAIN instead of
-		 * waiting for the slot timeout (mlx5-prm.md §3.10).
+		 * waiting for the slot timeout (prm/mlx5 §3.10).
 		 */
 		if (stalled == last - first)
 			return -EAGAIN;   /* every usable slot is held by a timed-out command */
@@ -536,7 +536,7 @@ mlx5v_cmd_slot_put(struct mlx5v_cmd *cmd, unsigned int idx)
 /* ---- dead-device policy ---- */
 
 /*
- * The kernel's mlx5_internal_err_ret_value() (mlx5-prm.md §3.11): on a dead device,
+ * The kernel's mlx5_internal_err_ret_value() (prm/mlx5 §3.11): on a dead device,
  * nothing reaches the hardware; destroy-class commands succeed so that unload always
  * completes, the rest fail with status ABORTED / syndrome 0xbadd00de and -ENOLINK.
  */
@@ -583,7 +583,7 @@ mlx5v_cmd_event(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *a
 	RTE_SET_USED(arg);
 	/*
 	 * Only bits below nslots can be real slots; [R] asserts on others, we count them as
-	 * spurious (mlx5-prm.md §3.6).
+	 * spurious (prm/mlx5 §3.6).
 	 */
 	for (i = 0; vec != 0 && i < MLX5V_CMD_MAX_SLOTS; i++, vec >>= 1) {
 		struct mlx5v_cmd_slot *s;
@@ -639,7 +639,7 @@ mlx5v_cmd_post(struct mlx5v_dev *dev, unsigned int idx, const void *in, size_t i
 	memset(ent, 0, MLX5V_CMD_ENT_SIZE);
 	ent[MLX5V_CMD_ENT_TYPE] = MLX5V_CMD_TYPE_PCI;
 	mlx5v_be32_put(ent + MLX5V_CMD_ENT_INLEN, inlen);
-	/* A zero iptr/optr means "no chain"; [R] fills them even then (mlx5-prm.md §3.2). */
+	/* A zero iptr/optr means "no chain"; [R] fills them even then (prm/mlx5 §3.2). */
 	MLX5V_SET64(ent, MLX5V_CMD_ENT_IPTR, nin ? s->in.iova : 0);
 	memcpy(ent + MLX5V_CMD_ENT_IN, in, RTE_MIN(inlen, (size_t)MLX5V_CMD_INLINE_LEN));
 	MLX5V_SET64(ent, MLX5V_CMD_ENT_OPTR, nout ? s->out.iova : 0);
@@ -651,7 +651,7 @@ mlx5v_cmd_post(struct mlx5v_dev *dev, unsigned int idx, const void *in, size_t i
 	ent[MLX5V_CMD_ENT_STATUS_OWN] = MLX5V_CMD_OWNER_HW;
 	/*
 	 * [K] computes the entry signature last, after the owner byte, because sig covers all 64
-	 * bytes including status_own (mlx5-prm.md §3.4, §3.5 step 3).
+	 * bytes including status_own (prm/mlx5 §3.4, §3.5 step 3).
 	 */
 	if (cmd->checksum)
 		ent[MLX5V_CMD_ENT_SIG] = ~mlx5v_xor8(ent, MLX5V_CMD_ENT_SIZE);
@@ -668,7 +668,7 @@ mlx5v_cmd_post(struct mlx5v_dev *dev, unsigned int idx, const void *in, size_t i
  * Wait for the device to finish slot idx. Polling mode watches the owner bit. Event mode
  * waits for the CMD event; when it does not come within the command timeout, poll the
  * async EQ by hand in case the MSI-X was lost (the kernel's mlx5_cmd_eq_recover()), then
- * wait MLX5V_TO_CMD_RECOVER more. Every wait is bounded (mlx5-prm.md §3.10).
+ * wait MLX5V_TO_CMD_RECOVER more. Every wait is bounded (prm/mlx5 §3.10).
  *
  * @return 0 (completed), -ETIMEDOUT, -ENOLINK (device died meanwhile).
  */
@@ -724,7 +724,7 @@ mlx5v_cmd_wait(struct mlx5v_dev *dev, unsigned int idx, uint64_t *t_owner)
 		if (now >= deadline) {
 			/*
 			 * Polling mode has no recovery step: the owner bit is the only signal ([K]
-			 * waits cmd_to + 1000 ms then -ETIMEDOUT, mlx5-prm.md §3.10).
+			 * waits cmd_to + 1000 ms then -ETIMEDOUT, prm/mlx5 §3.10).
 			 */
 			if (!events || recovered)
 				return -ETIMEDOUT;
@@ -739,7 +739,7 @@ mlx5v_cmd_wait(struct mlx5v_dev *dev, unsigned int idx, uint64_t *t_owner)
 			if (aeq != NULL)
 				/*
 				 * [K] mlx5_cmd_eq_recover(): a lost MSI-X leaves the EQE in the
-				 * ring; draining the EQ by hand delivers it (mlx5-prm.md §6.12).
+				 * ring; draining the EQ by hand delivers it (prm/mlx5 §6.12).
 				 */
 				mlx5v_eq_poll(aeq);
 			if (__atomic_load_n(&s->done, __ATOMIC_ACQUIRE))
@@ -851,7 +851,7 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	opcode = MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE);
 	/*
 	 * Dead device or no queue yet (or already cleaned up): nothing is posted, the result is
-	 * synthesised (mlx5-prm.md §3.11).
+	 * synthesised (prm/mlx5 §3.11).
 	 */
 	if (mlx5v_dev_is_dead(dev) || cmd->queue == NULL) {
 		ret = mlx5v_cmd_dead_result(dev, opcode, out, outlen);
@@ -904,7 +904,7 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	}
 	/*
 	 * The owner bit is 0 here (mlx5v_cmd_wait() returned 0 after the barrier); bits 7:1 are the
-	 * delivery status (mlx5-prm.md §3.2, §3.7).
+	 * delivery status (prm/mlx5 §3.2, §3.7).
 	 */
 	status_own = s->ent[MLX5V_CMD_ENT_STATUS_OWN];
 	deliv = status_own >> 1;
@@ -935,7 +935,7 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	}
 	/*
 	 * An outbox status != OK is returned as -EREMOTEIO with the outbox intact: the [R] cmd_do
-	 * contract that devx_create_eq callers rely on (mlx5-prm.md §3.9).
+	 * contract that devx_create_eq callers rely on (prm/mlx5 §3.9).
 	 */
 	memcpy(out, s->ent + MLX5V_CMD_ENT_OUT, RTE_MIN(outlen, (size_t)MLX5V_CMD_INLINE_LEN));
 	if (nout > 0)
@@ -964,7 +964,7 @@ mlx5v_cmd_exec_flags(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 
 	/*
 	 * Only a firmware status is translated here; transport errors (-ETIMEDOUT, delivery status,
-	 * -ENOLINK) pass through unchanged, as in [R] mlx5_vfio_cmd_exec (mlx5-prm.md §3.9).
+	 * -ENOLINK) pass through unchanged, as in [R] mlx5_vfio_cmd_exec (prm/mlx5 §3.9).
 	 */
 	ret = mlx5v_cmd_invoke(dev, in, inlen, out, outlen, flags);
 	if (ret != -EREMOTEIO)
@@ -996,7 +996,7 @@ mlx5v_cmd_use_events(struct mlx5v_dev *dev)
 {
 	/*
 	 * Release pairs with the acquire in mlx5v_cmd_wait(): a waiter that sees events = 1 also
-	 * sees the async EQ that will deliver them (mlx5-prm.md §3.6).
+	 * sees the async EQ that will deliver them (prm/mlx5 §3.6).
 	 */
 	__atomic_store_n(&dev->cmd.events, 1, __ATOMIC_RELEASE);
 	MLX5V_CMD_LOG(DEBUG, "%s: command completions now come from the async EQ", dev->name);
@@ -1007,13 +1007,13 @@ mlx5v_cmd_use_polling(struct mlx5v_dev *dev)
 {
 	/*
 	 * Set before DESTROY_EQ of the async EQ at teardown, as [R] clears have_eq first
-	 * (mlx5-prm.md §2.3), so no waiter relies on an EQ that is going away.
+	 * (prm/mlx5 §2.3), so no waiter relies on an EQ that is going away.
 	 */
 	__atomic_store_n(&dev->cmd.events, 0, __ATOMIC_RELEASE);
 }
 
 /*
- * [K] mlx5_cmd_flush() (mlx5-prm.md §3.11). Called from the health path once the device is marked
+ * [K] mlx5_cmd_flush() (prm/mlx5 §3.11). Called from the health path once the device is marked
  * dead, possibly on the EAL interrupt thread.
  */
 void
@@ -1057,7 +1057,7 @@ mlx5v_cmd_init(struct mlx5v_dev *dev)
 	cmd->nslots = 1u << cmd->log_sz;
 	/*
 	 * nslots < 2 would leave no ordinary slot besides the page slot; a stride below 64 bytes
-	 * cannot hold an entry (mlx5-prm.md §3.1).
+	 * cannot hold an entry (prm/mlx5 §3.1).
 	 */
 	if (cmd->nslots > MLX5V_CMD_MAX_SLOTS || cmd->nslots < 2 ||
 	    cmd->log_sz + cmd->log_stride > 12 || (1u << cmd->log_stride) < MLX5V_CMD_ENT_SIZE) {
@@ -1066,7 +1066,7 @@ mlx5v_cmd_init(struct mlx5v_dev *dev)
 		return -EINVAL;
 	}
 	/* The last slot belongs to MANAGE_PAGES (the kernel's rule; rdma-core's fixed
-	 * slot 31 breaks when log_cmdq_size < 5, mlx5-prm.md §12 #13).
+	 * slot 31 breaks when log_cmdq_size < 5, prm/mlx5 §12 #13).
 	 */
 	cmd->page_slot = cmd->nslots - 1;
 	cmd->stats = rte_zmalloc_socket("mlx5v_cmd_stats",
@@ -1076,7 +1076,7 @@ mlx5v_cmd_init(struct mlx5v_dev *dev)
 		return -ENOMEM;
 	/*
 	 * One zeroed, 4 KiB-aligned page holds the whole queue (log_sz + log_stride <= 12, §3.1);
-	 * the device rejects an address with bits 11:0 set (mlx5-prm.md §1.1).
+	 * the device rejects an address with bits 11:0 set (prm/mlx5 §1.1).
 	 */
 	cmd->queue = rte_zmalloc_socket("mlx5v_cmdq", 4096, 4096, dev->socket);
 	if (cmd->queue == NULL) {
@@ -1205,7 +1205,7 @@ mlx5v_cmd_info_get(struct mlx5v_dev *dev, struct mlx5v_cmd_info *info)
 }
 
 /*
- * Signatures are off by default, as in [K] and [R] (mlx5-prm.md §3.4); turning them on
+ * Signatures are off by default, as in [K] and [R] (prm/mlx5 §3.4); turning them on
  * only makes sense when SET_HCA_CAP leaves cmdif_checksum != 0.
  */
 void

@@ -108,7 +108,7 @@ int mlx5v_cmd_exec_flags(struct mlx5v_dev *dev, const void *in, size_t inlen, vo
 void mlx5v_cmd_flush(struct mlx5v_dev *dev);
 
 /**
- * Translate an outbox status (mlx5-prm.md §3.8) to a negative errno. This is the only
+ * Translate an outbox status (prm/mlx5 §3.8) to a negative errno. This is the only
  * status table of the project. NOT_READY (0x07) maps to -EAGAIN, as in the kernel
  * (rdma-core returns EIO); DRIVER_ABORTED (0xfe) maps to -ENOLINK; unknown values -EIO.
  *
@@ -118,7 +118,7 @@ __rte_internal
 int mlx5v_cmd_status_to_errno(uint8_t status);
 
 /**
- * Translate a delivery status (status_own >> 1, mlx5-prm.md §3.7) to a negative errno.
+ * Translate a delivery status (status_own >> 1, prm/mlx5 §3.7) to a negative errno.
  * @return 0 for OK, a negative errno otherwise (unknown values -EINVAL).
  */
 __rte_internal
@@ -177,7 +177,7 @@ int mlx5v_cmd_info_get(struct mlx5v_dev *dev, struct mlx5v_cmd_info *info);
 /**
  * Write signatures on every command from now on, and verify the signatures of the
  * device's output (entry and output blocks); a bad one fails the command with -EBADR
- * (mlx5-prm.md §3.4, §3.7). The device must sign too (its cmdif_checksum on).
+ * (prm/mlx5 §3.4, §3.7). The device must sign too (its cmdif_checksum on).
  */
 __rte_internal
 void mlx5v_cmd_checksum_enable(struct mlx5v_dev *dev, int on);

@@ -126,7 +126,7 @@ mlx5v_dev_set_dead(struct mlx5v_dev *dev, enum mlx5v_dead_reason why)
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return;
 	/*
-	 * rdma-core abort()s here (mlx5-prm.md §12 #2). We log the health buffer, complete
+	 * rdma-core abort()s here (prm/mlx5 §12 #2). We log the health buffer, complete
 	 * pending commands with the dead-device policy and let teardown run.
 	 */
 	mlx5v_health_report(dev, why);
@@ -136,7 +136,7 @@ mlx5v_dev_set_dead(struct mlx5v_dev *dev, enum mlx5v_dead_reason why)
 
 /*
  * Overrides one timeout at run time, e.g. a short command timeout in tests; 0 is refused because
- * every wait must stay bounded (mlx5-prm.md §3.10).
+ * every wait must stay bounded (prm/mlx5 §3.10).
  */
 int
 mlx5v_dev_tout_set(struct mlx5v_dev *dev, enum mlx5v_tout t, uint32_t ms)
@@ -239,7 +239,7 @@ mlx5v_dev_init(const char *name, const struct mlx5v_hw *hw, const struct mlx5v_d
 			dev->tout_ms[t] = RTE_MAX(mlx5v_tout_default_ms[t] / scale, 1u);
 	}
 	dev->fast_teardown = p != NULL ? p->fast_teardown : 0;
-	/* Off unless asked for: both anchors run without signatures (mlx5-prm.md §3.4). */
+	/* Off unless asked for: both anchors run without signatures (prm/mlx5 §3.4). */
 	dev->cmd.checksum = p != NULL ? !!p->cmd_sig : 0;
 	pthread_mutexattr_init(&mattr);
 	pthread_mutexattr_settype(&mattr, PTHREAD_MUTEX_RECURSIVE);
@@ -289,11 +289,11 @@ mlx5v_dev_cleanup(struct mlx5v_dev *dev)
 	rte_free(dev);
 }
 
-/* ---- bring-up steps (mlx5-prm.md §2.1) ---- */
+/* ---- bring-up steps (prm/mlx5 §2.1) ---- */
 
 /*
  * Wait for initializing (0x1fc bit 31) to clear. Called twice, before and after
- * programming the command queue: the kernel order (mlx5-prm.md §1.3), which is why the
+ * programming the command queue: the kernel order (prm/mlx5 §1.3), which is why the
  * device must not tie the bit to the address write.
  */
 static int
@@ -307,7 +307,7 @@ mlx5v_dev_wait_fw(struct mlx5v_dev *dev, enum mlx5v_tout t)
 		if (!(v & MLX5V_ISEG_INITIALIZING_BIT))
 			return 0;
 		/*
-		 * All ones is what a dead PCI link reads (mlx5-prm.md §1.2); waiting the full FW
+		 * All ones is what a dead PCI link reads (prm/mlx5 §1.2); waiting the full FW
 		 * timeout for it would only delay the error.
 		 */
 		if (v == UINT32_MAX) {
@@ -333,7 +333,7 @@ mlx5v_dev_check_cmdif(struct mlx5v_dev *dev)
 	uint32_t rev = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDIF_REV_FW_SUB) >> 16;
 
 	dev->fw_rev = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_FW_REV);
-	/* Both drivers refuse any revision other than 5 ([R] with EINVAL, mlx5-prm.md §1.1). */
+	/* Both drivers refuse any revision other than 5 ([R] with EINVAL, prm/mlx5 §1.1). */
 	if (rev != MLX5V_CMDIF_REV) {
 		MLX5V_LOG(ERR, "%s: command interface revision %u, only %u is supported",
 			  dev->name, rev, MLX5V_CMDIF_REV);
@@ -372,7 +372,7 @@ mlx5v_dev_enable_hca(struct mlx5v_dev *dev)
 
 /*
  * Result ignored: unload must complete, and on a dead device it succeeds locally anyway
- * (mlx5-prm.md §3.11). [R] never issues DISABLE_HCA; we follow [K] (mlx5-prm.md §12 #17).
+ * (prm/mlx5 §3.11). [R] never issues DISABLE_HCA; we follow [K] (prm/mlx5 §12 #17).
  */
 static void
 mlx5v_dev_disable_hca(struct mlx5v_dev *dev)
@@ -394,7 +394,7 @@ mlx5v_dev_set_issi(struct mlx5v_dev *dev)
 	if (ret < 0)
 		return ret;
 	sup = MLX5V_GET(out, MLX5V_QUERY_ISSI_OUT_SUPPORTED_ISSI_DW0);
-	/* supported_issi_dw0 bit 1 = ISSI 1, the only one we speak (mlx5-prm.md §2.1 step 7). */
+	/* supported_issi_dw0 bit 1 = ISSI 1, the only one we speak (prm/mlx5 §2.1 step 7). */
 	if (!(sup & 0x2)) {
 		MLX5V_LOG(ERR, "%s: ISSI 1 not supported (supported_issi 0x%x)", dev->name, sup);
 		return -EOPNOTSUPP;
@@ -471,7 +471,7 @@ mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
 	/* UAR pages follow the host page size: log2(page) - 12 (§2.2, §12 #16). */
 	MLX5V_SET(cap, MLX5V_CAP_LOG_UAR_PAGE_SZ,
 		  rte_log2_u64(rte_mem_page_size()) - MLX5V_ADAPTER_PAGE_SHIFT);
-	/* mkey_by_name only if the max caps allow it, as [R] does (mlx5-prm.md §2.1 step 13). */
+	/* mkey_by_name only if the max caps allow it, as [R] does (prm/mlx5 §2.1 step 13). */
 	if (MLX5V_GET(dev->hca_cap_max, MLX5V_CAP_MKEY_BY_NAME))
 		MLX5V_SET(cap, MLX5V_CAP_MKEY_BY_NAME, 1);
 	ret = mlx5v_cmd_exec(dev, in, MLX5V_HCA_CAP_CMD_SIZE, out, sizeof(out));
@@ -563,7 +563,7 @@ mlx5v_dev_enable_roce(struct mlx5v_dev *dev)
 }
 
 /*
- * Fast teardown (mlx5-prm.md §2.3): TEARDOWN_HCA profile 2, then request nic_interface DISABLED
+ * Fast teardown (prm/mlx5 §2.3): TEARDOWN_HCA profile 2, then request nic_interface DISABLED
  * through cmdq_addr_l_sz and poll for it. Any failure makes the caller fall back to the graceful
  * path.
  */
@@ -583,7 +583,7 @@ mlx5v_dev_teardown_fast(struct mlx5v_dev *dev)
 	if (ret < 0)
 		return ret;
 	/*
-	 * state = FORCE_STATE_FAIL: firmware refused the fast path (mlx5-prm.md §2.3 step 2, §9).
+	 * state = FORCE_STATE_FAIL: firmware refused the fast path (prm/mlx5 §2.3 step 2, §9).
 	 */
 	if (MLX5V_GET(out, MLX5V_TEARDOWN_HCA_OUT_STATE) == MLX5V_TEARDOWN_STATE_FORCE_FAIL)
 		return -EIO;
@@ -641,7 +641,7 @@ mlx5v_dev_alloc_uar(struct mlx5v_dev *dev)
 	dev->uar = MLX5V_GET(out, MLX5V_UAR_OUT_UAR);
 	dev->uar_addr = mlx5v_hw_uar_addr(mlx5v_dev_hw(dev), dev->uar);
 	/*
-	 * UAR pages 0-2 are the init segment (mlx5-prm.md §8): a UAR there would make EQ doorbells
+	 * UAR pages 0-2 are the init segment (prm/mlx5 §8): a UAR there would make EQ doorbells
 	 * land on init-segment registers.
 	 */
 	if (dev->uar_addr == NULL || dev->uar < MLX5V_UAR_FIRST_INDEX) {
@@ -682,7 +682,7 @@ mlx5v_dev_caps_free(struct mlx5v_dev *dev)
 }
 
 /*
- * Bring-up (mlx5-prm.md §2.1, kernel order for the two "initializing" waits). The unwind
+ * Bring-up (prm/mlx5 §2.1, kernel order for the two "initializing" waits). The unwind
  * ladder below runs exactly the steps of mlx5v_dev_unload(), in the same order.
  */
 int
@@ -727,14 +727,14 @@ mlx5v_dev_load(struct mlx5v_dev *dev)
 	if (ret < 0)
 		goto err_disable_hca;
 	/*
-	 * Boot pages go before SET_HCA_CAP, init pages after it and before INIT_HCA (mlx5-prm.md
+	 * Boot pages go before SET_HCA_CAP, init pages after it and before INIT_HCA (prm/mlx5
 	 * §2.1 steps 9-10, 16).
 	 */
 	ret = mlx5v_pages_satisfy(dev, MLX5V_QUERY_PAGES_BOOT);
 	if (ret < 0)
 		/*
 		 * Pages already given must be taken back before DISABLE_HCA (the [K] order,
-		 * mlx5-prm.md §12 #17); reclaim is a no-op when none were given.
+		 * prm/mlx5 §12 #17); reclaim is a no-op when none were given.
 		 */
 		goto err_pages_reclaim;
 	dev->stage = MLX5V_STAGE_BOOT_PAGES;
@@ -828,18 +828,18 @@ mlx5v_dev_unload(struct mlx5v_dev *dev)
 	 */
 	mlx5v_health_stop(dev);
 	mlx5v_pages_events_quiesce(dev);
-	/* Switches commands back to polling before DESTROY_EQ (mlx5-prm.md §2.3 step 1). */
+	/* Switches commands back to polling before DESTROY_EQ (prm/mlx5 §2.3 step 1). */
 	mlx5v_eq_async_destroy(dev);
 	mlx5v_pages_events_stop(dev);
 	mlx5v_dev_dealloc_uar(dev);
 	/*
 	 * After DEALLOC_UAR, as [R]; fast teardown marks the command interface dead, so the
-	 * commands that follow complete locally (mlx5-prm.md §3.11).
+	 * commands that follow complete locally (prm/mlx5 §3.11).
 	 */
 	mlx5v_dev_teardown_hca(dev);
 	/*
 	 * [K] order: reclaim every firmware page, then DISABLE_HCA; rdma-core does neither
-	 * (mlx5-prm.md §12 #17).
+	 * (prm/mlx5 §12 #17).
 	 */
 	mlx5v_pages_reclaim_all(dev);
 	mlx5v_dev_disable_hca(dev);

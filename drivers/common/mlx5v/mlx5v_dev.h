@@ -28,7 +28,7 @@ struct mlx5v_dev_params {
 	int fast_teardown;              /**< use TEARDOWN_HCA profile 2 if the cap allows */
 };
 
-/** Why a device was declared dead (enum order = PRM §4.3 sensor order). */
+/** Why a device was declared dead (enum order = PRM prm/mlx5 §4.3 sensor order). */
 enum mlx5v_dead_reason {
 	MLX5V_DEAD_NONE = 0,
 	MLX5V_DEAD_PCI_COMM_ERR,   /**< fw_ver reads 0xffffffff (all ones) */
@@ -173,7 +173,7 @@ __rte_internal
 void mlx5v_dev_cleanup(struct mlx5v_dev *dev);
 
 /**
- * Bring the device up in PRM order (mlx5-prm.md §2.1). On failure every completed step
+ * Bring the device up in PRM order (prm/mlx5 §2.1). On failure every completed step
  * is undone, in the order of mlx5v_dev_unload().
  * @return 0 or a negative errno.
  */
@@ -257,7 +257,7 @@ void mlx5v_pages_events_stop(struct mlx5v_dev *dev);
 __rte_internal
 int mlx5v_health_check(struct mlx5v_dev *dev);
 
-/** @return a printable health syndrome (mlx5-prm.md §4.2). */
+/** @return a printable health syndrome (prm/mlx5 §4.2). */
 __rte_internal
 const char *mlx5v_health_synd_str(uint8_t synd);
 

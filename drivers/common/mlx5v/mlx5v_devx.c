@@ -481,7 +481,7 @@ mlx5v_devx_msi_free(struct mlx5v_devx_msi *msi)
 	/*
 	 * rdma-core checks the caller-visible vector and fd: vector 0, a vector out of range
 	 * or an fd that is not the one recorded give EINVAL and keep the object. Unlike
-	 * rdma-core, a vector still used by a live EQ gives EBUSY (mlx5-prm.md §12 #10).
+	 * rdma-core, a vector still used by a live EQ gives EBUSY (prm/mlx5 §12 #10).
 	 */
 	ret = msi->pub.vector <= 0 ? -EINVAL :
 	      mlx5v_msi_free(msi->dev, (unsigned int)msi->pub.vector, msi->pub.fd);
@@ -540,7 +540,7 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 		goto einval;
 	eqc = (const uint8_t *)in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
 	/*
-	 * Vector 0 belongs to the driver's async EQ ([R] rejects intr == 0 too, mlx5-prm.md §11.4
+	 * Vector 0 belongs to the driver's async EQ ([R] rejects intr == 0 too, prm/mlx5 §11.4
 	 * step 1, §11.8).
 	 */
 	if (MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_INTR) == MLX5V_ASYNC_EQ_VECTOR)
@@ -565,7 +565,7 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	rte_spinlock_init(&eq->lock);
 	/*
 	 * log_eq_size is not checked against log_max_eq_sz here: like [R], firmware gets the value
-	 * as given and answers BAD_PARAM through the outbox (mlx5-prm.md §11.4 step 1).
+	 * as given and answers BAD_PARAM through the outbox (prm/mlx5 §11.4 step 1).
 	 */
 	eq->log_nent = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE);
 	eq->vector = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_INTR);
@@ -590,7 +590,7 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	/* A private copy: the caller's mailbox is never modified (const in). */
 	/*
 	 * At least 0x110 + 8 bytes so that pas[0] fits even when the caller passed exactly 0x110;
-	 * bytes past pas[0] in a longer input are kept, as [R] does (mlx5-prm.md §11.4 step 8).
+	 * bytes past pas[0] in a longer input are kept, as [R] does (prm/mlx5 §11.4 step 8).
 	 */
 	cinlen = RTE_MAX(inlen, (size_t)RTE_PMD_MLX5V_CREATE_EQ_IN_PAS + 8);
 	cin = calloc(1, cinlen);
@@ -607,7 +607,7 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 		goto err_ring_free;
 	/*
 	 * eq_number is 8 bits at out 0x0b; outlen >= 16 was checked above, so it is the device's
-	 * value and not stale caller memory (mlx5-prm.md §12 #9).
+	 * value and not stale caller memory (prm/mlx5 §12 #9).
 	 */
 	eq->eqn = MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
 	db = mlx5v_hw_uar_addr(mlx5v_dev_hw(dev), eq->uar_page);
@@ -767,7 +767,7 @@ mlx5v_devx_eq_db(struct mlx5v_devx_eq *eq, int arm)
 	/*
 	 * EQE reads complete before the device learns the CI (loads before a store), so
 	 * a full barrier, not a write barrier; then the 32-bit MMIO doorbell
-	 * (mlx5-prm.md §6.10).
+	 * (prm/mlx5 §6.10).
 	 */
 	rte_io_mb();
 	mlx5v_hw_db_wr32(mlx5v_dev_hw(eq->dev), db, rte_pmd_mlx5v_eq_db_val(eq->eqn, eq->ci));
@@ -795,7 +795,7 @@ mlx5v_devx_eq_poll_one(struct mlx5v_devx_eq *eq)
 	eq->stats.polls++;
 	/*
 	 * rte_pmd_mlx5v_eq_next_eqe() applies the owner rule and the read barrier before the body
-	 * is read (mlx5-prm.md §6.8); handlers see a complete EQE.
+	 * is read (prm/mlx5 §6.8); handlers see a complete EQE.
 	 */
 	while ((eqe = rte_pmd_mlx5v_eq_next_eqe(eq->ring.buf, eq->ring.nent, eq->ci)) != NULL) {
 		type = eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF];
@@ -823,7 +823,7 @@ mlx5v_devx_eq_poll_one(struct mlx5v_devx_eq *eq)
 	/* Arm after every pass, even an empty one, as both reference drivers (§6.10). */
 	/*
 	 * An arm with EQEs still pending makes the device raise the vector again at once
-	 * (mlx5-prm.md §6.11), so a trylock loser above loses no wake-up.
+	 * (prm/mlx5 §6.11), so a trylock loser above loses no wake-up.
 	 */
 	mlx5v_devx_eq_db(eq, 1);
 	rte_spinlock_unlock(&eq->lock);
@@ -910,13 +910,13 @@ mlx5v_devx_eq_stats_get(struct mlx5v_devx_eq *eq, struct mlx5v_devx_eq_stats *st
 /*
  * EAL interrupt thread, on the EQ's vector. The handle is EXT: EAL neither reads the
  * eventfd nor stops its level-triggered epoll, so drain the fd first (a raise after the
- * drain wakes us again), then consume and re-arm (mlx5-prm.md §11.9, §11.7 step 8).
+ * drain wakes us again), then consume and re-arm (prm/mlx5 §11.9, §11.7 step 8).
  * No registry lookup: the EQ is freed only after mlx5v_devx_eq_intr_stop_one() has
  * waited for this callback to return.
  */
 /*
  * EAL interrupt thread. The handle is EXT-type, so EAL does not read the eventfd and its
- * level-triggered epoll would spin until we drain it (mlx5-prm.md §11.9).
+ * level-triggered epoll would spin until we drain it (prm/mlx5 §11.9).
  */
 static void
 mlx5v_devx_eq_intr_cb(void *arg)
@@ -948,7 +948,7 @@ mlx5v_devx_eq_intr_start(struct mlx5v_devx_eq *eq)
 	rte_spinlock_lock(&eq->dev->msi.lock);
 	/*
 	 * Vector v >= 1 maps to the eventfd the MSI layer set up for it (efds[v - 1] on vfio-pci,
-	 * one eventfd per vector in the simulator, mlx5-prm.md §11.9).
+	 * one eventfd per vector in the simulator, prm/mlx5 §11.9).
 	 */
 	fd = eq->vector < eq->dev->msi.count ? eq->dev->msi.fd[eq->vector] : -1;
 	rte_spinlock_unlock(&eq->dev->msi.lock);
@@ -1011,7 +1011,7 @@ mlx5v_devx_eq_intr_stop_one(struct mlx5v_devx_eq *eq)
 	 */
 	/*
 	 * rte_intr_callback_unregister() returns -EAGAIN while the callback runs; the _sync variant
-	 * waits for it (mlx5-prm.md §11.9).
+	 * waits for it (prm/mlx5 §11.9).
 	 */
 	if (rte_thread_is_intr())
 		rte_intr_callback_unregister(ih, mlx5v_devx_eq_intr_cb, eq);
@@ -1065,7 +1065,7 @@ mlx5v_devx_query_eqn(struct mlx5v_dev *dev, uint32_t vector, uint32_t *eqn)
 
 /*
  * Pass-through for any device command: cmd_do semantics, so a firmware failure is -EREMOTEIO with
- * the outbox intact (mlx5-prm.md §3.9), as [R] devx_general_cmd.
+ * the outbox intact (prm/mlx5 §3.9), as [R] devx_general_cmd.
  */
 int
 mlx5v_devx_general_cmd(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
@@ -1324,7 +1324,7 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	ret = mlx5v_hw_dma_map(mlx5v_dev_hw(dev), cq->buf, cq->size, &cq->iova);
 	if (ret < 0)
 		goto err_buf_free;
-	/* A single PAS needs an IOVA aligned to the ring size (mlx5-prm.md §11.9). */
+	/* A single PAS needs an IOVA aligned to the ring size (prm/mlx5 §11.9). */
 	if (cq->iova & (ring - 1)) {
 		ret = -EINVAL;
 		goto err_buf_unmap;
@@ -1337,7 +1337,7 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_UAR_PAGE, uar->page_id);
 	/*
 	 * c_eqn names the EQ that gets completion EQEs while the CQ is armed; binding to the
-	 * vector-0 async EQ would lose them (mlx5-prm.md §7.2, §6.13).
+	 * vector-0 async EQ would lose them (prm/mlx5 §7.2, §6.13).
 	 */
 	MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_C_EQN, eqn);
 	MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_LOG_PAGE_SIZE,
@@ -1346,7 +1346,7 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_CQ_IN_PAS, cq->iova);
 	/*
 	 * cmd_do: the caller gets -EREMOTEIO and the outbox for firmware failures, as with
-	 * CREATE_EQ (mlx5-prm.md §3.9).
+	 * CREATE_EQ (prm/mlx5 §3.9).
 	 */
 	ret = mlx5v_cmd_do(dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0)
@@ -1420,7 +1420,7 @@ void
 mlx5v_devx_cq_arm(struct mlx5v_devx_cq *cq, int solicited)
 {
 	/*
-	 * Record dbrec[1] first, a barrier, then the 64-bit BE MMIO at UAR + 0x20 (mlx5-prm.md
+	 * Record dbrec[1] first, a barrier, then the 64-bit BE MMIO at UAR + 0x20 (prm/mlx5
 	 * §7.3); the helper keeps that order.
 	 */
 	rte_pmd_mlx5v_cq_arm(&cq->uar, cq->dbrec, cq->cqn, cq->arm_sn, cq->ci, solicited);
@@ -1444,7 +1444,7 @@ mlx5v_devx_cq_poll(struct mlx5v_devx_cq *cq)
 	if (n != 0)
 		/*
 		 * dbrec[0] = BE32(ci & 0xffffff): the CI that tells the device which CQEs it may
-		 * reuse (mlx5-prm.md §7.3, §13 CQs).
+		 * reuse (prm/mlx5 §7.3, §13 CQs).
 		 */
 		rte_pmd_mlx5v_cq_update_ci(cq->dbrec, cq->ci);
 	return n;

@@ -103,7 +103,7 @@ mlx5v_eq_dispatch(struct mlx5v_eq *eq, const uint8_t *eqe)
 		ret = cb(dev, type, eqe, subs[i].arg);
 		/*
 		 * A failing handler does not stop the pass. [R] stops after the failing EQE
-		 * (mlx5-prm.md §6.13); stopping would leave later CMD EQEs unseen until the next
+		 * (prm/mlx5 §6.13); stopping would leave later CMD EQEs unseen until the next
 		 * interrupt, so we log and go on.
 		 */
 		if (ret < 0) {
@@ -122,7 +122,7 @@ mlx5v_eq_dispatch(struct mlx5v_eq *eq, const uint8_t *eqe)
 /* ---- doorbells ---- */
 
 /*
- * EQ doorbell (mlx5-prm.md §6.10): BE32 (eqn << 24) | ci at UAR + 0x40 updates the CI
+ * EQ doorbell (prm/mlx5 §6.10): BE32 (eqn << 24) | ci at UAR + 0x40 updates the CI
  * and arms; at UAR + 0x48 it only updates the CI. The seam issues the write barrier.
  */
 static void
@@ -130,7 +130,7 @@ mlx5v_eq_update_ci(struct mlx5v_eq *eq, int arm)
 {
 	/*
 	 * +0x48 is the CI-only doorbell; rdma-core's pyverbs test swaps the two offsets
-	 * (mlx5-prm.md §12 #4), we follow the C drivers.
+	 * (prm/mlx5 §12 #4), we follow the C drivers.
 	 */
 	uint8_t *db = eq->db + (arm ? 0 : RTE_PMD_MLX5V_UAR_EQ_DB_NOARM_OFF -
 					   RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF);
@@ -148,7 +148,7 @@ mlx5v_eq_update_ci(struct mlx5v_eq *eq, int arm)
 
 /*
  * Public arm: takes eq->lock so that it never interleaves a CI older than one a concurrent poller
- * has already written (a CI moving backwards is flagged by the model, mlx5-prm.md §13).
+ * has already written (a CI moving backwards is flagged by the model, prm/mlx5 §13).
  */
 void
 mlx5v_eq_arm(struct mlx5v_eq *eq)
@@ -175,7 +175,7 @@ mlx5v_eq_poll(struct mlx5v_eq *eq)
 		uint8_t *eqe = eq->ring.buf + idx * RTE_PMD_MLX5V_EQE_SIZE;
 		/*
 		 * A relaxed load is enough for the check; the rte_io_rmb() below orders the body
-		 * reads after it (mlx5-prm.md §6.8).
+		 * reads after it (prm/mlx5 §6.8).
 		 */
 		uint8_t owner = __atomic_load_n(&eqe[RTE_PMD_MLX5V_EQE_OWNER_OFF],
 						__ATOMIC_RELAXED);
@@ -204,7 +204,7 @@ mlx5v_eq_poll(struct mlx5v_eq *eq)
 	}
 	/*
 	 * If EQEs were left or arrived meanwhile, the arm makes the device raise the vector again
-	 * at once (mlx5-prm.md §6.11), so the early exit of a concurrent trylock loses nothing.
+	 * at once (prm/mlx5 §6.11), so the early exit of a concurrent trylock loses nothing.
 	 */
 	/* Both drivers arm after every pass, even an empty one (§6.10). */
 	mlx5v_eq_update_ci(eq, 1);
@@ -226,7 +226,7 @@ mlx5v_eq_ring_alloc(struct mlx5v_dev *dev, uint32_t log_nent, const char *name,
 
 	r->nent = 1u << log_nent;
 	/*
-	 * One PAS covers the whole ring (mlx5-prm.md §11.4 step 8): a power of two of at
+	 * One PAS covers the whole ring (prm/mlx5 §11.4 step 8): a power of two of at
 	 * least one 4 KiB page, aligned to its size so that the IOVA is too (IOVA as VA,
 	 * §11.9).
 	 */
@@ -248,7 +248,7 @@ mlx5v_eq_ring_alloc(struct mlx5v_dev *dev, uint32_t log_nent, const char *name,
 		goto err_buf_free;
 	/*
 	 * IOVA != VA (a vfio IOMMU without IOVA as VA) could break the natural alignment that the
-	 * single PAS with log_page_size = log2(size) - 12 requires (mlx5-prm.md §11.9).
+	 * single PAS with log_page_size = log2(size) - 12 requires (prm/mlx5 §11.9).
 	 */
 	if (r->iova & (r->size - 1)) {
 		MLX5V_EQ_LOG(ERR, "%s: %s: IOVA 0x%" PRIx64 " not aligned to %zu",
@@ -299,7 +299,7 @@ mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 	unsigned int i, max_log = 0;
 	int ret;
 
-	/* The vector must be one we own; [R] does not range-check intr (mlx5-prm.md §12 #9). */
+	/* The vector must be one we own; [R] does not range-check intr (prm/mlx5 §12 #9). */
 	if (dev == NULL || attr == NULL || attr->log_size < 1 || attr->log_size > 22 ||
 	    attr->vector >= mlx5v_msi_count(dev) || dev->uar_addr == NULL) {
 		rte_errno = EINVAL;
@@ -329,7 +329,7 @@ mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 		goto err_eq_free;
 	/*
 	 * Counted per vector so that freeing an MSI vector still used by an EQ fails with EBUSY
-	 * (mlx5-prm.md §12 #10).
+	 * (prm/mlx5 §12 #10).
 	 */
 	ret = mlx5v_msi_eq_ref(dev, eq->vector, 1);
 	if (ret < 0)
@@ -342,7 +342,7 @@ mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, dev->uar);
 	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, eq->vector);
 	/*
-	 * event_bitmask[t / 64] bit t % 64 enables type t (mlx5-prm.md §6.4); completion EQEs
+	 * event_bitmask[t / 64] bit t % 64 enables type t (prm/mlx5 §6.4); completion EQEs
 	 * ignore the mask and follow the CQ's c_eqn.
 	 */
 	for (i = 0; i < 4; i++)
@@ -350,12 +350,12 @@ mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 	mlx5v_eq_ring_pas_set(&eq->ring, in);
 	/*
 	 * cmd_exec, not cmd_do: internal callers want a translated errno; the DEVX path that must
-	 * return EREMOTEIO with the outbox builds its own command (mlx5-prm.md §3.9).
+	 * return EREMOTEIO with the outbox builds its own command (prm/mlx5 §3.9).
 	 */
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0)
 		goto err_msi_unref;
-	/* eq_number is 8 bits at out 0x0b (mlx5-prm.md §6.3). */
+	/* eq_number is 8 bits at out 0x0b (prm/mlx5 §6.3). */
 	eq->eqn = MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
 	eq->db = dev->uar_addr + RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF;
 	/* Both drivers arm right after creation (§6.11: a new EQ is not armed). */
@@ -394,7 +394,7 @@ mlx5v_eq_free(struct mlx5v_eq *eq)
 
 /*
  * DESTROY_EQ through cmd_exec: on a firmware failure the EQ stays alive and its memory must be
- * kept; [R] returns the translated errno here too (mlx5-prm.md §11.5).
+ * kept; [R] returns the translated errno here too (prm/mlx5 §11.5).
  */
 static int
 mlx5v_eq_destroy_cmd(struct mlx5v_eq *eq)
@@ -459,7 +459,7 @@ mlx5v_eq_async(struct mlx5v_dev *dev)
 /*
  * EAL interrupt thread, vector 0. The handle is EXT-type: EAL does not read the fd, and
  * its epoll is level-triggered, so drain the eventfd before draining the EQ
- * (mlx5-prm.md §11.9).
+ * (prm/mlx5 §11.9).
  */
 static void
 mlx5v_eq_async_intr(void *arg)
@@ -489,7 +489,7 @@ mlx5v_eq_async_create(struct mlx5v_dev *dev)
 
 	/*
 	 * Register the vector 0 handler before CREATE_EQ: the arm at create may raise the vector at
-	 * once if the device already queued events (mlx5-prm.md §6.11).
+	 * once if the device already queued events (prm/mlx5 §6.11).
 	 */
 	ret = mlx5v_msi_ctrl_start(dev, mlx5v_eq_async_intr, dev);
 	if (ret < 0)
@@ -497,7 +497,7 @@ mlx5v_eq_async_create(struct mlx5v_dev *dev)
 	memset(&attr, 0, sizeof(attr));
 	attr.log_size = MLX5V_ASYNC_EQ_LOG_SIZE;
 	attr.vector = MLX5V_ASYNC_EQ_VECTOR;
-	/* CMD | PAGE_REQUEST: event_bitmask[0] = 0xc00 (mlx5-prm.md §6.4). */
+	/* CMD | PAGE_REQUEST: event_bitmask[0] = 0xc00 (prm/mlx5 §6.4). */
 	attr.mask[0] = (UINT64_C(1) << RTE_PMD_MLX5V_EVENT_CMD) |
 		       (UINT64_C(1) << RTE_PMD_MLX5V_EVENT_PAGE_REQUEST);
 	/* Polling mode: the CREATE_EQ that makes the command EQ completes by ownership. */
@@ -542,7 +542,7 @@ mlx5v_eq_async_destroy(struct mlx5v_dev *dev)
 	mlx5v_msi_ctrl_stop(dev, mlx5v_eq_async_intr, dev);
 	/*
 	 * Freed even when DESTROY_EQ failed: TEARDOWN_HCA follows and releases the EQ in the
-	 * device; rdma-core leaks the buffer of DEVX EQs (mlx5-prm.md §12 #1).
+	 * device; rdma-core leaks the buffer of DEVX EQs (prm/mlx5 §12 #1).
 	 */
 	mlx5v_eq_free(eq);
 }

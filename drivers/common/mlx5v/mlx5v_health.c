@@ -13,15 +13,15 @@
 #include "mlx5v_dev.h"
 #include "mlx5v_log.h"
 
-/* The kernel's MAX_MISSES: a heartbeat stuck for this many polls is fatal (§4.4). */
+/* The kernel's MAX_MISSES: a heartbeat stuck for this many polls is fatal (prm/mlx5 §4.4). */
 #define MLX5V_HEALTH_MAX_MISSES 3
 /*
  * [R] masks the heartbeat to 24 bits; DPDK declares bits 31:24 as health_syndrome, so comparing all
- * 32 bits as [K] does could see a change that is not a heartbeat (mlx5-prm.md §1.1).
+ * 32 bits as [K] does could see a change that is not a heartbeat (prm/mlx5 §1.1).
  */
 #define MLX5V_HEALTH_COUNTER_MASK 0xffffffu
 
-/* Syndrome texts of mlx5-prm.md §4.2, for the one-time report of a dead device. */
+/* Syndrome texts of prm/mlx5 §4.2, for the one-time report of a dead device. */
 const char *
 mlx5v_health_synd_str(uint8_t synd)
 {
@@ -76,12 +76,12 @@ mlx5v_health_reason_str(enum mlx5v_dead_reason why)
 	}
 }
 
-/* Log the decoded health buffer (mlx5-prm.md §4.1), as rdma-core prints it before abort(). */
+/* Log the decoded health buffer (prm/mlx5 §4.1), as rdma-core prints it before abort(). */
 void
 mlx5v_health_report(struct mlx5v_dev *dev, enum mlx5v_dead_reason why)
 {
 	struct mlx5v_hw *hw = mlx5v_dev_hw(dev);
-	/* irisc_index, synd and ext_synd share the dword at 0x23c (mlx5-prm.md §4.1). */
+	/* irisc_index, synd and ext_synd share the dword at 0x23c (prm/mlx5 §4.1). */
 	uint32_t w23c = mlx5v_hw_rd32(hw, MLX5V_HEALTH_IRISC_INDEX);
 	uint8_t synd = (w23c >> 16) & 0xff;
 	unsigned int i;
@@ -89,7 +89,7 @@ mlx5v_health_report(struct mlx5v_dev *dev, enum mlx5v_dead_reason why)
 	MLX5V_LOG(ERR, "%s: device is dead: %s", dev->name, mlx5v_health_reason_str(why));
 	/*
 	 * Five assert_var words: the [R] layout; the kernel's sixth word overlaps a reserved word
-	 * in [R] and is not needed by any check (mlx5-prm.md §4.1).
+	 * in [R] and is not needed by any check (prm/mlx5 §4.1).
 	 */
 	for (i = 0; i < 5; i++)
 		MLX5V_LOG(ERR, "%s: assert_var[%u] 0x%08x", dev->name, i,
@@ -125,8 +125,8 @@ mlx5v_health_check(struct mlx5v_dev *dev)
 	if (mlx5v_dev_is_dead(dev))
 		return -ENOLINK;
 	/*
-	 * Every sensor below means the device is gone: switch to dead (mlx5-prm.md §3.11) where
-	 * rdma-core would abort() (mlx5-prm.md §12 #2).
+	 * Every sensor below means the device is gone: switch to dead (prm/mlx5 §3.11) where
+	 * rdma-core would abort() (prm/mlx5 §12 #2).
 	 */
 	/* Fatal sensors in the PRM order (§4.3). 1: an offline PCI link reads all ones. */
 	if (mlx5v_hw_rd32(hw, MLX5V_HEALTH_FW_VER) == UINT32_MAX) {
@@ -139,7 +139,7 @@ mlx5v_health_check(struct mlx5v_dev *dev)
 	/*
 	 * During a requested fast teardown nic_interface = DISABLED is expected, but the health
 	 * poll is stopped before teardown starts (mlx5v_dev_unload()), so here it is always fatal
-	 * (mlx5-prm.md §4.4).
+	 * (prm/mlx5 §4.4).
 	 */
 	if (nic_if == MLX5V_NIC_IF_DISABLED) {
 		mlx5v_dev_set_dead(dev, MLX5V_DEAD_NIC_DISABLED);
@@ -158,7 +158,7 @@ mlx5v_health_check(struct mlx5v_dev *dev)
 		return -ENOLINK;
 	/*
 	 * A syndrome without RFR is reported but not fatal: only the combination is a fatal sensor
-	 * (mlx5-prm.md §4.3 #5).
+	 * (prm/mlx5 §4.3 #5).
 	 */
 	}
 	if (synd != 0)
@@ -168,7 +168,7 @@ mlx5v_health_check(struct mlx5v_dev *dev)
 	count = mlx5v_hw_rd32(hw, MLX5V_ISEG_HEALTH_COUNTER) & MLX5V_HEALTH_COUNTER_MASK;
 	/*
 	 * The first poll compares with the value read at start, not with 0 as [R] does, so a
-	 * counter that happens to read 0 at start is not a miss (mlx5-prm.md §4.4).
+	 * counter that happens to read 0 at start is not a miss (prm/mlx5 §4.4).
 	 */
 	if (count == h->prev_counter) {
 		h->miss++;
@@ -205,7 +205,7 @@ mlx5v_health_poll(void *arg)
 		return;
 	/*
 	 * A fixed period without [K]'s random jitter: one device per alarm, so no thundering herd
-	 * to avoid (mlx5-prm.md §4.4).
+	 * to avoid (prm/mlx5 §4.4).
 	 */
 	if (rte_eal_alarm_set((uint64_t)mlx5v_tout_ms(dev, MLX5V_TO_HEALTH_POLL) * 1000,
 			      mlx5v_health_poll, dev) != 0)

@@ -115,7 +115,7 @@ mlx5v_hw_db_wr32(struct mlx5v_hw *hw, void *addr, uint32_t val)
 static inline void
 mlx5v_hw_db_wr64(struct mlx5v_hw *hw, void *addr, uint64_t val)
 {
-	/* The doorbell record in host memory must be visible before the MMIO (PRM §7.3). */
+	/* The doorbell record in host memory must be visible before the MMIO (prm/mlx5 §7.3). */
 	rte_io_wmb();
 	rte_write64_relaxed(rte_cpu_to_be_64(val), addr);
 	if (hw->ops->db_notify != NULL)

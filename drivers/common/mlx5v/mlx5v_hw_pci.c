@@ -67,7 +67,7 @@ mlx5v_pci_rd32(struct mlx5v_hw *hw, uint32_t off)
 static void
 mlx5v_pci_wr32(struct mlx5v_hw *hw, uint32_t off, uint32_t val)
 {
-	/* rte_write32 issues the write barrier the command doorbell needs (§3.5). */
+	/* rte_write32 issues the write barrier the command doorbell needs (prm/mlx5 §3.5). */
 	rte_write32(rte_cpu_to_be_32(val), mlx5v_to_pci(hw)->bar + off);
 }
 
@@ -76,10 +76,10 @@ mlx5v_pci_uar_addr(struct mlx5v_hw *hw, uint32_t idx)
 {
 	struct mlx5v_pci *p = mlx5v_to_pci(hw);
 
-	/* UAR page n is BAR0 + n * 4096 (mlx5-prm.md §8). */
+	/* UAR page n is BAR0 + n * 4096 (prm/mlx5 §8). */
 	/*
 	 * [R] hard-codes 4096 too; with log_uar_page_sz set to the host page size this stays right
-	 * only on 4 KiB-page hosts (mlx5-prm.md §8, §12 #16).
+	 * only on 4 KiB-page hosts (prm/mlx5 §8, §12 #16).
 	 */
 	if (((uint64_t)idx + 1) * MLX5V_UAR_PAGE_SIZE > p->bar_len)
 		return NULL;
@@ -193,7 +193,7 @@ mlx5v_pci_irq_attach(struct mlx5v_hw *hw, unsigned int vec, int fd)
 	free(fds);
 	/*
 	 * Once MSI-X is enabled, a single-vector SET_IRQS attaches (or detaches with -1) one
-	 * trigger without resizing, as [R] vfio_devx_alloc_msi_vector (mlx5-prm.md §11.2).
+	 * trigger without resizing, as [R] vfio_devx_alloc_msi_vector (prm/mlx5 §11.2).
 	 */
 	if (ret == 0)
 		p->msix_enabled = 1;

@@ -78,7 +78,7 @@ mlx5v_msi_ctrl_fd(struct mlx5v_dev *dev)
 
 /*
  * Vector 0 is the driver's: the async EQ interrupts here and EAL's interrupt thread runs
- * cb. The handle is EXT-type on our own eventfd; cb must drain the fd (§11.9).
+ * cb. The handle is EXT-type on our own eventfd; cb must drain the fd (prm/mlx5 §11.9).
  */
 int
 mlx5v_msi_ctrl_start(struct mlx5v_dev *dev, void (*cb)(void *arg), void *arg)

@@ -20,7 +20,7 @@
 
 /*
  * Pages come from chunks of 64 pages (one EAL allocation, one DMA window, a 64-bit
- * bitmap), as rdma-core uses bitmap-tracked DMA blocks (mlx5-prm.md §5.2). One
+ * bitmap), as rdma-core uses bitmap-tracked DMA blocks (prm/mlx5 §5.2). One
  * allocation per page would waste a page of heap on alignment each time.
  */
 #define MLX5V_PAGES_PER_CHUNK 64

@@ -13,7 +13,7 @@
 
 /*
  * Field triples (DW, HI, LO) as in rte_pmd_mlx5v_prm.h; every offset below comes from
- * ../shared/reference/mlx5-prm.md, section named in each block.
+ * prm/mlx5 (doc/guides/prm/mlx5.rst), section named in each block.
  */
 /*
  * Forward to the inner macros: a field argument expands to its triple before the
@@ -310,7 +310,7 @@ enum mlx5v_cmd_opcode {
 #define MLX5V_CQ_SET_CI 0                          /**< dbrec dword 0 */
 #define MLX5V_CQ_ARM_DB 1                          /**< dbrec dword 1 */
 
-/* ---- Further layouts (device model and core); mlx5-prm.md section in each line ---- */
+/* ---- Further layouts (device model and core); prm/mlx5 section in each line ---- */
 #define MLX5V_ENABLE_HCA_IN_EC_FUNCTION 2, 31, 31          /**< §9 embedded_cpu_function */
 #define MLX5V_CAP_TYPE_ROCE 4               /**< §2.2 capability type RoCE */
 #define MLX5V_CAP_ROCE_EN 16, 2, 2                         /**< §2.2 general cap "roce" bit */

@@ -131,7 +131,7 @@ tp_event_name(uint8_t type)
 	}
 }
 
-/* One line per EQE, with the fields of the known event types (mlx5-prm.md §6.6). */
+/* One line per EQE, with the fields of the known event types (prm/mlx5 §6.6). */
 static void
 tp_print_eqe(const char *dev, uint32_t eqn, uint32_t ci, const uint8_t *eqe)
 {

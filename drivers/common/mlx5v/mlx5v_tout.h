@@ -12,7 +12,7 @@
 /**
  * Timeouts (milliseconds). Every wait in the core is bounded by one of these (house style:
  * "every wait is bounded by a value from mlx5v_tout.h"). The defaults are the kernel's
- * (mlx5-prm.md §1.3, §3.10, §4.4, §5.2); the simulator vdev scales them with its
+ * (prm/mlx5 §1.3, §3.10, §4.4, §5.2); the simulator vdev scales them with its
  * tout_scale devarg and overrides single ones with cmd_to_ms / health_ms.
  */
 enum mlx5v_tout {

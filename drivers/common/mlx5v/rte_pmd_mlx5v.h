@@ -205,7 +205,7 @@ rte_pmd_mlx5v_eq_next_eqe(void *vaddr, uint32_t nent, uint32_t ci)
 	uint8_t owner = eqe[RTE_PMD_MLX5V_EQE_OWNER_OFF];
 
 	/*
-	 * Owner rule (mlx5-prm.md §6.8): the device writes owner = (pi / nent) & 1, and every
+	 * Owner rule (prm/mlx5 §6.8): the device writes owner = (pi / nent) & 1, and every
 	 * owner byte starts at 1, so the entry is ours iff the owner bit equals the wrap
 	 * parity of ci. A mismatch means the device has not written this lap's EQE yet.
 	 */
@@ -230,7 +230,7 @@ rte_pmd_mlx5v_eq_update_ci(const struct rte_pmd_mlx5v_uar *uar, uint32_t eqn, ui
 	/*
 	 * Every EQE read before this point must be complete before the device learns the
 	 * CI, or it could overwrite an entry still being read: a full barrier (loads before
-	 * a store), not only a write barrier (mlx5-prm.md §6.10).
+	 * a store), not only a write barrier (prm/mlx5 §6.10).
 	 */
 	rte_io_mb();
 	rte_write32_relaxed(rte_cpu_to_be_32(rte_pmd_mlx5v_eq_db_val(eqn, ci)), db);

@@ -87,20 +87,20 @@ rte_pmd_mlx5v_prm_set64(void *p, unsigned int off, uint64_t v)
 #define RTE_PMD_MLX5V_GET64(p, off) rte_pmd_mlx5v_prm_get64((p), (off))
 #define RTE_PMD_MLX5V_SET64(p, off, v) rte_pmd_mlx5v_prm_set64((p), (off), (v))
 
-/* Command header, common to every command (mlx5-prm.md §3.8). */
+/* Command header, common to every command (prm/mlx5 §3.8). */
 #define RTE_PMD_MLX5V_IN_OPCODE 0, 31, 16
 #define RTE_PMD_MLX5V_IN_UID 0, 15, 0
 #define RTE_PMD_MLX5V_IN_OP_MOD 1, 15, 0
 #define RTE_PMD_MLX5V_OUT_STATUS 0, 31, 24
 #define RTE_PMD_MLX5V_OUT_SYNDROME 1, 31, 0
 
-/* EQ opcodes (mlx5-prm.md §10). */
+/* EQ opcodes (prm/mlx5 §10). */
 #define RTE_PMD_MLX5V_CMD_OP_CREATE_EQ 0x301
 #define RTE_PMD_MLX5V_CMD_OP_DESTROY_EQ 0x302
 #define RTE_PMD_MLX5V_CMD_OP_QUERY_EQ 0x303
 #define RTE_PMD_MLX5V_CMD_OP_GEN_EQE 0x304
 
-/* create_eq_in: 0x110 bytes, then pas[] (mlx5-prm.md §6.1). */
+/* create_eq_in: 0x110 bytes, then pas[] (prm/mlx5 §6.1). */
 #define RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE 0x110
 #define RTE_PMD_MLX5V_CREATE_EQ_IN_EQC 0x10          /**< byte offset of eqc */
 #define RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK 0x58 /**< 4 x BE64, types 0..255 */
@@ -108,7 +108,7 @@ rte_pmd_mlx5v_prm_set64(void *p, unsigned int off, uint64_t v)
 #define RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE 0x10
 #define RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER 2, 7, 0 /**< byte 0x0b */
 
-/* destroy_eq_in / query_eq_in / gen_eqe_in (mlx5-prm.md §6.3). */
+/* destroy_eq_in / query_eq_in / gen_eqe_in (prm/mlx5 §6.3). */
 #define RTE_PMD_MLX5V_DESTROY_EQ_IN_SIZE 0x10
 #define RTE_PMD_MLX5V_DESTROY_EQ_OUT_SIZE 0x10
 #define RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER 2, 7, 0         /**< byte 0x0b of destroy/query/gen_eqe */
@@ -121,7 +121,7 @@ rte_pmd_mlx5v_prm_set64(void *p, unsigned int off, uint64_t v)
 #define RTE_PMD_MLX5V_GEN_EQE_IN_EQE 0x10             /**< the 64-byte EQE to write */
 #define RTE_PMD_MLX5V_GEN_EQE_OUT_SIZE 0x10
 
-/* eqc, the 64-byte EQ context, fields relative to eqc (mlx5-prm.md §6.2). */
+/* eqc, the 64-byte EQ context, fields relative to eqc (prm/mlx5 §6.2). */
 #define RTE_PMD_MLX5V_EQC_SIZE 0x40
 #define RTE_PMD_MLX5V_EQC_STATUS 0, 31, 28
 #define RTE_PMD_MLX5V_EQC_EC 0, 18, 18
@@ -142,7 +142,7 @@ rte_pmd_mlx5v_prm_set64(void *p, unsigned int off, uint64_t v)
 #define RTE_PMD_MLX5V_EQC_ST_FIRED 0xa
 #define RTE_PMD_MLX5V_EQC_ST_ALWAYS_ARMED 0xb
 
-/* EQE, 64 bytes (mlx5-prm.md §6.5, §6.6). */
+/* EQE, 64 bytes (prm/mlx5 §6.5, §6.6). */
 #define RTE_PMD_MLX5V_EQE_SIZE 64
 #define RTE_PMD_MLX5V_EQE_TYPE_OFF 0x01
 #define RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF 0x03
@@ -175,7 +175,7 @@ rte_pmd_mlx5v_prm_set64(void *p, unsigned int off, uint64_t v)
 #define RTE_PMD_MLX5V_PORT_CHANGE_GUID 8
 #define RTE_PMD_MLX5V_PORT_CHANGE_CLIENT_REREG 9
 
-/** Event types (mlx5-prm.md §6.7). */
+/** Event types (prm/mlx5 §6.7). */
 enum rte_pmd_mlx5v_event_type {
 	RTE_PMD_MLX5V_EVENT_COMP = 0x00,
 	RTE_PMD_MLX5V_EVENT_PATH_MIG = 0x01,
@@ -216,13 +216,13 @@ rte_pmd_mlx5v_event_mask_test(const void *bitmask, unsigned int t)
 	return (rte_pmd_mlx5v_prm_get64(bitmask, (t / 64) * 8) >> (t % 64)) & 1;
 }
 
-/* UAR page doorbells (mlx5-prm.md §6.10, §7.3, §8). */
+/* UAR page doorbells (prm/mlx5 §6.10, §7.3, §8). */
 #define RTE_PMD_MLX5V_UAR_CQ_DB_OFF 0x20         /**< 64-bit BE CQ arm doorbell */
 #define RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF 0x40     /**< BE32 (eqn << 24) | ci: update CI and arm */
 #define RTE_PMD_MLX5V_UAR_EQ_DB_NOARM_OFF 0x48   /**< BE32 (eqn << 24) | ci: update CI only */
 #define RTE_PMD_MLX5V_UAR_BF_OFF 0x800
 
-/** EQ consumers must write the CI at least every this many EQEs (mlx5-prm.md §6.9). */
+/** EQ consumers must write the CI at least every this many EQEs (prm/mlx5 §6.9). */
 #define RTE_PMD_MLX5V_NUM_SPARE_EQE 128
 
 /** @return the EQ doorbell word for eqn and consumer index ci. */
@@ -233,19 +233,19 @@ rte_pmd_mlx5v_eq_db_val(uint32_t eqn, uint32_t ci)
 }
 
 
-/* ==== BEGIN DEVX API additions (issue 4): CQ and UAR layouts for rte_pmd_mlx5v.h ==== */
+/* ==== BEGIN DEVX API additions: CQ and UAR layouts for rte_pmd_mlx5v.h ==== */
 
-/* CQ and UAR opcodes (mlx5-prm.md §10). */
+/* CQ and UAR opcodes (prm/mlx5 §10). */
 #define RTE_PMD_MLX5V_CMD_OP_CREATE_CQ 0x400
 #define RTE_PMD_MLX5V_CMD_OP_DESTROY_CQ 0x401
 #define RTE_PMD_MLX5V_CMD_OP_QUERY_CQ 0x402
 #define RTE_PMD_MLX5V_CMD_OP_ALLOC_UAR 0x802
 #define RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR 0x803
 
-/* alloc_uar_out / dealloc_uar_in (mlx5-prm.md §9). */
+/* alloc_uar_out / dealloc_uar_in (prm/mlx5 §9). */
 #define RTE_PMD_MLX5V_UAR_CMD_UAR 2, 23, 0             /**< byte 0x09 */
 
-/* create_cq_in: 0x110 bytes, then pas[] (mlx5-prm.md §7.1). */
+/* create_cq_in: 0x110 bytes, then pas[] (prm/mlx5 §7.1). */
 #define RTE_PMD_MLX5V_CREATE_CQ_IN_SIZE 0x110
 #define RTE_PMD_MLX5V_CREATE_CQ_IN_CQC 0x10           /**< byte offset of cqc */
 #define RTE_PMD_MLX5V_CREATE_CQ_IN_PAS 0x110          /**< BE64 page addresses */
@@ -255,7 +255,7 @@ rte_pmd_mlx5v_eq_db_val(uint32_t eqn, uint32_t ci)
 #define RTE_PMD_MLX5V_QUERY_CQ_OUT_SIZE 0x110
 #define RTE_PMD_MLX5V_QUERY_CQ_OUT_CQC 0x10
 
-/* cqc, the 64-byte CQ context, fields relative to cqc (mlx5-prm.md §7.1). */
+/* cqc, the 64-byte CQ context, fields relative to cqc (prm/mlx5 §7.1). */
 #define RTE_PMD_MLX5V_CQC_STATUS 0, 31, 28
 #define RTE_PMD_MLX5V_CQC_CQE_SZ 0, 23, 21            /**< 0 = 64-byte CQEs */
 #define RTE_PMD_MLX5V_CQC_OI 0, 17, 17
@@ -269,7 +269,7 @@ rte_pmd_mlx5v_eq_db_val(uint32_t eqn, uint32_t ci)
 #define RTE_PMD_MLX5V_CQC_PRODUCER_COUNTER 11, 23, 0
 #define RTE_PMD_MLX5V_CQC_DBR_ADDR 0x38               /**< BE64, relative to cqc */
 
-/* CQE (64 bytes) and the CQ doorbell record / arm doorbell (mlx5-prm.md §7.3, §7.4). */
+/* CQE (64 bytes) and the CQ doorbell record / arm doorbell (prm/mlx5 §7.3, §7.4). */
 #define RTE_PMD_MLX5V_CQE_SIZE 64
 #define RTE_PMD_MLX5V_CQE_BYTE_CNT_OFF 0x2c           /**< BE32 */
 #define RTE_PMD_MLX5V_CQE_WQE_COUNTER_OFF 0x3c        /**< BE16 */

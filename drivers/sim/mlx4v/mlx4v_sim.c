@@ -38,11 +38,11 @@ mlx4v_sim_poll_locked(struct mlx4v_sim *sim)
 	unsigned int i;
 	int work = 0;
 
-	/* Doorbells are plain stores: consume each watched word once (mlx4dv.md §7). */
+	/* Doorbells are plain stores: consume each watched word once (prm/mlx4 §7). */
 	for (i = 0; i < MLX4V_SIM_MAX_CQ; i++)
 		if (sim->cqs[i] != NULL)
 			/*
-			 * Each CQ and QP has its own UAR page (mlx4dv.md §7): with libmlx4's shared
+			 * Each CQ and QP has its own UAR page (prm/mlx4 §7): with libmlx4's shared
 			 * page a repeated doorbell value would be indistinguishable.
 			 */
 			work += hwsim_mmio_poll(sim->cqs[i]->page);

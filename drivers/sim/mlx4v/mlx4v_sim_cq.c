@@ -13,13 +13,13 @@
 #include "mlx4v_sim_priv.h"
 
 /*
- * The CI in *set_ci_db and in the arm word is 24 bits (mlx4dv.md §4.6, §4.8); half the space
+ * The CI in *set_ci_db and in the arm word is 24 bits (prm/mlx4 §4.6, §4.8); half the space
  * separates "behind" from "ahead" in modular comparisons.
  */
 #define MLX4V_SIM_CI_MASK 0xffffffu
 #define MLX4V_SIM_CI_HALF 0x800000u
 
-/* The 32-byte CQE of entry n: with 64-byte CQEs, the second half (mlx4dv.md §4.6). */
+/* The 32-byte CQE of entry n: with 64-byte CQEs, the second half (prm/mlx4 §4.6). */
 static uint8_t *
 mlx4v_sim_cq_entry(struct mlx4v_sim_cq *cq, uint32_t n)
 {
@@ -39,12 +39,12 @@ mlx4v_sim_cq_init_owner(struct mlx4v_sim_cq *cq)
 	/*
 	 * Handing the CQ to the device marks every CQE hardware-owned (owner 1 on pass
 	 * 0), as mlx4_en does; libmlx4 leaves zeros that would read as valid CQEs.
-	 * This is the project's decision for the open question of mlx4dv.md §6.
+	 * This is the project's decision for the open question of prm/mlx4 §6.
 	 */
 	for (i = 0; i < cq->cqe_cnt; i++)
 		/*
 		 * Owner bit write: byte 31 is owner_sr_opcode, in the second half of a 64-byte slot
-		 * (mlx4dv.md §4.6).
+		 * (prm/mlx4 §4.6).
 		 */
 		mlx4v_sim_cq_entry(cq, i)[31] = MLX4_CQE_OWNER_MASK;
 }
@@ -61,7 +61,7 @@ mlx4v_sim_cqe_error(struct mlx4_cqe *cqe, uint32_t qpn, uint16_t wqe_index,
 	ecqe->wqe_index = rte_cpu_to_be_16(wqe_index);
 	ecqe->syndrome = syndrome;
 	/*
-	 * Opcode 0x1e marks an error CQE; is_send tells DPDK which ring it belongs to (mlx4dv.md
+	 * Opcode 0x1e marks an error CQE; is_send tells DPDK which ring it belongs to (prm/mlx4
 	 * §4.6).
 	 */
 	ecqe->owner_sr_opcode = MLX4_CQE_OPCODE_ERROR | (is_send ? MLX4_CQE_IS_SEND_MASK : 0);
@@ -90,7 +90,7 @@ mlx4v_sim_cq_read_ci(struct mlx4v_sim_cq *cq)
 	 * Judge each new value once: backwards from the last, or beyond the producer. Misuse check
 	 * ci_backwards: a CI that moves back (a stale copy of cons_index) wrongly tells the device
 	 * that consumed slots are busy again. ci_ahead: software claims CQEs that were never
-	 * produced, so it consumed garbage (mlx4dv.md §7, checks worth having).
+	 * produced, so it consumed garbage (prm/mlx4 §7, checks worth having).
 	 */
 	if (((cq->last_ci - ci) & MLX4V_SIM_CI_MASK) < MLX4V_SIM_CI_HALF)
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_CI_BACKWARDS,
@@ -110,7 +110,7 @@ mlx4v_sim_cq_raise(struct mlx4v_sim_cq *cq)
 {
 	struct mlx4v_sim *sim = cq->sim;
 
-	/* One event per arm: disarm, and remember which sn fired (mlx4dv.md §4.8). */
+	/* One event per arm: disarm, and remember which sn fired (prm/mlx4 §4.8). */
 	cq->fired_sn = cq->armed_sn;
 	cq->armed = 0;
 	/*
@@ -140,7 +140,7 @@ mlx4v_sim_cq_push(struct mlx4v_sim_cq *cq, struct mlx4_cqe *cqe, int is_err)
 	/*
 	 * A full ring by *set_ci_db: the consumer index is stale or the CQ too small. Misuse check
 	 * cq_overrun: on hardware an overrun is a CQ error; we drop the CQE and count it instead,
-	 * so a consumer that forgets to update *set_ci_db shows up in tests (mlx4dv.md §7).
+	 * so a consumer that forgets to update *set_ci_db shows up in tests (prm/mlx4 §7).
 	 */
 	if (((cq->pi - ci) & MLX4V_SIM_CI_MASK) >= cq->cqe_cnt) {
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_CQ_OVERRUN,
@@ -152,13 +152,13 @@ mlx4v_sim_cq_push(struct mlx4v_sim_cq *cq, struct mlx4_cqe *cqe, int is_err)
 	slot = mlx4v_sim_cq_entry(cq, cq->pi);
 	/*
 	 * Owner bit write: the pass parity (pi / cqe_cnt) & 1, 0 on the first pass, which
-	 * software's check !!(owner) == !!(n & cqe_cnt) reads as its own (mlx4dv.md §4.6).
+	 * software's check !!(owner) == !!(n & cqe_cnt) reads as its own (prm/mlx4 §4.6).
 	 */
 	owner = (cq->pi & cq->cqe_cnt) ? MLX4_CQE_OWNER_MASK : 0;
 	cqe->owner_sr_opcode = (cqe->owner_sr_opcode & ~MLX4_CQE_OWNER_MASK) | owner;
 	/*
 	 * Body first, then the owner byte with release order: software polls the owner, and its rmb
-	 * after the owner check pairs with this release (mlx4dv.md §4.6, §7 CQ).
+	 * after the owner check pairs with this release (prm/mlx4 §4.6, §7 CQ).
 	 */
 	if (hwsim_dma_write(sim->dma, (uintptr_t)slot, cqe, sizeof(*cqe) - 1) != 0 ||
 	    hwsim_dma_write_release(sim->dma, (uintptr_t)slot + sizeof(*cqe) - 1,
@@ -174,7 +174,7 @@ mlx4v_sim_cq_push(struct mlx4v_sim_cq *cq, struct mlx4_cqe *cqe, int is_err)
 	/*
 	 * Armed for any completion, or solicited-only and this is an error CQE. Solicited-only
 	 * arming (1 << 24) also fires on errors, as the IB spec requires; the simulator never sets
-	 * the solicited bit on a success CQE, so that is the only case (mlx4dv.md §4.8).
+	 * the solicited bit on a success CQE, so that is the only case (prm/mlx4 §4.8).
 	 */
 	if (cq->armed == MLX4_CQ_DB_REQ_NOT || (cq->armed == MLX4_CQ_DB_REQ_NOT_SOL && is_err))
 		mlx4v_sim_cq_raise(cq);
@@ -196,27 +196,27 @@ mlx4v_sim_cq_doorbell(void *arg, uint32_t off, uint64_t raw)
 	/*
 	 * Misuse check db_wrong_page: a send doorbell (+0x14) in a CQ's page. On hardware both
 	 * share the context UAR page, so the sdb / cq_uar mix-up goes unnoticed; per-object pages
-	 * expose it (mlx4dv.md §7).
+	 * expose it (prm/mlx4 §7).
 	 */
 	if (off != MLX4V_CQ_DOORBELL) {
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_DB_WRONG_PAGE,
 				 "CQ 0x%x: doorbell written at UAR offset 0x%x", cq->cqn, off);
 		return;
 	}
-	/* A 64-bit big-endian store: (sn << 28 | cmd | cqn) << 32 | ci (mlx4dv.md §4.8). */
+	/* A 64-bit big-endian store: (sn << 28 | cmd | cqn) << 32 | ci (prm/mlx4 §4.8). */
 	v = rte_be_to_cpu_64(raw);
 	hi = (uint32_t)(v >> 32);
 	lo = (uint32_t)v;
 	sn = (hi >> 28) & 3;
 	/*
 	 * Only the two mlx4 commands are valid: 1 << 24 solicited, 2 << 24 next completion. mlx5's
-	 * "any" command is 0, a likely mistake in shared code (mlx4dv.md §4.8).
+	 * "any" command is 0, a likely mistake in shared code (prm/mlx4 §4.8).
 	 */
 	cmd = hi & (3u << 24);
 	ci = lo & MLX4V_SIM_CI_MASK;
 	/*
 	 * Misuse check arm_packing / arm_cqn: mlx4 puts cqn in the high word and ci in the low word
-	 * (mlx4dv.md §4.8); anything else would arm another CQ on hardware.
+	 * (prm/mlx4 §4.8); anything else would arm another CQ on hardware.
 	 */
 	if ((hi & MLX4V_SIM_CI_MASK) != cq->cqn) {
 		/* mlx5 packs ci high and cqn low: an easy mix-up to catch. */
@@ -236,7 +236,7 @@ mlx4v_sim_cq_doorbell(void *arg, uint32_t off, uint64_t raw)
 	}
 	/*
 	 * Misuse check arm_db_record: the record must be written, then a barrier, then the MMIO
-	 * (mlx4dv.md §4.8). An arm whose record does not match was issued without, or before, the
+	 * (prm/mlx4 §4.8). An arm whose record does not match was issued without, or before, the
 	 * record store.
 	 */
 	if (hwsim_dma_read(sim->dma, (uintptr_t)cq->arm_db, &rec, sizeof(rec)) != 0 ||
@@ -257,7 +257,7 @@ mlx4v_sim_cq_doorbell(void *arg, uint32_t off, uint64_t raw)
 				 set_ci);
 	/*
 	 * Misuse check arm_sn: after an event software must bump arm_sn (libmlx4 mlx4_cq_event,
-	 * DPDK rx_queue_intr_disable, mlx4dv.md §4.8, §5.3); an arm with the sn that already fired
+	 * DPDK rx_queue_intr_disable, prm/mlx4 §4.8, §5.3); an arm with the sn that already fired
 	 * is stale and re-arms nothing.
 	 */
 	if ((int)sn == cq->fired_sn) {

@@ -14,7 +14,7 @@
 /* Order matches enum mlx4v_sim_knob. Every name is also a devarg. */
 static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 	[MLX4V_SIM_KNOB_STRICT_CQE_OWNER] = { "strict_cqe_owner", 0, 0, 1,
-		"do not set CQE owner bits at CQ creation (mlx4dv.md 6)" },
+		"do not set CQE owner bits at CQ creation (prm/mlx4 §6)" },
 	[MLX4V_SIM_KNOB_FAIL_ALLOC_PD] = { "fail_alloc_pd", 0, 0, INT32_MAX,
 		"fail the next N PD allocations" },
 	[MLX4V_SIM_KNOB_FAIL_REG_MR] = { "fail_reg_mr", 0, 0, INT32_MAX,

@@ -21,7 +21,7 @@
 #include "mlx4v_sim_log.h"
 #include "mlx4v_sim_priv.h"
 
-/* CQE status bits used by DPDK's packet-type parsing (mlx4dv.md §4.6). */
+/* CQE status bits used by DPDK's packet-type parsing (prm/mlx4 §4.6). */
 #define MLX4V_SIM_STATUS_IPV4 (1u << 22)
 #define MLX4V_SIM_STATUS_IPV6 (1u << 24)
 #define MLX4V_SIM_STATUS_TCP (1u << 26)
@@ -43,7 +43,7 @@ mlx4v_sim_rq_peer_port(const struct mlx4v_sim *sim, unsigned int port)
 /*
  * WQEs software has posted and the device has not consumed. Engine thread, sim lock held. Receive
  * WQEs have no owner bit: the doorbell record counter is the only thing that says a WQE is posted
- * (mlx4dv.md §4.3).
+ * (prm/mlx4 §4.3).
  */
 static uint32_t
 mlx4v_sim_rq_avail(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq)
@@ -55,7 +55,7 @@ mlx4v_sim_rq_avail(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq)
 
 		if (hwsim_dma_read(sim->dma, (uintptr_t)srq->db, &raw, sizeof(raw)) != 0)
 			return 0;
-		/* *db is the running count of posted WQEs (mlx4dv.md §4.4). */
+		/* *db is the running count of posted WQEs (prm/mlx4 §4.4). */
 		avail = rte_be_to_cpu_32(raw) - srq->consumed;
 		/*
 		 * Misuse check rq_db_record (SRQ): more WQEs claimed than the ring holds, i.e. the
@@ -74,7 +74,7 @@ mlx4v_sim_rq_avail(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq)
 		return 0;
 	if (hwsim_dma_read(sim->dma, (uintptr_t)rq->rdb, &raw, sizeof(raw)) != 0)
 		return 0;
-	/* *rdb is a 16-bit running producer count, not an index (mlx4dv.md §4.3). */
+	/* *rdb is a 16-bit running producer count, not an index (prm/mlx4 §4.3). */
 	avail = (rte_be_to_cpu_32(raw) - rq->consumer) & 0xffff;
 	/*
 	 * Misuse check rq_db_record (RQ): e.g. an index written instead of a running count, or a
@@ -128,7 +128,7 @@ mlx4v_sim_rq_scatter(struct mlx4v_sim *sim, uint32_t pdn, const uint8_t *segs,
 
 /*
  * Packet-type bits of the CQE status, from the Ethernet and IP headers. Only the bits DPDK's mlx4
- * Rx parses for packet types (mlx4dv.md §4.6); the checksum-OK bits are not modelled.
+ * Rx parses for packet types (prm/mlx4 §4.6); the checksum-OK bits are not modelled.
  */
 static uint32_t
 mlx4v_sim_rq_status(const uint8_t *pkt, uint32_t len)
@@ -173,7 +173,7 @@ mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8
 
 	/*
 	 * The doorbell record said the WQE is posted: read it only now. Pairs with the write
-	 * barrier software issues before the *rdb / *db store (mlx4dv.md §4.3, §4.4).
+	 * barrier software issues before the *rdb / *db store (prm/mlx4 §4.3, §4.4).
 	 */
 	rte_rmb();
 	if (srq != NULL) {
@@ -194,7 +194,7 @@ mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8
 	if (srq != NULL) {
 		/*
 		 * The device follows the free list as software linked it. next_wqe_index is the
-		 * BE16 at byte 2 of the next segment (mlx4dv.md §4.4).
+		 * BE16 at byte 2 of the next segment (prm/mlx4 §4.4).
 		 */
 		memcpy(&next, wqe + 2, sizeof(next));
 		srq->hw_head = rte_be_to_cpu_16(next) & (srq->max - 1);
@@ -203,7 +203,7 @@ mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8
 		nsegs = (size - sizeof(struct mlx4_wqe_srq_next_seg)) /
 			sizeof(struct mlx4_wqe_data_seg);
 	} else {
-		/* 16-bit, like the producer count in *rdb (mlx4dv.md §4.3). */
+		/* 16-bit, like the producer count in *rdb (prm/mlx4 §4.3). */
 		rq->consumer = (rq->consumer + 1) & 0xffff;
 		segs = wqe;
 		nsegs = size / sizeof(struct mlx4_wqe_data_seg);

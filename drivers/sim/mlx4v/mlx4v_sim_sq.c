@@ -20,12 +20,12 @@
 #define MLX4V_SIM_DS 16u
 #define MLX4V_SIM_OPCODE_MASK 0x1fu
 #define MLX4V_SIM_OWNER_BIT (1u << 31)
-/* Largest WQE: the DS count is 6 bits (mlx4dv.md §4.2). */
+/* Largest WQE: the DS count is 6 bits (prm/mlx4 §4.2). */
 #define MLX4V_SIM_MAX_WQE (63u * MLX4V_SIM_DS)
 
 /*
  * Engine thread, sim lock held: every gather and scatter goes through it, so DMA outside registered
- * memory is caught (mlx4dv.md §7, checks worth having).
+ * memory is caught (prm/mlx4 §7, checks worth having).
  */
 int
 mlx4v_sim_mr_check(struct mlx4v_sim *sim, uint32_t pdn, uint32_t lkey, uint64_t addr,
@@ -88,7 +88,7 @@ mlx4v_sim_sq_doorbell(void *arg, uint32_t off, uint64_t raw)
 	/*
 	 * The doorbell carries only BE32(qpn << 8), written without a byte swap. Misuse check
 	 * sdb_value: a swapped or unshifted QPN (e.g. rte_cpu_to_be_32() applied twice, or qpn
-	 * without << 8) rings nothing on hardware; mlx4dv.md §4.2 says write doorbell_qpn as is.
+	 * without << 8) rings nothing on hardware; prm/mlx4 §4.2 says write doorbell_qpn as is.
 	 */
 	if ((uint32_t)raw != qp->doorbell_qpn) {
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_SDB_VALUE,
@@ -97,7 +97,7 @@ mlx4v_sim_sq_doorbell(void *arg, uint32_t off, uint64_t raw)
 		return;
 	}
 	sim->stats.doorbells++;
-	/* The doorbell carries no producer index (mlx4dv.md §4.2): only note that a scan is due. */
+	/* The doorbell carries no producer index (prm/mlx4 §4.2): only note that a scan is due. */
 	qp->db_pending++;
 }
 
@@ -108,7 +108,7 @@ mlx4v_sim_sq_read(struct mlx4v_sim_qp *qp, uint32_t pos, uint32_t off, void *dst
 {
 	uint32_t ring = qp->txbb_cnt * MLX4V_SIM_TXBB;
 	/*
-	 * DPDK builds WQEs straight into the ring and lets a multi-TXBB WQE wrap at eob (mlx4dv.md
+	 * DPDK builds WQEs straight into the ring and lets a multi-TXBB WQE wrap at eob (prm/mlx4
 	 * §5.2), so the read may be split in two.
 	 */
 	uint32_t start = ((pos & (qp->txbb_cnt - 1)) * MLX4V_SIM_TXBB + off) % ring;
@@ -140,7 +140,7 @@ mlx4v_sim_sq_gather(struct mlx4v_sim_qp *qp, const uint8_t *wqe, uint32_t ds,
 	while (off + 4 <= end) {
 		/*
 		 * Inline and data segments share their first dword: bit 31 of byte_count tells them
-		 * apart (MLX4_INLINE_SEG, mlx4dv.md §4.2).
+		 * apart (MLX4_INLINE_SEG, prm/mlx4 §4.2).
 		 */
 		memcpy(&bc, wqe + off, sizeof(bc));
 		bc = rte_be_to_cpu_32(bc);
@@ -232,7 +232,7 @@ mlx4v_sim_sq_check_owner(struct mlx4v_sim_qp *qp)
 	/*
 	 * Misuse check sq_owner below: the doorbell rang but the next WQE is not valid for this
 	 * pass. Either software flipped the owner bit wrongly (a WQE marked valid for the wrong
-	 * pass, mlx4dv.md §7), or an earlier pass already consumed it; the checks below exclude the
+	 * pass, prm/mlx4 §7), or an earlier pass already consumed it; the checks below exclude the
 	 * latter.
 	 */
 	if (mlx4v_sim_sq_read(qp, qp->pos, 0, &w, sizeof(w)) != 0)
@@ -251,7 +251,7 @@ mlx4v_sim_sq_check_owner(struct mlx4v_sim_qp *qp)
 
 /*
  * Engine thread, sim lock held. Walks the SQ from the device position by owner bits, treating the
- * doorbell only as a hint (mlx4dv.md §7). Returns the number of WQEs executed.
+ * doorbell only as a hint (prm/mlx4 §7). Returns the number of WQEs executed.
  */
 int
 mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
@@ -266,7 +266,7 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 
 	/*
 	 * Misuse check qp_state: ringing before RTS is a setup-order bug (DPDK moves Tx QPs to RTS
-	 * first, mlx4dv.md §5.2). In ERR the WQEs are still walked, to flush them.
+	 * first, prm/mlx4 §5.2). In ERR the WQEs are still walked, to flush them.
 	 */
 	if (qp->state != RTE_PMD_MLX4V_QPS_RTS && qp->state != RTE_PMD_MLX4V_QPS_ERR) {
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_QP_STATE,
@@ -282,18 +282,18 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 		}
 		/*
 		 * Owner bit check: valid for the device when it equals the pass parity, counted in
-		 * TXBBs as DPDK does (mlx4dv.md §4.2); the first mismatch ends the walk (§7).
+		 * TXBBs as DPDK does (prm/mlx4 §4.2); the first mismatch ends the walk (§7).
 		 */
 		owner = rte_be_to_cpu_32(ctrl.owner_opcode) >> 31;
 		if (owner != !!(qp->pos & qp->txbb_cnt))
 			break;
 		/*
 		 * Read the WQE body only after its ownership was seen: pairs with the producer's
-		 * write barrier before its owner_opcode store (mlx4dv.md §4.2, §5.2).
+		 * write barrier before its owner_opcode store (prm/mlx4 §4.2, §5.2).
 		 */
 		rte_rmb();
 		/*
-		 * The WQE size is fence_size[5:0] in 16-byte units (mlx4dv.md §4.2); bit 6 is the
+		 * The WQE size is fence_size[5:0] in 16-byte units (prm/mlx4 §4.2); bit 6 is the
 		 * fence, meaningless without RDMA reads to order against.
 		 */
 		ds = ctrl.fence_size & 0x3f;
@@ -302,7 +302,7 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 			      (ds * MLX4V_SIM_DS + MLX4V_SIM_TXBB - 1) / MLX4V_SIM_TXBB);
 		slot = qp->pos & (qp->txbb_cnt - 1);
 		/*
-		 * wqe_index of the CQE counts strides, not TXBBs, as libmlx4 expects (mlx4dv.md
+		 * wqe_index of the CQE counts strides, not TXBBs, as libmlx4 expects (prm/mlx4
 		 * §4.6); DPDK Tx ignores it and frees up to the recorded WQE end (§4.7).
 		 */
 		index = (uint16_t)((qp->pos >> (qp->sq_shift - 6)) & (qp->sq_wqe_cnt - 1));
@@ -310,7 +310,7 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 		len = 0;
 		/*
 		 * Misuse check sq_wqe_size: a zero DS count or a WQE bigger than the ring
-		 * (mlx4dv.md §7, reject a fence_size DS count of 0 or beyond the stride budget).
+		 * (prm/mlx4 §7, reject a fence_size DS count of 0 or beyond the stride budget).
 		 */
 		if (ds == 0 || nbb > qp->txbb_cnt) {
 			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_SQ_WQE_SIZE,
@@ -344,7 +344,7 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 			qp->state = RTE_PMD_MLX4V_QPS_ERR;
 			continue;
 		}
-		/* One CQE per WQE that asks for it with CQ_UPDATE (mlx4dv.md §4.7). */
+		/* One CQE per WQE that asks for it with CQ_UPDATE (prm/mlx4 §4.7). */
 		if ((rte_be_to_cpu_32(ctrl.srcrb_flags) & MLX4_WQE_CTRL_CQ_UPDATE) ==
 		    MLX4_WQE_CTRL_CQ_UPDATE) {
 			memset(&cqe, 0, sizeof(cqe));

@@ -103,7 +103,7 @@ mlx4v_sim_uar_alloc(struct hwsim_mmio_page **page, uint32_t db_off, uint32_t db_
 
 /*
  * Verbs lock held. A handle needs no device resource: the kernel's ucontext and UAR are replaced by
- * per-object pages (mlx4dv.md §7).
+ * per-object pages (prm/mlx4 §7).
  */
 static int
 mlx4v_sim_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
@@ -268,7 +268,7 @@ mlx4v_sim_cq_create(struct mlx4v_cq *cq)
 	}
 	/*
 	 * Handing the CQ to the device: mark every CQE hardware-owned unless strict mode wants to
-	 * show why this is needed (mlx4dv.md §6 decision). Done before the CQ is published to the
+	 * show why this is needed (prm/mlx4 §6 decision). Done before the CQ is published to the
 	 * engine.
 	 */
 	if (!mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_STRICT_CQE_OWNER))
@@ -379,7 +379,7 @@ mlx4v_sim_srq_create(struct mlx4v_srq *srq)
 	ssrq->buf = srq->buf;
 	ssrq->wqe_shift = srq->wqe_shift;
 	ssrq->max = srq->max;
-	/* The device reads *db for the posted count (mlx4dv.md §4.4), through its DMA window. */
+	/* The device reads *db for the posted count (prm/mlx4 §4.4), through its DMA window. */
 	ssrq->db = srq->db;
 	ret = mlx4v_sim_queue_map(sim, ssrq->buf, ring, ssrq->db, sizeof(uint32_t));
 	if (ret)
@@ -464,7 +464,7 @@ mlx4v_sim_qp_alloc(struct mlx4v_sim *sim, uint8_t port, uint8_t *buf, size_t buf
 	sqp->idx = idx;
 	sqp->qpn = MLX4V_SIM_QPN_BASE + idx;
 	/*
-	 * Exactly the value software must write to sdb (mlx4dv.md §2.1); kept for the sdb_value
+	 * Exactly the value software must write to sdb (prm/mlx4 §2.1); kept for the sdb_value
 	 * check.
 	 */
 	sqp->doorbell_qpn = rte_cpu_to_be_32(sqp->qpn << 8);
@@ -501,7 +501,7 @@ mlx4v_sim_qp_unregister(struct mlx4v_sim *sim, struct mlx4v_sim_qp *sqp,
 
 /*
  * Verbs lock held; the buffer was laid out by mlx4v_qp_layout(). The engine walks the SQ in 64-byte
- * TXBBs because DPDK counts owner parity per TXBB, not per stride (mlx4dv.md §4.2).
+ * TXBBs because DPDK counts owner parity per TXBB, not per stride (prm/mlx4 §4.2).
  */
 static int
 mlx4v_sim_qp_create(struct mlx4v_qp *qp)
@@ -519,7 +519,7 @@ mlx4v_sim_qp_create(struct mlx4v_qp *qp)
 	sqp->sq = (uint8_t *)qp->buf + qp->sq.offset;
 	sqp->sq_shift = qp->sq.wqe_shift;
 	sqp->sq_wqe_cnt = qp->sq.wqe_cnt;
-	/* wqe_shift >= 6 (mlx4dv.md §3), so this is a whole number of TXBBs. */
+	/* wqe_shift >= 6 (prm/mlx4 §3), so this is a whole number of TXBBs. */
 	sqp->txbb_cnt = qp->sq.wqe_cnt << (qp->sq.wqe_shift - 6);
 	sqp->send_cq = qp->send_cq->be;
 	sqp->rq.port = qp->attr.port;
@@ -556,7 +556,7 @@ mlx4v_sim_qp_create(struct mlx4v_qp *qp)
 	qp->qpn = sqp->qpn;
 	/*
 	 * A per-QP doorbell page instead of libmlx4's shared context UAR: every ring is seen once
-	 * (mlx4dv.md §7). uar_mmap_offset keeps libmlx4's value 0 (mlx4dv.md §2.1).
+	 * (prm/mlx4 §7). uar_mmap_offset keeps libmlx4's value 0 (prm/mlx4 §2.1).
 	 */
 	qp->sdb = (uint32_t *)((uint8_t *)hwsim_mmio_page_addr(sqp->page) +
 			       MLX4V_SEND_DOORBELL);

@@ -29,8 +29,8 @@ static pthread_mutex_t mlx5v_sim_list_lock = PTHREAD_MUTEX_INITIALIZER;
 #define MLX5V_SIM_DEF_MAX_EQS 64
 #define MLX5V_SIM_MAX_PORTS 4
 /*
- * Well beyond the 120 000 ms both drivers wait for initializing (§1.3), so a test can provoke their
- * EBUSY.
+ * Well beyond the 120 000 ms both drivers wait for initializing (prm/mlx5 §1.3), so a test can
+ * provoke their EBUSY.
  */
 #define MLX5V_SIM_MAX_BOOT_MS 600000
 

@@ -47,7 +47,7 @@ enum mlx5v_sim_ctr {
 	MLX5V_SIM_CTR_MSIX,           /**< MSI-X raised */
 	MLX5V_SIM_CTR_EQ_OVERRUNS,
 	MLX5V_SIM_CTR_CQ_OVERRUNS,    /**< CQ_ERROR (overrun) events raised; added by the model */
-	/** EQ/CQ rings created with software-owned entries (§7.4, §11.7); added by the model */
+	/** EQ/CQ rings created with software-owned entries (prm/mlx5 §7.4, §11.7); model-only */
 	MLX5V_SIM_CTR_RING_SW_OWNED,
 	MLX5V_SIM_CTR_MAX,
 };

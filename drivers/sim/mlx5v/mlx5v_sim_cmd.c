@@ -28,7 +28,7 @@ struct mlx5v_sim_cmd_op {
 #define HCA_EN MLX5V_SIM_HCA_ENABLED
 #define HCA_INIT MLX5V_SIM_HCA_INITIALIZED
 
-/* ONE handler per opcode (mlx5-prm.md §10); lengths from §2.1, §5.1, §6, §7, §9. */
+/* ONE handler per opcode (prm/mlx5 §10); lengths from §2.1, §5.1, §6, §7, §9. */
 static const struct mlx5v_sim_cmd_op mlx5v_sim_cmd_ops[] = {
 	{ MLX5V_CMD_OP_QUERY_HCA_CAP, HCA_EN,
 	  OPM(0) | OPM(1) | OPM(MLX5V_CAP_TYPE_ROCE << 1) | OPM((MLX5V_CAP_TYPE_ROCE << 1) | 1),

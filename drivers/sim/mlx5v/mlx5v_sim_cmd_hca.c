@@ -11,7 +11,7 @@
 #include "mlx5v_sim_priv.h"
 
 #define MLX5V_SIM_ISSI_SUPPORTED 0x3        /* ISSI 0 and 1 */
-/* cmdif_checksum is 2 bits wide (§2.2, DW16[15:14]). */
+/* cmdif_checksum is 2 bits wide (prm/mlx5 §2.2, DW16[15:14]). */
 #define MLX5V_SIM_CMDIF_CHECKSUM_MAX 3
 #define MLX5V_SIM_LOG_MAX_QP 10
 #define MLX5V_SIM_UAR_SZ 6                  /* log2 of the UAR pages, init segment included */
@@ -31,7 +31,7 @@ mlx5v_sim_log2(unsigned int v)
 }
 
 /*
- * Capabilities the drivers read (mlx5-prm.md §2.2). max and cur start equal except for
+ * Capabilities the drivers read (prm/mlx5 §2.2). max and cur start equal except for
  * the fields a driver may turn on with SET_HCA_CAP.
  */
 void

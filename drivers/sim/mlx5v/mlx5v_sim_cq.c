@@ -15,7 +15,7 @@
 
 #define MLX5V_SIM_EQE_DATA_LEN 28
 
-/* Bits of each cqc dword a CREATE_CQ may set (§7.1); the rest is reserved. */
+/* Bits of each cqc dword a CREATE_CQ may set (prm/mlx5 §7.1); the rest is reserved. */
 static const uint32_t mlx5v_sim_cqc_allowed[16] = {
 	[0] = 0xf2ffff00,   /* status, dbr_umem_valid, cqe_sz, cc, oi, moderation, st */
 	[1] = 0xffffffff,   /* dbr_umem_id (checked with dbr_umem_valid) */

@@ -16,7 +16,7 @@
 #define MLX5V_SIM_EQE_DATA_LEN 28
 
 /*
- * Bits of each eqc dword that a CREATE_EQ may set (§6.1, §6.2); everything else is
+ * Bits of each eqc dword that a CREATE_EQ may set (prm/mlx5 §6.1, §6.2); everything else is
  * reserved. status, st and page_offset are allowed here and checked on their own.
  * consumer/producer counters are query-only, so they are reserved on create.
  */
@@ -73,7 +73,7 @@ mlx5v_sim_eq_subscriber(struct mlx5v_sim *sim, uint8_t type)
 }
 
 /*
- * Byte off of a ring described by pas[] with pages of 2^(log_page_size + 12) bytes (mlx5-prm.md
+ * Byte off of a ring described by pas[] with pages of 2^(log_page_size + 12) bytes (prm/mlx5
  * §6.1: page size set by the driver).
  */
 uint64_t
@@ -90,7 +90,7 @@ mlx5v_sim_eq_overrun(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq)
 	uint32_t eqn = eq - sim->eq;
 
 	/*
-	 * Sticky: once the EQ write failed, neither driver has a recovery path (mlx5-prm.md §6.9),
+	 * Sticky: once the EQ write failed, neither driver has a recovery path (prm/mlx5 §6.9),
 	 * so later posts fail too and the failure is reported once.
 	 */
 	if (eq->status != RTE_PMD_MLX5V_EQC_STATUS_OK)
@@ -106,7 +106,7 @@ mlx5v_sim_eq_overrun(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq)
 
 /*
  * Called with the model lock held. Writes one EQE at pi the way hardware must
- * (mlx5-prm.md §6.8) and runs the interrupt state machine of §6.11.
+ * (prm/mlx5 §6.8) and runs the interrupt state machine of §6.11.
  */
 int
 mlx5v_sim_eq_post(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq, uint8_t type,
@@ -139,7 +139,7 @@ mlx5v_sim_eq_post(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq, uint8_t type,
 	/* Body first, then (release fence) the owner byte, so a reader never sees a torn EQE. */
 	/*
 	 * Hardware writes owner = (pi >> log_eq_size) & 1: 0 on the first lap over owner bytes the
-	 * driver initialised to 1 (mlx5-prm.md §6.8).
+	 * driver initialised to 1 (prm/mlx5 §6.8).
 	 */
 	owner = (eq->pi >> eq->log_size) & 1;
 	if (hwsim_dma_write(sim->dma, iova, eqe, RTE_PMD_MLX5V_EQE_OWNER_OFF) != 0 ||
@@ -148,7 +148,7 @@ mlx5v_sim_eq_post(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq, uint8_t type,
 		SIM_LOG(WARNING, "%s: EQ %u: EQE write to 0x%" PRIx64 " faulted", sim->name,
 			(unsigned int)(eq - sim->eq), iova);
 		/*
-		 * An IOMMU fault on the ring is an EQ write failure (eqc.status 0xa, mlx5-prm.md
+		 * An IOMMU fault on the ring is an EQ write failure (eqc.status 0xa, prm/mlx5
 		 * §6.2).
 		 */
 		eq->status = RTE_PMD_MLX5V_EQC_STATUS_EQ_WRITE_FAILURE;
@@ -204,7 +204,7 @@ mlx5v_sim_eq_check_reserved(const uint8_t *in)
 				    mlx5v_sim_eq_in_reserved[i].len))
 			return MLX5V_SIM_SYND_EQ_IN_RESERVED;
 	/*
-	 * eqc bits outside the allowed mask are reserved and must be 0 (mlx5-prm.md §6.2; §13
+	 * eqc bits outside the allowed mask are reserved and must be 0 (prm/mlx5 §6.2; §13
 	 * "reserved field misuse -> BAD_PARAM").
 	 */
 	for (i = 0; i < RTE_DIM(mlx5v_sim_eqc_allowed); i++)
@@ -221,7 +221,7 @@ mlx5v_sim_ring_check(struct mlx5v_sim *sim, const uint8_t *in, uint32_t inlen,
 {
 	/*
 	 * The whole ring must be covered by PAS entries inside inlen, each aligned to the page size
-	 * and DMA-mapped (mlx5-prm.md §13 EQs).
+	 * and DMA-mapped (prm/mlx5 §13 EQs).
 	 */
 	uint64_t page = UINT64_C(1) << (log_page_size + MLX5V_ADAPTER_PAGE_SHIFT);
 	uint64_t n = (ring_bytes + page - 1) / page;
@@ -271,7 +271,7 @@ mlx5v_sim_ring_sw_owned(struct mlx5v_sim *sim, const uint64_t *pas, uint8_t log_
 {
 	/*
 	 * Only the first MLX5V_SIM_RING_CHECK_MAX entries are read: enough to catch an
-	 * uninitialised ring (mlx5-prm.md §12 #5, #6) without a full scan of a large ring on every
+	 * uninitialised ring (prm/mlx5 §12 #5, #6) without a full scan of a large ring on every
 	 * create.
 	 */
 	uint32_t n = RTE_MIN(nent, (uint32_t)MLX5V_SIM_RING_CHECK_MAX);
@@ -285,7 +285,7 @@ mlx5v_sim_ring_sw_owned(struct mlx5v_sim *sim, const uint64_t *pas, uint8_t log_
 			break;
 		/*
 		 * Owner/op_own is the last byte of each entry (offset stride - 1): catches the
-		 * tinygrad offset-31 bug class (mlx5-prm.md §12 #5).
+		 * tinygrad offset-31 bug class (prm/mlx5 §12 #5).
 		 */
 		if (!(own & 1))
 			bad++;
@@ -320,13 +320,13 @@ mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	synd = mlx5v_sim_eq_check_reserved(c->in);
 	if (synd != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
-	/* status is output-only on create (0 = OK, 0xa = write failure, mlx5-prm.md §6.2). */
+	/* status is output-only on create (0 = OK, 0xa = write failure, prm/mlx5 §6.2). */
 	if (MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_STATUS) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_STATUS);
 	if (st != 0 && st != RTE_PMD_MLX5V_EQC_ST_ARMED && st != RTE_PMD_MLX5V_EQC_ST_FIRED &&
 			st != RTE_PMD_MLX5V_EQC_ST_ALWAYS_ARMED)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_ST);
-	/* page_offset must be 0 (mlx5-prm.md §6.1). */
+	/* page_offset must be 0 (prm/mlx5 §6.1). */
 	if (MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_PAGE_OFFSET) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_EQ_PAGE_OFFSET);
@@ -334,7 +334,7 @@ mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_SIZE);
 	/*
 	 * eqc.uar_page must be a UAR the driver allocated: its +0x40/+0x48 doorbells serve this EQ
-	 * (mlx5-prm.md §6.2).
+	 * (prm/mlx5 §6.2).
 	 */
 	if (!mlx5v_sim_uar_allocated(sim, uar))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_UAR);
@@ -376,7 +376,7 @@ mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 				      RTE_PMD_MLX5V_EQE_SIZE);
 	/*
 	 * Logged, not failed: a DEVX caller following rdma-core initialises owners after create
-	 * (mlx5-prm.md §11.7), which is legal but racy.
+	 * (prm/mlx5 §11.7), which is legal but racy.
 	 */
 	if (bad != 0) {
 		/* §11.7: owner bytes should be 1 before CREATE_EQ (rdma-core sets them after). */

@@ -342,7 +342,7 @@ mlx5v_sim_fail_next_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint8_t status,
 int
 mlx5v_sim_fail_next_delivery(struct mlx5v_sim *sim, uint16_t opcode, uint8_t deliv)
 {
-	/* Delivery status is 7 bits (status_own >> 1, §3.7); 0 would be success. */
+	/* Delivery status is 7 bits (status_own >> 1, prm/mlx5 §3.7); 0 would be success. */
 	if (deliv == 0 || deliv > 0x7f)
 		return -EINVAL;
 	return mlx5v_sim_arm(sim, opcode, MLX5V_SIM_K_DELIV_OPCODE, MLX5V_SIM_K_DELIV_STATUS,

@@ -9,7 +9,7 @@
 void
 mlx5v_sim_health_init(struct mlx5v_sim *sim)
 {
-	/* Start at 1: [R] counts a counter stuck at its initial 0 as a miss (§4.4). */
+	/* Start at 1: [R] counts a counter stuck at its initial 0 as a miss (prm/mlx5 §4.4). */
 	__atomic_store_n(&sim->health_counter, 1, __ATOMIC_RELAXED);
 	sim->health_next_ns = hwsim_now_ns();
 	sim->health_rfr = 0;

@@ -20,7 +20,7 @@ mlx5v_to_sim(struct mlx5v_hw *hw)
 	return hw->priv;
 }
 
-/* Doorbell words of a UAR page (§8), consumed by the engine. raw is device order. */
+/* Doorbell words of a UAR page (prm/mlx5 §8), consumed by the engine. raw is device order. */
 static void
 mlx5v_sim_uar_db(void *arg, uint32_t off, uint64_t raw)
 {

@@ -8,7 +8,7 @@
 
 #include "mlx5v_sim_priv.h"
 
-/* Registers the model implements besides the named ones (mlx5-prm.md §1.1). */
+/* Registers the model implements besides the named ones (prm/mlx5 §1.1). */
 #define MLX5V_SIM_ISEG_INTERNAL_TIMER_H 0x1000
 #define MLX5V_SIM_ISEG_INTERNAL_TIMER_L 0x1004
 #define MLX5V_SIM_ISEG_REAL_TIME_H 0x1040

@@ -83,7 +83,7 @@ mlx5v_sim_pages_free(struct mlx5v_sim *sim)
 }
 
 /*
- * QUERY_PAGES (§5): what the device still needs for the stage. The answer counts what
+ * QUERY_PAGES (prm/mlx5 §5): what the device still needs for the stage. The answer counts what
  * is already held, so a driver that queries twice does not give twice:
  * boot = boot_pages - held, init = boot_pages + init_pages - held, post-init = 0.
  */

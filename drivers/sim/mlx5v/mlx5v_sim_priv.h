@@ -196,7 +196,7 @@ struct mlx5v_sim_eq {
 	uint32_t gen;               /**< creation generation */
 	uint8_t log_size;
 	uint8_t log_page_size;      /**< page = 2^(log_page_size + 12) bytes */
-	uint8_t armed;              /**< §6.11: 1 ARMED, 0 FIRED (or never armed) */
+	uint8_t armed;              /**< prm/mlx5 §6.11: 1 ARMED, 0 FIRED (or never armed) */
 	uint8_t always_armed;       /**< eqc.st 0xb */
 	uint8_t status;             /**< eqc.status: 0 or EQ_WRITE_FAILURE */
 	uint8_t oi;

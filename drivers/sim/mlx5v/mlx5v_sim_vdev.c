@@ -132,7 +132,7 @@ mlx5v_sim_vdev_parse(const char *args, struct mlx5v_sim_params *sp,
 	}
 	rte_kvargs_free(kv);
 	/*
-	 * cmd_sig=1: the driver signs and verifies the device's signatures (mlx5-prm.md
+	 * cmd_sig=1: the driver signs and verifies the device's signatures (prm/mlx5
 	 * §3.4), so the model must check and sign from power-on. The knob goes first, so a
 	 * "checksums=0" in the same string still wins (a device that does not sign).
 	 */

@@ -3,9 +3,9 @@
  */
 
 /*
- * Acceptance tests written from the issue text (issue 4: DEVX EQ / MSI vector / UAR API of
- * mlx5v; issue 5: rte_pmd_mlx4v_init_obj) and from the PRM facts in mlx5-prm.md (§6, §7,
- * §11, §12) and mlx4dv.md (§1-§3) only. Every device mailbox is built with raw byte
+ * Acceptance tests written from the task statements (DEVX EQ / MSI vector / UAR API of
+ * mlx5v; rte_pmd_mlx4v_init_obj) and from the PRM facts in prm/mlx5 (§6, §7,
+ * §11, §12) and prm/mlx4 (§1-§3) only. Every device mailbox is built with raw byte
  * offsets taken from the reference, not with the project's PRM macros.
  */
 
@@ -40,7 +40,7 @@
 #define MSIX 8
 #define WAIT_MS 3000
 
-/* ---------------- raw PRM bytes (mlx5-prm.md) ---------------- */
+/* ---------------- raw PRM bytes (prm/mlx5) ---------------- */
 
 #define OP_CREATE_EQ 0x301
 #define OP_DESTROY_EQ 0x302
@@ -268,7 +268,7 @@ eq_fix_destroy(struct eq_fix *f)
 			  rte_errno, (e)); \
 } while (0)
 
-/* ================= ISSUE 4: mlx5v ================= */
+/* ================= mlx5v DEVX EQ / MSI / UAR API ================= */
 
 static int
 test_acceptance_dev_get(void)
@@ -923,7 +923,7 @@ test_acceptance_multi_lcore(void)
 	return TEST_SUCCESS;
 }
 
-/* ================= ISSUE 5: mlx4v init_obj ================= */
+/* ================= mlx4v init_obj ================= */
 
 static struct rte_pmd_mlx4v_dev *dev4;
 static struct rte_pmd_mlx4v_pd *pd4;
@@ -1167,7 +1167,7 @@ check_qp_view(uint32_t swr, uint32_t rwr, uint32_t ssge, uint32_t rsge, uint32_t
 			  v.comp_mask);
 	TEST_ASSERT_EQUAL(v.uar_mmap_offset, 0, "uar_mmap_offset");
 
-	/* RESET -> INIT: SQ ownership, fence_size, stamping (mlx4dv.md §3, §4.2) */
+	/* RESET -> INIT: SQ ownership, fence_size, stamping (prm/mlx4 §3, §4.2) */
 	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_INIT), 0, "to INIT");
 	b = (const uint8_t *)v.buf.buf + v.sq.offset;
 	for (i = 0; i < sq_cnt; i++) {
@@ -1520,7 +1520,7 @@ suite_teardown(void)
 }
 
 static struct unit_test_suite acceptance_suite = {
-	.suite_name = "acceptance (issues 4 and 5)",
+	.suite_name = "acceptance (DEVX EQ API, init_obj)",
 	.setup = suite_setup,
 	.teardown = suite_teardown,
 	.unit_test_cases = {

@@ -54,7 +54,7 @@ query_issi(int general, uint8_t *out, size_t outlen)
 	return mlx5v_cmd_exec(g_dev, in, sizeof(in), out, outlen);
 }
 
-/* Every outbox status value, against the one table (mlx5-prm.md §3.8). */
+/* Every outbox status value, against the one table (prm/mlx5 §3.8). */
 static int
 test_mlx5v_cmd_status_table(void)
 {
@@ -101,7 +101,7 @@ test_mlx5v_cmd_status_from_device(void)
 	return TEST_SUCCESS;
 }
 
-/* Every delivery status value (mlx5-prm.md §3.7), and through the device. */
+/* Every delivery status value (prm/mlx5 §3.7), and through the device. */
 static int
 test_mlx5v_cmd_delivery_table(void)
 {
@@ -276,7 +276,7 @@ test_mlx5v_cmd_signatures(void)
 
 /*
  * With signatures on, the driver also verifies the device's: a bad entry or output-block
- * signature fails the command as delivery status SIGNAT_ERR (-EBADR, mlx5-prm.md §3.4,
+ * signature fails the command as delivery status SIGNAT_ERR (-EBADR, prm/mlx5 §3.4,
  * §3.7), counted in bad_out_sigs; the slot is usable again right after.
  */
 static int

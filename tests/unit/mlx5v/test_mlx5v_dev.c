@@ -321,7 +321,7 @@ cmd_count(struct mlx5v_dev *dev, uint16_t opcode)
 }
 
 /*
- * §2.1 steps 14 and 18. With the roce cap: RoCE cur and max queried, SET_HCA_CAP op_mod
+ * prm/mlx5 §2.1 steps 14 and 18. With the roce cap: RoCE cur and max queried, SET_HCA_CAP op_mod
  * 0x8 sets sw_r_roce_src_udp_port, which the device then reports; a reload finds it set
  * and does not set it again. On an Ethernet port, one MODIFY_NIC_VPORT_CONTEXT. Without
  * the roce cap and on an IB port, none of these commands.

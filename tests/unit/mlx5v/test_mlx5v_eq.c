@@ -204,7 +204,7 @@ test_mlx5v_eq_ci_budget_128_owner_wrap(void)
 	return TEST_SUCCESS;
 }
 
-/* Arming with unconsumed entries raises the vector at once (no lost wake-up, §6.11). */
+/* Arming with unconsumed entries raises the vector at once (no lost wake-up, prm/mlx5 §6.11). */
 static int
 test_mlx5v_eq_arm_with_pending_fires(void)
 {

@@ -492,7 +492,7 @@ test_mlx5v_devx_create_einval_intr(void)
 		ret = expect_create_einval(g_dev, in, sizeof(in), out, sizeof(out), "intr 100");
 	}
 	/*
-	 * 12-bit intr: rdma-core reads 8 bits, so 0x100 + v would pass as v (§6.2); here
+	 * 12-bit intr: rdma-core reads 8 bits, so 0x100 + v would pass as v (prm/mlx5 §6.2); here
 	 * it names no allocated vector.
 	 */
 	if (ret == TEST_SUCCESS) {

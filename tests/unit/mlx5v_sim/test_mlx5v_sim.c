@@ -97,7 +97,7 @@ ut_nblocks(uint32_t len)
 	return len <= 16 ? 0 : (len - 16 + 511) / 512;
 }
 
-/* Build the entry and both chains for slot s, then ring 0x018 (mlx5-prm.md §3.5). */
+/* Build the entry and both chains for slot s, then ring 0x018 (prm/mlx5 §3.5). */
 static void
 ut_post(unsigned int slot, const void *in, uint32_t inlen, uint32_t outlen)
 {
@@ -278,7 +278,7 @@ static uint8_t g_big_in[MLX5V_HCA_CAP_CMD_SIZE];
 static uint8_t g_big_out[MLX5V_HCA_CAP_CMD_SIZE];
 
 /*
- * The rdma-core bring-up order (mlx5-prm.md §2.1) up to ALLOC_UAR.
+ * The rdma-core bring-up order (prm/mlx5 §2.1) up to ALLOC_UAR.
  * @return 0, or the step number that failed.
  */
 static int
