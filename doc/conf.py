@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 dpdk-mlxv authors
-# Sphinx configuration: sphinx-build -W -b html doc build/doc
+# Sphinx configuration: sphinx-build -W -q -b html doc build/doc/html
 
 project = 'dpdk-mlxv'
 copyright = '2026, dpdk-mlxv authors'
