@@ -8,3 +8,11 @@ release = '0.1.0'
 extensions = []
 exclude_patterns = []
 html_theme = 'alabaster'
+
+# man(3) pages of the public API, one per page of doc/api/man (built and installed by
+# doc/meson.build): sphinx-build -b man doc OUT. No description here: each page has its
+# own NAME section.
+import os
+man_pages = [('api/man/' + f[:-4], f[:-4], '', [], 3)
+             for f in sorted(os.listdir(os.path.join(os.path.dirname(__file__), 'api/man')))
+             if f.endswith('.rst')]

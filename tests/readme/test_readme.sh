@@ -10,6 +10,8 @@
 #  - `./devtools/test.sh` is the command that runs this test (through meson test), so it
 #    is not run again here (it would recurse); the test checks that .ci/run runs it, as
 #    the README says;
+#  - DESTDIR and MANPATH point `meson install` and `man` at a staging directory (the
+#    install prefix below it), so the test leaves the system's prefix alone;
 #  - the commands name the checkout's build/ directory: run from another build directory,
 #    the test skips.
 # Not parallel: demo.sh builds in build/ and the EAL programs share the default file prefix.
@@ -20,6 +22,12 @@ src=$(cd "$MLXV_SRC" && pwd -P)
 	skip "the README's commands use $src/build, this build is $MLXV_BUILD"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export DESTDIR=$tmp/stage
+MANPATH=$DESTDIR$(meson introspect "$src/build" --buildoptions | /usr/bin/python3 -c '
+import json, os, sys
+o = {x["name"]: x["value"] for x in json.load(sys.stdin)}
+print(os.path.join(o["prefix"], o["mandir"]))') || fail "cannot read the build options"
+export MANPATH
 
 if grep -Eq '^ *(```|~~~)' "$src/README.md"; then
 	fail "README.md has a fenced code block: this test reads indented blocks only"
@@ -67,14 +75,19 @@ while [ $i -le "$n" ]; do
 		expect "$out" 'mlx5v_sim0: 4 event\(s\) received, 0 failure\(s\)'
 		expect "$out" '^raw_views: PASS$'
 		seen="$seen examples";;
+	meson\ install*)
+		expect "$out" 'rte_pmd_mlx5v_devx_create_eq - create an event queue'
+		[ -n "$(find "$DESTDIR" -name rte_pmd_mlx5v.h)" ] || fail "no header installed"
+		seen="$seen install";;
 	sphinx-build*)
 		[ -s "$src/build/doc/html/index.html" ] || fail "no build/doc/html/index.html"
 		seen="$seen doc";;
 	esac
 	reject "$out" 'Segmentation|Assertion|PANIC|still alive at removal'
 done
-# The README's promises this test holds it to: both set-up commands, our testpmd, the examples.
-for s in demo test testpmd examples doc; do
+# The README's promises this test holds it to: both set-up commands, the install and its man
+# pages, our testpmd, the examples, the documentation build.
+for s in demo test install testpmd examples doc; do
 	case " $seen " in
 	*" $s "*) ;;
 	*) fail "README.md lost its $s command";;
