@@ -6,6 +6,9 @@
 #  - a DPDK source tree whose version differs from pkg-config libdpdk stops the
 #    configure with a message naming both versions;
 #  - a run that needs apt-get but is not root says so and stops.
+# The non-root run uses a copy of setup.sh (it reads no other file of the tree) in a
+# directory uid 65534 can read: the checkout itself may be under a mode-0700 directory
+# (root's home), which that user cannot enter.
 . "$(dirname "$0")/lib.sh"
 : "${MLXV_SRC:?}"
 tmp=$(mktemp -d)
@@ -25,8 +28,12 @@ expect "$tmp/meson.log" "version mismatch.*0\.0\.1.*$have|version mismatch.*$hav
 
 # A missing package as a non-root user: a clear message, exit 1, nothing installed.
 command -v setpriv >/dev/null || skip "setpriv (util-linux) missing"
-if MLXV_SETUP_PACKAGES=mlxv-no-such-package setpriv --reuid=65534 --regid=65534 \
-	--clear-groups "$MLXV_SRC/devtools/setup.sh" >"$tmp/setup.log" 2>&1; then
+pub=$(mktemp -d /tmp/mlxv-setup.XXXXXX)
+trap 'rm -rf "$tmp" "$pub"' EXIT
+cp "$MLXV_SRC/devtools/setup.sh" "$pub/setup.sh"
+chmod 755 "$pub" "$pub/setup.sh"
+if (cd / && MLXV_SETUP_PACKAGES=mlxv-no-such-package setpriv --reuid=65534 --regid=65534 \
+	--clear-groups "$pub/setup.sh") >"$tmp/setup.log" 2>&1; then
 	cat "$tmp/setup.log"
 	fail "setup.sh succeeded as non-root with a missing package"
 fi

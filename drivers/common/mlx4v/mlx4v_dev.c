@@ -36,6 +36,12 @@ mlx4v_dev_lookup(const char *name)
 	return NULL;
 }
 
+int
+mlx4v_dev_is_registered(const char *name)
+{
+	return name != NULL && mlx4v_dev_lookup(name) != NULL;
+}
+
 /* Called from a backend's probe, never from the data path; takes the verbs lock itself. */
 int
 mlx4v_dev_register(const char *name, const struct mlx4v_verbs_ops *ops, void *priv,

@@ -105,6 +105,22 @@ mlx4v_obj_first_ctx(const char *name)
 	return NULL;
 }
 
+int
+mlx4v_obj_foreach(const char *name, int (*fn)(struct mlx4v_obj *obj, void *arg), void *arg)
+{
+	struct mlx4v_obj *it;
+	int ret;
+
+	TAILQ_FOREACH(it, &mlx4v_obj_live, next) {
+		if (strcmp(it->ctx->name, name) != 0)
+			continue;
+		ret = fn(it, arg);
+		if (ret != 0)
+			return ret;
+	}
+	return 0;
+}
+
 struct mlx4v_obj *
 mlx4v_obj_find(const void *p, enum mlx4v_obj_type type)
 {

@@ -286,6 +286,14 @@ struct mlx4v_obj *mlx4v_obj_first(const struct mlx4v_ctx *ctx, enum mlx4v_obj_ty
  */
 struct mlx4v_ctx *mlx4v_obj_first_ctx(const char *name);
 /**
+ * Call fn on every live object (handles included) open on the device named name, in
+ * creation order, until fn returns non-zero. fn must not create or destroy objects.
+ * Called with mlx4v_verbs_lock() held.
+ * @return fn's non-zero result, or 0.
+ */
+int mlx4v_obj_foreach(const char *name, int (*fn)(struct mlx4v_obj *obj, void *arg),
+		      void *arg);
+/**
  * Find a live object by address without dereferencing it first.
  * @return the object, or NULL with rte_errno EINVAL (unknown address or other type).
  */
@@ -362,6 +370,9 @@ int mlx4v_dev_progress(const char *name);
 /** @return the backend name of a registered device ("simulator", "rdma-core") or NULL. */
 __rte_internal
 const char *mlx4v_dev_backend(const char *name);
+
+/** @return 1 if a device named name is registered, else 0. Verbs lock held. */
+int mlx4v_dev_is_registered(const char *name);
 
 /** Internal open/close (0/-errno conventions). */
 struct mlx4v_ctx *mlx4v_dev_open(const char *name);

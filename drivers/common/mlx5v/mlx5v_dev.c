@@ -60,6 +60,22 @@ mlx5v_dev_get(const char *name)
 	return dev;
 }
 
+unsigned int
+mlx5v_dev_names(char (*names)[RTE_DEV_NAME_MAX_LEN], unsigned int n)
+{
+	struct mlx5v_dev *dev;
+	unsigned int i = 0;
+
+	rte_spinlock_lock(&mlx5v_dev_list_lock);
+	TAILQ_FOREACH(dev, &mlx5v_dev_list, next) {
+		if (i < n)
+			strlcpy(names[i], dev->name, sizeof(names[i]));
+		i++;
+	}
+	rte_spinlock_unlock(&mlx5v_dev_list_lock);
+	return i;
+}
+
 int
 mlx5v_dev_is_live(const struct mlx5v_dev *dev)
 {

@@ -189,6 +189,13 @@ __rte_internal
 struct mlx5v_dev *mlx5v_dev_get(const char *name);
 
 /**
+ * Copy the names of the registered devices, in registration order, into names[0..n-1]
+ * (names may be NULL when n is 0). Any thread.
+ * @return how many devices are registered (may be > n).
+ */
+unsigned int mlx5v_dev_names(char (*names)[RTE_DEV_NAME_MAX_LEN], unsigned int n);
+
+/**
  * Liveness by address: dev is never dereferenced unless it is registered. Any thread.
  * @return 1 if dev is a registered, loaded device whose removal has not begun, else 0.
  */
@@ -256,6 +263,9 @@ void mlx5v_pages_events_stop(struct mlx5v_dev *dev);
  */
 __rte_internal
 int mlx5v_health_check(struct mlx5v_dev *dev);
+
+/** @return why a device is dead, printable ("none" for MLX5V_DEAD_NONE). */
+const char *mlx5v_health_reason_str(enum mlx5v_dead_reason why);
 
 /** @return a printable health syndrome (prm/mlx5 §4.2). */
 __rte_internal

@@ -406,6 +406,27 @@ mlx5v_devx_dev_get(const char *name)
 	return dev;
 }
 
+int
+mlx5v_devx_dev_call(const char *name, int (*fn)(struct mlx5v_dev *dev, void *arg), void *arg)
+{
+	struct mlx5v_devx_ctx *ctx;
+	struct mlx5v_dev *dev;
+	int ret;
+
+	if (fn == NULL)
+		return -EINVAL;
+	dev = mlx5v_devx_dev_get(name);
+	if (dev == NULL)
+		return -rte_errno;
+	/* By address: fails (-ENODEV) if dev was removed since the lookup above. */
+	ret = mlx5v_devx_ctx_acquire(dev, &ctx);
+	if (ret < 0)
+		return ret;
+	ret = fn(dev, arg);
+	mlx5v_devx_ctx_put(ctx);
+	return ret;
+}
+
 /* ---- MSI vectors ---- */
 
 struct mlx5v_devx_msi *
@@ -903,6 +924,28 @@ mlx5v_devx_eq_stats_get(struct mlx5v_devx_eq *eq, struct mlx5v_devx_eq_stats *st
 	*st = eq->stats;
 	rte_spinlock_unlock(&eq->lock);
 	st->intrs = __atomic_load_n(&eq->stats.intrs, __ATOMIC_RELAXED);
+	mlx5v_devx_obj_put(obj);
+	return 0;
+}
+
+int
+mlx5v_devx_eq_info_get(struct mlx5v_devx_eq *eq, struct mlx5v_devx_eq_info *info)
+{
+	struct mlx5v_devx_obj *obj;
+
+	if (info == NULL)
+		return -EINVAL;
+	obj = mlx5v_devx_obj_get(MLX5V_DEVX_KIND_EQ, eq);
+	if (obj == NULL)
+		return -EINVAL;
+	info->eqn = eq->eqn;
+	info->nent = 1u << eq->log_nent;
+	info->vector = eq->vector;
+	info->uar_page = eq->uar_page;
+	memcpy(info->mask, eq->mask, sizeof(info->mask));
+	rte_spinlock_lock(&eq->lock);
+	info->ci = eq->ci;
+	rte_spinlock_unlock(&eq->lock);
 	mlx5v_devx_obj_put(obj);
 	return 0;
 }

@@ -135,6 +135,15 @@ struct mlx5v_devx_cq {
 __rte_internal
 struct mlx5v_dev *mlx5v_devx_dev_get(const char *name);
 
+/**
+ * Run fn(dev, arg) on the loaded device named name while its removal waits (fn holds the
+ * reference every DEVX call holds): for readers in other threads, such as telemetry. fn
+ * must not destroy DEVX objects of dev.
+ * @return fn's result, or -EINVAL (NULL argument) / -ENODEV (no such loaded device).
+ */
+int mlx5v_devx_dev_call(const char *name, int (*fn)(struct mlx5v_dev *dev, void *arg),
+			void *arg);
+
 /* ---- MSI vectors ---- */
 
 /**
@@ -234,6 +243,19 @@ int mlx5v_devx_eq_intr_stop(struct mlx5v_devx_eq *eq);
 /** Copy the counters. @return 0 or -EINVAL (not a live EQ; st untouched). */
 __rte_internal
 int mlx5v_devx_eq_stats_get(struct mlx5v_devx_eq *eq, struct mlx5v_devx_eq_stats *st);
+
+/** What a DEVX EQ was created with, and its consumer index. */
+struct mlx5v_devx_eq_info {
+	uint32_t eqn;
+	uint32_t nent;
+	uint32_t vector;
+	uint32_t uar_page;
+	uint32_t ci;
+	uint64_t mask[4];
+};
+
+/** Copy the attributes of a live EQ. @return 0 or -EINVAL (NULL, or not a live EQ). */
+int mlx5v_devx_eq_info_get(struct mlx5v_devx_eq *eq, struct mlx5v_devx_eq_info *info);
 
 /* ---- misc ---- */
 

@@ -53,7 +53,7 @@ mlx5v_health_synd_str(uint8_t synd)
 	}
 }
 
-static const char *
+const char *
 mlx5v_health_reason_str(enum mlx5v_dead_reason why)
 {
 	switch (why) {
