@@ -49,7 +49,8 @@ enum hwsim_wire_kind {
 typedef void (*hwsim_wire_rx_cb)(void *arg, const void *frame, uint32_t len, uint32_t flags);
 
 /**
- * The port's operational link state changed. It runs in the thread that changed it, with
+ * The port's operational link state changed (possibly before hwsim_wire_port_create()
+ * returns, when a pair completes). It runs in the thread that changed it, with
  * the wire's registry lock held: it may only call hwsim_wire_link_up(), hwsim_wire_speed()
  * and hwsim_wire_stats_get() (e.g. note the change and kick the device engine).
  */
@@ -110,7 +111,8 @@ const char *hwsim_wire_port_name(const struct hwsim_wire_port *port);
 enum hwsim_wire_kind hwsim_wire_port_kind(const struct hwsim_wire_port *port);
 
 /**
- * Put a frame on the wire. Any thread; lock-free, no allocation.
+ * Put a frame on the wire: lock-free, no allocation. Any thread, but calls on one port
+ * must not overlap (one transmit engine per port keeps every counter single-writer).
  * @param frame from the destination MAC, no FCS
  * @param len   HWSIM_WIRE_FRAME_MIN .. HWSIM_WIRE_FRAME_MAX
  * @return 0 when it reached the peer (rx callback, or written to the TAP), -ENOLINK (link
