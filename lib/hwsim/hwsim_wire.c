@@ -221,6 +221,15 @@ hwsim_wire_pair_attach(struct hwsim_wire_registry *reg, struct hwsim_wire_port *
 				  p->peer_name, p->dev_name, p->nports);
 			return -EINVAL;
 		}
+		/* A cable has two ends: no second port may wait for the same peer. */
+		TAILQ_FOREACH(d, &reg->ports, next) {
+			if (d->spec.kind == HWSIM_WIRE_PAIR &&
+			    strcmp(d->peer_name, p->peer_name) == 0) {
+				HWSIM_LOG(ERR, "wire %s: pair:%s: %s is already wired to it",
+					  p->name, p->peer_name, d->name);
+				return -EBUSY;
+			}
+		}
 		return 0;	/* the peer is cabled when it is created */
 	}
 	if (q->spec.kind != HWSIM_WIRE_PAIR || strcmp(q->peer_name, p->name) != 0) {

@@ -48,7 +48,8 @@ hwsim_wire_tap_attach(const char *who, int fd, const char *ifname)
 
 	memset(&ifr, 0, sizeof(ifr));
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	ifr.ifr_flags = IFF_TAP | IFF_NO_PI | IFF_TUN_EXCL;
+	/* ifr_flags is a short, IFF_TUN_EXCL (0x8000) its sign bit: keep the bits as they are. */
+	ifr.ifr_flags = (short)(uint16_t)(IFF_TAP | IFF_NO_PI | IFF_TUN_EXCL);
 	if (ioctl(fd, TUNSETIFF, &ifr) == 0)
 		return 1;
 	if (errno != EBUSY) {
@@ -86,12 +87,12 @@ hwsim_wire_tap_poll(void *arg)
 		return 0;
 	for (done = 0; done < HWSIM_WIRE_TAP_BURST; done++) {
 		n = read(tap->fd, tap->buf, sizeof(tap->buf));
-		if (n < 0) {
-			if (errno == EAGAIN || errno == EINTR)
+		if (n <= 0) {
+			if (n < 0 && (errno == EAGAIN || errno == EINTR))
 				break;
 			/* E.g. the interface was deleted under us: the cable is cut. */
 			HWSIM_LOG(ERR, "wire %s: TAP read: %s; no more frames from the kernel",
-				  port->name, strerror(errno));
+				  port->name, n == 0 ? "end of file" : strerror(errno));
 			tap->broken = 1;
 			break;
 		}

@@ -28,6 +28,7 @@
 #include <rte_errno.h>
 #include <rte_ether.h>
 #include <rte_kvargs.h>
+#include <rte_memzone.h>
 
 #include "test.h"
 
@@ -155,6 +156,7 @@ test_hwsim_wire_loop(void)
 	struct hwsim_wire_port *p;
 	struct test_port tp;
 	uint8_t f[TEST_FRAME_LEN];
+	char mz[RTE_MEMZONE_NAMESIZE];
 
 	test_port_init(&tp);
 	p = port_create("ut_loop", 1, 1, "loop", 25000, &tp);
@@ -162,6 +164,9 @@ test_hwsim_wire_loop(void)
 	TEST_ASSERT_EQUAL(hwsim_wire_port_kind(p), HWSIM_WIRE_LOOP, "kind");
 	TEST_ASSERT(strcmp(hwsim_wire_port_name(p), "ut_loop.1") == 0, "name");
 	TEST_ASSERT(hwsim_wire_port_find("ut_loop.1") == p, "find");
+	/* One registry for every copy of lib/hwsim in the process: a memzone, not a static. */
+	snprintf(mz, sizeof(mz), "hwsim_wire_%d", (int)getpid());
+	TEST_ASSERT_NOT_NULL(rte_memzone_lookup(mz), "no process-wide registry %s", mz);
 	TEST_ASSERT(hwsim_wire_link_up(p), "a loop starts up");
 	TEST_ASSERT_EQUAL(hwsim_wire_speed(p), 25000u, "speed");
 	TEST_ASSERT_EQUAL(ld(&tp.ups), 1u, "one up event at creation");
@@ -351,6 +356,9 @@ test_hwsim_wire_pair_errors(void)
 	TEST_ASSERT_EQUAL(rte_errno, EBUSY, "mismatch: errno %d", rte_errno);
 	TEST_ASSERT_NULL(port_create("ut_perr_b", 1, 1, "pair:ut_perr_a.2", 1000, &tb),
 			 "b cabled elsewhere while a is cabled to it");
+	TEST_ASSERT_NULL(port_create("ut_perr_c", 1, 1, "pair:ut_perr_b", 1000, &tb),
+			 "a second port waiting for b accepted");
+	TEST_ASSERT_EQUAL(rte_errno, EBUSY, "second waiter: errno %d", rte_errno);
 	TEST_ASSERT_NULL(hwsim_wire_port_find("ut_perr_b.1"), "a failed port was registered");
 	TEST_ASSERT(!hwsim_wire_link_up(a), "a came up");
 	/* A known device with fewer ports than the pair names. */
