@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -342,4 +343,30 @@ hwsim_knobs_def(const struct hwsim_knobs *k, unsigned int idx)
 	if (k == NULL || idx >= k->n)
 		return NULL;
 	return &k->defs[idx];
+}
+
+/* Keys are compared up to '=' or ','; O(n^2) over a handful of devargs. */
+const char *
+hwsim_devargs_dup_key(const char *kvlist, char *buf, size_t buflen)
+{
+	const char *p, *q;
+
+	if (kvlist == NULL || kvlist[0] == '\0')
+		return NULL;
+	for (p = kvlist; *p != '\0'; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		size_t lp = strcspn(p, "=,");
+
+		for (q = p + strcspn(p, ","); *q == ','; ) {
+			size_t lq;
+
+			q++;
+			lq = strcspn(q, "=,");
+			if (lq == lp && lp > 0 && strncmp(p, q, lp) == 0) {
+				snprintf(buf, buflen, "%.*s", (int)lp, p);
+				return buf;
+			}
+			q += strcspn(q, ",");
+		}
+	}
+	return NULL;
 }

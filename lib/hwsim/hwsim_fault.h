@@ -7,6 +7,7 @@
 #ifndef _HWSIM_FAULT_H_
 #define _HWSIM_FAULT_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 /** A knob's definition. Knobs are 64-bit integers with a range. */
@@ -53,6 +54,13 @@ int hwsim_knobs_parse(struct hwsim_knobs *k, const char *kvlist, const char *con
 
 /** @return the number of knobs; hwsim_knobs_def() gives each definition. */
 unsigned int hwsim_knobs_count(const struct hwsim_knobs *k);
+/**
+ * A device's devargs must name each key once (a second value would silently win).
+ * @return the first key given twice in kvlist (a pointer into kvlist's own copy in buf,
+ *         buflen bytes), or NULL when every key is unique or kvlist is NULL/empty.
+ */
+const char *hwsim_devargs_dup_key(const char *kvlist, char *buf, size_t buflen);
+
 const struct hwsim_knob_def *hwsim_knobs_def(const struct hwsim_knobs *k, unsigned int idx);
 
 #endif /* _HWSIM_FAULT_H_ */

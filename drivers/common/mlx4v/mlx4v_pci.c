@@ -87,6 +87,14 @@ mlx4v_pci_selected(const struct rte_pci_device *pci_dev, char *classes)
 			  MLX4V_PCI_ARG_SELECT);
 		return -EINVAL;
 	}
+	/* A key given twice would silently take its last value. */
+	if (rte_kvargs_count(kv, MLX4V_PCI_ARG_SELECT) > 1 ||
+	    rte_kvargs_count(kv, MLX4V_CLASS_ARG) > 1) {
+		MLX4V_LOG(ERR, "%s: a devarg is given twice in \"%s\"", pci_dev->device.name,
+			  pci_dev->device.devargs->args);
+		rte_kvargs_free(kv);
+		return -EINVAL;
+	}
 	ret = rte_kvargs_process(kv, MLX4V_PCI_ARG_SELECT, mlx4v_pci_arg_bool, &on);
 	if (ret == 0)
 		ret = rte_kvargs_process(kv, MLX4V_CLASS_ARG, mlx4v_pci_arg_str, classes);

@@ -283,6 +283,7 @@ mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp, char *
 {
 	struct rte_kvargs *kv;
 	uint32_t sig = 0, fast = 0;
+	unsigned int i;
 	int ret = 0;
 
 	if (pdev->device.devargs == NULL || pdev->device.devargs->args == NULL ||
@@ -293,6 +294,15 @@ mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp, char *
 		MLX5V_LOG(ERR, "%s: bad or unknown devargs \"%s\"", pdev->device.name,
 			  pdev->device.devargs->args);
 		return -EINVAL;
+	}
+	/* A key given twice would silently take its last value. */
+	for (i = 0; mlx5v_pci_valid_args[i] != NULL; i++) {
+		if (rte_kvargs_count(kv, mlx5v_pci_valid_args[i]) > 1) {
+			MLX5V_LOG(ERR, "%s: devarg %s given twice", pdev->device.name,
+				  mlx5v_pci_valid_args[i]);
+			rte_kvargs_free(kv);
+			return -EINVAL;
+		}
 	}
 	if (rte_kvargs_process(kv, MLX5V_PCI_ARG_CMD_TO_MS, mlx5v_pci_arg_u32,
 			       &dp->tout_ms[MLX5V_TO_CMD]) < 0 ||

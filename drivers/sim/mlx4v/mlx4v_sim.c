@@ -215,10 +215,15 @@ static int
 mlx4v_sim_parse_args(struct mlx4v_sim *sim, const char *args)
 {
 	struct rte_kvargs *kv;
+	char dup[64];
 	int ret;
 
 	if (args == NULL || args[0] == '\0')
 		return 0;
+	if (hwsim_devargs_dup_key(args, dup, sizeof(dup)) != NULL) {
+		MLX4V_SIM_LOG(ERR, "%s: devarg %s given twice in \"%s\"", sim->name, dup, args);
+		return -EINVAL;
+	}
 	kv = rte_kvargs_parse(args, NULL);
 	if (kv == NULL) {
 		MLX4V_SIM_LOG(ERR, "%s: cannot parse devargs \"%s\"", sim->name, args);

@@ -17,6 +17,7 @@
 #include <rte_malloc.h>
 #include <bus_vdev_driver.h>
 
+#include "hwsim_fault.h"
 #include "mlx5v_class.h"
 #include "mlx5v_dev.h"
 #include "mlx5v_sim.h"
@@ -66,11 +67,16 @@ mlx5v_sim_vdev_parse(const char *args, struct mlx5v_sim_params *sp,
 	struct rte_kvargs *kv;
 	size_t klen = 0;
 	unsigned int i, v;
+	char dup[64];
 	int ret = 0;
 
 	*knobs = NULL;
 	if (args == NULL || args[0] == '\0')
 		return 0;
+	if (hwsim_devargs_dup_key(args, dup, sizeof(dup)) != NULL) {
+		SIM_LOG(ERR, "devarg %s given twice in \"%s\"", dup, args);
+		return -EINVAL;
+	}
 	kv = rte_kvargs_parse(args, NULL);
 	if (kv == NULL) {
 		SIM_LOG(ERR, "cannot parse devargs \"%s\"", args);

@@ -197,7 +197,8 @@ test_mlx4v_class_bad_devargs(void)
 {
 	static const char *const bad[] = {
 		"class=", "class", "class=bogus", "class=none:net", "class=net,class=none",
-		"ports", "mode", "ports=", "ports=99999999999999999999",
+		"ports", "mode", "ports=", "ports=99999999999999999999", "ports=1,ports=2",
+		"fail_alloc_pd", "fail_alloc_pd=1,fail_alloc_pd=2", "no_such_knob=1",
 	};
 	unsigned int i;
 

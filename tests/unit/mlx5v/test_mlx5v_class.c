@@ -205,6 +205,9 @@ test_mlx5v_class_bad_devargs(void)
 	static const char *const bad[] = {
 		"class=", "class", "class=bogus", "class=test_a:test_a", "class=net:none",
 		"class=test_a,class=test_b",
+		/* The simulator's own keys and knobs: bare, empty, twice, too big. */
+		"msix", "msix=", "msix=4,msix=8", "msix=99999999999999999999", "fail_opcode",
+		"fail_opcode=1,fail_opcode=2", "no_such_knob=1",
 	};
 	unsigned int i;
 
