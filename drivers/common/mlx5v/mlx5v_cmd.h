@@ -13,40 +13,10 @@
 #include <rte_compat.h>
 #include <rte_spinlock.h>
 
+#include "mlx5v_api.h"
 #include "mlx5v_prm.h"
 
 struct mlx5v_dev;
-
-/** Opcodes below this get their own counters; the rest share the last bucket. */
-#define MLX5V_CMD_STATS_OPCODES 0x1000
-
-/** Per-opcode counters (mlx5v_cmd_stats_get()). */
-struct mlx5v_cmd_stats {
-	uint64_t n;          /**< commands completed (any result) */
-	uint64_t errors;     /**< status != OK, delivery errors, timeouts */
-	uint64_t timeouts;   /**< of which -ETIMEDOUT */
-	uint64_t local;      /**< answered locally because the device is dead */
-	uint64_t ns_total;   /**< driver call to return, summed */
-	uint64_t ns_device;  /**< doorbell to entry returned by the device, summed */
-	uint64_t ns_event;   /**< entry returned to completion event handled (event mode) */
-	uint64_t ns_max;     /**< worst driver call to return */
-};
-
-/** Snapshot of the command interface (mlx5v_cmd_info_get()). */
-struct mlx5v_cmd_info {
-	unsigned int nslots;        /**< 1 << log_cmdq_size */
-	unsigned int page_slot;     /**< the last slot, reserved for MANAGE_PAGES */
-	unsigned int log_stride;
-	int events;                 /**< 1 once completions come from the async EQ */
-	int checksum;               /**< 1 if signatures are written and verified */
-	uint32_t busy_mask;         /**< slots with a command in flight */
-	uint32_t timedout_mask;     /**< slots kept reserved after a timeout */
-	uint8_t last_token;         /**< token of the latest command (never 0) */
-	uint64_t late_completions;  /**< completions that arrived after a timeout */
-	uint64_t eq_recoveries;     /**< EQ polls done by a waiter that saw no event */
-	uint64_t spurious;          /**< CMD events for slots not owned by a waiter */
-	uint64_t bad_out_sigs;      /**< completions whose output signature was bad (-EBADR) */
-};
 
 /* ---- internal: command-queue state embedded in struct mlx5v_dev ---- */
 
@@ -124,10 +94,6 @@ int mlx5v_cmd_status_to_errno(uint8_t status);
 __rte_internal
 int mlx5v_cmd_delivery_to_errno(uint8_t deliv);
 
-/** @return a printable opcode name ("UNKNOWN" if not in the table). */
-__rte_internal
-const char *mlx5v_cmd_opcode_name(uint16_t opcode);
-
 /** @return a printable outbox status name. */
 __rte_internal
 const char *mlx5v_cmd_status_name(uint8_t status);
@@ -162,17 +128,6 @@ int mlx5v_cmd_do(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 __rte_internal
 int mlx5v_cmd_exec(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 		   size_t outlen);
-
-/**
- * Copy the counters of one opcode.
- * @return 0, or -EINVAL for a NULL argument.
- */
-__rte_internal
-int mlx5v_cmd_stats_get(struct mlx5v_dev *dev, uint16_t opcode, struct mlx5v_cmd_stats *st);
-
-/** Snapshot the command-interface state. @return 0 or -EINVAL. */
-__rte_internal
-int mlx5v_cmd_info_get(struct mlx5v_dev *dev, struct mlx5v_cmd_info *info);
 
 /**
  * Write signatures on every command from now on, and verify the signatures of the

@@ -180,6 +180,34 @@ mlx5v_dev_uar(struct mlx5v_dev *dev)
 }
 
 int
+mlx5v_dev_info_get(struct mlx5v_dev *dev, struct mlx5v_dev_info *info)
+{
+	const uint8_t *cap;
+	struct mlx5v_eq *async;
+
+	if (dev == NULL || info == NULL)
+		return -EINVAL;
+	/* No lock taken: EQ event handlers call this with their EQ's poll lock held. */
+	memset(info, 0, sizeof(*info));
+	strlcpy(info->name, dev->name, sizeof(info->name));
+	info->stage = dev->stage;
+	info->dead = mlx5v_dev_is_dead(dev);
+	info->fw_major = dev->fw_rev & 0xffff;
+	info->fw_minor = dev->fw_rev >> 16;
+	info->function_id = dev->function_id;
+	info->uar = dev->uar;
+	info->socket = dev->socket;
+	info->msi_count = mlx5v_msi_count(dev);
+	async = mlx5v_eq_async(dev);
+	info->async_eqn = async != NULL ? (int)mlx5v_eq_eqn(async) : -1;
+	info->pages_given = mlx5v_pages_given(dev);
+	cap = mlx5v_dev_hca_cap(dev);
+	if (cap != NULL)
+		info->log_max_eq_sz = MLX5V_GET(cap, MLX5V_CAP_LOG_MAX_EQ_SZ);
+	return 0;
+}
+
+int
 mlx5v_dev_hook_register(struct mlx5v_dev *dev, struct mlx5v_dev_hook *hook)
 {
 	int ret = 0;

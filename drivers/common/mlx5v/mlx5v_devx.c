@@ -943,9 +943,15 @@ mlx5v_devx_eq_info_get(struct mlx5v_devx_eq *eq, struct mlx5v_devx_eq_info *info
 	info->vector = eq->vector;
 	info->uar_page = eq->uar_page;
 	memcpy(info->mask, eq->mask, sizeof(info->mask));
-	rte_spinlock_lock(&eq->lock);
-	info->ci = eq->ci;
-	rte_spinlock_unlock(&eq->lock);
+	info->vaddr = eq->pub.vaddr;
+	info->size = eq->ring.size;
+	info->iova = eq->ring.iova;
+	info->intr = eq->ih != NULL;
+	/*
+	 * Not under eq->lock: the EQ's own handler runs with it held and asks for the index
+	 * of the EQE it handles. One 32-bit word, written only by the lock holder.
+	 */
+	info->ci = __atomic_load_n(&eq->ci, __ATOMIC_RELAXED);
 	mlx5v_devx_obj_put(obj);
 	return 0;
 }

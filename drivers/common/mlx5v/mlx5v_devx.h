@@ -14,6 +14,7 @@
 #include <rte_compat.h>
 #include <rte_spinlock.h>
 
+#include "mlx5v_api.h"
 #include "mlx5v_eq.h"
 #include "rte_pmd_mlx5v.h"
 
@@ -32,6 +33,9 @@ struct rte_intr_handle;
  * or -ENODEV (a device) when it is not live: already destroyed/freed, released by the
  * device removal, or never ours. A call in flight holds a reference, so a concurrent
  * destroy or device removal waits for it before freeing anything.
+ *
+ * The calls that programs outside the library use (testpmd, tools) are declared in
+ * mlx5v_api.h, with the snapshot structures they fill.
  */
 
 struct mlx5v_devx_ctx;
@@ -43,17 +47,6 @@ struct mlx5v_devx_obj {
 	uint32_t busy;                 /**< atomic: a destroy/free of it is running */
 };
 
-/** Handler table index for "any type without its own handler". */
-#define MLX5V_DEVX_EVENT_ANY RTE_PMD_MLX5V_EVENT_MAX
-
-/**
- * Event handler of a DEVX EQ. Runs in the thread that polls the EQ (an lcore calling
- * mlx5v_devx_eq_poll() or the EAL interrupt thread) with the EQ poll lock held: it must
- * not poll or destroy this EQ.
- */
-typedef void (*mlx5v_devx_event_cb)(struct mlx5v_dev *dev, uint32_t eqn, const uint8_t *eqe,
-				    void *arg);
-
 /** An allocated MSI vector. */
 struct mlx5v_devx_msi {
 	struct rte_pmd_mlx5v_msi_vector pub;   /**< first: the handle is the object */
@@ -61,17 +54,6 @@ struct mlx5v_devx_msi {
 	struct mlx5v_devx_obj obj;
 	struct mlx5v_dev *dev;
 	unsigned int vector;     /**< as allocated; pub may be changed by a careless caller */
-};
-
-/** Counters of a DEVX EQ consumed by the driver (mlx5v_devx_eq_poll()). */
-struct mlx5v_devx_eq_stats {
-	uint64_t eqes;           /**< EQEs consumed */
-	uint64_t polls;          /**< poll passes */
-	uint64_t ci_updates;     /**< no-arm CI doorbells */
-	uint64_t arms;           /**< arm doorbells */
-	uint64_t intrs;          /**< EAL interrupt callbacks run */
-	uint64_t unhandled;      /**< EQEs without a handler */
-	uint64_t by_type[RTE_PMD_MLX5V_EVENT_MAX]; /**< EQEs per event type */
 };
 
 /** A DEVX EQ. */
@@ -128,14 +110,6 @@ struct mlx5v_devx_cq {
 /* ---- devices ---- */
 
 /**
- * @return the loaded device named name (its DEVX state created), or NULL with rte_errno
- *         EINVAL (NULL name), ENODEV (no such loaded device, or its removal has begun).
- *         The pointer is a handle: after the removal every call with it fails (ENODEV).
- */
-__rte_internal
-struct mlx5v_dev *mlx5v_devx_dev_get(const char *name);
-
-/**
  * Run fn(dev, arg) on the loaded device named name while its removal waits (fn holds the
  * reference every DEVX call holds): for readers in other threads, such as telemetry. fn
  * must not destroy DEVX objects of dev.
@@ -160,10 +134,6 @@ struct mlx5v_devx_msi *mlx5v_devx_msi_alloc(struct mlx5v_dev *dev);
 __rte_internal
 int mlx5v_devx_msi_free(struct mlx5v_devx_msi *msi);
 
-/** @return the object of a public vector, or NULL if it is not a live one (no deref). */
-__rte_internal
-struct mlx5v_devx_msi *mlx5v_devx_to_msi(struct rte_pmd_mlx5v_msi_vector *pub);
-
 /* ---- EQs ---- */
 
 /**
@@ -173,89 +143,6 @@ struct mlx5v_devx_msi *mlx5v_devx_to_msi(struct rte_pmd_mlx5v_msi_vector *pub);
 __rte_internal
 struct mlx5v_devx_eq *mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in,
 					   size_t inlen, void *out, size_t outlen);
-
-/**
- * DESTROY_EQ (translated errno), then free once no other call uses the EQ.
- * @return 0, -EINVAL (not a live EQ: destroyed, released by the removal, or being
- *         destroyed by another thread), or -errno from the device (EQ kept).
- */
-__rte_internal
-int mlx5v_devx_eq_destroy(struct mlx5v_devx_eq *eq);
-
-/**
- * @return the object of a public EQ, or NULL if it is not a live one (no deref). The
- *         result is not referenced: pass it only to calls that validate it again.
- */
-__rte_internal
-struct mlx5v_devx_eq *mlx5v_devx_to_eq(struct rte_pmd_mlx5v_eq *pub);
-
-/** @return the live DEVX EQ eqn of dev (not referenced), or NULL (also if dev is not live). */
-__rte_internal
-struct mlx5v_devx_eq *mlx5v_devx_eq_find(struct mlx5v_dev *dev, uint32_t eqn);
-
-/**
- * Fill eqs[] with up to n live DEVX EQs of dev (not referenced).
- * @return how many exist (may be > n), -EINVAL or -ENODEV.
- */
-__rte_internal
-int mlx5v_devx_eq_list(struct mlx5v_dev *dev, struct mlx5v_devx_eq **eqs, unsigned int n);
-
-/**
- * Set the handler of event type (0..255, or MLX5V_DEVX_EVENT_ANY as the default); cb NULL
- * removes it. @return 0 or -EINVAL (bad type, or not a live EQ).
- */
-__rte_internal
-int mlx5v_devx_eq_handler_set(struct mlx5v_devx_eq *eq, unsigned int type,
-			      mlx5v_devx_event_cb cb, void *arg);
-
-/**
- * Consume every software-owned EQE with the driver CI, dispatch by type, write the CI
- * without arming after each 128, arm at the end. If another thread is polling this EQ,
- * return 0 at once. @return EQEs consumed, -EINVAL (not a live EQ), or -ENOTSUP if the UAR
- * is not mappable.
- */
-__rte_internal
-int mlx5v_devx_eq_poll(struct mlx5v_devx_eq *eq);
-
-/** Arm with the driver CI. @return 0, -EINVAL (not a live EQ) or -ENOTSUP. */
-__rte_internal
-int mlx5v_devx_eq_arm(struct mlx5v_devx_eq *eq);
-
-/**
- * @return the number of software-owned EQEs from the driver CI on (none consumed); 0 if
- *         eq is not a live EQ.
- */
-__rte_internal
-unsigned int mlx5v_devx_eq_pending(struct mlx5v_devx_eq *eq);
-
-/**
- * Register an EAL interrupt callback on the EQ's vector (EXT handle on its eventfd): it
- * drains the fd, then runs mlx5v_devx_eq_poll(). @return 0, -EINVAL (not a live EQ),
- * -EEXIST, -errno.
- */
-__rte_internal
-int mlx5v_devx_eq_intr_start(struct mlx5v_devx_eq *eq);
-
-/** Unregister it (waits for a running callback). @return 0, -EINVAL or -ENOENT. */
-__rte_internal
-int mlx5v_devx_eq_intr_stop(struct mlx5v_devx_eq *eq);
-
-/** Copy the counters. @return 0 or -EINVAL (not a live EQ; st untouched). */
-__rte_internal
-int mlx5v_devx_eq_stats_get(struct mlx5v_devx_eq *eq, struct mlx5v_devx_eq_stats *st);
-
-/** What a DEVX EQ was created with, and its consumer index. */
-struct mlx5v_devx_eq_info {
-	uint32_t eqn;
-	uint32_t nent;
-	uint32_t vector;
-	uint32_t uar_page;
-	uint32_t ci;
-	uint64_t mask[4];
-};
-
-/** Copy the attributes of a live EQ. @return 0 or -EINVAL (NULL, or not a live EQ). */
-int mlx5v_devx_eq_info_get(struct mlx5v_devx_eq *eq, struct mlx5v_devx_eq_info *info);
 
 /* ---- misc ---- */
 
@@ -275,10 +162,6 @@ struct mlx5v_devx_uar *mlx5v_devx_uar_alloc(struct mlx5v_dev *dev);
 /** DEALLOC_UAR. @return 0, -EINVAL (not a live UAR), or -errno from the device (UAR kept). */
 __rte_internal
 int mlx5v_devx_uar_free(struct mlx5v_devx_uar *uar);
-
-/** @return the object of a public UAR, or NULL if it is not a live one (no deref). */
-__rte_internal
-struct mlx5v_devx_uar *mlx5v_devx_to_uar(struct rte_pmd_mlx5v_uar *pub);
 
 /** Map [addr, addr + size) for device DMA. @return 0 or -errno (-ENODEV: dev not live). */
 __rte_internal

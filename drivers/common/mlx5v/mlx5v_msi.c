@@ -71,6 +71,25 @@ mlx5v_msi_count(struct mlx5v_dev *dev)
 }
 
 int
+mlx5v_msi_info_get(struct mlx5v_dev *dev, unsigned int vector, struct mlx5v_msi_info *info)
+{
+	struct mlx5v_msi *msi;
+
+	if (dev == NULL || info == NULL)
+		return -EINVAL;
+	msi = &dev->msi;
+	rte_spinlock_lock(&msi->lock);
+	if (msi->fd == NULL || vector >= msi->count) {
+		rte_spinlock_unlock(&msi->lock);
+		return -EINVAL;
+	}
+	info->fd = msi->fd[vector];
+	info->eq_refs = msi->eq_refs[vector];
+	rte_spinlock_unlock(&msi->lock);
+	return 0;
+}
+
+int
 mlx5v_msi_ctrl_fd(struct mlx5v_dev *dev)
 {
 	return dev->msi.fd != NULL ? dev->msi.fd[0] : -1;

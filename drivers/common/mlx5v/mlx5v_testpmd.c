@@ -2,7 +2,12 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file testpmd commands "mlx5v ...": device state, MSI vectors, DEVX EQs. */
+/**
+ * @file
+ * testpmd commands "mlx5v ...": device state, MSI vectors, DEVX EQs. Through exported
+ * functions only: the public API (rte_pmd_mlx5v.h) and, where it has no call, the core's
+ * internal API for tools (mlx5v_api.h); devtools/check-testpmd-api.sh keeps it so.
+ */
 
 #include <errno.h>
 #include <inttypes.h>
@@ -15,28 +20,31 @@
 #include <cmdline_parse_string.h>
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_string_fns.h>
 
 #include "testpmd.h"
 
 #include "mlxv_testpmd.h"
-#include "mlx5v_dev.h"
-#include "mlx5v_devx.h"
+#include "mlx5v_api.h"
 #include "rte_pmd_mlx5v.h"
 
 /* Set by the simulator's command file when it is built in: more lines for "mlx5v dev show". */
 void (*mlx5v_tp_dev_show_ext)(const char *name);
 
 /*
- * What testpmd allocated per device: its UAR (for the EQs it creates) and the MSI
- * vectors, so "mlx5v msi free <dev> <vector>" finds the object by number.
+ * What testpmd allocated per device through the public API: its UAR (for the EQs it
+ * creates) and the MSI vectors, so "mlx5v msi free <dev> <vector>" finds the object by
+ * number. dev is the core device, pdev the public handle of the same device.
  */
 #define TP_MAX_DEVS 8
 #define TP_MAX_VEC 64
 
 struct tp_dev {
 	struct mlx5v_dev *dev;
-	struct mlx5v_devx_uar *uar;
-	struct mlx5v_devx_msi *msi[TP_MAX_VEC];
+	struct rte_pmd_mlx5v_dev *pdev;
+	char name[RTE_DEV_NAME_MAX_LEN];
+	struct rte_pmd_mlx5v_uar *uar;
+	struct rte_pmd_mlx5v_msi_vector *msi[TP_MAX_VEC];
 };
 
 static struct tp_dev tp_devs[TP_MAX_DEVS];
@@ -50,11 +58,10 @@ tp_dev_prune(struct tp_dev *t)
 {
 	unsigned int v;
 
-	if (t->uar != NULL && mlx5v_devx_to_uar((struct rte_pmd_mlx5v_uar *)t->uar) == NULL)
+	if (t->uar != NULL && mlx5v_devx_to_uar(t->uar) == NULL)
 		t->uar = NULL;
 	for (v = 0; v < TP_MAX_VEC; v++)
-		if (t->msi[v] != NULL &&
-		    mlx5v_devx_to_msi((struct rte_pmd_mlx5v_msi_vector *)t->msi[v]) == NULL)
+		if (t->msi[v] != NULL && mlx5v_devx_to_msi(t->msi[v]) == NULL)
 			t->msi[v] = NULL;
 }
 
@@ -63,15 +70,17 @@ static struct tp_dev *
 tp_dev_get(const char *name)
 {
 	struct mlx5v_dev *dev = mlx5v_devx_dev_get(name);
+	struct rte_pmd_mlx5v_dev *pdev = rte_pmd_mlx5v_dev_get(name);
 	struct tp_dev *free_slot = NULL;
 	unsigned int i;
 
-	if (dev == NULL) {
+	if (dev == NULL || pdev == NULL) {
 		printf("mlx5v: no loaded mlx5v device named \"%s\"\n", name);
 		return NULL;
 	}
 	for (i = 0; i < TP_MAX_DEVS; i++) {
 		if (tp_devs[i].dev == dev) {
+			tp_devs[i].pdev = pdev;
 			tp_dev_prune(&tp_devs[i]);
 			return &tp_devs[i];
 		}
@@ -84,16 +93,18 @@ tp_dev_get(const char *name)
 	}
 	memset(free_slot, 0, sizeof(*free_slot));
 	free_slot->dev = dev;
+	free_slot->pdev = pdev;
+	strlcpy(free_slot->name, name, sizeof(free_slot->name));
 	return free_slot;
 }
 
-static struct mlx5v_devx_uar *
+static struct rte_pmd_mlx5v_uar *
 tp_uar(struct tp_dev *t)
 {
 	if (t->uar == NULL) {
-		t->uar = mlx5v_devx_uar_alloc(t->dev);
+		t->uar = rte_pmd_mlx5v_devx_alloc_uar(t->pdev);
 		if (t->uar == NULL)
-			printf("mlx5v: %s: cannot allocate a UAR: %s\n", t->dev->name,
+			printf("mlx5v: %s: cannot allocate a UAR: %s\n", t->name,
 				rte_strerror(rte_errno));
 	}
 	return t->uar;
@@ -107,7 +118,7 @@ tp_eq_get(struct tp_dev *t, uint32_t eqn)
 
 	if (eq == NULL)
 		printf("mlx5v: %s: no DEVX EQ %u (see \"mlx5v eq list %s\")\n",
-			t->dev->name, eqn, t->dev->name);
+			t->name, eqn, t->name);
 	return eq;
 }
 
@@ -168,9 +179,13 @@ tp_print_eqe(const char *dev, uint32_t eqn, uint32_t ci, const uint8_t *eqe)
 static void
 tp_eq_event(struct mlx5v_dev *dev, uint32_t eqn, const uint8_t *eqe, void *arg)
 {
-	struct mlx5v_devx_eq *eq = arg;
+	struct mlx5v_devx_eq_info ei;
+	struct mlx5v_dev_info di;
 
-	tp_print_eqe(dev->name, eqn, eq->ci, eqe);
+	/* Both only fail while the EQ or its device is being destroyed: nothing to say. */
+	if (mlx5v_dev_info_get(dev, &di) < 0 || mlx5v_devx_eq_info_get(arg, &ei) < 0)
+		return;
+	tp_print_eqe(di.name, eqn, ei.ci, eqe);
 	fflush(stdout);
 }
 
@@ -189,7 +204,8 @@ tp_dev_show_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unuse
 	struct tp_dev_show_result *res = parsed_result;
 	struct mlx5v_cmd_stats st;
 	struct mlx5v_cmd_info ci;
-	struct mlx5v_eq *async;
+	struct mlx5v_dev_info di;
+	struct mlx5v_msi_info mi;
 	struct tp_dev *t = tp_dev_get(res->name);
 	struct mlx5v_dev *dev;
 	unsigned int v, op;
@@ -197,32 +213,32 @@ tp_dev_show_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unuse
 	if (t == NULL)
 		return;
 	dev = t->dev;
-	async = mlx5v_eq_async(dev);
+	if (mlx5v_dev_info_get(dev, &di) < 0)
+		return;
 	printf("mlx5v: %s: stage %d%s, firmware %u.%u, function %u, UAR %u, socket %d\n",
-	       dev->name, dev->stage, mlx5v_dev_is_dead(dev) ? " DEAD" : "",
-	       dev->fw_rev & 0xffff, dev->fw_rev >> 16, dev->function_id, dev->uar,
-	       dev->socket);
-	printf("mlx5v: %s: async EQ %d on vector 0, firmware pages %" PRIu64 "\n", dev->name,
-	       async != NULL ? (int)mlx5v_eq_eqn(async) : -1, mlx5v_pages_given(dev));
-	printf("mlx5v: %s: MSI-X vectors %u, allocated:", dev->name, mlx5v_msi_count(dev));
-	for (v = 1; v < mlx5v_msi_count(dev); v++)
-		if (dev->msi.fd[v] >= 0)
-			printf(" %u(fd %d, %u EQ)", v, dev->msi.fd[v], dev->msi.eq_refs[v]);
+	       di.name, di.stage, di.dead ? " DEAD" : "", di.fw_major, di.fw_minor,
+	       di.function_id, di.uar, di.socket);
+	printf("mlx5v: %s: async EQ %d on vector 0, firmware pages %" PRIu64 "\n", di.name,
+	       di.async_eqn, di.pages_given);
+	printf("mlx5v: %s: MSI-X vectors %u, allocated:", di.name, di.msi_count);
+	for (v = 1; v < di.msi_count; v++)
+		if (mlx5v_msi_info_get(dev, v, &mi) == 0 && mi.fd >= 0)
+			printf(" %u(fd %d, %u EQ)", v, mi.fd, mi.eq_refs);
 	printf("\n");
 	if (mlx5v_cmd_info_get(dev, &ci) == 0)
 		printf("mlx5v: %s: command queue %u slots (page slot %u), %s mode, busy 0x%08x, "
-		       "timed out 0x%08x, late %" PRIu64 ", recoveries %" PRIu64 "\n", dev->name,
+		       "timed out 0x%08x, late %" PRIu64 ", recoveries %" PRIu64 "\n", di.name,
 		       ci.nslots, ci.page_slot, ci.events ? "event" : "polling", ci.busy_mask,
 		       ci.timedout_mask, ci.late_completions, ci.eq_recoveries);
 	if (mlx5v_tp_dev_show_ext != NULL)
-		mlx5v_tp_dev_show_ext(dev->name);
-	printf("mlx5v: %s: %-26s %10s %8s %8s %12s\n", dev->name, "opcode", "count", "errors",
+		mlx5v_tp_dev_show_ext(di.name);
+	printf("mlx5v: %s: %-26s %10s %8s %8s %12s\n", di.name, "opcode", "count", "errors",
 	       "timeouts", "avg ns");
 	for (op = 0; op < MLX5V_CMD_STATS_OPCODES; op++) {
 		if (mlx5v_cmd_stats_get(dev, op, &st) != 0 || st.n == 0)
 			continue;
 		printf("mlx5v: %s: %-20s 0x%03x %10" PRIu64 " %8" PRIu64 " %8" PRIu64 " %12"
-		       PRIu64 "\n", dev->name, mlx5v_cmd_opcode_name(op), op, st.n, st.errors,
+		       PRIu64 "\n", di.name, mlx5v_cmd_opcode_name(op), op, st.n, st.errors,
 		       st.timeouts, st.ns_total / st.n);
 	}
 }
@@ -265,33 +281,36 @@ tp_msi_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused voi
 {
 	struct tp_msi_result *res = parsed_result;
 	struct tp_dev *t = tp_dev_get(res->name);
-	struct mlx5v_devx_msi *m;
+	struct rte_pmd_mlx5v_msi_vector *m;
+	struct mlx5v_msi_info mi;
 	unsigned int v, n = 0;
 
 	if (t == NULL)
 		return;
 	if (strcmp(res->op, "alloc") == 0) {
-		m = mlx5v_devx_msi_alloc(t->dev);
+		m = rte_pmd_mlx5v_devx_alloc_msi_vector(t->pdev);
 		if (m == NULL) {
 			printf("mlx5v: %s: MSI vector allocation failed: %s\n",
-				t->dev->name, rte_strerror(rte_errno));
+				t->name, rte_strerror(rte_errno));
 			return;
 		}
 		if (m->vector >= TP_MAX_VEC) {
-			printf("mlx5v: vector %u beyond what testpmd tracks\n", m->vector);
-			mlx5v_devx_msi_free(m);
+			printf("mlx5v: vector %u beyond what testpmd tracks\n",
+			       (unsigned int)m->vector);
+			rte_pmd_mlx5v_devx_free_msi_vector(m);
 			return;
 		}
 		t->msi[m->vector] = m;
-		printf("mlx5v: %s: MSI vector %d allocated, fd %d\n", t->dev->name,
-		       m->pub.vector, m->pub.fd);
+		printf("mlx5v: %s: MSI vector %d allocated, fd %d\n", t->name, m->vector, m->fd);
 		return;
 	}
-	printf("mlx5v: %s: MSI vectors (testpmd's):", t->dev->name);
+	printf("mlx5v: %s: MSI vectors (testpmd's):", t->name);
 	for (v = 0; v < TP_MAX_VEC; v++) {
 		if (t->msi[v] == NULL)
 			continue;
-		printf(" %u(fd %d, %u EQ)", v, t->msi[v]->pub.fd, t->dev->msi.eq_refs[v]);
+		if (mlx5v_msi_info_get(t->dev, v, &mi) < 0)
+			mi.eq_refs = 0;
+		printf(" %u(fd %d, %u EQ)", v, t->msi[v]->fd, mi.eq_refs);
 		n++;
 	}
 	printf("%s\n", n == 0 ? " none" : "");
@@ -342,18 +361,18 @@ tp_msi_free_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unuse
 		return;
 	if (res->vector >= TP_MAX_VEC || t->msi[res->vector] == NULL) {
 		printf("mlx5v: %s: MSI vector %u was not allocated by testpmd "
-			"(see \"mlx5v msi list %s\")\n", t->dev->name, res->vector, t->dev->name);
+			"(see \"mlx5v msi list %s\")\n", t->name, res->vector, t->name);
 		return;
 	}
-	ret = mlx5v_devx_msi_free(t->msi[res->vector]);
-	if (ret < 0) {
-		printf("mlx5v: %s: cannot free MSI vector %u: %s%s\n", t->dev->name,
-			res->vector, strerror(-ret),
-			ret == -EBUSY ? " (an EQ uses it; destroy the EQ first)" : "");
+	ret = rte_pmd_mlx5v_devx_free_msi_vector(t->msi[res->vector]);
+	if (ret != 0) {
+		printf("mlx5v: %s: cannot free MSI vector %u: %s%s\n", t->name,
+			res->vector, strerror(ret),
+			ret == EBUSY ? " (an EQ uses it; destroy the EQ first)" : "");
 		return;
 	}
 	t->msi[res->vector] = NULL;
-	printf("mlx5v: %s: MSI vector %u freed\n", t->dev->name, res->vector);
+	printf("mlx5v: %s: MSI vector %u freed\n", t->name, res->vector);
 }
 
 TP_CMD(tp_msi_free)
@@ -402,11 +421,13 @@ tp_eq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 	uint8_t in[RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE];
 	uint8_t out[RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE];
 	struct tp_dev *t = tp_dev_get(res->name);
-	struct mlx5v_devx_uar *uar;
+	struct rte_pmd_mlx5v_uar *uar;
+	struct rte_pmd_mlx5v_eq *peq;
+	struct mlx5v_devx_eq_info ei;
+	struct mlx5v_dev_info di;
 	struct mlx5v_devx_eq *eq;
 	uint8_t *eqc = in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
 	uint32_t max_log = 0;
-	const uint8_t *cap;
 	uint64_t mask;
 	char *end;
 
@@ -420,9 +441,8 @@ tp_eq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 			res->mask);
 		return;
 	}
-	cap = mlx5v_dev_hca_cap(t->dev);
-	if (cap != NULL)
-		max_log = RTE_PMD_MLX5V_GET(cap, MLX5V_CAP_LOG_MAX_EQ_SZ);
+	if (mlx5v_dev_info_get(t->dev, &di) == 0)
+		max_log = di.log_max_eq_sz;
 	if (res->log_size < 1 || res->log_size > 31 || (max_log != 0 && res->log_size > max_log)) {
 		printf("mlx5v: log_size %u out of range 1..%u\n", res->log_size,
 			max_log != 0 ? max_log : 31);
@@ -431,7 +451,7 @@ tp_eq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 	if (res->vector == 0 || res->vector >= TP_MAX_VEC || t->msi[res->vector] == NULL) {
 		printf("mlx5v: vector %u is not an allocated MSI vector "
 			"(vector 0 is the driver's; use \"mlx5v msi alloc %s\")\n", res->vector,
-			t->dev->name);
+			t->name);
 		return;
 	}
 	uar = tp_uar(t);
@@ -441,29 +461,33 @@ tp_eq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 	memset(in, 0, sizeof(in));
 	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_CREATE_EQ);
 	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, res->log_size);
-	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, uar->pub.page_id);
+	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, uar->page_id);
 	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, res->vector);
 	RTE_PMD_MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK, mask);
 	memset(out, 0, sizeof(out));
-	eq = mlx5v_devx_eq_create(t->dev, in, sizeof(in), out, sizeof(out));
-	if (eq == NULL) {
+	peq = rte_pmd_mlx5v_devx_create_eq(t->pdev, in, sizeof(in), out, sizeof(out));
+	if (peq == NULL) {
 		if (rte_errno == EREMOTEIO)
 			printf("mlx5v: %s: CREATE_EQ failed in the device: status 0x%x "
-				"syndrome 0x%08x\n", t->dev->name,
+				"syndrome 0x%08x\n", t->name,
 				RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS),
 				RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME));
 		else
-			printf("mlx5v: %s: EQ creation failed: %s\n", t->dev->name,
+			printf("mlx5v: %s: EQ creation failed: %s\n", t->name,
 				rte_strerror(rte_errno));
 		return;
 	}
+	eq = mlx5v_devx_to_eq(peq);
 	mlx5v_devx_eq_handler_set(eq, MLX5V_DEVX_EVENT_ANY, tp_eq_event, eq);
 	/* A new EQ is not armed (§6.11); arm it so the first EQE interrupts. */
 	mlx5v_devx_eq_arm(eq);
+	if (mlx5v_devx_eq_info_get(eq, &ei) < 0) {
+		printf("mlx5v: %s: the new EQ is gone\n", t->name);
+		return;
+	}
 	printf("mlx5v: %s: EQ %u created: %u entries, vector %u, mask 0x%" PRIx64
-	       ", UAR %u, ring %p (%zu bytes, IOVA 0x%" PRIx64 ")\n", t->dev->name, eq->eqn,
-	       eq->ring.nent, eq->vector, mask, eq->uar_page, eq->pub.vaddr, eq->ring.size,
-	       eq->ring.iova);
+	       ", UAR %u, ring %p (%zu bytes, IOVA 0x%" PRIx64 ")\n", t->name, ei.eqn,
+	       ei.nent, ei.vector, mask, ei.uar_page, ei.vaddr, ei.size, ei.iova);
 }
 
 TP_CMD(tp_eq_create)
@@ -527,39 +551,39 @@ tp_eq_show(struct tp_dev *t, struct mlx5v_devx_eq *eq)
 	uint8_t out[RTE_PMD_MLX5V_QUERY_EQ_OUT_SIZE + 8];
 	const uint8_t *eqc = out + RTE_PMD_MLX5V_QUERY_EQ_OUT_EQC;
 	struct mlx5v_devx_eq_stats st;
+	struct mlx5v_devx_eq_info ei;
 	int ret;
 
 	/* Validates eq (it may have been destroyed since it was looked up). */
-	if (mlx5v_devx_eq_stats_get(eq, &st) < 0) {
-		printf("mlx5v: %s: the EQ is gone\n", t->dev->name);
+	if (mlx5v_devx_eq_stats_get(eq, &st) < 0 || mlx5v_devx_eq_info_get(eq, &ei) < 0) {
+		printf("mlx5v: %s: the EQ is gone\n", t->name);
 		return;
 	}
 	memset(in, 0, sizeof(in));
 	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_QUERY_EQ);
-	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, eq->eqn);
-	ret = mlx5v_devx_general_cmd(t->dev, in, sizeof(in), out, sizeof(out));
-	if (ret < 0) {
-		printf("mlx5v: %s: QUERY_EQ %u failed: %s\n", t->dev->name, eq->eqn,
-			strerror(-ret));
+	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, ei.eqn);
+	ret = rte_pmd_mlx5v_devx_general_cmd(t->pdev, in, sizeof(in), out, sizeof(out));
+	if (ret != 0) {
+		printf("mlx5v: %s: QUERY_EQ %u failed: %s\n", t->name, ei.eqn, strerror(ret));
 		return;
 	}
 	printf("mlx5v: %s: EQ %u: state %s, status 0x%x, %u entries, vector %u, UAR %u, "
-	       "interrupt callback %s\n", t->dev->name, eq->eqn,
+	       "interrupt callback %s\n", t->name, ei.eqn,
 	       tp_eq_st_name(RTE_PMD_MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_ST)),
-	       RTE_PMD_MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_STATUS), eq->ring.nent, eq->vector,
-	       eq->uar_page, eq->ih != NULL ? "on" : "off");
+	       RTE_PMD_MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_STATUS), ei.nent, ei.vector,
+	       ei.uar_page, ei.intr ? "on" : "off");
 	printf("mlx5v: %s: EQ %u: consumer index %u (device %u), producer %u, pending EQEs %u\n",
-	       t->dev->name, eq->eqn, eq->ci,
+	       t->name, ei.eqn, ei.ci,
 	       RTE_PMD_MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_CONSUMER_COUNTER),
 	       RTE_PMD_MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_PRODUCER_COUNTER),
 	       mlx5v_devx_eq_pending(eq));
 	printf("mlx5v: %s: EQ %u: event mask 0x%" PRIx64 ", log_page_size %u, PAS 0x%" PRIx64
-	       ", ring %p\n", t->dev->name, eq->eqn,
+	       ", ring %p\n", t->name, ei.eqn,
 	       RTE_PMD_MLX5V_GET64(out, RTE_PMD_MLX5V_QUERY_EQ_OUT_EVENT_BITMASK),
 	       RTE_PMD_MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_LOG_PAGE_SIZE),
-	       RTE_PMD_MLX5V_GET64(out, RTE_PMD_MLX5V_QUERY_EQ_OUT_PAS), eq->pub.vaddr);
+	       RTE_PMD_MLX5V_GET64(out, RTE_PMD_MLX5V_QUERY_EQ_OUT_PAS), ei.vaddr);
 	printf("mlx5v: %s: EQ %u: consumed %" PRIu64 ", polls %" PRIu64 ", CI updates %" PRIu64
-	       ", arms %" PRIu64 ", interrupts %" PRIu64 "\n", t->dev->name, eq->eqn, st.eqes,
+	       ", arms %" PRIu64 ", interrupts %" PRIu64 "\n", t->name, ei.eqn, st.eqes,
 	       st.polls, st.ci_updates, st.arms, st.intrs);
 }
 
@@ -568,6 +592,7 @@ tp_eq_op_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused v
 {
 	struct tp_eq_op_result *res = parsed_result;
 	struct tp_dev *t = tp_dev_get(res->name);
+	struct mlx5v_devx_eq_info ei;
 	struct mlx5v_devx_eq *eq;
 	int ret;
 
@@ -576,37 +601,38 @@ tp_eq_op_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused v
 	eq = tp_eq_get(t, res->eqn);
 	if (eq == NULL)
 		return;
+	memset(&ei, 0, sizeof(ei));
 	if (strcmp(res->op, "show") == 0) {
 		tp_eq_show(t, eq);
 	} else if (strcmp(res->op, "poll") == 0) {
-		if (eq->ih != NULL) {
+		if (mlx5v_devx_eq_info_get(eq, &ei) == 0 && ei.intr) {
 			printf("mlx5v: %s: EQ %u is consumed by its interrupt callback "
-				"(\"mlx5v eq intr %s %u off\" first)\n", t->dev->name, eq->eqn,
-				t->dev->name, eq->eqn);
+				"(\"mlx5v eq intr %s %u off\" first)\n", t->name, res->eqn,
+				t->name, res->eqn);
 			return;
 		}
 		ret = mlx5v_devx_eq_poll(eq);
 		if (ret < 0)
-			printf("mlx5v: %s: EQ %u: poll failed: %s\n", t->dev->name,
-				eq->eqn, strerror(-ret));
-		else
+			printf("mlx5v: %s: EQ %u: poll failed: %s\n", t->name,
+				res->eqn, strerror(-ret));
+		else if (mlx5v_devx_eq_info_get(eq, &ei) == 0)
 			printf("mlx5v: %s: EQ %u: %d EQE(s) consumed, consumer index %u, armed\n",
-			       t->dev->name, eq->eqn, ret, eq->ci);
+			       t->name, res->eqn, ret, ei.ci);
 	} else if (strcmp(res->op, "arm") == 0) {
 		ret = mlx5v_devx_eq_arm(eq);
 		if (ret < 0)
-			printf("mlx5v: %s: EQ %u: arm failed: %s\n", t->dev->name, eq->eqn,
+			printf("mlx5v: %s: EQ %u: arm failed: %s\n", t->name, res->eqn,
 				strerror(-ret));
-		else
-			printf("mlx5v: %s: EQ %u armed at consumer index %u\n", t->dev->name,
-			       eq->eqn, eq->ci);
+		else if (mlx5v_devx_eq_info_get(eq, &ei) == 0)
+			printf("mlx5v: %s: EQ %u armed at consumer index %u\n", t->name,
+			       res->eqn, ei.ci);
 	} else {
 		ret = mlx5v_devx_eq_destroy(eq);
 		if (ret < 0)
-			printf("mlx5v: %s: EQ %u: destroy failed: %s\n", t->dev->name,
+			printf("mlx5v: %s: EQ %u: destroy failed: %s\n", t->name,
 				res->eqn, strerror(-ret));
 		else
-			printf("mlx5v: %s: EQ %u destroyed\n", t->dev->name, res->eqn);
+			printf("mlx5v: %s: EQ %u destroyed\n", t->name, res->eqn);
 	}
 }
 
@@ -652,17 +678,21 @@ tp_eq_list_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused
 	struct tp_eq_list_result *res = parsed_result;
 	struct mlx5v_devx_eq *eqs[64];
 	struct tp_dev *t = tp_dev_get(res->name);
+	struct mlx5v_devx_eq_info ei;
 	int n, i;
 
 	if (t == NULL)
 		return;
 	n = mlx5v_devx_eq_list(t->dev, eqs, RTE_DIM(eqs));
-	printf("mlx5v: %s: %d DEVX EQ(s)\n", t->dev->name, n);
-	for (i = 0; i < RTE_MIN(n, (int)RTE_DIM(eqs)); i++)
+	printf("mlx5v: %s: %d DEVX EQ(s)\n", t->name, n);
+	for (i = 0; i < RTE_MIN(n, (int)RTE_DIM(eqs)); i++) {
+		/* An EQ destroyed since the listing is skipped. */
+		if (mlx5v_devx_eq_info_get(eqs[i], &ei) < 0)
+			continue;
 		printf("mlx5v: %s: EQ %u: %u entries, vector %u, mask 0x%" PRIx64
-		       ", consumer index %u, pending %u\n", t->dev->name, eqs[i]->eqn,
-		       eqs[i]->ring.nent, eqs[i]->vector, eqs[i]->mask[0], eqs[i]->ci,
-		       mlx5v_devx_eq_pending(eqs[i]));
+		       ", consumer index %u, pending %u\n", t->name, ei.eqn, ei.nent,
+		       ei.vector, ei.mask[0], ei.ci, mlx5v_devx_eq_pending(eqs[i]));
+	}
 }
 
 TP_CMD(tp_eq_list)
@@ -705,6 +735,7 @@ tp_eq_intr_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused
 {
 	struct tp_eq_intr_result *res = parsed_result;
 	struct tp_dev *t = tp_dev_get(res->name);
+	struct mlx5v_devx_eq_info ei;
 	struct mlx5v_devx_eq *eq;
 	int on, ret;
 
@@ -717,12 +748,12 @@ tp_eq_intr_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused
 	ret = on ? mlx5v_devx_eq_intr_start(eq) : mlx5v_devx_eq_intr_stop(eq);
 	if (ret < 0)
 		printf("mlx5v: %s: EQ %u: interrupt callback %s failed: %s\n",
-			t->dev->name, eq->eqn, on ? "start" : "stop",
+			t->name, res->eqn, on ? "start" : "stop",
 			ret == -EEXIST ? "already on" : ret == -ENOENT ? "already off" :
 			strerror(-ret));
-	else
+	else if (mlx5v_devx_eq_info_get(eq, &ei) == 0)
 		printf("mlx5v: %s: EQ %u: EAL interrupt callback on vector %u %s\n",
-		       t->dev->name, eq->eqn, eq->vector, on ? "on" : "off");
+		       t->name, ei.eqn, ei.vector, on ? "on" : "off");
 }
 
 TP_CMD(tp_eq_intr)
@@ -786,17 +817,17 @@ tp_eq_gen_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused 
 	eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF] = res->sub_type;
 	if (res->type == RTE_PMD_MLX5V_EVENT_PORT_CHANGE)
 		eqe[RTE_PMD_MLX5V_EQE_PORT_OFF] = 1 << 4;
-	ret = mlx5v_devx_general_cmd(t->dev, in, sizeof(in), out, sizeof(out));
-	if (ret == -EREMOTEIO)
+	ret = rte_pmd_mlx5v_devx_general_cmd(t->pdev, in, sizeof(in), out, sizeof(out));
+	if (ret == EREMOTEIO)
 		printf("mlx5v: %s: GEN_EQE on EQ %u failed in the device: status 0x%x "
-			"syndrome 0x%08x\n", t->dev->name, res->eqn,
+			"syndrome 0x%08x\n", t->name, res->eqn,
 			RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS),
 			RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME));
-	else if (ret < 0)
-		printf("mlx5v: %s: GEN_EQE failed: %s\n", t->dev->name, strerror(-ret));
+	else if (ret != 0)
+		printf("mlx5v: %s: GEN_EQE failed: %s\n", t->name, strerror(ret));
 	else
 		printf("mlx5v: %s: EQ %u: device wrote an EQE of type 0x%02x sub_type 0x%02x\n",
-		       t->dev->name, res->eqn, res->type, res->sub_type);
+		       t->name, res->eqn, res->type, res->sub_type);
 }
 
 TP_CMD(tp_eq_gen)

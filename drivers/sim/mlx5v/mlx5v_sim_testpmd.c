@@ -17,7 +17,7 @@
 #include "testpmd.h"
 
 #include "mlxv_testpmd.h"
-#include "mlx5v_cmd.h"
+#include "mlx5v_api.h"
 #include "mlx5v_sim.h"
 #include "rte_pmd_mlx5v_prm.h"
 
