@@ -30,7 +30,7 @@
 #include "testpmd.h"
 
 #include "mlxv_testpmd.h"
-#include "mlx4v_verbs.h"
+#include "mlx4v_api.h"
 #include "rte_pmd_mlx4v.h"
 
 /*

@@ -21,6 +21,7 @@
 #include <rte_dev.h>
 #include <rte_errno.h>
 
+#include "mlx4v_api.h"
 #include "rte_pmd_mlx4v.h"
 
 /** Most handles open at once in one process (size of the process-local ops table). */
@@ -359,17 +360,6 @@ int mlx4v_dev_register(const char *name, const struct mlx4v_verbs_ops *ops, void
  */
 __rte_internal
 int mlx4v_dev_unregister(const char *name);
-
-/**
- * Run the backend's progress hook of a device once (see struct mlx4v_verbs_ops). Any thread.
- * @return the work done (>= 0), 0 when the backend has no hook, or -ENODEV.
- */
-__rte_internal
-int mlx4v_dev_progress(const char *name);
-
-/** @return the backend name of a registered device ("simulator", "rdma-core") or NULL. */
-__rte_internal
-const char *mlx4v_dev_backend(const char *name);
 
 /** @return 1 if a device named name is registered, else 0. Verbs lock held. */
 int mlx4v_dev_is_registered(const char *name);
