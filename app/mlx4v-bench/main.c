@@ -9,8 +9,9 @@
  *
  * "Driver side" is what a PMD built on the views executes: the functions named
  * mlx4v_bench_dp_* (send burst, send completion, receive poll/refill), built from
- * the data path of examples/raw_views (raw_views_dp.h) so that the benchmark
- * measures exactly the code the example documents. They are
+ * the raw mlx4 data path that examples/raw_views and the testpmd commands use too
+ * (drivers/common/mlx4v/mlx4v_rawdp.h), so that the benchmark measures exactly the
+ * code the example documents. They are
  * measured with rdtsc always, and with perf_event_open(PERF_COUNT_HW_INSTRUCTIONS)
  * on the calling thread when the kernel offers it. Without perf events, run the
  * binary under valgrind --tool=callgrind --toggle-collect='mlx4v_bench_dp_*'
@@ -37,26 +38,24 @@
 
 #include <rte_pmd_mlx4v.h>
 
-#include "raw_views_dp.h"
+#include "mlx4v_rawdp.h"
 
 #define MB_TX_WQES 256u
 #define MB_RX_WQES 1024u
 #define MB_STALL_S 10           /* no progress for this long: give up (valgrind is slow) */
 #define MB_BURSTS_MAX 256u      /* bursts in flight, at most MB_TX_WQES */
+#define RV_PKT_MAX MLX4V_RAWDP_BUF_SIZE /* one buffer per WQE */
 
-/*
- * The data-path state: views and our indexes only (the example's bookkeeping in
- * sq.max_post and rq.wqn/port/received is unused here).
- */
+/* The data-path state: views and our indexes only (sq.max_post is unused here). */
 struct mb_dp {
-	struct rv_sq sq;                   /* sq.done: SQ head after the last completed burst */
-	struct rv_rq rq;
-	struct rv_cq tx_cq;
-	struct rv_cq rx_cq;
+	struct mlx4v_rawdp_sq sq;          /* sq.done: SQ head after the last completed burst */
+	struct mlx4dv_rwq rwq;             /* the RWQ view behind rq */
+	struct mlx4v_rawdp_rq rq;          /* rq.tail: receive WQEs completed, running */
+	struct mlx4v_rawdp_cq tx_cq;
+	struct mlx4v_rawdp_cq rx_cq;
 	uint32_t burst_end[MB_BURSTS_MAX]; /* SQ head after each signalled burst */
 	uint32_t bursts_head;
 	uint32_t bursts_tail;
-	uint32_t rq_tail;                  /* receive WQEs completed, running */
 	uint64_t rx_bytes;
 };
 
@@ -66,11 +65,11 @@ struct mb_dp {
  * The empty-poll check, kept apart from the per-packet work so that both tools
  * (rdtsc here, callgrind's --toggle-collect) attribute idle polling separately.
  */
-__rte_noinline int mlx4v_bench_idle_peek(const struct rv_cq *cq);
+__rte_noinline int mlx4v_bench_idle_peek(const struct mlx4v_rawdp_cq *cq);
 __rte_noinline int
-mlx4v_bench_idle_peek(const struct rv_cq *cq)
+mlx4v_bench_idle_peek(const struct mlx4v_rawdp_cq *cq)
 {
-	return rv_cq_next(cq) != NULL;
+	return mlx4v_rawdp_cq_next(cq) != NULL;
 }
 
 /* Post n SEND WQEs of len bytes (frames prepared at setup), the last signalled. */
@@ -78,7 +77,7 @@ __rte_noinline void mlx4v_bench_dp_tx_burst(struct mb_dp *dp, uint32_t n, uint32
 __rte_noinline void
 mlx4v_bench_dp_tx_burst(struct mb_dp *dp, uint32_t n, uint32_t len)
 {
-	rv_sq_send(&dp->sq, n, len);
+	mlx4v_rawdp_sq_send(&dp->sq, n, len);
 	dp->burst_end[dp->bursts_head++ & (MB_BURSTS_MAX - 1)] = dp->sq.head;
 }
 
@@ -87,16 +86,16 @@ __rte_noinline uint32_t mlx4v_bench_dp_tx_complete(struct mb_dp *dp);
 __rte_noinline uint32_t
 mlx4v_bench_dp_tx_complete(struct mb_dp *dp)
 {
-	struct rv_cq *cq = &dp->tx_cq;
+	struct mlx4v_rawdp_cq *cq = &dp->tx_cq;
 	uint32_t n = 0;
 
-	while (rv_cq_next(cq) != NULL) {
+	while (mlx4v_rawdp_cq_next(cq) != NULL) {
 		dp->sq.done = dp->burst_end[dp->bursts_tail++ & (MB_BURSTS_MAX - 1)];
 		cq->ci++;
 		n++;
 	}
 	if (n != 0)
-		rv_cq_update_ci(cq);
+		mlx4v_rawdp_cq_update_ci(cq);
 	return n;
 }
 
@@ -105,21 +104,21 @@ __rte_noinline uint32_t mlx4v_bench_dp_rx_poll(struct mb_dp *dp, uint32_t budget
 __rte_noinline uint32_t
 mlx4v_bench_dp_rx_poll(struct mb_dp *dp, uint32_t budget)
 {
-	struct rv_cq *cq = &dp->rx_cq;
+	struct mlx4v_rawdp_cq *cq = &dp->rx_cq;
 	struct mlx4_cqe *cqe;
 	uint32_t n = 0;
 
-	while (n < budget && (cqe = rv_cq_next(cq)) != NULL) {
+	while (n < budget && (cqe = mlx4v_rawdp_cq_next(cq)) != NULL) {
 		dp->rx_bytes += rte_be_to_cpu_32(cqe->byte_cnt);
 		cq->ci++;
 		n++;
 	}
 	if (n == 0)
 		return 0;
-	dp->rq_tail += n;
-	rv_cq_update_ci(cq);
+	dp->rq.tail += n;
+	mlx4v_rawdp_cq_update_ci(cq);
 	/* Refill the consumed WQEs in place: same buffers, same lkey. */
-	rv_rq_refill(&dp->rq, dp->rq_tail);
+	mlx4v_rawdp_rq_post(&dp->rq, UINT32_MAX);
 	return n;
 }
 
@@ -247,7 +246,7 @@ mb_setup(struct mb_ctx *c, struct mb_dp *dp, const char *name, uint8_t rx_port,
 	obj.cq.in = c->tx_cq;
 	obj.cq.out = &dp->tx_cq.v;
 	obj.rwq.in = c->wq;
-	obj.rwq.out = &dp->rq.v;
+	obj.rwq.out = &dp->rwq;
 	ret = rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_QP | MLX4DV_OBJ_CQ | MLX4DV_OBJ_RWQ);
 	if (ret)
 		return mb_fail("init_obj", ret);
@@ -258,7 +257,7 @@ mb_setup(struct mb_ctx *c, struct mb_dp *dp, const char *name, uint8_t rx_port,
 	if (ret)
 		return mb_fail("init_obj", ret);
 	tx_len = (size_t)dp->sq.v.sq.wqe_cnt * RV_PKT_MAX;
-	rx_len = (size_t)dp->rq.v.rq.wqe_cnt * RV_PKT_MAX;
+	rx_len = (size_t)dp->rwq.rq.wqe_cnt * RV_PKT_MAX;
 	c->mem = rte_zmalloc("mlx4v_bench", tx_len + rx_len, RTE_CACHE_LINE_SIZE);
 	if (c->mem == NULL)
 		return mb_fail("rte_zmalloc", ENOMEM);
@@ -269,9 +268,9 @@ mb_setup(struct mb_ctx *c, struct mb_dp *dp, const char *name, uint8_t rx_port,
 	if (ret)
 		return mb_fail("mr_lkey", ret);
 	dp->sq.bufs = c->mem;
+	mlx4v_rawdp_rq_init_rwq(&dp->rq, &dp->rwq);
 	dp->rq.bufs = c->mem + tx_len;
 	dp->rq.lkey = dp->sq.lkey;
-	dp->rq.wqes = (uint8_t *)dp->rq.v.buf.buf + dp->rq.v.rq.offset;
 	/* Frames are prepared once: the benchmark measures the driver, not memcpy. */
 	for (i = 0; i < dp->sq.v.sq.wqe_cnt; i++) {
 		uint8_t *f = dp->sq.bufs + (size_t)i * RV_PKT_MAX;
@@ -282,7 +281,7 @@ mb_setup(struct mb_ctx *c, struct mb_dp *dp, const char *name, uint8_t rx_port,
 			f[j] = (uint8_t)j;
 	}
 	/* A full RQ (the poll function refills it), then the state changes. */
-	rv_rq_refill(&dp->rq, 0);
+	mlx4v_rawdp_rq_post(&dp->rq, UINT32_MAX);
 	ret = rte_pmd_mlx4v_modify_wq(c->wq, RTE_PMD_MLX4V_WQS_RDY);
 	if (ret == 0)
 		ret = rte_pmd_mlx4v_modify_qp(c->qp, RTE_PMD_MLX4V_QPS_INIT);
@@ -329,7 +328,7 @@ mb_run(struct mb_dp *dp, struct mb_meter *m, uint64_t pkts, uint32_t burst, uint
 		n = RTE_MIN((uint64_t)burst, pkts - sent);
 		/* Room in the SQ, and in the RQ so that nothing is dropped. */
 		if (n != 0 && dp->sq.head - dp->sq.done + n <= max_post &&
-		    sent - rx + n <= dp->rq.v.rq.wqe_cnt) {
+		    sent - rx + n <= dp->rq.wqe_cnt) {
 			if (measure)
 				mb_begin(m);
 			mlx4v_bench_dp_tx_burst(dp, n, len);

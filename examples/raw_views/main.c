@@ -33,13 +33,23 @@
 
 #include <rte_pmd_mlx4v.h>
 
-#include "raw_views_dp.h"
+#include "mlx4v_rawdp.h"
 
 #define RV_ETH_HDR 14u
 #define RV_ETHERTYPE 0x88b5u   /* IEEE local experimental */
 #define RV_WAIT_MS 2000        /* every wait on the device is bounded */
 #define RV_RX_WQES 256u
 #define RV_TX_WQES 64u
+#define RV_PKT_MAX MLX4V_RAWDP_BUF_SIZE   /* one buffer per WQE */
+
+/* A receive WQ: its view, the data-path state, and what the run counts. */
+struct rv_rq {
+	struct mlx4dv_rwq v;
+	struct mlx4v_rawdp_rq dp;
+	uint32_t wqn;
+	uint8_t port;
+	uint64_t received;
+};
 
 struct rv_opts {
 	const char *dev;
@@ -58,7 +68,7 @@ struct rv_stats {
 	uint64_t events;
 };
 
-/* ---- data path: only the views (raw_views_dp.h), and the frames ---- */
+/* ---- data path: only the views (mlx4v_rawdp.h), and the frames ---- */
 
 static void
 rv_frame_fill(uint8_t *p, uint32_t len, uint32_t seq)
@@ -91,13 +101,13 @@ rv_frame_check(const uint8_t *p, uint32_t len, uint32_t want_len)
 
 /* Fill n frames with the next sequence numbers, then send them in one burst. */
 static void
-rv_sq_burst(struct rv_sq *sq, uint32_t n, uint32_t len, uint32_t *seq)
+rv_sq_burst(struct mlx4v_rawdp_sq *sq, uint32_t n, uint32_t len, uint32_t *seq)
 {
 	uint32_t i;
 
 	for (i = 0; i < n; i++)
-		rv_frame_fill(rv_sq_frame(sq, i), len, (*seq)++);
-	rv_sq_send(sq, n, len);
+		rv_frame_fill(mlx4v_rawdp_sq_frame(sq, i), len, (*seq)++);
+	mlx4v_rawdp_sq_send(sq, n, len);
 }
 
 /* ---- the run ---- */
@@ -112,12 +122,11 @@ struct rv_ctx {
 	struct rte_pmd_mlx4v_wq *wq[2];
 	uint8_t *mem;
 	int epfd;
-	struct rv_sq sq;
+	struct mlx4v_rawdp_sq sq;
 	struct rv_rq rq[2];
 	unsigned int nrq;
-	struct rv_cq tx_cq;
-	struct rv_cq rx_cq;
-	uint32_t rx_tail[2];    /* receive WQEs completed, per RWQ */
+	struct mlx4v_rawdp_cq tx_cq;
+	struct mlx4v_rawdp_cq rx_cq;
 };
 
 static int
@@ -213,7 +222,7 @@ rv_setup(struct rv_ctx *c, const struct rv_opts *o)
 		ret = rte_pmd_mlx4v_wq_num(c->wq[i], &c->rq[i].wqn);
 		if (ret)
 			return rv_fail("wq_num", ret);
-		c->rq[i].wqes = (uint8_t *)c->rq[i].v.buf.buf + c->rq[i].v.rq.offset;
+		mlx4v_rawdp_rq_init_rwq(&c->rq[i].dp, &c->rq[i].v);
 	}
 
 	/* One registered region: the send slots, then each RWQ's buffers. */
@@ -233,14 +242,14 @@ rv_setup(struct rv_ctx *c, const struct rv_opts *o)
 	c->sq.max_post = qa.max_send_wr;
 	mem_len = (size_t)c->sq.v.sq.wqe_cnt * RV_PKT_MAX;
 	for (i = 0; i < c->nrq; i++) {
-		c->rq[i].bufs = c->mem + mem_len;
-		c->rq[i].lkey = c->sq.lkey;
+		c->rq[i].dp.bufs = c->mem + mem_len;
+		c->rq[i].dp.lkey = c->sq.lkey;
 		mem_len += (size_t)c->rq[i].v.rq.wqe_cnt * RV_PKT_MAX;
 	}
 
 	/* RESET -> INIT -> RTR -> RTS for the QP, RDY for the WQs; receive WQEs first. */
 	for (i = 0; i < c->nrq; i++) {
-		rv_rq_refill(&c->rq[i], 0);
+		mlx4v_rawdp_rq_post(&c->rq[i].dp, UINT32_MAX);
 		ret = rte_pmd_mlx4v_modify_wq(c->wq[i], RTE_PMD_MLX4V_WQS_RDY);
 		if (ret)
 			return rv_fail("modify_wq(RDY)", ret);
@@ -307,11 +316,11 @@ rv_rx_drain(struct rv_ctx *c, const struct rv_opts *o, struct rv_stats *st,
 	    uint32_t *next_seq)
 {
 	struct mlx4_cqe *cqe;
-	uint32_t n = 0, qpn, idx, len;
+	uint32_t n = 0, qpn, len;
 	unsigned int i;
 	int64_t seq;
 
-	while ((cqe = rv_cq_next(&c->rx_cq)) != NULL) {
+	while ((cqe = mlx4v_rawdp_cq_next(&c->rx_cq)) != NULL) {
 		qpn = rte_be_to_cpu_32(cqe->vlan_my_qpn) & MLX4_CQE_QPN_MASK;
 		for (i = 0; i < c->nrq && c->rq[i].wqn != qpn; i++)
 			;
@@ -319,10 +328,10 @@ rv_rx_drain(struct rv_ctx *c, const struct rv_opts *o, struct rv_stats *st,
 		    i == c->nrq) {
 			st->err_cqes++;
 		} else {
-			idx = rte_be_to_cpu_16(cqe->wqe_index) & (c->rq[i].v.rq.wqe_cnt - 1);
 			len = rte_be_to_cpu_32(cqe->byte_cnt);
-			seq = rv_frame_check(c->rq[i].bufs + (size_t)idx * RV_PKT_MAX, len,
-					     o->size);
+			seq = rv_frame_check(mlx4v_rawdp_rq_buf(&c->rq[i].dp,
+							       rte_be_to_cpu_16(cqe->wqe_index)),
+					     len, o->size);
 			/* One sender, one path: packets arrive in order. */
 			if (seq != (int64_t)*next_seq)
 				st->bad++;
@@ -331,15 +340,15 @@ rv_rx_drain(struct rv_ctx *c, const struct rv_opts *o, struct rv_stats *st,
 			st->received++;
 		}
 		if (i < c->nrq)
-			c->rx_tail[i]++;
+			c->rq[i].dp.tail++;
 		c->rx_cq.ci++;
 		n++;
 	}
 	if (n == 0)
 		return 0;
-	rv_cq_update_ci(&c->rx_cq);
+	mlx4v_rawdp_cq_update_ci(&c->rx_cq);
 	for (i = 0; i < c->nrq; i++)
-		rv_rq_refill(&c->rq[i], c->rx_tail[i]);
+		mlx4v_rawdp_rq_post(&c->rq[i].dp, UINT32_MAX);
 	return n;
 }
 
@@ -350,7 +359,7 @@ rv_tx_complete(struct rv_ctx *c, struct rv_stats *st)
 	uint64_t deadline = rte_get_timer_cycles() + rte_get_timer_hz() * RV_WAIT_MS / 1000;
 	struct mlx4_cqe *cqe;
 
-	while ((cqe = rv_cq_next(&c->tx_cq)) == NULL) {
+	while ((cqe = mlx4v_rawdp_cq_next(&c->tx_cq)) == NULL) {
 		if (rte_get_timer_cycles() > deadline)
 			return -ETIMEDOUT;
 		rte_pause();
@@ -365,7 +374,7 @@ rv_tx_complete(struct rv_ctx *c, struct rv_stats *st)
 	c->sq.done = c->sq.head;
 	c->tx_cq.ci++;
 	st->tx_cqes++;
-	rv_cq_update_ci(&c->tx_cq);
+	mlx4v_rawdp_cq_update_ci(&c->tx_cq);
 	return 0;
 }
 
@@ -382,7 +391,7 @@ rv_run(struct rv_ctx *c, const struct rv_opts *o, struct rv_stats *st)
 		n = RTE_MIN(n, c->sq.max_post - (c->sq.head - c->sq.done));
 		want = st->received + n;
 		/* Arm before sending, so the first CQE of the burst raises the event. */
-		rv_cq_arm(&c->rx_cq);
+		mlx4v_rawdp_cq_arm(&c->rx_cq);
 		rv_sq_burst(&c->sq, n, o->size, &seq);
 		st->sent += n;
 		st->doorbells++;

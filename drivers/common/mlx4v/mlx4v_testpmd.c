@@ -31,6 +31,7 @@
 
 #include "mlxv_testpmd.h"
 #include "mlx4v_api.h"
+#include "mlx4v_rawdp.h"
 #include "rte_pmd_mlx4v.h"
 
 /*
@@ -46,8 +47,11 @@
 #define TP_MAX_SRQ 16
 #define TP_MAX_WQ 32
 
-/* One packet buffer: a send slot, or the single data segment of a receive WQE. */
-#define TP_BUF_SIZE 2048u
+/*
+ * One packet buffer: a send slot, or the single data segment of a receive WQE. The data
+ * path is the shared one of mlx4v_rawdp.h, as in examples/raw_views and app/mlx4v-bench.
+ */
+#define TP_BUF_SIZE MLX4V_RAWDP_BUF_SIZE
 #define TP_ETH_HDR 14u
 /* Our frames: locally administered MACs, the IEEE local experimental ethertype. */
 #define TP_ETHERTYPE 0x88b5u
@@ -64,14 +68,9 @@ struct tp_buf {
 	uint32_t lkey;
 };
 
-/* Producer/consumer state of a receive ring (a QP's RQ or an RWQ), as a PMD keeps it. */
+/* A receive ring (a QP's RQ or an RWQ): the data-path state and the buffers it posts. */
 struct tp_rq {
-	__be32 *rdb;
-	uint8_t *wqes;
-	uint32_t wqe_cnt;
-	int wqe_shift;
-	uint32_t head;          /* WQEs posted, running */
-	uint32_t tail;          /* WQEs completed, running */
+	struct mlx4v_rawdp_rq dp;
 	struct tp_buf buf;      /* wqe_cnt buffers of TP_BUF_SIZE */
 };
 
@@ -97,9 +96,7 @@ struct tp_cq {
 	int cqe;
 	int events;
 	int viewed;             /* the view was taken: we own the consumer index */
-	struct mlx4dv_cq v;
-	uint32_t ci;            /* consumer index, running */
-	int sn;                 /* our copy of arm_sn */
+	struct mlx4v_rawdp_cq dp; /* the view, consumer index and our copy of arm_sn */
 	unsigned int unacked;
 };
 
@@ -112,10 +109,8 @@ struct tp_qp {
 	uint8_t port;
 	uint32_t qpn;
 	enum rte_pmd_mlx4v_qp_state state;
-	struct mlx4dv_qp v;
-	uint32_t max_post;      /* WQEs in flight at most: wqe_cnt minus libmlx4's spares */
-	uint32_t sq_head;       /* WQEs posted, running */
-	uint32_t sq_done;       /* send CQEs seen (every WQE we post is signalled) */
+	/* The view; sq.done counts send CQEs (every WQE testpmd posts is signalled). */
+	struct mlx4v_rawdp_sq sq;
 	uint16_t seq;
 	struct tp_buf tx;       /* sq.wqe_cnt slots of TP_BUF_SIZE */
 	struct tp_rq rq;
@@ -124,12 +119,8 @@ struct tp_qp {
 struct tp_srq {
 	struct rte_pmd_mlx4v_srq *h;
 	int pd;
-	struct mlx4dv_srq v;
+	struct mlx4v_rawdp_srq dp; /* the view and the free list */
 	uint32_t max;           /* WQEs in the ring */
-	int head;               /* free-list head: the next WQE to post */
-	int tail;               /* free-list tail */
-	uint32_t counter;       /* WQEs posted, running: the doorbell record value */
-	uint32_t done;
 	struct tp_buf buf;      /* max buffers of TP_BUF_SIZE, by WQE index */
 };
 
@@ -325,140 +316,31 @@ tp_frame_print(const uint8_t *p, uint32_t len)
 	printf(" seq %u from port %u payload ok", seq, p[11]);
 }
 
-/* ---- receive rings through the views ---- */
-
-static void
-tp_rq_init(struct tp_rq *rq, __be32 *rdb, void *buf, int offset, uint32_t wqe_cnt,
-	   int wqe_shift)
-{
-	rq->rdb = rdb;
-	rq->wqes = (uint8_t *)buf + offset;
-	rq->wqe_cnt = wqe_cnt;
-	rq->wqe_shift = wqe_shift;
-	rq->head = 0;
-	rq->tail = 0;
-}
-
-/* Post up to n receive WQEs of one data segment each; @return the number posted. */
-static uint32_t
-tp_rq_post(struct tp_rq *rq, uint32_t n)
-{
-	uint32_t i, slot, nsegs = (1u << rq->wqe_shift) / sizeof(struct mlx4_wqe_data_seg);
-	struct mlx4_wqe_data_seg *seg;
-
-	for (i = 0; i < n && rq->head - rq->tail < rq->wqe_cnt; i++) {
-		slot = rq->head & (rq->wqe_cnt - 1);
-		seg = (struct mlx4_wqe_data_seg *)(rq->wqes + ((size_t)slot << rq->wqe_shift));
-		mlx4dv_set_data_seg(seg, TP_BUF_SIZE, rq->buf.lkey,
-				    (uintptr_t)(rq->buf.va + (size_t)slot * TP_BUF_SIZE));
-		/* A scatter list shorter than the WQE ends with an invalid-lkey entry. */
-		if (nsegs > 1)
-			mlx4dv_set_data_seg(seg + 1, 0, MLX4_INVALID_LKEY, 0);
-		rq->head++;
-	}
-	if (i == 0)
-		return 0;
-	/*
-	 * The device reads WQEs up to the producer count in the doorbell record: the
-	 * WQEs must be visible first (prm/mlx4 §4.3).
-	 */
-	rte_io_wmb();
-	/* A 16-bit running producer count, not an index. */
-	*rq->rdb = rte_cpu_to_be_32(rq->head & 0xffff);
-	return i;
-}
-
-/* Post up to n WQEs on an SRQ by following its free list; @return the number posted. */
-static uint32_t
-tp_srq_post(struct tp_srq *s, uint32_t n)
-{
-	uint32_t i, nsegs = ((1u << s->v.wqe_shift) - sizeof(struct mlx4_wqe_srq_next_seg)) /
-			    sizeof(struct mlx4_wqe_data_seg);
-	struct mlx4_wqe_srq_next_seg *next;
-	struct mlx4_wqe_data_seg *seg;
-	uint8_t *wqe;
-
-	/* head == tail: only the tail WQE is left, which links the list (prm/mlx4 §4.4). */
-	for (i = 0; i < n && s->head != s->tail; i++) {
-		wqe = (uint8_t *)s->v.buf.buf + ((size_t)s->head << s->v.wqe_shift);
-		next = (struct mlx4_wqe_srq_next_seg *)wqe;
-		seg = (struct mlx4_wqe_data_seg *)(next + 1);
-		mlx4dv_set_data_seg(seg, TP_BUF_SIZE, s->buf.lkey,
-				    (uintptr_t)(s->buf.va + (size_t)s->head * TP_BUF_SIZE));
-		if (nsegs > 1)
-			mlx4dv_set_data_seg(seg + 1, 0, MLX4_INVALID_LKEY, 0);
-		s->head = rte_be_to_cpu_16(next->next_wqe_index);
-		s->counter++;
-	}
-	if (i == 0)
-		return 0;
-	/* WQEs before the doorbell record, which carries the running posted count. */
-	rte_io_wmb();
-	*s->v.db = rte_cpu_to_be_32(s->counter);
-	return i;
-}
-
-/* Give an SRQ WQE named by a CQE back to the free list, at its tail. */
-static void
-tp_srq_free_wqe(struct tp_srq *s, uint16_t ind)
-{
-	struct mlx4_wqe_srq_next_seg *tail;
-
-	tail = (struct mlx4_wqe_srq_next_seg *)((uint8_t *)s->v.buf.buf +
-						((size_t)s->tail << s->v.wqe_shift));
-	tail->next_wqe_index = rte_cpu_to_be_16(ind);
-	s->tail = ind;
-	s->done++;
-}
-
 /* ---- CQ view ---- */
 
 /* Take the CQ view once: from then on testpmd owns the consumer index (prm/mlx4 §1.4). */
 static int
 tp_cq_view(struct tp_cq *c)
 {
-	struct rte_pmd_mlx4v_obj obj = { .cq = { c->h, &c->v } };
+	struct rte_pmd_mlx4v_obj obj = { .cq = { c->h, &c->dp.v } };
 	int ret;
 
 	if (c->viewed)
 		return 0;
-	memset(&c->v, 0, sizeof(c->v));
-	c->v.comp_mask = MLX4DV_CQ_MASK_UAR;
+	memset(&c->dp.v, 0, sizeof(c->dp.v));
+	c->dp.v.comp_mask = MLX4DV_CQ_MASK_UAR;
 	ret = rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_CQ);
 	if (ret) {
 		fprintf(stderr, "mlx4v: cannot get the CQ view: %s\n", strerror(ret));
 		return ret;
 	}
 	/* Start where the library left the consumer index (its cq_clean may have moved it). */
-	c->ci = rte_be_to_cpu_32(*c->v.set_ci_db) & 0xffffff;
-	c->sn = c->v.arm_sn;
+	c->dp.ci = rte_be_to_cpu_32(*c->dp.v.set_ci_db) & 0xffffff;
+	c->dp.sn = c->dp.v.arm_sn;
 	c->viewed = 1;
 	return 0;
 }
 
-/* The 32-byte CQE at running index n: the second half of a 64-byte slot (prm/mlx4 §4.6). */
-static struct mlx4_cqe *
-tp_cqe(const struct tp_cq *c, uint32_t n)
-{
-	unsigned int cqe_64 = (c->v.cqe_size & 64) ? 1 : 0;
-
-	return (struct mlx4_cqe *)((uint8_t *)c->v.buf.buf +
-		((size_t)(n & (c->v.cqe_cnt - 1)) << (5 + cqe_64)) + (cqe_64 << 5));
-}
-
-/* @return the CQE at the consumer index if software owns it, else NULL. */
-static struct mlx4_cqe *
-tp_cq_peek(const struct tp_cq *c)
-{
-	struct mlx4_cqe *cqe = tp_cqe(c, c->ci);
-
-	/* Owner bit equals the pass parity of the consumer index: the CQE is ours. */
-	if (!!(cqe->owner_sr_opcode & MLX4_CQE_OWNER_MASK) != !!(c->ci & c->v.cqe_cnt))
-		return NULL;
-	/* Read the CQE body only after its ownership was seen. */
-	rte_rmb();
-	return cqe;
-}
 
 /* ---- CQE dispatch to the queue that produced it ---- */
 
@@ -520,7 +402,8 @@ tp_cqe_handle(int cq_id, struct tp_cq *c, struct mlx4_cqe *cqe)
 	struct tp_qp *qp;
 	struct tp_wq *wq;
 
-	printf("mlx4v: CQ %d: CQE %u qpn 0x%x %s", cq_id, c->ci, qpn, is_send ? "send" : "recv");
+	printf("mlx4v: CQ %d: CQE %u qpn 0x%x %s", cq_id, c->dp.ci, qpn,
+	       is_send ? "send" : "recv");
 	if (op == MLX4_CQE_OPCODE_ERROR) {
 		const struct mlx4_err_cqe *e = (const struct mlx4_err_cqe *)cqe;
 
@@ -534,22 +417,22 @@ tp_cqe_handle(int cq_id, struct tp_cq *c, struct mlx4_cqe *cqe)
 	qp = tp_qp_by_qpn(c, qpn);
 	wq = qp == NULL ? tp_wq_by_wqn(c, qpn) : NULL;
 	if (is_send && qp != NULL) {
-		qp->sq_done++;
+		qp->sq.done++;
 		printf(" (qp %td)", qp - tp_qps);
 	} else if (!is_send && qp != NULL && qp->srq >= 0) {
 		struct tp_srq *s = &tp_srqs[qp->srq];
 
 		if (op != MLX4_CQE_OPCODE_ERROR && wqe_index < s->max)
-			data = s->buf.va + (size_t)wqe_index * TP_BUF_SIZE;
+			data = mlx4v_rawdp_srq_buf(&s->dp, wqe_index);
 		if (wqe_index < s->max)
-			tp_srq_free_wqe(s, wqe_index);
+			mlx4v_rawdp_srq_free(&s->dp, wqe_index);
 		printf(" (qp %td via srq %d)", qp - tp_qps, qp->srq);
 	} else if (!is_send && (qp != NULL || wq != NULL)) {
 		struct tp_rq *rq = qp != NULL ? &qp->rq : &wq->rq;
 
 		if (op != MLX4_CQE_OPCODE_ERROR)
-			data = rq->buf.va + (size_t)(wqe_index & (rq->wqe_cnt - 1)) * TP_BUF_SIZE;
-		rq->tail++;
+			data = mlx4v_rawdp_rq_buf(&rq->dp, wqe_index);
+		rq->dp.tail++;
 		if (qp != NULL)
 			printf(" (qp %td)", qp - tp_qps);
 		else
@@ -906,11 +789,11 @@ tp_srq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 	}
 	memset(&obj, 0, sizeof(obj));
 	obj.srq.in = s->h;
-	obj.srq.out = &s->v;
+	obj.srq.out = &s->dp.v;
 	ret = rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_SRQ);
 	/* libmlx4 rings hold roundup_pow_of_two(max_wr + 1) WQEs (prm/mlx4 §3). */
 	s->max = rte_align32pow2(res->max_wr + 1);
-	if (ret == 0 && ((size_t)s->max << s->v.wqe_shift) > s->v.buf.length)
+	if (ret == 0 && ((size_t)s->max << s->dp.v.wqe_shift) > s->dp.v.buf.length)
 		ret = EPROTO;
 	if (ret == 0)
 		ret = tp_buf_alloc(&s->buf, res->pd, (size_t)s->max * TP_BUF_SIZE);
@@ -921,12 +804,12 @@ tp_srq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		return;
 	}
 	/* After init_obj the DV consumer owns the free list, starting from the snapshot. */
-	s->head = s->v.head;
-	s->tail = s->v.tail;
-	s->counter = rte_be_to_cpu_32(*s->v.db);
+	mlx4v_rawdp_srq_init(&s->dp);
+	s->dp.bufs = s->buf.va;
+	s->dp.lkey = s->buf.lkey;
 	s->pd = res->pd;
 	printf("mlx4v: srq %d created on pd %u: %u WQEs of %u bytes\n", id, res->pd, s->max,
-	       1u << s->v.wqe_shift);
+	       1u << s->dp.v.wqe_shift);
 }
 
 TP_CMD(tp_srq_create)
@@ -1017,15 +900,16 @@ tp_qp_create_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data
 	/* The QP view has no side effect; take it now (prm/mlx4 §1.3 for comp_mask). */
 	memset(&obj, 0, sizeof(obj));
 	obj.qp.in = q->h;
-	obj.qp.out = &q->v;
-	q->v.comp_mask = MLX4DV_QP_MASK_UAR_MMAP_OFFSET;
+	obj.qp.out = &q->sq.v;
+	q->sq.v.comp_mask = MLX4DV_QP_MASK_UAR_MMAP_OFFSET;
 	ret = rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_QP);
 	if (ret == 0)
 		ret = rte_pmd_mlx4v_qp_num(q->h, &q->qpn);
 	if (ret == 0)
-		ret = tp_buf_alloc(&q->tx, res->pd, (size_t)q->v.sq.wqe_cnt * TP_BUF_SIZE);
-	if (ret == 0 && !with_srq && q->v.rq.wqe_cnt != 0)
-		ret = tp_buf_alloc(&q->rq.buf, res->pd, (size_t)q->v.rq.wqe_cnt * TP_BUF_SIZE);
+		ret = tp_buf_alloc(&q->tx, res->pd, (size_t)q->sq.v.sq.wqe_cnt * TP_BUF_SIZE);
+	if (ret == 0 && !with_srq && q->sq.v.rq.wqe_cnt != 0)
+		ret = tp_buf_alloc(&q->rq.buf, res->pd,
+				   (size_t)q->sq.v.rq.wqe_cnt * TP_BUF_SIZE);
 	if (ret) {
 		fprintf(stderr, "mlx4v: QP view or buffers: %s\n", strerror(ret));
 		tp_buf_free(&q->rq.buf);
@@ -1034,10 +918,14 @@ tp_qp_create_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data
 		memset(q, 0, sizeof(*q));
 		return;
 	}
-	if (!with_srq)
-		tp_rq_init(&q->rq, q->v.rdb, q->v.buf.buf, q->v.rq.offset, q->v.rq.wqe_cnt,
-			   q->v.rq.wqe_shift);
-	q->max_post = attr.max_send_wr;
+	if (!with_srq) {
+		mlx4v_rawdp_rq_init_qp(&q->rq.dp, &q->sq.v);
+		q->rq.dp.bufs = q->rq.buf.va;
+		q->rq.dp.lkey = q->rq.buf.lkey;
+	}
+	q->sq.bufs = q->tx.va;
+	q->sq.lkey = q->tx.lkey;
+	q->sq.max_post = attr.max_send_wr;
 	q->pd = res->pd;
 	q->scq = res->scq;
 	q->rcq = res->rcq;
@@ -1175,7 +1063,9 @@ tp_wq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		memset(w, 0, sizeof(*w));
 		return;
 	}
-	tp_rq_init(&w->rq, v.rdb, v.buf.buf, v.rq.offset, v.rq.wqe_cnt, v.rq.wqe_shift);
+	mlx4v_rawdp_rq_init_rwq(&w->rq.dp, &v);
+	w->rq.dp.bufs = w->rq.buf.va;
+	w->rq.dp.lkey = w->rq.buf.lkey;
 	w->pd = res->pd;
 	w->cq = res->cq;
 	w->port = attr.port;
@@ -1233,8 +1123,8 @@ struct tp_destroy_result {
 static void
 tp_rq_reset(struct tp_rq *rq)
 {
-	rq->head = 0;
-	rq->tail = 0;
+	rq->dp.head = 0;
+	rq->dp.tail = 0;
 }
 
 static int
@@ -1385,8 +1275,8 @@ tp_modify_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		if (ret == 0) {
 			q->state = st;
 			if (st == RTE_PMD_MLX4V_QPS_RESET) {
-				q->sq_head = 0;
-				q->sq_done = 0;
+				q->sq.head = 0;
+				q->sq.done = 0;
 				tp_rq_reset(&q->rq);
 			}
 		}
@@ -1646,30 +1536,30 @@ tp_post_do(void *parsed_result, __rte_unused struct cmdline *cl,
 
 		if (q == NULL)
 			return;
-		if (q->srq >= 0 || q->rq.wqe_cnt == 0) {
+		if (q->srq >= 0 || q->rq.dp.wqe_cnt == 0) {
 			fprintf(stderr, "mlx4v: qp %u has no RQ of its own (post to its SRQ)\n",
 				res->id);
 			return;
 		}
-		posted = tp_rq_post(&q->rq, res->n);
+		posted = mlx4v_rawdp_rq_post(&q->rq.dp, res->n);
 		printf("mlx4v: qp %u: %u receive WQE(s) posted, rdb count %u\n", res->id,
-		       posted, q->rq.head & 0xffff);
+		       posted, q->rq.dp.head & 0xffff);
 	} else if (strcmp(res->kind, "rwq") == 0) {
 		struct tp_wq *w = tp_wq_get(res->id);
 
 		if (w == NULL)
 			return;
-		posted = tp_rq_post(&w->rq, res->n);
+		posted = mlx4v_rawdp_rq_post(&w->rq.dp, res->n);
 		printf("mlx4v: rwq %u: %u receive WQE(s) posted, rdb count %u\n", res->id,
-		       posted, w->rq.head & 0xffff);
+		       posted, w->rq.dp.head & 0xffff);
 	} else {
 		struct tp_srq *s = tp_srq_get(res->id);
 
 		if (s == NULL)
 			return;
-		posted = tp_srq_post(s, res->n);
+		posted = mlx4v_rawdp_srq_post(&s->dp, res->n);
 		printf("mlx4v: srq %u: %u WQE(s) posted, db count %u, head %d tail %d\n",
-		       res->id, posted, s->counter, s->head, s->tail);
+		       res->id, posted, s->dp.counter, s->dp.head, s->dp.tail);
 	}
 	if (posted < res->n)
 		fprintf(stderr, "mlx4v: %s %u: ring full, %u of %u posted (poll its CQ)\n",
@@ -1715,38 +1605,16 @@ struct tp_send_result {
 	uint32_t lkey;
 };
 
-/* Write one signalled SEND WQE (ctrl + one data segment) at the SQ head. */
+/* Fill the next frame and write one signalled SEND WQE (ctrl + one data segment) for it. */
 static void
 tp_sq_write(struct tp_qp *q, uint32_t len, uint32_t lkey)
 {
-	uint32_t slot = q->sq_head & (q->v.sq.wqe_cnt - 1);
-	struct mlx4_wqe_ctrl_seg *ctrl;
-	struct mlx4_wqe_data_seg *dseg;
-	uint8_t *frame = q->tx.va + (size_t)slot * TP_BUF_SIZE;
-	uint32_t owner;
-
-	tp_frame_fill(frame, len, q->seq++, q->port);
-	ctrl = (struct mlx4_wqe_ctrl_seg *)((uint8_t *)q->v.buf.buf + q->v.sq.offset +
-					    ((size_t)slot << q->v.sq.wqe_shift));
-	dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
-	mlx4dv_set_data_seg(dseg, len, lkey, (uintptr_t)frame);
-	/* WQE size in 16-byte units, control segment included. */
-	ctrl->fence_size = (sizeof(*ctrl) + sizeof(*dseg)) / 16;
+	tp_frame_fill(mlx4v_rawdp_sq_frame(&q->sq, 0), len, q->seq++, q->port);
 	/*
 	 * CQ_UPDATE: one CQE for this WQE; SOLICIT: on raw Ethernet QPs it means "no
 	 * ICRC" (prm/mlx4 §4.2).
 	 */
-	ctrl->srcrb_flags = rte_cpu_to_be_32(MLX4_WQE_CTRL_CQ_UPDATE | MLX4_WQE_CTRL_SOLICIT);
-	ctrl->imm = 0;
-	/* The owner bit is valid for the device when it equals the pass parity of the head. */
-	owner = (q->sq_head & q->v.sq.wqe_cnt) ? (1u << 31) : 0;
-	/*
-	 * The device may execute the WQE as soon as the owner bit is right: everything
-	 * else must be visible before the owner word is stored (prm/mlx4 §4.2).
-	 */
-	rte_io_wmb();
-	ctrl->owner_opcode = rte_cpu_to_be_32(MLX4_OPCODE_SEND | owner);
-	q->sq_head++;
+	mlx4v_rawdp_sq_write(&q->sq, len, lkey, MLX4_WQE_CTRL_CQ_UPDATE | MLX4_WQE_CTRL_SOLICIT);
 }
 
 static void
@@ -1765,10 +1633,10 @@ tp_send_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data)
 			TP_ETH_HDR, TP_BUF_SIZE);
 		return;
 	}
-	if (count == 0 || count > q->max_post - (q->sq_head - q->sq_done)) {
+	if (count == 0 || count > q->sq.max_post - (q->sq.head - q->sq.done)) {
 		fprintf(stderr, "mlx4v: qp %u: %u WQE(s) do not fit: %u in flight, %u at most "
-			"(poll the send CQ)\n", res->qp, count, q->sq_head - q->sq_done,
-			q->max_post);
+			"(poll the send CQ)\n", res->qp, count, q->sq.head - q->sq.done,
+			q->sq.max_post);
 		return;
 	}
 	if (q->state != RTE_PMD_MLX4V_QPS_RTS)
@@ -1777,14 +1645,9 @@ tp_send_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data)
 	lkey = variant == 2 ? res->lkey : q->tx.lkey;
 	for (i = 0; i < count; i++)
 		tp_sq_write(q, res->len, lkey);
-	/*
-	 * All owner words before the doorbell; the doorbell is the QP's doorbell_qpn,
-	 * already big-endian, stored without a swap (prm/mlx4 §4.2).
-	 */
-	rte_wmb();
-	rte_write32(q->v.doorbell_qpn, q->v.sdb);
+	mlx4v_rawdp_sq_doorbell(&q->sq);
 	printf("mlx4v: qp %u: %u SEND WQE(s) of %u bytes posted, lkey 0x%x, sq head %u, "
-	       "doorbell rung\n", res->qp, count, res->len, lkey, q->sq_head);
+	       "doorbell rung\n", res->qp, count, res->len, lkey, q->sq.head);
 }
 
 TP_CMD(tp_send)
@@ -1866,49 +1729,37 @@ tp_cq_poll(uint32_t id, struct tp_cq *c)
 	/* Bounded wait for the first CQE; the simulator's engine also runs here. */
 	for (i = 0; i < TP_WAIT_STEPS; i++) {
 		tp_dev_progress(d);
-		cqe = tp_cq_peek(c);
+		cqe = mlx4v_rawdp_cq_next(&c->dp);
 		if (cqe != NULL)
 			break;
 		rte_delay_us_sleep(TP_WAIT_STEP_US);
 	}
 	/* At most one ring's worth, so a CQ that keeps filling cannot hold the prompt. */
-	while (cqe != NULL && n < c->v.cqe_cnt) {
+	while (cqe != NULL && n < c->dp.v.cqe_cnt) {
 		tp_cqe_handle(id, c, cqe);
-		c->ci++;
+		c->dp.ci++;
 		n++;
-		cqe = tp_cq_peek(c);
+		cqe = mlx4v_rawdp_cq_next(&c->dp);
 	}
-	if (n != 0) {
-		/* The CQEs were read before the consumer index frees their slots. */
-		rte_io_wmb();
-		*c->v.set_ci_db = rte_cpu_to_be_32(c->ci & 0xffffff);
-	}
-	printf("mlx4v: cq %u: %u CQE(s) polled, consumer index %u\n", id, n, c->ci);
+	if (n != 0)
+		mlx4v_rawdp_cq_update_ci(&c->dp);
+	printf("mlx4v: cq %u: %u CQE(s) polled, consumer index %u\n", id, n, c->dp.ci);
 }
 
 /* Arm for the next completion (prm/mlx4 §4.8: record, barrier, 64-bit doorbell). */
 static void
 tp_cq_arm(uint32_t id, struct tp_cq *c)
 {
-	uint32_t sn = (uint32_t)c->sn & 3, ci = c->ci & 0xffffff;
-	uint32_t cmd = MLX4_CQ_DB_REQ_NOT;
-	uint64_t db;
-
 	if (!c->events) {
 		fprintf(stderr, "mlx4v: cq %u was created without events (events 0)\n", id);
 		return;
 	}
-	if (!(c->v.comp_mask & MLX4DV_CQ_MASK_UAR)) {
+	if (!(c->dp.v.comp_mask & MLX4DV_CQ_MASK_UAR)) {
 		fprintf(stderr, "mlx4v: cq %u: the view has no cq_uar\n", id);
 		return;
 	}
-	*c->v.arm_db = rte_cpu_to_be_32(sn << 28 | cmd | ci);
-	/* The device checks the doorbell against the record: the record goes first. */
-	rte_wmb();
-	/* mlx4 packing: sn|cmd|cqn in the high word, ci in the low one (not mlx5's). */
-	db = ((uint64_t)(sn << 28 | cmd | c->v.cqn) << 32) | ci;
-	rte_write64(rte_cpu_to_be_64(db), (uint8_t *)c->v.cq_uar + MLX4_CQ_DOORBELL);
-	printf("mlx4v: cq %u armed (sn %u, ci %u)\n", id, sn, ci);
+	mlx4v_rawdp_cq_arm(&c->dp);
+	printf("mlx4v: cq %u armed (sn %u, ci %u)\n", id, c->dp.sn & 3, c->dp.ci & 0xffffff);
 }
 
 static void
@@ -1944,12 +1795,12 @@ tp_cq_event(uint32_t id, struct tp_cq *c)
 		return;
 	}
 	/* Like ibv_get_cq_event(): the next arm uses the next sequence number. */
-	c->sn++;
+	c->dp.sn++;
 	c->unacked++;
 	ret = rte_pmd_mlx4v_ack_cq_events(c->h, c->unacked);
 	if (ret == 0)
 		c->unacked = 0;
-	printf("mlx4v: cq %u: completion event (arm_sn now %d)%s\n", id, c->sn,
+	printf("mlx4v: cq %u: completion event (arm_sn now %u)%s\n", id, c->dp.sn,
 	       ret ? ", not acknowledged" : "");
 }
 
@@ -2028,8 +1879,8 @@ tp_list_do(__rte_unused void *parsed_result, __rte_unused struct cmdline *cl,
 		printf("mlx4v: cq %u: dev %d, cqe %d, events %s", i, c->dev, c->cqe,
 		       c->events ? "yes" : "no");
 		if (c->viewed)
-			printf(", cqn 0x%x, %u entries, consumer index %u, arm_sn %d\n",
-			       c->v.cqn, c->v.cqe_cnt, c->ci, c->sn);
+			printf(", cqn 0x%x, %u entries, consumer index %u, arm_sn %u\n",
+			       c->dp.v.cqn, c->dp.v.cqe_cnt, c->dp.ci, c->dp.sn);
 		else
 			printf(", no view yet\n");
 	}
@@ -2038,8 +1889,8 @@ tp_list_do(__rte_unused void *parsed_result, __rte_unused struct cmdline *cl,
 
 		if (s->h != NULL)
 			printf("mlx4v: srq %u: pd %d, %u WQEs, posted %u, completed %u, "
-			       "head %d, tail %d\n", i, s->pd, s->max, s->counter, s->done,
-			       s->head, s->tail);
+			       "head %d, tail %d\n", i, s->pd, s->max, s->dp.counter, s->dp.done,
+			       s->dp.head, s->dp.tail);
 	}
 	for (i = 0; i < TP_MAX_QP; i++) {
 		const struct tp_qp *q = &tp_qps[i];
@@ -2052,8 +1903,8 @@ tp_list_do(__rte_unused void *parsed_result, __rte_unused struct cmdline *cl,
 		if (q->srq >= 0)
 			printf("srq %d, ", q->srq);
 		else
-			printf("rq posted %u completed %u, ", q->rq.head, q->rq.tail);
-		printf("sq posted %u completed %u\n", q->sq_head, q->sq_done);
+			printf("rq posted %u completed %u, ", q->rq.dp.head, q->rq.dp.tail);
+		printf("sq posted %u completed %u\n", q->sq.head, q->sq.done);
 	}
 	for (i = 0; i < TP_MAX_WQ; i++) {
 		const struct tp_wq *w = &tp_wqs[i];
@@ -2061,7 +1912,8 @@ tp_list_do(__rte_unused void *parsed_result, __rte_unused struct cmdline *cl,
 		if (w->h != NULL)
 			printf("mlx4v: wq %u: pd %d, wqn 0x%x, port %u, state %s, cq %d, "
 			       "rq posted %u completed %u\n", i, w->pd, w->wqn, w->port,
-			       tp_wq_state_names[w->state], w->cq, w->rq.head, w->rq.tail);
+			       tp_wq_state_names[w->state], w->cq, w->rq.dp.head,
+			       w->rq.dp.tail);
 	}
 }
 
