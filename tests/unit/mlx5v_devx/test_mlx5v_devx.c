@@ -1903,6 +1903,112 @@ test_mlx5v_devx_handles_after_removal(void)
 	return TEST_SUCCESS;
 }
 
+/* ---- the snapshot getters of mlx5v_api.h (what the testpmd commands print) ---- */
+
+struct snap_ctx {
+	struct mlx5v_devx_eq *eq;
+	uint32_t ci[4];
+	unsigned int n;
+	int bad;
+};
+
+/* EQ handler: asks for the EQ's info with the poll lock held, as testpmd's handler does. */
+static void
+snap_cb(struct mlx5v_dev *dev, uint32_t eqn, const uint8_t *eqe, void *arg)
+{
+	struct snap_ctx *c = arg;
+	struct mlx5v_devx_eq_info ei;
+	struct mlx5v_dev_info di;
+
+	RTE_SET_USED(eqe);
+	if (mlx5v_dev_info_get(dev, &di) != 0 || strcmp(di.name, VDEV_NAME) != 0 ||
+	    mlx5v_devx_eq_info_get(c->eq, &ei) != 0 || ei.eqn != eqn || c->n >= RTE_DIM(c->ci)) {
+		c->bad++;
+		return;
+	}
+	c->ci[c->n++] = ei.ci;
+}
+
+static int
+test_mlx5v_devx_api_snapshots(void)
+{
+	struct mlx5v_dev *dev = mlx5v_devx_dev_get(VDEV_NAME);
+	struct rte_pmd_mlx5v_msi_vector *m;
+	struct mlx5v_devx_eq_info ei;
+	struct rte_pmd_mlx5v_eq *eq;
+	struct mlx5v_dev_info di;
+	struct mlx5v_msi_info mi;
+	struct mlx5v_devx_eq *deq;
+	struct snap_ctx c;
+	uint32_t eqn, v;
+
+	TEST_ASSERT_NOT_NULL(dev, "device");
+	TEST_ASSERT_EQUAL(mlx5v_dev_info_get(NULL, &di), -EINVAL, "NULL device");
+	TEST_ASSERT_EQUAL(mlx5v_dev_info_get(dev, NULL), -EINVAL, "NULL info");
+	TEST_ASSERT_SUCCESS(mlx5v_dev_info_get(dev, &di), "dev info");
+	TEST_ASSERT(strcmp(di.name, VDEV_NAME) == 0, "name %s", di.name);
+	TEST_ASSERT_EQUAL(di.stage, MLX5V_STAGE_LOADED, "stage %d", di.stage);
+	TEST_ASSERT_EQUAL(di.dead, 0, "dead %d", di.dead);
+	TEST_ASSERT_EQUAL(di.msi_count, NB_MSIX, "vectors %u", di.msi_count);
+	TEST_ASSERT(di.async_eqn >= 0, "no async EQ");
+	TEST_ASSERT_EQUAL(di.pages_given, mlx5v_pages_given(dev), "pages");
+	TEST_ASSERT_EQUAL(di.log_max_eq_sz, 22, "log_max_eq_sz %u", di.log_max_eq_sz);
+
+	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+	TEST_ASSERT_NOT_NULL(m, "alloc");
+	TEST_ASSERT_EQUAL(mlx5v_msi_info_get(dev, NB_MSIX, &mi), -EINVAL, "out of range");
+	TEST_ASSERT_EQUAL(mlx5v_msi_info_get(dev, m->vector, NULL), -EINVAL, "NULL info");
+	TEST_ASSERT_SUCCESS(mlx5v_msi_info_get(dev, m->vector, &mi), "msi info");
+	TEST_ASSERT_EQUAL(mi.fd, m->fd, "fd %d", mi.fd);
+	TEST_ASSERT_EQUAL(mi.eq_refs, 0, "refs %u", mi.eq_refs);
+	eq = eq_create(4, m->vector, 0, &eqn);
+	TEST_ASSERT_NOT_NULL(eq, "create");
+	TEST_ASSERT_SUCCESS(mlx5v_msi_info_get(dev, m->vector, &mi), "msi info");
+	TEST_ASSERT_EQUAL(mi.eq_refs, 1, "refs %u", mi.eq_refs);
+
+	deq = mlx5v_devx_to_eq(eq);
+	TEST_ASSERT_NOT_NULL(deq, "internal handle");
+	TEST_ASSERT_EQUAL(mlx5v_devx_eq_info_get(deq, NULL), -EINVAL, "NULL info");
+	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_info_get(deq, &ei), "eq info");
+	TEST_ASSERT_EQUAL(ei.eqn, eqn, "eqn %u", ei.eqn);
+	TEST_ASSERT_EQUAL(ei.nent, 16, "nent %u", ei.nent);
+	TEST_ASSERT_EQUAL(ei.vector, (uint32_t)m->vector, "vector %u", ei.vector);
+	TEST_ASSERT_EQUAL(ei.uar_page, g_uar->page_id, "UAR %u", ei.uar_page);
+	TEST_ASSERT(ei.vaddr == eq->vaddr, "ring %p", ei.vaddr);
+	TEST_ASSERT(ei.size >= 16 * RTE_PMD_MLX5V_EQE_SIZE, "size %zu", ei.size);
+	TEST_ASSERT(ei.iova != 0, "no IOVA");
+	TEST_ASSERT_EQUAL(ei.intr, 0, "interrupt callback on");
+	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_intr_start(deq), "intr start");
+	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_info_get(deq, &ei), "eq info");
+	TEST_ASSERT_EQUAL(ei.intr, 1, "interrupt callback off");
+	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_intr_stop(deq), "intr stop");
+
+	/* From the handler, ci is the index of the EQE being handled. */
+	memset(&c, 0, sizeof(c));
+	c.eq = deq;
+	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_handler_set(deq, MLX5V_DEVX_EVENT_ANY, snap_cb, &c),
+			    "handler");
+	TEST_ASSERT_SUCCESS(gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 1), "gen");
+	TEST_ASSERT_SUCCESS(gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 2), "gen");
+	TEST_ASSERT_EQUAL(mlx5v_devx_eq_poll(deq), 2, "poll");
+	TEST_ASSERT_EQUAL(c.bad, 0, "getter failed in the handler");
+	TEST_ASSERT_EQUAL(c.n, 2, "handled %u", c.n);
+	TEST_ASSERT(c.ci[0] == 0 && c.ci[1] == 1, "ci %u %u", c.ci[0], c.ci[1]);
+	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_info_get(deq, &ei), "eq info");
+	TEST_ASSERT_EQUAL(ei.ci, 2, "ci %u", ei.ci);
+
+	drain_fd(m->fd);
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
+	TEST_ASSERT_EQUAL(mlx5v_devx_eq_info_get(deq, &ei), -EINVAL, "destroyed EQ");
+	TEST_ASSERT_SUCCESS(mlx5v_msi_info_get(dev, m->vector, &mi), "msi info");
+	TEST_ASSERT_EQUAL(mi.eq_refs, 0, "refs %u", mi.eq_refs);
+	v = m->vector;
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "free");
+	TEST_ASSERT_SUCCESS(mlx5v_msi_info_get(dev, v, &mi), "msi info");
+	TEST_ASSERT_EQUAL(mi.fd, -1, "freed vector has fd %d", mi.fd);
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mlx5v_devx_suite = {
 	.suite_name = "mlx5v DEVX EQ / MSI API",
 	.setup = testsuite_setup,
@@ -1936,6 +2042,7 @@ static struct unit_test_suite mlx5v_devx_suite = {
 		TEST_CASE(test_mlx5v_devx_helpers_ci_budget_128),
 		TEST_CASE(test_mlx5v_devx_helpers_arm_both_orders),
 		TEST_CASE(test_mlx5v_devx_intr_callback),
+		TEST_CASE(test_mlx5v_devx_api_snapshots),
 		TEST_CASE(test_mlx5v_devx_e2e_cq_msi_epoll),
 		TEST_CASE(test_mlx5v_devx_e2e_async_port_cq_error),
 		TEST_CASE(test_mlx5v_devx_cq_helper),
