@@ -23,6 +23,7 @@
 
 #include <rte_atomic.h>
 #include <rte_byteorder.h>
+#include <rte_common.h>
 #include <rte_io.h>
 
 #include "rte_pmd_mlx4v.h"
@@ -170,29 +171,36 @@ static inline uint32_t
 mlx4v_rawdp_rq_post(struct mlx4v_rawdp_rq *rq, uint32_t n)
 {
 	uint32_t nsegs = (1u << rq->wqe_shift) / sizeof(struct mlx4_wqe_data_seg);
+	uint32_t head = rq->head, used = head - rq->tail, mask = rq->wqe_cnt - 1;
+	uint8_t *wqes = rq->wqes, *bufs = rq->bufs;
 	struct mlx4_wqe_data_seg *seg;
-	uint32_t slot, posted = 0;
+	int shift = rq->wqe_shift;
+	uint32_t lkey = rq->lkey;
+	uint32_t i, slot;
 
-	while (posted < n && rq->head - rq->tail < rq->wqe_cnt) {
-		slot = rq->head & (rq->wqe_cnt - 1);
-		seg = (struct mlx4_wqe_data_seg *)(rq->wqes + ((size_t)slot << rq->wqe_shift));
-		mlx4dv_set_data_seg(seg, MLX4V_RAWDP_BUF_SIZE, rq->lkey,
-				    (uintptr_t)(rq->bufs + (size_t)slot * MLX4V_RAWDP_BUF_SIZE));
+	/* Locals, not rq->: the WQE stores below could alias rq for the compiler. */
+	if (used >= rq->wqe_cnt)
+		return 0;
+	n = RTE_MIN(n, rq->wqe_cnt - used);
+	for (i = 0; i < n; i++, head++) {
+		slot = head & mask;
+		seg = (struct mlx4_wqe_data_seg *)(wqes + ((size_t)slot << shift));
+		mlx4dv_set_data_seg(seg, MLX4V_RAWDP_BUF_SIZE, lkey,
+				    (uintptr_t)(bufs + (size_t)slot * MLX4V_RAWDP_BUF_SIZE));
 		/* A scatter list shorter than the WQE ends with an invalid-lkey entry. */
 		if (nsegs > 1)
 			mlx4dv_set_data_seg(seg + 1, 0, MLX4_INVALID_LKEY, 0);
-		rq->head++;
-		posted++;
 	}
-	if (posted == 0)
+	rq->head = head;
+	if (n == 0)
 		return 0;
 	/*
 	 * The device reads WQEs up to the producer count in the doorbell record: the WQEs
 	 * must be visible first (prm/mlx4 §4.3). A 16-bit running count, not an index.
 	 */
 	rte_io_wmb();
-	*rq->rdb = rte_cpu_to_be_32(rq->head & 0xffff);
-	return posted;
+	*rq->rdb = rte_cpu_to_be_32(head & 0xffff);
+	return n;
 }
 
 /* ---- shared receive queues ---- */
