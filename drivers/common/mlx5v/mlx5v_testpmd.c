@@ -80,7 +80,9 @@ tp_dev_get(const char *name)
 	}
 	for (i = 0; i < TP_MAX_DEVS; i++) {
 		if (tp_devs[i].dev == dev) {
+			/* The address may be a new device's: refresh what goes by name. */
 			tp_devs[i].pdev = pdev;
+			strlcpy(tp_devs[i].name, name, sizeof(tp_devs[i].name));
 			tp_dev_prune(&tp_devs[i]);
 			return &tp_devs[i];
 		}
