@@ -2,7 +2,10 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file mlx5 PRM layouts only: offsets, field triples, opcodes, status codes. */
+/**
+ * @file mlx5 PRM layouts only: bit-struct layouts (mlx5v_prm_cmd.h, mlx5v_prm_eq.h), opcodes,
+ * status and syndrome codes, and the static checks that tie the public header's offsets to them.
+ */
 
 #ifndef _MLX5V_PRM_H_
 #define _MLX5V_PRM_H_
@@ -10,6 +13,8 @@
 #include <stdint.h>
 
 #include "rte_pmd_mlx5v_prm.h"
+#include "mlx5v_prm_cmd.h"
+#include "mlx5v_prm_eq.h"
 
 /*
  * Field triples (DW, HI, LO) as in rte_pmd_mlx5v_prm.h; every offset below comes from
@@ -23,6 +28,133 @@
 #define MLX5V_SET(p, fld, v) RTE_PMD_MLX5V_SET_(p, fld, v)
 #define MLX5V_GET64(p, off) RTE_PMD_MLX5V_GET64(p, off)
 #define MLX5V_SET64(p, off, v) RTE_PMD_MLX5V_SET64(p, off, v)
+
+/*
+ * The public header rte_pmd_mlx5v_prm.h keeps its (DW, HI, LO) triples and byte offsets for
+ * applications; each must equal what the compiler computes from the layouts above, so the two
+ * cannot drift.
+ */
+#define MLX5V_PUB_AT(type, fld, off) MLX5V_IFC_ASSERT_OFF(type, fld, off)
+#define MLX5V_PUB_BYTES(type, n) MLX5V_IFC_ASSERT_BYTES(type, n)
+/** A public "_OFF" of a field inside eqe.data: the offset from the EQE start. */
+#define MLX5V_PUB_EQE_DATA_AT(type, fld, off) \
+	_Static_assert(MLX5V_IFC_BYTE_OFF(eqe, data) + MLX5V_IFC_BYTE_OFF(type, fld) == (off), \
+		       #type "." #fld " is not at EQE byte " #off)
+/** A public "BE32 at off, low bits" field: the dword holding fld starts at EQE byte off. */
+#define MLX5V_PUB_EQE_DATA_DW(type, fld, off) \
+	_Static_assert(MLX5V_IFC_BYTE_OFF(eqe, data) + 4 * MLX5V_IFC_DW(type, fld) == (off) && \
+		       MLX5V_IFC_SHIFT(type, fld) == 0, #type "." #fld " is not in BE32 " #off)
+/** A public triple naming the low bits of a wider layout field. */
+#define MLX5V_PUB_LOW_BITS(type, fld, triple) MLX5V_PUB_LOW_BITS_(type, fld, triple)
+#define MLX5V_PUB_LOW_BITS_(type, fld, dw, hi, lo) \
+	_Static_assert(MLX5V_IFC_DW(type, fld) == (dw) && MLX5V_IFC_SHIFT(type, fld) == (lo) && \
+		       (hi) - (lo) + 1 <= MLX5V_IFC_BIT_SZ(type, fld), \
+		       #type "." #fld " does not hold the public bits")
+
+MLX5V_IFC_ASSERT_TRIPLE(cmd_in_hdr, opcode, RTE_PMD_MLX5V_IN_OPCODE);
+MLX5V_IFC_ASSERT_TRIPLE(cmd_in_hdr, uid, RTE_PMD_MLX5V_IN_UID);
+MLX5V_IFC_ASSERT_TRIPLE(cmd_in_hdr, op_mod, RTE_PMD_MLX5V_IN_OP_MOD);
+MLX5V_IFC_ASSERT_TRIPLE(cmd_out_hdr, status, RTE_PMD_MLX5V_OUT_STATUS);
+MLX5V_IFC_ASSERT_TRIPLE(cmd_out_hdr, syndrome, RTE_PMD_MLX5V_OUT_SYNDROME);
+
+MLX5V_PUB_BYTES(create_eq_in, RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE);
+MLX5V_PUB_AT(create_eq_in, eqc, RTE_PMD_MLX5V_CREATE_EQ_IN_EQC);
+MLX5V_PUB_AT(create_eq_in, event_bitmask, RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK);
+MLX5V_PUB_AT(create_eq_in, pas, RTE_PMD_MLX5V_CREATE_EQ_IN_PAS);
+MLX5V_PUB_BYTES(create_eq_out, RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE);
+MLX5V_IFC_ASSERT_TRIPLE(create_eq_out, eq_number, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
+MLX5V_PUB_BYTES(destroy_eq_in, RTE_PMD_MLX5V_DESTROY_EQ_IN_SIZE);
+MLX5V_PUB_BYTES(destroy_eq_out, RTE_PMD_MLX5V_DESTROY_EQ_OUT_SIZE);
+MLX5V_IFC_ASSERT_TRIPLE(destroy_eq_in, eq_number, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER);
+MLX5V_IFC_ASSERT_TRIPLE(query_eq_in, eq_number, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER);
+MLX5V_IFC_ASSERT_TRIPLE(gen_eqe_in, eq_number, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER);
+MLX5V_PUB_BYTES(query_eq_in, RTE_PMD_MLX5V_QUERY_EQ_IN_SIZE);
+MLX5V_PUB_BYTES(query_eq_out, RTE_PMD_MLX5V_QUERY_EQ_OUT_SIZE);
+MLX5V_PUB_AT(query_eq_out, eqc, RTE_PMD_MLX5V_QUERY_EQ_OUT_EQC);
+MLX5V_PUB_AT(query_eq_out, event_bitmask, RTE_PMD_MLX5V_QUERY_EQ_OUT_EVENT_BITMASK);
+MLX5V_PUB_AT(query_eq_out, pas, RTE_PMD_MLX5V_QUERY_EQ_OUT_PAS);
+MLX5V_PUB_BYTES(gen_eqe_in, RTE_PMD_MLX5V_GEN_EQE_IN_SIZE);
+MLX5V_PUB_AT(gen_eqe_in, eqe, RTE_PMD_MLX5V_GEN_EQE_IN_EQE);
+MLX5V_PUB_BYTES(gen_eqe_out, RTE_PMD_MLX5V_GEN_EQE_OUT_SIZE);
+
+MLX5V_PUB_BYTES(eqc, RTE_PMD_MLX5V_EQC_SIZE);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, status, RTE_PMD_MLX5V_EQC_STATUS);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, ec, RTE_PMD_MLX5V_EQC_EC);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, oi, RTE_PMD_MLX5V_EQC_OI);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, st, RTE_PMD_MLX5V_EQC_ST);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, page_offset, RTE_PMD_MLX5V_EQC_PAGE_OFFSET);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, log_eq_size, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, uar_page, RTE_PMD_MLX5V_EQC_UAR_PAGE);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, intr, RTE_PMD_MLX5V_EQC_INTR);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, log_page_size, RTE_PMD_MLX5V_EQC_LOG_PAGE_SIZE);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, consumer_counter, RTE_PMD_MLX5V_EQC_CONSUMER_COUNTER);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, producer_counter, RTE_PMD_MLX5V_EQC_PRODUCER_COUNTER);
+
+MLX5V_PUB_BYTES(eqe, RTE_PMD_MLX5V_EQE_SIZE);
+MLX5V_PUB_AT(eqe, type, RTE_PMD_MLX5V_EQE_TYPE_OFF);
+MLX5V_PUB_AT(eqe, sub_type, RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF);
+MLX5V_PUB_AT(eqe, data, RTE_PMD_MLX5V_EQE_DATA_OFF);
+MLX5V_PUB_AT(eqe, signature, RTE_PMD_MLX5V_EQE_SIGNATURE_OFF);
+_Static_assert(MLX5V_IFC_BYTE_OF(eqe, owner) == RTE_PMD_MLX5V_EQE_OWNER_OFF &&
+	       MLX5V_IFC_SHIFT(eqe, owner) == 0, "eqe.owner is not bit 0 of the owner byte");
+MLX5V_PUB_EQE_DATA_DW(eqe_comp, cqn, RTE_PMD_MLX5V_EQE_COMP_CQN_OFF);
+MLX5V_PUB_EQE_DATA_DW(eqe_cq_err, cqn, RTE_PMD_MLX5V_EQE_CQ_ERR_CQN_OFF);
+MLX5V_PUB_EQE_DATA_AT(eqe_cq_err, syndrome, RTE_PMD_MLX5V_EQE_CQ_ERR_SYNDROME_OFF);
+MLX5V_PUB_EQE_DATA_AT(eqe_qp_srq, type, RTE_PMD_MLX5V_EQE_QP_TYPE_OFF);
+MLX5V_PUB_EQE_DATA_AT(eqe_qp_srq, qp_srq_n, RTE_PMD_MLX5V_EQE_QP_SRQ_N_OFF);
+MLX5V_PUB_EQE_DATA_AT(eqe_port_change, port, RTE_PMD_MLX5V_EQE_PORT_OFF);
+_Static_assert(MLX5V_IFC_SHIFT(eqe_port_change, port) == 28,
+	       "eqe_port_change.port is not the high nibble of its byte");
+MLX5V_PUB_EQE_DATA_AT(eqe_cmd, vector, RTE_PMD_MLX5V_EQE_CMD_VECTOR_OFF);
+MLX5V_PUB_EQE_DATA_AT(eqe_page_req, ec_function, RTE_PMD_MLX5V_EQE_PAGE_EC_FUNCTION_OFF);
+MLX5V_PUB_EQE_DATA_AT(eqe_page_req, func_id, RTE_PMD_MLX5V_EQE_PAGE_FUNC_ID_OFF);
+MLX5V_PUB_EQE_DATA_AT(eqe_page_req, num_pages, RTE_PMD_MLX5V_EQE_PAGE_NUM_PAGES_OFF);
+MLX5V_PUB_EQE_DATA_AT(eqe_vport_change, vport_num, RTE_PMD_MLX5V_EQE_VPORT_NUM_OFF);
+
+MLX5V_PUB_AT(uar_page, cq_db, RTE_PMD_MLX5V_UAR_CQ_DB_OFF);
+MLX5V_PUB_AT(uar_page, eq_db_arm, RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF);
+MLX5V_PUB_AT(uar_page, eq_db_noarm, RTE_PMD_MLX5V_UAR_EQ_DB_NOARM_OFF);
+MLX5V_PUB_AT(uar_page, bf, RTE_PMD_MLX5V_UAR_BF_OFF);
+
+MLX5V_IFC_ASSERT_TRIPLE(alloc_uar_out, uar, RTE_PMD_MLX5V_UAR_CMD_UAR);
+MLX5V_IFC_ASSERT_TRIPLE(dealloc_uar_in, uar, RTE_PMD_MLX5V_UAR_CMD_UAR);
+MLX5V_PUB_BYTES(create_cq_in, RTE_PMD_MLX5V_CREATE_CQ_IN_SIZE);
+MLX5V_PUB_AT(create_cq_in, cqc, RTE_PMD_MLX5V_CREATE_CQ_IN_CQC);
+MLX5V_PUB_AT(create_cq_in, pas, RTE_PMD_MLX5V_CREATE_CQ_IN_PAS);
+MLX5V_PUB_BYTES(create_cq_out, RTE_PMD_MLX5V_CREATE_CQ_OUT_SIZE);
+MLX5V_IFC_ASSERT_TRIPLE(create_cq_out, cqn, RTE_PMD_MLX5V_CREATE_CQ_OUT_CQN);
+MLX5V_IFC_ASSERT_TRIPLE(destroy_cq_in, cqn, RTE_PMD_MLX5V_DESTROY_CQ_IN_CQN);
+MLX5V_PUB_BYTES(query_cq_out, RTE_PMD_MLX5V_QUERY_CQ_OUT_SIZE);
+MLX5V_PUB_AT(query_cq_out, cqc, RTE_PMD_MLX5V_QUERY_CQ_OUT_CQC);
+
+MLX5V_IFC_ASSERT_TRIPLE(cqc, status, RTE_PMD_MLX5V_CQC_STATUS);
+MLX5V_IFC_ASSERT_TRIPLE(cqc, cqe_sz, RTE_PMD_MLX5V_CQC_CQE_SZ);
+MLX5V_IFC_ASSERT_TRIPLE(cqc, oi, RTE_PMD_MLX5V_CQC_OI);
+MLX5V_IFC_ASSERT_TRIPLE(cqc, st, RTE_PMD_MLX5V_CQC_ST);
+MLX5V_IFC_ASSERT_TRIPLE(cqc, page_offset, RTE_PMD_MLX5V_CQC_PAGE_OFFSET);
+MLX5V_IFC_ASSERT_TRIPLE(cqc, log_cq_size, RTE_PMD_MLX5V_CQC_LOG_CQ_SIZE);
+MLX5V_IFC_ASSERT_TRIPLE(cqc, uar_page, RTE_PMD_MLX5V_CQC_UAR_PAGE);
+/*
+ * The public c_eqn is the 8-bit spelling (DW5[7:0], prm/mlx5 §7.1): the low byte of the
+ * layout's 32-bit c_eqn_or_apu_element.
+ */
+MLX5V_PUB_LOW_BITS(cqc, c_eqn_or_apu_element, RTE_PMD_MLX5V_CQC_C_EQN);
+MLX5V_IFC_ASSERT_TRIPLE(cqc, log_page_size, RTE_PMD_MLX5V_CQC_LOG_PAGE_SIZE);
+MLX5V_IFC_ASSERT_TRIPLE(cqc, consumer_counter, RTE_PMD_MLX5V_CQC_CONSUMER_COUNTER);
+MLX5V_IFC_ASSERT_TRIPLE(cqc, producer_counter, RTE_PMD_MLX5V_CQC_PRODUCER_COUNTER);
+MLX5V_PUB_AT(cqc, dbr_addr, RTE_PMD_MLX5V_CQC_DBR_ADDR);
+
+MLX5V_PUB_BYTES(cqe, RTE_PMD_MLX5V_CQE_SIZE);
+MLX5V_PUB_AT(cqe, byte_cnt, RTE_PMD_MLX5V_CQE_BYTE_CNT_OFF);
+MLX5V_PUB_AT(cqe, wqe_counter, RTE_PMD_MLX5V_CQE_WQE_COUNTER_OFF);
+_Static_assert(MLX5V_IFC_BYTE_OF(cqe, opcode) == RTE_PMD_MLX5V_CQE_OP_OWN_OFF &&
+	       MLX5V_IFC_BYTE_OF(cqe, owner) == RTE_PMD_MLX5V_CQE_OP_OWN_OFF &&
+	       MLX5V_IFC_SHIFT(cqe, opcode) == 4 && MLX5V_IFC_SHIFT(cqe, owner) == 0,
+	       "cqe.op_own is not [7:4] opcode, [0] owner of the last byte");
+MLX5V_PUB_BYTES(cq_dbrec, RTE_PMD_MLX5V_CQ_DBREC_SIZE);
+_Static_assert(MLX5V_IFC_DW(cq_dbrec, set_ci) == RTE_PMD_MLX5V_CQ_DBREC_SET_CI &&
+	       MLX5V_IFC_DW(cq_dbrec, arm_ci) == RTE_PMD_MLX5V_CQ_DBREC_ARM,
+	       "cq_dbrec dwords differ from the public header");
 
 /* ---- Init segment, BAR0 offset 0 (§1) ---- */
 #define MLX5V_ISEG_FW_REV 0x000
