@@ -270,6 +270,11 @@ MLX5V_IFC(roce_cap) {
 	uint8_t reserved_at_5[0x7ffb];
 };
 
+/** One pas[] entry: a big-endian 64-bit page address (prm/mlx5 §5.1, §6.1). */
+MLX5V_IFC(cmd_pas) {
+	uint8_t pa[0x40];
+};
+
 /** QUERY_PAGES input; op_mod 1 boot, 2 init, 3 post-init (prm/mlx5 §5.1). */
 MLX5V_IFC(query_pages_in) {
 	uint8_t opcode[0x10];
@@ -472,6 +477,8 @@ MLX5V_IFC_ASSERT(cmd_hca_cap, max_num_eqs, 35, 15, 0);
 MLX5V_IFC_ASSERT(cmd_hca_cap, log_uar_page_sz, 36, 15, 0);
 MLX5V_IFC_ASSERT_BYTES(roce_cap, 0x1000);
 MLX5V_IFC_ASSERT(roce_cap, sw_r_roce_src_udp_port, 0, 27, 27);
+MLX5V_IFC_ASSERT_BYTES(cmd_pas, 0x8);
+MLX5V_IFC_ASSERT_SPAN(cmd_pas, pa, 0x0, 8);
 MLX5V_IFC_ASSERT_BYTES(query_pages_in, 0x10);
 MLX5V_IFC_ASSERT_IN_HDR(query_pages_in);
 MLX5V_IFC_ASSERT(query_pages_in, function_id, 2, 15, 0);

@@ -135,23 +135,23 @@ tp_event_name(uint8_t type)
 static void
 tp_print_eqe(const char *dev, uint32_t eqn, uint32_t ci, const uint8_t *eqe)
 {
-	uint8_t type = eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF];
-	uint8_t sub = eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF];
+	const void *data = MLX5V_IFC_ADDR_OF(eqe, eqe, data);
+	uint8_t type = MLX5V_IFC_GET(eqe, eqe, type);
+	uint8_t sub = MLX5V_IFC_GET(eqe, eqe, sub_type);
 
 	printf("mlx5v: %s EQ %u: EQE %u type 0x%02x %s sub_type 0x%02x", dev, eqn, ci, type,
 	       tp_event_name(type), sub);
 	switch (type) {
 	case RTE_PMD_MLX5V_EVENT_COMP:
-		printf(" cqn %u", rte_pmd_mlx5v_prm_get(eqe + RTE_PMD_MLX5V_EQE_COMP_CQN_OFF,
-							 0, 23, 0));
+		printf(" cqn %u", MLX5V_IFC_GET(eqe_comp, data, cqn));
 		break;
 	case RTE_PMD_MLX5V_EVENT_CQ_ERROR:
 		printf(" cqn %u syndrome 0x%x",
-		       rte_pmd_mlx5v_prm_get(eqe + RTE_PMD_MLX5V_EQE_CQ_ERR_CQN_OFF, 0, 23, 0),
-		       eqe[RTE_PMD_MLX5V_EQE_CQ_ERR_SYNDROME_OFF]);
+		       MLX5V_IFC_GET(eqe_cq_err, data, cqn),
+		       MLX5V_IFC_GET(eqe_cq_err, data, syndrome));
 		break;
 	case RTE_PMD_MLX5V_EVENT_PORT_CHANGE:
-		printf(" port %u %s", eqe[RTE_PMD_MLX5V_EQE_PORT_OFF] >> 4,
+		printf(" port %u %s", MLX5V_IFC_GET(eqe_port_change, data, port),
 		       sub == RTE_PMD_MLX5V_PORT_CHANGE_DOWN ? "DOWN" :
 		       sub == RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE ? "ACTIVE" : "");
 		break;
@@ -399,12 +399,12 @@ static void
 tp_eq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
 	struct tp_eq_create_result *res = parsed_result;
-	uint8_t in[RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE];
-	uint8_t out[RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE];
+	uint8_t in[MLX5V_IFC_BYTES(create_eq_in)];
+	uint8_t out[MLX5V_IFC_BYTES(create_eq_out)];
 	struct tp_dev *t = tp_dev_get(res->name);
 	struct mlx5v_devx_uar *uar;
 	struct mlx5v_devx_eq *eq;
-	uint8_t *eqc = in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
+	uint8_t *eqc = MLX5V_IFC_ADDR_OF(create_eq_in, in, eqc);
 	uint32_t max_log = 0;
 	const uint8_t *cap;
 	uint64_t mask;
@@ -422,7 +422,7 @@ tp_eq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 	}
 	cap = mlx5v_dev_hca_cap(t->dev);
 	if (cap != NULL)
-		max_log = RTE_PMD_MLX5V_GET(cap, MLX5V_CAP_LOG_MAX_EQ_SZ);
+		max_log = MLX5V_IFC_GET(cmd_hca_cap, cap, log_max_eq_sz);
 	if (res->log_size < 1 || res->log_size > 31 || (max_log != 0 && res->log_size > max_log)) {
 		printf("mlx5v: log_size %u out of range 1..%u\n", res->log_size,
 			max_log != 0 ? max_log : 31);
@@ -439,19 +439,19 @@ tp_eq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 		return;
 	/* A caller-built create_eq_in: the driver fills log_page_size and the PAS. */
 	memset(in, 0, sizeof(in));
-	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_CREATE_EQ);
-	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, res->log_size);
-	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, uar->pub.page_id);
-	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, res->vector);
-	RTE_PMD_MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK, mask);
+	MLX5V_IFC_SET(create_eq_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_CREATE_EQ);
+	MLX5V_IFC_SET(eqc, eqc, log_eq_size, res->log_size);
+	MLX5V_IFC_SET(eqc, eqc, uar_page, uar->pub.page_id);
+	MLX5V_IFC_SET(eqc, eqc, intr, res->vector);
+	MLX5V_IFC_ARRAY_SET64(create_eq_in, in, event_bitmask, 0, mask);
 	memset(out, 0, sizeof(out));
 	eq = mlx5v_devx_eq_create(t->dev, in, sizeof(in), out, sizeof(out));
 	if (eq == NULL) {
 		if (rte_errno == EREMOTEIO)
 			printf("mlx5v: %s: CREATE_EQ failed in the device: status 0x%x "
 				"syndrome 0x%08x\n", t->dev->name,
-				RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS),
-				RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME));
+				MLX5V_IFC_GET(cmd_out_hdr, out, status),
+				MLX5V_IFC_GET(cmd_out_hdr, out, syndrome));
 		else
 			printf("mlx5v: %s: EQ creation failed: %s\n", t->dev->name,
 				rte_strerror(rte_errno));
@@ -523,9 +523,9 @@ tp_eq_st_name(uint32_t st)
 static void
 tp_eq_show(struct tp_dev *t, struct mlx5v_devx_eq *eq)
 {
-	uint8_t in[RTE_PMD_MLX5V_QUERY_EQ_IN_SIZE];
-	uint8_t out[RTE_PMD_MLX5V_QUERY_EQ_OUT_SIZE + 8];
-	const uint8_t *eqc = out + RTE_PMD_MLX5V_QUERY_EQ_OUT_EQC;
+	uint8_t in[MLX5V_IFC_BYTES(query_eq_in)];
+	uint8_t out[MLX5V_IFC_BYTES(query_eq_out) + 8];
+	const uint8_t *eqc = MLX5V_IFC_ADDR_OF(query_eq_out, out, eqc);
 	struct mlx5v_devx_eq_stats st;
 	int ret;
 
@@ -535,8 +535,8 @@ tp_eq_show(struct tp_dev *t, struct mlx5v_devx_eq *eq)
 		return;
 	}
 	memset(in, 0, sizeof(in));
-	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_QUERY_EQ);
-	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, eq->eqn);
+	MLX5V_IFC_SET(query_eq_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_QUERY_EQ);
+	MLX5V_IFC_SET(query_eq_in, in, eq_number, eq->eqn);
 	ret = mlx5v_devx_general_cmd(t->dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0) {
 		printf("mlx5v: %s: QUERY_EQ %u failed: %s\n", t->dev->name, eq->eqn,
@@ -545,19 +545,19 @@ tp_eq_show(struct tp_dev *t, struct mlx5v_devx_eq *eq)
 	}
 	printf("mlx5v: %s: EQ %u: state %s, status 0x%x, %u entries, vector %u, UAR %u, "
 	       "interrupt callback %s\n", t->dev->name, eq->eqn,
-	       tp_eq_st_name(RTE_PMD_MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_ST)),
-	       RTE_PMD_MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_STATUS), eq->ring.nent, eq->vector,
+	       tp_eq_st_name(MLX5V_IFC_GET(eqc, eqc, st)),
+	       MLX5V_IFC_GET(eqc, eqc, status), eq->ring.nent, eq->vector,
 	       eq->uar_page, eq->ih != NULL ? "on" : "off");
 	printf("mlx5v: %s: EQ %u: consumer index %u (device %u), producer %u, pending EQEs %u\n",
 	       t->dev->name, eq->eqn, eq->ci,
-	       RTE_PMD_MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_CONSUMER_COUNTER),
-	       RTE_PMD_MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_PRODUCER_COUNTER),
+	       MLX5V_IFC_GET(eqc, eqc, consumer_counter),
+	       MLX5V_IFC_GET(eqc, eqc, producer_counter),
 	       mlx5v_devx_eq_pending(eq));
 	printf("mlx5v: %s: EQ %u: event mask 0x%" PRIx64 ", log_page_size %u, PAS 0x%" PRIx64
 	       ", ring %p\n", t->dev->name, eq->eqn,
-	       RTE_PMD_MLX5V_GET64(out, RTE_PMD_MLX5V_QUERY_EQ_OUT_EVENT_BITMASK),
-	       RTE_PMD_MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_LOG_PAGE_SIZE),
-	       RTE_PMD_MLX5V_GET64(out, RTE_PMD_MLX5V_QUERY_EQ_OUT_PAS), eq->pub.vaddr);
+	       MLX5V_IFC_GET64(query_eq_out, out, event_bitmask),
+	       MLX5V_IFC_GET(eqc, eqc, log_page_size),
+	       MLX5V_IFC_ARRAY_GET64(query_eq_out, out, pas, 0), eq->pub.vaddr);
 	printf("mlx5v: %s: EQ %u: consumed %" PRIu64 ", polls %" PRIu64 ", CI updates %" PRIu64
 	       ", arms %" PRIu64 ", interrupts %" PRIu64 "\n", t->dev->name, eq->eqn, st.eqes,
 	       st.polls, st.ci_updates, st.arms, st.intrs);
@@ -771,27 +771,27 @@ static void
 tp_eq_gen_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
 	struct tp_eq_gen_result *res = parsed_result;
-	uint8_t in[RTE_PMD_MLX5V_GEN_EQE_IN_SIZE];
-	uint8_t out[RTE_PMD_MLX5V_GEN_EQE_OUT_SIZE];
+	uint8_t in[MLX5V_IFC_BYTES(gen_eqe_in)];
+	uint8_t out[MLX5V_IFC_BYTES(gen_eqe_out)];
 	struct tp_dev *t = tp_dev_get(res->name);
-	uint8_t *eqe = in + RTE_PMD_MLX5V_GEN_EQE_IN_EQE;
+	uint8_t *eqe = MLX5V_IFC_ADDR_OF(gen_eqe_in, in, eqe);
 	int ret;
 
 	if (t == NULL || mlxv_tp_event_check(res->type, res->sub_type) < 0)
 		return;
 	memset(in, 0, sizeof(in));
-	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_GEN_EQE);
-	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, res->eqn);
-	eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF] = res->type;
-	eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF] = res->sub_type;
+	MLX5V_IFC_SET(gen_eqe_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_GEN_EQE);
+	MLX5V_IFC_SET(gen_eqe_in, in, eq_number, res->eqn);
+	MLX5V_IFC_SET(eqe, eqe, type, res->type);
+	MLX5V_IFC_SET(eqe, eqe, sub_type, res->sub_type);
 	if (res->type == RTE_PMD_MLX5V_EVENT_PORT_CHANGE)
-		eqe[RTE_PMD_MLX5V_EQE_PORT_OFF] = 1 << 4;
+		MLX5V_IFC_SET(eqe_port_change, MLX5V_IFC_ADDR_OF(eqe, eqe, data), port, 1);
 	ret = mlx5v_devx_general_cmd(t->dev, in, sizeof(in), out, sizeof(out));
 	if (ret == -EREMOTEIO)
 		printf("mlx5v: %s: GEN_EQE on EQ %u failed in the device: status 0x%x "
 			"syndrome 0x%08x\n", t->dev->name, res->eqn,
-			RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS),
-			RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME));
+			MLX5V_IFC_GET(cmd_out_hdr, out, status),
+			MLX5V_IFC_GET(cmd_out_hdr, out, syndrome));
 	else if (ret < 0)
 		printf("mlx5v: %s: GEN_EQE failed: %s\n", t->dev->name, strerror(-ret));
 	else
