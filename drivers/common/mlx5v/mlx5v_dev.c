@@ -406,7 +406,7 @@ mlx5v_dev_set_issi(struct mlx5v_dev *dev)
 	int ret;
 
 	memset(in, 0, sizeof(in));
-	MLX5V_IFC_SET(set_issi_in, in, opcode, MLX5V_CMD_OP_QUERY_ISSI);
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, MLX5V_CMD_OP_QUERY_ISSI);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0)
 		return ret;

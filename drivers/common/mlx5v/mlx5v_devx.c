@@ -1154,7 +1154,7 @@ mlx5v_devx_uar_alloc(struct mlx5v_dev *dev)
 		goto err_free;
 	memset(in, 0, sizeof(in));
 	memset(out, 0, sizeof(out));
-	MLX5V_IFC_SET(dealloc_uar_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_ALLOC_UAR);
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, RTE_PMD_MLX5V_CMD_OP_ALLOC_UAR);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0)
 		goto err_reg_cancel;

@@ -213,7 +213,7 @@ mlx5v_sim_cmd_query_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_set_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	const uint8_t *in = MLX5V_IFC_ADDR_OF(query_hca_cap_out, c->in, capability);
+	const uint8_t *in = MLX5V_IFC_ADDR_OF(set_hca_cap_in, c->in, capability);
 	uint8_t cur[MLX5V_HCA_CAP_SIZE];
 
 	/*
