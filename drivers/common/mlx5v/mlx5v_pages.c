@@ -160,7 +160,8 @@ mlx5v_pages_give(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages, unsig
 
 	if (npages == 0)
 		return 0;
-	inlen = MLX5V_MANAGE_PAGES_IN_PAS + 8 * RTE_MIN(npages, (uint32_t)MLX5V_PAGES_GIVE_BATCH);
+	inlen = MLX5V_IFC_BYTE_OFF(manage_pages_in, pas) +
+		8 * RTE_MIN(npages, (uint32_t)MLX5V_PAGES_GIVE_BATCH);
 	in = calloc(1, inlen);
 	if (in == NULL) {
 		ret = -ENOMEM;
@@ -189,8 +190,9 @@ mlx5v_pages_give(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages, unsig
 		}
 		if (ret == 0)
 			ret = mlx5v_cmd_exec_flags(dev, in,
-						   MLX5V_MANAGE_PAGES_IN_PAS + 8 * (size_t)n,
-						   out, sizeof(out), MLX5V_CMD_F_PAGE);
+						   MLX5V_IFC_BYTE_OFF(manage_pages_in, pas) +
+						   8 * (size_t)n, out, sizeof(out),
+						   MLX5V_CMD_F_PAGE);
 		if (ret < 0) {
 			uint32_t j;
 
@@ -218,7 +220,8 @@ int
 mlx5v_pages_reclaim(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages, unsigned int flags)
 {
 	uint8_t in[MLX5V_CMD_HDR_SIZE];
-	size_t outlen = MLX5V_MANAGE_PAGES_OUT_PAS + 8 * (size_t)MLX5V_PAGES_PER_TAKE;
+	size_t outlen = MLX5V_IFC_BYTE_OFF(manage_pages_out, pas) +
+			8 * (size_t)MLX5V_PAGES_PER_TAKE;
 	uint8_t *out;
 	int total = 0;
 	int ret = 0;
@@ -237,8 +240,8 @@ mlx5v_pages_reclaim(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages, un
 		MLX5V_IFC_SET(manage_pages_in, in, function_id, func_id);
 		MLX5V_IFC_SET(manage_pages_in, in, input_num_entries, n);
 		ret = mlx5v_cmd_exec_flags(dev, in, sizeof(in), out,
-					   MLX5V_MANAGE_PAGES_OUT_PAS + 8 * (size_t)n,
-					   MLX5V_CMD_F_PAGE);
+					   MLX5V_IFC_BYTE_OFF(manage_pages_out, pas) +
+					   8 * (size_t)n, MLX5V_CMD_F_PAGE);
 		if (ret < 0)
 			break;
 		dev->pages.take_cmds++;

@@ -177,13 +177,13 @@ mlx5v_sim_cmd_manage_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	switch (c->op_mod) {
 	case MLX5V_MANAGE_PAGES_GIVE:
 		/* pas[] must fit in the input: a count beyond it is BAD_INP_LEN (0x50, §3.8). */
-		if ((uint64_t)MLX5V_MANAGE_PAGES_IN_PAS + 8ull * n > c->inlen)
+		if ((uint64_t)MLX5V_IFC_BYTE_OFF(manage_pages_in, pas) + 8ull * n > c->inlen)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
 						 MLX5V_SIM_SYND_PAGES_NENT);
 		return mlx5v_sim_pages_give(sim, c, n);
 	case MLX5V_MANAGE_PAGES_TAKE:
 		/* [R] rule: output_num_entries <= input_num_entries; also bounded by outlen. */
-		room = (c->outlen - MLX5V_MANAGE_PAGES_OUT_PAS) / 8;
+		room = (c->outlen - MLX5V_IFC_BYTE_OFF(manage_pages_out, pas)) / 8;
 		/*
 		 * TAKE never fails: fewer pages, even none, is allowed; the driver frees what
 		 * output_num_entries lists (§5.2).

@@ -162,7 +162,7 @@ test_mlx5v_cmd_long_mailbox_8k(void)
 {
 	const uint32_t n = 1000;
 	size_t len = (size_t)n * 4096;
-	size_t inmsg = MLX5V_MANAGE_PAGES_IN_PAS + 8 * (size_t)n;
+	size_t inmsg = MLX5V_IFC_BYTE_OFF(manage_pages_in, pas) + 8 * (size_t)n;
 	uint8_t *pages, *in, *out, *seen;
 	size_t outmsg;
 	uint64_t iova, held;
@@ -174,7 +174,7 @@ test_mlx5v_cmd_long_mailbox_8k(void)
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "check_token", 1), "check_token");
 	held = mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_PAGES);
 	total = n + (uint32_t)held;
-	outmsg = MLX5V_MANAGE_PAGES_OUT_PAS + 8 * (size_t)total;
+	outmsg = MLX5V_IFC_BYTE_OFF(manage_pages_out, pas) + 8 * (size_t)total;
 	pages = rte_zmalloc("ut_pages", len, 4096);
 	in = calloc(1, outmsg);
 	out = calloc(1, outmsg);
@@ -218,8 +218,8 @@ test_mlx5v_cmd_long_mailbox_8k(void)
 	MLX5V_IFC_SET(manage_pages_in, in, opcode, MLX5V_CMD_OP_MANAGE_PAGES);
 	MLX5V_IFC_SET(manage_pages_in, in, op_mod, MLX5V_MANAGE_PAGES_GIVE);
 	MLX5V_IFC_SET(manage_pages_in, in, input_num_entries, theirs);
-	ret = mlx5v_cmd_do(g_dev, in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * (size_t)theirs, out,
-			   MLX5V_CMD_HDR_SIZE);
+	ret = mlx5v_cmd_do(g_dev, in, MLX5V_IFC_BYTE_OFF(manage_pages_in, pas) + 8 * (size_t)theirs,
+			   out, MLX5V_CMD_HDR_SIZE);
 	TEST_ASSERT_SUCCESS(ret, "giving the core's pages back failed: %d", ret);
 	TEST_ASSERT_EQUAL(mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_PAGES), held, "held");
 	mlx5v_dev_hw(g_dev)->ops->dma_unmap(mlx5v_dev_hw(g_dev), pages, iova, len);

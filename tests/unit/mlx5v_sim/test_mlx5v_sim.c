@@ -150,7 +150,8 @@ ut_ring(unsigned int slot)
 static int
 ut_wait(unsigned int slot)
 {
-	volatile uint8_t *so = g_cmdq + slot * MLX5V_CMD_ENT_SIZE + MLX5V_CMD_ENT_STATUS_OWN;
+	volatile uint8_t *so = g_cmdq + slot * MLX5V_CMD_ENT_SIZE +
+			    MLX5V_IFC_BYTE_OFF(cmd_layout, status_own);
 	unsigned int i;
 
 	for (i = 0; i < WAIT_LIMIT_MS * 10; i++) {
@@ -303,7 +304,8 @@ ut_bringup(void)
 	memset(g_big_in, 0, 32);
 	MLX5V_IFC_SET(access_register_in, g_big_in, opcode, MLX5V_CMD_OP_ACCESS_REG);
 	MLX5V_IFC_SET(access_register_in, g_big_in, register_id, MLX5V_REG_HOST_ENDIANNESS);
-	g_big_in[MLX5V_ACCESS_REG_IN_DATA] = rte_cpu_to_be_16(1) == 1 ? 0x80 : 0;
+	g_big_in[MLX5V_IFC_BYTE_OFF(access_register_in, register_data)] =
+		rte_cpu_to_be_16(1) == 1 ? 0x80 : 0;
 	if (ut_cmd(g_big_in, 32, out, 16) != 0)
 		return 11;
 	if (ut_query_cap(0, g_big_out) != 0 || ut_query_cap(1, g_big_out) != 0)
