@@ -13,27 +13,41 @@
 
 #include "mlx5v_sim_priv.h"
 
+/* The bits of eqc field fld within its dword. */
+#define MLX5V_SIM_EQC_F(fld) (MLX5V_IFC_MASK(eqc, fld) << MLX5V_IFC_SHIFT(eqc, fld))
+
 /*
  * Bits of each eqc dword that a CREATE_EQ may set (prm/mlx5 §6.1, §6.2); everything else is
  * reserved. status, st and page_offset are allowed here and checked on their own.
- * consumer/producer counters are query-only, so they are reserved on create.
+ * consumer/producer counters are query-only, so they are reserved on create. intr is 12 bits,
+ * so its bits 15:12 must stay clear (§6.2).
  */
-static const uint32_t mlx5v_sim_eqc_allowed[16] = {
-	[0] = 0xf0060f00,   /* status[31:28] ec[18] oi[17] st[11:8] */
-	[2] = 0x00000fc0,   /* page_offset[11:6] */
-	[3] = 0x1fffffff,   /* log_eq_size[28:24] uar_page[23:0] */
-	[5] = 0x00000fff,   /* intr[11:0]; bits 15:12 must stay clear (§6.2) */
-	[6] = 0x1f000000,   /* log_page_size[28:24] */
+static const uint32_t mlx5v_sim_eqc_allowed[MLX5V_IFC_DWORDS(eqc)] = {
+	[MLX5V_IFC_DW(eqc, status)] = MLX5V_SIM_EQC_F(status) | MLX5V_SIM_EQC_F(ec) |
+				      MLX5V_SIM_EQC_F(oi) | MLX5V_SIM_EQC_F(st),
+	[MLX5V_IFC_DW(eqc, page_offset)] = MLX5V_SIM_EQC_F(page_offset),
+	[MLX5V_IFC_DW(eqc, log_eq_size)] = MLX5V_SIM_EQC_F(log_eq_size) |
+					   MLX5V_SIM_EQC_F(uar_page),
+	[MLX5V_IFC_DW(eqc, intr)] = MLX5V_SIM_EQC_F(intr),
+	[MLX5V_IFC_DW(eqc, log_page_size)] = MLX5V_SIM_EQC_F(log_page_size),
 };
+_Static_assert(MLX5V_IFC_DW(eqc, ec) == 0 && MLX5V_IFC_DW(eqc, oi) == 0 &&
+	       MLX5V_IFC_DW(eqc, st) == 0 && MLX5V_IFC_DW(eqc, status) == 0 &&
+	       MLX5V_IFC_DW(eqc, uar_page) == MLX5V_IFC_DW(eqc, log_eq_size),
+	       "eqc fields grouped under one dword are not in the same dword");
+
+/* A reserved field of create_eq_in as a byte range. */
+#define MLX5V_SIM_EQ_IN_RSVD(fld) \
+	{ MLX5V_IFC_BYTE_OFF(create_eq_in, fld), MLX5V_IFC_BIT_SZ(create_eq_in, fld) / 8 }
 
 /* Reserved byte ranges of create_eq_in outside eqc and the mask (§6.1). */
 static const struct {
 	uint32_t off;
 	uint32_t len;
 } mlx5v_sim_eq_in_reserved[] = {
-	{ 0x08, 0x08 },
-	{ 0x50, 0x08 },
-	{ 0x78, 0x98 },
+	MLX5V_SIM_EQ_IN_RSVD(reserved_at_40),
+	MLX5V_SIM_EQ_IN_RSVD(reserved_at_280),
+	MLX5V_SIM_EQ_IN_RSVD(reserved_at_3c0),
 };
 
 /*
