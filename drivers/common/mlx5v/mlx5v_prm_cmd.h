@@ -375,17 +375,20 @@ MLX5V_IFC(init_seg) {
 		       MLX5V_IFC_BIT_OFF(cmd_out_hdr, syndrome) && \
 		       MLX5V_IFC_BIT_SZ(type, syndrome) == 32, #type " header is not cmd_out_hdr")
 
+/* cmd_in_hdr: prm/mlx5 §3.8 */
 MLX5V_IFC_ASSERT_BYTES(cmd_in_hdr, 0x10);
 MLX5V_IFC_ASSERT(cmd_in_hdr, opcode, 0, 31, 16);
 MLX5V_IFC_ASSERT(cmd_in_hdr, uid, 0, 15, 0);
 MLX5V_IFC_ASSERT(cmd_in_hdr, op_mod, 1, 15, 0);
 MLX5V_IFC_ASSERT(cmd_in_hdr, command_dw2, 2, 31, 0);
 MLX5V_IFC_ASSERT(cmd_in_hdr, command_dw3, 3, 31, 0);
+/* cmd_out_hdr: prm/mlx5 §3.8 */
 MLX5V_IFC_ASSERT_BYTES(cmd_out_hdr, 0x10);
 MLX5V_IFC_ASSERT(cmd_out_hdr, status, 0, 31, 24);
 MLX5V_IFC_ASSERT(cmd_out_hdr, syndrome, 1, 31, 0);
 MLX5V_IFC_ASSERT(cmd_out_hdr, command_dw2, 2, 31, 0);
 MLX5V_IFC_ASSERT(cmd_out_hdr, command_dw3, 3, 31, 0);
+/* cmd_layout: prm/mlx5 §3.2 */
 MLX5V_IFC_ASSERT_BYTES(cmd_layout, 0x40);
 MLX5V_IFC_ASSERT_SPAN(cmd_layout, type, 0x0, 1);
 MLX5V_IFC_ASSERT_SPAN(cmd_layout, inlen, 0x4, 4);
@@ -397,6 +400,7 @@ MLX5V_IFC_ASSERT_SPAN(cmd_layout, outlen, 0x38, 4);
 MLX5V_IFC_ASSERT_SPAN(cmd_layout, token, 0x3c, 1);
 MLX5V_IFC_ASSERT_SPAN(cmd_layout, sig, 0x3d, 1);
 MLX5V_IFC_ASSERT_SPAN(cmd_layout, status_own, 0x3f, 1);
+/* cmd_mbox: prm/mlx5 §3.3 */
 MLX5V_IFC_ASSERT_BYTES(cmd_mbox, 0x240);
 MLX5V_IFC_ASSERT_SPAN(cmd_mbox, data, 0x0, 512);
 MLX5V_IFC_ASSERT_SPAN(cmd_mbox, next, 0x230, 8);
@@ -404,61 +408,77 @@ MLX5V_IFC_ASSERT_SPAN(cmd_mbox, block_num, 0x238, 4);
 MLX5V_IFC_ASSERT_SPAN(cmd_mbox, token, 0x23d, 1);
 MLX5V_IFC_ASSERT_SPAN(cmd_mbox, ctrl_sig, 0x23e, 1);
 MLX5V_IFC_ASSERT_SPAN(cmd_mbox, sig, 0x23f, 1);
+/* enable_hca_in: prm/mlx5 §9 */
 MLX5V_IFC_ASSERT_BYTES(enable_hca_in, 0x10);
 MLX5V_IFC_ASSERT_IN_HDR(enable_hca_in);
 MLX5V_IFC_ASSERT(enable_hca_in, embedded_cpu_function, 2, 31, 31);
 MLX5V_IFC_ASSERT(enable_hca_in, function_id, 2, 15, 0);
+/* enable_hca_out: prm/mlx5 §9 */
 MLX5V_IFC_ASSERT_BYTES(enable_hca_out, 0xc);
 MLX5V_IFC_ASSERT_OUT_HDR(enable_hca_out);
+/* disable_hca_in: prm/mlx5 §9 */
 MLX5V_IFC_ASSERT_BYTES(disable_hca_in, 0x10);
 MLX5V_IFC_ASSERT_IN_HDR(disable_hca_in);
 MLX5V_IFC_ASSERT(disable_hca_in, embedded_cpu_function, 2, 31, 31);
 MLX5V_IFC_ASSERT(disable_hca_in, function_id, 2, 15, 0);
+/* query_issi_out: prm/mlx5 §9 */
 MLX5V_IFC_ASSERT_BYTES(query_issi_out, 0x70);
 MLX5V_IFC_ASSERT_OUT_HDR(query_issi_out);
 MLX5V_IFC_ASSERT(query_issi_out, current_issi, 2, 15, 0);
 MLX5V_IFC_ASSERT(query_issi_out, supported_issi_dw0, 27, 31, 0);
+/* set_issi_in: prm/mlx5 §9 */
 MLX5V_IFC_ASSERT_BYTES(set_issi_in, 0x10);
 MLX5V_IFC_ASSERT_IN_HDR(set_issi_in);
 MLX5V_IFC_ASSERT(set_issi_in, current_issi, 2, 15, 0);
+/* teardown_hca_in: prm/mlx5 §9 */
 MLX5V_IFC_ASSERT_BYTES(teardown_hca_in, 0x10);
 MLX5V_IFC_ASSERT_IN_HDR(teardown_hca_in);
 MLX5V_IFC_ASSERT(teardown_hca_in, profile, 2, 15, 0);
+/* teardown_hca_out: prm/mlx5 §9 */
 MLX5V_IFC_ASSERT_BYTES(teardown_hca_out, 0x10);
 MLX5V_IFC_ASSERT_OUT_HDR(teardown_hca_out);
 MLX5V_IFC_ASSERT(teardown_hca_out, state, 3, 0, 0);
+/* access_register_in: prm/mlx5 §9 */
 MLX5V_IFC_ASSERT_BYTES(access_register_in, 0x10);
 MLX5V_IFC_ASSERT_IN_HDR(access_register_in);
 MLX5V_IFC_ASSERT(access_register_in, register_id, 2, 15, 0);
 MLX5V_IFC_ASSERT(access_register_in, argument, 3, 31, 0);
 MLX5V_IFC_ASSERT_OFF(access_register_in, register_data, 0x10);
+/* access_register_out: prm/mlx5 §9 */
 MLX5V_IFC_ASSERT_BYTES(access_register_out, 0x10);
 MLX5V_IFC_ASSERT_OUT_HDR(access_register_out);
 MLX5V_IFC_ASSERT_OFF(access_register_out, register_data, 0x10);
+/* alloc_uar_out: prm/mlx5 §9 */
 MLX5V_IFC_ASSERT_BYTES(alloc_uar_out, 0x10);
 MLX5V_IFC_ASSERT_OUT_HDR(alloc_uar_out);
 MLX5V_IFC_ASSERT(alloc_uar_out, uar, 2, 23, 0);
+/* dealloc_uar_in: prm/mlx5 §9 */
 MLX5V_IFC_ASSERT_BYTES(dealloc_uar_in, 0x10);
 MLX5V_IFC_ASSERT_IN_HDR(dealloc_uar_in);
 MLX5V_IFC_ASSERT(dealloc_uar_in, uar, 2, 23, 0);
+/* query_hca_cap_in: prm/mlx5 §9 */
 MLX5V_IFC_ASSERT_BYTES(query_hca_cap_in, 0x10);
 MLX5V_IFC_ASSERT_IN_HDR(query_hca_cap_in);
 MLX5V_IFC_ASSERT(query_hca_cap_in, other_function, 2, 31, 31);
 MLX5V_IFC_ASSERT(query_hca_cap_in, function_id, 2, 15, 0);
+/* query_hca_cap_out: prm/mlx5 §9 */
 MLX5V_IFC_ASSERT_BYTES(query_hca_cap_out, 0x1010);
 MLX5V_IFC_ASSERT_OUT_HDR(query_hca_cap_out);
 MLX5V_IFC_ASSERT_SPAN(query_hca_cap_out, capability, 0x10, 4096);
+/* set_hca_cap_in: prm/mlx5 §9 */
 MLX5V_IFC_ASSERT_BYTES(set_hca_cap_in, 0x1010);
 MLX5V_IFC_ASSERT_IN_HDR(set_hca_cap_in);
 MLX5V_IFC_ASSERT(set_hca_cap_in, other_function, 2, 31, 31);
 MLX5V_IFC_ASSERT(set_hca_cap_in, function_id, 2, 15, 0);
 MLX5V_IFC_ASSERT_SPAN(set_hca_cap_in, capability, 0x10, 4096);
+/* modify_nic_vport_context_in: prm/mlx5 §2.1 */
 MLX5V_IFC_ASSERT_BYTES(modify_nic_vport_context_in, 0x200);
 MLX5V_IFC_ASSERT_IN_HDR(modify_nic_vport_context_in);
 MLX5V_IFC_ASSERT(modify_nic_vport_context_in, other_vport, 2, 31, 31);
 MLX5V_IFC_ASSERT(modify_nic_vport_context_in, vport_number, 2, 15, 0);
 MLX5V_IFC_ASSERT(modify_nic_vport_context_in, field_select_roce_en, 3, 1, 1);
 MLX5V_IFC_ASSERT(modify_nic_vport_context_in, roce_en, 64, 0, 0);
+/* cmd_hca_cap: prm/mlx5 §2.2 */
 MLX5V_IFC_ASSERT_BYTES(cmd_hca_cap, 0x1000);
 MLX5V_IFC_ASSERT(cmd_hca_cap, log_max_qp, 4, 4, 0);
 MLX5V_IFC_ASSERT(cmd_hca_cap, log_max_cq_sz, 6, 23, 16);
@@ -475,28 +495,35 @@ MLX5V_IFC_ASSERT(cmd_hca_cap, umem_uid_0, 18, 13, 13);
 MLX5V_IFC_ASSERT(cmd_hca_cap, mkey_by_name, 19, 25, 25);
 MLX5V_IFC_ASSERT(cmd_hca_cap, max_num_eqs, 35, 15, 0);
 MLX5V_IFC_ASSERT(cmd_hca_cap, log_uar_page_sz, 36, 15, 0);
+/* roce_cap: prm/mlx5 §2.2 */
 MLX5V_IFC_ASSERT_BYTES(roce_cap, 0x1000);
 MLX5V_IFC_ASSERT(roce_cap, sw_r_roce_src_udp_port, 0, 27, 27);
+/* cmd_pas: prm/mlx5 §5.1, §6.1 */
 MLX5V_IFC_ASSERT_BYTES(cmd_pas, 0x8);
 MLX5V_IFC_ASSERT_SPAN(cmd_pas, pa, 0x0, 8);
+/* query_pages_in: prm/mlx5 §5.1 */
 MLX5V_IFC_ASSERT_BYTES(query_pages_in, 0x10);
 MLX5V_IFC_ASSERT_IN_HDR(query_pages_in);
 MLX5V_IFC_ASSERT(query_pages_in, function_id, 2, 15, 0);
+/* query_pages_out: prm/mlx5 §5.1 */
 MLX5V_IFC_ASSERT_BYTES(query_pages_out, 0x10);
 MLX5V_IFC_ASSERT_OUT_HDR(query_pages_out);
 MLX5V_IFC_ASSERT(query_pages_out, embedded_cpu_function, 2, 31, 31);
 MLX5V_IFC_ASSERT(query_pages_out, function_id, 2, 15, 0);
 MLX5V_IFC_ASSERT(query_pages_out, num_pages, 3, 31, 0);
+/* manage_pages_in: prm/mlx5 §5.1 */
 MLX5V_IFC_ASSERT_BYTES(manage_pages_in, 0x10);
 MLX5V_IFC_ASSERT_IN_HDR(manage_pages_in);
 MLX5V_IFC_ASSERT(manage_pages_in, embedded_cpu_function, 2, 31, 31);
 MLX5V_IFC_ASSERT(manage_pages_in, function_id, 2, 15, 0);
 MLX5V_IFC_ASSERT(manage_pages_in, input_num_entries, 3, 31, 0);
 MLX5V_IFC_ASSERT_OFF(manage_pages_in, pas, 0x10);
+/* manage_pages_out: prm/mlx5 §5.1 */
 MLX5V_IFC_ASSERT_BYTES(manage_pages_out, 0x10);
 MLX5V_IFC_ASSERT_OUT_HDR(manage_pages_out);
 MLX5V_IFC_ASSERT(manage_pages_out, output_num_entries, 2, 31, 0);
 MLX5V_IFC_ASSERT_OFF(manage_pages_out, pas, 0x10);
+/* health_buffer: prm/mlx5 §4.1 */
 MLX5V_IFC_ASSERT_BYTES(health_buffer, 0x40);
 MLX5V_IFC_ASSERT_SPAN(health_buffer, assert_var, 0x0, 20);
 MLX5V_IFC_ASSERT_SPAN(health_buffer, assert_exit_ptr, 0x20, 4);
@@ -507,6 +534,7 @@ MLX5V_IFC_ASSERT(health_buffer, rfr, 14, 31, 31);
 MLX5V_IFC_ASSERT_SPAN(health_buffer, irisc_index, 0x3c, 1);
 MLX5V_IFC_ASSERT_SPAN(health_buffer, synd, 0x3d, 1);
 MLX5V_IFC_ASSERT_SPAN(health_buffer, ext_synd, 0x3e, 2);
+/* init_seg: prm/mlx5 §1.1 */
 MLX5V_IFC_ASSERT_BYTES(init_seg, 0x2010);
 MLX5V_IFC_ASSERT_SPAN(init_seg, fw_rev, 0x0, 4);
 MLX5V_IFC_ASSERT_SPAN(init_seg, cmdif_rev_fw_sub, 0x4, 4);

@@ -326,6 +326,7 @@ MLX5V_IFC(uar_page) {
 
 /* ---- Static checks against prm/mlx5 ---- */
 
+/* eqc: prm/mlx5 §6.2 */
 MLX5V_IFC_ASSERT_BYTES(eqc, 0x40);
 MLX5V_IFC_ASSERT(eqc, status, 0, 31, 28);
 MLX5V_IFC_ASSERT(eqc, ec, 0, 18, 18);
@@ -338,57 +339,74 @@ MLX5V_IFC_ASSERT(eqc, intr, 5, 11, 0);
 MLX5V_IFC_ASSERT(eqc, log_page_size, 6, 28, 24);
 MLX5V_IFC_ASSERT(eqc, consumer_counter, 10, 23, 0);
 MLX5V_IFC_ASSERT(eqc, producer_counter, 11, 23, 0);
+/* create_eq_in: prm/mlx5 §6.1 */
 MLX5V_IFC_ASSERT_BYTES(create_eq_in, 0x110);
 MLX5V_IFC_ASSERT_IN_HDR(create_eq_in);
 MLX5V_IFC_ASSERT_SPAN(create_eq_in, eqc, 0x10, 64);
 MLX5V_IFC_ASSERT_SPAN(create_eq_in, event_bitmask, 0x58, 32);
 MLX5V_IFC_ASSERT_OFF(create_eq_in, pas, 0x110);
+/* create_eq_out: prm/mlx5 §6.3 */
 MLX5V_IFC_ASSERT_BYTES(create_eq_out, 0x10);
 MLX5V_IFC_ASSERT_OUT_HDR(create_eq_out);
 MLX5V_IFC_ASSERT(create_eq_out, eq_number, 2, 7, 0);
+/* destroy_eq_in: prm/mlx5 §6.3 */
 MLX5V_IFC_ASSERT_BYTES(destroy_eq_in, 0x10);
 MLX5V_IFC_ASSERT_IN_HDR(destroy_eq_in);
 MLX5V_IFC_ASSERT(destroy_eq_in, eq_number, 2, 7, 0);
+/* destroy_eq_out: prm/mlx5 §6.3 */
 MLX5V_IFC_ASSERT_BYTES(destroy_eq_out, 0x10);
 MLX5V_IFC_ASSERT_OUT_HDR(destroy_eq_out);
+/* query_eq_in: prm/mlx5 §6.3 */
 MLX5V_IFC_ASSERT_BYTES(query_eq_in, 0x10);
 MLX5V_IFC_ASSERT_IN_HDR(query_eq_in);
 MLX5V_IFC_ASSERT(query_eq_in, eq_number, 2, 7, 0);
+/* query_eq_out: prm/mlx5 §6.3 */
 MLX5V_IFC_ASSERT_BYTES(query_eq_out, 0x110);
 MLX5V_IFC_ASSERT_OUT_HDR(query_eq_out);
 MLX5V_IFC_ASSERT_SPAN(query_eq_out, eqc, 0x10, 64);
 MLX5V_IFC_ASSERT_SPAN(query_eq_out, event_bitmask, 0x58, 8);
 MLX5V_IFC_ASSERT_OFF(query_eq_out, pas, 0x110);
+/* eqe: prm/mlx5 §6.5 */
 MLX5V_IFC_ASSERT_BYTES(eqe, 0x40);
 MLX5V_IFC_ASSERT_SPAN(eqe, type, 0x1, 1);
 MLX5V_IFC_ASSERT_SPAN(eqe, sub_type, 0x3, 1);
 MLX5V_IFC_ASSERT_SPAN(eqe, data, 0x20, 28);
 MLX5V_IFC_ASSERT_SPAN(eqe, signature, 0x3e, 1);
 MLX5V_IFC_ASSERT(eqe, owner, 15, 0, 0);
+/* gen_eqe_in: prm/mlx5 §6.3 */
 MLX5V_IFC_ASSERT_BYTES(gen_eqe_in, 0x50);
 MLX5V_IFC_ASSERT_IN_HDR(gen_eqe_in);
 MLX5V_IFC_ASSERT(gen_eqe_in, eq_number, 2, 7, 0);
 MLX5V_IFC_ASSERT_SPAN(gen_eqe_in, eqe, 0x10, 64);
+/* gen_eqe_out: prm/mlx5 §6.3 */
 MLX5V_IFC_ASSERT_BYTES(gen_eqe_out, 0x10);
 MLX5V_IFC_ASSERT_OUT_HDR(gen_eqe_out);
+/* eqe_comp: prm/mlx5 §6.6 */
 MLX5V_IFC_ASSERT_BYTES(eqe_comp, 0x1c);
 MLX5V_IFC_ASSERT(eqe_comp, cqn, 6, 23, 0);
+/* eqe_cq_err: prm/mlx5 §6.6 */
 MLX5V_IFC_ASSERT_BYTES(eqe_cq_err, 0x1c);
 MLX5V_IFC_ASSERT(eqe_cq_err, cqn, 0, 23, 0);
 MLX5V_IFC_ASSERT_SPAN(eqe_cq_err, syndrome, 0xb, 1);
+/* eqe_qp_srq: prm/mlx5 §6.6 */
 MLX5V_IFC_ASSERT_BYTES(eqe_qp_srq, 0x1c);
 MLX5V_IFC_ASSERT_SPAN(eqe_qp_srq, type, 0x14, 1);
 MLX5V_IFC_ASSERT_SPAN(eqe_qp_srq, qp_srq_n, 0x18, 4);
+/* eqe_port_change: prm/mlx5 §6.6 */
 MLX5V_IFC_ASSERT_BYTES(eqe_port_change, 0x1c);
 MLX5V_IFC_ASSERT(eqe_port_change, port, 2, 31, 28);
+/* eqe_cmd: prm/mlx5 §6.6 */
 MLX5V_IFC_ASSERT_BYTES(eqe_cmd, 0x1c);
 MLX5V_IFC_ASSERT_SPAN(eqe_cmd, vector, 0x0, 4);
+/* eqe_page_req: prm/mlx5 §6.6 */
 MLX5V_IFC_ASSERT_BYTES(eqe_page_req, 0x1c);
 MLX5V_IFC_ASSERT_SPAN(eqe_page_req, ec_function, 0x0, 2);
 MLX5V_IFC_ASSERT_SPAN(eqe_page_req, func_id, 0x2, 2);
 MLX5V_IFC_ASSERT_SPAN(eqe_page_req, num_pages, 0x4, 4);
+/* eqe_vport_change: prm/mlx5 §6.6 */
 MLX5V_IFC_ASSERT_BYTES(eqe_vport_change, 0x1c);
 MLX5V_IFC_ASSERT_SPAN(eqe_vport_change, vport_num, 0x2, 2);
+/* cqc: prm/mlx5 §7.1 */
 MLX5V_IFC_ASSERT_BYTES(cqc, 0x40);
 MLX5V_IFC_ASSERT(cqc, status, 0, 31, 28);
 MLX5V_IFC_ASSERT(cqc, dbr_umem_valid, 0, 25, 25);
@@ -410,6 +428,7 @@ MLX5V_IFC_ASSERT(cqc, last_solicit_index, 9, 23, 0);
 MLX5V_IFC_ASSERT(cqc, consumer_counter, 10, 23, 0);
 MLX5V_IFC_ASSERT(cqc, producer_counter, 11, 23, 0);
 MLX5V_IFC_ASSERT_SPAN(cqc, dbr_addr, 0x38, 8);
+/* create_cq_in: prm/mlx5 §7.1 */
 MLX5V_IFC_ASSERT_BYTES(create_cq_in, 0x110);
 MLX5V_IFC_ASSERT_IN_HDR(create_cq_in);
 MLX5V_IFC_ASSERT_SPAN(create_cq_in, cqc, 0x10, 64);
@@ -417,30 +436,37 @@ MLX5V_IFC_ASSERT_SPAN(create_cq_in, cq_umem_offset, 0x50, 8);
 MLX5V_IFC_ASSERT(create_cq_in, cq_umem_id, 22, 31, 0);
 MLX5V_IFC_ASSERT(create_cq_in, cq_umem_valid, 23, 31, 31);
 MLX5V_IFC_ASSERT_OFF(create_cq_in, pas, 0x110);
+/* create_cq_out: prm/mlx5 §7.1 */
 MLX5V_IFC_ASSERT_BYTES(create_cq_out, 0x10);
 MLX5V_IFC_ASSERT_OUT_HDR(create_cq_out);
 MLX5V_IFC_ASSERT(create_cq_out, cqn, 2, 23, 0);
+/* destroy_cq_in: prm/mlx5 §7.1 */
 MLX5V_IFC_ASSERT_BYTES(destroy_cq_in, 0x10);
 MLX5V_IFC_ASSERT_IN_HDR(destroy_cq_in);
 MLX5V_IFC_ASSERT(destroy_cq_in, cqn, 2, 23, 0);
+/* query_cq_in: prm/mlx5 §7.1 */
 MLX5V_IFC_ASSERT_BYTES(query_cq_in, 0x10);
 MLX5V_IFC_ASSERT_IN_HDR(query_cq_in);
 MLX5V_IFC_ASSERT(query_cq_in, cqn, 2, 23, 0);
+/* query_cq_out: prm/mlx5 §7.1 */
 MLX5V_IFC_ASSERT_BYTES(query_cq_out, 0x110);
 MLX5V_IFC_ASSERT_OUT_HDR(query_cq_out);
 MLX5V_IFC_ASSERT_SPAN(query_cq_out, cqc, 0x10, 64);
 MLX5V_IFC_ASSERT_OFF(query_cq_out, pas, 0x110);
+/* cqe: prm/mlx5 §7.4 */
 MLX5V_IFC_ASSERT_BYTES(cqe, 0x40);
 MLX5V_IFC_ASSERT_SPAN(cqe, byte_cnt, 0x2c, 4);
 MLX5V_IFC_ASSERT_SPAN(cqe, wqe_counter, 0x3c, 2);
 MLX5V_IFC_ASSERT_SPAN(cqe, signature, 0x3e, 1);
 MLX5V_IFC_ASSERT(cqe, opcode, 15, 7, 4);
 MLX5V_IFC_ASSERT(cqe, owner, 15, 0, 0);
+/* cq_dbrec: prm/mlx5 §7.3 */
 MLX5V_IFC_ASSERT_BYTES(cq_dbrec, 0x8);
 MLX5V_IFC_ASSERT(cq_dbrec, set_ci, 0, 23, 0);
 MLX5V_IFC_ASSERT(cq_dbrec, arm_sn, 1, 29, 28);
 MLX5V_IFC_ASSERT(cq_dbrec, arm_cmd, 1, 27, 24);
 MLX5V_IFC_ASSERT(cq_dbrec, arm_ci, 1, 23, 0);
+/* uar_page: prm/mlx5 §8 */
 MLX5V_IFC_ASSERT_BYTES(uar_page, 0x1000);
 MLX5V_IFC_ASSERT_SPAN(uar_page, cq_db, 0x20, 8);
 MLX5V_IFC_ASSERT_SPAN(uar_page, eq_db_arm, 0x40, 4);
