@@ -54,9 +54,9 @@ bench_one(struct mlx5v_dev *dev, const struct bench_cmd *b, unsigned int iters)
 	if (out == NULL)
 		return -ENOMEM;
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, b->opcode);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, b->op_mod);
-	RTE_PMD_MLX5V_SET_(in, 2, 31, 0, b->dw2);
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, b->opcode);
+	MLX5V_IFC_SET(cmd_in_hdr, in, op_mod, b->op_mod);
+	MLX5V_IFC_SET(cmd_in_hdr, in, command_dw2, b->dw2);
 	/* Warm-up: grows the slot's mailbox chain once. */
 	for (i = 0; i < 100; i++) {
 		ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, b->outlen);
@@ -94,11 +94,11 @@ main(int argc, char **argv)
 {
 	static const struct bench_cmd cmds[] = {
 		{ "QUERY_ISSI (0x70 out)", MLX5V_CMD_OP_QUERY_ISSI, 0, 0,
-		  MLX5V_QUERY_ISSI_OUT_SIZE },
+		  MLX5V_IFC_BYTES(query_issi_out) },
 		{ "QUERY_PAGES init (inline)", MLX5V_CMD_OP_QUERY_PAGES, MLX5V_QUERY_PAGES_INIT, 0,
 		  MLX5V_CMD_HDR_SIZE },
 		{ "QUERY_HCA_CAP cur (4 KiB)", MLX5V_CMD_OP_QUERY_HCA_CAP, MLX5V_CAP_MODE_CUR, 0,
-		  MLX5V_HCA_CAP_CMD_SIZE },
+		  MLX5V_IFC_BYTES(query_hca_cap_out) },
 	};
 	struct mlx5v_dev *dev;
 	unsigned int iters = 20000, i;

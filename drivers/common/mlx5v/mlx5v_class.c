@@ -15,7 +15,7 @@
 #include <rte_string_fns.h>
 
 #include "mlxv_class_parse.h"
-#include "rte_pmd_mlx5v_prm.h"
+#include "mlx5v_prm.h"
 #include "mlx5v_class.h"
 #include "mlx5v_log.h"
 
@@ -197,8 +197,8 @@ mlx5v_class_port_event(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, 
 {
 	struct mlx5v_class_event ev = {
 		.type = MLX5V_DEV_EVENT_PORT,
-		.port = eqe[RTE_PMD_MLX5V_EQE_PORT_OFF] >> 4,
-		.sub_type = eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF],
+		.port = MLX5V_IFC_GET(eqe_port_change, MLX5V_IFC_ADDR_OF(eqe, eqe, data), port),
+		.sub_type = MLX5V_IFC_GET(eqe, eqe, sub_type),
 	};
 
 	RTE_SET_USED(type);

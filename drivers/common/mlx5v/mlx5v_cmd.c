@@ -234,27 +234,6 @@ mlx5v_cmd_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/*
- * Device structures are big-endian and mailbox offsets are not 4-byte aligned in general, hence
- * memcpy rather than a cast (prm/mlx5 §0 conventions).
- */
-static void
-mlx5v_be32_put(uint8_t *p, uint32_t v)
-{
-	uint32_t be = rte_cpu_to_be_32(v);
-
-	memcpy(p, &be, sizeof(be));
-}
-
-static uint32_t
-mlx5v_be32_get(const uint8_t *p)
-{
-	uint32_t be;
-
-	memcpy(&be, p, sizeof(be));
-	return rte_be_to_cpu_32(be);
-}
-
 /* XOR fold used by the [K] signature rule: a signed area XORs to 0xff (prm/mlx5 §3.4). */
 static uint8_t
 mlx5v_xor8(const uint8_t *p, size_t len)
@@ -366,16 +345,18 @@ mlx5v_cmd_mbox_fill(struct mlx5v_cmd_mbox *mb, unsigned int nblocks, const uint8
 		 * The last block has next = 0; block_num counts 0..n-1 along the chain or the
 		 * device fails delivery with BAD_BLK_NUM_ERR 0x3 (prm/mlx5 §3.3, §3.7).
 		 */
-		MLX5V_SET64(blk, MLX5V_MBOX_NEXT, next);
-		mlx5v_be32_put(blk + MLX5V_MBOX_BLOCK_NUM, i);
+		MLX5V_IFC_SET64(cmd_mbox, blk, next, next);
+		MLX5V_IFC_SET(cmd_mbox, blk, block_num, i);
 		/* The kernel's token rule: every block carries the entry token (§3.4). */
-		blk[MLX5V_MBOX_TOKEN] = token;
+		MLX5V_IFC_SET(cmd_mbox, blk, token, token);
 		if (checksum) {
 			/* §3.4: ctrl_sig covers 0x200..0x23d, sig covers 0..0x23e. */
-			blk[MLX5V_MBOX_CTRL_SIG] =
-				~mlx5v_xor8(blk + MLX5V_MBOX_DATA_LEN,
-					    MLX5V_MBOX_CTRL_SIG - MLX5V_MBOX_DATA_LEN);
-			blk[MLX5V_MBOX_SIG] = ~mlx5v_xor8(blk, MLX5V_MBOX_SIG);
+			MLX5V_IFC_SET(cmd_mbox, blk, ctrl_sig,
+				      ~mlx5v_xor8(blk + MLX5V_MBOX_DATA_LEN,
+						  MLX5V_IFC_BYTE_OFF(cmd_mbox, ctrl_sig) -
+						  MLX5V_MBOX_DATA_LEN));
+			MLX5V_IFC_SET(cmd_mbox, blk, sig,
+				      ~mlx5v_xor8(blk, MLX5V_IFC_BYTE_OFF(cmd_mbox, sig)));
 		}
 	}
 }
@@ -417,7 +398,7 @@ mlx5v_cmd_verify_sig(const struct mlx5v_cmd_slot *s, unsigned int nout, int entr
 		const uint8_t *blk = s->out.va + (size_t)i * MLX5V_MBOX_ALIGN;
 
 		if (mlx5v_xor8(blk + MLX5V_MBOX_DATA_LEN,
-			       MLX5V_MBOX_SIG - MLX5V_MBOX_DATA_LEN) != 0xff ||
+			       MLX5V_IFC_BYTE_OFF(cmd_mbox, sig) - MLX5V_MBOX_DATA_LEN) != 0xff ||
 		    mlx5v_xor8(blk, MLX5V_MBOX_SIZE) != 0xff) {
 			*what = "output block";
 			return -1;
@@ -435,7 +416,8 @@ mlx5v_cmd_verify_sig(const struct mlx5v_cmd_slot *s, unsigned int nout, int entr
 static uint8_t
 mlx5v_cmd_owner(const struct mlx5v_cmd_slot *s)
 {
-	return __atomic_load_n(&s->ent[MLX5V_CMD_ENT_STATUS_OWN], __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&s->ent[MLX5V_IFC_BYTE_OFF(cmd_layout, status_own)],
+			       __ATOMIC_ACQUIRE);
 }
 
 /*
@@ -559,8 +541,8 @@ mlx5v_cmd_dead_result(struct mlx5v_dev *dev, uint16_t opcode, void *out, size_t 
 		MLX5V_CMD_LOG(DEBUG, "%s: %s completed locally (device dead)", dev->name, e->name);
 		return 0;
 	}
-	o[0] = MLX5V_CMD_STAT_DRIVER_ABORTED;
-	mlx5v_be32_put(o + 4, MLX5V_DRIVER_SYND);
+	MLX5V_IFC_SET(cmd_out_hdr, o, status, MLX5V_CMD_STAT_DRIVER_ABORTED);
+	MLX5V_IFC_SET(cmd_out_hdr, o, syndrome, MLX5V_DRIVER_SYND);
 	MLX5V_CMD_LOG(DEBUG, "%s: %s aborted (device dead)", dev->name, e->name);
 	return -ENOLINK;
 }
@@ -576,7 +558,7 @@ static int
 mlx5v_cmd_event(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *arg)
 {
 	struct mlx5v_cmd *cmd = &dev->cmd;
-	uint32_t vec = mlx5v_be32_get(eqe + RTE_PMD_MLX5V_EQE_CMD_VECTOR_OFF);
+	uint32_t vec = MLX5V_IFC_GET(eqe_cmd, MLX5V_IFC_ADDR_OF(eqe, eqe, data), vector);
 	unsigned int i;
 
 	RTE_SET_USED(type);
@@ -637,24 +619,25 @@ mlx5v_cmd_post(struct mlx5v_dev *dev, unsigned int idx, const void *in, size_t i
 
 	/* Zeroing also clears out[] and status, as §3.5 step 1 requires before posting. */
 	memset(ent, 0, MLX5V_CMD_ENT_SIZE);
-	ent[MLX5V_CMD_ENT_TYPE] = MLX5V_CMD_TYPE_PCI;
-	mlx5v_be32_put(ent + MLX5V_CMD_ENT_INLEN, inlen);
+	MLX5V_IFC_SET(cmd_layout, ent, type, MLX5V_CMD_TYPE_PCI);
+	MLX5V_IFC_SET(cmd_layout, ent, inlen, inlen);
 	/* A zero iptr/optr means "no chain"; [R] fills them even then (prm/mlx5 §3.2). */
-	MLX5V_SET64(ent, MLX5V_CMD_ENT_IPTR, nin ? s->in.iova : 0);
-	memcpy(ent + MLX5V_CMD_ENT_IN, in, RTE_MIN(inlen, (size_t)MLX5V_CMD_INLINE_LEN));
-	MLX5V_SET64(ent, MLX5V_CMD_ENT_OPTR, nout ? s->out.iova : 0);
-	mlx5v_be32_put(ent + MLX5V_CMD_ENT_OUTLEN, outlen);
-	ent[MLX5V_CMD_ENT_TOKEN] = s->token;
-	s->opcode = MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE);
+	MLX5V_IFC_SET64(cmd_layout, ent, iptr, nin ? s->in.iova : 0);
+	memcpy(MLX5V_IFC_ADDR_OF(cmd_layout, ent, in), in,
+	       RTE_MIN(inlen, (size_t)MLX5V_CMD_INLINE_LEN));
+	MLX5V_IFC_SET64(cmd_layout, ent, optr, nout ? s->out.iova : 0);
+	MLX5V_IFC_SET(cmd_layout, ent, outlen, outlen);
+	MLX5V_IFC_SET(cmd_layout, ent, token, s->token);
+	s->opcode = MLX5V_IFC_GET(cmd_in_hdr, in, opcode);
 	__atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
 	/* Hand the entry to the device: owner bit 1 (§3.5 step 2). */
-	ent[MLX5V_CMD_ENT_STATUS_OWN] = MLX5V_CMD_OWNER_HW;
+	MLX5V_IFC_SET(cmd_layout, ent, status_own, MLX5V_CMD_OWNER_HW);
 	/*
 	 * [K] computes the entry signature last, after the owner byte, because sig covers all 64
 	 * bytes including status_own (prm/mlx5 §3.4, §3.5 step 3).
 	 */
 	if (cmd->checksum)
-		ent[MLX5V_CMD_ENT_SIG] = ~mlx5v_xor8(ent, MLX5V_CMD_ENT_SIZE);
+		MLX5V_IFC_SET(cmd_layout, ent, sig, ~mlx5v_xor8(ent, MLX5V_CMD_ENT_SIZE));
 	/*
 	 * §3.5 step 4: the entry, every mailbox block and the owner bit must be visible in
 	 * memory before the device can see the doorbell.
@@ -848,7 +831,7 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 
 	if (in == NULL || out == NULL || inlen < 8 || outlen < 8)
 		return -EINVAL;
-	opcode = MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE);
+	opcode = MLX5V_IFC_GET(cmd_in_hdr, in, opcode);
 	/*
 	 * Dead device or no queue yet (or already cleaned up): nothing is posted, the result is
 	 * synthesised (prm/mlx5 §3.11).
@@ -906,7 +889,7 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	 * The owner bit is 0 here (mlx5v_cmd_wait() returned 0 after the barrier); bits 7:1 are the
 	 * delivery status (prm/mlx5 §3.2, §3.7).
 	 */
-	status_own = s->ent[MLX5V_CMD_ENT_STATUS_OWN];
+	status_own = MLX5V_IFC_GET(cmd_layout, s->ent, status_own);
 	deliv = status_own >> 1;
 	/*
 	 * §3.4: with signatures on, the device signs its output too. The entry signature
@@ -937,12 +920,13 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	 * An outbox status != OK is returned as -EREMOTEIO with the outbox intact: the [R] cmd_do
 	 * contract that devx_create_eq callers rely on (prm/mlx5 §3.9).
 	 */
-	memcpy(out, s->ent + MLX5V_CMD_ENT_OUT, RTE_MIN(outlen, (size_t)MLX5V_CMD_INLINE_LEN));
+	memcpy(out, MLX5V_IFC_ADDR_OF(cmd_layout, s->ent, out),
+	       RTE_MIN(outlen, (size_t)MLX5V_CMD_INLINE_LEN));
 	if (nout > 0)
 		mlx5v_cmd_mbox_read(&s->out, nout, (uint8_t *)out + MLX5V_CMD_INLINE_LEN,
 				    outlen - MLX5V_CMD_INLINE_LEN);
 	mlx5v_cmd_slot_put(cmd, idx);
-	ret = MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS) != MLX5V_CMD_STAT_OK ? -EREMOTEIO : 0;
+	ret = MLX5V_IFC_GET(cmd_out_hdr, out, status) != MLX5V_CMD_STAT_OK ? -EREMOTEIO : 0;
 	mlx5v_cmd_account(dev, opcode, ret, t0, t_db, t_owner, t_done);
 	return ret;
 }
@@ -969,15 +953,15 @@ mlx5v_cmd_exec_flags(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	ret = mlx5v_cmd_invoke(dev, in, inlen, out, outlen, flags);
 	if (ret != -EREMOTEIO)
 		return ret;
-	status = MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS);
+	status = MLX5V_IFC_GET(cmd_out_hdr, out, status);
 	ret = mlx5v_cmd_status_to_errno(status);
 	/* The one log line of a failed command (house style: exactly once). */
 	MLX5V_CMD_LOG(ERR, "%s: %s(0x%x) op_mod 0x%x failed, status %s(0x%x), syndrome 0x%x",
-		      dev->name, mlx5v_cmd_opcode_name(MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE)),
-		      MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE),
-		      MLX5V_GET(in, RTE_PMD_MLX5V_IN_OP_MOD),
+		      dev->name, mlx5v_cmd_opcode_name(MLX5V_IFC_GET(cmd_in_hdr, in, opcode)),
+		      MLX5V_IFC_GET(cmd_in_hdr, in, opcode),
+		      MLX5V_IFC_GET(cmd_in_hdr, in, op_mod),
 		      mlx5v_cmd_status_name(status), status,
-		      MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME));
+		      MLX5V_IFC_GET(cmd_out_hdr, out, syndrome));
 	return ret;
 }
 

@@ -401,9 +401,9 @@ mlx5v_dev_simple_cmd(struct mlx5v_dev *dev, uint16_t opcode, uint16_t op_mod,
 	uint8_t out[MLX5V_CMD_HDR_SIZE];
 
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, opcode);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, op_mod);
-	RTE_PMD_MLX5V_SET_(in, 2, 31, 0, dw2);
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, opcode);
+	MLX5V_IFC_SET(cmd_in_hdr, in, op_mod, op_mod);
+	MLX5V_IFC_SET(cmd_in_hdr, in, command_dw2, dw2);
 	return mlx5v_cmd_exec(dev, in, sizeof(in), out, outlen);
 }
 
@@ -411,7 +411,8 @@ static int
 mlx5v_dev_enable_hca(struct mlx5v_dev *dev)
 {
 	/* enable_hca_out is 12 bytes (§2.1 step 6); function_id 0 is this function. */
-	return mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_ENABLE_HCA, 0, 0, MLX5V_ENABLE_HCA_OUT_SIZE);
+	return mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_ENABLE_HCA, 0, 0,
+				    MLX5V_IFC_BYTES(enable_hca_out));
 }
 
 /*
@@ -428,24 +429,24 @@ static int
 mlx5v_dev_set_issi(struct mlx5v_dev *dev)
 {
 	uint8_t in[MLX5V_CMD_HDR_SIZE];
-	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	uint8_t out[MLX5V_IFC_BYTES(query_issi_out)];
 	uint32_t sup;
 	int ret;
 
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_ISSI);
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, MLX5V_CMD_OP_QUERY_ISSI);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0)
 		return ret;
-	sup = MLX5V_GET(out, MLX5V_QUERY_ISSI_OUT_SUPPORTED_ISSI_DW0);
+	sup = MLX5V_IFC_GET(query_issi_out, out, supported_issi_dw0);
 	/* supported_issi_dw0 bit 1 = ISSI 1, the only one we speak (prm/mlx5 §2.1 step 7). */
 	if (!(sup & 0x2)) {
 		MLX5V_LOG(ERR, "%s: ISSI 1 not supported (supported_issi 0x%x)", dev->name, sup);
 		return -EOPNOTSUPP;
 	}
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_SET_ISSI);
-	MLX5V_SET(in, MLX5V_SET_ISSI_IN_CURRENT_ISSI, 1);
+	MLX5V_IFC_SET(set_issi_in, in, opcode, MLX5V_CMD_OP_SET_ISSI);
+	MLX5V_IFC_SET(set_issi_in, in, current_issi, 1);
 	return mlx5v_cmd_exec(dev, in, sizeof(in), out, MLX5V_CMD_HDR_SIZE);
 }
 
@@ -453,15 +454,15 @@ mlx5v_dev_set_issi(struct mlx5v_dev *dev)
 static int
 mlx5v_dev_set_host_endianness(struct mlx5v_dev *dev)
 {
-	uint8_t in[MLX5V_ACCESS_REG_IN_DATA + 16];
+	uint8_t in[MLX5V_IFC_BYTES(access_register_in) + MLX5V_REG_HOST_ENDIANNESS_SIZE];
 	uint8_t out[MLX5V_CMD_HDR_SIZE + 16];
 
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_ACCESS_REG);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_ACCESS_REG_WRITE);
-	MLX5V_SET(in, MLX5V_ACCESS_REG_IN_REGISTER_ID, MLX5V_REG_HOST_ENDIANNESS);
+	MLX5V_IFC_SET(access_register_in, in, opcode, MLX5V_CMD_OP_ACCESS_REG);
+	MLX5V_IFC_SET(access_register_in, in, op_mod, MLX5V_ACCESS_REG_WRITE);
+	MLX5V_IFC_SET(access_register_in, in, register_id, MLX5V_REG_HOST_ENDIANNESS);
 #if RTE_BYTE_ORDER == RTE_BIG_ENDIAN
-	in[MLX5V_ACCESS_REG_IN_DATA] = 0x80;
+	*(uint8_t *)MLX5V_IFC_ADDR_OF(access_register_in, in, register_data) = 0x80;
 #endif
 	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 }
@@ -475,15 +476,16 @@ mlx5v_dev_query_cap(struct mlx5v_dev *dev, unsigned int type, unsigned int mode,
 	int ret;
 
 	/* 0x1010 bytes of output: kept off the stack. */
-	out = calloc(1, MLX5V_HCA_CAP_CMD_SIZE);
+	out = calloc(1, MLX5V_IFC_BYTES(query_hca_cap_out));
 	if (out == NULL)
 		return -ENOMEM;
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_HCA_CAP);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, (type << 1) | mode);
-	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, MLX5V_HCA_CAP_CMD_SIZE);
+	MLX5V_IFC_SET(query_hca_cap_in, in, opcode, MLX5V_CMD_OP_QUERY_HCA_CAP);
+	MLX5V_IFC_SET(query_hca_cap_in, in, op_mod, (type << 1) | mode);
+	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, MLX5V_IFC_BYTES(query_hca_cap_out));
 	if (ret == 0)
-		memcpy(cap, out + MLX5V_HCA_CAP_OFF, MLX5V_HCA_CAP_SIZE);
+		memcpy(cap, MLX5V_IFC_ADDR_OF(query_hca_cap_out, out, capability),
+		       MLX5V_HCA_CAP_SIZE);
 	free(out);
 	return ret;
 }
@@ -502,23 +504,23 @@ mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
 	ret = mlx5v_dev_query_cap(dev, MLX5V_CAP_GENERAL, MLX5V_CAP_MODE_CUR, dev->hca_cap_cur);
 	if (ret < 0)
 		return ret;
-	in = calloc(1, MLX5V_HCA_CAP_CMD_SIZE);
+	in = calloc(1, MLX5V_IFC_BYTES(set_hca_cap_in));
 	if (in == NULL)
 		return -ENOMEM;
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_SET_HCA_CAP);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_SET_HCA_CAP_OP_MOD_GENERAL);
-	cap = in + MLX5V_HCA_CAP_OFF;
+	MLX5V_IFC_SET(set_hca_cap_in, in, opcode, MLX5V_CMD_OP_SET_HCA_CAP);
+	MLX5V_IFC_SET(set_hca_cap_in, in, op_mod, MLX5V_SET_HCA_CAP_OP_MOD_GENERAL);
+	cap = MLX5V_IFC_ADDR_OF(set_hca_cap_in, in, capability);
 	memcpy(cap, dev->hca_cap_cur, MLX5V_HCA_CAP_SIZE);
 	/* No device-side signature checks unless the driver signs (§3.4). */
 	if (!dev->cmd.checksum)
-		MLX5V_SET(cap, MLX5V_CAP_CMDIF_CHECKSUM, 0);
+		MLX5V_IFC_SET(cmd_hca_cap, cap, cmdif_checksum, 0);
 	/* UAR pages follow the host page size: log2(page) - 12 (§2.2, §12 #16). */
-	MLX5V_SET(cap, MLX5V_CAP_LOG_UAR_PAGE_SZ,
-		  rte_log2_u64(rte_mem_page_size()) - MLX5V_ADAPTER_PAGE_SHIFT);
+	MLX5V_IFC_SET(cmd_hca_cap, cap, log_uar_page_sz,
+		      rte_log2_u64(rte_mem_page_size()) - MLX5V_ADAPTER_PAGE_SHIFT);
 	/* mkey_by_name only if the max caps allow it, as [R] does (prm/mlx5 §2.1 step 13). */
-	if (MLX5V_GET(dev->hca_cap_max, MLX5V_CAP_MKEY_BY_NAME))
-		MLX5V_SET(cap, MLX5V_CAP_MKEY_BY_NAME, 1);
-	ret = mlx5v_cmd_exec(dev, in, MLX5V_HCA_CAP_CMD_SIZE, out, sizeof(out));
+	if (MLX5V_IFC_GET(cmd_hca_cap, dev->hca_cap_max, mkey_by_name))
+		MLX5V_IFC_SET(cmd_hca_cap, cap, mkey_by_name, 1);
+	ret = mlx5v_cmd_exec(dev, in, MLX5V_IFC_BYTES(set_hca_cap_in), out, sizeof(out));
 	/*
 	 * Keep our copy in sync with what the device now has; later checks (umem_uid_0, port_type,
 	 * fast_teardown) read hca_cap_cur.
@@ -542,24 +544,24 @@ mlx5v_dev_set_roce_cap(struct mlx5v_dev *dev)
 	uint8_t *in, *cur, *max;
 	int ret;
 
-	if (!MLX5V_GET(dev->hca_cap_cur, MLX5V_CAP_ROCE_EN))
+	if (!MLX5V_IFC_GET(cmd_hca_cap, dev->hca_cap_cur, roce))
 		return 0;
-	in = calloc(1, MLX5V_HCA_CAP_CMD_SIZE + MLX5V_HCA_CAP_SIZE);
+	in = calloc(1, MLX5V_IFC_BYTES(set_hca_cap_in) + MLX5V_HCA_CAP_SIZE);
 	if (in == NULL)
 		return -ENOMEM;
 	/* cur lands directly where SET_HCA_CAP takes the capability. */
-	cur = in + MLX5V_HCA_CAP_OFF;
-	max = in + MLX5V_HCA_CAP_CMD_SIZE;
+	cur = MLX5V_IFC_ADDR_OF(set_hca_cap_in, in, capability);
+	max = in + MLX5V_IFC_BYTES(set_hca_cap_in);
 	ret = mlx5v_dev_query_cap(dev, MLX5V_CAP_TYPE_ROCE, MLX5V_CAP_MODE_CUR, cur);
 	if (ret == 0)
 		ret = mlx5v_dev_query_cap(dev, MLX5V_CAP_TYPE_ROCE, MLX5V_CAP_MODE_MAX, max);
-	if (ret < 0 || MLX5V_GET(cur, MLX5V_ROCE_CAP_SW_R_ROCE_SRC_UDP_PORT) ||
-	    !MLX5V_GET(max, MLX5V_ROCE_CAP_SW_R_ROCE_SRC_UDP_PORT))
+	if (ret < 0 || MLX5V_IFC_GET(roce_cap, cur, sw_r_roce_src_udp_port) ||
+	    !MLX5V_IFC_GET(roce_cap, max, sw_r_roce_src_udp_port))
 		goto out;
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_SET_HCA_CAP);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_SET_HCA_CAP_OP_MOD_ROCE);
-	MLX5V_SET(cur, MLX5V_ROCE_CAP_SW_R_ROCE_SRC_UDP_PORT, 1);
-	ret = mlx5v_cmd_exec(dev, in, MLX5V_HCA_CAP_CMD_SIZE, out, sizeof(out));
+	MLX5V_IFC_SET(set_hca_cap_in, in, opcode, MLX5V_CMD_OP_SET_HCA_CAP);
+	MLX5V_IFC_SET(set_hca_cap_in, in, op_mod, MLX5V_SET_HCA_CAP_OP_MOD_ROCE);
+	MLX5V_IFC_SET(roce_cap, cur, sw_r_roce_src_udp_port, 1);
+	ret = mlx5v_cmd_exec(dev, in, MLX5V_IFC_BYTES(set_hca_cap_in), out, sizeof(out));
 out:
 	free(in);
 	return ret;
@@ -572,7 +574,7 @@ out:
 static int
 mlx5v_dev_check_caps(struct mlx5v_dev *dev)
 {
-	if (!MLX5V_GET(dev->hca_cap_cur, MLX5V_CAP_UMEM_UID_0)) {
+	if (!MLX5V_IFC_GET(cmd_hca_cap, dev->hca_cap_cur, umem_uid_0)) {
 		MLX5V_LOG(ERR, "%s: cap umem_uid_0 is 0, not supported", dev->name);
 		return -EOPNOTSUPP;
 	}
@@ -594,15 +596,16 @@ mlx5v_dev_init_hca(struct mlx5v_dev *dev)
 static int
 mlx5v_dev_enable_roce(struct mlx5v_dev *dev)
 {
-	uint8_t in[MLX5V_MODIFY_NIC_VPORT_IN_SIZE];
+	uint8_t in[MLX5V_IFC_BYTES(modify_nic_vport_context_in)];
 	uint8_t out[MLX5V_CMD_HDR_SIZE];
 
-	if (MLX5V_GET(dev->hca_cap_cur, MLX5V_CAP_PORT_TYPE) != MLX5V_CAP_PORT_TYPE_ETH)
+	if (MLX5V_IFC_GET(cmd_hca_cap, dev->hca_cap_cur, port_type) != MLX5V_CAP_PORT_TYPE_ETH)
 		return 0;
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT);
-	MLX5V_SET(in, MLX5V_MODIFY_NIC_VPORT_IN_FIELD_SELECT_ROCE_EN, 1);
-	MLX5V_SET(in, MLX5V_MODIFY_NIC_VPORT_IN_ROCE_EN, 1);
+	MLX5V_IFC_SET(modify_nic_vport_context_in, in, opcode,
+		      MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT);
+	MLX5V_IFC_SET(modify_nic_vport_context_in, in, field_select_roce_en, 1);
+	MLX5V_IFC_SET(modify_nic_vport_context_in, in, roce_en, 1);
 	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 }
 
@@ -621,15 +624,15 @@ mlx5v_dev_teardown_fast(struct mlx5v_dev *dev)
 	int ret;
 
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_TEARDOWN_HCA);
-	MLX5V_SET(in, MLX5V_TEARDOWN_HCA_IN_PROFILE, MLX5V_TEARDOWN_PROFILE_PREPARE_FAST_TEARDOWN);
+	MLX5V_IFC_SET(teardown_hca_in, in, opcode, MLX5V_CMD_OP_TEARDOWN_HCA);
+	MLX5V_IFC_SET(teardown_hca_in, in, profile, MLX5V_TEARDOWN_PROFILE_PREPARE_FAST_TEARDOWN);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0)
 		return ret;
 	/*
 	 * state = FORCE_STATE_FAIL: firmware refused the fast path (prm/mlx5 §2.3 step 2, §9).
 	 */
-	if (MLX5V_GET(out, MLX5V_TEARDOWN_HCA_OUT_STATE) == MLX5V_TEARDOWN_STATE_FORCE_FAIL)
+	if (MLX5V_IFC_GET(teardown_hca_out, out, state) == MLX5V_TEARDOWN_STATE_FORCE_FAIL)
 		return -EIO;
 	/* §2.3: request nic_interface DISABLED; this also writes 0 into bits 7:0. */
 	v = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDQ_ADDR_L_SZ);
@@ -655,7 +658,7 @@ static void
 mlx5v_dev_teardown_hca(struct mlx5v_dev *dev)
 {
 	if (dev->fast_teardown && dev->hca_cap_cur != NULL &&
-	    MLX5V_GET(dev->hca_cap_cur, MLX5V_CAP_FAST_TEARDOWN) &&
+	    MLX5V_IFC_GET(cmd_hca_cap, dev->hca_cap_cur, fast_teardown) &&
 	    mlx5v_dev_teardown_fast(dev) == 0) {
 		/* The command interface is gone: later teardown commands complete locally. */
 		/*
@@ -678,11 +681,11 @@ mlx5v_dev_alloc_uar(struct mlx5v_dev *dev)
 	int ret;
 
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_ALLOC_UAR);
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, MLX5V_CMD_OP_ALLOC_UAR);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0)
 		return ret;
-	dev->uar = MLX5V_GET(out, MLX5V_UAR_OUT_UAR);
+	dev->uar = MLX5V_IFC_GET(alloc_uar_out, out, uar);
 	dev->uar_addr = mlx5v_hw_uar_addr(mlx5v_dev_hw(dev), dev->uar);
 	/*
 	 * UAR pages 0-2 are the init segment (prm/mlx5 §8): a UAR there would make EQ doorbells

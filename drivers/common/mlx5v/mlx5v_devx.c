@@ -524,13 +524,13 @@ mlx5v_devx_msi_free(struct mlx5v_devx_msi *msi)
 static int
 mlx5v_devx_eq_destroy_cmd(struct mlx5v_dev *dev, uint32_t eqn)
 {
-	uint8_t in[RTE_PMD_MLX5V_DESTROY_EQ_IN_SIZE];
-	uint8_t out[RTE_PMD_MLX5V_DESTROY_EQ_OUT_SIZE];
+	uint8_t in[MLX5V_IFC_BYTES(destroy_eq_in)];
+	uint8_t out[MLX5V_IFC_BYTES(destroy_eq_out)];
 
 	memset(in, 0, sizeof(in));
 	memset(out, 0, sizeof(out));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_DESTROY_EQ);
-	MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, eqn);
+	MLX5V_IFC_SET(destroy_eq_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_DESTROY_EQ);
+	MLX5V_IFC_SET(destroy_eq_in, in, eq_number, eqn);
 	/* rdma-core destroys through cmd_exec: a translated errno, never EREMOTEIO (§11.5). */
 	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 }
@@ -555,18 +555,18 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	 */
 	if (dev == NULL || in == NULL || out == NULL)
 		goto einval;
-	if (inlen < RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE)
+	if (inlen < MLX5V_IFC_BYTES(create_eq_in))
 		goto einval;
-	if (MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE) != RTE_PMD_MLX5V_CMD_OP_CREATE_EQ)
+	if (MLX5V_IFC_GET(cmd_in_hdr, in, opcode) != RTE_PMD_MLX5V_CMD_OP_CREATE_EQ)
 		goto einval;
-	eqc = (const uint8_t *)in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
+	eqc = MLX5V_IFC_ADDR_OF(create_eq_in, in, eqc);
 	/*
 	 * Vector 0 belongs to the driver's async EQ ([R] rejects intr == 0 too, prm/mlx5 §11.4
 	 * step 1, §11.8).
 	 */
-	if (MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_INTR) == MLX5V_ASYNC_EQ_VECTOR)
+	if (MLX5V_IFC_GET(eqc, eqc, intr) == MLX5V_ASYNC_EQ_VECTOR)
 		goto einval;
-	if (outlen < RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE)
+	if (outlen < MLX5V_IFC_BYTES(create_eq_out))
 		goto einval;
 	/* The arguments are sound; now the device handle, by address only. */
 	ret = mlx5v_devx_ctx_acquire(dev, &ctx);
@@ -588,11 +588,11 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	 * log_eq_size is not checked against log_max_eq_sz here: like [R], firmware gets the value
 	 * as given and answers BAD_PARAM through the outbox (prm/mlx5 §11.4 step 1).
 	 */
-	eq->log_nent = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE);
-	eq->vector = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_INTR);
-	eq->uar_page = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE);
+	eq->log_nent = MLX5V_IFC_GET(eqc, eqc, log_eq_size);
+	eq->vector = MLX5V_IFC_GET(eqc, eqc, intr);
+	eq->uar_page = MLX5V_IFC_GET(eqc, eqc, uar_page);
 	for (i = 0; i < 4; i++)
-		eq->mask[i] = MLX5V_GET64(in, RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK + 8 * i);
+		eq->mask[i] = MLX5V_IFC_ARRAY_GET64(create_eq_in, in, event_bitmask, i);
 	/*
 	 * Reference the vector first: it fails (EINVAL) unless the vector is allocated, and
 	 * from here on the vector cannot be freed under the EQ (EBUSY).
@@ -613,7 +613,7 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	 * At least 0x110 + 8 bytes so that pas[0] fits even when the caller passed exactly 0x110;
 	 * bytes past pas[0] in a longer input are kept, as [R] does (prm/mlx5 §11.4 step 8).
 	 */
-	cinlen = RTE_MAX(inlen, (size_t)RTE_PMD_MLX5V_CREATE_EQ_IN_PAS + 8);
+	cinlen = RTE_MAX(inlen, (size_t)MLX5V_IFC_BYTE_OFF(create_eq_in, pas) + 8);
 	cin = calloc(1, cinlen);
 	if (cin == NULL) {
 		ret = -ENOMEM;
@@ -630,13 +630,13 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	 * eq_number is 8 bits at out 0x0b; outlen >= 16 was checked above, so it is the device's
 	 * value and not stale caller memory (prm/mlx5 §12 #9).
 	 */
-	eq->eqn = MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
+	eq->eqn = MLX5V_IFC_GET(create_eq_out, out, eq_number);
 	db = mlx5v_hw_uar_addr(mlx5v_dev_hw(dev), eq->uar_page);
 	/*
 	 * No doorbell when the UAR page is not mapped by the backend: poll and arm then fail with
 	 * -ENOTSUP instead of writing to a wild address.
 	 */
-	eq->db = db != NULL ? db + RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF : NULL;
+	eq->db = db != NULL ? db + MLX5V_IFC_BYTE_OFF(uar_page, eq_db_arm) : NULL;
 	eq->pub.vaddr = eq->ring.buf;
 	rte_spinlock_lock(&ctx->lock);
 	TAILQ_INSERT_TAIL(&ctx->eqs, eq, next);
@@ -782,8 +782,8 @@ mlx5v_devx_eq_handler_set(struct mlx5v_devx_eq *eq, unsigned int type, mlx5v_dev
 static void
 mlx5v_devx_eq_db(struct mlx5v_devx_eq *eq, int arm)
 {
-	uint8_t *db = eq->db + (arm ? 0 : RTE_PMD_MLX5V_UAR_EQ_DB_NOARM_OFF -
-					   RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF);
+	uint8_t *db = eq->db + (arm ? 0 : MLX5V_IFC_BYTE_OFF(uar_page, eq_db_noarm) -
+					   MLX5V_IFC_BYTE_OFF(uar_page, eq_db_arm));
 
 	/*
 	 * EQE reads complete before the device learns the CI (loads before a store), so
@@ -819,7 +819,7 @@ mlx5v_devx_eq_poll_one(struct mlx5v_devx_eq *eq)
 	 * is read (prm/mlx5 §6.8); handlers see a complete EQE.
 	 */
 	while ((eqe = rte_pmd_mlx5v_eq_next_eqe(eq->ring.buf, eq->ring.nent, eq->ci)) != NULL) {
-		type = eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF];
+		type = MLX5V_IFC_GET(eqe, eqe, type);
 		eq->stats.by_type[type]++;
 		/*
 		 * Handlers run with eq->lock held on the polling thread (an lcore, or the EAL
@@ -1160,11 +1160,11 @@ mlx5v_devx_uar_alloc(struct mlx5v_dev *dev)
 		goto err_free;
 	memset(in, 0, sizeof(in));
 	memset(out, 0, sizeof(out));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_ALLOC_UAR);
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, RTE_PMD_MLX5V_CMD_OP_ALLOC_UAR);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0)
 		goto err_reg_cancel;
-	idx = MLX5V_GET(out, RTE_PMD_MLX5V_UAR_CMD_UAR);
+	idx = MLX5V_IFC_GET(alloc_uar_out, out, uar);
 	base = mlx5v_hw_uar_addr(mlx5v_dev_hw(dev), idx);
 	if (base == NULL) {
 		ret = -ENXIO;
@@ -1173,7 +1173,7 @@ mlx5v_devx_uar_alloc(struct mlx5v_dev *dev)
 	uar->dev = dev;
 	uar->pub.page_id = idx;
 	uar->pub.base_addr = base;
-	uar->pub.reg_addr = base + RTE_PMD_MLX5V_UAR_BF_OFF;
+	uar->pub.reg_addr = base + MLX5V_IFC_BYTE_OFF(uar_page, bf);
 	rte_spinlock_lock(&ctx->lock);
 	TAILQ_INSERT_TAIL(&ctx->uars, uar, next);
 	rte_spinlock_unlock(&ctx->lock);
@@ -1183,8 +1183,8 @@ mlx5v_devx_uar_alloc(struct mlx5v_dev *dev)
 
 err_dealloc:
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
-	MLX5V_SET(in, RTE_PMD_MLX5V_UAR_CMD_UAR, idx);
+	MLX5V_IFC_SET(dealloc_uar_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
+	MLX5V_IFC_SET(dealloc_uar_in, in, uar, idx);
 	mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 err_reg_cancel:
 	mlx5v_devx_reg_cancel(MLX5V_DEVX_KIND_UAR);
@@ -1222,8 +1222,8 @@ mlx5v_devx_uar_free(struct mlx5v_devx_uar *uar)
 	ctx = obj->ctx;
 	memset(in, 0, sizeof(in));
 	memset(out, 0, sizeof(out));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
-	MLX5V_SET(in, RTE_PMD_MLX5V_UAR_CMD_UAR, uar->pub.page_id);
+	MLX5V_IFC_SET(dealloc_uar_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
+	MLX5V_IFC_SET(dealloc_uar_in, in, uar, uar->pub.page_id);
 	ret = mlx5v_cmd_exec(uar->dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0) {
 		mlx5v_devx_obj_put_excl(obj);
@@ -1319,8 +1319,8 @@ struct mlx5v_devx_cq *
 mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 		     const struct rte_pmd_mlx5v_uar *uar)
 {
-	uint8_t in[RTE_PMD_MLX5V_CREATE_CQ_IN_SIZE + 8];
-	uint8_t out[RTE_PMD_MLX5V_CREATE_CQ_OUT_SIZE];
+	uint8_t in[MLX5V_IFC_BYTES(create_cq_in) + 8];
+	uint8_t out[MLX5V_IFC_BYTES(create_cq_out)];
 	struct mlx5v_devx_ctx *ctx;
 	struct mlx5v_devx_cq *cq;
 	size_t ring;
@@ -1358,7 +1358,7 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	 * The dbrec sits in its own 4 KiB page after the ring so that the single PAS (log_page_size
 	 * = log2(ring) - 12) covers only CQEs.
 	 */
-	ring = RTE_MAX((size_t)cq->nent * RTE_PMD_MLX5V_CQE_SIZE, (size_t)MLX5V_DEVX_MIN_RING);
+	ring = RTE_MAX((size_t)cq->nent * MLX5V_IFC_BYTES(cqe), (size_t)MLX5V_DEVX_MIN_RING);
 	cq->size = ring + MLX5V_DEVX_MIN_RING;
 	cq->buf = rte_zmalloc_socket("mlx5v_devx_cq", cq->size, ring, dev->socket);
 	if (cq->buf == NULL) {
@@ -1367,9 +1367,12 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	}
 	cq->dbrec = (volatile uint32_t *)(cq->buf + ring);
 	/* Every CQE starts invalid and hardware-owned (§7.4; §12 #6 is the bug otherwise). */
-	for (i = 0; i < cq->nent; i++)
-		cq->buf[(size_t)i * RTE_PMD_MLX5V_CQE_SIZE + RTE_PMD_MLX5V_CQE_OP_OWN_OFF] =
-			RTE_PMD_MLX5V_CQE_OP_OWN_INIT;
+	for (i = 0; i < cq->nent; i++) {
+		uint8_t *cqe = cq->buf + (size_t)i * MLX5V_IFC_BYTES(cqe);
+
+		MLX5V_IFC_SET(cqe, cqe, opcode, RTE_PMD_MLX5V_CQE_OPCODE_INVALID);
+		MLX5V_IFC_SET(cqe, cqe, owner, 1);
+	}
 	ret = mlx5v_hw_dma_map(mlx5v_dev_hw(dev), cq->buf, cq->size, &cq->iova);
 	if (ret < 0)
 		goto err_buf_free;
@@ -1380,19 +1383,18 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	}
 	memset(in, 0, sizeof(in));
 	memset(out, 0, sizeof(out));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_CREATE_CQ);
-	cqc = in + RTE_PMD_MLX5V_CREATE_CQ_IN_CQC;
-	MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_LOG_CQ_SIZE, log_size);
-	MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_UAR_PAGE, uar->page_id);
+	MLX5V_IFC_SET(create_cq_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_CREATE_CQ);
+	cqc = MLX5V_IFC_ADDR_OF(create_cq_in, in, cqc);
+	MLX5V_IFC_SET(cqc, cqc, log_cq_size, log_size);
+	MLX5V_IFC_SET(cqc, cqc, uar_page, uar->page_id);
 	/*
 	 * c_eqn names the EQ that gets completion EQEs while the CQ is armed; binding to the
 	 * vector-0 async EQ would lose them (prm/mlx5 §7.2, §6.13).
 	 */
-	MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_C_EQN, eqn);
-	MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_LOG_PAGE_SIZE,
-		  rte_log2_u64(ring) - MLX5V_ADAPTER_PAGE_SHIFT);
-	MLX5V_SET64(cqc, RTE_PMD_MLX5V_CQC_DBR_ADDR, cq->iova + ring);
-	MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_CQ_IN_PAS, cq->iova);
+	MLX5V_IFC_SET(cqc, cqc, c_eqn_or_apu_element, eqn);
+	MLX5V_IFC_SET(cqc, cqc, log_page_size, rte_log2_u64(ring) - MLX5V_ADAPTER_PAGE_SHIFT);
+	MLX5V_IFC_SET64(cqc, cqc, dbr_addr, cq->iova + ring);
+	MLX5V_IFC_ARRAY_SET64(create_cq_in, in, pas, 0, cq->iova);
 	/*
 	 * cmd_do: the caller gets -EREMOTEIO and the outbox for firmware failures, as with
 	 * CREATE_EQ (prm/mlx5 §3.9).
@@ -1400,7 +1402,7 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	ret = mlx5v_cmd_do(dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0)
 		goto err_buf_unmap;
-	cq->cqn = MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_CQ_OUT_CQN);
+	cq->cqn = MLX5V_IFC_GET(create_cq_out, out, cqn);
 	rte_spinlock_lock(&ctx->lock);
 	TAILQ_INSERT_TAIL(&ctx->cqs, cq, next);
 	rte_spinlock_unlock(&ctx->lock);
@@ -1430,8 +1432,8 @@ mlx5v_devx_cq_destroy_cmd(struct mlx5v_dev *dev, uint32_t cqn)
 
 	memset(in, 0, sizeof(in));
 	memset(out, 0, sizeof(out));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_DESTROY_CQ);
-	MLX5V_SET(in, RTE_PMD_MLX5V_DESTROY_CQ_IN_CQN, cqn);
+	MLX5V_IFC_SET(destroy_cq_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_DESTROY_CQ);
+	MLX5V_IFC_SET(destroy_cq_in, in, cqn, cqn);
 	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 }
 
@@ -1553,8 +1555,8 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 		uint8_t out[MLX5V_CMD_HDR_SIZE];
 
 		TAILQ_REMOVE(&ctx->uars, uar, next);
-		MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
-		MLX5V_SET(in, RTE_PMD_MLX5V_UAR_CMD_UAR, uar->pub.page_id);
+		MLX5V_IFC_SET(dealloc_uar_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
+		MLX5V_IFC_SET(dealloc_uar_in, in, uar, uar->pub.page_id);
 		mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 		free(uar);
 	}

@@ -85,7 +85,7 @@ static void
 mlx5v_eq_dispatch(struct mlx5v_eq *eq, const uint8_t *eqe)
 {
 	struct mlx5v_dev *dev = eq->dev;
-	uint8_t type = eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF];
+	uint8_t type = MLX5V_IFC_GET(eqe, eqe, type);
 	/*
 	 * type is a u8 and dev->eq_sub[] holds MLX5V_EQ_TYPES (256) rows, so any device value
 	 * indexes a valid row.
@@ -115,7 +115,7 @@ mlx5v_eq_dispatch(struct mlx5v_eq *eq, const uint8_t *eqe)
 	if (handled == 0) {
 		eq->stats.unhandled++;
 		MLX5V_EQ_LOG(DEBUG, "%s: EQ %u: event 0x%02x sub_type 0x%02x ignored",
-			     dev->name, eq->eqn, type, eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF]);
+			     dev->name, eq->eqn, type, MLX5V_IFC_GET(eqe, eqe, sub_type));
 	}
 }
 
@@ -132,8 +132,8 @@ mlx5v_eq_update_ci(struct mlx5v_eq *eq, int arm)
 	 * +0x48 is the CI-only doorbell; rdma-core's pyverbs test swaps the two offsets
 	 * (prm/mlx5 §12 #4), we follow the C drivers.
 	 */
-	uint8_t *db = eq->db + (arm ? 0 : RTE_PMD_MLX5V_UAR_EQ_DB_NOARM_OFF -
-					   RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF);
+	uint8_t *db = eq->db + (arm ? 0 : MLX5V_IFC_BYTE_OFF(uar_page, eq_db_noarm) -
+					   MLX5V_IFC_BYTE_OFF(uar_page, eq_db_arm));
 
 	/*
 	 * Called with eq->lock held; the CI written is the full software counter, masked to 24 bits
@@ -172,12 +172,12 @@ mlx5v_eq_poll(struct mlx5v_eq *eq)
 	eq->stats.polls++;
 	for (;;) {
 		size_t idx = eq->ci & (eq->ring.nent - 1);
-		uint8_t *eqe = eq->ring.buf + idx * RTE_PMD_MLX5V_EQE_SIZE;
+		uint8_t *eqe = eq->ring.buf + idx * MLX5V_IFC_BYTES(eqe);
 		/*
 		 * A relaxed load is enough for the check; the rte_io_rmb() below orders the body
 		 * reads after it (prm/mlx5 §6.8).
 		 */
-		uint8_t owner = __atomic_load_n(&eqe[RTE_PMD_MLX5V_EQE_OWNER_OFF],
+		uint8_t owner = __atomic_load_n(&eqe[MLX5V_IFC_BYTE_OF(eqe, owner)],
 						__ATOMIC_RELAXED);
 
 		/*
@@ -230,7 +230,7 @@ mlx5v_eq_ring_alloc(struct mlx5v_dev *dev, uint32_t log_nent, const char *name,
 	 * least one 4 KiB page, aligned to its size so that the IOVA is too (IOVA as VA,
 	 * §11.9).
 	 */
-	r->size = RTE_MAX((size_t)r->nent * RTE_PMD_MLX5V_EQE_SIZE, (size_t)MLX5V_EQ_RING_MIN);
+	r->size = RTE_MAX((size_t)r->nent * MLX5V_IFC_BYTES(eqe), (size_t)MLX5V_EQ_RING_MIN);
 	r->buf = rte_zmalloc_socket(name, r->size, r->size, dev->socket);
 	if (r->buf == NULL)
 		return -ENOMEM;
@@ -241,8 +241,8 @@ mlx5v_eq_ring_alloc(struct mlx5v_dev *dev, uint32_t log_nent, const char *name,
 	 * (§11.7 risk); initialising again is harmless for callers that do.
 	 */
 	for (i = 0; i < r->nent; i++)
-		r->buf[(size_t)i * RTE_PMD_MLX5V_EQE_SIZE + RTE_PMD_MLX5V_EQE_OWNER_OFF] =
-			RTE_PMD_MLX5V_EQE_OWNER_INIT_VAL;
+		MLX5V_IFC_SET(eqe, r->buf + (size_t)i * MLX5V_IFC_BYTES(eqe), owner,
+			      RTE_PMD_MLX5V_EQE_OWNER_INIT_VAL);
 	ret = mlx5v_hw_dma_map(mlx5v_dev_hw(dev), r->buf, r->size, &r->iova);
 	if (ret < 0)
 		goto err_buf_free;
@@ -282,9 +282,9 @@ void
 mlx5v_eq_ring_pas_set(const struct mlx5v_eq_ring *r, uint8_t *create_eq_in)
 {
 	/* One PAS whose page is the whole ring (§11.4 step 8). */
-	MLX5V_SET(create_eq_in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC, RTE_PMD_MLX5V_EQC_LOG_PAGE_SIZE,
-		  rte_log2_u64(r->size) - MLX5V_ADAPTER_PAGE_SHIFT);
-	MLX5V_SET64(create_eq_in, RTE_PMD_MLX5V_CREATE_EQ_IN_PAS, r->iova);
+	MLX5V_IFC_SET(eqc, MLX5V_IFC_ADDR_OF(create_eq_in, create_eq_in, eqc), log_page_size,
+		      rte_log2_u64(r->size) - MLX5V_ADAPTER_PAGE_SHIFT);
+	MLX5V_IFC_ARRAY_SET64(create_eq_in, create_eq_in, pas, 0, r->iova);
 }
 
 /* ---- create / destroy ---- */
@@ -292,8 +292,8 @@ mlx5v_eq_ring_pas_set(const struct mlx5v_eq_ring *r, uint8_t *create_eq_in)
 struct mlx5v_eq *
 mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 {
-	uint8_t in[RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE + 8];
-	uint8_t out[RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE];
+	uint8_t in[MLX5V_IFC_BYTES(create_eq_in) + 8];
+	uint8_t out[MLX5V_IFC_BYTES(create_eq_out)];
 	struct mlx5v_eq *eq;
 	uint8_t *eqc;
 	unsigned int i, max_log = 0;
@@ -307,7 +307,7 @@ mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 	}
 	/* Without queried caps (early bring-up), firmware's own check is the only one. */
 	if (dev->hca_cap_cur != NULL)
-		max_log = MLX5V_GET(dev->hca_cap_cur, MLX5V_CAP_LOG_MAX_EQ_SZ);
+		max_log = MLX5V_IFC_GET(cmd_hca_cap, dev->hca_cap_cur, log_max_eq_sz);
 	if (max_log != 0 && attr->log_size > max_log) {
 		MLX5V_EQ_LOG(ERR, "%s: EQ log size %u above cap log_max_eq_sz %u",
 			     dev->name, attr->log_size, max_log);
@@ -336,17 +336,17 @@ mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 		goto err_ring_free;
 	memset(in, 0, sizeof(in));
 	memset(out, 0, sizeof(out));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_CREATE_EQ);
-	eqc = in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
-	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, eq->log_nent);
-	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, dev->uar);
-	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, eq->vector);
+	MLX5V_IFC_SET(create_eq_in, in, opcode, MLX5V_CMD_OP_CREATE_EQ);
+	eqc = MLX5V_IFC_ADDR_OF(create_eq_in, in, eqc);
+	MLX5V_IFC_SET(eqc, eqc, log_eq_size, eq->log_nent);
+	MLX5V_IFC_SET(eqc, eqc, uar_page, dev->uar);
+	MLX5V_IFC_SET(eqc, eqc, intr, eq->vector);
 	/*
 	 * event_bitmask[t / 64] bit t % 64 enables type t (prm/mlx5 §6.4); completion EQEs
 	 * ignore the mask and follow the CQ's c_eqn.
 	 */
 	for (i = 0; i < 4; i++)
-		MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK + 8 * i, attr->mask[i]);
+		MLX5V_IFC_ARRAY_SET64(create_eq_in, in, event_bitmask, i, attr->mask[i]);
 	mlx5v_eq_ring_pas_set(&eq->ring, in);
 	/*
 	 * cmd_exec, not cmd_do: internal callers want a translated errno; the DEVX path that must
@@ -356,8 +356,8 @@ mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 	if (ret < 0)
 		goto err_msi_unref;
 	/* eq_number is 8 bits at out 0x0b (prm/mlx5 §6.3). */
-	eq->eqn = MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
-	eq->db = dev->uar_addr + RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF;
+	eq->eqn = MLX5V_IFC_GET(create_eq_out, out, eq_number);
+	eq->db = dev->uar_addr + MLX5V_IFC_BYTE_OFF(uar_page, eq_db_arm);
 	/* Both drivers arm right after creation (§6.11: a new EQ is not armed). */
 	mlx5v_eq_arm(eq);
 	MLX5V_EQ_LOG(DEBUG, "%s: EQ %u: %u entries, vector %u, IOVA 0x%" PRIx64,
@@ -399,13 +399,13 @@ mlx5v_eq_free(struct mlx5v_eq *eq)
 static int
 mlx5v_eq_destroy_cmd(struct mlx5v_eq *eq)
 {
-	uint8_t in[RTE_PMD_MLX5V_DESTROY_EQ_IN_SIZE];
-	uint8_t out[RTE_PMD_MLX5V_DESTROY_EQ_OUT_SIZE];
+	uint8_t in[MLX5V_IFC_BYTES(destroy_eq_in)];
+	uint8_t out[MLX5V_IFC_BYTES(destroy_eq_out)];
 
 	memset(in, 0, sizeof(in));
 	memset(out, 0, sizeof(out));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_DESTROY_EQ);
-	MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, eq->eqn);
+	MLX5V_IFC_SET(destroy_eq_in, in, opcode, MLX5V_CMD_OP_DESTROY_EQ);
+	MLX5V_IFC_SET(destroy_eq_in, in, eq_number, eq->eqn);
 	return mlx5v_cmd_exec(eq->dev, in, sizeof(in), out, sizeof(out));
 }
 

@@ -22,6 +22,10 @@
  *
  * These structures are never instantiated: buffers are plain byte arrays of
  * MLX5V_IFC_BYTES(type) bytes in the device's big-endian format.
+ *
+ * A member may also be a nested layout (MLX5V_IFC(eqc) eqc;), reached with MLX5V_IFC_ADDR_OF,
+ * or an array of equal elements (uint8_t pas[][0x40]; a flexible array for a list that follows
+ * the fixed part), reached with the MLX5V_IFC_ARRAY_* accessors.
  */
 
 #ifndef _MLX5V_IFC_H_
@@ -115,6 +119,40 @@ mlx5v_ifc_set(void *p, unsigned int dw, unsigned int shift, uint32_t mask, uint3
 	memcpy(MLX5V_IFC_ADDR_OF(type, p, fld), &be_, sizeof(be_)); \
 } while (0)
 
+/*
+ * Arrays: fld is declared uint8_t fld[n][bits] (or fld[][bits]); elements are whole bytes.
+ */
+/** Size of one element of array fld, in bits. */
+#define MLX5V_IFC_ELEM_BIT_SZ(type, fld) sizeof(((MLX5V_IFC(type) *)0)->fld[0])
+/** Address of element i of array fld inside buffer p. */
+#define MLX5V_IFC_ARRAY_ADDR(type, p, fld, i) \
+	((void *)((uint8_t *)MLX5V_IFC_ADDR_OF(type, p, fld) + \
+		  (size_t)(i) * (MLX5V_IFC_ELEM_BIT_SZ(type, fld) / 8)))
+
+/** Read element i of an array of 64-bit, 64-bit aligned big-endian words. */
+#define MLX5V_IFC_ARRAY_GET64(type, p, fld, i) __extension__ ({ \
+	uint64_t be_; \
+	RTE_BUILD_BUG_ON(MLX5V_IFC_ELEM_BIT_SZ(type, fld) != 64 || \
+			 MLX5V_IFC_BIT_OFF(type, fld) % 64 != 0); \
+	memcpy(&be_, MLX5V_IFC_ARRAY_ADDR(type, p, fld, i), sizeof(be_)); \
+	rte_be_to_cpu_64(be_); })
+
+/** Write element i of an array of 64-bit, 64-bit aligned big-endian words. */
+#define MLX5V_IFC_ARRAY_SET64(type, p, fld, i, v) do { \
+	uint64_t be_ = rte_cpu_to_be_64((uint64_t)(v)); \
+	RTE_BUILD_BUG_ON(MLX5V_IFC_ELEM_BIT_SZ(type, fld) != 64 || \
+			 MLX5V_IFC_BIT_OFF(type, fld) % 64 != 0); \
+	memcpy(MLX5V_IFC_ARRAY_ADDR(type, p, fld, i), &be_, sizeof(be_)); \
+} while (0)
+
+/**
+ * Byte offset of the byte holding fld, a field of at most 8 bits that does not cross a byte
+ * (an ownership bit the device writes with a single-byte store, read with an atomic load).
+ */
+#define MLX5V_IFC_BYTE_OF(type, fld) \
+	(MLX5V_IFC_BIT_OFF(type, fld) / 8 + 0 * sizeof(char[ \
+		MLX5V_IFC_BIT_OFF(type, fld) % 8 + MLX5V_IFC_BIT_SZ(type, fld) <= 8 ? 1 : -1]))
+
 /**
  * Static check of a field against the PRM's (dword, high bit, low bit) drawing, for the key
  * offsets a reader verifies against prm/mlx5.
@@ -123,6 +161,24 @@ mlx5v_ifc_set(void *p, unsigned int dw, unsigned int shift, uint32_t mask, uint3
 	_Static_assert(MLX5V_IFC_BIT_OFF(type, fld) == (dw) * 32 + 31 - (hi) && \
 		       MLX5V_IFC_BIT_SZ(type, fld) == (hi) - (lo) + 1, \
 		       #type "." #fld " is not at dword " #dw " bits " #hi ":" #lo)
+
+/** Static check that fld starts at byte off (nested layouts, arrays, flexible arrays). */
+#define MLX5V_IFC_ASSERT_OFF(type, fld, off) \
+	_Static_assert(MLX5V_IFC_BIT_OFF(type, fld) == (off) * 8, \
+		       #type "." #fld " is not at byte " #off)
+
+/** Static check that fld starts at byte off and spans n bytes. */
+#define MLX5V_IFC_ASSERT_SPAN(type, fld, off, n) \
+	_Static_assert(MLX5V_IFC_BIT_OFF(type, fld) == (off) * 8 && \
+		       MLX5V_IFC_BIT_SZ(type, fld) == (n) * 8, \
+		       #type "." #fld " is not bytes " #off " + " #n)
+
+/*
+ * Static check against a (DW, HI, LO) triple macro such as the public header's: the macro
+ * expands to its three numbers before MLX5V_IFC_ASSERT sees them.
+ */
+#define MLX5V_IFC_ASSERT_TRIPLE(type, fld, triple) MLX5V_IFC_ASSERT_(type, fld, triple)
+#define MLX5V_IFC_ASSERT_(type, fld, ...) MLX5V_IFC_ASSERT(type, fld, __VA_ARGS__)
 
 /** Static check of a layout's total size in bytes. */
 #define MLX5V_IFC_ASSERT_BYTES(type, n) \

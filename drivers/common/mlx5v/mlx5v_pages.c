@@ -138,9 +138,9 @@ mlx5v_pages_cant_give(struct mlx5v_dev *dev, uint16_t func_id)
 	uint8_t out[MLX5V_CMD_HDR_SIZE];
 
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MANAGE_PAGES);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_MANAGE_PAGES_CANT_GIVE);
-	MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_FUNCTION_ID, func_id);
+	MLX5V_IFC_SET(manage_pages_in, in, opcode, MLX5V_CMD_OP_MANAGE_PAGES);
+	MLX5V_IFC_SET(manage_pages_in, in, op_mod, MLX5V_MANAGE_PAGES_CANT_GIVE);
+	MLX5V_IFC_SET(manage_pages_in, in, function_id, func_id);
 	dev->pages.cant_give++;
 	mlx5v_cmd_exec_flags(dev, in, sizeof(in), out, sizeof(out), MLX5V_CMD_F_PAGE);
 }
@@ -160,7 +160,8 @@ mlx5v_pages_give(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages, unsig
 
 	if (npages == 0)
 		return 0;
-	inlen = MLX5V_MANAGE_PAGES_IN_PAS + 8 * RTE_MIN(npages, (uint32_t)MLX5V_PAGES_GIVE_BATCH);
+	inlen = MLX5V_IFC_BYTE_OFF(manage_pages_in, pas) +
+		8 * RTE_MIN(npages, (uint32_t)MLX5V_PAGES_GIVE_BATCH);
 	in = calloc(1, inlen);
 	if (in == NULL) {
 		ret = -ENOMEM;
@@ -175,28 +176,29 @@ mlx5v_pages_give(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages, unsig
 			break;
 		}
 		memset(in, 0, inlen);
-		MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MANAGE_PAGES);
-		MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_MANAGE_PAGES_GIVE);
-		MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_FUNCTION_ID, func_id);
-		MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES, n);
+		MLX5V_IFC_SET(manage_pages_in, in, opcode, MLX5V_CMD_OP_MANAGE_PAGES);
+		MLX5V_IFC_SET(manage_pages_in, in, op_mod, MLX5V_MANAGE_PAGES_GIVE);
+		MLX5V_IFC_SET(manage_pages_in, in, function_id, func_id);
+		MLX5V_IFC_SET(manage_pages_in, in, input_num_entries, n);
 		for (i = 0; i < n; i++) {
 			uint64_t iova;
 
 			ret = mlx5v_pages_alloc_one(dev, &iova);
 			if (ret < 0)
 				break;
-			MLX5V_SET64(in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * i, iova);
+			MLX5V_IFC_ARRAY_SET64(manage_pages_in, in, pas, i, iova);
 		}
 		if (ret == 0)
 			ret = mlx5v_cmd_exec_flags(dev, in,
-						   MLX5V_MANAGE_PAGES_IN_PAS + 8 * (size_t)n,
-						   out, sizeof(out), MLX5V_CMD_F_PAGE);
+						   MLX5V_IFC_BYTE_OFF(manage_pages_in, pas) +
+						   8 * (size_t)n, out, sizeof(out),
+						   MLX5V_CMD_F_PAGE);
 		if (ret < 0) {
 			uint32_t j;
 
 			for (j = 0; j < i; j++)
-				mlx5v_pages_free_one(dev, MLX5V_GET64(in,
-						     MLX5V_MANAGE_PAGES_IN_PAS + 8 * j));
+				mlx5v_pages_free_one(dev, MLX5V_IFC_ARRAY_GET64(manage_pages_in,
+										in, pas, j));
 			break;
 		}
 		dev->pages.give_cmds++;
@@ -218,7 +220,8 @@ int
 mlx5v_pages_reclaim(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages, unsigned int flags)
 {
 	uint8_t in[MLX5V_CMD_HDR_SIZE];
-	size_t outlen = MLX5V_MANAGE_PAGES_OUT_PAS + 8 * (size_t)MLX5V_PAGES_PER_TAKE;
+	size_t outlen = MLX5V_IFC_BYTE_OFF(manage_pages_out, pas) +
+			8 * (size_t)MLX5V_PAGES_PER_TAKE;
 	uint8_t *out;
 	int total = 0;
 	int ret = 0;
@@ -232,17 +235,17 @@ mlx5v_pages_reclaim(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages, un
 		uint32_t got, i;
 
 		memset(in, 0, sizeof(in));
-		MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MANAGE_PAGES);
-		MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_MANAGE_PAGES_TAKE);
-		MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_FUNCTION_ID, func_id);
-		MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES, n);
+		MLX5V_IFC_SET(manage_pages_in, in, opcode, MLX5V_CMD_OP_MANAGE_PAGES);
+		MLX5V_IFC_SET(manage_pages_in, in, op_mod, MLX5V_MANAGE_PAGES_TAKE);
+		MLX5V_IFC_SET(manage_pages_in, in, function_id, func_id);
+		MLX5V_IFC_SET(manage_pages_in, in, input_num_entries, n);
 		ret = mlx5v_cmd_exec_flags(dev, in, sizeof(in), out,
-					   MLX5V_MANAGE_PAGES_OUT_PAS + 8 * (size_t)n,
-					   MLX5V_CMD_F_PAGE);
+					   MLX5V_IFC_BYTE_OFF(manage_pages_out, pas) +
+					   8 * (size_t)n, MLX5V_CMD_F_PAGE);
 		if (ret < 0)
 			break;
 		dev->pages.take_cmds++;
-		got = MLX5V_GET(out, MLX5V_MANAGE_PAGES_OUT_NUM_ENTRIES);
+		got = MLX5V_IFC_GET(manage_pages_out, out, output_num_entries);
 		/* rdma-core's TAKE rule: output_num_entries <= input_num_entries. */
 		if (got > n) {
 			MLX5V_LOG(ERR, "%s: TAKE of %u pages returned %u entries",
@@ -250,7 +253,7 @@ mlx5v_pages_reclaim(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages, un
 			got = n;
 		}
 		for (i = 0; i < got; i++) {
-			uint64_t pa = MLX5V_GET64(out, MLX5V_MANAGE_PAGES_OUT_PAS + 8 * i);
+			uint64_t pa = MLX5V_IFC_ARRAY_GET64(manage_pages_out, out, pas, i);
 
 			if (mlx5v_pages_free_one(dev, pa) == 0)
 				mlx5v_pages_given_add(dev, -1);
@@ -299,13 +302,13 @@ mlx5v_pages_satisfy(struct mlx5v_dev *dev, uint16_t op_mod)
 	int ret;
 
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_PAGES);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, op_mod);
+	MLX5V_IFC_SET(query_pages_in, in, opcode, MLX5V_CMD_OP_QUERY_PAGES);
+	MLX5V_IFC_SET(query_pages_in, in, op_mod, op_mod);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0)
 		return ret;
-	dev->pages.function_id = MLX5V_GET(out, MLX5V_QUERY_PAGES_OUT_FUNCTION_ID);
-	npages = (int32_t)MLX5V_GET(out, MLX5V_QUERY_PAGES_OUT_NUM_PAGES);
+	dev->pages.function_id = MLX5V_IFC_GET(query_pages_out, out, function_id);
+	npages = (int32_t)MLX5V_IFC_GET(query_pages_out, out, num_pages);
 	MLX5V_LOG(DEBUG, "%s: QUERY_PAGES %s: %d pages for function %u", dev->name,
 		  op_mod == MLX5V_QUERY_PAGES_BOOT ? "boot" : "init", npages,
 		  dev->pages.function_id);
@@ -363,19 +366,15 @@ static int
 mlx5v_pages_event(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *arg)
 {
 	struct mlx5v_pages *pg = &dev->pages;
+	const void *data = MLX5V_IFC_ADDR_OF(eqe, eqe, data);
 	struct mlx5v_pages_req r;
-	uint16_t be16;
-	uint32_t be32;
 	int ret = 0;
 
 	RTE_SET_USED(type);
 	RTE_SET_USED(arg);
-	memcpy(&be16, eqe + RTE_PMD_MLX5V_EQE_PAGE_EC_FUNCTION_OFF, sizeof(be16));
-	r.ec_function = rte_be_to_cpu_16(be16);
-	memcpy(&be16, eqe + RTE_PMD_MLX5V_EQE_PAGE_FUNC_ID_OFF, sizeof(be16));
-	r.func_id = rte_be_to_cpu_16(be16);
-	memcpy(&be32, eqe + RTE_PMD_MLX5V_EQE_PAGE_NUM_PAGES_OFF, sizeof(be32));
-	r.npages = (int32_t)rte_be_to_cpu_32(be32);
+	r.ec_function = MLX5V_IFC_GET(eqe_page_req, data, ec_function);
+	r.func_id = MLX5V_IFC_GET(eqe_page_req, data, func_id);
+	r.npages = (int32_t)MLX5V_IFC_GET(eqe_page_req, data, num_pages);
 	MLX5V_LOG(DEBUG, "%s: page request: %d pages for function %u (ec 0x%x)",
 		  dev->name, r.npages, r.func_id, r.ec_function);
 	rte_spinlock_lock(&pg->req_lock);

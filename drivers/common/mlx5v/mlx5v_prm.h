@@ -2,7 +2,10 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file mlx5 PRM layouts only: offsets, field triples, opcodes, status codes. */
+/**
+ * @file mlx5 PRM layouts only: bit-struct layouts (mlx5v_prm_cmd.h, mlx5v_prm_eq.h), opcodes,
+ * status and syndrome codes, and the static checks that tie the public header's offsets to them.
+ */
 
 #ifndef _MLX5V_PRM_H_
 #define _MLX5V_PRM_H_
@@ -10,33 +13,33 @@
 #include <stdint.h>
 
 #include "rte_pmd_mlx5v_prm.h"
+#include "mlx5v_prm_cmd.h"
+#include "mlx5v_prm_eq.h"
 
 /*
- * Field triples (DW, HI, LO) as in rte_pmd_mlx5v_prm.h; every offset below comes from
- * prm/mlx5 (doc/guides/prm/mlx5.rst), section named in each block.
+ * Field offsets and widths live only in the bit-struct layouts of mlx5v_prm_cmd.h and
+ * mlx5v_prm_eq.h, read and written with MLX5V_IFC_GET/SET (mlx5v_ifc.h). This header adds the
+ * values those fields take, and names for the few offsets and sizes that code passes around
+ * as numbers, each computed from a layout. Sections cited below are those of prm/mlx5
+ * (doc/guides/prm/mlx5.rst).
  */
-/*
- * Forward to the inner macros: a field argument expands to its triple before the
- * forwarded call is scanned, so it must land on the DW, HI, LO parameters.
- */
-#define MLX5V_GET(p, fld) RTE_PMD_MLX5V_GET_(p, fld)
-#define MLX5V_SET(p, fld, v) RTE_PMD_MLX5V_SET_(p, fld, v)
-#define MLX5V_GET64(p, off) RTE_PMD_MLX5V_GET64(p, off)
-#define MLX5V_SET64(p, off, v) RTE_PMD_MLX5V_SET64(p, off, v)
 
-/* ---- Init segment, BAR0 offset 0 (§1) ---- */
-#define MLX5V_ISEG_FW_REV 0x000
-#define MLX5V_ISEG_CMDIF_REV_FW_SUB 0x004   /**< [31:16] cmdif rev, must be 5 */
-#define MLX5V_ISEG_CMDQ_ADDR_H 0x010
+/* ---- Init segment, BAR0 offset 0 (§1): register offsets for the hw seam ---- */
+#define MLX5V_ISEG_FW_REV MLX5V_IFC_BYTE_OFF(init_seg, fw_rev)
+/** [31:16] cmdif rev, must be 5 */
+#define MLX5V_ISEG_CMDIF_REV_FW_SUB MLX5V_IFC_BYTE_OFF(init_seg, cmdif_rev_fw_sub)
+#define MLX5V_ISEG_CMDQ_ADDR_H MLX5V_IFC_BYTE_OFF(init_seg, cmdq_addr_h)
 /** [31:12] address, [10:8] nic_interface, [7:4] log_cmdq_size, [3:0] log_cmdq_stride */
-#define MLX5V_ISEG_CMDQ_ADDR_L_SZ 0x014
-#define MLX5V_ISEG_CMD_DBELL 0x018
-#define MLX5V_ISEG_INITIALIZING 0x1fc       /**< [31] firmware initialising */
-#define MLX5V_ISEG_HEALTH 0x200             /**< 64-byte health buffer */
-#define MLX5V_ISEG_CMD_EXEC_TO 0xff8
-#define MLX5V_ISEG_CMD_Q_INIT_TO 0xffc
-#define MLX5V_ISEG_HEALTH_COUNTER 0x1010    /**< [23:0] heartbeat */
-#define MLX5V_ISEG_SIZE 0x2010
+#define MLX5V_ISEG_CMDQ_ADDR_L_SZ MLX5V_IFC_BYTE_OFF(init_seg, cmdq_addr_l_sz)
+#define MLX5V_ISEG_CMD_DBELL MLX5V_IFC_BYTE_OFF(init_seg, cmd_dbell)
+/** [31] firmware initialising */
+#define MLX5V_ISEG_INITIALIZING MLX5V_IFC_BYTE_OFF(init_seg, initializing)
+/** The 64-byte health buffer */
+#define MLX5V_ISEG_HEALTH MLX5V_IFC_BYTE_OFF(init_seg, health)
+#define MLX5V_ISEG_CMD_EXEC_TO MLX5V_IFC_BYTE_OFF(init_seg, cmd_exec_to)
+#define MLX5V_ISEG_CMD_Q_INIT_TO MLX5V_IFC_BYTE_OFF(init_seg, cmd_q_init_to)
+/** [23:0] heartbeat */
+#define MLX5V_ISEG_HEALTH_COUNTER MLX5V_IFC_BYTE_OFF(init_seg, health_counter)
 
 #define MLX5V_CMDIF_REV 5
 #define MLX5V_ISEG_INITIALIZING_BIT (1u << 31)
@@ -53,17 +56,17 @@ enum mlx5v_nic_if_state {
 	MLX5V_NIC_IF_SW_RESET = 7,
 };
 
-/* Health buffer, absolute BAR0 offsets (§4.1). */
-#define MLX5V_HEALTH_ASSERT_VAR0 0x200       /**< 5 x BE32 */
-#define MLX5V_HEALTH_ASSERT_EXIT_PTR 0x220
-#define MLX5V_HEALTH_ASSERT_CALLRA 0x224
-#define MLX5V_HEALTH_FW_VER 0x230            /**< 0xffffffff: PCI is gone */
-#define MLX5V_HEALTH_HW_ID 0x234
-#define MLX5V_HEALTH_RFR 0x238               /**< [31] recovery flow required */
-#define MLX5V_HEALTH_IRISC_INDEX 0x23c       /**< u8 */
-#define MLX5V_HEALTH_SYND 0x23d              /**< u8 */
-#define MLX5V_HEALTH_EXT_SYND 0x23e          /**< BE16 */
-#define MLX5V_HEALTH_RFR_BIT (1u << 31)
+/* Health buffer words (§4.1), absolute BAR0 offsets for register reads. */
+#define MLX5V_HEALTH_OFF(fld) (MLX5V_ISEG_HEALTH + MLX5V_IFC_BYTE_OFF(health_buffer, fld))
+#define MLX5V_HEALTH_ASSERT_VAR0 MLX5V_HEALTH_OFF(assert_var)      /**< 5 x BE32 */
+#define MLX5V_HEALTH_ASSERT_EXIT_PTR MLX5V_HEALTH_OFF(assert_exit_ptr)
+#define MLX5V_HEALTH_ASSERT_CALLRA MLX5V_HEALTH_OFF(assert_callra)
+#define MLX5V_HEALTH_FW_VER MLX5V_HEALTH_OFF(fw_ver)              /**< 0xffffffff: PCI is gone */
+#define MLX5V_HEALTH_HW_ID MLX5V_HEALTH_OFF(hw_id)
+#define MLX5V_HEALTH_RFR (MLX5V_ISEG_HEALTH + 4 * MLX5V_IFC_DW(health_buffer, rfr)) /**< BE32 */
+/** The BE32 holding irisc_index [31:24], synd [23:16] and ext_synd [15:0]. */
+#define MLX5V_HEALTH_IRISC_INDEX MLX5V_HEALTH_OFF(irisc_index)
+#define MLX5V_HEALTH_RFR_BIT (1u << MLX5V_IFC_SHIFT(health_buffer, rfr))
 
 /** Health syndromes (§4.2). */
 enum mlx5v_health_synd {
@@ -85,30 +88,13 @@ enum mlx5v_health_synd {
 #define MLX5V_CMDQ_LOG_STRIDE 6              /**< of 64 bytes */
 #define MLX5V_CMD_MAX_SLOTS 32
 
-/* Command entry, 64 bytes (§3.2): byte offsets. */
-#define MLX5V_CMD_ENT_SIZE 64
-#define MLX5V_CMD_ENT_TYPE 0x00              /**< u8, must be MLX5V_CMD_TYPE_PCI */
-#define MLX5V_CMD_ENT_INLEN 0x04             /**< BE32 */
-#define MLX5V_CMD_ENT_IPTR 0x08              /**< BE64 */
-#define MLX5V_CMD_ENT_IN 0x10                /**< 16 inline input bytes */
-#define MLX5V_CMD_ENT_OUT 0x20               /**< 16 inline output bytes */
-#define MLX5V_CMD_ENT_OPTR 0x30              /**< BE64 */
-#define MLX5V_CMD_ENT_OUTLEN 0x38            /**< BE32 */
-#define MLX5V_CMD_ENT_TOKEN 0x3c
-#define MLX5V_CMD_ENT_SIG 0x3d
-#define MLX5V_CMD_ENT_STATUS_OWN 0x3f        /**< [0] owner (1 = HW), [7:1] delivery status */
+/* Command entry (§3.2) and mailbox block (§3.3) sizes, from their layouts. */
+#define MLX5V_CMD_ENT_SIZE MLX5V_IFC_BYTES(cmd_layout)
+#define MLX5V_CMD_INLINE_LEN (MLX5V_IFC_BIT_SZ(cmd_layout, in) / 8)
 #define MLX5V_CMD_TYPE_PCI 7
 #define MLX5V_CMD_OWNER_HW 0x1
-#define MLX5V_CMD_INLINE_LEN 16
-
-/* Mailbox block, 0x240 bytes (§3.3). */
-#define MLX5V_MBOX_DATA_LEN 512
-#define MLX5V_MBOX_NEXT 0x230                /**< BE64 */
-#define MLX5V_MBOX_BLOCK_NUM 0x238           /**< BE32 */
-#define MLX5V_MBOX_TOKEN 0x23d
-#define MLX5V_MBOX_CTRL_SIG 0x23e
-#define MLX5V_MBOX_SIG 0x23f
-#define MLX5V_MBOX_SIZE 0x240
+#define MLX5V_MBOX_DATA_LEN (MLX5V_IFC_BIT_SZ(cmd_mbox, data) / 8)
+#define MLX5V_MBOX_SIZE MLX5V_IFC_BYTES(cmd_mbox)
 #define MLX5V_MBOX_ALIGN 1024                /**< the model accepts >= 1 KiB alignment */
 
 /** Delivery status, status_own >> 1 (§3.7). */
@@ -182,17 +168,8 @@ enum mlx5v_cmd_opcode {
 	MLX5V_CMD_OP_DESTROY_UMEM = 0xa0a,
 };
 
-/* ---- Bring-up commands (§2.1, §9): sizes and fields ---- */
-#define MLX5V_CMD_HDR_SIZE 0x10              /**< every in/out starts with 16 bytes */
-#define MLX5V_ENABLE_HCA_IN_FUNCTION_ID 2, 15, 0
-#define MLX5V_ENABLE_HCA_OUT_SIZE 0x0c       /**< 12 bytes */
-#define MLX5V_DISABLE_HCA_IN_FUNCTION_ID 2, 15, 0
-#define MLX5V_QUERY_ISSI_OUT_SIZE 0x70
-#define MLX5V_QUERY_ISSI_OUT_CURRENT_ISSI 2, 15, 0
-#define MLX5V_QUERY_ISSI_OUT_SUPPORTED_ISSI_DW0 27, 31, 0 /**< byte 0x6c; bit 1 = ISSI 1 */
-#define MLX5V_SET_ISSI_IN_CURRENT_ISSI 2, 15, 0
-#define MLX5V_TEARDOWN_HCA_IN_PROFILE 2, 15, 0
-#define MLX5V_TEARDOWN_HCA_OUT_STATE 3, 0, 0
+/* ---- Bring-up commands (§2.1, §9): values ---- */
+#define MLX5V_CMD_HDR_SIZE MLX5V_IFC_BYTES(cmd_in_hdr) /**< every in/out starts with 16 bytes */
 #define MLX5V_TEARDOWN_PROFILE_GRACEFUL_CLOSE 0
 #define MLX5V_TEARDOWN_PROFILE_PREPARE_FAST_TEARDOWN 2
 #define MLX5V_TEARDOWN_STATE_FORCE_FAIL 1
@@ -203,72 +180,35 @@ enum mlx5v_cmd_opcode {
 #define MLX5V_QUERY_PAGES_BOOT 1
 #define MLX5V_QUERY_PAGES_INIT 2
 #define MLX5V_QUERY_PAGES_POST_INIT 3
-#define MLX5V_QUERY_PAGES_IN_FUNCTION_ID 2, 15, 0
-#define MLX5V_QUERY_PAGES_OUT_EC_FUNCTION 2, 31, 31
-#define MLX5V_QUERY_PAGES_OUT_FUNCTION_ID 2, 15, 0
-#define MLX5V_QUERY_PAGES_OUT_NUM_PAGES 3, 31, 0   /**< signed */
 #define MLX5V_MANAGE_PAGES_CANT_GIVE 0
 #define MLX5V_MANAGE_PAGES_GIVE 1
 #define MLX5V_MANAGE_PAGES_TAKE 2
-#define MLX5V_MANAGE_PAGES_IN_EC_FUNCTION 2, 31, 31
-#define MLX5V_MANAGE_PAGES_IN_FUNCTION_ID 2, 15, 0
-#define MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES 3, 31, 0
-#define MLX5V_MANAGE_PAGES_IN_PAS 0x10             /**< BE64 each */
-#define MLX5V_MANAGE_PAGES_OUT_NUM_ENTRIES 2, 31, 0
-#define MLX5V_MANAGE_PAGES_OUT_PAS 0x10
 #define MLX5V_PAGES_RECLAIM_MAX 50000              /**< per request */
 #define MLX5V_PAGES_PER_TAKE 768
 
 /* ACCESS_REG (§2.1 step 11). */
 #define MLX5V_ACCESS_REG_WRITE 0
 #define MLX5V_ACCESS_REG_READ 1
-#define MLX5V_ACCESS_REG_IN_REGISTER_ID 2, 15, 0
-#define MLX5V_ACCESS_REG_IN_ARGUMENT 3, 31, 0
-#define MLX5V_ACCESS_REG_IN_DATA 0x10
 #define MLX5V_REG_HOST_ENDIANNESS 0x7004
+#define MLX5V_REG_HOST_ENDIANNESS_SIZE 16
 
 /* QUERY_HCA_CAP / SET_HCA_CAP (§2.2). op_mod = (cap_type << 1) | mode. */
 #define MLX5V_CAP_GENERAL 0
+#define MLX5V_CAP_TYPE_ROCE 4
 #define MLX5V_CAP_MODE_MAX 0
 #define MLX5V_CAP_MODE_CUR 1
-#define MLX5V_HCA_CAP_IN_OTHER_FUNCTION 2, 31, 31
-#define MLX5V_HCA_CAP_IN_FUNCTION_ID 2, 15, 0
-#define MLX5V_HCA_CAP_OFF 0x10                     /**< capability within in/out */
-#define MLX5V_HCA_CAP_SIZE 0x1000
-#define MLX5V_HCA_CAP_CMD_SIZE 0x1010              /**< query out, set in */
-/* cmd_hca_cap general fields, relative to the capability. */
-#define MLX5V_CAP_LOG_MAX_QP 4, 4, 0
-#define MLX5V_CAP_LOG_MAX_CQ_SZ 6, 23, 16
-#define MLX5V_CAP_LOG_MAX_CQ 6, 4, 0
-#define MLX5V_CAP_LOG_MAX_EQ_SZ 7, 31, 24
-#define MLX5V_CAP_LOG_MAX_EQ 7, 3, 0
-#define MLX5V_CAP_FAST_TEARDOWN 8, 14, 14
-#define MLX5V_CAP_DISABLE_LINK_UP_BY_INIT_HCA 13, 11, 11
-#define MLX5V_CAP_PORT_TYPE 13, 9, 8               /**< 0 IB, 1 ETH */
-#define MLX5V_CAP_CMDIF_CHECKSUM 16, 15, 14
-#define MLX5V_CAP_UAR_SZ 18, 21, 16
-#define MLX5V_CAP_UMEM_UID_0 18, 13, 13
-#define MLX5V_CAP_MKEY_BY_NAME 19, 25, 25
-#define MLX5V_CAP_MAX_NUM_EQS 35, 15, 0
-#define MLX5V_CAP_LOG_UAR_PAGE_SZ 36, 15, 0
+#define MLX5V_HCA_CAP_SIZE MLX5V_IFC_BYTES(cmd_hca_cap)
 #define MLX5V_CAP_PORT_TYPE_IB 0
 #define MLX5V_CAP_PORT_TYPE_ETH 1
 /* SET_HCA_CAP op_mod per capability type (§2.2): GENERAL = 0, ROCE = 0x8. */
 #define MLX5V_SET_HCA_CAP_OP_MOD_GENERAL 0x0
 #define MLX5V_SET_HCA_CAP_OP_MOD_ROCE 0x8
 
-/* MODIFY_NIC_VPORT_CONTEXT (§2.1 step 18), absolute byte offsets. */
-#define MLX5V_MODIFY_NIC_VPORT_IN_SIZE 0x200
-#define MLX5V_MODIFY_NIC_VPORT_IN_FIELD_SELECT_ROCE_EN 3, 1, 1    /**< byte 0x0f bit 1 */
-#define MLX5V_MODIFY_NIC_VPORT_IN_ROCE_EN 64, 0, 0                /**< byte 0x103 bit 0 */
-
-/* ALLOC_UAR / DEALLOC_UAR (§9). */
-#define MLX5V_UAR_OUT_UAR 2, 23, 0
-#define MLX5V_DEALLOC_UAR_IN_UAR 2, 23, 0
-#define MLX5V_UAR_PAGE_SIZE 4096
+/* UARs (§8, §9). */
+#define MLX5V_UAR_PAGE_SIZE MLX5V_IFC_BYTES(uar_page)
 #define MLX5V_UAR_FIRST_INDEX 3                    /**< pages 0-2 are the init segment */
 
-/* ---- EQ (§6): see rte_pmd_mlx5v_prm.h; sizing constants ---- */
+/* ---- EQ (§6): sizing constants ---- */
 #define MLX5V_NUM_CMD_EQE 32
 #define MLX5V_NUM_SPARE_EQE RTE_PMD_MLX5V_NUM_SPARE_EQE
 #define MLX5V_EQ_POLLING_BUDGET 128
@@ -277,66 +217,146 @@ enum mlx5v_cmd_opcode {
 #define MLX5V_EQN_MAX 255                          /**< eq_number is 8 bits */
 
 /* ---- CQ (§7) ---- */
-#define MLX5V_CREATE_CQ_IN_SIZE 0x110
-#define MLX5V_CREATE_CQ_IN_CQC 0x10
-#define MLX5V_CREATE_CQ_IN_PAS 0x110
-#define MLX5V_CREATE_CQ_OUT_CQN 2, 23, 0
-#define MLX5V_DESTROY_CQ_IN_CQN 2, 23, 0
-#define MLX5V_QUERY_CQ_IN_CQN 2, 23, 0
-#define MLX5V_QUERY_CQ_OUT_CQC 0x10
-#define MLX5V_CQC_STATUS 0, 31, 28
-#define MLX5V_CQC_CQE_SZ 0, 23, 21                 /**< 0 = 64 B, 1 = 128 B */
-#define MLX5V_CQC_CC 0, 20, 20
-#define MLX5V_CQC_OI 0, 17, 17
-#define MLX5V_CQC_ST 0, 11, 8
-#define MLX5V_CQC_PAGE_OFFSET 2, 11, 6
-#define MLX5V_CQC_LOG_CQ_SIZE 3, 28, 24
-#define MLX5V_CQC_UAR_PAGE 3, 23, 0
-#define MLX5V_CQC_C_EQN 5, 31, 0                   /**< accept 8 or 32 bits */
-#define MLX5V_CQC_LOG_PAGE_SIZE 6, 28, 24
-#define MLX5V_CQC_CONSUMER_COUNTER 10, 23, 0
-#define MLX5V_CQC_PRODUCER_COUNTER 11, 23, 0
-#define MLX5V_CQC_DBR_ADDR 0x38                    /**< BE64, relative to cqc */
-#define MLX5V_CQE_SIZE 64
-#define MLX5V_CQE_OP_OWN 63                        /**< [7:4] opcode, [0] owner */
+#define MLX5V_CQC_STATUS_OK 0x0
+#define MLX5V_CQC_STATUS_CQ_OVERFLOW 0x9
+#define MLX5V_CQC_STATUS_CQ_WRITE_FAIL 0xa
 #define MLX5V_CQE_OWNER_MASK 0x1
 #define MLX5V_CQE_OPCODE_REQ 0x0
 #define MLX5V_CQE_OPCODE_RESP_SEND 0x2
 #define MLX5V_CQE_OPCODE_REQ_ERR 0xd
 #define MLX5V_CQE_OPCODE_RESP_ERR 0xe
 #define MLX5V_CQE_INVALID 0xf
-#define MLX5V_CQ_DB_REQ_NOT_SOL (1u << 24)
-#define MLX5V_CQ_DB_REQ_NOT 0u
-#define MLX5V_CQ_SET_CI 0                          /**< dbrec dword 0 */
-#define MLX5V_CQ_ARM_DB 1                          /**< dbrec dword 1 */
-
-/* ---- Further layouts (device model and core); prm/mlx5 section in each line ---- */
-#define MLX5V_ENABLE_HCA_IN_EC_FUNCTION 2, 31, 31          /**< §9 embedded_cpu_function */
-#define MLX5V_CAP_TYPE_ROCE 4               /**< §2.2 capability type RoCE */
-#define MLX5V_CAP_ROCE_EN 16, 2, 2                         /**< §2.2 general cap "roce" bit */
-#define MLX5V_ROCE_CAP_SW_R_ROCE_SRC_UDP_PORT 0, 27, 27    /**< §2.2, in the RoCE cap */
-#define MLX5V_MODIFY_NIC_VPORT_IN_OTHER_VPORT 2, 31, 31
-#define MLX5V_MODIFY_NIC_VPORT_IN_VPORT_NUMBER 2, 15, 0
-#define MLX5V_ACCESS_REG_OUT_DATA 0x10                     /**< §9 register_data (read) */
-#define MLX5V_REG_HOST_ENDIANNESS_SIZE 16                  /**< §2.1 step 11 */
-#define MLX5V_CQC_DBR_UMEM_VALID 0, 25, 25                 /**< §7.1 */
-#define MLX5V_CQC_DBR_UMEM_ID 1, 31, 0
-#define MLX5V_CQC_CQ_PERIOD 4, 27, 16
-#define MLX5V_CQC_CQ_MAX_COUNT 4, 15, 0
-#define MLX5V_CQC_LAST_NOTIFIED_INDEX 8, 23, 0
-#define MLX5V_CQC_LAST_SOLICIT_INDEX 9, 23, 0
-#define MLX5V_CQC_STATUS_OK 0x0
-#define MLX5V_CQC_STATUS_CQ_OVERFLOW 0x9
-#define MLX5V_CQC_STATUS_CQ_WRITE_FAIL 0xa
-#define MLX5V_CREATE_CQ_IN_CQ_UMEM_OFFSET 0x50             /**< BE64 */
-#define MLX5V_CREATE_CQ_IN_CQ_UMEM_ID 22, 31, 0            /**< byte 0x58 */
-#define MLX5V_CREATE_CQ_IN_CQ_UMEM_VALID 23, 31, 31        /**< byte 0x5c bit 31 */
-#define MLX5V_QUERY_CQ_OUT_SIZE 0x110
-#define MLX5V_QUERY_CQ_OUT_PAS 0x110
-#define MLX5V_CQE_BYTE_CNT 0x2c                            /**< BE32 */
-#define MLX5V_CQE_WQE_COUNTER 0x3c                         /**< BE16 */
-#define MLX5V_CQ_DB_SN_SHIFT 28                            /**< §7.3 arm word: sn << 28 */
+/* §7.3: the 64-bit arm doorbell's high word is (sn << 28) | cmd | ci. */
+#define MLX5V_CQ_DB_SN_SHIFT 28
 #define MLX5V_CQ_DB_CMD_MASK (0xfu << 24)
 #define MLX5V_CQ_DB_CI_MASK 0xffffffu
+
+/*
+ * The public header rte_pmd_mlx5v_prm.h keeps its (DW, HI, LO) triples and byte offsets for
+ * applications; each must equal what the compiler computes from the layouts above, so the two
+ * cannot drift.
+ */
+#define MLX5V_PUB_AT(type, fld, off) MLX5V_IFC_ASSERT_OFF(type, fld, off)
+#define MLX5V_PUB_BYTES(type, n) MLX5V_IFC_ASSERT_BYTES(type, n)
+/** A public "_OFF" of a field inside eqe.data: the offset from the EQE start. */
+#define MLX5V_PUB_EQE_DATA_AT(type, fld, off) \
+	_Static_assert(MLX5V_IFC_BYTE_OFF(eqe, data) + MLX5V_IFC_BYTE_OFF(type, fld) == (off), \
+		       #type "." #fld " is not at EQE byte " #off)
+/** A public "BE32 at off, low bits" field: the dword holding fld starts at EQE byte off. */
+#define MLX5V_PUB_EQE_DATA_DW(type, fld, off) \
+	_Static_assert(MLX5V_IFC_BYTE_OFF(eqe, data) + 4 * MLX5V_IFC_DW(type, fld) == (off) && \
+		       MLX5V_IFC_SHIFT(type, fld) == 0, #type "." #fld " is not in BE32 " #off)
+/** A public triple naming the low bits of a wider layout field. */
+#define MLX5V_PUB_LOW_BITS(type, fld, triple) MLX5V_PUB_LOW_BITS_(type, fld, triple)
+#define MLX5V_PUB_LOW_BITS_(type, fld, dw, hi, lo) \
+	_Static_assert(MLX5V_IFC_DW(type, fld) == (dw) && MLX5V_IFC_SHIFT(type, fld) == (lo) && \
+		       (hi) - (lo) + 1 <= MLX5V_IFC_BIT_SZ(type, fld), \
+		       #type "." #fld " does not hold the public bits")
+
+MLX5V_IFC_ASSERT_TRIPLE(cmd_in_hdr, opcode, RTE_PMD_MLX5V_IN_OPCODE);
+MLX5V_IFC_ASSERT_TRIPLE(cmd_in_hdr, uid, RTE_PMD_MLX5V_IN_UID);
+MLX5V_IFC_ASSERT_TRIPLE(cmd_in_hdr, op_mod, RTE_PMD_MLX5V_IN_OP_MOD);
+MLX5V_IFC_ASSERT_TRIPLE(cmd_out_hdr, status, RTE_PMD_MLX5V_OUT_STATUS);
+MLX5V_IFC_ASSERT_TRIPLE(cmd_out_hdr, syndrome, RTE_PMD_MLX5V_OUT_SYNDROME);
+
+MLX5V_PUB_BYTES(create_eq_in, RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE);
+MLX5V_PUB_AT(create_eq_in, eqc, RTE_PMD_MLX5V_CREATE_EQ_IN_EQC);
+MLX5V_PUB_AT(create_eq_in, event_bitmask, RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK);
+MLX5V_PUB_AT(create_eq_in, pas, RTE_PMD_MLX5V_CREATE_EQ_IN_PAS);
+MLX5V_PUB_BYTES(create_eq_out, RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE);
+MLX5V_IFC_ASSERT_TRIPLE(create_eq_out, eq_number, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
+MLX5V_PUB_BYTES(destroy_eq_in, RTE_PMD_MLX5V_DESTROY_EQ_IN_SIZE);
+MLX5V_PUB_BYTES(destroy_eq_out, RTE_PMD_MLX5V_DESTROY_EQ_OUT_SIZE);
+MLX5V_IFC_ASSERT_TRIPLE(destroy_eq_in, eq_number, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER);
+MLX5V_IFC_ASSERT_TRIPLE(query_eq_in, eq_number, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER);
+MLX5V_IFC_ASSERT_TRIPLE(gen_eqe_in, eq_number, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER);
+MLX5V_PUB_BYTES(query_eq_in, RTE_PMD_MLX5V_QUERY_EQ_IN_SIZE);
+MLX5V_PUB_BYTES(query_eq_out, RTE_PMD_MLX5V_QUERY_EQ_OUT_SIZE);
+MLX5V_PUB_AT(query_eq_out, eqc, RTE_PMD_MLX5V_QUERY_EQ_OUT_EQC);
+MLX5V_PUB_AT(query_eq_out, event_bitmask, RTE_PMD_MLX5V_QUERY_EQ_OUT_EVENT_BITMASK);
+MLX5V_PUB_AT(query_eq_out, pas, RTE_PMD_MLX5V_QUERY_EQ_OUT_PAS);
+MLX5V_PUB_BYTES(gen_eqe_in, RTE_PMD_MLX5V_GEN_EQE_IN_SIZE);
+MLX5V_PUB_AT(gen_eqe_in, eqe, RTE_PMD_MLX5V_GEN_EQE_IN_EQE);
+MLX5V_PUB_BYTES(gen_eqe_out, RTE_PMD_MLX5V_GEN_EQE_OUT_SIZE);
+
+MLX5V_PUB_BYTES(eqc, RTE_PMD_MLX5V_EQC_SIZE);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, status, RTE_PMD_MLX5V_EQC_STATUS);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, ec, RTE_PMD_MLX5V_EQC_EC);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, oi, RTE_PMD_MLX5V_EQC_OI);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, st, RTE_PMD_MLX5V_EQC_ST);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, page_offset, RTE_PMD_MLX5V_EQC_PAGE_OFFSET);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, log_eq_size, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, uar_page, RTE_PMD_MLX5V_EQC_UAR_PAGE);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, intr, RTE_PMD_MLX5V_EQC_INTR);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, log_page_size, RTE_PMD_MLX5V_EQC_LOG_PAGE_SIZE);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, consumer_counter, RTE_PMD_MLX5V_EQC_CONSUMER_COUNTER);
+MLX5V_IFC_ASSERT_TRIPLE(eqc, producer_counter, RTE_PMD_MLX5V_EQC_PRODUCER_COUNTER);
+
+MLX5V_PUB_BYTES(eqe, RTE_PMD_MLX5V_EQE_SIZE);
+MLX5V_PUB_AT(eqe, type, RTE_PMD_MLX5V_EQE_TYPE_OFF);
+MLX5V_PUB_AT(eqe, sub_type, RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF);
+MLX5V_PUB_AT(eqe, data, RTE_PMD_MLX5V_EQE_DATA_OFF);
+MLX5V_PUB_AT(eqe, signature, RTE_PMD_MLX5V_EQE_SIGNATURE_OFF);
+_Static_assert(MLX5V_IFC_BYTE_OF(eqe, owner) == RTE_PMD_MLX5V_EQE_OWNER_OFF &&
+	       MLX5V_IFC_SHIFT(eqe, owner) == 0, "eqe.owner is not bit 0 of the owner byte");
+MLX5V_PUB_EQE_DATA_DW(eqe_comp, cqn, RTE_PMD_MLX5V_EQE_COMP_CQN_OFF);
+MLX5V_PUB_EQE_DATA_DW(eqe_cq_err, cqn, RTE_PMD_MLX5V_EQE_CQ_ERR_CQN_OFF);
+MLX5V_PUB_EQE_DATA_AT(eqe_cq_err, syndrome, RTE_PMD_MLX5V_EQE_CQ_ERR_SYNDROME_OFF);
+MLX5V_PUB_EQE_DATA_AT(eqe_qp_srq, type, RTE_PMD_MLX5V_EQE_QP_TYPE_OFF);
+MLX5V_PUB_EQE_DATA_AT(eqe_qp_srq, qp_srq_n, RTE_PMD_MLX5V_EQE_QP_SRQ_N_OFF);
+MLX5V_PUB_EQE_DATA_AT(eqe_port_change, port, RTE_PMD_MLX5V_EQE_PORT_OFF);
+_Static_assert(MLX5V_IFC_SHIFT(eqe_port_change, port) == 28,
+	       "eqe_port_change.port is not the high nibble of its byte");
+MLX5V_PUB_EQE_DATA_AT(eqe_cmd, vector, RTE_PMD_MLX5V_EQE_CMD_VECTOR_OFF);
+MLX5V_PUB_EQE_DATA_AT(eqe_page_req, ec_function, RTE_PMD_MLX5V_EQE_PAGE_EC_FUNCTION_OFF);
+MLX5V_PUB_EQE_DATA_AT(eqe_page_req, func_id, RTE_PMD_MLX5V_EQE_PAGE_FUNC_ID_OFF);
+MLX5V_PUB_EQE_DATA_AT(eqe_page_req, num_pages, RTE_PMD_MLX5V_EQE_PAGE_NUM_PAGES_OFF);
+MLX5V_PUB_EQE_DATA_AT(eqe_vport_change, vport_num, RTE_PMD_MLX5V_EQE_VPORT_NUM_OFF);
+
+MLX5V_PUB_AT(uar_page, cq_db, RTE_PMD_MLX5V_UAR_CQ_DB_OFF);
+MLX5V_PUB_AT(uar_page, eq_db_arm, RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF);
+MLX5V_PUB_AT(uar_page, eq_db_noarm, RTE_PMD_MLX5V_UAR_EQ_DB_NOARM_OFF);
+MLX5V_PUB_AT(uar_page, bf, RTE_PMD_MLX5V_UAR_BF_OFF);
+
+MLX5V_IFC_ASSERT_TRIPLE(alloc_uar_out, uar, RTE_PMD_MLX5V_UAR_CMD_UAR);
+MLX5V_IFC_ASSERT_TRIPLE(dealloc_uar_in, uar, RTE_PMD_MLX5V_UAR_CMD_UAR);
+MLX5V_PUB_BYTES(create_cq_in, RTE_PMD_MLX5V_CREATE_CQ_IN_SIZE);
+MLX5V_PUB_AT(create_cq_in, cqc, RTE_PMD_MLX5V_CREATE_CQ_IN_CQC);
+MLX5V_PUB_AT(create_cq_in, pas, RTE_PMD_MLX5V_CREATE_CQ_IN_PAS);
+MLX5V_PUB_BYTES(create_cq_out, RTE_PMD_MLX5V_CREATE_CQ_OUT_SIZE);
+MLX5V_IFC_ASSERT_TRIPLE(create_cq_out, cqn, RTE_PMD_MLX5V_CREATE_CQ_OUT_CQN);
+MLX5V_IFC_ASSERT_TRIPLE(destroy_cq_in, cqn, RTE_PMD_MLX5V_DESTROY_CQ_IN_CQN);
+MLX5V_PUB_BYTES(query_cq_out, RTE_PMD_MLX5V_QUERY_CQ_OUT_SIZE);
+MLX5V_PUB_AT(query_cq_out, cqc, RTE_PMD_MLX5V_QUERY_CQ_OUT_CQC);
+
+MLX5V_IFC_ASSERT_TRIPLE(cqc, status, RTE_PMD_MLX5V_CQC_STATUS);
+MLX5V_IFC_ASSERT_TRIPLE(cqc, cqe_sz, RTE_PMD_MLX5V_CQC_CQE_SZ);
+MLX5V_IFC_ASSERT_TRIPLE(cqc, oi, RTE_PMD_MLX5V_CQC_OI);
+MLX5V_IFC_ASSERT_TRIPLE(cqc, st, RTE_PMD_MLX5V_CQC_ST);
+MLX5V_IFC_ASSERT_TRIPLE(cqc, page_offset, RTE_PMD_MLX5V_CQC_PAGE_OFFSET);
+MLX5V_IFC_ASSERT_TRIPLE(cqc, log_cq_size, RTE_PMD_MLX5V_CQC_LOG_CQ_SIZE);
+MLX5V_IFC_ASSERT_TRIPLE(cqc, uar_page, RTE_PMD_MLX5V_CQC_UAR_PAGE);
+/*
+ * The public c_eqn is the 8-bit spelling (DW5[7:0], prm/mlx5 §7.1): the low byte of the
+ * layout's 32-bit c_eqn_or_apu_element.
+ */
+MLX5V_PUB_LOW_BITS(cqc, c_eqn_or_apu_element, RTE_PMD_MLX5V_CQC_C_EQN);
+MLX5V_IFC_ASSERT_TRIPLE(cqc, log_page_size, RTE_PMD_MLX5V_CQC_LOG_PAGE_SIZE);
+MLX5V_IFC_ASSERT_TRIPLE(cqc, consumer_counter, RTE_PMD_MLX5V_CQC_CONSUMER_COUNTER);
+MLX5V_IFC_ASSERT_TRIPLE(cqc, producer_counter, RTE_PMD_MLX5V_CQC_PRODUCER_COUNTER);
+MLX5V_PUB_AT(cqc, dbr_addr, RTE_PMD_MLX5V_CQC_DBR_ADDR);
+
+MLX5V_PUB_BYTES(cqe, RTE_PMD_MLX5V_CQE_SIZE);
+MLX5V_PUB_AT(cqe, byte_cnt, RTE_PMD_MLX5V_CQE_BYTE_CNT_OFF);
+MLX5V_PUB_AT(cqe, wqe_counter, RTE_PMD_MLX5V_CQE_WQE_COUNTER_OFF);
+_Static_assert(MLX5V_IFC_BYTE_OF(cqe, opcode) == RTE_PMD_MLX5V_CQE_OP_OWN_OFF &&
+	       MLX5V_IFC_BYTE_OF(cqe, owner) == RTE_PMD_MLX5V_CQE_OP_OWN_OFF &&
+	       MLX5V_IFC_SHIFT(cqe, opcode) == 4 && MLX5V_IFC_SHIFT(cqe, owner) == 0,
+	       "cqe.op_own is not [7:4] opcode, [0] owner of the last byte");
+MLX5V_PUB_BYTES(cq_dbrec, RTE_PMD_MLX5V_CQ_DBREC_SIZE);
+_Static_assert(MLX5V_IFC_DW(cq_dbrec, set_ci) == RTE_PMD_MLX5V_CQ_DBREC_SET_CI &&
+	       MLX5V_IFC_DW(cq_dbrec, arm_ci) == RTE_PMD_MLX5V_CQ_DBREC_ARM,
+	       "cq_dbrec dwords differ from the public header");
+
 
 #endif /* _MLX5V_PRM_H_ */

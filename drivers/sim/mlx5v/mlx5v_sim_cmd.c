@@ -23,6 +23,9 @@ struct mlx5v_sim_cmd_op {
 	mlx5v_sim_cmd_fn fn;
 };
 
+/* Offset of a mailbox control field within the 64-byte tail after the data (prm/mlx5 §3.3). */
+#define MLX5V_SIM_TAIL(fld) (MLX5V_IFC_BYTE_OFF(cmd_mbox, fld) - MLX5V_MBOX_DATA_LEN)
+
 #define OPM(m) (1u << (m))
 #define HCA_ANY MLX5V_SIM_HCA_DISABLED
 #define HCA_EN MLX5V_SIM_HCA_ENABLED
@@ -32,14 +35,15 @@ struct mlx5v_sim_cmd_op {
 static const struct mlx5v_sim_cmd_op mlx5v_sim_cmd_ops[] = {
 	{ MLX5V_CMD_OP_QUERY_HCA_CAP, HCA_EN,
 	  OPM(0) | OPM(1) | OPM(MLX5V_CAP_TYPE_ROCE << 1) | OPM((MLX5V_CAP_TYPE_ROCE << 1) | 1),
-	  0x10, MLX5V_HCA_CAP_CMD_SIZE, "QUERY_HCA_CAP", mlx5v_sim_cmd_query_hca_cap },
+	  0x10, MLX5V_IFC_BYTES(query_hca_cap_out), "QUERY_HCA_CAP",
+	  mlx5v_sim_cmd_query_hca_cap },
 	{ MLX5V_CMD_OP_INIT_HCA, HCA_EN, OPM(0), 0x10, 0x10, "INIT_HCA",
 	  mlx5v_sim_cmd_init_hca },
 	{ MLX5V_CMD_OP_TEARDOWN_HCA, HCA_EN, OPM(0), 0x10, 0x10, "TEARDOWN_HCA",
 	  mlx5v_sim_cmd_teardown_hca },
-	{ MLX5V_CMD_OP_ENABLE_HCA, HCA_ANY, OPM(0), 0x10, MLX5V_ENABLE_HCA_OUT_SIZE,
+	{ MLX5V_CMD_OP_ENABLE_HCA, HCA_ANY, OPM(0), 0x10, MLX5V_IFC_BYTES(enable_hca_out),
 	  "ENABLE_HCA", mlx5v_sim_cmd_enable_hca },
-	{ MLX5V_CMD_OP_DISABLE_HCA, HCA_ANY, OPM(0), 0x10, MLX5V_ENABLE_HCA_OUT_SIZE,
+	{ MLX5V_CMD_OP_DISABLE_HCA, HCA_ANY, OPM(0), 0x10, MLX5V_IFC_BYTES(enable_hca_out),
 	  "DISABLE_HCA", mlx5v_sim_cmd_disable_hca },
 	{ MLX5V_CMD_OP_QUERY_PAGES, HCA_EN,
 	  OPM(MLX5V_QUERY_PAGES_BOOT) | OPM(MLX5V_QUERY_PAGES_INIT) |
@@ -50,27 +54,27 @@ static const struct mlx5v_sim_cmd_op mlx5v_sim_cmd_ops[] = {
 	  OPM(MLX5V_MANAGE_PAGES_TAKE),
 	  0x10, 0x10, "MANAGE_PAGES", mlx5v_sim_cmd_manage_pages },
 	{ MLX5V_CMD_OP_SET_HCA_CAP, HCA_EN, OPM(0) | OPM(MLX5V_CAP_TYPE_ROCE << 1),
-	  MLX5V_HCA_CAP_CMD_SIZE, 0x10, "SET_HCA_CAP", mlx5v_sim_cmd_set_hca_cap },
-	{ MLX5V_CMD_OP_QUERY_ISSI, HCA_EN, OPM(0), 0x10, MLX5V_QUERY_ISSI_OUT_SIZE,
+	  MLX5V_IFC_BYTES(set_hca_cap_in), 0x10, "SET_HCA_CAP", mlx5v_sim_cmd_set_hca_cap },
+	{ MLX5V_CMD_OP_QUERY_ISSI, HCA_EN, OPM(0), 0x10, MLX5V_IFC_BYTES(query_issi_out),
 	  "QUERY_ISSI", mlx5v_sim_cmd_query_issi },
 	{ MLX5V_CMD_OP_SET_ISSI, HCA_EN, OPM(0), 0x10, 0x10, "SET_ISSI",
 	  mlx5v_sim_cmd_set_issi },
-	{ MLX5V_CMD_OP_CREATE_EQ, HCA_INIT, OPM(0), RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE,
-	  RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE, "CREATE_EQ", mlx5v_sim_cmd_create_eq },
-	{ MLX5V_CMD_OP_DESTROY_EQ, HCA_INIT, OPM(0), RTE_PMD_MLX5V_DESTROY_EQ_IN_SIZE,
-	  RTE_PMD_MLX5V_DESTROY_EQ_OUT_SIZE, "DESTROY_EQ", mlx5v_sim_cmd_destroy_eq },
-	{ MLX5V_CMD_OP_QUERY_EQ, HCA_INIT, OPM(0), RTE_PMD_MLX5V_QUERY_EQ_IN_SIZE,
-	  RTE_PMD_MLX5V_QUERY_EQ_OUT_SIZE, "QUERY_EQ", mlx5v_sim_cmd_query_eq },
-	{ MLX5V_CMD_OP_GEN_EQE, HCA_INIT, OPM(0), RTE_PMD_MLX5V_GEN_EQE_IN_SIZE,
-	  RTE_PMD_MLX5V_GEN_EQE_OUT_SIZE, "GEN_EQE", mlx5v_sim_cmd_gen_eqe },
-	{ MLX5V_CMD_OP_CREATE_CQ, HCA_INIT, OPM(0), MLX5V_CREATE_CQ_IN_SIZE, 0x10,
+	{ MLX5V_CMD_OP_CREATE_EQ, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(create_eq_in),
+	  MLX5V_IFC_BYTES(create_eq_out), "CREATE_EQ", mlx5v_sim_cmd_create_eq },
+	{ MLX5V_CMD_OP_DESTROY_EQ, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(destroy_eq_in),
+	  MLX5V_IFC_BYTES(destroy_eq_out), "DESTROY_EQ", mlx5v_sim_cmd_destroy_eq },
+	{ MLX5V_CMD_OP_QUERY_EQ, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(query_eq_in),
+	  MLX5V_IFC_BYTES(query_eq_out), "QUERY_EQ", mlx5v_sim_cmd_query_eq },
+	{ MLX5V_CMD_OP_GEN_EQE, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(gen_eqe_in),
+	  MLX5V_IFC_BYTES(gen_eqe_out), "GEN_EQE", mlx5v_sim_cmd_gen_eqe },
+	{ MLX5V_CMD_OP_CREATE_CQ, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(create_cq_in), 0x10,
 	  "CREATE_CQ", mlx5v_sim_cmd_create_cq },
 	{ MLX5V_CMD_OP_DESTROY_CQ, HCA_INIT, OPM(0), 0x10, 0x10, "DESTROY_CQ",
 	  mlx5v_sim_cmd_destroy_cq },
-	{ MLX5V_CMD_OP_QUERY_CQ, HCA_INIT, OPM(0), 0x10, MLX5V_QUERY_CQ_OUT_SIZE, "QUERY_CQ",
-	  mlx5v_sim_cmd_query_cq },
+	{ MLX5V_CMD_OP_QUERY_CQ, HCA_INIT, OPM(0), 0x10, MLX5V_IFC_BYTES(query_cq_out),
+	  "QUERY_CQ", mlx5v_sim_cmd_query_cq },
 	{ MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT, HCA_INIT, OPM(0),
-	  MLX5V_MODIFY_NIC_VPORT_IN_SIZE, 0x10, "MODIFY_NIC_VPORT_CONTEXT",
+	  MLX5V_IFC_BYTES(modify_nic_vport_context_in), 0x10, "MODIFY_NIC_VPORT_CONTEXT",
 	  mlx5v_sim_cmd_modify_nic_vport },
 	{ MLX5V_CMD_OP_ALLOC_UAR, HCA_INIT, OPM(0), 0x10, 0x10, "ALLOC_UAR",
 	  mlx5v_sim_cmd_alloc_uar },
@@ -156,12 +160,13 @@ mlx5v_sim_cmd_read_in(struct mlx5v_sim *sim, const uint8_t *ent, uint8_t *in, ui
 {
 	uint8_t blk[MLX5V_MBOX_SIZE];
 	uint32_t nblk = mlx5v_sim_cmd_nblocks(inlen);
-	uint64_t ptr = MLX5V_GET64(ent, MLX5V_CMD_ENT_IPTR);
+	uint64_t ptr = MLX5V_IFC_GET64(cmd_layout, ent, iptr);
 	uint32_t done = MLX5V_CMD_INLINE_LEN;
 	uint32_t n;
 	uint32_t len;
 
-	memcpy(in, ent + MLX5V_CMD_ENT_IN, RTE_MIN(inlen, (uint32_t)MLX5V_CMD_INLINE_LEN));
+	memcpy(in, MLX5V_IFC_ADDR_OF(cmd_layout, ent, in),
+	       RTE_MIN(inlen, (uint32_t)MLX5V_CMD_INLINE_LEN));
 	for (n = 0; n < nblk; n++) {
 		/*
 		 * §3.3: the true alignment rule is not in the sources; the model accepts 1 KiB or
@@ -183,18 +188,20 @@ mlx5v_sim_cmd_read_in(struct mlx5v_sim *sim, const uint8_t *ent, uint8_t *in, ui
 		 * §3.3: block_num counts 0, 1, 2, ... along the chain, even when [K] builds it
 		 * backwards; a gap or a loop is BAD_BLK_NUM_ERR (0x3).
 		 */
-		if (mlx5v_sim_be32(blk, MLX5V_MBOX_BLOCK_NUM) != n)
+		if (MLX5V_IFC_GET(cmd_mbox, blk, block_num) != n)
 			return MLX5V_CMD_DELIV_BAD_BLK_NUM_ERR;
 		/*
 		 * §3.4: optional and off by default, because [R] always writes token 0 while [K]
 		 * writes a per-command token; a mismatch is TOK_ERR (0x2).
 		 */
 		if (mlx5v_sim_knob(sim, MLX5V_SIM_K_CHECK_TOKEN) != 0 &&
-				blk[MLX5V_MBOX_TOKEN] != ent[MLX5V_CMD_ENT_TOKEN])
+				MLX5V_IFC_GET(cmd_mbox, blk, token) !=
+				MLX5V_IFC_GET(cmd_layout, ent, token))
 			return MLX5V_CMD_DELIV_TOK_ERR;
 		/* [K] signatures: ctrl_sig over 0x200..0x23e, sig over the whole block. */
 		if (mlx5v_sim_checksums(sim) &&
-				(mlx5v_sim_xor8(blk + MLX5V_MBOX_DATA_LEN, 0x3f) != 0xff ||
+				(mlx5v_sim_xor8(blk + MLX5V_MBOX_DATA_LEN,
+						MLX5V_SIM_TAIL(sig)) != 0xff ||
 				 mlx5v_sim_xor8(blk, sizeof(blk)) != 0xff))
 			return MLX5V_CMD_DELIV_SIGNAT_ERR;
 		len = RTE_MIN(inlen - done, (uint32_t)MLX5V_MBOX_DATA_LEN);
@@ -204,7 +211,7 @@ mlx5v_sim_cmd_read_in(struct mlx5v_sim *sim, const uint8_t *ent, uint8_t *in, ui
 		 * The chain length comes from inlen, not from a zero next: the next of the last
 		 * block is never followed, so a stale value there is harmless (inference).
 		 */
-		ptr = MLX5V_GET64(blk, MLX5V_MBOX_NEXT);
+		ptr = MLX5V_IFC_GET64(cmd_mbox, blk, next);
 	}
 	return MLX5V_CMD_DELIV_OK;
 }
@@ -219,7 +226,7 @@ mlx5v_sim_cmd_walk_out(struct mlx5v_sim *sim, const uint8_t *ent, uint32_t outle
 		       uint64_t *oblk, uint8_t *tails)
 {
 	uint32_t nblk = mlx5v_sim_cmd_nblocks(outlen);
-	uint64_t ptr = MLX5V_GET64(ent, MLX5V_CMD_ENT_OPTR);
+	uint64_t ptr = MLX5V_IFC_GET64(cmd_layout, ent, optr);
 	uint8_t *tail;
 	uint32_t n;
 
@@ -241,14 +248,15 @@ mlx5v_sim_cmd_walk_out(struct mlx5v_sim *sim, const uint8_t *ent, uint32_t outle
 				sim->name, n, ptr);
 			return MLX5V_CMD_DELIV_OUT_PTR_ALIGN_ERR;
 		}
-		if (mlx5v_sim_be32(tail, MLX5V_MBOX_BLOCK_NUM - MLX5V_MBOX_DATA_LEN) != n)
+		if (mlx5v_sim_be32(tail, MLX5V_SIM_TAIL(block_num)) != n)
 			return MLX5V_CMD_DELIV_BAD_BLK_NUM_ERR;
 		if (mlx5v_sim_knob(sim, MLX5V_SIM_K_CHECK_TOKEN) != 0 &&
-				tail[MLX5V_MBOX_TOKEN - MLX5V_MBOX_DATA_LEN] !=
-				ent[MLX5V_CMD_ENT_TOKEN])
+				tail[MLX5V_SIM_TAIL(token)] !=
+				MLX5V_IFC_GET(cmd_layout, ent, token))
 			return MLX5V_CMD_DELIV_TOK_ERR;
 		oblk[n] = ptr;
-		ptr = MLX5V_GET64(tail, MLX5V_MBOX_NEXT - MLX5V_MBOX_DATA_LEN);
+		ptr = ((uint64_t)mlx5v_sim_be32(tail, MLX5V_SIM_TAIL(next)) << 32) |
+		      mlx5v_sim_be32(tail, MLX5V_SIM_TAIL(next) + 4);
 	}
 	return MLX5V_CMD_DELIV_OK;
 }
@@ -275,14 +283,15 @@ mlx5v_sim_cmd_write_out(struct mlx5v_sim *sim, const uint8_t *ent, const uint8_t
 			memset(blk, 0, MLX5V_MBOX_DATA_LEN);
 			memcpy(blk, out + done, len);
 			memcpy(blk + MLX5V_MBOX_DATA_LEN, tails + n * 64, 64);
-			blk[MLX5V_MBOX_TOKEN] = ent[MLX5V_CMD_ENT_TOKEN];
-			blk[MLX5V_MBOX_CTRL_SIG] = 0;
-			blk[MLX5V_MBOX_SIG] = 0;
-			blk[MLX5V_MBOX_CTRL_SIG] =
-				~mlx5v_sim_xor8(blk + MLX5V_MBOX_DATA_LEN, 0x3f);
-			blk[MLX5V_MBOX_SIG] = ~mlx5v_sim_xor8(blk, sizeof(blk) - 1);
+			MLX5V_IFC_SET(cmd_mbox, blk, token, MLX5V_IFC_GET(cmd_layout, ent, token));
+			MLX5V_IFC_SET(cmd_mbox, blk, ctrl_sig, 0);
+			MLX5V_IFC_SET(cmd_mbox, blk, sig, 0);
+			MLX5V_IFC_SET(cmd_mbox, blk, ctrl_sig,
+				      ~mlx5v_sim_xor8(blk + MLX5V_MBOX_DATA_LEN,
+						      MLX5V_SIM_TAIL(sig)));
+			MLX5V_IFC_SET(cmd_mbox, blk, sig, ~mlx5v_sim_xor8(blk, sizeof(blk) - 1));
 			if (n == 0 && bad_sig == MLX5V_SIM_BAD_SIG_BLOCK)
-				blk[MLX5V_MBOX_SIG] ^= 0x5a;
+				blk[MLX5V_IFC_BYTE_OFF(cmd_mbox, sig)] ^= 0x5a;
 			ret = hwsim_dma_write(sim->dma, oblk[n], blk, sizeof(blk));
 		} else {
 			ret = hwsim_dma_write(sim->dma, oblk[n], out + done, len);
@@ -351,7 +360,7 @@ mlx5v_sim_cmd_complete(struct mlx5v_sim *sim, unsigned int s)
 {
 	struct mlx5v_sim_slot *sl = &sim->slot[s];
 	struct mlx5v_sim_eq *eq;
-	uint8_t data[28];
+	uint8_t data[MLX5V_SIM_EQE_DATA_LEN];
 	uint8_t so = sl->deliv << 1;
 	int i;
 
@@ -360,9 +369,11 @@ mlx5v_sim_cmd_complete(struct mlx5v_sim *sim, unsigned int s)
 	 * the owner bit clear (§3.4).
 	 */
 	if (mlx5v_sim_checksums(sim))
-		hwsim_dma_write(sim->dma, sl->ent_iova + MLX5V_CMD_ENT_SIG, &sl->sig, 1);
+		hwsim_dma_write(sim->dma, sl->ent_iova + MLX5V_IFC_BYTE_OFF(cmd_layout, sig),
+				&sl->sig, 1);
 	/* Output first, then a release fence, then the owner byte (§3.6 polling mode). */
-	if (hwsim_dma_write_release(sim->dma, sl->ent_iova + MLX5V_CMD_ENT_STATUS_OWN,
+	if (hwsim_dma_write_release(sim->dma,
+				    sl->ent_iova + MLX5V_IFC_BYTE_OFF(cmd_layout, status_own),
 				    &so, 1) != 0)
 		SIM_LOG(ERR, "%s: slot %u: cannot write status_own: IOMMU fault", sim->name, s);
 	/*
@@ -389,7 +400,7 @@ mlx5v_sim_cmd_complete(struct mlx5v_sim *sim, unsigned int s)
 	 * §3.6: vector (BE32 at EQE 0x20, data dword 0) has bit s set. One EQE per slot, so an
 	 * rdma-core-style driver only ever sees bits 0 and 31.
 	 */
-	rte_pmd_mlx5v_prm_set(data, 0, 31, 0, 1u << s);
+	MLX5V_IFC_SET(eqe_cmd, data, vector, 1u << s);
 	/*
 	 * dup_opcode fault: a second CMD EQE for a completed slot, which [R] must absorb by
 	 * re-checking status_own (§3.6).
@@ -429,7 +440,7 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 		return;
 	}
 	/* §3.5: a doorbell for a software-owned slot is a driver bug; never touch it. */
-	if (!(ent[MLX5V_CMD_ENT_STATUS_OWN] & MLX5V_CMD_OWNER_HW)) {
+	if (!(MLX5V_IFC_GET(cmd_layout, ent, status_own) & MLX5V_CMD_OWNER_HW)) {
 		SIM_LOG(WARNING, "%s: doorbell on software-owned slot %u ignored (driver bug)",
 			sim->name, s);
 		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
@@ -438,14 +449,14 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 	}
 	mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CMDS);
 	c.slot = s;
-	c.inlen = mlx5v_sim_be32(ent, MLX5V_CMD_ENT_INLEN);
-	c.outlen = mlx5v_sim_be32(ent, MLX5V_CMD_ENT_OUTLEN);
+	c.inlen = MLX5V_IFC_GET(cmd_layout, ent, inlen);
+	c.outlen = MLX5V_IFC_GET(cmd_layout, ent, outlen);
 	/*
 	 * Entry-level delivery checks (§3.7, §13): type must be 7 (else CMD_DESCR_ERR 0x10); the
 	 * entry signature must XOR to 0xff when checksums apply (0x1); each length must hold the
 	 * 8-byte header and stay within what the model walks (0x7 / 0x8).
 	 */
-	if (ent[MLX5V_CMD_ENT_TYPE] != MLX5V_CMD_TYPE_PCI)
+	if (MLX5V_IFC_GET(cmd_layout, ent, type) != MLX5V_CMD_TYPE_PCI)
 		deliv = MLX5V_CMD_DELIV_CMD_DESCR_ERR;
 	else if (mlx5v_sim_checksums(sim) && mlx5v_sim_xor8(ent, sizeof(ent)) != 0xff)
 		deliv = MLX5V_CMD_DELIV_SIGNAT_ERR;
@@ -477,8 +488,8 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 		deliv = mlx5v_sim_cmd_walk_out(sim, ent, c.outlen, oblk, tails);
 	if (deliv != MLX5V_CMD_DELIV_OK)
 		goto complete;
-	c.opcode = MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE);
-	c.op_mod = MLX5V_GET(in, RTE_PMD_MLX5V_IN_OP_MOD);
+	c.opcode = MLX5V_IFC_GET(cmd_in_hdr, in, opcode);
+	c.op_mod = MLX5V_IFC_GET(cmd_in_hdr, in, op_mod);
 	mlx5v_sim_faults_cmd(sim, c.opcode, c.op_mod, &forced_status, &forced_synd,
 			     &forced_deliv, &delay_ms, &drop, &dup);
 	/*
@@ -511,8 +522,8 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 	 * §3.8: status at out byte 0, syndrome at bytes 4-7; the syndrome is cleared on success,
 	 * where it would only be noise.
 	 */
-	MLX5V_SET(c.out, RTE_PMD_MLX5V_OUT_STATUS, status);
-	MLX5V_SET(c.out, RTE_PMD_MLX5V_OUT_SYNDROME, status != 0 ? c.syndrome : 0);
+	MLX5V_IFC_SET(cmd_out_hdr, c.out, status, status);
+	MLX5V_IFC_SET(cmd_out_hdr, c.out, syndrome, status != 0 ? c.syndrome : 0);
 	if (status != MLX5V_CMD_STAT_OK)
 		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CMD_ERRORS);
 	/*
@@ -525,9 +536,9 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 		 * The local image stays in step with the device copy, because the entry signature
 		 * below covers out[] as well (§3.4).
 		 */
-		memcpy(ent + MLX5V_CMD_ENT_OUT, c.out, MLX5V_CMD_INLINE_LEN);
-		if (hwsim_dma_write(sim->dma, sl->ent_iova + MLX5V_CMD_ENT_OUT, c.out,
-				    RTE_MIN(c.outlen, (uint32_t)MLX5V_CMD_INLINE_LEN)) != 0)
+		memcpy(MLX5V_IFC_ADDR_OF(cmd_layout, ent, out), c.out, MLX5V_CMD_INLINE_LEN);
+		if (hwsim_dma_write(sim->dma, sl->ent_iova + MLX5V_IFC_BYTE_OFF(cmd_layout, out),
+				    c.out, RTE_MIN(c.outlen, (uint32_t)MLX5V_CMD_INLINE_LEN)) != 0)
 			deliv = MLX5V_CMD_DELIV_OUT_PTR_ALIGN_ERR;
 	}
 complete:
@@ -541,8 +552,8 @@ complete:
 	sl->drop_eqe = drop == 1;
 	sl->dup_eqe = dup != 0;
 	/* The signature covers the final entry, status_own included (§3.4). */
-	ent[MLX5V_CMD_ENT_STATUS_OWN] = deliv << 1;
-	ent[MLX5V_CMD_ENT_SIG] = 0;
+	MLX5V_IFC_SET(cmd_layout, ent, status_own, deliv << 1);
+	MLX5V_IFC_SET(cmd_layout, ent, sig, 0);
 	sl->sig = ~mlx5v_sim_xor8(ent, sizeof(ent));
 	if (bad_sig == MLX5V_SIM_BAD_SIG_ENTRY)
 		sl->sig ^= 0x5a;

@@ -51,30 +51,30 @@ mlx5v_sim_caps_init(struct mlx5v_sim *sim)
 		uint8_t *c = caps[i];
 
 		memset(c, 0, MLX5V_HCA_CAP_SIZE);
-		MLX5V_SET(c, MLX5V_CAP_LOG_MAX_QP, MLX5V_SIM_LOG_MAX_QP);
-		MLX5V_SET(c, MLX5V_CAP_LOG_MAX_CQ_SZ, MLX5V_SIM_LOG_MAX_CQ_SZ);
-		MLX5V_SET(c, MLX5V_CAP_LOG_MAX_CQ, MLX5V_SIM_LOG_MAX_CQ);
-		MLX5V_SET(c, MLX5V_CAP_LOG_MAX_EQ_SZ, sim->p.log_max_eq_sz);
-		MLX5V_SET(c, MLX5V_CAP_LOG_MAX_EQ, RTE_MIN(log_eq, 15u));
-		MLX5V_SET(c, MLX5V_CAP_PORT_TYPE, MLX5V_CAP_PORT_TYPE_ETH);
-		MLX5V_SET(c, MLX5V_CAP_ROCE_EN, 1);
-		MLX5V_SET(c, MLX5V_CAP_UAR_SZ, MLX5V_SIM_UAR_SZ);
-		MLX5V_SET(c, MLX5V_CAP_UMEM_UID_0, 1);
-		MLX5V_SET(c, MLX5V_CAP_MAX_NUM_EQS, sim->p.max_eqs);
+		MLX5V_IFC_SET(cmd_hca_cap, c, log_max_qp, MLX5V_SIM_LOG_MAX_QP);
+		MLX5V_IFC_SET(cmd_hca_cap, c, log_max_cq_sz, MLX5V_SIM_LOG_MAX_CQ_SZ);
+		MLX5V_IFC_SET(cmd_hca_cap, c, log_max_cq, MLX5V_SIM_LOG_MAX_CQ);
+		MLX5V_IFC_SET(cmd_hca_cap, c, log_max_eq_sz, sim->p.log_max_eq_sz);
+		MLX5V_IFC_SET(cmd_hca_cap, c, log_max_eq, RTE_MIN(log_eq, 15u));
+		MLX5V_IFC_SET(cmd_hca_cap, c, port_type, MLX5V_CAP_PORT_TYPE_ETH);
+		MLX5V_IFC_SET(cmd_hca_cap, c, roce, 1);
+		MLX5V_IFC_SET(cmd_hca_cap, c, uar_sz, MLX5V_SIM_UAR_SZ);
+		MLX5V_IFC_SET(cmd_hca_cap, c, umem_uid_0, 1);
+		MLX5V_IFC_SET(cmd_hca_cap, c, max_num_eqs, sim->p.max_eqs);
 		/* 4 KiB UAR pages, the only size the model serves; see SET_HCA_CAP. */
-		MLX5V_SET(c, MLX5V_CAP_LOG_UAR_PAGE_SZ, 0);
+		MLX5V_IFC_SET(cmd_hca_cap, c, log_uar_page_sz, 0);
 	}
 	/* Settable: the driver turns these on; cmdif_checksum starts disabled (§3.4). */
-	MLX5V_SET(sim->cap_max, MLX5V_CAP_CMDIF_CHECKSUM, MLX5V_SIM_CMDIF_CHECKSUM_MAX);
-	MLX5V_SET(sim->cap_max, MLX5V_CAP_MKEY_BY_NAME, 1);
-	MLX5V_SET(sim->cap_max, MLX5V_CAP_DISABLE_LINK_UP_BY_INIT_HCA, 1);
+	MLX5V_IFC_SET(cmd_hca_cap, sim->cap_max, cmdif_checksum, MLX5V_SIM_CMDIF_CHECKSUM_MAX);
+	MLX5V_IFC_SET(cmd_hca_cap, sim->cap_max, mkey_by_name, 1);
+	MLX5V_IFC_SET(cmd_hca_cap, sim->cap_max, disable_link_up_by_init_hca, 1);
 	memset(sim->roce_max, 0, MLX5V_HCA_CAP_SIZE);
 	memset(sim->roce_cur, 0, MLX5V_HCA_CAP_SIZE);
 	/*
 	 * cur 0 and max 1 make [R] set sw_r_roce_src_udp_port, exercising the RoCE SET_HCA_CAP path
 	 * (§2.1 step 14).
 	 */
-	MLX5V_SET(sim->roce_max, MLX5V_ROCE_CAP_SW_R_ROCE_SRC_UDP_PORT, 1);
+	MLX5V_IFC_SET(roce_cap, sim->roce_max, sw_r_roce_src_udp_port, 1);
 	sim->checksum_cap = 0;
 }
 
@@ -94,8 +94,8 @@ mlx5v_sim_uar_allocated(struct mlx5v_sim *sim, uint32_t idx)
 static int
 mlx5v_sim_hca_func_is_ours(const uint8_t *in)
 {
-	return MLX5V_GET(in, MLX5V_ENABLE_HCA_IN_FUNCTION_ID) == 0 &&
-	       MLX5V_GET(in, MLX5V_ENABLE_HCA_IN_EC_FUNCTION) == 0;
+	return MLX5V_IFC_GET(enable_hca_in, in, function_id) == 0 &&
+	       MLX5V_IFC_GET(enable_hca_in, in, embedded_cpu_function) == 0;
 }
 
 /* ENABLE_HCA is the first command of every bring-up (§2.1 step 6). */
@@ -146,15 +146,15 @@ mlx5v_sim_cmd_disable_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_query_issi(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	MLX5V_SET(c->out, MLX5V_QUERY_ISSI_OUT_CURRENT_ISSI, sim->issi);
-	MLX5V_SET(c->out, MLX5V_QUERY_ISSI_OUT_SUPPORTED_ISSI_DW0, MLX5V_SIM_ISSI_SUPPORTED);
+	MLX5V_IFC_SET(query_issi_out, c->out, current_issi, sim->issi);
+	MLX5V_IFC_SET(query_issi_out, c->out, supported_issi_dw0, MLX5V_SIM_ISSI_SUPPORTED);
 	return MLX5V_CMD_STAT_OK;
 }
 
 uint8_t
 mlx5v_sim_cmd_set_issi(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	uint32_t issi = MLX5V_GET(c->in, MLX5V_SET_ISSI_IN_CURRENT_ISSI);
+	uint32_t issi = MLX5V_IFC_GET(set_issi_in, c->in, current_issi);
 
 	/* supported_issi_dw0 = 0x3: ISSI 0 and 1 only, anything higher is BAD_PARAM. */
 	if (issi > 1)
@@ -173,47 +173,47 @@ mlx5v_sim_cmd_query_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	const uint8_t *src;
 
 	/* One function: another function's capabilities cannot be queried (BAD_PARAM). */
-	if (MLX5V_GET(c->in, MLX5V_HCA_CAP_IN_OTHER_FUNCTION) != 0 ||
-			MLX5V_GET(c->in, MLX5V_HCA_CAP_IN_FUNCTION_ID) != 0)
+	if (MLX5V_IFC_GET(query_hca_cap_in, c->in, other_function) != 0 ||
+			MLX5V_IFC_GET(query_hca_cap_in, c->in, function_id) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_CAP_OTHER_FUNC);
 	if (type == MLX5V_CAP_GENERAL) {
-		uint8_t *cap = c->out + MLX5V_HCA_CAP_OFF;
+		uint8_t *cap = MLX5V_IFC_ADDR_OF(query_hca_cap_out, c->out, capability);
 
 		src = cur ? sim->cap_cur : sim->cap_max;
 		memcpy(cap, src, MLX5V_HCA_CAP_SIZE);
 		/* Read-only caps that knobs may change at run time (§2.2). */
-		MLX5V_SET(cap, MLX5V_CAP_FAST_TEARDOWN,
-			  mlx5v_sim_knob(sim, MLX5V_SIM_K_FAST_TEARDOWN) != 0);
-		MLX5V_SET(cap, MLX5V_CAP_UMEM_UID_0,
-			  mlx5v_sim_knob(sim, MLX5V_SIM_K_UMEM_UID_0) != 0);
-		MLX5V_SET(cap, MLX5V_CAP_ROCE_EN, mlx5v_sim_knob(sim, MLX5V_SIM_K_ROCE) != 0);
-		MLX5V_SET(cap, MLX5V_CAP_PORT_TYPE, mlx5v_sim_knob(sim, MLX5V_SIM_K_PORT_TYPE));
+		MLX5V_IFC_SET(cmd_hca_cap, cap, fast_teardown,
+			      mlx5v_sim_knob(sim, MLX5V_SIM_K_FAST_TEARDOWN) != 0);
+		MLX5V_IFC_SET(cmd_hca_cap, cap, umem_uid_0,
+			      mlx5v_sim_knob(sim, MLX5V_SIM_K_UMEM_UID_0) != 0);
+		MLX5V_IFC_SET(cmd_hca_cap, cap, roce, mlx5v_sim_knob(sim, MLX5V_SIM_K_ROCE) != 0);
+		MLX5V_IFC_SET(cmd_hca_cap, cap, port_type,
+			      mlx5v_sim_knob(sim, MLX5V_SIM_K_PORT_TYPE));
 	} else {
 		/* RoCE caps: op_mod 0x8 max, 0x9 cur (§2.1 step 14). */
 		src = cur ? sim->roce_cur : sim->roce_max;
-		memcpy(c->out + MLX5V_HCA_CAP_OFF, src, MLX5V_HCA_CAP_SIZE);
+		memcpy(MLX5V_IFC_ADDR_OF(query_hca_cap_out, c->out, capability), src,
+		       MLX5V_HCA_CAP_SIZE);
 	}
 	return MLX5V_CMD_STAT_OK;
 }
 
-/* Take a settable field from the input if it does not exceed max. @return 0 or -1. */
-static int
-mlx5v_sim_cap_take(uint8_t *cur, const uint8_t *max, const uint8_t *in, unsigned int dw,
-		   unsigned int hi, unsigned int lo)
-{
-	uint32_t v = rte_pmd_mlx5v_prm_get(in, dw, hi, lo);
-
-	if (v > rte_pmd_mlx5v_prm_get(max, dw, hi, lo))
-		return -1;
-	rte_pmd_mlx5v_prm_set(cur, dw, hi, lo, v);
-	return 0;
-}
+/*
+ * Take settable field fld of capability layout type from the input if it does not exceed max.
+ * @return 0 or -1.
+ */
+#define MLX5V_SIM_CAP_TAKE(type, cur, max, in, fld) __extension__ ({ \
+	uint32_t v_ = MLX5V_IFC_GET(type, in, fld); \
+	int r_ = v_ > MLX5V_IFC_GET(type, max, fld) ? -1 : 0; \
+	if (r_ == 0) \
+		MLX5V_IFC_SET(type, cur, fld, v_); \
+	r_; })
 
 uint8_t
 mlx5v_sim_cmd_set_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	const uint8_t *in = c->in + MLX5V_HCA_CAP_OFF;
+	const uint8_t *in = MLX5V_IFC_ADDR_OF(set_hca_cap_in, c->in, capability);
 	uint8_t cur[MLX5V_HCA_CAP_SIZE];
 
 	/*
@@ -229,8 +229,8 @@ mlx5v_sim_cmd_set_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	 */
 	if (c->op_mod != 0) {
 		memcpy(cur, sim->roce_cur, sizeof(cur));
-		if (mlx5v_sim_cap_take(cur, sim->roce_max, in,
-				       MLX5V_ROCE_CAP_SW_R_ROCE_SRC_UDP_PORT) != 0)
+		if (MLX5V_SIM_CAP_TAKE(roce_cap, cur, sim->roce_max, in,
+				       sw_r_roce_src_udp_port) != 0)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 						 MLX5V_SIM_SYND_SET_CAP_VALUE);
 		memcpy(sim->roce_cur, cur, sizeof(cur));
@@ -242,19 +242,19 @@ mlx5v_sim_cmd_set_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	 * serves 4 KiB UAR pages only, so a larger value fails here rather than as doorbells at the
 	 * wrong offset later (deviation).
 	 */
-	if (MLX5V_GET(in, MLX5V_CAP_LOG_UAR_PAGE_SZ) != 0)
+	if (MLX5V_IFC_GET(cmd_hca_cap, in, log_uar_page_sz) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_UAR_PAGE_SZ);
 	memcpy(cur, sim->cap_cur, sizeof(cur));
-	if (mlx5v_sim_cap_take(cur, sim->cap_max, in, MLX5V_CAP_CMDIF_CHECKSUM) != 0 ||
-			mlx5v_sim_cap_take(cur, sim->cap_max, in, MLX5V_CAP_MKEY_BY_NAME) != 0 ||
-			mlx5v_sim_cap_take(cur, sim->cap_max, in,
-					   MLX5V_CAP_DISABLE_LINK_UP_BY_INIT_HCA) != 0)
+	if (MLX5V_SIM_CAP_TAKE(cmd_hca_cap, cur, sim->cap_max, in, cmdif_checksum) != 0 ||
+			MLX5V_SIM_CAP_TAKE(cmd_hca_cap, cur, sim->cap_max, in, mkey_by_name) != 0 ||
+			MLX5V_SIM_CAP_TAKE(cmd_hca_cap, cur, sim->cap_max, in,
+					   disable_link_up_by_init_hca) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_SET_CAP_VALUE);
 	memcpy(sim->cap_cur, cur, sizeof(cur));
 	/* §3.4: signatures apply when the driver leaves cmdif_checksum set. */
-	sim->checksum_cap = MLX5V_GET(cur, MLX5V_CAP_CMDIF_CHECKSUM) != 0;
+	sim->checksum_cap = MLX5V_IFC_GET(cmd_hca_cap, cur, cmdif_checksum) != 0;
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -284,7 +284,7 @@ mlx5v_sim_cmd_init_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_teardown_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	uint32_t profile = MLX5V_GET(c->in, MLX5V_TEARDOWN_HCA_IN_PROFILE);
+	uint32_t profile = MLX5V_IFC_GET(teardown_hca_in, c->in, profile);
 
 	/* The drivers use profile 0 (GRACEFUL_CLOSE) and 2 (PREPARE_FAST_TEARDOWN) only (§2.3). */
 	if (profile != MLX5V_TEARDOWN_PROFILE_GRACEFUL_CLOSE &&
@@ -304,8 +304,8 @@ mlx5v_sim_cmd_teardown_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 						 MLX5V_SIM_SYND_TEARDOWN_NO_FAST);
 		/* §2.3 step 2: state FORCE_STATE_FAIL makes the driver fall back to profile 0. */
 		if (mlx5v_sim_knob(sim, MLX5V_SIM_K_TEARDOWN_FAIL) != 0) {
-			MLX5V_SET(c->out, MLX5V_TEARDOWN_HCA_OUT_STATE,
-				  MLX5V_TEARDOWN_STATE_FORCE_FAIL);
+			MLX5V_IFC_SET(teardown_hca_out, c->out, state,
+				      MLX5V_TEARDOWN_STATE_FORCE_FAIL);
 			return MLX5V_CMD_STAT_OK;
 		}
 		/*
@@ -329,25 +329,26 @@ mlx5v_sim_cmd_teardown_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	const uint8_t *data = c->in + MLX5V_ACCESS_REG_IN_DATA;
+	const uint8_t *data = MLX5V_IFC_ADDR_OF(access_register_in, c->in, register_data);
 	uint8_t host = rte_cpu_to_be_16(1) == 1 ? MLX5V_SIM_HOST_ENDIAN_BE : 0;
 
 	/* Only HOST_ENDIANNESS (0x7004) is modelled (§2.1 step 11). */
-	if (MLX5V_GET(c->in, MLX5V_ACCESS_REG_IN_REGISTER_ID) != MLX5V_REG_HOST_ENDIANNESS)
+	if (MLX5V_IFC_GET(access_register_in, c->in, register_id) != MLX5V_REG_HOST_ENDIANNESS)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_REG_ID);
-	if (MLX5V_GET(c->in, MLX5V_ACCESS_REG_IN_ARGUMENT) != 0)
+	if (MLX5V_IFC_GET(access_register_in, c->in, argument) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_REG_DATA);
 	/* Drivers only write this register; the read lets tests check what they wrote. */
 	if (c->op_mod == MLX5V_ACCESS_REG_READ) {
-		if (c->outlen < MLX5V_ACCESS_REG_OUT_DATA + MLX5V_REG_HOST_ENDIANNESS_SIZE)
+		if (c->outlen < MLX5V_IFC_BYTES(access_register_out) +
+				MLX5V_REG_HOST_ENDIANNESS_SIZE)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_OUTP_LEN_ERR,
 						 MLX5V_SIM_SYND_OUTLEN);
-		memcpy(c->out + MLX5V_ACCESS_REG_OUT_DATA, sim->host_endianness,
-		       MLX5V_REG_HOST_ENDIANNESS_SIZE);
+		memcpy(MLX5V_IFC_ADDR_OF(access_register_out, c->out, register_data),
+		       sim->host_endianness, MLX5V_REG_HOST_ENDIANNESS_SIZE);
 		return MLX5V_CMD_STAT_OK;
 	}
-	if (c->inlen < MLX5V_ACCESS_REG_IN_DATA + MLX5V_REG_HOST_ENDIANNESS_SIZE)
+	if (c->inlen < MLX5V_IFC_BYTES(access_register_in) + MLX5V_REG_HOST_ENDIANNESS_SIZE)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_INP_LEN_ERR, MLX5V_SIM_SYND_INLEN);
 	/* Byte 0 is 0x00 (little-endian host) or 0x80 (big-endian); the rest is reserved. */
 	if ((data[0] != 0 && data[0] != MLX5V_SIM_HOST_ENDIAN_BE) ||
@@ -369,12 +370,12 @@ mlx5v_sim_cmd_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_modify_nic_vport(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	if (MLX5V_GET(c->in, MLX5V_MODIFY_NIC_VPORT_IN_OTHER_VPORT) != 0 ||
-			MLX5V_GET(c->in, MLX5V_MODIFY_NIC_VPORT_IN_VPORT_NUMBER) != 0)
+	if (MLX5V_IFC_GET(modify_nic_vport_context_in, c->in, other_vport) != 0 ||
+			MLX5V_IFC_GET(modify_nic_vport_context_in, c->in, vport_number) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_VPORT);
 	/* Only roce_en is modelled; other selected fields are accepted and ignored. */
-	if (MLX5V_GET(c->in, MLX5V_MODIFY_NIC_VPORT_IN_FIELD_SELECT_ROCE_EN))
-		sim->roce_en = MLX5V_GET(c->in, MLX5V_MODIFY_NIC_VPORT_IN_ROCE_EN);
+	if (MLX5V_IFC_GET(modify_nic_vport_context_in, c->in, field_select_roce_en))
+		sim->roce_en = MLX5V_IFC_GET(modify_nic_vport_context_in, c->in, roce_en);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -388,7 +389,7 @@ mlx5v_sim_cmd_alloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		if (!sim->uar[i].allocated) {
 			sim->uar[i].allocated = 1;
 			sim->nb_uars++;
-			MLX5V_SET(c->out, MLX5V_UAR_OUT_UAR, sim->uar[i].index);
+			MLX5V_IFC_SET(alloc_uar_out, c->out, uar, sim->uar[i].index);
 			return MLX5V_CMD_STAT_OK;
 		}
 	}
@@ -403,7 +404,7 @@ mlx5v_sim_cmd_alloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_dealloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	uint32_t idx = MLX5V_GET(c->in, MLX5V_DEALLOC_UAR_IN_UAR);
+	uint32_t idx = MLX5V_IFC_GET(dealloc_uar_in, c->in, uar);
 	unsigned int i;
 
 	if (!mlx5v_sim_uar_allocated(sim, idx))

@@ -13,7 +13,6 @@
 
 #include "mlx5v_sim_priv.h"
 
-#define MLX5V_SIM_EQE_DATA_LEN 28
 
 /* Bits of each cqc dword a CREATE_CQ may set (prm/mlx5 §7.1); the rest is reserved. */
 static const uint32_t mlx5v_sim_cqc_allowed[16] = {
@@ -41,7 +40,7 @@ mlx5v_sim_cq_get(struct mlx5v_sim *sim, uint32_t cqn)
 static uint32_t
 mlx5v_sim_cq_check_in(const uint8_t *in)
 {
-	const uint8_t *cqc = in + MLX5V_CREATE_CQ_IN_CQC;
+	const uint8_t *cqc = MLX5V_IFC_ADDR_OF(create_cq_in, in, cqc);
 	unsigned int i;
 
 	/*
@@ -54,25 +53,25 @@ mlx5v_sim_cq_check_in(const uint8_t *in)
 		if (mlx5v_sim_be32(cqc, 4 * i) & ~mlx5v_sim_cqc_allowed[i])
 			return MLX5V_SIM_SYND_CQC_RESERVED;
 	/* umem-backed rings and doorbell records are not modelled. */
-	if (!mlx5v_sim_zero(in, MLX5V_CREATE_CQ_IN_CQ_UMEM_OFFSET, 0x10) ||
-			MLX5V_GET(cqc, MLX5V_CQC_DBR_UMEM_VALID) != 0 ||
-			MLX5V_GET(cqc, MLX5V_CQC_DBR_UMEM_ID) != 0)
+	if (!mlx5v_sim_zero(in, MLX5V_IFC_BYTE_OFF(create_cq_in, cq_umem_offset), 0x10) ||
+			MLX5V_IFC_GET(cqc, cqc, dbr_umem_valid) != 0 ||
+			MLX5V_IFC_GET(cqc, cqc, dbr_umem_id) != 0)
 		return MLX5V_SIM_SYND_CQ_UMEM;
 	/*
 	 * A new CQ starts with status OK and st 0, ARMED (0x9) or FIRED (0xa); ALWAYS_ARMED (0xb)
 	 * is not modelled.
 	 */
-	if (MLX5V_GET(cqc, MLX5V_CQC_STATUS) != 0 || (MLX5V_GET(cqc, MLX5V_CQC_ST) != 0 &&
-			MLX5V_GET(cqc, MLX5V_CQC_ST) != RTE_PMD_MLX5V_EQC_ST_ARMED &&
-			MLX5V_GET(cqc, MLX5V_CQC_ST) != RTE_PMD_MLX5V_EQC_ST_FIRED))
+	if (MLX5V_IFC_GET(cqc, cqc, status) != 0 || (MLX5V_IFC_GET(cqc, cqc, st) != 0 &&
+			MLX5V_IFC_GET(cqc, cqc, st) != RTE_PMD_MLX5V_EQC_ST_ARMED &&
+			MLX5V_IFC_GET(cqc, cqc, st) != RTE_PMD_MLX5V_EQC_ST_FIRED))
 		return MLX5V_SIM_SYND_CQ_ST;
 	/* Only 64-byte CQEs (cqe_sz 0): the owner byte is then byte 63 (§7.4). */
-	if (MLX5V_GET(cqc, MLX5V_CQC_CQE_SZ) != 0)
+	if (MLX5V_IFC_GET(cqc, cqc, cqe_sz) != 0)
 		return MLX5V_SIM_SYND_CQ_CQE_SZ;
-	if (MLX5V_GET(cqc, MLX5V_CQC_PAGE_OFFSET) != 0)
+	if (MLX5V_IFC_GET(cqc, cqc, page_offset) != 0)
 		return MLX5V_SIM_SYND_CQ_PAGE_OFFSET;
 	/* Bounded by the log_max_cq_sz capability the model reports (§2.2). */
-	if (MLX5V_GET(cqc, MLX5V_CQC_LOG_CQ_SIZE) > MLX5V_SIM_LOG_MAX_CQ_SZ)
+	if (MLX5V_IFC_GET(cqc, cqc, log_cq_size) > MLX5V_SIM_LOG_MAX_CQ_SZ)
 		return MLX5V_SIM_SYND_CQ_SIZE;
 	return 0;
 }
@@ -86,12 +85,12 @@ mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		.pas_align = MLX5V_SIM_SYND_CQ_PAS_ALIGN,
 		.unmapped = MLX5V_SIM_SYND_CQ_UNMAPPED,
 	};
-	const uint8_t *cqc = c->in + MLX5V_CREATE_CQ_IN_CQC;
-	uint32_t log_size = MLX5V_GET(cqc, MLX5V_CQC_LOG_CQ_SIZE);
-	uint32_t log_page = MLX5V_GET(cqc, MLX5V_CQC_LOG_PAGE_SIZE);
-	uint32_t uar = MLX5V_GET(cqc, MLX5V_CQC_UAR_PAGE);
-	uint32_t eqn = MLX5V_GET(cqc, MLX5V_CQC_C_EQN);
-	uint64_t dbr = MLX5V_GET64(cqc, MLX5V_CQC_DBR_ADDR);
+	const uint8_t *cqc = MLX5V_IFC_ADDR_OF(create_cq_in, c->in, cqc);
+	uint32_t log_size = MLX5V_IFC_GET(cqc, cqc, log_cq_size);
+	uint32_t log_page = MLX5V_IFC_GET(cqc, cqc, log_page_size);
+	uint32_t uar = MLX5V_IFC_GET(cqc, cqc, uar_page);
+	uint32_t eqn = MLX5V_IFC_GET(cqc, cqc, c_eqn_or_apu_element);
+	uint64_t dbr = MLX5V_IFC_GET64(cqc, cqc, dbr_addr);
 	struct mlx5v_sim_eq *eq;
 	struct mlx5v_sim_cq *cq;
 	uint64_t *pas;
@@ -119,8 +118,8 @@ mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	 */
 	if (dbr % 8 != 0 || !hwsim_dma_check(sim->dma, dbr, 8))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_CQ_DBR);
-	status = mlx5v_sim_ring_pas_read(sim, c, MLX5V_CREATE_CQ_IN_PAS,
-					 (uint64_t)MLX5V_CQE_SIZE << log_size, log_page,
+	status = mlx5v_sim_ring_pas_read(sim, c, MLX5V_IFC_BYTE_OFF(create_cq_in, pas),
+					 (uint64_t)MLX5V_IFC_BYTES(cqe) << log_size, log_page,
 					 &ring_synd, &pas, &npas);
 	if (status != MLX5V_CMD_STAT_OK)
 		return status;
@@ -136,11 +135,12 @@ mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	memset(cq, 0, sizeof(*cq));
 	cq->log_size = log_size;
 	cq->log_page_size = log_page;
-	cq->oi = MLX5V_GET(cqc, MLX5V_CQC_OI);
-	cq->armed = MLX5V_GET(cqc, MLX5V_CQC_ST) == RTE_PMD_MLX5V_EQC_ST_ARMED;
+	cq->oi = MLX5V_IFC_GET(cqc, cqc, oi);
+	cq->armed = MLX5V_IFC_GET(cqc, cqc, st) == RTE_PMD_MLX5V_EQC_ST_ARMED;
 	cq->uar = uar;
 	cq->eqn = eqn;
-	cq->cqc_dw4 = mlx5v_sim_be32(cqc, 16);
+	cq->cq_period = MLX5V_IFC_GET(cqc, cqc, cq_period);
+	cq->cq_max_count = MLX5V_IFC_GET(cqc, cqc, cq_max_count);
 	cq->dbr_addr = dbr;
 	cq->pas = pas;
 	cq->npas = npas;
@@ -149,14 +149,14 @@ mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	eq->ncq++;
 	sim->nb_cqs++;
 	/* §7.4: CQEs must start hardware-owned (owner 1, opcode INVALID). */
-	bad = mlx5v_sim_ring_sw_owned(sim, pas, log_page, 1u << log_size, MLX5V_CQE_SIZE);
+	bad = mlx5v_sim_ring_sw_owned(sim, pas, log_page, 1u << log_size, MLX5V_IFC_BYTES(cqe));
 	/* Flagged and counted, not refused: §7.4 asks a model to flag it. */
 	if (bad != 0) {
 		SIM_LOG(WARNING, "%s: CQ %u created with %u software-owned CQE(s) (driver bug)",
 			sim->name, cqn, bad);
 		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_RING_SW_OWNED);
 	}
-	MLX5V_SET(c->out, MLX5V_CREATE_CQ_OUT_CQN, cqn);
+	MLX5V_IFC_SET(create_cq_out, c->out, cqn, cqn);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -166,13 +166,13 @@ mlx5v_sim_cq_from_in(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, uint8_t *st
 {
 	struct mlx5v_sim_cq *cq;
 
-	if (rte_pmd_mlx5v_prm_get(c->in, 2, 31, 24) != 0 ||
-			rte_pmd_mlx5v_prm_get(c->in, 3, 31, 0) != 0) {
+	if (MLX5V_IFC_GET(destroy_cq_in, c->in, reserved_at_40) != 0 ||
+			MLX5V_IFC_GET(destroy_cq_in, c->in, reserved_at_60) != 0) {
 		*status = mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					    MLX5V_SIM_SYND_CQ_IN_RESERVED);
 		return NULL;
 	}
-	cq = mlx5v_sim_cq_get(sim, MLX5V_GET(c->in, MLX5V_DESTROY_CQ_IN_CQN));
+	cq = mlx5v_sim_cq_get(sim, MLX5V_IFC_GET(destroy_cq_in, c->in, cqn));
 	if (cq == NULL)
 		*status = mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_CQ_CQN);
 	return cq;
@@ -203,7 +203,7 @@ mlx5v_sim_cmd_query_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	uint8_t status = MLX5V_CMD_STAT_OK;
 	struct mlx5v_sim_cq *cq = mlx5v_sim_cq_from_in(sim, c, &status);
-	uint8_t *cqc = c->out + MLX5V_QUERY_CQ_OUT_CQC;
+	uint8_t *cqc = MLX5V_IFC_ADDR_OF(query_cq_out, c->out, cqc);
 	uint32_t ci = 0;
 	uint32_t i;
 	uint32_t n;
@@ -215,21 +215,22 @@ mlx5v_sim_cmd_query_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	 */
 	if (hwsim_dma_read(sim->dma, cq->dbr_addr, &ci, sizeof(ci)) == 0)
 		ci = rte_be_to_cpu_32(ci) & MLX5V_SIM_CTR_MASK;
-	MLX5V_SET(cqc, MLX5V_CQC_STATUS, cq->status);
-	MLX5V_SET(cqc, MLX5V_CQC_OI, cq->oi);
-	MLX5V_SET(cqc, MLX5V_CQC_ST, cq->armed ? RTE_PMD_MLX5V_EQC_ST_ARMED :
-		  RTE_PMD_MLX5V_EQC_ST_FIRED);
-	MLX5V_SET(cqc, MLX5V_CQC_LOG_CQ_SIZE, cq->log_size);
-	MLX5V_SET(cqc, MLX5V_CQC_UAR_PAGE, cq->uar);
-	rte_pmd_mlx5v_prm_set(cqc, 4, 31, 0, cq->cqc_dw4);
-	MLX5V_SET(cqc, MLX5V_CQC_C_EQN, cq->eqn);
-	MLX5V_SET(cqc, MLX5V_CQC_LOG_PAGE_SIZE, cq->log_page_size);
-	MLX5V_SET(cqc, MLX5V_CQC_CONSUMER_COUNTER, ci);
-	MLX5V_SET(cqc, MLX5V_CQC_PRODUCER_COUNTER, cq->pi);
-	MLX5V_SET64(cqc, MLX5V_CQC_DBR_ADDR, cq->dbr_addr);
-	n = RTE_MIN(cq->npas, (c->outlen - MLX5V_QUERY_CQ_OUT_PAS) / 8);
+	MLX5V_IFC_SET(cqc, cqc, status, cq->status);
+	MLX5V_IFC_SET(cqc, cqc, oi, cq->oi);
+	MLX5V_IFC_SET(cqc, cqc, st, cq->armed ? RTE_PMD_MLX5V_EQC_ST_ARMED :
+		      RTE_PMD_MLX5V_EQC_ST_FIRED);
+	MLX5V_IFC_SET(cqc, cqc, log_cq_size, cq->log_size);
+	MLX5V_IFC_SET(cqc, cqc, uar_page, cq->uar);
+	MLX5V_IFC_SET(cqc, cqc, cq_period, cq->cq_period);
+	MLX5V_IFC_SET(cqc, cqc, cq_max_count, cq->cq_max_count);
+	MLX5V_IFC_SET(cqc, cqc, c_eqn_or_apu_element, cq->eqn);
+	MLX5V_IFC_SET(cqc, cqc, log_page_size, cq->log_page_size);
+	MLX5V_IFC_SET(cqc, cqc, consumer_counter, ci);
+	MLX5V_IFC_SET(cqc, cqc, producer_counter, cq->pi);
+	MLX5V_IFC_SET64(cqc, cqc, dbr_addr, cq->dbr_addr);
+	n = RTE_MIN(cq->npas, (c->outlen - MLX5V_IFC_BYTE_OFF(query_cq_out, pas)) / 8);
 	for (i = 0; i < n; i++)
-		MLX5V_SET64(c->out, MLX5V_QUERY_CQ_OUT_PAS + 8 * i, cq->pas[i]);
+		MLX5V_IFC_ARRAY_SET64(query_cq_out, c->out, pas, i, cq->pas[i]);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -248,8 +249,7 @@ mlx5v_sim_cq_notify(struct mlx5v_sim *sim, struct mlx5v_sim_cq *cq, uint32_t cqn
 	if (eq == NULL)
 		return;
 	memset(data, 0, sizeof(data));
-	rte_pmd_mlx5v_prm_set(data + RTE_PMD_MLX5V_EQE_COMP_CQN_OFF - RTE_PMD_MLX5V_EQE_DATA_OFF,
-			      0, 23, 0, cqn);
+	MLX5V_IFC_SET(eqe_comp, data, cqn, cqn);
 	mlx5v_sim_eq_post(sim, eq, RTE_PMD_MLX5V_EVENT_COMP, 0, data);
 }
 
@@ -260,8 +260,8 @@ mlx5v_sim_cq_error(struct mlx5v_sim *sim, uint32_t cqn, uint8_t synd)
 	uint8_t data[MLX5V_SIM_EQE_DATA_LEN];
 
 	memset(data, 0, sizeof(data));
-	rte_pmd_mlx5v_prm_set(data, 0, 23, 0, cqn);
-	data[RTE_PMD_MLX5V_EQE_CQ_ERR_SYNDROME_OFF - RTE_PMD_MLX5V_EQE_DATA_OFF] = synd;
+	MLX5V_IFC_SET(eqe_cq_err, data, cqn, cqn);
+	MLX5V_IFC_SET(eqe_cq_err, data, syndrome, synd);
 	mlx5v_sim_event_post(sim, RTE_PMD_MLX5V_EVENT_CQ_ERROR, 0, data, 0);
 }
 
@@ -291,7 +291,7 @@ mlx5v_sim_cq_post_locked(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode,
 			 uint32_t byte_cnt)
 {
 	struct mlx5v_sim_cq *cq = mlx5v_sim_cq_get(sim, cqn);
-	uint8_t cqe[MLX5V_CQE_SIZE];
+	uint8_t cqe[MLX5V_IFC_BYTES(cqe)];
 	uint32_t nent;
 	uint32_t ci = 0;
 	uint64_t iova;
@@ -316,23 +316,25 @@ mlx5v_sim_cq_post_locked(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode,
 		return -ENOSPC;
 	}
 	memset(cqe, 0, sizeof(cqe));
-	rte_pmd_mlx5v_prm_set(cqe + MLX5V_CQE_BYTE_CNT, 0, 31, 0, byte_cnt);
+	MLX5V_IFC_SET(cqe, cqe, byte_cnt, byte_cnt);
 	/*
 	 * No WQEs exist in the model: wqe_counter carries the producer index so tests can check
 	 * ordering.
 	 */
-	cqe[MLX5V_CQE_WQE_COUNTER] = (cq->pi >> 8) & 0xff;
-	cqe[MLX5V_CQE_WQE_COUNTER + 1] = cq->pi & 0xff;
+	MLX5V_IFC_SET(cqe, cqe, wqe_counter, cq->pi & 0xffff);
 	iova = mlx5v_sim_ring_iova(cq->pas, cq->log_page_size,
-				   (uint64_t)(cq->pi & (nent - 1)) * MLX5V_CQE_SIZE);
+				   (uint64_t)(cq->pi & (nent - 1)) * MLX5V_IFC_BYTES(cqe));
 	/* Owner = (pi >> log_size) & 1, written last after a release fence (§6.8 rule). */
-	op_own = (opcode << 4) | ((cq->pi >> cq->log_size) & MLX5V_CQE_OWNER_MASK);
+	MLX5V_IFC_SET(cqe, cqe, opcode, opcode);
+	MLX5V_IFC_SET(cqe, cqe, owner, (cq->pi >> cq->log_size) & MLX5V_CQE_OWNER_MASK);
+	op_own = cqe[MLX5V_IFC_BYTE_OF(cqe, owner)];
 	/*
 	 * Bytes 0-62 plain, then op_own (byte 63) with release semantics: a consumer that sees the
 	 * new owner also sees the body.
 	 */
-	if (hwsim_dma_write(sim->dma, iova, cqe, MLX5V_CQE_OP_OWN) != 0 ||
-			hwsim_dma_write_release(sim->dma, iova + MLX5V_CQE_OP_OWN, &op_own, 1) != 0)
+	if (hwsim_dma_write(sim->dma, iova, cqe, MLX5V_IFC_BYTE_OF(cqe, owner)) != 0 ||
+			hwsim_dma_write_release(sim->dma, iova + MLX5V_IFC_BYTE_OF(cqe, owner),
+						&op_own, 1) != 0)
 		goto write_fail;
 	cq->pi = (cq->pi + 1) & MLX5V_SIM_CTR_MASK;
 	mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CQES);

@@ -13,29 +13,41 @@
 
 #include "mlx5v_sim_priv.h"
 
-#define MLX5V_SIM_EQE_DATA_LEN 28
+/* The bits of eqc field fld within its dword. */
+#define MLX5V_SIM_EQC_F(fld) (MLX5V_IFC_MASK(eqc, fld) << MLX5V_IFC_SHIFT(eqc, fld))
 
 /*
  * Bits of each eqc dword that a CREATE_EQ may set (prm/mlx5 §6.1, §6.2); everything else is
  * reserved. status, st and page_offset are allowed here and checked on their own.
- * consumer/producer counters are query-only, so they are reserved on create.
+ * consumer/producer counters are query-only, so they are reserved on create. intr is 12 bits,
+ * so its bits 15:12 must stay clear (§6.2).
  */
-static const uint32_t mlx5v_sim_eqc_allowed[16] = {
-	[0] = 0xf0060f00,   /* status[31:28] ec[18] oi[17] st[11:8] */
-	[2] = 0x00000fc0,   /* page_offset[11:6] */
-	[3] = 0x1fffffff,   /* log_eq_size[28:24] uar_page[23:0] */
-	[5] = 0x00000fff,   /* intr[11:0]; bits 15:12 must stay clear (§6.2) */
-	[6] = 0x1f000000,   /* log_page_size[28:24] */
+static const uint32_t mlx5v_sim_eqc_allowed[MLX5V_IFC_DWORDS(eqc)] = {
+	[MLX5V_IFC_DW(eqc, status)] = MLX5V_SIM_EQC_F(status) | MLX5V_SIM_EQC_F(ec) |
+				      MLX5V_SIM_EQC_F(oi) | MLX5V_SIM_EQC_F(st),
+	[MLX5V_IFC_DW(eqc, page_offset)] = MLX5V_SIM_EQC_F(page_offset),
+	[MLX5V_IFC_DW(eqc, log_eq_size)] = MLX5V_SIM_EQC_F(log_eq_size) |
+					   MLX5V_SIM_EQC_F(uar_page),
+	[MLX5V_IFC_DW(eqc, intr)] = MLX5V_SIM_EQC_F(intr),
+	[MLX5V_IFC_DW(eqc, log_page_size)] = MLX5V_SIM_EQC_F(log_page_size),
 };
+_Static_assert(MLX5V_IFC_DW(eqc, ec) == 0 && MLX5V_IFC_DW(eqc, oi) == 0 &&
+	       MLX5V_IFC_DW(eqc, st) == 0 && MLX5V_IFC_DW(eqc, status) == 0 &&
+	       MLX5V_IFC_DW(eqc, uar_page) == MLX5V_IFC_DW(eqc, log_eq_size),
+	       "eqc fields grouped under one dword are not in the same dword");
+
+/* A reserved field of create_eq_in as a byte range. */
+#define MLX5V_SIM_EQ_IN_RSVD(fld) \
+	{ MLX5V_IFC_BYTE_OFF(create_eq_in, fld), MLX5V_IFC_BIT_SZ(create_eq_in, fld) / 8 }
 
 /* Reserved byte ranges of create_eq_in outside eqc and the mask (§6.1). */
 static const struct {
 	uint32_t off;
 	uint32_t len;
 } mlx5v_sim_eq_in_reserved[] = {
-	{ 0x08, 0x08 },
-	{ 0x50, 0x08 },
-	{ 0x78, 0x98 },
+	MLX5V_SIM_EQ_IN_RSVD(reserved_at_40),
+	MLX5V_SIM_EQ_IN_RSVD(reserved_at_280),
+	MLX5V_SIM_EQ_IN_RSVD(reserved_at_3c0),
 };
 
 /*
@@ -112,7 +124,7 @@ int
 mlx5v_sim_eq_post(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq, uint8_t type,
 		  uint8_t sub_type, const void *data)
 {
-	uint8_t eqe[RTE_PMD_MLX5V_EQE_SIZE];
+	uint8_t eqe[MLX5V_IFC_BYTES(eqe)];
 	uint32_t nent = 1u << eq->log_size;
 	uint64_t iova;
 	uint8_t owner;
@@ -130,20 +142,20 @@ mlx5v_sim_eq_post(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq, uint8_t type,
 		return -EIO;
 	}
 	memset(eqe, 0, sizeof(eqe));
-	eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF] = type;
-	eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF] = sub_type;
+	MLX5V_IFC_SET(eqe, eqe, type, type);
+	MLX5V_IFC_SET(eqe, eqe, sub_type, sub_type);
 	if (data != NULL)
-		memcpy(eqe + RTE_PMD_MLX5V_EQE_DATA_OFF, data, MLX5V_SIM_EQE_DATA_LEN);
+		memcpy(MLX5V_IFC_ADDR_OF(eqe, eqe, data), data, MLX5V_SIM_EQE_DATA_LEN);
 	iova = mlx5v_sim_ring_iova(eq->pas, eq->log_page_size,
-				   (uint64_t)(eq->pi & (nent - 1)) * RTE_PMD_MLX5V_EQE_SIZE);
+				   (uint64_t)(eq->pi & (nent - 1)) * MLX5V_IFC_BYTES(eqe));
 	/* Body first, then (release fence) the owner byte, so a reader never sees a torn EQE. */
 	/*
 	 * Hardware writes owner = (pi >> log_eq_size) & 1: 0 on the first lap over owner bytes the
 	 * driver initialised to 1 (prm/mlx5 §6.8).
 	 */
 	owner = (eq->pi >> eq->log_size) & 1;
-	if (hwsim_dma_write(sim->dma, iova, eqe, RTE_PMD_MLX5V_EQE_OWNER_OFF) != 0 ||
-			hwsim_dma_write_release(sim->dma, iova + RTE_PMD_MLX5V_EQE_OWNER_OFF,
+	if (hwsim_dma_write(sim->dma, iova, eqe, MLX5V_IFC_BYTE_OF(eqe, owner)) != 0 ||
+			hwsim_dma_write_release(sim->dma, iova + MLX5V_IFC_BYTE_OF(eqe, owner),
 						&owner, 1) != 0) {
 		SIM_LOG(WARNING, "%s: EQ %u: EQE write to 0x%" PRIx64 " faulted", sim->name,
 			(unsigned int)(eq - sim->eq), iova);
@@ -196,7 +208,7 @@ mlx5v_sim_event_post(struct mlx5v_sim *sim, uint8_t type, uint8_t sub_type,
 static uint32_t
 mlx5v_sim_eq_check_reserved(const uint8_t *in)
 {
-	const uint8_t *eqc = in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
+	const uint8_t *eqc = MLX5V_IFC_ADDR_OF(create_eq_in, in, eqc);
 	unsigned int i;
 
 	for (i = 0; i < RTE_DIM(mlx5v_sim_eq_in_reserved); i++)
@@ -231,7 +243,7 @@ mlx5v_sim_ring_check(struct mlx5v_sim *sim, const uint8_t *in, uint32_t inlen,
 	if (n > MLX5V_SIM_MAX_PAS || pas_off + 8 * n > inlen)
 		return 1;
 	for (i = 0; i < n; i++) {
-		pas[i] = MLX5V_GET64(in, pas_off + 8 * i);
+		pas[i] = MLX5V_IFC_GET64(cmd_pas, in + pas_off + i * MLX5V_IFC_BYTES(cmd_pas), pa);
 		if (pas[i] % page != 0)
 			return 2;
 		len = RTE_MIN(page, ring_bytes - i * page);
@@ -302,12 +314,12 @@ mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		.pas_align = MLX5V_SIM_SYND_EQ_PAS_ALIGN,
 		.unmapped = MLX5V_SIM_SYND_EQ_UNMAPPED,
 	};
-	const uint8_t *eqc = c->in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
-	uint32_t log_size = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE);
-	uint32_t log_page = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_LOG_PAGE_SIZE);
-	uint32_t st = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_ST);
-	uint32_t uar = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE);
-	uint32_t intr = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_INTR);
+	const uint8_t *eqc = MLX5V_IFC_ADDR_OF(create_eq_in, c->in, eqc);
+	uint32_t log_size = MLX5V_IFC_GET(eqc, eqc, log_eq_size);
+	uint32_t log_page = MLX5V_IFC_GET(eqc, eqc, log_page_size);
+	uint32_t st = MLX5V_IFC_GET(eqc, eqc, st);
+	uint32_t uar = MLX5V_IFC_GET(eqc, eqc, uar_page);
+	uint32_t intr = MLX5V_IFC_GET(eqc, eqc, intr);
 	struct mlx5v_sim_eq *eq;
 	uint64_t *pas;
 	uint32_t npas = 0;
@@ -321,13 +333,13 @@ mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (synd != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
 	/* status is output-only on create (0 = OK, 0xa = write failure, prm/mlx5 §6.2). */
-	if (MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_STATUS) != 0)
+	if (MLX5V_IFC_GET(eqc, eqc, status) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_STATUS);
 	if (st != 0 && st != RTE_PMD_MLX5V_EQC_ST_ARMED && st != RTE_PMD_MLX5V_EQC_ST_FIRED &&
 			st != RTE_PMD_MLX5V_EQC_ST_ALWAYS_ARMED)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_ST);
 	/* page_offset must be 0 (prm/mlx5 §6.1). */
-	if (MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_PAGE_OFFSET) != 0)
+	if (MLX5V_IFC_GET(eqc, eqc, page_offset) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_EQ_PAGE_OFFSET);
 	if (log_size > sim->p.log_max_eq_sz)
@@ -341,8 +353,8 @@ mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	/* intr is 12 bits (§6.2) and must name one of our MSI-X vectors. */
 	if (intr >= sim->p.msix)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_INTR);
-	status = mlx5v_sim_ring_pas_read(sim, c, RTE_PMD_MLX5V_CREATE_EQ_IN_PAS,
-					 (uint64_t)RTE_PMD_MLX5V_EQE_SIZE << log_size, log_page,
+	status = mlx5v_sim_ring_pas_read(sim, c, MLX5V_IFC_BYTE_OFF(create_eq_in, pas),
+					 (uint64_t)MLX5V_IFC_BYTES(eqe) << log_size, log_page,
 					 &ring_synd, &pas, &npas);
 	if (status != MLX5V_CMD_STAT_OK)
 		return status;
@@ -362,18 +374,18 @@ mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	/* §6.11: not armed after CREATE_EQ unless the context says so. */
 	eq->armed = st == RTE_PMD_MLX5V_EQC_ST_ARMED;
 	eq->always_armed = st == RTE_PMD_MLX5V_EQC_ST_ALWAYS_ARMED;
-	eq->oi = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_OI);
-	eq->ec = MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_EC);
+	eq->oi = MLX5V_IFC_GET(eqc, eqc, oi);
+	eq->ec = MLX5V_IFC_GET(eqc, eqc, ec);
 	eq->uar = uar;
 	eq->intr = intr;
 	for (i = 0; i < 4; i++)
-		eq->mask[i] = MLX5V_GET64(c->in, RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK + 8 * i);
+		eq->mask[i] = MLX5V_IFC_ARRAY_GET64(create_eq_in, c->in, event_bitmask, i);
 	eq->pas = pas;
 	eq->npas = npas;
 	eq->valid = 1;
 	sim->nb_eqs++;
 	bad = mlx5v_sim_ring_sw_owned(sim, pas, log_page, 1u << log_size,
-				      RTE_PMD_MLX5V_EQE_SIZE);
+				      MLX5V_IFC_BYTES(eqe));
 	/*
 	 * Logged, not failed: a DEVX caller following rdma-core initialises owners after create
 	 * (prm/mlx5 §11.7), which is legal but racy.
@@ -384,7 +396,7 @@ mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 			eqn, bad);
 		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_RING_SW_OWNED);
 	}
-	MLX5V_SET(c->out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER, eqn);
+	MLX5V_IFC_SET(create_eq_out, c->out, eq_number, eqn);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -394,13 +406,13 @@ mlx5v_sim_eq_from_in(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, uint8_t *st
 {
 	struct mlx5v_sim_eq *eq;
 
-	if (rte_pmd_mlx5v_prm_get(c->in, 2, 31, 8) != 0 ||
-			rte_pmd_mlx5v_prm_get(c->in, 3, 31, 0) != 0) {
+	if (MLX5V_IFC_GET(destroy_eq_in, c->in, reserved_at_40) != 0 ||
+			MLX5V_IFC_GET(destroy_eq_in, c->in, reserved_at_60) != 0) {
 		*status = mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					    MLX5V_SIM_SYND_EQ_IN_HI);
 		return NULL;
 	}
-	eq = mlx5v_sim_eq_get(sim, MLX5V_GET(c->in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER));
+	eq = mlx5v_sim_eq_get(sim, MLX5V_IFC_GET(destroy_eq_in, c->in, eq_number));
 	if (eq == NULL)
 		*status = mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_EQ_EQN);
 	return eq;
@@ -429,7 +441,7 @@ mlx5v_sim_cmd_query_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	uint8_t status = MLX5V_CMD_STAT_OK;
 	struct mlx5v_sim_eq *eq = mlx5v_sim_eq_from_in(sim, c, &status);
-	uint8_t *eqc = c->out + RTE_PMD_MLX5V_QUERY_EQ_OUT_EQC;
+	uint8_t *eqc = MLX5V_IFC_ADDR_OF(query_eq_out, c->out, eqc);
 	uint32_t st;
 	uint32_t i;
 	uint32_t n;
@@ -440,28 +452,28 @@ mlx5v_sim_cmd_query_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		st = RTE_PMD_MLX5V_EQC_ST_ALWAYS_ARMED;
 	else
 		st = eq->armed ? RTE_PMD_MLX5V_EQC_ST_ARMED : RTE_PMD_MLX5V_EQC_ST_FIRED;
-	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_STATUS, eq->status);
-	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_EC, eq->ec);
-	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_OI, eq->oi);
-	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_ST, st);
-	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, eq->log_size);
-	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, eq->uar);
-	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, eq->intr);
-	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_PAGE_SIZE, eq->log_page_size);
-	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_CONSUMER_COUNTER, eq->ci);
-	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_PRODUCER_COUNTER, eq->pi);
+	MLX5V_IFC_SET(eqc, eqc, status, eq->status);
+	MLX5V_IFC_SET(eqc, eqc, ec, eq->ec);
+	MLX5V_IFC_SET(eqc, eqc, oi, eq->oi);
+	MLX5V_IFC_SET(eqc, eqc, st, st);
+	MLX5V_IFC_SET(eqc, eqc, log_eq_size, eq->log_size);
+	MLX5V_IFC_SET(eqc, eqc, uar_page, eq->uar);
+	MLX5V_IFC_SET(eqc, eqc, intr, eq->intr);
+	MLX5V_IFC_SET(eqc, eqc, log_page_size, eq->log_page_size);
+	MLX5V_IFC_SET(eqc, eqc, consumer_counter, eq->ci);
+	MLX5V_IFC_SET(eqc, eqc, producer_counter, eq->pi);
 	/* query_eq_out has a single 64-bit event_bitmask word (§6.3). */
-	MLX5V_SET64(c->out, RTE_PMD_MLX5V_QUERY_EQ_OUT_EVENT_BITMASK, eq->mask[0]);
+	MLX5V_IFC_SET64(query_eq_out, c->out, event_bitmask, eq->mask[0]);
 	n = RTE_MIN(eq->npas, (c->outlen - RTE_PMD_MLX5V_QUERY_EQ_OUT_PAS) / 8);
 	for (i = 0; i < n; i++)
-		MLX5V_SET64(c->out, RTE_PMD_MLX5V_QUERY_EQ_OUT_PAS + 8 * i, eq->pas[i]);
+		MLX5V_IFC_ARRAY_SET64(query_eq_out, c->out, pas, i, eq->pas[i]);
 	return MLX5V_CMD_STAT_OK;
 }
 
 uint8_t
 mlx5v_sim_cmd_gen_eqe(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	const uint8_t *eqe = c->in + RTE_PMD_MLX5V_GEN_EQE_IN_EQE;
+	const uint8_t *eqe = MLX5V_IFC_ADDR_OF(gen_eqe_in, c->in, eqe);
 	uint8_t status = MLX5V_CMD_STAT_OK;
 	struct mlx5v_sim_eq *eq = mlx5v_sim_eq_from_in(sim, c, &status);
 
@@ -471,8 +483,8 @@ mlx5v_sim_cmd_gen_eqe(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
 					 MLX5V_SIM_SYND_EQ_ERROR);
 	/* The device sets the owner bit; an overrun here is the EQ's failure, not ours. */
-	mlx5v_sim_eq_post(sim, eq, eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF],
-			  eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF], eqe + RTE_PMD_MLX5V_EQE_DATA_OFF);
+	mlx5v_sim_eq_post(sim, eq, MLX5V_IFC_GET(eqe, eqe, type),
+			  MLX5V_IFC_GET(eqe, eqe, sub_type), MLX5V_IFC_ADDR_OF(eqe, eqe, data));
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -569,6 +581,6 @@ mlx5v_sim_port_event(struct mlx5v_sim *sim, unsigned int port, uint8_t sub_type)
 		return -EINVAL;
 	memset(data, 0, sizeof(data));
 	/* EQE 0x28: port number in bits 7:4 (§6.6). */
-	data[RTE_PMD_MLX5V_EQE_PORT_OFF - RTE_PMD_MLX5V_EQE_DATA_OFF] = port << 4;
+	MLX5V_IFC_SET(eqe_port_change, data, port, port);
 	return mlx5v_sim_inject_event(sim, RTE_PMD_MLX5V_EVENT_PORT_CHANGE, sub_type, data);
 }

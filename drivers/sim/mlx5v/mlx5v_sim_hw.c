@@ -47,13 +47,13 @@ mlx5v_sim_uar_db(void *arg, uint32_t off, uint64_t raw)
 		return;
 	}
 	switch (off) {
-	case RTE_PMD_MLX5V_UAR_CQ_DB_OFF:
+	case MLX5V_IFC_BYTE_OFF(uar_page, cq_db):
 		mlx5v_sim_cq_doorbell(sim, u->index, rte_be_to_cpu_64(raw));
 		break;
-	case RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF:
+	case MLX5V_IFC_BYTE_OFF(uar_page, eq_db_arm):
 		mlx5v_sim_eq_doorbell(sim, u->index, 1, rte_be_to_cpu_32((uint32_t)raw));
 		break;
-	case RTE_PMD_MLX5V_UAR_EQ_DB_NOARM_OFF:
+	case MLX5V_IFC_BYTE_OFF(uar_page, eq_db_noarm):
 		mlx5v_sim_eq_doorbell(sim, u->index, 0, rte_be_to_cpu_32((uint32_t)raw));
 		break;
 	default:
@@ -84,12 +84,13 @@ mlx5v_sim_uars_init(struct mlx5v_sim *sim)
 		 * the arm word, so a drain that wrote both (no-arm every 128 EQEs, then the
 		 * final arm) is applied in the order a consumer writes them.
 		 */
-		ret = hwsim_mmio_watch(u->pg, RTE_PMD_MLX5V_UAR_CQ_DB_OFF, 8, mlx5v_sim_uar_db, u);
+		ret = hwsim_mmio_watch(u->pg, MLX5V_IFC_BYTE_OFF(uar_page, cq_db), 8,
+				       mlx5v_sim_uar_db, u);
 		if (ret == 0)
-			ret = hwsim_mmio_watch(u->pg, RTE_PMD_MLX5V_UAR_EQ_DB_NOARM_OFF, 4,
+			ret = hwsim_mmio_watch(u->pg, MLX5V_IFC_BYTE_OFF(uar_page, eq_db_noarm), 4,
 					       mlx5v_sim_uar_db, u);
 		if (ret == 0)
-			ret = hwsim_mmio_watch(u->pg, RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF, 4,
+			ret = hwsim_mmio_watch(u->pg, MLX5V_IFC_BYTE_OFF(uar_page, eq_db_arm), 4,
 					       mlx5v_sim_uar_db, u);
 		if (ret != 0)
 			return ret;

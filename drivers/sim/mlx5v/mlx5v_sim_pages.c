@@ -98,8 +98,8 @@ mlx5v_sim_cmd_query_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	 * Only the host's function 0 exists. DW2[31] is read under its manage_pages_in name
 	 * (embedded_cpu_function, §5.1): reserved or not, it must be 0.
 	 */
-	if (MLX5V_GET(c->in, MLX5V_QUERY_PAGES_IN_FUNCTION_ID) != 0 ||
-			MLX5V_GET(c->in, MLX5V_MANAGE_PAGES_IN_EC_FUNCTION) != 0)
+	if (MLX5V_IFC_GET(query_pages_in, c->in, function_id) != 0 ||
+			MLX5V_IFC_GET(manage_pages_in, c->in, embedded_cpu_function) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_PAGES_FUNC);
 	if (c->op_mod == MLX5V_QUERY_PAGES_BOOT)
@@ -110,8 +110,8 @@ mlx5v_sim_cmd_query_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	 * Post-init (op_mod 3) answers 0: later needs arrive as PAGE_REQUEST events (§2.1).
 	 * num_pages is signed but never negative at bring-up (§5.2).
 	 */
-	MLX5V_SET(c->out, MLX5V_QUERY_PAGES_OUT_FUNCTION_ID, 0);
-	MLX5V_SET(c->out, MLX5V_QUERY_PAGES_OUT_NUM_PAGES, (uint32_t)(need > 0 ? need : 0));
+	MLX5V_IFC_SET(query_pages_out, c->out, function_id, 0);
+	MLX5V_IFC_SET(query_pages_out, c->out, num_pages, (uint32_t)(need > 0 ? need : 0));
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -125,7 +125,7 @@ mlx5v_sim_pages_give(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, uint32_t n)
 	uint32_t synd = 0;
 
 	for (i = 0; i < n && synd == 0; i++) {
-		pa = MLX5V_GET64(c->in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * i);
+		pa = MLX5V_IFC_ARRAY_GET64(manage_pages_in, c->in, pas, i);
 		/* [K]: "Firmware doesn't support page with physical address 0" (§5.2). */
 		if (pa == 0)
 			synd = MLX5V_SIM_SYND_PAGE_ZERO;
@@ -143,7 +143,7 @@ mlx5v_sim_pages_give(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, uint32_t n)
 	if ((uint64_t)sim->nb_pages + n > MLX5V_SIM_MAX_PAGES)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_LIM_ERR, MLX5V_SIM_SYND_PAGES_LIMIT);
 	for (i = 0; i < n; i++) {
-		pa = MLX5V_GET64(c->in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * i);
+		pa = MLX5V_IFC_ARRAY_GET64(manage_pages_in, c->in, pas, i);
 		/*
 		 * All or nothing: after a failed GIVE the driver frees every page it offered ([R]
 		 * leaks them, §12 #14), so the model must hold none of them.
@@ -153,7 +153,7 @@ mlx5v_sim_pages_give(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, uint32_t n)
 		/* Duplicate (or no memory): undo this command's pages. */
 		for (j = 0; j < i; j++)
 			mlx5v_sim_pages_del(sim,
-					    MLX5V_GET64(c->in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * j));
+					    MLX5V_IFC_ARRAY_GET64(manage_pages_in, c->in, pas, j));
 		SIM_LOG(WARNING, "%s: MANAGE_PAGES GIVE: page 0x%" PRIx64 " given twice",
 			sim->name, pa);
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
@@ -165,25 +165,25 @@ mlx5v_sim_pages_give(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, uint32_t n)
 uint8_t
 mlx5v_sim_cmd_manage_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	uint32_t n = MLX5V_GET(c->in, MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES);
+	uint32_t n = MLX5V_IFC_GET(manage_pages_in, c->in, input_num_entries);
 	uint32_t k;
 	uint32_t room;
 	uint32_t i;
 
-	if (MLX5V_GET(c->in, MLX5V_MANAGE_PAGES_IN_FUNCTION_ID) != 0 ||
-			MLX5V_GET(c->in, MLX5V_MANAGE_PAGES_IN_EC_FUNCTION) != 0)
+	if (MLX5V_IFC_GET(manage_pages_in, c->in, function_id) != 0 ||
+			MLX5V_IFC_GET(manage_pages_in, c->in, embedded_cpu_function) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_PAGES_FUNC);
 	switch (c->op_mod) {
 	case MLX5V_MANAGE_PAGES_GIVE:
 		/* pas[] must fit in the input: a count beyond it is BAD_INP_LEN (0x50, §3.8). */
-		if ((uint64_t)MLX5V_MANAGE_PAGES_IN_PAS + 8ull * n > c->inlen)
+		if ((uint64_t)MLX5V_IFC_BYTE_OFF(manage_pages_in, pas) + 8ull * n > c->inlen)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
 						 MLX5V_SIM_SYND_PAGES_NENT);
 		return mlx5v_sim_pages_give(sim, c, n);
 	case MLX5V_MANAGE_PAGES_TAKE:
 		/* [R] rule: output_num_entries <= input_num_entries; also bounded by outlen. */
-		room = (c->outlen - MLX5V_MANAGE_PAGES_OUT_PAS) / 8;
+		room = (c->outlen - MLX5V_IFC_BYTE_OFF(manage_pages_out, pas)) / 8;
 		/*
 		 * TAKE never fails: fewer pages, even none, is allowed; the driver frees what
 		 * output_num_entries lists (§5.2).
@@ -191,11 +191,11 @@ mlx5v_sim_cmd_manage_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		k = RTE_MIN(RTE_MIN(n, sim->nb_pages), room);
 		for (i = 0; i < k; i++) {
 			/* Hand back the highest pages first; the order is not part of the PRM. */
-			MLX5V_SET64(c->out, MLX5V_MANAGE_PAGES_OUT_PAS + 8 * i,
-				    sim->pages[sim->nb_pages - 1]);
+			MLX5V_IFC_ARRAY_SET64(manage_pages_out, c->out, pas, i,
+					      sim->pages[sim->nb_pages - 1]);
 			sim->nb_pages--;
 		}
-		MLX5V_SET(c->out, MLX5V_MANAGE_PAGES_OUT_NUM_ENTRIES, k);
+		MLX5V_IFC_SET(manage_pages_out, c->out, output_num_entries, k);
 		return MLX5V_CMD_STAT_OK;
 	default:
 		/* CANT_GIVE: the driver could not satisfy a request; nothing to undo. */
@@ -222,7 +222,7 @@ mlx5v_sim_pages_request_locked(struct mlx5v_sim *sim, int32_t num_pages)
 	 * ec_function and func_id stay 0 (the host). Negative num_pages asks the driver to reclaim
 	 * (§5.2).
 	 */
-	rte_pmd_mlx5v_prm_set(data, 1, 31, 0, (uint32_t)num_pages);
+	MLX5V_IFC_SET(eqe_page_req, data, num_pages, (uint32_t)num_pages);
 	return mlx5v_sim_eq_post(sim, eq, RTE_PMD_MLX5V_EVENT_PAGE_REQUEST, 0, data);
 }
 

@@ -18,6 +18,9 @@
 #include "hwsim_thread.h"
 
 #include "mlx5v_prm.h"
+
+/** Bytes of eqe.data, the per-event part of an EQE (prm/mlx5 §6.5). */
+#define MLX5V_SIM_EQE_DATA_LEN (MLX5V_IFC_BIT_SZ(eqe, data) / 8)
 #include "mlx5v_sim.h"
 #include "mlx5v_sim_log.h"
 
@@ -224,7 +227,8 @@ struct mlx5v_sim_cq {
 	uint32_t eqn;               /**< c_eqn */
 	uint32_t pi;                /**< producer counter, 24 bits */
 	uint32_t arm_ci;            /**< consumer index of the last arm doorbell */
-	uint32_t cqc_dw4;           /**< cq_period / cq_max_count, echoed by QUERY_CQ */
+	uint16_t cq_period;         /**< cqc.cq_period, echoed by QUERY_CQ */
+	uint16_t cq_max_count;      /**< cqc.cq_max_count, echoed by QUERY_CQ */
 	uint64_t dbr_addr;
 	uint32_t npas;
 	uint64_t *pas;

@@ -48,7 +48,7 @@ query_issi(int general, uint8_t *out, size_t outlen)
 	uint8_t in[MLX5V_CMD_HDR_SIZE];
 
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_ISSI);
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, MLX5V_CMD_OP_QUERY_ISSI);
 	if (general)
 		return mlx5v_cmd_do(g_dev, in, sizeof(in), out, outlen);
 	return mlx5v_cmd_exec(g_dev, in, sizeof(in), out, outlen);
@@ -88,7 +88,7 @@ test_mlx5v_cmd_status_from_device(void)
 {
 	static const uint8_t st[] = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09,
 				      0x0a, 0x0f, 0x10, 0x30, 0x40, 0x50, 0x51, 0x77 };
-	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	uint8_t out[MLX5V_IFC_BYTES(query_issi_out)];
 	unsigned int i;
 
 	for (i = 0; i < RTE_DIM(st); i++) {
@@ -110,7 +110,7 @@ test_mlx5v_cmd_delivery_table(void)
 		{ 0x04, -EFAULT }, { 0x05, -EFAULT }, { 0x06, -EIO }, { 0x07, -ENOMSG },
 		{ 0x08, -ENOMSG }, { 0x09, -ENOMSG }, { 0x10, -ENOMSG },
 	};
-	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	uint8_t out[MLX5V_IFC_BYTES(query_issi_out)];
 	unsigned int v, i;
 
 	for (v = 0; v < 128; v++) {
@@ -135,15 +135,15 @@ test_mlx5v_cmd_delivery_table(void)
 static int
 test_mlx5v_cmd_do_eremoteio(void)
 {
-	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	uint8_t out[MLX5V_IFC_BYTES(query_issi_out)];
 
 	TEST_ASSERT_SUCCESS(mlx5v_sim_fail_next_cmd(g_sim, MLX5V_CMD_OP_QUERY_ISSI,
 						    MLX5V_CMD_STAT_BAD_PARAM_ERR, 0x12345678),
 			    "arm");
 	TEST_ASSERT_EQUAL(query_issi(1, out, sizeof(out)), -EREMOTEIO, "not EREMOTEIO");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS), MLX5V_CMD_STAT_BAD_PARAM_ERR,
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_out_hdr, out, status), MLX5V_CMD_STAT_BAD_PARAM_ERR,
 			  "status not in the outbox");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME), 0x12345678u,
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_out_hdr, out, syndrome), 0x12345678u,
 			  "syndrome not in the outbox");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_fail_next_cmd(g_sim, MLX5V_CMD_OP_QUERY_ISSI,
 						    MLX5V_CMD_STAT_BAD_PARAM_ERR, 0x1), "arm");
@@ -162,7 +162,7 @@ test_mlx5v_cmd_long_mailbox_8k(void)
 {
 	const uint32_t n = 1000;
 	size_t len = (size_t)n * 4096;
-	size_t inmsg = MLX5V_MANAGE_PAGES_IN_PAS + 8 * (size_t)n;
+	size_t inmsg = MLX5V_IFC_BYTE_OFF(manage_pages_in, pas) + 8 * (size_t)n;
 	uint8_t *pages, *in, *out, *seen;
 	size_t outmsg;
 	uint64_t iova, held;
@@ -174,7 +174,7 @@ test_mlx5v_cmd_long_mailbox_8k(void)
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "check_token", 1), "check_token");
 	held = mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_PAGES);
 	total = n + (uint32_t)held;
-	outmsg = MLX5V_MANAGE_PAGES_OUT_PAS + 8 * (size_t)total;
+	outmsg = MLX5V_IFC_BYTE_OFF(manage_pages_out, pas) + 8 * (size_t)total;
 	pages = rte_zmalloc("ut_pages", len, 4096);
 	in = calloc(1, outmsg);
 	out = calloc(1, outmsg);
@@ -182,27 +182,27 @@ test_mlx5v_cmd_long_mailbox_8k(void)
 	TEST_ASSERT(pages != NULL && in != NULL && out != NULL && seen != NULL, "alloc");
 	TEST_ASSERT_SUCCESS(mlx5v_dev_hw(g_dev)->ops->dma_map(mlx5v_dev_hw(g_dev), pages, len,
 							       &iova), "dma map");
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MANAGE_PAGES);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_MANAGE_PAGES_GIVE);
-	MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES, n);
+	MLX5V_IFC_SET(manage_pages_in, in, opcode, MLX5V_CMD_OP_MANAGE_PAGES);
+	MLX5V_IFC_SET(manage_pages_in, in, op_mod, MLX5V_MANAGE_PAGES_GIVE);
+	MLX5V_IFC_SET(manage_pages_in, in, input_num_entries, n);
 	for (i = 0; i < n; i++)
-		MLX5V_SET64(in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * i, iova + (uint64_t)i * 4096);
+		MLX5V_IFC_ARRAY_SET64(manage_pages_in, in, pas, i, iova + (uint64_t)i * 4096);
 	ret = mlx5v_cmd_do(g_dev, in, inmsg, out, MLX5V_CMD_HDR_SIZE);
 	TEST_ASSERT_SUCCESS(ret, "8 KiB GIVE failed: %d", ret);
 	TEST_ASSERT_EQUAL(mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_PAGES), held + n,
 			  "the device did not take all 1000 pages");
 	memset(in, 0, outmsg);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MANAGE_PAGES);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_MANAGE_PAGES_TAKE);
-	MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES, total);
+	MLX5V_IFC_SET(manage_pages_in, in, opcode, MLX5V_CMD_OP_MANAGE_PAGES);
+	MLX5V_IFC_SET(manage_pages_in, in, op_mod, MLX5V_MANAGE_PAGES_TAKE);
+	MLX5V_IFC_SET(manage_pages_in, in, input_num_entries, total);
 	ret = mlx5v_cmd_do(g_dev, in, MLX5V_CMD_HDR_SIZE, out, outmsg);
 	TEST_ASSERT_SUCCESS(ret, "8 KiB TAKE failed: %d", ret);
-	got = MLX5V_GET(out, MLX5V_MANAGE_PAGES_OUT_NUM_ENTRIES);
+	got = MLX5V_IFC_GET(manage_pages_out, out, output_num_entries);
 	TEST_ASSERT_EQUAL(got, total, "TAKE returned %u of %u pages", got, total);
 	/* Give the core's pages straight back, in the same input buffer. */
 	memset(in, 0, outmsg);
 	for (i = 0; i < got; i++) {
-		uint64_t pa = MLX5V_GET64(out, MLX5V_MANAGE_PAGES_OUT_PAS + 8 * i);
+		uint64_t pa = MLX5V_IFC_ARRAY_GET64(manage_pages_out, out, pas, i);
 
 		if (pa >= iova && pa < iova + len) {
 			TEST_ASSERT_EQUAL((pa & 4095), 0u, "unaligned page 0x%" PRIx64, pa);
@@ -210,16 +210,16 @@ test_mlx5v_cmd_long_mailbox_8k(void)
 			seen[(pa - iova) / 4096] = 1;
 			mine++;
 		} else {
-			MLX5V_SET64(in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * theirs, pa);
+			MLX5V_IFC_ARRAY_SET64(manage_pages_in, in, pas, theirs, pa);
 			theirs++;
 		}
 	}
 	TEST_ASSERT_EQUAL(mine, n, "%u of the test pages came back", mine);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MANAGE_PAGES);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_MANAGE_PAGES_GIVE);
-	MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES, theirs);
-	ret = mlx5v_cmd_do(g_dev, in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * (size_t)theirs, out,
-			   MLX5V_CMD_HDR_SIZE);
+	MLX5V_IFC_SET(manage_pages_in, in, opcode, MLX5V_CMD_OP_MANAGE_PAGES);
+	MLX5V_IFC_SET(manage_pages_in, in, op_mod, MLX5V_MANAGE_PAGES_GIVE);
+	MLX5V_IFC_SET(manage_pages_in, in, input_num_entries, theirs);
+	ret = mlx5v_cmd_do(g_dev, in, MLX5V_IFC_BYTE_OFF(manage_pages_in, pas) + 8 * (size_t)theirs,
+			   out, MLX5V_CMD_HDR_SIZE);
 	TEST_ASSERT_SUCCESS(ret, "giving the core's pages back failed: %d", ret);
 	TEST_ASSERT_EQUAL(mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_PAGES), held, "held");
 	mlx5v_dev_hw(g_dev)->ops->dma_unmap(mlx5v_dev_hw(g_dev), pages, iova, len);
@@ -236,7 +236,7 @@ test_mlx5v_cmd_long_mailbox_8k(void)
 static int
 test_mlx5v_cmd_tokens(void)
 {
-	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	uint8_t out[MLX5V_IFC_BYTES(query_issi_out)];
 	struct mlx5v_cmd_info info;
 	uint8_t prev;
 	int i;
@@ -260,7 +260,7 @@ test_mlx5v_cmd_tokens(void)
 static int
 test_mlx5v_cmd_signatures(void)
 {
-	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	uint8_t out[MLX5V_IFC_BYTES(query_issi_out)];
 	int ret;
 
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "checksums", 1), "checksums");
@@ -283,7 +283,7 @@ static int
 test_mlx5v_cmd_bad_output_signature(void)
 {
 	static const char *const where[] = { "entry", "output block" };
-	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	uint8_t out[MLX5V_IFC_BYTES(query_issi_out)];
 	struct mlx5v_cmd_info info;
 	uint64_t bad0;
 	int ret, i;
@@ -294,7 +294,7 @@ test_mlx5v_cmd_bad_output_signature(void)
 	bad0 = info.bad_out_sigs;
 	ret = query_issi(1, out, sizeof(out));
 	TEST_ASSERT_SUCCESS(ret, "correctly signed output refused: %d", ret);
-	TEST_ASSERT_EQUAL(MLX5V_GET(out, MLX5V_QUERY_ISSI_OUT_SUPPORTED_ISSI_DW0) & 0x2, 0x2u,
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(query_issi_out, out, supported_issi_dw0) & 0x2, 0x2u,
 			  "block data of a signed answer");
 	for (i = 0; i < 2; i++) {
 		TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "bad_out_sig_block", i), "knob");
@@ -334,7 +334,7 @@ wait_info(uint32_t timedout_mask, uint64_t late_min)
 static int
 test_mlx5v_cmd_timeout_slot_reserved(void)
 {
-	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	uint8_t out[MLX5V_IFC_BYTES(query_issi_out)];
 	struct mlx5v_cmd_info info;
 	struct mlx5v_cmd_stats st;
 	uint64_t late;
@@ -366,7 +366,7 @@ test_mlx5v_cmd_timeout_slot_reserved(void)
 static int
 test_mlx5v_cmd_all_slots_stalled(void)
 {
-	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	uint8_t out[MLX5V_IFC_BYTES(query_issi_out)];
 	struct mlx5v_cmd_info info;
 	unsigned int i;
 	int ret;
@@ -396,7 +396,7 @@ test_mlx5v_cmd_all_slots_stalled(void)
 static int
 test_mlx5v_cmd_delayed_completion(void)
 {
-	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	uint8_t out[MLX5V_IFC_BYTES(query_issi_out)];
 	struct mlx5v_cmd_info info;
 	int ret;
 
@@ -417,7 +417,7 @@ test_mlx5v_cmd_delayed_completion(void)
 static int
 test_mlx5v_cmd_lost_msi_recovered(void)
 {
-	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	uint8_t out[MLX5V_IFC_BYTES(query_issi_out)];
 	struct mlx5v_cmd_info before, after;
 	int ret, attempt;
 
@@ -445,7 +445,7 @@ test_mlx5v_cmd_lost_msi_recovered(void)
 static int
 test_mlx5v_cmd_lost_eqe_owner_returned(void)
 {
-	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	uint8_t out[MLX5V_IFC_BYTES(query_issi_out)];
 	int ret;
 
 	mlx5v_dev_tout_set(g_dev, MLX5V_TO_CMD, 100);
@@ -461,7 +461,7 @@ test_mlx5v_cmd_lost_eqe_owner_returned(void)
 static int
 test_mlx5v_cmd_duplicate_completion(void)
 {
-	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	uint8_t out[MLX5V_IFC_BYTES(query_issi_out)];
 	struct mlx5v_cmd_info before, after;
 	uint64_t deadline = ut_now_ms() + UT_WAIT_LIMIT_MS;
 	int i;
@@ -486,7 +486,7 @@ test_mlx5v_cmd_duplicate_completion(void)
 static int
 test_mlx5v_cmd_opcode_counters(void)
 {
-	uint8_t out[MLX5V_QUERY_ISSI_OUT_SIZE];
+	uint8_t out[MLX5V_IFC_BYTES(query_issi_out)];
 	struct mlx5v_cmd_stats a, b;
 	int i;
 
@@ -525,19 +525,19 @@ test_mlx5v_cmd_dead_policy(void)
 	TEST_ASSERT_EQUAL(mlx5v_dev_is_dead(u.dev), MLX5V_DEAD_USER, "not dead");
 	cmds = mlx5v_sim_counter(u.sim, MLX5V_SIM_CTR_CMDS);
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_DESTROY_EQ);
+	MLX5V_IFC_SET(destroy_eq_in, in, opcode, MLX5V_CMD_OP_DESTROY_EQ);
 	TEST_ASSERT_SUCCESS(mlx5v_cmd_exec(u.dev, in, sizeof(in), out, sizeof(out)),
 			    "destroy-class must succeed locally");
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_DEALLOC_UAR);
+	MLX5V_IFC_SET(dealloc_uar_in, in, opcode, MLX5V_CMD_OP_DEALLOC_UAR);
 	TEST_ASSERT_SUCCESS(mlx5v_cmd_do(u.dev, in, sizeof(in), out, sizeof(out)), "dealloc");
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_ALLOC_UAR);
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, MLX5V_CMD_OP_ALLOC_UAR);
 	TEST_ASSERT_EQUAL(mlx5v_cmd_exec(u.dev, in, sizeof(in), out, sizeof(out)), -ENOLINK,
 			  "create-class must fail with -ENOLINK");
 	TEST_ASSERT_EQUAL(mlx5v_cmd_do(u.dev, in, sizeof(in), out, sizeof(out)), -ENOLINK, "do");
 	TEST_ASSERT_EQUAL(out[0], MLX5V_CMD_STAT_DRIVER_ABORTED, "status 0xfe");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME), MLX5V_DRIVER_SYND,
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_out_hdr, out, syndrome), MLX5V_DRIVER_SYND,
 			  "syndrome 0xbadd00de");
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, 0x7777);
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, 0x7777);
 	TEST_ASSERT_EQUAL(mlx5v_cmd_do(u.dev, in, sizeof(in), out, sizeof(out)), -EINVAL,
 			  "unknown opcode on a dead device");
 	TEST_ASSERT_EQUAL(mlx5v_sim_counter(u.sim, MLX5V_SIM_CTR_CMDS), cmds,

@@ -297,14 +297,16 @@ query_roce_cur(struct mlx5v_dev *dev, uint32_t *src_udp_port)
 	uint8_t *out;
 	int ret;
 
-	out = calloc(1, MLX5V_HCA_CAP_CMD_SIZE);
+	out = calloc(1, MLX5V_IFC_BYTES(query_hca_cap_out));
 	if (out == NULL)
 		return -ENOMEM;
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_HCA_CAP);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, ROCE_CAP_CUR);
-	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, MLX5V_HCA_CAP_CMD_SIZE);
-	*src_udp_port = MLX5V_GET(out + MLX5V_HCA_CAP_OFF, MLX5V_ROCE_CAP_SW_R_ROCE_SRC_UDP_PORT);
+	MLX5V_IFC_SET(query_hca_cap_in, in, opcode, MLX5V_CMD_OP_QUERY_HCA_CAP);
+	MLX5V_IFC_SET(query_hca_cap_in, in, op_mod, ROCE_CAP_CUR);
+	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, MLX5V_IFC_BYTES(query_hca_cap_out));
+	*src_udp_port = MLX5V_IFC_GET(roce_cap,
+				      MLX5V_IFC_ADDR_OF(query_hca_cap_out, out, capability),
+				      sw_r_roce_src_udp_port);
 	free(out);
 	return ret;
 }

@@ -30,7 +30,7 @@ count_cb(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *arg)
 	RTE_SET_USED(dev);
 	RTE_SET_USED(type);
 	c->n++;
-	c->last_sub = eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF];
+	c->last_sub = MLX5V_IFC_GET(eqe, eqe, sub_type);
 	return 0;
 }
 
@@ -69,17 +69,17 @@ wait_fd(int fd)
 static int
 wait_eq_ci(struct mlx5v_eq *eq, uint32_t ci)
 {
-	uint8_t in[RTE_PMD_MLX5V_QUERY_EQ_IN_SIZE];
-	uint8_t out[RTE_PMD_MLX5V_QUERY_EQ_OUT_SIZE + 8];
+	uint8_t in[MLX5V_IFC_BYTES(query_eq_in)];
+	uint8_t out[MLX5V_IFC_BYTES(query_eq_out) + 8];
 	uint64_t deadline = ut_now_ms() + UT_WAIT_LIMIT_MS;
 
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_EQ);
-	MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, mlx5v_eq_eqn(eq));
+	MLX5V_IFC_SET(query_eq_in, in, opcode, MLX5V_CMD_OP_QUERY_EQ);
+	MLX5V_IFC_SET(query_eq_in, in, eq_number, mlx5v_eq_eqn(eq));
 	do {
 		if (mlx5v_cmd_exec(g_dev, in, sizeof(in), out, sizeof(out)) == 0 &&
-		    MLX5V_GET(out + RTE_PMD_MLX5V_QUERY_EQ_OUT_EQC,
-			      RTE_PMD_MLX5V_EQC_CONSUMER_COUNTER) == (ci & 0xffffff))
+		    MLX5V_IFC_GET(eqc, MLX5V_IFC_ADDR_OF(query_eq_out, out, eqc),
+				  consumer_counter) == (ci & 0xffffff))
 			return 0;
 		ut_sleep_ms(1);
 	} while (ut_now_ms() < deadline);

@@ -185,7 +185,7 @@ pending_cmd_thread(void *arg)
 	uint8_t in[MLX5V_CMD_HDR_SIZE];
 
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_ALLOC_UAR);
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, MLX5V_CMD_OP_ALLOC_UAR);
 	a->ret = mlx5v_cmd_do(a->dev, in, sizeof(in), a->out, sizeof(a->out));
 	return NULL;
 }

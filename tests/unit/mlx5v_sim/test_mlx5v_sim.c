@@ -111,13 +111,13 @@ ut_post(unsigned int slot, const void *in, uint32_t inlen, uint32_t outlen)
 
 	g_token = g_token == 0xff ? 1 : g_token + 1;
 	memset(ent, 0, MLX5V_CMD_ENT_SIZE);
-	ent[MLX5V_CMD_ENT_TYPE] = MLX5V_CMD_TYPE_PCI;
-	rte_pmd_mlx5v_prm_set(ent + MLX5V_CMD_ENT_INLEN, 0, 31, 0, inlen);
-	rte_pmd_mlx5v_prm_set(ent + MLX5V_CMD_ENT_OUTLEN, 0, 31, 0, outlen);
-	MLX5V_SET64(ent, MLX5V_CMD_ENT_IPTR, mb->in_iova);
-	MLX5V_SET64(ent, MLX5V_CMD_ENT_OPTR, mb->out_iova);
-	memcpy(ent + MLX5V_CMD_ENT_IN, in, RTE_MIN(inlen, 16u));
-	ent[MLX5V_CMD_ENT_TOKEN] = g_token;
+	MLX5V_IFC_SET(cmd_layout, ent, type, MLX5V_CMD_TYPE_PCI);
+	MLX5V_IFC_SET(cmd_layout, ent, inlen, inlen);
+	MLX5V_IFC_SET(cmd_layout, ent, outlen, outlen);
+	MLX5V_IFC_SET64(cmd_layout, ent, iptr, mb->in_iova);
+	MLX5V_IFC_SET64(cmd_layout, ent, optr, mb->out_iova);
+	memcpy(MLX5V_IFC_ADDR_OF(cmd_layout, ent, in), in, RTE_MIN(inlen, 16u));
+	MLX5V_IFC_SET(cmd_layout, ent, token, g_token);
 	for (n = 0; n < UT_NBLK; n++) {
 		blk = mb->in + n * UT_MBOX_STRIDE;
 		memset(blk, 0, MLX5V_MBOX_SIZE);
@@ -125,18 +125,18 @@ ut_post(unsigned int slot, const void *in, uint32_t inlen, uint32_t outlen)
 			len = RTE_MIN(inlen - 16 - n * 512, 512u);
 			memcpy(blk, (const uint8_t *)in + 16 + n * 512, len);
 		}
-		MLX5V_SET64(blk, MLX5V_MBOX_NEXT, n + 1 < nin ?
+		MLX5V_IFC_SET64(cmd_mbox, blk, next, n + 1 < nin ?
 			    mb->in_iova + (n + 1) * UT_MBOX_STRIDE : 0);
-		rte_pmd_mlx5v_prm_set(blk + MLX5V_MBOX_BLOCK_NUM, 0, 31, 0, n);
-		blk[MLX5V_MBOX_TOKEN] = g_token;
+		MLX5V_IFC_SET(cmd_mbox, blk, block_num, n);
+		MLX5V_IFC_SET(cmd_mbox, blk, token, g_token);
 		blk = mb->out + n * UT_MBOX_STRIDE;
 		memset(blk, 0, MLX5V_MBOX_SIZE);
-		MLX5V_SET64(blk, MLX5V_MBOX_NEXT, n + 1 < nout ?
+		MLX5V_IFC_SET64(cmd_mbox, blk, next, n + 1 < nout ?
 			    mb->out_iova + (n + 1) * UT_MBOX_STRIDE : 0);
-		rte_pmd_mlx5v_prm_set(blk + MLX5V_MBOX_BLOCK_NUM, 0, 31, 0, n);
-		blk[MLX5V_MBOX_TOKEN] = g_token;
+		MLX5V_IFC_SET(cmd_mbox, blk, block_num, n);
+		MLX5V_IFC_SET(cmd_mbox, blk, token, g_token);
 	}
-	ent[MLX5V_CMD_ENT_STATUS_OWN] = MLX5V_CMD_OWNER_HW;
+	MLX5V_IFC_SET(cmd_layout, ent, status_own, MLX5V_CMD_OWNER_HW);
 }
 
 static void
@@ -150,7 +150,8 @@ ut_ring(unsigned int slot)
 static int
 ut_wait(unsigned int slot)
 {
-	volatile uint8_t *so = g_cmdq + slot * MLX5V_CMD_ENT_SIZE + MLX5V_CMD_ENT_STATUS_OWN;
+	volatile uint8_t *so = g_cmdq + slot * MLX5V_CMD_ENT_SIZE +
+			    MLX5V_IFC_BYTE_OFF(cmd_layout, status_own);
 	unsigned int i;
 
 	for (i = 0; i < WAIT_LIMIT_MS * 10; i++) {
@@ -170,7 +171,8 @@ ut_read_out(unsigned int slot, void *out, uint32_t outlen)
 	uint8_t *o = out;
 	uint32_t n;
 
-	memcpy(o, g_cmdq + slot * MLX5V_CMD_ENT_SIZE + MLX5V_CMD_ENT_OUT, RTE_MIN(outlen, 16u));
+	memcpy(o, MLX5V_IFC_ADDR_OF(cmd_layout, g_cmdq + slot * MLX5V_CMD_ENT_SIZE, out),
+	       RTE_MIN(outlen, 16u));
 	for (n = 0; n < ut_nblocks(outlen); n++)
 		memcpy(o + 16 + n * 512, mb->out + n * UT_MBOX_STRIDE,
 		       RTE_MIN(outlen - 16 - n * 512, 512u));
@@ -202,7 +204,7 @@ ut_cmd(const void *in, uint32_t inlen, void *out, uint32_t outlen)
 static uint32_t
 ut_synd(const uint8_t *out)
 {
-	return MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME);
+	return MLX5V_IFC_GET(cmd_out_hdr, out, syndrome);
 }
 
 /* A 16-byte command with opcode, op_mod and DW2 = a. @return status as ut_cmd(). */
@@ -212,9 +214,9 @@ ut_cmd16(uint16_t opcode, uint16_t op_mod, uint32_t dw2, uint8_t *out, uint32_t 
 	uint8_t in[16];
 
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, opcode);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, op_mod);
-	rte_pmd_mlx5v_prm_set(in, 2, 31, 0, dw2);
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, opcode);
+	MLX5V_IFC_SET(cmd_in_hdr, in, op_mod, op_mod);
+	MLX5V_IFC_SET(cmd_in_hdr, in, command_dw2, dw2);
 	memset(out, 0, outlen);
 	return ut_cmd(in, sizeof(in), out, outlen);
 }
@@ -228,12 +230,12 @@ ut_query_pages(uint16_t op_mod, int32_t *num)
 	int st;
 
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_PAGES);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, op_mod);
+	MLX5V_IFC_SET(query_pages_in, in, opcode, MLX5V_CMD_OP_QUERY_PAGES);
+	MLX5V_IFC_SET(query_pages_in, in, op_mod, op_mod);
 	memset(out, 0, sizeof(out));
 	st = ut_cmd_slot(UT_PAGE_SLOT, in, sizeof(in), out, sizeof(out));
 
-	*num = (int32_t)MLX5V_GET(out, MLX5V_QUERY_PAGES_OUT_NUM_PAGES);
+	*num = (int32_t)MLX5V_IFC_GET(query_pages_out, out, num_pages);
 	return st;
 }
 
@@ -245,12 +247,12 @@ ut_give(uint32_t first, uint32_t n, uint8_t *out)
 	uint32_t i;
 
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MANAGE_PAGES);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_MANAGE_PAGES_GIVE);
-	MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES, n);
+	MLX5V_IFC_SET(manage_pages_in, in, opcode, MLX5V_CMD_OP_MANAGE_PAGES);
+	MLX5V_IFC_SET(manage_pages_in, in, op_mod, MLX5V_MANAGE_PAGES_GIVE);
+	MLX5V_IFC_SET(manage_pages_in, in, input_num_entries, n);
 	for (i = 0; i < n; i++)
-		MLX5V_SET64(in, MLX5V_MANAGE_PAGES_IN_PAS + 8 * i,
-			    g_pages_iova + (uint64_t)(first + i) * 4096);
+		MLX5V_IFC_ARRAY_SET64(manage_pages_in, in, pas, i,
+				      g_pages_iova + (uint64_t)(first + i) * 4096);
 	return ut_cmd_slot(UT_PAGE_SLOT, in, 16 + 8 * n, out, 16);
 }
 
@@ -260,9 +262,9 @@ ut_take(uint32_t n, uint8_t *out, uint32_t outlen)
 	uint8_t in[16];
 
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MANAGE_PAGES);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_MANAGE_PAGES_TAKE);
-	MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES, n);
+	MLX5V_IFC_SET(manage_pages_in, in, opcode, MLX5V_CMD_OP_MANAGE_PAGES);
+	MLX5V_IFC_SET(manage_pages_in, in, op_mod, MLX5V_MANAGE_PAGES_TAKE);
+	MLX5V_IFC_SET(manage_pages_in, in, input_num_entries, n);
 	memset(out, 0, outlen);
 	return ut_cmd_slot(UT_PAGE_SLOT, in, sizeof(in), out, outlen);
 }
@@ -271,11 +273,12 @@ ut_take(uint32_t n, uint8_t *out, uint32_t outlen)
 static int
 ut_query_cap(uint16_t op_mod, uint8_t *out)
 {
-	return ut_cmd16(MLX5V_CMD_OP_QUERY_HCA_CAP, op_mod, 0, out, MLX5V_HCA_CAP_CMD_SIZE);
+	return ut_cmd16(MLX5V_CMD_OP_QUERY_HCA_CAP, op_mod, 0, out,
+			MLX5V_IFC_BYTES(query_hca_cap_out));
 }
 
-static uint8_t g_big_in[MLX5V_HCA_CAP_CMD_SIZE];
-static uint8_t g_big_out[MLX5V_HCA_CAP_CMD_SIZE];
+static uint8_t g_big_in[MLX5V_IFC_BYTES(query_hca_cap_out)];
+static uint8_t g_big_out[MLX5V_IFC_BYTES(query_hca_cap_out)];
 
 /*
  * The rdma-core bring-up order (prm/mlx5 §2.1) up to ALLOC_UAR.
@@ -287,10 +290,10 @@ ut_bringup(void)
 	uint8_t out[0x70];
 	int32_t n;
 
-	if (ut_cmd16(MLX5V_CMD_OP_ENABLE_HCA, 0, 0, out, MLX5V_ENABLE_HCA_OUT_SIZE) != 0)
+	if (ut_cmd16(MLX5V_CMD_OP_ENABLE_HCA, 0, 0, out, MLX5V_IFC_BYTES(enable_hca_out)) != 0)
 		return 6;
 	if (ut_cmd16(MLX5V_CMD_OP_QUERY_ISSI, 0, 0, out, sizeof(out)) != 0 ||
-			!(MLX5V_GET(out, MLX5V_QUERY_ISSI_OUT_SUPPORTED_ISSI_DW0) & 2))
+			!(MLX5V_IFC_GET(query_issi_out, out, supported_issi_dw0) & 2))
 		return 7;
 	if (ut_cmd16(MLX5V_CMD_OP_SET_ISSI, 0, 1, out, 16) != 0)
 		return 8;
@@ -299,17 +302,19 @@ ut_bringup(void)
 	if (n > 0 && ut_give(0, n, out) != 0)
 		return 10;
 	memset(g_big_in, 0, 32);
-	MLX5V_SET(g_big_in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_ACCESS_REG);
-	MLX5V_SET(g_big_in, MLX5V_ACCESS_REG_IN_REGISTER_ID, MLX5V_REG_HOST_ENDIANNESS);
-	g_big_in[MLX5V_ACCESS_REG_IN_DATA] = rte_cpu_to_be_16(1) == 1 ? 0x80 : 0;
+	MLX5V_IFC_SET(access_register_in, g_big_in, opcode, MLX5V_CMD_OP_ACCESS_REG);
+	MLX5V_IFC_SET(access_register_in, g_big_in, register_id, MLX5V_REG_HOST_ENDIANNESS);
+	g_big_in[MLX5V_IFC_BYTE_OFF(access_register_in, register_data)] =
+		rte_cpu_to_be_16(1) == 1 ? 0x80 : 0;
 	if (ut_cmd(g_big_in, 32, out, 16) != 0)
 		return 11;
 	if (ut_query_cap(0, g_big_out) != 0 || ut_query_cap(1, g_big_out) != 0)
 		return 12;
 	memcpy(g_big_in, g_big_out, sizeof(g_big_in));
 	memset(g_big_in, 0, 16);
-	MLX5V_SET(g_big_in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_SET_HCA_CAP);
-	MLX5V_SET(g_big_in + MLX5V_HCA_CAP_OFF, MLX5V_CAP_CMDIF_CHECKSUM, 0);
+	MLX5V_IFC_SET(set_hca_cap_in, g_big_in, opcode, MLX5V_CMD_OP_SET_HCA_CAP);
+	MLX5V_IFC_SET(cmd_hca_cap, MLX5V_IFC_ADDR_OF(set_hca_cap_in, g_big_in, capability),
+		      cmdif_checksum, 0);
 	if (ut_cmd(g_big_in, sizeof(g_big_in), out, 16) != 0)
 		return 13;
 	if (ut_query_pages(MLX5V_QUERY_PAGES_INIT, &n) != 0 || n < 0 || n > UT_NPAGES / 2)
@@ -320,7 +325,7 @@ ut_bringup(void)
 		return 17;
 	if (ut_cmd16(MLX5V_CMD_OP_ALLOC_UAR, 0, 0, out, 16) != 0)
 		return 19;
-	g_uar = MLX5V_GET(out, MLX5V_UAR_OUT_UAR);
+	g_uar = MLX5V_IFC_GET(alloc_uar_out, out, uar);
 	return 0;
 }
 
@@ -454,16 +459,16 @@ static void
 ut_eq_in(uint8_t *in, const struct ut_ring *r, unsigned int log, uint64_t mask0,
 	 unsigned int vec)
 {
-	uint8_t *eqc = in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
+	uint8_t *eqc = MLX5V_IFC_ADDR_OF(create_eq_in, in, eqc);
 
 	memset(in, 0, 0x118);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_CREATE_EQ);
-	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, log);
-	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, g_uar);
-	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, vec);
-	MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_PAGE_SIZE, ut_log_page(r->size));
-	MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK, mask0);
-	MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_EQ_IN_PAS, r->iova);
+	MLX5V_IFC_SET(create_eq_in, in, opcode, MLX5V_CMD_OP_CREATE_EQ);
+	MLX5V_IFC_SET(eqc, eqc, log_eq_size, log);
+	MLX5V_IFC_SET(eqc, eqc, uar_page, g_uar);
+	MLX5V_IFC_SET(eqc, eqc, intr, vec);
+	MLX5V_IFC_SET(eqc, eqc, log_page_size, ut_log_page(r->size));
+	MLX5V_IFC_ARRAY_SET64(create_eq_in, in, event_bitmask, 0, mask0);
+	MLX5V_IFC_ARRAY_SET64(create_eq_in, in, pas, 0, r->iova);
 }
 
 /* Create an EQ on vector vec with an eventfd attached. @return 0 or -1. */
@@ -482,7 +487,7 @@ ut_eq_create(struct ut_ring *r, unsigned int log, uint64_t mask0, unsigned int v
 	ut_eq_in(in, r, log, mask0, vec);
 	if (ut_cmd(in, sizeof(in), out, sizeof(out)) != 0)
 		return -1;
-	r->num = MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
+	r->num = MLX5V_IFC_GET(create_eq_out, out, eq_number);
 	return 0;
 }
 
@@ -580,16 +585,18 @@ ut_msi_wait(int fd)
 static int
 ut_gen_eqe(const struct ut_ring *r, uint8_t type, uint32_t tag)
 {
-	uint8_t in[RTE_PMD_MLX5V_GEN_EQE_IN_SIZE];
+	uint8_t in[MLX5V_IFC_BYTES(gen_eqe_in)];
+	uint8_t *eqe = MLX5V_IFC_ADDR_OF(gen_eqe_in, in, eqe);
 	uint8_t out[16];
 
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_GEN_EQE);
-	MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, r->num);
-	in[RTE_PMD_MLX5V_GEN_EQE_IN_EQE + RTE_PMD_MLX5V_EQE_TYPE_OFF] = type;
-	rte_pmd_mlx5v_prm_set(in + RTE_PMD_MLX5V_GEN_EQE_IN_EQE + 0x20, 0, 31, 0, tag);
+	MLX5V_IFC_SET(gen_eqe_in, in, opcode, MLX5V_CMD_OP_GEN_EQE);
+	MLX5V_IFC_SET(gen_eqe_in, in, eq_number, r->num);
+	MLX5V_IFC_SET(eqe, eqe, type, type);
+	/* The tag fills the first data dword, the BE32 at EQE 0x20. */
+	MLX5V_IFC_SET(eqe_cmd, MLX5V_IFC_ADDR_OF(eqe, eqe, data), vector, tag);
 	/* The caller's owner byte is ignored: the device sets it. */
-	in[RTE_PMD_MLX5V_GEN_EQE_IN_EQE + 63] = 0xfe;
+	eqe[MLX5V_IFC_BYTE_OF(eqe, owner)] = 0xfe;
 	return ut_cmd(in, sizeof(in), out, sizeof(out));
 }
 
@@ -605,7 +612,7 @@ static int
 ut_cq_create(struct ut_ring *r, unsigned int log, uint32_t eqn, int owner_init, uint8_t *out)
 {
 	uint8_t in[0x118];
-	uint8_t *cqc = in + MLX5V_CREATE_CQ_IN_CQC;
+	uint8_t *cqc = MLX5V_IFC_ADDR_OF(create_cq_in, in, cqc);
 	uint32_t i;
 
 	if (ut_ring_alloc(r, log, 0) != 0)
@@ -616,16 +623,16 @@ ut_cq_create(struct ut_ring *r, unsigned int log, uint32_t eqn, int owner_init, 
 	if (r->dbr == NULL)
 		return -1;
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_CREATE_CQ);
-	MLX5V_SET(cqc, MLX5V_CQC_LOG_CQ_SIZE, log);
-	MLX5V_SET(cqc, MLX5V_CQC_UAR_PAGE, g_uar);
-	MLX5V_SET(cqc, MLX5V_CQC_C_EQN, eqn);
-	MLX5V_SET(cqc, MLX5V_CQC_LOG_PAGE_SIZE, ut_log_page(r->size));
-	MLX5V_SET64(cqc, MLX5V_CQC_DBR_ADDR, r->dbr_iova);
-	MLX5V_SET64(in, MLX5V_CREATE_CQ_IN_PAS, r->iova);
+	MLX5V_IFC_SET(create_cq_in, in, opcode, MLX5V_CMD_OP_CREATE_CQ);
+	MLX5V_IFC_SET(cqc, cqc, log_cq_size, log);
+	MLX5V_IFC_SET(cqc, cqc, uar_page, g_uar);
+	MLX5V_IFC_SET(cqc, cqc, c_eqn_or_apu_element, eqn);
+	MLX5V_IFC_SET(cqc, cqc, log_page_size, ut_log_page(r->size));
+	MLX5V_IFC_SET64(cqc, cqc, dbr_addr, r->dbr_iova);
+	MLX5V_IFC_ARRAY_SET64(create_cq_in, in, pas, 0, r->iova);
 	memset(out, 0, 16);
 	i = ut_cmd(in, sizeof(in), out, 16);
-	r->num = MLX5V_GET(out, MLX5V_CREATE_CQ_OUT_CQN);
+	r->num = MLX5V_IFC_GET(create_cq_out, out, cqn);
 	return (int)i;
 }
 
@@ -635,8 +642,8 @@ ut_cq_arm(struct ut_ring *r, uint32_t ci, uint32_t sn)
 {
 	uint32_t word = (sn << 28) | (ci & 0xffffff);
 
-	rte_pmd_mlx5v_prm_set(r->dbr, MLX5V_CQ_SET_CI, 31, 0, ci & 0xffffff);
-	rte_pmd_mlx5v_prm_set(r->dbr, MLX5V_CQ_ARM_DB, 31, 0, word);
+	MLX5V_IFC_SET(cq_dbrec, r->dbr, set_ci, ci & 0xffffff);
+	rte_pmd_mlx5v_prm_set(r->dbr, RTE_PMD_MLX5V_CQ_DBREC_ARM, 31, 0, word);
 	mlx5v_hw_db_wr64(&g_hw, (uint8_t *)mlx5v_hw_uar_addr(&g_hw, g_uar) +
 			 RTE_PMD_MLX5V_UAR_CQ_DB_OFF, ((uint64_t)word << 32) | r->num);
 }
@@ -651,7 +658,7 @@ ut_cq_destroy(struct ut_ring *r)
 
 #define UT_CTR(c) mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_ ## c)
 #define UT_LIVE(k) mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_ ## k)
-#define UT_EQ_ST(out) MLX5V_GET((out) + RTE_PMD_MLX5V_QUERY_EQ_OUT_EQC, RTE_PMD_MLX5V_EQC_ST)
+#define UT_EQ_ST(out) MLX5V_IFC_GET(eqc, (out) + RTE_PMD_MLX5V_QUERY_EQ_OUT_EQC, st)
 
 /* ---------------------------------------------------------------- init segment */
 
@@ -723,7 +730,7 @@ test_mlx5v_sim_iseg_boot_delay(void)
 	TEST_ASSERT(mlx5v_hw_rd32(&g_hw, MLX5V_ISEG_INITIALIZING) & MLX5V_ISEG_INITIALIZING_BIT,
 		    "the address write cleared initializing");
 	memset(g_big_in, 0, 16);
-	MLX5V_SET(g_big_in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_ENABLE_HCA);
+	MLX5V_IFC_SET(enable_hca_in, g_big_in, opcode, MLX5V_CMD_OP_ENABLE_HCA);
 	ut_post(0, g_big_in, 16, 12);
 	ut_ring(0);
 	TEST_ASSERT_EQUAL(UT_CTR(DB_MISUSE), misuse + 1, "doorbell while booting not counted");
@@ -762,7 +769,7 @@ test_mlx5v_sim_iseg_boot_delay(void)
 static int
 test_mlx5v_sim_bringup(void)
 {
-	uint8_t *cap = g_big_out + MLX5V_HCA_CAP_OFF;
+	uint8_t *cap = MLX5V_IFC_ADDR_OF(query_hca_cap_out, g_big_out, capability);
 	uint8_t out[16 + 8 * UT_NPAGES];
 	uint32_t held;
 	uint32_t uar2;
@@ -777,27 +784,27 @@ test_mlx5v_sim_bringup(void)
 	TEST_ASSERT_EQUAL(held, 48u, "pages held %u (16 boot + 32 init)", held);
 	/* Capabilities (§2.2). */
 	TEST_ASSERT_EQUAL(ut_query_cap(1, g_big_out), 0, "QUERY_HCA_CAP cur");
-	TEST_ASSERT_EQUAL(MLX5V_GET(cap, MLX5V_CAP_UMEM_UID_0), 1u, "umem_uid_0");
-	TEST_ASSERT_EQUAL(MLX5V_GET(cap, MLX5V_CAP_PORT_TYPE), 1u, "port_type ETH");
-	TEST_ASSERT_EQUAL(MLX5V_GET(cap, MLX5V_CAP_LOG_MAX_EQ_SZ), 22u, "log_max_eq_sz");
-	TEST_ASSERT_EQUAL(MLX5V_GET(cap, MLX5V_CAP_MAX_NUM_EQS), 64u, "max_num_eqs");
-	TEST_ASSERT_EQUAL(MLX5V_GET(cap, MLX5V_CAP_LOG_MAX_EQ), 6u, "log_max_eq");
-	TEST_ASSERT_EQUAL(MLX5V_GET(cap, MLX5V_CAP_LOG_MAX_CQ), 10u, "log_max_cq");
-	TEST_ASSERT_EQUAL(MLX5V_GET(cap, MLX5V_CAP_LOG_MAX_CQ_SZ), 22u, "log_max_cq_sz");
-	TEST_ASSERT_EQUAL(MLX5V_GET(cap, MLX5V_CAP_FAST_TEARDOWN), 1u, "fast_teardown");
-	TEST_ASSERT_EQUAL(MLX5V_GET(cap, MLX5V_CAP_ROCE_EN), 1u, "roce");
-	TEST_ASSERT_EQUAL(MLX5V_GET(cap, MLX5V_CAP_CMDIF_CHECKSUM), 0u, "cmdif_checksum");
-	TEST_ASSERT_EQUAL(MLX5V_GET(cap, MLX5V_CAP_LOG_UAR_PAGE_SZ), 0u, "log_uar_page_sz");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_hca_cap, cap, umem_uid_0), 1u, "umem_uid_0");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_hca_cap, cap, port_type), 1u, "port_type ETH");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_hca_cap, cap, log_max_eq_sz), 22u, "log_max_eq_sz");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_hca_cap, cap, max_num_eqs), 64u, "max_num_eqs");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_hca_cap, cap, log_max_eq), 6u, "log_max_eq");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_hca_cap, cap, log_max_cq), 10u, "log_max_cq");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_hca_cap, cap, log_max_cq_sz), 22u, "log_max_cq_sz");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_hca_cap, cap, fast_teardown), 1u, "fast_teardown");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_hca_cap, cap, roce), 1u, "roce");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_hca_cap, cap, cmdif_checksum), 0u, "cmdif_checksum");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_hca_cap, cap, log_uar_page_sz), 0u, "log_uar_page_sz");
 	TEST_ASSERT_EQUAL(ut_query_cap(0, g_big_out), 0, "QUERY_HCA_CAP max");
-	TEST_ASSERT_EQUAL(MLX5V_GET(cap, MLX5V_CAP_MKEY_BY_NAME), 1u, "max mkey_by_name");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_hca_cap, cap, mkey_by_name), 1u, "max mkey_by_name");
 	/* RoCE caps (§2.1 step 14): cur 0, max 1, then set. */
 	TEST_ASSERT_EQUAL(ut_query_cap(0x9, g_big_out), 0, "RoCE cur");
-	TEST_ASSERT_EQUAL(MLX5V_GET(cap, MLX5V_ROCE_CAP_SW_R_ROCE_SRC_UDP_PORT), 0u, "cur");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(roce_cap, cap, sw_r_roce_src_udp_port), 0u, "cur");
 	TEST_ASSERT_EQUAL(ut_query_cap(0x8, g_big_out), 0, "RoCE max");
-	TEST_ASSERT_EQUAL(MLX5V_GET(cap, MLX5V_ROCE_CAP_SW_R_ROCE_SRC_UDP_PORT), 1u, "max");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(roce_cap, cap, sw_r_roce_src_udp_port), 1u, "max");
 	/* SET_HCA_CAP after INIT_HCA is refused. */
 	memset(g_big_in, 0, sizeof(g_big_in));
-	MLX5V_SET(g_big_in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_SET_HCA_CAP);
+	MLX5V_IFC_SET(set_hca_cap_in, g_big_in, opcode, MLX5V_CMD_OP_SET_HCA_CAP);
 	TEST_ASSERT_EQUAL(ut_cmd(g_big_in, sizeof(g_big_in), out, 16),
 			  MLX5V_CMD_STAT_BAD_SYS_STATE_ERR, "SET_HCA_CAP after INIT_HCA");
 	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_SET_CAP_STATE, "syndrome");
@@ -805,33 +812,35 @@ test_mlx5v_sim_bringup(void)
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_ACCESS_REG, MLX5V_ACCESS_REG_READ,
 				   MLX5V_REG_HOST_ENDIANNESS, out, 32), 0, "ACCESS_REG read");
 	/* MODIFY_NIC_VPORT_CONTEXT roce_en (§2.1 step 18). */
-	memset(g_big_in, 0, MLX5V_MODIFY_NIC_VPORT_IN_SIZE);
-	MLX5V_SET(g_big_in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT);
-	MLX5V_SET(g_big_in, MLX5V_MODIFY_NIC_VPORT_IN_FIELD_SELECT_ROCE_EN, 1);
-	MLX5V_SET(g_big_in, MLX5V_MODIFY_NIC_VPORT_IN_ROCE_EN, 1);
-	TEST_ASSERT_EQUAL(ut_cmd(g_big_in, MLX5V_MODIFY_NIC_VPORT_IN_SIZE, out, 16), 0,
+	memset(g_big_in, 0, MLX5V_IFC_BYTES(modify_nic_vport_context_in));
+	MLX5V_IFC_SET(modify_nic_vport_context_in, g_big_in, opcode,
+		      MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT);
+	MLX5V_IFC_SET(modify_nic_vport_context_in, g_big_in, field_select_roce_en, 1);
+	MLX5V_IFC_SET(modify_nic_vport_context_in, g_big_in, roce_en, 1);
+	TEST_ASSERT_EQUAL(ut_cmd(g_big_in, MLX5V_IFC_BYTES(modify_nic_vport_context_in), out, 16),
+			  0,
 			  "MODIFY_NIC_VPORT_CONTEXT");
-	MLX5V_SET(g_big_in, MLX5V_MODIFY_NIC_VPORT_IN_VPORT_NUMBER, 1);
-	TEST_ASSERT_EQUAL(ut_cmd(g_big_in, MLX5V_MODIFY_NIC_VPORT_IN_SIZE, out, 16),
+	MLX5V_IFC_SET(modify_nic_vport_context_in, g_big_in, vport_number, 1);
+	TEST_ASSERT_EQUAL(ut_cmd(g_big_in, MLX5V_IFC_BYTES(modify_nic_vport_context_in), out, 16),
 			  MLX5V_CMD_STAT_BAD_PARAM_ERR, "other vport");
 	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_VPORT, "syndrome");
 	/* A second UAR, then both freed. */
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_ALLOC_UAR, 0, 0, out, 16), 0, "ALLOC_UAR");
-	uar2 = MLX5V_GET(out, MLX5V_UAR_OUT_UAR);
+	uar2 = MLX5V_IFC_GET(alloc_uar_out, out, uar);
 	TEST_ASSERT(uar2 >= MLX5V_UAR_FIRST_INDEX && uar2 != g_uar, "second UAR %u", uar2);
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_DEALLOC_UAR, 0, uar2, out, 16), 0, "DEALLOC");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_DEALLOC_UAR, 0, g_uar, out, 16), 0, "DEALLOC");
 	TEST_ASSERT_EQUAL(UT_LIVE(UAR), 0u, "live UARs");
 	/* [K] teardown: TEARDOWN_HCA graceful, reclaim, DISABLE_HCA. */
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_TEARDOWN_HCA, 0, 0, out, 16), 0, "TEARDOWN");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out, MLX5V_TEARDOWN_HCA_OUT_STATE), 0u, "state");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(teardown_hca_out, out, state), 0u, "state");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_DISABLE_HCA, 0, 0, out, 12),
 			  MLX5V_CMD_STAT_OK, "DISABLE_HCA with pages held is allowed");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_ENABLE_HCA, 0, 0, out, 12), 0, "re-enable");
 	TEST_ASSERT_EQUAL(ut_take(20, out, 16 + 8 * 20), 0, "TAKE");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out, MLX5V_MANAGE_PAGES_OUT_NUM_ENTRIES), 20u, "taken");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(manage_pages_out, out, output_num_entries), 20u, "taken");
 	TEST_ASSERT_EQUAL(ut_take(UT_NPAGES, out, sizeof(out)), 0, "TAKE");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out, MLX5V_MANAGE_PAGES_OUT_NUM_ENTRIES), 28u, "taken");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(manage_pages_out, out, output_num_entries), 28u, "taken");
 	TEST_ASSERT_EQUAL(UT_LIVE(PAGES), 0u, "pages left");
 	TEST_ASSERT_EQUAL(ut_query_pages(MLX5V_QUERY_PAGES_BOOT, &n), 0, "QUERY_PAGES");
 	TEST_ASSERT_EQUAL(n, 16, "boot pages wanted again");
@@ -851,7 +860,7 @@ test_mlx5v_sim_teardown_fast(void)
 	/* teardown_fail: the driver must fall back to profile 0 (§2.3 step 2). */
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "teardown_fail", 1), "knob");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_TEARDOWN_HCA, 0, 2, out, 16), 0, "profile 2");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out, MLX5V_TEARDOWN_HCA_OUT_STATE), 1u, "FORCE_STATE_FAIL");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(teardown_hca_out, out, state), 1u, "FORCE_STATE_FAIL");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "teardown_fail", 0), "knob");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "fast_teardown", 0), "knob");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_TEARDOWN_HCA, 0, 2, out, 16),
@@ -859,7 +868,7 @@ test_mlx5v_sim_teardown_fast(void)
 	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_TEARDOWN_NO_FAST, "synd");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "fast_teardown", 1), "knob");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_TEARDOWN_HCA, 0, 2, out, 16), 0, "profile 2");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out, MLX5V_TEARDOWN_HCA_OUT_STATE), 0u, "state");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(teardown_hca_out, out, state), 0u, "state");
 	/* §2.3 step 3: request DISABLED; the model reflects it. */
 	v = mlx5v_hw_rd32(&g_hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ);
 	mlx5v_hw_wr32(&g_hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ, (v & 0xfffff000) | (1u << 8));
@@ -903,7 +912,7 @@ test_mlx5v_sim_hca_state_errors(void)
 	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_BAD_ISSI, "synd");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_SET_ISSI, 0, 1, out, 16), 0, "SET_ISSI 1");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_QUERY_ISSI, 0, 0, out, sizeof(out)), 0, "ISSI");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out, MLX5V_QUERY_ISSI_OUT_CURRENT_ISSI), 1u, "current");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(query_issi_out, out, current_issi), 1u, "current");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_INIT_HCA, 0, 0, out, 16),
 			  MLX5V_CMD_STAT_BAD_SYS_STATE_ERR, "INIT_HCA without pages");
 	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_INIT_NO_PAGES, "synd");
@@ -923,8 +932,8 @@ test_mlx5v_sim_hca_state_errors(void)
 			  "ODP caps are not modelled");
 	TEST_ASSERT_EQUAL(ut_synd(g_big_out), (uint32_t)MLX5V_SIM_SYND_BAD_OP_MOD, "synd");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_QUERY_HCA_CAP, 1, 1, g_big_out,
-				   MLX5V_HCA_CAP_CMD_SIZE), MLX5V_CMD_STAT_BAD_PARAM_ERR,
-			  "other function");
+				   MLX5V_IFC_BYTES(query_hca_cap_out)),
+			  MLX5V_CMD_STAT_BAD_PARAM_ERR, "other function");
 	TEST_ASSERT_EQUAL(ut_synd(g_big_out), (uint32_t)MLX5V_SIM_SYND_CAP_OTHER_FUNC, "synd");
 	return TEST_SUCCESS;
 }
@@ -970,29 +979,28 @@ test_mlx5v_sim_cmd_bad_lengths(void)
 	uint8_t out[16];
 
 	memset(g_big_in, 0, 16);
-	MLX5V_SET(g_big_in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_ISSI);
+	MLX5V_IFC_SET(cmd_in_hdr, g_big_in, opcode, MLX5V_CMD_OP_QUERY_ISSI);
 	TEST_ASSERT_EQUAL(ut_cmd(g_big_in, 4, out, 16), UT_DELIV | MLX5V_CMD_DELIV_IN_LENGTH_ERR,
 			  "inlen 4");
 	TEST_ASSERT_EQUAL(ut_cmd(g_big_in, 16, out, 4),
 			  UT_DELIV | MLX5V_CMD_DELIV_OUT_LENGTH_ERR, "outlen 4");
 	ut_post(0, g_big_in, 16, 16);
-	rte_pmd_mlx5v_prm_set(g_cmdq + MLX5V_CMD_ENT_INLEN, 0, 31, 0, MLX5V_SIM_CMD_MAX_LEN + 1);
+	MLX5V_IFC_SET(cmd_layout, g_cmdq, inlen, MLX5V_SIM_CMD_MAX_LEN + 1);
 	ut_ring(0);
 	TEST_ASSERT_EQUAL(ut_wait(0), MLX5V_CMD_DELIV_IN_LENGTH_ERR, "inlen too large");
 	ut_post(0, g_big_in, 16, 16);
-	rte_pmd_mlx5v_prm_set(g_cmdq + MLX5V_CMD_ENT_OUTLEN, 0, 31, 0,
-			      MLX5V_SIM_CMD_MAX_LEN + 1);
+	MLX5V_IFC_SET(cmd_layout, g_cmdq, outlen, MLX5V_SIM_CMD_MAX_LEN + 1);
 	ut_ring(0);
 	TEST_ASSERT_EQUAL(ut_wait(0), MLX5V_CMD_DELIV_OUT_LENGTH_ERR, "outlen too large");
 	/* Per-opcode minimums answer in the outbox. */
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_QUERY_HCA_CAP, 1, 0, out, 16),
 			  MLX5V_CMD_STAT_BAD_OUTP_LEN_ERR, "QUERY_HCA_CAP outlen 16");
 	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_OUTLEN, "syndrome");
-	MLX5V_SET(g_big_in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_SET_HCA_CAP);
+	MLX5V_IFC_SET(set_hca_cap_in, g_big_in, opcode, MLX5V_CMD_OP_SET_HCA_CAP);
 	TEST_ASSERT_EQUAL(ut_cmd(g_big_in, 16, out, 16), MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
 			  "SET_HCA_CAP inlen 16");
 	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_INLEN, "syndrome");
-	MLX5V_SET(g_big_in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_CREATE_EQ);
+	MLX5V_IFC_SET(create_eq_in, g_big_in, opcode, MLX5V_CMD_OP_CREATE_EQ);
 	TEST_ASSERT_EQUAL(ut_cmd(g_big_in, 0x100, out, 16), MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
 			  "CREATE_EQ inlen 0x100");
 	return TEST_SUCCESS;
@@ -1006,17 +1014,17 @@ test_mlx5v_sim_cmd_unmapped_mailbox(void)
 	uint8_t out[16];
 
 	memset(g_big_in, 0, sizeof(g_big_in));
-	MLX5V_SET(g_big_in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_SET_HCA_CAP);
+	MLX5V_IFC_SET(set_hca_cap_in, g_big_in, opcode, MLX5V_CMD_OP_SET_HCA_CAP);
 	ut_post(0, g_big_in, sizeof(g_big_in), 16);
-	MLX5V_SET64(ent, MLX5V_CMD_ENT_IPTR, 0x40000000000ull);
+	MLX5V_IFC_SET64(cmd_layout, ent, iptr, 0x40000000000ull);
 	ut_ring(0);
 	TEST_ASSERT_EQUAL(ut_wait(0), MLX5V_CMD_DELIV_IN_PTR_ALIGN_ERR, "unmapped input");
 	TEST_ASSERT(UT_CTR(IOMMU_FAULTS) > faults, "IOMMU fault not counted");
 	faults = UT_CTR(IOMMU_FAULTS);
-	ut_post(0, g_big_in, 16, MLX5V_HCA_CAP_CMD_SIZE);
-	MLX5V_SET(g_big_in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_HCA_CAP);
-	memcpy(ent + MLX5V_CMD_ENT_IN, g_big_in, 16);
-	MLX5V_SET64(ent, MLX5V_CMD_ENT_OPTR, 0x40000000000ull);
+	ut_post(0, g_big_in, 16, MLX5V_IFC_BYTES(query_hca_cap_out));
+	MLX5V_IFC_SET(query_hca_cap_in, g_big_in, opcode, MLX5V_CMD_OP_QUERY_HCA_CAP);
+	memcpy(MLX5V_IFC_ADDR_OF(cmd_layout, ent, in), g_big_in, 16);
+	MLX5V_IFC_SET64(cmd_layout, ent, optr, 0x40000000000ull);
 	ut_ring(0);
 	TEST_ASSERT_EQUAL(ut_wait(0), MLX5V_CMD_DELIV_OUT_PTR_ALIGN_ERR, "unmapped output");
 	TEST_ASSERT(UT_CTR(IOMMU_FAULTS) > faults, "IOMMU fault not counted");
@@ -1029,14 +1037,13 @@ static int
 test_mlx5v_sim_cmd_bad_block_num(void)
 {
 	memset(g_big_in, 0, sizeof(g_big_in));
-	MLX5V_SET(g_big_in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_SET_HCA_CAP);
+	MLX5V_IFC_SET(set_hca_cap_in, g_big_in, opcode, MLX5V_CMD_OP_SET_HCA_CAP);
 	ut_post(0, g_big_in, sizeof(g_big_in), 16);
-	rte_pmd_mlx5v_prm_set(g_mb[0].in + UT_MBOX_STRIDE + MLX5V_MBOX_BLOCK_NUM, 0, 31, 0, 5);
+	MLX5V_IFC_SET(cmd_mbox, g_mb[0].in + UT_MBOX_STRIDE, block_num, 5);
 	ut_ring(0);
 	TEST_ASSERT_EQUAL(ut_wait(0), MLX5V_CMD_DELIV_BAD_BLK_NUM_ERR, "input block_num");
-	ut_post(0, g_big_in, 16, MLX5V_HCA_CAP_CMD_SIZE);
-	rte_pmd_mlx5v_prm_set(g_mb[0].out + 2 * UT_MBOX_STRIDE + MLX5V_MBOX_BLOCK_NUM,
-			      0, 31, 0, 0);
+	ut_post(0, g_big_in, 16, MLX5V_IFC_BYTES(query_hca_cap_out));
+	MLX5V_IFC_SET(cmd_mbox, g_mb[0].out + 2 * UT_MBOX_STRIDE, block_num, 0);
 	ut_ring(0);
 	TEST_ASSERT_EQUAL(ut_wait(0), MLX5V_CMD_DELIV_BAD_BLK_NUM_ERR, "output block_num");
 	return TEST_SUCCESS;
@@ -1046,14 +1053,14 @@ static int
 test_mlx5v_sim_cmd_misaligned_mailbox(void)
 {
 	memset(g_big_in, 0, sizeof(g_big_in));
-	MLX5V_SET(g_big_in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_SET_HCA_CAP);
+	MLX5V_IFC_SET(set_hca_cap_in, g_big_in, opcode, MLX5V_CMD_OP_SET_HCA_CAP);
 	ut_post(0, g_big_in, sizeof(g_big_in), 16);
-	MLX5V_SET64(g_cmdq, MLX5V_CMD_ENT_IPTR, g_mb[0].in_iova + 512);
+	MLX5V_IFC_SET64(cmd_layout, g_cmdq, iptr, g_mb[0].in_iova + 512);
 	ut_ring(0);
 	TEST_ASSERT_EQUAL(ut_wait(0), MLX5V_CMD_DELIV_IN_PTR_ALIGN_ERR, "input at +512");
-	MLX5V_SET(g_big_in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_HCA_CAP);
-	ut_post(0, g_big_in, 16, MLX5V_HCA_CAP_CMD_SIZE);
-	MLX5V_SET64(g_cmdq, MLX5V_CMD_ENT_OPTR, g_mb[0].out_iova + 512);
+	MLX5V_IFC_SET(query_hca_cap_in, g_big_in, opcode, MLX5V_CMD_OP_QUERY_HCA_CAP);
+	ut_post(0, g_big_in, 16, MLX5V_IFC_BYTES(query_hca_cap_out));
+	MLX5V_IFC_SET64(cmd_layout, g_cmdq, optr, g_mb[0].out_iova + 512);
 	ut_ring(0);
 	TEST_ASSERT_EQUAL(ut_wait(0), MLX5V_CMD_DELIV_OUT_PTR_ALIGN_ERR, "output at +512");
 	return TEST_SUCCESS;
@@ -1065,9 +1072,9 @@ test_mlx5v_sim_cmd_bad_type(void)
 	uint8_t in[16];
 
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_ENABLE_HCA);
+	MLX5V_IFC_SET(enable_hca_in, in, opcode, MLX5V_CMD_OP_ENABLE_HCA);
 	ut_post(0, in, 16, 12);
-	g_cmdq[MLX5V_CMD_ENT_TYPE] = 6;
+	MLX5V_IFC_SET(cmd_layout, g_cmdq, type, 6);
 	ut_ring(0);
 	TEST_ASSERT_EQUAL(ut_wait(0), MLX5V_CMD_DELIV_CMD_DESCR_ERR, "type 6");
 	return TEST_SUCCESS;
@@ -1082,10 +1089,10 @@ test_mlx5v_sim_cmd_owner_zero(void)
 	uint8_t in[16];
 
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_ENABLE_HCA);
+	MLX5V_IFC_SET(enable_hca_in, in, opcode, MLX5V_CMD_OP_ENABLE_HCA);
 	ut_post(3, in, 16, 12);
-	ent[MLX5V_CMD_ENT_STATUS_OWN] = 0;
-	ent[MLX5V_CMD_ENT_OUT] = 0xaa;
+	MLX5V_IFC_SET(cmd_layout, ent, status_own, 0);
+	ent[MLX5V_IFC_BYTE_OFF(cmd_layout, out)] = 0xaa;
 	ut_ring(3);
 	/* Two commands on slot 0: the engine pass that saw slot 3 has ended. */
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_QUERY_ISSI, 0, 0, out, sizeof(out)),
@@ -1093,8 +1100,9 @@ test_mlx5v_sim_cmd_owner_zero(void)
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_QUERY_ISSI, 0, 0, out, sizeof(out)),
 			  MLX5V_CMD_STAT_BAD_SYS_STATE_ERR, "sync 2");
 	TEST_ASSERT_EQUAL(UT_CTR(DB_MISUSE), misuse + 1, "owner-0 doorbell not counted");
-	TEST_ASSERT_EQUAL(ent[MLX5V_CMD_ENT_OUT], 0xaa, "software-owned slot was touched");
-	TEST_ASSERT_EQUAL(ent[MLX5V_CMD_ENT_STATUS_OWN], 0, "status_own changed");
+	TEST_ASSERT_EQUAL(ent[MLX5V_IFC_BYTE_OFF(cmd_layout, out)], 0xaa,
+			  "software-owned slot was touched");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_layout, ent, status_own), 0, "status_own changed");
 	return TEST_SUCCESS;
 }
 
@@ -1113,12 +1121,12 @@ test_mlx5v_sim_cmd_slots_concurrent(void)
 	TEST_ASSERT_SUCCESS(mlx5v_sim_drop_next_completion(g_sim, MLX5V_CMD_OP_ENABLE_HCA, 1),
 			    "hold knob");
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_ENABLE_HCA);
+	MLX5V_IFC_SET(enable_hca_in, in, opcode, MLX5V_CMD_OP_ENABLE_HCA);
 	ut_post(0, in, 16, 12);
 	ut_ring(0);
 	TEST_ASSERT_EQUAL(ut_query_pages(MLX5V_QUERY_PAGES_BOOT, &n), 0, "slot 31 runs");
 	TEST_ASSERT_EQUAL(n, 16, "boot pages");
-	TEST_ASSERT(g_cmdq[MLX5V_CMD_ENT_STATUS_OWN] & 1, "held slot 0 was completed");
+	TEST_ASSERT(MLX5V_IFC_GET(cmd_layout, g_cmdq, status_own) & 1, "held slot 0 was completed");
 	misuse = UT_CTR(DB_MISUSE);
 	ut_ring(0);
 	TEST_ASSERT_EQUAL(UT_CTR(DB_MISUSE), misuse + 1, "doorbell on a busy slot");
@@ -1129,15 +1137,16 @@ test_mlx5v_sim_cmd_slots_concurrent(void)
 	/* Several slots in one doorbell write (§3.5). */
 	for (s = 1; s <= 3; s++) {
 		memset(in, 0, sizeof(in));
-		MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_PAGES);
-		MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, s);
+		MLX5V_IFC_SET(query_pages_in, in, opcode, MLX5V_CMD_OP_QUERY_PAGES);
+		MLX5V_IFC_SET(query_pages_in, in, op_mod, s);
 		ut_post(s, in, 16, 16);
 	}
 	rte_wmb();
 	mlx5v_hw_wr32(&g_hw, MLX5V_ISEG_CMD_DBELL, 0xe);
 	for (s = 1; s <= 3; s++) {
 		TEST_ASSERT_EQUAL(ut_wait(s), 0, "slot %u", s);
-		TEST_ASSERT_EQUAL(g_cmdq[s * MLX5V_CMD_ENT_SIZE + MLX5V_CMD_ENT_OUT], 0,
+		TEST_ASSERT_EQUAL(*(uint8_t *)MLX5V_IFC_ADDR_OF(cmd_layout,
+				  g_cmdq + s * MLX5V_CMD_ENT_SIZE, out), 0,
 				  "slot %u status", s);
 	}
 	return TEST_SUCCESS;
@@ -1163,13 +1172,13 @@ ut_sign(unsigned int slot, uint32_t inlen)
 
 	for (n = 0; n < ut_nblocks(inlen); n++) {
 		blk = g_mb[slot == UT_PAGE_SLOT].in + n * UT_MBOX_STRIDE;
-		blk[MLX5V_MBOX_CTRL_SIG] = 0;
-		blk[MLX5V_MBOX_SIG] = 0;
-		blk[MLX5V_MBOX_CTRL_SIG] = ~ut_xor8(blk + 0x200, 0x3f);
-		blk[MLX5V_MBOX_SIG] = ~ut_xor8(blk, MLX5V_MBOX_SIZE - 1);
+		MLX5V_IFC_SET(cmd_mbox, blk, ctrl_sig, 0);
+		MLX5V_IFC_SET(cmd_mbox, blk, sig, 0);
+		MLX5V_IFC_SET(cmd_mbox, blk, ctrl_sig, ~ut_xor8(blk + 0x200, 0x3f));
+		MLX5V_IFC_SET(cmd_mbox, blk, sig, ~ut_xor8(blk, MLX5V_MBOX_SIZE - 1));
 	}
-	ent[MLX5V_CMD_ENT_SIG] = 0;
-	ent[MLX5V_CMD_ENT_SIG] = ~ut_xor8(ent, MLX5V_CMD_ENT_SIZE);
+	MLX5V_IFC_SET(cmd_layout, ent, sig, 0);
+	MLX5V_IFC_SET(cmd_layout, ent, sig, ~ut_xor8(ent, MLX5V_CMD_ENT_SIZE));
 }
 
 static int
@@ -1182,11 +1191,11 @@ test_mlx5v_sim_cmd_token_checksums(void)
 	/* Token check: block token differs from the entry token -> delivery 0x2. */
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "check_token", 1), "knob");
 	memset(g_big_in, 0, 32);
-	MLX5V_SET(g_big_in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_ACCESS_REG);
-	MLX5V_SET(g_big_in, MLX5V_ACCESS_REG_IN_REGISTER_ID, MLX5V_REG_HOST_ENDIANNESS);
+	MLX5V_IFC_SET(access_register_in, g_big_in, opcode, MLX5V_CMD_OP_ACCESS_REG);
+	MLX5V_IFC_SET(access_register_in, g_big_in, register_id, MLX5V_REG_HOST_ENDIANNESS);
 	TEST_ASSERT_EQUAL(ut_cmd(g_big_in, 32, out, 16), 0, "matching tokens");
 	ut_post(0, g_big_in, 32, 16);
-	blk[MLX5V_MBOX_TOKEN] ^= 0x55;
+	blk[MLX5V_IFC_BYTE_OFF(cmd_mbox, token)] ^= 0x55;
 	ut_ring(0);
 	TEST_ASSERT_EQUAL(ut_wait(0), MLX5V_CMD_DELIV_TOK_ERR, "token mismatch");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "check_token", 0), "knob");
@@ -1194,7 +1203,7 @@ test_mlx5v_sim_cmd_token_checksums(void)
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "checksums", 1), "knob");
 	ut_post(0, g_big_in, 32, 16);
 	ut_sign(0, 32);
-	g_cmdq[MLX5V_CMD_ENT_SIG] ^= 1;    /* a wrong entry signature */
+	g_cmdq[MLX5V_IFC_BYTE_OFF(cmd_layout, sig)] ^= 1;    /* a wrong entry signature */
 	ut_ring(0);
 	TEST_ASSERT_EQUAL(ut_wait(0), MLX5V_CMD_DELIV_SIGNAT_ERR, "bad entry signature");
 	ut_post(0, g_big_in, 32, 16);
@@ -1203,16 +1212,17 @@ test_mlx5v_sim_cmd_token_checksums(void)
 	ut_ring(0);
 	TEST_ASSERT_EQUAL(ut_wait(0), MLX5V_CMD_DELIV_SIGNAT_ERR, "corrupt block");
 	memset(g_big_in, 0, 16);
-	MLX5V_SET(g_big_in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_ISSI);
+	MLX5V_IFC_SET(cmd_in_hdr, g_big_in, opcode, MLX5V_CMD_OP_QUERY_ISSI);
 	ut_post(0, g_big_in, 16, 0x70);
 	ut_sign(0, 16);
 	ut_ring(0);
 	TEST_ASSERT_EQUAL(ut_wait(0), 0, "signed command");
-	TEST_ASSERT_EQUAL(g_cmdq[MLX5V_CMD_ENT_OUT], 0, "status");
+	TEST_ASSERT_EQUAL(g_cmdq[MLX5V_IFC_BYTE_OFF(cmd_layout, out)], 0, "status");
 	TEST_ASSERT_EQUAL(ut_xor8(g_cmdq, MLX5V_CMD_ENT_SIZE), 0xff, "entry signature");
 	TEST_ASSERT_EQUAL(ut_xor8(g_mb[0].out + 0x200, 0x3f), 0xff, "block ctrl_sig");
 	TEST_ASSERT_EQUAL(ut_xor8(g_mb[0].out, MLX5V_MBOX_SIZE), 0xff, "block sig");
-	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_prm_get(g_mb[0].out + 0x6c - 16, 0, 31, 0), 3u,
+	TEST_ASSERT_EQUAL(ut_be32(g_mb[0].out, MLX5V_IFC_BYTE_OFF(query_issi_out,
+					supported_issi_dw0) - MLX5V_CMD_INLINE_LEN), 3u,
 			  "supported_issi in the signed block");
 	return TEST_SUCCESS;
 }
@@ -1226,10 +1236,10 @@ ut_give_pa(uint64_t pa, uint8_t *out)
 	uint8_t in[24];
 
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MANAGE_PAGES);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_MANAGE_PAGES_GIVE);
-	MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES, 1);
-	MLX5V_SET64(in, MLX5V_MANAGE_PAGES_IN_PAS, pa);
+	MLX5V_IFC_SET(manage_pages_in, in, opcode, MLX5V_CMD_OP_MANAGE_PAGES);
+	MLX5V_IFC_SET(manage_pages_in, in, op_mod, MLX5V_MANAGE_PAGES_GIVE);
+	MLX5V_IFC_SET(manage_pages_in, in, input_num_entries, 1);
+	MLX5V_IFC_ARRAY_SET64(manage_pages_in, in, pas, 0, pa);
 	return ut_cmd_slot(UT_PAGE_SLOT, in, sizeof(in), out, 16);
 }
 
@@ -1253,22 +1263,22 @@ test_mlx5v_sim_pages_give_take(void)
 	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_PAGE_UNMAPPED, "synd");
 	/* The same page twice in one GIVE: nothing is kept. */
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_MANAGE_PAGES);
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OP_MOD, MLX5V_MANAGE_PAGES_GIVE);
-	MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES, 2);
-	MLX5V_SET64(in, MLX5V_MANAGE_PAGES_IN_PAS, g_pages_iova);
-	MLX5V_SET64(in, MLX5V_MANAGE_PAGES_IN_PAS + 8, g_pages_iova);
+	MLX5V_IFC_SET(manage_pages_in, in, opcode, MLX5V_CMD_OP_MANAGE_PAGES);
+	MLX5V_IFC_SET(manage_pages_in, in, op_mod, MLX5V_MANAGE_PAGES_GIVE);
+	MLX5V_IFC_SET(manage_pages_in, in, input_num_entries, 2);
+	MLX5V_IFC_ARRAY_SET64(manage_pages_in, in, pas, 0, g_pages_iova);
+	MLX5V_IFC_ARRAY_SET64(manage_pages_in, in, pas, 1, g_pages_iova);
 	TEST_ASSERT_EQUAL(ut_cmd_slot(UT_PAGE_SLOT, in, sizeof(in), out, 16),
 			  MLX5V_CMD_STAT_BAD_PARAM_ERR, "duplicate page");
 	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_PAGE_DUP, "synd");
 	TEST_ASSERT_EQUAL(UT_LIVE(PAGES), 0u, "a failed GIVE kept pages");
 	/* More entries than inlen carries. */
-	MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES, 3);
+	MLX5V_IFC_SET(manage_pages_in, in, input_num_entries, 3);
 	TEST_ASSERT_EQUAL(ut_cmd_slot(UT_PAGE_SLOT, in, sizeof(in), out, 16),
 			  MLX5V_CMD_STAT_BAD_INP_LEN_ERR, "entries beyond inlen");
 	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_PAGES_NENT, "synd");
-	MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_NUM_ENTRIES, 1);
-	MLX5V_SET(in, MLX5V_MANAGE_PAGES_IN_FUNCTION_ID, 1);
+	MLX5V_IFC_SET(manage_pages_in, in, input_num_entries, 1);
+	MLX5V_IFC_SET(manage_pages_in, in, function_id, 1);
 	TEST_ASSERT_EQUAL(ut_cmd_slot(UT_PAGE_SLOT, in, sizeof(in), out, 16),
 			  MLX5V_CMD_STAT_BAD_PARAM_ERR, "function_id 1");
 	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_PAGES_FUNC, "synd");
@@ -1280,21 +1290,21 @@ test_mlx5v_sim_pages_give_take(void)
 	TEST_ASSERT_EQUAL(ut_query_pages(MLX5V_QUERY_PAGES_BOOT, &n), 0, "QUERY_PAGES");
 	TEST_ASSERT_EQUAL(n, 6, "boot pages still needed");
 	TEST_ASSERT_EQUAL(ut_take(4, out, 16 + 8 * 4), 0, "TAKE 4");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out, MLX5V_MANAGE_PAGES_OUT_NUM_ENTRIES), 4u, "taken");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(manage_pages_out, out, output_num_entries), 4u, "taken");
 	for (i = 0; i < 4; i++) {
-		pa = MLX5V_GET64(out, MLX5V_MANAGE_PAGES_OUT_PAS + 8 * i);
+		pa = MLX5V_IFC_ARRAY_GET64(manage_pages_out, out, pas, i);
 		TEST_ASSERT(pa >= g_pages_iova && pa < g_pages_iova + 10 * 4096 &&
 			    pa % 4096 == 0, "returned page 0x%" PRIx64 " was never given", pa);
 	}
 	TEST_ASSERT_EQUAL(UT_LIVE(PAGES), 6u, "pages held");
 	/* TAKE returns at most input_num_entries, and at most what is held. */
 	TEST_ASSERT_EQUAL(ut_take(2, out, sizeof(out)), 0, "TAKE 2");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out, MLX5V_MANAGE_PAGES_OUT_NUM_ENTRIES), 2u, "taken");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(manage_pages_out, out, output_num_entries), 2u, "taken");
 	TEST_ASSERT_EQUAL(ut_take(UT_NPAGES, out, sizeof(out)), 0, "TAKE all");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out, MLX5V_MANAGE_PAGES_OUT_NUM_ENTRIES), 4u, "taken");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(manage_pages_out, out, output_num_entries), 4u, "taken");
 	TEST_ASSERT_EQUAL(UT_LIVE(PAGES), 0u, "pages held");
 	TEST_ASSERT_EQUAL(ut_take(1, out, sizeof(out)), 0, "TAKE from nothing");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out, MLX5V_MANAGE_PAGES_OUT_NUM_ENTRIES), 0u, "taken");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(manage_pages_out, out, output_num_entries), 0u, "taken");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_MANAGE_PAGES, MLX5V_MANAGE_PAGES_CANT_GIVE, 0,
 				   out, 16), 0, "CANT_GIVE");
 	return TEST_SUCCESS;
@@ -1314,7 +1324,7 @@ test_mlx5v_sim_pages_request_event(void)
 	TEST_ASSERT_SUCCESS(mlx5v_sim_request_pages(g_sim, -5), "request");
 	eqe = ut_eqe_wait(&eq, 0);
 	TEST_ASSERT_NOT_NULL(eqe, "no PAGE_REQUEST EQE");
-	TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF], RTE_PMD_MLX5V_EVENT_PAGE_REQUEST,
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqe, eqe, type), RTE_PMD_MLX5V_EVENT_PAGE_REQUEST,
 			  "type");
 	TEST_ASSERT_EQUAL((int32_t)ut_be32(eqe, RTE_PMD_MLX5V_EQE_PAGE_NUM_PAGES_OFF), -5,
 			  "signed num_pages");
@@ -1331,7 +1341,7 @@ static int
 test_mlx5v_sim_eq_create_query_destroy(void)
 {
 	uint8_t out[0x118];
-	uint8_t *eqc = out + RTE_PMD_MLX5V_QUERY_EQ_OUT_EQC;
+	uint8_t *eqc = MLX5V_IFC_ADDR_OF(query_eq_out, out, eqc);
 	uint64_t sw_owned = UT_CTR(RING_SW_OWNED);
 	struct ut_ring eq;
 
@@ -1340,17 +1350,17 @@ test_mlx5v_sim_eq_create_query_destroy(void)
 	TEST_ASSERT_EQUAL(UT_LIVE(EQ), 1u, "live EQs");
 	TEST_ASSERT_EQUAL(UT_CTR(RING_SW_OWNED), sw_owned, "owner-initialised ring flagged");
 	TEST_ASSERT_EQUAL(ut_query_eq(&eq, out), 0, "QUERY_EQ");
-	TEST_ASSERT_EQUAL(MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE), 4u, "log_eq_size");
-	TEST_ASSERT_EQUAL(MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE), g_uar, "uar_page");
-	TEST_ASSERT_EQUAL(MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_INTR), 1u, "intr");
-	TEST_ASSERT_EQUAL(MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_LOG_PAGE_SIZE), 0u, "log_page_size");
-	TEST_ASSERT_EQUAL(MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_STATUS), 0u, "status");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, eqc, log_eq_size), 4u, "log_eq_size");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, eqc, uar_page), g_uar, "uar_page");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, eqc, intr), 1u, "intr");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, eqc, log_page_size), 0u, "log_page_size");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, eqc, status), 0u, "status");
 	TEST_ASSERT_EQUAL(UT_EQ_ST(out), (uint32_t)RTE_PMD_MLX5V_EQC_ST_FIRED, "not armed");
-	TEST_ASSERT_EQUAL(MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_PRODUCER_COUNTER), 0u, "pi");
-	TEST_ASSERT_EQUAL(MLX5V_GET(eqc, RTE_PMD_MLX5V_EQC_CONSUMER_COUNTER), 0u, "ci");
-	TEST_ASSERT_EQUAL(MLX5V_GET64(out, RTE_PMD_MLX5V_QUERY_EQ_OUT_EVENT_BITMASK), 0xa00ull,
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, eqc, producer_counter), 0u, "pi");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, eqc, consumer_counter), 0u, "ci");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET64(query_eq_out, out, event_bitmask), 0xa00ull,
 			  "event_bitmask");
-	TEST_ASSERT_EQUAL(MLX5V_GET64(out, RTE_PMD_MLX5V_QUERY_EQ_OUT_PAS), eq.iova, "pas[0]");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_ARRAY_GET64(query_eq_out, out, pas, 0), eq.iova, "pas[0]");
 	ut_eq_db(&eq, 0, 1);
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	TEST_ASSERT_EQUAL(ut_query_eq(&eq, out), 0, "QUERY_EQ");
@@ -1368,7 +1378,7 @@ test_mlx5v_sim_eq_create_query_destroy(void)
 	TEST_ASSERT_SUCCESS(ut_ring_alloc(&eq, 2, 0), "alloc");
 	ut_eq_in(g_big_in, &eq, 2, 0, 1);
 	TEST_ASSERT_EQUAL(ut_cmd(g_big_in, 0x118, out, 16), 0, "create");
-	eq.num = MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
+	eq.num = MLX5V_IFC_GET(create_eq_out, out, eq_number);
 	TEST_ASSERT_EQUAL(UT_CTR(RING_SW_OWNED), sw_owned + 1, "software-owned ring");
 	TEST_ASSERT_EQUAL(ut_eq_destroy(&eq), 0, "destroy");
 	ut_ring_free(&eq);
@@ -1382,7 +1392,7 @@ ut_eq_create_bad(struct ut_ring *r, uint8_t *in, uint32_t inlen, uint8_t *out)
 	int st = ut_cmd(in, inlen, out, 16);
 
 	if (st == 0) {
-		r->num = MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
+		r->num = MLX5V_IFC_GET(create_eq_out, out, eq_number);
 		ut_eq_destroy(r);
 	}
 	return st;
@@ -1401,7 +1411,7 @@ static int
 test_mlx5v_sim_eq_create_errors(void)
 {
 	uint8_t *in = g_big_in;
-	uint8_t *eqc = in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
+	uint8_t *eqc = MLX5V_IFC_ADDR_OF(create_eq_in, in, eqc);
 	uint8_t out[16];
 	uint32_t inlen = 0x118;
 	struct ut_ring r;
@@ -1411,38 +1421,38 @@ test_mlx5v_sim_eq_create_errors(void)
 		  MLX5V_SIM_SYND_EQC_RESERVED, "eqc DW1 reserved");
 	UT_EQ_BAD(rte_pmd_mlx5v_prm_set(eqc, 5, 12, 12, 1), MLX5V_CMD_STAT_BAD_PARAM_ERR,
 		  MLX5V_SIM_SYND_EQC_RESERVED, "intr bit 12");
-	UT_EQ_BAD(MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_CONSUMER_COUNTER, 3),
+	UT_EQ_BAD(MLX5V_IFC_SET(eqc, eqc, consumer_counter, 3),
 		  MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQC_RESERVED, "consumer counter");
 	UT_EQ_BAD(in[0x80] = 1, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_IN_RESERVED,
 		  "create_eq_in reserved");
 	UT_EQ_BAD(in[0x0c] = 1, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_IN_RESERVED,
 		  "header reserved");
-	UT_EQ_BAD(MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_STATUS, 1), MLX5V_CMD_STAT_BAD_PARAM_ERR,
+	UT_EQ_BAD(MLX5V_IFC_SET(eqc, eqc, status, 1), MLX5V_CMD_STAT_BAD_PARAM_ERR,
 		  MLX5V_SIM_SYND_EQ_STATUS, "status");
-	UT_EQ_BAD(MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_ST, 3), MLX5V_CMD_STAT_BAD_PARAM_ERR,
+	UT_EQ_BAD(MLX5V_IFC_SET(eqc, eqc, st, 3), MLX5V_CMD_STAT_BAD_PARAM_ERR,
 		  MLX5V_SIM_SYND_EQ_ST, "st 3");
-	UT_EQ_BAD(MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_PAGE_OFFSET, 1),
+	UT_EQ_BAD(MLX5V_IFC_SET(eqc, eqc, page_offset, 1),
 		  MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_PAGE_OFFSET, "page_offset");
-	UT_EQ_BAD(MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, 23),
+	UT_EQ_BAD(MLX5V_IFC_SET(eqc, eqc, log_eq_size, 23),
 		  MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_SIZE, "log_eq_size 23");
-	UT_EQ_BAD(MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, 2), MLX5V_CMD_STAT_BAD_PARAM_ERR,
+	UT_EQ_BAD(MLX5V_IFC_SET(eqc, eqc, uar_page, 2), MLX5V_CMD_STAT_BAD_PARAM_ERR,
 		  MLX5V_SIM_SYND_EQ_UAR, "uar_page 2");
-	UT_EQ_BAD(MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, g_uar + 1),
+	UT_EQ_BAD(MLX5V_IFC_SET(eqc, eqc, uar_page, g_uar + 1),
 		  MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_UAR, "uar not allocated");
-	UT_EQ_BAD(MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, 8), MLX5V_CMD_STAT_BAD_PARAM_ERR,
+	UT_EQ_BAD(MLX5V_IFC_SET(eqc, eqc, intr, 8), MLX5V_CMD_STAT_BAD_PARAM_ERR,
 		  MLX5V_SIM_SYND_EQ_INTR, "intr = MSI-X count");
 	UT_EQ_BAD(inlen = 0x110, MLX5V_CMD_STAT_BAD_INP_LEN_ERR, MLX5V_SIM_SYND_EQ_PAS_LEN,
 		  "no PAS");
-	UT_EQ_BAD(MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_EQ_IN_PAS, r.iova + 64),
+	UT_EQ_BAD(MLX5V_IFC_ARRAY_SET64(create_eq_in, in, pas, 0, r.iova + 64),
 		  MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_PAS_ALIGN, "PAS misaligned");
-	UT_EQ_BAD(MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_EQ_IN_PAS, 0x40000000000ull),
+	UT_EQ_BAD(MLX5V_IFC_ARRAY_SET64(create_eq_in, in, pas, 0, 0x40000000000ull),
 		  MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_UNMAPPED, "PAS unmapped");
 	/* 4 KiB pages but a ring of 128 x 64 B = 8 KiB: two PAS needed. */
-	UT_EQ_BAD(MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, 7),
+	UT_EQ_BAD(MLX5V_IFC_SET(eqc, eqc, log_eq_size, 7),
 		  MLX5V_CMD_STAT_BAD_INP_LEN_ERR, MLX5V_SIM_SYND_EQ_PAS_LEN, "one PAS of two");
-	UT_EQ_BAD((MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, 7),
-		   MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_EQ_IN_PAS + 8, 0x40000000000ull),
-		   inlen = 0x120), MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_UNMAPPED,
+	UT_EQ_BAD({ MLX5V_IFC_SET(eqc, eqc, log_eq_size, 7);
+		   MLX5V_IFC_ARRAY_SET64(create_eq_in, in, pas, 1, 0x40000000000ull);
+		   inlen = 0x120; }, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_UNMAPPED,
 		  "second page unmapped");
 	UT_EQ_BAD((void)0, MLX5V_CMD_STAT_OK, 0, "the unbroken input");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_DESTROY_EQ, 0, 0x100 | 1, out, 16),
@@ -1498,7 +1508,7 @@ test_mlx5v_sim_eq_gen_eqe_wrap(void)
 		eqe = ut_eqe_wait(&eq, ci);
 		TEST_ASSERT_NOT_NULL(eqe, "EQE %u not software-owned", ci);
 		TEST_ASSERT_EQUAL(eqe[63] & 1, (ci >> 2) & 1, "owner of EQE %u", ci);
-		TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF],
+		TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqe, eqe, type),
 				  RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, "type");
 		TEST_ASSERT_EQUAL(ut_be32(eqe, 0x20), ci, "EQE data");
 		if ((ci & 3) == 3) {
@@ -1508,9 +1518,9 @@ test_mlx5v_sim_eq_gen_eqe_wrap(void)
 		}
 	}
 	TEST_ASSERT_EQUAL(ut_query_eq(&eq, out), 0, "QUERY_EQ");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out + 0x10, RTE_PMD_MLX5V_EQC_PRODUCER_COUNTER), 12u, "pi");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out + 0x10, RTE_PMD_MLX5V_EQC_CONSUMER_COUNTER), 12u, "ci");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out + 0x10, RTE_PMD_MLX5V_EQC_STATUS), 0u, "no overrun");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, out + 0x10, producer_counter), 12u, "pi");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, out + 0x10, consumer_counter), 12u, "ci");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, out + 0x10, status), 0u, "no overrun");
 	TEST_ASSERT_EQUAL(ut_eq_destroy(&eq), 0, "destroy");
 	ut_ring_free(&eq);
 	return TEST_SUCCESS;
@@ -1579,7 +1589,7 @@ test_mlx5v_sim_eq_ci_only_doorbell(void)
 	ut_eq_db(&eq, 2, 0);
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	TEST_ASSERT_EQUAL(ut_query_eq(&eq, out), 0, "QUERY_EQ");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out + 0x10, RTE_PMD_MLX5V_EQC_CONSUMER_COUNTER), 2u, "ci");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, out + 0x10, consumer_counter), 2u, "ci");
 	TEST_ASSERT_EQUAL(UT_EQ_ST(out), (uint32_t)RTE_PMD_MLX5V_EQC_ST_FIRED, "still unarmed");
 	TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, 0x22, 2), 0, "GEN_EQE");
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
@@ -1622,11 +1632,11 @@ test_mlx5v_sim_eq_bad_doorbells(void)
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	TEST_ASSERT_EQUAL(UT_CTR(DB_MISUSE), misuse + 1, "CI moved backwards");
 	TEST_ASSERT_EQUAL(ut_query_eq(&eq, out), 0, "QUERY_EQ");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out + 0x10, RTE_PMD_MLX5V_EQC_CONSUMER_COUNTER), 2u,
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, out + 0x10, consumer_counter), 2u,
 			  "a rejected doorbell changed the CI");
 	/* The right EQN through another (allocated) UAR, and through a free UAR. */
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_ALLOC_UAR, 0, 0, out, 16), 0, "ALLOC_UAR");
-	uar2 = MLX5V_GET(out, MLX5V_UAR_OUT_UAR);
+	uar2 = MLX5V_IFC_GET(alloc_uar_out, out, uar);
 	ut_db32(uar2, RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF, rte_pmd_mlx5v_eq_db_val(eq.num, 2));
 	TEST_ASSERT_SUCCESS(ut_sync(uar2), "sync");
 	TEST_ASSERT_EQUAL(UT_CTR(DB_MISUSE), misuse + 2, "doorbell on another UAR");
@@ -1653,9 +1663,9 @@ test_mlx5v_sim_eq_overrun(void)
 		TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, 0x22, i), 0, "GEN_EQE %u", i);
 	TEST_ASSERT_EQUAL(UT_CTR(EQ_OVERRUNS), overruns + 1, "overrun not counted");
 	TEST_ASSERT_EQUAL(ut_query_eq(&eq, out), 0, "QUERY_EQ");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out + 0x10, RTE_PMD_MLX5V_EQC_STATUS),
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, out + 0x10, status),
 			  (uint32_t)RTE_PMD_MLX5V_EQC_STATUS_EQ_WRITE_FAILURE, "eqc.status");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out + 0x10, RTE_PMD_MLX5V_EQC_PRODUCER_COUNTER), 2u,
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, out + 0x10, producer_counter), 2u,
 			  "the overrunning EQE was written");
 	TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, 0x22, 9), MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
 			  "GEN_EQE on a failed EQ");
@@ -1695,7 +1705,7 @@ test_mlx5v_sim_eq_cmd_event_mode(void)
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	eqe = ut_eqe_wait(&eq, 0);
 	TEST_ASSERT_NOT_NULL(eqe, "CMD EQE");
-	TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF], RTE_PMD_MLX5V_EVENT_CMD, "type");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqe, eqe, type), RTE_PMD_MLX5V_EVENT_CMD, "type");
 	TEST_ASSERT_EQUAL(ut_be32(eqe, RTE_PMD_MLX5V_EQE_CMD_VECTOR_OFF), 1u, "slot 0 bit");
 	TEST_ASSERT_EQUAL(ut_msi_wait(eq.fd), 1u, "one MSI");
 	TEST_ASSERT_NOT_NULL(ut_eqe_wait(&eq, 1), "second CMD EQE");
@@ -1726,7 +1736,7 @@ test_mlx5v_sim_eq_event_routing(void)
 			  "a port event reaches every subscriber");
 	eqe = ut_eqe_wait(&b, 0);
 	TEST_ASSERT_NOT_NULL(eqe, "port EQE");
-	TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF], RTE_PMD_MLX5V_PORT_CHANGE_DOWN,
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqe, eqe, sub_type), RTE_PMD_MLX5V_PORT_CHANGE_DOWN,
 			  "sub_type");
 	TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_PORT_OFF] >> 4, 1, "port");
 	TEST_ASSERT_EQUAL(mlx5v_sim_port_event(g_sim, 2, 4), -EINVAL, "port 2 of 1");
@@ -1749,7 +1759,7 @@ static int
 test_mlx5v_sim_cq_completion_msi(void)
 {
 	uint8_t out[0x118];
-	uint8_t *cqc = out + MLX5V_QUERY_CQ_OUT_CQC;
+	uint8_t *cqc = MLX5V_IFC_ADDR_OF(query_cq_out, out, cqc);
 	const uint8_t *eqe;
 	struct ut_ring eq;
 	struct ut_ring cq;
@@ -1765,12 +1775,13 @@ test_mlx5v_sim_cq_completion_msi(void)
 	TEST_ASSERT_SUCCESS(mlx5v_sim_post_cqe(g_sim, cq.num, MLX5V_CQE_OPCODE_RESP_SEND, 100),
 			    "post_cqe");
 	cqe = cq.buf;
-	TEST_ASSERT_EQUAL(cqe[MLX5V_CQE_OP_OWN] & 1, 0, "CQE owner on the first pass");
-	TEST_ASSERT_EQUAL(cqe[MLX5V_CQE_OP_OWN] >> 4, MLX5V_CQE_OPCODE_RESP_SEND, "opcode");
-	TEST_ASSERT_EQUAL(ut_be32(cqe, MLX5V_CQE_BYTE_CNT), 100u, "byte_cnt");
+	TEST_ASSERT_EQUAL(cqe[RTE_PMD_MLX5V_CQE_OP_OWN_OFF] & 1, 0, "CQE owner on the first pass");
+	TEST_ASSERT_EQUAL(cqe[RTE_PMD_MLX5V_CQE_OP_OWN_OFF] >> 4, MLX5V_CQE_OPCODE_RESP_SEND,
+			  "opcode");
+	TEST_ASSERT_EQUAL(ut_be32(cqe, RTE_PMD_MLX5V_CQE_BYTE_CNT_OFF), 100u, "byte_cnt");
 	eqe = ut_eqe_wait(&eq, 0);
 	TEST_ASSERT_NOT_NULL(eqe, "completion EQE");
-	TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF], RTE_PMD_MLX5V_EVENT_COMP, "type");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqe, eqe, type), RTE_PMD_MLX5V_EVENT_COMP, "type");
 	TEST_ASSERT_EQUAL(ut_be32(eqe, RTE_PMD_MLX5V_EQE_COMP_CQN_OFF) & 0xffffff, cq.num, "cqn");
 	TEST_ASSERT_EQUAL(ut_msi_wait(eq.fd), 1u, "MSI on vector 1");
 	/* FIRED: the next CQE posts no EQE until the CQ is armed again. */
@@ -1779,13 +1790,13 @@ test_mlx5v_sim_cq_completion_msi(void)
 	memset(out, 0, sizeof(out));
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_QUERY_CQ, 0, cq.num, out, sizeof(out)), 0,
 			  "QUERY_CQ");
-	TEST_ASSERT_EQUAL(MLX5V_GET(cqc, MLX5V_CQC_C_EQN), eq.num, "c_eqn");
-	TEST_ASSERT_EQUAL(MLX5V_GET(cqc, MLX5V_CQC_LOG_CQ_SIZE), 4u, "log_cq_size");
-	TEST_ASSERT_EQUAL(MLX5V_GET(cqc, MLX5V_CQC_PRODUCER_COUNTER), 2u, "pi");
-	TEST_ASSERT_EQUAL(MLX5V_GET(cqc, MLX5V_CQC_ST), (uint32_t)RTE_PMD_MLX5V_EQC_ST_FIRED,
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cqc, cqc, c_eqn_or_apu_element), eq.num, "c_eqn");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cqc, cqc, log_cq_size), 4u, "log_cq_size");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cqc, cqc, producer_counter), 2u, "pi");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cqc, cqc, st), (uint32_t)RTE_PMD_MLX5V_EQC_ST_FIRED,
 			  "st");
-	TEST_ASSERT_EQUAL(MLX5V_GET64(cqc, MLX5V_CQC_DBR_ADDR), cq.dbr_iova, "dbr_addr");
-	TEST_ASSERT_EQUAL(MLX5V_GET64(out, MLX5V_QUERY_CQ_OUT_PAS), cq.iova, "pas[0]");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET64(cqc, cqc, dbr_addr), cq.dbr_iova, "dbr_addr");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_ARRAY_GET64(query_cq_out, out, pas, 0), cq.iova, "pas[0]");
 	/* The EQ still has a CQ: DESTROY_EQ is refused. */
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_DESTROY_EQ, 0, eq.num, out, 16),
 			  MLX5V_CMD_STAT_BAD_RES_STATE_ERR, "EQ with a CQ");
@@ -1843,7 +1854,7 @@ test_mlx5v_sim_cq_overrun(void)
 	TEST_ASSERT_EQUAL(UT_CTR(CQ_OVERRUNS), overruns + 1, "CQ overrun counter");
 	eqe = ut_eqe_wait(&err, 0);
 	TEST_ASSERT_NOT_NULL(eqe, "CQ_ERROR EQE");
-	TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF], RTE_PMD_MLX5V_EVENT_CQ_ERROR, "type");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqe, eqe, type), RTE_PMD_MLX5V_EVENT_CQ_ERROR, "type");
 	TEST_ASSERT_EQUAL(ut_be32(eqe, RTE_PMD_MLX5V_EQE_CQ_ERR_CQN_OFF) & 0xffffff, cq.num,
 			  "cqn");
 	TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_CQ_ERR_SYNDROME_OFF],
@@ -1853,7 +1864,7 @@ test_mlx5v_sim_cq_overrun(void)
 	memset(out, 0, sizeof(out));
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_QUERY_CQ, 0, cq.num, out, sizeof(out)), 0,
 			  "QUERY_CQ");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out + MLX5V_QUERY_CQ_OUT_CQC, MLX5V_CQC_STATUS),
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cqc, MLX5V_IFC_ADDR_OF(query_cq_out, out, cqc), status),
 			  (uint32_t)MLX5V_CQC_STATUS_CQ_OVERFLOW, "cqc.status");
 	TEST_ASSERT_EQUAL(ut_cq_destroy(&cq), 0, "DESTROY_CQ");
 	TEST_ASSERT_EQUAL(ut_eq_destroy(&eq), 0, "DESTROY_EQ");
@@ -1870,7 +1881,7 @@ test_mlx5v_sim_cq_errors(void)
 	uint64_t sw_owned = UT_CTR(RING_SW_OWNED);
 	uint64_t misuse;
 	uint8_t in[0x118];
-	uint8_t *cqc = in + MLX5V_CREATE_CQ_IN_CQC;
+	uint8_t *cqc = MLX5V_IFC_ADDR_OF(create_cq_in, in, cqc);
 	uint8_t out[16];
 	struct ut_ring eq;
 	struct ut_ring cq;
@@ -1889,7 +1900,7 @@ test_mlx5v_sim_cq_errors(void)
 			 RTE_PMD_MLX5V_UAR_CQ_DB_OFF, 999);
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	TEST_ASSERT_EQUAL(UT_CTR(DB_MISUSE), misuse + 1, "unknown CQN");
-	rte_pmd_mlx5v_prm_set(cq.dbr, MLX5V_CQ_ARM_DB, 31, 0, 0x12345);
+	rte_pmd_mlx5v_prm_set(cq.dbr, RTE_PMD_MLX5V_CQ_DBREC_ARM, 31, 0, 0x12345);
 	mlx5v_hw_db_wr64(&g_hw, (uint8_t *)mlx5v_hw_uar_addr(&g_hw, g_uar) +
 			 RTE_PMD_MLX5V_UAR_CQ_DB_OFF, cq.num);
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
@@ -1905,35 +1916,35 @@ test_mlx5v_sim_cq_errors(void)
 	TEST_ASSERT_NOT_NULL(cq.dbr, "dbr");
 #define UT_CQ_BAD(setup, synd, what) do { \
 	memset(in, 0, sizeof(in)); \
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_CREATE_CQ); \
-	MLX5V_SET(cqc, MLX5V_CQC_LOG_CQ_SIZE, 4); \
-	MLX5V_SET(cqc, MLX5V_CQC_UAR_PAGE, g_uar); \
-	MLX5V_SET(cqc, MLX5V_CQC_C_EQN, eq.num); \
-	MLX5V_SET64(cqc, MLX5V_CQC_DBR_ADDR, cq.dbr_iova); \
-	MLX5V_SET64(in, MLX5V_CREATE_CQ_IN_PAS, cq.iova); \
+	MLX5V_IFC_SET(create_cq_in, in, opcode, MLX5V_CMD_OP_CREATE_CQ); \
+	MLX5V_IFC_SET(cqc, cqc, log_cq_size, 4); \
+	MLX5V_IFC_SET(cqc, cqc, uar_page, g_uar); \
+	MLX5V_IFC_SET(cqc, cqc, c_eqn_or_apu_element, eq.num); \
+	MLX5V_IFC_SET64(cqc, cqc, dbr_addr, cq.dbr_iova); \
+	MLX5V_IFC_ARRAY_SET64(create_cq_in, in, pas, 0, cq.iova); \
 	setup; \
 	TEST_ASSERT_EQUAL(ut_cmd(in, sizeof(in), out, 16), MLX5V_CMD_STAT_BAD_PARAM_ERR, what); \
 	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)(synd), what); \
 } while (0)
-	UT_CQ_BAD(MLX5V_SET(cqc, MLX5V_CQC_CQE_SZ, 1), MLX5V_SIM_SYND_CQ_CQE_SZ, "cqe_sz 1");
-	UT_CQ_BAD(MLX5V_SET(cqc, MLX5V_CQC_DBR_UMEM_VALID, 1), MLX5V_SIM_SYND_CQ_UMEM, "umem");
+	UT_CQ_BAD(MLX5V_IFC_SET(cqc, cqc, cqe_sz, 1), MLX5V_SIM_SYND_CQ_CQE_SZ, "cqe_sz 1");
+	UT_CQ_BAD(MLX5V_IFC_SET(cqc, cqc, dbr_umem_valid, 1), MLX5V_SIM_SYND_CQ_UMEM, "umem");
 	UT_CQ_BAD(rte_pmd_mlx5v_prm_set(cqc, 7, 0, 0, 1), MLX5V_SIM_SYND_CQC_RESERVED, "DW7");
 	UT_CQ_BAD(in[0x70] = 1, MLX5V_SIM_SYND_CQ_IN_RESERVED, "create_cq_in reserved");
-	UT_CQ_BAD(MLX5V_SET(cqc, MLX5V_CQC_LOG_CQ_SIZE, 23), MLX5V_SIM_SYND_CQ_SIZE, "size");
-	UT_CQ_BAD(MLX5V_SET(cqc, MLX5V_CQC_PAGE_OFFSET, 2), MLX5V_SIM_SYND_CQ_PAGE_OFFSET,
+	UT_CQ_BAD(MLX5V_IFC_SET(cqc, cqc, log_cq_size, 23), MLX5V_SIM_SYND_CQ_SIZE, "size");
+	UT_CQ_BAD(MLX5V_IFC_SET(cqc, cqc, page_offset, 2), MLX5V_SIM_SYND_CQ_PAGE_OFFSET,
 		  "page_offset");
-	UT_CQ_BAD(MLX5V_SET(cqc, MLX5V_CQC_UAR_PAGE, 1), MLX5V_SIM_SYND_CQ_UAR, "uar 1");
-	UT_CQ_BAD(MLX5V_SET64(cqc, MLX5V_CQC_DBR_ADDR, cq.dbr_iova + 4), MLX5V_SIM_SYND_CQ_DBR,
+	UT_CQ_BAD(MLX5V_IFC_SET(cqc, cqc, uar_page, 1), MLX5V_SIM_SYND_CQ_UAR, "uar 1");
+	UT_CQ_BAD(MLX5V_IFC_SET64(cqc, cqc, dbr_addr, cq.dbr_iova + 4), MLX5V_SIM_SYND_CQ_DBR,
 		  "dbr misaligned");
-	UT_CQ_BAD(MLX5V_SET64(cqc, MLX5V_CQC_DBR_ADDR, 0x40000000000ull),
+	UT_CQ_BAD(MLX5V_IFC_SET64(cqc, cqc, dbr_addr, 0x40000000000ull),
 		  MLX5V_SIM_SYND_CQ_DBR, "dbr unmapped");
-	UT_CQ_BAD(MLX5V_SET64(in, MLX5V_CREATE_CQ_IN_PAS, cq.iova + 128),
+	UT_CQ_BAD(MLX5V_IFC_ARRAY_SET64(create_cq_in, in, pas, 0, cq.iova + 128),
 		  MLX5V_SIM_SYND_CQ_PAS_ALIGN, "PAS misaligned");
-	UT_CQ_BAD(MLX5V_SET64(in, MLX5V_CREATE_CQ_IN_PAS, 0x40000000000ull),
+	UT_CQ_BAD(MLX5V_IFC_ARRAY_SET64(create_cq_in, in, pas, 0, 0x40000000000ull),
 		  MLX5V_SIM_SYND_CQ_UNMAPPED, "PAS unmapped");
-	UT_CQ_BAD(MLX5V_SET(cqc, MLX5V_CQC_ST, 5), MLX5V_SIM_SYND_CQ_ST, "st 5");
+	UT_CQ_BAD(MLX5V_IFC_SET(cqc, cqc, st, 5), MLX5V_SIM_SYND_CQ_ST, "st 5");
 #undef UT_CQ_BAD
-	MLX5V_SET(cqc, MLX5V_CQC_ST, 0);
+	MLX5V_IFC_SET(cqc, cqc, st, 0);
 	TEST_ASSERT_EQUAL(ut_cmd(in, 0x110, out, 16), MLX5V_CMD_STAT_BAD_INP_LEN_ERR, "no PAS");
 	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_CQ_PAS_LEN, "synd");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_DESTROY_CQ, 0, 77, out, 16),
@@ -1988,11 +1999,12 @@ test_mlx5v_sim_health(void)
 	TEST_ASSERT_EQUAL(mlx5v_hw_rd32(&g_hw, MLX5V_HEALTH_FW_VER), UINT32_MAX, "fw_ver");
 	TEST_ASSERT_EQUAL(mlx5v_hw_rd32(&g_hw, MLX5V_ISEG_HEALTH_COUNTER), UINT32_MAX, "counter");
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_ENABLE_HCA);
+	MLX5V_IFC_SET(enable_hca_in, in, opcode, MLX5V_CMD_OP_ENABLE_HCA);
 	ut_post(0, in, 16, 12);
 	ut_ring(0);
 	ut_sleep_ms(20);
-	TEST_ASSERT(g_cmdq[MLX5V_CMD_ENT_STATUS_OWN] & 1, "an offline device answered");
+	TEST_ASSERT(MLX5V_IFC_GET(cmd_layout, g_cmdq, status_own) & 1,
+		    "an offline device answered");
 	mlx5v_sim_pci_offline(g_sim, 0);
 	TEST_ASSERT(mlx5v_hw_rd32(&g_hw, MLX5V_ISEG_FW_REV) != UINT32_MAX, "still offline");
 	ut_ring(0);
@@ -2101,12 +2113,12 @@ test_mlx5v_sim_knob_drop_dup_hold(void)
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "drop_opcode", MLX5V_CMD_OP_QUERY_ISSI),
 			    "knob");
 	memset(in, 0, sizeof(in));
-	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, MLX5V_CMD_OP_QUERY_ISSI);
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, MLX5V_CMD_OP_QUERY_ISSI);
 	ut_post(0, in, 16, 0x70);
 	ut_ring(0);
 	TEST_ASSERT_EQUAL(ut_query_pages(MLX5V_QUERY_PAGES_POST_INIT, &n), 0, "slot 31");
 	TEST_ASSERT_NOT_NULL(ut_eqe_wait(&eq, 3), "slot 31 EQE");
-	TEST_ASSERT(g_cmdq[MLX5V_CMD_ENT_STATUS_OWN] & 1, "held slot completed");
+	TEST_ASSERT(MLX5V_IFC_GET(cmd_layout, g_cmdq, status_own) & 1, "held slot completed");
 	mlx5v_sim_release_held(g_sim);
 	TEST_ASSERT_EQUAL(ut_wait(0), 0, "released");
 	eqe = ut_eqe_wait(&eq, 4);
@@ -2195,30 +2207,30 @@ test_mlx5v_sim_knob_actions(void)
 	for (i = 1; i <= 3; i++) {
 		eqe = ut_eqe_wait(&eq, i);
 		TEST_ASSERT_NOT_NULL(eqe, "storm EQE %u", i);
-		TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF],
+		TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqe, eqe, type),
 				  RTE_PMD_MLX5V_EVENT_PAGE_REQUEST, "type");
 		TEST_ASSERT_EQUAL(ut_be32(eqe, RTE_PMD_MLX5V_EQE_PAGE_NUM_PAGES_OFF), 2u, "n");
 	}
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "port_down", 1), "knob");
 	eqe = ut_eqe_wait(&eq, 4);
 	TEST_ASSERT_NOT_NULL(eqe, "port_down EQE");
-	TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF], RTE_PMD_MLX5V_PORT_CHANGE_DOWN,
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqe, eqe, sub_type), RTE_PMD_MLX5V_PORT_CHANGE_DOWN,
 			  "sub_type");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "port_up", 1), "knob");
 	eqe = ut_eqe_wait(&eq, 5);
 	TEST_ASSERT_NOT_NULL(eqe, "port_up EQE");
-	TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF], RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE,
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqe, eqe, sub_type), RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE,
 			  "sub_type");
 	TEST_ASSERT_EQUAL(ut_cq_create(&cq, 4, eq.num, 1, out), 0, "CQ");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "cq_overrun", cq.num), "knob");
 	eqe = ut_eqe_wait(&eq, 6);
 	TEST_ASSERT_NOT_NULL(eqe, "cq_overrun EQE");
-	TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF], RTE_PMD_MLX5V_EVENT_CQ_ERROR, "type");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqe, eqe, type), RTE_PMD_MLX5V_EVENT_CQ_ERROR, "type");
 	TEST_ASSERT_EQUAL(UT_CTR(CQ_OVERRUNS), cq_overruns + 1, "counter");
 	TEST_ASSERT_EQUAL(ut_cq_destroy(&cq), 0, "DESTROY_CQ");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "eq_overrun", eq.num), "knob");
 	TEST_ASSERT_EQUAL(ut_query_eq(&eq, out), 0, "QUERY_EQ");
-	TEST_ASSERT_EQUAL(MLX5V_GET(out + 0x10, RTE_PMD_MLX5V_EQC_STATUS),
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, out + 0x10, status),
 			  (uint32_t)RTE_PMD_MLX5V_EQC_STATUS_EQ_WRITE_FAILURE, "eq_overrun");
 	TEST_ASSERT_EQUAL(ut_eq_destroy(&eq), 0, "DESTROY_EQ");
 	/* Health, NIC interface and PCI knobs. */

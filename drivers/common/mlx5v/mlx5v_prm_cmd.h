@@ -1,0 +1,550 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file mlx5 PRM layouts of the command interface: command entry, mailbox block, command headers,
+ * the bring-up commands, HCA capabilities, firmware pages, the init segment and health buffer.
+ *
+ * Each layout is a bit-struct (see mlx5v_ifc.h) written from prm/mlx5 (doc/guides/prm/mlx5.rst),
+ * fields in PRM order, gaps named reserved_at_<bit offset>; the static assertions at the end
+ * check every named field against the digest's (dword, bit) or byte tables.
+ */
+
+#ifndef _MLX5V_PRM_CMD_H_
+#define _MLX5V_PRM_CMD_H_
+
+#include "mlx5v_ifc.h"
+
+/** Command input header: opcode, uid, op_mod; dwords 2-3 are the command's (prm/mlx5 §3.8). */
+MLX5V_IFC(cmd_in_hdr) {
+	uint8_t opcode[0x10];
+	uint8_t uid[0x10];
+	uint8_t reserved_at_20[0x10];
+	uint8_t op_mod[0x10];
+	uint8_t command_dw2[0x20];
+	uint8_t command_dw3[0x20];
+};
+
+/** Command output header: status, syndrome; dwords 2-3 are the command's (prm/mlx5 §3.8). */
+MLX5V_IFC(cmd_out_hdr) {
+	uint8_t status[0x8];
+	uint8_t reserved_at_8[0x18];
+	uint8_t syndrome[0x20];
+	uint8_t command_dw2[0x20];
+	uint8_t command_dw3[0x20];
+};
+
+/** Command queue entry, 64 bytes; bytes 0-15 of the message inline (prm/mlx5 §3.2). */
+MLX5V_IFC(cmd_layout) {
+	uint8_t type[0x8];
+	uint8_t reserved_at_8[0x18];
+	uint8_t inlen[0x20];
+	uint8_t iptr[0x40];
+	uint8_t in[0x80];
+	uint8_t out[0x80];
+	uint8_t optr[0x40];
+	uint8_t outlen[0x20];
+	uint8_t token[0x8];
+	uint8_t sig[0x8];
+	uint8_t reserved_at_1f0[0x8];
+	uint8_t status_own[0x8];
+};
+
+/** Mailbox block, 0x240 bytes: 512 data bytes, then the chain control (prm/mlx5 §3.3). */
+MLX5V_IFC(cmd_mbox) {
+	uint8_t data[0x1000];
+	uint8_t reserved_at_1000[0x180];
+	uint8_t next[0x40];
+	uint8_t block_num[0x20];
+	uint8_t reserved_at_11e0[0x8];
+	uint8_t token[0x8];
+	uint8_t ctrl_sig[0x8];
+	uint8_t sig[0x8];
+};
+
+/** ENABLE_HCA input (prm/mlx5 §9). */
+MLX5V_IFC(enable_hca_in) {
+	uint8_t opcode[0x10];
+	uint8_t uid[0x10];
+	uint8_t reserved_at_20[0x10];
+	uint8_t op_mod[0x10];
+	uint8_t embedded_cpu_function[0x1];
+	uint8_t reserved_at_41[0xf];
+	uint8_t function_id[0x10];
+	uint8_t reserved_at_60[0x20];
+};
+
+/** ENABLE_HCA output: 12 bytes only (prm/mlx5 §9). */
+MLX5V_IFC(enable_hca_out) {
+	uint8_t status[0x8];
+	uint8_t reserved_at_8[0x18];
+	uint8_t syndrome[0x20];
+	uint8_t reserved_at_40[0x20];
+};
+
+/** DISABLE_HCA input (prm/mlx5 §9). */
+MLX5V_IFC(disable_hca_in) {
+	uint8_t opcode[0x10];
+	uint8_t uid[0x10];
+	uint8_t reserved_at_20[0x10];
+	uint8_t op_mod[0x10];
+	uint8_t embedded_cpu_function[0x1];
+	uint8_t reserved_at_41[0xf];
+	uint8_t function_id[0x10];
+	uint8_t reserved_at_60[0x20];
+};
+
+/** QUERY_ISSI output; bit 1 of supported_issi_dw0 is ISSI 1 (prm/mlx5 §9). */
+MLX5V_IFC(query_issi_out) {
+	uint8_t status[0x8];
+	uint8_t reserved_at_8[0x18];
+	uint8_t syndrome[0x20];
+	uint8_t reserved_at_40[0x10];
+	uint8_t current_issi[0x10];
+	uint8_t reserved_at_60[0x300];
+	uint8_t supported_issi_dw0[0x20];
+};
+
+/** SET_ISSI input (prm/mlx5 §9). */
+MLX5V_IFC(set_issi_in) {
+	uint8_t opcode[0x10];
+	uint8_t uid[0x10];
+	uint8_t reserved_at_20[0x10];
+	uint8_t op_mod[0x10];
+	uint8_t reserved_at_40[0x10];
+	uint8_t current_issi[0x10];
+	uint8_t reserved_at_60[0x20];
+};
+
+/** TEARDOWN_HCA input (prm/mlx5 §9). */
+MLX5V_IFC(teardown_hca_in) {
+	uint8_t opcode[0x10];
+	uint8_t uid[0x10];
+	uint8_t reserved_at_20[0x10];
+	uint8_t op_mod[0x10];
+	uint8_t reserved_at_40[0x10];
+	uint8_t profile[0x10];
+	uint8_t reserved_at_60[0x20];
+};
+
+/** TEARDOWN_HCA output (prm/mlx5 §9). */
+MLX5V_IFC(teardown_hca_out) {
+	uint8_t status[0x8];
+	uint8_t reserved_at_8[0x18];
+	uint8_t syndrome[0x20];
+	uint8_t reserved_at_40[0x3f];
+	uint8_t state[0x1];
+};
+
+/** ACCESS_REG input, register data follows (prm/mlx5 §9). */
+MLX5V_IFC(access_register_in) {
+	uint8_t opcode[0x10];
+	uint8_t uid[0x10];
+	uint8_t reserved_at_20[0x10];
+	uint8_t op_mod[0x10];
+	uint8_t reserved_at_40[0x10];
+	uint8_t register_id[0x10];
+	uint8_t argument[0x20];
+	uint8_t register_data[][0x20];
+};
+
+/** ACCESS_REG output, register data follows (prm/mlx5 §9). */
+MLX5V_IFC(access_register_out) {
+	uint8_t status[0x8];
+	uint8_t reserved_at_8[0x18];
+	uint8_t syndrome[0x20];
+	uint8_t reserved_at_40[0x40];
+	uint8_t register_data[][0x20];
+};
+
+/** ALLOC_UAR output (prm/mlx5 §9). */
+MLX5V_IFC(alloc_uar_out) {
+	uint8_t status[0x8];
+	uint8_t reserved_at_8[0x18];
+	uint8_t syndrome[0x20];
+	uint8_t reserved_at_40[0x8];
+	uint8_t uar[0x18];
+	uint8_t reserved_at_60[0x20];
+};
+
+/** DEALLOC_UAR input (prm/mlx5 §9). */
+MLX5V_IFC(dealloc_uar_in) {
+	uint8_t opcode[0x10];
+	uint8_t uid[0x10];
+	uint8_t reserved_at_20[0x10];
+	uint8_t op_mod[0x10];
+	uint8_t reserved_at_40[0x8];
+	uint8_t uar[0x18];
+	uint8_t reserved_at_60[0x20];
+};
+
+/** QUERY_HCA_CAP input; op_mod = (capability type << 1) | mode (prm/mlx5 §9). */
+MLX5V_IFC(query_hca_cap_in) {
+	uint8_t opcode[0x10];
+	uint8_t uid[0x10];
+	uint8_t reserved_at_20[0x10];
+	uint8_t op_mod[0x10];
+	uint8_t other_function[0x1];
+	uint8_t reserved_at_41[0xf];
+	uint8_t function_id[0x10];
+	uint8_t reserved_at_60[0x20];
+};
+
+/** QUERY_HCA_CAP output: the 4096-byte capability at 0x10 (prm/mlx5 §9). */
+MLX5V_IFC(query_hca_cap_out) {
+	uint8_t status[0x8];
+	uint8_t reserved_at_8[0x18];
+	uint8_t syndrome[0x20];
+	uint8_t reserved_at_40[0x40];
+	uint8_t capability[0x8000];
+};
+
+/** SET_HCA_CAP input: the 4096-byte capability at 0x10 (prm/mlx5 §9). */
+MLX5V_IFC(set_hca_cap_in) {
+	uint8_t opcode[0x10];
+	uint8_t uid[0x10];
+	uint8_t reserved_at_20[0x10];
+	uint8_t op_mod[0x10];
+	uint8_t other_function[0x1];
+	uint8_t reserved_at_41[0xf];
+	uint8_t function_id[0x10];
+	uint8_t reserved_at_60[0x20];
+	uint8_t capability[0x8000];
+};
+
+/** MODIFY_NIC_VPORT_CONTEXT input (prm/mlx5 §2.1 step 18). */
+MLX5V_IFC(modify_nic_vport_context_in) {
+	uint8_t opcode[0x10];
+	uint8_t uid[0x10];
+	uint8_t reserved_at_20[0x10];
+	uint8_t op_mod[0x10];
+	uint8_t other_vport[0x1];
+	uint8_t reserved_at_41[0xf];
+	uint8_t vport_number[0x10];
+	uint8_t reserved_at_60[0x1e];
+	uint8_t field_select_roce_en[0x1];
+	uint8_t reserved_at_7f[0x7a0];
+	uint8_t roce_en[0x1];
+	uint8_t reserved_at_820[0x7e0];
+};
+
+/** General device capability, the fields prm/mlx5 §2.2 lists. */
+MLX5V_IFC(cmd_hca_cap) {
+	uint8_t reserved_at_0[0x9b];
+	uint8_t log_max_qp[0x5];
+	uint8_t reserved_at_a0[0x28];
+	uint8_t log_max_cq_sz[0x8];
+	uint8_t reserved_at_d0[0xb];
+	uint8_t log_max_cq[0x5];
+	uint8_t log_max_eq_sz[0x8];
+	uint8_t reserved_at_e8[0x14];
+	uint8_t log_max_eq[0x4];
+	uint8_t reserved_at_100[0x11];
+	uint8_t fast_teardown[0x1];
+	uint8_t reserved_at_112[0xa2];
+	uint8_t disable_link_up_by_init_hca[0x1];
+	uint8_t reserved_at_1b5[0x1];
+	uint8_t port_type[0x2];
+	uint8_t reserved_at_1b8[0x58];
+	uint8_t cmdif_checksum[0x2];
+	uint8_t reserved_at_212[0xb];
+	uint8_t roce[0x1];
+	uint8_t reserved_at_21e[0x2c];
+	uint8_t uar_sz[0x6];
+	uint8_t reserved_at_250[0x2];
+	uint8_t umem_uid_0[0x1];
+	uint8_t reserved_at_253[0x13];
+	uint8_t mkey_by_name[0x1];
+	uint8_t reserved_at_267[0x209];
+	uint8_t max_num_eqs[0x10];
+	uint8_t reserved_at_480[0x10];
+	uint8_t log_uar_page_sz[0x10];
+	uint8_t reserved_at_4a0[0x7b60];
+};
+
+/** RoCE capability (capability type 4), sized as the capability union (prm/mlx5 §2.2). */
+MLX5V_IFC(roce_cap) {
+	uint8_t reserved_at_0[0x4];
+	uint8_t sw_r_roce_src_udp_port[0x1];
+	uint8_t reserved_at_5[0x7ffb];
+};
+
+/** One pas[] entry: a big-endian 64-bit page address (prm/mlx5 §5.1, §6.1). */
+MLX5V_IFC(cmd_pas) {
+	uint8_t pa[0x40];
+};
+
+/** QUERY_PAGES input; op_mod 1 boot, 2 init, 3 post-init (prm/mlx5 §5.1). */
+MLX5V_IFC(query_pages_in) {
+	uint8_t opcode[0x10];
+	uint8_t uid[0x10];
+	uint8_t reserved_at_20[0x10];
+	uint8_t op_mod[0x10];
+	uint8_t reserved_at_40[0x10];
+	uint8_t function_id[0x10];
+	uint8_t reserved_at_60[0x20];
+};
+
+/** QUERY_PAGES output; num_pages is signed (prm/mlx5 §5.1). */
+MLX5V_IFC(query_pages_out) {
+	uint8_t status[0x8];
+	uint8_t reserved_at_8[0x18];
+	uint8_t syndrome[0x20];
+	uint8_t embedded_cpu_function[0x1];
+	uint8_t reserved_at_41[0xf];
+	uint8_t function_id[0x10];
+	uint8_t num_pages[0x20];
+};
+
+/** MANAGE_PAGES input, then pas[] (prm/mlx5 §5.1). */
+MLX5V_IFC(manage_pages_in) {
+	uint8_t opcode[0x10];
+	uint8_t uid[0x10];
+	uint8_t reserved_at_20[0x10];
+	uint8_t op_mod[0x10];
+	uint8_t embedded_cpu_function[0x1];
+	uint8_t reserved_at_41[0xf];
+	uint8_t function_id[0x10];
+	uint8_t input_num_entries[0x20];
+	uint8_t pas[][0x40];
+};
+
+/** MANAGE_PAGES output, then the pas[] a TAKE returns (prm/mlx5 §5.1). */
+MLX5V_IFC(manage_pages_out) {
+	uint8_t status[0x8];
+	uint8_t reserved_at_8[0x18];
+	uint8_t syndrome[0x20];
+	uint8_t output_num_entries[0x20];
+	uint8_t reserved_at_60[0x20];
+	uint8_t pas[][0x40];
+};
+
+/** Health buffer, init segment 0x200-0x23f (prm/mlx5 §4.1). */
+MLX5V_IFC(health_buffer) {
+	uint8_t assert_var[5][0x20];
+	uint8_t reserved_at_a0[0x60];
+	uint8_t assert_exit_ptr[0x20];
+	uint8_t assert_callra[0x20];
+	uint8_t reserved_at_140[0x40];
+	uint8_t fw_ver[0x20];
+	uint8_t hw_id[0x20];
+	uint8_t rfr[0x1];
+	uint8_t reserved_at_1c1[0x1f];
+	uint8_t irisc_index[0x8];
+	uint8_t synd[0x8];
+	uint8_t ext_synd[0x10];
+};
+
+/** Init segment, BAR0 offset 0; registers are big-endian dwords (prm/mlx5 §1.1). */
+MLX5V_IFC(init_seg) {
+	uint8_t fw_rev[0x20];
+	uint8_t cmdif_rev_fw_sub[0x20];
+	uint8_t reserved_at_40[0x40];
+	uint8_t cmdq_addr_h[0x20];
+	uint8_t cmdq_addr_l_sz[0x20];
+	uint8_t cmd_dbell[0x20];
+	uint8_t reserved_at_e0[0xf00];
+	uint8_t initializing[0x20];
+	MLX5V_IFC(health_buffer) health;
+	uint8_t reserved_at_1200[0x6dc0];
+	uint8_t cmd_exec_to[0x20];
+	uint8_t cmd_q_init_to[0x20];
+	uint8_t reserved_at_8000[0x80];
+	uint8_t health_counter[0x20];
+	uint8_t reserved_at_80a0[0x7fe0];
+};
+
+/* ---- Static checks against prm/mlx5 ---- */
+
+/** A command layout's header fields sit where cmd_in_hdr has them (§3.8). */
+#define MLX5V_IFC_ASSERT_IN_HDR(type) \
+	_Static_assert(MLX5V_IFC_BIT_OFF(type, opcode) == \
+		       MLX5V_IFC_BIT_OFF(cmd_in_hdr, opcode) && \
+		       MLX5V_IFC_BIT_SZ(type, opcode) == 16 && \
+		       MLX5V_IFC_BIT_OFF(type, uid) == MLX5V_IFC_BIT_OFF(cmd_in_hdr, uid) && \
+		       MLX5V_IFC_BIT_OFF(type, op_mod) == \
+		       MLX5V_IFC_BIT_OFF(cmd_in_hdr, op_mod) && \
+		       MLX5V_IFC_BIT_SZ(type, op_mod) == 16, #type " header is not cmd_in_hdr")
+/** A command layout's status and syndrome sit where cmd_out_hdr has them (§3.8). */
+#define MLX5V_IFC_ASSERT_OUT_HDR(type) \
+	_Static_assert(MLX5V_IFC_BIT_OFF(type, status) == \
+		       MLX5V_IFC_BIT_OFF(cmd_out_hdr, status) && \
+		       MLX5V_IFC_BIT_SZ(type, status) == 8 && \
+		       MLX5V_IFC_BIT_OFF(type, syndrome) == \
+		       MLX5V_IFC_BIT_OFF(cmd_out_hdr, syndrome) && \
+		       MLX5V_IFC_BIT_SZ(type, syndrome) == 32, #type " header is not cmd_out_hdr")
+
+/* cmd_in_hdr: prm/mlx5 §3.8 */
+MLX5V_IFC_ASSERT_BYTES(cmd_in_hdr, 0x10);
+MLX5V_IFC_ASSERT(cmd_in_hdr, opcode, 0, 31, 16);
+MLX5V_IFC_ASSERT(cmd_in_hdr, uid, 0, 15, 0);
+MLX5V_IFC_ASSERT(cmd_in_hdr, op_mod, 1, 15, 0);
+MLX5V_IFC_ASSERT(cmd_in_hdr, command_dw2, 2, 31, 0);
+MLX5V_IFC_ASSERT(cmd_in_hdr, command_dw3, 3, 31, 0);
+/* cmd_out_hdr: prm/mlx5 §3.8 */
+MLX5V_IFC_ASSERT_BYTES(cmd_out_hdr, 0x10);
+MLX5V_IFC_ASSERT(cmd_out_hdr, status, 0, 31, 24);
+MLX5V_IFC_ASSERT(cmd_out_hdr, syndrome, 1, 31, 0);
+MLX5V_IFC_ASSERT(cmd_out_hdr, command_dw2, 2, 31, 0);
+MLX5V_IFC_ASSERT(cmd_out_hdr, command_dw3, 3, 31, 0);
+/* cmd_layout: prm/mlx5 §3.2 */
+MLX5V_IFC_ASSERT_BYTES(cmd_layout, 0x40);
+MLX5V_IFC_ASSERT_SPAN(cmd_layout, type, 0x0, 1);
+MLX5V_IFC_ASSERT_SPAN(cmd_layout, inlen, 0x4, 4);
+MLX5V_IFC_ASSERT_SPAN(cmd_layout, iptr, 0x8, 8);
+MLX5V_IFC_ASSERT_SPAN(cmd_layout, in, 0x10, 16);
+MLX5V_IFC_ASSERT_SPAN(cmd_layout, out, 0x20, 16);
+MLX5V_IFC_ASSERT_SPAN(cmd_layout, optr, 0x30, 8);
+MLX5V_IFC_ASSERT_SPAN(cmd_layout, outlen, 0x38, 4);
+MLX5V_IFC_ASSERT_SPAN(cmd_layout, token, 0x3c, 1);
+MLX5V_IFC_ASSERT_SPAN(cmd_layout, sig, 0x3d, 1);
+MLX5V_IFC_ASSERT_SPAN(cmd_layout, status_own, 0x3f, 1);
+/* cmd_mbox: prm/mlx5 §3.3 */
+MLX5V_IFC_ASSERT_BYTES(cmd_mbox, 0x240);
+MLX5V_IFC_ASSERT_SPAN(cmd_mbox, data, 0x0, 512);
+MLX5V_IFC_ASSERT_SPAN(cmd_mbox, next, 0x230, 8);
+MLX5V_IFC_ASSERT_SPAN(cmd_mbox, block_num, 0x238, 4);
+MLX5V_IFC_ASSERT_SPAN(cmd_mbox, token, 0x23d, 1);
+MLX5V_IFC_ASSERT_SPAN(cmd_mbox, ctrl_sig, 0x23e, 1);
+MLX5V_IFC_ASSERT_SPAN(cmd_mbox, sig, 0x23f, 1);
+/* enable_hca_in: prm/mlx5 §9 */
+MLX5V_IFC_ASSERT_BYTES(enable_hca_in, 0x10);
+MLX5V_IFC_ASSERT_IN_HDR(enable_hca_in);
+MLX5V_IFC_ASSERT(enable_hca_in, embedded_cpu_function, 2, 31, 31);
+MLX5V_IFC_ASSERT(enable_hca_in, function_id, 2, 15, 0);
+/* enable_hca_out: prm/mlx5 §9 */
+MLX5V_IFC_ASSERT_BYTES(enable_hca_out, 0xc);
+MLX5V_IFC_ASSERT_OUT_HDR(enable_hca_out);
+/* disable_hca_in: prm/mlx5 §9 */
+MLX5V_IFC_ASSERT_BYTES(disable_hca_in, 0x10);
+MLX5V_IFC_ASSERT_IN_HDR(disable_hca_in);
+MLX5V_IFC_ASSERT(disable_hca_in, embedded_cpu_function, 2, 31, 31);
+MLX5V_IFC_ASSERT(disable_hca_in, function_id, 2, 15, 0);
+/* query_issi_out: prm/mlx5 §9 */
+MLX5V_IFC_ASSERT_BYTES(query_issi_out, 0x70);
+MLX5V_IFC_ASSERT_OUT_HDR(query_issi_out);
+MLX5V_IFC_ASSERT(query_issi_out, current_issi, 2, 15, 0);
+MLX5V_IFC_ASSERT(query_issi_out, supported_issi_dw0, 27, 31, 0);
+/* set_issi_in: prm/mlx5 §9 */
+MLX5V_IFC_ASSERT_BYTES(set_issi_in, 0x10);
+MLX5V_IFC_ASSERT_IN_HDR(set_issi_in);
+MLX5V_IFC_ASSERT(set_issi_in, current_issi, 2, 15, 0);
+/* teardown_hca_in: prm/mlx5 §9 */
+MLX5V_IFC_ASSERT_BYTES(teardown_hca_in, 0x10);
+MLX5V_IFC_ASSERT_IN_HDR(teardown_hca_in);
+MLX5V_IFC_ASSERT(teardown_hca_in, profile, 2, 15, 0);
+/* teardown_hca_out: prm/mlx5 §9 */
+MLX5V_IFC_ASSERT_BYTES(teardown_hca_out, 0x10);
+MLX5V_IFC_ASSERT_OUT_HDR(teardown_hca_out);
+MLX5V_IFC_ASSERT(teardown_hca_out, state, 3, 0, 0);
+/* access_register_in: prm/mlx5 §9 */
+MLX5V_IFC_ASSERT_BYTES(access_register_in, 0x10);
+MLX5V_IFC_ASSERT_IN_HDR(access_register_in);
+MLX5V_IFC_ASSERT(access_register_in, register_id, 2, 15, 0);
+MLX5V_IFC_ASSERT(access_register_in, argument, 3, 31, 0);
+MLX5V_IFC_ASSERT_OFF(access_register_in, register_data, 0x10);
+/* access_register_out: prm/mlx5 §9 */
+MLX5V_IFC_ASSERT_BYTES(access_register_out, 0x10);
+MLX5V_IFC_ASSERT_OUT_HDR(access_register_out);
+MLX5V_IFC_ASSERT_OFF(access_register_out, register_data, 0x10);
+/* alloc_uar_out: prm/mlx5 §9 */
+MLX5V_IFC_ASSERT_BYTES(alloc_uar_out, 0x10);
+MLX5V_IFC_ASSERT_OUT_HDR(alloc_uar_out);
+MLX5V_IFC_ASSERT(alloc_uar_out, uar, 2, 23, 0);
+/* dealloc_uar_in: prm/mlx5 §9 */
+MLX5V_IFC_ASSERT_BYTES(dealloc_uar_in, 0x10);
+MLX5V_IFC_ASSERT_IN_HDR(dealloc_uar_in);
+MLX5V_IFC_ASSERT(dealloc_uar_in, uar, 2, 23, 0);
+/* query_hca_cap_in: prm/mlx5 §9 */
+MLX5V_IFC_ASSERT_BYTES(query_hca_cap_in, 0x10);
+MLX5V_IFC_ASSERT_IN_HDR(query_hca_cap_in);
+MLX5V_IFC_ASSERT(query_hca_cap_in, other_function, 2, 31, 31);
+MLX5V_IFC_ASSERT(query_hca_cap_in, function_id, 2, 15, 0);
+/* query_hca_cap_out: prm/mlx5 §9 */
+MLX5V_IFC_ASSERT_BYTES(query_hca_cap_out, 0x1010);
+MLX5V_IFC_ASSERT_OUT_HDR(query_hca_cap_out);
+MLX5V_IFC_ASSERT_SPAN(query_hca_cap_out, capability, 0x10, 4096);
+/* set_hca_cap_in: prm/mlx5 §9 */
+MLX5V_IFC_ASSERT_BYTES(set_hca_cap_in, 0x1010);
+MLX5V_IFC_ASSERT_IN_HDR(set_hca_cap_in);
+MLX5V_IFC_ASSERT(set_hca_cap_in, other_function, 2, 31, 31);
+MLX5V_IFC_ASSERT(set_hca_cap_in, function_id, 2, 15, 0);
+MLX5V_IFC_ASSERT_SPAN(set_hca_cap_in, capability, 0x10, 4096);
+/* modify_nic_vport_context_in: prm/mlx5 §2.1 */
+MLX5V_IFC_ASSERT_BYTES(modify_nic_vport_context_in, 0x200);
+MLX5V_IFC_ASSERT_IN_HDR(modify_nic_vport_context_in);
+MLX5V_IFC_ASSERT(modify_nic_vport_context_in, other_vport, 2, 31, 31);
+MLX5V_IFC_ASSERT(modify_nic_vport_context_in, vport_number, 2, 15, 0);
+MLX5V_IFC_ASSERT(modify_nic_vport_context_in, field_select_roce_en, 3, 1, 1);
+MLX5V_IFC_ASSERT(modify_nic_vport_context_in, roce_en, 64, 0, 0);
+/* cmd_hca_cap: prm/mlx5 §2.2 */
+MLX5V_IFC_ASSERT_BYTES(cmd_hca_cap, 0x1000);
+MLX5V_IFC_ASSERT(cmd_hca_cap, log_max_qp, 4, 4, 0);
+MLX5V_IFC_ASSERT(cmd_hca_cap, log_max_cq_sz, 6, 23, 16);
+MLX5V_IFC_ASSERT(cmd_hca_cap, log_max_cq, 6, 4, 0);
+MLX5V_IFC_ASSERT(cmd_hca_cap, log_max_eq_sz, 7, 31, 24);
+MLX5V_IFC_ASSERT(cmd_hca_cap, log_max_eq, 7, 3, 0);
+MLX5V_IFC_ASSERT(cmd_hca_cap, fast_teardown, 8, 14, 14);
+MLX5V_IFC_ASSERT(cmd_hca_cap, disable_link_up_by_init_hca, 13, 11, 11);
+MLX5V_IFC_ASSERT(cmd_hca_cap, port_type, 13, 9, 8);
+MLX5V_IFC_ASSERT(cmd_hca_cap, cmdif_checksum, 16, 15, 14);
+MLX5V_IFC_ASSERT(cmd_hca_cap, roce, 16, 2, 2);
+MLX5V_IFC_ASSERT(cmd_hca_cap, uar_sz, 18, 21, 16);
+MLX5V_IFC_ASSERT(cmd_hca_cap, umem_uid_0, 18, 13, 13);
+MLX5V_IFC_ASSERT(cmd_hca_cap, mkey_by_name, 19, 25, 25);
+MLX5V_IFC_ASSERT(cmd_hca_cap, max_num_eqs, 35, 15, 0);
+MLX5V_IFC_ASSERT(cmd_hca_cap, log_uar_page_sz, 36, 15, 0);
+/* roce_cap: prm/mlx5 §2.2 */
+MLX5V_IFC_ASSERT_BYTES(roce_cap, 0x1000);
+MLX5V_IFC_ASSERT(roce_cap, sw_r_roce_src_udp_port, 0, 27, 27);
+/* cmd_pas: prm/mlx5 §5.1, §6.1 */
+MLX5V_IFC_ASSERT_BYTES(cmd_pas, 0x8);
+MLX5V_IFC_ASSERT_SPAN(cmd_pas, pa, 0x0, 8);
+/* query_pages_in: prm/mlx5 §5.1 */
+MLX5V_IFC_ASSERT_BYTES(query_pages_in, 0x10);
+MLX5V_IFC_ASSERT_IN_HDR(query_pages_in);
+MLX5V_IFC_ASSERT(query_pages_in, function_id, 2, 15, 0);
+/* query_pages_out: prm/mlx5 §5.1 */
+MLX5V_IFC_ASSERT_BYTES(query_pages_out, 0x10);
+MLX5V_IFC_ASSERT_OUT_HDR(query_pages_out);
+MLX5V_IFC_ASSERT(query_pages_out, embedded_cpu_function, 2, 31, 31);
+MLX5V_IFC_ASSERT(query_pages_out, function_id, 2, 15, 0);
+MLX5V_IFC_ASSERT(query_pages_out, num_pages, 3, 31, 0);
+/* manage_pages_in: prm/mlx5 §5.1 */
+MLX5V_IFC_ASSERT_BYTES(manage_pages_in, 0x10);
+MLX5V_IFC_ASSERT_IN_HDR(manage_pages_in);
+MLX5V_IFC_ASSERT(manage_pages_in, embedded_cpu_function, 2, 31, 31);
+MLX5V_IFC_ASSERT(manage_pages_in, function_id, 2, 15, 0);
+MLX5V_IFC_ASSERT(manage_pages_in, input_num_entries, 3, 31, 0);
+MLX5V_IFC_ASSERT_OFF(manage_pages_in, pas, 0x10);
+/* manage_pages_out: prm/mlx5 §5.1 */
+MLX5V_IFC_ASSERT_BYTES(manage_pages_out, 0x10);
+MLX5V_IFC_ASSERT_OUT_HDR(manage_pages_out);
+MLX5V_IFC_ASSERT(manage_pages_out, output_num_entries, 2, 31, 0);
+MLX5V_IFC_ASSERT_OFF(manage_pages_out, pas, 0x10);
+/* health_buffer: prm/mlx5 §4.1 */
+MLX5V_IFC_ASSERT_BYTES(health_buffer, 0x40);
+MLX5V_IFC_ASSERT_SPAN(health_buffer, assert_var, 0x0, 20);
+MLX5V_IFC_ASSERT_SPAN(health_buffer, assert_exit_ptr, 0x20, 4);
+MLX5V_IFC_ASSERT_SPAN(health_buffer, assert_callra, 0x24, 4);
+MLX5V_IFC_ASSERT_SPAN(health_buffer, fw_ver, 0x30, 4);
+MLX5V_IFC_ASSERT_SPAN(health_buffer, hw_id, 0x34, 4);
+MLX5V_IFC_ASSERT(health_buffer, rfr, 14, 31, 31);
+MLX5V_IFC_ASSERT_SPAN(health_buffer, irisc_index, 0x3c, 1);
+MLX5V_IFC_ASSERT_SPAN(health_buffer, synd, 0x3d, 1);
+MLX5V_IFC_ASSERT_SPAN(health_buffer, ext_synd, 0x3e, 2);
+/* init_seg: prm/mlx5 §1.1 */
+MLX5V_IFC_ASSERT_BYTES(init_seg, 0x2010);
+MLX5V_IFC_ASSERT_SPAN(init_seg, fw_rev, 0x0, 4);
+MLX5V_IFC_ASSERT_SPAN(init_seg, cmdif_rev_fw_sub, 0x4, 4);
+MLX5V_IFC_ASSERT_SPAN(init_seg, cmdq_addr_h, 0x10, 4);
+MLX5V_IFC_ASSERT_SPAN(init_seg, cmdq_addr_l_sz, 0x14, 4);
+MLX5V_IFC_ASSERT_SPAN(init_seg, cmd_dbell, 0x18, 4);
+MLX5V_IFC_ASSERT_SPAN(init_seg, initializing, 0x1fc, 4);
+MLX5V_IFC_ASSERT_SPAN(init_seg, health, 0x200, 64);
+MLX5V_IFC_ASSERT_SPAN(init_seg, cmd_exec_to, 0xff8, 4);
+MLX5V_IFC_ASSERT_SPAN(init_seg, cmd_q_init_to, 0xffc, 4);
+MLX5V_IFC_ASSERT_SPAN(init_seg, health_counter, 0x1010, 4);
+
+#endif /* _MLX5V_PRM_CMD_H_ */
