@@ -203,7 +203,7 @@ mlx5v_dev_info_get(struct mlx5v_dev *dev, struct mlx5v_dev_info *info)
 	info->pages_given = mlx5v_pages_given(dev);
 	cap = mlx5v_dev_hca_cap(dev);
 	if (cap != NULL)
-		info->log_max_eq_sz = MLX5V_GET(cap, MLX5V_CAP_LOG_MAX_EQ_SZ);
+		info->log_max_eq_sz = MLX5V_IFC_GET(cmd_hca_cap, cap, log_max_eq_sz);
 	return 0;
 }
 
