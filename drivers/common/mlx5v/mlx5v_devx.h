@@ -24,7 +24,8 @@ struct rte_intr_handle;
  * Internal API (0 or -errno; pointer calls return NULL and set rte_errno), used by the
  * public rte_pmd_mlx5v_devx_* wrappers, our testpmd commands and the net PMD. The objects
  * embed the public structure as their first member, so a public pointer and its object
- * have the same address.
+ * have the same address. Object addresses are never reused (mlx5v_devx.c carves them from
+ * mappings it never hands out twice), so a stale handle can never name a newer object.
  *
  * Handles are validated by address, never by reading them: a process-local registry
  * records every live MSI vector, EQ, UAR and CQ, and every device that has DEVX state.

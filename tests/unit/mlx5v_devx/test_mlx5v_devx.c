@@ -1693,6 +1693,136 @@ test_mlx5v_devx_double_destroy(void)
 	return TEST_SUCCESS;
 }
 
+#define STALE_TRIES 50
+
+/* One kind of handle for stale_rounds(). */
+struct stale_kind {
+	const char *name;
+	void *(*create)(void);
+	int (*destroy)(void *h);      /**< the public call: 0 or a positive errno */
+	int (*live)(void *h);         /**< 1 if the internal lookup finds h */
+};
+
+static uint32_t stale_vector;
+
+static void *
+stale_eq_create(void)
+{
+	uint32_t eqn;
+
+	return eq_create(4, stale_vector, 0, &eqn);
+}
+
+static int
+stale_eq_destroy(void *h)
+{
+	return rte_pmd_mlx5v_devx_destroy_eq(h);
+}
+
+static int
+stale_eq_live(void *h)
+{
+	return mlx5v_devx_to_eq(h) != NULL;
+}
+
+static void *
+stale_uar_alloc(void)
+{
+	return rte_pmd_mlx5v_devx_alloc_uar(g_dev);
+}
+
+static int
+stale_uar_free(void *h)
+{
+	return rte_pmd_mlx5v_devx_free_uar(h);
+}
+
+static int
+stale_uar_live(void *h)
+{
+	return mlx5v_devx_to_uar(h) != NULL;
+}
+
+static void *
+stale_msi_alloc(void)
+{
+	return rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+}
+
+static int
+stale_msi_free(void *h)
+{
+	return rte_pmd_mlx5v_devx_free_msi_vector(h);
+}
+
+static int
+stale_msi_live(void *h)
+{
+	return mlx5v_devx_to_msi(h) != NULL;
+}
+
+/*
+ * A stale handle stays EINVAL after a new object of its kind was created: it never names
+ * the new object, whatever address the new one gets. Each round destroys A, creates B,
+ * then destroys A again.
+ */
+static int
+stale_rounds(const struct stale_kind *k)
+{
+	void *a, *b;
+	int i;
+
+	for (i = 0; i < STALE_TRIES; i++) {
+		a = k->create();
+		TEST_ASSERT_NOT_NULL(a, "%s A, round %d: %s", k->name, i, strerror(errno));
+		TEST_ASSERT_SUCCESS(k->destroy(a), "%s: destroy A, round %d", k->name, i);
+		b = k->create();
+		TEST_ASSERT_NOT_NULL(b, "%s B, round %d: %s", k->name, i, strerror(errno));
+		TEST_ASSERT_EQUAL(k->destroy(a), EINVAL, "stale %s handle accepted, round %d "
+				  "(B %s A)", k->name, i, a == b ? "==" : "!=");
+		TEST_ASSERT(k->live(b), "%s B destroyed through A, round %d", k->name, i);
+		TEST_ASSERT_SUCCESS(k->destroy(b), "%s: destroy B, round %d", k->name, i);
+	}
+	return TEST_SUCCESS;
+}
+
+static int
+test_mlx5v_devx_stale_eq(void)
+{
+	static const struct stale_kind k = {
+		"EQ", stale_eq_create, stale_eq_destroy, stale_eq_live,
+	};
+	struct rte_pmd_mlx5v_msi_vector *m;
+	int ret;
+
+	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+	TEST_ASSERT_NOT_NULL(m, "alloc");
+	stale_vector = m->vector;
+	ret = stale_rounds(&k);
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "free");
+	return ret;
+}
+
+static int
+test_mlx5v_devx_stale_uar(void)
+{
+	static const struct stale_kind k = {
+		"UAR", stale_uar_alloc, stale_uar_free, stale_uar_live,
+	};
+
+	return stale_rounds(&k);
+}
+
+static int
+test_mlx5v_devx_stale_msi(void)
+{
+	static const struct stale_kind k = {
+		"MSI vector", stale_msi_alloc, stale_msi_free, stale_msi_live,
+	};
+
+	return stale_rounds(&k);
+}
+
 #define RACE_ITERS 200
 
 struct race_arg {
@@ -1942,6 +2072,9 @@ static struct unit_test_suite mlx5v_devx_suite = {
 		TEST_CASE(test_mlx5v_devx_removal_cleanup),
 		TEST_CASE(test_mlx5v_devx_dead_device),
 		TEST_CASE(test_mlx5v_devx_double_destroy),
+		TEST_CASE(test_mlx5v_devx_stale_eq),
+		TEST_CASE(test_mlx5v_devx_stale_uar),
+		TEST_CASE(test_mlx5v_devx_stale_msi),
 		TEST_CASE(test_mlx5v_devx_concurrent_destroy),
 		TEST_CASE(test_mlx5v_devx_handles_after_removal),
 		TEST_CASES_END()
