@@ -599,6 +599,7 @@ mlx5v_devx_msi_alloc(struct mlx5v_dev *dev)
 	}
 	msi->dev = dev;
 	msi->vector = v;
+	msi->fd = fd;
 	msi->pub.vector = v;
 	msi->pub.fd = fd;
 	rte_spinlock_lock(&ctx->lock);
@@ -643,12 +644,17 @@ mlx5v_devx_msi_free(struct mlx5v_devx_msi *msi)
 		return -EINVAL;
 	ctx = obj->ctx;
 	/*
-	 * rdma-core checks the caller-visible vector and fd: vector 0, a vector out of range
-	 * or an fd that is not the one recorded give EINVAL and keep the object. Unlike
-	 * rdma-core, a vector still used by a live EQ gives EBUSY (prm/mlx5 §12 #10).
+	 * The caller can write the public fields, so they are only compared: a vector or fd
+	 * that is not what this object was given (vector 0, out of range, another vector's
+	 * fields) is EINVAL and keeps the object, as rdma-core's checks of those fields do,
+	 * but what is freed is always this object's own vector and fd. Unlike rdma-core, a
+	 * vector still used by a live EQ gives EBUSY (prm/mlx5 §12 #10).
 	 */
-	ret = msi->pub.vector <= 0 ? -EINVAL :
-	      mlx5v_msi_free(msi->dev, (unsigned int)msi->pub.vector, msi->pub.fd);
+	if (msi->pub.vector < 0 || (unsigned int)msi->pub.vector != msi->vector ||
+	    msi->pub.fd != msi->fd)
+		ret = -EINVAL;
+	else
+		ret = mlx5v_msi_free(msi->dev, msi->vector, msi->fd);
 	if (ret < 0) {
 		mlx5v_devx_obj_put_excl(obj);
 		return ret;
@@ -1308,6 +1314,7 @@ mlx5v_devx_uar_alloc(struct mlx5v_dev *dev)
 		goto err_dealloc;
 	}
 	uar->dev = dev;
+	uar->page_id = idx;
 	uar->pub.page_id = idx;
 	uar->pub.base_addr = base;
 	uar->pub.reg_addr = base + RTE_PMD_MLX5V_UAR_BF_OFF;
@@ -1360,7 +1367,7 @@ mlx5v_devx_uar_free(struct mlx5v_devx_uar *uar)
 	memset(in, 0, sizeof(in));
 	memset(out, 0, sizeof(out));
 	MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
-	MLX5V_SET(in, RTE_PMD_MLX5V_UAR_CMD_UAR, uar->pub.page_id);
+	MLX5V_SET(in, RTE_PMD_MLX5V_UAR_CMD_UAR, uar->page_id);
 	ret = mlx5v_cmd_exec(uar->dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0) {
 		mlx5v_devx_obj_put_excl(obj);
@@ -1691,7 +1698,7 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 
 		TAILQ_REMOVE(&ctx->uars, uar, next);
 		MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
-		MLX5V_SET(in, RTE_PMD_MLX5V_UAR_CMD_UAR, uar->pub.page_id);
+		MLX5V_SET(in, RTE_PMD_MLX5V_UAR_CMD_UAR, uar->page_id);
 		mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 		mlx5v_devx_hmem_free(uar, sizeof(*uar));
 	}
@@ -1705,7 +1712,7 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 		MLX5V_EQ_LOG(WARNING, "%s: DEVX MSI vector %u still allocated at removal",
 			     dev->name, msi->vector);
 		TAILQ_REMOVE(&ctx->msis, msi, next);
-		mlx5v_msi_free(dev, msi->vector, msi->pub.fd);
+		mlx5v_msi_free(dev, msi->vector, msi->fd);
 		mlx5v_devx_hmem_free(msi, sizeof(*msi));
 	}
 	/* The core's hook walk allows a hook to unregister itself from its callback. */

@@ -62,6 +62,7 @@ struct mlx5v_devx_msi {
 	struct mlx5v_devx_obj obj;
 	struct mlx5v_dev *dev;
 	unsigned int vector;     /**< as allocated; pub may be changed by a careless caller */
+	int fd;                  /**< as allocated; the driver acts on these two only */
 };
 
 /** Counters of a DEVX EQ consumed by the driver (mlx5v_devx_eq_poll()). */
@@ -104,6 +105,7 @@ struct mlx5v_devx_uar {
 	struct rte_pmd_mlx5v_uar pub;  /**< first: the handle is the object */
 	struct mlx5v_devx_obj obj;
 	struct mlx5v_dev *dev;
+	uint32_t page_id;              /**< as allocated; pub may be changed by the caller */
 	TAILQ_ENTRY(mlx5v_devx_uar) next;
 };
 

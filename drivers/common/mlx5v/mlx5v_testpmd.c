@@ -283,15 +283,15 @@ tp_msi_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused voi
 			return;
 		}
 		t->msi[m->vector] = m;
-		printf("mlx5v: %s: MSI vector %d allocated, fd %d\n", t->dev->name,
-		       m->pub.vector, m->pub.fd);
+		printf("mlx5v: %s: MSI vector %u allocated, fd %d\n", t->dev->name,
+		       m->vector, m->fd);
 		return;
 	}
 	printf("mlx5v: %s: MSI vectors (testpmd's):", t->dev->name);
 	for (v = 0; v < TP_MAX_VEC; v++) {
 		if (t->msi[v] == NULL)
 			continue;
-		printf(" %u(fd %d, %u EQ)", v, t->msi[v]->pub.fd, t->dev->msi.eq_refs[v]);
+		printf(" %u(fd %d, %u EQ)", v, t->msi[v]->fd, t->dev->msi.eq_refs[v]);
 		n++;
 	}
 	printf("%s\n", n == 0 ? " none" : "");
@@ -441,7 +441,7 @@ tp_eq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 	memset(in, 0, sizeof(in));
 	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_CREATE_EQ);
 	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, res->log_size);
-	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, uar->pub.page_id);
+	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, uar->page_id);
 	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, res->vector);
 	RTE_PMD_MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK, mask);
 	memset(out, 0, sizeof(out));

@@ -78,9 +78,12 @@ rte_pmd_mlx5v_devx_alloc_msi_vector(struct rte_pmd_mlx5v_dev *dev);
 /**
  * Detach and close a vector from rte_pmd_mlx5v_devx_alloc_msi_vector().
  *
- * @return 0; EINVAL for NULL, vector 0, a vector out of range, or an fd that is not the
- *         one recorded for the vector (msi is then kept); EBUSY while a live EQ uses the
- *         vector (destroy the EQ first).
+ * The driver frees the vector and fd it allocated for msi; the public fields are only
+ * compared with them.
+ *
+ * @return 0; EINVAL for NULL, a stale handle, or msi->vector / msi->fd changed since the
+ *         allocation (msi is then kept); EBUSY while a live EQ uses the vector (destroy
+ *         the EQ first).
  */
 __rte_experimental
 int rte_pmd_mlx5v_devx_free_msi_vector(struct rte_pmd_mlx5v_msi_vector *msi);
@@ -142,8 +145,9 @@ __rte_experimental
 struct rte_pmd_mlx5v_uar *rte_pmd_mlx5v_devx_alloc_uar(struct rte_pmd_mlx5v_dev *dev);
 
 /**
- * DEALLOC_UAR. @return 0, EINVAL, or the translated device errno (EINVAL while an EQ or
- * CQ still uses the page; the UAR is then kept).
+ * DEALLOC_UAR of the page allocated for uar (uar->page_id is not read). @return 0, EINVAL,
+ * or the translated device errno (EINVAL while an EQ or CQ still uses the page; the UAR is
+ * then kept).
  */
 __rte_experimental
 int rte_pmd_mlx5v_devx_free_uar(struct rte_pmd_mlx5v_uar *uar);

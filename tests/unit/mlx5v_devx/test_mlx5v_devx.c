@@ -1823,6 +1823,52 @@ test_mlx5v_devx_stale_msi(void)
 	return stale_rounds(&k);
 }
 
+/*
+ * The public fields are the caller's to scribble on: a free acts on the object's own vector
+ * and fd, never on what the fields name. A vector dressed as another is refused.
+ */
+static int
+test_mlx5v_devx_free_msi_foreign_fields(void)
+{
+	struct rte_pmd_mlx5v_msi_vector *m1, *m2;
+	struct rte_pmd_mlx5v_msi_vector saved;
+	struct rte_pmd_mlx5v_eq *eq;
+	uint32_t eqn;
+
+	m1 = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+	m2 = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+	TEST_ASSERT(m1 != NULL && m2 != NULL, "alloc");
+	saved = *m1;
+	m1->vector = m2->vector;
+	m1->fd = m2->fd;
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_devx_free_msi_vector(m1), EINVAL,
+			  "a vector freed through another's fields");
+	TEST_ASSERT(fcntl(m2->fd, F_GETFD) >= 0, "the other vector's fd was closed");
+	eq = eq_create(4, m2->vector, 0, &eqn);
+	TEST_ASSERT_NOT_NULL(eq, "the other vector was freed");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m2), "free the other vector");
+	*m1 = saved;
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m1), "free after the restore");
+	return TEST_SUCCESS;
+}
+
+/* The same for a UAR: freeing u1 gives back u1's own page whatever page_id says. */
+static int
+test_mlx5v_devx_free_uar_foreign_fields(void)
+{
+	struct rte_pmd_mlx5v_uar *u1, *u2;
+
+	u1 = rte_pmd_mlx5v_devx_alloc_uar(g_dev);
+	u2 = rte_pmd_mlx5v_devx_alloc_uar(g_dev);
+	TEST_ASSERT(u1 != NULL && u2 != NULL, "alloc_uar");
+	TEST_ASSERT(u1->page_id != u2->page_id, "two UARs, one page");
+	u1->page_id = u2->page_id;
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_uar(u1), "free_uar");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_uar(u2), "the other UAR was freed through u1");
+	return TEST_SUCCESS;
+}
+
 #define RACE_ITERS 200
 
 struct race_arg {
@@ -2075,6 +2121,8 @@ static struct unit_test_suite mlx5v_devx_suite = {
 		TEST_CASE(test_mlx5v_devx_stale_eq),
 		TEST_CASE(test_mlx5v_devx_stale_uar),
 		TEST_CASE(test_mlx5v_devx_stale_msi),
+		TEST_CASE(test_mlx5v_devx_free_msi_foreign_fields),
+		TEST_CASE(test_mlx5v_devx_free_uar_foreign_fields),
 		TEST_CASE(test_mlx5v_devx_concurrent_destroy),
 		TEST_CASE(test_mlx5v_devx_handles_after_removal),
 		TEST_CASES_END()
