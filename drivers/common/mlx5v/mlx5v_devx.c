@@ -704,7 +704,8 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	 */
 	if (dev == NULL || in == NULL || out == NULL)
 		goto einval;
-	if (inlen < RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE)
+	/* Nor more than the device takes: EINVAL before the ring is allocated (prm/mlx5 §3.3). */
+	if (inlen < RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE || inlen > RTE_PMD_MLX5V_CMD_MAX_LEN)
 		goto einval;
 	if (MLX5V_GET(in, RTE_PMD_MLX5V_IN_OPCODE) != RTE_PMD_MLX5V_CMD_OP_CREATE_EQ)
 		goto einval;

@@ -97,7 +97,8 @@ int rte_pmd_mlx5v_devx_free_msi_vector(struct rte_pmd_mlx5v_msi_vector *msi);
  * @param in     create_eq_in, inlen >= 0x110; eqc.intr from an allocated vector
  * @param out    create_eq_out, outlen >= 0x10; eq_number at byte 0x0b
  * @return the EQ, or NULL with errno/rte_errno: EINVAL (NULL pointer, short inlen or
- *         outlen, opcode not CREATE_EQ, eqc.intr 0 or not allocated), ENOMEM, or
+ *         outlen, inlen > RTE_PMD_MLX5V_CMD_MAX_LEN, opcode not CREATE_EQ, eqc.intr 0 or
+ *         not allocated), ENOMEM, or
  *         EREMOTEIO if the device failed the command (out holds status and syndrome);
  *         other errno values for transport errors (ETIMEDOUT, ENOLINK for a dead device).
  */
@@ -128,8 +129,9 @@ int rte_pmd_mlx5v_devx_query_eqn(struct rte_pmd_mlx5v_dev *dev, uint32_t vector,
 /**
  * Run any device command (e.g. QUERY_EQ, GEN_EQE, CREATE_CQ).
  *
- * @return 0, EINVAL (NULL pointer, inlen < 16, outlen < 16), EREMOTEIO (the device
- *         failed it: out holds status and syndrome), or a transport errno.
+ * @return 0, EINVAL (NULL pointer, inlen or outlen < 16 or > RTE_PMD_MLX5V_CMD_MAX_LEN),
+ *         EREMOTEIO (the device failed it: out holds status and syndrome), or a transport
+ *         errno.
  */
 __rte_experimental
 int rte_pmd_mlx5v_devx_general_cmd(struct rte_pmd_mlx5v_dev *dev, const void *in,

@@ -898,6 +898,43 @@ test_mlx5v_devx_gen_eqe(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Lengths above RTE_PMD_MLX5V_CMD_MAX_LEN are EINVAL and never reach the device, for the
+ * general command and for create_eq.
+ */
+static int
+test_mlx5v_devx_general_cmd_too_long(void)
+{
+	const size_t len = RTE_PMD_MLX5V_CMD_MAX_LEN + 1;
+	uint8_t *in = calloc(1, len);
+	uint8_t *out = calloc(1, len);
+	struct rte_pmd_mlx5v_msi_vector *m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+	struct rte_pmd_mlx5v_eq *eq;
+	uint64_t cmds;
+	int r1, r2, e3;
+
+	TEST_ASSERT(in != NULL && out != NULL && m != NULL, "alloc");
+	cmds = mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CMDS);
+	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_QUERY_EQ);
+	r1 = rte_pmd_mlx5v_devx_general_cmd(g_dev, in, len, out, 16);
+	r2 = rte_pmd_mlx5v_devx_general_cmd(g_dev, in, 16, out, len);
+	eq_in_build(in, len, 4, g_uar->page_id, m->vector, 0);
+	errno = 0;
+	eq = rte_pmd_mlx5v_devx_create_eq(g_dev, in, len, out, 16);
+	e3 = eq == NULL ? errno : 0;
+	if (eq != NULL)
+		rte_pmd_mlx5v_devx_destroy_eq(eq);
+	rte_pmd_mlx5v_devx_free_msi_vector(m);
+	free(in);
+	free(out);
+	TEST_ASSERT_EQUAL(r1, EINVAL, "inlen above the maximum: %d", r1);
+	TEST_ASSERT_EQUAL(r2, EINVAL, "outlen above the maximum: %d", r2);
+	TEST_ASSERT_EQUAL(e3, EINVAL, "create_eq inlen above the maximum: %d", e3);
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CMDS), cmds,
+			  "an oversized command reached the device");
+	return TEST_SUCCESS;
+}
+
 static int
 test_mlx5v_devx_general_cmd(void)
 {
@@ -912,6 +949,7 @@ test_mlx5v_devx_general_cmd(void)
 			  "inlen");
 	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_devx_general_cmd(g_dev, in, 16, out, 8), EINVAL,
 			  "outlen");
+	TEST_ASSERT_SUCCESS(test_mlx5v_devx_general_cmd_too_long(), "oversized lengths");
 	/* An opcode the device does not know: it ran and said BAD_OP. */
 	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, 0x7ff);
 	memset(out, 0xff, sizeof(out));
