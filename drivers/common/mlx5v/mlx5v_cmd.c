@@ -4,6 +4,7 @@
 
 /** @file Command queue: post/wait, mailbox chains, tokens, signatures, status tables. */
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <sched.h>
@@ -266,6 +267,8 @@ mlx5v_cmd_stats_of(struct mlx5v_cmd *cmd, uint16_t opcode)
 
 /* ---- mailbox chains ---- */
 
+static_assert(MLX5V_CMD_MAX_MSG_LEN == RTE_PMD_MLX5V_CMD_MAX_LEN, "command length bound");
+
 static void
 mlx5v_cmd_mbox_free(struct mlx5v_dev *dev, struct mlx5v_cmd_mbox *mb)
 {
@@ -277,9 +280,24 @@ mlx5v_cmd_mbox_free(struct mlx5v_dev *dev, struct mlx5v_cmd_mbox *mb)
 }
 
 /*
+ * After a command the device has answered: drop a chain longer than a slot keeps, so one
+ * long command does not pin EAL memory for the life of the device. The next long command
+ * allocates its chain again.
+ */
+static void
+mlx5v_cmd_mbox_trim(struct mlx5v_dev *dev, struct mlx5v_cmd_slot *s)
+{
+	if (s->in.nblocks > MLX5V_CMD_MBOX_KEEP_BLOCKS)
+		mlx5v_cmd_mbox_free(dev, &s->in);
+	if (s->out.nblocks > MLX5V_CMD_MBOX_KEEP_BLOCKS)
+		mlx5v_cmd_mbox_free(dev, &s->out);
+}
+
+/*
  * Make the chain hold at least nblocks blocks. Blocks sit at a 1 KiB stride (the
  * kernel's DMA-pool alignment, prm/mlx5 §3.3) inside one EAL buffer and one DMA window.
- * A chain only grows; it is kept for the slot's next commands.
+ * A chain of up to MLX5V_CMD_MBOX_KEEP_BLOCKS is kept for the slot's next commands, like
+ * [R]'s pre-sized 4 KiB messages (§3.3); a longer one lives for one command.
  */
 static int
 mlx5v_cmd_mbox_reserve(struct mlx5v_dev *dev, struct mlx5v_cmd_mbox *mb, unsigned int nblocks)
@@ -287,9 +305,9 @@ mlx5v_cmd_mbox_reserve(struct mlx5v_dev *dev, struct mlx5v_cmd_mbox *mb, unsigne
 	struct mlx5v_cmd_mbox nmb;
 	int ret;
 
-	/*
-	 * Never shrink: a slot keeps its largest chain, like [R]'s pre-sized 4 KiB messages (§3.3).
-	 */
+	/* A long chain still here (its command timed out, then completed) is not reused. */
+	if (mb->nblocks > MLX5V_CMD_MBOX_KEEP_BLOCKS)
+		mlx5v_cmd_mbox_free(dev, mb);
 	if (nblocks <= mb->nblocks)
 		return 0;
 	memset(&nmb, 0, sizeof(nmb));
@@ -833,6 +851,16 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 		return -EINVAL;
 	opcode = MLX5V_IFC_GET(cmd_in_hdr, in, opcode);
 	/*
+	 * The device walks at most 256 blocks each way and answers longer lengths with delivery
+	 * status 0x7/0x8 (prm/mlx5 §3.3): refuse them before anything is allocated or posted.
+	 */
+	if (inlen > MLX5V_CMD_MAX_MSG_LEN || outlen > MLX5V_CMD_MAX_MSG_LEN) {
+		MLX5V_CMD_LOG(ERR, "%s: %s (0x%x): inlen %zu / outlen %zu above the device's "
+			      "maximum of %u bytes", dev->name, mlx5v_cmd_opcode_name(opcode),
+			      opcode, inlen, outlen, (unsigned int)MLX5V_CMD_MAX_MSG_LEN);
+		return -EINVAL;
+	}
+	/*
 	 * Dead device or no queue yet (or already cleaned up): nothing is posted, the result is
 	 * synthesised (prm/mlx5 §3.11).
 	 */
@@ -912,6 +940,7 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 		MLX5V_CMD_LOG(ERR, "%s: %s (0x%x) slot %u: delivery error %s (0x%x): %s",
 			      dev->name, mlx5v_cmd_opcode_name(opcode), opcode, idx,
 			      mlx5v_cmd_deliv_name(deliv), deliv, strerror(-ret));
+		mlx5v_cmd_mbox_trim(dev, s);
 		mlx5v_cmd_slot_put(cmd, idx);
 		mlx5v_cmd_account(dev, opcode, ret, t0, t_db, t_owner, t_done);
 		return ret;
@@ -925,6 +954,7 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	if (nout > 0)
 		mlx5v_cmd_mbox_read(&s->out, nout, (uint8_t *)out + MLX5V_CMD_INLINE_LEN,
 				    outlen - MLX5V_CMD_INLINE_LEN);
+	mlx5v_cmd_mbox_trim(dev, s);
 	mlx5v_cmd_slot_put(cmd, idx);
 	ret = MLX5V_IFC_GET(cmd_out_hdr, out, status) != MLX5V_CMD_STAT_OK ? -EREMOTEIO : 0;
 	mlx5v_cmd_account(dev, opcode, ret, t0, t_db, t_owner, t_done);

@@ -20,6 +20,12 @@ struct mlx5v_dev;
 
 /* ---- internal: command-queue state embedded in struct mlx5v_dev ---- */
 
+/**
+ * Blocks of a chain a slot keeps between commands: enough for every command the core
+ * sends itself (8 KiB messages); a longer chain is freed once its command completed.
+ */
+#define MLX5V_CMD_MBOX_KEEP_BLOCKS 16
+
 /** A mailbox chain: nblocks blocks at a stride of MLX5V_MBOX_ALIGN, one DMA window. */
 struct mlx5v_cmd_mbox {
 	uint8_t *va;

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -61,6 +62,148 @@ struct mlx5v_devx_ctx {
 	TAILQ_HEAD(, mlx5v_devx_dma) dmas;
 	TAILQ_HEAD(, mlx5v_devx_cq) cqs;
 };
+
+/* ---- handle memory: addresses never reused ---- */
+
+/*
+ * The objects whose address is a handle (MSI vectors, EQs, UARs, CQs) live in anonymous
+ * mappings whose addresses are never given out twice: a stale copy of a handle can never
+ * name a newer object, so it stays EINVAL for the life of the process (a heap allocator
+ * would hand the same address to the next object; see doc/guides/nics/mlx5v_devx.rst,
+ * "Handle lifetime"). Objects are carved from a chunk in address order; a page whose
+ * objects are all freed and that no later object can share goes back to the kernel with
+ * MADV_DONTNEED, so only address space stays reserved (a few KiB per object created).
+ */
+#define MLX5V_DEVX_HMEM_CHUNK (4u << 20)   /**< bytes of address space per mapping */
+#define MLX5V_DEVX_HMEM_ALIGN 64u          /**< object alignment (a cache line) */
+
+struct mlx5v_devx_hmem_chunk {
+	TAILQ_ENTRY(mlx5v_devx_hmem_chunk) next;
+	uint8_t *base;
+	size_t used;            /**< bytes carved; nothing below is carved again */
+	unsigned int objs;      /**< objects of the chunk not yet freed */
+	uint16_t *live;         /**< per page: objects overlapping it not yet freed */
+};
+
+static pthread_mutex_t mlx5v_devx_hmem_lock = PTHREAD_MUTEX_INITIALIZER;
+static TAILQ_HEAD(, mlx5v_devx_hmem_chunk) mlx5v_devx_hmem_chunks =
+	TAILQ_HEAD_INITIALIZER(mlx5v_devx_hmem_chunks);
+static struct mlx5v_devx_hmem_chunk *mlx5v_devx_hmem_cur; /**< the chunk being carved */
+static size_t mlx5v_devx_hmem_page;
+
+/* Give page i back if nothing live is on it and no object will be carved on it. Lock held. */
+static void
+mlx5v_devx_hmem_page_trim(struct mlx5v_devx_hmem_chunk *c, size_t i)
+{
+	if (c->live[i] == 0 && (i + 1) * mlx5v_devx_hmem_page <= c->used)
+		madvise(c->base + i * mlx5v_devx_hmem_page, mlx5v_devx_hmem_page, MADV_DONTNEED);
+}
+
+/* Stop carving the current chunk. Its mapping stays, so its addresses are never reused. */
+static void
+mlx5v_devx_hmem_retire_cur(void)
+{
+	struct mlx5v_devx_hmem_chunk *c = mlx5v_devx_hmem_cur;
+	size_t last;
+
+	if (c == NULL)
+		return;
+	mlx5v_devx_hmem_cur = NULL;
+	/* The page of the last carved byte; the pages after it were never touched. */
+	last = c->used == 0 ? 0 : (c->used - 1) / mlx5v_devx_hmem_page;
+	c->used = MLX5V_DEVX_HMEM_CHUNK;
+	if (c->objs == 0) {
+		madvise(c->base, MLX5V_DEVX_HMEM_CHUNK, MADV_DONTNEED);
+		TAILQ_REMOVE(&mlx5v_devx_hmem_chunks, c, next);
+		free(c->live);
+		free(c);
+		return;
+	}
+	mlx5v_devx_hmem_page_trim(c, last);
+}
+
+/* @return zeroed memory for an object whose address is a handle, or NULL (no memory). */
+static void *
+mlx5v_devx_hmem_alloc(size_t size)
+{
+	struct mlx5v_devx_hmem_chunk *c;
+	size_t i, off;
+	void *base;
+
+	size = RTE_ALIGN_CEIL(size, MLX5V_DEVX_HMEM_ALIGN);
+	if (size > MLX5V_DEVX_HMEM_CHUNK)
+		return NULL;
+	pthread_mutex_lock(&mlx5v_devx_hmem_lock);
+	if (mlx5v_devx_hmem_page == 0)
+		mlx5v_devx_hmem_page = (size_t)sysconf(_SC_PAGESIZE);
+	c = mlx5v_devx_hmem_cur;
+	if (c == NULL || c->used + size > MLX5V_DEVX_HMEM_CHUNK) {
+		mlx5v_devx_hmem_retire_cur();
+		c = calloc(1, sizeof(*c));
+		if (c == NULL)
+			goto err;
+		c->live = calloc(MLX5V_DEVX_HMEM_CHUNK / mlx5v_devx_hmem_page, sizeof(c->live[0]));
+		base = mmap(NULL, MLX5V_DEVX_HMEM_CHUNK, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (c->live == NULL || base == MAP_FAILED) {
+			/* Nothing was carved from a failed mapping: it may be unmapped. */
+			if (base != MAP_FAILED)
+				munmap(base, MLX5V_DEVX_HMEM_CHUNK);
+			free(c->live);
+			free(c);
+			goto err;
+		}
+		c->base = base;
+		TAILQ_INSERT_TAIL(&mlx5v_devx_hmem_chunks, c, next);
+		mlx5v_devx_hmem_cur = c;
+	}
+	off = c->used;
+	c->used += size;
+	c->objs++;
+	for (i = off / mlx5v_devx_hmem_page; i <= (off + size - 1) / mlx5v_devx_hmem_page; i++)
+		c->live[i]++;
+	pthread_mutex_unlock(&mlx5v_devx_hmem_lock);
+	/* Fresh (or given back, hence zero-filled) pages, but earlier objects may share one. */
+	memset(c->base + off, 0, size);
+	return c->base + off;
+err:
+	pthread_mutex_unlock(&mlx5v_devx_hmem_lock);
+	return NULL;
+}
+
+/* Free an object of mlx5v_devx_hmem_alloc(size); its address is never handed out again. */
+static void
+mlx5v_devx_hmem_free(void *p, size_t size)
+{
+	struct mlx5v_devx_hmem_chunk *c;
+	size_t i, off;
+
+	if (p == NULL)
+		return;
+	size = RTE_ALIGN_CEIL(size, MLX5V_DEVX_HMEM_ALIGN);
+	pthread_mutex_lock(&mlx5v_devx_hmem_lock);
+	TAILQ_FOREACH(c, &mlx5v_devx_hmem_chunks, next)
+		if ((uint8_t *)p >= c->base && (uint8_t *)p < c->base + MLX5V_DEVX_HMEM_CHUNK)
+			break;
+	if (c == NULL) {
+		/* Not ours: a bug of the caller in this file; keep the memory rather than crash. */
+		pthread_mutex_unlock(&mlx5v_devx_hmem_lock);
+		MLX5V_LOG(ERR, "DEVX handle memory %p freed twice or never allocated", p);
+		return;
+	}
+	off = (size_t)((uint8_t *)p - c->base);
+	for (i = off / mlx5v_devx_hmem_page; i <= (off + size - 1) / mlx5v_devx_hmem_page; i++) {
+		c->live[i]--;
+		mlx5v_devx_hmem_page_trim(c, i);
+	}
+	/* A chunk carved to the end and empty keeps only its address range. */
+	if (--c->objs == 0 && c != mlx5v_devx_hmem_cur) {
+		TAILQ_REMOVE(&mlx5v_devx_hmem_chunks, c, next);
+		free(c->live);
+		free(c);
+	}
+	pthread_mutex_unlock(&mlx5v_devx_hmem_lock);
+}
 
 /* ---- the registry of live handles ---- */
 
@@ -440,7 +583,7 @@ mlx5v_devx_msi_alloc(struct mlx5v_dev *dev)
 	ret = mlx5v_devx_ctx_acquire(dev, &ctx);
 	if (ret < 0)
 		goto err;
-	msi = calloc(1, sizeof(*msi));
+	msi = mlx5v_devx_hmem_alloc(sizeof(*msi));
 	if (msi == NULL) {
 		ret = -ENOMEM;
 		goto err_ctx_put;
@@ -456,6 +599,7 @@ mlx5v_devx_msi_alloc(struct mlx5v_dev *dev)
 	}
 	msi->dev = dev;
 	msi->vector = v;
+	msi->fd = fd;
 	msi->pub.vector = v;
 	msi->pub.fd = fd;
 	rte_spinlock_lock(&ctx->lock);
@@ -469,7 +613,7 @@ mlx5v_devx_msi_alloc(struct mlx5v_dev *dev)
 err_reg_cancel:
 	mlx5v_devx_reg_cancel(MLX5V_DEVX_KIND_MSI);
 err_msi_free:
-	free(msi);
+	mlx5v_devx_hmem_free(msi, sizeof(*msi));
 err_ctx_put:
 	mlx5v_devx_ctx_put(ctx);
 err:
@@ -500,12 +644,17 @@ mlx5v_devx_msi_free(struct mlx5v_devx_msi *msi)
 		return -EINVAL;
 	ctx = obj->ctx;
 	/*
-	 * rdma-core checks the caller-visible vector and fd: vector 0, a vector out of range
-	 * or an fd that is not the one recorded give EINVAL and keep the object. Unlike
-	 * rdma-core, a vector still used by a live EQ gives EBUSY (prm/mlx5 §12 #10).
+	 * The caller can write the public fields, so they are only compared: a vector or fd
+	 * that is not what this object was given (vector 0, out of range, another vector's
+	 * fields) is EINVAL and keeps the object, as rdma-core's checks of those fields do,
+	 * but what is freed is always this object's own vector and fd. Unlike rdma-core, a
+	 * vector still used by a live EQ gives EBUSY (prm/mlx5 §12 #10).
 	 */
-	ret = msi->pub.vector <= 0 ? -EINVAL :
-	      mlx5v_msi_free(msi->dev, (unsigned int)msi->pub.vector, msi->pub.fd);
+	if (msi->pub.vector < 0 || (unsigned int)msi->pub.vector != msi->vector ||
+	    msi->pub.fd != msi->fd)
+		ret = -EINVAL;
+	else
+		ret = mlx5v_msi_free(msi->dev, msi->vector, msi->fd);
 	if (ret < 0) {
 		mlx5v_devx_obj_put_excl(obj);
 		return ret;
@@ -514,7 +663,7 @@ mlx5v_devx_msi_free(struct mlx5v_devx_msi *msi)
 	rte_spinlock_lock(&ctx->lock);
 	TAILQ_REMOVE(&ctx->msis, msi, next);
 	rte_spinlock_unlock(&ctx->lock);
-	free(msi);
+	mlx5v_devx_hmem_free(msi, sizeof(*msi));
 	mlx5v_devx_ctx_put(ctx);
 	return 0;
 }
@@ -555,7 +704,8 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	 */
 	if (dev == NULL || in == NULL || out == NULL)
 		goto einval;
-	if (inlen < MLX5V_IFC_BYTES(create_eq_in))
+	/* Nor more than the device takes: EINVAL before the ring is allocated (prm/mlx5 §3.3). */
+	if (inlen < MLX5V_IFC_BYTES(create_eq_in) || inlen > RTE_PMD_MLX5V_CMD_MAX_LEN)
 		goto einval;
 	if (MLX5V_IFC_GET(cmd_in_hdr, in, opcode) != RTE_PMD_MLX5V_CMD_OP_CREATE_EQ)
 		goto einval;
@@ -574,7 +724,7 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 		rte_errno = -ret;
 		return NULL;
 	}
-	eq = rte_zmalloc_socket("mlx5v_devx_eq", sizeof(*eq), 0, dev->socket);
+	eq = mlx5v_devx_hmem_alloc(sizeof(*eq));
 	if (eq == NULL) {
 		ret = -ENOMEM;
 		goto err_ctx_put;
@@ -655,7 +805,7 @@ err_msi_unref:
 err_reg_cancel:
 	mlx5v_devx_reg_cancel(MLX5V_DEVX_KIND_EQ);
 err_eq_free:
-	rte_free(eq);
+	mlx5v_devx_hmem_free(eq, sizeof(*eq));
 err_ctx_put:
 	mlx5v_devx_ctx_put(ctx);
 	rte_errno = -ret;
@@ -689,7 +839,7 @@ mlx5v_devx_eq_free(struct mlx5v_devx_eq *eq)
 	/* rdma-core leaks the ring here (§12 #1); we free it. */
 	mlx5v_eq_ring_free(dev, &eq->ring);
 	mlx5v_msi_eq_ref(dev, eq->vector, -1);
-	rte_free(eq);
+	mlx5v_devx_hmem_free(eq, sizeof(*eq));
 }
 
 int
@@ -1150,7 +1300,7 @@ mlx5v_devx_uar_alloc(struct mlx5v_dev *dev)
 		rte_errno = -ret;
 		return NULL;
 	}
-	uar = calloc(1, sizeof(*uar));
+	uar = mlx5v_devx_hmem_alloc(sizeof(*uar));
 	if (uar == NULL) {
 		ret = -ENOMEM;
 		goto err_ctx_put;
@@ -1171,6 +1321,7 @@ mlx5v_devx_uar_alloc(struct mlx5v_dev *dev)
 		goto err_dealloc;
 	}
 	uar->dev = dev;
+	uar->page_id = idx;
 	uar->pub.page_id = idx;
 	uar->pub.base_addr = base;
 	uar->pub.reg_addr = base + MLX5V_IFC_BYTE_OFF(uar_page, bf);
@@ -1189,7 +1340,7 @@ err_dealloc:
 err_reg_cancel:
 	mlx5v_devx_reg_cancel(MLX5V_DEVX_KIND_UAR);
 err_free:
-	free(uar);
+	mlx5v_devx_hmem_free(uar, sizeof(*uar));
 err_ctx_put:
 	mlx5v_devx_ctx_put(ctx);
 	rte_errno = -ret;
@@ -1223,7 +1374,7 @@ mlx5v_devx_uar_free(struct mlx5v_devx_uar *uar)
 	memset(in, 0, sizeof(in));
 	memset(out, 0, sizeof(out));
 	MLX5V_IFC_SET(dealloc_uar_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
-	MLX5V_IFC_SET(dealloc_uar_in, in, uar, uar->pub.page_id);
+	MLX5V_IFC_SET(dealloc_uar_in, in, uar, uar->page_id);
 	ret = mlx5v_cmd_exec(uar->dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0) {
 		mlx5v_devx_obj_put_excl(obj);
@@ -1233,7 +1384,7 @@ mlx5v_devx_uar_free(struct mlx5v_devx_uar *uar)
 	rte_spinlock_lock(&ctx->lock);
 	TAILQ_REMOVE(&ctx->uars, uar, next);
 	rte_spinlock_unlock(&ctx->lock);
-	free(uar);
+	mlx5v_devx_hmem_free(uar, sizeof(*uar));
 	mlx5v_devx_ctx_put(ctx);
 	return 0;
 }
@@ -1341,7 +1492,7 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 		rte_errno = -ret;
 		return NULL;
 	}
-	cq = calloc(1, sizeof(*cq));
+	cq = mlx5v_devx_hmem_alloc(sizeof(*cq));
 	if (cq == NULL) {
 		ret = -ENOMEM;
 		goto err_ctx_put;
@@ -1417,7 +1568,7 @@ err_buf_free:
 err_reg_cancel:
 	mlx5v_devx_reg_cancel(MLX5V_DEVX_KIND_CQ);
 err_cq_free:
-	free(cq);
+	mlx5v_devx_hmem_free(cq, sizeof(*cq));
 err_ctx_put:
 	mlx5v_devx_ctx_put(ctx);
 	rte_errno = -ret;
@@ -1462,7 +1613,7 @@ mlx5v_devx_cq_destroy(struct mlx5v_devx_cq *cq)
 	rte_spinlock_unlock(&ctx->lock);
 	mlx5v_hw_dma_unmap(mlx5v_dev_hw(cq->dev), cq->buf, cq->iova, cq->size);
 	rte_free(cq->buf);
-	free(cq);
+	mlx5v_devx_hmem_free(cq, sizeof(*cq));
 	mlx5v_devx_ctx_put(ctx);
 	return 0;
 }
@@ -1542,7 +1693,7 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 		mlx5v_devx_cq_destroy_cmd(dev, cq->cqn);
 		mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), cq->buf, cq->iova, cq->size);
 		rte_free(cq->buf);
-		free(cq);
+		mlx5v_devx_hmem_free(cq, sizeof(*cq));
 	}
 	while ((eq = TAILQ_FIRST(&ctx->eqs)) != NULL) {
 		MLX5V_EQ_LOG(WARNING, "%s: DEVX EQ %u still alive at removal", dev->name, eq->eqn);
@@ -1556,9 +1707,9 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 
 		TAILQ_REMOVE(&ctx->uars, uar, next);
 		MLX5V_IFC_SET(dealloc_uar_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
-		MLX5V_IFC_SET(dealloc_uar_in, in, uar, uar->pub.page_id);
+		MLX5V_IFC_SET(dealloc_uar_in, in, uar, uar->page_id);
 		mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
-		free(uar);
+		mlx5v_devx_hmem_free(uar, sizeof(*uar));
 	}
 	while ((d = TAILQ_FIRST(&ctx->dmas)) != NULL) {
 		TAILQ_REMOVE(&ctx->dmas, d, next);
@@ -1570,8 +1721,8 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 		MLX5V_EQ_LOG(WARNING, "%s: DEVX MSI vector %u still allocated at removal",
 			     dev->name, msi->vector);
 		TAILQ_REMOVE(&ctx->msis, msi, next);
-		mlx5v_msi_free(dev, msi->vector, msi->pub.fd);
-		free(msi);
+		mlx5v_msi_free(dev, msi->vector, msi->fd);
+		mlx5v_devx_hmem_free(msi, sizeof(*msi));
 	}
 	/* The core's hook walk allows a hook to unregister itself from its callback. */
 	mlx5v_dev_hook_unregister(dev, &ctx->hook);

@@ -25,7 +25,8 @@ struct rte_intr_handle;
  * Internal API (0 or -errno; pointer calls return NULL and set rte_errno), used by the
  * public rte_pmd_mlx5v_devx_* wrappers, our testpmd commands and the net PMD. The objects
  * embed the public structure as their first member, so a public pointer and its object
- * have the same address.
+ * have the same address. Object addresses are never reused (mlx5v_devx.c carves them from
+ * mappings it never hands out twice), so a stale handle can never name a newer object.
  *
  * Handles are validated by address, never by reading them: a process-local registry
  * records every live MSI vector, EQ, UAR and CQ, and every device that has DEVX state.
@@ -54,6 +55,7 @@ struct mlx5v_devx_msi {
 	struct mlx5v_devx_obj obj;
 	struct mlx5v_dev *dev;
 	unsigned int vector;     /**< as allocated; pub may be changed by a careless caller */
+	int fd;                  /**< as allocated; the driver acts on these two only */
 };
 
 /** A DEVX EQ. */
@@ -85,6 +87,7 @@ struct mlx5v_devx_uar {
 	struct rte_pmd_mlx5v_uar pub;  /**< first: the handle is the object */
 	struct mlx5v_devx_obj obj;
 	struct mlx5v_dev *dev;
+	uint32_t page_id;              /**< as allocated; pub may be changed by the caller */
 	TAILQ_ENTRY(mlx5v_devx_uar) next;
 };
 

@@ -96,6 +96,9 @@ enum mlx5v_health_synd {
 #define MLX5V_MBOX_DATA_LEN (MLX5V_IFC_BIT_SZ(cmd_mbox, data) / 8)
 #define MLX5V_MBOX_SIZE MLX5V_IFC_BYTES(cmd_mbox)
 #define MLX5V_MBOX_ALIGN 1024                /**< the model accepts >= 1 KiB alignment */
+#define MLX5V_MBOX_MAX_BLOCKS 256            /**< blocks per message the device walks (§3.3) */
+/** Longest inlen/outlen the device takes; above it, delivery status 0x7/0x8 (§3.3, §3.7). */
+#define MLX5V_CMD_MAX_MSG_LEN (MLX5V_CMD_INLINE_LEN + MLX5V_MBOX_MAX_BLOCKS * MLX5V_MBOX_DATA_LEN)
 
 /** Delivery status, status_own >> 1 (§3.7). */
 enum mlx5v_cmd_delivery {

@@ -20,7 +20,8 @@
  * internal one (same address), and a device handle is the core device. The internal
  * calls look every handle up in the DEVX registry by address before reading it, so a
  * stale handle (double destroy/free, or any call after the device was removed) gives
- * EINVAL (objects) or ENODEV (devices), never a use after free.
+ * EINVAL (objects) or ENODEV (devices), never a use after free. Object addresses are never
+ * reused, so a stale object handle never names a newer object.
  */
 static void *
 mlx5v_api_null(int err)

@@ -78,9 +78,12 @@ rte_pmd_mlx5v_devx_alloc_msi_vector(struct rte_pmd_mlx5v_dev *dev);
 /**
  * Detach and close a vector from rte_pmd_mlx5v_devx_alloc_msi_vector().
  *
- * @return 0; EINVAL for NULL, vector 0, a vector out of range, or an fd that is not the
- *         one recorded for the vector (msi is then kept); EBUSY while a live EQ uses the
- *         vector (destroy the EQ first).
+ * The driver frees the vector and fd it allocated for msi; the public fields are only
+ * compared with them.
+ *
+ * @return 0; EINVAL for NULL, a stale handle, or msi->vector / msi->fd changed since the
+ *         allocation (msi is then kept); EBUSY while a live EQ uses the vector (destroy
+ *         the EQ first).
  */
 __rte_experimental
 int rte_pmd_mlx5v_devx_free_msi_vector(struct rte_pmd_mlx5v_msi_vector *msi);
@@ -94,7 +97,8 @@ int rte_pmd_mlx5v_devx_free_msi_vector(struct rte_pmd_mlx5v_msi_vector *msi);
  * @param in     create_eq_in, inlen >= 0x110; eqc.intr from an allocated vector
  * @param out    create_eq_out, outlen >= 0x10; eq_number at byte 0x0b
  * @return the EQ, or NULL with errno/rte_errno: EINVAL (NULL pointer, short inlen or
- *         outlen, opcode not CREATE_EQ, eqc.intr 0 or not allocated), ENOMEM, or
+ *         outlen, inlen > RTE_PMD_MLX5V_CMD_MAX_LEN, opcode not CREATE_EQ, eqc.intr 0 or
+ *         not allocated), ENOMEM, or
  *         EREMOTEIO if the device failed the command (out holds status and syndrome);
  *         other errno values for transport errors (ETIMEDOUT, ENOLINK for a dead device).
  */
@@ -125,8 +129,9 @@ int rte_pmd_mlx5v_devx_query_eqn(struct rte_pmd_mlx5v_dev *dev, uint32_t vector,
 /**
  * Run any device command (e.g. QUERY_EQ, GEN_EQE, CREATE_CQ).
  *
- * @return 0, EINVAL (NULL pointer, inlen < 16, outlen < 16), EREMOTEIO (the device
- *         failed it: out holds status and syndrome), or a transport errno.
+ * @return 0, EINVAL (NULL pointer, inlen or outlen < 16 or > RTE_PMD_MLX5V_CMD_MAX_LEN),
+ *         EREMOTEIO (the device failed it: out holds status and syndrome), or a transport
+ *         errno.
  */
 __rte_experimental
 int rte_pmd_mlx5v_devx_general_cmd(struct rte_pmd_mlx5v_dev *dev, const void *in,
@@ -142,8 +147,9 @@ __rte_experimental
 struct rte_pmd_mlx5v_uar *rte_pmd_mlx5v_devx_alloc_uar(struct rte_pmd_mlx5v_dev *dev);
 
 /**
- * DEALLOC_UAR. @return 0, EINVAL, or the translated device errno (EINVAL while an EQ or
- * CQ still uses the page; the UAR is then kept).
+ * DEALLOC_UAR of the page allocated for uar (uar->page_id is not read). @return 0, EINVAL,
+ * or the translated device errno (EINVAL while an EQ or CQ still uses the page; the UAR is
+ * then kept).
  */
 __rte_experimental
 int rte_pmd_mlx5v_devx_free_uar(struct rte_pmd_mlx5v_uar *uar);

@@ -87,6 +87,12 @@ rte_pmd_mlx5v_prm_set64(void *p, unsigned int off, uint64_t v)
 #define RTE_PMD_MLX5V_GET64(p, off) rte_pmd_mlx5v_prm_get64((p), (off))
 #define RTE_PMD_MLX5V_SET64(p, off, v) rte_pmd_mlx5v_prm_set64((p), (off), (v))
 
+/**
+ * Longest command input or output the device takes: 16 inline bytes and 256 mailbox blocks
+ * of 512 bytes (prm/mlx5 §3.3). Longer lengths are refused with EINVAL before posting.
+ */
+#define RTE_PMD_MLX5V_CMD_MAX_LEN (16 + 256 * 512)
+
 /* Command header, common to every command (prm/mlx5 §3.8). */
 #define RTE_PMD_MLX5V_IN_OPCODE 0, 31, 16
 #define RTE_PMD_MLX5V_IN_UID 0, 15, 0

@@ -5,6 +5,7 @@
 /** @file Fault knobs of the model: the named table, devargs, actions and the code API. */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include <rte_errno.h>
@@ -102,6 +103,12 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 		"with bad_out_sig_opcode: 0 the entry signature, 1 output block 0's" },
 };
 
+/*
+ * Longest command delay a creation string may arm. A delay armed at creation hits a
+ * bring-up command (0xffff: the very first), so it holds rte_vdev_init() that long.
+ */
+#define MLX5V_SIM_CREATE_DELAY_MAX_MS 10000
+
 /* Device keys in a devargs string: not knobs, skipped by the knob parser. */
 static const char *const mlx5v_sim_dev_keys[] = {
 	/*
@@ -109,6 +116,32 @@ static const char *const mlx5v_sim_dev_keys[] = {
 	 */
 	"msix", "ports", "pages", "log_max_eq_sz", "max_eqs", NULL,
 };
+
+/*
+ * Refuse creation knobs that would stall the bring-up which follows creation
+ * (doc/guides/sim/mlx5v_sim.rst, "Fault knobs"): a command held until
+ * mlx5v_sim_release_held(), which nobody can call before rte_vdev_init() returns, and a
+ * delay above MLX5V_SIM_CREATE_DELAY_MAX_MS. At run time both stay available.
+ * @return 0 or -EINVAL.
+ */
+static int
+mlx5v_sim_faults_check_create(struct mlx5v_sim *sim)
+{
+	if (mlx5v_sim_knob(sim, MLX5V_SIM_K_DROP_OPCODE) != 0 &&
+	    mlx5v_sim_knob(sim, MLX5V_SIM_K_DROP_HOLD) != 0) {
+		SIM_LOG(ERR, "%s: drop_hold with drop_opcode at creation would hold a bring-up "
+			"command until release_held; set them at run time", sim->name);
+		return -EINVAL;
+	}
+	if (mlx5v_sim_knob(sim, MLX5V_SIM_K_DELAY_OPCODE) != 0 &&
+	    mlx5v_sim_knob(sim, MLX5V_SIM_K_DELAY_MS) > MLX5V_SIM_CREATE_DELAY_MAX_MS) {
+		SIM_LOG(ERR, "%s: delay_ms %" PRId64 " with delay_opcode at creation is above %u "
+			"ms and would stall the bring-up; set it at run time", sim->name,
+			mlx5v_sim_knob(sim, MLX5V_SIM_K_DELAY_MS), MLX5V_SIM_CREATE_DELAY_MAX_MS);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 /*
  * The parameters that are also knobs (boot_ms, boot_pages, init_pages) are copied in
@@ -124,7 +157,9 @@ mlx5v_sim_faults_init(struct mlx5v_sim *sim, const char *knobs)
 	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_BOOT_MS, sim->p.boot_ms);
 	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_BOOT_PAGES, sim->p.boot_pages);
 	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_INIT_PAGES, sim->p.init_pages);
-	return hwsim_knobs_parse(sim->knobs, knobs, mlx5v_sim_dev_keys) != 0 ? -EINVAL : 0;
+	if (hwsim_knobs_parse(sim->knobs, knobs, mlx5v_sim_dev_keys) != 0)
+		return -EINVAL;
+	return mlx5v_sim_faults_check_create(sim);
 }
 
 /* Run the side effect of knob k, just set to v. Lock not held. */

@@ -232,6 +232,45 @@ test_mlx5v_cmd_long_mailbox_8k(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Lengths above what the device takes (16 + 256 x 512 bytes) are EINVAL before anything is
+ * allocated or posted; a command at the maximum works, and its long chains are not kept by
+ * the slot afterwards.
+ */
+static int
+test_mlx5v_cmd_max_len(void)
+{
+	const size_t max = MLX5V_CMD_MAX_MSG_LEN;
+	struct ut_heap before, after;
+	uint8_t *in, *out;
+	uint64_t cmds;
+	int ret;
+
+	in = calloc(1, max + 1);
+	out = calloc(1, max + 1);
+	TEST_ASSERT(in != NULL && out != NULL, "alloc");
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, MLX5V_CMD_OP_QUERY_ISSI);
+	ut_heap_get(&before);
+	cmds = mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CMDS);
+	TEST_ASSERT_EQUAL(mlx5v_cmd_do(g_dev, in, max + 1, out, MLX5V_CMD_HDR_SIZE), -EINVAL,
+			  "inlen above the maximum");
+	TEST_ASSERT_EQUAL(mlx5v_cmd_exec(g_dev, in, MLX5V_CMD_HDR_SIZE, out, max + 1), -EINVAL,
+			  "outlen above the maximum");
+	TEST_ASSERT_EQUAL(mlx5v_cmd_do(g_dev, in, max + 1, out, max + 1), -EINVAL, "both");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CMDS), cmds,
+			  "an oversized command reached the device");
+	ret = mlx5v_cmd_do(g_dev, in, max, out, max);
+	TEST_ASSERT_SUCCESS(ret, "a command of the maximum length: %d", ret);
+	free(in);
+	free(out);
+	/* The 256-block chains went with their command: no EAL memory stays pinned. */
+	ut_heap_get(&after);
+	TEST_ASSERT(after.bytes <= before.bytes,
+		    "EAL heap grew from %" PRIu64 " to %" PRIu64 " bytes", before.bytes,
+		    after.bytes);
+	return TEST_SUCCESS;
+}
+
 /* Tokens: 8 bits, one per command, never 0, written to the entry and every block. */
 static int
 test_mlx5v_cmd_tokens(void)
@@ -562,6 +601,7 @@ static struct unit_test_suite mlx5v_cmd_suite = {
 		TEST_CASE(test_mlx5v_cmd_delivery_table),
 		TEST_CASE(test_mlx5v_cmd_do_eremoteio),
 		TEST_CASE(test_mlx5v_cmd_long_mailbox_8k),
+		TEST_CASE(test_mlx5v_cmd_max_len),
 		TEST_CASE(test_mlx5v_cmd_tokens),
 		TEST_CASE(test_mlx5v_cmd_signatures),
 		TEST_CASE(test_mlx5v_cmd_bad_output_signature),

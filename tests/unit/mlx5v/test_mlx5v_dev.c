@@ -92,6 +92,45 @@ test_mlx5v_dev_vdev_bad_devargs(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Knobs that would stall the bring-up inside rte_vdev_init() are refused at once: a command
+ * held until release_held (which nobody can call during the probe) and a long delay. The
+ * same knobs alone, or a short delay, are accepted. cmd_to_ms keeps a regression short.
+ */
+static int
+test_mlx5v_dev_vdev_stalling_knobs(void)
+{
+	static const char *const refused[] = {
+		"cmd_to_ms=2000,drop_opcode=0xffff,drop_hold=1",
+		"cmd_to_ms=2000,drop_opcode=0x104,drop_hold=1",
+		"cmd_to_ms=2000,delay_opcode=0xffff,delay_ms=600000",
+	};
+	static const char *const accepted[] = {
+		"cmd_to_ms=2000,drop_hold=1",
+		"cmd_to_ms=2000,delay_opcode=0xffff,delay_ms=5",
+	};
+	struct ut_heap before, after;
+	unsigned int i;
+	int ret;
+
+	ut_heap_get(&before);
+	for (i = 0; i < RTE_DIM(refused); i++) {
+		ret = rte_vdev_init(VDEV_NAME, refused[i]);
+		if (ret == 0)
+			rte_vdev_uninit(VDEV_NAME);
+		TEST_ASSERT_EQUAL(ret, -EINVAL, "\"%s\": %d", refused[i], ret);
+		TEST_ASSERT_NULL(mlx5v_dev_get(VDEV_NAME), "device left after \"%s\"",
+				 refused[i]);
+	}
+	for (i = 0; i < RTE_DIM(accepted); i++) {
+		TEST_ASSERT_SUCCESS(rte_vdev_init(VDEV_NAME, accepted[i]), "\"%s\"", accepted[i]);
+		TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "uninit");
+	}
+	ut_heap_get(&after);
+	TEST_ASSERT(ut_heap_same(&before, &after), "EAL memory leaked");
+	return TEST_SUCCESS;
+}
+
 /* One bring-up step failing, and what the load must return. */
 struct step_fault {
 	const char *what;
@@ -659,6 +698,7 @@ static struct unit_test_suite mlx5v_dev_suite = {
 		TEST_CASE(test_mlx5v_dev_vdev_up_down),
 		TEST_CASE(test_mlx5v_dev_unload_leaves_nothing),
 		TEST_CASE(test_mlx5v_dev_vdev_bad_devargs),
+		TEST_CASE(test_mlx5v_dev_vdev_stalling_knobs),
 		TEST_CASE(test_mlx5v_dev_bringup_step_faults),
 		TEST_CASE(test_mlx5v_dev_bringup_init_stage_faults),
 		TEST_CASE(test_mlx5v_dev_bringup_roce_vport),

@@ -898,6 +898,43 @@ test_mlx5v_devx_gen_eqe(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Lengths above RTE_PMD_MLX5V_CMD_MAX_LEN are EINVAL and never reach the device, for the
+ * general command and for create_eq.
+ */
+static int
+test_mlx5v_devx_general_cmd_too_long(void)
+{
+	const size_t len = RTE_PMD_MLX5V_CMD_MAX_LEN + 1;
+	uint8_t *in = calloc(1, len);
+	uint8_t *out = calloc(1, len);
+	struct rte_pmd_mlx5v_msi_vector *m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+	struct rte_pmd_mlx5v_eq *eq;
+	uint64_t cmds;
+	int r1, r2, e3;
+
+	TEST_ASSERT(in != NULL && out != NULL && m != NULL, "alloc");
+	cmds = mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CMDS);
+	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_QUERY_EQ);
+	r1 = rte_pmd_mlx5v_devx_general_cmd(g_dev, in, len, out, 16);
+	r2 = rte_pmd_mlx5v_devx_general_cmd(g_dev, in, 16, out, len);
+	eq_in_build(in, len, 4, g_uar->page_id, m->vector, 0);
+	errno = 0;
+	eq = rte_pmd_mlx5v_devx_create_eq(g_dev, in, len, out, 16);
+	e3 = eq == NULL ? errno : 0;
+	if (eq != NULL)
+		rte_pmd_mlx5v_devx_destroy_eq(eq);
+	rte_pmd_mlx5v_devx_free_msi_vector(m);
+	free(in);
+	free(out);
+	TEST_ASSERT_EQUAL(r1, EINVAL, "inlen above the maximum: %d", r1);
+	TEST_ASSERT_EQUAL(r2, EINVAL, "outlen above the maximum: %d", r2);
+	TEST_ASSERT_EQUAL(e3, EINVAL, "create_eq inlen above the maximum: %d", e3);
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CMDS), cmds,
+			  "an oversized command reached the device");
+	return TEST_SUCCESS;
+}
+
 static int
 test_mlx5v_devx_general_cmd(void)
 {
@@ -912,6 +949,7 @@ test_mlx5v_devx_general_cmd(void)
 			  "inlen");
 	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_devx_general_cmd(g_dev, in, 16, out, 8), EINVAL,
 			  "outlen");
+	TEST_ASSERT_SUCCESS(test_mlx5v_devx_general_cmd_too_long(), "oversized lengths");
 	/* An opcode the device does not know: it ran and said BAD_OP. */
 	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, 0x7ff);
 	memset(out, 0xff, sizeof(out));
@@ -1693,6 +1731,182 @@ test_mlx5v_devx_double_destroy(void)
 	return TEST_SUCCESS;
 }
 
+#define STALE_TRIES 50
+
+/* One kind of handle for stale_rounds(). */
+struct stale_kind {
+	const char *name;
+	void *(*create)(void);
+	int (*destroy)(void *h);      /**< the public call: 0 or a positive errno */
+	int (*live)(void *h);         /**< 1 if the internal lookup finds h */
+};
+
+static uint32_t stale_vector;
+
+static void *
+stale_eq_create(void)
+{
+	uint32_t eqn;
+
+	return eq_create(4, stale_vector, 0, &eqn);
+}
+
+static int
+stale_eq_destroy(void *h)
+{
+	return rte_pmd_mlx5v_devx_destroy_eq(h);
+}
+
+static int
+stale_eq_live(void *h)
+{
+	return mlx5v_devx_to_eq(h) != NULL;
+}
+
+static void *
+stale_uar_alloc(void)
+{
+	return rte_pmd_mlx5v_devx_alloc_uar(g_dev);
+}
+
+static int
+stale_uar_free(void *h)
+{
+	return rte_pmd_mlx5v_devx_free_uar(h);
+}
+
+static int
+stale_uar_live(void *h)
+{
+	return mlx5v_devx_to_uar(h) != NULL;
+}
+
+static void *
+stale_msi_alloc(void)
+{
+	return rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+}
+
+static int
+stale_msi_free(void *h)
+{
+	return rte_pmd_mlx5v_devx_free_msi_vector(h);
+}
+
+static int
+stale_msi_live(void *h)
+{
+	return mlx5v_devx_to_msi(h) != NULL;
+}
+
+/*
+ * A stale handle stays EINVAL after a new object of its kind was created: it never names
+ * the new object, whatever address the new one gets. Each round destroys A, creates B,
+ * then destroys A again.
+ */
+static int
+stale_rounds(const struct stale_kind *k)
+{
+	void *a, *b;
+	int i;
+
+	for (i = 0; i < STALE_TRIES; i++) {
+		a = k->create();
+		TEST_ASSERT_NOT_NULL(a, "%s A, round %d: %s", k->name, i, strerror(errno));
+		TEST_ASSERT_SUCCESS(k->destroy(a), "%s: destroy A, round %d", k->name, i);
+		b = k->create();
+		TEST_ASSERT_NOT_NULL(b, "%s B, round %d: %s", k->name, i, strerror(errno));
+		TEST_ASSERT_EQUAL(k->destroy(a), EINVAL, "stale %s handle accepted, round %d "
+				  "(B %s A)", k->name, i, a == b ? "==" : "!=");
+		TEST_ASSERT(k->live(b), "%s B destroyed through A, round %d", k->name, i);
+		TEST_ASSERT_SUCCESS(k->destroy(b), "%s: destroy B, round %d", k->name, i);
+	}
+	return TEST_SUCCESS;
+}
+
+static int
+test_mlx5v_devx_stale_eq(void)
+{
+	static const struct stale_kind k = {
+		"EQ", stale_eq_create, stale_eq_destroy, stale_eq_live,
+	};
+	struct rte_pmd_mlx5v_msi_vector *m;
+	int ret;
+
+	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+	TEST_ASSERT_NOT_NULL(m, "alloc");
+	stale_vector = m->vector;
+	ret = stale_rounds(&k);
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "free");
+	return ret;
+}
+
+static int
+test_mlx5v_devx_stale_uar(void)
+{
+	static const struct stale_kind k = {
+		"UAR", stale_uar_alloc, stale_uar_free, stale_uar_live,
+	};
+
+	return stale_rounds(&k);
+}
+
+static int
+test_mlx5v_devx_stale_msi(void)
+{
+	static const struct stale_kind k = {
+		"MSI vector", stale_msi_alloc, stale_msi_free, stale_msi_live,
+	};
+
+	return stale_rounds(&k);
+}
+
+/*
+ * The public fields are the caller's to scribble on: a free acts on the object's own vector
+ * and fd, never on what the fields name. A vector dressed as another is refused.
+ */
+static int
+test_mlx5v_devx_free_msi_foreign_fields(void)
+{
+	struct rte_pmd_mlx5v_msi_vector *m1, *m2;
+	struct rte_pmd_mlx5v_msi_vector saved;
+	struct rte_pmd_mlx5v_eq *eq;
+	uint32_t eqn;
+
+	m1 = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+	m2 = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+	TEST_ASSERT(m1 != NULL && m2 != NULL, "alloc");
+	saved = *m1;
+	m1->vector = m2->vector;
+	m1->fd = m2->fd;
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_devx_free_msi_vector(m1), EINVAL,
+			  "a vector freed through another's fields");
+	TEST_ASSERT(fcntl(m2->fd, F_GETFD) >= 0, "the other vector's fd was closed");
+	eq = eq_create(4, m2->vector, 0, &eqn);
+	TEST_ASSERT_NOT_NULL(eq, "the other vector was freed");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m2), "free the other vector");
+	*m1 = saved;
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m1), "free after the restore");
+	return TEST_SUCCESS;
+}
+
+/* The same for a UAR: freeing u1 gives back u1's own page whatever page_id says. */
+static int
+test_mlx5v_devx_free_uar_foreign_fields(void)
+{
+	struct rte_pmd_mlx5v_uar *u1, *u2;
+
+	u1 = rte_pmd_mlx5v_devx_alloc_uar(g_dev);
+	u2 = rte_pmd_mlx5v_devx_alloc_uar(g_dev);
+	TEST_ASSERT(u1 != NULL && u2 != NULL, "alloc_uar");
+	TEST_ASSERT(u1->page_id != u2->page_id, "two UARs, one page");
+	u1->page_id = u2->page_id;
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_uar(u1), "free_uar");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_uar(u2), "the other UAR was freed through u1");
+	return TEST_SUCCESS;
+}
+
 #define RACE_ITERS 200
 
 struct race_arg {
@@ -2049,6 +2263,11 @@ static struct unit_test_suite mlx5v_devx_suite = {
 		TEST_CASE(test_mlx5v_devx_removal_cleanup),
 		TEST_CASE(test_mlx5v_devx_dead_device),
 		TEST_CASE(test_mlx5v_devx_double_destroy),
+		TEST_CASE(test_mlx5v_devx_stale_eq),
+		TEST_CASE(test_mlx5v_devx_stale_uar),
+		TEST_CASE(test_mlx5v_devx_stale_msi),
+		TEST_CASE(test_mlx5v_devx_free_msi_foreign_fields),
+		TEST_CASE(test_mlx5v_devx_free_uar_foreign_fields),
 		TEST_CASE(test_mlx5v_devx_concurrent_destroy),
 		TEST_CASE(test_mlx5v_devx_handles_after_removal),
 		TEST_CASES_END()

@@ -2298,6 +2298,13 @@ test_mlx5v_sim_params_devargs(void)
 	p.knobs = "fail_opcode=1,bogus=1";
 	sim = mlx5v_sim_create("ut_mlx5v_sim_bad", &p);
 	TEST_ASSERT(sim == NULL && rte_errno == EINVAL, "unknown knob accepted");
+	/* A creation string must not stall the bring-up that follows. */
+	p.knobs = "drop_opcode=0xffff,drop_hold=1";
+	sim = mlx5v_sim_create("ut_mlx5v_sim_bad", &p);
+	TEST_ASSERT(sim == NULL && rte_errno == EINVAL, "held bring-up command accepted");
+	p.knobs = "delay_opcode=0xffff,delay_ms=10001";
+	sim = mlx5v_sim_create("ut_mlx5v_sim_bad", &p);
+	TEST_ASSERT(sim == NULL && rte_errno == EINVAL, "long bring-up delay accepted");
 	p.knobs = NULL;
 	p.msix = 1;
 	sim = mlx5v_sim_create("ut_mlx5v_sim_bad", &p);
