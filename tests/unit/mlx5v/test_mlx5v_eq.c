@@ -4,7 +4,6 @@
 
 /** @file Unit tests of mlx5v_eq and mlx5v_msi: EQ lifecycle, owner bit, CI budget, dispatch. */
 
-#include <poll.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -54,10 +53,9 @@ eq_teardown(void)
 static int
 wait_fd(int fd)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN };
 	uint64_t cnt;
 
-	if (poll(&p, 1, UT_WAIT_LIMIT_MS) != 1)
+	if (!ut_fd_wait(fd))
 		return 0;
 	return read(fd, &cnt, sizeof(cnt)) == (ssize_t)sizeof(cnt);
 }

@@ -32,13 +32,11 @@
 #include "mlx5v_devx.h"
 #include "mlx5v_sim.h"
 #include "rte_pmd_mlx5v.h"
+#include "ut_common.h"
 
 #define VDEV_NAME "mlx5v_sim0"
 #define VDEV_ARGS "msix=8"
 #define NB_MSIX 8
-
-/* Every wait on the simulator is bounded by this; no test asserts how fast anything is. */
-#define WAIT_LIMIT_MS 10000
 
 /* The simulator's syndrome for "uar_page not allocated" (mlx5v_sim_priv.h). */
 #define SIM_SYND_EQ_UAR 0x51030004u
@@ -48,33 +46,6 @@ static struct mlx5v_sim *g_sim;
 static struct rte_pmd_mlx5v_uar *g_uar;
 
 /* ---- helpers ---- */
-
-static void
-sleep_ms(unsigned int ms)
-{
-	struct timespec ts;
-
-	ts.tv_sec = ms / 1000;
-	ts.tv_nsec = (long)(ms % 1000) * 1000000;
-	clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
-}
-
-static uint64_t
-heap_bytes(uint64_t *count)
-{
-	struct rte_malloc_socket_stats st;
-	uint64_t bytes = 0;
-	int s;
-
-	*count = 0;
-	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
-		if (rte_malloc_get_socket_stats(s, &st) != 0)
-			continue;
-		bytes += st.heap_allocsz_bytes;
-		*count += st.alloc_count;
-	}
-	return bytes;
-}
 
 /* Build a create_eq_in: only what a caller fills (no log_page_size, no PAS). */
 static void
@@ -148,13 +119,13 @@ wait_eq_ci(uint32_t eqn, uint32_t ci)
 	uint8_t out[RTE_PMD_MLX5V_QUERY_EQ_OUT_SIZE + 8];
 	unsigned int ms;
 
-	for (ms = 0; ms < WAIT_LIMIT_MS; ms++) {
+	for (ms = 0; ms < UT_WAIT_LIMIT_MS; ms++) {
 		if (eq_query(eqn, out, sizeof(out)) != 0)
 			return -1;
 		if (RTE_PMD_MLX5V_GET(out + RTE_PMD_MLX5V_QUERY_EQ_OUT_EQC,
 				      RTE_PMD_MLX5V_EQC_CONSUMER_COUNTER) == (ci & 0xffffff))
 			return 0;
-		sleep_ms(1);
+		ut_sleep_ms(1);
 	}
 	return -1;
 }
@@ -166,24 +137,15 @@ wait_eq_st(uint32_t eqn, uint32_t st)
 	uint8_t out[RTE_PMD_MLX5V_QUERY_EQ_OUT_SIZE + 8];
 	unsigned int ms;
 
-	for (ms = 0; ms < WAIT_LIMIT_MS; ms++) {
+	for (ms = 0; ms < UT_WAIT_LIMIT_MS; ms++) {
 		if (eq_query(eqn, out, sizeof(out)) != 0)
 			return -1;
 		if (RTE_PMD_MLX5V_GET(out + RTE_PMD_MLX5V_QUERY_EQ_OUT_EQC,
 				      RTE_PMD_MLX5V_EQC_ST) == st)
 			return 0;
-		sleep_ms(1);
+		ut_sleep_ms(1);
 	}
 	return -1;
-}
-
-/* @return 1 once fd is readable, 0 after WAIT_LIMIT_MS. */
-static int
-wait_fd(int fd)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-
-	return poll(&pfd, 1, WAIT_LIMIT_MS) == 1;
 }
 
 static void
@@ -373,7 +335,7 @@ test_mlx5v_devx_msi_fd_wired(void)
 	rte_pmd_mlx5v_eq_arm(g_uar, eqn, 0);
 	TEST_ASSERT_SUCCESS(wait_eq_st(eqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "arm not seen");
 	TEST_ASSERT_SUCCESS(gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 1), "GEN_EQE");
-	TEST_ASSERT(wait_fd(m[1]->fd), "vector %d fd not signalled", m[1]->vector);
+	TEST_ASSERT(ut_fd_wait(m[1]->fd), "vector %d fd not signalled", m[1]->vector);
 	TEST_ASSERT_EQUAL(read(m[1]->fd, &cnt, sizeof(cnt)), (ssize_t)sizeof(cnt), "read");
 	TEST_ASSERT(cnt >= 1, "count %" PRIu64, cnt);
 	/* The other vector's fd saw nothing. */
@@ -397,14 +359,14 @@ expect_create_einval(struct rte_pmd_mlx5v_dev *dev, const void *in, size_t inlen
 	unsigned int eqs = live_eqs();
 	unsigned int win = live_windows();
 
-	b0 = heap_bytes(&cnt0);
+	b0 = ut_heap_bytes(&cnt0);
 	errno = 0;
 	rte_errno = 0;
 	TEST_ASSERT_NULL(rte_pmd_mlx5v_devx_create_eq(dev, in, inlen, out, outlen),
 			 "%s accepted", what);
 	TEST_ASSERT_EQUAL(errno, EINVAL, "%s: errno %d", what, errno);
 	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "%s: rte_errno %d", what, rte_errno);
-	b1 = heap_bytes(&cnt1);
+	b1 = ut_heap_bytes(&cnt1);
 	TEST_ASSERT(b0 == b1 && cnt0 == cnt1, "%s: EAL heap leak", what);
 	TEST_ASSERT_EQUAL(live_eqs(), eqs, "%s: EQ leaked in hardware", what);
 	TEST_ASSERT_EQUAL(live_windows(), win, "%s: DMA window leaked", what);
@@ -636,7 +598,7 @@ test_mlx5v_devx_create_eremoteio(void)
 
 	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
 	TEST_ASSERT_NOT_NULL(m, "alloc");
-	b0 = heap_bytes(&c0);
+	b0 = ut_heap_bytes(&c0);
 	/* A forced firmware answer (LIM_ERR). */
 	TEST_ASSERT_SUCCESS(mlx5v_sim_fail_next_cmd(g_sim, RTE_PMD_MLX5V_CMD_OP_CREATE_EQ, 0x08,
 						    0x12345678), "knob");
@@ -662,7 +624,7 @@ test_mlx5v_devx_create_eremoteio(void)
 	/* Unwound: no EQ in hardware, no DMA window, no EAL memory, vector not busy. */
 	TEST_ASSERT_EQUAL(live_eqs(), eqs, "EQ leaked in hardware");
 	TEST_ASSERT_EQUAL(live_windows(), win, "DMA window leaked");
-	b1 = heap_bytes(&c1);
+	b1 = ut_heap_bytes(&c1);
 	TEST_ASSERT(b0 == b1 && c0 == c1, "EAL heap leak: %" PRIu64 " -> %" PRIu64, b0, b1);
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "vector left busy");
 	return TEST_SUCCESS;
@@ -681,7 +643,7 @@ test_mlx5v_devx_create_enomem(void)
 
 	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
 	TEST_ASSERT_NOT_NULL(m, "alloc");
-	b0 = heap_bytes(&c0);
+	b0 = ut_heap_bytes(&c0);
 	/* 2^22 EQEs of 64 bytes = 256 MiB, all of -m 256. */
 	eq_in_build(in, sizeof(in), 22, g_uar->page_id, m->vector, 0);
 	errno = 0;
@@ -692,7 +654,7 @@ test_mlx5v_devx_create_enomem(void)
 	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CMDS), cmds,
 			  "a command was sent");
 	TEST_ASSERT_EQUAL(live_windows(), win, "DMA window leaked");
-	b1 = heap_bytes(&c1);
+	b1 = ut_heap_bytes(&c1);
 	TEST_ASSERT(b0 == b1 && c0 == c1, "EAL heap leak");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "vector left busy");
 	return TEST_SUCCESS;
@@ -719,7 +681,7 @@ test_mlx5v_devx_create_dma_map_fails(void)
 	eq_in_build(in, sizeof(in), 4, g_uar->page_id, m->vector, 0);
 	cmds = mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CMDS);
 	win = live_windows();
-	b0 = heap_bytes(&c0);
+	b0 = ut_heap_bytes(&c0);
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "fail_dma_map", 1), "knob");
 	errno = 0;
 	TEST_ASSERT_NULL(rte_pmd_mlx5v_devx_create_eq(g_dev, in, sizeof(in), out, sizeof(out)),
@@ -729,7 +691,7 @@ test_mlx5v_devx_create_dma_map_fails(void)
 	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CMDS), cmds,
 			  "a command was sent");
 	TEST_ASSERT_EQUAL(live_windows(), win, "DMA window leaked");
-	b1 = heap_bytes(&c1);
+	b1 = ut_heap_bytes(&c1);
 	TEST_ASSERT(b0 == b1 && c0 == c1, "EAL heap leak");
 	/* The knob is spent: the same create now works, then everything is released. */
 	eq = rte_pmd_mlx5v_devx_create_eq(g_dev, in, sizeof(in), out, sizeof(out));
@@ -763,13 +725,13 @@ test_mlx5v_devx_dead_device(void)
 	eq_in_build(in, sizeof(in), 4, u->page_id, m->vector, 0);
 	eq = rte_pmd_mlx5v_devx_create_eq(dev, in, sizeof(in), out, sizeof(out));
 	TEST_ASSERT_NOT_NULL(eq, "create");
-	b0 = heap_bytes(&c0);
+	b0 = ut_heap_bytes(&c0);
 	mlx5v_dev_set_dead((struct mlx5v_dev *)dev, MLX5V_DEAD_USER);
 	errno = 0;
 	TEST_ASSERT_NULL(rte_pmd_mlx5v_devx_create_eq(dev, in, sizeof(in), out, sizeof(out)),
 			 "create on a dead device");
 	TEST_ASSERT_EQUAL(errno, ENOLINK, "errno %d", errno);
-	b1 = heap_bytes(&c1);
+	b1 = ut_heap_bytes(&c1);
 	TEST_ASSERT(b0 == b1 && c0 == c1, "failed create leaked EAL memory");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy on a dead device");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "free");
@@ -791,13 +753,13 @@ test_mlx5v_devx_destroy_frees_buffer(void)
 
 	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
 	TEST_ASSERT_NOT_NULL(m, "alloc");
-	b0 = heap_bytes(&c0);
+	b0 = ut_heap_bytes(&c0);
 	eq = eq_create(10, m->vector, 0, &eqn);
 	TEST_ASSERT_NOT_NULL(eq, "create");
-	b1 = heap_bytes(&c1);
+	b1 = ut_heap_bytes(&c1);
 	TEST_ASSERT(b1 >= b0 + 64 * 1024, "a 64 KiB ring is not EAL memory");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
-	b2 = heap_bytes(&c2);
+	b2 = ut_heap_bytes(&c2);
 	/* rdma-core leaks vaddr here (§12 #1). */
 	TEST_ASSERT(b2 == b0 && c2 == c0, "EAL heap %" PRIu64 " -> %" PRIu64 " after destroy",
 		    b0, b2);
@@ -1035,7 +997,7 @@ test_mlx5v_devx_multi_lcore(void)
 	for (round = 0; round < 2; round++) {
 		if (round == 1) {
 			win = live_windows();
-			b0 = heap_bytes(&c0);
+			b0 = ut_heap_bytes(&c0);
 		}
 		sm.errors = 0;
 		sw.errors = 0;
@@ -1050,7 +1012,7 @@ test_mlx5v_devx_multi_lcore(void)
 	}
 	TEST_ASSERT_EQUAL(live_windows(), win, "DMA windows leaked: %u -> %u", win,
 			  live_windows());
-	b1 = heap_bytes(&c1);
+	b1 = ut_heap_bytes(&c1);
 	TEST_ASSERT(b0 == b1 && c0 == c1, "EAL heap leak");
 	return TEST_SUCCESS;
 }
@@ -1189,7 +1151,7 @@ test_mlx5v_devx_helpers_arm_both_orders(void)
 	TEST_ASSERT_SUCCESS(gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 1), "gen");
 	TEST_ASSERT_SUCCESS(wait_eq_st(eqn, RTE_PMD_MLX5V_EQC_ST_FIRED), "unarmed EQ state");
 	rte_pmd_mlx5v_eq_arm(g_uar, eqn, ci);
-	TEST_ASSERT(wait_fd(m->fd), "arm with a pending EQE did not interrupt");
+	TEST_ASSERT(ut_fd_wait(m->fd), "arm with a pending EQE did not interrupt");
 	drain_fd(m->fd);
 	TEST_ASSERT_NOT_NULL(rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 16, ci), "EQE");
 	ci++;
@@ -1197,7 +1159,7 @@ test_mlx5v_devx_helpers_arm_both_orders(void)
 	rte_pmd_mlx5v_eq_arm(g_uar, eqn, ci);
 	TEST_ASSERT_SUCCESS(wait_eq_st(eqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "not armed");
 	TEST_ASSERT_SUCCESS(gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 2), "gen");
-	TEST_ASSERT(wait_fd(m->fd), "EQE on an armed EQ did not interrupt");
+	TEST_ASSERT(ut_fd_wait(m->fd), "EQE on an armed EQ did not interrupt");
 	drain_fd(m->fd);
 	TEST_ASSERT_SUCCESS(wait_eq_st(eqn, RTE_PMD_MLX5V_EQC_ST_FIRED), "not FIRED");
 	TEST_ASSERT_NOT_NULL(rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 16, ci), "EQE");
@@ -1241,19 +1203,6 @@ ev_any_cb(struct mlx5v_dev *dev, uint32_t eqn, const uint8_t *eqe, void *arg)
 }
 
 static int
-wait_count(const uint32_t *cnt, uint32_t target)
-{
-	unsigned int ms;
-
-	for (ms = 0; ms < WAIT_LIMIT_MS; ms++) {
-		if (__atomic_load_n(cnt, __ATOMIC_ACQUIRE) >= target)
-			return 0;
-		sleep_ms(1);
-	}
-	return -1;
-}
-
-static int
 test_mlx5v_devx_intr_callback(void)
 {
 	struct rte_pmd_mlx5v_msi_vector *m;
@@ -1282,12 +1231,12 @@ test_mlx5v_devx_intr_callback(void)
 	/* Raised one at a time and in bursts: every EQE reaches its handler. */
 	for (i = 0; i < 3; i++) {
 		TEST_ASSERT_SUCCESS(gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_PORT_CHANGE, 4, i), "gen");
-		TEST_ASSERT_SUCCESS(wait_count(&l->n[RTE_PMD_MLX5V_EVENT_PORT_CHANGE], i + 1),
-				    "port event %d not dispatched", i);
+		TEST_ASSERT_SUCCESS(ut_wait_counter32(&l->n[RTE_PMD_MLX5V_EVENT_PORT_CHANGE],
+						      i + 1), "port event %d not dispatched", i);
 	}
 	for (i = 0; i < 40; i++)
 		TEST_ASSERT_SUCCESS(gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, i), "gen");
-	TEST_ASSERT_SUCCESS(wait_count(&l->any, 40), "default handler got %u", l->any);
+	TEST_ASSERT_SUCCESS(ut_wait_counter32(&l->any, 40), "default handler got %u", l->any);
 	TEST_ASSERT_EQUAL(l->last[RTE_PMD_MLX5V_EVENT_PORT_CHANGE][RTE_PMD_MLX5V_EQE_DATA_OFF],
 			  2, "last port EQE");
 	mlx5v_devx_eq_stats_get(deq, &st);
@@ -1381,13 +1330,13 @@ wait_cq_st(uint32_t cqn, uint32_t st)
 	memset(in, 0, sizeof(in));
 	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_QUERY_CQ);
 	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_DESTROY_CQ_IN_CQN, cqn);
-	for (ms = 0; ms < WAIT_LIMIT_MS; ms++) {
+	for (ms = 0; ms < UT_WAIT_LIMIT_MS; ms++) {
 		if (rte_pmd_mlx5v_devx_general_cmd(g_dev, in, sizeof(in), out, sizeof(out)) != 0)
 			return -1;
 		if (RTE_PMD_MLX5V_GET(out + RTE_PMD_MLX5V_QUERY_CQ_OUT_CQC,
 				      RTE_PMD_MLX5V_CQC_ST) == st)
 			return 0;
-		sleep_ms(1);
+		ut_sleep_ms(1);
 	}
 	return -1;
 }
@@ -1430,7 +1379,7 @@ epoll_waiter_main(void *arg)
 		return 0;
 	}
 	w->ready = 1;
-	w->nev = rte_epoll_wait(RTE_EPOLL_PER_THREAD, out, 1, WAIT_LIMIT_MS);
+	w->nev = rte_epoll_wait(RTE_EPOLL_PER_THREAD, out, 1, UT_WAIT_LIMIT_MS);
 	if (w->nev == 1)
 		w->data = out[0].epdata.data;
 	rte_epoll_ctl(RTE_EPOLL_PER_THREAD, EPOLL_CTL_DEL, w->fd, &ev);
@@ -1471,8 +1420,8 @@ test_mlx5v_devx_e2e_cq_msi_epoll(void)
 	memset(&w, 0, sizeof(w));
 	w.fd = m->fd;
 	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(epoll_waiter_main, &w, worker), "launch");
-	for (ms = 0; ms < WAIT_LIMIT_MS && !w.ready; ms++)
-		sleep_ms(1);
+	for (ms = 0; ms < UT_WAIT_LIMIT_MS && !w.ready; ms++)
+		ut_sleep_ms(1);
 	TEST_ASSERT(w.ready && w.nev != -1, "waiter not ready");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_post_cqe(g_sim, cq.cqn, 0x2, 64), "post CQE");
 	rte_eal_wait_lcore(worker);
@@ -1537,7 +1486,7 @@ test_mlx5v_devx_e2e_async_port_cq_error(void)
 	/* Port 1 goes down. */
 	TEST_ASSERT(mlx5v_sim_port_event(g_sim, 1, RTE_PMD_MLX5V_PORT_CHANGE_DOWN) >= 1,
 		    "port event reached no EQ");
-	TEST_ASSERT_SUCCESS(wait_count(&l->n[RTE_PMD_MLX5V_EVENT_PORT_CHANGE], 1), "port");
+	TEST_ASSERT_SUCCESS(ut_wait_counter32(&l->n[RTE_PMD_MLX5V_EVENT_PORT_CHANGE], 1), "port");
 	e = l->last[RTE_PMD_MLX5V_EVENT_PORT_CHANGE];
 	TEST_ASSERT_EQUAL(e[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF], RTE_PMD_MLX5V_PORT_CHANGE_DOWN,
 			  "sub_type");
@@ -1546,7 +1495,7 @@ test_mlx5v_devx_e2e_async_port_cq_error(void)
 	for (i = 0; i <= cq->nent + 1 && ret != -ENOSPC; i++)
 		ret = mlx5v_sim_post_cqe(g_sim, cq->cqn, 0x2, 64);
 	TEST_ASSERT_EQUAL(ret, -ENOSPC, "no overrun after %u CQEs", i);
-	TEST_ASSERT_SUCCESS(wait_count(&l->n[RTE_PMD_MLX5V_EVENT_CQ_ERROR], 1), "CQ error");
+	TEST_ASSERT_SUCCESS(ut_wait_counter32(&l->n[RTE_PMD_MLX5V_EVENT_CQ_ERROR], 1), "CQ error");
 	e = l->last[RTE_PMD_MLX5V_EVENT_CQ_ERROR];
 	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_prm_get(e + RTE_PMD_MLX5V_EQE_CQ_ERR_CQN_OFF, 0, 23, 0),
 			  cq->cqn, "cqn");
@@ -1554,7 +1503,8 @@ test_mlx5v_devx_e2e_async_port_cq_error(void)
 			  RTE_PMD_MLX5V_CQ_ERR_SYND_OVERRUN, "syndrome");
 	/* Port 1 comes back. */
 	mlx5v_sim_port_event(g_sim, 1, RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE);
-	TEST_ASSERT_SUCCESS(wait_count(&l->n[RTE_PMD_MLX5V_EVENT_PORT_CHANGE], 2), "port up");
+	TEST_ASSERT_SUCCESS(ut_wait_counter32(&l->n[RTE_PMD_MLX5V_EVENT_PORT_CHANGE], 2),
+			    "port up");
 	TEST_ASSERT_SUCCESS(mlx5v_devx_cq_destroy(cq), "CQ destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(aeq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(ceq), "destroy");
@@ -1589,7 +1539,7 @@ test_mlx5v_devx_cq_helper(void)
 	TEST_ASSERT_SUCCESS(wait_eq_st(eqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "EQ arm");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_post_cqe(g_sim, cq->cqn, 0x0, 128), "post");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_post_cqe(g_sim, cq->cqn, 0x0, 128), "post");
-	TEST_ASSERT(wait_fd(m->fd), "no MSI");
+	TEST_ASSERT(ut_fd_wait(m->fd), "no MSI");
 	TEST_ASSERT_EQUAL(mlx5v_devx_cq_poll(cq), 2, "CQEs");
 	TEST_ASSERT_EQUAL(cq->dbrec[0], rte_cpu_to_be_32(2), "dbrec ci");
 	/* One completion EQE: the CQ fired once and must be re-armed. */
@@ -1616,7 +1566,7 @@ test_mlx5v_devx_removal_cleanup(void)
 	uint8_t out[RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE];
 	uint64_t c0, c1, b0, b1;
 
-	b0 = heap_bytes(&c0);
+	b0 = ut_heap_bytes(&c0);
 	TEST_ASSERT_SUCCESS(rte_vdev_init("mlx5v_sim1", "msix=4"), "vdev");
 	dev = rte_pmd_mlx5v_dev_get("mlx5v_sim1");
 	TEST_ASSERT_NOT_NULL(dev, "dev");
@@ -1629,8 +1579,8 @@ test_mlx5v_devx_removal_cleanup(void)
 	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_intr_start(mlx5v_devx_to_eq(eq)), "intr");
 	TEST_ASSERT_SUCCESS(rte_vdev_uninit("mlx5v_sim1"), "uninit");
 	/* The context is freed by an alarm after the core's hook walk. */
-	sleep_ms(20);
-	b1 = heap_bytes(&c1);
+	ut_sleep_ms(20);
+	b1 = ut_heap_bytes(&c1);
 	TEST_ASSERT(b0 == b1 && c0 == c1, "EAL heap %" PRIu64 " -> %" PRIu64, b0, b1);
 	TEST_ASSERT_NULL(rte_pmd_mlx5v_dev_get("mlx5v_sim1"), "device still found");
 	return TEST_SUCCESS;
@@ -1807,7 +1757,7 @@ test_mlx5v_devx_handles_after_removal(void)
 
 	buf = rte_zmalloc("devx_removal", 4096, 4096);
 	TEST_ASSERT_NOT_NULL(buf, "buffer");
-	b0 = heap_bytes(&c0);
+	b0 = ut_heap_bytes(&c0);
 	TEST_ASSERT_SUCCESS(rte_vdev_init("mlx5v_sim3", "msix=4"), "vdev");
 	dev = rte_pmd_mlx5v_dev_get("mlx5v_sim3");
 	TEST_ASSERT_NOT_NULL(dev, "dev");
@@ -1872,7 +1822,7 @@ test_mlx5v_devx_handles_after_removal(void)
 	TEST_ASSERT_NULL(rte_pmd_mlx5v_dev_get("mlx5v_sim3"), "device still found");
 	TEST_ASSERT_EQUAL(errno, ENODEV, "errno %d", errno);
 	/* Everything the application left was released, in the device and in EAL memory. */
-	b1 = heap_bytes(&c1);
+	b1 = ut_heap_bytes(&c1);
 	TEST_ASSERT(b0 == b1 && c0 == c1, "EAL heap %" PRIu64 " -> %" PRIu64, b0, b1);
 
 	/* A new device under the same name: a full cycle with new handles. */
@@ -1897,7 +1847,7 @@ test_mlx5v_devx_handles_after_removal(void)
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "free_msi");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_uar(u), "free_uar");
 	TEST_ASSERT_SUCCESS(rte_vdev_uninit("mlx5v_sim3"), "uninit again");
-	b1 = heap_bytes(&c1);
+	b1 = ut_heap_bytes(&c1);
 	TEST_ASSERT(b0 == b1 && c0 == c1, "EAL heap %" PRIu64 " -> %" PRIu64, b0, b1);
 	rte_free(buf);
 	return TEST_SUCCESS;

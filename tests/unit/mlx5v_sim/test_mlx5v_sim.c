@@ -6,11 +6,9 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <rte_byteorder.h>
@@ -24,9 +22,8 @@
 #include "mlx5v_prm.h"
 #include "mlx5v_sim.h"
 #include "mlx5v_sim_priv.h"
+#include "ut_common.h"
 
-/* Every wait on the engine is bounded by this; no test asserts how fast anything is. */
-#define WAIT_LIMIT_MS 10000
 #define UT_NBLK 16                   /* mailbox blocks per direction and per slot */
 #define UT_MBOX_STRIDE 1024          /* blocks 1 KiB apart: the model's alignment rule */
 #define UT_NPAGES 64                 /* firmware pages the tests can give */
@@ -51,16 +48,6 @@ static uint8_t g_token;
 static uint32_t g_uar;               /* UAR allocated by ut_bringup() */
 
 /* ---------------------------------------------------------------- helpers */
-
-static void
-ut_sleep_ms(unsigned int ms)
-{
-	struct timespec ts;
-
-	ts.tv_sec = ms / 1000;
-	ts.tv_nsec = (long)(ms % 1000) * 1000000;
-	nanosleep(&ts, NULL);
-}
 
 static void *
 ut_alloc(size_t len, size_t align, uint64_t *iova)
@@ -153,7 +140,7 @@ ut_wait(unsigned int slot)
 	volatile uint8_t *so = g_cmdq + slot * MLX5V_CMD_ENT_SIZE + MLX5V_CMD_ENT_STATUS_OWN;
 	unsigned int i;
 
-	for (i = 0; i < WAIT_LIMIT_MS * 10; i++) {
+	for (i = 0; i < UT_WAIT_LIMIT_MS * 10; i++) {
 		if (!(*so & MLX5V_CMD_OWNER_HW)) {
 			rte_rmb();
 			return *so >> 1;
@@ -349,12 +336,10 @@ ut_setup_params(const struct mlx5v_sim_params *p)
 	q = g_cmdq_iova;
 	mlx5v_hw_wr32(&g_hw, MLX5V_ISEG_CMDQ_ADDR_H, (uint32_t)(q >> 32));
 	mlx5v_hw_wr32(&g_hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ, (uint32_t)q);
-	for (i = 0; i < WAIT_LIMIT_MS; i++) {
-		if (!(mlx5v_hw_rd32(&g_hw, MLX5V_ISEG_INITIALIZING) & MLX5V_ISEG_INITIALIZING_BIT))
-			return TEST_SUCCESS;
-		ut_sleep_ms(1);
-	}
-	return TEST_FAILED;
+	if (UT_WAIT_FOR(!(mlx5v_hw_rd32(&g_hw, MLX5V_ISEG_INITIALIZING) &
+			  MLX5V_ISEG_INITIALIZING_BIT)) != 0)
+		return TEST_FAILED;
+	return TEST_SUCCESS;
 }
 
 static int
@@ -512,7 +497,7 @@ ut_sync(uint32_t uar)
 	uint8_t out[0x70];
 	unsigned int i;
 
-	for (i = 0; i < WAIT_LIMIT_MS * 10; i++) {
+	for (i = 0; i < UT_WAIT_LIMIT_MS * 10; i++) {
 		if (p[0x20 / 4] == 0 && p[0x24 / 4] == 0 && p[0x40 / 4] == 0 &&
 				p[0x48 / 4] == 0)
 			break;
@@ -545,7 +530,7 @@ ut_eqe_wait(const struct ut_ring *r, uint32_t ci)
 {
 	unsigned int i;
 
-	for (i = 0; i < WAIT_LIMIT_MS * 10; i++) {
+	for (i = 0; i < UT_WAIT_LIMIT_MS * 10; i++) {
 		if (ut_eqe_ready(r, ci)) {
 			rte_rmb();
 			return r->buf + (ci & (r->nent - 1)) * 64;
@@ -570,9 +555,7 @@ ut_msi_read(int fd)
 static uint64_t
 ut_msi_wait(int fd)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-
-	if (poll(&pfd, 1, WAIT_LIMIT_MS) != 1)
+	if (!ut_fd_wait(fd))
 		return 0;
 	return ut_msi_read(fd);
 }
@@ -660,7 +643,6 @@ test_mlx5v_sim_iseg_readback(void)
 {
 	uint32_t v;
 	uint32_t c0;
-	unsigned int i;
 
 	v = mlx5v_hw_rd32(&g_hw, MLX5V_ISEG_CMDIF_REV_FW_SUB);
 	TEST_ASSERT_EQUAL(v >> 16, (uint32_t)MLX5V_CMDIF_REV, "cmdif rev %u", v >> 16);
@@ -694,12 +676,8 @@ test_mlx5v_sim_iseg_readback(void)
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "health_period_ms", 1), "knob");
 	c0 = mlx5v_hw_rd32(&g_hw, MLX5V_ISEG_HEALTH_COUNTER);
 	TEST_ASSERT_EQUAL(c0 >> 24, 0u, "health counter bits 31:24");
-	for (i = 0; i < WAIT_LIMIT_MS; i++) {
-		if (mlx5v_hw_rd32(&g_hw, MLX5V_ISEG_HEALTH_COUNTER) != c0)
-			break;
-		ut_sleep_ms(1);
-	}
-	TEST_ASSERT(i < WAIT_LIMIT_MS, "health counter never advanced");
+	TEST_ASSERT_SUCCESS(UT_WAIT_FOR(mlx5v_hw_rd32(&g_hw, MLX5V_ISEG_HEALTH_COUNTER) != c0),
+			    "health counter never advanced");
 	return TEST_SUCCESS;
 }
 
@@ -711,7 +689,7 @@ test_mlx5v_sim_iseg_boot_delay(void)
 	struct mlx5v_hw hw;
 	uint64_t misuse = UT_CTR(DB_MISUSE);
 	uint8_t out[0x70];
-	unsigned int i;
+	int ret;
 
 	/* A long boot delay via the knob: "initializing" is set, the address write changes
 	 * nothing (§1.3 model rule), and a doorbell now is a driver bug.
@@ -747,13 +725,10 @@ test_mlx5v_sim_iseg_boot_delay(void)
 	sim = mlx5v_sim_create("ut_mlx5v_sim_boot", &p);
 	TEST_ASSERT_NOT_NULL(sim, "create");
 	mlx5v_sim_hw_init(sim, &hw);
-	for (i = 0; i < WAIT_LIMIT_MS; i++) {
-		if (!(mlx5v_hw_rd32(&hw, MLX5V_ISEG_INITIALIZING) & MLX5V_ISEG_INITIALIZING_BIT))
-			break;
-		ut_sleep_ms(1);
-	}
+	ret = UT_WAIT_FOR(!(mlx5v_hw_rd32(&hw, MLX5V_ISEG_INITIALIZING) &
+			    MLX5V_ISEG_INITIALIZING_BIT));
 	mlx5v_sim_destroy(sim);
-	TEST_ASSERT(i < WAIT_LIMIT_MS, "initializing never cleared");
+	TEST_ASSERT_SUCCESS(ret, "initializing never cleared");
 	return TEST_SUCCESS;
 }
 
@@ -1953,7 +1928,6 @@ test_mlx5v_sim_health(void)
 {
 	uint32_t v1;
 	uint32_t v2;
-	unsigned int i;
 	uint8_t in[16];
 	uint8_t out[16];
 
@@ -1964,12 +1938,8 @@ test_mlx5v_sim_health(void)
 	v2 = mlx5v_hw_rd32(&g_hw, MLX5V_ISEG_HEALTH_COUNTER);
 	TEST_ASSERT_EQUAL(v1, v2, "frozen counter moved");
 	mlx5v_sim_health_freeze(g_sim, 0);
-	for (i = 0; i < WAIT_LIMIT_MS; i++) {
-		if (mlx5v_hw_rd32(&g_hw, MLX5V_ISEG_HEALTH_COUNTER) != v1)
-			break;
-		ut_sleep_ms(1);
-	}
-	TEST_ASSERT(i < WAIT_LIMIT_MS, "counter did not resume");
+	TEST_ASSERT_SUCCESS(UT_WAIT_FOR(mlx5v_hw_rd32(&g_hw, MLX5V_ISEG_HEALTH_COUNTER) != v1),
+			    "counter did not resume");
 	/* Fatal syndrome (§4.3 sensor 5) and its clearing. */
 	mlx5v_sim_health_fatal(g_sim, MLX5V_HEALTH_SYND_HW_UNRECOVERABLE_ERR);
 	TEST_ASSERT_EQUAL(mlx5v_hw_rd32(&g_hw, MLX5V_HEALTH_RFR), MLX5V_HEALTH_RFR_BIT, "RFR");
