@@ -22,6 +22,19 @@
 #include "mlx5v_sim.h"
 #include "ut_common.h"
 
+/** Probe name with args on the EAL vdev bus, as an application does. @return 0 or -1. */
+static inline int
+ut_vdev_up(const char *name, const char *args, struct mlx5v_dev **dev, struct mlx5v_sim **sim)
+{
+	if (rte_vdev_init(name, args) != 0) {
+		printf("rte_vdev_init(%s, %s) failed\n", name, args);
+		return -1;
+	}
+	*dev = mlx5v_dev_get(name);
+	*sim = mlx5v_sim_get(name);
+	return *dev != NULL && *sim != NULL ? 0 : -1;
+}
+
 /** A device built directly on a simulator (no vdev), so the model outlives a failed load. */
 struct ut_dev {
 	struct mlx5v_sim *sim;
