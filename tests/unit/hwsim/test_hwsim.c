@@ -25,7 +25,7 @@
 #include "hwsim_mmio.h"
 #include "hwsim_thread.h"
 
-#include "ut_wait.h"
+#include "ut_common.h"
 
 /*
  * DMA windows
@@ -671,10 +671,10 @@ test_hwsim_engine_start_stop(void)
 	TEST_ASSERT_SUCCESS(hwsim_engine_start(c.e), "start");
 	TEST_ASSERT_EQUAL(hwsim_engine_start(c.e), -EBUSY, "double start");
 	/* The work passes, then idle passes: the engine keeps polling while idle. */
-	TEST_ASSERT_SUCCESS(wait_counter(&c.calls, c.work_passes + 20), "engine did not poll");
+	TEST_ASSERT_SUCCESS(ut_wait_counter(&c.calls, c.work_passes + 20), "engine did not poll");
 	hwsim_engine_stop(c.e);
 	before = __atomic_load_n(&c.calls, __ATOMIC_ACQUIRE);
-	sleep_ms(20);
+	ut_sleep_ms(20);
 	TEST_ASSERT_EQUAL(__atomic_load_n(&c.calls, __ATOMIC_ACQUIRE), before,
 			  "engine ran after stop returned");
 	hwsim_engine_stop(c.e);	/* stopping twice is safe */
@@ -682,10 +682,10 @@ test_hwsim_engine_start_stop(void)
 	/* Restart works, with new back-off bounds. */
 	hwsim_engine_set_idle(c.e, 0, 0);	/* clamped to 1 us */
 	TEST_ASSERT_SUCCESS(hwsim_engine_start(c.e), "restart");
-	TEST_ASSERT_SUCCESS(wait_counter(&c.calls, before + 20), "restarted engine idle");
+	TEST_ASSERT_SUCCESS(ut_wait_counter(&c.calls, before + 20), "restarted engine idle");
 	hwsim_engine_destroy(c.e);	/* stops first */
 	before = __atomic_load_n(&c.calls, __ATOMIC_ACQUIRE);
-	sleep_ms(20);
+	ut_sleep_ms(20);
 	TEST_ASSERT_EQUAL(__atomic_load_n(&c.calls, __ATOMIC_ACQUIRE), before,
 			  "engine ran after destroy");
 	return TEST_SUCCESS;
@@ -707,10 +707,10 @@ test_hwsim_engine_kick(void)
 	 */
 	hwsim_engine_set_idle(c.e, 3600u * 1000000u, 3600u * 1000000u);
 	TEST_ASSERT_SUCCESS(hwsim_engine_start(c.e), "start");
-	TEST_ASSERT_SUCCESS(wait_counter(&c.calls, 1), "first pass did not run");
+	TEST_ASSERT_SUCCESS(ut_wait_counter(&c.calls, 1), "first pass did not run");
 	for (n = 2; n <= 5; n++) {
 		hwsim_engine_kick(c.e);
-		TEST_ASSERT_SUCCESS(wait_counter(&c.calls, n), "kick %" PRIu64 " lost", n);
+		TEST_ASSERT_SUCCESS(ut_wait_counter(&c.calls, n), "kick %" PRIu64 " lost", n);
 	}
 	/* Stop must wake the sleeping engine too, or this join would take an hour. */
 	hwsim_engine_stop(c.e);
@@ -730,7 +730,7 @@ test_hwsim_engine_is_self(void)
 	TEST_ASSERT_NOT_NULL(c.e, "create failed");
 	TEST_ASSERT_EQUAL(hwsim_engine_is_self(c.e), 0, "self before start");
 	TEST_ASSERT_SUCCESS(hwsim_engine_start(c.e), "start");
-	TEST_ASSERT_SUCCESS(wait_counter(&c.calls, 1), "engine did not poll");
+	TEST_ASSERT_SUCCESS(ut_wait_counter(&c.calls, 1), "engine did not poll");
 	TEST_ASSERT_EQUAL(c.self, 1, "is_self false on the engine thread");
 	TEST_ASSERT_EQUAL(hwsim_engine_is_self(c.e), 0, "is_self true on the test thread");
 	TEST_ASSERT(strcmp(c.tname, "ut_self_0123456") == 0, "thread name '%s'", c.tname);
@@ -752,8 +752,8 @@ test_hwsim_engine_stop_from_self(void)
 	c.e = hwsim_engine_create("ut_selfstop", engine_poll, &c);
 	TEST_ASSERT_NOT_NULL(c.e, "create failed");
 	TEST_ASSERT_SUCCESS(hwsim_engine_start(c.e), "start");
-	TEST_ASSERT_SUCCESS(wait_counter(&c.calls, 5), "engine did not poll");
-	sleep_ms(20);
+	TEST_ASSERT_SUCCESS(ut_wait_counter(&c.calls, 5), "engine did not poll");
+	ut_sleep_ms(20);
 	TEST_ASSERT_EQUAL(__atomic_load_n(&c.calls, __ATOMIC_ACQUIRE), 5,
 			  "engine kept running after stopping itself");
 	/* The thread has ended but is not joined: start refuses until stop joins it. */
@@ -761,7 +761,7 @@ test_hwsim_engine_stop_from_self(void)
 	hwsim_engine_stop(c.e);
 	c.stop_at = 0;
 	TEST_ASSERT_SUCCESS(hwsim_engine_start(c.e), "restart");
-	TEST_ASSERT_SUCCESS(wait_counter(&c.calls, 50), "restarted engine did not poll");
+	TEST_ASSERT_SUCCESS(ut_wait_counter(&c.calls, 50), "restarted engine did not poll");
 	hwsim_engine_destroy(c.e);
 	return TEST_SUCCESS;
 }
@@ -773,7 +773,7 @@ test_hwsim_now_ns(void)
 	uint64_t t1;
 
 	t0 = hwsim_now_ns();
-	sleep_ms(2);
+	ut_sleep_ms(2);
 	t1 = hwsim_now_ns();
 	/* A monotonic clock cannot show less than the time slept on that same clock. */
 	TEST_ASSERT(t1 >= t0 + 2000000, "clock advanced %" PRIu64 " ns over 2 ms", t1 - t0);

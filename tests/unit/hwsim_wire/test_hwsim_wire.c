@@ -35,7 +35,7 @@
 #include "hwsim_fault.h"
 #include "hwsim_wire.h"
 
-#include "ut_wait.h"
+#include "ut_common.h"
 
 /* IEEE 802 local experimental EtherType: nothing else in a test namespace sends it. */
 #define TEST_ETHERTYPE 0x88b5
@@ -562,7 +562,7 @@ test_hwsim_wire_pair_destroy_while_sending(void)
 		if (b == NULL)
 			break;
 		/* Let some frames through before unplugging again. */
-		wait_counter(&tb.frames, ld(&tb.frames) + 1);
+		ut_wait_counter(&tb.frames, ld(&tb.frames) + 1);
 		hwsim_wire_port_destroy(b);
 	}
 	__atomic_store_n(&sa.stop, 1, __ATOMIC_RELEASE);
@@ -778,7 +778,7 @@ ns_recv_marked(int s, uint8_t seq, uint8_t *buf, size_t size)
 	unsigned int ms;
 	ssize_t n;
 
-	for (ms = 0; ms < WAIT_LIMIT_MS; ms += 10) {
+	for (ms = 0; ms < UT_WAIT_LIMIT_MS; ms += 10) {
 		if (poll(&pfd, 1, 10) <= 0)
 			continue;
 		while ((n = recv(s, buf, size, 0)) > 0) {
@@ -799,19 +799,13 @@ tap_env_cleanup(struct tap_env *env)
 	env->ns_made = 0;
 }
 
-/* @return 0 once the port has dropped a received frame, -1 after WAIT_LIMIT_MS. */
+/* @return 0 once the port has dropped a received frame, -1 after UT_WAIT_LIMIT_MS. */
 static int
 wait_rx_dropped(const struct hwsim_wire_port *p)
 {
 	struct hwsim_wire_stats st;
-	unsigned int ms;
 
-	for (ms = 0; ms < WAIT_LIMIT_MS; ms++) {
-		if (hwsim_wire_stats_get(p, &st) == 0 && st.rx_dropped > 0)
-			return 0;
-		sleep_ms(1);
-	}
-	return -1;
+	return UT_WAIT_FOR(hwsim_wire_stats_get(p, &st) == 0 && st.rx_dropped > 0);
 }
 
 static int
@@ -877,7 +871,7 @@ test_hwsim_wire_tap_netns(void)
 		printf("packet socket send: %s\n", strerror(errno));
 		goto out;
 	}
-	if (wait_counter(&tp.frames, 1) != 0) {
+	if (ut_wait_counter(&tp.frames, 1) != 0) {
 		printf("the frame from the kernel did not arrive\n");
 		goto out;
 	}

@@ -20,24 +20,11 @@
 #include <rte_pmd_mlx4v.h>
 
 #include "mlx4v_sim.h"
+#include "ut_common.h"
 
 /* Every wait is bounded: up to this many polls of the device model. */
 #define MLX4V_TEST_POLLS 20000
 #define MLX4V_TEST_POLL_US 100
-
-/** EAL heap bytes in use over all sockets. */
-static inline size_t
-mlx4v_test_heap_used(void)
-{
-	struct rte_malloc_socket_stats st;
-	size_t used = 0;
-	int s;
-
-	for (s = 0; s < RTE_MAX_NUMA_NODES; s++)
-		if (rte_malloc_get_socket_stats(s, &st) == 0)
-			used += st.heap_allocsz_bytes;
-	return used;
-}
 
 /** A consumer of the raw views, with its own indexes, as a PMD keeps them. */
 struct mlx4v_test_sq {

@@ -136,7 +136,7 @@ class_setup(void)
 {
 	g_nlog = 0;
 	g_fail_probe = NULL;
-	g_heap = mlx4v_test_heap_used();
+	g_heap = ut_heap_bytes(NULL);
 	return TEST_SUCCESS;
 }
 
@@ -155,7 +155,7 @@ ct_nothing_left(void)
 		rte_pmd_mlx4v_dev_close(h);
 	TEST_ASSERT_NULL(h, "device still registered");
 	TEST_ASSERT_NULL(mlx4v_sim_get(CT_DEV), "simulator still alive");
-	TEST_ASSERT_EQUAL(mlx4v_test_heap_used(), g_heap, "EAL memory leaked");
+	TEST_ASSERT_EQUAL(ut_heap_bytes(NULL), g_heap, "EAL memory leaked");
 	return TEST_SUCCESS;
 }
 

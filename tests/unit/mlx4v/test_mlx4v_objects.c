@@ -76,7 +76,7 @@ test_mlx4v_objects_lifecycle_no_leak(void)
 	int round, s;
 
 	for (round = 0; round < 2; round++) {
-		heap0 = mlx4v_test_heap_used();
+		heap0 = ut_heap_bytes(NULL);
 		mem = rte_zmalloc(NULL, 65536, 4096);
 		pd = rte_pmd_mlx4v_alloc_pd(g_dev);
 		TEST_ASSERT(mem != NULL && pd != NULL, "pd");
@@ -116,8 +116,8 @@ test_mlx4v_objects_lifecycle_no_leak(void)
 		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "dealloc");
 		rte_free(mem);
 		TEST_ASSERT_SUCCESS(live_zero(g_sim), "device objects leaked");
-		TEST_ASSERT_EQUAL(mlx4v_test_heap_used(), heap0, "EAL heap leaked %zd bytes",
-				  (ssize_t)(mlx4v_test_heap_used() - heap0));
+		TEST_ASSERT_EQUAL(ut_heap_bytes(NULL), heap0, "EAL heap leaked %zd bytes",
+				  (ssize_t)(ut_heap_bytes(NULL) - heap0));
 	}
 	return TEST_SUCCESS;
 }
@@ -130,7 +130,7 @@ test_mlx4v_objects_bad_input(void)
 	struct rte_pmd_mlx4v_cq *cq = rte_pmd_mlx4v_create_cq(g_dev, 8, 32, 0);
 	struct rte_pmd_mlx4v_qp_attr qa;
 	struct rte_pmd_mlx4v_wq_attr wa;
-	size_t heap0 = mlx4v_test_heap_used();
+	size_t heap0 = ut_heap_bytes(NULL);
 	char junk[64];
 	uint32_t u;
 	unsigned int i;
@@ -138,7 +138,7 @@ test_mlx4v_objects_bad_input(void)
 					  { 8, 128 } };
 
 	TEST_ASSERT(pd != NULL && cq != NULL, "objects");
-	heap0 = mlx4v_test_heap_used();
+	heap0 = ut_heap_bytes(NULL);
 	memset(junk, 0, sizeof(junk));
 #define EXPECT_NULL(call, what) do { \
 		errno = 0; \
@@ -227,7 +227,7 @@ test_mlx4v_objects_bad_input(void)
 	EXPECT_EINVAL(rte_pmd_mlx4v_destroy_wq(NULL), "destroy wq NULL");
 	EXPECT_EINVAL(rte_pmd_mlx4v_modify_wq(NULL, RTE_PMD_MLX4V_WQS_RDY), "modify wq NULL");
 	EXPECT_EINVAL(rte_pmd_mlx4v_wq_num(NULL, &u), "wq_num NULL");
-	TEST_ASSERT_EQUAL(mlx4v_test_heap_used(), heap0, "failed creates leaked memory");
+	TEST_ASSERT_EQUAL(ut_heap_bytes(NULL), heap0, "failed creates leaked memory");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "dealloc");
 	return live_zero(g_sim);
@@ -364,7 +364,7 @@ test_mlx4v_objects_failure_injection(void)
 
 		for (k = 0; k < MLX4V_SIM_OBJ_MAX; k++)
 			live[k] = mlx4v_sim_live_objects(g_sim, k);
-		heap0 = mlx4v_test_heap_used();
+		heap0 = ut_heap_bytes(NULL);
 		TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(g_sim, knobs[i], 1), "%s", knobs[i]);
 		errno = 0;
 		switch (i) {
@@ -380,7 +380,7 @@ test_mlx4v_objects_failure_injection(void)
 		for (k = 0; k < MLX4V_SIM_OBJ_MAX; k++)
 			TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(g_sim, k), live[k],
 					  "%s: device object kind %d leaked", knobs[i], k);
-		TEST_ASSERT_EQUAL(mlx4v_test_heap_used(), heap0, "%s: EAL heap leaked",
+		TEST_ASSERT_EQUAL(ut_heap_bytes(NULL), heap0, "%s: EAL heap leaked",
 				  knobs[i]);
 	}
 	/* State changes the device refuses leave the object in its old state. */
@@ -624,7 +624,7 @@ test_mlx4v_remove_with_live_objects(void)
 	size_t heap0;
 	uint8_t *mem;
 
-	heap0 = mlx4v_test_heap_used();
+	heap0 = ut_heap_bytes(NULL);
 	TEST_ASSERT_SUCCESS(rte_vdev_init(SIM3_NAME, "ports=2"), "vdev");
 	sim = mlx4v_sim_get(SIM3_NAME);
 	mem = rte_zmalloc(NULL, 4 * RM_BUF, 4096);
@@ -641,8 +641,8 @@ test_mlx4v_remove_with_live_objects(void)
 	TEST_ASSERT_EQUAL(rte_errno, ENODEV, "rte_errno");
 	TEST_ASSERT_EQUAL(errno, ENODEV, "errno");
 	rte_free(mem);
-	TEST_ASSERT_EQUAL(mlx4v_test_heap_used(), heap0, "EAL heap leaked %zd bytes",
-			  (ssize_t)(mlx4v_test_heap_used() - heap0));
+	TEST_ASSERT_EQUAL(ut_heap_bytes(NULL), heap0, "EAL heap leaked %zd bytes",
+			  (ssize_t)(ut_heap_bytes(NULL) - heap0));
 
 	/* The same name again: a full cycle, torn down by the application this time. */
 	TEST_ASSERT_SUCCESS(rte_vdev_init(SIM3_NAME, "ports=2"), "vdev again");
@@ -655,8 +655,8 @@ test_mlx4v_remove_with_live_objects(void)
 	TEST_ASSERT_SUCCESS(live_zero(sim), "device objects leaked");
 	TEST_ASSERT_SUCCESS(rte_vdev_uninit(SIM3_NAME), "removal");
 	rte_free(mem);
-	TEST_ASSERT_EQUAL(mlx4v_test_heap_used(), heap0, "EAL heap leaked %zd bytes",
-			  (ssize_t)(mlx4v_test_heap_used() - heap0));
+	TEST_ASSERT_EQUAL(ut_heap_bytes(NULL), heap0, "EAL heap leaked %zd bytes",
+			  (ssize_t)(ut_heap_bytes(NULL) - heap0));
 	return TEST_SUCCESS;
 }
 
@@ -673,7 +673,7 @@ test_mlx4v_remove_live_counters(void)
 	size_t heap0;
 	uint8_t *mem;
 
-	heap0 = mlx4v_test_heap_used();
+	heap0 = ut_heap_bytes(NULL);
 	TEST_ASSERT_SUCCESS(rte_vdev_init(SIM3_NAME, NULL), "vdev");
 	sim = mlx4v_sim_get(SIM3_NAME);
 	mem = rte_zmalloc(NULL, 4 * RM_BUF, 4096);
@@ -687,8 +687,8 @@ test_mlx4v_remove_live_counters(void)
 	TEST_ASSERT_SUCCESS(rte_vdev_uninit(SIM3_NAME), "removal of an unregistered device");
 	TEST_ASSERT_NULL(mlx4v_sim_get(SIM3_NAME), "device model still there");
 	rte_free(mem);
-	TEST_ASSERT_EQUAL(mlx4v_test_heap_used(), heap0, "EAL heap leaked %zd bytes",
-			  (ssize_t)(mlx4v_test_heap_used() - heap0));
+	TEST_ASSERT_EQUAL(ut_heap_bytes(NULL), heap0, "EAL heap leaked %zd bytes",
+			  (ssize_t)(ut_heap_bytes(NULL) - heap0));
 	return TEST_SUCCESS;
 }
 

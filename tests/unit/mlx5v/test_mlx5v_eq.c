@@ -2,9 +2,8 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file Unit tests of mlx5v_eq and mlx5v_msi: EQ lifecycle, owner bit, CI budget, dispatch. */
+/** @file Unit tests of mlx5v_eq: EQ lifecycle, owner bit, CI budget, dispatch. */
 
-#include <poll.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -37,11 +36,8 @@ count_cb(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *arg)
 static int
 eq_setup(void)
 {
-	if (rte_vdev_init(VDEV_NAME, "msix=4,cmd_to_ms=2000") != 0)
-		return TEST_FAILED;
-	g_dev = mlx5v_dev_get(VDEV_NAME);
-	g_sim = mlx5v_sim_get(VDEV_NAME);
-	return g_dev != NULL && g_sim != NULL ? TEST_SUCCESS : TEST_FAILED;
+	return ut_vdev_up(VDEV_NAME, "msix=4,cmd_to_ms=2000", &g_dev, &g_sim) == 0 ?
+	       TEST_SUCCESS : TEST_FAILED;
 }
 
 static void
@@ -54,10 +50,9 @@ eq_teardown(void)
 static int
 wait_fd(int fd)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN };
 	uint64_t cnt;
 
-	if (poll(&p, 1, UT_WAIT_LIMIT_MS) != 1)
+	if (!ut_fd_wait(fd))
 		return 0;
 	return read(fd, &cnt, sizeof(cnt)) == (ssize_t)sizeof(cnt);
 }
@@ -265,71 +260,6 @@ test_mlx5v_eq_dispatch_table(void)
 	return TEST_SUCCESS;
 }
 
-/* MSI-X vectors: lowest free first, ENOSPC when exhausted, EINVAL for bad frees. */
-static int
-test_mlx5v_eq_msi_vectors(void)
-{
-	int fd[4], vec[4], i, n = (int)mlx5v_msi_count(g_dev) - 1;
-
-	TEST_ASSERT_EQUAL(n, 3, "msix=4 leaves 3 user vectors");
-	for (i = 0; i < n; i++) {
-		vec[i] = mlx5v_msi_alloc(g_dev, &fd[i]);
-		TEST_ASSERT_EQUAL(vec[i], i + 1, "vector %d", vec[i]);
-	}
-	TEST_ASSERT_EQUAL(mlx5v_msi_alloc(g_dev, &fd[3]), -ENOSPC, "no ENOSPC");
-	TEST_ASSERT_EQUAL(mlx5v_msi_free(g_dev, 0, fd[0]), -EINVAL, "vector 0 freed");
-	TEST_ASSERT_EQUAL(mlx5v_msi_free(g_dev, vec[0], fd[1]), -EINVAL, "wrong fd accepted");
-	TEST_ASSERT_SUCCESS(mlx5v_msi_free(g_dev, vec[1], fd[1]), "free 2");
-	TEST_ASSERT_EQUAL(mlx5v_msi_alloc(g_dev, &fd[1]), 2, "lowest free vector not reused");
-	for (i = 0; i < n; i++)
-		TEST_ASSERT_SUCCESS(mlx5v_msi_free(g_dev, vec[i], fd[i]), "free %d", i);
-	return TEST_SUCCESS;
-}
-
-static int
-wait_pages(uint64_t want)
-{
-	uint64_t deadline = ut_now_ms() + UT_WAIT_LIMIT_MS;
-
-	while (ut_now_ms() < deadline) {
-		if (mlx5v_pages_given(g_dev) == want &&
-		    mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_PAGES) == want)
-			return 0;
-		ut_sleep_ms(1);
-	}
-	printf("pages: driver %" PRIu64 ", device %u, want %" PRIu64 "\n",
-	       mlx5v_pages_given(g_dev), mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_PAGES), want);
-	return -1;
-}
-
-/* PAGE_REQUEST events on the async EQ: give, reclaim, a storm, a failed give. */
-static int
-test_mlx5v_eq_page_requests(void)
-{
-	uint64_t base = mlx5v_pages_given(g_dev);
-
-	TEST_ASSERT(mlx5v_sim_request_pages(g_sim, 100) >= 0, "request +100");
-	TEST_ASSERT_SUCCESS(wait_pages(base + 100), "give of 100 pages");
-	TEST_ASSERT(mlx5v_sim_request_pages(g_sim, -60) >= 0, "request -60");
-	TEST_ASSERT_SUCCESS(wait_pages(base + 40), "reclaim of 60 pages");
-	TEST_ASSERT(mlx5v_sim_request_pages(g_sim, 1000) >= 0, "request +1000");
-	TEST_ASSERT_SUCCESS(wait_pages(base + 1040), "give of 1000 pages (two commands)");
-	TEST_ASSERT(mlx5v_sim_request_pages(g_sim, -1000) >= 0, "request -1000");
-	TEST_ASSERT_SUCCESS(wait_pages(base + 40), "reclaim of 1000 pages (two TAKEs)");
-	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "page_storm_pages", 3), "knob");
-	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "page_storm", 20), "storm");
-	TEST_ASSERT_SUCCESS(wait_pages(base + 100), "storm of 20 x 3 pages");
-	/* A give the device refuses: pages return to the allocator, CANT_GIVE follows. */
-	TEST_ASSERT_SUCCESS(mlx5v_sim_fail_next_cmd(g_sim, MLX5V_CMD_OP_MANAGE_PAGES,
-						    MLX5V_CMD_STAT_LIM_ERR, 1), "arm");
-	TEST_ASSERT(mlx5v_sim_request_pages(g_sim, 10) >= 0, "request +10");
-	ut_sleep_ms(50);
-	TEST_ASSERT_SUCCESS(wait_pages(base + 100), "failed give changed the page count");
-	TEST_ASSERT(mlx5v_sim_request_pages(g_sim, -100) >= 0, "request -100");
-	TEST_ASSERT_SUCCESS(wait_pages(base), "reclaim back to the bring-up pages");
-	return TEST_SUCCESS;
-}
-
 static struct unit_test_suite mlx5v_eq_suite = {
 	.suite_name = "mlx5v_eq",
 	.setup = eq_setup,
@@ -341,8 +271,6 @@ static struct unit_test_suite mlx5v_eq_suite = {
 		TEST_CASE(test_mlx5v_eq_ci_budget_128_owner_wrap),
 		TEST_CASE(test_mlx5v_eq_arm_with_pending_fires),
 		TEST_CASE(test_mlx5v_eq_dispatch_table),
-		TEST_CASE(test_mlx5v_eq_msi_vectors),
-		TEST_CASE(test_mlx5v_eq_page_requests),
 		TEST_CASES_END()
 	}
 };

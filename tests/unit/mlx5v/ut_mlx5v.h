@@ -12,7 +12,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include <rte_bus_vdev.h>
 #include <rte_common.h>
@@ -21,58 +20,19 @@
 
 #include "mlx5v_dev.h"
 #include "mlx5v_sim.h"
+#include "ut_common.h"
 
-/* Every wait on the simulator is bounded by this; no test asserts how fast anything is. */
-#define UT_WAIT_LIMIT_MS 10000
-
-static inline uint64_t
-ut_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static inline void
-ut_sleep_ms(unsigned int ms)
-{
-	struct timespec ts;
-
-	ts.tv_sec = ms / 1000;
-	ts.tv_nsec = (long)(ms % 1000) * 1000000;
-	clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
-}
-
-/** EAL heap in use, all sockets: allocated bytes and element count. */
-struct ut_heap {
-	uint64_t bytes;
-	uint64_t count;
-};
-
-static inline void
-ut_heap_get(struct ut_heap *h)
-{
-	struct rte_malloc_socket_stats st;
-	int s;
-
-	memset(h, 0, sizeof(*h));
-	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
-		if (rte_malloc_get_socket_stats(s, &st) != 0)
-			continue;
-		h->bytes += st.heap_allocsz_bytes;
-		h->count += st.alloc_count;
-	}
-}
-
+/** Probe name with args on the EAL vdev bus, as an application does. @return 0 or -1. */
 static inline int
-ut_heap_same(const struct ut_heap *a, const struct ut_heap *b)
+ut_vdev_up(const char *name, const char *args, struct mlx5v_dev **dev, struct mlx5v_sim **sim)
 {
-	if (a->bytes == b->bytes && a->count == b->count)
-		return 1;
-	printf("EAL heap: %" PRIu64 " bytes in %" PRIu64 " elements before, %" PRIu64
-	       " bytes in %" PRIu64 " after\n", a->bytes, a->count, b->bytes, b->count);
-	return 0;
+	if (rte_vdev_init(name, args) != 0) {
+		printf("rte_vdev_init(%s, %s) failed\n", name, args);
+		return -1;
+	}
+	*dev = mlx5v_dev_get(name);
+	*sim = mlx5v_sim_get(name);
+	return *dev != NULL && *sim != NULL ? 0 : -1;
 }
 
 /** A device built directly on a simulator (no vdev), so the model outlives a failed load. */
