@@ -33,6 +33,19 @@ enum mlx5v_sim_obj {
 	MLX5V_SIM_OBJ_UAR,
 	MLX5V_SIM_OBJ_PAGES,      /**< firmware pages held by the device */
 	MLX5V_SIM_OBJ_DMA_WINDOWS,/**< DMA windows the driver left mapped */
+	/* The Ethernet function's objects (prm/mlx5_eth §1). */
+	MLX5V_SIM_OBJ_PD,
+	MLX5V_SIM_OBJ_TD,
+	MLX5V_SIM_OBJ_MKEY,       /**< created keys; the reserved ones are not counted */
+	MLX5V_SIM_OBJ_TIS,
+	MLX5V_SIM_OBJ_SQ,
+	MLX5V_SIM_OBJ_RQ,
+	MLX5V_SIM_OBJ_RQT,
+	MLX5V_SIM_OBJ_TIR,
+	MLX5V_SIM_OBJ_FLOW_TABLE,
+	MLX5V_SIM_OBJ_FLOW_GROUP,
+	MLX5V_SIM_OBJ_FTE,
+	MLX5V_SIM_OBJ_Q_COUNTER,
 	MLX5V_SIM_OBJ_MAX,
 };
 

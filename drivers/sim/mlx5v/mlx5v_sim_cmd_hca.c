@@ -8,6 +8,7 @@
 
 #include <rte_byteorder.h>
 
+#include "mlx5v_prm_eth.h"
 #include "mlx5v_sim_priv.h"
 
 #define MLX5V_SIM_ISSI_SUPPORTED 0x3        /* ISSI 0 and 1 */
@@ -63,6 +64,8 @@ mlx5v_sim_caps_init(struct mlx5v_sim *sim)
 		MLX5V_SET(c, MLX5V_CAP_MAX_NUM_EQS, sim->p.max_eqs);
 		/* 4 KiB UAR pages, the only size the model serves; see SET_HCA_CAP. */
 		MLX5V_SET(c, MLX5V_CAP_LOG_UAR_PAGE_SZ, 0);
+		/* The Ethernet function's fields (mlx5v_sim_eth_port.c). */
+		mlx5v_sim_eth_caps_general(c);
 	}
 	/* Settable: the driver turns these on; cmdif_checksum starts disabled (§3.4). */
 	MLX5V_SET(sim->cap_max, MLX5V_CAP_CMDIF_CHECKSUM, MLX5V_SIM_CMDIF_CHECKSUM_MAX);
@@ -189,10 +192,13 @@ mlx5v_sim_cmd_query_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 			  mlx5v_sim_knob(sim, MLX5V_SIM_K_UMEM_UID_0) != 0);
 		MLX5V_SET(cap, MLX5V_CAP_ROCE_EN, mlx5v_sim_knob(sim, MLX5V_SIM_K_ROCE) != 0);
 		MLX5V_SET(cap, MLX5V_CAP_PORT_TYPE, mlx5v_sim_knob(sim, MLX5V_SIM_K_PORT_TYPE));
-	} else {
+	} else if (type == MLX5V_CAP_TYPE_ROCE) {
 		/* RoCE caps: op_mod 0x8 max, 0x9 cur (§2.1 step 14). */
 		src = cur ? sim->roce_cur : sim->roce_max;
 		memcpy(c->out + MLX5V_HCA_CAP_OFF, src, MLX5V_HCA_CAP_SIZE);
+	} else {
+		/* Ethernet offloads and flow tables: dispatch admits no other type. */
+		mlx5v_sim_eth_caps_query(sim, type, c->out + MLX5V_HCA_CAP_OFF);
 	}
 	return MLX5V_CMD_STAT_OK;
 }
@@ -276,6 +282,7 @@ mlx5v_sim_cmd_init_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
 					 MLX5V_SIM_SYND_INIT_NO_PAGES);
 	sim->hca_state = MLX5V_SIM_HCA_INITIALIZED;
+	mlx5v_sim_eth_hca_init(sim);
 	/* A new life forgets a PREPARE_FAST_TEARDOWN of the previous one. */
 	sim->fast_teardown_prepared = 0;
 	return MLX5V_CMD_STAT_OK;
@@ -365,19 +372,6 @@ mlx5v_sim_cmd_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	return MLX5V_CMD_STAT_OK;
 }
 
-/* §2.1 step 18: rdma-core enables RoCE on the ETH port's own vport. */
-uint8_t
-mlx5v_sim_cmd_modify_nic_vport(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
-{
-	if (MLX5V_GET(c->in, MLX5V_MODIFY_NIC_VPORT_IN_OTHER_VPORT) != 0 ||
-			MLX5V_GET(c->in, MLX5V_MODIFY_NIC_VPORT_IN_VPORT_NUMBER) != 0)
-		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_VPORT);
-	/* Only roce_en is modelled; other selected fields are accepted and ignored. */
-	if (MLX5V_GET(c->in, MLX5V_MODIFY_NIC_VPORT_IN_FIELD_SELECT_ROCE_EN))
-		sim->roce_en = MLX5V_GET(c->in, MLX5V_MODIFY_NIC_VPORT_IN_ROCE_EN);
-	return MLX5V_CMD_STAT_OK;
-}
-
 uint8_t
 mlx5v_sim_cmd_alloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
@@ -417,6 +411,10 @@ mlx5v_sim_cmd_dealloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		if (sim->cq[i].valid && sim->cq[i].uar == idx)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
 						 MLX5V_SIM_SYND_UAR_BUSY);
+	/* ... nor one an SQ rings through (its wq.uar_page). */
+	if (mlx5v_sim_eth_uar_busy(sim, idx))
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
+					 MLX5V_SIM_SYND_UAR_BUSY);
 	sim->uar[idx - MLX5V_UAR_FIRST_INDEX].allocated = 0;
 	sim->nb_uars--;
 	return MLX5V_CMD_STAT_OK;
