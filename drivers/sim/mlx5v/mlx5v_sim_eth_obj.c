@@ -508,6 +508,18 @@ mlx5v_sim_eth_mkey_xlate(struct mlx5v_sim *sim, uint32_t pd, uint32_t lkey, uint
 	return hwsim_dma_check(sim->dma, *iova, len) ? 0 : -EFAULT;
 }
 
+int
+mlx5v_sim_mkey_translate(struct mlx5v_sim *sim, uint32_t pd, uint32_t lkey, uint64_t addr,
+			 uint32_t len, unsigned int access, uint64_t *iova)
+{
+	int ret;
+
+	pthread_mutex_lock(&sim->lock);
+	ret = mlx5v_sim_eth_mkey_xlate(sim, pd, lkey, addr, len, access, iova);
+	pthread_mutex_unlock(&sim->lock);
+	return ret;
+}
+
 void *
 mlx5v_sim_eth_mkey_ptr(struct mlx5v_sim *sim, uint32_t pd, uint32_t lkey, uint64_t addr,
 		       uint32_t len, unsigned int access)
