@@ -30,6 +30,7 @@
 #include "mlx5v_sim.h"
 #include "mlx5v_sim_eth.h"
 #include "rte_pmd_mlx5v.h"
+#include "ut_wait.h"
 
 #define VDEV_NAME "mlx5v_sim0"
 #define VDEV_ARGS "msix=4"
@@ -1667,12 +1668,49 @@ vport_state(void)
 	return GET(query_vport_state_out, g_out, state);
 }
 
+/* PORT_CHANGE events seen on the device's async EQ, by sub-type (1 down, 4 active). */
+static uint64_t g_port_ev[8];
+
+static int
+port_event_cb(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *arg)
+{
+	uint8_t sub = eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF];
+
+	RTE_SET_USED(dev);
+	RTE_SET_USED(type);
+	RTE_SET_USED(arg);
+	if (sub < RTE_DIM(g_port_ev) && (eqe[RTE_PMD_MLX5V_EQE_PORT_OFF] >> 4) == 1)
+		__atomic_fetch_add(&g_port_ev[sub], 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Poll eq until g_port_ev[sub] reaches n. @return 0, or -1 after WAIT_LIMIT_MS. */
+static int
+wait_port_event(struct mlx5v_eq *eq, unsigned int sub, uint64_t n)
+{
+	unsigned int ms;
+
+	for (ms = 0; ms < WAIT_LIMIT_MS; ms++) {
+		mlx5v_eq_poll(eq);
+		if (__atomic_load_n(&g_port_ev[sub], __ATOMIC_ACQUIRE) >= n)
+			return 0;
+		sleep_ms(1);
+	}
+	return -1;
+}
+
 static int
 test_eth_port_regs(void)
 {
+	struct mlx5v_eq_attr attr = {
+		.log_size = 6,
+		.vector = 0,    /* the control vector: this test polls the EQ itself */
+		.mask = { UINT64_C(1) << RTE_PMD_MLX5V_EVENT_PORT_CHANGE },
+	};
 	uint8_t reg[0x40];
 	uint8_t *out = g_out + MLX5V_IFC_BYTES(access_reg_in);
 	const uint8_t bp = MLX5V_CMD_STAT_BAD_PARAM_ERR;
+	struct mlx5v_eq *eq;
 
 	/* The link is up after INIT_HCA (prm/mlx5_eth §11.1). */
 	TEST_ASSERT_EQUAL(vport_state(), MLX5V_VPORT_STATE_UP, "vport state");
@@ -1681,10 +1719,17 @@ test_eth_port_regs(void)
 	OK(access_reg(MLX5V_REG_PAOS, 0, reg, 0x10), "PAOS read");
 	TEST_ASSERT_EQUAL(GET(paos_reg, out, admin_status), MLX5V_PAOS_UP, "admin up");
 	TEST_ASSERT_EQUAL(GET(paos_reg, out, oper_status), MLX5V_PAOS_UP, "oper up");
-	/* Admin down: the vport state, PAOS and PTYS agree. */
+	/* Admin down: the vport state, PAOS, PTYS and the events agree. */
+	memset(g_port_ev, 0, sizeof(g_port_ev));
+	eq = mlx5v_eq_create(g_dev, &attr);
+	TEST_ASSERT_NOT_NULL(eq, "a PORT_CHANGE EQ");
+	TEST_ASSERT_SUCCESS(mlx5v_eq_subscribe(g_dev, RTE_PMD_MLX5V_EVENT_PORT_CHANGE,
+					       port_event_cb, NULL), "subscribe");
 	SET(paos_reg, reg, admin_status, MLX5V_PAOS_DOWN);
 	SET(paos_reg, reg, ase, 1);
 	OK(access_reg(MLX5V_REG_PAOS, 1, reg, 0x10), "PAOS down");
+	TEST_ASSERT_SUCCESS(wait_port_event(eq, RTE_PMD_MLX5V_PORT_CHANGE_DOWN, 1),
+			    "no PORT_CHANGE DOWN");
 	TEST_ASSERT_EQUAL(GET(paos_reg, out, oper_status), MLX5V_PAOS_DOWN, "oper down");
 	TEST_ASSERT_EQUAL(vport_state(), MLX5V_VPORT_STATE_DOWN, "vport state down");
 	memset(reg, 0, sizeof(reg));
@@ -1701,6 +1746,18 @@ test_eth_port_regs(void)
 	SET(paos_reg, reg, ase, 1);
 	OK(access_reg(MLX5V_REG_PAOS, 1, reg, 0x10), "PAOS up");
 	TEST_ASSERT_EQUAL(vport_state(), MLX5V_VPORT_STATE_UP, "vport state up");
+	TEST_ASSERT_SUCCESS(wait_port_event(eq, RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE, 1),
+			    "no PORT_CHANGE ACTIVE");
+	/* Up again while up: no state change, no event (the query orders it after the write). */
+	OK(access_reg(MLX5V_REG_PAOS, 1, reg, 0x10), "PAOS up twice");
+	OK(vport_state() == MLX5V_VPORT_STATE_UP ? 0 : -1, "still up");
+	mlx5v_eq_poll(eq);
+	mlx5v_eq_unsubscribe(g_dev, RTE_PMD_MLX5V_EVENT_PORT_CHANGE, port_event_cb, NULL);
+	TEST_ASSERT_SUCCESS(mlx5v_eq_destroy(eq), "destroy the EQ");
+	TEST_ASSERT_EQUAL(__atomic_load_n(&g_port_ev[RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE],
+					  __ATOMIC_ACQUIRE), 1u, "one ACTIVE event");
+	TEST_ASSERT_EQUAL(__atomic_load_n(&g_port_ev[RTE_PMD_MLX5V_PORT_CHANGE_DOWN],
+					  __ATOMIC_ACQUIRE), 1u, "one DOWN event");
 	SET(paos_reg, reg, admin_status, 3);
 	EXPECT(access_reg(MLX5V_REG_PAOS, 1, reg, 0x10), bp, MLX5V_SIM_SYND_PAOS_ADMIN,
 	       "admin_status 3");
