@@ -152,6 +152,13 @@ live_eth(void)
 
 /* ---- object builders: fill g_in, a test may then change one field ---- */
 
+/* Page-list entry at byte off of g_in (pas[] of a queue, MTT of a key). */
+static void
+pas_set(size_t off, uint64_t addr)
+{
+	MLX5V_IFC_SET64(pas_entry, g_in + off, addr, addr);
+}
+
 static uint32_t
 pd_alloc(void)
 {
@@ -219,8 +226,8 @@ mkey_mtt_in(uint32_t pd, uint64_t va, uint32_t npages)
 	SET(create_mkey_in, g_in, mkc.translations_octword_size, (npages + 1) / 2);
 	SET(create_mkey_in, g_in, translations_octword_actual_size, (npages + 1) / 2);
 	for (i = 0; i < npages; i++)
-		MLX5V_SET64(g_in, MLX5V_IFC_BYTES(create_mkey_in) + 8 * i,
-			    (g_iova + MTT_OFF + i * PAGE) | MLX5V_MTT_READ);
+		pas_set(MLX5V_IFC_BYTES(create_mkey_in) + 8 * i,
+			(g_iova + MTT_OFF + i * PAGE) | MLX5V_MTT_READ);
 	return inlen;
 }
 
@@ -250,7 +257,7 @@ sq_in(uint32_t pd, uint32_t cqn, uint32_t tis)
 	SET(wq, wq, log_wq_stride, 6);
 	SET(wq, wq, log_wq_pg_sz, 0);
 	SET(wq, wq, log_wq_sz, 6);
-	MLX5V_SET64(g_in, MLX5V_IFC_BYTES(create_sq_in), g_iova + WQ_OFF);
+	pas_set(MLX5V_IFC_BYTES(create_sq_in), g_iova + WQ_OFF);
 	return inlen;
 }
 
@@ -271,7 +278,7 @@ rq_in(uint32_t pd, uint32_t cqn, uint32_t qcnt)
 	SET(wq, wq, log_wq_stride, 4);
 	SET(wq, wq, log_wq_pg_sz, 0);
 	SET(wq, wq, log_wq_sz, 8);
-	MLX5V_SET64(g_in, MLX5V_IFC_BYTES(create_rq_in), g_iova + WQ_OFF);
+	pas_set(MLX5V_IFC_BYTES(create_rq_in), g_iova + WQ_OFF);
 	return inlen;
 }
 
@@ -969,11 +976,11 @@ test_eth_mkey(void)
 	EXPECT(create(len - 8, NULL), MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
 	       MLX5V_SIM_SYND_MKEY_MTT_LEN, "MTT beyond inlen");
 	len = mkey_mtt_in(pd, va, 2);
-	MLX5V_SET64(g_in, MLX5V_IFC_BYTES(create_mkey_in) + 8, g_iova + MTT_OFF + 0x800);
+	pas_set(MLX5V_IFC_BYTES(create_mkey_in) + 8, g_iova + MTT_OFF + 0x800);
 	EXPECT(create(len, NULL), MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_MKEY_MTT_ALIGN,
 	       "unaligned MTT");
 	len = mkey_mtt_in(pd, va, 2);
-	MLX5V_SET64(g_in, MLX5V_IFC_BYTES(create_mkey_in) + 8, g_iova + MEM_PAGES * PAGE);
+	pas_set(MLX5V_IFC_BYTES(create_mkey_in) + 8, g_iova + MEM_PAGES * PAGE);
 	EXPECT(create(len, NULL), MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_MKEY_UNMAPPED,
 	       "unmapped MTT page");
 	/* Too short for the fixed part: the engine's length check. */
@@ -1110,9 +1117,9 @@ wq_checks(int sq, uint32_t pd, uint32_t cqn, uint32_t tis)
 	      MLX5V_SIM_SYND_WQ_DBR, "unmapped record");
 	Q_BAD(sq, , -8, MLX5V_CMD_STAT_BAD_INP_LEN_ERR, MLX5V_SIM_SYND_WQ_PAS_LEN,
 	      "no PAS");
-	Q_BAD(sq, MLX5V_SET64(g_in, MLX5V_IFC_BYTES(create_sq_in), g_iova + 64), 0, bp,
+	Q_BAD(sq, pas_set(MLX5V_IFC_BYTES(create_sq_in), g_iova + 64), 0, bp,
 	      MLX5V_SIM_SYND_WQ_PAS_ALIGN, "unaligned PAS");
-	Q_BAD(sq, MLX5V_SET64(g_in, MLX5V_IFC_BYTES(create_sq_in), g_iova + MEM_PAGES * PAGE),
+	Q_BAD(sq, pas_set(MLX5V_IFC_BYTES(create_sq_in), g_iova + MEM_PAGES * PAGE),
 	      0, bp, MLX5V_SIM_SYND_WQ_UNMAPPED, "unmapped buffer");
 	/* Bigger than the one page the PAS list gives: the rest is not mapped by it. */
 	Q_BAD(sq, SET(wq, w_, log_wq_sz, 12), 0, MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
