@@ -262,6 +262,19 @@ hwsim_dma_write(struct hwsim_dma *dma, uint64_t iova, const void *src, size_t le
 	return 0;
 }
 
+void *
+hwsim_dma_translate(struct hwsim_dma *dma, uint64_t iova, size_t len, int write)
+{
+	uint8_t *va;
+
+	if (len == 0)
+		return NULL;
+	va = hwsim_dma_access(dma, iova, len, write);
+	if (va != NULL)
+		pthread_rwlock_unlock(&dma->lock);
+	return va;
+}
+
 /*
  * Store len bytes at dst. A naturally aligned 1/2/4/8-byte store is done as one
  * atomic store, so the driver never sees a torn owner word; anything else is memcpy.

@@ -64,6 +64,15 @@ int hwsim_dma_write_release(struct hwsim_dma *dma, uint64_t iova, const void *sr
 /** @return 1 if [iova, iova + len) lies inside one mapped window, else 0 (no fault recorded). */
 int hwsim_dma_check(struct hwsim_dma *dma, uint64_t iova, size_t len);
 
+/**
+ * Host address of [iova, iova + len), which must lie inside one mapped window, for a model
+ * that hands the data path a pointer (write says which access a fault would record). The
+ * pointer is only valid while the driver keeps the window mapped: unlike hwsim_dma_read()
+ * and hwsim_dma_write(), the access is not protected against a concurrent unmap.
+ * @return the host address, or NULL after recording an IOMMU fault (len 0: NULL, no fault).
+ */
+void *hwsim_dma_translate(struct hwsim_dma *dma, uint64_t iova, size_t len, int write);
+
 /** @return the number of live windows. */
 unsigned int hwsim_dma_windows(struct hwsim_dma *dma);
 

@@ -605,7 +605,7 @@ mlx5v_dev_enable_roce(struct mlx5v_dev *dev)
 	MLX5V_IFC_SET(modify_nic_vport_context_in, in, opcode,
 		      MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT);
 	MLX5V_IFC_SET(modify_nic_vport_context_in, in, field_select_roce_en, 1);
-	MLX5V_IFC_SET(modify_nic_vport_context_in, in, roce_en, 1);
+	MLX5V_IFC_SET(modify_nic_vport_context_in, in, ctx.roce_en, 1);
 	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 }
 

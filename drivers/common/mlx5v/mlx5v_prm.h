@@ -15,6 +15,7 @@
 #include "rte_pmd_mlx5v_prm.h"
 #include "mlx5v_prm_cmd.h"
 #include "mlx5v_prm_eq.h"
+#include "mlx5v_prm_eth.h"
 
 /*
  * Field offsets and widths live only in the bit-struct layouts of mlx5v_prm_cmd.h and

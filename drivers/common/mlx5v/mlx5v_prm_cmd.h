@@ -212,23 +212,6 @@ MLX5V_IFC(set_hca_cap_in) {
 	uint8_t reserved_at_60[0x20];
 	uint8_t capability[0x8000];
 };
-
-/** MODIFY_NIC_VPORT_CONTEXT input (prm/mlx5 §2.1 step 18). */
-MLX5V_IFC(modify_nic_vport_context_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
-	uint8_t other_vport[0x1];
-	uint8_t reserved_at_41[0xf];
-	uint8_t vport_number[0x10];
-	uint8_t reserved_at_60[0x1e];
-	uint8_t field_select_roce_en[0x1];
-	uint8_t reserved_at_7f[0x7a0];
-	uint8_t roce_en[0x1];
-	uint8_t reserved_at_820[0x7e0];
-};
-
 /** General device capability, the fields prm/mlx5 §2.2 lists. */
 MLX5V_IFC(cmd_hca_cap) {
 	uint8_t reserved_at_0[0x9b];
@@ -471,13 +454,6 @@ MLX5V_IFC_ASSERT_IN_HDR(set_hca_cap_in);
 MLX5V_IFC_ASSERT(set_hca_cap_in, other_function, 2, 31, 31);
 MLX5V_IFC_ASSERT(set_hca_cap_in, function_id, 2, 15, 0);
 MLX5V_IFC_ASSERT_SPAN(set_hca_cap_in, capability, 0x10, 4096);
-/* modify_nic_vport_context_in: prm/mlx5 §2.1 */
-MLX5V_IFC_ASSERT_BYTES(modify_nic_vport_context_in, 0x200);
-MLX5V_IFC_ASSERT_IN_HDR(modify_nic_vport_context_in);
-MLX5V_IFC_ASSERT(modify_nic_vport_context_in, other_vport, 2, 31, 31);
-MLX5V_IFC_ASSERT(modify_nic_vport_context_in, vport_number, 2, 15, 0);
-MLX5V_IFC_ASSERT(modify_nic_vport_context_in, field_select_roce_en, 3, 1, 1);
-MLX5V_IFC_ASSERT(modify_nic_vport_context_in, roce_en, 64, 0, 0);
 /* cmd_hca_cap: prm/mlx5 §2.2 */
 MLX5V_IFC_ASSERT_BYTES(cmd_hca_cap, 0x1000);
 MLX5V_IFC_ASSERT(cmd_hca_cap, log_max_qp, 4, 4, 0);

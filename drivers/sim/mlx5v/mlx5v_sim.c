@@ -278,6 +278,7 @@ mlx5v_sim_free(struct mlx5v_sim *sim)
 {
 	hwsim_engine_destroy(sim->engine);
 	mlx5v_sim_uars_fini(sim);
+	mlx5v_sim_eth_fini(sim);
 	mlx5v_sim_cq_free_all(sim);
 	mlx5v_sim_eq_free_all(sim);
 	mlx5v_sim_pages_free(sim);
@@ -345,6 +346,9 @@ mlx5v_sim_create(const char *name, const struct mlx5v_sim_params *params)
 	ret = mlx5v_sim_uars_init(sim);
 	if (ret != 0)
 		goto error;
+	ret = mlx5v_sim_eth_init(sim);
+	if (ret != 0)
+		goto error;
 	/* The device as after a PCI reset: knobs exist, so boot_ms is known. */
 	mlx5v_sim_iseg_init(sim);
 	mlx5v_sim_health_init(sim);
@@ -381,7 +385,9 @@ mlx5v_sim_destroy(struct mlx5v_sim *sim)
 {
 	unsigned int k;
 	static const char *const kind[MLX5V_SIM_OBJ_MAX] = {
-		"EQ", "CQ", "UAR", "firmware page", "DMA window",
+		"EQ", "CQ", "UAR", "firmware page", "DMA window", "PD", "TD", "MKEY", "TIS",
+		"SQ", "RQ", "RQT", "TIR", "flow table", "flow group", "flow table entry",
+		"Q counter",
 	};
 
 	if (sim == NULL)
@@ -441,6 +447,9 @@ mlx5v_sim_live_objects(struct mlx5v_sim *sim, enum mlx5v_sim_obj kind)
 		n = hwsim_dma_windows(sim->dma);
 		break;
 	default:
+		/* The Ethernet kinds follow the enum mlx5v_sim_eth_kind order. */
+		if (kind >= MLX5V_SIM_OBJ_PD && kind < MLX5V_SIM_OBJ_MAX)
+			n = mlx5v_sim_eth_live(sim, kind - MLX5V_SIM_OBJ_PD);
 		break;
 	}
 	pthread_mutex_unlock(&sim->lock);

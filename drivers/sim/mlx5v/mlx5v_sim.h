@@ -33,6 +33,19 @@ enum mlx5v_sim_obj {
 	MLX5V_SIM_OBJ_UAR,
 	MLX5V_SIM_OBJ_PAGES,      /**< firmware pages held by the device */
 	MLX5V_SIM_OBJ_DMA_WINDOWS,/**< DMA windows the driver left mapped */
+	/* The Ethernet function's objects (prm/mlx5_eth §1). */
+	MLX5V_SIM_OBJ_PD,
+	MLX5V_SIM_OBJ_TD,
+	MLX5V_SIM_OBJ_MKEY,       /**< created keys; the reserved ones are not counted */
+	MLX5V_SIM_OBJ_TIS,
+	MLX5V_SIM_OBJ_SQ,
+	MLX5V_SIM_OBJ_RQ,
+	MLX5V_SIM_OBJ_RQT,
+	MLX5V_SIM_OBJ_TIR,
+	MLX5V_SIM_OBJ_FLOW_TABLE,
+	MLX5V_SIM_OBJ_FLOW_GROUP,
+	MLX5V_SIM_OBJ_FTE,
+	MLX5V_SIM_OBJ_Q_COUNTER,
 	MLX5V_SIM_OBJ_MAX,
 };
 
@@ -177,6 +190,17 @@ int mlx5v_sim_request_pages(struct mlx5v_sim *sim, int32_t num_pages);
  */
 __rte_internal
 int mlx5v_sim_post_cqe(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode, uint32_t byte_cnt);
+
+/**
+ * Translate a data segment as the device does (prm/mlx5_eth §4.2): lkey is the reserved
+ * lkey or a live MKEY of protection domain pd covering [addr, addr + len) with access
+ * (bit 0 read, bit 1 write: MLX5V_SIM_ETH_ACC_* of mlx5v_sim_eth.h), all of it DMA mapped.
+ * @return 0 with *iova set, -EINVAL (unknown key, other PD), -ERANGE (outside the key),
+ *         -EACCES (access not granted), -EFAULT (not mapped).
+ */
+__rte_internal
+int mlx5v_sim_mkey_translate(struct mlx5v_sim *sim, uint32_t pd, uint32_t lkey, uint64_t addr,
+			     uint32_t len, unsigned int access, uint64_t *iova);
 
 /** Set a named knob (see the table in mlx5v_sim_faults.c). @return 0, -ENOENT, -ERANGE. */
 __rte_internal

@@ -10,6 +10,7 @@
 
 #include <rte_common.h>
 
+#include "mlx5v_prm_eth.h"
 #include "mlx5v_sim_priv.h"
 
 /** One opcode the model implements. */
@@ -30,11 +31,16 @@ struct mlx5v_sim_cmd_op {
 #define HCA_ANY MLX5V_SIM_HCA_DISABLED
 #define HCA_EN MLX5V_SIM_HCA_ENABLED
 #define HCA_INIT MLX5V_SIM_HCA_INITIALIZED
+/* An Ethernet command: after INIT_HCA, op_mod 0, lengths of its input and output layouts. */
+#define ETH_OP(op, in, out, fn) { MLX5V_CMD_OP_##op, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(in), \
+				  MLX5V_IFC_BYTES(out), #op, mlx5v_sim_cmd_##fn }
 
 /* ONE handler per opcode (prm/mlx5 §10); lengths from §2.1, §5.1, §6, §7, §9. */
 static const struct mlx5v_sim_cmd_op mlx5v_sim_cmd_ops[] = {
 	{ MLX5V_CMD_OP_QUERY_HCA_CAP, HCA_EN,
-	  OPM(0) | OPM(1) | OPM(MLX5V_CAP_TYPE_ROCE << 1) | OPM((MLX5V_CAP_TYPE_ROCE << 1) | 1),
+	  OPM(0) | OPM(1) | OPM(MLX5V_CAP_TYPE_ROCE << 1) | OPM((MLX5V_CAP_TYPE_ROCE << 1) | 1) |
+	  OPM(MLX5V_CAP_TYPE_ETH_OFFLOADS << 1) | OPM((MLX5V_CAP_TYPE_ETH_OFFLOADS << 1) | 1) |
+	  OPM(MLX5V_CAP_TYPE_FLOW_TABLE << 1) | OPM((MLX5V_CAP_TYPE_FLOW_TABLE << 1) | 1),
 	  0x10, MLX5V_IFC_BYTES(query_hca_cap_out), "QUERY_HCA_CAP",
 	  mlx5v_sim_cmd_query_hca_cap },
 	{ MLX5V_CMD_OP_INIT_HCA, HCA_EN, OPM(0), 0x10, 0x10, "INIT_HCA",
@@ -75,13 +81,59 @@ static const struct mlx5v_sim_cmd_op mlx5v_sim_cmd_ops[] = {
 	  "QUERY_CQ", mlx5v_sim_cmd_query_cq },
 	{ MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT, HCA_INIT, OPM(0),
 	  MLX5V_IFC_BYTES(modify_nic_vport_context_in), 0x10, "MODIFY_NIC_VPORT_CONTEXT",
-	  mlx5v_sim_cmd_modify_nic_vport },
+	  mlx5v_sim_cmd_eth_modify_nic_vport },
 	{ MLX5V_CMD_OP_ALLOC_UAR, HCA_INIT, OPM(0), 0x10, 0x10, "ALLOC_UAR",
 	  mlx5v_sim_cmd_alloc_uar },
 	{ MLX5V_CMD_OP_DEALLOC_UAR, HCA_INIT, OPM(0), 0x10, 0x10, "DEALLOC_UAR",
 	  mlx5v_sim_cmd_dealloc_uar },
 	{ MLX5V_CMD_OP_ACCESS_REG, HCA_EN, OPM(MLX5V_ACCESS_REG_WRITE) |
-	  OPM(MLX5V_ACCESS_REG_READ), 0x10, 0x10, "ACCESS_REG", mlx5v_sim_cmd_access_reg },
+	  OPM(MLX5V_ACCESS_REG_READ), 0x10, 0x10, "ACCESS_REG", mlx5v_sim_cmd_eth_access_reg },
+	/* The Ethernet function: lengths are those of its layouts (mlx5v_prm_eth.h). */
+	ETH_OP(ALLOC_PD, eth_cmd_in, eth_obj_out, alloc_pd),
+	ETH_OP(DEALLOC_PD, eth_obj_in, eth_cmd_out, dealloc_pd),
+	ETH_OP(ALLOC_TRANSPORT_DOMAIN, eth_cmd_in, eth_obj_out, alloc_td),
+	ETH_OP(DEALLOC_TRANSPORT_DOMAIN, eth_obj_in, eth_cmd_out, dealloc_td),
+	ETH_OP(QUERY_SPECIAL_CONTEXTS, eth_cmd_in, query_special_contexts_out,
+	       query_special_contexts),
+	ETH_OP(CREATE_MKEY, create_mkey_in, eth_obj_out, create_mkey),
+	ETH_OP(DESTROY_MKEY, eth_obj_in, eth_cmd_out, destroy_mkey),
+	ETH_OP(QUERY_MKEY, eth_obj_in, query_mkey_out, query_mkey),
+	ETH_OP(ALLOC_Q_COUNTER, eth_cmd_in, alloc_q_counter_out, alloc_q_counter),
+	ETH_OP(DEALLOC_Q_COUNTER, dealloc_q_counter_in, eth_cmd_out, dealloc_q_counter),
+	ETH_OP(QUERY_Q_COUNTER, query_q_counter_in, query_q_counter_out, query_q_counter),
+	ETH_OP(CREATE_TIS, create_tis_in, eth_obj_out, create_tis),
+	ETH_OP(MODIFY_TIS, modify_tis_in, eth_cmd_out, modify_tis),
+	ETH_OP(DESTROY_TIS, eth_obj_in, eth_cmd_out, destroy_tis),
+	ETH_OP(QUERY_TIS, eth_obj_in, query_tis_out, query_tis),
+	ETH_OP(CREATE_SQ, create_sq_in, eth_obj_out, create_sq),
+	ETH_OP(MODIFY_SQ, modify_sq_in, eth_cmd_out, modify_sq),
+	ETH_OP(DESTROY_SQ, eth_obj_in, eth_cmd_out, destroy_sq),
+	ETH_OP(QUERY_SQ, eth_obj_in, query_sq_out, query_sq),
+	ETH_OP(CREATE_RQ, create_rq_in, eth_obj_out, create_rq),
+	ETH_OP(MODIFY_RQ, modify_rq_in, eth_cmd_out, modify_rq),
+	ETH_OP(DESTROY_RQ, eth_obj_in, eth_cmd_out, destroy_rq),
+	ETH_OP(QUERY_RQ, eth_obj_in, query_rq_out, query_rq),
+	ETH_OP(CREATE_RQT, create_rqt_in, eth_obj_out, create_rqt),
+	ETH_OP(MODIFY_RQT, modify_rqt_in, eth_cmd_out, modify_rqt),
+	ETH_OP(DESTROY_RQT, eth_obj_in, eth_cmd_out, destroy_rqt),
+	ETH_OP(QUERY_RQT, eth_obj_in, query_rqt_out, query_rqt),
+	ETH_OP(CREATE_TIR, create_tir_in, eth_obj_out, create_tir),
+	ETH_OP(MODIFY_TIR, modify_tir_in, eth_cmd_out, modify_tir),
+	ETH_OP(DESTROY_TIR, eth_obj_in, eth_cmd_out, destroy_tir),
+	ETH_OP(QUERY_TIR, eth_obj_in, query_tir_out, query_tir),
+	ETH_OP(CREATE_FLOW_TABLE, create_flow_table_in, eth_obj_out, create_flow_table),
+	ETH_OP(DESTROY_FLOW_TABLE, flow_table_obj_in, eth_cmd_out, destroy_flow_table),
+	{ MLX5V_CMD_OP_SET_FLOW_TABLE_ROOT, HCA_INIT, OPM(0) | OPM(1),
+	  MLX5V_IFC_BYTES(flow_table_obj_in), MLX5V_IFC_BYTES(eth_cmd_out),
+	  "SET_FLOW_TABLE_ROOT", mlx5v_sim_cmd_set_flow_table_root },
+	ETH_OP(CREATE_FLOW_GROUP, create_flow_group_in, eth_obj_out, create_flow_group),
+	ETH_OP(DESTROY_FLOW_GROUP, flow_table_obj_in, eth_cmd_out, destroy_flow_group),
+	ETH_OP(SET_FLOW_TABLE_ENTRY, set_fte_in, eth_cmd_out, set_fte),
+	ETH_OP(DELETE_FLOW_TABLE_ENTRY, flow_table_obj_in, eth_cmd_out, delete_fte),
+	ETH_OP(QUERY_VPORT_STATE, query_vport_state_in, query_vport_state_out,
+	       query_vport_state),
+	ETH_OP(QUERY_NIC_VPORT_CONTEXT, query_nic_vport_context_in, query_nic_vport_context_out,
+	       query_nic_vport),
 };
 
 static const struct mlx5v_sim_cmd_op *

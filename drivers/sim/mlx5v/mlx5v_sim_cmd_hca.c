@@ -8,6 +8,7 @@
 
 #include <rte_byteorder.h>
 
+#include "mlx5v_prm_eth.h"
 #include "mlx5v_sim_priv.h"
 
 #define MLX5V_SIM_ISSI_SUPPORTED 0x3        /* ISSI 0 and 1 */
@@ -63,6 +64,8 @@ mlx5v_sim_caps_init(struct mlx5v_sim *sim)
 		MLX5V_IFC_SET(cmd_hca_cap, c, max_num_eqs, sim->p.max_eqs);
 		/* 4 KiB UAR pages, the only size the model serves; see SET_HCA_CAP. */
 		MLX5V_IFC_SET(cmd_hca_cap, c, log_uar_page_sz, 0);
+		/* The Ethernet function's fields (mlx5v_sim_eth_port.c). */
+		mlx5v_sim_eth_caps_general(c);
 	}
 	/* Settable: the driver turns these on; cmdif_checksum starts disabled (§3.4). */
 	MLX5V_IFC_SET(cmd_hca_cap, sim->cap_max, cmdif_checksum, MLX5V_SIM_CMDIF_CHECKSUM_MAX);
@@ -190,11 +193,15 @@ mlx5v_sim_cmd_query_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		MLX5V_IFC_SET(cmd_hca_cap, cap, roce, mlx5v_sim_knob(sim, MLX5V_SIM_K_ROCE) != 0);
 		MLX5V_IFC_SET(cmd_hca_cap, cap, port_type,
 			      mlx5v_sim_knob(sim, MLX5V_SIM_K_PORT_TYPE));
-	} else {
+	} else if (type == MLX5V_CAP_TYPE_ROCE) {
 		/* RoCE caps: op_mod 0x8 max, 0x9 cur (§2.1 step 14). */
 		src = cur ? sim->roce_cur : sim->roce_max;
 		memcpy(MLX5V_IFC_ADDR_OF(query_hca_cap_out, c->out, capability), src,
 		       MLX5V_HCA_CAP_SIZE);
+	} else {
+		/* Ethernet offloads and flow tables: dispatch admits no other type. */
+		mlx5v_sim_eth_caps_query(sim, type,
+					 MLX5V_IFC_ADDR_OF(query_hca_cap_out, c->out, capability));
 	}
 	return MLX5V_CMD_STAT_OK;
 }
@@ -276,6 +283,7 @@ mlx5v_sim_cmd_init_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
 					 MLX5V_SIM_SYND_INIT_NO_PAGES);
 	sim->hca_state = MLX5V_SIM_HCA_INITIALIZED;
+	mlx5v_sim_eth_hca_init(sim);
 	/* A new life forgets a PREPARE_FAST_TEARDOWN of the previous one. */
 	sim->fast_teardown_prepared = 0;
 	return MLX5V_CMD_STAT_OK;
@@ -285,6 +293,7 @@ uint8_t
 mlx5v_sim_cmd_teardown_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	uint32_t profile = MLX5V_IFC_GET(teardown_hca_in, c->in, profile);
+	unsigned int k, n = 0;
 
 	/* The drivers use profile 0 (GRACEFUL_CLOSE) and 2 (PREPARE_FAST_TEARDOWN) only (§2.3). */
 	if (profile != MLX5V_TEARDOWN_PROFILE_GRACEFUL_CLOSE &&
@@ -321,6 +330,11 @@ mlx5v_sim_cmd_teardown_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (sim->nb_eqs != 0 || sim->nb_cqs != 0)
 		SIM_LOG(WARNING, "%s: TEARDOWN_HCA with %u EQ(s) and %u CQ(s) still live",
 			sim->name, sim->nb_eqs, sim->nb_cqs);
+	for (k = 0; k < MLX5V_SIM_ETH_K_MAX; k++)
+		n += mlx5v_sim_eth_live(sim, k);
+	if (n != 0)
+		SIM_LOG(WARNING, "%s: TEARDOWN_HCA with %u Ethernet object(s) still live",
+			sim->name, n);
 	/* Back to ENABLED: DISABLE_HCA is a separate step ([K] only, §2.3). */
 	sim->hca_state = MLX5V_SIM_HCA_ENABLED;
 	return MLX5V_CMD_STAT_OK;
@@ -366,19 +380,6 @@ mlx5v_sim_cmd_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	return MLX5V_CMD_STAT_OK;
 }
 
-/* §2.1 step 18: rdma-core enables RoCE on the ETH port's own vport. */
-uint8_t
-mlx5v_sim_cmd_modify_nic_vport(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
-{
-	if (MLX5V_IFC_GET(modify_nic_vport_context_in, c->in, other_vport) != 0 ||
-			MLX5V_IFC_GET(modify_nic_vport_context_in, c->in, vport_number) != 0)
-		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_VPORT);
-	/* Only roce_en is modelled; other selected fields are accepted and ignored. */
-	if (MLX5V_IFC_GET(modify_nic_vport_context_in, c->in, field_select_roce_en))
-		sim->roce_en = MLX5V_IFC_GET(modify_nic_vport_context_in, c->in, roce_en);
-	return MLX5V_CMD_STAT_OK;
-}
-
 uint8_t
 mlx5v_sim_cmd_alloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
@@ -418,6 +419,10 @@ mlx5v_sim_cmd_dealloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		if (sim->cq[i].valid && sim->cq[i].uar == idx)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
 						 MLX5V_SIM_SYND_UAR_BUSY);
+	/* ... nor one an SQ rings through (its wq.uar_page). */
+	if (mlx5v_sim_eth_uar_busy(sim, idx))
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
+					 MLX5V_SIM_SYND_UAR_BUSY);
 	sim->uar[idx - MLX5V_UAR_FIRST_INDEX].allocated = 0;
 	sim->nb_uars--;
 	return MLX5V_CMD_STAT_OK;

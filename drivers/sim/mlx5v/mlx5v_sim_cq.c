@@ -188,6 +188,10 @@ mlx5v_sim_cmd_destroy_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 
 	if (cq == NULL)
 		return status;
+	/* An SQ or RQ completing into it pins the CQ: queues are destroyed first. */
+	if (mlx5v_sim_eth_cq_busy(sim, MLX5V_IFC_GET(destroy_cq_in, c->in, cqn)))
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
+					 MLX5V_SIM_SYND_CQ_IN_USE);
 	eq = mlx5v_sim_eq_get(sim, cq->eqn);
 	if (eq != NULL && eq->ncq > 0)
 		eq->ncq--;

@@ -101,6 +101,16 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 		"corrupt the output signature of the next signed command of this opcode" },
 	[MLX5V_SIM_K_BAD_OUT_SIG_BLOCK] = { "bad_out_sig_block", 0, 0, 1,
 		"with bad_out_sig_opcode: 0 the entry signature, 1 output block 0's" },
+	[MLX5V_SIM_K_FAIL_CREATE_SQ] = { "fail_create_sq", 0, 0, 1000000,
+		"the next N valid CREATE_SQ fail: NO_RES, no SQ created" },
+	[MLX5V_SIM_K_FAIL_CREATE_RQ] = { "fail_create_rq", 0, 0, 1000000,
+		"the next N valid CREATE_RQ fail: NO_RES, no RQ created" },
+	[MLX5V_SIM_K_FAIL_CREATE_TIR] = { "fail_create_tir", 0, 0, 1000000,
+		"the next N valid CREATE_TIR fail: NO_RES, no TIR created" },
+	[MLX5V_SIM_K_FAIL_CREATE_MKEY] = { "fail_create_mkey", 0, 0, 1000000,
+		"the next N valid CREATE_MKEY fail: NO_RES, no MKEY created" },
+	[MLX5V_SIM_K_WQE_INLINE_MODE] = { "wqe_inline_mode", 0, 0, 2,
+		"Ethernet offload cap wqe_inline_mode: 0 L2, 1 vport context, 2 none" },
 };
 
 /*

@@ -22,6 +22,7 @@
 /** Bytes of eqe.data, the per-event part of an EQE (prm/mlx5 §6.5). */
 #define MLX5V_SIM_EQE_DATA_LEN (MLX5V_IFC_BIT_SZ(eqe, data) / 8)
 #include "mlx5v_sim.h"
+#include "mlx5v_sim_eth.h"
 #include "mlx5v_sim_log.h"
 
 /* ---- Model limits (documented in doc/guides/sim/mlx5v_sim.rst) ---- */
@@ -163,6 +164,11 @@ enum mlx5v_sim_knob {
 	MLX5V_SIM_K_PORT_TYPE,
 	MLX5V_SIM_K_BAD_OUT_SIG_OPCODE,
 	MLX5V_SIM_K_BAD_OUT_SIG_BLOCK,
+	MLX5V_SIM_K_FAIL_CREATE_SQ,
+	MLX5V_SIM_K_FAIL_CREATE_RQ,
+	MLX5V_SIM_K_FAIL_CREATE_TIR,
+	MLX5V_SIM_K_FAIL_CREATE_MKEY,
+	MLX5V_SIM_K_WQE_INLINE_MODE,
 	MLX5V_SIM_K_MAX,
 };
 
@@ -307,6 +313,8 @@ struct mlx5v_sim {
 	uint64_t *pages;
 	uint32_t nb_pages;
 	uint32_t pages_cap;
+	/* The Ethernet function (mlx5v_sim_eth.h). */
+	struct mlx5v_sim_eth *eth;
 	/* Counters (enum mlx5v_sim_ctr), updated with atomics. */
 	uint64_t ctr[MLX5V_SIM_CTR_MAX];
 };
@@ -353,7 +361,6 @@ uint8_t mlx5v_sim_cmd_set_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c
 uint8_t mlx5v_sim_cmd_init_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
 uint8_t mlx5v_sim_cmd_teardown_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
 uint8_t mlx5v_sim_cmd_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
-uint8_t mlx5v_sim_cmd_modify_nic_vport(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
 uint8_t mlx5v_sim_cmd_alloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
 uint8_t mlx5v_sim_cmd_dealloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
 /** @return 1 if UAR index idx is allocated (lock held). */

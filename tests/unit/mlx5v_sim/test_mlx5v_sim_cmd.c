@@ -167,7 +167,7 @@ test_mlx5v_sim_bringup(void)
 	MLX5V_IFC_SET(modify_nic_vport_context_in, g_big_in, opcode,
 		      MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT);
 	MLX5V_IFC_SET(modify_nic_vport_context_in, g_big_in, field_select_roce_en, 1);
-	MLX5V_IFC_SET(modify_nic_vport_context_in, g_big_in, roce_en, 1);
+	MLX5V_IFC_SET(modify_nic_vport_context_in, g_big_in, ctx.roce_en, 1);
 	TEST_ASSERT_EQUAL(ut_cmd(g_big_in, MLX5V_IFC_BYTES(modify_nic_vport_context_in), out, 16),
 			  0,
 			  "MODIFY_NIC_VPORT_CONTEXT");
@@ -254,6 +254,13 @@ test_mlx5v_sim_hca_state_errors(void)
 	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_ENABLE_TWICE, "synd");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_CREATE_EQ, 0, 0, out, 16),
 			  MLX5V_CMD_STAT_BAD_SYS_STATE_ERR, "CREATE_EQ before INIT_HCA");
+	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_HCA_NOT_INIT, "synd");
+	/* The Ethernet function exists only after INIT_HCA too. */
+	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_ALLOC_PD, 0, 0, out, 16),
+			  MLX5V_CMD_STAT_BAD_SYS_STATE_ERR, "ALLOC_PD before INIT_HCA");
+	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_HCA_NOT_INIT, "synd");
+	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_DESTROY_SQ, 0, 0, out, 16),
+			  MLX5V_CMD_STAT_BAD_SYS_STATE_ERR, "DESTROY_SQ before INIT_HCA");
 	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_HCA_NOT_INIT, "synd");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_INIT_HCA, 0, 0, out, 16),
 			  MLX5V_CMD_STAT_BAD_SYS_STATE_ERR, "INIT_HCA before SET_ISSI");

@@ -15,6 +15,7 @@
 
 #include "mlx5v_hw.h"
 #include "mlx5v_prm.h"
+#include "mlx5v_prm_eth.h"
 #include "mlx5v_sim.h"
 #include "mlx5v_sim_priv.h"
 #include "ut_common.h"
