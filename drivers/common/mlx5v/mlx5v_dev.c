@@ -785,9 +785,15 @@ mlx5v_dev_load(struct mlx5v_dev *dev)
 		 */
 		goto err_pages_reclaim;
 	dev->stage = MLX5V_STAGE_BOOT_PAGES;
-	ret = mlx5v_dev_set_host_endianness(dev);
-	if (ret < 0)
-		goto err_pages_reclaim;
+	/*
+	 * HOST_ENDIANNESS is a PF register: [K] set_hca_ctrl skips it on every other function and
+	 * firmware refuses it from a VF (prm/mlx5 §2.1 step 11).
+	 */
+	if (!mlx5v_dev_hw(dev)->is_vf) {
+		ret = mlx5v_dev_set_host_endianness(dev);
+		if (ret < 0)
+			goto err_pages_reclaim;
+	}
 	ret = mlx5v_dev_set_hca_cap(dev);
 	if (ret < 0)
 		goto err_pages_reclaim;

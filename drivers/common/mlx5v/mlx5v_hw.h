@@ -51,6 +51,12 @@ struct mlx5v_hw {
 	void *priv;             /**< backend state (PCI device or simulator) */
 	int numa_node;          /**< device socket, for EAL allocations */
 	char name[64];          /**< EAL device name */
+	uint16_t device_id;     /**< PCI device id of the function (the simulator's model id) */
+	/**
+	 * An SR-IOV virtual function: the PCI backend knows it from the device id, the
+	 * simulator from its function= devarg. A VF is refused PF-only commands (prm/mlx5 §2.1).
+	 */
+	uint8_t is_vf;
 };
 
 /** Slots of the process-local seam table: one per probed device. */

@@ -318,6 +318,22 @@ mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp, char *
 	return ret;
 }
 
+/*
+ * The VF device ids of mlx5v_pci_ids (doc/guides/nics/running_on_hardware.rst): a VF is
+ * refused PF-only commands such as ACCESS_REG HOST_ENDIANNESS (prm/mlx5 §2.1).
+ */
+static int
+mlx5v_pci_is_vf(uint16_t device_id)
+{
+	static const uint16_t vf_ids[] = { 0x1014, 0x1016, 0x1018, 0x101a, 0x101c, 0x101e };
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(vf_ids); i++)
+		if (vf_ids[i] == device_id)
+			return 1;
+	return 0;
+}
+
 static int
 mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 {
@@ -349,6 +365,8 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 	p->hw.ops = &mlx5v_hw_pci_ops;
 	p->hw.priv = p;
 	p->hw.numa_node = pdev->device.numa_node;
+	p->hw.device_id = pdev->id.device_id;
+	p->hw.is_vf = mlx5v_pci_is_vf(pdev->id.device_id);
 	strlcpy(p->hw.name, pdev->device.name, sizeof(p->hw.name));
 	ret = mlx5v_class_dev_probe(&pdev->device, &p->hw, &dp,
 				    classes[0] != '\0' ? classes : NULL);

@@ -96,6 +96,14 @@ mlx5v_sim_params_key(struct mlx5v_sim_params *p, const char *key, size_t klen,
 	fields[4] = &p->init_pages;
 	fields[5] = &p->log_max_eq_sz;
 	fields[6] = &p->max_eqs;
+	if (klen == 8 && strncmp(key, "function", 8) == 0) {
+		/* function=pf|vf: which PCI function the model plays. */
+		if (vlen == 2 && (strncmp(val, "pf", 2) == 0 || strncmp(val, "vf", 2) == 0)) {
+			p->vf = val[0] == 'v';
+			return 0;
+		}
+		return -EINVAL;
+	}
 	if (klen == 5 && strncmp(key, "pages", 5) == 0) {
 		/* pages=<boot>[:<init>] */
 		colon = memchr(val, ':', vlen);
@@ -466,4 +474,7 @@ mlx5v_sim_hw_init(struct mlx5v_sim *sim, struct mlx5v_hw *hw)
 	hw->priv = sim;
 	hw->numa_node = sim->p.numa_node;
 	snprintf(hw->name, sizeof(hw->name), "%s", sim->name);
+	/* What the PCI backend reads from the config space: the model is a ConnectX-5 (VF). */
+	hw->device_id = sim->p.vf ? MLX5V_SIM_DEVICE_ID_VF : MLX5V_SIM_DEVICE_ID_PF;
+	hw->is_vf = !!sim->p.vf;
 }

@@ -22,6 +22,11 @@ struct mlx5v_sim_params {
 	unsigned int init_pages;  /**< QUERY_PAGES init answer */
 	unsigned int log_max_eq_sz;
 	unsigned int max_eqs;
+	/**
+	 * function=vf: the model is an SR-IOV virtual function (VF device id, PF-only commands
+	 * refused); 0 is the physical function.
+	 */
+	unsigned int vf;
 	int numa_node;
 	const char *knobs;        /**< "name=value,..." fault knobs, may be NULL */
 };

@@ -335,6 +335,13 @@ mlx5v_sim_cmd_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	/* Only HOST_ENDIANNESS (0x7004) is modelled (§2.1 step 11). */
 	if (MLX5V_IFC_GET(access_register_in, c->in, register_id) != MLX5V_REG_HOST_ENDIANNESS)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_REG_ID);
+	/*
+	 * HOST_ENDIANNESS belongs to the PF: [K] set_hca_ctrl never sends it from another
+	 * function, and the model refuses it from a VF as an operation the function may not do
+	 * (prm/mlx5 §2.1 step 11; status BAD_OP is an inference).
+	 */
+	if (sim->p.vf)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_OP_ERR, MLX5V_SIM_SYND_REG_VF);
 	if (MLX5V_IFC_GET(access_register_in, c->in, argument) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_REG_DATA);

@@ -114,7 +114,7 @@ static const char *const mlx5v_sim_dev_keys[] = {
 	/*
 	 * boot_ms, boot_pages and init_pages are knobs as well, so the knob parser must see them.
 	 */
-	"msix", "ports", "pages", "log_max_eq_sz", "max_eqs", NULL,
+	"msix", "ports", "pages", "log_max_eq_sz", "max_eqs", "function", NULL,
 };
 
 /*

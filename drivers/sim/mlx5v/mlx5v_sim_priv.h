@@ -26,6 +26,8 @@
 
 /* ---- Model limits (documented in doc/guides/sim/mlx5v_sim.rst) ---- */
 #define MLX5V_SIM_NUM_UARS 32            /**< UAR pages 3 .. 34 */
+#define MLX5V_SIM_DEVICE_ID_PF 0x1017    /**< PCI device id of the model: ConnectX-5 */
+#define MLX5V_SIM_DEVICE_ID_VF 0x1018    /**< ... and of its virtual function */
 #define MLX5V_SIM_MAX_EQN 255            /**< EQNs 1..255: eq_number is 8 bits */
 #define MLX5V_SIM_LOG_MAX_CQ 10
 #define MLX5V_SIM_MAX_CQN ((1u << MLX5V_SIM_LOG_MAX_CQ) - 1) /**< CQNs 1..1023 */
@@ -75,6 +77,7 @@ enum mlx5v_sim_synd {
 	MLX5V_SIM_SYND_TEARDOWN_NO_FAST = 0x5101000f, /**< BAD_PARAM: profile 2, cap clear */
 	MLX5V_SIM_SYND_REG_ID = 0x51010010,           /**< BAD_PARAM: register not 0x7004 */
 	MLX5V_SIM_SYND_REG_DATA = 0x51010011,         /**< BAD_PARAM: bad register data */
+	MLX5V_SIM_SYND_REG_VF = 0x51010016,           /**< BAD_OP: PF-only register from a VF */
 	MLX5V_SIM_SYND_VPORT = 0x51010012,            /**< BAD_PARAM: other vport / non-ETH */
 	MLX5V_SIM_SYND_UAR_NONE = 0x51010013,         /**< LIM_ERR: no free UAR page */
 	MLX5V_SIM_SYND_UAR_INDEX = 0x51010014,        /**< BAD_PARAM: UAR index not allocated */

@@ -93,6 +93,40 @@ test_mlx5v_dev_vdev_bad_devargs(void)
 }
 
 /*
+ * function=vf: the model is a VF, which firmware refuses ACCESS_REG HOST_ENDIANNESS. The core
+ * learns it through the seam (as from the PCI device id) and skips the register, so the
+ * bring-up sends no command the VF is refused. function=pf keeps the PF and its register.
+ */
+static int
+test_mlx5v_dev_vdev_vf(void)
+{
+	struct ut_heap before, after;
+	struct mlx5v_dev *dev;
+	struct mlx5v_sim *sim;
+
+	ut_heap_get(&before);
+	TEST_ASSERT_SUCCESS(rte_vdev_init(VDEV_NAME, "function=vf"), "VF bring-up failed");
+	dev = mlx5v_dev_get(VDEV_NAME);
+	sim = mlx5v_sim_get(VDEV_NAME);
+	TEST_ASSERT(dev != NULL && sim != NULL, "VF not registered");
+	TEST_ASSERT_EQUAL(mlx5v_dev_hw(dev)->is_vf, 1, "the seam does not say VF");
+	TEST_ASSERT_EQUAL(mlx5v_dev_hw(dev)->device_id, 0x1018, "not the VF device id");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(sim, MLX5V_SIM_CTR_CMD_ERRORS), 0u,
+			  "the VF was sent a command it is refused");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "VF uninit");
+	TEST_ASSERT_SUCCESS(rte_vdev_init(VDEV_NAME, "function=pf"), "PF bring-up failed");
+	dev = mlx5v_dev_get(VDEV_NAME);
+	TEST_ASSERT(dev != NULL, "PF not registered");
+	TEST_ASSERT_EQUAL(mlx5v_dev_hw(dev)->is_vf, 0, "the PF is taken for a VF");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "PF uninit");
+	TEST_ASSERT_EQUAL(rte_vdev_init(VDEV_NAME, "function=sf"), -EINVAL,
+			  "function=sf accepted");
+	ut_heap_get(&after);
+	TEST_ASSERT(ut_heap_same(&before, &after), "EAL memory leaked");
+	return TEST_SUCCESS;
+}
+
+/*
  * Knobs that would stall the bring-up inside rte_vdev_init() are refused at once: a command
  * held until release_held (which nobody can call during the probe) and a long delay. The
  * same knobs alone, or a short delay, are accepted. cmd_to_ms keeps a regression short.
@@ -698,6 +732,7 @@ static struct unit_test_suite mlx5v_dev_suite = {
 		TEST_CASE(test_mlx5v_dev_vdev_up_down),
 		TEST_CASE(test_mlx5v_dev_unload_leaves_nothing),
 		TEST_CASE(test_mlx5v_dev_vdev_bad_devargs),
+		TEST_CASE(test_mlx5v_dev_vdev_vf),
 		TEST_CASE(test_mlx5v_dev_vdev_stalling_knobs),
 		TEST_CASE(test_mlx5v_dev_bringup_step_faults),
 		TEST_CASE(test_mlx5v_dev_bringup_init_stage_faults),
