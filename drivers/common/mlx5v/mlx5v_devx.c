@@ -1634,7 +1634,15 @@ mlx5v_devx_cq_arm(struct mlx5v_devx_cq *cq, int solicited)
 	 * §7.3); the helper keeps that order.
 	 */
 	rte_pmd_mlx5v_cq_arm(&cq->uar, cq->dbrec, cq->cqn, cq->arm_sn, cq->ci, solicited);
-	/* libmlx5 bumps arm_sn per CQ event; one arm per event cycle is equivalent. */
+}
+
+void
+mlx5v_devx_cq_event(struct mlx5v_devx_cq *cq)
+{
+	/*
+	 * sn advances per completion event consumed, never per arm (libmlx5, Linux and DPDK;
+	 * prm/mlx5 §7.3): two arms without an event between carry the same sn.
+	 */
 	cq->arm_sn++;
 }
 

@@ -54,6 +54,11 @@ enum mlx5v_sim_ctr {
 	MLX5V_SIM_CTR_CQ_OVERRUNS,    /**< CQ_ERROR (overrun) events raised; added by the model */
 	/** EQ/CQ rings created with software-owned entries (prm/mlx5 §7.4, §11.7); model-only */
 	MLX5V_SIM_CTR_RING_SW_OWNED,
+	/**
+	 * CQ arms whose sn is not the count of completion events the CQ raised (mod 4): sn
+	 * advances per event consumed, not per arm (prm/mlx5 §7.3)
+	 */
+	MLX5V_SIM_CTR_CQ_ARM_SN,
 	MLX5V_SIM_CTR_MAX,
 };
 

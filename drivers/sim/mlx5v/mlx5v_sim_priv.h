@@ -226,6 +226,7 @@ struct mlx5v_sim_cq {
 	uint8_t status;             /**< cqc.status: 0, CQ_OVERFLOW or CQ_WRITE_FAIL */
 	uint8_t oi;
 	uint8_t arm_sn;
+	uint32_t events;            /**< completion EQEs raised: the next arm's sn (mod 4) */
 	uint32_t uar;
 	uint32_t eqn;               /**< c_eqn */
 	uint32_t pi;                /**< producer counter, 24 bits */
