@@ -283,6 +283,7 @@ mlx5v_dev_init(const char *name, const struct mlx5v_hw *hw, const struct mlx5v_d
 			dev->tout_ms[t] = RTE_MAX(mlx5v_tout_default_ms[t] / scale, 1u);
 	}
 	dev->fast_teardown = p != NULL ? p->fast_teardown : 0;
+	dev->health_strict = p != NULL ? !!p->health_strict : 0;
 	/* Off unless asked for: both anchors run without signatures (prm/mlx5 §3.4). */
 	dev->cmd.checksum = p != NULL ? !!p->cmd_sig : 0;
 	pthread_mutexattr_init(&mattr);

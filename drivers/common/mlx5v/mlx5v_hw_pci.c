@@ -233,12 +233,14 @@ const struct mlx5v_hw_ops mlx5v_hw_pci_ops = {
 #define MLX5V_PCI_ARG_HEALTH_MS "health_ms"
 #define MLX5V_PCI_ARG_CMD_SIG "cmd_sig"
 #define MLX5V_PCI_ARG_FAST_UNLOAD "fast_unload"
+#define MLX5V_PCI_ARG_HEALTH_STRICT "health_strict"
 
 static const char *const mlx5v_pci_valid_args[] = {
 	MLX5V_PCI_ARG_CMD_TO_MS,
 	MLX5V_PCI_ARG_HEALTH_MS,
 	MLX5V_PCI_ARG_CMD_SIG,
 	MLX5V_PCI_ARG_FAST_UNLOAD,
+	MLX5V_PCI_ARG_HEALTH_STRICT,
 	MLX5V_CLASS_ARG,
 	NULL,
 };
@@ -282,7 +284,7 @@ static int
 mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp, char *classes)
 {
 	struct rte_kvargs *kv;
-	uint32_t sig = 0, fast = 0;
+	uint32_t sig = 0, fast = 0, strict = 0;
 	unsigned int i;
 	int ret = 0;
 
@@ -310,10 +312,12 @@ mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp, char *
 			       &dp->tout_ms[MLX5V_TO_HEALTH_POLL]) < 0 ||
 	    rte_kvargs_process(kv, MLX5V_PCI_ARG_CMD_SIG, mlx5v_pci_arg_u32, &sig) < 0 ||
 	    rte_kvargs_process(kv, MLX5V_PCI_ARG_FAST_UNLOAD, mlx5v_pci_arg_u32, &fast) < 0 ||
+	    rte_kvargs_process(kv, MLX5V_PCI_ARG_HEALTH_STRICT, mlx5v_pci_arg_u32, &strict) < 0 ||
 	    rte_kvargs_process(kv, MLX5V_CLASS_ARG, mlx5v_pci_arg_str, classes) < 0)
 		ret = -EINVAL;
 	dp->cmd_sig = !!sig;
 	dp->fast_teardown = !!fast;
+	dp->health_strict = !!strict;
 	rte_kvargs_free(kv);
 	return ret;
 }
@@ -427,4 +431,4 @@ RTE_PMD_REGISTER_PCI_TABLE(mlx5v_pci, mlx5v_pci_ids);
 RTE_PMD_REGISTER_KMOD_DEP(mlx5v_pci, "vfio-pci");
 RTE_PMD_REGISTER_PARAM_STRING(mlx5v_pci,
 	"class=<net|none|name:name> cmd_to_ms=<int> health_ms=<int> cmd_sig=<0|1> "
-	"fast_unload=<0|1>");
+	"fast_unload=<0|1> health_strict=<0|1>");

@@ -126,6 +126,25 @@ test_mlx5v_dev_vdev_vf(void)
 	return TEST_SUCCESS;
 }
 
+/* health_strict=<0|1> picks the heartbeat policy: reported (default) or fatal. */
+static int
+test_mlx5v_dev_vdev_health_strict(void)
+{
+	struct mlx5v_dev *dev;
+
+	TEST_ASSERT_SUCCESS(rte_vdev_init(VDEV_NAME, "health_strict=1"), "strict bring-up");
+	dev = mlx5v_dev_get(VDEV_NAME);
+	TEST_ASSERT(dev != NULL && dev->health_strict == 1, "health_strict=1 not applied");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "uninit");
+	TEST_ASSERT_SUCCESS(rte_vdev_init(VDEV_NAME, "msix=4"), "default bring-up");
+	dev = mlx5v_dev_get(VDEV_NAME);
+	TEST_ASSERT(dev != NULL && dev->health_strict == 0, "strict by default");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "uninit");
+	TEST_ASSERT_EQUAL(rte_vdev_init(VDEV_NAME, "health_strict=2"), -EINVAL,
+			  "health_strict=2 accepted");
+	return TEST_SUCCESS;
+}
+
 /*
  * Knobs that would stall the bring-up inside rte_vdev_init() are refused at once: a command
  * held until release_held (which nobody can call during the probe) and a long delay. The
@@ -733,6 +752,7 @@ static struct unit_test_suite mlx5v_dev_suite = {
 		TEST_CASE(test_mlx5v_dev_unload_leaves_nothing),
 		TEST_CASE(test_mlx5v_dev_vdev_bad_devargs),
 		TEST_CASE(test_mlx5v_dev_vdev_vf),
+		TEST_CASE(test_mlx5v_dev_vdev_health_strict),
 		TEST_CASE(test_mlx5v_dev_vdev_stalling_knobs),
 		TEST_CASE(test_mlx5v_dev_bringup_step_faults),
 		TEST_CASE(test_mlx5v_dev_bringup_init_stage_faults),
