@@ -12,7 +12,6 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
-#include <rte_eal_paging.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_spinlock.h>
@@ -495,6 +494,8 @@ mlx5v_dev_query_cap(struct mlx5v_dev *dev, unsigned int type, unsigned int mode,
 static int
 mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
 {
+	struct mlx5v_hw *hw = mlx5v_dev_hw(dev);
+	uint32_t page = hw->page_size != 0 ? hw->page_size : MLX5V_UAR_PAGE_SIZE;
 	uint8_t out[MLX5V_CMD_HDR_SIZE];
 	uint8_t *in, *cap;
 	int ret;
@@ -515,9 +516,15 @@ mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
 	/* No device-side signature checks unless the driver signs (§3.4). */
 	if (!dev->cmd.checksum)
 		MLX5V_IFC_SET(cmd_hca_cap, cap, cmdif_checksum, 0);
-	/* UAR pages follow the host page size: log2(page) - 12 (§2.2, §12 #16). */
+	/*
+	 * UAR pages follow the host page size the backend maps BAR0 with: log2(page) - 12 (§2.2,
+	 * §12 #16). Above 4 KiB, uar_4k keeps UAR indices in 4 KiB units when the device can, as
+	 * [K] does; otherwise an index counts host pages (prm/mlx5 §2.1 step 13).
+	 */
 	MLX5V_IFC_SET(cmd_hca_cap, cap, log_uar_page_sz,
-		      rte_log2_u64(rte_mem_page_size()) - MLX5V_ADAPTER_PAGE_SHIFT);
+		      rte_log2_u64(page) - MLX5V_ADAPTER_PAGE_SHIFT);
+	if (page > MLX5V_UAR_PAGE_SIZE && MLX5V_IFC_GET(cmd_hca_cap, dev->hca_cap_max, uar_4k))
+		MLX5V_IFC_SET(cmd_hca_cap, cap, uar_4k, 1);
 	/* mkey_by_name only if the max caps allow it, as [R] does (prm/mlx5 §2.1 step 13). */
 	if (MLX5V_IFC_GET(cmd_hca_cap, dev->hca_cap_max, mkey_by_name))
 		MLX5V_IFC_SET(cmd_hca_cap, cap, mkey_by_name, 1);
@@ -526,8 +533,11 @@ mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
 	 * Keep our copy in sync with what the device now has; later checks (umem_uid_0, port_type,
 	 * fast_teardown) read hca_cap_cur.
 	 */
-	if (ret == 0)
+	if (ret == 0) {
 		memcpy(dev->hca_cap_cur, cap, MLX5V_HCA_CAP_SIZE);
+		hw->uar_stride = MLX5V_IFC_GET(cmd_hca_cap, cap, uar_4k) ? MLX5V_UAR_PAGE_SIZE :
+				 page;
+	}
 	free(in);
 	return ret;
 }

@@ -18,6 +18,7 @@
 
 #include <rte_common.h>
 #include <rte_devargs.h>
+#include <rte_eal_paging.h>
 #include <rte_errno.h>
 #include <rte_interrupts.h>
 #include <rte_io.h>
@@ -72,18 +73,17 @@ mlx5v_pci_wr32(struct mlx5v_hw *hw, uint32_t off, uint32_t val)
 }
 
 static void *
-mlx5v_pci_uar_addr(struct mlx5v_hw *hw, uint32_t idx)
+mlx5v_pci_uar_addr(struct mlx5v_hw *hw, uint64_t off)
 {
 	struct mlx5v_pci *p = mlx5v_to_pci(hw);
 
-	/* UAR page n is BAR0 + n * 4096 (prm/mlx5 §8). */
 	/*
-	 * [R] hard-codes 4096 too; with log_uar_page_sz set to the host page size this stays right
-	 * only on 4 KiB-page hosts (prm/mlx5 §8, §12 #16).
+	 * off is the UAR index scaled by the core: 4096 with uar_4k, else the host page
+	 * (prm/mlx5 §8, §12 #16); [R] hard-codes 4096, right only on 4 KiB-page hosts.
 	 */
-	if (((uint64_t)idx + 1) * MLX5V_UAR_PAGE_SIZE > p->bar_len)
+	if (off + MLX5V_UAR_PAGE_SIZE > p->bar_len)
 		return NULL;
-	return p->bar + (size_t)idx * MLX5V_UAR_PAGE_SIZE;
+	return p->bar + off;
 }
 
 /*
@@ -371,6 +371,7 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 	p->hw.numa_node = pdev->device.numa_node;
 	p->hw.device_id = pdev->id.device_id;
 	p->hw.is_vf = mlx5v_pci_is_vf(pdev->id.device_id);
+	p->hw.page_size = rte_mem_page_size();
 	strlcpy(p->hw.name, pdev->device.name, sizeof(p->hw.name));
 	ret = mlx5v_class_dev_probe(&pdev->device, &p->hw, &dp,
 				    classes[0] != '\0' ? classes : NULL);

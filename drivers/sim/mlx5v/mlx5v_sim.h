@@ -27,6 +27,12 @@ struct mlx5v_sim_params {
 	 * refused); 0 is the physical function.
 	 */
 	unsigned int vf;
+	/**
+	 * host_page=: the host page size the model checks UAR addressing for (4096..65536, a power
+	 * of two; default 4096): SET_HCA_CAP must set log_uar_page_sz to it, and a UAR is
+	 * reached at BAR0 + index * (uar_4k ? 4096 : host_page).
+	 */
+	unsigned int host_page;
 	int numa_node;
 	const char *knobs;        /**< "name=value,..." fault knobs, may be NULL */
 };

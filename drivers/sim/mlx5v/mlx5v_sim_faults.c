@@ -101,6 +101,8 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 		"corrupt the output signature of the next signed command of this opcode" },
 	[MLX5V_SIM_K_BAD_OUT_SIG_BLOCK] = { "bad_out_sig_block", 0, 0, 1,
 		"with bad_out_sig_opcode: 0 the entry signature, 1 output block 0's" },
+	[MLX5V_SIM_K_UAR_4K] = { "uar_4k", 1, 0, 1,
+		"uar_4k general capability (max): 4 KiB UAR indices on hosts with larger pages" },
 };
 
 /*
@@ -114,7 +116,7 @@ static const char *const mlx5v_sim_dev_keys[] = {
 	/*
 	 * boot_ms, boot_pages and init_pages are knobs as well, so the knob parser must see them.
 	 */
-	"msix", "ports", "pages", "log_max_eq_sz", "max_eqs", "function", NULL,
+	"msix", "ports", "pages", "log_max_eq_sz", "max_eqs", "function", "host_page", NULL,
 };
 
 /*

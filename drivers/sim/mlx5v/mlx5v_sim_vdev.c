@@ -38,6 +38,7 @@
 #define MLX5V_SIM_ARG_FAST_UNLOAD "fast_unload"
 #define MLX5V_SIM_ARG_FUNCTION "function"
 #define MLX5V_SIM_ARG_HEALTH_STRICT "health_strict"
+#define MLX5V_SIM_ARG_HOST_PAGE "host_page"
 
 #define MLX5V_SIM_CLASS_LEN 128
 
@@ -130,6 +131,9 @@ mlx5v_sim_vdev_parse(const char *args, struct mlx5v_sim_params *sp,
 				SIM_LOG(ERR, "devarg %s=%s: expected pf or vf", k, val);
 				ret = -EINVAL;
 			}
+		} else if (strcmp(k, MLX5V_SIM_ARG_HOST_PAGE) == 0) {
+			/* The range and power of two are checked by mlx5v_sim_create(). */
+			ret = mlx5v_sim_vdev_uint(k, val, 65536, &sp->host_page);
 		} else if (strcmp(k, MLX5V_SIM_ARG_HEALTH_STRICT) == 0) {
 			ret = mlx5v_sim_vdev_uint(k, val, 1, &v);
 			dp->health_strict = v;
@@ -247,4 +251,4 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx5v_sim,
 	"class=<net|none|name:name> msix=<int> ports=<int> boot_ms=<int> boot_pages=<int> "
 	"init_pages=<int> log_max_eq_sz=<int> max_eqs=<int> health_ms=<int> cmd_to_ms=<int> "
 	"tout_scale=<int> cmd_sig=<0|1> fast_unload=<0|1> function=<pf|vf> health_strict=<0|1> "
-	"<knob>=<int>");
+	"host_page=<4096..65536> <knob>=<int>");
