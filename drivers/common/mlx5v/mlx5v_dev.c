@@ -12,7 +12,6 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
-#include <rte_eal_paging.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_spinlock.h>
@@ -283,6 +282,7 @@ mlx5v_dev_init(const char *name, const struct mlx5v_hw *hw, const struct mlx5v_d
 			dev->tout_ms[t] = RTE_MAX(mlx5v_tout_default_ms[t] / scale, 1u);
 	}
 	dev->fast_teardown = p != NULL ? p->fast_teardown : 0;
+	dev->health_strict = p != NULL ? !!p->health_strict : 0;
 	/* Off unless asked for: both anchors run without signatures (prm/mlx5 §3.4). */
 	dev->cmd.checksum = p != NULL ? !!p->cmd_sig : 0;
 	pthread_mutexattr_init(&mattr);
@@ -494,6 +494,8 @@ mlx5v_dev_query_cap(struct mlx5v_dev *dev, unsigned int type, unsigned int mode,
 static int
 mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
 {
+	struct mlx5v_hw *hw = mlx5v_dev_hw(dev);
+	uint32_t page = hw->page_size != 0 ? hw->page_size : MLX5V_UAR_PAGE_SIZE;
 	uint8_t out[MLX5V_CMD_HDR_SIZE];
 	uint8_t *in, *cap;
 	int ret;
@@ -514,9 +516,15 @@ mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
 	/* No device-side signature checks unless the driver signs (§3.4). */
 	if (!dev->cmd.checksum)
 		MLX5V_IFC_SET(cmd_hca_cap, cap, cmdif_checksum, 0);
-	/* UAR pages follow the host page size: log2(page) - 12 (§2.2, §12 #16). */
+	/*
+	 * UAR pages follow the host page size the backend maps BAR0 with: log2(page) - 12 (§2.2,
+	 * §12 #16). Above 4 KiB, uar_4k keeps UAR indices in 4 KiB units when the device can, as
+	 * [K] does; otherwise an index counts host pages (prm/mlx5 §2.1 step 13).
+	 */
 	MLX5V_IFC_SET(cmd_hca_cap, cap, log_uar_page_sz,
-		      rte_log2_u64(rte_mem_page_size()) - MLX5V_ADAPTER_PAGE_SHIFT);
+		      rte_log2_u64(page) - MLX5V_ADAPTER_PAGE_SHIFT);
+	if (page > MLX5V_UAR_PAGE_SIZE && MLX5V_IFC_GET(cmd_hca_cap, dev->hca_cap_max, uar_4k))
+		MLX5V_IFC_SET(cmd_hca_cap, cap, uar_4k, 1);
 	/* mkey_by_name only if the max caps allow it, as [R] does (prm/mlx5 §2.1 step 13). */
 	if (MLX5V_IFC_GET(cmd_hca_cap, dev->hca_cap_max, mkey_by_name))
 		MLX5V_IFC_SET(cmd_hca_cap, cap, mkey_by_name, 1);
@@ -525,8 +533,11 @@ mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
 	 * Keep our copy in sync with what the device now has; later checks (umem_uid_0, port_type,
 	 * fast_teardown) read hca_cap_cur.
 	 */
-	if (ret == 0)
+	if (ret == 0) {
 		memcpy(dev->hca_cap_cur, cap, MLX5V_HCA_CAP_SIZE);
+		hw->uar_stride = MLX5V_IFC_GET(cmd_hca_cap, cap, uar_4k) ? MLX5V_UAR_PAGE_SIZE :
+				 page;
+	}
 	free(in);
 	return ret;
 }
@@ -785,9 +796,15 @@ mlx5v_dev_load(struct mlx5v_dev *dev)
 		 */
 		goto err_pages_reclaim;
 	dev->stage = MLX5V_STAGE_BOOT_PAGES;
-	ret = mlx5v_dev_set_host_endianness(dev);
-	if (ret < 0)
-		goto err_pages_reclaim;
+	/*
+	 * HOST_ENDIANNESS is a PF register: [K] set_hca_ctrl skips it on every other function and
+	 * firmware refuses it from a VF (prm/mlx5 §2.1 step 11).
+	 */
+	if (!mlx5v_dev_hw(dev)->is_vf) {
+		ret = mlx5v_dev_set_host_endianness(dev);
+		if (ret < 0)
+			goto err_pages_reclaim;
+	}
 	ret = mlx5v_dev_set_hca_cap(dev);
 	if (ret < 0)
 		goto err_pages_reclaim;

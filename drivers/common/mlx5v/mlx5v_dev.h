@@ -26,6 +26,11 @@ struct mlx5v_dev_params {
 	unsigned int tout_scale;        /**< divide every default by this; 0 or 1 = as is */
 	int cmd_sig;                    /**< write command signatures */
 	int fast_teardown;              /**< use TEARDOWN_HCA profile 2 if the cap allows */
+	/**
+	 * A heartbeat stuck for 3 polls is fatal (rdma-core's policy). Default 0: it is only
+	 * reported, and death comes from the fatal sensors, as in Linux (prm/mlx5 §4.4).
+	 */
+	int health_strict;
 };
 
 /** Why a device was declared dead (enum order = PRM prm/mlx5 §4.3 sensor order). */
@@ -35,7 +40,7 @@ enum mlx5v_dead_reason {
 	MLX5V_DEAD_NIC_DISABLED,   /**< nic_interface == 1 */
 	MLX5V_DEAD_NIC_SW_RESET,   /**< nic_interface == 7 */
 	MLX5V_DEAD_FW_SYND_RFR,    /**< RFR bit and a syndrome */
-	MLX5V_DEAD_HEARTBEAT,      /**< health counter stuck for 3 polls */
+	MLX5V_DEAD_HEARTBEAT,      /**< health counter stuck for 3 polls (health_strict only) */
 	MLX5V_DEAD_CMD_IF,         /**< the command interface is unusable */
 	MLX5V_DEAD_USER,           /**< mlx5v_dev_set_dead() */
 };
@@ -107,6 +112,7 @@ struct mlx5v_msi {
 struct mlx5v_health {
 	uint32_t prev_counter;
 	unsigned int miss;
+	uint64_t stalls;          /**< heartbeat stalls reported (3 polls without a change) */
 	int running;
 	int stop;
 	uint64_t polls;
@@ -120,6 +126,7 @@ struct mlx5v_dev {
 	int socket;
 	uint32_t tout_ms[MLX5V_TO_MAX];
 	int fast_teardown;
+	int health_strict;            /**< a stuck heartbeat is fatal (mlx5v_dev_params) */
 	enum mlx5v_load_stage stage;
 	int dead;                     /**< atomic: enum mlx5v_dead_reason, 0 = alive */
 	uint16_t function_id;

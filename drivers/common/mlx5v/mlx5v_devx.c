@@ -718,6 +718,14 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 		goto einval;
 	if (outlen < MLX5V_IFC_BYTES(create_eq_out))
 		goto einval;
+	/*
+	 * Command completions and page requests go to the first EQ that asks for them; the
+	 * driver's async EQ owns them, and an application EQ asking too could take them from it
+	 * (a documented strengthening over rdma-core, doc/guides/nics/mlx5v_devx.rst).
+	 */
+	if (MLX5V_IFC_ARRAY_GET64(create_eq_in, in, event_bitmask, 0) &
+	    (RTE_BIT64(RTE_PMD_MLX5V_EVENT_CMD) | RTE_BIT64(RTE_PMD_MLX5V_EVENT_PAGE_REQUEST)))
+		goto einval;
 	/* The arguments are sound; now the device handle, by address only. */
 	ret = mlx5v_devx_ctx_acquire(dev, &ctx);
 	if (ret < 0) {
@@ -1626,7 +1634,15 @@ mlx5v_devx_cq_arm(struct mlx5v_devx_cq *cq, int solicited)
 	 * §7.3); the helper keeps that order.
 	 */
 	rte_pmd_mlx5v_cq_arm(&cq->uar, cq->dbrec, cq->cqn, cq->arm_sn, cq->ci, solicited);
-	/* libmlx5 bumps arm_sn per CQ event; one arm per event cycle is equivalent. */
+}
+
+void
+mlx5v_devx_cq_event(struct mlx5v_devx_cq *cq)
+{
+	/*
+	 * sn advances per completion event consumed, never per arm (libmlx5, Linux and DPDK;
+	 * prm/mlx5 §7.3): two arms without an event between carry the same sn.
+	 */
 	cq->arm_sn++;
 }
 

@@ -189,9 +189,19 @@ struct mlx5v_devx_cq *mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int l
 __rte_internal
 int mlx5v_devx_cq_destroy(struct mlx5v_devx_cq *cq);
 
-/** Arm for the next completion with the CQ's ci and arm_sn. Data path: cq not validated. */
+/**
+ * Arm for the next completion with the CQ's ci and arm_sn. arm_sn does not change here: it
+ * moves with mlx5v_devx_cq_event(). Data path: cq not validated.
+ */
 __rte_internal
 void mlx5v_devx_cq_arm(struct mlx5v_devx_cq *cq, int solicited);
+
+/**
+ * Account one completion event (an EQE naming this CQ) as handled: the next arm carries
+ * the next sequence number (prm/mlx5 §7.3). Data path: cq not validated.
+ */
+__rte_internal
+void mlx5v_devx_cq_event(struct mlx5v_devx_cq *cq);
 
 /**
  * Consume software-owned CQEs (ci += n, dbrec updated). Data path: cq not validated.

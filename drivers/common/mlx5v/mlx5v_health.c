@@ -13,7 +13,10 @@
 #include "mlx5v_dev.h"
 #include "mlx5v_log.h"
 
-/* The kernel's MAX_MISSES: a heartbeat stuck for this many polls is fatal (prm/mlx5 §4.4). */
+/*
+ * The kernel's MAX_MISSES: a heartbeat stuck for this many polls is reported, and fatal only
+ * under health_strict (prm/mlx5 §4.4).
+ */
 #define MLX5V_HEALTH_MAX_MISSES 3
 /*
  * [R] masks the heartbeat to 24 bits; DPDK declares bits 31:24 as health_syndrome, so comparing all
@@ -164,21 +167,33 @@ mlx5v_health_check(struct mlx5v_dev *dev)
 	if (synd != 0)
 		MLX5V_LOG(WARNING, "%s: health syndrome 0x%02x (%s) without recovery flag",
 			  dev->name, synd, mlx5v_health_synd_str(synd));
-	/* Heartbeat: firmware advances health_counter[23:0]; 3 stuck polls are fatal. */
+	/*
+	 * Heartbeat: firmware advances health_counter[23:0]. 3 stuck polls are reported; as in
+	 * Linux, death comes from the fatal sensors above. health_strict makes the stall fatal,
+	 * as rdma-core does (prm/mlx5 §4.4).
+	 */
 	count = mlx5v_hw_rd32(hw, MLX5V_ISEG_HEALTH_COUNTER) & MLX5V_HEALTH_COUNTER_MASK;
 	/*
 	 * The first poll compares with the value read at start, not with 0 as [R] does, so a
 	 * counter that happens to read 0 at start is not a miss (prm/mlx5 §4.4).
 	 */
 	if (count == h->prev_counter) {
-		h->miss++;
 		MLX5V_LOG(DEBUG, "%s: health counter stuck at 0x%06x (%u)", dev->name, count,
-			  h->miss);
-		if (h->miss >= MLX5V_HEALTH_MAX_MISSES) {
-			mlx5v_dev_set_dead(dev, MLX5V_DEAD_HEARTBEAT);
-			return -ENOLINK;
+			  h->miss + 1);
+		/* miss stops at the limit: a stall is reported once, however long it lasts. */
+		if (h->miss < MLX5V_HEALTH_MAX_MISSES && ++h->miss == MLX5V_HEALTH_MAX_MISSES) {
+			if (dev->health_strict) {
+				mlx5v_dev_set_dead(dev, MLX5V_DEAD_HEARTBEAT);
+				return -ENOLINK;
+			}
+			h->stalls++;
+			MLX5V_LOG(ERR, "%s: health compromised: counter stuck at 0x%06x for %u "
+				  "polls (reported, not fatal; health_strict=1 makes it fatal)",
+				  dev->name, count, h->miss);
 		}
 	} else {
+		if (h->miss >= MLX5V_HEALTH_MAX_MISSES)
+			MLX5V_LOG(NOTICE, "%s: health counter moves again", dev->name);
 		h->miss = 0;
 	}
 	h->prev_counter = count;

@@ -26,8 +26,12 @@ struct mlx5v_hw_ops {
 	uint32_t (*reg_rd32)(struct mlx5v_hw *hw, uint32_t off);
 	/** Write host-order val to the big-endian init-segment register at off. */
 	void (*reg_wr32)(struct mlx5v_hw *hw, uint32_t off, uint32_t val);
-	/** Address of UAR page idx in this process, or NULL if out of range. */
-	void *(*uar_addr)(struct mlx5v_hw *hw, uint32_t idx);
+	/**
+	 * Address in this process of the UAR page at BAR0 offset off, or NULL if off is out of
+	 * range (or, on the simulator, not where a UAR page starts). mlx5v_hw_uar_addr() turns a
+	 * UAR index into the offset.
+	 */
+	void *(*uar_addr)(struct mlx5v_hw *hw, uint64_t off);
 	/** Make [va, va + len) reachable by device DMA; *iova gets the device address. */
 	int (*dma_map)(struct mlx5v_hw *hw, void *va, size_t len, uint64_t *iova);
 	/** Undo dma_map. */
@@ -51,6 +55,20 @@ struct mlx5v_hw {
 	void *priv;             /**< backend state (PCI device or simulator) */
 	int numa_node;          /**< device socket, for EAL allocations */
 	char name[64];          /**< EAL device name */
+	uint16_t device_id;     /**< PCI device id of the function (the simulator's model id) */
+	/**
+	 * An SR-IOV virtual function: the PCI backend knows it from the device id, the
+	 * simulator from its function= devarg. A VF is refused PF-only commands (prm/mlx5 §2.1).
+	 */
+	uint8_t is_vf;
+	/** Host page size the backend maps BAR0 with, set by the backend (0: 4096). */
+	uint32_t page_size;
+	/**
+	 * Bytes between two UAR indices in BAR0, set by the core at SET_HCA_CAP: 4096 with
+	 * uar_4k, else the UAR page size log_uar_page_sz gives, the host page (prm/mlx5 §2.1
+	 * step 13). 0 (before SET_HCA_CAP): 4096.
+	 */
+	uint32_t uar_stride;
 };
 
 /** Slots of the process-local seam table: one per probed device. */
@@ -89,10 +107,13 @@ mlx5v_hw_wr32(struct mlx5v_hw *hw, uint32_t off, uint32_t val)
 	hw->ops->reg_wr32(hw, off, val);
 }
 
+/** Address of UAR index idx: BAR0 + idx * uar_stride. NULL if out of range. */
 static inline void *
 mlx5v_hw_uar_addr(struct mlx5v_hw *hw, uint32_t idx)
 {
-	return hw->ops->uar_addr(hw, idx);
+	uint64_t stride = hw->uar_stride != 0 ? hw->uar_stride : 4096;
+
+	return hw->ops->uar_addr(hw, (uint64_t)idx * stride);
 }
 
 /**

@@ -18,6 +18,7 @@
 
 #include <rte_common.h>
 #include <rte_devargs.h>
+#include <rte_eal_paging.h>
 #include <rte_errno.h>
 #include <rte_interrupts.h>
 #include <rte_io.h>
@@ -72,18 +73,17 @@ mlx5v_pci_wr32(struct mlx5v_hw *hw, uint32_t off, uint32_t val)
 }
 
 static void *
-mlx5v_pci_uar_addr(struct mlx5v_hw *hw, uint32_t idx)
+mlx5v_pci_uar_addr(struct mlx5v_hw *hw, uint64_t off)
 {
 	struct mlx5v_pci *p = mlx5v_to_pci(hw);
 
-	/* UAR page n is BAR0 + n * 4096 (prm/mlx5 §8). */
 	/*
-	 * [R] hard-codes 4096 too; with log_uar_page_sz set to the host page size this stays right
-	 * only on 4 KiB-page hosts (prm/mlx5 §8, §12 #16).
+	 * off is the UAR index scaled by the core: 4096 with uar_4k, else the host page
+	 * (prm/mlx5 §8, §12 #16); [R] hard-codes 4096, right only on 4 KiB-page hosts.
 	 */
-	if (((uint64_t)idx + 1) * MLX5V_UAR_PAGE_SIZE > p->bar_len)
+	if (off + MLX5V_UAR_PAGE_SIZE > p->bar_len)
 		return NULL;
-	return p->bar + (size_t)idx * MLX5V_UAR_PAGE_SIZE;
+	return p->bar + off;
 }
 
 /*
@@ -233,12 +233,14 @@ const struct mlx5v_hw_ops mlx5v_hw_pci_ops = {
 #define MLX5V_PCI_ARG_HEALTH_MS "health_ms"
 #define MLX5V_PCI_ARG_CMD_SIG "cmd_sig"
 #define MLX5V_PCI_ARG_FAST_UNLOAD "fast_unload"
+#define MLX5V_PCI_ARG_HEALTH_STRICT "health_strict"
 
 static const char *const mlx5v_pci_valid_args[] = {
 	MLX5V_PCI_ARG_CMD_TO_MS,
 	MLX5V_PCI_ARG_HEALTH_MS,
 	MLX5V_PCI_ARG_CMD_SIG,
 	MLX5V_PCI_ARG_FAST_UNLOAD,
+	MLX5V_PCI_ARG_HEALTH_STRICT,
 	MLX5V_CLASS_ARG,
 	NULL,
 };
@@ -282,7 +284,7 @@ static int
 mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp, char *classes)
 {
 	struct rte_kvargs *kv;
-	uint32_t sig = 0, fast = 0;
+	uint32_t sig = 0, fast = 0, strict = 0;
 	unsigned int i;
 	int ret = 0;
 
@@ -310,12 +312,30 @@ mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp, char *
 			       &dp->tout_ms[MLX5V_TO_HEALTH_POLL]) < 0 ||
 	    rte_kvargs_process(kv, MLX5V_PCI_ARG_CMD_SIG, mlx5v_pci_arg_u32, &sig) < 0 ||
 	    rte_kvargs_process(kv, MLX5V_PCI_ARG_FAST_UNLOAD, mlx5v_pci_arg_u32, &fast) < 0 ||
+	    rte_kvargs_process(kv, MLX5V_PCI_ARG_HEALTH_STRICT, mlx5v_pci_arg_u32, &strict) < 0 ||
 	    rte_kvargs_process(kv, MLX5V_CLASS_ARG, mlx5v_pci_arg_str, classes) < 0)
 		ret = -EINVAL;
 	dp->cmd_sig = !!sig;
 	dp->fast_teardown = !!fast;
+	dp->health_strict = !!strict;
 	rte_kvargs_free(kv);
 	return ret;
+}
+
+/*
+ * The VF device ids of mlx5v_pci_ids (doc/guides/nics/running_on_hardware.rst): a VF is
+ * refused PF-only commands such as ACCESS_REG HOST_ENDIANNESS (prm/mlx5 §2.1).
+ */
+static int
+mlx5v_pci_is_vf(uint16_t device_id)
+{
+	static const uint16_t vf_ids[] = { 0x1014, 0x1016, 0x1018, 0x101a, 0x101c, 0x101e };
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(vf_ids); i++)
+		if (vf_ids[i] == device_id)
+			return 1;
+	return 0;
 }
 
 static int
@@ -349,6 +369,9 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 	p->hw.ops = &mlx5v_hw_pci_ops;
 	p->hw.priv = p;
 	p->hw.numa_node = pdev->device.numa_node;
+	p->hw.device_id = pdev->id.device_id;
+	p->hw.is_vf = mlx5v_pci_is_vf(pdev->id.device_id);
+	p->hw.page_size = rte_mem_page_size();
 	strlcpy(p->hw.name, pdev->device.name, sizeof(p->hw.name));
 	ret = mlx5v_class_dev_probe(&pdev->device, &p->hw, &dp,
 				    classes[0] != '\0' ? classes : NULL);
@@ -409,4 +432,4 @@ RTE_PMD_REGISTER_PCI_TABLE(mlx5v_pci, mlx5v_pci_ids);
 RTE_PMD_REGISTER_KMOD_DEP(mlx5v_pci, "vfio-pci");
 RTE_PMD_REGISTER_PARAM_STRING(mlx5v_pci,
 	"class=<net|none|name:name> cmd_to_ms=<int> health_ms=<int> cmd_sig=<0|1> "
-	"fast_unload=<0|1>");
+	"fast_unload=<0|1> health_strict=<0|1>");

@@ -233,7 +233,9 @@ MLX5V_IFC(cmd_hca_cap) {
 	uint8_t cmdif_checksum[0x2];
 	uint8_t reserved_at_212[0xb];
 	uint8_t roce[0x1];
-	uint8_t reserved_at_21e[0x2c];
+	uint8_t reserved_at_21e[0x22];
+	uint8_t uar_4k[0x1];
+	uint8_t reserved_at_241[0x9];
 	uint8_t uar_sz[0x6];
 	uint8_t reserved_at_250[0x2];
 	uint8_t umem_uid_0[0x1];
@@ -466,6 +468,7 @@ MLX5V_IFC_ASSERT(cmd_hca_cap, disable_link_up_by_init_hca, 13, 11, 11);
 MLX5V_IFC_ASSERT(cmd_hca_cap, port_type, 13, 9, 8);
 MLX5V_IFC_ASSERT(cmd_hca_cap, cmdif_checksum, 16, 15, 14);
 MLX5V_IFC_ASSERT(cmd_hca_cap, roce, 16, 2, 2);
+MLX5V_IFC_ASSERT(cmd_hca_cap, uar_4k, 18, 31, 31);
 MLX5V_IFC_ASSERT(cmd_hca_cap, uar_sz, 18, 21, 16);
 MLX5V_IFC_ASSERT(cmd_hca_cap, umem_uid_0, 18, 13, 13);
 MLX5V_IFC_ASSERT(cmd_hca_cap, mkey_by_name, 19, 25, 25);

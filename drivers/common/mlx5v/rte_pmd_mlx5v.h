@@ -98,7 +98,8 @@ int rte_pmd_mlx5v_devx_free_msi_vector(struct rte_pmd_mlx5v_msi_vector *msi);
  * @param out    create_eq_out, outlen >= 0x10; eq_number at byte 0x0b
  * @return the EQ, or NULL with errno/rte_errno: EINVAL (NULL pointer, short inlen or
  *         outlen, inlen > RTE_PMD_MLX5V_CMD_MAX_LEN, opcode not CREATE_EQ, eqc.intr 0 or
- *         not allocated), ENOMEM, or
+ *         not allocated, event_bitmask with RTE_PMD_MLX5V_EVENT_CMD or
+ *         RTE_PMD_MLX5V_EVENT_PAGE_REQUEST: the driver's own events), ENOMEM, or
  *         EREMOTEIO if the device failed the command (out holds status and syndrome);
  *         other errno values for transport errors (ETIMEDOUT, ENOLINK for a dead device).
  */

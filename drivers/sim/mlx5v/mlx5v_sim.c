@@ -45,6 +45,7 @@ mlx5v_sim_params_default(struct mlx5v_sim_params *p)
 	p->init_pages = MLX5V_SIM_DEF_INIT_PAGES;
 	p->log_max_eq_sz = MLX5V_SIM_LOG_MAX_EQ_SZ;
 	p->max_eqs = MLX5V_SIM_DEF_MAX_EQS;
+	p->host_page = MLX5V_SIM_MIN_HOST_PAGE;
 	p->numa_node = -1;
 	p->knobs = NULL;
 }
@@ -83,7 +84,7 @@ mlx5v_sim_params_key(struct mlx5v_sim_params *p, const char *key, size_t klen,
 {
 	static const char *const keys[] = {
 		"msix", "ports", "boot_ms", "boot_pages", "init_pages", "log_max_eq_sz",
-		"max_eqs",
+		"max_eqs", "host_page",
 	};
 	unsigned int *fields[RTE_DIM(keys)];
 	const char *colon;
@@ -96,6 +97,15 @@ mlx5v_sim_params_key(struct mlx5v_sim_params *p, const char *key, size_t klen,
 	fields[4] = &p->init_pages;
 	fields[5] = &p->log_max_eq_sz;
 	fields[6] = &p->max_eqs;
+	fields[7] = &p->host_page;
+	if (klen == 8 && strncmp(key, "function", 8) == 0) {
+		/* function=pf|vf: which PCI function the model plays. */
+		if (vlen == 2 && (strncmp(val, "pf", 2) == 0 || strncmp(val, "vf", 2) == 0)) {
+			p->vf = val[0] == 'v';
+			return 0;
+		}
+		return -EINVAL;
+	}
 	if (klen == 5 && strncmp(key, "pages", 5) == 0) {
 		/* pages=<boot>[:<init>] */
 		colon = memchr(val, ':', vlen);
@@ -161,6 +171,9 @@ mlx5v_sim_params_check(const struct mlx5v_sim_params *p)
 	if (p->max_eqs < 1 || p->max_eqs > MLX5V_SIM_MAX_EQN)
 		return -EINVAL;
 	if (p->boot_pages + (uint64_t)p->init_pages > MLX5V_SIM_MAX_PAGES)
+		return -EINVAL;
+	if (p->host_page < MLX5V_SIM_MIN_HOST_PAGE || p->host_page > MLX5V_SIM_MAX_HOST_PAGE ||
+	    !rte_is_power_of_2(p->host_page))
 		return -EINVAL;
 	return 0;
 }
@@ -475,4 +488,8 @@ mlx5v_sim_hw_init(struct mlx5v_sim *sim, struct mlx5v_hw *hw)
 	hw->priv = sim;
 	hw->numa_node = sim->p.numa_node;
 	snprintf(hw->name, sizeof(hw->name), "%s", sim->name);
+	/* What the PCI backend reads from the config space: the model is a ConnectX-5 (VF). */
+	hw->device_id = sim->p.vf ? MLX5V_SIM_DEVICE_ID_VF : MLX5V_SIM_DEVICE_ID_PF;
+	hw->is_vf = !!sim->p.vf;
+	hw->page_size = sim->p.host_page;
 }

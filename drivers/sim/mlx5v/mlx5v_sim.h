@@ -22,6 +22,17 @@ struct mlx5v_sim_params {
 	unsigned int init_pages;  /**< QUERY_PAGES init answer */
 	unsigned int log_max_eq_sz;
 	unsigned int max_eqs;
+	/**
+	 * function=vf: the model is an SR-IOV virtual function (VF device id, PF-only commands
+	 * refused); 0 is the physical function.
+	 */
+	unsigned int vf;
+	/**
+	 * host_page=: the host page size the model checks UAR addressing for (4096..65536, a power
+	 * of two; default 4096): SET_HCA_CAP must set log_uar_page_sz to it, and a UAR is
+	 * reached at BAR0 + index * (uar_4k ? 4096 : host_page).
+	 */
+	unsigned int host_page;
 	int numa_node;
 	const char *knobs;        /**< "name=value,..." fault knobs, may be NULL */
 };
@@ -62,6 +73,11 @@ enum mlx5v_sim_ctr {
 	MLX5V_SIM_CTR_CQ_OVERRUNS,    /**< CQ_ERROR (overrun) events raised; added by the model */
 	/** EQ/CQ rings created with software-owned entries (prm/mlx5 §7.4, §11.7); model-only */
 	MLX5V_SIM_CTR_RING_SW_OWNED,
+	/**
+	 * CQ arms whose sn is not the count of completion events the CQ raised (mod 4): sn
+	 * advances per event consumed, not per arm (prm/mlx5 §7.3)
+	 */
+	MLX5V_SIM_CTR_CQ_ARM_SN,
 	MLX5V_SIM_CTR_MAX,
 };
 

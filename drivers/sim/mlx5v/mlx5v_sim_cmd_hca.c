@@ -79,6 +79,7 @@ mlx5v_sim_caps_init(struct mlx5v_sim *sim)
 	 */
 	MLX5V_IFC_SET(roce_cap, sim->roce_max, sw_r_roce_src_udp_port, 1);
 	sim->checksum_cap = 0;
+	__atomic_store_n(&sim->uar_size, MLX5V_UAR_PAGE_SIZE, __ATOMIC_RELAXED);
 }
 
 int
@@ -193,6 +194,10 @@ mlx5v_sim_cmd_query_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		MLX5V_IFC_SET(cmd_hca_cap, cap, roce, mlx5v_sim_knob(sim, MLX5V_SIM_K_ROCE) != 0);
 		MLX5V_IFC_SET(cmd_hca_cap, cap, port_type,
 			      mlx5v_sim_knob(sim, MLX5V_SIM_K_PORT_TYPE));
+		/* uar_4k is settable: the knob is the max, cur is what SET_HCA_CAP took. */
+		if (!cur)
+			MLX5V_IFC_SET(cmd_hca_cap, cap, uar_4k,
+				      mlx5v_sim_knob(sim, MLX5V_SIM_K_UAR_4K) != 0);
 	} else if (type == MLX5V_CAP_TYPE_ROCE) {
 		/* RoCE caps: op_mod 0x8 max, 0x9 cur (§2.1 step 14). */
 		src = cur ? sim->roce_cur : sim->roce_max;
@@ -245,14 +250,23 @@ mlx5v_sim_cmd_set_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	}
 	/* Read-only fields in the input are ignored, as firmware does. */
 	/*
-	 * Except log_uar_page_sz, which [R] sets to log2(host page) - 12 (§2.1 step 13): the model
-	 * serves 4 KiB UAR pages only, so a larger value fails here rather than as doorbells at the
-	 * wrong offset later (deviation).
+	 * Except log_uar_page_sz, which [K] and [R] set to log2(host page) - 12 (§2.1 step 13).
+	 * The model plays the host too (host_page=): a UAR page of another size could not be
+	 * mapped by itself on that host, so it fails here rather than as doorbells at the wrong
+	 * offset later (deviation: firmware cannot know the host page).
 	 */
-	if (MLX5V_IFC_GET(cmd_hca_cap, in, log_uar_page_sz) != 0)
+	if (MLX5V_IFC_GET(cmd_hca_cap, in, log_uar_page_sz) !=
+			mlx5v_sim_log2(sim->p.host_page) - MLX5V_ADAPTER_PAGE_SHIFT)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_UAR_PAGE_SZ);
 	memcpy(cur, sim->cap_cur, sizeof(cur));
+	MLX5V_IFC_SET(cmd_hca_cap, cur, log_uar_page_sz,
+		      MLX5V_IFC_GET(cmd_hca_cap, in, log_uar_page_sz));
+	/* uar_4k is settable only when the max (the uar_4k knob) allows it. */
+	if (MLX5V_IFC_GET(cmd_hca_cap, in, uar_4k) && mlx5v_sim_knob(sim, MLX5V_SIM_K_UAR_4K) == 0)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+					 MLX5V_SIM_SYND_SET_CAP_VALUE);
+	MLX5V_IFC_SET(cmd_hca_cap, cur, uar_4k, MLX5V_IFC_GET(cmd_hca_cap, in, uar_4k));
 	if (MLX5V_SIM_CAP_TAKE(cmd_hca_cap, cur, sim->cap_max, in, cmdif_checksum) != 0 ||
 			MLX5V_SIM_CAP_TAKE(cmd_hca_cap, cur, sim->cap_max, in, mkey_by_name) != 0 ||
 			MLX5V_SIM_CAP_TAKE(cmd_hca_cap, cur, sim->cap_max, in,
@@ -260,6 +274,9 @@ mlx5v_sim_cmd_set_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_SET_CAP_VALUE);
 	memcpy(sim->cap_cur, cur, sizeof(cur));
+	/* UAR index n is at BAR0 + n * 4 KiB with uar_4k, else n host pages in (§8). */
+	__atomic_store_n(&sim->uar_size, MLX5V_IFC_GET(cmd_hca_cap, cur, uar_4k) ?
+			 MLX5V_UAR_PAGE_SIZE : sim->p.host_page, __ATOMIC_RELAXED);
 	/* §3.4: signatures apply when the driver leaves cmdif_checksum set. */
 	sim->checksum_cap = MLX5V_IFC_GET(cmd_hca_cap, cur, cmdif_checksum) != 0;
 	return MLX5V_CMD_STAT_OK;
@@ -349,6 +366,13 @@ mlx5v_sim_cmd_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	/* Only HOST_ENDIANNESS (0x7004) is modelled (§2.1 step 11). */
 	if (MLX5V_IFC_GET(access_register_in, c->in, register_id) != MLX5V_REG_HOST_ENDIANNESS)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_REG_ID);
+	/*
+	 * HOST_ENDIANNESS belongs to the PF: [K] set_hca_ctrl never sends it from another
+	 * function, and the model refuses it from a VF as an operation the function may not do
+	 * (prm/mlx5 §2.1 step 11; status BAD_OP is an inference).
+	 */
+	if (sim->p.vf)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_OP_ERR, MLX5V_SIM_SYND_REG_VF);
 	if (MLX5V_IFC_GET(access_register_in, c->in, argument) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_REG_DATA);

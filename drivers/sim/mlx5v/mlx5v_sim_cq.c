@@ -252,6 +252,8 @@ mlx5v_sim_cq_notify(struct mlx5v_sim *sim, struct mlx5v_sim_cq *cq, uint32_t cqn
 	cq->armed = 0;
 	if (eq == NULL)
 		return;
+	/* Each event handled moves the consumer's arm sn on by one (prm/mlx5 §7.3). */
+	cq->events++;
 	memset(data, 0, sizeof(data));
 	MLX5V_IFC_SET(eqe_comp, data, cqn, cqn);
 	mlx5v_sim_eq_post(sim, eq, RTE_PMD_MLX5V_EVENT_COMP, 0, data);
@@ -420,10 +422,21 @@ mlx5v_sim_cq_doorbell(struct mlx5v_sim *sim, uint32_t uar, uint64_t val)
 	}
 	/*
 	 * cmd (REQ_NOT_SOL or REQ_NOT) is not told apart: the model writes no solicited CQEs, so
-	 * both arm for any completion (deviation). sn is recorded, not enforced.
+	 * both arm for any completion (deviation).
 	 */
 	cq->arm_ci = ci;
 	cq->arm_sn = (hi >> MLX5V_CQ_DB_SN_SHIFT) & 3;
+	/*
+	 * sn counts the completion events the consumer handled (libmlx5, Linux and DPDK bump it
+	 * per event, prm/mlx5 §7.3); after each event raised it must move on by one, and two
+	 * arms without an event between keep it. Flagged, not refused: the arm still takes
+	 * effect, as the model cannot tell a late consumer from a wrong one.
+	 */
+	if (cq->arm_sn != (cq->events & 3)) {
+		SIM_LOG(WARNING, "%s: CQ %u armed with sn %u after %u event(s): expected sn %u "
+			"(driver bug)", sim->name, cqn, cq->arm_sn, cq->events, cq->events & 3);
+		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CQ_ARM_SN);
+	}
 	/* Arming with CQEs beyond ci fires at once (DPDK d76a17f7b820, §12 #7). */
 	if (cq->pi != ci)
 		mlx5v_sim_cq_notify(sim, cq, cqn);

@@ -121,7 +121,6 @@ mlx5v_sim_eth_caps_general(uint8_t *cap)
 	SET(cmd_hca_cap_eth, cap, cqe_version, MLX5V_SIM_ETH_CQE_VERSION);
 	SET(cmd_hca_cap_eth, cap, eth_net_offloads, 1);
 	SET(cmd_hca_cap_eth, cap, cq_moderation, 1);
-	SET(cmd_hca_cap_eth, cap, uar_4k, 1);
 	SET(cmd_hca_cap_eth, cap, bf, 1);
 	SET(cmd_hca_cap_eth, cap, log_bf_reg_size, MLX5V_SIM_ETH_LOG_BF_REG_SIZE);
 	SET(cmd_hca_cap_eth, cap, max_wqe_sz_sq, MLX5V_SIM_ETH_MAX_WQE_SZ_SQ);

@@ -111,6 +111,8 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 		"the next N valid CREATE_MKEY fail: NO_RES, no MKEY created" },
 	[MLX5V_SIM_K_WQE_INLINE_MODE] = { "wqe_inline_mode", 0, 0, 2,
 		"Ethernet offload cap wqe_inline_mode: 0 L2, 1 vport context, 2 none" },
+	[MLX5V_SIM_K_UAR_4K] = { "uar_4k", 1, 0, 1,
+		"uar_4k general capability (max): 4 KiB UAR indices on hosts with larger pages" },
 };
 
 /*
@@ -124,7 +126,7 @@ static const char *const mlx5v_sim_dev_keys[] = {
 	/*
 	 * boot_ms, boot_pages and init_pages are knobs as well, so the knob parser must see them.
 	 */
-	"msix", "ports", "pages", "log_max_eq_sz", "max_eqs", NULL,
+	"msix", "ports", "pages", "log_max_eq_sz", "max_eqs", "function", "host_page", NULL,
 };
 
 /*

@@ -158,10 +158,23 @@ mlx5v_sim_hw_reg_wr32(struct mlx5v_hw *hw, uint32_t off, uint32_t val)
 }
 
 static void *
-mlx5v_sim_hw_uar_addr(struct mlx5v_hw *hw, uint32_t idx)
+mlx5v_sim_hw_uar_addr(struct mlx5v_hw *hw, uint64_t off)
 {
 	struct mlx5v_sim *sim = mlx5v_to_sim(hw);
+	uint32_t size = __atomic_load_n(&sim->uar_size, __ATOMIC_RELAXED);
+	uint64_t idx = off / size;
 
+	/*
+	 * The BAR as the host maps it: UAR n starts at n * size, size from SET_HCA_CAP (4 KiB with
+	 * uar_4k, else host_page). Another offset lands inside some UAR page, where a doorbell
+	 * would hit the wrong words: a driver that scales indices wrongly is caught here (§8).
+	 */
+	if (off % size != 0) {
+		SIM_LOG(WARNING, "%s: UAR address at BAR0 + 0x%" PRIx64 " is not on a %u-byte UAR "
+			"page boundary (driver bug)", sim->name, off, size);
+		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
+		return NULL;
+	}
 	/* Pages 0-2 are the init segment, reached through reg_rd32/reg_wr32 only. */
 	if (idx < MLX5V_UAR_FIRST_INDEX || idx >= MLX5V_UAR_FIRST_INDEX + MLX5V_SIM_NUM_UARS)
 		return NULL;

@@ -27,6 +27,10 @@
 
 /* ---- Model limits (documented in doc/guides/sim/mlx5v_sim.rst) ---- */
 #define MLX5V_SIM_NUM_UARS 32            /**< UAR pages 3 .. 34 */
+#define MLX5V_SIM_MIN_HOST_PAGE 4096    /**< host_page= range */
+#define MLX5V_SIM_MAX_HOST_PAGE 65536
+#define MLX5V_SIM_DEVICE_ID_PF 0x1017    /**< PCI device id of the model: ConnectX-5 */
+#define MLX5V_SIM_DEVICE_ID_VF 0x1018    /**< ... and of its virtual function */
 #define MLX5V_SIM_MAX_EQN 255            /**< EQNs 1..255: eq_number is 8 bits */
 #define MLX5V_SIM_LOG_MAX_CQ 10
 #define MLX5V_SIM_MAX_CQN ((1u << MLX5V_SIM_LOG_MAX_CQ) - 1) /**< CQNs 1..1023 */
@@ -67,7 +71,7 @@ enum mlx5v_sim_synd {
 	MLX5V_SIM_SYND_CAP_OTHER_FUNC = 0x51010006,   /**< BAD_PARAM: other_function/function_id */
 	MLX5V_SIM_SYND_SET_CAP_STATE = 0x51010007,    /**< BAD_SYS_STATE: SET_HCA_CAP after INIT */
 	MLX5V_SIM_SYND_SET_CAP_VALUE = 0x51010008,    /**< BAD_PARAM: settable field above max */
-	MLX5V_SIM_SYND_UAR_PAGE_SZ = 0x51010009,      /**< BAD_PARAM: log_uar_page_sz != 0 */
+	MLX5V_SIM_SYND_UAR_PAGE_SZ = 0x51010009,      /**< BAD_PARAM: UAR page != host page */
 	MLX5V_SIM_SYND_INIT_TWICE = 0x5101000a,       /**< BAD_SYS_STATE: INIT_HCA twice */
 	MLX5V_SIM_SYND_INIT_NO_PAGES = 0x5101000b,    /**< BAD_SYS_STATE: boot+init pages missing */
 	MLX5V_SIM_SYND_INIT_NO_ISSI = 0x5101000c,     /**< BAD_SYS_STATE: SET_ISSI 1 missing */
@@ -76,6 +80,7 @@ enum mlx5v_sim_synd {
 	MLX5V_SIM_SYND_TEARDOWN_NO_FAST = 0x5101000f, /**< BAD_PARAM: profile 2, cap clear */
 	MLX5V_SIM_SYND_REG_ID = 0x51010010,           /**< BAD_PARAM: register not 0x7004 */
 	MLX5V_SIM_SYND_REG_DATA = 0x51010011,         /**< BAD_PARAM: bad register data */
+	MLX5V_SIM_SYND_REG_VF = 0x51010016,           /**< BAD_OP: PF-only register from a VF */
 	MLX5V_SIM_SYND_VPORT = 0x51010012,            /**< BAD_PARAM: other vport / non-ETH */
 	MLX5V_SIM_SYND_UAR_NONE = 0x51010013,         /**< LIM_ERR: no free UAR page */
 	MLX5V_SIM_SYND_UAR_INDEX = 0x51010014,        /**< BAD_PARAM: UAR index not allocated */
@@ -169,6 +174,7 @@ enum mlx5v_sim_knob {
 	MLX5V_SIM_K_FAIL_CREATE_TIR,
 	MLX5V_SIM_K_FAIL_CREATE_MKEY,
 	MLX5V_SIM_K_WQE_INLINE_MODE,
+	MLX5V_SIM_K_UAR_4K,
 	MLX5V_SIM_K_MAX,
 };
 
@@ -229,6 +235,7 @@ struct mlx5v_sim_cq {
 	uint8_t status;             /**< cqc.status: 0, CQ_OVERFLOW or CQ_WRITE_FAIL */
 	uint8_t oi;
 	uint8_t arm_sn;
+	uint32_t events;            /**< completion EQEs raised: the next arm's sn (mod 4) */
 	uint32_t uar;
 	uint32_t eqn;               /**< c_eqn */
 	uint32_t pi;                /**< producer counter, 24 bits */
@@ -296,6 +303,7 @@ struct mlx5v_sim {
 	int fast_teardown_prepared;
 	int roce_en;
 	int checksum_cap;           /**< cur cmdif_checksum != 0 */
+	uint32_t uar_size;          /**< BAR0 bytes per UAR index (atomic): 4096 or host_page */
 	uint8_t host_endianness[16];
 	uint8_t cap_max[MLX5V_HCA_CAP_SIZE];
 	uint8_t cap_cur[MLX5V_HCA_CAP_SIZE];

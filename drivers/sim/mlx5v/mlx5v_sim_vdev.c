@@ -36,6 +36,9 @@
 #define MLX5V_SIM_ARG_TOUT_SCALE "tout_scale"
 #define MLX5V_SIM_ARG_CMD_SIG "cmd_sig"
 #define MLX5V_SIM_ARG_FAST_UNLOAD "fast_unload"
+#define MLX5V_SIM_ARG_FUNCTION "function"
+#define MLX5V_SIM_ARG_HEALTH_STRICT "health_strict"
+#define MLX5V_SIM_ARG_HOST_PAGE "host_page"
 
 #define MLX5V_SIM_CLASS_LEN 128
 
@@ -120,6 +123,20 @@ mlx5v_sim_vdev_parse(const char *args, struct mlx5v_sim_params *sp,
 		} else if (strcmp(k, MLX5V_SIM_ARG_CMD_SIG) == 0) {
 			ret = mlx5v_sim_vdev_uint(k, val, 1, &v);
 			dp->cmd_sig = v;
+		} else if (strcmp(k, MLX5V_SIM_ARG_FUNCTION) == 0) {
+			/* pf (default) or vf: which PCI function the model plays. */
+			if (strcmp(val, "pf") == 0 || strcmp(val, "vf") == 0) {
+				sp->vf = strcmp(val, "vf") == 0;
+			} else {
+				SIM_LOG(ERR, "devarg %s=%s: expected pf or vf", k, val);
+				ret = -EINVAL;
+			}
+		} else if (strcmp(k, MLX5V_SIM_ARG_HOST_PAGE) == 0) {
+			/* The range and power of two are checked by mlx5v_sim_create(). */
+			ret = mlx5v_sim_vdev_uint(k, val, 65536, &sp->host_page);
+		} else if (strcmp(k, MLX5V_SIM_ARG_HEALTH_STRICT) == 0) {
+			ret = mlx5v_sim_vdev_uint(k, val, 1, &v);
+			dp->health_strict = v;
 		} else if (strcmp(k, MLX5V_SIM_ARG_FAST_UNLOAD) == 0) {
 			ret = mlx5v_sim_vdev_uint(k, val, 1, &v);
 			dp->fast_teardown = v;
@@ -196,7 +213,8 @@ mlx5v_sim_vdev_probe(struct rte_vdev_device *vdev)
 	if (ret < 0)
 		goto err_sim_destroy;
 	free(knobs);
-	SIM_LOG(INFO, "%s: simulated ConnectX up (msix=%u ports=%u)", name, sp.msix, sp.ports);
+	SIM_LOG(INFO, "%s: simulated ConnectX up (msix=%u ports=%u%s)", name, sp.msix, sp.ports,
+		sp.vf ? " VF" : "");
 	return 0;
 
 err_sim_destroy:
@@ -232,4 +250,5 @@ RTE_PMD_REGISTER_VDEV(mlx5v_sim, mlx5v_sim_vdev_drv);
 RTE_PMD_REGISTER_PARAM_STRING(mlx5v_sim,
 	"class=<net|none|name:name> msix=<int> ports=<int> boot_ms=<int> boot_pages=<int> "
 	"init_pages=<int> log_max_eq_sz=<int> max_eqs=<int> health_ms=<int> cmd_to_ms=<int> "
-	"tout_scale=<int> cmd_sig=<0|1> fast_unload=<0|1> <knob>=<int>");
+	"tout_scale=<int> cmd_sig=<0|1> fast_unload=<0|1> function=<pf|vf> health_strict=<0|1> "
+	"host_page=<4096..65536> <knob>=<int>");

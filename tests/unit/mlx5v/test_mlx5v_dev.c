@@ -93,6 +93,117 @@ test_mlx5v_dev_vdev_bad_devargs(void)
 }
 
 /*
+ * function=vf: the model is a VF, which firmware refuses ACCESS_REG HOST_ENDIANNESS. The core
+ * learns it through the seam (as from the PCI device id) and skips the register, so the
+ * bring-up sends no command the VF is refused. function=pf keeps the PF and its register.
+ */
+static int
+test_mlx5v_dev_vdev_vf(void)
+{
+	struct ut_heap before, after;
+	struct mlx5v_dev *dev;
+	struct mlx5v_sim *sim;
+
+	ut_heap_get(&before);
+	TEST_ASSERT_SUCCESS(rte_vdev_init(VDEV_NAME, "function=vf"), "VF bring-up failed");
+	dev = mlx5v_dev_get(VDEV_NAME);
+	sim = mlx5v_sim_get(VDEV_NAME);
+	TEST_ASSERT(dev != NULL && sim != NULL, "VF not registered");
+	TEST_ASSERT_EQUAL(mlx5v_dev_hw(dev)->is_vf, 1, "the seam does not say VF");
+	TEST_ASSERT_EQUAL(mlx5v_dev_hw(dev)->device_id, 0x1018, "not the VF device id");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(sim, MLX5V_SIM_CTR_CMD_ERRORS), 0u,
+			  "the VF was sent a command it is refused");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "VF uninit");
+	TEST_ASSERT_SUCCESS(rte_vdev_init(VDEV_NAME, "function=pf"), "PF bring-up failed");
+	dev = mlx5v_dev_get(VDEV_NAME);
+	TEST_ASSERT(dev != NULL, "PF not registered");
+	TEST_ASSERT_EQUAL(mlx5v_dev_hw(dev)->is_vf, 0, "the PF is taken for a VF");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "PF uninit");
+	TEST_ASSERT_EQUAL(rte_vdev_init(VDEV_NAME, "function=sf"), -EINVAL,
+			  "function=sf accepted");
+	ut_heap_get(&after);
+	TEST_ASSERT(ut_heap_same(&before, &after), "EAL memory leaked");
+	return TEST_SUCCESS;
+}
+
+/*
+ * host_page=65536: the model checks UAR addressing as a 64 KiB-page host: log_uar_page_sz 4,
+ * and a UAR at BAR0 + index * 4 KiB only with uar_4k, else index * 64 KiB. The core sets
+ * uar_4k when the device allows it (the uar_4k knob), else scales the index by the page;
+ * either way the bring-up (async EQ doorbells, event-mode commands) works and no doorbell
+ * lands off a UAR page. host_page=4096 keeps 4 KiB pages without uar_4k, as Linux does.
+ */
+static int
+test_mlx5v_dev_vdev_host_page(void)
+{
+	static const struct {
+		const char *args;
+		uint32_t stride;
+	} cases[] = {
+		{ "host_page=65536", 4096 },
+		{ "host_page=65536,uar_4k=0", 65536 },
+		{ "host_page=16384,uar_4k=0", 16384 },
+		{ "host_page=4096", 4096 },
+	};
+	struct mlx5v_cmd_info info;
+	struct ut_heap before, after;
+	struct mlx5v_dev *dev;
+	struct mlx5v_sim *sim;
+	uint64_t given, deadline;
+	unsigned int i;
+
+	ut_heap_get(&before);
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		TEST_ASSERT_SUCCESS(rte_vdev_init(VDEV_NAME, cases[i].args), "\"%s\": bring-up",
+				    cases[i].args);
+		dev = mlx5v_dev_get(VDEV_NAME);
+		sim = mlx5v_sim_get(VDEV_NAME);
+		TEST_ASSERT(dev != NULL && sim != NULL, "\"%s\": not registered", cases[i].args);
+		TEST_ASSERT_EQUAL(mlx5v_dev_hw(dev)->uar_stride, cases[i].stride,
+				  "\"%s\": UAR stride %u", cases[i].args,
+				  mlx5v_dev_hw(dev)->uar_stride);
+		TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(dev, &info), "info");
+		TEST_ASSERT_EQUAL(info.events, 1, "\"%s\": commands not in event mode",
+				  cases[i].args);
+		/* An event through the async EQ, answered by a command. */
+		given = mlx5v_pages_given(dev);
+		TEST_ASSERT(mlx5v_sim_request_pages(sim, 2) >= 0, "PAGE_REQUEST");
+		deadline = ut_now_ms() + UT_WAIT_LIMIT_MS;
+		while (mlx5v_pages_given(dev) != given + 2 && ut_now_ms() < deadline)
+			ut_sleep_ms(1);
+		TEST_ASSERT_EQUAL(mlx5v_pages_given(dev), given + 2, "\"%s\": pages not given",
+				  cases[i].args);
+		TEST_ASSERT_EQUAL(mlx5v_sim_counter(sim, MLX5V_SIM_CTR_DB_MISUSE), 0u,
+				  "\"%s\": doorbell misuse", cases[i].args);
+		TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "uninit");
+	}
+	TEST_ASSERT_EQUAL(rte_vdev_init(VDEV_NAME, "host_page=5000"), -EINVAL,
+			  "host_page=5000 accepted");
+	ut_heap_get(&after);
+	TEST_ASSERT(ut_heap_same(&before, &after), "EAL memory leaked");
+	return TEST_SUCCESS;
+}
+
+/* health_strict=<0|1> picks the heartbeat policy: reported (default) or fatal. */
+static int
+test_mlx5v_dev_vdev_health_strict(void)
+{
+	struct mlx5v_dev *dev;
+
+	TEST_ASSERT_SUCCESS(rte_vdev_init(VDEV_NAME, "health_strict=1"), "strict bring-up");
+	dev = mlx5v_dev_get(VDEV_NAME);
+	TEST_ASSERT(dev != NULL && dev->health_strict == 1, "health_strict=1 not applied");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "uninit");
+	TEST_ASSERT_SUCCESS(rte_vdev_init(VDEV_NAME, "msix=4"), "default bring-up");
+	dev = mlx5v_dev_get(VDEV_NAME);
+	TEST_ASSERT(dev != NULL && dev->health_strict == 0, "strict by default");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "uninit");
+	TEST_ASSERT_EQUAL(rte_vdev_init(VDEV_NAME, "health_strict=2"), -EINVAL,
+			  "health_strict=2 accepted");
+	return TEST_SUCCESS;
+}
+
+/*
  * Knobs that would stall the bring-up inside rte_vdev_init() are refused at once: a command
  * held until release_held (which nobody can call during the probe) and a long delay. The
  * same knobs alone, or a short delay, are accepted. cmd_to_ms keeps a regression short.
@@ -698,6 +809,9 @@ static struct unit_test_suite mlx5v_dev_suite = {
 		TEST_CASE(test_mlx5v_dev_vdev_up_down),
 		TEST_CASE(test_mlx5v_dev_unload_leaves_nothing),
 		TEST_CASE(test_mlx5v_dev_vdev_bad_devargs),
+		TEST_CASE(test_mlx5v_dev_vdev_vf),
+		TEST_CASE(test_mlx5v_dev_vdev_health_strict),
+		TEST_CASE(test_mlx5v_dev_vdev_host_page),
 		TEST_CASE(test_mlx5v_dev_vdev_stalling_knobs),
 		TEST_CASE(test_mlx5v_dev_bringup_step_faults),
 		TEST_CASE(test_mlx5v_dev_bringup_init_stage_faults),

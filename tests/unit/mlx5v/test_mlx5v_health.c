@@ -26,12 +26,20 @@ health_hook_event(struct mlx5v_dev *dev, enum mlx5v_dev_event ev, void *arg)
 
 static struct mlx5v_dev_hook g_hook = { .event = health_hook_event };
 
-/* A fresh loaded device per test; the health alarm stays off unless a test starts it. */
+/*
+ * A fresh loaded device per test; the health alarm stays off unless a test starts it.
+ * strict: a stuck heartbeat is fatal (health_strict=1), the policy the heartbeat death
+ * tests need; otherwise the default, where it is only reported.
+ */
 static int
-health_setup(void)
+health_setup_policy(int strict)
 {
+	struct mlx5v_dev_params dp;
+
 	ut_heap_get(&g_heap);
-	if (ut_dev_create(&g_u, "ut_health", 4, 0, NULL) != 0)
+	ut_dev_params(&dp);
+	dp.health_strict = strict;
+	if (ut_dev_create(&g_u, "ut_health", 4, 0, &dp) != 0)
 		return TEST_FAILED;
 	/* Let the heartbeat move fast, so a stuck counter is told from a slow one quickly. */
 	if (mlx5v_sim_knob_set(g_u.sim, "health_period_ms", 2) != 0)
@@ -42,6 +50,18 @@ health_setup(void)
 		return TEST_FAILED;
 	g_dead_events = 0;
 	return mlx5v_dev_hook_register(g_u.dev, &g_hook) == 0 ? TEST_SUCCESS : TEST_FAILED;
+}
+
+static int
+health_setup(void)
+{
+	return health_setup_policy(1);
+}
+
+static int
+health_setup_default(void)
+{
+	return health_setup_policy(0);
 }
 
 static void
@@ -109,6 +129,37 @@ test_mlx5v_health_frozen_counter(void)
 	}
 	mlx5v_sim_health_freeze(g_u.sim, 0);
 	return expect_dead(MLX5V_DEAD_HEARTBEAT);
+}
+
+/*
+ * The default policy (Linux's): a stuck heartbeat is reported once per stall and never
+ * fatal; the device stays usable and the miss count restarts when the counter moves.
+ */
+static int
+test_mlx5v_health_stall_reported(void)
+{
+	int i;
+
+	TEST_ASSERT_EQUAL(g_u.dev->health_strict, 0, "strict by default");
+	TEST_ASSERT_SUCCESS(mlx5v_health_check(g_u.dev), "first check");
+	mlx5v_sim_health_freeze(g_u.sim, 1);
+	ut_sleep_ms(10);
+	for (i = 0; i < 8; i++) {
+		TEST_ASSERT_SUCCESS(mlx5v_health_check(g_u.dev), "a stall killed the device");
+		ut_sleep_ms(5);
+	}
+	TEST_ASSERT_EQUAL(mlx5v_dev_is_dead(g_u.dev), 0, "dead");
+	TEST_ASSERT_EQUAL(g_u.dev->health.stalls, 1u, "stall reported %" PRIu64 " times",
+			  g_u.dev->health.stalls);
+	mlx5v_sim_health_freeze(g_u.sim, 0);
+	ut_sleep_ms(10);
+	TEST_ASSERT_SUCCESS(mlx5v_health_check(g_u.dev), "check after the stall");
+	TEST_ASSERT_EQUAL(g_u.dev->health.miss, 0u, "misses kept after the counter moved");
+	TEST_ASSERT_EQUAL(__atomic_load_n(&g_dead_events, __ATOMIC_RELAXED), 0, "DEAD event");
+	/* The fatal sensors still kill it. */
+	mlx5v_sim_health_fatal(g_u.sim, MLX5V_HEALTH_SYND_HW_FTL_ERR);
+	TEST_ASSERT_EQUAL(mlx5v_health_check(g_u.dev), -ENOLINK, "fatal syndrome missed");
+	return expect_dead(MLX5V_DEAD_FW_SYND_RFR);
 }
 
 /* The same through the EAL alarm: nobody calls the check by hand. */
@@ -258,6 +309,8 @@ static struct unit_test_suite mlx5v_health_suite = {
 	.unit_test_cases = {
 		HTEST(test_mlx5v_health_healthy),
 		HTEST(test_mlx5v_health_frozen_counter),
+		TEST_CASE_ST(health_setup_default, health_teardown,
+			     test_mlx5v_health_stall_reported),
 		HTEST(test_mlx5v_health_alarm_poll),
 		HTEST(test_mlx5v_health_fatal_syndrome),
 		HTEST(test_mlx5v_health_nic_interface_disabled),

@@ -154,6 +154,45 @@ test_mlx5v_devx_create_einval_outlen(void)
 	return ret;
 }
 
+/*
+ * Command completions (0x0a) and page requests (0x0b) belong to the driver's async EQ: a mask
+ * asking for either is EINVAL, alone or among other types; a mask without them is accepted.
+ */
+static int
+test_mlx5v_devx_create_einval_driver_events(void)
+{
+	static const uint64_t refused[] = {
+		RTE_BIT64(RTE_PMD_MLX5V_EVENT_CMD),
+		RTE_BIT64(RTE_PMD_MLX5V_EVENT_PAGE_REQUEST),
+		RTE_BIT64(RTE_PMD_MLX5V_EVENT_PORT_CHANGE) | RTE_BIT64(RTE_PMD_MLX5V_EVENT_CMD),
+	};
+	uint8_t in[RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE];
+	uint8_t out[RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE];
+	struct rte_pmd_mlx5v_msi_vector *m;
+	struct rte_pmd_mlx5v_eq *eq;
+	int ret = TEST_SUCCESS;
+	unsigned int i;
+	uint32_t eqn;
+	char what[48];
+
+	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+	TEST_ASSERT_NOT_NULL(m, "alloc");
+	for (i = 0; i < RTE_DIM(refused) && ret == TEST_SUCCESS; i++) {
+		ut_eq_in_build(in, sizeof(in), 4, g_uar->page_id, m->vector, refused[i]);
+		snprintf(what, sizeof(what), "mask 0x%" PRIx64, refused[i]);
+		ret = expect_create_einval(g_dev, in, sizeof(in), out, sizeof(out), what);
+	}
+	if (ret == TEST_SUCCESS) {
+		eq = ut_eq_create(4, m->vector, RTE_BIT64(RTE_PMD_MLX5V_EVENT_PORT_CHANGE), &eqn);
+		if (eq == NULL)
+			ret = TEST_FAILED;
+		else if (rte_pmd_mlx5v_devx_destroy_eq(eq) != 0)
+			ret = TEST_FAILED;
+	}
+	rte_pmd_mlx5v_devx_free_msi_vector(m);
+	return ret;
+}
+
 static int
 test_mlx5v_devx_create_in_unmodified(void)
 {
@@ -617,6 +656,7 @@ static struct unit_test_suite mlx5v_devx_eq_suite = {
 		TEST_CASE(test_mlx5v_devx_create_einval_opcode),
 		TEST_CASE(test_mlx5v_devx_create_einval_intr),
 		TEST_CASE(test_mlx5v_devx_create_einval_outlen),
+		TEST_CASE(test_mlx5v_devx_create_einval_driver_events),
 		TEST_CASE(test_mlx5v_devx_create_in_unmodified),
 		TEST_CASE(test_mlx5v_devx_query_eq_context),
 		TEST_CASE(test_mlx5v_devx_create_eremoteio),

@@ -582,6 +582,69 @@ test_mlx5v_devx_cq_helper(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Wait until the device took the CQ arm doorbell (the model clears the word it consumed),
+ * then a command round trip: the engine thread has finished that doorbell pass.
+ */
+static int
+wait_cq_db_taken(uint32_t cqn)
+{
+	volatile uint32_t *db = (volatile uint32_t *)((uint8_t *)g_uar->base_addr +
+						      RTE_PMD_MLX5V_UAR_CQ_DB_OFF);
+	unsigned int i;
+
+	for (i = 0; i < UT_WAIT_LIMIT_MS * 10 && (db[0] != 0 || db[1] != 0); i++)
+		rte_delay_us_sleep(100);
+	return wait_cq_st(cqn, RTE_PMD_MLX5V_EQC_ST_ARMED);
+}
+
+/*
+ * The arm sequence number follows the completion events handled, not the arms: two arms
+ * without an event between carry the same sn, the arm after an event the next one. The
+ * model counts every arm that breaks the rule (prm/mlx5 §7.3).
+ */
+static int
+test_mlx5v_devx_cq_arm_sn(void)
+{
+	uint64_t bad = mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CQ_ARM_SN);
+	struct rte_pmd_mlx5v_msi_vector *m;
+	struct rte_pmd_mlx5v_eq *eq;
+	struct mlx5v_devx_cq *cq;
+	uint32_t eqn;
+
+	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+	TEST_ASSERT_NOT_NULL(m, "alloc");
+	eq = ut_eq_create(4, m->vector, 0, &eqn);
+	TEST_ASSERT_NOT_NULL(eq, "create");
+	cq = mlx5v_devx_cq_create((struct mlx5v_dev *)g_dev, 4, eqn, g_uar);
+	TEST_ASSERT_NOT_NULL(cq, "CQ");
+	mlx5v_devx_cq_arm(cq, 0);
+	TEST_ASSERT_SUCCESS(wait_cq_db_taken(cq->cqn), "first arm");
+	mlx5v_devx_cq_arm(cq, 0);
+	TEST_ASSERT_SUCCESS(wait_cq_db_taken(cq->cqn), "second arm");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CQ_ARM_SN), bad,
+			  "sn moved on without a completion event");
+	rte_pmd_mlx5v_eq_arm(g_uar, eqn, 0);
+	TEST_ASSERT_SUCCESS(ut_wait_eq_st(eqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "EQ arm");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_post_cqe(g_sim, cq->cqn, 0x0, 64), "post");
+	TEST_ASSERT(ut_fd_wait(m->fd), "no MSI");
+	TEST_ASSERT_NOT_NULL(rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 16, 0), "EQE");
+	TEST_ASSERT_EQUAL(mlx5v_devx_cq_poll(cq), 1, "CQEs");
+	mlx5v_devx_cq_event(cq);
+	rte_pmd_mlx5v_eq_update_ci(g_uar, eqn, 1, 0);
+	mlx5v_devx_cq_arm(cq, 0);
+	TEST_ASSERT_SUCCESS(wait_cq_db_taken(cq->cqn), "arm after the event");
+	TEST_ASSERT_EQUAL(cq->arm_sn, 1u, "sn after one event");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CQ_ARM_SN), bad,
+			  "sn did not follow the completion event");
+	TEST_ASSERT_SUCCESS(mlx5v_devx_cq_destroy(cq), "CQ destroy");
+	TEST_ASSERT_SUCCESS(ut_wait_eq_ci(eqn, 1), "CI");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
+	ut_drain_fd(m->fd);
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "free");
+	return TEST_SUCCESS;
+}
+
 /* ---- the snapshot getters of mlx5v_api.h (what the testpmd commands print) ---- */
 
 struct snap_ctx {
@@ -701,6 +764,7 @@ static struct unit_test_suite mlx5v_devx_events_suite = {
 		TEST_CASE(test_mlx5v_devx_e2e_cq_msi_epoll),
 		TEST_CASE(test_mlx5v_devx_e2e_async_port_cq_error),
 		TEST_CASE(test_mlx5v_devx_cq_helper),
+		TEST_CASE(test_mlx5v_devx_cq_arm_sn),
 		TEST_CASES_END()
 	}
 };

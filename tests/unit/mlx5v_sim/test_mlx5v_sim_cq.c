@@ -91,8 +91,41 @@ test_mlx5v_sim_cq_arm_pending(void)
 	TEST_ASSERT_SUCCESS(mlx5v_sim_post_cqe(g_sim, cq.num, 0, 64), "post_cqe");
 	TEST_ASSERT_EQUAL(UT_CTR(EQES), eqes, "EQE from an unarmed CQ");
 	/* DPDK d76a17f7b820: arming with a CQE pending must notify at once. */
-	ut_cq_arm(&cq, 0, 1);
+	ut_cq_arm(&cq, 0, 0);
 	TEST_ASSERT_NOT_NULL(ut_eqe_wait(&eq, 0), "arm with a pending CQE did not fire");
+	TEST_ASSERT_EQUAL(ut_cq_destroy(&cq), 0, "DESTROY_CQ");
+	TEST_ASSERT_EQUAL(ut_eq_destroy(&eq), 0, "DESTROY_EQ");
+	ut_ring_free(&cq);
+	ut_ring_free(&eq);
+	return TEST_SUCCESS;
+}
+
+/* sn must count the completion events raised (mod 4): other arms are counted, not refused. */
+static int
+test_mlx5v_sim_cq_arm_sn(void)
+{
+	uint64_t bad = UT_CTR(CQ_ARM_SN);
+	uint8_t out[16];
+	struct ut_ring eq;
+	struct ut_ring cq;
+
+	TEST_ASSERT_SUCCESS(ut_eq_create(&eq, 4, 0, 1), "EQ");
+	TEST_ASSERT_EQUAL(ut_cq_create(&cq, 4, eq.num, 1, out), 0, "CREATE_CQ");
+	ut_cq_arm(&cq, 0, 1);
+	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
+	TEST_ASSERT_EQUAL(UT_CTR(CQ_ARM_SN), bad + 1, "sn 1 before any event");
+	ut_cq_arm(&cq, 0, 0);
+	ut_cq_arm(&cq, 0, 0);
+	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
+	TEST_ASSERT_EQUAL(UT_CTR(CQ_ARM_SN), bad + 1, "sn 0 twice without an event");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_post_cqe(g_sim, cq.num, 0, 64), "post_cqe");
+	TEST_ASSERT_NOT_NULL(ut_eqe_wait(&eq, 0), "completion EQE");
+	ut_cq_arm(&cq, 1, 0);
+	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
+	TEST_ASSERT_EQUAL(UT_CTR(CQ_ARM_SN), bad + 2, "sn kept after an event");
+	ut_cq_arm(&cq, 1, 1);
+	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
+	TEST_ASSERT_EQUAL(UT_CTR(CQ_ARM_SN), bad + 2, "sn 1 after one event");
 	TEST_ASSERT_EQUAL(ut_cq_destroy(&cq), 0, "DESTROY_CQ");
 	TEST_ASSERT_EQUAL(ut_eq_destroy(&eq), 0, "DESTROY_EQ");
 	ut_ring_free(&cq);
@@ -228,6 +261,7 @@ static struct unit_test_suite mlx5v_sim_cq_suite = {
 	.unit_test_cases = {
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_cq_completion_msi),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_cq_arm_pending),
+		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_cq_arm_sn),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_cq_overrun),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_cq_errors),
 		TEST_CASES_END()
