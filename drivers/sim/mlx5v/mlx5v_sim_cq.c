@@ -288,14 +288,12 @@ mlx5v_sim_cq_overrun_locked(struct mlx5v_sim *sim, uint32_t cqn)
 
 /*
  * Lock held. Writes one CQE as the device would after a completion; callers flush MSI-X after the
- * unlock.
+ * unlock. cqe holds every field but the owner bit, which this sets from the producer counter.
  */
 int
-mlx5v_sim_cq_post_locked(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode,
-			 uint32_t byte_cnt)
+mlx5v_sim_cq_post_raw_locked(struct mlx5v_sim *sim, uint32_t cqn, const uint8_t *cqe)
 {
 	struct mlx5v_sim_cq *cq = mlx5v_sim_cq_get(sim, cqn);
-	uint8_t cqe[MLX5V_CQE_SIZE];
 	uint32_t nent;
 	uint32_t ci = 0;
 	uint64_t iova;
@@ -319,18 +317,11 @@ mlx5v_sim_cq_post_locked(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode,
 		mlx5v_sim_cq_overrun_locked(sim, cqn);
 		return -ENOSPC;
 	}
-	memset(cqe, 0, sizeof(cqe));
-	rte_pmd_mlx5v_prm_set(cqe + MLX5V_CQE_BYTE_CNT, 0, 31, 0, byte_cnt);
-	/*
-	 * No WQEs exist in the model: wqe_counter carries the producer index so tests can check
-	 * ordering.
-	 */
-	cqe[MLX5V_CQE_WQE_COUNTER] = (cq->pi >> 8) & 0xff;
-	cqe[MLX5V_CQE_WQE_COUNTER + 1] = cq->pi & 0xff;
 	iova = mlx5v_sim_ring_iova(cq->pas, cq->log_page_size,
 				   (uint64_t)(cq->pi & (nent - 1)) * MLX5V_CQE_SIZE);
 	/* Owner = (pi >> log_size) & 1, written last after a release fence (§6.8 rule). */
-	op_own = (opcode << 4) | ((cq->pi >> cq->log_size) & MLX5V_CQE_OWNER_MASK);
+	op_own = (cqe[MLX5V_CQE_OP_OWN] & ~MLX5V_CQE_OWNER_MASK) |
+		 ((cq->pi >> cq->log_size) & MLX5V_CQE_OWNER_MASK);
 	/*
 	 * Bytes 0-62 plain, then op_own (byte 63) with release semantics: a consumer that sees the
 	 * new owner also sees the body.
@@ -353,6 +344,27 @@ write_fail:
 	cq->status = MLX5V_CQC_STATUS_CQ_WRITE_FAIL;
 	mlx5v_sim_cq_error(sim, cqn, RTE_PMD_MLX5V_CQ_ERR_SYND_ACCESS_VIOLATION);
 	return -EFAULT;
+}
+
+int
+mlx5v_sim_cq_post_locked(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode,
+			 uint32_t byte_cnt)
+{
+	struct mlx5v_sim_cq *cq = mlx5v_sim_cq_get(sim, cqn);
+	uint8_t cqe[MLX5V_CQE_SIZE];
+
+	if (cq == NULL)
+		return -ENOENT;
+	memset(cqe, 0, sizeof(cqe));
+	rte_pmd_mlx5v_prm_set(cqe + MLX5V_CQE_BYTE_CNT, 0, 31, 0, byte_cnt);
+	/*
+	 * No WQE stands behind an injected CQE: wqe_counter carries the producer index so tests
+	 * can check ordering.
+	 */
+	cqe[MLX5V_CQE_WQE_COUNTER] = (cq->pi >> 8) & 0xff;
+	cqe[MLX5V_CQE_WQE_COUNTER + 1] = cq->pi & 0xff;
+	cqe[MLX5V_CQE_OP_OWN] = opcode << 4;
+	return mlx5v_sim_cq_post_raw_locked(sim, cqn, cqe);
 }
 
 int
