@@ -1210,6 +1210,131 @@ test_ethdp_bad_devargs(void)
 	return TEST_SUCCESS;
 }
 
+/* ---- TAP: the kernel as the peer, inside a network namespace the test makes ---- */
+
+static int
+sh(const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	return system(line);
+}
+
+/* An ARP request from our MAC for 10.9.0.1, asked by 10.9.0.2. */
+static uint32_t
+frame_arp_request(uint8_t *p, const uint8_t *mac)
+{
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)p;
+	struct rte_arp_hdr *arp = (struct rte_arp_hdr *)(eth + 1);
+
+	memset(p, 0, 60);
+	memset(eth->dst_addr.addr_bytes, 0xff, RTE_ETHER_ADDR_LEN);
+	memcpy(eth->src_addr.addr_bytes, mac, RTE_ETHER_ADDR_LEN);
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP);
+	arp->arp_hardware = rte_cpu_to_be_16(RTE_ARP_HRD_ETHER);
+	arp->arp_protocol = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	arp->arp_hlen = RTE_ETHER_ADDR_LEN;
+	arp->arp_plen = 4;
+	arp->arp_opcode = rte_cpu_to_be_16(RTE_ARP_OP_REQUEST);
+	memcpy(arp->arp_data.arp_sha.addr_bytes, mac, RTE_ETHER_ADDR_LEN);
+	arp->arp_data.arp_sip = rte_cpu_to_be_32(RTE_IPV4(10, 9, 0, 2));
+	arp->arp_data.arp_tip = rte_cpu_to_be_32(RTE_IPV4(10, 9, 0, 1));
+	return 60;
+}
+
+/* @return 1 if the CQE's frame is the kernel's ARP reply to us. */
+static int
+is_arp_reply(struct fx *f, const uint8_t *cqe)
+{
+	const uint8_t *p = rx_buf(f, cqe);
+	const struct rte_arp_hdr *arp = (const struct rte_arp_hdr *)(p + RTE_ETHER_HDR_LEN);
+
+	return cqe[CQE_OP_OWN] >> 4 == MLX5V_CQE_OPCODE_RESP_SEND &&
+	       be32(cqe + CQE_BYTE_CNT) >= RTE_ETHER_HDR_LEN + sizeof(*arp) &&
+	       be16(p + 12) == RTE_ETHER_TYPE_ARP &&
+	       rte_be_to_cpu_16(arp->arp_opcode) == RTE_ARP_OP_REPLY &&
+	       memcmp(p, f->mac, RTE_ETHER_ADDR_LEN) == 0 &&
+	       arp->arp_data.arp_sip == rte_cpu_to_be_32(RTE_IPV4(10, 9, 0, 1)) &&
+	       memcmp(arp->arp_data.arp_tha.addr_bytes, f->mac, RTE_ETHER_ADDR_LEN) == 0;
+}
+
+static int
+test_ethdp_tap_arp(void)
+{
+	struct fx *f = &fx_c;
+	char ifname[IF_NAMESIZE];
+	char ns[32];
+	char args[64];
+	uint8_t frame[64];
+	const uint8_t *cqe;
+	unsigned int tries;
+	int fd, ns_made = 0;
+	int ret = TEST_FAILED;
+
+	fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		printf("skipped: /dev/net/tun: %s\n", strerror(errno));
+		return TEST_SKIPPED;
+	}
+	close(fd);
+	if (sh("command -v ip >/dev/null 2>&1") != 0) {
+		printf("skipped: no ip(8)\n");
+		return TEST_SKIPPED;
+	}
+	snprintf(ifname, sizeof(ifname), "m5d%d", (int)getpid() % 1000000);
+	snprintf(ns, sizeof(ns), "mlx5v_ethdp%d", (int)getpid());
+	snprintf(args, sizeof(args), "class=none,wire=tap:%s", ifname);
+	if (sh("ip netns add %s >/dev/null 2>&1", ns) != 0) {
+		printf("skipped: cannot create a network namespace\n");
+		return TEST_SKIPPED;
+	}
+	ns_made = 1;
+	if (fx_up(f, "mlx5v_sim24", args) != 0) {
+		if (mlx5v_sim_get("mlx5v_sim24") == NULL) {
+			printf("skipped: cannot create the TAP %s\n", ifname);
+			ret = TEST_SKIPPED;
+		}
+		goto out;
+	}
+	/* The kernel end: in the namespace, 10.9.0.1/24, up. */
+	if (sh("ip link set %s netns %s && ip -n %s addr add 10.9.0.1/24 dev %s && "
+	       "ip -n %s link set %s up", ifname, ns, ns, ifname, ns, ifname) != 0) {
+		printf("cannot set %s up in %s\n", ifname, ns);
+		goto out;
+	}
+	/* Out to the kernel, and its answer back in: an ARP request and the reply. */
+	for (tries = 0; tries < 20 && ret != TEST_SUCCESS; tries++) {
+		frame_arp_request(frame, f->mac);
+		if (send_ok(f, frame, 60, 0) != TEST_SUCCESS)
+			goto out;
+		while ((cqe = cq_wait(f, 1)) != NULL) {
+			int ok = is_arp_reply(f, cqe);
+
+			rq_post(f, be32(cqe + CQE_USER_INDEX) & 0xffffff, 1);
+			if (ok) {
+				ret = TEST_SUCCESS;
+				break;
+			}
+		}
+	}
+	if (ret != TEST_SUCCESS)
+		printf("no ARP reply from the kernel\n");
+out:
+	fx_down(f);
+	if (ns_made)
+		sh("ip netns del %s >/dev/null 2>&1", ns);
+	if (if_nametoindex(ifname) != 0) {
+		printf("TAP %s left behind\n", ifname);
+		sh("ip link del %s >/dev/null 2>&1", ifname);
+		ret = TEST_FAILED;
+	}
+	return ret;
+}
+
 static struct unit_test_suite mlx5v_sim_ethdp_suite = {
 	.suite_name = "mlx5v sim Ethernet data path",
 	.setup = testsuite_setup,
@@ -1226,6 +1351,7 @@ static struct unit_test_suite mlx5v_sim_ethdp_suite = {
 		TEST_CASE(test_ethdp_link),
 		TEST_CASE(test_ethdp_pair),
 		TEST_CASE(test_ethdp_bad_devargs),
+		TEST_CASE(test_ethdp_tap_arp),
 		TEST_CASES_END()
 	}
 };
