@@ -42,6 +42,7 @@
 #include "mlx5v_prm_eth.h"
 #include "mlx5v_sim.h"
 #include "rte_pmd_mlx5v.h"
+#include "ut_sh.h"
 #include "ut_wait.h"
 
 #define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
@@ -1212,18 +1213,6 @@ test_ethdp_bad_devargs(void)
 
 /* ---- TAP: the kernel as the peer, inside a network namespace the test makes ---- */
 
-static int
-sh(const char *fmt, ...)
-{
-	char line[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	return system(line);
-}
-
 /* An ARP request from our MAC for 10.9.0.1, asked by 10.9.0.2. */
 static uint32_t
 frame_arp_request(uint8_t *p, const uint8_t *mac)
@@ -1281,14 +1270,14 @@ test_ethdp_tap_arp(void)
 		return TEST_SKIPPED;
 	}
 	close(fd);
-	if (sh("command -v ip >/dev/null 2>&1") != 0) {
+	if (ut_sh("command -v ip >/dev/null 2>&1") != 0) {
 		printf("skipped: no ip(8)\n");
 		return TEST_SKIPPED;
 	}
 	snprintf(ifname, sizeof(ifname), "m5d%d", (int)getpid() % 1000000);
 	snprintf(ns, sizeof(ns), "mlx5v_ethdp%d", (int)getpid());
 	snprintf(args, sizeof(args), "class=none,wire=tap:%s", ifname);
-	if (sh("ip netns add %s >/dev/null 2>&1", ns) != 0) {
+	if (ut_sh("ip netns add %s >/dev/null 2>&1", ns) != 0) {
 		printf("skipped: cannot create a network namespace\n");
 		return TEST_SKIPPED;
 	}
@@ -1301,7 +1290,7 @@ test_ethdp_tap_arp(void)
 		goto out;
 	}
 	/* The kernel end: in the namespace, 10.9.0.1/24, up. */
-	if (sh("ip link set %s netns %s && ip -n %s addr add 10.9.0.1/24 dev %s && "
+	if (ut_sh("ip link set %s netns %s && ip -n %s addr add 10.9.0.1/24 dev %s && "
 	       "ip -n %s link set %s up", ifname, ns, ns, ifname, ns, ifname) != 0) {
 		printf("cannot set %s up in %s\n", ifname, ns);
 		goto out;
@@ -1326,10 +1315,10 @@ test_ethdp_tap_arp(void)
 out:
 	fx_down(f);
 	if (ns_made)
-		sh("ip netns del %s >/dev/null 2>&1", ns);
+		ut_sh("ip netns del %s >/dev/null 2>&1", ns);
 	if (if_nametoindex(ifname) != 0) {
 		printf("TAP %s left behind\n", ifname);
-		sh("ip link del %s >/dev/null 2>&1", ifname);
+		ut_sh("ip link del %s >/dev/null 2>&1", ifname);
 		ret = TEST_FAILED;
 	}
 	return ret;
