@@ -89,6 +89,7 @@ struct mlx5v_sim_eth_dp {
 	struct hwsim_wire_devargs wa;
 	pthread_mutex_t tx_lock;
 	uint32_t link_dirty;        /**< atomic: the wire link changed, the engine syncs */
+	uint32_t link_down_seen;    /**< atomic: it went down meanwhile (a flap) */
 	uint8_t wire_admin;         /**< PAOS admin state last given to the wire */
 	uint8_t *txbuf;             /**< MLX5V_SIM_TX_BUF: one gathered WQE */
 	uint8_t *segbuf;            /**< one frame being sent (LSO segment, VLAN insert) */

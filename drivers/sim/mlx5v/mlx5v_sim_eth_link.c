@@ -40,7 +40,9 @@ mlx5v_sim_eth_link_cb(void *arg, int up)
 {
 	struct mlx5v_sim *sim = arg;
 
-	RTE_SET_USED(up);
+	/* A down seen between two passes is reported even if the link is back (a flap). */
+	if (!up)
+		__atomic_store_n(&sim->dp->link_down_seen, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&sim->dp->link_dirty, 1, __ATOMIC_RELEASE);
 	if (sim->engine != NULL)
 		hwsim_engine_kick(sim->engine);
@@ -154,9 +156,11 @@ mlx5v_sim_eth_dp_poll(struct mlx5v_sim *sim)
 {
 	struct mlx5v_sim_eth_dp *dp = sim->dp;
 	struct mlx5v_sim_eth_port *p;
+	uint32_t down_seen;
 	int work = 0;
 	int was_up;
 	uint8_t admin;
+	int up;
 
 	if (dp == NULL)
 		return 0;
@@ -170,11 +174,17 @@ mlx5v_sim_eth_dp_poll(struct mlx5v_sim *sim)
 		work++;
 	}
 	if (__atomic_exchange_n(&dp->link_dirty, 0, __ATOMIC_ACQUIRE) != 0) {
+		down_seen = __atomic_exchange_n(&dp->link_down_seen, 0, __ATOMIC_RELAXED);
 		was_up = mlx5v_sim_eth_link_up(sim);
 		p->carrier = hwsim_wire_link_up(dp->port);
-		if (mlx5v_sim_eth_link_up(sim) != was_up) {
-			SIM_LOG(INFO, "%s: link %s", sim->name, was_up ? "down" : "up");
-			mlx5v_sim_eth_dp_link_event(sim, !was_up);
+		up = mlx5v_sim_eth_link_up(sim);
+		if (was_up && up && down_seen) {
+			SIM_LOG(INFO, "%s: link flap", sim->name);
+			mlx5v_sim_eth_dp_link_event(sim, 0);
+			mlx5v_sim_eth_dp_link_event(sim, 1);
+		} else if (up != was_up) {
+			SIM_LOG(INFO, "%s: link %s", sim->name, up ? "up" : "down");
+			mlx5v_sim_eth_dp_link_event(sim, up);
 		}
 		work++;
 	}
@@ -188,6 +198,18 @@ mlx5v_sim_eth_dp_speed(struct mlx5v_sim *sim)
 	if (sim->dp == NULL)
 		return MLX5V_SIM_ETH_DEF_SPEED;
 	return mlx5v_sim_eth_link_up(sim) ? sim->dp->wa.speed : 0;
+}
+
+/*
+ * Apply a wire change now, in the caller's thread, instead of at the engine's next pass: on
+ * return the port state, PAOS and the PORT_CHANGE events already agree with the cable.
+ */
+static int
+mlx5v_sim_eth_dp_sync(struct mlx5v_sim *sim, int ret)
+{
+	mlx5v_sim_eth_dp_poll(sim);
+	mlx5v_sim_irq_flush(sim);
+	return ret;
 }
 
 void
@@ -209,12 +231,15 @@ mlx5v_sim_eth_dp_knob(struct mlx5v_sim *sim, unsigned int knob, int64_t v)
 		hwsim_wire_link_set(port, v != 0);
 		break;
 	case MLX5V_SIM_K_LINK_FLAP:
-		for (i = 0; i < v; i++)
+		for (i = 0; i < v; i++) {
 			hwsim_wire_flap(port);
+			mlx5v_sim_eth_dp_sync(sim, 0);
+		}
 		break;
 	default:
-		break;
+		return;
 	}
+	mlx5v_sim_eth_dp_sync(sim, 0);
 }
 
 int
@@ -222,7 +247,7 @@ mlx5v_sim_link_set(struct mlx5v_sim *sim, int up)
 {
 	if (sim == NULL || sim->dp == NULL)
 		return -EINVAL;
-	return hwsim_wire_link_set(sim->dp->port, up != 0);
+	return mlx5v_sim_eth_dp_sync(sim, hwsim_wire_link_set(sim->dp->port, up != 0));
 }
 
 int
@@ -230,7 +255,7 @@ mlx5v_sim_link_flap(struct mlx5v_sim *sim)
 {
 	if (sim == NULL || sim->dp == NULL)
 		return -EINVAL;
-	return hwsim_wire_flap(sim->dp->port);
+	return mlx5v_sim_eth_dp_sync(sim, hwsim_wire_flap(sim->dp->port));
 }
 
 int

@@ -1090,6 +1090,13 @@ test_ethdp_link(void)
 	cqe = cq_wait(f, 1);
 	TEST_ASSERT_NOT_NULL(cqe, "no frame once up again");
 	rq_post(f, be32(cqe + CQE_USER_INDEX) & 0xffffff, 1);
+	/* A flap: down then up, both reported even though the cable is back at once. */
+	TEST_ASSERT_SUCCESS(mlx5v_sim_link_flap(f->sim), "flap");
+	TEST_ASSERT_EQUAL(eq_wait(f, RTE_PMD_MLX5V_EVENT_PORT_CHANGE),
+			  RTE_PMD_MLX5V_PORT_CHANGE_DOWN, "no DOWN event for the flap");
+	TEST_ASSERT_EQUAL(eq_wait(f, RTE_PMD_MLX5V_EVENT_PORT_CHANGE),
+			  RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE, "no ACTIVE event for the flap");
+	TEST_ASSERT_EQUAL(mlx5v_sim_link_get(f->sim), 1, "link down after a flap");
 	/* The wire's knobs through the device: drop and corrupt the next frame. */
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(f->sim, "wire_drop_next", 1), "drop knob");
 	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
