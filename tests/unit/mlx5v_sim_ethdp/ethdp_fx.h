@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include <rte_byteorder.h>
+#include <rte_ether.h>
 
 #include "mlx5v_prm.h"
 #include "mlx5v_prm_eth.h"
