@@ -39,7 +39,7 @@ struct mlx5v_sim;
 #define MLX5V_SIM_L2_INLINE 18u              /**< §6.4: L2 header + one VLAN tag */
 #define MLX5V_SIM_TX_BUF (1u << 18)          /**< largest LSO WQE gathered (256 KiB) */
 
-/* CQE fields (§8.2, §8.4) beyond those of prm/mlx5. */
+/* CQE fields beyond byte_cnt and wqe_counter (prm/mlx5_eth §8.2, §8.4). */
 #define MLX5V_SIM_CQE_RSS_HASH 0x0c
 #define MLX5V_SIM_CQE_RSS_TYPE 0x10
 #define MLX5V_SIM_CQE_HDS_IP_EXT 0x1c        /**< bit 0 L2 ok, 1 L3 ok, 2 L4 ok */

@@ -161,6 +161,7 @@ mlx5v_sim_rx_rss(const struct mlx5v_sim_eth_hash *h, const struct mlx5v_sim_rx_f
 	const uint8_t *l4;
 	uint32_t l4_type = fr->ptype & RTE_PTYPE_L4_MASK;
 	uint32_t n = 0;
+	uint32_t ports;
 	uint32_t i;
 	int is6;
 
@@ -197,11 +198,12 @@ mlx5v_sim_rx_rss(const struct mlx5v_sim_eth_hash *h, const struct mlx5v_sim_rx_f
 	    ((l4_type == RTE_PTYPE_L4_TCP && !h->l4_udp) ||
 	     (l4_type == RTE_PTYPE_L4_UDP && h->l4_udp))) {
 		l4 = fr->data + fr->hl.l2_len + fr->hl.l3_len;
+		ports = rte_be_to_cpu_32(*(const unaligned_uint32_t *)l4);  /* sport, dport */
 		tuple[n] = 0;
 		if (h->fields & MLX5V_HASH_FIELD_L4_SPORT)
-			tuple[n] |= (uint32_t)rte_be_to_cpu_16(*(const unaligned_uint16_t *)l4) << 16;
+			tuple[n] |= ports & 0xffff0000u;
 		if (h->fields & MLX5V_HASH_FIELD_L4_DPORT)
-			tuple[n] |= rte_be_to_cpu_16(*(const unaligned_uint16_t *)(l4 + 2));
+			tuple[n] |= ports & 0xffffu;
 		n++;
 		*type |= h->l4_udp ? MLX5V_SIM_CQE_RSS_UDP : MLX5V_SIM_CQE_RSS_TCP;
 	}

@@ -162,6 +162,7 @@ mlx5v_sim_tx_build(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 	uint32_t n_inl = 0;
 	uint32_t d, bc, len, nds;
 	struct rte_net_hdr_lens hl;
+	uint64_t addr;
 	uint32_t ptype;
 
 	err->synd = MLX5V_SIM_CQE_SYND_LOCAL_QP_OP;
@@ -204,9 +205,9 @@ mlx5v_sim_tx_build(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 				continue;
 			if (job->len + len > max)
 				goto too_long;
-			if (mlx5v_sim_tx_gather(sim, sq->wq.pd, be32_at(seg + 4),
-						rte_be_to_cpu_64(*(const unaligned_uint64_t *)(seg + 8)),
-						len, buf + job->len, err) != 0)
+			addr = rte_be_to_cpu_64(*(const unaligned_uint64_t *)(seg + 8));
+			if (mlx5v_sim_tx_gather(sim, sq->wq.pd, be32_at(seg + 4), addr, len,
+						buf + job->len, err) != 0)
 				return -1;
 		}
 		job->len += len;

@@ -6,6 +6,7 @@
  * @file Unit tests of the simulated ConnectX's Ethernet data path, driven as a raw user
  * would: class=none devices, PRM mailboxes through rte_pmd_mlx5v_devx_general_cmd(),
  * rings and buffers in DMA-mapped EAL memory, send WQEs and doorbells written by hand.
+ * Section numbers are those of prm/mlx5_eth.
  */
 
 #include <errno.h>
