@@ -521,15 +521,12 @@ fx_down(struct fx *f)
 
 /* ---- frames ---- */
 
-/* An IPv4/UDP frame of len bytes (checksums valid unless zero_csum). */
-uint32_t
-frame_udp(uint8_t *p, uint32_t len, const uint8_t *dst, uint32_t sip, uint16_t sport,
-	  int zero_csum)
+/* Ethernet and IPv4 headers of a len-byte frame to dst carrying proto; @return the IP header. */
+struct rte_ipv4_hdr *
+frame_ipv4(uint8_t *p, uint32_t len, const uint8_t *dst, uint8_t proto, uint32_t sip)
 {
 	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)p;
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
-	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
-	uint32_t i;
 
 	memset(p, 0, len);
 	memcpy(eth->dst_addr.addr_bytes, dst, 6);
@@ -538,13 +535,25 @@ frame_udp(uint8_t *p, uint32_t len, const uint8_t *dst, uint32_t sip, uint16_t s
 	ip->version_ihl = RTE_IPV4_VHL_DEF;
 	ip->total_length = rte_cpu_to_be_16(len - sizeof(*eth));
 	ip->time_to_live = 64;
-	ip->next_proto_id = IPPROTO_UDP;
+	ip->next_proto_id = proto;
 	ip->src_addr = rte_cpu_to_be_32(sip);
 	ip->dst_addr = rte_cpu_to_be_32(RTE_IPV4(10, 0, 0, 2));
+	return ip;
+}
+
+/* An IPv4/UDP frame of len bytes (checksums valid unless zero_csum). */
+uint32_t
+frame_udp(uint8_t *p, uint32_t len, const uint8_t *dst, uint32_t sip, uint16_t sport,
+	  int zero_csum)
+{
+	struct rte_ipv4_hdr *ip = frame_ipv4(p, len, dst, IPPROTO_UDP, sip);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+	uint32_t i;
+
 	udp->src_port = rte_cpu_to_be_16(sport);
 	udp->dst_port = rte_cpu_to_be_16(4789);
-	udp->dgram_len = rte_cpu_to_be_16(len - sizeof(*eth) - sizeof(*ip));
-	for (i = sizeof(*eth) + sizeof(*ip) + sizeof(*udp); i < len; i++)
+	udp->dgram_len = rte_cpu_to_be_16(len - RTE_ETHER_HDR_LEN - sizeof(*ip));
+	for (i = RTE_ETHER_HDR_LEN + sizeof(*ip) + sizeof(*udp); i < len; i++)
 		p[i] = (uint8_t)i;
 	if (!zero_csum) {
 		ip->hdr_checksum = rte_ipv4_cksum(ip);

@@ -17,6 +17,7 @@
 
 #include <rte_byteorder.h>
 #include <rte_ether.h>
+#include <rte_ip.h>
 
 #include "mlx5v_prm.h"
 #include "mlx5v_prm_eth.h"
@@ -95,6 +96,8 @@ void rq_post(struct fx *f, unsigned int i, unsigned int n);
 int fx_up(struct fx *f, const char *name, const char *args);
 /* @return 1 if the device still had objects when its fixture was torn down. */
 int fx_down(struct fx *f);
+struct rte_ipv4_hdr *frame_ipv4(uint8_t *p, uint32_t len, const uint8_t *dst, uint8_t proto,
+				uint32_t sip);
 uint32_t frame_udp(uint8_t *p, uint32_t len, const uint8_t *dst, uint32_t sip, uint16_t sport,
 		   int zero_csum);
 /* Data path: a SEND WQE (18 bytes inline, one data segment), the doorbell, CQEs. */

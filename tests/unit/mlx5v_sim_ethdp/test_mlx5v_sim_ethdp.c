@@ -34,6 +34,7 @@
 #include <rte_ip.h>
 #include <rte_malloc.h>
 #include <rte_thash.h>
+#include <rte_tcp.h>
 #include <rte_udp.h>
 
 #include "test.h"
@@ -393,6 +394,172 @@ test_ethdp_link(void)
 	return TEST_SUCCESS;
 }
 
+/* An IPv4/TCP frame (ACK | PSH | FIN) with payload bytes of payload, checksums zero. */
+static uint32_t
+frame_tcp(uint8_t *p, uint32_t payload, const uint8_t *dst)
+{
+	uint32_t hdr = RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_tcp_hdr);
+	struct rte_ipv4_hdr *ip = frame_ipv4(p, hdr + payload, dst, IPPROTO_TCP,
+					     RTE_IPV4(10, 0, 0, 1));
+	struct rte_tcp_hdr *tcp = (struct rte_tcp_hdr *)(ip + 1);
+	uint32_t i;
+
+	ip->packet_id = rte_cpu_to_be_16(100);
+	tcp->src_port = rte_cpu_to_be_16(5000);
+	tcp->dst_port = rte_cpu_to_be_16(80);
+	tcp->sent_seq = rte_cpu_to_be_32(0x1000);
+	tcp->data_off = (sizeof(*tcp) / 4) << 4;
+	tcp->tcp_flags = RTE_TCP_ACK_FLAG | RTE_TCP_PSH_FLAG | RTE_TCP_FIN_FLAG;
+	tcp->rx_win = rte_cpu_to_be_16(1024);
+	for (i = 0; i < payload; i++)
+		p[hdr + i] = (uint8_t)(i * 7);
+	return hdr + payload;
+}
+
+/*
+ * LSO (prm/mlx5_eth §6.5): the 54-byte header inline (4 more DS), the payload by a data
+ * segment; 3000 bytes at mss 1000 arrive as 3 frames with sequence numbers, lengths,
+ * checksums and flags of their own.
+ */
+static int
+test_ethdp_lso(void)
+{
+	static uint8_t frame[4096];
+	struct fx *f = &fx_a;
+	const uint32_t hdr = 54, mss = 1000, payload = 3000;
+	uint32_t slot = f->sq_pc & ((1u << SQ_LOG) - 1);
+	uint8_t *w = f->mem + OFF_SQ + 64 * slot;
+	uint8_t *buf = f->mem + OFF_TXBUF + slot * BUF_SZ;
+	volatile uint32_t *dbr = (volatile uint32_t *)(f->mem + OFF_DBR + 0x80);
+	const struct rte_tcp_hdr *tcp;
+	const struct rte_ipv4_hdr *ip;
+	const uint8_t *cqe, *rx;
+	uint32_t len, i;
+
+	TEST_ASSERT(slot + 1 < (1u << SQ_LOG), "the 2-WQEBB WQE would wrap");
+	len = frame_tcp(frame, payload, f->mac);
+	/* The payload is longer than one buffer: it spans this slot's and the next one's. */
+	memcpy(buf, frame + hdr, payload);
+	memset(w, 0, 128);
+	*(unaligned_uint32_t *)w = rte_cpu_to_be_32((uint32_t)f->sq_pc << 8 | 0x0e);
+	*(unaligned_uint32_t *)(w + 4) = rte_cpu_to_be_32(f->sq << 8 | 7);
+	w[11] = 2 << 2;
+	w[0x14] = 0xc0;
+	*(unaligned_uint16_t *)(w + 0x16) = rte_cpu_to_be_16(mss);
+	*(unaligned_uint16_t *)(w + 0x1c) = rte_cpu_to_be_16(hdr);
+	memcpy(w + 0x1e, frame, hdr);
+	*(unaligned_uint32_t *)(w + 0x60) = rte_cpu_to_be_32(payload);
+	*(unaligned_uint32_t *)(w + 0x64) = rte_cpu_to_be_32(f->lkey);
+	*(unaligned_uint64_t *)(w + 0x68) = rte_cpu_to_be_64(iova_of(f, buf));
+	f->sq_pc += 2;
+	rte_io_wmb();
+	dbr[1] = rte_cpu_to_be_32(f->sq_pc);
+	rte_wmb();
+	*(volatile uint64_t *)f->uar->reg_addr = *(unaligned_uint64_t *)w;
+	cqe = cq_wait(f, 0);
+	TEST_ASSERT_NOT_NULL(cqe, "no send CQE");
+	TEST_ASSERT_EQUAL(cqe[CQE_OP_OWN] >> 4, MLX5V_CQE_OPCODE_REQ, "LSO failed: %#x/%#x",
+			  cqe[CQE_SYND], cqe[CQE_VSYND]);
+	for (i = 0; i < payload / mss; i++) {
+		cqe = cq_wait(f, 1);
+		TEST_ASSERT_NOT_NULL(cqe, "segment %u missing", i);
+		TEST_ASSERT_EQUAL(be32(cqe + CQE_BYTE_CNT), hdr + mss, "segment %u length", i);
+		TEST_ASSERT_EQUAL(cqe[CQE_HDS_IP_EXT] & 0x6, 0x6, "segment %u checksums", i);
+		TEST_ASSERT_EQUAL((cqe[CQE_L4_L3] >> 4) & 7, 4, "L4 type TCP ACK with data");
+		rx = rx_buf(f, cqe);
+		ip = (const struct rte_ipv4_hdr *)(rx + RTE_ETHER_HDR_LEN);
+		tcp = (const struct rte_tcp_hdr *)(ip + 1);
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_16(ip->total_length), hdr - 14 + mss, "IP length");
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_16(ip->packet_id), 100 + i, "IP ID");
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_32(tcp->sent_seq), 0x1000 + i * mss, "sequence");
+		TEST_ASSERT_EQUAL(!!(tcp->tcp_flags & RTE_TCP_FIN_FLAG), i == payload / mss - 1,
+				  "FIN on segment %u", i);
+		TEST_ASSERT(memcmp(rx + hdr, frame + hdr + i * mss, mss) == 0, "payload %u", i);
+		rq_post(f, be32(cqe + CQE_USER_INDEX) & 0xffffff, 1);
+	}
+	TEST_ASSERT(len == hdr + payload, "frame length");
+	return TEST_SUCCESS;
+}
+
+/* MODIFY_RQ RDY -> RDY of every RQ with only vsd selected. */
+static int
+rq_vsd_all(struct fx *f, unsigned int vsd)
+{
+	uint8_t in[MLX5V_IFC_BYTES(modify_rq_in)];
+	uint8_t out[0x10];
+	unsigned int i;
+
+	for (i = 0; i < NB_RQ; i++) {
+		memset(in, 0, sizeof(in));
+		SET(modify_rq_in, in, opcode, MLX5V_CMD_OP_MODIFY_RQ);
+		SET(modify_rq_in, in, rq_state, 1);
+		SET(modify_rq_in, in, rqn, f->rq[i]);
+		SET(modify_rq_in, in, modify_bitmask, MLX5V_MODIFY_RQ_VSD);
+		SET(modify_rq_in, in, ctx.state, 1);
+		SET(modify_rq_in, in, ctx.vsd, vsd);
+		if (cmd(f, "MODIFY_RQ vsd", in, sizeof(in), out, sizeof(out)) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* VLAN: with vsd 0 the tag is stripped into the CQE (prm/mlx5_eth §8.2). */
+static int
+test_ethdp_vlan_strip(void)
+{
+	struct fx *f = &fx_a;
+	uint8_t plain[100], tagged[104];
+	const uint8_t *cqe;
+
+	TEST_ASSERT_SUCCESS(rq_vsd_all(f, 0), "vsd 0");
+	frame_udp(plain, sizeof(plain), f->mac, RTE_IPV4(10, 0, 0, 11), 11, 0);
+	memcpy(tagged, plain, 12);
+	*(unaligned_uint16_t *)(tagged + 12) = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+	*(unaligned_uint16_t *)(tagged + 14) = rte_cpu_to_be_16(0x2064);
+	memcpy(tagged + 16, plain + 12, sizeof(plain) - 12);
+	TEST_ASSERT_SUCCESS(send_ok(f, tagged, sizeof(tagged), 0), "send");
+	cqe = cq_wait(f, 1);
+	TEST_ASSERT_NOT_NULL(cqe, "no receive CQE");
+	TEST_ASSERT_EQUAL(cqe[CQE_L4_L3] & 1, 1, "VLAN stripped bit");
+	TEST_ASSERT_EQUAL(be16(cqe + 0x1e), 0x2064, "TCI");
+	TEST_ASSERT_EQUAL(be32(cqe + CQE_BYTE_CNT), sizeof(plain), "byte count without the tag");
+	TEST_ASSERT(memcmp(rx_buf(f, cqe), plain, sizeof(plain)) == 0, "frame not untagged");
+	rq_post(f, be32(cqe + CQE_USER_INDEX) & 0xffffff, 1);
+	TEST_ASSERT_SUCCESS(rq_vsd_all(f, 1), "vsd 1");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Receive CQ overrun: WQEs keep being posted but no CQE is consumed; the CQE that would
+ * overwrite an unconsumed one raises CQ_ERROR (syndrome 1) instead. The CQ is dead after:
+ * this runs last on the loop device.
+ */
+static int
+test_ethdp_cq_overrun(void)
+{
+	struct fx *f = &fx_a;
+	uint8_t frame[64];
+	unsigned int i;
+	uint32_t ci = f->rxcq_ci;
+	uint8_t *cqe;
+
+	frame_udp(frame, sizeof(frame), (const uint8_t *)"\x02\x99\x99\x99\x99\x99",
+		  RTE_IPV4(10, 0, 0, 12), 12, 0);
+	TEST_ASSERT_SUCCESS(fte_set(f, 2, f->fg_all, NULL, f->tir_direct, 0), "catch-all");
+	f->have_fte_all = 1;
+	for (i = 0; i <= (1u << RXCQ_LOG); i++) {
+		TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send %u", i);
+		rq_post(f, 0, 1);
+	}
+	TEST_ASSERT_EQUAL(eq_wait(f, RTE_PMD_MLX5V_EVENT_CQ_ERROR), 0, "no CQ_ERROR event");
+	/* Exactly a ring of CQEs was written, none consumed. */
+	for (i = 0; i < (1u << RXCQ_LOG); i++) {
+		cqe = rte_pmd_mlx5v_cq_next_cqe(f->mem + OFF_RXCQ, 1u << RXCQ_LOG, ci + i);
+		TEST_ASSERT_NOT_NULL(cqe, "CQE %u missing", i);
+	}
+	return TEST_SUCCESS;
+}
+
 /* EAL devargs for a device not probed yet, so a pair may name it (doc/guides/sim/wire.rst). */
 static struct rte_devargs *
 eal_devargs_add(const char *spec)
@@ -630,6 +797,9 @@ static struct unit_test_suite mlx5v_sim_ethdp_suite = {
 		TEST_CASE(test_ethdp_lkey_errors),
 		TEST_CASE(test_ethdp_tx_err_knob),
 		TEST_CASE(test_ethdp_link),
+		TEST_CASE(test_ethdp_lso),
+		TEST_CASE(test_ethdp_vlan_strip),
+		TEST_CASE(test_ethdp_cq_overrun),
 		TEST_CASE(test_ethdp_pair),
 		TEST_CASE(test_ethdp_bad_devargs),
 		TEST_CASE(test_ethdp_tap_arp),
