@@ -164,11 +164,16 @@ mlx5v_sim_eth_dp_poll(struct mlx5v_sim *sim)
 
 	if (dp == NULL)
 		return 0;
-	pthread_mutex_lock(&sim->lock);
 	p = &sim->eth->port;
+	/* The engine's every pass: nothing to do costs two loads, no lock. */
+	admin = __atomic_load_n(&p->admin_status, __ATOMIC_RELAXED);
+	if (admin == __atomic_load_n(&dp->wire_admin, __ATOMIC_RELAXED) &&
+	    __atomic_load_n(&dp->link_dirty, __ATOMIC_ACQUIRE) == 0)
+		return 0;
+	pthread_mutex_lock(&sim->lock);
 	admin = p->admin_status;
 	if (admin != dp->wire_admin) {
-		dp->wire_admin = admin;
+		__atomic_store_n(&dp->wire_admin, admin, __ATOMIC_RELAXED);
 		/* The wire calls mlx5v_sim_eth_link_cb(), which only sets link_dirty. */
 		hwsim_wire_set_admin(dp->port, admin == MLX5V_PAOS_UP);
 		work++;
