@@ -202,7 +202,8 @@ mlx5v_sim_eth_dp_speed(struct mlx5v_sim *sim)
 {
 	if (sim->dp == NULL)
 		return MLX5V_SIM_ETH_DEF_SPEED;
-	return mlx5v_sim_eth_link_up(sim) ? sim->dp->wa.speed : 0;
+	/* The wire's speed: a pair runs at its slower end. */
+	return mlx5v_sim_eth_link_up(sim) ? hwsim_wire_speed(sim->dp->port) : 0;
 }
 
 /*
