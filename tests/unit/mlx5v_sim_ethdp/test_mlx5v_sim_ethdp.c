@@ -575,6 +575,25 @@ eal_devargs_add(const char *spec)
 	return da;
 }
 
+/* PTYS read (prm/mlx5_eth §11.3): @return eth_proto_oper, or UINT32_MAX. */
+static uint32_t
+ptys_oper(struct fx *f)
+{
+	uint8_t in[MLX5V_IFC_BYTES(access_reg_in) + MLX5V_IFC_BYTES(ptys_reg)];
+	uint8_t out[0x10 + MLX5V_IFC_BYTES(ptys_reg)];
+	uint8_t *reg = in + MLX5V_IFC_BYTES(access_reg_in);
+
+	memset(in, 0, sizeof(in));
+	SET(access_reg_in, in, opcode, MLX5V_CMD_OP_ACCESS_REG);
+	SET(access_reg_in, in, op_mod, 1);
+	SET(access_reg_in, in, register_id, MLX5V_REG_PTYS);
+	SET(ptys_reg, reg, local_port, 1);
+	SET(ptys_reg, reg, proto_mask, MLX5V_PTYS_PROTO_ETH);
+	if (cmd(f, "ACCESS_REG PTYS", in, sizeof(in), out, sizeof(out)) != 0)
+		return UINT32_MAX;
+	return GET(ptys_reg, out + 0x10, eth_proto_oper);
+}
+
 /* Pair: two devices cabled together; frames cross both ways, a pulled cable downs both. */
 static int
 test_ethdp_pair(void)
@@ -596,6 +615,12 @@ test_ethdp_pair(void)
 	if (hwsim_wire_speed(mlx5v_sim_wire_port(c->sim)) != 25000) {
 		printf("pair speed %u, expected the slower end's 25000\n",
 		       hwsim_wire_speed(mlx5v_sim_wire_port(c->sim)));
+		goto out;
+	}
+	/* PTYS: both ends run at the slower end's 25 Gb/s (25GBASE-CR, legacy bit 27). */
+	if (ptys_oper(b) != 1u << 27 || ptys_oper(c) != 1u << 27) {
+		printf("PTYS oper %#x / %#x, expected 25G on both ends\n", ptys_oper(b),
+		       ptys_oper(c));
 		goto out;
 	}
 	/* B -> C, to C's MAC, through C's RSS. */
