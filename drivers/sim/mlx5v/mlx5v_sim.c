@@ -278,9 +278,12 @@ mlx5v_sim_poll(void *arg)
 static void
 mlx5v_sim_free(struct mlx5v_sim *sim)
 {
-	hwsim_engine_destroy(sim->engine);
-	/* Before the model goes: the wire may still call into it until the port is gone. */
+	/*
+	 * The wire port first: until it is gone the wire may call into the model, and unplugging
+	 * it kicks the engine (stopped, not yet freed).
+	 */
 	mlx5v_sim_eth_dp_fini(sim);
+	hwsim_engine_destroy(sim->engine);
 	mlx5v_sim_uars_fini(sim);
 	mlx5v_sim_eth_fini(sim);
 	mlx5v_sim_cq_free_all(sim);

@@ -18,6 +18,9 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
 
 #include "hwsim_wire.h"
 #include "mlx5v_sim.h"
@@ -71,6 +74,34 @@ enum mlx5v_sim_vsynd {
 	MLX5V_SIM_VSYND_LSO = 0x17,          /**< LSO without mss or L4 header */
 	MLX5V_SIM_VSYND_RX_LENGTH = 0x20,    /**< frame longer than the WQE's buffers */
 };
+
+/* Big-endian fields at any byte address (frames and WQEs are not aligned for us). */
+static inline uint16_t
+mlx5v_sim_dp_be16(const void *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return rte_be_to_cpu_16(v);
+}
+
+static inline uint32_t
+mlx5v_sim_dp_be32(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return rte_be_to_cpu_32(v);
+}
+
+static inline uint64_t
+mlx5v_sim_dp_be64(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return rte_be_to_cpu_64(v);
+}
 
 /**
  * The vendor syndrome of a failed key translation (mlx5v_sim_eth_mkey_ptr()'s rte_errno);

@@ -185,11 +185,9 @@ mlx5v_sim_rx_rss(const struct mlx5v_sim_eth_hash *h, const struct mlx5v_sim_rx_f
 	} else {
 		ip6 = (const struct rte_ipv6_hdr *)(fr->data + fr->hl.l2_len);
 		for (i = 0; i < 4 && (h->fields & MLX5V_HASH_FIELD_SRC_IP); i++)
-			tuple[n++] = rte_be_to_cpu_32(*(const unaligned_uint32_t *)
-						      (ip6->src_addr + 4 * i));
+			tuple[n++] = mlx5v_sim_dp_be32(ip6->src_addr + 4 * i);
 		for (i = 0; i < 4 && (h->fields & MLX5V_HASH_FIELD_DST_IP); i++)
-			tuple[n++] = rte_be_to_cpu_32(*(const unaligned_uint32_t *)
-						      (ip6->dst_addr + 4 * i));
+			tuple[n++] = mlx5v_sim_dp_be32(ip6->dst_addr + 4 * i);
 	}
 	if (n > 0)
 		*type |= is6 ? MLX5V_SIM_CQE_RSS_IPV6 : MLX5V_SIM_CQE_RSS_IPV4;
@@ -198,7 +196,7 @@ mlx5v_sim_rx_rss(const struct mlx5v_sim_eth_hash *h, const struct mlx5v_sim_rx_f
 	    ((l4_type == RTE_PTYPE_L4_TCP && !h->l4_udp) ||
 	     (l4_type == RTE_PTYPE_L4_UDP && h->l4_udp))) {
 		l4 = fr->data + fr->hl.l2_len + fr->hl.l3_len;
-		ports = rte_be_to_cpu_32(*(const unaligned_uint32_t *)l4);  /* sport, dport */
+		ports = mlx5v_sim_dp_be32(l4);  /* sport, dport */
 		tuple[n] = 0;
 		if (h->fields & MLX5V_HASH_FIELD_L4_SPORT)
 			tuple[n] |= ports & 0xffff0000u;
@@ -230,9 +228,9 @@ mlx5v_sim_rx_scatter(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq, const u
 				   seg, sizeof(seg)) != 0)
 			break;
 		/* §7.1: bit 31 of byte_count is masked; a terminating key ends the list. */
-		bc = rte_be_to_cpu_32(*(unaligned_uint32_t *)seg) & ~MLX5V_SIM_DSEG_INLINE;
-		lkey = rte_be_to_cpu_32(*(unaligned_uint32_t *)(seg + 4));
-		addr = rte_be_to_cpu_64(*(unaligned_uint64_t *)(seg + 8));
+		bc = mlx5v_sim_dp_be32(seg) & ~MLX5V_SIM_DSEG_INLINE;
+		lkey = mlx5v_sim_dp_be32(seg + 4);
+		addr = mlx5v_sim_dp_be64(seg + 8);
 		if (lkey == MLX5V_SIM_ETH_TERM_MKEY || (bc == 0 && lkey == 0))
 			break;
 		n = RTE_MIN(bc, len);
@@ -296,8 +294,8 @@ mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_f
 	}
 	/* §8.2: with vsd 0 the outer C-VLAN tag is stripped into the CQE. */
 	if (!rq->vsd && len >= RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN &&
-	    rte_be_to_cpu_16(*(const unaligned_uint16_t *)(f + 12)) == RTE_ETHER_TYPE_VLAN) {
-		tci = rte_be_to_cpu_16(*(const unaligned_uint16_t *)(f + 14));
+	    mlx5v_sim_dp_be16(f + 12) == RTE_ETHER_TYPE_VLAN) {
+		tci = mlx5v_sim_dp_be16(f + 14);
 		memcpy(dp->rxbuf, f, 2 * RTE_ETHER_ADDR_LEN);
 		memcpy(dp->rxbuf + 12, f + 16, len - 16);
 		len -= RTE_VLAN_HLEN;

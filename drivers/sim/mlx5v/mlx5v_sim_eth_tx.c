@@ -50,24 +50,6 @@ struct mlx5v_sim_tx_err {
 	uint8_t vsynd;
 };
 
-static inline uint32_t
-be32_at(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return rte_be_to_cpu_32(v);
-}
-
-static inline uint16_t
-be16_at(const uint8_t *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return rte_be_to_cpu_16(v);
-}
-
 /* The fewest header bytes a send WQE must inline (§6.4). */
 static uint32_t
 mlx5v_sim_tx_min_inline(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq)
@@ -158,11 +140,12 @@ mlx5v_sim_tx_build(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 		       HWSIM_WIRE_FRAME_MAX;
 	const uint8_t *eseg = wqe + MLX5V_SIM_WQE_DS;
 	uint8_t *buf = sim->dp->txbuf;
-	uint32_t ins = be32_at(eseg + 12);
+	uint32_t ins = mlx5v_sim_dp_be32(eseg + 12);
 	uint32_t n_inl = 0;
 	uint32_t d, bc, len, nds;
 	struct rte_net_hdr_lens hl;
 	uint64_t addr;
+	uint32_t lkey;
 	uint32_t ptype;
 
 	err->synd = MLX5V_SIM_CQE_SYND_LOCAL_QP_OP;
@@ -170,7 +153,7 @@ mlx5v_sim_tx_build(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 	if (ds < 2)
 		return -1;
 	job->cs_flags = eseg[4];
-	job->mss = be16_at(eseg + 6);
+	job->mss = mlx5v_sim_dp_be16(eseg + 6);
 	job->len = 0;
 	job->vlan = (ins & MLX5V_SIM_ESEG_VLAN_INSERT) != 0;
 	job->vlan_tci = ins & 0xffff;
@@ -188,7 +171,7 @@ mlx5v_sim_tx_build(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 	while (d < ds) {
 		const uint8_t *seg = wqe + d * MLX5V_SIM_WQE_DS;
 
-		bc = be32_at(seg);
+		bc = mlx5v_sim_dp_be32(seg);
 		if (bc & MLX5V_SIM_DSEG_INLINE) {
 			len = bc & ~MLX5V_SIM_DSEG_INLINE;
 			nds = (4 + len + MLX5V_SIM_WQE_DS - 1) / MLX5V_SIM_WQE_DS;
@@ -205,9 +188,10 @@ mlx5v_sim_tx_build(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 				continue;
 			if (job->len + len > max)
 				goto too_long;
-			addr = rte_be_to_cpu_64(*(const unaligned_uint64_t *)(seg + 8));
-			if (mlx5v_sim_tx_gather(sim, sq->wq.pd, be32_at(seg + 4), addr, len,
-						buf + job->len, err) != 0)
+			lkey = mlx5v_sim_dp_be32(seg + 4);
+			addr = mlx5v_sim_dp_be64(seg + 8);
+			if (mlx5v_sim_tx_gather(sim, sq->wq.pd, lkey, addr, len, buf + job->len,
+						err) != 0)
 				return -1;
 		}
 		job->len += len;
@@ -281,7 +265,7 @@ mlx5v_sim_tx_flush(struct mlx5v_sim *sim, uint32_t sqn, struct mlx5v_sim_eth_sq 
 	while ((uint16_t)sq->hw_counter != pc) {
 		if (mlx5v_sim_tx_read_ds(sim, sq, sq->hw_counter, 0, 1, ctrl) != 0)
 			return;
-		ds = be32_at(ctrl + 4) & 0x3f;
+		ds = mlx5v_sim_dp_be32(ctrl + 4) & 0x3f;
 		mlx5v_sim_tx_cqe(sim, sqn, sq, sq->hw_counter, ctrl[3], &flush);
 		sq->hw_counter = (sq->hw_counter + RTE_MAX(1u, (ds + 3) / 4)) & 0xffff;
 	}
@@ -328,8 +312,8 @@ mlx5v_sim_tx_next(struct mlx5v_sim *sim, uint32_t sqn, uint32_t uar,
 	if (mlx5v_sim_tx_read_ds(sim, sq, idx, 0, 1, wqe) != 0)
 		return 0;
 	/* §6.2: opmod_idx_opcode and qpn_ds. */
-	w0 = be32_at(wqe);
-	w1 = be32_at(wqe + 4);
+	w0 = mlx5v_sim_dp_be32(wqe);
+	w1 = mlx5v_sim_dp_be32(wqe + 4);
 	ds = w1 & 0x3f;
 	job->opcode = w0 & 0xff;
 	err.synd = MLX5V_SIM_CQE_SYND_LOCAL_QP_OP;
