@@ -166,9 +166,9 @@ fte_set(struct fx *f, uint32_t index, uint32_t group, const uint8_t *mac, uint32
 	SET(set_fte_in, in, ctx.destination_list_size, 1);
 	if (mac != NULL) {
 		SET(set_fte_in, in, ctx.match_value.outer_headers.dmac_47_16,
-		    rte_be_to_cpu_32(*(const unaligned_uint32_t *)mac));
+		    be32(mac));
 		SET(set_fte_in, in, ctx.match_value.outer_headers.dmac_15_0,
-		    rte_be_to_cpu_16(*(const unaligned_uint16_t *)(mac + 4)));
+		    be16(mac + 4));
 	}
 	SET(dest_format, d, destination_type, MLX5V_FLOW_DEST_TIR);
 	SET(dest_format, d, destination_id, tir);
@@ -224,9 +224,9 @@ rq_post(struct fx *f, unsigned int i, unsigned int n)
 		uint8_t *w = f->mem + OFF_RQ + 0x1000 * i + 16 * slot;
 		uint8_t *buf = f->mem + OFF_RXBUF + (i * (1u << RQ_LOG) + slot) * BUF_SZ;
 
-		*(unaligned_uint32_t *)w = rte_cpu_to_be_32(BUF_SZ);
-		*(unaligned_uint32_t *)(w + 4) = rte_cpu_to_be_32(f->lkey);
-		*(unaligned_uint64_t *)(w + 8) = rte_cpu_to_be_64(iova_of(f, buf));
+		put_be32(w, BUF_SZ);
+		put_be32(w + 4, f->lkey);
+		put_be64(w + 8, iova_of(f, buf));
 		f->rq_posted[i]++;
 	}
 	rte_io_wmb();
@@ -292,8 +292,7 @@ fx_objects(struct fx *f)
 	MLX5V_IFC_SET64(create_sq_in, in, ctx.wq.dbr_addr, f->iova + OFF_DBR + 0x80);
 	SET(create_sq_in, in, ctx.wq.log_wq_stride, 6);
 	SET(create_sq_in, in, ctx.wq.log_wq_sz, SQ_LOG);
-	*(unaligned_uint64_t *)(in + MLX5V_IFC_BYTES(create_sq_in)) =
-		rte_cpu_to_be_64(f->iova + OFF_SQ);
+	put_be64(in + MLX5V_IFC_BYTES(create_sq_in), f->iova + OFF_SQ);
 	if ((r = cmd_obj(f, "CREATE_SQ", in, MLX5V_IFC_BYTES(create_sq_in) + 8)) < 0)
 		return -1;
 	f->sq = r;
@@ -313,8 +312,7 @@ fx_objects(struct fx *f)
 				f->iova + OFF_DBR + 0xc0 + 0x40 * i);
 		SET(create_rq_in, in, ctx.wq.log_wq_stride, 4);
 		SET(create_rq_in, in, ctx.wq.log_wq_sz, RQ_LOG);
-		*(unaligned_uint64_t *)(in + MLX5V_IFC_BYTES(create_rq_in)) =
-			rte_cpu_to_be_64(f->iova + OFF_RQ + 0x1000 * i);
+		put_be64(in + MLX5V_IFC_BYTES(create_rq_in), f->iova + OFF_RQ + 0x1000 * i);
 		if ((r = cmd_obj(f, "CREATE_RQ", in, MLX5V_IFC_BYTES(create_rq_in) + 8)) < 0)
 			return -1;
 		f->rq[i] = r;
@@ -327,8 +325,7 @@ fx_objects(struct fx *f)
 	SET(create_rqt_in, in, ctx.rqt_max_size, NB_RQ);
 	SET(create_rqt_in, in, ctx.rqt_actual_size, NB_RQ);
 	for (i = 0; i < NB_RQ; i++)
-		*(unaligned_uint32_t *)(in + MLX5V_IFC_BYTES(create_rqt_in) + 4 * i) =
-			rte_cpu_to_be_32(f->rq[i]);
+		put_be32(in + MLX5V_IFC_BYTES(create_rqt_in) + 4 * i, f->rq[i]);
 	if ((r = cmd_obj(f, "CREATE_RQT", in, MLX5V_IFC_BYTES(create_rqt_in) + 4 * NB_RQ)) < 0)
 		return -1;
 	f->rqt = r;
@@ -576,16 +573,15 @@ sq_post(struct fx *f, const uint8_t *frame, uint32_t len, uint8_t cs_flags, uint
 
 	memcpy(buf, frame, len);
 	memset(w, 0, 64);
-	*(unaligned_uint32_t *)w = rte_cpu_to_be_32((uint32_t)f->sq_pc << 8 | 0x0a);
-	*(unaligned_uint32_t *)(w + 4) = rte_cpu_to_be_32(f->sq << 8 | 4);
+	put_be32(w, (uint32_t)f->sq_pc << 8 | 0x0a);
+	put_be32(w + 4, f->sq << 8 | 4);
 	w[11] = ce ? 2 << 2 : 0;                 /* CE: always, or only on error */
 	w[0x14] = cs_flags;
-	*(unaligned_uint16_t *)(w + 0x1c) = rte_cpu_to_be_16(18);
+	put_be16(w + 0x1c, 18);
 	memcpy(w + 0x1e, frame, 18);
-	*(unaligned_uint32_t *)(w + 0x30) = rte_cpu_to_be_32(len - 18);
-	*(unaligned_uint32_t *)(w + 0x34) = rte_cpu_to_be_32(lkey);
-	*(unaligned_uint64_t *)(w + 0x38) =
-		rte_cpu_to_be_64(addr != 0 ? addr : iova_of(f, buf) + 18);
+	put_be32(w + 0x30, len - 18);
+	put_be32(w + 0x34, lkey);
+	put_be64(w + 0x38, addr != 0 ? addr : iova_of(f, buf) + 18);
 	f->sq_pc++;
 }
 
@@ -599,7 +595,7 @@ sq_ring(struct fx *f)
 	rte_io_wmb();
 	dbr[1] = rte_cpu_to_be_32(f->sq_pc);
 	rte_wmb();
-	*(volatile uint64_t *)f->uar->reg_addr = *(unaligned_uint64_t *)w;
+	uar_db(f, w);
 }
 
 void
@@ -657,13 +653,49 @@ cq_quiet(struct fx *f, int rx)
 uint32_t
 be32(const uint8_t *p)
 {
-	return rte_be_to_cpu_32(*(const unaligned_uint32_t *)p);
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return rte_be_to_cpu_32(v);
+}
+
+void
+put_be16(void *p, uint16_t v)
+{
+	v = rte_cpu_to_be_16(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+void
+put_be32(void *p, uint32_t v)
+{
+	v = rte_cpu_to_be_32(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+void
+put_be64(void *p, uint64_t v)
+{
+	v = rte_cpu_to_be_64(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+void
+uar_db(struct fx *f, const uint8_t *wqe)
+{
+	uint64_t v;
+
+	memcpy(&v, wqe, sizeof(v));
+	*(volatile uint64_t *)f->uar->reg_addr = v;
 }
 
 uint16_t
 be16(const uint8_t *p)
 {
-	return rte_be_to_cpu_16(*(const unaligned_uint16_t *)p);
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return rte_be_to_cpu_16(v);
 }
 
 /* The next EQE of type (others are skipped); @return its sub-type, or -1. */

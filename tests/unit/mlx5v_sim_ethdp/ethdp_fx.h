@@ -112,6 +112,11 @@ uint8_t *cq_wait(struct fx *f, int rx);
 int cq_quiet(struct fx *f, int rx);
 uint32_t be32(const uint8_t *p);
 uint16_t be16(const uint8_t *p);
+void put_be16(void *p, uint16_t v);
+void put_be32(void *p, uint32_t v);
+void put_be64(void *p, uint64_t v);
+/* The first 8 bytes of a WQE to the SQ doorbell register (UAR + 0x800). */
+void uar_db(struct fx *f, const uint8_t *wqe);
 int eq_wait(struct fx *f, uint8_t type);
 const uint8_t *rx_buf(struct fx *f, const uint8_t *cqe);
 int paos_write(struct fx *f, unsigned int admin);

@@ -150,12 +150,12 @@ test_ethdp_rss(void)
 	unsigned int i;
 
 	for (i = 0; i < 32; i++) {
-		frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(192, 168, 1, i), 3000 + i * 7,
+		frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 168, 1, i), 3000 + i * 7,
 			  0);
 		TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send %u", i);
 		cqe = cq_wait(f, 1);
 		TEST_ASSERT_NOT_NULL(cqe, "no receive CQE %u", i);
-		t.src_addr = RTE_IPV4(192, 168, 1, i);
+		t.src_addr = RTE_IPV4(10, 168, 1, i);
 		t.dst_addr = RTE_IPV4(10, 0, 0, 2);
 		t.sport = 3000 + i * 7;
 		t.dport = 4789;
@@ -441,21 +441,21 @@ test_ethdp_lso(void)
 	/* The payload is longer than one buffer: it spans this slot's and the next one's. */
 	memcpy(buf, frame + hdr, payload);
 	memset(w, 0, 128);
-	*(unaligned_uint32_t *)w = rte_cpu_to_be_32((uint32_t)f->sq_pc << 8 | 0x0e);
-	*(unaligned_uint32_t *)(w + 4) = rte_cpu_to_be_32(f->sq << 8 | 7);
+	put_be32(w, (uint32_t)f->sq_pc << 8 | 0x0e);
+	put_be32(w + 4, f->sq << 8 | 7);
 	w[11] = 2 << 2;
 	w[0x14] = 0xc0;
-	*(unaligned_uint16_t *)(w + 0x16) = rte_cpu_to_be_16(mss);
-	*(unaligned_uint16_t *)(w + 0x1c) = rte_cpu_to_be_16(hdr);
+	put_be16(w + 0x16, mss);
+	put_be16(w + 0x1c, hdr);
 	memcpy(w + 0x1e, frame, hdr);
-	*(unaligned_uint32_t *)(w + 0x60) = rte_cpu_to_be_32(payload);
-	*(unaligned_uint32_t *)(w + 0x64) = rte_cpu_to_be_32(f->lkey);
-	*(unaligned_uint64_t *)(w + 0x68) = rte_cpu_to_be_64(iova_of(f, buf));
+	put_be32(w + 0x60, payload);
+	put_be32(w + 0x64, f->lkey);
+	put_be64(w + 0x68, iova_of(f, buf));
 	f->sq_pc += 2;
 	rte_io_wmb();
 	dbr[1] = rte_cpu_to_be_32(f->sq_pc);
 	rte_wmb();
-	*(volatile uint64_t *)f->uar->reg_addr = *(unaligned_uint64_t *)w;
+	uar_db(f, w);
 	cqe = cq_wait(f, 0);
 	TEST_ASSERT_NOT_NULL(cqe, "no send CQE");
 	TEST_ASSERT_EQUAL(cqe[CQE_OP_OWN] >> 4, MLX5V_CQE_OPCODE_REQ, "LSO failed: %#x/%#x",
@@ -514,8 +514,8 @@ test_ethdp_vlan_strip(void)
 	TEST_ASSERT_SUCCESS(rq_vsd_all(f, 0), "vsd 0");
 	frame_udp(plain, sizeof(plain), f->mac, RTE_IPV4(10, 0, 0, 11), 11, 0);
 	memcpy(tagged, plain, 12);
-	*(unaligned_uint16_t *)(tagged + 12) = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
-	*(unaligned_uint16_t *)(tagged + 14) = rte_cpu_to_be_16(0x2064);
+	put_be16(tagged + 12, RTE_ETHER_TYPE_VLAN);
+	put_be16(tagged + 14, 0x2064);
 	memcpy(tagged + 16, plain + 12, sizeof(plain) - 12);
 	TEST_ASSERT_SUCCESS(send_ok(f, tagged, sizeof(tagged), 0), "send");
 	cqe = cq_wait(f, 1);
