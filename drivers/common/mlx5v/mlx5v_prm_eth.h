@@ -232,6 +232,11 @@ MLX5V_IFC(query_mkey_out) {
 	uint8_t reserved_at_280[0x600];
 };
 
+/** One page-list entry: ``pas[]`` of an SQ/RQ, ``klm_pas_mtt[]`` of an MTT key (BE64). */
+MLX5V_IFC(pas_entry) {
+	uint8_t addr[0x40];
+};
+
 /** MTT entry permission bits (prm/mlx5_eth §4.2). */
 #define MLX5V_MTT_READ 0x1
 #define MLX5V_MTT_WRITE 0x2
@@ -979,7 +984,9 @@ MLX5V_IFC(cmd_hca_cap_eth) {
 	uint8_t nic_flow_table[0x1];
 	uint8_t reserved_at_1a7[0x3];
 	uint8_t pcam_reg[0x1];
-	uint8_t reserved_at_1ab[0xb];
+	uint8_t reserved_at_1ab[0x9];
+	uint8_t disable_link_up_by_init_hca[0x1];
+	uint8_t reserved_at_1b5[0x1];
 	uint8_t port_type[0x2];
 	uint8_t num_ports[0x8];
 	uint8_t reserved_at_1c0[0x20];
@@ -1251,6 +1258,7 @@ MLX5V_IFC_ASSERT(cmd_hca_cap_eth, terminate_scatter_list_mkey, 7, 9, 9);
 MLX5V_IFC_ASSERT(cmd_hca_cap_eth, max_qp_cnt, 12, 25, 16);
 MLX5V_IFC_ASSERT(cmd_hca_cap_eth, nic_flow_table, 13, 25, 25);
 MLX5V_IFC_ASSERT(cmd_hca_cap_eth, pcam_reg, 13, 21, 21);
+MLX5V_IFC_ASSERT(cmd_hca_cap_eth, disable_link_up_by_init_hca, 13, 11, 11);
 MLX5V_IFC_ASSERT(cmd_hca_cap_eth, port_type, 13, 9, 8);
 MLX5V_IFC_ASSERT(cmd_hca_cap_eth, eth_net_offloads, 16, 3, 3);
 MLX5V_IFC_ASSERT(cmd_hca_cap_eth, log_bf_reg_size, 19, 20, 16);

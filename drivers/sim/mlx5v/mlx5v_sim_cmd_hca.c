@@ -292,6 +292,7 @@ uint8_t
 mlx5v_sim_cmd_teardown_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	uint32_t profile = MLX5V_GET(c->in, MLX5V_TEARDOWN_HCA_IN_PROFILE);
+	unsigned int k, n = 0;
 
 	/* The drivers use profile 0 (GRACEFUL_CLOSE) and 2 (PREPARE_FAST_TEARDOWN) only (§2.3). */
 	if (profile != MLX5V_TEARDOWN_PROFILE_GRACEFUL_CLOSE &&
@@ -328,6 +329,11 @@ mlx5v_sim_cmd_teardown_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (sim->nb_eqs != 0 || sim->nb_cqs != 0)
 		SIM_LOG(WARNING, "%s: TEARDOWN_HCA with %u EQ(s) and %u CQ(s) still live",
 			sim->name, sim->nb_eqs, sim->nb_cqs);
+	for (k = 0; k < MLX5V_SIM_ETH_K_MAX; k++)
+		n += mlx5v_sim_eth_live(sim, k);
+	if (n != 0)
+		SIM_LOG(WARNING, "%s: TEARDOWN_HCA with %u Ethernet object(s) still live",
+			sim->name, n);
 	/* Back to ENABLED: DISABLE_HCA is a separate step ([K] only, §2.3). */
 	sim->hca_state = MLX5V_SIM_HCA_ENABLED;
 	return MLX5V_CMD_STAT_OK;

@@ -87,7 +87,7 @@ void
 mlx5v_sim_eth_hca_init(struct mlx5v_sim *sim)
 {
 	sim->eth->port.admin_status =
-		MLX5V_GET(sim->cap_cur, MLX5V_CAP_DISABLE_LINK_UP_BY_INIT_HCA) != 0 ?
+		GET(cmd_hca_cap_eth, sim->cap_cur, disable_link_up_by_init_hca) != 0 ?
 		MLX5V_PAOS_DOWN : MLX5V_PAOS_UP;
 }
 
@@ -323,7 +323,7 @@ mlx5v_sim_eth_mtt_read(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_NO_RES_ERR,
 					 MLX5V_SIM_SYND_MKEY_NONE);
 	for (i = 0; i < npages; i++) {
-		e = MLX5V_GET64(c->in, off + 8 * i);
+		e = MLX5V_IFC_GET64(pas_entry, c->in + off + 8 * i, addr);
 		mk->mtt_perm[i] = e & (MLX5V_MTT_READ | MLX5V_MTT_WRITE);
 		mk->mtt[i] = e & ~(uint64_t)(MLX5V_MTT_READ | MLX5V_MTT_WRITE);
 		if (mk->mtt[i] & (psz - 1))
@@ -506,6 +506,18 @@ mlx5v_sim_eth_mkey_xlate(struct mlx5v_sim *sim, uint32_t pd, uint32_t lkey, uint
 		}
 	}
 	return hwsim_dma_check(sim->dma, *iova, len) ? 0 : -EFAULT;
+}
+
+int
+mlx5v_sim_mkey_translate(struct mlx5v_sim *sim, uint32_t pd, uint32_t lkey, uint64_t addr,
+			 uint32_t len, unsigned int access, uint64_t *iova)
+{
+	int ret;
+
+	pthread_mutex_lock(&sim->lock);
+	ret = mlx5v_sim_eth_mkey_xlate(sim, pd, lkey, addr, len, access, iova);
+	pthread_mutex_unlock(&sim->lock);
+	return ret;
 }
 
 void *

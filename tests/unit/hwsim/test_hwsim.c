@@ -270,6 +270,31 @@ test_hwsim_dma_write_release(void)
 	return TEST_SUCCESS;
 }
 
+/* hwsim_dma_translate(): the host address inside one window, a recorded fault outside. */
+static int
+test_hwsim_dma_translate(void)
+{
+	static uint8_t host[256];
+	struct hwsim_dma_fault f;
+	struct hwsim_dma *dma;
+
+	dma = hwsim_dma_create("ut_translate");
+	TEST_ASSERT_NOT_NULL(dma, "create failed");
+	TEST_ASSERT_SUCCESS(hwsim_dma_map(dma, 0x9000, host, sizeof(host)), "map failed");
+	TEST_ASSERT(hwsim_dma_translate(dma, 0x9010, 16, 0) == host + 0x10, "inside");
+	TEST_ASSERT(hwsim_dma_translate(dma, 0x9000, sizeof(host), 1) == host, "whole window");
+	TEST_ASSERT_EQUAL(hwsim_dma_faults(dma, NULL), 0, "faults inside the window");
+	TEST_ASSERT_NULL(hwsim_dma_translate(dma, 0x9000, 0, 0), "zero length");
+	TEST_ASSERT_EQUAL(hwsim_dma_faults(dma, NULL), 0, "zero length faulted");
+	TEST_ASSERT_NULL(hwsim_dma_translate(dma, 0x90f8, 16, 1), "past the end");
+	TEST_ASSERT_EQUAL(hwsim_dma_faults(dma, &f), 1, "fault not recorded");
+	TEST_ASSERT(f.iova == 0x90f8 && f.len == 16 && f.write == 1, "fault fields");
+	TEST_ASSERT_SUCCESS(hwsim_dma_unmap(dma, 0x9000, sizeof(host)), "unmap failed");
+	TEST_ASSERT_NULL(hwsim_dma_translate(dma, 0x9010, 16, 0), "after unmap");
+	hwsim_dma_destroy(dma);
+	return TEST_SUCCESS;
+}
+
 static int
 test_hwsim_dma_many_windows(void)
 {
@@ -1081,6 +1106,7 @@ static struct unit_test_suite hwsim_suite = {
 		TEST_CASE(test_hwsim_dma_rw_outside),
 		TEST_CASE(test_hwsim_dma_straddle),
 		TEST_CASE(test_hwsim_dma_write_release),
+		TEST_CASE(test_hwsim_dma_translate),
 		TEST_CASE(test_hwsim_dma_many_windows),
 		TEST_CASE(test_hwsim_mmio_page),
 		TEST_CASE(test_hwsim_mmio_watch_errors),

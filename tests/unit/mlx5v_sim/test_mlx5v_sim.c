@@ -22,6 +22,7 @@
 
 #include "mlx5v_hw.h"
 #include "mlx5v_prm.h"
+#include "mlx5v_prm_eth.h"
 #include "mlx5v_sim.h"
 #include "mlx5v_sim_priv.h"
 
@@ -894,6 +895,13 @@ test_mlx5v_sim_hca_state_errors(void)
 	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_ENABLE_TWICE, "synd");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_CREATE_EQ, 0, 0, out, 16),
 			  MLX5V_CMD_STAT_BAD_SYS_STATE_ERR, "CREATE_EQ before INIT_HCA");
+	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_HCA_NOT_INIT, "synd");
+	/* The Ethernet function exists only after INIT_HCA too. */
+	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_ALLOC_PD, 0, 0, out, 16),
+			  MLX5V_CMD_STAT_BAD_SYS_STATE_ERR, "ALLOC_PD before INIT_HCA");
+	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_HCA_NOT_INIT, "synd");
+	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_DESTROY_SQ, 0, 0, out, 16),
+			  MLX5V_CMD_STAT_BAD_SYS_STATE_ERR, "DESTROY_SQ before INIT_HCA");
 	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_HCA_NOT_INIT, "synd");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_INIT_HCA, 0, 0, out, 16),
 			  MLX5V_CMD_STAT_BAD_SYS_STATE_ERR, "INIT_HCA before SET_ISSI");
