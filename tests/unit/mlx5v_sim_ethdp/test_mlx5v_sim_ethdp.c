@@ -529,6 +529,47 @@ test_ethdp_vlan_strip(void)
 	return TEST_SUCCESS;
 }
 
+/* An armed receive CQ: the frame's CQE brings a completion EQE and the EQ's MSI-X. */
+static int
+test_ethdp_cq_armed(void)
+{
+	volatile uint32_t *dbr = (volatile uint32_t *)(fx_a.mem + OFF_DBR + 0x40);
+	struct pollfd pfd = { .fd = fx_a.msi->fd, .events = POLLIN };
+	struct fx *f = &fx_a;
+	uint8_t frame[80];
+	const uint8_t *cqe;
+	uint64_t cnt;
+	unsigned int ms;
+	void *eqe;
+	int found = 0;
+
+	/* Nothing pending on the vector, the EQ armed, then the CQ armed at its CI. */
+	while (read(f->msi->fd, &cnt, sizeof(cnt)) == sizeof(cnt))
+		;
+	rte_pmd_mlx5v_eq_arm(f->uar, f->eqn, f->eq_ci);
+	rte_pmd_mlx5v_cq_arm(f->uar, dbr, f->rxcqn, 0, f->rxcq_ci, 0);
+	frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 0, 0, 13), 13, 0);
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
+	for (ms = 0; ms < WAIT_LIMIT_MS && !found; ms++) {
+		while (!found && (eqe = rte_pmd_mlx5v_eq_next_eqe(f->eq->vaddr, 1u << EQ_LOG,
+								  f->eq_ci)) != NULL) {
+			f->eq_ci++;
+			found = rte_pmd_mlx5v_eqe_type(eqe) == RTE_PMD_MLX5V_EVENT_COMP &&
+				(be32((uint8_t *)eqe + RTE_PMD_MLX5V_EQE_COMP_CQN_OFF) &
+				 0xffffff) == f->rxcqn;
+		}
+		if (!found)
+			sleep_ms(1);
+	}
+	rte_pmd_mlx5v_eq_update_ci(f->uar, f->eqn, f->eq_ci, 0);
+	TEST_ASSERT(found, "no completion EQE for the receive CQ");
+	TEST_ASSERT(poll(&pfd, 1, WAIT_LIMIT_MS) == 1, "no MSI-X on vector %d", f->msi->vector);
+	cqe = cq_wait(f, 1);
+	TEST_ASSERT_NOT_NULL(cqe, "no receive CQE");
+	rq_post(f, be32(cqe + CQE_USER_INDEX) & 0xffffff, 1);
+	return TEST_SUCCESS;
+}
+
 /*
  * Receive CQ overrun: WQEs keep being posted but no CQE is consumed; the CQE that would
  * overwrite an unconsumed one raises CQ_ERROR (syndrome 1) instead. The CQ is dead after:
@@ -824,6 +865,7 @@ static struct unit_test_suite mlx5v_sim_ethdp_suite = {
 		TEST_CASE(test_ethdp_link),
 		TEST_CASE(test_ethdp_lso),
 		TEST_CASE(test_ethdp_vlan_strip),
+		TEST_CASE(test_ethdp_cq_armed),
 		TEST_CASE(test_ethdp_cq_overrun),
 		TEST_CASE(test_ethdp_pair),
 		TEST_CASE(test_ethdp_bad_devargs),
