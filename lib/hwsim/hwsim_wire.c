@@ -9,33 +9,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <rte_devargs.h>
-#include <rte_eal_memconfig.h>
 #include <rte_errno.h>
-#include <rte_memzone.h>
 
 #include "hwsim_fault.h"
 #include "hwsim_log.h"
 #include "hwsim_wire.h"
 #include "hwsim_wire_priv.h"
 
-/*
- * Each simulator links lib/hwsim whole with its symbols kept local, so a static
- * variable here would give every simulator its own registry and a pair between
- * mlx5v_sim and mlx4v_sim would never meet. The registry lives in a memzone
- * instead: every copy finds the same one by name. The pid in the name keeps a
- * secondary process (which shares the memzone table) off the primary's pointers.
- */
-#define HWSIM_WIRE_MZ_FMT "hwsim_wire_%d"
-#define HWSIM_WIRE_MAGIC 0x68776972u    /* "hwir" */
-/* Changes whenever struct hwsim_wire_port or the registry changes shape. */
-#define HWSIM_WIRE_LAYOUT ((uint32_t)(1u << 24 | sizeof(struct hwsim_wire_port)))
-
 struct hwsim_wire_registry {
-	uint32_t magic;
-	uint32_t layout;
 	pthread_mutex_t lock;
 	TAILQ_HEAD(, hwsim_wire_port) ports;
 };
@@ -51,48 +34,21 @@ static const struct hwsim_knob_def hwsim_wire_knob_defs[HWSIM_WIRE_KNOB_NUM] = {
 	},
 };
 
-/* This copy's pointer to the process-wide registry, found once. */
-static struct hwsim_wire_registry *hwsim_wire_reg;
+/*
+ * The process-wide registry of ports. librte_hwsim is one library that every simulator links,
+ * so a static registry is shared by mlx5v_sim and mlx4v_sim ports alike; it is process-local
+ * like the device pointers it holds (a secondary process has its own, empty one).
+ */
+static struct hwsim_wire_registry hwsim_wire_reg = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.ports = TAILQ_HEAD_INITIALIZER(hwsim_wire_reg.ports),
+};
 
-/* @return the registry, created on first use, or NULL (EAL not ready, or a layout clash). */
+/* @return the registry (never NULL; kept as a call for the callers' error paths). */
 static struct hwsim_wire_registry *
 hwsim_wire_registry(void)
 {
-	struct hwsim_wire_registry *reg;
-	const struct rte_memzone *mz;
-	char name[RTE_MEMZONE_NAMESIZE];
-
-	reg = __atomic_load_n(&hwsim_wire_reg, __ATOMIC_ACQUIRE);
-	if (reg != NULL)
-		return reg;
-	snprintf(name, sizeof(name), HWSIM_WIRE_MZ_FMT, (int)getpid());
-	/* The EAL tailq lock serialises lookup-or-create between the copies. */
-	rte_mcfg_tailq_write_lock();
-	mz = rte_memzone_lookup(name);
-	if (mz == NULL) {
-		mz = rte_memzone_reserve(name, sizeof(*reg), SOCKET_ID_ANY, 0);
-		if (mz != NULL) {
-			reg = mz->addr;
-			memset(reg, 0, sizeof(*reg));
-			pthread_mutex_init(&reg->lock, NULL);
-			TAILQ_INIT(&reg->ports);
-			reg->layout = HWSIM_WIRE_LAYOUT;
-			reg->magic = HWSIM_WIRE_MAGIC;
-		}
-	}
-	rte_mcfg_tailq_write_unlock();
-	if (mz == NULL) {
-		HWSIM_LOG(ERR, "wire: cannot reserve the port registry: %s",
-			  rte_strerror(rte_errno));
-		return NULL;
-	}
-	reg = mz->addr;
-	if (reg->magic != HWSIM_WIRE_MAGIC || reg->layout != HWSIM_WIRE_LAYOUT) {
-		HWSIM_LOG(ERR, "wire: the port registry was made by another hwsim version");
-		return NULL;
-	}
-	__atomic_store_n(&hwsim_wire_reg, reg, __ATOMIC_RELEASE);
-	return reg;
+	return &hwsim_wire_reg;
 }
 
 /* @return the port named name, or with by_dev any port of the device name; or NULL. */

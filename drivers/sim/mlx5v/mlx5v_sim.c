@@ -14,6 +14,7 @@
 #include <rte_log.h>
 
 #include "mlx5v_hw.h"
+#include "mlx5v_sim_eth_dp.h"
 #include "mlx5v_sim_priv.h"
 
 RTE_LOG_REGISTER_DEFAULT(mlx5v_sim_logtype, NOTICE);
@@ -277,6 +278,7 @@ mlx5v_sim_poll(void *arg)
 	 */
 	work += mlx5v_sim_uars_poll(sim);
 	work += mlx5v_sim_cmd_poll(sim);
+	work += mlx5v_sim_eth_dp_poll(sim);
 	/*
 	 * Not counted as work: a heartbeat alone must not keep the engine out of its idle back-off.
 	 */
@@ -289,6 +291,11 @@ mlx5v_sim_poll(void *arg)
 static void
 mlx5v_sim_free(struct mlx5v_sim *sim)
 {
+	/*
+	 * The wire port first: until it is gone the wire may call into the model, and unplugging
+	 * it kicks the engine (stopped, not yet freed).
+	 */
+	mlx5v_sim_eth_dp_fini(sim);
 	hwsim_engine_destroy(sim->engine);
 	mlx5v_sim_uars_fini(sim);
 	mlx5v_sim_eth_fini(sim);
@@ -360,6 +367,10 @@ mlx5v_sim_create(const char *name, const struct mlx5v_sim_params *params)
 	if (ret != 0)
 		goto error;
 	ret = mlx5v_sim_eth_init(sim);
+	if (ret != 0)
+		goto error;
+	/* The wire keys (wire=, mac=, speed=) travel in the knob string, as other keys do. */
+	ret = mlx5v_sim_eth_dp_init(sim, params->knobs);
 	if (ret != 0)
 		goto error;
 	/* The device as after a PCI reset: knobs exist, so boot_ms is known. */

@@ -226,4 +226,53 @@ int mlx5v_sim_knob_set(struct mlx5v_sim *sim, const char *name, int64_t value);
 __rte_internal
 int mlx5v_sim_knob_get(struct mlx5v_sim *sim, const char *name, int64_t *value);
 
+/* ---- The Ethernet port: wire, link and data path counters ---- */
+
+/** Data path counters of the Ethernet port (mlx5v_sim_eth_stats_get()). */
+struct mlx5v_sim_eth_stats {
+	uint64_t tx_frames;         /**< frames put on the wire */
+	uint64_t tx_bytes;
+	uint64_t tx_cqes;           /**< send CQEs (REQ) */
+	uint64_t tx_err_cqes;       /**< send error CQEs (REQ_ERR), flushes included */
+	uint64_t tx_link_down;      /**< frames sent while the link was down (lost) */
+	uint64_t rx_frames;         /**< frames scattered into an RQ */
+	uint64_t rx_bytes;
+	uint64_t rx_link_down;      /**< arrived while the link was down */
+	uint64_t rx_fcs_bad;        /**< arrived with a bad FCS */
+	uint64_t rx_mtu_drop;       /**< longer than the port MTU */
+	uint64_t rx_vport_drop;     /**< refused by the vport MAC filter */
+	uint64_t rx_steer_miss;     /**< no root table, or a table miss without a next table */
+	uint64_t rx_flow_drop;      /**< a DROP entry, or self loopback blocked */
+	uint64_t rx_rq_not_ready;   /**< the RQ chosen is not in RDY */
+	uint64_t rx_out_of_buffer;  /**< the RQ had no posted WQE */
+	uint64_t rx_err_cqes;       /**< receive error CQEs (RESP_ERR) */
+	uint64_t rx_cq_full;        /**< the CQE could not be written (CQ overrun or error) */
+};
+
+/** Copy the port's data path counters. @return 0 or -EINVAL. */
+__rte_internal
+int mlx5v_sim_eth_stats_get(struct mlx5v_sim *sim, struct mlx5v_sim_eth_stats *st);
+
+/**
+ * Plug (up = 1) or pull (up = 0) the cable of the device's Ethernet port. The operational
+ * state follows (PAOS, QUERY_VPORT_STATE, a PORT_CHANGE event) once the engine has seen it.
+ * @return 0, -EINVAL, or -ENOTSUP (plugging a wire=none port).
+ */
+__rte_internal
+int mlx5v_sim_link_set(struct mlx5v_sim *sim, int up);
+
+/** Pull the cable and plug it back (both ends see down, then up). @return 0 or -errno. */
+__rte_internal
+int mlx5v_sim_link_flap(struct mlx5v_sim *sim);
+
+/** @return 1 if the port is operationally up (PAOS admin up and the wire up), else 0. */
+__rte_internal
+int mlx5v_sim_link_get(struct mlx5v_sim *sim);
+
+struct hwsim_wire_port;
+
+/** @return the wire port of the device ("<device>.1"), e.g. for its counters and knobs. */
+__rte_internal
+struct hwsim_wire_port *mlx5v_sim_wire_port(struct mlx5v_sim *sim);
+
 #endif /* _MLX5V_SIM_H_ */

@@ -290,14 +290,12 @@ mlx5v_sim_cq_overrun_locked(struct mlx5v_sim *sim, uint32_t cqn)
 
 /*
  * Lock held. Writes one CQE as the device would after a completion; callers flush MSI-X after the
- * unlock.
+ * unlock. cqe holds every field but the owner bit, which this sets from the producer counter.
  */
 int
-mlx5v_sim_cq_post_locked(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode,
-			 uint32_t byte_cnt)
+mlx5v_sim_cq_post_raw_locked(struct mlx5v_sim *sim, uint32_t cqn, const uint8_t *cqe)
 {
 	struct mlx5v_sim_cq *cq = mlx5v_sim_cq_get(sim, cqn);
-	uint8_t cqe[MLX5V_IFC_BYTES(cqe)];
 	uint32_t nent;
 	uint32_t ci = 0;
 	uint64_t iova;
@@ -321,19 +319,13 @@ mlx5v_sim_cq_post_locked(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode,
 		mlx5v_sim_cq_overrun_locked(sim, cqn);
 		return -ENOSPC;
 	}
-	memset(cqe, 0, sizeof(cqe));
-	MLX5V_IFC_SET(cqe, cqe, byte_cnt, byte_cnt);
-	/*
-	 * No WQEs exist in the model: wqe_counter carries the producer index so tests can check
-	 * ordering.
-	 */
-	MLX5V_IFC_SET(cqe, cqe, wqe_counter, cq->pi & 0xffff);
 	iova = mlx5v_sim_ring_iova(cq->pas, cq->log_page_size,
 				   (uint64_t)(cq->pi & (nent - 1)) * MLX5V_IFC_BYTES(cqe));
 	/* Owner = (pi >> log_size) & 1, written last after a release fence (§6.8 rule). */
-	MLX5V_IFC_SET(cqe, cqe, opcode, opcode);
-	MLX5V_IFC_SET(cqe, cqe, owner, (cq->pi >> cq->log_size) & MLX5V_CQE_OWNER_MASK);
+	/* The caller's op_own byte keeps its opcode; the owner bit comes from pi. */
 	op_own = cqe[MLX5V_IFC_BYTE_OF(cqe, owner)];
+	op_own = (op_own & ~MLX5V_CQE_OWNER_MASK) |
+		 ((cq->pi >> cq->log_size) & MLX5V_CQE_OWNER_MASK);
 	/*
 	 * Bytes 0-62 plain, then op_own (byte 63) with release semantics: a consumer that sees the
 	 * new owner also sees the body.
@@ -357,6 +349,26 @@ write_fail:
 	cq->status = MLX5V_CQC_STATUS_CQ_WRITE_FAIL;
 	mlx5v_sim_cq_error(sim, cqn, RTE_PMD_MLX5V_CQ_ERR_SYND_ACCESS_VIOLATION);
 	return -EFAULT;
+}
+
+int
+mlx5v_sim_cq_post_locked(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode,
+			 uint32_t byte_cnt)
+{
+	struct mlx5v_sim_cq *cq = mlx5v_sim_cq_get(sim, cqn);
+	uint8_t cqe[MLX5V_IFC_BYTES(cqe)];
+
+	if (cq == NULL)
+		return -ENOENT;
+	memset(cqe, 0, sizeof(cqe));
+	MLX5V_IFC_SET(cqe, cqe, byte_cnt, byte_cnt);
+	/*
+	 * No WQE stands behind an injected CQE: wqe_counter carries the producer index so tests
+	 * can check ordering.
+	 */
+	MLX5V_IFC_SET(cqe, cqe, wqe_counter, cq->pi & 0xffff);
+	MLX5V_IFC_SET(cqe, cqe, opcode, opcode);
+	return mlx5v_sim_cq_post_raw_locked(sim, cqn, cqe);
 }
 
 int

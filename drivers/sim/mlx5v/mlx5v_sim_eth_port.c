@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mlx5v_prm_eth.h"
+#include "mlx5v_sim_eth_dp.h"
 #include "mlx5v_sim_priv.h"
 
 #define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
@@ -412,8 +413,11 @@ mlx5v_sim_eth_ptys(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, const uint8_t
 		p->ext_eth_proto_admin = (uint32_t)set;
 		p->an_disable_admin = GET(ptys_reg, reg, an_disable_admin);
 	}
+	/* The fastest admin mode the wire's speed (speed=, the slower end of a pair) allows. */
 	for (i = 0; i < RTE_DIM(mlx5v_sim_eth_modes) && mlx5v_sim_eth_link_up(sim); i++)
-		if (p->eth_proto_admin & (1u << i)) {
+		if ((p->eth_proto_admin & (1u << i)) &&
+		    (mlx5v_sim_eth_modes[i].mbps <= mlx5v_sim_eth_dp_speed(sim) ||
+		     i == RTE_DIM(mlx5v_sim_eth_modes) - 1)) {
 			oper = 1u << i;
 			break;
 		}

@@ -10,6 +10,7 @@
 
 #include <rte_errno.h>
 
+#include "mlx5v_sim_eth_dp.h"
 #include "mlx5v_sim_priv.h"
 
 /** fail_opcode / deliv_opcode / ... value that matches every opcode. */
@@ -113,6 +114,16 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 		"Ethernet offload cap wqe_inline_mode: 0 L2, 1 vport context, 2 none" },
 	[MLX5V_SIM_K_UAR_4K] = { "uar_4k", 1, 0, 1,
 		"uar_4k general capability (max): 4 KiB UAR indices on hosts with larger pages" },
+	[MLX5V_SIM_K_TX_ERR_NEXT] = { "tx_err_next", 0, 0, 1000000,
+		"the next N send WQEs complete with an error CQE (LOCAL_QP_OP_ERR), SQ to ERR" },
+	[MLX5V_SIM_K_WIRE_DROP_NEXT] = { "wire_drop_next", 0, 0, 1000000,
+		"action: the wire loses the next N frames the port sends" },
+	[MLX5V_SIM_K_WIRE_CORRUPT_NEXT] = { "wire_corrupt_next", 0, 0, 1000000,
+		"action: the wire damages the next N frames the port sends (bad FCS)" },
+	[MLX5V_SIM_K_LINK] = { "link", 1, 0, 1,
+		"action: 0 pulls the port's cable, 1 plugs it back" },
+	[MLX5V_SIM_K_LINK_FLAP] = { "link_flap", 0, 0, 1000,
+		"action: pull and plug the cable N times" },
 };
 
 /*
@@ -126,7 +137,9 @@ static const char *const mlx5v_sim_dev_keys[] = {
 	/*
 	 * boot_ms, boot_pages and init_pages are knobs as well, so the knob parser must see them.
 	 */
-	"msix", "ports", "pages", "log_max_eq_sz", "max_eqs", "function", "host_page", NULL,
+	"msix", "ports", "pages", "log_max_eq_sz", "max_eqs", "function", "host_page",
+	/* The data path's wire keys (mlx5v_sim_eth_dp_init()). */
+	"wire", "wire1", "mac", "speed", NULL,
 };
 
 /*
@@ -195,6 +208,13 @@ mlx5v_sim_knob_action(struct mlx5v_sim *sim, enum mlx5v_sim_knob k, int64_t v)
 	case MLX5V_SIM_K_PORT_UP:
 		if (v != 0)
 			mlx5v_sim_port_event(sim, v, RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE);
+		return;
+	case MLX5V_SIM_K_WIRE_DROP_NEXT:
+	case MLX5V_SIM_K_WIRE_CORRUPT_NEXT:
+	case MLX5V_SIM_K_LINK:
+	case MLX5V_SIM_K_LINK_FLAP:
+		/* The wire takes its own lock and calls back into the engine. */
+		mlx5v_sim_eth_dp_knob(sim, k, v);
 		return;
 	default:
 		break;

@@ -12,7 +12,11 @@
 #include <rte_memory.h>
 
 #include "mlx5v_hw.h"
+#include "mlx5v_sim_eth_dp.h"
 #include "mlx5v_sim_priv.h"
+
+/* Half a BlueFlame register: a driver may toggle between the halves (prm/mlx5_eth §6.6). */
+#define MLX5V_SIM_BF_HALF 0x100
 
 static inline struct mlx5v_sim *
 mlx5v_to_sim(struct mlx5v_hw *hw)
@@ -57,6 +61,9 @@ mlx5v_sim_uar_db(void *arg, uint32_t off, uint64_t raw)
 		mlx5v_sim_eq_doorbell(sim, u->index, 0, rte_be_to_cpu_32((uint32_t)raw));
 		break;
 	default:
+		/* SQ doorbells: 8 bytes at +0x800 + k * 0x100 (prm/mlx5_eth §6.6). */
+		if (off >= RTE_PMD_MLX5V_UAR_BF_OFF)
+			mlx5v_sim_eth_sq_doorbell(sim, u->index, raw);
 		break;
 	}
 }
@@ -66,6 +73,7 @@ mlx5v_sim_uars_init(struct mlx5v_sim *sim)
 {
 	struct mlx5v_sim_uar *u;
 	unsigned int i;
+	uint32_t off;
 	int ret;
 
 	/*
@@ -92,6 +100,13 @@ mlx5v_sim_uars_init(struct mlx5v_sim *sim)
 		if (ret == 0)
 			ret = hwsim_mmio_watch(u->pg, MLX5V_IFC_BYTE_OFF(uar_page, eq_db_arm), 4,
 					       mlx5v_sim_uar_db, u);
+		/*
+		 * The SQ doorbell: both halves of each of the 4 BlueFlame registers of
+		 * 2^log_bf_reg_size (512) bytes (prm/mlx5_eth §6.6).
+		 */
+		for (off = RTE_PMD_MLX5V_UAR_BF_OFF; off < HWSIM_MMIO_PAGE_SIZE && ret == 0;
+		     off += MLX5V_SIM_BF_HALF)
+			ret = hwsim_mmio_watch(u->pg, off, 8, mlx5v_sim_uar_db, u);
 		if (ret != 0)
 			return ret;
 	}

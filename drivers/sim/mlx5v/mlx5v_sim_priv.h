@@ -175,6 +175,11 @@ enum mlx5v_sim_knob {
 	MLX5V_SIM_K_FAIL_CREATE_MKEY,
 	MLX5V_SIM_K_WQE_INLINE_MODE,
 	MLX5V_SIM_K_UAR_4K,
+	MLX5V_SIM_K_TX_ERR_NEXT,
+	MLX5V_SIM_K_WIRE_DROP_NEXT,
+	MLX5V_SIM_K_WIRE_CORRUPT_NEXT,
+	MLX5V_SIM_K_LINK,
+	MLX5V_SIM_K_LINK_FLAP,
 	MLX5V_SIM_K_MAX,
 };
 
@@ -323,6 +328,8 @@ struct mlx5v_sim {
 	uint32_t pages_cap;
 	/* The Ethernet function (mlx5v_sim_eth.h). */
 	struct mlx5v_sim_eth *eth;
+	/* Its data path and wire port (mlx5v_sim_eth_dp.h). */
+	struct mlx5v_sim_eth_dp *dp;
 	/* Counters (enum mlx5v_sim_ctr), updated with atomics. */
 	uint64_t ctr[MLX5V_SIM_CTR_MAX];
 };
@@ -439,6 +446,11 @@ void mlx5v_sim_cq_doorbell(struct mlx5v_sim *sim, uint32_t uar, uint64_t val);
 /** Post a CQE (lock held). @return as mlx5v_sim_post_cqe(). */
 int mlx5v_sim_cq_post_locked(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode,
 			     uint32_t byte_cnt);
+/**
+ * Post a CQE the caller built (64 bytes, opcode in op_own[7:4]); the owner bit is set here
+ * (lock held). @return as mlx5v_sim_post_cqe(), or -EFAULT when the ring is not writable.
+ */
+int mlx5v_sim_cq_post_raw_locked(struct mlx5v_sim *sim, uint32_t cqn, const uint8_t *cqe);
 /** Force a CQ overrun: CQ_ERROR event, syndrome 0x1 (lock held). @return 0 or -ENOENT. */
 int mlx5v_sim_cq_overrun_locked(struct mlx5v_sim *sim, uint32_t cqn);
 void mlx5v_sim_cq_free_all(struct mlx5v_sim *sim);

@@ -31,7 +31,7 @@ tp_sim_dev_show(const char *name)
 		return;
 	printf("mlx5v: %s: simulator: %" PRIu64 " commands (%" PRIu64 " failed), %" PRIu64
 	       " EQEs, %" PRIu64 " CQEs, %" PRIu64 " MSI-X, %" PRIu64 " doorbell misuses, %"
-	       PRIu64 " IOMMU faults, live EQ %u CQ %u UAR %u\n", name,
+	       PRIu64 " IOMMU faults, live EQ %u CQ %u UAR %u, link %s\n", name,
 	       mlx5v_sim_counter(sim, MLX5V_SIM_CTR_CMDS),
 	       mlx5v_sim_counter(sim, MLX5V_SIM_CTR_CMD_ERRORS),
 	       mlx5v_sim_counter(sim, MLX5V_SIM_CTR_EQES),
@@ -41,7 +41,8 @@ tp_sim_dev_show(const char *name)
 	       mlx5v_sim_counter(sim, MLX5V_SIM_CTR_IOMMU_FAULTS),
 	       mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_EQ),
 	       mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_CQ),
-	       mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_UAR));
+	       mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_UAR),
+	       mlx5v_sim_link_get(sim) ? "up" : "down");
 }
 
 static struct mlx5v_sim *
@@ -239,6 +240,65 @@ static cmdline_parse_inst_t tp_sim_cqe = {
 	},
 };
 
+/* ---- mlx5v sim link <name> up|down|flap ---- */
+
+struct tp_sim_link_result {
+	cmdline_fixed_string_t mlx5v;
+	cmdline_fixed_string_t sim;
+	cmdline_fixed_string_t link;
+	cmdline_fixed_string_t name;
+	cmdline_fixed_string_t what;
+};
+
+static void
+tp_sim_link_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
+{
+	struct tp_sim_link_result *res = parsed_result;
+	struct mlx5v_sim *sim = tp_sim_get(res->name);
+	int ret;
+
+	if (sim == NULL)
+		return;
+	/* The cable of the device's Ethernet port (doc/guides/sim/mlx5v_sim.rst). */
+	if (strcmp(res->what, "flap") == 0)
+		ret = mlx5v_sim_link_flap(sim);
+	else
+		ret = mlx5v_sim_link_set(sim, strcmp(res->what, "up") == 0);
+	if (ret < 0)
+		printf("mlx5v: %s: link %s: %s\n", res->name, res->what,
+		       ret == -ENOTSUP ? "wire=none has no cable" :
+		       ret == -ENOLINK ? "the cable is out" : strerror(-ret));
+	else
+		printf("mlx5v: %s: link %s\n", res->name, res->what);
+}
+
+TP_CMD(tp_sim_link)
+
+static cmdline_parse_token_string_t tp_sim_link_mlx5v =
+	TOKEN_STRING_INITIALIZER(struct tp_sim_link_result, mlx5v, "mlx5v");
+static cmdline_parse_token_string_t tp_sim_link_sim =
+	TOKEN_STRING_INITIALIZER(struct tp_sim_link_result, sim, "sim");
+static cmdline_parse_token_string_t tp_sim_link_link =
+	TOKEN_STRING_INITIALIZER(struct tp_sim_link_result, link, "link");
+static cmdline_parse_token_string_t tp_sim_link_name =
+	TOKEN_STRING_INITIALIZER(struct tp_sim_link_result, name, NULL);
+static cmdline_parse_token_string_t tp_sim_link_what =
+	TOKEN_STRING_INITIALIZER(struct tp_sim_link_result, what, "up#down#flap");
+
+static cmdline_parse_inst_t tp_sim_link = {
+	.f = tp_sim_link_parsed,
+	.data = NULL,
+	.help_str = "mlx5v sim link <dev> up|down|flap",
+	.tokens = {
+		(void *)&tp_sim_link_mlx5v,
+		(void *)&tp_sim_link_sim,
+		(void *)&tp_sim_link_link,
+		(void *)&tp_sim_link_name,
+		(void *)&tp_sim_link_what,
+		NULL,
+	},
+};
+
 static struct testpmd_driver_commands mlx5v_sim_cmds = {
 	.commands = {
 		{ &tp_sim_inject, "mlx5v sim inject (dev) (type) (sub_type)\n"
@@ -247,6 +307,8 @@ static struct testpmd_driver_commands mlx5v_sim_cmds = {
 		  "    Simulator: answer the next command of opcode with status/syndrome.\n" },
 		{ &tp_sim_cqe, "mlx5v sim cqe (dev) (cqn)\n"
 		  "    Simulator: post a CQE on a CQ.\n" },
+		{ &tp_sim_link, "mlx5v sim link (dev) (up|down|flap)\n"
+		  "    Simulator: plug, pull or flap the cable of the Ethernet port.\n" },
 		{ NULL, NULL },
 	},
 };

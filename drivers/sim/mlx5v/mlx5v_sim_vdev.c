@@ -202,9 +202,17 @@ mlx5v_sim_vdev_probe(struct rte_vdev_device *vdev)
 	sim = mlx5v_sim_create(name, &sp);
 	if (sim == NULL) {
 		ret = -rte_errno;
-		SIM_LOG(ERR, "%s: cannot create the simulator "
-			"(bad devarg or knob in \"%s\"?): %s",
-			name, knobs != NULL ? knobs : "", strerror(rte_errno));
+		/*
+		 * A bad value (EINVAL) or a pair to an unknown device (ENODEV) was logged by the
+		 * model or the wire with the key that is wrong: one line is enough.
+		 */
+		if (rte_errno == EINVAL || rte_errno == ENODEV)
+			SIM_LOG(DEBUG, "%s: cannot create the simulator: %s", name,
+				strerror(rte_errno));
+		else
+			SIM_LOG(ERR, "%s: cannot create the simulator "
+				"(bad devarg or knob in \"%s\"?): %s",
+				name, knobs != NULL ? knobs : "", strerror(rte_errno));
 		goto err_knobs_free;
 	}
 	/* A template: the core keeps its own process-local copy of the seam. */

@@ -36,6 +36,7 @@
 #include "hwsim_wire.h"
 
 #include "ut_common.h"
+#include "ut_sh.h"
 
 /* IEEE 802 local experimental EtherType: nothing else in a test namespace sends it. */
 #define TEST_ETHERTYPE 0x88b5
@@ -156,7 +157,6 @@ test_hwsim_wire_loop(void)
 	struct hwsim_wire_port *p;
 	struct test_port tp;
 	uint8_t f[TEST_FRAME_LEN];
-	char mz[RTE_MEMZONE_NAMESIZE];
 
 	test_port_init(&tp);
 	p = port_create("ut_loop", 1, 1, "loop", 25000, &tp);
@@ -164,9 +164,6 @@ test_hwsim_wire_loop(void)
 	TEST_ASSERT_EQUAL(hwsim_wire_port_kind(p), HWSIM_WIRE_LOOP, "kind");
 	TEST_ASSERT(strcmp(hwsim_wire_port_name(p), "ut_loop.1") == 0, "name");
 	TEST_ASSERT(hwsim_wire_port_find("ut_loop.1") == p, "find");
-	/* One registry for every copy of lib/hwsim in the process: a memzone, not a static. */
-	snprintf(mz, sizeof(mz), "hwsim_wire_%d", (int)getpid());
-	TEST_ASSERT_NOT_NULL(rte_memzone_lookup(mz), "no process-wide registry %s", mz);
 	TEST_ASSERT(hwsim_wire_link_up(p), "a loop starts up");
 	TEST_ASSERT_EQUAL(hwsim_wire_speed(p), 25000u, "speed");
 	TEST_ASSERT_EQUAL(ld(&tp.ups), 1u, "one up event at creation");
@@ -693,21 +690,6 @@ struct tap_env {
 	int ns_made;
 };
 
-static int
-sh(const char *fmt, ...) __rte_format_printf(1, 2);
-
-static int
-sh(const char *fmt, ...)
-{
-	char cmd[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
-
 /* @return 0 if TAPs can be created here, else print why and return -1. */
 static int
 tap_usable(void)
@@ -719,7 +701,7 @@ tap_usable(void)
 		return -1;
 	}
 	close(fd);
-	if (sh("command -v ip >/dev/null 2>&1") != 0) {
+	if (ut_sh("command -v ip >/dev/null 2>&1") != 0) {
 		printf("skipped: no ip(8)\n");
 		return -1;
 	}
@@ -795,7 +777,7 @@ static void
 tap_env_cleanup(struct tap_env *env)
 {
 	if (env->ns_made)
-		sh("ip netns del %s >/dev/null 2>&1", env->ns);
+		ut_sh("ip netns del %s >/dev/null 2>&1", env->ns);
 	env->ns_made = 0;
 }
 
@@ -837,14 +819,14 @@ test_hwsim_wire_tap_netns(void)
 		printf("TAP %s does not exist\n", env.ifname);
 		goto out;
 	}
-	if (sh("ip netns add %s >/dev/null 2>&1", env.ns) != 0) {
+	if (ut_sh("ip netns add %s >/dev/null 2>&1", env.ns) != 0) {
 		printf("skipped: cannot create a network namespace\n");
 		ret = TEST_SKIPPED;
 		goto out;
 	}
 	env.ns_made = 1;
 	/* The kernel moves the TAP while the port runs; the port's fd keeps working. */
-	if (sh("ip link set %s netns %s && ip -n %s link set %s up", env.ifname, env.ns,
+	if (ut_sh("ip link set %s netns %s && ip -n %s link set %s up", env.ifname, env.ns,
 	       env.ns, env.ifname) != 0) {
 		printf("cannot move %s into %s\n", env.ifname, env.ns);
 		goto out;
@@ -897,14 +879,14 @@ out:
 	hwsim_wire_port_destroy(p);
 	/* We created the TAP, so closing removed it, even inside the namespace. */
 	if (ret == TEST_SUCCESS && env.ns_made &&
-	    sh("ip -n %s link show %s >/dev/null 2>&1", env.ns, env.ifname) == 0) {
+	    ut_sh("ip -n %s link show %s >/dev/null 2>&1", env.ns, env.ifname) == 0) {
 		printf("TAP %s left behind in %s\n", env.ifname, env.ns);
 		ret = TEST_FAILED;
 	}
 	tap_env_cleanup(&env);
 	if (if_nametoindex(env.ifname) != 0) {
 		printf("TAP %s left behind\n", env.ifname);
-		sh("ip link del %s >/dev/null 2>&1", env.ifname);
+		ut_sh("ip link del %s >/dev/null 2>&1", env.ifname);
 		ret = TEST_FAILED;
 	}
 	return ret;
@@ -924,20 +906,20 @@ test_hwsim_wire_tap_existing(void)
 		return TEST_SKIPPED;
 	test_port_init(&tp);
 	snprintf(ifname, sizeof(ifname), "hwu%d", (int)getpid() % 1000000);
-	if (sh("ip tuntap add dev %s mode tap >/dev/null 2>&1", ifname) != 0) {
+	if (ut_sh("ip tuntap add dev %s mode tap >/dev/null 2>&1", ifname) != 0) {
 		printf("skipped: cannot create a persistent TAP\n");
 		return TEST_SKIPPED;
 	}
 	snprintf(spec, sizeof(spec), "tap:%s", ifname);
 	p = port_create("ut_tapx", 1, 1, spec, 10000, &tp);
 	if (p == NULL) {
-		sh("ip link del %s", ifname);
+		ut_sh("ip link del %s", ifname);
 		TEST_ASSERT_NOT_NULL(p, "existing TAP not attached: %s", rte_strerror(rte_errno));
 	}
 	TEST_ASSERT(hwsim_wire_link_up(p), "TAP port down");
 	hwsim_wire_port_destroy(p);
 	kept = if_nametoindex(ifname) != 0;
-	sh("ip link del %s >/dev/null 2>&1", ifname);
+	ut_sh("ip link del %s >/dev/null 2>&1", ifname);
 	TEST_ASSERT(kept, "a TAP we did not create was removed");
 
 	/* "lo" exists and is no TAP. */

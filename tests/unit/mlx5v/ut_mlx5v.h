@@ -18,6 +18,7 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
+#include "hwsim_wire.h"
 #include "mlx5v_dev.h"
 #include "mlx5v_sim.h"
 #include "ut_common.h"

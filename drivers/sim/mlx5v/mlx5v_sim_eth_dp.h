@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file The data path of the Ethernet function: send (mlx5v_sim_eth_tx.c), receive
+ * (mlx5v_sim_eth_rx.c) and the wire and link (mlx5v_sim_eth_link.c).
+ *
+ * Locking: sim->lock protects the model as everywhere; dp->tx_lock serialises the send
+ * engine of the port (the wire allows one sender per port) and is always taken before
+ * sim->lock, never while holding it. Frames go on the wire with sim->lock released, because
+ * the receiver (this same device on a loop) takes its own sim->lock in the rx callback.
+ */
+
+#ifndef _MLX5V_SIM_ETH_DP_H_
+#define _MLX5V_SIM_ETH_DP_H_
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+
+#include "hwsim_wire.h"
+#include "mlx5v_prm.h"
+#include "mlx5v_sim.h"
+
+struct mlx5v_sim;
+
+/* Send WQE layout (doc/guides/prm/mlx5_eth.rst §6.2-§6.5). */
+#define MLX5V_SIM_WQE_BB 64u                 /**< WQE basic block */
+#define MLX5V_SIM_WQE_DS 16u                 /**< data segment unit */
+#define MLX5V_SIM_WQE_OPC_NOP 0x00
+#define MLX5V_SIM_WQE_OPC_SEND 0x0a
+#define MLX5V_SIM_WQE_OPC_LSO 0x0e
+#define MLX5V_SIM_WQE_CE_SHIFT 2             /**< fm_ce_se[3:2] completion mode */
+#define MLX5V_SIM_WQE_CE_ALWAYS 2
+#define MLX5V_SIM_ESEG_CS_L3 0x40            /**< cs_flags: IPv4 header checksum */
+#define MLX5V_SIM_ESEG_CS_L4 0x80            /**< cs_flags: TCP/UDP checksum */
+#define MLX5V_SIM_ESEG_VLAN_INSERT 0x80000000u
+#define MLX5V_SIM_DSEG_INLINE 0x80000000u    /**< byte_count bit 31 */
+#define MLX5V_SIM_L2_INLINE 18u              /**< §6.4: L2 header + one VLAN tag */
+#define MLX5V_SIM_TX_BUF (1u << 18)          /**< largest LSO WQE gathered (256 KiB) */
+
+/* The 64-byte CQE's common fields, from its layout (mlx5v_prm_eq.h, prm/mlx5 §7). */
+#define MLX5V_CQE_SIZE MLX5V_IFC_BYTES(cqe)
+#define MLX5V_CQE_BYTE_CNT MLX5V_IFC_BYTE_OFF(cqe, byte_cnt)
+#define MLX5V_CQE_WQE_COUNTER MLX5V_IFC_BYTE_OFF(cqe, wqe_counter)
+#define MLX5V_CQE_OP_OWN MLX5V_IFC_BYTE_OF(cqe, owner)
+
+/* CQE fields beyond byte_cnt and wqe_counter (prm/mlx5_eth §8.2, §8.4). */
+#define MLX5V_SIM_CQE_RSS_HASH 0x0c
+#define MLX5V_SIM_CQE_RSS_TYPE 0x10
+#define MLX5V_SIM_CQE_HDS_IP_EXT 0x1c        /**< bit 0 L2 ok, 1 L3 ok, 2 L4 ok */
+#define MLX5V_SIM_CQE_L4_L3_HDR 0x1d         /**< bit 0 VLAN stripped, [3:2] L3, [6:4] L4 */
+#define MLX5V_SIM_CQE_VLAN_INFO 0x1e
+#define MLX5V_SIM_CQE_USER_INDEX 0x20        /**< [23:0] */
+#define MLX5V_SIM_CQE_VENDOR_SYND 0x36
+#define MLX5V_SIM_CQE_SYNDROME 0x37
+#define MLX5V_SIM_CQE_SOP_QPN 0x38           /**< Tx [31:24] opcode [23:0] SQN; Rx flow tag */
+
+/* Error CQE syndromes (§8.4) and the model's vendor syndromes (mlx5v_sim.rst). */
+#define MLX5V_SIM_CQE_SYND_LOCAL_LENGTH 0x01
+#define MLX5V_SIM_CQE_SYND_LOCAL_QP_OP 0x02
+#define MLX5V_SIM_CQE_SYND_LOCAL_PROT 0x04
+#define MLX5V_SIM_CQE_SYND_WR_FLUSH 0x05
+enum mlx5v_sim_vsynd {
+	MLX5V_SIM_VSYND_NONE = 0x00,
+	MLX5V_SIM_VSYND_LKEY = 0x01,         /**< unknown lkey or lkey of another PD */
+	MLX5V_SIM_VSYND_RANGE = 0x02,        /**< address outside the key */
+	MLX5V_SIM_VSYND_ACCESS = 0x03,       /**< key without the access */
+	MLX5V_SIM_VSYND_UNMAPPED = 0x04,     /**< bytes not DMA mapped (IOMMU fault) */
+	MLX5V_SIM_VSYND_WQE_INDEX = 0x10,    /**< control WQE index != the device's counter */
+	MLX5V_SIM_VSYND_WQE_SQN = 0x11,      /**< control SQN != the ringing SQ */
+	MLX5V_SIM_VSYND_WQE_DS = 0x12,       /**< DS count 0, or segments beyond it */
+	MLX5V_SIM_VSYND_WQE_OPCODE = 0x13,   /**< opcode not NOP/SEND/LSO */
+	MLX5V_SIM_VSYND_INLINE = 0x14,       /**< fewer inline bytes than the minimum */
+	MLX5V_SIM_VSYND_LENGTH = 0x15,       /**< frame too short or too long */
+	MLX5V_SIM_VSYND_KNOB = 0x16,         /**< tx_err_next knob */
+	MLX5V_SIM_VSYND_LSO = 0x17,          /**< LSO without mss or L4 header */
+	MLX5V_SIM_VSYND_RX_LENGTH = 0x20,    /**< frame longer than the WQE's buffers */
+};
+
+/* Big-endian fields at any byte address (frames and WQEs are not aligned for us). */
+static inline uint16_t
+mlx5v_sim_dp_be16(const void *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return rte_be_to_cpu_16(v);
+}
+
+static inline uint32_t
+mlx5v_sim_dp_be32(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return rte_be_to_cpu_32(v);
+}
+
+static inline uint64_t
+mlx5v_sim_dp_be64(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return rte_be_to_cpu_64(v);
+}
+
+/**
+ * The vendor syndrome of a failed key translation (mlx5v_sim_eth_mkey_ptr()'s rte_errno);
+ * the syndrome itself is always LOCAL_PROT_ERR (§8.4).
+ */
+static inline uint8_t
+mlx5v_sim_eth_key_vsynd(int err)
+{
+	return err == EINVAL ? MLX5V_SIM_VSYND_LKEY : err == ERANGE ? MLX5V_SIM_VSYND_RANGE :
+	       err == EACCES ? MLX5V_SIM_VSYND_ACCESS : MLX5V_SIM_VSYND_UNMAPPED;
+}
+
+/** Per-port data path state (sim->dp). */
+struct mlx5v_sim_eth_dp {
+	struct hwsim_wire_port *port;
+	struct hwsim_wire_devargs wa;
+	pthread_mutex_t tx_lock;
+	uint32_t link_dirty;        /**< atomic: the wire link changed, the engine syncs */
+	uint32_t link_down_seen;    /**< atomic: it went down meanwhile (a flap) */
+	uint8_t wire_admin;         /**< PAOS admin state last given to the wire */
+	uint8_t *txbuf;             /**< MLX5V_SIM_TX_BUF: one gathered WQE */
+	uint8_t *segbuf;            /**< one frame being sent (LSO segment, VLAN insert) */
+	uint8_t *rxbuf;             /**< one received frame being rewritten (VLAN strip, FCS) */
+	struct mlx5v_sim_eth_stats st;
+};
+
+/* ---- mlx5v_sim_eth_link.c ---- */
+/**
+ * Read wire=, mac=, speed= from the devargs string (may be NULL) and plug the port in.
+ * @return 0 or -errno with one log line; nothing is left on failure.
+ */
+int mlx5v_sim_eth_dp_init(struct mlx5v_sim *sim, const char *devargs);
+/** Unplug the port and free the data path (engine stopped). NULL-safe. */
+void mlx5v_sim_eth_dp_fini(struct mlx5v_sim *sim);
+/** Engine pass: follow PAOS admin to the wire, the wire link to the port. @return work. */
+int mlx5v_sim_eth_dp_poll(struct mlx5v_sim *sim);
+/** @return 1 if key is a data path devarg (wire, wire1, mac, speed). */
+int mlx5v_sim_eth_dp_devarg(const char *key);
+/** Operational speed in Mb/s (0 while down), for PTYS (lock held). */
+uint32_t mlx5v_sim_eth_dp_speed(struct mlx5v_sim *sim);
+/** Knob actions (lock not held). */
+void mlx5v_sim_eth_dp_knob(struct mlx5v_sim *sim, unsigned int knob, int64_t v);
+
+/* ---- mlx5v_sim_eth_tx.c ---- */
+/** SQ doorbell at UAR uar (8 bytes at +0x800 + k * 0x100; engine or driver thread). */
+void mlx5v_sim_eth_sq_doorbell(struct mlx5v_sim *sim, uint32_t uar, uint64_t raw);
+
+/* ---- mlx5v_sim_eth_rx.c ---- */
+/** Wire rx callback: arg is the sim. */
+void mlx5v_sim_eth_rx(void *arg, const void *frame, uint32_t len, uint32_t flags);
+
+#endif /* _MLX5V_SIM_ETH_DP_H_ */

@@ -1,0 +1,478 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file The receive path of the Ethernet function: a frame from the wire goes through the
+ * link gate, the MTU, the vport MAC filter, the NIC RX flow tables, a TIR (RSS Toeplitz over
+ * an RQT), and is scattered into the RQ's next WQE with a receive CQE
+ * (doc/guides/prm/mlx5_eth.rst §7, §8.2, §10).
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_errno.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_net.h>
+#include <rte_net_crc.h>
+#include <rte_tcp.h>
+#include <rte_thash.h>
+#include <rte_udp.h>
+
+#include "mlx5v_prm_eth.h"
+#include "mlx5v_sim_eth_dp.h"
+#include "mlx5v_sim_priv.h"
+
+/* Flow table hops a frame may take (one per level, §10.1 step 5). */
+#define MLX5V_SIM_RX_MAX_HOPS (MLX5V_SIM_ETH_MAX_FT_LEVEL + 1)
+/* Scatters stop at 4 KiB edges: an MTT key translates one page at a time (§4.2). */
+#define MLX5V_SIM_SCATTER_CHUNK 4096u
+
+/* CQE l4_l3_hdr_type values (§8.2). */
+#define MLX5V_SIM_CQE_L3_IPV6 1
+#define MLX5V_SIM_CQE_L3_IPV4 2
+#define MLX5V_SIM_CQE_L4_TCP 1
+#define MLX5V_SIM_CQE_L4_UDP 2
+#define MLX5V_SIM_CQE_L4_TCP_ACK 3
+#define MLX5V_SIM_CQE_L4_TCP_ACK_DATA 4
+/* rss_hash_type (§8.2): bits 3:2 the IP version hashed, bits 7:6 the L4 protocol. */
+#define MLX5V_SIM_CQE_RSS_IPV4 (1u << 2)
+#define MLX5V_SIM_CQE_RSS_IPV6 (2u << 2)
+#define MLX5V_SIM_CQE_RSS_TCP (1u << 6)
+#define MLX5V_SIM_CQE_RSS_UDP (2u << 6)
+
+/** What the parser learned about one frame, shared by every TIR it reaches. */
+struct mlx5v_sim_rx_frame {
+	const uint8_t *data;
+	uint32_t len;
+	uint32_t ptype;
+	struct rte_net_hdr_lens hl;
+	uint8_t hds_ip_ext;        /**< CQE 0x1c: L2/L3/L4 ok */
+	uint8_t l4_l3;             /**< CQE 0x1d without the VLAN bit */
+	int from_self;             /**< this port sent it (loop wire) */
+};
+
+/* DPDK's parser over a borrowed buffer (nothing is written through the mbuf). */
+static void
+mlx5v_sim_rx_parse(struct mlx5v_sim_rx_frame *fr)
+{
+	const struct rte_ipv4_hdr *ip4;
+	const struct rte_ipv6_hdr *ip6;
+	const struct rte_tcp_hdr *tcp;
+	const void *l4;
+	struct rte_mbuf m;
+	uint32_t l4_type;
+	int l3_ok = 0;
+	int l4_ok = 0;
+
+	memset(&m, 0, sizeof(m));
+	m.buf_addr = (void *)(uintptr_t)fr->data;
+	m.buf_len = RTE_MIN(fr->len, (uint32_t)UINT16_MAX);
+	m.data_len = m.buf_len;
+	m.pkt_len = m.buf_len;
+	m.nb_segs = 1;
+	fr->ptype = rte_net_get_ptype(&m, &fr->hl, RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK |
+				      RTE_PTYPE_L4_MASK);
+	fr->hds_ip_ext = 0x1;           /* L2 ok: the FCS was good */
+	fr->l4_l3 = 0;
+	l4_type = fr->ptype & RTE_PTYPE_L4_MASK;
+	l4 = fr->data + fr->hl.l2_len + fr->hl.l3_len;
+	if ((uint32_t)fr->hl.l2_len + fr->hl.l3_len + fr->hl.l4_len > fr->len)
+		l4_type = 0;
+	if (RTE_ETH_IS_IPV4_HDR(fr->ptype)) {
+		ip4 = (const struct rte_ipv4_hdr *)(fr->data + fr->hl.l2_len);
+		fr->l4_l3 |= MLX5V_SIM_CQE_L3_IPV4 << 2;
+		/* A valid header sums to 0xffff, so rte_ipv4_cksum() of it gives 0. */
+		l3_ok = rte_ipv4_cksum(ip4) == 0;
+		if (l3_ok && (l4_type == RTE_PTYPE_L4_TCP || l4_type == RTE_PTYPE_L4_UDP))
+			l4_ok = rte_ipv4_udptcp_cksum_verify(ip4, l4) == 0;
+		if (rte_ipv4_hdr_len(ip4) > sizeof(*ip4))
+			fr->l4_l3 |= 0x2;
+	} else if (RTE_ETH_IS_IPV6_HDR(fr->ptype)) {
+		ip6 = (const struct rte_ipv6_hdr *)(fr->data + fr->hl.l2_len);
+		fr->l4_l3 |= MLX5V_SIM_CQE_L3_IPV6 << 2;
+		l3_ok = 1;      /* IPv6 has no header checksum */
+		if (l4_type == RTE_PTYPE_L4_TCP || l4_type == RTE_PTYPE_L4_UDP)
+			l4_ok = rte_ipv6_udptcp_cksum_verify(ip6, l4) == 0;
+		if (fr->hl.l3_len > sizeof(*ip6))
+			fr->l4_l3 |= 0x2;
+	}
+	if ((fr->ptype & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_FRAG)
+		fr->l4_l3 |= 0x80;
+	if (l4_type == RTE_PTYPE_L4_UDP) {
+		fr->l4_l3 |= MLX5V_SIM_CQE_L4_UDP << 4;
+	} else if (l4_type == RTE_PTYPE_L4_TCP) {
+		tcp = l4;
+		if (!(tcp->tcp_flags & RTE_TCP_ACK_FLAG))
+			fr->l4_l3 |= MLX5V_SIM_CQE_L4_TCP << 4;
+		else if ((uint32_t)fr->hl.l2_len + fr->hl.l3_len + fr->hl.l4_len < fr->len)
+			fr->l4_l3 |= MLX5V_SIM_CQE_L4_TCP_ACK_DATA << 4;
+		else
+			fr->l4_l3 |= MLX5V_SIM_CQE_L4_TCP_ACK << 4;
+	}
+	fr->hds_ip_ext |= (l3_ok ? 0x2 : 0) | (l4_ok ? 0x4 : 0);
+}
+
+/* @return 1 if mac is one of the n entries of list. */
+static int
+mlx5v_sim_rx_mac_in(const uint8_t (*list)[MLX5V_SIM_ETH_MAC_LEN], uint32_t n,
+		    const uint8_t *mac)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (memcmp(list[i], mac, MLX5V_SIM_ETH_MAC_LEN) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * §10.1 step 2, the vport filter: everything while no address list is programmed, else the
+ * permanent MAC, the UC/MC lists and the promiscuous bits.
+ */
+static int
+mlx5v_sim_rx_vport_accepts(const struct mlx5v_sim_eth_port *p, const uint8_t *dmac)
+{
+	if (p->promisc_all || (p->nuc == 0 && p->nmc == 0))
+		return 1;
+	if (dmac[0] & 1)
+		return p->promisc_mc || mlx5v_sim_rx_mac_in(p->mc, p->nmc, dmac);
+	return p->promisc_uc || memcmp(dmac, p->perm_mac, MLX5V_SIM_ETH_MAC_LEN) == 0 ||
+	       mlx5v_sim_rx_mac_in(p->uc, p->nuc, dmac);
+}
+
+/*
+ * Toeplitz over the fields the TIR selects (§10.2) in the usual order: source address,
+ * destination address, then source and destination port, with rte_softrss(). A frame of
+ * another class than the TIR's (l3_prot_type/l4_prot_type) is hashed over nothing (0).
+ * @return the hash; *type gets the CQE rss_hash_type.
+ */
+static uint32_t
+mlx5v_sim_rx_rss(const struct mlx5v_sim_eth_hash *h, const struct mlx5v_sim_rx_frame *fr,
+		 uint8_t *type)
+{
+	uint32_t tuple[RTE_THASH_V6_L4_LEN];
+	const struct rte_ipv4_hdr *ip4;
+	const struct rte_ipv6_hdr *ip6;
+	const uint8_t *l4;
+	uint32_t l4_type = fr->ptype & RTE_PTYPE_L4_MASK;
+	uint32_t n = 0;
+	uint32_t ports;
+	uint32_t i;
+	int is6;
+
+	*type = 0;
+	if (h->fn != MLX5V_TIRC_HASH_TOEPLITZ)
+		return 0;
+	if (RTE_ETH_IS_IPV4_HDR(fr->ptype))
+		is6 = 0;
+	else if (RTE_ETH_IS_IPV6_HDR(fr->ptype))
+		is6 = 1;
+	else
+		return 0;
+	if (is6 != h->l3_ipv6)
+		return 0;
+	if (!is6) {
+		ip4 = (const struct rte_ipv4_hdr *)(fr->data + fr->hl.l2_len);
+		if (h->fields & MLX5V_HASH_FIELD_SRC_IP)
+			tuple[n++] = rte_be_to_cpu_32(ip4->src_addr);
+		if (h->fields & MLX5V_HASH_FIELD_DST_IP)
+			tuple[n++] = rte_be_to_cpu_32(ip4->dst_addr);
+	} else {
+		ip6 = (const struct rte_ipv6_hdr *)(fr->data + fr->hl.l2_len);
+		for (i = 0; i < 4 && (h->fields & MLX5V_HASH_FIELD_SRC_IP); i++)
+			tuple[n++] = mlx5v_sim_dp_be32(ip6->src_addr + 4 * i);
+		for (i = 0; i < 4 && (h->fields & MLX5V_HASH_FIELD_DST_IP); i++)
+			tuple[n++] = mlx5v_sim_dp_be32(ip6->dst_addr + 4 * i);
+	}
+	if (n > 0)
+		*type |= is6 ? MLX5V_SIM_CQE_RSS_IPV6 : MLX5V_SIM_CQE_RSS_IPV4;
+	/* Ports only for the TIR's own L4 protocol, and only when the header is whole. */
+	if ((h->fields & (MLX5V_HASH_FIELD_L4_SPORT | MLX5V_HASH_FIELD_L4_DPORT)) &&
+	    ((l4_type == RTE_PTYPE_L4_TCP && !h->l4_udp) ||
+	     (l4_type == RTE_PTYPE_L4_UDP && h->l4_udp))) {
+		l4 = fr->data + fr->hl.l2_len + fr->hl.l3_len;
+		ports = mlx5v_sim_dp_be32(l4);  /* sport, dport */
+		tuple[n] = 0;
+		if (h->fields & MLX5V_HASH_FIELD_L4_SPORT)
+			tuple[n] |= ports & 0xffff0000u;
+		if (h->fields & MLX5V_HASH_FIELD_L4_DPORT)
+			tuple[n] |= ports & 0xffffu;
+		n++;
+		*type |= h->l4_udp ? MLX5V_SIM_CQE_RSS_UDP : MLX5V_SIM_CQE_RSS_TCP;
+	}
+	if (n == 0)
+		return 0;
+	return rte_softrss(tuple, n, h->key);
+}
+
+/* Copy the frame into the WQE's data segments (§7.1). @return 0, or -1 with err set. */
+static int
+mlx5v_sim_rx_scatter(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq, const uint8_t *f,
+		     uint32_t len, uint8_t *synd, uint8_t *vsynd)
+{
+	uint32_t nseg = (1u << rq->wq.log_stride) / MLX5V_SIM_WQE_DS;
+	uint64_t off = ((uint64_t)(rq->hw_counter & ((1u << rq->wq.log_sz) - 1))) <<
+		       rq->wq.log_stride;
+	uint8_t seg[MLX5V_SIM_WQE_DS];
+	uint32_t i, bc, lkey, chunk, n;
+	uint64_t addr;
+	void *dst;
+
+	for (i = 0; i < nseg && len > 0; i++) {
+		if (hwsim_dma_read(sim->dma, mlx5v_sim_eth_wq_iova(&rq->wq, off + i * sizeof(seg)),
+				   seg, sizeof(seg)) != 0)
+			break;
+		/* §7.1: bit 31 of byte_count is masked; a terminating key ends the list. */
+		bc = mlx5v_sim_dp_be32(seg) & ~MLX5V_SIM_DSEG_INLINE;
+		lkey = mlx5v_sim_dp_be32(seg + 4);
+		addr = mlx5v_sim_dp_be64(seg + 8);
+		if (lkey == MLX5V_SIM_ETH_TERM_MKEY || (bc == 0 && lkey == 0))
+			break;
+		n = RTE_MIN(bc, len);
+		while (n > 0) {
+			chunk = RTE_MIN(n, MLX5V_SIM_SCATTER_CHUNK -
+					(uint32_t)(addr & (MLX5V_SIM_SCATTER_CHUNK - 1)));
+			dst = mlx5v_sim_eth_mkey_ptr(sim, rq->wq.pd, lkey, addr, chunk,
+						     MLX5V_SIM_ETH_ACC_WRITE);
+			if (dst == NULL) {
+				*synd = MLX5V_SIM_CQE_SYND_LOCAL_PROT;
+				*vsynd = mlx5v_sim_eth_key_vsynd(rte_errno);
+				return -1;
+			}
+			memcpy(dst, f, chunk);
+			f += chunk;
+			addr += chunk;
+			n -= chunk;
+			len -= chunk;
+		}
+	}
+	if (len > 0) {
+		/* §10.1: longer than the WQE's buffers: LOCAL_LENGTH_ERR, the RQ stays RDY. */
+		*synd = MLX5V_SIM_CQE_SYND_LOCAL_LENGTH;
+		*vsynd = MLX5V_SIM_VSYND_RX_LENGTH;
+		return -1;
+	}
+	return 0;
+}
+
+/* §10.1 steps 7-8: the RQ's next WQE and the receive CQE. Lock held. */
+static void
+mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_frame *fr,
+		uint32_t flow_tag, uint32_t hash, uint8_t hash_type)
+{
+	struct mlx5v_sim_eth_rq *rq = mlx5v_sim_eth_rq_get(sim, rqn);
+	struct mlx5v_sim_eth_dp *dp = sim->dp;
+	struct mlx5v_sim_eth_qcnt *qc;
+	uint8_t cqe[MLX5V_CQE_SIZE];
+	const uint8_t *f = fr->data;
+	uint32_t len = fr->len;
+	uint16_t tci = 0;
+	uint32_t dbr = 0;
+	uint8_t synd = 0;
+	uint8_t vsynd = 0;
+	int stripped = 0;
+	uint16_t idx;
+
+	if (rq == NULL || rq->state != MLX5V_SIM_ETH_Q_RDY) {
+		dp->st.rx_rq_not_ready++;
+		return;
+	}
+	/* §7.2: WQEs posted so far in dword 0 of the record, 16 bits significant. */
+	if (hwsim_dma_read(sim->dma, rq->wq.dbr_addr, &dbr, sizeof(dbr)) != 0 ||
+	    (uint16_t)(rte_be_to_cpu_32(dbr) - rq->hw_counter) == 0) {
+		/* §4.11: no WQE, the frame is lost and out_of_buffer counts it. */
+		dp->st.rx_out_of_buffer++;
+		qc = mlx5v_sim_eth_qcnt_get(sim, rq->counter_set_id);
+		if (qc != NULL)
+			qc->out_of_buffer++;
+		return;
+	}
+	/* §8.2: with vsd 0 the outer C-VLAN tag is stripped into the CQE. */
+	if (!rq->vsd && len >= RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN &&
+	    mlx5v_sim_dp_be16(f + 12) == RTE_ETHER_TYPE_VLAN) {
+		tci = mlx5v_sim_dp_be16(f + 14);
+		memcpy(dp->rxbuf, f, 2 * RTE_ETHER_ADDR_LEN);
+		memcpy(dp->rxbuf + 12, f + 16, len - 16);
+		len -= RTE_VLAN_HLEN;
+		f = dp->rxbuf;
+		stripped = 1;
+	}
+	/* §7.1: the FCS is scattered only with scatter_fcs. */
+	if (rq->scatter_fcs) {
+		uint32_t crc = rte_cpu_to_le_32(rte_net_crc_calc(f, len, RTE_NET_CRC32_ETH));
+
+		if (f != dp->rxbuf)
+			memcpy(dp->rxbuf, f, len);
+		memcpy(dp->rxbuf + len, &crc, RTE_ETHER_CRC_LEN);
+		len += RTE_ETHER_CRC_LEN;
+		f = dp->rxbuf;
+	}
+	idx = rq->hw_counter;
+	memset(cqe, 0, sizeof(cqe));
+	if (mlx5v_sim_rx_scatter(sim, rq, f, len, &synd, &vsynd) != 0) {
+		cqe[MLX5V_SIM_CQE_SYNDROME] = synd;
+		cqe[MLX5V_SIM_CQE_VENDOR_SYND] = vsynd;
+		cqe[MLX5V_CQE_OP_OWN] = MLX5V_CQE_OPCODE_RESP_ERR << 4;
+		/* A key failure is fatal to the RQ (§8.4: LOCAL_PROT_ERR needs a reset). */
+		if (synd == MLX5V_SIM_CQE_SYND_LOCAL_PROT)
+			rq->state = MLX5V_SIM_ETH_Q_ERR;
+		dp->st.rx_err_cqes++;
+	} else {
+		rte_pmd_mlx5v_prm_set(cqe + MLX5V_SIM_CQE_RSS_HASH, 0, 31, 0, hash);
+		cqe[MLX5V_SIM_CQE_RSS_TYPE] = hash_type;
+		cqe[MLX5V_SIM_CQE_HDS_IP_EXT] = fr->hds_ip_ext;
+		cqe[MLX5V_SIM_CQE_L4_L3_HDR] = fr->l4_l3 | stripped;
+		cqe[MLX5V_SIM_CQE_VLAN_INFO] = tci >> 8;
+		cqe[MLX5V_SIM_CQE_VLAN_INFO + 1] = tci & 0xff;
+		rte_pmd_mlx5v_prm_set(cqe + MLX5V_SIM_CQE_SOP_QPN, 0, 23, 0, flow_tag);
+		rte_pmd_mlx5v_prm_set(cqe + MLX5V_CQE_BYTE_CNT, 0, 31, 0, len);
+		cqe[MLX5V_CQE_OP_OWN] = MLX5V_CQE_OPCODE_RESP_SEND << 4;
+		dp->st.rx_frames++;
+		dp->st.rx_bytes += len;
+	}
+	rte_pmd_mlx5v_prm_set(cqe + MLX5V_SIM_CQE_USER_INDEX, 0, 23, 0, rq->user_index);
+	cqe[MLX5V_CQE_WQE_COUNTER] = idx >> 8;
+	cqe[MLX5V_CQE_WQE_COUNTER + 1] = idx & 0xff;
+	rq->hw_counter = (rq->hw_counter + 1) & 0xffff;
+	/* A full CQ raises CQ_ERROR (mlx5v_sim_cq.c); the frame is lost either way. */
+	if (mlx5v_sim_cq_post_raw_locked(sim, rq->cqn, cqe) != 0)
+		dp->st.rx_cq_full++;
+}
+
+/* §10.1 step 6: DIRECT to one RQ, INDIRECT through the hash and the RQT. Lock held. */
+static void
+mlx5v_sim_rx_tir(struct mlx5v_sim *sim, uint32_t tirn, const struct mlx5v_sim_rx_frame *fr,
+		 uint32_t flow_tag)
+{
+	struct mlx5v_sim_eth_tir *tir = mlx5v_sim_eth_tir_get(sim, tirn);
+	struct mlx5v_sim_eth_rqt *rqt;
+	uint8_t type = 0;
+	uint32_t hash;
+
+	if (tir == NULL)
+		return;
+	/* self_lb_block: bit 0 unicast, bit 1 multicast frames this port sent (§10.4). */
+	if (fr->from_self && (tir->self_lb_block & ((fr->data[0] & 1) ? 2 : 1))) {
+		sim->dp->st.rx_flow_drop++;
+		return;
+	}
+	if (tir->disp_type == MLX5V_TIRC_DISP_DIRECT) {
+		mlx5v_sim_rx_rq(sim, tir->inline_rqn, fr, flow_tag, 0, 0);
+		return;
+	}
+	rqt = mlx5v_sim_eth_rqt_get(sim, tir->rqt);
+	if (rqt == NULL || rqt->size == 0)
+		return;
+	hash = mlx5v_sim_rx_rss(&tir->hash, fr, &type);
+	/* Sizes are powers of two in every driver; the low bits pick the entry (§10.1). */
+	mlx5v_sim_rx_rq(sim, rqt->rqn[hash % rqt->size], fr, flow_tag, hash, type);
+}
+
+/* @return 1 if entry f of table ft matches the frame's DMAC under its group's mask. */
+static int
+mlx5v_sim_rx_fte_match(struct mlx5v_sim_eth_ft *ft, const struct mlx5v_sim_eth_fte *f,
+		       const uint8_t *dmac)
+{
+	const struct mlx5v_sim_eth_fg *fg = mlx5v_sim_eth_fg_get(ft, f->group);
+	unsigned int i;
+
+	if (fg == NULL)
+		return 0;
+	if (!(fg->criteria_enable & MLX5V_MATCH_OUTER_HEADERS))
+		return 1;
+	for (i = 0; i < MLX5V_SIM_ETH_MAC_LEN; i++)
+		if ((dmac[i] & fg->dmac_mask[i]) != (f->dmac[i] & fg->dmac_mask[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * §10.1 steps 3-5: the first matching entry in flow index order (groups are ranges of
+ * indexes), DROP or every destination of FWD_DEST; a miss continues in the miss table or
+ * drops. Lock held.
+ */
+static void
+mlx5v_sim_rx_steer(struct mlx5v_sim *sim, struct mlx5v_sim_eth_ft *ft,
+		   const struct mlx5v_sim_rx_frame *fr, unsigned int hops)
+{
+	const struct mlx5v_sim_eth_fte *f = NULL;
+	struct mlx5v_sim_eth_dp *dp = sim->dp;
+	uint32_t i;
+
+	if (ft == NULL || hops > MLX5V_SIM_RX_MAX_HOPS) {
+		dp->st.rx_steer_miss++;
+		return;
+	}
+	for (i = 0; i < (1u << ft->log_size) && f == NULL; i++)
+		if (ft->fte[i] != NULL && mlx5v_sim_rx_fte_match(ft, ft->fte[i], fr->data))
+			f = ft->fte[i];
+	if (f == NULL) {
+		if (ft->miss_action == MLX5V_FT_MISS_FWD)
+			mlx5v_sim_rx_steer(sim, mlx5v_sim_eth_ft_get(sim, ft->miss_table), fr,
+					   hops + 1);
+		else
+			dp->st.rx_steer_miss++;
+		return;
+	}
+	if (f->action & MLX5V_FTE_ACTION_DROP) {
+		dp->st.rx_flow_drop++;
+		return;
+	}
+	if (!(f->action & MLX5V_FTE_ACTION_FWD_DEST))
+		return;
+	/* Several destinations replicate the frame (§10.1 step 5). */
+	for (i = 0; i < f->ndest; i++) {
+		if (f->dest[i].type == MLX5V_FLOW_DEST_TIR)
+			mlx5v_sim_rx_tir(sim, f->dest[i].id, fr, f->flow_tag);
+		else if (f->dest[i].type == MLX5V_FLOW_DEST_FLOW_TABLE)
+			mlx5v_sim_rx_steer(sim, mlx5v_sim_eth_ft_get(sim, f->dest[i].id), fr,
+					   hops + 1);
+	}
+}
+
+void
+mlx5v_sim_eth_rx(void *arg, const void *frame, uint32_t len, uint32_t flags)
+{
+	struct mlx5v_sim *sim = arg;
+	struct mlx5v_sim_rx_frame fr;
+	struct mlx5v_sim_eth_port *p;
+	struct mlx5v_sim_eth_dp *dp;
+	uint32_t mtu;
+
+	pthread_mutex_lock(&sim->lock);
+	dp = sim->dp;
+	p = &sim->eth->port;
+	/* §10.1 step 1: the link gate (the engine may not have seen a change yet). */
+	if (!mlx5v_sim_eth_link_up(sim)) {
+		dp->st.rx_link_down++;
+		goto out;
+	}
+	/* A frame with a bad FCS never reaches the steering. */
+	if (flags & HWSIM_WIRE_RX_FCS_BAD) {
+		dp->st.rx_fcs_bad++;
+		goto out;
+	}
+	/* §11.4: the MTU counts the FCS the wire does not carry. */
+	mtu = RTE_MIN(p->vport_mtu, p->admin_mtu);
+	if (len + RTE_ETHER_CRC_LEN > mtu) {
+		dp->st.rx_mtu_drop++;
+		goto out;
+	}
+	if (!mlx5v_sim_rx_vport_accepts(p, frame)) {
+		dp->st.rx_vport_drop++;
+		goto out;
+	}
+	fr.data = frame;
+	fr.len = len;
+	fr.from_self = hwsim_wire_port_kind(dp->port) == HWSIM_WIRE_LOOP;
+	mlx5v_sim_rx_parse(&fr);
+	mlx5v_sim_rx_steer(sim, mlx5v_sim_eth_root(sim), &fr, 0);
+out:
+	pthread_mutex_unlock(&sim->lock);
+	mlx5v_sim_irq_flush(sim);
+}

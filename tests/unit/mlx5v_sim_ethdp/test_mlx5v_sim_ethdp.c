@@ -1,0 +1,883 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file Unit tests of the simulated ConnectX's Ethernet data path, driven as a raw user
+ * would: class=none devices, PRM mailboxes through rte_pmd_mlx5v_devx_general_cmd(),
+ * rings and buffers in DMA-mapped EAL memory, send WQEs and doorbells written by hand.
+ * Section numbers are those of prm/mlx5_eth.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <net/if.h>
+#include <linux/if_packet.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <rte_arp.h>
+#include <rte_bus_vdev.h>
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_devargs.h>
+#include <rte_errno.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_malloc.h>
+#include <rte_thash.h>
+#include <rte_tcp.h>
+#include <rte_udp.h>
+
+#include "test.h"
+
+#include "ethdp_fx.h"
+#include "hwsim_wire.h"
+#include "ut_sh.h"
+#include "ut_common.h"
+
+/* Send a frame and take its send CQE; the frame's receive CQE is the caller's. */
+static int
+send_ok(struct fx *f, const uint8_t *frame, uint32_t len, uint8_t cs)
+{
+	uint16_t idx = f->sq_pc;
+	uint8_t *cqe;
+
+	sq_send(f, frame, len, cs, f->lkey, 0);
+	cqe = cq_wait(f, 0);
+	TEST_ASSERT_NOT_NULL(cqe, "no send CQE");
+	TEST_ASSERT_EQUAL(cqe[CQE_OP_OWN] >> 4, MLX5V_CQE_OPCODE_REQ, "send CQE opcode %#x"
+			  " syndrome %#x/%#x", cqe[CQE_OP_OWN] >> 4, cqe[CQE_SYND],
+			  cqe[CQE_VSYND]);
+	TEST_ASSERT_EQUAL(be16(cqe + CQE_WQE_CTR), idx, "send wqe_counter");
+	TEST_ASSERT_EQUAL(be32(cqe + CQE_SOP_QPN), (0x0au << 24) | f->sq, "send opcode/SQN");
+	return TEST_SUCCESS;
+}
+
+/* ---- tests ---- */
+
+static struct fx fx_a;
+static struct fx fx_b;
+static struct fx fx_c;
+
+static int
+testsuite_setup(void)
+{
+	if (fx_up(&fx_a, "mlx5v_sim20", "class=none,wire=loop") != 0) {
+		fx_down(&fx_a);
+		return TEST_FAILED;
+	}
+	return TEST_SUCCESS;
+}
+
+static void
+testsuite_teardown(void)
+{
+	if (fx_down(&fx_a) != 0)
+		printf("objects left in %s\n", "mlx5v_sim20");
+}
+
+/* Loop wire: a UDP frame comes back with the CQE fields of §8.2 and the bytes intact. */
+static int
+test_ethdp_loop(void)
+{
+	struct fx *f = &fx_a;
+	uint8_t frame[128];
+	const uint8_t *cqe;
+
+	frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 0, 0, 1), 1000, 0);
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
+	cqe = cq_wait(f, 1);
+	TEST_ASSERT_NOT_NULL(cqe, "no receive CQE");
+	TEST_ASSERT_EQUAL(cqe[CQE_OP_OWN] >> 4, MLX5V_CQE_OPCODE_RESP_SEND, "rx opcode");
+	TEST_ASSERT_EQUAL(be32(cqe + CQE_BYTE_CNT), sizeof(frame), "byte count");
+	TEST_ASSERT_EQUAL(cqe[CQE_HDS_IP_EXT] & 0x7, 0x7, "L2/L3/L4 ok %#x", cqe[CQE_HDS_IP_EXT]);
+	TEST_ASSERT_EQUAL((cqe[CQE_L4_L3] >> 2) & 3, 2, "L3 type IPv4");
+	TEST_ASSERT_EQUAL((cqe[CQE_L4_L3] >> 4) & 7, 2, "L4 type UDP");
+	TEST_ASSERT_EQUAL(be32(cqe + CQE_SOP_QPN) & 0xffffff, 0x1234, "flow tag");
+	TEST_ASSERT(memcmp(rx_buf(f, cqe), frame, sizeof(frame)) == 0, "frame bytes differ");
+	rq_post(f, be32(cqe + CQE_USER_INDEX) & 0xffffff, 1);
+	return TEST_SUCCESS;
+}
+
+/* Checksums asked by cs_flags are computed: the receiver finds them valid. */
+static int
+test_ethdp_tx_csum(void)
+{
+	struct fx *f = &fx_a;
+	uint8_t frame[100];
+	const uint8_t *cqe;
+	const struct rte_ipv4_hdr *ip;
+
+	frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 0, 0, 3), 2000, 1);
+	/* Without offload the zero IP checksum is bad. */
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
+	cqe = cq_wait(f, 1);
+	TEST_ASSERT_NOT_NULL(cqe, "no receive CQE");
+	TEST_ASSERT_EQUAL(cqe[CQE_HDS_IP_EXT] & 0x2, 0, "bad L3 checksum reported ok");
+	rq_post(f, be32(cqe + CQE_USER_INDEX) & 0xffffff, 1);
+	/* With L3 | L4 both are filled in. */
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0xc0), "send");
+	cqe = cq_wait(f, 1);
+	TEST_ASSERT_NOT_NULL(cqe, "no receive CQE");
+	TEST_ASSERT_EQUAL(cqe[CQE_HDS_IP_EXT] & 0x6, 0x6, "checksums not ok: %#x",
+			  cqe[CQE_HDS_IP_EXT]);
+	ip = (const struct rte_ipv4_hdr *)(rx_buf(f, cqe) + RTE_ETHER_HDR_LEN);
+	TEST_ASSERT(ip->hdr_checksum != 0 && rte_ipv4_cksum(ip) == 0, "IP checksum");
+	TEST_ASSERT_EQUAL(rte_ipv4_udptcp_cksum_verify(ip, ip + 1), 0, "UDP checksum");
+	rq_post(f, be32(cqe + CQE_USER_INDEX) & 0xffffff, 1);
+	return TEST_SUCCESS;
+}
+
+/* RSS: the CQE hash is Toeplitz over the 4-tuple, the RQ is rqt[hash % 4], all 4 used. */
+static int
+test_ethdp_rss(void)
+{
+	struct fx *f = &fx_a;
+	struct rte_ipv4_tuple t;
+	unsigned int used = 0;
+	uint8_t frame[80];
+	const uint8_t *cqe;
+	uint32_t h, rq;
+	unsigned int i;
+
+	for (i = 0; i < 32; i++) {
+		frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 168, 1, i), 3000 + i * 7,
+			  0);
+		TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send %u", i);
+		cqe = cq_wait(f, 1);
+		TEST_ASSERT_NOT_NULL(cqe, "no receive CQE %u", i);
+		t.src_addr = RTE_IPV4(10, 168, 1, i);
+		t.dst_addr = RTE_IPV4(10, 0, 0, 2);
+		t.sport = 3000 + i * 7;
+		t.dport = 4789;
+		h = rte_softrss((uint32_t *)&t, RTE_THASH_V4_L4_LEN, rss_key);
+		TEST_ASSERT_EQUAL(be32(cqe + CQE_RSS_HASH), h, "hash %u", i);
+		TEST_ASSERT_EQUAL(cqe[CQE_RSS_TYPE], (1 << 2) | (2 << 6), "hash type");
+		rq = be32(cqe + CQE_USER_INDEX) & 0xffffff;
+		TEST_ASSERT_EQUAL(rq, h % NB_RQ, "frame %u in RQ %u, hash says %u", i, rq,
+				  h % NB_RQ);
+		used |= 1u << rq;
+		rq_post(f, rq, 1);
+	}
+	TEST_ASSERT_EQUAL(used, (1u << NB_RQ) - 1, "RQs used: %#x", used);
+	return TEST_SUCCESS;
+}
+
+/* MAC filter: another DMAC misses the DMAC group; a catch-all entry (promisc) takes it. */
+static int
+test_ethdp_mac_filter(void)
+{
+	static const uint8_t other[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
+	struct mlx5v_sim_eth_stats st0, st1;
+	struct fx *f = &fx_a;
+	uint8_t frame[80];
+	const uint8_t *cqe;
+
+	frame_udp(frame, sizeof(frame), other, RTE_IPV4(10, 0, 0, 9), 9, 0);
+	TEST_ASSERT_SUCCESS(mlx5v_sim_eth_stats_get(f->sim, &st0), "stats");
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
+	TEST_ASSERT(cq_quiet(f, 1), "a frame for another MAC was received");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_eth_stats_get(f->sim, &st1), "stats");
+	TEST_ASSERT_EQUAL(st1.rx_steer_miss, st0.rx_steer_miss + 1, "miss not counted");
+	/* Promiscuous: a match-all entry to the direct TIR. */
+	TEST_ASSERT_SUCCESS(fte_set(f, 2, f->fg_all, NULL, f->tir_direct, 0x99), "catch-all");
+	f->have_fte_all = 1;
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
+	cqe = cq_wait(f, 1);
+	TEST_ASSERT_NOT_NULL(cqe, "promiscuous frame not received");
+	TEST_ASSERT_EQUAL(be32(cqe + CQE_USER_INDEX) & 0xffffff, 0, "direct TIR: RQ 0");
+	TEST_ASSERT_EQUAL(be32(cqe + CQE_SOP_QPN) & 0xffffff, 0x99, "flow tag");
+	TEST_ASSERT_EQUAL(be32(cqe + CQE_RSS_HASH), 0, "no hash on a direct TIR");
+	rq_post(f, 0, 1);
+	TEST_ASSERT_SUCCESS(fte_del(f, 2), "delete catch-all");
+	f->have_fte_all = 0;
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
+	TEST_ASSERT(cq_quiet(f, 1), "filter not back after the catch-all went");
+	return TEST_SUCCESS;
+}
+
+/* MTU: a frame longer than the vport MTU (1522 with the FCS) is dropped. */
+static int
+test_ethdp_mtu(void)
+{
+	struct mlx5v_sim_eth_stats st0, st1;
+	struct fx *f = &fx_a;
+	static uint8_t frame[1600];
+	const uint8_t *cqe;
+
+	TEST_ASSERT_SUCCESS(mlx5v_sim_eth_stats_get(f->sim, &st0), "stats");
+	frame_udp(frame, 1519, f->mac, RTE_IPV4(10, 0, 0, 4), 4, 0);
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, 1519, 0), "send");
+	TEST_ASSERT(cq_quiet(f, 1), "an oversize frame was received");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_eth_stats_get(f->sim, &st1), "stats");
+	TEST_ASSERT_EQUAL(st1.rx_mtu_drop, st0.rx_mtu_drop + 1, "MTU drop not counted");
+	frame_udp(frame, 1518, f->mac, RTE_IPV4(10, 0, 0, 4), 4, 0);
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, 1518, 0), "send");
+	cqe = cq_wait(f, 1);
+	TEST_ASSERT_NOT_NULL(cqe, "a frame of the MTU was not received");
+	TEST_ASSERT_EQUAL(be32(cqe + CQE_BYTE_CNT), 1518, "byte count");
+	rq_post(f, be32(cqe + CQE_USER_INDEX) & 0xffffff, 1);
+	return TEST_SUCCESS;
+}
+
+/* No posted WQE: the frame is dropped and out_of_buffer of the Q counter counts it. */
+static int
+test_ethdp_out_of_buffer(void)
+{
+	struct fx *f = &fx_a;
+	uint8_t frame[80];
+	uint32_t oob0, oob1;
+	unsigned int i, n = 0;
+	const uint8_t *cqe;
+
+	oob0 = qcnt_out_of_buffer(f);
+	TEST_ASSERT(oob0 != UINT32_MAX, "QUERY_Q_COUNTER");
+	/* RQ 0 only through the direct TIR: 16 posted, send 18. */
+	TEST_ASSERT_SUCCESS(fte_set(f, 2, f->fg_all, NULL, f->tir_direct, 0), "catch-all");
+	f->have_fte_all = 1;
+	frame_udp(frame, sizeof(frame), (const uint8_t *)"\x02\x99\x99\x99\x99\x99",
+		  RTE_IPV4(10, 0, 0, 5), 5, 0);
+	for (i = 0; i < (1u << RQ_LOG) + 2; i++)
+		TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send %u", i);
+	while ((cqe = cq_wait(f, 1)) != NULL && ++n < (1u << RQ_LOG))
+		;
+	TEST_ASSERT_EQUAL(n, 1u << RQ_LOG, "received %u of %u", n, 1u << RQ_LOG);
+	TEST_ASSERT(cq_quiet(f, 1), "more frames than WQEs received");
+	oob1 = qcnt_out_of_buffer(f);
+	TEST_ASSERT_EQUAL(oob1, oob0 + 2, "out_of_buffer %u -> %u", oob0, oob1);
+	rq_post(f, 0, 1u << RQ_LOG);
+	TEST_ASSERT_SUCCESS(fte_del(f, 2), "delete catch-all");
+	f->have_fte_all = 0;
+	return TEST_SUCCESS;
+}
+
+/* Send a WQE whose data segment fails its key: error CQE syndrome, vendor byte, SQ ERR. */
+static int
+lkey_case(struct fx *f, uint32_t lkey, uint64_t addr, uint8_t vsynd)
+{
+	uint8_t frame[80];
+	uint8_t *cqe;
+	uint16_t idx = f->sq_pc;
+
+	frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 0, 0, 6), 6, 0);
+	sq_send(f, frame, sizeof(frame), 0, lkey, addr);
+	cqe = cq_wait(f, 0);
+	TEST_ASSERT_NOT_NULL(cqe, "no error CQE");
+	TEST_ASSERT_EQUAL(cqe[CQE_OP_OWN] >> 4, MLX5V_CQE_OPCODE_REQ_ERR, "opcode");
+	TEST_ASSERT_EQUAL(cqe[CQE_SYND], 0x04, "syndrome LOCAL_PROT_ERR");
+	TEST_ASSERT_EQUAL(cqe[CQE_VSYND], vsynd, "vendor syndrome %#x", cqe[CQE_VSYND]);
+	TEST_ASSERT_EQUAL(be16(cqe + CQE_WQE_CTR), idx, "wqe_counter");
+	TEST_ASSERT_EQUAL(sq_state(f), 3, "SQ not in ERR");
+	TEST_ASSERT(cq_quiet(f, 1), "a frame left through a bad key");
+	/* Recover as a driver does: ERR -> RST -> RDY, counters from 0 (§5.2). */
+	TEST_ASSERT_SUCCESS(q_modify(f, 1, f->sq, 3, 0), "ERR -> RST");
+	TEST_ASSERT_SUCCESS(q_modify(f, 1, f->sq, 0, 1), "RST -> RDY");
+	f->sq_pc = 0;
+	return TEST_SUCCESS;
+}
+
+static int
+test_ethdp_lkey_errors(void)
+{
+	struct fx *f = &fx_a;
+	uint8_t in[MLX5V_IFC_BYTES(create_mkey_in)];
+	uint8_t frame[80];
+	int64_t ro;
+	int ret;
+
+	TEST_ASSERT_SUCCESS(lkey_case(f, 0xabcd00, 0, 0x01), "unknown lkey");
+	TEST_ASSERT_SUCCESS(lkey_case(f, f->lkey, f->iova + MEM_SIZE, 0x02), "out of range");
+	/* A write-only key: no local read for a gather. */
+	memset(in, 0, sizeof(in));
+	SET(create_mkey_in, in, opcode, MLX5V_CMD_OP_CREATE_MKEY);
+	SET(create_mkey_in, in, mkc.lw, 1);
+	SET(create_mkey_in, in, mkc.access_mode_1_0, MLX5V_MKC_ACCESS_PA);
+	SET(create_mkey_in, in, mkc.qpn, 0xffffff);
+	SET(create_mkey_in, in, mkc.pd, f->pd);
+	MLX5V_IFC_SET64(create_mkey_in, in, mkc.start_addr, f->iova);
+	MLX5V_IFC_SET64(create_mkey_in, in, mkc.len, MEM_SIZE);
+	ro = cmd_obj(f, "CREATE_MKEY", in, sizeof(in));
+	TEST_ASSERT(ro > 0, "CREATE_MKEY");
+	ret = lkey_case(f, (uint32_t)ro << 8, 0, 0x03);
+	cmd_simple(f, "DESTROY_MKEY", MLX5V_CMD_OP_DESTROY_MKEY, ro);
+	TEST_ASSERT_SUCCESS(ret, "no read access");
+	/* The recovered SQ sends again. */
+	frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 0, 0, 7), 7, 0);
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send after recovery");
+	TEST_ASSERT_NOT_NULL(cq_wait(f, 1), "no frame after recovery");
+	rq_post(f, 0, 0);
+	return TEST_SUCCESS;
+}
+
+/* The tx_err_next knob: the next send fails, the SQ goes to ERR. */
+static int
+test_ethdp_tx_err_knob(void)
+{
+	struct fx *f = &fx_a;
+	uint8_t frame[80];
+	uint8_t *cqe;
+
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(f->sim, "tx_err_next", 1), "knob");
+	frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 0, 0, 8), 8, 0);
+	sq_send(f, frame, sizeof(frame), 0, f->lkey, 0);
+	cqe = cq_wait(f, 0);
+	TEST_ASSERT_NOT_NULL(cqe, "no CQE");
+	TEST_ASSERT_EQUAL(cqe[CQE_OP_OWN] >> 4, MLX5V_CQE_OPCODE_REQ_ERR, "opcode");
+	TEST_ASSERT_EQUAL(cqe[CQE_SYND], 0x02, "syndrome LOCAL_QP_OP_ERR");
+	TEST_ASSERT_EQUAL(sq_state(f), 3, "SQ not in ERR");
+	/* With flush_in_error_en the next WQE is flushed (§8.4). */
+	sq_send(f, frame, sizeof(frame), 0, f->lkey, 0);
+	cqe = cq_wait(f, 0);
+	TEST_ASSERT_NOT_NULL(cqe, "no flush CQE");
+	TEST_ASSERT_EQUAL(cqe[CQE_SYND], 0x05, "syndrome WR_FLUSH_ERR");
+	TEST_ASSERT_SUCCESS(q_modify(f, 1, f->sq, 3, 0), "ERR -> RST");
+	TEST_ASSERT_SUCCESS(q_modify(f, 1, f->sq, 0, 1), "RST -> RDY");
+	f->sq_pc = 0;
+	TEST_ASSERT(cq_quiet(f, 1), "a failed send reached the wire");
+	return TEST_SUCCESS;
+}
+
+static int
+test_ethdp_link(void)
+{
+	struct fx *f = &fx_a;
+	uint8_t frame[80];
+	const uint8_t *cqe;
+
+	frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 0, 0, 10), 10, 0);
+	/* Cable pulled: DOWN event, frames lost, no receive CQE. */
+	TEST_ASSERT_SUCCESS(mlx5v_sim_link_set(f->sim, 0), "pull");
+	TEST_ASSERT_EQUAL(eq_wait(f, RTE_PMD_MLX5V_EVENT_PORT_CHANGE),
+			  RTE_PMD_MLX5V_PORT_CHANGE_DOWN, "no DOWN event");
+	TEST_ASSERT_EQUAL(mlx5v_sim_link_get(f->sim), 0, "link still up");
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
+	TEST_ASSERT(cq_quiet(f, 1), "a frame crossed a pulled cable");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_link_set(f->sim, 1), "plug");
+	TEST_ASSERT_EQUAL(eq_wait(f, RTE_PMD_MLX5V_EVENT_PORT_CHANGE),
+			  RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE, "no ACTIVE event");
+	/* PAOS admin down from the driver. */
+	TEST_ASSERT_SUCCESS(paos_write(f, MLX5V_PAOS_DOWN), "PAOS down");
+	TEST_ASSERT_EQUAL(eq_wait(f, RTE_PMD_MLX5V_EVENT_PORT_CHANGE),
+			  RTE_PMD_MLX5V_PORT_CHANGE_DOWN, "no DOWN event for PAOS");
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
+	TEST_ASSERT(cq_quiet(f, 1), "a frame crossed an admin-down port");
+	TEST_ASSERT_SUCCESS(paos_write(f, MLX5V_PAOS_UP), "PAOS up");
+	TEST_ASSERT_EQUAL(eq_wait(f, RTE_PMD_MLX5V_EVENT_PORT_CHANGE),
+			  RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE, "no ACTIVE event for PAOS");
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
+	cqe = cq_wait(f, 1);
+	TEST_ASSERT_NOT_NULL(cqe, "no frame once up again");
+	rq_post(f, be32(cqe + CQE_USER_INDEX) & 0xffffff, 1);
+	/* A flap: down then up, both reported even though the cable is back at once. */
+	TEST_ASSERT_SUCCESS(mlx5v_sim_link_flap(f->sim), "flap");
+	TEST_ASSERT_EQUAL(eq_wait(f, RTE_PMD_MLX5V_EVENT_PORT_CHANGE),
+			  RTE_PMD_MLX5V_PORT_CHANGE_DOWN, "no DOWN event for the flap");
+	TEST_ASSERT_EQUAL(eq_wait(f, RTE_PMD_MLX5V_EVENT_PORT_CHANGE),
+			  RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE, "no ACTIVE event for the flap");
+	TEST_ASSERT_EQUAL(mlx5v_sim_link_get(f->sim), 1, "link down after a flap");
+	/* The wire's knobs through the device: drop and corrupt the next frame. */
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(f->sim, "wire_drop_next", 1), "drop knob");
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
+	TEST_ASSERT(cq_quiet(f, 1), "a dropped frame arrived");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(f->sim, "wire_corrupt_next", 1), "corrupt knob");
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
+	TEST_ASSERT(cq_quiet(f, 1), "a frame with a bad FCS arrived");
+	return TEST_SUCCESS;
+}
+
+/* An IPv4/TCP frame (ACK | PSH | FIN) with payload bytes of payload, checksums zero. */
+static uint32_t
+frame_tcp(uint8_t *p, uint32_t payload, const uint8_t *dst)
+{
+	uint32_t hdr = RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_tcp_hdr);
+	struct rte_ipv4_hdr *ip = frame_ipv4(p, hdr + payload, dst, IPPROTO_TCP,
+					     RTE_IPV4(10, 0, 0, 1));
+	struct rte_tcp_hdr *tcp = (struct rte_tcp_hdr *)(ip + 1);
+	uint32_t i;
+
+	ip->packet_id = rte_cpu_to_be_16(100);
+	tcp->src_port = rte_cpu_to_be_16(5000);
+	tcp->dst_port = rte_cpu_to_be_16(80);
+	tcp->sent_seq = rte_cpu_to_be_32(0x1000);
+	tcp->data_off = (sizeof(*tcp) / 4) << 4;
+	tcp->tcp_flags = RTE_TCP_ACK_FLAG | RTE_TCP_PSH_FLAG | RTE_TCP_FIN_FLAG;
+	tcp->rx_win = rte_cpu_to_be_16(1024);
+	for (i = 0; i < payload; i++)
+		p[hdr + i] = (uint8_t)(i * 7);
+	return hdr + payload;
+}
+
+/*
+ * LSO (prm/mlx5_eth §6.5): the 54-byte header inline (4 more DS), the payload by a data
+ * segment; 3000 bytes at mss 1000 arrive as 3 frames with sequence numbers, lengths,
+ * checksums and flags of their own.
+ */
+static int
+test_ethdp_lso(void)
+{
+	static uint8_t frame[4096];
+	struct fx *f = &fx_a;
+	const uint32_t hdr = 54, mss = 1000, payload = 3000;
+	uint32_t slot = f->sq_pc & ((1u << SQ_LOG) - 1);
+	uint8_t *w = f->mem + OFF_SQ + 64 * slot;
+	uint8_t *buf = f->mem + OFF_TXBUF + slot * BUF_SZ;
+	volatile uint32_t *dbr = (volatile uint32_t *)(f->mem + OFF_DBR + 0x80);
+	const struct rte_tcp_hdr *tcp;
+	const struct rte_ipv4_hdr *ip;
+	const uint8_t *cqe, *rx;
+	uint32_t len, i;
+
+	TEST_ASSERT(slot + 1 < (1u << SQ_LOG), "the 2-WQEBB WQE would wrap");
+	len = frame_tcp(frame, payload, f->mac);
+	/* The payload is longer than one buffer: it spans this slot's and the next one's. */
+	memcpy(buf, frame + hdr, payload);
+	memset(w, 0, 128);
+	put_be32(w, (uint32_t)f->sq_pc << 8 | 0x0e);
+	put_be32(w + 4, f->sq << 8 | 7);
+	w[11] = 2 << 2;
+	w[0x14] = 0xc0;
+	put_be16(w + 0x16, mss);
+	put_be16(w + 0x1c, hdr);
+	memcpy(w + 0x1e, frame, hdr);
+	put_be32(w + 0x60, payload);
+	put_be32(w + 0x64, f->lkey);
+	put_be64(w + 0x68, iova_of(f, buf));
+	f->sq_pc += 2;
+	rte_io_wmb();
+	dbr[1] = rte_cpu_to_be_32(f->sq_pc);
+	rte_wmb();
+	uar_db(f, w);
+	cqe = cq_wait(f, 0);
+	TEST_ASSERT_NOT_NULL(cqe, "no send CQE");
+	TEST_ASSERT_EQUAL(cqe[CQE_OP_OWN] >> 4, MLX5V_CQE_OPCODE_REQ, "LSO failed: %#x/%#x",
+			  cqe[CQE_SYND], cqe[CQE_VSYND]);
+	for (i = 0; i < payload / mss; i++) {
+		cqe = cq_wait(f, 1);
+		TEST_ASSERT_NOT_NULL(cqe, "segment %u missing", i);
+		TEST_ASSERT_EQUAL(be32(cqe + CQE_BYTE_CNT), hdr + mss, "segment %u length", i);
+		TEST_ASSERT_EQUAL(cqe[CQE_HDS_IP_EXT] & 0x6, 0x6, "segment %u checksums", i);
+		TEST_ASSERT_EQUAL((cqe[CQE_L4_L3] >> 4) & 7, 4, "L4 type TCP ACK with data");
+		rx = rx_buf(f, cqe);
+		ip = (const struct rte_ipv4_hdr *)(rx + RTE_ETHER_HDR_LEN);
+		tcp = (const struct rte_tcp_hdr *)(ip + 1);
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_16(ip->total_length), hdr - 14 + mss, "IP length");
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_16(ip->packet_id), 100 + i, "IP ID");
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_32(tcp->sent_seq), 0x1000 + i * mss, "sequence");
+		TEST_ASSERT_EQUAL(!!(tcp->tcp_flags & RTE_TCP_FIN_FLAG), i == payload / mss - 1,
+				  "FIN on segment %u", i);
+		TEST_ASSERT(memcmp(rx + hdr, frame + hdr + i * mss, mss) == 0, "payload %u", i);
+		rq_post(f, be32(cqe + CQE_USER_INDEX) & 0xffffff, 1);
+	}
+	TEST_ASSERT(len == hdr + payload, "frame length");
+	return TEST_SUCCESS;
+}
+
+/* MODIFY_RQ RDY -> RDY of every RQ with only vsd selected. */
+static int
+rq_vsd_all(struct fx *f, unsigned int vsd)
+{
+	uint8_t in[MLX5V_IFC_BYTES(modify_rq_in)];
+	uint8_t out[0x10];
+	unsigned int i;
+
+	for (i = 0; i < NB_RQ; i++) {
+		memset(in, 0, sizeof(in));
+		SET(modify_rq_in, in, opcode, MLX5V_CMD_OP_MODIFY_RQ);
+		SET(modify_rq_in, in, rq_state, 1);
+		SET(modify_rq_in, in, rqn, f->rq[i]);
+		SET(modify_rq_in, in, modify_bitmask, MLX5V_MODIFY_RQ_VSD);
+		SET(modify_rq_in, in, ctx.state, 1);
+		SET(modify_rq_in, in, ctx.vsd, vsd);
+		if (cmd(f, "MODIFY_RQ vsd", in, sizeof(in), out, sizeof(out)) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* VLAN: with vsd 0 the tag is stripped into the CQE (prm/mlx5_eth §8.2). */
+static int
+test_ethdp_vlan_strip(void)
+{
+	struct fx *f = &fx_a;
+	uint8_t plain[100], tagged[104];
+	const uint8_t *cqe;
+
+	TEST_ASSERT_SUCCESS(rq_vsd_all(f, 0), "vsd 0");
+	frame_udp(plain, sizeof(plain), f->mac, RTE_IPV4(10, 0, 0, 11), 11, 0);
+	memcpy(tagged, plain, 12);
+	put_be16(tagged + 12, RTE_ETHER_TYPE_VLAN);
+	put_be16(tagged + 14, 0x2064);
+	memcpy(tagged + 16, plain + 12, sizeof(plain) - 12);
+	TEST_ASSERT_SUCCESS(send_ok(f, tagged, sizeof(tagged), 0), "send");
+	cqe = cq_wait(f, 1);
+	TEST_ASSERT_NOT_NULL(cqe, "no receive CQE");
+	TEST_ASSERT_EQUAL(cqe[CQE_L4_L3] & 1, 1, "VLAN stripped bit");
+	TEST_ASSERT_EQUAL(be16(cqe + 0x1e), 0x2064, "TCI");
+	TEST_ASSERT_EQUAL(be32(cqe + CQE_BYTE_CNT), sizeof(plain), "byte count without the tag");
+	TEST_ASSERT(memcmp(rx_buf(f, cqe), plain, sizeof(plain)) == 0, "frame not untagged");
+	rq_post(f, be32(cqe + CQE_USER_INDEX) & 0xffffff, 1);
+	TEST_ASSERT_SUCCESS(rq_vsd_all(f, 1), "vsd 1");
+	return TEST_SUCCESS;
+}
+
+/* An armed receive CQ: the frame's CQE brings a completion EQE and the EQ's MSI-X. */
+static int
+test_ethdp_cq_armed(void)
+{
+	volatile uint32_t *dbr = (volatile uint32_t *)(fx_a.mem + OFF_DBR + 0x40);
+	struct pollfd pfd = { .fd = fx_a.msi->fd, .events = POLLIN };
+	struct fx *f = &fx_a;
+	uint8_t frame[80];
+	const uint8_t *cqe;
+	uint64_t cnt;
+	unsigned int ms;
+	void *eqe;
+	int found = 0;
+
+	/* Nothing pending on the vector, the EQ armed, then the CQ armed at its CI. */
+	while (read(f->msi->fd, &cnt, sizeof(cnt)) == sizeof(cnt))
+		;
+	rte_pmd_mlx5v_eq_arm(f->uar, f->eqn, f->eq_ci);
+	rte_pmd_mlx5v_cq_arm(f->uar, dbr, f->rxcqn, 0, f->rxcq_ci, 0);
+	frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 0, 0, 13), 13, 0);
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
+	for (ms = 0; ms < UT_WAIT_LIMIT_MS && !found; ms++) {
+		while (!found && (eqe = rte_pmd_mlx5v_eq_next_eqe(f->eq->vaddr, 1u << EQ_LOG,
+								  f->eq_ci)) != NULL) {
+			f->eq_ci++;
+			found = rte_pmd_mlx5v_eqe_type(eqe) == RTE_PMD_MLX5V_EVENT_COMP &&
+				(be32((uint8_t *)eqe + RTE_PMD_MLX5V_EQE_COMP_CQN_OFF) &
+				 0xffffff) == f->rxcqn;
+		}
+		if (!found)
+			ut_sleep_ms(1);
+	}
+	rte_pmd_mlx5v_eq_update_ci(f->uar, f->eqn, f->eq_ci, 0);
+	TEST_ASSERT(found, "no completion EQE for the receive CQ");
+	TEST_ASSERT(poll(&pfd, 1, UT_WAIT_LIMIT_MS) == 1, "no MSI-X on vector %d", f->msi->vector);
+	cqe = cq_wait(f, 1);
+	TEST_ASSERT_NOT_NULL(cqe, "no receive CQE");
+	rq_post(f, be32(cqe + CQE_USER_INDEX) & 0xffffff, 1);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Receive CQ overrun: WQEs keep being posted but no CQE is consumed; the CQE that would
+ * overwrite an unconsumed one raises CQ_ERROR (syndrome 1) instead. The CQ is dead after:
+ * this runs last on the loop device.
+ */
+static int
+test_ethdp_cq_overrun(void)
+{
+	struct fx *f = &fx_a;
+	uint8_t frame[64];
+	unsigned int i;
+	uint32_t ci = f->rxcq_ci;
+	uint8_t *cqe;
+
+	frame_udp(frame, sizeof(frame), (const uint8_t *)"\x02\x99\x99\x99\x99\x99",
+		  RTE_IPV4(10, 0, 0, 12), 12, 0);
+	TEST_ASSERT_SUCCESS(fte_set(f, 2, f->fg_all, NULL, f->tir_direct, 0), "catch-all");
+	f->have_fte_all = 1;
+	for (i = 0; i <= (1u << RXCQ_LOG); i++) {
+		TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send %u", i);
+		rq_post(f, 0, 1);
+	}
+	TEST_ASSERT_EQUAL(eq_wait(f, RTE_PMD_MLX5V_EVENT_CQ_ERROR), 0, "no CQ_ERROR event");
+	/* Exactly a ring of CQEs was written, none consumed. */
+	for (i = 0; i < (1u << RXCQ_LOG); i++) {
+		cqe = rte_pmd_mlx5v_cq_next_cqe(f->mem + OFF_RXCQ, 1u << RXCQ_LOG, ci + i);
+		TEST_ASSERT_NOT_NULL(cqe, "CQE %u missing", i);
+	}
+	return TEST_SUCCESS;
+}
+
+/* EAL devargs for a device not probed yet, so a pair may name it (doc/guides/sim/wire.rst). */
+static struct rte_devargs *
+eal_devargs_add(const char *spec)
+{
+	struct rte_devargs *da = calloc(1, sizeof(*da));
+
+	if (da == NULL)
+		return NULL;
+	if (rte_devargs_parse(da, spec) != 0 || rte_devargs_insert(&da) != 0) {
+		free(da);
+		return NULL;
+	}
+	return da;
+}
+
+/* PTYS read (prm/mlx5_eth §11.3): @return eth_proto_oper, or UINT32_MAX. */
+static uint32_t
+ptys_oper(struct fx *f)
+{
+	uint8_t in[MLX5V_IFC_BYTES(access_reg_in) + MLX5V_IFC_BYTES(ptys_reg)];
+	uint8_t out[0x10 + MLX5V_IFC_BYTES(ptys_reg)];
+	uint8_t *reg = in + MLX5V_IFC_BYTES(access_reg_in);
+
+	memset(in, 0, sizeof(in));
+	SET(access_reg_in, in, opcode, MLX5V_CMD_OP_ACCESS_REG);
+	SET(access_reg_in, in, op_mod, 1);
+	SET(access_reg_in, in, register_id, MLX5V_REG_PTYS);
+	SET(ptys_reg, reg, local_port, 1);
+	SET(ptys_reg, reg, proto_mask, MLX5V_PTYS_PROTO_ETH);
+	if (cmd(f, "ACCESS_REG PTYS", in, sizeof(in), out, sizeof(out)) != 0)
+		return UINT32_MAX;
+	return GET(ptys_reg, out + 0x10, eth_proto_oper);
+}
+
+/* Pair: two devices cabled together; frames cross both ways, a pulled cable downs both. */
+static int
+test_ethdp_pair(void)
+{
+	struct fx *b = &fx_b;
+	struct fx *c = &fx_c;
+	uint8_t frame[200];
+	const uint8_t *cqe;
+	int ret = TEST_FAILED;
+
+	/* C is named by B before it exists: its devargs must be known to EAL. */
+	if (eal_devargs_add("mlx5v_sim22,class=none,wire=pair:mlx5v_sim21") == NULL) {
+		printf("cannot add EAL devargs\n");
+		return TEST_FAILED;
+	}
+	if (fx_up(b, "mlx5v_sim21", "class=none,wire=pair:mlx5v_sim22,speed=25000") != 0 ||
+	    fx_up(c, "mlx5v_sim22", "class=none,wire=pair:mlx5v_sim21") != 0)
+		goto out;
+	if (hwsim_wire_speed(mlx5v_sim_wire_port(c->sim)) != 25000) {
+		printf("pair speed %u, expected the slower end's 25000\n",
+		       hwsim_wire_speed(mlx5v_sim_wire_port(c->sim)));
+		goto out;
+	}
+	/* PTYS: both ends run at the slower end's 25 Gb/s (25GBASE-CR, legacy bit 27). */
+	if (ptys_oper(b) != 1u << 27 || ptys_oper(c) != 1u << 27) {
+		printf("PTYS oper %#x / %#x, expected 25G on both ends\n", ptys_oper(b),
+		       ptys_oper(c));
+		goto out;
+	}
+	/* B -> C, to C's MAC, through C's RSS. */
+	frame_udp(frame, sizeof(frame), c->mac, RTE_IPV4(10, 1, 0, 1), 1, 0);
+	if (send_ok(b, frame, sizeof(frame), 0) != TEST_SUCCESS)
+		goto out;
+	cqe = cq_wait(c, 1);
+	if (cqe == NULL || be32(cqe + CQE_BYTE_CNT) != sizeof(frame) ||
+	    memcmp(rx_buf(c, cqe), frame, sizeof(frame)) != 0) {
+		printf("C did not receive B's frame intact\n");
+		goto out;
+	}
+	if (!cq_quiet(b, 1)) {
+		printf("B received its own frame on a pair\n");
+		goto out;
+	}
+	/* C -> B. */
+	frame_udp(frame, 64, b->mac, RTE_IPV4(10, 1, 0, 2), 2, 0);
+	if (send_ok(c, frame, 64, 0) != TEST_SUCCESS)
+		goto out;
+	cqe = cq_wait(b, 1);
+	if (cqe == NULL || be32(cqe + CQE_BYTE_CNT) != 64) {
+		printf("B did not receive C's frame\n");
+		goto out;
+	}
+	/* B's driver takes its port down: C's link goes down too (a down end downs both). */
+	if (paos_write(b, MLX5V_PAOS_DOWN) != 0 ||
+	    eq_wait(c, RTE_PMD_MLX5V_EVENT_PORT_CHANGE) != RTE_PMD_MLX5V_PORT_CHANGE_DOWN) {
+		printf("C did not see the link go down\n");
+		goto out;
+	}
+	if (send_ok(c, frame, 64, 0) != TEST_SUCCESS || !cq_quiet(b, 1)) {
+		printf("a frame crossed a pair with one end down\n");
+		goto out;
+	}
+	if (paos_write(b, MLX5V_PAOS_UP) != 0 ||
+	    eq_wait(c, RTE_PMD_MLX5V_EVENT_PORT_CHANGE) != RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE) {
+		printf("C did not see the link come back\n");
+		goto out;
+	}
+	ret = TEST_SUCCESS;
+out:
+	/* Objects left in the model mean the teardown order is wrong somewhere. */
+	if (fx_down(b) != 0 || fx_down(c) != 0)
+		ret = TEST_FAILED;
+	return ret;
+}
+
+/* Bad devargs fail the probe and leave nothing behind. */
+static int
+test_ethdp_bad_devargs(void)
+{
+	static const char *const bad[] = {
+		"wire=cable", "wire=pair:", "wire2=loop", "mac=01:00:00:00:00:01",
+		"mac=zz", "speed=0", "wire=pair:mlx5v_sim99",
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		TEST_ASSERT(rte_vdev_init("mlx5v_sim23", bad[i]) != 0, "%s accepted", bad[i]);
+		TEST_ASSERT_NULL(mlx5v_sim_get("mlx5v_sim23"), "%s left a device", bad[i]);
+		TEST_ASSERT_NULL(hwsim_wire_port_find("mlx5v_sim23.1"), "%s left a port", bad[i]);
+	}
+	/* mac= sets the permanent MAC the vport reports. */
+	TEST_ASSERT_SUCCESS(rte_vdev_init("mlx5v_sim23", "class=none,mac=02:aa:bb:cc:dd:ee,"
+					  "wire=none"), "good devargs refused");
+	TEST_ASSERT_EQUAL(mlx5v_sim_link_get(mlx5v_sim_get("mlx5v_sim23")), 0,
+			  "wire=none is up");
+	TEST_ASSERT_EQUAL(mlx5v_sim_link_set(mlx5v_sim_get("mlx5v_sim23"), 1), -ENOTSUP,
+			  "a none wire plugged");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit("mlx5v_sim23"), "uninit");
+	return TEST_SUCCESS;
+}
+
+/* ---- TAP: the kernel as the peer, inside a network namespace the test makes ---- */
+
+/* An ARP request from our MAC for 10.9.0.1, asked by 10.9.0.2. */
+static uint32_t
+frame_arp_request(uint8_t *p, const uint8_t *mac)
+{
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)p;
+	struct rte_arp_hdr *arp = (struct rte_arp_hdr *)(eth + 1);
+
+	memset(p, 0, 60);
+	memset(eth->dst_addr.addr_bytes, 0xff, RTE_ETHER_ADDR_LEN);
+	memcpy(eth->src_addr.addr_bytes, mac, RTE_ETHER_ADDR_LEN);
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP);
+	arp->arp_hardware = rte_cpu_to_be_16(RTE_ARP_HRD_ETHER);
+	arp->arp_protocol = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	arp->arp_hlen = RTE_ETHER_ADDR_LEN;
+	arp->arp_plen = 4;
+	arp->arp_opcode = rte_cpu_to_be_16(RTE_ARP_OP_REQUEST);
+	memcpy(arp->arp_data.arp_sha.addr_bytes, mac, RTE_ETHER_ADDR_LEN);
+	arp->arp_data.arp_sip = rte_cpu_to_be_32(RTE_IPV4(10, 9, 0, 2));
+	arp->arp_data.arp_tip = rte_cpu_to_be_32(RTE_IPV4(10, 9, 0, 1));
+	return 60;
+}
+
+/* @return 1 if the CQE's frame is the kernel's ARP reply to us. */
+static int
+is_arp_reply(struct fx *f, const uint8_t *cqe)
+{
+	const uint8_t *p = rx_buf(f, cqe);
+	const struct rte_arp_hdr *arp = (const struct rte_arp_hdr *)(p + RTE_ETHER_HDR_LEN);
+
+	return cqe[CQE_OP_OWN] >> 4 == MLX5V_CQE_OPCODE_RESP_SEND &&
+	       be32(cqe + CQE_BYTE_CNT) >= RTE_ETHER_HDR_LEN + sizeof(*arp) &&
+	       be16(p + 12) == RTE_ETHER_TYPE_ARP &&
+	       rte_be_to_cpu_16(arp->arp_opcode) == RTE_ARP_OP_REPLY &&
+	       memcmp(p, f->mac, RTE_ETHER_ADDR_LEN) == 0 &&
+	       arp->arp_data.arp_sip == rte_cpu_to_be_32(RTE_IPV4(10, 9, 0, 1)) &&
+	       memcmp(arp->arp_data.arp_tha.addr_bytes, f->mac, RTE_ETHER_ADDR_LEN) == 0;
+}
+
+static int
+test_ethdp_tap_arp(void)
+{
+	struct fx *f = &fx_c;
+	char ifname[IF_NAMESIZE];
+	char ns[32];
+	char args[64];
+	uint8_t frame[64];
+	const uint8_t *cqe;
+	unsigned int tries;
+	int fd, ns_made = 0;
+	int ret = TEST_FAILED;
+
+	fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		printf("skipped: /dev/net/tun: %s\n", strerror(errno));
+		return TEST_SKIPPED;
+	}
+	close(fd);
+	if (ut_sh("command -v ip >/dev/null 2>&1") != 0) {
+		printf("skipped: no ip(8)\n");
+		return TEST_SKIPPED;
+	}
+	snprintf(ifname, sizeof(ifname), "m5d%d", (int)getpid() % 1000000);
+	snprintf(ns, sizeof(ns), "mlx5v_ethdp%d", (int)getpid());
+	snprintf(args, sizeof(args), "class=none,wire=tap:%s", ifname);
+	if (ut_sh("ip netns add %s >/dev/null 2>&1", ns) != 0) {
+		printf("skipped: cannot create a network namespace\n");
+		return TEST_SKIPPED;
+	}
+	ns_made = 1;
+	if (fx_up(f, "mlx5v_sim24", args) != 0) {
+		if (mlx5v_sim_get("mlx5v_sim24") == NULL) {
+			printf("skipped: cannot create the TAP %s\n", ifname);
+			ret = TEST_SKIPPED;
+		}
+		goto out;
+	}
+	/* The kernel end: in the namespace, 10.9.0.1/24, up. */
+	if (ut_sh("ip link set %s netns %s && ip -n %s addr add 10.9.0.1/24 dev %s && "
+	       "ip -n %s link set %s up", ifname, ns, ns, ifname, ns, ifname) != 0) {
+		printf("cannot set %s up in %s\n", ifname, ns);
+		goto out;
+	}
+	/* Out to the kernel, and its answer back in: an ARP request and the reply. */
+	for (tries = 0; tries < 20 && ret != TEST_SUCCESS; tries++) {
+		frame_arp_request(frame, f->mac);
+		if (send_ok(f, frame, 60, 0) != TEST_SUCCESS)
+			goto out;
+		while ((cqe = cq_wait(f, 1)) != NULL) {
+			int ok = is_arp_reply(f, cqe);
+
+			rq_post(f, be32(cqe + CQE_USER_INDEX) & 0xffffff, 1);
+			if (ok) {
+				ret = TEST_SUCCESS;
+				break;
+			}
+		}
+	}
+	if (ret != TEST_SUCCESS)
+		printf("no ARP reply from the kernel\n");
+out:
+	fx_down(f);
+	if (ns_made)
+		ut_sh("ip netns del %s >/dev/null 2>&1", ns);
+	if (if_nametoindex(ifname) != 0) {
+		printf("TAP %s left behind\n", ifname);
+		ut_sh("ip link del %s >/dev/null 2>&1", ifname);
+		ret = TEST_FAILED;
+	}
+	return ret;
+}
+
+static struct unit_test_suite mlx5v_sim_ethdp_suite = {
+	.suite_name = "mlx5v sim Ethernet data path",
+	.setup = testsuite_setup,
+	.teardown = testsuite_teardown,
+	.unit_test_cases = {
+		TEST_CASE(test_ethdp_loop),
+		TEST_CASE(test_ethdp_tx_csum),
+		TEST_CASE(test_ethdp_rss),
+		TEST_CASE(test_ethdp_mac_filter),
+		TEST_CASE(test_ethdp_mtu),
+		TEST_CASE(test_ethdp_out_of_buffer),
+		TEST_CASE(test_ethdp_lkey_errors),
+		TEST_CASE(test_ethdp_tx_err_knob),
+		TEST_CASE(test_ethdp_link),
+		TEST_CASE(test_ethdp_lso),
+		TEST_CASE(test_ethdp_vlan_strip),
+		TEST_CASE(test_ethdp_cq_armed),
+		TEST_CASE(test_ethdp_cq_overrun),
+		TEST_CASE(test_ethdp_pair),
+		TEST_CASE(test_ethdp_bad_devargs),
+		TEST_CASE(test_ethdp_tap_arp),
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_mlx5v_sim_ethdp(void)
+{
+	return unit_test_suite_runner(&mlx5v_sim_ethdp_suite);
+}
+
+REGISTER_TEST_COMMAND(mlx5v_sim_ethdp_autotest, test_mlx5v_sim_ethdp);
