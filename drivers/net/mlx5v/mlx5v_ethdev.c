@@ -8,6 +8,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include <ethdev_driver.h>
@@ -18,7 +19,9 @@
 #include <rte_ether.h>
 
 #include "mlx5v_class.h"
+#include "mlx5v_devx.h"
 #include "mlx5v_ethdev.h"
+#include "rte_pmd_mlx5v.h"
 
 RTE_LOG_REGISTER_DEFAULT(mlx5v_ethdev_logtype, NOTICE);
 
@@ -27,6 +30,25 @@ RTE_LOG_REGISTER_DEFAULT(mlx5v_ethdev_logtype, NOTICE);
  * process that probed it and must not be reached through dev_private.
  */
 static struct mlx5v_dev *mlx5v_ethdev_cores[RTE_MAX_ETHPORTS];
+/* The UAR of each started port, process-local for the same reason. */
+static struct rte_pmd_mlx5v_uar *mlx5v_ethdev_uars[RTE_MAX_ETHPORTS];
+
+/* DPDK's default RSS key (the 40-byte Toeplitz key of its testpmd and many PMDs). */
+static const uint8_t mlx5v_ethdev_rss_key[MLX5V_ETH_RSS_KEY_LEN] = {
+	0x2c, 0xc6, 0x81, 0xd1, 0x5b, 0xdb, 0xf4, 0xf7,
+	0xfc, 0xa2, 0x83, 0x19, 0xdb, 0x1a, 0x3e, 0x94,
+	0x6b, 0x9e, 0x38, 0xd9, 0x2c, 0x9c, 0x03, 0xd1,
+	0xad, 0x99, 0x44, 0xa7, 0xd9, 0x56, 0x3d, 0x59,
+	0x06, 0x3c, 0x25, 0xf3, 0xfc, 0x1f, 0xdc, 0x2a,
+};
+
+struct rte_pmd_mlx5v_uar *
+mlx5v_ethdev_uar(const struct rte_eth_dev *eth_dev)
+{
+	uint16_t port = eth_dev->data->port_id;
+
+	return port < RTE_MAX_ETHPORTS ? mlx5v_ethdev_uars[port] : NULL;
+}
 
 struct mlx5v_dev *
 mlx5v_ethdev_core(const struct rte_eth_dev *eth_dev)
@@ -62,6 +84,18 @@ core_live(const struct rte_eth_dev *eth_dev, int *ret)
 
 /* ---------------------------------------------------------------- configuration */
 
+/* Spread the RETA over the configured Rx queues. */
+static int
+reta_default(struct rte_eth_dev *eth_dev)
+{
+	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	unsigned int i;
+
+	for (i = 0; i < MLX5V_ETH_RETA_SIZE; i++)
+		priv->reta[i] = i % eth_dev->data->nb_rx_queues;
+	return 0;
+}
+
 static int
 mlx5v_ethdev_configure(struct rte_eth_dev *eth_dev)
 {
@@ -74,15 +108,21 @@ mlx5v_ethdev_configure(struct rte_eth_dev *eth_dev)
 			      MLX5V_ETH_MAX_QUEUES);
 		return -EINVAL;
 	}
-	return 0;
+	if (data->dev_conf.rx_adv_conf.rss_conf.rss_hf & ~MLX5V_ETH_RSS_HF) {
+		MLX5V_ETH_LOG(ERR, "port %u: RSS types 0x%" PRIx64 " not supported",
+			      data->port_id,
+			      data->dev_conf.rx_adv_conf.rss_conf.rss_hf & ~MLX5V_ETH_RSS_HF);
+		return -EINVAL;
+	}
+	return mlx5v_flow_rss_hash_update(eth_dev, &data->dev_conf.rx_adv_conf.rss_conf) ?:
+	       reta_default(eth_dev);
 }
 
 static int
 mlx5v_ethdev_infos_get(struct rte_eth_dev *eth_dev, struct rte_eth_dev_info *info)
 {
 	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
-	uint16_t ring_max = (uint16_t)RTE_MIN(UINT32_C(1) << priv->caps.log_max_wq_sz,
-					       UINT32_C(32768));
+	uint16_t ring_max = (uint16_t)MLX5V_ETH_RING_MAX(priv);
 
 	info->max_rx_queues = MLX5V_ETH_MAX_QUEUES;
 	info->max_tx_queues = MLX5V_ETH_MAX_QUEUES;
@@ -105,6 +145,9 @@ mlx5v_ethdev_infos_get(struct rte_eth_dev *eth_dev, struct rte_eth_dev_info *inf
 			   RTE_ETH_LINK_SPEED_40G | RTE_ETH_LINK_SPEED_50G |
 			   RTE_ETH_LINK_SPEED_100G;
 	info->dev_capa = 0;
+	info->hash_key_size = MLX5V_ETH_RSS_KEY_LEN;
+	info->reta_size = MLX5V_ETH_RETA_SIZE;
+	info->flow_type_rss_offloads = MLX5V_ETH_RSS_HF;
 	return 0;
 }
 
@@ -183,7 +226,7 @@ promisc_write(struct rte_eth_dev *eth_dev, int promisc, int allmulti)
 		return ret;
 	priv->promisc = promisc;
 	priv->allmulti = allmulti;
-	return 0;
+	return mlx5v_flow_sync(eth_dev);
 }
 
 static int
@@ -240,10 +283,27 @@ uc_list_write(struct rte_eth_dev *eth_dev, uint32_t index, const struct rte_ethe
 	return mlx5v_ethdev_cmd_vport_uc_list(dev, list, n);
 }
 
+/* After ethdev updated mac_addrs: the flow entries follow. */
+static int
+mac_flows_sync(struct rte_eth_dev *eth_dev, uint32_t index, const struct rte_ether_addr *addr)
+{
+	struct rte_ether_addr old = eth_dev->data->mac_addrs[index];
+	int ret;
+
+	/* The entries are rebuilt from mac_addrs, which ethdev writes after this callback. */
+	if (addr != NULL)
+		eth_dev->data->mac_addrs[index] = *addr;
+	else
+		memset(&eth_dev->data->mac_addrs[index], 0, sizeof(old));
+	ret = mlx5v_flow_sync(eth_dev);
+	eth_dev->data->mac_addrs[index] = old;
+	return ret;
+}
+
 static int
 mlx5v_ethdev_mac_addr_set(struct rte_eth_dev *eth_dev, struct rte_ether_addr *addr)
 {
-	return uc_list_write(eth_dev, 0, addr);
+	return uc_list_write(eth_dev, 0, addr) ?: mac_flows_sync(eth_dev, 0, addr);
 }
 
 static int
@@ -255,13 +315,13 @@ mlx5v_ethdev_mac_addr_add(struct rte_eth_dev *eth_dev, struct rte_ether_addr *ad
 			      eth_dev->data->port_id);
 		return -ENOTSUP;
 	}
-	return uc_list_write(eth_dev, index, addr);
+	return uc_list_write(eth_dev, index, addr) ?: mac_flows_sync(eth_dev, index, addr);
 }
 
 static void
 mlx5v_ethdev_mac_addr_remove(struct rte_eth_dev *eth_dev, uint32_t index)
 {
-	int ret = uc_list_write(eth_dev, index, NULL);
+	int ret = uc_list_write(eth_dev, index, NULL) ?: mac_flows_sync(eth_dev, index, NULL);
 
 	if (ret != 0)
 		MLX5V_ETH_LOG(ERR, "port %u: removing MAC %u failed: %s", eth_dev->data->port_id,
@@ -308,20 +368,158 @@ mlx5v_ethdev_fw_version_get(struct rte_eth_dev *eth_dev, char *fw_version, size_
 
 /* ---------------------------------------------------------------- lifecycle */
 
+/* Reverse of mlx5v_ethdev_start(): every object number 0 is one that was not made. */
+static void
+objs_destroy(struct rte_eth_dev *eth_dev)
+{
+	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	struct mlx5v_ethdev_objs *o = &priv->obj;
+	uint16_t port = eth_dev->data->port_id;
+	unsigned int i;
+
+	mlx5v_flow_destroy(eth_dev);
+	for (i = eth_dev->data->nb_tx_queues; i > 0; i--)
+		if (eth_dev->data->tx_queues[i - 1] != NULL)
+			mlx5v_txq_destroy(eth_dev, eth_dev->data->tx_queues[i - 1]);
+	for (i = eth_dev->data->nb_rx_queues; i > 0; i--)
+		if (eth_dev->data->rx_queues[i - 1] != NULL)
+			mlx5v_rxq_destroy(eth_dev, eth_dev->data->rx_queues[i - 1]);
+	if (mlx5v_ethdev_uars[port] != NULL)
+		rte_pmd_mlx5v_devx_free_uar(mlx5v_ethdev_uars[port]);
+	mlx5v_ethdev_uars[port] = NULL;
+	if (dev == NULL)
+		return;
+	if (o->qcnt != 0) {
+		mlx5v_stats_save(eth_dev);
+		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_QCNT, o->qcnt);
+	}
+	o->qcnt = 0;
+	if (o->tis != 0)
+		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_TIS, o->tis);
+	o->tis = 0;
+	if (o->td != 0)
+		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_TD, o->td);
+	o->td = 0;
+	if (o->pd != 0)
+		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_PD, o->pd);
+	o->pd = 0;
+}
+
+/*
+ * PD, TD, TIS, Q counter, UAR, the queues (CQ, RQ/SQ, RDY), then the steering
+ * (doc/guides/nics/mlx5v.rst "Objects"). A failure undoes everything made so far.
+ */
 static int
 mlx5v_ethdev_start(struct rte_eth_dev *eth_dev)
 {
-	RTE_SET_USED(eth_dev);
-	MLX5V_ETH_LOG(ERR, "port %u: start needs the queue objects (not built yet)",
-		      eth_dev->data->port_id);
-	return -ENOTSUP;
+	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_ethdev_objs *o = &priv->obj;
+	uint16_t port = eth_dev->data->port_id;
+	struct mlx5v_dev *dev;
+	unsigned int i;
+	int ret;
+
+	dev = core_live(eth_dev, &ret);
+	if (dev == NULL)
+		return ret;
+	for (i = 0; i < eth_dev->data->nb_rx_queues; i++)
+		if (eth_dev->data->rx_queues[i] == NULL)
+			goto no_queue;
+	for (i = 0; i < eth_dev->data->nb_tx_queues; i++)
+		if (eth_dev->data->tx_queues[i] == NULL)
+			goto no_queue;
+	ret = mlx5v_ethdev_cmd_alloc(dev, MLX5V_ETHDEV_OBJ_PD, &o->pd);
+	if (ret == 0)
+		ret = mlx5v_ethdev_cmd_alloc(dev, MLX5V_ETHDEV_OBJ_TD, &o->td);
+	if (ret == 0)
+		ret = mlx5v_ethdev_cmd_tis_create(dev, o->td, &o->tis);
+	if (ret == 0)
+		ret = mlx5v_ethdev_cmd_alloc(dev, MLX5V_ETHDEV_OBJ_QCNT, &o->qcnt);
+	if (ret != 0)
+		goto error;
+	mlx5v_ethdev_uars[port] = rte_pmd_mlx5v_devx_alloc_uar((struct rte_pmd_mlx5v_dev *)dev);
+	if (mlx5v_ethdev_uars[port] == NULL) {
+		ret = -(rte_errno != 0 ? rte_errno : ENOMEM);
+		goto error;
+	}
+	for (i = 0; i < eth_dev->data->nb_rx_queues && ret == 0; i++)
+		ret = mlx5v_rxq_create(eth_dev, eth_dev->data->rx_queues[i]);
+	for (i = 0; i < eth_dev->data->nb_tx_queues && ret == 0; i++)
+		ret = mlx5v_txq_create(eth_dev, eth_dev->data->tx_queues[i]);
+	if (ret == 0)
+		ret = mlx5v_flow_create(eth_dev);
+	if (ret != 0)
+		goto error;
+	for (i = 0; i < eth_dev->data->nb_rx_queues; i++)
+		eth_dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+	for (i = 0; i < eth_dev->data->nb_tx_queues; i++)
+		eth_dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+	eth_dev->rx_pkt_burst = mlx5v_rx_burst;
+	eth_dev->tx_pkt_burst = mlx5v_tx_burst;
+	mlx5v_ethdev_link_update(eth_dev, 0);
+	return 0;
+
+no_queue:
+	MLX5V_ETH_LOG(ERR, "port %u: a queue is not set up", port);
+	return -EINVAL;
+error:
+	MLX5V_ETH_LOG(ERR, "port %u: start failed: %s", port, strerror(-ret));
+	objs_destroy(eth_dev);
+	return ret;
 }
 
 static int
 mlx5v_ethdev_stop(struct rte_eth_dev *eth_dev)
 {
+	unsigned int i;
+
 	eth_dev->data->dev_started = 0;
+	/* The bursts receive and send nothing already; no lcore is inside them after stop. */
+	objs_destroy(eth_dev);
+	for (i = 0; i < eth_dev->data->nb_rx_queues; i++)
+		eth_dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	for (i = 0; i < eth_dev->data->nb_tx_queues; i++)
+		eth_dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
 	return 0;
+}
+
+static void
+queues_release(struct rte_eth_dev *eth_dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < eth_dev->data->nb_rx_queues; i++)
+		mlx5v_rxq_release(eth_dev, i);
+	for (i = 0; i < eth_dev->data->nb_tx_queues; i++)
+		mlx5v_txq_release(eth_dev, i);
+}
+
+static int
+mlx5v_ethdev_rx_queue_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
+			    unsigned int socket, const struct rte_eth_rxconf *conf,
+			    struct rte_mempool *mp)
+{
+	return mlx5v_rxq_setup(eth_dev, idx, nb_desc, socket, conf, mp);
+}
+
+static void
+mlx5v_ethdev_rx_queue_release(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	mlx5v_rxq_release(eth_dev, idx);
+}
+
+static int
+mlx5v_ethdev_tx_queue_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
+			    unsigned int socket, const struct rte_eth_txconf *conf)
+{
+	return mlx5v_txq_setup(eth_dev, idx, nb_desc, socket, conf);
+}
+
+static void
+mlx5v_ethdev_tx_queue_release(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	mlx5v_txq_release(eth_dev, idx);
 }
 
 /* Put the vport back as probe found it: no promiscuity, the permanent address only. */
@@ -362,6 +560,7 @@ mlx5v_ethdev_close(struct rte_eth_dev *eth_dev)
 		return 0;
 	if (eth_dev->data->dev_started)
 		mlx5v_ethdev_stop(eth_dev);
+	queues_release(eth_dev);
 	/* Best effort: a dead device cannot be reset, and close must still complete. */
 	if (vport_defaults(eth_dev) != 0)
 		MLX5V_ETH_LOG(NOTICE, "port %u: vport left as it was", port);
@@ -403,6 +602,24 @@ static const struct eth_dev_ops mlx5v_ethdev_ops = {
 	.mac_addr_remove = mlx5v_ethdev_mac_addr_remove,
 	.mtu_set = mlx5v_ethdev_mtu_set,
 	.fw_version_get = mlx5v_ethdev_fw_version_get,
+	.rx_queue_setup = mlx5v_ethdev_rx_queue_setup,
+	.rx_queue_release = mlx5v_ethdev_rx_queue_release,
+	.tx_queue_setup = mlx5v_ethdev_tx_queue_setup,
+	.tx_queue_release = mlx5v_ethdev_tx_queue_release,
+	.rxq_info_get = mlx5v_rxq_info_get,
+	.txq_info_get = mlx5v_txq_info_get,
+	.rx_burst_mode_get = mlx5v_rx_burst_mode_get,
+	.tx_burst_mode_get = mlx5v_tx_burst_mode_get,
+	.dev_supported_ptypes_get = mlx5v_rx_ptypes_get,
+	.stats_get = mlx5v_stats_get,
+	.stats_reset = mlx5v_stats_reset,
+	.xstats_get = mlx5v_xstats_get,
+	.xstats_get_names = mlx5v_xstats_get_names,
+	.xstats_reset = mlx5v_stats_reset,
+	.rss_hash_update = mlx5v_flow_rss_hash_update,
+	.rss_hash_conf_get = mlx5v_flow_rss_hash_conf_get,
+	.reta_update = mlx5v_flow_reta_update,
+	.reta_query = mlx5v_flow_reta_query,
 };
 
 /* ---------------------------------------------------------------- net class */
@@ -421,6 +638,11 @@ mlx5v_ethdev_probe(struct mlx5v_dev *dev, struct rte_device *edev, const char *d
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
 		MLX5V_ETH_LOG(ERR, "%s: secondary processes are not supported", name);
 		return -ENOTSUP;
+	}
+	/* The DEVX context (DMA windows, UARs, CQs of the queues); released at REMOVE. */
+	if (mlx5v_devx_dev_get(name) != dev) {
+		MLX5V_ETH_LOG(ERR, "%s: no DEVX context: %s", name, rte_strerror(rte_errno));
+		return -ENODEV;
 	}
 	ret = mlx5v_ethdev_cmd_caps(dev, &caps);
 	if (ret == 0)
@@ -449,6 +671,8 @@ mlx5v_ethdev_probe(struct mlx5v_dev *dev, struct rte_device *edev, const char *d
 	priv->caps = caps;
 	priv->promisc = v.promisc_all;
 	priv->allmulti = v.promisc_mc;
+	memcpy(priv->rss_key, mlx5v_ethdev_rss_key, sizeof(priv->rss_key));
+	priv->rss_hf = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP;
 	eth_dev->data->mac_addrs[0] = v.perm_mac;
 	eth_dev->data->mtu = RTE_MIN(v.hw_mtu, caps.max_hw_mtu) - MLX5V_ETH_HW_MTU_OVERHEAD;
 	eth_dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;

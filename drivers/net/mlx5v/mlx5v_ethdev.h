@@ -28,6 +28,9 @@ extern int mlx5v_ethdev_logtype;
 /** Bytes the vport/port MTU counts beyond the L3 MTU: Ethernet header, one VLAN tag, FCS. */
 #define MLX5V_ETH_HW_MTU_OVERHEAD (RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN + RTE_ETHER_CRC_LEN)
 
+/** Largest ring: what log_max_wq_sz allows, within a 16-bit descriptor count. */
+#define MLX5V_ETH_RING_MAX(priv) RTE_MIN(UINT32_C(1) << (priv)->caps.log_max_wq_sz, \
+					 UINT32_C(32768))
 /** Toeplitz key bytes of the TIR (prm/mlx5_eth §4.9). */
 #define MLX5V_ETH_RSS_KEY_LEN 40
 /** Entries of the RSS redirection table (the RQT lists an RQ per entry). */
@@ -93,6 +96,7 @@ struct mlx5v_txq {
 struct mlx5v_ethdev_objs {
 	uint32_t pd, td, tis, qcnt, rqt, tir, ft, fg_mac, fg_all;
 	uint32_t n_fte;                /**< entries 0..n_fte-1 of the table are set */
+	int fte_all;                   /**< the match-all entry (promiscuous) is set */
 	int root;                      /**< the table is the NIC RX root */
 };
 
