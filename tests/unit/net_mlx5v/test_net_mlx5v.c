@@ -304,6 +304,58 @@ test_net_mlx5v_rss_stats(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Every command of the start ladder failing once: start fails with the device's error and
+ * the objects made before the failing step are gone; the next start succeeds.
+ */
+static int
+test_net_mlx5v_start_fails_cleanly(void)
+{
+	static const struct {
+		uint16_t opcode;
+		const char *name;
+	} steps[] = {
+		{ MLX5V_CMD_OP_ALLOC_PD, "ALLOC_PD" },
+		{ MLX5V_CMD_OP_ALLOC_TRANSPORT_DOMAIN, "ALLOC_TRANSPORT_DOMAIN" },
+		{ MLX5V_CMD_OP_CREATE_TIS, "CREATE_TIS" },
+		{ MLX5V_CMD_OP_ALLOC_Q_COUNTER, "ALLOC_Q_COUNTER" },
+		{ MLX5V_CMD_OP_ALLOC_UAR, "ALLOC_UAR" },
+		{ MLX5V_CMD_OP_CREATE_CQ, "CREATE_CQ" },
+		{ MLX5V_CMD_OP_CREATE_RQ, "CREATE_RQ" },
+		{ MLX5V_CMD_OP_MODIFY_RQ, "MODIFY_RQ" },
+		{ MLX5V_CMD_OP_CREATE_SQ, "CREATE_SQ" },
+		{ MLX5V_CMD_OP_MODIFY_SQ, "MODIFY_SQ" },
+		{ MLX5V_CMD_OP_CREATE_RQT, "CREATE_RQT" },
+		{ MLX5V_CMD_OP_CREATE_TIR, "CREATE_TIR" },
+		{ MLX5V_CMD_OP_CREATE_FLOW_TABLE, "CREATE_FLOW_TABLE" },
+		{ MLX5V_CMD_OP_CREATE_FLOW_GROUP, "CREATE_FLOW_GROUP" },
+		{ MLX5V_CMD_OP_SET_FLOW_TABLE_ENTRY, "SET_FLOW_TABLE_ENTRY" },
+		{ MLX5V_CMD_OP_SET_FLOW_TABLE_ROOT, "SET_FLOW_TABLE_ROOT" },
+	};
+	unsigned int i, base;
+	int ret;
+
+	TEST_ASSERT_SUCCESS(port_up(2, 2, 128), "first start");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	base = live_port_objs();
+	for (i = 0; i < RTE_DIM(steps); i++) {
+		TEST_ASSERT_SUCCESS(mlx5v_sim_fail_next_cmd(g_sim, steps[i].opcode,
+							    MLX5V_CMD_STAT_BAD_PARAM_ERR, 0x5e),
+				    "arm %s", steps[i].name);
+		ret = rte_eth_dev_start(g_port);
+		/* BAD_PARAM is -EINVAL; the core's CQ keeps the DEVX contract (EREMOTEIO). */
+		TEST_ASSERT_EQUAL(ret, steps[i].opcode == MLX5V_CMD_OP_CREATE_CQ ? -EREMOTEIO :
+				  -EINVAL, "%s failing: start gave %d", steps[i].name, ret);
+		TEST_ASSERT_EQUAL(live_port_objs(), base, "%s failing: objects left",
+				  steps[i].name);
+		TEST_ASSERT_SUCCESS(rte_eth_dev_start(g_port), "start after %s", steps[i].name);
+		TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop after %s", steps[i].name);
+		TEST_ASSERT_EQUAL(live_port_objs(), base, "after %s: objects left",
+				  steps[i].name);
+	}
+	return TEST_SUCCESS;
+}
+
 /* Close leaves nothing in the device; detach and attach give the port back. */
 static int
 test_net_mlx5v_close_detach(void)
@@ -339,6 +391,7 @@ static struct unit_test_suite net_mlx5v_suite = {
 		TEST_CASE(test_net_mlx5v_rx_filters),
 		TEST_CASE(test_net_mlx5v_link),
 		TEST_CASE(test_net_mlx5v_rss_stats),
+		TEST_CASE(test_net_mlx5v_start_fails_cleanly),
 		TEST_CASE(test_net_mlx5v_close_detach),
 		TEST_CASES_END()
 	}
