@@ -82,6 +82,58 @@ core_live(const struct rte_eth_dev *eth_dev, int *ret)
 	return dev;
 }
 
+/* ---------------------------------------------------------------- rings */
+
+int
+mlx5v_ethdev_ring_alloc(struct rte_eth_dev *eth_dev, struct mlx5v_ring *r, const char *what,
+			uint16_t idx, uint16_t nb_desc, unsigned int log_stride, int socket)
+{
+	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (!rte_is_power_of_2(nb_desc) || nb_desc > MLX5V_ETH_RING_MAX(priv)) {
+		MLX5V_ETH_LOG(ERR, "port %u %s queue %u: %u descriptors, a power of two up to %u "
+			      "is required", eth_dev->data->port_id, what, idx, nb_desc,
+			      MLX5V_ETH_RING_MAX(priv));
+		return -EINVAL;
+	}
+	r->ring_len = RTE_ALIGN_CEIL((size_t)nb_desc << log_stride, MLX5V_ETH_RING_PAGE);
+	r->map_len = r->ring_len + MLX5V_ETH_RING_PAGE;
+	r->buf = rte_zmalloc_socket("mlx5v_ring", r->map_len, MLX5V_ETH_RING_PAGE, socket);
+	if (r->buf == NULL) {
+		ret = -ENOMEM;
+		goto error;
+	}
+	/* The DEVX API answers a positive errno (the rdma-core contract). */
+	ret = -rte_pmd_mlx5v_devx_dma_map((struct rte_pmd_mlx5v_dev *)dev, r->buf, r->map_len,
+					  &r->iova);
+	if (ret != 0)
+		goto error;
+	return 0;
+
+error:
+	MLX5V_ETH_LOG(ERR, "port %u %s queue %u: ring of %zu bytes: %s", eth_dev->data->port_id,
+		      what, idx, r->map_len, strerror(-ret));
+	rte_free(r->buf);
+	memset(r, 0, sizeof(*r));
+	return ret;
+}
+
+void
+mlx5v_ethdev_ring_free(struct rte_eth_dev *eth_dev, struct mlx5v_ring *r)
+{
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+
+	if (r->buf == NULL)
+		return;
+	if (dev != NULL)
+		rte_pmd_mlx5v_devx_dma_unmap((struct rte_pmd_mlx5v_dev *)dev, r->buf, r->map_len);
+	rte_free(r->buf);
+	memset(r, 0, sizeof(*r));
+}
+
 /* ---------------------------------------------------------------- configuration */
 
 /* Spread the RETA over the configured Rx queues. */

@@ -59,6 +59,17 @@ struct mlx5v_ethdev_vport {
 struct mlx5v_devx_cq;
 struct rte_pmd_mlx5v_uar;
 
+/** Page of the queue rings and their page lists (log_wq_pg_sz 0). */
+#define MLX5V_ETH_RING_PAGE 4096u
+
+/** A queue's ring on its socket, DMA-mapped: WQEs, then a page holding the doorbell record. */
+struct mlx5v_ring {
+	uint8_t *buf;
+	size_t ring_len;               /**< bytes of WQEs (a multiple of 4 KiB) */
+	size_t map_len;                /**< bytes allocated and mapped */
+	uint64_t iova;
+};
+
 /** An Rx queue: its ring and the objects made at start. */
 struct mlx5v_rxq {
 	uint16_t idx;
@@ -66,10 +77,7 @@ struct mlx5v_rxq {
 	int socket;
 	struct rte_mempool *mp;
 	struct rte_eth_dev *eth_dev;
-	uint8_t *ring;                 /**< nb_desc 16-byte WQEs, then the doorbell record */
-	size_t ring_len;               /**< bytes of the WQE ring (a multiple of 4 KiB) */
-	size_t map_len;                /**< bytes DMA-mapped */
-	uint64_t iova;
+	struct mlx5v_ring ring;        /**< nb_desc 16-byte WQEs */
 	struct mlx5v_devx_cq *cq;      /**< at start */
 	uint32_t rqn;                  /**< at start; 0 = none */
 	int ready;                     /**< RDY */
@@ -82,10 +90,7 @@ struct mlx5v_txq {
 	uint16_t nb_desc;
 	int socket;
 	struct rte_eth_dev *eth_dev;
-	uint8_t *ring;                 /**< nb_desc 64-byte WQEBBs, then the doorbell record */
-	size_t ring_len;
-	size_t map_len;
-	uint64_t iova;
+	struct mlx5v_ring ring;        /**< nb_desc 64-byte WQEBBs */
 	struct mlx5v_devx_cq *cq;
 	uint32_t sqn;
 	int ready;
@@ -124,6 +129,17 @@ struct mlx5v_dev *mlx5v_ethdev_core(const struct rte_eth_dev *eth_dev);
 
 /** UAR of the port in this process (NULL before start). */
 struct rte_pmd_mlx5v_uar *mlx5v_ethdev_uar(const struct rte_eth_dev *eth_dev);
+
+/**
+ * Check nb_desc (a power of two within the limit, else an error naming queue `what` idx),
+ * then allocate and DMA-map a ring of nb_desc << log_stride bytes on socket.
+ * @return 0 or -errno, nothing left behind.
+ */
+int mlx5v_ethdev_ring_alloc(struct rte_eth_dev *eth_dev, struct mlx5v_ring *r,
+			    const char *what, uint16_t idx, uint16_t nb_desc,
+			    unsigned int log_stride, int socket);
+/** Unmap and free a ring of mlx5v_ethdev_ring_alloc() (idempotent). */
+void mlx5v_ethdev_ring_free(struct rte_eth_dev *eth_dev, struct mlx5v_ring *r);
 
 /* ---- mlx5v_rxq.c / mlx5v_txq.c: queue setup, and their objects at start ---- */
 

@@ -406,7 +406,8 @@ wq_fill(uint8_t *wq, uint8_t *pas, const struct mlx5v_ethdev_wq_attr *a)
 	SET(wq, wq, log_wq_pg_sz, 0);  /* 4 KiB pages */
 	SET(wq, wq, log_wq_sz, a->log_wq_sz);
 	for (i = 0; i < a->npages; i++)
-		MLX5V_IFC_SET64(pas_entry, pas + 8 * i, addr, a->ring_iova + (uint64_t)i * 4096);
+		MLX5V_IFC_SET64(pas_entry, pas + 8 * i, addr,
+				a->ring_iova + (uint64_t)i * MLX5V_ETH_RING_PAGE);
 }
 
 static int

@@ -12,30 +12,19 @@
 #include "mlx5v_devx.h"
 #include "mlx5v_eq.h"
 #include "mlx5v_ethdev.h"
-#include "rte_pmd_mlx5v.h"
 
 /* Receive WQE stride: one 16-byte data segment (prm/mlx5_eth §5.2). */
 #define RXQ_LOG_STRIDE 4
-#define RING_PAGE 4096u
-
-static struct rte_pmd_mlx5v_dev *
-pdev(struct mlx5v_dev *dev)
-{
-	return (struct rte_pmd_mlx5v_dev *)dev;
-}
 
 void
 mlx5v_rxq_release(struct rte_eth_dev *eth_dev, uint16_t idx)
 {
 	struct mlx5v_rxq *rxq = eth_dev->data->rx_queues[idx];
-	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
 
 	if (rxq == NULL)
 		return;
 	mlx5v_rxq_destroy(eth_dev, rxq);
-	if (dev != NULL)
-		rte_pmd_mlx5v_devx_dma_unmap(pdev(dev), rxq->ring, rxq->map_len);
-	rte_free(rxq->ring);
+	mlx5v_ethdev_ring_free(eth_dev, &rxq->ring);
 	rte_free(rxq);
 	eth_dev->data->rx_queues[idx] = NULL;
 }
@@ -44,49 +33,30 @@ int
 mlx5v_rxq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 		unsigned int socket, const struct rte_eth_rxconf *conf, struct rte_mempool *mp)
 {
-	const struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
-	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
 	struct mlx5v_rxq *rxq;
 	int ret;
 
 	RTE_SET_USED(conf);
-	if (dev == NULL)
+	if (mlx5v_ethdev_core(eth_dev) == NULL)
 		return -ENODEV;
-	if (!rte_is_power_of_2(nb_desc) || nb_desc > MLX5V_ETH_RING_MAX(priv)) {
-		MLX5V_ETH_LOG(ERR, "port %u Rx queue %u: %u descriptors, a power of two up to %u "
-			      "is required", eth_dev->data->port_id, idx, nb_desc,
-			      MLX5V_ETH_RING_MAX(priv));
-		return -EINVAL;
-	}
 	if (eth_dev->data->rx_queues[idx] != NULL)
 		mlx5v_rxq_release(eth_dev, idx);
 	rxq = rte_zmalloc_socket("mlx5v_rxq", sizeof(*rxq), RTE_CACHE_LINE_SIZE, socket);
 	if (rxq == NULL)
 		return -ENOMEM;
+	ret = mlx5v_ethdev_ring_alloc(eth_dev, &rxq->ring, "Rx", idx, nb_desc, RXQ_LOG_STRIDE,
+				      socket);
+	if (ret != 0) {
+		rte_free(rxq);
+		return ret;
+	}
 	rxq->idx = idx;
 	rxq->nb_desc = nb_desc;
 	rxq->socket = socket;
 	rxq->mp = mp;
 	rxq->eth_dev = eth_dev;
-	rxq->ring_len = RTE_ALIGN_CEIL((size_t)nb_desc << RXQ_LOG_STRIDE, RING_PAGE);
-	rxq->map_len = rxq->ring_len + RING_PAGE;  /* then the doorbell record page */
-	rxq->ring = rte_zmalloc_socket("mlx5v_rxq_ring", rxq->map_len, RING_PAGE, socket);
-	if (rxq->ring == NULL) {
-		ret = -ENOMEM;
-		goto err_free;
-	}
-	ret = -rte_pmd_mlx5v_devx_dma_map(pdev(dev), rxq->ring, rxq->map_len, &rxq->iova);
-	if (ret != 0)
-		goto err_free;
 	eth_dev->data->rx_queues[idx] = rxq;
 	return 0;
-
-err_free:
-	MLX5V_ETH_LOG(ERR, "port %u Rx queue %u: ring of %zu bytes: %s", eth_dev->data->port_id,
-		      idx, rxq->map_len, strerror(-ret));
-	rte_free(rxq->ring);
-	rte_free(rxq);
-	return ret;
 }
 
 int
@@ -99,9 +69,9 @@ mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 		.tis_or_qcnt = priv->obj.qcnt,
 		.log_wq_sz = rte_log2_u32(rxq->nb_desc),
 		.log_stride = RXQ_LOG_STRIDE,
-		.dbr_iova = rxq->iova + rxq->ring_len,
-		.ring_iova = rxq->iova,
-		.npages = rxq->ring_len / RING_PAGE,
+		.dbr_iova = rxq->ring.iova + rxq->ring.ring_len,
+		.ring_iova = rxq->ring.iova,
+		.npages = rxq->ring.ring_len / MLX5V_ETH_RING_PAGE,
 	};
 	int ret;
 

@@ -12,30 +12,19 @@
 #include "mlx5v_devx.h"
 #include "mlx5v_eq.h"
 #include "mlx5v_ethdev.h"
-#include "rte_pmd_mlx5v.h"
 
 /* Send WQE basic block: 64 bytes (prm/mlx5_eth §5.1). */
 #define TXQ_LOG_STRIDE 6
-#define RING_PAGE 4096u
-
-static struct rte_pmd_mlx5v_dev *
-pdev(struct mlx5v_dev *dev)
-{
-	return (struct rte_pmd_mlx5v_dev *)dev;
-}
 
 void
 mlx5v_txq_release(struct rte_eth_dev *eth_dev, uint16_t idx)
 {
 	struct mlx5v_txq *txq = eth_dev->data->tx_queues[idx];
-	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
 
 	if (txq == NULL)
 		return;
 	mlx5v_txq_destroy(eth_dev, txq);
-	if (dev != NULL)
-		rte_pmd_mlx5v_devx_dma_unmap(pdev(dev), txq->ring, txq->map_len);
-	rte_free(txq->ring);
+	mlx5v_ethdev_ring_free(eth_dev, &txq->ring);
 	rte_free(txq);
 	eth_dev->data->tx_queues[idx] = NULL;
 }
@@ -44,48 +33,29 @@ int
 mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 		unsigned int socket, const struct rte_eth_txconf *conf)
 {
-	const struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
-	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
 	struct mlx5v_txq *txq;
 	int ret;
 
 	RTE_SET_USED(conf);
-	if (dev == NULL)
+	if (mlx5v_ethdev_core(eth_dev) == NULL)
 		return -ENODEV;
-	if (!rte_is_power_of_2(nb_desc) || nb_desc > MLX5V_ETH_RING_MAX(priv)) {
-		MLX5V_ETH_LOG(ERR, "port %u Tx queue %u: %u descriptors, a power of two up to %u "
-			      "is required", eth_dev->data->port_id, idx, nb_desc,
-			      MLX5V_ETH_RING_MAX(priv));
-		return -EINVAL;
-	}
 	if (eth_dev->data->tx_queues[idx] != NULL)
 		mlx5v_txq_release(eth_dev, idx);
 	txq = rte_zmalloc_socket("mlx5v_txq", sizeof(*txq), RTE_CACHE_LINE_SIZE, socket);
 	if (txq == NULL)
 		return -ENOMEM;
+	ret = mlx5v_ethdev_ring_alloc(eth_dev, &txq->ring, "Tx", idx, nb_desc, TXQ_LOG_STRIDE,
+				      socket);
+	if (ret != 0) {
+		rte_free(txq);
+		return ret;
+	}
 	txq->idx = idx;
 	txq->nb_desc = nb_desc;
 	txq->socket = socket;
 	txq->eth_dev = eth_dev;
-	txq->ring_len = RTE_ALIGN_CEIL((size_t)nb_desc << TXQ_LOG_STRIDE, RING_PAGE);
-	txq->map_len = txq->ring_len + RING_PAGE;  /* then the doorbell record page */
-	txq->ring = rte_zmalloc_socket("mlx5v_txq_ring", txq->map_len, RING_PAGE, socket);
-	if (txq->ring == NULL) {
-		ret = -ENOMEM;
-		goto err_free;
-	}
-	ret = -rte_pmd_mlx5v_devx_dma_map(pdev(dev), txq->ring, txq->map_len, &txq->iova);
-	if (ret != 0)
-		goto err_free;
 	eth_dev->data->tx_queues[idx] = txq;
 	return 0;
-
-err_free:
-	MLX5V_ETH_LOG(ERR, "port %u Tx queue %u: ring of %zu bytes: %s", eth_dev->data->port_id,
-		      idx, txq->map_len, strerror(-ret));
-	rte_free(txq->ring);
-	rte_free(txq);
-	return ret;
 }
 
 int
@@ -99,9 +69,9 @@ mlx5v_txq_create(struct rte_eth_dev *eth_dev, struct mlx5v_txq *txq)
 		.tis_or_qcnt = priv->obj.tis,
 		.log_wq_sz = rte_log2_u32(txq->nb_desc),
 		.log_stride = TXQ_LOG_STRIDE,
-		.dbr_iova = txq->iova + txq->ring_len,
-		.ring_iova = txq->iova,
-		.npages = txq->ring_len / RING_PAGE,
+		.dbr_iova = txq->ring.iova + txq->ring.ring_len,
+		.ring_iova = txq->ring.iova,
+		.npages = txq->ring.ring_len / MLX5V_ETH_RING_PAGE,
 	};
 	int ret;
 
