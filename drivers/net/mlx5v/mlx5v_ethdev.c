@@ -1,0 +1,795 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file The mlx5v Ethernet PMD: the "net" class driver of the mlx5v core. One ethdev per
+ * function, named after the EAL device; control operations go through mlx5v_ethdev_cmds.c.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include <ethdev_driver.h>
+#include <rte_common.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_ether.h>
+
+#include "mlx5v_class.h"
+#include "mlx5v_devx.h"
+#include "mlx5v_ethdev.h"
+#include "rte_pmd_mlx5v.h"
+
+RTE_LOG_REGISTER_DEFAULT(mlx5v_ethdev_logtype, NOTICE);
+
+/*
+ * The core device of each port, process-local: the mlx5v_dev lives in the memory of the
+ * process that probed it and must not be reached through dev_private.
+ */
+static struct mlx5v_dev *mlx5v_ethdev_cores[RTE_MAX_ETHPORTS];
+/* The UAR of each started port, process-local for the same reason. */
+static struct rte_pmd_mlx5v_uar *mlx5v_ethdev_uars[RTE_MAX_ETHPORTS];
+
+/* DPDK's default RSS key (the 40-byte Toeplitz key of its testpmd and many PMDs). */
+static const uint8_t mlx5v_ethdev_rss_key[MLX5V_ETH_RSS_KEY_LEN] = {
+	0x2c, 0xc6, 0x81, 0xd1, 0x5b, 0xdb, 0xf4, 0xf7,
+	0xfc, 0xa2, 0x83, 0x19, 0xdb, 0x1a, 0x3e, 0x94,
+	0x6b, 0x9e, 0x38, 0xd9, 0x2c, 0x9c, 0x03, 0xd1,
+	0xad, 0x99, 0x44, 0xa7, 0xd9, 0x56, 0x3d, 0x59,
+	0x06, 0x3c, 0x25, 0xf3, 0xfc, 0x1f, 0xdc, 0x2a,
+};
+
+struct rte_pmd_mlx5v_uar *
+mlx5v_ethdev_uar(const struct rte_eth_dev *eth_dev)
+{
+	uint16_t port = eth_dev->data->port_id;
+
+	return port < RTE_MAX_ETHPORTS ? mlx5v_ethdev_uars[port] : NULL;
+}
+
+struct mlx5v_dev *
+mlx5v_ethdev_core(const struct rte_eth_dev *eth_dev)
+{
+	uint16_t port = eth_dev->data->port_id;
+
+	return port < RTE_MAX_ETHPORTS ? mlx5v_ethdev_cores[port] : NULL;
+}
+
+static struct mlx5v_ethdev_priv *
+priv_of(const struct rte_eth_dev *eth_dev)
+{
+	return eth_dev->data->dev_private;
+}
+
+/* The core device of a port that may take commands. @return it, or NULL (*ret = -errno). */
+static struct mlx5v_dev *
+core_live(const struct rte_eth_dev *eth_dev, int *ret)
+{
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+
+	if (dev == NULL) {
+		*ret = -ENODEV;
+		return NULL;
+	}
+	if (priv_of(eth_dev)->dead || mlx5v_dev_is_dead(dev)) {
+		*ret = -ENOLINK;
+		return NULL;
+	}
+	*ret = 0;
+	return dev;
+}
+
+/* ---------------------------------------------------------------- rings */
+
+int
+mlx5v_ethdev_ring_alloc(struct rte_eth_dev *eth_dev, struct mlx5v_ring *r, const char *what,
+			uint16_t idx, uint16_t nb_desc, unsigned int log_stride, int socket)
+{
+	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (!rte_is_power_of_2(nb_desc) || nb_desc > MLX5V_ETH_RING_MAX(priv)) {
+		MLX5V_ETH_LOG(ERR, "port %u %s queue %u: %u descriptors, a power of two up to %u "
+			      "is required", eth_dev->data->port_id, what, idx, nb_desc,
+			      MLX5V_ETH_RING_MAX(priv));
+		return -EINVAL;
+	}
+	r->ring_len = RTE_ALIGN_CEIL((size_t)nb_desc << log_stride, MLX5V_ETH_RING_PAGE);
+	r->map_len = r->ring_len + MLX5V_ETH_RING_PAGE;
+	r->buf = rte_zmalloc_socket("mlx5v_ring", r->map_len, MLX5V_ETH_RING_PAGE, socket);
+	if (r->buf == NULL) {
+		ret = -ENOMEM;
+		goto error;
+	}
+	/* The DEVX API answers a positive errno (the rdma-core contract). */
+	ret = -rte_pmd_mlx5v_devx_dma_map((struct rte_pmd_mlx5v_dev *)dev, r->buf, r->map_len,
+					  &r->iova);
+	if (ret != 0)
+		goto error;
+	return 0;
+
+error:
+	MLX5V_ETH_LOG(ERR, "port %u %s queue %u: ring of %zu bytes: %s", eth_dev->data->port_id,
+		      what, idx, r->map_len, strerror(-ret));
+	rte_free(r->buf);
+	memset(r, 0, sizeof(*r));
+	return ret;
+}
+
+void
+mlx5v_ethdev_ring_free(struct rte_eth_dev *eth_dev, struct mlx5v_ring *r)
+{
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+
+	if (r->buf == NULL)
+		return;
+	if (dev != NULL)
+		rte_pmd_mlx5v_devx_dma_unmap((struct rte_pmd_mlx5v_dev *)dev, r->buf, r->map_len);
+	rte_free(r->buf);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---------------------------------------------------------------- configuration */
+
+/* Spread the RETA over the configured Rx queues. */
+static int
+reta_default(struct rte_eth_dev *eth_dev)
+{
+	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	unsigned int i;
+
+	for (i = 0; i < MLX5V_ETH_RETA_SIZE; i++)
+		priv->reta[i] = i % eth_dev->data->nb_rx_queues;
+	return 0;
+}
+
+static int
+mlx5v_ethdev_configure(struct rte_eth_dev *eth_dev)
+{
+	struct rte_eth_dev_data *data = eth_dev->data;
+
+	if (data->nb_rx_queues < 1 || data->nb_rx_queues > MLX5V_ETH_MAX_QUEUES ||
+	    data->nb_tx_queues < 1 || data->nb_tx_queues > MLX5V_ETH_MAX_QUEUES) {
+		MLX5V_ETH_LOG(ERR, "port %u: %u Rx / %u Tx queues requested, 1..%u supported",
+			      data->port_id, data->nb_rx_queues, data->nb_tx_queues,
+			      MLX5V_ETH_MAX_QUEUES);
+		return -EINVAL;
+	}
+	if (data->dev_conf.rx_adv_conf.rss_conf.rss_hf & ~MLX5V_ETH_RSS_HF) {
+		MLX5V_ETH_LOG(ERR, "port %u: RSS types 0x%" PRIx64 " not supported",
+			      data->port_id,
+			      data->dev_conf.rx_adv_conf.rss_conf.rss_hf & ~MLX5V_ETH_RSS_HF);
+		return -EINVAL;
+	}
+	return mlx5v_flow_rss_hash_update(eth_dev, &data->dev_conf.rx_adv_conf.rss_conf) ?:
+	       reta_default(eth_dev);
+}
+
+static int
+mlx5v_ethdev_infos_get(struct rte_eth_dev *eth_dev, struct rte_eth_dev_info *info)
+{
+	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	uint16_t ring_max = (uint16_t)MLX5V_ETH_RING_MAX(priv);
+
+	info->max_rx_queues = MLX5V_ETH_MAX_QUEUES;
+	info->max_tx_queues = MLX5V_ETH_MAX_QUEUES;
+	info->min_rx_bufsize = 32;
+	info->max_rx_pktlen = priv->caps.max_hw_mtu - RTE_ETHER_CRC_LEN;
+	info->min_mtu = RTE_ETHER_MIN_MTU;
+	info->max_mtu = priv->caps.max_hw_mtu - MLX5V_ETH_HW_MTU_OVERHEAD;
+	info->max_mac_addrs = RTE_MIN(UINT32_C(1) << priv->caps.log_max_uc_list,
+				      (uint32_t)MLX5V_ETH_MAX_MAC);
+	/* No Rx/Tx offload yet: the data path does not exist (doc/guides/nics/mlx5v.rst). */
+	info->rx_offload_capa = 0;
+	info->tx_offload_capa = 0;
+	info->rx_desc_lim = (struct rte_eth_desc_lim){
+		.nb_max = ring_max, .nb_min = 1, .nb_align = 1,
+	};
+	info->tx_desc_lim = info->rx_desc_lim;
+	info->default_rxportconf.ring_size = 256;
+	info->default_txportconf.ring_size = 256;
+	info->speed_capa = RTE_ETH_LINK_SPEED_10G | RTE_ETH_LINK_SPEED_25G |
+			   RTE_ETH_LINK_SPEED_40G | RTE_ETH_LINK_SPEED_50G |
+			   RTE_ETH_LINK_SPEED_100G;
+	info->dev_capa = 0;
+	info->hash_key_size = MLX5V_ETH_RSS_KEY_LEN;
+	info->reta_size = MLX5V_ETH_RETA_SIZE;
+	info->flow_type_rss_offloads = MLX5V_ETH_RSS_HF;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- link */
+
+static int
+mlx5v_ethdev_link_update(struct rte_eth_dev *eth_dev, int wait_to_complete)
+{
+	struct rte_eth_link link = {
+		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
+		.link_autoneg = RTE_ETH_LINK_AUTONEG,
+	};
+	struct mlx5v_dev *dev;
+	int admin, oper, ret;
+	uint32_t mbps = 0;
+
+	RTE_SET_USED(wait_to_complete);
+	dev = core_live(eth_dev, &ret);
+	if (dev == NULL)
+		return rte_eth_linkstatus_set(eth_dev, &link);
+	ret = mlx5v_ethdev_cmd_paos_get(dev, &admin, &oper);
+	if (ret == 0 && oper)
+		ret = mlx5v_ethdev_cmd_ptys_speed(dev, &mbps);
+	if (ret != 0) {
+		MLX5V_ETH_LOG(ERR, "port %u: link query failed: %s", eth_dev->data->port_id,
+			      strerror(-ret));
+		return ret;
+	}
+	link.link_status = oper ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN;
+	link.link_speed = oper ? mbps : RTE_ETH_SPEED_NUM_NONE;
+	return rte_eth_linkstatus_set(eth_dev, &link);
+}
+
+static int
+link_admin(struct rte_eth_dev *eth_dev, int up)
+{
+	struct mlx5v_dev *dev;
+	int ret;
+
+	dev = core_live(eth_dev, &ret);
+	if (dev == NULL)
+		return ret;
+	ret = mlx5v_ethdev_cmd_paos_set(dev, up);
+	if (ret != 0)
+		return ret;
+	mlx5v_ethdev_link_update(eth_dev, 0);
+	return 0;
+}
+
+static int
+mlx5v_ethdev_set_link_up(struct rte_eth_dev *eth_dev)
+{
+	return link_admin(eth_dev, 1);
+}
+
+static int
+mlx5v_ethdev_set_link_down(struct rte_eth_dev *eth_dev)
+{
+	return link_admin(eth_dev, 0);
+}
+
+/* ---------------------------------------------------------------- Rx filters */
+
+static int
+promisc_write(struct rte_eth_dev *eth_dev, int promisc, int allmulti)
+{
+	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_dev *dev;
+	int ret;
+
+	dev = core_live(eth_dev, &ret);
+	if (dev == NULL)
+		return ret;
+	ret = mlx5v_ethdev_cmd_vport_promisc(dev, promisc, allmulti);
+	if (ret != 0)
+		return ret;
+	priv->promisc = promisc;
+	priv->allmulti = allmulti;
+	return mlx5v_flow_sync(eth_dev);
+}
+
+static int
+mlx5v_ethdev_promiscuous_enable(struct rte_eth_dev *eth_dev)
+{
+	return promisc_write(eth_dev, 1, priv_of(eth_dev)->allmulti);
+}
+
+static int
+mlx5v_ethdev_promiscuous_disable(struct rte_eth_dev *eth_dev)
+{
+	return promisc_write(eth_dev, 0, priv_of(eth_dev)->allmulti);
+}
+
+static int
+mlx5v_ethdev_allmulticast_enable(struct rte_eth_dev *eth_dev)
+{
+	return promisc_write(eth_dev, priv_of(eth_dev)->promisc, 1);
+}
+
+static int
+mlx5v_ethdev_allmulticast_disable(struct rte_eth_dev *eth_dev)
+{
+	return promisc_write(eth_dev, priv_of(eth_dev)->promisc, 0);
+}
+
+/*
+ * Write the vport UC list: every non-zero address of mac_addrs, with slot `index` replaced
+ * by `addr` (NULL: left out). ethdev updates mac_addrs itself after the callback succeeds.
+ */
+static int
+uc_list_write(struct rte_eth_dev *eth_dev, uint32_t index, const struct rte_ether_addr *addr)
+{
+	struct rte_ether_addr list[MLX5V_ETH_MAX_MAC];
+	const struct rte_eth_dev_data *data = eth_dev->data;
+	struct rte_eth_dev_info info;
+	struct mlx5v_dev *dev;
+	unsigned int i, n = 0;
+	int ret;
+
+	dev = core_live(eth_dev, &ret);
+	if (dev == NULL)
+		return ret;
+	mlx5v_ethdev_infos_get(eth_dev, &info);
+	if (index >= info.max_mac_addrs)
+		return -EINVAL;
+	for (i = 0; i < info.max_mac_addrs; i++) {
+		const struct rte_ether_addr *a = i == index ? addr : &data->mac_addrs[i];
+
+		if (a == NULL || rte_is_zero_ether_addr(a))
+			continue;
+		list[n++] = *a;
+	}
+	return mlx5v_ethdev_cmd_vport_uc_list(dev, list, n);
+}
+
+/* After ethdev updated mac_addrs: the flow entries follow. */
+static int
+mac_flows_sync(struct rte_eth_dev *eth_dev, uint32_t index, const struct rte_ether_addr *addr)
+{
+	struct rte_ether_addr old = eth_dev->data->mac_addrs[index];
+	int ret;
+
+	/* The entries are rebuilt from mac_addrs, which ethdev writes after this callback. */
+	if (addr != NULL)
+		eth_dev->data->mac_addrs[index] = *addr;
+	else
+		memset(&eth_dev->data->mac_addrs[index], 0, sizeof(old));
+	ret = mlx5v_flow_sync(eth_dev);
+	eth_dev->data->mac_addrs[index] = old;
+	return ret;
+}
+
+static int
+mlx5v_ethdev_mac_addr_set(struct rte_eth_dev *eth_dev, struct rte_ether_addr *addr)
+{
+	return uc_list_write(eth_dev, 0, addr) ?: mac_flows_sync(eth_dev, 0, addr);
+}
+
+static int
+mlx5v_ethdev_mac_addr_add(struct rte_eth_dev *eth_dev, struct rte_ether_addr *addr,
+			  uint32_t index, uint32_t vmdq)
+{
+	if (vmdq != 0) {
+		MLX5V_ETH_LOG(ERR, "port %u: VMDq pools are not supported",
+			      eth_dev->data->port_id);
+		return -ENOTSUP;
+	}
+	return uc_list_write(eth_dev, index, addr) ?: mac_flows_sync(eth_dev, index, addr);
+}
+
+static void
+mlx5v_ethdev_mac_addr_remove(struct rte_eth_dev *eth_dev, uint32_t index)
+{
+	int ret = uc_list_write(eth_dev, index, NULL) ?: mac_flows_sync(eth_dev, index, NULL);
+
+	if (ret != 0)
+		MLX5V_ETH_LOG(ERR, "port %u: removing MAC %u failed: %s", eth_dev->data->port_id,
+			      index, strerror(-ret));
+}
+
+static int
+mlx5v_ethdev_mtu_set(struct rte_eth_dev *eth_dev, uint16_t mtu)
+{
+	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	uint32_t hw_mtu = (uint32_t)mtu + MLX5V_ETH_HW_MTU_OVERHEAD;
+	struct mlx5v_dev *dev;
+	int ret;
+
+	if (hw_mtu > priv->caps.max_hw_mtu || mtu < RTE_ETHER_MIN_MTU) {
+		MLX5V_ETH_LOG(ERR, "port %u: MTU %u outside %u..%u", eth_dev->data->port_id, mtu,
+			      RTE_ETHER_MIN_MTU,
+			      priv->caps.max_hw_mtu - MLX5V_ETH_HW_MTU_OVERHEAD);
+		return -EINVAL;
+	}
+	dev = core_live(eth_dev, &ret);
+	if (dev == NULL)
+		return ret;
+	/* The port (PMTU) bounds what the wire carries, the vport MTU what the function gets. */
+	ret = mlx5v_ethdev_cmd_pmtu_set(dev, hw_mtu);
+	if (ret == 0)
+		ret = mlx5v_ethdev_cmd_vport_mtu(dev, hw_mtu);
+	return ret;
+}
+
+static int
+mlx5v_ethdev_fw_version_get(struct rte_eth_dev *eth_dev, char *fw_version, size_t fw_size)
+{
+	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	int n;
+
+	/* The init segment's fw_rev: minor in the high half, major in the low half. */
+	n = snprintf(fw_version, fw_size, "%u.%u", priv->caps.fw_rev & 0xffff,
+		     priv->caps.fw_rev >> 16);
+	if (n < 0)
+		return -EINVAL;
+	return (size_t)n < fw_size ? 0 : n + 1;
+}
+
+/* ---------------------------------------------------------------- lifecycle */
+
+/* Reverse of mlx5v_ethdev_start(): every object number 0 is one that was not made. */
+static void
+objs_destroy(struct rte_eth_dev *eth_dev)
+{
+	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	struct mlx5v_ethdev_objs *o = &priv->obj;
+	uint16_t port = eth_dev->data->port_id;
+	unsigned int i;
+
+	mlx5v_flow_destroy(eth_dev);
+	for (i = eth_dev->data->nb_tx_queues; i > 0; i--)
+		if (eth_dev->data->tx_queues[i - 1] != NULL)
+			mlx5v_txq_destroy(eth_dev, eth_dev->data->tx_queues[i - 1]);
+	for (i = eth_dev->data->nb_rx_queues; i > 0; i--)
+		if (eth_dev->data->rx_queues[i - 1] != NULL)
+			mlx5v_rxq_destroy(eth_dev, eth_dev->data->rx_queues[i - 1]);
+	if (mlx5v_ethdev_uars[port] != NULL)
+		rte_pmd_mlx5v_devx_free_uar(mlx5v_ethdev_uars[port]);
+	mlx5v_ethdev_uars[port] = NULL;
+	if (dev == NULL)
+		return;
+	if (o->qcnt != 0) {
+		mlx5v_stats_save(eth_dev);
+		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_QCNT, o->qcnt);
+	}
+	o->qcnt = 0;
+	if (o->tis != 0)
+		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_TIS, o->tis);
+	o->tis = 0;
+	if (o->td != 0)
+		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_TD, o->td);
+	o->td = 0;
+	if (o->pd != 0)
+		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_PD, o->pd);
+	o->pd = 0;
+}
+
+/*
+ * PD, TD, TIS, Q counter, UAR, the queues (CQ, RQ/SQ, RDY), then the steering
+ * (doc/guides/nics/mlx5v.rst "Objects"). A failure undoes everything made so far.
+ */
+static int
+mlx5v_ethdev_start(struct rte_eth_dev *eth_dev)
+{
+	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_ethdev_objs *o = &priv->obj;
+	uint16_t port = eth_dev->data->port_id;
+	struct mlx5v_dev *dev;
+	unsigned int i;
+	int ret;
+
+	dev = core_live(eth_dev, &ret);
+	if (dev == NULL)
+		return ret;
+	for (i = 0; i < eth_dev->data->nb_rx_queues; i++)
+		if (eth_dev->data->rx_queues[i] == NULL)
+			goto no_queue;
+	for (i = 0; i < eth_dev->data->nb_tx_queues; i++)
+		if (eth_dev->data->tx_queues[i] == NULL)
+			goto no_queue;
+	ret = mlx5v_ethdev_cmd_alloc(dev, MLX5V_ETHDEV_OBJ_PD, &o->pd);
+	if (ret == 0)
+		ret = mlx5v_ethdev_cmd_alloc(dev, MLX5V_ETHDEV_OBJ_TD, &o->td);
+	if (ret == 0)
+		ret = mlx5v_ethdev_cmd_tis_create(dev, o->td, &o->tis);
+	if (ret == 0)
+		ret = mlx5v_ethdev_cmd_alloc(dev, MLX5V_ETHDEV_OBJ_QCNT, &o->qcnt);
+	if (ret != 0)
+		goto error;
+	mlx5v_ethdev_uars[port] = rte_pmd_mlx5v_devx_alloc_uar((struct rte_pmd_mlx5v_dev *)dev);
+	if (mlx5v_ethdev_uars[port] == NULL) {
+		ret = -(rte_errno != 0 ? rte_errno : ENOMEM);
+		goto error;
+	}
+	for (i = 0; i < eth_dev->data->nb_rx_queues && ret == 0; i++)
+		ret = mlx5v_rxq_create(eth_dev, eth_dev->data->rx_queues[i]);
+	for (i = 0; i < eth_dev->data->nb_tx_queues && ret == 0; i++)
+		ret = mlx5v_txq_create(eth_dev, eth_dev->data->tx_queues[i]);
+	if (ret == 0)
+		ret = mlx5v_flow_create(eth_dev);
+	if (ret != 0)
+		goto error;
+	for (i = 0; i < eth_dev->data->nb_rx_queues; i++)
+		eth_dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+	for (i = 0; i < eth_dev->data->nb_tx_queues; i++)
+		eth_dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+	eth_dev->rx_pkt_burst = mlx5v_rx_burst;
+	eth_dev->tx_pkt_burst = mlx5v_tx_burst;
+	mlx5v_ethdev_link_update(eth_dev, 0);
+	return 0;
+
+no_queue:
+	MLX5V_ETH_LOG(ERR, "port %u: a queue is not set up", port);
+	return -EINVAL;
+error:
+	MLX5V_ETH_LOG(ERR, "port %u: start failed: %s", port, strerror(-ret));
+	objs_destroy(eth_dev);
+	return ret;
+}
+
+static int
+mlx5v_ethdev_stop(struct rte_eth_dev *eth_dev)
+{
+	unsigned int i;
+
+	eth_dev->data->dev_started = 0;
+	/* The bursts receive and send nothing already; no lcore is inside them after stop. */
+	objs_destroy(eth_dev);
+	for (i = 0; i < eth_dev->data->nb_rx_queues; i++)
+		eth_dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	for (i = 0; i < eth_dev->data->nb_tx_queues; i++)
+		eth_dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	return 0;
+}
+
+static void
+queues_release(struct rte_eth_dev *eth_dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < eth_dev->data->nb_rx_queues; i++)
+		mlx5v_rxq_release(eth_dev, i);
+	for (i = 0; i < eth_dev->data->nb_tx_queues; i++)
+		mlx5v_txq_release(eth_dev, i);
+}
+
+static int
+mlx5v_ethdev_rx_queue_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
+			    unsigned int socket, const struct rte_eth_rxconf *conf,
+			    struct rte_mempool *mp)
+{
+	return mlx5v_rxq_setup(eth_dev, idx, nb_desc, socket, conf, mp);
+}
+
+static void
+mlx5v_ethdev_rx_queue_release(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	mlx5v_rxq_release(eth_dev, idx);
+}
+
+static int
+mlx5v_ethdev_tx_queue_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
+			    unsigned int socket, const struct rte_eth_txconf *conf)
+{
+	return mlx5v_txq_setup(eth_dev, idx, nb_desc, socket, conf);
+}
+
+static void
+mlx5v_ethdev_tx_queue_release(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	mlx5v_txq_release(eth_dev, idx);
+}
+
+/* Put the vport back as probe found it: no promiscuity, the permanent address only. */
+static int
+vport_defaults(struct rte_eth_dev *eth_dev)
+{
+	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_ethdev_vport v;
+	struct mlx5v_dev *dev;
+	int ret;
+
+	dev = core_live(eth_dev, &ret);
+	if (dev == NULL)
+		return ret;
+	ret = mlx5v_ethdev_cmd_vport_query(dev, &v);
+	if (ret == 0)
+		ret = mlx5v_ethdev_cmd_vport_promisc(dev, 0, 0);
+	if (ret == 0)
+		ret = mlx5v_ethdev_cmd_vport_uc_list(dev, &v.perm_mac, 1);
+	if (ret != 0)
+		return ret;
+	priv->promisc = 0;
+	priv->allmulti = 0;
+	if (eth_dev->data->mac_addrs != NULL) {
+		memset(eth_dev->data->mac_addrs, 0,
+		       sizeof(struct rte_ether_addr) * MLX5V_ETH_MAX_MAC);
+		eth_dev->data->mac_addrs[0] = v.perm_mac;
+	}
+	return 0;
+}
+
+static int
+mlx5v_ethdev_close(struct rte_eth_dev *eth_dev)
+{
+	uint16_t port = eth_dev->data->port_id;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
+	if (eth_dev->data->dev_started)
+		mlx5v_ethdev_stop(eth_dev);
+	queues_release(eth_dev);
+	/* Best effort: a dead device cannot be reset, and close must still complete. */
+	if (vport_defaults(eth_dev) != 0)
+		MLX5V_ETH_LOG(NOTICE, "port %u: vport left as it was", port);
+	if (port < RTE_MAX_ETHPORTS)
+		mlx5v_ethdev_cores[port] = NULL;
+	return 0;
+}
+
+static int
+mlx5v_ethdev_reset(struct rte_eth_dev *eth_dev)
+{
+	int ret;
+
+	if (eth_dev->data->dev_started)
+		mlx5v_ethdev_stop(eth_dev);
+	ret = vport_defaults(eth_dev);
+	if (ret != 0)
+		MLX5V_ETH_LOG(ERR, "port %u: reset failed: %s", eth_dev->data->port_id,
+			      strerror(-ret));
+	return ret;
+}
+
+static const struct eth_dev_ops mlx5v_ethdev_ops = {
+	.dev_configure = mlx5v_ethdev_configure,
+	.dev_start = mlx5v_ethdev_start,
+	.dev_stop = mlx5v_ethdev_stop,
+	.dev_close = mlx5v_ethdev_close,
+	.dev_reset = mlx5v_ethdev_reset,
+	.dev_set_link_up = mlx5v_ethdev_set_link_up,
+	.dev_set_link_down = mlx5v_ethdev_set_link_down,
+	.dev_infos_get = mlx5v_ethdev_infos_get,
+	.link_update = mlx5v_ethdev_link_update,
+	.promiscuous_enable = mlx5v_ethdev_promiscuous_enable,
+	.promiscuous_disable = mlx5v_ethdev_promiscuous_disable,
+	.allmulticast_enable = mlx5v_ethdev_allmulticast_enable,
+	.allmulticast_disable = mlx5v_ethdev_allmulticast_disable,
+	.mac_addr_set = mlx5v_ethdev_mac_addr_set,
+	.mac_addr_add = mlx5v_ethdev_mac_addr_add,
+	.mac_addr_remove = mlx5v_ethdev_mac_addr_remove,
+	.mtu_set = mlx5v_ethdev_mtu_set,
+	.fw_version_get = mlx5v_ethdev_fw_version_get,
+	.rx_queue_setup = mlx5v_ethdev_rx_queue_setup,
+	.rx_queue_release = mlx5v_ethdev_rx_queue_release,
+	.tx_queue_setup = mlx5v_ethdev_tx_queue_setup,
+	.tx_queue_release = mlx5v_ethdev_tx_queue_release,
+	.rxq_info_get = mlx5v_rxq_info_get,
+	.txq_info_get = mlx5v_txq_info_get,
+	.rx_burst_mode_get = mlx5v_rx_burst_mode_get,
+	.tx_burst_mode_get = mlx5v_tx_burst_mode_get,
+	.dev_supported_ptypes_get = mlx5v_rx_ptypes_get,
+	.stats_get = mlx5v_stats_get,
+	.stats_reset = mlx5v_stats_reset,
+	.xstats_get = mlx5v_xstats_get,
+	.xstats_get_names = mlx5v_xstats_get_names,
+	.xstats_reset = mlx5v_stats_reset,
+	.rss_hash_update = mlx5v_flow_rss_hash_update,
+	.rss_hash_conf_get = mlx5v_flow_rss_hash_conf_get,
+	.reta_update = mlx5v_flow_reta_update,
+	.reta_query = mlx5v_flow_reta_query,
+};
+
+/* ---------------------------------------------------------------- net class */
+
+static int
+mlx5v_ethdev_probe(struct mlx5v_dev *dev, struct rte_device *edev, const char *devargs)
+{
+	const char *name = rte_dev_name(edev);
+	struct mlx5v_ethdev_priv *priv;
+	struct mlx5v_ethdev_vport v;
+	struct mlx5v_ethdev_caps caps;
+	struct rte_eth_dev *eth_dev;
+	int ret;
+
+	RTE_SET_USED(devargs);
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		MLX5V_ETH_LOG(ERR, "%s: secondary processes are not supported", name);
+		return -ENOTSUP;
+	}
+	/* The DEVX context (DMA windows, UARs, CQs of the queues); released at REMOVE. */
+	if (mlx5v_devx_dev_get(name) != dev) {
+		MLX5V_ETH_LOG(ERR, "%s: no DEVX context: %s", name, rte_strerror(rte_errno));
+		return -ENODEV;
+	}
+	ret = mlx5v_ethdev_cmd_caps(dev, &caps);
+	if (ret == 0)
+		ret = mlx5v_ethdev_cmd_vport_query(dev, &v);
+	if (ret != 0) {
+		MLX5V_ETH_LOG(ERR, "%s: reading the capabilities and vport failed: %s", name,
+			      strerror(-ret));
+		return ret;
+	}
+	eth_dev = rte_eth_dev_allocate(name);
+	if (eth_dev == NULL) {
+		MLX5V_ETH_LOG(ERR, "%s: no ethdev port left", name);
+		return -ENOMEM;
+	}
+	eth_dev->data->dev_private = rte_zmalloc_socket(name, sizeof(*priv), RTE_CACHE_LINE_SIZE,
+							dev->socket);
+	eth_dev->data->mac_addrs = rte_zmalloc_socket(name, sizeof(struct rte_ether_addr) *
+						      MLX5V_ETH_MAX_MAC, 0, dev->socket);
+	if (eth_dev->data->dev_private == NULL || eth_dev->data->mac_addrs == NULL) {
+		ret = -ENOMEM;
+		goto err_release;
+	}
+	priv = eth_dev->data->dev_private;
+	snprintf(priv->name, sizeof(priv->name), "%s", name);
+	priv->port_id = eth_dev->data->port_id;
+	priv->caps = caps;
+	priv->promisc = v.promisc_all;
+	priv->allmulti = v.promisc_mc;
+	memcpy(priv->rss_key, mlx5v_ethdev_rss_key, sizeof(priv->rss_key));
+	priv->rss_hf = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP;
+	eth_dev->data->mac_addrs[0] = v.perm_mac;
+	eth_dev->data->mtu = RTE_MIN(v.hw_mtu, caps.max_hw_mtu) - MLX5V_ETH_HW_MTU_OVERHEAD;
+	eth_dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
+	eth_dev->device = edev;
+	eth_dev->dev_ops = &mlx5v_ethdev_ops;
+	mlx5v_ethdev_cores[eth_dev->data->port_id] = dev;
+	/* The permanent address alone in the UC list: the vport and mac_addrs agree. */
+	ret = mlx5v_ethdev_cmd_vport_uc_list(dev, &v.perm_mac, 1);
+	if (ret != 0)
+		goto err_core;
+	rte_eth_dev_probing_finish(eth_dev);
+	MLX5V_ETH_LOG(INFO, "%s: port %u, MAC " RTE_ETHER_ADDR_PRT_FMT, name,
+		      eth_dev->data->port_id, RTE_ETHER_ADDR_BYTES(&v.perm_mac));
+	return 0;
+
+err_core:
+	mlx5v_ethdev_cores[eth_dev->data->port_id] = NULL;
+err_release:
+	/* rte_eth_dev_release_port() frees dev_private and mac_addrs. */
+	rte_eth_dev_release_port(eth_dev);
+	return ret;
+}
+
+static int
+mlx5v_ethdev_remove(struct mlx5v_dev *dev)
+{
+	struct rte_eth_dev *eth_dev = rte_eth_dev_allocated(dev->name);
+
+	/* The application may have closed the port already (port close, then detach). */
+	if (eth_dev == NULL)
+		return 0;
+	if (eth_dev->data->dev_started)
+		rte_eth_dev_stop(eth_dev->data->port_id);
+	return rte_eth_dev_close(eth_dev->data->port_id);
+}
+
+static void
+mlx5v_ethdev_event(struct mlx5v_dev *dev, const struct mlx5v_class_event *ev)
+{
+	struct rte_eth_dev *eth_dev = rte_eth_dev_allocated(dev->name);
+
+	if (eth_dev == NULL || eth_dev->data->dev_private == NULL)
+		return;
+	switch (ev->type) {
+	case MLX5V_DEV_EVENT_DEAD:
+		priv_of(eth_dev)->dead = 1;
+		rte_eth_dev_callback_process(eth_dev, RTE_ETH_EVENT_INTR_RESET, NULL);
+		break;
+	case MLX5V_DEV_EVENT_REMOVE:
+		rte_eth_dev_callback_process(eth_dev, RTE_ETH_EVENT_INTR_RMV, NULL);
+		break;
+	default:
+		break;
+	}
+}
+
+static struct mlx5v_class_driver mlx5v_ethdev_class = {
+	.name = "net",
+	.probe = mlx5v_ethdev_probe,
+	.remove = mlx5v_ethdev_remove,
+	.event = mlx5v_ethdev_event,
+};
+
+RTE_INIT(mlx5v_ethdev_class_init)
+{
+	if (mlx5v_class_driver_register(&mlx5v_ethdev_class) != 0)
+		MLX5V_ETH_LOG(ERR, "registering the net class of mlx5v failed");
+}

@@ -1,0 +1,648 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file Control commands of the Ethernet PMD: the only file of the PMD that builds command
+ * mailboxes, always through the compiler-checked layouts of mlx5v_prm_eth.h
+ * (doc/guides/platform/layers.rst).
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "mlx5v_cmd.h"
+#include "mlx5v_ethdev.h"
+#include "mlx5v_prm.h"
+#include "mlx5v_prm_eth.h"
+#include "rte_pmd_mlx5v_prm.h"
+
+#define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
+#define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
+
+/* The function's one physical port (prm/mlx5_eth §4.12). */
+#define LOCAL_PORT 1
+/* Bytes of one address-list entry after the vport context: 2 reserved + 6 MAC (§4.3). */
+#define MAC_ENTRY MLX5V_IFC_BYTES(mac_address_layout)
+/* Register payloads. */
+#define PAOS_LEN MLX5V_IFC_BYTES(paos_reg)
+#define PTYS_LEN MLX5V_IFC_BYTES(ptys_reg)
+#define PMTU_LEN MLX5V_IFC_BYTES(pmtu_reg)
+
+static void
+mac_to_layout(uint8_t *l, const struct rte_ether_addr *mac)
+{
+	memset(l, 0, MAC_ENTRY);
+	memcpy(l + 2, mac->addr_bytes, RTE_ETHER_ADDR_LEN);
+}
+
+static void
+mac_from_layout(struct rte_ether_addr *mac, const uint8_t *l)
+{
+	memcpy(mac->addr_bytes, l + 2, RTE_ETHER_ADDR_LEN);
+}
+
+int
+mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
+{
+	const uint8_t *cap = mlx5v_dev_hca_cap(dev);
+	uint16_t oper;
+	int ret;
+
+	if (cap == NULL)
+		return -ENODEV;
+	caps->log_max_wq_sz = GET(cmd_hca_cap_eth, cap, log_max_wq_sz);
+	caps->log_max_uc_list = GET(cmd_hca_cap_eth, cap, log_max_current_uc_list);
+	caps->log_max_rqt_size = GET(cmd_hca_cap_eth, cap, log_max_rqt_size);
+	caps->fw_rev = dev->fw_rev;
+	ret = mlx5v_ethdev_cmd_pmtu_get(dev, &caps->max_hw_mtu, &oper);
+	return ret;
+}
+
+static int
+vport_query(struct mlx5v_dev *dev, uint8_t *out, size_t outlen)
+{
+	uint8_t in[MLX5V_IFC_BYTES(query_nic_vport_context_in)];
+
+	memset(in, 0, sizeof(in));
+	SET(query_nic_vport_context_in, in, opcode, MLX5V_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
+	SET(query_nic_vport_context_in, in, allowed_list_type, MLX5V_VPORT_LIST_UC);
+	return mlx5v_cmd_exec(dev, in, sizeof(in), out, outlen);
+}
+
+#define VPORT_OUT_LEN (MLX5V_IFC_BYTES(query_nic_vport_context_out) + \
+		       MLX5V_ETH_MAX_MAC * MAC_ENTRY)
+
+int
+mlx5v_ethdev_cmd_vport_query(struct mlx5v_dev *dev, struct mlx5v_ethdev_vport *v)
+{
+	uint8_t out[VPORT_OUT_LEN];
+	uint8_t *ctx = MLX5V_IFC_ADDR_OF(query_nic_vport_context_out, out, ctx);
+	int ret;
+
+	ret = vport_query(dev, out, MLX5V_IFC_BYTES(query_nic_vport_context_out));
+	if (ret != 0)
+		return ret;
+	mac_from_layout(&v->perm_mac, MLX5V_IFC_ADDR_OF(nic_vport_context, ctx,
+							 permanent_address));
+	v->hw_mtu = GET(nic_vport_context, ctx, mtu);
+	v->promisc_all = GET(nic_vport_context, ctx, promisc_all);
+	v->promisc_mc = GET(nic_vport_context, ctx, promisc_mc);
+	v->uc_n = GET(nic_vport_context, ctx, allowed_list_size);
+	return 0;
+}
+
+int
+mlx5v_ethdev_cmd_vport_uc_get(struct mlx5v_dev *dev, unsigned int i,
+			      struct rte_ether_addr *mac)
+{
+	uint8_t out[VPORT_OUT_LEN];
+	uint8_t *ctx = MLX5V_IFC_ADDR_OF(query_nic_vport_context_out, out, ctx);
+	int ret;
+
+	if (i >= MLX5V_ETH_MAX_MAC)
+		return -EINVAL;
+	ret = vport_query(dev, out, sizeof(out));
+	if (ret != 0)
+		return ret;
+	if (i >= GET(nic_vport_context, ctx, allowed_list_size))
+		return -ENOENT;
+	mac_from_layout(mac, out + MLX5V_IFC_BYTES(query_nic_vport_context_out) + i * MAC_ENTRY);
+	return 0;
+}
+
+/* Start a MODIFY_NIC_VPORT_CONTEXT input in `in`; @return the context. */
+static uint8_t *
+vport_modify_init(uint8_t *in, size_t inlen)
+{
+	memset(in, 0, inlen);
+	SET(modify_nic_vport_context_in, in, opcode, MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT);
+	return MLX5V_IFC_ADDR_OF(modify_nic_vport_context_in, in, ctx);
+}
+
+static int
+vport_modify(struct mlx5v_dev *dev, const uint8_t *in, size_t inlen)
+{
+	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
+
+	return mlx5v_cmd_exec(dev, in, inlen, out, sizeof(out));
+}
+
+int
+mlx5v_ethdev_cmd_vport_promisc(struct mlx5v_dev *dev, int all, int mc)
+{
+	uint8_t in[MLX5V_IFC_BYTES(modify_nic_vport_context_in)];
+	uint8_t *ctx = vport_modify_init(in, sizeof(in));
+
+	SET(modify_nic_vport_context_in, in, field_select_promisc, 1);
+	SET(nic_vport_context, ctx, promisc_all, !!all);
+	SET(nic_vport_context, ctx, promisc_mc, !!mc);
+	return vport_modify(dev, in, sizeof(in));
+}
+
+int
+mlx5v_ethdev_cmd_vport_mtu(struct mlx5v_dev *dev, uint16_t hw_mtu)
+{
+	uint8_t in[MLX5V_IFC_BYTES(modify_nic_vport_context_in)];
+	uint8_t *ctx = vport_modify_init(in, sizeof(in));
+
+	SET(modify_nic_vport_context_in, in, field_select_mtu, 1);
+	SET(nic_vport_context, ctx, mtu, hw_mtu);
+	return vport_modify(dev, in, sizeof(in));
+}
+
+int
+mlx5v_ethdev_cmd_vport_uc_list(struct mlx5v_dev *dev, const struct rte_ether_addr *mac,
+			       unsigned int n)
+{
+	uint8_t in[MLX5V_IFC_BYTES(modify_nic_vport_context_in) + MLX5V_ETH_MAX_MAC * MAC_ENTRY];
+	size_t inlen = MLX5V_IFC_BYTES(modify_nic_vport_context_in) + n * MAC_ENTRY;
+	uint8_t *ctx;
+	unsigned int i;
+
+	if (n > MLX5V_ETH_MAX_MAC)
+		return -EINVAL;
+	ctx = vport_modify_init(in, inlen);
+	SET(modify_nic_vport_context_in, in, field_select_addresses_list, 1);
+	SET(nic_vport_context, ctx, allowed_list_type, MLX5V_VPORT_LIST_UC);
+	SET(nic_vport_context, ctx, allowed_list_size, n);
+	for (i = 0; i < n; i++)
+		mac_to_layout(in + MLX5V_IFC_BYTES(modify_nic_vport_context_in) + i * MAC_ENTRY,
+			      &mac[i]);
+	return vport_modify(dev, in, inlen);
+}
+
+/* ACCESS_REG of one port register; the answer replaces reg. @return 0 or -errno. */
+static int
+access_reg(struct mlx5v_dev *dev, uint16_t id, int write, uint8_t *reg, size_t size)
+{
+	uint8_t in[MLX5V_IFC_BYTES(access_reg_in) + PTYS_LEN];
+	uint8_t out[MLX5V_IFC_BYTES(access_reg_in) + PTYS_LEN];
+	size_t len = MLX5V_IFC_BYTES(access_reg_in) + size;
+	int ret;
+
+	RTE_BUILD_BUG_ON(PAOS_LEN > PTYS_LEN || PMTU_LEN > PTYS_LEN);
+	memset(in, 0, len);
+	SET(access_reg_in, in, opcode, MLX5V_CMD_OP_ACCESS_REG);
+	SET(access_reg_in, in, op_mod, write ? MLX5V_ACCESS_REG_WRITE : MLX5V_ACCESS_REG_READ);
+	SET(access_reg_in, in, register_id, id);
+	memcpy(in + MLX5V_IFC_BYTES(access_reg_in), reg, size);
+	ret = mlx5v_cmd_exec(dev, in, len, out, len);
+	if (ret == 0)
+		memcpy(reg, out + MLX5V_IFC_BYTES(access_reg_in), size);
+	return ret;
+}
+
+int
+mlx5v_ethdev_cmd_paos_get(struct mlx5v_dev *dev, int *admin_up, int *oper_up)
+{
+	uint8_t reg[PAOS_LEN];
+	int ret;
+
+	memset(reg, 0, sizeof(reg));
+	SET(paos_reg, reg, local_port, LOCAL_PORT);
+	ret = access_reg(dev, MLX5V_REG_PAOS, 0, reg, sizeof(reg));
+	if (ret != 0)
+		return ret;
+	*admin_up = GET(paos_reg, reg, admin_status) == MLX5V_PAOS_UP;
+	*oper_up = GET(paos_reg, reg, oper_status) == MLX5V_PAOS_UP;
+	return 0;
+}
+
+int
+mlx5v_ethdev_cmd_paos_set(struct mlx5v_dev *dev, int up)
+{
+	uint8_t reg[PAOS_LEN];
+
+	memset(reg, 0, sizeof(reg));
+	SET(paos_reg, reg, local_port, LOCAL_PORT);
+	SET(paos_reg, reg, admin_status, up ? MLX5V_PAOS_UP : MLX5V_PAOS_DOWN);
+	/* ase: the admin status field is written only with this bit set (§11.1). */
+	SET(paos_reg, reg, ase, 1);
+	return access_reg(dev, MLX5V_REG_PAOS, 1, reg, sizeof(reg));
+}
+
+/* Legacy PTYS eth_proto bits and their speeds (prm/mlx5_eth §11.3), fastest first. */
+static const struct {
+	uint8_t bit;
+	uint32_t mbps;
+} ptys_speeds[] = {
+	{ 20, RTE_ETH_SPEED_NUM_100G },  /* 100GBASE-CR4 */
+	{ 30, RTE_ETH_SPEED_NUM_50G },   /* 50GBASE-CR2 */
+	{ 6, RTE_ETH_SPEED_NUM_40G },    /* 40GBASE-CR4 */
+	{ 27, RTE_ETH_SPEED_NUM_25G },   /* 25GBASE-CR */
+	{ 12, RTE_ETH_SPEED_NUM_10G },   /* 10GBASE-CR */
+};
+
+int
+mlx5v_ethdev_cmd_ptys_speed(struct mlx5v_dev *dev, uint32_t *mbps)
+{
+	uint8_t reg[PTYS_LEN];
+	uint32_t oper;
+	unsigned int i;
+	int ret;
+
+	memset(reg, 0, sizeof(reg));
+	SET(ptys_reg, reg, local_port, LOCAL_PORT);
+	SET(ptys_reg, reg, proto_mask, MLX5V_PTYS_PROTO_ETH);
+	ret = access_reg(dev, MLX5V_REG_PTYS, 0, reg, sizeof(reg));
+	if (ret != 0)
+		return ret;
+	oper = GET(ptys_reg, reg, eth_proto_oper);
+	*mbps = RTE_ETH_SPEED_NUM_NONE;
+	for (i = 0; i < RTE_DIM(ptys_speeds); i++)
+		if (oper & (UINT32_C(1) << ptys_speeds[i].bit)) {
+			*mbps = ptys_speeds[i].mbps;
+			break;
+		}
+	return 0;
+}
+
+int
+mlx5v_ethdev_cmd_pmtu_get(struct mlx5v_dev *dev, uint16_t *max_mtu, uint16_t *oper_mtu)
+{
+	uint8_t reg[PMTU_LEN];
+	int ret;
+
+	memset(reg, 0, sizeof(reg));
+	SET(pmtu_reg, reg, local_port, LOCAL_PORT);
+	ret = access_reg(dev, MLX5V_REG_PMTU, 0, reg, sizeof(reg));
+	if (ret != 0)
+		return ret;
+	*max_mtu = GET(pmtu_reg, reg, max_mtu);
+	*oper_mtu = GET(pmtu_reg, reg, oper_mtu);
+	return 0;
+}
+
+int
+mlx5v_ethdev_cmd_pmtu_set(struct mlx5v_dev *dev, uint16_t hw_mtu)
+{
+	uint8_t reg[PMTU_LEN];
+
+	memset(reg, 0, sizeof(reg));
+	SET(pmtu_reg, reg, local_port, LOCAL_PORT);
+	SET(pmtu_reg, reg, admin_mtu, hw_mtu);
+	return access_reg(dev, MLX5V_REG_PMTU, 1, reg, sizeof(reg));
+}
+
+/* ---------------------------------------------------------------- objects */
+
+/* Run a create or alloc in `in`; *id gets the object number. @return 0 or -errno. */
+static int
+obj_create(struct mlx5v_dev *dev, const uint8_t *in, size_t inlen, uint32_t *id)
+{
+	uint8_t out[MLX5V_IFC_BYTES(eth_obj_out)];
+	int ret;
+
+	ret = mlx5v_cmd_exec(dev, in, inlen, out, sizeof(out));
+	if (ret == 0)
+		*id = GET(eth_obj_out, out, obj_id);
+	return ret;
+}
+
+static uint8_t *
+in_init(uint8_t *in, size_t inlen, uint16_t opcode)
+{
+	memset(in, 0, inlen);
+	SET(eth_cmd_in, in, opcode, opcode);
+	return in;
+}
+
+int
+mlx5v_ethdev_cmd_alloc(struct mlx5v_dev *dev, enum mlx5v_ethdev_obj kind, uint32_t *id)
+{
+	uint8_t in[MLX5V_IFC_BYTES(eth_cmd_in)];
+	uint8_t out[MLX5V_IFC_BYTES(alloc_q_counter_out)];
+	int ret;
+
+	switch (kind) {
+	case MLX5V_ETHDEV_OBJ_PD:
+		in_init(in, sizeof(in), MLX5V_CMD_OP_ALLOC_PD);
+		return obj_create(dev, in, sizeof(in), id);
+	case MLX5V_ETHDEV_OBJ_TD:
+		in_init(in, sizeof(in), MLX5V_CMD_OP_ALLOC_TRANSPORT_DOMAIN);
+		return obj_create(dev, in, sizeof(in), id);
+	case MLX5V_ETHDEV_OBJ_QCNT:
+		in_init(in, sizeof(in), MLX5V_CMD_OP_ALLOC_Q_COUNTER);
+		ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+		if (ret == 0)
+			*id = GET(alloc_q_counter_out, out, counter_set_id);
+		return ret;
+	default:
+		return -EINVAL;
+	}
+}
+
+void
+mlx5v_ethdev_cmd_destroy(struct mlx5v_dev *dev, enum mlx5v_ethdev_obj kind, uint32_t id)
+{
+	static const uint16_t opcode[MLX5V_ETHDEV_OBJ_MAX] = {
+		[MLX5V_ETHDEV_OBJ_PD] = MLX5V_CMD_OP_DEALLOC_PD,
+		[MLX5V_ETHDEV_OBJ_TD] = MLX5V_CMD_OP_DEALLOC_TRANSPORT_DOMAIN,
+		[MLX5V_ETHDEV_OBJ_TIS] = MLX5V_CMD_OP_DESTROY_TIS,
+		[MLX5V_ETHDEV_OBJ_SQ] = MLX5V_CMD_OP_DESTROY_SQ,
+		[MLX5V_ETHDEV_OBJ_RQ] = MLX5V_CMD_OP_DESTROY_RQ,
+		[MLX5V_ETHDEV_OBJ_RQT] = MLX5V_CMD_OP_DESTROY_RQT,
+		[MLX5V_ETHDEV_OBJ_TIR] = MLX5V_CMD_OP_DESTROY_TIR,
+	};
+	uint8_t in[MLX5V_IFC_BYTES(dealloc_q_counter_in)];
+	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
+
+	RTE_BUILD_BUG_ON(MLX5V_IFC_BYTES(dealloc_q_counter_in) < MLX5V_IFC_BYTES(eth_obj_in));
+	if (kind == MLX5V_ETHDEV_OBJ_QCNT) {
+		in_init(in, sizeof(in), MLX5V_CMD_OP_DEALLOC_Q_COUNTER);
+		SET(dealloc_q_counter_in, in, counter_set_id, id);
+		mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+		return;
+	}
+	if ((unsigned int)kind >= MLX5V_ETHDEV_OBJ_MAX || opcode[kind] == 0)
+		return;
+	in_init(in, MLX5V_IFC_BYTES(eth_obj_in), opcode[kind]);
+	SET(eth_obj_in, in, obj_id, id);
+	/* A failure is logged by the command layer; teardown goes on (house style: Errors). */
+	mlx5v_cmd_exec(dev, in, MLX5V_IFC_BYTES(eth_obj_in), out, sizeof(out));
+}
+
+int
+mlx5v_ethdev_cmd_qcnt_query(struct mlx5v_dev *dev, uint32_t id, int clear, uint64_t *oob)
+{
+	uint8_t in[MLX5V_IFC_BYTES(query_q_counter_in)];
+	uint8_t out[MLX5V_IFC_BYTES(query_q_counter_out)];
+	int ret;
+
+	in_init(in, sizeof(in), MLX5V_CMD_OP_QUERY_Q_COUNTER);
+	SET(query_q_counter_in, in, clear, !!clear);
+	SET(query_q_counter_in, in, counter_set_id, id);
+	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+	if (ret == 0)
+		*oob = GET(query_q_counter_out, out, out_of_buffer);
+	return ret;
+}
+
+int
+mlx5v_ethdev_cmd_tis_create(struct mlx5v_dev *dev, uint32_t td, uint32_t *tisn)
+{
+	uint8_t in[MLX5V_IFC_BYTES(create_tis_in)];
+
+	in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_TIS);
+	SET(create_tis_in, in, ctx.transport_domain, td);
+	return obj_create(dev, in, sizeof(in), tisn);
+}
+
+/* Fill the wq context and the page list (4 KiB pages from ring_iova) after `base`. */
+static void
+wq_fill(uint8_t *wq, uint8_t *pas, const struct mlx5v_ethdev_wq_attr *a)
+{
+	uint32_t i;
+
+	SET(wq, wq, wq_type, 1);       /* cyclic (§4.5) */
+	SET(wq, wq, pd, a->pd);
+	SET(wq, wq, uar_page, a->uar_page);
+	MLX5V_IFC_SET64(wq, wq, dbr_addr, a->dbr_iova);
+	SET(wq, wq, log_wq_stride, a->log_stride);
+	SET(wq, wq, log_wq_pg_sz, 0);  /* 4 KiB pages */
+	SET(wq, wq, log_wq_sz, a->log_wq_sz);
+	for (i = 0; i < a->npages; i++)
+		MLX5V_IFC_SET64(pas_entry, pas + 8 * i, addr,
+				a->ring_iova + (uint64_t)i * MLX5V_ETH_RING_PAGE);
+}
+
+static int
+wq_create(struct mlx5v_dev *dev, int sq, const struct mlx5v_ethdev_wq_attr *a, uint32_t *qn)
+{
+	size_t base = sq ? MLX5V_IFC_BYTES(create_sq_in) : MLX5V_IFC_BYTES(create_rq_in);
+	size_t inlen = base + 8 * (size_t)a->npages;
+	uint8_t *in = calloc(1, inlen);
+	int ret;
+
+	if (in == NULL)
+		return -ENOMEM;
+	if (sq) {
+		in_init(in, inlen, MLX5V_CMD_OP_CREATE_SQ);
+		SET(create_sq_in, in, ctx.flush_in_error_en, 1);
+		SET(create_sq_in, in, ctx.cqn, a->cqn);
+		SET(create_sq_in, in, ctx.tis_lst_sz, 1);
+		SET(create_sq_in, in, ctx.tis_num_0, a->tis_or_qcnt);
+		wq_fill(MLX5V_IFC_ADDR_OF(create_sq_in, in, ctx.wq), in + base, a);
+	} else {
+		in_init(in, inlen, MLX5V_CMD_OP_CREATE_RQ);
+		SET(create_rq_in, in, ctx.vsd, 1);  /* no VLAN stripping offload yet */
+		SET(create_rq_in, in, ctx.flush_in_error_en, 1);
+		SET(create_rq_in, in, ctx.cqn, a->cqn);
+		SET(create_rq_in, in, ctx.counter_set_id, a->tis_or_qcnt);
+		wq_fill(MLX5V_IFC_ADDR_OF(create_rq_in, in, ctx.wq), in + base, a);
+	}
+	ret = obj_create(dev, in, inlen, qn);
+	free(in);
+	return ret;
+}
+
+int
+mlx5v_ethdev_cmd_sq_create(struct mlx5v_dev *dev, const struct mlx5v_ethdev_wq_attr *a,
+			   uint32_t *sqn)
+{
+	return wq_create(dev, 1, a, sqn);
+}
+
+int
+mlx5v_ethdev_cmd_rq_create(struct mlx5v_dev *dev, const struct mlx5v_ethdev_wq_attr *a,
+			   uint32_t *rqn)
+{
+	return wq_create(dev, 0, a, rqn);
+}
+
+int
+mlx5v_ethdev_cmd_q_ready(struct mlx5v_dev *dev, int sq, uint32_t qn, int ready)
+{
+	/* RST (0) <-> RDY (1), §4.5: the current state, then the next one in the context. */
+	uint32_t cur = ready ? 0 : 1, next = ready ? 1 : 0;
+	uint8_t in[RTE_MAX(MLX5V_IFC_BYTES(modify_sq_in), MLX5V_IFC_BYTES(modify_rq_in))];
+	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
+
+	if (sq) {
+		in_init(in, MLX5V_IFC_BYTES(modify_sq_in), MLX5V_CMD_OP_MODIFY_SQ);
+		SET(modify_sq_in, in, sqn, qn);
+		SET(modify_sq_in, in, sq_state, cur);
+		SET(modify_sq_in, in, ctx.state, next);
+		return mlx5v_cmd_exec(dev, in, MLX5V_IFC_BYTES(modify_sq_in), out, sizeof(out));
+	}
+	in_init(in, MLX5V_IFC_BYTES(modify_rq_in), MLX5V_CMD_OP_MODIFY_RQ);
+	SET(modify_rq_in, in, rqn, qn);
+	SET(modify_rq_in, in, rq_state, cur);
+	SET(modify_rq_in, in, ctx.state, next);
+	return mlx5v_cmd_exec(dev, in, MLX5V_IFC_BYTES(modify_rq_in), out, sizeof(out));
+}
+
+int
+mlx5v_ethdev_cmd_rqt_create(struct mlx5v_dev *dev, const uint32_t *rqn, uint32_t n,
+			    uint32_t *rqtn)
+{
+	size_t inlen = MLX5V_IFC_BYTES(create_rqt_in) + 4 * (size_t)n;
+	uint8_t *in = calloc(1, inlen);
+	uint32_t i;
+	int ret;
+
+	if (in == NULL)
+		return -ENOMEM;
+	in_init(in, inlen, MLX5V_CMD_OP_CREATE_RQT);
+	SET(create_rqt_in, in, ctx.rqt_max_size, n);
+	SET(create_rqt_in, in, ctx.rqt_actual_size, n);
+	for (i = 0; i < n; i++)
+		rte_pmd_mlx5v_prm_set(in + MLX5V_IFC_BYTES(create_rqt_in) + 4 * i, 0, 31, 0,
+				      rqn[i]);
+	ret = obj_create(dev, in, inlen, rqtn);
+	free(in);
+	return ret;
+}
+
+int
+mlx5v_ethdev_cmd_rqt_modify(struct mlx5v_dev *dev, uint32_t rqtn, const uint32_t *rqn,
+			    uint32_t n)
+{
+	size_t inlen = MLX5V_IFC_BYTES(modify_rqt_in) + 4 * (size_t)n;
+	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
+	uint8_t *in = calloc(1, inlen);
+	uint32_t i;
+	int ret;
+
+	if (in == NULL)
+		return -ENOMEM;
+	in_init(in, inlen, MLX5V_CMD_OP_MODIFY_RQT);
+	SET(modify_rqt_in, in, rqtn, rqtn);
+	SET(modify_rqt_in, in, bitmask, 1);  /* the RQ list (§4.8) */
+	SET(modify_rqt_in, in, ctx.rqt_actual_size, n);
+	for (i = 0; i < n; i++)
+		rte_pmd_mlx5v_prm_set(in + MLX5V_IFC_BYTES(modify_rqt_in) + 4 * i, 0, 31, 0,
+				      rqn[i]);
+	ret = mlx5v_cmd_exec(dev, in, inlen, out, sizeof(out));
+	free(in);
+	return ret;
+}
+
+int
+mlx5v_ethdev_cmd_tir_create(struct mlx5v_dev *dev, const struct mlx5v_ethdev_tir_attr *a,
+			    uint32_t *tirn)
+{
+	uint8_t in[MLX5V_IFC_BYTES(create_tir_in)];
+	uint32_t fields = MLX5V_HASH_FIELD_SRC_IP | MLX5V_HASH_FIELD_DST_IP;
+
+	in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_TIR);
+	SET(create_tir_in, in, ctx.disp_type, MLX5V_TIRC_DISP_INDIRECT);
+	SET(create_tir_in, in, ctx.indirect_table, a->rqtn);
+	SET(create_tir_in, in, ctx.rx_hash_fn, MLX5V_TIRC_HASH_TOEPLITZ);
+	SET(create_tir_in, in, ctx.transport_domain, a->td);
+	SET(create_tir_in, in, ctx.hash_outer_l3_prot_type, !!a->ipv6);
+	SET(create_tir_in, in, ctx.hash_outer_l4_prot_type, !!a->udp);
+	if (a->l4)
+		fields |= MLX5V_HASH_FIELD_L4_SPORT | MLX5V_HASH_FIELD_L4_DPORT;
+	SET(create_tir_in, in, ctx.hash_outer_selected_fields, fields);
+	memcpy(MLX5V_IFC_ADDR_OF(create_tir_in, in, ctx.rx_hash_toeplitz_key), a->key,
+	       MLX5V_ETH_RSS_KEY_LEN);
+	return obj_create(dev, in, sizeof(in), tirn);
+}
+
+/* ---------------------------------------------------------------- steering */
+
+static int
+ft_obj_cmd(struct mlx5v_dev *dev, uint16_t opcode, uint16_t op_mod, uint32_t ft,
+	   uint32_t group, uint32_t index)
+{
+	uint8_t in[MLX5V_IFC_BYTES(flow_table_obj_in)];
+	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
+
+	in_init(in, sizeof(in), opcode);
+	SET(flow_table_obj_in, in, op_mod, op_mod);
+	SET(flow_table_obj_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	SET(flow_table_obj_in, in, table_id, ft);
+	SET(flow_table_obj_in, in, group_id, group);
+	SET(flow_table_obj_in, in, flow_index, index);
+	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+}
+
+int
+mlx5v_ethdev_cmd_ft_create(struct mlx5v_dev *dev, uint32_t log_size, uint32_t *ft)
+{
+	uint8_t in[MLX5V_IFC_BYTES(create_flow_table_in)];
+
+	in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_FLOW_TABLE);
+	SET(create_flow_table_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	SET(create_flow_table_in, in, ctx.level, 0);
+	SET(create_flow_table_in, in, ctx.log_size, log_size);
+	return obj_create(dev, in, sizeof(in), ft);
+}
+
+void
+mlx5v_ethdev_cmd_ft_destroy(struct mlx5v_dev *dev, uint32_t ft)
+{
+	ft_obj_cmd(dev, MLX5V_CMD_OP_DESTROY_FLOW_TABLE, 0, ft, 0, 0);
+}
+
+int
+mlx5v_ethdev_cmd_ft_root(struct mlx5v_dev *dev, uint32_t ft, int set)
+{
+	/* op_mod 1 disconnects the root (§4.10). */
+	return ft_obj_cmd(dev, MLX5V_CMD_OP_SET_FLOW_TABLE_ROOT, set ? 0 : 1, set ? ft : 0, 0, 0);
+}
+
+int
+mlx5v_ethdev_cmd_fg_create(struct mlx5v_dev *dev, uint32_t ft, uint32_t start, uint32_t end,
+			   int dmac, uint32_t *fg)
+{
+	uint8_t in[MLX5V_IFC_BYTES(create_flow_group_in)];
+
+	in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_FLOW_GROUP);
+	SET(create_flow_group_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	SET(create_flow_group_in, in, table_id, ft);
+	SET(create_flow_group_in, in, start_flow_index, start);
+	SET(create_flow_group_in, in, end_flow_index, end);
+	if (dmac) {
+		SET(create_flow_group_in, in, match_criteria_enable, MLX5V_MATCH_OUTER_HEADERS);
+		SET(create_flow_group_in, in, match_criteria.outer_headers.dmac_47_16,
+		    0xffffffff);
+		SET(create_flow_group_in, in, match_criteria.outer_headers.dmac_15_0, 0xffff);
+	}
+	return obj_create(dev, in, sizeof(in), fg);
+}
+
+void
+mlx5v_ethdev_cmd_fg_destroy(struct mlx5v_dev *dev, uint32_t ft, uint32_t fg)
+{
+	ft_obj_cmd(dev, MLX5V_CMD_OP_DESTROY_FLOW_GROUP, 0, ft, fg, 0);
+}
+
+int
+mlx5v_ethdev_cmd_fte_set(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uint32_t fg,
+			 uint32_t tirn, const struct rte_ether_addr *dmac)
+{
+	uint8_t in[MLX5V_IFC_BYTES(set_fte_in) + MLX5V_IFC_BYTES(dest_format)];
+	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
+	uint8_t *d = in + MLX5V_IFC_BYTES(set_fte_in);
+	const uint8_t *m;
+
+	in_init(in, sizeof(in), MLX5V_CMD_OP_SET_FLOW_TABLE_ENTRY);
+	SET(set_fte_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	SET(set_fte_in, in, table_id, ft);
+	SET(set_fte_in, in, flow_index, index);
+	SET(set_fte_in, in, ctx.group_id, fg);
+	SET(set_fte_in, in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST);
+	SET(set_fte_in, in, ctx.destination_list_size, 1);
+	if (dmac != NULL) {
+		m = dmac->addr_bytes;
+		SET(set_fte_in, in, ctx.match_value.outer_headers.dmac_47_16,
+		    (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3]);
+		SET(set_fte_in, in, ctx.match_value.outer_headers.dmac_15_0,
+		    (uint32_t)m[4] << 8 | m[5]);
+	}
+	SET(dest_format, d, destination_type, MLX5V_FLOW_DEST_TIR);
+	SET(dest_format, d, destination_id, tirn);
+	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+}
+
+void
+mlx5v_ethdev_cmd_fte_delete(struct mlx5v_dev *dev, uint32_t ft, uint32_t index)
+{
+	ft_obj_cmd(dev, MLX5V_CMD_OP_DELETE_FLOW_TABLE_ENTRY, 0, ft, 0, index);
+}

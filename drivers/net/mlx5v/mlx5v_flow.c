@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file Receive steering of the mlx5v PMD: the RQT over the Rx queues, one indirect TIR
+ * (Toeplitz) and the NIC RX root flow table: one entry per unicast MAC, broadcast, and a
+ * match-all entry while promiscuous (prm/mlx5_eth §4.8-§4.10).
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "mlx5v_ethdev.h"
+
+/* Table layout: the full-dmac group first, the match-all group in the last entries. */
+#define FT_ENTRIES (1u << MLX5V_ETH_FT_LOG_SIZE)
+#define FG_MAC_END (FT_ENTRIES - 3)
+#define FG_ALL_START (FT_ENTRIES - 2)
+
+static struct mlx5v_ethdev_priv *
+priv_of(const struct rte_eth_dev *eth_dev)
+{
+	return eth_dev->data->dev_private;
+}
+
+/* The RQ of each RQT entry. */
+static void
+rqt_list(const struct rte_eth_dev *eth_dev, uint32_t *rqn)
+{
+	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	unsigned int i;
+
+	for (i = 0; i < MLX5V_ETH_RETA_SIZE; i++) {
+		const struct mlx5v_rxq *rxq = eth_dev->data->rx_queues[priv->reta[i]];
+
+		rqn[i] = rxq->rqn;
+	}
+}
+
+static int
+tir_create(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
+{
+	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	uint64_t hf = priv->rss_hf;
+	struct mlx5v_ethdev_tir_attr a = {
+		.td = priv->obj.td,
+		.rqtn = priv->obj.rqt,
+		.key = priv->rss_key,
+	};
+	const uint64_t v4 = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP |
+			    RTE_ETH_RSS_NONFRAG_IPV4_UDP;
+	const uint64_t tcp = RTE_ETH_RSS_NONFRAG_IPV4_TCP | RTE_ETH_RSS_NONFRAG_IPV6_TCP;
+	const uint64_t udp = RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_NONFRAG_IPV6_UDP;
+
+	/* One TIR hashes one L3/L4 pair: IPv4 before IPv6, TCP before UDP (mlx5v.rst). */
+	a.ipv6 = !(hf & v4) && (hf & MLX5V_ETH_RSS_HF);
+	a.l4 = (hf & (tcp | udp)) != 0;
+	a.udp = !(hf & tcp) && (hf & udp);
+	return mlx5v_ethdev_cmd_tir_create(dev, &a, &priv->obj.tir);
+}
+
+/* Delete every entry the table holds. */
+static void
+entries_clear(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
+{
+	struct mlx5v_ethdev_objs *o = &priv_of(eth_dev)->obj;
+	uint32_t i;
+
+	if (o->fte_all)
+		mlx5v_ethdev_cmd_fte_delete(dev, o->ft, FG_ALL_START);
+	o->fte_all = 0;
+	for (i = o->n_fte; i > 0; i--)
+		mlx5v_ethdev_cmd_fte_delete(dev, o->ft, i - 1);
+	o->n_fte = 0;
+}
+
+/* Set the entries: each unicast MAC, broadcast, match-all when promiscuous. */
+static int
+entries_set(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
+{
+	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_ethdev_objs *o = &priv->obj;
+	const struct rte_ether_addr bcast = {
+		.addr_bytes = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
+	};
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < MLX5V_ETH_MAX_MAC && o->n_fte < FG_MAC_END; i++) {
+		const struct rte_ether_addr *m = &eth_dev->data->mac_addrs[i];
+
+		if (rte_is_zero_ether_addr(m))
+			continue;
+		ret = mlx5v_ethdev_cmd_fte_set(dev, o->ft, o->n_fte, o->fg_mac, o->tir, m);
+		if (ret != 0)
+			return ret;
+		o->n_fte++;
+	}
+	ret = mlx5v_ethdev_cmd_fte_set(dev, o->ft, o->n_fte, o->fg_mac, o->tir, &bcast);
+	if (ret != 0)
+		return ret;
+	o->n_fte++;
+	if (priv->promisc) {
+		ret = mlx5v_ethdev_cmd_fte_set(dev, o->ft, FG_ALL_START, o->fg_all, o->tir, NULL);
+		if (ret != 0)
+			return ret;
+		o->fte_all = 1;
+	}
+	return 0;
+}
+
+int
+mlx5v_flow_create(struct rte_eth_dev *eth_dev)
+{
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	struct mlx5v_ethdev_objs *o = &priv_of(eth_dev)->obj;
+	uint32_t rqn[MLX5V_ETH_RETA_SIZE];
+	int ret;
+
+	rqt_list(eth_dev, rqn);
+	ret = mlx5v_ethdev_cmd_rqt_create(dev, rqn, MLX5V_ETH_RETA_SIZE, &o->rqt);
+	if (ret != 0)
+		goto error;
+	ret = tir_create(eth_dev, dev);
+	if (ret != 0)
+		goto error;
+	ret = mlx5v_ethdev_cmd_ft_create(dev, MLX5V_ETH_FT_LOG_SIZE, &o->ft);
+	if (ret != 0)
+		goto error;
+	ret = mlx5v_ethdev_cmd_fg_create(dev, o->ft, 0, FG_MAC_END, 1, &o->fg_mac);
+	if (ret != 0)
+		goto error;
+	ret = mlx5v_ethdev_cmd_fg_create(dev, o->ft, FG_ALL_START, FT_ENTRIES - 1, 0,
+					 &o->fg_all);
+	if (ret != 0)
+		goto error;
+	ret = entries_set(eth_dev, dev);
+	if (ret != 0)
+		goto error;
+	ret = mlx5v_ethdev_cmd_ft_root(dev, o->ft, 1);
+	if (ret != 0)
+		goto error;
+	o->root = 1;
+	return 0;
+
+error:
+	/* mlx5v_flow_destroy() undoes exactly what exists (each number 0 = not made). */
+	mlx5v_flow_destroy(eth_dev);
+	return ret;
+}
+
+void
+mlx5v_flow_destroy(struct rte_eth_dev *eth_dev)
+{
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	struct mlx5v_ethdev_objs *o = &priv_of(eth_dev)->obj;
+
+	if (dev == NULL)
+		return;
+	if (o->root)
+		mlx5v_ethdev_cmd_ft_root(dev, 0, 0);
+	o->root = 0;
+	if (o->ft != 0)
+		entries_clear(eth_dev, dev);
+	if (o->fg_all != 0)
+		mlx5v_ethdev_cmd_fg_destroy(dev, o->ft, o->fg_all);
+	if (o->fg_mac != 0)
+		mlx5v_ethdev_cmd_fg_destroy(dev, o->ft, o->fg_mac);
+	o->fg_all = 0;
+	o->fg_mac = 0;
+	if (o->ft != 0)
+		mlx5v_ethdev_cmd_ft_destroy(dev, o->ft);
+	o->ft = 0;
+	if (o->tir != 0)
+		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_TIR, o->tir);
+	o->tir = 0;
+	if (o->rqt != 0)
+		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_RQT, o->rqt);
+	o->rqt = 0;
+}
+
+int
+mlx5v_flow_sync(struct rte_eth_dev *eth_dev)
+{
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	struct mlx5v_ethdev_objs *o = &priv_of(eth_dev)->obj;
+
+	if (dev == NULL || o->ft == 0)
+		return 0;
+	entries_clear(eth_dev, dev);
+	return entries_set(eth_dev, dev);
+}
+
+int
+mlx5v_flow_rss_hash_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_conf *conf)
+{
+	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	uint8_t old_key[MLX5V_ETH_RSS_KEY_LEN];
+	uint64_t old_hf = priv->rss_hf;
+	uint32_t old_tir = priv->obj.tir;
+	int ret;
+
+	if (conf->rss_hf & ~MLX5V_ETH_RSS_HF) {
+		MLX5V_ETH_LOG(ERR, "port %u: RSS types 0x%" PRIx64 " not supported",
+			      eth_dev->data->port_id, conf->rss_hf & ~MLX5V_ETH_RSS_HF);
+		return -EINVAL;
+	}
+	if (conf->rss_key != NULL && conf->rss_key_len != MLX5V_ETH_RSS_KEY_LEN) {
+		MLX5V_ETH_LOG(ERR, "port %u: RSS key of %u bytes, %u required",
+			      eth_dev->data->port_id, conf->rss_key_len, MLX5V_ETH_RSS_KEY_LEN);
+		return -EINVAL;
+	}
+	memcpy(old_key, priv->rss_key, sizeof(old_key));
+	if (conf->rss_key != NULL)
+		memcpy(priv->rss_key, conf->rss_key, MLX5V_ETH_RSS_KEY_LEN);
+	priv->rss_hf = conf->rss_hf;
+	if (dev == NULL || old_tir == 0)
+		return 0;
+	/* Started: a new TIR, the entries moved onto it, then the old TIR goes. */
+	ret = tir_create(eth_dev, dev);
+	if (ret == 0) {
+		ret = mlx5v_flow_sync(eth_dev);
+		if (ret == 0) {
+			mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_TIR, old_tir);
+			return 0;
+		}
+		entries_clear(eth_dev, dev);
+		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_TIR, priv->obj.tir);
+	}
+	priv->obj.tir = old_tir;
+	priv->rss_hf = old_hf;
+	memcpy(priv->rss_key, old_key, sizeof(old_key));
+	mlx5v_flow_sync(eth_dev);
+	return ret;
+}
+
+int
+mlx5v_flow_rss_hash_conf_get(struct rte_eth_dev *eth_dev, struct rte_eth_rss_conf *conf)
+{
+	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+
+	if (conf->rss_key != NULL) {
+		if (conf->rss_key_len < MLX5V_ETH_RSS_KEY_LEN)
+			return -EINVAL;
+		memcpy(conf->rss_key, priv->rss_key, MLX5V_ETH_RSS_KEY_LEN);
+	}
+	conf->rss_key_len = MLX5V_ETH_RSS_KEY_LEN;
+	conf->rss_hf = priv->rss_hf;
+	return 0;
+}
+
+int
+mlx5v_flow_reta_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_reta_entry64 *conf,
+		       uint16_t size)
+{
+	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	uint16_t reta[MLX5V_ETH_RETA_SIZE];
+	uint32_t rqn[MLX5V_ETH_RETA_SIZE];
+	unsigned int i;
+	int ret;
+
+	if (size != MLX5V_ETH_RETA_SIZE) {
+		MLX5V_ETH_LOG(ERR, "port %u: RETA size %u, %u required", eth_dev->data->port_id,
+			      size, MLX5V_ETH_RETA_SIZE);
+		return -EINVAL;
+	}
+	memcpy(reta, priv->reta, sizeof(reta));
+	for (i = 0; i < size; i++) {
+		const struct rte_eth_rss_reta_entry64 *e = &conf[i / RTE_ETH_RETA_GROUP_SIZE];
+		unsigned int j = i % RTE_ETH_RETA_GROUP_SIZE;
+
+		if (!(e->mask & (UINT64_C(1) << j)))
+			continue;
+		if (e->reta[j] >= eth_dev->data->nb_rx_queues) {
+			MLX5V_ETH_LOG(ERR, "port %u: RETA entry %u names queue %u of %u",
+				      eth_dev->data->port_id, i, e->reta[j],
+				      eth_dev->data->nb_rx_queues);
+			return -EINVAL;
+		}
+		reta[i] = e->reta[j];
+	}
+	if (dev != NULL && priv->obj.rqt != 0) {
+		for (i = 0; i < MLX5V_ETH_RETA_SIZE; i++)
+			rqn[i] = ((const struct mlx5v_rxq *)
+				  eth_dev->data->rx_queues[reta[i]])->rqn;
+		ret = mlx5v_ethdev_cmd_rqt_modify(dev, priv->obj.rqt, rqn, MLX5V_ETH_RETA_SIZE);
+		if (ret != 0)
+			return ret;
+	}
+	memcpy(priv->reta, reta, sizeof(reta));
+	return 0;
+}
+
+int
+mlx5v_flow_reta_query(struct rte_eth_dev *eth_dev, struct rte_eth_rss_reta_entry64 *conf,
+		      uint16_t size)
+{
+	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	unsigned int i;
+
+	if (size != MLX5V_ETH_RETA_SIZE)
+		return -EINVAL;
+	for (i = 0; i < size; i++) {
+		struct rte_eth_rss_reta_entry64 *e = &conf[i / RTE_ETH_RETA_GROUP_SIZE];
+		unsigned int j = i % RTE_ETH_RETA_GROUP_SIZE;
+
+		if (e->mask & (UINT64_C(1) << j))
+			e->reta[j] = priv->reta[i];
+	}
+	return 0;
+}

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file Statistics of the mlx5v PMD: the port's Q counter and the queues' software counters. */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5v_ethdev.h"
+
+/* out_of_buffer since the last reset: earlier starts, plus the live Q counter. */
+static int
+oob_read(struct rte_eth_dev *eth_dev, uint64_t *oob)
+{
+	struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	uint64_t cur = 0;
+	int ret;
+
+	if (dev != NULL && priv->obj.qcnt != 0 && !priv->dead) {
+		ret = mlx5v_ethdev_cmd_qcnt_query(dev, priv->obj.qcnt, 0, &cur);
+		if (ret != 0)
+			return ret;
+	}
+	*oob = priv->oob_acc + cur - priv->oob_base;
+	return 0;
+}
+
+void
+mlx5v_stats_save(struct rte_eth_dev *eth_dev)
+{
+	struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
+	uint64_t oob;
+
+	/* The counter goes away with the port's objects: keep what it counted. */
+	if (oob_read(eth_dev, &oob) == 0) {
+		priv->oob_acc = oob;
+		priv->oob_base = 0;
+	}
+}
+
+int
+mlx5v_stats_get(struct rte_eth_dev *eth_dev, struct rte_eth_stats *stats)
+{
+	unsigned int i;
+	uint64_t oob;
+	int ret;
+
+	for (i = 0; i < eth_dev->data->nb_rx_queues; i++) {
+		const struct mlx5v_rxq *rxq = eth_dev->data->rx_queues[i];
+
+		if (rxq == NULL)
+			continue;
+		stats->ipackets += rxq->packets;
+		stats->ibytes += rxq->bytes;
+		stats->ierrors += rxq->errors;
+		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			stats->q_ipackets[i] = rxq->packets;
+			stats->q_ibytes[i] = rxq->bytes;
+		}
+	}
+	for (i = 0; i < eth_dev->data->nb_tx_queues; i++) {
+		const struct mlx5v_txq *txq = eth_dev->data->tx_queues[i];
+
+		if (txq == NULL)
+			continue;
+		stats->opackets += txq->packets;
+		stats->obytes += txq->bytes;
+		stats->oerrors += txq->errors;
+		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			stats->q_opackets[i] = txq->packets;
+			stats->q_obytes[i] = txq->bytes;
+		}
+	}
+	ret = oob_read(eth_dev, &oob);
+	if (ret != 0)
+		return ret;
+	stats->imissed = oob;
+	return 0;
+}
+
+int
+mlx5v_stats_reset(struct rte_eth_dev *eth_dev)
+{
+	struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
+	uint64_t oob;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < eth_dev->data->nb_rx_queues; i++) {
+		struct mlx5v_rxq *rxq = eth_dev->data->rx_queues[i];
+
+		if (rxq != NULL)
+			rxq->packets = rxq->bytes = rxq->errors = 0;
+	}
+	for (i = 0; i < eth_dev->data->nb_tx_queues; i++) {
+		struct mlx5v_txq *txq = eth_dev->data->tx_queues[i];
+
+		if (txq != NULL)
+			txq->packets = txq->bytes = txq->errors = 0;
+	}
+	ret = oob_read(eth_dev, &oob);
+	if (ret != 0)
+		return ret;
+	/* The live counter keeps counting; remember where zero is. */
+	priv->oob_base += oob;
+	return 0;
+}
+
+static const char *const mlx5v_xstat_names[] = {
+	"rx_out_of_buffer",
+};
+
+int
+mlx5v_xstats_get(struct rte_eth_dev *eth_dev, struct rte_eth_xstat *xstats, unsigned int n)
+{
+	uint64_t oob;
+	int ret;
+
+	if (n < RTE_DIM(mlx5v_xstat_names) || xstats == NULL)
+		return RTE_DIM(mlx5v_xstat_names);
+	ret = oob_read(eth_dev, &oob);
+	if (ret != 0)
+		return ret;
+	xstats[0].id = 0;
+	xstats[0].value = oob;
+	return RTE_DIM(mlx5v_xstat_names);
+}
+
+int
+mlx5v_xstats_get_names(struct rte_eth_dev *eth_dev, struct rte_eth_xstat_name *names,
+		       unsigned int size)
+{
+	unsigned int i;
+
+	RTE_SET_USED(eth_dev);
+	if (names == NULL || size < RTE_DIM(mlx5v_xstat_names))
+		return RTE_DIM(mlx5v_xstat_names);
+	for (i = 0; i < RTE_DIM(mlx5v_xstat_names); i++)
+		snprintf(names[i].name, sizeof(names[i].name), "%s", mlx5v_xstat_names[i]);
+	return RTE_DIM(mlx5v_xstat_names);
+}

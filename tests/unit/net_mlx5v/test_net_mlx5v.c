@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file Unit tests of the mlx5v Ethernet PMD on the simulated function: probe as the net
+ * class, configuration limits, the objects made at start and gone at stop, the vport and port
+ * state behind the control operations, detach and class=none. The device's view is read with
+ * commands built on the mlx5v_prm_eth.h layouts and with the simulator's live-object counters.
+ */
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "test.h"
+
+#include "mlx5v_cmd.h"
+#include "mlx5v_dev.h"
+#include "mlx5v_prm.h"
+#include "mlx5v_prm_eth.h"
+#include "mlx5v_sim.h"
+
+#define VDEV_NAME "mlx5v_sim0"
+
+#define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
+#define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
+
+static struct rte_mempool *g_mp;
+static uint16_t g_port;
+static struct mlx5v_sim *g_sim;
+static struct mlx5v_dev *g_dev;
+static unsigned int g_base_objs;  /* the core's own objects (async EQ, UAR, windows) */
+static unsigned int g_base_dma;
+static uint8_t g_out[MLX5V_IFC_BYTES(query_nic_vport_context_out) + 64 * 8];
+
+static unsigned int
+live(enum mlx5v_sim_obj k)
+{
+	return mlx5v_sim_live_objects(g_sim, k);
+}
+
+/* Ethernet objects plus CQs, UARs and DMA windows: what a port may hold in the device. */
+static unsigned int
+live_port_objs(void)
+{
+	unsigned int k, n = 0;
+
+	for (k = MLX5V_SIM_OBJ_PD; k < MLX5V_SIM_OBJ_MAX; k++)
+		n += live(k);
+	return n + live(MLX5V_SIM_OBJ_CQ) + live(MLX5V_SIM_OBJ_UAR) +
+	       live(MLX5V_SIM_OBJ_DMA_WINDOWS);
+}
+
+static int
+attach(const char *args)
+{
+	if (rte_vdev_init(VDEV_NAME, args) != 0)
+		return -1;
+	g_sim = mlx5v_sim_get(VDEV_NAME);
+	g_dev = mlx5v_dev_get(VDEV_NAME);
+	if (g_sim == NULL || g_dev == NULL)
+		return -1;
+	g_base_objs = live_port_objs();
+	g_base_dma = live(MLX5V_SIM_OBJ_DMA_WINDOWS);
+	return 0;
+}
+
+/* QUERY_NIC_VPORT_CONTEXT (UC list) into g_out. @return the context, NULL on failure. */
+static uint8_t *
+vport_query(void)
+{
+	uint8_t in[MLX5V_IFC_BYTES(query_nic_vport_context_in)];
+
+	memset(in, 0, sizeof(in));
+	SET(query_nic_vport_context_in, in, opcode, MLX5V_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
+	SET(query_nic_vport_context_in, in, allowed_list_type, MLX5V_VPORT_LIST_UC);
+	if (mlx5v_cmd_do(g_dev, in, sizeof(in), g_out, sizeof(g_out)) != 0)
+		return NULL;
+	return MLX5V_IFC_ADDR_OF(query_nic_vport_context_out, g_out, ctx);
+}
+
+/* Configure n Rx and m Tx queues of ring nd and start. @return 0 or the failing errno. */
+static int
+port_up(uint16_t n, uint16_t m, uint16_t nd)
+{
+	struct rte_eth_conf conf;
+	uint16_t q;
+	int ret;
+
+	memset(&conf, 0, sizeof(conf));
+	if (n > 1)
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+	ret = rte_eth_dev_configure(g_port, n, m, &conf);
+	for (q = 0; ret == 0 && q < n; q++)
+		ret = rte_eth_rx_queue_setup(g_port, q, nd, 0, NULL, g_mp);
+	for (q = 0; ret == 0 && q < m; q++)
+		ret = rte_eth_tx_queue_setup(g_port, q, nd, 0, NULL);
+	if (ret == 0)
+		ret = rte_eth_dev_start(g_port);
+	return ret;
+}
+
+static int
+testsuite_setup(void)
+{
+	g_mp = rte_pktmbuf_pool_create("ut_net_mlx5v", 1024, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	if (g_mp == NULL || attach("") != 0)
+		return TEST_FAILED;
+	return rte_eth_dev_get_port_by_name(VDEV_NAME, &g_port) == 0 ? TEST_SUCCESS :
+	       TEST_FAILED;
+}
+
+static void
+testsuite_teardown(void)
+{
+	rte_vdev_uninit(VDEV_NAME);
+	rte_mempool_free(g_mp);
+}
+
+/* One ethdev named after the EAL device, with the function's permanent MAC. */
+static int
+test_net_mlx5v_probe(void)
+{
+	struct rte_ether_addr mac;
+	struct rte_eth_dev_info info;
+	uint8_t *ctx = vport_query();
+	char fw[32];
+
+	TEST_ASSERT_NOT_NULL(ctx, "vport query");
+	TEST_ASSERT_EQUAL(rte_eth_dev_count_avail(), 1, "one port");
+	TEST_ASSERT_SUCCESS(rte_eth_macaddr_get(g_port, &mac), "MAC");
+	TEST_ASSERT(memcmp(mac.addr_bytes, (uint8_t *)MLX5V_IFC_ADDR_OF(nic_vport_context, ctx,
+			   permanent_address) + 2, 6) == 0, "MAC is permanent_address");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(g_port, &info), "info");
+	TEST_ASSERT_EQUAL(info.max_rx_queues, 16, "16 Rx queues");
+	TEST_ASSERT_EQUAL(info.max_tx_queues, 16, "16 Tx queues");
+	TEST_ASSERT_EQUAL(info.max_rx_pktlen, 9978u - 4, "max_rx_pktlen from PMTU");
+	TEST_ASSERT_EQUAL(info.rx_desc_lim.nb_max, 32768, "ring limit");
+	TEST_ASSERT_EQUAL(info.rx_offload_capa, 0, "no Rx offload without a data path");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_fw_version_get(g_port, fw, sizeof(fw)), "fw");
+	TEST_ASSERT(strchr(fw, '.') != NULL, "fw version %s", fw);
+	return TEST_SUCCESS;
+}
+
+static int
+test_net_mlx5v_bad_config(void)
+{
+	struct rte_eth_conf conf;
+
+	memset(&conf, 0, sizeof(conf));
+	TEST_ASSERT(rte_eth_dev_configure(g_port, 17, 1, &conf) < 0, "17 Rx queues");
+	TEST_ASSERT(rte_eth_dev_configure(g_port, 1, 17, &conf) < 0, "17 Tx queues");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_configure(g_port, 1, 1, &conf), "1/1");
+	TEST_ASSERT_EQUAL(rte_eth_rx_queue_setup(g_port, 0, 100, 0, NULL, g_mp), -EINVAL,
+			  "ring of 100");
+	TEST_ASSERT_EQUAL(rte_eth_tx_queue_setup(g_port, 0, 1000, 0, NULL), -EINVAL,
+			  "ring of 1000");
+	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_DMA_WINDOWS), g_base_dma, "nothing mapped");
+	return TEST_SUCCESS;
+}
+
+/* 1, 2, 4 and 16 queues, twice each: the objects while started, none after stop. */
+static int
+test_net_mlx5v_start_stop(void)
+{
+	static const uint16_t nq[] = { 1, 2, 4, 16 };
+	unsigned int i, round;
+
+	for (i = 0; i < RTE_DIM(nq); i++) {
+		for (round = 0; round < 2; round++) {
+			TEST_ASSERT_SUCCESS(port_up(nq[i], nq[i] > 1 ? nq[i] / 2 : 1, 256),
+					    "start with %u queues", nq[i]);
+			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_RQ), nq[i], "RQs");
+			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_SQ), nq[i] > 1 ? nq[i] / 2u : 1u,
+					  "SQs");
+			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_PD), 1u, "PD");
+			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_TD), 1u, "TD");
+			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_TIS), 1u, "TIS");
+			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_RQT), 1u, "RQT");
+			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_TIR), 1u, "TIR");
+			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FLOW_TABLE), 1u, "table");
+			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FLOW_GROUP), 2u, "groups");
+			/* The permanent MAC and broadcast; promiscuity is off by default. */
+			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 2u, "entries");
+			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_Q_COUNTER), 1u, "Q counter");
+			TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_RQ) + live(MLX5V_SIM_OBJ_SQ) +
+					  live(MLX5V_SIM_OBJ_PD) + live(MLX5V_SIM_OBJ_FTE) +
+					  live(MLX5V_SIM_OBJ_TIR), 0u, "objects left after stop");
+		}
+	}
+	return TEST_SUCCESS;
+}
+
+/* Promiscuous, all-multicast and MAC changes reach the vport, and the flow entries. */
+static int
+test_net_mlx5v_rx_filters(void)
+{
+	struct rte_ether_addr extra = { .addr_bytes = { 0x02, 0, 0, 0, 0, 0x55 } };
+	uint8_t *ctx;
+
+	TEST_ASSERT_SUCCESS(port_up(2, 1, 256), "start");
+	TEST_ASSERT_SUCCESS(rte_eth_promiscuous_enable(g_port), "promisc on");
+	ctx = vport_query();
+	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, promisc_all) == 1, "promisc_all");
+	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 3u, "match-all entry");
+	TEST_ASSERT_SUCCESS(rte_eth_promiscuous_disable(g_port), "promisc off");
+	ctx = vport_query();
+	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, promisc_all) == 0, "promisc_all");
+	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 2u, "no match-all entry");
+	TEST_ASSERT_SUCCESS(rte_eth_allmulticast_enable(g_port), "allmulti on");
+	ctx = vport_query();
+	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, promisc_mc) == 1, "promisc_mc");
+	TEST_ASSERT_SUCCESS(rte_eth_allmulticast_disable(g_port), "allmulti off");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_mac_addr_add(g_port, &extra, 0), "MAC add");
+	ctx = vport_query();
+	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, allowed_list_size) == 2,
+		    "two UC addresses");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_prm_get(g_out +
+			  MLX5V_IFC_BYTES(query_nic_vport_context_out) + 8, 1, 31, 0), 0x55u,
+			  "the added address");
+	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 3u, "an entry for the added MAC");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_mac_addr_remove(g_port, &extra), "MAC remove");
+	ctx = vport_query();
+	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, allowed_list_size) == 1,
+		    "one UC address");
+	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 2u, "entry removed");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mtu(g_port, 9000), "MTU 9000");
+	ctx = vport_query();
+	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, mtu) == 9022, "vport MTU");
+	TEST_ASSERT(rte_eth_dev_set_mtu(g_port, 9978) < 0, "MTU above the port");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mtu(g_port, 1500), "MTU 1500");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	return TEST_SUCCESS;
+}
+
+static int
+test_net_mlx5v_link(void)
+{
+	struct rte_eth_link link;
+
+	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(g_port, &link), "link");
+	TEST_ASSERT_EQUAL(link.link_status, RTE_ETH_LINK_UP, "up after probe");
+	TEST_ASSERT(link.link_speed >= RTE_ETH_SPEED_NUM_10G, "speed %u", link.link_speed);
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_link_down(g_port), "link down");
+	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(g_port, &link), "link");
+	TEST_ASSERT_EQUAL(link.link_status, RTE_ETH_LINK_DOWN, "down");
+	TEST_ASSERT_EQUAL(link.link_speed, RTE_ETH_SPEED_NUM_NONE, "no speed");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_link_up(g_port), "link up");
+	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(g_port, &link), "link");
+	TEST_ASSERT_EQUAL(link.link_status, RTE_ETH_LINK_UP, "up again");
+	return TEST_SUCCESS;
+}
+
+static int
+test_net_mlx5v_rss_stats(void)
+{
+	struct rte_eth_rss_reta_entry64 reta[1];
+	struct rte_eth_rss_conf rss;
+	struct rte_eth_xstat_name names[128];
+	struct rte_eth_xstat xs[128];
+	struct rte_eth_stats st;
+	uint8_t key[40];
+	unsigned int i;
+	int n;
+
+	TEST_ASSERT_SUCCESS(port_up(4, 1, 256), "start");
+	memset(reta, 0, sizeof(reta));
+	reta[0].mask = UINT64_MAX;
+	for (i = 0; i < 64; i++)
+		reta[0].reta[i] = 3 - i % 4;
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rss_reta_update(g_port, reta, 64), "RETA update");
+	memset(reta[0].reta, 0, sizeof(reta[0].reta));
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rss_reta_query(g_port, reta, 64), "RETA query");
+	TEST_ASSERT_EQUAL(reta[0].reta[1], 2, "RETA entry 1");
+	reta[0].reta[0] = 4;
+	TEST_ASSERT(rte_eth_dev_rss_reta_update(g_port, reta, 64) < 0, "queue 4 of 4");
+	memset(key, 0x5a, sizeof(key));
+	rss = (struct rte_eth_rss_conf){ .rss_key = key, .rss_key_len = 40,
+					  .rss_hf = RTE_ETH_RSS_NONFRAG_IPV6_UDP };
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rss_hash_update(g_port, &rss), "hash update");
+	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_TIR), 1u, "the TIR replaced");
+	memset(key, 0, sizeof(key));
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rss_hash_conf_get(g_port, &rss), "hash conf");
+	TEST_ASSERT(key[39] == 0x5a && rss.rss_hf == RTE_ETH_RSS_NONFRAG_IPV6_UDP, "conf kept");
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_port, &st), "stats");
+	TEST_ASSERT_EQUAL(st.imissed, 0u, "no out_of_buffer");
+	TEST_ASSERT_SUCCESS(rte_eth_stats_reset(g_port), "reset");
+	n = rte_eth_xstats_get_names(g_port, names, RTE_DIM(names));
+	TEST_ASSERT(n > 0 && n <= (int)RTE_DIM(names), "%d names", n);
+	TEST_ASSERT_EQUAL(rte_eth_xstats_get(g_port, xs, RTE_DIM(xs)), n, "xstats");
+	for (i = 0; i < (unsigned int)n; i++)
+		if (strcmp(names[i].name, "rx_out_of_buffer") == 0)
+			break;
+	TEST_ASSERT(i < (unsigned int)n, "rx_out_of_buffer listed");
+	TEST_ASSERT_EQUAL(xs[i].value, 0u, "rx_out_of_buffer is 0 without traffic");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Every command of the start ladder failing once: start fails with the device's error and
+ * the objects made before the failing step are gone; the next start succeeds.
+ */
+static int
+test_net_mlx5v_start_fails_cleanly(void)
+{
+	static const struct {
+		uint16_t opcode;
+		const char *name;
+	} steps[] = {
+		{ MLX5V_CMD_OP_ALLOC_PD, "ALLOC_PD" },
+		{ MLX5V_CMD_OP_ALLOC_TRANSPORT_DOMAIN, "ALLOC_TRANSPORT_DOMAIN" },
+		{ MLX5V_CMD_OP_CREATE_TIS, "CREATE_TIS" },
+		{ MLX5V_CMD_OP_ALLOC_Q_COUNTER, "ALLOC_Q_COUNTER" },
+		{ MLX5V_CMD_OP_ALLOC_UAR, "ALLOC_UAR" },
+		{ MLX5V_CMD_OP_CREATE_CQ, "CREATE_CQ" },
+		{ MLX5V_CMD_OP_CREATE_RQ, "CREATE_RQ" },
+		{ MLX5V_CMD_OP_MODIFY_RQ, "MODIFY_RQ" },
+		{ MLX5V_CMD_OP_CREATE_SQ, "CREATE_SQ" },
+		{ MLX5V_CMD_OP_MODIFY_SQ, "MODIFY_SQ" },
+		{ MLX5V_CMD_OP_CREATE_RQT, "CREATE_RQT" },
+		{ MLX5V_CMD_OP_CREATE_TIR, "CREATE_TIR" },
+		{ MLX5V_CMD_OP_CREATE_FLOW_TABLE, "CREATE_FLOW_TABLE" },
+		{ MLX5V_CMD_OP_CREATE_FLOW_GROUP, "CREATE_FLOW_GROUP" },
+		{ MLX5V_CMD_OP_SET_FLOW_TABLE_ENTRY, "SET_FLOW_TABLE_ENTRY" },
+		{ MLX5V_CMD_OP_SET_FLOW_TABLE_ROOT, "SET_FLOW_TABLE_ROOT" },
+	};
+	unsigned int i, base;
+	int ret;
+
+	TEST_ASSERT_SUCCESS(port_up(2, 2, 128), "first start");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	base = live_port_objs();
+	for (i = 0; i < RTE_DIM(steps); i++) {
+		TEST_ASSERT_SUCCESS(mlx5v_sim_fail_next_cmd(g_sim, steps[i].opcode,
+							    MLX5V_CMD_STAT_BAD_PARAM_ERR, 0x5e),
+				    "arm %s", steps[i].name);
+		ret = rte_eth_dev_start(g_port);
+		/* BAD_PARAM is -EINVAL; the core's CQ keeps the DEVX contract (EREMOTEIO). */
+		TEST_ASSERT_EQUAL(ret, steps[i].opcode == MLX5V_CMD_OP_CREATE_CQ ? -EREMOTEIO :
+				  -EINVAL, "%s failing: start gave %d", steps[i].name, ret);
+		TEST_ASSERT_EQUAL(live_port_objs(), base, "%s failing: objects left",
+				  steps[i].name);
+		TEST_ASSERT_SUCCESS(rte_eth_dev_start(g_port), "start after %s", steps[i].name);
+		TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop after %s", steps[i].name);
+		TEST_ASSERT_EQUAL(live_port_objs(), base, "after %s: objects left",
+				  steps[i].name);
+	}
+	return TEST_SUCCESS;
+}
+
+/* Close leaves nothing in the device; detach and attach give the port back. */
+static int
+test_net_mlx5v_close_detach(void)
+{
+	TEST_ASSERT_SUCCESS(port_up(2, 2, 512), "start");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_close(g_port), "close");
+	TEST_ASSERT_EQUAL(live_port_objs(), g_base_objs, "objects left after close");
+	TEST_ASSERT_EQUAL(rte_eth_dev_count_avail(), 0, "no port after close");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "detach");
+	TEST_ASSERT_SUCCESS(attach(""), "attach");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_get_port_by_name(VDEV_NAME, &g_port), "port back");
+	/* Detach of a started port: remove stops and closes it. */
+	TEST_ASSERT_SUCCESS(port_up(1, 1, 64), "start");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "detach a started port");
+	TEST_ASSERT_EQUAL(rte_eth_dev_count_avail(), 0, "no port after detach");
+	TEST_ASSERT_SUCCESS(attach("class=none"), "attach class=none");
+	TEST_ASSERT_EQUAL(rte_eth_dev_count_avail(), 0, "class=none: no port");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "detach");
+	TEST_ASSERT_SUCCESS(attach(""), "attach");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_get_port_by_name(VDEV_NAME, &g_port), "port");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite net_mlx5v_suite = {
+	.suite_name = "mlx5v Ethernet PMD on the simulated function",
+	.setup = testsuite_setup,
+	.teardown = testsuite_teardown,
+	.unit_test_cases = {
+		TEST_CASE(test_net_mlx5v_probe),
+		TEST_CASE(test_net_mlx5v_bad_config),
+		TEST_CASE(test_net_mlx5v_start_stop),
+		TEST_CASE(test_net_mlx5v_rx_filters),
+		TEST_CASE(test_net_mlx5v_link),
+		TEST_CASE(test_net_mlx5v_rss_stats),
+		TEST_CASE(test_net_mlx5v_start_fails_cleanly),
+		TEST_CASE(test_net_mlx5v_close_detach),
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_net_mlx5v(void)
+{
+	return unit_test_suite_runner(&net_mlx5v_suite);
+}
+
+REGISTER_TEST_COMMAND(net_mlx5v_autotest, test_net_mlx5v);
