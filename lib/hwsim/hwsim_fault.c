@@ -7,11 +7,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <rte_errno.h>
+#include <rte_kvargs.h>
 
 #include "hwsim_fault.h"
 #include "hwsim_log.h"
@@ -345,28 +345,14 @@ hwsim_knobs_def(const struct hwsim_knobs *k, unsigned int idx)
 	return &k->defs[idx];
 }
 
-/* Keys are compared up to '=' or ','; O(n^2) over a handful of devargs. */
+/* Counted on the parsed list: rte_kvargs keeps every occurrence of a key. */
 const char *
-hwsim_devargs_dup_key(const char *kvlist, char *buf, size_t buflen)
+hwsim_kvargs_dup_key(const struct rte_kvargs *kv)
 {
-	const char *p, *q;
+	unsigned int i;
 
-	if (kvlist == NULL || kvlist[0] == '\0')
-		return NULL;
-	for (p = kvlist; *p != '\0'; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
-		size_t lp = strcspn(p, "=,");
-
-		for (q = p + strcspn(p, ","); *q == ','; ) {
-			size_t lq;
-
-			q++;
-			lq = strcspn(q, "=,");
-			if (lq == lp && lp > 0 && strncmp(p, q, lp) == 0) {
-				snprintf(buf, buflen, "%.*s", (int)lp, p);
-				return buf;
-			}
-			q += strcspn(q, ",");
-		}
-	}
+	for (i = 0; kv != NULL && i < kv->count; i++)
+		if (rte_kvargs_count(kv, kv->pairs[i].key) > 1)
+			return kv->pairs[i].key;
 	return NULL;
 }

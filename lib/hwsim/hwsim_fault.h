@@ -54,12 +54,14 @@ int hwsim_knobs_parse(struct hwsim_knobs *k, const char *kvlist, const char *con
 
 /** @return the number of knobs; hwsim_knobs_def() gives each definition. */
 unsigned int hwsim_knobs_count(const struct hwsim_knobs *k);
+
+struct rte_kvargs;
+
 /**
  * A device's devargs must name each key once (a second value would silently win).
- * @return the first key given twice in kvlist (a pointer into kvlist's own copy in buf,
- *         buflen bytes), or NULL when every key is unique or kvlist is NULL/empty.
+ * @return the first key of kv given more than once (owned by kv), or NULL.
  */
-const char *hwsim_devargs_dup_key(const char *kvlist, char *buf, size_t buflen);
+const char *hwsim_kvargs_dup_key(const struct rte_kvargs *kv);
 
 const struct hwsim_knob_def *hwsim_knobs_def(const struct hwsim_knobs *k, unsigned int idx);
 

@@ -70,19 +70,21 @@ mlx5v_sim_vdev_parse(const char *args, struct mlx5v_sim_params *sp,
 	struct rte_kvargs *kv;
 	size_t klen = 0;
 	unsigned int i, v;
-	char dup[64];
+	const char *dup;
 	int ret = 0;
 
 	*knobs = NULL;
 	if (args == NULL || args[0] == '\0')
 		return 0;
-	if (hwsim_devargs_dup_key(args, dup, sizeof(dup)) != NULL) {
-		SIM_LOG(ERR, "devarg %s given twice in \"%s\"", dup, args);
-		return -EINVAL;
-	}
 	kv = rte_kvargs_parse(args, NULL);
 	if (kv == NULL) {
 		SIM_LOG(ERR, "cannot parse devargs \"%s\"", args);
+		return -EINVAL;
+	}
+	dup = hwsim_kvargs_dup_key(kv);
+	if (dup != NULL) {
+		SIM_LOG(ERR, "devarg %s given twice in \"%s\"", dup, args);
+		rte_kvargs_free(kv);
 		return -EINVAL;
 	}
 	for (i = 0; i < kv->count && ret == 0; i++) {
