@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "mlx5v_ifc.h"
+#include "mlx5v_prm_eq.h"
 
 /** Opcodes of prm/mlx5_eth §15 that prm/mlx5 §10 does not list. */
 enum mlx5v_eth_opcode {
@@ -1138,6 +1139,171 @@ MLX5V_IFC(flow_table_nic_cap) {
 	uint8_t reserved_at_a00[0x7600];
 };
 
+/* ---- Send WQE (§6.1 - §6.5) ---- */
+
+/** WQE basic block and data segment (DS) sizes, in bytes (§6.1). */
+#define MLX5V_WQE_BB 64u
+#define MLX5V_WQE_DS 16u
+/** A WQE has at most 63 DS: the DS count is 6 bits (§6.1). */
+#define MLX5V_WQE_MAX_DS 63u
+
+/** Control segment opcodes (§6.2). */
+#define MLX5V_WQE_OPC_NOP 0x00
+#define MLX5V_WQE_OPC_SEND 0x0a
+#define MLX5V_WQE_OPC_LSO 0x0e
+/** Completion modes of ``ce`` (§6.2): CQE on error only, on the first error, always. */
+#define MLX5V_WQE_CE_ERROR 0
+#define MLX5V_WQE_CE_FIRST_ERROR 1
+#define MLX5V_WQE_CE_ALWAYS 2
+#define MLX5V_WQE_CE_AND_EQE 3
+/** The inline header that L2 inline mode requires: Ethernet header + one VLAN tag (§6.4). */
+#define MLX5V_WQE_L2_INLINE 18u
+
+/** Control segment, 16 bytes at WQE offset 0 (§6.2). */
+MLX5V_IFC(wqe_ctrl_seg) {
+	uint8_t opmod[0x8];
+	uint8_t wqe_index[0x10];
+	uint8_t opcode[0x8];
+	uint8_t sqn[0x18];
+	uint8_t reserved_at_38[0x2];
+	uint8_t ds[0x6];
+	uint8_t signature[0x8];
+	uint8_t reserved_at_48[0x10];
+	uint8_t fence_mode[0x3];
+	uint8_t reserved_at_5b[0x1];
+	uint8_t ce[0x2];
+	uint8_t se[0x1];
+	uint8_t reserved_at_5f[0x1];
+	uint8_t imm[0x20];
+};
+
+/**
+ * Ethernet segment, 16 bytes at WQE offset 0x10 (§6.3); the inline header starts in its last
+ * two bytes and continues in the next DS, padded to whole DS.
+ */
+MLX5V_IFC(wqe_eth_seg) {
+	uint8_t swp_offs[0x20];
+	uint8_t l4_csum[0x1];
+	uint8_t l3_csum[0x1];
+	uint8_t inner_l4_csum[0x1];
+	uint8_t inner_l3_csum[0x1];
+	uint8_t reserved_at_24[0x4];
+	uint8_t swp_flags[0x8];
+	uint8_t mss[0x10];
+	uint8_t flow_metadata[0x20];
+	uint8_t inline_hdr_sz[0x10];
+	uint8_t inline_hdr_start[0x10];
+};
+
+/** The Ethernet segment when it asks for VLAN insertion instead of an inline header (§6.3). */
+MLX5V_IFC(wqe_eth_seg_vlan) {
+	uint8_t reserved_at_0[0x60];
+	uint8_t insert_vlan[0x1];
+	uint8_t reserved_at_61[0xe];
+	uint8_t svlan[0x1];
+	uint8_t vlan_tci[0x10];
+};
+
+/** Data segment, 16 bytes (§6.5); the receive WQE is a list of them (§7.1). */
+MLX5V_IFC(wqe_data_seg) {
+	uint8_t byte_count[0x20];
+	uint8_t lkey[0x20];
+	uint8_t addr[0x40];
+};
+
+/** Inline data segment (§6.5): the bytes follow byte_count, padded to whole DS. */
+MLX5V_IFC(wqe_inline_seg) {
+	uint8_t is_inline[0x1];
+	uint8_t byte_count[0x1f];
+	uint8_t data[][0x8];
+};
+
+/** byte_count bit 31 of a data segment: an inline data segment (§6.5). */
+#define MLX5V_WQE_DSEG_INLINE 0x80000000u
+
+/* ---- Ethernet CQE (§8.2 - §8.4) ---- */
+
+/** CQE l3_hdr_type, l4_hdr_type (§8.2). */
+#define MLX5V_CQE_L3_NONE 0
+#define MLX5V_CQE_L3_IPV6 1
+#define MLX5V_CQE_L3_IPV4 2
+#define MLX5V_CQE_L4_NONE 0
+#define MLX5V_CQE_L4_TCP 1
+#define MLX5V_CQE_L4_UDP 2
+#define MLX5V_CQE_L4_TCP_ACK 3
+#define MLX5V_CQE_L4_TCP_ACK_DATA 4
+/** CQE rss_ip_type and rss_l4_type (§8.2). */
+#define MLX5V_CQE_RSS_IPV4 1
+#define MLX5V_CQE_RSS_IPV6 2
+#define MLX5V_CQE_RSS_TCP 1
+#define MLX5V_CQE_RSS_UDP 2
+#define MLX5V_CQE_RSS_SPI 3
+/** Error CQE syndromes of an Ethernet queue (§8.4). */
+#define MLX5V_CQE_SYND_LOCAL_LENGTH 0x01
+#define MLX5V_CQE_SYND_LOCAL_QP_OP 0x02
+#define MLX5V_CQE_SYND_LOCAL_PROT 0x04
+#define MLX5V_CQE_SYND_WR_FLUSH 0x05
+
+/**
+ * The 64-byte CQE of an Ethernet send or receive completion (§8.2). Its common fields sit
+ * where the generic layout (mlx5v_prm_eq.h, prm/mlx5 §7.4) puts them.
+ */
+MLX5V_IFC(cqe_eth) {
+	uint8_t reserved_at_0[0x7];
+	uint8_t tunneled[0x1];
+	uint8_t reserved_at_8[0x8];
+	uint8_t wqe_id[0x10];
+	uint8_t reserved_at_20[0x40];
+	uint8_t rss_hash_result[0x20];
+	uint8_t rss_l4_type[0x2];
+	uint8_t reserved_at_82[0x2];
+	uint8_t rss_ip_type[0x2];
+	uint8_t reserved_at_86[0x2];
+	uint8_t reserved_at_88[0x18];
+	uint8_t check_sum[0x10];
+	uint8_t reserved_at_b0[0x30];
+	uint8_t reserved_at_e0[0x5];
+	uint8_t l4_ok[0x1];
+	uint8_t l3_ok[0x1];
+	uint8_t l2_ok[0x1];
+	uint8_t ip_frag[0x1];
+	uint8_t l4_hdr_type[0x3];
+	uint8_t l3_hdr_type[0x2];
+	uint8_t ip_options[0x1];
+	uint8_t cvlan_stripped[0x1];
+	uint8_t vlan_info[0x10];
+	uint8_t lro_num_seg[0x8];
+	uint8_t user_index[0x18];
+	uint8_t flow_metadata[0x20];
+	uint8_t reserved_at_140[0x20];
+	uint8_t byte_cnt[0x20];
+	uint8_t timestamp[0x40];
+	uint8_t sop[0x8];               /* send: the WQE opcode */
+	uint8_t qpn[0x18];              /* send: the SQN; receive: the flow tag */
+	uint8_t wqe_counter[0x10];
+	uint8_t signature[0x8];
+	uint8_t opcode[0x4];
+	uint8_t cqe_format[0x2];
+	uint8_t se[0x1];
+	uint8_t owner[0x1];
+};
+
+/** An error CQE (prm/mlx5_eth §8.4): the syndromes take the place of the timestamp's last bytes. */
+MLX5V_IFC(cqe_err) {
+	uint8_t reserved_at_0[0x108];
+	uint8_t user_index[0x18];
+	uint8_t reserved_at_120[0x90];
+	uint8_t vendor_err_synd[0x8];
+	uint8_t syndrome[0x8];
+	uint8_t s_wqe_opcode[0x8];
+	uint8_t qpn[0x18];
+	uint8_t wqe_counter[0x10];
+	uint8_t signature[0x8];
+	uint8_t opcode[0x4];
+	uint8_t reserved_at_1fc[0x3];
+	uint8_t owner[0x1];
+};
+
 /* ---- Offsets checked against prm/mlx5_eth (dwords of the command or context) ---- */
 MLX5V_IFC_ASSERT(eth_obj_out, obj_id, 2, 23, 0);
 MLX5V_IFC_ASSERT(alloc_q_counter_out, counter_set_id, 2, 7, 0);
@@ -1285,5 +1451,72 @@ MLX5V_IFC_ASSERT(flow_table_nic_cap, flow_table_properties_nic_receive.log_max_d
 MLX5V_IFC_ASSERT(flow_table_nic_cap, flow_table_properties_nic_transmit.ft_support,
 		 64, 31, 31);
 MLX5V_IFC_ASSERT_BYTES(flow_table_nic_cap, 0x1000);
+
+/* Send WQE segments and Ethernet CQEs: prm/mlx5_eth §6.2 - §6.5, §8.2, §8.4 */
+MLX5V_IFC_ASSERT_BYTES(wqe_ctrl_seg, MLX5V_WQE_DS);
+MLX5V_IFC_ASSERT(wqe_ctrl_seg, wqe_index, 0, 23, 8);
+MLX5V_IFC_ASSERT(wqe_ctrl_seg, opcode, 0, 7, 0);
+MLX5V_IFC_ASSERT(wqe_ctrl_seg, sqn, 1, 31, 8);
+MLX5V_IFC_ASSERT(wqe_ctrl_seg, ds, 1, 5, 0);
+MLX5V_IFC_ASSERT(wqe_ctrl_seg, fence_mode, 2, 7, 5);
+MLX5V_IFC_ASSERT(wqe_ctrl_seg, ce, 2, 3, 2);
+MLX5V_IFC_ASSERT_SPAN(wqe_ctrl_seg, imm, 0x0c, 4);
+MLX5V_IFC_ASSERT_BYTES(wqe_eth_seg, MLX5V_WQE_DS);
+MLX5V_IFC_ASSERT(wqe_eth_seg, l4_csum, 1, 31, 31);
+MLX5V_IFC_ASSERT(wqe_eth_seg, l3_csum, 1, 30, 30);
+MLX5V_IFC_ASSERT_SPAN(wqe_eth_seg, mss, 0x06, 2);
+MLX5V_IFC_ASSERT_SPAN(wqe_eth_seg, inline_hdr_sz, 0x0c, 2);
+MLX5V_IFC_ASSERT_SPAN(wqe_eth_seg, inline_hdr_start, 0x0e, 2);
+MLX5V_IFC_ASSERT_BYTES(wqe_eth_seg_vlan, MLX5V_WQE_DS);
+MLX5V_IFC_ASSERT(wqe_eth_seg_vlan, insert_vlan, 3, 31, 31);
+MLX5V_IFC_ASSERT(wqe_eth_seg_vlan, svlan, 3, 16, 16);
+MLX5V_IFC_ASSERT(wqe_eth_seg_vlan, vlan_tci, 3, 15, 0);
+MLX5V_IFC_ASSERT_BYTES(wqe_data_seg, MLX5V_WQE_DS);
+MLX5V_IFC_ASSERT_SPAN(wqe_data_seg, byte_count, 0x00, 4);
+MLX5V_IFC_ASSERT_SPAN(wqe_data_seg, lkey, 0x04, 4);
+MLX5V_IFC_ASSERT_SPAN(wqe_data_seg, addr, 0x08, 8);
+MLX5V_IFC_ASSERT(wqe_inline_seg, is_inline, 0, 31, 31);
+MLX5V_IFC_ASSERT_OFF(wqe_inline_seg, data, 0x04);
+MLX5V_IFC_ASSERT_BYTES(cqe_eth, 0x40);
+MLX5V_IFC_ASSERT(cqe_eth, tunneled, 0, 24, 24);
+MLX5V_IFC_ASSERT_SPAN(cqe_eth, wqe_id, 0x02, 2);
+MLX5V_IFC_ASSERT_SPAN(cqe_eth, rss_hash_result, 0x0c, 4);
+MLX5V_IFC_ASSERT(cqe_eth, rss_l4_type, 4, 31, 30);
+MLX5V_IFC_ASSERT(cqe_eth, rss_ip_type, 4, 27, 26);
+MLX5V_IFC_ASSERT_SPAN(cqe_eth, check_sum, 0x14, 2);
+MLX5V_IFC_ASSERT(cqe_eth, l2_ok, 7, 24, 24);
+MLX5V_IFC_ASSERT(cqe_eth, l3_ok, 7, 25, 25);
+MLX5V_IFC_ASSERT(cqe_eth, l4_ok, 7, 26, 26);
+MLX5V_IFC_ASSERT(cqe_eth, cvlan_stripped, 7, 16, 16);
+MLX5V_IFC_ASSERT(cqe_eth, ip_options, 7, 17, 17);
+MLX5V_IFC_ASSERT(cqe_eth, l3_hdr_type, 7, 19, 18);
+MLX5V_IFC_ASSERT(cqe_eth, l4_hdr_type, 7, 22, 20);
+MLX5V_IFC_ASSERT(cqe_eth, ip_frag, 7, 23, 23);
+MLX5V_IFC_ASSERT_SPAN(cqe_eth, vlan_info, 0x1e, 2);
+MLX5V_IFC_ASSERT(cqe_eth, user_index, 8, 23, 0);
+MLX5V_IFC_ASSERT_SPAN(cqe_eth, flow_metadata, 0x24, 4);
+MLX5V_IFC_ASSERT_SPAN(cqe_eth, timestamp, 0x30, 8);
+MLX5V_IFC_ASSERT(cqe_eth, sop, 14, 31, 24);
+MLX5V_IFC_ASSERT(cqe_eth, qpn, 14, 23, 0);
+MLX5V_IFC_ASSERT(cqe_eth, cqe_format, 15, 3, 2);
+MLX5V_IFC_ASSERT_BYTES(cqe_err, 0x40);
+MLX5V_IFC_ASSERT_SPAN(cqe_err, vendor_err_synd, 0x36, 1);
+MLX5V_IFC_ASSERT_SPAN(cqe_err, syndrome, 0x37, 1);
+MLX5V_IFC_ASSERT(cqe_err, user_index, 8, 23, 0);
+MLX5V_IFC_ASSERT(cqe_err, s_wqe_opcode, 14, 31, 24);
+MLX5V_IFC_ASSERT(cqe_err, qpn, 14, 23, 0);
+/* The fields every CQE shares sit where the generic layout has them (prm/mlx5 §7.4). */
+#define MLX5V_CQE_SAME(type, fld) \
+	_Static_assert(MLX5V_IFC_BIT_OFF(type, fld) == MLX5V_IFC_BIT_OFF(cqe, fld) && \
+		       MLX5V_IFC_BIT_SZ(type, fld) == MLX5V_IFC_BIT_SZ(cqe, fld), \
+		       #type "." #fld " is not where the generic CQE has it")
+MLX5V_CQE_SAME(cqe_eth, byte_cnt);
+MLX5V_CQE_SAME(cqe_eth, wqe_counter);
+MLX5V_CQE_SAME(cqe_eth, opcode);
+MLX5V_CQE_SAME(cqe_eth, owner);
+MLX5V_CQE_SAME(cqe_err, wqe_counter);
+MLX5V_CQE_SAME(cqe_err, opcode);
+MLX5V_CQE_SAME(cqe_err, owner);
+#undef MLX5V_CQE_SAME
 
 #endif /* _MLX5V_PRM_ETH_H_ */

@@ -24,47 +24,15 @@
 
 #include "hwsim_wire.h"
 #include "mlx5v_prm.h"
+#include "mlx5v_prm_eth.h"
 #include "mlx5v_sim.h"
 
 struct mlx5v_sim;
 
-/* Send WQE layout (doc/guides/prm/mlx5_eth.rst §6.2-§6.5). */
-#define MLX5V_SIM_WQE_BB 64u                 /**< WQE basic block */
-#define MLX5V_SIM_WQE_DS 16u                 /**< data segment unit */
-#define MLX5V_SIM_WQE_OPC_NOP 0x00
-#define MLX5V_SIM_WQE_OPC_SEND 0x0a
-#define MLX5V_SIM_WQE_OPC_LSO 0x0e
-#define MLX5V_SIM_WQE_CE_SHIFT 2             /**< fm_ce_se[3:2] completion mode */
-#define MLX5V_SIM_WQE_CE_ALWAYS 2
-#define MLX5V_SIM_ESEG_CS_L3 0x40            /**< cs_flags: IPv4 header checksum */
-#define MLX5V_SIM_ESEG_CS_L4 0x80            /**< cs_flags: TCP/UDP checksum */
-#define MLX5V_SIM_ESEG_VLAN_INSERT 0x80000000u
-#define MLX5V_SIM_DSEG_INLINE 0x80000000u    /**< byte_count bit 31 */
-#define MLX5V_SIM_L2_INLINE 18u              /**< §6.4: L2 header + one VLAN tag */
+/* Send WQEs and Ethernet CQEs are the layouts of mlx5v_prm_eth.h (prm/mlx5_eth §6, §8). */
 #define MLX5V_SIM_TX_BUF (1u << 18)          /**< largest LSO WQE gathered (256 KiB) */
 
-/* The 64-byte CQE's common fields, from its layout (mlx5v_prm_eq.h, prm/mlx5 §7). */
-#define MLX5V_CQE_SIZE MLX5V_IFC_BYTES(cqe)
-#define MLX5V_CQE_BYTE_CNT MLX5V_IFC_BYTE_OFF(cqe, byte_cnt)
-#define MLX5V_CQE_WQE_COUNTER MLX5V_IFC_BYTE_OFF(cqe, wqe_counter)
-#define MLX5V_CQE_OP_OWN MLX5V_IFC_BYTE_OF(cqe, owner)
-
-/* CQE fields beyond byte_cnt and wqe_counter (prm/mlx5_eth §8.2, §8.4). */
-#define MLX5V_SIM_CQE_RSS_HASH 0x0c
-#define MLX5V_SIM_CQE_RSS_TYPE 0x10
-#define MLX5V_SIM_CQE_HDS_IP_EXT 0x1c        /**< bit 0 L2 ok, 1 L3 ok, 2 L4 ok */
-#define MLX5V_SIM_CQE_L4_L3_HDR 0x1d         /**< bit 0 VLAN stripped, [3:2] L3, [6:4] L4 */
-#define MLX5V_SIM_CQE_VLAN_INFO 0x1e
-#define MLX5V_SIM_CQE_USER_INDEX 0x20        /**< [23:0] */
-#define MLX5V_SIM_CQE_VENDOR_SYND 0x36
-#define MLX5V_SIM_CQE_SYNDROME 0x37
-#define MLX5V_SIM_CQE_SOP_QPN 0x38           /**< Tx [31:24] opcode [23:0] SQN; Rx flow tag */
-
-/* Error CQE syndromes (§8.4) and the model's vendor syndromes (mlx5v_sim.rst). */
-#define MLX5V_SIM_CQE_SYND_LOCAL_LENGTH 0x01
-#define MLX5V_SIM_CQE_SYND_LOCAL_QP_OP 0x02
-#define MLX5V_SIM_CQE_SYND_LOCAL_PROT 0x04
-#define MLX5V_SIM_CQE_SYND_WR_FLUSH 0x05
+/* The model's vendor syndromes (byte 0x36 of an error CQE, mlx5v_sim.rst). */
 enum mlx5v_sim_vsynd {
 	MLX5V_SIM_VSYND_NONE = 0x00,
 	MLX5V_SIM_VSYND_LKEY = 0x01,         /**< unknown lkey or lkey of another PD */

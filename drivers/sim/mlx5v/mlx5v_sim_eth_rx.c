@@ -32,18 +32,8 @@
 /* Scatters stop at 4 KiB edges: an MTT key translates one page at a time (§4.2). */
 #define MLX5V_SIM_SCATTER_CHUNK 4096u
 
-/* CQE l4_l3_hdr_type values (§8.2). */
-#define MLX5V_SIM_CQE_L3_IPV6 1
-#define MLX5V_SIM_CQE_L3_IPV4 2
-#define MLX5V_SIM_CQE_L4_TCP 1
-#define MLX5V_SIM_CQE_L4_UDP 2
-#define MLX5V_SIM_CQE_L4_TCP_ACK 3
-#define MLX5V_SIM_CQE_L4_TCP_ACK_DATA 4
-/* rss_hash_type (§8.2): bits 3:2 the IP version hashed, bits 7:6 the L4 protocol. */
-#define MLX5V_SIM_CQE_RSS_IPV4 (1u << 2)
-#define MLX5V_SIM_CQE_RSS_IPV6 (2u << 2)
-#define MLX5V_SIM_CQE_RSS_TCP (1u << 6)
-#define MLX5V_SIM_CQE_RSS_UDP (2u << 6)
+#define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
+#define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
 /** What the parser learned about one frame, shared by every TIR it reaches. */
 struct mlx5v_sim_rx_frame {
@@ -51,9 +41,16 @@ struct mlx5v_sim_rx_frame {
 	uint32_t len;
 	uint32_t ptype;
 	struct rte_net_hdr_lens hl;
-	uint8_t hds_ip_ext;        /**< CQE 0x1c: L2/L3/L4 ok */
-	uint8_t l4_l3;             /**< CQE 0x1d without the VLAN bit */
+	uint8_t l3_ok, l4_ok;      /**< CQE checksum-ok bits (L2 is always ok here) */
+	uint8_t l3_type, l4_type;  /**< CQE l3_hdr_type, l4_hdr_type */
+	uint8_t ip_options, ip_frag;
 	int from_self;             /**< this port sent it (loop wire) */
+};
+
+/** The CQE's RSS hash type: the IP version and the L4 protocol hashed (§8.2). */
+struct mlx5v_sim_rx_hash_type {
+	uint8_t ip;
+	uint8_t l4;
 };
 
 /* DPDK's parser over a borrowed buffer (nothing is written through the mbuf). */
@@ -77,44 +74,44 @@ mlx5v_sim_rx_parse(struct mlx5v_sim_rx_frame *fr)
 	m.nb_segs = 1;
 	fr->ptype = rte_net_get_ptype(&m, &fr->hl, RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK |
 				      RTE_PTYPE_L4_MASK);
-	fr->hds_ip_ext = 0x1;           /* L2 ok: the FCS was good */
-	fr->l4_l3 = 0;
+	fr->l3_type = MLX5V_CQE_L3_NONE;
+	fr->l4_type = MLX5V_CQE_L4_NONE;
+	fr->ip_options = 0;
+	fr->ip_frag = 0;
 	l4_type = fr->ptype & RTE_PTYPE_L4_MASK;
 	l4 = fr->data + fr->hl.l2_len + fr->hl.l3_len;
 	if ((uint32_t)fr->hl.l2_len + fr->hl.l3_len + fr->hl.l4_len > fr->len)
 		l4_type = 0;
 	if (RTE_ETH_IS_IPV4_HDR(fr->ptype)) {
 		ip4 = (const struct rte_ipv4_hdr *)(fr->data + fr->hl.l2_len);
-		fr->l4_l3 |= MLX5V_SIM_CQE_L3_IPV4 << 2;
+		fr->l3_type = MLX5V_CQE_L3_IPV4;
 		/* A valid header sums to 0xffff, so rte_ipv4_cksum() of it gives 0. */
 		l3_ok = rte_ipv4_cksum(ip4) == 0;
 		if (l3_ok && (l4_type == RTE_PTYPE_L4_TCP || l4_type == RTE_PTYPE_L4_UDP))
 			l4_ok = rte_ipv4_udptcp_cksum_verify(ip4, l4) == 0;
-		if (rte_ipv4_hdr_len(ip4) > sizeof(*ip4))
-			fr->l4_l3 |= 0x2;
+		fr->ip_options = rte_ipv4_hdr_len(ip4) > sizeof(*ip4);
 	} else if (RTE_ETH_IS_IPV6_HDR(fr->ptype)) {
 		ip6 = (const struct rte_ipv6_hdr *)(fr->data + fr->hl.l2_len);
-		fr->l4_l3 |= MLX5V_SIM_CQE_L3_IPV6 << 2;
+		fr->l3_type = MLX5V_CQE_L3_IPV6;
 		l3_ok = 1;      /* IPv6 has no header checksum */
 		if (l4_type == RTE_PTYPE_L4_TCP || l4_type == RTE_PTYPE_L4_UDP)
 			l4_ok = rte_ipv6_udptcp_cksum_verify(ip6, l4) == 0;
-		if (fr->hl.l3_len > sizeof(*ip6))
-			fr->l4_l3 |= 0x2;
+		fr->ip_options = fr->hl.l3_len > sizeof(*ip6);
 	}
-	if ((fr->ptype & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_FRAG)
-		fr->l4_l3 |= 0x80;
+	fr->ip_frag = (fr->ptype & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_FRAG;
 	if (l4_type == RTE_PTYPE_L4_UDP) {
-		fr->l4_l3 |= MLX5V_SIM_CQE_L4_UDP << 4;
+		fr->l4_type = MLX5V_CQE_L4_UDP;
 	} else if (l4_type == RTE_PTYPE_L4_TCP) {
 		tcp = l4;
 		if (!(tcp->tcp_flags & RTE_TCP_ACK_FLAG))
-			fr->l4_l3 |= MLX5V_SIM_CQE_L4_TCP << 4;
+			fr->l4_type = MLX5V_CQE_L4_TCP;
 		else if ((uint32_t)fr->hl.l2_len + fr->hl.l3_len + fr->hl.l4_len < fr->len)
-			fr->l4_l3 |= MLX5V_SIM_CQE_L4_TCP_ACK_DATA << 4;
+			fr->l4_type = MLX5V_CQE_L4_TCP_ACK_DATA;
 		else
-			fr->l4_l3 |= MLX5V_SIM_CQE_L4_TCP_ACK << 4;
+			fr->l4_type = MLX5V_CQE_L4_TCP_ACK;
 	}
-	fr->hds_ip_ext |= (l3_ok ? 0x2 : 0) | (l4_ok ? 0x4 : 0);
+	fr->l3_ok = l3_ok;
+	fr->l4_ok = l4_ok;
 }
 
 /* @return 1 if mac is one of the n entries of list. */
@@ -149,11 +146,11 @@ mlx5v_sim_rx_vport_accepts(const struct mlx5v_sim_eth_port *p, const uint8_t *dm
  * Toeplitz over the fields the TIR selects (§10.2) in the usual order: source address,
  * destination address, then source and destination port, with rte_softrss(). A frame of
  * another class than the TIR's (l3_prot_type/l4_prot_type) is hashed over nothing (0).
- * @return the hash; *type gets the CQE rss_hash_type.
+ * @return the hash; *type gets the CQE's hash type.
  */
 static uint32_t
 mlx5v_sim_rx_rss(const struct mlx5v_sim_eth_hash *h, const struct mlx5v_sim_rx_frame *fr,
-		 uint8_t *type)
+		 struct mlx5v_sim_rx_hash_type *type)
 {
 	uint32_t tuple[RTE_THASH_V6_L4_LEN];
 	const struct rte_ipv4_hdr *ip4;
@@ -165,7 +162,8 @@ mlx5v_sim_rx_rss(const struct mlx5v_sim_eth_hash *h, const struct mlx5v_sim_rx_f
 	uint32_t i;
 	int is6;
 
-	*type = 0;
+	type->ip = 0;
+	type->l4 = 0;
 	if (h->fn != MLX5V_TIRC_HASH_TOEPLITZ)
 		return 0;
 	if (RTE_ETH_IS_IPV4_HDR(fr->ptype))
@@ -190,7 +188,7 @@ mlx5v_sim_rx_rss(const struct mlx5v_sim_eth_hash *h, const struct mlx5v_sim_rx_f
 			tuple[n++] = mlx5v_sim_dp_be32(ip6->dst_addr + 4 * i);
 	}
 	if (n > 0)
-		*type |= is6 ? MLX5V_SIM_CQE_RSS_IPV6 : MLX5V_SIM_CQE_RSS_IPV4;
+		type->ip = is6 ? MLX5V_CQE_RSS_IPV6 : MLX5V_CQE_RSS_IPV4;
 	/* Ports only for the TIR's own L4 protocol, and only when the header is whole. */
 	if ((h->fields & (MLX5V_HASH_FIELD_L4_SPORT | MLX5V_HASH_FIELD_L4_DPORT)) &&
 	    ((l4_type == RTE_PTYPE_L4_TCP && !h->l4_udp) ||
@@ -203,7 +201,7 @@ mlx5v_sim_rx_rss(const struct mlx5v_sim_eth_hash *h, const struct mlx5v_sim_rx_f
 		if (h->fields & MLX5V_HASH_FIELD_L4_DPORT)
 			tuple[n] |= ports & 0xffffu;
 		n++;
-		*type |= h->l4_udp ? MLX5V_SIM_CQE_RSS_UDP : MLX5V_SIM_CQE_RSS_TCP;
+		type->l4 = h->l4_udp ? MLX5V_CQE_RSS_UDP : MLX5V_CQE_RSS_TCP;
 	}
 	if (n == 0)
 		return 0;
@@ -215,10 +213,10 @@ static int
 mlx5v_sim_rx_scatter(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq, const uint8_t *f,
 		     uint32_t len, uint8_t *synd, uint8_t *vsynd)
 {
-	uint32_t nseg = (1u << rq->wq.log_stride) / MLX5V_SIM_WQE_DS;
+	uint32_t nseg = (1u << rq->wq.log_stride) / MLX5V_WQE_DS;
 	uint64_t off = ((uint64_t)(rq->hw_counter & ((1u << rq->wq.log_sz) - 1))) <<
 		       rq->wq.log_stride;
-	uint8_t seg[MLX5V_SIM_WQE_DS];
+	uint8_t seg[MLX5V_IFC_BYTES(wqe_data_seg)];
 	uint32_t i, bc, lkey, chunk, n;
 	uint64_t addr;
 	void *dst;
@@ -228,9 +226,9 @@ mlx5v_sim_rx_scatter(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq, const u
 				   seg, sizeof(seg)) != 0)
 			break;
 		/* §7.1: bit 31 of byte_count is masked; a terminating key ends the list. */
-		bc = mlx5v_sim_dp_be32(seg) & ~MLX5V_SIM_DSEG_INLINE;
-		lkey = mlx5v_sim_dp_be32(seg + 4);
-		addr = mlx5v_sim_dp_be64(seg + 8);
+		bc = GET(wqe_data_seg, seg, byte_count) & ~MLX5V_WQE_DSEG_INLINE;
+		lkey = GET(wqe_data_seg, seg, lkey);
+		addr = MLX5V_IFC_GET64(wqe_data_seg, seg, addr);
 		if (lkey == MLX5V_SIM_ETH_TERM_MKEY || (bc == 0 && lkey == 0))
 			break;
 		n = RTE_MIN(bc, len);
@@ -240,7 +238,7 @@ mlx5v_sim_rx_scatter(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq, const u
 			dst = mlx5v_sim_eth_mkey_ptr(sim, rq->wq.pd, lkey, addr, chunk,
 						     MLX5V_SIM_ETH_ACC_WRITE);
 			if (dst == NULL) {
-				*synd = MLX5V_SIM_CQE_SYND_LOCAL_PROT;
+				*synd = MLX5V_CQE_SYND_LOCAL_PROT;
 				*vsynd = mlx5v_sim_eth_key_vsynd(rte_errno);
 				return -1;
 			}
@@ -253,7 +251,7 @@ mlx5v_sim_rx_scatter(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq, const u
 	}
 	if (len > 0) {
 		/* §10.1: longer than the WQE's buffers: LOCAL_LENGTH_ERR, the RQ stays RDY. */
-		*synd = MLX5V_SIM_CQE_SYND_LOCAL_LENGTH;
+		*synd = MLX5V_CQE_SYND_LOCAL_LENGTH;
 		*vsynd = MLX5V_SIM_VSYND_RX_LENGTH;
 		return -1;
 	}
@@ -263,12 +261,12 @@ mlx5v_sim_rx_scatter(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq, const u
 /* §10.1 steps 7-8: the RQ's next WQE and the receive CQE. Lock held. */
 static void
 mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_frame *fr,
-		uint32_t flow_tag, uint32_t hash, uint8_t hash_type)
+		uint32_t flow_tag, uint32_t hash, const struct mlx5v_sim_rx_hash_type *hash_type)
 {
 	struct mlx5v_sim_eth_rq *rq = mlx5v_sim_eth_rq_get(sim, rqn);
 	struct mlx5v_sim_eth_dp *dp = sim->dp;
 	struct mlx5v_sim_eth_qcnt *qc;
-	uint8_t cqe[MLX5V_CQE_SIZE];
+	uint8_t cqe[MLX5V_IFC_BYTES(cqe_eth)];
 	const uint8_t *f = fr->data;
 	uint32_t len = fr->len;
 	uint16_t tci = 0;
@@ -315,29 +313,36 @@ mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_f
 	idx = rq->hw_counter;
 	memset(cqe, 0, sizeof(cqe));
 	if (mlx5v_sim_rx_scatter(sim, rq, f, len, &synd, &vsynd) != 0) {
-		cqe[MLX5V_SIM_CQE_SYNDROME] = synd;
-		cqe[MLX5V_SIM_CQE_VENDOR_SYND] = vsynd;
-		cqe[MLX5V_CQE_OP_OWN] = MLX5V_CQE_OPCODE_RESP_ERR << 4;
+		SET(cqe_err, cqe, syndrome, synd);
+		SET(cqe_err, cqe, vendor_err_synd, vsynd);
+		SET(cqe_err, cqe, opcode, MLX5V_CQE_OPCODE_RESP_ERR);
 		/* A key failure is fatal to the RQ (§8.4: LOCAL_PROT_ERR needs a reset). */
-		if (synd == MLX5V_SIM_CQE_SYND_LOCAL_PROT)
+		if (synd == MLX5V_CQE_SYND_LOCAL_PROT)
 			rq->state = MLX5V_SIM_ETH_Q_ERR;
 		dp->st.rx_err_cqes++;
 	} else {
-		rte_pmd_mlx5v_prm_set(cqe + MLX5V_SIM_CQE_RSS_HASH, 0, 31, 0, hash);
-		cqe[MLX5V_SIM_CQE_RSS_TYPE] = hash_type;
-		cqe[MLX5V_SIM_CQE_HDS_IP_EXT] = fr->hds_ip_ext;
-		cqe[MLX5V_SIM_CQE_L4_L3_HDR] = fr->l4_l3 | stripped;
-		cqe[MLX5V_SIM_CQE_VLAN_INFO] = tci >> 8;
-		cqe[MLX5V_SIM_CQE_VLAN_INFO + 1] = tci & 0xff;
-		rte_pmd_mlx5v_prm_set(cqe + MLX5V_SIM_CQE_SOP_QPN, 0, 23, 0, flow_tag);
-		rte_pmd_mlx5v_prm_set(cqe + MLX5V_CQE_BYTE_CNT, 0, 31, 0, len);
-		cqe[MLX5V_CQE_OP_OWN] = MLX5V_CQE_OPCODE_RESP_SEND << 4;
+		SET(cqe_eth, cqe, rss_hash_result, hash);
+		SET(cqe_eth, cqe, rss_ip_type, hash_type->ip);
+		SET(cqe_eth, cqe, rss_l4_type, hash_type->l4);
+		/* L2 ok: the FCS was good (bad ones never get here). */
+		SET(cqe_eth, cqe, l2_ok, 1);
+		SET(cqe_eth, cqe, l3_ok, fr->l3_ok);
+		SET(cqe_eth, cqe, l4_ok, fr->l4_ok);
+		SET(cqe_eth, cqe, ip_frag, fr->ip_frag);
+		SET(cqe_eth, cqe, l4_hdr_type, fr->l4_type);
+		SET(cqe_eth, cqe, l3_hdr_type, fr->l3_type);
+		SET(cqe_eth, cqe, ip_options, fr->ip_options);
+		SET(cqe_eth, cqe, cvlan_stripped, stripped);
+		SET(cqe_eth, cqe, vlan_info, tci);
+		SET(cqe_eth, cqe, qpn, flow_tag);
+		SET(cqe_eth, cqe, byte_cnt, len);
+		SET(cqe_eth, cqe, opcode, MLX5V_CQE_OPCODE_RESP_SEND);
 		dp->st.rx_frames++;
 		dp->st.rx_bytes += len;
 	}
-	rte_pmd_mlx5v_prm_set(cqe + MLX5V_SIM_CQE_USER_INDEX, 0, 23, 0, rq->user_index);
-	cqe[MLX5V_CQE_WQE_COUNTER] = idx >> 8;
-	cqe[MLX5V_CQE_WQE_COUNTER + 1] = idx & 0xff;
+	/* user_index and wqe_counter: the same place in both layouts. */
+	SET(cqe_eth, cqe, user_index, rq->user_index);
+	SET(cqe_eth, cqe, wqe_counter, idx);
 	rq->hw_counter = (rq->hw_counter + 1) & 0xffff;
 	/* A full CQ raises CQ_ERROR (mlx5v_sim_cq.c); the frame is lost either way. */
 	if (mlx5v_sim_cq_post_raw_locked(sim, rq->cqn, cqe) != 0)
@@ -350,8 +355,9 @@ mlx5v_sim_rx_tir(struct mlx5v_sim *sim, uint32_t tirn, const struct mlx5v_sim_rx
 		 uint32_t flow_tag)
 {
 	struct mlx5v_sim_eth_tir *tir = mlx5v_sim_eth_tir_get(sim, tirn);
+	static const struct mlx5v_sim_rx_hash_type none;
+	struct mlx5v_sim_rx_hash_type type;
 	struct mlx5v_sim_eth_rqt *rqt;
-	uint8_t type = 0;
 	uint32_t hash;
 
 	if (tir == NULL)
@@ -362,7 +368,7 @@ mlx5v_sim_rx_tir(struct mlx5v_sim *sim, uint32_t tirn, const struct mlx5v_sim_rx
 		return;
 	}
 	if (tir->disp_type == MLX5V_TIRC_DISP_DIRECT) {
-		mlx5v_sim_rx_rq(sim, tir->inline_rqn, fr, flow_tag, 0, 0);
+		mlx5v_sim_rx_rq(sim, tir->inline_rqn, fr, flow_tag, 0, &none);
 		return;
 	}
 	rqt = mlx5v_sim_eth_rqt_get(sim, tir->rqt);
@@ -370,7 +376,7 @@ mlx5v_sim_rx_tir(struct mlx5v_sim *sim, uint32_t tirn, const struct mlx5v_sim_rx
 		return;
 	hash = mlx5v_sim_rx_rss(&tir->hash, fr, &type);
 	/* Sizes are powers of two in every driver; the low bits pick the entry (§10.1). */
-	mlx5v_sim_rx_rq(sim, rqt->rqn[hash % rqt->size], fr, flow_tag, hash, type);
+	mlx5v_sim_rx_rq(sim, rqt->rqn[hash % rqt->size], fr, flow_tag, hash, &type);
 }
 
 /* @return 1 if entry f of table ft matches the frame's DMAC under its group's mask. */

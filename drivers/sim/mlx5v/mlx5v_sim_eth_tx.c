@@ -30,14 +30,18 @@
 /* Gathers stop at 4 KiB edges: an MTT key translates one page at a time (§4.2). */
 #define MLX5V_SIM_GATHER_CHUNK 4096u
 
-/* Largest WQE: 63 DS (§6.1: the DS count is 6 bits). */
-#define MLX5V_SIM_WQE_MAX_DS 63u
+/* Checksums a job computes: the Ethernet segment's l3_csum and l4_csum (§6.3). */
+#define MLX5V_SIM_CS_L3 0x1
+#define MLX5V_SIM_CS_L4 0x2
+
+#define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
+#define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
 /** What one WQE asks the wire for, decided under the lock and acted on after it. */
 struct mlx5v_sim_tx_job {
 	uint32_t len;           /**< bytes gathered into dp->txbuf, 0 for none */
 	uint8_t opcode;
-	uint8_t cs_flags;
+	uint8_t cs_flags;       /**< MLX5V_SIM_CS_* */
 	uint16_t mss;
 	uint32_t hdr_len;       /**< LSO: L2-L4 header bytes */
 	int vlan;               /**< insert vlan_tci */
@@ -58,7 +62,7 @@ mlx5v_sim_tx_min_inline(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq
 
 	switch (mlx5v_sim_knob(sim, MLX5V_SIM_K_WQE_INLINE_MODE)) {
 	case 0:
-		return MLX5V_SIM_L2_INLINE;
+		return MLX5V_WQE_L2_INLINE;
 	case 1:
 		return vport_mode[sq->min_wqe_inline_mode & 7];
 	default:
@@ -71,16 +75,16 @@ static int
 mlx5v_sim_tx_read_ds(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 		     uint32_t wqe_idx, uint32_t first, uint32_t n, uint8_t *out)
 {
-	uint64_t ring = (uint64_t)MLX5V_SIM_WQE_BB << sq->wq.log_sz;
-	uint64_t off = ((uint64_t)(wqe_idx & ((1u << sq->wq.log_sz) - 1)) * MLX5V_SIM_WQE_BB +
-			(uint64_t)first * MLX5V_SIM_WQE_DS) % ring;
+	uint64_t ring = (uint64_t)MLX5V_WQE_BB << sq->wq.log_sz;
+	uint64_t off = ((uint64_t)(wqe_idx & ((1u << sq->wq.log_sz) - 1)) * MLX5V_WQE_BB +
+			(uint64_t)first * MLX5V_WQE_DS) % ring;
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
 		if (hwsim_dma_read(sim->dma, mlx5v_sim_eth_wq_iova(&sq->wq, off),
-				   out + i * MLX5V_SIM_WQE_DS, MLX5V_SIM_WQE_DS) != 0)
+				   out + i * MLX5V_WQE_DS, MLX5V_WQE_DS) != 0)
 			return -EFAULT;
-		off = (off + MLX5V_SIM_WQE_DS) % ring;
+		off = (off + MLX5V_WQE_DS) % ring;
 	}
 	return 0;
 }
@@ -99,7 +103,7 @@ mlx5v_sim_tx_gather(struct mlx5v_sim *sim, uint32_t pd, uint32_t lkey, uint64_t 
 		src = mlx5v_sim_eth_mkey_ptr(sim, pd, lkey, addr, chunk, MLX5V_SIM_ETH_ACC_READ);
 		if (src == NULL) {
 			/* §8.4: every key failure is LOCAL_PROT_ERR; the vendor byte says which. */
-			err->synd = MLX5V_SIM_CQE_SYND_LOCAL_PROT;
+			err->synd = MLX5V_CQE_SYND_LOCAL_PROT;
 			err->vsynd = mlx5v_sim_eth_key_vsynd(rte_errno);
 			return -1;
 		}
@@ -136,60 +140,60 @@ mlx5v_sim_tx_build(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 		   const uint8_t *wqe, uint32_t ds, struct mlx5v_sim_tx_job *job,
 		   struct mlx5v_sim_tx_err *err)
 {
-	uint32_t max = job->opcode == MLX5V_SIM_WQE_OPC_LSO ? MLX5V_SIM_TX_BUF :
+	uint32_t max = job->opcode == MLX5V_WQE_OPC_LSO ? MLX5V_SIM_TX_BUF :
 		       HWSIM_WIRE_FRAME_MAX;
-	const uint8_t *eseg = wqe + MLX5V_SIM_WQE_DS;
+	const uint8_t *eseg = wqe + MLX5V_IFC_BYTES(wqe_ctrl_seg);
 	uint8_t *buf = sim->dp->txbuf;
-	uint32_t ins = mlx5v_sim_dp_be32(eseg + 12);
 	uint32_t n_inl = 0;
-	uint32_t d, bc, len, nds;
+	uint32_t d, len, nds;
 	struct rte_net_hdr_lens hl;
 	uint64_t addr;
 	uint32_t lkey;
 	uint32_t ptype;
 
-	err->synd = MLX5V_SIM_CQE_SYND_LOCAL_QP_OP;
+	err->synd = MLX5V_CQE_SYND_LOCAL_QP_OP;
 	err->vsynd = MLX5V_SIM_VSYND_WQE_DS;
 	if (ds < 2)
 		return -1;
-	job->cs_flags = eseg[4];
-	job->mss = mlx5v_sim_dp_be16(eseg + 6);
+	job->cs_flags = (GET(wqe_eth_seg, eseg, l3_csum) ? MLX5V_SIM_CS_L3 : 0) |
+			(GET(wqe_eth_seg, eseg, l4_csum) ? MLX5V_SIM_CS_L4 : 0);
+	job->mss = GET(wqe_eth_seg, eseg, mss);
 	job->len = 0;
-	job->vlan = (ins & MLX5V_SIM_ESEG_VLAN_INSERT) != 0;
-	job->vlan_tci = ins & 0xffff;
+	job->vlan = GET(wqe_eth_seg_vlan, eseg, insert_vlan);
+	job->vlan_tci = GET(wqe_eth_seg_vlan, eseg, vlan_tci);
 	d = 2;
 	if (!job->vlan) {
-		/* inline_hdr.sz, then its bytes from eseg + 14 on, padded to whole DS. */
-		n_inl = ins >> 16;
-		nds = n_inl > 2 ? (n_inl - 2 + MLX5V_SIM_WQE_DS - 1) / MLX5V_SIM_WQE_DS : 0;
+		/* inline_hdr_sz, then its bytes from inline_hdr_start on, padded to whole DS. */
+		n_inl = GET(wqe_eth_seg, eseg, inline_hdr_sz);
+		nds = n_inl > 2 ? (n_inl - 2 + MLX5V_WQE_DS - 1) / MLX5V_WQE_DS : 0;
 		if (d + nds > ds)
 			return -1;
-		memcpy(buf, eseg + 14, n_inl);
+		memcpy(buf, MLX5V_IFC_ADDR_OF(wqe_eth_seg, eseg, inline_hdr_start), n_inl);
 		job->len = n_inl;
 		d += nds;
 	}
 	while (d < ds) {
-		const uint8_t *seg = wqe + d * MLX5V_SIM_WQE_DS;
+		const uint8_t *seg = wqe + d * MLX5V_WQE_DS;
 
-		bc = mlx5v_sim_dp_be32(seg);
-		if (bc & MLX5V_SIM_DSEG_INLINE) {
-			len = bc & ~MLX5V_SIM_DSEG_INLINE;
-			nds = (4 + len + MLX5V_SIM_WQE_DS - 1) / MLX5V_SIM_WQE_DS;
+		if (GET(wqe_inline_seg, seg, is_inline)) {
+			len = GET(wqe_inline_seg, seg, byte_count);
+			nds = (MLX5V_IFC_BYTES(wqe_inline_seg) + len + MLX5V_WQE_DS - 1) /
+			      MLX5V_WQE_DS;
 			if (d + nds > ds)
 				return -1;
 			if (job->len + len > max)
 				goto too_long;
-			memcpy(buf + job->len, seg + 4, len);
+			memcpy(buf + job->len, MLX5V_IFC_ADDR_OF(wqe_inline_seg, seg, data), len);
 			d += nds;
 		} else {
-			len = bc;
+			len = GET(wqe_data_seg, seg, byte_count);
 			d++;
 			if (len == 0)
 				continue;
 			if (job->len + len > max)
 				goto too_long;
-			lkey = mlx5v_sim_dp_be32(seg + 4);
-			addr = mlx5v_sim_dp_be64(seg + 8);
+			lkey = GET(wqe_data_seg, seg, lkey);
+			addr = MLX5V_IFC_GET64(wqe_data_seg, seg, addr);
 			if (mlx5v_sim_tx_gather(sim, sq->wq.pd, lkey, addr, len, buf + job->len,
 						err) != 0)
 				return -1;
@@ -205,7 +209,7 @@ mlx5v_sim_tx_build(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 		err->vsynd = MLX5V_SIM_VSYND_INLINE;
 		return -1;
 	}
-	if (job->opcode == MLX5V_SIM_WQE_OPC_LSO) {
+	if (job->opcode == MLX5V_WQE_OPC_LSO) {
 		/* §6.5 LSO: TCP only, the whole L2-L4 header inlined, segments of mss bytes. */
 		ptype = mlx5v_sim_tx_ptype(buf, job->len, &hl);
 		job->hdr_len = (uint32_t)hl.l2_len + hl.l3_len + hl.l4_len;
@@ -220,7 +224,7 @@ mlx5v_sim_tx_build(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 	}
 	return 0;
 too_long:
-	err->synd = MLX5V_SIM_CQE_SYND_LOCAL_LENGTH;
+	err->synd = MLX5V_CQE_SYND_LOCAL_LENGTH;
 	err->vsynd = MLX5V_SIM_VSYND_LENGTH;
 	return -1;
 }
@@ -230,21 +234,24 @@ static void
 mlx5v_sim_tx_cqe(struct mlx5v_sim *sim, uint32_t sqn, const struct mlx5v_sim_eth_sq *sq,
 		 uint16_t wqe_idx, uint8_t opcode, const struct mlx5v_sim_tx_err *err)
 {
-	uint8_t cqe[MLX5V_CQE_SIZE];
+	uint8_t cqe[MLX5V_IFC_BYTES(cqe_eth)];
 
 	memset(cqe, 0, sizeof(cqe));
-	rte_pmd_mlx5v_prm_set(cqe + MLX5V_SIM_CQE_USER_INDEX, 0, 23, 0, sq->user_index);
-	rte_pmd_mlx5v_prm_set(cqe + MLX5V_SIM_CQE_SOP_QPN, 0, 31, 24, opcode);
-	rte_pmd_mlx5v_prm_set(cqe + MLX5V_SIM_CQE_SOP_QPN, 0, 23, 0, sqn);
-	cqe[MLX5V_CQE_WQE_COUNTER] = wqe_idx >> 8;
-	cqe[MLX5V_CQE_WQE_COUNTER + 1] = wqe_idx & 0xff;
 	if (err != NULL) {
-		cqe[MLX5V_SIM_CQE_SYNDROME] = err->synd;
-		cqe[MLX5V_SIM_CQE_VENDOR_SYND] = err->vsynd;
-		cqe[MLX5V_CQE_OP_OWN] = MLX5V_CQE_OPCODE_REQ_ERR << 4;
+		SET(cqe_err, cqe, user_index, sq->user_index);
+		SET(cqe_err, cqe, s_wqe_opcode, opcode);
+		SET(cqe_err, cqe, qpn, sqn);
+		SET(cqe_err, cqe, wqe_counter, wqe_idx);
+		SET(cqe_err, cqe, syndrome, err->synd);
+		SET(cqe_err, cqe, vendor_err_synd, err->vsynd);
+		SET(cqe_err, cqe, opcode, MLX5V_CQE_OPCODE_REQ_ERR);
 		DP_ADD(sim, tx_err_cqes, 1);
 	} else {
-		cqe[MLX5V_CQE_OP_OWN] = MLX5V_CQE_OPCODE_REQ << 4;
+		SET(cqe_eth, cqe, user_index, sq->user_index);
+		SET(cqe_eth, cqe, sop, opcode);
+		SET(cqe_eth, cqe, qpn, sqn);
+		SET(cqe_eth, cqe, wqe_counter, wqe_idx);
+		SET(cqe_eth, cqe, opcode, MLX5V_CQE_OPCODE_REQ);
 		DP_ADD(sim, tx_cqes, 1);
 	}
 	mlx5v_sim_cq_post_raw_locked(sim, sq->cqn, cqe);
@@ -258,15 +265,16 @@ static void
 mlx5v_sim_tx_flush(struct mlx5v_sim *sim, uint32_t sqn, struct mlx5v_sim_eth_sq *sq,
 		   uint16_t pc)
 {
-	static const struct mlx5v_sim_tx_err flush = { MLX5V_SIM_CQE_SYND_WR_FLUSH, 0 };
-	uint8_t ctrl[MLX5V_SIM_WQE_DS];
+	static const struct mlx5v_sim_tx_err flush = { MLX5V_CQE_SYND_WR_FLUSH, 0 };
+	uint8_t ctrl[MLX5V_IFC_BYTES(wqe_ctrl_seg)];
 	uint32_t ds;
 
 	while ((uint16_t)sq->hw_counter != pc) {
 		if (mlx5v_sim_tx_read_ds(sim, sq, sq->hw_counter, 0, 1, ctrl) != 0)
 			return;
-		ds = mlx5v_sim_dp_be32(ctrl + 4) & 0x3f;
-		mlx5v_sim_tx_cqe(sim, sqn, sq, sq->hw_counter, ctrl[3], &flush);
+		ds = GET(wqe_ctrl_seg, ctrl, ds);
+		mlx5v_sim_tx_cqe(sim, sqn, sq, sq->hw_counter, GET(wqe_ctrl_seg, ctrl, opcode),
+				 &flush);
 		sq->hw_counter = (sq->hw_counter + RTE_MAX(1u, (ds + 3) / 4)) & 0xffff;
 	}
 }
@@ -279,11 +287,11 @@ static int
 mlx5v_sim_tx_next(struct mlx5v_sim *sim, uint32_t sqn, uint32_t uar,
 		  struct mlx5v_sim_tx_job *job)
 {
-	uint8_t wqe[MLX5V_SIM_WQE_MAX_DS * MLX5V_SIM_WQE_DS];
+	uint8_t wqe[MLX5V_WQE_MAX_DS * MLX5V_WQE_DS];
 	struct mlx5v_sim_eth_sq *sq = mlx5v_sim_eth_sq_get(sim, sqn);
 	struct mlx5v_sim_tx_err err;
 	uint32_t dbr = 0;
-	uint32_t w0, w1, ds;
+	uint32_t ds;
 	uint16_t pc, idx;
 
 	job->len = 0;
@@ -311,29 +319,27 @@ mlx5v_sim_tx_next(struct mlx5v_sim *sim, uint32_t sqn, uint32_t uar,
 	idx = sq->hw_counter;
 	if (mlx5v_sim_tx_read_ds(sim, sq, idx, 0, 1, wqe) != 0)
 		return 0;
-	/* §6.2: opmod_idx_opcode and qpn_ds. */
-	w0 = mlx5v_sim_dp_be32(wqe);
-	w1 = mlx5v_sim_dp_be32(wqe + 4);
-	ds = w1 & 0x3f;
-	job->opcode = w0 & 0xff;
-	err.synd = MLX5V_SIM_CQE_SYND_LOCAL_QP_OP;
-	if (((w0 >> 8) & 0xffff) != idx)
+	/* §6.2: the control segment. */
+	ds = GET(wqe_ctrl_seg, wqe, ds);
+	job->opcode = GET(wqe_ctrl_seg, wqe, opcode);
+	err.synd = MLX5V_CQE_SYND_LOCAL_QP_OP;
+	if (GET(wqe_ctrl_seg, wqe, wqe_index) != idx)
 		err.vsynd = MLX5V_SIM_VSYND_WQE_INDEX;
-	else if ((w1 >> 8) != sqn)
+	else if (GET(wqe_ctrl_seg, wqe, sqn) != sqn)
 		err.vsynd = MLX5V_SIM_VSYND_WQE_SQN;
 	else if (ds == 0)
 		err.vsynd = MLX5V_SIM_VSYND_WQE_DS;
-	else if (job->opcode != MLX5V_SIM_WQE_OPC_NOP && job->opcode != MLX5V_SIM_WQE_OPC_SEND &&
-		 job->opcode != MLX5V_SIM_WQE_OPC_LSO)
+	else if (job->opcode != MLX5V_WQE_OPC_NOP && job->opcode != MLX5V_WQE_OPC_SEND &&
+		 job->opcode != MLX5V_WQE_OPC_LSO)
 		err.vsynd = MLX5V_SIM_VSYND_WQE_OPCODE;
 	else
 		err.vsynd = MLX5V_SIM_VSYND_NONE;
 	sq->hw_counter = (idx + RTE_MAX(1u, (ds + 3) / 4)) & 0xffff;
-	if (err.vsynd == MLX5V_SIM_VSYND_NONE && job->opcode != MLX5V_SIM_WQE_OPC_NOP) {
+	if (err.vsynd == MLX5V_SIM_VSYND_NONE && job->opcode != MLX5V_WQE_OPC_NOP) {
 		if (hwsim_knob_take(sim->knobs, MLX5V_SIM_K_TX_ERR_NEXT))
 			err.vsynd = MLX5V_SIM_VSYND_KNOB;
 		else if (mlx5v_sim_tx_read_ds(sim, sq, idx, 1, ds - 1,
-					      wqe + MLX5V_SIM_WQE_DS) != 0 ||
+					      wqe + MLX5V_WQE_DS) != 0 ||
 			 mlx5v_sim_tx_build(sim, sq, wqe, ds, job, &err) != 0)
 			job->len = 0;
 		else
@@ -351,7 +357,7 @@ mlx5v_sim_tx_next(struct mlx5v_sim *sim, uint32_t sqn, uint32_t uar,
 		return 1;
 	}
 	/* §6.2: a CQE per the WQE's completion mode; 2 and 3 both ask for one. */
-	if (((wqe[11] >> MLX5V_SIM_WQE_CE_SHIFT) & 3) >= MLX5V_SIM_WQE_CE_ALWAYS)
+	if (GET(wqe_ctrl_seg, wqe, ce) >= MLX5V_WQE_CE_ALWAYS)
 		mlx5v_sim_tx_cqe(sim, sqn, sq, idx, job->opcode, NULL);
 	return 1;
 }
@@ -369,7 +375,7 @@ mlx5v_sim_tx_csum(uint8_t *f, uint32_t len, uint8_t cs_flags)
 	uint8_t *ck;
 	uint8_t *l4;
 
-	if ((cs_flags & (MLX5V_SIM_ESEG_CS_L3 | MLX5V_SIM_ESEG_CS_L4)) == 0)
+	if ((cs_flags & (MLX5V_SIM_CS_L3 | MLX5V_SIM_CS_L4)) == 0)
 		return;
 	ptype = mlx5v_sim_tx_ptype(f, len, &hl);
 	l4 = f + hl.l2_len + hl.l3_len;
@@ -380,16 +386,16 @@ mlx5v_sim_tx_csum(uint8_t *f, uint32_t len, uint8_t cs_flags)
 		ck = l4 + offsetof(struct rte_udp_hdr, dgram_cksum);
 	if (RTE_ETH_IS_IPV4_HDR(ptype)) {
 		ip4 = (struct rte_ipv4_hdr *)(f + hl.l2_len);
-		if (cs_flags & MLX5V_SIM_ESEG_CS_L3) {
+		if (cs_flags & MLX5V_SIM_CS_L3) {
 			ip4->hdr_checksum = 0;
 			ip4->hdr_checksum = rte_ipv4_cksum(ip4);
 		}
-		if ((cs_flags & MLX5V_SIM_ESEG_CS_L4) && ck != NULL) {
+		if ((cs_flags & MLX5V_SIM_CS_L4) && ck != NULL) {
 			memcpy(ck, &zero, sizeof(zero));
 			sum = rte_ipv4_udptcp_cksum(ip4, l4);
 			memcpy(ck, &sum, sizeof(sum));
 		}
-	} else if (RTE_ETH_IS_IPV6_HDR(ptype) && (cs_flags & MLX5V_SIM_ESEG_CS_L4) &&
+	} else if (RTE_ETH_IS_IPV6_HDR(ptype) && (cs_flags & MLX5V_SIM_CS_L4) &&
 		   ck != NULL) {
 		ip6 = (struct rte_ipv6_hdr *)(f + hl.l2_len);
 		memcpy(ck, &zero, sizeof(zero));
@@ -456,7 +462,7 @@ mlx5v_sim_tx_lso(struct mlx5v_sim *sim, const struct mlx5v_sim_tx_job *job)
 	flags = tcp->tcp_flags;
 	ip4 = (struct rte_ipv4_hdr *)(src + hl.l2_len);
 	id = RTE_ETH_IS_IPV4_HDR(ptype) ? rte_be_to_cpu_16(ip4->packet_id) : 0;
-	seg_job.cs_flags = MLX5V_SIM_ESEG_CS_L3 | MLX5V_SIM_ESEG_CS_L4;
+	seg_job.cs_flags = MLX5V_SIM_CS_L3 | MLX5V_SIM_CS_L4;
 	for (off = 0; off < payload || off == 0; off += n) {
 		n = RTE_MIN((uint32_t)job->mss, payload - off);
 		memcpy(seg, src, job->hdr_len);
@@ -499,7 +505,7 @@ mlx5v_sim_eth_sq_doorbell(struct mlx5v_sim *sim, uint32_t uar, uint64_t raw)
 		/* The wire runs the receiver's callback: never with our model lock held. */
 		if (job.len == 0)
 			continue;
-		if (job.opcode == MLX5V_SIM_WQE_OPC_LSO)
+		if (job.opcode == MLX5V_WQE_OPC_LSO)
 			mlx5v_sim_tx_lso(sim, &job);
 		else
 			mlx5v_sim_tx_wire(sim, dp->txbuf, job.len, &job);
