@@ -184,13 +184,15 @@ mlx5v_ethdev_infos_get(struct rte_eth_dev *eth_dev, struct rte_eth_dev_info *inf
 	info->max_mtu = priv->caps.max_hw_mtu - MLX5V_ETH_HW_MTU_OVERHEAD;
 	info->max_mac_addrs = RTE_MIN(UINT32_C(1) << priv->caps.log_max_uc_list,
 				      (uint32_t)MLX5V_ETH_MAX_MAC);
-	/* No Rx/Tx offload yet: the data path does not exist (doc/guides/nics/mlx5v.rst). */
-	info->rx_offload_capa = 0;
-	info->tx_offload_capa = 0;
+	info->rx_offload_capa = mlx5v_rx_offload_capa(&priv->caps);
+	info->rx_queue_offload_capa = info->rx_offload_capa;
+	info->tx_offload_capa = mlx5v_tx_offload_capa(&priv->caps);
 	info->rx_desc_lim = (struct rte_eth_desc_lim){
 		.nb_max = ring_max, .nb_min = 1, .nb_align = 1,
 	};
 	info->tx_desc_lim = info->rx_desc_lim;
+	info->tx_desc_lim.nb_seg_max = MLX5V_ETH_TX_MAX_SEGS;
+	info->tx_desc_lim.nb_mtu_seg_max = MLX5V_ETH_TX_MAX_SEGS;
 	info->default_rxportconf.ring_size = 256;
 	info->default_txportconf.ring_size = 256;
 	info->speed_capa = RTE_ETH_LINK_SPEED_10G | RTE_ETH_LINK_SPEED_25G |
@@ -437,6 +439,7 @@ objs_destroy(struct rte_eth_dev *eth_dev)
 	for (i = eth_dev->data->nb_rx_queues; i > 0; i--)
 		if (eth_dev->data->rx_queues[i - 1] != NULL)
 			mlx5v_rxq_destroy(eth_dev, eth_dev->data->rx_queues[i - 1]);
+	mlx5v_mem_unmap_all(eth_dev);
 	if (mlx5v_ethdev_uars[port] != NULL)
 		rte_pmd_mlx5v_devx_free_uar(mlx5v_ethdev_uars[port]);
 	mlx5v_ethdev_uars[port] = NULL;
@@ -658,6 +661,7 @@ static const struct eth_dev_ops mlx5v_ethdev_ops = {
 	.rx_queue_release = mlx5v_ethdev_rx_queue_release,
 	.tx_queue_setup = mlx5v_ethdev_tx_queue_setup,
 	.tx_queue_release = mlx5v_ethdev_tx_queue_release,
+	.tx_done_cleanup = mlx5v_tx_done_cleanup,
 	.rxq_info_get = mlx5v_rxq_info_get,
 	.txq_info_get = mlx5v_txq_info_get,
 	.rx_burst_mode_get = mlx5v_rx_burst_mode_get,

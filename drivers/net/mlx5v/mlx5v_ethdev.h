@@ -31,6 +31,10 @@ extern int mlx5v_ethdev_logtype;
 /** Largest ring: what log_max_wq_sz allows, within a 16-bit descriptor count. */
 #define MLX5V_ETH_RING_MAX(priv) RTE_MIN(UINT32_C(1) << (priv)->caps.log_max_wq_sz, \
 					 UINT32_C(32768))
+/** Mbuf segments per Tx packet: 63 DS less control, Ethernet, 5 inline (prm/mlx5_eth §6.1). */
+#define MLX5V_ETH_TX_MAX_SEGS 56
+/** log2 of the most mbufs a receive WQE scatters over: a 1 KiB WQE (prm/mlx5_eth §7.1). */
+#define MLX5V_ETH_RX_MAX_SGES_LOG 6
 /** Toeplitz key bytes of the TIR (prm/mlx5_eth §4.9). */
 #define MLX5V_ETH_RSS_KEY_LEN 40
 /** Entries of the RSS redirection table (the RQT lists an RQ per entry). */
@@ -45,6 +49,13 @@ struct mlx5v_ethdev_caps {
 	uint32_t log_max_rqt_size;  /**< RSS indirection table */
 	uint16_t max_hw_mtu;        /**< PMTU max_mtu (frame bytes without FCS overhead rules) */
 	uint32_t fw_rev;            /**< firmware revision as the init segment reports it */
+	uint32_t resd_lkey;         /**< the reserved lkey: data segments carry IOVAs */
+	uint8_t csum_cap;           /**< Ethernet offload caps (prm/mlx5_eth §3.3) */
+	uint8_t vlan_cap;           /**< receive VLAN stripping */
+	uint8_t wqe_vlan_insert;    /**< VLAN insertion from the Ethernet segment */
+	uint8_t wqe_inline_mode;    /**< 0 L2, 1 from the vport context, 2 none */
+	uint8_t min_inline_mode;    /**< sqc.min_wqe_inline_mode to create SQs with */
+	uint16_t min_inline;        /**< bytes every send WQE inlines (§6.4) */
 };
 
 /** The receive filter state of the vport. */
@@ -54,6 +65,7 @@ struct mlx5v_ethdev_vport {
 	int promisc_all;
 	int promisc_mc;
 	unsigned int uc_n;              /**< entries of the UC list */
+	uint8_t min_inline_mode;        /**< min_wqe_inline_mode */
 };
 
 struct mlx5v_devx_cq;
@@ -72,29 +84,69 @@ struct mlx5v_ring {
 
 /** An Rx queue: its ring and the objects made at start. */
 struct mlx5v_rxq {
+	/* Data path, hot. */
+	uint8_t *wqes;                 /**< ring.buf: nb_desc WQEs of 2^sges_log data segments */
+	volatile uint32_t *dbrec;      /**< the RQ doorbell record (dword 0, prm/mlx5_eth §7.2) */
+	struct rte_mbuf **elts;        /**< the mbuf of each data segment of each WQE */
+	uint8_t *cqes;                 /**< the CQ ring (cq->buf) */
+	volatile uint32_t *cq_dbrec;   /**< the CQ doorbell record */
+	uint32_t cq_nent;
+	uint32_t cq_ci;                /**< CQ consumer index (Rx interrupts arm from it) */
+	uint32_t rq_ci;                /**< WQEs completed; every WQE stays posted */
+	uint16_t wqe_mask;
+	uint8_t sges_log;              /**< log2 of the data segments of a WQE */
+	uint8_t recover;               /**< an error CQE moved the RQ to ERR */
+	uint32_t seg_size;             /**< bytes of one mbuf buffer (data room - headroom) */
+	uint32_t lkey;
+	uint16_t port_id;
+	uint64_t offloads;             /**< Rx offloads of the queue and the port */
+	uint64_t packets, bytes, errors; /**< software counters */
+	uint64_t nombuf;               /**< frames dropped for want of mbufs */
+	/* Control. */
 	uint16_t idx;
 	uint16_t nb_desc;              /**< a power of two */
 	int socket;
 	struct rte_mempool *mp;
 	struct rte_eth_dev *eth_dev;
-	struct mlx5v_ring ring;        /**< nb_desc 16-byte WQEs */
+	struct mlx5v_ring ring;        /**< the WQEs, sized at start for the scatter */
 	struct mlx5v_devx_cq *cq;      /**< at start */
 	uint32_t rqn;                  /**< at start; 0 = none */
 	int ready;                     /**< RDY */
-	uint64_t packets, bytes, errors; /**< software counters */
 };
 
 /** A Tx queue: its ring and the objects made at start. */
 struct mlx5v_txq {
+	/* Data path, hot. */
+	uint8_t *wqes;                 /**< ring.buf: nb_desc 64-byte WQEBBs */
+	volatile uint32_t *dbrec;      /**< the SQ doorbell record (dword 1, prm/mlx5_eth §6.6) */
+	struct rte_mbuf **elts;        /**< the packet whose WQE starts at each WQEBB */
+	uint8_t *cqes;
+	volatile uint32_t *cq_dbrec;
+	uint32_t cq_nent;
+	uint32_t cq_ci;
+	uint16_t wqe_pi;               /**< WQEBBs posted (the WQE index, 16 bits) */
+	uint16_t wqe_ci;               /**< WQEBBs completed */
+	uint16_t wqe_comp;             /**< wqe_pi when a completion was last asked for */
+	uint16_t wqe_mask;
+	uint16_t comp_thresh;          /**< ask for a completion every this many WQEBBs */
+	uint16_t min_inline;           /**< header bytes inlined in every WQE */
+	uint8_t recover;               /**< an error CQE moved the SQ to ERR */
+	uint8_t vlan_insert;           /**< the device inserts VLAN tags */
+	uint32_t sqn;
+	uint32_t lkey;
+	void *db;                      /**< the UAR doorbell register of this SQ */
+	struct mlx5v_hw *hw;           /**< the core's seam, which rings it */
+	struct rte_mempool *mp_last;   /**< the last mempool known to be DMA-mapped */
+	uint64_t packets, bytes, errors;
+	uint64_t err_cqes;             /**< error CQEs seen (queue resets) */
+	/* Control. */
 	uint16_t idx;
 	uint16_t nb_desc;
 	int socket;
 	struct rte_eth_dev *eth_dev;
 	struct mlx5v_ring ring;        /**< nb_desc 64-byte WQEBBs */
 	struct mlx5v_devx_cq *cq;
-	uint32_t sqn;
 	int ready;
-	uint64_t packets, bytes, errors;
 };
 
 /** The port-wide objects made at start (0 = none), reverse-destroyed at stop. */
@@ -140,6 +192,16 @@ int mlx5v_ethdev_ring_alloc(struct rte_eth_dev *eth_dev, struct mlx5v_ring *r,
 			    unsigned int log_stride, int socket);
 /** Unmap and free a ring of mlx5v_ethdev_ring_alloc() (idempotent). */
 void mlx5v_ethdev_ring_free(struct rte_eth_dev *eth_dev, struct mlx5v_ring *r);
+
+/* ---- mlx5v_mem.c: mempools mapped for device DMA ---- */
+
+/**
+ * Make the memory of mp reachable by the port's device (idempotent; any lcore, the mapping
+ * is serialised per port). @return 0 or -errno.
+ */
+int mlx5v_mem_pool_map(struct rte_eth_dev *eth_dev, struct rte_mempool *mp);
+/** Unmap every mempool of the port (stopped: no queue uses them). */
+void mlx5v_mem_unmap_all(struct rte_eth_dev *eth_dev);
 
 /* ---- mlx5v_rxq.c / mlx5v_txq.c: queue setup, and their objects at start ---- */
 
@@ -193,6 +255,20 @@ void mlx5v_stats_save(struct rte_eth_dev *eth_dev);
 
 uint16_t mlx5v_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mlx5v_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
+/** Fill the RQ with mbufs (start). @return 0 or -ENOMEM with nothing left. */
+int mlx5v_rxq_fill(struct mlx5v_rxq *rxq);
+/** Free the mbufs of the RQ (stop). */
+void mlx5v_rxq_drain(struct mlx5v_rxq *rxq);
+/** Reset the Tx indexes for a new SQ (start). */
+void mlx5v_txq_reset(struct mlx5v_txq *txq);
+/** Free the mbufs still on the SQ (stop). */
+void mlx5v_txq_drain(struct mlx5v_txq *txq);
+/** ethdev tx_done_cleanup: reap completions. @return mbufs freed, or -errno. */
+int mlx5v_tx_done_cleanup(void *txq, uint32_t free_cnt);
+/** Tx offloads the device can do. */
+uint64_t mlx5v_tx_offload_capa(const struct mlx5v_ethdev_caps *caps);
+/** Rx offloads the device can do. */
+uint64_t mlx5v_rx_offload_capa(const struct mlx5v_ethdev_caps *caps);
 int mlx5v_rx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 			    struct rte_eth_burst_mode *mode);
 int mlx5v_tx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
@@ -245,6 +321,8 @@ struct mlx5v_ethdev_wq_attr {
 	uint32_t cqn;
 	uint32_t uar_page;       /**< SQ only */
 	uint32_t tis_or_qcnt;    /**< SQ: its TIS; RQ: its Q counter */
+	uint32_t min_inline_mode; /**< SQ: sqc.min_wqe_inline_mode */
+	int vsd;                 /**< RQ: VLAN stripping disabled */
 	uint32_t log_wq_sz;
 	uint32_t log_stride;
 	uint64_t dbr_iova;
@@ -275,6 +353,18 @@ int mlx5v_ethdev_cmd_rq_create(struct mlx5v_dev *dev, const struct mlx5v_ethdev_
 			       uint32_t *rqn);
 /** MODIFY_SQ/RQ: RST->RDY (ready) or RDY->RST. @return 0 or -errno. */
 int mlx5v_ethdev_cmd_q_ready(struct mlx5v_dev *dev, int sq, uint32_t qn, int ready);
+/** MODIFY_SQ/RQ from state cur to state next (MLX5V_ETHDEV_Q_*). @return 0 or -errno. */
+int mlx5v_ethdev_cmd_q_modify(struct mlx5v_dev *dev, int sq, uint32_t qn, uint32_t cur,
+			      uint32_t next);
+/**
+ * ERR -> RST -> RDY: a queue an error CQE stopped takes work again from index 0 (prm/mlx5_eth
+ * §5.2). @return 0 or -errno.
+ */
+int mlx5v_ethdev_cmd_q_recover(struct mlx5v_dev *dev, int sq, uint32_t qn);
+/** Queue states of MODIFY_SQ/RQ (prm/mlx5_eth §5.1). */
+#define MLX5V_ETHDEV_Q_RST 0
+#define MLX5V_ETHDEV_Q_RDY 1
+#define MLX5V_ETHDEV_Q_ERR 3
 int mlx5v_ethdev_cmd_rqt_create(struct mlx5v_dev *dev, const uint32_t *rqn, uint32_t n,
 				uint32_t *rqtn);
 int mlx5v_ethdev_cmd_rqt_modify(struct mlx5v_dev *dev, uint32_t rqtn, const uint32_t *rqn,

@@ -45,10 +45,49 @@ mac_from_layout(struct rte_ether_addr *mac, const uint8_t *l)
 	memcpy(mac->addr_bytes, l + 2, RTE_ETHER_ADDR_LEN);
 }
 
+/* Bytes inlined per sqc/vport min_wqe_inline_mode: none, L2, IP, TCP/UDP (§6.4). */
+static const uint16_t inline_mode_bytes[8] = { 0, 18, 58, 78, 78, 78, 78, 78 };
+
+/* The Ethernet offload capability (type 1, current) and the reserved lkey. */
+static int
+caps_eth(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
+{
+	uint8_t in[MLX5V_IFC_BYTES(query_hca_cap_in)];
+	uint8_t *out = calloc(1, MLX5V_IFC_BYTES(query_hca_cap_out));
+	uint8_t sc_out[MLX5V_IFC_BYTES(query_special_contexts_out)];
+	uint8_t *cap = MLX5V_IFC_ADDR_OF(query_hca_cap_out, out, capability);
+	int ret;
+
+	if (out == NULL)
+		return -ENOMEM;
+	memset(in, 0, sizeof(in));
+	SET(query_hca_cap_in, in, opcode, MLX5V_CMD_OP_QUERY_HCA_CAP);
+	SET(query_hca_cap_in, in, op_mod,
+	    (MLX5V_CAP_TYPE_ETH_OFFLOADS << 1) | MLX5V_CAP_MODE_CUR);
+	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, MLX5V_IFC_BYTES(query_hca_cap_out));
+	if (ret == 0) {
+		caps->csum_cap = GET(eth_offload_cap, cap, csum_cap);
+		caps->vlan_cap = GET(eth_offload_cap, cap, vlan_cap);
+		caps->wqe_vlan_insert = GET(eth_offload_cap, cap, wqe_vlan_insert);
+		caps->wqe_inline_mode = GET(eth_offload_cap, cap, wqe_inline_mode);
+	}
+	free(out);
+	if (ret != 0)
+		return ret;
+	/* Data segments carry IOVAs under the reserved lkey (§4.2): no MKEY to create. */
+	memset(in, 0, sizeof(in));
+	SET(eth_cmd_in, in, opcode, MLX5V_CMD_OP_QUERY_SPECIAL_CONTEXTS);
+	ret = mlx5v_cmd_exec(dev, in, MLX5V_IFC_BYTES(eth_cmd_in), sc_out, sizeof(sc_out));
+	if (ret == 0)
+		caps->resd_lkey = GET(query_special_contexts_out, sc_out, resd_lkey);
+	return ret;
+}
+
 int
 mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 {
 	const uint8_t *cap = mlx5v_dev_hca_cap(dev);
+	struct mlx5v_ethdev_vport v;
 	uint16_t oper;
 	int ret;
 
@@ -59,7 +98,31 @@ mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 	caps->log_max_rqt_size = GET(cmd_hca_cap_eth, cap, log_max_rqt_size);
 	caps->fw_rev = dev->fw_rev;
 	ret = mlx5v_ethdev_cmd_pmtu_get(dev, &caps->max_hw_mtu, &oper);
-	return ret;
+	if (ret == 0 && GET(cmd_hca_cap_eth, cap, eth_net_offloads))
+		ret = caps_eth(dev, caps);
+	if (ret != 0)
+		return ret;
+	/*
+	 * §6.4: the least each send WQE inlines. Mode 0 is the L2 header; mode 1 takes the
+	 * vport's mode, which SQs must be created with; mode 2 needs nothing.
+	 */
+	caps->min_inline_mode = 0;
+	switch (caps->wqe_inline_mode) {
+	case 0:
+		caps->min_inline = MLX5V_WQE_L2_INLINE;
+		break;
+	case 1:
+		ret = mlx5v_ethdev_cmd_vport_query(dev, &v);
+		if (ret != 0)
+			return ret;
+		caps->min_inline_mode = v.min_inline_mode;
+		caps->min_inline = inline_mode_bytes[v.min_inline_mode & 7];
+		break;
+	default:
+		caps->min_inline = 0;
+		break;
+	}
+	return 0;
 }
 
 static int
@@ -92,6 +155,7 @@ mlx5v_ethdev_cmd_vport_query(struct mlx5v_dev *dev, struct mlx5v_ethdev_vport *v
 	v->promisc_all = GET(nic_vport_context, ctx, promisc_all);
 	v->promisc_mc = GET(nic_vport_context, ctx, promisc_mc);
 	v->uc_n = GET(nic_vport_context, ctx, allowed_list_size);
+	v->min_inline_mode = GET(nic_vport_context, ctx, min_wqe_inline_mode);
 	return 0;
 }
 
@@ -422,14 +486,16 @@ wq_create(struct mlx5v_dev *dev, int sq, const struct mlx5v_ethdev_wq_attr *a, u
 		return -ENOMEM;
 	if (sq) {
 		in_init(in, inlen, MLX5V_CMD_OP_CREATE_SQ);
+		/* Errors flush what follows, so recovery can wait for every WQE (§5.2). */
 		SET(create_sq_in, in, ctx.flush_in_error_en, 1);
+		SET(create_sq_in, in, ctx.min_wqe_inline_mode, a->min_inline_mode);
 		SET(create_sq_in, in, ctx.cqn, a->cqn);
 		SET(create_sq_in, in, ctx.tis_lst_sz, 1);
 		SET(create_sq_in, in, ctx.tis_num_0, a->tis_or_qcnt);
 		wq_fill(MLX5V_IFC_ADDR_OF(create_sq_in, in, ctx.wq), in + base, a);
 	} else {
 		in_init(in, inlen, MLX5V_CMD_OP_CREATE_RQ);
-		SET(create_rq_in, in, ctx.vsd, 1);  /* no VLAN stripping offload yet */
+		SET(create_rq_in, in, ctx.vsd, !!a->vsd);
 		SET(create_rq_in, in, ctx.flush_in_error_en, 1);
 		SET(create_rq_in, in, ctx.cqn, a->cqn);
 		SET(create_rq_in, in, ctx.counter_set_id, a->tis_or_qcnt);
@@ -457,8 +523,24 @@ mlx5v_ethdev_cmd_rq_create(struct mlx5v_dev *dev, const struct mlx5v_ethdev_wq_a
 int
 mlx5v_ethdev_cmd_q_ready(struct mlx5v_dev *dev, int sq, uint32_t qn, int ready)
 {
-	/* RST (0) <-> RDY (1), §4.5: the current state, then the next one in the context. */
-	uint32_t cur = ready ? 0 : 1, next = ready ? 1 : 0;
+	return ready ? mlx5v_ethdev_cmd_q_modify(dev, sq, qn, MLX5V_ETHDEV_Q_RST,
+						 MLX5V_ETHDEV_Q_RDY) :
+		       mlx5v_ethdev_cmd_q_modify(dev, sq, qn, MLX5V_ETHDEV_Q_RDY,
+						 MLX5V_ETHDEV_Q_RST);
+}
+
+int
+mlx5v_ethdev_cmd_q_recover(struct mlx5v_dev *dev, int sq, uint32_t qn)
+{
+	return mlx5v_ethdev_cmd_q_modify(dev, sq, qn, MLX5V_ETHDEV_Q_ERR, MLX5V_ETHDEV_Q_RST) ?:
+	       mlx5v_ethdev_cmd_q_modify(dev, sq, qn, MLX5V_ETHDEV_Q_RST, MLX5V_ETHDEV_Q_RDY);
+}
+
+int
+mlx5v_ethdev_cmd_q_modify(struct mlx5v_dev *dev, int sq, uint32_t qn, uint32_t cur,
+			  uint32_t next)
+{
+	/* §4.5, §5.2: the current state, then the next one in the context. */
 	uint8_t in[RTE_MAX(MLX5V_IFC_BYTES(modify_sq_in), MLX5V_IFC_BYTES(modify_rq_in))];
 	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
 

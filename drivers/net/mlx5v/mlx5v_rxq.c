@@ -13,7 +13,7 @@
 #include "mlx5v_eq.h"
 #include "mlx5v_ethdev.h"
 
-/* Receive WQE stride: one 16-byte data segment (prm/mlx5_eth §5.2). */
+/* Receive WQE stride of one 16-byte data segment (prm/mlx5_eth §7.1). */
 #define RXQ_LOG_STRIDE 4
 
 void
@@ -33,12 +33,20 @@ int
 mlx5v_rxq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 		unsigned int socket, const struct rte_eth_rxconf *conf, struct rte_mempool *mp)
 {
+	const struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
 	struct mlx5v_rxq *rxq;
+	uint32_t room;
 	int ret;
 
-	RTE_SET_USED(conf);
 	if (mlx5v_ethdev_core(eth_dev) == NULL)
 		return -ENODEV;
+	room = rte_pktmbuf_data_room_size(mp);
+	if (room < RTE_PKTMBUF_HEADROOM + RTE_ETHER_MIN_LEN) {
+		MLX5V_ETH_LOG(ERR, "port %u Rx queue %u: mbufs of mempool %s hold %u bytes, "
+			      "%u at least are required", eth_dev->data->port_id, idx, mp->name,
+			      room, RTE_PKTMBUF_HEADROOM + RTE_ETHER_MIN_LEN);
+		return -EINVAL;
+	}
 	if (eth_dev->data->rx_queues[idx] != NULL)
 		mlx5v_rxq_release(eth_dev, idx);
 	rxq = rte_zmalloc_socket("mlx5v_rxq", sizeof(*rxq), RTE_CACHE_LINE_SIZE, socket);
@@ -55,8 +63,65 @@ mlx5v_rxq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 	rxq->socket = socket;
 	rxq->mp = mp;
 	rxq->eth_dev = eth_dev;
+	rxq->port_id = eth_dev->data->port_id;
+	rxq->wqe_mask = nb_desc - 1;
+	rxq->seg_size = room - RTE_PKTMBUF_HEADROOM;
+	rxq->lkey = priv->caps.resd_lkey;
+	rxq->offloads = conf->offloads | eth_dev->data->dev_conf.rxmode.offloads;
 	eth_dev->data->rx_queues[idx] = rxq;
 	return 0;
+}
+
+/*
+ * Data segments per WQE for the largest frame the MTU lets in (Ethernet header, one VLAN
+ * tag, no FCS) with the queue's mbufs. @return 0 or -EINVAL (scatter needed and not enabled).
+ */
+static int
+rxq_sges(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
+{
+	uint32_t frame = eth_dev->data->mtu + MLX5V_ETH_HW_MTU_OVERHEAD - RTE_ETHER_CRC_LEN;
+	uint32_t nseg = (frame + rxq->seg_size - 1) / rxq->seg_size;
+
+	if (nseg > 1 && !(rxq->offloads & RTE_ETH_RX_OFFLOAD_SCATTER)) {
+		MLX5V_ETH_LOG(ERR, "port %u Rx queue %u: MTU %u needs frames of %u bytes, the "
+			      "mbufs hold %u: enable the scatter offload or use larger mbufs",
+			      eth_dev->data->port_id, rxq->idx, eth_dev->data->mtu, frame,
+			      rxq->seg_size);
+		return -EINVAL;
+	}
+	rxq->sges_log = (uint8_t)rte_log2_u32(rte_align32pow2(nseg));
+	if (rxq->sges_log > MLX5V_ETH_RX_MAX_SGES_LOG) {
+		MLX5V_ETH_LOG(ERR, "port %u Rx queue %u: MTU %u would take %u mbufs of %u bytes, "
+			      "%u at most", eth_dev->data->port_id, rxq->idx, eth_dev->data->mtu,
+			      nseg, rxq->seg_size, 1u << MLX5V_ETH_RX_MAX_SGES_LOG);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The ring and the mbuf table for the scatter the MTU needs. @return 0 or -errno. */
+static int
+rxq_ring_size(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
+{
+	unsigned int log_stride = RXQ_LOG_STRIDE + rxq->sges_log;
+	size_t len = RTE_ALIGN_CEIL((size_t)rxq->nb_desc << log_stride, MLX5V_ETH_RING_PAGE);
+	int ret;
+
+	if (rxq->ring.ring_len != len) {
+		mlx5v_ethdev_ring_free(eth_dev, &rxq->ring);
+		ret = mlx5v_ethdev_ring_alloc(eth_dev, &rxq->ring, "Rx", rxq->idx, rxq->nb_desc,
+					      log_stride, rxq->socket);
+		if (ret != 0)
+			return ret;
+	}
+	rxq->wqes = rxq->ring.buf;
+	/* The RQ's doorbell record is dword 0 of the record (prm/mlx5_eth §7.2). */
+	rxq->dbrec = (volatile uint32_t *)(rxq->ring.buf + rxq->ring.ring_len);
+	*rxq->dbrec = 0;
+	rxq->elts = rte_zmalloc_socket("mlx5v_rxq_elts",
+				       sizeof(*rxq->elts) * ((size_t)rxq->nb_desc << rxq->sges_log),
+				       RTE_CACHE_LINE_SIZE, rxq->socket);
+	return rxq->elts == NULL ? -ENOMEM : 0;
 }
 
 int
@@ -68,18 +133,33 @@ mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 		.pd = priv->obj.pd,
 		.tis_or_qcnt = priv->obj.qcnt,
 		.log_wq_sz = rte_log2_u32(rxq->nb_desc),
-		.log_stride = RXQ_LOG_STRIDE,
-		.dbr_iova = rxq->ring.iova + rxq->ring.ring_len,
-		.ring_iova = rxq->ring.iova,
-		.npages = rxq->ring.ring_len / MLX5V_ETH_RING_PAGE,
+		.vsd = !(rxq->offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP),
 	};
 	int ret;
 
+	ret = rxq_sges(eth_dev, rxq);
+	if (ret == 0)
+		ret = rxq_ring_size(eth_dev, rxq);
+	if (ret == 0)
+		ret = mlx5v_mem_pool_map(eth_dev, rxq->mp);
+	if (ret == 0)
+		ret = mlx5v_rxq_fill(rxq);
+	if (ret != 0)
+		goto err_elts_free;
+	a.log_stride = RXQ_LOG_STRIDE + rxq->sges_log;
+	a.dbr_iova = rxq->ring.iova + rxq->ring.ring_len;
+	a.ring_iova = rxq->ring.iova;
+	a.npages = rxq->ring.ring_len / MLX5V_ETH_RING_PAGE;
 	rxq->cq = mlx5v_devx_cq_create(dev, RTE_MAX(a.log_wq_sz, 1u),
 				       mlx5v_eq_eqn(mlx5v_eq_async(dev)),
 				       mlx5v_ethdev_uar(eth_dev));
-	if (rxq->cq == NULL)
-		return -rte_errno;
+	if (rxq->cq == NULL) {
+		ret = -rte_errno;
+		goto err_elts_free;
+	}
+	rxq->cqes = rxq->cq->buf;
+	rxq->cq_dbrec = rxq->cq->dbrec;
+	rxq->cq_nent = rxq->cq->nent;
 	a.cqn = rxq->cq->cqn;
 	ret = mlx5v_ethdev_cmd_rq_create(dev, &a, &rxq->rqn);
 	if (ret != 0)
@@ -96,6 +176,10 @@ err_rq_destroy:
 err_cq_destroy:
 	mlx5v_devx_cq_destroy(rxq->cq);
 	rxq->cq = NULL;
+err_elts_free:
+	mlx5v_rxq_drain(rxq);
+	rte_free(rxq->elts);
+	rxq->elts = NULL;
 	return ret;
 }
 
@@ -104,17 +188,23 @@ mlx5v_rxq_destroy(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 {
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
 
-	if (dev == NULL)
-		return;
-	if (rxq->ready)
-		mlx5v_ethdev_cmd_q_ready(dev, 0, rxq->rqn, 0);
 	rxq->ready = 0;
-	if (rxq->rqn != 0)
+	if (dev != NULL && rxq->rqn != 0) {
+		/* RDY or ERR (an unrecovered error) to RST; teardown goes on regardless. */
+		if (mlx5v_ethdev_cmd_q_modify(dev, 0, rxq->rqn, MLX5V_ETHDEV_Q_RDY,
+					      MLX5V_ETHDEV_Q_RST) != 0)
+			mlx5v_ethdev_cmd_q_modify(dev, 0, rxq->rqn, MLX5V_ETHDEV_Q_ERR,
+						  MLX5V_ETHDEV_Q_RST);
 		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_RQ, rxq->rqn);
+	}
 	rxq->rqn = 0;
-	if (rxq->cq != NULL)
+	if (dev != NULL && rxq->cq != NULL)
 		mlx5v_devx_cq_destroy(rxq->cq);
 	rxq->cq = NULL;
+	/* The device no longer writes the buffers: they go back to the pool. */
+	mlx5v_rxq_drain(rxq);
+	rte_free(rxq->elts);
+	rxq->elts = NULL;
 }
 
 void
@@ -126,7 +216,7 @@ mlx5v_rxq_info_get(struct rte_eth_dev *eth_dev, uint16_t idx, struct rte_eth_rxq
 		return;
 	qinfo->mp = rxq->mp;
 	qinfo->nb_desc = rxq->nb_desc;
-	qinfo->scattered_rx = 0;
+	qinfo->scattered_rx = rxq->sges_log != 0;
 	qinfo->conf.rx_free_thresh = 0;
-	qinfo->conf.offloads = 0;
+	qinfo->conf.offloads = rxq->offloads;
 }

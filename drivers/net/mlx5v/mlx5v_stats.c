@@ -55,9 +55,11 @@ mlx5v_stats_get(struct rte_eth_dev *eth_dev, struct rte_eth_stats *stats)
 		stats->ipackets += rxq->packets;
 		stats->ibytes += rxq->bytes;
 		stats->ierrors += rxq->errors;
+		stats->rx_nombuf += rxq->nombuf;
 		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
 			stats->q_ipackets[i] = rxq->packets;
 			stats->q_ibytes[i] = rxq->bytes;
+			stats->q_errors[i] = rxq->errors;
 		}
 	}
 	for (i = 0; i < eth_dev->data->nb_tx_queues; i++) {
@@ -92,7 +94,7 @@ mlx5v_stats_reset(struct rte_eth_dev *eth_dev)
 		struct mlx5v_rxq *rxq = eth_dev->data->rx_queues[i];
 
 		if (rxq != NULL)
-			rxq->packets = rxq->bytes = rxq->errors = 0;
+			rxq->packets = rxq->bytes = rxq->errors = rxq->nombuf = 0;
 	}
 	for (i = 0; i < eth_dev->data->nb_tx_queues; i++) {
 		struct mlx5v_txq *txq = eth_dev->data->tx_queues[i];

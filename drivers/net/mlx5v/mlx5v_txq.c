@@ -13,8 +13,13 @@
 #include "mlx5v_eq.h"
 #include "mlx5v_ethdev.h"
 
-/* Send WQE basic block: 64 bytes (prm/mlx5_eth §5.1). */
+/* Send WQE basic block: 64 bytes (prm/mlx5_eth §6.1). */
 #define TXQ_LOG_STRIDE 6
+/* Ask for a completion at least every this many WQEBBs (a quarter of a small ring). */
+#define TXQ_COMP_MAX 32
+/* Doorbell words of a UAR: both halves of 4 BlueFlame registers of 512 bytes (§6.6). */
+#define TXQ_DB_SLOTS 8
+#define TXQ_DB_SLOT_SIZE 0x100
 
 void
 mlx5v_txq_release(struct rte_eth_dev *eth_dev, uint16_t idx)
@@ -25,6 +30,7 @@ mlx5v_txq_release(struct rte_eth_dev *eth_dev, uint16_t idx)
 		return;
 	mlx5v_txq_destroy(eth_dev, txq);
 	mlx5v_ethdev_ring_free(eth_dev, &txq->ring);
+	rte_free(txq->elts);
 	rte_free(txq);
 	eth_dev->data->tx_queues[idx] = NULL;
 }
@@ -33,6 +39,7 @@ int
 mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 		unsigned int socket, const struct rte_eth_txconf *conf)
 {
+	const struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
 	struct mlx5v_txq *txq;
 	int ret;
 
@@ -50,10 +57,25 @@ mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 		rte_free(txq);
 		return ret;
 	}
+	txq->elts = rte_zmalloc_socket("mlx5v_txq_elts", sizeof(*txq->elts) * nb_desc,
+				       RTE_CACHE_LINE_SIZE, socket);
+	if (txq->elts == NULL) {
+		mlx5v_ethdev_ring_free(eth_dev, &txq->ring);
+		rte_free(txq);
+		return -ENOMEM;
+	}
 	txq->idx = idx;
 	txq->nb_desc = nb_desc;
 	txq->socket = socket;
 	txq->eth_dev = eth_dev;
+	txq->wqes = txq->ring.buf;
+	/* The SQ's doorbell record is dword 1 of the record (prm/mlx5_eth §6.6). */
+	txq->dbrec = (volatile uint32_t *)(txq->ring.buf + txq->ring.ring_len) + 1;
+	txq->wqe_mask = nb_desc - 1;
+	txq->comp_thresh = RTE_MAX(1, RTE_MIN(TXQ_COMP_MAX, nb_desc / 4));
+	txq->min_inline = priv->caps.min_inline;
+	txq->vlan_insert = priv->caps.wqe_vlan_insert;
+	txq->lkey = priv->caps.resd_lkey;
 	eth_dev->data->tx_queues[idx] = txq;
 	return 0;
 }
@@ -67,6 +89,7 @@ mlx5v_txq_create(struct rte_eth_dev *eth_dev, struct mlx5v_txq *txq)
 		.pd = priv->obj.pd,
 		.uar_page = mlx5v_ethdev_uar(eth_dev)->page_id,
 		.tis_or_qcnt = priv->obj.tis,
+		.min_inline_mode = priv->caps.min_inline_mode,
 		.log_wq_sz = rte_log2_u32(txq->nb_desc),
 		.log_stride = TXQ_LOG_STRIDE,
 		.dbr_iova = txq->ring.iova + txq->ring.ring_len,
@@ -81,6 +104,17 @@ mlx5v_txq_create(struct rte_eth_dev *eth_dev, struct mlx5v_txq *txq)
 	if (txq->cq == NULL)
 		return -rte_errno;
 	a.cqn = txq->cq->cqn;
+	txq->cqes = txq->cq->buf;
+	txq->cq_dbrec = txq->cq->dbrec;
+	txq->cq_nent = txq->cq->nent;
+	txq->hw = mlx5v_dev_hw(dev);
+	/*
+	 * Each queue rings its own half of a BlueFlame register (§6.6): two lcores never store
+	 * to the same doorbell word, whose last value alone a polling model would see.
+	 */
+	txq->db = (uint8_t *)mlx5v_ethdev_uar(eth_dev)->reg_addr +
+		  (txq->idx % TXQ_DB_SLOTS) * TXQ_DB_SLOT_SIZE;
+	mlx5v_txq_reset(txq);
 	ret = mlx5v_ethdev_cmd_sq_create(dev, &a, &txq->sqn);
 	if (ret != 0)
 		goto err_cq_destroy;
@@ -104,11 +138,15 @@ mlx5v_txq_destroy(struct rte_eth_dev *eth_dev, struct mlx5v_txq *txq)
 {
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
 
+	txq->ready = 0;
+	mlx5v_txq_drain(txq);
 	if (dev == NULL)
 		return;
-	if (txq->ready)
-		mlx5v_ethdev_cmd_q_ready(dev, 1, txq->sqn, 0);
-	txq->ready = 0;
+	/* RDY or ERR (an unrecovered error) to RST; a failure is logged, teardown goes on. */
+	if (txq->sqn != 0 && mlx5v_ethdev_cmd_q_modify(dev, 1, txq->sqn, MLX5V_ETHDEV_Q_RDY,
+						     MLX5V_ETHDEV_Q_RST) != 0)
+		mlx5v_ethdev_cmd_q_modify(dev, 1, txq->sqn, MLX5V_ETHDEV_Q_ERR,
+					  MLX5V_ETHDEV_Q_RST);
 	if (txq->sqn != 0)
 		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_SQ, txq->sqn);
 	txq->sqn = 0;
@@ -125,5 +163,5 @@ mlx5v_txq_info_get(struct rte_eth_dev *eth_dev, uint16_t idx, struct rte_eth_txq
 	if (txq == NULL)
 		return;
 	qinfo->nb_desc = txq->nb_desc;
-	qinfo->conf.offloads = 0;
+	qinfo->conf.offloads = eth_dev->data->dev_conf.txmode.offloads;
 }
