@@ -601,21 +601,6 @@ test_ethdp_cq_overrun(void)
 	return TEST_SUCCESS;
 }
 
-/* EAL devargs for a device not probed yet, so a pair may name it (doc/guides/sim/wire.rst). */
-static struct rte_devargs *
-eal_devargs_add(const char *spec)
-{
-	struct rte_devargs *da = calloc(1, sizeof(*da));
-
-	if (da == NULL)
-		return NULL;
-	if (rte_devargs_parse(da, spec) != 0 || rte_devargs_insert(&da) != 0) {
-		free(da);
-		return NULL;
-	}
-	return da;
-}
-
 /* PTYS read (prm/mlx5_eth §11.3): @return eth_proto_oper, or UINT32_MAX. */
 static uint32_t
 ptys_oper(struct fx *f)
@@ -646,7 +631,7 @@ test_ethdp_pair(void)
 	int ret = TEST_FAILED;
 
 	/* C is named by B before it exists: its devargs must be known to EAL. */
-	if (eal_devargs_add("mlx5v_sim22,class=none,wire=pair:mlx5v_sim21") == NULL) {
+	if (ut_devargs_add("mlx5v_sim22,class=none,wire=pair:mlx5v_sim21") == NULL) {
 		printf("cannot add EAL devargs\n");
 		return TEST_FAILED;
 	}

@@ -109,7 +109,8 @@ port_up(uint16_t n, uint16_t m, uint16_t nd)
 static int
 testsuite_setup(void)
 {
-	g_mp = rte_pktmbuf_pool_create("ut_net_mlx5v", 1024, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	/* Enough mbufs to fill 16 Rx rings of 256. */
+	g_mp = rte_pktmbuf_pool_create("ut_net_mlx5v", 8192, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (g_mp == NULL || attach("") != 0)
 		return TEST_FAILED;
 	return rte_eth_dev_get_port_by_name(VDEV_NAME, &g_port) == 0 ? TEST_SUCCESS :
@@ -142,7 +143,8 @@ test_net_mlx5v_probe(void)
 	TEST_ASSERT_EQUAL(info.max_tx_queues, 16, "16 Tx queues");
 	TEST_ASSERT_EQUAL(info.max_rx_pktlen, 9978u - 4, "max_rx_pktlen from PMTU");
 	TEST_ASSERT_EQUAL(info.rx_desc_lim.nb_max, 32768, "ring limit");
-	TEST_ASSERT_EQUAL(info.rx_offload_capa, 0, "no Rx offload without a data path");
+	TEST_ASSERT(info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER, "scatter offload");
+	TEST_ASSERT(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS, "multi-segment Tx");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_fw_version_get(g_port, fw, sizeof(fw)), "fw");
 	TEST_ASSERT(strchr(fw, '.') != NULL, "fw version %s", fw);
 	return TEST_SUCCESS;

@@ -1,0 +1,547 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file Unit tests of the mlx5v PMD's data path: two simulated functions cabled together
+ * (wire=pair), frames sent with rte_eth_tx_burst() on one port and read back with
+ * rte_eth_rx_burst() on the other, byte for byte, with the offloads the CQE reports; error
+ * CQE recovery through the simulator's knob; every mbuf back in its pool at the end.
+ */
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_tcp.h>
+#include <rte_udp.h>
+
+#include "test.h"
+
+#include "mlx5v_sim.h"
+#include "ut_common.h"
+
+#define DEV0 "mlx5v_sim0"
+#define DEV1 "mlx5v_sim1"
+#define NB_MBUF 8192
+#define BURST 32
+/* Bounded polling for frames that the simulator delivers as the doorbell is rung. */
+#define RX_POLLS 1000
+
+static struct rte_mempool *g_mp;
+static uint16_t g_p0, g_p1;
+static struct mlx5v_sim *g_sim0;
+static struct rte_ether_addr g_mac0, g_mac1;
+
+/* Configure nq Rx and Tx queues with the offloads and MTU, then start. @return 0 or errno. */
+static int
+port_up(uint16_t port, uint16_t nq, uint16_t nd, uint64_t rx_off, uint64_t tx_off,
+	uint16_t mtu)
+{
+	struct rte_eth_conf conf;
+	uint16_t q;
+	int ret;
+
+	memset(&conf, 0, sizeof(conf));
+	conf.rxmode.offloads = rx_off;
+	conf.txmode.offloads = tx_off;
+	if (nq > 1) {
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_NONFRAG_IPV4_UDP;
+	}
+	ret = rte_eth_dev_configure(port, nq, nq, &conf);
+	if (ret == 0)
+		ret = rte_eth_dev_set_mtu(port, mtu);
+	for (q = 0; ret == 0 && q < nq; q++)
+		ret = rte_eth_rx_queue_setup(port, q, nd, 0, NULL, g_mp);
+	for (q = 0; ret == 0 && q < nq; q++)
+		ret = rte_eth_tx_queue_setup(port, q, nd, 0, NULL);
+	if (ret == 0)
+		ret = rte_eth_dev_start(port);
+	return ret;
+}
+
+static int
+ports_up(uint16_t nq, uint16_t nd, uint64_t rx_off, uint64_t tx_off, uint16_t mtu)
+{
+	return port_up(g_p0, nq, nd, rx_off, tx_off, mtu) ?:
+	       port_up(g_p1, nq, nd, rx_off, tx_off, mtu);
+}
+
+/* Stop both ports: every mbuf must then be back in the pool. */
+static int
+ports_down(void)
+{
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_p0), "stop port 0");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_p1), "stop port 1");
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(g_mp), NB_MBUF, "mbufs leaked: %u of %u back",
+			  rte_mempool_avail_count(g_mp), NB_MBUF);
+	return TEST_SUCCESS;
+}
+
+/*
+ * An IPv4/UDP (or TCP) frame of len bytes to dst with correct checksums; the payload is a
+ * pattern made of seed. @return it, or NULL.
+ */
+static struct rte_mbuf *
+frame(const struct rte_ether_addr *dst, uint32_t len, uint32_t seed, int tcp)
+{
+	static uint8_t p[9216];
+	struct rte_mbuf *m = NULL, *seg;
+	struct rte_ether_hdr *eth;
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *udp;
+	struct rte_tcp_hdr *th;
+	uint32_t i, n;
+
+	if (len > sizeof(p))
+		return NULL;
+	for (i = 0; i < len; i++)
+		p[i] = (uint8_t)(seed * 7 + i);
+	eth = (struct rte_ether_hdr *)p;
+	eth->dst_addr = *dst;
+	eth->src_addr = g_mac0;
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ip = (struct rte_ipv4_hdr *)(eth + 1);
+	memset(ip, 0, sizeof(*ip));
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->time_to_live = 64;
+	ip->next_proto_id = tcp ? IPPROTO_TCP : IPPROTO_UDP;
+	ip->total_length = rte_cpu_to_be_16(len - sizeof(*eth));
+	ip->src_addr = rte_cpu_to_be_32(RTE_IPV4(10, 0, seed >> 8 & 0xff, seed & 0xff));
+	ip->dst_addr = rte_cpu_to_be_32(RTE_IPV4(10, 1, 0, 1));
+	if (tcp) {
+		th = (struct rte_tcp_hdr *)(ip + 1);
+		memset(th, 0, sizeof(*th));
+		th->src_port = rte_cpu_to_be_16(1000 + (seed & 0xfff));
+		th->dst_port = rte_cpu_to_be_16(80);
+		th->data_off = sizeof(*th) << 2;
+		th->cksum = rte_ipv4_udptcp_cksum(ip, th);
+	} else {
+		udp = (struct rte_udp_hdr *)(ip + 1);
+		udp->src_port = rte_cpu_to_be_16(1000 + (seed & 0xfff));
+		udp->dst_port = rte_cpu_to_be_16(4789);
+		udp->dgram_len = rte_cpu_to_be_16(len - sizeof(*eth) - sizeof(*ip));
+		udp->dgram_cksum = 0;
+		udp->dgram_cksum = rte_ipv4_udptcp_cksum(ip, udp);
+	}
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	/* In as many mbufs as it takes. */
+	for (i = 0; i < len; i += n) {
+		seg = rte_pktmbuf_alloc(g_mp);
+		if (seg == NULL)
+			goto error;
+		n = RTE_MIN(len - i, (uint32_t)rte_pktmbuf_tailroom(seg));
+		memcpy(rte_pktmbuf_append(seg, n), p + i, n);
+		if (m == NULL) {
+			m = seg;
+		} else if (rte_pktmbuf_chain(m, seg) != 0) {
+			rte_pktmbuf_free(seg);
+			goto error;
+		}
+	}
+	return m;
+error:
+	rte_pktmbuf_free(m);
+	return NULL;
+}
+
+/* Send all n packets on queue q of port (the ring frees up as completions come). */
+static int
+send_all(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t sent = 0;
+	unsigned int tries;
+
+	for (tries = 0; sent < n && tries < RX_POLLS; tries++)
+		sent += rte_eth_tx_burst(port, q, pkts + sent, n - sent);
+	if (sent < n) {
+		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+		return -1;
+	}
+	return 0;
+}
+
+/* Receive up to n packets from queue q of port. @return how many. */
+static uint16_t
+recv_n(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t got = 0;
+	unsigned int polls;
+
+	for (polls = 0; got < n && polls < RX_POLLS; polls++) {
+		got += rte_eth_rx_burst(port, q, pkts + got, n - got);
+		if (got < n && polls > 10)
+			ut_sleep_ms(1);
+	}
+	return got;
+}
+
+/* @return 1 if packets a and b hold the same bytes. */
+static int
+same_bytes(struct rte_mbuf *a, struct rte_mbuf *b)
+{
+	uint8_t ba[RTE_MBUF_DEFAULT_BUF_SIZE * 8], bb[RTE_MBUF_DEFAULT_BUF_SIZE * 8];
+	const void *pa, *pb;
+
+	if (a->pkt_len != b->pkt_len || a->pkt_len > sizeof(ba))
+		return 0;
+	pa = rte_pktmbuf_read(a, 0, a->pkt_len, ba);
+	pb = rte_pktmbuf_read(b, 0, b->pkt_len, bb);
+	return pa != NULL && pb != NULL && memcmp(pa, pb, a->pkt_len) == 0;
+}
+
+/* A deep copy of m in one or more mbufs, to compare with what arrives. */
+static struct rte_mbuf *
+copy_of(struct rte_mbuf *m)
+{
+	return rte_pktmbuf_copy(m, g_mp, 0, UINT32_MAX);
+}
+
+/* n frames of growing size each way; what arrives is what was sent, byte for byte. */
+static int
+test_net_mlx5v_dp_bytes(void)
+{
+	struct rte_mbuf *tx[BURST], *ref[BURST], *rx[BURST];
+	struct rte_eth_stats st0, st1;
+	uint16_t i, n;
+	int dir;
+
+	TEST_ASSERT_SUCCESS(ports_up(1, 256, 0, 0, 1500), "start");
+	for (dir = 0; dir < 2; dir++) {
+		uint16_t from = dir ? g_p1 : g_p0, to = dir ? g_p0 : g_p1;
+
+		for (i = 0; i < BURST; i++) {
+			tx[i] = frame(dir ? &g_mac0 : &g_mac1, 60 + i * 45, i, i & 1);
+			TEST_ASSERT_NOT_NULL(tx[i], "frame");
+			ref[i] = copy_of(tx[i]);
+			TEST_ASSERT_NOT_NULL(ref[i], "copy");
+		}
+		TEST_ASSERT_SUCCESS(send_all(from, 0, tx, BURST), "send");
+		n = recv_n(to, 0, rx, BURST);
+		TEST_ASSERT_EQUAL(n, BURST, "received %u of %u", n, BURST);
+		for (i = 0; i < n; i++) {
+			TEST_ASSERT(same_bytes(rx[i], ref[i]), "frame %u differs", i);
+			TEST_ASSERT_EQUAL(rx[i]->port, to, "mbuf port");
+		}
+		rte_pktmbuf_free_bulk(rx, n);
+		rte_pktmbuf_free_bulk(ref, BURST);
+	}
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p0, &st0), "stats 0");
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p1, &st1), "stats 1");
+	TEST_ASSERT(st0.opackets == BURST && st1.ipackets == BURST && st1.opackets == BURST &&
+		    st0.ipackets == BURST, "packets %" PRIu64 "/%" PRIu64 " %" PRIu64 "/%" PRIu64,
+		    st0.opackets, st1.ipackets, st1.opackets, st0.ipackets);
+	TEST_ASSERT_EQUAL(st0.obytes, st1.ibytes, "bytes sent = bytes received");
+	TEST_ASSERT(st0.oerrors == 0 && st1.ierrors == 0, "no errors");
+	/* Every mbuf comes back from the send ring with tx_done_cleanup(). */
+	TEST_ASSERT(rte_eth_tx_done_cleanup(g_p0, 0, 0) >= 0, "cleanup");
+	return ports_down();
+}
+
+/* A packet of three segments, the first shorter than the inline header. */
+static int
+test_net_mlx5v_dp_multiseg(void)
+{
+	struct rte_mbuf *m, *ref, *rx[1];
+	struct rte_mbuf *s1, *s2;
+	uint8_t *p;
+
+	TEST_ASSERT_SUCCESS(ports_up(1, 128, 0, RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 1500), "start");
+	ref = frame(&g_mac1, 700, 3, 0);
+	TEST_ASSERT_NOT_NULL(ref, "frame");
+	m = rte_pktmbuf_alloc(g_mp);
+	s1 = rte_pktmbuf_alloc(g_mp);
+	s2 = rte_pktmbuf_alloc(g_mp);
+	TEST_ASSERT(m != NULL && s1 != NULL && s2 != NULL, "mbufs");
+	p = rte_pktmbuf_mtod(ref, uint8_t *);
+	memcpy(rte_pktmbuf_append(m, 10), p, 10);
+	memcpy(rte_pktmbuf_append(s1, 300), p + 10, 300);
+	memcpy(rte_pktmbuf_append(s2, 390), p + 310, 390);
+	TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(m, s1), "chain");
+	TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(m, s2), "chain");
+	TEST_ASSERT_SUCCESS(send_all(g_p0, 0, &m, 1), "send");
+	TEST_ASSERT_EQUAL(recv_n(g_p1, 0, rx, 1), 1, "received");
+	TEST_ASSERT(same_bytes(rx[0], ref), "bytes differ");
+	rte_pktmbuf_free(rx[0]);
+	rte_pktmbuf_free(ref);
+	return ports_down();
+}
+
+/* MTU 9000: a jumbo frame is scattered over several mbufs; without scatter, start fails. */
+static int
+test_net_mlx5v_dp_jumbo(void)
+{
+	struct rte_mbuf *tx[2], *ref[2], *rx[2];
+	uint16_t i;
+
+	TEST_ASSERT_EQUAL(port_up(g_p1, 1, 64, 0, 0, 9000), -EINVAL,
+			  "MTU 9000 with 2 KiB mbufs and no scatter started");
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, RTE_ETH_RX_OFFLOAD_SCATTER,
+				     RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 9000), "start");
+	for (i = 0; i < 2; i++) {
+		/* 9018 bytes: MTU 9000 and the Ethernet header, built in 5 segments. */
+		ref[i] = frame(&g_mac1, 9018 - i * 4000, i, 0);
+		TEST_ASSERT_NOT_NULL(ref[i], "frame");
+		tx[i] = copy_of(ref[i]);
+		TEST_ASSERT(tx[i] != NULL && tx[i]->nb_segs > 1, "multi-segment copy");
+	}
+	TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, 2), "send");
+	TEST_ASSERT_EQUAL(recv_n(g_p1, 0, rx, 2), 2, "received");
+	for (i = 0; i < 2; i++) {
+		TEST_ASSERT(rx[i]->nb_segs > 1, "frame %u in one mbuf", i);
+		TEST_ASSERT(same_bytes(rx[i], ref[i]), "jumbo frame %u differs", i);
+	}
+	rte_pktmbuf_free_bulk(rx, 2);
+	rte_pktmbuf_free_bulk(ref, 2);
+	TEST_ASSERT_SUCCESS(ports_down(), "down");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mtu(g_p0, 1500), "MTU 1500");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mtu(g_p1, 1500), "MTU 1500");
+	return TEST_SUCCESS;
+}
+
+/* Checksums: computed on send when asked, checked on receive (good and bad flagged). */
+static int
+test_net_mlx5v_dp_csum(void)
+{
+	struct rte_mbuf *tx[3], *rx[3];
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *udp;
+	uint16_t i;
+
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, RTE_ETH_RX_OFFLOAD_CHECKSUM,
+				     RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+				     RTE_ETH_TX_OFFLOAD_UDP_CKSUM, 1500), "start");
+	for (i = 0; i < 3; i++) {
+		tx[i] = frame(&g_mac1, 200, i, 0);
+		TEST_ASSERT_NOT_NULL(tx[i], "frame");
+	}
+	/* 0: both checksums left to the device. */
+	ip = rte_pktmbuf_mtod_offset(tx[0], struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	udp = (struct rte_udp_hdr *)(ip + 1);
+	ip->hdr_checksum = 0;
+	udp->dgram_cksum = rte_ipv4_phdr_cksum(ip, 0);
+	tx[0]->ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_UDP_CKSUM;
+	tx[0]->l2_len = RTE_ETHER_HDR_LEN;
+	tx[0]->l3_len = sizeof(*ip);
+	/* 1: a wrong IP header checksum; 2: a wrong UDP checksum. */
+	ip = rte_pktmbuf_mtod_offset(tx[1], struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	ip->hdr_checksum ^= 0x1234;
+	ip = rte_pktmbuf_mtod_offset(tx[2], struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	udp = (struct rte_udp_hdr *)(ip + 1);
+	udp->dgram_cksum ^= 0x0101;
+	TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, 3), "send");
+	TEST_ASSERT_EQUAL(recv_n(g_p1, 0, rx, 3), 3, "received");
+	ip = rte_pktmbuf_mtod_offset(rx[0], struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	TEST_ASSERT_EQUAL(rte_ipv4_cksum(ip), 0, "IP checksum not computed on send");
+	TEST_ASSERT_EQUAL(rte_ipv4_udptcp_cksum_verify(ip, ip + 1), 0,
+			  "UDP checksum not computed on send");
+	TEST_ASSERT_EQUAL(rx[0]->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK,
+			  RTE_MBUF_F_RX_IP_CKSUM_GOOD, "IP good");
+	TEST_ASSERT_EQUAL(rx[0]->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK,
+			  RTE_MBUF_F_RX_L4_CKSUM_GOOD, "L4 good");
+	TEST_ASSERT_EQUAL(rx[1]->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK,
+			  RTE_MBUF_F_RX_IP_CKSUM_BAD, "bad IP checksum not flagged");
+	TEST_ASSERT_EQUAL(rx[2]->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK,
+			  RTE_MBUF_F_RX_IP_CKSUM_GOOD, "IP good");
+	TEST_ASSERT_EQUAL(rx[2]->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK,
+			  RTE_MBUF_F_RX_L4_CKSUM_BAD, "bad UDP checksum not flagged");
+	rte_pktmbuf_free_bulk(rx, 3);
+	return ports_down();
+}
+
+/* RSS spreads flows over 4 queues with the hash in the mbuf; the packet type is set. */
+static int
+test_net_mlx5v_dp_rss_ptype(void)
+{
+	struct rte_mbuf *tx[64], *rx[64];
+	unsigned int q, i, total = 0, queues_hit = 0;
+	uint16_t n;
+
+	TEST_ASSERT_SUCCESS(ports_up(4, 128, RTE_ETH_RX_OFFLOAD_RSS_HASH, 0, 1500), "start");
+	for (i = 0; i < 64; i++) {
+		tx[i] = frame(&g_mac1, 128, i * 37 + 1, 0);
+		TEST_ASSERT_NOT_NULL(tx[i], "frame");
+	}
+	TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, 64), "send");
+	for (q = 0; q < 4; q++) {
+		n = recv_n(g_p1, q, rx, 64 - total);
+		if (n > 0)
+			queues_hit++;
+		total += n;
+		for (i = 0; i < n; i++) {
+			TEST_ASSERT(rx[i]->ol_flags & RTE_MBUF_F_RX_RSS_HASH, "no RSS hash flag");
+			TEST_ASSERT(rx[i]->hash.rss != 0, "RSS hash 0");
+			TEST_ASSERT_EQUAL(rx[i]->hash.rss & 63 & 3, q, "hash %#x on queue %u",
+					  rx[i]->hash.rss, q);
+			TEST_ASSERT_EQUAL(rx[i]->packet_type, RTE_PTYPE_L2_ETHER |
+					  RTE_PTYPE_L3_IPV4_EXT_UNKNOWN | RTE_PTYPE_L4_UDP,
+					  "ptype %#x", rx[i]->packet_type);
+		}
+		rte_pktmbuf_free_bulk(rx, n);
+	}
+	TEST_ASSERT_EQUAL(total, 64u, "received %u of 64", total);
+	TEST_ASSERT_EQUAL(queues_hit, 4u, "flows on %u queues of 4", queues_hit);
+	TEST_ASSERT(rte_eth_dev_get_supported_ptypes(g_p1, RTE_PTYPE_ALL_MASK, NULL, 0) >= 5,
+		    "supported ptypes listed");
+	/* A TCP frame is typed TCP. */
+	tx[0] = frame(&g_mac1, 100, 5, 1);
+	TEST_ASSERT_NOT_NULL(tx[0], "frame");
+	TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, 1), "send");
+	for (q = 0, n = 0; q < 4 && n == 0; q++)
+		n = recv_n(g_p1, q, rx, 1);
+	TEST_ASSERT_EQUAL(n, 1, "TCP frame received");
+	TEST_ASSERT_EQUAL(rx[0]->packet_type & RTE_PTYPE_L4_MASK, RTE_PTYPE_L4_TCP, "TCP type");
+	rte_pktmbuf_free(rx[0]);
+	return ports_down();
+}
+
+/* VLAN: inserted by the sender's device, stripped into the mbuf by the receiver's. */
+static int
+test_net_mlx5v_dp_vlan(void)
+{
+	struct rte_mbuf *m, *ref, *rx[1];
+	struct rte_eth_dev_info info;
+
+	TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(g_p0, &info), "info");
+	if (!(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_VLAN_INSERT) ||
+	    !(info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_VLAN_STRIP)) {
+		printf("VLAN offloads not advertised\n");
+		return TEST_SKIPPED;
+	}
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, RTE_ETH_RX_OFFLOAD_VLAN_STRIP,
+				     RTE_ETH_TX_OFFLOAD_VLAN_INSERT, 1500), "start");
+	m = frame(&g_mac1, 300, 9, 0);
+	TEST_ASSERT_NOT_NULL(m, "frame");
+	ref = copy_of(m);
+	TEST_ASSERT_NOT_NULL(ref, "copy");
+	m->ol_flags |= RTE_MBUF_F_TX_VLAN;
+	m->vlan_tci = 0x2123;
+	TEST_ASSERT_SUCCESS(send_all(g_p0, 0, &m, 1), "send");
+	TEST_ASSERT_EQUAL(recv_n(g_p1, 0, rx, 1), 1, "received");
+	TEST_ASSERT(rx[0]->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED, "not stripped");
+	TEST_ASSERT_EQUAL(rx[0]->vlan_tci, 0x2123, "TCI %#x", rx[0]->vlan_tci);
+	TEST_ASSERT(same_bytes(rx[0], ref), "frame without its tag differs");
+	rte_pktmbuf_free(rx[0]);
+	rte_pktmbuf_free(ref);
+	return ports_down();
+}
+
+/* An error CQE: counted, the SQ back to ready, and the next packets go through. */
+static int
+test_net_mlx5v_dp_tx_error(void)
+{
+	struct rte_mbuf *tx[8], *rx[8];
+	struct rte_eth_stats st;
+	uint16_t i, n;
+
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, 0, 1500), "start");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim0, "tx_err_next", 1), "knob");
+	for (i = 0; i < 8; i++) {
+		tx[i] = frame(&g_mac1, 100, i, 0);
+		TEST_ASSERT_NOT_NULL(tx[i], "frame");
+	}
+	/* The first WQE fails, the SQ goes to ERR and the other 7 are flushed. */
+	TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, 8), "send");
+	n = recv_n(g_p1, 0, rx, 8);
+	TEST_ASSERT_EQUAL(n, 0, "%u frames crossed an SQ in error", n);
+	for (i = 0; i < 8; i++) {
+		tx[i] = frame(&g_mac1, 100, i, 0);
+		TEST_ASSERT_NOT_NULL(tx[i], "frame");
+	}
+	/* The next burst reaps the error, recovers the SQ and sends. */
+	TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, 8), "send after the error");
+	n = recv_n(g_p1, 0, rx, 8);
+	TEST_ASSERT_EQUAL(n, 8, "%u of 8 frames after recovery", n);
+	rte_pktmbuf_free_bulk(rx, n);
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p0, &st), "stats");
+	TEST_ASSERT_EQUAL(st.oerrors, 8u, "oerrors %" PRIu64, st.oerrors);
+	TEST_ASSERT_EQUAL(st.opackets, 8u, "opackets %" PRIu64, st.opackets);
+	return ports_down();
+}
+
+/* Many bursts through rings of 64: both rings and CQs wrap many times. */
+static int
+test_net_mlx5v_dp_wrap(void)
+{
+	struct rte_mbuf *tx[BURST], *rx[BURST];
+	unsigned int round, total = 0;
+	uint16_t i, n;
+
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, 0, 1500), "start");
+	for (round = 0; round < 300; round++) {
+		for (i = 0; i < BURST; i++) {
+			tx[i] = frame(&g_mac1, 64 + (round % 7) * 100, round * BURST + i, 0);
+			TEST_ASSERT_NOT_NULL(tx[i], "frame");
+		}
+		TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, BURST), "send round %u", round);
+		n = recv_n(g_p1, 0, rx, BURST);
+		TEST_ASSERT_EQUAL(n, BURST, "round %u: %u of %u", round, n, BURST);
+		for (i = 0; i < n; i++)
+			TEST_ASSERT_EQUAL(rte_pktmbuf_mtod(rx[i], uint8_t *)[60],
+					  (uint8_t)((round * BURST + i) * 7 + 60),
+					  "round %u frame %u out of order", round, i);
+		total += n;
+		rte_pktmbuf_free_bulk(rx, n);
+	}
+	TEST_ASSERT_EQUAL(total, 300u * BURST, "total");
+	return ports_down();
+}
+
+static int
+testsuite_setup(void)
+{
+	g_mp = rte_pktmbuf_pool_create("ut_net_mlx5v_dp", NB_MBUF, 0, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	if (g_mp == NULL)
+		return TEST_FAILED;
+	/* The two ends of the pair, as --vdev would give them. */
+	if (ut_devargs_add(DEV1 ",wire=pair:" DEV0) == NULL ||
+	    rte_vdev_init(DEV0, "wire=pair:" DEV1) != 0 ||
+	    rte_vdev_init(DEV1, "wire=pair:" DEV0) != 0)
+		return TEST_FAILED;
+	g_sim0 = mlx5v_sim_get(DEV0);
+	if (g_sim0 == NULL || rte_eth_dev_get_port_by_name(DEV0, &g_p0) != 0 ||
+	    rte_eth_dev_get_port_by_name(DEV1, &g_p1) != 0 ||
+	    rte_eth_macaddr_get(g_p0, &g_mac0) != 0 || rte_eth_macaddr_get(g_p1, &g_mac1) != 0)
+		return TEST_FAILED;
+	return TEST_SUCCESS;
+}
+
+static void
+testsuite_teardown(void)
+{
+	rte_vdev_uninit(DEV1);
+	rte_vdev_uninit(DEV0);
+	rte_mempool_free(g_mp);
+}
+
+static struct unit_test_suite net_mlx5v_dp_suite = {
+	.suite_name = "mlx5v PMD data path on two paired simulated functions",
+	.setup = testsuite_setup,
+	.teardown = testsuite_teardown,
+	.unit_test_cases = {
+		TEST_CASE(test_net_mlx5v_dp_bytes),
+		TEST_CASE(test_net_mlx5v_dp_multiseg),
+		TEST_CASE(test_net_mlx5v_dp_jumbo),
+		TEST_CASE(test_net_mlx5v_dp_csum),
+		TEST_CASE(test_net_mlx5v_dp_rss_ptype),
+		TEST_CASE(test_net_mlx5v_dp_vlan),
+		TEST_CASE(test_net_mlx5v_dp_tx_error),
+		TEST_CASE(test_net_mlx5v_dp_wrap),
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_net_mlx5v_dp(void)
+{
+	return unit_test_suite_runner(&net_mlx5v_dp_suite);
+}
+
+REGISTER_TEST_COMMAND(net_mlx5v_dp_autotest, test_net_mlx5v_dp);
