@@ -81,7 +81,8 @@ expect "$out" "MSI vectors \(testpmd's\): 1\(fd [0-9]+, 0 EQ\) 2\(fd [0-9]+, 0 E
 # EQ life: create, list, an injected port event pending, poll prints it, GEN_EQE.
 expect "$out" "$dev: EQ 2 created: 64 entries, vector 1, mask 0x210"
 expect "$out" "$dev: 1 DEVX EQ\(s\)"
-expect "$out" "event type 0x09 sub_type 0x01 written to 1 EQ\(s\)"
+# The async EQ subscribes PORT_CHANGE too (the net class's link events): two EQs get it.
+expect "$out" "event type 0x09 sub_type 0x01 written to 2 EQ\(s\)"
 expect "$out" "EQ 2: consumer index 0 \(device 0\), producer 1, pending EQEs 1"
 expect "$out" "EQ 2: EQE 0 type 0x09 PORT_CHANGE sub_type 0x01 port 1 DOWN"
 expect "$out" "EQ 2: device wrote an EQE of type 0x04"
