@@ -10,7 +10,6 @@
 #include <rte_malloc.h>
 
 #include "mlx5v_devx.h"
-#include "mlx5v_eq.h"
 #include "mlx5v_ethdev.h"
 
 /* Receive WQE stride: one 16-byte data segment (prm/mlx5_eth §5.2). */
@@ -75,11 +74,14 @@ mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 	};
 	int ret;
 
+	/* Bound to the queue's own EQ when Rx interrupts are on (mlx5v_intr.c). */
 	rxq->cq = mlx5v_devx_cq_create(dev, RTE_MAX(a.log_wq_sz, 1u),
-				       mlx5v_eq_eqn(mlx5v_eq_async(dev)),
+				       mlx5v_intr_rxq_eqn(eth_dev, rxq->idx),
 				       mlx5v_ethdev_uar(eth_dev));
 	if (rxq->cq == NULL)
 		return -rte_errno;
+	/* A new CQ starts at index 0; an arm with an older index would be beyond its producer. */
+	rxq->cq_ci = 0;
 	a.cqn = rxq->cq->cqn;
 	ret = mlx5v_ethdev_cmd_rq_create(dev, &a, &rxq->rqn);
 	if (ret != 0)
