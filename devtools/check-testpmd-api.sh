@@ -18,7 +18,7 @@ import os, re, sys
 ALLOWED = {
     "testpmd.h", "mlxv_testpmd.h",
     "rte_pmd_mlx5v.h", "rte_pmd_mlx5v_prm.h", "rte_pmd_mlx4v.h",
-    "mlx5v_api.h", "mlx4v_api.h", "mlx5v_sim.h", "mlx4v_sim.h",
+    "mlx5v_api.h", "mlx4v_api.h", "mlx5v_sim.h", "mlx4v_sim.h", "mlx5v_ethdev_api.h",
     "mlx4v_rawdp.h",
 }
 INCLUDE = re.compile(r"^\s*#\s*include\s*[<\"]([^>\"]+)[>\"]")

@@ -197,6 +197,14 @@ __rte_internal
 void mlx5v_devx_cq_arm(struct mlx5v_devx_cq *cq, int solicited);
 
 /**
+ * Arm for the next completion with consumer index ci, kept by the caller (a PMD's Rx burst
+ * consumes the CQ itself), and the CQ's arm_sn: dbrec[1], then the doorbell through the
+ * seam (prm/mlx5 §7.3). Data path: cq not validated.
+ */
+__rte_internal
+void mlx5v_devx_cq_arm_ci(struct mlx5v_devx_cq *cq, uint32_t ci, int solicited);
+
+/**
  * Account one completion event (an EQE naming this CQ) as handled: the next arm carries
  * the next sequence number (prm/mlx5 §7.3). Data path: cq not validated.
  */

@@ -497,9 +497,14 @@ mlx5v_eq_async_create(struct mlx5v_dev *dev)
 	memset(&attr, 0, sizeof(attr));
 	attr.log_size = MLX5V_ASYNC_EQ_LOG_SIZE;
 	attr.vector = MLX5V_ASYNC_EQ_VECTOR;
-	/* CMD | PAGE_REQUEST: event_bitmask[0] = 0xc00 (prm/mlx5 §6.4). */
+	/*
+	 * CMD | PAGE_REQUEST | PORT_CHANGE: event_bitmask[0] = 0xe00 (prm/mlx5 §6.4). Port
+	 * changes reach the class drivers through the subscriber table (mlx5v_class.c), which
+	 * the net class turns into link state change events.
+	 */
 	attr.mask[0] = (UINT64_C(1) << RTE_PMD_MLX5V_EVENT_CMD) |
-		       (UINT64_C(1) << RTE_PMD_MLX5V_EVENT_PAGE_REQUEST);
+		       (UINT64_C(1) << RTE_PMD_MLX5V_EVENT_PAGE_REQUEST) |
+		       (UINT64_C(1) << RTE_PMD_MLX5V_EVENT_PORT_CHANGE);
 	/* Polling mode: the CREATE_EQ that makes the command EQ completes by ownership. */
 	eq = mlx5v_eq_create(dev, &attr);
 	if (eq == NULL) {

@@ -207,7 +207,7 @@ mlx5v_ethdev_infos_get(struct rte_eth_dev *eth_dev, struct rte_eth_dev_info *inf
 
 /* ---------------------------------------------------------------- link */
 
-static int
+int
 mlx5v_ethdev_link_update(struct rte_eth_dev *eth_dev, int wait_to_complete)
 {
 	struct rte_eth_link link = {
@@ -440,6 +440,8 @@ objs_destroy(struct rte_eth_dev *eth_dev)
 		if (eth_dev->data->rx_queues[i - 1] != NULL)
 			mlx5v_rxq_destroy(eth_dev, eth_dev->data->rx_queues[i - 1]);
 	mlx5v_mem_unmap_all(eth_dev);
+	/* The Rx queue EQs: after the CQs bound to them, before the UAR they ring. */
+	mlx5v_intr_rx_destroy(eth_dev);
 	if (mlx5v_ethdev_uars[port] != NULL)
 		rte_pmd_mlx5v_devx_free_uar(mlx5v_ethdev_uars[port]);
 	mlx5v_ethdev_uars[port] = NULL;
@@ -498,6 +500,7 @@ mlx5v_ethdev_start(struct rte_eth_dev *eth_dev)
 		ret = -(rte_errno != 0 ? rte_errno : ENOMEM);
 		goto error;
 	}
+	ret = mlx5v_intr_rx_create(eth_dev);
 	for (i = 0; i < eth_dev->data->nb_rx_queues && ret == 0; i++)
 		ret = mlx5v_rxq_create(eth_dev, eth_dev->data->rx_queues[i]);
 	for (i = 0; i < eth_dev->data->nb_tx_queues && ret == 0; i++)
@@ -615,6 +618,7 @@ mlx5v_ethdev_close(struct rte_eth_dev *eth_dev)
 		return 0;
 	if (eth_dev->data->dev_started)
 		mlx5v_ethdev_stop(eth_dev);
+	mlx5v_intr_cleanup(eth_dev);
 	queues_release(eth_dev);
 	/* Best effort: a dead device cannot be reset, and close must still complete. */
 	if (vport_defaults(eth_dev) != 0)
@@ -676,6 +680,8 @@ static const struct eth_dev_ops mlx5v_ethdev_ops = {
 	.rss_hash_conf_get = mlx5v_flow_rss_hash_conf_get,
 	.reta_update = mlx5v_flow_reta_update,
 	.reta_query = mlx5v_flow_reta_query,
+	.rx_queue_intr_enable = mlx5v_intr_rx_enable,
+	.rx_queue_intr_disable = mlx5v_intr_rx_disable,
 };
 
 /* ---------------------------------------------------------------- net class */
@@ -739,6 +745,9 @@ mlx5v_ethdev_probe(struct mlx5v_dev *dev, struct rte_device *edev, const char *d
 	ret = mlx5v_ethdev_cmd_vport_uc_list(dev, &v.perm_mac, 1);
 	if (ret != 0)
 		goto err_core;
+	ret = mlx5v_intr_init(eth_dev);
+	if (ret != 0)
+		goto err_core;
 	rte_eth_dev_probing_finish(eth_dev);
 	MLX5V_ETH_LOG(INFO, "%s: port %u, MAC " RTE_ETHER_ADDR_PRT_FMT, name,
 		      eth_dev->data->port_id, RTE_ETHER_ADDR_BYTES(&v.perm_mac));
@@ -776,6 +785,10 @@ mlx5v_ethdev_event(struct mlx5v_dev *dev, const struct mlx5v_class_event *ev)
 	case MLX5V_DEV_EVENT_DEAD:
 		priv_of(eth_dev)->dead = 1;
 		rte_eth_dev_callback_process(eth_dev, RTE_ETH_EVENT_INTR_RESET, NULL);
+		mlx5v_intr_dead_event(eth_dev);
+		break;
+	case MLX5V_DEV_EVENT_PORT:
+		mlx5v_intr_port_event(eth_dev, ev->sub_type);
 		break;
 	case MLX5V_DEV_EVENT_REMOVE:
 		rte_eth_dev_callback_process(eth_dev, RTE_ETH_EVENT_INTR_RMV, NULL);

@@ -222,6 +222,38 @@ void mlx5v_txq_destroy(struct rte_eth_dev *eth_dev, struct mlx5v_txq *txq);
 void mlx5v_txq_info_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 			struct rte_eth_txq_info *qinfo);
 
+/** Read PAOS and PTYS into the link status. Not from an EQ event callback (commands). */
+int mlx5v_ethdev_link_update(struct rte_eth_dev *eth_dev, int wait_to_complete);
+
+/* ---- mlx5v_intr.c: Rx queue interrupts from DEVX EQs, link state and removal events ---- */
+
+/**
+ * At probe: the port's interrupt handle (eth_dev->intr_handle) and its LSC/RMV state;
+ * sets RTE_ETH_DEV_INTR_LSC and RTE_ETH_DEV_INTR_RMV. @return 0 or -ENOMEM.
+ */
+int mlx5v_intr_init(struct rte_eth_dev *eth_dev);
+/** At close: no event is raised any more; the handle is freed. */
+void mlx5v_intr_cleanup(struct rte_eth_dev *eth_dev);
+/**
+ * At start, after the UAR and before the Rx queues' CQs: with intr_conf.rxq, one MSI vector
+ * and one EQ per Rx queue (vectors shared when the device has too few), the vectors' event
+ * fds in the interrupt handle. @return 0 or -errno with nothing left.
+ */
+int mlx5v_intr_rx_create(struct rte_eth_dev *eth_dev);
+/** At stop, after the Rx queues' CQs and before the UAR: undo mlx5v_intr_rx_create(). */
+void mlx5v_intr_rx_destroy(struct rte_eth_dev *eth_dev);
+/** EQ number the CQ of Rx queue idx reports to: its own EQ, else the core's async EQ. */
+uint32_t mlx5v_intr_rxq_eqn(struct rte_eth_dev *eth_dev, uint16_t idx);
+int mlx5v_intr_rx_enable(struct rte_eth_dev *eth_dev, uint16_t idx);
+int mlx5v_intr_rx_disable(struct rte_eth_dev *eth_dev, uint16_t idx);
+/**
+ * A PORT_CHANGE of the core (thread polling the async EQ, EQ lock held): the link is read
+ * and RTE_ETH_EVENT_INTR_LSC raised later, from an EAL alarm.
+ */
+void mlx5v_intr_port_event(struct rte_eth_dev *eth_dev, uint8_t sub_type);
+/** The core device died: RTE_ETH_EVENT_INTR_RMV (intr_conf.rmv), from an EAL alarm. */
+void mlx5v_intr_dead_event(struct rte_eth_dev *eth_dev);
+
 /* ---- mlx5v_flow.c: RQT, TIR and the NIC RX flow table ---- */
 
 /** RQT, TIR, table, groups, entries, root. @return 0 or -errno with nothing left. */

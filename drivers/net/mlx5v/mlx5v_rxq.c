@@ -10,7 +10,6 @@
 #include <rte_malloc.h>
 
 #include "mlx5v_devx.h"
-#include "mlx5v_eq.h"
 #include "mlx5v_ethdev.h"
 
 /* Receive WQE stride of one 16-byte data segment (prm/mlx5_eth §7.1). */
@@ -150,8 +149,9 @@ mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 	a.dbr_iova = rxq->ring.iova + rxq->ring.ring_len;
 	a.ring_iova = rxq->ring.iova;
 	a.npages = rxq->ring.ring_len / MLX5V_ETH_RING_PAGE;
+	/* Bound to the queue's own EQ when Rx interrupts are on (mlx5v_intr.c). */
 	rxq->cq = mlx5v_devx_cq_create(dev, RTE_MAX(a.log_wq_sz, 1u),
-				       mlx5v_eq_eqn(mlx5v_eq_async(dev)),
+				       mlx5v_intr_rxq_eqn(eth_dev, rxq->idx),
 				       mlx5v_ethdev_uar(eth_dev));
 	if (rxq->cq == NULL) {
 		ret = -rte_errno;
@@ -160,6 +160,8 @@ mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 	rxq->cqes = rxq->cq->buf;
 	rxq->cq_dbrec = rxq->cq->dbrec;
 	rxq->cq_nent = rxq->cq->nent;
+	/* A new CQ starts at index 0; an arm with an older index would be beyond its producer. */
+	rxq->cq_ci = 0;
 	a.cqn = rxq->cq->cqn;
 	ret = mlx5v_ethdev_cmd_rq_create(dev, &a, &rxq->rqn);
 	if (ret != 0)

@@ -1,0 +1,580 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file Interrupts of the mlx5v PMD: Rx queue interrupts from DEVX EQs on MSI vectors of
+ * their own, link state change and removal events from the core's events
+ * (doc/guides/nics/mlx5v.rst, "Interrupts").
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ethdev_driver.h>
+#include <rte_alarm.h>
+#include <rte_byteorder.h>
+#include <rte_errno.h>
+#include <rte_interrupts.h>
+#include <rte_spinlock.h>
+
+#include "mlx5v_devx.h"
+#include "mlx5v_eq.h"
+#include "mlx5v_ethdev.h"
+#include "mlx5v_ethdev_api.h"
+#include "rte_pmd_mlx5v.h"
+
+/*
+ * EQ of an Rx queue: completion EQEs only (one per CQ arm), so the smallest ring, one 4 KiB
+ * page, is ample (prm/mlx5 §7.2).
+ */
+#define INTR_RXQ_EQ_LOG_SIZE 6
+
+/* The Rx interrupt of one queue: its EQ, and the fd the interrupt handle gives for it. */
+struct intr_rxq {
+	struct mlx5v_rxq *rxq;
+	struct rte_pmd_mlx5v_eq *eq;     /* NULL: not created */
+	struct mlx5v_devx_eq *deq;       /* the core's view of eq, for poll and arm */
+	uint32_t eqn;
+	unsigned int vec;                /* index into intr_rx.msi[] */
+	int efd;                         /* the vector's eventfd, or a dup of it; -1: none */
+	int efd_own;                     /* 1: efd is a dup, closed at destroy */
+};
+
+/* Rx interrupt objects of a started port (process-local: fds and handles). */
+struct intr_rx {
+	unsigned int n_vec;
+	struct rte_pmd_mlx5v_msi_vector *msi[MLX5V_ETH_MAX_QUEUES];
+	unsigned int users[MLX5V_ETH_MAX_QUEUES];  /* Rx queues per vector */
+	unsigned int n_q;                          /* queues whose intr_rxq is set up */
+	struct intr_rxq q[MLX5V_ETH_MAX_QUEUES];
+};
+
+/*
+ * Interrupt state of a port, process-local. The entries are never freed, so an event that
+ * races with close finds valid memory; `active` (under lock) says whether the port may still
+ * raise events.
+ */
+struct intr_port {
+	rte_spinlock_t lock;
+	int active;                      /* probe .. close */
+	int alarm;                       /* the event alarm is set */
+	unsigned int port_events;        /* PORT_CHANGE EQEs since the alarm last ran */
+	int down_seen;                   /* one of them reported the link down */
+	int dead;                        /* the device died: RMV to raise */
+	struct rte_intr_handle *ih;      /* eth_dev->intr_handle */
+	struct intr_rx *rx;              /* while started with intr_conf.rxq */
+};
+
+static struct intr_port intr_ports[RTE_MAX_ETHPORTS];
+
+static struct intr_port *
+port_of(const struct rte_eth_dev *eth_dev)
+{
+	uint16_t port = eth_dev->data->port_id;
+
+	return port < RTE_MAX_ETHPORTS ? &intr_ports[port] : NULL;
+}
+
+/* ---------------------------------------------------------------- LSC and RMV */
+
+/*
+ * EAL interrupt thread, outside every EQ lock: commands may run here (the command layer
+ * polls the async EQ itself on this thread). Reads the link once for all the PORT_CHANGE
+ * EQEs that came since the alarm was set.
+ */
+static void
+intr_event_alarm(void *arg)
+{
+	struct intr_port *p = arg;
+	uint16_t port = (uint16_t)(p - intr_ports);
+	struct rte_eth_dev *eth_dev = &rte_eth_devices[port];
+	unsigned int events;
+	int down_seen, dead, active;
+	uint16_t old_status;
+
+	rte_spinlock_lock(&p->lock);
+	events = p->port_events;
+	down_seen = p->down_seen;
+	dead = p->dead;
+	active = p->active;
+	p->port_events = 0;
+	p->down_seen = 0;
+	p->dead = 0;
+	p->alarm = 0;
+	rte_spinlock_unlock(&p->lock);
+	/* close waits for this callback (rte_eal_alarm_cancel()), so eth_dev is still ours. */
+	if (!active)
+		return;
+	if (events != 0) {
+		old_status = eth_dev->data->dev_link.link_status;
+		mlx5v_ethdev_link_update(eth_dev, 0);
+		/*
+		 * A flap whose down and up both came before this alarm leaves the status as it
+		 * was: still an event, or the application never learns the link went down.
+		 */
+		if (eth_dev->data->dev_conf.intr_conf.lsc &&
+		    (eth_dev->data->dev_link.link_status != old_status ||
+		     (down_seen && eth_dev->data->dev_link.link_status == RTE_ETH_LINK_UP)))
+			rte_eth_dev_callback_process(eth_dev, RTE_ETH_EVENT_INTR_LSC, NULL);
+	}
+	if (dead && eth_dev->data->dev_conf.intr_conf.rmv)
+		rte_eth_dev_callback_process(eth_dev, RTE_ETH_EVENT_INTR_RMV, NULL);
+}
+
+/*
+ * Record a PORT_CHANGE (dead 0) or the device's death (dead 1) for the alarm, which takes
+ * everything recorded when it runs. Any thread, possibly with an EQ lock held: no command,
+ * no application callback here.
+ */
+static void
+intr_event_post(struct rte_eth_dev *eth_dev, int dead, uint8_t sub_type)
+{
+	struct intr_port *p = port_of(eth_dev);
+
+	if (p == NULL)
+		return;
+	rte_spinlock_lock(&p->lock);
+	/* Without intr_conf.lsc, ethdev asks link_update on every link get: nothing to do. */
+	if (!p->active || (!dead && !eth_dev->data->dev_conf.intr_conf.lsc)) {
+		rte_spinlock_unlock(&p->lock);
+		return;
+	}
+	if (dead) {
+		p->dead = 1;
+	} else {
+		p->port_events++;
+		if (sub_type == RTE_PMD_MLX5V_PORT_CHANGE_DOWN)
+			p->down_seen = 1;
+	}
+	if (!p->alarm) {
+		if (rte_eal_alarm_set(1, intr_event_alarm, p) == 0)
+			p->alarm = 1;
+		else
+			MLX5V_ETH_LOG(ERR, "port %u: cannot schedule the event alarm",
+				      eth_dev->data->port_id);
+	}
+	rte_spinlock_unlock(&p->lock);
+}
+
+void
+mlx5v_intr_port_event(struct rte_eth_dev *eth_dev, uint8_t sub_type)
+{
+	/* The EQ lock is held: the link query (commands) waits for the alarm. */
+	intr_event_post(eth_dev, 0, sub_type);
+}
+
+void
+mlx5v_intr_dead_event(struct rte_eth_dev *eth_dev)
+{
+	/* The detecting thread may be a command waiter on an application lcore: defer. */
+	intr_event_post(eth_dev, 1, 0);
+}
+
+int
+mlx5v_intr_init(struct rte_eth_dev *eth_dev)
+{
+	struct intr_port *p = port_of(eth_dev);
+	struct rte_intr_handle *ih;
+
+	if (p == NULL)
+		return -EINVAL;
+	/*
+	 * EXT: EAL never reads these fds. The Rx queue eventfds belong to the core's MSI vectors;
+	 * the PMD drains them in rx_queue_intr_disable (doc/guides/nics/mlx5v.rst, "Interrupts").
+	 */
+	ih = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
+	if (ih == NULL)
+		return -ENOMEM;
+	if (rte_intr_type_set(ih, RTE_INTR_HANDLE_EXT) != 0) {
+		rte_intr_instance_free(ih);
+		return -EINVAL;
+	}
+	rte_spinlock_lock(&p->lock);
+	p->ih = ih;
+	p->rx = NULL;
+	p->port_events = 0;
+	p->down_seen = 0;
+	p->dead = 0;
+	p->active = 1;
+	rte_spinlock_unlock(&p->lock);
+	eth_dev->intr_handle = ih;
+	eth_dev->data->dev_flags |= RTE_ETH_DEV_INTR_LSC | RTE_ETH_DEV_INTR_RMV;
+	return 0;
+}
+
+void
+mlx5v_intr_cleanup(struct rte_eth_dev *eth_dev)
+{
+	struct intr_port *p = port_of(eth_dev);
+
+	if (p == NULL || p->ih == NULL)
+		return;
+	mlx5v_intr_rx_destroy(eth_dev);
+	rte_spinlock_lock(&p->lock);
+	p->active = 0;
+	rte_spinlock_unlock(&p->lock);
+	/*
+	 * No alarm is set after `active` fell; cancel waits for one running on the interrupt
+	 * thread (from that thread itself, none can be running).
+	 */
+	rte_eal_alarm_cancel(intr_event_alarm, p);
+	p->alarm = 0;
+	eth_dev->intr_handle = NULL;
+	rte_intr_instance_free(p->ih);
+	p->ih = NULL;
+}
+
+/* ---------------------------------------------------------------- Rx queue interrupts */
+
+/*
+ * Completion EQE of the queue's EQ, on the thread polling it (the queue's lcore in
+ * rx_queue_intr_enable/disable) with the EQ lock held. The CQ fired: its next arm must carry
+ * the next sequence number (prm/mlx5 §7.3).
+ */
+static void
+intr_rxq_comp(struct mlx5v_dev *dev, uint32_t eqn, const uint8_t *eqe, void *arg)
+{
+	struct intr_rxq *iq = arg;
+	struct mlx5v_devx_cq *cq = iq->rxq->cq;
+	uint32_t cqn;
+
+	RTE_SET_USED(dev);
+	RTE_SET_USED(eqn);
+	cqn = rte_be_to_cpu_32(*(const uint32_t *)(eqe + RTE_PMD_MLX5V_EQE_COMP_CQN_OFF)) &
+	      0xffffff;
+	if (cq != NULL && cq->cqn == cqn)
+		mlx5v_devx_cq_event(cq);
+}
+
+/* Create the EQ of Rx queue q on vector v. @return 0 or -errno. */
+static int
+intr_rxq_eq_create(struct rte_eth_dev *eth_dev, struct intr_rx *rx, unsigned int q)
+{
+	uint8_t in[RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE];
+	uint8_t out[RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE];
+	struct rte_pmd_mlx5v_dev *pdev = (struct rte_pmd_mlx5v_dev *)mlx5v_ethdev_core(eth_dev);
+	struct rte_pmd_mlx5v_uar *uar = mlx5v_ethdev_uar(eth_dev);
+	struct intr_rxq *iq = &rx->q[q];
+	uint8_t *eqc = in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
+	int ret;
+
+	memset(in, 0, sizeof(in));
+	memset(out, 0, sizeof(out));
+	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_CREATE_EQ);
+	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, INTR_RXQ_EQ_LOG_SIZE);
+	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, uar->page_id);
+	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, (uint32_t)rx->msi[iq->vec]->vector);
+	/*
+	 * event_bitmask stays 0: completion EQEs ignore it and follow the CQ's c_eqn
+	 * (prm/mlx5 §6.4, §7.2); the async events stay on the core's EQ.
+	 */
+	iq->eq = rte_pmd_mlx5v_devx_create_eq(pdev, in, sizeof(in), out, sizeof(out));
+	if (iq->eq == NULL) {
+		ret = -rte_errno;
+		if (ret == -EREMOTEIO)
+			MLX5V_ETH_LOG(ERR, "port %u Rx queue %u: CREATE_EQ: status 0x%x syndrome "
+				      "0x%08x", eth_dev->data->port_id, q,
+				      RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS),
+				      RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME));
+		return ret;
+	}
+	iq->eqn = RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
+	iq->deq = mlx5v_devx_to_eq(iq->eq);
+	ret = iq->deq != NULL ? 0 : -EINVAL;
+	if (ret == 0)
+		ret = mlx5v_devx_eq_handler_set(iq->deq, RTE_PMD_MLX5V_EVENT_COMP, intr_rxq_comp,
+						iq);
+	/* A new EQ is not armed (prm/mlx5 §6.11): arm it so the first completion interrupts. */
+	if (ret == 0)
+		ret = mlx5v_devx_eq_arm(iq->deq);
+	if (ret != 0) {
+		rte_pmd_mlx5v_devx_destroy_eq(iq->eq);
+		iq->eq = NULL;
+		iq->deq = NULL;
+	}
+	return ret;
+}
+
+void
+mlx5v_intr_rx_destroy(struct rte_eth_dev *eth_dev)
+{
+	struct intr_port *p = port_of(eth_dev);
+	struct intr_rx *rx = p != NULL ? p->rx : NULL;
+	unsigned int i;
+	int ret;
+
+	if (rx == NULL)
+		return;
+	/*
+	 * Forget the applications' epoll registrations first: they name fds closed below, and a
+	 * stale entry would refuse the next rte_eth_dev_rx_intr_ctl_q() ADD after a restart.
+	 */
+	rte_intr_free_epoll_fd(p->ih);
+	rte_intr_vec_list_free(p->ih);
+	rte_intr_nb_efd_set(p->ih, 0);
+	rte_intr_max_intr_set(p->ih, 0);
+	for (i = rx->n_q; i > 0; i--) {
+		struct intr_rxq *iq = &rx->q[i - 1];
+
+		if (iq->eq != NULL) {
+			/* On a dead device DESTROY_EQ succeeds locally; a refusal keeps the EQ. */
+			ret = rte_pmd_mlx5v_devx_destroy_eq(iq->eq);
+			if (ret != 0)
+				MLX5V_ETH_LOG(ERR, "port %u Rx queue %u: EQ %u destroy: %s",
+					      eth_dev->data->port_id, i - 1, iq->eqn,
+					      strerror(ret));
+		}
+		if (iq->efd_own && iq->efd >= 0)
+			close(iq->efd);
+	}
+	for (i = rx->n_vec; i > 0; i--) {
+		ret = rte_pmd_mlx5v_devx_free_msi_vector(rx->msi[i - 1]);
+		if (ret != 0)
+			MLX5V_ETH_LOG(ERR, "port %u: MSI vector %d free: %s",
+				      eth_dev->data->port_id, rx->msi[i - 1]->vector,
+				      strerror(ret));
+	}
+	free(rx);
+	p->rx = NULL;
+}
+
+/*
+ * Vectors: one per Rx queue while the device has them; when it runs short, queue q shares
+ * vector q % n_vec, each queue keeping its own EQ. @return 0 or -errno.
+ */
+static int
+intr_vectors_alloc(struct rte_eth_dev *eth_dev, struct intr_rx *rx, unsigned int n)
+{
+	struct rte_pmd_mlx5v_dev *pdev = (struct rte_pmd_mlx5v_dev *)mlx5v_ethdev_core(eth_dev);
+
+	while (rx->n_vec < n) {
+		struct rte_pmd_mlx5v_msi_vector *msi = rte_pmd_mlx5v_devx_alloc_msi_vector(pdev);
+
+		if (msi == NULL) {
+			if (rte_errno == ENOSPC && rx->n_vec > 0)
+				break;
+			MLX5V_ETH_LOG(ERR, "port %u: no MSI vector for Rx interrupts: %s",
+				      eth_dev->data->port_id, rte_strerror(rte_errno));
+			return -rte_errno;
+		}
+		rx->msi[rx->n_vec++] = msi;
+	}
+	if (rx->n_vec < n)
+		MLX5V_ETH_LOG(NOTICE, "port %u: %u Rx queues share %u MSI vectors",
+			      eth_dev->data->port_id, n, rx->n_vec);
+	return 0;
+}
+
+/* The fd of queue q in the handle: its vector's eventfd, a dup for a vector's later users. */
+static int
+intr_rxq_efd(struct intr_rx *rx, struct intr_rxq *iq)
+{
+	int fd = rx->msi[iq->vec]->fd;
+
+	/*
+	 * EAL keeps one epoll entry per handle index (rte_intr_rx_ctl()), so two queues on one
+	 * vector need two fds; a dup names the same eventfd, and one MSI wakes both.
+	 */
+	if (rx->users[iq->vec]++ == 0)
+		return fd;
+	iq->efd_own = 1;
+	return fcntl(fd, F_DUPFD_CLOEXEC, 0);
+}
+
+int
+mlx5v_intr_rx_create(struct rte_eth_dev *eth_dev)
+{
+	struct intr_port *p = port_of(eth_dev);
+	uint16_t n = eth_dev->data->nb_rx_queues;
+	struct intr_rx *rx;
+	unsigned int q;
+	int ret;
+
+	if (!eth_dev->data->dev_conf.intr_conf.rxq)
+		return 0;
+	if (p == NULL || p->ih == NULL)
+		return -ENODEV;
+	rx = calloc(1, sizeof(*rx));
+	if (rx == NULL)
+		return -ENOMEM;
+	p->rx = rx;
+	ret = intr_vectors_alloc(eth_dev, rx, n);
+	for (q = 0; ret == 0 && q < n; q++) {
+		struct intr_rxq *iq = &rx->q[q];
+
+		iq->rxq = eth_dev->data->rx_queues[q];
+		iq->vec = q % rx->n_vec;
+		iq->efd = -1;
+		rx->n_q = q + 1;
+		ret = intr_rxq_eq_create(eth_dev, rx, q);
+		if (ret != 0)
+			break;
+		iq->efd = intr_rxq_efd(rx, iq);
+		if (iq->efd < 0) {
+			ret = -errno;
+			break;
+		}
+		if (rte_intr_efds_index_set(p->ih, q, iq->efd) != 0)
+			ret = -rte_errno;
+	}
+	/* Queue q is event q of the handle: RTE_INTR_VEC_RXTX_OFFSET + q in its vector list. */
+	if (ret == 0 && rte_intr_vec_list_alloc(p->ih, NULL, n) != 0)
+		ret = -rte_errno;
+	for (q = 0; ret == 0 && q < n; q++)
+		if (rte_intr_vec_list_index_set(p->ih, q, RTE_INTR_VEC_RXTX_OFFSET + q) != 0)
+			ret = -rte_errno;
+	/* One more than the queue events: vector 0 carries the port's other events. */
+	if (ret == 0 && (rte_intr_nb_efd_set(p->ih, n) != 0 ||
+			 rte_intr_max_intr_set(p->ih, n + 1) != 0))
+		ret = -rte_errno;
+	if (ret != 0) {
+		MLX5V_ETH_LOG(ERR, "port %u: Rx interrupts: %s", eth_dev->data->port_id,
+			      strerror(-ret));
+		mlx5v_intr_rx_destroy(eth_dev);
+		return ret;
+	}
+	return 0;
+}
+
+uint32_t
+mlx5v_intr_rxq_eqn(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	struct intr_port *p = port_of(eth_dev);
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+
+	if (p != NULL && p->rx != NULL && idx < p->rx->n_q && p->rx->q[idx].eq != NULL)
+		return p->rx->q[idx].eqn;
+	/* No Rx interrupt: the CQ is never armed, the async EQ sees nothing from it. */
+	return mlx5v_eq_eqn(mlx5v_eq_async(dev));
+}
+
+/* The queue's interrupt state, or NULL with *ret = -errno. */
+static struct intr_rxq *
+intr_rxq_get(struct rte_eth_dev *eth_dev, uint16_t idx, int *ret)
+{
+	struct intr_port *p = port_of(eth_dev);
+
+	if (!eth_dev->data->dev_conf.intr_conf.rxq) {
+		*ret = -ENOTSUP;
+		return NULL;
+	}
+	if (p == NULL || p->rx == NULL || idx >= p->rx->n_q || p->rx->q[idx].rxq == NULL ||
+	    p->rx->q[idx].rxq->cq == NULL) {
+		*ret = -EINVAL;
+		return NULL;
+	}
+	*ret = 0;
+	return &p->rx->q[idx];
+}
+
+int
+mlx5v_intr_rx_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	struct intr_rxq *iq;
+	int ret;
+
+	iq = intr_rxq_get(eth_dev, idx, &ret);
+	if (iq == NULL)
+		return ret;
+	/*
+	 * Take the completion EQEs still in the EQ first: each one moves the CQ's arm sequence
+	 * number on, which the arm below must carry (prm/mlx5 §7.3); the poll also re-arms the
+	 * EQ, which stays quiet after an interrupt until then (§6.11).
+	 */
+	ret = mlx5v_devx_eq_poll(iq->deq);
+	if (ret < 0)
+		return ret;
+	/*
+	 * Arm the CQ at the consumer index the Rx burst reached: a CQE already beyond it fires
+	 * the event at once, so no completion between the last burst and this arm is lost.
+	 */
+	mlx5v_devx_cq_arm_ci(iq->rxq->cq, iq->rxq->cq_ci, 0);
+	return 0;
+}
+
+int
+mlx5v_intr_rx_disable(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	struct intr_port *p = port_of(eth_dev);
+	struct intr_rxq *iq;
+	uint64_t cnt;
+	int ret;
+
+	iq = intr_rxq_get(eth_dev, idx, &ret);
+	if (iq == NULL)
+		return ret;
+	/*
+	 * Drain before consuming: an MSI that the arm below raises for a later EQE must stay
+	 * readable. A vector shared with other queues is left alone: a read here could take the
+	 * wake-up of another queue's lcore, and EAL's edge-triggered epoll wakes on every MSI
+	 * whatever the counter holds.
+	 */
+	if (p->rx->users[iq->vec] == 1)
+		while (read(iq->efd, &cnt, sizeof(cnt)) == (ssize_t)sizeof(cnt))
+			;
+	ret = mlx5v_devx_eq_poll(iq->deq);
+	return ret < 0 ? ret : 0;
+}
+
+/* ---------------------------------------------------------------- tools */
+
+int
+mlx5v_intr_info_get(uint16_t port_id, struct mlx5v_intr_port_info *info,
+		    struct mlx5v_intr_rxq_info *rxq, unsigned int n)
+{
+	struct rte_eth_dev *eth_dev;
+	struct intr_port *p;
+	struct mlx5v_dev *dev;
+	unsigned int q;
+
+	if (info == NULL || (rxq == NULL && n > 0))
+		return -EINVAL;
+	if (port_id >= RTE_MAX_ETHPORTS)
+		return -ENODEV;
+	p = &intr_ports[port_id];
+	eth_dev = &rte_eth_devices[port_id];
+	/* The port's data is read only once the port is known to be an mlx5v one. */
+	if (!p->active || p->ih == NULL || eth_dev->intr_handle != p->ih ||
+	    eth_dev->data == NULL)
+		return -ENODEV;
+	dev = mlx5v_ethdev_core(eth_dev);
+	if (dev == NULL)
+		return -ENODEV;
+	memset(info, 0, sizeof(*info));
+	info->rxq_intr = p->rx != NULL;
+	info->nb_vec = p->rx != NULL ? p->rx->n_vec : 0;
+	info->async_eqn = mlx5v_eq_eqn(mlx5v_eq_async(dev));
+	info->lsc = eth_dev->data->dev_conf.intr_conf.lsc;
+	info->rmv = eth_dev->data->dev_conf.intr_conf.rmv;
+	for (q = 0; q < eth_dev->data->nb_rx_queues; q++) {
+		const struct mlx5v_rxq *r = eth_dev->data->rx_queues[q];
+
+		if (r == NULL || r->cq == NULL)
+			break;
+		info->nb_rxq = q + 1;
+	}
+	n = RTE_MIN(n, (unsigned int)info->nb_rxq);
+	for (q = 0; q < n; q++) {
+		const struct mlx5v_rxq *r = eth_dev->data->rx_queues[q];
+		struct mlx5v_intr_rxq_info *ri = &rxq[q];
+
+		memset(ri, 0, sizeof(*ri));
+		ri->cqn = r->cq->cqn;
+		ri->eqn = r->cq->eqn;
+		ri->fd = -1;
+		if (p->rx != NULL && q < p->rx->n_q) {
+			const struct intr_rxq *iq = &p->rx->q[q];
+
+			ri->vector = (unsigned int)p->rx->msi[iq->vec]->vector;
+			ri->sharing = p->rx->users[iq->vec];
+			ri->fd = iq->efd;
+		} else {
+			ri->sharing = 0;
+		}
+	}
+	return (int)n;
+}
