@@ -3,7 +3,8 @@
 # Copyright(c) 2026 dpdk-mlxv authors
 #
 # Unpack the parts of Debian's dpdk source package that match the installed
-# libdpdk-dev (driver-SDK headers, buildtools, testpmd and app/test sources)
+# libdpdk-dev (driver-SDK headers, buildtools, testpmd and app/test sources,
+# the l3fwd-power example)
 # into a cache directory, and print the path of the unpacked tree.
 # The tree is checked against pkg-config and the installed headers; it is
 # never committed.
@@ -25,7 +26,13 @@ case $deb in
 	;;
 esac
 tree=$cache/dpdk-stable-$up
+example="dpdk-stable-$up/examples/l3fwd-power/*"
 if [ -f "$tree/.from-$deb" ]; then
+	# A cache unpacked before the example was part of it: add the example alone,
+	# leaving the rest of the tree (which builds may be reading) in place.
+	if [ ! -f "$tree/examples/l3fwd-power/main.c" ]; then
+		tar -xJf "$cache/dpdk_$up.orig.tar.xz" -C "$cache" --wildcards "$example"
+	fi
 	echo "$tree"
 	exit 0
 fi
@@ -47,7 +54,7 @@ rm -rf "$tree"
 tar -xJf "dpdk_$up.orig.tar.xz" --wildcards \
 	"dpdk-stable-$up/VERSION" "dpdk-stable-$up/lib/*" \
 	"dpdk-stable-$up/drivers/bus/*" "dpdk-stable-$up/buildtools/*" \
-	"dpdk-stable-$up/app/test-pmd/*" "dpdk-stable-$up/app/test/*"
+	"dpdk-stable-$up/app/test-pmd/*" "dpdk-stable-$up/app/test/*" "$example"
 src_ver=$(cat "$tree/VERSION")
 [ "$src_ver" = "$up" ] || {
 	echo "DPDK version mismatch: source package is $src_ver but pkg-config libdpdk is $up" >&2

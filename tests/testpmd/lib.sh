@@ -50,3 +50,26 @@ stage_plugins() {
 		-exec cp -P {} "$d" \;
 	echo "$d"
 }
+
+# Programs run in the background while the test talks to them: bg_pid and bg_out name the
+# program and its log.
+# bg_wait_log REGEX SECONDS [MIN_COUNT]: wait until bg_out has MIN_COUNT (default 1) lines
+# matching REGEX; fail (printing the log) if the program exits or the time runs out.
+bg_wait_log() {
+	_n=0
+	while [ "$(grep -Ec -- "$1" "$bg_out")" -lt "${3:-1}" ]; do
+		kill -0 "$bg_pid" 2>/dev/null || { cat "$bg_out"; fail "the program exited early"; }
+		_n=$((_n + 1))
+		[ $_n -le $(($2 * 10)) ] || { cat "$bg_out"; fail "timed out waiting for /$1/"; }
+		sleep 0.1
+	done
+}
+
+# bg_finish: wait for the background program, print its log, fail unless it exited with 0.
+bg_finish() {
+	wait "$bg_pid"
+	_rc=$?
+	bg_pid=
+	cat "$bg_out"
+	[ $_rc -eq 0 ] || fail "the program exited with $_rc"
+}

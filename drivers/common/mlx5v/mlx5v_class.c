@@ -354,6 +354,75 @@ mlx5v_class_dev_remove(const char *name, void **owner)
 	return 0;
 }
 
+/* Class lock held. Detaches the first n classes of names[] in reverse order. */
+static int
+mlx5v_class_detach_n(struct rte_device *edev, const char *const *names, int n)
+{
+	int first = 0;
+
+	while (n-- > 0) {
+		struct mlx5v_class_driver *d = mlx5v_class_driver_find(names[n]);
+		int ret;
+
+		if (d == NULL || d->detach == NULL)
+			continue;
+		ret = d->detach(edev);
+		if (ret < 0 && first == 0)
+			first = ret;
+	}
+	return first;
+}
+
+int
+mlx5v_class_dev_attach(struct rte_device *edev, const char *classes)
+{
+	const char *names[MLX5V_CLASS_MAX];
+	int i, n, ret = 0;
+
+	if (edev == NULL)
+		return -EINVAL;
+	n = classes != NULL ? mlx5v_class_parse(classes, names) : 1;
+	if (n < 0)
+		return n;
+	if (classes == NULL)
+		names[0] = MLX5V_CLASS_DEFAULT;
+	pthread_mutex_lock(&mlx5v_class_lock);
+	for (i = 0; i < n; i++) {
+		struct mlx5v_class_driver *d = mlx5v_class_driver_find(names[i]);
+
+		if (d == NULL || d->attach == NULL)
+			continue;
+		ret = d->attach(edev);
+		if (ret < 0) {
+			MLX5V_LOG(ERR, "%s: class %s: attach failed: %s", rte_dev_name(edev),
+				  d->name, strerror(-ret));
+			mlx5v_class_detach_n(edev, names, i);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&mlx5v_class_lock);
+	return ret;
+}
+
+int
+mlx5v_class_dev_detach(struct rte_device *edev)
+{
+	const char *names[MLX5V_CLASS_MAX];
+	struct mlx5v_class_driver *d;
+	int n = 0, ret;
+
+	if (edev == NULL)
+		return -EINVAL;
+	/* Which classes attached is the drivers' business: ask every one that can detach. */
+	pthread_mutex_lock(&mlx5v_class_lock);
+	TAILQ_FOREACH(d, &mlx5v_class_drivers, next)
+		if (d->detach != NULL && n < MLX5V_CLASS_MAX)
+			names[n++] = d->name;
+	ret = mlx5v_class_detach_n(edev, names, n);
+	pthread_mutex_unlock(&mlx5v_class_lock);
+	return ret;
+}
+
 int
 mlx5v_class_dev_classes(const char *name, const char **names, unsigned int n)
 {

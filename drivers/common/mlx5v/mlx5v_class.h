@@ -46,6 +46,13 @@ struct mlx5v_class_driver {
 	 * thread, a command waiter, or the remover), PORT on the thread polling the EQ.
 	 */
 	void (*event)(struct mlx5v_dev *dev, const struct mlx5v_class_event *ev);
+	/**
+	 * Optional. In a secondary process, attach to what the class made for edev in the
+	 * primary (its ethdev, say); no core device exists in a secondary. @return 0 or -errno.
+	 */
+	int (*attach)(struct rte_device *edev);
+	/** Optional. Undo attach in a secondary process. @return 0 or -errno. */
+	int (*detach)(struct rte_device *edev);
 };
 
 /**
@@ -89,6 +96,19 @@ int mlx5v_class_dev_probe(struct rte_device *edev, const struct mlx5v_hw *hw,
  */
 __rte_internal
 int mlx5v_class_dev_remove(const char *name, void **owner);
+
+/**
+ * The bus front-ends' entry in a secondary process: the device lives in the primary, so
+ * nothing is brought up; each class that classes (NULL: the default) selects and that can
+ * attach does so. A class that cannot attach is skipped.
+ * @return 0, or a negative errno with the attached classes detached again.
+ */
+__rte_internal
+int mlx5v_class_dev_attach(struct rte_device *edev, const char *classes);
+
+/** Detach every class from edev in a secondary process. @return 0 or the first -errno. */
+__rte_internal
+int mlx5v_class_dev_detach(struct rte_device *edev);
 
 /**
  * The class drivers probed on a device, in probe order.

@@ -18,6 +18,7 @@
 
 #include <rte_common.h>
 #include <rte_devargs.h>
+#include <rte_eal.h>
 #include <rte_eal_paging.h>
 #include <rte_errno.h>
 #include <rte_interrupts.h>
@@ -360,6 +361,9 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 	ret = mlx5v_pci_parse(pdev, &dp, classes);
 	if (ret < 0)
 		return ret;
+	/* The primary owns the function: a secondary attaches the classes to it. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mlx5v_class_dev_attach(&pdev->device, classes[0] != '\0' ? classes : NULL);
 	p = rte_zmalloc_socket("mlx5v_pci", sizeof(*p), 0, pdev->device.numa_node);
 	if (p == NULL)
 		return -ENOMEM;
@@ -392,6 +396,8 @@ mlx5v_pci_remove(struct rte_pci_device *pdev)
 	struct mlx5v_pci *p = NULL;
 	int ret;
 
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mlx5v_class_dev_detach(&pdev->device);
 	ret = mlx5v_class_dev_remove(pdev->device.name, (void **)&p);
 	if (ret < 0)
 		return ret;

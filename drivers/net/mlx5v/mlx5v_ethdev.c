@@ -625,6 +625,7 @@ mlx5v_ethdev_close(struct rte_eth_dev *eth_dev)
 		MLX5V_ETH_LOG(NOTICE, "port %u: vport left as it was", port);
 	if (port < RTE_MAX_ETHPORTS)
 		mlx5v_ethdev_cores[port] = NULL;
+	mlx5v_mp_primary_put();
 	return 0;
 }
 
@@ -748,11 +749,16 @@ mlx5v_ethdev_probe(struct mlx5v_dev *dev, struct rte_device *edev, const char *d
 	ret = mlx5v_intr_init(eth_dev);
 	if (ret != 0)
 		goto err_core;
+	ret = mlx5v_mp_primary_get();
+	if (ret != 0)
+		goto err_intr;
 	rte_eth_dev_probing_finish(eth_dev);
 	MLX5V_ETH_LOG(INFO, "%s: port %u, MAC " RTE_ETHER_ADDR_PRT_FMT, name,
 		      eth_dev->data->port_id, RTE_ETHER_ADDR_BYTES(&v.perm_mac));
 	return 0;
 
+err_intr:
+	mlx5v_intr_cleanup(eth_dev);
 err_core:
 	mlx5v_ethdev_cores[eth_dev->data->port_id] = NULL;
 err_release:
@@ -798,11 +804,77 @@ mlx5v_ethdev_event(struct mlx5v_dev *dev, const struct mlx5v_class_event *ev)
 	}
 }
 
+/* ---------------------------------------------------------------- secondary processes */
+
+/* The primary keeps the shared link up to date; a secondary reads it as it is. */
+static int
+mlx5v_ethdev_link_update_secondary(struct rte_eth_dev *eth_dev, int wait_to_complete)
+{
+	RTE_SET_USED(eth_dev);
+	RTE_SET_USED(wait_to_complete);
+	return 0;
+}
+
+/*
+ * What a secondary process may do: read (infos, link, statistics, queue and RSS state);
+ * reset statistics. Control and the data path stay with the primary.
+ */
+static const struct eth_dev_ops mlx5v_ethdev_secondary_ops = {
+	.dev_infos_get = mlx5v_ethdev_infos_get,
+	.link_update = mlx5v_ethdev_link_update_secondary,
+	.fw_version_get = mlx5v_ethdev_fw_version_get,
+	.rxq_info_get = mlx5v_rxq_info_get,
+	.txq_info_get = mlx5v_txq_info_get,
+	.rx_burst_mode_get = mlx5v_rx_burst_mode_get,
+	.tx_burst_mode_get = mlx5v_tx_burst_mode_get,
+	.dev_supported_ptypes_get = mlx5v_rx_ptypes_get,
+	.stats_get = mlx5v_stats_get,
+	.stats_reset = mlx5v_stats_reset,
+	.xstats_get = mlx5v_xstats_get,
+	.xstats_get_names = mlx5v_xstats_get_names,
+	.xstats_reset = mlx5v_stats_reset,
+	.rss_hash_conf_get = mlx5v_flow_rss_hash_conf_get,
+	.reta_query = mlx5v_flow_reta_query,
+};
+
+static int
+mlx5v_ethdev_attach(struct rte_device *edev)
+{
+	const char *name = rte_dev_name(edev);
+	struct rte_eth_dev *eth_dev;
+
+	eth_dev = rte_eth_dev_attach_secondary(name);
+	if (eth_dev == NULL) {
+		MLX5V_ETH_LOG(ERR, "%s: the primary process has no such port", name);
+		return -ENODEV;
+	}
+	eth_dev->device = edev;
+	eth_dev->dev_ops = &mlx5v_ethdev_secondary_ops;
+	/* The queues' doorbells and completions belong to the primary's data path. */
+	eth_dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
+	eth_dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
+	rte_eth_dev_probing_finish(eth_dev);
+	MLX5V_ETH_LOG(INFO, "%s: port %u attached (secondary process)", name,
+		      eth_dev->data->port_id);
+	return 0;
+}
+
+static int
+mlx5v_ethdev_detach(struct rte_device *edev)
+{
+	struct rte_eth_dev *eth_dev = rte_eth_dev_allocated(rte_dev_name(edev));
+
+	/* A secondary's release leaves the shared data to the primary. */
+	return eth_dev != NULL ? rte_eth_dev_release_port(eth_dev) : 0;
+}
+
 static struct mlx5v_class_driver mlx5v_ethdev_class = {
 	.name = "net",
 	.probe = mlx5v_ethdev_probe,
 	.remove = mlx5v_ethdev_remove,
 	.event = mlx5v_ethdev_event,
+	.attach = mlx5v_ethdev_attach,
+	.detach = mlx5v_ethdev_detach,
 };
 
 RTE_INIT(mlx5v_ethdev_class_init)

@@ -282,6 +282,17 @@ int mlx5v_xstats_get_names(struct rte_eth_dev *eth_dev, struct rte_eth_xstat_nam
 			   unsigned int size);
 /** Fold the Q counter into oob_acc before it goes away (stop). */
 void mlx5v_stats_save(struct rte_eth_dev *eth_dev);
+/** Primary: out_of_buffer of the live Q counter (0 without one). @return 0 or -errno. */
+int mlx5v_stats_oob_live(struct rte_eth_dev *eth_dev, uint64_t *cur);
+
+/* ---- mlx5v_mp.c: secondary processes ---- */
+
+/** Primary: a port starts using the IPC action (registered by the first). @return 0/-errno. */
+int mlx5v_mp_primary_get(void);
+/** Primary: a port stops using it (unregistered after the last). */
+void mlx5v_mp_primary_put(void);
+/** Secondary: mlx5v_stats_oob_live() asked of the primary. @return 0 or -errno. */
+int mlx5v_mp_oob_live(struct rte_eth_dev *eth_dev, uint64_t *value);
 
 /* ---- mlx5v_rx.c / mlx5v_tx.c: burst functions ---- */
 

@@ -7,22 +7,39 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_eal.h>
+
 #include "mlx5v_ethdev.h"
 
-/* out_of_buffer since the last reset: earlier starts, plus the live Q counter. */
+int
+mlx5v_stats_oob_live(struct rte_eth_dev *eth_dev, uint64_t *cur)
+{
+	struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+
+	*cur = 0;
+	if (dev != NULL && priv->obj.qcnt != 0 && !priv->dead)
+		return mlx5v_ethdev_cmd_qcnt_query(dev, priv->obj.qcnt, 0, cur);
+	return 0;
+}
+
+/*
+ * out_of_buffer since the last reset: earlier starts, plus the live Q counter (which a
+ * secondary process asks of the primary, the owner of the command queue).
+ */
 static int
 oob_read(struct rte_eth_dev *eth_dev, uint64_t *oob)
 {
 	struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
-	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
-	uint64_t cur = 0;
+	uint64_t cur;
 	int ret;
 
-	if (dev != NULL && priv->obj.qcnt != 0 && !priv->dead) {
-		ret = mlx5v_ethdev_cmd_qcnt_query(dev, priv->obj.qcnt, 0, &cur);
-		if (ret != 0)
-			return ret;
-	}
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY)
+		ret = mlx5v_stats_oob_live(eth_dev, &cur);
+	else
+		ret = mlx5v_mp_oob_live(eth_dev, &cur);
+	if (ret != 0)
+		return ret;
 	*oob = priv->oob_acc + cur - priv->oob_base;
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_kvargs.h>
 #include <rte_string_fns.h>
@@ -199,6 +200,11 @@ mlx5v_sim_vdev_probe(struct rte_vdev_device *vdev)
 	ret = mlx5v_sim_vdev_parse(rte_vdev_device_args(vdev), &sp, &dp, &knobs, classes);
 	if (ret < 0)
 		return ret;
+	/* The model lives in the primary: a secondary attaches the classes to it. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		free(knobs);
+		return mlx5v_class_dev_attach(&vdev->device, classes[0] != '\0' ? classes : NULL);
+	}
 	sp.knobs = knobs;
 	sp.numa_node = vdev->device.numa_node;
 	sim = mlx5v_sim_create(name, &sp);
@@ -244,6 +250,8 @@ mlx5v_sim_vdev_remove(struct rte_vdev_device *vdev)
 	struct mlx5v_sim *sim = NULL;
 	int ret;
 
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mlx5v_class_dev_detach(&vdev->device);
 	ret = mlx5v_class_dev_remove(rte_vdev_device_name(vdev), (void **)&sim);
 	if (ret < 0)
 		return ret;

@@ -2,8 +2,12 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file Unit tests of mlx5v_class: class= parsing, probe/remove order, unwind, events. */
+/**
+ * @file Unit tests of mlx5v_class: class= parsing, probe/remove order, unwind, events,
+ * secondary-process attach.
+ */
 
+#include <dev_driver.h>
 #include <rte_bus_vdev.h>
 
 #include "test.h"
@@ -124,11 +128,55 @@ ct_b_event(struct mlx5v_dev *dev, const struct mlx5v_class_event *ev)
 	ct_event("b", ev);
 }
 
+/* Secondary-process attach: "a@" attached, "b!" refused, "a~" detached. */
+static int
+ct_attach(const char *cls, struct rte_device *edev)
+{
+	if (edev == NULL || strcmp(rte_dev_name(edev), CT_DEV) != 0)
+		return -EINVAL;
+	if (g_fail_probe != NULL && strcmp(g_fail_probe, cls) == 0) {
+		ct_log(cls, "!");
+		return -ENOTSUP;
+	}
+	ct_log(cls, "@");
+	return 0;
+}
+
+static int
+ct_a_attach(struct rte_device *edev)
+{
+	return ct_attach("a", edev);
+}
+
+static int
+ct_b_attach(struct rte_device *edev)
+{
+	return ct_attach("b", edev);
+}
+
+static int
+ct_a_detach(struct rte_device *edev)
+{
+	RTE_SET_USED(edev);
+	ct_log("a", "~");
+	return 0;
+}
+
+static int
+ct_b_detach(struct rte_device *edev)
+{
+	RTE_SET_USED(edev);
+	ct_log("b", "~");
+	return 0;
+}
+
 static struct mlx5v_class_driver g_cls_a = {
 	.name = "test_a", .probe = ct_a_probe, .remove = ct_a_remove, .event = ct_a_event,
+	.attach = ct_a_attach, .detach = ct_a_detach,
 };
 static struct mlx5v_class_driver g_cls_b = {
 	.name = "test_b", .probe = ct_b_probe, .remove = ct_b_remove, .event = ct_b_event,
+	.attach = ct_b_attach, .detach = ct_b_detach,
 };
 
 static int
@@ -316,6 +364,36 @@ test_mlx5v_class_events(void)
 	return ct_nothing_left();
 }
 
+/*
+ * The secondary-process entry: the classes of class= attach in order, nothing is brought
+ * up; a refusing class detaches the ones before it; detach asks every class that can.
+ */
+static int
+test_mlx5v_class_attach(void)
+{
+	static const char *const want_ok[] = { "b@", "a@", "b~", "a~" };
+	static const char *const want_fail[] = { "a@", "b!", "a~" };
+	struct rte_device edev = { .name = CT_DEV };
+	int ret;
+
+	TEST_ASSERT_SUCCESS(mlx5v_class_dev_attach(&edev, "test_b:test_a"), "attach");
+	TEST_ASSERT_NULL(mlx5v_dev_get(CT_DEV), "attach brought a device up");
+	TEST_ASSERT_SUCCESS(mlx5v_class_dev_detach(&edev), "detach");
+	/* Detach goes over the registered classes, latest first. */
+	TEST_ASSERT(ct_log_is(want_ok, RTE_DIM(want_ok)), "attach/detach order");
+	g_nlog = 0;
+	g_fail_probe = "b";
+	ret = mlx5v_class_dev_attach(&edev, "test_a:test_b");
+	TEST_ASSERT_EQUAL(ret, -ENOTSUP, "attach returned %d, not the class's error", ret);
+	TEST_ASSERT(ct_log_is(want_fail, RTE_DIM(want_fail)), "unwind");
+	g_nlog = 0;
+	TEST_ASSERT_SUCCESS(mlx5v_class_dev_attach(&edev, "none"), "class=none attaches nothing");
+	TEST_ASSERT_EQUAL(mlx5v_class_dev_attach(&edev, "test_a::"), -EINVAL, "bad class=");
+	TEST_ASSERT_EQUAL(mlx5v_class_dev_attach(NULL, NULL), -EINVAL, "no device");
+	TEST_ASSERT_EQUAL(g_nlog, 0, "a class attached on a refused call");
+	return ct_nothing_left();
+}
+
 static struct unit_test_suite mlx5v_class_suite = {
 	.suite_name = "mlx5v_class",
 	.unit_test_cases = {
@@ -326,6 +404,7 @@ static struct unit_test_suite mlx5v_class_suite = {
 		TEST_CASE_ST(class_setup, class_teardown, test_mlx5v_class_probe_fails),
 		TEST_CASE_ST(class_setup, class_teardown, test_mlx5v_class_raw_only),
 		TEST_CASE_ST(class_setup, class_teardown, test_mlx5v_class_events),
+		TEST_CASE_ST(class_setup, class_teardown, test_mlx5v_class_attach),
 		TEST_CASES_END()
 	}
 };

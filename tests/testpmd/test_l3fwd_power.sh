@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 dpdk-mlxv authors
+#
+# DPDK's l3fwd-power example, built unmodified from the source package against Debian's
+# libdpdk, loads our drivers with -d and runs --interrupt-only on two net_mlx5v ports whose
+# wires are TAP interfaces in a network namespace made here. With no traffic the lcore
+# sleeps in rte_epoll_wait and no Rx interrupt fires; frames sent into the first TAP wake it
+# up through the Rx queue's EQ and come out of the second TAP routed (LPM 2.1.1.0/24 ->
+# port 1, TTL decremented).
+
+. "$MLXV_SRC/tests/testpmd/lib.sh"
+
+L3FWD=$MLXV_BUILD/app/l3fwd-power/dpdk-l3fwd-power
+[ -x "$L3FWD" ] || fail "dpdk-l3fwd-power was not built"
+[ -c /dev/net/tun ] || skip "no /dev/net/tun"
+command -v ip >/dev/null || skip "no ip(8)"
+command -v python3 >/dev/null || skip "no python3"
+
+ns=mlxvl3p$$
+ip netns add "$ns" 2>/dev/null || skip "cannot create a network namespace"
+work=$(mktemp -d) || fail "mktemp"
+plugins=$(stage_plugins) || fail "cannot stage plugins"
+bg_pid=
+cleanup() {
+	[ -n "$bg_pid" ] && kill -9 "$bg_pid" 2>/dev/null
+	ip netns delete "$ns" 2>/dev/null
+	rm -rf "$work" "$plugins"
+}
+trap cleanup EXIT
+bg_out=$work/l3fwd.log
+
+# The lcore logs each Rx-interrupt wake-up and the sleep after it (INFO, its own log type).
+ip netns exec "$ns" timeout 120 "$L3FWD" $EAL_BASE -l 0 -d "$plugins" \
+	--vdev=mlx5v_sim0,wire=tap:l3p0 --vdev=mlx5v_sim1,wire=tap:l3p1 \
+	--log-level=user1,info -- \
+	-p 0x3 -P --interrupt-only --config="(0,0,0),(1,0,0)" >"$bg_out" 2>&1 &
+bg_pid=$!
+
+
+bg_wait_log 'entering main interrupt loop on lcore 0' 30
+reject "$bg_out" "RX interrupt won't enable"
+# The kernel side: up, without IPv6 (no neighbour discovery chatter on the wires).
+for i in l3p0 l3p1; do
+	ip netns exec "$ns" sysctl -qw "net.ipv6.conf.$i.disable_ipv6=1" ||
+		fail "cannot disable IPv6 on $i"
+	ip netns exec "$ns" ip link set "$i" up || fail "cannot bring $i up"
+done
+# Idle: the lcore keeps sleeping and no Rx interrupt fires.
+sleep 1
+if grep -q 'waked up from rx interrupt' "$bg_out"; then
+	cat "$bg_out"
+	fail "an Rx interrupt fired with no traffic"
+fi
+
+ip netns exec "$ns" python3 "$MLXV_SRC/tests/testpmd/tap_frames.py" l3p0 l3p1 64 2.1.1.7 \
+	>"$work/frames" 2>&1
+rc=$?
+cat "$work/frames"
+[ $rc -eq 0 ] || { cat "$bg_out"; fail "l3fwd-power did not route every frame"; }
+bg_wait_log 'lcore 0 is waked up from rx interrupt on port 0 queue 0' 10
+# Traffic over: it goes back to sleep waiting for the next interrupt.
+bg_wait_log 'lcore 0 sleeps until interrupt triggers' 10
+
+kill -INT "$bg_pid"
+bg_finish
+reject "$bg_out" 'Error|error|failed'
+echo "l3fwd-power: interrupt-only forwarding on net_mlx5v ports OK"

@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 dpdk-mlxv authors
+#
+# Secondary processes on net_mlx5v ports: Debian's dpdk-testpmd is the primary (two simulated
+# ports cabled by a pair wire, forwarding), and Debian's dpdk-proc-info --stats --xstats and
+# dpdk-dumpcap attach to it as secondaries. dumpcap takes no -d, so in the test's private
+# mount namespace our drivers join Debian's plugin directory (a bind mount over it) and every
+# Debian binary loads them from there. Hugepages come from devtools/hugepage-pa.sh (reserved,
+# mounted privately, restored; a skip where the machine refuses).
+
+. "$MLXV_SRC/tests/testpmd/lib.sh"
+
+if [ -z "${MLXV_HUGE_DIR:-}" ]; then
+	exec "$MLXV_SRC/devtools/hugepage-pa.sh" -n 160 sh "$0" "$@"
+fi
+
+DEB_TESTPMD=/usr/bin/dpdk-testpmd
+for b in "$DEB_TESTPMD" /usr/bin/dpdk-proc-info /usr/bin/dpdk-dumpcap; do
+	[ -x "$b" ] || skip "no $b"
+done
+# The directory EAL loads plugins from by default: <libdir>/dpdk/pmds-<ABI>.
+plugdir=$(ls -d "$(pkg-config --variable=libdir libdpdk)"/dpdk/pmds-* 2>/dev/null | head -1)
+[ -n "$plugdir" ] && [ -d "$plugdir" ] || skip "no DPDK plugin directory"
+
+work=$(mktemp -d) || fail "mktemp"
+bg_pid=
+cleanup() {
+	exec 3>&- 2>/dev/null
+	[ -n "$bg_pid" ] && kill -9 "$bg_pid" 2>/dev/null
+	umount "$plugdir" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Debian's plugins and ours, over the plugin directory, in this mount namespace only.
+# (Debian keeps the plugin files there and points the library directory at them: copies,
+# hard links where the file system allows, not symlinks into the directory being covered.)
+cp -al "$plugdir" "$work/pmds" 2>/dev/null || cp -a "$plugdir" "$work/pmds" ||
+	fail "cannot copy $plugdir"
+find "$MLXV_BUILD/drivers" -maxdepth 1 \( -type f -o -type l \) -name 'librte_*.so*' \
+	-exec cp -P {} "$work/pmds" \;
+mount --bind "$work/pmds" "$plugdir" || skip "cannot bind-mount over $plugdir"
+
+prefix=mlxvmp$$
+eal="--huge-dir $MLXV_HUGE_DIR --file-prefix $prefix --no-pci -m 256"
+bg_out=$work/testpmd.log
+mkfifo "$work/cmds" || fail "mkfifo"
+(cd / && timeout 120 stdbuf -oL "$DEB_TESTPMD" $eal -l 0-1 \
+	--vdev=mlx5v_sim0,wire=pair:mlx5v_sim1 --vdev=mlx5v_sim1,wire=pair:mlx5v_sim0 -- \
+	-i --forward-mode=io --total-num-mbufs=8192 <"$work/cmds" >"$bg_out" 2>&1) &
+bg_pid=$!
+exec 3>"$work/cmds"
+bg_wait_log 'testpmd> ' 60
+echo "start tx_first" >&3
+bg_wait_log 'io packet forwarding' 10
+
+# dpdk-proc-info: the ports, their counters (from shared queue memory, and the live Q
+# counter through the primary), the driver's xstats.
+(cd / && timeout 60 /usr/bin/dpdk-proc-info --file-prefix "$prefix" --no-pci -- \
+	--stats --xstats) >"$work/procinfo" 2>&1
+rc=$?
+# (proc-info shows one of the two per run, the basic statistics first: ask again.)
+(cd / && timeout 60 /usr/bin/dpdk-proc-info --file-prefix "$prefix" --no-pci -- \
+	--xstats) >>"$work/procinfo" 2>&1 || rc=$?
+cat "$work/procinfo"
+[ $rc -eq 0 ] || fail "dpdk-proc-info exited with $rc"
+expect "$work/procinfo" 'NIC statistics for port 0'
+expect "$work/procinfo" 'NIC statistics for port 1'
+expect "$work/procinfo" 'rx_out_of_buffer'
+# Traffic flows in the primary: the secondary sees non-zero packet counters.
+grep -Eq 'RX-packets: *[1-9]' "$work/procinfo" || fail "proc-info saw no received packets"
+
+# dpdk-dumpcap: 32 packets of port 0 into a pcapng file.
+(cd / && timeout 60 /usr/bin/dpdk-dumpcap --file-prefix="$prefix" -i 0 -c 32 -q \
+	-w "$work/cap.pcapng") >"$work/dumpcap" 2>&1
+rc=$?
+cat "$work/dumpcap"
+[ $rc -eq 0 ] || fail "dpdk-dumpcap exited with $rc"
+python3 - "$work/cap.pcapng" <<'PY' || fail "the capture does not hold 32 packets"
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+off, epb = 0, 0
+while off + 12 <= len(data):
+    btype, blen = struct.unpack_from("<II", data, off)
+    if blen < 12:
+        break
+    epb += btype == 6
+    off += blen
+print("enhanced packet blocks:", epb)
+sys.exit(0 if epb >= 32 else 1)
+PY
+
+echo "stop" >&3
+echo "quit" >&3
+exec 3>&-
+bg_finish
+reject "$bg_out" 'Segmentation|PANIC'
+echo "secondary processes on net_mlx5v ports OK"

@@ -1,0 +1,29 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 dpdk-mlxv authors
+#
+# Debian's unmodified dpdk-test loads our drivers with -d and runs pmd_perf_autotest on two
+# net_mlx5v ports cabled to each other by the simulator's pair wire: every packet it injects
+# must come back, and it must print "Test OK". Its cycles-per-packet figure is printed for the
+# record; the benchmark pages quote it, the test asserts nothing about it.
+
+. "$MLXV_SRC/tests/testpmd/lib.sh"
+
+DPDK_TEST=/usr/bin/dpdk-test
+[ -x "$DPDK_TEST" ] || skip "no $DPDK_TEST (Debian package dpdk-dev)"
+work=$(mktemp -d) || fail "mktemp"
+plugins=$(stage_plugins) || fail "cannot stage plugins"
+trap 'rm -rf "$work" "$plugins"' EXIT
+out=$work/dpdk-test.log
+
+printf 'pmd_perf_autotest\nquit\n' | (cd / && timeout 300 "$DPDK_TEST" --no-huge -m 512 \
+	--no-pci --no-shconf -l 0-1 -d "$plugins" \
+	--vdev=mlx5v_sim0,wire=pair:mlx5v_sim1 --vdev=mlx5v_sim1,wire=pair:mlx5v_sim0) \
+	>"$out" 2>&1
+rc=$?
+cat "$out"
+[ $rc -eq 0 ] || fail "dpdk-test exited with $rc"
+expect "$out" '^Test OK'
+reject "$out" '^Test Failed'
+grep -E 'Result: [0-9]+ cycles per packet' "$out" || fail "no cycles-per-packet result"
+echo "pmd_perf_autotest on net_mlx5v ports OK"
