@@ -195,7 +195,7 @@ mlx5v_ethdev_infos_get(struct rte_eth_dev *eth_dev, struct rte_eth_dev_info *inf
 	info->tx_desc_lim.nb_mtu_seg_max = MLX5V_ETH_TX_MAX_SEGS;
 	info->default_rxportconf.ring_size = 256;
 	info->default_txportconf.ring_size = 256;
-	info->speed_capa = RTE_ETH_LINK_SPEED_10G | RTE_ETH_LINK_SPEED_25G |
+	info->speed_capa = RTE_ETH_LINK_SPEED_1G | RTE_ETH_LINK_SPEED_10G | RTE_ETH_LINK_SPEED_25G |
 			   RTE_ETH_LINK_SPEED_40G | RTE_ETH_LINK_SPEED_50G |
 			   RTE_ETH_LINK_SPEED_100G;
 	info->dev_capa = 0;

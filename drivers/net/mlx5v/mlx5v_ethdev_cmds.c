@@ -299,6 +299,7 @@ static const struct {
 	{ 6, RTE_ETH_SPEED_NUM_40G },    /* 40GBASE-CR4 */
 	{ 27, RTE_ETH_SPEED_NUM_25G },   /* 25GBASE-CR */
 	{ 12, RTE_ETH_SPEED_NUM_10G },   /* 10GBASE-CR */
+	{ 1, RTE_ETH_SPEED_NUM_1G },     /* 1000BASE-KX */
 };
 
 int

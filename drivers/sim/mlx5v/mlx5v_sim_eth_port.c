@@ -41,6 +41,7 @@ static const struct {
 	{ 6, 5, 40000 },    /* 40GBASE-CR4 */
 	{ 27, 6, 25000 },   /* 25GBASE-CR */
 	{ 12, 4, 10000 },   /* 10GBASE-CR */
+	{ 1, 1, 1000 },     /* 1000BASE-KX */
 };
 
 /* PTYS mask (legacy or extended) of the modes in set (a mask of table entries). */
