@@ -9,6 +9,8 @@
  * QP RQ and SRQ receive, and the misuse the model must flag.
  */
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -496,6 +498,43 @@ test_mlx4v_sim_misuse_bad_lkey(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Registration refuses what the device could not reach: an unmapped address, plain malloc()
+ * memory (which can be freed behind the MR), a range running out of EAL memory. Nothing is
+ * left in the model's MPT.
+ */
+static int
+test_mlx4v_sim_mr_not_memory(void)
+{
+	unsigned int live = mlx4v_sim_live_objects(g_sim, MLX4V_SIM_OBJ_MR);
+	uint8_t stack[64];
+	void *heap;
+
+	errno = 0;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_reg_mr(g_pd, (void *)(uintptr_t)0x1000, 4096), "0x1000");
+	TEST_ASSERT_EQUAL(errno, EFAULT, "0x1000: errno %d", errno);
+	TEST_ASSERT_EQUAL(rte_errno, EFAULT, "0x1000: rte_errno %d", rte_errno);
+	heap = malloc(4096);
+	TEST_ASSERT_NOT_NULL(heap, "malloc");
+	errno = 0;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_reg_mr(g_pd, heap, 4096), "malloc() memory");
+	TEST_ASSERT_EQUAL(errno, EFAULT, "malloc: errno %d", errno);
+	free(heap);
+	errno = 0;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_reg_mr(g_pd, stack, sizeof(stack)), "stack memory");
+	TEST_ASSERT_EQUAL(errno, EFAULT, "stack: errno %d", errno);
+	/* Starts in EAL memory, runs far beyond it. */
+	errno = 0;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_reg_mr(g_pd, g_mem, (size_t)1 << 40), "overlong");
+	TEST_ASSERT_EQUAL(errno, EFAULT, "overlong: errno %d", errno);
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(g_sim, MLX4V_SIM_OBJ_MR), live, "MR leaked");
+	/* Bad arguments keep their EINVAL. */
+	errno = 0;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_reg_mr(g_pd, g_mem, 0), "len 0");
+	TEST_ASSERT_EQUAL(errno, EINVAL, "len 0: errno %d", errno);
+	return TEST_SUCCESS;
+}
+
 /* Stale consumer indexes: overrun, CI backwards, arm CI not matching set_ci_db. */
 static int
 test_mlx4v_sim_misuse_stale_ci(void)
@@ -662,6 +701,7 @@ static struct unit_test_suite mlx4v_sim_suite = {
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_arm_sn),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_lost_event),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_devargs),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_mr_not_memory),
 		TEST_CASES_END()
 	}
 };
