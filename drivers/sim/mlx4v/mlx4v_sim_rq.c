@@ -122,7 +122,8 @@ mlx4v_sim_rq_scatter(struct mlx4v_sim *sim, uint32_t pdn, const uint8_t *segs,
 		/* Through the IOMMU, as the gather side (mlx4v_sim_sq.c). */
 		if (hwsim_dma_write(sim->dma, iova, pkt + done, chunk) != 0) {
 			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_DMA,
-					 "scatter of %u bytes at 0x%" PRIx64 " faulted", chunk, addr);
+					 "scatter of %u bytes at 0x%" PRIx64 " faulted", chunk,
+					 addr);
 			return MLX4_CQE_SYNDROME_LOCAL_PROT_ERR;
 		}
 		done += chunk;
