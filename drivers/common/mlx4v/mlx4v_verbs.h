@@ -371,7 +371,24 @@ int mlx4v_dev_close(struct mlx4v_ctx *ctx);
 /* Internal object calls behind the public API (0/-errno, NULL + rte_errno). */
 struct mlx4v_pd *mlx4v_pd_create(struct mlx4v_ctx *ctx);
 int mlx4v_pd_destroy(struct mlx4v_pd *pd);
-struct mlx4v_mr *mlx4v_mr_create(struct mlx4v_pd *pd, void *addr, size_t len);
+struct mlx4v_mr *mlx4v_mr_create(struct mlx4v_pd *pd, void *addr, size_t len, int check_mem);
+
+/**
+ * Callback of mlx4v_mem_runs(): [va, va + len) is one run of DMA-capable memory.
+ * @return 0 to go on, nonzero to stop the walk (returned by mlx4v_mem_runs()).
+ */
+typedef int (*mlx4v_mem_run_cb)(uintptr_t va, size_t len, void *arg);
+
+/**
+ * Walk the parts of [addr, addr + len) that are DMA-capable memory: EAL memory or external
+ * memory registered with rte_extmem_register() (both are memseg lists). Calls cb once per
+ * VA-contiguous run of allocated segments, clipped to the range, in no particular order; runs
+ * never overlap. Takes the EAL memory read lock: not from a memory event callback.
+ *
+ * @return 0, or the first nonzero value of cb.
+ */
+__rte_internal
+int mlx4v_mem_runs(const void *addr, size_t len, mlx4v_mem_run_cb cb, void *arg);
 int mlx4v_mr_destroy(struct mlx4v_mr *mr);
 struct mlx4v_cq *mlx4v_cq_create(struct mlx4v_ctx *ctx, int cqe, int cqe_size,
 				 int with_events);

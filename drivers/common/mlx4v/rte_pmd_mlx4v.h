@@ -155,7 +155,9 @@ int rte_pmd_mlx4v_dealloc_pd(struct rte_pmd_mlx4v_pd *pd);
  * @param pd PD.
  * @param addr Start of the range.
  * @param len Length in bytes, > 0.
- * @return the MR, or NULL with errno/rte_errno: EINVAL, ENOMEM, or the backend's error.
+ * @return the MR, or NULL with errno/rte_errno: EINVAL, EFAULT (some byte of the range is
+ *   neither EAL memory nor external memory registered with rte_extmem_register()), ENOMEM,
+ *   or the backend's error. The memory must stay so until the MR is deregistered.
  */
 __rte_experimental
 struct rte_pmd_mlx4v_mr *rte_pmd_mlx4v_reg_mr(struct rte_pmd_mlx4v_pd *pd, void *addr,
@@ -167,8 +169,8 @@ struct rte_pmd_mlx4v_mr *rte_pmd_mlx4v_reg_mr(struct rte_pmd_mlx4v_pd *pd, void 
  *
  * @param pd PD.
  * @param mp Populated mempool.
- * @return the MR, or NULL with errno/rte_errno: EINVAL (NULL or empty pool), ENOMEM, or
- *   the backend's error.
+ * @return the MR, or NULL with errno/rte_errno: EINVAL (NULL or empty pool), EFAULT (a
+ *   chunk is neither EAL nor registered external memory), ENOMEM, or the backend's error.
  */
 __rte_experimental
 struct rte_pmd_mlx4v_mr *rte_pmd_mlx4v_reg_mempool(struct rte_pmd_mlx4v_pd *pd,

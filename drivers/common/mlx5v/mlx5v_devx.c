@@ -23,8 +23,10 @@
 #include <rte_pause.h>
 #include <rte_rwlock.h>
 
+#include "mlx5v_class.h"
 #include "mlx5v_dev.h"
 #include "mlx5v_devx.h"
+#include "mlx5v_devx_policy.h"
 #include "mlx5v_log.h"
 
 /* The smallest CQ ring: one IOMMU page, as rdma-core's iova_min_page_size. */
@@ -61,6 +63,7 @@ struct mlx5v_devx_ctx {
 	TAILQ_HEAD(, mlx5v_devx_uar) uars;
 	TAILQ_HEAD(, mlx5v_devx_dma) dmas;
 	TAILQ_HEAD(, mlx5v_devx_cq) cqs;
+	struct mlx5v_devx_raw *raw; /**< objects created by rte_pmd_mlx5v_devx_general_cmd() */
 };
 
 /* ---- handle memory: addresses never reused ---- */
@@ -498,6 +501,13 @@ mlx5v_devx_ctx_get(struct mlx5v_dev *dev)
 		goto out;
 	}
 	ctx->dev = dev;
+	ctx->raw = mlx5v_devx_raw_create();
+	if (ctx->raw == NULL) {
+		free(ctx);
+		ctx = NULL;
+		rte_errno = ENOMEM;
+		goto out;
+	}
 	rte_spinlock_init(&ctx->lock);
 	TAILQ_INIT(&ctx->msis);
 	TAILQ_INIT(&ctx->eqs);
@@ -520,6 +530,7 @@ mlx5v_devx_ctx_get(struct mlx5v_dev *dev)
 	}
 	pthread_mutex_unlock(&dev->hook_lock);
 	if (ret < 0) {
+		mlx5v_devx_raw_destroy(ctx->raw);
 		free(ctx);
 		ctx = NULL;
 		rte_errno = -ret;
@@ -1270,26 +1281,101 @@ mlx5v_devx_query_eqn(struct mlx5v_dev *dev, uint32_t vector, uint32_t *eqn)
 	return ret;
 }
 
+/* Policy callback: eqn is an EQ of rte_pmd_mlx5v_devx_create_eq() on this device. */
+static int
+mlx5v_devx_policy_eq_owned(void *arg, uint32_t eqn)
+{
+	struct mlx5v_devx_ctx *ctx = arg;
+	struct mlx5v_devx_eq *eq;
+
+	rte_spinlock_lock(&ctx->lock);
+	TAILQ_FOREACH(eq, &ctx->eqs, next)
+		if (eq->eqn == eqn)
+			break;
+	rte_spinlock_unlock(&ctx->lock);
+	return eq != NULL;
+}
+
+/* Policy callback: page is a UAR of rte_pmd_mlx5v_devx_alloc_uar() on this device. */
+static int
+mlx5v_devx_policy_uar_owned(void *arg, uint32_t page)
+{
+	struct mlx5v_devx_ctx *ctx = arg;
+	struct mlx5v_devx_uar *uar;
+
+	rte_spinlock_lock(&ctx->lock);
+	TAILQ_FOREACH(uar, &ctx->uars, next)
+		if (uar->page_id == page)
+			break;
+	rte_spinlock_unlock(&ctx->lock);
+	return uar != NULL;
+}
+
+/* @return 1 if a net class driver is probed on dev: the port and vport are its own. */
+static int
+mlx5v_devx_net_owned(struct mlx5v_dev *dev)
+{
+	const char *names[MLX5V_CLASS_MAX];
+	int i, n;
+
+	n = mlx5v_class_dev_classes(dev->name, names, RTE_DIM(names));
+	for (i = 0; i < n; i++)
+		if (strcmp(names[i], "net") == 0)
+			return 1;
+	return 0;
+}
+
 /*
- * Pass-through for any device command: cmd_do semantics, so a firmware failure is -EREMOTEIO with
+ * Pass-through for device commands within the raw command policy (mlx5v_devx_policy.c,
+ * doc/guides/nics/mlx5v_devx.rst): cmd_do semantics, so a firmware failure is -EREMOTEIO with
  * the outbox intact (prm/mlx5 §3.9), as [R] devx_general_cmd.
  */
 int
 mlx5v_devx_general_cmd(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 		       size_t outlen)
 {
+	struct mlx5v_devx_policy_env env;
+	struct mlx5v_devx_policy_req req;
 	struct mlx5v_devx_ctx *ctx;
+	struct mlx5v_eq *async;
 	int ret;
 
+	/* Lengths first: a malformed call is EINVAL whatever it asks for. */
 	if (dev == NULL || in == NULL || out == NULL || inlen < MLX5V_CMD_HDR_SIZE ||
-	    outlen < MLX5V_CMD_HDR_SIZE)
+	    outlen < MLX5V_CMD_HDR_SIZE || inlen > RTE_PMD_MLX5V_CMD_MAX_LEN ||
+	    outlen > RTE_PMD_MLX5V_CMD_MAX_LEN)
 		return -EINVAL;
 	ret = mlx5v_devx_ctx_acquire(dev, &ctx);
 	if (ret < 0)
 		return ret;
-	ret = mlx5v_cmd_do(dev, in, inlen, out, outlen);
+	async = mlx5v_eq_async(dev);
+	env = (struct mlx5v_devx_policy_env){
+		.net_owned = mlx5v_devx_net_owned(dev),
+		.async_eqn = async != NULL ? mlx5v_eq_eqn(async) : UINT32_MAX,
+		.eq_owned = mlx5v_devx_policy_eq_owned,
+		.uar_owned = mlx5v_devx_policy_uar_owned,
+		.arg = ctx,
+	};
+	ret = mlx5v_devx_policy_check(ctx->raw, &env, in, inlen, &req);
+	if (ret == 0) {
+		ret = mlx5v_cmd_do(dev, in, inlen, out, outlen);
+		mlx5v_devx_policy_done(ctx->raw, &req, ret, out);
+	}
 	mlx5v_devx_ctx_put(ctx);
 	return ret;
+}
+
+unsigned int
+mlx5v_devx_raw_objects(struct mlx5v_dev *dev)
+{
+	struct mlx5v_devx_ctx *ctx;
+	unsigned int n;
+
+	if (mlx5v_devx_ctx_acquire(dev, &ctx) < 0)
+		return 0;
+	n = mlx5v_devx_raw_count(ctx->raw);
+	mlx5v_devx_ctx_put(ctx);
+	return n;
 }
 
 struct mlx5v_devx_uar *
@@ -1758,5 +1844,7 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 	}
 	/* The core's hook walk allows a hook to unregister itself from its callback. */
 	mlx5v_dev_hook_unregister(dev, &ctx->hook);
+	/* Objects of raw commands die with the device; only the table is the driver's. */
+	mlx5v_devx_raw_destroy(ctx->raw);
 	free(ctx);
 }

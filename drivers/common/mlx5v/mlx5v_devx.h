@@ -158,6 +158,10 @@ __rte_internal
 int mlx5v_devx_general_cmd(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 			   size_t outlen);
 
+/** @return the objects created through mlx5v_devx_general_cmd() still tracked on dev. */
+__rte_internal
+unsigned int mlx5v_devx_raw_objects(struct mlx5v_dev *dev);
+
 /** ALLOC_UAR. @return the UAR, or NULL with rte_errno (ENODEV: dev not live). */
 __rte_internal
 struct mlx5v_devx_uar *mlx5v_devx_uar_alloc(struct mlx5v_dev *dev);

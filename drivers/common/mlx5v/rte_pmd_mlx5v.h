@@ -128,11 +128,18 @@ int rte_pmd_mlx5v_devx_query_eqn(struct rte_pmd_mlx5v_dev *dev, uint32_t vector,
 				 uint32_t *eqn);
 
 /**
- * Run any device command (e.g. QUERY_EQ, GEN_EQE, CREATE_CQ).
+ * Run a device command (e.g. QUERY_EQ, GEN_EQE, CREATE_CQ) within the raw command policy
+ * (doc/guides/nics/mlx5v_devx.rst, "Raw command policy"): function management (INIT/
+ * TEARDOWN/ENABLE/DISABLE_HCA, SET_HCA_CAP, SET_ISSI, QUERY/MANAGE_PAGES, ALLOC/DEALLOC_UAR)
+ * and opcodes outside the table are refused; port and vport commands (ACCESS_REG writes,
+ * MODIFY_NIC_VPORT_CONTEXT, SET_FLOW_TABLE_ROOT) only on a device without a net class;
+ * object commands only on objects created through this call (GEN_EQE also on EQs of
+ * rte_pmd_mlx5v_devx_create_eq(); QUERY_EQ on any EQ). Created objects are recorded per
+ * device from the create's output; a destroy forgets them.
  *
  * @return 0, EINVAL (NULL pointer, inlen or outlen < 16 or > RTE_PMD_MLX5V_CMD_MAX_LEN),
- *         EREMOTEIO (the device failed it: out holds status and syndrome), or a transport
- *         errno.
+ *         EPERM (refused by the policy; nothing sent, out not written), EREMOTEIO (the
+ *         device failed it: out holds status and syndrome), or a transport errno.
  */
 __rte_experimental
 int rte_pmd_mlx5v_devx_general_cmd(struct rte_pmd_mlx5v_dev *dev, const void *in,

@@ -47,7 +47,7 @@ enum mlx4v_sim_misuse {
 	MLX4V_SIM_MISUSE_CI_AHEAD,      /**< *set_ci_db beyond the producer */
 	MLX4V_SIM_MISUSE_CQ_OVERRUN,    /**< CQ full by *set_ci_db: the consumer index is stale */
 	MLX4V_SIM_MISUSE_LKEY,          /**< lkey unknown, of another PD, or range outside its MR */
-	MLX4V_SIM_MISUSE_DMA,           /**< queue memory access outside the mapped windows */
+	MLX4V_SIM_MISUSE_DMA,           /**< queue or data access outside the mapped windows */
 	MLX4V_SIM_MISUSE_MAX,
 };
 

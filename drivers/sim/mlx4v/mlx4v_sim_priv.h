@@ -50,13 +50,26 @@ enum mlx4v_sim_knob {
 	MLX4V_SIM_KNOB_MAX,
 };
 
-/** The model's memory protection table entry (MPT): one MR. */
+/** One IOMMU window of an MR: a run of pinned pages at its place in the MR's IOVA range. */
+struct mlx4v_sim_mr_win {
+	uint64_t iova;
+	uintptr_t va;
+	size_t len;
+};
+
+/**
+ * The model's memory protection table entry (MPT): one MR. Its range translates to IOVAs
+ * from iova on (the MTT); only the pinned parts of it are mapped in the IOMMU (win[]).
+ */
 struct mlx4v_sim_mr {
 	int used;
 	uint32_t lkey;
 	uint32_t pdn;
 	uintptr_t addr;
 	size_t len;
+	uint64_t iova;
+	struct mlx4v_sim_mr_win *win;
+	unsigned int nb_win;
 };
 
 struct mlx4v_sim;
@@ -153,6 +166,7 @@ struct mlx4v_sim {
 	TAILQ_HEAD(, mlx4v_sim_rq) receivers;
 	uint32_t next_pdn;
 	uint8_t lkey_gen;
+	uint64_t next_mr_iova;          /**< where the next MR's IOVA range starts */
 	unsigned int live[MLX4V_SIM_OBJ_MAX];
 	uint64_t misuse[MLX4V_SIM_MISUSE_MAX];
 	struct mlx4v_sim_stats stats;
@@ -187,11 +201,11 @@ void mlx4v_sim_sq_doorbell(void *arg, uint32_t off, uint64_t raw);
 int mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp);
 void mlx4v_sim_sq_reset(struct mlx4v_sim_qp *qp);
 /**
- * Check [addr, addr + len) against the MR of lkey in PD pdn.
- * @return 0, or -EACCES after recording an lkey misuse.
+ * Check [addr, addr + len) against the MR of lkey in PD pdn and translate it.
+ * @return 0 with *iova set, or -EACCES after recording an lkey misuse.
  */
 int mlx4v_sim_mr_check(struct mlx4v_sim *sim, uint32_t pdn, uint32_t lkey, uint64_t addr,
-		       uint64_t len);
+		       uint64_t len, uint64_t *iova);
 
 /* mlx4v_sim_rq.c */
 /** Steer a packet to the first ready receiver of port with a posted WQE. */

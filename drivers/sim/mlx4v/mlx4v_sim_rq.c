@@ -96,7 +96,7 @@ mlx4v_sim_rq_scatter(struct mlx4v_sim *sim, uint32_t pdn, const uint8_t *segs,
 {
 	const struct mlx4_wqe_data_seg *seg;
 	uint32_t i, bc, lkey, chunk, done = 0;
-	uint64_t addr;
+	uint64_t addr, iova;
 
 	/*
 	 * Segments are filled in order; the packet may end in the middle of one (DPDK multi-segment
@@ -116,10 +116,16 @@ mlx4v_sim_rq_scatter(struct mlx4v_sim *sim, uint32_t pdn, const uint8_t *segs,
 		 * DMA outside registered memory would corrupt the application: refuse the whole
 		 * WQE.
 		 */
-		if (mlx4v_sim_mr_check(sim, pdn, lkey, addr, bc) != 0)
+		if (mlx4v_sim_mr_check(sim, pdn, lkey, addr, bc, &iova) != 0)
 			return MLX4_CQE_SYNDROME_LOCAL_PROT_ERR;
 		chunk = RTE_MIN(bc, len - done);
-		memcpy((void *)(uintptr_t)addr, pkt + done, chunk);
+		/* Through the IOMMU, as the gather side (mlx4v_sim_sq.c). */
+		if (hwsim_dma_write(sim->dma, iova, pkt + done, chunk) != 0) {
+			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_DMA,
+					 "scatter of %u bytes at 0x%" PRIx64 " faulted", chunk,
+					 addr);
+			return MLX4_CQE_SYNDROME_LOCAL_PROT_ERR;
+		}
 		done += chunk;
 	}
 	/* A packet larger than the posted buffers is a local length error, as on hardware. */

@@ -29,7 +29,7 @@
  */
 int
 mlx4v_sim_mr_check(struct mlx4v_sim *sim, uint32_t pdn, uint32_t lkey, uint64_t addr,
-		   uint64_t len)
+		   uint64_t len, uint64_t *iova)
 {
 	const struct mlx4v_sim_mr *mr;
 	uint32_t idx = (lkey >> 8) - 2;
@@ -57,6 +57,8 @@ mlx4v_sim_mr_check(struct mlx4v_sim *sim, uint32_t pdn, uint32_t lkey, uint64_t 
 				 lkey, addr, len);
 		return -EACCES;
 	}
+	/* The MTT step; the IOMMU step is the caller's DMA access. */
+	*iova = mr->iova + (addr - mr->addr);
 	return 0;
 }
 
@@ -134,7 +136,7 @@ mlx4v_sim_sq_gather(struct mlx4v_sim_qp *qp, const uint8_t *wqe, uint32_t ds,
 	struct mlx4v_sim *sim = qp->sim;
 	uint32_t end = ds * MLX4V_SIM_DS, off = MLX4V_SIM_DS, n = 0, bc, il, lkey;
 	const struct mlx4_wqe_data_seg *dseg;
-	uint64_t addr;
+	uint64_t addr, iova;
 	int inl = 0;
 
 	while (off + 4 <= end) {
@@ -179,9 +181,18 @@ mlx4v_sim_sq_gather(struct mlx4v_sim_qp *qp, const uint8_t *wqe, uint32_t ds,
 		addr = rte_be_to_cpu_64(dseg->addr);
 		if (n + bc > MLX4V_SIM_MAX_PKT)
 			return MLX4_CQE_SYNDROME_LOCAL_LENGTH_ERR;
-		if (mlx4v_sim_mr_check(sim, qp->pdn, lkey, addr, bc) != 0)
+		if (mlx4v_sim_mr_check(sim, qp->pdn, lkey, addr, bc, &iova) != 0)
 			return MLX4_CQE_SYNDROME_LOCAL_PROT_ERR;
-		memcpy(sim->pkt + n, (const void *)(uintptr_t)addr, bc);
+		/*
+		 * Through the IOMMU, as on hardware: a registered range whose pages are not (or
+		 * no longer) pinned faults here instead of being read.
+		 */
+		if (hwsim_dma_read(sim->dma, iova, sim->pkt + n, bc) != 0) {
+			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_DMA,
+					 "QP 0x%x: gather of %u bytes at 0x%" PRIx64 " faulted",
+					 qp->qpn, bc, addr);
+			return MLX4_CQE_SYNDROME_LOCAL_PROT_ERR;
+		}
 		n += bc;
 	}
 	*len = n;

@@ -9,6 +9,7 @@
  * objects get numbers, their own doorbell pages, DMA windows and event vectors.
  */
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -148,15 +149,71 @@ mlx4v_sim_pd_destroy(struct mlx4v_pd *pd)
 	return 0;
 }
 
-/* Verbs lock held. The model's MPT: the engine checks every gather/scatter against it. */
+/*
+ * MR IOVAs start above every user-space address (57-bit VAs at most), so they never collide
+ * with the identity-mapped queue windows; each MR gets a range of its own, never reused.
+ */
+#define MLX4V_SIM_MR_IOVA_BASE (UINT64_C(1) << 60)
+
+struct mlx4v_sim_mr_runs {
+	struct mlx4v_sim_mr_win *win;
+	unsigned int nb;
+	unsigned int cap;
+};
+
+/* mlx4v_mem_runs() callback: remember one pinned run of the MR. */
+static int
+mlx4v_sim_mr_run_cb(uintptr_t va, size_t len, void *arg)
+{
+	struct mlx4v_sim_mr_runs *r = arg;
+	struct mlx4v_sim_mr_win *w;
+	unsigned int cap;
+
+	if (r->nb == r->cap) {
+		cap = r->cap != 0 ? 2 * r->cap : 4;
+		w = realloc(r->win, cap * sizeof(*w));
+		if (w == NULL)
+			return -ENOMEM;
+		r->win = w;
+		r->cap = cap;
+	}
+	r->win[r->nb].va = va;
+	r->win[r->nb].len = len;
+	r->nb++;
+	return 0;
+}
+
+/* Mirrors the mapping loop of mlx4v_sim_mr_create(): unmap the first n windows. */
+static void
+mlx4v_sim_mr_unmap(struct mlx4v_sim *sim, const struct mlx4v_sim_mr_win *win, unsigned int n)
+{
+	while (n-- > 0)
+		if (hwsim_dma_unmap(sim->dma, win[n].iova, win[n].len) != 0)
+			MLX4V_SIM_LOG(ERR, "%s: MR window 0x%" PRIx64 "+%zu was not mapped",
+				      sim->name, win[n].iova, win[n].len);
+}
+
+/*
+ * Verbs lock held. The model's MPT: the engine checks every gather/scatter against it, then
+ * reaches the memory through the IOMMU. As the kernel pins an MR's pages and maps them for the
+ * device, the model maps the parts of the range that are EAL or registered external memory; the
+ * common layer refuses a range with holes, but a mempool's span keeps the gaps between its
+ * chunks, and those stay unmapped: a DMA there faults.
+ */
 static int
 mlx4v_sim_mr_create(struct mlx4v_mr *mr)
 {
 	struct mlx4v_sim *sim = mlx4v_sim_of(mr->obj.ctx);
+	struct mlx4v_sim_mr_runs runs = { .win = NULL, .nb = 0, .cap = 0 };
 	struct mlx4v_sim_mr *m = NULL;
-	unsigned int i;
-	int ret = 0;
+	uintptr_t addr = (uintptr_t)mr->addr;
+	unsigned int i, n = 0;
+	int ret;
 
+	/* Before the model lock: the walk takes the EAL memory lock. */
+	ret = mlx4v_mem_runs(mr->addr, mr->len, mlx4v_sim_mr_run_cb, &runs);
+	if (ret)
+		goto out_free;
 	pthread_mutex_lock(&sim->lock);
 	for (i = 0; i < MLX4V_SIM_MAX_MR; i++) {
 		if (!sim->mrs[i].used) {
@@ -166,22 +223,37 @@ mlx4v_sim_mr_create(struct mlx4v_mr *mr)
 	}
 	if (m == NULL || mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_REG_MR)) {
 		ret = -ENOMEM;
-		goto out;
+		goto out_unlock;
 	}
+	if (sim->next_mr_iova == 0)
+		sim->next_mr_iova = MLX4V_SIM_MR_IOVA_BASE;
+	/* Keep the offset in the page, as the MTT does; a guard page after each range. */
+	m->iova = sim->next_mr_iova + (addr & (MLX4V_PAGE_SIZE - 1));
+	for (n = 0; n < runs.nb; n++) {
+		runs.win[n].iova = m->iova + (runs.win[n].va - addr);
+		ret = hwsim_dma_map(sim->dma, runs.win[n].iova, (void *)runs.win[n].va,
+				    runs.win[n].len);
+		if (ret) {
+			mlx4v_sim_mr_unmap(sim, runs.win, n);
+			goto out_unlock;
+		}
+	}
+	sim->next_mr_iova = RTE_ALIGN_CEIL(m->iova + mr->len, MLX4V_PAGE_SIZE) + MLX4V_PAGE_SIZE;
 	/* Index in bits 8+ (from 2, so never MLX4V_INVALID_LKEY), a generation below. */
 	m->lkey = ((i + 2) << 8) | sim->lkey_gen++;
 	m->pdn = mr->pd->pdn;
-	/*
-	 * Not a DMA window: packets are copied with memcpy after the MPT check, as the buffers are
-	 * the application's own memory.
-	 */
-	m->addr = (uintptr_t)mr->addr;
+	m->addr = addr;
 	m->len = mr->len;
+	m->win = runs.win;
+	m->nb_win = runs.nb;
+	runs.win = NULL;
 	m->used = 1;
 	mr->lkey = m->lkey;
 	sim->live[MLX4V_SIM_OBJ_MR]++;
-out:
+out_unlock:
 	pthread_mutex_unlock(&sim->lock);
+out_free:
+	free(runs.win);
 	return ret;
 }
 
@@ -190,14 +262,18 @@ mlx4v_sim_mr_destroy(struct mlx4v_mr *mr)
 {
 	struct mlx4v_sim *sim = mlx4v_sim_of(mr->obj.ctx);
 	uint32_t idx = (mr->lkey >> 8) - 2;
+	struct mlx4v_sim_mr *m;
 
 	pthread_mutex_lock(&sim->lock);
 	/*
 	 * Clearing the entry makes a stale lkey still held by software fail the MPT check (lkey
-	 * misuse) instead of reaching freed memory.
+	 * misuse) instead of reaching freed memory; the windows go with it.
 	 */
 	if (idx < MLX4V_SIM_MAX_MR && sim->mrs[idx].lkey == mr->lkey) {
-		memset(&sim->mrs[idx], 0, sizeof(sim->mrs[idx]));
+		m = &sim->mrs[idx];
+		mlx4v_sim_mr_unmap(sim, m->win, m->nb_win);
+		free(m->win);
+		memset(m, 0, sizeof(*m));
 		sim->live[MLX4V_SIM_OBJ_MR]--;
 	}
 	pthread_mutex_unlock(&sim->lock);

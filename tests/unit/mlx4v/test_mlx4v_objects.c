@@ -238,7 +238,8 @@ static int
 test_mlx4v_objects_double_destroy(void)
 {
 	struct rte_pmd_mlx4v_pd *pd = rte_pmd_mlx4v_alloc_pd(g_dev);
-	struct rte_pmd_mlx4v_mr *mr = rte_pmd_mlx4v_reg_mr(pd, &pd, 8);
+	uint8_t *mem = rte_zmalloc(NULL, 8, 0);	/* only EAL memory can be registered */
+	struct rte_pmd_mlx4v_mr *mr = rte_pmd_mlx4v_reg_mr(pd, mem, 8);
 	struct rte_pmd_mlx4v_cq *cq = rte_pmd_mlx4v_create_cq(g_dev, 8, 32, 0);
 	struct rte_pmd_mlx4v_srq *srq = rte_pmd_mlx4v_create_srq(pd, 8, 1);
 	struct rte_pmd_mlx4v_qp_attr qa = { .max_send_wr = 4, .port = 1 };
@@ -288,6 +289,7 @@ test_mlx4v_objects_double_destroy(void)
 	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_CQ), EINVAL, "cq view");
 	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_SRQ), EINVAL, "srq view");
 	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_RWQ), EINVAL, "rwq view");
+	rte_free(mem);
 	return live_zero(g_sim);
 }
 
@@ -351,11 +353,13 @@ test_mlx4v_objects_failure_injection(void)
 	size_t heap0;
 	unsigned int i;
 	void *p = NULL;
-	char mem[64];
+	uint8_t *mem;
 
 	pd = rte_pmd_mlx4v_alloc_pd(g_dev);
 	cq = rte_pmd_mlx4v_create_cq(g_dev, 8, 32, 1);
-	TEST_ASSERT(pd != NULL && cq != NULL, "objects");
+	/* Only EAL memory can be registered. */
+	mem = rte_zmalloc(NULL, 64, 0);
+	TEST_ASSERT(pd != NULL && cq != NULL && mem != NULL, "objects");
 	qa.send_cq = qa.recv_cq = cq;
 	wa.cq = cq;
 	for (i = 0; i < RTE_DIM(knobs); i++) {
@@ -369,7 +373,7 @@ test_mlx4v_objects_failure_injection(void)
 		errno = 0;
 		switch (i) {
 		case 0: p = rte_pmd_mlx4v_alloc_pd(g_dev); break;
-		case 1: p = rte_pmd_mlx4v_reg_mr(pd, mem, sizeof(mem)); break;
+		case 1: p = rte_pmd_mlx4v_reg_mr(pd, mem, 64); break;
 		case 2: p = rte_pmd_mlx4v_create_cq(g_dev, 8, 64, 1); break;
 		case 3: p = rte_pmd_mlx4v_create_srq(pd, 8, 1); break;
 		case 4: p = rte_pmd_mlx4v_create_qp(pd, &qa); break;
@@ -398,6 +402,7 @@ test_mlx4v_objects_failure_injection(void)
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(qp), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "dealloc");
+	rte_free(mem);
 	return live_zero(g_sim);
 }
 

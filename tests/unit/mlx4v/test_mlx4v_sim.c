@@ -9,11 +9,16 @@
  * QP RQ and SRQ receive, and the misuse the model must flag.
  */
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <rte_bus_vdev.h>
 #include <rte_malloc.h>
+#include <rte_memory.h>
+#include <rte_mempool.h>
 
 #include "test.h"
 
@@ -496,6 +501,133 @@ test_mlx4v_sim_misuse_bad_lkey(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Registration refuses what the device could not reach: an unmapped address, plain malloc()
+ * memory (which can be freed behind the MR), a range running out of EAL memory. Nothing is
+ * left in the model's MPT.
+ */
+static int
+test_mlx4v_sim_mr_not_memory(void)
+{
+	unsigned int live = mlx4v_sim_live_objects(g_sim, MLX4V_SIM_OBJ_MR);
+	uint8_t stack[64];
+	void *heap;
+
+	errno = 0;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_reg_mr(g_pd, (void *)(uintptr_t)0x1000, 4096), "0x1000");
+	TEST_ASSERT_EQUAL(errno, EFAULT, "0x1000: errno %d", errno);
+	TEST_ASSERT_EQUAL(rte_errno, EFAULT, "0x1000: rte_errno %d", rte_errno);
+	heap = malloc(4096);
+	TEST_ASSERT_NOT_NULL(heap, "malloc");
+	errno = 0;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_reg_mr(g_pd, heap, 4096), "malloc() memory");
+	TEST_ASSERT_EQUAL(errno, EFAULT, "malloc: errno %d", errno);
+	free(heap);
+	errno = 0;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_reg_mr(g_pd, stack, sizeof(stack)), "stack memory");
+	TEST_ASSERT_EQUAL(errno, EFAULT, "stack: errno %d", errno);
+	/* Starts in EAL memory, runs far beyond it. */
+	errno = 0;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_reg_mr(g_pd, g_mem, (size_t)1 << 40), "overlong");
+	TEST_ASSERT_EQUAL(errno, EFAULT, "overlong: errno %d", errno);
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(g_sim, MLX4V_SIM_OBJ_MR), live, "MR leaked");
+	/* Bad arguments keep their EINVAL. */
+	errno = 0;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_reg_mr(g_pd, g_mem, 0), "len 0");
+	TEST_ASSERT_EQUAL(errno, EINVAL, "len 0: errno %d", errno);
+	return TEST_SUCCESS;
+}
+
+/* The next CQE of cq must be a LOCAL_PROT error completion; consume it. */
+static int
+expect_prot_err(struct mlx4v_test_cq *cq, const char *what)
+{
+	struct mlx4_cqe *cqe = mlx4v_test_cq_wait(cq, g_sim);
+	struct mlx4_err_cqe *e = (struct mlx4_err_cqe *)cqe;
+
+	TEST_ASSERT_NOT_NULL(cqe, "%s: no CQE", what);
+	TEST_ASSERT_EQUAL((e->owner_sr_opcode & MLX4_CQE_OPCODE_MASK), MLX4_CQE_OPCODE_ERROR,
+			  "%s: completed without error", what);
+	TEST_ASSERT_EQUAL(e->syndrome, MLX4_CQE_SYNDROME_LOCAL_PROT_ERR, "%s: syndrome", what);
+	mlx4v_test_cq_consume(cq);
+	return TEST_SUCCESS;
+}
+
+#define GAP_ELT 1024
+#define GAP_NB 6
+
+/*
+ * A mempool of two external pages with an inaccessible page between them: its MR spans the
+ * hole (the MR of a mempool covers the span of its chunks). A SEND gathering from the hole, or a
+ * receive scattering into it, passes the MPT check but must fault in the simulator's IOMMU: an
+ * error CQE and a DMA misuse, never a read or write of the page.
+ */
+static int
+test_mlx4v_sim_mr_iommu_hole(void)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	struct rte_pmd_mlx4v_mr *mr = NULL;
+	struct rte_mempool *mp = NULL;
+	struct mlx4_cqe *cqe;
+	uint8_t *area, *hole;
+	uint32_t lkey;
+	struct txq t;
+	struct rxq r;
+	int ret, i;
+
+	area = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	TEST_ASSERT(area != MAP_FAILED, "mmap");
+	hole = area + pg;
+	TEST_ASSERT_SUCCESS(mprotect(hole, pg, PROT_NONE), "mprotect");
+	TEST_ASSERT_SUCCESS(rte_extmem_register(area, pg, NULL, 0, pg), "extmem 1");
+	TEST_ASSERT_SUCCESS(rte_extmem_register(area + 2 * pg, pg, NULL, 0, pg), "extmem 2");
+	mp = rte_mempool_create_empty("mlx4v_gap", GAP_NB, GAP_ELT, 0, 0, SOCKET_ID_ANY,
+				      RTE_MEMPOOL_F_NO_IOVA_CONTIG);
+	TEST_ASSERT_NOT_NULL(mp, "mempool");
+	TEST_ASSERT_SUCCESS(rte_mempool_set_ops_byname(mp, "ring_mp_mc", NULL), "ops");
+	for (i = 0; i < 2 && mp->populated_size < mp->size; i++) {
+		ret = rte_mempool_populate_iova(mp, (char *)area + 2 * i * pg, RTE_BAD_IOVA, pg,
+						NULL, NULL);
+		TEST_ASSERT(ret > 0, "populate chunk %d: %d", i, ret);
+	}
+	TEST_ASSERT_EQUAL(mp->nb_mem_chunks, 2, "chunks");
+	mr = rte_pmd_mlx4v_reg_mempool(g_pd, mp);
+	TEST_ASSERT_NOT_NULL(mr, "reg_mempool: %d", errno);
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_mr_lkey(mr, &lkey), "lkey");
+
+	/* Sanity: the pinned first page is reachable. */
+	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	mlx4v_test_sq_send(&t.sq, lkey, area + 64, 64, 1);
+	cqe = mlx4v_test_cq_wait(&t.tcq, g_sim);
+	TEST_ASSERT_NOT_NULL(cqe, "send CQE");
+	TEST_ASSERT_EQUAL((cqe->owner_sr_opcode & MLX4_CQE_OPCODE_MASK), MLX4_OPCODE_SEND,
+			  "send from a pinned page failed");
+	mlx4v_test_cq_consume(&t.tcq);
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_DMA), 0, "clean send");
+	/* Gather from the hole: inside the MR, not in the IOMMU. */
+	mlx4v_test_sq_send(&t.sq, lkey, hole + 128, 256, 1);
+	TEST_ASSERT_SUCCESS(expect_prot_err(&t.tcq, "gather from the hole"), "gather");
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_DMA), 1, "DMA fault");
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_LKEY), 0,
+			  "the MPT check passed");
+	txq_destroy(&t);
+	/* Scatter into the hole. */
+	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 2, 4), "rxq");
+	mlx4v_test_rq_post(&r.rq, lkey, hole, 512);
+	TEST_ASSERT_SUCCESS(mlx4v_sim_inject(g_sim, 2, buf_at(0), 64), "inject");
+	TEST_ASSERT_SUCCESS(expect_prot_err(&r.tcq, "scatter into the hole"), "scatter");
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_DMA), 2, "rx fault");
+	rxq_destroy(&r);
+
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dereg_mr(mr), "dereg");
+	rte_mempool_free(mp);
+	TEST_ASSERT_SUCCESS(rte_extmem_unregister(area + 2 * pg, pg), "unregister 2");
+	TEST_ASSERT_SUCCESS(rte_extmem_unregister(area, pg), "unregister 1");
+	munmap(area, 3 * pg);
+	mlx4v_sim_misuse_reset(g_sim);
+	return TEST_SUCCESS;
+}
+
 /* Stale consumer indexes: overrun, CI backwards, arm CI not matching set_ci_db. */
 static int
 test_mlx4v_sim_misuse_stale_ci(void)
@@ -662,6 +794,8 @@ static struct unit_test_suite mlx4v_sim_suite = {
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_arm_sn),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_lost_event),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_devargs),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_mr_not_memory),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_mr_iommu_hole),
 		TEST_CASES_END()
 	}
 };
