@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file io forwarding between two ethdev ports, for the driver cost per packet of any PMD
+ * (ours, and DPDK's net_null and net_ring as the floor). Ports 0 and 1 are configured with
+ * one queue each, both sides are primed with frames, then one lcore loops: receive a burst
+ * on one port, send it on the other. Only bench_rx() and bench_tx() (one ethdev burst call
+ * each) are meant to be counted (callgrind --toggle-collect, devtools/bench-fwd.sh);
+ * the program reports the packets received and the time (doc/guides/bench/mlx5v_fwd.rst).
+ *
+ * usage: dpdk-mlxv-fwd-bench <EAL args with two ports> -- [-n packets] [-b burst] [-s size]
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_common.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_udp.h>
+
+#define FWD_RING 1024
+#define FWD_MBUFS 8191
+#define FWD_MAX_BURST 64
+
+static unsigned int fwd_burst = 32;
+
+/* Counted by the benchmark script: one Rx burst call (not inlined into the loop). */
+__rte_noinline uint16_t
+bench_rx(uint16_t port, struct rte_mbuf **pkts, uint16_t n)
+{
+	return rte_eth_rx_burst(port, 0, pkts, n);
+}
+
+/* Counted by the benchmark script: one Tx burst call. */
+__rte_noinline uint16_t
+bench_tx(uint16_t port, struct rte_mbuf **pkts, uint16_t n)
+{
+	return rte_eth_tx_burst(port, 0, pkts, n);
+}
+
+static int
+port_init(uint16_t port, struct rte_mempool *mp)
+{
+	struct rte_eth_conf conf;
+	int ret;
+
+	memset(&conf, 0, sizeof(conf));
+	ret = rte_eth_dev_configure(port, 1, 1, &conf);
+	if (ret == 0)
+		ret = rte_eth_rx_queue_setup(port, 0, FWD_RING, rte_eth_dev_socket_id(port), NULL,
+					     mp);
+	if (ret == 0)
+		ret = rte_eth_tx_queue_setup(port, 0, FWD_RING, rte_eth_dev_socket_id(port), NULL);
+	if (ret == 0)
+		ret = rte_eth_promiscuous_enable(port);
+	if (ret == 0 || ret == -ENOTSUP)
+		ret = rte_eth_dev_start(port);
+	if (ret != 0)
+		printf("fwd-bench: port %u: %s\n", port, rte_strerror(-ret));
+	return ret;
+}
+
+/* A 64-byte (or size) UDP/IPv4 frame, checksum filled, payload zero. */
+static struct rte_mbuf *
+frame(struct rte_mempool *mp, uint16_t size, uint16_t seq)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	struct rte_ether_hdr *eth;
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *udp;
+	uint16_t len = size - RTE_ETHER_CRC_LEN;
+
+	if (m == NULL)
+		return NULL;
+	eth = (void *)rte_pktmbuf_append(m, len);
+	if (eth == NULL) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	memset(eth, 0, len);
+	memset(&eth->dst_addr, 0xff, sizeof(eth->dst_addr));
+	eth->src_addr.addr_bytes[0] = 0x02;
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ip = (void *)(eth + 1);
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->total_length = rte_cpu_to_be_16(len - sizeof(*eth));
+	ip->src_addr = rte_cpu_to_be_32(RTE_IPV4(10, 0, 0, 1));
+	ip->dst_addr = rte_cpu_to_be_32(RTE_IPV4(10, 0, 1, seq & 0xff));
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	udp = (void *)(ip + 1);
+	udp->src_port = rte_cpu_to_be_16(1024 + (seq & 0xff));
+	udp->dst_port = rte_cpu_to_be_16(9);
+	udp->dgram_len = rte_cpu_to_be_16(len - sizeof(*eth) - sizeof(*ip));
+	return m;
+}
+
+/* Put n frames into port's Tx queue. @return the number sent. */
+static unsigned int
+prime(uint16_t port, struct rte_mempool *mp, unsigned int n, uint16_t size)
+{
+	struct rte_mbuf *pkts[FWD_MAX_BURST];
+	unsigned int done = 0, i, k;
+
+	while (done < n) {
+		k = RTE_MIN(n - done, fwd_burst);
+		for (i = 0; i < k; i++) {
+			pkts[i] = frame(mp, size, done + i);
+			if (pkts[i] == NULL)
+				break;
+		}
+		k = i;
+		i = bench_tx(port, pkts, k);
+		rte_pktmbuf_free_bulk(&pkts[i], k - i);
+		done += i;
+		if (i < k)
+			break;
+	}
+	return done;
+}
+
+int
+main(int argc, char **argv)
+{
+	char name0[RTE_ETH_NAME_MAX_LEN] = "", name1[RTE_ETH_NAME_MAX_LEN] = "";
+	struct rte_mbuf *pkts[FWD_MAX_BURST];
+	uint64_t want = 1000000, rx = 0, tx = 0, idle = 0, spins;
+	uint16_t size = 64, p, n, k;
+	struct rte_mempool *mp;
+	struct timespec t0, t1;
+	unsigned int primed;
+	double s;
+	int ret, opt;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		printf("fwd-bench: EAL: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	argc -= ret;
+	argv += ret;
+	while ((opt = getopt(argc, argv, "n:b:s:")) != -1) {
+		if (opt == 'n')
+			want = strtoull(optarg, NULL, 0);
+		else if (opt == 'b')
+			fwd_burst = strtoul(optarg, NULL, 0);
+		else if (opt == 's')
+			size = strtoul(optarg, NULL, 0);
+		else
+			goto usage;
+	}
+	if (fwd_burst == 0 || fwd_burst > FWD_MAX_BURST || size < 64 || size > 1518 ||
+	    want == 0)
+		goto usage;
+	if (rte_eth_dev_count_avail() < 2) {
+		printf("fwd-bench: two ports needed, %u found\n", rte_eth_dev_count_avail());
+		goto err;
+	}
+	mp = rte_pktmbuf_pool_create("fwd_bench", FWD_MBUFS, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+				     rte_socket_id());
+	if (mp == NULL || port_init(0, mp) != 0 || port_init(1, mp) != 0)
+		goto err;
+	/* A quarter of each ring in flight per side. */
+	primed = prime(0, mp, FWD_RING / 4, size) + prime(1, mp, FWD_RING / 4, size);
+	if (primed == 0) {
+		printf("fwd-bench: no port accepted a frame\n");
+		goto err;
+	}
+	/* Bound the spins: a path that loses every frame ends instead of spinning for ever. */
+	spins = want * 64 + 100000000;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (p = 0; rx < want && spins > 0; p ^= 1, spins--) {
+		n = bench_rx(p, pkts, fwd_burst);
+		if (n == 0) {
+			idle++;
+			continue;
+		}
+		rx += n;
+		k = bench_tx(p ^ 1, pkts, n);
+		tx += k;
+		if (k < n)
+			rte_pktmbuf_free_bulk(&pkts[k], n - k);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	rte_eth_dev_get_name_by_port(0, name0);
+	rte_eth_dev_get_name_by_port(1, name1);
+	printf("fwd-bench: %s <-> %s, %" PRIu64 " packets received, %" PRIu64 " sent, %" PRIu64
+	       " empty polls, %u primed, burst %u, %u bytes, %.3f s, %.0f packets/s\n",
+	       name0, name1, rx, tx, idle,
+	       primed, fwd_burst, size, s, s > 0 ? rx / s : 0.0);
+	rte_eth_dev_stop(0);
+	rte_eth_dev_stop(1);
+	rte_eth_dev_close(0);
+	rte_eth_dev_close(1);
+	rte_mempool_free(mp);
+	rte_eal_cleanup();
+	return rx >= want ? 0 : 1;
+usage:
+	printf("usage: dpdk-mlxv-fwd-bench <EAL args> -- [-n packets] [-b burst (1-%u)] "
+	       "[-s size (64-1518)]\n", FWD_MAX_BURST);
+err:
+	rte_eal_cleanup();
+	return 1;
+}
