@@ -55,11 +55,12 @@ caps_eth(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 	uint8_t in[MLX5V_IFC_BYTES(query_hca_cap_in)];
 	uint8_t *out = calloc(1, MLX5V_IFC_BYTES(query_hca_cap_out));
 	uint8_t sc_out[MLX5V_IFC_BYTES(query_special_contexts_out)];
-	uint8_t *cap = MLX5V_IFC_ADDR_OF(query_hca_cap_out, out, capability);
+	uint8_t *cap;
 	int ret;
 
 	if (out == NULL)
 		return -ENOMEM;
+	cap = MLX5V_IFC_ADDR_OF(query_hca_cap_out, out, capability);
 	memset(in, 0, sizeof(in));
 	SET(query_hca_cap_in, in, opcode, MLX5V_CMD_OP_QUERY_HCA_CAP);
 	SET(query_hca_cap_in, in, op_mod,

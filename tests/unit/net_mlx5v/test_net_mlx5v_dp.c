@@ -23,7 +23,9 @@
 
 #include "test.h"
 
+#include "mlx5v_dev.h"
 #include "mlx5v_sim.h"
+#include "rte_pmd_mlx5v.h"
 #include "ut_common.h"
 
 #define DEV0 "mlx5v_sim0"
@@ -465,6 +467,51 @@ test_net_mlx5v_dp_tx_error(void)
 	return ports_down();
 }
 
+/* rte_mempool_mem_iter() callback: unmap (arg NULL) or map again each chunk for port 1. */
+static void
+chunk_dma(struct rte_mempool *mp, void *arg, struct rte_mempool_memhdr *hdr, unsigned int i)
+{
+	struct rte_pmd_mlx5v_dev *dev = (struct rte_pmd_mlx5v_dev *)mlx5v_dev_get(DEV1);
+	uint64_t iova;
+
+	RTE_SET_USED(mp);
+	RTE_SET_USED(i);
+	if (arg == NULL)
+		rte_pmd_mlx5v_devx_dma_unmap(dev, hdr->addr, hdr->len);
+	else
+		rte_pmd_mlx5v_devx_dma_map(dev, hdr->addr, hdr->len, &iova);
+}
+
+/* A receive error CQE (the buffers not DMA-mapped): counted, the RQ back to ready. */
+static int
+test_net_mlx5v_dp_rx_error(void)
+{
+	struct rte_mbuf *tx[4], *rx[4];
+	struct rte_eth_stats st;
+	uint16_t i, n;
+
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, 0, 1500), "start");
+	rte_mempool_mem_iter(g_mp, chunk_dma, NULL);
+	tx[0] = frame(&g_mac1, 100, 1, 0);
+	TEST_ASSERT_NOT_NULL(tx[0], "frame");
+	TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, 1), "send");
+	n = recv_n(g_p1, 0, rx, 1);
+	TEST_ASSERT_EQUAL(n, 0, "a frame arrived in unmapped buffers");
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p1, &st), "stats");
+	TEST_ASSERT_EQUAL(st.ierrors, 1u, "ierrors %" PRIu64, st.ierrors);
+	TEST_ASSERT_EQUAL(st.q_errors[0], 1u, "queue errors %" PRIu64, st.q_errors[0]);
+	rte_mempool_mem_iter(g_mp, chunk_dma, g_mp);
+	for (i = 0; i < 4; i++) {
+		tx[i] = frame(&g_mac1, 100, i, 0);
+		TEST_ASSERT_NOT_NULL(tx[i], "frame");
+	}
+	TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, 4), "send");
+	n = recv_n(g_p1, 0, rx, 4);
+	TEST_ASSERT_EQUAL(n, 4, "%u of 4 frames after the RQ recovered", n);
+	rte_pktmbuf_free_bulk(rx, n);
+	return ports_down();
+}
+
 /* Many bursts through rings of 64: both rings and CQs wrap many times. */
 static int
 test_net_mlx5v_dp_wrap(void)
@@ -533,6 +580,7 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 		TEST_CASE(test_net_mlx5v_dp_rss_ptype),
 		TEST_CASE(test_net_mlx5v_dp_vlan),
 		TEST_CASE(test_net_mlx5v_dp_tx_error),
+		TEST_CASE(test_net_mlx5v_dp_rx_error),
 		TEST_CASE(test_net_mlx5v_dp_wrap),
 		TEST_CASES_END()
 	}
