@@ -17,6 +17,7 @@
 
 #include "hwsim_log.h"
 #include "hwsim_wire.h"
+#include "hwsim_wire_priv.h"
 
 #define HWSIM_WIRE_SPEC_HELP "loop, pair:<device>[.<port>], tap:<ifname> or none"
 
