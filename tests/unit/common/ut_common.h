@@ -14,9 +14,11 @@
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <rte_devargs.h>
 #include <rte_malloc.h>
 
 /* Every wait is bounded by this; no test asserts how fast anything is. */
@@ -123,6 +125,25 @@ static inline int
 ut_wait_counter32(const uint32_t *cnt, uint32_t target)
 {
 	return UT_WAIT_FOR(__atomic_load_n(cnt, __ATOMIC_ACQUIRE) >= target);
+}
+
+/**
+ * Put devargs for a device not probed yet into EAL's list, so a wire pair may name it
+ * (doc/guides/sim/wire.rst); the device's probe replaces them and its removal drops them.
+ * @return the devargs, or NULL.
+ */
+static inline struct rte_devargs *
+ut_eal_devargs_add(const char *spec)
+{
+	struct rte_devargs *da = calloc(1, sizeof(*da));
+
+	if (da == NULL)
+		return NULL;
+	if (rte_devargs_parse(da, spec) != 0 || rte_devargs_insert(&da) != 0) {
+		free(da);
+		return NULL;
+	}
+	return da;
 }
 
 #endif /* _UT_COMMON_H_ */
