@@ -186,6 +186,10 @@ uint32_t mlx4v_sim_link_speed(struct mlx4v_sim *sim, unsigned int port);
 __rte_internal
 int mlx4v_sim_port_mac(struct mlx4v_sim *sim, unsigned int port, struct rte_ether_addr *mac);
 
+/** @return the port's wire as given ("loop", "pair:<dev>.<port>", ...), or NULL. */
+__rte_internal
+const char *mlx4v_sim_port_wire(struct mlx4v_sim *sim, unsigned int port);
+
 /** @return the port's end of the wire (hwsim_wire.h), or NULL for no such port. */
 __rte_internal
 struct hwsim_wire_port *mlx4v_sim_wire_port(struct mlx4v_sim *sim, unsigned int port);

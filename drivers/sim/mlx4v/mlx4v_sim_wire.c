@@ -362,6 +362,13 @@ mlx4v_sim_port_mac(struct mlx4v_sim *sim, unsigned int port, struct rte_ether_ad
 	return 0;
 }
 
+const char *
+mlx4v_sim_port_wire(struct mlx4v_sim *sim, unsigned int port)
+{
+	/* Set at probe and never changed: no lock. */
+	return mlx4v_sim_wire_port_get(sim, port) != NULL ? sim->wa.wire[port - 1] : NULL;
+}
+
 struct hwsim_wire_port *
 mlx4v_sim_wire_port(struct mlx4v_sim *sim, unsigned int port)
 {
