@@ -176,12 +176,6 @@ struct hwsim_wire_spec {
 	char ifname[16];                    /**< TAP: the interface name */
 };
 
-/**
- * Parse a spec: "loop", "none", "tap:<ifname>" or "pair:<device>[.<port>]".
- * @return 0, or -EINVAL with one log line (who names the device or key in that line).
- */
-int hwsim_wire_spec_parse(const char *who, const char *spec, struct hwsim_wire_spec *out);
-
 /** The wire part of a device's arguments. */
 struct hwsim_wire_devargs {
 	char wire[HWSIM_WIRE_PORTS_MAX][HWSIM_WIRE_SPEC_LEN]; /**< [0] is port 1; "loop" default */

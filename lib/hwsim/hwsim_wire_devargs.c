@@ -17,6 +17,7 @@
 
 #include "hwsim_log.h"
 #include "hwsim_wire.h"
+#include "hwsim_wire_priv.h"
 
 #define HWSIM_WIRE_SPEC_HELP "loop, pair:<device>[.<port>], tap:<ifname> or none"
 
@@ -203,7 +204,7 @@ hwsim_wire_devargs_parse(const struct rte_kvargs *kvl, const char *dev_name,
 		if (port == 0 && strcmp(kv->key, "mac") != 0 && strcmp(kv->key, "speed") != 0)
 			continue;
 		if (port < 0) {
-			HWSIM_LOG(ERR, "%s: %s: no such port (the device has %u port(s))",
+			HWSIM_LOG(ERR, "%s: %s: port out of range (the device has %u port(s))",
 				  dev_name, kv->key, nports);
 			return -EINVAL;
 		}

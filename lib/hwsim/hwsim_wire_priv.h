@@ -2,7 +2,10 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file The wire port object, shared by the wire core and its TAP backend. */
+/**
+ * @file The wire port object and the calls internal to librte_hwsim, shared by the wire core,
+ * its devargs parser and its TAP backend; none of them is exported.
+ */
 
 #ifndef _HWSIM_WIRE_PRIV_H_
 #define _HWSIM_WIRE_PRIV_H_
@@ -55,6 +58,13 @@ hwsim_wire_count(uint64_t *c, uint64_t v)
 {
 	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
 }
+
+/**
+ * Parse a spec: "loop", "none", "tap:<ifname>" or "pair:<device>[.<port>]" (the devargs
+ * parser and port creation).
+ * @return 0, or -EINVAL with one log line (who names the device or key in that line).
+ */
+int hwsim_wire_spec_parse(const char *who, const char *spec, struct hwsim_wire_spec *out);
 
 /** Hand a frame to port's rx callback, counting it (wire core; the TAP reader calls it). */
 void hwsim_wire_deliver(struct hwsim_wire_port *port, const void *frame, uint32_t len,

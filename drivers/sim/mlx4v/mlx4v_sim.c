@@ -66,16 +66,23 @@ mlx4v_sim_poll_locked(struct mlx4v_sim *sim)
 	return work;
 }
 
-/* Engine thread entry: one pass under the model lock. */
+/*
+ * Engine thread entry: one pass under the model lock, then the frames it sent go on the wire
+ * with the model lock released (the receiver may be this device), then the link reports.
+ */
 static int
 mlx4v_sim_engine_poll(void *arg)
 {
 	struct mlx4v_sim *sim = arg;
 	int work;
 
+	pthread_mutex_lock(&sim->tx_lock);
 	pthread_mutex_lock(&sim->lock);
 	work = mlx4v_sim_poll_locked(sim);
 	pthread_mutex_unlock(&sim->lock);
+	work += mlx4v_sim_wire_flush(sim);
+	pthread_mutex_unlock(&sim->tx_lock);
+	work += mlx4v_sim_wire_link_poll(sim);
 	return work;
 }
 
@@ -171,14 +178,16 @@ mlx4v_sim_arg_ports(const char *key, const char *value, void *opaque)
 }
 
 /*
- * kvargs handler: loopback sends each packet back to its own port; pair crosses 1<->2, 3<->4 so two
- * ports behave like a cabled NIC pair.
+ * kvargs handler: the shorthand for the wires of every port. loopback loops each port back
+ * (wire<N>=loop); pair cables 1<->2, 3<->4 (wire1=pair:<self>.2, ...), see
+ * mlx4v_sim_wire_args().
  */
 static int
 mlx4v_sim_arg_mode(const char *key, const char *value, void *opaque)
 {
 	struct mlx4v_sim *sim = opaque;
 
+	sim->mode_given = 1;
 	if (value == NULL) {
 		MLX4V_SIM_LOG(ERR, "%s: %s: no value (expected loopback or pair)", sim->name, key);
 		return -EINVAL;
@@ -210,32 +219,38 @@ mlx4v_sim_arg_class(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
-/* Device keys through kvargs, fault knobs through the hwsim parser. */
+/*
+ * Device keys through kvargs (ports= first: the wire keys depend on it), the wire keys through
+ * the shared wire parser, fault knobs through the hwsim parser. No devargs: default wires.
+ */
 static int
 mlx4v_sim_parse_args(struct mlx4v_sim *sim, const char *args)
 {
-	struct rte_kvargs *kv;
+	struct rte_kvargs *kv = NULL;
 	const char *dup;
-	int ret;
+	int ret = 0;
 
-	if (args == NULL || args[0] == '\0')
-		return 0;
-	kv = rte_kvargs_parse(args, NULL);
-	if (kv == NULL) {
-		MLX4V_SIM_LOG(ERR, "%s: cannot parse devargs \"%s\"", sim->name, args);
-		return -EINVAL;
+	if (args != NULL && args[0] != '\0') {
+		kv = rte_kvargs_parse(args, NULL);
+		if (kv == NULL) {
+			MLX4V_SIM_LOG(ERR, "%s: cannot parse devargs \"%s\"", sim->name, args);
+			return -EINVAL;
+		}
+		dup = hwsim_kvargs_dup_key(kv);
+		if (dup != NULL) {
+			MLX4V_SIM_LOG(ERR, "%s: devarg %s given twice in \"%s\"", sim->name, dup,
+				      args);
+			rte_kvargs_free(kv);
+			return -EINVAL;
+		}
+		ret = rte_kvargs_process(kv, "ports", mlx4v_sim_arg_ports, sim);
+		if (ret == 0)
+			ret = rte_kvargs_process(kv, "mode", mlx4v_sim_arg_mode, sim);
+		if (ret == 0)
+			ret = rte_kvargs_process(kv, MLX4V_CLASS_ARG, mlx4v_sim_arg_class, sim);
 	}
-	dup = hwsim_kvargs_dup_key(kv);
-	if (dup != NULL) {
-		MLX4V_SIM_LOG(ERR, "%s: devarg %s given twice in \"%s\"", sim->name, dup, args);
-		rte_kvargs_free(kv);
-		return -EINVAL;
-	}
-	ret = rte_kvargs_process(kv, "ports", mlx4v_sim_arg_ports, sim);
 	if (ret == 0)
-		ret = rte_kvargs_process(kv, "mode", mlx4v_sim_arg_mode, sim);
-	if (ret == 0)
-		ret = rte_kvargs_process(kv, MLX4V_CLASS_ARG, mlx4v_sim_arg_class, sim);
+		ret = mlx4v_sim_wire_args(sim, kv);
 	rte_kvargs_free(kv);
 	if (ret)
 		return -EINVAL;
@@ -282,18 +297,24 @@ mlx4v_sim_create(const char *name, const char *args, int socket)
 		ret = -ENOMEM;
 		goto err_irq_destroy;
 	}
+	/* The ports plug in once the engine exists: their link callbacks kick it. */
+	ret = mlx4v_sim_wire_init(sim);
+	if (ret)
+		goto err_engine_destroy;
 	/*
 	 * The engine starts polling before the device is registered; harmless, it has no object to
 	 * poll until a handle creates one.
 	 */
 	ret = hwsim_engine_start(sim->engine);
 	if (ret)
-		goto err_engine_destroy;
+		goto err_wire_fini;
 	pthread_mutex_lock(&mlx4v_sims_lock);
 	TAILQ_INSERT_TAIL(&mlx4v_sims, sim, next);
 	pthread_mutex_unlock(&mlx4v_sims_lock);
 	return sim;
 
+err_wire_fini:
+	mlx4v_sim_wire_fini(sim);
 err_engine_destroy:
 	hwsim_engine_destroy(sim->engine);
 err_irq_destroy:
@@ -318,6 +339,7 @@ mlx4v_sim_destroy(struct mlx4v_sim *sim)
 	pthread_mutex_unlock(&mlx4v_sims_lock);
 	/* Already stopped on the remove path (a no-op then); needed on probe failure. */
 	hwsim_engine_stop(sim->engine);
+	mlx4v_sim_wire_fini(sim);
 	hwsim_engine_destroy(sim->engine);
 	hwsim_irq_destroy(sim->irq);
 	hwsim_dma_destroy(sim->dma);
@@ -349,8 +371,8 @@ mlx4v_sim_probe(struct rte_vdev_device *vdev)
 		mlx4v_sim_destroy(sim);
 		return ret;
 	}
-	MLX4V_SIM_LOG(INFO, "%s: simulated ConnectX-3, %u port(s), %s", name, sim->nports,
-		      sim->pair ? "ports paired" : "ports looped back");
+	MLX4V_SIM_LOG(INFO, "%s: simulated ConnectX-3, %u port(s), port 1 wire=%s", name,
+		      sim->nports, sim->wa.wire[0]);
 	return 0;
 }
 
@@ -388,6 +410,10 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx4v_sim,
 	"class=<net|none|name:name> "
 	"ports=<1-4> "
 	"mode=<loopback|pair> "
+	"wire=<loop|pair:dev[.port]|tap:ifname|none> "
+	"wire<N>=<loop|pair:dev[.port]|tap:ifname|none> "
+	"mac=<xx:xx:xx:xx:xx:xx> "
+	"speed=<Mb/s> "
 	"strict_cqe_owner=<0|1> "
 	"fail_alloc_pd=<int> "
 	"fail_reg_mr=<int> "

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include <rte_compat.h>
+#include <rte_ether.h>
 
 /** One simulated HCA (one mlx4v_sim vdev). */
 struct mlx4v_sim;
@@ -122,8 +123,8 @@ __rte_internal
 int mlx4v_sim_knob_get(struct mlx4v_sim *sim, const char *name, int64_t *value);
 
 /**
- * Receive a packet from the wire on a port, as if a peer had sent it; it is steered
- * like a looped-back packet (see the guide).
+ * Receive a packet on a port, as if a peer had sent it over the wire (whatever the link
+ * state); it is steered like any received packet (see the guide).
  * @return 0 when scattered into a receive WQE, -ENOBUFS when dropped, -EINVAL.
  */
 __rte_internal
@@ -137,6 +138,66 @@ int mlx4v_sim_inject(struct mlx4v_sim *sim, unsigned int port, const void *pkt,
  */
 __rte_internal
 int mlx4v_sim_poll(struct mlx4v_sim *sim);
+
+/** Wire counters of one port. */
+struct mlx4v_sim_port_stats {
+	uint64_t rx_link_down;     /**< frames from the wire while the link was down */
+	uint64_t rx_fcs_bad;       /**< frames with a bad FCS (the wire's corrupt_next knob) */
+	uint64_t rx_too_long;      /**< frames above the model's packet size */
+	uint64_t tx_link_down;     /**< sends lost because the link was down */
+	uint64_t link_up_events;   /**< port active events reported */
+	uint64_t link_down_events; /**< port down events reported */
+};
+
+struct hwsim_wire_port;
+
+/**
+ * Plug (up = 1) or pull (up = 0) the cable of a port, as a test or an operator would. The
+ * change and its port event are reported before the call returns.
+ * @return 0, -EINVAL (no such port) or -ENOTSUP (plugging a wire=none port).
+ */
+__rte_internal
+int mlx4v_sim_link_set(struct mlx4v_sim *sim, unsigned int port, int up);
+
+/**
+ * Pull a port's cable and plug it back: port down, then port active.
+ * @return 0, -EINVAL or -ENOLINK (the cable is out).
+ */
+__rte_internal
+int mlx4v_sim_link_flap(struct mlx4v_sim *sim, unsigned int port);
+
+/**
+ * The device's own port state (the driver opening or closing the port, INIT_PORT /
+ * CLOSE_PORT): a closed port takes the link down at both ends of its cable.
+ * @return 0 or -EINVAL.
+ */
+__rte_internal
+int mlx4v_sim_port_admin_set(struct mlx4v_sim *sim, unsigned int port, int up);
+
+/** @return 1 if the port's link is up, 0 if down, -EINVAL for no such port. */
+__rte_internal
+int mlx4v_sim_link_get(struct mlx4v_sim *sim, unsigned int port);
+
+/** @return the port's link speed in Mb/s, 0 when down or for no such port. */
+__rte_internal
+uint32_t mlx4v_sim_link_speed(struct mlx4v_sim *sim, unsigned int port);
+
+/** The port's permanent MAC (mac= gives port 1's). @return 0 or -EINVAL. */
+__rte_internal
+int mlx4v_sim_port_mac(struct mlx4v_sim *sim, unsigned int port, struct rte_ether_addr *mac);
+
+/** @return the port's wire as given ("loop", "pair:<dev>.<port>", ...), or NULL. */
+__rte_internal
+const char *mlx4v_sim_port_wire(struct mlx4v_sim *sim, unsigned int port);
+
+/** @return the port's end of the wire (hwsim_wire.h), or NULL for no such port. */
+__rte_internal
+struct hwsim_wire_port *mlx4v_sim_wire_port(struct mlx4v_sim *sim, unsigned int port);
+
+/** Copy a port's wire counters. @return 0 or -EINVAL. */
+__rte_internal
+int mlx4v_sim_port_stats_get(struct mlx4v_sim *sim, unsigned int port,
+			     struct mlx4v_sim_port_stats *st);
 
 /**
  * Report a port state change to the device's class drivers, as the asynchronous port

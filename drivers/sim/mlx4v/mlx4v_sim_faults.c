@@ -40,7 +40,11 @@ static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 };
 
 /* Devargs handled by mlx4v_sim.c itself; the hwsim knob parser must not reject them. */
-const char *const mlx4v_sim_dev_keys[] = { "ports", "mode", "class", NULL };
+const char *const mlx4v_sim_dev_keys[] = {
+	"ports", "mode", "class",
+	/* The wire's keys (mlx4v_sim_wire_args() refuses wire<N>= beyond ports= first). */
+	"wire", "wire1", "wire2", "wire3", "wire4", "mac", "speed", NULL,
+};
 
 /* Stable names: tests and the testpmd commands look misuse counters up by them. */
 static const char *const mlx4v_sim_misuse_names[MLX4V_SIM_MISUSE_MAX] = {

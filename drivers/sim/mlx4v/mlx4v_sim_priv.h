@@ -18,6 +18,7 @@
 #include <hwsim_irq.h>
 #include <hwsim_mmio.h>
 #include <hwsim_thread.h>
+#include <hwsim_wire.h>
 
 #include "mlx4v_sim.h"
 #include "mlx4v_verbs.h"
@@ -34,6 +35,9 @@ extern const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops;
 #define MLX4V_SIM_QPN_BASE 0x40u
 #define MLX4V_SIM_MAX_PKT 16384u
 #define MLX4V_SIM_TXBB 64u
+/* The frames one engine pass sends, queued until the model lock is released. */
+#define MLX4V_SIM_TXQ_FRAMES 256u
+#define MLX4V_SIM_TXQ_BYTES (256u * 1024)
 
 /** Indexes of the fault knobs (mlx4v_sim_faults.c holds the definitions). */
 enum mlx4v_sim_knob {
@@ -147,12 +151,43 @@ struct mlx4v_sim_qp {
 	struct mlx4v_sim_rq rq;
 };
 
+/** One physical port on the wire (mlx4v_sim_wire.c). */
+struct mlx4v_sim_port {
+	struct mlx4v_sim *sim;
+	unsigned int port_no;           /**< 1-based */
+	struct hwsim_wire_port *wire;
+	struct rte_ether_addr mac;      /**< permanent MAC */
+	uint32_t link_dirty;            /**< the wire's link changed, not reported yet (atomic) */
+	uint32_t down_seen;             /**< went down since the last report (atomic) */
+	int oper;                       /**< operational state last reported (atomic) */
+	struct mlx4v_sim_port_stats st; /**< rx_* under sim->lock; the rest is unused here */
+	uint64_t tx_link_down;          /**< atomic, like the two below */
+	uint64_t link_up_events;
+	uint64_t link_down_events;
+};
+
+/** A frame of the current engine pass waiting for the wire. */
+struct mlx4v_sim_txq_ent {
+	unsigned int port;
+	uint32_t off;                   /**< in txq_buf */
+	uint32_t len;
+};
+
 struct mlx4v_sim {
 	TAILQ_ENTRY(mlx4v_sim) next;
 	char name[RTE_DEV_NAME_MAX_LEN];
 	char classes[128];        /* the class= devarg, for the class layer */
 	unsigned int nports;
-	int pair;                       /**< ports paired 1<->2, 3<->4 instead of looped back */
+	int pair;                       /**< mode=pair: ports cabled 1<->2, 3<->4 */
+	int mode_given;                 /**< mode= was in the devargs */
+	struct hwsim_wire_devargs wa;   /**< the wires, MAC and speed from the devargs */
+	struct mlx4v_sim_port ports[MLX4V_SIM_MAX_PORTS];
+	pthread_mutex_t tx_lock;        /**< the send side of the wire; taken before lock */
+	pthread_mutex_t link_lock;      /**< serialises link reports */
+	uint8_t *txq_buf;               /**< frames sent by this pass (tx_lock and lock held) */
+	uint32_t txq_bytes;
+	uint32_t txq_n;
+	struct mlx4v_sim_txq_ent txq[MLX4V_SIM_TXQ_FRAMES];
 	int socket;
 	pthread_mutex_t lock;           /**< the model's state; held by every engine pass */
 	struct hwsim_knobs *knobs;
@@ -211,8 +246,26 @@ int mlx4v_sim_mr_check(struct mlx4v_sim *sim, uint32_t pdn, uint32_t lkey, uint6
 /** Steer a packet to the first ready receiver of port with a posted WQE. */
 int mlx4v_sim_rq_deliver(struct mlx4v_sim *sim, unsigned int port, const uint8_t *pkt,
 			 uint32_t len);
-/** @return the port a packet sent on port goes out to (loopback or pair). */
-unsigned int mlx4v_sim_rq_peer_port(const struct mlx4v_sim *sim, unsigned int port);
+
+/* mlx4v_sim_wire.c */
+/**
+ * Read the wire devargs (ports= and mode= already parsed), mode= mapped to wires.
+ * @return 0 or -EINVAL with one log line.
+ */
+int mlx4v_sim_wire_args(struct mlx4v_sim *sim, const struct rte_kvargs *kv);
+/** Create a wire port per port. @return 0 or -errno (logged), nothing left behind. */
+int mlx4v_sim_wire_init(struct mlx4v_sim *sim);
+/** Unplug and free the ports; no callback runs into the model afterwards. */
+void mlx4v_sim_wire_fini(struct mlx4v_sim *sim);
+/** @return nonzero if the pass's send queue can take one more frame (lock held). */
+int mlx4v_sim_wire_room(const struct mlx4v_sim *sim);
+/** Queue a frame sent on port for the wire (tx_lock and lock held). */
+void mlx4v_sim_wire_queue(struct mlx4v_sim *sim, unsigned int port, const uint8_t *pkt,
+			  uint32_t len);
+/** Put the queued frames on the wire (tx_lock held, lock not). @return frames sent. */
+int mlx4v_sim_wire_flush(struct mlx4v_sim *sim);
+/** Report link changes as port events (no lock held). @return ports that changed. */
+int mlx4v_sim_wire_link_poll(struct mlx4v_sim *sim);
 
 /* mlx4v_sim.c */
 /** One engine pass, with sim->lock held. */

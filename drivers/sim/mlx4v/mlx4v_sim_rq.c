@@ -27,19 +27,6 @@
 #define MLX4V_SIM_STATUS_TCP (1u << 26)
 #define MLX4V_SIM_STATUS_UDP (1u << 27)
 
-/* Reads only configuration fixed at probe, so any context may call it. */
-unsigned int
-mlx4v_sim_rq_peer_port(const struct mlx4v_sim *sim, unsigned int port)
-{
-	unsigned int peer;
-
-	if (!sim->pair)
-		return port;
-	/* Ports pair 1<->2, 3<->4; an odd last port loops back to itself. */
-	peer = ((port - 1) ^ 1) + 1;
-	return peer <= sim->nports ? peer : port;
-}
-
 /*
  * WQEs software has posted and the device has not consumed. Engine thread, sim lock held. Receive
  * WQEs have no owner bit: the doorbell record counter is the only thing that says a WQE is posted

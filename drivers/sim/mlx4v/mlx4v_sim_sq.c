@@ -228,8 +228,11 @@ mlx4v_sim_sq_execute(struct mlx4v_sim_qp *qp, const uint8_t *wqe, uint32_t ds,
 		return syndrome;
 	sim->stats.tx_packets++;
 	sim->stats.tx_bytes += *len;
-	/* Delivery is synchronous and may drop: like a wire, the send side completes either way. */
-	mlx4v_sim_rq_deliver(sim, mlx4v_sim_rq_peer_port(sim, qp->rq.port), sim->pkt, *len);
+	/*
+	 * Out on the port's wire once the pass releases the model lock; the peer may drop it: like
+	 * a real port, the send side completes either way.
+	 */
+	mlx4v_sim_wire_queue(sim, qp->rq.port, sim->pkt, *len);
 	return 0;
 }
 
@@ -298,6 +301,14 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 		owner = rte_be_to_cpu_32(ctrl.owner_opcode) >> 31;
 		if (owner != !!(qp->pos & qp->txbb_cnt))
 			break;
+		/*
+		 * The frames of a pass wait for the wire in a bounded queue
+		 * (mlx4v_sim_wire.c): when it is full, the next pass goes on from this WQE.
+		 */
+		if (!mlx4v_sim_wire_room(sim)) {
+			qp->db_pending++;
+			return done;
+		}
 		/*
 		 * Read the WQE body only after its ownership was seen: pairs with the producer's
 		 * write barrier before its owner_opcode store (prm/mlx4 §4.2, §5.2).

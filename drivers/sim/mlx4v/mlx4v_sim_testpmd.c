@@ -13,6 +13,7 @@
 #include <cmdline_parse_num.h>
 #include <cmdline_parse_string.h>
 #include <rte_common.h>
+#include <rte_ether.h>
 
 #include "testpmd.h"
 
@@ -29,6 +30,29 @@ struct tp_sim_result {
 	cmdline_fixed_string_t knob;
 	int64_t value;
 };
+
+/* One line per port: its wire, link state and speed, MAC and wire counters. */
+static void
+tp_sim_show_ports(const char *name, struct mlx4v_sim *sim)
+{
+	struct mlx4v_sim_port_stats ps;
+	struct rte_ether_addr mac;
+	char macs[RTE_ETHER_ADDR_FMT_SIZE];
+	unsigned int p;
+
+	for (p = 1; p <= mlx4v_sim_ports(sim); p++) {
+		if (mlx4v_sim_port_mac(sim, p, &mac) != 0 ||
+		    mlx4v_sim_port_stats_get(sim, p, &ps) != 0)
+			continue;
+		rte_ether_format_addr(macs, sizeof(macs), &mac);
+		printf("mlx4v: %s: port %u: wire=%s, link %s %u Mb/s, mac %s, rx_link_down %"
+		       PRIu64 ", rx_fcs_bad %" PRIu64 ", tx_link_down %" PRIu64 ", events up %"
+		       PRIu64 " down %" PRIu64 "\n", name, p, mlx4v_sim_port_wire(sim, p),
+		       mlx4v_sim_link_get(sim, p) == 1 ? "up" : "down",
+		       mlx4v_sim_link_speed(sim, p), macs, ps.rx_link_down, ps.rx_fcs_bad,
+		       ps.tx_link_down, ps.link_up_events, ps.link_down_events);
+	}
+}
 
 static void
 tp_sim_show(const char *name, struct mlx4v_sim *sim)
@@ -51,6 +75,7 @@ tp_sim_show(const char *name, struct mlx4v_sim *sim)
 		       PRIu64 " (lost %" PRIu64 "), arms %" PRIu64 "\n", name, st.doorbells,
 		       st.tx_packets, st.tx_bytes, st.rx_packets, st.rx_bytes, st.rx_dropped,
 		       st.cqes, st.err_cqes, st.cqe_dropped, st.events, st.events_lost, st.arms);
+	tp_sim_show_ports(name, sim);
 	printf("mlx4v: %s: misuse total %" PRIu64, name, mlx4v_sim_misuse_total(sim));
 	for (k = 0; k < MLX4V_SIM_MISUSE_MAX; k++) {
 		n = mlx4v_sim_misuse_count(sim, k);
@@ -130,12 +155,81 @@ static cmdline_parse_inst_t tp_sim_knob_cmd = {
 	},
 };
 
+/* ---- mlx4v sim link <dev> <port> up|down|flap ---- */
+
+struct tp_sim_link_result {
+	cmdline_fixed_string_t mlx4v;   /* as in struct tp_sim_result */
+	cmdline_fixed_string_t sim;
+	cmdline_fixed_string_t link;
+	cmdline_fixed_string_t name;
+	uint16_t port;
+	cmdline_fixed_string_t what;
+};
+
+static void
+tp_sim_link_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
+{
+	struct tp_sim_link_result *res = parsed_result;
+	struct mlx4v_sim *sim = mlx4v_sim_get(res->name);
+	int ret;
+
+	if (sim == NULL) {
+		fprintf(stderr, "mlx4v: \"%s\" is not a simulated mlx4v device\n", res->name);
+		return;
+	}
+	if (res->port < 1 || res->port > mlx4v_sim_ports(sim)) {
+		fprintf(stderr, "mlx4v: %s: no port %u (ports 1..%u)\n", res->name, res->port,
+			mlx4v_sim_ports(sim));
+		return;
+	}
+	if (strcmp(res->what, "flap") == 0)
+		ret = mlx4v_sim_link_flap(sim, res->port);
+	else
+		ret = mlx4v_sim_link_set(sim, res->port, strcmp(res->what, "up") == 0);
+	if (ret != 0)
+		fprintf(stderr, "mlx4v: %s: port %u: link %s: %s\n", res->name, res->port,
+			res->what, ret == -ENOTSUP ? "wire=none has no cable" :
+			ret == -ENOLINK ? "the cable is out" : strerror(-ret));
+	else
+		printf("mlx4v: %s: port %u: link %s, now %s\n", res->name, res->port, res->what,
+		       mlx4v_sim_link_get(sim, res->port) == 1 ? "up" : "down");
+}
+
+TP_CMD(tp_sim_link)
+
+/* "mlx4v sim" are the first two fields here as in tp_sim_result: its tokens serve. */
+static cmdline_parse_token_string_t tp_sim_link_link =
+	TOKEN_STRING_INITIALIZER(struct tp_sim_link_result, link, "link");
+static cmdline_parse_token_string_t tp_sim_link_name =
+	TOKEN_STRING_INITIALIZER(struct tp_sim_link_result, name, NULL);
+static cmdline_parse_token_num_t tp_sim_link_port =
+	TOKEN_NUM_INITIALIZER(struct tp_sim_link_result, port, RTE_UINT16);
+static cmdline_parse_token_string_t tp_sim_link_what =
+	TOKEN_STRING_INITIALIZER(struct tp_sim_link_result, what, "up#down#flap");
+
+static cmdline_parse_inst_t tp_sim_link_cmd = {
+	.f = tp_sim_link_parsed,
+	.data = NULL,
+	.help_str = "mlx4v sim link <dev> <port> up|down|flap",
+	.tokens = {
+		(void *)&tp_sim_mlx4v,
+		(void *)&tp_sim_sim,
+		(void *)&tp_sim_link_link,
+		(void *)&tp_sim_link_name,
+		(void *)&tp_sim_link_port,
+		(void *)&tp_sim_link_what,
+		NULL,
+	},
+};
+
 static struct testpmd_driver_commands mlx4v_sim_cmds = {
 	.commands = {
 		{ &tp_sim_show_cmd, "mlx4v sim show (dev)\n"
 		  "    Simulator: live objects, traffic counters and misuse counters.\n" },
 		{ &tp_sim_knob_cmd, "mlx4v sim knob (dev) (knob) (value)\n"
 		  "    Simulator: set a fault knob (fail_create_cq, lose_cq_event, ...).\n" },
+		{ &tp_sim_link_cmd, "mlx4v sim link (dev) (port) (up|down|flap)\n"
+		  "    Simulator: plug, pull or flap the cable of a port (port events follow).\n" },
 		{ NULL, NULL },
 	},
 };

@@ -115,6 +115,12 @@ void mlx5v_sim_eth_dp_fini(struct mlx5v_sim *sim);
 int mlx5v_sim_eth_dp_poll(struct mlx5v_sim *sim);
 /** @return 1 if key is a data path devarg (wire, wire1, mac, speed). */
 int mlx5v_sim_eth_dp_devarg(const char *key);
+/**
+ * Check the wire devargs alone, before the knob parser sees the string: a wire<N>= beyond
+ * the function's one port is then "port out of range", not an unknown knob.
+ * @return 0 or -EINVAL with one log line.
+ */
+int mlx5v_sim_eth_dp_check(struct mlx5v_sim *sim, const char *devargs);
 /** Operational speed in Mb/s (0 while down), for PTYS (lock held). */
 uint32_t mlx5v_sim_eth_dp_speed(struct mlx5v_sim *sim);
 /** Knob actions (lock not held). */

@@ -68,6 +68,14 @@ mlx5v_sim_eth_dp_args(struct mlx5v_sim *sim, const char *devargs, struct hwsim_w
 }
 
 int
+mlx5v_sim_eth_dp_check(struct mlx5v_sim *sim, const char *devargs)
+{
+	struct hwsim_wire_devargs wa;
+
+	return mlx5v_sim_eth_dp_args(sim, devargs, &wa);
+}
+
+int
 mlx5v_sim_eth_dp_init(struct mlx5v_sim *sim, const char *devargs)
 {
 	struct hwsim_wire_port_conf conf;

@@ -182,6 +182,9 @@ mlx5v_sim_faults_init(struct mlx5v_sim *sim, const char *knobs)
 	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_BOOT_MS, sim->p.boot_ms);
 	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_BOOT_PAGES, sim->p.boot_pages);
 	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_INIT_PAGES, sim->p.init_pages);
+	/* The wire's keys first: its parser names a wire2= the one-port function lacks. */
+	if (mlx5v_sim_eth_dp_check(sim, knobs) != 0)
+		return -EINVAL;
 	if (hwsim_knobs_parse(sim->knobs, knobs, mlx5v_sim_dev_keys) != 0)
 		return -EINVAL;
 	return mlx5v_sim_faults_check_create(sim);

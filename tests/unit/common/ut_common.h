@@ -14,10 +14,9 @@
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include <stdlib.h>
 
 #include <rte_devargs.h>
 #include <rte_malloc.h>
@@ -129,11 +128,12 @@ ut_wait_counter32(const uint32_t *cnt, uint32_t target)
 }
 
 /**
- * Give EAL the devargs of a device not probed yet, as a --vdev would, so a simulator's
- * pair wire may name it (doc/guides/sim/wire.rst). @return them (EAL owns them), or NULL.
+ * Put devargs for a device not probed yet into EAL's list, so a wire pair may name it
+ * (doc/guides/sim/wire.rst); the device's probe replaces them and its removal drops them.
+ * @return the devargs, or NULL.
  */
 static inline struct rte_devargs *
-ut_devargs_add(const char *spec)
+ut_eal_devargs_add(const char *spec)
 {
 	struct rte_devargs *da = calloc(1, sizeof(*da));
 

@@ -690,24 +690,6 @@ struct tap_env {
 	int ns_made;
 };
 
-/* @return 0 if TAPs can be created here, else print why and return -1. */
-static int
-tap_usable(void)
-{
-	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
-
-	if (fd < 0) {
-		printf("skipped: /dev/net/tun: %s\n", strerror(errno));
-		return -1;
-	}
-	close(fd);
-	if (ut_sh("command -v ip >/dev/null 2>&1") != 0) {
-		printf("skipped: no ip(8)\n");
-		return -1;
-	}
-	return 0;
-}
-
 /*
  * A packet socket on ifname inside namespace ns: this thread enters the namespace
  * to open it and comes back; the socket stays in the namespace.
@@ -803,7 +785,7 @@ test_hwsim_wire_tap_netns(void)
 	int same;
 	int ret = TEST_FAILED;
 
-	if (tap_usable() != 0)
+	if (ut_tap_usable() != 0)
 		return TEST_SKIPPED;
 	test_port_init(&tp);
 	snprintf(env.ifname, sizeof(env.ifname), "hwt%d", (int)getpid() % 1000000);
@@ -902,7 +884,7 @@ test_hwsim_wire_tap_existing(void)
 	char spec[32];
 	int kept;
 
-	if (tap_usable() != 0)
+	if (ut_tap_usable() != 0)
 		return TEST_SKIPPED;
 	test_port_init(&tp);
 	snprintf(ifname, sizeof(ifname), "hwu%d", (int)getpid() % 1000000);

@@ -631,7 +631,7 @@ test_ethdp_pair(void)
 	int ret = TEST_FAILED;
 
 	/* C is named by B before it exists: its devargs must be known to EAL. */
-	if (ut_devargs_add("mlx5v_sim22,class=none,wire=pair:mlx5v_sim21") == NULL) {
+	if (ut_eal_devargs_add("mlx5v_sim22,class=none,wire=pair:mlx5v_sim21") == NULL) {
 		printf("cannot add EAL devargs\n");
 		return TEST_FAILED;
 	}
@@ -723,42 +723,13 @@ test_ethdp_bad_devargs(void)
 
 /* ---- TAP: the kernel as the peer, inside a network namespace the test makes ---- */
 
-/* An ARP request from our MAC for 10.9.0.1, asked by 10.9.0.2. */
-static uint32_t
-frame_arp_request(uint8_t *p, const uint8_t *mac)
-{
-	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)p;
-	struct rte_arp_hdr *arp = (struct rte_arp_hdr *)(eth + 1);
-
-	memset(p, 0, 60);
-	memset(eth->dst_addr.addr_bytes, 0xff, RTE_ETHER_ADDR_LEN);
-	memcpy(eth->src_addr.addr_bytes, mac, RTE_ETHER_ADDR_LEN);
-	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP);
-	arp->arp_hardware = rte_cpu_to_be_16(RTE_ARP_HRD_ETHER);
-	arp->arp_protocol = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
-	arp->arp_hlen = RTE_ETHER_ADDR_LEN;
-	arp->arp_plen = 4;
-	arp->arp_opcode = rte_cpu_to_be_16(RTE_ARP_OP_REQUEST);
-	memcpy(arp->arp_data.arp_sha.addr_bytes, mac, RTE_ETHER_ADDR_LEN);
-	arp->arp_data.arp_sip = rte_cpu_to_be_32(RTE_IPV4(10, 9, 0, 2));
-	arp->arp_data.arp_tip = rte_cpu_to_be_32(RTE_IPV4(10, 9, 0, 1));
-	return 60;
-}
-
 /* @return 1 if the CQE's frame is the kernel's ARP reply to us. */
 static int
 is_arp_reply(struct fx *f, const uint8_t *cqe)
 {
-	const uint8_t *p = rx_buf(f, cqe);
-	const struct rte_arp_hdr *arp = (const struct rte_arp_hdr *)(p + RTE_ETHER_HDR_LEN);
-
 	return cqe[CQE_OP_OWN] >> 4 == MLX5V_CQE_OPCODE_RESP_SEND &&
-	       be32(cqe + CQE_BYTE_CNT) >= RTE_ETHER_HDR_LEN + sizeof(*arp) &&
-	       be16(p + 12) == RTE_ETHER_TYPE_ARP &&
-	       rte_be_to_cpu_16(arp->arp_opcode) == RTE_ARP_OP_REPLY &&
-	       memcmp(p, f->mac, RTE_ETHER_ADDR_LEN) == 0 &&
-	       arp->arp_data.arp_sip == rte_cpu_to_be_32(RTE_IPV4(10, 9, 0, 1)) &&
-	       memcmp(arp->arp_data.arp_tha.addr_bytes, f->mac, RTE_ETHER_ADDR_LEN) == 0;
+	       ut_arp_is_reply(rx_buf(f, cqe), be32(cqe + CQE_BYTE_CNT), f->mac,
+			       RTE_IPV4(10, 9, 0, 1));
 }
 
 static int
@@ -771,19 +742,11 @@ test_ethdp_tap_arp(void)
 	uint8_t frame[64];
 	const uint8_t *cqe;
 	unsigned int tries;
-	int fd, ns_made = 0;
+	int ns_made = 0;
 	int ret = TEST_FAILED;
 
-	fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		printf("skipped: /dev/net/tun: %s\n", strerror(errno));
+	if (ut_tap_usable() != 0)
 		return TEST_SKIPPED;
-	}
-	close(fd);
-	if (ut_sh("command -v ip >/dev/null 2>&1") != 0) {
-		printf("skipped: no ip(8)\n");
-		return TEST_SKIPPED;
-	}
 	snprintf(ifname, sizeof(ifname), "m5d%d", (int)getpid() % 1000000);
 	snprintf(ns, sizeof(ns), "mlx5v_ethdp%d", (int)getpid());
 	snprintf(args, sizeof(args), "class=none,wire=tap:%s", ifname);
@@ -807,7 +770,7 @@ test_ethdp_tap_arp(void)
 	}
 	/* Out to the kernel, and its answer back in: an ARP request and the reply. */
 	for (tries = 0; tries < 20 && ret != TEST_SUCCESS; tries++) {
-		frame_arp_request(frame, f->mac);
+		ut_arp_request(frame, f->mac, RTE_IPV4(10, 9, 0, 2), RTE_IPV4(10, 9, 0, 1));
 		if (send_ok(f, frame, 60, 0) != TEST_SUCCESS)
 			goto out;
 		while ((cqe = cq_wait(f, 1)) != NULL) {
@@ -824,13 +787,8 @@ test_ethdp_tap_arp(void)
 		printf("no ARP reply from the kernel\n");
 out:
 	fx_down(f);
-	if (ns_made)
-		ut_sh("ip netns del %s >/dev/null 2>&1", ns);
-	if (if_nametoindex(ifname) != 0) {
-		printf("TAP %s left behind\n", ifname);
-		ut_sh("ip link del %s >/dev/null 2>&1", ifname);
+	if (ut_tap_done(ns, ns_made, ifname) != 0)
 		ret = TEST_FAILED;
-	}
 	return ret;
 }
 

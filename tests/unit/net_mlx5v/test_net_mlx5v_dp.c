@@ -548,7 +548,7 @@ testsuite_setup(void)
 	if (g_mp == NULL)
 		return TEST_FAILED;
 	/* The two ends of the pair, as --vdev would give them. */
-	if (ut_devargs_add(DEV1 ",wire=pair:" DEV0) == NULL ||
+	if (ut_eal_devargs_add(DEV1 ",wire=pair:" DEV0) == NULL ||
 	    rte_vdev_init(DEV0, "wire=pair:" DEV1) != 0 ||
 	    rte_vdev_init(DEV1, "wire=pair:" DEV0) != 0)
 		return TEST_FAILED;
