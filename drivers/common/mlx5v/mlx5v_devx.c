@@ -1420,7 +1420,8 @@ mlx5v_devx_dma_reach(struct mlx5v_dev *dev, struct mlx5v_devx_dma *d)
 
 	if (msl == NULL || rte_mem_virt2memseg_list(d->addr + d->size - 1) != msl) {
 		MLX5V_EQ_LOG(ERR, "%s: DMA map of %p + %zu: not EAL memory (register external "
-			     "memory with rte_extmem_register() first)", dev->name, d->addr, d->size);
+			     "memory with rte_extmem_register() first)", dev->name, d->addr,
+			     d->size);
 		return -EINVAL;
 	}
 	ret = mlx5v_dma_contig(d->addr, d->size, &io);

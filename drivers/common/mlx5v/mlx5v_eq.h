@@ -149,7 +149,8 @@ void mlx5v_eq_async_destroy(struct mlx5v_dev *dev);
  *
  * @param name  rte_malloc type of the buffer, also named in the log
  * @param r     filled on success
- * @return 0, -ENOMEM, or the error of the DMA mapping; on failure nothing stays allocated or mapped.
+ * @return 0, -ENOMEM, or the error of the DMA mapping; on failure nothing stays allocated
+ *         or mapped.
  */
 int mlx5v_eq_ring_alloc(struct mlx5v_dev *dev, uint32_t log_nent, const char *name,
 			struct mlx5v_eq_ring *r);
