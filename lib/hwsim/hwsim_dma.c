@@ -13,6 +13,7 @@
 
 #include <rte_atomic.h>
 #include <rte_errno.h>
+#include <rte_memory.h>
 #include <rte_spinlock.h>
 
 #include "hwsim_dma.h"
@@ -29,6 +30,13 @@ struct hwsim_dma_win {
 	uint8_t *va;
 };
 
+/* A range of external memory in the container (hwsim_dma_container_map()). */
+struct hwsim_dma_ctr {
+	uint8_t *va;
+	uint64_t iova;
+	size_t len;
+};
+
 /*
  * Allocated with libc calloc()/free() rather than rte_zmalloc(): the table is
  * process-local (it holds host pointers) and this keeps hwsim usable from unit
@@ -39,6 +47,8 @@ struct hwsim_dma {
 	struct hwsim_dma_win *win; /* sorted by iova, never overlapping */
 	unsigned int nb_win;
 	unsigned int cap;
+	struct hwsim_dma_ctr *ctr; /* container ranges of external memory, unsorted, few */
+	unsigned int nb_ctr;
 	rte_spinlock_t fault_lock; /* guards last_fault, taken under the read lock */
 	uint64_t nb_faults;        /* atomic */
 	struct hwsim_dma_fault last_fault;
@@ -79,7 +89,11 @@ hwsim_dma_destroy(struct hwsim_dma *dma)
 	for (i = 0; i < dma->nb_win && i < HWSIM_DMA_LEAKS_SHOWN; i++)
 		HWSIM_LOG(WARNING, "%s: leaked DMA window iova 0x%" PRIx64 " len 0x%" PRIx64,
 			  dma->name, dma->win[i].iova, dma->win[i].last - dma->win[i].iova + 1);
+	if (dma->nb_ctr > 0)
+		HWSIM_LOG(WARNING, "%s: destroyed with %u external ranges still in the container",
+			  dma->name, dma->nb_ctr);
 	pthread_rwlock_destroy(&dma->lock);
+	free(dma->ctr);
 	free(dma->win);
 	free(dma);
 }
@@ -193,14 +207,21 @@ hwsim_dma_unmap(struct hwsim_dma *dma, uint64_t iova, size_t len)
 
 /* Record an IOMMU fault. Called with the read lock held; several engines may fault at once. */
 static void
-hwsim_dma_fault(struct hwsim_dma *dma, uint64_t iova, size_t len, int write)
+hwsim_dma_fault_rec(struct hwsim_dma *dma, uint64_t iova, size_t len, int write, int map)
 {
 	rte_spinlock_lock(&dma->fault_lock);
 	dma->last_fault.iova = iova;
 	dma->last_fault.len = len;
 	dma->last_fault.write = write;
+	dma->last_fault.map = map;
 	__atomic_fetch_add(&dma->nb_faults, 1, __ATOMIC_RELAXED);
 	rte_spinlock_unlock(&dma->fault_lock);
+}
+
+static void
+hwsim_dma_fault(struct hwsim_dma *dma, uint64_t iova, size_t len, int write)
+{
+	hwsim_dma_fault_rec(dma, iova, len, write, 0);
 	HWSIM_LOG(ERR, "%s: IOMMU fault: device %s iova 0x%" PRIx64 " len 0x%zx",
 		  dma->name, write ? "write" : "read", iova, len);
 }
@@ -360,4 +381,133 @@ hwsim_dma_faults(struct hwsim_dma *dma, struct hwsim_dma_fault *last)
 		*last = dma->last_fault;
 	rte_spinlock_unlock(&dma->fault_lock);
 	return n;
+}
+
+/*
+ * EAL's IOVA of the 4 KiB page at pg as the IOMMU sees it, or RTE_BAD_IOVA if the page is
+ * not in the container. EAL maps every memseg of its own lists into the VFIO container at
+ * the memseg's IOVA; external memory is there only once hwsim_dma_container_map() put it
+ * there. Caller holds the lock.
+ */
+static uint64_t
+hwsim_dma_page_iova(const struct hwsim_dma *dma, const uint8_t *pg)
+{
+	const struct rte_memseg_list *msl;
+	const struct rte_memseg *ms;
+	const struct hwsim_dma_ctr *c;
+	unsigned int i;
+
+	msl = rte_mem_virt2memseg_list(pg);
+	if (msl == NULL)
+		return RTE_BAD_IOVA;	/* libc heap, stack, a plain mmap: not EAL memory */
+	if (msl->external) {
+		for (i = 0; i < dma->nb_ctr; i++) {
+			c = &dma->ctr[i];
+			if (pg >= c->va && pg < c->va + c->len)
+				return c->iova + (uint64_t)(pg - c->va);
+		}
+		return RTE_BAD_IOVA;
+	}
+	ms = rte_mem_virt2memseg(pg, msl);
+	if (ms == NULL || ms->iova == RTE_BAD_IOVA)
+		return RTE_BAD_IOVA;
+	return ms->iova + (uint64_t)(pg - (const uint8_t *)ms->addr);
+}
+
+int
+hwsim_dma_map_eal(struct hwsim_dma *dma, void *va, size_t len, uint64_t *iova)
+{
+	uint8_t *start = va;
+	uint64_t off = (uintptr_t)va & (HWSIM_DMA_PAGE_SIZE - 1);
+	uint8_t *pg = start - off;
+	uint64_t io0, io = RTE_BAD_IOVA;
+	uint64_t k;
+
+	if (dma == NULL || va == NULL || len == 0 || iova == NULL ||
+			(uintptr_t)va + len - 1 < (uintptr_t)va)
+		return -EINVAL;
+	pthread_rwlock_rdlock(&dma->lock);
+	io0 = hwsim_dma_page_iova(dma, pg);
+	/* Page by page: an IOVA taken from the first byte alone says nothing of the rest. */
+	for (k = 0; pg < start + len; pg += HWSIM_DMA_PAGE_SIZE, k++) {
+		io = k == 0 ? io0 : hwsim_dma_page_iova(dma, pg);
+		if (io == RTE_BAD_IOVA || io != io0 + k * HWSIM_DMA_PAGE_SIZE)
+			break;
+	}
+	if (pg < start + len) {
+		hwsim_dma_fault_rec(dma, io != RTE_BAD_IOVA ? io : (uintptr_t)pg,
+				    HWSIM_DMA_PAGE_SIZE, 0, 1);
+		pthread_rwlock_unlock(&dma->lock);
+		if (io == RTE_BAD_IOVA)
+			HWSIM_LOG(ERR, "%s: IOMMU fault: map of %p len 0x%zx: page %p is not in "
+				  "the container (neither EAL memory nor mapped external memory)",
+				  dma->name, va, len, pg);
+		else
+			HWSIM_LOG(ERR, "%s: IOMMU fault: map of %p len 0x%zx: page %p is at IOVA "
+				  "0x%" PRIx64 ", not 0x%" PRIx64 " (not IOVA-contiguous)",
+				  dma->name, va, len, pg, io, io0 + k * HWSIM_DMA_PAGE_SIZE);
+		return -EFAULT;
+	}
+	pthread_rwlock_unlock(&dma->lock);
+	*iova = io0 + off;
+	return hwsim_dma_map(dma, *iova, va, len);
+}
+
+int
+hwsim_dma_container_map(struct hwsim_dma *dma, void *va, uint64_t iova, size_t len)
+{
+	const struct rte_memseg_list *msl;
+	struct hwsim_dma_ctr *nctr;
+	uint8_t *a = va;
+	unsigned int i;
+	int ret = 0;
+
+	if (dma == NULL || va == NULL || len == 0 || (uintptr_t)va + len - 1 < (uintptr_t)va ||
+			iova + len - 1 < iova ||
+			(((uintptr_t)va | iova | len) & (HWSIM_DMA_PAGE_SIZE - 1)) != 0)
+		return -EINVAL;
+	/* VFIO's rte_dev_dma_map() path refuses what rte_extmem_register() did not register. */
+	msl = rte_mem_virt2memseg_list(va);
+	if (msl == NULL || !msl->external || rte_mem_virt2memseg_list(a + len - 1) != msl)
+		return -EINVAL;
+	pthread_rwlock_wrlock(&dma->lock);
+	for (i = 0; i < dma->nb_ctr; i++) {
+		if (a < dma->ctr[i].va + dma->ctr[i].len && dma->ctr[i].va < a + len) {
+			ret = -EEXIST;
+			goto out;
+		}
+	}
+	nctr = realloc(dma->ctr, (size_t)(dma->nb_ctr + 1) * sizeof(*nctr));
+	if (nctr == NULL) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	dma->ctr = nctr;
+	dma->ctr[dma->nb_ctr].va = a;
+	dma->ctr[dma->nb_ctr].iova = iova;
+	dma->ctr[dma->nb_ctr].len = len;
+	dma->nb_ctr++;
+out:
+	pthread_rwlock_unlock(&dma->lock);
+	return ret;
+}
+
+int
+hwsim_dma_container_unmap(struct hwsim_dma *dma, void *va, size_t len)
+{
+	unsigned int i;
+	int ret = -ENOENT;
+
+	if (dma == NULL)
+		return -ENOENT;
+	pthread_rwlock_wrlock(&dma->lock);
+	for (i = 0; i < dma->nb_ctr; i++) {
+		if (dma->ctr[i].va == (uint8_t *)va && dma->ctr[i].len == len) {
+			dma->ctr[i] = dma->ctr[--dma->nb_ctr];
+			ret = 0;
+			break;
+		}
+	}
+	pthread_rwlock_unlock(&dma->lock);
+	return ret;
 }

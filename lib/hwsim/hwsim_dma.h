@@ -18,7 +18,12 @@ struct hwsim_dma_fault {
 	uint64_t iova;   /**< first byte of the faulting access */
 	uint64_t len;    /**< length of the faulting access */
 	int write;       /**< 1 for a device write, 0 for a device read */
+	int map;         /**< 1: a window refused by hwsim_dma_map_eal(); iova is then the
+			  *   IOVA (or, if there is none, the host address) of the bad page */
 };
+
+/** The IOMMU page: windows from hwsim_dma_map_eal() are checked in these units. */
+#define HWSIM_DMA_PAGE_SIZE 4096u
 
 /**
  * Create an empty window table.
@@ -35,6 +40,33 @@ void hwsim_dma_destroy(struct hwsim_dma *dma);
  * Thread-safe against concurrent accesses from the device engine.
  */
 int hwsim_dma_map(struct hwsim_dma *dma, uint64_t iova, void *va, size_t len);
+
+/**
+ * Map [va, va + len) at the IOVA EAL gives it, as a VFIO IOMMU would: every 4 KiB page
+ * the range touches must be EAL memory (a memseg of EAL's own lists, which EAL maps into
+ * the VFIO container at start-up) or external memory that hwsim_dma_container_map() put
+ * into the container, and the pages must be IOVA-contiguous as EAL reports them (page by
+ * page, not from the first address alone). Anything else is an IOMMU fault: recorded
+ * (map = 1), nothing mapped. doc/guides/sim/mlx5v_sim.rst, "IOMMU".
+ * @param iova gets the device address of va.
+ * @return 0, -EFAULT (the rule above), or hwsim_dma_map()'s errors.
+ */
+int hwsim_dma_map_eal(struct hwsim_dma *dma, void *va, size_t len, uint64_t *iova);
+
+/**
+ * The container side of external memory: [va, va + len) (rte_extmem_register()'ed) is
+ * reachable at [iova, iova + len), as rte_dev_dma_map() makes it on VFIO. No window is
+ * created; hwsim_dma_map_eal() then accepts pages of the range.
+ * @return 0, -EINVAL (len 0, not page aligned, wrap-around, not external EAL memory),
+ * -EEXIST (overlaps a container range), -ENOMEM.
+ */
+int hwsim_dma_container_map(struct hwsim_dma *dma, void *va, uint64_t iova, size_t len);
+
+/**
+ * Remove the container range that starts at va and is exactly len long.
+ * @return 0 or -ENOENT.
+ */
+int hwsim_dma_container_unmap(struct hwsim_dma *dma, void *va, size_t len);
 
 /**
  * Unmap the window that starts exactly at iova and is exactly len long.

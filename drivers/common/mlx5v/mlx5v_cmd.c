@@ -293,7 +293,7 @@ mlx5v_cmd_mbox_free(struct mlx5v_dev *dev, struct mlx5v_cmd_mbox *mb)
 {
 	if (mb->va == NULL)
 		return;
-	mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), mb->va, mb->iova, mb->size);
+	mlx5v_dma_buf_unmap(mlx5v_dev_hw(dev), &mb->dma);
 	rte_free(mb->va);
 	memset(mb, 0, sizeof(*mb));
 }
@@ -339,11 +339,14 @@ mlx5v_cmd_mbox_reserve(struct mlx5v_dev *dev, struct mlx5v_cmd_mbox *mb, unsigne
 	nmb.va = rte_zmalloc_socket("mlx5v_cmd_mbox", nmb.size, 4096, dev->socket);
 	if (nmb.va == NULL)
 		return -ENOMEM;
-	ret = mlx5v_hw_dma_map(mlx5v_dev_hw(dev), nmb.va, nmb.size, &nmb.iova);
+	/* Chunks up to the whole chain: one window unless the chain spans hugepages (PA). */
+	ret = mlx5v_dma_buf_map(mlx5v_dev_hw(dev), nmb.va, nmb.size,
+				rte_log2_u64(rte_align64pow2(nmb.size)), &nmb.dma);
 	if (ret < 0) {
 		rte_free(nmb.va);
 		return ret;
 	}
+	nmb.iova = nmb.dma.iova[0];
 	/*
 	 * Only drop the old chain once the new one is mapped: a failed grow leaves the slot usable.
 	 */
@@ -366,7 +369,7 @@ mlx5v_cmd_mbox_fill(struct mlx5v_cmd_mbox *mb, unsigned int nblocks, const uint8
 		uint64_t next = 0;
 
 		if (i + 1 < nblocks)
-			next = mb->iova + (uint64_t)(i + 1) * MLX5V_MBOX_ALIGN;
+			next = mlx5v_dma_buf_iova(&mb->dma, (size_t)(i + 1) * MLX5V_MBOX_ALIGN);
 
 		/*
 		 * Output chains pass data == NULL: their data is zeroed before every command, as

@@ -13,6 +13,7 @@
 #include <rte_compat.h>
 #include <rte_spinlock.h>
 
+#include "mlx5v_dma.h"
 #include "mlx5v_api.h"
 #include "mlx5v_prm.h"
 
@@ -26,12 +27,17 @@ struct mlx5v_dev;
  */
 #define MLX5V_CMD_MBOX_KEEP_BLOCKS 16
 
-/** A mailbox chain: nblocks blocks at a stride of MLX5V_MBOX_ALIGN, one DMA window. */
+/**
+ * A mailbox chain: nblocks blocks at a stride of MLX5V_MBOX_ALIGN in one buffer, mapped as
+ * IOVA-contiguous chunks (a block never straddles a 4 KiB page); each block's `next` is
+ * the IOVA of the following block, looked up per chunk, never iova + offset.
+ */
 struct mlx5v_cmd_mbox {
 	uint8_t *va;
-	uint64_t iova;
+	uint64_t iova;           /**< the first block */
 	size_t size;
 	unsigned int nblocks;
+	struct mlx5v_dma_buf dma;
 };
 
 enum mlx5v_cmd_slot_state {

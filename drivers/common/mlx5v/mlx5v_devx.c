@@ -20,6 +20,7 @@
 #include <rte_interrupts.h>
 #include <rte_io.h>
 #include <rte_malloc.h>
+#include <rte_memory.h>
 #include <rte_pause.h>
 #include <rte_rwlock.h>
 
@@ -43,6 +44,10 @@ struct mlx5v_devx_dma {
 	uint8_t *addr;
 	size_t size;
 	uint64_t iova;
+	/* External memory this range put into the container (ctr_len 0: none). */
+	uint8_t *ctr_va;
+	uint64_t ctr_iova;
+	size_t ctr_len;
 };
 
 /**
@@ -779,10 +784,12 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 		goto err_msi_unref;
 	/* A private copy: the caller's mailbox is never modified (const in). */
 	/*
-	 * At least 0x110 + 8 bytes so that pas[0] fits even when the caller passed exactly 0x110;
-	 * bytes past pas[0] in a longer input are kept, as [R] does (prm/mlx5 §11.4 step 8).
+	 * Room for one PAS per IOVA-contiguous chunk of the ring (one with IOVA as VA) even when
+	 * the caller passed exactly 0x110; bytes past the last PAS in a longer input are kept, as
+	 * [R] does (prm/mlx5 §11.4 step 8).
 	 */
-	cinlen = RTE_MAX(inlen, (size_t)MLX5V_IFC_BYTE_OFF(create_eq_in, pas) + 8);
+	cinlen = RTE_MAX(inlen, (size_t)MLX5V_IFC_BYTE_OFF(create_eq_in, pas) +
+			 8 * (size_t)mlx5v_eq_ring_npas(&eq->ring));
 	cin = calloc(1, cinlen);
 	if (cin == NULL) {
 		ret = -ENOMEM;
@@ -1483,6 +1490,63 @@ mlx5v_devx_uar_free(struct mlx5v_devx_uar *uar)
 	return 0;
 }
 
+/*
+ * Check that d's range is memory the IOMMU can reach and IOVA-contiguous, and put external
+ * memory into the container (doc/guides/nics/running_on_hardware.rst, "IOVA modes"): EAL
+ * maps its own memsegs into the VFIO container at start-up, never what an application
+ * registers with rte_extmem_register().
+ */
+static int
+mlx5v_devx_dma_reach(struct mlx5v_dev *dev, struct mlx5v_devx_dma *d)
+{
+	const struct rte_memseg_list *msl = rte_mem_virt2memseg_list(d->addr);
+	uintptr_t first, end;
+	uint64_t io;
+	int ret;
+
+	if (msl == NULL || rte_mem_virt2memseg_list(d->addr + d->size - 1) != msl) {
+		MLX5V_EQ_LOG(ERR, "%s: DMA map of %p + %zu: not EAL memory (register external "
+			     "memory with rte_extmem_register() first)", dev->name, d->addr,
+			     d->size);
+		return -EINVAL;
+	}
+	ret = mlx5v_dma_contig(d->addr, d->size, &io);
+	if (ret < 0) {
+		MLX5V_EQ_LOG(ERR, "%s: DMA map of %p + %zu: %s", dev->name, d->addr, d->size,
+			     ret == -EFAULT ? "a page has no IOVA (external memory registered "
+			     "without an IOVA table?)" : "not IOVA-contiguous (IOVA as PA across "
+			     "hugepages? use an RTE_MEMZONE_IOVA_CONTIG memzone)");
+		return -EINVAL;
+	}
+	if (!msl->external)
+		return 0;
+	/* The container maps whole pages. */
+	first = RTE_ALIGN_FLOOR((uintptr_t)d->addr, MLX5V_DMA_PAGE_SIZE);
+	end = RTE_ALIGN_CEIL((uintptr_t)d->addr + d->size, MLX5V_DMA_PAGE_SIZE);
+	ret = mlx5v_hw_container_map(mlx5v_dev_hw(dev), (void *)first,
+				     io - ((uintptr_t)d->addr - first), end - first);
+	/* Already there (mapped by the application): not ours to unmap later. */
+	if (ret == -EEXIST)
+		return 0;
+	if (ret < 0) {
+		MLX5V_EQ_LOG(ERR, "%s: cannot map external memory %p + %zu into the IOMMU "
+			     "container: %s", dev->name, d->addr, d->size, strerror(-ret));
+		return ret;
+	}
+	d->ctr_va = (uint8_t *)first;
+	d->ctr_iova = io - ((uintptr_t)d->addr - first);
+	d->ctr_len = end - first;
+	return 0;
+}
+
+static void
+mlx5v_devx_dma_unreach(struct mlx5v_dev *dev, struct mlx5v_devx_dma *d)
+{
+	if (d->ctr_len != 0)
+		mlx5v_hw_container_unmap(mlx5v_dev_hw(dev), d->ctr_va, d->ctr_iova, d->ctr_len);
+	d->ctr_len = 0;
+}
+
 int
 mlx5v_devx_dma_map(struct mlx5v_dev *dev, void *addr, size_t size, uint64_t *iova)
 {
@@ -1515,7 +1579,12 @@ mlx5v_devx_dma_map(struct mlx5v_dev *dev, void *addr, size_t size, uint64_t *iov
 	}
 	TAILQ_INSERT_TAIL(&ctx->dmas, d, next);
 	rte_spinlock_unlock(&ctx->lock);
-	ret = mlx5v_hw_dma_map(mlx5v_dev_hw(dev), addr, size, &d->iova);
+	ret = mlx5v_devx_dma_reach(dev, d);
+	if (ret == 0) {
+		ret = mlx5v_hw_dma_map(mlx5v_dev_hw(dev), addr, size, &d->iova);
+		if (ret < 0)
+			mlx5v_devx_dma_unreach(dev, d);
+	}
 	if (ret < 0) {
 		rte_spinlock_lock(&ctx->lock);
 		TAILQ_REMOVE(&ctx->dmas, d, next);
@@ -1553,6 +1622,7 @@ mlx5v_devx_dma_unmap(struct mlx5v_dev *dev, void *addr, size_t size)
 		return -EINVAL;
 	}
 	mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), d->addr, d->iova, d->size);
+	mlx5v_devx_dma_unreach(dev, d);
 	free(d);
 	mlx5v_devx_ctx_put(ctx);
 	return 0;
@@ -1560,15 +1630,23 @@ mlx5v_devx_dma_unmap(struct mlx5v_dev *dev, void *addr, size_t size)
 
 /* ---- CQs ---- */
 
+/* Unmap both windows of a CQ (either may be unmapped already). */
+static void
+mlx5v_devx_cq_unmap(struct mlx5v_dev *dev, struct mlx5v_devx_cq *cq)
+{
+	mlx5v_dma_buf_unmap(mlx5v_dev_hw(dev), &cq->dbr_dma);
+	mlx5v_dma_buf_unmap(mlx5v_dev_hw(dev), &cq->ring_dma);
+}
+
 struct mlx5v_devx_cq *
 mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 		     const struct rte_pmd_mlx5v_uar *uar)
 {
-	uint8_t in[MLX5V_IFC_BYTES(create_cq_in) + 8];
 	uint8_t out[MLX5V_IFC_BYTES(create_cq_out)];
 	struct mlx5v_devx_ctx *ctx;
 	struct mlx5v_devx_cq *cq;
-	size_t ring;
+	uint8_t *in = NULL;
+	size_t ring, inlen;
 	uint8_t *cqc;
 	unsigned int i;
 	int ret;
@@ -1618,15 +1696,25 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 		MLX5V_IFC_SET(cqe, cqe, opcode, RTE_PMD_MLX5V_CQE_OPCODE_INVALID);
 		MLX5V_IFC_SET(cqe, cqe, owner, 1);
 	}
-	ret = mlx5v_hw_dma_map(mlx5v_dev_hw(dev), cq->buf, cq->size, &cq->iova);
+	/*
+	 * The CQEs as IOVA-contiguous chunks (one PAS each), the dbrec page as a window of its
+	 * own: its IOVA is never the ring's plus an offset (prm/mlx5 §7.3, §11.9).
+	 */
+	ret = mlx5v_dma_buf_map(mlx5v_dev_hw(dev), cq->buf, ring, rte_log2_u64(ring),
+				&cq->ring_dma);
 	if (ret < 0)
 		goto err_buf_free;
-	/* A single PAS needs an IOVA aligned to the ring size (prm/mlx5 §11.9). */
-	if (cq->iova & (ring - 1)) {
-		ret = -EINVAL;
+	ret = mlx5v_dma_buf_map(mlx5v_dev_hw(dev), cq->buf + ring, MLX5V_DEVX_MIN_RING,
+				MLX5V_DMA_PAGE_SHIFT, &cq->dbr_dma);
+	if (ret < 0)
+		goto err_buf_unmap;
+	cq->iova = cq->ring_dma.iova[0];
+	inlen = MLX5V_IFC_BYTES(create_cq_in) + 8 * (size_t)cq->ring_dma.n;
+	in = calloc(1, inlen);
+	if (in == NULL) {
+		ret = -ENOMEM;
 		goto err_buf_unmap;
 	}
-	memset(in, 0, sizeof(in));
 	memset(out, 0, sizeof(out));
 	MLX5V_IFC_SET(create_cq_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_CREATE_CQ);
 	cqc = MLX5V_IFC_ADDR_OF(create_cq_in, in, cqc);
@@ -1637,14 +1725,15 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	 * vector-0 async EQ would lose them (prm/mlx5 §7.2, §6.13).
 	 */
 	MLX5V_IFC_SET(cqc, cqc, c_eqn_or_apu_element, eqn);
-	MLX5V_IFC_SET(cqc, cqc, log_page_size, rte_log2_u64(ring) - MLX5V_ADAPTER_PAGE_SHIFT);
-	MLX5V_IFC_SET64(cqc, cqc, dbr_addr, cq->iova + ring);
-	MLX5V_IFC_ARRAY_SET64(create_cq_in, in, pas, 0, cq->iova);
+	MLX5V_IFC_SET(cqc, cqc, log_page_size, cq->ring_dma.shift - MLX5V_ADAPTER_PAGE_SHIFT);
+	MLX5V_IFC_SET64(cqc, cqc, dbr_addr, cq->dbr_dma.iova[0]);
+	mlx5v_dma_buf_pas_fill(&cq->ring_dma, in + MLX5V_IFC_BYTE_OFF(create_cq_in, pas));
 	/*
 	 * cmd_do: the caller gets -EREMOTEIO and the outbox for firmware failures, as with
 	 * CREATE_EQ (prm/mlx5 §3.9).
 	 */
-	ret = mlx5v_cmd_do(dev, in, sizeof(in), out, sizeof(out));
+	ret = mlx5v_cmd_do(dev, in, inlen, out, sizeof(out));
+	free(in);
 	if (ret < 0)
 		goto err_buf_unmap;
 	cq->cqn = MLX5V_IFC_GET(create_cq_out, out, cqn);
@@ -1656,7 +1745,7 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	return cq;
 
 err_buf_unmap:
-	mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), cq->buf, cq->iova, cq->size);
+	mlx5v_devx_cq_unmap(dev, cq);
 err_buf_free:
 	rte_free(cq->buf);
 err_reg_cancel:
@@ -1705,7 +1794,7 @@ mlx5v_devx_cq_destroy(struct mlx5v_devx_cq *cq)
 	rte_spinlock_lock(&ctx->lock);
 	TAILQ_REMOVE(&ctx->cqs, cq, next);
 	rte_spinlock_unlock(&ctx->lock);
-	mlx5v_hw_dma_unmap(mlx5v_dev_hw(cq->dev), cq->buf, cq->iova, cq->size);
+	mlx5v_devx_cq_unmap(cq->dev, cq);
 	rte_free(cq->buf);
 	mlx5v_devx_hmem_free(cq, sizeof(*cq));
 	mlx5v_devx_ctx_put(ctx);
@@ -1809,7 +1898,7 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 		MLX5V_EQ_LOG(WARNING, "%s: DEVX CQ %u still alive at removal", dev->name, cq->cqn);
 		TAILQ_REMOVE(&ctx->cqs, cq, next);
 		mlx5v_devx_cq_destroy_cmd(dev, cq->cqn);
-		mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), cq->buf, cq->iova, cq->size);
+		mlx5v_devx_cq_unmap(dev, cq);
 		rte_free(cq->buf);
 		mlx5v_devx_hmem_free(cq, sizeof(*cq));
 	}
@@ -1832,6 +1921,7 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 	while ((d = TAILQ_FIRST(&ctx->dmas)) != NULL) {
 		TAILQ_REMOVE(&ctx->dmas, d, next);
 		mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), d->addr, d->iova, d->size);
+		mlx5v_devx_dma_unreach(dev, d);
 		free(d);
 	}
 	/* Vectors last: no EQ references them any more. */

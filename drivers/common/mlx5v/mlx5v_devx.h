@@ -14,6 +14,7 @@
 #include <rte_compat.h>
 #include <rte_spinlock.h>
 
+#include "mlx5v_dma.h"
 #include "mlx5v_api.h"
 #include "mlx5v_eq.h"
 #include "rte_pmd_mlx5v.h"
@@ -102,6 +103,8 @@ struct mlx5v_devx_cq {
 	volatile uint32_t *dbrec;
 	uint64_t iova;
 	size_t size;                   /**< whole allocation (ring + dbrec page) */
+	struct mlx5v_dma_buf ring_dma; /**< the CQEs, one PAS per IOVA-contiguous chunk */
+	struct mlx5v_dma_buf dbr_dma;  /**< the dbrec page, a window of its own */
 	uint32_t nent;
 	uint32_t cqn;
 	uint32_t eqn;

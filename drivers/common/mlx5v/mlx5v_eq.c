@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -232,6 +233,15 @@ mlx5v_eq_ring_alloc(struct mlx5v_dev *dev, uint32_t log_nent, const char *name,
 	 */
 	r->size = RTE_MAX((size_t)r->nent * MLX5V_IFC_BYTES(eqe), (size_t)MLX5V_EQ_RING_MIN);
 	r->buf = rte_zmalloc_socket(name, r->size, r->size, dev->socket);
+	/*
+	 * EAL's dynamic memory cannot align beyond its page size (a 4 MiB ring aligned to 4 MiB
+	 * fails on 2 MiB hugepages unless memory was preallocated): fall back to the hugepage,
+	 * then to 4 KiB; the mapping below then takes more, smaller PAS entries.
+	 */
+	if (r->buf == NULL && r->size > RTE_PGSIZE_2M)
+		r->buf = rte_zmalloc_socket(name, r->size, RTE_PGSIZE_2M, dev->socket);
+	if (r->buf == NULL && r->size > MLX5V_EQ_RING_MIN)
+		r->buf = rte_zmalloc_socket(name, r->size, MLX5V_EQ_RING_MIN, dev->socket);
 	if (r->buf == NULL)
 		return -ENOMEM;
 	/*
@@ -243,23 +253,21 @@ mlx5v_eq_ring_alloc(struct mlx5v_dev *dev, uint32_t log_nent, const char *name,
 	for (i = 0; i < r->nent; i++)
 		MLX5V_IFC_SET(eqe, r->buf + (size_t)i * MLX5V_IFC_BYTES(eqe), owner,
 			      RTE_PMD_MLX5V_EQE_OWNER_INIT_VAL);
-	ret = mlx5v_hw_dma_map(mlx5v_dev_hw(dev), r->buf, r->size, &r->iova);
-	if (ret < 0)
-		goto err_buf_free;
 	/*
-	 * IOVA != VA (a vfio IOMMU without IOVA as VA) could break the natural alignment that the
-	 * single PAS with log_page_size = log2(size) - 12 requires (prm/mlx5 §11.9).
+	 * Chunks as large as the ring when its IOVA allows (one PAS, the only case with IOVA as
+	 * VA), else one per IOVA-contiguous piece: never the first IOVA plus an offset, which
+	 * is wrong across hugepages with IOVA as PA (prm/mlx5 §11.9).
 	 */
-	if (r->iova & (r->size - 1)) {
-		MLX5V_EQ_LOG(ERR, "%s: %s: IOVA 0x%" PRIx64 " not aligned to %zu",
-			     dev->name, name, r->iova, r->size);
-		ret = -EINVAL;
-		goto err_buf_unmap;
+	ret = mlx5v_dma_buf_map(mlx5v_dev_hw(dev), r->buf, r->size, rte_log2_u64(r->size),
+				&r->dma);
+	if (ret < 0) {
+		MLX5V_EQ_LOG(ERR, "%s: %s: cannot map the %zu-byte ring: %s", dev->name, name,
+			     r->size, strerror(-ret));
+		goto err_buf_free;
 	}
+	r->iova = r->dma.iova[0];
 	return 0;
 
-err_buf_unmap:
-	mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), r->buf, r->iova, r->size);
 err_buf_free:
 	rte_free(r->buf);
 	r->buf = NULL;
@@ -273,7 +281,7 @@ err_buf_free:
 void
 mlx5v_eq_ring_free(struct mlx5v_dev *dev, struct mlx5v_eq_ring *r)
 {
-	mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), r->buf, r->iova, r->size);
+	mlx5v_dma_buf_unmap(mlx5v_dev_hw(dev), &r->dma);
 	rte_free(r->buf);
 	r->buf = NULL;
 }
@@ -281,10 +289,10 @@ mlx5v_eq_ring_free(struct mlx5v_dev *dev, struct mlx5v_eq_ring *r)
 void
 mlx5v_eq_ring_pas_set(const struct mlx5v_eq_ring *r, uint8_t *create_eq_in)
 {
-	/* One PAS whose page is the whole ring (§11.4 step 8). */
+	/* One PAS per chunk; with one chunk its page is the whole ring (§11.4 step 8). */
 	MLX5V_IFC_SET(eqc, MLX5V_IFC_ADDR_OF(create_eq_in, create_eq_in, eqc), log_page_size,
-		      rte_log2_u64(r->size) - MLX5V_ADAPTER_PAGE_SHIFT);
-	MLX5V_IFC_ARRAY_SET64(create_eq_in, create_eq_in, pas, 0, r->iova);
+		      r->dma.shift - MLX5V_ADAPTER_PAGE_SHIFT);
+	mlx5v_dma_buf_pas_fill(&r->dma, create_eq_in + MLX5V_IFC_BYTE_OFF(create_eq_in, pas));
 }
 
 /* ---- create / destroy ---- */
@@ -292,9 +300,10 @@ mlx5v_eq_ring_pas_set(const struct mlx5v_eq_ring *r, uint8_t *create_eq_in)
 struct mlx5v_eq *
 mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 {
-	uint8_t in[MLX5V_IFC_BYTES(create_eq_in) + 8];
 	uint8_t out[MLX5V_IFC_BYTES(create_eq_out)];
 	struct mlx5v_eq *eq;
+	size_t inlen;
+	uint8_t *in;
 	uint8_t *eqc;
 	unsigned int i, max_log = 0;
 	int ret;
@@ -323,7 +332,7 @@ mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 	eq->log_nent = attr->log_size;
 	eq->vector = attr->vector;
 	rte_spinlock_init(&eq->lock);
-	/* Owner bytes are 1 before CREATE_EQ, and one PAS covers the ring. */
+	/* Owner bytes are 1 before CREATE_EQ; one PAS per IOVA-contiguous chunk of the ring. */
 	ret = mlx5v_eq_ring_alloc(dev, eq->log_nent, "mlx5v_eq_buf", &eq->ring);
 	if (ret < 0)
 		goto err_eq_free;
@@ -334,7 +343,13 @@ mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 	ret = mlx5v_msi_eq_ref(dev, eq->vector, 1);
 	if (ret < 0)
 		goto err_ring_free;
-	memset(in, 0, sizeof(in));
+	/* One PAS entry per IOVA-contiguous chunk of the ring. */
+	inlen = MLX5V_IFC_BYTES(create_eq_in) + 8 * (size_t)mlx5v_eq_ring_npas(&eq->ring);
+	in = calloc(1, inlen);
+	if (in == NULL) {
+		ret = -ENOMEM;
+		goto err_msi_unref;
+	}
 	memset(out, 0, sizeof(out));
 	MLX5V_IFC_SET(create_eq_in, in, opcode, MLX5V_CMD_OP_CREATE_EQ);
 	eqc = MLX5V_IFC_ADDR_OF(create_eq_in, in, eqc);
@@ -352,7 +367,8 @@ mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 	 * cmd_exec, not cmd_do: internal callers want a translated errno; the DEVX path that must
 	 * return EREMOTEIO with the outbox builds its own command (prm/mlx5 §3.9).
 	 */
-	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+	ret = mlx5v_cmd_exec(dev, in, inlen, out, sizeof(out));
+	free(in);
 	if (ret < 0)
 		goto err_msi_unref;
 	/* eq_number is 8 bits at out 0x0b (prm/mlx5 §6.3). */

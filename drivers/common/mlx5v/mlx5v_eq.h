@@ -12,6 +12,7 @@
 #include <rte_compat.h>
 #include <rte_spinlock.h>
 
+#include "mlx5v_dma.h"
 #include "mlx5v_prm.h"
 
 struct mlx5v_dev;
@@ -52,8 +53,9 @@ struct mlx5v_eq_stats {
 struct mlx5v_eq_ring {
 	uint8_t *buf;            /**< nent EQEs, aligned to size */
 	size_t size;             /**< max(nent * EQE size, 4 KiB): a power of two */
-	uint64_t iova;           /**< aligned to size */
+	uint64_t iova;           /**< device address of the first EQE */
 	uint32_t nent;
+	struct mlx5v_dma_buf dma; /**< IOVA-contiguous chunks, one PAS entry each */
 };
 
 /** An EQ. */
@@ -142,12 +144,13 @@ void mlx5v_eq_async_destroy(struct mlx5v_dev *dev);
 
 /**
  * Allocate a ring of 2^log_nent EQEs on the device socket, aligned to its size, set
- * every owner byte to 1 and map it through the seam.
+ * every owner byte to 1 and map it through the seam as IOVA-contiguous chunks (one, unless
+ * IOVA is PA and the ring spans hugepages that are not physically adjacent).
  *
  * @param name  rte_malloc type of the buffer, also named in the log
  * @param r     filled on success
- * @return 0, -ENOMEM, the error of the DMA mapping, or -EINVAL (IOVA not aligned to the
- *         size); on failure nothing stays allocated or mapped.
+ * @return 0, -ENOMEM, or the error of the DMA mapping; on failure nothing stays allocated
+ *         or mapped.
  */
 int mlx5v_eq_ring_alloc(struct mlx5v_dev *dev, uint32_t log_nent, const char *name,
 			struct mlx5v_eq_ring *r);
@@ -155,9 +158,16 @@ int mlx5v_eq_ring_alloc(struct mlx5v_dev *dev, uint32_t log_nent, const char *na
 /** Unmap and free a ring of mlx5v_eq_ring_alloc(); the device must no longer use it. */
 void mlx5v_eq_ring_free(struct mlx5v_dev *dev, struct mlx5v_eq_ring *r);
 
+/** @return the PAS entries r needs: one per IOVA-contiguous chunk (1 with IOVA as VA). */
+static inline unsigned int
+mlx5v_eq_ring_npas(const struct mlx5v_eq_ring *r)
+{
+	return r->dma.n;
+}
+
 /**
- * Describe r in a create_eq_in mailbox: eqc.log_page_size and PAS[0]. The mailbox must
- * hold RTE_PMD_MLX5V_CREATE_EQ_IN_PAS + 8 bytes.
+ * Describe r in a create_eq_in mailbox: eqc.log_page_size and PAS[0..npas - 1]. The mailbox
+ * must hold RTE_PMD_MLX5V_CREATE_EQ_IN_PAS + 8 * mlx5v_eq_ring_npas(r) bytes.
  */
 void mlx5v_eq_ring_pas_set(const struct mlx5v_eq_ring *r, uint8_t *create_eq_in);
 

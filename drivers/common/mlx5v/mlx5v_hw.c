@@ -61,6 +61,22 @@ mlx5v_hw_dma_unmap(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len)
 	return hw->ops->dma_unmap(hw, va, iova, len);
 }
 
+int
+mlx5v_hw_container_map(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len)
+{
+	if (hw->ops->container_map == NULL)
+		return -ENOTSUP;
+	return hw->ops->container_map(hw, va, iova, len);
+}
+
+int
+mlx5v_hw_container_unmap(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len)
+{
+	if (hw->ops->container_unmap == NULL)
+		return -ENOTSUP;
+	return hw->ops->container_unmap(hw, va, iova, len);
+}
+
 unsigned int
 mlx5v_hw_irq_count(struct mlx5v_hw *hw)
 {

@@ -32,10 +32,21 @@ struct mlx5v_hw_ops {
 	 * UAR index into the offset.
 	 */
 	void *(*uar_addr)(struct mlx5v_hw *hw, uint64_t off);
-	/** Make [va, va + len) reachable by device DMA; *iova gets the device address. */
+	/**
+	 * Make [va, va + len) reachable by device DMA; *iova gets the device address. The range
+	 * must be in the container and IOVA-contiguous (doc/guides/nics/running_on_hardware.rst,
+	 * "IOVA modes"): the caller splits a buffer that is not (mlx5v_dma.h).
+	 */
 	int (*dma_map)(struct mlx5v_hw *hw, void *va, size_t len, uint64_t *iova);
 	/** Undo dma_map. */
 	int (*dma_unmap)(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len);
+	/**
+	 * Optional: put external memory (rte_extmem_register()'ed) [va, va + len) into the
+	 * IOMMU container at iova, as rte_dev_dma_map() does. EAL memory is there already.
+	 */
+	int (*container_map)(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len);
+	/** Optional: undo container_map. */
+	int (*container_unmap)(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len);
 	/** Number of MSI-X vectors. */
 	unsigned int (*irq_count)(struct mlx5v_hw *hw);
 	/** Attach eventfd fd as the trigger of MSI-X vector vec; fd = -1 detaches. */
@@ -145,6 +156,8 @@ mlx5v_hw_db_wr64(struct mlx5v_hw *hw, void *addr, uint64_t val)
 
 int mlx5v_hw_dma_map(struct mlx5v_hw *hw, void *va, size_t len, uint64_t *iova);
 int mlx5v_hw_dma_unmap(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len);
+int mlx5v_hw_container_map(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len);
+int mlx5v_hw_container_unmap(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len);
 unsigned int mlx5v_hw_irq_count(struct mlx5v_hw *hw);
 int mlx5v_hw_irq_attach(struct mlx5v_hw *hw, unsigned int vec, int fd);
 int mlx5v_hw_bus_enable(struct mlx5v_hw *hw);

@@ -30,6 +30,7 @@
 #include <bus_pci_driver.h>
 
 #include "mlx5v_class.h"
+#include "mlx5v_dma.h"
 #include "mlx5v_dev.h"
 #include "mlx5v_log.h"
 
@@ -89,19 +90,19 @@ mlx5v_pci_uar_addr(struct mlx5v_hw *hw, uint64_t off)
 
 /*
  * EAL memory is already in the VFIO container (EAL maps every memseg at start-up), so
- * mapping is a translation check: the device address is the EAL IOVA.
+ * mapping is a translation check: the device address is the EAL IOVA, and the window must be
+ * IOVA-contiguous page by page, which rte_malloc memory is not across hugepages with IOVA as
+ * PA (doc/guides/nics/running_on_hardware.rst, "IOVA modes"). Callers split such buffers.
  */
 static int
 mlx5v_pci_dma_map(struct mlx5v_hw *hw, void *va, size_t len, uint64_t *iova)
 {
-	rte_iova_t io = rte_mem_virt2iova(va);
+	int ret = mlx5v_dma_contig(va, len, iova);
 
-	RTE_SET_USED(hw);
-	RTE_SET_USED(len);
-	if (io == RTE_BAD_IOVA)
-		return -EFAULT;
-	*iova = io;
-	return 0;
+	if (ret < 0)
+		MLX5V_LOG(ERR, "%s: DMA window %p + %zu: %s", hw->name, va, len,
+			  ret == -EFAULT ? "memory without an IOVA" : "not IOVA-contiguous");
+	return ret;
 }
 
 /* Nothing to undo: mlx5v_pci_dma_map() created no mapping. */
@@ -112,6 +113,30 @@ mlx5v_pci_dma_unmap(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len)
 	RTE_SET_USED(va);
 	RTE_SET_USED(iova);
 	RTE_SET_USED(len);
+	return 0;
+}
+
+/*
+ * External memory is not in the container until someone maps it: the bus does it for the
+ * device (pci_dma_map() -> rte_vfio_container_dma_map() on the default container).
+ */
+static int
+mlx5v_pci_container_map(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len)
+{
+	struct mlx5v_pci *p = hw->priv;
+
+	if (rte_dev_dma_map(&p->pdev->device, va, iova, len) != 0)
+		return -rte_errno;
+	return 0;
+}
+
+static int
+mlx5v_pci_container_unmap(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len)
+{
+	struct mlx5v_pci *p = hw->priv;
+
+	if (rte_dev_dma_unmap(&p->pdev->device, va, iova, len) != 0)
+		return -rte_errno;
 	return 0;
 }
 
@@ -222,6 +247,8 @@ const struct mlx5v_hw_ops mlx5v_hw_pci_ops = {
 	.uar_addr = mlx5v_pci_uar_addr,
 	.dma_map = mlx5v_pci_dma_map,
 	.dma_unmap = mlx5v_pci_dma_unmap,
+	.container_map = mlx5v_pci_container_map,
+	.container_unmap = mlx5v_pci_container_unmap,
 	.irq_count = mlx5v_pci_irq_count,
 	.irq_attach = mlx5v_pci_irq_attach,
 	.bus_enable = mlx5v_pci_bus_enable,

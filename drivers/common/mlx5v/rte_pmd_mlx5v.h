@@ -167,8 +167,17 @@ int rte_pmd_mlx5v_devx_free_uar(struct rte_pmd_mlx5v_uar *uar);
  * caller places in CREATE_CQ (or other commands) through rte_pmd_mlx5v_devx_general_cmd().
  * No device object is created: *iova is what goes into PAS and dbr_addr fields.
  *
- * @return 0, EINVAL (NULL, size 0, or overlapping a registered range), ENOMEM, or the
- *         errno of the IOMMU mapping.
+ * The range must be memory the IOMMU can reach, and IOVA-contiguous (one *iova describes
+ * it): EAL memory (rte_malloc, memzones; with IOVA as PA a buffer across hugepages is
+ * contiguous only from an RTE_MEMZONE_IOVA_CONTIG memzone), or external memory registered
+ * with rte_extmem_register() and an IOVA table, which this call maps into the device's
+ * IOMMU container (rte_dev_dma_map()) and rte_pmd_mlx5v_devx_dma_unmap() unmaps.
+ * Anything else (malloc(), the stack, external memory without IOVAs) is refused.
+ * See doc/guides/nics/running_on_hardware.rst, "IOVA modes".
+ *
+ * @return 0, EINVAL (NULL, size 0, overlapping a registered range, not EAL or registered
+ *         external memory, or not IOVA-contiguous), ENOMEM, or the errno of the IOMMU
+ *         mapping.
  */
 __rte_experimental
 int rte_pmd_mlx5v_devx_dma_map(struct rte_pmd_mlx5v_dev *dev, void *addr, size_t size,

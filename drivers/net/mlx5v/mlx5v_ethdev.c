@@ -16,6 +16,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
+#include <rte_memzone.h>
 #include <rte_ether.h>
 
 #include "mlx5v_class.h"
@@ -90,6 +91,7 @@ mlx5v_ethdev_ring_alloc(struct rte_eth_dev *eth_dev, struct mlx5v_ring *r, const
 {
 	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	char name[RTE_MEMZONE_NAMESIZE];
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -101,11 +103,20 @@ mlx5v_ethdev_ring_alloc(struct rte_eth_dev *eth_dev, struct mlx5v_ring *r, const
 	}
 	r->ring_len = RTE_ALIGN_CEIL((size_t)nb_desc << log_stride, MLX5V_ETH_RING_PAGE);
 	r->map_len = r->ring_len + MLX5V_ETH_RING_PAGE;
-	r->buf = rte_zmalloc_socket("mlx5v_ring", r->map_len, MLX5V_ETH_RING_PAGE, socket);
-	if (r->buf == NULL) {
-		ret = -ENOMEM;
+	/*
+	 * The queue objects take the ring and its doorbell record as one IOVA plus offsets, so the
+	 * whole allocation must be IOVA-contiguous: with IOVA as PA rte_malloc memory is not across
+	 * hugepages (doc/guides/nics/running_on_hardware.rst, "IOVA modes").
+	 */
+	snprintf(name, sizeof(name), "mlx5v_ring_%u_%s%u", eth_dev->data->port_id, what, idx);
+	r->mz = rte_memzone_reserve_aligned(name, r->map_len, socket, RTE_MEMZONE_IOVA_CONTIG,
+					    MLX5V_ETH_RING_PAGE);
+	if (r->mz == NULL) {
+		ret = -rte_errno;
 		goto error;
 	}
+	r->buf = r->mz->addr;
+	memset(r->buf, 0, r->map_len);
 	/* The DEVX API answers a positive errno (the rdma-core contract). */
 	ret = -rte_pmd_mlx5v_devx_dma_map((struct rte_pmd_mlx5v_dev *)dev, r->buf, r->map_len,
 					  &r->iova);
@@ -116,7 +127,7 @@ mlx5v_ethdev_ring_alloc(struct rte_eth_dev *eth_dev, struct mlx5v_ring *r, const
 error:
 	MLX5V_ETH_LOG(ERR, "port %u %s queue %u: ring of %zu bytes: %s", eth_dev->data->port_id,
 		      what, idx, r->map_len, strerror(-ret));
-	rte_free(r->buf);
+	rte_memzone_free(r->mz);
 	memset(r, 0, sizeof(*r));
 	return ret;
 }
@@ -130,7 +141,7 @@ mlx5v_ethdev_ring_free(struct rte_eth_dev *eth_dev, struct mlx5v_ring *r)
 		return;
 	if (dev != NULL)
 		rte_pmd_mlx5v_devx_dma_unmap((struct rte_pmd_mlx5v_dev *)dev, r->buf, r->map_len);
-	rte_free(r->buf);
+	rte_memzone_free(r->mz);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -79,7 +79,8 @@ struct mlx5v_ring {
 	uint8_t *buf;
 	size_t ring_len;               /**< bytes of WQEs (a multiple of 4 KiB) */
 	size_t map_len;                /**< bytes allocated and mapped */
-	uint64_t iova;
+	uint64_t iova;                 /**< the ring is IOVA-contiguous: iova + offset is right */
+	const struct rte_memzone *mz;  /**< RTE_MEMZONE_IOVA_CONTIG, holds buf */
 };
 
 /** An Rx queue: its ring and the objects made at start. */

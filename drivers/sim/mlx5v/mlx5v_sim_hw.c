@@ -196,20 +196,22 @@ mlx5v_sim_hw_uar_addr(struct mlx5v_hw *hw, uint64_t off)
 	return hwsim_mmio_page_addr(sim->uar[idx - MLX5V_UAR_FIRST_INDEX].pg);
 }
 
+/*
+ * The IOMMU rule of doc/guides/sim/mlx5v_sim.rst ("IOMMU"): a window is accepted only if
+ * every 4 KiB page of it is in the container (EAL memory, or external memory mapped by
+ * container_map) and IOVA-contiguous as EAL reports it, page by page. Under --no-huge IOVA
+ * is VA and any EAL buffer passes; with --iova-mode=pa a buffer across two hugepages that
+ * are not physically adjacent is an IOMMU fault, as the device would see on silicon.
+ */
 static int
 mlx5v_sim_hw_dma_map(struct mlx5v_hw *hw, void *va, size_t len, uint64_t *iova)
 {
 	struct mlx5v_sim *sim = mlx5v_to_sim(hw);
-	rte_iova_t io = rte_mem_virt2iova(va);
 
-	/* Under --no-huge IOVA is VA; memory without an IOVA cannot be DMA'd at all. */
-	if (io == RTE_BAD_IOVA)
-		return -EFAULT;
 	/* Fault knob: an IOMMU that has no room left for the mapping (VFIO gives ENOMEM). */
 	if (hwsim_knob_take(sim->knobs, MLX5V_SIM_K_FAIL_DMA_MAP))
 		return -ENOMEM;
-	*iova = io;
-	return hwsim_dma_map(sim->dma, io, va, len);
+	return hwsim_dma_map_eal(sim->dma, va, len, iova);
 }
 
 static int
@@ -218,6 +220,20 @@ mlx5v_sim_hw_dma_unmap(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len)
 	/* The model's IOMMU is keyed by IOVA; va only matters to a VFIO backend. */
 	RTE_SET_USED(va);
 	return hwsim_dma_unmap(mlx5v_to_sim(hw)->dma, iova, len);
+}
+
+/* External memory into the model's container, as rte_dev_dma_map() does on VFIO. */
+static int
+mlx5v_sim_hw_container_map(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len)
+{
+	return hwsim_dma_container_map(mlx5v_to_sim(hw)->dma, va, iova, len);
+}
+
+static int
+mlx5v_sim_hw_container_unmap(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len)
+{
+	RTE_SET_USED(iova);
+	return hwsim_dma_container_unmap(mlx5v_to_sim(hw)->dma, va, len);
 }
 
 static unsigned int
@@ -265,6 +281,8 @@ const struct mlx5v_hw_ops mlx5v_sim_hw_ops = {
 	.uar_addr = mlx5v_sim_hw_uar_addr,
 	.dma_map = mlx5v_sim_hw_dma_map,
 	.dma_unmap = mlx5v_sim_hw_dma_unmap,
+	.container_map = mlx5v_sim_hw_container_map,
+	.container_unmap = mlx5v_sim_hw_container_unmap,
 	.irq_count = mlx5v_sim_hw_irq_count,
 	.irq_attach = mlx5v_sim_hw_irq_attach,
 	.bus_enable = mlx5v_sim_hw_bus_enable,

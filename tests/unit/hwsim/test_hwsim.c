@@ -9,13 +9,17 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_memory.h>
 
 #include "test.h"
 
@@ -67,6 +71,62 @@ test_hwsim_dma_map_unmap(void)
 	TEST_ASSERT_SUCCESS(hwsim_dma_unmap(dma, 0x2000, 0x100), "unmap failed");
 	TEST_ASSERT_EQUAL(hwsim_dma_windows(dma), 0, "table not empty");
 	TEST_ASSERT_EQUAL(hwsim_dma_faults(dma, NULL), 0, "map/unmap recorded a fault");
+	hwsim_dma_destroy(dma);
+	return TEST_SUCCESS;
+}
+
+/*
+ * The IOMMU rule of hwsim_dma_map_eal() (doc/guides/sim/mlx5v_sim.rst, "IOMMU"): EAL memory
+ * maps at its EAL IOVA; libc memory and external memory outside the container are faults;
+ * external memory maps at its container IOVA, page by page, and a window across two IOVA runs
+ * is a fault. Each refusal records a map fault and leaves no window.
+ */
+static int
+test_hwsim_dma_map_eal_rule(void)
+{
+	const uint64_t io0 = UINT64_C(0x7e0000000000), io1 = UINT64_C(0x7f0000000000);
+	rte_iova_t iovas[4] = { io0, io0 + 4096, io1, io1 + 4096 };
+	struct hwsim_dma_fault f;
+	struct hwsim_dma *dma;
+	uint8_t *eal, *plain, *ext;
+	uint64_t iova;
+
+	dma = hwsim_dma_create("ut_eal");
+	TEST_ASSERT_NOT_NULL(dma, "create");
+	eal = rte_zmalloc("ut_eal", 8192, 4096);
+	plain = aligned_alloc(4096, 8192);
+	ext = mmap(NULL, 4 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	TEST_ASSERT(eal != NULL && plain != NULL && ext != MAP_FAILED, "alloc");
+	TEST_ASSERT_SUCCESS(hwsim_dma_map_eal(dma, eal + 64, 8000, &iova), "EAL memory refused");
+	TEST_ASSERT_EQUAL(iova, rte_mem_virt2iova(eal + 64), "EAL IOVA");
+	TEST_ASSERT_SUCCESS(hwsim_dma_unmap(dma, iova, 8000), "unmap");
+	TEST_ASSERT_EQUAL(hwsim_dma_faults(dma, NULL), 0u, "fault on EAL memory");
+	TEST_ASSERT_EQUAL(hwsim_dma_map_eal(dma, plain, 8192, &iova), -EFAULT, "libc memory");
+	TEST_ASSERT_EQUAL(hwsim_dma_faults(dma, &f), 1u, "no fault recorded");
+	TEST_ASSERT_EQUAL(f.map, 1, "not a map fault");
+	TEST_ASSERT_SUCCESS(rte_extmem_register(ext, 4 * 4096, iovas, 4, 4096), "register");
+	TEST_ASSERT_EQUAL(hwsim_dma_map_eal(dma, ext, 4096, &iova), -EFAULT,
+			  "external memory outside the container");
+	TEST_ASSERT_EQUAL(hwsim_dma_container_map(dma, plain, io0, 8192), -EINVAL,
+			  "libc memory into the container");
+	TEST_ASSERT_SUCCESS(hwsim_dma_container_map(dma, ext, io0, 8192), "container 0");
+	TEST_ASSERT_SUCCESS(hwsim_dma_container_map(dma, ext + 8192, io1, 8192), "container 1");
+	TEST_ASSERT_EQUAL(hwsim_dma_container_map(dma, ext + 4096, io0, 4096), -EEXIST, "overlap");
+	TEST_ASSERT_SUCCESS(hwsim_dma_map_eal(dma, ext, 8192, &iova), "first run");
+	TEST_ASSERT_EQUAL(iova, io0, "container IOVA");
+	TEST_ASSERT_EQUAL(hwsim_dma_map_eal(dma, ext + 4096, 8192, &iova), -EFAULT,
+			  "a window across two IOVA runs");
+	TEST_ASSERT_EQUAL(hwsim_dma_faults(dma, &f), 3u, "faults");
+	TEST_ASSERT_EQUAL(f.iova, io1, "the faulting page's IOVA");
+	TEST_ASSERT_EQUAL(hwsim_dma_windows(dma), 1, "a refused map left a window");
+	TEST_ASSERT_SUCCESS(hwsim_dma_unmap(dma, io0, 8192), "unmap");
+	TEST_ASSERT_SUCCESS(hwsim_dma_container_unmap(dma, ext, 8192), "container unmap 0");
+	TEST_ASSERT_SUCCESS(hwsim_dma_container_unmap(dma, ext + 8192, 8192), "container unmap 1");
+	TEST_ASSERT_EQUAL(hwsim_dma_container_unmap(dma, ext, 8192), -ENOENT, "double unmap");
+	TEST_ASSERT_SUCCESS(rte_extmem_unregister(ext, 4 * 4096), "unregister");
+	munmap(ext, 4 * 4096);
+	free(plain);
+	rte_free(eal);
 	hwsim_dma_destroy(dma);
 	return TEST_SUCCESS;
 }
@@ -1102,6 +1162,7 @@ static struct unit_test_suite hwsim_suite = {
 	.unit_test_cases = {
 		TEST_CASE(test_hwsim_dma_map_unmap),
 		TEST_CASE(test_hwsim_dma_map_overlap),
+		TEST_CASE(test_hwsim_dma_map_eal_rule),
 		TEST_CASE(test_hwsim_dma_rw_inside),
 		TEST_CASE(test_hwsim_dma_rw_outside),
 		TEST_CASE(test_hwsim_dma_straddle),

@@ -8,15 +8,18 @@
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_memory.h>
 
 #include "test.h"
 
+#include "mlx5v_dma.h"
 #include "ut_mlx5v_devx.h"
 
 /* Expect create to fail with EINVAL and leave nothing behind. */
@@ -347,6 +350,11 @@ test_mlx5v_devx_create_enomem(void)
 	uint64_t cmds = mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CMDS);
 	unsigned int win = ut_live_windows();
 
+	/* With hugepages EAL memory grows beyond -m as long as the pool has pages. */
+	if (rte_eal_has_hugepages()) {
+		printf("SKIP: EAL memory is not bounded by -m with hugepages\n");
+		return TEST_SKIPPED;
+	}
 	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
 	TEST_ASSERT_NOT_NULL(m, "alloc");
 	b0 = ut_heap_bytes(&c0);
@@ -646,6 +654,76 @@ test_mlx5v_devx_helpers_arm_both_orders(void)
 	return TEST_SUCCESS;
 }
 
+/* An event type neither the driver's async EQ nor any other test EQ subscribes to. */
+#define BIG_EQ_EVENT RTE_PMD_MLX5V_EVENT_SRQ_LAST_WQE
+
+/*
+ * One DEVX EQ of 2^log_size EQEs, with one event in every EQE of the ring: the device writes
+ * each EQE through the PAS list the driver built, so an EQE in a chunk whose IOVA is not the
+ * first chunk's plus an offset lands where the driver reads it only if the PAS list is right.
+ */
+static int
+big_eq_events(unsigned int log_size)
+{
+	const uint32_t nent = 1u << log_size;
+	uint8_t data[28] = { 0 };
+	struct rte_pmd_mlx5v_msi_vector *m;
+	struct rte_pmd_mlx5v_eq *eq;
+	unsigned int win = ut_live_windows();
+	const uint8_t *eqe;
+	uint64_t iova;
+	uint32_t eqn, i;
+
+	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+	TEST_ASSERT_NOT_NULL(m, "alloc");
+	eq = ut_eq_create(log_size, m->vector, RTE_BIT64(BIG_EQ_EVENT), &eqn);
+	TEST_ASSERT_NOT_NULL(eq, "create a %u MiB EQ", (nent * 64u) >> 20);
+	/* Says whether this run had a physically split ring at all (IOVA as PA, fragmented). */
+	printf("%u MiB EQ: %s\n", (nent * 64u) >> 20,
+	       mlx5v_dma_contig(eq->vaddr, (size_t)nent * 64, &iova) == 0 ?
+	       "IOVA-contiguous" : "not IOVA-contiguous (one PAS per chunk)");
+	for (i = 0; i < nent; i++) {
+		data[0] = (uint8_t)i;
+		data[1] = (uint8_t)(i >> 8);
+		data[2] = (uint8_t)(i >> 16);
+		TEST_ASSERT_EQUAL(mlx5v_sim_inject_event(g_sim, BIG_EQ_EVENT, 0, data), 1,
+				  "event %u not written to exactly one EQ", i);
+		eqe = rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, nent, i);
+		TEST_ASSERT_NOT_NULL(eqe, "EQE %u of %u not where the driver reads it", i, nent);
+		TEST_ASSERT_EQUAL(rte_pmd_mlx5v_eqe_type(eqe), BIG_EQ_EVENT, "EQE %u type", i);
+		TEST_ASSERT(eqe[RTE_PMD_MLX5V_EQE_DATA_OFF] == data[0] &&
+			    eqe[RTE_PMD_MLX5V_EQE_DATA_OFF + 1] == data[1] &&
+			    eqe[RTE_PMD_MLX5V_EQE_DATA_OFF + 2] == data[2], "EQE %u data", i);
+		/* CI at least every 128 EQEs (prm/mlx5 §6.9). */
+		if ((i & 127) == 127)
+			rte_pmd_mlx5v_eq_update_ci(g_uar, eqn, i + 1, 0);
+	}
+	TEST_ASSERT_SUCCESS(ut_wait_eq_ci(eqn, nent), "CI");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_IOMMU_FAULTS), 0u, "IOMMU fault");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "free");
+	TEST_ASSERT_EQUAL(ut_live_windows(), win, "DMA window leaked");
+	return TEST_SUCCESS;
+}
+
+/*
+ * DEVX EQs larger than a 2 MiB hugepage (4 MiB and 8 MiB rings) take events in every EQE.
+ * Under devtools/hugepage-pa.sh (IOVA as PA on a fragmented pool) their hugepages are not
+ * physically adjacent: the ring must reach the device as one PAS entry per chunk, and each
+ * chunk must be its own IOMMU window (doc/guides/nics/running_on_hardware.rst, "IOVA modes").
+ */
+static int
+test_mlx5v_devx_eq_larger_than_hugepage(void)
+{
+	if (getenv("MLXV_IOVA_PA") != NULL && rte_eal_iova_mode() != RTE_IOVA_PA) {
+		printf("SKIP: MLXV_IOVA_PA is set but EAL runs with IOVA as VA\n");
+		return TEST_SKIPPED;
+	}
+	TEST_ASSERT_SUCCESS(big_eq_events(16), "4 MiB EQ");
+	TEST_ASSERT_SUCCESS(big_eq_events(17), "8 MiB EQ");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mlx5v_devx_eq_suite = {
 	.suite_name = "mlx5v DEVX API: eq",
 	.setup = ut_devx_setup,
@@ -668,6 +746,7 @@ static struct unit_test_suite mlx5v_devx_eq_suite = {
 		TEST_CASE(test_mlx5v_devx_helpers_owner_wrap),
 		TEST_CASE(test_mlx5v_devx_helpers_ci_budget_128),
 		TEST_CASE(test_mlx5v_devx_helpers_arm_both_orders),
+		TEST_CASE(test_mlx5v_devx_eq_larger_than_hugepage),
 		TEST_CASES_END()
 	}
 };

@@ -8,7 +8,9 @@
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/epoll.h>
 #include <unistd.h>
 
@@ -18,6 +20,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
+#include <rte_memory.h>
 
 #include "test.h"
 
@@ -297,13 +300,15 @@ struct user_cq {
 	uint64_t iova;
 	uint32_t nent;
 	uint32_t cqn;
+	int own;                /* buf is rte_malloc'ed by user_cq_create_on() */
 };
 
 #define UCQ_LOG 6
 #define UCQ_RING 4096
 
+/* On buf (UCQ_RING + 4096 bytes, 4 KiB aligned) when not NULL, else on rte_malloc memory. */
 static int
-user_cq_create(struct user_cq *cq, uint32_t eqn)
+user_cq_create_on(struct user_cq *cq, uint32_t eqn, uint8_t *buf)
 {
 	uint8_t in[RTE_PMD_MLX5V_CREATE_CQ_IN_SIZE + 8];
 	uint8_t out[RTE_PMD_MLX5V_CREATE_CQ_OUT_SIZE];
@@ -311,7 +316,8 @@ user_cq_create(struct user_cq *cq, uint32_t eqn)
 	uint32_t i;
 
 	cq->nent = 1u << UCQ_LOG;
-	cq->buf = rte_zmalloc("ut_cq", UCQ_RING + 4096, UCQ_RING);
+	cq->own = buf == NULL;
+	cq->buf = buf != NULL ? buf : rte_zmalloc("ut_cq", UCQ_RING + 4096, UCQ_RING);
 	if (cq->buf == NULL)
 		return -1;
 	cq->dbrec = (volatile uint32_t *)(cq->buf + UCQ_RING);
@@ -339,6 +345,12 @@ user_cq_create(struct user_cq *cq, uint32_t eqn)
 }
 
 static int
+user_cq_create(struct user_cq *cq, uint32_t eqn)
+{
+	return user_cq_create_on(cq, eqn, NULL);
+}
+
+static int
 user_cq_destroy(struct user_cq *cq)
 {
 	uint8_t in[16];
@@ -350,7 +362,8 @@ user_cq_destroy(struct user_cq *cq)
 	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_DESTROY_CQ_IN_CQN, cq->cqn);
 	ret = rte_pmd_mlx5v_devx_general_cmd(g_dev, in, sizeof(in), out, sizeof(out));
 	ret |= rte_pmd_mlx5v_devx_dma_unmap(g_dev, cq->buf, UCQ_RING + 4096);
-	rte_free(cq->buf);
+	if (cq->own)
+		rte_free(cq->buf);
 	return ret;
 }
 
@@ -759,6 +772,72 @@ test_mlx5v_devx_api_snapshots(void)
 	return TEST_SUCCESS;
 }
 
+/* External memory for the test: 4 pages, two IOVA-contiguous pairs far apart. */
+#define EXT_PAGES 4
+#define EXT_IOVA0 UINT64_C(0x7e0000000000)
+#define EXT_IOVA1 UINT64_C(0x7f0000000000)
+
+/*
+ * What rte_pmd_mlx5v_devx_dma_map() accepts (doc/guides/nics/running_on_hardware.rst, "IOVA
+ * modes"): libc memory is EINVAL (nothing maps it into the IOMMU container); external memory
+ * registered with rte_extmem_register() and an IOVA table is mapped into the container at the
+ * registered IOVAs, and the device writes a CQE into it; a range across two IOVA runs and
+ * external memory without IOVAs are EINVAL.
+ */
+static int
+test_mlx5v_devx_dma_map_memory_kinds(void)
+{
+	rte_iova_t iovas[EXT_PAGES] = { EXT_IOVA0, EXT_IOVA0 + 4096, EXT_IOVA1, EXT_IOVA1 + 4096 };
+	struct rte_pmd_mlx5v_msi_vector *m;
+	struct rte_pmd_mlx5v_eq *eq;
+	struct user_cq cq;
+	unsigned int win = ut_live_windows();
+	const uint8_t *cqe;
+	uint8_t *ext, *plain;
+	uint64_t iova = 0;
+	uint32_t eqn;
+
+	plain = aligned_alloc(4096, 8192);
+	TEST_ASSERT_NOT_NULL(plain, "aligned_alloc");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_devx_dma_map(g_dev, plain, 8192, &iova), EINVAL,
+			  "libc memory accepted");
+	free(plain);
+	ext = mmap(NULL, EXT_PAGES * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		   -1, 0);
+	TEST_ASSERT(ext != MAP_FAILED, "mmap");
+	memset(ext, 0, EXT_PAGES * 4096);
+	/* Registered without IOVAs: EAL knows it, but the device has no address for it. */
+	TEST_ASSERT_SUCCESS(rte_extmem_register(ext, EXT_PAGES * 4096, NULL, 0, 4096), "register");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_devx_dma_map(g_dev, ext, 8192, &iova), EINVAL,
+			  "external memory without IOVAs accepted");
+	TEST_ASSERT_SUCCESS(rte_extmem_unregister(ext, EXT_PAGES * 4096), "unregister");
+	TEST_ASSERT_SUCCESS(rte_extmem_register(ext, EXT_PAGES * 4096, iovas, EXT_PAGES, 4096),
+			    "register with IOVAs");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_devx_dma_map(g_dev, ext + 4096, 8192, &iova), EINVAL,
+			  "a range across two IOVA runs accepted");
+	TEST_ASSERT_EQUAL(ut_live_windows(), win, "a refused map left a window");
+	/* A CQ on the first pair: ring page then dbrec page, written by the device. */
+	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+	TEST_ASSERT_NOT_NULL(m, "alloc");
+	eq = ut_eq_create(6, m->vector, 0, &eqn);
+	TEST_ASSERT_NOT_NULL(eq, "create");
+	TEST_ASSERT_SUCCESS(user_cq_create_on(&cq, eqn, ext), "CQ on external memory");
+	TEST_ASSERT_EQUAL(cq.iova, EXT_IOVA0, "IOVA 0x%" PRIx64 ", registered 0x%" PRIx64,
+			  cq.iova, EXT_IOVA0);
+	TEST_ASSERT_SUCCESS(mlx5v_sim_post_cqe(g_sim, cq.cqn, 0x2, 64), "post CQE");
+	cqe = rte_pmd_mlx5v_cq_next_cqe(cq.buf, cq.nent, 0);
+	TEST_ASSERT_NOT_NULL(cqe, "the device did not write the CQE into external memory");
+	TEST_ASSERT_EQUAL((cqe[RTE_PMD_MLX5V_CQE_OP_OWN_OFF] >> 4), 0x2, "CQE opcode");
+	TEST_ASSERT_SUCCESS(user_cq_destroy(&cq), "CQ destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "free");
+	TEST_ASSERT_EQUAL(ut_live_windows(), win, "DMA window leaked");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_IOMMU_FAULTS), 0u, "IOMMU fault");
+	TEST_ASSERT_SUCCESS(rte_extmem_unregister(ext, EXT_PAGES * 4096), "unregister");
+	munmap(ext, EXT_PAGES * 4096);
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mlx5v_devx_events_suite = {
 	.suite_name = "mlx5v DEVX API: events",
 	.setup = ut_devx_setup,
@@ -773,6 +852,7 @@ static struct unit_test_suite mlx5v_devx_events_suite = {
 		TEST_CASE(test_mlx5v_devx_e2e_async_port_cq_error),
 		TEST_CASE(test_mlx5v_devx_cq_helper),
 		TEST_CASE(test_mlx5v_devx_cq_arm_sn),
+		TEST_CASE(test_mlx5v_devx_dma_map_memory_kinds),
 		TEST_CASES_END()
 	}
 };

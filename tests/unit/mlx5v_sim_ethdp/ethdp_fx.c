@@ -15,6 +15,7 @@
 #include <rte_io.h>
 #include <rte_ip.h>
 #include <rte_malloc.h>
+#include <rte_memzone.h>
 #include <rte_udp.h>
 
 #include "ethdp_fx.h"
@@ -394,7 +395,13 @@ fx_up(struct fx *f, const char *name, const char *args)
 		return -1;
 	f->uar = rte_pmd_mlx5v_devx_alloc_uar(f->dev);
 	f->msi = rte_pmd_mlx5v_devx_alloc_msi_vector(f->dev);
-	f->mem = rte_zmalloc("ut_ethdp", MEM_SIZE, 4096);
+	/* One IOVA-contiguous region, as the offsets from f->iova assume (IOVA as PA too). */
+	f->mz = rte_memzone_reserve_aligned(f->name, MEM_SIZE, SOCKET_ID_ANY,
+					    RTE_MEMZONE_IOVA_CONTIG, 4096);
+	if (f->mz != NULL) {
+		f->mem = f->mz->addr;
+		memset(f->mem, 0, MEM_SIZE);
+	}
 	if (f->uar == NULL || f->msi == NULL || f->mem == NULL ||
 	    rte_pmd_mlx5v_devx_dma_map(f->dev, f->mem, MEM_SIZE, &f->iova) != 0)
 		return -1;
@@ -508,7 +515,7 @@ fx_down(struct fx *f)
 		rte_pmd_mlx5v_devx_free_uar(f->uar);
 	if (f->mem != NULL) {
 		rte_pmd_mlx5v_devx_dma_unmap(f->dev, f->mem, MEM_SIZE);
-		rte_free(f->mem);
+		rte_memzone_free(f->mz);
 	}
 	rte_vdev_uninit(f->name);
 	leaked = f->leaked;

@@ -70,6 +70,7 @@ struct fx {
 	struct rte_pmd_mlx5v_eq *eq;
 	uint32_t eqn, eq_ci;
 	uint8_t *mem;
+	const struct rte_memzone *mz; /* holds mem: IOVA-contiguous, one dma_map */
 	uint64_t iova;
 	uint32_t pd, td, tis, sq, rq[NB_RQ], rqt, tir_rss, tir_direct, ft, fg_mac, fg_all;
 	uint32_t qcnt, mkey, lkey, txcqn, rxcqn;
