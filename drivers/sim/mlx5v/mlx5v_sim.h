@@ -78,6 +78,8 @@ enum mlx5v_sim_ctr {
 	 * advances per event consumed, not per arm (prm/mlx5 §7.3)
 	 */
 	MLX5V_SIM_CTR_CQ_ARM_SN,
+	/** pages given for the embedded-CPU function (MANAGE_PAGES embedded_cpu_function) */
+	MLX5V_SIM_CTR_EC_PAGES,
 	MLX5V_SIM_CTR_MAX,
 };
 

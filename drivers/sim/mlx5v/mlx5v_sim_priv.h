@@ -43,6 +43,8 @@
 			       MLX5V_SIM_CMD_MAX_BLOCKS * MLX5V_MBOX_DATA_LEN)
 #define MLX5V_SIM_CMD_MIN_LEN 8          /**< opcode/op_mod in, status/syndrome out */
 #define MLX5V_SIM_MAX_PAGES (1u << 20)   /**< firmware pages the device accepts */
+#define MLX5V_SIM_EC_EMBEDDED_CPU 0x8000 /**< page request ec_function flags (prm/mlx5 §5.2) */
+#define MLX5V_SIM_EC_RELEASE_ALL 0x4000
 #define MLX5V_SIM_RING_CHECK_MAX 65536   /**< entries checked for owner init */
 #define MLX5V_SIM_CTR_MASK 0xffffffu     /**< producer/consumer counters are 24 bits */
 #define MLX5V_SIM_FW_MAJOR 22
@@ -180,6 +182,10 @@ enum mlx5v_sim_knob {
 	MLX5V_SIM_K_WIRE_CORRUPT_NEXT,
 	MLX5V_SIM_K_LINK,
 	MLX5V_SIM_K_LINK_FLAP,
+	MLX5V_SIM_K_HOLD_FOR_PAGES,
+	MLX5V_SIM_K_HOLD_PAGES,
+	MLX5V_SIM_K_REQUEST_PAGES_EC,
+	MLX5V_SIM_K_RELEASE_ALL_PAGES,
 	MLX5V_SIM_K_MAX,
 };
 
@@ -196,6 +202,7 @@ enum mlx5v_sim_slot_state {
 	MLX5V_SIM_SLOT_QUEUED,      /**< doorbell seen, engine has not run it yet */
 	MLX5V_SIM_SLOT_DELAYED,     /**< executed; completion held until deadline */
 	MLX5V_SIM_SLOT_HELD,        /**< executed; completion held until release_held */
+	MLX5V_SIM_SLOT_WAIT_PAGES,  /**< executed; held until the driver gave pages_target */
 };
 
 struct mlx5v_sim_slot {
@@ -208,6 +215,7 @@ struct mlx5v_sim_slot {
 	uint32_t cmd_eq_gen;        /**< ... and its generation, so a re-created EQN differs */
 	uint64_t deadline_ns;       /**< DELAYED: when to complete */
 	uint64_t ent_iova;          /**< the entry, fixed when the command ran */
+	uint32_t pages_target;      /**< WAIT_PAGES: complete once nb_pages reaches this */
 };
 
 /** One EQ. Indexed by EQN; eqn 0 is never used so doorbell words stay nonzero. */
@@ -326,6 +334,7 @@ struct mlx5v_sim {
 	uint64_t *pages;
 	uint32_t nb_pages;
 	uint32_t pages_cap;
+	uint32_t ec_pages_wanted;   /**< pages asked for the embedded-CPU function */
 	/* The Ethernet function (mlx5v_sim_eth.h). */
 	struct mlx5v_sim_eth *eth;
 	/* Its data path and wire port (mlx5v_sim_eth_dp.h). */
@@ -386,6 +395,12 @@ uint8_t mlx5v_sim_cmd_query_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c
 uint8_t mlx5v_sim_cmd_manage_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
 /** Post a PAGE_REQUEST EQE (lock held). @return 0, -ENOENT (no subscriber), -EIO. */
 int mlx5v_sim_pages_request_locked(struct mlx5v_sim *sim, int32_t num_pages);
+/**
+ * Post a PAGE_REQUEST with ec_function flags (lock held): 0x8000 asks num_pages for the
+ * embedded-CPU function, 0x4000 "release all" drops every page first. @return as above.
+ */
+int mlx5v_sim_pages_request_ec_locked(struct mlx5v_sim *sim, int32_t num_pages,
+				      uint16_t ec_function);
 void mlx5v_sim_pages_free(struct mlx5v_sim *sim);
 
 /* ---- mlx5v_sim_eq.c ---- */
@@ -481,6 +496,11 @@ void mlx5v_sim_faults_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint16_t op_mo
  * model signs): 0 none, MLX5V_SIM_BAD_SIG_ENTRY or MLX5V_SIM_BAD_SIG_BLOCK. One-shot.
  */
 int mlx5v_sim_faults_out_sig(struct mlx5v_sim *sim, uint16_t opcode);
+/**
+ * hold_for_pages: @return the pages to request before this command may complete, or 0
+ * (lock held; one-shot, armed until a PAGE_REQUEST subscriber exists).
+ */
+uint32_t mlx5v_sim_faults_hold_pages(struct mlx5v_sim *sim, uint16_t opcode);
 #define MLX5V_SIM_BAD_SIG_ENTRY 1
 #define MLX5V_SIM_BAD_SIG_BLOCK 2
 
