@@ -82,8 +82,16 @@ struct mlx5v_pages_req {
 
 /** Firmware pages given to the device (mlx5v_pages.c). */
 struct mlx5v_pages_chunk;
+struct mlx5v_pages_node;
 struct mlx5v_pages {
 	TAILQ_HEAD(, mlx5v_pages_chunk) chunks;
+	TAILQ_HEAD(, mlx5v_pages_chunk) avail;   /**< chunks with a free page */
+	struct mlx5v_pages_node **htbl;          /**< device address -> page */
+	uint32_t hmask;
+	uint64_t hcount;
+	uint64_t released_all;    /**< "release all" requests served */
+	uint64_t steps;           /**< allocator work: chunks and hash entries visited */
+	rte_spinlock_t serve_lock; /**< one thread serves the FIFO at a time */
 	uint64_t given;           /**< pages the device holds */
 	uint64_t give_cmds;
 	uint64_t take_cmds;
@@ -253,6 +261,9 @@ uint64_t mlx5v_pages_given(struct mlx5v_dev *dev);
 int mlx5v_pages_init(struct mlx5v_dev *dev);
 void mlx5v_pages_cleanup(struct mlx5v_dev *dev);
 int mlx5v_pages_satisfy(struct mlx5v_dev *dev, uint16_t op_mod);
+/** mlx5v_pages_give() / _reclaim() flags. */
+#define MLX5V_PAGES_F_EVENT 0x1   /**< answering a PAGE_REQUEST: CANT_GIVE on failure */
+#define MLX5V_PAGES_F_EC 0x2      /**< for the embedded-CPU function (ec_function 0x8000) */
 int mlx5v_pages_give(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages,
 		     unsigned int flags);
 int mlx5v_pages_reclaim(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages,
@@ -261,6 +272,11 @@ void mlx5v_pages_reclaim_all(struct mlx5v_dev *dev);
 int mlx5v_pages_events_start(struct mlx5v_dev *dev);
 void mlx5v_pages_events_quiesce(struct mlx5v_dev *dev);
 void mlx5v_pages_events_stop(struct mlx5v_dev *dev);
+/**
+ * Serve queued PAGE_REQUEST events now, on the calling thread; a no-op when none is queued
+ * or another thread is serving. Called by a command waiter on the EAL interrupt thread.
+ */
+void mlx5v_pages_serve(struct mlx5v_dev *dev);
 
 /* ---- health (mlx5v_health.c) ---- */
 
