@@ -422,7 +422,9 @@ mlx5v_dev_enable_hca(struct mlx5v_dev *dev)
 static void
 mlx5v_dev_disable_hca(struct mlx5v_dev *dev)
 {
-	mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_DISABLE_HCA, 0, 0, MLX5V_CMD_HDR_SIZE);
+	/* disable_hca_out is 12 bytes, as enable_hca_out (prm/mlx5 §9). */
+	mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_DISABLE_HCA, 0, 0,
+			     MLX5V_IFC_BYTES(disable_hca_out));
 }
 
 static int
@@ -653,6 +655,12 @@ mlx5v_dev_teardown_fast(struct mlx5v_dev *dev)
 	/* Poll every 1 ms for up to MLX5V_TO_FAST_TEARDOWN (3 s in [R]); EIO on expiry as [R]. */
 	do {
 		v = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDQ_ADDR_L_SZ);
+		/*
+		 * All ones: the function left the bus (prm/mlx5 §1.2). No later read will show
+		 * DISABLED, so stop now instead of polling until the deadline.
+		 */
+		if (v == UINT32_MAX)
+			return -ENODEV;
 		if (((v >> MLX5V_NIC_IF_SHIFT) & MLX5V_NIC_IF_MASK) == MLX5V_NIC_IF_DISABLED)
 			return 0;
 		rte_delay_us_sleep(1000);
@@ -668,9 +676,20 @@ mlx5v_dev_teardown_fast(struct mlx5v_dev *dev)
 static void
 mlx5v_dev_teardown_hca(struct mlx5v_dev *dev)
 {
+	int ret = -ENOTSUP;
+
 	if (dev->fast_teardown && dev->hca_cap_cur != NULL &&
-	    MLX5V_IFC_GET(cmd_hca_cap, dev->hca_cap_cur, fast_teardown) &&
-	    mlx5v_dev_teardown_fast(dev) == 0) {
+	    MLX5V_IFC_GET(cmd_hca_cap, dev->hca_cap_cur, fast_teardown))
+		ret = mlx5v_dev_teardown_fast(dev);
+	if (ret == -ENODEV) {
+		/*
+		 * Gone from the bus: a graceful TEARDOWN_HCA would only wait for its timeout.
+		 * Dead, so that the rest of unload completes locally (prm/mlx5 §3.11).
+		 */
+		mlx5v_dev_set_dead(dev, MLX5V_DEAD_PCI_COMM_ERR);
+		return;
+	}
+	if (ret == 0) {
 		/* The command interface is gone: later teardown commands complete locally. */
 		/*
 		 * Not mlx5v_dev_set_dead(): this is an expected state, so no health report and no
