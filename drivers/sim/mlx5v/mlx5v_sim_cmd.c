@@ -501,6 +501,8 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 		return;
 	}
 	mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CMDS);
+	/* Objects whose destroy failed keep writing their rings while commands run. */
+	mlx5v_sim_zombies_touch(sim);
 	c.slot = s;
 	c.inlen = MLX5V_IFC_GET(cmd_layout, ent, inlen);
 	c.outlen = MLX5V_IFC_GET(cmd_layout, ent, outlen);
@@ -566,6 +568,7 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 	else
 		status = mlx5v_sim_cmd_dispatch(sim, &c);
 	if (status != MLX5V_CMD_STAT_OK) {
+		mlx5v_sim_destroy_failed(sim, &c);
 		/* A failed command returns only its header. */
 		memset(c.out, 0, RTE_MAX(c.outlen, (uint32_t)MLX5V_CMD_INLINE_LEN));
 		SIM_LOG(INFO, "%s: slot %u: %s (0x%x) op_mod %u -> status 0x%x syndrome 0x%x",

@@ -238,6 +238,9 @@ struct mlx5v_sim_eq {
 	uint64_t mask[4];           /**< event_bitmask, host order */
 	uint32_t npas;
 	uint64_t *pas;
+	void *ring_host;            /**< host address of pas[0] at creation */
+	uint8_t destroy_failed;     /**< DESTROY_EQ failed: alive until DISABLE_HCA */
+	uint8_t freed_reported;
 };
 
 struct mlx5v_sim_cq {
@@ -258,6 +261,9 @@ struct mlx5v_sim_cq {
 	uint64_t dbr_addr;
 	uint32_t npas;
 	uint64_t *pas;
+	void *ring_host;            /**< host address of pas[0] at creation */
+	uint8_t destroy_failed;     /**< DESTROY_CQ failed: alive until DISABLE_HCA */
+	uint8_t freed_reported;
 };
 
 struct mlx5v_sim_uar {
@@ -330,6 +336,7 @@ struct mlx5v_sim {
 	uint32_t eq_gen;
 	struct mlx5v_sim_cq *cq;    /**< MLX5V_SIM_MAX_CQN + 1 entries, cqn 0 unused */
 	unsigned int nb_cqs;
+	unsigned int nb_zombies;    /**< EQs and CQs whose destroy failed */
 	/* Firmware pages, sorted for binary search. */
 	uint64_t *pages;
 	uint32_t nb_pages;
@@ -469,6 +476,14 @@ int mlx5v_sim_cq_post_raw_locked(struct mlx5v_sim *sim, uint32_t cqn, const uint
 /** Force a CQ overrun: CQ_ERROR event, syndrome 0x1 (lock held). @return 0 or -ENOENT. */
 int mlx5v_sim_cq_overrun_locked(struct mlx5v_sim *sim, uint32_t cqn);
 void mlx5v_sim_cq_free_all(struct mlx5v_sim *sim);
+
+/* ---- mlx5v_sim_zombie.c ---- */
+/** Record a failed DESTROY_EQ/CQ of command c: the object stays alive (lock held). */
+void mlx5v_sim_destroy_failed(struct mlx5v_sim *sim, const struct mlx5v_sim_cmd *c);
+/** Write into the ring of every object whose destroy failed (lock held). */
+void mlx5v_sim_zombies_touch(struct mlx5v_sim *sim);
+/** DISABLE_HCA: release the objects whose destroy failed (lock held). */
+void mlx5v_sim_zombies_release(struct mlx5v_sim *sim);
 
 /* ---- mlx5v_sim_health.c ---- */
 void mlx5v_sim_health_init(struct mlx5v_sim *sim);
