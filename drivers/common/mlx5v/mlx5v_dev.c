@@ -290,6 +290,8 @@ mlx5v_dev_init(const char *name, const struct mlx5v_hw *hw, const struct mlx5v_d
 	pthread_mutex_init(&dev->hook_lock, &mattr);
 	pthread_mutexattr_destroy(&mattr);
 	TAILQ_INIT(&dev->hooks);
+	TAILQ_INIT(&dev->quarantine);
+	rte_spinlock_init(&dev->quarantine_lock);
 	rte_spinlock_init(&dev->cmd.lock);
 	/*
 	 * MSI and page state exist before load so that load and unload can repeat on one dev
@@ -314,6 +316,42 @@ err_dev_free:
 	rte_free(dev);
 	rte_errno = -ret;
 	return NULL;
+}
+
+void
+mlx5v_dev_quarantine(struct mlx5v_dev *dev, void *va, uint64_t iova, size_t size)
+{
+	struct mlx5v_quarantine *q = malloc(sizeof(*q));
+
+	MLX5V_LOG(WARNING, "%s: keeping %zu bytes at IOVA 0x%" PRIx64 " until the function is "
+		  "disabled: the device may still write into them", dev->name, size, iova);
+	/* Without memory to remember it, leaking the ring is the only safe choice. */
+	if (q == NULL)
+		return;
+	q->va = va;
+	q->iova = iova;
+	q->size = size;
+	rte_spinlock_lock(&dev->quarantine_lock);
+	TAILQ_INSERT_TAIL(&dev->quarantine, q, next);
+	dev->nb_quarantined++;
+	rte_spinlock_unlock(&dev->quarantine_lock);
+}
+
+/* After DISABLE_HCA (or on a dead device): nothing can write into the rings any more. */
+static void
+mlx5v_dev_quarantine_release(struct mlx5v_dev *dev)
+{
+	struct mlx5v_quarantine *q;
+
+	rte_spinlock_lock(&dev->quarantine_lock);
+	while ((q = TAILQ_FIRST(&dev->quarantine)) != NULL) {
+		TAILQ_REMOVE(&dev->quarantine, q, next);
+		mlx5v_hw_dma_unmap(mlx5v_dev_hw(dev), q->va, q->iova, q->size);
+		rte_free(q->va);
+		free(q);
+	}
+	dev->nb_quarantined = 0;
+	rte_spinlock_unlock(&dev->quarantine_lock);
 }
 
 void
@@ -881,6 +919,7 @@ err_pages_reclaim:
 	mlx5v_pages_reclaim_all(dev);
 err_disable_hca:
 	mlx5v_dev_disable_hca(dev);
+	mlx5v_dev_quarantine_release(dev);
 err_cmd_cleanup:
 	mlx5v_pages_cleanup(dev);
 	mlx5v_cmd_cleanup(dev);
@@ -926,6 +965,8 @@ mlx5v_dev_unload(struct mlx5v_dev *dev)
 	 */
 	mlx5v_pages_reclaim_all(dev);
 	mlx5v_dev_disable_hca(dev);
+	/* The function is disabled: rings whose destroy failed can go now. */
+	mlx5v_dev_quarantine_release(dev);
 	mlx5v_pages_cleanup(dev);
 	mlx5v_cmd_cleanup(dev);
 	mlx5v_dev_caps_free(dev);

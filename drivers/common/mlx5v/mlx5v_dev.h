@@ -155,6 +155,10 @@ struct mlx5v_dev {
 	 */
 	pthread_mutex_t hook_lock;
 	TAILQ_HEAD(, mlx5v_dev_hook) hooks;
+	/** Rings whose destroy failed, kept until DISABLE_HCA (mlx5v_dev_quarantine()). */
+	TAILQ_HEAD(, mlx5v_quarantine) quarantine;
+	rte_spinlock_t quarantine_lock;
+	unsigned int nb_quarantined;  /**< entries on the quarantine list */
 	int removing;                 /**< REMOVE announced (under hook_lock); load clears it */
 	void *owner;                  /**< the front-end (vdev/PCI) private data */
 };
@@ -251,6 +255,21 @@ int mlx5v_dev_hook_register(struct mlx5v_dev *dev, struct mlx5v_dev_hook *hook);
 /** Remove a consumer hook. @return 0 or -ENOENT. */
 __rte_internal
 int mlx5v_dev_hook_unregister(struct mlx5v_dev *dev, struct mlx5v_dev_hook *hook);
+
+/** A ring the device may still write into (mlx5v_dev_quarantine()). */
+struct mlx5v_quarantine {
+	TAILQ_ENTRY(mlx5v_quarantine) next;
+	void *va;                 /**< rte_malloc memory */
+	uint64_t iova;            /**< its DMA window */
+	size_t size;
+};
+
+/**
+ * Keep the ring of an EQ or CQ whose DESTROY failed: the object is still alive in the device,
+ * which may write into it, so the memory stays allocated and mapped until the function is
+ * disabled (DISABLE_HCA at unload, or the device is dead). Any thread.
+ */
+void mlx5v_dev_quarantine(struct mlx5v_dev *dev, void *va, uint64_t iova, size_t size);
 
 /* ---- firmware pages (mlx5v_pages.c) ---- */
 
