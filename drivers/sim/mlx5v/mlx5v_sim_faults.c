@@ -132,6 +132,9 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 		"action: request N pages for the embedded-CPU function (ec_function 0x8000)" },
 	[MLX5V_SIM_K_RELEASE_ALL_PAGES] = { "release_all_pages", 0, 0, 1,
 		"action: drop every page and send a release-all request (ec_function 0x4000)" },
+	[MLX5V_SIM_K_TEARDOWN_OFFLINE] = { "teardown_offline", 0, 0, 1,
+		"1: the function leaves the bus (all-ones reads) when asked for nic_interface "
+		"DISABLED" },
 };
 
 /*
