@@ -696,7 +696,7 @@ mlx5v_cmd_post(struct mlx5v_dev *dev, unsigned int idx, const void *in, size_t i
  * @return 0 (completed), -ETIMEDOUT, -ENOLINK (device died meanwhile).
  */
 static int
-mlx5v_cmd_wait(struct mlx5v_dev *dev, unsigned int idx, uint64_t *t_owner)
+mlx5v_cmd_wait(struct mlx5v_dev *dev, unsigned int idx, unsigned int flags, uint64_t *t_owner)
 {
 	struct mlx5v_cmd *cmd = &dev->cmd;
 	struct mlx5v_cmd_slot *s = &cmd->slot[idx];
@@ -736,12 +736,18 @@ mlx5v_cmd_wait(struct mlx5v_dev *dev, unsigned int idx, uint64_t *t_owner)
 			return -ENOLINK;
 		/*
 		 * On the EAL interrupt thread (alarms, page work) nobody else drains the
-		 * async EQ: do it here.
+		 * async EQ: do it here. Nor can the page work alarm run, so serve page
+		 * requests here too: firmware may hold this very command until it has the
+		 * pages it asked for (prm/mlx5 §5.2; Linux and rdma-core serve them while
+		 * waiting). MANAGE_PAGES itself runs on the reserved page slot and never
+		 * recurses into this.
 		 */
 		if (self_poll && events) {
 			aeq = mlx5v_eq_async(dev);
 			if (aeq != NULL)
 				mlx5v_eq_poll(aeq);
+			if (!(flags & MLX5V_CMD_F_PAGE))
+				mlx5v_pages_serve(dev);
 		}
 		now = mlx5v_cmd_now_ns();
 		if (now >= deadline) {
@@ -918,7 +924,7 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	mlx5v_cmd_mbox_fill(&s->out, nout, NULL, 0, s->token, cmd->checksum);
 	t_db = mlx5v_cmd_now_ns();
 	mlx5v_cmd_post(dev, idx, in, inlen, outlen, nin, nout);
-	ret = mlx5v_cmd_wait(dev, idx, &t_owner);
+	ret = mlx5v_cmd_wait(dev, idx, flags, &t_owner);
 	t_done = mlx5v_cmd_now_ns();
 	if (t_owner == 0)
 		t_owner = t_done;

@@ -290,6 +290,8 @@ mlx5v_dev_init(const char *name, const struct mlx5v_hw *hw, const struct mlx5v_d
 	pthread_mutex_init(&dev->hook_lock, &mattr);
 	pthread_mutexattr_destroy(&mattr);
 	TAILQ_INIT(&dev->hooks);
+	TAILQ_INIT(&dev->quarantine);
+	rte_spinlock_init(&dev->quarantine_lock);
 	rte_spinlock_init(&dev->cmd.lock);
 	/*
 	 * MSI and page state exist before load so that load and unload can repeat on one dev
@@ -314,6 +316,50 @@ err_dev_free:
 	rte_free(dev);
 	rte_errno = -ret;
 	return NULL;
+}
+
+void
+mlx5v_dev_quarantine(struct mlx5v_dev *dev, void *va, size_t size,
+		     const struct mlx5v_dma_buf *dma, unsigned int ndma)
+{
+	struct mlx5v_quarantine *q = malloc(sizeof(*q));
+	unsigned int i;
+
+	MLX5V_LOG(WARNING, "%s: keeping %zu bytes at %p until the function is disabled: the "
+		  "device may still write into them", dev->name, size, va);
+	/* Without memory to remember it, leaking the ring is the only safe choice. */
+	if (q == NULL || ndma > MLX5V_QUARANTINE_DMA_MAX) {
+		free(q);
+		return;
+	}
+	q->va = va;
+	q->size = size;
+	q->ndma = ndma;
+	for (i = 0; i < ndma; i++)
+		q->dma[i] = dma[i];
+	rte_spinlock_lock(&dev->quarantine_lock);
+	TAILQ_INSERT_TAIL(&dev->quarantine, q, next);
+	dev->nb_quarantined++;
+	rte_spinlock_unlock(&dev->quarantine_lock);
+}
+
+/* After DISABLE_HCA (or on a dead device): nothing can write into the rings any more. */
+static void
+mlx5v_dev_quarantine_release(struct mlx5v_dev *dev)
+{
+	struct mlx5v_quarantine *q;
+	unsigned int i;
+
+	rte_spinlock_lock(&dev->quarantine_lock);
+	while ((q = TAILQ_FIRST(&dev->quarantine)) != NULL) {
+		TAILQ_REMOVE(&dev->quarantine, q, next);
+		for (i = 0; i < q->ndma; i++)
+			mlx5v_dma_buf_unmap(mlx5v_dev_hw(dev), &q->dma[i]);
+		rte_free(q->va);
+		free(q);
+	}
+	dev->nb_quarantined = 0;
+	rte_spinlock_unlock(&dev->quarantine_lock);
 }
 
 void
@@ -422,7 +468,9 @@ mlx5v_dev_enable_hca(struct mlx5v_dev *dev)
 static void
 mlx5v_dev_disable_hca(struct mlx5v_dev *dev)
 {
-	mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_DISABLE_HCA, 0, 0, MLX5V_CMD_HDR_SIZE);
+	/* disable_hca_out is 12 bytes, as enable_hca_out (prm/mlx5 §9). */
+	mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_DISABLE_HCA, 0, 0,
+			     MLX5V_IFC_BYTES(disable_hca_out));
 }
 
 static int
@@ -653,6 +701,12 @@ mlx5v_dev_teardown_fast(struct mlx5v_dev *dev)
 	/* Poll every 1 ms for up to MLX5V_TO_FAST_TEARDOWN (3 s in [R]); EIO on expiry as [R]. */
 	do {
 		v = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDQ_ADDR_L_SZ);
+		/*
+		 * All ones: the function left the bus (prm/mlx5 §1.2). No later read will show
+		 * DISABLED, so stop now instead of polling until the deadline.
+		 */
+		if (v == UINT32_MAX)
+			return -ENODEV;
 		if (((v >> MLX5V_NIC_IF_SHIFT) & MLX5V_NIC_IF_MASK) == MLX5V_NIC_IF_DISABLED)
 			return 0;
 		rte_delay_us_sleep(1000);
@@ -668,9 +722,20 @@ mlx5v_dev_teardown_fast(struct mlx5v_dev *dev)
 static void
 mlx5v_dev_teardown_hca(struct mlx5v_dev *dev)
 {
+	int ret = -ENOTSUP;
+
 	if (dev->fast_teardown && dev->hca_cap_cur != NULL &&
-	    MLX5V_IFC_GET(cmd_hca_cap, dev->hca_cap_cur, fast_teardown) &&
-	    mlx5v_dev_teardown_fast(dev) == 0) {
+	    MLX5V_IFC_GET(cmd_hca_cap, dev->hca_cap_cur, fast_teardown))
+		ret = mlx5v_dev_teardown_fast(dev);
+	if (ret == -ENODEV) {
+		/*
+		 * Gone from the bus: a graceful TEARDOWN_HCA would only wait for its timeout.
+		 * Dead, so that the rest of unload completes locally (prm/mlx5 §3.11).
+		 */
+		mlx5v_dev_set_dead(dev, MLX5V_DEAD_PCI_COMM_ERR);
+		return;
+	}
+	if (ret == 0) {
 		/* The command interface is gone: later teardown commands complete locally. */
 		/*
 		 * Not mlx5v_dev_set_dead(): this is an expected state, so no health report and no
@@ -862,6 +927,7 @@ err_pages_reclaim:
 	mlx5v_pages_reclaim_all(dev);
 err_disable_hca:
 	mlx5v_dev_disable_hca(dev);
+	mlx5v_dev_quarantine_release(dev);
 err_cmd_cleanup:
 	mlx5v_pages_cleanup(dev);
 	mlx5v_cmd_cleanup(dev);
@@ -907,6 +973,8 @@ mlx5v_dev_unload(struct mlx5v_dev *dev)
 	 */
 	mlx5v_pages_reclaim_all(dev);
 	mlx5v_dev_disable_hca(dev);
+	/* The function is disabled: rings whose destroy failed can go now. */
+	mlx5v_dev_quarantine_release(dev);
 	mlx5v_pages_cleanup(dev);
 	mlx5v_cmd_cleanup(dev);
 	mlx5v_dev_caps_free(dev);

@@ -16,6 +16,7 @@
 #include <rte_spinlock.h>
 
 #include "mlx5v_cmd.h"
+#include "mlx5v_dma.h"
 #include "mlx5v_eq.h"
 #include "mlx5v_hw.h"
 #include "mlx5v_tout.h"
@@ -82,8 +83,16 @@ struct mlx5v_pages_req {
 
 /** Firmware pages given to the device (mlx5v_pages.c). */
 struct mlx5v_pages_chunk;
+struct mlx5v_pages_node;
 struct mlx5v_pages {
 	TAILQ_HEAD(, mlx5v_pages_chunk) chunks;
+	TAILQ_HEAD(, mlx5v_pages_chunk) avail;   /**< chunks with a free page */
+	struct mlx5v_pages_node **htbl;          /**< device address -> page */
+	uint32_t hmask;
+	uint64_t hcount;
+	uint64_t released_all;    /**< "release all" requests served */
+	uint64_t steps;           /**< allocator work: chunks and hash entries visited */
+	rte_spinlock_t serve_lock; /**< one thread serves the FIFO at a time */
 	uint64_t given;           /**< pages the device holds */
 	uint64_t give_cmds;
 	uint64_t take_cmds;
@@ -147,6 +156,10 @@ struct mlx5v_dev {
 	 */
 	pthread_mutex_t hook_lock;
 	TAILQ_HEAD(, mlx5v_dev_hook) hooks;
+	/** Rings whose destroy failed, kept until DISABLE_HCA (mlx5v_dev_quarantine()). */
+	TAILQ_HEAD(, mlx5v_quarantine) quarantine;
+	rte_spinlock_t quarantine_lock;
+	unsigned int nb_quarantined;  /**< entries on the quarantine list */
 	int removing;                 /**< REMOVE announced (under hook_lock); load clears it */
 	void *owner;                  /**< the front-end (vdev/PCI) private data */
 };
@@ -244,6 +257,27 @@ int mlx5v_dev_hook_register(struct mlx5v_dev *dev, struct mlx5v_dev_hook *hook);
 __rte_internal
 int mlx5v_dev_hook_unregister(struct mlx5v_dev *dev, struct mlx5v_dev_hook *hook);
 
+/** Most DMA mappings one quarantined allocation has (a CQ: its ring and doorbell page). */
+#define MLX5V_QUARANTINE_DMA_MAX 2
+
+/** A ring the device may still write into (mlx5v_dev_quarantine()). */
+struct mlx5v_quarantine {
+	TAILQ_ENTRY(mlx5v_quarantine) next;
+	void *va;                 /**< rte_malloc memory */
+	size_t size;
+	unsigned int ndma;
+	struct mlx5v_dma_buf dma[MLX5V_QUARANTINE_DMA_MAX]; /**< its DMA windows */
+};
+
+/**
+ * Keep the ring of an EQ or CQ whose DESTROY failed: the object is still alive in the device,
+ * which may write into it, so the memory (va, size bytes) and its ndma mappings (taken over
+ * from the caller) stay until the function is disabled (DISABLE_HCA at unload, or the device
+ * is dead). Any thread.
+ */
+void mlx5v_dev_quarantine(struct mlx5v_dev *dev, void *va, size_t size,
+			  const struct mlx5v_dma_buf *dma, unsigned int ndma);
+
 /* ---- firmware pages (mlx5v_pages.c) ---- */
 
 /** @return the number of firmware pages the device currently holds. */
@@ -253,6 +287,9 @@ uint64_t mlx5v_pages_given(struct mlx5v_dev *dev);
 int mlx5v_pages_init(struct mlx5v_dev *dev);
 void mlx5v_pages_cleanup(struct mlx5v_dev *dev);
 int mlx5v_pages_satisfy(struct mlx5v_dev *dev, uint16_t op_mod);
+/** mlx5v_pages_give() / _reclaim() flags. */
+#define MLX5V_PAGES_F_EVENT 0x1   /**< answering a PAGE_REQUEST: CANT_GIVE on failure */
+#define MLX5V_PAGES_F_EC 0x2      /**< for the embedded-CPU function (ec_function 0x8000) */
 int mlx5v_pages_give(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages,
 		     unsigned int flags);
 int mlx5v_pages_reclaim(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages,
@@ -261,6 +298,11 @@ void mlx5v_pages_reclaim_all(struct mlx5v_dev *dev);
 int mlx5v_pages_events_start(struct mlx5v_dev *dev);
 void mlx5v_pages_events_quiesce(struct mlx5v_dev *dev);
 void mlx5v_pages_events_stop(struct mlx5v_dev *dev);
+/**
+ * Serve queued PAGE_REQUEST events now, on the calling thread; a no-op when none is queued
+ * or another thread is serving. Called by a command waiter on the EAL interrupt thread.
+ */
+void mlx5v_pages_serve(struct mlx5v_dev *dev);
 
 /* ---- health (mlx5v_health.c) ---- */
 

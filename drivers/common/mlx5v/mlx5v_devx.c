@@ -1897,15 +1897,26 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 	while ((cq = TAILQ_FIRST(&ctx->cqs)) != NULL) {
 		MLX5V_EQ_LOG(WARNING, "%s: DEVX CQ %u still alive at removal", dev->name, cq->cqn);
 		TAILQ_REMOVE(&ctx->cqs, cq, next);
-		mlx5v_devx_cq_destroy_cmd(dev, cq->cqn);
-		mlx5v_devx_cq_unmap(dev, cq);
-		rte_free(cq->buf);
+		/*
+		 * A CQ whose destroy fails is still alive and may write CQEs: its memory
+		 * waits for DISABLE_HCA in the device's quarantine.
+		 */
+		if (mlx5v_devx_cq_destroy_cmd(dev, cq->cqn) < 0) {
+			struct mlx5v_dma_buf dma[] = { cq->ring_dma, cq->dbr_dma };
+
+			mlx5v_dev_quarantine(dev, cq->buf, cq->size, dma, RTE_DIM(dma));
+		} else {
+			mlx5v_devx_cq_unmap(dev, cq);
+			rte_free(cq->buf);
+		}
 		mlx5v_devx_hmem_free(cq, sizeof(*cq));
 	}
 	while ((eq = TAILQ_FIRST(&ctx->eqs)) != NULL) {
 		MLX5V_EQ_LOG(WARNING, "%s: DEVX EQ %u still alive at removal", dev->name, eq->eqn);
 		TAILQ_REMOVE(&ctx->eqs, eq, next);
-		mlx5v_devx_eq_destroy_cmd(dev, eq->eqn);
+		/* The same for an EQ: its ring goes to quarantine, the rest is freed. */
+		if (mlx5v_devx_eq_destroy_cmd(dev, eq->eqn) < 0)
+			mlx5v_eq_ring_quarantine(dev, &eq->ring);
 		mlx5v_devx_eq_free(eq);
 	}
 	while ((uar = TAILQ_FIRST(&ctx->uars)) != NULL) {

@@ -281,8 +281,18 @@ err_buf_free:
 void
 mlx5v_eq_ring_free(struct mlx5v_dev *dev, struct mlx5v_eq_ring *r)
 {
+	/* Quarantined (mlx5v_eq_ring_quarantine()): the device still owns it. */
+	if (r->buf == NULL)
+		return;
 	mlx5v_dma_buf_unmap(mlx5v_dev_hw(dev), &r->dma);
 	rte_free(r->buf);
+	r->buf = NULL;
+}
+
+void
+mlx5v_eq_ring_quarantine(struct mlx5v_dev *dev, struct mlx5v_eq_ring *r)
+{
+	mlx5v_dev_quarantine(dev, r->buf, r->size, &r->dma, 1);
 	r->buf = NULL;
 }
 
@@ -552,18 +562,21 @@ mlx5v_eq_async_destroy(struct mlx5v_dev *dev)
 	__atomic_store_n(&dev->async_eq, NULL, __ATOMIC_RELEASE);
 	/* Polled command (events are off now). On a dead device it succeeds locally (§3.11). */
 	ret = mlx5v_eq_destroy_cmd(eq);
-	if (ret < 0)
+	if (ret < 0) {
 		MLX5V_EQ_LOG(WARNING,
-			     "%s: async EQ %u: DESTROY_EQ failed (%s); TEARDOWN_HCA releases it",
+			     "%s: async EQ %u: DESTROY_EQ failed (%s); ring kept until DISABLE_HCA",
 			     dev->name, eq->eqn, strerror(-ret));
+		/*
+		 * The EQ is still alive in the device and may write EQEs into its ring until
+		 * the function is disabled; rdma-core leaks the buffer (prm/mlx5 §12 #1).
+		 */
+		mlx5v_eq_ring_quarantine(dev, &eq->ring);
+	}
 	/*
 	 * Unregister the interrupt callback (waiting for a running one) before the EQ
 	 * memory goes: a callback may have loaded the pointer just before it was cleared.
 	 */
 	mlx5v_msi_ctrl_stop(dev, mlx5v_eq_async_intr, dev);
-	/*
-	 * Freed even when DESTROY_EQ failed: TEARDOWN_HCA follows and releases the EQ in the
-	 * device; rdma-core leaks the buffer of DEVX EQs (prm/mlx5 §12 #1).
-	 */
+	/* The software side only, when the ring went to quarantine above. */
 	mlx5v_eq_free(eq);
 }

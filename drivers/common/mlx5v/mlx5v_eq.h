@@ -157,6 +157,11 @@ int mlx5v_eq_ring_alloc(struct mlx5v_dev *dev, uint32_t log_nent, const char *na
 
 /** Unmap and free a ring of mlx5v_eq_ring_alloc(); the device must no longer use it. */
 void mlx5v_eq_ring_free(struct mlx5v_dev *dev, struct mlx5v_eq_ring *r);
+/**
+ * Hand the ring of an EQ whose DESTROY_EQ failed to the device's quarantine
+ * (mlx5v_dev_quarantine()); a later mlx5v_eq_ring_free() of it does nothing.
+ */
+void mlx5v_eq_ring_quarantine(struct mlx5v_dev *dev, struct mlx5v_eq_ring *r);
 
 /** @return the PAS entries r needs: one per IOVA-contiguous chunk (1 with IOVA as VA). */
 static inline unsigned int

@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/ioctl.h>
 #include <linux/vfio.h>
 
@@ -38,6 +39,8 @@
 #define MLX5V_PCI_CLASS_LEN 128
 #define MLX5V_PCI_COMMAND 0x04
 #define MLX5V_PCI_COMMAND_MEM_BUS_MASTER 0x0006
+/* The eqc.intr field holds 12 bits (prm/mlx5 §6.2). */
+#define MLX5V_PCI_MAX_VEC 2048
 
 /** Per-function backend state (hw->priv). */
 struct mlx5v_pci {
@@ -45,8 +48,11 @@ struct mlx5v_pci {
 	struct rte_pci_device *pdev;
 	uint8_t *bar;
 	size_t bar_len;
-	unsigned int nvec;
+	unsigned int nvec;         /**< MSI-X vectors of the function (at most 2048) */
+	unsigned int nvec_enabled; /**< vectors enabled in VFIO: 0 .. nvec_enabled - 1 */
 	int msix_enabled;
+	int msix_dynamic;          /**< VFIO can add vectors while MSI-X is on (no NORESIZE) */
+	int fds[MLX5V_PCI_MAX_VEC]; /**< trigger of each vector, -1 for none */
 };
 
 /*
@@ -162,8 +168,14 @@ mlx5v_pci_irq_count(struct mlx5v_hw *hw)
 		MLX5V_LOG(ERR, "%s: VFIO_DEVICE_GET_IRQ_INFO: %s", hw->name, strerror(errno));
 		return 0;
 	}
-	/* The eqc.intr field holds 12 bits (§6.2). */
-	p->nvec = RTE_MIN(info.count, 2048u);
+	/* Every vector is signalled through an eventfd: without that, there are no vectors. */
+	if (!(info.flags & VFIO_IRQ_INFO_EVENTFD)) {
+		MLX5V_LOG(ERR, "%s: VFIO MSI-X cannot signal eventfds (flags 0x%x)", hw->name,
+			  info.flags);
+		return 0;
+	}
+	p->msix_dynamic = !(info.flags & VFIO_IRQ_INFO_NORESIZE);
+	p->nvec = RTE_MIN(info.count, (uint32_t)MLX5V_PCI_MAX_VEC);
 	return p->nvec;
 }
 
@@ -192,37 +204,81 @@ mlx5v_pci_set_irqs(struct mlx5v_pci *p, unsigned int start, unsigned int count,
 }
 
 /*
- * Attach an eventfd as the trigger of one MSI-X vector. VFIO enables MSI-X with the
- * count of the first SET_IRQS, so the first call covers every vector (unused ones -1),
- * as rdma-core does ("the first time it is called, the count must be the maximum").
+ * Enable vectors 0 .. count - 1 with the recorded triggers. MSI-X is switched off first when
+ * it is on: VFIO without dynamic MSI-X sizes the vector table at the first SET_IRQS only.
+ * Interrupts raised in that gap are lost, so every trigger is signalled once afterwards:
+ * a spurious wake-up only makes its handler poll an EQ (prm/mlx5 §6.12).
+ */
+static int
+mlx5v_pci_irq_resize(struct mlx5v_pci *p, unsigned int count)
+{
+	uint64_t one = 1;
+	unsigned int i;
+	int ret;
+
+	if (p->msix_enabled) {
+		mlx5v_pci_set_irqs(p, 0, 0, NULL, VFIO_IRQ_SET_DATA_NONE);
+		p->msix_enabled = 0;
+	}
+	ret = mlx5v_pci_set_irqs(p, 0, count, p->fds, VFIO_IRQ_SET_DATA_EVENTFD);
+	if (ret < 0)
+		return ret;
+	p->msix_enabled = 1;
+	p->nvec_enabled = count;
+	for (i = 0; i < count; i++)
+		if (p->fds[i] >= 0 && write(p->fds[i], &one, sizeof(one)) < 0)
+			MLX5V_LOG(DEBUG, "%s: MSI-X vector %u: eventfd: %s", p->hw.name, i,
+				  strerror(errno));
+	return 0;
+}
+
+/*
+ * Attach an eventfd as the trigger of one MSI-X vector (fd -1 detaches). Only the vectors
+ * in use are enabled: vector 0 (the driver's control vector) and the user vectors up to the
+ * highest attached one, rather than all 2048, which would reserve host interrupt vectors
+ * for nothing. A vector beyond the enabled ones is added with one SET_IRQS when VFIO
+ * supports dynamic MSI-X, else by enabling again with the larger count
+ * (doc/guides/nics/running_on_hardware.rst, MSI-X).
  */
 static int
 mlx5v_pci_irq_attach(struct mlx5v_hw *hw, unsigned int vec, int fd)
 {
 	struct mlx5v_pci *p = mlx5v_to_pci(hw);
 	unsigned int n = mlx5v_pci_irq_count(hw);
-	int *fds;
-	unsigned int i;
+	int old;
 	int ret;
 
 	if (vec >= n)
 		return -EINVAL;
-	if (p->msix_enabled)
-		return mlx5v_pci_set_irqs(p, vec, 1, &fd, VFIO_IRQ_SET_DATA_EVENTFD);
-	fds = malloc(sizeof(int) * n);
-	if (fds == NULL)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		fds[i] = -1;
-	fds[vec] = fd;
-	ret = mlx5v_pci_set_irqs(p, 0, n, fds, VFIO_IRQ_SET_DATA_EVENTFD);
-	free(fds);
-	/*
-	 * Once MSI-X is enabled, a single-vector SET_IRQS attaches (or detaches with -1) one
-	 * trigger without resizing, as [R] vfio_devx_alloc_msi_vector (prm/mlx5 §11.2).
-	 */
-	if (ret == 0)
-		p->msix_enabled = 1;
+	if (!p->msix_enabled && p->nvec_enabled == 0) {
+		unsigned int i;
+
+		for (i = 0; i < RTE_DIM(p->fds); i++)
+			p->fds[i] = -1;
+	}
+	/* Enabled already, or a detach of a vector never enabled: no resize. */
+	if ((p->msix_enabled && vec < p->nvec_enabled) ||
+	    (p->msix_enabled && p->msix_dynamic) || (fd < 0 && vec >= p->nvec_enabled)) {
+		ret = fd < 0 && vec >= p->nvec_enabled ? 0 :
+		      mlx5v_pci_set_irqs(p, vec, 1, &fd, VFIO_IRQ_SET_DATA_EVENTFD);
+		if (ret == 0) {
+			p->fds[vec] = fd;
+			if (vec >= p->nvec_enabled && fd >= 0)
+				p->nvec_enabled = vec + 1;
+		}
+		return ret;
+	}
+	old = p->fds[vec];
+	p->fds[vec] = fd;
+	ret = mlx5v_pci_irq_resize(p, RTE_MAX(vec + 1, p->nvec_enabled));
+	if (ret < 0) {
+		MLX5V_LOG(ERR, "%s: cannot enable %u MSI-X vectors: %s", hw->name,
+			  RTE_MAX(vec + 1, p->nvec_enabled), strerror(-ret));
+		p->fds[vec] = old;
+		/* Back to the vectors that worked before, if there were any. */
+		if (p->nvec_enabled > 0 && mlx5v_pci_irq_resize(p, p->nvec_enabled) < 0)
+			p->nvec_enabled = 0;
+	}
 	return ret;
 }
 

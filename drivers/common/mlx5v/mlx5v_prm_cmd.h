@@ -95,6 +95,14 @@ MLX5V_IFC(disable_hca_in) {
 	uint8_t reserved_at_60[0x20];
 };
 
+/** DISABLE_HCA output: 12 bytes, like ENABLE_HCA's (prm/mlx5 §9). */
+MLX5V_IFC(disable_hca_out) {
+	uint8_t status[0x8];
+	uint8_t reserved_at_8[0x18];
+	uint8_t syndrome[0x20];
+	uint8_t reserved_at_40[0x20];
+};
+
 /** QUERY_ISSI output; bit 1 of supported_issi_dw0 is ISSI 1 (prm/mlx5 §9). */
 MLX5V_IFC(query_issi_out) {
 	uint8_t status[0x8];
@@ -403,6 +411,9 @@ MLX5V_IFC_ASSERT_BYTES(enable_hca_out, 0xc);
 MLX5V_IFC_ASSERT_OUT_HDR(enable_hca_out);
 /* disable_hca_in: prm/mlx5 §9 */
 MLX5V_IFC_ASSERT_BYTES(disable_hca_in, 0x10);
+/* disable_hca_out: prm/mlx5 §9 */
+MLX5V_IFC_ASSERT_BYTES(disable_hca_out, 0xc);
+MLX5V_IFC_ASSERT_OUT_HDR(disable_hca_out);
 MLX5V_IFC_ASSERT_IN_HDR(disable_hca_in);
 MLX5V_IFC_ASSERT(disable_hca_in, embedded_cpu_function, 2, 31, 31);
 MLX5V_IFC_ASSERT(disable_hca_in, function_id, 2, 15, 0);

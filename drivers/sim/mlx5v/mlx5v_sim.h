@@ -78,6 +78,13 @@ enum mlx5v_sim_ctr {
 	 * advances per event consumed, not per arm (prm/mlx5 §7.3)
 	 */
 	MLX5V_SIM_CTR_CQ_ARM_SN,
+	/** pages given for the embedded-CPU function (MANAGE_PAGES embedded_cpu_function) */
+	MLX5V_SIM_CTR_EC_PAGES,
+	/**
+	 * writes of an EQ/CQ whose destroy failed into its ring, after the driver freed that
+	 * memory (the object is alive until DISABLE_HCA)
+	 */
+	MLX5V_SIM_CTR_FREED_RING_WRITES,
 	MLX5V_SIM_CTR_MAX,
 };
 

@@ -49,7 +49,7 @@ static const struct mlx5v_sim_cmd_op mlx5v_sim_cmd_ops[] = {
 	  mlx5v_sim_cmd_teardown_hca },
 	{ MLX5V_CMD_OP_ENABLE_HCA, HCA_ANY, OPM(0), 0x10, MLX5V_IFC_BYTES(enable_hca_out),
 	  "ENABLE_HCA", mlx5v_sim_cmd_enable_hca },
-	{ MLX5V_CMD_OP_DISABLE_HCA, HCA_ANY, OPM(0), 0x10, MLX5V_IFC_BYTES(enable_hca_out),
+	{ MLX5V_CMD_OP_DISABLE_HCA, HCA_ANY, OPM(0), 0x10, MLX5V_IFC_BYTES(disable_hca_out),
 	  "DISABLE_HCA", mlx5v_sim_cmd_disable_hca },
 	{ MLX5V_CMD_OP_QUERY_PAGES, HCA_EN,
 	  OPM(MLX5V_QUERY_PAGES_BOOT) | OPM(MLX5V_QUERY_PAGES_INIT) |
@@ -478,6 +478,7 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 	uint8_t forced_deliv = 0;
 	uint8_t deliv = MLX5V_CMD_DELIV_OK;
 	uint8_t status;
+	uint32_t hold = 0;
 	int bad_sig = 0;
 	int drop = 0;
 	int dup = 0;
@@ -500,6 +501,8 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 		return;
 	}
 	mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CMDS);
+	/* Objects whose destroy failed keep writing their rings while commands run. */
+	mlx5v_sim_zombies_touch(sim);
 	c.slot = s;
 	c.inlen = MLX5V_IFC_GET(cmd_layout, ent, inlen);
 	c.outlen = MLX5V_IFC_GET(cmd_layout, ent, outlen);
@@ -544,6 +547,7 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 	c.op_mod = MLX5V_IFC_GET(cmd_in_hdr, in, op_mod);
 	mlx5v_sim_faults_cmd(sim, c.opcode, c.op_mod, &forced_status, &forced_synd,
 			     &forced_deliv, &delay_ms, &drop, &dup);
+	hold = mlx5v_sim_faults_hold_pages(sim, c.opcode);
 	/*
 	 * Only a signed answer can carry a wrong signature. Block 0 needs output blocks that
 	 * get written, so without them (or with a delivery error) the entry's goes wrong.
@@ -564,6 +568,7 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 	else
 		status = mlx5v_sim_cmd_dispatch(sim, &c);
 	if (status != MLX5V_CMD_STAT_OK) {
+		mlx5v_sim_destroy_failed(sim, &c);
 		/* A failed command returns only its header. */
 		memset(c.out, 0, RTE_MAX(c.outlen, (uint32_t)MLX5V_CMD_INLINE_LEN));
 		SIM_LOG(INFO, "%s: slot %u: %s (0x%x) op_mod %u -> status 0x%x syndrome 0x%x",
@@ -623,6 +628,14 @@ complete:
 		sl->deadline_ns = hwsim_now_ns() + (uint64_t)delay_ms * 1000000ull;
 	} else if (drop == 2) {
 		sl->state = MLX5V_SIM_SLOT_HELD;
+	} else if (hold != 0 && mlx5v_sim_pages_request_locked(sim, (int32_t)hold) == 0) {
+		/*
+		 * hold_for_pages: firmware that needs pages to finish a command asks for them
+		 * and keeps the command until they arrive (prm/mlx5 §5.2); the driver must
+		 * serve the request while it waits. mlx5v_sim_cmd_poll() completes it.
+		 */
+		sl->state = MLX5V_SIM_SLOT_WAIT_PAGES;
+		sl->pages_target = sim->nb_pages + hold;
 	} else {
 		mlx5v_sim_cmd_complete(sim, s);
 	}
@@ -716,7 +729,8 @@ mlx5v_sim_cmd_poll(struct mlx5v_sim *sim)
 	now = hwsim_now_ns();
 	for (s = 0; s < MLX5V_CMD_MAX_SLOTS; s++) {
 		sl = &sim->slot[s];
-		if (sl->state == MLX5V_SIM_SLOT_DELAYED && now >= sl->deadline_ns) {
+		if ((sl->state == MLX5V_SIM_SLOT_DELAYED && now >= sl->deadline_ns) ||
+		    (sl->state == MLX5V_SIM_SLOT_WAIT_PAGES && sim->nb_pages >= sl->pages_target)) {
 			mlx5v_sim_cmd_complete(sim, s);
 			work++;
 		}

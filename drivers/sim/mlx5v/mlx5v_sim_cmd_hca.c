@@ -141,6 +141,8 @@ mlx5v_sim_cmd_disable_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		SIM_LOG(WARNING, "%s: DISABLE_HCA with %u firmware pages still held",
 			sim->name, sim->nb_pages);
 	sim->hca_state = MLX5V_SIM_HCA_DISABLED;
+	/* The function is gone: so are the EQs and CQs whose destroy failed. */
+	mlx5v_sim_zombies_release(sim);
 	/* ISSI resets with the function, so the next bring-up must SET_ISSI again (inference). */
 	sim->issi = 0;
 	return MLX5V_CMD_STAT_OK;

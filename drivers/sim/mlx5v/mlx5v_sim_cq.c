@@ -144,6 +144,7 @@ mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	cq->dbr_addr = dbr;
 	cq->pas = pas;
 	cq->npas = npas;
+	cq->ring_host = hwsim_dma_translate(sim->dma, pas[0], 1, 1);
 	cq->valid = 1;
 	/* Pins the EQ: DESTROY_EQ of an EQ with CQs is BAD_RES_STATE (§13, inference). */
 	eq->ncq++;
@@ -195,6 +196,8 @@ mlx5v_sim_cmd_destroy_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	eq = mlx5v_sim_eq_get(sim, cq->eqn);
 	if (eq != NULL && eq->ncq > 0)
 		eq->ncq--;
+	if (cq->destroy_failed)
+		sim->nb_zombies--;
 	free(cq->pas);
 	memset(cq, 0, sizeof(*cq));
 	sim->nb_cqs--;

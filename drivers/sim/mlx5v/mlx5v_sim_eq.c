@@ -382,6 +382,7 @@ mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		eq->mask[i] = MLX5V_IFC_ARRAY_GET64(create_eq_in, c->in, event_bitmask, i);
 	eq->pas = pas;
 	eq->npas = npas;
+	eq->ring_host = hwsim_dma_translate(sim->dma, pas[0], 1, 1);
 	eq->valid = 1;
 	sim->nb_eqs++;
 	bad = mlx5v_sim_ring_sw_owned(sim, pas, log_page, 1u << log_size,
@@ -430,6 +431,8 @@ mlx5v_sim_cmd_destroy_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (eq->ncq != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
 					 MLX5V_SIM_SYND_EQ_HAS_CQ);
+	if (eq->destroy_failed)
+		sim->nb_zombies--;
 	free(eq->pas);
 	memset(eq, 0, sizeof(*eq));
 	sim->nb_eqs--;

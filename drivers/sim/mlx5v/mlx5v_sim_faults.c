@@ -124,6 +124,17 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 		"action: 0 pulls the port's cable, 1 plugs it back" },
 	[MLX5V_SIM_K_LINK_FLAP] = { "link_flap", 0, 0, 1000,
 		"action: pull and plug the cable N times" },
+	[MLX5V_SIM_K_HOLD_FOR_PAGES] = { "hold_for_pages", 0, 0, 0xffff,
+		"hold the next command of this opcode until the hold_pages it requests are given" },
+	[MLX5V_SIM_K_HOLD_PAGES] = { "hold_pages", 16, 1, 50000,
+		"pages a hold_for_pages command requests" },
+	[MLX5V_SIM_K_REQUEST_PAGES_EC] = { "request_pages_ec", 0, 0, 50000,
+		"action: request N pages for the embedded-CPU function (ec_function 0x8000)" },
+	[MLX5V_SIM_K_RELEASE_ALL_PAGES] = { "release_all_pages", 0, 0, 1,
+		"action: drop every page and send a release-all request (ec_function 0x4000)" },
+	[MLX5V_SIM_K_TEARDOWN_OFFLINE] = { "teardown_offline", 0, 0, 1,
+		"1: the function leaves the bus (all-ones reads) when asked for nic_interface "
+		"DISABLED" },
 };
 
 /*
@@ -243,6 +254,14 @@ mlx5v_sim_knob_action(struct mlx5v_sim *sim, enum mlx5v_sim_knob k, int64_t v)
 		if (v != 0)
 			mlx5v_sim_pages_request_locked(sim, v);
 		break;
+	case MLX5V_SIM_K_REQUEST_PAGES_EC:
+		if (v != 0)
+			mlx5v_sim_pages_request_ec_locked(sim, v, MLX5V_SIM_EC_EMBEDDED_CPU);
+		break;
+	case MLX5V_SIM_K_RELEASE_ALL_PAGES:
+		if (v != 0)
+			mlx5v_sim_pages_request_ec_locked(sim, 0, MLX5V_SIM_EC_RELEASE_ALL);
+		break;
 	case MLX5V_SIM_K_PAGE_STORM:
 		for (i = 0; i < v; i++)
 			mlx5v_sim_pages_request_locked(sim,
@@ -343,6 +362,20 @@ mlx5v_sim_faults_out_sig(struct mlx5v_sim *sim, uint16_t opcode)
 		return 0;
 	return mlx5v_sim_knob(sim, MLX5V_SIM_K_BAD_OUT_SIG_BLOCK) != 0 ?
 	       MLX5V_SIM_BAD_SIG_BLOCK : MLX5V_SIM_BAD_SIG_ENTRY;
+}
+
+uint32_t
+mlx5v_sim_faults_hold_pages(struct mlx5v_sim *sim, uint16_t opcode)
+{
+	/*
+	 * Not before a PAGE_REQUEST can reach the driver (a bring-up command keeps the knob
+	 * armed), and never MANAGE_PAGES itself, which is what the wait is for.
+	 */
+	if (opcode == MLX5V_CMD_OP_MANAGE_PAGES ||
+	    mlx5v_sim_eq_subscriber(sim, RTE_PMD_MLX5V_EVENT_PAGE_REQUEST) == 0 ||
+	    !mlx5v_sim_knob_match(sim, MLX5V_SIM_K_HOLD_FOR_PAGES, opcode))
+		return 0;
+	return mlx5v_sim_knob(sim, MLX5V_SIM_K_HOLD_PAGES);
 }
 
 /* The knob table checks name and range; the action (if any) runs after the lock. */

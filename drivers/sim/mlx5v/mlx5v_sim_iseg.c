@@ -143,6 +143,12 @@ mlx5v_sim_iseg_nic_request(struct mlx5v_sim *sim, uint8_t req)
 			SIM_LOG(WARNING, "%s: nic_interface DISABLED requested without "
 				"TEARDOWN_HCA PREPARE_FAST_TEARDOWN", sim->name);
 		sim->nic_if = MLX5V_NIC_IF_DISABLED;
+		/*
+		 * teardown_offline: the function drops off the bus instead (a VF whose PF
+		 * reset it, a surprise removal): every read from now on is all ones (§1.2).
+		 */
+		if (mlx5v_sim_knob(sim, MLX5V_SIM_K_TEARDOWN_OFFLINE) != 0)
+			__atomic_store_n(&sim->pci_offline, 1, __ATOMIC_RELAXED);
 		break;
 	case MLX5V_NIC_IF_SW_RESET:
 		/* [K] software reset: the function ends up disabled; the model keeps objects. */

@@ -166,21 +166,37 @@ uint8_t
 mlx5v_sim_cmd_manage_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	uint32_t n = MLX5V_IFC_GET(manage_pages_in, c->in, input_num_entries);
+	int ec = MLX5V_IFC_GET(manage_pages_in, c->in, embedded_cpu_function);
+	uint8_t status;
 	uint32_t k;
 	uint32_t room;
 	uint32_t i;
 
+	/*
+	 * The embedded-CPU function exists only while the model asked pages for it
+	 * (request_pages_ec): the answer must forward ec_function as embedded_cpu_function.
+	 */
 	if (MLX5V_IFC_GET(manage_pages_in, c->in, function_id) != 0 ||
-			MLX5V_IFC_GET(manage_pages_in, c->in, embedded_cpu_function) != 0)
+			(ec && (sim->ec_pages_wanted == 0 ||
+				c->op_mod == MLX5V_MANAGE_PAGES_TAKE)))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_PAGES_FUNC);
+	if (ec && c->op_mod == MLX5V_MANAGE_PAGES_CANT_GIVE) {
+		sim->ec_pages_wanted = 0;
+		return MLX5V_CMD_STAT_OK;
+	}
 	switch (c->op_mod) {
 	case MLX5V_MANAGE_PAGES_GIVE:
 		/* pas[] must fit in the input: a count beyond it is BAD_INP_LEN (0x50, §3.8). */
 		if ((uint64_t)MLX5V_IFC_BYTE_OFF(manage_pages_in, pas) + 8ull * n > c->inlen)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
 						 MLX5V_SIM_SYND_PAGES_NENT);
-		return mlx5v_sim_pages_give(sim, c, n);
+		status = mlx5v_sim_pages_give(sim, c, n);
+		if (status == MLX5V_CMD_STAT_OK && ec) {
+			sim->ec_pages_wanted -= RTE_MIN(n, sim->ec_pages_wanted);
+			__atomic_fetch_add(&sim->ctr[MLX5V_SIM_CTR_EC_PAGES], n, __ATOMIC_RELAXED);
+		}
+		return status;
 	case MLX5V_MANAGE_PAGES_TAKE:
 		/* [R] rule: output_num_entries <= input_num_entries; also bounded by outlen. */
 		room = (c->outlen - MLX5V_IFC_BYTE_OFF(manage_pages_out, pas)) / 8;
@@ -207,6 +223,13 @@ mlx5v_sim_cmd_manage_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 int
 mlx5v_sim_pages_request_locked(struct mlx5v_sim *sim, int32_t num_pages)
 {
+	return mlx5v_sim_pages_request_ec_locked(sim, num_pages, 0);
+}
+
+int
+mlx5v_sim_pages_request_ec_locked(struct mlx5v_sim *sim, int32_t num_pages,
+				  uint16_t ec_function)
+{
 	uint8_t data[28];
 	struct mlx5v_sim_eq *eq;
 	uint32_t eqn;
@@ -219,9 +242,15 @@ mlx5v_sim_pages_request_locked(struct mlx5v_sim *sim, int32_t num_pages)
 	/* EQE 0x20 ec_function, 0x22 func_id, 0x24 signed num_pages (§5.2). */
 	memset(data, 0, sizeof(data));
 	/*
-	 * ec_function and func_id stay 0 (the host). Negative num_pages asks the driver to reclaim
-	 * (§5.2).
+	 * func_id stays 0 (the host). Negative num_pages asks the driver to reclaim (§5.2).
+	 * "Release all" means the device has already let go of every page: the driver frees
+	 * them locally, with no MANAGE_PAGES.
 	 */
+	if (ec_function & MLX5V_SIM_EC_RELEASE_ALL)
+		sim->nb_pages = 0;
+	if (ec_function & MLX5V_SIM_EC_EMBEDDED_CPU)
+		sim->ec_pages_wanted += num_pages > 0 ? (uint32_t)num_pages : 0;
+	MLX5V_IFC_SET(eqe_page_req, data, ec_function, ec_function);
 	MLX5V_IFC_SET(eqe_page_req, data, num_pages, (uint32_t)num_pages);
 	return mlx5v_sim_eq_post(sim, eq, RTE_PMD_MLX5V_EVENT_PAGE_REQUEST, 0, data);
 }

@@ -43,6 +43,8 @@
 			       MLX5V_SIM_CMD_MAX_BLOCKS * MLX5V_MBOX_DATA_LEN)
 #define MLX5V_SIM_CMD_MIN_LEN 8          /**< opcode/op_mod in, status/syndrome out */
 #define MLX5V_SIM_MAX_PAGES (1u << 20)   /**< firmware pages the device accepts */
+#define MLX5V_SIM_EC_EMBEDDED_CPU 0x8000 /**< page request ec_function flags (prm/mlx5 §5.2) */
+#define MLX5V_SIM_EC_RELEASE_ALL 0x4000
 #define MLX5V_SIM_RING_CHECK_MAX 65536   /**< entries checked for owner init */
 #define MLX5V_SIM_CTR_MASK 0xffffffu     /**< producer/consumer counters are 24 bits */
 #define MLX5V_SIM_FW_MAJOR 22
@@ -180,6 +182,11 @@ enum mlx5v_sim_knob {
 	MLX5V_SIM_K_WIRE_CORRUPT_NEXT,
 	MLX5V_SIM_K_LINK,
 	MLX5V_SIM_K_LINK_FLAP,
+	MLX5V_SIM_K_HOLD_FOR_PAGES,
+	MLX5V_SIM_K_HOLD_PAGES,
+	MLX5V_SIM_K_REQUEST_PAGES_EC,
+	MLX5V_SIM_K_RELEASE_ALL_PAGES,
+	MLX5V_SIM_K_TEARDOWN_OFFLINE,
 	MLX5V_SIM_K_MAX,
 };
 
@@ -196,6 +203,7 @@ enum mlx5v_sim_slot_state {
 	MLX5V_SIM_SLOT_QUEUED,      /**< doorbell seen, engine has not run it yet */
 	MLX5V_SIM_SLOT_DELAYED,     /**< executed; completion held until deadline */
 	MLX5V_SIM_SLOT_HELD,        /**< executed; completion held until release_held */
+	MLX5V_SIM_SLOT_WAIT_PAGES,  /**< executed; held until the driver gave pages_target */
 };
 
 struct mlx5v_sim_slot {
@@ -208,6 +216,7 @@ struct mlx5v_sim_slot {
 	uint32_t cmd_eq_gen;        /**< ... and its generation, so a re-created EQN differs */
 	uint64_t deadline_ns;       /**< DELAYED: when to complete */
 	uint64_t ent_iova;          /**< the entry, fixed when the command ran */
+	uint32_t pages_target;      /**< WAIT_PAGES: complete once nb_pages reaches this */
 };
 
 /** One EQ. Indexed by EQN; eqn 0 is never used so doorbell words stay nonzero. */
@@ -230,6 +239,9 @@ struct mlx5v_sim_eq {
 	uint64_t mask[4];           /**< event_bitmask, host order */
 	uint32_t npas;
 	uint64_t *pas;
+	void *ring_host;            /**< host address of pas[0] at creation */
+	uint8_t destroy_failed;     /**< DESTROY_EQ failed: alive until DISABLE_HCA */
+	uint8_t freed_reported;
 };
 
 struct mlx5v_sim_cq {
@@ -250,6 +262,9 @@ struct mlx5v_sim_cq {
 	uint64_t dbr_addr;
 	uint32_t npas;
 	uint64_t *pas;
+	void *ring_host;            /**< host address of pas[0] at creation */
+	uint8_t destroy_failed;     /**< DESTROY_CQ failed: alive until DISABLE_HCA */
+	uint8_t freed_reported;
 };
 
 struct mlx5v_sim_uar {
@@ -322,10 +337,12 @@ struct mlx5v_sim {
 	uint32_t eq_gen;
 	struct mlx5v_sim_cq *cq;    /**< MLX5V_SIM_MAX_CQN + 1 entries, cqn 0 unused */
 	unsigned int nb_cqs;
+	unsigned int nb_zombies;    /**< EQs and CQs whose destroy failed */
 	/* Firmware pages, sorted for binary search. */
 	uint64_t *pages;
 	uint32_t nb_pages;
 	uint32_t pages_cap;
+	uint32_t ec_pages_wanted;   /**< pages asked for the embedded-CPU function */
 	/* The Ethernet function (mlx5v_sim_eth.h). */
 	struct mlx5v_sim_eth *eth;
 	/* Its data path and wire port (mlx5v_sim_eth_dp.h). */
@@ -386,6 +403,12 @@ uint8_t mlx5v_sim_cmd_query_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c
 uint8_t mlx5v_sim_cmd_manage_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
 /** Post a PAGE_REQUEST EQE (lock held). @return 0, -ENOENT (no subscriber), -EIO. */
 int mlx5v_sim_pages_request_locked(struct mlx5v_sim *sim, int32_t num_pages);
+/**
+ * Post a PAGE_REQUEST with ec_function flags (lock held): 0x8000 asks num_pages for the
+ * embedded-CPU function, 0x4000 "release all" drops every page first. @return as above.
+ */
+int mlx5v_sim_pages_request_ec_locked(struct mlx5v_sim *sim, int32_t num_pages,
+				      uint16_t ec_function);
 void mlx5v_sim_pages_free(struct mlx5v_sim *sim);
 
 /* ---- mlx5v_sim_eq.c ---- */
@@ -455,6 +478,14 @@ int mlx5v_sim_cq_post_raw_locked(struct mlx5v_sim *sim, uint32_t cqn, const uint
 int mlx5v_sim_cq_overrun_locked(struct mlx5v_sim *sim, uint32_t cqn);
 void mlx5v_sim_cq_free_all(struct mlx5v_sim *sim);
 
+/* ---- mlx5v_sim_zombie.c ---- */
+/** Record a failed DESTROY_EQ/CQ of command c: the object stays alive (lock held). */
+void mlx5v_sim_destroy_failed(struct mlx5v_sim *sim, const struct mlx5v_sim_cmd *c);
+/** Write into the ring of every object whose destroy failed (lock held). */
+void mlx5v_sim_zombies_touch(struct mlx5v_sim *sim);
+/** DISABLE_HCA: release the objects whose destroy failed (lock held). */
+void mlx5v_sim_zombies_release(struct mlx5v_sim *sim);
+
 /* ---- mlx5v_sim_health.c ---- */
 void mlx5v_sim_health_init(struct mlx5v_sim *sim);
 /** Engine: advance the heartbeat when due. @return 1 if it advanced. */
@@ -481,6 +512,11 @@ void mlx5v_sim_faults_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint16_t op_mo
  * model signs): 0 none, MLX5V_SIM_BAD_SIG_ENTRY or MLX5V_SIM_BAD_SIG_BLOCK. One-shot.
  */
 int mlx5v_sim_faults_out_sig(struct mlx5v_sim *sim, uint16_t opcode);
+/**
+ * hold_for_pages: @return the pages to request before this command may complete, or 0
+ * (lock held; one-shot, armed until a PAGE_REQUEST subscriber exists).
+ */
+uint32_t mlx5v_sim_faults_hold_pages(struct mlx5v_sim *sim, uint16_t opcode);
 #define MLX5V_SIM_BAD_SIG_ENTRY 1
 #define MLX5V_SIM_BAD_SIG_BLOCK 2
 

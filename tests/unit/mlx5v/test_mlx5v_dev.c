@@ -803,6 +803,31 @@ test_mlx5v_dev_fast_unload(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The function leaves the bus during the fast teardown (teardown_offline): the poll for
+ * nic_interface DISABLED stops at the first all-ones read and the device is dead, so the
+ * rest of unload completes locally instead of timing out command after command.
+ */
+static int
+test_mlx5v_dev_fast_unload_offline(void)
+{
+	struct mlx5v_dev_params dp;
+	struct ut_dev u;
+	int dead;
+
+	ut_dev_params(&dp);
+	dp.fast_teardown = 1;
+	TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_dev_fast_off", 4, 0, &dp), "create");
+	TEST_ASSERT_SUCCESS(mlx5v_dev_load(u.dev), "load");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(u.sim, "teardown_offline", 1), "knob");
+	mlx5v_dev_unload(u.dev);
+	dead = mlx5v_dev_is_dead(u.dev);
+	ut_dev_destroy(&u);
+	TEST_ASSERT_EQUAL(dead, MLX5V_DEAD_PCI_COMM_ERR, "dead reason %d after all-ones reads",
+			  dead);
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mlx5v_dev_suite = {
 	.suite_name = "mlx5v_dev",
 	.unit_test_cases = {
@@ -825,6 +850,7 @@ static struct unit_test_suite mlx5v_dev_suite = {
 		TEST_CASE(test_mlx5v_dev_bringup_msix_attach_fault),
 		TEST_CASE(test_mlx5v_dev_bringup_bad_init_segment),
 		TEST_CASE(test_mlx5v_dev_fast_unload),
+		TEST_CASE(test_mlx5v_dev_fast_unload_offline),
 		TEST_CASES_END()
 	}
 };

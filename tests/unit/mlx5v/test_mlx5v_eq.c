@@ -138,6 +138,33 @@ test_mlx5v_eq_destroy_fails(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A failed DESTROY_EQ of the async EQ at unload: the EQ lives on in the device, which keeps
+ * writing its ring until DISABLE_HCA. The ring must stay allocated and mapped until then,
+ * and be freed after it (the model counts every write into a freed ring).
+ */
+static int
+test_mlx5v_eq_ring_quarantined_after_failed_destroy(void)
+{
+	struct ut_dev u;
+	uint64_t bad;
+
+	TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_eq_quarantine", 4, 0, NULL), "create");
+	TEST_ASSERT_SUCCESS(mlx5v_dev_load(u.dev), "load");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_fail_next_cmd(u.sim, MLX5V_CMD_OP_DESTROY_EQ,
+						    MLX5V_CMD_STAT_BAD_RES_STATE_ERR, 1), "arm");
+	mlx5v_dev_unload(u.dev);
+	bad = mlx5v_sim_counter(u.sim, MLX5V_SIM_CTR_FREED_RING_WRITES);
+	TEST_ASSERT_EQUAL(u.dev->nb_quarantined, 0u, "quarantine not released at unload");
+	TEST_ASSERT_EQUAL(mlx5v_sim_live_objects(u.sim, MLX5V_SIM_OBJ_EQ), 0u,
+			  "EQ still alive after DISABLE_HCA");
+	TEST_ASSERT_EQUAL(mlx5v_sim_live_objects(u.sim, MLX5V_SIM_OBJ_DMA_WINDOWS), 0u,
+			  "ring still mapped after unload");
+	ut_dev_destroy(&u);
+	TEST_ASSERT_EQUAL(bad, 0u, "the device wrote %" PRIu64 " times into a freed ring", bad);
+	return TEST_SUCCESS;
+}
+
 static int
 test_mlx5v_eq_create_bad_attr(void)
 {
@@ -267,6 +294,7 @@ static struct unit_test_suite mlx5v_eq_suite = {
 	.unit_test_cases = {
 		TEST_CASE(test_mlx5v_eq_create_destroy),
 		TEST_CASE(test_mlx5v_eq_destroy_fails),
+		TEST_CASE(test_mlx5v_eq_ring_quarantined_after_failed_destroy),
 		TEST_CASE(test_mlx5v_eq_create_bad_attr),
 		TEST_CASE(test_mlx5v_eq_ci_budget_128_owner_wrap),
 		TEST_CASE(test_mlx5v_eq_arm_with_pending_fires),
