@@ -138,7 +138,8 @@ test_mlx5v_pages_ec_function_forwarded(void)
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "request_pages_ec", 10), "request");
 	TEST_ASSERT_SUCCESS(UT_WAIT_FOR(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_EC_PAGES) ==
 					ec0 + 10), "the embedded-CPU function got %" PRIu64
-			    " pages, not 10", mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_EC_PAGES) - ec0);
+			    " pages, not 10",
+			    mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_EC_PAGES) - ec0);
 	TEST_ASSERT_SUCCESS(wait_pages(base + 10), "pages");
 	return TEST_SUCCESS;
 }
