@@ -33,8 +33,6 @@
  * after a command timeout: 250 ms), and health is polled every 100 ms: cells stay short.
  */
 #define FM5_ARGS "msix=8,class=none,cmd_to_ms=300,tout_scale=20,health_ms=100"
-/* Past cmd_to_ms and the recovery poll: a real timeout. */
-#define FM5_DELAY_MS 1500
 #define FM4_NAME "mlx4v_sim_fm0"
 
 enum fm5_family { FM5_EQ, FM5_UAR, FM5_MSI, FM5_PAGES, FM5_NB };
@@ -83,11 +81,12 @@ fm5_deliv_fail(uint16_t op, unsigned int vec)
 	mlx5v_sim_fail_next_delivery(g_sim, op, 0x06 /* FW_ERR */);
 }
 
+/* The command is held until the cell releases it: the driver times out whatever the load. */
 static void
 fm5_timeout(uint16_t op, unsigned int vec)
 {
 	RTE_SET_USED(vec);
-	mlx5v_sim_delay_next_cmd(g_sim, op, FM5_DELAY_MS);
+	mlx5v_sim_drop_next_completion(g_sim, op, 1);
 }
 
 static void
@@ -141,7 +140,7 @@ static const struct fm5_fault fm5_faults[] = {
 	  { FM_FAIL, FM_FAIL, FM_FAIL, FM_FAIL }, 0 },
 	{ "delivery error (deliv_opcode)", fm5_deliv_fail,
 	  { FM_FAIL, FM_FAIL, FM_FAIL, FM_FAIL }, 0 },
-	{ "timeout (delay_opcode)", fm5_timeout,
+	{ "timeout (drop_opcode, drop_hold)", fm5_timeout,
 	  { FM_ORPHAN, FM_ORPHAN, FM_ORPHAN, FM_FAIL }, 0 },
 	{ "lost completion EQE (drop_opcode)", fm5_lost_eqe,
 	  { FM_OK, FM_OK, FM_OK, FM_OK }, 0 },
@@ -275,9 +274,9 @@ fm5_cell(const struct fm5_fault *ft, enum fm5_family f)
 		bad = 1;
 	}
 	if (!ft->kills) {
-		/* A late completion lands first; then the device must work as before. */
+		/* The late completion first; then the device must work as before. */
 		if (ft->arm == fm5_timeout)
-			ut_sleep_ms(FM5_DELAY_MS);
+			mlx5v_sim_release_held(g_sim);
 		mlx5v_sim_knob_set(g_sim, "fail_dma_map", 0);
 		probe = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
 		if (probe == NULL || fm5_eq_round(probe->vector, 0) != 0) {
@@ -299,6 +298,9 @@ fm5_cell(const struct fm5_fault *ft, enum fm5_family f)
 			eqs0 += f != FM5_UAR;
 			uars0 += f == FM5_UAR;
 		}
+		/* Commands run on the model's thread: wait for its counts to settle. */
+		UT_WAIT_FOR(ut_live_eqs() == eqs0 &&
+			    mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_UAR) == uars0);
 		if (ut_live_eqs() != eqs0 ||
 		    mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_UAR) != uars0 ||
 		    fm5_pages_wait(pages0) != 0) {
