@@ -5,13 +5,21 @@
 # Every tracked source, build, script and doc file carries an SPDX BSD-3-Clause tag.
 set -eu
 cd "$(dirname "$0")/.."
-rc=0
-for f in $(git ls-files); do
-	case $f in
-	LICENSE | MAINTAINERS | .gitignore | *.map | *.ini | *.json | *.txt.in) continue ;;
-	esac
-	head -n 5 "$f" | grep -q 'SPDX-License-Identifier: BSD-3-Clause' ||
-		{ echo "check-spdx: $f has no SPDX tag" >&2; rc=1; }
-done
-[ $rc -eq 0 ] && echo "check-spdx: OK"
-exit $rc
+# One process for every file (a fork per file took most of the 30 s test limit on a busy
+# machine).
+git ls-files | /usr/bin/python3 -c '
+import fnmatch, sys
+skip = ["LICENSE", "MAINTAINERS", ".gitignore", "*.map", "*.ini", "*.json", "*.txt.in",
+        "tests/fuzz/corpus/*"]  # fuzz inputs: raw bytes, no room for a header
+bad = 0
+for f in sys.stdin.read().split("\n"):
+    if not f or any(fnmatch.fnmatch(f, p) for p in skip):
+        continue
+    with open(f, "rb") as fh:
+        head = b"".join(fh.readline() for _ in range(5))
+    if b"SPDX-License-Identifier: BSD-3-Clause" not in head:
+        print(f"check-spdx: {f} has no SPDX tag", file=sys.stderr)
+        bad = 1
+sys.exit(bad)
+'
+echo "check-spdx: OK"

@@ -18,10 +18,9 @@ rc=0
 meson test -C "$bdir" --num-processes 2 --print-errorlogs || rc=$?
 # The unit suite again on 2 MiB hugepages with IOVA as PA, on a pool fragmented on purpose
 # (about a minute); the wrapper exits 77 with a message where the machine refuses (not root,
-# no hugepages, no physical addresses) and restores nr_hugepages. Skipped by name until the
-# firmware page allocator maps its chunks per IOVA-contiguous piece: mlx5v_pages.
+# no hugepages, no physical addresses) and restores nr_hugepages.
 prc=0
-MLXV_IOVAPA_SKIP=ut-mlx5v_pages "$src/devtools/hugepage-pa.sh" \
+"$src/devtools/hugepage-pa.sh" \
 	meson test -C "$bdir" --no-rebuild --setup iovapa --suite unit --num-processes 2 \
 	--print-errorlogs || prc=$?
 [ $prc = 0 ] || [ $prc = 77 ] || rc=$prc
@@ -46,9 +45,18 @@ fi
 ninja -C "$asan" >"$asan.log" 2>&1 || { tail -40 "$asan.log"; rc=1; }
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	meson test -C "$asan" --suite unit --num-processes 2 --print-errorlogs || rc=$?
+# The fuzz targets (-Dfuzz=true, clang, ASan/UBSan): only they are built, then a short run
+# of each, two at a time (suite fuzz; doc/guides/testing/fuzzing.rst).
+fz=$bdir/fuzz
+if [ ! -f "$fz/build.ninja" ]; then
+	CC=clang meson setup "$fz" "$src" -Ddpdk_src_cache="$src/build-cache" -Dfuzz=true \
+		-Dtests=false -Db_lundef=false >/dev/null
+fi
+ninja -C "$fz" fuzz >"$fz.log" 2>&1 || { tail -40 "$fz.log"; rc=1; }
+meson test -C "$fz" --no-rebuild --suite fuzz --num-processes 2 --print-errorlogs || rc=$?
 # One plain summary line from the meson results (CI reads "N passed, N failed").
 /usr/bin/python3 - "$bdir/meson-logs/testlog.json" "$nosim/meson-logs/testlog.json" \
-	"$asan/meson-logs/testlog.json" ${pa_log:+"$pa_log"} <<'PY'
+	"$asan/meson-logs/testlog.json" "$fz/meson-logs/testlog.json" ${pa_log:+"$pa_log"} <<'PY'
 import json, os, sys
 res = {"OK": 0, "FAIL": 0, "SKIP": 0, "TIMEOUT": 0, "EXPECTEDFAIL": 0, "UNEXPECTEDPASS": 0,
        "ERROR": 0}

@@ -1,0 +1,522 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file The fault matrix: each fault knob of both simulators against each object family,
+ * one fresh device per cell. A cell passes when the operation gives the expected result
+ * (failure for an injected error, success for a fault the driver must absorb), the device
+ * still works afterwards (unless the fault kills it), every object is gone from the model
+ * and the EAL heap is back to its size before the device was created. The table is in
+ * doc/guides/sim/fault_matrix.rst.
+ */
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "test.h"
+
+#include "mlx4v_sim.h"
+#include "rte_pmd_mlx4v.h"
+#include "rte_pmd_mlx5v_prm.h"
+#include "ut_mlx5v_devx.h"
+
+/*
+ * Commands time out after 300 ms, the other timeouts are divided by 20 (the recovery poll
+ * after a command timeout: 250 ms), and health is polled every 100 ms: cells stay short.
+ */
+#define FM5_ARGS "msix=8,class=none,cmd_to_ms=300,tout_scale=20,health_ms=100"
+#define FM4_NAME "mlx4v_sim_fm0"
+
+enum fm5_family { FM5_EQ, FM5_UAR, FM5_MSI, FM5_PAGES, FM5_NB };
+
+/* The cell's vector for the EQ family (vector 1), beside the fixture's g_dev, g_uar. */
+static struct rte_pmd_mlx5v_msi_vector *g_msi;
+
+enum fm_expect {
+	FM_OK,    /* the operation succeeds: the driver absorbs the fault */
+	FM_FAIL,  /* the operation reports an error */
+	FM_NA,    /* the fault does not reach this family: success */
+	/*
+	 * The operation fails with ETIMEDOUT, and the command's late completion leaves its
+	 * object in the device, which the driver no longer knows: an open defect (see
+	 * doc/guides/sim/fault_matrix.rst). Asserted as is, so that the fix shows here.
+	 */
+	FM_ORPHAN,
+};
+
+static const char *const fm5_family_name[FM5_NB] = { "EQ", "UAR", "MSI", "pages" };
+/* The command each family's operation depends on (the fault's target). */
+static const uint16_t fm5_family_op[FM5_NB] = {
+	RTE_PMD_MLX5V_CMD_OP_CREATE_EQ, RTE_PMD_MLX5V_CMD_OP_ALLOC_UAR,
+	RTE_PMD_MLX5V_CMD_OP_CREATE_EQ, 0x108 /* MANAGE_PAGES */,
+};
+
+struct fm5_fault {
+	const char *name;
+	/* Arm the fault on opcode op and MSI-X vector vec; eqn: the cell's EQ, if any. */
+	void (*arm)(uint16_t op, unsigned int vec);
+	enum fm_expect expect[FM5_NB];
+	int kills;         /* the device is dead afterwards: no follow-up check */
+};
+
+static void
+fm5_cmd_fail(uint16_t op, unsigned int vec)
+{
+	RTE_SET_USED(vec);
+	mlx5v_sim_fail_next_cmd(g_sim, op, 0x03 /* BAD_PARAM */, 0x51ff0001);
+}
+
+static void
+fm5_deliv_fail(uint16_t op, unsigned int vec)
+{
+	RTE_SET_USED(vec);
+	mlx5v_sim_fail_next_delivery(g_sim, op, 0x06 /* FW_ERR */);
+}
+
+/* The command is held until the cell releases it: the driver times out whatever the load. */
+static void
+fm5_timeout(uint16_t op, unsigned int vec)
+{
+	RTE_SET_USED(vec);
+	mlx5v_sim_drop_next_completion(g_sim, op, 1);
+}
+
+static void
+fm5_lost_eqe(uint16_t op, unsigned int vec)
+{
+	RTE_SET_USED(vec);
+	mlx5v_sim_drop_next_completion(g_sim, op, 0);
+}
+
+static void
+fm5_dup_eqe(uint16_t op, unsigned int vec)
+{
+	RTE_SET_USED(vec);
+	mlx5v_sim_dup_next_completion(g_sim, op);
+}
+
+static void
+fm5_lost_msix(uint16_t op, unsigned int vec)
+{
+	RTE_SET_USED(op);
+	mlx5v_sim_drop_msix(g_sim, vec, 2);
+}
+
+static void
+fm5_dup_msix(uint16_t op, unsigned int vec)
+{
+	RTE_SET_USED(op);
+	mlx5v_sim_dup_msix(g_sim, vec, 2);
+}
+
+static void
+fm5_dma_fault(uint16_t op, unsigned int vec)
+{
+	RTE_SET_USED(op);
+	RTE_SET_USED(vec);
+	mlx5v_sim_knob_set(g_sim, "fail_dma_map", 1);
+}
+
+static void
+fm5_health(uint16_t op, unsigned int vec)
+{
+	RTE_SET_USED(op);
+	RTE_SET_USED(vec);
+	mlx5v_sim_health_fatal(g_sim, 0x01);
+	/* Several health polls (health_ms=100): the driver has seen it by then. */
+	ut_sleep_ms(600);
+}
+
+static const struct fm5_fault fm5_faults[] = {
+	{ "command failure (fail_opcode)", fm5_cmd_fail,
+	  { FM_FAIL, FM_FAIL, FM_FAIL, FM_FAIL }, 0 },
+	{ "delivery error (deliv_opcode)", fm5_deliv_fail,
+	  { FM_FAIL, FM_FAIL, FM_FAIL, FM_FAIL }, 0 },
+	{ "timeout (drop_opcode, drop_hold)", fm5_timeout,
+	  { FM_ORPHAN, FM_ORPHAN, FM_ORPHAN, FM_FAIL }, 0 },
+	{ "lost completion EQE (drop_opcode)", fm5_lost_eqe,
+	  { FM_OK, FM_OK, FM_OK, FM_OK }, 0 },
+	{ "duplicate completion EQE (dup_opcode)", fm5_dup_eqe,
+	  { FM_OK, FM_OK, FM_OK, FM_OK }, 0 },
+	/* A page request whose interrupt is lost waits for the next interrupt. */
+	{ "lost MSI-X (lose_msix)", fm5_lost_msix,
+	  { FM_OK, FM_OK, FM_OK, FM_FAIL }, 0 },
+	{ "duplicate MSI-X (dup_msix)", fm5_dup_msix,
+	  { FM_OK, FM_OK, FM_OK, FM_OK }, 0 },
+	{ "DMA fault (fail_dma_map)", fm5_dma_fault,
+	  { FM_FAIL, FM_NA, FM_FAIL, FM_FAIL }, 0 },
+	{ "health failure (fatal syndrome)", fm5_health,
+	  { FM_FAIL, FM_FAIL, FM_FAIL, FM_FAIL }, 1 },
+};
+
+/* The EQ family: create, one event, destroy. @return 0 or a positive errno. */
+static int
+fm5_eq_round(unsigned int vector, int overrun)
+{
+	struct rte_pmd_mlx5v_eq *eq;
+	uint32_t eqn = 0;
+	int ret;
+
+	eq = ut_eq_create(3, vector, 0, &eqn);
+	if (eq == NULL)
+		return errno != 0 ? errno : EIO;
+	if (overrun)
+		mlx5v_sim_knob_set(g_sim, "eq_overrun", eqn);
+	ret = ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 0x5a);
+	if (ret == 0 && rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 8, 0) == NULL)
+		ret = EIO;
+	/* Destroy succeeds whatever happened to the EQ (dead device included). */
+	if (rte_pmd_mlx5v_devx_destroy_eq(eq) != 0) {
+		printf("  destroy_eq failed\n");
+		return EFAULT;
+	}
+	return ret;
+}
+
+/* Wait until the model holds want firmware pages. @return 0 or ETIMEDOUT. */
+static int
+fm5_pages_wait(unsigned int want)
+{
+	return UT_WAIT_FOR(mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_PAGES) == want) == 0 ?
+	       0 : ETIMEDOUT;
+}
+
+/* Run family f's operation once. @return 0 or a positive errno. */
+static int
+fm5_family_run(enum fm5_family f, unsigned int pages0)
+{
+	struct rte_pmd_mlx5v_msi_vector *m;
+	struct rte_pmd_mlx5v_uar *u;
+	int ret;
+
+	switch (f) {
+	case FM5_EQ:
+		return fm5_eq_round(g_msi->vector, 0);
+	case FM5_UAR:
+		u = rte_pmd_mlx5v_devx_alloc_uar(g_dev);
+		if (u == NULL)
+			return errno != 0 ? errno : EIO;
+		return rte_pmd_mlx5v_devx_free_uar(u) == 0 ? 0 : EFAULT;
+	case FM5_MSI:
+		m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+		if (m == NULL)
+			return errno != 0 ? errno : EIO;
+		ret = fm5_eq_round(m->vector, 0);
+		ut_drain_fd(m->fd);
+		if (rte_pmd_mlx5v_devx_free_msi_vector(m) != 0)
+			ret = EFAULT;
+		return ret;
+	default:
+		/* The device asks for 4 pages, then gives them back. */
+		if (mlx5v_sim_request_pages(g_sim, 4) != 0)
+			return EIO;
+		ret = fm5_pages_wait(pages0 + 4);
+		if (ret == 0 && (mlx5v_sim_request_pages(g_sim, -4) != 0 ||
+				 fm5_pages_wait(pages0) != 0))
+			ret = EIO;
+		return ret;
+	}
+}
+
+static int
+fm5_up(void)
+{
+	if (rte_vdev_init(VDEV_NAME, FM5_ARGS) != 0)
+		return -1;
+	g_dev = rte_pmd_mlx5v_dev_get(VDEV_NAME);
+	g_sim = mlx5v_sim_get(VDEV_NAME);
+	g_uar = g_dev != NULL ? rte_pmd_mlx5v_devx_alloc_uar(g_dev) : NULL;
+	g_msi = g_dev != NULL ? rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev) : NULL;
+	return g_uar != NULL && g_msi != NULL ? 0 : -1;
+}
+
+static int
+fm5_down(void)
+{
+	rte_pmd_mlx5v_devx_free_msi_vector(g_msi);
+	rte_pmd_mlx5v_devx_free_uar(g_uar);
+	g_msi = NULL;
+	g_uar = NULL;
+	return rte_vdev_uninit(VDEV_NAME);
+}
+
+/* One cell. @return TEST_SUCCESS or TEST_FAILED (with a line saying why). */
+static int
+fm5_cell(const struct fm5_fault *ft, enum fm5_family f)
+{
+	struct rte_pmd_mlx5v_msi_vector *probe;
+	unsigned int eqs0, uars0, pages0, cur;
+	struct ut_heap h0, h1;
+	int ret, bad = 0;
+
+	ut_heap_get(&h0);
+	if (fm5_up() != 0) {
+		printf("%s x %s: no device\n", ft->name, fm5_family_name[f]);
+		return TEST_FAILED;
+	}
+	eqs0 = ut_live_eqs();
+	uars0 = mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_UAR);
+	pages0 = mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_PAGES);
+	/* The MSI family's vector is the lowest free one (2); the others' is vector 0. */
+	ft->arm(fm5_family_op[f], f == FM5_MSI ? 2 : 0);
+	ret = fm5_family_run(f, pages0);
+	if (ret == EFAULT || (ret == 0) != (ft->expect[f] == FM_OK || ft->expect[f] == FM_NA)) {
+		printf("%s x %s: operation %s (%s)\n", ft->name, fm5_family_name[f],
+		       ret == 0 ? "succeeded" : "failed", strerror(ret));
+		bad = 1;
+	}
+	if (!ft->kills) {
+		/* The late completion first; then the device must work as before. */
+		if (ft->arm == fm5_timeout)
+			mlx5v_sim_release_held(g_sim);
+		mlx5v_sim_knob_set(g_sim, "fail_dma_map", 0);
+		probe = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+		if (probe == NULL || fm5_eq_round(probe->vector, 0) != 0) {
+			printf("%s x %s: the device no longer works\n", ft->name,
+			       fm5_family_name[f]);
+			bad = 1;
+		}
+		if (probe != NULL)
+			rte_pmd_mlx5v_devx_free_msi_vector(probe);
+		/*
+		 * A page request the driver could not serve at once may be served later (at
+		 * the next interrupt): give the device's count back before comparing.
+		 */
+		cur = mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_PAGES);
+		if (f == FM5_PAGES && cur != pages0)
+			mlx5v_sim_request_pages(g_sim, (int32_t)pages0 - (int32_t)cur);
+		if (ft->expect[f] == FM_ORPHAN) {
+			/* One EQ (EQ, MSI families) or one UAR left by the late completion. */
+			eqs0 += f != FM5_UAR;
+			uars0 += f == FM5_UAR;
+		}
+		/* Commands run on the model's thread: wait for its counts to settle. */
+		UT_WAIT_FOR(ut_live_eqs() == eqs0 &&
+			    mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_UAR) == uars0);
+		if (ut_live_eqs() != eqs0 ||
+		    mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_UAR) != uars0 ||
+		    fm5_pages_wait(pages0) != 0) {
+			printf("%s x %s: objects left in the model\n", ft->name,
+			       fm5_family_name[f]);
+			bad = 1;
+		}
+	}
+	if (fm5_down() != 0) {
+		printf("%s x %s: the device cannot be removed\n", ft->name, fm5_family_name[f]);
+		bad = 1;
+	}
+	ut_heap_get(&h1);
+	if (!ut_heap_same(&h0, &h1)) {
+		printf("%s x %s: EAL memory leaked\n", ft->name, fm5_family_name[f]);
+		bad = 1;
+	}
+	return bad ? TEST_FAILED : TEST_SUCCESS;
+}
+
+static int
+test_fault_matrix_mlx5v(void)
+{
+	unsigned int i, f, failed = 0;
+
+	for (i = 0; i < RTE_DIM(fm5_faults); i++)
+		for (f = 0; f < FM5_NB; f++)
+			failed += fm5_cell(&fm5_faults[i], f) != TEST_SUCCESS;
+	/* EQ overrun concerns the EQ family only: the EQ errors, destroy still works. */
+	TEST_ASSERT_SUCCESS(fm5_up(), "device");
+	TEST_ASSERT(fm5_eq_round(g_msi->vector, 1) != EFAULT, "overrun EQ cannot be destroyed");
+	TEST_ASSERT_SUCCESS(fm5_down(), "remove");
+	TEST_ASSERT_EQUAL(failed, 0, "%u cells of the mlx5v matrix failed", failed);
+	return TEST_SUCCESS;
+}
+
+/* ---- mlx4v_sim: one knob per object family ---- */
+
+enum fm4_step { FM4_PD, FM4_MR, FM4_CQ, FM4_SRQ, FM4_QP, FM4_WQ, FM4_QP_MOD, FM4_WQ_MOD,
+		FM4_NB };
+
+static const char *const fm4_step_name[FM4_NB] = {
+	"PD", "MR", "CQ", "SRQ", "QP", "WQ", "QP modify", "WQ modify",
+};
+
+struct fm4_fault {
+	const char *knob;
+	enum fm4_step fails;   /* the step that must fail; FM4_NB: none */
+};
+
+static const struct fm4_fault fm4_faults[] = {
+	{ "fail_alloc_pd", FM4_PD },
+	{ "fail_reg_mr", FM4_MR },
+	{ "fail_create_cq", FM4_CQ },
+	{ "fail_create_srq", FM4_SRQ },
+	{ "fail_create_qp", FM4_QP },
+	{ "fail_create_wq", FM4_WQ },
+	{ "fail_modify_qp", FM4_QP_MOD },
+	{ "fail_modify_wq", FM4_WQ_MOD },
+	/* A lost completion event: the objects work, only an interrupt is missing. */
+	{ "lose_cq_event", FM4_NB },
+};
+
+struct fm4_objs {
+	struct rte_pmd_mlx4v_dev *dev;
+	struct rte_pmd_mlx4v_pd *pd;
+	struct rte_pmd_mlx4v_mr *mr;
+	struct rte_pmd_mlx4v_cq *cq;
+	struct rte_pmd_mlx4v_srq *srq;
+	struct rte_pmd_mlx4v_qp *qp;
+	struct rte_pmd_mlx4v_wq *wq;
+	void *buf;
+};
+
+/* Build every object in order. @return the first step that failed, or FM4_NB. */
+static enum fm4_step
+fm4_build(struct fm4_objs *o)
+{
+	struct rte_pmd_mlx4v_qp_attr qa = { 0 };
+	struct rte_pmd_mlx4v_wq_attr wa = { 0 };
+
+	o->pd = rte_pmd_mlx4v_alloc_pd(o->dev);
+	if (o->pd == NULL)
+		return FM4_PD;
+	o->buf = rte_zmalloc("fault_matrix", 4096, 4096);
+	o->mr = o->buf != NULL ? rte_pmd_mlx4v_reg_mr(o->pd, o->buf, 4096) : NULL;
+	if (o->mr == NULL)
+		return FM4_MR;
+	o->cq = rte_pmd_mlx4v_create_cq(o->dev, 64, 32, 1);
+	if (o->cq == NULL)
+		return FM4_CQ;
+	o->srq = rte_pmd_mlx4v_create_srq(o->pd, 32, 1);
+	if (o->srq == NULL)
+		return FM4_SRQ;
+	qa.send_cq = o->cq;
+	qa.recv_cq = o->cq;
+	qa.max_send_wr = 64;
+	qa.max_recv_wr = 64;
+	qa.max_send_sge = 1;
+	qa.max_recv_sge = 1;
+	qa.port = 1;
+	o->qp = rte_pmd_mlx4v_create_qp(o->pd, &qa);
+	if (o->qp == NULL)
+		return FM4_QP;
+	wa.cq = o->cq;
+	wa.max_wr = 64;
+	wa.max_sge = 1;
+	wa.port = 1;
+	o->wq = rte_pmd_mlx4v_create_wq(o->pd, &wa);
+	if (o->wq == NULL)
+		return FM4_WQ;
+	if (rte_pmd_mlx4v_modify_qp(o->qp, RTE_PMD_MLX4V_QPS_INIT) != 0)
+		return FM4_QP_MOD;
+	if (rte_pmd_mlx4v_modify_wq(o->wq, RTE_PMD_MLX4V_WQS_RDY) != 0)
+		return FM4_WQ_MOD;
+	return FM4_NB;
+}
+
+/* Destroy what exists, in reverse. @return the number of destroys that failed. */
+static unsigned int
+fm4_teardown(struct fm4_objs *o)
+{
+	unsigned int bad = 0;
+
+	bad += o->wq != NULL && rte_pmd_mlx4v_destroy_wq(o->wq) != 0;
+	bad += o->qp != NULL && rte_pmd_mlx4v_destroy_qp(o->qp) != 0;
+	bad += o->srq != NULL && rte_pmd_mlx4v_destroy_srq(o->srq) != 0;
+	bad += o->cq != NULL && rte_pmd_mlx4v_destroy_cq(o->cq) != 0;
+	bad += o->mr != NULL && rte_pmd_mlx4v_dereg_mr(o->mr) != 0;
+	bad += o->pd != NULL && rte_pmd_mlx4v_dealloc_pd(o->pd) != 0;
+	rte_free(o->buf);
+	memset(o, 0, sizeof(*o));
+	return bad;
+}
+
+static int
+fm4_cell(const struct fm4_fault *ft)
+{
+	struct ut_heap h0, h1;
+	struct fm4_objs o;
+	struct mlx4v_sim *sim;
+	enum fm4_step got;
+	unsigned int k, bad = 0;
+
+	memset(&o, 0, sizeof(o));
+	ut_heap_get(&h0);
+	TEST_ASSERT_SUCCESS(rte_vdev_init(FM4_NAME, "class=none"), "mlx4v_sim");
+	sim = mlx4v_sim_get(FM4_NAME);
+	o.dev = rte_pmd_mlx4v_dev_open(FM4_NAME);
+	TEST_ASSERT(sim != NULL && o.dev != NULL, "open");
+	TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(sim, ft->knob, 1), "knob %s", ft->knob);
+	got = fm4_build(&o);
+	if (got != ft->fails) {
+		printf("%s: %s failed (expected: %s)\n", ft->knob,
+		       got == FM4_NB ? "nothing" : fm4_step_name[got],
+		       ft->fails == FM4_NB ? "nothing" : fm4_step_name[ft->fails]);
+		bad++;
+	}
+	bad += fm4_teardown(&o);
+	/* Then the whole chain works on the same device. */
+	o.dev = rte_pmd_mlx4v_dev_open(FM4_NAME);
+	if (o.dev == NULL || fm4_build(&o) != FM4_NB) {
+		printf("%s: the device no longer works\n", ft->knob);
+		bad++;
+	}
+	bad += fm4_teardown(&o);
+	for (k = 0; k < MLX4V_SIM_OBJ_MAX; k++)
+		if (mlx4v_sim_live_objects(sim, k) != 0) {
+			printf("%s: %u objects of kind %u left in the model\n", ft->knob,
+			       mlx4v_sim_live_objects(sim, k), k);
+			bad++;
+		}
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(FM4_NAME), "remove");
+	ut_heap_get(&h1);
+	if (!ut_heap_same(&h0, &h1)) {
+		printf("%s: EAL memory leaked\n", ft->knob);
+		bad++;
+	}
+	return bad ? TEST_FAILED : TEST_SUCCESS;
+}
+
+static int
+test_fault_matrix_mlx4v(void)
+{
+	unsigned int i, failed = 0;
+
+	for (i = 0; i < RTE_DIM(fm4_faults); i++)
+		failed += fm4_cell(&fm4_faults[i]) != TEST_SUCCESS;
+	TEST_ASSERT_EQUAL(failed, 0, "%u cells of the mlx4v matrix failed", failed);
+	return TEST_SUCCESS;
+}
+
+/* One probe of each device first: lazily created EAL state is not a leak of a cell. */
+static int
+fault_matrix_setup(void)
+{
+	if (rte_vdev_init(VDEV_NAME, FM5_ARGS) != 0 || rte_vdev_uninit(VDEV_NAME) != 0 ||
+	    rte_vdev_init(FM4_NAME, "class=none") != 0 || rte_vdev_uninit(FM4_NAME) != 0)
+		return TEST_FAILED;
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite fault_matrix_suite = {
+	.suite_name = "fault matrix: both simulators' knobs x object families",
+	.setup = fault_matrix_setup,
+	.unit_test_cases = {
+		TEST_CASE(test_fault_matrix_mlx5v),
+		TEST_CASE(test_fault_matrix_mlx4v),
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_fault_matrix(void)
+{
+	return unit_test_suite_runner(&fault_matrix_suite);
+}
+
+REGISTER_TEST_COMMAND(fault_matrix_autotest, test_fault_matrix);
