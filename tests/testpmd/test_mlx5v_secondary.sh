@@ -2,12 +2,18 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 dpdk-mlxv authors
 #
-# Secondary processes on net_mlx5v ports: Debian's dpdk-testpmd is the primary (two simulated
-# ports cabled by a pair wire, forwarding), and Debian's dpdk-proc-info --stats --xstats and
+# Secondary processes on net_mlx5v ports: our testpmd is the primary (two simulated ports
+# cabled by a pair wire, forwarding), and Debian's dpdk-proc-info --stats --xstats and
 # dpdk-dumpcap attach to it as secondaries. dumpcap takes no -d, so in the test's private
 # mount namespace our drivers join Debian's plugin directory (a bind mount over it) and every
-# Debian binary loads them from there. Hugepages come from devtools/hugepage-pa.sh (reserved,
+# binary loads them from there. Hugepages come from devtools/hugepage-pa.sh (reserved,
 # mounted privately, restored; a skip where the machine refuses).
+#
+# Why not Debian's dpdk-testpmd as the primary: it links mempool drivers (dpaa, ...) that
+# dumpcap does not, so the two processes number the mempool ops differently; the primary
+# then takes dumpcap's capture pool for a dpaa2 pool and exits (it does so with DPDK's own
+# net_ring ports too). Our testpmd links no mempool driver: both get them from the plugin
+# directory, in the same order.
 
 . "$MLXV_SRC/tests/testpmd/lib.sh"
 
@@ -15,8 +21,7 @@ if [ -z "${MLXV_HUGE_DIR:-}" ]; then
 	exec "$MLXV_SRC/devtools/hugepage-pa.sh" -n 160 sh "$0" "$@"
 fi
 
-DEB_TESTPMD=/usr/bin/dpdk-testpmd
-for b in "$DEB_TESTPMD" /usr/bin/dpdk-proc-info /usr/bin/dpdk-dumpcap; do
+for b in /usr/bin/dpdk-proc-info /usr/bin/dpdk-dumpcap; do
 	[ -x "$b" ] || skip "no $b"
 done
 # The directory EAL loads plugins from by default: <libdir>/dpdk/pmds-<ABI>.
@@ -38,15 +43,24 @@ trap cleanup EXIT
 # hard links where the file system allows, not symlinks into the directory being covered.)
 cp -al "$plugdir" "$work/pmds" 2>/dev/null || cp -a "$plugdir" "$work/pmds" ||
 	fail "cannot copy $plugdir"
-find "$MLXV_BUILD/drivers" -maxdepth 1 \( -type f -o -type l \) -name 'librte_*.so*' \
-	-exec cp -P {} "$work/pmds" \;
+# Ours as hard links: our testpmd, linked with them, finds the very files (same inode) in
+# the plugin directory and the dynamic loader does not load them a second time.
+for f in "$MLXV_BUILD"/drivers/librte_*.so*; do
+	[ -f "$f" ] || continue
+	if [ -L "$f" ]; then
+		cp -P "$f" "$work/pmds/" || fail "cannot copy $f"
+	else
+		ln "$f" "$work/pmds/" 2>/dev/null ||
+			skip "cannot hard-link $f into the plugin overlay (another file system)"
+	fi
+done
 mount --bind "$work/pmds" "$plugdir" || skip "cannot bind-mount over $plugdir"
 
 prefix=mlxvmp$$
 eal="--huge-dir $MLXV_HUGE_DIR --file-prefix $prefix --no-pci -m 256"
 bg_out=$work/testpmd.log
 mkfifo "$work/cmds" || fail "mkfifo"
-(cd / && timeout 120 stdbuf -oL "$DEB_TESTPMD" $eal -l 0-1 \
+(cd / && timeout 120 stdbuf -oL "$TESTPMD" $eal -l 0-1 \
 	--vdev=mlx5v_sim0,wire=pair:mlx5v_sim1 --vdev=mlx5v_sim1,wire=pair:mlx5v_sim0 -- \
 	-i --forward-mode=io --total-num-mbufs=8192 <"$work/cmds" >"$bg_out" 2>&1) &
 bg_pid=$!
@@ -72,11 +86,12 @@ expect "$work/procinfo" 'rx_out_of_buffer'
 grep -Eq 'RX-packets: *[1-9]' "$work/procinfo" || fail "proc-info saw no received packets"
 
 # dpdk-dumpcap: 32 packets of port 0 into a pcapng file.
-(cd / && timeout 60 /usr/bin/dpdk-dumpcap --file-prefix="$prefix" -i 0 -c 32 -q \
+(cd / && timeout 60 /usr/bin/dpdk-dumpcap --file-prefix="$prefix" -i 0 -c 32 \
 	-w "$work/cap.pcapng") >"$work/dumpcap" 2>&1
 rc=$?
 cat "$work/dumpcap"
 [ $rc -eq 0 ] || fail "dpdk-dumpcap exited with $rc"
+expect "$work/dumpcap" "Capturing on 'mlx5v_sim0'"
 python3 - "$work/cap.pcapng" <<'PY' || fail "the capture does not hold 32 packets"
 import struct, sys
 data = open(sys.argv[1], "rb").read()
