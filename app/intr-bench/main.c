@@ -133,7 +133,8 @@ port_init(uint16_t port, struct rte_mempool *mp, int rxq_intr)
 	conf.intr_conf.rxq = rxq_intr;
 	ret = rte_eth_dev_configure(port, 1, 1, &conf);
 	if (ret == 0)
-		ret = rte_eth_rx_queue_setup(port, 0, IB_RING, rte_eth_dev_socket_id(port), NULL, mp);
+		ret = rte_eth_rx_queue_setup(port, 0, IB_RING, rte_eth_dev_socket_id(port), NULL,
+					     mp);
 	if (ret == 0)
 		ret = rte_eth_tx_queue_setup(port, 0, IB_RING, rte_eth_dev_socket_id(port), NULL);
 	if (ret == 0)
