@@ -335,7 +335,12 @@ mlx4v_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 		MLX4V_LOG(ERR, "QP 0x%x: bad transition %d -> %d", qp->qpn, qp->state, state);
 		return -EINVAL;
 	}
-	sw = mlx4v_verbs_sw_provider(qp->obj.ctx);
+	/* An RSS QP has no rings and no SQ: RESET, INIT and RTR only. */
+	if (qp->ind != NULL && state == RTE_PMD_MLX4V_QPS_RTS) {
+		MLX4V_LOG(ERR, "RSS QP 0x%x: no RTS", qp->qpn);
+		return -EINVAL;
+	}
+	sw = mlx4v_verbs_sw_provider(qp->obj.ctx) && qp->ind == NULL;
 	/* libmlx4 initialises SQ ownership on RESET->INIT, before the kernel command. */
 	if (sw && qp->state == RTE_PMD_MLX4V_QPS_RESET && state == RTE_PMD_MLX4V_QPS_INIT)
 		mlx4v_sq_init_ownership((uint8_t *)qp->buf + qp->sq.offset, qp->sq.wqe_cnt,
@@ -373,6 +378,13 @@ mlx4v_qp_destroy(struct mlx4v_qp *qp)
 
 	if (mlx4v_obj_find(qp, MLX4V_OBJ_QP) == NULL)
 		return -EINVAL;
+	/* Steering rules point at it: ib_destroy_qp() refuses too. */
+	if (qp->obj.refcnt != 0) {
+		MLX4V_LOG(ERR, "QP 0x%x still has %u steering rule(s)", qp->qpn, qp->obj.refcnt);
+		return -EBUSY;
+	}
+	if (qp->ind != NULL)
+		return mlx4v_rss_qp_destroy(qp);
 	ret = mlx4v_verbs_qp_destroy(qp);
 	if (ret)
 		return ret;

@@ -507,6 +507,125 @@ mlx4v_rdma_wq_destroy(struct mlx4v_wq *wq)
 	return -ibv_destroy_wq(wq->be);
 }
 
+static int
+mlx4v_rdma_wqs_range_set(struct mlx4v_ctx *ctx, uint8_t log_range)
+{
+	/* Read by libmlx4 at every WQ create; DPDK sets it before the first (prm/mlx4 §5.4). */
+	return -mlx4dv_set_context_attr(mlx4v_rdma_of(ctx)->ib,
+					MLX4DV_SET_CTX_ATTR_LOG_WQS_RANGE_SZ, &log_range);
+}
+
+static int
+mlx4v_rdma_ind_create(struct mlx4v_ind *ind)
+{
+	struct ibv_rwq_ind_table_init_attr attr;
+	struct ibv_wq *wqs[1u << 8];
+	struct ibv_rwq_ind_table *t;
+	uint32_t i;
+
+	if (ind->log_size > 8)
+		return -EINVAL;
+	for (i = 0; i < (1u << ind->log_size); i++)
+		wqs[i] = ind->wqs[i]->be;
+	memset(&attr, 0, sizeof(attr));
+	attr.log_ind_tbl_size = ind->log_size;
+	attr.ind_tbl = wqs;
+	errno = 0;
+	t = ibv_create_rwq_ind_table(mlx4v_rdma_of(ind->obj.ctx)->ib, &attr);
+	if (t == NULL)
+		return errno ? -errno : -EINVAL;
+	ind->be = t;
+	return 0;
+}
+
+static int
+mlx4v_rdma_ind_destroy(struct mlx4v_ind *ind)
+{
+	return -ibv_destroy_rwq_ind_table(ind->be);
+}
+
+/* The RSS QP of DPDK's mlx4_rss_attach(): RX_HASH with Toeplitz over the table. */
+static int
+mlx4v_rdma_rss_qp_create(struct mlx4v_qp *qp)
+{
+	struct ibv_qp_init_attr_ex attr;
+	struct ibv_qp *iqp;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_type = IBV_QPT_RAW_PACKET;
+	attr.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_RX_HASH |
+		IBV_QP_INIT_ATTR_IND_TABLE;
+	attr.pd = qp->pd->be;
+	attr.rwq_ind_tbl = qp->ind->be;
+	attr.rx_hash_conf.rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ;
+	attr.rx_hash_conf.rx_hash_key_len = RTE_PMD_MLX4V_RSS_KEY_LEN;
+	attr.rx_hash_conf.rx_hash_key = qp->rss_key;
+	/* RTE_PMD_MLX4V_RX_HASH_* have the values of enum ibv_rx_hash_fields. */
+	attr.rx_hash_conf.rx_hash_fields_mask = qp->rss.hash_fields;
+	errno = 0;
+	iqp = ibv_create_qp_ex(mlx4v_rdma_of(qp->obj.ctx)->ib, &attr);
+	if (iqp == NULL)
+		return errno ? -errno : -EINVAL;
+	qp->qpn = iqp->qp_num;
+	qp->be = iqp;
+	return 0;
+}
+
+/* One IBV_FLOW_ATTR_NORMAL rule with one Ethernet spec, as DPDK's mlx4_flow builds them. */
+static int
+mlx4v_rdma_flow_create(struct mlx4v_flow *flow)
+{
+	struct {
+		struct ibv_flow_attr attr;
+		struct ibv_flow_spec_eth eth;
+	} rule;
+	struct ibv_flow *f;
+
+	/* The spec must follow the attribute directly, as the kernel reads them. */
+	RTE_BUILD_BUG_ON(offsetof(__typeof__(rule), eth) != sizeof(struct ibv_flow_attr));
+
+	memset(&rule, 0, sizeof(rule));
+	rule.attr.type = IBV_FLOW_ATTR_NORMAL;
+	rule.attr.size = sizeof(rule);
+	rule.attr.num_of_specs = 1;
+	rule.attr.port = flow->attr.port;
+	rule.eth.type = IBV_FLOW_SPEC_ETH;
+	rule.eth.size = sizeof(rule.eth);
+	switch (flow->attr.type) {
+	case RTE_PMD_MLX4V_FLOW_MAC:
+		memcpy(rule.eth.val.dst_mac, flow->attr.dmac, sizeof(rule.eth.val.dst_mac));
+		memset(rule.eth.mask.dst_mac, 0xff, sizeof(rule.eth.mask.dst_mac));
+		break;
+	case RTE_PMD_MLX4V_FLOW_ALLMULTI:
+		/* The group bit of the destination only. */
+		rule.eth.val.dst_mac[0] = 0x01;
+		rule.eth.mask.dst_mac[0] = 0x01;
+		break;
+	case RTE_PMD_MLX4V_FLOW_PROMISC:
+		/* An empty mask matches every frame. */
+		break;
+	}
+	errno = 0;
+	f = ibv_create_flow(flow->qp->be, &rule.attr);
+	if (f == NULL) {
+		/*
+		 * Flows need device-managed steering (mlx4_core log_num_mgm_entry_size -1) and
+		 * CAP_NET_RAW (doc/guides/nics/running_on_hardware.rst).
+		 */
+		MLX4V_LOG(ERR, "ibv_create_flow on port %u: %s (needs device-managed flow "
+			  "steering and CAP_NET_RAW)", flow->attr.port, strerror(errno));
+		return errno ? -errno : -EINVAL;
+	}
+	flow->be = f;
+	return 0;
+}
+
+static int
+mlx4v_rdma_flow_destroy(struct mlx4v_flow *flow)
+{
+	return -ibv_destroy_flow(flow->be);
+}
+
 /*
  * The views are rdma-core's own: mlx4dv_init_obj() one type at a time, so that the common
  * layer keeps its validate-then-fill order and error semantics (prm/mlx4 §1.1, §1.2).
@@ -593,6 +712,12 @@ const struct mlx4v_verbs_ops mlx4v_rdma_verbs_ops = {
 	.wq_create = mlx4v_rdma_wq_create,
 	.wq_modify = mlx4v_rdma_wq_modify,
 	.wq_destroy = mlx4v_rdma_wq_destroy,
+	.wqs_range_set = mlx4v_rdma_wqs_range_set,
+	.ind_create = mlx4v_rdma_ind_create,
+	.ind_destroy = mlx4v_rdma_ind_destroy,
+	.rss_qp_create = mlx4v_rdma_rss_qp_create,
+	.flow_create = mlx4v_rdma_flow_create,
+	.flow_destroy = mlx4v_rdma_flow_destroy,
 	.qp_view = mlx4v_rdma_qp_view,
 	.cq_view = mlx4v_rdma_cq_view,
 	.srq_view = mlx4v_rdma_srq_view,

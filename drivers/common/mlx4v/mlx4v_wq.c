@@ -179,6 +179,10 @@ mlx4v_wq_destroy(struct mlx4v_wq *wq)
 
 	if (mlx4v_obj_find(wq, MLX4V_OBJ_WQ) == NULL)
 		return -EINVAL;
+	if (wq->obj.refcnt != 0) {
+		MLX4V_LOG(ERR, "WQ 0x%x is in an indirection table", wq->wqn);
+		return -EBUSY;
+	}
 	ret = mlx4v_verbs_wq_destroy(wq);
 	if (ret)
 		return ret;

@@ -218,7 +218,7 @@ mlx4v_sim_sq_execute(struct mlx4v_sim_qp *qp, const uint8_t *wqe, uint32_t ds,
 	sim->stats.tx_packets++;
 	sim->stats.tx_bytes += *len;
 	/* Delivery is synchronous and may drop: like a wire, the send side completes either way. */
-	mlx4v_sim_rq_deliver(sim, mlx4v_sim_rq_peer_port(sim, qp->rq.port), sim->pkt, *len);
+	mlx4v_sim_flow_send(qp, wqe, sim->pkt, *len);
 	return 0;
 }
 

@@ -465,6 +465,8 @@ struct rm_objs {
 	struct rte_pmd_mlx4v_srq *srq;
 	struct rte_pmd_mlx4v_qp *qp, *qp2;
 	struct rte_pmd_mlx4v_wq *wq;
+	struct mlx4v_test_steer st_wq;  /* table, RSS QP and rule for wq */
+	struct mlx4v_test_steer st_qp;  /* the rule that loops qp's frames into its RQ */
 	struct mlx4v_test_sq sq;
 	struct mlx4v_test_rq rq;
 	struct mlx4v_test_cq tcq;    /* view of ecq, the receive CQ of qp */
@@ -483,6 +485,7 @@ rm_objs_create(struct rm_objs *o, const char *name, void *mem, size_t len)
 	struct mlx4dv_cq vcq = { .comp_mask = MLX4DV_CQ_MASK_UAR };
 	struct mlx4dv_srq vsrq;
 	struct mlx4dv_rwq vwq;
+	uint8_t mac[6];
 	int s;
 
 	memset(o, 0, sizeof(*o));
@@ -519,6 +522,11 @@ rm_objs_create(struct rm_objs *o, const char *name, void *mem, size_t len)
 	mlx4v_test_sq_init(&o->sq, &vqp);
 	mlx4v_test_rq_from_qp(&o->rq, &vqp);
 	mlx4v_test_cq_init(&o->tcq, &vcq);
+	TEST_ASSERT_SUCCESS(mlx4v_test_steer_wqs(&o->st_wq, o->dev, o->pd, &o->wq, 0, 2),
+			    "WQ steering");
+	memset(mac, 0x5a, sizeof(mac));
+	TEST_ASSERT_SUCCESS(mlx4v_test_steer_qp(&o->st_qp, o->qp, 1, RTE_PMD_MLX4V_FLOW_MAC, mac),
+			    "QP rule");
 	return TEST_SUCCESS;
 }
 
@@ -549,6 +557,8 @@ static int
 rm_objs_destroy(struct rm_objs *o)
 {
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_ack_cq_events(o->ecq, 1), "ack");
+	mlx4v_test_steer_destroy(&o->st_qp);
+	mlx4v_test_steer_destroy(&o->st_wq);
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_wq(o->wq), "destroy wq");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(o->qp2), "destroy qp2");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(o->qp), "destroy qp");
@@ -631,7 +641,9 @@ test_mlx4v_remove_with_live_objects(void)
 	TEST_ASSERT(sim != NULL && mem != NULL, "sim/mem");
 	TEST_ASSERT_SUCCESS(rm_objs_create(&o, SIM3_NAME, mem, 4 * RM_BUF), "objects");
 	TEST_ASSERT_SUCCESS(rm_objs_traffic(&o, sim, mem), "traffic");
-	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_QP), 2u, "QPs");
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_QP), 3u, "QPs and RSS QP");
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_FLOW), 2u, "rules");
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_IND), 1u, "table");
 	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_CQ), 2u, "CQs");
 
 	TEST_ASSERT_SUCCESS(rte_vdev_uninit(SIM3_NAME), "removal with live objects");

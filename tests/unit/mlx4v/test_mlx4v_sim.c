@@ -45,8 +45,13 @@ struct rxq {
 	struct rte_pmd_mlx4v_wq *wq;
 	struct mlx4v_test_rq rq;
 	struct mlx4v_test_cq tcq;
+	struct mlx4v_test_steer st;
+	struct mlx4v_test_steer st_mac;
 	uint32_t wqn;
 };
+
+/* The local MAC every receive queue has a rule for. */
+static const uint8_t test_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x4d, 0x01 };
 
 static uint8_t *
 buf_at(unsigned int i)
@@ -120,6 +125,14 @@ txq_create(struct txq *t, struct rte_pmd_mlx4v_dev *dev, struct rte_pmd_mlx4v_pd
 	return rte_pmd_mlx4v_qp_num(t->qp, &t->qpn);
 }
 
+/* Send the len-byte frame at buf to test_mac (written over its first bytes). */
+static void
+tx_send(struct txq *t, void *buf, uint32_t len, int signal)
+{
+	memcpy(buf, test_mac, sizeof(test_mac));
+	mlx4v_test_sq_send(&t->sq, g_lkey, buf, len, signal);
+}
+
 static void
 txq_destroy(struct txq *t)
 {
@@ -149,12 +162,19 @@ rxq_create(struct rxq *r, struct rte_pmd_mlx4v_dev *dev, struct rte_pmd_mlx4v_pd
 			    "rx views");
 	mlx4v_test_rq_from_rwq(&r->rq, &vwq);
 	mlx4v_test_cq_init(&r->tcq, &vcq);
+	/* Nothing reaches a WQ but through an RSS QP and a rule (prm/mlx4 §4.5). */
+	TEST_ASSERT_SUCCESS(mlx4v_test_steer_wqs(&r->st, dev, pd, &r->wq, 0, port), "steering");
+	/* Sent frames come back only to a local MAC rule (tx_send() writes that MAC). */
+	TEST_ASSERT_SUCCESS(mlx4v_test_steer_qp(&r->st_mac, r->st.rss, port,
+					       RTE_PMD_MLX4V_FLOW_MAC, test_mac), "MAC rule");
 	return rte_pmd_mlx4v_wq_num(r->wq, &r->wqn);
 }
 
 static void
 rxq_destroy(struct rxq *r)
 {
+	mlx4v_test_steer_destroy(&r->st_mac);
+	mlx4v_test_steer_destroy(&r->st);
 	rte_pmd_mlx4v_destroy_wq(r->wq);
 	rte_pmd_mlx4v_destroy_cq(r->cq);
 }
@@ -191,7 +211,7 @@ test_mlx4v_sim_raw_loopback(void)
 	for (i = 0; i < 4; i++) {
 		memset(buf_at(i), 0x10 + i, len[i]);
 		/* Only WQEs 1 and 3 ask for a send completion. */
-		mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(i), len[i], i & 1);
+		tx_send(&t, buf_at(i), len[i], i & 1);
 	}
 	for (i = 0; i < 4; i++) {
 		cqe = mlx4v_test_cq_wait(&r.tcq, g_sim);
@@ -223,12 +243,12 @@ test_mlx4v_sim_raw_loopback(void)
 	TEST_ASSERT_NULL(mlx4v_test_cq_peek(&t.tcq), "unrequested send CQE");
 	/* Re-arm with the new sn, then one more packet: one more event. */
 	mlx4v_test_cq_arm(&r.tcq, MLX4_CQ_DB_REQ_NOT);
-	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(4), 64, 0);
+	tx_send(&t, buf_at(4), 64, 0);
 	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "fifth packet");
 	TEST_ASSERT_SUCCESS(take_event(&r), "second armed event");
 	mlx4v_test_cq_consume(&r.tcq);
 	/* A packet lands unarmed; arming with it pending signals at once. */
-	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(5), 64, 0);
+	tx_send(&t, buf_at(5), 64, 0);
 	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "sixth packet");
 	mlx4v_test_settle(g_sim);
 	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_get_cq_event(r.cq), EAGAIN, "event while unarmed");
@@ -307,10 +327,12 @@ test_mlx4v_sim_qp_rq_and_srq(void)
 		.max_recv_sge = 1, .port = 2 };
 	struct rte_pmd_mlx4v_qp *qrq, *qsrq;
 	struct rte_pmd_mlx4v_obj obj;
+	struct mlx4v_test_steer st_rq = { 0 }, st_srq = { 0 };
 	struct mlx4v_test_rq rq;
 	struct mlx4v_test_cq tcq;
 	struct mlx4dv_qp vqp;
 	struct mlx4dv_srq vsrq;
+	uint8_t mac[6];
 	struct mlx4dv_cq vcq;
 	struct mlx4_cqe *cqe;
 	uint32_t qpn_rq, qpn_srq;
@@ -322,6 +344,13 @@ test_mlx4v_sim_qp_rq_and_srq(void)
 	a.srq = srq;
 	qsrq = rte_pmd_mlx4v_create_qp(g_pd, &a);
 	TEST_ASSERT(qrq != NULL && qsrq != NULL, "qps");
+	/* One MAC rule each: frames to 21:..:21 reach the RQ, to 42:..:42 the SRQ. */
+	memset(mac, 0x21, sizeof(mac));
+	TEST_ASSERT_SUCCESS(mlx4v_test_steer_qp(&st_rq, qrq, 2, RTE_PMD_MLX4V_FLOW_MAC, mac),
+			    "rule");
+	memset(mac, 0x42, sizeof(mac));
+	TEST_ASSERT_SUCCESS(mlx4v_test_steer_qp(&st_srq, qsrq, 2, RTE_PMD_MLX4V_FLOW_MAC, mac),
+			    "rule");
 	for (s = RTE_PMD_MLX4V_QPS_INIT; s <= RTE_PMD_MLX4V_QPS_RTR; s++) {
 		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qrq, s), "state");
 		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qsrq, s), "state");
@@ -336,7 +365,7 @@ test_mlx4v_sim_qp_rq_and_srq(void)
 						   MLX4DV_OBJ_SRQ), "views");
 	mlx4v_test_rq_from_qp(&rq, &vqp);
 	mlx4v_test_cq_init(&tcq, &vcq);
-	/* QP RQ first in creation order: it takes the first packet. */
+	/* The frame's destination MAC picks the rule, hence the QP. */
 	mlx4v_test_rq_post(&rq, g_lkey, buf_at(10), BUF_SIZE);
 	memset(buf_at(0), 0x21, 90);
 	TEST_ASSERT_SUCCESS(mlx4v_sim_inject(g_sim, 2, buf_at(0), 90), "inject 1");
@@ -368,6 +397,9 @@ test_mlx4v_sim_qp_rq_and_srq(void)
 		mlx4v_test_cq_consume(&tcq);
 	}
 	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(g_sim), 0, "misuse");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_qp(qsrq), EBUSY, "QP with a rule destroyed");
+	mlx4v_test_steer_destroy(&st_srq);
+	mlx4v_test_steer_destroy(&st_rq);
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(qsrq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(qrq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_srq(srq), "destroy");
@@ -505,15 +537,15 @@ test_mlx4v_sim_misuse_stale_ci(void)
 
 	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 1), "txq"); /* 2-entry CQ */
 	for (i = 0; i < 3; i++)
-		mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(0), 64, 1);
+		tx_send(&t, buf_at(0), 64, 1);
 	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_CQ_OVERRUN), "overrun not flagged");
 	/* Consume both and let the device see CI 2, then move the CI back by one. */
 	mlx4v_test_cq_consume(&t.tcq);
 	mlx4v_test_cq_consume(&t.tcq);
-	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(0), 64, 1);
+	tx_send(&t, buf_at(0), 64, 1);
 	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&t.tcq, g_sim), "CQE after consuming");
 	*t.tcq.v.set_ci_db = rte_cpu_to_be_32(1);
-	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(0), 64, 1);
+	tx_send(&t, buf_at(0), 64, 1);
 	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_CI_BACKWARDS), "CI backwards not flagged");
 	/* Arm with a CI that the record does not hold. */
 	*t.tcq.v.set_ci_db = rte_cpu_to_be_32(2);
@@ -573,7 +605,7 @@ test_mlx4v_sim_misuse_arm_sn(void)
 	mlx4v_test_rq_post(&r.rq, g_lkey, buf_at(8), BUF_SIZE);
 	mlx4v_test_rq_post(&r.rq, g_lkey, buf_at(9), BUF_SIZE);
 	mlx4v_test_cq_arm(&r.tcq, MLX4_CQ_DB_REQ_NOT);
-	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(0), 64, 0);
+	tx_send(&t, buf_at(0), 64, 0);
 	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "packet");
 	mlx4v_test_cq_consume(&r.tcq);
 	TEST_ASSERT(mlx4v_test_fd_wait(fd, g_sim, MLX4V_TEST_POLLS), "event");
@@ -582,7 +614,7 @@ test_mlx4v_sim_misuse_arm_sn(void)
 	/* Forget to bump the sn: the arm is stale. */
 	mlx4v_test_cq_arm(&r.tcq, MLX4_CQ_DB_REQ_NOT);
 	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_ARM_SN), "stale sn not flagged");
-	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(1), 64, 0);
+	tx_send(&t, buf_at(1), 64, 0);
 	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "packet 2");
 	mlx4v_test_settle(g_sim);
 	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_get_cq_event(r.cq), EAGAIN, "event from a stale arm");
@@ -604,7 +636,7 @@ test_mlx4v_sim_lost_event(void)
 	mlx4v_test_rq_post(&r.rq, g_lkey, buf_at(8), BUF_SIZE);
 	TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(g_sim, "lose_cq_event", 1), "knob");
 	mlx4v_test_cq_arm(&r.tcq, MLX4_CQ_DB_REQ_NOT);
-	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(0), 64, 0);
+	tx_send(&t, buf_at(0), 64, 0);
 	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "packet");
 	mlx4v_test_settle(g_sim);
 	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_get_cq_event(r.cq), EAGAIN, "lost event delivered");
