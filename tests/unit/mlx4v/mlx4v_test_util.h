@@ -30,6 +30,7 @@
 struct mlx4v_test_sq {
 	struct mlx4dv_qp v;
 	uint32_t head;          /* WQEs posted, running */
+	int no_dmac;            /* leave the control segment's MAC 0 (misuse tests) */
 };
 
 struct mlx4v_test_rq {
@@ -51,6 +52,7 @@ mlx4v_test_sq_init(struct mlx4v_test_sq *sq, const struct mlx4dv_qp *v)
 {
 	sq->v = *v;
 	sq->head = 0;
+	sq->no_dmac = 0;
 }
 
 static inline void
@@ -109,8 +111,11 @@ mlx4v_test_sq_write(struct mlx4v_test_sq *sq, uint32_t lkey, const void *addr,
 	ctrl->srcrb_flags = rte_cpu_to_be_32(MLX4_WQE_CTRL_SOLICIT |
 					     (signal ? MLX4_WQE_CTRL_CQ_UPDATE : 0));
 	/* The frame's destination MAC, as libmlx4 writes on every raw Ethernet send. */
-	memcpy(&ctrl->srcrb_flags16[0], addr, 2);
-	memcpy(&ctrl->imm, (const uint8_t *)addr + 2, 4);
+	ctrl->imm = 0;
+	if (!sq->no_dmac) {
+		memcpy(&ctrl->srcrb_flags16[0], addr, 2);
+		memcpy(&ctrl->imm, (const uint8_t *)addr + 2, 4);
+	}
 	/* The owner word goes last, after a barrier: the device may start at once. */
 	rte_io_wmb();
 	ctrl->owner_opcode = rte_cpu_to_be_32(MLX4_OPCODE_SEND | own);

@@ -14,6 +14,7 @@
 
 #include <rte_bus_vdev.h>
 #include <rte_malloc.h>
+#include <rte_thash.h>
 
 #include "test.h"
 
@@ -678,6 +679,200 @@ test_mlx4v_sim_devargs(void)
 	return TEST_SUCCESS;
 }
 
+/* An IPv4/TCP frame to test_mac with source port sport, 64 bytes. */
+static void
+tcp_frame(uint8_t *p, uint16_t sport)
+{
+	static const uint8_t hdr[] = {
+		0x08, 0x00,                                     /* IPv4 */
+		0x45, 0x00, 0x00, 0x32, 0x00, 0x00, 0x00, 0x00, 0x40, 0x06, 0x00, 0x00,
+		10, 0, 0, 1, 10, 0, 0, 2,                       /* src, dst */
+	};
+
+	memset(p, 0, 64);
+	memcpy(p, test_mac, sizeof(test_mac));
+	memcpy(p + 12, hdr, sizeof(hdr));
+	p[34] = sport >> 8;
+	p[35] = sport & 0xff;
+	p[36] = 0x00;
+	p[37] = 0x50;                                           /* dport 80 */
+}
+
+/* What the device must hash for tcp_frame(): Toeplitz over src, dst, ports. */
+static uint32_t
+tcp_frame_hash(uint16_t sport)
+{
+	static const uint8_t key[RTE_PMD_MLX4V_RSS_KEY_LEN] = RTE_PMD_MLX4V_RSS_KEY_DEFAULT;
+	uint32_t tuple[3] = { 0x0a000001, 0x0a000002, (uint32_t)sport << 16 | 80 };
+
+	return rte_softrss(tuple, 3, key);
+}
+
+/*
+ * Receive steering (prm/mlx4 §5.4): WQ numbers of a table must be aligned, which only a WQ range
+ * set before the first WQ gives; nothing arrives without a rule; with one, the Toeplitz hash of
+ * DPDK's fields and key picks the WQ and is in the CQE.
+ */
+static int
+test_mlx4v_sim_rss_steering(void)
+{
+	struct rte_pmd_mlx4v_rss_qp_attr ra = {
+		.hash_fields = RTE_PMD_MLX4V_RX_HASH_SRC_IPV4 | RTE_PMD_MLX4V_RX_HASH_DST_IPV4 |
+			RTE_PMD_MLX4V_RX_HASH_SRC_PORT_TCP | RTE_PMD_MLX4V_RX_HASH_DST_PORT_TCP,
+		.key = mlx4v_test_rss_key, .port = 1 };
+	struct rte_pmd_mlx4v_wq_attr wa = { .max_wr = 16, .max_sge = 1, .port = 1 };
+	struct rte_pmd_mlx4v_flow_attr fa = { .type = RTE_PMD_MLX4V_FLOW_PROMISC, .port = 1 };
+	struct rte_pmd_mlx4v_wq *wq[4];
+	struct rte_pmd_mlx4v_ind_table *ind;
+	struct rte_pmd_mlx4v_qp *rss;
+	struct rte_pmd_mlx4v_flow *flow;
+	struct rte_pmd_mlx4v_mr *mr;
+	struct rte_pmd_mlx4v_dev *dev;
+	struct rte_pmd_mlx4v_pd *pd;
+	struct rte_pmd_mlx4v_cq *cq;
+	struct rte_pmd_mlx4v_obj obj;
+	struct mlx4v_sim_stats st;
+	struct mlx4v_test_rq rq[4];
+	struct mlx4v_test_cq tcq;
+	struct mlx4dv_rwq vwq;
+	struct mlx4dv_cq vcq;
+	struct mlx4_cqe *cqe;
+	struct txq t;
+	uint32_t wqn[4], hits[4] = { 0 }, hash, i, k, qpn, lkey;
+	uint8_t frame[64];
+
+	/* A fresh handle: no WQ on it yet. The QP takes a number first. */
+	dev = rte_pmd_mlx4v_dev_open(SIM_NAME);
+	pd = rte_pmd_mlx4v_alloc_pd(dev);
+	cq = rte_pmd_mlx4v_create_cq(dev, 255, 0, 0);
+	mr = rte_pmd_mlx4v_reg_mr(pd, g_mem, (size_t)NBUF * BUF_SIZE);
+	TEST_ASSERT(dev != NULL && pd != NULL && cq != NULL && mr != NULL, "handle");
+	rte_pmd_mlx4v_mr_lkey(mr, &lkey);
+	TEST_ASSERT_SUCCESS(txq_create(&t, dev, pd, 2, 16), "txq");
+	wa.cq = cq;
+	for (i = 0; i < 4; i++) {
+		wq[i] = rte_pmd_mlx4v_create_wq(pd, &wa);
+		TEST_ASSERT_NOT_NULL(wq[i], "wq %u", i);
+	}
+	ind = rte_pmd_mlx4v_create_rwq_ind_table(dev, 2, wq);
+	TEST_ASSERT_NOT_NULL(ind, "consecutive WQs make a table");
+	ra.ind_table = ind;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_create_rss_qp(pd, &ra),
+			 "RSS QP over WQs outside an aligned range");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "misaligned table: EINVAL");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_set_wqs_range(dev, 2), EBUSY, "range after a WQ");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_wq(wq[0]), EBUSY, "WQ in a table destroyed");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_rwq_ind_table(ind), "destroy table");
+	for (i = 0; i < 4; i++)
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_wq(wq[i]), "destroy wq");
+	/* As DPDK's mlx4: the range before the first WQ. */
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_set_wqs_range(dev, 9), EINVAL, "range beyond the table");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_set_wqs_range(dev, 2), "range");
+	for (i = 0; i < 4; i++) {
+		wq[i] = rte_pmd_mlx4v_create_wq(pd, &wa);
+		TEST_ASSERT_NOT_NULL(wq[i], "wq %u", i);
+		rte_pmd_mlx4v_wq_num(wq[i], &wqn[i]);
+		TEST_ASSERT_EQUAL(wqn[i], wqn[0] + i, "WQNs of a range are consecutive");
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_wq(wq[i], RTE_PMD_MLX4V_WQS_RDY), "RDY");
+		obj = (struct rte_pmd_mlx4v_obj){ .rwq = { wq[i], &vwq } };
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_RWQ), "view");
+		mlx4v_test_rq_from_rwq(&rq[i], &vwq);
+		for (k = 0; k < 16; k++)
+			mlx4v_test_rq_post(&rq[i], lkey, buf_at(i * 8 + k / 2), BUF_SIZE);
+	}
+	TEST_ASSERT_EQUAL(wqn[0] % 4, 0u, "range aligned to its size");
+	ind = rte_pmd_mlx4v_create_rwq_ind_table(dev, 2, wq);
+	ra.ind_table = ind;
+	rss = rte_pmd_mlx4v_create_rss_qp(pd, &ra);
+	TEST_ASSERT(ind != NULL && rss != NULL, "table and RSS QP");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_qp(rss, RTE_PMD_MLX4V_QPS_RTS), EINVAL, "RTS");
+	vcq.comp_mask = 0;
+	obj = (struct rte_pmd_mlx4v_obj){ .qp = { rss, NULL } };
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_QP), EINVAL, "RSS QP view");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(rss, RTE_PMD_MLX4V_QPS_INIT), "INIT");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(rss, RTE_PMD_MLX4V_QPS_RTR), "RTR");
+	obj = (struct rte_pmd_mlx4v_obj){ .cq = { cq, &vcq } };
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_CQ), "cq view");
+	mlx4v_test_cq_init(&tcq, &vcq);
+	/* No rule: nothing arrives, whatever is posted. */
+	mlx4v_sim_stats_get(g_sim, &st);
+	tcp_frame(frame, 1000);
+	TEST_ASSERT_EQUAL(mlx4v_sim_inject(g_sim, 1, frame, sizeof(frame)), -ENOBUFS,
+			  "received without a rule");
+	k = st.rx_no_rule;
+	mlx4v_sim_stats_get(g_sim, &st);
+	TEST_ASSERT_EQUAL(st.rx_no_rule, k + 1, "rx_no_rule");
+	fa.port = 2;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_create_flow(rss, &fa), "rule on another port");
+	fa.port = 1;
+	flow = rte_pmd_mlx4v_create_flow(rss, &fa);
+	TEST_ASSERT_NOT_NULL(flow, "rule");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_qp(rss), EBUSY, "RSS QP with a rule");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_rwq_ind_table(ind), EBUSY, "table in use");
+	for (i = 0; i < 32; i++) {
+		tcp_frame(frame, 1000 + i);
+		TEST_ASSERT_SUCCESS(mlx4v_sim_inject(g_sim, 1, frame, sizeof(frame)), "frame %u",
+				    i);
+		cqe = mlx4v_test_cq_wait(&tcq, g_sim);
+		TEST_ASSERT_NOT_NULL(cqe, "CQE %u", i);
+		hash = tcp_frame_hash(1000 + i);
+		qpn = rte_be_to_cpu_32(cqe->vlan_my_qpn) & MLX4_CQE_QPN_MASK;
+		TEST_ASSERT_EQUAL(qpn, wqn[hash & 3], "frame %u in the WQ of its hash", i);
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_32(cqe->immed_rss_invalid), hash, "hash in CQE");
+		hits[hash & 3]++;
+		mlx4v_test_cq_consume(&tcq);
+	}
+	TEST_ASSERT(hits[0] && hits[1] && hits[2] && hits[3], "32 flows spread over 4 WQs");
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(g_sim), 0, "misuse");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_flow(flow), "destroy rule");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(rss), "destroy RSS QP");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_rwq_ind_table(ind), "destroy table");
+	for (i = 0; i < 4; i++)
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_wq(wq[i]), "destroy wq");
+	txq_destroy(&t);
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq), "destroy cq");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dereg_mr(mr), "mr");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "pd");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dev_close(dev), "close");
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(g_sim, MLX4V_SIM_OBJ_FLOW), 0u, "rules left");
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(g_sim, MLX4V_SIM_OBJ_IND), 0u, "tables left");
+	return TEST_SUCCESS;
+}
+
+/*
+ * The destination MAC in the control segment (prm/mlx4 §4.2): without it the device flags the
+ * send and does not loop the frame back, even to a local rule for the frame's MAC.
+ */
+static int
+test_mlx4v_sim_send_dmac(void)
+{
+	struct mlx4v_sim_stats st;
+	struct txq t;
+	struct rxq r;
+
+	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 1, 4), "rxq");
+	mlx4v_test_rq_post(&r.rq, g_lkey, buf_at(8), BUF_SIZE);
+	t.sq.no_dmac = 1;
+	memset(buf_at(0), 0x33, 64);
+	tx_send(&t, buf_at(0), 64, 1);
+	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_SQ_DMAC), "send without the MAC not flagged");
+	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&t.tcq, g_sim), "send CQE");
+	mlx4v_test_cq_consume(&t.tcq);
+	mlx4v_test_settle(g_sim);
+	TEST_ASSERT_NULL(mlx4v_test_cq_peek(&r.tcq), "looped back without the control MAC");
+	mlx4v_sim_misuse_reset(g_sim);
+	t.sq.no_dmac = 0;
+	tx_send(&t, buf_at(0), 64, 1);
+	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "looped back by the MAC");
+	mlx4v_sim_stats_get(g_sim, &st);
+	TEST_ASSERT(st.tx_loopback >= 1, "tx_loopback");
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(g_sim), 0, "misuse");
+	rxq_destroy(&r);
+	txq_destroy(&t);
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mlx4v_sim_suite = {
 	.suite_name = "mlx4v simulator",
 	.setup = sim_setup,
@@ -694,6 +889,8 @@ static struct unit_test_suite mlx4v_sim_suite = {
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_arm_sn),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_lost_event),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_devargs),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_rss_steering),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_send_dmac),
 		TEST_CASES_END()
 	}
 };
