@@ -303,27 +303,6 @@ mlx4v_qp_clean_cqs(struct mlx4v_qp *qp)
 		mlx4v_cq_clean(qp->send_cq, qp->qpn, NULL);
 }
 
-/*
- * The subset of the IB QP state machine a raw-packet QP uses; the kernel would reject the rest with
- * EINVAL, so do it here for the simulator too.
- */
-static int
-mlx4v_qp_transition_ok(enum rte_pmd_mlx4v_qp_state cur, enum rte_pmd_mlx4v_qp_state next)
-{
-	switch (next) {
-	case RTE_PMD_MLX4V_QPS_RESET:
-	case RTE_PMD_MLX4V_QPS_ERR:
-		return 1;
-	case RTE_PMD_MLX4V_QPS_INIT:
-		return cur == RTE_PMD_MLX4V_QPS_RESET || cur == RTE_PMD_MLX4V_QPS_INIT;
-	case RTE_PMD_MLX4V_QPS_RTR:
-		return cur == RTE_PMD_MLX4V_QPS_INIT;
-	case RTE_PMD_MLX4V_QPS_RTS:
-		return cur == RTE_PMD_MLX4V_QPS_RTR || cur == RTE_PMD_MLX4V_QPS_RTS;
-	}
-	return 0;
-}
-
 int
 mlx4v_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 {

@@ -429,6 +429,39 @@ int mlx4v_flow_destroy(struct mlx4v_flow *flow);
 /** Destroy an RSS QP (called by mlx4v_qp_destroy()). */
 int mlx4v_rss_qp_destroy(struct mlx4v_qp *qp);
 
+/*
+ * The QP state changes the kernel takes for a raw-packet QP (ib_modify_qp_is_ok()): any
+ * state to RESET; ERR from any state but RESET; RESET->INIT, INIT->INIT, INIT->RTR,
+ * RTR->RTS, RTS->RTS. Both the common layer and the simulator apply it.
+ */
+static inline int
+mlx4v_qp_transition_ok(enum rte_pmd_mlx4v_qp_state cur, enum rte_pmd_mlx4v_qp_state next)
+{
+	switch (next) {
+	case RTE_PMD_MLX4V_QPS_RESET:
+		return 1;
+	case RTE_PMD_MLX4V_QPS_ERR:
+		return cur != RTE_PMD_MLX4V_QPS_RESET;
+	case RTE_PMD_MLX4V_QPS_INIT:
+		return cur == RTE_PMD_MLX4V_QPS_RESET || cur == RTE_PMD_MLX4V_QPS_INIT;
+	case RTE_PMD_MLX4V_QPS_RTR:
+		return cur == RTE_PMD_MLX4V_QPS_INIT;
+	case RTE_PMD_MLX4V_QPS_RTS:
+		return cur == RTE_PMD_MLX4V_QPS_RTR || cur == RTE_PMD_MLX4V_QPS_RTS;
+	}
+	return 0;
+}
+
+/* The WQ state changes mlx4_ib_modify_wq() takes: all but ERR->RDY and RESET->ERR. */
+static inline int
+mlx4v_wq_transition_ok(enum rte_pmd_mlx4v_wq_state cur, enum rte_pmd_mlx4v_wq_state next)
+{
+	if ((unsigned int)next > RTE_PMD_MLX4V_WQS_ERR)
+		return 0;
+	return !(cur == RTE_PMD_MLX4V_WQS_ERR && next == RTE_PMD_MLX4V_WQS_RDY) &&
+	       !(cur == RTE_PMD_MLX4V_WQS_RESET && next == RTE_PMD_MLX4V_WQS_ERR);
+}
+
 /* Counting references keeps a referenced object from being destroyed (EBUSY). */
 static inline void
 mlx4v_obj_get(struct mlx4v_obj *obj)

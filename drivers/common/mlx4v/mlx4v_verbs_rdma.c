@@ -432,8 +432,11 @@ mlx4v_rdma_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = ib_state[state];
-	if (state == RTE_PMD_MLX4V_QPS_INIT) {
-		/* Raw packet QPs take the port on RESET->INIT only. */
+	/*
+	 * The kernel takes the port on RESET->INIT only (ib_modify_qp_is_ok()); qp->state is
+	 * still the current state here.
+	 */
+	if (qp->state == RTE_PMD_MLX4V_QPS_RESET && state == RTE_PMD_MLX4V_QPS_INIT) {
 		attr.port_num = qp->attr.port;
 		mask |= IBV_QP_PORT;
 	}
@@ -494,10 +497,20 @@ mlx4v_rdma_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state)
 {
 	struct ibv_wq_attr attr;
 
+	static const enum ibv_wq_state ib_state[] = {
+		[RTE_PMD_MLX4V_WQS_RESET] = IBV_WQS_RESET,
+		[RTE_PMD_MLX4V_WQS_RDY] = IBV_WQS_RDY,
+		[RTE_PMD_MLX4V_WQS_ERR] = IBV_WQS_ERR,
+	};
+
 	memset(&attr, 0, sizeof(attr));
-	attr.attr_mask = IBV_WQ_ATTR_STATE;
-	attr.wq_state = state == RTE_PMD_MLX4V_WQS_RDY ? IBV_WQS_RDY :
-		state == RTE_PMD_MLX4V_WQS_ERR ? IBV_WQS_ERR : IBV_WQS_RESET;
+	/*
+	 * The current state too, as DPDK's mlx4 passes it: mlx4_ib_modify_wq() otherwise takes
+	 * its own record, which an ERR reported by the device may have left behind.
+	 */
+	attr.attr_mask = IBV_WQ_ATTR_STATE | IBV_WQ_ATTR_CURR_STATE;
+	attr.curr_wq_state = ib_state[wq->state];
+	attr.wq_state = ib_state[state];
 	return -ibv_modify_wq(wq->be, &attr);
 }
 

@@ -148,9 +148,10 @@ mlx4v_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state)
 
 	if (mlx4v_obj_find(wq, MLX4V_OBJ_WQ) == NULL)
 		return -EINVAL;
-	if (state != RTE_PMD_MLX4V_WQS_RESET && state != RTE_PMD_MLX4V_WQS_RDY &&
-	    state != RTE_PMD_MLX4V_WQS_ERR)
+	if (!mlx4v_wq_transition_ok(wq->state, state)) {
+		MLX4V_LOG(ERR, "WQ 0x%x: bad transition %d -> %d", wq->wqn, wq->state, state);
 		return -EINVAL;
+	}
 	ret = mlx4v_verbs_wq_modify(wq, state);
 	if (ret)
 		return ret;

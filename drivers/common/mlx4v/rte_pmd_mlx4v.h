@@ -335,8 +335,9 @@ struct rte_pmd_mlx4v_qp *rte_pmd_mlx4v_create_qp(struct rte_pmd_mlx4v_pd *pd,
 						 struct rte_pmd_mlx4v_qp_attr *attr);
 
 /**
- * Move a QP to another state. Allowed: any state to RESET or ERR, RESET->INIT,
- * INIT->INIT, INIT->RTR, RTR->RTS, RTS->RTS. RESET->INIT initialises SQ ownership
+ * Move a QP to another state, as the kernel allows it: any state to RESET, any state but
+ * RESET to ERR, RESET->INIT (which gives the port), INIT->INIT, INIT->RTR, RTR->RTS,
+ * RTS->RTS; an RSS QP stops at RTR. RESET->INIT initialises SQ ownership
  * (every WQE owner bit 1). ->RESET removes the QP's CQEs from CQs that were never
  * handed out as views (see rte_pmd_mlx4v_init_obj()).
  *
@@ -379,8 +380,10 @@ struct rte_pmd_mlx4v_wq *rte_pmd_mlx4v_create_wq(struct rte_pmd_mlx4v_pd *pd,
 						 struct rte_pmd_mlx4v_wq_attr *attr);
 
 /**
- * Move a WQ to RDY, RESET or ERR. ->RESET removes its CQEs from a CQ that is not
- * DV-owned and zeroes its doorbell record.
+ * Move a WQ to RDY, RESET or ERR, as mlx4_ib_modify_wq() allows it: not RESET->ERR, not
+ * ERR->RDY (the current state is passed along). ->RESET removes its CQEs from a CQ that
+ * is not DV-owned and zeroes its doorbell record. On a ConnectX-3 a WQ in RDY receives
+ * only once an RSS QP uses it (rte_pmd_mlx4v_create_rss_qp()).
  *
  * @param wq WQ.
  * @param state Target state.

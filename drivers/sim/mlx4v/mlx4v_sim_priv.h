@@ -120,6 +120,7 @@ struct mlx4v_sim_qp {
 	int is_wq;
 	int has_rq;
 	enum rte_pmd_mlx4v_qp_state state;
+	enum rte_pmd_mlx4v_wq_state wq_state; /**< of a WQ */
 	uint32_t pdn;
 	struct hwsim_mmio_page *page;   /**< this QP's own UAR page (sdb at +0x14) */
 	uint8_t *buf;                   /**< whole QP buffer, for the DMA window */

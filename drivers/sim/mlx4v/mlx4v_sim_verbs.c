@@ -651,6 +651,13 @@ mlx4v_sim_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 	int ret = 0;
 
 	pthread_mutex_lock(&sim->lock);
+	/* The device (the kernel's check) refuses what ib_modify_qp_is_ok() refuses. */
+	if (!mlx4v_qp_transition_ok(sqp->state, state)) {
+		MLX4V_SIM_LOG(ERR, "%s: QP 0x%x: no transition %d -> %d", sim->name, sqp->qpn,
+			      sqp->state, state);
+		ret = -EINVAL;
+		goto out;
+	}
 	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_MODIFY_QP)) {
 		ret = -EIO;
 		goto out;
@@ -746,9 +753,15 @@ mlx4v_sim_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state)
 	int ret = 0;
 
 	pthread_mutex_lock(&sim->lock);
-	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_MODIFY_WQ)) {
+	/* mlx4_ib_modify_wq(): no ERR->RDY, no RESET->ERR. */
+	if (!mlx4v_wq_transition_ok(sqp->wq_state, state)) {
+		MLX4V_SIM_LOG(ERR, "%s: WQ 0x%x: no transition %d -> %d", sim->name, sqp->qpn,
+			      sqp->wq_state, state);
+		ret = -EINVAL;
+	} else if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_MODIFY_WQ)) {
 		ret = -EIO;
 	} else {
+		sqp->wq_state = state;
 		/* Only RDY receives; ERR and RESET drop, as a hardware WQ stops consuming. */
 		sqp->rq.ready = state == RTE_PMD_MLX4V_WQS_RDY;
 		if (state == RTE_PMD_MLX4V_WQS_RESET)

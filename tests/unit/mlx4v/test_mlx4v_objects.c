@@ -424,7 +424,39 @@ test_mlx4v_objects_qp_transitions(void)
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_RTS), "RTS");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_RTS), "RTS->RTS");
 	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_wq(NULL, 7), EINVAL, "bad wq state");
+	/* The kernel's rules (ib_modify_qp_is_ok()): ERR from anywhere but RESET. */
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_ERR), "RTS->ERR");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_RESET), "ERR->RESET");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_ERR), EINVAL,
+			  "RESET->ERR");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(qp), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "dealloc");
+	return live_zero(g_sim);
+}
+
+/* WQ state machine as mlx4_ib_modify_wq() takes it: no RESET->ERR, no ERR->RDY. */
+static int
+test_mlx4v_objects_wq_transitions(void)
+{
+	struct rte_pmd_mlx4v_pd *pd = rte_pmd_mlx4v_alloc_pd(g_dev);
+	struct rte_pmd_mlx4v_cq *cq = rte_pmd_mlx4v_create_cq(g_dev, 8, 32, 0);
+	struct rte_pmd_mlx4v_wq_attr wa = { .max_wr = 4, .max_sge = 1, .port = 1 };
+	struct rte_pmd_mlx4v_wq *wq;
+
+	wa.cq = cq;
+	wq = rte_pmd_mlx4v_create_wq(pd, &wa);
+	TEST_ASSERT_NOT_NULL(wq, "wq");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_wq(wq, RTE_PMD_MLX4V_WQS_ERR), EINVAL,
+			  "RESET->ERR");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_wq(wq, RTE_PMD_MLX4V_WQS_RDY), "RESET->RDY");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_wq(wq, RTE_PMD_MLX4V_WQS_ERR), "RDY->ERR");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_wq(wq, RTE_PMD_MLX4V_WQS_RDY), EINVAL,
+			  "ERR->RDY");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_wq(wq, RTE_PMD_MLX4V_WQS_RESET), "ERR->RESET");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_wq(wq, RTE_PMD_MLX4V_WQS_RDY), "RESET->RDY");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_wq(wq, 7), EINVAL, "state 7");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_wq(wq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "dealloc");
 	return live_zero(g_sim);
@@ -715,6 +747,7 @@ static struct unit_test_suite mlx4v_objects_suite = {
 		TEST_CASE(test_mlx4v_objects_foreign_device),
 		TEST_CASE(test_mlx4v_objects_failure_injection),
 		TEST_CASE(test_mlx4v_objects_qp_transitions),
+		TEST_CASE(test_mlx4v_objects_wq_transitions),
 		TEST_CASE(test_mlx4v_objects_reg_mempool),
 		TEST_CASE(test_mlx4v_remove_with_live_objects),
 		TEST_CASE(test_mlx4v_remove_live_counters),
