@@ -161,8 +161,13 @@ mlx4v_qp_layout(struct mlx4v_qp *qp)
 		/* RQ doorbell record: no WQE posted yet (prm/mlx4 §4.3). */
 		*qp->rdb = 0;
 	}
-	/* What the kernel returns (mlx4_ib set_rq_size()): the rounded RQ size. */
+	/*
+	 * What the kernel returns (mlx4_ib set_rq_size()): the rounded RQ size, and the SGE count
+	 * rounded up to a power of two, which is what one stride holds (prm/mlx4 §3, QP RQ).
+	 */
 	attr->max_recv_wr = qp->rq.wqe_cnt;
+	if (qp->srq == NULL)
+		attr->max_recv_sge = 1u << (qp->rq.wqe_shift - 4);
 	/* libmlx4 mlx4_set_sq_sizes() for a raw-packet QP. */
 	wqe_size = (1u << qp->sq.wqe_shift) - MLX4V_CTRL_SEG_SIZE;
 	qp->sq_max_gs = wqe_size / MLX4V_DATA_SEG_SIZE;

@@ -66,8 +66,9 @@ mlx4v_wq_layout(struct mlx4v_wq *wq)
 		goto err_ring_free;
 	/* RQ doorbell record: nothing posted (prm/mlx4 §4.3, §4.5). */
 	*wq->rdb = 0;
-	/* What the kernel returns: the rounded RQ size. */
+	/* What the kernel returns: the rounded RQ size and SGE count (set_rq_size()). */
 	attr->max_wr = wq->rq.wqe_cnt;
+	attr->max_sge = 1u << (wq->rq.wqe_shift - 4);
 	return 0;
 
 err_ring_free:
