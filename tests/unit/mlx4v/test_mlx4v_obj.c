@@ -362,7 +362,8 @@ test_mlx4v_obj_rwq_view_fields(void)
 		}
 		TEST_ASSERT_EQUAL(v.rq.wqe_cnt, c[i].cnt, "case %u: wqe_cnt %u", i, v.rq.wqe_cnt);
 		TEST_ASSERT_EQUAL(a.max_wr, c[i].cnt, "case %u: granted max_wr", i);
-		TEST_ASSERT_EQUAL(a.max_sge, c[i].gsge, "case %u: granted max_sge %u", i, a.max_sge);
+		TEST_ASSERT_EQUAL(a.max_sge, c[i].gsge, "case %u: granted max_sge %u", i,
+				  a.max_sge);
 		TEST_ASSERT_EQUAL(v.rq.wqe_shift, c[i].shift, "case %u: shift", i);
 		TEST_ASSERT_EQUAL(v.rq.offset, c[i].off, "case %u: offset %d", i, v.rq.offset);
 		TEST_ASSERT_EQUAL(v.buf.length, c[i].len, "case %u: length %zu", i, v.buf.length);
