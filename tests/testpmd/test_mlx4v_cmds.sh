@@ -216,7 +216,7 @@ done
 expect "$out" '^  rdb +\(nil\)'          # qp 1 receives through its SRQ
 expect "$out" '^mlx4v: cq 0 view \(struct mlx4dv_cq\):'
 for f in 'cqe_cnt +128' 'cqn +0x[0-9a-f]+' 'set_ci_db +0x[0-9a-f]+ \(\*set_ci_db = 0x00000000\)' \
-	'arm_db +0x[0-9a-f]+ \(\*arm_db = 0x00000000\)' 'arm_sn +1' 'cqe_size +32' \
+	'arm_db +0x[0-9a-f]+ \(\*arm_db = 0x00000000\)' 'arm_sn +1' 'cqe_size +64' \
 	'cqe_size +64' 'cqe_cnt +64' 'cq_uar +0x[0-9a-f]+' 'buf.length +4096'; do
 	expect "$out" "^  $f"
 done

@@ -12,9 +12,7 @@
 #include "mlx4v_log.h"
 #include "mlx4v_verbs.h"
 
-/* libmlx4 limits when the device limits are unknown (verbs.c create_qp_ex()). */
-#define MLX4V_QP_MAX_WR 65536u
-#define MLX4V_QP_MAX_SGE 64u
+/* libmlx4's inline limit (verbs.c create_qp_ex()); WRs and SGEs come from the caps. */
 #define MLX4V_QP_MAX_INLINE 1024u
 /* Segment sizes from mlx4dv.h. */
 #define MLX4V_CTRL_SEG_SIZE 16u
@@ -231,10 +229,15 @@ mlx4v_qp_check_attr(struct mlx4v_pd *pd, const struct rte_pmd_mlx4v_qp_attr *att
 	 * Port 0 does not exist in verbs numbering; libmlx4 leaves that to the kernel, we refuse it
 	 * up front so both backends fail alike.
 	 */
-	if (attr->max_send_wr > MLX4V_QP_MAX_WR || attr->max_recv_wr > MLX4V_QP_MAX_WR ||
-	    attr->max_send_sge > MLX4V_QP_MAX_SGE || attr->max_recv_sge > MLX4V_QP_MAX_SGE ||
+	/* libmlx4 checks against the device's caps, queried at context init (prm/mlx4 §3). */
+	if (attr->max_send_wr > pd->obj.ctx->caps.max_qp_wr ||
+	    attr->max_recv_wr > pd->obj.ctx->caps.max_qp_wr ||
+	    attr->max_send_sge > pd->obj.ctx->caps.max_sge ||
+	    attr->max_recv_sge > pd->obj.ctx->caps.max_sge ||
 	    attr->max_inline_data > MLX4V_QP_MAX_INLINE || attr->port == 0) {
-		MLX4V_LOG(ERR, "QP attributes beyond limits or port 0");
+		MLX4V_LOG(ERR, "QP attributes beyond the device's %u WRs / %u SGEs / %u inline "
+			  "bytes, or port 0", pd->obj.ctx->caps.max_qp_wr,
+			  pd->obj.ctx->caps.max_sge, MLX4V_QP_MAX_INLINE);
 		return -EINVAL;
 	}
 	return 0;

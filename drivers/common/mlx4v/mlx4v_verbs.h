@@ -67,6 +67,19 @@ struct mlx4v_wq_geom {
 	int offset;
 };
 
+/**
+ * What the device reports (ibv_query_device(), and the CQE size of the context): libmlx4
+ * checks queue sizes against these, the kernel the SRQ ones.
+ */
+struct mlx4v_caps {
+	uint32_t max_qp_wr;
+	uint32_t max_sge;
+	uint32_t max_cqe;
+	uint32_t max_srq_wr;
+	uint32_t max_srq_sge;
+	int cqe_size;        /**< 32, or 64 with MLX4_USER_DEV_CAP_LARGE_CQE */
+};
+
 /** An open handle (libibverbs: struct ibv_context). */
 struct mlx4v_ctx {
 	struct mlx4v_obj obj;
@@ -75,6 +88,7 @@ struct mlx4v_ctx {
 	unsigned int id;     /**< index in the process-local ops table */
 	unsigned int nobj;   /**< live objects created on this handle */
 	uint8_t log_wqs_range; /**< log2 of the WQ number range (set before the first WQ) */
+	struct mlx4v_caps caps; /**< filled by the backend's ctx_open */
 	void *be;            /**< backend state */
 };
 

@@ -117,6 +117,7 @@ mlx4v_rdma_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 {
 	struct mlx4v_rdma_dev *d = dev_priv;
 	struct mlx4dv_ctx_allocators alloc;
+	struct ibv_device_attr da;
 	struct ibv_device **list, *dev;
 	struct mlx4v_rdma_ctx *rc;
 	int n = 0, ret;
@@ -150,6 +151,16 @@ mlx4v_rdma_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 	ret = mlx4v_rdma_probe_cqe_size(rc);
 	if (ret)
 		goto err_close;
+	/* The caps libmlx4 checks sizes against (it queries them at context init too). */
+	ret = -ibv_query_device(rc->ib, &da);
+	if (ret)
+		goto err_close;
+	ctx->caps.max_qp_wr = da.max_qp_wr;
+	ctx->caps.max_sge = da.max_sge;
+	ctx->caps.max_cqe = da.max_cqe;
+	ctx->caps.max_srq_wr = da.max_srq_wr;
+	ctx->caps.max_srq_sge = da.max_srq_sge;
+	ctx->caps.cqe_size = rc->cqe_size;
 	ctx->be = rc;
 	return 0;
 

@@ -9,10 +9,6 @@
 #include "mlx4v_log.h"
 #include "mlx4v_verbs.h"
 
-/* libmlx4 limits when the device limits are unknown (verbs.c mlx4_create_wq()). */
-#define MLX4V_WQ_MAX_WR 65536u
-#define MLX4V_WQ_MAX_SGE 64u
-
 /*
  * libmlx4 geometry of a receive WQ (prm/mlx4 §3, WQ row; §4.5). Simulator backend only, verbs lock
  * held.
@@ -101,13 +97,14 @@ mlx4v_wq_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_wq_attr *attr)
 	}
 	cq = mlx4v_obj_find(attr->cq, MLX4V_OBJ_CQ);
 	/*
-	 * libmlx4 checks max_wr/max_sge against the device limits (65536/64 when unknown, prm/mlx4
-	 * §3); the CQ lookup is our addition, libibverbs would dereference it blindly.
+	 * libmlx4 checks max_wr/max_sge against the device's caps (prm/mlx4 §3); the CQ lookup is
+	 * our addition, libibverbs would dereference it blindly.
 	 */
-	if (cq == NULL || cq->ctx != pd->obj.ctx || attr->max_wr > MLX4V_WQ_MAX_WR ||
-	    attr->max_sge > MLX4V_WQ_MAX_SGE || attr->port == 0) {
-		MLX4V_LOG(ERR, "bad WQ attributes (CQ live on this handle, max_wr <= 65536, "
-			  "max_sge <= 64, port >= 1)");
+	if (cq == NULL || cq->ctx != pd->obj.ctx || attr->max_wr > pd->obj.ctx->caps.max_qp_wr ||
+	    attr->max_sge > pd->obj.ctx->caps.max_sge || attr->port == 0) {
+		MLX4V_LOG(ERR, "bad WQ attributes (CQ live on this handle, max_wr <= %u, "
+			  "max_sge <= %u, port >= 1)", pd->obj.ctx->caps.max_qp_wr,
+			  pd->obj.ctx->caps.max_sge);
 		rte_errno = EINVAL;
 		return NULL;
 	}

@@ -248,7 +248,8 @@ int rte_pmd_mlx4v_mr_lkey(const struct rte_pmd_mlx4v_mr *mr, uint32_t *lkey);
  *
  * @param dev Handle.
  * @param cqe Minimum number of entries, 1 to 0x3fffff.
- * @param cqe_size 32 or 64 bytes, or 0 for the device default (32 on the simulator).
+ * @param cqe_size 32 or 64 bytes, or 0 for the device default (64 on the simulator, as a
+ *   ConnectX-3 with the kernel's default 64-byte CQEs).
  * @param with_events Nonzero to get completion events on an eventfd
  *   (rte_pmd_mlx4v_cq_event_fd()).
  * @return the CQ, or NULL with errno/rte_errno: EINVAL (bad argument), ENOTSUP
@@ -304,8 +305,8 @@ int rte_pmd_mlx4v_ack_cq_events(struct rte_pmd_mlx4v_cq *cq, unsigned int nevent
  * into libmlx4's free list.
  *
  * @param pd PD.
- * @param max_wr At most 65536.
- * @param max_sge At most 64.
+ * @param max_wr At most 65536 (libmlx4) and the device's SRQ WRs (16383 on a ConnectX-3).
+ * @param max_sge At most 64 (libmlx4) and the device's SRQ SGEs (31 on a ConnectX-3).
  * @return the SRQ, or NULL with errno/rte_errno: EINVAL, ENOMEM, or the backend's error.
  */
 __rte_experimental
@@ -328,7 +329,8 @@ int rte_pmd_mlx4v_destroy_srq(struct rte_pmd_mlx4v_srq *srq);
  * @param pd PD.
  * @param attr Attributes (CQs/SRQ of the same handle).
  * @return the QP, or NULL with errno/rte_errno: EINVAL (bad attribute, foreign
- *   object, limits 65536 WRs / 64 SGEs / 1024 inline bytes), ENOMEM, or the backend's error.
+ *   object, beyond the device's WRs and SGEs (16351 / 32 on a ConnectX-3) or 1024 inline
+ *   bytes), ENOMEM, or the backend's error.
  */
 __rte_experimental
 struct rte_pmd_mlx4v_qp *rte_pmd_mlx4v_create_qp(struct rte_pmd_mlx4v_pd *pd,
@@ -372,8 +374,8 @@ int rte_pmd_mlx4v_qp_num(const struct rte_pmd_mlx4v_qp *qp, uint32_t *qpn);
  *
  * @param pd PD.
  * @param attr Attributes; max_wr/max_sge are updated with the granted values.
- * @return the WQ, or NULL with errno/rte_errno: EINVAL (bad attribute, limits 65536 WRs /
- *   64 SGEs), ENOMEM, or the backend's error.
+ * @return the WQ, or NULL with errno/rte_errno: EINVAL (bad attribute, beyond the device's
+ *   WRs and SGEs), ENOMEM, or the backend's error.
  */
 __rte_experimental
 struct rte_pmd_mlx4v_wq *rte_pmd_mlx4v_create_wq(struct rte_pmd_mlx4v_pd *pd,

@@ -37,6 +37,12 @@ extern const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops;
 /* Largest indirection table (log2): the RSS table size the model reports. */
 #define MLX4V_SIM_IND_LOG_MAX 8u
 #define MLX4V_SIM_RSS_KEY_LEN 40u
+/* The caps a ConnectX-3 reports (ibv_query_device()). */
+#define MLX4V_SIM_CAP_QP_WR 16351u
+#define MLX4V_SIM_CAP_SGE 32u
+#define MLX4V_SIM_CAP_CQE 4194303u
+#define MLX4V_SIM_CAP_SRQ_WR 16383u
+#define MLX4V_SIM_CAP_SRQ_SGE 31u
 
 /** Indexes of the fault knobs (mlx4v_sim_faults.c holds the definitions). */
 enum mlx4v_sim_knob {

@@ -116,6 +116,16 @@ mlx4v_sim_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 		return -ENOMEM;
 	sctx->sim = sim;
 	sctx->range_base = -1;
+	/*
+	 * A ConnectX-3's caps as ibv_query_device() reports them, not libmlx4's fallback
+	 * 65536 / 64 (prm/mlx4 §3): the driver must check sizes against these.
+	 */
+	ctx->caps.max_qp_wr = MLX4V_SIM_CAP_QP_WR;
+	ctx->caps.max_sge = MLX4V_SIM_CAP_SGE;
+	ctx->caps.max_cqe = MLX4V_SIM_CAP_CQE;
+	ctx->caps.max_srq_wr = MLX4V_SIM_CAP_SRQ_WR;
+	ctx->caps.max_srq_sge = MLX4V_SIM_CAP_SRQ_SGE;
+	ctx->caps.cqe_size = 64;
 	ctx->be = sctx;
 	return 0;
 }

@@ -225,7 +225,7 @@ test_mlx4v_obj_cq_view_fields(void)
 {
 	static const struct { int cqe, size; uint32_t cnt; size_t len; } c[] = {
 		{ 1, 32, 2, 4096 }, { 127, 32, 128, 4096 }, { 128, 32, 256, 8192 },
-		{ 100, 64, 128, 8192 }, { 1000, 0, 1024, 32768 },
+		{ 100, 64, 128, 8192 }, { 1000, 0, 1024, 65536 },
 	};
 	struct rte_pmd_mlx4v_obj obj;
 	struct rte_pmd_mlx4v_cq *cq;
@@ -243,7 +243,7 @@ test_mlx4v_obj_cq_view_fields(void)
 		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_CQ), "init_obj");
 		TEST_ASSERT_SUCCESS(check_cq_view(&v, cq), "case %u", i);
 		TEST_ASSERT_EQUAL(v.cqe_cnt, c[i].cnt, "case %u: cqe_cnt %u", i, v.cqe_cnt);
-		TEST_ASSERT_EQUAL(v.cqe_size, (c[i].size ? c[i].size : 32), "case %u: cqe_size", i);
+		TEST_ASSERT_EQUAL(v.cqe_size, (c[i].size ? c[i].size : 64), "case %u: cqe_size", i);
 		TEST_ASSERT_EQUAL(v.buf.length, c[i].len, "case %u: length %zu", i,
 				  v.buf.length);
 		TEST_ASSERT_EQUAL(v.arm_sn, 1, "arm_sn starts at 1");

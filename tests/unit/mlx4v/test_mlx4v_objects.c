@@ -179,6 +179,8 @@ test_mlx4v_objects_bad_input(void)
 	EXPECT_EINVAL(rte_pmd_mlx4v_ack_cq_events(cq, 1), "ack more than taken");
 	EXPECT_NULL(rte_pmd_mlx4v_create_srq(pd, 65537, 1), "srq max_wr");
 	EXPECT_NULL(rte_pmd_mlx4v_create_srq(pd, 8, 65), "srq max_sge");
+	EXPECT_NULL(rte_pmd_mlx4v_create_srq(pd, 16384, 1), "srq max_wr over the caps");
+	EXPECT_NULL(rte_pmd_mlx4v_create_srq(pd, 8, 32), "srq max_sge over the caps");
 	EXPECT_NULL(rte_pmd_mlx4v_create_srq(NULL, 8, 1), "srq NULL pd");
 	EXPECT_EINVAL(rte_pmd_mlx4v_destroy_srq(NULL), "destroy srq NULL");
 	EXPECT_NULL(rte_pmd_mlx4v_create_qp(pd, NULL), "qp NULL attr");
@@ -187,6 +189,9 @@ test_mlx4v_objects_bad_input(void)
 			{ "send_cq NULL", 0, 0 }, { "recv_cq NULL", 1, 0 }, { "port 0", 2, 0 },
 			{ "port 3 of 2", 2, 3 }, { "send_wr", 3, 65537 }, { "recv_wr", 4, 65537 },
 			{ "send_sge", 5, 65 }, { "recv_sge", 6, 65 }, { "inline", 7, 1025 },
+			/* A ConnectX-3's caps, not libmlx4's fallback 65536 / 64. */
+			{ "send_wr > caps", 3, 16352 }, { "recv_wr > caps", 4, 16352 },
+			{ "send_sge > caps", 5, 33 }, { "recv_sge > caps", 6, 33 },
 			{ "srq junk", 8, 0 },
 		};
 
@@ -218,6 +223,12 @@ test_mlx4v_objects_bad_input(void)
 	wa.max_wr = 4;
 	wa.max_sge = 65;
 	EXPECT_NULL(rte_pmd_mlx4v_create_wq(pd, &wa), "wq max_sge");
+	wa.max_sge = 33;
+	EXPECT_NULL(rte_pmd_mlx4v_create_wq(pd, &wa), "wq max_sge over the caps");
+	wa.max_sge = 1;
+	wa.max_wr = 16352;
+	EXPECT_NULL(rte_pmd_mlx4v_create_wq(pd, &wa), "wq max_wr over the caps");
+	wa.max_wr = 4;
 	wa.max_sge = 1;
 	wa.port = 0;
 	EXPECT_NULL(rte_pmd_mlx4v_create_wq(pd, &wa), "wq port 0");
