@@ -58,6 +58,7 @@ struct rxq {
 	struct rte_pmd_mlx4v_wq *wq;
 	struct mlx4v_test_rq rq;
 	struct mlx4v_test_cq tcq;
+	struct mlx4v_test_steer st;
 	unsigned int first;     /* its buffers: first + WQE index */
 };
 
@@ -170,6 +171,9 @@ rxq_create(struct rxq *r, struct wdev *w, uint8_t port, unsigned int first, unsi
 			    "rx views");
 	mlx4v_test_rq_from_rwq(&r->rq, &vwq);
 	mlx4v_test_cq_init(&r->tcq, &vcq);
+	/* Frames from the wire reach the WQ only through an RSS QP and a promiscuous rule. */
+	TEST_ASSERT_SUCCESS(mlx4v_test_steer_wqs(&r->st, w->dev, w->pd, &r->wq, 0, port),
+			    "steering");
 	r->first = first;
 	for (i = 0; i < n; i++)
 		mlx4v_test_rq_post(&r->rq, w->lkey, buf_at(w, first + i), BUF_SIZE);
@@ -179,6 +183,7 @@ rxq_create(struct rxq *r, struct wdev *w, uint8_t port, unsigned int first, unsi
 static void
 rxq_destroy(struct rxq *r)
 {
+	mlx4v_test_steer_destroy(&r->st);
 	rte_pmd_mlx4v_destroy_wq(r->wq);
 	rte_pmd_mlx4v_destroy_cq(r->cq);
 }
