@@ -18,7 +18,7 @@
 
 #include "test.h"
 
-#include "mlx4v_test_util.h"
+#include "mlx4v_test_queues.h"
 
 #define SIM_NAME "mlx4v_sim_t0"
 #define BUF_SIZE 2048
@@ -30,26 +30,6 @@ static struct mlx4v_sim *g_sim;
 static uint8_t *g_mem;
 static struct rte_pmd_mlx4v_mr *g_mr;
 static uint32_t g_lkey;
-
-/* A transmit queue: CQ + raw QP in RTS, with views. */
-struct txq {
-	struct rte_pmd_mlx4v_cq *cq;
-	struct rte_pmd_mlx4v_qp *qp;
-	struct mlx4v_test_sq sq;
-	struct mlx4v_test_cq tcq;
-	uint32_t qpn;
-};
-
-/* A receive queue: CQ (with events) + RWQ in RDY, with views. */
-struct rxq {
-	struct rte_pmd_mlx4v_cq *cq;
-	struct rte_pmd_mlx4v_wq *wq;
-	struct mlx4v_test_rq rq;
-	struct mlx4v_test_cq tcq;
-	struct mlx4v_test_steer st;
-	struct mlx4v_test_steer st_mac;
-	uint32_t wqn;
-};
 
 /* The local MAC every receive queue has a rule for. */
 static const uint8_t test_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x4d, 0x01 };
@@ -97,92 +77,25 @@ ut_setup(void)
 	return TEST_SUCCESS;
 }
 
-static int
-txq_create(struct txq *t, struct rte_pmd_mlx4v_dev *dev, struct rte_pmd_mlx4v_pd *pd,
-	   uint8_t port, int cqe)
-{
-	struct rte_pmd_mlx4v_qp_attr a = { .max_send_wr = 64, .max_send_sge = 1,
-		.max_recv_wr = 1, .max_recv_sge = 1, .port = port };
-	struct rte_pmd_mlx4v_obj obj;
-	struct mlx4dv_qp vqp;
-	struct mlx4dv_cq vcq;
-	int s;
-
-	memset(t, 0, sizeof(*t));
-	t->cq = rte_pmd_mlx4v_create_cq(dev, cqe, 32, 0);
-	TEST_ASSERT_NOT_NULL(t->cq, "tx cq");
-	a.send_cq = a.recv_cq = t->cq;
-	t->qp = rte_pmd_mlx4v_create_qp(pd, &a);
-	TEST_ASSERT_NOT_NULL(t->qp, "tx qp");
-	for (s = RTE_PMD_MLX4V_QPS_INIT; s <= RTE_PMD_MLX4V_QPS_RTS; s++)
-		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(t->qp, s), "state %d", s);
-	vqp.comp_mask = MLX4DV_QP_MASK_UAR_MMAP_OFFSET;
-	vcq.comp_mask = MLX4DV_CQ_MASK_UAR;
-	obj = (struct rte_pmd_mlx4v_obj){ .qp = { t->qp, &vqp }, .cq = { t->cq, &vcq } };
-	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_QP | MLX4DV_OBJ_CQ),
-			    "tx views");
-	mlx4v_test_sq_init(&t->sq, &vqp);
-	mlx4v_test_cq_init(&t->tcq, &vcq);
-	return rte_pmd_mlx4v_qp_num(t->qp, &t->qpn);
-}
-
 /* Send the len-byte frame at buf to test_mac (written over its first bytes). */
 static void
-tx_send(struct txq *t, void *buf, uint32_t len, int signal)
+tx_send(struct mlx4v_test_txq *t, void *buf, uint32_t len, int signal)
 {
 	memcpy(buf, test_mac, sizeof(test_mac));
 	mlx4v_test_sq_send(&t->sq, g_lkey, buf, len, signal);
 }
 
-static void
-txq_destroy(struct txq *t)
-{
-	rte_pmd_mlx4v_destroy_qp(t->qp);
-	rte_pmd_mlx4v_destroy_cq(t->cq);
-}
-
+/* A receive queue with CQ events and a MAC rule for test_mac, the MAC tx_send() writes. */
 static int
-rxq_create(struct rxq *r, struct rte_pmd_mlx4v_dev *dev, struct rte_pmd_mlx4v_pd *pd,
+rxq_create(struct mlx4v_test_rxq *r, struct rte_pmd_mlx4v_dev *dev, struct rte_pmd_mlx4v_pd *pd,
 	   uint8_t port, uint32_t nwqe)
 {
-	struct rte_pmd_mlx4v_wq_attr a = { .max_wr = nwqe, .max_sge = 1, .port = port };
-	struct rte_pmd_mlx4v_obj obj;
-	struct mlx4dv_rwq vwq;
-	struct mlx4dv_cq vcq;
-
-	memset(r, 0, sizeof(*r));
-	r->cq = rte_pmd_mlx4v_create_cq(dev, nwqe, 64, 1);
-	TEST_ASSERT_NOT_NULL(r->cq, "rx cq");
-	a.cq = r->cq;
-	r->wq = rte_pmd_mlx4v_create_wq(pd, &a);
-	TEST_ASSERT_NOT_NULL(r->wq, "rwq");
-	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_wq(r->wq, RTE_PMD_MLX4V_WQS_RDY), "RDY");
-	vcq.comp_mask = MLX4DV_CQ_MASK_UAR;
-	obj = (struct rte_pmd_mlx4v_obj){ .cq = { r->cq, &vcq }, .rwq = { r->wq, &vwq } };
-	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_RWQ | MLX4DV_OBJ_CQ),
-			    "rx views");
-	mlx4v_test_rq_from_rwq(&r->rq, &vwq);
-	mlx4v_test_cq_init(&r->tcq, &vcq);
-	/* Nothing reaches a WQ but through an RSS QP and a rule (prm/mlx4 §4.5). */
-	TEST_ASSERT_SUCCESS(mlx4v_test_steer_wqs(&r->st, dev, pd, &r->wq, 0, port), "steering");
-	/* Sent frames come back only to a local MAC rule (tx_send() writes that MAC). */
-	TEST_ASSERT_SUCCESS(mlx4v_test_steer_qp(&r->st_mac, r->st.rss, port,
-					       RTE_PMD_MLX4V_FLOW_MAC, test_mac), "MAC rule");
-	return rte_pmd_mlx4v_wq_num(r->wq, &r->wqn);
-}
-
-static void
-rxq_destroy(struct rxq *r)
-{
-	mlx4v_test_steer_destroy(&r->st_mac);
-	mlx4v_test_steer_destroy(&r->st);
-	rte_pmd_mlx4v_destroy_wq(r->wq);
-	rte_pmd_mlx4v_destroy_cq(r->cq);
+	return mlx4v_test_rxq_create(r, dev, pd, port, nwqe, 1, test_mac);
 }
 
 /* Take (and ack) one event of a CQ; the caller's sn copy follows, as DPDK's does. */
 static int
-take_event(struct rxq *r)
+take_event(struct mlx4v_test_rxq *r)
 {
 	TEST_ASSERT(mlx4v_test_fd_wait(rte_pmd_mlx4v_cq_event_fd(r->cq), g_sim,
 				       MLX4V_TEST_POLLS), "no event on the eventfd");
@@ -199,11 +112,11 @@ test_mlx4v_sim_raw_loopback(void)
 	static const uint32_t len[4] = { 60, 128, 1000, 1514 };
 	struct mlx4v_sim_stats st;
 	struct mlx4_cqe *cqe;
-	struct txq t;
-	struct rxq r;
+	struct mlx4v_test_txq t;
+	struct mlx4v_test_rxq r;
 	unsigned int i;
 
-	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 64), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 64), "txq");
 	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 1, 16), "rxq");
 	TEST_ASSERT_EQUAL(r.tcq.v.arm_sn, 1, "arm_sn of a fresh CQ");
 	for (i = 0; i < 8; i++)
@@ -259,8 +172,8 @@ test_mlx4v_sim_raw_loopback(void)
 	mlx4v_sim_stats_get(g_sim, &st);
 	TEST_ASSERT(st.tx_packets >= 6 && st.rx_packets >= 6, "stats");
 	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(g_sim), 0, "misuse flagged on clean use");
-	rxq_destroy(&r);
-	txq_destroy(&t);
+	mlx4v_test_rxq_destroy(&r);
+	mlx4v_test_txq_destroy(&t);
 	return TEST_SUCCESS;
 }
 
@@ -273,8 +186,8 @@ test_mlx4v_sim_port_pair(void)
 	struct rte_pmd_mlx4v_mr *mr;
 	struct mlx4v_sim *sim;
 	struct mlx4_cqe *cqe;
-	struct rxq r1, r2;
-	struct txq t;
+	struct mlx4v_test_rxq r1, r2;
+	struct mlx4v_test_txq t;
 	uint32_t lkey;
 
 	TEST_ASSERT_SUCCESS(rte_vdev_init("mlx4v_sim_t1", "ports=2,mode=pair"), "vdev");
@@ -285,7 +198,7 @@ test_mlx4v_sim_port_pair(void)
 	mr = rte_pmd_mlx4v_reg_mr(pd, g_mem, (size_t)NBUF * BUF_SIZE);
 	TEST_ASSERT(pd != NULL && mr != NULL, "pd/mr");
 	rte_pmd_mlx4v_mr_lkey(mr, &lkey);
-	TEST_ASSERT_SUCCESS(txq_create(&t, dev, pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, dev, pd, 1, 16), "txq");
 	TEST_ASSERT_SUCCESS(rxq_create(&r1, dev, pd, 1, 4), "rxq port 1");
 	TEST_ASSERT_SUCCESS(rxq_create(&r2, dev, pd, 2, 4), "rxq port 2");
 	mlx4v_test_rq_post(&r1.rq, lkey, buf_at(8), BUF_SIZE);
@@ -308,9 +221,9 @@ test_mlx4v_sim_port_pair(void)
 	/* No buffer left on port 1: dropped. */
 	TEST_ASSERT_EQUAL(mlx4v_sim_inject(sim, 1, buf_at(0), 80), -ENOBUFS, "drop");
 	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(sim), 0, "misuse");
-	rxq_destroy(&r2);
-	rxq_destroy(&r1);
-	txq_destroy(&t);
+	mlx4v_test_rxq_destroy(&r2);
+	mlx4v_test_rxq_destroy(&r1);
+	mlx4v_test_txq_destroy(&t);
 	rte_pmd_mlx4v_dereg_mr(mr);
 	rte_pmd_mlx4v_dealloc_pd(pd);
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dev_close(dev), "close");
@@ -467,9 +380,9 @@ static int
 test_mlx4v_sim_misuse_wrong_owner(void)
 {
 	struct mlx4v_sim_stats st0, st;
-	struct txq t;
+	struct mlx4v_test_txq t;
 
-	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 16), "txq");
 	mlx4v_sim_stats_get(g_sim, &st0);
 	mlx4v_test_sq_write(&t.sq, g_lkey, buf_at(0), 64, 1, 1); /* owner 1 on pass 0 */
 	mlx4v_test_sq_ring(&t.sq);
@@ -477,7 +390,7 @@ test_mlx4v_sim_misuse_wrong_owner(void)
 	mlx4v_sim_stats_get(g_sim, &st);
 	TEST_ASSERT_EQUAL(st.tx_packets, st0.tx_packets, "WQE with wrong owner executed");
 	TEST_ASSERT_NULL(mlx4v_test_cq_peek(&t.tcq), "CQE for a WQE with wrong owner");
-	txq_destroy(&t);
+	mlx4v_test_txq_destroy(&t);
 	return TEST_SUCCESS;
 }
 
@@ -487,10 +400,10 @@ test_mlx4v_sim_misuse_bad_lkey(void)
 {
 	struct mlx4_err_cqe *e;
 	struct mlx4_cqe *cqe;
-	struct txq t, t2;
-	struct rxq r;
+	struct mlx4v_test_txq t, t2;
+	struct mlx4v_test_rxq r;
 
-	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 16), "txq");
 	mlx4v_test_sq_send(&t.sq, g_lkey ^ 0x5500, buf_at(0), 64, 0);
 	cqe = mlx4v_test_cq_wait(&t.tcq, g_sim);
 	TEST_ASSERT_NOT_NULL(cqe, "error CQE even without CQ_UPDATE");
@@ -501,10 +414,10 @@ test_mlx4v_sim_misuse_bad_lkey(void)
 	TEST_ASSERT(e->owner_sr_opcode & MLX4_CQE_IS_SEND_MASK, "is_send");
 	TEST_ASSERT(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_LKEY) >= 1, "lkey misuse");
 	mlx4v_test_cq_consume(&t.tcq);
-	txq_destroy(&t);
+	mlx4v_test_txq_destroy(&t);
 	/* Right lkey, address past the end of the MR. */
 	mlx4v_sim_misuse_reset(g_sim);
-	TEST_ASSERT_SUCCESS(txq_create(&t2, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t2, g_dev, g_pd, 1, 16), "txq");
 	mlx4v_test_sq_send(&t2.sq, g_lkey, buf_at(NBUF - 1) + BUF_SIZE - 10, 64, 0);
 	cqe = mlx4v_test_cq_wait(&t2.tcq, g_sim);
 	TEST_ASSERT_NOT_NULL(cqe, "error CQE");
@@ -524,8 +437,8 @@ test_mlx4v_sim_misuse_bad_lkey(void)
 	TEST_ASSERT_EQUAL(e->syndrome, MLX4_CQE_SYNDROME_LOCAL_PROT_ERR, "rx syndrome");
 	TEST_ASSERT_EQUAL((e->owner_sr_opcode & MLX4_CQE_IS_SEND_MASK), 0, "rx is_send");
 	mlx4v_test_cq_consume(&r.tcq);
-	rxq_destroy(&r);
-	txq_destroy(&t2);
+	mlx4v_test_rxq_destroy(&r);
+	mlx4v_test_txq_destroy(&t2);
 	return TEST_SUCCESS;
 }
 
@@ -533,10 +446,10 @@ test_mlx4v_sim_misuse_bad_lkey(void)
 static int
 test_mlx4v_sim_misuse_stale_ci(void)
 {
-	struct txq t;
+	struct mlx4v_test_txq t;
 	int i;
 
-	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 1), "txq"); /* 2-entry CQ */
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 1), "txq"); /* 2-entry CQ */
 	for (i = 0; i < 3; i++)
 		tx_send(&t, buf_at(0), 64, 1);
 	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_CQ_OVERRUN), "overrun not flagged");
@@ -553,7 +466,7 @@ test_mlx4v_sim_misuse_stale_ci(void)
 	t.tcq.ci = 5;
 	mlx4v_test_cq_arm(&t.tcq, MLX4_CQ_DB_REQ_NOT);
 	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_CI_STALE), "stale arm CI not flagged");
-	txq_destroy(&t);
+	mlx4v_test_txq_destroy(&t);
 	return TEST_SUCCESS;
 }
 
@@ -561,11 +474,11 @@ test_mlx4v_sim_misuse_stale_ci(void)
 static int
 test_mlx4v_sim_misuse_doorbells(void)
 {
-	struct txq t;
-	struct rxq r;
+	struct mlx4v_test_txq t;
+	struct mlx4v_test_rxq r;
 	uint64_t db;
 
-	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 16), "txq");
 	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 2, 4), "rxq");
 	/* Arm MMIO without writing the arm_db record first. */
 	db = ((uint64_t)(1u << 28 | MLX4_CQ_DB_REQ_NOT | r.tcq.v.cqn) << 32) | 0;
@@ -587,8 +500,8 @@ test_mlx4v_sim_misuse_doorbells(void)
 	TEST_ASSERT(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_RQ_DB_RECORD) >= 1,
 		    "RQ record beyond the ring");
 	*r.rq.rdb = 0;
-	rxq_destroy(&r);
-	txq_destroy(&t);
+	mlx4v_test_rxq_destroy(&r);
+	mlx4v_test_txq_destroy(&t);
 	return TEST_SUCCESS;
 }
 
@@ -596,11 +509,11 @@ test_mlx4v_sim_misuse_doorbells(void)
 static int
 test_mlx4v_sim_misuse_arm_sn(void)
 {
-	struct txq t;
-	struct rxq r;
+	struct mlx4v_test_txq t;
+	struct mlx4v_test_rxq r;
 	int fd;
 
-	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 16), "txq");
 	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 1, 4), "rxq");
 	fd = rte_pmd_mlx4v_cq_event_fd(r.cq);
 	mlx4v_test_rq_post(&r.rq, g_lkey, buf_at(8), BUF_SIZE);
@@ -619,8 +532,8 @@ test_mlx4v_sim_misuse_arm_sn(void)
 	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "packet 2");
 	mlx4v_test_settle(g_sim);
 	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_get_cq_event(r.cq), EAGAIN, "event from a stale arm");
-	rxq_destroy(&r);
-	txq_destroy(&t);
+	mlx4v_test_rxq_destroy(&r);
+	mlx4v_test_txq_destroy(&t);
 	return TEST_SUCCESS;
 }
 
@@ -629,10 +542,10 @@ static int
 test_mlx4v_sim_lost_event(void)
 {
 	struct mlx4v_sim_stats st;
-	struct txq t;
-	struct rxq r;
+	struct mlx4v_test_txq t;
+	struct mlx4v_test_rxq r;
 
-	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 16), "txq");
 	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 1, 4), "rxq");
 	mlx4v_test_rq_post(&r.rq, g_lkey, buf_at(8), BUF_SIZE);
 	TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(g_sim, "lose_cq_event", 1), "knob");
@@ -643,8 +556,8 @@ test_mlx4v_sim_lost_event(void)
 	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_get_cq_event(r.cq), EAGAIN, "lost event delivered");
 	mlx4v_sim_stats_get(g_sim, &st);
 	TEST_ASSERT(st.events_lost >= 1, "events_lost");
-	rxq_destroy(&r);
-	txq_destroy(&t);
+	mlx4v_test_rxq_destroy(&r);
+	mlx4v_test_txq_destroy(&t);
 	return TEST_SUCCESS;
 }
 
@@ -737,7 +650,7 @@ test_mlx4v_sim_rss_steering(void)
 	struct mlx4dv_rwq vwq;
 	struct mlx4dv_cq vcq;
 	struct mlx4_cqe *cqe;
-	struct txq t;
+	struct mlx4v_test_txq t;
 	uint32_t wqn[4], hits[4] = { 0 }, hash, i, k, qpn, lkey;
 	uint8_t frame[64];
 
@@ -748,7 +661,7 @@ test_mlx4v_sim_rss_steering(void)
 	mr = rte_pmd_mlx4v_reg_mr(pd, g_mem, (size_t)NBUF * BUF_SIZE);
 	TEST_ASSERT(dev != NULL && pd != NULL && cq != NULL && mr != NULL, "handle");
 	rte_pmd_mlx4v_mr_lkey(mr, &lkey);
-	TEST_ASSERT_SUCCESS(txq_create(&t, dev, pd, 2, 16), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, dev, pd, 2, 16), "txq");
 	wa.cq = cq;
 	for (i = 0; i < 4; i++) {
 		wq[i] = rte_pmd_mlx4v_create_wq(pd, &wa);
@@ -829,7 +742,7 @@ test_mlx4v_sim_rss_steering(void)
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_rwq_ind_table(ind), "destroy table");
 	for (i = 0; i < 4; i++)
 		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_wq(wq[i]), "destroy wq");
-	txq_destroy(&t);
+	mlx4v_test_txq_destroy(&t);
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq), "destroy cq");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dereg_mr(mr), "mr");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "pd");
@@ -851,11 +764,11 @@ test_mlx4v_sim_send_dmac(void)
 	struct mlx4v_sim_port_stats ps0, ps;
 	struct mlx4v_sim_stats st0, st;
 	const struct mlx4_cqe *leaked;
-	struct txq t;
-	struct rxq r;
+	struct mlx4v_test_txq t;
+	struct mlx4v_test_rxq r;
 	int misused;
 
-	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 16), "txq");
 	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 1, 4), "rxq");
 	mlx4v_test_rq_post(&r.rq, g_lkey, buf_at(8), BUF_SIZE);
 	mlx4v_test_rq_post(&r.rq, g_lkey, buf_at(9), BUF_SIZE);
@@ -888,8 +801,8 @@ test_mlx4v_sim_send_dmac(void)
 	mlx4v_sim_stats_get(g_sim, &st);
 	TEST_ASSERT_EQUAL(st.tx_loopback, st0.tx_loopback + 1, "tx_loopback");
 	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(g_sim), 0, "misuse");
-	rxq_destroy(&r);
-	txq_destroy(&t);
+	mlx4v_test_rxq_destroy(&r);
+	mlx4v_test_txq_destroy(&t);
 	return TEST_SUCCESS;
 }
 
