@@ -195,6 +195,9 @@ struct mb_ctx {
 	struct rte_pmd_mlx4v_cq *rx_cq;
 	struct rte_pmd_mlx4v_qp *qp;
 	struct rte_pmd_mlx4v_wq *wq;
+	struct rte_pmd_mlx4v_ind_table *ind;
+	struct rte_pmd_mlx4v_qp *rss;
+	struct rte_pmd_mlx4v_flow *flow;
 	uint8_t *mem;
 };
 
@@ -203,6 +206,43 @@ mb_fail(const char *what, int err)
 {
 	fprintf(stderr, "mlx4v-bench: %s: %s\n", what, strerror(err));
 	return -err;
+}
+
+/* The frames' destination: the MAC rule of the receive port. */
+static const uint8_t mb_dst_mac[6] = { 0x02, 0x00, 0x00, 0x4d, 0x34, 0x02 };
+
+/*
+ * The WQ receives through a one-entry table, an RSS QP in RTR on its port and a rule for
+ * mb_dst_mac: looped back by the device on port 1, from the wire on another port.
+ */
+static int
+mb_steer(struct mb_ctx *c, uint8_t rx_port)
+{
+	static const uint8_t key[RTE_PMD_MLX4V_RSS_KEY_LEN] = RTE_PMD_MLX4V_RSS_KEY_DEFAULT;
+	struct rte_pmd_mlx4v_rss_qp_attr ra = {
+		.hash_fields = RTE_PMD_MLX4V_RX_HASH_SRC_IPV4 | RTE_PMD_MLX4V_RX_HASH_DST_IPV4,
+		.key = key, .port = rx_port,
+	};
+	struct rte_pmd_mlx4v_flow_attr fa = { .type = RTE_PMD_MLX4V_FLOW_MAC, .port = rx_port };
+	int ret;
+
+	c->ind = rte_pmd_mlx4v_create_rwq_ind_table(c->dev, 0, &c->wq);
+	if (c->ind == NULL)
+		return mb_fail("create_rwq_ind_table", errno);
+	ra.ind_table = c->ind;
+	c->rss = rte_pmd_mlx4v_create_rss_qp(c->pd, &ra);
+	if (c->rss == NULL)
+		return mb_fail("create_rss_qp", errno);
+	ret = rte_pmd_mlx4v_modify_qp(c->rss, RTE_PMD_MLX4V_QPS_INIT);
+	if (ret == 0)
+		ret = rte_pmd_mlx4v_modify_qp(c->rss, RTE_PMD_MLX4V_QPS_RTR);
+	if (ret)
+		return mb_fail("modify (RSS QP)", ret);
+	memcpy(fa.dmac, mb_dst_mac, sizeof(fa.dmac));
+	c->flow = rte_pmd_mlx4v_create_flow(c->rss, &fa);
+	if (c->flow == NULL)
+		return mb_fail("create_flow", errno);
+	return 0;
 }
 
 static int
@@ -275,7 +315,7 @@ mb_setup(struct mb_ctx *c, struct mb_dp *dp, const char *name, uint8_t rx_port,
 	for (i = 0; i < dp->sq.v.sq.wqe_cnt; i++) {
 		uint8_t *f = dp->sq.bufs + (size_t)i * RV_PKT_MAX;
 
-		memset(f, 0xff, 6);
+		memcpy(f, mb_dst_mac, 6);
 		memcpy(f + 6, "\x02\x00\x00\x4d\x34\x01\x88\xb5", 8);
 		for (j = 14; j < len; j++)
 			f[j] = (uint8_t)j;
@@ -283,8 +323,12 @@ mb_setup(struct mb_ctx *c, struct mb_dp *dp, const char *name, uint8_t rx_port,
 	/* A full RQ (the poll function refills it), then the state changes. */
 	mlx4v_rawdp_rq_post(&dp->rq, UINT32_MAX);
 	ret = rte_pmd_mlx4v_modify_wq(c->wq, RTE_PMD_MLX4V_WQS_RDY);
-	if (ret == 0)
-		ret = rte_pmd_mlx4v_modify_qp(c->qp, RTE_PMD_MLX4V_QPS_INIT);
+	if (ret)
+		return mb_fail("modify_wq", ret);
+	ret = mb_steer(c, rx_port);
+	if (ret)
+		return ret;
+	ret = rte_pmd_mlx4v_modify_qp(c->qp, RTE_PMD_MLX4V_QPS_INIT);
 	if (ret == 0)
 		ret = rte_pmd_mlx4v_modify_qp(c->qp, RTE_PMD_MLX4V_QPS_RTR);
 	if (ret == 0)
@@ -302,6 +346,12 @@ mb_teardown(struct mb_ctx *c)
 	rte_free(c->mem);
 	if (c->qp != NULL)
 		rte_pmd_mlx4v_destroy_qp(c->qp);
+	if (c->flow != NULL)
+		rte_pmd_mlx4v_destroy_flow(c->flow);
+	if (c->rss != NULL)
+		rte_pmd_mlx4v_destroy_qp(c->rss);
+	if (c->ind != NULL)
+		rte_pmd_mlx4v_destroy_rwq_ind_table(c->ind);
 	if (c->wq != NULL)
 		rte_pmd_mlx4v_destroy_wq(c->wq);
 	if (c->rx_cq != NULL)

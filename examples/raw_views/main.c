@@ -11,8 +11,13 @@
  * through arm_db and cq_uar whose event is awaited with epoll on its eventfd.
  *
  * The control path (open, PD, MR, CQ, QP, WQ, state changes, event fd) uses the
- * public rte_pmd_mlx4v_* calls only. Runs on the simulator or on a ConnectX-3:
- *   dpdk-raw_views <EAL args> --vdev=mlx4v_sim0,ports=2 [-- -d dev -n pkts -s size -b burst]
+ * public rte_pmd_mlx4v_* calls only. A WQ receives only through an RSS QP and a steering
+ * rule, as on a ConnectX-3: each WQ gets a one-entry indirection table and an RSS QP, and
+ * the WQ of port -r (1 by default) a rule for the frames' destination MAC. On port 1 the
+ * device loops the frames back by that MAC; with -r 2 they leave port 1 and need a peer
+ * (the simulator's paired ports, or a cable). Runs on the simulator or on a ConnectX-3:
+ *   dpdk-raw_views <EAL args> --vdev=mlx4v_sim0,ports=2 [-- -d dev -n pkts -s size -b burst
+ *                  -r port]
  */
 
 #include <errno.h>
@@ -44,6 +49,9 @@
 
 /* A receive WQ: its view, the data-path state, and what the run counts. */
 struct rv_rq {
+	struct rte_pmd_mlx4v_ind_table *ind;
+	struct rte_pmd_mlx4v_qp *rss;
+	struct rte_pmd_mlx4v_flow *flow;
 	struct mlx4dv_rwq v;
 	struct mlx4v_rawdp_rq dp;
 	uint32_t wqn;
@@ -56,7 +64,14 @@ struct rv_opts {
 	uint32_t pkts;
 	uint32_t size;
 	uint32_t burst;
+	uint32_t rx_port;
 };
+
+/* The receiver's unicast MAC, the destination of every frame. */
+static const uint8_t rv_dst_mac[6] = { 0x02, 0x00, 0x00, 0x4d, 0x34, 0x02 };
+
+/* DPDK mlx4's default Toeplitz key. */
+static const uint8_t rv_rss_key[RTE_PMD_MLX4V_RSS_KEY_LEN] = RTE_PMD_MLX4V_RSS_KEY_DEFAULT;
 
 struct rv_stats {
 	uint64_t sent;
@@ -75,7 +90,7 @@ rv_frame_fill(uint8_t *p, uint32_t len, uint32_t seq)
 {
 	uint32_t i;
 
-	memset(p, 0xff, 6);                     /* broadcast */
+	memcpy(p, rv_dst_mac, 6);
 	memcpy(p + 6, "\x02\x00\x00\x4d\x34\x01", 6);
 	p[12] = RV_ETHERTYPE >> 8;
 	p[13] = RV_ETHERTYPE & 0xff;
@@ -136,7 +151,46 @@ rv_fail(const char *what, int err)
 	return -err;
 }
 
-/* Receive WQs on port 2 (paired ports) and port 1 (loopback): one of them gets the packets. */
+/*
+ * Steering of one WQ: a one-entry table, an RSS QP on its port (INIT, RTR), and on the receive
+ * port the rule for rv_dst_mac (DPDK's mlx4_rss_attach() and mlx4_flow).
+ */
+static int
+rv_steer(struct rv_ctx *c, struct rv_rq *rq, struct rte_pmd_mlx4v_wq *wq, uint32_t rx_port)
+{
+	struct rte_pmd_mlx4v_rss_qp_attr ra;
+	struct rte_pmd_mlx4v_flow_attr fa;
+	int ret;
+
+	rq->ind = rte_pmd_mlx4v_create_rwq_ind_table(c->dev, 0, &wq);
+	if (rq->ind == NULL)
+		return rv_fail("create_rwq_ind_table", errno);
+	memset(&ra, 0, sizeof(ra));
+	ra.ind_table = rq->ind;
+	ra.hash_fields = RTE_PMD_MLX4V_RX_HASH_SRC_IPV4 | RTE_PMD_MLX4V_RX_HASH_DST_IPV4;
+	ra.key = rv_rss_key;
+	ra.port = rq->port;
+	rq->rss = rte_pmd_mlx4v_create_rss_qp(c->pd, &ra);
+	if (rq->rss == NULL)
+		return rv_fail("create_rss_qp", errno);
+	ret = rte_pmd_mlx4v_modify_qp(rq->rss, RTE_PMD_MLX4V_QPS_INIT);
+	if (ret == 0)
+		ret = rte_pmd_mlx4v_modify_qp(rq->rss, RTE_PMD_MLX4V_QPS_RTR);
+	if (ret)
+		return rv_fail("modify_qp (RSS)", ret);
+	if (rq->port != rx_port)
+		return 0;
+	memset(&fa, 0, sizeof(fa));
+	fa.type = RTE_PMD_MLX4V_FLOW_MAC;
+	fa.port = rq->port;
+	memcpy(fa.dmac, rv_dst_mac, sizeof(fa.dmac));
+	rq->flow = rte_pmd_mlx4v_create_flow(rq->rss, &fa);
+	if (rq->flow == NULL)
+		return rv_fail("create_flow", errno);
+	return 0;
+}
+
+/* Receive WQs on port 2 (when the device has it) and port 1; the -r one gets a rule. */
 static int
 rv_setup(struct rv_ctx *c, const struct rv_opts *o)
 {
@@ -253,6 +307,9 @@ rv_setup(struct rv_ctx *c, const struct rv_opts *o)
 		ret = rte_pmd_mlx4v_modify_wq(c->wq[i], RTE_PMD_MLX4V_WQS_RDY);
 		if (ret)
 			return rv_fail("modify_wq(RDY)", ret);
+		ret = rv_steer(c, &c->rq[i], c->wq[i], o->rx_port);
+		if (ret)
+			return ret;
 	}
 	ret = rte_pmd_mlx4v_modify_qp(c->qp, RTE_PMD_MLX4V_QPS_INIT);
 	if (ret == 0)
@@ -297,6 +354,14 @@ rv_teardown(struct rv_ctx *c)
 	rte_free(c->mem);
 	if (c->qp != NULL)
 		rte_pmd_mlx4v_destroy_qp(c->qp);
+	for (i = 0; i < RTE_DIM(c->rq); i++) {
+		if (c->rq[i].flow != NULL)
+			rte_pmd_mlx4v_destroy_flow(c->rq[i].flow);
+		if (c->rq[i].rss != NULL)
+			rte_pmd_mlx4v_destroy_qp(c->rq[i].rss);
+		if (c->rq[i].ind != NULL)
+			rte_pmd_mlx4v_destroy_rwq_ind_table(c->rq[i].ind);
+	}
 	for (i = 0; i < RTE_DIM(c->wq); i++)
 		if (c->wq[i] != NULL)
 			rte_pmd_mlx4v_destroy_wq(c->wq[i]);
@@ -438,7 +503,8 @@ rv_parse(int argc, char **argv, struct rv_opts *o)
 	o->pkts = 64;
 	o->size = 128;
 	o->burst = 16;
-	while ((opt = getopt(argc, argv, "d:n:s:b:")) != -1) {
+	o->rx_port = 1;
+	while ((opt = getopt(argc, argv, "d:n:s:b:r:")) != -1) {
 		if (opt == 'd') {
 			o->dev = optarg;
 			continue;
@@ -453,10 +519,13 @@ rv_parse(int argc, char **argv, struct rv_opts *o)
 			o->pkts = v;
 		else if (opt == 's')
 			o->size = v;
+		else if (opt == 'r')
+			o->rx_port = v;
 		else
 			o->burst = v;
 	}
-	if (o->size < RV_ETH_HDR + 4 || o->size > RV_PKT_MAX || o->burst > RV_TX_WQES)
+	if (o->size < RV_ETH_HDR + 4 || o->size > RV_PKT_MAX || o->burst > RV_TX_WQES ||
+	    o->rx_port > 2)
 		return -EINVAL;
 	return 0;
 }
@@ -479,7 +548,8 @@ main(int argc, char **argv)
 	argv += ret;
 	if (rv_parse(argc, argv, &o) != 0) {
 		fprintf(stderr, "usage: dpdk-raw_views <EAL args> -- [-d dev] [-n packets] "
-			"[-s size 18-%u] [-b burst 1-%u]\n", RV_PKT_MAX, RV_TX_WQES);
+			"[-s size 18-%u] [-b burst 1-%u] [-r receive port 1-2]\n", RV_PKT_MAX,
+			RV_TX_WQES);
 		rte_eal_cleanup();
 		return 2;
 	}

@@ -54,6 +54,18 @@ mlx4v qp modify 1 rtr
 mlx4v qp modify 1 rts
 mlx4v wq modify 0 rts
 mlx4v wq modify 0 rdy
+mlx4v rss create 0 0 0 1
+mlx4v rss create 0 30 0 1
+mlx4v qp modify 2 init
+mlx4v qp modify 2 rtr
+mlx4v qp modify 2 rts
+mlx4v send 2 64
+mlx4v flow create 0 1 mac 02:00:00:4d:34:00
+mlx4v flow create 1 1 mac 02:00:00:4d:34:00
+mlx4v flow create 2 1 mac 02:00:00:4d:34:00
+mlx4v flow create 2 2 promisc
+mlx4v flow create 9 1 allmulti
+mlx4v wq destroy 0
 mlx4v poll 0
 mlx4v post qp 0 1
 mlx4v send 0 64
@@ -95,6 +107,13 @@ mlx4v qp modify 0 rtr
 mlx4v qp modify 0 rts
 mlx4v send 0 64
 mlx4v poll 0
+mlx4v list
+mlx4v qp destroy 2
+mlx4v flow destroy 2
+mlx4v flow destroy 1
+mlx4v flow destroy 0
+mlx4v flow destroy 0
+mlx4v qp destroy 2
 mlx4v sim knob mlx4v_sim0 fail_create_cq 1
 mlx4v cq create 0 16 0 0
 mlx4v sim knob mlx4v_sim0 no_such_knob 1
@@ -114,9 +133,15 @@ mlx4v qp modify 2 init
 mlx4v qp modify 2 rtr
 mlx4v qp modify 2 rts
 mlx4v wq modify 1 rdy
+mlx4v rss create 1 1 0 2
+mlx4v qp modify 3 init
+mlx4v qp modify 3 rtr
+mlx4v flow create 3 2 promisc
 mlx4v post rwq 1 4
 mlx4v send 2 512 4
 mlx4v poll 2
+mlx4v flow destroy 0
+mlx4v qp destroy 3
 mlx4v qp destroy 2
 mlx4v wq destroy 1
 mlx4v cq destroy 2
@@ -146,7 +171,8 @@ run_testpmd "$out" "$cmds" $EAL_BASE --vdev=mlx4v_sim0,ports=2 \
 
 # help drivers lists the command sections.
 for c in 'open' 'close' 'pd create' 'mr create' 'cq create' 'srq create' 'qp create' \
-	'wq create' 'qp\|wq modify' 'pd\|mr\|cq\|qp\|srq\|wq destroy' 'view qp\|cq\|srq\|rwq' \
+	'wq create' 'wq range' 'rss create' 'flow create' 'qp\|wq modify' \
+	'pd\|mr\|cq\|qp\|srq\|wq\|flow destroy' 'view qp\|cq\|srq\|rwq' \
 	'post qp\|rwq\|srq' 'send' 'poll\|arm\|event' 'list' 'sim show' 'sim knob'; do
 	expect "$out" "^mlx4v $c( |$)"
 done
@@ -190,7 +216,7 @@ done
 expect "$out" '^  rdb +\(nil\)'          # qp 1 receives through its SRQ
 expect "$out" '^mlx4v: cq 0 view \(struct mlx4dv_cq\):'
 for f in 'cqe_cnt +128' 'cqn +0x[0-9a-f]+' 'set_ci_db +0x[0-9a-f]+ \(\*set_ci_db = 0x00000000\)' \
-	'arm_db +0x[0-9a-f]+ \(\*arm_db = 0x00000000\)' 'arm_sn +1' 'cqe_size +32' \
+	'arm_db +0x[0-9a-f]+ \(\*arm_db = 0x00000000\)' 'arm_sn +1' 'cqe_size +64' \
 	'cqe_size +64' 'cqe_cnt +64' 'cq_uar +0x[0-9a-f]+' 'buf.length +4096'; do
 	expect "$out" "^  $f"
 done
@@ -212,6 +238,21 @@ expect "$out" 'cannot move qp 0 to rtr: Invalid argument'
 expect "$out" 'QP state "bogus": expected reset, init, rtr, rts or err'
 expect "$out" 'WQ state "rts": expected reset, rdy or err'
 expect "$out" '^mlx4v: wq 0 is now rdy'
+
+# Steering: an RSS QP over wq 0 (INIT, RTR, never RTS; no SQ), MAC rules to the QP's RQ,
+# the SRQ QP and the RSS QP; a WQ in a table and a QP with rules stay.
+expect "$out" '^mlx4v: qp 2 created on pd 0: RSS QP qpn 0x[0-9a-f]+ port 1 over wq 0-0'
+expect "$out" 'no WQ 30 '
+expect "$out" '^mlx4v: qp 2 is now rtr'
+expect "$out" 'cannot move qp 2 to rts: Invalid argument'
+expect "$out" 'qp 2 is an RSS QP: it has no send queue'
+expect "$out" '^mlx4v: flow 2 created: mac on port 1 to qp 2'
+expect "$out" 'cannot create a promisc flow to qp 2 on port 2: Invalid argument'
+expect "$out" 'cannot destroy wq 0: Device or resource busy'
+expect "$out" 'cannot destroy qp 2: Device or resource busy'
+expect "$out" '^mlx4v: qp 2: pd 0, qpn 0x[0-9a-f]+, port 1, state rtr, RSS over wq 0-0'
+expect "$out" '^mlx4v: flow 1: qp 1'
+expect "$out" 'no flow 0 '
 
 # Data path through the views: an empty poll, then own RQ, SRQ, RWQ, and a drop.
 expect "$out" '^mlx4v: cq 0: 0 CQE\(s\) polled, consumer index 0'
@@ -285,8 +326,8 @@ done
 expect "$out" '^mlx4v: dev 0: mlx4v_sim0 closed'
 expect "$out" '^mlx4v: dev 1: mlx4v_sim1 closed'
 expect "$out" 'no MR 40 '
-expect "$out" 'mlx4v_sim0: 2 port\(s\); live objects: pd 0 mr 0 cq 0 qp 0 srq 0 wq 0$'
-expect "$out" 'mlx4v_sim1: 2 port\(s\); live objects: pd 0 mr 0 cq 0 qp 0 srq 0 wq 0$'
+expect "$out" 'mlx4v_sim0: 2 port\(s\); live objects: pd 0 mr 0 cq 0 qp 0 srq 0 wq 0 ind_table 0 flow 0$'
+expect "$out" 'mlx4v_sim1: 2 port\(s\); live objects: pd 0 mr 0 cq 0 qp 0 srq 0 wq 0 ind_table 0 flow 0$'
 expect "$out" 'mlx4v_sim1: .*misuse total 0$|mlx4v_sim1: misuse total 0$'
 reject "$out" 'Segmentation|Aborted|still has [0-9]+ open handle'
 expect "$out" '^Bye'

@@ -3,7 +3,8 @@
 # Copyright(c) 2026 dpdk-mlxv authors
 #
 # examples/raw_views on the simulated ConnectX-3: packets sent from a QP on port 1
-# arrive intact in an RWQ (port 1 looped back, or port 2 with paired ports), with one
+# arrive intact in an RWQ behind an RSS QP and a MAC rule (port 1 looped back by the
+# control segment's MAC, or port 2 with paired ports and -r 2), with one
 # completion event per burst, through the mlx4dv views only. The example must use the
 # public API alone: no simulator control calls.
 . "$(dirname "$0")/lib.sh"
@@ -35,12 +36,17 @@ expect "$out" '^raw_views: received 64, bad 0, error CQEs 0, completion events 4
 expect "$out" '^raw_views: PASS$'
 
 # Paired ports, rings wrapped many times (SQ 128, RWQ 256, CQ 1024 entries).
-run_rv "$out" $EAL_BASE --vdev=mlx4v_sim0,ports=2,mode=pair -- -n 3000 -b 48 -s 1514 ||
+run_rv "$out" $EAL_BASE --vdev=mlx4v_sim0,ports=2,mode=pair -- -n 3000 -b 48 -s 1514 -r 2 ||
 	fail "dpdk-raw_views (pair) exited with $?"
 expect "$out" '^raw_views: sent 3000 packets of 1514 bytes in 63 doorbells, 63 send CQEs$'
 expect "$out" '^raw_views: RWQ 0x[0-9a-f]+ on port 2 received 3000 packets$'
 expect "$out" '^raw_views: received 3000, bad 0, error CQEs 0, completion events 63$'
 expect "$out" '^raw_views: PASS$'
+
+# Without a rule nothing arrives: the rule on port 2 of looped-back ports sees nothing.
+run_rv "$out" $EAL_BASE --vdev=mlx4v_sim0,ports=2 -- -n 10 -b 5 -r 2 &&
+	fail "dpdk-raw_views received without a rule on port 1"
+expect "$out" '^raw_views: received 0, '
 
 # A one-port device: no port 2, loopback on port 1 only.
 run_rv "$out" $EAL_BASE --vdev=mlx4v_sim0,ports=1 -- -n 10 -b 3 ||

@@ -168,7 +168,7 @@ mlx4v_cq_create(struct mlx4v_ctx *ctx, int cqe, int cqe_size, int with_events)
 	 * Stricter than libmlx4, which passes a bad cqe_size through to the kernel: we refuse early
 	 * so both backends fail the same way (prm/mlx4 §1.2 spirit).
 	 */
-	if (cqe < 1 || cqe > MLX4V_CQ_MAX_CQE ||
+	if (cqe < 1 || cqe > MLX4V_CQ_MAX_CQE || (uint32_t)cqe > ctx->caps.max_cqe ||
 	    (cqe_size != 0 && cqe_size != 32 && cqe_size != 64)) {
 		MLX4V_LOG(ERR, "bad CQ request: cqe %d, cqe_size %d", cqe, cqe_size);
 		rte_errno = EINVAL;
@@ -184,12 +184,12 @@ mlx4v_cq_create(struct mlx4v_ctx *ctx, int cqe, int cqe_size, int with_events)
 	sw = mlx4v_verbs_sw_provider(ctx);
 	if (sw) {
 		/*
-		 * 0 means the device's native size: the simulated device has no
-		 * MLX4_USER_DEV_CAP_LARGE_CQE, so 32 bytes; 64 only when asked for explicitly
+		 * 0 means the device's native size: the simulated ConnectX-3 reports
+		 * MLX4_USER_DEV_CAP_LARGE_CQE, as the kernel's default (64-byte CQEs) gives
 		 * (prm/mlx4 §2.2).
 		 */
 		if (cq->cqe_size == 0)
-			cq->cqe_size = 32;
+			cq->cqe_size = ctx->caps.cqe_size;
 		ret = mlx4v_cq_layout(cq);
 		if (ret)
 			goto err_free;

@@ -85,7 +85,8 @@ out:
 
 /* Forced release goes in dependency order: an object before anything it references. */
 static const enum mlx4v_obj_type mlx4v_dev_release_order[] = {
-	MLX4V_OBJ_QP, MLX4V_OBJ_WQ, MLX4V_OBJ_SRQ, MLX4V_OBJ_CQ, MLX4V_OBJ_MR, MLX4V_OBJ_PD,
+	MLX4V_OBJ_FLOW, MLX4V_OBJ_QP, MLX4V_OBJ_IND, MLX4V_OBJ_WQ, MLX4V_OBJ_SRQ, MLX4V_OBJ_CQ,
+	MLX4V_OBJ_MR, MLX4V_OBJ_PD,
 };
 
 /* Only for the forced-release log lines. */
@@ -107,6 +108,10 @@ mlx4v_dev_obj_name(enum mlx4v_obj_type type)
 		return "SRQ";
 	case MLX4V_OBJ_WQ:
 		return "WQ";
+	case MLX4V_OBJ_IND:
+		return "indirection table";
+	case MLX4V_OBJ_FLOW:
+		return "steering rule";
 	}
 	return "object";
 }
@@ -116,6 +121,10 @@ static int
 mlx4v_dev_obj_destroy(struct mlx4v_obj *obj)
 {
 	switch (obj->type) {
+	case MLX4V_OBJ_FLOW:
+		return mlx4v_flow_destroy((struct mlx4v_flow *)obj);
+	case MLX4V_OBJ_IND:
+		return mlx4v_ind_destroy((struct mlx4v_ind *)obj);
 	case MLX4V_OBJ_QP:
 		return mlx4v_qp_destroy((struct mlx4v_qp *)obj);
 	case MLX4V_OBJ_WQ:

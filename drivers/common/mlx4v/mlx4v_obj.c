@@ -318,6 +318,11 @@ mlx4v_obj_check_pair(const void *in, const void *out, enum mlx4v_obj_type type,
 		MLX4V_LOG(ERR, "init_obj: %s %p is not a live mlx4v object", what, in);
 		return -EINVAL;
 	}
+	/* An RSS QP has no rings to view (ibv_create_qp_ex() with RX_HASH). */
+	if (type == MLX4V_OBJ_QP && ((const struct mlx4v_qp *)in)->ind != NULL) {
+		MLX4V_LOG(ERR, "init_obj: QP %p is an RSS QP, it has no rings", in);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -12,9 +12,7 @@
 #include "mlx4v_log.h"
 #include "mlx4v_verbs.h"
 
-/* libmlx4 limits when the device limits are unknown (verbs.c create_qp_ex()). */
-#define MLX4V_QP_MAX_WR 65536u
-#define MLX4V_QP_MAX_SGE 64u
+/* libmlx4's inline limit (verbs.c create_qp_ex()); WRs and SGEs come from the caps. */
 #define MLX4V_QP_MAX_INLINE 1024u
 /* Segment sizes from mlx4dv.h. */
 #define MLX4V_CTRL_SEG_SIZE 16u
@@ -161,8 +159,13 @@ mlx4v_qp_layout(struct mlx4v_qp *qp)
 		/* RQ doorbell record: no WQE posted yet (prm/mlx4 §4.3). */
 		*qp->rdb = 0;
 	}
-	/* What the kernel returns (mlx4_ib set_rq_size()): the rounded RQ size. */
+	/*
+	 * What the kernel returns (mlx4_ib set_rq_size()): the rounded RQ size, and the SGE count
+	 * rounded up to a power of two, which is what one stride holds (prm/mlx4 §3, QP RQ).
+	 */
 	attr->max_recv_wr = qp->rq.wqe_cnt;
+	if (qp->srq == NULL)
+		attr->max_recv_sge = 1u << (qp->rq.wqe_shift - 4);
 	/* libmlx4 mlx4_set_sq_sizes() for a raw-packet QP. */
 	wqe_size = (1u << qp->sq.wqe_shift) - MLX4V_CTRL_SEG_SIZE;
 	qp->sq_max_gs = wqe_size / MLX4V_DATA_SEG_SIZE;
@@ -226,10 +229,15 @@ mlx4v_qp_check_attr(struct mlx4v_pd *pd, const struct rte_pmd_mlx4v_qp_attr *att
 	 * Port 0 does not exist in verbs numbering; libmlx4 leaves that to the kernel, we refuse it
 	 * up front so both backends fail alike.
 	 */
-	if (attr->max_send_wr > MLX4V_QP_MAX_WR || attr->max_recv_wr > MLX4V_QP_MAX_WR ||
-	    attr->max_send_sge > MLX4V_QP_MAX_SGE || attr->max_recv_sge > MLX4V_QP_MAX_SGE ||
+	/* libmlx4 checks against the device's caps, queried at context init (prm/mlx4 §3). */
+	if (attr->max_send_wr > pd->obj.ctx->caps.max_qp_wr ||
+	    attr->max_recv_wr > pd->obj.ctx->caps.max_qp_wr ||
+	    attr->max_send_sge > pd->obj.ctx->caps.max_sge ||
+	    attr->max_recv_sge > pd->obj.ctx->caps.max_sge ||
 	    attr->max_inline_data > MLX4V_QP_MAX_INLINE || attr->port == 0) {
-		MLX4V_LOG(ERR, "QP attributes beyond limits or port 0");
+		MLX4V_LOG(ERR, "QP attributes beyond the device's %u WRs / %u SGEs / %u inline "
+			  "bytes, or port 0", pd->obj.ctx->caps.max_qp_wr,
+			  pd->obj.ctx->caps.max_sge, MLX4V_QP_MAX_INLINE);
 		return -EINVAL;
 	}
 	return 0;
@@ -303,27 +311,6 @@ mlx4v_qp_clean_cqs(struct mlx4v_qp *qp)
 		mlx4v_cq_clean(qp->send_cq, qp->qpn, NULL);
 }
 
-/*
- * The subset of the IB QP state machine a raw-packet QP uses; the kernel would reject the rest with
- * EINVAL, so do it here for the simulator too.
- */
-static int
-mlx4v_qp_transition_ok(enum rte_pmd_mlx4v_qp_state cur, enum rte_pmd_mlx4v_qp_state next)
-{
-	switch (next) {
-	case RTE_PMD_MLX4V_QPS_RESET:
-	case RTE_PMD_MLX4V_QPS_ERR:
-		return 1;
-	case RTE_PMD_MLX4V_QPS_INIT:
-		return cur == RTE_PMD_MLX4V_QPS_RESET || cur == RTE_PMD_MLX4V_QPS_INIT;
-	case RTE_PMD_MLX4V_QPS_RTR:
-		return cur == RTE_PMD_MLX4V_QPS_INIT;
-	case RTE_PMD_MLX4V_QPS_RTS:
-		return cur == RTE_PMD_MLX4V_QPS_RTR || cur == RTE_PMD_MLX4V_QPS_RTS;
-	}
-	return 0;
-}
-
 int
 mlx4v_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 {
@@ -335,7 +322,12 @@ mlx4v_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 		MLX4V_LOG(ERR, "QP 0x%x: bad transition %d -> %d", qp->qpn, qp->state, state);
 		return -EINVAL;
 	}
-	sw = mlx4v_verbs_sw_provider(qp->obj.ctx);
+	/* An RSS QP has no rings and no SQ: RESET, INIT and RTR only. */
+	if (qp->ind != NULL && state == RTE_PMD_MLX4V_QPS_RTS) {
+		MLX4V_LOG(ERR, "RSS QP 0x%x: no RTS", qp->qpn);
+		return -EINVAL;
+	}
+	sw = mlx4v_verbs_sw_provider(qp->obj.ctx) && qp->ind == NULL;
 	/* libmlx4 initialises SQ ownership on RESET->INIT, before the kernel command. */
 	if (sw && qp->state == RTE_PMD_MLX4V_QPS_RESET && state == RTE_PMD_MLX4V_QPS_INIT)
 		mlx4v_sq_init_ownership((uint8_t *)qp->buf + qp->sq.offset, qp->sq.wqe_cnt,
@@ -373,6 +365,13 @@ mlx4v_qp_destroy(struct mlx4v_qp *qp)
 
 	if (mlx4v_obj_find(qp, MLX4V_OBJ_QP) == NULL)
 		return -EINVAL;
+	/* Steering rules point at it: ib_destroy_qp() refuses too. */
+	if (qp->obj.refcnt != 0) {
+		MLX4V_LOG(ERR, "QP 0x%x still has %u steering rule(s)", qp->qpn, qp->obj.refcnt);
+		return -EBUSY;
+	}
+	if (qp->ind != NULL)
+		return mlx4v_rss_qp_destroy(qp);
 	ret = mlx4v_verbs_qp_destroy(qp);
 	if (ret)
 		return ret;

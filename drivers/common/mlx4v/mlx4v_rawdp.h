@@ -20,6 +20,7 @@
 #define _MLX4V_RAWDP_H_
 
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_atomic.h>
 #include <rte_byteorder.h>
@@ -283,6 +284,7 @@ static inline void
 mlx4v_rawdp_sq_write(struct mlx4v_rawdp_sq *sq, uint32_t len, uint32_t lkey, uint32_t flags)
 {
 	uint32_t slot = sq->head & (sq->v.sq.wqe_cnt - 1);
+	const uint8_t *frame = sq->bufs + (size_t)slot * MLX4V_RAWDP_BUF_SIZE;
 	struct mlx4_wqe_ctrl_seg *ctrl;
 	struct mlx4_wqe_data_seg *dseg;
 	uint32_t owner;
@@ -290,12 +292,17 @@ mlx4v_rawdp_sq_write(struct mlx4v_rawdp_sq *sq, uint32_t len, uint32_t lkey, uin
 	ctrl = (struct mlx4_wqe_ctrl_seg *)((uint8_t *)sq->v.buf.buf + sq->v.sq.offset +
 					    ((size_t)slot << sq->v.sq.wqe_shift));
 	dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
-	mlx4dv_set_data_seg(dseg, len, lkey,
-			    (uintptr_t)(sq->bufs + (size_t)slot * MLX4V_RAWDP_BUF_SIZE));
+	mlx4dv_set_data_seg(dseg, len, lkey, (uintptr_t)frame);
 	/* WQE size in 16-byte units, control segment included. */
 	ctrl->fence_size = (sizeof(*ctrl) + sizeof(*dseg)) / 16;
 	ctrl->srcrb_flags = rte_cpu_to_be_32(flags);
-	ctrl->imm = 0;
+	/*
+	 * The frame's destination MAC on every raw Ethernet send, as libmlx4 does: bytes 0-1 over
+	 * the upper half of srcrb_flags, 2-5 in imm. The device loops a frame back by it
+	 * (prm/mlx4 §4.2).
+	 */
+	memcpy(&ctrl->srcrb_flags16[0], frame, 2);
+	memcpy(&ctrl->imm, frame + 2, 4);
 	/* The owner bit is valid for the device when it equals the pass parity of the head. */
 	owner = (sq->head & sq->v.sq.wqe_cnt) ? (1u << 31) : 0;
 	/*

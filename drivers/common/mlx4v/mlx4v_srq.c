@@ -112,6 +112,13 @@ mlx4v_srq_create(struct mlx4v_pd *pd, uint32_t max_wr, uint32_t max_sge)
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	/* Then the kernel's, against the device's caps. */
+	if (max_wr > pd->obj.ctx->caps.max_srq_wr || max_sge > pd->obj.ctx->caps.max_srq_sge) {
+		MLX4V_LOG(ERR, "SRQ max_wr %u / max_sge %u beyond the device's %u / %u", max_wr,
+			  max_sge, pd->obj.ctx->caps.max_srq_wr, pd->obj.ctx->caps.max_srq_sge);
+		rte_errno = EINVAL;
+		return NULL;
+	}
 	srq = mlx4v_obj_alloc(pd->obj.ctx, MLX4V_OBJ_SRQ, sizeof(*srq));
 	if (srq == NULL)
 		return NULL;

@@ -38,6 +38,7 @@ mlx4v_tel_wq_state(enum rte_pmd_mlx4v_wq_state s)
 struct mlx4v_tel_walk {
 	struct rte_tel_data *d;
 	unsigned int handles;    /**< handles seen so far: their key is their rank */
+	unsigned int flows;      /**< likewise for steering rules, which have no number */
 };
 
 /* One object as {"type": ..., its number and state} under "<type>_<number>". */
@@ -87,10 +88,25 @@ mlx4v_tel_obj_add(struct mlx4v_obj *obj, void *arg)
 		num = qp->qpn;
 		rte_tel_data_add_dict_string(e, "state", mlx4v_tel_qp_state(qp->state));
 		rte_tel_data_add_dict_u64(e, "port", qp->attr.port);
+		if (qp->ind != NULL) {
+			rte_tel_data_add_dict_u64(e, "rss_table_log_size", qp->ind->log_size);
+			break;
+		}
 		rte_tel_data_add_dict_u64(e, "send_cqn", qp->send_cq->cqn);
 		rte_tel_data_add_dict_u64(e, "recv_cqn", qp->recv_cq->cqn);
 		rte_tel_data_add_dict_u64(e, "sq_wqes", qp->sq.wqe_cnt);
 		rte_tel_data_add_dict_u64(e, "rq_wqes", qp->rq.wqe_cnt);
+		break;
+	case MLX4V_OBJ_IND:
+		type = "ind_table";
+		num = ((const struct mlx4v_ind *)obj)->wqs[0]->wqn;
+		rte_tel_data_add_dict_u64(e, "log_size", ((const struct mlx4v_ind *)obj)->log_size);
+		break;
+	case MLX4V_OBJ_FLOW:
+		type = "flow";
+		num = w->flows++;
+		rte_tel_data_add_dict_u64(e, "qpn", ((const struct mlx4v_flow *)obj)->qp->qpn);
+		rte_tel_data_add_dict_u64(e, "port", ((const struct mlx4v_flow *)obj)->attr.port);
 		break;
 	case MLX4V_OBJ_SRQ:
 		type = "srq";

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <cmdline_parse.h>
+#include <cmdline_parse_etheraddr.h>
 #include <cmdline_parse_num.h>
 #include <cmdline_parse_string.h>
 #include <rte_byteorder.h>
@@ -46,6 +47,7 @@
 #define TP_MAX_QP 32
 #define TP_MAX_SRQ 16
 #define TP_MAX_WQ 32
+#define TP_MAX_FLOW 32
 
 /*
  * One packet buffer: a send slot, or the single data segment of a receive WQE. The data
@@ -114,6 +116,15 @@ struct tp_qp {
 	uint16_t seq;
 	struct tp_buf tx;       /* sq.wqe_cnt slots of TP_BUF_SIZE */
 	struct tp_rq rq;
+	/* RSS QP only: its table over WQs first_wq.., no rings of its own. */
+	struct rte_pmd_mlx4v_ind_table *ind;
+	uint32_t first_wq;
+	uint32_t log_size;
+};
+
+struct tp_flow {
+	struct rte_pmd_mlx4v_flow *h;
+	int qp;
 };
 
 struct tp_srq {
@@ -141,6 +152,7 @@ static struct tp_cq tp_cqs[TP_MAX_CQ];
 static struct tp_qp tp_qps[TP_MAX_QP];
 static struct tp_srq tp_srqs[TP_MAX_SRQ];
 static struct tp_wq tp_wqs[TP_MAX_WQ];
+static struct tp_flow tp_flows[TP_MAX_FLOW];
 
 static const char *const tp_qp_state_names[] = { "reset", "init", "rtr", "rts", "err" };
 static const char *const tp_wq_state_names[] = { "reset", "rdy", "err" };
@@ -1165,11 +1177,22 @@ tp_destroy(const char *kind, uint32_t id)
 		if (q == NULL)
 			return 0;
 		ret = rte_pmd_mlx4v_destroy_qp(q->h);
+		/* An RSS QP takes its table with it. */
+		if (ret == 0 && q->ind != NULL)
+			ret = rte_pmd_mlx4v_destroy_rwq_ind_table(q->ind);
 		if (ret == 0) {
 			tp_buf_free(&q->rq.buf);
 			tp_buf_free(&q->tx);
 			memset(q, 0, sizeof(*q));
 		}
+	} else if (strcmp(kind, "flow") == 0) {
+		if (id >= TP_MAX_FLOW || tp_flows[id].h == NULL) {
+			fprintf(stderr, "mlx4v: no flow %u (see \"mlx4v list\")\n", id);
+			return 0;
+		}
+		ret = rte_pmd_mlx4v_destroy_flow(tp_flows[id].h);
+		if (ret == 0)
+			memset(&tp_flows[id], 0, sizeof(tp_flows[id]));
 	} else if (strcmp(kind, "srq") == 0) {
 		struct tp_srq *s = tp_srq_get(id);
 
@@ -1213,7 +1236,7 @@ TP_CMD(tp_destroy)
 static cmdline_parse_token_string_t tp_destroy_mlx4v =
 	TOKEN_STRING_INITIALIZER(struct tp_destroy_result, mlx4v, "mlx4v");
 static cmdline_parse_token_string_t tp_destroy_kind =
-	TOKEN_STRING_INITIALIZER(struct tp_destroy_result, kind, "pd#mr#cq#qp#srq#wq");
+	TOKEN_STRING_INITIALIZER(struct tp_destroy_result, kind, "pd#mr#cq#qp#srq#wq#flow");
 static cmdline_parse_token_string_t tp_destroy_destroy =
 	TOKEN_STRING_INITIALIZER(struct tp_destroy_result, destroy, "destroy");
 static cmdline_parse_token_num_t tp_destroy_id =
@@ -1222,12 +1245,273 @@ static cmdline_parse_token_num_t tp_destroy_id =
 static cmdline_parse_inst_t tp_destroy_cmd = {
 	.f = tp_destroy_parsed,
 	.data = NULL,
-	.help_str = "mlx4v pd|mr|cq|qp|srq|wq destroy <id>",
+	.help_str = "mlx4v pd|mr|cq|qp|srq|wq|flow destroy <id>",
 	.tokens = {
 		(void *)&tp_destroy_mlx4v,
 		(void *)&tp_destroy_kind,
 		(void *)&tp_destroy_destroy,
 		(void *)&tp_destroy_id,
+		NULL,
+	},
+};
+
+/* ---- mlx4v wq range <dev_id> <log_size> ---- */
+
+struct tp_wq_range_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t wq;
+	cmdline_fixed_string_t range;
+	uint32_t dev;
+	uint32_t log_size;
+};
+
+static void
+tp_wq_range_do(void *parsed_result, __rte_unused struct cmdline *cl,
+	       __rte_unused void *data)
+{
+	struct tp_wq_range_result *res = parsed_result;
+	struct tp_dev *d = tp_dev_get(res->dev);
+	int ret;
+
+	if (d == NULL)
+		return;
+	ret = rte_pmd_mlx4v_set_wqs_range(d->h, res->log_size > UINT8_MAX ? UINT8_MAX :
+					  (uint8_t)res->log_size);
+	if (ret)
+		fprintf(stderr, "mlx4v: WQ range 2^%u on dev %u: %s\n", res->log_size, res->dev,
+			strerror(ret));
+	else
+		printf("mlx4v: dev %u: WQ ranges of %u\n", res->dev, 1u << res->log_size);
+}
+
+TP_CMD(tp_wq_range)
+
+static cmdline_parse_token_string_t tp_wq_range_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_wq_range_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_wq_range_wq =
+	TOKEN_STRING_INITIALIZER(struct tp_wq_range_result, wq, "wq");
+static cmdline_parse_token_string_t tp_wq_range_range =
+	TOKEN_STRING_INITIALIZER(struct tp_wq_range_result, range, "range");
+static cmdline_parse_token_num_t tp_wq_range_dev =
+	TOKEN_NUM_INITIALIZER(struct tp_wq_range_result, dev, RTE_UINT32);
+static cmdline_parse_token_num_t tp_wq_range_log =
+	TOKEN_NUM_INITIALIZER(struct tp_wq_range_result, log_size, RTE_UINT32);
+
+static cmdline_parse_inst_t tp_wq_range = {
+	.f = tp_wq_range_parsed,
+	.data = NULL,
+	.help_str = "mlx4v wq range <dev_id> <log_size>",
+	.tokens = {
+		(void *)&tp_wq_range_mlx4v,
+		(void *)&tp_wq_range_wq,
+		(void *)&tp_wq_range_range,
+		(void *)&tp_wq_range_dev,
+		(void *)&tp_wq_range_log,
+		NULL,
+	},
+};
+
+/* ---- mlx4v rss create <pd_id> <first_wq> <log_size> <port> ---- */
+
+struct tp_rss_create_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t rss;
+	cmdline_fixed_string_t create;
+	uint32_t pd;
+	uint32_t wq;
+	uint32_t log_size;
+	uint32_t port;
+};
+
+static void
+tp_rss_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
+		 __rte_unused void *data)
+{
+	static const uint8_t key[RTE_PMD_MLX4V_RSS_KEY_LEN] = RTE_PMD_MLX4V_RSS_KEY_DEFAULT;
+	struct tp_rss_create_result *res = parsed_result;
+	struct rte_pmd_mlx4v_wq *wqs[TP_MAX_WQ];
+	struct rte_pmd_mlx4v_rss_qp_attr ra;
+	int id = TP_FREE_SLOT(tp_qps);
+	struct tp_qp *q;
+	uint32_t i, n;
+
+	if (tp_pd_get(res->pd) == NULL)
+		return;
+	if (id < 0 || res->log_size > 5 || res->wq + (1u << res->log_size) > TP_MAX_WQ ||
+	    res->port == 0 || res->port > UINT8_MAX) {
+		fprintf(stderr, "mlx4v: rss create: a free qp slot, 2^log_size WQs from "
+			"first_wq and a port >= 1 are needed\n");
+		return;
+	}
+	n = 1u << res->log_size;
+	for (i = 0; i < n; i++) {
+		if (tp_wq_get(res->wq + i) == NULL)
+			return;
+		wqs[i] = tp_wqs[res->wq + i].h;
+	}
+	q = &tp_qps[id];
+	memset(q, 0, sizeof(*q));
+	q->ind = rte_pmd_mlx4v_create_rwq_ind_table(tp_pd_dev(res->pd)->h, res->log_size, wqs);
+	if (q->ind == NULL) {
+		fprintf(stderr, "mlx4v: cannot create an indirection table over wq %u-%u: %s\n",
+			res->wq, res->wq + n - 1, strerror(errno));
+		return;
+	}
+	/* The fields and key of DPDK's mlx4 RSS (IPv4, IPv6, TCP and UDP ports). */
+	memset(&ra, 0, sizeof(ra));
+	ra.ind_table = q->ind;
+	ra.hash_fields = RTE_PMD_MLX4V_RX_HASH_SRC_IPV4 | RTE_PMD_MLX4V_RX_HASH_DST_IPV4 |
+		RTE_PMD_MLX4V_RX_HASH_SRC_IPV6 | RTE_PMD_MLX4V_RX_HASH_DST_IPV6 |
+		RTE_PMD_MLX4V_RX_HASH_SRC_PORT_TCP | RTE_PMD_MLX4V_RX_HASH_DST_PORT_TCP |
+		RTE_PMD_MLX4V_RX_HASH_SRC_PORT_UDP | RTE_PMD_MLX4V_RX_HASH_DST_PORT_UDP;
+	ra.key = key;
+	ra.port = (uint8_t)res->port;
+	q->h = rte_pmd_mlx4v_create_rss_qp(tp_pds[res->pd].h, &ra);
+	if (q->h == NULL) {
+		fprintf(stderr, "mlx4v: cannot create an RSS QP over wq %u-%u: %s\n", res->wq,
+			res->wq + n - 1, strerror(errno));
+		rte_pmd_mlx4v_destroy_rwq_ind_table(q->ind);
+		memset(q, 0, sizeof(*q));
+		return;
+	}
+	rte_pmd_mlx4v_qp_num(q->h, &q->qpn);
+	q->pd = res->pd;
+	q->scq = -1;
+	q->rcq = -1;
+	q->srq = -1;
+	q->port = ra.port;
+	q->first_wq = res->wq;
+	q->log_size = res->log_size;
+	q->state = RTE_PMD_MLX4V_QPS_RESET;
+	printf("mlx4v: qp %d created on pd %u: RSS QP qpn 0x%x port %u over wq %u-%u\n", id,
+	       res->pd, q->qpn, q->port, res->wq, res->wq + n - 1);
+}
+
+TP_CMD(tp_rss_create)
+
+static cmdline_parse_token_string_t tp_rss_create_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_rss_create_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_rss_create_rss =
+	TOKEN_STRING_INITIALIZER(struct tp_rss_create_result, rss, "rss");
+static cmdline_parse_token_string_t tp_rss_create_create =
+	TOKEN_STRING_INITIALIZER(struct tp_rss_create_result, create, "create");
+static cmdline_parse_token_num_t tp_rss_create_pd =
+	TOKEN_NUM_INITIALIZER(struct tp_rss_create_result, pd, RTE_UINT32);
+static cmdline_parse_token_num_t tp_rss_create_wq =
+	TOKEN_NUM_INITIALIZER(struct tp_rss_create_result, wq, RTE_UINT32);
+static cmdline_parse_token_num_t tp_rss_create_log =
+	TOKEN_NUM_INITIALIZER(struct tp_rss_create_result, log_size, RTE_UINT32);
+static cmdline_parse_token_num_t tp_rss_create_port =
+	TOKEN_NUM_INITIALIZER(struct tp_rss_create_result, port, RTE_UINT32);
+
+static cmdline_parse_inst_t tp_rss_create = {
+	.f = tp_rss_create_parsed,
+	.data = NULL,
+	.help_str = "mlx4v rss create <pd_id> <first_wq> <log_size> <port>",
+	.tokens = {
+		(void *)&tp_rss_create_mlx4v,
+		(void *)&tp_rss_create_rss,
+		(void *)&tp_rss_create_create,
+		(void *)&tp_rss_create_pd,
+		(void *)&tp_rss_create_wq,
+		(void *)&tp_rss_create_log,
+		(void *)&tp_rss_create_port,
+		NULL,
+	},
+};
+
+/* ---- mlx4v flow create <qp_id> <port> promisc|allmulti|mac <mac> ---- */
+
+struct tp_flow_create_result {
+	cmdline_fixed_string_t mlx4v;
+	cmdline_fixed_string_t flow;
+	cmdline_fixed_string_t create;
+	uint32_t qp;
+	uint32_t port;
+	cmdline_fixed_string_t type;
+	struct rte_ether_addr mac;
+};
+
+static void
+tp_flow_create_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data)
+{
+	struct tp_flow_create_result *res = parsed_result;
+	struct rte_pmd_mlx4v_flow_attr fa;
+	int id = TP_FREE_SLOT(tp_flows);
+
+	if (tp_qp_get(res->qp) == NULL)
+		return;
+	if (id < 0 || res->port > UINT8_MAX) {
+		fprintf(stderr, "mlx4v: too many flows (%d), or port %u\n", TP_MAX_FLOW,
+			res->port);
+		return;
+	}
+	memset(&fa, 0, sizeof(fa));
+	fa.port = (uint8_t)res->port;
+	if (data != NULL) {
+		fa.type = RTE_PMD_MLX4V_FLOW_MAC;
+		memcpy(fa.dmac, res->mac.addr_bytes, sizeof(fa.dmac));
+	} else {
+		fa.type = strcmp(res->type, "promisc") == 0 ? RTE_PMD_MLX4V_FLOW_PROMISC :
+			RTE_PMD_MLX4V_FLOW_ALLMULTI;
+	}
+	tp_flows[id].h = rte_pmd_mlx4v_create_flow(tp_qps[res->qp].h, &fa);
+	if (tp_flows[id].h == NULL) {
+		fprintf(stderr, "mlx4v: cannot create a %s flow to qp %u on port %u: %s\n",
+			res->type, res->qp, res->port, strerror(errno));
+		return;
+	}
+	tp_flows[id].qp = res->qp;
+	printf("mlx4v: flow %d created: %s on port %u to qp %u\n", id, res->type, res->port,
+	       res->qp);
+}
+
+TP_CMD(tp_flow_create)
+
+static cmdline_parse_token_string_t tp_flow_create_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_flow_create_result, mlx4v, "mlx4v");
+static cmdline_parse_token_string_t tp_flow_create_flow =
+	TOKEN_STRING_INITIALIZER(struct tp_flow_create_result, flow, "flow");
+static cmdline_parse_token_string_t tp_flow_create_create =
+	TOKEN_STRING_INITIALIZER(struct tp_flow_create_result, create, "create");
+static cmdline_parse_token_num_t tp_flow_create_qp =
+	TOKEN_NUM_INITIALIZER(struct tp_flow_create_result, qp, RTE_UINT32);
+static cmdline_parse_token_num_t tp_flow_create_port =
+	TOKEN_NUM_INITIALIZER(struct tp_flow_create_result, port, RTE_UINT32);
+static cmdline_parse_token_string_t tp_flow_create_type =
+	TOKEN_STRING_INITIALIZER(struct tp_flow_create_result, type, "promisc#allmulti");
+static cmdline_parse_token_string_t tp_flow_create_type_mac =
+	TOKEN_STRING_INITIALIZER(struct tp_flow_create_result, type, "mac");
+static cmdline_parse_token_etheraddr_t tp_flow_create_mac_addr =
+	TOKEN_ETHERADDR_INITIALIZER(struct tp_flow_create_result, mac);
+
+static cmdline_parse_inst_t tp_flow_create = {
+	.f = tp_flow_create_parsed,
+	.data = NULL,
+	.help_str = "mlx4v flow create <qp_id> <port> promisc|allmulti",
+	.tokens = {
+		(void *)&tp_flow_create_mlx4v,
+		(void *)&tp_flow_create_flow,
+		(void *)&tp_flow_create_create,
+		(void *)&tp_flow_create_qp,
+		(void *)&tp_flow_create_port,
+		(void *)&tp_flow_create_type,
+		NULL,
+	},
+};
+
+static cmdline_parse_inst_t tp_flow_create_mac = {
+	.f = tp_flow_create_parsed,
+	.data = (void *)1,
+	.help_str = "mlx4v flow create <qp_id> <port> mac <mac>",
+	.tokens = {
+		(void *)&tp_flow_create_mlx4v,
+		(void *)&tp_flow_create_flow,
+		(void *)&tp_flow_create_create,
+		(void *)&tp_flow_create_qp,
+		(void *)&tp_flow_create_port,
+		(void *)&tp_flow_create_type_mac,
+		(void *)&tp_flow_create_mac_addr,
 		NULL,
 	},
 };
@@ -1628,6 +1912,10 @@ tp_send_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data)
 
 	if (q == NULL)
 		return;
+	if (q->ind != NULL) {
+		fprintf(stderr, "mlx4v: qp %u is an RSS QP: it has no send queue\n", res->qp);
+		return;
+	}
 	if (res->len < TP_ETH_HDR || res->len > TP_BUF_SIZE) {
 		fprintf(stderr, "mlx4v: send length %u: expected %u to %u bytes\n", res->len,
 			TP_ETH_HDR, TP_BUF_SIZE);
@@ -1897,6 +2185,12 @@ tp_list_do(__rte_unused void *parsed_result, __rte_unused struct cmdline *cl,
 
 		if (q->h == NULL)
 			continue;
+		if (q->ind != NULL) {
+			printf("mlx4v: qp %u: pd %d, qpn 0x%x, port %u, state %s, RSS over wq "
+			       "%u-%u\n", i, q->pd, q->qpn, q->port, tp_qp_state_names[q->state],
+			       q->first_wq, q->first_wq + (1u << q->log_size) - 1);
+			continue;
+		}
 		printf("mlx4v: qp %u: pd %d, qpn 0x%x, port %u, state %s, send_cq %d, "
 		       "recv_cq %d, ", i, q->pd, q->qpn, q->port, tp_qp_state_names[q->state],
 		       q->scq, q->rcq);
@@ -1906,6 +2200,9 @@ tp_list_do(__rte_unused void *parsed_result, __rte_unused struct cmdline *cl,
 			printf("rq posted %u completed %u, ", q->rq.dp.head, q->rq.dp.tail);
 		printf("sq posted %u completed %u\n", q->sq.head, q->sq.done);
 	}
+	for (i = 0; i < TP_MAX_FLOW; i++)
+		if (tp_flows[i].h != NULL)
+			printf("mlx4v: flow %u: qp %d\n", i, tp_flows[i].qp);
 	for (i = 0; i < TP_MAX_WQ; i++) {
 		const struct tp_wq *w = &tp_wqs[i];
 
@@ -1960,7 +2257,16 @@ static struct testpmd_driver_commands mlx4v_cmds = {
 		  "    Create a receive work queue (in RESET).\n" },
 		{ &tp_modify, "mlx4v qp|wq modify (id) (state)\n"
 		  "    QP: reset|init|rtr|rts|err; WQ: reset|rdy|err.\n" },
-		{ &tp_destroy_cmd, "mlx4v pd|mr|cq|qp|srq|wq destroy (id)\n"
+		{ &tp_wq_range, "mlx4v wq range (dev_id) (log_size)\n"
+		  "    Size of the WQ number ranges (before the first WQ of the device).\n" },
+		{ &tp_rss_create, "mlx4v rss create (pd_id) (first_wq) (log_size) (port)\n"
+		  "    An indirection table over 2^log_size WQs from first_wq and an RSS QP\n"
+		  "    (Toeplitz, IPv4/IPv6 + TCP/UDP, DPDK's key) using it; a new qp id.\n" },
+		{ &tp_flow_create, "mlx4v flow create (qp_id) (port) promisc|allmulti\n"
+		  "    A steering rule to a QP or an RSS QP: nothing is received without one.\n" },
+		{ &tp_flow_create_mac, "mlx4v flow create (qp_id) (port) mac (mac)\n"
+		  "    A rule for one destination MAC (also what sent frames loop back by).\n" },
+		{ &tp_destroy_cmd, "mlx4v pd|mr|cq|qp|srq|wq|flow destroy (id)\n"
 		  "    Destroy an object (EBUSY while another object uses it).\n" },
 		{ &tp_view, "mlx4v view qp|cq|srq|rwq (id)\n"
 		  "    rte_pmd_mlx4v_init_obj() on the object: print every field of its\n"

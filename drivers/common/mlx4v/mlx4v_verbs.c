@@ -193,6 +193,42 @@ mlx4v_verbs_wq_destroy(struct mlx4v_wq *wq)
 }
 
 int
+mlx4v_verbs_wqs_range_set(struct mlx4v_ctx *ctx, uint8_t log_range)
+{
+	return MLX4V_CALL(ctx, wqs_range_set, ctx, log_range);
+}
+
+int
+mlx4v_verbs_ind_create(struct mlx4v_ind *ind)
+{
+	return MLX4V_CALL(ind->obj.ctx, ind_create, ind);
+}
+
+int
+mlx4v_verbs_ind_destroy(struct mlx4v_ind *ind)
+{
+	return MLX4V_CALL(ind->obj.ctx, ind_destroy, ind);
+}
+
+int
+mlx4v_verbs_rss_qp_create(struct mlx4v_qp *qp)
+{
+	return MLX4V_CALL(qp->obj.ctx, rss_qp_create, qp);
+}
+
+int
+mlx4v_verbs_flow_create(struct mlx4v_flow *flow)
+{
+	return MLX4V_CALL(flow->obj.ctx, flow_create, flow);
+}
+
+int
+mlx4v_verbs_flow_destroy(struct mlx4v_flow *flow)
+{
+	return MLX4V_CALL(flow->obj.ctx, flow_destroy, flow);
+}
+
+int
 mlx4v_verbs_qp_view(struct mlx4v_qp *qp, struct mlx4dv_qp *out)
 {
 	return MLX4V_CALL(qp->obj.ctx, qp_view, qp, out);

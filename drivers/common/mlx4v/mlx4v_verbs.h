@@ -46,6 +46,8 @@ enum mlx4v_obj_type {
 	MLX4V_OBJ_QP,
 	MLX4V_OBJ_SRQ,
 	MLX4V_OBJ_WQ,
+	MLX4V_OBJ_IND,     /**< RWQ indirection table */
+	MLX4V_OBJ_FLOW,    /**< steering rule */
 };
 
 struct mlx4v_ctx;
@@ -65,6 +67,19 @@ struct mlx4v_wq_geom {
 	int offset;
 };
 
+/**
+ * What the device reports (ibv_query_device(), and the CQE size of the context): libmlx4
+ * checks queue sizes against these, the kernel the SRQ ones.
+ */
+struct mlx4v_caps {
+	uint32_t max_qp_wr;
+	uint32_t max_sge;
+	uint32_t max_cqe;
+	uint32_t max_srq_wr;
+	uint32_t max_srq_sge;
+	int cqe_size;        /**< 32, or 64 with MLX4_USER_DEV_CAP_LARGE_CQE */
+};
+
 /** An open handle (libibverbs: struct ibv_context). */
 struct mlx4v_ctx {
 	struct mlx4v_obj obj;
@@ -72,6 +87,8 @@ struct mlx4v_ctx {
 	int socket;          /**< NUMA socket of the device, or SOCKET_ID_ANY */
 	unsigned int id;     /**< index in the process-local ops table */
 	unsigned int nobj;   /**< live objects created on this handle */
+	uint8_t log_wqs_range; /**< log2 of the WQ number range (set before the first WQ) */
+	struct mlx4v_caps caps; /**< filled by the backend's ctx_open */
 	void *be;            /**< backend state */
 };
 
@@ -156,6 +173,26 @@ struct mlx4v_qp {
 	uint32_t sq_max_gs;
 	uint32_t max_inline_data;
 	uint32_t rq_max_gs;
+	/* RSS QP only (no rings of its own): the table it hashes over. */
+	struct mlx4v_ind *ind;
+	struct rte_pmd_mlx4v_rss_qp_attr rss;  /**< as given; rss.key points at rss_key */
+	uint8_t rss_key[RTE_PMD_MLX4V_RSS_KEY_LEN];
+	void *be;
+};
+
+/** An RWQ indirection table (libibverbs: struct ibv_rwq_ind_table). */
+struct mlx4v_ind {
+	struct mlx4v_obj obj;
+	uint32_t log_size;
+	void *be;
+	struct mlx4v_wq *wqs[];      /**< 1 << log_size entries */
+};
+
+/** A steering rule (libibverbs: struct ibv_flow) attached to a QP or an RSS QP. */
+struct mlx4v_flow {
+	struct mlx4v_obj obj;
+	struct mlx4v_qp *qp;
+	struct rte_pmd_mlx4v_flow_attr attr;
 	void *be;
 };
 
@@ -208,6 +245,14 @@ struct mlx4v_verbs_ops {
 	int (*wq_create)(struct mlx4v_wq *wq);
 	int (*wq_modify)(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state);
 	int (*wq_destroy)(struct mlx4v_wq *wq);
+	/** Set the WQ number range of the handle (before its first WQ). */
+	int (*wqs_range_set)(struct mlx4v_ctx *ctx, uint8_t log_range);
+	int (*ind_create)(struct mlx4v_ind *ind);
+	int (*ind_destroy)(struct mlx4v_ind *ind);
+	/** Create the QP of qp->ind: an RSS QP (hash over the table), no rings. */
+	int (*rss_qp_create)(struct mlx4v_qp *qp);
+	int (*flow_create)(struct mlx4v_flow *flow);
+	int (*flow_destroy)(struct mlx4v_flow *flow);
 	/* Views, for backends without MLX4V_VERBS_F_SW_PROVIDER. */
 	int (*qp_view)(struct mlx4v_qp *qp, struct mlx4dv_qp *out);
 	int (*cq_view)(struct mlx4v_cq *cq, struct mlx4dv_cq *out);
@@ -258,6 +303,12 @@ int mlx4v_verbs_qp_destroy(struct mlx4v_qp *qp);
 int mlx4v_verbs_wq_create(struct mlx4v_wq *wq);
 int mlx4v_verbs_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state);
 int mlx4v_verbs_wq_destroy(struct mlx4v_wq *wq);
+int mlx4v_verbs_wqs_range_set(struct mlx4v_ctx *ctx, uint8_t log_range);
+int mlx4v_verbs_ind_create(struct mlx4v_ind *ind);
+int mlx4v_verbs_ind_destroy(struct mlx4v_ind *ind);
+int mlx4v_verbs_rss_qp_create(struct mlx4v_qp *qp);
+int mlx4v_verbs_flow_create(struct mlx4v_flow *flow);
+int mlx4v_verbs_flow_destroy(struct mlx4v_flow *flow);
 int mlx4v_verbs_qp_view(struct mlx4v_qp *qp, struct mlx4dv_qp *out);
 int mlx4v_verbs_cq_view(struct mlx4v_cq *cq, struct mlx4dv_cq *out);
 int mlx4v_verbs_srq_view(struct mlx4v_srq *srq, struct mlx4dv_srq *out);
@@ -403,6 +454,44 @@ int mlx4v_qp_destroy(struct mlx4v_qp *qp);
 struct mlx4v_wq *mlx4v_wq_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_wq_attr *attr);
 int mlx4v_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state);
 int mlx4v_wq_destroy(struct mlx4v_wq *wq);
+/* mlx4v_flow.c: indirection tables, RSS QPs, steering rules. */
+int mlx4v_ind_destroy(struct mlx4v_ind *ind);
+int mlx4v_flow_destroy(struct mlx4v_flow *flow);
+/** Destroy an RSS QP (called by mlx4v_qp_destroy()). */
+int mlx4v_rss_qp_destroy(struct mlx4v_qp *qp);
+
+/*
+ * The QP state changes the kernel takes for a raw-packet QP (ib_modify_qp_is_ok()): any
+ * state to RESET; ERR from any state but RESET; RESET->INIT, INIT->INIT, INIT->RTR,
+ * RTR->RTS, RTS->RTS. Both the common layer and the simulator apply it.
+ */
+static inline int
+mlx4v_qp_transition_ok(enum rte_pmd_mlx4v_qp_state cur, enum rte_pmd_mlx4v_qp_state next)
+{
+	switch (next) {
+	case RTE_PMD_MLX4V_QPS_RESET:
+		return 1;
+	case RTE_PMD_MLX4V_QPS_ERR:
+		return cur != RTE_PMD_MLX4V_QPS_RESET;
+	case RTE_PMD_MLX4V_QPS_INIT:
+		return cur == RTE_PMD_MLX4V_QPS_RESET || cur == RTE_PMD_MLX4V_QPS_INIT;
+	case RTE_PMD_MLX4V_QPS_RTR:
+		return cur == RTE_PMD_MLX4V_QPS_INIT;
+	case RTE_PMD_MLX4V_QPS_RTS:
+		return cur == RTE_PMD_MLX4V_QPS_RTR || cur == RTE_PMD_MLX4V_QPS_RTS;
+	}
+	return 0;
+}
+
+/* The WQ state changes mlx4_ib_modify_wq() takes: all but ERR->RDY and RESET->ERR. */
+static inline int
+mlx4v_wq_transition_ok(enum rte_pmd_mlx4v_wq_state cur, enum rte_pmd_mlx4v_wq_state next)
+{
+	if ((unsigned int)next > RTE_PMD_MLX4V_WQS_ERR)
+		return 0;
+	return !(cur == RTE_PMD_MLX4V_WQS_ERR && next == RTE_PMD_MLX4V_WQS_RDY) &&
+	       !(cur == RTE_PMD_MLX4V_WQS_RESET && next == RTE_PMD_MLX4V_WQS_ERR);
+}
 
 /* Counting references keeps a referenced object from being destroyed (EBUSY). */
 static inline void

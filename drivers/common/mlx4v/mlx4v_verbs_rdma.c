@@ -117,6 +117,7 @@ mlx4v_rdma_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 {
 	struct mlx4v_rdma_dev *d = dev_priv;
 	struct mlx4dv_ctx_allocators alloc;
+	struct ibv_device_attr da;
 	struct ibv_device **list, *dev;
 	struct mlx4v_rdma_ctx *rc;
 	int n = 0, ret;
@@ -150,6 +151,16 @@ mlx4v_rdma_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 	ret = mlx4v_rdma_probe_cqe_size(rc);
 	if (ret)
 		goto err_close;
+	/* The caps libmlx4 checks sizes against (it queries them at context init too). */
+	ret = -ibv_query_device(rc->ib, &da);
+	if (ret)
+		goto err_close;
+	ctx->caps.max_qp_wr = da.max_qp_wr;
+	ctx->caps.max_sge = da.max_sge;
+	ctx->caps.max_cqe = da.max_cqe;
+	ctx->caps.max_srq_wr = da.max_srq_wr;
+	ctx->caps.max_srq_sge = da.max_srq_sge;
+	ctx->caps.cqe_size = rc->cqe_size;
 	ctx->be = rc;
 	return 0;
 
@@ -432,8 +443,11 @@ mlx4v_rdma_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = ib_state[state];
-	if (state == RTE_PMD_MLX4V_QPS_INIT) {
-		/* Raw packet QPs take the port on RESET->INIT only. */
+	/*
+	 * The kernel takes the port on RESET->INIT only (ib_modify_qp_is_ok()); qp->state is
+	 * still the current state here.
+	 */
+	if (qp->state == RTE_PMD_MLX4V_QPS_RESET && state == RTE_PMD_MLX4V_QPS_INIT) {
 		attr.port_num = qp->attr.port;
 		mask |= IBV_QP_PORT;
 	}
@@ -494,10 +508,20 @@ mlx4v_rdma_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state)
 {
 	struct ibv_wq_attr attr;
 
+	static const enum ibv_wq_state ib_state[] = {
+		[RTE_PMD_MLX4V_WQS_RESET] = IBV_WQS_RESET,
+		[RTE_PMD_MLX4V_WQS_RDY] = IBV_WQS_RDY,
+		[RTE_PMD_MLX4V_WQS_ERR] = IBV_WQS_ERR,
+	};
+
 	memset(&attr, 0, sizeof(attr));
-	attr.attr_mask = IBV_WQ_ATTR_STATE;
-	attr.wq_state = state == RTE_PMD_MLX4V_WQS_RDY ? IBV_WQS_RDY :
-		state == RTE_PMD_MLX4V_WQS_ERR ? IBV_WQS_ERR : IBV_WQS_RESET;
+	/*
+	 * The current state too, as DPDK's mlx4 passes it: mlx4_ib_modify_wq() otherwise takes
+	 * its own record, which an ERR reported by the device may have left behind.
+	 */
+	attr.attr_mask = IBV_WQ_ATTR_STATE | IBV_WQ_ATTR_CURR_STATE;
+	attr.curr_wq_state = ib_state[wq->state];
+	attr.wq_state = ib_state[state];
 	return -ibv_modify_wq(wq->be, &attr);
 }
 
@@ -505,6 +529,125 @@ static int
 mlx4v_rdma_wq_destroy(struct mlx4v_wq *wq)
 {
 	return -ibv_destroy_wq(wq->be);
+}
+
+static int
+mlx4v_rdma_wqs_range_set(struct mlx4v_ctx *ctx, uint8_t log_range)
+{
+	/* Read by libmlx4 at every WQ create; DPDK sets it before the first (prm/mlx4 §5.4). */
+	return -mlx4dv_set_context_attr(mlx4v_rdma_of(ctx)->ib,
+					MLX4DV_SET_CTX_ATTR_LOG_WQS_RANGE_SZ, &log_range);
+}
+
+static int
+mlx4v_rdma_ind_create(struct mlx4v_ind *ind)
+{
+	struct ibv_rwq_ind_table_init_attr attr;
+	struct ibv_wq *wqs[1u << 8];
+	struct ibv_rwq_ind_table *t;
+	uint32_t i;
+
+	if (ind->log_size > 8)
+		return -EINVAL;
+	for (i = 0; i < (1u << ind->log_size); i++)
+		wqs[i] = ind->wqs[i]->be;
+	memset(&attr, 0, sizeof(attr));
+	attr.log_ind_tbl_size = ind->log_size;
+	attr.ind_tbl = wqs;
+	errno = 0;
+	t = ibv_create_rwq_ind_table(mlx4v_rdma_of(ind->obj.ctx)->ib, &attr);
+	if (t == NULL)
+		return errno ? -errno : -EINVAL;
+	ind->be = t;
+	return 0;
+}
+
+static int
+mlx4v_rdma_ind_destroy(struct mlx4v_ind *ind)
+{
+	return -ibv_destroy_rwq_ind_table(ind->be);
+}
+
+/* The RSS QP of DPDK's mlx4_rss_attach(): RX_HASH with Toeplitz over the table. */
+static int
+mlx4v_rdma_rss_qp_create(struct mlx4v_qp *qp)
+{
+	struct ibv_qp_init_attr_ex attr;
+	struct ibv_qp *iqp;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_type = IBV_QPT_RAW_PACKET;
+	attr.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_RX_HASH |
+		IBV_QP_INIT_ATTR_IND_TABLE;
+	attr.pd = qp->pd->be;
+	attr.rwq_ind_tbl = qp->ind->be;
+	attr.rx_hash_conf.rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ;
+	attr.rx_hash_conf.rx_hash_key_len = RTE_PMD_MLX4V_RSS_KEY_LEN;
+	attr.rx_hash_conf.rx_hash_key = qp->rss_key;
+	/* RTE_PMD_MLX4V_RX_HASH_* have the values of enum ibv_rx_hash_fields. */
+	attr.rx_hash_conf.rx_hash_fields_mask = qp->rss.hash_fields;
+	errno = 0;
+	iqp = ibv_create_qp_ex(mlx4v_rdma_of(qp->obj.ctx)->ib, &attr);
+	if (iqp == NULL)
+		return errno ? -errno : -EINVAL;
+	qp->qpn = iqp->qp_num;
+	qp->be = iqp;
+	return 0;
+}
+
+/* One IBV_FLOW_ATTR_NORMAL rule with one Ethernet spec, as DPDK's mlx4_flow builds them. */
+static int
+mlx4v_rdma_flow_create(struct mlx4v_flow *flow)
+{
+	struct {
+		struct ibv_flow_attr attr;
+		struct ibv_flow_spec_eth eth;
+	} rule;
+	struct ibv_flow *f;
+
+	/* The spec must follow the attribute directly, as the kernel reads them. */
+	RTE_BUILD_BUG_ON(offsetof(__typeof__(rule), eth) != sizeof(struct ibv_flow_attr));
+
+	memset(&rule, 0, sizeof(rule));
+	rule.attr.type = IBV_FLOW_ATTR_NORMAL;
+	rule.attr.size = sizeof(rule);
+	rule.attr.num_of_specs = 1;
+	rule.attr.port = flow->attr.port;
+	rule.eth.type = IBV_FLOW_SPEC_ETH;
+	rule.eth.size = sizeof(rule.eth);
+	switch (flow->attr.type) {
+	case RTE_PMD_MLX4V_FLOW_MAC:
+		memcpy(rule.eth.val.dst_mac, flow->attr.dmac, sizeof(rule.eth.val.dst_mac));
+		memset(rule.eth.mask.dst_mac, 0xff, sizeof(rule.eth.mask.dst_mac));
+		break;
+	case RTE_PMD_MLX4V_FLOW_ALLMULTI:
+		/* The group bit of the destination only. */
+		rule.eth.val.dst_mac[0] = 0x01;
+		rule.eth.mask.dst_mac[0] = 0x01;
+		break;
+	case RTE_PMD_MLX4V_FLOW_PROMISC:
+		/* An empty mask matches every frame. */
+		break;
+	}
+	errno = 0;
+	f = ibv_create_flow(flow->qp->be, &rule.attr);
+	if (f == NULL) {
+		/*
+		 * Flows need device-managed steering (mlx4_core log_num_mgm_entry_size -1) and
+		 * CAP_NET_RAW (doc/guides/nics/running_on_hardware.rst).
+		 */
+		MLX4V_LOG(ERR, "ibv_create_flow on port %u: %s (needs device-managed flow "
+			  "steering and CAP_NET_RAW)", flow->attr.port, strerror(errno));
+		return errno ? -errno : -EINVAL;
+	}
+	flow->be = f;
+	return 0;
+}
+
+static int
+mlx4v_rdma_flow_destroy(struct mlx4v_flow *flow)
+{
+	return -ibv_destroy_flow(flow->be);
 }
 
 /*
@@ -593,6 +736,12 @@ const struct mlx4v_verbs_ops mlx4v_rdma_verbs_ops = {
 	.wq_create = mlx4v_rdma_wq_create,
 	.wq_modify = mlx4v_rdma_wq_modify,
 	.wq_destroy = mlx4v_rdma_wq_destroy,
+	.wqs_range_set = mlx4v_rdma_wqs_range_set,
+	.ind_create = mlx4v_rdma_ind_create,
+	.ind_destroy = mlx4v_rdma_ind_destroy,
+	.rss_qp_create = mlx4v_rdma_rss_qp_create,
+	.flow_create = mlx4v_rdma_flow_create,
+	.flow_destroy = mlx4v_rdma_flow_destroy,
 	.qp_view = mlx4v_rdma_qp_view,
 	.cq_view = mlx4v_rdma_cq_view,
 	.srq_view = mlx4v_rdma_srq_view,

@@ -9,10 +9,6 @@
 #include "mlx4v_log.h"
 #include "mlx4v_verbs.h"
 
-/* libmlx4 limits when the device limits are unknown (verbs.c mlx4_create_wq()). */
-#define MLX4V_WQ_MAX_WR 65536u
-#define MLX4V_WQ_MAX_SGE 64u
-
 /*
  * libmlx4 geometry of a receive WQ (prm/mlx4 §3, WQ row; §4.5). Simulator backend only, verbs lock
  * held.
@@ -66,8 +62,9 @@ mlx4v_wq_layout(struct mlx4v_wq *wq)
 		goto err_ring_free;
 	/* RQ doorbell record: nothing posted (prm/mlx4 §4.3, §4.5). */
 	*wq->rdb = 0;
-	/* What the kernel returns: the rounded RQ size. */
+	/* What the kernel returns: the rounded RQ size and SGE count (set_rq_size()). */
 	attr->max_wr = wq->rq.wqe_cnt;
+	attr->max_sge = 1u << (wq->rq.wqe_shift - 4);
 	return 0;
 
 err_ring_free:
@@ -100,13 +97,14 @@ mlx4v_wq_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_wq_attr *attr)
 	}
 	cq = mlx4v_obj_find(attr->cq, MLX4V_OBJ_CQ);
 	/*
-	 * libmlx4 checks max_wr/max_sge against the device limits (65536/64 when unknown, prm/mlx4
-	 * §3); the CQ lookup is our addition, libibverbs would dereference it blindly.
+	 * libmlx4 checks max_wr/max_sge against the device's caps (prm/mlx4 §3); the CQ lookup is
+	 * our addition, libibverbs would dereference it blindly.
 	 */
-	if (cq == NULL || cq->ctx != pd->obj.ctx || attr->max_wr > MLX4V_WQ_MAX_WR ||
-	    attr->max_sge > MLX4V_WQ_MAX_SGE || attr->port == 0) {
-		MLX4V_LOG(ERR, "bad WQ attributes (CQ live on this handle, max_wr <= 65536, "
-			  "max_sge <= 64, port >= 1)");
+	if (cq == NULL || cq->ctx != pd->obj.ctx || attr->max_wr > pd->obj.ctx->caps.max_qp_wr ||
+	    attr->max_sge > pd->obj.ctx->caps.max_sge || attr->port == 0) {
+		MLX4V_LOG(ERR, "bad WQ attributes (CQ live on this handle, max_wr <= %u, "
+			  "max_sge <= %u, port >= 1)", pd->obj.ctx->caps.max_qp_wr,
+			  pd->obj.ctx->caps.max_sge);
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -148,9 +146,10 @@ mlx4v_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state)
 
 	if (mlx4v_obj_find(wq, MLX4V_OBJ_WQ) == NULL)
 		return -EINVAL;
-	if (state != RTE_PMD_MLX4V_WQS_RESET && state != RTE_PMD_MLX4V_WQS_RDY &&
-	    state != RTE_PMD_MLX4V_WQS_ERR)
+	if (!mlx4v_wq_transition_ok(wq->state, state)) {
+		MLX4V_LOG(ERR, "WQ 0x%x: bad transition %d -> %d", wq->wqn, wq->state, state);
 		return -EINVAL;
+	}
 	ret = mlx4v_verbs_wq_modify(wq, state);
 	if (ret)
 		return ret;
@@ -179,6 +178,10 @@ mlx4v_wq_destroy(struct mlx4v_wq *wq)
 
 	if (mlx4v_obj_find(wq, MLX4V_OBJ_WQ) == NULL)
 		return -EINVAL;
+	if (wq->obj.refcnt != 0) {
+		MLX4V_LOG(ERR, "WQ 0x%x is in an indirection table", wq->wqn);
+		return -EBUSY;
+	}
 	ret = mlx4v_verbs_wq_destroy(wq);
 	if (ret)
 		return ret;

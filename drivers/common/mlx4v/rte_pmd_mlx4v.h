@@ -48,6 +48,55 @@ struct rte_pmd_mlx4v_qp;
 struct rte_pmd_mlx4v_srq;
 /** A receive work queue (RWQ). */
 struct rte_pmd_mlx4v_wq;
+/** An RWQ indirection table (struct ibv_rwq_ind_table). */
+struct rte_pmd_mlx4v_ind_table;
+/** A steering rule (struct ibv_flow). */
+struct rte_pmd_mlx4v_flow;
+
+/** Length of the Toeplitz key of an RSS QP: the only length a ConnectX-3 takes. */
+#define RTE_PMD_MLX4V_RSS_KEY_LEN 40
+
+/** Initializer of DPDK mlx4's default Toeplitz key (RTE_PMD_MLX4V_RSS_KEY_LEN bytes). */
+#define RTE_PMD_MLX4V_RSS_KEY_DEFAULT { \
+	0x2c, 0xc6, 0x81, 0xd1, 0x5b, 0xdb, 0xf4, 0xf7, 0xfc, 0xa2, \
+	0x83, 0x19, 0xdb, 0x1a, 0x3e, 0x94, 0x6b, 0x9e, 0x38, 0xd9, \
+	0x2c, 0x9c, 0x03, 0xd1, 0xad, 0x99, 0x44, 0xa7, 0xd9, 0x56, \
+	0x3d, 0x59, 0x06, 0x3c, 0x25, 0xf3, 0xfc, 0x1f, 0xdc, 0x2a, \
+}
+
+/** Fields an RSS QP hashes, as enum ibv_rx_hash_fields (same values). */
+enum rte_pmd_mlx4v_rx_hash {
+	RTE_PMD_MLX4V_RX_HASH_SRC_IPV4 = 1 << 0,
+	RTE_PMD_MLX4V_RX_HASH_DST_IPV4 = 1 << 1,
+	RTE_PMD_MLX4V_RX_HASH_SRC_IPV6 = 1 << 2,
+	RTE_PMD_MLX4V_RX_HASH_DST_IPV6 = 1 << 3,
+	RTE_PMD_MLX4V_RX_HASH_SRC_PORT_TCP = 1 << 4,
+	RTE_PMD_MLX4V_RX_HASH_DST_PORT_TCP = 1 << 5,
+	RTE_PMD_MLX4V_RX_HASH_SRC_PORT_UDP = 1 << 6,
+	RTE_PMD_MLX4V_RX_HASH_DST_PORT_UDP = 1 << 7,
+};
+
+/** RSS QP attributes, as struct ibv_qp_init_attr_ex with rx_hash_conf (Toeplitz). */
+struct rte_pmd_mlx4v_rss_qp_attr {
+	struct rte_pmd_mlx4v_ind_table *ind_table; /**< required */
+	uint64_t hash_fields;  /**< OR of RTE_PMD_MLX4V_RX_HASH_*, in src/dst pairs */
+	const uint8_t *key;    /**< RTE_PMD_MLX4V_RSS_KEY_LEN bytes, copied */
+	uint8_t port;          /**< physical port, 1-based, given on RESET->INIT */
+};
+
+/** What a steering rule matches, as DPDK's mlx4 builds its IBV_FLOW_ATTR_NORMAL rules. */
+enum rte_pmd_mlx4v_flow_type {
+	RTE_PMD_MLX4V_FLOW_MAC,       /**< frames to dmac */
+	RTE_PMD_MLX4V_FLOW_ALLMULTI,  /**< every multicast and broadcast frame */
+	RTE_PMD_MLX4V_FLOW_PROMISC,   /**< every frame */
+};
+
+/** Steering rule attributes (struct ibv_flow_attr with one Ethernet spec). */
+struct rte_pmd_mlx4v_flow_attr {
+	enum rte_pmd_mlx4v_flow_type type;
+	uint8_t port;          /**< physical port, 1-based: the QP's port */
+	uint8_t dmac[6];       /**< RTE_PMD_MLX4V_FLOW_MAC only */
+};
 
 /** QP states, as IBV_QPS_*. */
 enum rte_pmd_mlx4v_qp_state {
@@ -83,7 +132,7 @@ struct rte_pmd_mlx4v_wq_attr {
 	struct rte_pmd_mlx4v_cq *cq; /**< required */
 	uint32_t max_wr;   /**< in: requested; out: RQ entries */
 	uint32_t max_sge;  /**< in: requested; out: granted */
-	uint8_t port;      /**< physical port, 1-based (the simulator steers by it) */
+	uint8_t port;      /**< physical port, 1-based (a WQ takes its RSS QP's port on hardware) */
 };
 
 /** Input/output of rte_pmd_mlx4v_init_obj(): rdma-core's mlx4dv structs as outputs. */
@@ -201,7 +250,8 @@ int rte_pmd_mlx4v_mr_lkey(const struct rte_pmd_mlx4v_mr *mr, uint32_t *lkey);
  *
  * @param dev Handle.
  * @param cqe Minimum number of entries, 1 to 0x3fffff.
- * @param cqe_size 32 or 64 bytes, or 0 for the device default (32 on the simulator).
+ * @param cqe_size 32 or 64 bytes, or 0 for the device default (64 on the simulator, as a
+ *   ConnectX-3 with the kernel's default 64-byte CQEs).
  * @param with_events Nonzero to get completion events on an eventfd
  *   (rte_pmd_mlx4v_cq_event_fd()).
  * @return the CQ, or NULL with errno/rte_errno: EINVAL (bad argument), ENOTSUP
@@ -257,8 +307,8 @@ int rte_pmd_mlx4v_ack_cq_events(struct rte_pmd_mlx4v_cq *cq, unsigned int nevent
  * into libmlx4's free list.
  *
  * @param pd PD.
- * @param max_wr At most 65536.
- * @param max_sge At most 64.
+ * @param max_wr At most 65536 (libmlx4) and the device's SRQ WRs (16383 on a ConnectX-3).
+ * @param max_sge At most 64 (libmlx4) and the device's SRQ SGEs (31 on a ConnectX-3).
  * @return the SRQ, or NULL with errno/rte_errno: EINVAL, ENOMEM, or the backend's error.
  */
 __rte_experimental
@@ -281,15 +331,17 @@ int rte_pmd_mlx4v_destroy_srq(struct rte_pmd_mlx4v_srq *srq);
  * @param pd PD.
  * @param attr Attributes (CQs/SRQ of the same handle).
  * @return the QP, or NULL with errno/rte_errno: EINVAL (bad attribute, foreign
- *   object, limits 65536 WRs / 64 SGEs / 1024 inline bytes), ENOMEM, or the backend's error.
+ *   object, beyond the device's WRs and SGEs (16351 / 32 on a ConnectX-3) or 1024 inline
+ *   bytes), ENOMEM, or the backend's error.
  */
 __rte_experimental
 struct rte_pmd_mlx4v_qp *rte_pmd_mlx4v_create_qp(struct rte_pmd_mlx4v_pd *pd,
 						 struct rte_pmd_mlx4v_qp_attr *attr);
 
 /**
- * Move a QP to another state. Allowed: any state to RESET or ERR, RESET->INIT,
- * INIT->INIT, INIT->RTR, RTR->RTS, RTS->RTS. RESET->INIT initialises SQ ownership
+ * Move a QP to another state, as the kernel allows it: any state to RESET, any state but
+ * RESET to ERR, RESET->INIT (which gives the port), INIT->INIT, INIT->RTR, RTR->RTS,
+ * RTS->RTS; an RSS QP stops at RTR. RESET->INIT initialises SQ ownership
  * (every WQE owner bit 1). ->RESET removes the QP's CQEs from CQs that were never
  * handed out as views (see rte_pmd_mlx4v_init_obj()).
  *
@@ -324,16 +376,18 @@ int rte_pmd_mlx4v_qp_num(const struct rte_pmd_mlx4v_qp *qp, uint32_t *qpn);
  *
  * @param pd PD.
  * @param attr Attributes; max_wr/max_sge are updated with the granted values.
- * @return the WQ, or NULL with errno/rte_errno: EINVAL (bad attribute, limits 65536 WRs /
- *   64 SGEs), ENOMEM, or the backend's error.
+ * @return the WQ, or NULL with errno/rte_errno: EINVAL (bad attribute, beyond the device's
+ *   WRs and SGEs), ENOMEM, or the backend's error.
  */
 __rte_experimental
 struct rte_pmd_mlx4v_wq *rte_pmd_mlx4v_create_wq(struct rte_pmd_mlx4v_pd *pd,
 						 struct rte_pmd_mlx4v_wq_attr *attr);
 
 /**
- * Move a WQ to RDY, RESET or ERR. ->RESET removes its CQEs from a CQ that is not
- * DV-owned and zeroes its doorbell record.
+ * Move a WQ to RDY, RESET or ERR, as mlx4_ib_modify_wq() allows it: not RESET->ERR, not
+ * ERR->RDY (the current state is passed along). ->RESET removes its CQEs from a CQ that
+ * is not DV-owned and zeroes its doorbell record. On a ConnectX-3 a WQ in RDY receives
+ * only once an RSS QP uses it (rte_pmd_mlx4v_create_rss_qp()).
  *
  * @param wq WQ.
  * @param state Target state.
@@ -381,6 +435,82 @@ int rte_pmd_mlx4v_wq_num(const struct rte_pmd_mlx4v_wq *wq, uint32_t *wqn);
  */
 __rte_experimental
 int rte_pmd_mlx4v_init_obj(struct rte_pmd_mlx4v_obj *obj, uint64_t obj_type);
+
+/**
+ * Set the size of the WQ number ranges of a handle, like mlx4dv_set_context_attr(
+ * MLX4DV_SET_CTX_ATTR_LOG_WQS_RANGE_SZ). An indirection table needs consecutive WQ numbers
+ * aligned to its size, which only WQs of one range have: set it to the log2 of the largest
+ * table before the first WQ, as DPDK's mlx4 does.
+ *
+ * @param dev Handle.
+ * @param log_range log2 of the range, at most log2 of the device's largest table.
+ * @return 0, EINVAL (not a handle, log_range too big), EBUSY (a WQ exists on the handle).
+ */
+__rte_experimental
+int rte_pmd_mlx4v_set_wqs_range(struct rte_pmd_mlx4v_dev *dev, uint8_t log_range);
+
+/**
+ * Create an RWQ indirection table, like ibv_create_rwq_ind_table(). The WQs must be
+ * consecutive WQ numbers of one range (rte_pmd_mlx4v_set_wqs_range()).
+ *
+ * @param dev Handle.
+ * @param log_size log2 of the number of entries.
+ * @param wqs 1 << log_size WQs of this handle, in WQ number order.
+ * @return the table, or NULL with errno/rte_errno: EINVAL (bad argument, WQ numbers not
+ *   consecutive), ENOMEM, or the backend's error.
+ */
+__rte_experimental
+struct rte_pmd_mlx4v_ind_table *
+rte_pmd_mlx4v_create_rwq_ind_table(struct rte_pmd_mlx4v_dev *dev, uint32_t log_size,
+				   struct rte_pmd_mlx4v_wq *const *wqs);
+
+/**
+ * Destroy an indirection table.
+ *
+ * @param ind Table.
+ * @return 0, EINVAL (not a live table), EBUSY (an RSS QP uses it).
+ */
+__rte_experimental
+int rte_pmd_mlx4v_destroy_rwq_ind_table(struct rte_pmd_mlx4v_ind_table *ind);
+
+/**
+ * Create an RSS QP in RESET (ibv_create_qp_ex() with IBV_QP_INIT_ATTR_RX_HASH and the
+ * table): a raw-packet QP without rings that spreads what its steering rules match over
+ * the table's WQs by the Toeplitz hash of attr->hash_fields. Move it to INIT (its port)
+ * then RTR with rte_pmd_mlx4v_modify_qp(); destroy it with rte_pmd_mlx4v_destroy_qp().
+ * The WQs receive only once it is in RTR and they are in RDY. rte_pmd_mlx4v_init_obj() refuses it.
+ *
+ * @param pd PD.
+ * @param attr Attributes.
+ * @return the QP, or NULL with errno/rte_errno: EINVAL (bad attribute, WQ numbers not
+ *   aligned to the table size, unpaired hash fields), ENOMEM, or the backend's error.
+ */
+__rte_experimental
+struct rte_pmd_mlx4v_qp *rte_pmd_mlx4v_create_rss_qp(struct rte_pmd_mlx4v_pd *pd,
+						     const struct rte_pmd_mlx4v_rss_qp_attr *attr);
+
+/**
+ * Attach a steering rule to a QP (its RQ or SRQ receives) or an RSS QP (its WQs receive),
+ * like ibv_create_flow(). Nothing is received without a rule. Frames that match several
+ * rules go to the most specific kind (MAC, then ALLMULTI, then PROMISC), one copy per QP.
+ *
+ * @param qp QP or RSS QP; frames reach it once it is in RTR (or RTS).
+ * @param attr Rule.
+ * @return the rule, or NULL with errno/rte_errno: EINVAL (bad argument, port not the
+ *   QP's), ENOMEM, EPERM (no CAP_NET_RAW), or the backend's error.
+ */
+__rte_experimental
+struct rte_pmd_mlx4v_flow *rte_pmd_mlx4v_create_flow(struct rte_pmd_mlx4v_qp *qp,
+						     const struct rte_pmd_mlx4v_flow_attr *attr);
+
+/**
+ * Detach and free a steering rule, like ibv_destroy_flow().
+ *
+ * @param flow Rule.
+ * @return 0 or EINVAL (not a live rule).
+ */
+__rte_experimental
+int rte_pmd_mlx4v_destroy_flow(struct rte_pmd_mlx4v_flow *flow);
 
 #ifdef __cplusplus
 }

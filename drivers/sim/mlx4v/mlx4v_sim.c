@@ -48,7 +48,8 @@ mlx4v_sim_poll_locked(struct mlx4v_sim *sim)
 			work += hwsim_mmio_poll(sim->cqs[i]->page);
 	for (i = 0; i < MLX4V_SIM_MAX_QP; i++) {
 		qp = sim->qps[i];
-		if (qp != NULL && !qp->is_wq)
+		/* WQs and RSS QPs have no SQ, hence no page. */
+		if (qp != NULL && qp->page != NULL)
 			work += hwsim_mmio_poll(qp->page);
 	}
 	/* The send doorbell is a hint: the SQ walk finds work by owner bits. */
@@ -272,7 +273,7 @@ mlx4v_sim_create(const char *name, const char *args, int socket)
 	/* Two ports by default, as a dual-port ConnectX-3. */
 	sim->nports = 2;
 	sim->socket = socket;
-	TAILQ_INIT(&sim->receivers);
+	TAILQ_INIT(&sim->flows);
 	pthread_mutex_init(&sim->lock, NULL);
 	sim->knobs = mlx4v_sim_knobs_create();
 	if (sim->knobs == NULL) {

@@ -27,6 +27,8 @@ enum mlx4v_sim_obj {
 	MLX4V_SIM_OBJ_QP,
 	MLX4V_SIM_OBJ_SRQ,
 	MLX4V_SIM_OBJ_WQ,
+	MLX4V_SIM_OBJ_IND,      /**< RWQ indirection tables */
+	MLX4V_SIM_OBJ_FLOW,     /**< steering rules */
 	MLX4V_SIM_OBJ_MAX,
 };
 
@@ -49,6 +51,7 @@ enum mlx4v_sim_misuse {
 	MLX4V_SIM_MISUSE_CQ_OVERRUN,    /**< CQ full by *set_ci_db: the consumer index is stale */
 	MLX4V_SIM_MISUSE_LKEY,          /**< lkey unknown, of another PD, or range outside its MR */
 	MLX4V_SIM_MISUSE_DMA,           /**< queue or data access outside the mapped windows */
+	MLX4V_SIM_MISUSE_SQ_DMAC,       /**< raw Ethernet send without the frame's MAC in ctrl */
 	MLX4V_SIM_MISUSE_MAX,
 };
 
@@ -59,7 +62,9 @@ struct mlx4v_sim_stats {
 	uint64_t tx_bytes;
 	uint64_t rx_packets;   /**< packets scattered into a receive WQE */
 	uint64_t rx_bytes;
-	uint64_t rx_dropped;   /**< no ready receiver with a posted WQE on the port */
+	uint64_t rx_dropped;   /**< no rule matched, or no receiver it names had a WQE posted */
+	uint64_t rx_no_rule;   /**< of rx_dropped: no steering rule of the port matched */
+	uint64_t tx_loopback;  /**< sent frames a local rule took back (by the control MAC) */
 	uint64_t cqes;         /**< CQEs written, errors included */
 	uint64_t err_cqes;
 	uint64_t cqe_dropped;  /**< CQEs lost to overrun */
@@ -123,8 +128,8 @@ __rte_internal
 int mlx4v_sim_knob_get(struct mlx4v_sim *sim, const char *name, int64_t *value);
 
 /**
- * Receive a packet on a port, as if a peer had sent it over the wire (whatever the link
- * state); it is steered like any received packet (see the guide).
+ * Receive a packet from the wire on a port, as if a peer had sent it (whatever the link
+ * state); it is steered by its destination MAC through the port's rules (see the guide).
  * @return 0 when scattered into a receive WQE, -ENOBUFS when dropped, -EINVAL.
  */
 __rte_internal

@@ -65,6 +65,7 @@ static const char *const mlx4v_sim_misuse_names[MLX4V_SIM_MISUSE_MAX] = {
 	[MLX4V_SIM_MISUSE_CQ_OVERRUN] = "cq_overrun",
 	[MLX4V_SIM_MISUSE_LKEY] = "lkey",
 	[MLX4V_SIM_MISUSE_DMA] = "dma",
+	[MLX4V_SIM_MISUSE_SQ_DMAC] = "sq_dmac",
 };
 
 struct hwsim_knobs *

@@ -38,6 +38,15 @@ extern const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops;
 /* The frames one engine pass sends, queued until the model lock is released. */
 #define MLX4V_SIM_TXQ_FRAMES 256u
 #define MLX4V_SIM_TXQ_BYTES (256u * 1024)
+/* Largest indirection table (log2): the RSS table size the model reports. */
+#define MLX4V_SIM_IND_LOG_MAX 8u
+#define MLX4V_SIM_RSS_KEY_LEN 40u
+/* The caps a ConnectX-3 reports (ibv_query_device()). */
+#define MLX4V_SIM_CAP_QP_WR 16351u
+#define MLX4V_SIM_CAP_SGE 32u
+#define MLX4V_SIM_CAP_CQE 4194303u
+#define MLX4V_SIM_CAP_SRQ_WR 16383u
+#define MLX4V_SIM_CAP_SRQ_SGE 31u
 
 /** Indexes of the fault knobs (mlx4v_sim_faults.c holds the definitions). */
 enum mlx4v_sim_knob {
@@ -112,7 +121,6 @@ struct mlx4v_sim_srq {
 
 /** The receive side of a QP, or an RWQ. */
 struct mlx4v_sim_rq {
-	TAILQ_ENTRY(mlx4v_sim_rq) next; /**< steering list, creation order */
 	uint32_t num;                   /**< QPN or WQN reported in CQEs */
 	unsigned int port;
 	int ready;                      /**< QP in RTR/RTS, WQ in RDY */
@@ -135,6 +143,7 @@ struct mlx4v_sim_qp {
 	int is_wq;
 	int has_rq;
 	enum rte_pmd_mlx4v_qp_state state;
+	enum rte_pmd_mlx4v_wq_state wq_state; /**< of a WQ */
 	uint32_t pdn;
 	struct hwsim_mmio_page *page;   /**< this QP's own UAR page (sdb at +0x14) */
 	uint8_t *buf;                   /**< whole QP buffer, for the DMA window */
@@ -149,6 +158,11 @@ struct mlx4v_sim_qp {
 	unsigned int db_pending;
 	struct mlx4v_sim_cq *send_cq;
 	struct mlx4v_sim_rq rq;
+	/* RSS QP: no rings; hashes over its indirection table. */
+	int is_rss;
+	struct mlx4v_sim_ind *ind;
+	uint64_t hash_fields;
+	uint8_t key[MLX4V_SIM_RSS_KEY_LEN];
 };
 
 /** One physical port on the wire (mlx4v_sim_wire.c). */
@@ -172,6 +186,36 @@ struct mlx4v_sim_txq_ent {
 	uint32_t off;                   /**< in txq_buf */
 	uint32_t len;
 };
+
+/** An RWQ indirection table: consecutive WQs of one range. */
+struct mlx4v_sim_ind {
+	uint32_t log_size;
+	struct mlx4v_sim_qp *wqs[];
+};
+
+/** A steering rule on a port, pointing at a QP or an RSS QP. */
+struct mlx4v_sim_flow {
+	TAILQ_ENTRY(mlx4v_sim_flow) next; /**< creation order */
+	int type;                       /**< enum rte_pmd_mlx4v_flow_type */
+	unsigned int port;
+	uint8_t dmac[6];
+	struct mlx4v_sim_qp *qp;
+};
+
+/** A handle as the device sees it: its WQ number range (the kernel's per-context ranges). */
+struct mlx4v_sim_ctx {
+	struct mlx4v_sim *sim;
+	uint8_t log_range;
+	int range_base;                 /**< first slot of the current range, -1 for none */
+	uint32_t range_used;            /**< slots of it given out */
+};
+
+/** The device state of a handle (ctx->be). */
+static inline struct mlx4v_sim_ctx *
+mlx4v_sim_ctx_of(const struct mlx4v_ctx *ctx)
+{
+	return ctx->be;
+}
 
 struct mlx4v_sim {
 	TAILQ_ENTRY(mlx4v_sim) next;
@@ -198,7 +242,8 @@ struct mlx4v_sim {
 	struct mlx4v_sim_qp *qps[MLX4V_SIM_MAX_QP];
 	struct mlx4v_sim_srq *srqs[MLX4V_SIM_MAX_SRQ];
 	struct mlx4v_sim_mr mrs[MLX4V_SIM_MAX_MR];
-	TAILQ_HEAD(, mlx4v_sim_rq) receivers;
+	uint8_t qp_resv[MLX4V_SIM_MAX_QP]; /**< slot held by a WQ range */
+	TAILQ_HEAD(, mlx4v_sim_flow) flows;
 	uint32_t next_pdn;
 	uint8_t lkey_gen;
 	uint64_t next_mr_iova;          /**< where the next MR's IOVA range starts */
@@ -243,7 +288,13 @@ int mlx4v_sim_mr_check(struct mlx4v_sim *sim, uint32_t pdn, uint32_t lkey, uint6
 		       uint64_t len, uint64_t *iova);
 
 /* mlx4v_sim_rq.c */
-/** Steer a packet to the first ready receiver of port with a posted WQE. */
+/**
+ * Consume one posted WQE of rq for pkt and complete it, the CQE carrying hash.
+ * @return 0, or -ENOBUFS when no WQE is posted.
+ */
+int mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8_t *pkt,
+			 uint32_t len, uint32_t hash);
+/** A frame arriving on port: steered by its destination MAC (mlx4v_sim_flow_steer()). */
 int mlx4v_sim_rq_deliver(struct mlx4v_sim *sim, unsigned int port, const uint8_t *pkt,
 			 uint32_t len);
 
@@ -266,6 +317,35 @@ void mlx4v_sim_wire_queue(struct mlx4v_sim *sim, unsigned int port, const uint8_
 int mlx4v_sim_wire_flush(struct mlx4v_sim *sim);
 /** Report link changes as port events (no lock held). @return ports that changed. */
 int mlx4v_sim_wire_link_poll(struct mlx4v_sim *sim);
+
+/* mlx4v_sim_flow.c */
+/**
+ * Steer a frame arriving on port through the rules that match dmac (the frame's own, or
+ * the send control segment's for loopback) to QPs and, through RSS QPs, to WQs.
+ * @return 0 when at least one copy was received, -ENOENT when no rule matched, -ENOBUFS
+ *   when the matching receivers had nothing posted.
+ */
+int mlx4v_sim_flow_steer(struct mlx4v_sim *sim, unsigned int port, const uint8_t *dmac,
+			 const uint8_t *pkt, uint32_t len);
+/**
+ * A frame a QP sent: checks the control segment's MAC, loops it back by a local rule or
+ * queues it for the wire (tx_lock and lock held).
+ */
+void mlx4v_sim_flow_send(struct mlx4v_sim_qp *qp, const uint8_t *wqe, const uint8_t *pkt,
+			 uint32_t len);
+/**
+ * A QP-number slot for a new WQ of a handle, from its current range (a new aligned range
+ * when it is used up). Sim lock held. @return the slot, or -1 when none is free.
+ */
+int mlx4v_sim_wq_slot(struct mlx4v_sim_ctx *sctx);
+/** Give the untaken slots of a handle's current range back. Sim lock held. */
+void mlx4v_sim_range_release(struct mlx4v_sim_ctx *sctx);
+/* Backend ops of the steering objects, called with the verbs lock held. */
+int mlx4v_sim_wqs_range_set(struct mlx4v_ctx *ctx, uint8_t log_range);
+int mlx4v_sim_ind_create(struct mlx4v_ind *ind);
+int mlx4v_sim_ind_destroy(struct mlx4v_ind *ind);
+int mlx4v_sim_flow_create(struct mlx4v_flow *flow);
+int mlx4v_sim_flow_destroy(struct mlx4v_flow *flow);
 
 /* mlx4v_sim.c */
 /** One engine pass, with sim->lock held. */

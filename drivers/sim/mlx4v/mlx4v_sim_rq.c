@@ -4,12 +4,8 @@
 
 /**
  * @file
- * The simulated receive side: steering a packet to a receive queue of a port, and
- * scattering it into RQ, SRQ or RWQ WQEs with lkey checks.
- *
- * Steering rule: receivers (RWQs in RDY; QPs in RTR/RTS with an RQ or an SRQ) are
- * kept in creation order; a packet goes to the first receiver bound to the
- * destination port that has a posted WQE, else it is dropped.
+ * The simulated receive side: a frame arriving on a port goes through the steering
+ * rules (mlx4v_sim_flow.c) and is scattered into RQ, SRQ or RWQ WQEs with lkey checks.
  */
 
 #include <string.h>
@@ -147,13 +143,10 @@ mlx4v_sim_rq_status(const uint8_t *pkt, uint32_t len)
 	return status;
 }
 
-/*
- * Consume one posted WQE of rq for pkt and complete it. Engine thread (or mlx4v_sim_inject()), sim
- * lock held.
- */
-static void
+/* Engine thread (or mlx4v_sim_inject()), sim lock held. */
+int
 mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8_t *pkt,
-		     uint32_t len)
+		     uint32_t len, uint32_t hash)
 {
 	uint8_t wqe[16 + 64 * sizeof(struct mlx4_wqe_data_seg)];
 	struct mlx4v_sim_srq *srq = rq->srq;
@@ -164,6 +157,8 @@ mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8
 	uint8_t syndrome;
 	uint8_t *src;
 
+	if (mlx4v_sim_rq_avail(sim, rq) == 0)
+		return -ENOBUFS;
 	/*
 	 * The doorbell record said the WQE is posted: read it only now. Pairs with the write
 	 * barrier software issues before the *rdb / *db store (prm/mlx4 §4.3, §4.4).
@@ -182,7 +177,7 @@ mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8
 	if (hwsim_dma_read(sim->dma, (uintptr_t)src, wqe, size) != 0) {
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_DMA, "RQ 0x%x: WQE %u unreadable",
 				 rq->num, index);
-		return;
+		return -ENOBUFS;
 	}
 	if (srq != NULL) {
 		/*
@@ -205,38 +200,38 @@ mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8
 	if (syndrome) {
 		mlx4v_sim_cqe_error(&cqe, rq->num, index, syndrome, 0);
 		mlx4v_sim_cq_push(rq->cq, &cqe, 1);
-		return;
+		return 0;
 	}
 	sim->stats.rx_packets++;
 	sim->stats.rx_bytes += len;
 	memset(&cqe, 0, sizeof(cqe));
 	cqe.vlan_my_qpn = rte_cpu_to_be_32(rq->num);
+	/* The Toeplitz hash of an RSS QP, big-endian as mlx4_en reads it (prm/mlx4 §4.6). */
+	cqe.immed_rss_invalid = rte_cpu_to_be_32(hash);
 	cqe.status = rte_cpu_to_be_32(mlx4v_sim_rq_status(pkt, len));
 	cqe.byte_cnt = rte_cpu_to_be_32(len);
 	cqe.wqe_index = rte_cpu_to_be_16(index);
 	/* is_send 0 and opcode SEND; the owner bit is added by mlx4v_sim_cq_push(). */
 	cqe.owner_sr_opcode = MLX4_RECV_OPCODE_SEND;
 	mlx4v_sim_cq_push(rq->cq, &cqe, 0);
+	return 0;
 }
 
 /*
- * Engine thread or mlx4v_sim_inject(), sim lock held. Steering follows creation order, see the file
- * comment.
+ * Engine thread or mlx4v_sim_inject(), sim lock held. Nothing is received without a steering rule
+ * (prm/mlx4 §5.4): a frame no rule matches is dropped like one nobody had a WQE for.
  */
 int
 mlx4v_sim_rq_deliver(struct mlx4v_sim *sim, unsigned int port, const uint8_t *pkt,
 		     uint32_t len)
 {
-	struct mlx4v_sim_rq *rq;
+	int ret;
 
-	TAILQ_FOREACH(rq, &sim->receivers, next) {
-		if (!rq->ready || rq->port != port)
-			continue;
-		if (mlx4v_sim_rq_avail(sim, rq) == 0)
-			continue;
-		mlx4v_sim_rq_consume(sim, rq, pkt, len);
+	ret = mlx4v_sim_flow_steer(sim, port, pkt, pkt, len);
+	if (ret == 0)
 		return 0;
-	}
+	if (ret == -ENOENT)
+		sim->stats.rx_no_rule++;
 	sim->stats.rx_dropped++;
 	return -ENOBUFS;
 }

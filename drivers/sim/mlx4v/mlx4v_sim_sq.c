@@ -229,10 +229,11 @@ mlx4v_sim_sq_execute(struct mlx4v_sim_qp *qp, const uint8_t *wqe, uint32_t ds,
 	sim->stats.tx_packets++;
 	sim->stats.tx_bytes += *len;
 	/*
-	 * Out on the port's wire once the pass releases the model lock; the peer may drop it: like
-	 * a real port, the send side completes either way.
+	 * Looped back by a local rule now, or out on the port's wire once the pass releases the
+	 * model lock; the receiver may drop it: like a real port, the send side completes either
+	 * way.
 	 */
-	mlx4v_sim_wire_queue(sim, qp->rq.port, sim->pkt, *len);
+	mlx4v_sim_flow_send(qp, wqe, sim->pkt, *len);
 	return 0;
 }
 

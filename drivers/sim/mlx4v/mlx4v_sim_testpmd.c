@@ -58,7 +58,7 @@ static void
 tp_sim_show(const char *name, struct mlx4v_sim *sim)
 {
 	static const char *const kinds[MLX4V_SIM_OBJ_MAX] = {
-		"pd", "mr", "cq", "qp", "srq", "wq",
+		"pd", "mr", "cq", "qp", "srq", "wq", "ind_table", "flow",
 	};
 	struct mlx4v_sim_stats st;
 	unsigned int k;

@@ -25,7 +25,7 @@
 static struct mlx4v_sim *
 mlx4v_sim_of(const struct mlx4v_ctx *ctx)
 {
-	return ctx->be;
+	return mlx4v_sim_ctx_of(ctx)->sim;
 }
 
 /* Queue memory becomes device-visible through IOMMU windows; IOVA is the VA. */
@@ -103,19 +103,44 @@ mlx4v_sim_uar_alloc(struct hwsim_mmio_page **page, uint32_t db_off, uint32_t db_
 }
 
 /*
- * Verbs lock held. A handle needs no device resource: the kernel's ucontext and UAR are replaced by
- * per-object pages (prm/mlx4 §7).
+ * Verbs lock held. A handle needs no UAR: the kernel's ucontext UAR is replaced by per-object
+ * pages (prm/mlx4 §7). It keeps its WQ number range, as the kernel's ucontext does.
  */
 static int
 mlx4v_sim_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 {
-	ctx->be = dev_priv;
+	struct mlx4v_sim *sim = dev_priv;
+	struct mlx4v_sim_ctx *sctx;
+
+	sctx = rte_zmalloc_socket("mlx4v_sim_ctx", sizeof(*sctx), 0, sim->socket);
+	if (sctx == NULL)
+		return -ENOMEM;
+	sctx->sim = sim;
+	sctx->range_base = -1;
+	/*
+	 * A ConnectX-3's caps as ibv_query_device() reports them, not libmlx4's fallback
+	 * 65536 / 64 (prm/mlx4 §3): the driver must check sizes against these.
+	 */
+	ctx->caps.max_qp_wr = MLX4V_SIM_CAP_QP_WR;
+	ctx->caps.max_sge = MLX4V_SIM_CAP_SGE;
+	ctx->caps.max_cqe = MLX4V_SIM_CAP_CQE;
+	ctx->caps.max_srq_wr = MLX4V_SIM_CAP_SRQ_WR;
+	ctx->caps.max_srq_sge = MLX4V_SIM_CAP_SRQ_SGE;
+	ctx->caps.cqe_size = 64;
+	ctx->be = sctx;
 	return 0;
 }
 
 static void
 mlx4v_sim_ctx_close(struct mlx4v_ctx *ctx)
 {
+	struct mlx4v_sim_ctx *sctx = mlx4v_sim_ctx_of(ctx);
+	struct mlx4v_sim *sim = sctx->sim;
+
+	pthread_mutex_lock(&sim->lock);
+	mlx4v_sim_range_release(sctx);
+	pthread_mutex_unlock(&sim->lock);
+	rte_free(sctx);
 	ctx->be = NULL;
 }
 
@@ -503,8 +528,9 @@ mlx4v_sim_qpn_slot(struct mlx4v_sim *sim)
 {
 	int idx;
 
+	/* Slots held by a handle's WQ range are that handle's WQs' only. */
 	for (idx = 0; idx < MLX4V_SIM_MAX_QP; idx++)
-		if (sim->qps[idx] == NULL)
+		if (sim->qps[idx] == NULL && !sim->qp_resv[idx])
 			return idx;
 	return -1;
 }
@@ -515,8 +541,8 @@ mlx4v_sim_qpn_slot(struct mlx4v_sim *sim)
  * @return the object (sqp->idx its slot), or NULL with -errno in *err.
  */
 static struct mlx4v_sim_qp *
-mlx4v_sim_qp_alloc(struct mlx4v_sim *sim, uint8_t port, uint8_t *buf, size_t buf_len,
-		   uint32_t *rdb, uint32_t pdn, int *err)
+mlx4v_sim_qp_alloc(struct mlx4v_sim *sim, struct mlx4v_sim_ctx *wq_ctx, uint8_t port,
+		   uint8_t *buf, size_t buf_len, uint32_t *rdb, uint32_t pdn, int *err)
 {
 	struct mlx4v_sim_qp *sqp;
 	int idx;
@@ -526,13 +552,15 @@ mlx4v_sim_qp_alloc(struct mlx4v_sim *sim, uint8_t port, uint8_t *buf, size_t buf
 		*err = -EINVAL;
 		return NULL;
 	}
-	idx = mlx4v_sim_qpn_slot(sim);
+	/* A WQ takes its number from its handle's range (prm/mlx4 §5.4). */
+	idx = wq_ctx != NULL ? mlx4v_sim_wq_slot(wq_ctx) : mlx4v_sim_qpn_slot(sim);
 	if (idx < 0) {
 		*err = -ENOMEM;
 		return NULL;
 	}
 	sqp = rte_zmalloc_socket("mlx4v_sim_qp", sizeof(*sqp), 0, sim->socket);
 	if (sqp == NULL) {
+		sim->qp_resv[idx] = 0;
 		*err = -ENOMEM;
 		return NULL;
 	}
@@ -558,8 +586,6 @@ static void
 mlx4v_sim_qp_register(struct mlx4v_sim *sim, struct mlx4v_sim_qp *sqp,
 		      enum mlx4v_sim_obj kind)
 {
-	if (sqp->has_rq)
-		TAILQ_INSERT_TAIL(&sim->receivers, &sqp->rq, next);
 	sim->qps[sqp->idx] = sqp;
 	sim->live[kind]++;
 }
@@ -570,9 +596,9 @@ mlx4v_sim_qp_unregister(struct mlx4v_sim *sim, struct mlx4v_sim_qp *sqp,
 			enum mlx4v_sim_obj kind)
 {
 	sim->qps[sqp->idx] = NULL;
+	/* A WQ's slot leaves its range with it; the range is not reused (the kernel's "dirty"). */
+	sim->qp_resv[sqp->idx] = 0;
 	sim->live[kind]--;
-	if (sqp->has_rq)
-		TAILQ_REMOVE(&sim->receivers, &sqp->rq, next);
 }
 
 /*
@@ -587,7 +613,7 @@ mlx4v_sim_qp_create(struct mlx4v_qp *qp)
 	int ret;
 
 	pthread_mutex_lock(&sim->lock);
-	sqp = mlx4v_sim_qp_alloc(sim, qp->attr.port, qp->buf, qp->buf_len, qp->rdb,
+	sqp = mlx4v_sim_qp_alloc(sim, NULL, qp->attr.port, qp->buf, qp->buf_len, qp->rdb,
 				 qp->pd->pdn, &ret);
 	if (sqp == NULL)
 		goto err_unlock;
@@ -656,6 +682,50 @@ err_unlock:
 }
 
 /*
+ * Verbs lock held. An RSS QP (prm/mlx4 §5.4): a QP number and the hash parameters, no rings. The
+ * kernel wants the table's first WQ number aligned to the table size, which only a WQ range set
+ * before the WQs gives.
+ */
+static int
+mlx4v_sim_rss_qp_create(struct mlx4v_qp *qp)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_of(qp->obj.ctx);
+	struct mlx4v_sim_ind *sind = qp->ind->be;
+	struct mlx4v_sim_qp *sqp;
+	uint32_t base = sind->wqs[0]->qpn;
+	int ret;
+
+	if (base & ((1u << sind->log_size) - 1)) {
+		MLX4V_SIM_LOG(ERR, "%s: WQN 0x%x is not aligned to the table size %u "
+			      "(set the WQ range before the first WQ)", sim->name, base,
+			      1u << sind->log_size);
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&sim->lock);
+	sqp = mlx4v_sim_qp_alloc(sim, NULL, qp->attr.port, NULL, 0, NULL, qp->pd->pdn, &ret);
+	if (sqp == NULL)
+		goto out;
+	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_CREATE_QP)) {
+		rte_free(sqp);
+		ret = -ENOMEM;
+		goto out;
+	}
+	sqp->is_rss = 1;
+	sqp->state = RTE_PMD_MLX4V_QPS_RESET;
+	sqp->ind = sind;
+	sqp->hash_fields = qp->rss.hash_fields;
+	memcpy(sqp->key, qp->rss_key, sizeof(sqp->key));
+	sqp->rq.port = qp->attr.port;
+	qp->qpn = sqp->qpn;
+	qp->be = sqp;
+	mlx4v_sim_qp_register(sim, sqp, MLX4V_SIM_OBJ_QP);
+	ret = 0;
+out:
+	pthread_mutex_unlock(&sim->lock);
+	return ret;
+}
+
+/*
  * Verbs lock held. The common layer already checked the transition and initialised SQ ownership;
  * only the device state changes here.
  */
@@ -667,6 +737,13 @@ mlx4v_sim_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 	int ret = 0;
 
 	pthread_mutex_lock(&sim->lock);
+	/* The device (the kernel's check) refuses what ib_modify_qp_is_ok() refuses. */
+	if (!mlx4v_qp_transition_ok(sqp->state, state)) {
+		MLX4V_SIM_LOG(ERR, "%s: QP 0x%x: no transition %d -> %d", sim->name, sqp->qpn,
+			      sqp->state, state);
+		ret = -EINVAL;
+		goto out;
+	}
 	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_MODIFY_QP)) {
 		ret = -EIO;
 		goto out;
@@ -692,6 +769,13 @@ mlx4v_sim_qp_destroy(struct mlx4v_qp *qp)
 	/* Mirrors mlx4v_sim_qp_create() in reverse. */
 	pthread_mutex_lock(&sim->lock);
 	mlx4v_sim_qp_unregister(sim, sqp, MLX4V_SIM_OBJ_QP);
+	/* An RSS QP has no rings, page or windows (mlx4v_sim_rss_qp_create()). */
+	if (sqp->is_rss) {
+		rte_free(sqp);
+		pthread_mutex_unlock(&sim->lock);
+		qp->be = NULL;
+		return 0;
+	}
 	mlx4v_sim_queue_unmap(sim, sqp->buf, sqp->buf_len, sqp->rq.rdb, sizeof(uint32_t));
 	hwsim_mmio_page_free(sqp->page);
 	rte_free(sqp->last);
@@ -713,8 +797,8 @@ mlx4v_sim_wq_create(struct mlx4v_wq *wq)
 	int ret;
 
 	pthread_mutex_lock(&sim->lock);
-	sqp = mlx4v_sim_qp_alloc(sim, wq->attr.port, wq->buf, wq->buf_len, wq->rdb,
-				 wq->pd->pdn, &ret);
+	sqp = mlx4v_sim_qp_alloc(sim, mlx4v_sim_ctx_of(wq->obj.ctx), wq->attr.port, wq->buf,
+				 wq->buf_len, wq->rdb, wq->pd->pdn, &ret);
 	if (sqp == NULL)
 		goto err_unlock;
 	sqp->is_wq = 1;
@@ -740,6 +824,7 @@ mlx4v_sim_wq_create(struct mlx4v_wq *wq)
 err_queue_unmap:
 	mlx4v_sim_queue_unmap(sim, sqp->buf, sqp->buf_len, sqp->rq.rdb, sizeof(uint32_t));
 err_free:
+	sim->qp_resv[sqp->idx] = 0;
 	rte_free(sqp);
 err_unlock:
 	pthread_mutex_unlock(&sim->lock);
@@ -754,9 +839,15 @@ mlx4v_sim_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state)
 	int ret = 0;
 
 	pthread_mutex_lock(&sim->lock);
-	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_MODIFY_WQ)) {
+	/* mlx4_ib_modify_wq(): no ERR->RDY, no RESET->ERR. */
+	if (!mlx4v_wq_transition_ok(sqp->wq_state, state)) {
+		MLX4V_SIM_LOG(ERR, "%s: WQ 0x%x: no transition %d -> %d", sim->name, sqp->qpn,
+			      sqp->wq_state, state);
+		ret = -EINVAL;
+	} else if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_MODIFY_WQ)) {
 		ret = -EIO;
 	} else {
+		sqp->wq_state = state;
 		/* Only RDY receives; ERR and RESET drop, as a hardware WQ stops consuming. */
 		sqp->rq.ready = state == RTE_PMD_MLX4V_WQS_RDY;
 		if (state == RTE_PMD_MLX4V_WQS_RESET)
@@ -812,4 +903,10 @@ const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops = {
 	.wq_create = mlx4v_sim_wq_create,
 	.wq_modify = mlx4v_sim_wq_modify,
 	.wq_destroy = mlx4v_sim_wq_destroy,
+	.wqs_range_set = mlx4v_sim_wqs_range_set,
+	.ind_create = mlx4v_sim_ind_create,
+	.ind_destroy = mlx4v_sim_ind_destroy,
+	.rss_qp_create = mlx4v_sim_rss_qp_create,
+	.flow_create = mlx4v_sim_flow_create,
+	.flow_destroy = mlx4v_sim_flow_destroy,
 };

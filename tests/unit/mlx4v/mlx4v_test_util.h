@@ -30,6 +30,7 @@
 struct mlx4v_test_sq {
 	struct mlx4dv_qp v;
 	uint32_t head;          /* WQEs posted, running */
+	int no_dmac;            /* leave the control segment's MAC 0 (misuse tests) */
 };
 
 struct mlx4v_test_rq {
@@ -51,6 +52,7 @@ mlx4v_test_sq_init(struct mlx4v_test_sq *sq, const struct mlx4dv_qp *v)
 {
 	sq->v = *v;
 	sq->head = 0;
+	sq->no_dmac = 0;
 }
 
 static inline void
@@ -108,11 +110,80 @@ mlx4v_test_sq_write(struct mlx4v_test_sq *sq, uint32_t lkey, const void *addr,
 	ctrl->fence_size = 2;
 	ctrl->srcrb_flags = rte_cpu_to_be_32(MLX4_WQE_CTRL_SOLICIT |
 					     (signal ? MLX4_WQE_CTRL_CQ_UPDATE : 0));
+	/* The frame's destination MAC, as libmlx4 writes on every raw Ethernet send. */
 	ctrl->imm = 0;
+	if (!sq->no_dmac) {
+		memcpy(&ctrl->srcrb_flags16[0], addr, 2);
+		memcpy(&ctrl->imm, (const uint8_t *)addr + 2, 4);
+	}
 	/* The owner word goes last, after a barrier: the device may start at once. */
 	rte_io_wmb();
 	ctrl->owner_opcode = rte_cpu_to_be_32(MLX4_OPCODE_SEND | own);
 	sq->head++;
+}
+
+/** The default Toeplitz key of DPDK's mlx4 (and mlx5) PMD. */
+static const uint8_t mlx4v_test_rss_key[RTE_PMD_MLX4V_RSS_KEY_LEN] =
+	RTE_PMD_MLX4V_RSS_KEY_DEFAULT;
+
+/** Steering to receive queues: a rule, and for WQs a table and an RSS QP. */
+struct mlx4v_test_steer {
+	struct rte_pmd_mlx4v_ind_table *ind;
+	struct rte_pmd_mlx4v_qp *rss;
+	struct rte_pmd_mlx4v_flow *flow;
+};
+
+/** A rule of type on port for qp (a QP with an RQ/SRQ, or an RSS QP). @return 0 or -1. */
+static inline int
+mlx4v_test_steer_qp(struct mlx4v_test_steer *st, struct rte_pmd_mlx4v_qp *qp, uint8_t port,
+		    enum rte_pmd_mlx4v_flow_type type, const uint8_t *dmac)
+{
+	struct rte_pmd_mlx4v_flow_attr fa = { .type = type, .port = port };
+
+	if (dmac != NULL)
+		memcpy(fa.dmac, dmac, sizeof(fa.dmac));
+	st->flow = rte_pmd_mlx4v_create_flow(qp, &fa);
+	return st->flow != NULL ? 0 : -1;
+}
+
+/**
+ * 1 << log WQs (RDY, consecutive WQNs) behind a table, an RSS QP in RTR on port hashing
+ * IPv4/TCP, and a promiscuous rule. @return 0 or -1.
+ */
+static inline int
+mlx4v_test_steer_wqs(struct mlx4v_test_steer *st, struct rte_pmd_mlx4v_dev *dev,
+		     struct rte_pmd_mlx4v_pd *pd, struct rte_pmd_mlx4v_wq *const *wqs,
+		     uint32_t log, uint8_t port)
+{
+	struct rte_pmd_mlx4v_rss_qp_attr ra = {
+		.hash_fields = RTE_PMD_MLX4V_RX_HASH_SRC_IPV4 | RTE_PMD_MLX4V_RX_HASH_DST_IPV4 |
+			RTE_PMD_MLX4V_RX_HASH_SRC_PORT_TCP | RTE_PMD_MLX4V_RX_HASH_DST_PORT_TCP,
+		.key = mlx4v_test_rss_key, .port = port };
+
+	memset(st, 0, sizeof(*st));
+	st->ind = rte_pmd_mlx4v_create_rwq_ind_table(dev, log, wqs);
+	if (st->ind == NULL)
+		return -1;
+	ra.ind_table = st->ind;
+	st->rss = rte_pmd_mlx4v_create_rss_qp(pd, &ra);
+	if (st->rss == NULL ||
+	    rte_pmd_mlx4v_modify_qp(st->rss, RTE_PMD_MLX4V_QPS_INIT) != 0 ||
+	    rte_pmd_mlx4v_modify_qp(st->rss, RTE_PMD_MLX4V_QPS_RTR) != 0)
+		return -1;
+	return mlx4v_test_steer_qp(st, st->rss, port, RTE_PMD_MLX4V_FLOW_PROMISC, NULL);
+}
+
+/** Undo mlx4v_test_steer_*(), in reverse; NULL members are skipped. */
+static inline void
+mlx4v_test_steer_destroy(struct mlx4v_test_steer *st)
+{
+	if (st->flow != NULL)
+		rte_pmd_mlx4v_destroy_flow(st->flow);
+	if (st->rss != NULL)
+		rte_pmd_mlx4v_destroy_qp(st->rss);
+	if (st->ind != NULL)
+		rte_pmd_mlx4v_destroy_rwq_ind_table(st->ind);
+	memset(st, 0, sizeof(*st));
 }
 
 /** Ring the send doorbell: doorbell_qpn, already big-endian, after a barrier. */

@@ -120,21 +120,24 @@ struct qp_case {
 	int rq_shift, rq_off;
 	size_t len;
 	uint32_t max_send_wr, max_send_sge, max_inline;
+	uint32_t max_recv_sge;  /* the kernel's: roundup_pow_of_two(max(1, rsge)), 0 with an SRQ */
 };
 
 static const struct qp_case qp_cases[] = {
 	/* 1 SGE: 48-byte WQE -> 64; 33 spare; RQ 16 B stride goes after the SQ. */
-	{ 64, 1, 16, 1, 0, 0, 128, 6, 0, 16, 4, 8192, 12288, 95, 3, 44 },
+	{ 64, 1, 16, 1, 0, 0, 128, 6, 0, 16, 4, 8192, 12288, 95, 3, 44, 1 },
 	/* 4 SGEs: 80 bytes -> 128; 17 spare; RQ 64 B < 128 B: SQ first. */
-	{ 64, 4, 8, 4, 0, 0, 128, 7, 0, 8, 6, 16384, 20480, 111, 7, 104 },
+	{ 64, 4, 8, 4, 0, 0, 128, 7, 0, 8, 6, 16384, 20480, 111, 7, 104, 4 },
 	/* 16 receive SGEs: RQ stride 256 > 64: RQ first. */
-	{ 1, 1, 32, 16, 0, 0, 64, 6, 8192, 32, 8, 0, 12288, 31, 3, 44 },
+	{ 1, 1, 32, 16, 0, 0, 64, 6, 8192, 32, 8, 0, 12288, 31, 3, 44, 16 },
 	/* Inline 128: 9 "SGEs" -> 160 bytes -> 256 stride; 9 spare. */
-	{ 10, 1, 1, 1, 128, 0, 32, 8, 0, 1, 4, 8192, 12288, 23, 15, 224 },
+	{ 10, 1, 1, 1, 128, 0, 32, 8, 0, 1, 4, 8192, 12288, 23, 15, 224, 1 },
 	/* With an SRQ: no RQ, no rdb; RQ shift 4 so SQ first. */
-	{ 100, 2, 50, 7, 0, 1, 256, 6, 0, 0, 4, 16384, 16384, 223, 3, 44 },
+	{ 100, 2, 50, 7, 0, 1, 256, 6, 0, 0, 4, 16384, 16384, 223, 3, 44, 0 },
 	/* Zero WRs: libmlx4 still gives one RQ WQE and the spare SQ WQEs. */
-	{ 0, 0, 0, 0, 0, 0, 64, 6, 0, 1, 4, 4096, 8192, 31, 3, 44 },
+	{ 0, 0, 0, 0, 0, 0, 64, 6, 0, 1, 4, 4096, 8192, 31, 3, 44, 1 },
+	/* 3 receive SGEs: a 64-byte stride, so 4 are granted (set_rq_size()). */
+	{ 4, 1, 4, 3, 0, 0, 64, 6, 0, 4, 6, 4096, 8192, 31, 3, 44, 4 },
 };
 
 static int
@@ -179,6 +182,8 @@ test_mlx4v_obj_qp_view_fields(void)
 		TEST_ASSERT_EQUAL(got.max_send_sge, c->max_send_sge, "case %u: max_send_sge", i);
 		TEST_ASSERT_EQUAL(got.max_inline_data, c->max_inline, "case %u: inline %u", i,
 				  got.max_inline_data);
+		TEST_ASSERT_EQUAL(got.max_recv_sge, c->max_recv_sge, "case %u: max_recv_sge %u",
+				  i, got.max_recv_sge);
 		TEST_ASSERT(c->use_srq ? v.rdb == NULL : v.rdb != NULL, "case %u: rdb", i);
 		if (v.rdb != NULL)
 			TEST_ASSERT_EQUAL(*v.rdb, 0, "case %u: *rdb starts at 0", i);
@@ -220,7 +225,7 @@ test_mlx4v_obj_cq_view_fields(void)
 {
 	static const struct { int cqe, size; uint32_t cnt; size_t len; } c[] = {
 		{ 1, 32, 2, 4096 }, { 127, 32, 128, 4096 }, { 128, 32, 256, 8192 },
-		{ 100, 64, 128, 8192 }, { 1000, 0, 1024, 32768 },
+		{ 100, 64, 128, 8192 }, { 1000, 0, 1024, 65536 },
 	};
 	struct rte_pmd_mlx4v_obj obj;
 	struct rte_pmd_mlx4v_cq *cq;
@@ -238,7 +243,7 @@ test_mlx4v_obj_cq_view_fields(void)
 		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_CQ), "init_obj");
 		TEST_ASSERT_SUCCESS(check_cq_view(&v, cq), "case %u", i);
 		TEST_ASSERT_EQUAL(v.cqe_cnt, c[i].cnt, "case %u: cqe_cnt %u", i, v.cqe_cnt);
-		TEST_ASSERT_EQUAL(v.cqe_size, (c[i].size ? c[i].size : 32), "case %u: cqe_size", i);
+		TEST_ASSERT_EQUAL(v.cqe_size, (c[i].size ? c[i].size : 64), "case %u: cqe_size", i);
 		TEST_ASSERT_EQUAL(v.buf.length, c[i].len, "case %u: length %zu", i,
 				  v.buf.length);
 		TEST_ASSERT_EQUAL(v.arm_sn, 1, "arm_sn starts at 1");
@@ -317,11 +322,13 @@ test_mlx4v_obj_srq_view_fields(void)
 static int
 test_mlx4v_obj_rwq_view_fields(void)
 {
-	static const struct { uint32_t wr, sge, cnt; int shift, off; size_t len; } c[] = {
-		{ 100, 1, 128, 4, 64, 4096 },    /* RQ stride 16 <= 64: after the dummy SQ */
-		{ 16, 8, 16, 7, 0, 4096 },       /* stride 128 > 64: RQ first */
-		{ 0, 0, 1, 4, 64, 4096 },        /* at least one WR and one SGE */
-		{ 1000, 4, 1024, 6, 64, 69632 },      /* equal strides: dummy SQ first */
+	static const struct { uint32_t wr, sge, cnt; int shift, off; size_t len; uint32_t gsge; }
+	c[] = {
+		{ 100, 1, 128, 4, 64, 4096, 1 },    /* RQ stride 16 <= 64: after the dummy SQ */
+		{ 16, 8, 16, 7, 0, 4096, 8 },       /* stride 128 > 64: RQ first */
+		{ 0, 0, 1, 4, 64, 4096, 1 },        /* at least one WR and one SGE */
+		{ 1000, 4, 1024, 6, 64, 69632, 4 },      /* equal strides: dummy SQ first */
+		{ 16, 3, 16, 6, 64, 4096, 4 },      /* 3 SGEs granted as 4, a whole stride */
 	};
 	struct rte_pmd_mlx4v_cq *cq = rte_pmd_mlx4v_create_cq(g_dev, 16, 32, 0);
 	struct rte_pmd_mlx4v_wq_attr a;
@@ -355,6 +362,8 @@ test_mlx4v_obj_rwq_view_fields(void)
 		}
 		TEST_ASSERT_EQUAL(v.rq.wqe_cnt, c[i].cnt, "case %u: wqe_cnt %u", i, v.rq.wqe_cnt);
 		TEST_ASSERT_EQUAL(a.max_wr, c[i].cnt, "case %u: granted max_wr", i);
+		TEST_ASSERT_EQUAL(a.max_sge, c[i].gsge, "case %u: granted max_sge %u", i,
+				  a.max_sge);
 		TEST_ASSERT_EQUAL(v.rq.wqe_shift, c[i].shift, "case %u: shift", i);
 		TEST_ASSERT_EQUAL(v.rq.offset, c[i].off, "case %u: offset %d", i, v.rq.offset);
 		TEST_ASSERT_EQUAL(v.buf.length, c[i].len, "case %u: length %zu", i, v.buf.length);

@@ -179,6 +179,8 @@ test_mlx4v_objects_bad_input(void)
 	EXPECT_EINVAL(rte_pmd_mlx4v_ack_cq_events(cq, 1), "ack more than taken");
 	EXPECT_NULL(rte_pmd_mlx4v_create_srq(pd, 65537, 1), "srq max_wr");
 	EXPECT_NULL(rte_pmd_mlx4v_create_srq(pd, 8, 65), "srq max_sge");
+	EXPECT_NULL(rte_pmd_mlx4v_create_srq(pd, 16384, 1), "srq max_wr over the caps");
+	EXPECT_NULL(rte_pmd_mlx4v_create_srq(pd, 8, 32), "srq max_sge over the caps");
 	EXPECT_NULL(rte_pmd_mlx4v_create_srq(NULL, 8, 1), "srq NULL pd");
 	EXPECT_EINVAL(rte_pmd_mlx4v_destroy_srq(NULL), "destroy srq NULL");
 	EXPECT_NULL(rte_pmd_mlx4v_create_qp(pd, NULL), "qp NULL attr");
@@ -187,6 +189,9 @@ test_mlx4v_objects_bad_input(void)
 			{ "send_cq NULL", 0, 0 }, { "recv_cq NULL", 1, 0 }, { "port 0", 2, 0 },
 			{ "port 3 of 2", 2, 3 }, { "send_wr", 3, 65537 }, { "recv_wr", 4, 65537 },
 			{ "send_sge", 5, 65 }, { "recv_sge", 6, 65 }, { "inline", 7, 1025 },
+			/* A ConnectX-3's caps, not libmlx4's fallback 65536 / 64. */
+			{ "send_wr > caps", 3, 16352 }, { "recv_wr > caps", 4, 16352 },
+			{ "send_sge > caps", 5, 33 }, { "recv_sge > caps", 6, 33 },
 			{ "srq junk", 8, 0 },
 		};
 
@@ -218,6 +223,12 @@ test_mlx4v_objects_bad_input(void)
 	wa.max_wr = 4;
 	wa.max_sge = 65;
 	EXPECT_NULL(rte_pmd_mlx4v_create_wq(pd, &wa), "wq max_sge");
+	wa.max_sge = 33;
+	EXPECT_NULL(rte_pmd_mlx4v_create_wq(pd, &wa), "wq max_sge over the caps");
+	wa.max_sge = 1;
+	wa.max_wr = 16352;
+	EXPECT_NULL(rte_pmd_mlx4v_create_wq(pd, &wa), "wq max_wr over the caps");
+	wa.max_wr = 4;
 	wa.max_sge = 1;
 	wa.port = 0;
 	EXPECT_NULL(rte_pmd_mlx4v_create_wq(pd, &wa), "wq port 0");
@@ -429,7 +440,39 @@ test_mlx4v_objects_qp_transitions(void)
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_RTS), "RTS");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_RTS), "RTS->RTS");
 	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_wq(NULL, 7), EINVAL, "bad wq state");
+	/* The kernel's rules (ib_modify_qp_is_ok()): ERR from anywhere but RESET. */
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_ERR), "RTS->ERR");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_RESET), "ERR->RESET");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_qp(qp, RTE_PMD_MLX4V_QPS_ERR), EINVAL,
+			  "RESET->ERR");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(qp), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "dealloc");
+	return live_zero(g_sim);
+}
+
+/* WQ state machine as mlx4_ib_modify_wq() takes it: no RESET->ERR, no ERR->RDY. */
+static int
+test_mlx4v_objects_wq_transitions(void)
+{
+	struct rte_pmd_mlx4v_pd *pd = rte_pmd_mlx4v_alloc_pd(g_dev);
+	struct rte_pmd_mlx4v_cq *cq = rte_pmd_mlx4v_create_cq(g_dev, 8, 32, 0);
+	struct rte_pmd_mlx4v_wq_attr wa = { .max_wr = 4, .max_sge = 1, .port = 1 };
+	struct rte_pmd_mlx4v_wq *wq;
+
+	wa.cq = cq;
+	wq = rte_pmd_mlx4v_create_wq(pd, &wa);
+	TEST_ASSERT_NOT_NULL(wq, "wq");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_wq(wq, RTE_PMD_MLX4V_WQS_ERR), EINVAL,
+			  "RESET->ERR");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_wq(wq, RTE_PMD_MLX4V_WQS_RDY), "RESET->RDY");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_wq(wq, RTE_PMD_MLX4V_WQS_ERR), "RDY->ERR");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_wq(wq, RTE_PMD_MLX4V_WQS_RDY), EINVAL,
+			  "ERR->RDY");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_wq(wq, RTE_PMD_MLX4V_WQS_RESET), "ERR->RESET");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_wq(wq, RTE_PMD_MLX4V_WQS_RDY), "RESET->RDY");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_wq(wq, 7), EINVAL, "state 7");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_wq(wq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "dealloc");
 	return live_zero(g_sim);
@@ -470,6 +513,8 @@ struct rm_objs {
 	struct rte_pmd_mlx4v_srq *srq;
 	struct rte_pmd_mlx4v_qp *qp, *qp2;
 	struct rte_pmd_mlx4v_wq *wq;
+	struct mlx4v_test_steer st_wq;  /* table, RSS QP and rule for wq */
+	struct mlx4v_test_steer st_qp;  /* the rule that loops qp's frames into its RQ */
 	struct mlx4v_test_sq sq;
 	struct mlx4v_test_rq rq;
 	struct mlx4v_test_cq tcq;    /* view of ecq, the receive CQ of qp */
@@ -488,6 +533,7 @@ rm_objs_create(struct rm_objs *o, const char *name, void *mem, size_t len)
 	struct mlx4dv_cq vcq = { .comp_mask = MLX4DV_CQ_MASK_UAR };
 	struct mlx4dv_srq vsrq;
 	struct mlx4dv_rwq vwq;
+	uint8_t mac[6];
 	int s;
 
 	memset(o, 0, sizeof(*o));
@@ -524,6 +570,11 @@ rm_objs_create(struct rm_objs *o, const char *name, void *mem, size_t len)
 	mlx4v_test_sq_init(&o->sq, &vqp);
 	mlx4v_test_rq_from_qp(&o->rq, &vqp);
 	mlx4v_test_cq_init(&o->tcq, &vcq);
+	TEST_ASSERT_SUCCESS(mlx4v_test_steer_wqs(&o->st_wq, o->dev, o->pd, &o->wq, 0, 2),
+			    "WQ steering");
+	memset(mac, 0x5a, sizeof(mac));
+	TEST_ASSERT_SUCCESS(mlx4v_test_steer_qp(&o->st_qp, o->qp, 1, RTE_PMD_MLX4V_FLOW_MAC, mac),
+			    "QP rule");
 	return TEST_SUCCESS;
 }
 
@@ -554,6 +605,8 @@ static int
 rm_objs_destroy(struct rm_objs *o)
 {
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_ack_cq_events(o->ecq, 1), "ack");
+	mlx4v_test_steer_destroy(&o->st_qp);
+	mlx4v_test_steer_destroy(&o->st_wq);
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_wq(o->wq), "destroy wq");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(o->qp2), "destroy qp2");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(o->qp), "destroy qp");
@@ -636,7 +689,9 @@ test_mlx4v_remove_with_live_objects(void)
 	TEST_ASSERT(sim != NULL && mem != NULL, "sim/mem");
 	TEST_ASSERT_SUCCESS(rm_objs_create(&o, SIM3_NAME, mem, 4 * RM_BUF), "objects");
 	TEST_ASSERT_SUCCESS(rm_objs_traffic(&o, sim, mem), "traffic");
-	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_QP), 2u, "QPs");
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_QP), 3u, "QPs and RSS QP");
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_FLOW), 2u, "rules");
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_IND), 1u, "table");
 	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_CQ), 2u, "CQs");
 
 	TEST_ASSERT_SUCCESS(rte_vdev_uninit(SIM3_NAME), "removal with live objects");
@@ -708,6 +763,7 @@ static struct unit_test_suite mlx4v_objects_suite = {
 		TEST_CASE(test_mlx4v_objects_foreign_device),
 		TEST_CASE(test_mlx4v_objects_failure_injection),
 		TEST_CASE(test_mlx4v_objects_qp_transitions),
+		TEST_CASE(test_mlx4v_objects_wq_transitions),
 		TEST_CASE(test_mlx4v_objects_reg_mempool),
 		TEST_CASE(test_mlx4v_remove_with_live_objects),
 		TEST_CASE(test_mlx4v_remove_live_counters),

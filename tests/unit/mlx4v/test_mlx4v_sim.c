@@ -19,10 +19,11 @@
 #include <rte_malloc.h>
 #include <rte_memory.h>
 #include <rte_mempool.h>
+#include <rte_thash.h>
 
 #include "test.h"
 
-#include "mlx4v_test_util.h"
+#include "mlx4v_test_queues.h"
 
 #define SIM_NAME "mlx4v_sim_t0"
 #define BUF_SIZE 2048
@@ -35,23 +36,8 @@ static uint8_t *g_mem;
 static struct rte_pmd_mlx4v_mr *g_mr;
 static uint32_t g_lkey;
 
-/* A transmit queue: CQ + raw QP in RTS, with views. */
-struct txq {
-	struct rte_pmd_mlx4v_cq *cq;
-	struct rte_pmd_mlx4v_qp *qp;
-	struct mlx4v_test_sq sq;
-	struct mlx4v_test_cq tcq;
-	uint32_t qpn;
-};
-
-/* A receive queue: CQ (with events) + RWQ in RDY, with views. */
-struct rxq {
-	struct rte_pmd_mlx4v_cq *cq;
-	struct rte_pmd_mlx4v_wq *wq;
-	struct mlx4v_test_rq rq;
-	struct mlx4v_test_cq tcq;
-	uint32_t wqn;
-};
+/* The local MAC every receive queue has a rule for. */
+static const uint8_t test_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x4d, 0x01 };
 
 static uint8_t *
 buf_at(unsigned int i)
@@ -96,77 +82,25 @@ ut_setup(void)
 	return TEST_SUCCESS;
 }
 
-static int
-txq_create(struct txq *t, struct rte_pmd_mlx4v_dev *dev, struct rte_pmd_mlx4v_pd *pd,
-	   uint8_t port, int cqe)
-{
-	struct rte_pmd_mlx4v_qp_attr a = { .max_send_wr = 64, .max_send_sge = 1,
-		.max_recv_wr = 1, .max_recv_sge = 1, .port = port };
-	struct rte_pmd_mlx4v_obj obj;
-	struct mlx4dv_qp vqp;
-	struct mlx4dv_cq vcq;
-	int s;
-
-	memset(t, 0, sizeof(*t));
-	t->cq = rte_pmd_mlx4v_create_cq(dev, cqe, 32, 0);
-	TEST_ASSERT_NOT_NULL(t->cq, "tx cq");
-	a.send_cq = a.recv_cq = t->cq;
-	t->qp = rte_pmd_mlx4v_create_qp(pd, &a);
-	TEST_ASSERT_NOT_NULL(t->qp, "tx qp");
-	for (s = RTE_PMD_MLX4V_QPS_INIT; s <= RTE_PMD_MLX4V_QPS_RTS; s++)
-		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(t->qp, s), "state %d", s);
-	vqp.comp_mask = MLX4DV_QP_MASK_UAR_MMAP_OFFSET;
-	vcq.comp_mask = MLX4DV_CQ_MASK_UAR;
-	obj = (struct rte_pmd_mlx4v_obj){ .qp = { t->qp, &vqp }, .cq = { t->cq, &vcq } };
-	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_QP | MLX4DV_OBJ_CQ),
-			    "tx views");
-	mlx4v_test_sq_init(&t->sq, &vqp);
-	mlx4v_test_cq_init(&t->tcq, &vcq);
-	return rte_pmd_mlx4v_qp_num(t->qp, &t->qpn);
-}
-
+/* Send the len-byte frame at buf to test_mac (written over its first bytes). */
 static void
-txq_destroy(struct txq *t)
+tx_send(struct mlx4v_test_txq *t, void *buf, uint32_t len, int signal)
 {
-	rte_pmd_mlx4v_destroy_qp(t->qp);
-	rte_pmd_mlx4v_destroy_cq(t->cq);
+	memcpy(buf, test_mac, sizeof(test_mac));
+	mlx4v_test_sq_send(&t->sq, g_lkey, buf, len, signal);
 }
 
+/* A receive queue with CQ events and a MAC rule for test_mac, the MAC tx_send() writes. */
 static int
-rxq_create(struct rxq *r, struct rte_pmd_mlx4v_dev *dev, struct rte_pmd_mlx4v_pd *pd,
+rxq_create(struct mlx4v_test_rxq *r, struct rte_pmd_mlx4v_dev *dev, struct rte_pmd_mlx4v_pd *pd,
 	   uint8_t port, uint32_t nwqe)
 {
-	struct rte_pmd_mlx4v_wq_attr a = { .max_wr = nwqe, .max_sge = 1, .port = port };
-	struct rte_pmd_mlx4v_obj obj;
-	struct mlx4dv_rwq vwq;
-	struct mlx4dv_cq vcq;
-
-	memset(r, 0, sizeof(*r));
-	r->cq = rte_pmd_mlx4v_create_cq(dev, nwqe, 64, 1);
-	TEST_ASSERT_NOT_NULL(r->cq, "rx cq");
-	a.cq = r->cq;
-	r->wq = rte_pmd_mlx4v_create_wq(pd, &a);
-	TEST_ASSERT_NOT_NULL(r->wq, "rwq");
-	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_wq(r->wq, RTE_PMD_MLX4V_WQS_RDY), "RDY");
-	vcq.comp_mask = MLX4DV_CQ_MASK_UAR;
-	obj = (struct rte_pmd_mlx4v_obj){ .cq = { r->cq, &vcq }, .rwq = { r->wq, &vwq } };
-	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_RWQ | MLX4DV_OBJ_CQ),
-			    "rx views");
-	mlx4v_test_rq_from_rwq(&r->rq, &vwq);
-	mlx4v_test_cq_init(&r->tcq, &vcq);
-	return rte_pmd_mlx4v_wq_num(r->wq, &r->wqn);
-}
-
-static void
-rxq_destroy(struct rxq *r)
-{
-	rte_pmd_mlx4v_destroy_wq(r->wq);
-	rte_pmd_mlx4v_destroy_cq(r->cq);
+	return mlx4v_test_rxq_create(r, dev, pd, port, nwqe, 1, test_mac);
 }
 
 /* Take (and ack) one event of a CQ; the caller's sn copy follows, as DPDK's does. */
 static int
-take_event(struct rxq *r)
+take_event(struct mlx4v_test_rxq *r)
 {
 	TEST_ASSERT(mlx4v_test_fd_wait(rte_pmd_mlx4v_cq_event_fd(r->cq), g_sim,
 				       MLX4V_TEST_POLLS), "no event on the eventfd");
@@ -183,11 +117,11 @@ test_mlx4v_sim_raw_loopback(void)
 	static const uint32_t len[4] = { 60, 128, 1000, 1514 };
 	struct mlx4v_sim_stats st;
 	struct mlx4_cqe *cqe;
-	struct txq t;
-	struct rxq r;
+	struct mlx4v_test_txq t;
+	struct mlx4v_test_rxq r;
 	unsigned int i;
 
-	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 64), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 64), "txq");
 	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 1, 16), "rxq");
 	TEST_ASSERT_EQUAL(r.tcq.v.arm_sn, 1, "arm_sn of a fresh CQ");
 	for (i = 0; i < 8; i++)
@@ -196,7 +130,7 @@ test_mlx4v_sim_raw_loopback(void)
 	for (i = 0; i < 4; i++) {
 		memset(buf_at(i), 0x10 + i, len[i]);
 		/* Only WQEs 1 and 3 ask for a send completion. */
-		mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(i), len[i], i & 1);
+		tx_send(&t, buf_at(i), len[i], i & 1);
 	}
 	for (i = 0; i < 4; i++) {
 		cqe = mlx4v_test_cq_wait(&r.tcq, g_sim);
@@ -228,12 +162,12 @@ test_mlx4v_sim_raw_loopback(void)
 	TEST_ASSERT_NULL(mlx4v_test_cq_peek(&t.tcq), "unrequested send CQE");
 	/* Re-arm with the new sn, then one more packet: one more event. */
 	mlx4v_test_cq_arm(&r.tcq, MLX4_CQ_DB_REQ_NOT);
-	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(4), 64, 0);
+	tx_send(&t, buf_at(4), 64, 0);
 	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "fifth packet");
 	TEST_ASSERT_SUCCESS(take_event(&r), "second armed event");
 	mlx4v_test_cq_consume(&r.tcq);
 	/* A packet lands unarmed; arming with it pending signals at once. */
-	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(5), 64, 0);
+	tx_send(&t, buf_at(5), 64, 0);
 	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "sixth packet");
 	mlx4v_test_settle(g_sim);
 	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_get_cq_event(r.cq), EAGAIN, "event while unarmed");
@@ -243,8 +177,8 @@ test_mlx4v_sim_raw_loopback(void)
 	mlx4v_sim_stats_get(g_sim, &st);
 	TEST_ASSERT(st.tx_packets >= 6 && st.rx_packets >= 6, "stats");
 	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(g_sim), 0, "misuse flagged on clean use");
-	rxq_destroy(&r);
-	txq_destroy(&t);
+	mlx4v_test_rxq_destroy(&r);
+	mlx4v_test_txq_destroy(&t);
 	return TEST_SUCCESS;
 }
 
@@ -257,8 +191,8 @@ test_mlx4v_sim_port_pair(void)
 	struct rte_pmd_mlx4v_mr *mr;
 	struct mlx4v_sim *sim;
 	struct mlx4_cqe *cqe;
-	struct rxq r1, r2;
-	struct txq t;
+	struct mlx4v_test_rxq r1, r2;
+	struct mlx4v_test_txq t;
 	uint32_t lkey;
 
 	TEST_ASSERT_SUCCESS(rte_vdev_init("mlx4v_sim_t1", "ports=2,mode=pair"), "vdev");
@@ -269,7 +203,7 @@ test_mlx4v_sim_port_pair(void)
 	mr = rte_pmd_mlx4v_reg_mr(pd, g_mem, (size_t)NBUF * BUF_SIZE);
 	TEST_ASSERT(pd != NULL && mr != NULL, "pd/mr");
 	rte_pmd_mlx4v_mr_lkey(mr, &lkey);
-	TEST_ASSERT_SUCCESS(txq_create(&t, dev, pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, dev, pd, 1, 16), "txq");
 	TEST_ASSERT_SUCCESS(rxq_create(&r1, dev, pd, 1, 4), "rxq port 1");
 	TEST_ASSERT_SUCCESS(rxq_create(&r2, dev, pd, 2, 4), "rxq port 2");
 	mlx4v_test_rq_post(&r1.rq, lkey, buf_at(8), BUF_SIZE);
@@ -292,9 +226,9 @@ test_mlx4v_sim_port_pair(void)
 	/* No buffer left on port 1: dropped. */
 	TEST_ASSERT_EQUAL(mlx4v_sim_inject(sim, 1, buf_at(0), 80), -ENOBUFS, "drop");
 	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(sim), 0, "misuse");
-	rxq_destroy(&r2);
-	rxq_destroy(&r1);
-	txq_destroy(&t);
+	mlx4v_test_rxq_destroy(&r2);
+	mlx4v_test_rxq_destroy(&r1);
+	mlx4v_test_txq_destroy(&t);
 	rte_pmd_mlx4v_dereg_mr(mr);
 	rte_pmd_mlx4v_dealloc_pd(pd);
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dev_close(dev), "close");
@@ -312,10 +246,12 @@ test_mlx4v_sim_qp_rq_and_srq(void)
 		.max_recv_sge = 1, .port = 2 };
 	struct rte_pmd_mlx4v_qp *qrq, *qsrq;
 	struct rte_pmd_mlx4v_obj obj;
+	struct mlx4v_test_steer st_rq = { 0 }, st_srq = { 0 };
 	struct mlx4v_test_rq rq;
 	struct mlx4v_test_cq tcq;
 	struct mlx4dv_qp vqp;
 	struct mlx4dv_srq vsrq;
+	uint8_t mac[6];
 	struct mlx4dv_cq vcq;
 	struct mlx4_cqe *cqe;
 	uint32_t qpn_rq, qpn_srq;
@@ -327,6 +263,13 @@ test_mlx4v_sim_qp_rq_and_srq(void)
 	a.srq = srq;
 	qsrq = rte_pmd_mlx4v_create_qp(g_pd, &a);
 	TEST_ASSERT(qrq != NULL && qsrq != NULL, "qps");
+	/* One MAC rule each: frames to 21:..:21 reach the RQ, to 42:..:42 the SRQ. */
+	memset(mac, 0x21, sizeof(mac));
+	TEST_ASSERT_SUCCESS(mlx4v_test_steer_qp(&st_rq, qrq, 2, RTE_PMD_MLX4V_FLOW_MAC, mac),
+			    "rule");
+	memset(mac, 0x42, sizeof(mac));
+	TEST_ASSERT_SUCCESS(mlx4v_test_steer_qp(&st_srq, qsrq, 2, RTE_PMD_MLX4V_FLOW_MAC, mac),
+			    "rule");
 	for (s = RTE_PMD_MLX4V_QPS_INIT; s <= RTE_PMD_MLX4V_QPS_RTR; s++) {
 		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qrq, s), "state");
 		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(qsrq, s), "state");
@@ -341,7 +284,7 @@ test_mlx4v_sim_qp_rq_and_srq(void)
 						   MLX4DV_OBJ_SRQ), "views");
 	mlx4v_test_rq_from_qp(&rq, &vqp);
 	mlx4v_test_cq_init(&tcq, &vcq);
-	/* QP RQ first in creation order: it takes the first packet. */
+	/* The frame's destination MAC picks the rule, hence the QP. */
 	mlx4v_test_rq_post(&rq, g_lkey, buf_at(10), BUF_SIZE);
 	memset(buf_at(0), 0x21, 90);
 	TEST_ASSERT_SUCCESS(mlx4v_sim_inject(g_sim, 2, buf_at(0), 90), "inject 1");
@@ -373,6 +316,9 @@ test_mlx4v_sim_qp_rq_and_srq(void)
 		mlx4v_test_cq_consume(&tcq);
 	}
 	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(g_sim), 0, "misuse");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_qp(qsrq), EBUSY, "QP with a rule destroyed");
+	mlx4v_test_steer_destroy(&st_srq);
+	mlx4v_test_steer_destroy(&st_rq);
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(qsrq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(qrq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_srq(srq), "destroy");
@@ -439,9 +385,9 @@ static int
 test_mlx4v_sim_misuse_wrong_owner(void)
 {
 	struct mlx4v_sim_stats st0, st;
-	struct txq t;
+	struct mlx4v_test_txq t;
 
-	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 16), "txq");
 	mlx4v_sim_stats_get(g_sim, &st0);
 	mlx4v_test_sq_write(&t.sq, g_lkey, buf_at(0), 64, 1, 1); /* owner 1 on pass 0 */
 	mlx4v_test_sq_ring(&t.sq);
@@ -449,7 +395,7 @@ test_mlx4v_sim_misuse_wrong_owner(void)
 	mlx4v_sim_stats_get(g_sim, &st);
 	TEST_ASSERT_EQUAL(st.tx_packets, st0.tx_packets, "WQE with wrong owner executed");
 	TEST_ASSERT_NULL(mlx4v_test_cq_peek(&t.tcq), "CQE for a WQE with wrong owner");
-	txq_destroy(&t);
+	mlx4v_test_txq_destroy(&t);
 	return TEST_SUCCESS;
 }
 
@@ -459,10 +405,10 @@ test_mlx4v_sim_misuse_bad_lkey(void)
 {
 	struct mlx4_err_cqe *e;
 	struct mlx4_cqe *cqe;
-	struct txq t, t2;
-	struct rxq r;
+	struct mlx4v_test_txq t, t2;
+	struct mlx4v_test_rxq r;
 
-	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 16), "txq");
 	mlx4v_test_sq_send(&t.sq, g_lkey ^ 0x5500, buf_at(0), 64, 0);
 	cqe = mlx4v_test_cq_wait(&t.tcq, g_sim);
 	TEST_ASSERT_NOT_NULL(cqe, "error CQE even without CQ_UPDATE");
@@ -473,10 +419,10 @@ test_mlx4v_sim_misuse_bad_lkey(void)
 	TEST_ASSERT(e->owner_sr_opcode & MLX4_CQE_IS_SEND_MASK, "is_send");
 	TEST_ASSERT(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_LKEY) >= 1, "lkey misuse");
 	mlx4v_test_cq_consume(&t.tcq);
-	txq_destroy(&t);
+	mlx4v_test_txq_destroy(&t);
 	/* Right lkey, address past the end of the MR. */
 	mlx4v_sim_misuse_reset(g_sim);
-	TEST_ASSERT_SUCCESS(txq_create(&t2, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t2, g_dev, g_pd, 1, 16), "txq");
 	mlx4v_test_sq_send(&t2.sq, g_lkey, buf_at(NBUF - 1) + BUF_SIZE - 10, 64, 0);
 	cqe = mlx4v_test_cq_wait(&t2.tcq, g_sim);
 	TEST_ASSERT_NOT_NULL(cqe, "error CQE");
@@ -496,8 +442,8 @@ test_mlx4v_sim_misuse_bad_lkey(void)
 	TEST_ASSERT_EQUAL(e->syndrome, MLX4_CQE_SYNDROME_LOCAL_PROT_ERR, "rx syndrome");
 	TEST_ASSERT_EQUAL((e->owner_sr_opcode & MLX4_CQE_IS_SEND_MASK), 0, "rx is_send");
 	mlx4v_test_cq_consume(&r.tcq);
-	rxq_destroy(&r);
-	txq_destroy(&t2);
+	mlx4v_test_rxq_destroy(&r);
+	mlx4v_test_txq_destroy(&t2);
 	return TEST_SUCCESS;
 }
 
@@ -571,8 +517,8 @@ test_mlx4v_sim_mr_iommu_hole(void)
 	struct mlx4_cqe *cqe;
 	uint8_t *area, *hole;
 	uint32_t lkey;
-	struct txq t;
-	struct rxq r;
+	struct mlx4v_test_txq t;
+	struct mlx4v_test_rxq r;
 	int ret, i;
 
 	area = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -596,7 +542,7 @@ test_mlx4v_sim_mr_iommu_hole(void)
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_mr_lkey(mr, &lkey), "lkey");
 
 	/* Sanity: the pinned first page is reachable. */
-	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 16), "txq");
 	mlx4v_test_sq_send(&t.sq, lkey, area + 64, 64, 1);
 	cqe = mlx4v_test_cq_wait(&t.tcq, g_sim);
 	TEST_ASSERT_NOT_NULL(cqe, "send CQE");
@@ -604,20 +550,24 @@ test_mlx4v_sim_mr_iommu_hole(void)
 			  "send from a pinned page failed");
 	mlx4v_test_cq_consume(&t.tcq);
 	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_DMA), 0, "clean send");
-	/* Gather from the hole: inside the MR, not in the IOMMU. */
+	/*
+	 * Gather from the hole: inside the MR, not in the IOMMU. (The frame's MAC cannot be
+	 * read from the hole for the control segment: the send goes without it.)
+	 */
+	t.sq.no_dmac = 1;
 	mlx4v_test_sq_send(&t.sq, lkey, hole + 128, 256, 1);
 	TEST_ASSERT_SUCCESS(expect_prot_err(&t.tcq, "gather from the hole"), "gather");
 	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_DMA), 1, "DMA fault");
 	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_LKEY), 0,
 			  "the MPT check passed");
-	txq_destroy(&t);
+	mlx4v_test_txq_destroy(&t);
 	/* Scatter into the hole. */
 	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 2, 4), "rxq");
 	mlx4v_test_rq_post(&r.rq, lkey, hole, 512);
 	TEST_ASSERT_SUCCESS(mlx4v_sim_inject(g_sim, 2, buf_at(0), 64), "inject");
 	TEST_ASSERT_SUCCESS(expect_prot_err(&r.tcq, "scatter into the hole"), "scatter");
 	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_DMA), 2, "rx fault");
-	rxq_destroy(&r);
+	mlx4v_test_rxq_destroy(&r);
 
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dereg_mr(mr), "dereg");
 	rte_mempool_free(mp);
@@ -632,27 +582,27 @@ test_mlx4v_sim_mr_iommu_hole(void)
 static int
 test_mlx4v_sim_misuse_stale_ci(void)
 {
-	struct txq t;
+	struct mlx4v_test_txq t;
 	int i;
 
-	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 1), "txq"); /* 2-entry CQ */
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 1), "txq"); /* 2-entry CQ */
 	for (i = 0; i < 3; i++)
-		mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(0), 64, 1);
+		tx_send(&t, buf_at(0), 64, 1);
 	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_CQ_OVERRUN), "overrun not flagged");
 	/* Consume both and let the device see CI 2, then move the CI back by one. */
 	mlx4v_test_cq_consume(&t.tcq);
 	mlx4v_test_cq_consume(&t.tcq);
-	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(0), 64, 1);
+	tx_send(&t, buf_at(0), 64, 1);
 	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&t.tcq, g_sim), "CQE after consuming");
 	*t.tcq.v.set_ci_db = rte_cpu_to_be_32(1);
-	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(0), 64, 1);
+	tx_send(&t, buf_at(0), 64, 1);
 	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_CI_BACKWARDS), "CI backwards not flagged");
 	/* Arm with a CI that the record does not hold. */
 	*t.tcq.v.set_ci_db = rte_cpu_to_be_32(2);
 	t.tcq.ci = 5;
 	mlx4v_test_cq_arm(&t.tcq, MLX4_CQ_DB_REQ_NOT);
 	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_CI_STALE), "stale arm CI not flagged");
-	txq_destroy(&t);
+	mlx4v_test_txq_destroy(&t);
 	return TEST_SUCCESS;
 }
 
@@ -660,11 +610,11 @@ test_mlx4v_sim_misuse_stale_ci(void)
 static int
 test_mlx4v_sim_misuse_doorbells(void)
 {
-	struct txq t;
-	struct rxq r;
+	struct mlx4v_test_txq t;
+	struct mlx4v_test_rxq r;
 	uint64_t db;
 
-	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 16), "txq");
 	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 2, 4), "rxq");
 	/* Arm MMIO without writing the arm_db record first. */
 	db = ((uint64_t)(1u << 28 | MLX4_CQ_DB_REQ_NOT | r.tcq.v.cqn) << 32) | 0;
@@ -686,8 +636,8 @@ test_mlx4v_sim_misuse_doorbells(void)
 	TEST_ASSERT(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_RQ_DB_RECORD) >= 1,
 		    "RQ record beyond the ring");
 	*r.rq.rdb = 0;
-	rxq_destroy(&r);
-	txq_destroy(&t);
+	mlx4v_test_rxq_destroy(&r);
+	mlx4v_test_txq_destroy(&t);
 	return TEST_SUCCESS;
 }
 
@@ -695,17 +645,17 @@ test_mlx4v_sim_misuse_doorbells(void)
 static int
 test_mlx4v_sim_misuse_arm_sn(void)
 {
-	struct txq t;
-	struct rxq r;
+	struct mlx4v_test_txq t;
+	struct mlx4v_test_rxq r;
 	int fd;
 
-	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 16), "txq");
 	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 1, 4), "rxq");
 	fd = rte_pmd_mlx4v_cq_event_fd(r.cq);
 	mlx4v_test_rq_post(&r.rq, g_lkey, buf_at(8), BUF_SIZE);
 	mlx4v_test_rq_post(&r.rq, g_lkey, buf_at(9), BUF_SIZE);
 	mlx4v_test_cq_arm(&r.tcq, MLX4_CQ_DB_REQ_NOT);
-	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(0), 64, 0);
+	tx_send(&t, buf_at(0), 64, 0);
 	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "packet");
 	mlx4v_test_cq_consume(&r.tcq);
 	TEST_ASSERT(mlx4v_test_fd_wait(fd, g_sim, MLX4V_TEST_POLLS), "event");
@@ -714,12 +664,12 @@ test_mlx4v_sim_misuse_arm_sn(void)
 	/* Forget to bump the sn: the arm is stale. */
 	mlx4v_test_cq_arm(&r.tcq, MLX4_CQ_DB_REQ_NOT);
 	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_ARM_SN), "stale sn not flagged");
-	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(1), 64, 0);
+	tx_send(&t, buf_at(1), 64, 0);
 	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "packet 2");
 	mlx4v_test_settle(g_sim);
 	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_get_cq_event(r.cq), EAGAIN, "event from a stale arm");
-	rxq_destroy(&r);
-	txq_destroy(&t);
+	mlx4v_test_rxq_destroy(&r);
+	mlx4v_test_txq_destroy(&t);
 	return TEST_SUCCESS;
 }
 
@@ -728,22 +678,22 @@ static int
 test_mlx4v_sim_lost_event(void)
 {
 	struct mlx4v_sim_stats st;
-	struct txq t;
-	struct rxq r;
+	struct mlx4v_test_txq t;
+	struct mlx4v_test_rxq r;
 
-	TEST_ASSERT_SUCCESS(txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 16), "txq");
 	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 1, 4), "rxq");
 	mlx4v_test_rq_post(&r.rq, g_lkey, buf_at(8), BUF_SIZE);
 	TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(g_sim, "lose_cq_event", 1), "knob");
 	mlx4v_test_cq_arm(&r.tcq, MLX4_CQ_DB_REQ_NOT);
-	mlx4v_test_sq_send(&t.sq, g_lkey, buf_at(0), 64, 0);
+	tx_send(&t, buf_at(0), 64, 0);
 	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "packet");
 	mlx4v_test_settle(g_sim);
 	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_get_cq_event(r.cq), EAGAIN, "lost event delivered");
 	mlx4v_sim_stats_get(g_sim, &st);
 	TEST_ASSERT(st.events_lost >= 1, "events_lost");
-	rxq_destroy(&r);
-	txq_destroy(&t);
+	mlx4v_test_rxq_destroy(&r);
+	mlx4v_test_txq_destroy(&t);
 	return TEST_SUCCESS;
 }
 
@@ -778,6 +728,220 @@ test_mlx4v_sim_devargs(void)
 	return TEST_SUCCESS;
 }
 
+/* An IPv4/TCP frame to test_mac with source port sport, 64 bytes. */
+static void
+tcp_frame(uint8_t *p, uint16_t sport)
+{
+	static const uint8_t hdr[] = {
+		0x08, 0x00,                                     /* IPv4 */
+		0x45, 0x00, 0x00, 0x32, 0x00, 0x00, 0x00, 0x00, 0x40, 0x06, 0x00, 0x00,
+		10, 0, 0, 1, 10, 0, 0, 2,                       /* src, dst */
+	};
+
+	memset(p, 0, 64);
+	memcpy(p, test_mac, sizeof(test_mac));
+	memcpy(p + 12, hdr, sizeof(hdr));
+	p[34] = sport >> 8;
+	p[35] = sport & 0xff;
+	p[36] = 0x00;
+	p[37] = 0x50;                                           /* dport 80 */
+}
+
+/* What the device must hash for tcp_frame(): Toeplitz over src, dst, ports. */
+static uint32_t
+tcp_frame_hash(uint16_t sport)
+{
+	static const uint8_t key[RTE_PMD_MLX4V_RSS_KEY_LEN] = RTE_PMD_MLX4V_RSS_KEY_DEFAULT;
+	uint32_t tuple[3] = { 0x0a000001, 0x0a000002, (uint32_t)sport << 16 | 80 };
+
+	return rte_softrss(tuple, 3, key);
+}
+
+/*
+ * Receive steering (prm/mlx4 §5.4): WQ numbers of a table must be aligned, which only a WQ range
+ * set before the first WQ gives; nothing arrives without a rule; with one, the Toeplitz hash of
+ * DPDK's fields and key picks the WQ and is in the CQE.
+ */
+static int
+test_mlx4v_sim_rss_steering(void)
+{
+	struct rte_pmd_mlx4v_rss_qp_attr ra = {
+		.hash_fields = RTE_PMD_MLX4V_RX_HASH_SRC_IPV4 | RTE_PMD_MLX4V_RX_HASH_DST_IPV4 |
+			RTE_PMD_MLX4V_RX_HASH_SRC_PORT_TCP | RTE_PMD_MLX4V_RX_HASH_DST_PORT_TCP,
+		.key = mlx4v_test_rss_key, .port = 1 };
+	struct rte_pmd_mlx4v_wq_attr wa = { .max_wr = 16, .max_sge = 1, .port = 1 };
+	struct rte_pmd_mlx4v_flow_attr fa = { .type = RTE_PMD_MLX4V_FLOW_PROMISC, .port = 1 };
+	struct rte_pmd_mlx4v_wq *wq[4];
+	struct rte_pmd_mlx4v_ind_table *ind;
+	struct rte_pmd_mlx4v_qp *rss;
+	struct rte_pmd_mlx4v_flow *flow;
+	struct rte_pmd_mlx4v_mr *mr;
+	struct rte_pmd_mlx4v_dev *dev;
+	struct rte_pmd_mlx4v_pd *pd;
+	struct rte_pmd_mlx4v_cq *cq;
+	struct rte_pmd_mlx4v_obj obj;
+	struct mlx4v_sim_stats st;
+	struct mlx4v_test_rq rq[4];
+	struct mlx4v_test_cq tcq;
+	struct mlx4dv_rwq vwq;
+	struct mlx4dv_cq vcq;
+	struct mlx4_cqe *cqe;
+	struct mlx4v_test_txq t;
+	uint32_t wqn[4], hits[4] = { 0 }, hash, i, k, qpn, lkey;
+	uint8_t frame[64];
+
+	/* A fresh handle: no WQ on it yet. The QP takes a number first. */
+	dev = rte_pmd_mlx4v_dev_open(SIM_NAME);
+	pd = rte_pmd_mlx4v_alloc_pd(dev);
+	cq = rte_pmd_mlx4v_create_cq(dev, 255, 0, 0);
+	mr = rte_pmd_mlx4v_reg_mr(pd, g_mem, (size_t)NBUF * BUF_SIZE);
+	TEST_ASSERT(dev != NULL && pd != NULL && cq != NULL && mr != NULL, "handle");
+	rte_pmd_mlx4v_mr_lkey(mr, &lkey);
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, dev, pd, 2, 16), "txq");
+	wa.cq = cq;
+	for (i = 0; i < 4; i++) {
+		wq[i] = rte_pmd_mlx4v_create_wq(pd, &wa);
+		TEST_ASSERT_NOT_NULL(wq[i], "wq %u", i);
+	}
+	ind = rte_pmd_mlx4v_create_rwq_ind_table(dev, 2, wq);
+	TEST_ASSERT_NOT_NULL(ind, "consecutive WQs make a table");
+	ra.ind_table = ind;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_create_rss_qp(pd, &ra),
+			 "RSS QP over WQs outside an aligned range");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "misaligned table: EINVAL");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_set_wqs_range(dev, 2), EBUSY, "range after a WQ");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_wq(wq[0]), EBUSY, "WQ in a table destroyed");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_rwq_ind_table(ind), "destroy table");
+	for (i = 0; i < 4; i++)
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_wq(wq[i]), "destroy wq");
+	/* As DPDK's mlx4: the range before the first WQ. */
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_set_wqs_range(dev, 9), EINVAL, "range beyond the table");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_set_wqs_range(dev, 2), "range");
+	for (i = 0; i < 4; i++) {
+		wq[i] = rte_pmd_mlx4v_create_wq(pd, &wa);
+		TEST_ASSERT_NOT_NULL(wq[i], "wq %u", i);
+		rte_pmd_mlx4v_wq_num(wq[i], &wqn[i]);
+		TEST_ASSERT_EQUAL(wqn[i], wqn[0] + i, "WQNs of a range are consecutive");
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_wq(wq[i], RTE_PMD_MLX4V_WQS_RDY), "RDY");
+		obj = (struct rte_pmd_mlx4v_obj){ .rwq = { wq[i], &vwq } };
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_RWQ), "view");
+		mlx4v_test_rq_from_rwq(&rq[i], &vwq);
+		for (k = 0; k < 16; k++)
+			mlx4v_test_rq_post(&rq[i], lkey, buf_at(i * 8 + k / 2), BUF_SIZE);
+	}
+	TEST_ASSERT_EQUAL(wqn[0] % 4, 0u, "range aligned to its size");
+	ind = rte_pmd_mlx4v_create_rwq_ind_table(dev, 2, wq);
+	ra.ind_table = ind;
+	rss = rte_pmd_mlx4v_create_rss_qp(pd, &ra);
+	TEST_ASSERT(ind != NULL && rss != NULL, "table and RSS QP");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_modify_qp(rss, RTE_PMD_MLX4V_QPS_RTS), EINVAL, "RTS");
+	vcq.comp_mask = 0;
+	obj = (struct rte_pmd_mlx4v_obj){ .qp = { rss, NULL } };
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_QP), EINVAL, "RSS QP view");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(rss, RTE_PMD_MLX4V_QPS_INIT), "INIT");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(rss, RTE_PMD_MLX4V_QPS_RTR), "RTR");
+	obj = (struct rte_pmd_mlx4v_obj){ .cq = { cq, &vcq } };
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_CQ), "cq view");
+	mlx4v_test_cq_init(&tcq, &vcq);
+	/* No rule: nothing arrives, whatever is posted. */
+	mlx4v_sim_stats_get(g_sim, &st);
+	tcp_frame(frame, 1000);
+	TEST_ASSERT_EQUAL(mlx4v_sim_inject(g_sim, 1, frame, sizeof(frame)), -ENOBUFS,
+			  "received without a rule");
+	k = st.rx_no_rule;
+	mlx4v_sim_stats_get(g_sim, &st);
+	TEST_ASSERT_EQUAL(st.rx_no_rule, k + 1, "rx_no_rule");
+	fa.port = 2;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_create_flow(rss, &fa), "rule on another port");
+	fa.port = 1;
+	flow = rte_pmd_mlx4v_create_flow(rss, &fa);
+	TEST_ASSERT_NOT_NULL(flow, "rule");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_qp(rss), EBUSY, "RSS QP with a rule");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_rwq_ind_table(ind), EBUSY, "table in use");
+	for (i = 0; i < 32; i++) {
+		tcp_frame(frame, 1000 + i);
+		TEST_ASSERT_SUCCESS(mlx4v_sim_inject(g_sim, 1, frame, sizeof(frame)), "frame %u",
+				    i);
+		cqe = mlx4v_test_cq_wait(&tcq, g_sim);
+		TEST_ASSERT_NOT_NULL(cqe, "CQE %u", i);
+		hash = tcp_frame_hash(1000 + i);
+		qpn = rte_be_to_cpu_32(cqe->vlan_my_qpn) & MLX4_CQE_QPN_MASK;
+		TEST_ASSERT_EQUAL(qpn, wqn[hash & 3], "frame %u in the WQ of its hash", i);
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_32(cqe->immed_rss_invalid), hash, "hash in CQE");
+		hits[hash & 3]++;
+		mlx4v_test_cq_consume(&tcq);
+	}
+	TEST_ASSERT(hits[0] && hits[1] && hits[2] && hits[3], "32 flows spread over 4 WQs");
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(g_sim), 0, "misuse");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_flow(flow), "destroy rule");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(rss), "destroy RSS QP");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_rwq_ind_table(ind), "destroy table");
+	for (i = 0; i < 4; i++)
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_wq(wq[i]), "destroy wq");
+	mlx4v_test_txq_destroy(&t);
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq), "destroy cq");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dereg_mr(mr), "mr");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "pd");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dev_close(dev), "close");
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(g_sim, MLX4V_SIM_OBJ_FLOW), 0u, "rules left");
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(g_sim, MLX4V_SIM_OBJ_IND), 0u, "tables left");
+	return TEST_SUCCESS;
+}
+
+/*
+ * The destination MAC in the control segment (prm/mlx4 §4.2): without it the device flags the
+ * send and does not loop the frame back, even to a local rule for the frame's MAC; the frame
+ * leaves by the port's wire instead (lost here: the cable is out). With it, the unicast frame
+ * stays in the device: received once, not a second time through the loop wire.
+ */
+static int
+test_mlx4v_sim_send_dmac(void)
+{
+	struct mlx4v_sim_port_stats ps0, ps;
+	struct mlx4v_sim_stats st0, st;
+	const struct mlx4_cqe *leaked;
+	struct mlx4v_test_txq t;
+	struct mlx4v_test_rxq r;
+	int misused;
+
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 1, 4), "rxq");
+	mlx4v_test_rq_post(&r.rq, g_lkey, buf_at(8), BUF_SIZE);
+	mlx4v_test_rq_post(&r.rq, g_lkey, buf_at(9), BUF_SIZE);
+	TEST_ASSERT_SUCCESS(mlx4v_sim_link_set(g_sim, 1, 0), "cable out");
+	mlx4v_sim_stats_get(g_sim, &st0);
+	TEST_ASSERT_SUCCESS(mlx4v_sim_port_stats_get(g_sim, 1, &ps0), "port stats");
+	t.sq.no_dmac = 1;
+	memset(buf_at(0), 0x33, 64);
+	tx_send(&t, buf_at(0), 64, 1);
+	misused = wait_misuse(MLX4V_SIM_MISUSE_SQ_DMAC);
+	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&t.tcq, g_sim), "send CQE");
+	mlx4v_test_cq_consume(&t.tcq);
+	mlx4v_test_settle(g_sim);
+	leaked = mlx4v_test_cq_peek(&r.tcq);
+	mlx4v_sim_stats_get(g_sim, &st);
+	mlx4v_sim_port_stats_get(g_sim, 1, &ps);
+	/* Restore the cable before any assertion, for the cases after this one. */
+	TEST_ASSERT_SUCCESS(mlx4v_sim_link_set(g_sim, 1, 1), "cable in");
+	TEST_ASSERT(misused, "send without the MAC not flagged");
+	TEST_ASSERT_NULL(leaked, "looped back without the control MAC");
+	TEST_ASSERT_EQUAL(st.tx_loopback, st0.tx_loopback, "counted as looped back");
+	TEST_ASSERT_EQUAL(ps.tx_link_down, ps0.tx_link_down + 1, "did not leave by the port");
+	mlx4v_sim_misuse_reset(g_sim);
+	t.sq.no_dmac = 0;
+	tx_send(&t, buf_at(0), 64, 1);
+	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "looped back by the MAC");
+	mlx4v_test_cq_consume(&r.tcq);
+	mlx4v_test_settle(g_sim);
+	TEST_ASSERT_NULL(mlx4v_test_cq_peek(&r.tcq), "also came back through the loop wire");
+	mlx4v_sim_stats_get(g_sim, &st);
+	TEST_ASSERT_EQUAL(st.tx_loopback, st0.tx_loopback + 1, "tx_loopback");
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(g_sim), 0, "misuse");
+	mlx4v_test_rxq_destroy(&r);
+	mlx4v_test_txq_destroy(&t);
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mlx4v_sim_suite = {
 	.suite_name = "mlx4v simulator",
 	.setup = sim_setup,
@@ -796,6 +960,8 @@ static struct unit_test_suite mlx4v_sim_suite = {
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_devargs),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_mr_not_memory),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_mr_iommu_hole),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_rss_steering),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_send_dmac),
 		TEST_CASES_END()
 	}
 };

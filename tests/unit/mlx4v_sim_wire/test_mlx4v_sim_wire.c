@@ -28,7 +28,7 @@
 #include "ethdp_fx.h"
 #include "hwsim_wire.h"
 #include "mlx4v_class.h"
-#include "mlx4v_test_util.h"
+#include "mlx4v_test_queues.h"
 #include "ut_sh.h"
 
 #define BUF_SIZE 2048
@@ -44,21 +44,6 @@ struct wdev {
 	struct rte_pmd_mlx4v_mr *mr;
 	uint8_t *mem;
 	uint32_t lkey;
-};
-
-struct txq {
-	struct rte_pmd_mlx4v_cq *cq;
-	struct rte_pmd_mlx4v_qp *qp;
-	struct mlx4v_test_sq sq;
-	struct mlx4v_test_cq tcq;
-};
-
-struct rxq {
-	struct rte_pmd_mlx4v_cq *cq;
-	struct rte_pmd_mlx4v_wq *wq;
-	struct mlx4v_test_rq rq;
-	struct mlx4v_test_cq tcq;
-	unsigned int first;     /* its buffers: first + WQE index */
 };
 
 static uint8_t *
@@ -113,74 +98,23 @@ wdev_down(struct wdev *w)
 }
 
 static int
-txq_create(struct txq *t, struct wdev *w, uint8_t port)
+txq_create(struct mlx4v_test_txq *t, struct wdev *w, uint8_t port)
 {
-	struct rte_pmd_mlx4v_qp_attr a = { .max_send_wr = 64, .max_send_sge = 1,
-		.max_recv_wr = 1, .max_recv_sge = 1, .port = port };
-	struct rte_pmd_mlx4v_obj obj;
-	struct mlx4dv_qp vqp;
-	struct mlx4dv_cq vcq;
-	int s;
-
-	memset(t, 0, sizeof(*t));
-	t->cq = rte_pmd_mlx4v_create_cq(w->dev, 64, 32, 0);
-	TEST_ASSERT_NOT_NULL(t->cq, "tx cq");
-	a.send_cq = a.recv_cq = t->cq;
-	t->qp = rte_pmd_mlx4v_create_qp(w->pd, &a);
-	TEST_ASSERT_NOT_NULL(t->qp, "tx qp");
-	for (s = RTE_PMD_MLX4V_QPS_INIT; s <= RTE_PMD_MLX4V_QPS_RTS; s++)
-		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_qp(t->qp, s), "state %d", s);
-	vqp.comp_mask = MLX4DV_QP_MASK_UAR_MMAP_OFFSET;
-	vcq.comp_mask = MLX4DV_CQ_MASK_UAR;
-	obj = (struct rte_pmd_mlx4v_obj){ .qp = { t->qp, &vqp }, .cq = { t->cq, &vcq } };
-	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_QP | MLX4DV_OBJ_CQ),
-			    "tx views");
-	mlx4v_test_sq_init(&t->sq, &vqp);
-	mlx4v_test_cq_init(&t->tcq, &vcq);
-	return TEST_SUCCESS;
+	return mlx4v_test_txq_create(t, w->dev, w->pd, port, 64);
 }
 
-static void
-txq_destroy(struct txq *t)
-{
-	rte_pmd_mlx4v_destroy_qp(t->qp);
-	rte_pmd_mlx4v_destroy_cq(t->cq);
-}
-
-/* An RWQ on port with n buffers posted from buffer first on. */
+/* A receive queue on port (promiscuous rule) with n buffers posted from buffer first on. */
 static int
-rxq_create(struct rxq *r, struct wdev *w, uint8_t port, unsigned int first, unsigned int n)
+rxq_create(struct mlx4v_test_rxq *r, struct wdev *w, uint8_t port, unsigned int first,
+	   unsigned int n)
 {
-	struct rte_pmd_mlx4v_wq_attr a = { .max_wr = 16, .max_sge = 1, .port = port };
-	struct rte_pmd_mlx4v_obj obj;
-	struct mlx4dv_rwq vwq;
-	struct mlx4dv_cq vcq;
 	unsigned int i;
 
-	memset(r, 0, sizeof(*r));
-	r->cq = rte_pmd_mlx4v_create_cq(w->dev, 16, 64, 0);
-	TEST_ASSERT_NOT_NULL(r->cq, "rx cq");
-	a.cq = r->cq;
-	r->wq = rte_pmd_mlx4v_create_wq(w->pd, &a);
-	TEST_ASSERT_NOT_NULL(r->wq, "rwq");
-	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_modify_wq(r->wq, RTE_PMD_MLX4V_WQS_RDY), "RDY");
-	vcq.comp_mask = MLX4DV_CQ_MASK_UAR;
-	obj = (struct rte_pmd_mlx4v_obj){ .cq = { r->cq, &vcq }, .rwq = { r->wq, &vwq } };
-	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_RWQ | MLX4DV_OBJ_CQ),
-			    "rx views");
-	mlx4v_test_rq_from_rwq(&r->rq, &vwq);
-	mlx4v_test_cq_init(&r->tcq, &vcq);
+	TEST_ASSERT_SUCCESS(mlx4v_test_rxq_create(r, w->dev, w->pd, port, 16, 0, NULL), "rxq");
 	r->first = first;
 	for (i = 0; i < n; i++)
 		mlx4v_test_rq_post(&r->rq, w->lkey, buf_at(w, first + i), BUF_SIZE);
 	return TEST_SUCCESS;
-}
-
-static void
-rxq_destroy(struct rxq *r)
-{
-	rte_pmd_mlx4v_destroy_wq(r->wq);
-	rte_pmd_mlx4v_destroy_cq(r->cq);
 }
 
 /* A frame to dst from src, of len bytes, its payload filled with seed. */
@@ -385,7 +319,8 @@ test_mlx4v_sim_wire_devargs_bad(void)
 
 /* Send on port and expect the frame on the receive queue r (or, with r NULL, nowhere). */
 static int
-send_recv(struct wdev *w, struct txq *t, struct rxq *r, uint32_t len, uint8_t seed)
+send_recv(struct wdev *w, struct mlx4v_test_txq *t, struct mlx4v_test_rxq *r, uint32_t len,
+	  uint8_t seed)
 {
 	struct mlx4_cqe *cqe;
 
@@ -413,8 +348,8 @@ static int
 test_mlx4v_sim_wire_loop_and_pair(void)
 {
 	struct hwsim_wire_stats ws;
-	struct rxq r1, r2, r3;
-	struct txq t1, t2;
+	struct mlx4v_test_rxq r1, r2, r3;
+	struct mlx4v_test_txq t1, t2;
 	struct wdev w;
 	int ret = TEST_FAILED;
 
@@ -456,11 +391,11 @@ test_mlx4v_sim_wire_loop_and_pair(void)
 	}
 	ret = TEST_SUCCESS;
 out:
-	rxq_destroy(&r3);
-	rxq_destroy(&r2);
-	rxq_destroy(&r1);
-	txq_destroy(&t2);
-	txq_destroy(&t1);
+	mlx4v_test_rxq_destroy(&r3);
+	mlx4v_test_rxq_destroy(&r2);
+	mlx4v_test_rxq_destroy(&r1);
+	mlx4v_test_txq_destroy(&t2);
+	mlx4v_test_txq_destroy(&t1);
 	if (wdev_down(&w) != 0)
 		ret = TEST_FAILED;
 	return ret;
@@ -474,8 +409,8 @@ cross_traffic(struct wdev *w, unsigned int mport, struct fx *f)
 	struct mlx4_cqe *cqe4;
 	const uint8_t *cqe5;
 	uint8_t frame[256];
-	struct txq t;
-	struct rxq r;
+	struct mlx4v_test_txq t;
+	struct mlx4v_test_rxq r;
 	int ret = TEST_FAILED;
 
 	memset(&t, 0, sizeof(t));
@@ -518,8 +453,8 @@ cross_traffic(struct wdev *w, unsigned int mport, struct fx *f)
 	mlx4v_test_cq_consume(&r.tcq);
 	ret = TEST_SUCCESS;
 out:
-	rxq_destroy(&r);
-	txq_destroy(&t);
+	mlx4v_test_rxq_destroy(&r);
+	mlx4v_test_txq_destroy(&t);
 	return ret;
 }
 
@@ -588,8 +523,8 @@ static int
 test_mlx4v_sim_wire_link_events(void)
 {
 	struct mlx4v_sim_port_stats ps;
-	struct rxq r1, r2;
-	struct txq t1;
+	struct mlx4v_test_rxq r1, r2;
+	struct mlx4v_test_txq t1;
 	struct wdev w;
 	int ret = TEST_FAILED;
 
@@ -656,9 +591,9 @@ test_mlx4v_sim_wire_link_events(void)
 	}
 	ret = TEST_SUCCESS;
 out:
-	rxq_destroy(&r2);
-	rxq_destroy(&r1);
-	txq_destroy(&t1);
+	mlx4v_test_rxq_destroy(&r2);
+	mlx4v_test_rxq_destroy(&r1);
+	mlx4v_test_txq_destroy(&t1);
 	if (wdev_down(&w) != 0)
 		ret = TEST_FAILED;
 	return ret;
@@ -674,8 +609,8 @@ test_mlx4v_sim_wire_tap(void)
 	char ns[32];
 	char args[64];
 	unsigned int tries, idx;
-	struct txq t;
-	struct rxq r;
+	struct mlx4v_test_txq t;
+	struct mlx4v_test_rxq r;
 	struct wdev w;
 	int ns_made = 0;
 	int ret = TEST_FAILED;
@@ -732,8 +667,8 @@ test_mlx4v_sim_wire_tap(void)
 	if (ret != TEST_SUCCESS)
 		printf("no ARP reply from the kernel\n");
 out:
-	rxq_destroy(&r);
-	txq_destroy(&t);
+	mlx4v_test_rxq_destroy(&r);
+	mlx4v_test_txq_destroy(&t);
 	if (w.name != NULL) {
 		if (wdev_down(&w) != 0)
 			ret = TEST_FAILED;

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file
+ * The simulated receive steering (prm/mlx4 §5.4): WQ number ranges per handle, RWQ
+ * indirection tables, steering rules, the Toeplitz hash of RSS QPs, and the loopback of
+ * sent frames by the destination MAC of their control segment (§4.2).
+ *
+ * A frame arriving on a port goes to the rules of that port that match its destination
+ * MAC; of those, only the most specific kind counts (MAC, then ALLMULTI, then PROMISC), and
+ * each QP they name gets one copy: its RQ or SRQ, or for an RSS QP the WQ its hash selects.
+ * A QP receives in RTR/RTS, an RSS QP in RTR, a WQ in RDY. Without a rule nothing arrives.
+ */
+
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_malloc.h>
+#include <rte_thash.h>
+
+#include "mlx4v_log.h"
+#include "mlx4v_sim_log.h"
+#include "mlx4v_sim_priv.h"
+
+#define MLX4V_SIM_ETH_HLEN 14u
+
+/* Sim lock held. */
+void
+mlx4v_sim_range_release(struct mlx4v_sim_ctx *sctx)
+{
+	struct mlx4v_sim *sim = sctx->sim;
+	uint32_t i, n = 1u << sctx->log_range;
+
+	if (sctx->range_base < 0)
+		return;
+	for (i = sctx->range_used; i < n; i++)
+		sim->qp_resv[sctx->range_base + i] = 0;
+	sctx->range_base = -1;
+}
+
+/*
+ * Sim lock held. Without a range (log 0) a WQ takes any free number, as the kernel's single-WQ
+ * ranges do; the table of such WQs is then rarely aligned (prm/mlx4 §5.4).
+ */
+int
+mlx4v_sim_wq_slot(struct mlx4v_sim_ctx *sctx)
+{
+	struct mlx4v_sim *sim = sctx->sim;
+	uint32_t n = 1u << sctx->log_range, i;
+	int base;
+
+	if (sctx->range_base < 0 || sctx->range_used == n) {
+		mlx4v_sim_range_release(sctx);
+		/* A new range: n free slots whose first number is aligned to n. */
+		for (base = 0; base + (int)n <= MLX4V_SIM_MAX_QP; base++) {
+			if ((MLX4V_SIM_QPN_BASE + base) & (n - 1))
+				continue;
+			for (i = 0; i < n; i++)
+				if (sim->qps[base + i] != NULL || sim->qp_resv[base + i])
+					break;
+			if (i == n)
+				break;
+		}
+		if (base + (int)n > MLX4V_SIM_MAX_QP)
+			return -1;
+		for (i = 0; i < n; i++)
+			sim->qp_resv[base + i] = 1;
+		sctx->range_base = base;
+		sctx->range_used = 0;
+	}
+	return sctx->range_base + sctx->range_used++;
+}
+
+int
+mlx4v_sim_wqs_range_set(struct mlx4v_ctx *ctx, uint8_t log_range)
+{
+	struct mlx4v_sim_ctx *sctx = mlx4v_sim_ctx_of(ctx);
+
+	if (log_range > MLX4V_SIM_IND_LOG_MAX)
+		return -EINVAL;
+	pthread_mutex_lock(&sctx->sim->lock);
+	mlx4v_sim_range_release(sctx);
+	sctx->log_range = log_range;
+	pthread_mutex_unlock(&sctx->sim->lock);
+	return 0;
+}
+
+/* Verbs lock held. The kernel's rule: consecutive WQ numbers, in table order. */
+int
+mlx4v_sim_ind_create(struct mlx4v_ind *ind)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_ctx_of(ind->obj.ctx)->sim;
+	uint32_t i, n = 1u << ind->log_size;
+	struct mlx4v_sim_ind *sind;
+
+	if (ind->log_size > MLX4V_SIM_IND_LOG_MAX)
+		return -EINVAL;
+	for (i = 1; i < n; i++) {
+		if (ind->wqs[i]->wqn != ind->wqs[0]->wqn + i) {
+			MLX4V_SIM_LOG(ERR, "%s: indirection table WQNs not consecutive (0x%x at %u "
+				      "after 0x%x)", sim->name, ind->wqs[i]->wqn, i,
+				      ind->wqs[0]->wqn);
+			return -EINVAL;
+		}
+	}
+	sind = rte_zmalloc_socket("mlx4v_sim_ind", sizeof(*sind) + n * sizeof(sind->wqs[0]), 0,
+				  sim->socket);
+	if (sind == NULL)
+		return -ENOMEM;
+	sind->log_size = ind->log_size;
+	for (i = 0; i < n; i++)
+		sind->wqs[i] = ind->wqs[i]->be;
+	pthread_mutex_lock(&sim->lock);
+	sim->live[MLX4V_SIM_OBJ_IND]++;
+	pthread_mutex_unlock(&sim->lock);
+	ind->be = sind;
+	return 0;
+}
+
+/* Verbs lock held; no RSS QP uses it any more (the common layer counts them). */
+int
+mlx4v_sim_ind_destroy(struct mlx4v_ind *ind)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_ctx_of(ind->obj.ctx)->sim;
+
+	pthread_mutex_lock(&sim->lock);
+	sim->live[MLX4V_SIM_OBJ_IND]--;
+	pthread_mutex_unlock(&sim->lock);
+	rte_free(ind->be);
+	ind->be = NULL;
+	return 0;
+}
+
+int
+mlx4v_sim_flow_create(struct mlx4v_flow *flow)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_ctx_of(flow->obj.ctx)->sim;
+	struct mlx4v_sim_flow *f;
+
+	if (flow->attr.port == 0 || flow->attr.port > sim->nports)
+		return -EINVAL;
+	f = rte_zmalloc_socket("mlx4v_sim_flow", sizeof(*f), 0, sim->socket);
+	if (f == NULL)
+		return -ENOMEM;
+	f->type = flow->attr.type;
+	f->port = flow->attr.port;
+	memcpy(f->dmac, flow->attr.dmac, sizeof(f->dmac));
+	f->qp = flow->qp->be;
+	pthread_mutex_lock(&sim->lock);
+	TAILQ_INSERT_TAIL(&sim->flows, f, next);
+	sim->live[MLX4V_SIM_OBJ_FLOW]++;
+	pthread_mutex_unlock(&sim->lock);
+	flow->be = f;
+	return 0;
+}
+
+int
+mlx4v_sim_flow_destroy(struct mlx4v_flow *flow)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_ctx_of(flow->obj.ctx)->sim;
+
+	pthread_mutex_lock(&sim->lock);
+	TAILQ_REMOVE(&sim->flows, (struct mlx4v_sim_flow *)flow->be, next);
+	sim->live[MLX4V_SIM_OBJ_FLOW]--;
+	pthread_mutex_unlock(&sim->lock);
+	rte_free(flow->be);
+	flow->be = NULL;
+	return 0;
+}
+
+/* @return the rule's rank for dmac (0 most specific), or -1 when it does not match. */
+static int
+mlx4v_sim_flow_rank(const struct mlx4v_sim_flow *f, const uint8_t *dmac)
+{
+	switch (f->type) {
+	case RTE_PMD_MLX4V_FLOW_MAC:
+		return memcmp(f->dmac, dmac, sizeof(f->dmac)) == 0 ? 0 : -1;
+	case RTE_PMD_MLX4V_FLOW_ALLMULTI:
+		/* The group bit: multicast and broadcast. */
+		return (dmac[0] & 1) ? 1 : -1;
+	case RTE_PMD_MLX4V_FLOW_PROMISC:
+		return 2;
+	}
+	return -1;
+}
+
+static int
+mlx4v_sim_flow_qp_ready(const struct mlx4v_sim_qp *qp)
+{
+	if (qp->is_rss)
+		return qp->state == RTE_PMD_MLX4V_QPS_RTR;
+	return qp->rq.ready;
+}
+
+/*
+ * Toeplitz over the fields the RSS QP hashes, in DPDK's order (source then destination address,
+ * then source and destination port), with rte_softrss(). A frame of another kind hashes to 0.
+ */
+static uint32_t
+mlx4v_sim_flow_hash(const struct mlx4v_sim_qp *qp, const uint8_t *pkt, uint32_t len)
+{
+	uint32_t tuple[RTE_THASH_V6_L4_LEN], n = 0, l4 = 0, i, w;
+	uint64_t f = qp->hash_fields;
+	uint8_t proto = 0;
+	uint16_t et;
+
+	if (len < MLX4V_SIM_ETH_HLEN)
+		return 0;
+	et = (uint16_t)(pkt[12] << 8 | pkt[13]);
+	if (et == 0x0800 && len >= MLX4V_SIM_ETH_HLEN + 20 &&
+	    (f & RTE_PMD_MLX4V_RX_HASH_SRC_IPV4)) {
+		for (i = 0; i < 2; i++) {
+			memcpy(&w, pkt + MLX4V_SIM_ETH_HLEN + 12 + 4 * i, sizeof(w));
+			tuple[n++] = rte_be_to_cpu_32(w);
+		}
+		proto = pkt[MLX4V_SIM_ETH_HLEN + 9];
+		l4 = MLX4V_SIM_ETH_HLEN + (pkt[MLX4V_SIM_ETH_HLEN] & 0xf) * 4;
+	} else if (et == 0x86dd && len >= MLX4V_SIM_ETH_HLEN + 40 &&
+		   (f & RTE_PMD_MLX4V_RX_HASH_SRC_IPV6)) {
+		for (i = 0; i < 8; i++) {
+			memcpy(&w, pkt + MLX4V_SIM_ETH_HLEN + 8 + 4 * i, sizeof(w));
+			tuple[n++] = rte_be_to_cpu_32(w);
+		}
+		proto = pkt[MLX4V_SIM_ETH_HLEN + 6];
+		l4 = MLX4V_SIM_ETH_HLEN + 40;
+	}
+	if (n == 0)
+		return 0;
+	/* Ports only for the protocol the QP hashes, and only when the header is whole. */
+	if (l4 + 4 <= len && ((proto == 6 && (f & RTE_PMD_MLX4V_RX_HASH_SRC_PORT_TCP)) ||
+			      (proto == 17 && (f & RTE_PMD_MLX4V_RX_HASH_SRC_PORT_UDP)))) {
+		memcpy(&w, pkt + l4, sizeof(w));
+		tuple[n++] = rte_be_to_cpu_32(w);
+	}
+	return rte_softrss(tuple, n, qp->key);
+}
+
+/* One copy to one QP. @return 0 when received, -ENOBUFS when it had nothing posted. */
+static int
+mlx4v_sim_flow_to_qp(struct mlx4v_sim *sim, struct mlx4v_sim_qp *qp, const uint8_t *pkt,
+		     uint32_t len)
+{
+	struct mlx4v_sim_qp *wq;
+	uint32_t hash;
+
+	if (!qp->is_rss)
+		return mlx4v_sim_rq_consume(sim, &qp->rq, pkt, len, 0);
+	hash = mlx4v_sim_flow_hash(qp, pkt, len);
+	/* The table entry of the hash's low bits; only a WQ in RDY takes the frame. */
+	wq = qp->ind->wqs[hash & ((1u << qp->ind->log_size) - 1)];
+	if (!wq->rq.ready)
+		return -ENOBUFS;
+	return mlx4v_sim_rq_consume(sim, &wq->rq, pkt, len, hash);
+}
+
+/*
+ * mlx4v_sim_flow_steer() over the rules of rank max_rank or more specific only. Engine thread or
+ * mlx4v_sim_inject(), sim lock held.
+ */
+static int
+mlx4v_sim_flow_steer_rank(struct mlx4v_sim *sim, unsigned int port, const uint8_t *dmac,
+			  const uint8_t *pkt, uint32_t len, int max_rank)
+{
+	struct mlx4v_sim_flow *f, *g;
+	int rank, best = -1, got = 0;
+
+	if (len < MLX4V_SIM_ETH_HLEN)
+		return -ENOENT;
+	TAILQ_FOREACH(f, &sim->flows, next) {
+		if (f->port != port || !mlx4v_sim_flow_qp_ready(f->qp))
+			continue;
+		rank = mlx4v_sim_flow_rank(f, dmac);
+		if (rank >= 0 && rank <= max_rank && (best < 0 || rank < best))
+			best = rank;
+	}
+	if (best < 0)
+		return -ENOENT;
+	TAILQ_FOREACH(f, &sim->flows, next) {
+		if (f->port != port || !mlx4v_sim_flow_qp_ready(f->qp) ||
+		    mlx4v_sim_flow_rank(f, dmac) != best)
+			continue;
+		/* One copy per QP, however many of its rules match. */
+		for (g = TAILQ_FIRST(&sim->flows); g != f; g = TAILQ_NEXT(g, next))
+			if (g->qp == f->qp && g->port == port &&
+			    mlx4v_sim_flow_rank(g, dmac) == best)
+				break;
+		if (g == f && mlx4v_sim_flow_to_qp(sim, f->qp, pkt, len) == 0)
+			got++;
+	}
+	return got ? 0 : -ENOBUFS;
+}
+
+/* See the file comment for the rule. */
+int
+mlx4v_sim_flow_steer(struct mlx4v_sim *sim, unsigned int port, const uint8_t *dmac,
+		     const uint8_t *pkt, uint32_t len)
+{
+	return mlx4v_sim_flow_steer_rank(sim, port, dmac, pkt, len, 2);
+}
+
+/*
+ * Engine thread, tx_lock and sim lock held. libmlx4 copies the destination MAC into the control
+ * segment of every raw Ethernet send (bytes 0-1 in srcrb_flags, 2-5 in imm, prm/mlx4 §4.2); the
+ * device loops a frame back to its own port by that MAC, only when a local MAC rule names it (the
+ * promiscuous and all-multicast rules take wire traffic only). Such a unicast frame stays in the
+ * device; anything else, group frames included, leaves by the port's wire, which takes it where
+ * its cable leads (the same port for a loop, the peer of a pair, the TAP, or nowhere), see
+ * doc/guides/sim/mlx4v_sim.rst.
+ */
+void
+mlx4v_sim_flow_send(struct mlx4v_sim_qp *qp, const uint8_t *wqe, const uint8_t *pkt,
+		    uint32_t len)
+{
+	struct mlx4v_sim *sim = qp->sim;
+	unsigned int port = qp->rq.port;
+	uint8_t cmac[6];
+	int ret;
+
+	memcpy(cmac, wqe + 8, 2);
+	memcpy(cmac + 2, wqe + 12, 4);
+	/* Misuse check sq_dmac: hardware steers the loopback by this MAC, not the frame's. */
+	if (len >= 6 && memcmp(cmac, pkt, sizeof(cmac)) != 0)
+		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_SQ_DMAC,
+				 "QP 0x%x: control segment MAC %02x:%02x:%02x:%02x:%02x:%02x, "
+				 "frame to %02x:%02x:%02x:%02x:%02x:%02x", qp->qpn, cmac[0],
+				 cmac[1], cmac[2], cmac[3], cmac[4], cmac[5], pkt[0], pkt[1],
+				 pkt[2], pkt[3], pkt[4], pkt[5]);
+	ret = mlx4v_sim_flow_steer_rank(sim, port, cmac, pkt, len, 0);
+	if (ret != -ENOENT)
+		sim->stats.tx_loopback++;
+	if (ret == -ENOBUFS)
+		sim->stats.rx_dropped++;
+	/* A unicast frame a local rule took stays in the device; group frames go out as well. */
+	if (ret != -ENOENT && !(cmac[0] & 1))
+		return;
+	mlx4v_sim_wire_queue(sim, port, pkt, len);
+}
