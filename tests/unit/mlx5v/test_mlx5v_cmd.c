@@ -306,7 +306,14 @@ test_mlx5v_cmd_signatures(void)
 	int ret;
 
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "checksums", 1), "checksums");
+	/*
+	 * An unsigned entry is refused unless its bytes happen to XOR to 0xff (the token and the
+	 * mailbox addresses vary: about one command in 256). Then the next one, with another
+	 * token, cannot: one of two tries must be refused, and no other error may come.
+	 */
 	ret = query_issi(1, out, sizeof(out));
+	if (ret == 0)
+		ret = query_issi(1, out, sizeof(out));
 	TEST_ASSERT_EQUAL(ret, -EBADR, "unsigned command accepted by a checking device: %d", ret);
 	mlx5v_cmd_checksum_enable(g_dev, 1);
 	ret = query_issi(1, out, sizeof(out));
