@@ -33,6 +33,8 @@ extern int mlx5v_ethdev_logtype;
 					 UINT32_C(32768))
 /** Mbuf segments per Tx packet: 63 DS less control, Ethernet, 5 inline (prm/mlx5_eth §6.1). */
 #define MLX5V_ETH_TX_MAX_SEGS 56
+/** Mbuf segments per TSO packet: 63 DS less control, Ethernet, 13 of inlined headers. */
+#define MLX5V_ETH_TSO_MAX_SEGS 48
 /** log2 of the most mbufs a receive WQE scatters over: a 1 KiB WQE (prm/mlx5_eth §7.1). */
 #define MLX5V_ETH_RX_MAX_SGES_LOG 6
 /** Toeplitz key bytes of the TIR (prm/mlx5_eth §4.9). */
@@ -53,6 +55,7 @@ struct mlx5v_ethdev_caps {
 	uint8_t csum_cap;           /**< Ethernet offload caps (prm/mlx5_eth §3.3) */
 	uint8_t vlan_cap;           /**< receive VLAN stripping */
 	uint8_t wqe_vlan_insert;    /**< VLAN insertion from the Ethernet segment */
+	uint8_t max_lso_cap;        /**< log2 of the largest LSO packet, 0 = no LSO (§3.3) */
 	uint8_t wqe_inline_mode;    /**< 0 L2, 1 from the vport context, 2 none */
 	uint8_t min_inline_mode;    /**< sqc.min_wqe_inline_mode to create SQs with */
 	uint16_t min_inline;        /**< bytes every send WQE inlines (§6.4) */
@@ -85,69 +88,85 @@ struct mlx5v_ring {
 
 /** An Rx queue: its ring and the objects made at start. */
 struct mlx5v_rxq {
-	/* Data path, hot. */
+	/* Data path, hot: what a burst reads (mlx5v_rx.c). */
+	uint8_t *cqes;                 /**< the CQ ring (cq->buf) */
+	struct rte_mbuf **elts;        /**< the mbuf of each data segment of each WQE */
 	uint8_t *wqes;                 /**< ring.buf: nb_desc WQEs of 2^sges_log data segments */
 	volatile uint32_t *dbrec;      /**< the RQ doorbell record (dword 0, prm/mlx5_eth §7.2) */
-	struct rte_mbuf **elts;        /**< the mbuf of each data segment of each WQE */
-	uint8_t *cqes;                 /**< the CQ ring (cq->buf) */
 	volatile uint32_t *cq_dbrec;   /**< the CQ doorbell record */
-	uint32_t cq_nent;
+	struct rte_mempool *mp;
+	uint64_t mbuf_rearm;           /**< rearm_data of a received mbuf */
 	uint32_t cq_ci;                /**< CQ consumer index (Rx interrupts arm from it) */
-	uint32_t rq_ci;                /**< WQEs completed; every WQE stays posted */
+	uint32_t cq_nent;
+	uint32_t rq_ci;                /**< WQEs completed */
+	uint32_t rq_pi;                /**< WQEs posted; rq_pi - rq_ci <= nb_desc */
 	uint16_t wqe_mask;
+	uint16_t nb_desc;              /**< a power of two */
+	uint16_t refill_thresh;        /**< consumed WQEs are posted again in bulks of this many */
+	uint8_t cq_log;                /**< log2 of cq_nent: the lap parity bit of cq_ci */
 	uint8_t sges_log;              /**< log2 of the data segments of a WQE */
+	uint8_t ready;                 /**< RDY */
 	uint8_t recover;               /**< an error CQE moved the RQ to ERR */
+	uint8_t rss_hash;              /**< the RSS hash goes into the mbuf (RSS_HASH offload) */
+	uint16_t port_id;
 	uint32_t seg_size;             /**< bytes of one mbuf buffer (data room - headroom) */
 	uint32_t lkey;
-	uint16_t port_id;
-	uint64_t offloads;             /**< Rx offloads of the queue and the port */
 	uint64_t packets, bytes, errors; /**< software counters */
-	uint64_t nombuf;               /**< frames dropped for want of mbufs */
+	uint64_t nombuf;               /**< mbuf allocations that failed */
 	/* Control. */
+	uint64_t offloads;             /**< Rx offloads of the queue and the port */
 	uint16_t idx;
-	uint16_t nb_desc;              /**< a power of two */
 	int socket;
-	struct rte_mempool *mp;
 	struct rte_eth_dev *eth_dev;
 	struct mlx5v_ring ring;        /**< the WQEs, sized at start for the scatter */
 	struct mlx5v_devx_cq *cq;      /**< at start */
 	uint32_t rqn;                  /**< at start; 0 = none */
-	int ready;                     /**< RDY */
 };
+
+/** Quadwords of a send WQE basic block. */
+#define MLX5V_TXQ_TMPL_WORDS 8
 
 /** A Tx queue: its ring and the objects made at start. */
 struct mlx5v_txq {
-	/* Data path, hot. */
+	/* Data path, hot: what a burst reads (mlx5v_tx.c). */
 	uint8_t *wqes;                 /**< ring.buf: nb_desc 64-byte WQEBBs */
-	volatile uint32_t *dbrec;      /**< the SQ doorbell record (dword 1, prm/mlx5_eth §6.6) */
-	struct rte_mbuf **elts;        /**< the packet whose WQE starts at each WQEBB */
+	struct rte_mbuf **elts;        /**< per WQEBB: the packet whose WQE starts there */
 	uint8_t *cqes;
+	volatile uint32_t *dbrec;      /**< the SQ doorbell record (dword 1, prm/mlx5_eth §6.6) */
 	volatile uint32_t *cq_dbrec;
+	struct rte_mempool *mp_last;   /**< the last mempool known to be DMA-mapped */
+	/**
+	 * The WQEBB of a one-segment SEND as it is stored (control, Ethernet segment with the
+	 * inline header size, data segment with the lkey), wqe_index and byte_count 0: made
+	 * with the layout setters at start (mlx5v_txq_tmpl_init()).
+	 */
+	uint64_t tmpl[MLX5V_TXQ_TMPL_WORDS];
+	uint64_t slow_flags;           /**< mbuf flags whose packets take the general path */
 	uint32_t cq_nent;
 	uint32_t cq_ci;
 	uint16_t wqe_pi;               /**< WQEBBs posted (the WQE index, 16 bits) */
 	uint16_t wqe_ci;               /**< WQEBBs completed */
-	uint16_t wqe_comp;             /**< wqe_pi when a completion was last asked for */
 	uint16_t wqe_mask;
-	uint16_t comp_thresh;          /**< ask for a completion every this many WQEBBs */
+	uint16_t nb_desc;
+	uint16_t comp_thresh;          /**< ask for a completion at least every this many packets */
 	uint16_t min_inline;           /**< header bytes inlined in every WQE */
+	uint8_t ready;
 	uint8_t recover;               /**< an error CQE moved the SQ to ERR */
 	uint8_t vlan_insert;           /**< the device inserts VLAN tags */
+	uint8_t fast_free;             /**< MBUF_FAST_FREE: one pool, refcnt 1, direct */
+	uint32_t max_lso;              /**< largest TSO packet, 0 without TSO */
 	uint32_t sqn;
 	uint32_t lkey;
 	void *db;                      /**< the UAR doorbell register of this SQ */
 	struct mlx5v_hw *hw;           /**< the core's seam, which rings it */
-	struct rte_mempool *mp_last;   /**< the last mempool known to be DMA-mapped */
 	uint64_t packets, bytes, errors;
 	uint64_t err_cqes;             /**< error CQEs seen (queue resets) */
 	/* Control. */
 	uint16_t idx;
-	uint16_t nb_desc;
 	int socket;
 	struct rte_eth_dev *eth_dev;
 	struct mlx5v_ring ring;        /**< nb_desc 64-byte WQEBBs */
 	struct mlx5v_devx_cq *cq;
-	int ready;
 };
 
 /** The port-wide objects made at start (0 = none), reverse-destroyed at stop. */
@@ -303,6 +322,8 @@ uint16_t mlx5v_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
 int mlx5v_rxq_fill(struct mlx5v_rxq *rxq);
 /** Free the mbufs of the RQ (stop). */
 void mlx5v_rxq_drain(struct mlx5v_rxq *rxq);
+/** The send WQE template of the SQ (sqn known) and the fast path's flags (start). */
+void mlx5v_txq_tmpl_init(struct mlx5v_txq *txq);
 /** Reset the Tx indexes for a new SQ (start). */
 void mlx5v_txq_reset(struct mlx5v_txq *txq);
 /** Free the mbufs still on the SQ (stop). */

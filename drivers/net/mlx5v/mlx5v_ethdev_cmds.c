@@ -71,6 +71,7 @@ caps_eth(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 		caps->vlan_cap = GET(eth_offload_cap, cap, vlan_cap);
 		caps->wqe_vlan_insert = GET(eth_offload_cap, cap, wqe_vlan_insert);
 		caps->wqe_inline_mode = GET(eth_offload_cap, cap, wqe_inline_mode);
+		caps->max_lso_cap = GET(eth_offload_cap, cap, max_lso_cap);
 	}
 	free(out);
 	if (ret != 0)

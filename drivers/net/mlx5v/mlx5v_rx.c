@@ -4,10 +4,12 @@
 
 /**
  * @file Rx burst of the mlx5v PMD: a cyclic RQ whose WQEs each hold 2^sges_log mbufs (one
- * when a frame fits one mbuf, several for scattered Rx), every WQE posted again with fresh
- * mbufs as soon as its CQE is read; checksum, packet type, RSS hash and VLAN from the CQE;
- * an RQ that an error CQE moved to ERR brought back to RDY (doc/guides/prm/mlx5_eth.rst §7,
- * §8).
+ * when a frame fits one mbuf, several for scattered Rx). One mbuf per WQE: the burst reads
+ * each CQE once, hands the WQE's mbuf over rearmed from a template, and the consumed WQEs
+ * are posted again in bulk from the mempool. Scattered: every WQE posted again with fresh
+ * mbufs as its CQE is read. Checksum, packet type, RSS hash and VLAN from the CQE; an RQ
+ * that an error CQE moved to ERR brought back to RDY (doc/guides/prm/mlx5_eth.rst §7, §8;
+ * doc/guides/nics/mlx5v.rst "Data path").
  */
 
 #include <string.h>
@@ -21,8 +23,49 @@
 #include "rte_pmd_mlx5v.h"
 
 #define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
-#define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
+/* Consumed WQEs are posted again once this many (or a quarter of the ring) wait. */
+#define RX_REFILL_THRESH 32
+/* Bytes of a CQE, and the op_own byte that ends it (§8.1). */
+#define RX_CQE_SIZE MLX5V_IFC_BYTES(cqe_eth)
+#define RX_CQE_OP_OWN (RX_CQE_SIZE - 1)
+
+/*
+ * The CQE dword that holds what the mbuf takes besides length and hash (§8.2): checksum
+ * results, header types, fragment, VLAN. One read of it serves all of them.
+ */
+#define RX_DW_HDR MLX5V_IFC_DW(cqe_eth, l3_hdr_type)
+#define RX_HDR_SHIFT(fld) (MLX5V_IFC_SHIFT(cqe_eth, fld) - MLX5V_IFC_SHIFT(cqe_eth, l3_hdr_type))
+/* The table index: l3_hdr_type (lowest) up to l4_ok (highest), nine contiguous bits. */
+#define RX_META_BITS (RX_HDR_SHIFT(l4_ok) + 1)
+#define RX_META_SIZE (1u << RX_META_BITS)
+#define RX_META_INDEX(hdr) (((hdr) >> MLX5V_IFC_SHIFT(cqe_eth, l3_hdr_type)) & (RX_META_SIZE - 1))
+#define RX_CVLAN (UINT32_C(1) << MLX5V_IFC_SHIFT(cqe_eth, cvlan_stripped))
+
+/* The layout facts the one-dword read relies on, checked against the compiler's layout. */
+#define RX_SAME_DW(fld) _Static_assert(MLX5V_IFC_DW(cqe_eth, fld) == RX_DW_HDR, \
+				       #fld " is not in the CQE dword of the header types")
+RX_SAME_DW(l4_ok);
+RX_SAME_DW(l3_ok);
+RX_SAME_DW(l2_ok);
+RX_SAME_DW(ip_frag);
+RX_SAME_DW(l4_hdr_type);
+RX_SAME_DW(cvlan_stripped);
+RX_SAME_DW(vlan_info);
+#undef RX_SAME_DW
+_Static_assert(RX_HDR_SHIFT(l4_hdr_type) == 2 && RX_HDR_SHIFT(ip_frag) == 5 &&
+	       RX_HDR_SHIFT(l2_ok) == 6 && RX_HDR_SHIFT(l3_ok) == 7 && RX_META_BITS == 9,
+	       "l3_hdr_type .. l4_ok are not contiguous in the CQE");
+_Static_assert(MLX5V_IFC_SHIFT(cqe_eth, vlan_info) == 0, "vlan_info is not the low half");
+
+/* What one value of the CQE's header bits means for the mbuf. */
+struct rx_meta {
+	uint32_t ptype;
+	uint32_t ol_flags;
+};
+
+/* Packet type and checksum flags for each value of the nine header bits (built at load). */
+static struct rx_meta rx_meta[RX_META_SIZE] __rte_cache_aligned;
 
 /* Packet type of the CQE's l3_hdr_type (§8.2). */
 static const uint32_t rx_ptype_l3[4] = {
@@ -38,6 +81,50 @@ static const uint32_t rx_ptype_l4[8] = {
 	[MLX5V_CQE_L4_TCP_ACK_DATA] = RTE_PTYPE_L4_TCP,
 };
 
+RTE_INIT(mlx5v_rx_meta_init)
+{
+	uint32_t i, l3, l4, frag, flags, ptype;
+
+	RTE_BUILD_BUG_ON((RTE_MBUF_F_RX_IP_CKSUM_MASK | RTE_MBUF_F_RX_L4_CKSUM_MASK) >>
+			 32 != 0);
+	for (i = 0; i < RX_META_SIZE; i++) {
+		l3 = i & 3;
+		l4 = (i >> RX_HDR_SHIFT(l4_hdr_type)) & 7;
+		frag = (i >> RX_HDR_SHIFT(ip_frag)) & 1;
+		ptype = RTE_PTYPE_L2_ETHER | rx_ptype_l3[l3] |
+			(frag ? RTE_PTYPE_L4_FRAG : rx_ptype_l4[l4]);
+		flags = 0;
+		if (l3 != MLX5V_CQE_L3_NONE)
+			flags |= (i >> RX_HDR_SHIFT(l3_ok)) & 1 ? RTE_MBUF_F_RX_IP_CKSUM_GOOD :
+								   RTE_MBUF_F_RX_IP_CKSUM_BAD;
+		if (rx_ptype_l4[l4] != 0 && !frag)
+			flags |= (i >> RX_HDR_SHIFT(l4_ok)) & 1 ? RTE_MBUF_F_RX_L4_CKSUM_GOOD :
+								   RTE_MBUF_F_RX_L4_CKSUM_BAD;
+		rx_meta[i].ptype = ptype;
+		rx_meta[i].ol_flags = flags;
+	}
+}
+
+/* Big-endian dword dw of a CQE, in CPU order. */
+static __rte_always_inline uint32_t
+rx_cqe_dw(const uint8_t *cqe, unsigned int dw)
+{
+	uint32_t be;
+
+	memcpy(&be, cqe + 4 * dw, sizeof(be));
+	return rte_be_to_cpu_32(be);
+}
+
+/*
+ * The op_own byte of a receive CQE that is ready at consumer index ci: opcode RESP_SEND and
+ * the owner bit equal to the lap parity (§8.1); anything else takes the slow path.
+ */
+static __rte_always_inline uint8_t
+rx_op_own_ok(uint32_t ci, uint8_t cq_log)
+{
+	return (uint8_t)(MLX5V_CQE_OPCODE_RESP_SEND << 4 | ((ci >> cq_log) & 1));
+}
+
 /* The data segment k of WQE w. */
 static inline uint8_t *
 rx_dseg(const struct mlx5v_rxq *rxq, uint32_t w, uint32_t k)
@@ -45,43 +132,134 @@ rx_dseg(const struct mlx5v_rxq *rxq, uint32_t w, uint32_t k)
 	return rxq->wqes + (((size_t)w << rxq->sges_log) + k) * MLX5V_WQE_DS;
 }
 
-/* Point data segment k of WQE w at mbuf m (§7.1: byte_count and lkey stay). */
-static inline void
-rx_post(struct mlx5v_rxq *rxq, uint32_t w, uint32_t k, struct rte_mbuf *m)
+/* Point data segment dseg at the data room of mbuf m (§7.1: byte_count and lkey stay). */
+static __rte_always_inline void
+rx_dseg_addr(uint8_t *dseg, struct rte_mbuf *m)
 {
-	rxq->elts[(w << rxq->sges_log) + k] = m;
-	MLX5V_IFC_SET64(wqe_data_seg, rx_dseg(rxq, w, k), addr, rte_mbuf_data_iova_default(m));
+	MLX5V_IFC_SET64(wqe_data_seg, dseg, addr, rte_mbuf_data_iova_default(m));
 }
 
-/* What the CQE says about the frame: type, checksums, hash, VLAN (§8.2). */
-static inline void
-rx_cqe_to_mbuf(const uint8_t *cqe, struct rte_mbuf *m)
+/* data_off, refcnt, nb_segs and port of a received mbuf in one store. */
+static __rte_always_inline void
+rx_rearm(struct rte_mbuf *m, uint64_t rearm)
 {
-	uint32_t l3 = GET(cqe_eth, cqe, l3_hdr_type);
-	uint32_t l4 = GET(cqe_eth, cqe, l4_hdr_type);
-	uint64_t flags = 0;
+	memcpy(&m->rearm_data, &rearm, sizeof(rearm));
+}
 
-	m->packet_type = RTE_PTYPE_L2_ETHER | rx_ptype_l3[l3];
-	if (GET(cqe_eth, cqe, ip_frag))
-		m->packet_type |= RTE_PTYPE_L4_FRAG;
-	else
-		m->packet_type |= rx_ptype_l4[l4];
-	if (l3 != MLX5V_CQE_L3_NONE)
-		flags |= GET(cqe_eth, cqe, l3_ok) ? RTE_MBUF_F_RX_IP_CKSUM_GOOD :
-						    RTE_MBUF_F_RX_IP_CKSUM_BAD;
-	if (rx_ptype_l4[l4] != 0 && !GET(cqe_eth, cqe, ip_frag))
-		flags |= GET(cqe_eth, cqe, l4_ok) ? RTE_MBUF_F_RX_L4_CKSUM_GOOD :
-						    RTE_MBUF_F_RX_L4_CKSUM_BAD;
+/* The CQE's view of the frame: type, checksums, VLAN, and the hash if rss (§8.2). */
+static __rte_always_inline void
+rx_cqe_meta(const uint8_t *cqe, struct rte_mbuf *m, const int rss)
+{
+	uint32_t hdr = rx_cqe_dw(cqe, RX_DW_HDR);
+	const struct rx_meta *meta = &rx_meta[RX_META_INDEX(hdr)];
+	uint64_t flags = meta->ol_flags;
+
+	m->packet_type = meta->ptype;
+	if (unlikely(hdr & RX_CVLAN)) {
+		m->vlan_tci = (uint16_t)hdr;
+		flags |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
+	}
 	/* A hash type of 0 means the TIR hashed nothing of this frame. */
-	if (GET(cqe_eth, cqe, rss_ip_type) != 0) {
+	if (rss && GET(cqe_eth, cqe, rss_ip_type) != 0) {
 		m->hash.rss = GET(cqe_eth, cqe, rss_hash_result);
 		flags |= RTE_MBUF_F_RX_RSS_HASH;
 	}
-	if (GET(cqe_eth, cqe, cvlan_stripped)) {
-		m->vlan_tci = GET(cqe_eth, cqe, vlan_info);
-		flags |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
-	}
 	m->ol_flags = flags;
+}
+
+/*
+ * Post again every one-mbuf WQE consumed since the last round: mbufs straight from the
+ * mempool (its lcore cache looked up once) into the ring's slots, their
+ * addresses into the data segments, then the record (§7.2). @return 0 or -ENOMEM (what
+ * could be posted is).
+ */
+static int
+rx_refill(struct mlx5v_rxq *rxq)
+{
+	struct rte_mempool_cache *cache = rte_mempool_default_cache(rxq->mp, rte_lcore_id());
+	uint32_t pi = rxq->rq_pi;
+	uint32_t end = rxq->rq_ci + rxq->nb_desc;
+	struct rte_mbuf **elts;
+	uint32_t idx, j, k;
+	uint8_t *dseg;
+	int ret = 0;
+
+	/* At most two contiguous runs of slots: up to the ring's end, then from its start. */
+	while (pi != end) {
+		idx = pi & rxq->wqe_mask;
+		k = RTE_MIN(end - pi, (uint32_t)rxq->nb_desc - idx);
+		elts = &rxq->elts[idx];
+		if (unlikely(rte_mempool_generic_get(rxq->mp, (void **)elts, k, cache) != 0)) {
+			rxq->nombuf += k;
+			ret = -ENOMEM;
+			break;
+		}
+		dseg = rxq->wqes + (size_t)idx * MLX5V_WQE_DS;
+		for (j = 0; j < k; j++)
+			rx_dseg_addr(dseg + (size_t)j * MLX5V_WQE_DS, elts[j]);
+		pi += k;
+	}
+	if (pi != rxq->rq_pi) {
+		rxq->rq_pi = pi;
+		/* The buffer addresses must be in memory before the record says "posted". */
+		rte_io_wmb();
+		*rxq->dbrec = rte_cpu_to_be_32(pi);
+	}
+	return ret;
+}
+
+/*
+ * ERR -> RST -> RDY (§5.2, §8.4): the device restarts at WQE 0, so every WQE holds a buffer
+ * again first and all of them are posted from 0.
+ */
+static void
+rx_recover(struct mlx5v_rxq *rxq)
+{
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(rxq->eth_dev);
+	int ret;
+
+	if (dev == NULL || (rxq->sges_log == 0 && rx_refill(rxq) != 0))
+		return;
+	/* An RQ in ERR or RST does not read the record: it says "all posted" from RDY on. */
+	rxq->rq_ci = 0;
+	rxq->rq_pi = rxq->nb_desc;
+	rte_io_wmb();
+	*rxq->dbrec = rte_cpu_to_be_32(rxq->rq_pi);
+	ret = mlx5v_ethdev_cmd_q_recover(dev, 0, rxq->rqn);
+	if (ret != 0) {
+		/* Tried again on the next burst; the queue receives nothing meanwhile. */
+		MLX5V_ETH_LOG(ERR, "port %u Rx queue %u: RQ recovery failed: %s", rxq->port_id,
+			      rxq->idx, strerror(-ret));
+		return;
+	}
+	rxq->recover = 0;
+	MLX5V_ETH_LOG(INFO, "port %u Rx queue %u: RQ back to ready after an error CQE",
+		      rxq->port_id, rxq->idx);
+}
+
+/*
+ * A CQE at ci that is not a ready receive completion. @return 0 if it is not written yet
+ * (the burst ends), 1 if it was an error CQE, consumed with its WQE (§8.4).
+ */
+static int
+rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci)
+{
+	uint8_t *cqe = rte_pmd_mlx5v_cq_next_cqe(rxq->cqes, rxq->cq_nent, ci);
+
+	if (cqe == NULL)
+		return 0;
+	/*
+	 * The frame is lost. A one-mbuf WQE's buffer goes back to the pool (the slot is
+	 * refilled); a scattered WQE keeps its buffers and is posted again as it is.
+	 */
+	rxq->errors++;
+	if (rxq->sges_log == 0)
+		rte_mbuf_raw_free(rxq->elts[rxq->rq_ci & rxq->wqe_mask]);
+	/* Anything but an oversize frame leaves the RQ in ERR. */
+	if (GET(cqe_eth, cqe, opcode) != MLX5V_CQE_OPCODE_RESP_ERR ||
+	    GET(cqe_err, cqe, syndrome) != MLX5V_CQE_SYND_LOCAL_LENGTH)
+		rxq->recover = 1;
+	return 1;
 }
 
 /*
@@ -89,8 +267,8 @@ rx_cqe_to_mbuf(const uint8_t *cqe, struct rte_mbuf *m)
  * the WQE. @return the packet, or NULL (no mbufs, or a length the WQE cannot hold: the
  * frame is dropped, the WQE keeps its buffers).
  */
-static inline struct rte_mbuf *
-rx_frame(struct mlx5v_rxq *rxq, uint32_t w, uint32_t len)
+static struct rte_mbuf *
+rx_frame_sg(struct mlx5v_rxq *rxq, uint32_t w, uint32_t len)
 {
 	struct rte_mbuf *rep[1u << MLX5V_ETH_RX_MAX_SGES_LOG];
 	struct rte_mbuf **elts = &rxq->elts[w << rxq->sges_log];
@@ -104,108 +282,170 @@ rx_frame(struct mlx5v_rxq *rxq, uint32_t w, uint32_t len)
 		rxq->errors++;
 		return NULL;
 	}
-	if (unlikely(rte_pktmbuf_alloc_bulk(rxq->mp, rep, nseg) != 0)) {
+	if (unlikely(rte_mempool_get_bulk(rxq->mp, (void **)rep, nseg) != 0)) {
 		rxq->nombuf++;
 		return NULL;
 	}
 	for (k = 0; k < nseg; k++) {
 		seg = elts[k];
+		rx_rearm(seg, rxq->mbuf_rearm);
 		seg->data_len = (uint16_t)RTE_MIN(left, rxq->seg_size);
 		seg->next = k + 1 < nseg ? elts[k + 1] : NULL;
 		left -= seg->data_len;
-		rx_post(rxq, w, k, rep[k]);
+		elts[k] = rep[k];
+		rx_dseg_addr(rx_dseg(rxq, w, k), rep[k]);
 	}
 	head->nb_segs = (uint16_t)nseg;
-	head->pkt_len = len;
-	head->port = rxq->port_id;
 	return head;
 }
 
-/*
- * ERR -> RST -> RDY (§5.2, §8.4): the device restarts at WQE 0 and every WQE still holds
- * its buffers, so all of them are posted again.
- */
-static void
-rx_recover(struct mlx5v_rxq *rxq)
+/* Scattered Rx: several mbufs per WQE, each WQE posted again at once. */
+static uint16_t
+rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
-	struct mlx5v_dev *dev = mlx5v_ethdev_core(rxq->eth_dev);
-	int ret;
-
-	if (dev == NULL)
-		return;
-	/* An RQ in ERR or RST does not read the record: it says "all posted" from RDY on. */
-	rxq->rq_ci = 0;
-	*rxq->dbrec = rte_cpu_to_be_32(rxq->nb_desc);
-	ret = mlx5v_ethdev_cmd_q_recover(dev, 0, rxq->rqn);
-	if (ret != 0) {
-		/* Tried again on the next burst; the queue receives nothing meanwhile. */
-		MLX5V_ETH_LOG(ERR, "port %u Rx queue %u: RQ recovery failed: %s", rxq->port_id,
-			      rxq->idx, strerror(-ret));
-		return;
-	}
-	rxq->recover = 0;
-	MLX5V_ETH_LOG(INFO, "port %u Rx queue %u: RQ back to ready after an error CQE",
-		      rxq->port_id, rxq->idx);
-}
-
-uint16_t
-mlx5v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
-{
-	struct mlx5v_rxq *rxq = q;
+	uint32_t cq_ci = rxq->cq_ci;
 	struct rte_mbuf *m;
 	uint16_t nrx = 0;
-	uint32_t cq_ci = rxq->cq_ci;
 	uint32_t len, w;
 	uint8_t *cqe;
 
-	if (unlikely(!rxq->ready))
-		return 0;
-	if (unlikely(rxq->recover))
-		rx_recover(rxq);
 	while (nrx < n) {
-		/*
-		 * The owner bit of a CQE flips on each lap: one whose bit differs from the lap
-		 * parity of cq_ci is not written yet (prm/mlx5_eth §8.1); the helper then
-		 * orders the reads of the body after that check.
-		 */
-		cqe = rte_pmd_mlx5v_cq_next_cqe(rxq->cqes, rxq->cq_nent, cq_ci);
-		if (cqe == NULL)
-			break;
+		cqe = rxq->cqes + (size_t)(cq_ci & (rxq->cq_nent - 1)) * RX_CQE_SIZE;
+		if (unlikely(cqe[RX_CQE_OP_OWN] != rx_op_own_ok(cq_ci, rxq->cq_log))) {
+			if (rx_cqe_slow(rxq, cq_ci) == 0)
+				break;
+			cq_ci++;
+			rxq->rq_ci++;
+			if (rxq->recover)
+				break;
+			continue;
+		}
+		/* The body is read only after the owner check (§8.1). */
+		rte_io_rmb();
 		cq_ci++;
 		/* Completions come in WQE order (§7.1). */
 		w = rxq->rq_ci & rxq->wqe_mask;
 		rxq->rq_ci++;
-		if (unlikely(GET(cqe_eth, cqe, opcode) != MLX5V_CQE_OPCODE_RESP_SEND)) {
-			/* The frame is lost; its WQE keeps its buffers (§8.4). */
-			rxq->errors++;
-			if (GET(cqe_err, cqe, syndrome) != MLX5V_CQE_SYND_LOCAL_LENGTH) {
-				/* Anything but an oversize frame leaves the RQ in ERR. */
-				rxq->recover = 1;
-				break;
-			}
-			continue;
-		}
-		len = GET(cqe_eth, cqe, byte_cnt);
-		m = rx_frame(rxq, w, len);
+		len = rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt));
+		m = rx_frame_sg(rxq, w, len);
 		if (unlikely(m == NULL))
 			continue;
-		rx_cqe_to_mbuf(cqe, m);
+		rx_cqe_meta(cqe, m, rxq->rss_hash);
+		m->pkt_len = len;
 		pkts[nrx++] = m;
 		rxq->packets++;
 		rxq->bytes += len;
 	}
 	if (cq_ci != rxq->cq_ci) {
 		rxq->cq_ci = cq_ci;
-		/*
-		 * The new buffer addresses must be in memory before the device learns the WQEs
-		 * are posted again; the CQ record goes first, so the CQ always has room for every
-		 * posted WQE (§7.2, §8.1).
-		 */
+		/* The CQ record goes first: the CQ always has room for every posted WQE (§8.1). */
 		rte_io_wmb();
 		*rxq->cq_dbrec = rte_cpu_to_be_32(cq_ci & MLX5V_CQ_DB_CI_MASK);
+		rxq->rq_pi = rxq->rq_ci + rxq->nb_desc;
+		/* The new buffer addresses must be in memory before the record (§7.2). */
 		rte_io_wmb();
-		*rxq->dbrec = rte_cpu_to_be_32(rxq->rq_ci + rxq->nb_desc);
+		*rxq->dbrec = rte_cpu_to_be_32(rxq->rq_pi);
 	}
+	return nrx;
+}
+
+/*
+ * One-mbuf WQEs, with or without the RSS hash (rss, a constant in each instance). The CQEs
+ * are taken in runs that end with the burst, the CQ ring or the RQ ring: within a run the
+ * owner parity is constant and the CQE and mbuf pointers just step.
+ */
+static __rte_always_inline uint16_t
+rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rss)
+{
+	struct rte_mbuf **const elts = rxq->elts;
+	const uint8_t *const cqes = rxq->cqes;
+	const uint64_t rearm = rxq->mbuf_rearm;
+	const uint32_t cq_mask = rxq->cq_nent - 1;
+	const uint32_t wqe_mask = rxq->wqe_mask;
+	const uint8_t cq_log = rxq->cq_log;
+	uint32_t ci = rxq->cq_ci;
+	uint32_t rq_ci = rxq->rq_ci;
+	struct rte_mbuf **ep;
+	const uint8_t *cqe;
+	struct rte_mbuf *m;
+	uint64_t bytes = 0;
+	uint32_t len, run, k;
+	uint16_t i = 0;
+	uint8_t own;
+
+	while (i < n) {
+		run = RTE_MIN((uint32_t)(n - i), rxq->cq_nent - (ci & cq_mask));
+		run = RTE_MIN(run, (uint32_t)rxq->nb_desc - (rq_ci & wqe_mask));
+		cqe = cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
+		ep = &elts[rq_ci & wqe_mask];
+		own = rx_op_own_ok(ci, cq_log);
+		for (k = 0; k < run; k++, cqe += RX_CQE_SIZE) {
+			/*
+			 * A CQE is ours when its owner bit matches the lap parity of ci (§8.1);
+			 * one compare also tells a good receive completion from anything else.
+			 */
+			if (unlikely(cqe[RX_CQE_OP_OWN] != own))
+				break;
+			/* The body is read only after the owner check. */
+			rte_io_rmb();
+			/* Completions come in WQE order (§7.1): the WQE's mbuf is the frame. */
+			m = ep[k];
+			len = rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt));
+			rx_rearm(m, rearm);
+			m->pkt_len = len;
+			m->data_len = (uint16_t)len;
+			rx_cqe_meta(cqe, m, rss);
+			pkts[i + k] = m;
+			bytes += len;
+		}
+		i += k;
+		ci += k;
+		rq_ci += k;
+		if (k == run)
+			continue;
+		/* An error CQE is consumed with its WQE; the burst goes on unless the RQ failed. */
+		rxq->rq_ci = rq_ci;
+		if (rx_cqe_slow(rxq, ci) == 0)
+			break;
+		ci++;
+		rq_ci++;
+		if (rxq->recover)
+			break;
+	}
+	rxq->rq_ci = rq_ci;
+	rxq->packets += i;
+	rxq->bytes += bytes;
+	if (ci != rxq->cq_ci) {
+		rxq->cq_ci = ci;
+		/* The CQ record goes first: the CQ always has room for every posted WQE (§8.1). */
+		rte_io_wmb();
+		*rxq->cq_dbrec = rte_cpu_to_be_32(ci & MLX5V_CQ_DB_CI_MASK);
+	}
+	/* The CQ record is out before the RQ's grows: the CQ has room for every WQE posted. */
+	if (rq_ci + rxq->nb_desc - rxq->rq_pi >= rxq->refill_thresh)
+		rx_refill(rxq);
+	return i;
+}
+
+uint16_t
+mlx5v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5v_rxq *rxq = q;
+	uint16_t nrx;
+
+	if (unlikely(!rxq->ready || rxq->recover)) {
+		if (!rxq->ready)
+			return 0;
+		rx_recover(rxq);
+		if (rxq->recover)
+			return 0;
+	}
+	if (rxq->sges_log != 0)
+		nrx = rx_burst_sg(rxq, pkts, n);
+	else if (rxq->rss_hash)
+		nrx = rx_burst(rxq, pkts, n, 1);
+	else
+		nrx = rx_burst(rxq, pkts, n, 0);
 	if (unlikely(rxq->recover))
 		rx_recover(rxq);
 	return nrx;
@@ -215,42 +455,61 @@ int
 mlx5v_rxq_fill(struct mlx5v_rxq *rxq)
 {
 	uint32_t nsges = 1u << rxq->sges_log;
-	uint32_t i, w, k;
+	uint32_t w, k;
 	uint8_t *dseg;
+	struct rte_mbuf mb;
 
-	if (rte_pktmbuf_alloc_bulk(rxq->mp, rxq->elts, (unsigned int)rxq->nb_desc * nsges) != 0)
-		return -ENOMEM;
+	/* The fields of a received mbuf that every frame repeats (rearm_data). */
+	memset(&mb, 0, sizeof(mb));
+	mb.data_off = RTE_PKTMBUF_HEADROOM;
+	mb.nb_segs = 1;
+	mb.port = rxq->port_id;
+	rte_mbuf_refcnt_set(&mb, 1);
+	memcpy(&rxq->mbuf_rearm, &mb.rearm_data, sizeof(rxq->mbuf_rearm));
+	rxq->refill_thresh = RTE_MAX(1, RTE_MIN(RX_REFILL_THRESH, rxq->nb_desc / 4));
+	rxq->rss_hash = !!(rxq->offloads & RTE_ETH_RX_OFFLOAD_RSS_HASH);
 	for (w = 0; w < rxq->nb_desc; w++) {
 		for (k = 0; k < nsges; k++) {
 			dseg = rx_dseg(rxq, w, k);
-			SET(wqe_data_seg, dseg, byte_count, rxq->seg_size);
-			SET(wqe_data_seg, dseg, lkey, rxq->lkey);
-			rx_post(rxq, w, k, rxq->elts[(w << rxq->sges_log) + k]);
+			MLX5V_IFC_SET(wqe_data_seg, dseg, byte_count, rxq->seg_size);
+			MLX5V_IFC_SET(wqe_data_seg, dseg, lkey, rxq->lkey);
 		}
 	}
-	for (i = 0; i < rxq->nb_desc * nsges; i++)
-		rxq->elts[i]->port = rxq->port_id;
 	rxq->rq_ci = 0;
+	rxq->rq_pi = 0;
 	rxq->cq_ci = 0;
 	rxq->recover = 0;
+	if (rxq->sges_log == 0)
+		return rx_refill(rxq);
+	if (rte_mempool_get_bulk(rxq->mp, (void **)rxq->elts, rxq->nb_desc * nsges) != 0)
+		return -ENOMEM;
+	for (w = 0; w < rxq->nb_desc; w++)
+		for (k = 0; k < nsges; k++)
+			rx_dseg_addr(rx_dseg(rxq, w, k), rxq->elts[(w << rxq->sges_log) + k]);
 	/* §7.2: every WQE posted; the record is read once the RQ is RDY. */
+	rxq->rq_pi = rxq->nb_desc;
 	rte_io_wmb();
-	*rxq->dbrec = rte_cpu_to_be_32(rxq->nb_desc);
+	*rxq->dbrec = rte_cpu_to_be_32(rxq->rq_pi);
 	return 0;
 }
 
 void
 mlx5v_rxq_drain(struct mlx5v_rxq *rxq)
 {
-	uint32_t i, n = (uint32_t)rxq->nb_desc << rxq->sges_log;
+	uint32_t nsges = 1u << rxq->sges_log;
+	uint32_t i, k, slot;
 
 	if (rxq->elts == NULL)
 		return;
-	for (i = 0; i < n; i++) {
-		if (rxq->elts[i] != NULL)
-			rte_pktmbuf_free(rxq->elts[i]);
-		rxq->elts[i] = NULL;
+	/* The posted WQEs hold the queue's mbufs; the consumed slots name delivered ones. */
+	for (i = rxq->rq_ci; i != rxq->rq_pi; i++) {
+		for (k = 0; k < nsges; k++) {
+			slot = ((i & rxq->wqe_mask) << rxq->sges_log) + k;
+			rte_mbuf_raw_free(rxq->elts[slot]);
+			rxq->elts[slot] = NULL;
+		}
 	}
+	rxq->rq_pi = rxq->rq_ci;
 }
 
 uint64_t
@@ -280,14 +539,15 @@ mlx5v_rx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 			 "Scalar, scattered (%u mbufs of %u B per WQE)", 1u << rxq->sges_log,
 			 rxq->seg_size);
 	else
-		snprintf(mode->info, sizeof(mode->info), "Scalar");
+		snprintf(mode->info, sizeof(mode->info),
+			 "Scalar, bulk refill (every %u WQEs)", rxq->refill_thresh);
 	return 0;
 }
 
 const uint32_t *
 mlx5v_rx_ptypes_get(struct rte_eth_dev *eth_dev)
 {
-	/* What rx_cqe_to_mbuf() reports from the CQE (prm/mlx5_eth §8.2). */
+	/* What rx_cqe_meta() reports from the CQE (prm/mlx5_eth §8.2). */
 	static const uint32_t ptypes[] = {
 		RTE_PTYPE_L2_ETHER,
 		RTE_PTYPE_L3_IPV4_EXT_UNKNOWN,

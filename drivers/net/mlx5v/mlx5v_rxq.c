@@ -46,6 +46,12 @@ mlx5v_rxq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 			      room, RTE_PKTMBUF_HEADROOM + RTE_ETHER_MIN_LEN);
 		return -EINVAL;
 	}
+	/* The data path posts buffers at the pool's own IOVAs (mlx5v_mem.c maps the pool). */
+	if (rte_pktmbuf_priv_flags(mp) & RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF) {
+		MLX5V_ETH_LOG(ERR, "port %u Rx queue %u: mempool %s has pinned external buffers, "
+			      "which are not supported", eth_dev->data->port_id, idx, mp->name);
+		return -ENOTSUP;
+	}
 	if (eth_dev->data->rx_queues[idx] != NULL)
 		mlx5v_rxq_release(eth_dev, idx);
 	rxq = rte_zmalloc_socket("mlx5v_rxq", sizeof(*rxq), RTE_CACHE_LINE_SIZE, socket);
@@ -160,6 +166,7 @@ mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 	rxq->cqes = rxq->cq->buf;
 	rxq->cq_dbrec = rxq->cq->dbrec;
 	rxq->cq_nent = rxq->cq->nent;
+	rxq->cq_log = (uint8_t)rte_log2_u32(rxq->cq_nent);
 	/* A new CQ starts at index 0; an arm with an older index would be beyond its producer. */
 	rxq->cq_ci = 0;
 	a.cqn = rxq->cq->cqn;

@@ -3,11 +3,13 @@
  */
 
 /**
- * @file Tx burst of the mlx5v PMD: one SEND WQE per packet (control, Ethernet segment with
- * the device's minimum inline header, a data segment per mbuf segment), a completion every
- * few WQEs and on the last of each burst, completions reaped to free the mbufs, and an SQ
- * that an error CQE moved to ERR brought back to RDY (doc/guides/prm/mlx5_eth.rst §5, §6,
- * §8.4).
+ * @file Tx burst of the mlx5v PMD: one SEND (or LSO) WQE per packet. A one-segment packet
+ * without offloads is written straight into the ring as whole words of a template made at
+ * start (control, Ethernet segment with the device's minimum inline header, data segment);
+ * the others are built field by field (multi-segment, checksums, VLAN, TSO). A completion
+ * every few packets and on the last of each burst; completions reaped to free the mbufs in
+ * bulk; an SQ that an error CQE moved to ERR brought back to RDY
+ * (doc/guides/prm/mlx5_eth.rst §5, §6, §8.4; doc/guides/nics/mlx5v.rst "Data path").
  */
 
 #include <string.h>
@@ -23,11 +25,45 @@
 #define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
 #define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
-/* The largest inline header takes 5 DS beyond the Ethernet segment (78 bytes, §6.4). */
+/* The largest minimum inline header takes 5 DS beyond the Ethernet segment (78 bytes, §6.4). */
 #define TX_INLINE_MAX_DS 5
 /* Mbuf segments of one packet: the DS left after control, Ethernet and inline (§6.1). */
 #define TX_MAX_SEGS (MLX5V_WQE_MAX_DS - 2 - TX_INLINE_MAX_DS)
 _Static_assert(TX_MAX_SEGS == MLX5V_ETH_TX_MAX_SEGS, "the limit infos_get reports");
+/* TSO: the L2-L4 headers are inlined (§6.5), with a VLAN tag put in by software. */
+#define TX_TSO_HDR_MAX 192u
+#define TX_TSO_INLINE_MAX (TX_TSO_HDR_MAX + RTE_VLAN_HLEN)
+#define TX_TSO_INLINE_DS ((TX_TSO_INLINE_MAX - 2 + MLX5V_WQE_DS - 1) / MLX5V_WQE_DS)
+_Static_assert(MLX5V_WQE_MAX_DS - 2 - TX_TSO_INLINE_DS == MLX5V_ETH_TSO_MAX_SEGS,
+	       "the TSO limit infos_get reports");
+
+/* Where the template's words go (the layouts of mlx5v_prm_eth.h, §6.2 - §6.5). */
+#define TX_ESEG_OFF MLX5V_IFC_BYTES(wqe_ctrl_seg)
+#define TX_INL_OFF (TX_ESEG_OFF + MLX5V_IFC_BYTE_OFF(wqe_eth_seg, inline_hdr_start))
+#define TX_INL_HEAD (MLX5V_IFC_BIT_SZ(wqe_eth_seg, inline_hdr_start) / 8)
+/* The fast path inlines exactly the L2 header (inline mode L2) or nothing (mode none). */
+#define TX_FAST_INL MLX5V_WQE_L2_INLINE
+#define TX_FAST_DS(inl) ((inl) != 0 ? 4u : 3u)
+_Static_assert(TX_INL_OFF % 8 + TX_INL_HEAD == 8 && TX_INL_OFF + TX_INL_HEAD == 2 * MLX5V_WQE_DS &&
+	       TX_FAST_INL - TX_INL_HEAD == MLX5V_WQE_DS,
+	       "an 18-byte inline header is not the end of the Ethernet segment and one DS");
+_Static_assert(MLX5V_IFC_DW(wqe_ctrl_seg, wqe_index) == 0 &&
+	       MLX5V_IFC_DW(wqe_data_seg, byte_count) == 0 &&
+	       MLX5V_IFC_BYTE_OFF(wqe_data_seg, addr) == 8,
+	       "the words the fast path patches moved");
+
+/*
+ * elts entries: a packet whose mbuf goes back to its pool in bulk (one segment, direct,
+ * refcnt 1, its pool DMA-mapped), or tagged with TX_ELT_ALONE: freed by rte_pktmbuf_free(),
+ * or, with no mbuf, a WQEBB that continues the WQE before it.
+ */
+#define TX_ELT_ALONE ((uintptr_t)1)
+
+static inline struct rte_mbuf *
+tx_elt_alone(struct rte_mbuf *m)
+{
+	return (struct rte_mbuf *)((uintptr_t)m | TX_ELT_ALONE);
+}
 
 static inline uint8_t *
 tx_wqebb(const struct mlx5v_txq *txq, uint16_t idx)
@@ -44,29 +80,104 @@ tx_wqe_bbs(const struct mlx5v_txq *txq, uint16_t idx)
 	return (uint16_t)RTE_MAX(1u, (ds + 3) / 4);
 }
 
+/* The 64-bit word, as stored, that holds big-endian dword dw (of its pair) equal to v. */
+static __rte_always_inline uint64_t
+tx_word_dw(unsigned int dw, uint32_t v)
+{
+	rte_be32_t d[2] = { 0, 0 };
+	uint64_t w;
+
+	d[dw & 1] = rte_cpu_to_be_32(v);
+	memcpy(&w, d, sizeof(w));
+	return w;
+}
+
+/* v, bytes loaded from memory into its low end, placed at byte off of a stored word. */
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+#define TX_WORD_BYTES(v, off, n) ((uint64_t)(v) << (8 * (off)))
+#else
+#define TX_WORD_BYTES(v, off, n) ((uint64_t)(v) << (8 * (8 - (off) - (n))))
+#endif
+
+/* refcnt == 1 and nb_segs == 1 as one 32-bit value (the same in either byte order). */
+#define TX_REF1_SEG1 UINT32_C(0x00010001)
+_Static_assert(offsetof(struct rte_mbuf, nb_segs) == offsetof(struct rte_mbuf, refcnt) + 2,
+	       "refcnt and nb_segs are not adjacent");
+
+static __rte_always_inline uint32_t
+tx_ref_segs(const struct rte_mbuf *m)
+{
+	uint32_t v;
+
+	memcpy(&v, &m->refcnt, sizeof(v));
+	return v;
+}
+
 /*
- * Retire the WQEs from wqe_ci up to (not including) end: free their packets; failed ones
- * are taken back out of the sent counters and counted as errors. @return packets freed.
+ * Retire the WQEBBs from wqe_ci up to (not including) end: their packets go back to their
+ * pools, each run of plain ones of one pool straight from the ring with one mempool call
+ * (the lcore's cache looked up once). @return packets freed.
  */
 static unsigned int
-tx_retire(struct mlx5v_txq *txq, uint16_t end, int failed)
+tx_free(struct mlx5v_txq *txq, uint16_t end)
+{
+	const unsigned int lcore = rte_lcore_id();
+	const uint16_t mask = txq->wqe_mask;
+	const int fast_free = txq->fast_free;
+	struct rte_mempool *pool;
+	unsigned int freed = 0;
+	uint16_t ci = txq->wqe_ci;
+	struct rte_mbuf **p, *m;
+	uint16_t len, j, k;
+
+	while (ci != end) {
+		/* Up to the end of the ring, then from its start. */
+		len = RTE_MIN((uint16_t)(end - ci), (uint16_t)(txq->nb_desc - (ci & mask)));
+		p = &txq->elts[ci & mask];
+		for (k = 0; k < len; k = j) {
+			m = p[k];
+			j = k + 1;
+			if (unlikely((uintptr_t)m & TX_ELT_ALONE)) {
+				m = (struct rte_mbuf *)((uintptr_t)m & ~TX_ELT_ALONE);
+				if (m != NULL) {
+					rte_pktmbuf_free(m);
+					freed++;
+				}
+				continue;
+			}
+			/* MBUF_FAST_FREE: one pool for all, no need to look. */
+			pool = m->pool;
+			while (j < len && !((uintptr_t)p[j] & TX_ELT_ALONE) &&
+			       (fast_free || p[j]->pool == pool))
+				j++;
+			rte_mempool_generic_put(pool, (void **)&p[k], j - k,
+						rte_mempool_default_cache(pool, lcore));
+			freed += j - k;
+		}
+		ci += len;
+	}
+	txq->wqe_ci = end;
+	return freed;
+}
+
+/*
+ * The WQEs from wqe_ci up to end failed or were flushed: their packets are freed, taken
+ * back out of the sent counters and counted as errors. @return packets freed.
+ */
+static unsigned int
+tx_free_failed(struct mlx5v_txq *txq, uint16_t end)
 {
 	unsigned int n = 0;
 	struct rte_mbuf *m;
-	uint16_t slot;
 
-	while ((int16_t)(end - txq->wqe_ci) > 0) {
-		slot = txq->wqe_ci & txq->wqe_mask;
-		m = txq->elts[slot];
-		txq->wqe_ci += tx_wqe_bbs(txq, txq->wqe_ci);
+	for (; txq->wqe_ci != end; txq->wqe_ci++) {
+		m = txq->elts[txq->wqe_ci & txq->wqe_mask];
+		m = (struct rte_mbuf *)((uintptr_t)m & ~TX_ELT_ALONE);
 		if (m == NULL)
 			continue;
-		if (failed) {
-			txq->packets--;
-			txq->bytes -= m->pkt_len;
-			txq->errors++;
-		}
-		txq->elts[slot] = NULL;
+		txq->packets--;
+		txq->bytes -= m->pkt_len;
+		txq->errors++;
 		rte_pktmbuf_free(m);
 		n++;
 	}
@@ -94,7 +205,6 @@ tx_recover(struct mlx5v_txq *txq)
 	}
 	txq->wqe_pi = 0;
 	txq->wqe_ci = 0;
-	txq->wqe_comp = 0;
 	/* RST zeroed the device's counter: the record restarts with it. */
 	*txq->dbrec = 0;
 	txq->recover = 0;
@@ -108,7 +218,7 @@ tx_reap(struct mlx5v_txq *txq)
 {
 	unsigned int freed = 0;
 	unsigned int n = 0;
-	uint16_t idx, out;
+	uint16_t idx, out, end;
 	uint8_t *cqe;
 
 	/*
@@ -124,13 +234,14 @@ tx_reap(struct mlx5v_txq *txq)
 		/* A WQE index outside the outstanding ones is not ours: nothing to retire. */
 		if ((uint16_t)(idx - txq->wqe_ci) >= out)
 			continue;
-		/* Everything before the WQE the CQE names has been sent (§6.7). */
-		freed += tx_retire(txq, idx, 0);
-		if (GET(cqe_eth, cqe, opcode) == MLX5V_CQE_OPCODE_REQ) {
-			freed += tx_retire(txq, idx + tx_wqe_bbs(txq, idx), 0);
+		/* Everything up to the WQE the CQE names has been sent (§6.7). */
+		end = idx + tx_wqe_bbs(txq, idx);
+		if (likely(GET(cqe_eth, cqe, opcode) == MLX5V_CQE_OPCODE_REQ)) {
+			freed += tx_free(txq, end);
 			continue;
 		}
 		/* REQ_ERR: this WQE failed or was flushed; the SQ is in ERR (§8.4). */
+		freed += tx_free(txq, idx);
 		if (GET(cqe_err, cqe, syndrome) != MLX5V_CQE_SYND_WR_FLUSH) {
 			txq->err_cqes++;
 			MLX5V_ETH_LOG(DEBUG, "port %u Tx queue %u: error CQE 0x%x/0x%x on WQE %u",
@@ -138,7 +249,7 @@ tx_reap(struct mlx5v_txq *txq)
 				      GET(cqe_err, cqe, syndrome),
 				      GET(cqe_err, cqe, vendor_err_synd), idx);
 		}
-		freed += tx_retire(txq, idx + tx_wqe_bbs(txq, idx), 1);
+		freed += tx_free_failed(txq, end);
 		txq->recover = 1;
 	}
 	/* The device may reuse the CQEs once the record says so (the helper's barrier). */
@@ -156,61 +267,122 @@ tx_data_pool(struct rte_mbuf *seg)
 	return RTE_MBUF_DIRECT(seg) ? seg->pool : rte_mbuf_from_indirect(seg)->pool;
 }
 
+/* Make the mempool of seg's data reachable by the device. @return 0 or -errno. */
+static inline int
+tx_pool_map(struct mlx5v_txq *txq, struct rte_mbuf *seg)
+{
+	struct rte_mempool *mp;
+
+	if (unlikely(RTE_MBUF_HAS_EXTBUF(seg)))
+		return -ENOTSUP;
+	mp = tx_data_pool(seg);
+	if (unlikely(mp != txq->mp_last)) {
+		if (mlx5v_mem_pool_map(txq->eth_dev, mp) != 0)
+			return -EFAULT;
+		txq->mp_last = mp;
+	}
+	return 0;
+}
+
 /*
- * Build the WQE of m in wqe (control, Ethernet segment and inline header, data segments).
- * @return its DS count, or 0 if the packet cannot be sent (too many segments, external
- * buffer, memory the device cannot reach).
+ * TSO (§6.5): opcode LSO, the MSS, both checksums, and the L2-L4 headers inlined; a VLAN
+ * tag to insert goes into the inlined header. @return the header bytes of the mbuf that
+ * were inlined, or 0 if the packet cannot be sent so.
+ */
+static uint32_t
+tx_build_tso(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe, uint32_t *inl_out)
+{
+	uint8_t hdr[TX_TSO_INLINE_MAX];
+	uint8_t *eseg = wqe + TX_ESEG_OFF;
+	uint32_t hlen = (uint32_t)m->l2_len + m->l3_len + m->l4_len;
+	uint32_t inl = hlen;
+	const uint8_t *src;
+	rte_be16_t tag[2];
+
+	if (txq->max_lso == 0 || m->tso_segsz == 0 || hlen <= 2 * RTE_ETHER_ADDR_LEN ||
+	    hlen > TX_TSO_HDR_MAX || hlen >= m->pkt_len || m->pkt_len > txq->max_lso ||
+	    m->nb_segs > MLX5V_ETH_TSO_MAX_SEGS)
+		return 0;
+	src = rte_pktmbuf_read(m, 0, hlen, hdr);
+	if (src == NULL)
+		return 0;
+	if ((m->ol_flags & RTE_MBUF_F_TX_VLAN) && txq->vlan_insert) {
+		/* §6.3: the device inserts no tag into an inlined header; software does. */
+		if (src != hdr)
+			memcpy(hdr, src, hlen);
+		memmove(hdr + 2 * RTE_ETHER_ADDR_LEN + RTE_VLAN_HLEN, hdr + 2 * RTE_ETHER_ADDR_LEN,
+			hlen - 2 * RTE_ETHER_ADDR_LEN);
+		tag[0] = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+		tag[1] = rte_cpu_to_be_16(m->vlan_tci);
+		memcpy(hdr + 2 * RTE_ETHER_ADDR_LEN, tag, sizeof(tag));
+		src = hdr;
+		inl += RTE_VLAN_HLEN;
+	}
+	SET(wqe_ctrl_seg, wqe, opcode, MLX5V_WQE_OPC_LSO);
+	SET(wqe_eth_seg, eseg, mss, m->tso_segsz);
+	SET(wqe_eth_seg, eseg, l3_csum, 1);
+	SET(wqe_eth_seg, eseg, l4_csum, 1);
+	SET(wqe_eth_seg, eseg, inline_hdr_sz, inl);
+	memcpy(MLX5V_IFC_ADDR_OF(wqe_eth_seg, eseg, inline_hdr_start), src, inl);
+	*inl_out = inl;
+	return hlen;
+}
+
+/*
+ * Build the WQE of m in wqe (control, Ethernet segment and inline header, data segments),
+ * the general way. @return its DS count, or 0 if the packet cannot be sent (too many
+ * segments, external buffer, memory the device cannot reach, bad TSO request).
  */
 static uint32_t
 tx_build(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe)
 {
-	uint8_t *eseg = wqe + MLX5V_IFC_BYTES(wqe_ctrl_seg);
+	uint8_t *eseg = wqe + TX_ESEG_OFF;
 	uint8_t hdr[MLX5V_WQE_DS * (TX_INLINE_MAX_DS + 1)];
-	struct rte_mempool *mp;
 	struct rte_mbuf *seg;
 	const void *src;
 	uint32_t inl = 0;
-	uint32_t off, d;
+	uint32_t off = 0, d;
 	uint8_t *dseg;
 
-	if (unlikely(m->nb_segs > TX_MAX_SEGS))
-		return 0;
-	memset(wqe, 0, 2 * MLX5V_WQE_DS);
-	/* §6.3: the checksums the device computes. */
-	if (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM)
-		SET(wqe_eth_seg, eseg, l3_csum, 1);
-	if (m->ol_flags & RTE_MBUF_F_TX_L4_MASK)
-		SET(wqe_eth_seg, eseg, l4_csum, 1);
-	d = 2;
-	if ((m->ol_flags & RTE_MBUF_F_TX_VLAN) && txq->vlan_insert) {
-		/* §6.3: the tag request takes the place of the inline header. */
-		SET(wqe_eth_seg_vlan, eseg, insert_vlan, 1);
-		SET(wqe_eth_seg_vlan, eseg, vlan_tci, m->vlan_tci);
-	} else if (txq->min_inline != 0) {
-		/* §6.4: the minimum header, or the whole frame when it is shorter. */
-		inl = RTE_MIN((uint32_t)txq->min_inline, m->pkt_len);
-		src = rte_pktmbuf_read(m, 0, inl, hdr);
-		if (unlikely(src == NULL))
+	/* The template's control segment; the Ethernet segment from zero. */
+	memcpy(wqe, txq->tmpl, MLX5V_WQE_DS);
+	memset(eseg, 0, MLX5V_WQE_DS);
+	if (m->ol_flags & RTE_MBUF_F_TX_TCP_SEG) {
+		off = tx_build_tso(txq, m, wqe, &inl);
+		if (off == 0)
 			return 0;
-		SET(wqe_eth_seg, eseg, inline_hdr_sz, inl);
-		memcpy(MLX5V_IFC_ADDR_OF(wqe_eth_seg, eseg, inline_hdr_start), src, inl);
-		d += inl > 2 ? (inl - 2 + MLX5V_WQE_DS - 1) / MLX5V_WQE_DS : 0;
+	} else {
+		if (unlikely(m->nb_segs > TX_MAX_SEGS))
+			return 0;
+		/* §6.3: the checksums the device computes. */
+		if (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM)
+			SET(wqe_eth_seg, eseg, l3_csum, 1);
+		if (m->ol_flags & RTE_MBUF_F_TX_L4_MASK)
+			SET(wqe_eth_seg, eseg, l4_csum, 1);
+		if ((m->ol_flags & RTE_MBUF_F_TX_VLAN) && txq->vlan_insert) {
+			/* §6.3: the tag request takes the place of the inline header. */
+			SET(wqe_eth_seg_vlan, eseg, insert_vlan, 1);
+			SET(wqe_eth_seg_vlan, eseg, vlan_tci, m->vlan_tci);
+		} else if (txq->min_inline != 0) {
+			/* §6.4: the minimum header, or the whole frame when it is shorter. */
+			inl = RTE_MIN((uint32_t)txq->min_inline, m->pkt_len);
+			src = rte_pktmbuf_read(m, 0, inl, hdr);
+			if (unlikely(src == NULL))
+				return 0;
+			SET(wqe_eth_seg, eseg, inline_hdr_sz, inl);
+			memcpy(MLX5V_IFC_ADDR_OF(wqe_eth_seg, eseg, inline_hdr_start), src, inl);
+			off = inl;
+		}
 	}
+	d = 2 + (inl > 2 ? (inl - 2 + MLX5V_WQE_DS - 1) / MLX5V_WQE_DS : 0);
 	/* §6.5: the bytes past the inline header, one data segment per mbuf segment. */
-	off = inl;
 	for (seg = m; seg != NULL; seg = seg->next) {
 		if (off >= seg->data_len) {
 			off -= seg->data_len;
 			continue;
 		}
-		if (unlikely(RTE_MBUF_HAS_EXTBUF(seg)))
+		if (tx_pool_map(txq, seg) != 0)
 			return 0;
-		mp = tx_data_pool(seg);
-		if (unlikely(mp != txq->mp_last)) {
-			if (mlx5v_mem_pool_map(txq->eth_dev, mp) != 0)
-				return 0;
-			txq->mp_last = mp;
-		}
 		dseg = wqe + d * MLX5V_WQE_DS;
 		SET(wqe_data_seg, dseg, byte_count, seg->data_len - off);
 		SET(wqe_data_seg, dseg, lkey, txq->lkey);
@@ -218,14 +390,15 @@ tx_build(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe)
 		off = 0;
 		d++;
 	}
+	SET(wqe_ctrl_seg, wqe, ds, d);
 	return d;
 }
 
-/* Copy a WQE of ds DS to WQEBB index wqe_pi, continuing at slot 0 past the end (§6.1). */
-static inline uint8_t *
-tx_copy(struct mlx5v_txq *txq, const uint8_t *wqe, uint32_t ds)
+/* Copy a WQE of ds DS to WQEBB index pi, continuing at slot 0 past the end (§6.1). */
+static inline void
+tx_copy(struct mlx5v_txq *txq, uint16_t pi, const uint8_t *wqe, uint32_t ds)
 {
-	uint8_t *dst = tx_wqebb(txq, txq->wqe_pi);
+	uint8_t *dst = tx_wqebb(txq, pi);
 	size_t room = (size_t)txq->nb_desc * MLX5V_WQE_BB - (size_t)(dst - txq->wqes);
 	size_t len = (size_t)ds * MLX5V_WQE_DS;
 
@@ -235,7 +408,40 @@ tx_copy(struct mlx5v_txq *txq, const uint8_t *wqe, uint32_t ds)
 		memcpy(dst, wqe, room);
 		memcpy(txq->wqes, wqe + room, len - room);
 	}
-	return dst;
+}
+
+/*
+ * Post m the general way at WQEBB index pi if it fits in room WQEBBs. @return the WQEBBs
+ * it took, 0 if it does not fit (the burst stops), or -1 if it cannot be sent (freed and
+ * counted, as a device error would be).
+ */
+static __rte_noinline int
+tx_post_general(struct mlx5v_txq *txq, struct rte_mbuf *m, uint16_t pi, unsigned int room)
+{
+	uint8_t wqe[MLX5V_WQE_MAX_DS * MLX5V_WQE_DS];
+	uint16_t bbs, k;
+	uint32_t ds;
+
+	ds = tx_build(txq, m, wqe);
+	if (unlikely(ds == 0)) {
+		txq->errors++;
+		rte_pktmbuf_free(m);
+		return -1;
+	}
+	bbs = (uint16_t)((ds + 3) / 4);
+	if (bbs > room)
+		return 0;
+	SET(wqe_ctrl_seg, wqe, wqe_index, pi);
+	tx_copy(txq, pi, wqe, ds);
+	/* Freed in bulk when plain; continuation WQEBBs hold no packet. */
+	if (m->nb_segs == 1 &&
+	    (txq->fast_free || (tx_ref_segs(m) == TX_REF1_SEG1 && RTE_MBUF_DIRECT(m))))
+		txq->elts[pi & txq->wqe_mask] = m;
+	else
+		txq->elts[pi & txq->wqe_mask] = tx_elt_alone(m);
+	for (k = 1; k < bbs; k++)
+		txq->elts[(pi + k) & txq->wqe_mask] = tx_elt_alone(NULL);
+	return bbs;
 }
 
 /*
@@ -255,58 +461,144 @@ tx_ring(struct mlx5v_txq *txq, const uint8_t *ctrl)
 	mlx5v_hw_db_wr64(txq->hw, txq->db, rte_be_to_cpu_64(db));
 }
 
+/*
+ * The burst, with the fast path (fast) for inline size inl (TX_FAST_INL or 0; constants in
+ * each instance): a packet of one direct segment, refcnt 1, longer than inl, from the
+ * mapped pool and without offloads is the template plus its index, inline bytes, length
+ * and address; any other packet is built the general way.
+ */
+static __rte_always_inline uint16_t
+tx_burst(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int fast,
+	 const uint16_t inl)
+{
+	/* The template in registers (the ring's stores do not reach it). */
+	const unsigned int dw = TX_FAST_DS(inl) - 1;
+	const uint64_t t0 = txq->tmpl[0], t1 = txq->tmpl[1], t2 = txq->tmpl[2];
+	const uint64_t t3 = txq->tmpl[3], td = txq->tmpl[2 * dw];
+	const uint64_t slow = txq->slow_flags;
+	const uint16_t mask = txq->wqe_mask;
+	uint8_t *const wqes = txq->wqes;
+	struct rte_mbuf **const elts = txq->elts;
+	struct rte_mempool *mp = txq->mp_last;
+	uint16_t pi = txq->wqe_pi;
+	unsigned int room = txq->nb_desc - (uint16_t)(pi - txq->wqe_ci);
+	uint64_t h0 = 0, h1 = 0, h2 = 0;
+	uint8_t *ctrl = NULL;
+	uint64_t bytes = 0;
+	unsigned int dropped = 0;
+	unsigned int i = 0, end;
+	const uint8_t *data;
+	uint32_t dlen;
+	struct rte_mbuf *m;
+	uint64_t iova;
+	uint64_t *wqe;
+	int bbs;
+
+	while (i < n && room != 0) {
+		/* §6.2: a CQE at least every comp_thresh packets, and on the burst's last. */
+		end = i + RTE_MIN(RTE_MIN(n - i, (unsigned int)txq->comp_thresh), room);
+		for (; i < end; i++) {
+			m = pkts[i];
+			dlen = m->data_len;
+			if (!fast || unlikely((m->ol_flags & slow) != 0 ||
+					      tx_ref_segs(m) != TX_REF1_SEG1 || m->pool != mp ||
+					      dlen <= inl)) {
+				bbs = tx_post_general(txq, m, pi, room);
+				mp = txq->mp_last;
+				if (bbs == 0)
+					goto stop;
+				if (bbs < 0) {
+					dropped++;
+					continue;
+				}
+				ctrl = tx_wqebb(txq, pi);
+				pi += bbs;
+				bytes += m->pkt_len;
+				room -= bbs;
+				end = RTE_MIN(end, i + 1 + room);
+				continue;
+			}
+			/* Everything read from the mbuf before the WQE is written. */
+			data = rte_pktmbuf_mtod(m, const uint8_t *);
+			iova = rte_pktmbuf_iova(m) + inl;
+			if (inl != 0) {
+				memcpy(&h0, data, TX_INL_HEAD);
+				memcpy(&h1, data + TX_INL_HEAD, sizeof(h1));
+				memcpy(&h2, data + TX_INL_HEAD + sizeof(h1), sizeof(h2));
+			}
+			wqe = (uint64_t *)(wqes + (size_t)(pi & mask) * MLX5V_WQE_BB);
+			wqe[0] = t0 | tx_word_dw(0, (uint32_t)pi <<
+						 MLX5V_IFC_SHIFT(wqe_ctrl_seg, wqe_index));
+			wqe[1] = t1;
+			wqe[2] = t2;
+			if (inl != 0) {
+				wqe[3] = t3 | TX_WORD_BYTES(h0, TX_INL_OFF % 8, TX_INL_HEAD);
+				wqe[4] = h1;
+				wqe[5] = h2;
+			} else {
+				wqe[3] = t3;
+			}
+			wqe[2 * dw] = td | tx_word_dw(0, dlen - inl);
+			wqe[2 * dw + 1] = rte_cpu_to_be_64(iova);
+			elts[pi & mask] = m;
+			bytes += dlen;
+			ctrl = (uint8_t *)wqe;
+			pi++;
+			room--;
+		}
+		if (ctrl != NULL)
+			SET(wqe_ctrl_seg, ctrl, ce, MLX5V_WQE_CE_ALWAYS);
+	}
+stop:
+	txq->packets += i - dropped;
+	txq->bytes += bytes;
+	if (ctrl == NULL)
+		return i;
+	SET(wqe_ctrl_seg, ctrl, ce, MLX5V_WQE_CE_ALWAYS);
+	txq->wqe_pi = pi;
+	tx_ring(txq, ctrl);
+	return i;
+}
+
 uint16_t
 mlx5v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
-	uint8_t wqe[MLX5V_WQE_MAX_DS * MLX5V_WQE_DS];
 	struct mlx5v_txq *txq = q;
-	uint8_t *ctrl = NULL;
-	struct rte_mbuf *m;
-	uint16_t i, bbs;
-	uint32_t ds;
 
 	if (unlikely(!txq->ready))
 		return 0;
-	tx_reap(txq);
+	/* Completions first: they make room and give the mbufs back. */
+	if (txq->wqe_ci != txq->wqe_pi || unlikely(txq->recover))
+		tx_reap(txq);
 	/* An SQ in ERR sends nothing until it is back to RDY. */
 	if (unlikely(txq->recover))
 		return 0;
-	for (i = 0; i < n; i++) {
-		m = pkts[i];
-		ds = tx_build(txq, m, wqe);
-		if (unlikely(ds == 0)) {
-			/* Unsendable: dropped and counted, as a device error would be. */
-			txq->errors++;
-			rte_pktmbuf_free(m);
-			continue;
-		}
-		bbs = (uint16_t)((ds + 3) / 4);
-		if ((uint16_t)(txq->nb_desc - (uint16_t)(txq->wqe_pi - txq->wqe_ci)) < bbs)
-			break;
-		SET(wqe_ctrl_seg, wqe, wqe_index, txq->wqe_pi);
-		SET(wqe_ctrl_seg, wqe, opcode, MLX5V_WQE_OPC_SEND);
-		SET(wqe_ctrl_seg, wqe, sqn, txq->sqn);
-		SET(wqe_ctrl_seg, wqe, ds, ds);
-		/* §6.2: a CQE every comp_thresh WQEBBs keeps the ring from filling up unseen. */
-		if ((uint16_t)(txq->wqe_pi + bbs - txq->wqe_comp) >= txq->comp_thresh) {
-			SET(wqe_ctrl_seg, wqe, ce, MLX5V_WQE_CE_ALWAYS);
-			txq->wqe_comp = txq->wqe_pi + bbs;
-		}
-		txq->elts[txq->wqe_pi & txq->wqe_mask] = m;
-		ctrl = tx_copy(txq, wqe, ds);
-		txq->wqe_pi += bbs;
-		txq->packets++;
-		txq->bytes += m->pkt_len;
-	}
-	if (ctrl == NULL)
-		return i;
-	/* And one on the burst's last WQE, so its mbufs come back without more traffic. */
-	if (txq->wqe_comp != txq->wqe_pi) {
-		SET(wqe_ctrl_seg, ctrl, ce, MLX5V_WQE_CE_ALWAYS);
-		txq->wqe_comp = txq->wqe_pi;
-	}
-	tx_ring(txq, ctrl);
-	return i;
+	if (txq->min_inline == TX_FAST_INL)
+		return tx_burst(txq, pkts, n, 1, TX_FAST_INL);
+	if (txq->min_inline == 0)
+		return tx_burst(txq, pkts, n, 1, 0);
+	return tx_burst(txq, pkts, n, 0, 0);
+}
+
+void
+mlx5v_txq_tmpl_init(struct mlx5v_txq *txq)
+{
+	const uint16_t inl = txq->min_inline == TX_FAST_INL ? TX_FAST_INL : 0;
+	uint8_t w[MLX5V_WQE_BB];
+	uint8_t *eseg = w + TX_ESEG_OFF;
+
+	memset(w, 0, sizeof(w));
+	SET(wqe_ctrl_seg, w, opcode, MLX5V_WQE_OPC_SEND);
+	SET(wqe_ctrl_seg, w, sqn, txq->sqn);
+	SET(wqe_ctrl_seg, w, ds, TX_FAST_DS(inl));
+	SET(wqe_eth_seg, eseg, inline_hdr_sz, inl);
+	SET(wqe_data_seg, w + (TX_FAST_DS(inl) - 1) * MLX5V_WQE_DS, lkey, txq->lkey);
+	memcpy(txq->tmpl, w, sizeof(txq->tmpl));
+	/* Packets with these take the general path (and a pool to map, at first). */
+	txq->slow_flags = RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK |
+			  RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL;
+	if (txq->vlan_insert)
+		txq->slow_flags |= RTE_MBUF_F_TX_VLAN;
 }
 
 int
@@ -325,7 +617,6 @@ mlx5v_txq_reset(struct mlx5v_txq *txq)
 {
 	txq->wqe_pi = 0;
 	txq->wqe_ci = 0;
-	txq->wqe_comp = 0;
 	txq->cq_ci = 0;
 	txq->recover = 0;
 	txq->mp_last = NULL;
@@ -335,27 +626,32 @@ mlx5v_txq_reset(struct mlx5v_txq *txq)
 void
 mlx5v_txq_drain(struct mlx5v_txq *txq)
 {
-	unsigned int i;
+	struct rte_mbuf *m;
 
 	if (txq->elts == NULL)
 		return;
-	for (i = 0; i < txq->nb_desc; i++) {
-		if (txq->elts[i] != NULL)
-			rte_pktmbuf_free(txq->elts[i]);
-		txq->elts[i] = NULL;
+	/* The WQEBBs in flight name the queue's packets; the others are stale. */
+	for (; txq->wqe_ci != txq->wqe_pi; txq->wqe_ci++) {
+		m = txq->elts[txq->wqe_ci & txq->wqe_mask];
+		m = (struct rte_mbuf *)((uintptr_t)m & ~TX_ELT_ALONE);
+		if (m != NULL)
+			rte_pktmbuf_free(m);
 	}
 }
 
 uint64_t
 mlx5v_tx_offload_capa(const struct mlx5v_ethdev_caps *caps)
 {
-	uint64_t capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	uint64_t capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS | RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 
 	if (caps->csum_cap)
 		capa |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_TCP_CKSUM |
 			RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
 	if (caps->wqe_vlan_insert)
 		capa |= RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
+	/* LSO needs the checksums of every segment (§3.3, §6.5). */
+	if (caps->max_lso_cap != 0 && caps->csum_cap)
+		capa |= RTE_ETH_TX_OFFLOAD_TCP_TSO;
 	return capa;
 }
 
@@ -369,7 +665,7 @@ mlx5v_tx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 		return -EINVAL;
 	mode->flags = 0;
 	snprintf(mode->info, sizeof(mode->info),
-		 "Scalar SEND, %u B inline header, CQE every %u WQEBBs and per burst",
-		 txq->min_inline, txq->comp_thresh);
+		 "Scalar SEND from a template, %u B inline header, CQE every %u packets and "
+		 "per burst", txq->min_inline, txq->comp_thresh);
 	return 0;
 }

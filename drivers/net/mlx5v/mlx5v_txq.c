@@ -15,7 +15,7 @@
 
 /* Send WQE basic block: 64 bytes (prm/mlx5_eth §6.1). */
 #define TXQ_LOG_STRIDE 6
-/* Ask for a completion at least every this many WQEBBs (a quarter of a small ring). */
+/* Ask for a completion at least every this many packets (a quarter of a small ring). */
 #define TXQ_COMP_MAX 32
 /* Doorbell words of a UAR: both halves of 4 BlueFlame registers of 512 bytes (§6.6). */
 #define TXQ_DB_SLOTS 8
@@ -43,7 +43,6 @@ mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 	struct mlx5v_txq *txq;
 	int ret;
 
-	RTE_SET_USED(conf);
 	if (mlx5v_ethdev_core(eth_dev) == NULL)
 		return -ENODEV;
 	if (eth_dev->data->tx_queues[idx] != NULL)
@@ -76,6 +75,11 @@ mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 	txq->min_inline = priv->caps.min_inline;
 	txq->vlan_insert = priv->caps.wqe_vlan_insert;
 	txq->lkey = priv->caps.resd_lkey;
+	txq->fast_free = !!((conf->offloads | eth_dev->data->dev_conf.txmode.offloads) &
+			    RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
+	/* §3.3: max_lso_cap is the log2 of the largest LSO message. */
+	if (mlx5v_tx_offload_capa(&priv->caps) & RTE_ETH_TX_OFFLOAD_TCP_TSO)
+		txq->max_lso = UINT32_C(1) << priv->caps.max_lso_cap;
 	eth_dev->data->tx_queues[idx] = txq;
 	return 0;
 }
@@ -121,6 +125,7 @@ mlx5v_txq_create(struct rte_eth_dev *eth_dev, struct mlx5v_txq *txq)
 	ret = mlx5v_ethdev_cmd_q_ready(dev, 1, txq->sqn, 1);
 	if (ret != 0)
 		goto err_sq_destroy;
+	mlx5v_txq_tmpl_init(txq);
 	txq->ready = 1;
 	return 0;
 

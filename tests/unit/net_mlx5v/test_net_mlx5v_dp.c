@@ -434,6 +434,63 @@ test_net_mlx5v_dp_vlan(void)
 	return ports_down();
 }
 
+/* TSO: a TCP packet of 3 MSS leaves as 3 segments with their own lengths and checksums. */
+static int
+test_net_mlx5v_dp_tso(void)
+{
+	const uint16_t mss = 400, hlen = RTE_ETHER_HDR_LEN + 20 + 20;
+	struct rte_mbuf *m, *ref, *rx[4];
+	struct rte_eth_dev_info info;
+	struct rte_ipv4_hdr *ip;
+	struct rte_tcp_hdr *th;
+	uint16_t i, n;
+
+	TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(g_p0, &info), "info");
+	TEST_ASSERT(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_TCP_TSO,
+		    "TSO not advertised on a device with LSO");
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, RTE_ETH_RX_OFFLOAD_CHECKSUM,
+				     RTE_ETH_TX_OFFLOAD_TCP_TSO | RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+				     RTE_ETH_TX_OFFLOAD_TCP_CKSUM, 1500), "start");
+	m = frame(&g_mac1, hlen + 3 * mss, 21, 1);
+	TEST_ASSERT_NOT_NULL(m, "frame");
+	th = rte_pktmbuf_mtod_offset(m, struct rte_tcp_hdr *, RTE_ETHER_HDR_LEN + 20);
+	th->sent_seq = rte_cpu_to_be_32(1000);
+	th->tcp_flags = RTE_TCP_PSH_FLAG | RTE_TCP_ACK_FLAG;
+	ref = copy_of(m);
+	TEST_ASSERT_NOT_NULL(ref, "copy");
+	m->ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_TCP_SEG;
+	m->l2_len = RTE_ETHER_HDR_LEN;
+	m->l3_len = 20;
+	m->l4_len = 20;
+	m->tso_segsz = mss;
+	TEST_ASSERT_SUCCESS(send_all(g_p0, 0, &m, 1), "send");
+	n = recv_n(g_p1, 0, rx, 4);
+	TEST_ASSERT_EQUAL(n, 3, "%u segments of a 3-MSS packet", n);
+	for (i = 0; i < n; i++) {
+		TEST_ASSERT_EQUAL(rx[i]->pkt_len, (uint32_t)hlen + mss, "segment %u: %u bytes", i,
+				  rx[i]->pkt_len);
+		ip = rte_pktmbuf_mtod_offset(rx[i], struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+		th = (struct rte_tcp_hdr *)(ip + 1);
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_16(ip->total_length), 20 + 20 + mss,
+				  "segment %u: IP length", i);
+		TEST_ASSERT_EQUAL(rte_ipv4_cksum(ip), 0, "segment %u: IP checksum", i);
+		TEST_ASSERT_EQUAL(rte_ipv4_udptcp_cksum_verify(ip, th), 0,
+				  "segment %u: TCP checksum", i);
+		TEST_ASSERT_EQUAL(rx[i]->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK,
+				  RTE_MBUF_F_RX_L4_CKSUM_GOOD, "segment %u: L4 not good", i);
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_32(th->sent_seq), 1000u + i * mss,
+				  "segment %u: sequence number", i);
+		TEST_ASSERT_EQUAL(!!(th->tcp_flags & RTE_TCP_PSH_FLAG), i == n - 1,
+				  "segment %u: PSH", i);
+		TEST_ASSERT(memcmp(rte_pktmbuf_mtod_offset(rx[i], uint8_t *, hlen),
+				   rte_pktmbuf_mtod_offset(ref, uint8_t *, hlen + i * mss),
+				   mss) == 0, "segment %u: payload differs", i);
+	}
+	rte_pktmbuf_free_bulk(rx, n);
+	rte_pktmbuf_free(ref);
+	return ports_down();
+}
+
 /* An error CQE: counted, the SQ back to ready, and the next packets go through. */
 static int
 test_net_mlx5v_dp_tx_error(void)
@@ -579,6 +636,7 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 		TEST_CASE(test_net_mlx5v_dp_csum),
 		TEST_CASE(test_net_mlx5v_dp_rss_ptype),
 		TEST_CASE(test_net_mlx5v_dp_vlan),
+		TEST_CASE(test_net_mlx5v_dp_tso),
 		TEST_CASE(test_net_mlx5v_dp_tx_error),
 		TEST_CASE(test_net_mlx5v_dp_rx_error),
 		TEST_CASE(test_net_mlx5v_dp_wrap),
