@@ -641,6 +641,39 @@ mlx5v_ethdev_close(struct rte_eth_dev *eth_dev)
 	return 0;
 }
 
+/* The port's VLAN stripping (rte_eth_dev_set_vlan_offload), running or not. */
+static int
+mlx5v_ethdev_vlan_offload_set(struct rte_eth_dev *eth_dev, int mask)
+{
+	const struct rte_eth_rxmode *rxmode = &eth_dev->data->dev_conf.rxmode;
+	int on = !!(rxmode->offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP);
+	unsigned int i;
+	int ret;
+
+	if (!(mask & RTE_ETH_VLAN_STRIP_MASK))
+		return 0;
+	if (!priv_of(eth_dev)->caps.vlan_cap)
+		return -ENOTSUP;
+	for (i = 0; i < eth_dev->data->nb_rx_queues; i++) {
+		if (eth_dev->data->rx_queues[i] == NULL)
+			continue;
+		ret = mlx5v_rxq_vlan_strip_set(eth_dev, eth_dev->data->rx_queues[i], on);
+		if (ret != 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* One queue's VLAN stripping (rte_eth_dev_set_vlan_strip_on_queue); failures are logged. */
+static void
+mlx5v_ethdev_vlan_strip_queue_set(struct rte_eth_dev *eth_dev, uint16_t idx, int on)
+{
+	struct mlx5v_rxq *rxq = eth_dev->data->rx_queues[idx];
+
+	if (rxq != NULL && priv_of(eth_dev)->caps.vlan_cap)
+		mlx5v_rxq_vlan_strip_set(eth_dev, rxq, on);
+}
+
 static int
 mlx5v_ethdev_reset(struct rte_eth_dev *eth_dev)
 {
@@ -695,6 +728,8 @@ static const struct eth_dev_ops mlx5v_ethdev_ops = {
 	.reta_query = mlx5v_flow_reta_query,
 	.rx_queue_intr_enable = mlx5v_intr_rx_enable,
 	.rx_queue_intr_disable = mlx5v_intr_rx_disable,
+	.vlan_offload_set = mlx5v_ethdev_vlan_offload_set,
+	.vlan_strip_queue_set = mlx5v_ethdev_vlan_strip_queue_set,
 };
 
 /* ---------------------------------------------------------------- net class */

@@ -234,6 +234,11 @@ int mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq);
 void mlx5v_rxq_destroy(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq);
 void mlx5v_rxq_info_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 			struct rte_eth_rxq_info *qinfo);
+/**
+ * VLAN stripping of an Rx queue on or off: its RQ modified at once when started (MODIFY_RQ
+ * of vsd), the queue's offloads for the next start. @return 0 or -errno.
+ */
+int mlx5v_rxq_vlan_strip_set(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq, int on);
 int mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 		    unsigned int socket, const struct rte_eth_txconf *conf);
 void mlx5v_txq_release(struct rte_eth_dev *eth_dev, uint16_t idx);
@@ -418,6 +423,8 @@ int mlx5v_ethdev_cmd_rq_create(struct mlx5v_dev *dev, const struct mlx5v_ethdev_
 			       uint32_t *rqn);
 /** MODIFY_SQ/RQ: RST->RDY (ready) or RDY->RST. @return 0 or -errno. */
 int mlx5v_ethdev_cmd_q_ready(struct mlx5v_dev *dev, int sq, uint32_t qn, int ready);
+/** MODIFY_RQ RDY->RDY of vsd: VLAN stripping on (strip) or off. @return 0 or -errno. */
+int mlx5v_ethdev_cmd_rq_vsd(struct mlx5v_dev *dev, uint32_t rqn, int strip);
 /** MODIFY_SQ/RQ from state cur to state next (MLX5V_ETHDEV_Q_*). @return 0 or -errno. */
 int mlx5v_ethdev_cmd_q_modify(struct mlx5v_dev *dev, int sq, uint32_t qn, uint32_t cur,
 			      uint32_t next);

@@ -540,6 +540,22 @@ mlx5v_ethdev_cmd_q_recover(struct mlx5v_dev *dev, int sq, uint32_t qn)
 }
 
 int
+mlx5v_ethdev_cmd_rq_vsd(struct mlx5v_dev *dev, uint32_t rqn, int strip)
+{
+	/* §4.6: RDY->RDY with the vsd bit of modify_bitmask changes only the stripping. */
+	uint8_t in[MLX5V_IFC_BYTES(modify_rq_in)];
+	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
+
+	in_init(in, sizeof(in), MLX5V_CMD_OP_MODIFY_RQ);
+	SET(modify_rq_in, in, rqn, rqn);
+	SET(modify_rq_in, in, rq_state, MLX5V_ETHDEV_Q_RDY);
+	SET(modify_rq_in, in, ctx.state, MLX5V_ETHDEV_Q_RDY);
+	SET(modify_rq_in, in, modify_bitmask, MLX5V_MODIFY_RQ_VSD);
+	SET(modify_rq_in, in, ctx.vsd, !strip);
+	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+}
+
+int
 mlx5v_ethdev_cmd_q_modify(struct mlx5v_dev *dev, int sq, uint32_t qn, uint32_t cur,
 			  uint32_t next)
 {

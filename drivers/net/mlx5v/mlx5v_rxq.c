@@ -216,6 +216,29 @@ mlx5v_rxq_destroy(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 	rxq->elts = NULL;
 }
 
+int
+mlx5v_rxq_vlan_strip_set(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq, int on)
+{
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	int ret;
+
+	/* The burst takes the stripping from each CQE: the RQ may change under it. */
+	if (rxq->rqn != 0) {
+		ret = dev != NULL ? mlx5v_ethdev_cmd_rq_vsd(dev, rxq->rqn, on) : -ENODEV;
+		if (ret != 0) {
+			MLX5V_ETH_LOG(ERR, "port %u Rx queue %u: VLAN stripping %s failed: %s",
+				      eth_dev->data->port_id, rxq->idx, on ? "on" : "off",
+				      strerror(-ret));
+			return ret;
+		}
+	}
+	if (on)
+		rxq->offloads |= RTE_ETH_RX_OFFLOAD_VLAN_STRIP;
+	else
+		rxq->offloads &= ~RTE_ETH_RX_OFFLOAD_VLAN_STRIP;
+	return 0;
+}
+
 void
 mlx5v_rxq_info_get(struct rte_eth_dev *eth_dev, uint16_t idx, struct rte_eth_rxq_info *qinfo)
 {

@@ -434,6 +434,72 @@ test_net_mlx5v_dp_vlan(void)
 	return ports_down();
 }
 
+/* Send one frame tagged by the device (VLAN insert) from port 0; receive it on port 1. */
+static struct rte_mbuf *
+vlan_roundtrip(struct rte_mbuf **ref, uint16_t tci)
+{
+	struct rte_mbuf *m, *rx[1];
+
+	m = frame(&g_mac1, 300, tci, 0);
+	if (m == NULL)
+		return NULL;
+	*ref = copy_of(m);
+	m->ol_flags |= RTE_MBUF_F_TX_VLAN;
+	m->vlan_tci = tci;
+	if (*ref == NULL || send_all(g_p0, 0, &m, 1) != 0 || recv_n(g_p1, 0, rx, 1) != 1)
+		return NULL;
+	return rx[0];
+}
+
+/* VLAN stripping switched on a running port, port-wide and per queue (MODIFY_RQ vsd). */
+static int
+test_net_mlx5v_dp_vlan_toggle(void)
+{
+	struct rte_mbuf *rx, *ref;
+	struct rte_eth_dev_info info;
+	uint16_t tpid;
+
+	TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(g_p0, &info), "info");
+	if (!(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_VLAN_INSERT) ||
+	    !(info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_VLAN_STRIP)) {
+		printf("VLAN offloads not advertised\n");
+		return TEST_SKIPPED;
+	}
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, RTE_ETH_TX_OFFLOAD_VLAN_INSERT, 1500), "start");
+	/* Off: the tag stays in the frame. */
+	rx = vlan_roundtrip(&ref, 0x123);
+	TEST_ASSERT_NOT_NULL(rx, "tagged frame not received");
+	TEST_ASSERT(!(rx->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED), "stripped while off");
+	/* The TPID follows the MAC addresses. */
+	tpid = rte_be_to_cpu_16(*rte_pktmbuf_mtod_offset(rx, rte_be16_t *,
+							 2 * RTE_ETHER_ADDR_LEN));
+	TEST_ASSERT(rx->pkt_len == ref->pkt_len + RTE_VLAN_HLEN && tpid == RTE_ETHER_TYPE_VLAN,
+		    "no tag in the frame (%u bytes, %#x)", rx->pkt_len, tpid);
+	rte_pktmbuf_free(rx);
+	rte_pktmbuf_free(ref);
+	/* On for the running port. */
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_vlan_offload(g_p1, RTE_ETH_VLAN_STRIP_OFFLOAD),
+			    "VLAN strip on");
+	TEST_ASSERT(rte_eth_dev_get_vlan_offload(g_p1) & RTE_ETH_VLAN_STRIP_OFFLOAD, "not on");
+	rx = vlan_roundtrip(&ref, 0x2a7);
+	TEST_ASSERT_NOT_NULL(rx, "tagged frame not received");
+	TEST_ASSERT(rx->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED, "not stripped once on");
+	TEST_ASSERT_EQUAL(rx->vlan_tci, 0x2a7, "TCI %#x", rx->vlan_tci);
+	TEST_ASSERT(same_bytes(rx, ref), "frame without its tag differs");
+	rte_pktmbuf_free(rx);
+	rte_pktmbuf_free(ref);
+	/* Off again for queue 0 alone. */
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_vlan_strip_on_queue(g_p1, 0, 0), "queue strip off");
+	rx = vlan_roundtrip(&ref, 0x3b1);
+	TEST_ASSERT_NOT_NULL(rx, "tagged frame not received");
+	TEST_ASSERT(!(rx->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED), "stripped on queue 0");
+	TEST_ASSERT_EQUAL(rx->pkt_len, ref->pkt_len + RTE_VLAN_HLEN, "tag not in the frame");
+	rte_pktmbuf_free(rx);
+	rte_pktmbuf_free(ref);
+	TEST_ASSERT_SUCCESS(ports_down(), "down");
+	return TEST_SUCCESS;
+}
+
 /* TSO: a TCP packet of 3 MSS leaves as 3 segments with their own lengths and checksums. */
 static int
 test_net_mlx5v_dp_tso(void)
@@ -636,6 +702,7 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 		TEST_CASE(test_net_mlx5v_dp_csum),
 		TEST_CASE(test_net_mlx5v_dp_rss_ptype),
 		TEST_CASE(test_net_mlx5v_dp_vlan),
+		TEST_CASE(test_net_mlx5v_dp_vlan_toggle),
 		TEST_CASE(test_net_mlx5v_dp_tso),
 		TEST_CASE(test_net_mlx5v_dp_tx_error),
 		TEST_CASE(test_net_mlx5v_dp_rx_error),
