@@ -332,10 +332,23 @@ static int
 test_fault_matrix_mlx5v(void)
 {
 	unsigned int i, f, failed = 0;
+	struct ut_heap h0, h1;
 
 	for (i = 0; i < RTE_DIM(fm5_faults); i++)
 		for (f = 0; f < FM5_NB; f++)
 			failed += fm5_cell(&fm5_faults[i], f) != TEST_SUCCESS;
+	/*
+	 * A CREATE_EQ whose completion never comes: the device is removed with the slot still
+	 * held, the function teardown reclaims the EQ, and the ring the driver kept for it
+	 * (quarantine) is freed then: the EAL heap is back to its size.
+	 */
+	ut_heap_get(&h0);
+	TEST_ASSERT_SUCCESS(fm5_up(), "device");
+	fm5_timeout(RTE_PMD_MLX5V_CMD_OP_CREATE_EQ, 0);
+	TEST_ASSERT_EQUAL(fm5_eq_round(g_msi->vector, 0), ETIMEDOUT, "CREATE_EQ did not time out");
+	TEST_ASSERT_SUCCESS(fm5_down(), "remove with a command never completed");
+	ut_heap_get(&h1);
+	TEST_ASSERT(ut_heap_same(&h0, &h1), "EAL memory leaked after a never completed CREATE_EQ");
 	/* EQ overrun concerns the EQ family only: the EQ errors, destroy still works. */
 	TEST_ASSERT_SUCCESS(fm5_up(), "device");
 	TEST_ASSERT(fm5_eq_round(g_msi->vector, 1) != EFAULT, "overrun EQ cannot be destroyed");
