@@ -578,18 +578,19 @@ mlx5v_cmd_orphans_reclaim(struct mlx5v_dev *dev)
 		MLX5V_IFC_SET(cmd_in_hdr, in, op_mod, o.op_mod);
 		MLX5V_IFC_SET(cmd_in_hdr, in, command_dw2, o.id);
 		ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
-		rte_spinlock_lock(&cmd->lock);
-		if (ret == 0) {
-			cmd->orphans_destroyed++;
+		if (ret == 0)
 			MLX5V_CMD_LOG(WARNING, "%s: %s 0x%x: the object of a command that "
 				      "completed after its timeout is destroyed", dev->name,
 				      mlx5v_cmd_opcode_name(o.destroy_op), o.id);
-		} else {
-			cmd->orphans_left++;
+		else
 			MLX5V_CMD_LOG(ERR, "%s: %s 0x%x for a late completion failed (%s); the "
 				      "object stays until the function teardown", dev->name,
 				      mlx5v_cmd_opcode_name(o.destroy_op), o.id, strerror(-ret));
-		}
+		rte_spinlock_lock(&cmd->lock);
+		if (ret == 0)
+			cmd->orphans_destroyed++;
+		else
+			cmd->orphans_left++;
 	}
 	cmd->reclaiming = 0;
 	rte_spinlock_unlock(&cmd->lock);
