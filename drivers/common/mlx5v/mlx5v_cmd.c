@@ -460,10 +460,147 @@ mlx5v_cmd_owner(const struct mlx5v_cmd_slot *s)
 			       __ATOMIC_ACQUIRE);
 }
 
+/* ---- late completions of create commands ---- */
+
+/*
+ * The destroy of each object a create command can make, for the objects named by the
+ * 32-bit word at out 0x08 alone (masked to the id's width); the destroy takes the same word
+ * at in 0x08. Flow tables and groups also need the table type from the mailbox: they are
+ * left to the function teardown. doc/guides/sim/fault_matrix.rst, "Late completions".
+ */
+struct mlx5v_cmd_undo {
+	uint16_t create_op;
+	uint16_t destroy_op;
+	uint32_t id_mask;
+};
+
+static const struct mlx5v_cmd_undo mlx5v_cmd_undo_tbl[] = {
+	{ 0x200 /* CREATE_MKEY */, 0x202, 0xffffff },
+	{ 0x301 /* CREATE_EQ */, 0x302, 0xff },
+	{ 0x400 /* CREATE_CQ */, 0x401, 0xffffff },
+	{ 0x500 /* CREATE_QP */, 0x501, 0xffffff },
+	{ 0x771 /* ALLOC_Q_COUNTER */, 0x772, 0xff },
+	{ 0x800 /* ALLOC_PD */, 0x801, 0xffffff },
+	{ 0x802 /* ALLOC_UAR */, 0x803, 0xffffff },
+	{ 0x816 /* ALLOC_TRANSPORT_DOMAIN */, 0x817, 0xffffff },
+	{ 0x900 /* CREATE_TIR */, 0x902, 0xffffff },
+	{ 0x904 /* CREATE_SQ */, 0x906, 0xffffff },
+	{ 0x908 /* CREATE_RQ */, 0x90a, 0xffffff },
+	{ 0x912 /* CREATE_TIS */, 0x914, 0xffffff },
+	{ 0x916 /* CREATE_RQT */, 0x918, 0xffffff },
+	/* General objects: obj_type sits at in 0x06 of both commands (op_mod's place). */
+	{ 0xa00 /* CREATE_GENERAL_OBJECT */, 0xa03, 0xffffffff },
+	{ 0xa08 /* CREATE_UMEM */, 0xa0a, 0xffffffff },
+};
+
+#define MLX5V_CMD_OP_CREATE_FLOW_TABLE 0x930
+#define MLX5V_CMD_OP_CREATE_FLOW_GROUP 0x933
+#define MLX5V_CMD_OP_CREATE_GENERAL_OBJECT 0xa00
+
+/*
+ * The device answered slot s after its waiter gave up. If the command created an object,
+ * nobody knows of it: queue its destroy, run by mlx5v_cmd_orphans_reclaim() outside the
+ * lock (prm/mlx5 §3.10). Called with cmd->lock held, the owner bit read 0.
+ */
+static void
+mlx5v_cmd_orphan_note_locked(struct mlx5v_dev *dev, const struct mlx5v_cmd_slot *s,
+			     unsigned int idx)
+{
+	struct mlx5v_cmd *cmd = &dev->cmd;
+	const uint8_t *in = MLX5V_IFC_ADDR_OF(cmd_layout, s->ent, in);
+	const uint8_t *out = MLX5V_IFC_ADDR_OF(cmd_layout, s->ent, out);
+	const struct mlx5v_cmd_undo *u = NULL;
+	struct mlx5v_cmd_orphan *o;
+	unsigned int i;
+
+	/* Nothing was created unless both the delivery and the outbox status are OK. */
+	if ((MLX5V_IFC_GET(cmd_layout, s->ent, status_own) >> 1) != MLX5V_CMD_DELIV_OK ||
+	    MLX5V_IFC_GET(cmd_out_hdr, out, status) != MLX5V_CMD_STAT_OK)
+		return;
+	for (i = 0; i < RTE_DIM(mlx5v_cmd_undo_tbl); i++)
+		if (mlx5v_cmd_undo_tbl[i].create_op == s->opcode)
+			u = &mlx5v_cmd_undo_tbl[i];
+	if (u == NULL) {
+		if (s->opcode == MLX5V_CMD_OP_CREATE_FLOW_TABLE ||
+		    s->opcode == MLX5V_CMD_OP_CREATE_FLOW_GROUP) {
+			cmd->orphans_left++;
+			MLX5V_CMD_LOG(ERR, "%s: %s slot %u completed after its timeout; the object "
+				      "stays until the function teardown", dev->name,
+				      mlx5v_cmd_opcode_name(s->opcode), idx);
+		}
+		return;
+	}
+	if (cmd->nb_orphans == RTE_DIM(cmd->orphan)) {
+		cmd->orphans_left++;
+		MLX5V_CMD_LOG(ERR, "%s: %s slot %u: too many objects of late completions; this "
+			      "one stays until the function teardown", dev->name,
+			      mlx5v_cmd_opcode_name(s->opcode), idx);
+		return;
+	}
+	o = &cmd->orphan[cmd->nb_orphans];
+	o->destroy_op = u->destroy_op;
+	o->uid = MLX5V_IFC_GET(cmd_in_hdr, in, uid);
+	o->op_mod = s->opcode == MLX5V_CMD_OP_CREATE_GENERAL_OBJECT ?
+		    MLX5V_IFC_GET(cmd_in_hdr, in, op_mod) : 0;
+	o->id = MLX5V_IFC_GET(cmd_out_hdr, out, command_dw2) & u->id_mask;
+	__atomic_store_n(&cmd->nb_orphans, cmd->nb_orphans + 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * Destroy the objects of late create completions. Runs before and after every ordinary
+ * command (never on the page slot, never under a lock), so an object found while reaping
+ * is gone by the end of the next command; one thread at a time, and the destroys it sends
+ * do not recurse into here.
+ */
+static void
+mlx5v_cmd_orphans_reclaim(struct mlx5v_dev *dev)
+{
+	struct mlx5v_cmd *cmd = &dev->cmd;
+	uint8_t in[MLX5V_CMD_HDR_SIZE], out[MLX5V_CMD_HDR_SIZE];
+	struct mlx5v_cmd_orphan o;
+	int ret;
+
+	if (__atomic_load_n(&cmd->nb_orphans, __ATOMIC_RELAXED) == 0)
+		return;
+	rte_spinlock_lock(&cmd->lock);
+	if (cmd->reclaiming) {
+		rte_spinlock_unlock(&cmd->lock);
+		return;
+	}
+	cmd->reclaiming = 1;
+	while (cmd->nb_orphans > 0) {
+		o = cmd->orphan[cmd->nb_orphans - 1];
+		__atomic_store_n(&cmd->nb_orphans, cmd->nb_orphans - 1, __ATOMIC_RELAXED);
+		rte_spinlock_unlock(&cmd->lock);
+		memset(in, 0, sizeof(in));
+		MLX5V_IFC_SET(cmd_in_hdr, in, opcode, o.destroy_op);
+		MLX5V_IFC_SET(cmd_in_hdr, in, uid, o.uid);
+		MLX5V_IFC_SET(cmd_in_hdr, in, op_mod, o.op_mod);
+		MLX5V_IFC_SET(cmd_in_hdr, in, command_dw2, o.id);
+		ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+		if (ret == 0)
+			MLX5V_CMD_LOG(WARNING, "%s: %s 0x%x: the object of a command that "
+				      "completed after its timeout is destroyed", dev->name,
+				      mlx5v_cmd_opcode_name(o.destroy_op), o.id);
+		else
+			MLX5V_CMD_LOG(ERR, "%s: %s 0x%x for a late completion failed (%s); the "
+				      "object stays until the function teardown", dev->name,
+				      mlx5v_cmd_opcode_name(o.destroy_op), o.id, strerror(-ret));
+		rte_spinlock_lock(&cmd->lock);
+		if (ret == 0)
+			cmd->orphans_destroyed++;
+		else
+			cmd->orphans_left++;
+	}
+	cmd->reclaiming = 0;
+	rte_spinlock_unlock(&cmd->lock);
+}
+
 /*
  * A timed-out slot stays reserved until the device gives the entry back (the kernel's
  * "avoid using pending command interface slots": firmware behaviour is undefined for a
- * new command on a busy slot, prm/mlx5 §3.10). Called with cmd->lock held.
+ * new command on a busy slot, prm/mlx5 §3.10). What a late create made is queued for
+ * destruction. Called with cmd->lock held.
  */
 static void
 mlx5v_cmd_reap_locked(struct mlx5v_dev *dev)
@@ -482,6 +619,9 @@ mlx5v_cmd_reap_locked(struct mlx5v_dev *dev)
 		MLX5V_CMD_LOG(WARNING, "%s: %s (0x%x) slot %u: completion arrived after timeout",
 			      dev->name, mlx5v_cmd_opcode_name(s->opcode), s->opcode, i);
 		cmd->late_completions++;
+		/* Read the answer only after ownership came back (§3.6: read barrier). */
+		rte_io_rmb();
+		mlx5v_cmd_orphan_note_locked(dev, s, i);
 		s->state = MLX5V_CMD_SLOT_FREE;
 	}
 }
@@ -897,6 +1037,9 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 		mlx5v_cmd_account(dev, opcode, ret, t0, 0, 0, 0);
 		return ret;
 	}
+	/* Page work runs on the interrupt thread and never waits behind these destroys. */
+	if (!(flags & MLX5V_CMD_F_PAGE))
+		mlx5v_cmd_orphans_reclaim(dev);
 	nin = mlx5v_cmd_nblocks(inlen);
 	nout = mlx5v_cmd_nblocks(outlen);
 	ret = mlx5v_cmd_slot_get(dev, flags, &idx);
@@ -986,6 +1129,9 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	mlx5v_cmd_slot_put(cmd, idx);
 	ret = MLX5V_IFC_GET(cmd_out_hdr, out, status) != MLX5V_CMD_STAT_OK ? -EREMOTEIO : 0;
 	mlx5v_cmd_account(dev, opcode, ret, t0, t_db, t_owner, t_done);
+	/* A late completion reaped while this command took its slot. */
+	if (!(flags & MLX5V_CMD_F_PAGE))
+		mlx5v_cmd_orphans_reclaim(dev);
 	return ret;
 }
 
@@ -1075,6 +1221,8 @@ mlx5v_cmd_flush(struct mlx5v_dev *dev)
 		if (cmd->slot[i].state == MLX5V_CMD_SLOT_TIMEDOUT)
 			cmd->slot[i].state = MLX5V_CMD_SLOT_FREE;
 	}
+	/* A dead device keeps nothing: no destroy to send for late completions. */
+	cmd->nb_orphans = 0;
 	rte_spinlock_unlock(&cmd->lock);
 	if (busy > 0)
 		MLX5V_CMD_LOG(WARNING, "%s: flushing %u pending command(s)", dev->name, busy);
@@ -1092,6 +1240,8 @@ mlx5v_cmd_init(struct mlx5v_dev *dev)
 	rte_spinlock_init(&cmd->lock);
 	cmd->token = 0;
 	cmd->events = 0;
+	cmd->nb_orphans = 0;
+	cmd->reclaiming = 0;
 	/* §2.1 step 2: geometry is read-only in cmdq_addr_l_sz[7:0]. */
 	v = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDQ_ADDR_L_SZ);
 	cmd->log_sz = (v >> 4) & 0xf;
@@ -1189,10 +1339,19 @@ mlx5v_cmd_cleanup(struct mlx5v_dev *dev)
 	if (cmd->queue == NULL)
 		return;
 	mlx5v_eq_unsubscribe(dev, RTE_PMD_MLX5V_EVENT_CMD, mlx5v_cmd_event, NULL);
+	/*
+	 * Objects of late completions not destroyed yet, and of commands that never completed,
+	 * went with TEARDOWN_HCA / DISABLE_HCA: the function teardown reclaims them (§2.3).
+	 */
+	if (cmd->nb_orphans > 0)
+		MLX5V_CMD_LOG(WARNING, "%s: %u object(s) of late completions reclaimed by the "
+			      "function teardown", dev->name, cmd->nb_orphans);
+	cmd->nb_orphans = 0;
 	for (i = 0; i < cmd->nslots; i++) {
 		if (cmd->slot[i].state == MLX5V_CMD_SLOT_TIMEDOUT)
-			MLX5V_CMD_LOG(WARNING, "%s: slot %u still held by a timed-out %s",
-				      dev->name, i, mlx5v_cmd_opcode_name(cmd->slot[i].opcode));
+			MLX5V_CMD_LOG(WARNING, "%s: slot %u still held by a timed-out %s; the "
+				      "function teardown reclaimed what it made", dev->name, i,
+				      mlx5v_cmd_opcode_name(cmd->slot[i].opcode));
 		mlx5v_cmd_mbox_free(dev, &cmd->slot[i].in);
 		mlx5v_cmd_mbox_free(dev, &cmd->slot[i].out);
 	}
@@ -1242,6 +1401,8 @@ mlx5v_cmd_info_get(struct mlx5v_dev *dev, struct mlx5v_cmd_info *info)
 	info->eq_recoveries = cmd->eq_recoveries;
 	info->spurious = cmd->spurious;
 	info->bad_out_sigs = __atomic_load_n(&cmd->bad_out_sigs, __ATOMIC_RELAXED);
+	info->orphans_destroyed = cmd->orphans_destroyed;
+	info->orphans_left = cmd->orphans_left;
 	rte_spinlock_unlock(&cmd->lock);
 	return 0;
 }

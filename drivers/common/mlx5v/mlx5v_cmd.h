@@ -56,6 +56,18 @@ struct mlx5v_cmd_slot {
 	uint8_t token;
 };
 
+/**
+ * An object a create command made after its waiter gave up (the command timed out and
+ * completed late): the driver knows nothing of it, so the command layer destroys it
+ * (doc/guides/sim/fault_matrix.rst, "Late completions").
+ */
+struct mlx5v_cmd_orphan {
+	uint16_t destroy_op;          /**< the destroy command of the object's family */
+	uint16_t uid;                 /**< the creating command's uid, carried to the destroy */
+	uint16_t op_mod;              /**< obj_type for general objects, else 0 */
+	uint32_t id;                  /**< the id the device returned at out 0x08 */
+};
+
 struct mlx5v_cmd {
 	uint8_t *queue;               /**< one 4 KiB page, 4 KiB aligned */
 	uint64_t queue_iova;
@@ -72,6 +84,12 @@ struct mlx5v_cmd {
 	uint64_t eq_recoveries;
 	uint64_t spurious;
 	uint64_t bad_out_sigs;        /**< output signatures found bad (checksum on) */
+	/** Objects of late create completions still to destroy, under lock. */
+	struct mlx5v_cmd_orphan orphan[MLX5V_CMD_MAX_SLOTS];
+	unsigned int nb_orphans;      /**< under lock; read relaxed as a hint */
+	int reclaiming;               /**< under lock: one thread destroys orphans at a time */
+	uint64_t orphans_destroyed;
+	uint64_t orphans_left;        /**< not destroyable here: left to the function teardown */
 	struct mlx5v_cmd_stats *stats; /**< MLX5V_CMD_STATS_OPCODES + 1 buckets */
 };
 

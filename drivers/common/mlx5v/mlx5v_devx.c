@@ -800,6 +800,13 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	/* cmd_do: a device failure is -EREMOTEIO with status and syndrome in out (§3.9). */
 	ret = mlx5v_cmd_do(dev, cin, cinlen, out, outlen);
 	free(cin);
+	/*
+	 * Timed out: the device may still create the EQ on this ring; the command layer
+	 * destroys it when the completion arrives, the ring waits for DISABLE_HCA
+	 * (doc/guides/sim/fault_matrix.rst, "Late completions").
+	 */
+	if (ret == -ETIMEDOUT)
+		mlx5v_eq_ring_quarantine(dev, &eq->ring);
 	if (ret < 0)
 		goto err_ring_free;
 	/*
@@ -1734,6 +1741,13 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	 */
 	ret = mlx5v_cmd_do(dev, in, inlen, out, sizeof(out));
 	free(in);
+	if (ret == -ETIMEDOUT) {
+		/* As for CREATE_EQ: a late CQ may write here until it is destroyed. */
+		struct mlx5v_dma_buf dma[] = { cq->ring_dma, cq->dbr_dma };
+
+		mlx5v_dev_quarantine(dev, cq->buf, cq->size, dma, RTE_DIM(dma));
+		goto err_reg_cancel;
+	}
 	if (ret < 0)
 		goto err_buf_unmap;
 	cq->cqn = MLX5V_IFC_GET(create_cq_out, out, cqn);

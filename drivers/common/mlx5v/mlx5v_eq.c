@@ -379,6 +379,9 @@ mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 	 */
 	ret = mlx5v_cmd_exec(dev, in, inlen, out, sizeof(out));
 	free(in);
+	/* A late EQ may write into the ring: it waits for DISABLE_HCA (as in mlx5v_devx.c). */
+	if (ret == -ETIMEDOUT)
+		mlx5v_eq_ring_quarantine(dev, &eq->ring);
 	if (ret < 0)
 		goto err_msi_unref;
 	/* eq_number is 8 bits at out 0x0b (prm/mlx5 §6.3). */

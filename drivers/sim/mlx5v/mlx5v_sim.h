@@ -163,6 +163,20 @@ int mlx5v_sim_drop_next_completion(struct mlx5v_sim *sim, uint16_t opcode, int h
 __rte_internal
 void mlx5v_sim_release_held(struct mlx5v_sim *sim);
 
+/**
+ * Test hook: stop the engine thread (hold = 1) or start it again (0), so that a test can
+ * order the device's steps itself with mlx5v_sim_cmd_pass(). @return 0 or -errno.
+ */
+__rte_internal
+int mlx5v_sim_engine_hold(struct mlx5v_sim *sim, int hold);
+
+/**
+ * Test hook, with the engine held: run the command step of an engine pass (the posted
+ * command slots, then their interrupts) on the calling thread. @return the work done.
+ */
+__rte_internal
+int mlx5v_sim_cmd_pass(struct mlx5v_sim *sim);
+
 /** Post the completion EQE of the next command of opcode twice. */
 __rte_internal
 int mlx5v_sim_dup_next_completion(struct mlx5v_sim *sim, uint16_t opcode);

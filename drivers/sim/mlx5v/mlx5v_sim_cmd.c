@@ -720,6 +720,26 @@ mlx5v_sim_cmd_poll(struct mlx5v_sim *sim)
 	 */
 	pending = sim->db_pending;
 	sim->db_pending = 0;
+	if (pending != 0) {
+		/*
+		 * Posted writes reach the device in the order the driver made them (PCIe
+		 * ordering): a UAR doorbell written before these command doorbells is taken
+		 * before their commands run, e.g. an EQ arm before DESTROY_EQ. The engine's
+		 * own UAR pass may have run before that doorbell was written, so take the UAR
+		 * pages again now (their callbacks take the lock). A doorbell written after
+		 * the command doorbell may be taken too: the device has not run the command
+		 * yet, which hardware may equally do (doc/guides/sim/mlx5v_sim.rst, "Threading").
+		 */
+		pthread_mutex_unlock(&sim->lock);
+		work += mlx5v_sim_uars_poll(sim);
+		pthread_mutex_lock(&sim->lock);
+		if (sim->pci_offline) {
+			/* The link went down meanwhile: the commands stay posted, unanswered. */
+			sim->db_pending |= pending;
+			pthread_mutex_unlock(&sim->lock);
+			return work;
+		}
+	}
 	for (s = 0; s < MLX5V_CMD_MAX_SLOTS; s++) {
 		if (pending & (1u << s)) {
 			mlx5v_sim_cmd_run(sim, s);

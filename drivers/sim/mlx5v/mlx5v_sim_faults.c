@@ -481,6 +481,28 @@ mlx5v_sim_release_held(struct mlx5v_sim *sim)
 	mlx5v_sim_cmd_release_held(sim);
 }
 
+int
+mlx5v_sim_engine_hold(struct mlx5v_sim *sim, int hold)
+{
+	if (sim == NULL)
+		return -EINVAL;
+	if (!hold)
+		return hwsim_engine_start(sim->engine);
+	hwsim_engine_stop(sim->engine);
+	return 0;
+}
+
+int
+mlx5v_sim_cmd_pass(struct mlx5v_sim *sim)
+{
+	int work;
+
+	if (sim == NULL)
+		return -EINVAL;
+	work = mlx5v_sim_cmd_poll(sim);
+	return work + mlx5v_sim_irq_flush(sim);
+}
+
 void
 mlx5v_sim_drop_msix(struct mlx5v_sim *sim, unsigned int vec, unsigned int n)
 {

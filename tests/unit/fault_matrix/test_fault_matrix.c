@@ -45,11 +45,10 @@ enum fm_expect {
 	FM_FAIL,  /* the operation reports an error */
 	FM_NA,    /* the fault does not reach this family: success */
 	/*
-	 * The operation fails with ETIMEDOUT, and the command's late completion leaves its
-	 * object in the device, which the driver no longer knows: an open defect (see
-	 * doc/guides/sim/fault_matrix.rst). Asserted as is, so that the fix shows here.
+	 * The operation fails with ETIMEDOUT; the command completes late and the object it
+	 * created is destroyed by the driver (doc/guides/sim/fault_matrix.rst).
 	 */
-	FM_ORPHAN,
+	FM_LATE,
 };
 
 static const char *const fm5_family_name[FM5_NB] = { "EQ", "UAR", "MSI", "pages" };
@@ -141,7 +140,7 @@ static const struct fm5_fault fm5_faults[] = {
 	{ "delivery error (deliv_opcode)", fm5_deliv_fail,
 	  { FM_FAIL, FM_FAIL, FM_FAIL, FM_FAIL }, 0 },
 	{ "timeout (drop_opcode, drop_hold)", fm5_timeout,
-	  { FM_ORPHAN, FM_ORPHAN, FM_ORPHAN, FM_FAIL }, 0 },
+	  { FM_LATE, FM_LATE, FM_LATE, FM_FAIL }, 0 },
 	{ "lost completion EQE (drop_opcode)", fm5_lost_eqe,
 	  { FM_OK, FM_OK, FM_OK, FM_OK }, 0 },
 	{ "duplicate completion EQE (dup_opcode)", fm5_dup_eqe,
@@ -254,6 +253,7 @@ fm5_cell(const struct fm5_fault *ft, enum fm5_family f)
 {
 	struct rte_pmd_mlx5v_msi_vector *probe;
 	unsigned int eqs0, uars0, pages0, cur;
+	struct mlx5v_cmd_info ci;
 	struct ut_heap h0, h1;
 	int ret, bad = 0;
 
@@ -268,7 +268,8 @@ fm5_cell(const struct fm5_fault *ft, enum fm5_family f)
 	/* The MSI family's vector is the lowest free one (2); the others' is vector 0. */
 	ft->arm(fm5_family_op[f], f == FM5_MSI ? 2 : 0);
 	ret = fm5_family_run(f, pages0);
-	if (ret == EFAULT || (ret == 0) != (ft->expect[f] == FM_OK || ft->expect[f] == FM_NA)) {
+	if (ret == EFAULT || (ret == 0) != (ft->expect[f] == FM_OK || ft->expect[f] == FM_NA) ||
+	    (ft->expect[f] == FM_LATE && ret != ETIMEDOUT)) {
 		printf("%s x %s: operation %s (%s)\n", ft->name, fm5_family_name[f],
 		       ret == 0 ? "succeeded" : "failed", strerror(ret));
 		bad = 1;
@@ -293,10 +294,16 @@ fm5_cell(const struct fm5_fault *ft, enum fm5_family f)
 		cur = mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_PAGES);
 		if (f == FM5_PAGES && cur != pages0)
 			mlx5v_sim_request_pages(g_sim, (int32_t)pages0 - (int32_t)cur);
-		if (ft->expect[f] == FM_ORPHAN) {
-			/* One EQ (EQ, MSI families) or one UAR left by the late completion. */
-			eqs0 += f != FM5_UAR;
-			uars0 += f == FM5_UAR;
+		/*
+		 * The late completion's object (EQ or UAR) was destroyed by the commands of the
+		 * follow-up round at the latest: no object more than before, and said so.
+		 */
+		if (ft->expect[f] == FM_LATE &&
+		    (mlx5v_cmd_info_get(mlx5v_devx_dev_get(VDEV_NAME), &ci) != 0 ||
+		     ci.late_completions != 1 || ci.orphans_destroyed != 1)) {
+			printf("%s x %s: the late completion's object was not destroyed\n",
+			       ft->name, fm5_family_name[f]);
+			bad = 1;
 		}
 		/* Commands run on the model's thread: wait for its counts to settle. */
 		UT_WAIT_FOR(ut_live_eqs() == eqs0 &&
@@ -325,10 +332,23 @@ static int
 test_fault_matrix_mlx5v(void)
 {
 	unsigned int i, f, failed = 0;
+	struct ut_heap h0, h1;
 
 	for (i = 0; i < RTE_DIM(fm5_faults); i++)
 		for (f = 0; f < FM5_NB; f++)
 			failed += fm5_cell(&fm5_faults[i], f) != TEST_SUCCESS;
+	/*
+	 * A CREATE_EQ whose completion never comes: the device is removed with the slot still
+	 * held, the function teardown reclaims the EQ, and the ring the driver kept for it
+	 * (quarantine) is freed then: the EAL heap is back to its size.
+	 */
+	ut_heap_get(&h0);
+	TEST_ASSERT_SUCCESS(fm5_up(), "device");
+	fm5_timeout(RTE_PMD_MLX5V_CMD_OP_CREATE_EQ, 0);
+	TEST_ASSERT_EQUAL(fm5_eq_round(g_msi->vector, 0), ETIMEDOUT, "CREATE_EQ did not time out");
+	TEST_ASSERT_SUCCESS(fm5_down(), "remove with a command never completed");
+	ut_heap_get(&h1);
+	TEST_ASSERT(ut_heap_same(&h0, &h1), "EAL memory leaked after a never completed CREATE_EQ");
 	/* EQ overrun concerns the EQ family only: the EQ errors, destroy still works. */
 	TEST_ASSERT_SUCCESS(fm5_up(), "device");
 	TEST_ASSERT(fm5_eq_round(g_msi->vector, 1) != EFAULT, "overrun EQ cannot be destroyed");

@@ -13,6 +13,7 @@
 #include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_io.h>
 #include <rte_malloc.h>
 
 #include "test.h"
@@ -333,6 +334,47 @@ test_mlx5v_sim_eq_bad_doorbells(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * An EQ arm written before DESTROY_EQ is taken before the command, also when the engine's
+ * look at the UAR pages in that pass came before the arm was written (the engine is held
+ * and the pass's command step run here, after the arm and the command doorbell). The arm
+ * is a plain store to the UAR page, as a DEVX application writes it, which the model
+ * finds only on its own passes. An arm written after DESTROY_EQ completed is still a
+ * driver bug.
+ */
+static int
+test_mlx5v_sim_eq_arm_before_destroy(void)
+{
+	uint64_t misuse = UT_CTR(DB_MISUSE);
+	uint8_t in[16], out[16];
+	struct ut_ring eq;
+
+	TEST_ASSERT_SUCCESS(ut_eq_create(&eq, 4, 0, 1), "create");
+	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_engine_hold(g_sim, 1), "hold the engine");
+	rte_write32(rte_cpu_to_be_32(rte_pmd_mlx5v_eq_db_val(eq.num, 0)),
+		    (uint8_t *)mlx5v_hw_uar_addr(&g_hw, g_uar) + RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF);
+	memset(in, 0, sizeof(in));
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, MLX5V_CMD_OP_DESTROY_EQ);
+	MLX5V_IFC_SET(cmd_in_hdr, in, command_dw2, eq.num);
+	ut_post(0, in, sizeof(in), sizeof(out));
+	ut_ring(0);
+	TEST_ASSERT(mlx5v_sim_cmd_pass(g_sim) > 0, "the command step ran nothing");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_engine_hold(g_sim, 0), "resume the engine");
+	TEST_ASSERT_EQUAL(ut_wait(0), 0, "DESTROY_EQ delivery");
+	ut_read_out(0, out, sizeof(out));
+	TEST_ASSERT_EQUAL(out[0], MLX5V_CMD_STAT_OK, "DESTROY_EQ status");
+	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
+	TEST_ASSERT_EQUAL(UT_CTR(DB_MISUSE), misuse,
+			  "an arm written before DESTROY_EQ was reported as a driver bug");
+	ut_eq_db(&eq, 0, 1);
+	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
+	TEST_ASSERT_EQUAL(UT_CTR(DB_MISUSE), misuse + 1,
+			  "an arm written after DESTROY_EQ completed was not reported");
+	ut_ring_free(&eq);
+	return TEST_SUCCESS;
+}
+
 static int
 test_mlx5v_sim_eq_overrun(void)
 {
@@ -448,6 +490,7 @@ static struct unit_test_suite mlx5v_sim_eq_suite = {
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_eqe_then_arm),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_ci_only_doorbell),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_bad_doorbells),
+		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_arm_before_destroy),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_overrun),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_cmd_event_mode),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_event_routing),
