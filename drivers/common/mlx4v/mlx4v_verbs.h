@@ -128,6 +128,7 @@ struct mlx4v_cq {
 	int event_fd;                /**< -1 without events */
 	unsigned int events_pending; /**< raised by the device, not yet taken */
 	unsigned int events_unacked; /**< taken, not yet acked */
+	int in_error;                /**< the device reported a CQ error (overrun) */
 	void *be;
 };
 
@@ -444,6 +445,11 @@ int mlx4v_mr_destroy(struct mlx4v_mr *mr);
 struct mlx4v_cq *mlx4v_cq_create(struct mlx4v_ctx *ctx, int cqe, int cqe_size,
 				 int with_events);
 int mlx4v_cq_destroy(struct mlx4v_cq *cq);
+/**
+ * Mark every live CQ numbered cqn on the device named name in error. Verbs lock held.
+ * @return how many were marked.
+ */
+unsigned int mlx4v_cq_mark_error(const char *name, uint32_t cqn);
 /** mlx4v_cq_destroy() for a forced release: events taken but never acked are acked. */
 int mlx4v_cq_release(struct mlx4v_cq *cq);
 struct mlx4v_srq *mlx4v_srq_create(struct mlx4v_pd *pd, uint32_t max_wr, uint32_t max_sge);

@@ -303,6 +303,20 @@ __rte_experimental
 int rte_pmd_mlx4v_ack_cq_events(struct rte_pmd_mlx4v_cq *cq, unsigned int nevents);
 
 /**
+ * Whether the device put a CQ in error. A CQ overruns when the device completes more work than
+ * it has free entries by the consumer index software last wrote; the device then puts the CQ
+ * in error and raises the asynchronous CQ error event (IBV_EVENT_CQ_ERR), as a ConnectX-3
+ * does. The CQ writes no completion any more: destroy it and recreate it with the queues that
+ * use it. The event is also logged and reported to the device's class drivers.
+ *
+ * @param cq CQ.
+ * @param in_error Output: 1 when the CQ is in error, else 0.
+ * @return 0 or EINVAL (not a live CQ, or in_error NULL).
+ */
+__rte_experimental
+int rte_pmd_mlx4v_cq_in_error(const struct rte_pmd_mlx4v_cq *cq, int *in_error);
+
+/**
  * Create an SRQ, like ibv_create_srq(): roundup_pow_of_two(max_wr + 1) WQEs, linked
  * into libmlx4's free list.
  *

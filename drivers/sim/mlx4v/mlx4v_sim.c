@@ -75,14 +75,21 @@ static int
 mlx4v_sim_engine_poll(void *arg)
 {
 	struct mlx4v_sim *sim = arg;
+	uint32_t cqns[MLX4V_SIM_MAX_CQ];
+	unsigned int i, nerr;
 	int work;
 
 	pthread_mutex_lock(&sim->tx_lock);
 	pthread_mutex_lock(&sim->lock);
 	work = mlx4v_sim_poll_locked(sim);
+	nerr = mlx4v_sim_cq_errors_take(sim, cqns);
 	pthread_mutex_unlock(&sim->lock);
 	work += mlx4v_sim_wire_flush(sim);
 	pthread_mutex_unlock(&sim->tx_lock);
+	/* The asynchronous CQ error events, with no model lock held (the verbs lock ranks above). */
+	for (i = 0; i < nerr; i++)
+		mlx4v_class_dev_cq_error(sim->name, cqns[i]);
+	work += nerr;
 	work += mlx4v_sim_wire_link_poll(sim);
 	return work;
 }

@@ -67,7 +67,8 @@ struct mlx4v_sim_stats {
 	uint64_t tx_loopback;  /**< sent frames a local rule took back (by the control MAC) */
 	uint64_t cqes;         /**< CQEs written, errors included */
 	uint64_t err_cqes;
-	uint64_t cqe_dropped;  /**< CQEs lost to overrun */
+	uint64_t cqe_dropped;  /**< CQEs lost to overrun (and to the CQ's error state after it) */
+	uint64_t cq_errors;    /**< CQs put in error by an overrun (CQ error events raised) */
 	uint64_t events;       /**< completion events signalled */
 	uint64_t events_lost;  /**< events swallowed by the lose_cq_event knob */
 	uint64_t arms;         /**< valid arm doorbells */

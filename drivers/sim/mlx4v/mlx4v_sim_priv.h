@@ -104,6 +104,8 @@ struct mlx4v_sim_cq {
 	int armed_sn;
 	int fired_sn;                   /**< sn of the arm that last fired, -1 before */
 	int fd;                         /**< eventfd, -1 without events */
+	int error;                      /**< overran: in error, writes no CQE any more */
+	int error_pending;              /**< the CQ error event is not reported yet */
 };
 
 /** An SRQ as the device sees it. */
@@ -346,6 +348,12 @@ int mlx4v_sim_ind_create(struct mlx4v_ind *ind);
 int mlx4v_sim_ind_destroy(struct mlx4v_ind *ind);
 int mlx4v_sim_flow_create(struct mlx4v_flow *flow);
 int mlx4v_sim_flow_destroy(struct mlx4v_flow *flow);
+
+/**
+ * Take the CQNs of CQs that went in error since the last call (sim lock held).
+ * @return how many were written to cqns (at most MLX4V_SIM_MAX_CQ).
+ */
+unsigned int mlx4v_sim_cq_errors_take(struct mlx4v_sim *sim, uint32_t *cqns);
 
 /* mlx4v_sim.c */
 /** One engine pass, with sim->lock held. */

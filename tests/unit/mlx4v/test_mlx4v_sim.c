@@ -578,19 +578,76 @@ test_mlx4v_sim_mr_iommu_hole(void)
 	return TEST_SUCCESS;
 }
 
-/* Stale consumer indexes: overrun, CI backwards, arm CI not matching set_ci_db. */
+/* Wait until the CQ error of cq reaches the application. @return 1 when it did. */
+static int
+wait_cq_in_error(struct rte_pmd_mlx4v_cq *cq)
+{
+	int in_error = 0, i;
+
+	for (i = 0; i < MLX4V_TEST_POLLS / 10; i++) {
+		if (rte_pmd_mlx4v_cq_in_error(cq, &in_error) != 0)
+			return 0;
+		if (in_error)
+			return 1;
+		mlx4v_sim_poll(g_sim);
+		rte_delay_us_sleep(MLX4V_TEST_POLL_US);
+	}
+	return 0;
+}
+
+/*
+ * A CQ overrun puts the CQ in error and raises the CQ error event, as a ConnectX-3 does: the
+ * application sees it, and the CQ writes nothing more even once software has caught up.
+ */
+static int
+test_mlx4v_sim_cq_overrun_error(void)
+{
+	struct mlx4v_sim_stats st0, st;
+	struct mlx4v_test_txq t;
+	int in_error = -1, i;
+
+	mlx4v_sim_stats_get(g_sim, &st0);
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 1), "txq"); /* 2-entry CQ */
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_cq_in_error(t.cq, &in_error), "query");
+	TEST_ASSERT_EQUAL(in_error, 0, "a new CQ is in error");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_cq_in_error(t.cq, NULL), EINVAL, "NULL output");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_cq_in_error(NULL, &in_error), EINVAL, "NULL CQ");
+	for (i = 0; i < 3; i++)
+		tx_send(&t, buf_at(0), 64, 1);
+	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_CQ_OVERRUN), "overrun not flagged");
+	TEST_ASSERT(wait_cq_in_error(t.cq), "the CQ error did not reach the application");
+	/* Software catches up: the CQ stays in error and the next completion is lost too. */
+	mlx4v_test_cq_consume(&t.tcq);
+	mlx4v_test_cq_consume(&t.tcq);
+	tx_send(&t, buf_at(0), 64, 1);
+	for (i = 0; i < MLX4V_TEST_POLLS / 10; i++) {
+		mlx4v_sim_stats_get(g_sim, &st);
+		if (st.tx_packets - st0.tx_packets == 4)
+			break;
+		mlx4v_sim_poll(g_sim);
+		rte_delay_us_sleep(MLX4V_TEST_POLL_US);
+	}
+	TEST_ASSERT_EQUAL(st.tx_packets - st0.tx_packets, 4u, "sends not executed");
+	TEST_ASSERT_NULL(mlx4v_test_cq_peek(&t.tcq), "CQE written by a CQ in error");
+	TEST_ASSERT_EQUAL(st.cq_errors - st0.cq_errors, 1u, "one CQ error");
+	TEST_ASSERT_EQUAL(st.cqe_dropped - st0.cqe_dropped, 2u, "overrun CQE and the next lost");
+	mlx4v_test_txq_destroy(&t);
+	return TEST_SUCCESS;
+}
+
+/* Stale consumer indexes: CI backwards, arm CI not matching set_ci_db. */
 static int
 test_mlx4v_sim_misuse_stale_ci(void)
 {
 	struct mlx4v_test_txq t;
-	int i;
 
 	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 1), "txq"); /* 2-entry CQ */
-	for (i = 0; i < 3; i++)
-		tx_send(&t, buf_at(0), 64, 1);
-	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_CQ_OVERRUN), "overrun not flagged");
-	/* Consume both and let the device see CI 2, then move the CI back by one. */
+	/* Consume two and let the device see CI 2, then move the CI back by one. */
+	tx_send(&t, buf_at(0), 64, 1);
+	tx_send(&t, buf_at(0), 64, 1);
+	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&t.tcq, g_sim), "first CQE");
 	mlx4v_test_cq_consume(&t.tcq);
+	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&t.tcq, g_sim), "second CQE");
 	mlx4v_test_cq_consume(&t.tcq);
 	tx_send(&t, buf_at(0), 64, 1);
 	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&t.tcq, g_sim), "CQE after consuming");
@@ -953,6 +1010,7 @@ static struct unit_test_suite mlx4v_sim_suite = {
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_fresh_cq_empty_and_strict),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_wrong_owner),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_bad_lkey),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_cq_overrun_error),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_stale_ci),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_doorbells),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_arm_sn),
