@@ -103,7 +103,13 @@ struct mlx4v_mr {
 	struct mlx4v_pd *pd;
 	void *addr;
 	size_t len;
-	uint32_t lkey;
+	uint32_t lkey;               /**< MLX4V_INVALID_LKEY for a mempool MR of several parts */
+	/**
+	 * A mempool whose memory is several VA ranges (holes between them): one MR per range,
+	 * never published, destroyed with this one; no backend MR of its own. 0 and NULL else.
+	 */
+	unsigned int nb_parts;
+	struct mlx4v_mr **parts;
 	void *be;
 };
 
@@ -423,7 +429,8 @@ int mlx4v_dev_close(struct mlx4v_ctx *ctx);
 /* Internal object calls behind the public API (0/-errno, NULL + rte_errno). */
 struct mlx4v_pd *mlx4v_pd_create(struct mlx4v_ctx *ctx);
 int mlx4v_pd_destroy(struct mlx4v_pd *pd);
-struct mlx4v_mr *mlx4v_mr_create(struct mlx4v_pd *pd, void *addr, size_t len, int check_mem);
+/** Register a range that must be DMA-capable memory throughout (-EFAULT otherwise). */
+struct mlx4v_mr *mlx4v_mr_create(struct mlx4v_pd *pd, void *addr, size_t len);
 
 /**
  * Callback of mlx4v_mem_runs(): [va, va + len) is one run of DMA-capable memory.

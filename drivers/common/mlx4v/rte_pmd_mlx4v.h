@@ -212,14 +212,30 @@ __rte_experimental
 struct rte_pmd_mlx4v_mr *rte_pmd_mlx4v_reg_mr(struct rte_pmd_mlx4v_pd *pd, void *addr,
 					      size_t len);
 
+/** Most VA ranges (memory chunks) of a mempool rte_pmd_mlx4v_reg_mempool() takes. */
+#define RTE_PMD_MLX4V_MR_MAX_RANGES 256
+
+/** One registered VA range of an MR and its lkey (rte_pmd_mlx4v_mr_ranges()). */
+struct rte_pmd_mlx4v_mr_range {
+	uintptr_t addr;        /**< first byte */
+	size_t len;            /**< bytes */
+	uint32_t lkey;         /**< for data segments in [addr, addr + len) */
+};
+
 /**
- * Register the memory of a whole mempool under one lkey. The MR covers the span
- * from the lowest to the highest byte of the pool's memory chunks.
+ * Register the memory of a whole mempool. Its memory chunks are taken in address order;
+ * neighbours are merged into one VA range when the gap between them is EAL or registered
+ * external memory too, and each remaining range is registered separately, as on hardware a
+ * span over a hole (address space that is not mapped memory) cannot be pinned: ibv_reg_mr()
+ * fails with EFAULT. A pool of one range (the usual case) gets one lkey
+ * (rte_pmd_mlx4v_mr_lkey()); a pool of several gets one per range
+ * (rte_pmd_mlx4v_mr_ranges()).
  *
  * @param pd PD.
  * @param mp Populated mempool.
  * @return the MR, or NULL with errno/rte_errno: EINVAL (NULL or empty pool), EFAULT (a
- *   chunk is neither EAL nor registered external memory), ENOMEM, or the backend's error.
+ *   chunk is neither EAL nor registered external memory), E2BIG (more than
+ *   RTE_PMD_MLX4V_MR_MAX_RANGES chunks), ENOMEM, or the backend's error.
  */
 __rte_experimental
 struct rte_pmd_mlx4v_mr *rte_pmd_mlx4v_reg_mempool(struct rte_pmd_mlx4v_pd *pd,
@@ -239,10 +255,27 @@ int rte_pmd_mlx4v_dereg_mr(struct rte_pmd_mlx4v_mr *mr);
  *
  * @param mr MR.
  * @param lkey Output.
- * @return 0 or EINVAL (not a live MR, or lkey NULL).
+ * @return 0, EINVAL (not a live MR, or lkey NULL), ENOTUNIQ (a mempool MR of several VA
+ *   ranges, one lkey each: see rte_pmd_mlx4v_mr_ranges()).
  */
 __rte_experimental
 int rte_pmd_mlx4v_mr_lkey(const struct rte_pmd_mlx4v_mr *mr, uint32_t *lkey);
+
+/**
+ * The VA ranges of an MR with their lkeys, in address order: one for rte_pmd_mlx4v_reg_mr(),
+ * one per range for rte_pmd_mlx4v_reg_mempool(). A data segment takes the lkey of the range
+ * that holds it, and must not cross a range's end.
+ *
+ * @param mr MR.
+ * @param ranges Output array of n entries (may be NULL when n is 0).
+ * @param n Entries of ranges; the first n ranges are written.
+ * @param count Output: how many ranges the MR has (may exceed n).
+ * @return 0 or EINVAL (not a live MR, count NULL, ranges NULL with n > 0).
+ */
+__rte_experimental
+int rte_pmd_mlx4v_mr_ranges(const struct rte_pmd_mlx4v_mr *mr,
+			    struct rte_pmd_mlx4v_mr_range *ranges, unsigned int n,
+			    unsigned int *count);
 
 /**
  * Create a CQ, like ibv_create_cq(). The ring holds roundup_pow_of_two(cqe + 1)

@@ -221,9 +221,10 @@ mlx4v_sim_mr_unmap(struct mlx4v_sim *sim, const struct mlx4v_sim_mr_win *win, un
 /*
  * Verbs lock held. The model's MPT: the engine checks every gather/scatter against it, then
  * reaches the memory through the IOMMU. As the kernel pins an MR's pages and maps them for the
- * device, the model maps the parts of the range that are EAL or registered external memory; the
- * common layer refuses a range with holes, but a mempool's span keeps the gaps between its
- * chunks, and those stay unmapped: a DMA there faults.
+ * device, the model maps the parts of the range that are EAL or registered external memory. A
+ * range with a hole (address space that is neither) is refused with EFAULT, as the kernel
+ * cannot pin a page that is not there (ib_umem_get()); such as one span over the chunks of a
+ * mempool with unmapped gaps between them.
  */
 static int
 mlx4v_sim_mr_create(struct mlx4v_mr *mr)
@@ -233,12 +234,21 @@ mlx4v_sim_mr_create(struct mlx4v_mr *mr)
 	struct mlx4v_sim_mr *m = NULL;
 	uintptr_t addr = (uintptr_t)mr->addr;
 	unsigned int i, n = 0;
+	size_t pinned = 0;
 	int ret;
 
 	/* Before the model lock: the walk takes the EAL memory lock. */
 	ret = mlx4v_mem_runs(mr->addr, mr->len, mlx4v_sim_mr_run_cb, &runs);
 	if (ret)
 		goto out_free;
+	for (i = 0; i < runs.nb; i++)
+		pinned += runs.win[i].len;
+	if (pinned != mr->len) {
+		MLX4V_SIM_LOG(ERR, "%s: MR %p + %zu: only %zu bytes are memory, the kernel cannot "
+			      "pin the rest", sim->name, mr->addr, mr->len, pinned);
+		ret = -EFAULT;
+		goto out_free;
+	}
 	pthread_mutex_lock(&sim->lock);
 	for (i = 0; i < MLX4V_SIM_MAX_MR; i++) {
 		if (!sim->mrs[i].used) {
