@@ -27,7 +27,7 @@ mlx4v_cq_layout(struct mlx4v_cq *cq)
 
 	/* libmlx4: nent = align_queue_size(cqe + 1); ibv_cq.cqe = nent - 1. */
 	cq->cqe_cnt = mlx4v_align_queue_size(cq->cqe_req + 1);
-	cq->buf_len = RTE_ALIGN_CEIL((size_t)cq->cqe_cnt * cq->cqe_size, MLX4V_PAGE_SIZE);
+	cq->buf_len = mlx4v_ring_len(cq->obj.ctx, (size_t)cq->cqe_cnt * cq->cqe_size);
 	/*
 	 * The ring stays zeroed as libmlx4 leaves it; the simulator's CQ create then marks every
 	 * CQE hardware-owned (prm/mlx4 §6 decision), not this generic layer.

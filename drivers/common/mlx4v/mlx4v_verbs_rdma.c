@@ -13,7 +13,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include <linux/capability.h>
 
 #include <infiniband/verbs.h>
 
@@ -35,6 +38,7 @@ struct mlx4v_rdma_ctx {
 	struct ibv_context *ib;
 	int socket;          /**< where libmlx4's rings go, through the allocator hook */
 	int cqe_size;        /**< fixed per context by the kernel */
+	int dmfs;            /**< device-managed flow steering (IBV_DEVICE_MANAGED_FLOW_STEERING) */
 };
 
 struct mlx4v_rdma_cq {
@@ -60,10 +64,12 @@ mlx4v_rdma_buf_alloc(size_t size, void *priv)
 	struct mlx4v_rdma_ctx *rc = priv;
 
 	/*
-	 * Page-aligned and zeroed as libmlx4's own allocator; libmlx4 zeroes again anyway
-	 * (prm/mlx4 §5.4), but on the queue's socket, in hugepage EAL memory as net/mlx4 arranges.
+	 * Aligned to the host page and zeroed as libmlx4's own allocator; libmlx4 zeroes again
+	 * anyway (prm/mlx4 §5.4), but on the queue's socket, in hugepage EAL memory as net/mlx4
+	 * arranges. The host page, not 4 KiB: the kernel maps a ring page by page from the start
+	 * of its first page (doc/guides/nics/mlx4v.rst, memory).
 	 */
-	return rte_zmalloc_socket("mlx4v_rdma", size, MLX4V_PAGE_SIZE, rc->socket);
+	return rte_zmalloc_socket("mlx4v_rdma", size, mlx4v_host_page_size(), rc->socket);
 }
 
 static void
@@ -71,6 +77,41 @@ mlx4v_rdma_buf_free(void *ptr, void *priv)
 {
 	RTE_SET_USED(priv);
 	rte_free(ptr);
+}
+
+/*
+ * CAP_NET_RAW in the effective set, as uverbs checks it before a raw-packet QP or a rule. A
+ * capget() failure answers yes: the kernel then decides, with its own EPERM.
+ */
+static int
+mlx4v_rdma_net_raw(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &hdr, data) != 0)
+		return 1;
+	return !!(data[CAP_NET_RAW / 32].effective & (1u << (CAP_NET_RAW % 32)));
+}
+
+/* Verbs lock held. ibv_query_port() refuses a port beyond the device's with EINVAL. */
+static int
+mlx4v_rdma_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_port_attr *attr)
+{
+	struct mlx4v_rdma_ctx *rc = mlx4v_rdma_of(ctx);
+	struct ibv_port_attr pa;
+	int ret;
+
+	memset(&pa, 0, sizeof(pa));
+	ret = ibv_query_port(rc->ib, port, &pa);
+	if (ret)
+		return -ret;
+	memset(attr, 0, sizeof(*attr));
+	attr->link_layer = pa.link_layer;
+	attr->state = pa.state;
+	attr->flow_steering = rc->dmfs;
+	attr->net_raw = mlx4v_rdma_net_raw();
+	return 0;
 }
 
 /* Match by ibverbs device name, as given to mlx4v_verbs_rdma_register(). */
@@ -161,6 +202,8 @@ mlx4v_rdma_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 	ctx->caps.max_srq_wr = da.max_srq_wr;
 	ctx->caps.max_srq_sge = da.max_srq_sge;
 	ctx->caps.cqe_size = rc->cqe_size;
+	/* mlx4_ib sets it, and offers ibv_create_flow, only in device-managed steering mode. */
+	rc->dmfs = !!(da.device_cap_flags & IBV_DEVICE_MANAGED_FLOW_STEERING);
 	ctx->be = rc;
 	return 0;
 
@@ -746,6 +789,7 @@ const struct mlx4v_verbs_ops mlx4v_rdma_verbs_ops = {
 	.cq_view = mlx4v_rdma_cq_view,
 	.srq_view = mlx4v_rdma_srq_view,
 	.rwq_view = mlx4v_rdma_rwq_view,
+	.port_query = mlx4v_rdma_port_query,
 };
 
 /*

@@ -98,6 +98,33 @@ struct rte_pmd_mlx4v_flow_attr {
 	uint8_t dmac[6];       /**< RTE_PMD_MLX4V_FLOW_MAC only */
 };
 
+/** Link layer of a port, as IBV_LINK_LAYER_* (same values). */
+enum rte_pmd_mlx4v_link_layer {
+	RTE_PMD_MLX4V_LINK_LAYER_UNSPECIFIED = 0,
+	RTE_PMD_MLX4V_LINK_LAYER_INFINIBAND = 1,
+	RTE_PMD_MLX4V_LINK_LAYER_ETHERNET = 2,
+};
+
+/** Port states, as enum ibv_port_state (same values); an Ethernet port is ACTIVE or DOWN. */
+enum rte_pmd_mlx4v_port_state {
+	RTE_PMD_MLX4V_PORT_NOP = 0,
+	RTE_PMD_MLX4V_PORT_DOWN = 1,
+	RTE_PMD_MLX4V_PORT_INIT = 2,
+	RTE_PMD_MLX4V_PORT_ARMED = 3,
+	RTE_PMD_MLX4V_PORT_ACTIVE = 4,
+	RTE_PMD_MLX4V_PORT_ACTIVE_DEFER = 5,
+};
+
+/** What a raw Ethernet application needs of a port (rte_pmd_mlx4v_query_port()). */
+struct rte_pmd_mlx4v_port_attr {
+	uint8_t link_layer;    /**< enum rte_pmd_mlx4v_link_layer: must be ETHERNET */
+	uint8_t state;         /**< enum rte_pmd_mlx4v_port_state: frames flow when ACTIVE */
+	/** 1 with device-managed flow steering (IBV_DEVICE_MANAGED_FLOW_STEERING): required */
+	uint8_t flow_steering;
+	/** 1 when this process may create raw-packet QPs and rules (CAP_NET_RAW): required */
+	uint8_t net_raw;
+};
+
 /** QP states, as IBV_QPS_*. */
 enum rte_pmd_mlx4v_qp_state {
 	RTE_PMD_MLX4V_QPS_RESET = 0,
@@ -179,6 +206,23 @@ struct rte_pmd_mlx4v_dev *rte_pmd_mlx4v_dev_open(const char *name);
  */
 __rte_experimental
 int rte_pmd_mlx4v_dev_close(struct rte_pmd_mlx4v_dev *dev);
+
+/**
+ * Query the prerequisites of a port for raw Ethernet queues: Ethernet link layer, port state,
+ * device-managed flow steering, CAP_NET_RAW (ibv_query_port(), ibv_query_device(), the
+ * process's capabilities). Creating a QP, WQ, RSS QP or steering rule on a port that lacks one
+ * fails with a log naming it: EPROTONOSUPPORT (not Ethernet), ENOTSUP (no device-managed flow
+ * steering: RSS QPs and rules), EPERM (no CAP_NET_RAW: QPs, RSS QPs and rules). A port that
+ * is not ACTIVE is no error: frames flow once the link comes up.
+ *
+ * @param dev Handle.
+ * @param port Physical port, 1-based.
+ * @param attr Output.
+ * @return 0, EINVAL (not an open handle, attr NULL, no such port), or the backend's error.
+ */
+__rte_experimental
+int rte_pmd_mlx4v_query_port(struct rte_pmd_mlx4v_dev *dev, uint8_t port,
+			     struct rte_pmd_mlx4v_port_attr *attr);
 
 /**
  * Allocate a protection domain, like ibv_alloc_pd().

@@ -431,4 +431,8 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx4v_sim,
 	"fail_create_wq=<int> "
 	"fail_modify_qp=<int> "
 	"fail_modify_wq=<int> "
-	"lose_cq_event=<int>");
+	"lose_cq_event=<int> "
+	"host_page=<0|4096..65536> "
+	"ib_ports=<port mask> "
+	"no_dmfs=<0|1> "
+	"no_net_raw=<0|1>");

@@ -60,6 +60,10 @@ enum mlx4v_sim_knob {
 	MLX4V_SIM_KNOB_FAIL_MODIFY_QP,
 	MLX4V_SIM_KNOB_FAIL_MODIFY_WQ,
 	MLX4V_SIM_KNOB_LOSE_CQ_EVENT,
+	MLX4V_SIM_KNOB_HOST_PAGE,
+	MLX4V_SIM_KNOB_IB_PORTS,
+	MLX4V_SIM_KNOB_NO_DMFS,
+	MLX4V_SIM_KNOB_NO_NET_RAW,
 	MLX4V_SIM_KNOB_MAX,
 };
 
@@ -319,6 +323,10 @@ void mlx4v_sim_wire_queue(struct mlx4v_sim *sim, unsigned int port, const uint8_
 int mlx4v_sim_wire_flush(struct mlx4v_sim *sim);
 /** Report link changes as port events (no lock held). @return ports that changed. */
 int mlx4v_sim_wire_link_poll(struct mlx4v_sim *sim);
+
+/* mlx4v_sim_verbs.c */
+/** @return 0, or -EPERM (logged, naming what) when no_net_raw plays a process without it. */
+int mlx4v_sim_net_raw_check(struct mlx4v_sim *sim, const char *what);
 
 /* mlx4v_sim_flow.c */
 /**
