@@ -20,8 +20,10 @@
 
 #include <infiniband/verbs.h>
 
+#include <rte_interrupts.h>
 #include <rte_malloc.h>
 #include <rte_pci.h>
+#include <rte_string_fns.h>
 
 #include "mlx4v_class.h"
 #include "mlx4v_log.h"
@@ -39,11 +41,14 @@ struct mlx4v_rdma_ctx {
 	int socket;          /**< where libmlx4's rings go, through the allocator hook */
 	int cqe_size;        /**< fixed per context by the kernel */
 	int dmfs;            /**< device-managed flow steering (IBV_DEVICE_MANAGED_FLOW_STEERING) */
+	char name[RTE_DEV_NAME_MAX_LEN]; /**< the device, for asynchronous-event reports */
+	struct rte_intr_handle *async; /**< the context's async_fd in the EAL interrupt thread */
 };
 
 struct mlx4v_rdma_cq {
 	struct ibv_cq *cq;
 	struct ibv_comp_channel *chan;
+	uint32_t cqn;        /**< from the view (atomic: the async-event reader reads it) */
 };
 
 #define MLX4V_RDMA_MAX_DEV 16
@@ -152,6 +157,74 @@ mlx4v_rdma_probe_cqe_size(struct mlx4v_rdma_ctx *rc)
 	return -ret;
 }
 
+/*
+ * EAL interrupt thread: drain the context's asynchronous events (ibv_get_async_event(), the fd
+ * is non-blocking). A CQ error (overrun) is reported through the class layer once acked:
+ * ibv_destroy_cq() waits for that ack, so the CQ is valid until then, and the report takes the
+ * verbs lock that a destroy may hold (doc/guides/nics/mlx4v.rst, CQ overrun).
+ */
+static void
+mlx4v_rdma_async_cb(void *arg)
+{
+	struct mlx4v_rdma_ctx *rc = arg;
+	struct mlx4v_rdma_cq *c;
+	struct ibv_async_event ev;
+	uint32_t cqn;
+
+	while (ibv_get_async_event(rc->ib, &ev) == 0) {
+		cqn = 0;
+		if (ev.event_type == IBV_EVENT_CQ_ERR) {
+			c = ev.element.cq->cq_context;
+			cqn = c != NULL ? __atomic_load_n(&c->cqn, __ATOMIC_ACQUIRE) : 0;
+		} else {
+			MLX4V_LOG(DEBUG, "%s: async event %s", rc->name,
+				  ibv_event_type_str(ev.event_type));
+		}
+		ibv_ack_async_event(&ev);
+		if (ev.event_type == IBV_EVENT_CQ_ERR)
+			mlx4v_class_dev_cq_error(rc->name, cqn);
+	}
+}
+
+/* Read the context's asynchronous events from the EAL interrupt thread. @return 0 or -errno. */
+static int
+mlx4v_rdma_async_start(struct mlx4v_rdma_ctx *rc)
+{
+	int flags, ret;
+
+	flags = fcntl(rc->ib->async_fd, F_GETFL);
+	if (flags < 0 || fcntl(rc->ib->async_fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		return -errno;
+	rc->async = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
+	if (rc->async == NULL)
+		return -ENOMEM;
+	if (rte_intr_fd_set(rc->async, rc->ib->async_fd) != 0 ||
+	    rte_intr_type_set(rc->async, RTE_INTR_HANDLE_EXT) != 0) {
+		ret = -rte_errno;
+		goto err_free;
+	}
+	ret = rte_intr_callback_register(rc->async, mlx4v_rdma_async_cb, rc);
+	if (ret)
+		goto err_free;
+	return 0;
+
+err_free:
+	rte_intr_instance_free(rc->async);
+	rc->async = NULL;
+	return ret;
+}
+
+/* Mirrors mlx4v_rdma_async_start(); waits for a running callback to return. */
+static void
+mlx4v_rdma_async_stop(struct mlx4v_rdma_ctx *rc)
+{
+	if (rc->async == NULL)
+		return;
+	rte_intr_callback_unregister_sync(rc->async, mlx4v_rdma_async_cb, rc);
+	rte_intr_instance_free(rc->async);
+	rc->async = NULL;
+}
+
 /* Verbs lock held (called through mlx4v_dev_open()). */
 static int
 mlx4v_rdma_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
@@ -204,6 +277,10 @@ mlx4v_rdma_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 	ctx->caps.cqe_size = rc->cqe_size;
 	/* mlx4_ib sets it, and offers ibv_create_flow, only in device-managed steering mode. */
 	rc->dmfs = !!(da.device_cap_flags & IBV_DEVICE_MANAGED_FLOW_STEERING);
+	strlcpy(rc->name, ctx->name, sizeof(rc->name));
+	ret = mlx4v_rdma_async_start(rc);
+	if (ret)
+		goto err_close;
 	ctx->be = rc;
 	return 0;
 
@@ -219,6 +296,7 @@ mlx4v_rdma_ctx_close(struct mlx4v_ctx *ctx)
 {
 	struct mlx4v_rdma_ctx *rc = mlx4v_rdma_of(ctx);
 
+	mlx4v_rdma_async_stop(rc);
 	ibv_close_device(rc->ib);
 	free(rc);
 	ctx->be = NULL;
@@ -301,7 +379,8 @@ mlx4v_rdma_cq_create(struct mlx4v_cq *cq)
 		}
 	}
 	errno = 0;
-	c->cq = ibv_create_cq(rc->ib, cq->cqe_req, NULL, c->chan, 0);
+	/* The context identifies the CQ in asynchronous events (mlx4v_rdma_async_cb()). */
+	c->cq = ibv_create_cq(rc->ib, cq->cqe_req, c, c->chan, 0);
 	if (c->cq == NULL) {
 		ret = errno ? -errno : -ENOMEM;
 		goto err_destroy_chan;
@@ -724,6 +803,7 @@ mlx4v_rdma_cq_view(struct mlx4v_cq *cq, struct mlx4dv_cq *out)
 	cq->buf = out->buf.buf;
 	cq->buf_len = out->buf.length;
 	cq->cqn = out->cqn;
+	__atomic_store_n(&((struct mlx4v_rdma_cq *)cq->be)->cqn, out->cqn, __ATOMIC_RELEASE);
 	/*
 	 * Kept so that forced release and diagnostics see the same record the DV consumer writes.
 	 */
