@@ -194,7 +194,7 @@ mlx4v_mr_destroy(struct mlx4v_mr *mr)
 	return mlx4v_mr_unbuild(mr);
 }
 
-/* The VA ranges of a mempool's memory: its chunks, merged where nothing but memory separates them. */
+/* The VA ranges of a mempool: its chunks, merged where nothing but memory separates them. */
 struct mlx4v_mr_ranges {
 	struct rte_pmd_mlx4v_mr_range r[RTE_PMD_MLX4V_MR_MAX_RANGES];
 	unsigned int n;

@@ -199,7 +199,8 @@ mlx4v_ring_alloc(struct mlx4v_ctx *ctx, size_t len)
 	/*
 	 * Rings are EAL memory on the device's socket, aligned to the host page and a whole number
 	 * of pages, as libmlx4 allocates them: the kernel describes a ring to the device page by
-	 * page, from the start of its first page (prm/mlx4 §5.4; doc/guides/nics/mlx4v.rst, memory).
+	 * page, from the start of its first page (prm/mlx4 §5.4; doc/guides/nics/mlx4v.rst,
+	 * memory).
 	 */
 	return rte_zmalloc_socket("mlx4v_ring", mlx4v_ring_len(ctx, len), ctx->caps.page_size,
 				  ctx->socket);

@@ -86,7 +86,7 @@ mlx4v_sim_engine_poll(void *arg)
 	pthread_mutex_unlock(&sim->lock);
 	work += mlx4v_sim_wire_flush(sim);
 	pthread_mutex_unlock(&sim->tx_lock);
-	/* The asynchronous CQ error events, with no model lock held (the verbs lock ranks above). */
+	/* The asynchronous CQ error events, with no model lock held (verbs lock ranks first). */
 	for (i = 0; i < nerr; i++)
 		mlx4v_class_dev_cq_error(sim->name, cqns[i]);
 	work += nerr;

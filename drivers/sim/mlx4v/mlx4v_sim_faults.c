@@ -50,7 +50,7 @@ static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 		"no device-managed flow steering (mlx4_core log_num_mgm_entry_size != -1): "
 		"steering rules are not supported" },
 	[MLX4V_SIM_KNOB_NO_NET_RAW] = { "no_net_raw", 0, 0, 1,
-		"play a process without CAP_NET_RAW: raw-packet QPs and rules are refused (EPERM)" },
+		"play a process without CAP_NET_RAW: raw-packet QPs and rules get EPERM" },
 };
 
 /* Devargs handled by mlx4v_sim.c itself; the hwsim knob parser must not reject them. */
