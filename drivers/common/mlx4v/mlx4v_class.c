@@ -267,6 +267,27 @@ mlx4v_class_dev_event(const char *name, const struct mlx4v_class_event *ev)
 	pthread_mutex_unlock(&mlx4v_class_lock);
 }
 
+/* The verbs lock first (the CQ marks), then the class lock (the event): never both at once. */
+void
+mlx4v_class_dev_cq_error(const char *name, uint32_t cqn)
+{
+	struct mlx4v_class_event ev = { .type = MLX4V_CLASS_EVENT_CQ_ERR, .cqn = cqn };
+	unsigned int n;
+
+	if (name == NULL)
+		return;
+	mlx4v_verbs_lock();
+	n = mlx4v_cq_mark_error(name, cqn);
+	mlx4v_verbs_unlock();
+	/*
+	 * As the kernel logs a CQ error event: the CQ writes no completion any more; software
+	 * destroys and recreates it with its queues (doc/guides/nics/mlx4v.rst, CQ overrun).
+	 */
+	MLX4V_LOG(ERR, "%s: CQ 0x%x overrun: the device put it in error (%u handle(s) told)",
+		  name, cqn, n);
+	mlx4v_class_dev_event(name, &ev);
+}
+
 int
 mlx4v_class_dev_classes(const char *name, const char **names, unsigned int n)
 {

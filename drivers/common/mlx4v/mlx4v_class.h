@@ -7,6 +7,7 @@
 #ifndef _MLX4V_CLASS_H_
 #define _MLX4V_CLASS_H_
 
+#include <stdint.h>
 #include <sys/queue.h>
 
 #include <rte_compat.h>
@@ -24,6 +25,7 @@ enum mlx4v_class_event_type {
 	MLX4V_CLASS_EVENT_DEAD,     /**< the device failed; only teardown remains */
 	MLX4V_CLASS_EVENT_PORT,     /**< a port became active or went down */
 	MLX4V_CLASS_EVENT_REMOVE,   /**< the device is about to be removed */
+	MLX4V_CLASS_EVENT_CQ_ERR,   /**< a CQ overran: it is in error (IBV_EVENT_CQ_ERR) */
 };
 
 /** One device event. */
@@ -31,6 +33,7 @@ struct mlx4v_class_event {
 	enum mlx4v_class_event_type type;
 	unsigned int port;          /**< PORT: 1-based port number */
 	int up;                     /**< PORT: 1 active, 0 down */
+	uint32_t cqn;               /**< CQ_ERR: the CQ's number (rte_pmd_mlx4v_init_obj()) */
 };
 
 /** A class driver of mlx4v devices (the net PMD, a test class). */
@@ -84,6 +87,15 @@ int mlx4v_class_dev_remove(const char *name);
 /** A backend reports a device event (port up/down, fatal error) to the device's classes. */
 __rte_internal
 void mlx4v_class_dev_event(const char *name, const struct mlx4v_class_event *ev);
+
+/**
+ * A backend reports an asynchronous CQ error (a CQ overran, IBV_EVENT_CQ_ERR): every CQ of
+ * that number on the device's handles is marked in error (rte_pmd_mlx4v_cq_in_error()),
+ * the error is logged, then a CQ_ERR event goes to the device's classes. Backend thread
+ * (the simulator's engine, the rdma-core async-event reader), no mlx4v lock held.
+ */
+__rte_internal
+void mlx4v_class_dev_cq_error(const char *name, uint32_t cqn);
 
 /** The classes probed on a device, in order. @return how many (at most n), or -ENODEV. */
 __rte_internal

@@ -27,7 +27,7 @@ mlx4v_cq_layout(struct mlx4v_cq *cq)
 
 	/* libmlx4: nent = align_queue_size(cqe + 1); ibv_cq.cqe = nent - 1. */
 	cq->cqe_cnt = mlx4v_align_queue_size(cq->cqe_req + 1);
-	cq->buf_len = RTE_ALIGN_CEIL((size_t)cq->cqe_cnt * cq->cqe_size, MLX4V_PAGE_SIZE);
+	cq->buf_len = mlx4v_ring_len(cq->obj.ctx, (size_t)cq->cqe_cnt * cq->cqe_size);
 	/*
 	 * The ring stays zeroed as libmlx4 leaves it; the simulator's CQ create then marks every
 	 * CQE hardware-owned (prm/mlx4 §6 decision), not this generic layer.
@@ -250,6 +250,34 @@ mlx4v_cq_release(struct mlx4v_cq *cq)
 	return mlx4v_cq_destroy(cq);
 }
 
+struct mlx4v_cq_err {
+	uint32_t cqn;
+	unsigned int n;
+};
+
+/* mlx4v_obj_foreach() callback: mark the CQs of the number in error. */
+static int
+mlx4v_cq_mark_cb(struct mlx4v_obj *obj, void *arg)
+{
+	struct mlx4v_cq_err *e = arg;
+	struct mlx4v_cq *cq = (struct mlx4v_cq *)obj;
+
+	if (obj->type == MLX4V_OBJ_CQ && cq->cqn == e->cqn) {
+		cq->in_error = 1;
+		e->n++;
+	}
+	return 0;
+}
+
+unsigned int
+mlx4v_cq_mark_error(const char *name, uint32_t cqn)
+{
+	struct mlx4v_cq_err e = { .cqn = cqn, .n = 0 };
+
+	mlx4v_obj_foreach(name, mlx4v_cq_mark_cb, &e);
+	return e.n;
+}
+
 /*
  * Verbs lock held. Non-blocking: the backend returns -EAGAIN when no event is queued, as DPDK's
  * rx_queue_intr_disable expects (prm/mlx4 §5.3).
@@ -347,6 +375,22 @@ rte_pmd_mlx4v_ack_cq_events(struct rte_pmd_mlx4v_cq *cq, unsigned int nevents)
 
 	mlx4v_verbs_lock();
 	ret = mlx4v_cq_ack_events((struct mlx4v_cq *)cq, nevents);
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ret(ret);
+}
+
+int
+rte_pmd_mlx4v_cq_in_error(const struct rte_pmd_mlx4v_cq *cq, int *in_error)
+{
+	const struct mlx4v_cq *c;
+	int ret = 0;
+
+	mlx4v_verbs_lock();
+	c = (const struct mlx4v_cq *)mlx4v_obj_find(cq, MLX4V_OBJ_CQ);
+	if (c == NULL || in_error == NULL)
+		ret = -EINVAL;
+	else
+		*in_error = c->in_error;
 	mlx4v_verbs_unlock();
 	return mlx4v_obj_ret(ret);
 }

@@ -273,6 +273,7 @@ mlx4v_dev_open(const char *name)
 	/* A handle is its own context, so the generic registry code needs no special case. */
 	ctx->obj.ctx = ctx;
 	ctx->socket = e->socket;
+	ctx->caps.page_size = mlx4v_host_page_size();
 	strlcpy(ctx->name, e->name, sizeof(ctx->name));
 	/*
 	 * The ops pointer is process-local; the handle only keeps an index to it (mlx4v_verbs.c).
@@ -339,6 +340,75 @@ rte_pmd_mlx4v_dev_close(struct rte_pmd_mlx4v_dev *dev)
 
 	mlx4v_verbs_lock();
 	ret = mlx4v_dev_close((struct mlx4v_ctx *)dev);
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ret(ret);
+}
+
+static const char *
+mlx4v_port_state_name(uint8_t state)
+{
+	static const char *const names[] = {
+		"NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER",
+	};
+
+	return state < RTE_DIM(names) ? names[state] : "unknown";
+}
+
+/*
+ * The prerequisites of doc/guides/nics/running_on_hardware.rst, checked up front so that the
+ * application reads what is missing instead of a bare errno from deep in the kernel (or, for a
+ * port in InfiniBand mode, no error at all until nothing is ever received).
+ */
+int
+mlx4v_port_check(struct mlx4v_ctx *ctx, uint8_t port, unsigned int need)
+{
+	struct rte_pmd_mlx4v_port_attr pa;
+	int ret;
+
+	ret = mlx4v_verbs_port_query(ctx, port, &pa);
+	if (ret == -ENOTSUP)
+		return 0;
+	if (ret) {
+		MLX4V_LOG(ERR, "%s: port %u: cannot query it (%s)", ctx->name, port,
+			  rte_strerror(-ret));
+		return ret;
+	}
+	if ((need & MLX4V_PORT_NEED_ETH) && pa.link_layer != RTE_PMD_MLX4V_LINK_LAYER_ETHERNET) {
+		MLX4V_LOG(ERR, "%s: port %u is not in Ethernet mode (link layer %u): set it to eth "
+			  "(mlx4_core port_type_array, or the port's sysfs mlx4_port)", ctx->name,
+			  port, pa.link_layer);
+		return -EPROTONOSUPPORT;
+	}
+	if ((need & MLX4V_PORT_NEED_NET_RAW) && !pa.net_raw) {
+		MLX4V_LOG(ERR, "%s: port %u: raw-packet QPs and steering rules need CAP_NET_RAW, "
+			  "which this process lacks", ctx->name, port);
+		return -EPERM;
+	}
+	if ((need & MLX4V_PORT_NEED_STEERING) && !pa.flow_steering) {
+		MLX4V_LOG(ERR, "%s: port %u: no device-managed flow steering, so nothing can be "
+			  "steered to a queue: load mlx4_core with log_num_mgm_entry_size=-1",
+			  ctx->name, port);
+		return -ENOTSUP;
+	}
+	/* Not an error: the link may come up later, and frames flow from then on. */
+	if (pa.state != RTE_PMD_MLX4V_PORT_ACTIVE)
+		MLX4V_LOG(INFO, "%s: port %u is %s: frames flow once its link is up", ctx->name,
+			  port, mlx4v_port_state_name(pa.state));
+	return 0;
+}
+
+int
+rte_pmd_mlx4v_query_port(struct rte_pmd_mlx4v_dev *dev, uint8_t port,
+			 struct rte_pmd_mlx4v_port_attr *attr)
+{
+	struct mlx4v_ctx *ctx = (struct mlx4v_ctx *)dev;
+	int ret;
+
+	mlx4v_verbs_lock();
+	if (mlx4v_obj_find(ctx, MLX4V_OBJ_CTX) == NULL || attr == NULL || port == 0)
+		ret = -EINVAL;
+	else
+		ret = mlx4v_verbs_port_query(ctx, port, attr);
 	mlx4v_verbs_unlock();
 	return mlx4v_obj_ret(ret);
 }

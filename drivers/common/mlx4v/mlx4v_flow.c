@@ -108,8 +108,9 @@ mlx4v_ind_destroy(struct mlx4v_ind *ind)
 }
 
 static int
-mlx4v_rss_check(struct mlx4v_pd *pd, const struct rte_pmd_mlx4v_rss_qp_attr *attr)
+mlx4v_rss_check(struct mlx4v_pd *pd, const void *arg, uint8_t *port)
 {
+	const struct rte_pmd_mlx4v_rss_qp_attr *attr = arg;
 	struct mlx4v_obj *ind;
 	uint64_t f;
 
@@ -137,6 +138,7 @@ mlx4v_rss_check(struct mlx4v_pd *pd, const struct rte_pmd_mlx4v_rss_qp_attr *att
 			  "addresses", f);
 		return -EINVAL;
 	}
+	*port = attr->port;
 	return 0;
 }
 
@@ -146,23 +148,15 @@ mlx4v_rss_qp_create(struct mlx4v_pd *pd, const struct rte_pmd_mlx4v_rss_qp_attr 
 	struct mlx4v_qp *qp;
 	int ret;
 
-	if (mlx4v_obj_find(pd, MLX4V_OBJ_PD) == NULL)
-		return NULL;
-	ret = mlx4v_rss_check(pd, attr);
-	if (ret) {
-		rte_errno = -ret;
-		return NULL;
-	}
-	qp = mlx4v_obj_alloc(pd->obj.ctx, MLX4V_OBJ_QP, sizeof(*qp));
+	/* An RSS QP exists only to be steered to: it needs steering besides a raw QP's needs. */
+	qp = mlx4v_qp_alloc(pd, mlx4v_rss_check, attr, MLX4V_PORT_NEED_ETH |
+			    MLX4V_PORT_NEED_NET_RAW | MLX4V_PORT_NEED_STEERING);
 	if (qp == NULL)
 		return NULL;
-	qp->pd = pd;
 	qp->ind = (struct mlx4v_ind *)attr->ind_table;
 	qp->rss = *attr;
 	memcpy(qp->rss_key, attr->key, sizeof(qp->rss_key));
 	qp->rss.key = qp->rss_key;
-	qp->attr.port = attr->port;
-	qp->state = RTE_PMD_MLX4V_QPS_RESET;
 	ret = mlx4v_verbs_rss_qp_create(qp);
 	if (ret) {
 		mlx4v_obj_free(&qp->obj);
@@ -209,6 +203,12 @@ mlx4v_flow_create(struct mlx4v_qp *qp, const struct rte_pmd_mlx4v_flow_attr *att
 	if (qp->ind == NULL && qp->rq.wqe_cnt == 0 && qp->srq == NULL) {
 		MLX4V_LOG(ERR, "QP 0x%x has no receive queue to steer to", qp->qpn);
 		rte_errno = EINVAL;
+		return NULL;
+	}
+	ret = mlx4v_port_check(qp->obj.ctx, attr->port, MLX4V_PORT_NEED_ETH |
+			       MLX4V_PORT_NEED_NET_RAW | MLX4V_PORT_NEED_STEERING);
+	if (ret) {
+		rte_errno = -ret;
 		return NULL;
 	}
 	flow = mlx4v_obj_alloc(qp->obj.ctx, MLX4V_OBJ_FLOW, sizeof(*flow));

@@ -5,6 +5,7 @@
 /** @file init_obj: the raw QP/CQ/SRQ/RWQ views, and the registry of live objects. */
 
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_malloc.h>
 
@@ -172,12 +173,37 @@ mlx4v_obj_ptr(void *p)
 	return p;
 }
 
+size_t
+mlx4v_host_page_size(void)
+{
+	static size_t page;
+	long v;
+
+	if (page == 0) {
+		v = sysconf(_SC_PAGESIZE);
+		/* Never fails on Linux; 4 KiB is the smallest page a ConnectX-3 host has. */
+		page = v >= (long)MLX4V_PAGE_SIZE ? (size_t)v : MLX4V_PAGE_SIZE;
+	}
+	return page;
+}
+
+size_t
+mlx4v_ring_len(const struct mlx4v_ctx *ctx, size_t len)
+{
+	return RTE_ALIGN_CEIL(len, ctx->caps.page_size);
+}
+
 void *
 mlx4v_ring_alloc(struct mlx4v_ctx *ctx, size_t len)
 {
-	/* Rings are page-aligned EAL memory on the device's socket (prm/mlx4 §5.4). */
-	return rte_zmalloc_socket("mlx4v_ring", RTE_ALIGN_CEIL(len, MLX4V_PAGE_SIZE),
-				  MLX4V_PAGE_SIZE, ctx->socket);
+	/*
+	 * Rings are EAL memory on the device's socket, aligned to the host page and a whole number
+	 * of pages, as libmlx4 allocates them: the kernel describes a ring to the device page by
+	 * page, from the start of its first page (prm/mlx4 §5.4; doc/guides/nics/mlx4v.rst,
+	 * memory).
+	 */
+	return rte_zmalloc_socket("mlx4v_ring", mlx4v_ring_len(ctx, len), ctx->caps.page_size,
+				  ctx->socket);
 }
 
 void

@@ -148,7 +148,7 @@ mlx4v_qp_layout(struct mlx4v_qp *qp)
 		qp->rq.offset = qp->sq.wqe_cnt << qp->sq.wqe_shift;
 		qp->sq.offset = 0;
 	}
-	qp->buf_len = RTE_ALIGN_CEIL(buf_size, MLX4V_PAGE_SIZE);
+	qp->buf_len = mlx4v_ring_len(qp->obj.ctx, buf_size);
 	qp->buf = mlx4v_ring_alloc(qp->obj.ctx, buf_size);
 	if (qp->buf == NULL)
 		return -ENOMEM;
@@ -202,8 +202,9 @@ mlx4v_qp_layout_free(struct mlx4v_qp *qp)
  * §1.2).
  */
 static int
-mlx4v_qp_check_attr(struct mlx4v_pd *pd, const struct rte_pmd_mlx4v_qp_attr *attr)
+mlx4v_qp_check_attr(struct mlx4v_pd *pd, const void *arg, uint8_t *port)
 {
+	const struct rte_pmd_mlx4v_qp_attr *attr = arg;
 	struct mlx4v_obj *scq, *rcq, *srq = NULL;
 
 	if (attr == NULL)
@@ -240,18 +241,23 @@ mlx4v_qp_check_attr(struct mlx4v_pd *pd, const struct rte_pmd_mlx4v_qp_attr *att
 			  pd->obj.ctx->caps.max_sge, MLX4V_QP_MAX_INLINE);
 		return -EINVAL;
 	}
+	*port = attr->port;
 	return 0;
 }
 
 struct mlx4v_qp *
-mlx4v_qp_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_qp_attr *attr)
+mlx4v_qp_alloc(struct mlx4v_pd *pd, mlx4v_qp_check_t check, const void *attr,
+	       unsigned int need)
 {
 	struct mlx4v_qp *qp;
-	int sw, ret;
+	uint8_t port = 0;
+	int ret;
 
 	if (mlx4v_obj_find(pd, MLX4V_OBJ_PD) == NULL)
 		return NULL;
-	ret = mlx4v_qp_check_attr(pd, attr);
+	ret = check(pd, attr, &port);
+	if (ret == 0)
+		ret = mlx4v_port_check(pd->obj.ctx, port, need);
 	if (ret) {
 		rte_errno = -ret;
 		return NULL;
@@ -260,11 +266,25 @@ mlx4v_qp_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_qp_attr *attr)
 	if (qp == NULL)
 		return NULL;
 	qp->pd = pd;
+	qp->attr.port = port;
+	qp->state = RTE_PMD_MLX4V_QPS_RESET;
+	return qp;
+}
+
+struct mlx4v_qp *
+mlx4v_qp_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_qp_attr *attr)
+{
+	struct mlx4v_qp *qp;
+	int sw, ret;
+
+	qp = mlx4v_qp_alloc(pd, mlx4v_qp_check_attr, attr,
+			    MLX4V_PORT_NEED_ETH | MLX4V_PORT_NEED_NET_RAW);
+	if (qp == NULL)
+		return NULL;
 	qp->send_cq = (struct mlx4v_cq *)attr->send_cq;
 	qp->recv_cq = (struct mlx4v_cq *)attr->recv_cq;
 	qp->srq = (struct mlx4v_srq *)attr->srq;
 	qp->attr = *attr;
-	qp->state = RTE_PMD_MLX4V_QPS_RESET;
 	sw = mlx4v_verbs_sw_provider(pd->obj.ctx);
 	if (sw) {
 		ret = mlx4v_qp_layout(qp);

@@ -39,7 +39,7 @@ mlx4v_srq_layout(struct mlx4v_srq *srq)
 	for (srq->wqe_shift = 5; (1u << srq->wqe_shift) < size; srq->wqe_shift++)
 		;
 	buf_size = srq->max << srq->wqe_shift;
-	srq->buf_len = RTE_ALIGN_CEIL(buf_size, MLX4V_PAGE_SIZE);
+	srq->buf_len = mlx4v_ring_len(srq->obj.ctx, buf_size);
 	srq->buf = mlx4v_ring_alloc(srq->obj.ctx, buf_size);
 	if (srq->buf == NULL)
 		return -ENOMEM;

@@ -184,47 +184,21 @@ tp_slot_live(const char *what, uint32_t id, uint32_t max, const void *h)
 	return 1;
 }
 
-static struct tp_dev *
-tp_dev_get(uint32_t id)
-{
-	return tp_slot_live("open device", id, TP_MAX_DEV, id < TP_MAX_DEV ? tp_devs[id].h : NULL) ?
-		&tp_devs[id] : NULL;
+/* tp_<kind>_get(id): the live object of slot id of tp_<kind>s, or NULL after printing why. */
+#define TP_GETTER(kind, what, max) \
+static struct tp_ ## kind * \
+tp_ ## kind ## _get(uint32_t id) \
+{ \
+	return tp_slot_live(what, id, max, id < max ? tp_ ## kind ## s[id].h : NULL) ? \
+		&tp_ ## kind ## s[id] : NULL; \
 }
 
-static struct tp_pd *
-tp_pd_get(uint32_t id)
-{
-	return tp_slot_live("PD", id, TP_MAX_PD, id < TP_MAX_PD ? tp_pds[id].h : NULL) ?
-		&tp_pds[id] : NULL;
-}
-
-static struct tp_cq *
-tp_cq_get(uint32_t id)
-{
-	return tp_slot_live("CQ", id, TP_MAX_CQ, id < TP_MAX_CQ ? tp_cqs[id].h : NULL) ?
-		&tp_cqs[id] : NULL;
-}
-
-static struct tp_qp *
-tp_qp_get(uint32_t id)
-{
-	return tp_slot_live("QP", id, TP_MAX_QP, id < TP_MAX_QP ? tp_qps[id].h : NULL) ?
-		&tp_qps[id] : NULL;
-}
-
-static struct tp_srq *
-tp_srq_get(uint32_t id)
-{
-	return tp_slot_live("SRQ", id, TP_MAX_SRQ, id < TP_MAX_SRQ ? tp_srqs[id].h : NULL) ?
-		&tp_srqs[id] : NULL;
-}
-
-static struct tp_wq *
-tp_wq_get(uint32_t id)
-{
-	return tp_slot_live("WQ", id, TP_MAX_WQ, id < TP_MAX_WQ ? tp_wqs[id].h : NULL) ?
-		&tp_wqs[id] : NULL;
-}
+TP_GETTER(dev, "open device", TP_MAX_DEV)
+TP_GETTER(pd, "PD", TP_MAX_PD)
+TP_GETTER(cq, "CQ", TP_MAX_CQ)
+TP_GETTER(qp, "QP", TP_MAX_QP)
+TP_GETTER(srq, "SRQ", TP_MAX_SRQ)
+TP_GETTER(wq, "WQ", TP_MAX_WQ)
 
 static struct tp_dev *
 tp_pd_dev(int pd)
@@ -1255,106 +1229,109 @@ static cmdline_parse_inst_t tp_destroy_cmd = {
 	},
 };
 
-/* ---- mlx4v wq range <dev_id> <log_size> ---- */
+/*
+ * One result shape for the commands "mlx4v <word> <word> <number>..." (the steering ones end
+ * with a keyword, and a MAC): all share the offsets, so the "mlx4v" keyword and the numbers are
+ * one set of tokens; each command names its two words, its handler and its numbers.
+ */
+#define TP_NUM_MAX 4
 
-struct tp_wq_range_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t wq;
-	cmdline_fixed_string_t range;
-	uint32_t dev;
-	uint32_t log_size;
+struct tp_num_result {
+	cmdline_fixed_string_t kw[3];
+	uint32_t num[TP_NUM_MAX];
+	cmdline_fixed_string_t type;
+	struct rte_ether_addr mac;
 };
+
+static cmdline_parse_token_string_t tp_num_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[0], "mlx4v");
+
+#define TP_NUM_TOKEN(i) \
+static cmdline_parse_token_num_t tp_num_ ## i = \
+	TOKEN_NUM_INITIALIZER(struct tp_num_result, num[i], RTE_UINT32)
+
+TP_NUM_TOKEN(0);
+TP_NUM_TOKEN(1);
+TP_NUM_TOKEN(2);
+TP_NUM_TOKEN(3);
+
+/* The instruction cmd: "mlx4v w1 w2" then the tokens given, calling f with data. */
+#define TP_NUM_CMD(cmd, f_, w1, w2, data_, help, ...) \
+static cmdline_parse_token_string_t cmd ## _w1 = \
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[1], w1); \
+static cmdline_parse_token_string_t cmd ## _w2 = \
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[2], w2); \
+static cmdline_parse_inst_t cmd = { \
+	.f = f_, \
+	.data = data_, \
+	.help_str = help, \
+	.tokens = { (void *)&tp_num_mlx4v, (void *)&cmd ## _w1, (void *)&cmd ## _w2, \
+		    __VA_ARGS__, NULL }, \
+}
+
+/* ---- mlx4v wq range <dev_id> <log_size> ---- */
 
 static void
 tp_wq_range_do(void *parsed_result, __rte_unused struct cmdline *cl,
 	       __rte_unused void *data)
 {
-	struct tp_wq_range_result *res = parsed_result;
-	struct tp_dev *d = tp_dev_get(res->dev);
+	struct tp_num_result *res = parsed_result;
+	uint32_t dev = res->num[0], log_size = res->num[1];
+	struct tp_dev *d = tp_dev_get(dev);
 	int ret;
 
 	if (d == NULL)
 		return;
-	ret = rte_pmd_mlx4v_set_wqs_range(d->h, res->log_size > UINT8_MAX ? UINT8_MAX :
-					  (uint8_t)res->log_size);
+	ret = rte_pmd_mlx4v_set_wqs_range(d->h, log_size > UINT8_MAX ? UINT8_MAX :
+					  (uint8_t)log_size);
 	if (ret)
-		fprintf(stderr, "mlx4v: WQ range 2^%u on dev %u: %s\n", res->log_size, res->dev,
+		fprintf(stderr, "mlx4v: WQ range 2^%u on dev %u: %s\n", log_size, dev,
 			strerror(ret));
 	else
-		printf("mlx4v: dev %u: WQ ranges of %u\n", res->dev, 1u << res->log_size);
+		printf("mlx4v: dev %u: WQ ranges of %u\n", dev, 1u << log_size);
 }
 
 TP_CMD(tp_wq_range)
-
-static cmdline_parse_token_string_t tp_wq_range_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_wq_range_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_wq_range_wq =
-	TOKEN_STRING_INITIALIZER(struct tp_wq_range_result, wq, "wq");
-static cmdline_parse_token_string_t tp_wq_range_range =
-	TOKEN_STRING_INITIALIZER(struct tp_wq_range_result, range, "range");
-static cmdline_parse_token_num_t tp_wq_range_dev =
-	TOKEN_NUM_INITIALIZER(struct tp_wq_range_result, dev, RTE_UINT32);
-static cmdline_parse_token_num_t tp_wq_range_log =
-	TOKEN_NUM_INITIALIZER(struct tp_wq_range_result, log_size, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_wq_range = {
-	.f = tp_wq_range_parsed,
-	.data = NULL,
-	.help_str = "mlx4v wq range <dev_id> <log_size>",
-	.tokens = {
-		(void *)&tp_wq_range_mlx4v,
-		(void *)&tp_wq_range_wq,
-		(void *)&tp_wq_range_range,
-		(void *)&tp_wq_range_dev,
-		(void *)&tp_wq_range_log,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_wq_range, tp_wq_range_parsed, "wq", "range", NULL,
+	   "mlx4v wq range <dev_id> <log_size>",
+	   (void *)&tp_num_0, (void *)&tp_num_1);
 
 /* ---- mlx4v rss create <pd_id> <first_wq> <log_size> <port> ---- */
-
-struct tp_rss_create_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t rss;
-	cmdline_fixed_string_t create;
-	uint32_t pd;
-	uint32_t wq;
-	uint32_t log_size;
-	uint32_t port;
-};
 
 static void
 tp_rss_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		 __rte_unused void *data)
 {
 	static const uint8_t key[RTE_PMD_MLX4V_RSS_KEY_LEN] = RTE_PMD_MLX4V_RSS_KEY_DEFAULT;
-	struct tp_rss_create_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
+	uint32_t pd = res->num[0], wq = res->num[1], log_size = res->num[2];
+	uint32_t port = res->num[3];
 	struct rte_pmd_mlx4v_wq *wqs[TP_MAX_WQ];
 	struct rte_pmd_mlx4v_rss_qp_attr ra;
 	int id = TP_FREE_SLOT(tp_qps);
 	struct tp_qp *q;
 	uint32_t i, n;
 
-	if (tp_pd_get(res->pd) == NULL)
+	if (tp_pd_get(pd) == NULL)
 		return;
-	if (id < 0 || res->log_size > 5 || res->wq + (1u << res->log_size) > TP_MAX_WQ ||
-	    res->port == 0 || res->port > UINT8_MAX) {
+	if (id < 0 || log_size > 5 || wq + (1u << log_size) > TP_MAX_WQ || port == 0 ||
+	    port > UINT8_MAX) {
 		fprintf(stderr, "mlx4v: rss create: a free qp slot, 2^log_size WQs from "
 			"first_wq and a port >= 1 are needed\n");
 		return;
 	}
-	n = 1u << res->log_size;
+	n = 1u << log_size;
 	for (i = 0; i < n; i++) {
-		if (tp_wq_get(res->wq + i) == NULL)
+		if (tp_wq_get(wq + i) == NULL)
 			return;
-		wqs[i] = tp_wqs[res->wq + i].h;
+		wqs[i] = tp_wqs[wq + i].h;
 	}
 	q = &tp_qps[id];
 	memset(q, 0, sizeof(*q));
-	q->ind = rte_pmd_mlx4v_create_rwq_ind_table(tp_pd_dev(res->pd)->h, res->log_size, wqs);
+	q->ind = rte_pmd_mlx4v_create_rwq_ind_table(tp_pd_dev(pd)->h, log_size, wqs);
 	if (q->ind == NULL) {
 		fprintf(stderr, "mlx4v: cannot create an indirection table over wq %u-%u: %s\n",
-			res->wq, res->wq + n - 1, strerror(errno));
+			wq, wq + n - 1, strerror(errno));
 		return;
 	}
 	/* The fields and key of DPDK's mlx4 RSS (IPv4, IPv6, TCP and UDP ports). */
@@ -1365,89 +1342,51 @@ tp_rss_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		RTE_PMD_MLX4V_RX_HASH_SRC_PORT_TCP | RTE_PMD_MLX4V_RX_HASH_DST_PORT_TCP |
 		RTE_PMD_MLX4V_RX_HASH_SRC_PORT_UDP | RTE_PMD_MLX4V_RX_HASH_DST_PORT_UDP;
 	ra.key = key;
-	ra.port = (uint8_t)res->port;
-	q->h = rte_pmd_mlx4v_create_rss_qp(tp_pds[res->pd].h, &ra);
+	ra.port = (uint8_t)port;
+	q->h = rte_pmd_mlx4v_create_rss_qp(tp_pds[pd].h, &ra);
 	if (q->h == NULL) {
-		fprintf(stderr, "mlx4v: cannot create an RSS QP over wq %u-%u: %s\n", res->wq,
-			res->wq + n - 1, strerror(errno));
+		fprintf(stderr, "mlx4v: cannot create an RSS QP over wq %u-%u: %s\n", wq,
+			wq + n - 1, strerror(errno));
 		rte_pmd_mlx4v_destroy_rwq_ind_table(q->ind);
 		memset(q, 0, sizeof(*q));
 		return;
 	}
 	rte_pmd_mlx4v_qp_num(q->h, &q->qpn);
-	q->pd = res->pd;
+	q->pd = pd;
 	q->scq = -1;
 	q->rcq = -1;
 	q->srq = -1;
 	q->port = ra.port;
-	q->first_wq = res->wq;
-	q->log_size = res->log_size;
+	q->first_wq = wq;
+	q->log_size = log_size;
 	q->state = RTE_PMD_MLX4V_QPS_RESET;
 	printf("mlx4v: qp %d created on pd %u: RSS QP qpn 0x%x port %u over wq %u-%u\n", id,
-	       res->pd, q->qpn, q->port, res->wq, res->wq + n - 1);
+	       pd, q->qpn, q->port, wq, wq + n - 1);
 }
 
 TP_CMD(tp_rss_create)
-
-static cmdline_parse_token_string_t tp_rss_create_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_rss_create_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_rss_create_rss =
-	TOKEN_STRING_INITIALIZER(struct tp_rss_create_result, rss, "rss");
-static cmdline_parse_token_string_t tp_rss_create_create =
-	TOKEN_STRING_INITIALIZER(struct tp_rss_create_result, create, "create");
-static cmdline_parse_token_num_t tp_rss_create_pd =
-	TOKEN_NUM_INITIALIZER(struct tp_rss_create_result, pd, RTE_UINT32);
-static cmdline_parse_token_num_t tp_rss_create_wq =
-	TOKEN_NUM_INITIALIZER(struct tp_rss_create_result, wq, RTE_UINT32);
-static cmdline_parse_token_num_t tp_rss_create_log =
-	TOKEN_NUM_INITIALIZER(struct tp_rss_create_result, log_size, RTE_UINT32);
-static cmdline_parse_token_num_t tp_rss_create_port =
-	TOKEN_NUM_INITIALIZER(struct tp_rss_create_result, port, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_rss_create = {
-	.f = tp_rss_create_parsed,
-	.data = NULL,
-	.help_str = "mlx4v rss create <pd_id> <first_wq> <log_size> <port>",
-	.tokens = {
-		(void *)&tp_rss_create_mlx4v,
-		(void *)&tp_rss_create_rss,
-		(void *)&tp_rss_create_create,
-		(void *)&tp_rss_create_pd,
-		(void *)&tp_rss_create_wq,
-		(void *)&tp_rss_create_log,
-		(void *)&tp_rss_create_port,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_rss_create, tp_rss_create_parsed, "rss", "create", NULL,
+	   "mlx4v rss create <pd_id> <first_wq> <log_size> <port>",
+	   (void *)&tp_num_0, (void *)&tp_num_1, (void *)&tp_num_2, (void *)&tp_num_3);
 
 /* ---- mlx4v flow create <qp_id> <port> promisc|allmulti|mac <mac> ---- */
-
-struct tp_flow_create_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t flow;
-	cmdline_fixed_string_t create;
-	uint32_t qp;
-	uint32_t port;
-	cmdline_fixed_string_t type;
-	struct rte_ether_addr mac;
-};
 
 static void
 tp_flow_create_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data)
 {
-	struct tp_flow_create_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
+	uint32_t qp = res->num[0], port = res->num[1];
 	struct rte_pmd_mlx4v_flow_attr fa;
 	int id = TP_FREE_SLOT(tp_flows);
 
-	if (tp_qp_get(res->qp) == NULL)
+	if (tp_qp_get(qp) == NULL)
 		return;
-	if (id < 0 || res->port > UINT8_MAX) {
-		fprintf(stderr, "mlx4v: too many flows (%d), or port %u\n", TP_MAX_FLOW,
-			res->port);
+	if (id < 0 || port > UINT8_MAX) {
+		fprintf(stderr, "mlx4v: too many flows (%d), or port %u\n", TP_MAX_FLOW, port);
 		return;
 	}
 	memset(&fa, 0, sizeof(fa));
-	fa.port = (uint8_t)res->port;
+	fa.port = (uint8_t)port;
 	if (data != NULL) {
 		fa.type = RTE_PMD_MLX4V_FLOW_MAC;
 		memcpy(fa.dmac, res->mac.addr_bytes, sizeof(fa.dmac));
@@ -1455,66 +1394,34 @@ tp_flow_create_do(void *parsed_result, __rte_unused struct cmdline *cl, void *da
 		fa.type = strcmp(res->type, "promisc") == 0 ? RTE_PMD_MLX4V_FLOW_PROMISC :
 			RTE_PMD_MLX4V_FLOW_ALLMULTI;
 	}
-	tp_flows[id].h = rte_pmd_mlx4v_create_flow(tp_qps[res->qp].h, &fa);
+	tp_flows[id].h = rte_pmd_mlx4v_create_flow(tp_qps[qp].h, &fa);
 	if (tp_flows[id].h == NULL) {
 		fprintf(stderr, "mlx4v: cannot create a %s flow to qp %u on port %u: %s\n",
-			res->type, res->qp, res->port, strerror(errno));
+			res->type, qp, port, strerror(errno));
 		return;
 	}
-	tp_flows[id].qp = res->qp;
-	printf("mlx4v: flow %d created: %s on port %u to qp %u\n", id, res->type, res->port,
-	       res->qp);
+	tp_flows[id].qp = qp;
+	printf("mlx4v: flow %d created: %s on port %u to qp %u\n", id, res->type, port, qp);
 }
 
 TP_CMD(tp_flow_create)
 
-static cmdline_parse_token_string_t tp_flow_create_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_flow_create_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_flow_create_flow =
-	TOKEN_STRING_INITIALIZER(struct tp_flow_create_result, flow, "flow");
-static cmdline_parse_token_string_t tp_flow_create_create =
-	TOKEN_STRING_INITIALIZER(struct tp_flow_create_result, create, "create");
-static cmdline_parse_token_num_t tp_flow_create_qp =
-	TOKEN_NUM_INITIALIZER(struct tp_flow_create_result, qp, RTE_UINT32);
-static cmdline_parse_token_num_t tp_flow_create_port =
-	TOKEN_NUM_INITIALIZER(struct tp_flow_create_result, port, RTE_UINT32);
 static cmdline_parse_token_string_t tp_flow_create_type =
-	TOKEN_STRING_INITIALIZER(struct tp_flow_create_result, type, "promisc#allmulti");
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, type, "promisc#allmulti");
 static cmdline_parse_token_string_t tp_flow_create_type_mac =
-	TOKEN_STRING_INITIALIZER(struct tp_flow_create_result, type, "mac");
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, type, "mac");
 static cmdline_parse_token_etheraddr_t tp_flow_create_mac_addr =
-	TOKEN_ETHERADDR_INITIALIZER(struct tp_flow_create_result, mac);
+	TOKEN_ETHERADDR_INITIALIZER(struct tp_num_result, mac);
 
-static cmdline_parse_inst_t tp_flow_create = {
-	.f = tp_flow_create_parsed,
-	.data = NULL,
-	.help_str = "mlx4v flow create <qp_id> <port> promisc|allmulti",
-	.tokens = {
-		(void *)&tp_flow_create_mlx4v,
-		(void *)&tp_flow_create_flow,
-		(void *)&tp_flow_create_create,
-		(void *)&tp_flow_create_qp,
-		(void *)&tp_flow_create_port,
-		(void *)&tp_flow_create_type,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_flow_create, tp_flow_create_parsed, "flow", "create", NULL,
+	   "mlx4v flow create <qp_id> <port> promisc|allmulti",
+	   (void *)&tp_num_0, (void *)&tp_num_1, (void *)&tp_flow_create_type);
 
-static cmdline_parse_inst_t tp_flow_create_mac = {
-	.f = tp_flow_create_parsed,
-	.data = (void *)1,
-	.help_str = "mlx4v flow create <qp_id> <port> mac <mac>",
-	.tokens = {
-		(void *)&tp_flow_create_mlx4v,
-		(void *)&tp_flow_create_flow,
-		(void *)&tp_flow_create_create,
-		(void *)&tp_flow_create_qp,
-		(void *)&tp_flow_create_port,
-		(void *)&tp_flow_create_type_mac,
-		(void *)&tp_flow_create_mac_addr,
-		NULL,
-	},
-};
+/* The same handler: data marks the MAC form. */
+TP_NUM_CMD(tp_flow_create_mac, tp_flow_create_parsed, "flow", "create", (void *)1,
+	   "mlx4v flow create <qp_id> <port> mac <mac>",
+	   (void *)&tp_num_0, (void *)&tp_num_1, (void *)&tp_flow_create_type_mac,
+	   (void *)&tp_flow_create_mac_addr);
 
 /* ---- mlx4v qp|wq modify <id> <state> ---- */
 

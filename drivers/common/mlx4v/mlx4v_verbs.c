@@ -251,3 +251,10 @@ mlx4v_verbs_rwq_view(struct mlx4v_wq *wq, struct mlx4dv_rwq *out)
 {
 	return MLX4V_CALL(wq->obj.ctx, rwq_view, wq, out);
 }
+
+int
+mlx4v_verbs_port_query(struct mlx4v_ctx *ctx, uint8_t port,
+		       struct rte_pmd_mlx4v_port_attr *attr)
+{
+	return MLX4V_CALL(ctx, port_query, ctx, port, attr);
+}

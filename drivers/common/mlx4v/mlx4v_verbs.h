@@ -26,7 +26,7 @@
 
 /** Most handles open at once in one process (size of the process-local ops table). */
 #define MLX4V_MAX_CTX 64
-/** Page size used for ring alignment and length rounding (libmlx4: the host page). */
+/** The smallest host page; rings follow the host's own (struct mlx4v_caps page_size). */
 #define MLX4V_PAGE_SIZE 4096u
 /** Send doorbell offset in the UAR page (mlx4dv.h MLX4_SEND_DOORBELL). */
 #define MLX4V_SEND_DOORBELL 0x14u
@@ -78,6 +78,11 @@ struct mlx4v_caps {
 	uint32_t max_srq_wr;
 	uint32_t max_srq_sge;
 	int cqe_size;        /**< 32, or 64 with MLX4_USER_DEV_CAP_LARGE_CQE */
+	/**
+	 * Host page size rings are aligned to and rounded up to, as libmlx4 does: set to
+	 * sysconf(_SC_PAGESIZE) before ctx_open; a simulator that plays another host sets its own.
+	 */
+	size_t page_size;
 };
 
 /** An open handle (libibverbs: struct ibv_context). */
@@ -103,7 +108,13 @@ struct mlx4v_mr {
 	struct mlx4v_pd *pd;
 	void *addr;
 	size_t len;
-	uint32_t lkey;
+	uint32_t lkey;               /**< MLX4V_INVALID_LKEY for a mempool MR of several parts */
+	/**
+	 * A mempool whose memory is several VA ranges (holes between them): one MR per range,
+	 * never published, destroyed with this one; no backend MR of its own. 0 and NULL else.
+	 */
+	unsigned int nb_parts;
+	struct mlx4v_mr **parts;
 	void *be;
 };
 
@@ -128,6 +139,7 @@ struct mlx4v_cq {
 	int event_fd;                /**< -1 without events */
 	unsigned int events_pending; /**< raised by the device, not yet taken */
 	unsigned int events_unacked; /**< taken, not yet acked */
+	int in_error;                /**< the device reported a CQ error (overrun) */
 	void *be;
 };
 
@@ -263,6 +275,11 @@ struct mlx4v_verbs_ops {
 	 * simulator runs one engine pass). Hardware needs nothing; NULL.
 	 */
 	int (*progress)(void *dev_priv);
+	/**
+	 * A port's prerequisites (struct rte_pmd_mlx4v_port_attr). -EINVAL for no such port.
+	 */
+	int (*port_query)(struct mlx4v_ctx *ctx, uint8_t port,
+			  struct rte_pmd_mlx4v_port_attr *attr);
 };
 
 /** The rdma-core backend (mlx4v_verbs_rdma.c). */
@@ -313,6 +330,8 @@ int mlx4v_verbs_qp_view(struct mlx4v_qp *qp, struct mlx4dv_qp *out);
 int mlx4v_verbs_cq_view(struct mlx4v_cq *cq, struct mlx4dv_cq *out);
 int mlx4v_verbs_srq_view(struct mlx4v_srq *srq, struct mlx4dv_srq *out);
 int mlx4v_verbs_rwq_view(struct mlx4v_wq *wq, struct mlx4dv_rwq *out);
+int mlx4v_verbs_port_query(struct mlx4v_ctx *ctx, uint8_t port,
+			   struct rte_pmd_mlx4v_port_attr *attr);
 
 /* --- mlx4v_obj.c: registry of live objects, init_obj -------------------------- */
 
@@ -357,6 +376,10 @@ void *mlx4v_obj_ptr(void *p);
 
 /* --- Software provider (libmlx4's part), used with MLX4V_VERBS_F_SW_PROVIDER -- */
 
+/** @return sysconf(_SC_PAGESIZE) (at least MLX4V_PAGE_SIZE). */
+size_t mlx4v_host_page_size(void);
+/** @return len rounded up to the handle's page size (caps.page_size). */
+size_t mlx4v_ring_len(const struct mlx4v_ctx *ctx, size_t len);
 /** EAL memory helpers: page-aligned rings and 64-byte doorbell records. */
 void *mlx4v_ring_alloc(struct mlx4v_ctx *ctx, size_t len);
 void mlx4v_ring_free(void *p);
@@ -415,6 +438,19 @@ int mlx4v_dev_unregister(const char *name);
 /** @return 1 if a device named name is registered, else 0. Verbs lock held. */
 int mlx4v_dev_is_registered(const char *name);
 
+/** What a queue on a port needs (mlx4v_port_check()). */
+#define MLX4V_PORT_NEED_ETH (1u << 0)      /**< Ethernet link layer */
+#define MLX4V_PORT_NEED_STEERING (1u << 1) /**< device-managed flow steering */
+#define MLX4V_PORT_NEED_NET_RAW (1u << 2)  /**< CAP_NET_RAW */
+
+/**
+ * Check a port's prerequisites before creating a queue or rule on it, with one log line naming
+ * what is missing (doc/guides/nics/running_on_hardware.rst). Verbs lock held.
+ * @return 0, -EINVAL (no such port), -EPROTONOSUPPORT (not Ethernet), -ENOTSUP (no
+ *   device-managed flow steering), -EPERM (no CAP_NET_RAW).
+ */
+int mlx4v_port_check(struct mlx4v_ctx *ctx, uint8_t port, unsigned int need);
+
 /** Internal open/close (0/-errno conventions). */
 struct mlx4v_ctx *mlx4v_dev_open(const char *name);
 int mlx4v_dev_close(struct mlx4v_ctx *ctx);
@@ -422,7 +458,8 @@ int mlx4v_dev_close(struct mlx4v_ctx *ctx);
 /* Internal object calls behind the public API (0/-errno, NULL + rte_errno). */
 struct mlx4v_pd *mlx4v_pd_create(struct mlx4v_ctx *ctx);
 int mlx4v_pd_destroy(struct mlx4v_pd *pd);
-struct mlx4v_mr *mlx4v_mr_create(struct mlx4v_pd *pd, void *addr, size_t len, int check_mem);
+/** Register a range that must be DMA-capable memory throughout (-EFAULT otherwise). */
+struct mlx4v_mr *mlx4v_mr_create(struct mlx4v_pd *pd, void *addr, size_t len);
 
 /**
  * Callback of mlx4v_mem_runs(): [va, va + len) is one run of DMA-capable memory.
@@ -444,11 +481,28 @@ int mlx4v_mr_destroy(struct mlx4v_mr *mr);
 struct mlx4v_cq *mlx4v_cq_create(struct mlx4v_ctx *ctx, int cqe, int cqe_size,
 				 int with_events);
 int mlx4v_cq_destroy(struct mlx4v_cq *cq);
+/**
+ * Mark every live CQ numbered cqn on the device named name in error. Verbs lock held.
+ * @return how many were marked.
+ */
+unsigned int mlx4v_cq_mark_error(const char *name, uint32_t cqn);
 /** mlx4v_cq_destroy() for a forced release: events taken but never acked are acked. */
 int mlx4v_cq_release(struct mlx4v_cq *cq);
 struct mlx4v_srq *mlx4v_srq_create(struct mlx4v_pd *pd, uint32_t max_wr, uint32_t max_sge);
 int mlx4v_srq_destroy(struct mlx4v_srq *srq);
 struct mlx4v_qp *mlx4v_qp_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_qp_attr *attr);
+/**
+ * Checks the attributes of one kind of QP (pd is live) and gives its port.
+ * @return 0 or -errno (logged).
+ */
+typedef int (*mlx4v_qp_check_t)(struct mlx4v_pd *pd, const void *attr, uint8_t *port);
+/**
+ * The prologue every QP kind shares: the PD is live, check() accepts attr, the port has what
+ * need asks (mlx4v_port_check()); then a zeroed QP of pd in RESET with attr.port set, not
+ * published. Verbs lock held. @return the QP, or NULL with rte_errno.
+ */
+struct mlx4v_qp *mlx4v_qp_alloc(struct mlx4v_pd *pd, mlx4v_qp_check_t check, const void *attr,
+			       unsigned int need);
 int mlx4v_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state);
 int mlx4v_qp_destroy(struct mlx4v_qp *qp);
 struct mlx4v_wq *mlx4v_wq_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_wq_attr *attr);

@@ -13,12 +13,17 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include <linux/capability.h>
 
 #include <infiniband/verbs.h>
 
+#include <rte_interrupts.h>
 #include <rte_malloc.h>
 #include <rte_pci.h>
+#include <rte_string_fns.h>
 
 #include "mlx4v_class.h"
 #include "mlx4v_log.h"
@@ -35,11 +40,15 @@ struct mlx4v_rdma_ctx {
 	struct ibv_context *ib;
 	int socket;          /**< where libmlx4's rings go, through the allocator hook */
 	int cqe_size;        /**< fixed per context by the kernel */
+	int dmfs;            /**< device-managed flow steering (IBV_DEVICE_MANAGED_FLOW_STEERING) */
+	char name[RTE_DEV_NAME_MAX_LEN]; /**< the device, for asynchronous-event reports */
+	struct rte_intr_handle *async; /**< the context's async_fd in the EAL interrupt thread */
 };
 
 struct mlx4v_rdma_cq {
 	struct ibv_cq *cq;
 	struct ibv_comp_channel *chan;
+	uint32_t cqn;        /**< from the view (atomic: the async-event reader reads it) */
 };
 
 #define MLX4V_RDMA_MAX_DEV 16
@@ -60,10 +69,12 @@ mlx4v_rdma_buf_alloc(size_t size, void *priv)
 	struct mlx4v_rdma_ctx *rc = priv;
 
 	/*
-	 * Page-aligned and zeroed as libmlx4's own allocator; libmlx4 zeroes again anyway
-	 * (prm/mlx4 §5.4), but on the queue's socket, in hugepage EAL memory as net/mlx4 arranges.
+	 * Aligned to the host page and zeroed as libmlx4's own allocator; libmlx4 zeroes again
+	 * anyway (prm/mlx4 §5.4), but on the queue's socket, in hugepage EAL memory as net/mlx4
+	 * arranges. The host page, not 4 KiB: the kernel maps a ring page by page from the start
+	 * of its first page (doc/guides/nics/mlx4v.rst, memory).
 	 */
-	return rte_zmalloc_socket("mlx4v_rdma", size, MLX4V_PAGE_SIZE, rc->socket);
+	return rte_zmalloc_socket("mlx4v_rdma", size, mlx4v_host_page_size(), rc->socket);
 }
 
 static void
@@ -71,6 +82,41 @@ mlx4v_rdma_buf_free(void *ptr, void *priv)
 {
 	RTE_SET_USED(priv);
 	rte_free(ptr);
+}
+
+/*
+ * CAP_NET_RAW in the effective set, as uverbs checks it before a raw-packet QP or a rule. A
+ * capget() failure answers yes: the kernel then decides, with its own EPERM.
+ */
+static int
+mlx4v_rdma_net_raw(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &hdr, data) != 0)
+		return 1;
+	return !!(data[CAP_NET_RAW / 32].effective & (1u << (CAP_NET_RAW % 32)));
+}
+
+/* Verbs lock held. ibv_query_port() refuses a port beyond the device's with EINVAL. */
+static int
+mlx4v_rdma_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_port_attr *attr)
+{
+	struct mlx4v_rdma_ctx *rc = mlx4v_rdma_of(ctx);
+	struct ibv_port_attr pa;
+	int ret;
+
+	memset(&pa, 0, sizeof(pa));
+	ret = ibv_query_port(rc->ib, port, &pa);
+	if (ret)
+		return -ret;
+	memset(attr, 0, sizeof(*attr));
+	attr->link_layer = pa.link_layer;
+	attr->state = pa.state;
+	attr->flow_steering = rc->dmfs;
+	attr->net_raw = mlx4v_rdma_net_raw();
+	return 0;
 }
 
 /* Match by ibverbs device name, as given to mlx4v_verbs_rdma_register(). */
@@ -109,6 +155,74 @@ mlx4v_rdma_probe_cqe_size(struct mlx4v_rdma_ctx *rc)
 		rc->cqe_size = dv.cqe_size;
 	ibv_destroy_cq(cq);
 	return -ret;
+}
+
+/*
+ * EAL interrupt thread: drain the context's asynchronous events (ibv_get_async_event(), the fd
+ * is non-blocking). A CQ error (overrun) is reported through the class layer once acked:
+ * ibv_destroy_cq() waits for that ack, so the CQ is valid until then, and the report takes the
+ * verbs lock that a destroy may hold (doc/guides/nics/mlx4v.rst, CQ overrun).
+ */
+static void
+mlx4v_rdma_async_cb(void *arg)
+{
+	struct mlx4v_rdma_ctx *rc = arg;
+	struct mlx4v_rdma_cq *c;
+	struct ibv_async_event ev;
+	uint32_t cqn;
+
+	while (ibv_get_async_event(rc->ib, &ev) == 0) {
+		cqn = 0;
+		if (ev.event_type == IBV_EVENT_CQ_ERR) {
+			c = ev.element.cq->cq_context;
+			cqn = c != NULL ? __atomic_load_n(&c->cqn, __ATOMIC_ACQUIRE) : 0;
+		} else {
+			MLX4V_LOG(DEBUG, "%s: async event %s", rc->name,
+				  ibv_event_type_str(ev.event_type));
+		}
+		ibv_ack_async_event(&ev);
+		if (ev.event_type == IBV_EVENT_CQ_ERR)
+			mlx4v_class_dev_cq_error(rc->name, cqn);
+	}
+}
+
+/* Read the context's asynchronous events from the EAL interrupt thread. @return 0 or -errno. */
+static int
+mlx4v_rdma_async_start(struct mlx4v_rdma_ctx *rc)
+{
+	int flags, ret;
+
+	flags = fcntl(rc->ib->async_fd, F_GETFL);
+	if (flags < 0 || fcntl(rc->ib->async_fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		return -errno;
+	rc->async = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
+	if (rc->async == NULL)
+		return -ENOMEM;
+	if (rte_intr_fd_set(rc->async, rc->ib->async_fd) != 0 ||
+	    rte_intr_type_set(rc->async, RTE_INTR_HANDLE_EXT) != 0) {
+		ret = -rte_errno;
+		goto err_free;
+	}
+	ret = rte_intr_callback_register(rc->async, mlx4v_rdma_async_cb, rc);
+	if (ret)
+		goto err_free;
+	return 0;
+
+err_free:
+	rte_intr_instance_free(rc->async);
+	rc->async = NULL;
+	return ret;
+}
+
+/* Mirrors mlx4v_rdma_async_start(); waits for a running callback to return. */
+static void
+mlx4v_rdma_async_stop(struct mlx4v_rdma_ctx *rc)
+{
+	if (rc->async == NULL)
+		return;
+	rte_intr_callback_unregister_sync(rc->async, mlx4v_rdma_async_cb, rc);
+	rte_intr_instance_free(rc->async);
+	rc->async = NULL;
 }
 
 /* Verbs lock held (called through mlx4v_dev_open()). */
@@ -161,6 +275,12 @@ mlx4v_rdma_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 	ctx->caps.max_srq_wr = da.max_srq_wr;
 	ctx->caps.max_srq_sge = da.max_srq_sge;
 	ctx->caps.cqe_size = rc->cqe_size;
+	/* mlx4_ib sets it, and offers ibv_create_flow, only in device-managed steering mode. */
+	rc->dmfs = !!(da.device_cap_flags & IBV_DEVICE_MANAGED_FLOW_STEERING);
+	strlcpy(rc->name, ctx->name, sizeof(rc->name));
+	ret = mlx4v_rdma_async_start(rc);
+	if (ret)
+		goto err_close;
 	ctx->be = rc;
 	return 0;
 
@@ -176,6 +296,7 @@ mlx4v_rdma_ctx_close(struct mlx4v_ctx *ctx)
 {
 	struct mlx4v_rdma_ctx *rc = mlx4v_rdma_of(ctx);
 
+	mlx4v_rdma_async_stop(rc);
 	ibv_close_device(rc->ib);
 	free(rc);
 	ctx->be = NULL;
@@ -258,7 +379,8 @@ mlx4v_rdma_cq_create(struct mlx4v_cq *cq)
 		}
 	}
 	errno = 0;
-	c->cq = ibv_create_cq(rc->ib, cq->cqe_req, NULL, c->chan, 0);
+	/* The context identifies the CQ in asynchronous events (mlx4v_rdma_async_cb()). */
+	c->cq = ibv_create_cq(rc->ib, cq->cqe_req, c, c->chan, 0);
 	if (c->cq == NULL) {
 		ret = errno ? -errno : -ENOMEM;
 		goto err_destroy_chan;
@@ -681,6 +803,7 @@ mlx4v_rdma_cq_view(struct mlx4v_cq *cq, struct mlx4dv_cq *out)
 	cq->buf = out->buf.buf;
 	cq->buf_len = out->buf.length;
 	cq->cqn = out->cqn;
+	__atomic_store_n(&((struct mlx4v_rdma_cq *)cq->be)->cqn, out->cqn, __ATOMIC_RELEASE);
 	/*
 	 * Kept so that forced release and diagnostics see the same record the DV consumer writes.
 	 */
@@ -746,6 +869,7 @@ const struct mlx4v_verbs_ops mlx4v_rdma_verbs_ops = {
 	.cq_view = mlx4v_rdma_cq_view,
 	.srq_view = mlx4v_rdma_srq_view,
 	.rwq_view = mlx4v_rdma_rwq_view,
+	.port_query = mlx4v_rdma_port_query,
 };
 
 /*

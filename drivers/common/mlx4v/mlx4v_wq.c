@@ -47,7 +47,7 @@ mlx4v_wq_layout(struct mlx4v_wq *wq)
 		wq->rq.offset = wq->sq.wqe_cnt << wq->sq.wqe_shift;
 		wq->sq.offset = 0;
 	}
-	wq->buf_len = RTE_ALIGN_CEIL(buf_size, MLX4V_PAGE_SIZE);
+	wq->buf_len = mlx4v_ring_len(wq->obj.ctx, buf_size);
 	wq->buf = mlx4v_ring_alloc(wq->obj.ctx, buf_size);
 	if (wq->buf == NULL)
 		return -ENOMEM;
@@ -106,6 +106,12 @@ mlx4v_wq_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_wq_attr *attr)
 			  "max_sge <= %u, port >= 1)", pd->obj.ctx->caps.max_qp_wr,
 			  pd->obj.ctx->caps.max_sge);
 		rte_errno = EINVAL;
+		return NULL;
+	}
+	/* A WQ is no raw-packet QP (no CAP_NET_RAW), but it receives Ethernet frames. */
+	ret = mlx4v_port_check(pd->obj.ctx, attr->port, MLX4V_PORT_NEED_ETH);
+	if (ret) {
+		rte_errno = -ret;
 		return NULL;
 	}
 	wq = mlx4v_obj_alloc(pd->obj.ctx, MLX4V_OBJ_WQ, sizeof(*wq));

@@ -98,6 +98,33 @@ struct rte_pmd_mlx4v_flow_attr {
 	uint8_t dmac[6];       /**< RTE_PMD_MLX4V_FLOW_MAC only */
 };
 
+/** Link layer of a port, as IBV_LINK_LAYER_* (same values). */
+enum rte_pmd_mlx4v_link_layer {
+	RTE_PMD_MLX4V_LINK_LAYER_UNSPECIFIED = 0,
+	RTE_PMD_MLX4V_LINK_LAYER_INFINIBAND = 1,
+	RTE_PMD_MLX4V_LINK_LAYER_ETHERNET = 2,
+};
+
+/** Port states, as enum ibv_port_state (same values); an Ethernet port is ACTIVE or DOWN. */
+enum rte_pmd_mlx4v_port_state {
+	RTE_PMD_MLX4V_PORT_NOP = 0,
+	RTE_PMD_MLX4V_PORT_DOWN = 1,
+	RTE_PMD_MLX4V_PORT_INIT = 2,
+	RTE_PMD_MLX4V_PORT_ARMED = 3,
+	RTE_PMD_MLX4V_PORT_ACTIVE = 4,
+	RTE_PMD_MLX4V_PORT_ACTIVE_DEFER = 5,
+};
+
+/** What a raw Ethernet application needs of a port (rte_pmd_mlx4v_query_port()). */
+struct rte_pmd_mlx4v_port_attr {
+	uint8_t link_layer;    /**< enum rte_pmd_mlx4v_link_layer: must be ETHERNET */
+	uint8_t state;         /**< enum rte_pmd_mlx4v_port_state: frames flow when ACTIVE */
+	/** 1 with device-managed flow steering (IBV_DEVICE_MANAGED_FLOW_STEERING): required */
+	uint8_t flow_steering;
+	/** 1 when this process may create raw-packet QPs and rules (CAP_NET_RAW): required */
+	uint8_t net_raw;
+};
+
 /** QP states, as IBV_QPS_*. */
 enum rte_pmd_mlx4v_qp_state {
 	RTE_PMD_MLX4V_QPS_RESET = 0,
@@ -181,6 +208,23 @@ __rte_experimental
 int rte_pmd_mlx4v_dev_close(struct rte_pmd_mlx4v_dev *dev);
 
 /**
+ * Query the prerequisites of a port for raw Ethernet queues: Ethernet link layer, port state,
+ * device-managed flow steering, CAP_NET_RAW (ibv_query_port(), ibv_query_device(), the
+ * process's capabilities). Creating a QP, WQ, RSS QP or steering rule on a port that lacks one
+ * fails with a log naming it: EPROTONOSUPPORT (not Ethernet), ENOTSUP (no device-managed flow
+ * steering: RSS QPs and rules), EPERM (no CAP_NET_RAW: QPs, RSS QPs and rules). A port that
+ * is not ACTIVE is no error: frames flow once the link comes up.
+ *
+ * @param dev Handle.
+ * @param port Physical port, 1-based.
+ * @param attr Output.
+ * @return 0, EINVAL (not an open handle, attr NULL, no such port), or the backend's error.
+ */
+__rte_experimental
+int rte_pmd_mlx4v_query_port(struct rte_pmd_mlx4v_dev *dev, uint8_t port,
+			     struct rte_pmd_mlx4v_port_attr *attr);
+
+/**
  * Allocate a protection domain, like ibv_alloc_pd().
  *
  * @param dev Handle.
@@ -212,14 +256,30 @@ __rte_experimental
 struct rte_pmd_mlx4v_mr *rte_pmd_mlx4v_reg_mr(struct rte_pmd_mlx4v_pd *pd, void *addr,
 					      size_t len);
 
+/** Most VA ranges (memory chunks) of a mempool rte_pmd_mlx4v_reg_mempool() takes. */
+#define RTE_PMD_MLX4V_MR_MAX_RANGES 256
+
+/** One registered VA range of an MR and its lkey (rte_pmd_mlx4v_mr_ranges()). */
+struct rte_pmd_mlx4v_mr_range {
+	uintptr_t addr;        /**< first byte */
+	size_t len;            /**< bytes */
+	uint32_t lkey;         /**< for data segments in [addr, addr + len) */
+};
+
 /**
- * Register the memory of a whole mempool under one lkey. The MR covers the span
- * from the lowest to the highest byte of the pool's memory chunks.
+ * Register the memory of a whole mempool. Its memory chunks are taken in address order;
+ * neighbours are merged into one VA range when the gap between them is EAL or registered
+ * external memory too, and each remaining range is registered separately, as on hardware a
+ * span over a hole (address space that is not mapped memory) cannot be pinned: ibv_reg_mr()
+ * fails with EFAULT. A pool of one range (the usual case) gets one lkey
+ * (rte_pmd_mlx4v_mr_lkey()); a pool of several gets one per range
+ * (rte_pmd_mlx4v_mr_ranges()).
  *
  * @param pd PD.
  * @param mp Populated mempool.
  * @return the MR, or NULL with errno/rte_errno: EINVAL (NULL or empty pool), EFAULT (a
- *   chunk is neither EAL nor registered external memory), ENOMEM, or the backend's error.
+ *   chunk is neither EAL nor registered external memory), E2BIG (more than
+ *   RTE_PMD_MLX4V_MR_MAX_RANGES chunks), ENOMEM, or the backend's error.
  */
 __rte_experimental
 struct rte_pmd_mlx4v_mr *rte_pmd_mlx4v_reg_mempool(struct rte_pmd_mlx4v_pd *pd,
@@ -239,10 +299,27 @@ int rte_pmd_mlx4v_dereg_mr(struct rte_pmd_mlx4v_mr *mr);
  *
  * @param mr MR.
  * @param lkey Output.
- * @return 0 or EINVAL (not a live MR, or lkey NULL).
+ * @return 0, EINVAL (not a live MR, or lkey NULL), ENOTUNIQ (a mempool MR of several VA
+ *   ranges, one lkey each: see rte_pmd_mlx4v_mr_ranges()).
  */
 __rte_experimental
 int rte_pmd_mlx4v_mr_lkey(const struct rte_pmd_mlx4v_mr *mr, uint32_t *lkey);
+
+/**
+ * The VA ranges of an MR with their lkeys, in address order: one for rte_pmd_mlx4v_reg_mr(),
+ * one per range for rte_pmd_mlx4v_reg_mempool(). A data segment takes the lkey of the range
+ * that holds it, and must not cross a range's end.
+ *
+ * @param mr MR.
+ * @param ranges Output array of n entries (may be NULL when n is 0).
+ * @param n Entries of ranges; the first n ranges are written.
+ * @param count Output: how many ranges the MR has (may exceed n).
+ * @return 0 or EINVAL (not a live MR, count NULL, ranges NULL with n > 0).
+ */
+__rte_experimental
+int rte_pmd_mlx4v_mr_ranges(const struct rte_pmd_mlx4v_mr *mr,
+			    struct rte_pmd_mlx4v_mr_range *ranges, unsigned int n,
+			    unsigned int *count);
 
 /**
  * Create a CQ, like ibv_create_cq(). The ring holds roundup_pow_of_two(cqe + 1)
@@ -301,6 +378,20 @@ int rte_pmd_mlx4v_get_cq_event(struct rte_pmd_mlx4v_cq *cq);
  */
 __rte_experimental
 int rte_pmd_mlx4v_ack_cq_events(struct rte_pmd_mlx4v_cq *cq, unsigned int nevents);
+
+/**
+ * Whether the device put a CQ in error. A CQ overruns when the device completes more work than
+ * it has free entries by the consumer index software last wrote; the device then puts the CQ
+ * in error and raises the asynchronous CQ error event (IBV_EVENT_CQ_ERR), as a ConnectX-3
+ * does. The CQ writes no completion any more: destroy it and recreate it with the queues that
+ * use it. The event is also logged and reported to the device's class drivers.
+ *
+ * @param cq CQ.
+ * @param in_error Output: 1 when the CQ is in error, else 0.
+ * @return 0 or EINVAL (not a live CQ, or in_error NULL).
+ */
+__rte_experimental
+int rte_pmd_mlx4v_cq_in_error(const struct rte_pmd_mlx4v_cq *cq, int *in_error);
 
 /**
  * Create an SRQ, like ibv_create_srq(): roundup_pow_of_two(max_wr + 1) WQEs, linked

@@ -75,14 +75,21 @@ static int
 mlx4v_sim_engine_poll(void *arg)
 {
 	struct mlx4v_sim *sim = arg;
+	uint32_t cqns[MLX4V_SIM_MAX_CQ];
+	unsigned int i, nerr;
 	int work;
 
 	pthread_mutex_lock(&sim->tx_lock);
 	pthread_mutex_lock(&sim->lock);
 	work = mlx4v_sim_poll_locked(sim);
+	nerr = mlx4v_sim_cq_errors_take(sim, cqns);
 	pthread_mutex_unlock(&sim->lock);
 	work += mlx4v_sim_wire_flush(sim);
 	pthread_mutex_unlock(&sim->tx_lock);
+	/* The asynchronous CQ error events, with no model lock held (verbs lock ranks first). */
+	for (i = 0; i < nerr; i++)
+		mlx4v_class_dev_cq_error(sim->name, cqns[i]);
+	work += nerr;
 	work += mlx4v_sim_wire_link_poll(sim);
 	return work;
 }
@@ -424,4 +431,8 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx4v_sim,
 	"fail_create_wq=<int> "
 	"fail_modify_qp=<int> "
 	"fail_modify_wq=<int> "
-	"lose_cq_event=<int>");
+	"lose_cq_event=<int> "
+	"host_page=<0|4096..65536> "
+	"ib_ports=<port mask> "
+	"no_dmfs=<0|1> "
+	"no_net_raw=<0|1>");

@@ -67,7 +67,8 @@ struct mlx4v_sim_stats {
 	uint64_t tx_loopback;  /**< sent frames a local rule took back (by the control MAC) */
 	uint64_t cqes;         /**< CQEs written, errors included */
 	uint64_t err_cqes;
-	uint64_t cqe_dropped;  /**< CQEs lost to overrun */
+	uint64_t cqe_dropped;  /**< CQEs lost to overrun (and to the CQ's error state after it) */
+	uint64_t cq_errors;    /**< CQs put in error by an overrun (CQ error events raised) */
 	uint64_t events;       /**< completion events signalled */
 	uint64_t events_lost;  /**< events swallowed by the lose_cq_event knob */
 	uint64_t arms;         /**< valid arm doorbells */
@@ -114,7 +115,8 @@ int mlx4v_sim_stats_get(struct mlx4v_sim *sim, struct mlx4v_sim_stats *st);
 /**
  * Set a fault knob by name: strict_cqe_owner, fail_alloc_pd, fail_reg_mr,
  * fail_create_cq, fail_create_qp, fail_create_srq, fail_create_wq, fail_modify_qp,
- * fail_modify_wq, lose_cq_event. The same names are devargs.
+ * fail_modify_wq, lose_cq_event, and the platform modes host_page, ib_ports, no_dmfs,
+ * no_net_raw (doc/guides/sim/mlx4v_sim.rst). The same names are devargs.
  * @return 0, -ENOENT (unknown knob) or -ERANGE.
  */
 __rte_internal

@@ -136,16 +136,26 @@ mlx4v_sim_cq_push(struct mlx4v_sim_cq *cq, struct mlx4_cqe *cqe, int is_err)
 	uint32_t ci;
 	uint8_t owner;
 
+	/* A CQ in error writes nothing until it is destroyed (prm/mlx4 §4.6, CQ overrun). */
+	if (cq->error) {
+		sim->stats.cqe_dropped++;
+		return -ENOSPC;
+	}
 	ci = mlx4v_sim_cq_read_ci(cq);
 	/*
-	 * A full ring by *set_ci_db: the consumer index is stale or the CQ too small. Misuse check
-	 * cq_overrun: on hardware an overrun is a CQ error; we drop the CQE and count it instead,
-	 * so a consumer that forgets to update *set_ci_db shows up in tests (prm/mlx4 §7).
+	 * A full ring by *set_ci_db: the consumer index is stale or the CQ too small. As on
+	 * hardware, an overrun puts the CQ in error and raises the asynchronous CQ error event
+	 * (IBV_EVENT_CQ_ERR); the CQE and every later one are lost. Misuse check cq_overrun
+	 * counts it too, as software caused it (prm/mlx4 §4.6, §7).
 	 */
 	if (((cq->pi - ci) & MLX4V_SIM_CI_MASK) >= cq->cqe_cnt) {
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_CQ_OVERRUN,
 				 "CQ 0x%x overrun: producer %u, consumer index %u, %u entries",
 				 cq->cqn, cq->pi & MLX4V_SIM_CI_MASK, ci, cq->cqe_cnt);
+		cq->error = 1;
+		cq->error_pending = 1;
+		cq->armed = 0;
+		sim->stats.cq_errors++;
 		sim->stats.cqe_dropped++;
 		return -ENOSPC;
 	}
@@ -271,4 +281,24 @@ mlx4v_sim_cq_doorbell(void *arg, uint32_t off, uint64_t raw)
 	/* Completions already beyond the armed CI: signal at once, or they'd be missed. */
 	if (cmd == MLX4_CQ_DB_REQ_NOT && ((cq->pi - ci) & MLX4V_SIM_CI_MASK) != 0)
 		mlx4v_sim_cq_raise(cq);
+}
+
+/*
+ * Engine pass, sim lock held: the CQ error events to report once the lock is released (the
+ * common layer takes the verbs lock, which ranks above the model lock).
+ */
+unsigned int
+mlx4v_sim_cq_errors_take(struct mlx4v_sim *sim, uint32_t *cqns)
+{
+	struct mlx4v_sim_cq *cq;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < MLX4V_SIM_MAX_CQ; i++) {
+		cq = sim->cqs[i];
+		if (cq == NULL || !cq->error_pending)
+			continue;
+		cq->error_pending = 0;
+		cqns[n++] = cq->cqn;
+	}
+	return n;
 }

@@ -37,6 +37,20 @@ static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 		"fail the next N WQ state changes" },
 	[MLX4V_SIM_KNOB_LOSE_CQ_EVENT] = { "lose_cq_event", 0, 0, INT32_MAX,
 		"drop the next N completion events (lost interrupt)" },
+	/*
+	 * Platform modes (doc/guides/sim/mlx4v_sim.rst): the host and the port configurations a
+	 * real ConnectX-3 can present, each refused where the kernel or the device refuses it.
+	 */
+	[MLX4V_SIM_KNOB_HOST_PAGE] = { "host_page", 0, 0, 65536,
+		"play a host of this page size (4096..65536, power of two; 0: this host's): rings "
+		"not aligned to it are refused" },
+	[MLX4V_SIM_KNOB_IB_PORTS] = { "ib_ports", 0, 0, (1 << MLX4V_SIM_MAX_PORTS) - 1,
+		"ports (bit N-1 for port N) in InfiniBand link layer: no Ethernet rule on them" },
+	[MLX4V_SIM_KNOB_NO_DMFS] = { "no_dmfs", 0, 0, 1,
+		"no device-managed flow steering (mlx4_core log_num_mgm_entry_size != -1): "
+		"steering rules are not supported" },
+	[MLX4V_SIM_KNOB_NO_NET_RAW] = { "no_net_raw", 0, 0, 1,
+		"play a process without CAP_NET_RAW: raw-packet QPs and rules get EPERM" },
 };
 
 /* Devargs handled by mlx4v_sim.c itself; the hwsim knob parser must not reject them. */

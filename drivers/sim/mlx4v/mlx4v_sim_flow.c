@@ -139,8 +139,26 @@ mlx4v_sim_flow_create(struct mlx4v_flow *flow)
 	struct mlx4v_sim *sim = mlx4v_sim_ctx_of(flow->obj.ctx)->sim;
 	struct mlx4v_sim_flow *f;
 
+	int ret;
+
 	if (flow->attr.port == 0 || flow->attr.port > sim->nports)
 		return -EINVAL;
+	/* The kernel's order: uverbs checks CAP_NET_RAW, then the driver must have the verb. */
+	ret = mlx4v_sim_net_raw_check(sim, "steering rule");
+	if (ret)
+		return ret;
+	/* mlx4_ib offers ibv_create_flow only in device-managed steering mode. */
+	if (mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_NO_DMFS)) {
+		MLX4V_SIM_LOG(ERR, "%s: steering rule refused: no device-managed flow steering "
+			      "(no_dmfs=1)", sim->name);
+		return -EOPNOTSUPP;
+	}
+	/* An Ethernet specification on an InfiniBand port matches nothing the port carries. */
+	if ((mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_IB_PORTS) >> (flow->attr.port - 1)) & 1) {
+		MLX4V_SIM_LOG(ERR, "%s: Ethernet rule on port %u, an InfiniBand port (ib_ports=)",
+			      sim->name, flow->attr.port);
+		return -EINVAL;
+	}
 	f = rte_zmalloc_socket("mlx4v_sim_flow", sizeof(*f), 0, sim->socket);
 	if (f == NULL)
 		return -ENOMEM;

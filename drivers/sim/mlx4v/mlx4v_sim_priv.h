@@ -60,6 +60,10 @@ enum mlx4v_sim_knob {
 	MLX4V_SIM_KNOB_FAIL_MODIFY_QP,
 	MLX4V_SIM_KNOB_FAIL_MODIFY_WQ,
 	MLX4V_SIM_KNOB_LOSE_CQ_EVENT,
+	MLX4V_SIM_KNOB_HOST_PAGE,
+	MLX4V_SIM_KNOB_IB_PORTS,
+	MLX4V_SIM_KNOB_NO_DMFS,
+	MLX4V_SIM_KNOB_NO_NET_RAW,
 	MLX4V_SIM_KNOB_MAX,
 };
 
@@ -104,6 +108,8 @@ struct mlx4v_sim_cq {
 	int armed_sn;
 	int fired_sn;                   /**< sn of the arm that last fired, -1 before */
 	int fd;                         /**< eventfd, -1 without events */
+	int error;                      /**< overran: in error, writes no CQE any more */
+	int error_pending;              /**< the CQ error event is not reported yet */
 };
 
 /** An SRQ as the device sees it. */
@@ -318,6 +324,10 @@ int mlx4v_sim_wire_flush(struct mlx4v_sim *sim);
 /** Report link changes as port events (no lock held). @return ports that changed. */
 int mlx4v_sim_wire_link_poll(struct mlx4v_sim *sim);
 
+/* mlx4v_sim_verbs.c */
+/** @return 0, or -EPERM (logged, naming what) when no_net_raw plays a process without it. */
+int mlx4v_sim_net_raw_check(struct mlx4v_sim *sim, const char *what);
+
 /* mlx4v_sim_flow.c */
 /**
  * Steer a frame arriving on port through the rules that match dmac (the frame's own, or
@@ -346,6 +356,12 @@ int mlx4v_sim_ind_create(struct mlx4v_ind *ind);
 int mlx4v_sim_ind_destroy(struct mlx4v_ind *ind);
 int mlx4v_sim_flow_create(struct mlx4v_flow *flow);
 int mlx4v_sim_flow_destroy(struct mlx4v_flow *flow);
+
+/**
+ * Take the CQNs of CQs that went in error since the last call (sim lock held).
+ * @return how many were written to cqns (at most MLX4V_SIM_MAX_CQ).
+ */
+unsigned int mlx4v_sim_cq_errors_take(struct mlx4v_sim *sim, uint32_t *cqns);
 
 /* mlx4v_sim.c */
 /** One engine pass, with sim->lock held. */

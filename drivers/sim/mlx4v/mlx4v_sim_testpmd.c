@@ -71,10 +71,11 @@ tp_sim_show(const char *name, struct mlx4v_sim *sim)
 	if (mlx4v_sim_stats_get(sim, &st) == 0)
 		printf("mlx4v: %s: doorbells %" PRIu64 ", tx %" PRIu64 " packets %" PRIu64
 		       " bytes, rx %" PRIu64 " packets %" PRIu64 " bytes, rx_dropped %" PRIu64
-		       ", cqes %" PRIu64 " (errors %" PRIu64 ", dropped %" PRIu64 "), events %"
-		       PRIu64 " (lost %" PRIu64 "), arms %" PRIu64 "\n", name, st.doorbells,
-		       st.tx_packets, st.tx_bytes, st.rx_packets, st.rx_bytes, st.rx_dropped,
-		       st.cqes, st.err_cqes, st.cqe_dropped, st.events, st.events_lost, st.arms);
+		       ", cqes %" PRIu64 " (errors %" PRIu64 ", dropped %" PRIu64 "), cq errors %"
+		       PRIu64 ", events %" PRIu64 " (lost %" PRIu64 "), arms %" PRIu64 "\n", name,
+		       st.doorbells, st.tx_packets, st.tx_bytes, st.rx_packets, st.rx_bytes,
+		       st.rx_dropped, st.cqes, st.err_cqes, st.cqe_dropped, st.cq_errors, st.events,
+		       st.events_lost, st.arms);
 	tp_sim_show_ports(name, sim);
 	printf("mlx4v: %s: misuse total %" PRIu64, name, mlx4v_sim_misuse_total(sim));
 	for (k = 0; k < MLX4V_SIM_MISUSE_MAX; k++) {

@@ -9,6 +9,7 @@
  * objects get numbers, their own doorbell pages, DMA windows and event vectors.
  */
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -102,6 +103,65 @@ mlx4v_sim_uar_alloc(struct hwsim_mmio_page **page, uint32_t db_off, uint32_t db_
 	return 0;
 }
 
+/* The host page the model plays: host_page=, or this host's. */
+static size_t
+mlx4v_sim_host_page(struct mlx4v_sim *sim)
+{
+	int64_t hp = mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_HOST_PAGE);
+
+	return hp > 0 ? (size_t)hp : (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/*
+ * The kernel describes a ring to the device page by page from the start of its first page
+ * (doc/guides/nics/mlx4v.rst, memory): on hardware a ring that does not start a host page is
+ * written from the wrong place, silently. The model refuses it instead, as EINVAL.
+ */
+static int
+mlx4v_sim_ring_check(struct mlx4v_sim *sim, const char *what, const void *buf)
+{
+	size_t page = mlx4v_sim_host_page(sim);
+
+	if (((uintptr_t)buf & (page - 1)) == 0)
+		return 0;
+	MLX4V_SIM_LOG(ERR, "%s: %s ring %p does not start a %zu-byte host page", sim->name, what,
+		      buf, page);
+	return -EINVAL;
+}
+
+/* The kernel's check before a raw-packet QP or a steering rule (uverbs: CAP_NET_RAW). */
+int
+mlx4v_sim_net_raw_check(struct mlx4v_sim *sim, const char *what)
+{
+	if (!mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_NO_NET_RAW))
+		return 0;
+	MLX4V_SIM_LOG(ERR, "%s: %s refused: the process lacks CAP_NET_RAW (no_net_raw=1)",
+		      sim->name, what);
+	return -EPERM;
+}
+
+/*
+ * Verbs lock held. The port as ibv_query_port() and ibv_query_device() give it: the link layer
+ * (ib_ports=), the state (the wire's link), device-managed flow steering (no_dmfs=) and
+ * whether this process may make raw-packet QPs (no_net_raw=).
+ */
+static int
+mlx4v_sim_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_port_attr *attr)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_of(ctx);
+
+	if (port == 0 || port > sim->nports)
+		return -EINVAL;
+	memset(attr, 0, sizeof(*attr));
+	attr->link_layer = (mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_IB_PORTS) >> (port - 1)) & 1 ?
+		RTE_PMD_MLX4V_LINK_LAYER_INFINIBAND : RTE_PMD_MLX4V_LINK_LAYER_ETHERNET;
+	attr->state = mlx4v_sim_link_get(sim, port) == 1 ? RTE_PMD_MLX4V_PORT_ACTIVE :
+		RTE_PMD_MLX4V_PORT_DOWN;
+	attr->flow_steering = !mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_NO_DMFS);
+	attr->net_raw = !mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_NO_NET_RAW);
+	return 0;
+}
+
 /*
  * Verbs lock held. A handle needs no UAR: the kernel's ucontext UAR is replaced by per-object
  * pages (prm/mlx4 §7). It keeps its WQ number range, as the kernel's ucontext does.
@@ -111,7 +171,13 @@ mlx4v_sim_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 {
 	struct mlx4v_sim *sim = dev_priv;
 	struct mlx4v_sim_ctx *sctx;
+	int64_t hp = mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_HOST_PAGE);
 
+	if (hp != 0 && (hp < (int64_t)MLX4V_PAGE_SIZE || !rte_is_power_of_2((uint32_t)hp))) {
+		MLX4V_SIM_LOG(ERR, "%s: host_page=%" PRId64 " is not a power of two >= %u",
+			      sim->name, hp, MLX4V_PAGE_SIZE);
+		return -EINVAL;
+	}
 	sctx = rte_zmalloc_socket("mlx4v_sim_ctx", sizeof(*sctx), 0, sim->socket);
 	if (sctx == NULL)
 		return -ENOMEM;
@@ -127,6 +193,9 @@ mlx4v_sim_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 	ctx->caps.max_srq_wr = MLX4V_SIM_CAP_SRQ_WR;
 	ctx->caps.max_srq_sge = MLX4V_SIM_CAP_SRQ_SGE;
 	ctx->caps.cqe_size = 64;
+	/* Playing another host: its page is what libmlx4 would align rings to. */
+	if (hp != 0)
+		ctx->caps.page_size = hp;
 	ctx->be = sctx;
 	return 0;
 }
@@ -221,9 +290,10 @@ mlx4v_sim_mr_unmap(struct mlx4v_sim *sim, const struct mlx4v_sim_mr_win *win, un
 /*
  * Verbs lock held. The model's MPT: the engine checks every gather/scatter against it, then
  * reaches the memory through the IOMMU. As the kernel pins an MR's pages and maps them for the
- * device, the model maps the parts of the range that are EAL or registered external memory; the
- * common layer refuses a range with holes, but a mempool's span keeps the gaps between its
- * chunks, and those stay unmapped: a DMA there faults.
+ * device, the model maps the parts of the range that are EAL or registered external memory. A
+ * range with a hole (address space that is neither) is refused with EFAULT, as the kernel
+ * cannot pin a page that is not there (ib_umem_get()); such as one span over the chunks of a
+ * mempool with unmapped gaps between them.
  */
 static int
 mlx4v_sim_mr_create(struct mlx4v_mr *mr)
@@ -233,12 +303,21 @@ mlx4v_sim_mr_create(struct mlx4v_mr *mr)
 	struct mlx4v_sim_mr *m = NULL;
 	uintptr_t addr = (uintptr_t)mr->addr;
 	unsigned int i, n = 0;
+	size_t pinned = 0;
 	int ret;
 
 	/* Before the model lock: the walk takes the EAL memory lock. */
 	ret = mlx4v_mem_runs(mr->addr, mr->len, mlx4v_sim_mr_run_cb, &runs);
 	if (ret)
 		goto out_free;
+	for (i = 0; i < runs.nb; i++)
+		pinned += runs.win[i].len;
+	if (pinned != mr->len) {
+		MLX4V_SIM_LOG(ERR, "%s: MR %p + %zu: only %zu bytes are memory, the kernel cannot "
+			      "pin the rest", sim->name, mr->addr, mr->len, pinned);
+		ret = -EFAULT;
+		goto out_free;
+	}
 	pthread_mutex_lock(&sim->lock);
 	for (i = 0; i < MLX4V_SIM_MAX_MR; i++) {
 		if (!sim->mrs[i].used) {
@@ -318,6 +397,9 @@ mlx4v_sim_cq_create(struct mlx4v_cq *cq)
 	unsigned int idx;
 	int ret;
 
+	ret = mlx4v_sim_ring_check(sim, "CQ", cq->buf);
+	if (ret)
+		return ret;
 	pthread_mutex_lock(&sim->lock);
 	for (idx = 0; idx < MLX4V_SIM_MAX_CQ; idx++)
 		if (sim->cqs[idx] == NULL)
@@ -461,6 +543,9 @@ mlx4v_sim_srq_create(struct mlx4v_srq *srq)
 	unsigned int idx;
 	int ret;
 
+	ret = mlx4v_sim_ring_check(sim, "SRQ", srq->buf);
+	if (ret)
+		return ret;
 	pthread_mutex_lock(&sim->lock);
 	for (idx = 0; idx < MLX4V_SIM_MAX_SRQ; idx++)
 		if (sim->srqs[idx] == NULL)
@@ -552,6 +637,12 @@ mlx4v_sim_qp_alloc(struct mlx4v_sim *sim, struct mlx4v_sim_ctx *wq_ctx, uint8_t 
 		*err = -EINVAL;
 		return NULL;
 	}
+	/* A QP or WQ with rings (an RSS QP has none); a raw-packet QP (not a WQ) needs the cap. */
+	*err = buf != NULL ? mlx4v_sim_ring_check(sim, wq_ctx != NULL ? "WQ" : "QP", buf) : 0;
+	if (*err == 0 && wq_ctx == NULL)
+		*err = mlx4v_sim_net_raw_check(sim, "raw-packet QP");
+	if (*err)
+		return NULL;
 	/* A WQ takes its number from its handle's range (prm/mlx4 §5.4). */
 	idx = wq_ctx != NULL ? mlx4v_sim_wq_slot(wq_ctx) : mlx4v_sim_qpn_slot(sim);
 	if (idx < 0) {
@@ -882,6 +973,7 @@ mlx4v_sim_progress(void *dev_priv)
 
 const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops = {
 	.progress = mlx4v_sim_progress,
+	.port_query = mlx4v_sim_port_query,
 	.name = "simulator",
 	.flags = MLX4V_VERBS_F_SW_PROVIDER,
 	.ctx_open = mlx4v_sim_ctx_open,

@@ -75,6 +75,8 @@ ct_event(const char *cls, const struct mlx4v_class_event *ev)
 
 	if (ev->type == MLX4V_CLASS_EVENT_PORT)
 		snprintf(what, sizeof(what), ":port%u/%s", ev->port, ev->up ? "up" : "down");
+	else if (ev->type == MLX4V_CLASS_EVENT_CQ_ERR)
+		snprintf(what, sizeof(what), ":cqerr%u", ev->cqn);
 	else
 		snprintf(what, sizeof(what), ev->type == MLX4V_CLASS_EVENT_DEAD ? ":dead" : ":rm");
 	ct_log(cls, what);
@@ -214,7 +216,8 @@ static int
 test_mlx4v_class_probe_remove_order(void)
 {
 	static const char *const want[] = {
-		"b+", "a+", "b:port2/down", "a:port2/down", "b:rm", "a:rm", "a-", "b-",
+		"b+", "a+", "b:port2/down", "a:port2/down", "b:cqerr7", "a:cqerr7", "b:rm", "a:rm",
+		"a-", "b-",
 	};
 	struct mlx4v_class_event dead = { .type = MLX4V_CLASS_EVENT_DEAD };
 	const char *names[MLX4V_CLASS_MAX];
@@ -225,6 +228,8 @@ test_mlx4v_class_probe_remove_order(void)
 	TEST_ASSERT_EQUAL(mlx4v_sim_port_event(mlx4v_sim_get(CT_DEV), 3, 0), -EINVAL,
 			  "port 3 of 2");
 	TEST_ASSERT_SUCCESS(mlx4v_sim_port_event(mlx4v_sim_get(CT_DEV), 2, 0), "port 2 down");
+	/* A CQ error the backend reports reaches every class, even for a CQ no handle has. */
+	mlx4v_class_dev_cq_error(CT_DEV, 7);
 	/* An event for a device the class layer does not know is ignored. */
 	mlx4v_class_dev_event("mlx4v_sim_nosuch", &dead);
 	TEST_ASSERT_SUCCESS(rte_vdev_uninit(CT_DEV), "remove");

@@ -23,6 +23,7 @@
 #define SIM_NAME "mlx4v_sim_o0"
 #define SIM2_NAME "mlx4v_sim_o1"
 #define SIM3_NAME "mlx4v_sim_o2"    /* created and removed by the removal tests */
+#define SIM4_NAME "mlx4v_sim_o3"    /* created and removed by the platform-mode tests */
 #define RM_BUF 2048
 
 static struct rte_pmd_mlx4v_dev *g_dev;
@@ -752,6 +753,168 @@ test_mlx4v_remove_live_counters(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * host_page=65536 plays a 64 KiB-page host: every ring must start a host page, as libmlx4
+ * aligns them to the page it runs on (a driver aligning to 4 KiB fails here 15 times in 16 per
+ * ring).
+ */
+static int
+test_mlx4v_objects_host_page(void)
+{
+	struct rte_pmd_mlx4v_qp_attr qa = { .max_send_wr = 16, .max_recv_wr = 16,
+		.max_send_sge = 1, .max_recv_sge = 1, .port = 1 };
+	struct rte_pmd_mlx4v_cq *cq[4];
+	struct rte_pmd_mlx4v_dev *dev;
+	struct rte_pmd_mlx4v_pd *pd;
+	struct rte_pmd_mlx4v_qp *qp;
+	struct rte_pmd_mlx4v_obj obj;
+	struct mlx4dv_qp vqp;
+	struct mlx4dv_cq vcq;
+	unsigned int i;
+
+	TEST_ASSERT_SUCCESS(rte_vdev_init(SIM4_NAME, "host_page=65536,class=none"), "probe");
+	dev = rte_pmd_mlx4v_dev_open(SIM4_NAME);
+	TEST_ASSERT_NOT_NULL(dev, "open");
+	pd = rte_pmd_mlx4v_alloc_pd(dev);
+	TEST_ASSERT_NOT_NULL(pd, "pd");
+	for (i = 0; i < RTE_DIM(cq); i++) {
+		cq[i] = rte_pmd_mlx4v_create_cq(dev, 63, 32, 0);
+		TEST_ASSERT_NOT_NULL(cq[i], "CQ %u refused on a 64 KiB-page host: %d", i, errno);
+	}
+	qa.send_cq = qa.recv_cq = cq[0];
+	qp = rte_pmd_mlx4v_create_qp(pd, &qa);
+	TEST_ASSERT_NOT_NULL(qp, "QP refused on a 64 KiB-page host: %d", errno);
+	memset(&obj, 0, sizeof(obj));
+	obj.qp.in = qp;
+	obj.qp.out = &vqp;
+	obj.cq.in = cq[1];
+	obj.cq.out = &vcq;
+	vqp.comp_mask = 0;
+	vcq.comp_mask = 0;
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_QP | MLX4DV_OBJ_CQ), "views");
+	TEST_ASSERT_EQUAL((uintptr_t)vqp.buf.buf % 65536, 0u, "QP ring not page-aligned");
+	TEST_ASSERT_EQUAL(vqp.buf.length % 65536, 0u, "QP ring not whole pages");
+	TEST_ASSERT_EQUAL((uintptr_t)vcq.buf.buf % 65536, 0u, "CQ ring not page-aligned");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(qp), "destroy qp");
+	for (i = 0; i < RTE_DIM(cq); i++)
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq[i]), "destroy cq");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "dealloc");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dev_close(dev), "close");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(SIM4_NAME), "remove");
+	/* A host page that no host has: the handle cannot be opened. */
+	TEST_ASSERT_SUCCESS(rte_vdev_init(SIM4_NAME, "host_page=12288,class=none"), "probe 2");
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_dev_open(SIM4_NAME), "host_page=12288 accepted");
+	TEST_ASSERT_EQUAL(errno, EINVAL, "errno %d", errno);
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(SIM4_NAME), "remove 2");
+	return TEST_SUCCESS;
+}
+
+/* The receive side on a port: WQ, then steering to it (a table, an RSS QP, a rule). */
+struct prereq_rx {
+	struct rte_pmd_mlx4v_wq *wq;
+	struct mlx4v_test_steer st;
+};
+
+/* Build what it can of a prereq_rx; @return the errno of the first refusal, or 0. */
+static int
+prereq_rx_create(struct prereq_rx *rx, struct rte_pmd_mlx4v_dev *dev,
+		 struct rte_pmd_mlx4v_pd *pd, struct rte_pmd_mlx4v_cq *cq, uint8_t port)
+{
+	struct rte_pmd_mlx4v_wq_attr wa = { .cq = cq, .max_wr = 16, .max_sge = 1, .port = port };
+
+	memset(rx, 0, sizeof(*rx));
+	rx->wq = rte_pmd_mlx4v_create_wq(pd, &wa);
+	if (rx->wq == NULL)
+		return errno;
+	return mlx4v_test_steer_wqs(&rx->st, dev, pd, &rx->wq, 0, port) == 0 ? 0 : errno;
+}
+
+static void
+prereq_rx_destroy(struct prereq_rx *rx)
+{
+	mlx4v_test_steer_destroy(&rx->st);
+	if (rx->wq != NULL)
+		rte_pmd_mlx4v_destroy_wq(rx->wq);
+}
+
+/*
+ * Port prerequisites (doc/guides/nics/running_on_hardware.rst): an InfiniBand port, a device
+ * without device-managed flow steering and a process without CAP_NET_RAW are each refused up
+ * front, where the queue or rule that needs it is created, and reported by query_port. Without
+ * the checks, a raw QP on an InfiniBand port and an RSS QP without steering would be created,
+ * and nothing would ever arrive.
+ */
+static int
+test_mlx4v_objects_port_prerequisites(void)
+{
+	struct rte_pmd_mlx4v_qp_attr qa = { .max_send_wr = 16, .max_recv_wr = 16,
+		.max_send_sge = 1, .max_recv_sge = 1 };
+	struct rte_pmd_mlx4v_port_attr pa;
+	struct rte_pmd_mlx4v_dev *dev;
+	struct rte_pmd_mlx4v_pd *pd;
+	struct rte_pmd_mlx4v_cq *cq;
+	struct rte_pmd_mlx4v_qp *qp;
+	struct mlx4v_sim *sim;
+	struct prereq_rx rx;
+
+	TEST_ASSERT_SUCCESS(rte_vdev_init(SIM4_NAME, "ports=2,ib_ports=2,wire2=none,class=none"),
+			    "probe");
+	sim = mlx4v_sim_get(SIM4_NAME);
+	dev = rte_pmd_mlx4v_dev_open(SIM4_NAME);
+	TEST_ASSERT(sim != NULL && dev != NULL, "open");
+	pd = rte_pmd_mlx4v_alloc_pd(dev);
+	cq = rte_pmd_mlx4v_create_cq(dev, 63, 0, 0);
+	TEST_ASSERT(pd != NULL && cq != NULL, "pd/cq");
+	qa.send_cq = qa.recv_cq = cq;
+	/* What query_port reports. */
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_query_port(dev, 1, &pa), "query 1");
+	TEST_ASSERT_EQUAL(pa.link_layer, RTE_PMD_MLX4V_LINK_LAYER_ETHERNET, "port 1 link layer");
+	TEST_ASSERT(pa.flow_steering && pa.net_raw, "port 1 prerequisites");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_query_port(dev, 2, &pa), "query 2");
+	TEST_ASSERT_EQUAL(pa.link_layer, RTE_PMD_MLX4V_LINK_LAYER_INFINIBAND, "port 2 link layer");
+	TEST_ASSERT_EQUAL(pa.state, RTE_PMD_MLX4V_PORT_DOWN, "port 2 without a wire is down");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_query_port(dev, 3, &pa), EINVAL, "port 3 of 2");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_query_port(dev, 0, &pa), EINVAL, "port 0");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_query_port(dev, 1, NULL), EINVAL, "attr NULL");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_query_port(NULL, 1, &pa), EINVAL, "dev NULL");
+	/* InfiniBand port 2: no raw QP, no WQ; Ethernet port 1 works. */
+	qa.port = 2;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_create_qp(pd, &qa), "raw QP on an InfiniBand port");
+	TEST_ASSERT_EQUAL(errno, EPROTONOSUPPORT, "QP on IB port: errno %d", errno);
+	TEST_ASSERT_EQUAL(prereq_rx_create(&rx, dev, pd, cq, 2), EPROTONOSUPPORT, "WQ on IB");
+	prereq_rx_destroy(&rx);
+	TEST_ASSERT_SUCCESS(prereq_rx_create(&rx, dev, pd, cq, 1), "receive side on port 1");
+	prereq_rx_destroy(&rx);
+	/* No device-managed flow steering: no RSS QP (nothing could reach it), no rule. */
+	TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(sim, "no_dmfs", 1), "no_dmfs");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_query_port(dev, 1, &pa), "query no_dmfs");
+	TEST_ASSERT_EQUAL(pa.flow_steering, 0, "steering reported");
+	TEST_ASSERT_EQUAL(prereq_rx_create(&rx, dev, pd, cq, 1), ENOTSUP, "RSS QP w/o steering");
+	TEST_ASSERT_NULL(rx.st.rss, "RSS QP created without steering");
+	prereq_rx_destroy(&rx);
+	qa.port = 1;
+	qp = rte_pmd_mlx4v_create_qp(pd, &qa);
+	TEST_ASSERT_NOT_NULL(qp, "a raw QP sends without steering");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(qp), "destroy qp");
+	TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(sim, "no_dmfs", 0), "dmfs back");
+	/* No CAP_NET_RAW: no raw QP, no RSS QP, no rule; a WQ is no raw QP. */
+	TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(sim, "no_net_raw", 1), "no_net_raw");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_query_port(dev, 1, &pa), "query no_net_raw");
+	TEST_ASSERT_EQUAL(pa.net_raw, 0, "CAP_NET_RAW reported");
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_create_qp(pd, &qa), "raw QP without CAP_NET_RAW");
+	TEST_ASSERT_EQUAL(errno, EPERM, "QP without CAP_NET_RAW: errno %d", errno);
+	TEST_ASSERT_EQUAL(prereq_rx_create(&rx, dev, pd, cq, 1), EPERM, "RSS QP w/o CAP_NET_RAW");
+	TEST_ASSERT_NOT_NULL(rx.wq, "WQ refused without CAP_NET_RAW");
+	prereq_rx_destroy(&rx);
+	TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(sim, "no_net_raw", 0), "net_raw back");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_cq(cq), "destroy cq");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "dealloc");
+	TEST_ASSERT_SUCCESS(live_zero(sim), "device objects left");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dev_close(dev), "close");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(SIM4_NAME), "remove");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mlx4v_objects_suite = {
 	.suite_name = "mlx4v objects",
 	.setup = objects_setup,
@@ -765,6 +928,8 @@ static struct unit_test_suite mlx4v_objects_suite = {
 		TEST_CASE(test_mlx4v_objects_qp_transitions),
 		TEST_CASE(test_mlx4v_objects_wq_transitions),
 		TEST_CASE(test_mlx4v_objects_reg_mempool),
+		TEST_CASE(test_mlx4v_objects_host_page),
+		TEST_CASE(test_mlx4v_objects_port_prerequisites),
 		TEST_CASE(test_mlx4v_remove_with_live_objects),
 		TEST_CASE(test_mlx4v_remove_live_counters),
 		TEST_CASES_END()

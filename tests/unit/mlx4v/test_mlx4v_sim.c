@@ -503,22 +503,25 @@ expect_prot_err(struct mlx4v_test_cq *cq, const char *what)
 #define GAP_NB 6
 
 /*
- * A mempool of two external pages with an inaccessible page between them: its MR spans the
- * hole (the MR of a mempool covers the span of its chunks). A SEND gathering from the hole, or a
- * receive scattering into it, passes the MPT check but must fault in the simulator's IOMMU: an
- * error CQE and a DMA misuse, never a read or write of the page.
+ * A mempool of two external pages with an inaccessible page between them. One MR over the span
+ * cannot exist (the kernel cannot pin the hole: EFAULT), so the pool is registered as two
+ * ranges with an lkey each. Each range is reachable with its own lkey; a gather from the hole,
+ * or a scatter into it, is outside every MR: an error CQE and an lkey misuse, never a read or
+ * write of the page.
  */
 static int
-test_mlx4v_sim_mr_iommu_hole(void)
+test_mlx4v_sim_mr_mempool_hole(void)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	struct rte_pmd_mlx4v_mr_range rg[3];
 	struct rte_pmd_mlx4v_mr *mr = NULL;
 	struct rte_mempool *mp = NULL;
 	struct mlx4_cqe *cqe;
 	uint8_t *area, *hole;
-	uint32_t lkey;
 	struct mlx4v_test_txq t;
 	struct mlx4v_test_rxq r;
+	unsigned int n = 0;
+	uint32_t lkey;
 	int ret, i;
 
 	area = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -531,45 +534,58 @@ test_mlx4v_sim_mr_iommu_hole(void)
 				      RTE_MEMPOOL_F_NO_IOVA_CONTIG);
 	TEST_ASSERT_NOT_NULL(mp, "mempool");
 	TEST_ASSERT_SUCCESS(rte_mempool_set_ops_byname(mp, "ring_mp_mc", NULL), "ops");
-	for (i = 0; i < 2 && mp->populated_size < mp->size; i++) {
+	/* The higher chunk first: ranges come out in address order whatever the pool's order. */
+	for (i = 1; i >= 0 && mp->populated_size < mp->size; i--) {
 		ret = rte_mempool_populate_iova(mp, (char *)area + 2 * i * pg, RTE_BAD_IOVA, pg,
 						NULL, NULL);
 		TEST_ASSERT(ret > 0, "populate chunk %d: %d", i, ret);
 	}
 	TEST_ASSERT_EQUAL(mp->nb_mem_chunks, 2, "chunks");
+	/* The device refuses one MR over the hole, as the kernel does. */
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_reg_mr(g_pd, area, 3 * pg), "MR over the hole");
+	TEST_ASSERT_EQUAL(errno, EFAULT, "errno %d", errno);
 	mr = rte_pmd_mlx4v_reg_mempool(g_pd, mp);
-	TEST_ASSERT_NOT_NULL(mr, "reg_mempool: %d", errno);
-	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_mr_lkey(mr, &lkey), "lkey");
+	TEST_ASSERT_NOT_NULL(mr, "reg_mempool over a hole: %d", errno);
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_mr_lkey(mr, &lkey), ENOTUNIQ, "one lkey for two ranges");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_mr_ranges(mr, NULL, 0, &n), "count");
+	TEST_ASSERT_EQUAL(n, 2u, "ranges");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_mr_ranges(mr, rg, RTE_DIM(rg), &n), "ranges");
+	TEST_ASSERT(rg[0].addr == (uintptr_t)area && rg[0].len == pg &&
+		    rg[1].addr == (uintptr_t)area + 2 * pg && rg[1].len == pg, "range bounds");
+	TEST_ASSERT(rg[0].lkey != rg[1].lkey, "one lkey per range");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_mr_ranges(mr, NULL, 1, &n), EINVAL, "NULL ranges");
 
-	/* Sanity: the pinned first page is reachable. */
+	/* Each range with its own lkey. */
 	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 16), "txq");
-	mlx4v_test_sq_send(&t.sq, lkey, area + 64, 64, 1);
-	cqe = mlx4v_test_cq_wait(&t.tcq, g_sim);
-	TEST_ASSERT_NOT_NULL(cqe, "send CQE");
-	TEST_ASSERT_EQUAL((cqe->owner_sr_opcode & MLX4_CQE_OPCODE_MASK), MLX4_OPCODE_SEND,
-			  "send from a pinned page failed");
-	mlx4v_test_cq_consume(&t.tcq);
-	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_DMA), 0, "clean send");
+	for (i = 0; i < 2; i++) {
+		mlx4v_test_sq_send(&t.sq, rg[i].lkey, (uint8_t *)rg[i].addr + 64, 64, 1);
+		cqe = mlx4v_test_cq_wait(&t.tcq, g_sim);
+		TEST_ASSERT_NOT_NULL(cqe, "send CQE %d", i);
+		TEST_ASSERT_EQUAL((cqe->owner_sr_opcode & MLX4_CQE_OPCODE_MASK), MLX4_OPCODE_SEND,
+				  "send from range %d failed", i);
+		mlx4v_test_cq_consume(&t.tcq);
+	}
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(g_sim), 0, "clean sends");
 	/*
-	 * Gather from the hole: inside the MR, not in the IOMMU. (The frame's MAC cannot be
-	 * read from the hole for the control segment: the send goes without it.)
+	 * Gather from the hole: in no MR. (The frame's MAC cannot be read from the hole for the
+	 * control segment: the send goes without it.)
 	 */
 	t.sq.no_dmac = 1;
-	mlx4v_test_sq_send(&t.sq, lkey, hole + 128, 256, 1);
+	mlx4v_test_sq_send(&t.sq, rg[0].lkey, hole + 128, 256, 1);
 	TEST_ASSERT_SUCCESS(expect_prot_err(&t.tcq, "gather from the hole"), "gather");
-	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_DMA), 1, "DMA fault");
-	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_LKEY), 0,
-			  "the MPT check passed");
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_LKEY), 1, "MPT check");
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_DMA), 0, "no DMA");
 	mlx4v_test_txq_destroy(&t);
 	/* Scatter into the hole. */
 	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 2, 4), "rxq");
-	mlx4v_test_rq_post(&r.rq, lkey, hole, 512);
+	mlx4v_test_rq_post(&r.rq, rg[0].lkey, hole, 512);
 	TEST_ASSERT_SUCCESS(mlx4v_sim_inject(g_sim, 2, buf_at(0), 64), "inject");
 	TEST_ASSERT_SUCCESS(expect_prot_err(&r.tcq, "scatter into the hole"), "scatter");
-	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_DMA), 2, "rx fault");
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_LKEY), 2, "rx MPT");
 	mlx4v_test_rxq_destroy(&r);
 
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dereg_mr(mr), "dereg");
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(g_sim, MLX4V_SIM_OBJ_MR), 1u, "parts left");
 	rte_mempool_free(mp);
 	TEST_ASSERT_SUCCESS(rte_extmem_unregister(area + 2 * pg, pg), "unregister 2");
 	TEST_ASSERT_SUCCESS(rte_extmem_unregister(area, pg), "unregister 1");
@@ -578,19 +594,76 @@ test_mlx4v_sim_mr_iommu_hole(void)
 	return TEST_SUCCESS;
 }
 
-/* Stale consumer indexes: overrun, CI backwards, arm CI not matching set_ci_db. */
+/* Wait until the CQ error of cq reaches the application. @return 1 when it did. */
+static int
+wait_cq_in_error(struct rte_pmd_mlx4v_cq *cq)
+{
+	int in_error = 0, i;
+
+	for (i = 0; i < MLX4V_TEST_POLLS / 10; i++) {
+		if (rte_pmd_mlx4v_cq_in_error(cq, &in_error) != 0)
+			return 0;
+		if (in_error)
+			return 1;
+		mlx4v_sim_poll(g_sim);
+		rte_delay_us_sleep(MLX4V_TEST_POLL_US);
+	}
+	return 0;
+}
+
+/*
+ * A CQ overrun puts the CQ in error and raises the CQ error event, as a ConnectX-3 does: the
+ * application sees it, and the CQ writes nothing more even once software has caught up.
+ */
+static int
+test_mlx4v_sim_cq_overrun_error(void)
+{
+	struct mlx4v_sim_stats st0, st;
+	struct mlx4v_test_txq t;
+	int in_error = -1, i;
+
+	mlx4v_sim_stats_get(g_sim, &st0);
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 1), "txq"); /* 2-entry CQ */
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_cq_in_error(t.cq, &in_error), "query");
+	TEST_ASSERT_EQUAL(in_error, 0, "a new CQ is in error");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_cq_in_error(t.cq, NULL), EINVAL, "NULL output");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_cq_in_error(NULL, &in_error), EINVAL, "NULL CQ");
+	for (i = 0; i < 3; i++)
+		tx_send(&t, buf_at(0), 64, 1);
+	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_CQ_OVERRUN), "overrun not flagged");
+	TEST_ASSERT(wait_cq_in_error(t.cq), "the CQ error did not reach the application");
+	/* Software catches up: the CQ stays in error and the next completion is lost too. */
+	mlx4v_test_cq_consume(&t.tcq);
+	mlx4v_test_cq_consume(&t.tcq);
+	tx_send(&t, buf_at(0), 64, 1);
+	for (i = 0; i < MLX4V_TEST_POLLS / 10; i++) {
+		mlx4v_sim_stats_get(g_sim, &st);
+		if (st.tx_packets - st0.tx_packets == 4)
+			break;
+		mlx4v_sim_poll(g_sim);
+		rte_delay_us_sleep(MLX4V_TEST_POLL_US);
+	}
+	TEST_ASSERT_EQUAL(st.tx_packets - st0.tx_packets, 4u, "sends not executed");
+	TEST_ASSERT_NULL(mlx4v_test_cq_peek(&t.tcq), "CQE written by a CQ in error");
+	TEST_ASSERT_EQUAL(st.cq_errors - st0.cq_errors, 1u, "one CQ error");
+	TEST_ASSERT_EQUAL(st.cqe_dropped - st0.cqe_dropped, 2u, "overrun CQE and the next lost");
+	mlx4v_test_txq_destroy(&t);
+	return TEST_SUCCESS;
+}
+
+/* Stale consumer indexes: CI backwards, arm CI not matching set_ci_db. */
 static int
 test_mlx4v_sim_misuse_stale_ci(void)
 {
 	struct mlx4v_test_txq t;
-	int i;
 
 	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 1), "txq"); /* 2-entry CQ */
-	for (i = 0; i < 3; i++)
-		tx_send(&t, buf_at(0), 64, 1);
-	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_CQ_OVERRUN), "overrun not flagged");
-	/* Consume both and let the device see CI 2, then move the CI back by one. */
+	/* Consume two and let the device see CI 2, then move the CI back by one. */
+	tx_send(&t, buf_at(0), 64, 1);
+	tx_send(&t, buf_at(0), 64, 1);
+	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&t.tcq, g_sim), "first CQE");
 	mlx4v_test_cq_consume(&t.tcq);
+	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&t.tcq, g_sim), "second CQE");
 	mlx4v_test_cq_consume(&t.tcq);
 	tx_send(&t, buf_at(0), 64, 1);
 	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&t.tcq, g_sim), "CQE after consuming");
@@ -953,13 +1026,14 @@ static struct unit_test_suite mlx4v_sim_suite = {
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_fresh_cq_empty_and_strict),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_wrong_owner),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_bad_lkey),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_cq_overrun_error),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_stale_ci),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_doorbells),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_arm_sn),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_lost_event),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_devargs),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_mr_not_memory),
-		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_mr_iommu_hole),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_mr_mempool_hole),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_rss_steering),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_send_dmac),
 		TEST_CASES_END()
