@@ -83,6 +83,8 @@ struct mlx4v_caps {
 	 * sysconf(_SC_PAGESIZE) before ctx_open; a simulator that plays another host sets its own.
 	 */
 	size_t page_size;
+	uint32_t nports;     /**< physical ports */
+	char fw_ver[64];     /**< firmware version, "" when unknown */
 };
 
 /** An open handle (libibverbs: struct ibv_context). */
@@ -265,6 +267,14 @@ struct mlx4v_verbs_ops {
 	int (*rss_qp_create)(struct mlx4v_qp *qp);
 	int (*flow_create)(struct mlx4v_flow *flow);
 	int (*flow_destroy)(struct mlx4v_flow *flow);
+	/**
+	 * Optional: a port's prerequisites, state, speed and MAC (struct rte_pmd_mlx4v_port_attr),
+	 * port in 1..caps.nports.
+	 */
+	int (*port_query)(struct mlx4v_ctx *ctx, uint8_t port,
+			  struct rte_pmd_mlx4v_port_attr *attr);
+	/** Optional: open or close a port; called without the verbs lock. */
+	int (*port_admin)(struct mlx4v_ctx *ctx, uint8_t port, int up);
 	/* Views, for backends without MLX4V_VERBS_F_SW_PROVIDER. */
 	int (*qp_view)(struct mlx4v_qp *qp, struct mlx4dv_qp *out);
 	int (*cq_view)(struct mlx4v_cq *cq, struct mlx4dv_cq *out);
@@ -275,11 +285,6 @@ struct mlx4v_verbs_ops {
 	 * simulator runs one engine pass). Hardware needs nothing; NULL.
 	 */
 	int (*progress)(void *dev_priv);
-	/**
-	 * A port's prerequisites (struct rte_pmd_mlx4v_port_attr). -EINVAL for no such port.
-	 */
-	int (*port_query)(struct mlx4v_ctx *ctx, uint8_t port,
-			  struct rte_pmd_mlx4v_port_attr *attr);
 };
 
 /** The rdma-core backend (mlx4v_verbs_rdma.c). */
@@ -326,12 +331,12 @@ int mlx4v_verbs_ind_destroy(struct mlx4v_ind *ind);
 int mlx4v_verbs_rss_qp_create(struct mlx4v_qp *qp);
 int mlx4v_verbs_flow_create(struct mlx4v_flow *flow);
 int mlx4v_verbs_flow_destroy(struct mlx4v_flow *flow);
+int mlx4v_verbs_port_query(struct mlx4v_ctx *ctx, uint8_t port,
+			   struct rte_pmd_mlx4v_port_attr *attr);
 int mlx4v_verbs_qp_view(struct mlx4v_qp *qp, struct mlx4dv_qp *out);
 int mlx4v_verbs_cq_view(struct mlx4v_cq *cq, struct mlx4dv_cq *out);
 int mlx4v_verbs_srq_view(struct mlx4v_srq *srq, struct mlx4dv_srq *out);
 int mlx4v_verbs_rwq_view(struct mlx4v_wq *wq, struct mlx4dv_rwq *out);
-int mlx4v_verbs_port_query(struct mlx4v_ctx *ctx, uint8_t port,
-			   struct rte_pmd_mlx4v_port_attr *attr);
 
 /* --- mlx4v_obj.c: registry of live objects, init_obj -------------------------- */
 

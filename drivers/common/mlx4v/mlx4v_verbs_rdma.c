@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -105,6 +106,7 @@ mlx4v_rdma_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_
 {
 	struct mlx4v_rdma_ctx *rc = mlx4v_rdma_of(ctx);
 	struct ibv_port_attr pa;
+	uint32_t lane = 0, lanes = 0;
 	int ret;
 
 	memset(&pa, 0, sizeof(pa));
@@ -116,6 +118,23 @@ mlx4v_rdma_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_
 	attr->state = pa.state;
 	attr->flow_steering = rc->dmfs;
 	attr->net_raw = mlx4v_rdma_net_raw();
+	/* Speed from the IB speed and width codes; the MAC stays with the kernel's netdev. */
+	switch (pa.active_speed) {
+	case 1: lane = 2500; break;
+	case 2: lane = 5000; break;
+	case 4: case 8: lane = 10000; break;
+	case 16: lane = 14000; break;
+	case 32: lane = 25000; break;
+	default: break;
+	}
+	switch (pa.active_width) {
+	case 1: lanes = 1; break;
+	case 2: lanes = 4; break;
+	case 4: lanes = 8; break;
+	case 8: lanes = 12; break;
+	default: break;
+	}
+	attr->speed_mbps = pa.state == IBV_PORT_ACTIVE ? lane * lanes : 0;
 	return 0;
 }
 
@@ -275,6 +294,8 @@ mlx4v_rdma_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 	ctx->caps.max_srq_wr = da.max_srq_wr;
 	ctx->caps.max_srq_sge = da.max_srq_sge;
 	ctx->caps.cqe_size = rc->cqe_size;
+	ctx->caps.nports = da.phys_port_cnt;
+	snprintf(ctx->caps.fw_ver, sizeof(ctx->caps.fw_ver), "%s", da.fw_ver);
 	/* mlx4_ib sets it, and offers ibv_create_flow, only in device-managed steering mode. */
 	rc->dmfs = !!(da.device_cap_flags & IBV_DEVICE_MANAGED_FLOW_STEERING);
 	strlcpy(rc->name, ctx->name, sizeof(rc->name));
@@ -865,11 +886,11 @@ const struct mlx4v_verbs_ops mlx4v_rdma_verbs_ops = {
 	.rss_qp_create = mlx4v_rdma_rss_qp_create,
 	.flow_create = mlx4v_rdma_flow_create,
 	.flow_destroy = mlx4v_rdma_flow_destroy,
+	.port_query = mlx4v_rdma_port_query,
 	.qp_view = mlx4v_rdma_qp_view,
 	.cq_view = mlx4v_rdma_cq_view,
 	.srq_view = mlx4v_rdma_srq_view,
 	.rwq_view = mlx4v_rdma_rwq_view,
-	.port_query = mlx4v_rdma_port_query,
 };
 
 /*

@@ -115,7 +115,7 @@ enum rte_pmd_mlx4v_port_state {
 	RTE_PMD_MLX4V_PORT_ACTIVE_DEFER = 5,
 };
 
-/** What a raw Ethernet application needs of a port (rte_pmd_mlx4v_query_port()). */
+/** A port as a raw Ethernet application needs it (rte_pmd_mlx4v_query_port()). */
 struct rte_pmd_mlx4v_port_attr {
 	uint8_t link_layer;    /**< enum rte_pmd_mlx4v_link_layer: must be ETHERNET */
 	uint8_t state;         /**< enum rte_pmd_mlx4v_port_state: frames flow when ACTIVE */
@@ -123,6 +123,9 @@ struct rte_pmd_mlx4v_port_attr {
 	uint8_t flow_steering;
 	/** 1 when this process may create raw-packet QPs and rules (CAP_NET_RAW): required */
 	uint8_t net_raw;
+	uint32_t speed_mbps;   /**< link speed in Mb/s, 0 when down or unknown */
+	int has_mac;           /**< 1 when mac is the port's permanent address */
+	uint8_t mac[6];        /**< permanent MAC of the port's Ethernet function */
 };
 
 /** QP states, as IBV_QPS_*. */
@@ -160,6 +163,15 @@ struct rte_pmd_mlx4v_wq_attr {
 	uint32_t max_wr;   /**< in: requested; out: RQ entries */
 	uint32_t max_sge;  /**< in: requested; out: granted */
 	uint8_t port;      /**< physical port, 1-based (a WQ takes its RSS QP's port on hardware) */
+};
+
+/** Device attributes, as the struct ibv_device_attr fields a PMD sizes its queues with. */
+struct rte_pmd_mlx4v_dev_attr {
+	uint32_t max_qp_wr;     /**< WRs of one send or receive queue */
+	uint32_t max_sge;       /**< SGEs of one WQE */
+	uint32_t max_cqe;       /**< entries of one CQ */
+	uint32_t phys_port_cnt; /**< physical ports, numbered from 1 */
+	char fw_ver[64];        /**< firmware version string, "" when unknown */
 };
 
 /** Input/output of rte_pmd_mlx4v_init_obj(): rdma-core's mlx4dv structs as outputs. */
@@ -213,7 +225,8 @@ int rte_pmd_mlx4v_dev_close(struct rte_pmd_mlx4v_dev *dev);
  * process's capabilities). Creating a QP, WQ, RSS QP or steering rule on a port that lacks one
  * fails with a log naming it: EPROTONOSUPPORT (not Ethernet), ENOTSUP (no device-managed flow
  * steering: RSS QPs and rules), EPERM (no CAP_NET_RAW: QPs, RSS QPs and rules). A port that
- * is not ACTIVE is no error: frames flow once the link comes up.
+ * is not ACTIVE is no error: frames flow once the link comes up. Also gives the link speed and
+ * the permanent MAC of the port's Ethernet function when the backend knows it.
  *
  * @param dev Handle.
  * @param port Physical port, 1-based.
@@ -526,6 +539,32 @@ int rte_pmd_mlx4v_wq_num(const struct rte_pmd_mlx4v_wq *wq, uint32_t *wqn);
  */
 __rte_experimental
 int rte_pmd_mlx4v_init_obj(struct rte_pmd_mlx4v_obj *obj, uint64_t obj_type);
+
+/**
+ * Query the device, like ibv_query_device().
+ *
+ * @param dev Handle.
+ * @param attr Output.
+ * @return 0 or EINVAL (not a handle, attr NULL).
+ */
+__rte_experimental
+int rte_pmd_mlx4v_query_device(struct rte_pmd_mlx4v_dev *dev,
+			       struct rte_pmd_mlx4v_dev_attr *attr);
+
+/**
+ * Open (up 1) or close (up 0) a physical port, as the driver's INIT_PORT / CLOSE_PORT do: a
+ * closed port takes its link down at both ends of the cable. The port events this causes are
+ * reported to the class drivers before the call returns, without the library's lock held.
+ * Not to be called concurrently with closing dev.
+ *
+ * @param dev Handle.
+ * @param port Physical port, 1-based.
+ * @param up 1 open, 0 close.
+ * @return 0, EINVAL (not a handle, no such port), ENOTSUP (the backend leaves the port to
+ *   the kernel's netdev), or the backend's error.
+ */
+__rte_experimental
+int rte_pmd_mlx4v_port_admin_set(struct rte_pmd_mlx4v_dev *dev, uint8_t port, int up);
 
 /**
  * Set the size of the WQ number ranges of a handle, like mlx4dv_set_context_attr(

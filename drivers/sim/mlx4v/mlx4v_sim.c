@@ -435,4 +435,6 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx4v_sim,
 	"host_page=<0|4096..65536> "
 	"ib_ports=<port mask> "
 	"no_dmfs=<0|1> "
-	"no_net_raw=<0|1>");
+	"no_net_raw=<0|1> "
+
+	"fail_send=<int>");

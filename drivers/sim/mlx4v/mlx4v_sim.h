@@ -115,8 +115,8 @@ int mlx4v_sim_stats_get(struct mlx4v_sim *sim, struct mlx4v_sim_stats *st);
 /**
  * Set a fault knob by name: strict_cqe_owner, fail_alloc_pd, fail_reg_mr,
  * fail_create_cq, fail_create_qp, fail_create_srq, fail_create_wq, fail_modify_qp,
- * fail_modify_wq, lose_cq_event, and the platform modes host_page, ib_ports, no_dmfs,
- * no_net_raw (doc/guides/sim/mlx4v_sim.rst). The same names are devargs.
+ * fail_modify_wq, lose_cq_event, fail_send, and the platform modes host_page, ib_ports,
+ * no_dmfs, no_net_raw (doc/guides/sim/mlx4v_sim.rst). The same names are devargs.
  * @return 0, -ENOENT (unknown knob) or -ERANGE.
  */
 __rte_internal

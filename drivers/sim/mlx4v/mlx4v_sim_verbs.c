@@ -10,6 +10,7 @@
  */
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -143,12 +144,14 @@ mlx4v_sim_net_raw_check(struct mlx4v_sim *sim, const char *what)
 /*
  * Verbs lock held. The port as ibv_query_port() and ibv_query_device() give it: the link layer
  * (ib_ports=), the state (the wire's link), device-managed flow steering (no_dmfs=) and
- * whether this process may make raw-packet QPs (no_net_raw=).
+ * whether this process may make raw-packet QPs (no_net_raw=); the speed and MAC of the wire.
+ * The link state is read lock-free, as a port event callback may ask.
  */
 static int
 mlx4v_sim_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_port_attr *attr)
 {
 	struct mlx4v_sim *sim = mlx4v_sim_of(ctx);
+	struct rte_ether_addr mac;
 
 	if (port == 0 || port > sim->nports)
 		return -EINVAL;
@@ -159,6 +162,12 @@ mlx4v_sim_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_p
 		RTE_PMD_MLX4V_PORT_DOWN;
 	attr->flow_steering = !mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_NO_DMFS);
 	attr->net_raw = !mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_NO_NET_RAW);
+	if (attr->state == RTE_PMD_MLX4V_PORT_ACTIVE)
+		attr->speed_mbps = mlx4v_sim_link_speed(sim, port);
+	if (mlx4v_sim_port_mac(sim, port, &mac) == 0) {
+		memcpy(attr->mac, mac.addr_bytes, sizeof(attr->mac));
+		attr->has_mac = 1;
+	}
 	return 0;
 }
 
@@ -196,8 +205,17 @@ mlx4v_sim_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 	/* Playing another host: its page is what libmlx4 would align rings to. */
 	if (hp != 0)
 		ctx->caps.page_size = hp;
+	ctx->caps.nports = sim->nports;
+	snprintf(ctx->caps.fw_ver, sizeof(ctx->caps.fw_ver), "2.42.5000 (simulated)");
 	ctx->be = sctx;
 	return 0;
+}
+
+/* No lock held: the wire reports the port events synchronously. */
+static int
+mlx4v_sim_port_admin(struct mlx4v_ctx *ctx, uint8_t port, int up)
+{
+	return mlx4v_sim_port_admin_set(mlx4v_sim_ctx_of(ctx)->sim, port, up);
 }
 
 static void
@@ -973,7 +991,6 @@ mlx4v_sim_progress(void *dev_priv)
 
 const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops = {
 	.progress = mlx4v_sim_progress,
-	.port_query = mlx4v_sim_port_query,
 	.name = "simulator",
 	.flags = MLX4V_VERBS_F_SW_PROVIDER,
 	.ctx_open = mlx4v_sim_ctx_open,
@@ -1001,4 +1018,6 @@ const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops = {
 	.rss_qp_create = mlx4v_sim_rss_qp_create,
 	.flow_create = mlx4v_sim_flow_create,
 	.flow_destroy = mlx4v_sim_flow_destroy,
+	.port_query = mlx4v_sim_port_query,
+	.port_admin = mlx4v_sim_port_admin,
 };
