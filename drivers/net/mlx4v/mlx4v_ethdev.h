@@ -61,6 +61,10 @@ extern int mlx4v_ethdev_logtype;
 			  RTE_ETH_RSS_FRAG_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_OTHER | \
 			  RTE_ETH_RSS_NONFRAG_IPV6_TCP | RTE_ETH_RSS_NONFRAG_IPV6_UDP)
 
+/** The RSS types hashed when the application names none. */
+#define MLX4V_ETH_RSS_HF_DEFAULT ((RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP) & \
+				  MLX4V_ETH_RSS_HF)
+
 /** What the PMD reads from the device and its port at probe. */
 struct mlx4v_ethdev_caps {
 	uint32_t max_qp_wr;         /**< send/receive WRs of one queue */
@@ -68,7 +72,7 @@ struct mlx4v_ethdev_caps {
 	uint32_t max_cqe;           /**< entries of one CQ */
 	uint32_t nports;            /**< physical ports of the device */
 	uint32_t max_mtu;           /**< L3 MTU limit of the port */
-	char fw_ver[32];            /**< firmware version string, "" when unknown */
+	char fw_ver[64];            /**< firmware version string, "" when unknown */
 };
 
 /** An Rx queue: a receive WQ (RWQ) and its CQ, driven through their mlx4dv views. */
@@ -128,6 +132,10 @@ enum mlx4v_tx_state {
 /** A Tx queue: a raw-packet QP and its CQ, driven through their mlx4dv views. */
 struct mlx4v_txq {
 	/* ---- Data path (mlx4v_tx.c), hot. ---- */
+	/*
+	 * The QP is made with max_send_sge 1 and no inline data, as DPDK's mlx4 does: its SQ
+	 * stride is one 64-byte WQEBB; a WQE of several segments spans several WQEBBs.
+	 */
 	struct mlx4dv_qp qpv;          /**< the QP's view: SQ ring, stride, send doorbell */
 	struct mlx4dv_cq cqv;          /**< the CQ's view */
 	struct rte_mbuf **elts;        /**< the packet of each WQE slot (sq_n entries) */
@@ -140,7 +148,7 @@ struct mlx4v_txq {
 	uint32_t comp_thresh;          /**< ask for a completion every this many WQEs */
 	uint32_t comp_pending;         /**< WQEs since the last completion asked for */
 	uint32_t doorbell_qpn;         /**< the value the send doorbell takes (QPN << 8, BE) */
-	uint32_t lkey;                 /**< lkey of mp_last */
+	uint32_t lkey;                 /**< lkey of mp_last (mlx4v_ethdev_mr_lookup()) */
 	struct rte_mempool *mp_last;   /**< the last mempool looked up (lkey cache) */
 	uint8_t csum;                  /**< IPv4/TCP/UDP checksum offloads asked */
 	uint8_t dmac_in_ctrl;          /**< the destination MAC goes in the control segment */
@@ -240,11 +248,27 @@ int mlx4v_ethdev_mr_lookup(struct rte_eth_dev *eth_dev, struct rte_mempool *mp,
 			   uint32_t *lkey);
 /** Deregister every mempool of the port (closed: no queue uses them). */
 void mlx4v_ethdev_mr_release_all(struct rte_eth_dev *eth_dev);
-/** Read the port state and speed into dev_link. @return 0 if it changed, -1 if not. */
+/**
+ * Set dev_link from the state the device last reported (link_up, link_speed): no device
+ * call, so an event callback may use it. @return 0 if it changed, -1 if not.
+ */
 int mlx4v_ethdev_link_update(struct rte_eth_dev *eth_dev, int wait_to_complete);
+/**
+ * The ethdev name of port (1-based) of the mlx4v device name, as DPDK's mlx4 names its
+ * ports: "<device> port <n>". @return snprintf()'s result.
+ */
+int mlx4v_ethdev_name(char *buf, size_t len, const char *name, unsigned int port);
+/** Highest physical port number a device may have (the simulator's limit). */
+#define MLX4V_ETH_MAX_PORTS 4
 
 /* ---- mlx4v_rxq.c / mlx4v_txq.c: queue setup, and their objects at start ---- */
 
+/**
+ * Check a ring size (a power of two within the device's limit), else an error naming
+ * queue `what` idx. @return 0 or -EINVAL.
+ */
+int mlx4v_ethdev_ring_check(struct rte_eth_dev *eth_dev, const char *what, uint16_t idx,
+			    uint16_t nb_desc);
 int mlx4v_rxq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 		    unsigned int socket, const struct rte_eth_rxconf *conf,
 		    struct rte_mempool *mp);
@@ -280,6 +304,13 @@ int mlx4v_ethflow_reta_update(struct rte_eth_dev *eth_dev,
 			      struct rte_eth_rss_reta_entry64 *conf, uint16_t size);
 int mlx4v_ethflow_reta_query(struct rte_eth_dev *eth_dev,
 			     struct rte_eth_rss_reta_entry64 *conf, uint16_t size);
+/**
+ * Point the steering rule of mac_addrs[index] at mac (NULL: remove it). The new rule is made
+ * before the old one goes, so the port never misses frames to either. No-op while stopped.
+ * @return 0 or -errno (the old rule stays).
+ */
+int mlx4v_ethflow_mac_set(struct rte_eth_dev *eth_dev, uint32_t index,
+			  const struct rte_ether_addr *mac);
 /** The RSS QP hash fields of an rss_hf (RTE_PMD_MLX4V_RX_HASH_*). */
 uint64_t mlx4v_ethflow_hash_fields(uint64_t rss_hf);
 
@@ -357,9 +388,10 @@ int mlx4v_mp_primary_get(void);
 /** Primary: a port stops using it (unregistered after the last). */
 void mlx4v_mp_primary_put(void);
 /**
- * Secondary: attach the port named ethname of the primary. @return 0 or -errno
+ * Secondary: attach the ports of the mlx4v device edev (EAL name), which the primary
+ * probed (ports are named as mlx4v_ethdev_name() gives). @return 0 or -errno
  * (-ENOTSUP when secondary processes are not supported).
  */
-int mlx4v_mp_secondary_attach(struct rte_device *edev, const char *ethname);
+int mlx4v_mp_secondary_attach(struct rte_device *edev, const char *name);
 
 #endif /* _MLX4V_ETHDEV_H_ */
