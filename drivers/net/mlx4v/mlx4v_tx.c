@@ -53,6 +53,38 @@ tx_cqe(const struct mlx4v_txq *txq, uint32_t ci)
 					    ((size_t)(ci & txq->cq_mask) << txq->cqe_shift));
 }
 
+/* Give n mbufs back to their pools: one bulk put per run of one pool, else one by one. */
+static inline void
+tx_free(struct rte_mbuf **done, uint32_t n)
+{
+	struct rte_mempool *mp = NULL;
+	uint32_t i, run = 0;
+	struct rte_mbuf *m;
+
+	for (i = 0; i < n; i++) {
+		/* Direct, single-segment, last reference: straight back to its pool. */
+		m = done[i];
+		if (likely(m->nb_segs == 1 && m->next == NULL && RTE_MBUF_DIRECT(m) &&
+			   rte_mbuf_refcnt_read(m) == 1)) {
+			if (m->pool != mp) {
+				if (run != 0)
+					rte_mempool_put_bulk(mp, (void **)&done[i - run], run);
+				mp = m->pool;
+				run = 0;
+			}
+			run++;
+			continue;
+		}
+		if (run != 0)
+			rte_mempool_put_bulk(mp, (void **)&done[i - run], run);
+		run = 0;
+		mp = NULL;
+		rte_pktmbuf_free(m);
+	}
+	if (run != 0)
+		rte_mempool_put_bulk(mp, (void **)&done[n - run], run);
+}
+
 /*
  * Give back the TXBBs from sq_tail up to end: free the packets whose WQE starts there, and
  * stamp the other blocks of their WQEs. failed: they were not sent.
@@ -87,12 +119,12 @@ tx_retire(struct mlx4v_txq *txq, uint32_t end, int failed)
 		}
 		done[nb++] = m;
 		if (nb == TX_FREE_BULK) {
-			rte_pktmbuf_free_bulk(done, nb);
+			tx_free(done, nb);
 			nb = 0;
 		}
 	}
 	if (nb != 0)
-		rte_pktmbuf_free_bulk(done, nb);
+		tx_free(done, nb);
 	txq->sq_tail = end;
 }
 
@@ -269,7 +301,7 @@ uint16_t
 mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct mlx4v_txq *txq = q;
-	uint32_t head, room, nbb, ds, flags, lkey, sent = 0;
+	uint32_t head, room, nbb, ds, flags, lkey, sent = 0, pending = txq->comp_pending;
 	struct mlx4_wqe_data_seg *dseg;
 	struct mlx4_wqe_ctrl_seg *ctrl;
 	const uint8_t *data;
@@ -328,9 +360,9 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		 * §4.7: a CQE every comp_thresh WQEs keeps the ring from filling up unseen, and
 		 * one on the burst's last WQE brings its mbufs back without more traffic.
 		 */
-		if (++txq->comp_pending >= txq->comp_thresh || i == n - 1) {
+		if (++pending >= txq->comp_thresh || i == n - 1) {
 			flags |= MLX4_WQE_CTRL_CQ_UPDATE;
-			txq->comp_pending = 0;
+			pending = 0;
 		}
 		/*
 		 * §4.2: the destination MAC in every raw Ethernet send, bytes 0-1 over the upper
@@ -362,6 +394,7 @@ refuse:
 	}
 	if (sent == 0)
 		return i;
+	txq->comp_pending = pending;
 	txq->packets += sent;
 	txq->bytes += bytes;
 	txq->sq_head = head;
