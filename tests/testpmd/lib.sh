@@ -57,7 +57,8 @@ stage_plugins() {
 # matching REGEX; fail (printing the log) if the program exits or the time runs out.
 bg_wait_log() {
 	_n=0
-	while [ "$(grep -Ec -- "$1" "$bg_out")" -lt "${3:-1}" ]; do
+	# The log may not exist yet (the program's shell opens it): no count is 0.
+	while _c=$(grep -Ecs -- "$1" "$bg_out"); [ "${_c:-0}" -lt "${3:-1}" ]; do
 		kill -0 "$bg_pid" 2>/dev/null || { cat "$bg_out"; fail "the program exited early"; }
 		_n=$((_n + 1))
 		[ $_n -le $(($2 * 10)) ] || { cat "$bg_out"; fail "timed out waiting for /$1/"; }
