@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file
+ * Private definitions of the mlx4v Ethernet PMD (net class of the mlx4v core): the port, Rx
+ * and Tx queue structures shared by the control path (mlx4v_ethdev.c, mlx4v_rxq.c,
+ * mlx4v_txq.c, mlx4v_ethflow.c, mlx4v_stats.c), the burst functions (mlx4v_rx.c,
+ * mlx4v_tx.c) and the interrupt and multi-process code (mlx4v_intr.c, mlx4v_mp.c).
+ *
+ * Every queue object is made through the public rte_pmd_mlx4v_* API; the data path touches
+ * only the mlx4dv views that rte_pmd_mlx4v_init_obj() returns (doc/guides/nics/mlx4v.rst).
+ */
+
+#ifndef _MLX4V_ETHDEV_H_
+#define _MLX4V_ETHDEV_H_
+
+#include <stdint.h>
+
+#include <ethdev_driver.h>
+#include <rte_ether.h>
+#include <rte_log.h>
+#include <rte_spinlock.h>
+
+#include "rte_pmd_mlx4v.h"
+
+extern int mlx4v_ethdev_logtype;
+
+/** Log line of the PMD (pmd.net.mlx4v). */
+#define MLX4V_ETH_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, mlx4v_ethdev_logtype, "net_mlx4v: " fmt "\n", ## __VA_ARGS__)
+
+/** Most Rx or Tx queues of a port. */
+#define MLX4V_ETH_MAX_QUEUES 16
+/** log2 of MLX4V_ETH_MAX_QUEUES: the WQ number range of a port (set_wqs_range). */
+#define MLX4V_ETH_LOG_MAX_QUEUES 4
+/** Most unicast MAC addresses of a port (one steering rule each). */
+#define MLX4V_ETH_MAX_MAC 32
+/** Fewest descriptors of a ring. */
+#define MLX4V_ETH_RING_MIN 64
+/** Mbuf segments per Tx packet: data segments of one send WQE, less control. */
+#define MLX4V_ETH_TX_MAX_SEGS 30
+/** log2 of the most mbufs a receive WQE scatters over (SGEs per WQE, power of two). */
+#define MLX4V_ETH_RX_MAX_SGES_LOG 4
+/** Toeplitz key bytes of the RSS QP. */
+#define MLX4V_ETH_RSS_KEY_LEN RTE_PMD_MLX4V_RSS_KEY_LEN
+/** Entries of the redirection table ethdev sees (one 64-entry group). */
+#define MLX4V_ETH_RETA_SIZE 64
+/** Bytes the MTU does not count: Ethernet header, one VLAN tag, FCS. */
+#define MLX4V_ETH_MTU_OVERHEAD (RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN + RTE_ETHER_CRC_LEN)
+/** Largest frame of a ConnectX-3 port (hardware MTU 9600 less the overhead). */
+#define MLX4V_ETH_MAX_MTU (9600 - MLX4V_ETH_MTU_OVERHEAD)
+/** Mempools of a port with a memory region (Rx pools, then Tx pools as they are seen). */
+#define MLX4V_ETH_MAX_MR 32
+
+/** The RSS flow types the RSS QP can hash (IPv4/IPv6 addresses, TCP/UDP ports). */
+#define MLX4V_ETH_RSS_HF (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 | \
+			  RTE_ETH_RSS_NONFRAG_IPV4_OTHER | RTE_ETH_RSS_NONFRAG_IPV4_TCP | \
+			  RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_IPV6 | \
+			  RTE_ETH_RSS_FRAG_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_OTHER | \
+			  RTE_ETH_RSS_NONFRAG_IPV6_TCP | RTE_ETH_RSS_NONFRAG_IPV6_UDP)
+
+/** What the PMD reads from the device and its port at probe. */
+struct mlx4v_ethdev_caps {
+	uint32_t max_qp_wr;         /**< send/receive WRs of one queue */
+	uint32_t max_sge;           /**< SGEs of one WQE */
+	uint32_t max_cqe;           /**< entries of one CQ */
+	uint32_t nports;            /**< physical ports of the device */
+	uint32_t max_mtu;           /**< L3 MTU limit of the port */
+	char fw_ver[32];            /**< firmware version string, "" when unknown */
+};
+
+/** An Rx queue: a receive WQ (RWQ) and its CQ, driven through their mlx4dv views. */
+struct mlx4v_rxq {
+	/* ---- Data path (mlx4v_rx.c), hot. ---- */
+	struct mlx4dv_rwq rwq;         /**< the WQ's view: ring, stride, doorbell record */
+	struct mlx4dv_cq cqv;          /**< the CQ's view: ring, set_ci_db, arm_db, cqe_size */
+	struct rte_mbuf **elts;        /**< (wqe_n << sges_log) mbufs: each WQE's SGEs in order */
+	uint32_t rq_ci;                /**< WQEs posted, running (the doorbell record's low 16) */
+	uint32_t rq_tail;              /**< WQEs completed, running */
+	uint32_t cq_ci;                /**< CQEs consumed, running */
+	uint32_t arm_sn;               /**< CQ arm sequence number (Rx interrupts) */
+	uint32_t wqe_n;                /**< WQEs of the ring (a power of two) */
+	uint32_t wqe_mask;             /**< wqe_n - 1 */
+	uint8_t sges_log;              /**< log2 of SGEs per WQE: 0 unless scattered Rx */
+	uint8_t scatter;               /**< frames may span (1 << sges_log) mbufs */
+	uint8_t csum;                  /**< RTE_ETH_RX_OFFLOAD_*_CKSUM asked: set ol_flags */
+	uint8_t rss_hash;              /**< RTE_ETH_RX_OFFLOAD_RSS_HASH asked */
+	uint8_t crc_present;           /**< keep CRC: never (the device strips it) */
+	uint32_t seg_size;             /**< bytes of one mbuf buffer (data room - headroom) */
+	uint32_t lkey;                 /**< of mp (rte_pmd_mlx4v_reg_mempool()) */
+	uint16_t port_id;
+	uint16_t idx;
+	struct rte_mempool *mp;
+	uint64_t packets, bytes;       /**< software counters */
+	uint64_t errors;               /**< error CQEs seen (the queue recovers) */
+	uint64_t nombuf;               /**< frames dropped for want of mbufs */
+	/* ---- Control (mlx4v_rxq.c). ---- */
+	uint16_t nb_desc;              /**< ring size asked for: a power of two */
+	int socket;
+	uint64_t offloads;             /**< Rx offloads of the queue and the port */
+	struct rte_eth_dev *eth_dev;
+	struct rte_pmd_mlx4v_cq *cq;   /**< at start; NULL when stopped */
+	struct rte_pmd_mlx4v_wq *wq;   /**< at start */
+	uint32_t wqn;                  /**< at start */
+	uint32_t cq_size;              /**< CQEs of the CQ (>= wqe_n) */
+	int with_events;               /**< the CQ was made with completion events */
+	int ready;                     /**< WQ in RDY, ring filled */
+	int intr_enabled;              /**< mlx4v_intr.c: Rx interrupt armed by the user */
+};
+
+/** A Tx queue: a raw-packet QP and its CQ, driven through their mlx4dv views. */
+struct mlx4v_txq {
+	/* ---- Data path (mlx4v_tx.c), hot. ---- */
+	struct mlx4dv_qp qpv;          /**< the QP's view: SQ ring, stride, send doorbell */
+	struct mlx4dv_cq cqv;          /**< the CQ's view */
+	struct rte_mbuf **elts;        /**< the packet of each WQE slot (sq_n entries) */
+	uint32_t sq_head;              /**< WQEBBs posted, running (owner bit = bit log2(n)) */
+	uint32_t sq_tail;              /**< WQEBBs known completed, running */
+	uint32_t sq_n;                 /**< WQEBBs of the SQ (qpv.sq.wqe_cnt) */
+	uint32_t sq_mask;              /**< sq_n - 1 */
+	uint32_t max_post;             /**< WQEBBs in flight at most (spare kept for prefetch) */
+	uint32_t cq_ci;                /**< CQEs consumed, running */
+	uint32_t comp_thresh;          /**< ask for a completion every this many WQEs */
+	uint32_t comp_pending;         /**< WQEs since the last completion asked for */
+	uint32_t doorbell_qpn;         /**< the value the send doorbell takes (QPN << 8, BE) */
+	uint32_t lkey;                 /**< lkey of mp_last */
+	struct rte_mempool *mp_last;   /**< the last mempool looked up (lkey cache) */
+	uint8_t csum;                  /**< IPv4/TCP/UDP checksum offloads asked */
+	uint8_t dmac_in_ctrl;          /**< the destination MAC goes in the control segment */
+	uint16_t port_id;
+	uint16_t idx;
+	uint64_t packets, bytes;       /**< software counters */
+	uint64_t errors;               /**< packets refused (too many segments, no lkey) */
+	uint64_t err_cqes;             /**< error CQEs seen (the queue recovers) */
+	/* ---- Control (mlx4v_txq.c). ---- */
+	uint16_t nb_desc;
+	int socket;
+	uint64_t offloads;             /**< Tx offloads of the queue and the port */
+	struct rte_eth_dev *eth_dev;
+	struct rte_pmd_mlx4v_cq *cq;   /**< at start; NULL when stopped */
+	struct rte_pmd_mlx4v_qp *qp;   /**< at start */
+	uint32_t qpn;                  /**< at start */
+	uint32_t max_inline;           /**< inline bytes granted */
+	int ready;                     /**< QP in RTS */
+};
+
+/** A mempool registered for the device (rte_pmd_mlx4v_reg_mempool()). */
+struct mlx4v_ethdev_mr {
+	struct rte_mempool *mp;
+	struct rte_pmd_mlx4v_mr *mr;
+	uint32_t lkey;
+};
+
+struct mlx4v_intr;
+
+/**
+ * Port private data (dev_private). The rte_pmd_mlx4v_* object pointers are the primary
+ * process's: a secondary process never follows them.
+ */
+struct mlx4v_ethdev_priv {
+	char name[RTE_DEV_NAME_MAX_LEN]; /**< the mlx4v device's EAL name */
+	uint8_t port;                    /**< physical port, 1-based */
+	uint16_t port_id;
+	struct mlx4v_ethdev_caps caps;
+	struct rte_pmd_mlx4v_dev *dev;   /**< the port's handle, open from probe to close */
+	struct rte_pmd_mlx4v_pd *pd;     /**< probe to close */
+	/* Receive steering, made at start (mlx4v_ethflow.c). */
+	struct rte_pmd_mlx4v_ind_table *ind; /**< over the Rx queues' WQs */
+	struct rte_pmd_mlx4v_qp *rss_qp;     /**< in RTR, the target of every rule */
+	uint32_t ind_log;                    /**< log2 of the table's WQs */
+	uint16_t ind_base;                   /**< first Rx queue of the table */
+	struct rte_pmd_mlx4v_flow *flow_mac[MLX4V_ETH_MAX_MAC]; /**< per mac_addrs[] entry */
+	struct rte_pmd_mlx4v_flow *flow_bcast;
+	struct rte_pmd_mlx4v_flow *flow_promisc;
+	struct rte_pmd_mlx4v_flow *flow_allmulti;
+	int promisc;                     /**< asked state; rules follow while started */
+	int allmulti;
+	int started;
+	int dead;                        /**< the device failed: control calls fail fast */
+	int wqs_range_set;               /**< set_wqs_range done on dev */
+	uint8_t rss_key[MLX4V_ETH_RSS_KEY_LEN];
+	uint64_t rss_hf;
+	uint16_t reta[MLX4V_ETH_RETA_SIZE]; /**< Rx queue of each redirection entry */
+	int reta_set;                    /**< the application gave a RETA (else the default) */
+	/* Memory regions of the mempools the queues use. */
+	rte_spinlock_t mr_lock;
+	unsigned int n_mr;
+	struct mlx4v_ethdev_mr mrs[MLX4V_ETH_MAX_MR];
+	/* Counters kept across queue release (stats reset zeroes them too). */
+	uint64_t rx_nombuf_acc;
+	/* Interrupts and link events (mlx4v_intr.c owns what this points to). */
+	struct mlx4v_intr *intr;
+	int link_up;                     /**< last state the device reported */
+	uint32_t link_speed;             /**< Mb/s, RTE_ETH_SPEED_NUM_NONE when unknown */
+};
+
+/** @return the private data of a port. */
+static inline struct mlx4v_ethdev_priv *
+mlx4v_priv(const struct rte_eth_dev *eth_dev)
+{
+	return eth_dev->data->dev_private;
+}
+
+/* ---- mlx4v_ethdev.c ---- */
+
+/**
+ * The lkey of a mempool, registering it on first use (any lcore; serialised per port).
+ * @return 0 or -errno (-ENOSPC: MLX4V_ETH_MAX_MR pools already, or the registration error).
+ */
+int mlx4v_ethdev_mr_lookup(struct rte_eth_dev *eth_dev, struct rte_mempool *mp,
+			   uint32_t *lkey);
+/** Deregister every mempool of the port (closed: no queue uses them). */
+void mlx4v_ethdev_mr_release_all(struct rte_eth_dev *eth_dev);
+/** Read the port state and speed into dev_link. @return 0 if it changed, -1 if not. */
+int mlx4v_ethdev_link_update(struct rte_eth_dev *eth_dev, int wait_to_complete);
+
+/* ---- mlx4v_rxq.c / mlx4v_txq.c: queue setup, and their objects at start ---- */
+
+int mlx4v_rxq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
+		    unsigned int socket, const struct rte_eth_rxconf *conf,
+		    struct rte_mempool *mp);
+void mlx4v_rxq_release(struct rte_eth_dev *eth_dev, uint16_t idx);
+/** CQ, WQ, views, ring filled. @return 0 or -errno with nothing left. */
+int mlx4v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx4v_rxq *rxq);
+/** WQ to RESET, drain, destroy WQ and CQ (idempotent). */
+void mlx4v_rxq_destroy(struct rte_eth_dev *eth_dev, struct mlx4v_rxq *rxq);
+void mlx4v_rxq_info_get(struct rte_eth_dev *eth_dev, uint16_t idx,
+			struct rte_eth_rxq_info *qinfo);
+int mlx4v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
+		    unsigned int socket, const struct rte_eth_txconf *conf);
+void mlx4v_txq_release(struct rte_eth_dev *eth_dev, uint16_t idx);
+/** CQ, raw-packet QP to RTS, views. @return 0 or -errno with nothing left. */
+int mlx4v_txq_create(struct rte_eth_dev *eth_dev, struct mlx4v_txq *txq);
+void mlx4v_txq_destroy(struct rte_eth_dev *eth_dev, struct mlx4v_txq *txq);
+void mlx4v_txq_info_get(struct rte_eth_dev *eth_dev, uint16_t idx,
+			struct rte_eth_txq_info *qinfo);
+
+/* ---- mlx4v_ethflow.c: indirection table, RSS QP, steering rules ---- */
+
+/** Table, RSS QP to RTR, rules. @return 0 or -errno with nothing left. */
+int mlx4v_ethflow_create(struct rte_eth_dev *eth_dev);
+/** Rules, RSS QP, table (idempotent). */
+void mlx4v_ethflow_destroy(struct rte_eth_dev *eth_dev);
+/** Make the rules follow mac_addrs[], promisc and allmulti (no-op while stopped). */
+int mlx4v_ethflow_sync(struct rte_eth_dev *eth_dev);
+int mlx4v_ethflow_rss_hash_update(struct rte_eth_dev *eth_dev,
+				  struct rte_eth_rss_conf *conf);
+int mlx4v_ethflow_rss_hash_conf_get(struct rte_eth_dev *eth_dev,
+				    struct rte_eth_rss_conf *conf);
+int mlx4v_ethflow_reta_update(struct rte_eth_dev *eth_dev,
+			      struct rte_eth_rss_reta_entry64 *conf, uint16_t size);
+int mlx4v_ethflow_reta_query(struct rte_eth_dev *eth_dev,
+			     struct rte_eth_rss_reta_entry64 *conf, uint16_t size);
+/** The RSS QP hash fields of an rss_hf (RTE_PMD_MLX4V_RX_HASH_*). */
+uint64_t mlx4v_ethflow_hash_fields(uint64_t rss_hf);
+
+/* ---- mlx4v_stats.c: software counters of the queues ---- */
+
+int mlx4v_stats_get(struct rte_eth_dev *eth_dev, struct rte_eth_stats *stats);
+int mlx4v_stats_reset(struct rte_eth_dev *eth_dev);
+int mlx4v_xstats_get(struct rte_eth_dev *eth_dev, struct rte_eth_xstat *xstats,
+		     unsigned int n);
+int mlx4v_xstats_get_names(struct rte_eth_dev *eth_dev, struct rte_eth_xstat_name *names,
+			   unsigned int size);
+
+/* ---- mlx4v_rx.c / mlx4v_tx.c: burst functions and ring state (data path) ---- */
+
+uint16_t mlx4v_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mlx4v_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
+/**
+ * Post mbufs on every WQE of a new RWQ (start; views filled, WQ in RDY after).
+ * @return 0 or -ENOMEM with nothing left.
+ */
+int mlx4v_rxq_fill(struct mlx4v_rxq *rxq);
+/** Free the mbufs of the ring (stop, after the WQ went to RESET). */
+void mlx4v_rxq_drain(struct mlx4v_rxq *rxq);
+/** Reset the Tx indexes for a new QP (start; views filled). */
+void mlx4v_txq_reset(struct mlx4v_txq *txq);
+/** Free the mbufs still on the SQ (stop). */
+void mlx4v_txq_drain(struct mlx4v_txq *txq);
+/** Rx offloads the data path can do. */
+uint64_t mlx4v_rx_offload_capa(void);
+/** Tx offloads the data path can do. */
+uint64_t mlx4v_tx_offload_capa(void);
+/** Packet types the Rx burst sets. */
+const uint32_t *mlx4v_rx_ptypes_get(struct rte_eth_dev *eth_dev);
+
+/* ---- mlx4v_intr.c: Rx interrupts by CQ arm, link state, removal ---- */
+
+/**
+ * At probe: the port's interrupt handle (eth_dev->intr_handle) and LSC/RMV state; may set
+ * RTE_ETH_DEV_INTR_LSC / RTE_ETH_DEV_INTR_RMV. @return 0 or -errno.
+ */
+int mlx4v_intr_install(struct rte_eth_dev *eth_dev);
+/** At close: no event is raised any more; what install made is freed (idempotent). */
+void mlx4v_intr_uninstall(struct rte_eth_dev *eth_dev);
+/**
+ * At start, after the Rx queues' CQs (made with events when intr_conf.rxq): their event fds
+ * in the interrupt handle. @return 0 or -errno with nothing left.
+ */
+int mlx4v_intr_rx_create(struct rte_eth_dev *eth_dev);
+/** At stop, before the Rx queues' CQs go: undo mlx4v_intr_rx_create() (idempotent). */
+void mlx4v_intr_rx_destroy(struct rte_eth_dev *eth_dev);
+/** ethdev rx_queue_intr_enable: arm the queue's CQ. @return 0 or -errno. */
+int mlx4v_rx_intr_enable(struct rte_eth_dev *eth_dev, uint16_t idx);
+/** ethdev rx_queue_intr_disable: take and ack the CQ's event. @return 0 or -errno. */
+int mlx4v_rx_intr_disable(struct rte_eth_dev *eth_dev, uint16_t idx);
+/**
+ * The device reported the port active (up 1) or down (0); thread of the report. The link
+ * is updated and RTE_ETH_EVENT_INTR_LSC raised when intr_conf.lsc.
+ */
+void mlx4v_intr_port_event(struct rte_eth_dev *eth_dev, int up);
+/** The device died or is being removed: RTE_ETH_EVENT_INTR_RMV when intr_conf.rmv. */
+void mlx4v_intr_dead_event(struct rte_eth_dev *eth_dev);
+
+/* ---- mlx4v_mp.c: secondary processes ---- */
+
+/** Primary: a port starts using the IPC action (registered by the first). @return 0/-errno. */
+int mlx4v_mp_primary_get(void);
+/** Primary: a port stops using it (unregistered after the last). */
+void mlx4v_mp_primary_put(void);
+/**
+ * Secondary: attach the port named ethname of the primary. @return 0 or -errno
+ * (-ENOTSUP when secondary processes are not supported).
+ */
+int mlx4v_mp_secondary_attach(struct rte_device *edev, const char *ethname);
+
+#endif /* _MLX4V_ETHDEV_H_ */
