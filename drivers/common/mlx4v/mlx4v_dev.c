@@ -4,6 +4,7 @@
 
 /** @file Device registry by EAL device name, and opening/closing handles on it. */
 
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_malloc.h>
@@ -339,6 +340,47 @@ rte_pmd_mlx4v_dev_close(struct rte_pmd_mlx4v_dev *dev)
 
 	mlx4v_verbs_lock();
 	ret = mlx4v_dev_close((struct mlx4v_ctx *)dev);
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ret(ret);
+}
+
+int
+rte_pmd_mlx4v_query_device(struct rte_pmd_mlx4v_dev *dev, struct rte_pmd_mlx4v_dev_attr *attr)
+{
+	const struct mlx4v_ctx *ctx;
+	int ret = 0;
+
+	mlx4v_verbs_lock();
+	ctx = (const struct mlx4v_ctx *)mlx4v_obj_find(dev, MLX4V_OBJ_CTX);
+	if (ctx == NULL || attr == NULL) {
+		ret = -EINVAL;
+	} else {
+		memset(attr, 0, sizeof(*attr));
+		attr->max_qp_wr = ctx->caps.max_qp_wr;
+		attr->max_sge = ctx->caps.max_sge;
+		attr->max_cqe = ctx->caps.max_cqe;
+		attr->phys_port_cnt = ctx->caps.nports;
+		snprintf(attr->fw_ver, sizeof(attr->fw_ver), "%s", ctx->caps.fw_ver);
+	}
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ret(ret);
+}
+
+int
+rte_pmd_mlx4v_query_port(struct rte_pmd_mlx4v_dev *dev, uint8_t port,
+			 struct rte_pmd_mlx4v_port_attr *attr)
+{
+	struct mlx4v_ctx *ctx;
+	int ret;
+
+	mlx4v_verbs_lock();
+	ctx = (struct mlx4v_ctx *)mlx4v_obj_find(dev, MLX4V_OBJ_CTX);
+	if (ctx == NULL || attr == NULL || port < 1 || port > ctx->caps.nports) {
+		ret = -EINVAL;
+	} else {
+		memset(attr, 0, sizeof(*attr));
+		ret = mlx4v_verbs_port_query(ctx, port, attr);
+	}
 	mlx4v_verbs_unlock();
 	return mlx4v_obj_ret(ret);
 }

@@ -229,6 +229,12 @@ mlx4v_verbs_flow_destroy(struct mlx4v_flow *flow)
 }
 
 int
+mlx4v_verbs_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_port_attr *attr)
+{
+	return MLX4V_CALL(ctx, port_query, ctx, port, attr);
+}
+
+int
 mlx4v_verbs_qp_view(struct mlx4v_qp *qp, struct mlx4dv_qp *out)
 {
 	return MLX4V_CALL(qp->obj.ctx, qp_view, qp, out);

@@ -78,6 +78,8 @@ struct mlx4v_caps {
 	uint32_t max_srq_wr;
 	uint32_t max_srq_sge;
 	int cqe_size;        /**< 32, or 64 with MLX4_USER_DEV_CAP_LARGE_CQE */
+	uint32_t nports;     /**< physical ports */
+	char fw_ver[64];     /**< firmware version, "" when unknown */
 };
 
 /** An open handle (libibverbs: struct ibv_context). */
@@ -253,6 +255,9 @@ struct mlx4v_verbs_ops {
 	int (*rss_qp_create)(struct mlx4v_qp *qp);
 	int (*flow_create)(struct mlx4v_flow *flow);
 	int (*flow_destroy)(struct mlx4v_flow *flow);
+	/** Optional: state, speed and MAC of a port (1..caps.nports). */
+	int (*port_query)(struct mlx4v_ctx *ctx, uint8_t port,
+			  struct rte_pmd_mlx4v_port_attr *attr);
 	/* Views, for backends without MLX4V_VERBS_F_SW_PROVIDER. */
 	int (*qp_view)(struct mlx4v_qp *qp, struct mlx4dv_qp *out);
 	int (*cq_view)(struct mlx4v_cq *cq, struct mlx4dv_cq *out);
@@ -309,6 +314,8 @@ int mlx4v_verbs_ind_destroy(struct mlx4v_ind *ind);
 int mlx4v_verbs_rss_qp_create(struct mlx4v_qp *qp);
 int mlx4v_verbs_flow_create(struct mlx4v_flow *flow);
 int mlx4v_verbs_flow_destroy(struct mlx4v_flow *flow);
+int mlx4v_verbs_port_query(struct mlx4v_ctx *ctx, uint8_t port,
+			   struct rte_pmd_mlx4v_port_attr *attr);
 int mlx4v_verbs_qp_view(struct mlx4v_qp *qp, struct mlx4dv_qp *out);
 int mlx4v_verbs_cq_view(struct mlx4v_cq *cq, struct mlx4dv_cq *out);
 int mlx4v_verbs_srq_view(struct mlx4v_srq *srq, struct mlx4dv_srq *out);

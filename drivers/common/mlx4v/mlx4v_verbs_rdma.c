@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -161,6 +162,8 @@ mlx4v_rdma_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 	ctx->caps.max_srq_wr = da.max_srq_wr;
 	ctx->caps.max_srq_sge = da.max_srq_sge;
 	ctx->caps.cqe_size = rc->cqe_size;
+	ctx->caps.nports = da.phys_port_cnt;
+	snprintf(ctx->caps.fw_ver, sizeof(ctx->caps.fw_ver), "%s", da.fw_ver);
 	ctx->be = rc;
 	return 0;
 
@@ -169,6 +172,41 @@ err_close:
 err_free:
 	free(rc);
 	return ret;
+}
+
+/*
+ * Verbs lock held. Lane rate (active_speed) times lanes (active_width), as ibv_query_port()
+ * encodes them; the MAC stays with the kernel's netdev, not read here (has_mac 0).
+ */
+static int
+mlx4v_rdma_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_port_attr *attr)
+{
+	struct mlx4v_rdma_ctx *rc = ctx->be;
+	struct ibv_port_attr pa;
+	uint32_t lane = 0, lanes = 0;
+	int ret;
+
+	ret = ibv_query_port(rc->ib, port, &pa);
+	if (ret != 0)
+		return -ret;
+	switch (pa.active_speed) {
+	case 1: lane = 2500; break;
+	case 2: lane = 5000; break;
+	case 4: case 8: lane = 10000; break;
+	case 16: lane = 14000; break;
+	case 32: lane = 25000; break;
+	default: break;
+	}
+	switch (pa.active_width) {
+	case 1: lanes = 1; break;
+	case 2: lanes = 4; break;
+	case 4: lanes = 8; break;
+	case 8: lanes = 12; break;
+	default: break;
+	}
+	attr->active = pa.state == IBV_PORT_ACTIVE;
+	attr->speed_mbps = attr->active ? lane * lanes : 0;
+	return 0;
 }
 
 static void
@@ -742,6 +780,7 @@ const struct mlx4v_verbs_ops mlx4v_rdma_verbs_ops = {
 	.rss_qp_create = mlx4v_rdma_rss_qp_create,
 	.flow_create = mlx4v_rdma_flow_create,
 	.flow_destroy = mlx4v_rdma_flow_destroy,
+	.port_query = mlx4v_rdma_port_query,
 	.qp_view = mlx4v_rdma_qp_view,
 	.cq_view = mlx4v_rdma_cq_view,
 	.srq_view = mlx4v_rdma_srq_view,

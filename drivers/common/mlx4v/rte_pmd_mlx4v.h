@@ -135,6 +135,23 @@ struct rte_pmd_mlx4v_wq_attr {
 	uint8_t port;      /**< physical port, 1-based (a WQ takes its RSS QP's port on hardware) */
 };
 
+/** Device attributes, as the struct ibv_device_attr fields a PMD sizes its queues with. */
+struct rte_pmd_mlx4v_dev_attr {
+	uint32_t max_qp_wr;     /**< WRs of one send or receive queue */
+	uint32_t max_sge;       /**< SGEs of one WQE */
+	uint32_t max_cqe;       /**< entries of one CQ */
+	uint32_t phys_port_cnt; /**< physical ports, numbered from 1 */
+	char fw_ver[64];        /**< firmware version string, "" when unknown */
+};
+
+/** Port attributes, as struct ibv_query_port() gives them, plus the port's MAC. */
+struct rte_pmd_mlx4v_port_attr {
+	int active;             /**< 1: IBV_PORT_ACTIVE (link up), 0: down */
+	uint32_t speed_mbps;    /**< link speed in Mb/s, 0 when down or unknown */
+	int has_mac;            /**< 1 when mac is the port's permanent address */
+	uint8_t mac[6];         /**< permanent MAC of the port's Ethernet function */
+};
+
 /** Input/output of rte_pmd_mlx4v_init_obj(): rdma-core's mlx4dv structs as outputs. */
 struct rte_pmd_mlx4v_obj {
 	struct {
@@ -435,6 +452,30 @@ int rte_pmd_mlx4v_wq_num(const struct rte_pmd_mlx4v_wq *wq, uint32_t *wqn);
  */
 __rte_experimental
 int rte_pmd_mlx4v_init_obj(struct rte_pmd_mlx4v_obj *obj, uint64_t obj_type);
+
+/**
+ * Query the device, like ibv_query_device().
+ *
+ * @param dev Handle.
+ * @param attr Output.
+ * @return 0 or EINVAL (not a handle, attr NULL).
+ */
+__rte_experimental
+int rte_pmd_mlx4v_query_device(struct rte_pmd_mlx4v_dev *dev,
+			       struct rte_pmd_mlx4v_dev_attr *attr);
+
+/**
+ * Query a physical port, like ibv_query_port() (state and speed) plus the permanent MAC
+ * of its Ethernet function when the backend knows it.
+ *
+ * @param dev Handle.
+ * @param port Physical port, 1-based.
+ * @param attr Output.
+ * @return 0, EINVAL (not a handle, attr NULL, no such port), or the backend's error.
+ */
+__rte_experimental
+int rte_pmd_mlx4v_query_port(struct rte_pmd_mlx4v_dev *dev, uint8_t port,
+			     struct rte_pmd_mlx4v_port_attr *attr);
 
 /**
  * Set the size of the WQ number ranges of a handle, like mlx4dv_set_context_attr(

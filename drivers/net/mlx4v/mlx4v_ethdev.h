@@ -113,6 +113,10 @@ struct mlx4v_rxq {
 /** A Tx queue: a raw-packet QP and its CQ, driven through their mlx4dv views. */
 struct mlx4v_txq {
 	/* ---- Data path (mlx4v_tx.c), hot. ---- */
+	/*
+	 * The QP is made with max_send_sge 1 and no inline data, as DPDK's mlx4 does: its SQ
+	 * stride is one 64-byte WQEBB; a WQE of several segments spans several WQEBBs.
+	 */
 	struct mlx4dv_qp qpv;          /**< the QP's view: SQ ring, stride, send doorbell */
 	struct mlx4dv_cq cqv;          /**< the CQ's view */
 	struct rte_mbuf **elts;        /**< the packet of each WQE slot (sq_n entries) */
@@ -125,7 +129,7 @@ struct mlx4v_txq {
 	uint32_t comp_thresh;          /**< ask for a completion every this many WQEs */
 	uint32_t comp_pending;         /**< WQEs since the last completion asked for */
 	uint32_t doorbell_qpn;         /**< the value the send doorbell takes (QPN << 8, BE) */
-	uint32_t lkey;                 /**< lkey of mp_last */
+	uint32_t lkey;                 /**< lkey of mp_last (mlx4v_ethdev_mr_lookup()) */
 	struct rte_mempool *mp_last;   /**< the last mempool looked up (lkey cache) */
 	uint8_t csum;                  /**< IPv4/TCP/UDP checksum offloads asked */
 	uint8_t dmac_in_ctrl;          /**< the destination MAC goes in the control segment */
@@ -215,6 +219,13 @@ int mlx4v_ethdev_mr_lookup(struct rte_eth_dev *eth_dev, struct rte_mempool *mp,
 void mlx4v_ethdev_mr_release_all(struct rte_eth_dev *eth_dev);
 /** Read the port state and speed into dev_link. @return 0 if it changed, -1 if not. */
 int mlx4v_ethdev_link_update(struct rte_eth_dev *eth_dev, int wait_to_complete);
+/**
+ * The ethdev name of port (1-based) of the mlx4v device name, as DPDK's mlx4 names its
+ * ports: "<device> port <n>". @return snprintf()'s result.
+ */
+int mlx4v_ethdev_name(char *buf, size_t len, const char *name, unsigned int port);
+/** Highest physical port number a device may have (the simulator's limit). */
+#define MLX4V_ETH_MAX_PORTS 4
 
 /* ---- mlx4v_rxq.c / mlx4v_txq.c: queue setup, and their objects at start ---- */
 
@@ -253,6 +264,13 @@ int mlx4v_ethflow_reta_update(struct rte_eth_dev *eth_dev,
 			      struct rte_eth_rss_reta_entry64 *conf, uint16_t size);
 int mlx4v_ethflow_reta_query(struct rte_eth_dev *eth_dev,
 			     struct rte_eth_rss_reta_entry64 *conf, uint16_t size);
+/**
+ * Point the steering rule of mac_addrs[index] at mac (NULL: remove it). The new rule is made
+ * before the old one goes, so the port never misses frames to either. No-op while stopped.
+ * @return 0 or -errno (the old rule stays).
+ */
+int mlx4v_ethflow_mac_set(struct rte_eth_dev *eth_dev, uint32_t index,
+			  const struct rte_ether_addr *mac);
 /** The RSS QP hash fields of an rss_hf (RTE_PMD_MLX4V_RX_HASH_*). */
 uint64_t mlx4v_ethflow_hash_fields(uint64_t rss_hf);
 
@@ -322,9 +340,10 @@ int mlx4v_mp_primary_get(void);
 /** Primary: a port stops using it (unregistered after the last). */
 void mlx4v_mp_primary_put(void);
 /**
- * Secondary: attach the port named ethname of the primary. @return 0 or -errno
+ * Secondary: attach the ports of the mlx4v device edev (EAL name), which the primary
+ * probed (ports are named as mlx4v_ethdev_name() gives). @return 0 or -errno
  * (-ENOTSUP when secondary processes are not supported).
  */
-int mlx4v_mp_secondary_attach(struct rte_device *edev, const char *ethname);
+int mlx4v_mp_secondary_attach(struct rte_device *edev, const char *name);
 
 #endif /* _MLX4V_ETHDEV_H_ */

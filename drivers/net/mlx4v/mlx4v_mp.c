@@ -20,9 +20,9 @@ mlx4v_mp_primary_put(void)
 }
 
 int
-mlx4v_mp_secondary_attach(struct rte_device *edev, const char *ethname)
+mlx4v_mp_secondary_attach(struct rte_device *edev, const char *name)
 {
 	RTE_SET_USED(edev);
-	MLX4V_ETH_LOG(ERR, "%s: secondary processes are not supported", ethname);
+	MLX4V_ETH_LOG(ERR, "%s: secondary processes are not supported", name);
 	return -ENOTSUP;
 }

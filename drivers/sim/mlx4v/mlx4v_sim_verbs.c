@@ -9,6 +9,7 @@
  * objects get numbers, their own doorbell pages, DMA windows and event vectors.
  */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -127,7 +128,28 @@ mlx4v_sim_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 	ctx->caps.max_srq_wr = MLX4V_SIM_CAP_SRQ_WR;
 	ctx->caps.max_srq_sge = MLX4V_SIM_CAP_SRQ_SGE;
 	ctx->caps.cqe_size = 64;
+	ctx->caps.nports = sim->nports;
+	snprintf(ctx->caps.fw_ver, sizeof(ctx->caps.fw_ver), "2.42.5000 (simulated)");
 	ctx->be = sctx;
+	return 0;
+}
+
+/* Verbs lock held. The link state is read lock-free, as a port event callback may ask. */
+static int
+mlx4v_sim_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_port_attr *attr)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_ctx_of(ctx)->sim;
+	struct rte_ether_addr mac;
+	int up = mlx4v_sim_link_get(sim, port);
+
+	if (up < 0)
+		return up;
+	attr->active = up;
+	attr->speed_mbps = up ? mlx4v_sim_link_speed(sim, port) : 0;
+	if (mlx4v_sim_port_mac(sim, port, &mac) == 0) {
+		memcpy(attr->mac, mac.addr_bytes, sizeof(attr->mac));
+		attr->has_mac = 1;
+	}
 	return 0;
 }
 
@@ -909,4 +931,5 @@ const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops = {
 	.rss_qp_create = mlx4v_sim_rss_qp_create,
 	.flow_create = mlx4v_sim_flow_create,
 	.flow_destroy = mlx4v_sim_flow_destroy,
+	.port_query = mlx4v_sim_port_query,
 };
