@@ -455,4 +455,5 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx4v_sim,
 	"fail_create_wq=<int> "
 	"fail_modify_qp=<int> "
 	"fail_modify_wq=<int> "
-	"lose_cq_event=<int>");
+	"lose_cq_event=<int> "
+	"fail_send=<int>");

@@ -114,7 +114,7 @@ int mlx4v_sim_stats_get(struct mlx4v_sim *sim, struct mlx4v_sim_stats *st);
 /**
  * Set a fault knob by name: strict_cqe_owner, fail_alloc_pd, fail_reg_mr,
  * fail_create_cq, fail_create_qp, fail_create_srq, fail_create_wq, fail_modify_qp,
- * fail_modify_wq, lose_cq_event. The same names are devargs.
+ * fail_modify_wq, lose_cq_event, fail_send. The same names are devargs.
  * @return 0, -ENOENT (unknown knob) or -ERANGE.
  */
 __rte_internal

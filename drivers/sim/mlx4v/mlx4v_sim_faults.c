@@ -37,6 +37,9 @@ static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 		"fail the next N WQ state changes" },
 	[MLX4V_SIM_KNOB_LOSE_CQ_EVENT] = { "lose_cq_event", 0, 0, INT32_MAX,
 		"drop the next N completion events (lost interrupt)" },
+	/* What a bad lkey or DMA fault would do, without making one: error CQE, QP to ERR. */
+	[MLX4V_SIM_KNOB_FAIL_SEND] = { "fail_send", 0, 0, INT32_MAX,
+		"complete the next N send WQEs with a protection error" },
 };
 
 /* Devargs handled by mlx4v_sim.c itself; the hwsim knob parser must not reject them. */

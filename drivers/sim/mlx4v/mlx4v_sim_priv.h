@@ -60,6 +60,7 @@ enum mlx4v_sim_knob {
 	MLX4V_SIM_KNOB_FAIL_MODIFY_QP,
 	MLX4V_SIM_KNOB_FAIL_MODIFY_WQ,
 	MLX4V_SIM_KNOB_LOSE_CQ_EVENT,
+	MLX4V_SIM_KNOB_FAIL_SEND,
 	MLX4V_SIM_KNOB_MAX,
 };
 
@@ -297,6 +298,18 @@ int mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const u
 /** A frame arriving on port: steered by its destination MAC (mlx4v_sim_flow_steer()). */
 int mlx4v_sim_rq_deliver(struct mlx4v_sim *sim, unsigned int port, const uint8_t *pkt,
 			 uint32_t len);
+
+/* mlx4v_sim_csum.c */
+/**
+ * The receive CQE status of a frame (MLX4V_CQE_STATUS_*, CPU order): packet kind, IP header
+ * and TCP/UDP checksum verdicts.
+ */
+uint32_t mlx4v_sim_csum_rx_status(const uint8_t *f, uint32_t len);
+/**
+ * Compute the checksums a send WQE asks for in its srcrb_flags (CPU order): the IPv4 header
+ * (MLX4_WQE_CTRL_IP_HDR_CSUM), TCP or UDP (MLX4_WQE_CTRL_TCP_UDP_CSUM); other frames as is.
+ */
+void mlx4v_sim_csum_tx_fill(uint8_t *f, uint32_t len, uint32_t srcrb_flags);
 
 /* mlx4v_sim_wire.c */
 /**

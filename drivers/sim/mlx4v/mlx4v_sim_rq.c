@@ -17,12 +17,6 @@
 #include "mlx4v_sim_log.h"
 #include "mlx4v_sim_priv.h"
 
-/* CQE status bits used by DPDK's packet-type parsing (prm/mlx4 §4.6). */
-#define MLX4V_SIM_STATUS_IPV4 (1u << 22)
-#define MLX4V_SIM_STATUS_IPV6 (1u << 24)
-#define MLX4V_SIM_STATUS_TCP (1u << 26)
-#define MLX4V_SIM_STATUS_UDP (1u << 27)
-
 /*
  * WQEs software has posted and the device has not consumed. Engine thread, sim lock held. Receive
  * WQEs have no owner bit: the doorbell record counter is the only thing that says a WQE is posted
@@ -115,34 +109,6 @@ mlx4v_sim_rq_scatter(struct mlx4v_sim *sim, uint32_t pdn, const uint8_t *segs,
 	return done < len ? MLX4_CQE_SYNDROME_LOCAL_LENGTH_ERR : 0;
 }
 
-/*
- * Packet-type bits of the CQE status, from the Ethernet and IP headers. Only the bits DPDK's mlx4
- * Rx parses for packet types (prm/mlx4 §4.6); the checksum-OK bits are not modelled.
- */
-static uint32_t
-mlx4v_sim_rq_status(const uint8_t *pkt, uint32_t len)
-{
-	uint32_t status = 0;
-	uint8_t proto = 0;
-	uint16_t et;
-
-	if (len < 14)
-		return 0;
-	et = (uint16_t)(pkt[12] << 8 | pkt[13]);
-	if (et == 0x0800 && len >= 34) {
-		status |= MLX4V_SIM_STATUS_IPV4;
-		proto = pkt[23];
-	} else if (et == 0x86dd && len >= 54) {
-		status |= MLX4V_SIM_STATUS_IPV6;
-		proto = pkt[20];
-	}
-	if (proto == 6)
-		status |= MLX4V_SIM_STATUS_TCP;
-	else if (proto == 17)
-		status |= MLX4V_SIM_STATUS_UDP;
-	return status;
-}
-
 /* Engine thread (or mlx4v_sim_inject()), sim lock held. */
 int
 mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8_t *pkt,
@@ -208,7 +174,8 @@ mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8
 	cqe.vlan_my_qpn = rte_cpu_to_be_32(rq->num);
 	/* The Toeplitz hash of an RSS QP, big-endian as mlx4_en reads it (prm/mlx4 §4.6). */
 	cqe.immed_rss_invalid = rte_cpu_to_be_32(hash);
-	cqe.status = rte_cpu_to_be_32(mlx4v_sim_rq_status(pkt, len));
+	/* Packet kind and checksum verdicts, as the port's parser finds them (prm/mlx4 §4.6). */
+	cqe.status = rte_cpu_to_be_32(mlx4v_sim_csum_rx_status(pkt, len));
 	cqe.byte_cnt = rte_cpu_to_be_32(len);
 	cqe.wqe_index = rte_cpu_to_be_16(index);
 	/* is_send 0 and opcode SEND; the owner bit is added by mlx4v_sim_cq_push(). */

@@ -207,6 +207,7 @@ static uint8_t
 mlx4v_sim_sq_execute(struct mlx4v_sim_qp *qp, const uint8_t *wqe, uint32_t ds,
 		     uint32_t opcode, uint32_t *len)
 {
+	const struct mlx4_wqe_ctrl_seg *ctrl;
 	struct mlx4v_sim *sim = qp->sim;
 	uint8_t syndrome;
 
@@ -223,9 +224,14 @@ mlx4v_sim_sq_execute(struct mlx4v_sim_qp *qp, const uint8_t *wqe, uint32_t ds,
 				 qp->qpn, opcode);
 		return MLX4_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 	}
+	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_SEND))
+		return MLX4_CQE_SYNDROME_LOCAL_PROT_ERR;
 	syndrome = mlx4v_sim_sq_gather(qp, wqe, ds, len);
 	if (syndrome)
 		return syndrome;
+	/* The checksum offloads of the control segment (prm/mlx4 §4.2, srcrb_flags). */
+	ctrl = (const struct mlx4_wqe_ctrl_seg *)wqe;
+	mlx4v_sim_csum_tx_fill(sim->pkt, *len, rte_be_to_cpu_32(ctrl->srcrb_flags));
 	sim->stats.tx_packets++;
 	sim->stats.tx_bytes += *len;
 	/*
