@@ -37,9 +37,11 @@ enum mlx4v_cqe_status {
 	MLX4V_CQE_STATUS_IP_CSUM_OK = 1u << 28,
 };
 
-_Static_assert(MLX4V_CQE_STATUS_L4_CSUM_OK == MLX4_CQE_STATUS_TCP_UDP_CSUM_OK, "mlx4dv.h");
-_Static_assert(MLX4V_CQE_STATUS_IPV4 == MLX4_CQE_STATUS_IPV4_PKT, "mlx4dv.h");
-_Static_assert(MLX4V_CQE_STATUS_IP_CSUM_OK == MLX4_CQE_STATUS_IP_HDR_CSUM_OK, "mlx4dv.h");
+_Static_assert((int)MLX4V_CQE_STATUS_L4_CSUM_OK == (int)MLX4_CQE_STATUS_TCP_UDP_CSUM_OK,
+	       "mlx4dv.h");
+_Static_assert((int)MLX4V_CQE_STATUS_IPV4 == (int)MLX4_CQE_STATUS_IPV4_PKT, "mlx4dv.h");
+_Static_assert((int)MLX4V_CQE_STATUS_IP_CSUM_OK == (int)MLX4_CQE_STATUS_IP_HDR_CSUM_OK,
+	       "mlx4dv.h");
 
 /** Bytes of a send basic block (TXBB): the unit of SQ positions and owner bits (§4.2). */
 #define MLX4V_TXBB_SIZE 64u

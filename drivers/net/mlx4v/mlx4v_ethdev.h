@@ -96,6 +96,14 @@ struct mlx4v_rxq {
 	uint64_t packets, bytes;       /**< software counters */
 	uint64_t errors;               /**< error CQEs seen (the queue recovers) */
 	uint64_t nombuf;               /**< frames dropped for want of mbufs */
+	/* Data path, set by mlx4v_rxq_fill() from the views. */
+	uint8_t *wqes;                 /**< the RQ ring: rwq.buf.buf + rwq.rq.offset */
+	uint8_t *cqes;                 /**< the first 32-byte CQE (+32 with 64-byte CQEs) */
+	uint32_t cq_mask;              /**< cqv.cqe_cnt - 1 */
+	uint8_t cqe_shift;             /**< log2 of the CQE slot size */
+	uint8_t cq_log;                /**< log2 of cqv.cqe_cnt: the owner bit's pass parity */
+	uint32_t ol_mask;              /**< the Rx ol_flags the offloads asked for */
+	uint64_t mbuf_init;            /**< rearm_data of a received mbuf */
 	/* ---- Control (mlx4v_rxq.c). ---- */
 	uint16_t nb_desc;              /**< ring size asked for: a power of two */
 	int socket;
@@ -110,6 +118,13 @@ struct mlx4v_rxq {
 	int intr_enabled;              /**< mlx4v_intr.c: Rx interrupt armed by the user */
 };
 
+/** Where a Tx queue is with errors (mlx4v_txq::recover). */
+enum mlx4v_tx_state {
+	MLX4V_TX_RUNNING = 0,          /**< sending */
+	MLX4V_TX_DRAINING,             /**< an error CQE came: the burst reaps the flushed WQEs */
+	MLX4V_TX_RECOVERING,           /**< drained: the control thread takes the QP to RTS */
+};
+
 /** A Tx queue: a raw-packet QP and its CQ, driven through their mlx4dv views. */
 struct mlx4v_txq {
 	/* ---- Data path (mlx4v_tx.c), hot. ---- */
@@ -122,7 +137,7 @@ struct mlx4v_txq {
 	struct rte_mbuf **elts;        /**< the packet of each WQE slot (sq_n entries) */
 	uint32_t sq_head;              /**< WQEBBs posted, running (owner bit = bit log2(n)) */
 	uint32_t sq_tail;              /**< WQEBBs known completed, running */
-	uint32_t sq_n;                 /**< WQEBBs of the SQ (qpv.sq.wqe_cnt) */
+	uint32_t sq_n;                 /**< WQEBBs of the SQ (qpv.sq.wqe_cnt << stride_log) */
 	uint32_t sq_mask;              /**< sq_n - 1 */
 	uint32_t max_post;             /**< WQEBBs in flight at most (spare kept for prefetch) */
 	uint32_t cq_ci;                /**< CQEs consumed, running */
@@ -138,6 +153,18 @@ struct mlx4v_txq {
 	uint64_t packets, bytes;       /**< software counters */
 	uint64_t errors;               /**< packets refused (too many segments, no lkey) */
 	uint64_t err_cqes;             /**< error CQEs seen (the queue recovers) */
+	/* Data path, set by mlx4v_txq_reset() from the views. */
+	uint8_t *sq_buf;               /**< the SQ ring: qpv.buf.buf + qpv.sq.offset */
+	uint8_t *cqes;                 /**< the first 32-byte CQE (+32 with 64-byte CQEs) */
+	uint32_t cq_mask;              /**< cqv.cqe_cnt - 1 */
+	uint8_t cqe_shift;             /**< log2 of the CQE slot size */
+	uint8_t cq_log;                /**< log2 of cqv.cqe_cnt: the owner bit's pass parity */
+	uint8_t sq_log;                /**< log2 of sq_n: the owner bit's pass parity */
+	uint8_t stride_log;            /**< log2 of the SQ stride in WQEBBs (sq.wqe_shift - 6) */
+	uint32_t stride_bbs;           /**< WQEBBs of one stride: the fewest a WQE takes */
+	uint32_t max_segs;             /**< mbuf segments of one packet at most */
+	uint32_t recover;              /**< enum mlx4v_tx_state (atomic with the control thread) */
+	uint64_t recoveries;           /**< times the QP was taken back to RTS */
 	/* ---- Control (mlx4v_txq.c). ---- */
 	uint16_t nb_desc;
 	int socket;
@@ -296,6 +323,14 @@ int mlx4v_rxq_fill(struct mlx4v_rxq *rxq);
 void mlx4v_rxq_drain(struct mlx4v_rxq *rxq);
 /** Reset the Tx indexes for a new QP (start; views filled). */
 void mlx4v_txq_reset(struct mlx4v_txq *txq);
+/**
+ * Whether the views of a new QP and CQ suit the burst (start, views filled, before
+ * mlx4v_txq_reset()): SQ large enough, CQ with one entry per WQE.
+ * @return 0 or -EINVAL (logged).
+ */
+int mlx4v_txq_check(const struct mlx4v_txq *txq);
+/** ethdev tx_done_cleanup: reap the completions. @return packets freed. */
+int mlx4v_tx_done_cleanup(void *txq, uint32_t free_cnt);
 /** Free the mbufs still on the SQ (stop). */
 void mlx4v_txq_drain(struct mlx4v_txq *txq);
 /** Rx offloads the data path can do. */

@@ -2,42 +2,408 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file Rx burst of the mlx4v PMD on the RWQ and CQ views (placeholder until the data path). */
+/**
+ * @file
+ * Rx burst of the mlx4v PMD, on the mlx4dv views of a receive WQ and its CQ only: a cyclic
+ * ring of WQEs of 2^sges_log data segments (one mbuf each; several for scattered Rx), every
+ * WQE posted again with fresh mbufs as soon as its CQE is read; packet type, checksum
+ * verdicts and RSS hash from the CQE; error CQEs counted and their WQE posted again with the
+ * same buffers (doc/guides/prm/mlx4.rst §4.3, §4.5, §4.6, §5.1).
+ */
+
+#include <string.h>
+
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
 
 #include "mlx4v_ethdev.h"
+#include "mlx4v_prm_eth.h"
+
+/* Data segments are 16 bytes; a WQE of 2^sges_log of them is 2^(4 + sges_log) bytes. */
+#define RX_DSEG_SHIFT 4
+/* Frames one burst takes at most (the replacement mbufs come in one bulk get). */
+#define RX_BURST_MAX 64
+
+/*
+ * Packet type and offload flags by the CQE status bits that say something about them (§4.6),
+ * squeezed into 9 bits by rx_status_idx().
+ */
+struct rx_kind {
+	uint32_t ptype;
+	uint32_t flags;
+};
+
+#define RX_KIND_N 512
+static struct rx_kind rx_kinds[RX_KIND_N];
+
+/* L4 checksum good: bit 0; IPv6 fragment: bit 1; status bits 22-28: bits 2-8. */
+static inline uint32_t
+rx_status_idx(uint32_t st)
+{
+	return ((st >> 20) & 0x1fc) | ((st >> 11) & 0x2) | ((st >> 2) & 0x1);
+}
+
+/* The entry of every combination of the bits, once at load time. */
+RTE_INIT(mlx4v_rx_kinds_init)
+{
+	uint32_t i, st, ptype, flags;
+	int frag, ip4, ip6;
+
+	for (i = 0; i < RX_KIND_N; i++) {
+		st = ((i & 0x1fc) << 20) | ((i & 0x2) << 11) | ((i & 0x1) << 2);
+		ip4 = !!(st & MLX4V_CQE_STATUS_IPV4);
+		ip6 = !!(st & MLX4V_CQE_STATUS_IPV6);
+		frag = !!(st & (MLX4V_CQE_STATUS_IPV4F | MLX4V_CQE_STATUS_IPV6F));
+		ptype = RTE_PTYPE_L2_ETHER;
+		flags = 0;
+		if (ip4) {
+			ptype |= (st & MLX4V_CQE_STATUS_IPV4OPT) ? RTE_PTYPE_L3_IPV4_EXT :
+								   RTE_PTYPE_L3_IPV4;
+			/* IPv6 has no header checksum: its verdict says nothing. */
+			flags |= (st & MLX4V_CQE_STATUS_IP_CSUM_OK) ? RTE_MBUF_F_RX_IP_CKSUM_GOOD :
+								      RTE_MBUF_F_RX_IP_CKSUM_BAD;
+		} else if (ip6) {
+			ptype |= RTE_PTYPE_L3_IPV6_EXT_UNKNOWN;
+		}
+		if (!ip4 && !ip6) {
+			rx_kinds[i].ptype = ptype;
+			continue;
+		}
+		/* The hash of an RSS QP covers IP frames only. */
+		flags |= RTE_MBUF_F_RX_RSS_HASH;
+		if (frag)
+			ptype |= RTE_PTYPE_L4_FRAG;
+		else if (st & MLX4V_CQE_STATUS_TCP)
+			ptype |= RTE_PTYPE_L4_TCP;
+		else if (st & MLX4V_CQE_STATUS_UDP)
+			ptype |= RTE_PTYPE_L4_UDP;
+		else
+			ptype |= RTE_PTYPE_L4_NONFRAG;
+		/* A TCP/UDP verdict only where the port checked it: whole datagram, good IP. */
+		if (!frag && (st & (MLX4V_CQE_STATUS_TCP | MLX4V_CQE_STATUS_UDP)) &&
+		    (st & MLX4V_CQE_STATUS_IP_CSUM_OK))
+			flags |= (st & MLX4V_CQE_STATUS_L4_CSUM_OK) ? RTE_MBUF_F_RX_L4_CKSUM_GOOD :
+								      RTE_MBUF_F_RX_L4_CKSUM_BAD;
+		rx_kinds[i].ptype = ptype;
+		rx_kinds[i].flags = flags;
+	}
+}
+
+/* data_off, refcnt, nb_segs and port of m: one 64-bit word (rte_mbuf's rearm_data). */
+static inline uint64_t *
+rx_rearm(struct rte_mbuf *m)
+{
+	return (uint64_t *)((uintptr_t)m + offsetof(struct rte_mbuf, rearm_data));
+}
+
+/* The 32-byte CQE at running index ci (the second half of a 64-byte slot, §4.6). */
+static inline volatile struct mlx4_cqe *
+rx_cqe(const struct mlx4v_rxq *rxq, uint32_t ci)
+{
+	return (volatile struct mlx4_cqe *)(rxq->cqes +
+					    ((size_t)(ci & rxq->cq_mask) << rxq->cqe_shift));
+}
+
+/*
+ * Owner-bit check: the CQE at ci is software's when its owner bit equals the pass parity of
+ * ci, bit log2(cqe_cnt) (§4.6); the device writes the owner byte last.
+ */
+static inline int
+rx_cqe_ready(const struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe, uint32_t ci)
+{
+	return !(((cqe->owner_sr_opcode >> 7) ^ (ci >> rxq->cq_log)) & 1);
+}
+
+/* The data segment k of WQE slot w. */
+static inline struct mlx4_wqe_data_seg *
+rx_dseg(const struct mlx4v_rxq *rxq, uint32_t w, uint32_t k)
+{
+	return (struct mlx4_wqe_data_seg *)(rxq->wqes +
+		((((size_t)w << rxq->sges_log) + k) << RX_DSEG_SHIFT));
+}
+
+/* Point a data segment at m's buffer; byte_count and lkey stay as the fill wrote them. */
+static inline void
+rx_dseg_set(struct mlx4_wqe_data_seg *dseg, struct rte_mbuf *m)
+{
+	dseg->addr = rte_cpu_to_be_64((uintptr_t)m->buf_addr + RTE_PKTMBUF_HEADROOM);
+}
+
+/* What the CQE says about the frame: kind, checksums, hash (§4.6). */
+static inline void
+rx_cqe_to_mbuf(const struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe,
+	       struct rte_mbuf *m)
+{
+	const struct rx_kind *k = &rx_kinds[rx_status_idx(rte_be_to_cpu_32(cqe->status))];
+
+	m->packet_type = k->ptype;
+	m->ol_flags = k->flags & rxq->ol_mask;
+	/* The Toeplitz hash of the RSS QP, big-endian in immed_rss_invalid (§4.6). */
+	m->hash.rss = rte_be_to_cpu_32(cqe->immed_rss_invalid);
+}
+
+/* An error CQE: the frame is lost, its WQE keeps its buffers and is posted again. */
+static inline int
+rx_cqe_is_error(const volatile struct mlx4_cqe *cqe)
+{
+	return (cqe->owner_sr_opcode & MLX4_CQE_OPCODE_MASK) == MLX4_CQE_OPCODE_ERROR;
+}
+
+/*
+ * One frame per WQE of one mbuf (no scatter): the CQEs of the burst are counted first, so that
+ * the replacement mbufs come from the mempool in one bulk call. @return frames received.
+ */
+static inline uint16_t
+rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct rte_mbuf *rep[RX_BURST_MAX];
+	const volatile struct mlx4_cqe *cqe;
+	uint32_t ci = rxq->cq_ci, tail = rxq->rq_tail;
+	uint64_t bytes = 0, mbuf_init = rxq->mbuf_init;
+	uint32_t k, i, w, len, nrx = 0, used = 0;
+	struct rte_mbuf *m;
+
+	n = RTE_MIN(n, (uint16_t)RX_BURST_MAX);
+	for (k = 0; k < n; k++)
+		if (!rx_cqe_ready(rxq, rx_cqe(rxq, ci + k), ci + k))
+			break;
+	if (k == 0)
+		return 0;
+	/* The CQE bodies are read only after their owner bits were seen (§4.6). */
+	rte_rmb();
+	if (unlikely(rte_mempool_get_bulk(rxq->mp, (void **)rep, k) != 0)) {
+		/* No mbufs: the frames are dropped, each WQE keeps its buffer (posted again). */
+		rxq->nombuf += k;
+		goto done;
+	}
+	for (i = 0; i < k; i++) {
+		cqe = rx_cqe(rxq, ci + i);
+		w = (tail + i) & rxq->wqe_mask;
+		if (unlikely(rx_cqe_is_error(cqe))) {
+			rxq->errors++;
+			continue;
+		}
+		m = rxq->elts[w];
+		len = rte_be_to_cpu_32(cqe->byte_cnt);
+		/* data_off, refcnt, nb_segs and port in one store (the fill's template). */
+		*rx_rearm(m) = mbuf_init;
+		m->pkt_len = len;
+		m->data_len = (uint16_t)len;
+		rx_cqe_to_mbuf(rxq, cqe, m);
+		pkts[nrx++] = m;
+		bytes += len;
+		rxq->elts[w] = rep[used];
+		rx_dseg_set(rx_dseg(rxq, w, 0), rep[used]);
+		used++;
+	}
+	if (unlikely(used < k))
+		rte_mempool_put_bulk(rxq->mp, (void **)&rep[used], k - used);
+	rxq->packets += nrx;
+	rxq->bytes += bytes;
+done:
+	rxq->cq_ci = ci + k;
+	rxq->rq_tail = tail + k;
+	rxq->rq_ci += k;
+	return (uint16_t)nrx;
+}
+
+/*
+ * The frame of len bytes in the mbufs of WQE slot w, chained; fresh mbufs take their places in
+ * the WQE. @return the packet, or NULL (no mbufs: the frame is dropped, the WQE keeps its
+ * buffers).
+ */
+static inline struct rte_mbuf *
+rx_frame_scattered(struct mlx4v_rxq *rxq, uint32_t w, uint32_t len)
+{
+	struct rte_mbuf *rep[1u << MLX4V_ETH_RX_MAX_SGES_LOG];
+	struct rte_mbuf **elts = &rxq->elts[w << rxq->sges_log];
+	uint32_t nseg = RTE_MAX(1u, (len + rxq->seg_size - 1) / rxq->seg_size);
+	struct rte_mbuf *head = elts[0], *seg;
+	uint32_t k, left = len;
+
+	/* The device never scatters past the WQE's buffers (an error CQE instead, §4.6). */
+	if (unlikely(nseg > (1u << rxq->sges_log))) {
+		rxq->errors++;
+		return NULL;
+	}
+	if (unlikely(rte_mempool_get_bulk(rxq->mp, (void **)rep, nseg) != 0)) {
+		rxq->nombuf++;
+		return NULL;
+	}
+	for (k = 0; k < nseg; k++) {
+		seg = elts[k];
+		*rx_rearm(seg) = rxq->mbuf_init;
+		seg->data_len = (uint16_t)RTE_MIN(left, rxq->seg_size);
+		seg->next = k + 1 < nseg ? elts[k + 1] : NULL;
+		left -= seg->data_len;
+		elts[k] = rep[k];
+		rx_dseg_set(rx_dseg(rxq, w, k), rep[k]);
+	}
+	head->nb_segs = (uint16_t)nseg;
+	head->pkt_len = len;
+	return head;
+}
+
+/* Scattered Rx: a frame spans as many of its WQE's mbufs as it needs. */
+static inline uint16_t
+rx_burst_scattered(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
+{
+	const volatile struct mlx4_cqe *cqe;
+	uint32_t ci = rxq->cq_ci, len, w;
+	struct rte_mbuf *m;
+	uint16_t nrx = 0;
+
+	while (nrx < n) {
+		cqe = rx_cqe(rxq, ci);
+		if (!rx_cqe_ready(rxq, cqe, ci))
+			break;
+		/* The body only after the owner bit (§4.6). */
+		rte_rmb();
+		ci++;
+		/* An RWQ completes its WQEs in order (§4.5). */
+		w = rxq->rq_tail & rxq->wqe_mask;
+		rxq->rq_tail++;
+		rxq->rq_ci++;
+		if (unlikely(rx_cqe_is_error(cqe))) {
+			rxq->errors++;
+			continue;
+		}
+		len = rte_be_to_cpu_32(cqe->byte_cnt);
+		m = rx_frame_scattered(rxq, w, len);
+		if (unlikely(m == NULL))
+			continue;
+		rx_cqe_to_mbuf(rxq, cqe, m);
+		pkts[nrx++] = m;
+		rxq->packets++;
+		rxq->bytes += len;
+	}
+	rxq->cq_ci = ci;
+	return nrx;
+}
 
 uint16_t
-mlx4v_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n)
+mlx4v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
-	RTE_SET_USED(rxq);
-	RTE_SET_USED(pkts);
-	RTE_SET_USED(n);
-	return 0;
+	struct mlx4v_rxq *rxq = q;
+	uint32_t ci = rxq->cq_ci;
+	uint16_t nrx;
+
+	if (likely(!rxq->scatter))
+		nrx = rx_burst_single(rxq, pkts, n);
+	else
+		nrx = rx_burst_scattered(rxq, pkts, n);
+	if (rxq->cq_ci == ci)
+		return nrx;
+	/*
+	 * The CQEs were read and the new buffer addresses stored: the CQ slots go back to the
+	 * device first, so the CQ always has room for every WQE posted (§4.6)...
+	 */
+	rte_io_wmb();
+	*rxq->cqv.set_ci_db = rte_cpu_to_be_32(rxq->cq_ci & 0xffffff);
+	/*
+	 * ...then the WQEs: the device reads a WQE once the doorbell record's 16-bit running count
+	 * covers it, so the addresses must be visible before the record (§4.3).
+	 */
+	rte_io_wmb();
+	*rxq->rwq.rdb = rte_cpu_to_be_32(rxq->rq_ci & 0xffff);
+	return nrx;
 }
 
 int
 mlx4v_rxq_fill(struct mlx4v_rxq *rxq)
 {
-	RTE_SET_USED(rxq);
+	uint32_t nsges = 1u << rxq->sges_log, n = rxq->wqe_n << rxq->sges_log;
+	struct mlx4_wqe_data_seg *dseg;
+	struct rte_mbuf mb_def;
+	uint32_t i, cqe_64;
+
+	/* The ring is a flat array of data segments: the stride must be exactly the SGEs (§3). */
+	if (rxq->rwq.rq.wqe_shift != RX_DSEG_SHIFT + rxq->sges_log ||
+	    rxq->rwq.rq.wqe_cnt < rxq->wqe_n || !rte_is_power_of_2(rxq->cqv.cqe_cnt) ||
+	    rxq->cqv.cqe_cnt < rxq->wqe_n) {
+		MLX4V_ETH_LOG(ERR, "port %u Rx queue %u: WQ stride %d / %u WQEs, CQ %u entries "
+			      "do not fit %u WQEs of %u SGEs", rxq->port_id, rxq->idx,
+			      rxq->rwq.rq.wqe_shift, rxq->rwq.rq.wqe_cnt, rxq->cqv.cqe_cnt,
+			      rxq->wqe_n, nsges);
+		return -EINVAL;
+	}
+	rxq->wqes = (uint8_t *)rxq->rwq.buf.buf + rxq->rwq.rq.offset;
+	cqe_64 = (rxq->cqv.cqe_size & 64) ? 1 : 0;
+	rxq->cqes = (uint8_t *)rxq->cqv.buf.buf + (cqe_64 << 5);
+	rxq->cqe_shift = (uint8_t)(5 + cqe_64);
+	rxq->cq_mask = rxq->cqv.cqe_cnt - 1;
+	rxq->cq_log = (uint8_t)rte_log2_u32(rxq->cqv.cqe_cnt);
+	rxq->wqe_mask = rxq->wqe_n - 1;
+	/* What every received mbuf starts as: one segment, default headroom, this port. */
+	memset(&mb_def, 0, sizeof(mb_def));
+	mb_def.nb_segs = 1;
+	mb_def.data_off = RTE_PKTMBUF_HEADROOM;
+	mb_def.port = rxq->port_id;
+	rte_mbuf_refcnt_set(&mb_def, 1);
+	rxq->mbuf_init = *rx_rearm(&mb_def);
+	rxq->ol_mask = (rxq->csum ? (uint32_t)(RTE_MBUF_F_RX_IP_CKSUM_MASK |
+					       RTE_MBUF_F_RX_L4_CKSUM_MASK) : 0) |
+		       (rxq->rss_hash ? (uint32_t)RTE_MBUF_F_RX_RSS_HASH : 0);
+	if (rte_mempool_get_bulk(rxq->mp, (void **)rxq->elts, n) != 0)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		dseg = rx_dseg(rxq, i >> rxq->sges_log, i & (nsges - 1));
+		dseg->byte_count = rte_cpu_to_be_32(rxq->seg_size);
+		dseg->lkey = rte_cpu_to_be_32(rxq->lkey);
+		rx_dseg_set(dseg, rxq->elts[i]);
+		/* Raw mbufs: the fields a burst does not write are set once here. */
+		rxq->elts[i]->port = rxq->port_id;
+		rxq->elts[i]->next = NULL;
+	}
+	rxq->rq_tail = 0;
+	rxq->cq_ci = 0;
+	rxq->rq_ci = rxq->wqe_n;
+	/*
+	 * Every WQE posted: the segments must be visible before the doorbell record counts them
+	 * (§4.3); the WQ reads it once it is ready.
+	 */
+	rte_io_wmb();
+	*rxq->rwq.rdb = rte_cpu_to_be_32(rxq->rq_ci & 0xffff);
 	return 0;
 }
 
 void
 mlx4v_rxq_drain(struct mlx4v_rxq *rxq)
 {
-	RTE_SET_USED(rxq);
+	uint32_t i, n = rxq->wqe_n << rxq->sges_log;
+
+	if (rxq->elts == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		if (rxq->elts[i] != NULL)
+			rte_pktmbuf_free_seg(rxq->elts[i]);
+		rxq->elts[i] = NULL;
+	}
 }
 
 uint64_t
 mlx4v_rx_offload_capa(void)
 {
-	return 0;
+	return RTE_ETH_RX_OFFLOAD_SCATTER | RTE_ETH_RX_OFFLOAD_RSS_HASH |
+	       RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
+	       RTE_ETH_RX_OFFLOAD_TCP_CKSUM;
 }
 
 const uint32_t *
 mlx4v_rx_ptypes_get(struct rte_eth_dev *eth_dev)
 {
-	static const uint32_t ptypes[] = { RTE_PTYPE_UNKNOWN };
+	/* What rx_kinds[] holds (§4.6). */
+	static const uint32_t ptypes[] = {
+		RTE_PTYPE_L2_ETHER,
+		RTE_PTYPE_L3_IPV4,
+		RTE_PTYPE_L3_IPV4_EXT,
+		RTE_PTYPE_L3_IPV6_EXT_UNKNOWN,
+		RTE_PTYPE_L4_TCP,
+		RTE_PTYPE_L4_UDP,
+		RTE_PTYPE_L4_FRAG,
+		RTE_PTYPE_L4_NONFRAG,
+		RTE_PTYPE_UNKNOWN,
+	};
 
 	RTE_SET_USED(eth_dev);
 	return ptypes;

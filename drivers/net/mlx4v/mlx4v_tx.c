@@ -2,33 +2,469 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file Tx burst of the mlx4v PMD on the QP and CQ views (placeholder until the data path). */
+/**
+ * @file
+ * Tx burst of the mlx4v PMD, on the mlx4dv views of a raw-packet QP and its CQ only: one
+ * SEND WQE per packet built in the ring (control segment with the destination MAC, a data
+ * segment per mbuf segment, as many 64-byte basic blocks as it takes), owner bit last, one
+ * send doorbell per burst; a completion every few WQEs and on the burst's last, completions
+ * reaped to free the mbufs and stamp the freed blocks; after an error CQE the queue drains
+ * and the control thread takes the QP through RESET back to RTS
+ * (doc/guides/prm/mlx4.rst §4.2, §4.6, §4.7, §5.2).
+ */
+
+#include <string.h>
+
+#include <rte_alarm.h>
+#include <rte_io.h>
+#include <rte_mbuf.h>
 
 #include "mlx4v_ethdev.h"
+#include "mlx4v_prm_eth.h"
+
+/* Data segments that fit a WQE: 63 DS less the control segment (§4.2, fence_size[5:0]). */
+#define TX_MAX_DS 63u
+/* Mbufs freed in one rte_pktmbuf_free_bulk() call while reaping. */
+#define TX_FREE_BULK 64u
+/* A completion asked for every this many WQEs unless the queue's setup says otherwise. */
+#define TX_COMP_THRESH 32u
+/* 64-byte blocks of the largest WQE: control and MLX4V_ETH_TX_MAX_SEGS data segments. */
+#define TX_WQE_MAX_BBS ((uint32_t)((1 + MLX4V_ETH_TX_MAX_SEGS) * 16 + MLX4V_TXBB_SIZE - 1) / \
+			MLX4V_TXBB_SIZE)
+/* How long the control thread waits before taking a drained queue through RESET (us). */
+#define TX_RECOVER_DELAY_US 100u
+/* How long before a failed recovery is tried again (us). */
+#define TX_RECOVER_RETRY_US 100000u
+
+_Static_assert(MLX4V_ETH_TX_MAX_SEGS <= TX_MAX_DS - 1, "segments of one WQE");
+
+/* The TXBB at running position pos. */
+static inline uint8_t *
+tx_txbb(const struct mlx4v_txq *txq, uint32_t pos)
+{
+	return txq->sq_buf + ((size_t)(pos & txq->sq_mask) << MLX4V_TXBB_SHIFT);
+}
+
+/* The 32-byte CQE at running index ci (the second half of a 64-byte slot, §4.6). */
+static inline volatile struct mlx4_cqe *
+tx_cqe(const struct mlx4v_txq *txq, uint32_t ci)
+{
+	return (volatile struct mlx4_cqe *)(txq->cqes +
+					    ((size_t)(ci & txq->cq_mask) << txq->cqe_shift));
+}
+
+/*
+ * Give back the TXBBs from sq_tail up to end: free the packets whose WQE starts there, and
+ * stamp the other blocks of their WQEs. failed: they were not sent.
+ */
+static void
+tx_retire(struct mlx4v_txq *txq, uint32_t end, int failed)
+{
+	struct rte_mbuf *done[TX_FREE_BULK];
+	uint32_t pos = txq->sq_tail, slot, stamp, nb = 0;
+	struct rte_mbuf *m;
+
+	for (; pos != end; pos++) {
+		slot = pos & txq->sq_mask;
+		m = txq->elts[slot];
+		if (m == NULL) {
+			/*
+			 * Stamp: the first dword of a block inside a WQE is segment data that
+			 * could read as a valid owner on the next pass; 0x7fffffff with the owner
+			 * bit of the pass just completed reads as not valid then (§4.2,
+			 * Stamping). A WQE's first block needs none: its owner word is of the old
+			 * pass already.
+			 */
+			stamp = MLX4V_TXBB_STAMP | ((pos >> txq->sq_log) & 1 ? MLX4V_WQE_OWNER : 0);
+			*(volatile uint32_t *)tx_txbb(txq, pos) = rte_cpu_to_be_32(stamp);
+			continue;
+		}
+		txq->elts[slot] = NULL;
+		if (unlikely(failed)) {
+			txq->packets--;
+			txq->bytes -= m->pkt_len;
+			txq->errors++;
+		}
+		done[nb++] = m;
+		if (nb == TX_FREE_BULK) {
+			rte_pktmbuf_free_bulk(done, nb);
+			nb = 0;
+		}
+	}
+	if (nb != 0)
+		rte_pktmbuf_free_bulk(done, nb);
+	txq->sq_tail = end;
+}
+
+/* The end of the WQE that starts at pos (in [sq_tail, sq_head)): its other blocks are empty. */
+static inline uint32_t
+tx_wqe_end(const struct mlx4v_txq *txq, uint32_t pos)
+{
+	for (pos++; pos != txq->sq_head && txq->elts[pos & txq->sq_mask] == NULL; pos++)
+		;
+	return pos;
+}
+
+/* Consume the send CQEs (§4.6, §4.7). */
+static void
+tx_reap(struct mlx4v_txq *txq)
+{
+	const volatile struct mlx4_cqe *cqe;
+	uint32_t ci = txq->cq_ci, pos, out;
+	uint8_t op, syndrome;
+
+	for (;;) {
+		cqe = tx_cqe(txq, ci);
+		/* Owner-bit check: software's when it equals the pass parity of ci (§4.6). */
+		if (((cqe->owner_sr_opcode >> 7) ^ (ci >> txq->cq_log)) & 1)
+			break;
+		/* The body only after the owner bit, which the device writes last (§4.6). */
+		rte_rmb();
+		ci++;
+		/* wqe_index counts strides; every WQE starts at a stride (mlx4v_txq_reset()). */
+		pos = (uint32_t)rte_be_to_cpu_16(cqe->wqe_index) << txq->stride_log;
+		pos = txq->sq_tail + ((pos - txq->sq_tail) & txq->sq_mask);
+		out = txq->sq_head - txq->sq_tail;
+		op = cqe->owner_sr_opcode & MLX4_CQE_OPCODE_MASK;
+		/* A WQE index outside the outstanding ones is not ours: nothing to retire. */
+		if (unlikely(pos - txq->sq_tail >= out))
+			continue;
+		/* The WQEs before the one the CQE names went out (§4.7). */
+		tx_retire(txq, pos, 0);
+		if (likely(op != MLX4_CQE_OPCODE_ERROR)) {
+			tx_retire(txq, tx_wqe_end(txq, pos), 0);
+			continue;
+		}
+		/* This WQE failed, or was flushed after one that did: the QP is in ERR. */
+		syndrome = ((const volatile struct mlx4_err_cqe *)cqe)->syndrome;
+		if (syndrome != MLX4_CQE_SYNDROME_WR_FLUSH_ERR) {
+			txq->err_cqes++;
+			MLX4V_ETH_LOG(DEBUG, "port %u Tx queue %u: error CQE, syndrome 0x%x",
+				      txq->port_id, txq->idx, syndrome);
+		}
+		tx_retire(txq, tx_wqe_end(txq, pos), 1);
+		if (txq->recover == MLX4V_TX_RUNNING)
+			txq->recover = MLX4V_TX_DRAINING;
+	}
+	if (ci == txq->cq_ci)
+		return;
+	txq->cq_ci = ci;
+	/* The CQEs were read before their slots go back to the device (§4.6). */
+	rte_io_wmb();
+	*txq->cqv.set_ci_db = rte_cpu_to_be_32(ci & 0xffffff);
+}
+
+/*
+ * EAL alarm (control thread): the queue drained after an error CQE; RESET (the device forgets
+ * its SQ position), INIT (ownership initialised again, §3), RTR, RTS, then the burst may use
+ * the queue again. The burst does not touch the queue meanwhile.
+ */
+static void
+tx_recover_alarm(void *arg)
+{
+	static const enum rte_pmd_mlx4v_qp_state steps[] = {
+		RTE_PMD_MLX4V_QPS_RESET, RTE_PMD_MLX4V_QPS_INIT,
+		RTE_PMD_MLX4V_QPS_RTR, RTE_PMD_MLX4V_QPS_RTS,
+	};
+	struct mlx4v_txq *txq = arg;
+	unsigned int i;
+	int ret = 0;
+
+	if (__atomic_load_n(&txq->recover, __ATOMIC_ACQUIRE) != MLX4V_TX_RECOVERING)
+		return;
+	for (i = 0; i < RTE_DIM(steps) && ret == 0; i++)
+		ret = rte_pmd_mlx4v_modify_qp(txq->qp, steps[i]);
+	if (ret != 0) {
+		MLX4V_ETH_LOG(ERR, "port %u Tx queue %u: QP recovery failed: %s; trying again",
+			      txq->port_id, txq->idx, strerror(ret));
+		rte_eal_alarm_set(TX_RECOVER_RETRY_US, tx_recover_alarm, txq);
+		return;
+	}
+	mlx4v_txq_reset(txq);
+	txq->recoveries++;
+	MLX4V_ETH_LOG(INFO, "port %u Tx queue %u: QP back to RTS after an error CQE",
+		      txq->port_id, txq->idx);
+	/* The indexes above before the burst sees the queue running again. */
+	__atomic_store_n(&txq->recover, MLX4V_TX_RUNNING, __ATOMIC_RELEASE);
+}
+
+/*
+ * The queue after an error CQE: reap the flushed WQEs; once none is outstanding, hand the
+ * queue to the control thread (the burst makes no verbs call).
+ */
+static void
+tx_drain_error(struct mlx4v_txq *txq)
+{
+	/* RECOVERING: the control thread owns the queue; do not touch it. */
+	if (__atomic_load_n(&txq->recover, __ATOMIC_ACQUIRE) == MLX4V_TX_RECOVERING)
+		return;
+	tx_reap(txq);
+	if (txq->sq_tail != txq->sq_head)
+		return;
+	__atomic_store_n(&txq->recover, MLX4V_TX_RECOVERING, __ATOMIC_RELEASE);
+	/* Failing that, tried again from the next burst. */
+	if (rte_eal_alarm_set(TX_RECOVER_DELAY_US, tx_recover_alarm, txq) != 0)
+		__atomic_store_n(&txq->recover, MLX4V_TX_DRAINING, __ATOMIC_RELEASE);
+}
+
+/* The lkey of the memory holding seg's data. @return 0, or -1 when it has none. */
+static inline int
+tx_lkey(struct mlx4v_txq *txq, struct rte_mbuf *seg, uint32_t *lkey)
+{
+	struct rte_mempool *mp;
+
+	mp = RTE_MBUF_DIRECT(seg) ? seg->pool : rte_mbuf_from_indirect(seg)->pool;
+	if (likely(mp == txq->mp_last)) {
+		*lkey = txq->lkey;
+		return 0;
+	}
+	/* External buffers are in no mempool the device knows. */
+	if (unlikely(RTE_MBUF_HAS_EXTBUF(seg)) ||
+	    mlx4v_ethdev_mr_lookup(txq->eth_dev, mp, lkey) != 0)
+		return -1;
+	txq->mp_last = mp;
+	txq->lkey = *lkey;
+	return 0;
+}
+
+/*
+ * The data segments of multi-segment packet m, in the WQE at head, wrapping at the ring's end
+ * like any WQE. Every lkey is found before anything is written, so a refused packet leaves
+ * the free blocks (and their stamps) as they were. @return the WQE's DS count (control
+ * segment included), or 0 if it cannot be sent.
+ */
+static uint32_t
+tx_build_segs(struct mlx4v_txq *txq, struct rte_mbuf *m, uint32_t head)
+{
+	uint32_t lkeys[MLX4V_ETH_TX_MAX_SEGS];
+	uint32_t ring = (txq->sq_n << MLX4V_TXBB_SHIFT) - 1;
+	struct mlx4_wqe_data_seg *dseg;
+	struct rte_mbuf *seg;
+	uint32_t ds, k, off;
+
+	for (seg = m, k = 0; seg != NULL; seg = seg->next, k++)
+		if (tx_lkey(txq, seg, &lkeys[k]) != 0)
+			return 0;
+	for (seg = m, k = 0, ds = 1; seg != NULL; seg = seg->next, k++) {
+		if (seg->data_len == 0)
+			continue;
+		off = ((head << MLX4V_TXBB_SHIFT) + ds * 16) & ring;
+		dseg = (struct mlx4_wqe_data_seg *)(txq->sq_buf + off);
+		dseg->lkey = rte_cpu_to_be_32(lkeys[k]);
+		dseg->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(seg, uintptr_t));
+		/*
+		 * The first dword of a block is what the device's prefetcher takes for its stamp
+		 * (§4.2, Stamping): in a segment that starts a block, byte_count goes last, after
+		 * a barrier, so a block whose stamp is gone never holds a stale address or lkey.
+		 */
+		if ((off & (MLX4V_TXBB_SIZE - 1)) == 0)
+			rte_io_wmb();
+		dseg->byte_count = rte_cpu_to_be_32(seg->data_len);
+		ds++;
+	}
+	return ds > 1 ? ds : 0;
+}
 
 uint16_t
-mlx4v_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n)
+mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
-	RTE_SET_USED(txq);
-	RTE_SET_USED(pkts);
-	RTE_SET_USED(n);
-	return 0;
+	struct mlx4v_txq *txq = q;
+	uint32_t head, room, nbb, ds, flags, lkey, sent = 0;
+	struct mlx4_wqe_data_seg *dseg;
+	struct mlx4_wqe_ctrl_seg *ctrl;
+	const uint8_t *data;
+	uint64_t bytes = 0;
+	struct rte_mbuf *m;
+	uint16_t i;
+
+	if (unlikely(txq->recover != MLX4V_TX_RUNNING)) {
+		tx_drain_error(txq);
+		return 0;
+	}
+	tx_reap(txq);
+	if (unlikely(txq->recover != MLX4V_TX_RUNNING))
+		return 0;
+	head = txq->sq_head;
+	room = txq->max_post - (head - txq->sq_tail);
+	for (i = 0; i < n; i++) {
+		m = pkts[i];
+		ctrl = (struct mlx4_wqe_ctrl_seg *)tx_txbb(txq, head);
+		if (likely(m->nb_segs == 1)) {
+			/* Control and one data segment: 32 bytes, within the first block. */
+			nbb = txq->stride_bbs;
+			if (unlikely(nbb > room))
+				break;
+			if (unlikely(tx_lkey(txq, m, &lkey) != 0))
+				goto refuse;
+			dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
+			dseg->byte_count = rte_cpu_to_be_32(m->data_len);
+			dseg->lkey = rte_cpu_to_be_32(lkey);
+			dseg->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(m, uintptr_t));
+			ds = 2;
+		} else {
+			if (unlikely(m->nb_segs > txq->max_segs))
+				goto refuse;
+			/* As many blocks as the DS take, at least a stride (§4.2). */
+			nbb = RTE_MAX(txq->stride_bbs, ((1u + m->nb_segs) * 16 +
+						       MLX4V_TXBB_SIZE - 1) >> MLX4V_TXBB_SHIFT);
+			if (unlikely(nbb > room))
+				break;
+			ds = tx_build_segs(txq, m, head);
+			if (unlikely(ds == 0))
+				goto refuse;
+			nbb = RTE_MAX(txq->stride_bbs,
+				      (ds * 16 + MLX4V_TXBB_SIZE - 1) >> MLX4V_TXBB_SHIFT);
+		}
+		flags = MLX4_WQE_CTRL_SOLICIT;
+		if (unlikely(m->ol_flags & (RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK))) {
+			/* §4.2: the checksums the device computes; SCTP is not among them. */
+			if (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM)
+				flags |= MLX4_WQE_CTRL_IP_HDR_CSUM;
+			if ((m->ol_flags & RTE_MBUF_F_TX_L4_MASK) == RTE_MBUF_F_TX_TCP_CKSUM ||
+			    (m->ol_flags & RTE_MBUF_F_TX_L4_MASK) == RTE_MBUF_F_TX_UDP_CKSUM)
+				flags |= MLX4_WQE_CTRL_TCP_UDP_CSUM;
+		}
+		/*
+		 * §4.7: a CQE every comp_thresh WQEs keeps the ring from filling up unseen, and
+		 * one on the burst's last WQE brings its mbufs back without more traffic.
+		 */
+		if (++txq->comp_pending >= txq->comp_thresh || i == n - 1) {
+			flags |= MLX4_WQE_CTRL_CQ_UPDATE;
+			txq->comp_pending = 0;
+		}
+		/*
+		 * §4.2: the destination MAC in every raw Ethernet send, bytes 0-1 over the upper
+		 * half of srcrb_flags, 2-5 in imm; the device loops a frame back by it.
+		 */
+		data = rte_pktmbuf_mtod(m, const uint8_t *);
+		memcpy(&ctrl->srcrb_flags16[0], data, 2);
+		ctrl->srcrb_flags16[1] = rte_cpu_to_be_16((uint16_t)flags);
+		memcpy(&ctrl->imm, data + 2, 4);
+		ctrl->fence_size = (uint8_t)ds;
+		txq->elts[head & txq->sq_mask] = m;
+		/*
+		 * Owner bit, valid for the device when it equals the pass parity of the WQE's first
+		 * block: the device may run the WQE as soon as it sees it, so the whole WQE must be
+		 * visible before the owner word (§4.2).
+		 */
+		rte_io_wmb();
+		ctrl->owner_opcode = rte_cpu_to_be_32(MLX4_OPCODE_SEND |
+			((head >> txq->sq_log) & 1 ? MLX4V_WQE_OWNER : 0));
+		head += nbb;
+		room -= nbb;
+		bytes += m->pkt_len;
+		sent++;
+		continue;
+refuse:
+		/* Unsendable (too many segments, memory the device cannot reach): dropped. */
+		txq->errors++;
+		rte_pktmbuf_free(m);
+	}
+	if (sent == 0)
+		return i;
+	txq->packets += sent;
+	txq->bytes += bytes;
+	txq->sq_head = head;
+	/*
+	 * Send doorbell: every owner word must be visible before it; it carries no index, only
+	 * the QP's doorbell_qpn, already big-endian (§4.2).
+	 */
+	rte_wmb();
+	rte_write32_relaxed(txq->doorbell_qpn, txq->qpv.sdb);
+	return i;
+}
+
+int
+mlx4v_tx_done_cleanup(void *q, uint32_t free_cnt)
+{
+	struct mlx4v_txq *txq = q;
+	uint32_t tail = txq->sq_tail;
+
+	RTE_SET_USED(free_cnt);
+	if (txq->recover != MLX4V_TX_RUNNING)
+		return 0;
+	tx_reap(txq);
+	return (int)(txq->sq_tail - tail);
 }
 
 void
 mlx4v_txq_reset(struct mlx4v_txq *txq)
 {
-	RTE_SET_USED(txq);
+	uint32_t cqe_64 = (txq->cqv.cqe_size & 64) ? 1 : 0;
+
+	txq->stride_log = (uint8_t)(txq->qpv.sq.wqe_shift - MLX4V_TXBB_SHIFT);
+	txq->stride_bbs = 1u << txq->stride_log;
+	txq->sq_buf = (uint8_t *)txq->qpv.buf.buf + txq->qpv.sq.offset;
+	txq->sq_n = txq->qpv.sq.wqe_cnt << txq->stride_log;
+	txq->sq_mask = txq->sq_n - 1;
+	txq->sq_log = (uint8_t)rte_log2_u32(txq->sq_n);
+	/*
+	 * With a one-block stride a WQE takes as many blocks as it needs (§4.2); with a larger
+	 * one every WQE is one stride, so that CQEs name it (wqe_index counts strides).
+	 */
+	txq->max_segs = txq->stride_log == 0 ? MLX4V_ETH_TX_MAX_SEGS :
+		RTE_MIN((uint32_t)MLX4V_ETH_TX_MAX_SEGS,
+			(txq->stride_bbs << MLX4V_TXBB_SHIFT) / 16 - 1);
+	txq->cqes = (uint8_t *)txq->cqv.buf.buf + (cqe_64 << 5);
+	txq->cqe_shift = (uint8_t)(5 + cqe_64);
+	txq->cq_mask = txq->cqv.cqe_cnt - 1;
+	txq->cq_log = (uint8_t)rte_log2_u32(txq->cqv.cqe_cnt);
+	txq->doorbell_qpn = txq->qpv.doorbell_qpn;
+	/* The device prefetches: 2 KiB and one WQE stay free ahead of the producer (§4.2). */
+	txq->max_post = txq->sq_n - (MLX4V_TX_HEADROOM >> MLX4V_TXBB_SHIFT) -
+			RTE_MAX(txq->stride_bbs, TX_WQE_MAX_BBS);
+	/*
+	 * A ring full of WQEs none of which asks for a CQE would never free up: at most half the
+	 * ring's worth of the largest WQEs between two requests (§4.7).
+	 */
+	txq->comp_thresh = RTE_MAX(1u, RTE_MIN(txq->comp_thresh ? txq->comp_thresh : TX_COMP_THRESH,
+					       txq->max_post / (2 * TX_WQE_MAX_BBS)));
+	txq->sq_head = 0;
+	txq->sq_tail = 0;
+	txq->comp_pending = 0;
+	/* The lkey cache stays: the port's memory regions outlive its QPs. */
+}
+
+int
+mlx4v_txq_check(const struct mlx4v_txq *txq)
+{
+	uint32_t bbs = txq->qpv.sq.wqe_cnt << (txq->qpv.sq.wqe_shift - MLX4V_TXBB_SHIFT);
+
+	/*
+	 * The ring must hold the prefetch headroom, the largest WQE and some WQEs more (§4.2);
+	 * the CQ one CQE per WQE, which a flush after an error gives (§4.6).
+	 */
+	if (txq->qpv.sq.wqe_shift < MLX4V_TXBB_SHIFT || !rte_is_power_of_2(txq->qpv.sq.wqe_cnt) ||
+	    bbs < 2 * (MLX4V_TX_HEADROOM >> MLX4V_TXBB_SHIFT) + 16 ||
+	    !rte_is_power_of_2(txq->cqv.cqe_cnt) || txq->cqv.cqe_cnt < txq->qpv.sq.wqe_cnt) {
+		MLX4V_ETH_LOG(ERR, "port %u Tx queue %u: SQ of %u strides of 2^%d bytes, CQ of %u "
+			      "entries: not usable", txq->port_id, txq->idx, txq->qpv.sq.wqe_cnt,
+			      txq->qpv.sq.wqe_shift, txq->cqv.cqe_cnt);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 void
 mlx4v_txq_drain(struct mlx4v_txq *txq)
 {
-	RTE_SET_USED(txq);
+	uint32_t i;
+
+	/* Waits for a running recovery; none starts after this (the queue is stopping). */
+	rte_eal_alarm_cancel(tx_recover_alarm, txq);
+	txq->recover = MLX4V_TX_RUNNING;
+	if (txq->elts == NULL)
+		return;
+	for (i = 0; i < txq->sq_n; i++) {
+		if (txq->elts[i] != NULL)
+			rte_pktmbuf_free(txq->elts[i]);
+		txq->elts[i] = NULL;
+	}
 }
 
 uint64_t
 mlx4v_tx_offload_capa(void)
 {
-	return 0;
+	return RTE_ETH_TX_OFFLOAD_MULTI_SEGS | RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+	       RTE_ETH_TX_OFFLOAD_TCP_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
 }
