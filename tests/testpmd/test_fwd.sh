@@ -31,7 +31,7 @@ for q in 1 2 4; do
 done
 # RSS: txonly's flows on 4 queues; the next start's flush receives them on every queue.
 cmds="${cmds}clear port stats all\nset fwd txonly\nstart\nstop\nset fwd io\nstart\nstop\n"
-cmds="${cmds}show port xstats 0\nshow port xstats 1\nshow port info 0\nquit\n"
+cmds="${cmds}show port xstats 0\nshow port xstats 1\nshow port info 0\nshow port info 1\nquit\n"
 
 # check_rounds FILE: in every stats dump, each port received what the other one sent,
 # something was sent, and nothing was missed or in error.
@@ -76,6 +76,10 @@ check_session() {
 	check_rounds "$1"
 	check_rss "$1"
 	expect "$1" 'Current number of RX queues: 4'
+	# Each port on the device of its kind, in port order.
+	devs=$(grep -Eo 'Device name: [a-z0-9_]+' "$1" | sed 's/.* //' | tr '\n' ' ')
+	[ "$devs" = "$(sim_dev "$kind" 0) $(sim_dev "$kind" 1) " ] ||
+		fail "ports on $devs, not on $kind devices"
 	reject "$1" 'Fail to|[a-z] failed|net_mlx[45]v: port'
 }
 
