@@ -112,6 +112,10 @@ mlx4v_txq_create(struct rte_eth_dev *eth_dev, struct mlx4v_txq *txq)
 		rte_errno = ENOMEM;
 		goto error;
 	}
+	if (mlx4v_txq_check(txq) != 0) {
+		rte_errno = EINVAL;
+		goto error;
+	}
 	mlx4v_txq_reset(txq);
 	txq->ready = 1;
 	return 0;
