@@ -38,7 +38,8 @@ mlx4v list
 quit
 '
 
-run_testpmd "$out" "$cmds" $EAL_BASE --vdev=mlx4v_sim0,ports=2 -- -i \
+# class=none: the raw objects alone, without net_mlx4v ports holding their own.
+run_testpmd "$out" "$cmds" $EAL_BASE --vdev=mlx4v_sim0,ports=2,class=none -- -i \
 	--total-num-mbufs=2048
 rc=$?
 
@@ -65,7 +66,7 @@ mlx4v cq destroy 0
 mlx4v open mlx4v_sim0
 quit
 '
-run_testpmd "$out" "$cmds" $EAL_BASE --vdev=mlx4v_sim0,ports=2 -- -i \
+run_testpmd "$out" "$cmds" $EAL_BASE --vdev=mlx4v_sim0,ports=2,class=none -- -i \
 	--total-num-mbufs=2048
 rc=$?
 expect "$out" 'device mlx4v_sim0 removed while in use: force-released 2 object\(s\) and 1 handle\(s\)'

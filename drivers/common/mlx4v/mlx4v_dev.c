@@ -384,3 +384,23 @@ rte_pmd_mlx4v_query_port(struct rte_pmd_mlx4v_dev *dev, uint8_t port,
 	mlx4v_verbs_unlock();
 	return mlx4v_obj_ret(ret);
 }
+
+int
+rte_pmd_mlx4v_port_admin_set(struct rte_pmd_mlx4v_dev *dev, uint8_t port, int up)
+{
+	const struct mlx4v_verbs_ops *ops = NULL;
+	struct mlx4v_ctx *ctx;
+	int ret = 0;
+
+	mlx4v_verbs_lock();
+	ctx = (struct mlx4v_ctx *)mlx4v_obj_find(dev, MLX4V_OBJ_CTX);
+	if (ctx == NULL || port < 1 || port > ctx->caps.nports)
+		ret = -EINVAL;
+	else
+		ops = mlx4v_verbs_ops_get(ctx);
+	mlx4v_verbs_unlock();
+	if (ret == 0)
+		/* Unlocked: the port events reach class drivers that may call back in. */
+		ret = ops->port_admin != NULL ? ops->port_admin(ctx, port, up != 0) : -ENOTSUP;
+	return mlx4v_obj_ret(ret);
+}

@@ -258,6 +258,8 @@ struct mlx4v_verbs_ops {
 	/** Optional: state, speed and MAC of a port (1..caps.nports). */
 	int (*port_query)(struct mlx4v_ctx *ctx, uint8_t port,
 			  struct rte_pmd_mlx4v_port_attr *attr);
+	/** Optional: open or close a port; called without the verbs lock. */
+	int (*port_admin)(struct mlx4v_ctx *ctx, uint8_t port, int up);
 	/* Views, for backends without MLX4V_VERBS_F_SW_PROVIDER. */
 	int (*qp_view)(struct mlx4v_qp *qp, struct mlx4dv_qp *out);
 	int (*cq_view)(struct mlx4v_cq *cq, struct mlx4dv_cq *out);

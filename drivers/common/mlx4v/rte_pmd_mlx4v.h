@@ -478,6 +478,21 @@ int rte_pmd_mlx4v_query_port(struct rte_pmd_mlx4v_dev *dev, uint8_t port,
 			     struct rte_pmd_mlx4v_port_attr *attr);
 
 /**
+ * Open (up 1) or close (up 0) a physical port, as the driver's INIT_PORT / CLOSE_PORT do: a
+ * closed port takes its link down at both ends of the cable. The port events this causes are
+ * reported to the class drivers before the call returns, without the library's lock held.
+ * Not to be called concurrently with closing dev.
+ *
+ * @param dev Handle.
+ * @param port Physical port, 1-based.
+ * @param up 1 open, 0 close.
+ * @return 0, EINVAL (not a handle, no such port), ENOTSUP (the backend leaves the port to
+ *   the kernel's netdev), or the backend's error.
+ */
+__rte_experimental
+int rte_pmd_mlx4v_port_admin_set(struct rte_pmd_mlx4v_dev *dev, uint8_t port, int up);
+
+/**
  * Set the size of the WQ number ranges of a handle, like mlx4dv_set_context_attr(
  * MLX4DV_SET_CTX_ATTR_LOG_WQS_RANGE_SZ). An indirection table needs consecutive WQ numbers
  * aligned to its size, which only WQs of one range have: set it to the log2 of the largest

@@ -61,6 +61,10 @@ extern int mlx4v_ethdev_logtype;
 			  RTE_ETH_RSS_FRAG_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_OTHER | \
 			  RTE_ETH_RSS_NONFRAG_IPV6_TCP | RTE_ETH_RSS_NONFRAG_IPV6_UDP)
 
+/** The RSS types hashed when the application names none. */
+#define MLX4V_ETH_RSS_HF_DEFAULT ((RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP) & \
+				  MLX4V_ETH_RSS_HF)
+
 /** What the PMD reads from the device and its port at probe. */
 struct mlx4v_ethdev_caps {
 	uint32_t max_qp_wr;         /**< send/receive WRs of one queue */
@@ -68,7 +72,7 @@ struct mlx4v_ethdev_caps {
 	uint32_t max_cqe;           /**< entries of one CQ */
 	uint32_t nports;            /**< physical ports of the device */
 	uint32_t max_mtu;           /**< L3 MTU limit of the port */
-	char fw_ver[32];            /**< firmware version string, "" when unknown */
+	char fw_ver[64];            /**< firmware version string, "" when unknown */
 };
 
 /** An Rx queue: a receive WQ (RWQ) and its CQ, driven through their mlx4dv views. */
@@ -244,7 +248,10 @@ int mlx4v_ethdev_mr_lookup(struct rte_eth_dev *eth_dev, struct rte_mempool *mp,
 			   uint32_t *lkey);
 /** Deregister every mempool of the port (closed: no queue uses them). */
 void mlx4v_ethdev_mr_release_all(struct rte_eth_dev *eth_dev);
-/** Read the port state and speed into dev_link. @return 0 if it changed, -1 if not. */
+/**
+ * Set dev_link from the state the device last reported (link_up, link_speed): no device
+ * call, so an event callback may use it. @return 0 if it changed, -1 if not.
+ */
 int mlx4v_ethdev_link_update(struct rte_eth_dev *eth_dev, int wait_to_complete);
 /**
  * The ethdev name of port (1-based) of the mlx4v device name, as DPDK's mlx4 names its
@@ -256,6 +263,12 @@ int mlx4v_ethdev_name(char *buf, size_t len, const char *name, unsigned int port
 
 /* ---- mlx4v_rxq.c / mlx4v_txq.c: queue setup, and their objects at start ---- */
 
+/**
+ * Check a ring size (a power of two within the device's limit), else an error naming
+ * queue `what` idx. @return 0 or -EINVAL.
+ */
+int mlx4v_ethdev_ring_check(struct rte_eth_dev *eth_dev, const char *what, uint16_t idx,
+			    uint16_t nb_desc);
 int mlx4v_rxq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 		    unsigned int socket, const struct rte_eth_rxconf *conf,
 		    struct rte_mempool *mp);

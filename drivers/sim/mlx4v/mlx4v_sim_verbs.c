@@ -153,6 +153,13 @@ mlx4v_sim_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_p
 	return 0;
 }
 
+/* No lock held: the wire reports the port events synchronously. */
+static int
+mlx4v_sim_port_admin(struct mlx4v_ctx *ctx, uint8_t port, int up)
+{
+	return mlx4v_sim_port_admin_set(mlx4v_sim_ctx_of(ctx)->sim, port, up);
+}
+
 static void
 mlx4v_sim_ctx_close(struct mlx4v_ctx *ctx)
 {
@@ -932,4 +939,5 @@ const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops = {
 	.flow_create = mlx4v_sim_flow_create,
 	.flow_destroy = mlx4v_sim_flow_destroy,
 	.port_query = mlx4v_sim_port_query,
+	.port_admin = mlx4v_sim_port_admin,
 };

@@ -813,8 +813,11 @@ testsuite_setup(void)
 				       RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (g_mp == NULL)
 		return TEST_FAILED;
-	/* Two ports cabled to each other, as --vdev=mlx4v_sim0,ports=2,mode=pair. */
-	if (rte_vdev_init(DEV, "ports=2,mode=pair") != 0)
+	/*
+	 * Two ports cabled to each other, as --vdev=mlx4v_sim0,ports=2,mode=pair; class=none:
+	 * the queues are made here, not by net_mlx4v ports of the device.
+	 */
+	if (rte_vdev_init(DEV, "ports=2,mode=pair,class=none") != 0)
 		return TEST_FAILED;
 	g_sim = mlx4v_sim_get(DEV);
 	if (g_sim == NULL || mlx4v_sim_port_mac(g_sim, 1, &g_mac[0]) != 0 ||

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file Statistics of the mlx4v PMD: the software counters the bursts keep per queue (the
+ * device counts nothing the verbs-level API would give), summed per port.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mlx4v_ethdev.h"
+
+int
+mlx4v_stats_get(struct rte_eth_dev *eth_dev, struct rte_eth_stats *stats)
+{
+	const struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
+	const struct mlx4v_rxq *rxq;
+	const struct mlx4v_txq *txq;
+	uint16_t i;
+
+	stats->rx_nombuf = priv->rx_nombuf_acc;
+	for (i = 0; i < eth_dev->data->nb_rx_queues; i++) {
+		rxq = eth_dev->data->rx_queues[i];
+		if (rxq == NULL)
+			continue;
+		stats->ipackets += rxq->packets;
+		stats->ibytes += rxq->bytes;
+		stats->ierrors += rxq->errors;
+		stats->rx_nombuf += rxq->nombuf;
+		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			stats->q_ipackets[i] = rxq->packets;
+			stats->q_ibytes[i] = rxq->bytes;
+			stats->q_errors[i] = rxq->errors;
+		}
+	}
+	for (i = 0; i < eth_dev->data->nb_tx_queues; i++) {
+		txq = eth_dev->data->tx_queues[i];
+		if (txq == NULL)
+			continue;
+		stats->opackets += txq->packets;
+		stats->obytes += txq->bytes;
+		stats->oerrors += txq->errors + txq->err_cqes;
+		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			stats->q_opackets[i] = txq->packets;
+			stats->q_obytes[i] = txq->bytes;
+		}
+	}
+	return 0;
+}
+
+int
+mlx4v_stats_reset(struct rte_eth_dev *eth_dev)
+{
+	struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
+	struct mlx4v_rxq *rxq;
+	struct mlx4v_txq *txq;
+	uint16_t i;
+
+	priv->rx_nombuf_acc = 0;
+	for (i = 0; i < eth_dev->data->nb_rx_queues; i++) {
+		rxq = eth_dev->data->rx_queues[i];
+		if (rxq != NULL)
+			rxq->packets = rxq->bytes = rxq->errors = rxq->nombuf = 0;
+	}
+	for (i = 0; i < eth_dev->data->nb_tx_queues; i++) {
+		txq = eth_dev->data->tx_queues[i];
+		if (txq != NULL)
+			txq->packets = txq->bytes = txq->errors = txq->err_cqes = 0;
+	}
+	return 0;
+}
+
+/* Port-wide extended counters, each a sum over the queues. */
+enum mlx4v_xstat {
+	MLX4V_XSTAT_RX_ERR_CQES,
+	MLX4V_XSTAT_RX_NOMBUF,
+	MLX4V_XSTAT_TX_ERR_CQES,
+	MLX4V_XSTAT_TX_DROPPED,
+	MLX4V_XSTAT_MAX,
+};
+
+static const char *const mlx4v_xstat_names[MLX4V_XSTAT_MAX] = {
+	[MLX4V_XSTAT_RX_ERR_CQES] = "rx_err_cqes",
+	[MLX4V_XSTAT_RX_NOMBUF] = "rx_nombuf_drops",
+	[MLX4V_XSTAT_TX_ERR_CQES] = "tx_err_cqes",
+	[MLX4V_XSTAT_TX_DROPPED] = "tx_dropped",
+};
+
+int
+mlx4v_xstats_get(struct rte_eth_dev *eth_dev, struct rte_eth_xstat *xstats, unsigned int n)
+{
+	uint64_t v[MLX4V_XSTAT_MAX] = { 0 };
+	const struct mlx4v_rxq *rxq;
+	const struct mlx4v_txq *txq;
+	unsigned int i;
+
+	if (xstats == NULL || n < MLX4V_XSTAT_MAX)
+		return MLX4V_XSTAT_MAX;
+	v[MLX4V_XSTAT_RX_NOMBUF] = mlx4v_priv(eth_dev)->rx_nombuf_acc;
+	for (i = 0; i < eth_dev->data->nb_rx_queues; i++) {
+		rxq = eth_dev->data->rx_queues[i];
+		if (rxq == NULL)
+			continue;
+		v[MLX4V_XSTAT_RX_ERR_CQES] += rxq->errors;
+		v[MLX4V_XSTAT_RX_NOMBUF] += rxq->nombuf;
+	}
+	for (i = 0; i < eth_dev->data->nb_tx_queues; i++) {
+		txq = eth_dev->data->tx_queues[i];
+		if (txq == NULL)
+			continue;
+		v[MLX4V_XSTAT_TX_ERR_CQES] += txq->err_cqes;
+		v[MLX4V_XSTAT_TX_DROPPED] += txq->errors;
+	}
+	for (i = 0; i < MLX4V_XSTAT_MAX; i++) {
+		xstats[i].id = i;
+		xstats[i].value = v[i];
+	}
+	return MLX4V_XSTAT_MAX;
+}
+
+int
+mlx4v_xstats_get_names(struct rte_eth_dev *eth_dev, struct rte_eth_xstat_name *names,
+		       unsigned int size)
+{
+	unsigned int i;
+
+	RTE_SET_USED(eth_dev);
+	if (names == NULL || size < MLX4V_XSTAT_MAX)
+		return MLX4V_XSTAT_MAX;
+	for (i = 0; i < MLX4V_XSTAT_MAX; i++)
+		snprintf(names[i].name, sizeof(names[i].name), "%s", mlx4v_xstat_names[i]);
+	return MLX4V_XSTAT_MAX;
+}

@@ -1,0 +1,546 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file Unit tests of the mlx4v Ethernet PMD on simulated ConnectX-3 ports: probe as the net
+ * class (one ethdev per port), configuration limits, the objects made at start and gone at
+ * stop, reconfiguration, MAC/promiscuous/all-multicast rules, RSS and RETA, MTU and scattered
+ * Rx, statistics, link control, a failing start, close and detach. The device's side is read
+ * with the simulator's live-object counters and its link calls.
+ */
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_dev.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "test.h"
+
+#include "mlx4v_ethdev.h"
+#include "mlx4v_sim.h"
+
+#define VDEV_NAME "mlx4v_sim0"
+#define VDEV_ARGS "ports=2,wire1=loop,wire2=loop,mac=02:00:00:00:4a:01"
+
+static struct rte_mempool *g_mp;
+static struct rte_mempool *g_mp_small;   /* mbufs too small for anything */
+static uint16_t g_port;                  /* port 1 of the device */
+static uint16_t g_port2;                 /* port 2 */
+static struct mlx4v_sim *g_sim;
+
+static unsigned int
+live(enum mlx4v_sim_obj k)
+{
+	return mlx4v_sim_live_objects(g_sim, k);
+}
+
+/* Everything a port may hold in the device but its PD and memory regions. */
+static unsigned int
+live_queue_objs(void)
+{
+	return live(MLX4V_SIM_OBJ_CQ) + live(MLX4V_SIM_OBJ_QP) + live(MLX4V_SIM_OBJ_WQ) +
+	       live(MLX4V_SIM_OBJ_IND) + live(MLX4V_SIM_OBJ_FLOW) + live(MLX4V_SIM_OBJ_SRQ);
+}
+
+static unsigned int
+live_all(void)
+{
+	return live_queue_objs() + live(MLX4V_SIM_OBJ_PD) + live(MLX4V_SIM_OBJ_MR);
+}
+
+static int
+attach(void)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+
+	if (rte_vdev_init(VDEV_NAME, VDEV_ARGS) != 0)
+		return -1;
+	g_sim = mlx4v_sim_get(VDEV_NAME);
+	/* DPDK's mlx4 names: "<device> port <n>". */
+	snprintf(name, sizeof(name), "%s port 1", VDEV_NAME);
+	if (g_sim == NULL || rte_eth_dev_get_port_by_name(name, &g_port) != 0)
+		return -1;
+	snprintf(name, sizeof(name), "%s port 2", VDEV_NAME);
+	return rte_eth_dev_get_port_by_name(name, &g_port2);
+}
+
+/* Configure n Rx and m Tx queues of ring nd on port, then start. @return 0 or -errno. */
+static int
+port_up_conf(uint16_t port, uint16_t n, uint16_t m, uint16_t nd, struct rte_eth_conf *conf)
+{
+	uint16_t q;
+	int ret;
+
+	ret = rte_eth_dev_configure(port, n, m, conf);
+	for (q = 0; ret == 0 && q < n; q++)
+		ret = rte_eth_rx_queue_setup(port, q, nd, 0, NULL, g_mp);
+	for (q = 0; ret == 0 && q < m; q++)
+		ret = rte_eth_tx_queue_setup(port, q, nd, 0, NULL);
+	if (ret == 0)
+		ret = rte_eth_dev_start(port);
+	return ret;
+}
+
+static int
+port_up(uint16_t n, uint16_t m, uint16_t nd)
+{
+	struct rte_eth_conf conf;
+
+	memset(&conf, 0, sizeof(conf));
+	if (n > 1)
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+	return port_up_conf(g_port, n, m, nd, &conf);
+}
+
+static int
+testsuite_setup(void)
+{
+	/* Enough mbufs to fill 16 Rx rings of 256 on one port. */
+	g_mp = rte_pktmbuf_pool_create("ut_net_mlx4v", 8192, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	g_mp_small = rte_pktmbuf_pool_create("ut_net_mlx4v_small", 512, 0, 0,
+					     RTE_PKTMBUF_HEADROOM + 16, 0);
+	if (g_mp == NULL || g_mp_small == NULL || attach() != 0)
+		return TEST_FAILED;
+	return TEST_SUCCESS;
+}
+
+static void
+testsuite_teardown(void)
+{
+	rte_vdev_uninit(VDEV_NAME);
+	rte_mempool_free(g_mp_small);
+	rte_mempool_free(g_mp);
+}
+
+/* One ethdev per port, named as DPDK's mlx4 names them, with the ports' MACs and limits. */
+static int
+test_net_mlx4v_probe(void)
+{
+	struct rte_ether_addr mac, sim_mac;
+	struct rte_eth_dev_info info;
+	char name[RTE_ETH_NAME_MAX_LEN];
+	char fw[64];
+
+	TEST_ASSERT_EQUAL(rte_eth_dev_count_avail(), 2, "one ethdev per port");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_get_name_by_port(g_port, name), "name");
+	TEST_ASSERT(strcmp(name, "mlx4v_sim0 port 1") == 0, "port named %s", name);
+	TEST_ASSERT_SUCCESS(rte_eth_macaddr_get(g_port, &mac), "MAC");
+	TEST_ASSERT_SUCCESS(mlx4v_sim_port_mac(g_sim, 1, &sim_mac), "sim MAC");
+	TEST_ASSERT(rte_is_same_ether_addr(&mac, &sim_mac), "port 1 MAC is the device's");
+	TEST_ASSERT(mac.addr_bytes[5] == 0x01 && mac.addr_bytes[4] == 0x4a, "mac= devarg");
+	TEST_ASSERT_SUCCESS(rte_eth_macaddr_get(g_port2, &mac), "MAC 2");
+	TEST_ASSERT_SUCCESS(mlx4v_sim_port_mac(g_sim, 2, &sim_mac), "sim MAC 2");
+	TEST_ASSERT(rte_is_same_ether_addr(&mac, &sim_mac), "port 2 MAC is the device's");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(g_port, &info), "infos");
+	TEST_ASSERT_EQUAL(info.max_rx_queues, 16, "16 Rx queues");
+	TEST_ASSERT_EQUAL(info.max_tx_queues, 16, "16 Tx queues");
+	TEST_ASSERT_EQUAL(info.reta_size, MLX4V_ETH_RETA_SIZE, "RETA size");
+	TEST_ASSERT_EQUAL(info.hash_key_size, 40, "Toeplitz key of 40 bytes");
+	/* The simulator's 16351 WRs: the largest power of two below. */
+	TEST_ASSERT_EQUAL(info.rx_desc_lim.nb_max, 8192, "ring limit from the caps");
+	TEST_ASSERT(info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER, "scatter");
+	TEST_ASSERT(rte_eth_dev_fw_version_get(g_port, fw, sizeof(fw)) == 0 && fw[0] != '\0',
+		    "firmware version");
+	TEST_ASSERT(rte_eth_dev_fw_version_get(g_port, fw, 4) > 4, "size needed when short");
+	/* Per port: a PD each, nothing else until queues are set up. */
+	TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_PD), 2, "a PD per port");
+	TEST_ASSERT_EQUAL(live_queue_objs(), 0, "no queue object at probe");
+	return TEST_SUCCESS;
+}
+
+/* Every refused configuration says why and leaves nothing behind. */
+static int
+test_net_mlx4v_bad_config(void)
+{
+	struct rte_eth_conf conf;
+	struct rte_eth_rxconf rxc;
+	uint8_t key[20] = { 0 };
+
+	memset(&conf, 0, sizeof(conf));
+	TEST_ASSERT(rte_eth_dev_configure(g_port, 0, 1, &conf) != 0, "no Rx queue");
+	TEST_ASSERT(rte_eth_dev_configure(g_port, 17, 1, &conf) != 0, "17 Rx queues");
+	TEST_ASSERT(rte_eth_dev_configure(g_port, 1, 17, &conf) != 0, "17 Tx queues");
+	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_VMDQ_ONLY;
+	TEST_ASSERT(rte_eth_dev_configure(g_port, 1, 1, &conf) != 0, "VMDq");
+	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+	conf.rx_adv_conf.rss_conf.rss_key = key;
+	conf.rx_adv_conf.rss_conf.rss_key_len = sizeof(key);
+	TEST_ASSERT(rte_eth_dev_configure(g_port, 2, 1, &conf) != 0, "20-byte key");
+	memset(&conf, 0, sizeof(conf));
+	conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_L2_PAYLOAD;
+	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+	TEST_ASSERT(rte_eth_dev_configure(g_port, 2, 1, &conf) != 0, "L2 payload hash");
+	memset(&conf, 0, sizeof(conf));
+	TEST_ASSERT_SUCCESS(rte_eth_dev_configure(g_port, 1, 1, &conf), "1/1");
+	TEST_ASSERT(rte_eth_rx_queue_setup(g_port, 0, 100, 0, NULL, g_mp) != 0, "ring of 100");
+	TEST_ASSERT(rte_eth_rx_queue_setup(g_port, 0, 32, 0, NULL, g_mp) != 0, "ring of 32");
+	TEST_ASSERT(rte_eth_rx_queue_setup(g_port, 0, 16384, 0, NULL, g_mp) != 0,
+		    "ring beyond the caps");
+	TEST_ASSERT(rte_eth_tx_queue_setup(g_port, 0, 96, 0, NULL) != 0, "Tx ring of 96");
+	TEST_ASSERT(rte_eth_rx_queue_setup(g_port, 0, 256, 0, NULL, g_mp_small) != 0,
+		    "mbufs too small");
+	memset(&rxc, 0, sizeof(rxc));
+	rxc.rx_deferred_start = 1;
+	TEST_ASSERT(rte_eth_rx_queue_setup(g_port, 0, 256, 0, &rxc, g_mp) != 0,
+		    "deferred start");
+	TEST_ASSERT_SUCCESS(rte_eth_tx_queue_setup(g_port, 0, 256, 0, NULL), "Tx queue");
+	TEST_ASSERT(rte_eth_dev_start(g_port) != 0, "start without the Rx queue");
+	TEST_ASSERT_EQUAL(live_queue_objs(), 0, "nothing left by the failed start");
+	return TEST_SUCCESS;
+}
+
+/* Objects at start, gone at stop; a restart and reconfigurations work the same. */
+static int
+test_net_mlx4v_start_stop(void)
+{
+	static const uint16_t nq[] = { 4, 1, 16, 3, 2 };
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(nq); i++) {
+		TEST_ASSERT_SUCCESS(port_up(nq[i], nq[i], 256), "start with %u queues", nq[i]);
+		TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_WQ), nq[i], "a WQ per Rx queue");
+		TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_CQ), 2u * nq[i], "a CQ per queue");
+		TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_QP), nq[i] + 1u, "Tx QPs and the RSS QP");
+		TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_IND), 1, "one indirection table");
+		TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_FLOW), 2, "MAC and broadcast rules");
+		TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+		TEST_ASSERT_EQUAL(live_queue_objs(), 0, "stop destroys every queue object");
+		TEST_ASSERT_SUCCESS(rte_eth_dev_start(g_port), "restart");
+		TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_WQ), nq[i], "WQs again");
+		TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop again");
+	}
+	/* Both ports at once: each on its own handle and WQ range. */
+	TEST_ASSERT_SUCCESS(port_up(4, 2, 256), "port 1");
+	{
+		struct rte_eth_conf conf;
+
+		memset(&conf, 0, sizeof(conf));
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		TEST_ASSERT_SUCCESS(port_up_conf(g_port2, 2, 1, 128, &conf), "port 2");
+	}
+	TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_WQ), 6, "WQs of both ports");
+	TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_IND), 2, "a table per port");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port2), "stop port 2");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop port 1");
+	TEST_ASSERT_EQUAL(live_queue_objs(), 0, "nothing left");
+	return TEST_SUCCESS;
+}
+
+/* The rules follow the MAC list, promiscuous and all-multicast, started or not. */
+static int
+test_net_mlx4v_rx_filters(void)
+{
+	struct rte_ether_addr extra = { .addr_bytes = { 0x02, 0, 0, 0, 0x4a, 0x77 } };
+	struct rte_ether_addr mcast = { .addr_bytes = { 0x01, 0, 0x5e, 0, 0, 1 } };
+	struct rte_ether_addr perm, cur;
+
+	TEST_ASSERT_SUCCESS(rte_eth_macaddr_get(g_port, &perm), "MAC");
+	TEST_ASSERT_SUCCESS(port_up(2, 1, 256), "start");
+	TEST_ASSERT_SUCCESS(rte_eth_promiscuous_enable(g_port), "promisc on");
+	TEST_ASSERT_EQUAL(rte_eth_promiscuous_get(g_port), 1, "promisc state");
+	TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_FLOW), 3, "promiscuous rule");
+	TEST_ASSERT_SUCCESS(rte_eth_allmulticast_enable(g_port), "allmulti on");
+	TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_FLOW), 4, "all-multicast rule");
+	TEST_ASSERT_SUCCESS(rte_eth_promiscuous_disable(g_port), "promisc off");
+	TEST_ASSERT_SUCCESS(rte_eth_allmulticast_disable(g_port), "allmulti off");
+	TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_FLOW), 2, "back to MAC and broadcast");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_mac_addr_add(g_port, &extra, 0), "add a MAC");
+	TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_FLOW), 3, "a rule per MAC");
+	TEST_ASSERT(rte_eth_dev_mac_addr_add(g_port, &mcast, 0) != 0, "multicast MAC refused");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_mac_addr_remove(g_port, &extra), "remove it");
+	TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_FLOW), 2, "its rule is gone");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_default_mac_addr_set(g_port, &extra), "set the MAC");
+	TEST_ASSERT_SUCCESS(rte_eth_macaddr_get(g_port, &cur), "MAC");
+	TEST_ASSERT(rte_is_same_ether_addr(&cur, &extra), "new default MAC");
+	TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_FLOW), 2, "replaced, not added");
+	TEST_ASSERT(rte_eth_dev_default_mac_addr_set(g_port, &mcast) != 0, "multicast default");
+	/* Stopped: the state is kept and the rules come back at start. */
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	TEST_ASSERT_SUCCESS(rte_eth_promiscuous_enable(g_port), "promisc while stopped");
+	TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_FLOW), 0, "no rule while stopped");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_start(g_port), "start");
+	TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_FLOW), 3, "MAC, broadcast, promiscuous");
+	TEST_ASSERT_SUCCESS(rte_eth_promiscuous_disable(g_port), "promisc off");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_default_mac_addr_set(g_port, &perm), "restore MAC");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	return TEST_SUCCESS;
+}
+
+static int
+reta_set_block(uint16_t base, uint16_t n)
+{
+	struct rte_eth_rss_reta_entry64 reta[1];
+	unsigned int i;
+
+	reta[0].mask = UINT64_MAX;
+	for (i = 0; i < MLX4V_ETH_RETA_SIZE; i++)
+		reta[0].reta[i] = base + i % n;
+	return rte_eth_dev_rss_reta_update(g_port, reta, MLX4V_ETH_RETA_SIZE);
+}
+
+/* RSS key/types and the redirection table: checked, kept, and the steering made again. */
+static int
+test_net_mlx4v_rss_reta(void)
+{
+	uint8_t key[40], got[40];
+	struct rte_eth_rss_conf rc;
+	struct rte_eth_rss_reta_entry64 reta[1];
+	unsigned int i;
+
+	TEST_ASSERT_SUCCESS(port_up(4, 1, 256), "start over 4 queues");
+	memset(&rc, 0, sizeof(rc));
+	rc.rss_key = got;
+	rc.rss_key_len = sizeof(got);
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rss_hash_conf_get(g_port, &rc), "hash conf");
+	TEST_ASSERT_EQUAL(got[0], 0x2c, "DPDK mlx4's default key");
+	TEST_ASSERT(rc.rss_hf & RTE_ETH_RSS_NONFRAG_IPV4_TCP, "TCP by default");
+	for (i = 0; i < sizeof(key); i++)
+		key[i] = i * 7 + 1;
+	rc.rss_key = key;
+	rc.rss_key_len = 20;
+	TEST_ASSERT(rte_eth_dev_rss_hash_update(g_port, &rc) != 0, "short key");
+	rc.rss_key_len = sizeof(key);
+	rc.rss_hf = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP;
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rss_hash_update(g_port, &rc), "new key and types");
+	TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_QP), 2, "RSS QP made again, Tx QP kept");
+	TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_FLOW), 2, "rules made again");
+	memset(got, 0, sizeof(got));
+	rc.rss_key = got;
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rss_hash_conf_get(g_port, &rc), "hash conf");
+	TEST_ASSERT(memcmp(got, key, sizeof(key)) == 0, "key kept");
+	TEST_ASSERT_EQUAL(rc.rss_hf, RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP, "types");
+	/* The default RETA spreads over the 4 queues. */
+	reta[0].mask = UINT64_MAX;
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rss_reta_query(g_port, reta, MLX4V_ETH_RETA_SIZE),
+			    "query");
+	for (i = 0; i < MLX4V_ETH_RETA_SIZE; i++)
+		TEST_ASSERT_EQUAL(reta[0].reta[i], i % 4, "default entry %u", i);
+	TEST_ASSERT_SUCCESS(reta_set_block(2, 2), "queues 2 and 3");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rss_reta_query(g_port, reta, MLX4V_ETH_RETA_SIZE),
+			    "query");
+	TEST_ASSERT_EQUAL(reta[0].reta[1], 3, "entry 1 -> queue 3");
+	TEST_ASSERT_EQUAL(mlx4v_priv(&rte_eth_devices[g_port])->ind_log, 1, "table of 2");
+	TEST_ASSERT_SUCCESS(reta_set_block(1, 1), "queue 1 alone");
+	TEST_ASSERT(reta_set_block(1, 2) != 0, "block not aligned");
+	TEST_ASSERT(reta_set_block(0, 8) != 0, "beyond the queues");
+	reta[0].mask = 1;
+	reta[0].reta[0] = 3;
+	TEST_ASSERT(rte_eth_dev_rss_reta_update(g_port, reta, MLX4V_ETH_RETA_SIZE) != 0,
+		    "not a block");
+	TEST_ASSERT(rte_eth_dev_rss_reta_update(g_port, reta, 128) != 0, "wrong size");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rss_reta_query(g_port, reta, MLX4V_ETH_RETA_SIZE),
+			    "query");
+	TEST_ASSERT_EQUAL(reta[0].reta[0], 1, "refused updates change nothing");
+	TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_IND), 1, "one table");
+	/* Three queues: the default table spreads over the first two, as DPDK's mlx4. */
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	TEST_ASSERT_SUCCESS(port_up(3, 1, 256), "start over 3 queues");
+	TEST_ASSERT_EQUAL(mlx4v_priv(&rte_eth_devices[g_port])->ind_log, 1, "table of 2");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	return TEST_SUCCESS;
+}
+
+/* Jumbo frames need scattered Rx: refused without it, SGEs per WQE with it. */
+static int
+test_net_mlx4v_mtu(void)
+{
+	struct rte_eth_conf conf;
+	const struct mlx4v_rxq *rxq;
+	struct rte_eth_rxq_info qi;
+
+	TEST_ASSERT_SUCCESS(port_up(1, 1, 256), "start");
+	TEST_ASSERT(rte_eth_dev_set_mtu(g_port, 9000) != 0, "9000 without scatter");
+	TEST_ASSERT(rte_eth_dev_set_mtu(g_port, 10000) != 0, "beyond the port");
+	TEST_ASSERT(rte_eth_dev_set_mtu(g_port, 60) != 0, "below the minimum");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mtu(g_port, 1200), "smaller MTU");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	memset(&conf, 0, sizeof(conf));
+	conf.rxmode.offloads = RTE_ETH_RX_OFFLOAD_SCATTER;
+	conf.rxmode.mtu = 9000;
+	TEST_ASSERT_SUCCESS(port_up_conf(g_port, 1, 1, 256, &conf), "jumbo with scatter");
+	rxq = rte_eth_devices[g_port].data->rx_queues[0];
+	/* 9000 + 22 bytes over mbufs of 2048: 5, rounded to 8 SGEs. */
+	TEST_ASSERT_EQUAL(rxq->sges_log, 3, "8 SGEs per WQE");
+	TEST_ASSERT_EQUAL(rxq->scatter, 1, "scattered");
+	TEST_ASSERT_EQUAL(rxq->wqe_n, 256u >> 3, "256 mbufs over 32 WQEs");
+	TEST_ASSERT_SUCCESS(rte_eth_rx_queue_info_get(g_port, 0, &qi), "queue info");
+	TEST_ASSERT_EQUAL(qi.scattered_rx, 1, "info says scattered");
+	TEST_ASSERT_EQUAL(qi.nb_desc, 256, "info ring");
+	TEST_ASSERT(rte_eth_dev_set_mtu(g_port, 9600) != 0, "more SGEs while started");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	memset(&conf, 0, sizeof(conf));
+	TEST_ASSERT_SUCCESS(rte_eth_dev_configure(g_port, 1, 1, &conf), "back to 1500");
+	TEST_ASSERT_EQUAL(rte_eth_devices[g_port].data->mtu, RTE_ETHER_MTU, "MTU 1500");
+	return TEST_SUCCESS;
+}
+
+/* Counters are the queues' software counters; reset zeroes them. */
+static int
+test_net_mlx4v_stats(void)
+{
+	struct rte_eth_xstat xs[64];
+	struct rte_eth_stats st;
+	struct mlx4v_rxq *rxq;
+	struct mlx4v_txq *txq;
+	int n, i, found = 0;
+
+	TEST_ASSERT_SUCCESS(port_up(2, 1, 256), "start");
+	rxq = rte_eth_devices[g_port].data->rx_queues[1];
+	txq = rte_eth_devices[g_port].data->tx_queues[0];
+	rxq->packets = 5;
+	rxq->bytes = 300;
+	rxq->nombuf = 2;
+	txq->packets = 7;
+	txq->err_cqes = 1;
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_port, &st), "stats");
+	TEST_ASSERT_EQUAL(st.ipackets, 5, "ipackets");
+	TEST_ASSERT_EQUAL(st.q_ipackets[1], 5, "per queue");
+	TEST_ASSERT_EQUAL(st.ibytes, 300, "ibytes");
+	TEST_ASSERT_EQUAL(st.rx_nombuf, 2, "rx_nombuf");
+	TEST_ASSERT_EQUAL(st.opackets, 7, "opackets");
+	TEST_ASSERT_EQUAL(st.oerrors, 1, "oerrors");
+	n = rte_eth_xstats_get_names(g_port, NULL, 0);
+	TEST_ASSERT(n > 4 && n <= (int)RTE_DIM(xs), "xstats count %d", n);
+	n = rte_eth_xstats_get(g_port, xs, RTE_DIM(xs));
+	TEST_ASSERT(n > 0, "xstats");
+	for (i = 0; i < n; i++) {
+		struct rte_eth_xstat_name name;
+		uint64_t id = xs[i].id;
+
+		if (rte_eth_xstats_get_names_by_id(g_port, &name, 1, &id) == 1 &&
+		    strcmp(name.name, "tx_err_cqes") == 0) {
+			TEST_ASSERT_EQUAL(xs[i].value, 1, "tx_err_cqes");
+			found = 1;
+		}
+	}
+	TEST_ASSERT(found, "tx_err_cqes listed");
+	TEST_ASSERT_SUCCESS(rte_eth_stats_reset(g_port), "reset");
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_port, &st), "stats");
+	TEST_ASSERT(st.ipackets == 0 && st.opackets == 0 && st.rx_nombuf == 0 && st.oerrors == 0,
+		    "all zero after reset");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	return TEST_SUCCESS;
+}
+
+/* Link state from the device and its events; set link down closes the port's cable end. */
+static int
+test_net_mlx4v_link(void)
+{
+	struct rte_eth_link link;
+
+	TEST_ASSERT_SUCCESS(port_up(1, 1, 256), "start");
+	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(g_port, &link), "link");
+	TEST_ASSERT_EQUAL(link.link_status, RTE_ETH_LINK_UP, "loop wire is up");
+	TEST_ASSERT(link.link_speed > 0, "speed");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_link_down(g_port), "set link down");
+	TEST_ASSERT_EQUAL(mlx4v_sim_link_get(g_sim, 1), 0, "the device's port is down");
+	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(g_port, &link), "link");
+	TEST_ASSERT_EQUAL(link.link_status, RTE_ETH_LINK_DOWN, "ethdev sees it down");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_link_up(g_port), "set link up");
+	TEST_ASSERT_EQUAL(mlx4v_sim_link_get(g_sim, 1), 1, "the device's port is up");
+	/* A cable pulled by the operator: the port event updates the link. */
+	TEST_ASSERT_SUCCESS(mlx4v_sim_link_set(g_sim, 1, 0), "pull the cable");
+	TEST_ASSERT_EQUAL(rte_eth_devices[g_port].data->dev_link.link_status, RTE_ETH_LINK_DOWN,
+			  "event took the link down");
+	TEST_ASSERT_SUCCESS(mlx4v_sim_link_set(g_sim, 1, 1), "plug it back");
+	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(g_port, &link), "link");
+	TEST_ASSERT_EQUAL(link.link_status, RTE_ETH_LINK_UP, "up again");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	return TEST_SUCCESS;
+}
+
+/* Every step of start may fail: the error comes back and nothing stays in the device. */
+static int
+test_net_mlx4v_start_fails_cleanly(void)
+{
+	static const char *const knobs[] = {
+		"fail_create_cq", "fail_create_wq", "fail_create_qp", "fail_modify_wq",
+		"fail_modify_qp",
+	};
+	unsigned int i, base = live_all();
+
+	for (i = 0; i < RTE_DIM(knobs); i++) {
+		TEST_ASSERT_SUCCESS(rte_eth_dev_configure(g_port, 2, 2, &(struct rte_eth_conf){
+			.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS }), "configure");
+		TEST_ASSERT_SUCCESS(rte_eth_rx_queue_setup(g_port, 0, 256, 0, NULL, g_mp), "rxq");
+		TEST_ASSERT_SUCCESS(rte_eth_rx_queue_setup(g_port, 1, 256, 0, NULL, g_mp), "rxq");
+		TEST_ASSERT_SUCCESS(rte_eth_tx_queue_setup(g_port, 0, 256, 0, NULL), "txq");
+		TEST_ASSERT_SUCCESS(rte_eth_tx_queue_setup(g_port, 1, 256, 0, NULL), "txq");
+		/* The first of its kind: the queues and objects made before must be unwound. */
+		TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(g_sim, knobs[i], 1), "knob %s", knobs[i]);
+		TEST_ASSERT(rte_eth_dev_start(g_port) != 0, "start fails with %s", knobs[i]);
+		TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(g_sim, knobs[i], 0), "knob off");
+		TEST_ASSERT_EQUAL(live_all(), base, "nothing left after %s", knobs[i]);
+		TEST_ASSERT_SUCCESS(rte_eth_dev_start(g_port), "start after %s", knobs[i]);
+		TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	}
+	return TEST_SUCCESS;
+}
+
+/* Close frees everything the port made; detach and attach give fresh ports; class=none. */
+static int
+test_net_mlx4v_close_detach(void)
+{
+	TEST_ASSERT_SUCCESS(port_up(4, 4, 256), "start port 1");
+	TEST_ASSERT(rte_eth_dev_close(g_port) != 0, "ethdev refuses to close a started port");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_close(g_port), "close");
+	TEST_ASSERT_EQUAL(live_queue_objs(), 0, "queues gone");
+	TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_PD), 1, "port 2's PD only");
+	TEST_ASSERT_EQUAL(live(MLX4V_SIM_OBJ_MR), 1, "port 2's memory region only");
+	TEST_ASSERT_EQUAL(rte_eth_dev_count_avail(), 1, "port 2 remains");
+	{
+		struct rte_eth_conf conf;
+
+		memset(&conf, 0, sizeof(conf));
+		TEST_ASSERT_SUCCESS(port_up_conf(g_port2, 1, 1, 256, &conf), "port 2 runs");
+	}
+	/* Detach with port 2 started: its stop and close run from the class remove. */
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "detach");
+	TEST_ASSERT_EQUAL(rte_eth_dev_count_avail(), 0, "no port left");
+	TEST_ASSERT_SUCCESS(attach(), "attach again");
+	TEST_ASSERT_EQUAL(rte_eth_dev_count_avail(), 2, "two fresh ports");
+	TEST_ASSERT_EQUAL(live_all(), 2, "a PD per port, nothing else");
+	TEST_ASSERT_SUCCESS(port_up(2, 2, 256), "the fresh port runs");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	/* class=none: the device without ports. */
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "detach");
+	TEST_ASSERT_SUCCESS(rte_vdev_init(VDEV_NAME, "class=none"), "class=none");
+	TEST_ASSERT_EQUAL(rte_eth_dev_count_avail(), 0, "no ethdev");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "detach");
+	TEST_ASSERT_SUCCESS(attach(), "attach for the teardown");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite net_mlx4v_suite = {
+	.suite_name = "net_mlx4v",
+	.setup = testsuite_setup,
+	.teardown = testsuite_teardown,
+	.unit_test_cases = {
+		TEST_CASE(test_net_mlx4v_probe),
+		TEST_CASE(test_net_mlx4v_bad_config),
+		TEST_CASE(test_net_mlx4v_start_stop),
+		TEST_CASE(test_net_mlx4v_rx_filters),
+		TEST_CASE(test_net_mlx4v_rss_reta),
+		TEST_CASE(test_net_mlx4v_mtu),
+		TEST_CASE(test_net_mlx4v_stats),
+		TEST_CASE(test_net_mlx4v_link),
+		TEST_CASE(test_net_mlx4v_start_fails_cleanly),
+		TEST_CASE(test_net_mlx4v_close_detach),
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_net_mlx4v(void)
+{
+	return unit_test_suite_runner(&net_mlx4v_suite);
+}
+
+REGISTER_TEST_COMMAND(net_mlx4v_autotest, test_net_mlx4v);
