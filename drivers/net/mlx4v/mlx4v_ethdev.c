@@ -791,7 +791,10 @@ mlx4v_ethdev_event(const char *name, const struct mlx4v_class_event *ev)
 			mlx4v_intr_dead_event(eth_dev);
 			break;
 		case MLX4V_CLASS_EVENT_REMOVE:
-			mlx4v_intr_dead_event(eth_dev);
+			/*
+			 * The application removes the device itself: no RMV, which would ask it
+			 * to remove the port (doc/guides/nics/mlx4v.rst, "Interrupts").
+			 */
 			break;
 		default:
 			break;
