@@ -555,7 +555,7 @@ mlx4v_ethdev_ptypes_get(struct rte_eth_dev *eth_dev)
 	return mlx4v_rx_ptypes_get(eth_dev);
 }
 
-static const struct eth_dev_ops mlx4v_ethdev_ops = {
+const struct eth_dev_ops mlx4v_ethdev_ops = {
 	.dev_configure = mlx4v_ethdev_configure,
 	.dev_start = mlx4v_ethdev_start,
 	.dev_stop = mlx4v_ethdev_stop,
@@ -807,6 +807,8 @@ static struct mlx4v_class_driver mlx4v_ethdev_class = {
 	.probe = mlx4v_ethdev_probe,
 	.remove = mlx4v_ethdev_remove,
 	.event = mlx4v_ethdev_event,
+	.attach = mlx4v_mp_secondary_attach,
+	.detach = mlx4v_mp_secondary_detach,
 };
 
 RTE_INIT(mlx4v_ethdev_class_init)
