@@ -121,23 +121,18 @@ mlxv_intr_events_start(struct mlxv_intr_events *e)
 }
 
 /**
- * Stop recording and cancel the alarm: no alarm is set after `active` fell, and cancel waits
- * for one running on the interrupt thread (from that thread itself, none can be running).
- * @return 1 if a removal was recorded and not raised yet, else 0.
+ * Stop recording and cancel the alarm; what it had not raised yet is dropped (the port is
+ * going away). No alarm is set after `active` fell, and cancel waits for one running on the
+ * interrupt thread (from that thread itself, none can be running).
  */
-static inline int
+static inline void
 mlxv_intr_events_stop(struct mlxv_intr_events *e, rte_eal_alarm_callback cb, void *arg)
 {
-	int dead;
-
 	rte_spinlock_lock(&e->lock);
 	e->active = 0;
-	dead = e->dead;
-	e->dead = 0;
 	rte_spinlock_unlock(&e->lock);
 	rte_eal_alarm_cancel(cb, arg);
 	e->alarm = 0;
-	return dead;
 }
 
 /**

@@ -27,6 +27,8 @@ struct mlx4v_intr {
 	int lsc_status;                  /* link status the application last heard of */
 	struct rte_intr_handle *ih;      /* eth_dev->intr_handle */
 	uint16_t nb_rxq;                 /* Rx queue events in the handle (0: none) */
+	/* Per Rx queue: the CQ is armed with armed_sn and has not fired since (1 + sn, 0: no). */
+	uint64_t armed[MLX4V_ETH_MAX_QUEUES];
 };
 
 /* Never freed: an event that races with close finds valid memory (ev.active says more). */
@@ -135,11 +137,7 @@ mlx4v_intr_uninstall(struct rte_eth_dev *eth_dev)
 	if (p == NULL || p->ih == NULL || eth_dev->intr_handle != p->ih)
 		return;
 	mlx4v_intr_rx_destroy(eth_dev);
-	/*
-	 * The device's removal closes the port right after its REMOVE event, before the alarm
-	 * could run: the application still hears RMV, from here.
-	 */
-	mlxv_intr_rmv_raise(eth_dev, mlxv_intr_events_stop(&p->ev, intr_event_alarm, p));
+	mlxv_intr_events_stop(&p->ev, intr_event_alarm, p);
 	mlx4v_priv(eth_dev)->intr = NULL;
 	eth_dev->intr_handle = NULL;
 	rte_intr_instance_free(p->ih);
@@ -226,6 +224,7 @@ mlx4v_intr_rx_create(struct rte_eth_dev *eth_dev)
 		/* The view's number is the CQ's: libmlx4 and the device start it at 1. */
 		rxq->arm_sn = (uint32_t)rxq->cqv.arm_sn;
 		rxq->intr_enabled = 0;
+		p->armed[q] = 0;
 		p->nb_rxq = q + 1;
 		if (rte_intr_efds_index_set(p->ih, q, fd) != 0) {
 			ret = -rte_errno;
@@ -269,6 +268,7 @@ intr_rxq_quiesce(struct rte_eth_dev *eth_dev, uint16_t idx, struct mlx4v_rxq **o
 int
 mlx4v_rx_intr_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
 {
+	struct mlx4v_intr *p = intr_of(eth_dev);
 	struct mlx4v_rawdp_cq cq;
 	struct mlx4v_rxq *rxq;
 	int ret;
@@ -277,6 +277,14 @@ mlx4v_rx_intr_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
 	ret = intr_rxq_quiesce(eth_dev, idx, &rxq);
 	if (ret != 0)
 		return ret;
+	rxq->intr_enabled = 1;
+	/*
+	 * Armed before and no event taken since: the CQ is still armed (no CQE came, or its
+	 * event is on its way to the fd). The same arm again could reach the device after that
+	 * event and name a number that already fired.
+	 */
+	if (p->armed[idx] == 1 + (uint64_t)rxq->arm_sn)
+		return 0;
 	/*
 	 * Arm at the consumer index the Rx burst reached (published again first, as the arm
 	 * must match it): a CQE already beyond it fires the event at once, so nothing that
@@ -287,7 +295,7 @@ mlx4v_rx_intr_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
 	cq.sn = rxq->arm_sn;
 	mlx4v_rawdp_cq_update_ci(&cq);
 	mlx4v_rawdp_cq_arm(&cq);
-	rxq->intr_enabled = 1;
+	p->armed[idx] = 1 + (uint64_t)rxq->arm_sn;
 	return 0;
 }
 

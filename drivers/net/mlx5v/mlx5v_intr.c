@@ -163,7 +163,6 @@ mlx5v_intr_cleanup(struct rte_eth_dev *eth_dev)
 	if (p == NULL || p->ih == NULL)
 		return;
 	mlx5v_intr_rx_destroy(eth_dev);
-	/* The device's removal raised RMV itself (class REMOVE event): a pending one is dropped. */
 	mlxv_intr_events_stop(&p->ev, intr_event_alarm, p);
 	eth_dev->intr_handle = NULL;
 	rte_intr_instance_free(p->ih);
