@@ -281,19 +281,16 @@ rx_burst_scattered(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 	return nrx;
 }
 
-uint16_t
-mlx4v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+/* Frames are waiting: take them, then give the CQ slots and the WQEs back. */
+static __rte_noinline uint16_t
+rx_burst(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
-	struct mlx4v_rxq *rxq = q;
-	uint32_t ci = rxq->cq_ci;
 	uint16_t nrx;
 
 	if (likely(!rxq->scatter))
 		nrx = rx_burst_single(rxq, pkts, n);
 	else
 		nrx = rx_burst_scattered(rxq, pkts, n);
-	if (rxq->cq_ci == ci)
-		return nrx;
 	/*
 	 * The CQEs were read and the new buffer addresses stored: the CQ slots go back to the
 	 * device first, so the CQ always has room for every WQE posted (§4.6)...
@@ -307,6 +304,17 @@ mlx4v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	rte_io_wmb();
 	*rxq->rwq.rdb = rte_cpu_to_be_32(rxq->rq_ci & 0xffff);
 	return nrx;
+}
+
+uint16_t
+mlx4v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx4v_rxq *rxq = q;
+
+	/* An empty poll costs one owner-bit check and nothing else. */
+	if (!rx_cqe_ready(rxq, rx_cqe(rxq, rxq->cq_ci), rxq->cq_ci) || unlikely(n == 0))
+		return 0;
+	return rx_burst(rxq, pkts, n);
 }
 
 int
