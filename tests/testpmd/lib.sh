@@ -57,7 +57,8 @@ stage_plugins() {
 # matching REGEX; fail (printing the log) if the program exits or the time runs out.
 bg_wait_log() {
 	_n=0
-	while [ "$(grep -Ec -- "$1" "$bg_out")" -lt "${3:-1}" ]; do
+	# The log may not exist yet (the program's shell opens it): no count is 0.
+	while _c=$(grep -Ecs -- "$1" "$bg_out"); [ "${_c:-0}" -lt "${3:-1}" ]; do
 		kill -0 "$bg_pid" 2>/dev/null || { cat "$bg_out"; fail "the program exited early"; }
 		_n=$((_n + 1))
 		[ $_n -le $(($2 * 10)) ] || { cat "$bg_out"; fail "timed out waiting for /$1/"; }
@@ -72,4 +73,54 @@ bg_finish() {
 	bg_pid=
 	cat "$bg_out"
 	[ $_rc -eq 0 ] || fail "the program exited with $_rc"
+}
+
+# The client tests run on two simulated Ethernet ports, ethdev ports 0 and 1, of a KIND:
+#   mlx5v  two mlx5v_sim functions (net_mlx5v)
+#   mlx4v  two mlx4v_sim devices of one port each (net_mlx4v, one ethdev per port)
+#   mixed  port 0 on an mlx4v_sim device (net_mlx4v), port 1 on an mlx5v_sim function
+#          (net_mlx5v): the cross-simulator pair of doc/guides/sim/mlx4v_sim.rst
+# sim_kind KIND: fail unless KIND is one of those.
+sim_kind() {
+	case $1 in
+	mlx5v|mlx4v|mixed) ;;
+	*) fail "no simulated port kind \"$1\" (mlx5v, mlx4v or mixed)" ;;
+	esac
+}
+
+# sim_dev KIND N: the simulated device of port N (0 or 1).
+sim_dev() {
+	case $1.$2 in
+	mixed.0) echo mlx4v_sim0 ;;
+	mixed.1) echo mlx5v_sim0 ;;
+	*) echo "$1_sim$2" ;;
+	esac
+}
+
+# sim_vdev DEV WIRE [DEVARGS]: the --vdev argument of DEV with its (only) port on WIRE.
+sim_vdev() {
+	case $1 in
+	mlx4v_sim*) echo "--vdev=$1,ports=1,wire=$2${3:+,$3}" ;;
+	*) echo "--vdev=$1,wire=$2${3:+,$3}" ;;
+	esac
+}
+
+# sim_pair KIND [DEVARGS]: the --vdev arguments of ports 0 and 1 cabled to each other.
+sim_pair() {
+	_a=$(sim_dev "$1" 0)
+	_b=$(sim_dev "$1" 1)
+	echo "$(sim_vdev "$_a" "pair:$_b" "$2") $(sim_vdev "$_b" "pair:$_a" "$2")"
+}
+
+# sim_taps KIND TAP0 TAP1: the --vdev arguments of ports 0 and 1 wired to TAP interfaces.
+sim_taps() {
+	echo "$(sim_vdev "$(sim_dev "$1" 0)" "tap:$2") $(sim_vdev "$(sim_dev "$1" 1)" "tap:$3")"
+}
+
+# sim_link_cmd DEV up|down: the testpmd command plugging or pulling the cable of DEV's port.
+sim_link_cmd() {
+	case $1 in
+	mlx4v_sim*) echo "mlx4v sim link $1 1 $2" ;;
+	*) echo "mlx5v sim link $1 $2" ;;
+	esac
 }

@@ -3,13 +3,15 @@
 # Copyright(c) 2026 dpdk-mlxv authors
 #
 # DPDK's l3fwd-power example, built unmodified from the source package against Debian's
-# libdpdk, loads our drivers with -d and runs --interrupt-only on two net_mlx5v ports whose
-# wires are TAP interfaces in a network namespace made here. With no traffic the lcore
-# sleeps in rte_epoll_wait and no Rx interrupt fires; frames sent into the first TAP wake it
-# up through the Rx queue's EQ and come out of the second TAP routed (LPM 2.1.1.0/24 ->
-# port 1, TTL decremented).
+# libdpdk, loads our drivers with -d and runs --interrupt-only on two simulated ports (usage:
+# test_l3fwd_power.sh KIND, KIND as sim_kind in lib.sh) whose wires are TAP interfaces in a
+# network namespace made here. With no traffic the lcore sleeps in rte_epoll_wait and no Rx
+# interrupt fires; frames sent into the first TAP wake it up through the Rx queue's interrupt
+# and come out of the second TAP routed (LPM 2.1.1.0/24 -> port 1, TTL decremented).
 
 . "$MLXV_SRC/tests/testpmd/lib.sh"
+kind=$1
+sim_kind "$kind"
 
 L3FWD=$MLXV_BUILD/app/l3fwd-power/dpdk-l3fwd-power
 [ -x "$L3FWD" ] || fail "dpdk-l3fwd-power was not built"
@@ -32,11 +34,10 @@ bg_out=$work/l3fwd.log
 
 # The lcore logs each Rx-interrupt wake-up and the sleep after it (INFO, its own log type).
 ip netns exec "$ns" timeout 120 "$L3FWD" $EAL_BASE -l 0 -d "$plugins" \
-	--vdev=mlx5v_sim0,wire=tap:l3p0 --vdev=mlx5v_sim1,wire=tap:l3p1 \
+	$(sim_taps "$kind" l3p0 l3p1) \
 	--log-level=user1,info -- \
 	-p 0x3 -P --interrupt-only --config="(0,0,0),(1,0,0)" >"$bg_out" 2>&1 &
 bg_pid=$!
-
 
 bg_wait_log 'entering main interrupt loop on lcore 0' 30
 reject "$bg_out" "RX interrupt won't enable"
@@ -65,4 +66,4 @@ bg_wait_log 'lcore 0 sleeps until interrupt triggers' 10
 kill -INT "$bg_pid"
 bg_finish
 reject "$bg_out" 'Error|error|failed'
-echo "l3fwd-power: interrupt-only forwarding on net_mlx5v ports OK"
+echo "l3fwd-power: interrupt-only forwarding on $kind ports OK"

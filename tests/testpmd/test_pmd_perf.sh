@@ -3,13 +3,16 @@
 # Copyright(c) 2026 dpdk-mlxv authors
 #
 # Debian's unmodified dpdk-test loads our drivers with -d and runs pmd_perf_autotest on two
-# net_mlx5v ports cabled to each other by the simulator's pair wire: every packet it injects
-# must come back, and it must print "Test OK". Its cycles-per-packet figure is printed for the
-# record; the benchmark pages quote it, the test asserts nothing about it. The test sends for
-# two seconds at the line rate of the link it reads: speed=1000 (1 Gb/s, 3 million packets)
-# keeps that within what the simulator moves in a reasonable time.
+# simulated ports cabled to each other by the pair wire (usage: test_pmd_perf.sh KIND, KIND as
+# sim_kind in lib.sh): every packet it injects must come back, and it must print "Test OK".
+# Its cycles-per-packet figure is printed for the record; the benchmark pages quote it, the
+# test asserts nothing about it. The test sends for two seconds at the line rate of the link
+# it reads: speed=1000 (1 Gb/s, 3 million packets) keeps that within what the simulator moves
+# in a reasonable time.
 
 . "$MLXV_SRC/tests/testpmd/lib.sh"
+kind=$1
+sim_kind "$kind"
 
 DPDK_TEST=/usr/bin/dpdk-test
 [ -x "$DPDK_TEST" ] || skip "no $DPDK_TEST (Debian package dpdk-dev)"
@@ -20,8 +23,7 @@ out=$work/dpdk-test.log
 
 printf 'pmd_perf_autotest\nquit\n' | (cd / && timeout 300 "$DPDK_TEST" --no-huge -m 512 \
 	--no-pci --no-shconf -l 0-1 -d "$plugins" \
-	--vdev=mlx5v_sim0,wire=pair:mlx5v_sim1,speed=1000 \
-	--vdev=mlx5v_sim1,wire=pair:mlx5v_sim0,speed=1000) \
+	$(sim_pair "$kind" speed=1000)) \
 	>"$out" 2>&1
 rc=$?
 cat "$out"
@@ -29,4 +31,4 @@ cat "$out"
 expect "$out" '^Test OK'
 reject "$out" '^Test Failed'
 grep -E 'Result: [0-9]+ cycles per packet' "$out" || fail "no cycles-per-packet result"
-echo "pmd_perf_autotest on net_mlx5v ports OK"
+echo "pmd_perf_autotest on $kind ports OK"

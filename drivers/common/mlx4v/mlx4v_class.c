@@ -288,6 +288,73 @@ mlx4v_class_dev_cq_error(const char *name, uint32_t cqn)
 	mlx4v_class_dev_event(name, &ev);
 }
 
+/* Class lock held: detach the classes names[0..n-1] that can, in reverse order. */
+static int
+mlx4v_class_detach_n(struct rte_device *edev, const char *const *names, int n)
+{
+	int first = 0, ret;
+
+	while (n-- > 0) {
+		struct mlx4v_class_driver *d = mlx4v_class_driver_find(names[n]);
+
+		if (d == NULL || d->detach == NULL)
+			continue;
+		ret = d->detach(edev, rte_dev_name(edev));
+		if (ret < 0 && first == 0)
+			first = ret;
+	}
+	return first;
+}
+
+int
+mlx4v_class_dev_attach(struct rte_device *edev, const char *classes)
+{
+	const char *names[MLX4V_CLASS_MAX];
+	int i, n, ret = 0;
+
+	if (edev == NULL)
+		return -EINVAL;
+	n = classes != NULL ? mlx4v_class_parse(classes, names) : 1;
+	if (n < 0)
+		return n;
+	if (classes == NULL)
+		names[0] = MLX4V_CLASS_DEFAULT;
+	pthread_mutex_lock(&mlx4v_class_lock);
+	for (i = 0; i < n && ret == 0; i++) {
+		struct mlx4v_class_driver *d = mlx4v_class_driver_find(names[i]);
+
+		if (d == NULL || d->attach == NULL)
+			continue;
+		ret = d->attach(edev, rte_dev_name(edev));
+		if (ret < 0) {
+			MLX4V_LOG(ERR, "%s: class %s: attach failed: %s", rte_dev_name(edev),
+				  d->name, strerror(-ret));
+			mlx4v_class_detach_n(edev, names, i);
+		}
+	}
+	pthread_mutex_unlock(&mlx4v_class_lock);
+	return ret;
+}
+
+int
+mlx4v_class_dev_detach(struct rte_device *edev)
+{
+	const char *names[MLX4V_CLASS_MAX];
+	struct mlx4v_class_driver *d;
+	int n = 0, ret;
+
+	if (edev == NULL)
+		return -EINVAL;
+	/* Which classes attached is the drivers' business: ask every one that can detach. */
+	pthread_mutex_lock(&mlx4v_class_lock);
+	TAILQ_FOREACH(d, &mlx4v_class_drivers, next)
+		if (d->detach != NULL && n < MLX4V_CLASS_MAX)
+			names[n++] = d->name;
+	ret = mlx4v_class_detach_n(edev, names, n);
+	pthread_mutex_unlock(&mlx4v_class_lock);
+	return ret;
+}
+
 int
 mlx4v_class_dev_classes(const char *name, const char **names, unsigned int n)
 {

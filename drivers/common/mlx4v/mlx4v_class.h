@@ -49,6 +49,14 @@ struct mlx4v_class_driver {
 	int (*remove)(const char *name);
 	/** Optional; runs on the thread that reports the event. */
 	void (*event)(const char *name, const struct mlx4v_class_event *ev);
+	/**
+	 * Optional. In a secondary process, attach to what the class made for the device named
+	 * name in the primary (its ethdevs, say); no device handle exists there.
+	 * @return 0 or -errno.
+	 */
+	int (*attach)(struct rte_device *edev, const char *name);
+	/** Optional. Undo attach in a secondary process. @return 0 or -errno. */
+	int (*detach)(struct rte_device *edev, const char *name);
 };
 
 /** Register a class driver. @return 0, -EINVAL or -EEXIST. */
@@ -96,6 +104,18 @@ void mlx4v_class_dev_event(const char *name, const struct mlx4v_class_event *ev)
  */
 __rte_internal
 void mlx4v_class_dev_cq_error(const char *name, uint32_t cqn);
+
+/**
+ * The backends' entry in a secondary process: the device lives in the primary, so nothing
+ * is opened or registered; each selected class that can attach does so, a class that cannot
+ * is skipped. @return 0, or a negative errno with the attached classes detached again.
+ */
+__rte_internal
+int mlx4v_class_dev_attach(struct rte_device *edev, const char *classes);
+
+/** Detach every class from edev in a secondary process. @return 0 or the first -errno. */
+__rte_internal
+int mlx4v_class_dev_detach(struct rte_device *edev);
 
 /** The classes probed on a device, in order. @return how many (at most n), or -ENODEV. */
 __rte_internal

@@ -556,7 +556,7 @@ mlx4v_ethdev_ptypes_get(struct rte_eth_dev *eth_dev)
 	return mlx4v_rx_ptypes_get(eth_dev);
 }
 
-static const struct eth_dev_ops mlx4v_ethdev_ops = {
+const struct eth_dev_ops mlx4v_ethdev_ops = {
 	.dev_configure = mlx4v_ethdev_configure,
 	.dev_start = mlx4v_ethdev_start,
 	.dev_stop = mlx4v_ethdev_stop,
@@ -792,7 +792,10 @@ mlx4v_ethdev_event(const char *name, const struct mlx4v_class_event *ev)
 			mlx4v_intr_dead_event(eth_dev);
 			break;
 		case MLX4V_CLASS_EVENT_REMOVE:
-			mlx4v_intr_dead_event(eth_dev);
+			/*
+			 * The application removes the device itself: no RMV, which would ask it
+			 * to remove the port (doc/guides/nics/mlx4v.rst, "Interrupts").
+			 */
 			break;
 		default:
 			break;
@@ -805,6 +808,8 @@ static struct mlx4v_class_driver mlx4v_ethdev_class = {
 	.probe = mlx4v_ethdev_probe,
 	.remove = mlx4v_ethdev_remove,
 	.event = mlx4v_ethdev_event,
+	.attach = mlx4v_mp_secondary_attach,
+	.detach = mlx4v_mp_secondary_detach,
 };
 
 RTE_INIT(mlx4v_ethdev_class_init)

@@ -4,66 +4,313 @@
 
 /**
  * @file
- * Rx interrupts by CQ arm, link state and removal events of the mlx4v PMD (placeholder:
- * no interrupt support yet; the port works polled).
+ * Interrupts of the mlx4v PMD: Rx queue interrupts by CQ arm (the CQ views' arm_db and the
+ * completion event fd of each Rx queue's CQ in the port's interrupt handle), link state
+ * change and removal events from the mlx4v core's class events
+ * (doc/guides/nics/mlx4v.rst, "Interrupts").
  */
 
 #include <errno.h>
+#include <string.h>
+
+#include <ethdev_driver.h>
+#include <rte_errno.h>
+#include <rte_interrupts.h>
 
 #include "mlx4v_ethdev.h"
+#include "mlx4v_rawdp.h"
+#include "mlxv_ethdev_intr.h"
+
+/* Interrupt state of a port, process-local (the primary's: only it hears the device). */
+struct mlx4v_intr {
+	struct mlxv_intr_events ev;      /* link and removal events for the alarm */
+	int lsc_status;                  /* link status the application last heard of */
+	struct rte_intr_handle *ih;      /* eth_dev->intr_handle */
+	uint16_t nb_rxq;                 /* Rx queue events in the handle (0: none) */
+	/* Per Rx queue: the CQ is armed with armed_sn and has not fired since (1 + sn, 0: no). */
+	uint64_t armed[MLX4V_ETH_MAX_QUEUES];
+};
+
+/* Never freed: an event that races with close finds valid memory (ev.active says more). */
+static struct mlx4v_intr intr_ports[RTE_MAX_ETHPORTS];
+
+static struct mlx4v_intr *
+intr_of(const struct rte_eth_dev *eth_dev)
+{
+	uint16_t port = eth_dev->data->port_id;
+
+	return port < RTE_MAX_ETHPORTS ? &intr_ports[port] : NULL;
+}
+
+/* ---------------------------------------------------------------- LSC and RMV */
+
+/*
+ * EAL interrupt thread: the application's callbacks run here, never on the thread that
+ * reported the event (the simulator's engine or a caller of its link API, with the class
+ * registry locked: a callback that detaches the device there would deadlock). The link
+ * itself was stored when the event came.
+ */
+static void
+intr_event_alarm(void *arg)
+{
+	struct mlx4v_intr *p = arg;
+	struct rte_eth_dev *eth_dev = &rte_eth_devices[p - intr_ports];
+	struct mlxv_intr_taken t;
+	int old;
+
+	mlxv_intr_events_take(&p->ev, &t);
+	/* Uninstall waits for this callback (rte_eal_alarm_cancel()): eth_dev is still ours. */
+	if (!t.active)
+		return;
+	old = p->lsc_status;
+	p->lsc_status = eth_dev->data->dev_link.link_status;
+	if (mlxv_intr_lsc_due(eth_dev, &t, old))
+		rte_eth_dev_callback_process(eth_dev, RTE_ETH_EVENT_INTR_LSC, NULL);
+	mlxv_intr_rmv_raise(eth_dev, t.dead);
+}
+
+/* Record a port event (dead 0) or the device's end (dead 1) for the alarm. Any thread. */
+static void
+intr_event_post(struct rte_eth_dev *eth_dev, int dead, int up)
+{
+	struct mlx4v_intr *p = intr_of(eth_dev);
+
+	if (p != NULL && mlxv_intr_events_post(&p->ev, dead, !up, intr_event_alarm, p) != 0)
+		MLX4V_ETH_LOG(ERR, "port %u: cannot schedule the event alarm",
+			      eth_dev->data->port_id);
+}
+
+void
+mlx4v_intr_port_event(struct rte_eth_dev *eth_dev, int up)
+{
+	struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
+
+	/*
+	 * The event carries the state (port active / port down): the link is right when the
+	 * report returns, with or without intr_conf.lsc. rte_eth_linkstatus_set() is one atomic
+	 * store, safe on the reporting thread; the speed stays what the port last gave.
+	 */
+	__atomic_store_n(&priv->link_up, !!up, __ATOMIC_RELEASE);
+	mlx4v_ethdev_link_update(eth_dev, 0);
+	intr_event_post(eth_dev, 0, up);
+}
+
+void
+mlx4v_intr_dead_event(struct rte_eth_dev *eth_dev)
+{
+	struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
+
+	/* Control calls fail fast from here on; the link reads down. */
+	__atomic_store_n(&priv->dead, 1, __ATOMIC_RELEASE);
+	mlx4v_ethdev_link_update(eth_dev, 0);
+	intr_event_post(eth_dev, 1, 0);
+}
 
 int
 mlx4v_intr_install(struct rte_eth_dev *eth_dev)
 {
-	RTE_SET_USED(eth_dev);
+	struct mlx4v_intr *p = intr_of(eth_dev);
+
+	if (p == NULL)
+		return -EINVAL;
+	/*
+	 * EXT: EAL never reads the fds. They are the Rx queue CQs' completion event fds; the
+	 * PMD takes their events with rte_pmd_mlx4v_get_cq_event().
+	 */
+	p->ih = mlxv_intr_handle_alloc();
+	if (p->ih == NULL)
+		return -rte_errno;
+	p->nb_rxq = 0;
+	p->lsc_status = mlx4v_priv(eth_dev)->link_up ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN;
+	mlxv_intr_events_start(&p->ev);
+	mlx4v_priv(eth_dev)->intr = p;
+	eth_dev->intr_handle = p->ih;
+	eth_dev->data->dev_flags |= RTE_ETH_DEV_INTR_LSC | RTE_ETH_DEV_INTR_RMV;
 	return 0;
 }
 
 void
 mlx4v_intr_uninstall(struct rte_eth_dev *eth_dev)
 {
-	RTE_SET_USED(eth_dev);
+	struct mlx4v_intr *p = intr_of(eth_dev);
+
+	if (p == NULL || p->ih == NULL || eth_dev->intr_handle != p->ih)
+		return;
+	mlx4v_intr_rx_destroy(eth_dev);
+	mlxv_intr_events_stop(&p->ev, intr_event_alarm, p);
+	mlx4v_priv(eth_dev)->intr = NULL;
+	eth_dev->intr_handle = NULL;
+	rte_intr_instance_free(p->ih);
+	p->ih = NULL;
 }
 
-int
-mlx4v_intr_rx_create(struct rte_eth_dev *eth_dev)
+/* ---------------------------------------------------------------- Rx queue interrupts */
+
+/*
+ * Take every completion event the queue's CQ has raised and acknowledge them: each one moves
+ * the arm sequence number on, which the next arm must carry (prm/mlx4 §4.8; the simulator
+ * ignores an arm with the number that already fired). The queue's lcore, or stop.
+ * @return events taken, or -errno.
+ */
+static int
+intr_rxq_take_events(struct mlx4v_rxq *rxq)
 {
-	/* Rx interrupts are refused at configure until this exists. */
-	RTE_SET_USED(eth_dev);
-	return 0;
+	int n = 0, ret;
+
+	while ((ret = rte_pmd_mlx4v_get_cq_event(rxq->cq)) == 0)
+		n++;
+	if (n > 0) {
+		rxq->arm_sn += n;
+		if (rte_pmd_mlx4v_ack_cq_events(rxq->cq, n) != 0)
+			return -rte_errno;
+	}
+	return ret == EAGAIN ? n : -ret;
 }
 
 void
 mlx4v_intr_rx_destroy(struct rte_eth_dev *eth_dev)
 {
-	RTE_SET_USED(eth_dev);
+	struct mlx4v_intr *p = intr_of(eth_dev);
+	uint16_t q;
+
+	if (p == NULL || p->ih == NULL || p->nb_rxq == 0)
+		return;
+	/* The applications' epoll registrations name the CQs' fds, which go with the CQs. */
+	mlxv_intr_rxq_vec_clear(p->ih);
+	for (q = 0; q < p->nb_rxq; q++) {
+		struct mlx4v_rxq *rxq = q < eth_dev->data->nb_rx_queues ?
+					eth_dev->data->rx_queues[q] : NULL;
+
+		rte_intr_efds_index_set(p->ih, q, -1);
+		if (rxq == NULL || rxq->cq == NULL)
+			continue;
+		/* An event left unacknowledged would make the CQ's destroy refuse (EBUSY). */
+		if (intr_rxq_take_events(rxq) < 0)
+			MLX4V_ETH_LOG(ERR, "port %u Rx queue %u: completion events not taken: %s",
+				      eth_dev->data->port_id, q, rte_strerror(rte_errno));
+		rxq->intr_enabled = 0;
+	}
+	p->nb_rxq = 0;
+}
+
+int
+mlx4v_intr_rx_create(struct rte_eth_dev *eth_dev)
+{
+	struct mlx4v_intr *p = intr_of(eth_dev);
+	uint16_t n = eth_dev->data->nb_rx_queues, q;
+	int fd, ret = 0;
+
+	if (!eth_dev->data->dev_conf.intr_conf.rxq)
+		return 0;
+	if (p == NULL || p->ih == NULL)
+		return -ENODEV;
+	if (n > RTE_MAX_RXTX_INTR_VEC_ID)
+		return -ERANGE;
+	for (q = 0; q < n; q++) {
+		struct mlx4v_rxq *rxq = eth_dev->data->rx_queues[q];
+
+		if (rxq == NULL || rxq->cq == NULL || !rxq->with_events ||
+		    rxq->cqv.cq_uar == NULL) {
+			MLX4V_ETH_LOG(ERR, "port %u Rx queue %u: its CQ has no completion events "
+				      "or arm doorbell", eth_dev->data->port_id, q);
+			ret = -EINVAL;
+			break;
+		}
+		fd = rte_pmd_mlx4v_cq_event_fd(rxq->cq);
+		if (fd < 0) {
+			ret = -rte_errno;
+			break;
+		}
+		/* The view's number is the CQ's: libmlx4 and the device start it at 1. */
+		rxq->arm_sn = (uint32_t)rxq->cqv.arm_sn;
+		rxq->intr_enabled = 0;
+		p->armed[q] = 0;
+		p->nb_rxq = q + 1;
+		if (rte_intr_efds_index_set(p->ih, q, fd) != 0) {
+			ret = -rte_errno;
+			break;
+		}
+	}
+	if (ret == 0)
+		ret = mlxv_intr_rxq_vec_set(p->ih, n);
+	if (ret != 0) {
+		MLX4V_ETH_LOG(ERR, "port %u: Rx interrupts: %s", eth_dev->data->port_id,
+			      strerror(-ret));
+		mlx4v_intr_rx_destroy(eth_dev);
+		return ret;
+	}
+	return 0;
+}
+
+/*
+ * The queue of an enable/disable, with every completion event its CQ raised taken: the fd
+ * is drained for the next edge of the application's epoll, and the arm sequence number is
+ * the one the next arm must carry. @return 0 or -errno (*out NULL for a bad queue).
+ */
+static int
+intr_rxq_quiesce(struct rte_eth_dev *eth_dev, uint16_t idx, struct mlx4v_rxq **out)
+{
+	struct mlx4v_intr *p = intr_of(eth_dev);
+	struct mlx4v_rxq *rxq;
+	int ret;
+
+	*out = NULL;
+	if (!eth_dev->data->dev_conf.intr_conf.rxq)
+		return -ENOTSUP;
+	rxq = idx < eth_dev->data->nb_rx_queues ? eth_dev->data->rx_queues[idx] : NULL;
+	if (p == NULL || idx >= p->nb_rxq || rxq == NULL || rxq->cq == NULL)
+		return -EINVAL;
+	*out = rxq;
+	ret = intr_rxq_take_events(rxq);
+	return ret < 0 ? ret : 0;
 }
 
 int
 mlx4v_rx_intr_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
 {
-	RTE_SET_USED(eth_dev);
-	RTE_SET_USED(idx);
-	return -ENOTSUP;
+	struct mlx4v_intr *p = intr_of(eth_dev);
+	struct mlx4v_rawdp_cq cq;
+	struct mlx4v_rxq *rxq;
+	int ret;
+
+	/* An event not taken yet (enable twice, no disable between) fired with our number. */
+	ret = intr_rxq_quiesce(eth_dev, idx, &rxq);
+	if (ret != 0)
+		return ret;
+	rxq->intr_enabled = 1;
+	/*
+	 * Armed before and no event taken since: the CQ is still armed (no CQE came, or its
+	 * event is on its way to the fd). The same arm again could reach the device after that
+	 * event and name a number that already fired.
+	 */
+	if (p->armed[idx] == 1 + (uint64_t)rxq->arm_sn)
+		return 0;
+	/*
+	 * Arm at the consumer index the Rx burst reached (published again first, as the arm
+	 * must match it): a CQE already beyond it fires the event at once, so nothing that
+	 * came since the last burst is lost (prm/mlx4 §4.8).
+	 */
+	cq.v = rxq->cqv;
+	cq.ci = rxq->cq_ci;
+	cq.sn = rxq->arm_sn;
+	mlx4v_rawdp_cq_update_ci(&cq);
+	mlx4v_rawdp_cq_arm(&cq);
+	p->armed[idx] = 1 + (uint64_t)rxq->arm_sn;
+	return 0;
 }
 
 int
 mlx4v_rx_intr_disable(struct rte_eth_dev *eth_dev, uint16_t idx)
 {
-	RTE_SET_USED(eth_dev);
-	RTE_SET_USED(idx);
-	return -ENOTSUP;
-}
+	struct mlx4v_rxq *rxq;
+	int ret;
 
-void
-mlx4v_intr_port_event(struct rte_eth_dev *eth_dev, int up)
-{
-	RTE_SET_USED(up);
-	mlx4v_ethdev_link_update(eth_dev, 0);
-}
-
-void
-mlx4v_intr_dead_event(struct rte_eth_dev *eth_dev)
-{
-	RTE_SET_USED(eth_dev);
+	/*
+	 * Take the event if it came. None is no error: applications disable every queue of an
+	 * lcore after a wake-up, whichever fired.
+	 */
+	ret = intr_rxq_quiesce(eth_dev, idx, &rxq);
+	if (rxq != NULL)
+		rxq->intr_enabled = 0;
+	return ret;
 }

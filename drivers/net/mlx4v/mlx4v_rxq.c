@@ -154,6 +154,8 @@ mlx4v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx4v_rxq *rxq)
 	obj.rwq.out = &rxq->rwq;
 	obj.cq.in = rxq->cq;
 	obj.cq.out = &rxq->cqv;
+	/* The CQ's UAR page: Rx interrupts ring its arm doorbell (mlx4v_intr.c). */
+	rxq->cqv.comp_mask = MLX4DV_CQ_MASK_UAR;
 	if (rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_RWQ | MLX4DV_OBJ_CQ) != 0 ||
 	    rte_pmd_mlx4v_wq_num(rxq->wq, &rxq->wqn) != 0)
 		goto error;

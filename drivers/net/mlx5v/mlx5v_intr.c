@@ -15,16 +15,15 @@
 #include <unistd.h>
 
 #include <ethdev_driver.h>
-#include <rte_alarm.h>
 #include <rte_byteorder.h>
 #include <rte_errno.h>
 #include <rte_interrupts.h>
-#include <rte_spinlock.h>
 
 #include "mlx5v_devx.h"
 #include "mlx5v_eq.h"
 #include "mlx5v_ethdev.h"
 #include "mlx5v_ethdev_api.h"
+#include "mlxv_ethdev_intr.h"
 #include "rte_pmd_mlx5v.h"
 
 /*
@@ -55,16 +54,10 @@ struct intr_rx {
 
 /*
  * Interrupt state of a port, process-local. The entries are never freed, so an event that
- * races with close finds valid memory; `active` (under lock) says whether the port may still
- * raise events.
+ * races with close finds valid memory; ev.active says whether the port may still raise events.
  */
 struct intr_port {
-	rte_spinlock_t lock;
-	int active;                      /* probe .. close */
-	int alarm;                       /* the event alarm is set */
-	unsigned int port_events;        /* PORT_CHANGE EQEs since the alarm last ran */
-	int down_seen;                   /* one of them reported the link down */
-	int dead;                        /* the device died: RMV to raise */
+	struct mlxv_intr_events ev;      /* PORT_CHANGE EQEs and the device's death, for the alarm */
 	struct rte_intr_handle *ih;      /* eth_dev->intr_handle */
 	struct intr_rx *rx;              /* while started with intr_conf.rxq */
 };
@@ -92,37 +85,20 @@ intr_event_alarm(void *arg)
 	struct intr_port *p = arg;
 	uint16_t port = (uint16_t)(p - intr_ports);
 	struct rte_eth_dev *eth_dev = &rte_eth_devices[port];
-	unsigned int events;
-	int down_seen, dead, active;
+	struct mlxv_intr_taken t;
 	uint16_t old_status;
 
-	rte_spinlock_lock(&p->lock);
-	events = p->port_events;
-	down_seen = p->down_seen;
-	dead = p->dead;
-	active = p->active;
-	p->port_events = 0;
-	p->down_seen = 0;
-	p->dead = 0;
-	p->alarm = 0;
-	rte_spinlock_unlock(&p->lock);
+	mlxv_intr_events_take(&p->ev, &t);
 	/* close waits for this callback (rte_eal_alarm_cancel()), so eth_dev is still ours. */
-	if (!active)
+	if (!t.active)
 		return;
-	if (events != 0) {
+	if (t.port_events != 0) {
 		old_status = eth_dev->data->dev_link.link_status;
 		mlx5v_ethdev_link_update(eth_dev, 0);
-		/*
-		 * A flap whose down and up both came before this alarm leaves the status as it
-		 * was: still an event, or the application never learns the link went down.
-		 */
-		if (eth_dev->data->dev_conf.intr_conf.lsc &&
-		    (eth_dev->data->dev_link.link_status != old_status ||
-		     (down_seen && eth_dev->data->dev_link.link_status == RTE_ETH_LINK_UP)))
+		if (mlxv_intr_lsc_due(eth_dev, &t, old_status))
 			rte_eth_dev_callback_process(eth_dev, RTE_ETH_EVENT_INTR_LSC, NULL);
 	}
-	if (dead && eth_dev->data->dev_conf.intr_conf.rmv)
-		rte_eth_dev_callback_process(eth_dev, RTE_ETH_EVENT_INTR_RMV, NULL);
+	mlxv_intr_rmv_raise(eth_dev, t.dead);
 }
 
 /*
@@ -135,29 +111,13 @@ intr_event_post(struct rte_eth_dev *eth_dev, int dead, uint8_t sub_type)
 {
 	struct intr_port *p = port_of(eth_dev);
 
-	if (p == NULL)
-		return;
-	rte_spinlock_lock(&p->lock);
 	/* Without intr_conf.lsc, ethdev asks link_update on every link get: nothing to do. */
-	if (!p->active || (!dead && !eth_dev->data->dev_conf.intr_conf.lsc)) {
-		rte_spinlock_unlock(&p->lock);
+	if (p == NULL || (!dead && !eth_dev->data->dev_conf.intr_conf.lsc))
 		return;
-	}
-	if (dead) {
-		p->dead = 1;
-	} else {
-		p->port_events++;
-		if (sub_type == RTE_PMD_MLX5V_PORT_CHANGE_DOWN)
-			p->down_seen = 1;
-	}
-	if (!p->alarm) {
-		if (rte_eal_alarm_set(1, intr_event_alarm, p) == 0)
-			p->alarm = 1;
-		else
-			MLX5V_ETH_LOG(ERR, "port %u: cannot schedule the event alarm",
-				      eth_dev->data->port_id);
-	}
-	rte_spinlock_unlock(&p->lock);
+	if (mlxv_intr_events_post(&p->ev, dead, sub_type == RTE_PMD_MLX5V_PORT_CHANGE_DOWN,
+				  intr_event_alarm, p) != 0)
+		MLX5V_ETH_LOG(ERR, "port %u: cannot schedule the event alarm",
+			      eth_dev->data->port_id);
 }
 
 void
@@ -178,7 +138,6 @@ int
 mlx5v_intr_init(struct rte_eth_dev *eth_dev)
 {
 	struct intr_port *p = port_of(eth_dev);
-	struct rte_intr_handle *ih;
 
 	if (p == NULL)
 		return -EINVAL;
@@ -186,22 +145,12 @@ mlx5v_intr_init(struct rte_eth_dev *eth_dev)
 	 * EXT: EAL never reads these fds. The Rx queue eventfds belong to the core's MSI vectors;
 	 * the PMD drains them in rx_queue_intr_disable (doc/guides/nics/mlx5v.rst, "Interrupts").
 	 */
-	ih = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
-	if (ih == NULL)
-		return -ENOMEM;
-	if (rte_intr_type_set(ih, RTE_INTR_HANDLE_EXT) != 0) {
-		rte_intr_instance_free(ih);
-		return -EINVAL;
-	}
-	rte_spinlock_lock(&p->lock);
-	p->ih = ih;
+	p->ih = mlxv_intr_handle_alloc();
+	if (p->ih == NULL)
+		return -rte_errno;
 	p->rx = NULL;
-	p->port_events = 0;
-	p->down_seen = 0;
-	p->dead = 0;
-	p->active = 1;
-	rte_spinlock_unlock(&p->lock);
-	eth_dev->intr_handle = ih;
+	mlxv_intr_events_start(&p->ev);
+	eth_dev->intr_handle = p->ih;
 	eth_dev->data->dev_flags |= RTE_ETH_DEV_INTR_LSC | RTE_ETH_DEV_INTR_RMV;
 	return 0;
 }
@@ -214,15 +163,7 @@ mlx5v_intr_cleanup(struct rte_eth_dev *eth_dev)
 	if (p == NULL || p->ih == NULL)
 		return;
 	mlx5v_intr_rx_destroy(eth_dev);
-	rte_spinlock_lock(&p->lock);
-	p->active = 0;
-	rte_spinlock_unlock(&p->lock);
-	/*
-	 * No alarm is set after `active` fell; cancel waits for one running on the interrupt
-	 * thread (from that thread itself, none can be running).
-	 */
-	rte_eal_alarm_cancel(intr_event_alarm, p);
-	p->alarm = 0;
+	mlxv_intr_events_stop(&p->ev, intr_event_alarm, p);
 	eth_dev->intr_handle = NULL;
 	rte_intr_instance_free(p->ih);
 	p->ih = NULL;
@@ -309,14 +250,8 @@ mlx5v_intr_rx_destroy(struct rte_eth_dev *eth_dev)
 
 	if (rx == NULL)
 		return;
-	/*
-	 * Forget the applications' epoll registrations first: they name fds closed below, and a
-	 * stale entry would refuse the next rte_eth_dev_rx_intr_ctl_q() ADD after a restart.
-	 */
-	rte_intr_free_epoll_fd(p->ih);
-	rte_intr_vec_list_free(p->ih);
-	rte_intr_nb_efd_set(p->ih, 0);
-	rte_intr_max_intr_set(p->ih, 0);
+	/* The applications' epoll registrations name fds closed below. */
+	mlxv_intr_rxq_vec_clear(p->ih);
 	for (i = rx->n_q; i > 0; i--) {
 		struct intr_rxq *iq = &rx->q[i - 1];
 
@@ -421,16 +356,9 @@ mlx5v_intr_rx_create(struct rte_eth_dev *eth_dev)
 		if (rte_intr_efds_index_set(p->ih, q, iq->efd) != 0)
 			ret = -rte_errno;
 	}
-	/* Queue q is event q of the handle: RTE_INTR_VEC_RXTX_OFFSET + q in its vector list. */
-	if (ret == 0 && rte_intr_vec_list_alloc(p->ih, NULL, n) != 0)
-		ret = -rte_errno;
-	for (q = 0; ret == 0 && q < n; q++)
-		if (rte_intr_vec_list_index_set(p->ih, q, RTE_INTR_VEC_RXTX_OFFSET + q) != 0)
-			ret = -rte_errno;
-	/* One more than the queue events: vector 0 carries the port's other events. */
-	if (ret == 0 && (rte_intr_nb_efd_set(p->ih, n) != 0 ||
-			 rte_intr_max_intr_set(p->ih, n + 1) != 0))
-		ret = -rte_errno;
+	/* Vector 0, beyond the queue events, carries the port's other events. */
+	if (ret == 0)
+		ret = mlxv_intr_rxq_vec_set(p->ih, n);
 	if (ret != 0) {
 		MLX5V_ETH_LOG(ERR, "port %u: Rx interrupts: %s", eth_dev->data->port_id,
 			      strerror(-ret));
@@ -538,7 +466,7 @@ mlx5v_intr_info_get(uint16_t port_id, struct mlx5v_intr_port_info *info,
 	p = &intr_ports[port_id];
 	eth_dev = &rte_eth_devices[port_id];
 	/* The port's data is read only once the port is known to be an mlx5v one. */
-	if (!p->active || p->ih == NULL || eth_dev->intr_handle != p->ih ||
+	if (!p->ev.active || p->ih == NULL || eth_dev->intr_handle != p->ih ||
 	    eth_dev->data == NULL)
 		return -ENODEV;
 	dev = mlx5v_ethdev_core(eth_dev);

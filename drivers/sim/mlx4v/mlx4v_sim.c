@@ -356,6 +356,33 @@ mlx4v_sim_destroy(struct mlx4v_sim *sim)
 	rte_free(sim);
 }
 
+/*
+ * A secondary process: the model lives in the primary, the classes attach to what they made
+ * there. The device comes with no devargs from the primary's list (DPDK 22.11 bus/vdev);
+ * a class= given to this process is honoured.
+ */
+static int
+mlx4v_sim_probe_secondary(struct rte_vdev_device *vdev)
+{
+	const char *args = rte_vdev_device_args(vdev);
+	struct rte_kvargs *kv = NULL;
+	const char *classes = NULL;
+	int ret;
+
+	if (args != NULL && args[0] != '\0') {
+		kv = rte_kvargs_parse(args, NULL);
+		if (kv == NULL) {
+			MLX4V_SIM_LOG(ERR, "%s: cannot parse devargs \"%s\"",
+				      rte_vdev_device_name(vdev), args);
+			return -EINVAL;
+		}
+		classes = rte_kvargs_get(kv, MLX4V_CLASS_ARG);
+	}
+	ret = mlx4v_class_dev_attach(&vdev->device, classes);
+	rte_kvargs_free(kv);
+	return ret;
+}
+
 static int
 mlx4v_sim_probe(struct rte_vdev_device *vdev)
 {
@@ -364,6 +391,8 @@ mlx4v_sim_probe(struct rte_vdev_device *vdev)
 	struct mlx4v_sim *sim;
 	int ret;
 
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mlx4v_sim_probe_secondary(vdev);
 	if (socket < 0)
 		socket = SOCKET_ID_ANY;
 	sim = mlx4v_sim_create(name, rte_vdev_device_args(vdev), socket);
@@ -391,6 +420,8 @@ mlx4v_sim_remove(struct rte_vdev_device *vdev)
 	struct mlx4v_sim *sim;
 	int ret;
 
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mlx4v_class_dev_detach(&vdev->device);
 	sim = mlx4v_sim_get(name);
 	if (sim == NULL)
 		return -ENODEV;

@@ -35,6 +35,7 @@
 #include "mlx5v_sim.h"
 #include "rte_pmd_mlx5v.h"
 #include "ut_common.h"
+#include "ut_ethdev.h"
 
 #define VDEV_NAME "mlx5v_sim0"
 /* A received frame's CQE (opcode RESP_SEND), as "mlx5v sim cqe" writes it. */
@@ -48,10 +49,8 @@ static struct mlx5v_sim *g_sim;
 static struct mlx5v_dev *g_dev;
 static int g_attached;
 
-/* Events the callbacks saw: count, and the link status at the last LSC. */
-static uint64_t g_lsc;
-static uint64_t g_rmv;
-static int g_lsc_status;
+/* Events the callback saw. */
+static struct ut_eth_events g_ev;
 
 static int
 attach(const char *args)
@@ -78,24 +77,7 @@ detach(void)
 static int
 port_start(uint16_t nq, int rxq, int lsc, int rmv)
 {
-	struct rte_eth_conf conf;
-	uint16_t q;
-	int ret;
-
-	memset(&conf, 0, sizeof(conf));
-	if (nq > 1)
-		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-	conf.intr_conf.rxq = rxq;
-	conf.intr_conf.lsc = lsc;
-	conf.intr_conf.rmv = rmv;
-	ret = rte_eth_dev_configure(g_port, nq, 1, &conf);
-	for (q = 0; ret == 0 && q < nq; q++)
-		ret = rte_eth_rx_queue_setup(g_port, q, 256, 0, NULL, g_mp);
-	if (ret == 0)
-		ret = rte_eth_tx_queue_setup(g_port, 0, 256, 0, NULL);
-	if (ret == 0)
-		ret = rte_eth_dev_start(g_port);
-	return ret;
+	return ut_eth_port_start(g_port, nq, 0, rxq, lsc, rmv, g_mp);
 }
 
 /* The interrupt scheme of the port (at most 16 queues). @return queues described. */
@@ -126,18 +108,7 @@ rx_consume(uint16_t q, unsigned int n)
 	rxq->cq_ci += n;
 }
 
-/* Wait up to ms for queue events on this lcore's epoll. @return events, the first's data. */
-static int
-wait_rx(int ms, uintptr_t *data)
-{
-	struct rte_epoll_event ev[16];
-	int n;
-
-	n = rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, RTE_DIM(ev), ms);
-	if (n > 0 && data != NULL)
-		*data = (uintptr_t)ev[0].epdata.data;
-	return n;
-}
+#define wait_rx ut_eth_wait_rx
 
 /* MSI vectors >= 1 that have an eventfd: the ones allocated. */
 static unsigned int
@@ -434,24 +405,6 @@ test_net_mlx5v_intr_eqs_run_out(void)
 	return nothing_left();
 }
 
-static int
-lsc_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
-{
-	struct rte_eth_link link;
-
-	RTE_SET_USED(arg);
-	RTE_SET_USED(ret);
-	if (type == RTE_ETH_EVENT_INTR_LSC) {
-		/* With intr_conf.lsc this reads what the PMD stored before raising the event. */
-		if (rte_eth_link_get_nowait(port, &link) == 0)
-			__atomic_store_n(&g_lsc_status, link.link_status, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&g_lsc, 1, __ATOMIC_RELEASE);
-	} else if (type == RTE_ETH_EVENT_INTR_RMV) {
-		__atomic_fetch_add(&g_rmv, 1, __ATOMIC_RELEASE);
-	}
-	return 0;
-}
-
 /* The cable out and back: an LSC event each time, with the new status. */
 static int
 test_net_mlx5v_intr_lsc(void)
@@ -462,32 +415,32 @@ test_net_mlx5v_intr_lsc(void)
 	TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(g_port, &info), "info");
 	TEST_ASSERT(*info.dev_flags & RTE_ETH_DEV_INTR_LSC, "LSC not advertised");
 	TEST_ASSERT(*info.dev_flags & RTE_ETH_DEV_INTR_RMV, "RMV not advertised");
-	__atomic_store_n(&g_lsc, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&g_ev.lsc, 0, __ATOMIC_RELAXED);
 	TEST_ASSERT_SUCCESS(rte_eth_dev_callback_register(g_port, RTE_ETH_EVENT_INTR_LSC,
-							  lsc_cb, NULL), "callback");
+							  ut_eth_event_cb, &g_ev), "callback");
 	TEST_ASSERT_SUCCESS(port_start(1, 0, 1, 0), "start with intr_conf.lsc");
 	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(g_port, &link), "link");
 	TEST_ASSERT_EQUAL(link.link_status, RTE_ETH_LINK_UP, "up at start");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_link_set(g_sim, 0), "cable out");
-	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_lsc, 1), "no LSC event for link down");
-	TEST_ASSERT_EQUAL(__atomic_load_n(&g_lsc_status, __ATOMIC_RELAXED), RTE_ETH_LINK_DOWN,
+	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_ev.lsc, 1), "no LSC event for link down");
+	TEST_ASSERT_EQUAL(__atomic_load_n(&g_ev.lsc_status, __ATOMIC_RELAXED), RTE_ETH_LINK_DOWN,
 			  "the event's link status");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_link_set(g_sim, 1), "cable in");
-	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_lsc, 2), "no LSC event for link up");
-	TEST_ASSERT_EQUAL(__atomic_load_n(&g_lsc_status, __ATOMIC_RELAXED), RTE_ETH_LINK_UP,
+	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_ev.lsc, 2), "no LSC event for link up");
+	TEST_ASSERT_EQUAL(__atomic_load_n(&g_ev.lsc_status, __ATOMIC_RELAXED), RTE_ETH_LINK_UP,
 			  "the event's link status");
 	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(g_port, &link), "link");
 	TEST_ASSERT(link.link_status == RTE_ETH_LINK_UP && link.link_speed > 0, "link kept");
 	/* set_link_down writes PAOS: the device reports it like a cable change. */
 	TEST_ASSERT_SUCCESS(rte_eth_dev_set_link_down(g_port), "link down");
-	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_lsc, 3), "no LSC event for admin down");
-	TEST_ASSERT_EQUAL(__atomic_load_n(&g_lsc_status, __ATOMIC_RELAXED), RTE_ETH_LINK_DOWN,
+	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_ev.lsc, 3), "no LSC event for admin down");
+	TEST_ASSERT_EQUAL(__atomic_load_n(&g_ev.lsc_status, __ATOMIC_RELAXED), RTE_ETH_LINK_DOWN,
 			  "the event's link status");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_set_link_up(g_port), "link up");
-	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_lsc, 4), "no LSC event for admin up");
+	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_ev.lsc, 4), "no LSC event for admin up");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_callback_unregister(g_port, RTE_ETH_EVENT_INTR_LSC,
-							    lsc_cb, NULL), "unregister");
+							    ut_eth_event_cb, &g_ev), "unregister");
 	return TEST_SUCCESS;
 }
 
@@ -495,12 +448,12 @@ test_net_mlx5v_intr_lsc(void)
 static int
 test_net_mlx5v_intr_rmv(void)
 {
-	__atomic_store_n(&g_rmv, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&g_ev.rmv, 0, __ATOMIC_RELAXED);
 	TEST_ASSERT_SUCCESS(rte_eth_dev_callback_register(g_port, RTE_ETH_EVENT_INTR_RMV,
-							  lsc_cb, NULL), "callback");
+							  ut_eth_event_cb, &g_ev), "callback");
 	TEST_ASSERT_SUCCESS(port_start(2, 1, 0, 1), "start with intr_conf.rmv");
 	mlx5v_sim_health_fatal(g_sim, MLX5V_HEALTH_SYND_HW_FTL_ERR);
-	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_rmv, 1), "no RMV event");
+	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_ev.rmv, 1), "no RMV event");
 	TEST_ASSERT(mlx5v_dev_is_dead(g_dev), "device not dead");
 	/* Teardown of a dead device still frees the EQs and the vectors. */
 	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");

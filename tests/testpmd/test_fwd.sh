@@ -2,15 +2,21 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 dpdk-mlxv authors
 #
-# Packet forwarding through the mlx5v PMD's data path between two simulated functions cabled
-# together (wire=pair): io, mac and csum forwarding with start tx_first, the counts equal both
-# ways with no drops, stop / 1, 2, 4 queues / start, and RSS spreading txonly's flows over 4
-# queues; first with our testpmd, then with Debian's unmodified testpmd loading our drivers.
+# Packet forwarding through the PMDs' data path between two simulated ports cabled together
+# (wire=pair): io, mac and csum forwarding with start tx_first, the counts equal both ways with
+# no drops, stop / 1, 2, 4 queues / start, and RSS spreading txonly's flows over 4 queues.
+# Usage: test_fwd.sh KIND [ours] [debian]: KIND as sim_kind in lib.sh (mlx5v, mlx4v or mixed);
+# the session runs in our testpmd ("ours"), then in Debian's unmodified testpmd loading our
+# drivers with -d ("debian"); both when none is named.
 . "$(dirname "$0")/lib.sh"
+kind=$1
+sim_kind "$kind"
+shift
+[ $# -gt 0 ] || set -- ours debian
 out=$(mktemp)
 plugins=$(stage_plugins) || fail "cannot stage plugins"
 trap 'rm -rf "$out" "$plugins"' EXIT
-PAIR="--vdev=mlx5v_sim0,wire=pair:mlx5v_sim1 --vdev=mlx5v_sim1,wire=pair:mlx5v_sim0"
+PAIR=$(sim_pair "$kind")
 TP_ARGS="-- -i --total-num-mbufs=16384 --nb-cores=1 --txonly-multi-flow"
 
 # A forwarding round: inject, stop, then start again (testpmd flushes what is still in the
@@ -25,7 +31,7 @@ for q in 1 2 4; do
 done
 # RSS: txonly's flows on 4 queues; the next start's flush receives them on every queue.
 cmds="${cmds}clear port stats all\nset fwd txonly\nstart\nstop\nset fwd io\nstart\nstop\n"
-cmds="${cmds}show port xstats 0\nshow port xstats 1\nshow port info 0\nquit\n"
+cmds="${cmds}show port xstats 0\nshow port xstats 1\nshow port info 0\nshow port info 1\nquit\n"
 
 # check_rounds FILE: in every stats dump, each port received what the other one sent,
 # something was sent, and nothing was missed or in error.
@@ -70,14 +76,29 @@ check_session() {
 	check_rounds "$1"
 	check_rss "$1"
 	expect "$1" 'Current number of RX queues: 4'
-	reject "$1" 'Fail to|[a-z] failed|net_mlx5v: port'
+	# Each port on the device of its kind, in port order.
+	devs=$(grep -Eo 'Device name: [a-z0-9_]+' "$1" | sed 's/.* //' | tr '\n' ' ')
+	[ "$devs" = "$(sim_dev "$kind" 0) $(sim_dev "$kind" 1) " ] ||
+		fail "ports on $devs, not on $kind devices"
+	reject "$1" 'Fail to|[a-z] failed|net_mlx[45]v: port'
 }
 
-run_testpmd "$out" "$cmds" $EAL_BASE -l 0-1 $PAIR $TP_ARGS || fail "testpmd failed"
-check_session "$out"
-
-# The same session in Debian's testpmd, our drivers loaded with -d.
-printf '%b' "$cmds" | (cd / && timeout 120 /usr/bin/dpdk-testpmd -d "$plugins" $EAL_BASE \
-	-l 0-1 $PAIR $TP_ARGS) >"$out" 2>&1 || { cat "$out"; fail "Debian's testpmd"; }
-cat "$out"
-check_session "$out"
+for prog in "$@"; do
+	case $prog in
+	ours)
+		run_testpmd "$out" "$cmds" $EAL_BASE -l 0-1 $PAIR $TP_ARGS ||
+			fail "testpmd failed"
+		;;
+	debian)
+		printf '%b' "$cmds" | (cd / && timeout 120 /usr/bin/dpdk-testpmd -d "$plugins" \
+			$EAL_BASE -l 0-1 $PAIR $TP_ARGS) >"$out" 2>&1 ||
+			{ cat "$out"; fail "Debian's testpmd"; }
+		cat "$out"
+		;;
+	*)
+		fail "no testpmd \"$prog\" (ours or debian)"
+		;;
+	esac
+	check_session "$out"
+	echo "$prog testpmd: forwarding on $kind ports OK"
+done

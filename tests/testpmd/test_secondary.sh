@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 dpdk-mlxv authors
 #
-# Secondary processes on net_mlx5v ports: our testpmd is the primary (two simulated ports
-# cabled by a pair wire, forwarding), and Debian's dpdk-proc-info --stats --xstats and
+# Secondary processes on the ports of a PMD (argument: mlx5v or mlx4v): our testpmd is the
+# primary (two simulated ports cabled by a pair wire, forwarding), and Debian's
+# dpdk-proc-info --stats --xstats and
 # dpdk-dumpcap attach to it as secondaries. dumpcap takes no -d, so in the test's private
 # mount namespace our drivers join Debian's plugin directory (a bind mount over it) and every
 # binary loads them from there. Hugepages come from devtools/hugepage-pa.sh (reserved,
@@ -16,6 +17,25 @@
 # directory, in the same order.
 
 . "$MLXV_SRC/tests/testpmd/lib.sh"
+
+# The PMD's devices, its first port's ethdev name and an xstat only it has.
+pmd=${1:-mlx5v}
+case $pmd in
+mlx5v)
+	vdevs="--vdev=mlx5v_sim0,wire=pair:mlx5v_sim1 --vdev=mlx5v_sim1,wire=pair:mlx5v_sim0"
+	port0=mlx5v_sim0
+	xstat=rx_out_of_buffer
+	;;
+mlx4v)
+	vdevs="--vdev=mlx4v_sim0,ports=1,wire=pair:mlx4v_sim1"
+	vdevs="$vdevs --vdev=mlx4v_sim1,ports=1,wire=pair:mlx4v_sim0"
+	port0="mlx4v_sim0 port 1"
+	xstat=rx_nombuf_drops
+	;;
+*)
+	fail "unknown PMD $pmd (mlx5v or mlx4v)"
+	;;
+esac
 
 if [ -z "${MLXV_HUGE_DIR:-}" ]; then
 	exec "$MLXV_SRC/devtools/hugepage-pa.sh" -n 160 sh "$0" "$@"
@@ -61,16 +81,15 @@ eal="--huge-dir $MLXV_HUGE_DIR --file-prefix $prefix --no-pci -m 256"
 bg_out=$work/testpmd.log
 mkfifo "$work/cmds" || fail "mkfifo"
 (cd / && timeout 120 stdbuf -oL "$TESTPMD" $eal -l 0-1 \
-	--vdev=mlx5v_sim0,wire=pair:mlx5v_sim1 --vdev=mlx5v_sim1,wire=pair:mlx5v_sim0 -- \
-	-i --forward-mode=io --total-num-mbufs=8192 <"$work/cmds" >"$bg_out" 2>&1) &
+	$vdevs -- -i --forward-mode=io --total-num-mbufs=8192 <"$work/cmds" >"$bg_out" 2>&1) &
 bg_pid=$!
 exec 3>"$work/cmds"
 bg_wait_log 'testpmd> ' 60
 echo "start tx_first" >&3
 bg_wait_log 'io packet forwarding' 10
 
-# dpdk-proc-info: the ports, their counters (from shared queue memory, and the live Q
-# counter through the primary), the driver's xstats.
+# dpdk-proc-info: the ports, their counters (from shared queue memory; net_mlx5v asks the
+# primary for the live Q counter), the driver's xstats.
 (cd / && timeout 60 /usr/bin/dpdk-proc-info --file-prefix "$prefix" --no-pci -- \
 	--stats --xstats) >"$work/procinfo" 2>&1
 rc=$?
@@ -81,7 +100,7 @@ cat "$work/procinfo"
 [ $rc -eq 0 ] || fail "dpdk-proc-info exited with $rc"
 expect "$work/procinfo" 'NIC statistics for port 0'
 expect "$work/procinfo" 'NIC statistics for port 1'
-expect "$work/procinfo" 'rx_out_of_buffer'
+expect "$work/procinfo" "$xstat"
 # Traffic flows in the primary: the secondary sees non-zero packet counters.
 grep -Eq 'RX-packets: *[1-9]' "$work/procinfo" || fail "proc-info saw no received packets"
 
@@ -91,7 +110,7 @@ grep -Eq 'RX-packets: *[1-9]' "$work/procinfo" || fail "proc-info saw no receive
 rc=$?
 cat "$work/dumpcap"
 [ $rc -eq 0 ] || fail "dpdk-dumpcap exited with $rc"
-expect "$work/dumpcap" "Capturing on 'mlx5v_sim0'"
+expect "$work/dumpcap" "Capturing on '$port0'"
 python3 - "$work/cap.pcapng" <<'PY' || fail "the capture does not hold 32 packets"
 import struct, sys
 data = open(sys.argv[1], "rb").read()
@@ -111,4 +130,4 @@ echo "quit" >&3
 exec 3>&-
 bg_finish
 reject "$bg_out" 'Segmentation|PANIC'
-echo "secondary processes on net_mlx5v ports OK"
+echo "secondary processes on net_$pmd ports OK"

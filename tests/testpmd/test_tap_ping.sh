@@ -2,12 +2,17 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 dpdk-mlxv authors
 #
-# The Linux kernel as the peer: two net_mlx5v ports wired to TAP interfaces, each TAP moved
-# into its own network namespace made here; testpmd io-forwards between the ports and ping
-# goes from one namespace to the other through them. `mlx5v sim link <dev> down` then raises
-# a link state change event in testpmd and the traffic stops; up again, it flows again.
+# The Linux kernel as the peer: two simulated ports (usage: test_tap_ping.sh KIND, KIND as
+# sim_kind in lib.sh) wired to TAP interfaces, each TAP moved into its own network namespace
+# made here; testpmd io-forwards between the ports and ping goes from one namespace to the
+# other through them. Pulling port 0's cable (`mlx5v sim link <dev> down`, `mlx4v sim link
+# <dev> 1 down`) then raises a link state change event in testpmd and the traffic stops; up
+# again, it flows again.
 
 . "$MLXV_SRC/tests/testpmd/lib.sh"
+kind=$1
+sim_kind "$kind"
+dev0=$(sim_dev "$kind" 0)
 
 [ -c /dev/net/tun ] || skip "no /dev/net/tun"
 command -v ip >/dev/null || skip "no ip(8)"
@@ -35,7 +40,7 @@ mkfifo "$work/cmds" || fail "mkfifo"
 
 # Line-buffered: the test reads testpmd's answers while it runs.
 (cd / && timeout 120 stdbuf -oL "$TESTPMD" $EAL_BASE -l 0-1 \
-	--vdev="mlx5v_sim0,wire=tap:$tap1" --vdev="mlx5v_sim1,wire=tap:$tap2" -- \
+	$(sim_taps "$kind" "$tap1" "$tap2") -- \
 	-i --forward-mode=io --rxq=1 --txq=1 --total-num-mbufs=8192 <"$work/cmds" >"$bg_out" 2>&1) &
 bg_pid=$!
 exec 3>"$work/cmds"
@@ -58,29 +63,33 @@ bg_wait_log '^Link status: up' 10 2
 cmd "start"
 bg_wait_log 'io packet forwarding' 10
 
-ip netns exec "$ns1" ping -c 3 -i 0.3 -W 2 10.77.0.2 >"$work/ping1" 2>&1 ||
-	{ cat "$work/ping1" "$bg_out"; fail "no ping through the forwarding ports"; }
-cat "$work/ping1"
+# ping_peer WHAT: one answer from the second namespace within 20 one-second tries (the kernel
+# resolves its neighbour first, and may hold a failed entry for a moment), or fail with WHAT.
+ping_peer() {
+	_n=0
+	until ip netns exec "$ns1" ping -c 1 -W 1 10.77.0.2 >"$work/ping" 2>&1; do
+		_n=$((_n + 1))
+		[ $_n -lt 20 ] || { cat "$work/ping" "$bg_out"; fail "$1"; }
+	done
+	cat "$work/ping"
+}
+
+ping_peer "no ping through the forwarding ports"
 
 # Cable out on the first port: testpmd hears of it, and the ping stops.
-cmd "mlx5v sim link mlx5v_sim0 down"
+cmd "$(sim_link_cmd "$dev0" down)"
 bg_wait_log 'Port 0: link state change event' 10
 if ip netns exec "$ns1" ping -c 2 -i 0.3 -W 1 10.77.0.2 >"$work/ping2" 2>&1; then
 	cat "$work/ping2" "$bg_out"
 	fail "ping went through a port whose link is down"
 fi
-cmd "mlx5v sim link mlx5v_sim0 up"
+cmd "$(sim_link_cmd "$dev0" up)"
 bg_wait_log 'Port 0: link state change event' 10 2
-# The kernel may hold its failed neighbour entry for a moment: one answer within 20 tries.
-n=0
-until ip netns exec "$ns1" ping -c 1 -W 1 10.77.0.2 >"$work/ping3" 2>&1; do
-	n=$((n + 1))
-	[ $n -lt 20 ] || { cat "$work/ping3" "$bg_out"; fail "no ping after the link came back"; }
-done
+ping_peer "no ping after the link came back"
 
 cmd "stop"
 cmd "quit"
 exec 3>&-
 bg_finish
 reject "$bg_out" 'Segmentation|Bad port|failed'
-echo "TAP ping between namespaces through net_mlx5v ports OK"
+echo "TAP ping between namespaces through $kind ports OK"
