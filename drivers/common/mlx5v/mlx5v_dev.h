@@ -110,7 +110,9 @@ struct mlx5v_pages {
 
 /** MSI-X vector table (mlx5v_msi.c). Vector 0 is the control vector. */
 struct mlx5v_msi {
-	unsigned int count;
+	unsigned int count;       /**< vectors of the function, at most 2048 */
+	unsigned int enabled;     /**< vectors enabled (0 .. enabled - 1); 0: MSI-X off */
+	int noresize;             /**< the enabled set cannot grow while MSI-X is on */
 	int *fd;                  /**< per vector, -1 when free */
 	unsigned int *eq_refs;    /**< EQs created on each vector */
 	rte_spinlock_t lock;

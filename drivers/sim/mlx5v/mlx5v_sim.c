@@ -235,6 +235,15 @@ mlx5v_sim_irq_flush(struct mlx5v_sim *sim)
 		for (v = 0; v < sim->p.msix; v++) {
 			if (sim->irq_pending[v] == 0)
 				continue;
+			if (v >= sim->msix_on) {
+				/* VFIO has not enabled the vector: the interrupt goes nowhere. */
+				SIM_LOG(ERR, "%s: MSI-X vector %u raised but not enabled (%u are)",
+					sim->name, v, sim->msix_on);
+				__atomic_fetch_add(&sim->ctr[MLX5V_SIM_CTR_MSIX_NOT_ENABLED],
+						   sim->irq_pending[v], __ATOMIC_RELAXED);
+				sim->irq_pending[v] = 0;
+				continue;
+			}
 			if (n == MLX5V_SIM_IRQ_BATCH) {
 				more = 1;
 				break;
@@ -489,6 +498,19 @@ mlx5v_sim_counter(struct mlx5v_sim *sim, enum mlx5v_sim_ctr ctr)
 	if (ctr == MLX5V_SIM_CTR_IOMMU_FAULTS)
 		return hwsim_dma_faults(sim->dma, NULL);
 	return __atomic_load_n(&sim->ctr[ctr], __ATOMIC_RELAXED);
+}
+
+unsigned int
+mlx5v_sim_msix_enabled(struct mlx5v_sim *sim, unsigned int *max)
+{
+	unsigned int on;
+
+	pthread_mutex_lock(&sim->lock);
+	on = sim->msix_on;
+	if (max != NULL)
+		*max = sim->msix_on_max;
+	pthread_mutex_unlock(&sim->lock);
+	return on;
 }
 
 void

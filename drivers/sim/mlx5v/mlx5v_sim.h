@@ -85,6 +85,13 @@ enum mlx5v_sim_ctr {
 	 * memory (the object is alive until DISABLE_HCA)
 	 */
 	MLX5V_SIM_CTR_FREED_RING_WRITES,
+	/**
+	 * SET_IRQS refused: vectors beyond the function's, beyond msix_host_vectors, added
+	 * under msix_noresize, or eventfds under msix_no_eventfd
+	 */
+	MLX5V_SIM_CTR_MSIX_BAD_ENABLE,
+	/** interrupts raised on a vector MSI-X has not enabled (lost, as on a host) */
+	MLX5V_SIM_CTR_MSIX_NOT_ENABLED,
 	MLX5V_SIM_CTR_MAX,
 };
 
@@ -135,6 +142,13 @@ unsigned int mlx5v_sim_live_objects(struct mlx5v_sim *sim, enum mlx5v_sim_obj ki
 /** @return a counter (see enum mlx5v_sim_ctr). */
 __rte_internal
 uint64_t mlx5v_sim_counter(struct mlx5v_sim *sim, enum mlx5v_sim_ctr ctr);
+
+/**
+ * @return the MSI-X vectors enabled now (as VFIO_DEVICE_SET_IRQS left them; 0: MSI-X off);
+ * *max (may be NULL) gets the most ever enabled at once.
+ */
+__rte_internal
+unsigned int mlx5v_sim_msix_enabled(struct mlx5v_sim *sim, unsigned int *max);
 
 /* ---- Fault knobs ---- */
 

@@ -135,6 +135,13 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 	[MLX5V_SIM_K_TEARDOWN_OFFLINE] = { "teardown_offline", 0, 0, 1,
 		"1: the function leaves the bus (all-ones reads) when asked for nic_interface "
 		"DISABLED" },
+	[MLX5V_SIM_K_MSIX_HOST_VECTORS] = { "msix_host_vectors", 0, 0, MLX5V_SIM_MAX_MSIX,
+		"interrupt vectors the host gives the function (0: as many as it has); SET_IRQS "
+		"enabling more fails ENOSPC" },
+	[MLX5V_SIM_K_MSIX_NORESIZE] = { "msix_noresize", 0, 0, 1,
+		"1: VFIO_IRQ_INFO_NORESIZE, no vector can be added while MSI-X is on" },
+	[MLX5V_SIM_K_MSIX_NO_EVENTFD] = { "msix_no_eventfd", 0, 0, 1,
+		"1: the MSI-X IRQ info lacks VFIO_IRQ_INFO_EVENTFD; SET_IRQS with eventfds fails" },
 };
 
 /*

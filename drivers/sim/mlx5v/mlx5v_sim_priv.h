@@ -187,6 +187,9 @@ enum mlx5v_sim_knob {
 	MLX5V_SIM_K_REQUEST_PAGES_EC,
 	MLX5V_SIM_K_RELEASE_ALL_PAGES,
 	MLX5V_SIM_K_TEARDOWN_OFFLINE,
+	MLX5V_SIM_K_MSIX_HOST_VECTORS,
+	MLX5V_SIM_K_MSIX_NORESIZE,
+	MLX5V_SIM_K_MSIX_NO_EVENTFD,
 	MLX5V_SIM_K_MAX,
 };
 
@@ -302,6 +305,8 @@ struct mlx5v_sim {
 	struct hwsim_knobs *knobs;
 	uint32_t *irq_pending;      /**< raises queued per vector */
 	uint32_t irq_queued;        /**< hint: irq_pending may be nonzero (atomic) */
+	unsigned int msix_on;       /**< vectors VFIO enabled: 0 .. msix_on - 1; 0: MSI-X off */
+	unsigned int msix_on_max;   /**< the most vectors ever enabled at once */
 	/* Init segment. */
 	uint32_t cmdq_addr_h;
 	uint32_t cmdq_addr_l;       /**< bits 31:12 */

@@ -678,11 +678,11 @@ fault_dma_map(struct mlx5v_hw *hw, void *va, size_t len, uint64_t *iova)
 }
 
 static int
-fault_irq_attach(struct mlx5v_hw *hw, unsigned int vec, int fd)
+fault_irq_set(struct mlx5v_hw *hw, unsigned int start, unsigned int count, const int *fds)
 {
-	if (g_irq_fail && fd >= 0)
+	if (g_irq_fail && count > 0 && fds[count - 1] >= 0)
 		return -EIO;
-	return mlx5v_sim_hw_ops.irq_attach(hw, vec, fd);
+	return mlx5v_sim_hw_ops.irq_set(hw, start, count, fds);
 }
 
 static uint32_t
@@ -708,7 +708,7 @@ run_seam_fault(const char *what, int expect)
 	TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_dev_seam", 4, 0, NULL), "create");
 	g_fault_ops = mlx5v_sim_hw_ops;
 	g_fault_ops.dma_map = fault_dma_map;
-	g_fault_ops.irq_attach = fault_irq_attach;
+	g_fault_ops.irq_set = fault_irq_set;
 	g_fault_ops.reg_rd32 = fault_rd32;
 	mlx5v_dev_hw(u.dev)->ops = &g_fault_ops;   /* the device uses its own copy */
 	g_map_calls = 0;
