@@ -145,6 +145,9 @@ mlx5v_sim_cmd_disable_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	mlx5v_sim_zombies_release(sim);
 	/* ISSI resets with the function, so the next bring-up must SET_ISSI again (inference). */
 	sim->issi = 0;
+	/* So do the capabilities SET_HCA_CAP changed: signatures are off again (§3.4). */
+	MLX5V_IFC_SET(cmd_hca_cap, sim->cap_cur, cmdif_checksum, 0);
+	sim->checksum_cap = 0;
 	return MLX5V_CMD_STAT_OK;
 }
 

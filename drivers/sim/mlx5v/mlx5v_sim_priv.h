@@ -215,6 +215,7 @@ struct mlx5v_sim_slot {
 	uint8_t drop_eqe;           /**< complete without the CMD EQE */
 	uint8_t dup_eqe;            /**< post the CMD EQE twice */
 	uint8_t sig;                /**< entry signature byte when checksums are on */
+	uint8_t sig_on;             /**< signatures applied to this command (at its arrival) */
 	uint8_t cmd_eqn;            /**< EQ subscribed to CMD when the doorbell rang, or 0 */
 	uint32_t cmd_eq_gen;        /**< ... and its generation, so a re-created EQN differs */
 	uint64_t deadline_ns;       /**< DELAYED: when to complete */
@@ -328,6 +329,7 @@ struct mlx5v_sim {
 	int fast_teardown_prepared;
 	int roce_en;
 	int checksum_cap;           /**< cur cmdif_checksum != 0 */
+	int cmd_sig_on;             /**< signatures apply to the command being run */
 	uint32_t uar_size;          /**< BAR0 bytes per UAR index (atomic): 4096 or host_page */
 	uint8_t host_endianness[16];
 	uint8_t cap_max[MLX5V_HCA_CAP_SIZE];

@@ -157,25 +157,6 @@ mlx5v_sim_vdev_parse(const char *args, struct mlx5v_sim_params *sp,
 		}
 	}
 	rte_kvargs_free(kv);
-	/*
-	 * cmd_sig=1: the driver signs and verifies the device's signatures (prm/mlx5
-	 * §3.4), so the model must check and sign from power-on. The knob goes first, so a
-	 * "checksums=0" in the same string still wins (a device that does not sign).
-	 */
-	if (ret == 0 && dp->cmd_sig) {
-		static const char sig_knob[] = "checksums=1";
-		size_t add = sizeof(sig_knob) + 1;
-		char *n = malloc(klen + add);
-
-		if (n == NULL) {
-			ret = -ENOMEM;
-		} else {
-			snprintf(n, klen + add, "%s%s%s", sig_knob, klen ? "," : "",
-				 klen ? *knobs : "");
-			free(*knobs);
-			*knobs = n;
-		}
-	}
 	if (ret < 0) {
 		free(*knobs);
 		*knobs = NULL;
