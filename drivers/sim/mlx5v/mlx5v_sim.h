@@ -33,6 +33,12 @@ struct mlx5v_sim_params {
 	 * reached at BAR0 + index * (uar_4k ? 4096 : host_page).
 	 */
 	unsigned int host_page;
+	/**
+	 * first_num=: the first EQN and CQN handed out, 1 (default) or 0. With 0 a doorbell word
+	 * can be 0, so the model's doorbell words idle at all ones instead (EQNs then stop at
+	 * 254, as no EQ doorbell can read all ones).
+	 */
+	unsigned int first_num;
 	int numa_node;
 	const char *knobs;        /**< "name=value,..." fault knobs, may be NULL */
 };

@@ -448,7 +448,7 @@ mlx5v_sim_cmd_complete(struct mlx5v_sim *sim, unsigned int s)
 	 * drop_opcode fault: ownership still changes, only the EQE is lost, which an event-mode
 	 * driver must survive by polling (§3.10 project rule).
 	 */
-	if (sl->drop_eqe || sl->cmd_eqn == 0)
+	if (sl->drop_eqe || sl->cmd_eqn == MLX5V_SIM_EQN_NONE)
 		return;
 	/*
 	 * §3.6 model rule: a CMD EQE only if the CMD-subscribed EQ existed when the
@@ -685,7 +685,7 @@ mlx5v_sim_cmd_doorbell(struct mlx5v_sim *sim, uint32_t mask)
 	}
 	/* Which EQ would get the CMD EQE, decided now (§3.6 model rule). */
 	cmd_eqn = mlx5v_sim_eq_subscriber(sim, RTE_PMD_MLX5V_EVENT_CMD);
-	eq = cmd_eqn != 0 ? mlx5v_sim_eq_get(sim, cmd_eqn) : NULL;
+	eq = cmd_eqn != MLX5V_SIM_EQN_NONE ? mlx5v_sim_eq_get(sim, cmd_eqn) : NULL;
 	/* §13: each set bit posts one slot; several bits in one write post several slots. */
 	for (s = 0; s < MLX5V_CMD_MAX_SLOTS; s++) {
 		if (!(mask & (1u << s)))
@@ -699,7 +699,7 @@ mlx5v_sim_cmd_doorbell(struct mlx5v_sim *sim, uint32_t mask)
 			continue;
 		}
 		sl->state = MLX5V_SIM_SLOT_QUEUED;
-		sl->cmd_eqn = eq != NULL ? cmd_eqn : 0;
+		sl->cmd_eqn = eq != NULL ? cmd_eqn : MLX5V_SIM_EQN_NONE;
 		sl->cmd_eq_gen = eq != NULL ? eq->gen : 0;
 		sim->db_pending |= 1u << s;
 	}

@@ -440,11 +440,11 @@ mlx5v_sim_cmd_dealloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (!mlx5v_sim_uar_allocated(sim, idx))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_UAR_INDEX);
-	for (i = 1; i <= MLX5V_SIM_MAX_EQN; i++)
+	for (i = 0; i <= MLX5V_SIM_MAX_EQN; i++)
 		if (sim->eq[i].valid && sim->eq[i].uar == idx)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
 						 MLX5V_SIM_SYND_UAR_BUSY);
-	for (i = 1; i <= MLX5V_SIM_MAX_CQN; i++)
+	for (i = 0; i <= MLX5V_SIM_MAX_CQN; i++)
 		if (sim->cq[i].valid && sim->cq[i].uar == idx)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
 						 MLX5V_SIM_SYND_UAR_BUSY);

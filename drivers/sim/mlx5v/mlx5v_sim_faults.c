@@ -155,7 +155,7 @@ static const char *const mlx5v_sim_dev_keys[] = {
 	/*
 	 * boot_ms, boot_pages and init_pages are knobs as well, so the knob parser must see them.
 	 */
-	"msix", "ports", "pages", "log_max_eq_sz", "max_eqs", "function", "host_page",
+	"msix", "ports", "pages", "log_max_eq_sz", "max_eqs", "function", "host_page", "first_num",
 	/* The data path's wire keys (mlx5v_sim_eth_dp_init()). */
 	"wire", "wire1", "mac", "speed", NULL,
 };
@@ -379,7 +379,7 @@ mlx5v_sim_faults_hold_pages(struct mlx5v_sim *sim, uint16_t opcode)
 	 * armed), and never MANAGE_PAGES itself, which is what the wait is for.
 	 */
 	if (opcode == MLX5V_CMD_OP_MANAGE_PAGES ||
-	    mlx5v_sim_eq_subscriber(sim, RTE_PMD_MLX5V_EVENT_PAGE_REQUEST) == 0 ||
+	    mlx5v_sim_eq_subscriber(sim, RTE_PMD_MLX5V_EVENT_PAGE_REQUEST) == MLX5V_SIM_EQN_NONE ||
 	    !mlx5v_sim_knob_match(sim, MLX5V_SIM_K_HOLD_FOR_PAGES, opcode))
 		return 0;
 	return mlx5v_sim_knob(sim, MLX5V_SIM_K_HOLD_PAGES);

@@ -71,6 +71,11 @@ mlx5v_sim_uar_db(void *arg, uint32_t off, uint64_t raw)
 int
 mlx5v_sim_uars_init(struct mlx5v_sim *sim)
 {
+	/*
+	 * With EQN/CQN 0 (first_num=0), a doorbell word can be 0: the EQ and CQ words idle at
+	 * all ones, which neither can take (EQN <= 254 then, CQN < 2^24).
+	 */
+	uint64_t idle = sim->p.first_num == 0 ? UINT64_MAX : 0;
 	struct mlx5v_sim_uar *u;
 	unsigned int i;
 	uint32_t off;
@@ -92,14 +97,15 @@ mlx5v_sim_uars_init(struct mlx5v_sim *sim)
 		 * the arm word, so a drain that wrote both (no-arm every 128 EQEs, then the
 		 * final arm) is applied in the order a consumer writes them.
 		 */
-		ret = hwsim_mmio_watch(u->pg, MLX5V_IFC_BYTE_OFF(uar_page, cq_db), 8,
-				       mlx5v_sim_uar_db, u);
+		ret = hwsim_mmio_watch_idle(u->pg, MLX5V_IFC_BYTE_OFF(uar_page, cq_db), 8, idle,
+					    mlx5v_sim_uar_db, u);
 		if (ret == 0)
-			ret = hwsim_mmio_watch(u->pg, MLX5V_IFC_BYTE_OFF(uar_page, eq_db_noarm), 4,
-					       mlx5v_sim_uar_db, u);
+			ret = hwsim_mmio_watch_idle(u->pg,
+						    MLX5V_IFC_BYTE_OFF(uar_page, eq_db_noarm), 4,
+						    idle, mlx5v_sim_uar_db, u);
 		if (ret == 0)
-			ret = hwsim_mmio_watch(u->pg, MLX5V_IFC_BYTE_OFF(uar_page, eq_db_arm), 4,
-					       mlx5v_sim_uar_db, u);
+			ret = hwsim_mmio_watch_idle(u->pg, MLX5V_IFC_BYTE_OFF(uar_page, eq_db_arm),
+						    4, idle, mlx5v_sim_uar_db, u);
 		/*
 		 * The SQ doorbell: both halves of each of the 4 BlueFlame registers of
 		 * 2^log_bf_reg_size (512) bytes (prm/mlx5_eth §6.6).

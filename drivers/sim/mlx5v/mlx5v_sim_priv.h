@@ -32,6 +32,7 @@
 #define MLX5V_SIM_DEVICE_ID_PF 0x1017    /**< PCI device id of the model: ConnectX-5 */
 #define MLX5V_SIM_DEVICE_ID_VF 0x1018    /**< ... and of its virtual function */
 #define MLX5V_SIM_MAX_EQN 255            /**< EQNs 1..255: eq_number is 8 bits */
+#define MLX5V_SIM_EQN_NONE UINT32_MAX    /**< no EQ (EQN 0 is a valid EQ with first_num=0) */
 #define MLX5V_SIM_LOG_MAX_CQ 10
 #define MLX5V_SIM_MAX_CQN ((1u << MLX5V_SIM_LOG_MAX_CQ) - 1) /**< CQNs 1..1023 */
 #define MLX5V_SIM_LOG_MAX_CQ_SZ 22
@@ -216,7 +217,7 @@ struct mlx5v_sim_slot {
 	uint8_t dup_eqe;            /**< post the CMD EQE twice */
 	uint8_t sig;                /**< entry signature byte when checksums are on */
 	uint8_t sig_on;             /**< signatures applied to this command (at its arrival) */
-	uint8_t cmd_eqn;            /**< EQ subscribed to CMD when the doorbell rang, or 0 */
+	uint32_t cmd_eqn;           /**< EQ subscribed to CMD when the doorbell rang, or NONE */
 	uint32_t cmd_eq_gen;        /**< ... and its generation, so a re-created EQN differs */
 	uint64_t deadline_ns;       /**< DELAYED: when to complete */
 	uint64_t ent_iova;          /**< the entry, fixed when the command ran */

@@ -40,6 +40,7 @@
 #define MLX5V_SIM_ARG_FUNCTION "function"
 #define MLX5V_SIM_ARG_HEALTH_STRICT "health_strict"
 #define MLX5V_SIM_ARG_HOST_PAGE "host_page"
+#define MLX5V_SIM_ARG_FIRST_NUM "first_num"
 
 #define MLX5V_SIM_CLASS_LEN 128
 
@@ -137,6 +138,9 @@ mlx5v_sim_vdev_parse(const char *args, struct mlx5v_sim_params *sp,
 		} else if (strcmp(k, MLX5V_SIM_ARG_HOST_PAGE) == 0) {
 			/* The range and power of two are checked by mlx5v_sim_create(). */
 			ret = mlx5v_sim_vdev_uint(k, val, 65536, &sp->host_page);
+		} else if (strcmp(k, MLX5V_SIM_ARG_FIRST_NUM) == 0) {
+			/* 1 (default) or 0: the first EQN/CQN handed out. */
+			ret = mlx5v_sim_vdev_uint(k, val, 1, &sp->first_num);
 		} else if (strcmp(k, MLX5V_SIM_ARG_HEALTH_STRICT) == 0) {
 			ret = mlx5v_sim_vdev_uint(k, val, 1, &v);
 			dp->health_strict = v;
