@@ -2,7 +2,7 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file Watched MMIO pages: doorbell words consumed by an atomic exchange with their idle value. */
+/** @file Watched MMIO pages: doorbell words consumed by an atomic exchange with an idle value. */
 
 #include <errno.h>
 #include <pthread.h>
