@@ -2,7 +2,7 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file Watched MMIO pages: doorbell words consumed by an atomic exchange with zero. */
+/** @file Watched MMIO pages: doorbell words consumed by an atomic exchange with an idle value. */
 
 #include <errno.h>
 #include <pthread.h>
@@ -20,6 +20,7 @@
 struct hwsim_mmio_watch {
 	uint32_t off;
 	uint32_t width;
+	uint64_t idle;              /* the word between two stores */
 	hwsim_mmio_cb cb;
 	void *arg;
 };
@@ -82,6 +83,13 @@ int
 hwsim_mmio_watch(struct hwsim_mmio_page *pg, uint32_t off, uint32_t width,
 		 hwsim_mmio_cb cb, void *arg)
 {
+	return hwsim_mmio_watch_idle(pg, off, width, 0, cb, arg);
+}
+
+int
+hwsim_mmio_watch_idle(struct hwsim_mmio_page *pg, uint32_t off, uint32_t width, uint64_t idle,
+		      hwsim_mmio_cb cb, void *arg)
+{
 	struct hwsim_mmio_watch *w;
 	unsigned int i;
 	int ret = 0;
@@ -105,7 +113,13 @@ hwsim_mmio_watch(struct hwsim_mmio_page *pg, uint32_t off, uint32_t width,
 	w = &pg->watch[pg->nb_watch];
 	w->off = off;
 	w->width = width;
+	w->idle = width == 8 ? idle : (uint32_t)idle;
 	w->cb = cb;
+	if (width == 8)
+		__atomic_store_n((uint64_t *)(void *)(pg->addr + off), w->idle, __ATOMIC_RELAXED);
+	else
+		__atomic_store_n((uint32_t *)(void *)(pg->addr + off), (uint32_t)w->idle,
+				 __ATOMIC_RELAXED);
 	w->arg = arg;
 	/* Publish the filled entry to a poller running without the lock. */
 	__atomic_store_n(&pg->nb_watch, pg->nb_watch + 1, __ATOMIC_RELEASE);
@@ -127,18 +141,18 @@ hwsim_mmio_poll(struct hwsim_mmio_page *pg)
 	for (i = 0; i < n; i++) {
 		w = &pg->watch[i];
 		/*
-		 * Exchange with zero so each software store is consumed exactly once.
+		 * Exchange with the idle value so each software store is consumed exactly once.
 		 * ACQ_REL: acquire orders the device's later reads of the rings after
 		 * the doorbell (the driver wrote them before ringing, with a write
 		 * barrier); release keeps the zeroing after earlier device work.
 		 */
 		if (w->width == 8)
-			raw = __atomic_exchange_n((uint64_t *)(void *)(pg->addr + w->off), 0,
-						  __ATOMIC_ACQ_REL);
+			raw = __atomic_exchange_n((uint64_t *)(void *)(pg->addr + w->off),
+						  w->idle, __ATOMIC_ACQ_REL);
 		else
-			raw = __atomic_exchange_n((uint32_t *)(void *)(pg->addr + w->off), 0,
-						  __ATOMIC_ACQ_REL);
-		if (raw == 0)
+			raw = __atomic_exchange_n((uint32_t *)(void *)(pg->addr + w->off),
+						  (uint32_t)w->idle, __ATOMIC_ACQ_REL);
+		if (raw == w->idle)
 			continue;
 		w->cb(w->arg, w->off, raw);
 		calls++;

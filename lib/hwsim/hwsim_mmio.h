@@ -37,9 +37,19 @@ int hwsim_mmio_watch(struct hwsim_mmio_page *pg, uint32_t off, uint32_t width,
 		     hwsim_mmio_cb cb, void *arg);
 
 /**
- * Consume every watched word: an atomic exchange with zero, so each store is seen once;
- * the callback runs for each word that was nonzero. A doorbell value of zero is therefore
- * invisible: device models must hand out object numbers that keep doorbells nonzero.
+ * Watch a word as hwsim_mmio_watch() does, but with idle (truncated to the width) as the
+ * value between two stores instead of 0: the word is set to it now, and a store of it is
+ * invisible. A model whose doorbells can be 0 picks a value no doorbell can take.
+ * @return as hwsim_mmio_watch().
+ */
+int hwsim_mmio_watch_idle(struct hwsim_mmio_page *pg, uint32_t off, uint32_t width,
+			  uint64_t idle, hwsim_mmio_cb cb, void *arg);
+
+/**
+ * Consume every watched word: an atomic exchange with its idle value (0 unless
+ * hwsim_mmio_watch_idle() set another), so each store is seen once; the callback runs for
+ * each word that differed. A store of the idle value is therefore invisible: device models
+ * pick an idle value, or hand out object numbers, that no doorbell can take.
  * @return the number of callbacks run.
  */
 int hwsim_mmio_poll(struct hwsim_mmio_page *pg);

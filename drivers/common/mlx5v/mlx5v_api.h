@@ -109,6 +109,8 @@ struct mlx5v_cmd_info {
 /** @return a printable opcode name ("UNKNOWN" if not in the table). */
 __rte_internal
 const char *mlx5v_cmd_opcode_name(uint16_t opcode);
+/** The DEVX policy's rule (enum mlx5v_devx_rule) and object family of opcode. */
+void mlx5v_cmd_opcode_devx(uint16_t opcode, uint8_t *rule, uint8_t *fam);
 
 /**
  * Copy the counters of one opcode.

@@ -283,8 +283,12 @@ mlx5v_dev_init(const char *name, const struct mlx5v_hw *hw, const struct mlx5v_d
 	}
 	dev->fast_teardown = p != NULL ? p->fast_teardown : 0;
 	dev->health_strict = p != NULL ? !!p->health_strict : 0;
-	/* Off unless asked for: both anchors run without signatures (prm/mlx5 §3.4). */
-	dev->cmd.checksum = p != NULL ? !!p->cmd_sig : 0;
+	/*
+	 * Off unless asked for: both anchors run without signatures (prm/mlx5 §3.4). Asked for,
+	 * they start once SET_HCA_CAP has set cmdif_checksum (mlx5v_dev_set_hca_cap()).
+	 */
+	dev->cmd_sig = p != NULL ? !!p->cmd_sig : 0;
+	dev->cmd.checksum = 0;
 	pthread_mutexattr_init(&mattr);
 	pthread_mutexattr_settype(&mattr, PTHREAD_MUTEX_RECURSIVE);
 	pthread_mutex_init(&dev->hook_lock, &mattr);
@@ -471,6 +475,8 @@ mlx5v_dev_disable_hca(struct mlx5v_dev *dev)
 	/* disable_hca_out is 12 bytes, as enable_hca_out (prm/mlx5 §9). */
 	mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_DISABLE_HCA, 0, 0,
 			     MLX5V_IFC_BYTES(disable_hca_out));
+	/* The function's capabilities reset with it: cmdif_checksum too (§3.4). */
+	mlx5v_cmd_checksum_enable(dev, 0);
 }
 
 static int
@@ -546,6 +552,7 @@ mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
 	uint32_t page = hw->page_size != 0 ? hw->page_size : MLX5V_UAR_PAGE_SIZE;
 	uint8_t out[MLX5V_CMD_HDR_SIZE];
 	uint8_t *in, *cap;
+	uint32_t sig;
 	int ret;
 
 	ret = mlx5v_dev_query_cap(dev, MLX5V_CAP_GENERAL, MLX5V_CAP_MODE_MAX, dev->hca_cap_max);
@@ -561,9 +568,15 @@ mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
 	MLX5V_IFC_SET(set_hca_cap_in, in, op_mod, MLX5V_SET_HCA_CAP_OP_MOD_GENERAL);
 	cap = MLX5V_IFC_ADDR_OF(set_hca_cap_in, in, capability);
 	memcpy(cap, dev->hca_cap_cur, MLX5V_HCA_CAP_SIZE);
-	/* No device-side signature checks unless the driver signs (§3.4). */
-	if (!dev->cmd.checksum)
-		MLX5V_IFC_SET(cmd_hca_cap, cap, cmdif_checksum, 0);
+	/*
+	 * Signatures (§3.4): the device checks and signs only once cmdif_checksum is set, so
+	 * with cmd_sig the driver starts signing after this command, not before.
+	 */
+	sig = dev->cmd_sig ? MLX5V_IFC_GET(cmd_hca_cap, dev->hca_cap_max, cmdif_checksum) : 0;
+	if (dev->cmd_sig && sig == 0)
+		MLX5V_LOG(WARNING, "%s: cmd_sig: the device cannot check signatures "
+			  "(cmdif_checksum max 0); commands stay unsigned", dev->name);
+	MLX5V_IFC_SET(cmd_hca_cap, cap, cmdif_checksum, sig);
 	/*
 	 * UAR pages follow the host page size the backend maps BAR0 with: log2(page) - 12 (§2.2,
 	 * §12 #16). Above 4 KiB, uar_4k keeps UAR indices in 4 KiB units when the device can, as
@@ -583,6 +596,8 @@ mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
 	 */
 	if (ret == 0) {
 		memcpy(dev->hca_cap_cur, cap, MLX5V_HCA_CAP_SIZE);
+		if (sig != 0)
+			mlx5v_cmd_checksum_enable(dev, 1);
 		hw->uar_stride = MLX5V_IFC_GET(cmd_hca_cap, cap, uar_4k) ? MLX5V_UAR_PAGE_SIZE :
 				 page;
 	}

@@ -25,7 +25,11 @@
 struct mlx5v_dev_params {
 	uint32_t tout_ms[MLX5V_TO_MAX]; /**< 0 = default (mlx5v_tout.h) */
 	unsigned int tout_scale;        /**< divide every default by this; 0 or 1 = as is */
-	int cmd_sig;                    /**< write command signatures */
+	/**
+	 * Command signatures: SET_HCA_CAP sets cmdif_checksum, and every command after it is
+	 * signed and its output verified (prm/mlx5 §3.4).
+	 */
+	int cmd_sig;
 	int fast_teardown;              /**< use TEARDOWN_HCA profile 2 if the cap allows */
 	/**
 	 * A heartbeat stuck for 3 polls is fatal (rdma-core's policy). Default 0: it is only
@@ -110,7 +114,9 @@ struct mlx5v_pages {
 
 /** MSI-X vector table (mlx5v_msi.c). Vector 0 is the control vector. */
 struct mlx5v_msi {
-	unsigned int count;
+	unsigned int count;       /**< vectors of the function, at most 2048 */
+	unsigned int enabled;     /**< vectors enabled (0 .. enabled - 1); 0: MSI-X off */
+	int noresize;             /**< the enabled set cannot grow while MSI-X is on */
 	int *fd;                  /**< per vector, -1 when free */
 	unsigned int *eq_refs;    /**< EQs created on each vector */
 	rte_spinlock_t lock;
@@ -136,6 +142,7 @@ struct mlx5v_dev {
 	uint32_t tout_ms[MLX5V_TO_MAX];
 	int fast_teardown;
 	int health_strict;            /**< a stuck heartbeat is fatal (mlx5v_dev_params) */
+	int cmd_sig;                  /**< set cmdif_checksum at SET_HCA_CAP (mlx5v_dev_params) */
 	enum mlx5v_load_stage stage;
 	int dead;                     /**< atomic: enum mlx5v_dead_reason, 0 = alive */
 	uint16_t function_id;

@@ -24,72 +24,15 @@
 #include "mlx5v_prm_eq.h"
 #include "mlx5v_prm_eth.h"
 
-/* Not used by the driver itself; the PRM opcode, refused like the other function commands. */
-#define MLX5V_DEVX_OP_SET_DRIVER_VERSION 0x10d
-/* The bytes of an inbox the policy reads at most (create_sq_in up to its ctx.cqn). */
-#define MLX5V_DEVX_POLICY_IN_BYTES 0x100u
-
-/** How the policy treats an opcode. */
-enum mlx5v_devx_rule {
-	MLX5V_DEVX_DENY = 0,  /**< function management, or an opcode not in the table */
-	MLX5V_DEVX_ANY,       /**< a query of the function: always allowed */
-	MLX5V_DEVX_PORT,      /**< changes the port or vport: only while no net class owns it */
-	MLX5V_DEVX_CREATE,    /**< creates an object of fam; its id is tracked on success */
-	MLX5V_DEVX_USE,       /**< names an object of fam, which must be the caller's */
-	MLX5V_DEVX_DESTROY,   /**< destroys an object of fam, which must be the caller's */
-};
-
-struct mlx5v_devx_op {
-	uint16_t opcode;
+/* An opcode's policy, from the opcode table of mlx5v_cmd.c. */
+struct mlx5v_devx_op_rule {
 	uint8_t rule;
 	uint8_t fam;
 };
 
-#define OP(op, r, f) { MLX5V_CMD_OP_##op, MLX5V_DEVX_##r, MLX5V_DEVX_FAM_##f }
+/* The bytes of an inbox the policy reads at most (create_sq_in up to its ctx.cqn). */
+#define MLX5V_DEVX_POLICY_IN_BYTES 0x100u
 
-/* The table documented in doc/guides/nics/mlx5v_devx.rst; anything else is DENY. */
-static const struct mlx5v_devx_op mlx5v_devx_ops[] = {
-	/* Function management belongs to the driver: refused even on class=none. */
-	OP(INIT_HCA, DENY, NONE), OP(TEARDOWN_HCA, DENY, NONE),
-	OP(ENABLE_HCA, DENY, NONE), OP(DISABLE_HCA, DENY, NONE),
-	OP(QUERY_PAGES, DENY, NONE), OP(MANAGE_PAGES, DENY, NONE),
-	OP(SET_HCA_CAP, DENY, NONE), OP(SET_ISSI, DENY, NONE),
-	{ MLX5V_DEVX_OP_SET_DRIVER_VERSION, MLX5V_DEVX_DENY, MLX5V_DEVX_FAM_NONE },
-	/* UARs come from rte_pmd_mlx5v_devx_alloc_uar(), which maps and tracks them. */
-	OP(ALLOC_UAR, DENY, NONE), OP(DEALLOC_UAR, DENY, NONE),
-	/* Queries of the function. */
-	OP(QUERY_HCA_CAP, ANY, NONE), OP(QUERY_ISSI, ANY, NONE),
-	OP(QUERY_SPECIAL_CONTEXTS, ANY, NONE), OP(QUERY_VPORT_STATE, ANY, NONE),
-	OP(QUERY_NIC_VPORT_CONTEXT, ANY, NONE),
-	/* Port and vport: ACCESS_REG reads are ANY (see mlx5v_devx_policy_check()). */
-	OP(ACCESS_REG, PORT, NONE), OP(MODIFY_NIC_VPORT_CONTEXT, PORT, NONE),
-	OP(SET_FLOW_TABLE_ROOT, PORT, FT),
-	/* Objects. */
-	OP(CREATE_EQ, CREATE, EQ), OP(DESTROY_EQ, DESTROY, EQ),
-	OP(QUERY_EQ, USE, EQ), OP(GEN_EQE, USE, EQ),
-	OP(CREATE_CQ, CREATE, CQ), OP(DESTROY_CQ, DESTROY, CQ), OP(QUERY_CQ, USE, CQ),
-	OP(ALLOC_PD, CREATE, PD), OP(DEALLOC_PD, DESTROY, PD),
-	OP(ALLOC_TRANSPORT_DOMAIN, CREATE, TD), OP(DEALLOC_TRANSPORT_DOMAIN, DESTROY, TD),
-	OP(CREATE_MKEY, CREATE, MKEY), OP(DESTROY_MKEY, DESTROY, MKEY),
-	OP(QUERY_MKEY, USE, MKEY),
-	OP(ALLOC_Q_COUNTER, CREATE, QCNT), OP(DEALLOC_Q_COUNTER, DESTROY, QCNT),
-	OP(QUERY_Q_COUNTER, USE, QCNT),
-	OP(CREATE_TIS, CREATE, TIS), OP(DESTROY_TIS, DESTROY, TIS),
-	OP(MODIFY_TIS, USE, TIS), OP(QUERY_TIS, USE, TIS),
-	OP(CREATE_SQ, CREATE, SQ), OP(DESTROY_SQ, DESTROY, SQ),
-	OP(MODIFY_SQ, USE, SQ), OP(QUERY_SQ, USE, SQ),
-	OP(CREATE_RQ, CREATE, RQ), OP(DESTROY_RQ, DESTROY, RQ),
-	OP(MODIFY_RQ, USE, RQ), OP(QUERY_RQ, USE, RQ),
-	OP(CREATE_RQT, CREATE, RQT), OP(DESTROY_RQT, DESTROY, RQT),
-	OP(MODIFY_RQT, USE, RQT), OP(QUERY_RQT, USE, RQT),
-	OP(CREATE_TIR, CREATE, TIR), OP(DESTROY_TIR, DESTROY, TIR),
-	OP(MODIFY_TIR, USE, TIR), OP(QUERY_TIR, USE, TIR),
-	OP(CREATE_FLOW_TABLE, CREATE, FT), OP(DESTROY_FLOW_TABLE, DESTROY, FT),
-	OP(CREATE_FLOW_GROUP, CREATE, FG), OP(DESTROY_FLOW_GROUP, DESTROY, FG),
-	OP(SET_FLOW_TABLE_ENTRY, USE, FT), OP(DELETE_FLOW_TABLE_ENTRY, USE, FT),
-};
-
-#undef OP
 
 /* One object created through the raw path. */
 struct mlx5v_devx_raw_obj {
@@ -197,64 +140,46 @@ mlx5v_devx_raw_count(struct mlx5v_devx_raw *raw)
 	return n;
 }
 
-static const struct mlx5v_devx_op *
-mlx5v_devx_op_find(uint16_t opcode)
-{
-	unsigned int i;
-
-	for (i = 0; i < RTE_DIM(mlx5v_devx_ops); i++)
-		if (mlx5v_devx_ops[i].opcode == opcode)
-			return &mlx5v_devx_ops[i];
-	return NULL;
-}
-
 /*
- * The object an inbox names, for USE and DESTROY opcodes: the id field of each layout
- * (prm/mlx5 §7.1 EQ and CQ commands, prm/mlx5_eth §4 objects). The flow group key is the
- * group id; its table is checked separately.
+ * The object a message names: a USE/DESTROY inbox (in = 1) or the output of a successful
+ * create. Every layout keeps the id in DW2 (eq_number and counter_set_id 8 bits, cqn and
+ * obj_id 24; prm/mlx5 §7.1, prm/mlx5_eth §4), but for the inboxes below. The flow group key
+ * is the group id; its table is checked separately.
  */
+MLX5V_IFC_ASSERT(create_eq_out, eq_number, 2, 7, 0);
+MLX5V_IFC_ASSERT(query_eq_in, eq_number, 2, 7, 0);
+MLX5V_IFC_ASSERT(create_cq_out, cqn, 2, 23, 0);
+MLX5V_IFC_ASSERT(query_cq_in, cqn, 2, 23, 0);
+MLX5V_IFC_ASSERT(dealloc_q_counter_in, counter_set_id, 2, 7, 0);
+MLX5V_IFC_ASSERT(eth_obj_in, obj_id, 2, 23, 0);
+MLX5V_IFC_ASSERT(eth_obj_out, obj_id, 2, 23, 0);
+
 static uint32_t
-mlx5v_devx_in_id(uint16_t opcode, const uint8_t *in)
+mlx5v_devx_msg_id(uint16_t opcode, unsigned int fam, const uint8_t *msg, int in)
 {
-	switch (opcode) {
-	case MLX5V_CMD_OP_DESTROY_EQ:
-	case MLX5V_CMD_OP_QUERY_EQ:
-	case MLX5V_CMD_OP_GEN_EQE:
-		return MLX5V_IFC_GET(query_eq_in, in, eq_number);
-	case MLX5V_CMD_OP_DESTROY_CQ:
-	case MLX5V_CMD_OP_QUERY_CQ:
-		return MLX5V_IFC_GET(query_cq_in, in, cqn);
-	case MLX5V_CMD_OP_DEALLOC_Q_COUNTER:
-		return MLX5V_IFC_GET(dealloc_q_counter_in, in, counter_set_id);
+	switch (in ? opcode : 0) {
 	case MLX5V_CMD_OP_QUERY_Q_COUNTER:
-		return MLX5V_IFC_GET(query_q_counter_in, in, counter_set_id);
+		return MLX5V_IFC_GET(query_q_counter_in, msg, counter_set_id);
 	case MLX5V_CMD_OP_DESTROY_FLOW_GROUP:
-		return MLX5V_IFC_GET(flow_table_obj_in, in, group_id);
+		return MLX5V_IFC_GET(flow_table_obj_in, msg, group_id);
 	case MLX5V_CMD_OP_DESTROY_FLOW_TABLE:
 	case MLX5V_CMD_OP_SET_FLOW_TABLE_ROOT:
 	case MLX5V_CMD_OP_DELETE_FLOW_TABLE_ENTRY:
-		return MLX5V_IFC_GET(flow_table_obj_in, in, table_id);
+		return MLX5V_IFC_GET(flow_table_obj_in, msg, table_id);
 	case MLX5V_CMD_OP_SET_FLOW_TABLE_ENTRY:
-		return MLX5V_IFC_GET(set_fte_in, in, table_id);
+		return MLX5V_IFC_GET(set_fte_in, msg, table_id);
 	default:
-		/* Every other object command: obj_id in the low 24 bits at 0x08. */
-		return MLX5V_IFC_GET(eth_obj_in, in, obj_id);
+		break;
 	}
-}
-
-/* The id a successful create returned (prm/mlx5 §7.1, prm/mlx5_eth §4). */
-static uint32_t
-mlx5v_devx_out_id(uint16_t opcode, const uint8_t *out)
-{
-	switch (opcode) {
-	case MLX5V_CMD_OP_CREATE_EQ:
-		return MLX5V_IFC_GET(create_eq_out, out, eq_number);
-	case MLX5V_CMD_OP_CREATE_CQ:
-		return MLX5V_IFC_GET(create_cq_out, out, cqn);
-	case MLX5V_CMD_OP_ALLOC_Q_COUNTER:
-		return MLX5V_IFC_GET(alloc_q_counter_out, out, counter_set_id);
+	switch (fam) {
+	case MLX5V_DEVX_FAM_EQ:
+		return MLX5V_IFC_GET(query_eq_in, msg, eq_number);
+	case MLX5V_DEVX_FAM_CQ:
+		return MLX5V_IFC_GET(query_cq_in, msg, cqn);
+	case MLX5V_DEVX_FAM_QCNT:
+		return MLX5V_IFC_GET(dealloc_q_counter_in, msg, counter_set_id);
 	default:
-		return MLX5V_IFC_GET(eth_obj_out, out, obj_id);
+		return MLX5V_IFC_GET(eth_obj_in, msg, obj_id);
 	}
 }
 
@@ -314,7 +239,8 @@ mlx5v_devx_policy_check(struct mlx5v_devx_raw *raw, const struct mlx5v_devx_poli
 			const void *inbox, size_t inlen, struct mlx5v_devx_policy_req *req)
 {
 	uint8_t in[MLX5V_DEVX_POLICY_IN_BYTES];
-	const struct mlx5v_devx_op *op;
+	struct mlx5v_devx_op_rule rop;
+	const struct mlx5v_devx_op_rule *op = &rop;
 	const char *why = NULL;
 	uint16_t opcode;
 	uint32_t id;
@@ -325,9 +251,10 @@ mlx5v_devx_policy_check(struct mlx5v_devx_raw *raw, const struct mlx5v_devx_poli
 	opcode = MLX5V_IFC_GET(cmd_in_hdr, in, opcode);
 	memset(req, 0, sizeof(*req));
 	req->opcode = opcode;
-	op = mlx5v_devx_op_find(opcode);
-	if (op == NULL || op->rule == MLX5V_DEVX_DENY) {
-		why = op == NULL ? "opcode not allowed on the raw path" : "reserved to the driver";
+	mlx5v_cmd_opcode_devx(opcode, &rop.rule, &rop.fam);
+	if (op->rule == MLX5V_DEVX_UNLISTED || op->rule == MLX5V_DEVX_DENY) {
+		why = op->rule == MLX5V_DEVX_UNLISTED ? "opcode not allowed on the raw path" :
+		      "reserved to the driver";
 		goto deny;
 	}
 	if (op->rule == MLX5V_DEVX_PORT) {
@@ -354,7 +281,7 @@ mlx5v_devx_policy_check(struct mlx5v_devx_raw *raw, const struct mlx5v_devx_poli
 	case MLX5V_DEVX_PORT:
 	case MLX5V_DEVX_USE:
 	case MLX5V_DEVX_DESTROY:
-		id = mlx5v_devx_in_id(opcode, in);
+		id = mlx5v_devx_msg_id(opcode, op->fam, in, 1);
 		if (op->fam == MLX5V_DEVX_FAM_FG &&
 		    !mlx5v_devx_raw_owns(raw, MLX5V_DEVX_FAM_FT,
 					 MLX5V_IFC_GET(flow_table_obj_in, in, table_id))) {
@@ -413,7 +340,7 @@ mlx5v_devx_policy_done(struct mlx5v_devx_raw *raw, const struct mlx5v_devx_polic
 	}
 	if (!req->track || ret != 0)
 		return;
-	id = mlx5v_devx_out_id(req->opcode, out);
+	id = mlx5v_devx_msg_id(req->opcode, req->fam, out, 0);
 	/* Out of memory: the object exists but cannot be named; say so rather than fail. */
 	if (mlx5v_devx_raw_add(raw, req->fam, id) != 0)
 		MLX5V_LOG(ERR, "raw object %u of opcode 0x%x created but not tracked (no memory)",

@@ -10,6 +10,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** How the policy treats an opcode (the devx column of the opcode table in mlx5v_cmd.c). */
+enum mlx5v_devx_rule {
+	MLX5V_DEVX_UNLISTED = 0, /**< not in the policy: refused */
+	MLX5V_DEVX_DENY,         /**< function management: reserved to the driver */
+	MLX5V_DEVX_ANY,          /**< a query of the function: always allowed */
+	MLX5V_DEVX_PORT,         /**< changes the port or vport: only while no net class owns it */
+	MLX5V_DEVX_CREATE,       /**< creates an object of fam; its id is tracked on success */
+	MLX5V_DEVX_USE,          /**< names an object of fam, which must be the caller's */
+	MLX5V_DEVX_DESTROY,      /**< destroys an object of fam, which must be the caller's */
+};
+
 /** Object families the raw path can create, each with its own id space. */
 enum mlx5v_devx_fam {
 	MLX5V_DEVX_FAM_NONE = 0,

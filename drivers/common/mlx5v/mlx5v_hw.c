@@ -77,20 +77,20 @@ mlx5v_hw_container_unmap(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t le
 	return hw->ops->container_unmap(hw, va, iova, len);
 }
 
-unsigned int
-mlx5v_hw_irq_count(struct mlx5v_hw *hw)
+int
+mlx5v_hw_irq_info(struct mlx5v_hw *hw, struct mlx5v_hw_irq_info *info)
 {
-	if (hw->ops->irq_count == NULL)
-		return 0;
-	return hw->ops->irq_count(hw);
+	if (hw->ops->irq_info == NULL)
+		return -ENOTSUP;
+	return hw->ops->irq_info(hw, info);
 }
 
 int
-mlx5v_hw_irq_attach(struct mlx5v_hw *hw, unsigned int vec, int fd)
+mlx5v_hw_irq_set(struct mlx5v_hw *hw, unsigned int start, unsigned int count, const int *fds)
 {
-	if (hw->ops->irq_attach == NULL)
+	if (hw->ops->irq_set == NULL)
 		return -ENOTSUP;
-	return hw->ops->irq_attach(hw, vec, fd);
+	return hw->ops->irq_set(hw, start, count, fds);
 }
 
 int

@@ -10,11 +10,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rte_bitops.h>
 #include <rte_byteorder.h>
 #include <rte_compat.h>
 #include <rte_io.h>
 
 struct mlx5v_hw;
+
+/** The vectors signal through eventfds (VFIO_IRQ_INFO_EVENTFD). */
+#define MLX5V_HW_IRQ_EVENTFD RTE_BIT32(0)
+/** Enabled vectors cannot be added to while MSI-X is on (VFIO_IRQ_INFO_NORESIZE). */
+#define MLX5V_HW_IRQ_NORESIZE RTE_BIT32(1)
+
+/** What VFIO_DEVICE_GET_IRQ_INFO says of the MSI-X index. */
+struct mlx5v_hw_irq_info {
+	unsigned int count; /**< vectors of the function */
+	uint32_t flags;     /**< MLX5V_HW_IRQ_* */
+};
 
 /**
  * What a backend provides. Only this seam (mlx5v_hw*.c and sim/) touches registers, UAR
@@ -47,10 +59,16 @@ struct mlx5v_hw_ops {
 	int (*container_map)(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len);
 	/** Optional: undo container_map. */
 	int (*container_unmap)(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len);
-	/** Number of MSI-X vectors. */
-	unsigned int (*irq_count)(struct mlx5v_hw *hw);
-	/** Attach eventfd fd as the trigger of MSI-X vector vec; fd = -1 detaches. */
-	int (*irq_attach)(struct mlx5v_hw *hw, unsigned int vec, int fd);
+	/** MSI-X vectors of the function and how they signal (VFIO_DEVICE_GET_IRQ_INFO). */
+	int (*irq_info)(struct mlx5v_hw *hw, struct mlx5v_hw_irq_info *info);
+	/**
+	 * VFIO_DEVICE_SET_IRQS on MSI-X: fds[i] (-1: none) becomes the trigger of vector
+	 * start + i. While MSI-X is off, this enables vectors 0 .. start + count - 1; with
+	 * MSI-X on, a vector beyond the enabled ones is added only without NORESIZE.
+	 * count = 0 disables MSI-X. The policy over it is mlx5v_msi.c's.
+	 */
+	int (*irq_set)(struct mlx5v_hw *hw, unsigned int start, unsigned int count,
+		       const int *fds);
 	/** Enable memory space and bus mastering (PCI COMMAND = 0x6). Optional. */
 	int (*bus_enable)(struct mlx5v_hw *hw);
 	/** Optional: called after a doorbell store so a polling model notices it at once. */
@@ -158,8 +176,9 @@ int mlx5v_hw_dma_map(struct mlx5v_hw *hw, void *va, size_t len, uint64_t *iova);
 int mlx5v_hw_dma_unmap(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len);
 int mlx5v_hw_container_map(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len);
 int mlx5v_hw_container_unmap(struct mlx5v_hw *hw, void *va, uint64_t iova, size_t len);
-unsigned int mlx5v_hw_irq_count(struct mlx5v_hw *hw);
-int mlx5v_hw_irq_attach(struct mlx5v_hw *hw, unsigned int vec, int fd);
+int mlx5v_hw_irq_info(struct mlx5v_hw *hw, struct mlx5v_hw_irq_info *info);
+int mlx5v_hw_irq_set(struct mlx5v_hw *hw, unsigned int start, unsigned int count,
+		     const int *fds);
 int mlx5v_hw_bus_enable(struct mlx5v_hw *hw);
 
 #endif /* _MLX5V_HW_H_ */

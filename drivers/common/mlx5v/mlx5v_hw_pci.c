@@ -39,8 +39,6 @@
 #define MLX5V_PCI_CLASS_LEN 128
 #define MLX5V_PCI_COMMAND 0x04
 #define MLX5V_PCI_COMMAND_MEM_BUS_MASTER 0x0006
-/* The eqc.intr field holds 12 bits (prm/mlx5 §6.2). */
-#define MLX5V_PCI_MAX_VEC 2048
 
 /** Per-function backend state (hw->priv). */
 struct mlx5v_pci {
@@ -48,11 +46,6 @@ struct mlx5v_pci {
 	struct rte_pci_device *pdev;
 	uint8_t *bar;
 	size_t bar_len;
-	unsigned int nvec;         /**< MSI-X vectors of the function (at most 2048) */
-	unsigned int nvec_enabled; /**< vectors enabled in VFIO: 0 .. nvec_enabled - 1 */
-	int msix_enabled;
-	int msix_dynamic;          /**< VFIO can add vectors while MSI-X is on (no NORESIZE) */
-	int fds[MLX5V_PCI_MAX_VEC]; /**< trigger of each vector, -1 for none */
 };
 
 /*
@@ -152,37 +145,31 @@ mlx5v_pci_vfio_fd(struct mlx5v_pci *p)
 	return rte_intr_dev_fd_get(p->pdev->intr_handle);
 }
 
-static unsigned int
-mlx5v_pci_irq_count(struct mlx5v_hw *hw)
+/* The MSI-X index as VFIO describes it; the vector policy is the core's (mlx5v_msi.c). */
+static int
+mlx5v_pci_irq_info(struct mlx5v_hw *hw, struct mlx5v_hw_irq_info *out)
 {
 	struct mlx5v_pci *p = mlx5v_to_pci(hw);
 	struct vfio_irq_info info;
 
-	/* Cached: the MSI-X count of a device does not change while it is bound to vfio-pci. */
-	if (p->nvec != 0)
-		return p->nvec;
 	memset(&info, 0, sizeof(info));
 	info.argsz = sizeof(info);
 	info.index = VFIO_PCI_MSIX_IRQ_INDEX;
 	if (ioctl(mlx5v_pci_vfio_fd(p), VFIO_DEVICE_GET_IRQ_INFO, &info) != 0) {
 		MLX5V_LOG(ERR, "%s: VFIO_DEVICE_GET_IRQ_INFO: %s", hw->name, strerror(errno));
-		return 0;
+		return -errno;
 	}
-	/* Every vector is signalled through an eventfd: without that, there are no vectors. */
-	if (!(info.flags & VFIO_IRQ_INFO_EVENTFD)) {
-		MLX5V_LOG(ERR, "%s: VFIO MSI-X cannot signal eventfds (flags 0x%x)", hw->name,
-			  info.flags);
-		return 0;
-	}
-	p->msix_dynamic = !(info.flags & VFIO_IRQ_INFO_NORESIZE);
-	p->nvec = RTE_MIN(info.count, (uint32_t)MLX5V_PCI_MAX_VEC);
-	return p->nvec;
+	out->count = info.count;
+	out->flags = ((info.flags & VFIO_IRQ_INFO_EVENTFD) ? MLX5V_HW_IRQ_EVENTFD : 0) |
+		     ((info.flags & VFIO_IRQ_INFO_NORESIZE) ? MLX5V_HW_IRQ_NORESIZE : 0);
+	return 0;
 }
 
+/* VFIO_DEVICE_SET_IRQS on the MSI-X index; count 0 (DATA_NONE) disables MSI-X. */
 static int
-mlx5v_pci_set_irqs(struct mlx5v_pci *p, unsigned int start, unsigned int count,
-		   const int *fds, uint32_t data_flag)
+mlx5v_pci_irq_set(struct mlx5v_hw *hw, unsigned int start, unsigned int count, const int *fds)
 {
+	struct mlx5v_pci *p = mlx5v_to_pci(hw);
 	size_t len = sizeof(struct vfio_irq_set) + sizeof(int) * count;
 	struct vfio_irq_set *set;
 	int ret = 0;
@@ -191,94 +178,16 @@ mlx5v_pci_set_irqs(struct mlx5v_pci *p, unsigned int start, unsigned int count,
 	if (set == NULL)
 		return -ENOMEM;
 	set->argsz = len;
-	set->flags = data_flag | VFIO_IRQ_SET_ACTION_TRIGGER;
+	set->flags = (count > 0 ? VFIO_IRQ_SET_DATA_EVENTFD : VFIO_IRQ_SET_DATA_NONE) |
+		     VFIO_IRQ_SET_ACTION_TRIGGER;
 	set->index = VFIO_PCI_MSIX_IRQ_INDEX;
-	set->start = start;
+	set->start = count > 0 ? start : 0;
 	set->count = count;
-	if (count > 0 && fds != NULL)
+	if (count > 0)
 		memcpy(set->data, fds, sizeof(int) * count);
 	if (ioctl(mlx5v_pci_vfio_fd(p), VFIO_DEVICE_SET_IRQS, set) != 0)
 		ret = -errno;
 	free(set);
-	return ret;
-}
-
-/*
- * Enable vectors 0 .. count - 1 with the recorded triggers. MSI-X is switched off first when
- * it is on: VFIO without dynamic MSI-X sizes the vector table at the first SET_IRQS only.
- * Interrupts raised in that gap are lost, so every trigger is signalled once afterwards:
- * a spurious wake-up only makes its handler poll an EQ (prm/mlx5 §6.12).
- */
-static int
-mlx5v_pci_irq_resize(struct mlx5v_pci *p, unsigned int count)
-{
-	uint64_t one = 1;
-	unsigned int i;
-	int ret;
-
-	if (p->msix_enabled) {
-		mlx5v_pci_set_irqs(p, 0, 0, NULL, VFIO_IRQ_SET_DATA_NONE);
-		p->msix_enabled = 0;
-	}
-	ret = mlx5v_pci_set_irqs(p, 0, count, p->fds, VFIO_IRQ_SET_DATA_EVENTFD);
-	if (ret < 0)
-		return ret;
-	p->msix_enabled = 1;
-	p->nvec_enabled = count;
-	for (i = 0; i < count; i++)
-		if (p->fds[i] >= 0 && write(p->fds[i], &one, sizeof(one)) < 0)
-			MLX5V_LOG(DEBUG, "%s: MSI-X vector %u: eventfd: %s", p->hw.name, i,
-				  strerror(errno));
-	return 0;
-}
-
-/*
- * Attach an eventfd as the trigger of one MSI-X vector (fd -1 detaches). Only the vectors
- * in use are enabled: vector 0 (the driver's control vector) and the user vectors up to the
- * highest attached one, rather than all 2048, which would reserve host interrupt vectors
- * for nothing. A vector beyond the enabled ones is added with one SET_IRQS when VFIO
- * supports dynamic MSI-X, else by enabling again with the larger count
- * (doc/guides/nics/running_on_hardware.rst, MSI-X).
- */
-static int
-mlx5v_pci_irq_attach(struct mlx5v_hw *hw, unsigned int vec, int fd)
-{
-	struct mlx5v_pci *p = mlx5v_to_pci(hw);
-	unsigned int n = mlx5v_pci_irq_count(hw);
-	int old;
-	int ret;
-
-	if (vec >= n)
-		return -EINVAL;
-	if (!p->msix_enabled && p->nvec_enabled == 0) {
-		unsigned int i;
-
-		for (i = 0; i < RTE_DIM(p->fds); i++)
-			p->fds[i] = -1;
-	}
-	/* Enabled already, or a detach of a vector never enabled: no resize. */
-	if ((p->msix_enabled && vec < p->nvec_enabled) ||
-	    (p->msix_enabled && p->msix_dynamic) || (fd < 0 && vec >= p->nvec_enabled)) {
-		ret = fd < 0 && vec >= p->nvec_enabled ? 0 :
-		      mlx5v_pci_set_irqs(p, vec, 1, &fd, VFIO_IRQ_SET_DATA_EVENTFD);
-		if (ret == 0) {
-			p->fds[vec] = fd;
-			if (vec >= p->nvec_enabled && fd >= 0)
-				p->nvec_enabled = vec + 1;
-		}
-		return ret;
-	}
-	old = p->fds[vec];
-	p->fds[vec] = fd;
-	ret = mlx5v_pci_irq_resize(p, RTE_MAX(vec + 1, p->nvec_enabled));
-	if (ret < 0) {
-		MLX5V_LOG(ERR, "%s: cannot enable %u MSI-X vectors: %s", hw->name,
-			  RTE_MAX(vec + 1, p->nvec_enabled), strerror(-ret));
-		p->fds[vec] = old;
-		/* Back to the vectors that worked before, if there were any. */
-		if (p->nvec_enabled > 0 && mlx5v_pci_irq_resize(p, p->nvec_enabled) < 0)
-			p->nvec_enabled = 0;
-	}
 	return ret;
 }
 
@@ -305,8 +214,8 @@ const struct mlx5v_hw_ops mlx5v_hw_pci_ops = {
 	.dma_unmap = mlx5v_pci_dma_unmap,
 	.container_map = mlx5v_pci_container_map,
 	.container_unmap = mlx5v_pci_container_unmap,
-	.irq_count = mlx5v_pci_irq_count,
-	.irq_attach = mlx5v_pci_irq_attach,
+	.irq_info = mlx5v_pci_irq_info,
+	.irq_set = mlx5v_pci_irq_set,
 	.bus_enable = mlx5v_pci_bus_enable,
 	.db_notify = NULL,
 };
@@ -467,8 +376,6 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 	return 0;
 
 err_p_free:
-	if (p->msix_enabled)
-		mlx5v_pci_set_irqs(p, 0, 0, NULL, VFIO_IRQ_SET_DATA_NONE);
 	rte_free(p);
 	return ret;
 }
@@ -484,9 +391,7 @@ mlx5v_pci_remove(struct rte_pci_device *pdev)
 	ret = mlx5v_class_dev_remove(pdev->device.name, (void **)&p);
 	if (ret < 0)
 		return ret;
-	/* DATA_NONE with count 0 disables MSI-X on the function. */
-	if (p->msix_enabled)
-		mlx5v_pci_set_irqs(p, 0, 0, NULL, VFIO_IRQ_SET_DATA_NONE);
+	/* MSI-X was disabled by mlx5v_msi_cleanup() when the device was unloaded. */
 	rte_free(p);
 	return 0;
 }

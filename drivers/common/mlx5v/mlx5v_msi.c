@@ -2,7 +2,10 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file MSI-X vectors as eventfds: vector 0 = control (EAL interrupt thread), 1..n-1 = users. */
+/**
+ * @file MSI-X vectors as eventfds: vector 0 = control (EAL interrupt thread), 1..n-1 = users.
+ * Only the vectors in use are enabled (doc/guides/nics/running_on_hardware.rst, "MSI-X").
+ */
 
 #include <errno.h>
 #include <stdlib.h>
@@ -15,14 +18,33 @@
 #include "mlx5v_dev.h"
 #include "mlx5v_log.h"
 
+/* The eqc.intr field holds 12 bits (prm/mlx5 §6.2). */
+#define MLX5V_MSI_MAX_VEC 2048
+
 int
 mlx5v_msi_init(struct mlx5v_dev *dev)
 {
 	struct mlx5v_msi *msi = &dev->msi;
+	struct mlx5v_hw_irq_info info;
 	unsigned int v;
+	int ret;
 
 	rte_spinlock_init(&msi->lock);
-	msi->count = mlx5v_hw_irq_count(mlx5v_dev_hw(dev));
+	msi->enabled = 0;
+	ret = mlx5v_hw_irq_info(mlx5v_dev_hw(dev), &info);
+	if (ret < 0) {
+		MLX5V_LOG(ERR, "%s: cannot read the MSI-X information: %s", dev->name,
+			  strerror(-ret));
+		return ret;
+	}
+	/* Every vector is signalled through an eventfd: without that, there are no vectors. */
+	if (!(info.flags & MLX5V_HW_IRQ_EVENTFD)) {
+		MLX5V_LOG(ERR, "%s: MSI-X cannot signal eventfds (no VFIO_IRQ_INFO_EVENTFD)",
+			  dev->name);
+		return -ENOTSUP;
+	}
+	msi->count = RTE_MIN(info.count, (unsigned int)MLX5V_MSI_MAX_VEC);
+	msi->noresize = !!(info.flags & MLX5V_HW_IRQ_NORESIZE);
 	if (msi->count < 1) {
 		MLX5V_LOG(ERR, "%s: the device has no MSI-X vector", dev->name);
 		return -ENOTSUP;
@@ -41,6 +63,79 @@ mlx5v_msi_init(struct mlx5v_dev *dev)
 	return 0;
 }
 
+/* Enable vectors 0 .. n - 1 with the recorded triggers (MSI-X off before). */
+static int
+mlx5v_msi_enable(struct mlx5v_dev *dev, unsigned int n)
+{
+	int ret = mlx5v_hw_irq_set(mlx5v_dev_hw(dev), 0, n, dev->msi.fd);
+
+	if (ret == 0)
+		dev->msi.enabled = n;
+	return ret;
+}
+
+/*
+ * Make fd (-1: none) the trigger of vector v; msi->lock held, or the control path alone.
+ * Only the vectors in use are enabled, vector 0 (the driver's) and the user vectors up to the
+ * highest attached one, rather than all 2048, which would take host interrupt vectors for
+ * nothing. A vector beyond the enabled ones is added by one SET_IRQS when VFIO resizes
+ * (dynamic MSI-X); otherwise MSI-X is switched off and enabled again with the larger count,
+ * and as interrupts raised in that gap are lost, every trigger is signalled once: a spurious
+ * wake-up only makes its handler poll an EQ (prm/mlx5 §6.12). MSI-X goes off with the last
+ * trigger (doc/guides/nics/running_on_hardware.rst, "MSI-X").
+ */
+static int
+mlx5v_msi_trigger(struct mlx5v_dev *dev, unsigned int v, int fd)
+{
+	struct mlx5v_msi *msi = &dev->msi;
+	struct mlx5v_hw *hw = mlx5v_dev_hw(dev);
+	unsigned int before = msi->enabled;
+	uint64_t one = 1;
+	unsigned int i;
+	int old = msi->fd[v];
+	int ret;
+
+	if (v < msi->enabled || (msi->enabled > 0 && !msi->noresize && fd >= 0)) {
+		ret = mlx5v_hw_irq_set(hw, v, 1, &fd);
+		if (ret < 0) {
+			MLX5V_LOG(ERR, "%s: cannot set the trigger of MSI-X vector %u: %s",
+				  dev->name, v, strerror(-ret));
+			return ret;
+		}
+		msi->fd[v] = fd;
+		msi->enabled = RTE_MAX(msi->enabled, v + 1);
+	} else if (fd >= 0) {
+		msi->fd[v] = fd;
+		if (before > 0) {
+			mlx5v_hw_irq_set(hw, 0, 0, NULL);
+			msi->enabled = 0;
+		}
+		ret = mlx5v_msi_enable(dev, v + 1);
+		if (ret < 0) {
+			MLX5V_LOG(ERR, "%s: cannot enable %u MSI-X vectors: %s", dev->name, v + 1,
+				  strerror(-ret));
+			msi->fd[v] = old;
+			if (before > 0 && mlx5v_msi_enable(dev, before) < 0)
+				MLX5V_LOG(ERR, "%s: MSI-X vectors lost", dev->name);
+			return ret;
+		}
+		for (i = 0; before > 0 && i < v; i++)
+			if (msi->fd[i] >= 0 && write(msi->fd[i], &one, sizeof(one)) < 0)
+				MLX5V_LOG(DEBUG, "%s: MSI-X vector %u: eventfd: %s", dev->name, i,
+					  strerror(errno));
+	} else {
+		/* A vector never enabled has no trigger to detach. */
+		msi->fd[v] = -1;
+	}
+	if (fd < 0 && msi->enabled > 0) {
+		for (i = 0; i < msi->enabled && msi->fd[i] < 0; i++)
+			;
+		if (i == msi->enabled && mlx5v_hw_irq_set(hw, 0, 0, NULL) == 0)
+			msi->enabled = 0;
+	}
+	return 0;
+}
+
 void
 mlx5v_msi_cleanup(struct mlx5v_dev *dev)
 {
@@ -49,13 +144,16 @@ mlx5v_msi_cleanup(struct mlx5v_dev *dev)
 
 	if (msi->fd == NULL)
 		return;
-	/* User vectors the consumer forgot: detach before closing, as on free. */
+	/* MSI-X off first, then close the user vectors the consumer forgot. */
+	if (msi->enabled > 0)
+		mlx5v_hw_irq_set(mlx5v_dev_hw(dev), 0, 0, NULL);
+	msi->enabled = 0;
 	for (v = 1; v < msi->count; v++) {
 		if (msi->fd[v] < 0)
 			continue;
 		MLX5V_LOG(WARNING, "%s: MSI-X vector %u still allocated at cleanup", dev->name, v);
-		mlx5v_hw_irq_attach(mlx5v_dev_hw(dev), v, -1);
 		close(msi->fd[v]);
+		msi->fd[v] = -1;
 	}
 	free(msi->fd);
 	free(msi->eq_refs);
@@ -109,7 +207,9 @@ mlx5v_msi_ctrl_start(struct mlx5v_dev *dev, void (*cb)(void *arg), void *arg)
 	efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (efd < 0)
 		return -errno;
-	ret = mlx5v_hw_irq_attach(mlx5v_dev_hw(dev), 0, efd);
+	rte_spinlock_lock(&msi->lock);
+	ret = mlx5v_msi_trigger(dev, 0, efd);
+	rte_spinlock_unlock(&msi->lock);
 	if (ret < 0) {
 		MLX5V_LOG(ERR, "%s: cannot attach MSI-X vector 0: %s", dev->name, strerror(-ret));
 		goto err_close;
@@ -123,12 +223,10 @@ mlx5v_msi_ctrl_start(struct mlx5v_dev *dev, void (*cb)(void *arg), void *arg)
 		ret = -EINVAL;
 		goto err_ih_free;
 	}
-	msi->fd[0] = efd;
 	ret = rte_intr_callback_register(ih, cb, arg);
 	if (ret < 0) {
 		MLX5V_LOG(ERR, "%s: cannot register the control interrupt: %s",
 			  dev->name, strerror(-ret));
-		msi->fd[0] = -1;
 		goto err_ih_free;
 	}
 	msi->ctrl_ih = ih;
@@ -137,7 +235,9 @@ mlx5v_msi_ctrl_start(struct mlx5v_dev *dev, void (*cb)(void *arg), void *arg)
 err_ih_free:
 	rte_intr_instance_free(ih);
 err_detach:
-	mlx5v_hw_irq_attach(mlx5v_dev_hw(dev), 0, -1);
+	rte_spinlock_lock(&msi->lock);
+	mlx5v_msi_trigger(dev, 0, -1);
+	rte_spinlock_unlock(&msi->lock);
 err_close:
 	close(efd);
 	return ret;
@@ -147,6 +247,7 @@ void
 mlx5v_msi_ctrl_stop(struct mlx5v_dev *dev, void (*cb)(void *arg), void *arg)
 {
 	struct mlx5v_msi *msi = &dev->msi;
+	int efd;
 
 	if (msi->ctrl_ih == NULL)
 		return;
@@ -161,9 +262,11 @@ mlx5v_msi_ctrl_stop(struct mlx5v_dev *dev, void (*cb)(void *arg), void *arg)
 		rte_intr_callback_unregister_sync(msi->ctrl_ih, cb, arg);
 	rte_intr_instance_free(msi->ctrl_ih);
 	msi->ctrl_ih = NULL;
-	mlx5v_hw_irq_attach(mlx5v_dev_hw(dev), 0, -1);
-	close(msi->fd[0]);
-	msi->fd[0] = -1;
+	efd = msi->fd[0];
+	rte_spinlock_lock(&msi->lock);
+	mlx5v_msi_trigger(dev, 0, -1);
+	rte_spinlock_unlock(&msi->lock);
+	close(efd);
 }
 
 int
@@ -191,13 +294,12 @@ mlx5v_msi_alloc(struct mlx5v_dev *dev, int *fd)
 		rte_spinlock_unlock(&msi->lock);
 		return ret;
 	}
-	ret = mlx5v_hw_irq_attach(mlx5v_dev_hw(dev), v, efd);
+	ret = mlx5v_msi_trigger(dev, v, efd);
 	if (ret < 0) {
 		rte_spinlock_unlock(&msi->lock);
 		close(efd);
 		return ret;
 	}
-	msi->fd[v] = efd;
 	rte_spinlock_unlock(&msi->lock);
 	*fd = efd;
 	return (int)v;
@@ -222,12 +324,11 @@ mlx5v_msi_free(struct mlx5v_dev *dev, unsigned int vector, int fd)
 		rte_spinlock_unlock(&msi->lock);
 		return -EBUSY;
 	}
-	ret = mlx5v_hw_irq_attach(mlx5v_dev_hw(dev), vector, -1);
+	ret = mlx5v_msi_trigger(dev, vector, -1);
 	if (ret < 0) {
 		rte_spinlock_unlock(&msi->lock);
 		return ret;
 	}
-	msi->fd[vector] = -1;
 	rte_spinlock_unlock(&msi->lock);
 	close(fd);
 	return 0;

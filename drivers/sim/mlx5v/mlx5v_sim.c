@@ -47,6 +47,7 @@ mlx5v_sim_params_default(struct mlx5v_sim_params *p)
 	p->log_max_eq_sz = MLX5V_SIM_LOG_MAX_EQ_SZ;
 	p->max_eqs = MLX5V_SIM_DEF_MAX_EQS;
 	p->host_page = MLX5V_SIM_MIN_HOST_PAGE;
+	p->first_num = 1;
 	p->numa_node = -1;
 	p->knobs = NULL;
 }
@@ -85,7 +86,7 @@ mlx5v_sim_params_key(struct mlx5v_sim_params *p, const char *key, size_t klen,
 {
 	static const char *const keys[] = {
 		"msix", "ports", "boot_ms", "boot_pages", "init_pages", "log_max_eq_sz",
-		"max_eqs", "host_page",
+		"max_eqs", "host_page", "first_num",
 	};
 	unsigned int *fields[RTE_DIM(keys)];
 	const char *colon;
@@ -99,6 +100,7 @@ mlx5v_sim_params_key(struct mlx5v_sim_params *p, const char *key, size_t klen,
 	fields[5] = &p->log_max_eq_sz;
 	fields[6] = &p->max_eqs;
 	fields[7] = &p->host_page;
+	fields[8] = &p->first_num;
 	if (klen == 8 && strncmp(key, "function", 8) == 0) {
 		/* function=pf|vf: which PCI function the model plays. */
 		if (vlen == 2 && (strncmp(val, "pf", 2) == 0 || strncmp(val, "vf", 2) == 0)) {
@@ -171,6 +173,8 @@ mlx5v_sim_params_check(const struct mlx5v_sim_params *p)
 		return -EINVAL;
 	if (p->max_eqs < 1 || p->max_eqs > MLX5V_SIM_MAX_EQN)
 		return -EINVAL;
+	if (p->first_num > 1 || (p->first_num == 0 && p->max_eqs > MLX5V_SIM_MAX_EQN - 1))
+		return -EINVAL;
 	if (p->boot_pages + (uint64_t)p->init_pages > MLX5V_SIM_MAX_PAGES)
 		return -EINVAL;
 	if (p->host_page < MLX5V_SIM_MIN_HOST_PAGE || p->host_page > MLX5V_SIM_MAX_HOST_PAGE ||
@@ -235,6 +239,15 @@ mlx5v_sim_irq_flush(struct mlx5v_sim *sim)
 		for (v = 0; v < sim->p.msix; v++) {
 			if (sim->irq_pending[v] == 0)
 				continue;
+			if (v >= sim->msix_on) {
+				/* VFIO has not enabled the vector: the interrupt goes nowhere. */
+				SIM_LOG(ERR, "%s: MSI-X vector %u raised but not enabled (%u are)",
+					sim->name, v, sim->msix_on);
+				__atomic_fetch_add(&sim->ctr[MLX5V_SIM_CTR_MSIX_NOT_ENABLED],
+						   sim->irq_pending[v], __ATOMIC_RELAXED);
+				sim->irq_pending[v] = 0;
+				continue;
+			}
 			if (n == MLX5V_SIM_IRQ_BATCH) {
 				more = 1;
 				break;
@@ -489,6 +502,19 @@ mlx5v_sim_counter(struct mlx5v_sim *sim, enum mlx5v_sim_ctr ctr)
 	if (ctr == MLX5V_SIM_CTR_IOMMU_FAULTS)
 		return hwsim_dma_faults(sim->dma, NULL);
 	return __atomic_load_n(&sim->ctr[ctr], __ATOMIC_RELAXED);
+}
+
+unsigned int
+mlx5v_sim_msix_enabled(struct mlx5v_sim *sim, unsigned int *max)
+{
+	unsigned int on;
+
+	pthread_mutex_lock(&sim->lock);
+	on = sim->msix_on;
+	if (max != NULL)
+		*max = sim->msix_on_max;
+	pthread_mutex_unlock(&sim->lock);
+	return on;
 }
 
 void

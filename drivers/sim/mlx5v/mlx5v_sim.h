@@ -33,6 +33,12 @@ struct mlx5v_sim_params {
 	 * reached at BAR0 + index * (uar_4k ? 4096 : host_page).
 	 */
 	unsigned int host_page;
+	/**
+	 * first_num=: the first EQN and CQN handed out, 1 (default) or 0. With 0 a doorbell word
+	 * can be 0, so the model's doorbell words idle at all ones instead (EQNs then stop at
+	 * 254, as no EQ doorbell can read all ones).
+	 */
+	unsigned int first_num;
 	int numa_node;
 	const char *knobs;        /**< "name=value,..." fault knobs, may be NULL */
 };
@@ -85,6 +91,13 @@ enum mlx5v_sim_ctr {
 	 * memory (the object is alive until DISABLE_HCA)
 	 */
 	MLX5V_SIM_CTR_FREED_RING_WRITES,
+	/**
+	 * SET_IRQS refused: vectors beyond the function's, beyond msix_host_vectors, added
+	 * under msix_noresize, or eventfds under msix_no_eventfd
+	 */
+	MLX5V_SIM_CTR_MSIX_BAD_ENABLE,
+	/** interrupts raised on a vector MSI-X has not enabled (lost, as on a host) */
+	MLX5V_SIM_CTR_MSIX_NOT_ENABLED,
 	MLX5V_SIM_CTR_MAX,
 };
 
@@ -135,6 +148,13 @@ unsigned int mlx5v_sim_live_objects(struct mlx5v_sim *sim, enum mlx5v_sim_obj ki
 /** @return a counter (see enum mlx5v_sim_ctr). */
 __rte_internal
 uint64_t mlx5v_sim_counter(struct mlx5v_sim *sim, enum mlx5v_sim_ctr ctr);
+
+/**
+ * @return the MSI-X vectors enabled now (as VFIO_DEVICE_SET_IRQS left them; 0: MSI-X off);
+ * *max (may be NULL) gets the most ever enabled at once.
+ */
+__rte_internal
+unsigned int mlx5v_sim_msix_enabled(struct mlx5v_sim *sim, unsigned int *max);
 
 /* ---- Fault knobs ---- */
 

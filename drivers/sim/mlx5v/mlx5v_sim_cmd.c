@@ -184,10 +184,14 @@ mlx5v_sim_xor8(const uint8_t *p, size_t len)
 	return x;
 }
 
+/*
+ * §3.4: off unless the driver set cmdif_checksum in SET_HCA_CAP, or the knob forces it. Taken
+ * when a command arrives and kept for its answer: SET_HCA_CAP itself goes unsigned both ways,
+ * DISABLE_HCA (which clears it) signed both ways.
+ */
 static int
 mlx5v_sim_checksums(struct mlx5v_sim *sim)
 {
-	/* §3.4: off unless the driver left cmdif_checksum set, or the knob asks for it. */
 	return sim->checksum_cap || mlx5v_sim_knob(sim, MLX5V_SIM_K_CHECKSUMS) != 0;
 }
 
@@ -251,7 +255,7 @@ mlx5v_sim_cmd_read_in(struct mlx5v_sim *sim, const uint8_t *ent, uint8_t *in, ui
 				MLX5V_IFC_GET(cmd_layout, ent, token))
 			return MLX5V_CMD_DELIV_TOK_ERR;
 		/* [K] signatures: ctrl_sig over 0x200..0x23e, sig over the whole block. */
-		if (mlx5v_sim_checksums(sim) &&
+		if (sim->cmd_sig_on &&
 				(mlx5v_sim_xor8(blk + MLX5V_MBOX_DATA_LEN,
 						MLX5V_SIM_TAIL(sig)) != 0xff ||
 				 mlx5v_sim_xor8(blk, sizeof(blk)) != 0xff))
@@ -330,7 +334,7 @@ mlx5v_sim_cmd_write_out(struct mlx5v_sim *sim, const uint8_t *ent, const uint8_t
 
 	for (n = 0; n < nblk; n++) {
 		len = RTE_MIN(outlen - done, (uint32_t)MLX5V_MBOX_DATA_LEN);
-		if (mlx5v_sim_checksums(sim)) {
+		if (sim->cmd_sig_on) {
 			/* Whole block: data, the driver's tail, our token and signatures. */
 			memset(blk, 0, MLX5V_MBOX_DATA_LEN);
 			memcpy(blk, out + done, len);
@@ -420,9 +424,16 @@ mlx5v_sim_cmd_complete(struct mlx5v_sim *sim, unsigned int s)
 	 * The entry signature goes out before status_own: a [K] driver checks it as soon as it sees
 	 * the owner bit clear (§3.4).
 	 */
-	if (mlx5v_sim_checksums(sim))
+	if (sl->sig_on) {
 		hwsim_dma_write(sim->dma, sl->ent_iova + MLX5V_IFC_BYTE_OFF(cmd_layout, sig),
 				&sl->sig, 1);
+	} else {
+		/* Unsigned, the byte is arbitrary on silicon: never a valid signature here. */
+		so = sl->sig ^ 0xa5;
+		hwsim_dma_write(sim->dma, sl->ent_iova + MLX5V_IFC_BYTE_OFF(cmd_layout, sig),
+				&so, 1);
+		so = sl->deliv << 1;
+	}
 	/* Output first, then a release fence, then the owner byte (§3.6 polling mode). */
 	if (hwsim_dma_write_release(sim->dma,
 				    sl->ent_iova + MLX5V_IFC_BYTE_OFF(cmd_layout, status_own),
@@ -437,7 +448,7 @@ mlx5v_sim_cmd_complete(struct mlx5v_sim *sim, unsigned int s)
 	 * drop_opcode fault: ownership still changes, only the EQE is lost, which an event-mode
 	 * driver must survive by polling (§3.10 project rule).
 	 */
-	if (sl->drop_eqe || sl->cmd_eqn == 0)
+	if (sl->drop_eqe || sl->cmd_eqn == MLX5V_SIM_EQN_NONE)
 		return;
 	/*
 	 * §3.6 model rule: a CMD EQE only if the CMD-subscribed EQ existed when the
@@ -484,6 +495,8 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 	int dup = 0;
 
 	memset(&c, 0, sizeof(c));
+	sim->cmd_sig_on = mlx5v_sim_checksums(sim);
+	sl->sig_on = sim->cmd_sig_on;
 	sl->ent_iova = q + ((uint64_t)s << MLX5V_CMDQ_LOG_STRIDE);
 	if (hwsim_dma_read(sim->dma, sl->ent_iova, ent, sizeof(ent)) != 0) {
 		/* No entry to answer in: the command is lost, as on an IOMMU-blocked device. */
@@ -513,7 +526,7 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 	 */
 	if (MLX5V_IFC_GET(cmd_layout, ent, type) != MLX5V_CMD_TYPE_PCI)
 		deliv = MLX5V_CMD_DELIV_CMD_DESCR_ERR;
-	else if (mlx5v_sim_checksums(sim) && mlx5v_sim_xor8(ent, sizeof(ent)) != 0xff)
+	else if (sim->cmd_sig_on && mlx5v_sim_xor8(ent, sizeof(ent)) != 0xff)
 		deliv = MLX5V_CMD_DELIV_SIGNAT_ERR;
 	else if (c.inlen < MLX5V_SIM_CMD_MIN_LEN || c.inlen > MLX5V_SIM_CMD_MAX_LEN)
 		deliv = MLX5V_CMD_DELIV_IN_LENGTH_ERR;
@@ -552,7 +565,7 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 	 * Only a signed answer can carry a wrong signature. Block 0 needs output blocks that
 	 * get written, so without them (or with a delivery error) the entry's goes wrong.
 	 */
-	if (mlx5v_sim_checksums(sim)) {
+	if (sim->cmd_sig_on) {
 		bad_sig = mlx5v_sim_faults_out_sig(sim, c.opcode);
 		if (bad_sig == MLX5V_SIM_BAD_SIG_BLOCK &&
 				(mlx5v_sim_cmd_nblocks(c.outlen) == 0 || forced_deliv != 0))
@@ -672,7 +685,7 @@ mlx5v_sim_cmd_doorbell(struct mlx5v_sim *sim, uint32_t mask)
 	}
 	/* Which EQ would get the CMD EQE, decided now (§3.6 model rule). */
 	cmd_eqn = mlx5v_sim_eq_subscriber(sim, RTE_PMD_MLX5V_EVENT_CMD);
-	eq = cmd_eqn != 0 ? mlx5v_sim_eq_get(sim, cmd_eqn) : NULL;
+	eq = cmd_eqn != MLX5V_SIM_EQN_NONE ? mlx5v_sim_eq_get(sim, cmd_eqn) : NULL;
 	/* §13: each set bit posts one slot; several bits in one write post several slots. */
 	for (s = 0; s < MLX5V_CMD_MAX_SLOTS; s++) {
 		if (!(mask & (1u << s)))
@@ -686,7 +699,7 @@ mlx5v_sim_cmd_doorbell(struct mlx5v_sim *sim, uint32_t mask)
 			continue;
 		}
 		sl->state = MLX5V_SIM_SLOT_QUEUED;
-		sl->cmd_eqn = eq != NULL ? cmd_eqn : 0;
+		sl->cmd_eqn = eq != NULL ? cmd_eqn : MLX5V_SIM_EQN_NONE;
 		sl->cmd_eq_gen = eq != NULL ? eq->gen : 0;
 		sim->db_pending |= 1u << s;
 	}

@@ -145,6 +145,9 @@ mlx5v_sim_cmd_disable_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	mlx5v_sim_zombies_release(sim);
 	/* ISSI resets with the function, so the next bring-up must SET_ISSI again (inference). */
 	sim->issi = 0;
+	/* So do the capabilities SET_HCA_CAP changed: signatures are off again (§3.4). */
+	MLX5V_IFC_SET(cmd_hca_cap, sim->cap_cur, cmdif_checksum, 0);
+	sim->checksum_cap = 0;
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -437,11 +440,11 @@ mlx5v_sim_cmd_dealloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (!mlx5v_sim_uar_allocated(sim, idx))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_UAR_INDEX);
-	for (i = 1; i <= MLX5V_SIM_MAX_EQN; i++)
+	for (i = 0; i <= MLX5V_SIM_MAX_EQN; i++)
 		if (sim->eq[i].valid && sim->eq[i].uar == idx)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
 						 MLX5V_SIM_SYND_UAR_BUSY);
-	for (i = 1; i <= MLX5V_SIM_MAX_CQN; i++)
+	for (i = 0; i <= MLX5V_SIM_MAX_CQN; i++)
 		if (sim->cq[i].valid && sim->cq[i].uar == idx)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
 						 MLX5V_SIM_SYND_UAR_BUSY);

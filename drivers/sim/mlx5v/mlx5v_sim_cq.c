@@ -31,7 +31,7 @@ static const uint32_t mlx5v_sim_cqc_allowed[16] = {
 static struct mlx5v_sim_cq *
 mlx5v_sim_cq_get(struct mlx5v_sim *sim, uint32_t cqn)
 {
-	if (cqn == 0 || cqn > MLX5V_SIM_MAX_CQN || !sim->cq[cqn].valid)
+	if (cqn > MLX5V_SIM_MAX_CQN || !sim->cq[cqn].valid)
 		return NULL;
 	return &sim->cq[cqn];
 }
@@ -123,8 +123,11 @@ mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 					 &ring_synd, &pas, &npas);
 	if (status != MLX5V_CMD_STAT_OK)
 		return status;
-	/* CQN 1..: never 0, so an arm doorbell word always has a nonzero low half. */
-	for (cqn = 1; cqn <= MLX5V_SIM_MAX_CQN; cqn++)
+	/*
+	 * CQN first_num..: from 1, an arm doorbell word always has a nonzero low half; from 0 the
+	 * words idle at all ones, which no CQN (24 bits) can write.
+	 */
+	for (cqn = sim->p.first_num; cqn <= MLX5V_SIM_MAX_CQN; cqn++)
 		if (!sim->cq[cqn].valid)
 			break;
 	if (cqn > MLX5V_SIM_MAX_CQN) {

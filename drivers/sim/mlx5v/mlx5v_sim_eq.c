@@ -57,7 +57,7 @@ static const struct {
 struct mlx5v_sim_eq *
 mlx5v_sim_eq_get(struct mlx5v_sim *sim, uint32_t eqn)
 {
-	if (eqn == 0 || eqn > MLX5V_SIM_MAX_EQN || !sim->eq[eqn].valid)
+	if (eqn > MLX5V_SIM_MAX_EQN || !sim->eq[eqn].valid)
 		return NULL;
 	return &sim->eq[eqn];
 }
@@ -78,10 +78,10 @@ mlx5v_sim_eq_subscriber(struct mlx5v_sim *sim, uint8_t type)
 {
 	uint32_t eqn;
 
-	for (eqn = 1; eqn <= MLX5V_SIM_MAX_EQN; eqn++)
+	for (eqn = 0; eqn <= MLX5V_SIM_MAX_EQN; eqn++)
 		if (sim->eq[eqn].valid && mlx5v_sim_eq_subscribed(&sim->eq[eqn], type))
 			return eqn;
-	return 0;
+	return MLX5V_SIM_EQN_NONE;
 }
 
 /*
@@ -191,7 +191,7 @@ mlx5v_sim_event_post(struct mlx5v_sim *sim, uint8_t type, uint8_t sub_type,
 	uint32_t eqn;
 	int n = 0;
 
-	for (eqn = 1; eqn <= MLX5V_SIM_MAX_EQN; eqn++) {
+	for (eqn = 0; eqn <= MLX5V_SIM_MAX_EQN; eqn++) {
 		if (!sim->eq[eqn].valid || !mlx5v_sim_eq_subscribed(&sim->eq[eqn], type))
 			continue;
 		if (mlx5v_sim_eq_post(sim, &sim->eq[eqn], type, sub_type, data) == 0)
@@ -358,11 +358,15 @@ mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 					 &ring_synd, &pas, &npas);
 	if (status != MLX5V_CMD_STAT_OK)
 		return status;
-	/* EQN 1..max_eqs: never 0, so doorbell words (eqn << 24 | ci) are never zero. */
-	for (eqn = 1; eqn <= sim->p.max_eqs; eqn++)
+	/*
+	 * EQN first_num .. first_num + max_eqs - 1: from 1, doorbell words (eqn << 24 | ci) are
+	 * never zero; from 0 they idle at all ones, which EQN 255 could write (first_num=0 stops
+	 * at 254).
+	 */
+	for (eqn = sim->p.first_num; eqn < sim->p.first_num + sim->p.max_eqs; eqn++)
 		if (!sim->eq[eqn].valid)
 			break;
-	if (eqn > sim->p.max_eqs) {
+	if (eqn >= sim->p.first_num + sim->p.max_eqs) {
 		free(pas);
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_LIM_ERR, MLX5V_SIM_SYND_EQ_NO_EQN);
 	}

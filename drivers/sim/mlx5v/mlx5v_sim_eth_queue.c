@@ -126,7 +126,7 @@ mlx5v_sim_cmd_query_tis(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 static int
 mlx5v_sim_eth_cq_live(struct mlx5v_sim *sim, uint32_t cqn)
 {
-	return cqn >= 1 && cqn <= MLX5V_SIM_MAX_CQN && sim->cq[cqn].valid;
+	return cqn <= MLX5V_SIM_MAX_CQN && sim->cq[cqn].valid;
 }
 
 /*

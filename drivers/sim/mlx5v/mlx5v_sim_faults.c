@@ -135,6 +135,13 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 	[MLX5V_SIM_K_TEARDOWN_OFFLINE] = { "teardown_offline", 0, 0, 1,
 		"1: the function leaves the bus (all-ones reads) when asked for nic_interface "
 		"DISABLED" },
+	[MLX5V_SIM_K_MSIX_HOST_VECTORS] = { "msix_host_vectors", 0, 0, MLX5V_SIM_MAX_MSIX,
+		"interrupt vectors the host gives the function (0: as many as it has); SET_IRQS "
+		"enabling more fails ENOSPC" },
+	[MLX5V_SIM_K_MSIX_NORESIZE] = { "msix_noresize", 0, 0, 1,
+		"1: VFIO_IRQ_INFO_NORESIZE, no vector can be added while MSI-X is on" },
+	[MLX5V_SIM_K_MSIX_NO_EVENTFD] = { "msix_no_eventfd", 0, 0, 1,
+		"1: the MSI-X IRQ info lacks VFIO_IRQ_INFO_EVENTFD; SET_IRQS with eventfds fails" },
 };
 
 /*
@@ -148,7 +155,7 @@ static const char *const mlx5v_sim_dev_keys[] = {
 	/*
 	 * boot_ms, boot_pages and init_pages are knobs as well, so the knob parser must see them.
 	 */
-	"msix", "ports", "pages", "log_max_eq_sz", "max_eqs", "function", "host_page",
+	"msix", "ports", "pages", "log_max_eq_sz", "max_eqs", "function", "host_page", "first_num",
 	/* The data path's wire keys (mlx5v_sim_eth_dp_init()). */
 	"wire", "wire1", "mac", "speed", NULL,
 };
@@ -372,7 +379,7 @@ mlx5v_sim_faults_hold_pages(struct mlx5v_sim *sim, uint16_t opcode)
 	 * armed), and never MANAGE_PAGES itself, which is what the wait is for.
 	 */
 	if (opcode == MLX5V_CMD_OP_MANAGE_PAGES ||
-	    mlx5v_sim_eq_subscriber(sim, RTE_PMD_MLX5V_EVENT_PAGE_REQUEST) == 0 ||
+	    mlx5v_sim_eq_subscriber(sim, RTE_PMD_MLX5V_EVENT_PAGE_REQUEST) == MLX5V_SIM_EQN_NONE ||
 	    !mlx5v_sim_knob_match(sim, MLX5V_SIM_K_HOLD_FOR_PAGES, opcode))
 		return 0;
 	return mlx5v_sim_knob(sim, MLX5V_SIM_K_HOLD_PAGES);

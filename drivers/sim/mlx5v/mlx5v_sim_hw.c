@@ -71,6 +71,11 @@ mlx5v_sim_uar_db(void *arg, uint32_t off, uint64_t raw)
 int
 mlx5v_sim_uars_init(struct mlx5v_sim *sim)
 {
+	/*
+	 * With EQN/CQN 0 (first_num=0), a doorbell word can be 0: the EQ and CQ words idle at
+	 * all ones, which neither can take (EQN <= 254 then, CQN < 2^24).
+	 */
+	uint64_t idle = sim->p.first_num == 0 ? UINT64_MAX : 0;
 	struct mlx5v_sim_uar *u;
 	unsigned int i;
 	uint32_t off;
@@ -92,14 +97,15 @@ mlx5v_sim_uars_init(struct mlx5v_sim *sim)
 		 * the arm word, so a drain that wrote both (no-arm every 128 EQEs, then the
 		 * final arm) is applied in the order a consumer writes them.
 		 */
-		ret = hwsim_mmio_watch(u->pg, MLX5V_IFC_BYTE_OFF(uar_page, cq_db), 8,
-				       mlx5v_sim_uar_db, u);
+		ret = hwsim_mmio_watch_idle(u->pg, MLX5V_IFC_BYTE_OFF(uar_page, cq_db), 8, idle,
+					    mlx5v_sim_uar_db, u);
 		if (ret == 0)
-			ret = hwsim_mmio_watch(u->pg, MLX5V_IFC_BYTE_OFF(uar_page, eq_db_noarm), 4,
-					       mlx5v_sim_uar_db, u);
+			ret = hwsim_mmio_watch_idle(u->pg,
+						    MLX5V_IFC_BYTE_OFF(uar_page, eq_db_noarm), 4,
+						    idle, mlx5v_sim_uar_db, u);
 		if (ret == 0)
-			ret = hwsim_mmio_watch(u->pg, MLX5V_IFC_BYTE_OFF(uar_page, eq_db_arm), 4,
-					       mlx5v_sim_uar_db, u);
+			ret = hwsim_mmio_watch_idle(u->pg, MLX5V_IFC_BYTE_OFF(uar_page, eq_db_arm),
+						    4, idle, mlx5v_sim_uar_db, u);
 		/*
 		 * The SQ doorbell: both halves of each of the 4 BlueFlame registers of
 		 * 2^log_bf_reg_size (512) bytes (prm/mlx5_eth §6.6).
@@ -236,16 +242,72 @@ mlx5v_sim_hw_container_unmap(struct mlx5v_hw *hw, void *va, uint64_t iova, size_
 	return hwsim_dma_container_unmap(mlx5v_to_sim(hw)->dma, va, len);
 }
 
-static unsigned int
-mlx5v_sim_hw_irq_count(struct mlx5v_hw *hw)
+static int
+mlx5v_sim_hw_irq_info(struct mlx5v_hw *hw, struct mlx5v_hw_irq_info *info)
 {
-	return hwsim_irq_count(mlx5v_to_sim(hw)->irq);
+	struct mlx5v_sim *sim = mlx5v_to_sim(hw);
+
+	info->count = hwsim_irq_count(sim->irq);
+	info->flags = (mlx5v_sim_knob(sim, MLX5V_SIM_K_MSIX_NO_EVENTFD) ? 0 :
+		       MLX5V_HW_IRQ_EVENTFD) |
+		      (mlx5v_sim_knob(sim, MLX5V_SIM_K_MSIX_NORESIZE) ? MLX5V_HW_IRQ_NORESIZE : 0);
+	return 0;
 }
 
+/*
+ * VFIO_DEVICE_SET_IRQS on the MSI-X index as vfio-pci answers it
+ * (doc/guides/sim/mlx5v_sim.rst, "MSI-X"): with MSI-X off, eventfds for start .. start +
+ * count - 1 enable vectors 0 .. start + count - 1, and the host must find that many
+ * interrupt vectors (msix_host_vectors); with MSI-X on, a vector beyond the enabled ones is
+ * added only without msix_noresize; count 0 switches MSI-X off. Refusals are counted.
+ */
 static int
-mlx5v_sim_hw_irq_attach(struct mlx5v_hw *hw, unsigned int vec, int fd)
+mlx5v_sim_hw_irq_set(struct mlx5v_hw *hw, unsigned int start, unsigned int count,
+		     const int *fds)
 {
-	return hwsim_irq_attach(mlx5v_to_sim(hw)->irq, vec, fd);
+	struct mlx5v_sim *sim = mlx5v_to_sim(hw);
+	unsigned int host = mlx5v_sim_knob(sim, MLX5V_SIM_K_MSIX_HOST_VECTORS);
+	unsigned int nvec = hwsim_irq_count(sim->irq);
+	unsigned int end = start + count;
+	unsigned int v;
+	int ret = 0;
+
+	pthread_mutex_lock(&sim->lock);
+	if (count == 0) {
+		for (v = 0; v < sim->msix_on; v++)
+			hwsim_irq_attach(sim->irq, v, -1);
+		sim->msix_on = 0;
+		goto out;
+	}
+	if (fds == NULL || start >= nvec || count > nvec - start) {
+		SIM_LOG(ERR, "%s: SET_IRQS of vectors %u..%u: the function has %u", sim->name,
+			start, end - 1, nvec);
+		ret = -EINVAL;
+	} else if (mlx5v_sim_knob(sim, MLX5V_SIM_K_MSIX_NO_EVENTFD)) {
+		SIM_LOG(ERR, "%s: SET_IRQS with eventfds, which the IRQ info does not offer",
+			sim->name);
+		ret = -EINVAL;
+	} else if (sim->msix_on > 0 && end > sim->msix_on &&
+		   mlx5v_sim_knob(sim, MLX5V_SIM_K_MSIX_NORESIZE)) {
+		SIM_LOG(ERR, "%s: SET_IRQS adds vectors %u..%u to %u enabled under NORESIZE",
+			sim->name, sim->msix_on, end - 1, sim->msix_on);
+		ret = -EINVAL;
+	} else if (host != 0 && end > host) {
+		SIM_LOG(ERR, "%s: SET_IRQS wants %u vectors, the host has %u for the function",
+			sim->name, RTE_MAX(end, sim->msix_on), host);
+		ret = -ENOSPC;
+	}
+	if (ret < 0) {
+		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_MSIX_BAD_ENABLE);
+		goto out;
+	}
+	for (v = 0; v < count; v++)
+		hwsim_irq_attach(sim->irq, start + v, fds[v] >= 0 ? fds[v] : -1);
+	sim->msix_on = RTE_MAX(sim->msix_on, end);
+	sim->msix_on_max = RTE_MAX(sim->msix_on_max, sim->msix_on);
+out:
+	pthread_mutex_unlock(&sim->lock);
+	return ret;
 }
 
 static int
@@ -283,8 +345,8 @@ const struct mlx5v_hw_ops mlx5v_sim_hw_ops = {
 	.dma_unmap = mlx5v_sim_hw_dma_unmap,
 	.container_map = mlx5v_sim_hw_container_map,
 	.container_unmap = mlx5v_sim_hw_container_unmap,
-	.irq_count = mlx5v_sim_hw_irq_count,
-	.irq_attach = mlx5v_sim_hw_irq_attach,
+	.irq_info = mlx5v_sim_hw_irq_info,
+	.irq_set = mlx5v_sim_hw_irq_set,
 	.bus_enable = mlx5v_sim_hw_bus_enable,
 	.db_notify = mlx5v_sim_hw_db_notify,
 };

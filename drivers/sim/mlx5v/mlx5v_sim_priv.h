@@ -32,6 +32,7 @@
 #define MLX5V_SIM_DEVICE_ID_PF 0x1017    /**< PCI device id of the model: ConnectX-5 */
 #define MLX5V_SIM_DEVICE_ID_VF 0x1018    /**< ... and of its virtual function */
 #define MLX5V_SIM_MAX_EQN 255            /**< EQNs 1..255: eq_number is 8 bits */
+#define MLX5V_SIM_EQN_NONE UINT32_MAX    /**< no EQ (EQN 0 is a valid EQ with first_num=0) */
 #define MLX5V_SIM_LOG_MAX_CQ 10
 #define MLX5V_SIM_MAX_CQN ((1u << MLX5V_SIM_LOG_MAX_CQ) - 1) /**< CQNs 1..1023 */
 #define MLX5V_SIM_LOG_MAX_CQ_SZ 22
@@ -187,6 +188,9 @@ enum mlx5v_sim_knob {
 	MLX5V_SIM_K_REQUEST_PAGES_EC,
 	MLX5V_SIM_K_RELEASE_ALL_PAGES,
 	MLX5V_SIM_K_TEARDOWN_OFFLINE,
+	MLX5V_SIM_K_MSIX_HOST_VECTORS,
+	MLX5V_SIM_K_MSIX_NORESIZE,
+	MLX5V_SIM_K_MSIX_NO_EVENTFD,
 	MLX5V_SIM_K_MAX,
 };
 
@@ -212,7 +216,8 @@ struct mlx5v_sim_slot {
 	uint8_t drop_eqe;           /**< complete without the CMD EQE */
 	uint8_t dup_eqe;            /**< post the CMD EQE twice */
 	uint8_t sig;                /**< entry signature byte when checksums are on */
-	uint8_t cmd_eqn;            /**< EQ subscribed to CMD when the doorbell rang, or 0 */
+	uint8_t sig_on;             /**< signatures applied to this command (at its arrival) */
+	uint32_t cmd_eqn;           /**< EQ subscribed to CMD when the doorbell rang, or NONE */
 	uint32_t cmd_eq_gen;        /**< ... and its generation, so a re-created EQN differs */
 	uint64_t deadline_ns;       /**< DELAYED: when to complete */
 	uint64_t ent_iova;          /**< the entry, fixed when the command ran */
@@ -302,6 +307,8 @@ struct mlx5v_sim {
 	struct hwsim_knobs *knobs;
 	uint32_t *irq_pending;      /**< raises queued per vector */
 	uint32_t irq_queued;        /**< hint: irq_pending may be nonzero (atomic) */
+	unsigned int msix_on;       /**< vectors VFIO enabled: 0 .. msix_on - 1; 0: MSI-X off */
+	unsigned int msix_on_max;   /**< the most vectors ever enabled at once */
 	/* Init segment. */
 	uint32_t cmdq_addr_h;
 	uint32_t cmdq_addr_l;       /**< bits 31:12 */
@@ -323,6 +330,7 @@ struct mlx5v_sim {
 	int fast_teardown_prepared;
 	int roce_en;
 	int checksum_cap;           /**< cur cmdif_checksum != 0 */
+	int cmd_sig_on;             /**< signatures apply to the command being run */
 	uint32_t uar_size;          /**< BAR0 bytes per UAR index (atomic): 4096 or host_page */
 	uint8_t host_endianness[16];
 	uint8_t cap_max[MLX5V_HCA_CAP_SIZE];

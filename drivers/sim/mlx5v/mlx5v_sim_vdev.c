@@ -40,6 +40,7 @@
 #define MLX5V_SIM_ARG_FUNCTION "function"
 #define MLX5V_SIM_ARG_HEALTH_STRICT "health_strict"
 #define MLX5V_SIM_ARG_HOST_PAGE "host_page"
+#define MLX5V_SIM_ARG_FIRST_NUM "first_num"
 
 #define MLX5V_SIM_CLASS_LEN 128
 
@@ -137,6 +138,9 @@ mlx5v_sim_vdev_parse(const char *args, struct mlx5v_sim_params *sp,
 		} else if (strcmp(k, MLX5V_SIM_ARG_HOST_PAGE) == 0) {
 			/* The range and power of two are checked by mlx5v_sim_create(). */
 			ret = mlx5v_sim_vdev_uint(k, val, 65536, &sp->host_page);
+		} else if (strcmp(k, MLX5V_SIM_ARG_FIRST_NUM) == 0) {
+			/* 1 (default) or 0: the first EQN/CQN handed out. */
+			ret = mlx5v_sim_vdev_uint(k, val, 1, &sp->first_num);
 		} else if (strcmp(k, MLX5V_SIM_ARG_HEALTH_STRICT) == 0) {
 			ret = mlx5v_sim_vdev_uint(k, val, 1, &v);
 			dp->health_strict = v;
@@ -157,25 +161,6 @@ mlx5v_sim_vdev_parse(const char *args, struct mlx5v_sim_params *sp,
 		}
 	}
 	rte_kvargs_free(kv);
-	/*
-	 * cmd_sig=1: the driver signs and verifies the device's signatures (prm/mlx5
-	 * §3.4), so the model must check and sign from power-on. The knob goes first, so a
-	 * "checksums=0" in the same string still wins (a device that does not sign).
-	 */
-	if (ret == 0 && dp->cmd_sig) {
-		static const char sig_knob[] = "checksums=1";
-		size_t add = sizeof(sig_knob) + 1;
-		char *n = malloc(klen + add);
-
-		if (n == NULL) {
-			ret = -ENOMEM;
-		} else {
-			snprintf(n, klen + add, "%s%s%s", sig_knob, klen ? "," : "",
-				 klen ? *knobs : "");
-			free(*knobs);
-			*knobs = n;
-		}
-	}
 	if (ret < 0) {
 		free(*knobs);
 		*knobs = NULL;

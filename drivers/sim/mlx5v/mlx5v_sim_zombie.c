@@ -43,14 +43,14 @@ mlx5v_sim_zombies_touch(struct mlx5v_sim *sim)
 
 	if (sim->nb_zombies == 0)
 		return;
-	for (i = 1; i <= MLX5V_SIM_MAX_EQN; i++) {
+	for (i = 0; i <= MLX5V_SIM_MAX_EQN; i++) {
 		struct mlx5v_sim_eq *eq = &sim->eq[i];
 
 		if (eq->valid && eq->destroy_failed)
 			mlx5v_sim_zombie_touch(sim, "EQ", i, eq->pas[0], eq->ring_host,
 					       &eq->freed_reported);
 	}
-	for (i = 1; i <= MLX5V_SIM_MAX_CQN; i++) {
+	for (i = 0; i <= MLX5V_SIM_MAX_CQN; i++) {
 		struct mlx5v_sim_cq *cq = &sim->cq[i];
 
 		if (cq->valid && cq->destroy_failed)
@@ -75,7 +75,7 @@ mlx5v_sim_destroy_failed(struct mlx5v_sim *sim, const struct mlx5v_sim_cmd *c)
 		}
 	} else if (c->opcode == MLX5V_CMD_OP_DESTROY_CQ) {
 		num = MLX5V_IFC_GET(destroy_cq_in, c->in, cqn);
-		cq = num >= 1 && num <= MLX5V_SIM_MAX_CQN ? &sim->cq[num] : NULL;
+		cq = num <= MLX5V_SIM_MAX_CQN ? &sim->cq[num] : NULL;
 		if (cq != NULL && cq->valid && !cq->destroy_failed) {
 			cq->destroy_failed = 1;
 			sim->nb_zombies++;
@@ -91,7 +91,7 @@ mlx5v_sim_zombies_release(struct mlx5v_sim *sim)
 	if (sim->nb_zombies == 0)
 		return;
 	/* CQs first: each holds a reference on its EQ. */
-	for (i = 1; i <= MLX5V_SIM_MAX_CQN; i++) {
+	for (i = 0; i <= MLX5V_SIM_MAX_CQN; i++) {
 		struct mlx5v_sim_cq *cq = &sim->cq[i];
 		struct mlx5v_sim_eq *eq;
 
@@ -104,7 +104,7 @@ mlx5v_sim_zombies_release(struct mlx5v_sim *sim)
 		memset(cq, 0, sizeof(*cq));
 		sim->nb_cqs--;
 	}
-	for (i = 1; i <= MLX5V_SIM_MAX_EQN; i++) {
+	for (i = 0; i <= MLX5V_SIM_MAX_EQN; i++) {
 		struct mlx5v_sim_eq *eq = &sim->eq[i];
 
 		if (!eq->valid || !eq->destroy_failed)

@@ -518,9 +518,10 @@ test_mlx5v_dev_bringup_roce_vport(void)
 }
 
 /*
- * cmd_sig=1 through the vdev: every bring-up and teardown command is signed both ways and
- * every device signature verifies. A bad output signature on a bring-up command fails the
- * probe with nothing left behind.
+ * cmd_sig=1 through the vdev: the commands up to SET_HCA_CAP go unsigned, as the device
+ * neither checks nor signs before cmdif_checksum is set (it leaves a wrong signature byte);
+ * every command after it is signed both ways and every device signature verifies. A bad
+ * output signature on a later bring-up command fails the probe with nothing left behind.
  */
 static int
 test_mlx5v_dev_vdev_signed(void)
@@ -537,6 +538,8 @@ test_mlx5v_dev_vdev_signed(void)
 	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(dev, &info), "info");
 	TEST_ASSERT_EQUAL(info.checksum, 1, "signatures not on");
 	TEST_ASSERT_EQUAL(info.bad_out_sigs, 0u, "bad signatures during a clean bring-up");
+	TEST_ASSERT(MLX5V_IFC_GET(cmd_hca_cap, dev->hca_cap_cur, cmdif_checksum) != 0,
+		    "cmdif_checksum not set by SET_HCA_CAP");
 	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "rte_vdev_uninit failed");
 	snprintf(args, sizeof(args), "msix=4,cmd_sig=1,bad_out_sig_opcode=%d,bad_out_sig_block=1",
 		 MLX5V_CMD_OP_QUERY_HCA_CAP);
@@ -566,7 +569,7 @@ test_mlx5v_dev_bringup_bad_signature(void)
 		uint16_t opcode;
 		int block;
 	} cases[] = {
-		{ "QUERY_ISSI entry", MLX5V_CMD_OP_QUERY_ISSI, 0 },
+		{ "QUERY_PAGES entry", MLX5V_CMD_OP_QUERY_PAGES, 0 },
 		{ "QUERY_HCA_CAP output block", MLX5V_CMD_OP_QUERY_HCA_CAP, 1 },
 		{ "SET_HCA_CAP entry", MLX5V_CMD_OP_SET_HCA_CAP, 0 },
 		{ "MODIFY_NIC_VPORT_CONTEXT entry", MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT, 0 },
@@ -583,7 +586,6 @@ test_mlx5v_dev_bringup_bad_signature(void)
 		ut_dev_params(&dp);
 		dp.cmd_sig = 1;
 		TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_dev_sig", 4, 0, &dp), "create");
-		TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(u.sim, "checksums", 1), "knob");
 		TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(u.sim, "bad_out_sig_block",
 						       cases[i].block), "knob");
 		TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(u.sim, "bad_out_sig_opcode",
@@ -602,6 +604,50 @@ test_mlx5v_dev_bringup_bad_signature(void)
 		ut_heap_get(&after);
 		TEST_ASSERT(ut_heap_same(&before, &after), "%s: EAL memory leaked", cases[i].what);
 	}
+	return TEST_SUCCESS;
+}
+
+/*
+ * The device checks signatures only once SET_HCA_CAP set cmdif_checksum, and from then on
+ * refuses an unsigned command (delivery SIGNAT_ERR); DISABLE_HCA turns them off again, so
+ * an unsigned bring-up follows a signed one.
+ */
+static int
+test_mlx5v_dev_sig_after_cmdif_checksum(void)
+{
+	uint8_t in[MLX5V_CMD_HDR_SIZE], out[MLX5V_IFC_BYTES(query_issi_out)];
+	struct mlx5v_dev_params dp;
+	struct mlx5v_cmd_info info;
+	struct ut_dev u;
+	int ret;
+
+	ut_dev_params(&dp);
+	dp.cmd_sig = 1;
+	TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_dev_sig_on", 4, 0, &dp), "create");
+	TEST_ASSERT_SUCCESS(mlx5v_dev_load(u.dev), "signed load");
+	memset(in, 0, sizeof(in));
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, MLX5V_CMD_OP_QUERY_ISSI);
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_exec(u.dev, in, sizeof(in), out, sizeof(out)), "signed");
+	mlx5v_cmd_checksum_enable(u.dev, 0);
+	/* An unsigned entry XORs to a valid signature once in 256 tokens: two tries. */
+	ret = mlx5v_cmd_exec(u.dev, in, sizeof(in), out, sizeof(out));
+	if (ret == 0)
+		ret = mlx5v_cmd_exec(u.dev, in, sizeof(in), out, sizeof(out));
+	TEST_ASSERT_EQUAL(ret, -EBADR, "an unsigned command after cmdif_checksum: %d", ret);
+	mlx5v_cmd_checksum_enable(u.dev, 1);
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_exec(u.dev, in, sizeof(in), out, sizeof(out)), "signed");
+	mlx5v_dev_unload(u.dev);
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(u.dev, &info), "info");
+	TEST_ASSERT_EQUAL(info.checksum, 0, "signatures still on after DISABLE_HCA");
+	TEST_ASSERT_SUCCESS(mlx5v_dev_load(u.dev), "signed reload");
+	mlx5v_dev_unload(u.dev);
+	ut_dev_destroy(&u);
+	dp.cmd_sig = 0;
+	TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_dev_sig_off", 4, 0, &dp), "create");
+	TEST_ASSERT_SUCCESS(mlx5v_dev_load(u.dev), "unsigned load");
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_exec(u.dev, in, sizeof(in), out, sizeof(out)), "unsigned");
+	mlx5v_dev_unload(u.dev);
+	ut_dev_destroy(&u);
 	return TEST_SUCCESS;
 }
 
@@ -678,11 +724,11 @@ fault_dma_map(struct mlx5v_hw *hw, void *va, size_t len, uint64_t *iova)
 }
 
 static int
-fault_irq_attach(struct mlx5v_hw *hw, unsigned int vec, int fd)
+fault_irq_set(struct mlx5v_hw *hw, unsigned int start, unsigned int count, const int *fds)
 {
-	if (g_irq_fail && fd >= 0)
+	if (g_irq_fail && count > 0 && fds[count - 1] >= 0)
 		return -EIO;
-	return mlx5v_sim_hw_ops.irq_attach(hw, vec, fd);
+	return mlx5v_sim_hw_ops.irq_set(hw, start, count, fds);
 }
 
 static uint32_t
@@ -708,7 +754,7 @@ run_seam_fault(const char *what, int expect)
 	TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_dev_seam", 4, 0, NULL), "create");
 	g_fault_ops = mlx5v_sim_hw_ops;
 	g_fault_ops.dma_map = fault_dma_map;
-	g_fault_ops.irq_attach = fault_irq_attach;
+	g_fault_ops.irq_set = fault_irq_set;
 	g_fault_ops.reg_rd32 = fault_rd32;
 	mlx5v_dev_hw(u.dev)->ops = &g_fault_ops;   /* the device uses its own copy */
 	g_map_calls = 0;
@@ -843,6 +889,7 @@ static struct unit_test_suite mlx5v_dev_suite = {
 		TEST_CASE(test_mlx5v_dev_bringup_roce_vport),
 		TEST_CASE(test_mlx5v_dev_vdev_signed),
 		TEST_CASE(test_mlx5v_dev_bringup_bad_signature),
+		TEST_CASE(test_mlx5v_dev_sig_after_cmdif_checksum),
 		TEST_CASE(test_mlx5v_dev_bringup_fw_init_timeout),
 		TEST_CASE(test_mlx5v_dev_bringup_slow_boot),
 		TEST_CASE(test_mlx5v_dev_vdev_fault_knob),

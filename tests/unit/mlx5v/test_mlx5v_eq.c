@@ -287,6 +287,37 @@ test_mlx5v_eq_dispatch_table(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * EQN 0 (first_num=0): the async EQ gets EQN 0, so its first arm doorbell (EQN 0, CI 0) is
+ * the word 0, which the device must see; events then reach the driver through it, and a
+ * user EQ and a second round work as with EQN 1 (doc/guides/nics/running_on_hardware.rst).
+ */
+static int
+test_mlx5v_eq_number_zero(void)
+{
+	struct counter c = { 0, 0 };
+	struct mlx5v_dev *dev;
+	struct mlx5v_sim *sim;
+	int i;
+
+	TEST_ASSERT_SUCCESS(ut_vdev_up("mlx5v_sim2", "msix=4,cmd_to_ms=2000,first_num=0", &dev,
+				       &sim), "probe with EQN/CQN from 0");
+	TEST_ASSERT_EQUAL(mlx5v_eq_eqn(mlx5v_eq_async(dev)), 0u, "the async EQ is not EQN 0");
+	TEST_ASSERT_SUCCESS(mlx5v_eq_subscribe(dev, RTE_PMD_MLX5V_EVENT_PORT_CHANGE, count_cb, &c),
+			    "subscribe");
+	for (i = 1; i <= 3; i++) {
+		TEST_ASSERT_EQUAL(mlx5v_sim_inject_event(sim, RTE_PMD_MLX5V_EVENT_PORT_CHANGE, 1,
+							 NULL), 1, "inject %d", i);
+		TEST_ASSERT_SUCCESS(UT_WAIT_FOR(__atomic_load_n(&c.n, __ATOMIC_ACQUIRE) == i),
+				    "event %d not delivered through EQ 0 (%d seen)", i, c.n);
+	}
+	TEST_ASSERT_SUCCESS(mlx5v_eq_unsubscribe(dev, RTE_PMD_MLX5V_EVENT_PORT_CHANGE, count_cb,
+						 &c), "unsubscribe");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(sim, MLX5V_SIM_CTR_DB_MISUSE), 0u, "doorbell misuse");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit("mlx5v_sim2"), "uninit");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mlx5v_eq_suite = {
 	.suite_name = "mlx5v_eq",
 	.setup = eq_setup,
@@ -299,6 +330,7 @@ static struct unit_test_suite mlx5v_eq_suite = {
 		TEST_CASE(test_mlx5v_eq_ci_budget_128_owner_wrap),
 		TEST_CASE(test_mlx5v_eq_arm_with_pending_fires),
 		TEST_CASE(test_mlx5v_eq_dispatch_table),
+		TEST_CASE(test_mlx5v_eq_number_zero),
 		TEST_CASES_END()
 	}
 };

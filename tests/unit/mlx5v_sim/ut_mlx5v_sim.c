@@ -371,7 +371,7 @@ ut_ring_free(struct ut_ring *r)
 		ut_free(r->dbr, 64, r->dbr_iova);
 	r->dbr = NULL;
 	if (r->fd >= 0) {
-		g_hw.ops->irq_attach(&g_hw, r->vec, -1);
+		g_hw.ops->irq_set(&g_hw, r->vec, 1, (const int []){ -1 });
 		close(r->fd);
 	}
 	r->fd = -1;
@@ -433,7 +433,7 @@ ut_eq_create(struct ut_ring *r, unsigned int log, uint64_t mask0, unsigned int v
 		return -1;
 	r->vec = vec;
 	r->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (r->fd < 0 || g_hw.ops->irq_attach(&g_hw, vec, r->fd) != 0)
+	if (r->fd < 0 || g_hw.ops->irq_set(&g_hw, vec, 1, &r->fd) != 0)
 		return -1;
 	ut_eq_in(in, r, log, mask0, vec);
 	if (ut_cmd(in, sizeof(in), out, sizeof(out)) != 0)
