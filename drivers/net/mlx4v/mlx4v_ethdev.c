@@ -122,7 +122,8 @@ mlx4v_ethdev_infos_get(struct rte_eth_dev *eth_dev, struct rte_eth_dev_info *inf
 {
 	const struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
 	/* Ring sizes are powers of two that one queue of the device holds. */
-	uint16_t ring_max = rte_align32prevpow2(RTE_MIN(priv->caps.max_qp_wr, (uint32_t)UINT16_MAX));
+	uint16_t ring_max = rte_align32prevpow2(RTE_MIN(priv->caps.max_qp_wr,
+							(uint32_t)UINT16_MAX));
 
 	info->max_rx_queues = MLX4V_ETH_MAX_QUEUES;
 	info->max_tx_queues = MLX4V_ETH_MAX_QUEUES;

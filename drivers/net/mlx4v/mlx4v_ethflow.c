@@ -314,8 +314,8 @@ mlx4v_ethflow_reta_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_reta_e
 	ret = mlx4v_ethflow_reta_block(reta, eth_dev->data->nb_rx_queues, &base, &log);
 	if (ret != 0) {
 		MLX4V_ETH_LOG(ERR, "port %u: a ConnectX-3 spreads over an aligned power-of-two "
-			      "block of Rx queues: entry i must be base + i %% n (n a power of two, "
-			      "base a multiple of n, within %u queues)", priv->port_id,
+			      "block of Rx queues: entry i must be base + i %% n (n a power "
+			      "of two, base a multiple of n, within %u queues)", priv->port_id,
 			      eth_dev->data->nb_rx_queues);
 		return ret;
 	}
