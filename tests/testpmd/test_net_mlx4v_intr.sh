@@ -50,7 +50,9 @@ printf 'show port info 0\nmlx4v sim link %s 1 flap\n' "$dev" >&3
 bg_wait_log "$lsc" 60 3
 finish
 o=$tmp/lsc.log
-[ "$(grep -c "$lsc" "$o")" -eq 3 ] || fail "expected three link state change events"
+# The flap is one event, or two when testpmd heard the down before the up came.
+n=$(grep -c "$lsc" "$o")
+[ "$n" -eq 3 ] || [ "$n" -eq 4 ] || fail "expected 3 or 4 link state change events, got $n"
 expect "$o" "Link status: down"
 expect "$o" "Link status: up"
 reject "$o" "Segmentation|Assertion|PANIC"

@@ -204,7 +204,7 @@ mlx4v_intr_rx_create(struct rte_eth_dev *eth_dev)
 		return 0;
 	if (p == NULL || p->ih == NULL)
 		return -ENODEV;
-	if (n > RTE_MAX_RXTX_INTR_VEC_ID)
+	if (n > MLX4V_ETH_MAX_QUEUES)
 		return -ERANGE;
 	for (q = 0; q < n; q++) {
 		struct mlx4v_rxq *rxq = eth_dev->data->rx_queues[q];

@@ -57,7 +57,7 @@ struct intr_rx {
  * races with close finds valid memory; ev.active says whether the port may still raise events.
  */
 struct intr_port {
-	struct mlxv_intr_events ev;      /* PORT_CHANGE EQEs and the device's death, for the alarm */
+	struct mlxv_intr_events ev;      /* PORT_CHANGE EQEs and the device's death */
 	struct rte_intr_handle *ih;      /* eth_dev->intr_handle */
 	struct intr_rx *rx;              /* while started with intr_conf.rxq */
 };
