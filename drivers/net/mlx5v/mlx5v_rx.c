@@ -238,8 +238,9 @@ rx_recover(struct mlx5v_rxq *rxq)
 }
 
 /*
- * A CQE at ci that is not a ready receive completion. @return 0 if it is not written yet
- * (the burst ends), 1 if it was an error CQE, consumed with its WQE (§8.4).
+ * A CQE at ci that was not a ready receive completion when the burst looked. @return 0 if it
+ * is not written yet or is a good one written since (the burst ends), 1 if it was an error
+ * CQE, consumed with its WQE (§8.4).
  */
 static int
 rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci)
@@ -247,6 +248,12 @@ rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci)
 	uint8_t *cqe = rte_pmd_mlx5v_cq_next_cqe(rxq->cqes, rxq->cq_nent, ci);
 
 	if (cqe == NULL)
+		return 0;
+	/*
+	 * The device wrote it between the caller's owner check and this one: a good completion,
+	 * not an error. The burst ends; the next one takes it.
+	 */
+	if (cqe[RX_CQE_OP_OWN] == rx_op_own_ok(ci, rxq->cq_log))
 		return 0;
 	/*
 	 * The frame is lost. A one-mbuf WQE's buffer goes back to the pool (the slot is
