@@ -379,6 +379,25 @@ wait_info(uint32_t timedout_mask, uint64_t late_min)
 	return -1;
 }
 
+/*
+ * Until the device took the armed drop knob. The driver may time out before the engine thread
+ * even read the command (a loaded machine); the next arm must not find the knob still set,
+ * or the previous command would take it and the next one would be answered.
+ */
+static int
+wait_drop_taken(void)
+{
+	uint64_t deadline = ut_now_ms() + UT_WAIT_LIMIT_MS;
+	int64_t op;
+
+	do {
+		if (mlx5v_sim_knob_get(g_sim, "drop_opcode", &op) == 0 && op == 0)
+			return 0;
+		ut_sleep_ms(1);
+	} while (ut_now_ms() < deadline);
+	return -1;
+}
+
 /* A device that never answers: -ETIMEDOUT, the slot stays reserved, a late answer frees it. */
 static int
 test_mlx5v_cmd_timeout_slot_reserved(void)
@@ -428,6 +447,7 @@ test_mlx5v_cmd_all_slots_stalled(void)
 								   1), "hold");
 		ret = query_issi(0, out, sizeof(out));
 		TEST_ASSERT_EQUAL(ret, -ETIMEDOUT, "command %u returned %d", i, ret);
+		TEST_ASSERT_SUCCESS(wait_drop_taken(), "command %u never reached the device", i);
 	}
 	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &info), "info");
 	TEST_ASSERT_EQUAL(info.timedout_mask, (1u << info.page_slot) - 1, "mask 0x%x",
