@@ -26,36 +26,53 @@
 
 #include "ut_mlx5v_devx.h"
 
-/* GEN_EQE through the general command: the device writes the EQE and sets the owner bit. */
+/*
+ * The first event of a new EQ: the device writes the EQE with owner 0 (first lap) whatever
+ * software left there. GEN_EQE also copies type, sub_type and data from the command, and
+ * sets the owner bit itself.
+ */
 static int
-test_mlx5v_devx_gen_eqe(void)
+first_eqe_run(enum ut_src_kind kind)
 {
 	struct rte_pmd_mlx5v_msi_vector *m;
 	struct rte_pmd_mlx5v_eq *eq;
+	struct ut_src src;
 	const uint8_t *eqe;
-	uint32_t eqn;
+	uint32_t eqn, n = 1;
 
 	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
 	TEST_ASSERT_NOT_NULL(m, "alloc");
 	eq = ut_eq_create(3, m->vector, 0, &eqn);
 	TEST_ASSERT_NOT_NULL(eq, "create");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, eqn), "source");
 	TEST_ASSERT_NULL(rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 8, 0), "EQE before any event");
-	TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_PORT_CHANGE, 4, 0x77), "GEN_EQE");
+	TEST_ASSERT_SUCCESS(ut_src_raise(&src, 0x77), "%s", ut_src_name(kind));
 	eqe = rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 8, 0);
 	TEST_ASSERT_NOT_NULL(eqe, "no EQE written");
-	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_eqe_type(eqe), RTE_PMD_MLX5V_EVENT_PORT_CHANGE, "type");
-	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_eqe_sub_type(eqe), 4, "sub_type");
-	TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_DATA_OFF], 0x77, "data");
-	/* First lap: the device writes owner 0 (we sent 0x5a). */
+	TEST_ASSERT(ut_src_eqe_is(&src, eqe, 0x77), "type %u", rte_pmd_mlx5v_eqe_type(eqe));
+	/* First lap: the device writes owner 0 (GEN_EQE sent 0x5a). */
 	TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_OWNER_OFF], 0, "owner %#x",
 			  eqe[RTE_PMD_MLX5V_EQE_OWNER_OFF]);
 	TEST_ASSERT_NULL(rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 8, 1), "a second EQE");
-	rte_pmd_mlx5v_eq_update_ci(g_uar, eqn, 1, 0);
-	TEST_ASSERT_SUCCESS(ut_wait_eq_ci(eqn, 1), "CI");
+	if (kind == UT_SRC_GEN_EQE) {
+		TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_PORT_CHANGE, 4, 0x78),
+				    "GEN_EQE");
+		eqe = rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 8, n++);
+		TEST_ASSERT_NOT_NULL(eqe, "no EQE written");
+		TEST_ASSERT_EQUAL(rte_pmd_mlx5v_eqe_type(eqe), RTE_PMD_MLX5V_EVENT_PORT_CHANGE,
+				  "type");
+		TEST_ASSERT_EQUAL(rte_pmd_mlx5v_eqe_sub_type(eqe), 4, "sub_type");
+		TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_DATA_OFF], 0x78, "data");
+	}
+	rte_pmd_mlx5v_eq_update_ci(g_uar, eqn, n, 0);
+	TEST_ASSERT_SUCCESS(ut_wait_eq_ci(eqn, n), "CI");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "source close");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "free");
 	return TEST_SUCCESS;
 }
+
+UT_SRC_CASES(test_mlx5v_devx_first_eqe, first_eqe_run)
 
 /*
  * Lengths above RTE_PMD_MLX5V_CMD_MAX_LEN are EINVAL and never reach the device, for the
@@ -129,6 +146,7 @@ test_mlx5v_devx_general_cmd(void)
 #define STRESS_ITERS 100
 
 struct stress_arg {
+	enum ut_src_kind kind;
 	uint32_t errors;
 	int iters;
 };
@@ -140,6 +158,7 @@ stress_worker(void *arg)
 	struct rte_pmd_mlx5v_eq *eq;
 	struct stress_arg *sa = arg;
 	uint32_t *errors = &sa->errors;
+	struct ut_src src;
 	uint32_t eqn, dummy;
 	int i;
 
@@ -155,8 +174,10 @@ stress_worker(void *arg)
 			rte_pmd_mlx5v_devx_free_msi_vector(m);
 			continue;
 		}
-		if (ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, (uint8_t)i) != 0 ||
+		if (ut_src_open(&src, sa->kind, eqn) != 0 || ut_src_raise(&src, (uint8_t)i) != 0 ||
 		    rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 1u << (2 + i % 6), 0) == NULL)
+			(*errors)++;
+		if (ut_src_close(&src) != 0)
 			(*errors)++;
 		if (rte_pmd_mlx5v_devx_query_eqn(g_dev, 0, &dummy) != 0)
 			(*errors)++;
@@ -171,7 +192,7 @@ stress_worker(void *arg)
 }
 
 static int
-test_mlx5v_devx_multi_lcore(void)
+multi_lcore_run(enum ut_src_kind kind)
 {
 	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
 	struct stress_arg sm, sw;
@@ -196,6 +217,8 @@ test_mlx5v_devx_multi_lcore(void)
 		}
 		sm.errors = 0;
 		sw.errors = 0;
+		sm.kind = kind;
+		sw.kind = kind;
 		sm.iters = round == 0 ? 10 : STRESS_ITERS;
 		sw.iters = sm.iters;
 		TEST_ASSERT_SUCCESS(rte_eal_remote_launch(stress_worker, &sw, worker), "launch");
@@ -211,6 +234,8 @@ test_mlx5v_devx_multi_lcore(void)
 	TEST_ASSERT(b0 == b1 && c0 == c1, "EAL heap leak");
 	return TEST_SUCCESS;
 }
+
+UT_SRC_CASES(test_mlx5v_devx_multi_lcore, multi_lcore_run)
 
 struct ev_log {
 	uint32_t n[RTE_PMD_MLX5V_EVENT_MAX];
@@ -241,14 +266,21 @@ ev_any_cb(struct mlx5v_dev *dev, uint32_t eqn, const uint8_t *eqe, void *arg)
 	__atomic_fetch_add(&l->any, 1, __ATOMIC_RELEASE);
 }
 
+/*
+ * The EAL interrupt callback of a DEVX EQ: the source's events reach the handler of their
+ * type, one at a time and in bursts; a port change (a real event, the port flaps) reaches
+ * the default handler.
+ */
 static int
-test_mlx5v_devx_intr_callback(void)
+intr_callback_run(enum ut_src_kind kind)
 {
 	struct rte_pmd_mlx5v_msi_vector *m;
 	struct rte_pmd_mlx5v_eq *eq;
 	struct mlx5v_devx_eq *deq;
 	struct mlx5v_devx_eq_stats st;
+	struct ut_src src;
 	struct ev_log *l;
+	uint8_t t;
 	uint32_t eqn;
 	int i;
 
@@ -256,11 +288,12 @@ test_mlx5v_devx_intr_callback(void)
 	TEST_ASSERT_NOT_NULL(l, "malloc");
 	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
 	TEST_ASSERT_NOT_NULL(m, "alloc");
-	eq = ut_eq_create(5, m->vector, 0, &eqn);
+	eq = ut_eq_create(6, m->vector, RTE_BIT64(RTE_PMD_MLX5V_EVENT_PORT_CHANGE), &eqn);
 	TEST_ASSERT_NOT_NULL(eq, "create");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, eqn), "source");
+	t = ut_src_type(&src);
 	deq = mlx5v_devx_to_eq(eq);
-	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_handler_set(deq, RTE_PMD_MLX5V_EVENT_PORT_CHANGE,
-						      ev_log_cb, l), "handler");
+	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_handler_set(deq, t, ev_log_cb, l), "handler");
 	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_handler_set(deq, MLX5V_DEVX_EVENT_ANY, ev_any_cb, l),
 			    "default handler");
 	TEST_ASSERT_EQUAL(mlx5v_devx_eq_handler_set(deq, 257, ev_any_cb, l), -EINVAL, "type");
@@ -269,29 +302,34 @@ test_mlx5v_devx_intr_callback(void)
 	TEST_ASSERT_SUCCESS(ut_wait_eq_st(eqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "armed by start");
 	/* Raised one at a time and in bursts: every EQE reaches its handler. */
 	for (i = 0; i < 3; i++) {
-		TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_PORT_CHANGE, 4, i), "gen");
-		TEST_ASSERT_SUCCESS(ut_wait_counter32(&l->n[RTE_PMD_MLX5V_EVENT_PORT_CHANGE],
-						      i + 1), "port event %d not dispatched", i);
+		TEST_ASSERT_SUCCESS(ut_src_raise(&src, i), "%s", ut_src_name(kind));
+		TEST_ASSERT_SUCCESS(ut_wait_counter32(&l->n[t], i + 1),
+				    "event %d not dispatched", i);
 	}
-	for (i = 0; i < 40; i++)
-		TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, i),
-				    "gen");
-	TEST_ASSERT_SUCCESS(ut_wait_counter32(&l->any, 40), "default handler got %u", l->any);
-	TEST_ASSERT_EQUAL(l->last[RTE_PMD_MLX5V_EVENT_PORT_CHANGE][RTE_PMD_MLX5V_EQE_DATA_OFF],
-			  2, "last port EQE");
+	for (i = 3; i < 43; i++)
+		TEST_ASSERT_SUCCESS(ut_src_raise(&src, i), "%s", ut_src_name(kind));
+	TEST_ASSERT_SUCCESS(ut_wait_counter32(&l->n[t], 43), "handler got %u", l->n[t]);
+	TEST_ASSERT(ut_src_eqe_is(&src, l->last[t], 42), "last EQE");
+	TEST_ASSERT(mlx5v_sim_port_event(g_sim, 1, RTE_PMD_MLX5V_PORT_CHANGE_DOWN) >= 1, "down");
+	TEST_ASSERT(mlx5v_sim_port_event(g_sim, 1, RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE) >= 1, "up");
+	TEST_ASSERT_SUCCESS(ut_wait_counter32(&l->any, 2), "default handler got %u", l->any);
 	mlx5v_devx_eq_stats_get(deq, &st);
 	TEST_ASSERT(st.intrs >= 1, "no interrupt callback ran");
-	TEST_ASSERT_EQUAL(st.eqes, 43, "eqes %" PRIu64, st.eqes);
-	TEST_ASSERT_EQUAL(st.by_type[RTE_PMD_MLX5V_EVENT_GENERAL_EVENT], 40, "by type");
+	TEST_ASSERT_EQUAL(st.eqes, 45, "eqes %" PRIu64, st.eqes);
+	TEST_ASSERT_EQUAL(st.by_type[t], 43, "by type");
+	TEST_ASSERT_EQUAL(st.by_type[RTE_PMD_MLX5V_EVENT_PORT_CHANGE], 2, "port changes");
 	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_intr_stop(deq), "stop");
 	TEST_ASSERT_EQUAL(mlx5v_devx_eq_intr_stop(deq), -ENOENT, "stop twice");
 	/* destroy also stops a running callback by itself. */
 	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_intr_start(deq), "restart");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "source close");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "free");
 	rte_free(l);
 	return TEST_SUCCESS;
 }
+
+UT_SRC_CASES(test_mlx5v_devx_intr_callback, intr_callback_run)
 
 /* A CQ the caller builds: ring + dbrec in EAL memory, DMA-mapped, CREATE_CQ by hand. */
 struct user_cq {
@@ -365,29 +403,6 @@ user_cq_destroy(struct user_cq *cq)
 	if (cq->own)
 		rte_free(cq->buf);
 	return ret;
-}
-
-/* Wait until the device reads CQ cqn as state st. */
-static int
-wait_cq_st(uint32_t cqn, uint32_t st)
-{
-	uint8_t in[16];
-	uint8_t out[RTE_PMD_MLX5V_QUERY_CQ_OUT_SIZE + 8];
-	unsigned int ms;
-
-	memset(in, 0, sizeof(in));
-	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_QUERY_CQ);
-	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_DESTROY_CQ_IN_CQN, cqn);
-	for (ms = 0; ms < UT_WAIT_LIMIT_MS; ms++) {
-		/* Internal: CQs of mlx5v_devx_cq_create() are the driver's, not the raw path's. */
-		if (mlx5v_cmd_do((struct mlx5v_dev *)g_dev, in, sizeof(in), out, sizeof(out)) != 0)
-			return -1;
-		if (RTE_PMD_MLX5V_GET(out + RTE_PMD_MLX5V_QUERY_CQ_OUT_CQC,
-				      RTE_PMD_MLX5V_CQC_ST) == st)
-			return 0;
-		ut_sleep_ms(1);
-	}
-	return -1;
 }
 
 struct epoll_waiter {
@@ -465,7 +480,7 @@ test_mlx5v_devx_e2e_cq_msi_epoll(void)
 	rte_pmd_mlx5v_eq_arm(g_uar, eqn, ci);
 	rte_pmd_mlx5v_cq_arm(g_uar, cq.dbrec, cq.cqn, 0, 0, 0);
 	TEST_ASSERT_SUCCESS(ut_wait_eq_st(eqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "EQ arm");
-	TEST_ASSERT_SUCCESS(wait_cq_st(cq.cqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "CQ arm");
+	TEST_ASSERT_SUCCESS(ut_wait_cq_st(cq.cqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "CQ arm");
 	memset(&w, 0, sizeof(w));
 	w.fd = m->fd;
 	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(epoll_waiter_main, &w, worker), "launch");
@@ -584,7 +599,7 @@ test_mlx5v_devx_cq_helper(void)
 			  "CQ ring reached the device software-owned");
 	mlx5v_devx_cq_arm(cq, 0);
 	rte_pmd_mlx5v_eq_arm(g_uar, eqn, 0);
-	TEST_ASSERT_SUCCESS(wait_cq_st(cq->cqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "CQ arm");
+	TEST_ASSERT_SUCCESS(ut_wait_cq_st(cq->cqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "CQ arm");
 	TEST_ASSERT_SUCCESS(ut_wait_eq_st(eqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "EQ arm");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_post_cqe(g_sim, cq->cqn, 0x0, 128), "post");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_post_cqe(g_sim, cq->cqn, 0x0, 128), "post");
@@ -616,7 +631,7 @@ wait_cq_db_taken(uint32_t cqn)
 
 	for (i = 0; i < UT_WAIT_LIMIT_MS * 10 && (db[0] != 0 || db[1] != 0); i++)
 		rte_delay_us_sleep(100);
-	return wait_cq_st(cqn, RTE_PMD_MLX5V_EQC_ST_ARMED);
+	return ut_wait_cq_st(cqn, RTE_PMD_MLX5V_EQC_ST_ARMED);
 }
 
 /*
@@ -693,7 +708,7 @@ snap_cb(struct mlx5v_dev *dev, uint32_t eqn, const uint8_t *eqe, void *arg)
 }
 
 static int
-test_mlx5v_devx_api_snapshots(void)
+api_snapshots_run(enum ut_src_kind kind)
 {
 	struct mlx5v_dev *dev = mlx5v_devx_dev_get(VDEV_NAME);
 	struct rte_pmd_mlx5v_msi_vector *m;
@@ -703,6 +718,7 @@ test_mlx5v_devx_api_snapshots(void)
 	struct mlx5v_msi_info mi;
 	struct mlx5v_devx_eq *deq;
 	struct snap_ctx c;
+	struct ut_src src;
 	uint32_t eqn, v;
 
 	TEST_ASSERT_NOT_NULL(dev, "device");
@@ -751,9 +767,11 @@ test_mlx5v_devx_api_snapshots(void)
 	c.eq = deq;
 	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_handler_set(deq, MLX5V_DEVX_EVENT_ANY, snap_cb, &c),
 			    "handler");
-	TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 1), "gen");
-	TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 2), "gen");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, eqn), "source");
+	TEST_ASSERT_SUCCESS(ut_src_raise(&src, 1), "%s", ut_src_name(kind));
+	TEST_ASSERT_SUCCESS(ut_src_raise(&src, 2), "%s", ut_src_name(kind));
 	TEST_ASSERT_EQUAL(mlx5v_devx_eq_poll(deq), 2, "poll");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "source close");
 	TEST_ASSERT_EQUAL(c.bad, 0, "getter failed in the handler");
 	TEST_ASSERT_EQUAL(c.n, 2, "handled %u", c.n);
 	TEST_ASSERT(c.ci[0] == 0 && c.ci[1] == 1, "ci %u %u", c.ci[0], c.ci[1]);
@@ -771,6 +789,8 @@ test_mlx5v_devx_api_snapshots(void)
 	TEST_ASSERT_EQUAL(mi.fd, -1, "freed vector has fd %d", mi.fd);
 	return TEST_SUCCESS;
 }
+
+UT_SRC_CASES(test_mlx5v_devx_api_snapshots, api_snapshots_run)
 
 /* External memory for the test: 4 pages, two IOVA-contiguous pairs far apart. */
 #define EXT_PAGES 4
@@ -843,11 +863,15 @@ static struct unit_test_suite mlx5v_devx_events_suite = {
 	.setup = ut_devx_setup,
 	.teardown = ut_devx_teardown,
 	.unit_test_cases = {
-		TEST_CASE(test_mlx5v_devx_gen_eqe),
+		TEST_CASE(test_mlx5v_devx_first_eqe),
+		TEST_CASE(test_mlx5v_devx_first_eqe_cqe),
 		TEST_CASE(test_mlx5v_devx_general_cmd),
 		TEST_CASE(test_mlx5v_devx_multi_lcore),
+		TEST_CASE(test_mlx5v_devx_multi_lcore_cqe),
 		TEST_CASE(test_mlx5v_devx_intr_callback),
+		TEST_CASE(test_mlx5v_devx_intr_callback_cqe),
 		TEST_CASE(test_mlx5v_devx_api_snapshots),
+		TEST_CASE(test_mlx5v_devx_api_snapshots_cqe),
 		TEST_CASE(test_mlx5v_devx_e2e_cq_msi_epoll),
 		TEST_CASE(test_mlx5v_devx_e2e_async_port_cq_error),
 		TEST_CASE(test_mlx5v_devx_cq_helper),
