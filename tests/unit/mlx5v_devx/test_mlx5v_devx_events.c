@@ -14,6 +14,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include <rte_bus_vdev.h>
 #include <rte_common.h>
 #include <rte_epoll.h>
 #include <rte_errno.h>
@@ -792,6 +793,79 @@ api_snapshots_run(enum ut_src_kind kind)
 
 UT_SRC_CASES(test_mlx5v_devx_api_snapshots, api_snapshots_run)
 
+#define ZERO_VDEV "mlx5v_sim3"
+
+/* Three completion events on a CQ of the device in g_dev, which numbers CQs from 0. */
+static int
+cq_number_zero_run(void)
+{
+	struct rte_pmd_mlx5v_msi_vector *m;
+	struct rte_pmd_mlx5v_eq *eq;
+	struct ut_src src;
+	const uint8_t *eqe;
+	uint32_t eqn, ci;
+
+	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+	TEST_ASSERT_NOT_NULL(m, "alloc");
+	eq = ut_eq_create(4, m->vector, 0, &eqn);
+	TEST_ASSERT_NOT_NULL(eq, "create");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, UT_SRC_CQE, eqn), "CQ");
+	TEST_ASSERT_EQUAL(src.cq->cqn, 0u, "the first CQ is not CQN 0");
+	for (ci = 0; ci < 3; ci++) {
+		rte_pmd_mlx5v_eq_arm(g_uar, eqn, ci);
+		TEST_ASSERT_SUCCESS(ut_wait_eq_st(eqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "EQ arm");
+		/* The first arm doorbell (sn 0, ci 0, CQN 0) is the word 0. */
+		TEST_ASSERT_SUCCESS(ut_src_raise(&src, ci), "completion %u on CQN 0", ci);
+		TEST_ASSERT(ut_fd_wait(m->fd), "no MSI for completion %u", ci);
+		ut_drain_fd(m->fd);
+		eqe = rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 16, ci);
+		TEST_ASSERT_NOT_NULL(eqe, "no EQE for completion %u", ci);
+		TEST_ASSERT(ut_src_eqe_is(&src, eqe, ci), "EQE %u does not name CQN 0", ci);
+		TEST_ASSERT_NULL(rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 16, ci + 1),
+				 "two EQEs for one arm");
+	}
+	TEST_ASSERT_EQUAL(src.cq->arm_sn, 3u, "arm sn %u", src.cq->arm_sn);
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CQ_ARM_SN), 0u, "arm sn refused");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_DB_MISUSE), 0u,
+			  "doorbell misuse");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "CQ destroy");
+	rte_pmd_mlx5v_eq_update_ci(g_uar, eqn, ci, 0);
+	TEST_ASSERT_SUCCESS(ut_wait_eq_ci(eqn, ci), "CI");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "free");
+	return TEST_SUCCESS;
+}
+
+/*
+ * CQN 0 (first_num=0, doc/guides/nics/running_on_hardware.rst): a DEVX CQ gets CQN 0, so its
+ * arm doorbell can be the word 0, which the device must see; the CQ arms, its completions
+ * raise EQEs naming CQN 0, and it re-arms with the next sequence number. A second device
+ * stands in for the fixture's during the run.
+ */
+static int
+test_mlx5v_devx_cq_number_zero(void)
+{
+	struct rte_pmd_mlx5v_dev *dev = g_dev;
+	struct rte_pmd_mlx5v_uar *uar = g_uar;
+	struct mlx5v_sim *sim = g_sim;
+	int ret = TEST_FAILED;
+
+	TEST_ASSERT_SUCCESS(rte_vdev_init(ZERO_VDEV, "msix=4,first_num=0"), "probe: %s",
+			    rte_strerror(rte_errno));
+	g_dev = rte_pmd_mlx5v_dev_get(ZERO_VDEV);
+	g_sim = mlx5v_sim_get(ZERO_VDEV);
+	g_uar = g_dev != NULL ? rte_pmd_mlx5v_devx_alloc_uar(g_dev) : NULL;
+	if (g_sim != NULL && g_uar != NULL)
+		ret = cq_number_zero_run();
+	if (g_uar != NULL && rte_pmd_mlx5v_devx_free_uar(g_uar) != 0)
+		ret = TEST_FAILED;
+	g_dev = dev;
+	g_uar = uar;
+	g_sim = sim;
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(ZERO_VDEV), "uninit");
+	return ret;
+}
+
 /* External memory for the test: 4 pages, two IOVA-contiguous pairs far apart. */
 #define EXT_PAGES 4
 #define EXT_IOVA0 UINT64_C(0x7e0000000000)
@@ -876,6 +950,7 @@ static struct unit_test_suite mlx5v_devx_events_suite = {
 		TEST_CASE(test_mlx5v_devx_e2e_async_port_cq_error),
 		TEST_CASE(test_mlx5v_devx_cq_helper),
 		TEST_CASE(test_mlx5v_devx_cq_arm_sn),
+		TEST_CASE(test_mlx5v_devx_cq_number_zero),
 		TEST_CASE(test_mlx5v_devx_dma_map_memory_kinds),
 		TEST_CASES_END()
 	}
