@@ -444,10 +444,11 @@ test_mlx5v_devx_destroy_frees_buffer(void)
 
 /* destroy returns the translated errno, never EREMOTEIO, and keeps the EQ. */
 static int
-test_mlx5v_devx_destroy_device_error(void)
+destroy_device_error_run(enum ut_src_kind kind)
 {
 	struct rte_pmd_mlx5v_msi_vector *m;
 	struct rte_pmd_mlx5v_eq *eq;
+	struct ut_src src;
 	unsigned int eqs = ut_live_eqs();
 	uint32_t eqn;
 
@@ -464,14 +465,18 @@ test_mlx5v_devx_destroy_device_error(void)
 	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_devx_destroy_eq(eq), EBUSY, "RES_BUSY -> EBUSY");
 	/* Still alive in the device and usable. */
 	TEST_ASSERT_EQUAL(ut_live_eqs(), eqs + 1, "EQ gone after a failed destroy");
-	TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 7), "GEN_EQE");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, eqn), "source");
+	TEST_ASSERT_SUCCESS(ut_src_raise(&src, 7), "%s", ut_src_name(kind));
 	TEST_ASSERT_NOT_NULL(rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 16, 0), "EQ not usable");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "source close");
 	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_devx_free_msi_vector(m), EBUSY, "vector released");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
 	TEST_ASSERT_EQUAL(ut_live_eqs(), eqs, "EQ leaked");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "free");
 	return TEST_SUCCESS;
 }
+
+UT_SRC_CASES(test_mlx5v_devx_destroy_device_error, destroy_device_error_run)
 
 static int
 test_mlx5v_devx_query_eqn(void)
@@ -502,10 +507,11 @@ test_mlx5v_devx_query_eqn(void)
 
 /* Three laps of a 4-entry EQ: the owner parity flips each lap. */
 static int
-test_mlx5v_devx_helpers_owner_wrap(void)
+owner_wrap_run(enum ut_src_kind kind)
 {
 	struct rte_pmd_mlx5v_msi_vector *m;
 	struct rte_pmd_mlx5v_eq *eq;
+	struct ut_src src;
 	const uint8_t *eqe;
 	uint32_t eqn, ci = 0, lap, k;
 
@@ -513,16 +519,17 @@ test_mlx5v_devx_helpers_owner_wrap(void)
 	TEST_ASSERT_NOT_NULL(m, "alloc");
 	eq = ut_eq_create(2, m->vector, 0, &eqn);
 	TEST_ASSERT_NOT_NULL(eq, "create");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, eqn), "source");
 	for (lap = 0; lap < 3; lap++) {
 		TEST_ASSERT_NULL(rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 4, ci),
 				 "lap %u: stale EQE taken as new", lap);
 		for (k = 0; k < 4; k++)
-			TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0,
-						       lap * 4 + k), "GEN_EQE");
+			TEST_ASSERT_SUCCESS(ut_src_raise(&src, lap * 4 + k), "%s",
+					    ut_src_name(kind));
 		for (k = 0; k < 4; k++, ci++) {
 			eqe = rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 4, ci);
 			TEST_ASSERT_NOT_NULL(eqe, "lap %u: EQE %u missing", lap, k);
-			TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_DATA_OFF], lap * 4 + k, "order");
+			TEST_ASSERT(ut_src_eqe_is(&src, eqe, lap * 4 + k), "order");
 			TEST_ASSERT_EQUAL((eqe[RTE_PMD_MLX5V_EQE_OWNER_OFF] & 1), (lap & 1),
 					  "lap %u: owner", lap);
 		}
@@ -530,10 +537,13 @@ test_mlx5v_devx_helpers_owner_wrap(void)
 		rte_pmd_mlx5v_eq_update_ci(g_uar, eqn, ci, 0);
 		TEST_ASSERT_SUCCESS(ut_wait_eq_ci(eqn, ci), "CI %u not seen", ci);
 	}
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "source close");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "free");
 	return TEST_SUCCESS;
 }
+
+UT_SRC_CASES(test_mlx5v_devx_helpers_owner_wrap, owner_wrap_run)
 
 struct budget_ctx {
 	uint32_t n;
@@ -560,10 +570,11 @@ budget_cb(const void *eqe, void *arg)
 }
 
 static int
-test_mlx5v_devx_helpers_ci_budget_128(void)
+ci_budget_128_run(enum ut_src_kind kind)
 {
 	struct rte_pmd_mlx5v_msi_vector *m;
 	struct rte_pmd_mlx5v_eq *eq;
+	struct ut_src src;
 	struct rte_pmd_mlx5v_uar spy;
 	struct mlx5v_devx_eq *deq;
 	struct mlx5v_devx_eq_stats st;
@@ -575,9 +586,9 @@ test_mlx5v_devx_helpers_ci_budget_128(void)
 	TEST_ASSERT_NOT_NULL(m, "alloc");
 	eq = ut_eq_create(9, m->vector, 0, &eqn);
 	TEST_ASSERT_NOT_NULL(eq, "create");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, eqn), "source");
 	for (i = 0; i < 300; i++)
-		TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 0),
-				    "gen");
+		TEST_ASSERT_SUCCESS(ut_src_raise(&src, 0), "%s", ut_src_name(kind));
 	/* The inline poll against a spy UAR page, to see each doorbell word it writes. */
 	page = rte_zmalloc("ut_spy", 4096, 4096);
 	TEST_ASSERT_NOT_NULL(page, "spy");
@@ -604,34 +615,38 @@ test_mlx5v_devx_helpers_ci_budget_128(void)
 	TEST_ASSERT_NOT_NULL(deq, "internal view");
 	deq->ci = ci;
 	for (i = 0; i < 300; i++)
-		TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 0),
-				    "gen");
+		TEST_ASSERT_SUCCESS(ut_src_raise(&src, 0), "%s", ut_src_name(kind));
 	TEST_ASSERT_EQUAL(mlx5v_devx_eq_poll(deq), 300, "driver poll");
 	mlx5v_devx_eq_stats_get(deq, &st);
 	TEST_ASSERT_EQUAL(st.ci_updates, 2, "no-arm updates %" PRIu64, st.ci_updates);
 	TEST_ASSERT_EQUAL(st.arms, 1, "arms %" PRIu64, st.arms);
 	TEST_ASSERT_SUCCESS(ut_wait_eq_ci(eqn, 600), "device CI");
 	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_EQ_OVERRUNS), 0, "overrun");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "source close");
 	ut_drain_fd(m->fd);
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "free");
 	return TEST_SUCCESS;
 }
 
+UT_SRC_CASES(test_mlx5v_devx_helpers_ci_budget_128, ci_budget_128_run)
+
 /* §6.11 / §12 #7: an arm with pending EQEs fires at once; an armed EQ fires on the EQE. */
 static int
-test_mlx5v_devx_helpers_arm_both_orders(void)
+arm_both_orders_run(enum ut_src_kind kind)
 {
 	struct rte_pmd_mlx5v_msi_vector *m;
 	struct rte_pmd_mlx5v_eq *eq;
+	struct ut_src src;
 	uint32_t eqn, ci = 0;
 
 	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
 	TEST_ASSERT_NOT_NULL(m, "alloc");
 	eq = ut_eq_create(4, m->vector, 0, &eqn);
 	TEST_ASSERT_NOT_NULL(eq, "create");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, eqn), "source");
 	/* Order 1: the EQE first (a new EQ is not armed), then the arm. */
-	TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 1), "gen");
+	TEST_ASSERT_SUCCESS(ut_src_raise(&src, 1), "%s", ut_src_name(kind));
 	TEST_ASSERT_SUCCESS(ut_wait_eq_st(eqn, RTE_PMD_MLX5V_EQC_ST_FIRED), "unarmed EQ state");
 	rte_pmd_mlx5v_eq_arm(g_uar, eqn, ci);
 	TEST_ASSERT(ut_fd_wait(m->fd), "arm with a pending EQE did not interrupt");
@@ -641,7 +656,7 @@ test_mlx5v_devx_helpers_arm_both_orders(void)
 	/* Order 2: arm (nothing pending), then the EQE. */
 	rte_pmd_mlx5v_eq_arm(g_uar, eqn, ci);
 	TEST_ASSERT_SUCCESS(ut_wait_eq_st(eqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "not armed");
-	TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 2), "gen");
+	TEST_ASSERT_SUCCESS(ut_src_raise(&src, 2), "%s", ut_src_name(kind));
 	TEST_ASSERT(ut_fd_wait(m->fd), "EQE on an armed EQ did not interrupt");
 	ut_drain_fd(m->fd);
 	TEST_ASSERT_SUCCESS(ut_wait_eq_st(eqn, RTE_PMD_MLX5V_EQC_ST_FIRED), "not FIRED");
@@ -649,10 +664,13 @@ test_mlx5v_devx_helpers_arm_both_orders(void)
 	ci++;
 	rte_pmd_mlx5v_eq_update_ci(g_uar, eqn, ci, 0);
 	TEST_ASSERT_SUCCESS(ut_wait_eq_ci(eqn, ci), "CI");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "source close");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "free");
 	return TEST_SUCCESS;
 }
+
+UT_SRC_CASES(test_mlx5v_devx_helpers_arm_both_orders, arm_both_orders_run)
 
 /* An event type neither the driver's async EQ nor any other test EQ subscribes to. */
 #define BIG_EQ_EVENT RTE_PMD_MLX5V_EVENT_SRQ_LAST_WQE
@@ -742,10 +760,14 @@ static struct unit_test_suite mlx5v_devx_eq_suite = {
 		TEST_CASE(test_mlx5v_devx_create_dma_map_fails),
 		TEST_CASE(test_mlx5v_devx_destroy_frees_buffer),
 		TEST_CASE(test_mlx5v_devx_destroy_device_error),
+		TEST_CASE(test_mlx5v_devx_destroy_device_error_cqe),
 		TEST_CASE(test_mlx5v_devx_query_eqn),
 		TEST_CASE(test_mlx5v_devx_helpers_owner_wrap),
+		TEST_CASE(test_mlx5v_devx_helpers_owner_wrap_cqe),
 		TEST_CASE(test_mlx5v_devx_helpers_ci_budget_128),
+		TEST_CASE(test_mlx5v_devx_helpers_ci_budget_128_cqe),
 		TEST_CASE(test_mlx5v_devx_helpers_arm_both_orders),
+		TEST_CASE(test_mlx5v_devx_helpers_arm_both_orders_cqe),
 		TEST_CASE(test_mlx5v_devx_eq_larger_than_hugepage),
 		TEST_CASES_END()
 	}

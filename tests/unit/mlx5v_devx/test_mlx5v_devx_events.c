@@ -14,6 +14,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include <rte_bus_vdev.h>
 #include <rte_common.h>
 #include <rte_epoll.h>
 #include <rte_errno.h>
@@ -26,36 +27,53 @@
 
 #include "ut_mlx5v_devx.h"
 
-/* GEN_EQE through the general command: the device writes the EQE and sets the owner bit. */
+/*
+ * The first event of a new EQ: the device writes the EQE with owner 0 (first lap) whatever
+ * software left there. GEN_EQE also copies type, sub_type and data from the command, and
+ * sets the owner bit itself.
+ */
 static int
-test_mlx5v_devx_gen_eqe(void)
+first_eqe_run(enum ut_src_kind kind)
 {
 	struct rte_pmd_mlx5v_msi_vector *m;
 	struct rte_pmd_mlx5v_eq *eq;
+	struct ut_src src;
 	const uint8_t *eqe;
-	uint32_t eqn;
+	uint32_t eqn, n = 1;
 
 	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
 	TEST_ASSERT_NOT_NULL(m, "alloc");
 	eq = ut_eq_create(3, m->vector, 0, &eqn);
 	TEST_ASSERT_NOT_NULL(eq, "create");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, eqn), "source");
 	TEST_ASSERT_NULL(rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 8, 0), "EQE before any event");
-	TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_PORT_CHANGE, 4, 0x77), "GEN_EQE");
+	TEST_ASSERT_SUCCESS(ut_src_raise(&src, 0x77), "%s", ut_src_name(kind));
 	eqe = rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 8, 0);
 	TEST_ASSERT_NOT_NULL(eqe, "no EQE written");
-	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_eqe_type(eqe), RTE_PMD_MLX5V_EVENT_PORT_CHANGE, "type");
-	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_eqe_sub_type(eqe), 4, "sub_type");
-	TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_DATA_OFF], 0x77, "data");
-	/* First lap: the device writes owner 0 (we sent 0x5a). */
+	TEST_ASSERT(ut_src_eqe_is(&src, eqe, 0x77), "type %u", rte_pmd_mlx5v_eqe_type(eqe));
+	/* First lap: the device writes owner 0 (GEN_EQE sent 0x5a). */
 	TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_OWNER_OFF], 0, "owner %#x",
 			  eqe[RTE_PMD_MLX5V_EQE_OWNER_OFF]);
 	TEST_ASSERT_NULL(rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 8, 1), "a second EQE");
-	rte_pmd_mlx5v_eq_update_ci(g_uar, eqn, 1, 0);
-	TEST_ASSERT_SUCCESS(ut_wait_eq_ci(eqn, 1), "CI");
+	if (kind == UT_SRC_GEN_EQE) {
+		TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_PORT_CHANGE, 4, 0x78),
+				    "GEN_EQE");
+		eqe = rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 8, n++);
+		TEST_ASSERT_NOT_NULL(eqe, "no EQE written");
+		TEST_ASSERT_EQUAL(rte_pmd_mlx5v_eqe_type(eqe), RTE_PMD_MLX5V_EVENT_PORT_CHANGE,
+				  "type");
+		TEST_ASSERT_EQUAL(rte_pmd_mlx5v_eqe_sub_type(eqe), 4, "sub_type");
+		TEST_ASSERT_EQUAL(eqe[RTE_PMD_MLX5V_EQE_DATA_OFF], 0x78, "data");
+	}
+	rte_pmd_mlx5v_eq_update_ci(g_uar, eqn, n, 0);
+	TEST_ASSERT_SUCCESS(ut_wait_eq_ci(eqn, n), "CI");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "source close");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "free");
 	return TEST_SUCCESS;
 }
+
+UT_SRC_CASES(test_mlx5v_devx_first_eqe, first_eqe_run)
 
 /*
  * Lengths above RTE_PMD_MLX5V_CMD_MAX_LEN are EINVAL and never reach the device, for the
@@ -129,6 +147,7 @@ test_mlx5v_devx_general_cmd(void)
 #define STRESS_ITERS 100
 
 struct stress_arg {
+	enum ut_src_kind kind;
 	uint32_t errors;
 	int iters;
 };
@@ -140,6 +159,7 @@ stress_worker(void *arg)
 	struct rte_pmd_mlx5v_eq *eq;
 	struct stress_arg *sa = arg;
 	uint32_t *errors = &sa->errors;
+	struct ut_src src;
 	uint32_t eqn, dummy;
 	int i;
 
@@ -155,8 +175,10 @@ stress_worker(void *arg)
 			rte_pmd_mlx5v_devx_free_msi_vector(m);
 			continue;
 		}
-		if (ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, (uint8_t)i) != 0 ||
+		if (ut_src_open(&src, sa->kind, eqn) != 0 || ut_src_raise(&src, (uint8_t)i) != 0 ||
 		    rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 1u << (2 + i % 6), 0) == NULL)
+			(*errors)++;
+		if (ut_src_close(&src) != 0)
 			(*errors)++;
 		if (rte_pmd_mlx5v_devx_query_eqn(g_dev, 0, &dummy) != 0)
 			(*errors)++;
@@ -171,7 +193,7 @@ stress_worker(void *arg)
 }
 
 static int
-test_mlx5v_devx_multi_lcore(void)
+multi_lcore_run(enum ut_src_kind kind)
 {
 	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
 	struct stress_arg sm, sw;
@@ -196,6 +218,8 @@ test_mlx5v_devx_multi_lcore(void)
 		}
 		sm.errors = 0;
 		sw.errors = 0;
+		sm.kind = kind;
+		sw.kind = kind;
 		sm.iters = round == 0 ? 10 : STRESS_ITERS;
 		sw.iters = sm.iters;
 		TEST_ASSERT_SUCCESS(rte_eal_remote_launch(stress_worker, &sw, worker), "launch");
@@ -211,6 +235,8 @@ test_mlx5v_devx_multi_lcore(void)
 	TEST_ASSERT(b0 == b1 && c0 == c1, "EAL heap leak");
 	return TEST_SUCCESS;
 }
+
+UT_SRC_CASES(test_mlx5v_devx_multi_lcore, multi_lcore_run)
 
 struct ev_log {
 	uint32_t n[RTE_PMD_MLX5V_EVENT_MAX];
@@ -241,14 +267,21 @@ ev_any_cb(struct mlx5v_dev *dev, uint32_t eqn, const uint8_t *eqe, void *arg)
 	__atomic_fetch_add(&l->any, 1, __ATOMIC_RELEASE);
 }
 
+/*
+ * The EAL interrupt callback of a DEVX EQ: the source's events reach the handler of their
+ * type, one at a time and in bursts; a port change (a real event, the port flaps) reaches
+ * the default handler.
+ */
 static int
-test_mlx5v_devx_intr_callback(void)
+intr_callback_run(enum ut_src_kind kind)
 {
 	struct rte_pmd_mlx5v_msi_vector *m;
 	struct rte_pmd_mlx5v_eq *eq;
 	struct mlx5v_devx_eq *deq;
 	struct mlx5v_devx_eq_stats st;
+	struct ut_src src;
 	struct ev_log *l;
+	uint8_t t;
 	uint32_t eqn;
 	int i;
 
@@ -256,11 +289,12 @@ test_mlx5v_devx_intr_callback(void)
 	TEST_ASSERT_NOT_NULL(l, "malloc");
 	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
 	TEST_ASSERT_NOT_NULL(m, "alloc");
-	eq = ut_eq_create(5, m->vector, 0, &eqn);
+	eq = ut_eq_create(6, m->vector, RTE_BIT64(RTE_PMD_MLX5V_EVENT_PORT_CHANGE), &eqn);
 	TEST_ASSERT_NOT_NULL(eq, "create");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, eqn), "source");
+	t = ut_src_type(&src);
 	deq = mlx5v_devx_to_eq(eq);
-	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_handler_set(deq, RTE_PMD_MLX5V_EVENT_PORT_CHANGE,
-						      ev_log_cb, l), "handler");
+	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_handler_set(deq, t, ev_log_cb, l), "handler");
 	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_handler_set(deq, MLX5V_DEVX_EVENT_ANY, ev_any_cb, l),
 			    "default handler");
 	TEST_ASSERT_EQUAL(mlx5v_devx_eq_handler_set(deq, 257, ev_any_cb, l), -EINVAL, "type");
@@ -269,29 +303,34 @@ test_mlx5v_devx_intr_callback(void)
 	TEST_ASSERT_SUCCESS(ut_wait_eq_st(eqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "armed by start");
 	/* Raised one at a time and in bursts: every EQE reaches its handler. */
 	for (i = 0; i < 3; i++) {
-		TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_PORT_CHANGE, 4, i), "gen");
-		TEST_ASSERT_SUCCESS(ut_wait_counter32(&l->n[RTE_PMD_MLX5V_EVENT_PORT_CHANGE],
-						      i + 1), "port event %d not dispatched", i);
+		TEST_ASSERT_SUCCESS(ut_src_raise(&src, i), "%s", ut_src_name(kind));
+		TEST_ASSERT_SUCCESS(ut_wait_counter32(&l->n[t], i + 1),
+				    "event %d not dispatched", i);
 	}
-	for (i = 0; i < 40; i++)
-		TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, i),
-				    "gen");
-	TEST_ASSERT_SUCCESS(ut_wait_counter32(&l->any, 40), "default handler got %u", l->any);
-	TEST_ASSERT_EQUAL(l->last[RTE_PMD_MLX5V_EVENT_PORT_CHANGE][RTE_PMD_MLX5V_EQE_DATA_OFF],
-			  2, "last port EQE");
+	for (i = 3; i < 43; i++)
+		TEST_ASSERT_SUCCESS(ut_src_raise(&src, i), "%s", ut_src_name(kind));
+	TEST_ASSERT_SUCCESS(ut_wait_counter32(&l->n[t], 43), "handler got %u", l->n[t]);
+	TEST_ASSERT(ut_src_eqe_is(&src, l->last[t], 42), "last EQE");
+	TEST_ASSERT(mlx5v_sim_port_event(g_sim, 1, RTE_PMD_MLX5V_PORT_CHANGE_DOWN) >= 1, "down");
+	TEST_ASSERT(mlx5v_sim_port_event(g_sim, 1, RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE) >= 1, "up");
+	TEST_ASSERT_SUCCESS(ut_wait_counter32(&l->any, 2), "default handler got %u", l->any);
 	mlx5v_devx_eq_stats_get(deq, &st);
 	TEST_ASSERT(st.intrs >= 1, "no interrupt callback ran");
-	TEST_ASSERT_EQUAL(st.eqes, 43, "eqes %" PRIu64, st.eqes);
-	TEST_ASSERT_EQUAL(st.by_type[RTE_PMD_MLX5V_EVENT_GENERAL_EVENT], 40, "by type");
+	TEST_ASSERT_EQUAL(st.eqes, 45, "eqes %" PRIu64, st.eqes);
+	TEST_ASSERT_EQUAL(st.by_type[t], 43, "by type");
+	TEST_ASSERT_EQUAL(st.by_type[RTE_PMD_MLX5V_EVENT_PORT_CHANGE], 2, "port changes");
 	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_intr_stop(deq), "stop");
 	TEST_ASSERT_EQUAL(mlx5v_devx_eq_intr_stop(deq), -ENOENT, "stop twice");
 	/* destroy also stops a running callback by itself. */
 	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_intr_start(deq), "restart");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "source close");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "free");
 	rte_free(l);
 	return TEST_SUCCESS;
 }
+
+UT_SRC_CASES(test_mlx5v_devx_intr_callback, intr_callback_run)
 
 /* A CQ the caller builds: ring + dbrec in EAL memory, DMA-mapped, CREATE_CQ by hand. */
 struct user_cq {
@@ -365,29 +404,6 @@ user_cq_destroy(struct user_cq *cq)
 	if (cq->own)
 		rte_free(cq->buf);
 	return ret;
-}
-
-/* Wait until the device reads CQ cqn as state st. */
-static int
-wait_cq_st(uint32_t cqn, uint32_t st)
-{
-	uint8_t in[16];
-	uint8_t out[RTE_PMD_MLX5V_QUERY_CQ_OUT_SIZE + 8];
-	unsigned int ms;
-
-	memset(in, 0, sizeof(in));
-	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_QUERY_CQ);
-	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_DESTROY_CQ_IN_CQN, cqn);
-	for (ms = 0; ms < UT_WAIT_LIMIT_MS; ms++) {
-		/* Internal: CQs of mlx5v_devx_cq_create() are the driver's, not the raw path's. */
-		if (mlx5v_cmd_do((struct mlx5v_dev *)g_dev, in, sizeof(in), out, sizeof(out)) != 0)
-			return -1;
-		if (RTE_PMD_MLX5V_GET(out + RTE_PMD_MLX5V_QUERY_CQ_OUT_CQC,
-				      RTE_PMD_MLX5V_CQC_ST) == st)
-			return 0;
-		ut_sleep_ms(1);
-	}
-	return -1;
 }
 
 struct epoll_waiter {
@@ -465,7 +481,7 @@ test_mlx5v_devx_e2e_cq_msi_epoll(void)
 	rte_pmd_mlx5v_eq_arm(g_uar, eqn, ci);
 	rte_pmd_mlx5v_cq_arm(g_uar, cq.dbrec, cq.cqn, 0, 0, 0);
 	TEST_ASSERT_SUCCESS(ut_wait_eq_st(eqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "EQ arm");
-	TEST_ASSERT_SUCCESS(wait_cq_st(cq.cqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "CQ arm");
+	TEST_ASSERT_SUCCESS(ut_wait_cq_st(cq.cqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "CQ arm");
 	memset(&w, 0, sizeof(w));
 	w.fd = m->fd;
 	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(epoll_waiter_main, &w, worker), "launch");
@@ -584,7 +600,7 @@ test_mlx5v_devx_cq_helper(void)
 			  "CQ ring reached the device software-owned");
 	mlx5v_devx_cq_arm(cq, 0);
 	rte_pmd_mlx5v_eq_arm(g_uar, eqn, 0);
-	TEST_ASSERT_SUCCESS(wait_cq_st(cq->cqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "CQ arm");
+	TEST_ASSERT_SUCCESS(ut_wait_cq_st(cq->cqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "CQ arm");
 	TEST_ASSERT_SUCCESS(ut_wait_eq_st(eqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "EQ arm");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_post_cqe(g_sim, cq->cqn, 0x0, 128), "post");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_post_cqe(g_sim, cq->cqn, 0x0, 128), "post");
@@ -616,7 +632,7 @@ wait_cq_db_taken(uint32_t cqn)
 
 	for (i = 0; i < UT_WAIT_LIMIT_MS * 10 && (db[0] != 0 || db[1] != 0); i++)
 		rte_delay_us_sleep(100);
-	return wait_cq_st(cqn, RTE_PMD_MLX5V_EQC_ST_ARMED);
+	return ut_wait_cq_st(cqn, RTE_PMD_MLX5V_EQC_ST_ARMED);
 }
 
 /*
@@ -693,7 +709,7 @@ snap_cb(struct mlx5v_dev *dev, uint32_t eqn, const uint8_t *eqe, void *arg)
 }
 
 static int
-test_mlx5v_devx_api_snapshots(void)
+api_snapshots_run(enum ut_src_kind kind)
 {
 	struct mlx5v_dev *dev = mlx5v_devx_dev_get(VDEV_NAME);
 	struct rte_pmd_mlx5v_msi_vector *m;
@@ -703,6 +719,7 @@ test_mlx5v_devx_api_snapshots(void)
 	struct mlx5v_msi_info mi;
 	struct mlx5v_devx_eq *deq;
 	struct snap_ctx c;
+	struct ut_src src;
 	uint32_t eqn, v;
 
 	TEST_ASSERT_NOT_NULL(dev, "device");
@@ -751,9 +768,11 @@ test_mlx5v_devx_api_snapshots(void)
 	c.eq = deq;
 	TEST_ASSERT_SUCCESS(mlx5v_devx_eq_handler_set(deq, MLX5V_DEVX_EVENT_ANY, snap_cb, &c),
 			    "handler");
-	TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 1), "gen");
-	TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 2), "gen");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, eqn), "source");
+	TEST_ASSERT_SUCCESS(ut_src_raise(&src, 1), "%s", ut_src_name(kind));
+	TEST_ASSERT_SUCCESS(ut_src_raise(&src, 2), "%s", ut_src_name(kind));
 	TEST_ASSERT_EQUAL(mlx5v_devx_eq_poll(deq), 2, "poll");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "source close");
 	TEST_ASSERT_EQUAL(c.bad, 0, "getter failed in the handler");
 	TEST_ASSERT_EQUAL(c.n, 2, "handled %u", c.n);
 	TEST_ASSERT(c.ci[0] == 0 && c.ci[1] == 1, "ci %u %u", c.ci[0], c.ci[1]);
@@ -770,6 +789,81 @@ test_mlx5v_devx_api_snapshots(void)
 	TEST_ASSERT_SUCCESS(mlx5v_msi_info_get(dev, v, &mi), "msi info");
 	TEST_ASSERT_EQUAL(mi.fd, -1, "freed vector has fd %d", mi.fd);
 	return TEST_SUCCESS;
+}
+
+UT_SRC_CASES(test_mlx5v_devx_api_snapshots, api_snapshots_run)
+
+#define ZERO_VDEV "mlx5v_sim3"
+
+/* Three completion events on a CQ of the device in g_dev, which numbers CQs from 0. */
+static int
+cq_number_zero_run(void)
+{
+	struct rte_pmd_mlx5v_msi_vector *m;
+	struct rte_pmd_mlx5v_eq *eq;
+	struct ut_src src;
+	const uint8_t *eqe;
+	uint32_t eqn, ci;
+
+	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
+	TEST_ASSERT_NOT_NULL(m, "alloc");
+	eq = ut_eq_create(4, m->vector, 0, &eqn);
+	TEST_ASSERT_NOT_NULL(eq, "create");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, UT_SRC_CQE, eqn), "CQ");
+	TEST_ASSERT_EQUAL(src.cq->cqn, 0u, "the first CQ is not CQN 0");
+	for (ci = 0; ci < 3; ci++) {
+		rte_pmd_mlx5v_eq_arm(g_uar, eqn, ci);
+		TEST_ASSERT_SUCCESS(ut_wait_eq_st(eqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "EQ arm");
+		/* The first arm doorbell (sn 0, ci 0, CQN 0) is the word 0. */
+		TEST_ASSERT_SUCCESS(ut_src_raise(&src, ci), "completion %u on CQN 0", ci);
+		TEST_ASSERT(ut_fd_wait(m->fd), "no MSI for completion %u", ci);
+		ut_drain_fd(m->fd);
+		eqe = rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 16, ci);
+		TEST_ASSERT_NOT_NULL(eqe, "no EQE for completion %u", ci);
+		TEST_ASSERT(ut_src_eqe_is(&src, eqe, ci), "EQE %u does not name CQN 0", ci);
+		TEST_ASSERT_NULL(rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 16, ci + 1),
+				 "two EQEs for one arm");
+	}
+	TEST_ASSERT_EQUAL(src.cq->arm_sn, 3u, "arm sn %u", src.cq->arm_sn);
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CQ_ARM_SN), 0u, "arm sn refused");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_DB_MISUSE), 0u,
+			  "doorbell misuse");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "CQ destroy");
+	rte_pmd_mlx5v_eq_update_ci(g_uar, eqn, ci, 0);
+	TEST_ASSERT_SUCCESS(ut_wait_eq_ci(eqn, ci), "CI");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m), "free");
+	return TEST_SUCCESS;
+}
+
+/*
+ * CQN 0 (first_num=0, doc/guides/nics/running_on_hardware.rst): a DEVX CQ gets CQN 0, so its
+ * arm doorbell can be the word 0, which the device must see; the CQ arms, its completions
+ * raise EQEs naming CQN 0, and it re-arms with the next sequence number. A second device
+ * stands in for the fixture's during the run.
+ */
+static int
+test_mlx5v_devx_cq_number_zero(void)
+{
+	struct rte_pmd_mlx5v_dev *dev = g_dev;
+	struct rte_pmd_mlx5v_uar *uar = g_uar;
+	struct mlx5v_sim *sim = g_sim;
+	int ret = TEST_FAILED;
+
+	TEST_ASSERT_SUCCESS(rte_vdev_init(ZERO_VDEV, "msix=4,first_num=0"), "probe: %s",
+			    rte_strerror(rte_errno));
+	g_dev = rte_pmd_mlx5v_dev_get(ZERO_VDEV);
+	g_sim = mlx5v_sim_get(ZERO_VDEV);
+	g_uar = g_dev != NULL ? rte_pmd_mlx5v_devx_alloc_uar(g_dev) : NULL;
+	if (g_sim != NULL && g_uar != NULL)
+		ret = cq_number_zero_run();
+	if (g_uar != NULL && rte_pmd_mlx5v_devx_free_uar(g_uar) != 0)
+		ret = TEST_FAILED;
+	g_dev = dev;
+	g_uar = uar;
+	g_sim = sim;
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(ZERO_VDEV), "uninit");
+	return ret;
 }
 
 /* External memory for the test: 4 pages, two IOVA-contiguous pairs far apart. */
@@ -843,15 +937,20 @@ static struct unit_test_suite mlx5v_devx_events_suite = {
 	.setup = ut_devx_setup,
 	.teardown = ut_devx_teardown,
 	.unit_test_cases = {
-		TEST_CASE(test_mlx5v_devx_gen_eqe),
+		TEST_CASE(test_mlx5v_devx_first_eqe),
+		TEST_CASE(test_mlx5v_devx_first_eqe_cqe),
 		TEST_CASE(test_mlx5v_devx_general_cmd),
 		TEST_CASE(test_mlx5v_devx_multi_lcore),
+		TEST_CASE(test_mlx5v_devx_multi_lcore_cqe),
 		TEST_CASE(test_mlx5v_devx_intr_callback),
+		TEST_CASE(test_mlx5v_devx_intr_callback_cqe),
 		TEST_CASE(test_mlx5v_devx_api_snapshots),
+		TEST_CASE(test_mlx5v_devx_api_snapshots_cqe),
 		TEST_CASE(test_mlx5v_devx_e2e_cq_msi_epoll),
 		TEST_CASE(test_mlx5v_devx_e2e_async_port_cq_error),
 		TEST_CASE(test_mlx5v_devx_cq_helper),
 		TEST_CASE(test_mlx5v_devx_cq_arm_sn),
+		TEST_CASE(test_mlx5v_devx_cq_number_zero),
 		TEST_CASE(test_mlx5v_devx_dma_map_memory_kinds),
 		TEST_CASES_END()
 	}

@@ -139,10 +139,11 @@ test_mlx5v_devx_msi_free_ebusy(void)
 
 /* The eventfd is wired to MSI-X entry v: an EQE on an armed EQ with intr v signals it. */
 static int
-test_mlx5v_devx_msi_fd_wired(void)
+msi_fd_wired_run(enum ut_src_kind kind)
 {
 	struct rte_pmd_mlx5v_msi_vector *m[2];
 	struct rte_pmd_mlx5v_eq *eq;
+	struct ut_src src;
 	uint64_t cnt = 0;
 	uint32_t eqn;
 
@@ -151,9 +152,10 @@ test_mlx5v_devx_msi_fd_wired(void)
 	TEST_ASSERT(m[0] != NULL && m[1] != NULL, "alloc");
 	eq = ut_eq_create(4, m[1]->vector, 0, &eqn);
 	TEST_ASSERT_NOT_NULL(eq, "create");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, eqn), "source");
 	rte_pmd_mlx5v_eq_arm(g_uar, eqn, 0);
 	TEST_ASSERT_SUCCESS(ut_wait_eq_st(eqn, RTE_PMD_MLX5V_EQC_ST_ARMED), "arm not seen");
-	TEST_ASSERT_SUCCESS(ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 1), "GEN_EQE");
+	TEST_ASSERT_SUCCESS(ut_src_raise(&src, 1), "%s", ut_src_name(kind));
 	TEST_ASSERT(ut_fd_wait(m[1]->fd), "vector %d fd not signalled", m[1]->vector);
 	TEST_ASSERT_EQUAL(read(m[1]->fd, &cnt, sizeof(cnt)), (ssize_t)sizeof(cnt), "read");
 	TEST_ASSERT(cnt >= 1, "count %" PRIu64, cnt);
@@ -161,11 +163,14 @@ test_mlx5v_devx_msi_fd_wired(void)
 	TEST_ASSERT_EQUAL(read(m[0]->fd, &cnt, sizeof(cnt)), -1, "wrong vector signalled");
 	rte_pmd_mlx5v_eq_arm(g_uar, eqn, 1);
 	TEST_ASSERT_SUCCESS(ut_wait_eq_ci(eqn, 1), "CI");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "source close");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m[1]), "free");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_free_msi_vector(m[0]), "free");
 	return TEST_SUCCESS;
 }
+
+UT_SRC_CASES(test_mlx5v_devx_msi_fd_wired, msi_fd_wired_run)
 
 static int
 test_mlx5v_devx_uar(void)
@@ -223,6 +228,7 @@ static struct unit_test_suite mlx5v_devx_msi_uar_suite = {
 		TEST_CASE(test_mlx5v_devx_msi_free_einval),
 		TEST_CASE(test_mlx5v_devx_msi_free_ebusy),
 		TEST_CASE(test_mlx5v_devx_msi_fd_wired),
+		TEST_CASE(test_mlx5v_devx_msi_fd_wired_cqe),
 		TEST_CASE(test_mlx5v_devx_uar),
 		TEST_CASE(test_mlx5v_devx_dma_map),
 		TEST_CASES_END()

@@ -116,6 +116,105 @@ ut_wait_eq_st(uint32_t eqn, uint32_t st)
 	return ut_wait_eqc(eqn, RTE_PMD_MLX5V_EQC_ST, st);
 }
 
+/* Wait until the device reads CQ cqn as state st (ARMED / FIRED). */
+int
+ut_wait_cq_st(uint32_t cqn, uint32_t st)
+{
+	uint8_t in[16];
+	uint8_t out[RTE_PMD_MLX5V_QUERY_CQ_OUT_SIZE + 8];
+	unsigned int ms;
+
+	memset(in, 0, sizeof(in));
+	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_QUERY_CQ);
+	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_DESTROY_CQ_IN_CQN, cqn);
+	for (ms = 0; ms < UT_WAIT_LIMIT_MS; ms++) {
+		/* Internal: CQs of mlx5v_devx_cq_create() are the driver's, not the raw path's. */
+		if (mlx5v_cmd_do((struct mlx5v_dev *)g_dev, in, sizeof(in), out, sizeof(out)) != 0)
+			return -1;
+		if (RTE_PMD_MLX5V_GET(out + RTE_PMD_MLX5V_QUERY_CQ_OUT_CQC,
+				      RTE_PMD_MLX5V_CQC_ST) == st)
+			return 0;
+		ut_sleep_ms(1);
+	}
+	return -1;
+}
+
+const char *
+ut_src_name(enum ut_src_kind kind)
+{
+	return kind == UT_SRC_GEN_EQE ? "GEN_EQE" : "CQ completion";
+}
+
+/* Bind an event source to EQ eqn: for UT_SRC_CQE a 16-entry CQ reporting to it. */
+int
+ut_src_open(struct ut_src *s, enum ut_src_kind kind, uint32_t eqn)
+{
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->eqn = eqn;
+	if (kind == UT_SRC_GEN_EQE)
+		return 0;
+	s->cq = mlx5v_devx_cq_create((struct mlx5v_dev *)g_dev, 4, eqn, g_uar);
+	if (s->cq == NULL) {
+		printf("CQ on EQ %u: %s\n", eqn, rte_strerror(rte_errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One event on the EQ, written before this returns. UT_SRC_CQE: arm the CQ (its arm doorbell
+ * is asynchronous: wait until the device reads it ARMED), complete one CQE, which fires the
+ * armed CQ into the EQ, then consume the CQE and account the event, so the next arm carries
+ * the next sequence number and the CQ never overruns (prm/mlx5 §7.3). The tag is not in a
+ * completion EQE (it names the CQ); it goes into the CQE's byte count.
+ */
+int
+ut_src_raise(struct ut_src *s, uint8_t tag)
+{
+	if (s->kind == UT_SRC_GEN_EQE)
+		return ut_gen_eqe(s->eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, tag);
+	mlx5v_devx_cq_arm(s->cq, 0);
+	if (ut_wait_cq_st(s->cq->cqn, RTE_PMD_MLX5V_EQC_ST_ARMED) != 0 ||
+	    mlx5v_sim_post_cqe(g_sim, s->cq->cqn, 0x2, tag) != 0 ||
+	    mlx5v_devx_cq_poll(s->cq) != 1)
+		return -1;
+	mlx5v_devx_cq_event(s->cq);
+	return 0;
+}
+
+/* @return the EQE type the source raises. */
+uint8_t
+ut_src_type(const struct ut_src *s)
+{
+	return s->kind == UT_SRC_GEN_EQE ? RTE_PMD_MLX5V_EVENT_GENERAL_EVENT :
+					   RTE_PMD_MLX5V_EVENT_COMP;
+}
+
+/* @return 1 if eqe is what ut_src_raise(s, tag) writes, else 0. */
+int
+ut_src_eqe_is(const struct ut_src *s, const uint8_t *eqe, uint8_t tag)
+{
+	if (rte_pmd_mlx5v_eqe_type(eqe) != ut_src_type(s))
+		return 0;
+	if (s->kind == UT_SRC_GEN_EQE)
+		return eqe[RTE_PMD_MLX5V_EQE_DATA_OFF] == tag;
+	return rte_pmd_mlx5v_prm_get(eqe + RTE_PMD_MLX5V_EQE_COMP_CQN_OFF, 0, 23, 0) ==
+	       s->cq->cqn;
+}
+
+/* Unbind: the CQ goes first, an EQ cannot be destroyed under it. @return 0 or -1. */
+int
+ut_src_close(struct ut_src *s)
+{
+	int ret = 0;
+
+	if (s->cq != NULL && mlx5v_devx_cq_destroy(s->cq) != 0)
+		ret = -1;
+	s->cq = NULL;
+	return ret;
+}
+
 void
 ut_drain_fd(int fd)
 {

@@ -41,6 +41,36 @@ int ut_wait_eq_st(uint32_t eqn, uint32_t st);
 void ut_drain_fd(int fd);
 unsigned int ut_live_eqs(void);
 unsigned int ut_live_windows(void);
+int ut_wait_cq_st(uint32_t cqn, uint32_t st);
+
+/**
+ * Where a test's events come from. GEN_EQE is the simulator's way to write any EQE, but no
+ * firmware is known to accept it from this function; a completion is what every device
+ * raises (doc/guides/nics/running_on_hardware.rst, "Events raised with GEN_EQE").
+ */
+enum ut_src_kind {
+	UT_SRC_GEN_EQE, /**< GENERAL_EVENT EQEs through the GEN_EQE command, tag in data[0] */
+	UT_SRC_CQE,     /**< completion EQEs of a CQ bound to the EQ, one CQE per event */
+};
+
+/** An event source bound to one EQ. */
+struct ut_src {
+	enum ut_src_kind kind;
+	uint32_t eqn;
+	struct mlx5v_devx_cq *cq; /**< UT_SRC_CQE: the CQ whose completions raise events */
+};
+
+/** Test cases name (GEN_EQE) and name_cqe (CQ completion) of one run(enum ut_src_kind). */
+#define UT_SRC_CASES(name, run) \
+	static int name(void) { return run(UT_SRC_GEN_EQE); } \
+	static int name ## _cqe(void) { return run(UT_SRC_CQE); }
+
+int ut_src_open(struct ut_src *s, enum ut_src_kind kind, uint32_t eqn);
+int ut_src_raise(struct ut_src *s, uint8_t tag);
+uint8_t ut_src_type(const struct ut_src *s);
+int ut_src_eqe_is(const struct ut_src *s, const uint8_t *eqe, uint8_t tag);
+int ut_src_close(struct ut_src *s);
+const char *ut_src_name(enum ut_src_kind kind);
 int ut_devx_setup(void);
 void ut_devx_teardown(void);
 
