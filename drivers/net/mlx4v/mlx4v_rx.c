@@ -142,7 +142,13 @@ rx_cqe_to_mbuf(const struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe,
 	m->hash.rss = rte_be_to_cpu_32(cqe->immed_rss_invalid);
 }
 
-/* An error CQE: the frame is lost, its WQE keeps its buffers and is posted again. */
+/*
+ * An error CQE: the frame is lost, its WQE keeps its buffers and is posted again. Called only
+ * on a CQE whose owner bit was already seen as software's, after the read barrier: the device
+ * writes the opcode in the owner byte, last, and never again until set_ci_db gives the slot
+ * back, so a CQE written late can never be taken for an error here (the bursts check the owner
+ * bit once and classify by the opcode read after it, never by a second owner check).
+ */
 static inline int
 rx_cqe_is_error(const volatile struct mlx4_cqe *cqe)
 {
