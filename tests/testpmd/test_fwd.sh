@@ -19,19 +19,66 @@ trap 'rm -rf "$out" "$plugins"' EXIT
 PAIR=$(sim_pair "$kind")
 TP_ARGS="-- -i --total-num-mbufs=16384 --nb-cores=1 --txonly-multi-flow"
 
-# A forwarding round: inject, stop, then start again (testpmd flushes what is still in the
-# Rx rings and counts it) and stop, so every frame sent has been received by the end.
-round='start tx_first\nstop\nstart\nstop\nshow port stats all\n'
-cmds='clear port stats all\nset fwd io\n'"$round"
-cmds="${cmds}clear port stats all\nset fwd mac\n$round"
-cmds="${cmds}clear port stats all\nset fwd csum\n$round"
+# A forwarding round: inject and stop; then start again (testpmd flushes what is in the Rx
+# rings and counts it) and stop, until every frame sent has been received. A frame the
+# simulator delivers after that flush (its engine thread is late on a busy machine) would be
+# forwarded once more and still be on the wire at the stop: so "start / stop" is repeated
+# (bounded) until the ports' counts settle, which the settle dumps ("show port xstats")
+# show; the round's own dump ("show port stats all") comes last. stdout line-buffered
+# (stdbuf), so that a dump is in the log as soon as it is printed.
+TP_CMDS=
+tp() { TP_CMDS="$TP_CMDS$1"; }
+tp_round() { tp 'start tx_first\nstop\n'; tp '@settle\n'; tp 'show port stats all\n'; }
+tp 'clear port stats all\nset fwd io\n'
+tp_round
+tp 'clear port stats all\nset fwd mac\n'
+tp_round
+tp 'clear port stats all\nset fwd csum\n'
+tp_round
 for q in 1 2 4; do
-	cmds="${cmds}port stop all\nport config all rxq $q\nport config all txq $q\n"
-	cmds="${cmds}port start all\nclear port stats all\nset fwd io\n$round"
+	tp "port stop all\nport config all rxq $q\nport config all txq $q\n"
+	tp 'port start all\nclear port stats all\nset fwd io\n'
+	tp_round
 done
 # RSS: txonly's flows on 4 queues; the next start's flush receives them on every queue.
-cmds="${cmds}clear port stats all\nset fwd txonly\nstart\nstop\nset fwd io\nstart\nstop\n"
-cmds="${cmds}show port xstats 0\nshow port xstats 1\nshow port info 0\nshow port info 1\nquit\n"
+tp 'clear port stats all\nset fwd txonly\nstart\nstop\nset fwd io\nstart\nstop\n'
+tp 'show port xstats 0\nshow port xstats 1\nshow port info 0\nshow port info 1\nquit\n'
+
+# settled FILE: "N OK": N settle dumps ("show port xstats 0/1") of port 1 are complete in
+# FILE, OK 1 if the last ones say each port received what the other one sent.
+settled() {
+	awk '
+	/NIC extended statistics for port/ { port = $NF }
+	$1 == "rx_good_packets:" { rx[port] = $2 }
+	$1 == "tx_good_packets:" { tx[port] = $2; if (port == 1) n++ }
+	END { print n + 0, (n > 0 && rx[0] == tx[1] && rx[1] == tx[0]) ? 1 : 0 }
+	' "$1"
+}
+
+# feed FILE: write the session's commands, where each @settle is "start / stop" and the
+# settle dumps again (at most 20 times, each dump awaited up to 10 s) until settled.
+feed() {
+	dumps=0
+	printf '%b' "$TP_CMDS" | while IFS= read -r line; do
+		if [ "$line" != "@settle" ]; then
+			printf '%s\n' "$line"
+			continue
+		fi
+		try=0
+		while [ $try -lt 20 ]; do
+			try=$((try + 1))
+			dumps=$((dumps + 1))
+			printf 'start\nstop\nshow port xstats 0\nshow port xstats 1\n'
+			w=0
+			while set -- "$1" $(settled "$1"); [ "$2" -lt $dumps ] && [ $w -lt 100 ]; do
+				w=$((w + 1))
+				sleep 0.1
+			done
+			[ "$3" = 1 ] && break
+			sleep 0.2
+		done
+	done
+}
 
 # check_rounds FILE: in every stats dump, each port received what the other one sent,
 # something was sent, and nothing was missed or in error.
@@ -86,11 +133,14 @@ check_session() {
 for prog in "$@"; do
 	case $prog in
 	ours)
-		run_testpmd "$out" "$cmds" $EAL_BASE -l 0-1 $PAIR $TP_ARGS ||
-			fail "testpmd failed"
+		: >"$out"
+		feed "$out" | (cd / && timeout 300 stdbuf -oL "$TESTPMD" $EAL_BASE -l 0-1 $PAIR $TP_ARGS) \
+			>"$out" 2>&1 || { cat "$out"; fail "testpmd failed"; }
+		cat "$out"
 		;;
 	debian)
-		printf '%b' "$cmds" | (cd / && timeout 120 /usr/bin/dpdk-testpmd -d "$plugins" \
+		: >"$out"
+		feed "$out" | (cd / && timeout 300 stdbuf -oL /usr/bin/dpdk-testpmd -d "$plugins" \
 			$EAL_BASE -l 0-1 $PAIR $TP_ARGS) >"$out" 2>&1 ||
 			{ cat "$out"; fail "Debian's testpmd"; }
 		cat "$out"

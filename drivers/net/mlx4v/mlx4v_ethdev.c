@@ -18,38 +18,71 @@
 
 RTE_LOG_REGISTER_DEFAULT(mlx4v_ethdev_logtype, NOTICE);
 
+/* Register mp for the device: its MR and its VA ranges (one lkey each) in e. Lock held. */
+static int
+mr_register(struct mlx4v_ethdev_priv *priv, struct rte_mempool *mp, struct mlx4v_ethdev_mr *e)
+{
+	unsigned int n = 0;
+	int ret;
+
+	e->mr = rte_pmd_mlx4v_reg_mempool(priv->pd, mp);
+	if (e->mr == NULL)
+		return -rte_errno;
+	ret = rte_pmd_mlx4v_mr_ranges(e->mr, NULL, 0, &n);
+	if (ret == 0 && n == 0)
+		ret = EINVAL;
+	if (ret == 0) {
+		e->ranges = rte_malloc("mlx4v_mr_ranges", n * sizeof(*e->ranges), 0);
+		ret = e->ranges == NULL ? ENOMEM :
+		      rte_pmd_mlx4v_mr_ranges(e->mr, e->ranges, n, &n);
+	}
+	if (ret != 0) {
+		rte_free(e->ranges);
+		rte_pmd_mlx4v_dereg_mr(e->mr);
+		memset(e, 0, sizeof(*e));
+		return -ret;
+	}
+	e->mp = mp;
+	e->n_ranges = n;
+	e->lkey = e->ranges[0].lkey;
+	return 0;
+}
+
 int
-mlx4v_ethdev_mr_lookup(struct rte_eth_dev *eth_dev, struct rte_mempool *mp, uint32_t *lkey)
+mlx4v_ethdev_mr_lookup(struct rte_eth_dev *eth_dev, struct rte_mempool *mp, uint32_t *lkey,
+		       const struct rte_pmd_mlx4v_mr_range **ranges, uint32_t *n_ranges)
 {
 	struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
-	struct rte_pmd_mlx4v_mr *mr;
+	struct mlx4v_ethdev_mr *e = NULL;
 	unsigned int i;
 	int ret = 0;
 
 	rte_spinlock_lock(&priv->mr_lock);
 	for (i = 0; i < priv->n_mr; i++)
 		if (priv->mrs[i].mp == mp) {
-			*lkey = priv->mrs[i].lkey;
+			e = &priv->mrs[i];
+			break;
+		}
+	if (e == NULL) {
+		if (priv->n_mr == MLX4V_ETH_MAX_MR || priv->pd == NULL) {
+			ret = -ENOSPC;
 			goto out;
 		}
-	if (priv->n_mr == MLX4V_ETH_MAX_MR || priv->pd == NULL) {
-		ret = -ENOSPC;
+		ret = mr_register(priv, mp, &priv->mrs[priv->n_mr]);
+		if (ret != 0)
+			goto out;
+		e = &priv->mrs[priv->n_mr++];
+	}
+	/* A caller that takes one lkey for the whole pool cannot use a pool of several. */
+	if (e->n_ranges > 1 && ranges == NULL) {
+		ret = -ENOTUNIQ;
 		goto out;
 	}
-	mr = rte_pmd_mlx4v_reg_mempool(priv->pd, mp);
-	if (mr == NULL) {
-		ret = -rte_errno;
-		goto out;
+	*lkey = e->lkey;
+	if (ranges != NULL) {
+		*ranges = e->ranges;
+		*n_ranges = e->n_ranges;
 	}
-	if (rte_pmd_mlx4v_mr_lkey(mr, lkey) != 0) {
-		ret = -rte_errno;
-		rte_pmd_mlx4v_dereg_mr(mr);
-		goto out;
-	}
-	priv->mrs[priv->n_mr].mp = mp;
-	priv->mrs[priv->n_mr].mr = mr;
-	priv->mrs[priv->n_mr].lkey = *lkey;
-	priv->n_mr++;
 out:
 	rte_spinlock_unlock(&priv->mr_lock);
 	if (ret != 0)
@@ -65,8 +98,10 @@ mlx4v_ethdev_mr_release_all(struct rte_eth_dev *eth_dev)
 	unsigned int i;
 
 	rte_spinlock_lock(&priv->mr_lock);
-	for (i = 0; i < priv->n_mr; i++)
+	for (i = 0; i < priv->n_mr; i++) {
 		rte_pmd_mlx4v_dereg_mr(priv->mrs[i].mr);
+		rte_free(priv->mrs[i].ranges);
+	}
 	memset(priv->mrs, 0, sizeof(priv->mrs));
 	priv->n_mr = 0;
 	rte_spinlock_unlock(&priv->mr_lock);

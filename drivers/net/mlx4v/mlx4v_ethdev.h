@@ -94,6 +94,8 @@ struct mlx4v_rxq {
 	uint8_t crc_present;           /**< keep CRC: never (the device strips it) */
 	uint32_t seg_size;             /**< bytes of one mbuf buffer (data room - headroom) */
 	uint32_t lkey;                 /**< of mp (rte_pmd_mlx4v_reg_mempool()) */
+	uint32_t mr_n;                 /**< VA ranges of mp: > 1, an lkey per buffer by mr_ranges */
+	const struct rte_pmd_mlx4v_mr_range *mr_ranges; /**< mp's ranges (the port's MR table) */
 	uint16_t port_id;
 	uint16_t idx;
 	struct rte_mempool *mp;
@@ -150,6 +152,8 @@ struct mlx4v_txq {
 	uint32_t doorbell_qpn;         /**< the value the send doorbell takes (QPN << 8, BE) */
 	uint32_t lkey;                 /**< lkey of mp_last (mlx4v_ethdev_mr_lookup()) */
 	struct rte_mempool *mp_last;   /**< the last mempool looked up (lkey cache) */
+	uint32_t mr_n;                 /**< VA ranges of mp_last: > 1, lkey by address */
+	const struct rte_pmd_mlx4v_mr_range *mr_ranges; /**< mp_last's ranges */
 	uint8_t csum;                  /**< IPv4/TCP/UDP checksum offloads asked */
 	uint8_t dmac_in_ctrl;          /**< the destination MAC goes in the control segment */
 	uint16_t port_id;
@@ -185,8 +189,34 @@ struct mlx4v_txq {
 struct mlx4v_ethdev_mr {
 	struct rte_mempool *mp;
 	struct rte_pmd_mlx4v_mr *mr;
-	uint32_t lkey;
+	uint32_t lkey;                 /**< of the first range (the only one, usually) */
+	unsigned int n_ranges;         /**< VA ranges of the pool, one lkey each */
+	struct rte_pmd_mlx4v_mr_range *ranges; /**< in address order (rte_malloc) */
 };
+
+/**
+ * The lkey of the range of a pool's MR holding addr (ranges in address order, n > 1: a pool
+ * over a hole, rte_pmd_mlx4v_reg_mempool()). @return 0, or -1 when no range holds it.
+ */
+static inline int
+mlx4v_mr_range_lkey(const struct rte_pmd_mlx4v_mr_range *r, uint32_t n, uintptr_t addr,
+		    uint32_t *lkey)
+{
+	uint32_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (addr < r[mid].addr)
+			hi = mid;
+		else if (addr - r[mid].addr >= r[mid].len)
+			lo = mid + 1;
+		else {
+			*lkey = r[mid].lkey;
+			return 0;
+		}
+	}
+	return -1;
+}
 
 struct mlx4v_intr;
 
@@ -241,11 +271,15 @@ mlx4v_priv(const struct rte_eth_dev *eth_dev)
 /* ---- mlx4v_ethdev.c ---- */
 
 /**
- * The lkey of a mempool, registering it on first use (any lcore; serialised per port).
- * @return 0 or -errno (-ENOSPC: MLX4V_ETH_MAX_MR pools already, or the registration error).
+ * The lkey of a mempool, registering it on first use (any lcore; serialised per port). A pool
+ * over holes has an lkey per VA range: then *lkey is the first range's, and ranges/n_ranges
+ * (when not NULL) give them all, for the lifetime of the port's MRs.
+ * @return 0 or -errno (-ENOSPC: MLX4V_ETH_MAX_MR pools already, -ENOTUNIQ: several ranges and
+ *   ranges NULL, or the registration error).
  */
 int mlx4v_ethdev_mr_lookup(struct rte_eth_dev *eth_dev, struct rte_mempool *mp,
-			   uint32_t *lkey);
+			   uint32_t *lkey, const struct rte_pmd_mlx4v_mr_range **ranges,
+			   uint32_t *n_ranges);
 /** Deregister every mempool of the port (closed: no queue uses them). */
 void mlx4v_ethdev_mr_release_all(struct rte_eth_dev *eth_dev);
 /**

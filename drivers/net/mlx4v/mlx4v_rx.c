@@ -122,11 +122,23 @@ rx_dseg(const struct mlx4v_rxq *rxq, uint32_t w, uint32_t k)
 		((((size_t)w << rxq->sges_log) + k) << RX_DSEG_SHIFT));
 }
 
-/* Point a data segment at m's buffer; byte_count and lkey stay as the fill wrote them. */
+/*
+ * Point a data segment at m's buffer; byte_count stays as the fill wrote it, and so does the
+ * lkey of a pool of one VA range (the fast path). A pool over holes has an lkey per range:
+ * the one of the range holding the buffer (a buffer never crosses a range's end).
+ */
 static inline void
-rx_dseg_set(struct mlx4_wqe_data_seg *dseg, struct rte_mbuf *m)
+rx_dseg_set(const struct mlx4v_rxq *rxq, struct mlx4_wqe_data_seg *dseg, struct rte_mbuf *m)
 {
-	dseg->addr = rte_cpu_to_be_64((uintptr_t)m->buf_addr + RTE_PKTMBUF_HEADROOM);
+	uintptr_t addr = (uintptr_t)m->buf_addr + RTE_PKTMBUF_HEADROOM;
+	uint32_t lkey = rxq->lkey;
+
+	if (unlikely(rxq->mr_n > 1)) {
+		/* Not in the pool's memory (cannot be): the first range's, the device refuses. */
+		(void)mlx4v_mr_range_lkey(rxq->mr_ranges, rxq->mr_n, addr, &lkey);
+		dseg->lkey = rte_cpu_to_be_32(lkey);
+	}
+	dseg->addr = rte_cpu_to_be_64(addr);
 }
 
 /* What the CQE says about the frame: kind, checksums, hash (§4.6). */
@@ -142,7 +154,13 @@ rx_cqe_to_mbuf(const struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe,
 	m->hash.rss = rte_be_to_cpu_32(cqe->immed_rss_invalid);
 }
 
-/* An error CQE: the frame is lost, its WQE keeps its buffers and is posted again. */
+/*
+ * An error CQE: the frame is lost, its WQE keeps its buffers and is posted again. Called only
+ * on a CQE whose owner bit was already seen as software's, after the read barrier: the device
+ * writes the opcode in the owner byte, last, and never again until set_ci_db gives the slot
+ * back, so a CQE written late can never be taken for an error here (the bursts check the owner
+ * bit once and classify by the opcode read after it, never by a second owner check).
+ */
 static inline int
 rx_cqe_is_error(const volatile struct mlx4_cqe *cqe)
 {
@@ -193,7 +211,7 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 		pkts[nrx++] = m;
 		bytes += len;
 		rxq->elts[w] = rep[used];
-		rx_dseg_set(rx_dseg(rxq, w, 0), rep[used]);
+		rx_dseg_set(rxq, rx_dseg(rxq, w, 0), rep[used]);
 		used++;
 	}
 	if (unlikely(used < k))
@@ -237,7 +255,7 @@ rx_frame_scattered(struct mlx4v_rxq *rxq, uint32_t w, uint32_t len)
 		seg->next = k + 1 < nseg ? elts[k + 1] : NULL;
 		left -= seg->data_len;
 		elts[k] = rep[k];
-		rx_dseg_set(rx_dseg(rxq, w, k), rep[k]);
+		rx_dseg_set(rxq, rx_dseg(rxq, w, k), rep[k]);
 	}
 	head->nb_segs = (uint16_t)nseg;
 	head->pkt_len = len;
@@ -358,7 +376,7 @@ mlx4v_rxq_fill(struct mlx4v_rxq *rxq)
 		dseg = rx_dseg(rxq, i >> rxq->sges_log, i & (nsges - 1));
 		dseg->byte_count = rte_cpu_to_be_32(rxq->seg_size);
 		dseg->lkey = rte_cpu_to_be_32(rxq->lkey);
-		rx_dseg_set(dseg, rxq->elts[i]);
+		rx_dseg_set(rxq, dseg, rxq->elts[i]);
 		/* Raw mbufs: the fields a burst does not write are set once here. */
 		rxq->elts[i]->port = rxq->port_id;
 		rxq->elts[i]->next = NULL;

@@ -50,7 +50,8 @@ mlx4v_rxq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 {
 	struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
 	struct mlx4v_rxq *rxq;
-	uint32_t room, lkey;
+	const struct rte_pmd_mlx4v_mr_range *mr_ranges;
+	uint32_t room, lkey, mr_n;
 	int ret;
 
 	if (priv->dead)
@@ -71,7 +72,7 @@ mlx4v_rxq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 		return -ENOTSUP;
 	}
 	/* The device reads the pool's buffers under this lkey. */
-	ret = mlx4v_ethdev_mr_lookup(eth_dev, mp, &lkey);
+	ret = mlx4v_ethdev_mr_lookup(eth_dev, mp, &lkey, &mr_ranges, &mr_n);
 	if (ret != 0)
 		return ret;
 	if (eth_dev->data->rx_queues[idx] != NULL)
@@ -84,6 +85,8 @@ mlx4v_rxq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 	rxq->socket = socket;
 	rxq->mp = mp;
 	rxq->lkey = lkey;
+	rxq->mr_ranges = mr_ranges;
+	rxq->mr_n = mr_n;
 	rxq->eth_dev = eth_dev;
 	rxq->port_id = eth_dev->data->port_id;
 	rxq->seg_size = room - RTE_PKTMBUF_HEADROOM;

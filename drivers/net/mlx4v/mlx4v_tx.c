@@ -239,24 +239,36 @@ tx_drain_error(struct mlx4v_txq *txq)
 		__atomic_store_n(&txq->recover, MLX4V_TX_DRAINING, __ATOMIC_RELEASE);
 }
 
-/* The lkey of the memory holding seg's data. @return 0, or -1 when it has none. */
+/*
+ * The lkey of the memory holding seg's data: the pool's, or with a pool over holes the one of
+ * its VA range holding the data. @return 0, or -1 when it has none.
+ */
 static inline int
 tx_lkey(struct mlx4v_txq *txq, struct rte_mbuf *seg, uint32_t *lkey)
 {
 	struct rte_mempool *mp;
 
 	mp = RTE_MBUF_DIRECT(seg) ? seg->pool : rte_mbuf_from_indirect(seg)->pool;
-	if (likely(mp == txq->mp_last)) {
+	if (likely(mp == txq->mp_last && txq->mr_n <= 1)) {
 		*lkey = txq->lkey;
 		return 0;
 	}
-	/* External buffers are in no mempool the device knows. */
-	if (unlikely(RTE_MBUF_HAS_EXTBUF(seg)) ||
-	    mlx4v_ethdev_mr_lookup(txq->eth_dev, mp, lkey) != 0)
-		return -1;
-	txq->mp_last = mp;
-	txq->lkey = *lkey;
-	return 0;
+	if (mp != txq->mp_last) {
+		/* External buffers are in no mempool the device knows. */
+		if (unlikely(RTE_MBUF_HAS_EXTBUF(seg)) ||
+		    mlx4v_ethdev_mr_lookup(txq->eth_dev, mp, &txq->lkey, &txq->mr_ranges,
+					   &txq->mr_n) != 0) {
+			txq->mp_last = NULL;
+			return -1;
+		}
+		txq->mp_last = mp;
+		if (txq->mr_n <= 1) {
+			*lkey = txq->lkey;
+			return 0;
+		}
+	}
+	return mlx4v_mr_range_lkey(txq->mr_ranges, txq->mr_n, rte_pktmbuf_mtod(seg, uintptr_t),
+				   lkey);
 }
 
 /*

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <rte_bus_vdev.h>
 #include <rte_ip.h>
@@ -165,6 +167,8 @@ struct fx_port {
 	struct mlx4v_txq txq[4];
 	struct rte_mbuf *rx_elts[4][FX_RING_MAX * 8];
 	struct rte_mbuf *tx_elts[4][FX_RING_MAX * 4];
+	unsigned int n_ranges;         /**< VA ranges of the pool's MR, one lkey each */
+	struct rte_pmd_mlx4v_mr_range ranges[4];
 };
 
 static struct fx_port g_fx[2];
@@ -202,6 +206,8 @@ fx_rxq(struct fx_port *p, int port, uint16_t q, uint32_t nd, uint32_t lkey, unsi
 	rxq->rss_hash = (off & FX_RSS_HASH) != 0;
 	rxq->seg_size = RTE_MBUF_DEFAULT_BUF_SIZE - RTE_PKTMBUF_HEADROOM;
 	rxq->lkey = lkey;
+	rxq->mr_ranges = p->ranges;
+	rxq->mr_n = p->n_ranges;
 	rxq->port_id = g_port[port];
 	rxq->idx = q;
 	rxq->mp = g_mp;
@@ -259,6 +265,8 @@ fx_txq(struct fx_port *p, int port, uint16_t q, uint32_t nd, uint32_t lkey)
 	/* The lkey cache primed: the fixture has no ethdev to look mempools up through. */
 	txq->mp_last = g_mp;
 	txq->lkey = lkey;
+	txq->mr_ranges = p->ranges;
+	txq->mr_n = p->n_ranges;
 	return 0;
 }
 
@@ -277,8 +285,13 @@ start(int i, uint16_t nq, uint32_t nd, unsigned int off)
 	p->dev = rte_pmd_mlx4v_dev_open(DEV);
 	p->pd = p->dev != NULL ? rte_pmd_mlx4v_alloc_pd(p->dev) : NULL;
 	p->mr = p->pd != NULL ? rte_pmd_mlx4v_reg_mempool(p->pd, g_mp) : NULL;
-	if (p->mr == NULL || rte_pmd_mlx4v_mr_lkey(p->mr, &lkey) != 0 ||
-	    rte_pmd_mlx4v_set_wqs_range(p->dev, (uint8_t)rte_log2_u32(nq)) != 0)
+	/* A pool of one VA range has one lkey; one over holes an lkey per range. */
+	if (p->mr == NULL ||
+	    rte_pmd_mlx4v_mr_ranges(p->mr, p->ranges, RTE_DIM(p->ranges), &p->n_ranges) != 0 ||
+	    p->n_ranges == 0 || p->n_ranges > RTE_DIM(p->ranges))
+		return -1;
+	lkey = p->ranges[0].lkey;
+	if (rte_pmd_mlx4v_set_wqs_range(p->dev, (uint8_t)rte_log2_u32(nq)) != 0)
 		return -1;
 	for (q = 0; q < nq; q++) {
 		if (fx_rxq(p, i, q, nd, lkey, off) != 0 || fx_txq(p, i, q, nd, lkey) != 0)
@@ -358,8 +371,9 @@ stop_both(void)
 
 	stop(0);
 	stop(1);
-	TEST_ASSERT_EQUAL(rte_mempool_avail_count(g_mp), NB_MBUF, "mbufs leaked: %u of %u back",
-			  rte_mempool_avail_count(g_mp), NB_MBUF);
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(g_mp), g_mp->populated_size,
+			  "mbufs leaked: %u of %u back", rte_mempool_avail_count(g_mp),
+			  g_mp->populated_size);
 	for (k = 0; k < MLX4V_SIM_OBJ_MAX; k++)
 		TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(g_sim, k), 0, "objects of kind %u left",
 				  k);
@@ -902,6 +916,127 @@ test_net_mlx4v_dp_fwd(void)
 	return stop_both();
 }
 
+/* Bytes of each of the two chunks of the pool over a hole. */
+#define HOLE_CHUNK (1u << 20)
+
+/* The pool over a hole: two external chunks with an unmapped page between them. */
+static struct rte_mempool *
+hole_pool(uint8_t *area, size_t pg)
+{
+	struct rte_pktmbuf_pool_private priv = {
+		.mbuf_data_room_size = RTE_MBUF_DEFAULT_BUF_SIZE,
+	};
+	uint32_t elt = sizeof(struct rte_mbuf) + RTE_MBUF_DEFAULT_BUF_SIZE;
+	struct rte_mempool_objsz sz;
+	struct rte_mempool *mp;
+	uint32_t n;
+	int k;
+
+	n = 2 * (HOLE_CHUNK / rte_mempool_calc_obj_size(elt, RTE_MEMPOOL_F_NO_IOVA_CONTIG, &sz));
+	mp = rte_mempool_create_empty("ut_mlx4v_dp_hole", n, elt, 0, sizeof(priv), SOCKET_ID_ANY,
+				      RTE_MEMPOOL_F_NO_IOVA_CONTIG);
+	if (mp == NULL)
+		return NULL;
+	rte_pktmbuf_pool_init(mp, &priv);
+	if (rte_mempool_set_ops_byname(mp, "ring_mp_mc", NULL) != 0)
+		goto fail;
+	for (k = 0; k < 2; k++)
+		if (rte_mempool_populate_iova(mp, (char *)area + k * (HOLE_CHUNK + pg),
+					      RTE_BAD_IOVA, HOLE_CHUNK, NULL, NULL) <= 0)
+			goto fail;
+	if (mp->nb_mem_chunks != 2)
+		goto fail;
+	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	return mp;
+fail:
+	rte_mempool_free(mp);
+	return NULL;
+}
+
+/*
+ * A pool over a hole is registered as two VA ranges with an lkey each: the refilled Rx
+ * buffers and the sent mbufs take the lkey of the range holding them, in both chunks; the
+ * device sees no lkey misuse and every frame arrives whole.
+ */
+static int
+test_net_mlx4v_dp_mempool_hole(void)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), span = 2 * HOLE_CHUNK + pg;
+	struct rte_mempool *save = g_mp, *mp;
+	struct rte_mbuf *tx[BURST], *rx[BURST];
+	unsigned int seen[2][2] = { { 0 } };
+	uint16_t i, n, round, whole;
+	struct fspec s[BURST];
+	uint8_t *area;
+	uintptr_t a;
+	int ret, dir;
+
+	area = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	TEST_ASSERT(area != MAP_FAILED, "mmap");
+	ret = mprotect(area + HOLE_CHUNK, pg, PROT_NONE);
+	if (ret == 0)
+		ret = rte_extmem_register(area, HOLE_CHUNK, NULL, 0, pg);
+	if (ret == 0 &&
+	    rte_extmem_register(area + HOLE_CHUNK + pg, HOLE_CHUNK, NULL, 0, pg) != 0) {
+		rte_extmem_unregister(area, HOLE_CHUNK);
+		ret = -1;
+	}
+	if (ret != 0) {
+		munmap(area, span);
+		TEST_ASSERT(0, "external memory");
+	}
+	mp = hole_pool(area, pg);
+	ret = TEST_FAILED;
+	if (mp == NULL)
+		goto out;
+	g_mp = mp;
+	if (start_both(1, 64, 0) != 0 || g_fx[0].n_ranges != 2 || g_fx[1].n_ranges != 2)
+		goto out;
+	/* Enough rounds that the pool's FIFO ring hands out the mbufs of both chunks. */
+	for (round = 0; round < 2 * mp->size / BURST; round++) {
+		dir = round & 1;
+		for (i = 0; i < BURST; i++) {
+			s[i] = (struct fspec){ .len = 64 + i * 40, .seed = round * BURST + i,
+					       .proto = IPPROTO_UDP };
+			tx[i] = build(&s[i], !dir);
+			if (tx[i] == NULL) {
+				rte_pktmbuf_free_bulk(tx, i);
+				goto out;
+			}
+			a = (uintptr_t)tx[i]->buf_addr;
+			seen[0][a >= (uintptr_t)area + HOLE_CHUNK]++;
+		}
+		if (send_all(dir, 0, tx, BURST) != 0)
+			goto out;
+		n = recv_n(!dir, 0, rx, BURST);
+		for (i = 0, whole = 0; i < n; i++) {
+			a = (uintptr_t)rx[i]->buf_addr;
+			seen[1][a >= (uintptr_t)area + HOLE_CHUNK]++;
+			whole += holds(rx[i], &s[i], !dir);
+		}
+		rte_pktmbuf_free_bulk(rx, n);
+		if (whole != BURST) {
+			printf("round %u: %u of %u frames whole\n", round, whole, BURST);
+			goto out;
+		}
+	}
+	if (seen[0][0] == 0 || seen[0][1] == 0 || seen[1][0] == 0 || seen[1][1] == 0) {
+		printf("mbufs of chunks 1/2: sent %u/%u, received %u/%u\n", seen[0][0],
+		       seen[0][1], seen[1][0], seen[1][1]);
+		goto out;
+	}
+	ret = stop_both();
+out:
+	stop(0);
+	stop(1);
+	g_mp = save;
+	rte_mempool_free(mp);
+	rte_extmem_unregister(area + HOLE_CHUNK + pg, HOLE_CHUNK);
+	rte_extmem_unregister(area, HOLE_CHUNK);
+	munmap(area, span);
+	return ret;
+}
+
 static int
 testsuite_setup(void)
 {
@@ -967,6 +1102,7 @@ static struct unit_test_suite net_mlx4v_dp_suite = {
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_rx_error),
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_tx_error),
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_wrap),
+		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_mempool_hole),
 		TEST_CASE_ST(fwd_setup, case_teardown, test_net_mlx4v_dp_fwd),
 		TEST_CASES_END()
 	}
