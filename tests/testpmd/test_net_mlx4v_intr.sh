@@ -6,8 +6,10 @@
 # event that "mlx4v sim link ... down|up|flap" brings through the port events, none with
 # --no-lsc-interrupt; then hot-unplug and re-attach ("port detach" of a stopped port, not
 # closed, "port attach") four times with traffic before each, the process's open fds the same
-# after the last round as after the first, and no removal event for testpmd's own detach. Each step waits for testpmd's answer, never for a
-# fixed time.
+# after the last round as after the first, and no removal event for testpmd's own detach;
+# then a catastrophic error of the device (the fatal knob): the removal event, testpmd's own
+# detach, a working re-attach with no fd left behind. Each step waits for testpmd's answer,
+# never for a fixed time.
 . "$(dirname "$0")/lib.sh"
 dev=mlx4v_sim0
 devargs="$dev,ports=1,wire=loop"
@@ -108,5 +110,33 @@ o=$tmp/plug.log
 reject "$o" "Segmentation|Assertion|PANIC|still alive at removal|force-released"
 # The application's own detach is no removal event.
 reject "$o" "device removal event"
+expect "$o" '^Bye'
+
+# A catastrophic error (the simulator's fatal knob): testpmd hears the removal event and
+# stops, closes and detaches the port by itself; the same device attached again works, and
+# the process keeps no fd of the dead one.
+start "$tmp/fatal.log" --forward-mode=io
+printf 'port start 0\nstart tx_first\n' >&3
+rx_seen
+printf 'stop\n' >&3
+bg_wait_log "Accumulated forward statistics" 60
+pid=$(pgrep -P "$bg_pid" | head -1)
+fds0=$(ls "/proc/$pid/fd" | wc -l)
+printf 'mlx4v sim knob %s fatal 1\n' "$dev" >&3
+bg_wait_log "device removal event" 60
+bg_wait_log "^Device is detached" 60
+printf 'port attach %s\n' "$devargs" >&3
+bg_wait_log "Port 0 is attached" 60
+printf 'port start 0\nstart tx_first\n' >&3
+rx_seen
+printf 'stop\n' >&3
+bg_wait_log "Accumulated forward statistics" 60 2
+fds=$(ls "/proc/$pid/fd" | wc -l)
+echo "fatal: $fds0 open fds before, $fds after re-attach"
+[ "$fds" -eq "$fds0" ] || { cat "$bg_out"; fail "fds leaked over the device's death"; }
+finish
+o=$tmp/fatal.log
+reject "$o" "Segmentation|Assertion|PANIC|still alive at removal|force-released"
+expect "$o" "catastrophic error"
 expect "$o" '^Bye'
 echo "PASS"

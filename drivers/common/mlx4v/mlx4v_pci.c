@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <rte_devargs.h>
+#include <rte_eal.h>
 #include <rte_kvargs.h>
 #include <rte_pci.h>
 #include <bus_pci_driver.h>
@@ -122,6 +123,20 @@ mlx4v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci_dev)
 				  pci_dev->device.name, MLX4V_PCI_ARG_SELECT);
 		return ret < 0 ? ret : 1;
 	}
+	/*
+	 * A secondary process opens nothing: the device and its ports live in the primary, the
+	 * classes attach to what they made there (doc/guides/nics/mlx4v.rst, secondary
+	 * processes). The selection above holds here too: without mlx4v=1 the device is left to
+	 * the driver the primary gave it to.
+	 */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		ret = mlx4v_class_dev_attach(&pci_dev->device,
+					     classes[0] != '\0' ? classes : NULL);
+		if (ret < 0)
+			MLX4V_LOG(ERR, "%s: cannot attach in this secondary process: %s",
+				  pci_dev->device.name, rte_strerror(-ret));
+		return ret;
+	}
 	ret = mlx4v_verbs_rdma_probe_pci(&pci_dev->addr, pci_dev->device.name,
 					 pci_dev->device.numa_node, &pci_dev->device,
 					 classes[0] != '\0' ? classes : NULL);
@@ -143,6 +158,9 @@ mlx4v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci_dev)
 static int
 mlx4v_pci_remove(struct rte_pci_device *pci_dev)
 {
+	/* Mirrors the probe: a secondary only detaches its classes. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mlx4v_class_dev_detach(&pci_dev->device);
 	return mlx4v_verbs_rdma_unregister(pci_dev->device.name);
 }
 

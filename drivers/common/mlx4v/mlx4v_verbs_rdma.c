@@ -178,30 +178,56 @@ mlx4v_rdma_probe_cqe_size(struct mlx4v_rdma_ctx *rc)
 
 /*
  * EAL interrupt thread: drain the context's asynchronous events (ibv_get_async_event(), the fd
- * is non-blocking). A CQ error (overrun) is reported through the class layer once acked:
- * ibv_destroy_cq() waits for that ack, so the CQ is valid until then, and the report takes the
- * verbs lock that a destroy may hold (doc/guides/nics/mlx4v.rst, CQ overrun).
+ * is non-blocking). Each is reported through the class layer once acked: ibv_destroy_cq() waits
+ * for that ack, so the CQ is valid until then, and a report takes locks that a destroy may hold
+ * (doc/guides/nics/mlx4v.rst, CQ overrun and Interrupts). A CQ error (overrun) marks the CQ; a
+ * port that became active or went down is a PORT event; a catastrophic device error (the kernel
+ * reports it once, and every later verbs call fails) is the device's end, DEAD.
  */
 static void
 mlx4v_rdma_async_cb(void *arg)
 {
 	struct mlx4v_rdma_ctx *rc = arg;
+	struct mlx4v_class_event cev;
 	struct mlx4v_rdma_cq *c;
 	struct ibv_async_event ev;
 	uint32_t cqn;
+	int report;
 
 	while (ibv_get_async_event(rc->ib, &ev) == 0) {
+		memset(&cev, 0, sizeof(cev));
 		cqn = 0;
-		if (ev.event_type == IBV_EVENT_CQ_ERR) {
+		report = 1;
+		switch (ev.event_type) {
+		case IBV_EVENT_CQ_ERR:
 			c = ev.element.cq->cq_context;
 			cqn = c != NULL ? __atomic_load_n(&c->cqn, __ATOMIC_ACQUIRE) : 0;
-		} else {
+			cev.type = MLX4V_CLASS_EVENT_CQ_ERR;
+			break;
+		case IBV_EVENT_PORT_ACTIVE:
+		case IBV_EVENT_PORT_ERR:
+			cev.type = MLX4V_CLASS_EVENT_PORT;
+			cev.port = ev.element.port_num;
+			cev.up = ev.event_type == IBV_EVENT_PORT_ACTIVE;
+			break;
+		case IBV_EVENT_DEVICE_FATAL:
+			cev.type = MLX4V_CLASS_EVENT_DEAD;
+			MLX4V_LOG(ERR, "%s: catastrophic device error: the device is dead",
+				  rc->name);
+			break;
+		default:
+			report = 0;
 			MLX4V_LOG(DEBUG, "%s: async event %s", rc->name,
 				  ibv_event_type_str(ev.event_type));
+			break;
 		}
 		ibv_ack_async_event(&ev);
-		if (ev.event_type == IBV_EVENT_CQ_ERR)
+		if (!report)
+			continue;
+		if (cev.type == MLX4V_CLASS_EVENT_CQ_ERR)
 			mlx4v_class_dev_cq_error(rc->name, cqn);
+		else
+			mlx4v_class_dev_event(rc->name, &cev);
 	}
 }
 

@@ -68,6 +68,22 @@ mlx4v_sim_poll_locked(struct mlx4v_sim *sim)
 }
 
 /*
+ * A dead device (catastrophic error, the fatal knob): no doorbell is served, no CQE written,
+ * no link reported. The classes hear DEAD once, with no model lock held
+ * (doc/guides/sim/mlx4v_sim.rst, "Fatal error").
+ */
+static int
+mlx4v_sim_engine_dead(struct mlx4v_sim *sim)
+{
+	struct mlx4v_class_event ev = { .type = MLX4V_CLASS_EVENT_DEAD };
+
+	if (__atomic_exchange_n(&sim->dead_reported, 1, __ATOMIC_ACQ_REL) != 0)
+		return 0;
+	mlx4v_class_dev_event(sim->name, &ev);
+	return 1;
+}
+
+/*
  * Engine thread entry: one pass under the model lock, then the frames it sent go on the wire
  * with the model lock released (the receiver may be this device), then the link reports.
  */
@@ -79,6 +95,8 @@ mlx4v_sim_engine_poll(void *arg)
 	unsigned int i, nerr;
 	int work;
 
+	if (mlx4v_sim_dead(sim))
+		return mlx4v_sim_engine_dead(sim);
 	pthread_mutex_lock(&sim->tx_lock);
 	pthread_mutex_lock(&sim->lock);
 	work = mlx4v_sim_poll_locked(sim);
@@ -467,5 +485,6 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx4v_sim,
 	"ib_ports=<port mask> "
 	"no_dmfs=<0|1> "
 	"no_net_raw=<0|1> "
+	"fatal=<0|1> "
 
 	"fail_send=<int>");

@@ -62,7 +62,7 @@ struct mlx4v_sim_stats {
 	uint64_t tx_bytes;
 	uint64_t rx_packets;   /**< packets scattered into a receive WQE */
 	uint64_t rx_bytes;
-	uint64_t rx_dropped;   /**< no rule matched, or no receiver it names had a WQE posted */
+	uint64_t rx_dropped;   /**< no rule matched, no receiver it names had a WQE posted, dead */
 	uint64_t rx_no_rule;   /**< of rx_dropped: no steering rule of the port matched */
 	uint64_t tx_loopback;  /**< sent frames a local rule took back (by the control MAC) */
 	uint64_t cqes;         /**< CQEs written, errors included */
@@ -116,7 +116,8 @@ int mlx4v_sim_stats_get(struct mlx4v_sim *sim, struct mlx4v_sim_stats *st);
  * Set a fault knob by name: strict_cqe_owner, fail_alloc_pd, fail_reg_mr,
  * fail_create_cq, fail_create_qp, fail_create_srq, fail_create_wq, fail_modify_qp,
  * fail_modify_wq, lose_cq_event, fail_send, and the platform modes host_page, ib_ports,
- * no_dmfs, no_net_raw (doc/guides/sim/mlx4v_sim.rst). The same names are devargs.
+ * no_dmfs, no_net_raw, and fatal (the catastrophic error: the device dies and stays dead)
+ * (doc/guides/sim/mlx4v_sim.rst). The same names are devargs.
  * @return 0, -ENOENT (unknown knob) or -ERANGE.
  */
 __rte_internal
@@ -132,7 +133,8 @@ int mlx4v_sim_knob_get(struct mlx4v_sim *sim, const char *name, int64_t *value);
 /**
  * Receive a packet from the wire on a port, as if a peer had sent it (whatever the link
  * state); it is steered by its destination MAC through the port's rules (see the guide).
- * @return 0 when scattered into a receive WQE, -ENOBUFS when dropped, -EINVAL.
+ * @return 0 when scattered into a receive WQE, -ENOBUFS when dropped, -EIO when the device
+ *   is dead (dropped too), -EINVAL.
  */
 __rte_internal
 int mlx4v_sim_inject(struct mlx4v_sim *sim, unsigned int port, const void *pkt,

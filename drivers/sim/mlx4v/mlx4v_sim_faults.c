@@ -4,6 +4,7 @@
 
 /** @file Fault knobs and misuse accounting of the simulated ConnectX-3. */
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -54,6 +55,13 @@ static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 		"steering rules are not supported" },
 	[MLX4V_SIM_KNOB_NO_NET_RAW] = { "no_net_raw", 0, 0, 1,
 		"play a process without CAP_NET_RAW: raw-packet QPs and rules get EPERM" },
+	/*
+	 * A ConnectX-3 catastrophic error (doc/guides/sim/mlx4v_sim.rst, "Fatal error"): the
+	 * device stops, commands fail with EIO except those that release, the DEAD event.
+	 */
+	[MLX4V_SIM_KNOB_FATAL] = { "fatal", 0, 0, 1,
+		"1: catastrophic error at the next engine pass; the device stays dead until "
+		"removed" },
 };
 
 /* Devargs handled by mlx4v_sim.c itself; the hwsim knob parser must not reject them. */
@@ -120,6 +128,27 @@ int64_t
 mlx4v_sim_knob(struct mlx4v_sim *sim, enum mlx4v_sim_knob knob)
 {
 	return hwsim_knob(sim->knobs, knob);
+}
+
+int
+mlx4v_sim_dead(struct mlx4v_sim *sim)
+{
+	/* Latched: setting the knob back to 0 does not revive a dead device. */
+	if (mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_FATAL) != 0 &&
+	    __atomic_exchange_n(&sim->dead, 1, __ATOMIC_ACQ_REL) == 0)
+		MLX4V_SIM_LOG(ERR, "%s: catastrophic error (fatal knob): the queues stop, every "
+			      "later command fails", sim->name);
+	return __atomic_load_n(&sim->dead, __ATOMIC_ACQUIRE);
+}
+
+int
+mlx4v_sim_cmd_check(struct mlx4v_sim *sim, enum mlx4v_sim_knob knob, int err, int releases)
+{
+	if (mlx4v_sim_dead(sim))
+		return releases ? 0 : -EIO;
+	if (knob < MLX4V_SIM_KNOB_MAX && mlx4v_sim_knob_take(sim, knob))
+		return err;
+	return 0;
 }
 
 const char *

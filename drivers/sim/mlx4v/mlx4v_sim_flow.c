@@ -97,6 +97,8 @@ mlx4v_sim_ind_create(struct mlx4v_ind *ind)
 
 	if (ind->log_size > MLX4V_SIM_IND_LOG_MAX)
 		return -EINVAL;
+	if (mlx4v_sim_dead(sim))
+		return -EIO;
 	for (i = 1; i < n; i++) {
 		if (ind->wqs[i]->wqn != ind->wqs[0]->wqn + i) {
 			MLX4V_SIM_LOG(ERR, "%s: indirection table WQNs not consecutive (0x%x at %u "
@@ -143,6 +145,9 @@ mlx4v_sim_flow_create(struct mlx4v_flow *flow)
 
 	if (flow->attr.port == 0 || flow->attr.port > sim->nports)
 		return -EINVAL;
+	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_MAX, 0, 0);
+	if (ret)
+		return ret;
 	/* The kernel's order: uverbs checks CAP_NET_RAW, then the driver must have the verb. */
 	ret = mlx4v_sim_net_raw_check(sim, "steering rule");
 	if (ret)

@@ -65,6 +65,7 @@ enum mlx4v_sim_knob {
 	MLX4V_SIM_KNOB_IB_PORTS,
 	MLX4V_SIM_KNOB_NO_DMFS,
 	MLX4V_SIM_KNOB_NO_NET_RAW,
+	MLX4V_SIM_KNOB_FATAL,
 	MLX4V_SIM_KNOB_MAX,
 };
 
@@ -242,6 +243,8 @@ struct mlx4v_sim {
 	int socket;
 	pthread_mutex_t lock;           /**< the model's state; held by every engine pass */
 	struct hwsim_knobs *knobs;
+	int dead;                       /**< catastrophic error seen (atomic; latched) */
+	int dead_reported;              /**< the DEAD event went to the classes (engine only) */
 	struct hwsim_dma *dma;
 	struct hwsim_irq *irq;
 	struct hwsim_engine *engine;
@@ -268,6 +271,18 @@ void mlx4v_sim_misuse(struct mlx4v_sim *sim, enum mlx4v_sim_misuse kind,
 /** "Fail the next N" knob: returns 1 when this call must fail. */
 int mlx4v_sim_knob_take(struct mlx4v_sim *sim, enum mlx4v_sim_knob knob);
 int64_t mlx4v_sim_knob(struct mlx4v_sim *sim, enum mlx4v_sim_knob knob);
+/**
+ * The catastrophic error (the fatal knob): latched the first time it is seen, logged once.
+ * Any thread, any lock. @return nonzero once the device is dead.
+ */
+int mlx4v_sim_dead(struct mlx4v_sim *sim);
+/**
+ * The device's answer to a verbs call: -EIO from a dead device (0 for a call that only
+ * releases or resets, which the kernel completes on a dead device), else err when knob (one of
+ * the "fail the next N" knobs, or MLX4V_SIM_KNOB_MAX for none) fires, else 0.
+ */
+int mlx4v_sim_cmd_check(struct mlx4v_sim *sim, enum mlx4v_sim_knob knob, int err,
+			int releases);
 /** Devargs keys the knob parser must skip. */
 extern const char *const mlx4v_sim_dev_keys[];
 

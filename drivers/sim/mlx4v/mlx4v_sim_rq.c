@@ -194,6 +194,11 @@ mlx4v_sim_rq_deliver(struct mlx4v_sim *sim, unsigned int port, const uint8_t *pk
 {
 	int ret;
 
+	/* A dead device receives nothing: the frame is lost on the wire. */
+	if (mlx4v_sim_dead(sim)) {
+		sim->stats.rx_dropped++;
+		return -EIO;
+	}
 	ret = mlx4v_sim_flow_steer(sim, port, pkt, pkt, len);
 	if (ret == 0)
 		return 0;

@@ -155,6 +155,8 @@ mlx4v_sim_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_p
 
 	if (port == 0 || port > sim->nports)
 		return -EINVAL;
+	if (mlx4v_sim_dead(sim))
+		return -EIO;
 	memset(attr, 0, sizeof(*attr));
 	attr->link_layer = (mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_IB_PORTS) >> (port - 1)) & 1 ?
 		RTE_PMD_MLX4V_LINK_LAYER_INFINIBAND : RTE_PMD_MLX4V_LINK_LAYER_ETHERNET;
@@ -182,6 +184,8 @@ mlx4v_sim_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 	struct mlx4v_sim_ctx *sctx;
 	int64_t hp = mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_HOST_PAGE);
 
+	if (mlx4v_sim_dead(sim))
+		return -EIO;
 	if (hp != 0 && (hp < (int64_t)MLX4V_PAGE_SIZE || !rte_is_power_of_2((uint32_t)hp))) {
 		MLX4V_SIM_LOG(ERR, "%s: host_page=%" PRId64 " is not a power of two >= %u",
 			      sim->name, hp, MLX4V_PAGE_SIZE);
@@ -215,7 +219,12 @@ mlx4v_sim_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 static int
 mlx4v_sim_port_admin(struct mlx4v_ctx *ctx, uint8_t port, int up)
 {
-	return mlx4v_sim_port_admin_set(mlx4v_sim_ctx_of(ctx)->sim, port, up);
+	struct mlx4v_sim *sim = mlx4v_sim_ctx_of(ctx)->sim;
+
+	/* Closing a port of a dead device succeeds and changes nothing; opening fails. */
+	if (mlx4v_sim_dead(sim))
+		return up ? -EIO : 0;
+	return mlx4v_sim_port_admin_set(sim, port, up);
 }
 
 static void
@@ -239,9 +248,8 @@ mlx4v_sim_pd_create(struct mlx4v_pd *pd)
 	int ret = 0;
 
 	pthread_mutex_lock(&sim->lock);
-	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_ALLOC_PD)) {
-		ret = -ENOMEM;
-	} else {
+	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_ALLOC_PD, -ENOMEM, 0);
+	if (ret == 0) {
 		/* Never 0, so that an unset pdn never matches an MR. */
 		pd->pdn = ++sim->next_pdn;
 		sim->live[MLX4V_SIM_OBJ_PD]++;
@@ -343,10 +351,10 @@ mlx4v_sim_mr_create(struct mlx4v_mr *mr)
 			break;
 		}
 	}
-	if (m == NULL || mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_REG_MR)) {
-		ret = -ENOMEM;
+	ret = m == NULL ? -ENOMEM :
+		mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_REG_MR, -ENOMEM, 0);
+	if (ret)
 		goto out_unlock;
-	}
 	if (sim->next_mr_iova == 0)
 		sim->next_mr_iova = MLX4V_SIM_MR_IOVA_BASE;
 	/* Keep the offset in the page, as the MTT does; a guard page after each range. */
@@ -463,10 +471,9 @@ mlx4v_sim_cq_create(struct mlx4v_cq *cq)
 			goto err_close_fd;
 	}
 	/* Last step, so that the fault knob exercises the whole unwind ladder. */
-	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_CREATE_CQ)) {
-		ret = -ENOMEM;
+	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_CREATE_CQ, -ENOMEM, 0);
+	if (ret)
 		goto err_irq_detach;
-	}
 	/*
 	 * Handing the CQ to the device: mark every CQE hardware-owned unless strict mode wants to
 	 * show why this is needed (prm/mlx4 §6 decision). Done before the CQ is published to the
@@ -588,10 +595,9 @@ mlx4v_sim_srq_create(struct mlx4v_srq *srq)
 	ret = mlx4v_sim_queue_map(sim, ssrq->buf, ring, ssrq->db, sizeof(uint32_t));
 	if (ret)
 		goto err_free;
-	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_CREATE_SRQ)) {
-		ret = -ENOMEM;
+	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_CREATE_SRQ, -ENOMEM, 0);
+	if (ret)
 		goto err_queue_unmap;
-	}
 	srq->srqn = ssrq->srqn;
 	srq->be = ssrq;
 	sim->srqs[idx] = ssrq;
@@ -760,10 +766,9 @@ mlx4v_sim_qp_create(struct mlx4v_qp *qp)
 	ret = mlx4v_sim_queue_map(sim, sqp->buf, sqp->buf_len, sqp->rq.rdb, sizeof(uint32_t));
 	if (ret)
 		goto err_page_free;
-	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_CREATE_QP)) {
-		ret = -ENOMEM;
+	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_CREATE_QP, -ENOMEM, 0);
+	if (ret)
 		goto err_queue_unmap;
-	}
 	qp->qpn = sqp->qpn;
 	/*
 	 * A per-QP doorbell page instead of libmlx4's shared context UAR: every ring is seen once
@@ -814,9 +819,9 @@ mlx4v_sim_rss_qp_create(struct mlx4v_qp *qp)
 	sqp = mlx4v_sim_qp_alloc(sim, NULL, qp->attr.port, NULL, 0, NULL, qp->pd->pdn, &ret);
 	if (sqp == NULL)
 		goto out;
-	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_CREATE_QP)) {
+	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_CREATE_QP, -ENOMEM, 0);
+	if (ret) {
 		rte_free(sqp);
-		ret = -ENOMEM;
 		goto out;
 	}
 	sqp->is_rss = 1;
@@ -853,10 +858,12 @@ mlx4v_sim_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 		ret = -EINVAL;
 		goto out;
 	}
-	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_MODIFY_QP)) {
-		ret = -EIO;
+	/* A dead device still takes a QP to RESET or ERR, as the kernel completes those. */
+	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_MODIFY_QP, -EIO,
+				  state == RTE_PMD_MLX4V_QPS_RESET ||
+				  state == RTE_PMD_MLX4V_QPS_ERR);
+	if (ret)
 		goto out;
-	}
 	sqp->state = state;
 	sqp->rq.ready = state == RTE_PMD_MLX4V_QPS_RTR || state == RTE_PMD_MLX4V_QPS_RTS;
 	/* RESET forgets the queue positions; software restarts from 0 as well. */
@@ -920,10 +927,9 @@ mlx4v_sim_wq_create(struct mlx4v_wq *wq)
 	ret = mlx4v_sim_queue_map(sim, sqp->buf, sqp->buf_len, sqp->rq.rdb, sizeof(uint32_t));
 	if (ret)
 		goto err_free;
-	if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_CREATE_WQ)) {
-		ret = -ENOMEM;
+	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_CREATE_WQ, -ENOMEM, 0);
+	if (ret)
 		goto err_queue_unmap;
-	}
 	wq->wqn = sqp->qpn;
 	wq->be = sqp;
 	mlx4v_sim_qp_register(sim, sqp, MLX4V_SIM_OBJ_WQ);
@@ -953,15 +959,19 @@ mlx4v_sim_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state)
 		MLX4V_SIM_LOG(ERR, "%s: WQ 0x%x: no transition %d -> %d", sim->name, sqp->qpn,
 			      sqp->wq_state, state);
 		ret = -EINVAL;
-	} else if (mlx4v_sim_knob_take(sim, MLX4V_SIM_KNOB_FAIL_MODIFY_WQ)) {
-		ret = -EIO;
-	} else {
-		sqp->wq_state = state;
-		/* Only RDY receives; ERR and RESET drop, as a hardware WQ stops consuming. */
-		sqp->rq.ready = state == RTE_PMD_MLX4V_WQS_RDY;
-		if (state == RTE_PMD_MLX4V_WQS_RESET)
-			sqp->rq.consumer = 0;
+		goto out;
 	}
+	/* A dead device still takes a WQ to RESET or ERR, as it does a QP. */
+	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_MODIFY_WQ, -EIO,
+				  state != RTE_PMD_MLX4V_WQS_RDY);
+	if (ret)
+		goto out;
+	sqp->wq_state = state;
+	/* Only RDY receives; ERR and RESET drop, as a hardware WQ stops consuming. */
+	sqp->rq.ready = state == RTE_PMD_MLX4V_WQS_RDY;
+	if (state == RTE_PMD_MLX4V_WQS_RESET)
+		sqp->rq.consumer = 0;
+out:
 	pthread_mutex_unlock(&sim->lock);
 	return ret;
 }

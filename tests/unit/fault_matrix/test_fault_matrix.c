@@ -369,19 +369,25 @@ static const char *const fm4_step_name[FM4_NB] = {
 struct fm4_fault {
 	const char *knob;
 	enum fm4_step fails;   /* the step that must fail; FM4_NB: none */
+	int dead;              /* set once the chain is built: the device dies under it */
 };
 
 static const struct fm4_fault fm4_faults[] = {
-	{ "fail_alloc_pd", FM4_PD },
-	{ "fail_reg_mr", FM4_MR },
-	{ "fail_create_cq", FM4_CQ },
-	{ "fail_create_srq", FM4_SRQ },
-	{ "fail_create_qp", FM4_QP },
-	{ "fail_create_wq", FM4_WQ },
-	{ "fail_modify_qp", FM4_QP_MOD },
-	{ "fail_modify_wq", FM4_WQ_MOD },
+	{ "fail_alloc_pd", FM4_PD, 0 },
+	{ "fail_reg_mr", FM4_MR, 0 },
+	{ "fail_create_cq", FM4_CQ, 0 },
+	{ "fail_create_srq", FM4_SRQ, 0 },
+	{ "fail_create_qp", FM4_QP, 0 },
+	{ "fail_create_wq", FM4_WQ, 0 },
+	{ "fail_modify_qp", FM4_QP_MOD, 0 },
+	{ "fail_modify_wq", FM4_WQ_MOD, 0 },
 	/* A lost completion event: the objects work, only an interrupt is missing. */
-	{ "lose_cq_event", FM4_NB },
+	{ "lose_cq_event", FM4_NB, 0 },
+	/*
+	 * The catastrophic error: the built objects can no longer move to a working state, but
+	 * every destroy succeeds, and the device opens no handle any more.
+	 */
+	{ "fatal", FM4_NB, 1 },
 };
 
 struct fm4_objs {
@@ -439,6 +445,24 @@ fm4_build(struct fm4_objs *o)
 	return FM4_NB;
 }
 
+/*
+ * The device died under a built chain: a QP or WQ cannot go back to work, RESET still
+ * succeeds (the kernel completes it on a dead device), a new object fails with EIO.
+ * @return the number of checks that failed.
+ */
+static unsigned int
+fm4_dead_checks(struct fm4_objs *o)
+{
+	unsigned int bad = 0;
+
+	bad += rte_pmd_mlx4v_modify_qp(o->qp, RTE_PMD_MLX4V_QPS_RTR) == 0;
+	bad += rte_pmd_mlx4v_modify_qp(o->qp, RTE_PMD_MLX4V_QPS_RESET) != 0;
+	bad += rte_pmd_mlx4v_modify_wq(o->wq, RTE_PMD_MLX4V_WQS_RESET) != 0;
+	bad += rte_pmd_mlx4v_modify_wq(o->wq, RTE_PMD_MLX4V_WQS_RDY) == 0;
+	bad += rte_pmd_mlx4v_alloc_pd(o->dev) != NULL || rte_errno != EIO;
+	return bad;
+}
+
 /* Destroy what exists, in reverse. @return the number of destroys that failed. */
 static unsigned int
 fm4_teardown(struct fm4_objs *o)
@@ -471,8 +495,17 @@ fm4_cell(const struct fm4_fault *ft)
 	sim = mlx4v_sim_get(FM4_NAME);
 	o.dev = rte_pmd_mlx4v_dev_open(FM4_NAME);
 	TEST_ASSERT(sim != NULL && o.dev != NULL, "open");
-	TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(sim, ft->knob, 1), "knob %s", ft->knob);
+	if (!ft->dead)
+		TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(sim, ft->knob, 1), "knob %s", ft->knob);
 	got = fm4_build(&o);
+	if (ft->dead && got == FM4_NB) {
+		TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(sim, ft->knob, 1), "knob %s", ft->knob);
+		if (fm4_dead_checks(&o) != 0) {
+			printf("%s: the objects of a dead device did not fail as expected\n",
+			       ft->knob);
+			bad++;
+		}
+	}
 	if (got != ft->fails) {
 		printf("%s: %s failed (expected: %s)\n", ft->knob,
 		       got == FM4_NB ? "nothing" : fm4_step_name[got],
@@ -480,9 +513,12 @@ fm4_cell(const struct fm4_fault *ft)
 		bad++;
 	}
 	bad += fm4_teardown(&o);
-	/* Then the whole chain works on the same device. */
+	/* Then the whole chain works on the same device; a dead one opens nothing. */
 	o.dev = rte_pmd_mlx4v_dev_open(FM4_NAME);
-	if (o.dev == NULL || fm4_build(&o) != FM4_NB) {
+	if (ft->dead && (o.dev != NULL || rte_errno != EIO)) {
+		printf("%s: a dead device opened a handle (or not with EIO)\n", ft->knob);
+		bad++;
+	} else if (!ft->dead && (o.dev == NULL || fm4_build(&o) != FM4_NB)) {
 		printf("%s: the device no longer works\n", ft->knob);
 		bad++;
 	}

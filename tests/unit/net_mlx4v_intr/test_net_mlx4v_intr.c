@@ -6,8 +6,9 @@
  * @file Unit tests of the mlx4v PMD's interrupts on the simulated ConnectX-3: Rx queue
  * interrupts by CQ arm through rte_eth_dev_rx_intr_ctl_q() and rte_epoll_wait() as
  * l3fwd-power uses them (a frame wakes the lcore, nothing wakes it without one), link state
- * change events from the simulator's link control, removal events for a dead or detached
- * device, and nothing left behind after detach and attach.
+ * change events from the simulator's link control, removal events for a dead (the class
+ * event, and the simulator's fatal knob) or detached device, and nothing left behind after
+ * detach and attach or a device death.
  *
  * Frames come from the wire (mlx4v_sim_inject()) to the port's MAC and are read with
  * rte_eth_rx_burst(); the simulator's misuse counters check every arm doorbell (record,
@@ -413,6 +414,81 @@ test_net_mlx4v_intr_rmv(void)
 	return TEST_SUCCESS;
 }
 
+/* Send one 64-byte frame on Tx queue 0. @return frames the burst took. */
+static uint16_t
+tx_one(void)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(g_mp);
+	uint16_t n;
+
+	if (m == NULL || rte_pktmbuf_append(m, 64) == NULL) {
+		rte_pktmbuf_free(m);
+		return 0;
+	}
+	memset(rte_pktmbuf_mtod(m, void *), 0xff, 64);
+	n = rte_eth_tx_burst(g_port, 0, &m, 1);
+	if (n == 0)
+		rte_pktmbuf_free(m);
+	return n;
+}
+
+/*
+ * The simulated device fails as hardware does (the fatal knob, a catastrophic error): the
+ * backend reports DEAD, the application hears RMV, the queues stop (no CQE for a frame sent
+ * or received), and the port is stopped, closed and the device detached with nothing left in
+ * the model, the mbuf pool, EAL memory or file descriptors.
+ */
+static int
+test_net_mlx4v_intr_rmv_fatal(void)
+{
+	struct mlx4v_sim_stats st0, st1;
+	struct rte_eth_link link;
+	struct ut_heap h0, h1;
+	unsigned int avail0, k;
+	int fds0;
+
+	/* setup_loop's device made what EAL keeps for good: measure from its detach. */
+	detach();
+	ut_heap_get(&h0);
+	fds0 = fd_count();
+	avail0 = rte_mempool_avail_count(g_mp);
+	__atomic_store_n(&g_ev.rmv, 0, __ATOMIC_RELAXED);
+	TEST_ASSERT_SUCCESS(attach("ports=1,wire=loop"), "attach");
+	TEST_ASSERT_SUCCESS(port_start(2, 1, 1, 1), "start with every interrupt");
+	/* The device works before the error: a frame from the wire lands in a queue. */
+	TEST_ASSERT_SUCCESS(frame_in(7000), "a frame before the error");
+	TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(g_sim, "fatal", 1), "fatal knob");
+	mlx4v_sim_poll(g_sim);
+	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_ev.rmv, 1), "no RMV event");
+	TEST_ASSERT_EQUAL(__atomic_load_n(&g_ev.rmv, __ATOMIC_ACQUIRE), 1u, "one RMV event");
+	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(g_port, &link), "link");
+	TEST_ASSERT_EQUAL(link.link_status, RTE_ETH_LINK_DOWN, "a dead port's link is down");
+	/* Latched: the knob back at 0 revives nothing. */
+	TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(g_sim, "fatal", 0), "fatal knob off");
+	/* The queues stop: nothing is received, nothing sent, no CQE written. */
+	TEST_ASSERT_SUCCESS(mlx4v_sim_stats_get(g_sim, &st0), "stats");
+	TEST_ASSERT_EQUAL(frame_in(7001), -EIO, "a dead device received a frame");
+	TEST_ASSERT_EQUAL(tx_one(), 1, "the Tx burst takes the frame (the PMD cannot know)");
+	mlx4v_sim_poll(g_sim);
+	TEST_ASSERT_SUCCESS(mlx4v_sim_stats_get(g_sim, &st1), "stats");
+	TEST_ASSERT_EQUAL(st1.cqes, st0.cqes, "a dead device wrote CQEs");
+	TEST_ASSERT_EQUAL(st1.tx_packets, st0.tx_packets, "a dead device sent");
+	TEST_ASSERT_EQUAL(st1.rx_packets, st0.rx_packets, "a dead device received");
+	/* Control calls fail; teardown does not. */
+	TEST_ASSERT(rte_eth_promiscuous_enable(g_port) != 0, "promiscuous on a dead port");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_close(g_port), "close");
+	for (k = 0; k < MLX4V_SIM_OBJ_MAX; k++)
+		TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(g_sim, k), 0u,
+				  "objects of kind %u left after close", k);
+	detach();
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(g_mp), avail0, "mbufs leaked");
+	ut_heap_get(&h1);
+	TEST_ASSERT(ut_heap_same(&h0, &h1), "EAL memory leaked");
+	TEST_ASSERT_EQUAL(fd_count(), fds0, "file descriptors leaked");
+	return TEST_SUCCESS;
+}
+
 /*
  * One attach, start with every interrupt on, a wake-up, then the device detached under the
  * started port. @return TEST_SUCCESS or TEST_FAILED.
@@ -503,6 +579,7 @@ static struct unit_test_suite net_mlx4v_intr_suite = {
 		TEST_CASE_ST(setup_loop, teardown, test_net_mlx4v_intr_rxq_errors),
 		TEST_CASE_ST(setup_loop, teardown, test_net_mlx4v_intr_lsc),
 		TEST_CASE_ST(setup_loop, teardown, test_net_mlx4v_intr_rmv),
+		TEST_CASE_ST(setup_loop, teardown, test_net_mlx4v_intr_rmv_fatal),
 		TEST_CASE_ST(setup_loop, teardown, test_net_mlx4v_intr_detach_attach),
 		TEST_CASES_END()
 	}
