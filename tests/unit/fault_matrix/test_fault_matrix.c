@@ -12,6 +12,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +35,19 @@
  */
 #define FM5_ARGS "msix=8,class=none,cmd_to_ms=300,tout_scale=20,health_ms=100"
 #define FM4_NAME "mlx4v_sim_fm0"
+
+/*
+ * A failed cell's line goes to stdout with the suite's output, and is kept for a summary on
+ * stderr at the end, where a CI log's tail shows it.
+ */
+static char fm_failures[4096];
+
+#define FM_BAD(...) do { \
+	size_t fm_len_ = strlen(fm_failures); \
+	printf(__VA_ARGS__); \
+	if (fm_len_ < sizeof(fm_failures)) \
+		snprintf(fm_failures + fm_len_, sizeof(fm_failures) - fm_len_, __VA_ARGS__); \
+} while (0)
 
 enum fm5_family { FM5_EQ, FM5_UAR, FM5_MSI, FM5_PAGES, FM5_NB };
 
@@ -174,7 +188,7 @@ fm5_eq_round(unsigned int vector, int overrun)
 		ret = EIO;
 	/* Destroy succeeds whatever happened to the EQ (dead device included). */
 	if (rte_pmd_mlx5v_devx_destroy_eq(eq) != 0) {
-		printf("  destroy_eq failed\n");
+		FM_BAD("  destroy_eq failed\n");
 		return EFAULT;
 	}
 	return ret;
@@ -259,7 +273,7 @@ fm5_cell(const struct fm5_fault *ft, enum fm5_family f)
 
 	ut_heap_get(&h0);
 	if (fm5_up() != 0) {
-		printf("%s x %s: no device\n", ft->name, fm5_family_name[f]);
+		FM_BAD("%s x %s: no device\n", ft->name, fm5_family_name[f]);
 		return TEST_FAILED;
 	}
 	eqs0 = ut_live_eqs();
@@ -270,7 +284,7 @@ fm5_cell(const struct fm5_fault *ft, enum fm5_family f)
 	ret = fm5_family_run(f, pages0);
 	if (ret == EFAULT || (ret == 0) != (ft->expect[f] == FM_OK || ft->expect[f] == FM_NA) ||
 	    (ft->expect[f] == FM_LATE && ret != ETIMEDOUT)) {
-		printf("%s x %s: operation %s (%s)\n", ft->name, fm5_family_name[f],
+		FM_BAD("%s x %s: operation %s (%s)\n", ft->name, fm5_family_name[f],
 		       ret == 0 ? "succeeded" : "failed", strerror(ret));
 		bad = 1;
 	}
@@ -281,7 +295,7 @@ fm5_cell(const struct fm5_fault *ft, enum fm5_family f)
 		mlx5v_sim_knob_set(g_sim, "fail_dma_map", 0);
 		probe = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
 		if (probe == NULL || fm5_eq_round(probe->vector, 0) != 0) {
-			printf("%s x %s: the device no longer works\n", ft->name,
+			FM_BAD("%s x %s: the device no longer works\n", ft->name,
 			       fm5_family_name[f]);
 			bad = 1;
 		}
@@ -301,7 +315,7 @@ fm5_cell(const struct fm5_fault *ft, enum fm5_family f)
 		if (ft->expect[f] == FM_LATE &&
 		    (mlx5v_cmd_info_get(mlx5v_devx_dev_get(VDEV_NAME), &ci) != 0 ||
 		     ci.late_completions != 1 || ci.orphans_destroyed != 1)) {
-			printf("%s x %s: the late completion's object was not destroyed\n",
+			FM_BAD("%s x %s: the late completion's object was not destroyed\n",
 			       ft->name, fm5_family_name[f]);
 			bad = 1;
 		}
@@ -311,18 +325,19 @@ fm5_cell(const struct fm5_fault *ft, enum fm5_family f)
 		if (ut_live_eqs() != eqs0 ||
 		    mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_UAR) != uars0 ||
 		    fm5_pages_wait(pages0) != 0) {
-			printf("%s x %s: objects left in the model\n", ft->name,
+			FM_BAD("%s x %s: objects left in the model\n", ft->name,
 			       fm5_family_name[f]);
 			bad = 1;
 		}
 	}
 	if (fm5_down() != 0) {
-		printf("%s x %s: the device cannot be removed\n", ft->name, fm5_family_name[f]);
+		FM_BAD("%s x %s: the device cannot be removed\n", ft->name, fm5_family_name[f]);
 		bad = 1;
 	}
 	ut_heap_get(&h1);
 	if (!ut_heap_same(&h0, &h1)) {
-		printf("%s x %s: EAL memory leaked\n", ft->name, fm5_family_name[f]);
+		FM_BAD("%s x %s: EAL memory leaked (%" PRIu64 " -> %" PRIu64 " bytes)\n",
+		       ft->name, fm5_family_name[f], h0.bytes, h1.bytes);
 		bad = 1;
 	}
 	return bad ? TEST_FAILED : TEST_SUCCESS;
@@ -348,6 +363,9 @@ test_fault_matrix_mlx5v(void)
 	TEST_ASSERT_EQUAL(fm5_eq_round(g_msi->vector, 0), ETIMEDOUT, "CREATE_EQ did not time out");
 	TEST_ASSERT_SUCCESS(fm5_down(), "remove with a command never completed");
 	ut_heap_get(&h1);
+	if (!ut_heap_same(&h0, &h1))
+		FM_BAD("never completed CREATE_EQ: EAL memory leaked (%" PRIu64 " -> %" PRIu64
+		       " bytes)\n", h0.bytes, h1.bytes);
 	TEST_ASSERT(ut_heap_same(&h0, &h1), "EAL memory leaked after a never completed CREATE_EQ");
 	/* EQ overrun concerns the EQ family only: the EQ errors, destroy still works. */
 	TEST_ASSERT_SUCCESS(fm5_up(), "device");
@@ -501,13 +519,13 @@ fm4_cell(const struct fm4_fault *ft)
 	if (ft->dead && got == FM4_NB) {
 		TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(sim, ft->knob, 1), "knob %s", ft->knob);
 		if (fm4_dead_checks(&o) != 0) {
-			printf("%s: the objects of a dead device did not fail as expected\n",
+			FM_BAD("%s: the objects of a dead device did not fail as expected\n",
 			       ft->knob);
 			bad++;
 		}
 	}
 	if (got != ft->fails) {
-		printf("%s: %s failed (expected: %s)\n", ft->knob,
+		FM_BAD("%s: %s failed (expected: %s)\n", ft->knob,
 		       got == FM4_NB ? "nothing" : fm4_step_name[got],
 		       ft->fails == FM4_NB ? "nothing" : fm4_step_name[ft->fails]);
 		bad++;
@@ -516,23 +534,24 @@ fm4_cell(const struct fm4_fault *ft)
 	/* Then the whole chain works on the same device; a dead one opens nothing. */
 	o.dev = rte_pmd_mlx4v_dev_open(FM4_NAME);
 	if (ft->dead && (o.dev != NULL || rte_errno != EIO)) {
-		printf("%s: a dead device opened a handle (or not with EIO)\n", ft->knob);
+		FM_BAD("%s: a dead device opened a handle (or not with EIO)\n", ft->knob);
 		bad++;
 	} else if (!ft->dead && (o.dev == NULL || fm4_build(&o) != FM4_NB)) {
-		printf("%s: the device no longer works\n", ft->knob);
+		FM_BAD("%s: the device no longer works\n", ft->knob);
 		bad++;
 	}
 	bad += fm4_teardown(&o);
 	for (k = 0; k < MLX4V_SIM_OBJ_MAX; k++)
 		if (mlx4v_sim_live_objects(sim, k) != 0) {
-			printf("%s: %u objects of kind %u left in the model\n", ft->knob,
+			FM_BAD("%s: %u objects of kind %u left in the model\n", ft->knob,
 			       mlx4v_sim_live_objects(sim, k), k);
 			bad++;
 		}
 	TEST_ASSERT_SUCCESS(rte_vdev_uninit(FM4_NAME), "remove");
 	ut_heap_get(&h1);
 	if (!ut_heap_same(&h0, &h1)) {
-		printf("%s: EAL memory leaked\n", ft->knob);
+		FM_BAD("%s: EAL memory leaked (%" PRIu64 " -> %" PRIu64 " bytes)\n", ft->knob,
+		       h0.bytes, h1.bytes);
 		bad++;
 	}
 	return bad ? TEST_FAILED : TEST_SUCCESS;
@@ -559,9 +578,17 @@ fault_matrix_setup(void)
 	return TEST_SUCCESS;
 }
 
+static void
+fault_matrix_teardown(void)
+{
+	if (fm_failures[0] != '\0')
+		fprintf(stderr, "fault matrix: failed cells:\n%s", fm_failures);
+}
+
 static struct unit_test_suite fault_matrix_suite = {
 	.suite_name = "fault matrix: both simulators' knobs x object families",
 	.setup = fault_matrix_setup,
+	.teardown = fault_matrix_teardown,
 	.unit_test_cases = {
 		TEST_CASE(test_fault_matrix_mlx5v),
 		TEST_CASE(test_fault_matrix_mlx4v),
