@@ -72,7 +72,7 @@ while [ $i -le "$n" ]; do
 		expect "$out" '^Bye'
 		seen="$seen testpmd";;
 	build/examples/*)
-		expect "$out" 'mlx5v_sim0: 4 event\(s\) received, 0 failure\(s\)'
+		expect "$out" 'mlx5v_sim0: 6 event\(s\) received, 0 failure\(s\)'
 		expect "$out" '^raw_views: PASS$'
 		seen="$seen examples";;
 	meson\ install*)

@@ -4,7 +4,8 @@
 
 /**
  * @file
- * testpmd commands "mlx5v ...": device state, MSI vectors, DEVX EQs. Through exported
+ * testpmd commands "mlx5v ...": device state, MSI vectors, DEVX EQs, and CQs bound to
+ * them (built with CREATE_CQ through the general command). Through exported
  * functions only: the public API (rte_pmd_mlx5v.h) and, where it has no call, the core's
  * internal API for tools (mlx5v_api.h); devtools/check-testpmd-api.sh keeps it so.
  */
@@ -19,7 +20,9 @@
 #include <cmdline_parse_num.h>
 #include <cmdline_parse_string.h>
 #include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
+#include <rte_malloc.h>
 #include <rte_string_fns.h>
 
 #include "testpmd.h"
@@ -38,6 +41,25 @@ void (*mlx5v_tp_dev_show_ext)(const char *name);
  */
 #define TP_MAX_DEVS 8
 #define TP_MAX_VEC 64
+#define TP_MAX_CQ 8
+#define TP_CQ_MAX_LOG 6         /* 64 CQEs: the ring is one 4 KiB page, one PAS */
+#define TP_CQ_RING 4096u        /* the ring, then the doorbell record on its own page */
+
+/*
+ * A CQ testpmd created with CREATE_CQ (raw command) on one of its EQs: its completions
+ * are the EQ events every device raises (doc/guides/nics/running_on_hardware.rst).
+ * events counts the completion EQEs the EQ handler saw: the sequence number of the next
+ * arm (prm/mlx5 §7.3). Records are never freed, so the handler may count into one that
+ * "mlx5v cq destroy" just released.
+ */
+struct tp_cq {
+	uint8_t *buf;
+	uint64_t iova;
+	uint32_t cqn;           /* valid while buf != NULL */
+	uint32_t nent;
+	uint32_t ci;
+	uint32_t events;
+};
 
 struct tp_dev {
 	struct mlx5v_dev *dev;
@@ -45,6 +67,7 @@ struct tp_dev {
 	char name[RTE_DEV_NAME_MAX_LEN];
 	struct rte_pmd_mlx5v_uar *uar;
 	struct rte_pmd_mlx5v_msi_vector *msi[TP_MAX_VEC];
+	struct tp_cq cq[TP_MAX_CQ];
 };
 
 static struct tp_dev tp_devs[TP_MAX_DEVS];
@@ -58,8 +81,14 @@ tp_dev_prune(struct tp_dev *t)
 {
 	unsigned int v;
 
-	if (t->uar != NULL && mlx5v_devx_to_uar(t->uar) == NULL)
+	if (t->uar != NULL && mlx5v_devx_to_uar(t->uar) == NULL) {
 		t->uar = NULL;
+		/* The CQs (on that UAR) and their DMA windows went with the device. */
+		for (v = 0; v < TP_MAX_CQ; v++) {
+			rte_free(t->cq[v].buf);
+			t->cq[v].buf = NULL;
+		}
+	}
 	for (v = 0; v < TP_MAX_VEC; v++)
 		if (t->msi[v] != NULL && mlx5v_devx_to_msi(t->msi[v]) == NULL)
 			t->msi[v] = NULL;
@@ -183,10 +212,26 @@ tp_eq_event(struct mlx5v_dev *dev, uint32_t eqn, const uint8_t *eqe, void *arg)
 {
 	struct mlx5v_devx_eq_info ei;
 	struct mlx5v_dev_info di;
+	unsigned int i, c;
+	uint32_t cqn;
 
 	/* Both only fail while the EQ or its device is being destroyed: nothing to say. */
 	if (mlx5v_dev_info_get(dev, &di) < 0 || mlx5v_devx_eq_info_get(arg, &ei) < 0)
 		return;
+	/*
+	 * A completion event of one of testpmd's CQs: the next arm carries sn + 1. Counted
+	 * before the EQE is printed: a command issued after the line shows sees the count.
+	 */
+	if (eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF] == RTE_PMD_MLX5V_EVENT_COMP) {
+		cqn = rte_pmd_mlx5v_prm_get(eqe + RTE_PMD_MLX5V_EQE_COMP_CQN_OFF, 0, 23, 0);
+		for (i = 0; i < TP_MAX_DEVS; i++)
+			for (c = 0; tp_devs[i].dev == dev && c < TP_MAX_CQ; c++)
+				if (__atomic_load_n(&tp_devs[i].cq[c].buf,
+						    __ATOMIC_ACQUIRE) != NULL &&
+				    tp_devs[i].cq[c].cqn == cqn)
+					__atomic_fetch_add(&tp_devs[i].cq[c].events, 1,
+							   __ATOMIC_RELEASE);
+	}
 	tp_print_eqe(di.name, eqn, ei.ci, eqe);
 	fflush(stdout);
 }
@@ -865,6 +910,273 @@ static cmdline_parse_inst_t tp_eq_gen = {
 	},
 };
 
+/* ---- mlx5v cq create <name> <eqn> <log_size> ---- */
+
+/* @return testpmd's CQ cqn of t, or NULL after printing why. */
+static struct tp_cq *
+tp_cq_get(struct tp_dev *t, uint32_t cqn)
+{
+	unsigned int c;
+
+	for (c = 0; c < TP_MAX_CQ; c++)
+		if (t->cq[c].buf != NULL && t->cq[c].cqn == cqn)
+			return &t->cq[c];
+	printf("mlx5v: %s: no CQ %u of testpmd's (\"mlx5v cq create\" makes one)\n", t->name,
+	       cqn);
+	return NULL;
+}
+
+/*
+ * Request the next completion event: doorbell record, then the UAR doorbell (§7.3). The
+ * device takes the doorbell asynchronously: with no CQE pending, wait (bounded) until
+ * QUERY_CQ reads ARMED, so that a CQE completed after this command raises its event.
+ * @return 0, or -1 after printing why.
+ */
+static int
+tp_cq_arm(struct tp_dev *t, struct tp_cq *cq)
+{
+	uint8_t in[16];
+	uint8_t out[RTE_PMD_MLX5V_QUERY_CQ_OUT_SIZE + 8];
+	uint32_t sn = __atomic_load_n(&cq->events, __ATOMIC_ACQUIRE);
+	unsigned int ms;
+
+	rte_pmd_mlx5v_cq_arm(t->uar, (volatile uint32_t *)(cq->buf + TP_CQ_RING), cq->cqn, sn,
+			     cq->ci, 0);
+	if (rte_pmd_mlx5v_cq_next_cqe(cq->buf, cq->nent, cq->ci) != NULL) {
+		printf("mlx5v: %s: CQ %u armed at consumer index %u, sn %u: CQEs pending, "
+		       "the event fires at once\n", t->name, cq->cqn, cq->ci, sn & 3);
+		return 0;
+	}
+	memset(in, 0, sizeof(in));
+	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_QUERY_CQ);
+	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_DESTROY_CQ_IN_CQN, cq->cqn);
+	for (ms = 0; ms < 1000; ms++) {
+		if (rte_pmd_mlx5v_devx_general_cmd(t->pdev, in, sizeof(in), out,
+						   sizeof(out)) != 0) {
+			printf("mlx5v: %s: QUERY_CQ %u failed: %s\n", t->name, cq->cqn,
+			       rte_strerror(rte_errno));
+			return -1;
+		}
+		if (RTE_PMD_MLX5V_GET(out + RTE_PMD_MLX5V_QUERY_CQ_OUT_CQC,
+				      RTE_PMD_MLX5V_CQC_ST) == RTE_PMD_MLX5V_EQC_ST_ARMED) {
+			printf("mlx5v: %s: CQ %u armed at consumer index %u, sn %u\n", t->name,
+			       cq->cqn, cq->ci, sn & 3);
+			return 0;
+		}
+		rte_delay_us_sleep(1000);
+	}
+	printf("mlx5v: %s: CQ %u: the device did not take the arm doorbell\n", t->name,
+	       cq->cqn);
+	return -1;
+}
+
+static void
+tp_cq_free(struct tp_dev *t, struct tp_cq *cq)
+{
+	uint8_t *buf = cq->buf;
+
+	__atomic_store_n(&cq->buf, NULL, __ATOMIC_RELEASE);
+	rte_pmd_mlx5v_devx_dma_unmap(t->pdev, buf, TP_CQ_RING * 2);
+	rte_free(buf);
+}
+
+struct tp_cq_create_result {
+	cmdline_fixed_string_t mlx5v;
+	cmdline_fixed_string_t cq;
+	cmdline_fixed_string_t create;
+	cmdline_fixed_string_t name;
+	uint32_t eqn;
+	uint32_t log_size;
+};
+
+static void
+tp_cq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
+{
+	struct tp_cq_create_result *res = parsed_result;
+	uint8_t in[RTE_PMD_MLX5V_CREATE_CQ_IN_SIZE + 8];
+	uint8_t out[RTE_PMD_MLX5V_CREATE_CQ_OUT_SIZE];
+	uint8_t *cqc = in + RTE_PMD_MLX5V_CREATE_CQ_IN_CQC;
+	struct tp_dev *t = tp_dev_get(res->name);
+	struct tp_cq *cq = NULL;
+	unsigned int i;
+	uint8_t *buf;
+	int ret;
+
+	if (t == NULL)
+		return;
+	if (res->log_size < 1 || res->log_size > TP_CQ_MAX_LOG) {
+		printf("mlx5v: CQ log_size %u out of range 1..%u\n", res->log_size,
+		       TP_CQ_MAX_LOG);
+		return;
+	}
+	for (i = 0; i < TP_MAX_CQ && cq == NULL; i++)
+		if (t->cq[i].buf == NULL)
+			cq = &t->cq[i];
+	if (cq == NULL) {
+		printf("mlx5v: %s: testpmd holds %u CQs already\n", t->name, TP_MAX_CQ);
+		return;
+	}
+	if (tp_uar(t) == NULL)
+		return;
+	/* Every CQE starts invalid and hardware-owned; the doorbell record follows the ring. */
+	buf = rte_zmalloc("mlx5v_tp_cq", TP_CQ_RING * 2, TP_CQ_RING);
+	if (buf == NULL) {
+		printf("mlx5v: %s: no memory for a CQ\n", t->name);
+		return;
+	}
+	for (i = 0; i < 1u << res->log_size; i++)
+		buf[i * RTE_PMD_MLX5V_CQE_SIZE + RTE_PMD_MLX5V_CQE_OP_OWN_OFF] =
+			RTE_PMD_MLX5V_CQE_OP_OWN_INIT;
+	ret = rte_pmd_mlx5v_devx_dma_map(t->pdev, buf, TP_CQ_RING * 2, &cq->iova);
+	if (ret != 0) {
+		printf("mlx5v: %s: cannot map the CQ: %s\n", t->name, strerror(ret));
+		rte_free(buf);
+		return;
+	}
+	memset(in, 0, sizeof(in));
+	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_CREATE_CQ);
+	RTE_PMD_MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_LOG_CQ_SIZE, res->log_size);
+	RTE_PMD_MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_UAR_PAGE, t->uar->page_id);
+	RTE_PMD_MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_C_EQN, res->eqn);
+	RTE_PMD_MLX5V_SET64(cqc, RTE_PMD_MLX5V_CQC_DBR_ADDR, cq->iova + TP_CQ_RING);
+	RTE_PMD_MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_CQ_IN_PAS, cq->iova);
+	memset(out, 0, sizeof(out));
+	ret = rte_pmd_mlx5v_devx_general_cmd(t->pdev, in, sizeof(in), out, sizeof(out));
+	if (ret != 0) {
+		if (ret == EREMOTEIO)
+			printf("mlx5v: %s: CREATE_CQ on EQ %u failed in the device: status 0x%x "
+			       "syndrome 0x%08x\n", t->name, res->eqn,
+			       RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS),
+			       RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME));
+		else
+			printf("mlx5v: %s: CREATE_CQ on EQ %u failed: %s\n", t->name, res->eqn,
+			       strerror(ret));
+		rte_pmd_mlx5v_devx_dma_unmap(t->pdev, buf, TP_CQ_RING * 2);
+		rte_free(buf);
+		return;
+	}
+	cq->cqn = RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_CQ_OUT_CQN);
+	cq->nent = 1u << res->log_size;
+	cq->ci = 0;
+	__atomic_store_n(&cq->events, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&cq->buf, buf, __ATOMIC_RELEASE);
+	printf("mlx5v: %s: CQ %u created: %u CQEs, EQ %u, UAR %u\n", t->name, cq->cqn,
+	       cq->nent, res->eqn, t->uar->page_id);
+	tp_cq_arm(t, cq);
+}
+
+TP_CMD(tp_cq_create)
+
+static cmdline_parse_token_string_t tp_cq_create_mlx5v =
+	TOKEN_STRING_INITIALIZER(struct tp_cq_create_result, mlx5v, "mlx5v");
+static cmdline_parse_token_string_t tp_cq_create_cq =
+	TOKEN_STRING_INITIALIZER(struct tp_cq_create_result, cq, "cq");
+static cmdline_parse_token_string_t tp_cq_create_create =
+	TOKEN_STRING_INITIALIZER(struct tp_cq_create_result, create, "create");
+static cmdline_parse_token_string_t tp_cq_create_name =
+	TOKEN_STRING_INITIALIZER(struct tp_cq_create_result, name, NULL);
+static cmdline_parse_token_num_t tp_cq_create_eqn =
+	TOKEN_NUM_INITIALIZER(struct tp_cq_create_result, eqn, RTE_UINT32);
+static cmdline_parse_token_num_t tp_cq_create_log =
+	TOKEN_NUM_INITIALIZER(struct tp_cq_create_result, log_size, RTE_UINT32);
+
+static cmdline_parse_inst_t tp_cq_create = {
+	.f = tp_cq_create_parsed,
+	.data = NULL,
+	.help_str = "mlx5v cq create <dev> <eqn> <log_size>",
+	.tokens = {
+		(void *)&tp_cq_create_mlx5v,
+		(void *)&tp_cq_create_cq,
+		(void *)&tp_cq_create_create,
+		(void *)&tp_cq_create_name,
+		(void *)&tp_cq_create_eqn,
+		(void *)&tp_cq_create_log,
+		NULL,
+	},
+};
+
+/* ---- mlx5v cq destroy|poll|arm <name> <cqn> ---- */
+
+struct tp_cq_op_result {
+	cmdline_fixed_string_t mlx5v;
+	cmdline_fixed_string_t cq;
+	cmdline_fixed_string_t op;
+	cmdline_fixed_string_t name;
+	uint32_t cqn;
+};
+
+static void
+tp_cq_op_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
+{
+	struct tp_cq_op_result *res = parsed_result;
+	uint8_t in[16];
+	uint8_t out[16];
+	struct tp_dev *t = tp_dev_get(res->name);
+	unsigned int n = 0;
+	struct tp_cq *cq;
+	int ret;
+
+	if (t == NULL)
+		return;
+	cq = tp_cq_get(t, res->cqn);
+	if (cq == NULL)
+		return;
+	if (strcmp(res->op, "arm") == 0) {
+		tp_cq_arm(t, cq);
+	} else if (strcmp(res->op, "poll") == 0) {
+		/* Consume every CQE the device wrote, then tell it (doorbell record dword 0). */
+		while (rte_pmd_mlx5v_cq_next_cqe(cq->buf, cq->nent, cq->ci) != NULL) {
+			cq->ci++;
+			n++;
+		}
+		((volatile uint32_t *)(cq->buf + TP_CQ_RING))[RTE_PMD_MLX5V_CQ_DBREC_SET_CI] =
+			rte_cpu_to_be_32(cq->ci & 0xffffff);
+		printf("mlx5v: %s: CQ %u: %u CQE(s) consumed, consumer index %u, %u event(s)\n",
+		       t->name, cq->cqn, n, cq->ci,
+		       __atomic_load_n(&cq->events, __ATOMIC_ACQUIRE));
+	} else {
+		memset(in, 0, sizeof(in));
+		RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_DESTROY_CQ);
+		RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_DESTROY_CQ_IN_CQN, cq->cqn);
+		ret = rte_pmd_mlx5v_devx_general_cmd(t->pdev, in, sizeof(in), out, sizeof(out));
+		if (ret != 0) {
+			/* Still alive in the device: keep its memory. */
+			printf("mlx5v: %s: CQ %u: destroy failed: %s\n", t->name, cq->cqn,
+			       strerror(ret));
+			return;
+		}
+		tp_cq_free(t, cq);
+		printf("mlx5v: %s: CQ %u destroyed\n", t->name, res->cqn);
+	}
+}
+
+TP_CMD(tp_cq_op)
+
+static cmdline_parse_token_string_t tp_cq_op_mlx5v =
+	TOKEN_STRING_INITIALIZER(struct tp_cq_op_result, mlx5v, "mlx5v");
+static cmdline_parse_token_string_t tp_cq_op_cq =
+	TOKEN_STRING_INITIALIZER(struct tp_cq_op_result, cq, "cq");
+static cmdline_parse_token_string_t tp_cq_op_op =
+	TOKEN_STRING_INITIALIZER(struct tp_cq_op_result, op, "destroy#poll#arm");
+static cmdline_parse_token_string_t tp_cq_op_name =
+	TOKEN_STRING_INITIALIZER(struct tp_cq_op_result, name, NULL);
+static cmdline_parse_token_num_t tp_cq_op_cqn =
+	TOKEN_NUM_INITIALIZER(struct tp_cq_op_result, cqn, RTE_UINT32);
+
+static cmdline_parse_inst_t tp_cq_op = {
+	.f = tp_cq_op_parsed,
+	.data = NULL,
+	.help_str = "mlx5v cq destroy|poll|arm <dev> <cqn>",
+	.tokens = {
+		(void *)&tp_cq_op_mlx5v,
+		(void *)&tp_cq_op_cq,
+		(void *)&tp_cq_op_op,
+		(void *)&tp_cq_op_name,
+		(void *)&tp_cq_op_cqn,
+		NULL,
+	},
+};
+
 static struct testpmd_driver_commands mlx5v_devx_cmds = {
 	.commands = {
 		{ &tp_dev_show, "mlx5v dev show (dev)\n"
@@ -884,6 +1196,11 @@ static struct testpmd_driver_commands mlx5v_devx_cmds = {
 		  "    Consume an EQ from an EAL interrupt callback on its vector.\n" },
 		{ &tp_eq_gen, "mlx5v eq gen (dev) (eqn) (type) (sub_type)\n"
 		  "    GEN_EQE through the general command: the device writes an EQE.\n" },
+		{ &tp_cq_create, "mlx5v cq create (dev) (eqn) (log_size)\n"
+		  "    Create a CQ of 2^log_size CQEs (1..6) bound to an EQ; arm it.\n" },
+		{ &tp_cq_op, "mlx5v cq destroy|poll|arm (dev) (cqn)\n"
+		  "    Destroy a CQ of testpmd's; consume its CQEs; or request its next\n"
+		  "    completion event.\n" },
 		{ NULL, NULL },
 	},
 };

@@ -173,11 +173,18 @@ static const struct fm5_fault fm5_faults[] = {
 	  { FM_FAIL, FM_FAIL, FM_FAIL, FM_FAIL }, 1 },
 };
 
-/* The EQ family: create, one event, destroy. @return 0 or a positive errno. */
+/*
+ * The EQ family: create, one event, destroy. The event comes from GEN_EQE, or, in the
+ * check that the device still works after a fault, also from a completion of a CQ bound
+ * to the EQ (doc/guides/nics/running_on_hardware.rst, "Events raised with GEN_EQE").
+ * @return 0 or a positive errno.
+ */
 static int
-fm5_eq_round(unsigned int vector, int overrun)
+fm5_eq_round_src(unsigned int vector, int overrun, enum ut_src_kind kind)
 {
 	struct rte_pmd_mlx5v_eq *eq;
+	const uint8_t *eqe;
+	struct ut_src src;
 	uint32_t eqn = 0;
 	int ret;
 
@@ -186,15 +193,32 @@ fm5_eq_round(unsigned int vector, int overrun)
 		return errno != 0 ? errno : EIO;
 	if (overrun)
 		mlx5v_sim_knob_set(g_sim, "eq_overrun", eqn);
-	ret = ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 0x5a);
-	if (ret == 0 && rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 8, 0) == NULL)
+	if (kind == UT_SRC_GEN_EQE) {
+		ret = ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 0x5a);
+		if (ret == 0 && rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 8, 0) == NULL)
+			ret = EIO;
+	} else if (ut_src_open(&src, kind, eqn) != 0) {
 		ret = EIO;
+	} else {
+		ret = ut_src_raise(&src, 0x5a) != 0 ? EIO : 0;
+		eqe = rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 8, 0);
+		if (ret == 0 && (eqe == NULL || !ut_src_eqe_is(&src, eqe, 0x5a)))
+			ret = EIO;
+		if (ut_src_close(&src) != 0)
+			ret = EFAULT;
+	}
 	/* Destroy succeeds whatever happened to the EQ (dead device included). */
 	if (rte_pmd_mlx5v_devx_destroy_eq(eq) != 0) {
 		FM_BAD("  destroy_eq failed\n");
 		return EFAULT;
 	}
 	return ret;
+}
+
+static int
+fm5_eq_round(unsigned int vector, int overrun)
+{
+	return fm5_eq_round_src(vector, overrun, UT_SRC_GEN_EQE);
 }
 
 /* Wait until the model holds want firmware pages. @return 0 or ETIMEDOUT. */
@@ -297,7 +321,8 @@ fm5_cell(const struct fm5_fault *ft, enum fm5_family f)
 			mlx5v_sim_release_held(g_sim);
 		mlx5v_sim_knob_set(g_sim, "fail_dma_map", 0);
 		probe = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
-		if (probe == NULL || fm5_eq_round(probe->vector, 0) != 0) {
+		if (probe == NULL || fm5_eq_round(probe->vector, 0) != 0 ||
+		    fm5_eq_round_src(probe->vector, 0, UT_SRC_CQE) != 0) {
 			FM_BAD("%s x %s: the device no longer works\n", ft->name,
 			       fm5_family_name[f]);
 			bad = 1;

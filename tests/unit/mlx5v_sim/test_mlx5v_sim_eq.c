@@ -177,25 +177,28 @@ test_mlx5v_sim_eq_no_free_eqn(void)
 	return TEST_SUCCESS;
 }
 
-/* Owner bits across three passes of a 4-entry EQ (§6.8): 0, then 1, then 0. */
+/*
+ * Owner bits across three passes of a 4-entry EQ (§6.8): 0, then 1, then 0. Each test
+ * raising events runs twice: with GEN_EQE, and (name_cqe) with CQ completions.
+ */
 static int
-test_mlx5v_sim_eq_gen_eqe_wrap(void)
+ut_eq_owner_wrap(enum ut_src_kind kind)
 {
 	uint8_t out[0x118];
 	const uint8_t *eqe;
 	struct ut_ring eq;
+	struct ut_src src;
 	uint32_t ci;
 
 	TEST_ASSERT_SUCCESS(ut_eq_create(&eq, 2, 0, 1), "create");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, &eq), "event source");
 	for (ci = 0; ci < 12; ci++) {
-		TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, ci), 0,
-				  "GEN_EQE %u", ci);
+		TEST_ASSERT_EQUAL(ut_src_raise(&src, ci), 0, "event %u", ci);
 		eqe = ut_eqe_wait(&eq, ci);
 		TEST_ASSERT_NOT_NULL(eqe, "EQE %u not software-owned", ci);
 		TEST_ASSERT_EQUAL(eqe[63] & 1, (ci >> 2) & 1, "owner of EQE %u", ci);
-		TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqe, eqe, type),
-				  RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, "type");
-		TEST_ASSERT_EQUAL(ut_be32(eqe, 0x20), ci, "EQE data");
+		TEST_ASSERT(ut_src_eqe_is(&src, eqe, ci), "EQE %u: type 0x%02x, data 0x%08x", ci,
+			    MLX5V_IFC_GET(eqe, eqe, type), ut_be32(eqe, 0x20));
 		if ((ci & 3) == 3) {
 			/* Consume the pass: CI-only doorbell, then let the engine see it. */
 			ut_eq_db(&eq, ci + 1, 0);
@@ -206,27 +209,32 @@ test_mlx5v_sim_eq_gen_eqe_wrap(void)
 	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, out + 0x10, producer_counter), 12u, "pi");
 	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, out + 0x10, consumer_counter), 12u, "ci");
 	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, out + 0x10, status), 0u, "no overrun");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "close the source");
 	TEST_ASSERT_EQUAL(ut_eq_destroy(&eq), 0, "destroy");
 	ut_ring_free(&eq);
 	return TEST_SUCCESS;
 }
 
+UT_SRC_CASES(test_mlx5v_sim_eq_owner_wrap, ut_eq_owner_wrap)
+
 /* §6.11, order 1: arm, then EQEs: one MSI, then FIRED and silent. */
 static int
-test_mlx5v_sim_eq_arm_then_eqe(void)
+ut_eq_arm_then_eqe(enum ut_src_kind kind)
 {
 	uint8_t out[0x118];
 	struct ut_ring eq;
+	struct ut_src src;
 
 	TEST_ASSERT_SUCCESS(ut_eq_create(&eq, 4, 0, 1), "create");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, &eq), "event source");
 	ut_eq_db(&eq, 0, 1);
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	TEST_ASSERT_EQUAL(ut_msi_read(eq.fd), 0u, "MSI from arming an empty EQ");
-	TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, 0x22, 0), 0, "GEN_EQE");
+	TEST_ASSERT_EQUAL(ut_src_raise(&src, 0), 0, "event");
 	TEST_ASSERT_EQUAL(ut_msi_wait(eq.fd), 1u, "armed EQ + EQE: exactly one MSI");
 	TEST_ASSERT_EQUAL(ut_query_eq(&eq, out), 0, "QUERY_EQ");
 	TEST_ASSERT_EQUAL(UT_EQ_ST(out), (uint32_t)RTE_PMD_MLX5V_EQC_ST_FIRED, "FIRED");
-	TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, 0x22, 1), 0, "GEN_EQE");
+	TEST_ASSERT_EQUAL(ut_src_raise(&src, 1), 0, "event");
 	TEST_ASSERT_NOT_NULL(ut_eqe_wait(&eq, 1), "second EQE");
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	TEST_ASSERT_EQUAL(ut_msi_read(eq.fd), 0u, "FIRED EQ raised again");
@@ -236,75 +244,92 @@ test_mlx5v_sim_eq_arm_then_eqe(void)
 	TEST_ASSERT_EQUAL(ut_msi_read(eq.fd), 0u, "MSI from an empty arm");
 	TEST_ASSERT_EQUAL(ut_query_eq(&eq, out), 0, "QUERY_EQ");
 	TEST_ASSERT_EQUAL(UT_EQ_ST(out), (uint32_t)RTE_PMD_MLX5V_EQC_ST_ARMED, "ARMED");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "close the source");
 	TEST_ASSERT_EQUAL(ut_eq_destroy(&eq), 0, "destroy");
 	ut_ring_free(&eq);
 	return TEST_SUCCESS;
 }
 
+UT_SRC_CASES(test_mlx5v_sim_eq_arm_then_eqe, ut_eq_arm_then_eqe)
+
 /* §6.11, order 2: EQE first (silent), then the arm raises at once (no lost wake-up). */
 static int
-test_mlx5v_sim_eq_eqe_then_arm(void)
+ut_eq_eqe_then_arm(enum ut_src_kind kind)
 {
 	uint8_t out[0x118];
 	struct ut_ring eq;
+	struct ut_src src;
 
 	TEST_ASSERT_SUCCESS(ut_eq_create(&eq, 4, 0, 1), "create");
-	TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, 0x22, 0), 0, "GEN_EQE");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, &eq), "event source");
+	TEST_ASSERT_EQUAL(ut_src_raise(&src, 0), 0, "event");
 	TEST_ASSERT_NOT_NULL(ut_eqe_wait(&eq, 0), "EQE");
+	TEST_ASSERT(ut_src_eqe_is(&src, ut_eqe_wait(&eq, 0), 0), "not the source's EQE");
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	TEST_ASSERT_EQUAL(ut_msi_read(eq.fd), 0u, "MSI from an EQ never armed");
 	ut_eq_db(&eq, 0, 1);
 	TEST_ASSERT_EQUAL(ut_msi_wait(eq.fd), 1u, "arm with a pending EQE must raise");
 	TEST_ASSERT_EQUAL(ut_query_eq(&eq, out), 0, "QUERY_EQ");
 	TEST_ASSERT_EQUAL(UT_EQ_ST(out), (uint32_t)RTE_PMD_MLX5V_EQC_ST_FIRED, "FIRED");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "close the source");
 	TEST_ASSERT_EQUAL(ut_eq_destroy(&eq), 0, "destroy");
 	ut_ring_free(&eq);
 	return TEST_SUCCESS;
 }
 
+UT_SRC_CASES(test_mlx5v_sim_eq_eqe_then_arm, ut_eq_eqe_then_arm)
+
 static int
-test_mlx5v_sim_eq_ci_only_doorbell(void)
+ut_eq_ci_only_doorbell(enum ut_src_kind kind)
 {
 	uint8_t out[0x118];
 	struct ut_ring eq;
+	struct ut_src src;
 
 	TEST_ASSERT_SUCCESS(ut_eq_create(&eq, 4, 0, 1), "create");
-	TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, 0x22, 0), 0, "GEN_EQE");
-	TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, 0x22, 1), 0, "GEN_EQE");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, &eq), "event source");
+	TEST_ASSERT_EQUAL(ut_src_raise(&src, 0), 0, "event");
+	TEST_ASSERT_EQUAL(ut_src_raise(&src, 1), 0, "event");
 	ut_eq_db(&eq, 2, 0);
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	TEST_ASSERT_EQUAL(ut_query_eq(&eq, out), 0, "QUERY_EQ");
 	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, out + 0x10, consumer_counter), 2u, "ci");
 	TEST_ASSERT_EQUAL(UT_EQ_ST(out), (uint32_t)RTE_PMD_MLX5V_EQC_ST_FIRED, "still unarmed");
-	TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, 0x22, 2), 0, "GEN_EQE");
+	TEST_ASSERT_EQUAL(ut_src_raise(&src, 2), 0, "event");
+	TEST_ASSERT_NOT_NULL(ut_eqe_wait(&eq, 2), "third EQE");
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	TEST_ASSERT_EQUAL(ut_msi_read(eq.fd), 0u, "CI-only doorbell armed the EQ");
 	ut_eq_db(&eq, 3, 1);
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	TEST_ASSERT_EQUAL(ut_query_eq(&eq, out), 0, "QUERY_EQ");
 	TEST_ASSERT_EQUAL(UT_EQ_ST(out), (uint32_t)RTE_PMD_MLX5V_EQC_ST_ARMED, "ARMED");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "close the source");
 	TEST_ASSERT_EQUAL(ut_eq_destroy(&eq), 0, "destroy");
 	ut_ring_free(&eq);
 	return TEST_SUCCESS;
 }
 
+UT_SRC_CASES(test_mlx5v_sim_eq_ci_only_doorbell, ut_eq_ci_only_doorbell)
+
 static int
-test_mlx5v_sim_eq_bad_doorbells(void)
+ut_eq_bad_doorbells(enum ut_src_kind kind)
 {
 	uint64_t misuse = UT_CTR(DB_MISUSE);
 	uint8_t out[0x118];
 	struct ut_ring eq;
+	struct ut_src src;
 	uint32_t uar2;
 
 	TEST_ASSERT_SUCCESS(ut_eq_create(&eq, 4, 0, 1), "create");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, &eq), "event source");
 	ut_db32(g_uar, RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF, rte_pmd_mlx5v_eq_db_val(99, 0));
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	TEST_ASSERT_EQUAL(UT_CTR(DB_MISUSE), misuse + 1, "unknown EQN");
 	ut_eq_db(&eq, 5, 1);
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	TEST_ASSERT_EQUAL(UT_CTR(DB_MISUSE), misuse + 2, "CI beyond the producer");
-	TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, 0x22, 0), 0, "GEN_EQE");
-	TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, 0x22, 1), 0, "GEN_EQE");
+	TEST_ASSERT_EQUAL(ut_src_raise(&src, 0), 0, "event");
+	TEST_ASSERT_EQUAL(ut_src_raise(&src, 1), 0, "event");
 	ut_eq_db(&eq, 2, 0);
 	ut_eq_db(&eq, 1, 1);
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
@@ -329,10 +354,13 @@ test_mlx5v_sim_eq_bad_doorbells(void)
 	TEST_ASSERT_SUCCESS(ut_sync(uar2 + 1), "sync");
 	TEST_ASSERT_EQUAL(UT_CTR(DB_MISUSE), misuse + 3, "doorbell on a free UAR");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_DEALLOC_UAR, 0, uar2, out, 16), 0, "DEALLOC");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "close the source");
 	TEST_ASSERT_EQUAL(ut_eq_destroy(&eq), 0, "destroy");
 	ut_ring_free(&eq);
 	return TEST_SUCCESS;
 }
+
+UT_SRC_CASES(test_mlx5v_sim_eq_bad_doorbells, ut_eq_bad_doorbells)
 
 /*
  * An EQ arm written before DESTROY_EQ is taken before the command, also when the engine's
@@ -376,26 +404,37 @@ test_mlx5v_sim_eq_arm_before_destroy(void)
 }
 
 static int
-test_mlx5v_sim_eq_overrun(void)
+ut_eq_overrun(enum ut_src_kind kind)
 {
 	uint64_t overruns = UT_CTR(EQ_OVERRUNS);
 	uint8_t out[0x118];
 	struct ut_ring eq;
+	struct ut_src src;
 	unsigned int i;
 
 	/* An ordinary EQ of 2 entries, never consumed: the third EQE overruns (§6.9). */
 	TEST_ASSERT_SUCCESS(ut_eq_create(&eq, 1, 0, 1), "create");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, &eq), "event source");
 	for (i = 0; i < 3; i++)
-		TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, 0x22, i), 0, "GEN_EQE %u", i);
+		TEST_ASSERT_EQUAL(ut_src_raise(&src, i), 0, "event %u", i);
 	TEST_ASSERT_EQUAL(UT_CTR(EQ_OVERRUNS), overruns + 1, "overrun not counted");
 	TEST_ASSERT_EQUAL(ut_query_eq(&eq, out), 0, "QUERY_EQ");
 	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, out + 0x10, status),
 			  (uint32_t)RTE_PMD_MLX5V_EQC_STATUS_EQ_WRITE_FAILURE, "eqc.status");
 	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, out + 0x10, producer_counter), 2u,
 			  "the overrunning EQE was written");
-	TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, 0x22, 9), MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
-			  "GEN_EQE on a failed EQ");
+	/* A failed EQ takes nothing more: GEN_EQE is refused, a completion is not written. */
+	if (kind == UT_SRC_GEN_EQE)
+		TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, 0x22, 9), MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
+				  "GEN_EQE on a failed EQ");
+	else
+		TEST_ASSERT_EQUAL(ut_src_raise(&src, 9), 0, "CQE on a CQ of a failed EQ");
+	TEST_ASSERT_EQUAL(ut_query_eq(&eq, out), 0, "QUERY_EQ");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(eqc, out + 0x10, producer_counter), 2u,
+			  "an EQE was written into a failed EQ");
+	TEST_ASSERT_EQUAL(UT_CTR(EQ_OVERRUNS), overruns + 1, "overrun counted twice");
 	TEST_ASSERT_EQUAL(mlx5v_hw_rd32(&g_hw, MLX5V_HEALTH_RFR), 0u, "ordinary EQ is not fatal");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "close the source");
 	TEST_ASSERT_EQUAL(ut_eq_destroy(&eq), 0, "destroy");
 	ut_ring_free(&eq);
 	/* The async (CMD) EQ: its overrun is health syndrome 0xc. */
@@ -410,6 +449,8 @@ test_mlx5v_sim_eq_overrun(void)
 	ut_ring_free(&eq);
 	return TEST_SUCCESS;
 }
+
+UT_SRC_CASES(test_mlx5v_sim_eq_overrun, ut_eq_overrun)
 
 /* Event mode (§3.6): CMD EQEs name the slot, the creating and destroying commands of the
  * command EQ complete by ownership alone.
@@ -485,13 +526,19 @@ static struct unit_test_suite mlx5v_sim_eq_suite = {
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_create_query_destroy),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_create_errors),
 		TEST_CASE_ST(ut_setup, ut_teardown, test_mlx5v_sim_eq_no_free_eqn),
-		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_gen_eqe_wrap),
+		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_owner_wrap),
+		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_owner_wrap_cqe),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_arm_then_eqe),
+		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_arm_then_eqe_cqe),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_eqe_then_arm),
+		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_eqe_then_arm_cqe),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_ci_only_doorbell),
+		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_ci_only_doorbell_cqe),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_bad_doorbells),
+		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_bad_doorbells_cqe),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_arm_before_destroy),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_overrun),
+		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_overrun_cqe),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_cmd_event_mode),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_eq_event_routing),
 		TEST_CASES_END()

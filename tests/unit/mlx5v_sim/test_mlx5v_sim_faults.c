@@ -134,18 +134,21 @@ test_mlx5v_sim_knob_drop_dup_hold(void)
 	return TEST_SUCCESS;
 }
 
+/* Lost and duplicated MSI-X, fed by GEN_EQE and (name_cqe) by CQ completions. */
 static int
-test_mlx5v_sim_knob_msix(void)
+ut_knob_msix(enum ut_src_kind kind)
 {
 	struct ut_ring eq;
+	struct ut_src src;
 	uint64_t n;
 
 	TEST_ASSERT_SUCCESS(ut_eq_create(&eq, 4, 0, 1), "EQ");
+	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, &eq), "event source");
 	ut_eq_db(&eq, 0, 1);
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	/* A lost MSI-X: the EQE is there, the interrupt is not; re-arming recovers. */
 	mlx5v_sim_drop_msix(g_sim, 1, 1);
-	TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, 0x22, 0), 0, "GEN_EQE");
+	TEST_ASSERT_EQUAL(ut_src_raise(&src, 0), 0, "event");
 	TEST_ASSERT_NOT_NULL(ut_eqe_wait(&eq, 0), "EQE");
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	TEST_ASSERT_EQUAL(ut_msi_read(eq.fd), 0u, "dropped MSI arrived");
@@ -156,14 +159,14 @@ test_mlx5v_sim_knob_msix(void)
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "msix_vec", 1), "knob");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "lose_msix", 1), "knob");
-	TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, 0x22, 1), 0, "GEN_EQE");
+	TEST_ASSERT_EQUAL(ut_src_raise(&src, 1), 0, "event");
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	TEST_ASSERT_EQUAL(ut_msi_read(eq.fd), 0u, "lose_msix");
 	/* A spurious (duplicated) MSI-X. */
 	mlx5v_sim_dup_msix(g_sim, 1, 1);
 	ut_eq_db(&eq, 2, 1);
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
-	TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, 0x22, 2), 0, "GEN_EQE");
+	TEST_ASSERT_EQUAL(ut_src_raise(&src, 2), 0, "event");
 	n = ut_msi_wait(eq.fd);
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	n += ut_msi_read(eq.fd);
@@ -171,15 +174,18 @@ test_mlx5v_sim_knob_msix(void)
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "dup_msix", 1), "knob");
 	ut_eq_db(&eq, 3, 1);
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
-	TEST_ASSERT_EQUAL(ut_gen_eqe(&eq, 0x22, 3), 0, "GEN_EQE");
+	TEST_ASSERT_EQUAL(ut_src_raise(&src, 3), 0, "event");
 	n = ut_msi_wait(eq.fd);
 	TEST_ASSERT_SUCCESS(ut_sync(g_uar), "sync");
 	n += ut_msi_read(eq.fd);
 	TEST_ASSERT_EQUAL(n, 2u, "dup_msix knob: two signals");
+	TEST_ASSERT_SUCCESS(ut_src_close(&src), "close the source");
 	TEST_ASSERT_EQUAL(ut_eq_destroy(&eq), 0, "destroy");
 	ut_ring_free(&eq);
 	return TEST_SUCCESS;
 }
+
+UT_SRC_CASES(test_mlx5v_sim_knob_msix, ut_knob_msix)
 
 static int
 test_mlx5v_sim_knob_actions(void)
@@ -329,6 +335,7 @@ static struct unit_test_suite mlx5v_sim_faults_suite = {
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_knob_delivery_delay),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_knob_drop_dup_hold),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_knob_msix),
+		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_knob_msix_cqe),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_knob_actions),
 		TEST_CASE_ST(ut_setup, ut_teardown, test_mlx5v_sim_params_devargs),
 		TEST_CASES_END()

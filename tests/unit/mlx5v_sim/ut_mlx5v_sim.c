@@ -604,3 +604,66 @@ ut_cq_destroy(struct ut_ring *r)
 
 	return ut_cmd16(MLX5V_CMD_OP_DESTROY_CQ, 0, r->num, out, sizeof(out));
 }
+
+/* ---- event sources ---- */
+
+/* Bind an event source to EQ eq: for UT_SRC_CQE a 16-entry CQ reporting to it. */
+int
+ut_src_open(struct ut_src *s, enum ut_src_kind kind, const struct ut_ring *eq)
+{
+	uint8_t out[16];
+
+	memset(s, 0, sizeof(*s));
+	s->cq.fd = -1;
+	s->kind = kind;
+	s->eq = eq;
+	if (kind == UT_SRC_GEN_EQE)
+		return 0;
+	return ut_cq_create(&s->cq, 4, eq->num, 1, out) == 0 ? 0 : -1;
+}
+
+/*
+ * One event on the EQ, written before this returns; @return 0 or the command status
+ * (GEN_EQE), -1 (CQ). UT_SRC_CQE: arm the CQ at its consumer index with the next sequence
+ * number and let the device take the doorbell, complete one CQE (the armed CQ fires into the
+ * EQ, prm/mlx5 §7.2), then consume it, so the CQ never overruns. The tag is not in a
+ * completion EQE (it names the CQ); it goes into the CQE's byte count.
+ */
+int
+ut_src_raise(struct ut_src *s, uint32_t tag)
+{
+	if (s->kind == UT_SRC_GEN_EQE)
+		return ut_gen_eqe(s->eq, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, tag);
+	ut_cq_arm(&s->cq, s->ci, s->events & 3);
+	if (ut_sync(g_uar) != 0 || mlx5v_sim_post_cqe(g_sim, s->cq.num, 0x2, tag) != 0)
+		return -1;
+	s->ci++;
+	s->events++;
+	MLX5V_IFC_SET(cq_dbrec, s->cq.dbr, set_ci, s->ci & 0xffffff);
+	return 0;
+}
+
+/* @return 1 if eqe is what ut_src_raise(s, tag) writes, else 0. */
+int
+ut_src_eqe_is(const struct ut_src *s, const uint8_t *eqe, uint32_t tag)
+{
+	if (s->kind == UT_SRC_GEN_EQE)
+		return MLX5V_IFC_GET(eqe, eqe, type) == RTE_PMD_MLX5V_EVENT_GENERAL_EVENT &&
+		       ut_be32(eqe, 0x20) == tag;
+	return MLX5V_IFC_GET(eqe, eqe, type) == RTE_PMD_MLX5V_EVENT_COMP &&
+	       (ut_be32(eqe, RTE_PMD_MLX5V_EQE_COMP_CQN_OFF) & 0xffffff) == s->cq.num;
+}
+
+/* Unbind: the CQ goes first, an EQ cannot be destroyed under it. @return 0 or -1. */
+int
+ut_src_close(struct ut_src *s)
+{
+	int ret = 0;
+
+	if (s->kind == UT_SRC_CQE && s->cq.buf != NULL) {
+		if (ut_cq_destroy(&s->cq) != 0)
+			ret = -1;
+		ut_ring_free(&s->cq);
+	}
+	return ret;
+}

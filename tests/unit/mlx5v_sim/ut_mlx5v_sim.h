@@ -98,6 +98,35 @@ int ut_cq_create(struct ut_ring *r, unsigned int log, uint32_t eqn, int owner_in
 void ut_cq_arm(struct ut_ring *r, uint32_t ci, uint32_t sn);
 int ut_cq_destroy(struct ut_ring *r);
 
+/**
+ * Where a test's events come from. GEN_EQE writes any EQE, but no firmware is known to
+ * accept it from this function; a completion is what every device raises
+ * (doc/guides/nics/running_on_hardware.rst, "Events raised with GEN_EQE").
+ */
+enum ut_src_kind {
+	UT_SRC_GEN_EQE, /**< GENERAL_EVENT EQEs through the GEN_EQE command, tag at EQE 0x20 */
+	UT_SRC_CQE,     /**< completion EQEs of a CQ bound to the EQ, one CQE per event */
+};
+
+/** An event source bound to one EQ. */
+struct ut_src {
+	enum ut_src_kind kind;
+	const struct ut_ring *eq;
+	struct ut_ring cq;      /**< UT_SRC_CQE: the CQ whose completions raise events */
+	uint32_t ci;            /**< UT_SRC_CQE: CQEs consumed */
+	uint32_t events;        /**< UT_SRC_CQE: completion events raised (the arm sn) */
+};
+
+/** Test cases name (GEN_EQE) and name_cqe (CQ completion) of one run(enum ut_src_kind). */
+#define UT_SRC_CASES(name, run) \
+	static int name(void) { return run(UT_SRC_GEN_EQE); } \
+	static int name ## _cqe(void) { return run(UT_SRC_CQE); }
+
+int ut_src_open(struct ut_src *s, enum ut_src_kind kind, const struct ut_ring *eq);
+int ut_src_raise(struct ut_src *s, uint32_t tag);
+int ut_src_eqe_is(const struct ut_src *s, const uint8_t *eqe, uint32_t tag);
+int ut_src_close(struct ut_src *s);
+
 #define UT_CTR(c) mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_ ## c)
 #define UT_LIVE(k) mlx5v_sim_live_objects(g_sim, MLX5V_SIM_OBJ_ ## k)
 #define UT_EQ_ST(out) MLX5V_IFC_GET(eqc, (out) + RTE_PMD_MLX5V_QUERY_EQ_OUT_EQC, st)
