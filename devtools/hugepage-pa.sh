@@ -7,9 +7,12 @@
 # Reserves 2 * PAGES hugepages (default 512 -> 2 GiB) through /sys/kernel/mm/hugepages,
 # mounts hugetlbfs twice in a private mount namespace (unshare -m), takes every free page with
 # a file in the second mount and releases every other one in physical order
-# (devtools/hugepage-frag.py), then runs COMMAND with MLXV_HUGE_DIR=<first mount> and
-# MLXV_IOVA_PA=1, which the unit tests' EAL wrapper (tests/unit/common/ut-eal.sh) turns into
-# --huge-dir ... --iova-mode=pa. nr_hugepages is restored on every exit.
+# (devtools/hugepage-frag.py), then runs COMMAND with MLXV_HUGE_DIR=<first mount>,
+# MLXV_IOVA_PA=1 and MLXV_EAL_PREFIX=<a file prefix stem>, which the EAL argument hooks of the
+# meson test setup "iovapa" (tests/unit/common/ut-eal.sh for the programs,
+# tests/testpmd/lib.sh for the scripts) turn into --huge-dir ... --iova-mode=pa
+# --file-prefix <stem>_<name>; the runtime directories of those prefixes are removed at the
+# end. nr_hugepages is restored on every exit.
 # Exit status: COMMAND's, or 77 (skip) with a message where the machine refuses.
 # doc/guides/nics/running_on_hardware.rst, "IOVA modes".
 
@@ -27,6 +30,7 @@ skip() { echo "hugepage-pa: SKIP: $*"; exit 77; }
 if [ "${MLXV_HUGEPA_INNER:-}" = 1 ]; then
 	# Inside the private mount namespace: mounts vanish with it, and so do the held pages.
 	RUN=$(mktemp -d "${TMPDIR:-/tmp}/mlxv-hugepa.XXXXXX") || exit 1
+	PREFIX=mlxvpa$$
 	mkdir "$RUN/eal" "$RUN/hold"
 	mount --make-rprivate / 2>/dev/null
 	mount -t hugetlbfs -o pagesize=2M,mode=0700 nodev "$RUN/eal" ||
@@ -36,10 +40,12 @@ if [ "${MLXV_HUGEPA_INNER:-}" = 1 ]; then
 	python3 "$TOOLS/hugepage-frag.py" "$RUN/hold"
 	rc=$?
 	if [ $rc -eq 0 ]; then
-		MLXV_HUGE_DIR=$RUN/eal MLXV_IOVA_PA=1 "$@"
+		MLXV_HUGE_DIR=$RUN/eal MLXV_IOVA_PA=1 MLXV_EAL_PREFIX=$PREFIX "$@"
 		rc=$?
 	fi
 	umount "$RUN/eal" "$RUN/hold"
+	# The runtime directories of the EAL file prefixes given out (EAL leaves them behind).
+	rm -rf /var/run/dpdk/"$PREFIX"_*
 	rm -rf "$RUN"
 	exit $rc
 fi

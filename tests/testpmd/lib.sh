@@ -6,7 +6,6 @@
 
 : "${MLXV_BUILD:?MLXV_BUILD must name the build directory}"
 TESTPMD=$MLXV_BUILD/app/dpdk-testpmd
-EAL_BASE="--no-huge -m 256 --no-pci --no-shconf"
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -17,6 +16,43 @@ skip() {
 	echo "SKIP: $*" >&2
 	exit 77
 }
+
+# EAL memory. Normally --no-huge. Under the meson test setup "iovapa" (MLXV_IOVA_PA_SETUP=1,
+# run through devtools/hugepage-pa.sh, which sets MLXV_HUGE_DIR and MLXV_EAL_PREFIX): the
+# 2 MiB hugepages of the fragmented pool with IOVA as PA, unlinked once mapped.
+# doc/guides/nics/running_on_hardware.rst, "IOVA modes".
+#   eal_mem MB       the EAL memory arguments for MB megabytes;
+#   eal_base MB      those, --no-pci, --no-shconf and (hugepages) a file prefix of the script's
+#                    own, whose runtime directory devtools/hugepage-pa.sh removes;
+#   EAL_BASE         eal_base 256;
+#   EAL_IOVA         what a script with its own --huge-dir adds (test_secondary.sh);
+#   iovapa_skip WHY  skip the test in the IOVA-as-PA run, saying why (nothing otherwise).
+if [ "${MLXV_IOVA_PA_SETUP:-}" = 1 ]; then
+	[ -n "${MLXV_HUGE_DIR:-}" ] ||
+		skip "iovapa: no MLXV_HUGE_DIR; run under devtools/hugepage-pa.sh"
+	EAL_IOVA=--iova-mode=pa
+	eal_mem() {
+		echo "-m $1 --huge-dir $MLXV_HUGE_DIR --iova-mode=pa --huge-unlink"
+	}
+	eal_base() {
+		echo "$(eal_mem "$1") --no-pci --no-shconf --file-prefix ${MLXV_EAL_PREFIX:-mlxvpa}_tp$$"
+	}
+	iovapa_skip() {
+		skip "iovapa: $*"
+	}
+else
+	EAL_IOVA=
+	eal_mem() {
+		echo "--no-huge -m $1"
+	}
+	eal_base() {
+		echo "$(eal_mem "$1") --no-pci --no-shconf"
+	}
+	iovapa_skip() {
+		:
+	}
+fi
+EAL_BASE=$(eal_base 256)
 
 # run_testpmd OUTFILE "commands" [EAL args...] -- [testpmd args...]
 # Feeds the commands on stdin (interactive mode), bounded by a timeout.

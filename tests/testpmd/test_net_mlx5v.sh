@@ -4,8 +4,8 @@
 #
 # The mlx5v Ethernet PMD in testpmd on the simulated function: the port and its MAC,
 # queue counts 1/2/4 with start/stop, the device's CQs and UARs back to the core's own after
-# close, bad configurations refused with a clear error, link down, Rx filter commands,
-# detach/attach, class=none, and Debian's testpmd loading our plugins with -d.
+# close, bad configurations refused with a clear error, the largest rings, link down, Rx
+# filter commands, detach/attach, class=none, and Debian's testpmd loading our plugins with -d.
 . "$(dirname "$0")/lib.sh"
 out=$(mktemp)
 plugins=$(stage_plugins) || fail "cannot stage plugins"
@@ -39,6 +39,18 @@ run_testpmd "$out" "$cmds" $EAL_BASE --vdev=mlx5v_sim0 $TP_ARGS
 expect "$out" "rxq \(17\) can't be greater than max_rx_queues \(16\)"
 expect "$out" 'Rx queue 0: 100 descriptors, a power of two up to 32768 is required'
 expect "$out" 'Tx queue 0: 1000 descriptors, a power of two up to 32768 is required'
+
+# The largest rings, more than a 2 MiB hugepage each with their doorbell page: 32768 Tx
+# WQEBBs (2 MiB), 16384 Rx WQEs of 16 data segments (4 MiB, scatter over 128-byte buffers).
+# In the IOVA-as-PA run (fragmented pool) they are not IOVA-contiguous: the device reaches
+# them page by page (doc/guides/nics/running_on_hardware.rst, "IOVA modes").
+cmds='start tx_first\nstop\nquit\n'
+run_testpmd "$out" "$cmds" $EAL_BASE --vdev=mlx5v_sim0,wire=loop -- -i --txd=32768 --rxd=16384 \
+	--mbuf-size=256 --enable-scatter --total-num-mbufs=280000 || fail "testpmd failed"
+expect "$out" 'RX desc=16384 '
+expect "$out" 'TX desc=32768 '
+grep -Eq 'RX-packets: *[1-9]' "$out" || fail "nothing received on the largest rings"
+reject "$out" 'Fail|[a-z] failed|net_mlx5v: '
 
 # Link, Rx filters, MTU.
 cmds='set link-down port 0\nshow port info 0\nset link-up port 0\nshow port info 0\n'

@@ -21,10 +21,8 @@ plugins=$(stage_plugins) || fail "cannot stage plugins"
 trap 'rm -rf "$work" "$plugins"' EXIT
 out=$work/dpdk-test.log
 
-printf 'pmd_perf_autotest\nquit\n' | (cd / && timeout 300 "$DPDK_TEST" --no-huge -m 512 \
-	--no-pci --no-shconf -l 0-1 -d "$plugins" \
-	$(sim_pair "$kind" speed=1000)) \
-	>"$out" 2>&1
+printf 'pmd_perf_autotest\nquit\n' | (cd / && timeout 300 "$DPDK_TEST" $(eal_base 512) \
+	-l 0-1 -d "$plugins" $(sim_pair "$kind" speed=1000)) >"$out" 2>&1
 rc=$?
 cat "$out"
 [ $rc -eq 0 ] || fail "dpdk-test exited with $rc"

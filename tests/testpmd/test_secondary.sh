@@ -37,8 +37,14 @@ mlx4v)
 	;;
 esac
 
+# Hugepages: a pool of the test's own, or, in the IOVA-as-PA run of the suite (meson test setup
+# "iovapa"), that run's pool. Either way a mount namespace of the test's own: the plugin
+# overlay below must not reach the tests running beside it.
 if [ -z "${MLXV_HUGE_DIR:-}" ]; then
 	exec "$MLXV_SRC/devtools/hugepage-pa.sh" -n 160 sh "$0" "$@"
+fi
+if [ -z "${MLXV_SECONDARY_NS:-}" ]; then
+	MLXV_SECONDARY_NS=1 exec unshare -m --propagation private sh "$0" "$@"
 fi
 
 for b in /usr/bin/dpdk-proc-info /usr/bin/dpdk-dumpcap; do
@@ -76,8 +82,11 @@ for f in "$MLXV_BUILD"/drivers/librte_*.so*; do
 done
 mount --bind "$work/pmds" "$plugdir" || skip "cannot bind-mount over $plugdir"
 
-prefix=mlxvmp$$
-eal="--huge-dir $MLXV_HUGE_DIR --file-prefix $prefix --no-pci -m 256"
+# IOVA as VA here, as PA in the IOVA-as-PA run (EAL would choose PA as root without an IOMMU);
+# the secondaries take the primary's mode. The prefix's runtime directory goes with
+# devtools/hugepage-pa.sh.
+prefix=${MLXV_EAL_PREFIX:-mlxv}_mp$$
+eal="--huge-dir $MLXV_HUGE_DIR --file-prefix $prefix --no-pci -m 256 ${EAL_IOVA:---iova-mode=va}"
 bg_out=$work/testpmd.log
 mkfifo "$work/cmds" || fail "mkfifo"
 (cd / && timeout 120 stdbuf -oL "$TESTPMD" $eal -l 0-1 \

@@ -30,7 +30,7 @@ trap cleanup EXIT
 mkfifo "$tmp/in"
 
 # testpmd in the background; its stdin stays open through fd 3 until "quit".
-(cd / && exec timeout 120 "$TESTPMD" --no-huge -m 256 --no-pci --file-prefix=$prefix \
+(cd / && exec timeout 120 "$TESTPMD" $(eal_mem 256) --no-pci --file-prefix=$prefix \
 	--vdev=mlx5v_sim0,msix=8 --vdev=mlx4v_sim0,ports=2,class=none -- -i --total-num-mbufs=2048) \
 	<"$tmp/in" >"$out" 2>&1 &
 tp_pid=$!

@@ -104,22 +104,29 @@ mlx5v_ethdev_ring_alloc(struct rte_eth_dev *eth_dev, struct mlx5v_ring *r, const
 	r->ring_len = RTE_ALIGN_CEIL((size_t)nb_desc << log_stride, MLX5V_ETH_RING_PAGE);
 	r->map_len = r->ring_len + MLX5V_ETH_RING_PAGE;
 	/*
-	 * The queue objects take the ring and its doorbell record as one IOVA plus offsets, so the
-	 * whole allocation must be IOVA-contiguous: with IOVA as PA rte_malloc memory is not across
-	 * hugepages (doc/guides/nics/running_on_hardware.rst, "IOVA modes").
+	 * The device reaches the WQEs through one PAS entry per 4 KiB page and the doorbell
+	 * record through its own address, so neither needs to be IOVA-contiguous with anything:
+	 * with IOVA as PA, memory across hugepages is not, and a ring larger than a hugepage
+	 * (32768 Tx WQEBBs are 2 MiB) could not be reserved as one IOVA-contiguous zone on a
+	 * fragmented pool (doc/guides/nics/running_on_hardware.rst, "IOVA modes"). Aligned to
+	 * its size up to a 2 MiB hugepage, a ring is one chunk (one DMA window) whenever it
+	 * fits in one hugepage, and one chunk per hugepage otherwise.
 	 */
 	snprintf(name, sizeof(name), "mlx5v_ring_%u_%s%u", eth_dev->data->port_id, what, idx);
-	r->mz = rte_memzone_reserve_aligned(name, r->map_len, socket, RTE_MEMZONE_IOVA_CONTIG,
-					    MLX5V_ETH_RING_PAGE);
+	r->mz = rte_memzone_reserve_aligned(name, r->map_len, socket, 0,
+					    RTE_MIN(r->ring_len, (size_t)RTE_PGSIZE_2M));
 	if (r->mz == NULL) {
 		ret = -rte_errno;
 		goto error;
 	}
 	r->buf = r->mz->addr;
 	memset(r->buf, 0, r->map_len);
-	/* The DEVX API answers a positive errno (the rdma-core contract). */
-	ret = -rte_pmd_mlx5v_devx_dma_map((struct rte_pmd_mlx5v_dev *)dev, r->buf, r->map_len,
-					  &r->iova);
+	ret = mlx5v_dma_buf_map(mlx5v_dev_hw(dev), r->buf, r->ring_len,
+				rte_log2_u64(r->ring_len), &r->dma);
+	if (ret != 0)
+		goto error;
+	ret = mlx5v_dma_buf_map(mlx5v_dev_hw(dev), r->buf + r->ring_len, MLX5V_ETH_RING_PAGE,
+				MLX5V_DMA_PAGE_SHIFT, &r->dbr_dma);
 	if (ret != 0)
 		goto error;
 	return 0;
@@ -127,6 +134,7 @@ mlx5v_ethdev_ring_alloc(struct rte_eth_dev *eth_dev, struct mlx5v_ring *r, const
 error:
 	MLX5V_ETH_LOG(ERR, "port %u %s queue %u: ring of %zu bytes: %s", eth_dev->data->port_id,
 		      what, idx, r->map_len, strerror(-ret));
+	mlx5v_dma_buf_unmap(mlx5v_dev_hw(dev), &r->dma);
 	rte_memzone_free(r->mz);
 	memset(r, 0, sizeof(*r));
 	return ret;
@@ -139,8 +147,10 @@ mlx5v_ethdev_ring_free(struct rte_eth_dev *eth_dev, struct mlx5v_ring *r)
 
 	if (r->buf == NULL)
 		return;
-	if (dev != NULL)
-		rte_pmd_mlx5v_devx_dma_unmap((struct rte_pmd_mlx5v_dev *)dev, r->buf, r->map_len);
+	if (dev != NULL) {
+		mlx5v_dma_buf_unmap(mlx5v_dev_hw(dev), &r->dbr_dma);
+		mlx5v_dma_buf_unmap(mlx5v_dev_hw(dev), &r->dma);
+	}
 	rte_memzone_free(r->mz);
 	memset(r, 0, sizeof(*r));
 }

@@ -80,10 +80,11 @@ struct rte_pmd_mlx5v_uar;
 /** A queue's ring on its socket, DMA-mapped: WQEs, then a page holding the doorbell record. */
 struct mlx5v_ring {
 	uint8_t *buf;
-	size_t ring_len;               /**< bytes of WQEs (a multiple of 4 KiB) */
-	size_t map_len;                /**< bytes allocated and mapped */
-	uint64_t iova;                 /**< the ring is IOVA-contiguous: iova + offset is right */
-	const struct rte_memzone *mz;  /**< RTE_MEMZONE_IOVA_CONTIG, holds buf */
+	size_t ring_len;               /**< bytes of WQEs (a power of two, at least 4 KiB) */
+	size_t map_len;                /**< bytes allocated: the WQEs and the doorbell page */
+	struct mlx5v_dma_buf dma;      /**< the WQEs as IOVA-contiguous chunks (PAS per page) */
+	struct mlx5v_dma_buf dbr_dma;  /**< the doorbell record page, a window of its own */
+	const struct rte_memzone *mz;  /**< holds buf */
 };
 
 /** An Rx queue: its ring and the objects made at start. */
@@ -396,7 +397,7 @@ struct mlx5v_ethdev_wq_attr {
 	uint32_t log_wq_sz;
 	uint32_t log_stride;
 	uint64_t dbr_iova;
-	uint64_t ring_iova;      /**< 4 KiB pages from here */
+	const struct mlx5v_dma_buf *ring; /**< the WQEs: one PAS entry per 4 KiB page */
 	uint32_t npages;
 };
 

@@ -459,7 +459,10 @@ mlx5v_ethdev_cmd_tis_create(struct mlx5v_dev *dev, uint32_t td, uint32_t *tisn)
 	return obj_create(dev, in, sizeof(in), tisn);
 }
 
-/* Fill the wq context and the page list (4 KiB pages from ring_iova) after `base`. */
+/*
+ * Fill the wq context and the page list after `base`: each 4 KiB page's own IOVA, so the ring
+ * need not be IOVA-contiguous (doc/guides/nics/running_on_hardware.rst, "IOVA modes").
+ */
 static void
 wq_fill(uint8_t *wq, uint8_t *pas, const struct mlx5v_ethdev_wq_attr *a)
 {
@@ -474,7 +477,7 @@ wq_fill(uint8_t *wq, uint8_t *pas, const struct mlx5v_ethdev_wq_attr *a)
 	SET(wq, wq, log_wq_sz, a->log_wq_sz);
 	for (i = 0; i < a->npages; i++)
 		MLX5V_IFC_SET64(pas_entry, pas + 8 * i, addr,
-				a->ring_iova + (uint64_t)i * MLX5V_ETH_RING_PAGE);
+				mlx5v_dma_buf_iova(a->ring, (size_t)i * MLX5V_ETH_RING_PAGE));
 }
 
 static int

@@ -152,8 +152,8 @@ mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 	if (ret != 0)
 		goto err_elts_free;
 	a.log_stride = RXQ_LOG_STRIDE + rxq->sges_log;
-	a.dbr_iova = rxq->ring.iova + rxq->ring.ring_len;
-	a.ring_iova = rxq->ring.iova;
+	a.dbr_iova = rxq->ring.dbr_dma.iova[0];
+	a.ring = &rxq->ring.dma;
 	a.npages = rxq->ring.ring_len / MLX5V_ETH_RING_PAGE;
 	/* Bound to the queue's own EQ when Rx interrupts are on (mlx5v_intr.c). */
 	rxq->cq = mlx5v_devx_cq_create(dev, RTE_MAX(a.log_wq_sz, 1u),

@@ -96,8 +96,8 @@ mlx5v_txq_create(struct rte_eth_dev *eth_dev, struct mlx5v_txq *txq)
 		.min_inline_mode = priv->caps.min_inline_mode,
 		.log_wq_sz = rte_log2_u32(txq->nb_desc),
 		.log_stride = TXQ_LOG_STRIDE,
-		.dbr_iova = txq->ring.iova + txq->ring.ring_len,
-		.ring_iova = txq->ring.iova,
+		.dbr_iova = txq->ring.dbr_dma.iova[0],
+		.ring = &txq->ring.dma,
 		.npages = txq->ring.ring_len / MLX5V_ETH_RING_PAGE,
 	};
 	int ret;

@@ -2,16 +2,17 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 dpdk-mlxv authors
 #
-# exe_wrapper of the meson test setup "iovapa" (tests/unit/meson.build): a unit-test program
-# runs on the 2 MiB hugepages of $MLXV_HUGE_DIR with --iova-mode=pa instead of --no-huge.
-# devtools/hugepage-pa.sh prepares the (fragmented) pool and sets the variable:
-#     devtools/hugepage-pa.sh meson test -C build --setup iovapa --suite unit
-# Other programs run unchanged. doc/guides/nics/running_on_hardware.rst, "IOVA modes".
+# exe_wrapper of the meson test setup "iovapa" (tests/meson.build): a unit-test program (and
+# the soak program) runs on the 2 MiB hugepages of $MLXV_HUGE_DIR with --iova-mode=pa instead
+# of --no-huge. devtools/hugepage-pa.sh prepares the (fragmented) pool and sets the variable:
+#     devtools/hugepage-pa.sh meson test -C build --setup iovapa
+# Other programs (the test scripts: tests/testpmd/lib.sh has their hook) run unchanged.
+# doc/guides/nics/running_on_hardware.rst, "IOVA modes".
 
 exe=$1
 shift
 case ${exe##*/} in
-ut-*) ;;
+ut-*|mlxv-soak) ;;
 *) exec "$exe" "$@" ;;
 esac
 # MLXV_IOVAPA_SKIP: program names known not to run in this mode yet, skipped by name.
@@ -28,11 +29,18 @@ fi
 # Drop --no-huge; keep the rest, -m too: EAL then takes its pages from the fragmented pool at
 # start-up (and dynamic allocation cannot align to more than a page: rte_malloc of 4 MiB
 # aligned to 4 MiB fails without preallocated memory, in either IOVA mode).
+# --huge-unlink: no page outlives the program; a prefix of its own per program (whose runtime
+# directory devtools/hugepage-pa.sh removes). They go before a "--" (the program's own
+# arguments follow it: mlxv-soak).
+pa="--huge-dir $MLXV_HUGE_DIR --iova-mode=pa --huge-unlink"
+pa="$pa --file-prefix ${MLXV_EAL_PREFIX:-mlxvpa}_ut$$"
 for a do
 	shift
 	[ "$a" = --no-huge ] && continue
+	if [ -n "$pa" ] && [ "$a" = -- ]; then
+		set -- "$@" $pa
+		pa=
+	fi
 	set -- "$@" "$a"
 done
-# --huge-unlink: no page outlives the program; a prefix of its own per program.
-exec "$exe" "$@" --huge-dir "$MLXV_HUGE_DIR" --iova-mode=pa --huge-unlink \
-	--file-prefix "ut$$"
+exec "$exe" "$@" $pa
