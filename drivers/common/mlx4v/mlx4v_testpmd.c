@@ -1255,19 +1255,25 @@ TP_NUM_TOKEN(1);
 TP_NUM_TOKEN(2);
 TP_NUM_TOKEN(3);
 
-/* The instruction cmd: "mlx4v w1 w2" then the tokens given, calling f with data. */
-#define TP_NUM_CMD(cmd, f_, w1, w2, data_, help, ...) \
+/*
+ * The instruction cmd: "mlx4v w1" then the tokens given (none or more), calling f with data.
+ * w1 may offer choices ("poll#arm#event"): the handler reads the word in kw[1].
+ */
+#define TP_NUM_CMD1(cmd, f_, w1, data_, help, ...) \
 static cmdline_parse_token_string_t cmd ## _w1 = \
 	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[1], w1); \
-static cmdline_parse_token_string_t cmd ## _w2 = \
-	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[2], w2); \
 static cmdline_parse_inst_t cmd = { \
 	.f = f_, \
 	.data = data_, \
 	.help_str = help, \
-	.tokens = { (void *)&tp_num_mlx4v, (void *)&cmd ## _w1, (void *)&cmd ## _w2, \
-		    __VA_ARGS__, NULL }, \
+	.tokens = { (void *)&tp_num_mlx4v, (void *)&cmd ## _w1, ##__VA_ARGS__, NULL }, \
 }
+
+/* The instruction cmd: "mlx4v w1 w2" then the tokens given, calling f with data. */
+#define TP_NUM_CMD(cmd, f_, w1, w2, data_, help, ...) \
+static cmdline_parse_token_string_t cmd ## _w2 = \
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[2], w2); \
+TP_NUM_CMD1(cmd, f_, w1, data_, help, (void *)&cmd ## _w2, __VA_ARGS__)
 
 /* ---- mlx4v wq range <dev_id> <log_size> ---- */
 
@@ -1786,16 +1792,6 @@ static cmdline_parse_inst_t tp_post = {
 
 /* ---- mlx4v send <qp_id> <len> [<count> [lkey <lkey>]] ---- */
 
-struct tp_send_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t send;
-	uint32_t qp;
-	uint32_t len;
-	uint32_t count;
-	cmdline_fixed_string_t lkey_kw;
-	uint32_t lkey;
-};
-
 /* Fill the next frame and write one signalled SEND WQE (ctrl + one data segment) for it. */
 static void
 tp_sq_write(struct tp_qp *q, uint32_t len, uint32_t lkey)
@@ -1808,110 +1804,60 @@ tp_sq_write(struct tp_qp *q, uint32_t len, uint32_t lkey)
 	mlx4v_rawdp_sq_write(&q->sq, len, lkey, MLX4_WQE_CTRL_CQ_UPDATE | MLX4_WQE_CTRL_SOLICIT);
 }
 
+/* data: 0 for "send qp len", 1 with a count, 2 with a count and an lkey. */
 static void
 tp_send_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data)
 {
-	struct tp_send_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
 	uintptr_t variant = (uintptr_t)data;
-	uint32_t count = variant >= 1 ? res->count : 1;
-	struct tp_qp *q = tp_qp_get(res->qp);
+	uint32_t qp = res->num[0], len = res->num[1];
+	uint32_t count = variant >= 1 ? res->num[2] : 1;
+	struct tp_qp *q = tp_qp_get(qp);
 	uint32_t i, lkey;
 
 	if (q == NULL)
 		return;
 	if (q->ind != NULL) {
-		fprintf(stderr, "mlx4v: qp %u is an RSS QP: it has no send queue\n", res->qp);
+		fprintf(stderr, "mlx4v: qp %u is an RSS QP: it has no send queue\n", qp);
 		return;
 	}
-	if (res->len < TP_ETH_HDR || res->len > TP_BUF_SIZE) {
-		fprintf(stderr, "mlx4v: send length %u: expected %u to %u bytes\n", res->len,
+	if (len < TP_ETH_HDR || len > TP_BUF_SIZE) {
+		fprintf(stderr, "mlx4v: send length %u: expected %u to %u bytes\n", len,
 			TP_ETH_HDR, TP_BUF_SIZE);
 		return;
 	}
 	if (count == 0 || count > q->sq.max_post - (q->sq.head - q->sq.done)) {
 		fprintf(stderr, "mlx4v: qp %u: %u WQE(s) do not fit: %u in flight, %u at most "
-			"(poll the send CQ)\n", res->qp, count, q->sq.head - q->sq.done,
+			"(poll the send CQ)\n", qp, count, q->sq.head - q->sq.done,
 			q->sq.max_post);
 		return;
 	}
 	if (q->state != RTE_PMD_MLX4V_QPS_RTS)
 		printf("mlx4v: warning: qp %u is in state %s, not rts: the device will not "
-		       "execute the WQE\n", res->qp, tp_qp_state_names[q->state]);
-	lkey = variant == 2 ? res->lkey : q->tx.lkey;
+		       "execute the WQE\n", qp, tp_qp_state_names[q->state]);
+	lkey = variant == 2 ? res->num[3] : q->tx.lkey;
 	for (i = 0; i < count; i++)
-		tp_sq_write(q, res->len, lkey);
+		tp_sq_write(q, len, lkey);
 	mlx4v_rawdp_sq_doorbell(&q->sq);
 	printf("mlx4v: qp %u: %u SEND WQE(s) of %u bytes posted, lkey 0x%x, sq head %u, "
-	       "doorbell rung\n", res->qp, count, res->len, lkey, q->sq.head);
+	       "doorbell rung\n", qp, count, len, lkey, q->sq.head);
 }
 
 TP_CMD(tp_send)
 
-static cmdline_parse_token_string_t tp_send_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_send_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_send_send =
-	TOKEN_STRING_INITIALIZER(struct tp_send_result, send, "send");
-static cmdline_parse_token_num_t tp_send_qp =
-	TOKEN_NUM_INITIALIZER(struct tp_send_result, qp, RTE_UINT32);
-static cmdline_parse_token_num_t tp_send_len =
-	TOKEN_NUM_INITIALIZER(struct tp_send_result, len, RTE_UINT32);
-static cmdline_parse_token_num_t tp_send_count =
-	TOKEN_NUM_INITIALIZER(struct tp_send_result, count, RTE_UINT32);
 static cmdline_parse_token_string_t tp_send_lkey_kw =
-	TOKEN_STRING_INITIALIZER(struct tp_send_result, lkey_kw, "lkey");
-static cmdline_parse_token_num_t tp_send_lkey =
-	TOKEN_NUM_INITIALIZER(struct tp_send_result, lkey, RTE_UINT32);
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, type, "lkey");
 
-static cmdline_parse_inst_t tp_send = {
-	.f = tp_send_parsed,
-	.data = (void *)0,
-	.help_str = "mlx4v send <qp_id> <len>",
-	.tokens = {
-		(void *)&tp_send_mlx4v,
-		(void *)&tp_send_send,
-		(void *)&tp_send_qp,
-		(void *)&tp_send_len,
-		NULL,
-	},
-};
-
-static cmdline_parse_inst_t tp_send_n = {
-	.f = tp_send_parsed,
-	.data = (void *)1,
-	.help_str = "mlx4v send <qp_id> <len> <count>",
-	.tokens = {
-		(void *)&tp_send_mlx4v,
-		(void *)&tp_send_send,
-		(void *)&tp_send_qp,
-		(void *)&tp_send_len,
-		(void *)&tp_send_count,
-		NULL,
-	},
-};
-
-static cmdline_parse_inst_t tp_send_lkey_cmd = {
-	.f = tp_send_parsed,
-	.data = (void *)2,
-	.help_str = "mlx4v send <qp_id> <len> <count> lkey <lkey>",
-	.tokens = {
-		(void *)&tp_send_mlx4v,
-		(void *)&tp_send_send,
-		(void *)&tp_send_qp,
-		(void *)&tp_send_len,
-		(void *)&tp_send_count,
-		(void *)&tp_send_lkey_kw,
-		(void *)&tp_send_lkey,
-		NULL,
-	},
-};
+TP_NUM_CMD1(tp_send, tp_send_parsed, "send", (void *)0, "mlx4v send <qp_id> <len>",
+	    (void *)&tp_num_0, (void *)&tp_num_1);
+TP_NUM_CMD1(tp_send_n, tp_send_parsed, "send", (void *)1, "mlx4v send <qp_id> <len> <count>",
+	    (void *)&tp_num_0, (void *)&tp_num_1, (void *)&tp_num_2);
+TP_NUM_CMD1(tp_send_lkey_cmd, tp_send_parsed, "send", (void *)2,
+	    "mlx4v send <qp_id> <len> <count> lkey <lkey>",
+	    (void *)&tp_num_0, (void *)&tp_num_1, (void *)&tp_num_2, (void *)&tp_send_lkey_kw,
+	    (void *)&tp_num_3);
 
 /* ---- mlx4v poll|arm|event <cq_id> ---- */
-
-struct tp_cq_op_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t op;
-	uint32_t cq;
-};
 
 static void
 tp_cq_poll(uint32_t id, struct tp_cq *c)
@@ -2003,50 +1949,31 @@ static void
 tp_cq_op_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		__rte_unused void *data)
 {
-	struct tp_cq_op_result *res = parsed_result;
-	struct tp_cq *c = tp_cq_get(res->cq);
+	struct tp_num_result *res = parsed_result;
+	const char *op = res->kw[1];
+	uint32_t id = res->num[0];
+	struct tp_cq *c = tp_cq_get(id);
 
 	if (c == NULL)
 		return;
-	if (strcmp(res->op, "event") == 0) {
-		tp_cq_event(res->cq, c);
+	if (strcmp(op, "event") == 0) {
+		tp_cq_event(id, c);
 		return;
 	}
 	if (tp_cq_view(c) != 0)
 		return;
-	if (strcmp(res->op, "poll") == 0)
-		tp_cq_poll(res->cq, c);
+	if (strcmp(op, "poll") == 0)
+		tp_cq_poll(id, c);
 	else
-		tp_cq_arm(res->cq, c);
+		tp_cq_arm(id, c);
 }
 
 TP_CMD(tp_cq_op)
 
-static cmdline_parse_token_string_t tp_cq_op_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_cq_op_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_cq_op_op =
-	TOKEN_STRING_INITIALIZER(struct tp_cq_op_result, op, "poll#arm#event");
-static cmdline_parse_token_num_t tp_cq_op_cq =
-	TOKEN_NUM_INITIALIZER(struct tp_cq_op_result, cq, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_cq_op = {
-	.f = tp_cq_op_parsed,
-	.data = NULL,
-	.help_str = "mlx4v poll|arm|event <cq_id>",
-	.tokens = {
-		(void *)&tp_cq_op_mlx4v,
-		(void *)&tp_cq_op_op,
-		(void *)&tp_cq_op_cq,
-		NULL,
-	},
-};
+TP_NUM_CMD1(tp_cq_op, tp_cq_op_parsed, "poll#arm#event", NULL, "mlx4v poll|arm|event <cq_id>",
+	    (void *)&tp_num_0);
 
 /* ---- mlx4v list ---- */
-
-struct tp_list_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t list;
-};
 
 static void
 tp_list_do(__rte_unused void *parsed_result, __rte_unused struct cmdline *cl,
@@ -2123,21 +2050,7 @@ tp_list_do(__rte_unused void *parsed_result, __rte_unused struct cmdline *cl,
 
 TP_CMD(tp_list)
 
-static cmdline_parse_token_string_t tp_list_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_list_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_list_list =
-	TOKEN_STRING_INITIALIZER(struct tp_list_result, list, "list");
-
-static cmdline_parse_inst_t tp_list = {
-	.f = tp_list_parsed,
-	.data = NULL,
-	.help_str = "mlx4v list",
-	.tokens = {
-		(void *)&tp_list_mlx4v,
-		(void *)&tp_list_list,
-		NULL,
-	},
-};
+TP_NUM_CMD1(tp_list, tp_list_parsed, "list", NULL, "mlx4v list");
 
 static struct testpmd_driver_commands mlx4v_cmds = {
 	.commands = {
