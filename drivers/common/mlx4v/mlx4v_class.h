@@ -13,12 +13,14 @@
 #include <rte_compat.h>
 #include <rte_dev.h>
 
+#include "mlxv_class_reg.h"
+
 struct mlx4v_verbs_ops;
 
 /** The devarg that selects the class drivers of a device: class=net (default), class=none. */
 #define MLX4V_CLASS_ARG "class"
 /** Most class drivers one device can carry. */
-#define MLX4V_CLASS_MAX 8
+#define MLX4V_CLASS_MAX MLXV_CLASS_MAX
 
 /** Device events a class driver hears besides probe and remove. */
 enum mlx4v_class_event_type {
@@ -38,7 +40,7 @@ struct mlx4v_class_event {
 
 /** A class driver of mlx4v devices (the net PMD, a test class). */
 struct mlx4v_class_driver {
-	TAILQ_ENTRY(mlx4v_class_driver) next;
+	struct mlxv_class_node node; /**< the registry's (set by register) */
 	const char *name;           /**< its class= name, e.g. "net" */
 	/**
 	 * Attach to the device named name (rte_pmd_mlx4v_dev_open() works on it); devargs is

@@ -431,19 +431,70 @@ tp_cqe_handle(int cq_id, struct tp_cq *c, struct mlx4_cqe *cqe)
 	printf("\n");
 }
 
-/* ---- mlx4v open <dev> ---- */
+/*
+ * One result shape for every "mlx4v <word> [<word>] ..." command: all share the offsets, so
+ * the "mlx4v" keyword, the numbers and the free word are one set of tokens; each command names
+ * its words, its handler and its other tokens. kw[1], kw[2]: the words (a choice such as
+ * "qp#wq" leaves the one typed); num[i]: the i-th number of the command line, as its section
+ * comment lists them; type: a keyword ("lkey", "srq", "mac", ...) or a free word (a device
+ * name, a state); mac: a MAC address.
+ */
+#define TP_NUM_MAX 7
 
-struct tp_open_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t open;
-	cmdline_fixed_string_t name;
+struct tp_num_result {
+	cmdline_fixed_string_t kw[3];
+	uint32_t num[TP_NUM_MAX];
+	cmdline_fixed_string_t type;
+	struct rte_ether_addr mac;
 };
+
+static cmdline_parse_token_string_t tp_num_mlx4v =
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[0], "mlx4v");
+
+#define TP_NUM_TOKEN(i) \
+static cmdline_parse_token_num_t tp_num_ ## i = \
+	TOKEN_NUM_INITIALIZER(struct tp_num_result, num[i], RTE_UINT32)
+
+TP_NUM_TOKEN(0);
+TP_NUM_TOKEN(1);
+TP_NUM_TOKEN(2);
+TP_NUM_TOKEN(3);
+TP_NUM_TOKEN(4);
+TP_NUM_TOKEN(5);
+TP_NUM_TOKEN(6);
+
+/* Any word, in type: a device name, a state. */
+static cmdline_parse_token_string_t tp_num_any =
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, type, NULL);
+
+/*
+ * The instruction cmd: "mlx4v w1" then the tokens given (none or more), calling f with data.
+ * w1 may offer choices ("poll#arm#event"): the handler reads the word in kw[1].
+ */
+#define TP_NUM_CMD1(cmd, f_, w1, data_, help, ...) \
+static cmdline_parse_token_string_t cmd ## _w1 = \
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[1], w1); \
+static cmdline_parse_inst_t cmd = { \
+	.f = f_, \
+	.data = data_, \
+	.help_str = help, \
+	.tokens = { (void *)&tp_num_mlx4v, (void *)&cmd ## _w1, ##__VA_ARGS__, NULL }, \
+}
+
+/* The instruction cmd: "mlx4v w1 w2" then the tokens given, calling f with data. */
+#define TP_NUM_CMD(cmd, f_, w1, w2, data_, help, ...) \
+static cmdline_parse_token_string_t cmd ## _w2 = \
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[2], w2); \
+TP_NUM_CMD1(cmd, f_, w1, data_, help, (void *)&cmd ## _w2, __VA_ARGS__)
+
+/* ---- mlx4v open <dev> ---- */
 
 static void
 tp_open_do(void *parsed_result, __rte_unused struct cmdline *cl,
 	       __rte_unused void *data)
 {
-	struct tp_open_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
+	const char *name = res->type;
 	int id = TP_FREE_SLOT(tp_devs);
 	struct tp_dev *d;
 
@@ -452,101 +503,53 @@ tp_open_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		return;
 	}
 	d = &tp_devs[id];
-	d->h = rte_pmd_mlx4v_dev_open(res->name);
+	d->h = rte_pmd_mlx4v_dev_open(name);
 	if (d->h == NULL) {
-		fprintf(stderr, "mlx4v: cannot open \"%s\": %s\n", res->name,
+		fprintf(stderr, "mlx4v: cannot open \"%s\": %s\n", name,
 			errno == ENODEV ? "no such mlx4v device" : strerror(errno));
 		return;
 	}
-	strlcpy(d->name, res->name, sizeof(d->name));
+	strlcpy(d->name, name, sizeof(d->name));
 	printf("mlx4v: dev %d: %s opened (%s)\n", id, d->name, tp_backend(d->name));
 }
 
 TP_CMD(tp_open)
-
-static cmdline_parse_token_string_t tp_open_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_open_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_open_open =
-	TOKEN_STRING_INITIALIZER(struct tp_open_result, open, "open");
-static cmdline_parse_token_string_t tp_open_name =
-	TOKEN_STRING_INITIALIZER(struct tp_open_result, name, NULL);
-
-static cmdline_parse_inst_t tp_open = {
-	.f = tp_open_parsed,
-	.data = NULL,
-	.help_str = "mlx4v open <dev>",
-	.tokens = {
-		(void *)&tp_open_mlx4v,
-		(void *)&tp_open_open,
-		(void *)&tp_open_name,
-		NULL,
-	},
-};
+TP_NUM_CMD1(tp_open, tp_open_parsed, "open", NULL, "mlx4v open <dev>", (void *)&tp_num_any);
 
 /* ---- mlx4v close <dev_id> ---- */
-
-struct tp_close_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t close;
-	uint32_t id;
-};
 
 static void
 tp_close_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		__rte_unused void *data)
 {
-	struct tp_close_result *res = parsed_result;
-	struct tp_dev *d = tp_dev_get(res->id);
+	struct tp_num_result *res = parsed_result;
+	struct tp_dev *d = tp_dev_get(res->num[0]);
 	int ret;
 
 	if (d == NULL)
 		return;
 	ret = rte_pmd_mlx4v_dev_close(d->h);
 	if (ret) {
-		fprintf(stderr, "mlx4v: cannot close dev %u: %s%s\n", res->id, strerror(ret),
+		fprintf(stderr, "mlx4v: cannot close dev %u: %s%s\n", res->num[0], strerror(ret),
 			ret == EBUSY ? " (destroy its objects first)" : "");
 		return;
 	}
-	printf("mlx4v: dev %u: %s closed\n", res->id, d->name);
+	printf("mlx4v: dev %u: %s closed\n", res->num[0], d->name);
 	memset(d, 0, sizeof(*d));
 }
 
 TP_CMD(tp_close)
-
-static cmdline_parse_token_string_t tp_close_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_close_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_close_close =
-	TOKEN_STRING_INITIALIZER(struct tp_close_result, close, "close");
-static cmdline_parse_token_num_t tp_close_id =
-	TOKEN_NUM_INITIALIZER(struct tp_close_result, id, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_close = {
-	.f = tp_close_parsed,
-	.data = NULL,
-	.help_str = "mlx4v close <dev_id>",
-	.tokens = {
-		(void *)&tp_close_mlx4v,
-		(void *)&tp_close_close,
-		(void *)&tp_close_id,
-		NULL,
-	},
-};
+TP_NUM_CMD1(tp_close, tp_close_parsed, "close", NULL, "mlx4v close <dev_id>",
+	    (void *)&tp_num_0);
 
 /* ---- mlx4v pd create <dev_id> ---- */
-
-struct tp_pd_create_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t pd;
-	cmdline_fixed_string_t create;
-	uint32_t dev;
-};
 
 static void
 tp_pd_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		    __rte_unused void *data)
 {
-	struct tp_pd_create_result *res = parsed_result;
-	struct tp_dev *d = tp_dev_get(res->dev);
+	struct tp_num_result *res = parsed_result;
+	struct tp_dev *d = tp_dev_get(res->num[0]);
 	int id = TP_FREE_SLOT(tp_pds);
 
 	if (d == NULL)
@@ -557,124 +560,63 @@ tp_pd_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 	}
 	tp_pds[id].h = rte_pmd_mlx4v_alloc_pd(d->h);
 	if (tp_pds[id].h == NULL) {
-		fprintf(stderr, "mlx4v: cannot allocate a PD on dev %u: %s\n", res->dev,
+		fprintf(stderr, "mlx4v: cannot allocate a PD on dev %u: %s\n", res->num[0],
 			strerror(errno));
 		return;
 	}
-	tp_pds[id].dev = res->dev;
-	printf("mlx4v: pd %d created on dev %u\n", id, res->dev);
+	tp_pds[id].dev = res->num[0];
+	printf("mlx4v: pd %d created on dev %u\n", id, res->num[0]);
 }
 
 TP_CMD(tp_pd_create)
-
-static cmdline_parse_token_string_t tp_pd_create_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_pd_create_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_pd_create_pd =
-	TOKEN_STRING_INITIALIZER(struct tp_pd_create_result, pd, "pd");
-static cmdline_parse_token_string_t tp_pd_create_create =
-	TOKEN_STRING_INITIALIZER(struct tp_pd_create_result, create, "create");
-static cmdline_parse_token_num_t tp_pd_create_dev =
-	TOKEN_NUM_INITIALIZER(struct tp_pd_create_result, dev, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_pd_create = {
-	.f = tp_pd_create_parsed,
-	.data = NULL,
-	.help_str = "mlx4v pd create <dev_id>",
-	.tokens = {
-		(void *)&tp_pd_create_mlx4v,
-		(void *)&tp_pd_create_pd,
-		(void *)&tp_pd_create_create,
-		(void *)&tp_pd_create_dev,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_pd_create, tp_pd_create_parsed, "pd", "create", NULL,
+	   "mlx4v pd create <dev_id>", (void *)&tp_num_0);
 
 /* ---- mlx4v mr create <pd_id> <len> ---- */
-
-struct tp_mr_create_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t mr;
-	cmdline_fixed_string_t create;
-	uint32_t pd;
-	uint32_t len;
-};
 
 static void
 tp_mr_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		    __rte_unused void *data)
 {
-	struct tp_mr_create_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
 	int id = TP_FREE_SLOT(tp_mrs);
 	int ret;
 
-	if (tp_pd_get(res->pd) == NULL)
+	if (tp_pd_get(res->num[0]) == NULL)
 		return;
 	if (id < 0) {
 		fprintf(stderr, "mlx4v: too many MRs (%d)\n", TP_MAX_MR);
 		return;
 	}
-	if (res->len == 0 || res->len > (64u << 20)) {
-		fprintf(stderr, "mlx4v: MR length %u: expected 1 to %u bytes\n", res->len,
+	if (res->num[1] == 0 || res->num[1] > (64u << 20)) {
+		fprintf(stderr, "mlx4v: MR length %u: expected 1 to %u bytes\n", res->num[1],
 			64u << 20);
 		return;
 	}
-	ret = tp_buf_alloc(&tp_mrs[id].buf, res->pd, res->len);
+	ret = tp_buf_alloc(&tp_mrs[id].buf, res->num[0], res->num[1]);
 	if (ret) {
-		fprintf(stderr, "mlx4v: cannot register %u bytes on pd %u: %s\n", res->len,
-			res->pd, strerror(ret));
+		fprintf(stderr, "mlx4v: cannot register %u bytes on pd %u: %s\n", res->num[1],
+			res->num[0], strerror(ret));
 		return;
 	}
 	tp_mrs[id].h = tp_mrs[id].buf.mr;
-	tp_mrs[id].pd = res->pd;
-	printf("mlx4v: mr %d created on pd %u: addr %p len %u lkey 0x%x\n", id, res->pd,
-	       (void *)tp_mrs[id].buf.va, res->len, tp_mrs[id].buf.lkey);
+	tp_mrs[id].pd = res->num[0];
+	printf("mlx4v: mr %d created on pd %u: addr %p len %u lkey 0x%x\n", id, res->num[0],
+	       (void *)tp_mrs[id].buf.va, res->num[1], tp_mrs[id].buf.lkey);
 }
 
 TP_CMD(tp_mr_create)
-
-static cmdline_parse_token_string_t tp_mr_create_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_mr_create_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_mr_create_mr =
-	TOKEN_STRING_INITIALIZER(struct tp_mr_create_result, mr, "mr");
-static cmdline_parse_token_string_t tp_mr_create_create =
-	TOKEN_STRING_INITIALIZER(struct tp_mr_create_result, create, "create");
-static cmdline_parse_token_num_t tp_mr_create_pd =
-	TOKEN_NUM_INITIALIZER(struct tp_mr_create_result, pd, RTE_UINT32);
-static cmdline_parse_token_num_t tp_mr_create_len =
-	TOKEN_NUM_INITIALIZER(struct tp_mr_create_result, len, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_mr_create = {
-	.f = tp_mr_create_parsed,
-	.data = NULL,
-	.help_str = "mlx4v mr create <pd_id> <len>",
-	.tokens = {
-		(void *)&tp_mr_create_mlx4v,
-		(void *)&tp_mr_create_mr,
-		(void *)&tp_mr_create_create,
-		(void *)&tp_mr_create_pd,
-		(void *)&tp_mr_create_len,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_mr_create, tp_mr_create_parsed, "mr", "create", NULL,
+	   "mlx4v mr create <pd_id> <len>", (void *)&tp_num_0, (void *)&tp_num_1);
 
 /* ---- mlx4v cq create <dev_id> <cqe> <cqe_size> <events> ---- */
-
-struct tp_cq_create_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t cq;
-	cmdline_fixed_string_t create;
-	uint32_t dev;
-	uint32_t cqe;
-	uint32_t cqe_size;
-	uint32_t events;
-};
 
 static void
 tp_cq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		    __rte_unused void *data)
 {
-	struct tp_cq_create_result *res = parsed_result;
-	struct tp_dev *d = tp_dev_get(res->dev);
+	struct tp_num_result *res = parsed_result;
+	struct tp_dev *d = tp_dev_get(res->num[0]);
 	int id = TP_FREE_SLOT(tp_cqs);
 	struct tp_cq *c;
 
@@ -684,82 +626,45 @@ tp_cq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		fprintf(stderr, "mlx4v: too many CQs (%d)\n", TP_MAX_CQ);
 		return;
 	}
-	if (res->events > 1 || res->cqe > INT_MAX || res->cqe_size > INT_MAX) {
+	if (res->num[3] > 1 || res->num[1] > INT_MAX || res->num[2] > INT_MAX) {
 		fprintf(stderr, "mlx4v: cq create: events must be 0 or 1, cqe and cqe_size "
 			"at most %d\n", INT_MAX);
 		return;
 	}
 	c = &tp_cqs[id];
 	memset(c, 0, sizeof(*c));
-	c->h = rte_pmd_mlx4v_create_cq(d->h, (int)res->cqe, (int)res->cqe_size,
-				       (int)res->events);
+	c->h = rte_pmd_mlx4v_create_cq(d->h, (int)res->num[1], (int)res->num[2],
+				       (int)res->num[3]);
 	if (c->h == NULL) {
 		fprintf(stderr, "mlx4v: cannot create a CQ of %u entries, cqe_size %u on dev "
-			"%u: %s\n", res->cqe, res->cqe_size, res->dev, strerror(errno));
+			"%u: %s\n", res->num[1], res->num[2], res->num[0], strerror(errno));
 		return;
 	}
-	c->dev = res->dev;
-	c->cqe = res->cqe;
-	c->events = res->events;
-	printf("mlx4v: cq %d created on dev %u%s\n", id, res->dev,
+	c->dev = res->num[0];
+	c->cqe = res->num[1];
+	c->events = res->num[3];
+	printf("mlx4v: cq %d created on dev %u%s\n", id, res->num[0],
 	       c->events ? " with events" : "");
 }
 
 TP_CMD(tp_cq_create)
-
-static cmdline_parse_token_string_t tp_cq_create_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_cq_create_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_cq_create_cq =
-	TOKEN_STRING_INITIALIZER(struct tp_cq_create_result, cq, "cq");
-static cmdline_parse_token_string_t tp_cq_create_create =
-	TOKEN_STRING_INITIALIZER(struct tp_cq_create_result, create, "create");
-static cmdline_parse_token_num_t tp_cq_create_dev =
-	TOKEN_NUM_INITIALIZER(struct tp_cq_create_result, dev, RTE_UINT32);
-static cmdline_parse_token_num_t tp_cq_create_cqe =
-	TOKEN_NUM_INITIALIZER(struct tp_cq_create_result, cqe, RTE_UINT32);
-static cmdline_parse_token_num_t tp_cq_create_size =
-	TOKEN_NUM_INITIALIZER(struct tp_cq_create_result, cqe_size, RTE_UINT32);
-static cmdline_parse_token_num_t tp_cq_create_events =
-	TOKEN_NUM_INITIALIZER(struct tp_cq_create_result, events, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_cq_create = {
-	.f = tp_cq_create_parsed,
-	.data = NULL,
-	.help_str = "mlx4v cq create <dev_id> <cqe> <cqe_size> <events>",
-	.tokens = {
-		(void *)&tp_cq_create_mlx4v,
-		(void *)&tp_cq_create_cq,
-		(void *)&tp_cq_create_create,
-		(void *)&tp_cq_create_dev,
-		(void *)&tp_cq_create_cqe,
-		(void *)&tp_cq_create_size,
-		(void *)&tp_cq_create_events,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_cq_create, tp_cq_create_parsed, "cq", "create", NULL,
+	   "mlx4v cq create <dev_id> <cqe> <cqe_size> <events>",
+	   (void *)&tp_num_0, (void *)&tp_num_1, (void *)&tp_num_2, (void *)&tp_num_3);
 
 /* ---- mlx4v srq create <pd_id> <max_wr> <max_sge> ---- */
-
-struct tp_srq_create_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t srq;
-	cmdline_fixed_string_t create;
-	uint32_t pd;
-	uint32_t max_wr;
-	uint32_t max_sge;
-};
 
 static void
 tp_srq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		     __rte_unused void *data)
 {
-	struct tp_srq_create_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
 	struct rte_pmd_mlx4v_obj obj;
 	int id = TP_FREE_SLOT(tp_srqs);
 	struct tp_srq *s;
 	int ret;
 
-	if (tp_pd_get(res->pd) == NULL)
+	if (tp_pd_get(res->num[0]) == NULL)
 		return;
 	if (id < 0) {
 		fprintf(stderr, "mlx4v: too many SRQs (%d)\n", TP_MAX_SRQ);
@@ -767,10 +672,10 @@ tp_srq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 	}
 	s = &tp_srqs[id];
 	memset(s, 0, sizeof(*s));
-	s->h = rte_pmd_mlx4v_create_srq(tp_pds[res->pd].h, res->max_wr, res->max_sge);
+	s->h = rte_pmd_mlx4v_create_srq(tp_pds[res->num[0]].h, res->num[1], res->num[2]);
 	if (s->h == NULL) {
 		fprintf(stderr, "mlx4v: cannot create an SRQ of %u WRs, %u SGEs on pd %u: %s\n",
-			res->max_wr, res->max_sge, res->pd, strerror(errno));
+			res->num[1], res->num[2], res->num[0], strerror(errno));
 		return;
 	}
 	memset(&obj, 0, sizeof(obj));
@@ -778,11 +683,11 @@ tp_srq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 	obj.srq.out = &s->dp.v;
 	ret = rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_SRQ);
 	/* libmlx4 rings hold roundup_pow_of_two(max_wr + 1) WQEs (prm/mlx4 §3). */
-	s->max = rte_align32pow2(res->max_wr + 1);
+	s->max = rte_align32pow2(res->num[1] + 1);
 	if (ret == 0 && ((size_t)s->max << s->dp.v.wqe_shift) > s->dp.v.buf.length)
 		ret = EPROTO;
 	if (ret == 0)
-		ret = tp_buf_alloc(&s->buf, res->pd, (size_t)s->max * TP_BUF_SIZE);
+		ret = tp_buf_alloc(&s->buf, res->num[0], (size_t)s->max * TP_BUF_SIZE);
 	if (ret) {
 		fprintf(stderr, "mlx4v: SRQ view or buffers: %s\n", strerror(ret));
 		rte_pmd_mlx4v_destroy_srq(s->h);
@@ -793,61 +698,22 @@ tp_srq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 	mlx4v_rawdp_srq_init(&s->dp);
 	s->dp.bufs = s->buf.va;
 	s->dp.lkey = s->buf.lkey;
-	s->pd = res->pd;
-	printf("mlx4v: srq %d created on pd %u: %u WQEs of %u bytes\n", id, res->pd, s->max,
+	s->pd = res->num[0];
+	printf("mlx4v: srq %d created on pd %u: %u WQEs of %u bytes\n", id, res->num[0], s->max,
 	       1u << s->dp.v.wqe_shift);
 }
 
 TP_CMD(tp_srq_create)
-
-static cmdline_parse_token_string_t tp_srq_create_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_srq_create_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_srq_create_srq =
-	TOKEN_STRING_INITIALIZER(struct tp_srq_create_result, srq, "srq");
-static cmdline_parse_token_string_t tp_srq_create_create =
-	TOKEN_STRING_INITIALIZER(struct tp_srq_create_result, create, "create");
-static cmdline_parse_token_num_t tp_srq_create_pd =
-	TOKEN_NUM_INITIALIZER(struct tp_srq_create_result, pd, RTE_UINT32);
-static cmdline_parse_token_num_t tp_srq_create_wr =
-	TOKEN_NUM_INITIALIZER(struct tp_srq_create_result, max_wr, RTE_UINT32);
-static cmdline_parse_token_num_t tp_srq_create_sge =
-	TOKEN_NUM_INITIALIZER(struct tp_srq_create_result, max_sge, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_srq_create = {
-	.f = tp_srq_create_parsed,
-	.data = NULL,
-	.help_str = "mlx4v srq create <pd_id> <max_wr> <max_sge>",
-	.tokens = {
-		(void *)&tp_srq_create_mlx4v,
-		(void *)&tp_srq_create_srq,
-		(void *)&tp_srq_create_create,
-		(void *)&tp_srq_create_pd,
-		(void *)&tp_srq_create_wr,
-		(void *)&tp_srq_create_sge,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_srq_create, tp_srq_create_parsed, "srq", "create", NULL,
+	   "mlx4v srq create <pd_id> <max_wr> <max_sge>",
+	   (void *)&tp_num_0, (void *)&tp_num_1, (void *)&tp_num_2);
 
 /* ---- mlx4v qp create <pd_id> <send_cq> <recv_cq> <port> <max_send_wr> <max_recv_wr> ---- */
-
-struct tp_qp_create_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t qp;
-	cmdline_fixed_string_t create;
-	uint32_t pd;
-	uint32_t scq;
-	uint32_t rcq;
-	uint32_t port;
-	uint32_t max_send_wr;
-	uint32_t max_recv_wr;
-	cmdline_fixed_string_t srq_kw;
-	uint32_t srq;
-};
 
 static void
 tp_qp_create_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data)
 {
-	struct tp_qp_create_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
 	struct rte_pmd_mlx4v_qp_attr attr;
 	struct rte_pmd_mlx4v_obj obj;
 	int with_srq = data != NULL;
@@ -855,31 +721,31 @@ tp_qp_create_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data
 	struct tp_qp *q;
 	int ret;
 
-	if (tp_pd_get(res->pd) == NULL || tp_cq_get(res->scq) == NULL ||
-	    tp_cq_get(res->rcq) == NULL || (with_srq && tp_srq_get(res->srq) == NULL))
+	if (tp_pd_get(res->num[0]) == NULL || tp_cq_get(res->num[1]) == NULL ||
+	    tp_cq_get(res->num[2]) == NULL || (with_srq && tp_srq_get(res->num[6]) == NULL))
 		return;
 	if (id < 0) {
 		fprintf(stderr, "mlx4v: too many QPs (%d)\n", TP_MAX_QP);
 		return;
 	}
-	if (res->port == 0 || res->port > UINT8_MAX) {
-		fprintf(stderr, "mlx4v: port %u: ports are 1-based\n", res->port);
+	if (res->num[3] == 0 || res->num[3] > UINT8_MAX) {
+		fprintf(stderr, "mlx4v: port %u: ports are 1-based\n", res->num[3]);
 		return;
 	}
 	memset(&attr, 0, sizeof(attr));
-	attr.send_cq = tp_cqs[res->scq].h;
-	attr.recv_cq = tp_cqs[res->rcq].h;
-	attr.srq = with_srq ? tp_srqs[res->srq].h : NULL;
-	attr.max_send_wr = res->max_send_wr;
-	attr.max_recv_wr = with_srq ? 0 : res->max_recv_wr;
+	attr.send_cq = tp_cqs[res->num[1]].h;
+	attr.recv_cq = tp_cqs[res->num[2]].h;
+	attr.srq = with_srq ? tp_srqs[res->num[6]].h : NULL;
+	attr.max_send_wr = res->num[4];
+	attr.max_recv_wr = with_srq ? 0 : res->num[5];
 	attr.max_send_sge = 1;
 	attr.max_recv_sge = with_srq ? 0 : 1;
-	attr.port = (uint8_t)res->port;
+	attr.port = (uint8_t)res->num[3];
 	q = &tp_qps[id];
 	memset(q, 0, sizeof(*q));
-	q->h = rte_pmd_mlx4v_create_qp(tp_pds[res->pd].h, &attr);
+	q->h = rte_pmd_mlx4v_create_qp(tp_pds[res->num[0]].h, &attr);
 	if (q->h == NULL) {
-		fprintf(stderr, "mlx4v: cannot create a QP on pd %u: %s\n", res->pd,
+		fprintf(stderr, "mlx4v: cannot create a QP on pd %u: %s\n", res->num[0],
 			strerror(errno));
 		return;
 	}
@@ -892,9 +758,9 @@ tp_qp_create_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data
 	if (ret == 0)
 		ret = rte_pmd_mlx4v_qp_num(q->h, &q->qpn);
 	if (ret == 0)
-		ret = tp_buf_alloc(&q->tx, res->pd, (size_t)q->sq.v.sq.wqe_cnt * TP_BUF_SIZE);
+		ret = tp_buf_alloc(&q->tx, res->num[0], (size_t)q->sq.v.sq.wqe_cnt * TP_BUF_SIZE);
 	if (ret == 0 && !with_srq && q->sq.v.rq.wqe_cnt != 0)
-		ret = tp_buf_alloc(&q->rq.buf, res->pd,
+		ret = tp_buf_alloc(&q->rq.buf, res->num[0],
 				   (size_t)q->sq.v.rq.wqe_cnt * TP_BUF_SIZE);
 	if (ret) {
 		fprintf(stderr, "mlx4v: QP view or buffers: %s\n", strerror(ret));
@@ -912,99 +778,37 @@ tp_qp_create_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data
 	q->sq.bufs = q->tx.va;
 	q->sq.lkey = q->tx.lkey;
 	q->sq.max_post = attr.max_send_wr;
-	q->pd = res->pd;
-	q->scq = res->scq;
-	q->rcq = res->rcq;
-	q->srq = with_srq ? (int)res->srq : -1;
+	q->pd = res->num[0];
+	q->scq = res->num[1];
+	q->rcq = res->num[2];
+	q->srq = with_srq ? (int)res->num[6] : -1;
 	q->port = attr.port;
 	q->state = RTE_PMD_MLX4V_QPS_RESET;
 	printf("mlx4v: qp %d created on pd %u: qpn 0x%x port %u, max_send_wr %u, "
-	       "max_recv_wr %u%s\n", id, res->pd, q->qpn, q->port, attr.max_send_wr,
+	       "max_recv_wr %u%s\n", id, res->num[0], q->qpn, q->port, attr.max_send_wr,
 	       attr.max_recv_wr, with_srq ? ", SRQ" : "");
 }
 
 TP_CMD(tp_qp_create)
-
-static cmdline_parse_token_string_t tp_qp_create_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_qp_create_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_qp_create_qp =
-	TOKEN_STRING_INITIALIZER(struct tp_qp_create_result, qp, "qp");
-static cmdline_parse_token_string_t tp_qp_create_create =
-	TOKEN_STRING_INITIALIZER(struct tp_qp_create_result, create, "create");
-static cmdline_parse_token_num_t tp_qp_create_pd =
-	TOKEN_NUM_INITIALIZER(struct tp_qp_create_result, pd, RTE_UINT32);
-static cmdline_parse_token_num_t tp_qp_create_scq =
-	TOKEN_NUM_INITIALIZER(struct tp_qp_create_result, scq, RTE_UINT32);
-static cmdline_parse_token_num_t tp_qp_create_rcq =
-	TOKEN_NUM_INITIALIZER(struct tp_qp_create_result, rcq, RTE_UINT32);
-static cmdline_parse_token_num_t tp_qp_create_port =
-	TOKEN_NUM_INITIALIZER(struct tp_qp_create_result, port, RTE_UINT32);
-static cmdline_parse_token_num_t tp_qp_create_swr =
-	TOKEN_NUM_INITIALIZER(struct tp_qp_create_result, max_send_wr, RTE_UINT32);
-static cmdline_parse_token_num_t tp_qp_create_rwr =
-	TOKEN_NUM_INITIALIZER(struct tp_qp_create_result, max_recv_wr, RTE_UINT32);
 static cmdline_parse_token_string_t tp_qp_create_srq_kw =
-	TOKEN_STRING_INITIALIZER(struct tp_qp_create_result, srq_kw, "srq");
-static cmdline_parse_token_num_t tp_qp_create_srq =
-	TOKEN_NUM_INITIALIZER(struct tp_qp_create_result, srq, RTE_UINT32);
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, type, "srq");
 
-static cmdline_parse_inst_t tp_qp_create = {
-	.f = tp_qp_create_parsed,
-	.data = NULL,
-	.help_str = "mlx4v qp create <pd_id> <send_cq> <recv_cq> <port> <max_send_wr> "
-		    "<max_recv_wr>",
-	.tokens = {
-		(void *)&tp_qp_create_mlx4v,
-		(void *)&tp_qp_create_qp,
-		(void *)&tp_qp_create_create,
-		(void *)&tp_qp_create_pd,
-		(void *)&tp_qp_create_scq,
-		(void *)&tp_qp_create_rcq,
-		(void *)&tp_qp_create_port,
-		(void *)&tp_qp_create_swr,
-		(void *)&tp_qp_create_rwr,
-		NULL,
-	},
-};
-
-static cmdline_parse_inst_t tp_qp_create_with_srq = {
-	.f = tp_qp_create_parsed,
-	.data = (void *)1,
-	.help_str = "mlx4v qp create <pd_id> <send_cq> <recv_cq> <port> <max_send_wr> "
-		    "srq <srq_id>",
-	.tokens = {
-		(void *)&tp_qp_create_mlx4v,
-		(void *)&tp_qp_create_qp,
-		(void *)&tp_qp_create_create,
-		(void *)&tp_qp_create_pd,
-		(void *)&tp_qp_create_scq,
-		(void *)&tp_qp_create_rcq,
-		(void *)&tp_qp_create_port,
-		(void *)&tp_qp_create_swr,
-		(void *)&tp_qp_create_srq_kw,
-		(void *)&tp_qp_create_srq,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_qp_create, tp_qp_create_parsed, "qp", "create", NULL,
+	   "mlx4v qp create <pd_id> <send_cq> <recv_cq> <port> <max_send_wr> <max_recv_wr>",
+	   (void *)&tp_num_0, (void *)&tp_num_1, (void *)&tp_num_2, (void *)&tp_num_3,
+	   (void *)&tp_num_4, (void *)&tp_num_5);
+TP_NUM_CMD(tp_qp_create_with_srq, tp_qp_create_parsed, "qp", "create", (void *)1,
+	   "mlx4v qp create <pd_id> <send_cq> <recv_cq> <port> <max_send_wr> srq <srq_id>",
+	   (void *)&tp_num_0, (void *)&tp_num_1, (void *)&tp_num_2, (void *)&tp_num_3,
+	   (void *)&tp_num_4, (void *)&tp_qp_create_srq_kw, (void *)&tp_num_6);
 
 /* ---- mlx4v wq create <pd_id> <cq_id> <port> <max_wr> <max_sge> ---- */
-
-struct tp_wq_create_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t wq;
-	cmdline_fixed_string_t create;
-	uint32_t pd;
-	uint32_t cq;
-	uint32_t port;
-	uint32_t max_wr;
-	uint32_t max_sge;
-};
 
 static void
 tp_wq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		    __rte_unused void *data)
 {
-	struct tp_wq_create_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
 	struct rte_pmd_mlx4v_wq_attr attr;
 	struct rte_pmd_mlx4v_obj obj;
 	struct mlx4dv_rwq v;
@@ -1012,27 +816,27 @@ tp_wq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 	struct tp_wq *w;
 	int ret;
 
-	if (tp_pd_get(res->pd) == NULL || tp_cq_get(res->cq) == NULL)
+	if (tp_pd_get(res->num[0]) == NULL || tp_cq_get(res->num[1]) == NULL)
 		return;
 	if (id < 0) {
 		fprintf(stderr, "mlx4v: too many WQs (%d)\n", TP_MAX_WQ);
 		return;
 	}
-	if (res->port == 0 || res->port > UINT8_MAX) {
-		fprintf(stderr, "mlx4v: port %u: ports are 1-based\n", res->port);
+	if (res->num[2] == 0 || res->num[2] > UINT8_MAX) {
+		fprintf(stderr, "mlx4v: port %u: ports are 1-based\n", res->num[2]);
 		return;
 	}
 	memset(&attr, 0, sizeof(attr));
-	attr.cq = tp_cqs[res->cq].h;
-	attr.max_wr = res->max_wr;
-	attr.max_sge = res->max_sge;
-	attr.port = (uint8_t)res->port;
+	attr.cq = tp_cqs[res->num[1]].h;
+	attr.max_wr = res->num[3];
+	attr.max_sge = res->num[4];
+	attr.port = (uint8_t)res->num[2];
 	w = &tp_wqs[id];
 	memset(w, 0, sizeof(*w));
-	w->h = rte_pmd_mlx4v_create_wq(tp_pds[res->pd].h, &attr);
+	w->h = rte_pmd_mlx4v_create_wq(tp_pds[res->num[0]].h, &attr);
 	if (w->h == NULL) {
 		fprintf(stderr, "mlx4v: cannot create a WQ of %u WRs, %u SGEs on pd %u: %s\n",
-			res->max_wr, res->max_sge, res->pd, strerror(errno));
+			res->num[3], res->num[4], res->num[0], strerror(errno));
 		return;
 	}
 	memset(&obj, 0, sizeof(obj));
@@ -1042,7 +846,7 @@ tp_wq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 	if (ret == 0)
 		ret = rte_pmd_mlx4v_wq_num(w->h, &w->wqn);
 	if (ret == 0)
-		ret = tp_buf_alloc(&w->rq.buf, res->pd, (size_t)v.rq.wqe_cnt * TP_BUF_SIZE);
+		ret = tp_buf_alloc(&w->rq.buf, res->num[0], (size_t)v.rq.wqe_cnt * TP_BUF_SIZE);
 	if (ret) {
 		fprintf(stderr, "mlx4v: RWQ view or buffers: %s\n", strerror(ret));
 		rte_pmd_mlx4v_destroy_wq(w->h);
@@ -1052,58 +856,21 @@ tp_wq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 	mlx4v_rawdp_rq_init_rwq(&w->rq.dp, &v);
 	w->rq.dp.bufs = w->rq.buf.va;
 	w->rq.dp.lkey = w->rq.buf.lkey;
-	w->pd = res->pd;
-	w->cq = res->cq;
+	w->pd = res->num[0];
+	w->cq = res->num[1];
 	w->port = attr.port;
 	w->state = RTE_PMD_MLX4V_WQS_RESET;
 	printf("mlx4v: wq %d created on pd %u: wqn 0x%x port %u, max_wr %u, max_sge %u\n", id,
-	       res->pd, w->wqn, w->port, attr.max_wr, attr.max_sge);
+	       res->num[0], w->wqn, w->port, attr.max_wr, attr.max_sge);
 }
 
 TP_CMD(tp_wq_create)
-
-static cmdline_parse_token_string_t tp_wq_create_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_wq_create_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_wq_create_wq =
-	TOKEN_STRING_INITIALIZER(struct tp_wq_create_result, wq, "wq");
-static cmdline_parse_token_string_t tp_wq_create_create =
-	TOKEN_STRING_INITIALIZER(struct tp_wq_create_result, create, "create");
-static cmdline_parse_token_num_t tp_wq_create_pd =
-	TOKEN_NUM_INITIALIZER(struct tp_wq_create_result, pd, RTE_UINT32);
-static cmdline_parse_token_num_t tp_wq_create_cq =
-	TOKEN_NUM_INITIALIZER(struct tp_wq_create_result, cq, RTE_UINT32);
-static cmdline_parse_token_num_t tp_wq_create_port =
-	TOKEN_NUM_INITIALIZER(struct tp_wq_create_result, port, RTE_UINT32);
-static cmdline_parse_token_num_t tp_wq_create_wr =
-	TOKEN_NUM_INITIALIZER(struct tp_wq_create_result, max_wr, RTE_UINT32);
-static cmdline_parse_token_num_t tp_wq_create_sge =
-	TOKEN_NUM_INITIALIZER(struct tp_wq_create_result, max_sge, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_wq_create = {
-	.f = tp_wq_create_parsed,
-	.data = NULL,
-	.help_str = "mlx4v wq create <pd_id> <cq_id> <port> <max_wr> <max_sge>",
-	.tokens = {
-		(void *)&tp_wq_create_mlx4v,
-		(void *)&tp_wq_create_wq,
-		(void *)&tp_wq_create_create,
-		(void *)&tp_wq_create_pd,
-		(void *)&tp_wq_create_cq,
-		(void *)&tp_wq_create_port,
-		(void *)&tp_wq_create_wr,
-		(void *)&tp_wq_create_sge,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_wq_create, tp_wq_create_parsed, "wq", "create", NULL,
+	   "mlx4v wq create <pd_id> <cq_id> <port> <max_wr> <max_sge>",
+	   (void *)&tp_num_0, (void *)&tp_num_1, (void *)&tp_num_2, (void *)&tp_num_3,
+	   (void *)&tp_num_4);
 
 /* ---- mlx4v pd|mr|cq|qp|srq|wq destroy <id> ---- */
-
-struct tp_destroy_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t kind;
-	cmdline_fixed_string_t destroy;
-	uint32_t id;
-};
 
 /* A QP or WQ going to RESET: the library and device restart the rings at 0. */
 static void
@@ -1200,74 +967,14 @@ static void
 tp_destroy_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		  __rte_unused void *data)
 {
-	struct tp_destroy_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
 
-	tp_destroy(res->kind, res->id);
+	tp_destroy(res->kw[1], res->num[0]);
 }
 
 TP_CMD(tp_destroy)
-
-static cmdline_parse_token_string_t tp_destroy_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_destroy_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_destroy_kind =
-	TOKEN_STRING_INITIALIZER(struct tp_destroy_result, kind, "pd#mr#cq#qp#srq#wq#flow");
-static cmdline_parse_token_string_t tp_destroy_destroy =
-	TOKEN_STRING_INITIALIZER(struct tp_destroy_result, destroy, "destroy");
-static cmdline_parse_token_num_t tp_destroy_id =
-	TOKEN_NUM_INITIALIZER(struct tp_destroy_result, id, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_destroy_cmd = {
-	.f = tp_destroy_parsed,
-	.data = NULL,
-	.help_str = "mlx4v pd|mr|cq|qp|srq|wq|flow destroy <id>",
-	.tokens = {
-		(void *)&tp_destroy_mlx4v,
-		(void *)&tp_destroy_kind,
-		(void *)&tp_destroy_destroy,
-		(void *)&tp_destroy_id,
-		NULL,
-	},
-};
-
-/*
- * One result shape for the commands "mlx4v <word> <word> <number>..." (the steering ones end
- * with a keyword, and a MAC): all share the offsets, so the "mlx4v" keyword and the numbers are
- * one set of tokens; each command names its two words, its handler and its numbers.
- */
-#define TP_NUM_MAX 4
-
-struct tp_num_result {
-	cmdline_fixed_string_t kw[3];
-	uint32_t num[TP_NUM_MAX];
-	cmdline_fixed_string_t type;
-	struct rte_ether_addr mac;
-};
-
-static cmdline_parse_token_string_t tp_num_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[0], "mlx4v");
-
-#define TP_NUM_TOKEN(i) \
-static cmdline_parse_token_num_t tp_num_ ## i = \
-	TOKEN_NUM_INITIALIZER(struct tp_num_result, num[i], RTE_UINT32)
-
-TP_NUM_TOKEN(0);
-TP_NUM_TOKEN(1);
-TP_NUM_TOKEN(2);
-TP_NUM_TOKEN(3);
-
-/* The instruction cmd: "mlx4v w1 w2" then the tokens given, calling f with data. */
-#define TP_NUM_CMD(cmd, f_, w1, w2, data_, help, ...) \
-static cmdline_parse_token_string_t cmd ## _w1 = \
-	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[1], w1); \
-static cmdline_parse_token_string_t cmd ## _w2 = \
-	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[2], w2); \
-static cmdline_parse_inst_t cmd = { \
-	.f = f_, \
-	.data = data_, \
-	.help_str = help, \
-	.tokens = { (void *)&tp_num_mlx4v, (void *)&cmd ## _w1, (void *)&cmd ## _w2, \
-		    __VA_ARGS__, NULL }, \
-}
+TP_NUM_CMD(tp_destroy_cmd, tp_destroy_parsed, "pd#mr#cq#qp#srq#wq#flow", "destroy", NULL,
+	   "mlx4v pd|mr|cq|qp|srq|wq|flow destroy <id>", (void *)&tp_num_0);
 
 /* ---- mlx4v wq range <dev_id> <log_size> ---- */
 
@@ -1425,14 +1132,6 @@ TP_NUM_CMD(tp_flow_create_mac, tp_flow_create_parsed, "flow", "create", (void *)
 
 /* ---- mlx4v qp|wq modify <id> <state> ---- */
 
-struct tp_modify_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t kind;
-	cmdline_fixed_string_t modify;
-	uint32_t id;
-	cmdline_fixed_string_t state;
-};
-
 static int
 tp_state_index(const char *const *names, unsigned int n, const char *state)
 {
@@ -1448,18 +1147,18 @@ static void
 tp_modify_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		 __rte_unused void *data)
 {
-	struct tp_modify_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
 	int st, ret;
 
-	if (strcmp(res->kind, "qp") == 0) {
-		struct tp_qp *q = tp_qp_get(res->id);
+	if (strcmp(res->kw[1], "qp") == 0) {
+		struct tp_qp *q = tp_qp_get(res->num[0]);
 
-		st = tp_state_index(tp_qp_state_names, RTE_DIM(tp_qp_state_names), res->state);
+		st = tp_state_index(tp_qp_state_names, RTE_DIM(tp_qp_state_names), res->type);
 		if (q == NULL)
 			return;
 		if (st < 0) {
 			fprintf(stderr, "mlx4v: QP state \"%s\": expected reset, init, rtr, rts "
-				"or err\n", res->state);
+				"or err\n", res->type);
 			return;
 		}
 		ret = rte_pmd_mlx4v_modify_qp(q->h, st);
@@ -1472,14 +1171,14 @@ tp_modify_do(void *parsed_result, __rte_unused struct cmdline *cl,
 			}
 		}
 	} else {
-		struct tp_wq *w = tp_wq_get(res->id);
+		struct tp_wq *w = tp_wq_get(res->num[0]);
 
-		st = tp_state_index(tp_wq_state_names, RTE_DIM(tp_wq_state_names), res->state);
+		st = tp_state_index(tp_wq_state_names, RTE_DIM(tp_wq_state_names), res->type);
 		if (w == NULL)
 			return;
 		if (st < 0) {
 			fprintf(stderr, "mlx4v: WQ state \"%s\": expected reset, rdy or err\n",
-				res->state);
+				res->type);
 			return;
 		}
 		ret = rte_pmd_mlx4v_modify_wq(w->h, st);
@@ -1490,47 +1189,18 @@ tp_modify_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		}
 	}
 	if (ret)
-		fprintf(stderr, "mlx4v: cannot move %s %u to %s: %s\n", res->kind, res->id,
-			res->state, strerror(ret));
+		fprintf(stderr, "mlx4v: cannot move %s %u to %s: %s\n", res->kw[1], res->num[0],
+			res->type, strerror(ret));
 	else
-		printf("mlx4v: %s %u is now %s\n", res->kind, res->id, res->state);
+		printf("mlx4v: %s %u is now %s\n", res->kw[1], res->num[0], res->type);
 }
 
 TP_CMD(tp_modify)
-
-static cmdline_parse_token_string_t tp_modify_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_modify_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_modify_kind =
-	TOKEN_STRING_INITIALIZER(struct tp_modify_result, kind, "qp#wq");
-static cmdline_parse_token_string_t tp_modify_modify =
-	TOKEN_STRING_INITIALIZER(struct tp_modify_result, modify, "modify");
-static cmdline_parse_token_num_t tp_modify_id =
-	TOKEN_NUM_INITIALIZER(struct tp_modify_result, id, RTE_UINT32);
-static cmdline_parse_token_string_t tp_modify_state =
-	TOKEN_STRING_INITIALIZER(struct tp_modify_result, state, NULL);
-
-static cmdline_parse_inst_t tp_modify = {
-	.f = tp_modify_parsed,
-	.data = NULL,
-	.help_str = "mlx4v qp|wq modify <id> reset|init|rtr|rts|rdy|err",
-	.tokens = {
-		(void *)&tp_modify_mlx4v,
-		(void *)&tp_modify_kind,
-		(void *)&tp_modify_modify,
-		(void *)&tp_modify_id,
-		(void *)&tp_modify_state,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_modify, tp_modify_parsed, "qp#wq", "modify", NULL,
+	   "mlx4v qp|wq modify <id> reset|init|rtr|rts|rdy|err",
+	   (void *)&tp_num_0, (void *)&tp_num_any);
 
 /* ---- mlx4v view qp|cq|srq|rwq <id> ---- */
-
-struct tp_view_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t view;
-	cmdline_fixed_string_t kind;
-	uint32_t id;
-};
 
 /* A doorbell record: its address and its value, which is big-endian. */
 static void
@@ -1615,7 +1285,7 @@ static void
 tp_view_do(void *parsed_result, __rte_unused struct cmdline *cl,
 	       __rte_unused void *data)
 {
-	struct tp_view_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
 	struct rte_pmd_mlx4v_obj obj;
 	struct mlx4dv_qp qp;
 	struct mlx4dv_cq cq;
@@ -1625,176 +1295,115 @@ tp_view_do(void *parsed_result, __rte_unused struct cmdline *cl,
 	int ret;
 
 	memset(&obj, 0, sizeof(obj));
-	if (strcmp(res->kind, "qp") == 0) {
-		if (tp_qp_get(res->id) == NULL)
+	if (strcmp(res->kw[2], "qp") == 0) {
+		if (tp_qp_get(res->num[0]) == NULL)
 			return;
 		memset(&qp, 0, sizeof(qp));
 		qp.comp_mask = MLX4DV_QP_MASK_UAR_MMAP_OFFSET;
-		obj.qp.in = tp_qps[res->id].h;
+		obj.qp.in = tp_qps[res->num[0]].h;
 		obj.qp.out = &qp;
 		type = MLX4DV_OBJ_QP;
-	} else if (strcmp(res->kind, "cq") == 0) {
-		if (tp_cq_get(res->id) == NULL)
+	} else if (strcmp(res->kw[2], "cq") == 0) {
+		if (tp_cq_get(res->num[0]) == NULL)
 			return;
 		memset(&cq, 0, sizeof(cq));
 		cq.comp_mask = MLX4DV_CQ_MASK_UAR;
-		obj.cq.in = tp_cqs[res->id].h;
+		obj.cq.in = tp_cqs[res->num[0]].h;
 		obj.cq.out = &cq;
 		type = MLX4DV_OBJ_CQ;
-	} else if (strcmp(res->kind, "srq") == 0) {
-		if (tp_srq_get(res->id) == NULL)
+	} else if (strcmp(res->kw[2], "srq") == 0) {
+		if (tp_srq_get(res->num[0]) == NULL)
 			return;
 		memset(&srq, 0, sizeof(srq));
-		obj.srq.in = tp_srqs[res->id].h;
+		obj.srq.in = tp_srqs[res->num[0]].h;
 		obj.srq.out = &srq;
 		type = MLX4DV_OBJ_SRQ;
 	} else {
-		if (tp_wq_get(res->id) == NULL)
+		if (tp_wq_get(res->num[0]) == NULL)
 			return;
 		memset(&rwq, 0, sizeof(rwq));
-		obj.rwq.in = tp_wqs[res->id].h;
+		obj.rwq.in = tp_wqs[res->num[0]].h;
 		obj.rwq.out = &rwq;
 		type = MLX4DV_OBJ_RWQ;
 	}
 	/* A CQ view marks the CQ DV-owned: take testpmd's own view first, so its CI is set. */
-	if (type == MLX4DV_OBJ_CQ && tp_cq_view(&tp_cqs[res->id]) != 0)
+	if (type == MLX4DV_OBJ_CQ && tp_cq_view(&tp_cqs[res->num[0]]) != 0)
 		return;
 	ret = rte_pmd_mlx4v_init_obj(&obj, type);
 	if (ret) {
-		fprintf(stderr, "mlx4v: init_obj(%s %u): %s\n", res->kind, res->id,
+		fprintf(stderr, "mlx4v: init_obj(%s %u): %s\n", res->kw[2], res->num[0],
 			strerror(ret));
 		return;
 	}
 	switch (type) {
 	case MLX4DV_OBJ_QP:
-		tp_view_qp(res->id, &qp);
+		tp_view_qp(res->num[0], &qp);
 		break;
 	case MLX4DV_OBJ_CQ:
-		tp_view_cq(res->id, &cq);
+		tp_view_cq(res->num[0], &cq);
 		break;
 	case MLX4DV_OBJ_SRQ:
-		tp_view_srq(res->id, &srq);
+		tp_view_srq(res->num[0], &srq);
 		break;
 	default:
-		tp_view_rwq(res->id, &rwq);
+		tp_view_rwq(res->num[0], &rwq);
 		break;
 	}
 }
 
 TP_CMD(tp_view)
-
-static cmdline_parse_token_string_t tp_view_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_view_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_view_view =
-	TOKEN_STRING_INITIALIZER(struct tp_view_result, view, "view");
-static cmdline_parse_token_string_t tp_view_kind =
-	TOKEN_STRING_INITIALIZER(struct tp_view_result, kind, "qp#cq#srq#rwq");
-static cmdline_parse_token_num_t tp_view_id =
-	TOKEN_NUM_INITIALIZER(struct tp_view_result, id, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_view = {
-	.f = tp_view_parsed,
-	.data = NULL,
-	.help_str = "mlx4v view qp|cq|srq|rwq <id>",
-	.tokens = {
-		(void *)&tp_view_mlx4v,
-		(void *)&tp_view_view,
-		(void *)&tp_view_kind,
-		(void *)&tp_view_id,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_view, tp_view_parsed, "view", "qp#cq#srq#rwq", NULL,
+	   "mlx4v view qp|cq|srq|rwq <id>", (void *)&tp_num_0);
 
 /* ---- mlx4v post qp|rwq|srq <id> <n> ---- */
-
-struct tp_post_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t post;
-	cmdline_fixed_string_t kind;
-	uint32_t id;
-	uint32_t n;
-};
 
 static void
 tp_post_do(void *parsed_result, __rte_unused struct cmdline *cl,
 	       __rte_unused void *data)
 {
-	struct tp_post_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
 	uint32_t posted;
 
-	if (strcmp(res->kind, "qp") == 0) {
-		struct tp_qp *q = tp_qp_get(res->id);
+	if (strcmp(res->kw[2], "qp") == 0) {
+		struct tp_qp *q = tp_qp_get(res->num[0]);
 
 		if (q == NULL)
 			return;
 		if (q->srq >= 0 || q->rq.dp.wqe_cnt == 0) {
 			fprintf(stderr, "mlx4v: qp %u has no RQ of its own (post to its SRQ)\n",
-				res->id);
+				res->num[0]);
 			return;
 		}
-		posted = mlx4v_rawdp_rq_post(&q->rq.dp, res->n);
-		printf("mlx4v: qp %u: %u receive WQE(s) posted, rdb count %u\n", res->id,
+		posted = mlx4v_rawdp_rq_post(&q->rq.dp, res->num[1]);
+		printf("mlx4v: qp %u: %u receive WQE(s) posted, rdb count %u\n", res->num[0],
 		       posted, q->rq.dp.head & 0xffff);
-	} else if (strcmp(res->kind, "rwq") == 0) {
-		struct tp_wq *w = tp_wq_get(res->id);
+	} else if (strcmp(res->kw[2], "rwq") == 0) {
+		struct tp_wq *w = tp_wq_get(res->num[0]);
 
 		if (w == NULL)
 			return;
-		posted = mlx4v_rawdp_rq_post(&w->rq.dp, res->n);
-		printf("mlx4v: rwq %u: %u receive WQE(s) posted, rdb count %u\n", res->id,
+		posted = mlx4v_rawdp_rq_post(&w->rq.dp, res->num[1]);
+		printf("mlx4v: rwq %u: %u receive WQE(s) posted, rdb count %u\n", res->num[0],
 		       posted, w->rq.dp.head & 0xffff);
 	} else {
-		struct tp_srq *s = tp_srq_get(res->id);
+		struct tp_srq *s = tp_srq_get(res->num[0]);
 
 		if (s == NULL)
 			return;
-		posted = mlx4v_rawdp_srq_post(&s->dp, res->n);
+		posted = mlx4v_rawdp_srq_post(&s->dp, res->num[1]);
 		printf("mlx4v: srq %u: %u WQE(s) posted, db count %u, head %d tail %d\n",
-		       res->id, posted, s->dp.counter, s->dp.head, s->dp.tail);
+		       res->num[0], posted, s->dp.counter, s->dp.head, s->dp.tail);
 	}
-	if (posted < res->n)
+	if (posted < res->num[1])
 		fprintf(stderr, "mlx4v: %s %u: ring full, %u of %u posted (poll its CQ)\n",
-			res->kind, res->id, posted, res->n);
+			res->kw[2], res->num[0], posted, res->num[1]);
 }
 
 TP_CMD(tp_post)
-
-static cmdline_parse_token_string_t tp_post_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_post_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_post_post =
-	TOKEN_STRING_INITIALIZER(struct tp_post_result, post, "post");
-static cmdline_parse_token_string_t tp_post_kind =
-	TOKEN_STRING_INITIALIZER(struct tp_post_result, kind, "qp#rwq#srq");
-static cmdline_parse_token_num_t tp_post_id =
-	TOKEN_NUM_INITIALIZER(struct tp_post_result, id, RTE_UINT32);
-static cmdline_parse_token_num_t tp_post_n =
-	TOKEN_NUM_INITIALIZER(struct tp_post_result, n, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_post = {
-	.f = tp_post_parsed,
-	.data = NULL,
-	.help_str = "mlx4v post qp|rwq|srq <id> <n>",
-	.tokens = {
-		(void *)&tp_post_mlx4v,
-		(void *)&tp_post_post,
-		(void *)&tp_post_kind,
-		(void *)&tp_post_id,
-		(void *)&tp_post_n,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_post, tp_post_parsed, "post", "qp#rwq#srq", NULL,
+	   "mlx4v post qp|rwq|srq <id> <n>", (void *)&tp_num_0, (void *)&tp_num_1);
 
 /* ---- mlx4v send <qp_id> <len> [<count> [lkey <lkey>]] ---- */
-
-struct tp_send_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t send;
-	uint32_t qp;
-	uint32_t len;
-	uint32_t count;
-	cmdline_fixed_string_t lkey_kw;
-	uint32_t lkey;
-};
 
 /* Fill the next frame and write one signalled SEND WQE (ctrl + one data segment) for it. */
 static void
@@ -1808,110 +1417,60 @@ tp_sq_write(struct tp_qp *q, uint32_t len, uint32_t lkey)
 	mlx4v_rawdp_sq_write(&q->sq, len, lkey, MLX4_WQE_CTRL_CQ_UPDATE | MLX4_WQE_CTRL_SOLICIT);
 }
 
+/* data: 0 for "send qp len", 1 with a count, 2 with a count and an lkey. */
 static void
 tp_send_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data)
 {
-	struct tp_send_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
 	uintptr_t variant = (uintptr_t)data;
-	uint32_t count = variant >= 1 ? res->count : 1;
-	struct tp_qp *q = tp_qp_get(res->qp);
+	uint32_t qp = res->num[0], len = res->num[1];
+	uint32_t count = variant >= 1 ? res->num[2] : 1;
+	struct tp_qp *q = tp_qp_get(qp);
 	uint32_t i, lkey;
 
 	if (q == NULL)
 		return;
 	if (q->ind != NULL) {
-		fprintf(stderr, "mlx4v: qp %u is an RSS QP: it has no send queue\n", res->qp);
+		fprintf(stderr, "mlx4v: qp %u is an RSS QP: it has no send queue\n", qp);
 		return;
 	}
-	if (res->len < TP_ETH_HDR || res->len > TP_BUF_SIZE) {
-		fprintf(stderr, "mlx4v: send length %u: expected %u to %u bytes\n", res->len,
+	if (len < TP_ETH_HDR || len > TP_BUF_SIZE) {
+		fprintf(stderr, "mlx4v: send length %u: expected %u to %u bytes\n", len,
 			TP_ETH_HDR, TP_BUF_SIZE);
 		return;
 	}
 	if (count == 0 || count > q->sq.max_post - (q->sq.head - q->sq.done)) {
 		fprintf(stderr, "mlx4v: qp %u: %u WQE(s) do not fit: %u in flight, %u at most "
-			"(poll the send CQ)\n", res->qp, count, q->sq.head - q->sq.done,
+			"(poll the send CQ)\n", qp, count, q->sq.head - q->sq.done,
 			q->sq.max_post);
 		return;
 	}
 	if (q->state != RTE_PMD_MLX4V_QPS_RTS)
 		printf("mlx4v: warning: qp %u is in state %s, not rts: the device will not "
-		       "execute the WQE\n", res->qp, tp_qp_state_names[q->state]);
-	lkey = variant == 2 ? res->lkey : q->tx.lkey;
+		       "execute the WQE\n", qp, tp_qp_state_names[q->state]);
+	lkey = variant == 2 ? res->num[3] : q->tx.lkey;
 	for (i = 0; i < count; i++)
-		tp_sq_write(q, res->len, lkey);
+		tp_sq_write(q, len, lkey);
 	mlx4v_rawdp_sq_doorbell(&q->sq);
 	printf("mlx4v: qp %u: %u SEND WQE(s) of %u bytes posted, lkey 0x%x, sq head %u, "
-	       "doorbell rung\n", res->qp, count, res->len, lkey, q->sq.head);
+	       "doorbell rung\n", qp, count, len, lkey, q->sq.head);
 }
 
 TP_CMD(tp_send)
 
-static cmdline_parse_token_string_t tp_send_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_send_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_send_send =
-	TOKEN_STRING_INITIALIZER(struct tp_send_result, send, "send");
-static cmdline_parse_token_num_t tp_send_qp =
-	TOKEN_NUM_INITIALIZER(struct tp_send_result, qp, RTE_UINT32);
-static cmdline_parse_token_num_t tp_send_len =
-	TOKEN_NUM_INITIALIZER(struct tp_send_result, len, RTE_UINT32);
-static cmdline_parse_token_num_t tp_send_count =
-	TOKEN_NUM_INITIALIZER(struct tp_send_result, count, RTE_UINT32);
 static cmdline_parse_token_string_t tp_send_lkey_kw =
-	TOKEN_STRING_INITIALIZER(struct tp_send_result, lkey_kw, "lkey");
-static cmdline_parse_token_num_t tp_send_lkey =
-	TOKEN_NUM_INITIALIZER(struct tp_send_result, lkey, RTE_UINT32);
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, type, "lkey");
 
-static cmdline_parse_inst_t tp_send = {
-	.f = tp_send_parsed,
-	.data = (void *)0,
-	.help_str = "mlx4v send <qp_id> <len>",
-	.tokens = {
-		(void *)&tp_send_mlx4v,
-		(void *)&tp_send_send,
-		(void *)&tp_send_qp,
-		(void *)&tp_send_len,
-		NULL,
-	},
-};
-
-static cmdline_parse_inst_t tp_send_n = {
-	.f = tp_send_parsed,
-	.data = (void *)1,
-	.help_str = "mlx4v send <qp_id> <len> <count>",
-	.tokens = {
-		(void *)&tp_send_mlx4v,
-		(void *)&tp_send_send,
-		(void *)&tp_send_qp,
-		(void *)&tp_send_len,
-		(void *)&tp_send_count,
-		NULL,
-	},
-};
-
-static cmdline_parse_inst_t tp_send_lkey_cmd = {
-	.f = tp_send_parsed,
-	.data = (void *)2,
-	.help_str = "mlx4v send <qp_id> <len> <count> lkey <lkey>",
-	.tokens = {
-		(void *)&tp_send_mlx4v,
-		(void *)&tp_send_send,
-		(void *)&tp_send_qp,
-		(void *)&tp_send_len,
-		(void *)&tp_send_count,
-		(void *)&tp_send_lkey_kw,
-		(void *)&tp_send_lkey,
-		NULL,
-	},
-};
+TP_NUM_CMD1(tp_send, tp_send_parsed, "send", (void *)0, "mlx4v send <qp_id> <len>",
+	    (void *)&tp_num_0, (void *)&tp_num_1);
+TP_NUM_CMD1(tp_send_n, tp_send_parsed, "send", (void *)1, "mlx4v send <qp_id> <len> <count>",
+	    (void *)&tp_num_0, (void *)&tp_num_1, (void *)&tp_num_2);
+TP_NUM_CMD1(tp_send_lkey_cmd, tp_send_parsed, "send", (void *)2,
+	    "mlx4v send <qp_id> <len> <count> lkey <lkey>",
+	    (void *)&tp_num_0, (void *)&tp_num_1, (void *)&tp_num_2, (void *)&tp_send_lkey_kw,
+	    (void *)&tp_num_3);
 
 /* ---- mlx4v poll|arm|event <cq_id> ---- */
-
-struct tp_cq_op_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t op;
-	uint32_t cq;
-};
 
 static void
 tp_cq_poll(uint32_t id, struct tp_cq *c)
@@ -2003,50 +1562,31 @@ static void
 tp_cq_op_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		__rte_unused void *data)
 {
-	struct tp_cq_op_result *res = parsed_result;
-	struct tp_cq *c = tp_cq_get(res->cq);
+	struct tp_num_result *res = parsed_result;
+	const char *op = res->kw[1];
+	uint32_t id = res->num[0];
+	struct tp_cq *c = tp_cq_get(id);
 
 	if (c == NULL)
 		return;
-	if (strcmp(res->op, "event") == 0) {
-		tp_cq_event(res->cq, c);
+	if (strcmp(op, "event") == 0) {
+		tp_cq_event(id, c);
 		return;
 	}
 	if (tp_cq_view(c) != 0)
 		return;
-	if (strcmp(res->op, "poll") == 0)
-		tp_cq_poll(res->cq, c);
+	if (strcmp(op, "poll") == 0)
+		tp_cq_poll(id, c);
 	else
-		tp_cq_arm(res->cq, c);
+		tp_cq_arm(id, c);
 }
 
 TP_CMD(tp_cq_op)
 
-static cmdline_parse_token_string_t tp_cq_op_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_cq_op_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_cq_op_op =
-	TOKEN_STRING_INITIALIZER(struct tp_cq_op_result, op, "poll#arm#event");
-static cmdline_parse_token_num_t tp_cq_op_cq =
-	TOKEN_NUM_INITIALIZER(struct tp_cq_op_result, cq, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_cq_op = {
-	.f = tp_cq_op_parsed,
-	.data = NULL,
-	.help_str = "mlx4v poll|arm|event <cq_id>",
-	.tokens = {
-		(void *)&tp_cq_op_mlx4v,
-		(void *)&tp_cq_op_op,
-		(void *)&tp_cq_op_cq,
-		NULL,
-	},
-};
+TP_NUM_CMD1(tp_cq_op, tp_cq_op_parsed, "poll#arm#event", NULL, "mlx4v poll|arm|event <cq_id>",
+	    (void *)&tp_num_0);
 
 /* ---- mlx4v list ---- */
-
-struct tp_list_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t list;
-};
 
 static void
 tp_list_do(__rte_unused void *parsed_result, __rte_unused struct cmdline *cl,
@@ -2123,21 +1663,7 @@ tp_list_do(__rte_unused void *parsed_result, __rte_unused struct cmdline *cl,
 
 TP_CMD(tp_list)
 
-static cmdline_parse_token_string_t tp_list_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_list_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_list_list =
-	TOKEN_STRING_INITIALIZER(struct tp_list_result, list, "list");
-
-static cmdline_parse_inst_t tp_list = {
-	.f = tp_list_parsed,
-	.data = NULL,
-	.help_str = "mlx4v list",
-	.tokens = {
-		(void *)&tp_list_mlx4v,
-		(void *)&tp_list_list,
-		NULL,
-	},
-};
+TP_NUM_CMD1(tp_list, tp_list_parsed, "list", NULL, "mlx4v list");
 
 static struct testpmd_driver_commands mlx4v_cmds = {
 	.commands = {

@@ -13,12 +13,14 @@
 #include <rte_compat.h>
 #include <rte_dev.h>
 
+#include "mlxv_class_reg.h"
+
 #include "mlx5v_dev.h"
 
 /** The devarg that selects the class drivers of a device: class=net (default), class=none. */
 #define MLX5V_CLASS_ARG "class"
 /** Most class drivers one device can carry. */
-#define MLX5V_CLASS_MAX 8
+#define MLX5V_CLASS_MAX MLXV_CLASS_MAX
 
 /** What a class driver hears about its device besides probe and remove. */
 struct mlx5v_class_event {
@@ -32,7 +34,7 @@ struct mlx5v_class_event {
  * names it, after the core brought the device up, and removed before it goes down.
  */
 struct mlx5v_class_driver {
-	TAILQ_ENTRY(mlx5v_class_driver) next;
+	struct mlxv_class_node node; /**< the registry's (set by register) */
 	const char *name;        /**< its class= name, e.g. "net" */
 	/**
 	 * Attach to dev (edev: the EAL device; devargs: the device's whole devargs string or

@@ -838,17 +838,11 @@ mlx4v_ethdev_event(const char *name, const struct mlx4v_class_event *ev)
 	}
 }
 
-static struct mlx4v_class_driver mlx4v_ethdev_class = {
-	.name = "net",
-	.probe = mlx4v_ethdev_probe,
-	.remove = mlx4v_ethdev_remove,
-	.event = mlx4v_ethdev_event,
-	.attach = mlx4v_mp_secondary_attach,
-	.detach = mlx4v_mp_secondary_detach,
-};
-
-RTE_INIT(mlx4v_ethdev_class_init)
-{
-	if (mlx4v_class_driver_register(&mlx4v_ethdev_class) != 0)
-		MLX4V_ETH_LOG(ERR, "registering the net class of mlx4v failed");
-}
+MLXV_CLASS_DRIVER_REGISTER(struct mlx4v_class_driver, mlx4v_ethdev_class,
+			   mlx4v_class_driver_register, MLX4V_ETH_LOG,
+			   .name = "net",
+			   .probe = mlx4v_ethdev_probe,
+			   .remove = mlx4v_ethdev_remove,
+			   .event = mlx4v_ethdev_event,
+			   .attach = mlx4v_mp_secondary_attach,
+			   .detach = mlx4v_mp_secondary_detach);

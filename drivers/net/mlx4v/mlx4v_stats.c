@@ -7,68 +7,32 @@
  * device counts nothing the verbs-level API would give), summed per port.
  */
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "mlxv_ethdev_stats.h"
 #include "mlx4v_ethdev.h"
+
+/* Where the queues keep their counters; a Tx error CQE counts as an output error too. */
+static const struct mlxv_stats_fields mlx4v_stats_rx =
+	MLXV_STATS_FIELDS(struct mlx4v_rxq, MLXV_STATS_NONE, offsetof(struct mlx4v_rxq, nombuf));
+static const struct mlxv_stats_fields mlx4v_stats_tx =
+	MLXV_STATS_FIELDS(struct mlx4v_txq, offsetof(struct mlx4v_txq, err_cqes), MLXV_STATS_NONE);
 
 int
 mlx4v_stats_get(struct rte_eth_dev *eth_dev, struct rte_eth_stats *stats)
 {
-	const struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
-	const struct mlx4v_rxq *rxq;
-	const struct mlx4v_txq *txq;
-	uint16_t i;
-
-	stats->rx_nombuf = priv->rx_nombuf_acc;
-	for (i = 0; i < eth_dev->data->nb_rx_queues; i++) {
-		rxq = eth_dev->data->rx_queues[i];
-		if (rxq == NULL)
-			continue;
-		stats->ipackets += rxq->packets;
-		stats->ibytes += rxq->bytes;
-		stats->ierrors += rxq->errors;
-		stats->rx_nombuf += rxq->nombuf;
-		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			stats->q_ipackets[i] = rxq->packets;
-			stats->q_ibytes[i] = rxq->bytes;
-			stats->q_errors[i] = rxq->errors;
-		}
-	}
-	for (i = 0; i < eth_dev->data->nb_tx_queues; i++) {
-		txq = eth_dev->data->tx_queues[i];
-		if (txq == NULL)
-			continue;
-		stats->opackets += txq->packets;
-		stats->obytes += txq->bytes;
-		stats->oerrors += txq->errors + txq->err_cqes;
-		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			stats->q_opackets[i] = txq->packets;
-			stats->q_obytes[i] = txq->bytes;
-		}
-	}
+	stats->rx_nombuf = mlx4v_priv(eth_dev)->rx_nombuf_acc;
+	mlxv_stats_fold(eth_dev, &mlx4v_stats_rx, &mlx4v_stats_tx, stats);
 	return 0;
 }
 
 int
 mlx4v_stats_reset(struct rte_eth_dev *eth_dev)
 {
-	struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
-	struct mlx4v_rxq *rxq;
-	struct mlx4v_txq *txq;
-	uint16_t i;
-
-	priv->rx_nombuf_acc = 0;
-	for (i = 0; i < eth_dev->data->nb_rx_queues; i++) {
-		rxq = eth_dev->data->rx_queues[i];
-		if (rxq != NULL)
-			rxq->packets = rxq->bytes = rxq->errors = rxq->nombuf = 0;
-	}
-	for (i = 0; i < eth_dev->data->nb_tx_queues; i++) {
-		txq = eth_dev->data->tx_queues[i];
-		if (txq != NULL)
-			txq->packets = txq->bytes = txq->errors = txq->err_cqes = 0;
-	}
+	mlx4v_priv(eth_dev)->rx_nombuf_acc = 0;
+	mlxv_stats_clear(eth_dev, &mlx4v_stats_rx, &mlx4v_stats_tx);
 	return 0;
 }
 

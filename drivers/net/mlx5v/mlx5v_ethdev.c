@@ -925,17 +925,11 @@ mlx5v_ethdev_detach(struct rte_device *edev)
 	return eth_dev != NULL ? rte_eth_dev_release_port(eth_dev) : 0;
 }
 
-static struct mlx5v_class_driver mlx5v_ethdev_class = {
-	.name = "net",
-	.probe = mlx5v_ethdev_probe,
-	.remove = mlx5v_ethdev_remove,
-	.event = mlx5v_ethdev_event,
-	.attach = mlx5v_ethdev_attach,
-	.detach = mlx5v_ethdev_detach,
-};
-
-RTE_INIT(mlx5v_ethdev_class_init)
-{
-	if (mlx5v_class_driver_register(&mlx5v_ethdev_class) != 0)
-		MLX5V_ETH_LOG(ERR, "registering the net class of mlx5v failed");
-}
+MLXV_CLASS_DRIVER_REGISTER(struct mlx5v_class_driver, mlx5v_ethdev_class,
+			   mlx5v_class_driver_register, MLX5V_ETH_LOG,
+			   .name = "net",
+			   .probe = mlx5v_ethdev_probe,
+			   .remove = mlx5v_ethdev_remove,
+			   .event = mlx5v_ethdev_event,
+			   .attach = mlx5v_ethdev_attach,
+			   .detach = mlx5v_ethdev_detach);

@@ -5,10 +5,12 @@
 /** @file Statistics of the mlx5v PMD: the port's Q counter and the queues' software counters. */
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <rte_eal.h>
 
+#include "mlxv_ethdev_stats.h"
 #include "mlx5v_ethdev.h"
 
 int
@@ -57,41 +59,19 @@ mlx5v_stats_save(struct rte_eth_dev *eth_dev)
 	}
 }
 
+/* Where the queues keep their counters (Tx error CQEs are not output errors here). */
+static const struct mlxv_stats_fields mlx5v_stats_rx =
+	MLXV_STATS_FIELDS(struct mlx5v_rxq, MLXV_STATS_NONE, offsetof(struct mlx5v_rxq, nombuf));
+static const struct mlxv_stats_fields mlx5v_stats_tx =
+	MLXV_STATS_FIELDS(struct mlx5v_txq, MLXV_STATS_NONE, MLXV_STATS_NONE);
+
 int
 mlx5v_stats_get(struct rte_eth_dev *eth_dev, struct rte_eth_stats *stats)
 {
-	unsigned int i;
 	uint64_t oob;
 	int ret;
 
-	for (i = 0; i < eth_dev->data->nb_rx_queues; i++) {
-		const struct mlx5v_rxq *rxq = eth_dev->data->rx_queues[i];
-
-		if (rxq == NULL)
-			continue;
-		stats->ipackets += rxq->packets;
-		stats->ibytes += rxq->bytes;
-		stats->ierrors += rxq->errors;
-		stats->rx_nombuf += rxq->nombuf;
-		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			stats->q_ipackets[i] = rxq->packets;
-			stats->q_ibytes[i] = rxq->bytes;
-			stats->q_errors[i] = rxq->errors;
-		}
-	}
-	for (i = 0; i < eth_dev->data->nb_tx_queues; i++) {
-		const struct mlx5v_txq *txq = eth_dev->data->tx_queues[i];
-
-		if (txq == NULL)
-			continue;
-		stats->opackets += txq->packets;
-		stats->obytes += txq->bytes;
-		stats->oerrors += txq->errors;
-		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			stats->q_opackets[i] = txq->packets;
-			stats->q_obytes[i] = txq->bytes;
-		}
-	}
+	mlxv_stats_fold(eth_dev, &mlx5v_stats_rx, &mlx5v_stats_tx, stats);
 	ret = oob_read(eth_dev, &oob);
 	if (ret != 0)
 		return ret;
@@ -104,21 +84,9 @@ mlx5v_stats_reset(struct rte_eth_dev *eth_dev)
 {
 	struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
 	uint64_t oob;
-	unsigned int i;
 	int ret;
 
-	for (i = 0; i < eth_dev->data->nb_rx_queues; i++) {
-		struct mlx5v_rxq *rxq = eth_dev->data->rx_queues[i];
-
-		if (rxq != NULL)
-			rxq->packets = rxq->bytes = rxq->errors = rxq->nombuf = 0;
-	}
-	for (i = 0; i < eth_dev->data->nb_tx_queues; i++) {
-		struct mlx5v_txq *txq = eth_dev->data->tx_queues[i];
-
-		if (txq != NULL)
-			txq->packets = txq->bytes = txq->errors = 0;
-	}
+	mlxv_stats_clear(eth_dev, &mlx5v_stats_rx, &mlx5v_stats_tx);
 	ret = oob_read(eth_dev, &oob);
 	if (ret != 0)
 		return ret;

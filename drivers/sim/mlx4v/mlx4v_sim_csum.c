@@ -16,6 +16,7 @@
 #include <rte_tcp.h>
 #include <rte_udp.h>
 
+#include "hwsim_csum.h"
 #include "mlx4v_prm_eth.h"
 #include "mlx4v_sim_priv.h"
 
@@ -134,16 +135,6 @@ csum_parse(const uint8_t *f, uint32_t len, struct csum_frame *fr)
 		fr->status |= MLX4V_CQE_STATUS_UDP;
 }
 
-/* The TCP/UDP checksum of the datagram, computed with the field zeroed, as it is stored. */
-static uint16_t
-csum_l4(const uint8_t *f, const struct csum_frame *fr)
-{
-	if (fr->status & MLX4V_CQE_STATUS_IPV4)
-		return rte_ipv4_udptcp_cksum((const struct rte_ipv4_hdr *)(f + fr->l3),
-					     f + fr->l4);
-	return rte_ipv6_udptcp_cksum((const struct rte_ipv6_hdr *)(f + fr->l3), f + fr->l4);
-}
-
 /* @return 1 if the TCP/UDP checksum in place is right. */
 static int
 csum_l4_ok(const uint8_t *f, const struct csum_frame *fr)
@@ -192,24 +183,16 @@ mlx4v_sim_csum_rx_status(const uint8_t *f, uint32_t len)
 void
 mlx4v_sim_csum_tx_fill(uint8_t *f, uint32_t len, uint32_t srcrb_flags)
 {
-	struct rte_ipv4_hdr *ip4;
+	struct hwsim_csum_hdrs h = { 0 };
 	struct csum_frame fr;
-	uint32_t ck_off;
-	uint16_t ck;
 
 	csum_parse(f, len, &fr);
-	if ((srcrb_flags & MLX4_WQE_CTRL_IP_HDR_CSUM) && (fr.status & MLX4V_CQE_STATUS_IPV4)) {
-		ip4 = (struct rte_ipv4_hdr *)(f + fr.l3);
-		ip4->hdr_checksum = 0;
-		ip4->hdr_checksum = rte_ipv4_cksum(ip4);
-	}
-	if (!(srcrb_flags & MLX4_WQE_CTRL_TCP_UDP_CSUM) || fr.l4 == 0)
-		return;
-	ck_off = fr.l4 + (fr.proto == IPPROTO_TCP ? offsetof(struct rte_tcp_hdr, cksum) :
-			  offsetof(struct rte_udp_hdr, dgram_cksum));
-	/* Over the datagram with the field zeroed; the helper gives it ready to store. */
-	ck = 0;
-	memcpy(f + ck_off, &ck, sizeof(ck));
-	ck = csum_l4(f, &fr);
-	memcpy(f + ck_off, &ck, sizeof(ck));
+	h.l3 = fr.l3;
+	h.l4 = fr.l4;
+	h.ip_version = (fr.status & MLX4V_CQE_STATUS_IPV4) ? 4 :
+		(fr.status & MLX4V_CQE_STATUS_IPV6) ? 6 : 0;
+	/* Only a TCP/UDP header the parser accepted (l4 != 0) gets its checksum. */
+	h.l4_proto = fr.l4 != 0 ? fr.proto : 0;
+	hwsim_csum_fill(f, &h, ((srcrb_flags & MLX4_WQE_CTRL_IP_HDR_CSUM) ? HWSIM_CSUM_L3 : 0) |
+			((srcrb_flags & MLX4_WQE_CTRL_TCP_UDP_CSUM) ? HWSIM_CSUM_L4 : 0));
 }

@@ -20,6 +20,7 @@
 #include <rte_tcp.h>
 #include <rte_udp.h>
 
+#include "hwsim_csum.h"
 #include "mlx5v_prm_eth.h"
 #include "mlx5v_sim_eth_dp.h"
 #include "mlx5v_sim_priv.h"
@@ -362,46 +363,26 @@ mlx5v_sim_tx_next(struct mlx5v_sim *sim, uint32_t sqn, uint32_t uar,
 	return 1;
 }
 
-/* L3/L4 checksums the Ethernet segment asked for (§6.3), with DPDK's helpers. */
+/* L3/L4 checksums the Ethernet segment asked for (§6.3), on the headers DPDK's parser finds. */
 static void
 mlx5v_sim_tx_csum(uint8_t *f, uint32_t len, uint8_t cs_flags)
 {
+	struct hwsim_csum_hdrs h = { 0 };
 	struct rte_net_hdr_lens hl;
-	struct rte_ipv4_hdr *ip4;
-	struct rte_ipv6_hdr *ip6;
-	const uint16_t zero = 0;
 	uint32_t ptype;
-	uint16_t sum;
-	uint8_t *ck;
-	uint8_t *l4;
 
 	if ((cs_flags & (MLX5V_SIM_CS_L3 | MLX5V_SIM_CS_L4)) == 0)
 		return;
 	ptype = mlx5v_sim_tx_ptype(f, len, &hl);
-	l4 = f + hl.l2_len + hl.l3_len;
-	ck = NULL;
+	h.l3 = hl.l2_len;
+	h.l4 = hl.l2_len + hl.l3_len;
+	h.ip_version = RTE_ETH_IS_IPV4_HDR(ptype) ? 4 : RTE_ETH_IS_IPV6_HDR(ptype) ? 6 : 0;
 	if ((ptype & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_TCP)
-		ck = l4 + offsetof(struct rte_tcp_hdr, cksum);
+		h.l4_proto = IPPROTO_TCP;
 	else if ((ptype & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_UDP)
-		ck = l4 + offsetof(struct rte_udp_hdr, dgram_cksum);
-	if (RTE_ETH_IS_IPV4_HDR(ptype)) {
-		ip4 = (struct rte_ipv4_hdr *)(f + hl.l2_len);
-		if (cs_flags & MLX5V_SIM_CS_L3) {
-			ip4->hdr_checksum = 0;
-			ip4->hdr_checksum = rte_ipv4_cksum(ip4);
-		}
-		if ((cs_flags & MLX5V_SIM_CS_L4) && ck != NULL) {
-			memcpy(ck, &zero, sizeof(zero));
-			sum = rte_ipv4_udptcp_cksum(ip4, l4);
-			memcpy(ck, &sum, sizeof(sum));
-		}
-	} else if (RTE_ETH_IS_IPV6_HDR(ptype) && (cs_flags & MLX5V_SIM_CS_L4) &&
-		   ck != NULL) {
-		ip6 = (struct rte_ipv6_hdr *)(f + hl.l2_len);
-		memcpy(ck, &zero, sizeof(zero));
-		sum = rte_ipv6_udptcp_cksum(ip6, l4);
-		memcpy(ck, &sum, sizeof(sum));
-	}
+		h.l4_proto = IPPROTO_UDP;
+	hwsim_csum_fill(f, &h, ((cs_flags & MLX5V_SIM_CS_L3) ? HWSIM_CSUM_L3 : 0) |
+			((cs_flags & MLX5V_SIM_CS_L4) ? HWSIM_CSUM_L4 : 0));
 }
 
 /* One frame out: VLAN insertion, checksums, then the wire. tx_lock held, sim->lock not. */

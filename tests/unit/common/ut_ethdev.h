@@ -4,8 +4,10 @@
 
 /**
  * @file Helpers of the PMD interrupt tests (net_mlx5v_intr, net_mlx4v_intr): a port started
- * with the interrupts asked for, a bounded wait on the lcore's Rx interrupt epoll set, and an
- * event callback that counts LSC and RMV events.
+ * with the interrupts asked for, a bounded wait on the lcore's Rx interrupt epoll set, an
+ * event callback that counts LSC and RMV events, and the checks both PMDs pass the same way
+ * (enable/disable cycles of an Rx queue, LSC events for a cable pulled and put back).
+ * Include after test.h.
  */
 
 #ifndef _UT_ETHDEV_H_
@@ -17,6 +19,8 @@
 #include <rte_epoll.h>
 #include <rte_ethdev.h>
 #include <rte_interrupts.h>
+
+#include "ut_common.h"
 
 /** What ut_eth_event_cb() saw: counts, and the link status read at the last LSC. */
 struct ut_eth_events {
@@ -85,6 +89,94 @@ ut_eth_event_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *re
 		__atomic_fetch_add(&e->rmv, 1, __ATOMIC_RELEASE);
 	}
 	return 0;
+}
+
+/** What makes an Rx queue event on the simulated device, and what the Rx burst does with it. */
+struct ut_eth_rx_ops {
+	/** One completion on queue q (a frame, a CQE); i varies it. @return 0 or -errno. */
+	int (*in)(uint16_t q, unsigned int i);
+	/** Consume that one completion of queue q. @return 0, or -1 if it was not there. */
+	int (*take)(uint16_t q);
+};
+
+/**
+ * n enable/disable cycles of Rx queue q (epoll-added on this lcore), each with its event:
+ * nothing wakes before the completion (the first cycle waits quiet_ms), the completion wakes
+ * the lcore once, disable, the completion is taken. @return TEST_SUCCESS or TEST_FAILED.
+ */
+static inline int
+ut_eth_rx_intr_cycles(uint16_t port, uint16_t q, unsigned int n, int quiet_ms,
+		      const struct ut_eth_rx_ops *ops)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		TEST_ASSERT_SUCCESS(rte_eth_dev_rx_intr_enable(port, q), "enable %u", i);
+		TEST_ASSERT_EQUAL(ut_eth_wait_rx(i == 0 ? quiet_ms : 0, NULL), 0,
+				  "woken early %u", i);
+		TEST_ASSERT_SUCCESS(ops->in(q, i), "completion %u", i);
+		TEST_ASSERT_EQUAL(ut_eth_wait_rx(UT_WAIT_LIMIT_MS, NULL), 1,
+				  "no wake-up in cycle %u", i);
+		TEST_ASSERT_SUCCESS(rte_eth_dev_rx_intr_disable(port, q), "disable %u", i);
+		TEST_ASSERT_SUCCESS(ops->take(q), "cycle %u: completion", i);
+	}
+	return TEST_SUCCESS;
+}
+
+/**
+ * Rx queue q (epoll-added, interrupt disabled): a completion (ops->in(q, i)) while disabled
+ * wakes nothing within quiet_ms; the next enable arms behind it and the event comes at once;
+ * disable, the completion is taken. @return TEST_SUCCESS or TEST_FAILED.
+ */
+static inline int
+ut_eth_rx_intr_pending(uint16_t port, uint16_t q, unsigned int i, int quiet_ms,
+		       const struct ut_eth_rx_ops *ops)
+{
+	TEST_ASSERT_SUCCESS(ops->in(q, i), "completion while disabled");
+	TEST_ASSERT_EQUAL(ut_eth_wait_rx(quiet_ms, NULL), 0, "woken while disabled");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rx_intr_enable(port, q), "enable");
+	TEST_ASSERT_EQUAL(ut_eth_wait_rx(UT_WAIT_LIMIT_MS, NULL), 1,
+			  "the pending completion was lost");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rx_intr_disable(port, q), "disable");
+	TEST_ASSERT_SUCCESS(ops->take(q), "pending completion");
+	return TEST_SUCCESS;
+}
+
+/** The port advertises LSC and RMV interrupts. @return TEST_SUCCESS or TEST_FAILED. */
+static inline int
+ut_eth_intr_advertised(uint16_t port)
+{
+	struct rte_eth_dev_info info;
+
+	TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(port, &info), "info");
+	TEST_ASSERT(*info.dev_flags & RTE_ETH_DEV_INTR_LSC, "LSC not advertised");
+	TEST_ASSERT(*info.dev_flags & RTE_ETH_DEV_INTR_RMV, "RMV not advertised");
+	return TEST_SUCCESS;
+}
+
+/**
+ * A port started with intr_conf.lsc, link up, e->lsc at 0: the cable out through
+ * link_set(0), then in through link_set(1), each makes one LSC event carrying the new status;
+ * the link is up with a speed after. @return TEST_SUCCESS or TEST_FAILED.
+ */
+static inline int
+ut_eth_lsc_cable(uint16_t port, struct ut_eth_events *e, int (*link_set)(int up))
+{
+	struct rte_eth_link link;
+
+	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(port, &link), "link");
+	TEST_ASSERT_EQUAL(link.link_status, RTE_ETH_LINK_UP, "up at start");
+	TEST_ASSERT_SUCCESS(link_set(0), "cable out");
+	TEST_ASSERT_SUCCESS(ut_wait_counter(&e->lsc, 1), "no LSC event for link down");
+	TEST_ASSERT_EQUAL(__atomic_load_n(&e->lsc_status, __ATOMIC_RELAXED), RTE_ETH_LINK_DOWN,
+			  "the event's link status");
+	TEST_ASSERT_SUCCESS(link_set(1), "cable in");
+	TEST_ASSERT_SUCCESS(ut_wait_counter(&e->lsc, 2), "no LSC event for link up");
+	TEST_ASSERT_EQUAL(__atomic_load_n(&e->lsc_status, __ATOMIC_RELAXED), RTE_ETH_LINK_UP,
+			  "the event's link status");
+	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(port, &link), "link");
+	TEST_ASSERT(link.link_status == RTE_ETH_LINK_UP && link.link_speed > 0, "link kept");
+	return TEST_SUCCESS;
 }
 
 #endif /* _UT_ETHDEV_H_ */

@@ -128,6 +128,30 @@ rx_drain(uint16_t q)
 	return n;
 }
 
+/* The cycles' completion: a frame from the wire (to whichever queue RSS picks: one queue). */
+static int
+rx_frame(uint16_t q, unsigned int i)
+{
+	RTE_SET_USED(q);
+	return frame_in(2000 + i);
+}
+
+/* Read the one frame of queue q. */
+static int
+rx_take(uint16_t q)
+{
+	return rx_drain(q) == 1 ? 0 : -1;
+}
+
+static const struct ut_eth_rx_ops rx_ops = { .in = rx_frame, .take = rx_take };
+
+/* Port 1's cable. */
+static int
+link_set(int up)
+{
+	return mlx4v_sim_link_set(g_sim, 1, up);
+}
+
 /* Every doorbell and arm the PMD wrote was well formed (the simulator checks each one). */
 static int
 doorbells_clean(void)
@@ -222,27 +246,12 @@ test_net_mlx4v_intr_rxq_wakes(void)
 static int
 test_net_mlx4v_intr_rxq_cycles(void)
 {
-	unsigned int i;
-
 	TEST_ASSERT_SUCCESS(port_start(1, 1, 0, 0), "start");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_rx_intr_ctl_q(g_port, 0, RTE_EPOLL_PER_THREAD,
 						      RTE_INTR_EVENT_ADD, NULL), "epoll add");
-	for (i = 0; i < 8; i++) {
-		TEST_ASSERT_SUCCESS(rte_eth_dev_rx_intr_enable(g_port, 0), "enable %u", i);
-		TEST_ASSERT_EQUAL(wait_rx(i == 0 ? QUIET_MS : 0, NULL), 0, "woken early %u", i);
-		TEST_ASSERT_SUCCESS(frame_in(2000 + i), "frame %u", i);
-		TEST_ASSERT_EQUAL(wait_rx(UT_WAIT_LIMIT_MS, NULL), 1, "no wake-up in cycle %u", i);
-		TEST_ASSERT_SUCCESS(rte_eth_dev_rx_intr_disable(g_port, 0), "disable %u", i);
-		TEST_ASSERT_EQUAL(rx_drain(0), 1u, "cycle %u: frame", i);
-	}
-	/* Disabled: a frame arrives, nothing wakes... */
-	TEST_ASSERT_SUCCESS(frame_in(3000), "frame while disabled");
-	TEST_ASSERT_EQUAL(wait_rx(QUIET_MS, NULL), 0, "woken while disabled");
-	/* ...until enable arms the CQ behind it: the event comes at once. */
-	TEST_ASSERT_SUCCESS(rte_eth_dev_rx_intr_enable(g_port, 0), "enable");
-	TEST_ASSERT_EQUAL(wait_rx(UT_WAIT_LIMIT_MS, NULL), 1, "the pending frame was lost");
-	TEST_ASSERT_SUCCESS(rte_eth_dev_rx_intr_disable(g_port, 0), "disable");
-	TEST_ASSERT_EQUAL(rx_drain(0), 1u, "pending frame");
+	TEST_ASSERT_SUCCESS(ut_eth_rx_intr_cycles(g_port, 0, 8, QUIET_MS, &rx_ops), "cycles");
+	/* Disabled: a frame arrives, nothing wakes until enable arms the CQ behind it. */
+	TEST_ASSERT_SUCCESS(ut_eth_rx_intr_pending(g_port, 0, 1000, QUIET_MS, &rx_ops), "pending");
 	/* A frame read while disabled leaves nothing to fire at the next enable. */
 	TEST_ASSERT_SUCCESS(frame_in(3001), "frame");
 	TEST_ASSERT_EQUAL(rx_drain(0), 1u, "frame read while disabled");
@@ -346,27 +355,13 @@ test_net_mlx4v_intr_rxq_errors(void)
 static int
 test_net_mlx4v_intr_lsc(void)
 {
-	struct rte_eth_dev_info info;
 	struct rte_eth_link link;
 	uint64_t n;
 
-	TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(g_port, &info), "info");
-	TEST_ASSERT(*info.dev_flags & RTE_ETH_DEV_INTR_LSC, "LSC not advertised");
-	TEST_ASSERT(*info.dev_flags & RTE_ETH_DEV_INTR_RMV, "RMV not advertised");
+	TEST_ASSERT_SUCCESS(ut_eth_intr_advertised(g_port), "interrupts");
 	__atomic_store_n(&g_ev.lsc, 0, __ATOMIC_RELAXED);
 	TEST_ASSERT_SUCCESS(port_start(1, 0, 1, 0), "start with intr_conf.lsc");
-	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(g_port, &link), "link");
-	TEST_ASSERT_EQUAL(link.link_status, RTE_ETH_LINK_UP, "up at start");
-	TEST_ASSERT_SUCCESS(mlx4v_sim_link_set(g_sim, 1, 0), "cable out");
-	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_ev.lsc, 1), "no LSC event for link down");
-	TEST_ASSERT_EQUAL(__atomic_load_n(&g_ev.lsc_status, __ATOMIC_RELAXED), RTE_ETH_LINK_DOWN,
-			  "the event's link status");
-	TEST_ASSERT_SUCCESS(mlx4v_sim_link_set(g_sim, 1, 1), "cable in");
-	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_ev.lsc, 2), "no LSC event for link up");
-	TEST_ASSERT_EQUAL(__atomic_load_n(&g_ev.lsc_status, __ATOMIC_RELAXED), RTE_ETH_LINK_UP,
-			  "the event's link status");
-	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(g_port, &link), "link");
-	TEST_ASSERT(link.link_status == RTE_ETH_LINK_UP && link.link_speed > 0, "link kept");
+	TEST_ASSERT_SUCCESS(ut_eth_lsc_cable(g_port, &g_ev, link_set), "cable out and in");
 	/*
 	 * A flap: one event when down and up both come before the alarm runs, two when it runs
 	 * between them; never none.

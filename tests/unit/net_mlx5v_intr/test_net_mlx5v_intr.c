@@ -110,6 +110,31 @@ rx_consume(uint16_t q, unsigned int n)
 
 #define wait_rx ut_eth_wait_rx
 
+/* The cycles' completion: a CQE on queue q. */
+static int
+rx_cqe_nth(uint16_t q, unsigned int i)
+{
+	RTE_SET_USED(i);
+	return rx_cqe(q);
+}
+
+/* Consume the one CQE of queue q. */
+static int
+rx_take(uint16_t q)
+{
+	rx_consume(q, 1);
+	return 0;
+}
+
+static const struct ut_eth_rx_ops rx_ops = { .in = rx_cqe_nth, .take = rx_take };
+
+/* The port's cable. */
+static int
+link_set(int up)
+{
+	return mlx5v_sim_link_set(g_sim, up);
+}
+
 /* MSI vectors >= 1 that have an eventfd: the ones allocated. */
 static unsigned int
 msi_allocated(void)
@@ -201,27 +226,12 @@ test_net_mlx5v_intr_rxq_wakes(void)
 static int
 test_net_mlx5v_intr_rxq_cycles(void)
 {
-	unsigned int i;
-
 	TEST_ASSERT_SUCCESS(port_start(1, 1, 0, 0), "start");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_rx_intr_ctl_q(g_port, 0, RTE_EPOLL_PER_THREAD,
 						      RTE_INTR_EVENT_ADD, NULL), "epoll add");
-	for (i = 0; i < 8; i++) {
-		TEST_ASSERT_SUCCESS(rte_eth_dev_rx_intr_enable(g_port, 0), "enable %u", i);
-		TEST_ASSERT_EQUAL(wait_rx(i == 0 ? QUIET_MS : 0, NULL), 0, "woken early %u", i);
-		TEST_ASSERT_SUCCESS(rx_cqe(0), "CQE %u", i);
-		TEST_ASSERT_EQUAL(wait_rx(UT_WAIT_LIMIT_MS, NULL), 1, "no wake-up in cycle %u", i);
-		TEST_ASSERT_SUCCESS(rte_eth_dev_rx_intr_disable(g_port, 0), "disable %u", i);
-		rx_consume(0, 1);
-	}
-	/* A CQE while disabled: the CQ is not armed, nothing wakes... */
-	TEST_ASSERT_SUCCESS(rx_cqe(0), "CQE while disabled");
-	TEST_ASSERT_EQUAL(wait_rx(QUIET_MS, NULL), 0, "woken while disabled");
-	/* ...until enable arms it behind that CQE: the event comes at once. */
-	TEST_ASSERT_SUCCESS(rte_eth_dev_rx_intr_enable(g_port, 0), "enable");
-	TEST_ASSERT_EQUAL(wait_rx(UT_WAIT_LIMIT_MS, NULL), 1, "the pending CQE was lost");
-	TEST_ASSERT_SUCCESS(rte_eth_dev_rx_intr_disable(g_port, 0), "disable");
-	rx_consume(0, 1);
+	TEST_ASSERT_SUCCESS(ut_eth_rx_intr_cycles(g_port, 0, 8, QUIET_MS, &rx_ops), "cycles");
+	/* A CQE while disabled: nothing wakes until enable arms the CQ behind it. */
+	TEST_ASSERT_SUCCESS(ut_eth_rx_intr_pending(g_port, 0, 1000, QUIET_MS, &rx_ops), "pending");
 	/* Two enables in a row (no disable between) arm twice with the same number. */
 	TEST_ASSERT_SUCCESS(rte_eth_dev_rx_intr_enable(g_port, 0), "enable");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_rx_intr_enable(g_port, 0), "enable again");
@@ -409,28 +419,12 @@ test_net_mlx5v_intr_eqs_run_out(void)
 static int
 test_net_mlx5v_intr_lsc(void)
 {
-	struct rte_eth_dev_info info;
-	struct rte_eth_link link;
-
-	TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(g_port, &info), "info");
-	TEST_ASSERT(*info.dev_flags & RTE_ETH_DEV_INTR_LSC, "LSC not advertised");
-	TEST_ASSERT(*info.dev_flags & RTE_ETH_DEV_INTR_RMV, "RMV not advertised");
+	TEST_ASSERT_SUCCESS(ut_eth_intr_advertised(g_port), "interrupts");
 	__atomic_store_n(&g_ev.lsc, 0, __ATOMIC_RELAXED);
 	TEST_ASSERT_SUCCESS(rte_eth_dev_callback_register(g_port, RTE_ETH_EVENT_INTR_LSC,
 							  ut_eth_event_cb, &g_ev), "callback");
 	TEST_ASSERT_SUCCESS(port_start(1, 0, 1, 0), "start with intr_conf.lsc");
-	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(g_port, &link), "link");
-	TEST_ASSERT_EQUAL(link.link_status, RTE_ETH_LINK_UP, "up at start");
-	TEST_ASSERT_SUCCESS(mlx5v_sim_link_set(g_sim, 0), "cable out");
-	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_ev.lsc, 1), "no LSC event for link down");
-	TEST_ASSERT_EQUAL(__atomic_load_n(&g_ev.lsc_status, __ATOMIC_RELAXED), RTE_ETH_LINK_DOWN,
-			  "the event's link status");
-	TEST_ASSERT_SUCCESS(mlx5v_sim_link_set(g_sim, 1), "cable in");
-	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_ev.lsc, 2), "no LSC event for link up");
-	TEST_ASSERT_EQUAL(__atomic_load_n(&g_ev.lsc_status, __ATOMIC_RELAXED), RTE_ETH_LINK_UP,
-			  "the event's link status");
-	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(g_port, &link), "link");
-	TEST_ASSERT(link.link_status == RTE_ETH_LINK_UP && link.link_speed > 0, "link kept");
+	TEST_ASSERT_SUCCESS(ut_eth_lsc_cable(g_port, &g_ev, link_set), "cable out and in");
 	/* set_link_down writes PAOS: the device reports it like a cable change. */
 	TEST_ASSERT_SUCCESS(rte_eth_dev_set_link_down(g_port), "link down");
 	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_ev.lsc, 3), "no LSC event for admin down");

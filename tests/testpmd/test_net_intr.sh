@@ -2,17 +2,29 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 dpdk-mlxv authors
 #
-# The mlx4v PMD's events in our testpmd on the simulated ConnectX-3: the link state change
-# event that "mlx4v sim link ... down|up|flap" brings through the port events, none with
-# --no-lsc-interrupt; then hot-unplug and re-attach ("port detach" of a stopped port, not
+# A PMD's events in our testpmd on one simulated port: testpmd printing the link state change
+# event that "<kind> sim link ... down|up" brings (PORT_CHANGE on mlx5v, the port events on
+# mlx4v) with the link read back, and none with --no-lsc-interrupt.
+# mlx5v also: "mlx5v port eq show" (the async EQ and each Rx queue's EQ and vector).
+# mlx4v also: a link flap; hot-unplug and re-attach ("port detach" of a stopped port, not
 # closed, "port attach") four times with traffic before each, the process's open fds the same
 # after the last round as after the first, and no removal event for testpmd's own detach;
 # then a catastrophic error of the device (the fatal knob): the removal event, testpmd's own
-# detach, a working re-attach with no fd left behind. Each step waits for testpmd's answer,
-# never for a fixed time.
+# detach, a working re-attach with no fd left behind.
+# Each step waits for testpmd's answer, never for a fixed time.
+# Usage: test_net_intr.sh KIND: KIND as sim_kind in lib.sh, mlx5v or mlx4v.
 . "$(dirname "$0")/lib.sh"
-dev=mlx4v_sim0
-devargs="$dev,ports=1,wire=loop"
+kind=$1
+sim_kind "$kind"
+[ "$kind" != mixed ] || fail "one simulated port: mlx5v or mlx4v"
+dev=$(sim_dev "$kind" 0)
+devargs=$(sim_vdev "$dev" loop)
+devargs=${devargs#--vdev=}
+# The link command of the device's (first) port.
+case $kind in
+mlx5v) link="mlx5v sim link $dev" ;;
+mlx4v) link="mlx4v sim link $dev 1" ;;
+esac
 [ -x "$TESTPMD" ] || skip "no testpmd"
 tmp=$(mktemp -d)
 bg_pid=
@@ -43,31 +55,59 @@ finish() {
 
 lsc="Port 0: link state change event"
 start "$tmp/lsc.log"
-printf 'mlx4v sim link %s 1 down\n' "$dev" >&3
+if [ "$kind" = mlx5v ]; then
+	printf 'mlx5v port eq show 0\nmlx5v port eq show 7\n' >&3
+	bg_wait_log "not an mlx5v port" 60
+fi
+printf '%s down\n' "$link" >&3
 bg_wait_log "$lsc" 60 1
 # The PMD stored the link before it raised the event: testpmd reads it back.
-printf 'show port info 0\nmlx4v sim link %s 1 up\n' "$dev" >&3
+printf 'show port info 0\n%s up\n' "$link" >&3
 bg_wait_log "$lsc" 60 2
-printf 'show port info 0\nmlx4v sim link %s 1 flap\n' "$dev" >&3
-bg_wait_log "$lsc" 60 3
+if [ "$kind" = mlx4v ]; then
+	printf 'show port info 0\n%s flap\n' "$link" >&3
+	bg_wait_log "$lsc" 60 3
+else
+	printf 'show port info 0\nport stop 0\nmlx5v port eq show 0\n' >&3
+	bg_wait_log "no Rx queue CQ" 60
+fi
 finish
 o=$tmp/lsc.log
-# The flap is one event, or two when testpmd heard the down before the up came.
 n=$(grep -c "$lsc" "$o")
-[ "$n" -eq 3 ] || [ "$n" -eq 4 ] || fail "expected 3 or 4 link state change events, got $n"
+if [ "$kind" = mlx4v ]; then
+	# The flap is one event, or two when testpmd heard the down before the up came.
+	[ "$n" -eq 3 ] || [ "$n" -eq 4 ] || fail "expected 3 or 4 link state change events, got $n"
+else
+	[ "$n" -eq 2 ] || fail "expected two link state change events, got $n"
+	# testpmd asks for LSC and RMV events (its defaults) and the PMD offers them.
+	aeq="Port 0: async EQ 1 on vector 0 \(commands, pages, port changes\)"
+	expect "$o" "$aeq; LSC event on, RMV"
+	# testpmd has no Rx interrupt mode: both queues' CQs stay on the async EQ, never armed.
+	expect "$o" "Port 0: Rx interrupts off \(intr_conf.rxq\)"
+	expect "$o" "Port 0: Rx queue 0: CQ [0-9]+ -> EQ 1 \(async\), no interrupt"
+	expect "$o" "Port 0: Rx queue 1: CQ [0-9]+ -> EQ 1 \(async\), no interrupt"
+	expect "$o" "mlx5v: port 7: not an mlx5v port"
+	expect "$o" "Port 0: no Rx queue CQ \(port stopped\)"
+fi
 expect "$o" "Link status: down"
 expect "$o" "Link status: up"
-reject "$o" "Segmentation|Assertion|PANIC"
+reject "$o" "Segmentation|Assertion|PANIC|still alive at removal"
 expect "$o" '^Bye'
 
 # Without LSC interrupts: no event; the link is read on demand all the same.
 start "$tmp/nolsc.log" --no-lsc-interrupt
-printf 'mlx4v sim link %s 1 down\nshow port info 0\n' "$dev" >&3
+printf '%s down\nshow port info 0\n' "$link" >&3
 bg_wait_log "Link status: down" 60
+if [ "$kind" = mlx5v ]; then
+	printf 'mlx5v port eq show 0\n' >&3
+	bg_wait_log "LSC event off" 60
+fi
 finish
 o=$tmp/nolsc.log
+[ "$kind" != mlx5v ] || expect "$o" "LSC event off, RMV event on"
 reject "$o" "link state change event"
 expect "$o" '^Bye'
+[ "$kind" = mlx4v ] || { echo "PASS"; exit 0; }
 
 # rx_seen: forwarding runs; ask for the port's counters until they show a received frame
 # more than before (the loop wire brings testpmd's frames back, promiscuous).
@@ -99,7 +139,8 @@ for round in 0 1 2 3; do
 	fds=$(ls "/proc/$pid/fd" | wc -l)
 	echo "round $round: $fds open fds"
 	[ -n "$fds0" ] || fds0=$fds
-	[ "$fds" -eq "$fds0" ] || { cat "$bg_out"; fail "fds leaked: $fds0 after round 0, $fds now"; }
+	[ "$fds" -eq "$fds0" ] ||
+		{ cat "$bg_out"; fail "fds leaked: $fds0 after round 0, $fds now"; }
 done
 printf 'port start 0\nstart tx_first\n' >&3
 rx_seen
