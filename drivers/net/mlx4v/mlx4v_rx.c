@@ -335,6 +335,18 @@ mlx4v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	return rx_burst(rxq, pkts, n);
 }
 
+uint32_t
+mlx4v_rx_queue_count(void *q)
+{
+	const struct mlx4v_rxq *rxq = q;
+	uint32_t ci = rxq->cq_ci, n = 0;
+
+	/* The CQEs software owns from the consumer index on: frames waiting (§4.6). */
+	while (n < rxq->wqe_n && rx_cqe_ready(rxq, rx_cqe(rxq, ci + n), ci + n))
+		n++;
+	return n;
+}
+
 int
 mlx4v_rxq_fill(struct mlx4v_rxq *rxq)
 {
