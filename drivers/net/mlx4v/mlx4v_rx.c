@@ -213,18 +213,20 @@ rx_burst_drop(struct mlx4v_rxq *rxq, uint16_t n)
  * One frame per WQE of one mbuf (no scatter), in one pass over the CQEs: each frame's mbuf is
  * replaced from the queue's stock, which is refilled from the mempool in bulk, so that the
  * stock always covers a burst. The burst stops at the CQ ring's end (the owner parity is the
- * same for all its CQEs; the next burst goes on). @return frames received.
+ * same for all its CQEs; the next burst goes on). multi_mr: a constant, the pool has an lkey
+ * per VA range. @return frames received.
  */
-static inline uint16_t
-rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
+static __rte_always_inline uint16_t
+rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int multi_mr)
 {
 	struct mlx4_wqe_data_seg *dsegs = (struct mlx4_wqe_data_seg *)rxq->wqes;
 	uint32_t ci = rxq->cq_ci, tail = rxq->rq_tail, wmask = rxq->wqe_mask;
-	uint32_t stock_n = rxq->stock_n, ol_mask = rxq->ol_mask, multi_mr = rxq->mr_n > 1;
+	uint32_t stock_n = rxq->stock_n, ol_mask = rxq->ol_mask;
 	struct rte_mbuf **elts = rxq->elts, **stock = rxq->stock;
 	uint64_t bytes = 0, mbuf_init = rxq->mbuf_init;
 	const volatile struct mlx4_cqe *cqe;
-	uint32_t i, w, len, nrx = 0, left;
+	uint32_t i, w, len, nrx = 0, left, stride = 1u << rxq->cqe_shift;
+	const struct rx_kind *kinds = rx_kinds;
 	const struct rx_kind *kind;
 	struct rte_mbuf *m, *r;
 	uint8_t op, own;
@@ -248,13 +250,12 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 	/* The owner bit software's CQEs of this pass carry (§4.6). */
 	own = (uint8_t)(((ci >> rxq->cq_log) & 1) << 7);
 	cqe = rx_cqe(rxq, ci);
-	for (i = 0; i < n; i++, cqe = (const volatile struct mlx4_cqe *)
-				((uintptr_t)cqe + ((size_t)1 << rxq->cqe_shift))) {
+	for (i = 0; i < n; i++, cqe = (const volatile struct mlx4_cqe *)((uintptr_t)cqe + stride)) {
 		op = cqe->owner_sr_opcode;
 		if ((op ^ own) & 0x80)
 			break;
-		/* The CQE body only after its owner bit (§4.6). */
-		rte_rmb();
+		/* The CQE body only after its owner bit (§4.6; coherent memory: rte_io_rmb()). */
+		rte_io_rmb();
 		w = (tail + i) & wmask;
 		if (unlikely((op & MLX4_CQE_OPCODE_MASK) == MLX4_CQE_OPCODE_ERROR)) {
 			/* Lost frame: the WQE keeps its buffer and is posted again. */
@@ -263,7 +264,7 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 		}
 		m = elts[w];
 		len = rte_be_to_cpu_32(cqe->byte_cnt);
-		kind = &rx_kinds[rx_status_idx(cqe->status)];
+		kind = &kinds[rx_status_idx(cqe->status)];
 		/* data_off, refcnt, nb_segs and port in one store (the fill's template). */
 		*rx_rearm(m) = mbuf_init;
 		m->ol_flags = kind->flags & ol_mask;
@@ -372,7 +373,8 @@ rx_burst(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 	uint16_t nrx;
 
 	if (likely(!rxq->scatter))
-		nrx = rx_burst_single(rxq, pkts, n);
+		nrx = likely(rxq->mr_n <= 1) ? rx_burst_single(rxq, pkts, n, 0) :
+					       rx_burst_single(rxq, pkts, n, 1);
 	else
 		nrx = rx_burst_scattered(rxq, pkts, n);
 	/*

@@ -371,12 +371,11 @@ tx_ctrl_mac_flags(struct mlx4_wqe_ctrl_seg *ctrl, const uint8_t *data, uint32_t 
  * visible first (§4.2).
  */
 static inline void
-tx_ctrl_owner(const struct mlx4v_txq *txq, struct mlx4_wqe_ctrl_seg *ctrl, uint32_t head,
-	      uint32_t ds)
+tx_ctrl_owner(uint32_t sq_n, struct mlx4_wqe_ctrl_seg *ctrl, uint32_t head, uint32_t ds)
 {
 	uint64_t w = (uint64_t)ds << 56 | rte_cpu_to_be_32(MLX4_OPCODE_SEND);
 
-	if (head & txq->sq_n)
+	if (head & sq_n)
 		w |= rte_cpu_to_be_32(MLX4V_WQE_OWNER);
 	rte_io_wmb();
 	*(volatile uint64_t *)ctrl = w;
@@ -425,7 +424,7 @@ tx_post_slow(struct mlx4v_txq *txq, struct rte_mbuf *m, uint32_t head, uint32_t 
 	/* The other blocks of the WQE: none starts a packet (tx_retire() stamps them). */
 	for (k = 1; k < nbb; k++)
 		txq->elts[(head + k) & txq->sq_mask] = NULL;
-	tx_ctrl_owner(txq, ctrl, head, ds);
+	tx_ctrl_owner(txq->sq_n, ctrl, head, ds);
 	return nbb;
 refuse:
 	/* Unsendable (too many segments, memory the device cannot reach): dropped. */
@@ -439,7 +438,7 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct mlx4v_txq *txq = q;
 	uint32_t head, room, nbb, flags, comp_at, comp_last = UINT32_MAX, sent = 0;
-	uint32_t mask, lkey_be, slow_end;
+	uint32_t mask, lkey_be, slow_end, sq_n = txq->sq_n, thresh = txq->comp_thresh;
 	struct mlx4_wqe_data_seg *dseg;
 	struct mlx4_wqe_ctrl_seg *ctrl;
 	struct rte_mempool *mp;
@@ -480,9 +479,10 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		if (i == comp_at) {
 			flags |= MLX4_WQE_CTRL_CQ_UPDATE;
 			comp_last = i;
-			comp_at = RTE_MIN((uint32_t)n - 1, i + txq->comp_thresh);
+			comp_at = RTE_MIN((uint32_t)n - 1, i + thresh);
 		}
-		if (unlikely(m->nb_segs != 1 || m->pool != mp || mp == NULL)) {
+		/* mp NULL: no mbuf's pool is (the slow path for all). */
+		if (unlikely(m->nb_segs != 1 || m->pool != mp)) {
 			nbb = tx_post_slow(txq, m, head, room, flags);
 			if (unlikely(nbb == UINT32_MAX))
 				break;
@@ -510,7 +510,7 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		dseg->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(m, uintptr_t));
 		tx_ctrl_mac_flags(ctrl, rte_pktmbuf_mtod(m, const uint8_t *), flags);
 		elts[head & mask] = m;
-		tx_ctrl_owner(txq, ctrl, head, 2);
+		tx_ctrl_owner(sq_n, ctrl, head, 2);
 		nbb = 1;
 posted:
 		head += nbb;
