@@ -18,6 +18,7 @@
 
 #include "mlx4v_ethdev.h"
 #include "mlx4v_prm_eth.h"
+#include "mlxv_rx_sg.h"
 
 /* Data segments are 16 bytes; a WQE of 2^sges_log of them is 2^(4 + sges_log) bytes. */
 #define RX_DSEG_SHIFT 4
@@ -292,47 +293,25 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const
 	return (uint16_t)nrx;
 }
 
-/*
- * The frame of len bytes in the mbufs of WQE slot w, chained; fresh mbufs take their places in
- * the WQE. @return the packet, or NULL (no mbufs: the frame is dropped, the WQE keeps its
- * buffers).
- */
-static inline struct rte_mbuf *
-rx_frame_scattered(struct mlx4v_rxq *rxq, uint32_t w, uint32_t len)
-{
-	struct rte_mbuf *rep[1u << MLX4V_ETH_RX_MAX_SGES_LOG];
-	struct rte_mbuf **elts = &rxq->elts[w << rxq->sges_log];
-	uint32_t nseg = RTE_MAX(1u, (len + rxq->seg_size - 1) / rxq->seg_size);
-	struct rte_mbuf *head = elts[0], *seg;
-	uint32_t k, left = len;
+_Static_assert((1u << MLX4V_ETH_RX_MAX_SGES_LOG) <= MLXV_RX_SG_MAX, "SGEs of one WQE");
 
-	/* The device never scatters past the WQE's buffers (an error CQE instead, §4.6). */
-	if (unlikely(nseg > (1u << rxq->sges_log))) {
-		rxq->errors++;
-		return NULL;
-	}
-	if (unlikely(rte_mempool_get_bulk(rxq->mp, (void **)rep, nseg) != 0)) {
-		rxq->nombuf++;
-		return NULL;
-	}
-	for (k = 0; k < nseg; k++) {
-		seg = elts[k];
-		*rx_rearm(seg) = rxq->mbuf_init;
-		seg->data_len = (uint16_t)RTE_MIN(left, rxq->seg_size);
-		seg->next = k + 1 < nseg ? elts[k + 1] : NULL;
-		left -= seg->data_len;
-		elts[k] = rep[k];
-		rx_dseg_set(rxq, rx_dseg(rxq, w, k), rep[k]);
-	}
-	head->nb_segs = (uint16_t)nseg;
-	head->pkt_len = len;
-	return head;
+/* mlxv_rx_sg_frame()'s data-segment writer: SGE k of WQE w at m's buffer. */
+static __rte_always_inline void
+rx_sg_dseg_set(void *q, uint32_t w, uint32_t k, struct rte_mbuf *m)
+{
+	const struct mlx4v_rxq *rxq = q;
+
+	rx_dseg_set(rxq, rx_dseg(rxq, w, k), m);
 }
 
 /* Scattered Rx: a frame spans as many of its WQE's mbufs as it needs. */
 static inline uint16_t
 rx_burst_scattered(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
+	const struct mlxv_rx_sg_ctx sg = {
+		.q = rxq, .mp = rxq->mp, .rearm = rxq->mbuf_init, .seg_size = rxq->seg_size,
+		.max_segs = 1u << rxq->sges_log, .errors = &rxq->errors, .nombuf = &rxq->nombuf,
+	};
 	const volatile struct mlx4_cqe *cqe;
 	uint32_t ci = rxq->cq_ci, len, w;
 	struct rte_mbuf *m;
@@ -354,7 +333,7 @@ rx_burst_scattered(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 			continue;
 		}
 		len = rte_be_to_cpu_32(cqe->byte_cnt);
-		m = rx_frame_scattered(rxq, w, len);
+		m = mlxv_rx_sg_frame(&sg, &rxq->elts[w << rxq->sges_log], w, len, rx_sg_dseg_set);
 		if (unlikely(m == NULL))
 			continue;
 		rx_cqe_to_mbuf(rxq, cqe, m);
