@@ -214,11 +214,13 @@ rx_burst_drop(struct mlx4v_rxq *rxq, uint16_t n)
  * One frame per WQE of one mbuf (no scatter), in one pass over the CQEs: each frame's mbuf is
  * replaced from the queue's stock, which is refilled from the mempool in bulk, so that the
  * stock always covers a burst. The burst stops at the CQ ring's end (the owner parity is the
- * same for all its CQEs; the next burst goes on). multi_mr: a constant, the pool has an lkey
- * per VA range. @return frames received.
+ * same for all its CQEs; the next burst goes on). Constants in each instance: multi_mr, the
+ * pool has an lkey per VA range; rss, the RSS hash was asked for (else hash.rss is left
+ * alone, its flag being masked off anyway). @return frames received.
  */
 static __rte_always_inline uint16_t
-rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int multi_mr)
+rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int multi_mr,
+		const int rss)
 {
 	struct mlx4_wqe_data_seg *dsegs = (struct mlx4_wqe_data_seg *)rxq->wqes;
 	uint32_t ci = rxq->cq_ci, tail = rxq->rq_tail, wmask = rxq->wqe_mask;
@@ -273,7 +275,8 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const
 		m->pkt_len = len;
 		m->data_len = (uint16_t)len;
 		/* The Toeplitz hash of the RSS QP, big-endian in immed_rss_invalid (§4.6). */
-		m->hash.rss = rte_be_to_cpu_32(cqe->immed_rss_invalid);
+		if (rss)
+			m->hash.rss = rte_be_to_cpu_32(cqe->immed_rss_invalid);
 		pkts[nrx++] = m;
 		bytes += len;
 		r = stock[--stock_n];
@@ -351,9 +354,11 @@ rx_burst(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
 	uint16_t nrx;
 
-	if (likely(!rxq->scatter))
-		nrx = likely(rxq->mr_n <= 1) ? rx_burst_single(rxq, pkts, n, 0) :
-					       rx_burst_single(rxq, pkts, n, 1);
+	if (likely(!rxq->scatter && rxq->mr_n <= 1))
+		nrx = rxq->rss_hash ? rx_burst_single(rxq, pkts, n, 0, 1) :
+				      rx_burst_single(rxq, pkts, n, 0, 0);
+	else if (!rxq->scatter)
+		nrx = rx_burst_single(rxq, pkts, n, 1, 1);
 	else
 		nrx = rx_burst_scattered(rxq, pkts, n);
 	/*
