@@ -130,7 +130,7 @@ tx_retire(struct mlx4v_txq *txq, uint32_t end, int failed)
 
 /*
  * Give back the TXBBs from sq_tail up to end, all of them one-block WQEs of simple mbufs of
- * mp_last (direct, one segment, last reference: tx_post() saw to it): the ring's slots go
+ * mp_last (direct, one segment, last reference: mlx4v_tx_burst() saw to it): the slots go
  * to the pool as they are, in at most two bulk puts; no stamps (no block inside a WQE).
  */
 static inline void
@@ -484,14 +484,18 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		/* mp NULL: no mbuf's pool is (the slow path for all). */
 		if (unlikely(m->nb_segs != 1 || m->pool != mp)) {
 			nbb = tx_post_slow(txq, m, head, room, flags);
+			/*
+			 * It may have looked another pool up (mp_last), even for a packet it
+			 * refused: this WQE and every one out before it go by the slot walk
+			 * (tx_retire()), and the fast path takes the new pool.
+			 */
+			slow_end = head + (nbb == UINT32_MAX ? 0 : nbb);
+			mp = txq->stride_log == 0 && txq->mr_n <= 1 ? txq->mp_last : NULL;
+			lkey_be = rte_cpu_to_be_32(txq->lkey);
 			if (unlikely(nbb == UINT32_MAX))
 				break;
 			if (unlikely(nbb == 0))
 				continue;
-			/* Retired by the slot walk (tx_retire()), the pool looked up again. */
-			slow_end = head + nbb;
-			mp = txq->stride_log == 0 && txq->mr_n <= 1 ? txq->mp_last : NULL;
-			lkey_be = rte_cpu_to_be_32(txq->lkey);
 			goto posted;
 		}
 		if (unlikely(room == 0))
@@ -518,11 +522,11 @@ posted:
 		bytes += m->pkt_len;
 		sent++;
 	}
+	txq->slow_end = slow_end;
 	if (sent == 0)
 		return i;
 	/* WQEs since the last completion asked for (refused packets included: no matter). */
 	txq->comp_pending = comp_last == UINT32_MAX ? txq->comp_pending + i : i - 1 - comp_last;
-	txq->slow_end = slow_end;
 	txq->packets += sent;
 	txq->bytes += bytes;
 	txq->sq_head = head;
