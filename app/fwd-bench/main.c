@@ -9,8 +9,12 @@
  * on one port, send it on the other. Only bench_rx() and bench_tx() (one ethdev burst call
  * each) are meant to be counted (callgrind --toggle-collect, devtools/bench-fwd.sh);
  * the program reports the packets received and the time (doc/guides/bench/mlx5v_fwd.rst).
+ * With -w N, a port is polled only once rte_eth_rx_queue_count() reports N frames waiting
+ * (or after FWD_WAIT_MAX checks): for a device that delivers asynchronously, so that the
+ * empty polls it would cause are left out of the count (doc/guides/bench/mlx4v_fwd.rst).
  *
  * usage: dpdk-mlxv-fwd-bench <EAL args with two ports> -- [-n packets] [-b burst] [-s size]
+ *        [-w frames]
  */
 
 #include <errno.h>
@@ -32,6 +36,9 @@
 #define FWD_RING 1024
 #define FWD_MBUFS 8191
 #define FWD_MAX_BURST 64
+
+/* Checks of one port's waiting frames before it is polled anyway (-w). */
+#define FWD_WAIT_MAX 100000
 
 static unsigned int fwd_burst = 32;
 
@@ -137,6 +144,7 @@ main(int argc, char **argv)
 	char name0[RTE_ETH_NAME_MAX_LEN] = "", name1[RTE_ETH_NAME_MAX_LEN] = "";
 	struct rte_mbuf *pkts[FWD_MAX_BURST];
 	uint64_t want = 1000000, rx = 0, tx = 0, idle = 0, spins;
+	unsigned int wait_min = 0, waits[2] = { 0, 0 };
 	uint16_t size = 64, p, n, k;
 	struct rte_mempool *mp;
 	struct timespec t0, t1;
@@ -151,18 +159,20 @@ main(int argc, char **argv)
 	}
 	argc -= ret;
 	argv += ret;
-	while ((opt = getopt(argc, argv, "n:b:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:b:s:w:")) != -1) {
 		if (opt == 'n')
 			want = strtoull(optarg, NULL, 0);
 		else if (opt == 'b')
 			fwd_burst = strtoul(optarg, NULL, 0);
 		else if (opt == 's')
 			size = strtoul(optarg, NULL, 0);
+		else if (opt == 'w')
+			wait_min = strtoul(optarg, NULL, 0);
 		else
 			goto usage;
 	}
 	if (fwd_burst == 0 || fwd_burst > FWD_MAX_BURST || size < 64 || size > 1518 ||
-	    want == 0)
+	    want == 0 || wait_min > fwd_burst)
 		goto usage;
 	if (rte_eth_dev_count_avail() < 2) {
 		printf("fwd-bench: two ports needed, %u found\n", rte_eth_dev_count_avail());
@@ -172,6 +182,11 @@ main(int argc, char **argv)
 				     rte_socket_id());
 	if (mp == NULL || port_init(0, mp) != 0 || port_init(1, mp) != 0)
 		goto err;
+	if (wait_min > 0 &&
+	    (rte_eth_rx_queue_count(0, 0) < 0 || rte_eth_rx_queue_count(1, 0) < 0)) {
+		printf("fwd-bench: -w: a port cannot count its waiting frames\n");
+		goto err;
+	}
 	/* A quarter of each ring in flight per side. */
 	primed = prime(0, mp, FWD_RING / 4, size) + prime(1, mp, FWD_RING / 4, size);
 	if (primed == 0) {
@@ -182,6 +197,13 @@ main(int argc, char **argv)
 	spins = want * 64 + 100000000;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (p = 0; rx < want && spins > 0; p ^= 1, spins--) {
+		/* -w: not counted, an empty or short poll is skipped (see the file's comment). */
+		if (wait_min > 0 && rte_eth_rx_queue_count(p, 0) < (int)wait_min &&
+		    ++waits[p] < FWD_WAIT_MAX) {
+			idle++;
+			continue;
+		}
+		waits[p] = 0;
 		n = bench_rx(p, pkts, fwd_burst);
 		if (n == 0) {
 			idle++;
@@ -210,7 +232,7 @@ main(int argc, char **argv)
 	return rx >= want ? 0 : 1;
 usage:
 	printf("usage: dpdk-mlxv-fwd-bench <EAL args> -- [-n packets] [-b burst (1-%u)] "
-	       "[-s size (64-1518)]\n", FWD_MAX_BURST);
+	       "[-s size (64-1518)] [-w frames (0-burst)]\n", FWD_MAX_BURST);
 err:
 	rte_eal_cleanup();
 	return 1;

@@ -334,6 +334,7 @@ mlx4v_ethdev_start(struct rte_eth_dev *eth_dev)
 	rte_wmb();	/* queues complete before a data-path lcore can reach them */
 	eth_dev->rx_pkt_burst = mlx4v_rx_burst;
 	eth_dev->tx_pkt_burst = mlx4v_tx_burst;
+	eth_dev->rx_queue_count = mlx4v_rx_queue_count;
 	mlx4v_ethdev_link_query(eth_dev, 0);
 	return 0;
 
@@ -352,6 +353,7 @@ mlx4v_ethdev_stop(struct rte_eth_dev *eth_dev)
 
 	eth_dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
 	eth_dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
+	eth_dev->rx_queue_count = NULL;
 	/* Let data-path lcores leave the bursts before the queues go. */
 	rte_mb();
 	rte_delay_us_sleep(1000 * eth_dev->data->nb_rx_queues);

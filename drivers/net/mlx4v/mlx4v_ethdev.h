@@ -43,6 +43,8 @@ extern int mlx4v_ethdev_logtype;
 #define MLX4V_ETH_TX_MAX_SEGS 30
 /** log2 of the most mbufs a receive WQE scatters over (SGEs per WQE, power of two). */
 #define MLX4V_ETH_RX_MAX_SGES_LOG 4
+/** Replacement mbufs an Rx queue keeps in stock (refilled in bulk by the burst). */
+#define MLX4V_ETH_RX_STOCK 128
 /** Toeplitz key bytes of the RSS QP. */
 #define MLX4V_ETH_RSS_KEY_LEN RTE_PMD_MLX4V_RSS_KEY_LEN
 /** Entries of the redirection table ethdev sees (one 64-entry group). */
@@ -110,6 +112,9 @@ struct mlx4v_rxq {
 	uint8_t cq_log;                /**< log2 of cqv.cqe_cnt: the owner bit's pass parity */
 	uint32_t ol_mask;              /**< the Rx ol_flags the offloads asked for */
 	uint64_t mbuf_init;            /**< rearm_data of a received mbuf */
+	uint32_t stock_n;              /**< mbufs in stock[] */
+	/** Replacement mbufs, taken from mp in bulk, given back by mlx4v_rxq_drain(). */
+	struct rte_mbuf *stock[MLX4V_ETH_RX_STOCK];
 	/* ---- Control (mlx4v_rxq.c). ---- */
 	uint16_t nb_desc;              /**< ring size asked for: a power of two */
 	int socket;
@@ -173,6 +178,8 @@ struct mlx4v_txq {
 	uint32_t max_segs;             /**< mbuf segments of one packet at most */
 	uint32_t recover;              /**< enum mlx4v_tx_state (atomic with the control thread) */
 	uint64_t recoveries;           /**< times the QP was taken back to RTS */
+	uint32_t slow_end;             /**< sq_head after the last WQE tx_retire() must walk */
+	uint8_t fast_free;             /**< RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE asked */
 	/* ---- Control (mlx4v_txq.c). ---- */
 	uint16_t nb_desc;
 	int socket;
@@ -361,6 +368,8 @@ int mlx4v_xstats_get_names(struct rte_eth_dev *eth_dev, struct rte_eth_xstat_nam
 
 uint16_t mlx4v_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mlx4v_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
+/** Frames waiting in an Rx queue (rte_eth_rx_queue_count()): CQEs software owns. */
+uint32_t mlx4v_rx_queue_count(void *rxq);
 /**
  * Post mbufs on every WQE of a new RWQ (start; views filled, WQ in RDY after).
  * @return 0 or -ENOMEM with nothing left.

@@ -18,6 +18,7 @@
 
 #include "mlx4v_ethdev.h"
 #include "mlx4v_prm_eth.h"
+#include "mlxv_rx_sg.h"
 
 /* Data segments are 16 bytes; a WQE of 2^sges_log of them is 2^(4 + sges_log) bytes. */
 #define RX_DSEG_SHIFT 4
@@ -26,7 +27,7 @@
 
 /*
  * Packet type and offload flags by the CQE status bits that say something about them (§4.6),
- * squeezed into 9 bits by rx_status_idx().
+ * looked up by rx_status_idx() of the status word as it lies in the CQE (big-endian).
  */
 struct rx_kind {
 	uint32_t ptype;
@@ -36,21 +37,44 @@ struct rx_kind {
 #define RX_KIND_N 512
 static struct rx_kind rx_kinds[RX_KIND_N];
 
-/* L4 checksum good: bit 0; IPv6 fragment: bit 1; status bits 22-28: bits 2-8. */
+/* The status bits the table depends on, nine of them (§4.6). */
+#define RX_STATUS_BITS (MLX4V_CQE_STATUS_L4_CSUM_OK | MLX4V_CQE_STATUS_IPV6F | \
+			MLX4V_CQE_STATUS_IPV4 | MLX4V_CQE_STATUS_IPV4F | MLX4V_CQE_STATUS_IPV6 | \
+			MLX4V_CQE_STATUS_IPV4OPT | MLX4V_CQE_STATUS_TCP | MLX4V_CQE_STATUS_UDP | \
+			MLX4V_CQE_STATUS_IP_CSUM_OK)
+/*
+ * The nine bits gathered into 9 index bits by one multiplication of the unswapped word: the
+ * top 9 bits of the 32-bit product take 512 different values over the 512 combinations of
+ * the bits (checked when the table is made), so no byte swap and no shifts per CQE.
+ */
+#define RX_STATUS_MUL 0xd801a621u
+
+#if RTE_BYTE_ORDER != RTE_LITTLE_ENDIAN
+#error "the CQE status index takes the big-endian word as a little-endian load reads it"
+#endif
+
+/* raw: the status word as loaded from the CQE, not swapped. */
 static inline uint32_t
-rx_status_idx(uint32_t st)
+rx_status_idx(uint32_t raw)
 {
-	return ((st >> 20) & 0x1fc) | ((st >> 11) & 0x2) | ((st >> 2) & 0x1);
+	return ((raw & RTE_STATIC_BSWAP32((uint32_t)RX_STATUS_BITS)) * RX_STATUS_MUL) >> 23;
 }
 
 /* The entry of every combination of the bits, once at load time. */
 RTE_INIT(mlx4v_rx_kinds_init)
 {
-	uint32_t i, st, ptype, flags;
+	static uint8_t seen[RX_KIND_N];
+	uint32_t i, b, j, st, ptype, flags, idx;
 	int frag, ip4, ip6;
 
 	for (i = 0; i < RX_KIND_N; i++) {
-		st = ((i & 0x1fc) << 20) | ((i & 0x2) << 11) | ((i & 0x1) << 2);
+		/* The i-th combination: bit j of i selects the j-th bit of RX_STATUS_BITS. */
+		for (st = 0, b = 0, j = 0; b < 32; b++)
+			if ((RX_STATUS_BITS >> b) & 1)
+				st |= ((i >> j++) & 1u) << b;
+		idx = rx_status_idx(rte_bswap32(st));
+		if (seen[idx]++ != 0)
+			MLX4V_ETH_LOG(ERR, "Rx status index: %u taken twice", idx);
 		ip4 = !!(st & MLX4V_CQE_STATUS_IPV4);
 		ip6 = !!(st & MLX4V_CQE_STATUS_IPV6);
 		frag = !!(st & (MLX4V_CQE_STATUS_IPV4F | MLX4V_CQE_STATUS_IPV6F));
@@ -66,7 +90,7 @@ RTE_INIT(mlx4v_rx_kinds_init)
 			ptype |= RTE_PTYPE_L3_IPV6_EXT_UNKNOWN;
 		}
 		if (!ip4 && !ip6) {
-			rx_kinds[i].ptype = ptype;
+			rx_kinds[idx].ptype = ptype;
 			continue;
 		}
 		/* The hash of an RSS QP covers IP frames only. */
@@ -84,8 +108,8 @@ RTE_INIT(mlx4v_rx_kinds_init)
 		    (st & MLX4V_CQE_STATUS_IP_CSUM_OK))
 			flags |= (st & MLX4V_CQE_STATUS_L4_CSUM_OK) ? RTE_MBUF_F_RX_L4_CKSUM_GOOD :
 								      RTE_MBUF_F_RX_L4_CKSUM_BAD;
-		rx_kinds[i].ptype = ptype;
-		rx_kinds[i].flags = flags;
+		rx_kinds[idx].ptype = ptype;
+		rx_kinds[idx].flags = flags;
 	}
 }
 
@@ -146,7 +170,7 @@ static inline void
 rx_cqe_to_mbuf(const struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe,
 	       struct rte_mbuf *m)
 {
-	const struct rx_kind *k = &rx_kinds[rx_status_idx(rte_be_to_cpu_32(cqe->status))];
+	const struct rx_kind *k = &rx_kinds[rx_status_idx(cqe->status)];
 
 	m->packet_type = k->ptype;
 	m->ol_flags = k->flags & rxq->ol_mask;
@@ -168,104 +192,129 @@ rx_cqe_is_error(const volatile struct mlx4_cqe *cqe)
 }
 
 /*
- * One frame per WQE of one mbuf (no scatter): the CQEs of the burst are counted first, so that
- * the replacement mbufs come from the mempool in one bulk call. @return frames received.
+ * No mbufs for the stock: the k frames waiting are dropped, each WQE keeps its buffer and is
+ * posted again as it is. @return 0 (frames received).
  */
-static inline uint16_t
-rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
+static __rte_noinline uint16_t
+rx_burst_drop(struct mlx4v_rxq *rxq, uint16_t n)
 {
-	struct rte_mbuf *rep[RX_BURST_MAX];
-	const volatile struct mlx4_cqe *cqe;
-	uint32_t ci = rxq->cq_ci, tail = rxq->rq_tail;
-	uint64_t bytes = 0, mbuf_init = rxq->mbuf_init;
-	uint32_t k, i, w, len, nrx = 0, used = 0;
-	struct rte_mbuf *m;
+	uint32_t ci = rxq->cq_ci, k;
 
-	n = RTE_MIN(n, (uint16_t)RX_BURST_MAX);
 	for (k = 0; k < n; k++)
 		if (!rx_cqe_ready(rxq, rx_cqe(rxq, ci + k), ci + k))
 			break;
-	if (k == 0)
-		return 0;
-	/* The CQE bodies are read only after their owner bits were seen (§4.6). */
-	rte_rmb();
-	if (unlikely(rte_mempool_get_bulk(rxq->mp, (void **)rep, k) != 0)) {
-		/* No mbufs: the frames are dropped, each WQE keeps its buffer (posted again). */
-		rxq->nombuf += k;
-		goto done;
-	}
-	for (i = 0; i < k; i++) {
-		cqe = rx_cqe(rxq, ci + i);
-		w = (tail + i) & rxq->wqe_mask;
-		if (unlikely(rx_cqe_is_error(cqe))) {
-			rxq->errors++;
-			continue;
-		}
-		m = rxq->elts[w];
-		len = rte_be_to_cpu_32(cqe->byte_cnt);
-		/* data_off, refcnt, nb_segs and port in one store (the fill's template). */
-		*rx_rearm(m) = mbuf_init;
-		m->pkt_len = len;
-		m->data_len = (uint16_t)len;
-		rx_cqe_to_mbuf(rxq, cqe, m);
-		pkts[nrx++] = m;
-		bytes += len;
-		rxq->elts[w] = rep[used];
-		rx_dseg_set(rxq, rx_dseg(rxq, w, 0), rep[used]);
-		used++;
-	}
-	if (unlikely(used < k))
-		rte_mempool_put_bulk(rxq->mp, (void **)&rep[used], k - used);
-	rxq->packets += nrx;
-	rxq->bytes += bytes;
-done:
+	rxq->nombuf += k;
 	rxq->cq_ci = ci + k;
-	rxq->rq_tail = tail + k;
+	rxq->rq_tail += k;
 	rxq->rq_ci += k;
-	return (uint16_t)nrx;
+	return 0;
 }
 
 /*
- * The frame of len bytes in the mbufs of WQE slot w, chained; fresh mbufs take their places in
- * the WQE. @return the packet, or NULL (no mbufs: the frame is dropped, the WQE keeps its
- * buffers).
+ * One frame per WQE of one mbuf (no scatter), in one pass over the CQEs: each frame's mbuf is
+ * replaced from the queue's stock, which is refilled from the mempool in bulk, so that the
+ * stock always covers a burst. The burst stops at the CQ ring's end (the owner parity is the
+ * same for all its CQEs; the next burst goes on). Constants in each instance: multi_mr, the
+ * pool has an lkey per VA range; rss, the RSS hash was asked for (else hash.rss is left
+ * alone, its flag being masked off anyway). @return frames received.
  */
-static inline struct rte_mbuf *
-rx_frame_scattered(struct mlx4v_rxq *rxq, uint32_t w, uint32_t len)
+static __rte_always_inline uint16_t
+rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int multi_mr,
+		const int rss)
 {
-	struct rte_mbuf *rep[1u << MLX4V_ETH_RX_MAX_SGES_LOG];
-	struct rte_mbuf **elts = &rxq->elts[w << rxq->sges_log];
-	uint32_t nseg = RTE_MAX(1u, (len + rxq->seg_size - 1) / rxq->seg_size);
-	struct rte_mbuf *head = elts[0], *seg;
-	uint32_t k, left = len;
+	struct mlx4_wqe_data_seg *dsegs = (struct mlx4_wqe_data_seg *)rxq->wqes;
+	uint32_t ci = rxq->cq_ci, tail = rxq->rq_tail, wmask = rxq->wqe_mask;
+	uint32_t stock_n = rxq->stock_n, ol_mask = rxq->ol_mask;
+	struct rte_mbuf **elts = rxq->elts, **stock = rxq->stock;
+	uint64_t bytes = 0, mbuf_init = rxq->mbuf_init;
+	const volatile struct mlx4_cqe *cqe;
+	uint32_t i, w, len, nrx = 0, left, stride = 1u << rxq->cqe_shift;
+	const struct rx_kind *kinds = rx_kinds;
+	const struct rx_kind *kind;
+	struct rte_mbuf *m, *r;
+	uint8_t op, own;
 
-	/* The device never scatters past the WQE's buffers (an error CQE instead, §4.6). */
-	if (unlikely(nseg > (1u << rxq->sges_log))) {
-		rxq->errors++;
-		return NULL;
+	n = RTE_MIN(n, (uint16_t)RX_BURST_MAX);
+	if (unlikely(stock_n < n)) {
+		/* One bulk get for many bursts; failing that, just what this one needs. */
+		if (rte_mempool_get_bulk(rxq->mp, (void **)&stock[stock_n],
+					 MLX4V_ETH_RX_STOCK - stock_n) == 0)
+			stock_n = MLX4V_ETH_RX_STOCK;
+		else if (rte_mempool_get_bulk(rxq->mp, (void **)&stock[stock_n],
+					      n - stock_n) == 0)
+			stock_n = n;
+		else if (stock_n == 0)
+			return rx_burst_drop(rxq, n);
+		else
+			n = (uint16_t)stock_n;
 	}
-	if (unlikely(rte_mempool_get_bulk(rxq->mp, (void **)rep, nseg) != 0)) {
-		rxq->nombuf++;
-		return NULL;
+	left = rxq->cq_mask + 1 - (ci & rxq->cq_mask);
+	n = (uint16_t)RTE_MIN((uint32_t)n, left);
+	/* The owner bit software's CQEs of this pass carry (§4.6). */
+	own = (uint8_t)(((ci >> rxq->cq_log) & 1) << 7);
+	cqe = rx_cqe(rxq, ci);
+	for (i = 0; i < n; i++, cqe = (const volatile struct mlx4_cqe *)((uintptr_t)cqe + stride)) {
+		op = cqe->owner_sr_opcode;
+		if ((op ^ own) & 0x80)
+			break;
+		/* The CQE body only after its owner bit (§4.6; coherent memory: rte_io_rmb()). */
+		rte_io_rmb();
+		w = (tail + i) & wmask;
+		if (unlikely((op & MLX4_CQE_OPCODE_MASK) == MLX4_CQE_OPCODE_ERROR)) {
+			/* Lost frame: the WQE keeps its buffer and is posted again. */
+			rxq->errors++;
+			continue;
+		}
+		m = elts[w];
+		len = rte_be_to_cpu_32(cqe->byte_cnt);
+		kind = &kinds[rx_status_idx(cqe->status)];
+		/* data_off, refcnt, nb_segs and port in one store (the fill's template). */
+		*rx_rearm(m) = mbuf_init;
+		m->ol_flags = kind->flags & ol_mask;
+		m->packet_type = kind->ptype;
+		m->pkt_len = len;
+		m->data_len = (uint16_t)len;
+		/* The Toeplitz hash of the RSS QP, big-endian in immed_rss_invalid (§4.6). */
+		if (rss)
+			m->hash.rss = rte_be_to_cpu_32(cqe->immed_rss_invalid);
+		pkts[nrx++] = m;
+		bytes += len;
+		r = stock[--stock_n];
+		elts[w] = r;
+		if (likely(!multi_mr))
+			dsegs[w].addr = rte_cpu_to_be_64((uintptr_t)r->buf_addr +
+							 RTE_PKTMBUF_HEADROOM);
+		else
+			rx_dseg_set(rxq, &dsegs[w], r);
 	}
-	for (k = 0; k < nseg; k++) {
-		seg = elts[k];
-		*rx_rearm(seg) = rxq->mbuf_init;
-		seg->data_len = (uint16_t)RTE_MIN(left, rxq->seg_size);
-		seg->next = k + 1 < nseg ? elts[k + 1] : NULL;
-		left -= seg->data_len;
-		elts[k] = rep[k];
-		rx_dseg_set(rxq, rx_dseg(rxq, w, k), rep[k]);
-	}
-	head->nb_segs = (uint16_t)nseg;
-	head->pkt_len = len;
-	return head;
+	rxq->stock_n = stock_n;
+	rxq->packets += nrx;
+	rxq->bytes += bytes;
+	rxq->cq_ci = ci + i;
+	rxq->rq_tail = tail + i;
+	rxq->rq_ci += i;
+	return (uint16_t)nrx;
+}
+
+_Static_assert((1u << MLX4V_ETH_RX_MAX_SGES_LOG) <= MLXV_RX_SG_MAX, "SGEs of one WQE");
+
+/* mlxv_rx_sg_frame()'s data-segment writer: SGE k of WQE w at m's buffer. */
+static __rte_always_inline void
+rx_sg_dseg_set(void *q, uint32_t w, uint32_t k, struct rte_mbuf *m)
+{
+	const struct mlx4v_rxq *rxq = q;
+
+	rx_dseg_set(rxq, rx_dseg(rxq, w, k), m);
 }
 
 /* Scattered Rx: a frame spans as many of its WQE's mbufs as it needs. */
 static inline uint16_t
 rx_burst_scattered(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
+	const struct mlxv_rx_sg_ctx sg = {
+		.q = rxq, .mp = rxq->mp, .rearm = rxq->mbuf_init, .seg_size = rxq->seg_size,
+		.max_segs = 1u << rxq->sges_log, .errors = &rxq->errors, .nombuf = &rxq->nombuf,
+	};
 	const volatile struct mlx4_cqe *cqe;
 	uint32_t ci = rxq->cq_ci, len, w;
 	struct rte_mbuf *m;
@@ -287,7 +336,7 @@ rx_burst_scattered(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 			continue;
 		}
 		len = rte_be_to_cpu_32(cqe->byte_cnt);
-		m = rx_frame_scattered(rxq, w, len);
+		m = mlxv_rx_sg_frame(&sg, &rxq->elts[w << rxq->sges_log], w, len, rx_sg_dseg_set);
 		if (unlikely(m == NULL))
 			continue;
 		rx_cqe_to_mbuf(rxq, cqe, m);
@@ -305,8 +354,11 @@ rx_burst(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
 	uint16_t nrx;
 
-	if (likely(!rxq->scatter))
-		nrx = rx_burst_single(rxq, pkts, n);
+	if (likely(!rxq->scatter && rxq->mr_n <= 1))
+		nrx = rxq->rss_hash ? rx_burst_single(rxq, pkts, n, 0, 1) :
+				      rx_burst_single(rxq, pkts, n, 0, 0);
+	else if (!rxq->scatter)
+		nrx = rx_burst_single(rxq, pkts, n, 1, 1);
 	else
 		nrx = rx_burst_scattered(rxq, pkts, n);
 	/*
@@ -333,6 +385,18 @@ mlx4v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	if (!rx_cqe_ready(rxq, rx_cqe(rxq, rxq->cq_ci), rxq->cq_ci) || unlikely(n == 0))
 		return 0;
 	return rx_burst(rxq, pkts, n);
+}
+
+uint32_t
+mlx4v_rx_queue_count(void *q)
+{
+	const struct mlx4v_rxq *rxq = q;
+	uint32_t ci = rxq->cq_ci, n = 0;
+
+	/* The CQEs software owns from the consumer index on: frames waiting (§4.6). */
+	while (n < rxq->wqe_n && rx_cqe_ready(rxq, rx_cqe(rxq, ci + n), ci + n))
+		n++;
+	return n;
 }
 
 int
@@ -398,6 +462,9 @@ mlx4v_rxq_drain(struct mlx4v_rxq *rxq)
 {
 	uint32_t i, n = rxq->wqe_n << rxq->sges_log;
 
+	if (rxq->stock_n != 0)
+		rte_mempool_put_bulk(rxq->mp, (void **)rxq->stock, rxq->stock_n);
+	rxq->stock_n = 0;
 	if (rxq->elts == NULL)
 		return;
 	for (i = 0; i < n; i++) {

@@ -128,6 +128,23 @@ tx_retire(struct mlx4v_txq *txq, uint32_t end, int failed)
 	txq->sq_tail = end;
 }
 
+/*
+ * Give back the TXBBs from sq_tail up to end, all of them one-block WQEs of simple mbufs of
+ * mp_last (direct, one segment, last reference: mlx4v_tx_burst() saw to it): the slots go
+ * to the pool as they are, in at most two bulk puts; no stamps (no block inside a WQE).
+ */
+static inline void
+tx_retire_fast(struct mlx4v_txq *txq, uint32_t end)
+{
+	uint32_t first = txq->sq_tail & txq->sq_mask, n = end - txq->sq_tail;
+	uint32_t n1 = RTE_MIN(n, txq->sq_n - first);
+
+	rte_mempool_put_bulk(txq->mp_last, (void **)&txq->elts[first], n1);
+	if (n1 < n)
+		rte_mempool_put_bulk(txq->mp_last, (void **)txq->elts, n - n1);
+	txq->sq_tail = end;
+}
+
 /* The end of the WQE that starts at pos (in [sq_tail, sq_head)): its other blocks are empty. */
 static inline uint32_t
 tx_wqe_end(const struct mlx4v_txq *txq, uint32_t pos)
@@ -161,6 +178,12 @@ tx_reap(struct mlx4v_txq *txq)
 		/* A WQE index outside the outstanding ones is not ours: nothing to retire. */
 		if (unlikely(pos - txq->sq_tail >= out))
 			continue;
+		if (likely(op != MLX4_CQE_OPCODE_ERROR) &&
+		    likely((int32_t)(txq->slow_end - txq->sq_tail) <= 0)) {
+			/* Only one-block WQEs of simple mbufs out: retire by count. */
+			tx_retire_fast(txq, pos + 1);
+			continue;
+		}
 		/* The WQEs before the one the CQE names went out (§4.7). */
 		tx_retire(txq, pos, 0);
 		if (likely(op != MLX4_CQE_OPCODE_ERROR)) {
@@ -309,16 +332,121 @@ tx_build_segs(struct mlx4v_txq *txq, struct rte_mbuf *m, uint32_t head)
 	return ds > 1 ? ds : 0;
 }
 
+/* The control flags of a packet's checksum offloads (§4.2: SCTP is not among them). */
+static inline uint32_t
+tx_csum_flags(const struct rte_mbuf *m)
+{
+	uint32_t flags = 0;
+
+	if (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM)
+		flags |= MLX4_WQE_CTRL_IP_HDR_CSUM;
+	if ((m->ol_flags & RTE_MBUF_F_TX_L4_MASK) == RTE_MBUF_F_TX_TCP_CKSUM ||
+	    (m->ol_flags & RTE_MBUF_F_TX_L4_MASK) == RTE_MBUF_F_TX_UDP_CKSUM)
+		flags |= MLX4_WQE_CTRL_TCP_UDP_CSUM;
+	return flags;
+}
+
+/*
+ * The control segment's second half: §4.2, the destination MAC in every raw Ethernet send,
+ * bytes 0-1 over the upper half of srcrb_flags, 2-5 in imm (the device loops a frame back by
+ * it), the flags in between; one 64-bit store.
+ */
+static inline void
+tx_ctrl_mac_flags(struct mlx4_wqe_ctrl_seg *ctrl, const uint8_t *data, uint32_t flags)
+{
+	uint16_t d01;
+	uint32_t d25;
+
+	memcpy(&d01, data, 2);
+	memcpy(&d25, data + 2, 4);
+	*(uint64_t *)((uintptr_t)ctrl + offsetof(struct mlx4_wqe_ctrl_seg, srcrb_flags)) =
+		(uint64_t)d01 |
+		(uint64_t)rte_cpu_to_be_16((uint16_t)flags) << 16 | (uint64_t)d25 << 32;
+}
+
+/*
+ * The control segment's first half, last: owner bit (valid for the device when it equals the
+ * pass parity of the WQE's first block), opcode and DS count in one 64-bit store, after a
+ * barrier: the device may run the WQE as soon as it sees the owner, so the whole WQE must be
+ * visible first (§4.2).
+ */
+static inline void
+tx_ctrl_owner(uint32_t sq_n, struct mlx4_wqe_ctrl_seg *ctrl, uint32_t head, uint32_t ds)
+{
+	uint64_t w = (uint64_t)ds << 56 | rte_cpu_to_be_32(MLX4_OPCODE_SEND);
+
+	if (head & sq_n)
+		w |= rte_cpu_to_be_32(MLX4V_WQE_OWNER);
+	rte_io_wmb();
+	*(volatile uint64_t *)ctrl = w;
+}
+
+/*
+ * Post any packet at head (several segments, a pool other than the last one, strides of
+ * several blocks): @return the blocks it took, 0 if refused (counted, freed), UINT32_MAX if
+ * the ring has no room.
+ */
+static __rte_noinline uint32_t
+tx_post_slow(struct mlx4v_txq *txq, struct rte_mbuf *m, uint32_t head, uint32_t room,
+	     uint32_t flags)
+{
+	struct mlx4_wqe_ctrl_seg *ctrl = (struct mlx4_wqe_ctrl_seg *)tx_txbb(txq, head);
+	struct mlx4_wqe_data_seg *dseg;
+	uint32_t nbb, ds, lkey, k;
+
+	if (likely(m->nb_segs == 1)) {
+		/* Control and one data segment: 32 bytes, within the first block. */
+		nbb = txq->stride_bbs;
+		if (unlikely(nbb > room))
+			return UINT32_MAX;
+		if (unlikely(tx_lkey(txq, m, &lkey) != 0))
+			goto refuse;
+		dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
+		dseg->byte_count = rte_cpu_to_be_32(m->data_len);
+		dseg->lkey = rte_cpu_to_be_32(lkey);
+		dseg->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(m, uintptr_t));
+		ds = 2;
+	} else {
+		if (unlikely(m->nb_segs > txq->max_segs))
+			goto refuse;
+		/* As many blocks as the DS take, at least a stride (§4.2). */
+		nbb = RTE_MAX(txq->stride_bbs, ((1u + m->nb_segs) * 16 + MLX4V_TXBB_SIZE - 1) >>
+					       MLX4V_TXBB_SHIFT);
+		if (unlikely(nbb > room))
+			return UINT32_MAX;
+		ds = tx_build_segs(txq, m, head);
+		if (unlikely(ds == 0))
+			goto refuse;
+		nbb = RTE_MAX(txq->stride_bbs, (ds * 16 + MLX4V_TXBB_SIZE - 1) >> MLX4V_TXBB_SHIFT);
+	}
+	tx_ctrl_mac_flags(ctrl, rte_pktmbuf_mtod(m, const uint8_t *), flags);
+	txq->elts[head & txq->sq_mask] = m;
+	/* The other blocks of the WQE: none starts a packet (tx_retire() stamps them). */
+	for (k = 1; k < nbb; k++)
+		txq->elts[(head + k) & txq->sq_mask] = NULL;
+	tx_ctrl_owner(txq->sq_n, ctrl, head, ds);
+	return nbb;
+refuse:
+	/* Unsendable (too many segments, memory the device cannot reach): dropped. */
+	txq->errors++;
+	rte_pktmbuf_free(m);
+	return 0;
+}
+
 uint16_t
 mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct mlx4v_txq *txq = q;
-	uint32_t head, room, nbb, ds, flags, lkey, sent = 0, pending = txq->comp_pending;
+	uint32_t head, room, nbb, flags, comp_at, comp_last = UINT32_MAX, sent = 0;
+	uint32_t mask, lkey_be, slow_end, sq_n = txq->sq_n, thresh = txq->comp_thresh;
 	struct mlx4_wqe_data_seg *dseg;
 	struct mlx4_wqe_ctrl_seg *ctrl;
-	const uint8_t *data;
+	struct rte_mempool *mp;
+	struct rte_mbuf **elts;
 	uint64_t bytes = 0;
 	struct rte_mbuf *m;
+	uint8_t *sq_buf;
+	int fast_free;
 	uint16_t i;
 
 	if (unlikely(txq->recover != MLX4V_TX_RUNNING)) {
@@ -326,87 +454,79 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		return 0;
 	}
 	tx_reap(txq);
-	if (unlikely(txq->recover != MLX4V_TX_RUNNING))
+	if (unlikely(txq->recover != MLX4V_TX_RUNNING) || unlikely(n == 0))
 		return 0;
 	head = txq->sq_head;
 	room = txq->max_post - (head - txq->sq_tail);
+	/*
+	 * §4.7: a CQE every comp_thresh WQEs keeps the ring from filling up unseen, and one on
+	 * the burst's last WQE brings its mbufs back without more traffic.
+	 */
+	comp_at = RTE_MIN((uint32_t)n - 1, txq->comp_thresh - txq->comp_pending - 1);
+	/* The fast path: one-block WQEs of one-segment mbufs of the pool of one lkey. */
+	mp = txq->stride_log == 0 && txq->mr_n <= 1 ? txq->mp_last : NULL;
+	lkey_be = rte_cpu_to_be_32(txq->lkey);
+	fast_free = txq->fast_free;
+	slow_end = txq->slow_end;
+	elts = txq->elts;
+	sq_buf = txq->sq_buf;
+	mask = txq->sq_mask;
 	for (i = 0; i < n; i++) {
 		m = pkts[i];
-		ctrl = (struct mlx4_wqe_ctrl_seg *)tx_txbb(txq, head);
-		if (likely(m->nb_segs == 1)) {
-			/* Control and one data segment: 32 bytes, within the first block. */
-			nbb = txq->stride_bbs;
-			if (unlikely(nbb > room))
-				break;
-			if (unlikely(tx_lkey(txq, m, &lkey) != 0))
-				goto refuse;
-			dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
-			dseg->byte_count = rte_cpu_to_be_32(m->data_len);
-			dseg->lkey = rte_cpu_to_be_32(lkey);
-			dseg->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(m, uintptr_t));
-			ds = 2;
-		} else {
-			if (unlikely(m->nb_segs > txq->max_segs))
-				goto refuse;
-			/* As many blocks as the DS take, at least a stride (§4.2). */
-			nbb = RTE_MAX(txq->stride_bbs, ((1u + m->nb_segs) * 16 +
-						       MLX4V_TXBB_SIZE - 1) >> MLX4V_TXBB_SHIFT);
-			if (unlikely(nbb > room))
-				break;
-			ds = tx_build_segs(txq, m, head);
-			if (unlikely(ds == 0))
-				goto refuse;
-			nbb = RTE_MAX(txq->stride_bbs,
-				      (ds * 16 + MLX4V_TXBB_SIZE - 1) >> MLX4V_TXBB_SHIFT);
-		}
 		flags = MLX4_WQE_CTRL_SOLICIT;
-		if (unlikely(m->ol_flags & (RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK))) {
-			/* §4.2: the checksums the device computes; SCTP is not among them. */
-			if (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM)
-				flags |= MLX4_WQE_CTRL_IP_HDR_CSUM;
-			if ((m->ol_flags & RTE_MBUF_F_TX_L4_MASK) == RTE_MBUF_F_TX_TCP_CKSUM ||
-			    (m->ol_flags & RTE_MBUF_F_TX_L4_MASK) == RTE_MBUF_F_TX_UDP_CKSUM)
-				flags |= MLX4_WQE_CTRL_TCP_UDP_CSUM;
-		}
-		/*
-		 * §4.7: a CQE every comp_thresh WQEs keeps the ring from filling up unseen, and
-		 * one on the burst's last WQE brings its mbufs back without more traffic.
-		 */
-		if (++pending >= txq->comp_thresh || i == n - 1) {
+		if (unlikely(m->ol_flags & (RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK)))
+			flags |= tx_csum_flags(m);
+		if (i == comp_at) {
 			flags |= MLX4_WQE_CTRL_CQ_UPDATE;
-			pending = 0;
+			comp_last = i;
+			comp_at = RTE_MIN((uint32_t)n - 1, i + thresh);
 		}
-		/*
-		 * §4.2: the destination MAC in every raw Ethernet send, bytes 0-1 over the upper
-		 * half of srcrb_flags, 2-5 in imm; the device loops a frame back by it.
-		 */
-		data = rte_pktmbuf_mtod(m, const uint8_t *);
-		memcpy(&ctrl->srcrb_flags16[0], data, 2);
-		ctrl->srcrb_flags16[1] = rte_cpu_to_be_16((uint16_t)flags);
-		memcpy(&ctrl->imm, data + 2, 4);
-		ctrl->fence_size = (uint8_t)ds;
-		txq->elts[head & txq->sq_mask] = m;
-		/*
-		 * Owner bit, valid for the device when it equals the pass parity of the WQE's first
-		 * block: the device may run the WQE as soon as it sees it, so the whole WQE must be
-		 * visible before the owner word (§4.2).
-		 */
-		rte_io_wmb();
-		ctrl->owner_opcode = rte_cpu_to_be_32(MLX4_OPCODE_SEND |
-			((head >> txq->sq_log) & 1 ? MLX4V_WQE_OWNER : 0));
+		/* mp NULL: no mbuf's pool is (the slow path for all). */
+		if (unlikely(m->nb_segs != 1 || m->pool != mp)) {
+			nbb = tx_post_slow(txq, m, head, room, flags);
+			/*
+			 * It may have looked another pool up (mp_last), even for a packet it
+			 * refused: this WQE and every one out before it go by the slot walk
+			 * (tx_retire()), and the fast path takes the new pool.
+			 */
+			slow_end = head + (nbb == UINT32_MAX ? 0 : nbb);
+			mp = txq->stride_log == 0 && txq->mr_n <= 1 ? txq->mp_last : NULL;
+			lkey_be = rte_cpu_to_be_32(txq->lkey);
+			if (unlikely(nbb == UINT32_MAX))
+				break;
+			if (unlikely(nbb == 0))
+				continue;
+			goto posted;
+		}
+		if (unlikely(room == 0))
+			break;
+		/* Given back as they are by tx_retire_fast() only if the pool may take them. */
+		if (!fast_free && unlikely(rte_mbuf_refcnt_read(m) != 1 || !RTE_MBUF_DIRECT(m) ||
+					   m->next != NULL))
+			slow_end = head + 1;
+		/* Control and one data segment: 32 bytes, within the first block. */
+		ctrl = (struct mlx4_wqe_ctrl_seg *)(sq_buf + ((size_t)(head & mask) <<
+							      MLX4V_TXBB_SHIFT));
+		dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
+		/* byte_count and lkey in one store, then the address (§4.2). */
+		*(uint64_t *)(uintptr_t)dseg = rte_cpu_to_be_32(m->data_len) |
+					       (uint64_t)lkey_be << 32;
+		dseg->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(m, uintptr_t));
+		tx_ctrl_mac_flags(ctrl, rte_pktmbuf_mtod(m, const uint8_t *), flags);
+		elts[head & mask] = m;
+		tx_ctrl_owner(sq_n, ctrl, head, 2);
+		nbb = 1;
+posted:
 		head += nbb;
 		room -= nbb;
 		bytes += m->pkt_len;
 		sent++;
-		continue;
-refuse:
-		/* Unsendable (too many segments, memory the device cannot reach): dropped. */
-		txq->errors++;
-		rte_pktmbuf_free(m);
 	}
+	txq->slow_end = slow_end;
 	if (sent == 0)
 		return i;
-	txq->comp_pending = pending;
+	/* WQEs since the last completion asked for (refused packets included: no matter). */
+	txq->comp_pending = comp_last == UINT32_MAX ? txq->comp_pending + i : i - 1 - comp_last;
 	txq->packets += sent;
 	txq->bytes += bytes;
 	txq->sq_head = head;
@@ -466,7 +586,9 @@ mlx4v_txq_reset(struct mlx4v_txq *txq)
 					       txq->max_post / (2 * TX_WQE_MAX_BBS)));
 	txq->sq_head = 0;
 	txq->sq_tail = 0;
+	txq->slow_end = 0;
 	txq->comp_pending = 0;
+	txq->fast_free = (txq->offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) != 0;
 	/* The lkey cache stays: the port's memory regions outlive its QPs. */
 }
 
@@ -500,16 +622,19 @@ mlx4v_txq_drain(struct mlx4v_txq *txq)
 	txq->recover = MLX4V_TX_RUNNING;
 	if (txq->elts == NULL)
 		return;
-	for (i = 0; i < txq->sq_n; i++) {
-		if (txq->elts[i] != NULL)
-			rte_pktmbuf_free(txq->elts[i]);
-		txq->elts[i] = NULL;
+	/* Only the outstanding blocks hold packets (retired slots keep stale pointers). */
+	for (i = txq->sq_tail; i != txq->sq_head; i++) {
+		if (txq->elts[i & txq->sq_mask] != NULL)
+			rte_pktmbuf_free(txq->elts[i & txq->sq_mask]);
+		txq->elts[i & txq->sq_mask] = NULL;
 	}
+	txq->sq_tail = txq->sq_head;
 }
 
 uint64_t
 mlx4v_tx_offload_capa(void)
 {
 	return RTE_ETH_TX_OFFLOAD_MULTI_SEGS | RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
-	       RTE_ETH_TX_OFFLOAD_TCP_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+	       RTE_ETH_TX_OFFLOAD_TCP_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+	       RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 }

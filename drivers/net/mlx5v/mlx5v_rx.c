@@ -20,6 +20,7 @@
 #include "mlx5v_ethdev.h"
 #include "mlx5v_prm.h"
 #include "mlx5v_prm_eth.h"
+#include "mlxv_rx_sg.h"
 #include "rte_pmd_mlx5v.h"
 
 #define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
@@ -269,47 +270,23 @@ rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci)
 	return 1;
 }
 
-/*
- * The frame of len bytes in the mbufs of WQE w, chained; fresh mbufs take their places in
- * the WQE. @return the packet, or NULL (no mbufs, or a length the WQE cannot hold: the
- * frame is dropped, the WQE keeps its buffers).
- */
-static struct rte_mbuf *
-rx_frame_sg(struct mlx5v_rxq *rxq, uint32_t w, uint32_t len)
-{
-	struct rte_mbuf *rep[1u << MLX5V_ETH_RX_MAX_SGES_LOG];
-	struct rte_mbuf **elts = &rxq->elts[w << rxq->sges_log];
-	uint32_t nseg = RTE_MAX(1u, (len + rxq->seg_size - 1) / rxq->seg_size);
-	struct rte_mbuf *head = elts[0];
-	struct rte_mbuf *seg;
-	uint32_t k, left = len;
+_Static_assert((1u << MLX5V_ETH_RX_MAX_SGES_LOG) <= MLXV_RX_SG_MAX, "SGEs of one WQE");
 
-	/* The device never scatters past the WQE's buffers (LOCAL_LENGTH instead). */
-	if (unlikely(nseg > (1u << rxq->sges_log))) {
-		rxq->errors++;
-		return NULL;
-	}
-	if (unlikely(rte_mempool_get_bulk(rxq->mp, (void **)rep, nseg) != 0)) {
-		rxq->nombuf++;
-		return NULL;
-	}
-	for (k = 0; k < nseg; k++) {
-		seg = elts[k];
-		rx_rearm(seg, rxq->mbuf_rearm);
-		seg->data_len = (uint16_t)RTE_MIN(left, rxq->seg_size);
-		seg->next = k + 1 < nseg ? elts[k + 1] : NULL;
-		left -= seg->data_len;
-		elts[k] = rep[k];
-		rx_dseg_addr(rx_dseg(rxq, w, k), rep[k]);
-	}
-	head->nb_segs = (uint16_t)nseg;
-	return head;
+/* mlxv_rx_sg_frame()'s data-segment writer: SGE k of WQE w at m's data room (§7.1). */
+static __rte_always_inline void
+rx_sg_dseg_set(void *q, uint32_t w, uint32_t k, struct rte_mbuf *m)
+{
+	rx_dseg_addr(rx_dseg(q, w, k), m);
 }
 
 /* Scattered Rx: several mbufs per WQE, each WQE posted again at once. */
 static uint16_t
 rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
+	const struct mlxv_rx_sg_ctx sg = {
+		.q = rxq, .mp = rxq->mp, .rearm = rxq->mbuf_rearm, .seg_size = rxq->seg_size,
+		.max_segs = 1u << rxq->sges_log, .errors = &rxq->errors, .nombuf = &rxq->nombuf,
+	};
 	uint32_t cq_ci = rxq->cq_ci;
 	struct rte_mbuf *m;
 	uint16_t nrx = 0;
@@ -334,7 +311,8 @@ rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 		w = rxq->rq_ci & rxq->wqe_mask;
 		rxq->rq_ci++;
 		len = rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt));
-		m = rx_frame_sg(rxq, w, len);
+		/* The frame chained, fresh mbufs in its WQE (the builder sets pkt_len too). */
+		m = mlxv_rx_sg_frame(&sg, &rxq->elts[w << rxq->sges_log], w, len, rx_sg_dseg_set);
 		if (unlikely(m == NULL))
 			continue;
 		rx_cqe_meta(cqe, m, rxq->rss_hash);
