@@ -609,11 +609,15 @@ stop:
 	return tx_burst_end(txq, head, i, dropped, bytes, pi, ctrl);
 }
 
-/* A packet that can go by pointer in a multi-packet WQE: as the SEND fast path takes. */
+/*
+ * A packet that can go by pointer in a multi-packet WQE: as the SEND fast path takes. With
+ * MBUF_FAST_FREE (ff) every mbuf comes from the one pool already mapped (mp, not NULL).
+ */
 static __rte_always_inline int
-tx_plain(const struct rte_mbuf *m, uint64_t slow, const struct rte_mempool *mp)
+tx_plain(const struct rte_mbuf *m, uint64_t slow, const struct rte_mempool *mp, const int ff)
 {
-	return (m->ol_flags & slow) == 0 && tx_ref_segs(m) == TX_REF1_SEG1 && m->pool == mp;
+	return (m->ol_flags & slow) == 0 && tx_ref_segs(m) == TX_REF1_SEG1 &&
+	       (ff || m->pool == mp);
 }
 
 /*
@@ -621,9 +625,10 @@ tx_plain(const struct rte_mbuf *m, uint64_t slow, const struct rte_mempool *mp)
  * packets (one direct segment, refcnt 1, the mapped pool, no offloads) shares one WQE
  * (control, Ethernet segment, then one data segment per packet) of up to comp_thresh
  * packets that asks for a completion; any other packet is one WQE built the general way.
+ * ff: MBUF_FAST_FREE and the pool mapped (a constant in each instance).
  */
-static uint16_t
-tx_burst_empw(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n)
+static __rte_always_inline uint16_t
+tx_burst_empw(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int ff)
 {
 	const uint64_t c0 = txq->mpw_ctrl[0], c1 = txq->mpw_ctrl[1];
 	const uint64_t td = tx_word_dw(1, txq->lkey);
@@ -663,7 +668,7 @@ tx_burst_empw(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n)
 		ep = &elts[head & emask];
 		for (k = 0; k < kmax; k++, d += 2) {
 			m = pkts[i + k];
-			if (unlikely(!tx_plain(m, slow, mp)))
+			if (unlikely(!tx_plain(m, slow, mp, ff)))
 				break;
 			/* One data segment: length, lkey, address (prm/mlx5_eth §6.5). */
 			dlen = m->data_len;
@@ -729,8 +734,10 @@ mlx5v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	/* An SQ in ERR sends nothing until it is back to RDY. */
 	if (unlikely(txq->recover))
 		return 0;
+	if (txq->empw && txq->fast_free && txq->mp_last != NULL)
+		return tx_burst_empw(txq, pkts, n, 1);
 	if (txq->empw)
-		return tx_burst_empw(txq, pkts, n);
+		return tx_burst_empw(txq, pkts, n, 0);
 	if (txq->min_inline == TX_FAST_INL)
 		return tx_burst(txq, pkts, n, 1, TX_FAST_INL);
 	if (txq->min_inline == 0)
