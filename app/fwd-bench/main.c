@@ -59,10 +59,15 @@ bench_tx(uint16_t port, struct rte_mbuf **pkts, uint16_t n)
 static int
 port_init(uint16_t port, struct rte_mempool *mp)
 {
+	struct rte_eth_dev_info info;
 	struct rte_eth_conf conf;
 	int ret;
 
 	memset(&conf, 0, sizeof(conf));
+	/* As testpmd does: one mempool, refcnt 1, so the PMD may free by index alone. */
+	if (rte_eth_dev_info_get(port, &info) == 0 &&
+	    (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE))
+		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	ret = rte_eth_dev_configure(port, 1, 1, &conf);
 	if (ret == 0)
 		ret = rte_eth_rx_queue_setup(port, 0, FWD_RING, rte_eth_dev_socket_id(port), NULL,

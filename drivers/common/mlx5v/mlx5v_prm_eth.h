@@ -1151,7 +1151,9 @@ MLX5V_IFC(flow_table_nic_cap) {
 #define MLX5V_WQE_OPC_NOP 0x00
 #define MLX5V_WQE_OPC_SEND 0x0a
 #define MLX5V_WQE_OPC_LSO 0x0e
-/** Completion modes of ``ce`` (§6.2): CQE on error only, on the first error, always. */
+/** Enhanced multi-packet send (prm/mlx5_empw §2.1): opmod 0, one DS per packet. */
+#define MLX5V_WQE_OPC_EMPW 0x29
+/** Completion modes of ``ce`` (prm/mlx5_eth §6.2): CQE on error only, on the first, always. */
 #define MLX5V_WQE_CE_ERROR 0
 #define MLX5V_WQE_CE_FIRST_ERROR 1
 #define MLX5V_WQE_CE_ALWAYS 2

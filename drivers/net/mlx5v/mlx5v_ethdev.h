@@ -59,6 +59,7 @@ struct mlx5v_ethdev_caps {
 	uint8_t wqe_inline_mode;    /**< 0 L2, 1 from the vport context, 2 none */
 	uint8_t min_inline_mode;    /**< sqc.min_wqe_inline_mode to create SQs with */
 	uint16_t min_inline;        /**< bytes every send WQE inlines (§6.4) */
+	uint8_t empw;               /**< enhanced multi-packet send WQEs (prm/mlx5_empw §2.1) */
 };
 
 /** The receive filter state of the vport. */
@@ -131,7 +132,9 @@ struct mlx5v_rxq {
 struct mlx5v_txq {
 	/* Data path, hot: what a burst reads (mlx5v_tx.c). */
 	uint8_t *wqes;                 /**< ring.buf: nb_desc 64-byte WQEBBs */
-	struct rte_mbuf **elts;        /**< per WQEBB: the packet whose WQE starts there */
+	/** The packets of the WQEs in flight, in order (4 per WQEBB at most). */
+	struct rte_mbuf **elts;
+	uint32_t *wqe_elts;            /**< per WQEBB: elts_head when the WQE there began */
 	uint8_t *cqes;
 	volatile uint32_t *dbrec;      /**< the SQ doorbell record (dword 1, prm/mlx5_eth §6.6) */
 	volatile uint32_t *cq_dbrec;
@@ -142,6 +145,7 @@ struct mlx5v_txq {
 	 * with the layout setters at start (mlx5v_txq_tmpl_init()).
 	 */
 	uint64_t tmpl[MLX5V_TXQ_TMPL_WORDS];
+	uint64_t mpw_ctrl[2];          /**< control segment of a multi-packet WQE, as stored */
 	uint64_t slow_flags;           /**< mbuf flags whose packets take the general path */
 	uint32_t cq_nent;
 	uint32_t cq_ci;
@@ -149,12 +153,17 @@ struct mlx5v_txq {
 	uint16_t wqe_ci;               /**< WQEBBs completed */
 	uint16_t wqe_mask;
 	uint16_t nb_desc;
+	uint32_t elts_head;            /**< packets posted (free running) */
+	uint32_t elts_tail;            /**< packets given back */
+	uint32_t elts_mask;            /**< 4 nb_desc - 1 */
+	uint32_t alone;                /**< elts in flight freed one by one (not bulk) */
 	uint16_t comp_thresh;          /**< ask for a completion at least every this many packets */
 	uint16_t min_inline;           /**< header bytes inlined in every WQE */
 	uint8_t ready;
 	uint8_t recover;               /**< an error CQE moved the SQ to ERR */
 	uint8_t vlan_insert;           /**< the device inserts VLAN tags */
 	uint8_t fast_free;             /**< MBUF_FAST_FREE: one pool, refcnt 1, direct */
+	uint8_t empw;                  /**< plain packets go in enhanced multi-packet WQEs */
 	uint32_t max_lso;              /**< largest TSO packet, 0 without TSO */
 	uint32_t sqn;
 	uint32_t lkey;
@@ -393,6 +402,7 @@ struct mlx5v_ethdev_wq_attr {
 	uint32_t uar_page;       /**< SQ only */
 	uint32_t tis_or_qcnt;    /**< SQ: its TIS; RQ: its Q counter */
 	uint32_t min_inline_mode; /**< SQ: sqc.min_wqe_inline_mode */
+	int allow_mpw;           /**< SQ: sqc.allow_multi_pkt_send_wqe */
 	int vsd;                 /**< RQ: VLAN stripping disabled */
 	uint32_t log_wq_sz;
 	uint32_t log_stride;

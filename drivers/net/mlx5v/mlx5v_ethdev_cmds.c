@@ -72,11 +72,14 @@ caps_eth(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 		caps->wqe_vlan_insert = GET(eth_offload_cap, cap, wqe_vlan_insert);
 		caps->wqe_inline_mode = GET(eth_offload_cap, cap, wqe_inline_mode);
 		caps->max_lso_cap = GET(eth_offload_cap, cap, max_lso_cap);
+		/* prm/mlx5_empw §1.1: the enhanced form of the multi-packet send WQE. */
+		caps->empw = GET(eth_offload_cap, cap, multi_pkt_send_wqe) != 0 &&
+			     GET(eth_offload_cap, cap, enhanced_multi_pkt_send_wqe);
 	}
 	free(out);
 	if (ret != 0)
 		return ret;
-	/* Data segments carry IOVAs under the reserved lkey (§4.2): no MKEY to create. */
+	/* Data segments carry IOVAs under the reserved lkey (prm/mlx5_eth §4.2): no MKEY. */
 	memset(in, 0, sizeof(in));
 	SET(eth_cmd_in, in, opcode, MLX5V_CMD_OP_QUERY_SPECIAL_CONTEXTS);
 	ret = mlx5v_cmd_exec(dev, in, MLX5V_IFC_BYTES(eth_cmd_in), sc_out, sizeof(sc_out));
@@ -495,6 +498,7 @@ wq_create(struct mlx5v_dev *dev, int sq, const struct mlx5v_ethdev_wq_attr *a, u
 		/* Errors flush what follows, so recovery can wait for every WQE (§5.2). */
 		SET(create_sq_in, in, ctx.flush_in_error_en, 1);
 		SET(create_sq_in, in, ctx.min_wqe_inline_mode, a->min_inline_mode);
+		SET(create_sq_in, in, ctx.allow_multi_pkt_send_wqe, a->allow_mpw);
 		SET(create_sq_in, in, ctx.cqn, a->cqn);
 		SET(create_sq_in, in, ctx.tis_lst_sz, 1);
 		SET(create_sq_in, in, ctx.tis_num_0, a->tis_or_qcnt);

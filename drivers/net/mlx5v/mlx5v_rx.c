@@ -133,6 +133,9 @@ rx_dseg(const struct mlx5v_rxq *rxq, uint32_t w, uint32_t k)
 	return rxq->wqes + (((size_t)w << rxq->sges_log) + k) * MLX5V_WQE_DS;
 }
 
+_Static_assert(MLX5V_IFC_BYTE_OFF(wqe_data_seg, addr) == 8,
+	       "rx_refill() writes the address as the second word of a data segment");
+
 /* Point data segment dseg at the data room of mbuf m (§7.1: byte_count and lkey stay). */
 static __rte_always_inline void
 rx_dseg_addr(uint8_t *dseg, struct rte_mbuf *m)
@@ -170,9 +173,11 @@ rx_cqe_meta(const uint8_t *cqe, struct rte_mbuf *m, const int rss)
 
 /*
  * Post again every one-mbuf WQE consumed since the last round: mbufs straight from the
- * mempool (its lcore cache looked up once) into the ring's slots, their
- * addresses into the data segments, then the record (§7.2). @return 0 or -ENOMEM (what
- * could be posted is).
+ * mempool into the ring's slots, their addresses into the data segments, then the record
+ * (§7.2). When the lcore's cache of the mempool holds enough, its top entries are taken in
+ * the same pass that writes the slots and the addresses (as the mempool API's get does,
+ * without its separate copy); otherwise through rte_mempool_generic_get(), which fills the
+ * cache from the pool. @return 0 or -ENOMEM (what could be posted is).
  */
 static int
 rx_refill(struct mlx5v_rxq *rxq)
@@ -181,8 +186,10 @@ rx_refill(struct mlx5v_rxq *rxq)
 	uint32_t pi = rxq->rq_pi;
 	uint32_t end = rxq->rq_ci + rxq->nb_desc;
 	struct rte_mbuf **elts;
+	struct rte_mbuf *m;
+	void **top;
 	uint32_t idx, j, k;
-	uint8_t *dseg;
+	uint64_t *dseg;
 	int ret = 0;
 
 	/* At most two contiguous runs of slots: up to the ring's end, then from its start. */
@@ -190,14 +197,23 @@ rx_refill(struct mlx5v_rxq *rxq)
 		idx = pi & rxq->wqe_mask;
 		k = RTE_MIN(end - pi, (uint32_t)rxq->nb_desc - idx);
 		elts = &rxq->elts[idx];
-		if (unlikely(rte_mempool_generic_get(rxq->mp, (void **)elts, k, cache) != 0)) {
+		dseg = (uint64_t *)(rxq->wqes + (size_t)idx * MLX5V_WQE_DS) + 1;
+		if (likely(cache != NULL && cache->len >= k)) {
+			top = &cache->objs[cache->len - k];
+			for (j = 0; j < k; j++) {
+				m = top[j];
+				elts[j] = m;
+				dseg[2 * j] = rte_cpu_to_be_64(rte_mbuf_data_iova_default(m));
+			}
+			cache->len -= k;
+		} else if (rte_mempool_generic_get(rxq->mp, (void **)elts, k, cache) == 0) {
+			for (j = 0; j < k; j++)
+				dseg[2 * j] = rte_cpu_to_be_64(rte_mbuf_data_iova_default(elts[j]));
+		} else {
 			rxq->nombuf += k;
 			ret = -ENOMEM;
 			break;
 		}
-		dseg = rxq->wqes + (size_t)idx * MLX5V_WQE_DS;
-		for (j = 0; j < k; j++)
-			rx_dseg_addr(dseg + (size_t)j * MLX5V_WQE_DS, elts[j]);
 		pi += k;
 	}
 	if (pi != rxq->rq_pi) {

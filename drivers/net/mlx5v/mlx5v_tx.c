@@ -3,12 +3,14 @@
  */
 
 /**
- * @file Tx burst of the mlx5v PMD: one SEND (or LSO) WQE per packet. A one-segment packet
- * without offloads is written straight into the ring as whole words of a template made at
- * start (control, Ethernet segment with the device's minimum inline header, data segment);
- * the others are built field by field (multi-segment, checksums, VLAN, TSO). A completion
- * every few packets and on the last of each burst; completions reaped to free the mbufs in
- * bulk; an SQ that an error CQE moved to ERR brought back to RDY
+ * @file Tx burst of the mlx5v PMD. A one-segment packet without offloads goes, when the
+ * device takes them and needs no inline header, into an enhanced multi-packet WQE (one
+ * data segment per packet, doc/guides/prm/mlx5_empw.rst); otherwise it is one SEND WQE
+ * written straight into the ring as whole words of a template made at start (control,
+ * Ethernet segment with the device's minimum inline header, data segment). The others are
+ * built field by field (multi-segment, checksums, VLAN, TSO). A completion every few packets
+ * and on the last of each burst; completions reaped to free the mbufs in bulk (by index
+ * alone with MBUF_FAST_FREE); an SQ that an error CQE moved to ERR brought back to RDY
  * (doc/guides/prm/mlx5_eth.rst §5, §6, §8.4; doc/guides/nics/mlx5v.rst "Data path").
  */
 
@@ -53,9 +55,10 @@ _Static_assert(MLX5V_IFC_DW(wqe_ctrl_seg, wqe_index) == 0 &&
 	       "the words the fast path patches moved");
 
 /*
- * elts entries: a packet whose mbuf goes back to its pool in bulk (one segment, direct,
- * refcnt 1, its pool DMA-mapped), or tagged with TX_ELT_ALONE: freed by rte_pktmbuf_free(),
- * or, with no mbuf, a WQEBB that continues the WQE before it.
+ * elts entries, one per packet in the order posted: a packet whose mbuf goes back to its
+ * pool in bulk (one segment, direct, refcnt 1, its pool DMA-mapped), or tagged with
+ * TX_ELT_ALONE: freed by rte_pktmbuf_free(). wqe_elts[] of a WQE's first WQEBB says where
+ * its packets begin.
  */
 #define TX_ELT_ALONE ((uintptr_t)1)
 
@@ -113,36 +116,28 @@ tx_ref_segs(const struct rte_mbuf *m)
 	return v;
 }
 
-/*
- * Retire the WQEBBs from wqe_ci up to (not including) end: their packets go back to their
- * pools, each run of plain ones of one pool straight from the ring with one mempool call
- * (the lcore's cache looked up once). @return packets freed.
- */
-static unsigned int
-tx_free(struct mlx5v_txq *txq, uint16_t end)
+/* Give back the elts from elts_tail up to (not including) end, through rte_pktmbuf_free(). */
+static void
+tx_free_mixed(struct mlx5v_txq *txq, uint32_t end)
 {
 	const unsigned int lcore = rte_lcore_id();
-	const uint16_t mask = txq->wqe_mask;
+	const uint32_t mask = txq->elts_mask;
 	const int fast_free = txq->fast_free;
 	struct rte_mempool *pool;
-	unsigned int freed = 0;
-	uint16_t ci = txq->wqe_ci;
+	uint32_t ci = txq->elts_tail;
 	struct rte_mbuf **p, *m;
-	uint16_t len, j, k;
+	uint32_t len, j, k;
 
 	while (ci != end) {
 		/* Up to the end of the ring, then from its start. */
-		len = RTE_MIN((uint16_t)(end - ci), (uint16_t)(txq->nb_desc - (ci & mask)));
+		len = RTE_MIN(end - ci, mask + 1 - (ci & mask));
 		p = &txq->elts[ci & mask];
 		for (k = 0; k < len; k = j) {
 			m = p[k];
 			j = k + 1;
 			if (unlikely((uintptr_t)m & TX_ELT_ALONE)) {
-				m = (struct rte_mbuf *)((uintptr_t)m & ~TX_ELT_ALONE);
-				if (m != NULL) {
-					rte_pktmbuf_free(m);
-					freed++;
-				}
+				rte_pktmbuf_free((struct rte_mbuf *)((uintptr_t)m & ~TX_ELT_ALONE));
+				txq->alone--;
 				continue;
 			}
 			/* MBUF_FAST_FREE: one pool for all, no need to look. */
@@ -152,29 +147,59 @@ tx_free(struct mlx5v_txq *txq, uint16_t end)
 				j++;
 			rte_mempool_generic_put(pool, (void **)&p[k], j - k,
 						rte_mempool_default_cache(pool, lcore));
-			freed += j - k;
 		}
 		ci += len;
 	}
-	txq->wqe_ci = end;
-	return freed;
 }
 
 /*
- * The WQEs from wqe_ci up to end failed or were flushed: their packets are freed, taken
- * back out of the sent counters and counted as errors. @return packets freed.
+ * Retire the packets from elts_tail up to (not including) end: back to their pools, each
+ * run of plain ones of one pool straight from the ring with one mempool call (the lcore's
+ * cache looked up once). With MBUF_FAST_FREE and none to free alone, by index only.
+ * @return packets freed.
  */
 static unsigned int
-tx_free_failed(struct mlx5v_txq *txq, uint16_t end)
+tx_free(struct mlx5v_txq *txq, uint32_t end)
+{
+	const uint32_t mask = txq->elts_mask;
+	const uint32_t ci = txq->elts_tail;
+	const uint32_t n = end - ci;
+	struct rte_mempool *pool;
+	uint32_t len;
+
+	if (n == 0)
+		return 0;
+	if (likely(txq->fast_free && txq->alone == 0)) {
+		pool = txq->elts[ci & mask]->pool;
+		len = RTE_MIN(n, mask + 1 - (ci & mask));
+		rte_mempool_generic_put(pool, (void **)&txq->elts[ci & mask], len,
+					rte_mempool_default_cache(pool, rte_lcore_id()));
+		if (unlikely(len != n))
+			rte_mempool_generic_put(pool, (void **)txq->elts, n - len,
+						rte_mempool_default_cache(pool, rte_lcore_id()));
+	} else {
+		tx_free_mixed(txq, end);
+	}
+	txq->elts_tail = end;
+	return n;
+}
+
+/*
+ * The packets from elts_tail up to end failed or were flushed: they are freed, taken back
+ * out of the sent counters and counted as errors. @return packets freed.
+ */
+static unsigned int
+tx_free_failed(struct mlx5v_txq *txq, uint32_t end)
 {
 	unsigned int n = 0;
 	struct rte_mbuf *m;
 
-	for (; txq->wqe_ci != end; txq->wqe_ci++) {
-		m = txq->elts[txq->wqe_ci & txq->wqe_mask];
-		m = (struct rte_mbuf *)((uintptr_t)m & ~TX_ELT_ALONE);
-		if (m == NULL)
-			continue;
+	for (; txq->elts_tail != end; txq->elts_tail++) {
+		m = txq->elts[txq->elts_tail & txq->elts_mask];
+		if ((uintptr_t)m & TX_ELT_ALONE) {
+			m = (struct rte_mbuf *)((uintptr_t)m & ~TX_ELT_ALONE);
+			txq->alone--;
+		}
 		txq->packets--;
 		txq->bytes -= m->pkt_len;
 		txq->errors++;
@@ -218,7 +243,8 @@ tx_reap(struct mlx5v_txq *txq)
 {
 	unsigned int freed = 0;
 	unsigned int n = 0;
-	uint16_t idx, out, end;
+	uint16_t idx, out, next;
+	uint32_t end;
 	uint8_t *cqe;
 
 	/*
@@ -235,13 +261,15 @@ tx_reap(struct mlx5v_txq *txq)
 		if ((uint16_t)(idx - txq->wqe_ci) >= out)
 			continue;
 		/* Everything up to the WQE the CQE names has been sent (§6.7). */
-		end = idx + tx_wqe_bbs(txq, idx);
+		next = idx + tx_wqe_bbs(txq, idx);
+		end = next == txq->wqe_pi ? txq->elts_head : txq->wqe_elts[next & txq->wqe_mask];
 		if (likely(GET(cqe_eth, cqe, opcode) == MLX5V_CQE_OPCODE_REQ)) {
 			freed += tx_free(txq, end);
+			txq->wqe_ci = next;
 			continue;
 		}
 		/* REQ_ERR: this WQE failed or was flushed; the SQ is in ERR (§8.4). */
-		freed += tx_free(txq, idx);
+		freed += tx_free(txq, txq->wqe_elts[idx & txq->wqe_mask]);
 		if (GET(cqe_err, cqe, syndrome) != MLX5V_CQE_SYND_WR_FLUSH) {
 			txq->err_cqes++;
 			MLX5V_ETH_LOG(DEBUG, "port %u Tx queue %u: error CQE 0x%x/0x%x on WQE %u",
@@ -250,6 +278,7 @@ tx_reap(struct mlx5v_txq *txq)
 				      GET(cqe_err, cqe, vendor_err_synd), idx);
 		}
 		freed += tx_free_failed(txq, end);
+		txq->wqe_ci = next;
 		txq->recover = 1;
 	}
 	/* The device may reuse the CQEs once the record says so (the helper's barrier). */
@@ -419,7 +448,7 @@ static __rte_noinline int
 tx_post_general(struct mlx5v_txq *txq, struct rte_mbuf *m, uint16_t pi, unsigned int room)
 {
 	uint8_t wqe[MLX5V_WQE_MAX_DS * MLX5V_WQE_DS];
-	uint16_t bbs, k;
+	uint16_t bbs;
 	uint32_t ds;
 
 	ds = tx_build(txq, m, wqe);
@@ -433,14 +462,15 @@ tx_post_general(struct mlx5v_txq *txq, struct rte_mbuf *m, uint16_t pi, unsigned
 		return 0;
 	SET(wqe_ctrl_seg, wqe, wqe_index, pi);
 	tx_copy(txq, pi, wqe, ds);
-	/* Freed in bulk when plain; continuation WQEBBs hold no packet. */
+	txq->wqe_elts[pi & txq->wqe_mask] = txq->elts_head;
+	/* Freed in bulk when plain. */
 	if (m->nb_segs == 1 &&
-	    (txq->fast_free || (tx_ref_segs(m) == TX_REF1_SEG1 && RTE_MBUF_DIRECT(m))))
-		txq->elts[pi & txq->wqe_mask] = m;
-	else
-		txq->elts[pi & txq->wqe_mask] = tx_elt_alone(m);
-	for (k = 1; k < bbs; k++)
-		txq->elts[(pi + k) & txq->wqe_mask] = tx_elt_alone(NULL);
+	    (txq->fast_free || (tx_ref_segs(m) == TX_REF1_SEG1 && RTE_MBUF_DIRECT(m)))) {
+		txq->elts[txq->elts_head++ & txq->elts_mask] = m;
+	} else {
+		txq->elts[txq->elts_head++ & txq->elts_mask] = tx_elt_alone(m);
+		txq->alone++;
+	}
 	return bbs;
 }
 
@@ -462,6 +492,26 @@ tx_ring(struct mlx5v_txq *txq, const uint8_t *ctrl)
 }
 
 /*
+ * The end of a burst that took i packets (dropped of them freed as unsendable): counters,
+ * then, if a WQE was written (ctrl the last one), a CQE asked of it and the doorbell.
+ * @return i.
+ */
+static __rte_always_inline uint16_t
+tx_burst_end(struct mlx5v_txq *txq, uint32_t head, unsigned int i, unsigned int dropped,
+	     uint64_t bytes, uint16_t pi, uint8_t *ctrl)
+{
+	txq->elts_head = head;
+	txq->packets += i - dropped;
+	txq->bytes += bytes;
+	if (ctrl == NULL)
+		return i;
+	SET(wqe_ctrl_seg, ctrl, ce, MLX5V_WQE_CE_ALWAYS);
+	txq->wqe_pi = pi;
+	tx_ring(txq, ctrl);
+	return i;
+}
+
+/*
  * The burst, with the fast path (fast) for inline size inl (TX_FAST_INL or 0; constants in
  * each instance): a packet of one direct segment, refcnt 1, longer than inl, from the
  * mapped pool and without offloads is the template plus its index, inline bytes, length
@@ -479,6 +529,9 @@ tx_burst(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int fa
 	const uint16_t mask = txq->wqe_mask;
 	uint8_t *const wqes = txq->wqes;
 	struct rte_mbuf **const elts = txq->elts;
+	uint32_t *const wqe_elts = txq->wqe_elts;
+	const uint32_t emask = txq->elts_mask;
+	uint32_t head = txq->elts_head;
 	struct rte_mempool *mp = txq->mp_last;
 	uint16_t pi = txq->wqe_pi;
 	unsigned int room = txq->nb_desc - (uint16_t)(pi - txq->wqe_ci);
@@ -503,7 +556,9 @@ tx_burst(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int fa
 			if (!fast || unlikely((m->ol_flags & slow) != 0 ||
 					      tx_ref_segs(m) != TX_REF1_SEG1 || m->pool != mp ||
 					      dlen <= inl)) {
+				txq->elts_head = head;
 				bbs = tx_post_general(txq, m, pi, room);
+				head = txq->elts_head;
 				mp = txq->mp_last;
 				if (bbs == 0)
 					goto stop;
@@ -540,7 +595,8 @@ tx_burst(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int fa
 			}
 			wqe[2 * dw] = td | tx_word_dw(0, dlen - inl);
 			wqe[2 * dw + 1] = rte_cpu_to_be_64(iova);
-			elts[pi & mask] = m;
+			wqe_elts[pi & mask] = head;
+			elts[head++ & emask] = m;
 			bytes += dlen;
 			ctrl = (uint8_t *)wqe;
 			pi++;
@@ -550,14 +606,119 @@ tx_burst(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int fa
 			SET(wqe_ctrl_seg, ctrl, ce, MLX5V_WQE_CE_ALWAYS);
 	}
 stop:
-	txq->packets += i - dropped;
-	txq->bytes += bytes;
-	if (ctrl == NULL)
-		return i;
-	SET(wqe_ctrl_seg, ctrl, ce, MLX5V_WQE_CE_ALWAYS);
-	txq->wqe_pi = pi;
-	tx_ring(txq, ctrl);
-	return i;
+	return tx_burst_end(txq, head, i, dropped, bytes, pi, ctrl);
+}
+
+/*
+ * A packet that can go by pointer in a multi-packet WQE: as the SEND fast path takes. With
+ * MBUF_FAST_FREE (ff) every mbuf comes from the one pool already mapped (mp, not NULL).
+ */
+static __rte_always_inline int
+tx_plain(const struct rte_mbuf *m, uint64_t slow, const struct rte_mempool *mp, const int ff)
+{
+	return (m->ol_flags & slow) == 0 && tx_ref_segs(m) == TX_REF1_SEG1 &&
+	       (ff || m->pool == mp);
+}
+
+/*
+ * The burst with enhanced multi-packet WQEs (doc/guides/prm/mlx5_empw.rst): a run of plain
+ * packets (one direct segment, refcnt 1, the mapped pool, no offloads) shares one WQE
+ * (control, Ethernet segment, then one data segment per packet) of up to comp_thresh
+ * packets that asks for a completion; any other packet is one WQE built the general way.
+ * ff: MBUF_FAST_FREE and the pool mapped (a constant in each instance).
+ */
+static __rte_always_inline uint16_t
+tx_burst_empw(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int ff)
+{
+	const uint64_t c0 = txq->mpw_ctrl[0], c1 = txq->mpw_ctrl[1];
+	const uint64_t td = tx_word_dw(1, txq->lkey);
+	const uint64_t slow = txq->slow_flags;
+	const unsigned int kmax_wqe = RTE_MIN((unsigned int)txq->comp_thresh,
+					      MLX5V_WQE_MAX_DS - 2);
+	const uint16_t mask = txq->wqe_mask;
+	const uint32_t emask = txq->elts_mask;
+	uint8_t *const wqes = txq->wqes;
+	struct rte_mbuf **const elts = txq->elts;
+	struct rte_mempool *mp = txq->mp_last;
+	uint16_t pi = txq->wqe_pi;
+	unsigned int room = txq->nb_desc - (uint16_t)(pi - txq->wqe_ci);
+	uint32_t head = txq->elts_head;
+	unsigned int i = 0, k, kmax, since = 0;
+	unsigned int dropped = 0;
+	uint8_t *ctrl = NULL;
+	uint64_t bytes = 0;
+	struct rte_mbuf **ep;
+	uint32_t dlen, ds;
+	struct rte_mbuf *m;
+	uint64_t *w, *d;
+	int bbs;
+
+	while (i < n && room != 0) {
+		/*
+		 * As many packets as the WQE, the ring and the completion interval allow, and
+		 * no more than reach the end of the ring or of the packet list: the data
+		 * segments and the list entries are then contiguous (a WQE near the ring's end
+		 * is just shorter).
+		 */
+		kmax = RTE_MIN(RTE_MIN(n - i, kmax_wqe), room * 4 - 2);
+		kmax = RTE_MIN(kmax, (unsigned int)(txq->nb_desc - (pi & mask)) * 4 - 2);
+		kmax = RTE_MIN(kmax, emask + 1 - (head & emask));
+		w = (uint64_t *)(wqes + (size_t)(pi & mask) * MLX5V_WQE_BB);
+		d = w + 4;
+		ep = &elts[head & emask];
+		for (k = 0; k < kmax; k++, d += 2) {
+			m = pkts[i + k];
+			if (unlikely(!tx_plain(m, slow, mp, ff)))
+				break;
+			/* One data segment: length, lkey, address (prm/mlx5_eth §6.5). */
+			dlen = m->data_len;
+			d[0] = td | tx_word_dw(0, dlen);
+			d[1] = rte_cpu_to_be_64(rte_pktmbuf_iova(m));
+			ep[k] = m;
+			bytes += dlen;
+		}
+		if (likely(k != 0)) {
+			ds = 2 + k;
+			w[0] = c0 | tx_word_dw(0, (uint32_t)pi <<
+					       MLX5V_IFC_SHIFT(wqe_ctrl_seg, wqe_index)) |
+			       tx_word_dw(1, ds);
+			w[1] = c1;
+			/* No checksums, no inline header: the Ethernet segment is zero. */
+			w[2] = 0;
+			w[3] = 0;
+			txq->wqe_elts[pi & mask] = head;
+			head += k;
+			i += k;
+			ctrl = (uint8_t *)w;
+			since = 0;
+			bbs = (int)((ds + 3) / 4);
+			pi += bbs;
+			room -= bbs;
+			continue;
+		}
+		m = pkts[i];
+		txq->elts_head = head;
+		bbs = tx_post_general(txq, m, pi, room);
+		head = txq->elts_head;
+		mp = txq->mp_last;
+		if (bbs == 0)
+			break;
+		i++;
+		if (bbs < 0) {
+			dropped++;
+			continue;
+		}
+		bytes += m->pkt_len;
+		ctrl = tx_wqebb(txq, pi);
+		pi += bbs;
+		room -= bbs;
+		/* §6.2: a CQE at least every comp_thresh packets. */
+		if (++since >= txq->comp_thresh) {
+			SET(wqe_ctrl_seg, ctrl, ce, MLX5V_WQE_CE_ALWAYS);
+			since = 0;
+		}
+	}
+	return tx_burst_end(txq, head, i, dropped, bytes, pi, ctrl);
 }
 
 uint16_t
@@ -573,6 +734,10 @@ mlx5v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	/* An SQ in ERR sends nothing until it is back to RDY. */
 	if (unlikely(txq->recover))
 		return 0;
+	if (txq->empw && txq->fast_free && txq->mp_last != NULL)
+		return tx_burst_empw(txq, pkts, n, 1);
+	if (txq->empw)
+		return tx_burst_empw(txq, pkts, n, 0);
 	if (txq->min_inline == TX_FAST_INL)
 		return tx_burst(txq, pkts, n, 1, TX_FAST_INL);
 	if (txq->min_inline == 0)
@@ -594,6 +759,12 @@ mlx5v_txq_tmpl_init(struct mlx5v_txq *txq)
 	SET(wqe_eth_seg, eseg, inline_hdr_sz, inl);
 	SET(wqe_data_seg, w + (TX_FAST_DS(inl) - 1) * MLX5V_WQE_DS, lkey, txq->lkey);
 	memcpy(txq->tmpl, w, sizeof(txq->tmpl));
+	/* The control segment of a multi-packet WQE: wqe_index and ds 0, a CQE asked for. */
+	memset(w, 0, sizeof(w));
+	SET(wqe_ctrl_seg, w, opcode, MLX5V_WQE_OPC_EMPW);
+	SET(wqe_ctrl_seg, w, sqn, txq->sqn);
+	SET(wqe_ctrl_seg, w, ce, MLX5V_WQE_CE_ALWAYS);
+	memcpy(txq->mpw_ctrl, w, sizeof(txq->mpw_ctrl));
 	/* Packets with these take the general path (and a pool to map, at first). */
 	txq->slow_flags = RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK |
 			  RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL;
@@ -617,6 +788,9 @@ mlx5v_txq_reset(struct mlx5v_txq *txq)
 {
 	txq->wqe_pi = 0;
 	txq->wqe_ci = 0;
+	txq->elts_head = 0;
+	txq->elts_tail = 0;
+	txq->alone = 0;
 	txq->cq_ci = 0;
 	txq->recover = 0;
 	txq->mp_last = NULL;
@@ -630,13 +804,13 @@ mlx5v_txq_drain(struct mlx5v_txq *txq)
 
 	if (txq->elts == NULL)
 		return;
-	/* The WQEBBs in flight name the queue's packets; the others are stale. */
-	for (; txq->wqe_ci != txq->wqe_pi; txq->wqe_ci++) {
-		m = txq->elts[txq->wqe_ci & txq->wqe_mask];
-		m = (struct rte_mbuf *)((uintptr_t)m & ~TX_ELT_ALONE);
-		if (m != NULL)
-			rte_pktmbuf_free(m);
+	/* The packets in flight are the queue's; the other slots are stale. */
+	for (; txq->elts_tail != txq->elts_head; txq->elts_tail++) {
+		m = txq->elts[txq->elts_tail & txq->elts_mask];
+		rte_pktmbuf_free((struct rte_mbuf *)((uintptr_t)m & ~TX_ELT_ALONE));
 	}
+	txq->alone = 0;
+	txq->wqe_ci = txq->wqe_pi;
 }
 
 uint64_t
@@ -664,8 +838,13 @@ mlx5v_tx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 	if (txq == NULL)
 		return -EINVAL;
 	mode->flags = 0;
-	snprintf(mode->info, sizeof(mode->info),
-		 "Scalar SEND from a template, %u B inline header, CQE every %u packets and "
-		 "per burst", txq->min_inline, txq->comp_thresh);
+	if (txq->empw)
+		snprintf(mode->info, sizeof(mode->info),
+			 "Scalar enhanced MPW (up to %u packets per WQE, one CQE each), SEND "
+			 "for offloads", txq->comp_thresh);
+	else
+		snprintf(mode->info, sizeof(mode->info),
+			 "Scalar SEND from a template, %u B inline header, CQE every %u packets "
+			 "and per burst", txq->min_inline, txq->comp_thresh);
 	return 0;
 }

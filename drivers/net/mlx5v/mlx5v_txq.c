@@ -56,7 +56,9 @@ mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 		rte_free(txq);
 		return ret;
 	}
-	txq->elts = rte_zmalloc_socket("mlx5v_txq_elts", sizeof(*txq->elts) * nb_desc,
+	/* Up to 4 packets per WQEBB (multi-packet WQEs), then the per-WQEBB elts index. */
+	txq->elts = rte_zmalloc_socket("mlx5v_txq_elts",
+				       (sizeof(*txq->elts) * 4 + sizeof(*txq->wqe_elts)) * nb_desc,
 				       RTE_CACHE_LINE_SIZE, socket);
 	if (txq->elts == NULL) {
 		mlx5v_ethdev_ring_free(eth_dev, &txq->ring);
@@ -71,13 +73,17 @@ mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 	/* The SQ's doorbell record is dword 1 of the record (prm/mlx5_eth §6.6). */
 	txq->dbrec = (volatile uint32_t *)(txq->ring.buf + txq->ring.ring_len) + 1;
 	txq->wqe_mask = nb_desc - 1;
+	txq->wqe_elts = (uint32_t *)(txq->elts + 4 * (size_t)nb_desc);
+	txq->elts_mask = 4 * (uint32_t)nb_desc - 1;
 	txq->comp_thresh = RTE_MAX(1, RTE_MIN(TXQ_COMP_MAX, nb_desc / 4));
 	txq->min_inline = priv->caps.min_inline;
+	/* Packets by pointer in a multi-packet WQE carry no inline header (prm/mlx5_empw §3.1). */
+	txq->empw = priv->caps.empw && priv->caps.min_inline == 0;
 	txq->vlan_insert = priv->caps.wqe_vlan_insert;
 	txq->lkey = priv->caps.resd_lkey;
 	txq->fast_free = !!((conf->offloads | eth_dev->data->dev_conf.txmode.offloads) &
 			    RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
-	/* §3.3: max_lso_cap is the log2 of the largest LSO message. */
+	/* prm/mlx5_eth §3.3: max_lso_cap is the log2 of the largest LSO message. */
 	if (mlx5v_tx_offload_capa(&priv->caps) & RTE_ETH_TX_OFFLOAD_TCP_TSO)
 		txq->max_lso = UINT32_C(1) << priv->caps.max_lso_cap;
 	eth_dev->data->tx_queues[idx] = txq;
@@ -94,6 +100,7 @@ mlx5v_txq_create(struct rte_eth_dev *eth_dev, struct mlx5v_txq *txq)
 		.uar_page = mlx5v_ethdev_uar(eth_dev)->page_id,
 		.tis_or_qcnt = priv->obj.tis,
 		.min_inline_mode = priv->caps.min_inline_mode,
+		.allow_mpw = txq->empw,
 		.log_wq_sz = rte_log2_u32(txq->nb_desc),
 		.log_stride = TXQ_LOG_STRIDE,
 		.dbr_iova = txq->ring.dbr_dma.iova[0],

@@ -125,6 +125,7 @@ enum mlx5v_sim_eth_synd {
 	MLX5V_SIM_SYND_Q_TRANSITION = 0x51060026,     /**< BAD_PARAM: illegal transition */
 	MLX5V_SIM_SYND_SQ_FAULT = 0x51060027,         /**< NO_RES: knob fail_create_sq */
 	MLX5V_SIM_SYND_SQ_BITMASK = 0x51060028,       /**< BAD_PARAM: modify bit not modelled */
+	MLX5V_SIM_SYND_SQ_MPW = 0x51060029,           /**< BAD_PARAM: MPW allowed, no cap */
 	MLX5V_SIM_SYND_RQ_QCNT = 0x51060030,          /**< BAD_RES: counter_set_id unknown */
 	MLX5V_SIM_SYND_RQ_MEM_TYPE = 0x51060031,      /**< BAD_PARAM: mem_rq_type != inline */
 	MLX5V_SIM_SYND_RQ_NONE = 0x51060032,          /**< LIM_ERR: no free RQ */
@@ -263,6 +264,7 @@ struct mlx5v_sim_eth_sq {
 	uint8_t flush_in_error_en;
 	uint8_t min_wqe_inline_mode;
 	uint8_t ts_format;
+	uint8_t allow_mpw;          /**< allow_multi_pkt_send_wqe */
 	uint32_t user_index;
 	uint32_t cqn;
 	uint32_t tis;
@@ -272,6 +274,8 @@ struct mlx5v_sim_eth_sq {
 	 * the device has consumed up to (16 bits significant, like the record).
 	 */
 	uint32_t hw_counter;
+	/** The next DS (packet) of the multi-packet WQE at hw_counter; 0 outside one. */
+	uint32_t mpw_d;
 };
 
 struct mlx5v_sim_eth_rq {

@@ -155,10 +155,14 @@ mlx5v_sim_eth_caps_offload(struct mlx5v_sim *sim, uint8_t *cap)
 	SET(eth_offload_cap, cap, max_lso_cap, MLX5V_SIM_ETH_LOG_MAX_LSO);
 	SET(eth_offload_cap, cap, wqe_inline_mode,
 	    mlx5v_sim_knob(sim, MLX5V_SIM_K_WQE_INLINE_MODE));
+	/* prm/mlx5_empw §1.1: the multi-packet send WQE, enhanced form only. */
+	SET(eth_offload_cap, cap, multi_pkt_send_wqe, mlx5v_sim_knob(sim, MLX5V_SIM_K_EMPW));
+	SET(eth_offload_cap, cap, enhanced_multi_pkt_send_wqe,
+	    mlx5v_sim_knob(sim, MLX5V_SIM_K_EMPW));
 	SET(eth_offload_cap, cap, scatter_fcs, 1);
 }
 
-/* flow_table_prop_layout of the NIC receive side (§3.4). */
+/* flow_table_prop_layout of the NIC receive side (prm/mlx5_eth §3.4). */
 static void
 mlx5v_sim_eth_caps_ft_rx(uint8_t *cap)
 {

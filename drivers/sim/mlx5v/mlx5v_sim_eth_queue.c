@@ -265,12 +265,16 @@ mlx5v_sim_cmd_create_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	synd = mlx5v_sim_eth_sq_check(in);
 	if (synd != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
+	/* prm/mlx5_empw §1.2: multi-packet send WQEs only where the capability says so. */
+	if (GET(create_sq_in, in, ctx.allow_multi_pkt_send_wqe) &&
+	    !mlx5v_sim_knob(sim, MLX5V_SIM_K_EMPW))
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_SQ_MPW);
 	if (!mlx5v_sim_eth_cq_live(sim, cqn))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_WQ_CQ);
 	tis = mlx5v_sim_eth_tis_get(sim, GET(create_sq_in, in, ctx.tis_num_0));
 	if (tis == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_SQ_TIS);
-	/* The SQ's doorbells arrive on this page, so it must be allocated (§4.7 uar_page). */
+	/* The SQ's doorbells arrive on this page: it must be allocated (prm/mlx5_eth §4.7). */
 	if (!mlx5v_sim_uar_allocated(sim, GET(create_sq_in, in, ctx.wq.uar_page)))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_SQ_UAR);
 	for (i = 1; i < RTE_DIM(e->sq); i++)
@@ -293,6 +297,7 @@ mlx5v_sim_cmd_create_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	sq->fre = GET(create_sq_in, in, ctx.fre);
 	sq->flush_in_error_en = GET(create_sq_in, in, ctx.flush_in_error_en);
 	sq->min_wqe_inline_mode = GET(create_sq_in, in, ctx.min_wqe_inline_mode);
+	sq->allow_mpw = GET(create_sq_in, in, ctx.allow_multi_pkt_send_wqe);
 	sq->ts_format = GET(create_sq_in, in, ctx.ts_format);
 	sq->user_index = GET(create_sq_in, in, ctx.user_index);
 	sq->cqn = cqn;
@@ -327,8 +332,10 @@ mlx5v_sim_cmd_modify_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_SQ_BITMASK);
 	/* Counters restart at 0 on every move to RST (§5.2). */
-	if (next == MLX5V_SIM_ETH_Q_RST)
+	if (next == MLX5V_SIM_ETH_Q_RST) {
 		sq->hw_counter = 0;
+		sq->mpw_d = 0;
+	}
 	sq->state = next;
 	return MLX5V_CMD_STAT_OK;
 }
@@ -366,6 +373,7 @@ mlx5v_sim_cmd_query_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	SET(query_sq_out, o, ctx.rlky, sq->rlky);
 	SET(query_sq_out, o, ctx.fre, sq->fre);
 	SET(query_sq_out, o, ctx.flush_in_error_en, sq->flush_in_error_en);
+	SET(query_sq_out, o, ctx.allow_multi_pkt_send_wqe, sq->allow_mpw);
 	SET(query_sq_out, o, ctx.min_wqe_inline_mode, sq->min_wqe_inline_mode);
 	SET(query_sq_out, o, ctx.state, sq->state);
 	SET(query_sq_out, o, ctx.ts_format, sq->ts_format);

@@ -4,8 +4,9 @@
 
 /**
  * @file The send path of the Ethernet function: SQ doorbells, WQE parsing (control,
- * Ethernet, data and inline segments), MKEY checks on every gather, checksums, LSO, send
- * CQEs and the SQ error state (doc/guides/prm/mlx5_eth.rst §6, §8.4).
+ * Ethernet, data and inline segments), enhanced multi-packet WQEs, MKEY checks on every
+ * gather, checksums, LSO, send CQEs and the SQ error state (doc/guides/prm/mlx5_empw.rst;
+ * doc/guides/prm/mlx5_eth.rst §6, §8.4).
  */
 
 #include <errno.h>
@@ -38,9 +39,14 @@
 #define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
 #define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
+/* Packets of one multi-packet WQE: one DS each after control and Ethernet segment. */
+#define MLX5V_SIM_MPW_MAX_PKTS (MLX5V_WQE_MAX_DS - 2)
+
 /** What one WQE asks the wire for, decided under the lock and acted on after it. */
 struct mlx5v_sim_tx_job {
 	uint32_t len;           /**< bytes gathered into dp->txbuf, 0 for none */
+	uint32_t nfr;           /**< multi-packet WQE: frames in dp->txbuf, back to back */
+	uint32_t fr_len[MLX5V_SIM_MPW_MAX_PKTS];
 	uint8_t opcode;
 	uint8_t cs_flags;       /**< MLX5V_SIM_CS_* */
 	uint16_t mss;
@@ -116,6 +122,17 @@ mlx5v_sim_tx_gather(struct mlx5v_sim *sim, uint32_t pd, uint32_t lkey, uint64_t 
 	return 0;
 }
 
+/* DS of the inline data segment at DS d (§6.5), its length in *len; 0 if past ds. */
+static uint32_t
+mlx5v_sim_tx_inline_ds(const uint8_t *seg, uint32_t d, uint32_t ds, uint32_t *len)
+{
+	uint32_t nds;
+
+	*len = GET(wqe_inline_seg, seg, byte_count);
+	nds = (MLX5V_IFC_BYTES(wqe_inline_seg) + *len + MLX5V_WQE_DS - 1) / MLX5V_WQE_DS;
+	return d + nds > ds ? 0 : nds;
+}
+
 /* Parse the frame's headers with DPDK's parser, through an mbuf that borrows the bytes. */
 static uint32_t
 mlx5v_sim_tx_ptype(uint8_t *f, uint32_t len, struct rte_net_hdr_lens *hl)
@@ -177,10 +194,8 @@ mlx5v_sim_tx_build(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 		const uint8_t *seg = wqe + d * MLX5V_WQE_DS;
 
 		if (GET(wqe_inline_seg, seg, is_inline)) {
-			len = GET(wqe_inline_seg, seg, byte_count);
-			nds = (MLX5V_IFC_BYTES(wqe_inline_seg) + len + MLX5V_WQE_DS - 1) /
-			      MLX5V_WQE_DS;
-			if (d + nds > ds)
+			nds = mlx5v_sim_tx_inline_ds(seg, d, ds, &len);
+			if (nds == 0)
 				return -1;
 			if (job->len + len > max)
 				goto too_long;
@@ -230,7 +245,82 @@ too_long:
 	return -1;
 }
 
-/* A send CQE (§6.7, §8.2) or a send error CQE (§8.4). Lock held. */
+/*
+ * The packets of an enhanced multi-packet WQE (prm/mlx5_empw §3): the Ethernet segment's
+ * checksum flags apply to each; every DS after it is one packet, a data segment (only when
+ * the device requires no inline header, prm/mlx5_eth §6.4) or an inline data segment.
+ * Gathered into dp->txbuf from DS sq->mpw_d on while they fit. @return 1 when the WQE is
+ * done, 0 when packets remain for the next call, -1 with err set.
+ */
+static int
+mlx5v_sim_tx_mpw(struct mlx5v_sim *sim, struct mlx5v_sim_eth_sq *sq, const uint8_t *wqe,
+		 uint32_t ds, struct mlx5v_sim_tx_job *job, struct mlx5v_sim_tx_err *err)
+{
+	const uint8_t *eseg = wqe + MLX5V_IFC_BYTES(wqe_ctrl_seg);
+	uint32_t min_inl = mlx5v_sim_tx_min_inline(sim, sq);
+	uint8_t *buf = sim->dp->txbuf;
+	uint32_t d = sq->mpw_d != 0 ? sq->mpw_d : 2;
+	uint32_t len, nds;
+	const uint8_t *seg;
+
+	err->synd = MLX5V_CQE_SYND_LOCAL_QP_OP;
+	err->vsynd = MLX5V_SIM_VSYND_WQE_DS;
+	sq->mpw_d = 0;
+	if (ds < 3)
+		return -1;
+	if (GET(wqe_eth_seg_vlan, eseg, insert_vlan) || GET(wqe_eth_seg, eseg, mss) != 0 ||
+	    GET(wqe_eth_seg, eseg, inline_hdr_sz) != 0) {
+		err->vsynd = MLX5V_SIM_VSYND_MPW;
+		return -1;
+	}
+	job->cs_flags = (GET(wqe_eth_seg, eseg, l3_csum) ? MLX5V_SIM_CS_L3 : 0) |
+			(GET(wqe_eth_seg, eseg, l4_csum) ? MLX5V_SIM_CS_L4 : 0);
+	job->mss = 0;
+	job->vlan = 0;
+	job->len = 0;
+	job->nfr = 0;
+	while (d < ds) {
+		seg = wqe + d * MLX5V_WQE_DS;
+		if (GET(wqe_inline_seg, seg, is_inline)) {
+			nds = mlx5v_sim_tx_inline_ds(seg, d, ds, &len);
+			if (nds == 0)
+				return -1;
+		} else {
+			len = GET(wqe_data_seg, seg, byte_count);
+			nds = 1;
+			/* prm/mlx5_eth §6.4: a packet by pointer carries no inline header. */
+			if (min_inl != 0) {
+				err->vsynd = MLX5V_SIM_VSYND_INLINE;
+				return -1;
+			}
+		}
+		if (len < HWSIM_WIRE_FRAME_MIN || len > HWSIM_WIRE_FRAME_MAX) {
+			err->synd = MLX5V_CQE_SYND_LOCAL_LENGTH;
+			err->vsynd = MLX5V_SIM_VSYND_LENGTH;
+			return -1;
+		}
+		/* The rest goes out on the next call; the CQE waits for the last packet. */
+		if (job->len + len > MLX5V_SIM_TX_BUF)
+			break;
+		if (GET(wqe_inline_seg, seg, is_inline))
+			memcpy(buf + job->len, MLX5V_IFC_ADDR_OF(wqe_inline_seg, seg, data), len);
+		else if (mlx5v_sim_tx_gather(sim, sq->wq.pd, GET(wqe_data_seg, seg, lkey),
+					     MLX5V_IFC_GET64(wqe_data_seg, seg, addr), len,
+					     buf + job->len, err) != 0)
+			return -1;
+		job->fr_len[job->nfr++] = len;
+		job->len += len;
+		d += nds;
+	}
+	err->vsynd = MLX5V_SIM_VSYND_NONE;
+	if (d < ds) {
+		sq->mpw_d = d;
+		return 0;
+	}
+	return 1;
+}
+
+/* A send CQE (prm/mlx5_eth §6.7, §8.2) or a send error CQE (§8.4). Lock held. */
 static void
 mlx5v_sim_tx_cqe(struct mlx5v_sim *sim, uint32_t sqn, const struct mlx5v_sim_eth_sq *sq,
 		 uint16_t wqe_idx, uint8_t opcode, const struct mlx5v_sim_tx_err *err)
@@ -294,8 +384,10 @@ mlx5v_sim_tx_next(struct mlx5v_sim *sim, uint32_t sqn, uint32_t uar,
 	uint32_t dbr = 0;
 	uint32_t ds;
 	uint16_t pc, idx;
+	int done;
 
 	job->len = 0;
+	job->nfr = 0;
 	if (sq == NULL || sq->wq.uar != uar) {
 		SIM_LOG(WARNING, "%s: SQ doorbell for SQ 0x%x on UAR %u: %s (driver bug)",
 			sim->name, sqn, uar, sq == NULL ? "no such SQ" : "not the SQ's uar_page");
@@ -331,28 +423,41 @@ mlx5v_sim_tx_next(struct mlx5v_sim *sim, uint32_t sqn, uint32_t uar,
 	else if (ds == 0)
 		err.vsynd = MLX5V_SIM_VSYND_WQE_DS;
 	else if (job->opcode != MLX5V_WQE_OPC_NOP && job->opcode != MLX5V_WQE_OPC_SEND &&
-		 job->opcode != MLX5V_WQE_OPC_LSO)
+		 job->opcode != MLX5V_WQE_OPC_LSO && job->opcode != MLX5V_WQE_OPC_EMPW)
+		err.vsynd = MLX5V_SIM_VSYND_WQE_OPCODE;
+	/* prm/mlx5_empw §3.1: opmod 0, on an SQ created to allow it. */
+	else if (job->opcode == MLX5V_WQE_OPC_EMPW &&
+		 (!sq->allow_mpw || GET(wqe_ctrl_seg, wqe, opmod) != 0))
 		err.vsynd = MLX5V_SIM_VSYND_WQE_OPCODE;
 	else
 		err.vsynd = MLX5V_SIM_VSYND_NONE;
-	sq->hw_counter = (idx + RTE_MAX(1u, (ds + 3) / 4)) & 0xffff;
+	done = 1;
 	if (err.vsynd == MLX5V_SIM_VSYND_NONE && job->opcode != MLX5V_WQE_OPC_NOP) {
-		if (hwsim_knob_take(sim->knobs, MLX5V_SIM_K_TX_ERR_NEXT))
+		if (sq->mpw_d == 0 && hwsim_knob_take(sim->knobs, MLX5V_SIM_K_TX_ERR_NEXT))
 			err.vsynd = MLX5V_SIM_VSYND_KNOB;
 		else if (mlx5v_sim_tx_read_ds(sim, sq, idx, 1, ds - 1,
-					      wqe + MLX5V_WQE_DS) != 0 ||
-			 mlx5v_sim_tx_build(sim, sq, wqe, ds, job, &err) != 0)
+					      wqe + MLX5V_WQE_DS) != 0)
+			job->len = 0;
+		else if (job->opcode == MLX5V_WQE_OPC_EMPW)
+			done = mlx5v_sim_tx_mpw(sim, sq, wqe, ds, job, &err);
+		else if (mlx5v_sim_tx_build(sim, sq, wqe, ds, job, &err) != 0)
 			job->len = 0;
 		else
 			err.vsynd = MLX5V_SIM_VSYND_NONE;
 		if (err.vsynd == MLX5V_SIM_VSYND_NONE && job->len == 0)
 			err.vsynd = MLX5V_SIM_VSYND_LENGTH;
 	}
+	/* A multi-packet WQE with packets left stays the current one. */
+	if (err.vsynd == MLX5V_SIM_VSYND_NONE && done == 0)
+		return 1;
+	sq->mpw_d = 0;
+	sq->hw_counter = (idx + RTE_MAX(1u, (ds + 3) / 4)) & 0xffff;
 	if (err.vsynd != MLX5V_SIM_VSYND_NONE) {
-		/* §6.7: an error CQE whatever the WQE asked, and the SQ goes to ERR. */
+		/* prm/mlx5_eth §6.7: an error CQE whatever the WQE asked; the SQ to ERR. */
 		SIM_LOG(DEBUG, "%s: SQ 0x%x WQE %u: error CQE 0x%x/0x%x", sim->name, sqn, idx,
 			err.synd, err.vsynd);
 		job->len = 0;
+		job->nfr = 0;
 		sq->state = MLX5V_SIM_ETH_Q_ERR;
 		mlx5v_sim_tx_cqe(sim, sqn, sq, idx, job->opcode, &err);
 		return 1;
@@ -474,6 +579,7 @@ mlx5v_sim_eth_sq_doorbell(struct mlx5v_sim *sim, uint32_t uar, uint64_t raw)
 	uint32_t sqn = (uint32_t)rte_be_to_cpu_64(raw) >> 8;
 	struct mlx5v_sim_eth_dp *dp = sim->dp;
 	struct mlx5v_sim_tx_job job;
+	uint32_t i, off;
 	int more;
 
 	if (dp == NULL)
@@ -488,6 +594,9 @@ mlx5v_sim_eth_sq_doorbell(struct mlx5v_sim *sim, uint32_t uar, uint64_t raw)
 			continue;
 		if (job.opcode == MLX5V_WQE_OPC_LSO)
 			mlx5v_sim_tx_lso(sim, &job);
+		else if (job.nfr != 0)
+			for (i = 0, off = 0; i < job.nfr; off += job.fr_len[i++])
+				mlx5v_sim_tx_wire(sim, dp->txbuf + off, job.fr_len[i], &job);
 		else
 			mlx5v_sim_tx_wire(sim, dp->txbuf, job.len, &job);
 	} while (more);

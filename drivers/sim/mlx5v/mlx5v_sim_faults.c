@@ -112,6 +112,9 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 		"the next N valid CREATE_MKEY fail: NO_RES, no MKEY created" },
 	[MLX5V_SIM_K_WQE_INLINE_MODE] = { "wqe_inline_mode", 0, 0, 2,
 		"Ethernet offload cap wqe_inline_mode: 0 L2, 1 vport context, 2 none" },
+	[MLX5V_SIM_K_EMPW] = { "empw", 0, 0, 1,
+		"Ethernet offload caps multi_pkt_send_wqe, enhanced_multi_pkt_send_wqe: "
+		"1 takes enhanced multi-packet send WQEs" },
 	[MLX5V_SIM_K_UAR_4K] = { "uar_4k", 1, 0, 1,
 		"uar_4k general capability (max): 4 KiB UAR indices on hosts with larger pages" },
 	[MLX5V_SIM_K_TX_ERR_NEXT] = { "tx_err_next", 0, 0, 1000000,

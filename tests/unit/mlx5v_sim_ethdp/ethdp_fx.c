@@ -239,6 +239,7 @@ fx_objects(struct fx *f)
 {
 	uint8_t in[0x400];
 	uint8_t out[0x100];
+	int64_t knob;
 	int64_t r;
 	unsigned int i;
 
@@ -283,6 +284,9 @@ fx_objects(struct fx *f)
 	memset(in, 0, sizeof(in));
 	SET(create_sq_in, in, opcode, MLX5V_CMD_OP_CREATE_SQ);
 	SET(create_sq_in, in, ctx.flush_in_error_en, 1);
+	/* Multi-packet WQEs where the device takes them (doc/guides/prm/mlx5_empw.rst). */
+	if (mlx5v_sim_knob_get(f->sim, "empw", &knob) == 0 && knob != 0)
+		SET(create_sq_in, in, ctx.allow_multi_pkt_send_wqe, 1);
 	SET(create_sq_in, in, ctx.cqn, f->txcqn);
 	SET(create_sq_in, in, ctx.user_index, 0x77);
 	SET(create_sq_in, in, ctx.tis_lst_sz, 1);

@@ -67,6 +67,7 @@ send_ok(struct fx *f, const uint8_t *frame, uint32_t len, uint8_t cs)
 static struct fx fx_a;
 static struct fx fx_b;
 static struct fx fx_c;
+static struct fx fx_d;
 
 static int
 testsuite_setup(void)
@@ -695,6 +696,181 @@ out:
 	return ret;
 }
 
+/*
+ * An enhanced multi-packet WQE (doc/guides/prm/mlx5_empw.rst) of n frames, frame i inline
+ * if inl has bit i, with checksum flags cs and inline_hdr_sz hdr, written into the ring
+ * (wrapping) and rung. @return its WQE index.
+ */
+static uint16_t
+empw_send(struct fx *f, uint8_t frames[][128], const uint32_t *lens, unsigned int n,
+	  unsigned int inl, uint8_t cs, uint16_t hdr)
+{
+	volatile uint32_t *dbr = (volatile uint32_t *)(f->mem + OFF_DBR + 0x80);
+	const uint32_t ring = 64u << SQ_LOG;
+	uint16_t idx = f->sq_pc;
+	uint8_t wqe[MLX5V_WQE_MAX_DS * MLX5V_WQE_DS];
+	uint32_t ds = 2, i, k;
+	uint8_t *buf, *d;
+
+	memset(wqe, 0, sizeof(wqe));
+	put_be32(wqe, (uint32_t)idx << 8 | MLX5V_WQE_OPC_EMPW);
+	wqe[11] = 2 << 2;
+	wqe[0x14] = cs;
+	put_be16(wqe + 0x1c, hdr);
+	for (i = 0; i < n; i++) {
+		buf = f->mem + OFF_TXBUF + i * BUF_SZ;
+		memcpy(buf, frames[i], lens[i]);
+		d = wqe + ds * MLX5V_WQE_DS;
+		if (inl & (1u << i)) {
+			put_be32(d, MLX5V_WQE_DSEG_INLINE | lens[i]);
+			memcpy(d + 4, frames[i], lens[i]);
+			ds += (4 + lens[i] + MLX5V_WQE_DS - 1) / MLX5V_WQE_DS;
+		} else {
+			put_be32(d, lens[i]);
+			put_be32(d + 4, f->lkey);
+			put_be64(d + 8, iova_of(f, buf));
+			ds++;
+		}
+	}
+	put_be32(wqe + 4, f->sq << 8 | ds);
+	for (k = 0; k < ds; k++)
+		memcpy(f->mem + OFF_SQ + ((uint32_t)(idx & ((1u << SQ_LOG) - 1)) * 64 + k * 16) %
+		       ring, wqe + k * MLX5V_WQE_DS, MLX5V_WQE_DS);
+	f->sq_pc += (ds + 3) / 4;
+	rte_io_wmb();
+	dbr[1] = rte_cpu_to_be_32(f->sq_pc);
+	rte_wmb();
+	uar_db(f, f->mem + OFF_SQ + (idx & ((1u << SQ_LOG) - 1)) * 64);
+	return idx;
+}
+
+/* A multi-packet WQE that breaks a rule: error CQE with vsynd, SQ to ERR, recovered. */
+static int
+empw_reject(struct fx *f, uint8_t frames[][128], const uint32_t *lens, uint16_t hdr,
+	    uint8_t synd, uint8_t vsynd)
+{
+	uint16_t idx;
+	uint8_t *cqe;
+
+	idx = empw_send(f, frames, lens, 1, 0, 0, hdr);
+	cqe = cq_wait(f, 0);
+
+	TEST_ASSERT_NOT_NULL(cqe, "no error CQE");
+	TEST_ASSERT_EQUAL(cqe[CQE_OP_OWN] >> 4, MLX5V_CQE_OPCODE_REQ_ERR, "opcode");
+	TEST_ASSERT_EQUAL(cqe[CQE_SYND], synd, "syndrome %#x", cqe[CQE_SYND]);
+	TEST_ASSERT_EQUAL(cqe[CQE_VSYND], vsynd, "vendor syndrome %#x", cqe[CQE_VSYND]);
+	TEST_ASSERT_EQUAL(be16(cqe + CQE_WQE_CTR), idx, "wqe_counter");
+	TEST_ASSERT(cq_quiet(f, 1), "a rejected packet reached the wire");
+	TEST_ASSERT_SUCCESS(q_modify(f, 1, f->sq, 3, 0), "ERR -> RST");
+	TEST_ASSERT_SUCCESS(q_modify(f, 1, f->sq, 0, 1), "RST -> RDY");
+	f->sq_pc = 0;
+	return TEST_SUCCESS;
+}
+
+/*
+ * Enhanced multi-packet send: one WQE, one CQE, every packet on the wire in order with the
+ * Ethernet segment's checksums; the rules of the format enforced; not on a device or SQ
+ * without the capability.
+ */
+static int
+test_ethdp_empw(void)
+{
+	static uint8_t frames[4][128];
+	const uint32_t lens[4] = { 128, 64, 100, 90 };
+	struct fx *f = &fx_d;
+	const uint8_t *cqe;
+	const struct rte_ipv4_hdr *ip;
+	uint16_t idx;
+	unsigned int i;
+	uint8_t *w;
+	int ret = TEST_FAILED;
+
+	/* Not taken on a device without the capability (its SQ cannot allow it). */
+	if (fx_up(f, "mlx5v_sim25", "class=none,wire=loop,wqe_inline_mode=2") != 0)
+		goto out;
+	for (i = 0; i < RTE_DIM(lens); i++)
+		frame_udp(frames[i], lens[i], f->mac, RTE_IPV4(10, 5, 0, i), 50 + i, 1);
+	if (empw_reject(f, frames, lens, 0, 0x02, 0x13) != TEST_SUCCESS)
+		goto out;
+	if (fx_down(f) != 0 ||
+	    fx_up(f, "mlx5v_sim25", "class=none,wire=loop,empw=1,wqe_inline_mode=2") != 0)
+		goto out;
+	for (i = 0; i < RTE_DIM(lens); i++)
+		frame_udp(frames[i], lens[i], f->mac, RTE_IPV4(10, 5, 0, i), 50 + i, 1);
+	/* NOPs up to 2 WQEBBs before the ring's end, so that the WQE (3 WQEBBs) wraps. */
+	for (i = 0; i < (1u << SQ_LOG) - 2; i++) {
+		w = f->mem + OFF_SQ + 64 * i;
+		memset(w, 0, 64);
+		put_be32(w, i << 8 | MLX5V_WQE_OPC_NOP);
+		put_be32(w + 4, f->sq << 8 | 1);
+	}
+	w[11] = 2 << 2;
+	f->sq_pc = (1u << SQ_LOG) - 2;
+	sq_ring(f);
+	cqe = cq_wait(f, 0);
+	if (cqe == NULL || cqe[CQE_OP_OWN] >> 4 != MLX5V_CQE_OPCODE_REQ) {
+		printf("NOPs not completed\n");
+		goto out;
+	}
+	idx = empw_send(f, frames, lens, 4, 1u << 2, 0xc0, 0);
+	cqe = cq_wait(f, 0);
+	if (cqe == NULL || cqe[CQE_OP_OWN] >> 4 != MLX5V_CQE_OPCODE_REQ ||
+	    be16(cqe + CQE_WQE_CTR) != idx ||
+	    be32(cqe + CQE_SOP_QPN) != ((uint32_t)MLX5V_WQE_OPC_EMPW << 24 | f->sq)) {
+		printf("no good send CQE for the multi-packet WQE %u: %#x %#x/%#x ctr %u\n", idx,
+		       cqe == NULL ? 0 : cqe[CQE_OP_OWN], cqe == NULL ? 0 : cqe[CQE_SYND],
+		       cqe == NULL ? 0 : cqe[CQE_VSYND], cqe == NULL ? 0 : be16(cqe + CQE_WQE_CTR));
+		goto out;
+	}
+	if (!cq_quiet(f, 0)) {
+		printf("more than one send CQE for one WQE\n");
+		goto out;
+	}
+	for (i = 0; i < RTE_DIM(lens); i++) {
+		cqe = cq_wait(f, 1);
+		if (cqe == NULL || be32(cqe + CQE_BYTE_CNT) != lens[i]) {
+			printf("packet %u of the WQE not received (len %u)\n", i,
+			       cqe == NULL ? 0 : be32(cqe + CQE_BYTE_CNT));
+			goto out;
+		}
+		ip = (const struct rte_ipv4_hdr *)(rx_buf(f, cqe) + RTE_ETHER_HDR_LEN);
+		if ((cqe[CQE_HDS_IP_EXT] & 0x6) != 0x6 || rte_ipv4_cksum(ip) != 0 ||
+		    memcmp((const uint8_t *)(ip + 1) + 8, frames[i] + RTE_ETHER_HDR_LEN +
+			   sizeof(*ip) + 8, lens[i] - RTE_ETHER_HDR_LEN - sizeof(*ip) - 8) != 0) {
+			printf("packet %u: checksums or bytes wrong\n", i);
+			goto out;
+		}
+		rq_post(f, be32(cqe + CQE_USER_INDEX) & 0xffffff, 1);
+	}
+	/* No inline header, no VLAN insertion, no mss in its Ethernet segment. */
+	if (empw_reject(f, frames, lens, 18, 0x02, 0x18) != TEST_SUCCESS)
+		goto out;
+	/* The L2 header required inline: no packet by pointer (prm/mlx5_eth §6.4). */
+	if (mlx5v_sim_knob_set(f->sim, "wqe_inline_mode", 0) != 0 ||
+	    empw_reject(f, frames, lens, 0, 0x02, 0x14) != TEST_SUCCESS)
+		goto out;
+	/* ... but whole packets inline. */
+	idx = empw_send(f, frames, lens, 2, 0x3, 0, 0);
+	cqe = cq_wait(f, 0);
+	if (cqe == NULL || cqe[CQE_OP_OWN] >> 4 != MLX5V_CQE_OPCODE_REQ) {
+		printf("inline packets refused in L2 inline mode\n");
+		goto out;
+	}
+	for (i = 0; i < 2; i++) {
+		cqe = cq_wait(f, 1);
+		if (cqe == NULL || be32(cqe + CQE_BYTE_CNT) != lens[i]) {
+			printf("inline packet %u not received\n", i);
+			goto out;
+		}
+		rq_post(f, be32(cqe + CQE_USER_INDEX) & 0xffffff, 1);
+	}
+	ret = TEST_SUCCESS;
+out:
+	if (f->sim != NULL && fx_down(f) != 0)
+		ret = TEST_FAILED;
+	return ret;
+}
+
 /* Bad devargs fail the probe and leave nothing behind. */
 static int
 test_ethdp_bad_devargs(void)
@@ -811,6 +987,7 @@ static struct unit_test_suite mlx5v_sim_ethdp_suite = {
 		TEST_CASE(test_ethdp_cq_armed),
 		TEST_CASE(test_ethdp_cq_overrun),
 		TEST_CASE(test_ethdp_pair),
+		TEST_CASE(test_ethdp_empw),
 		TEST_CASE(test_ethdp_bad_devargs),
 		TEST_CASE(test_ethdp_tap_arp),
 		TEST_CASES_END()

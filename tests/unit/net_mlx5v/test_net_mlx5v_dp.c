@@ -39,6 +39,9 @@ static struct rte_mempool *g_mp;
 static uint16_t g_p0, g_p1;
 static struct mlx5v_sim *g_sim0;
 static struct rte_ether_addr g_mac0, g_mac1;
+/* Device generation of both ends: "" (L2 inline header, SEND only) or ConnectX-5 like. */
+static const char *g_caps;
+#define CAPS_EMPW ",wqe_inline_mode=2,empw=1"
 
 /* Configure nq Rx and Tx queues with the offloads and MTU, then start. @return 0 or errno. */
 static int
@@ -663,17 +666,33 @@ test_net_mlx5v_dp_wrap(void)
 	return ports_down();
 }
 
+/* The Tx burst mode says which send path the device's capabilities chose. */
+static int
+test_net_mlx5v_dp_tx_mode(void)
+{
+	struct rte_eth_burst_mode mode;
+
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, 0, 1500), "start");
+	TEST_ASSERT_SUCCESS(rte_eth_tx_burst_mode_get(g_p0, 0, &mode), "burst mode");
+	TEST_ASSERT_EQUAL(strstr(mode.info, "enhanced MPW") != NULL, *g_caps != '\0',
+			  "Tx burst mode \"%s\" with devargs \"%s\"", mode.info, g_caps);
+	return ports_down();
+}
+
 static int
 testsuite_setup(void)
 {
+	char a0[128], a1[128];
+
 	g_mp = rte_pktmbuf_pool_create("ut_net_mlx5v_dp", NB_MBUF, 0, 0,
 				       RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (g_mp == NULL)
 		return TEST_FAILED;
 	/* The two ends of the pair, as --vdev would give them. */
-	if (ut_eal_devargs_add(DEV1 ",wire=pair:" DEV0) == NULL ||
-	    rte_vdev_init(DEV0, "wire=pair:" DEV1) != 0 ||
-	    rte_vdev_init(DEV1, "wire=pair:" DEV0) != 0)
+	snprintf(a0, sizeof(a0), "wire=pair:" DEV1 "%s", g_caps);
+	snprintf(a1, sizeof(a1), DEV1 ",wire=pair:" DEV0 "%s", g_caps);
+	if (ut_eal_devargs_add(a1) == NULL || rte_vdev_init(DEV0, a0) != 0 ||
+	    rte_vdev_init(DEV1, a1 + strlen(DEV1 ",")) != 0)
 		return TEST_FAILED;
 	g_sim0 = mlx5v_sim_get(DEV0);
 	if (g_sim0 == NULL || rte_eth_dev_get_port_by_name(DEV0, &g_p0) != 0 ||
@@ -707,13 +726,25 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 		TEST_CASE(test_net_mlx5v_dp_tx_error),
 		TEST_CASE(test_net_mlx5v_dp_rx_error),
 		TEST_CASE(test_net_mlx5v_dp_wrap),
+		TEST_CASE(test_net_mlx5v_dp_tx_mode),
 		TEST_CASES_END()
 	}
 };
 
+/*
+ * Every case twice: on devices that want the L2 header inline (SEND WQEs), then on devices
+ * that want none and take enhanced multi-packet WQEs (doc/guides/prm/mlx5_empw.rst).
+ */
 static int
 test_net_mlx5v_dp(void)
 {
+	int ret;
+
+	g_caps = "";
+	ret = unit_test_suite_runner(&net_mlx5v_dp_suite);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	g_caps = CAPS_EMPW;
 	return unit_test_suite_runner(&net_mlx5v_dp_suite);
 }
 
