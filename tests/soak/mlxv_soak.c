@@ -76,14 +76,20 @@ soak_drain(int fd)
 		;
 }
 
-/* One round: create, one event generated and consumed from the ring, destroy. */
+/*
+ * One round: create, one event raised and consumed from the ring, destroy. Odd rounds take
+ * a GEN_EQE event, even rounds the completion of a CQ bound to the EQ (an event firmware
+ * raises on its own: doc/guides/nics/running_on_hardware.rst, "Events raised with GEN_EQE").
+ */
 static int
 soak_eq_round(uint64_t i)
 {
+	enum ut_src_kind kind = (i & 1) != 0 ? UT_SRC_GEN_EQE : UT_SRC_CQE;
 	struct rte_pmd_mlx5v_eq *eq;
 	uint32_t eqn = 0, ci = 0;
 	uint8_t tag = (uint8_t)i;
 	const uint8_t *eqe;
+	struct ut_src src;
 	int ret;
 
 	eq = ut_eq_create(SOAK_LOG_EQ, g_msi->vector, 0, &eqn);
@@ -91,15 +97,18 @@ soak_eq_round(uint64_t i)
 		printf("soak: create_eq %" PRIu64 ": %s\n", i, strerror(errno));
 		return -1;
 	}
-	ret = ut_gen_eqe(eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, tag);
+	ret = ut_src_open(&src, kind, eqn) == 0 && ut_src_raise(&src, tag) == 0 ? 0 : EIO;
 	/* Consumed from the ring without a CI doorbell: the EQ is destroyed next. */
 	eqe = ret == 0 ? rte_pmd_mlx5v_eq_next_eqe(eq->vaddr, 1u << SOAK_LOG_EQ, ci) : NULL;
-	if (ret == 0 && (eqe == NULL || eqe[RTE_PMD_MLX5V_EQE_DATA_OFF] != tag ||
-			 rte_pmd_mlx5v_eqe_type(eqe) != RTE_PMD_MLX5V_EVENT_GENERAL_EVENT))
+	if (ret == 0 && (eqe == NULL || !ut_src_eqe_is(&src, eqe, tag)))
 		ret = EIO;
 	if (ret != 0)
-		printf("soak: event %" PRIu64 " on EQ %u not delivered: %s\n", i, eqn,
-		       strerror(ret));
+		printf("soak: event %" PRIu64 " (%s) on EQ %u not delivered: %s\n", i,
+		       kind == UT_SRC_CQE ? "CQ completion" : "GEN_EQE", eqn, strerror(ret));
+	if (ut_src_close(&src) != 0) {
+		printf("soak: destroy_cq %" PRIu64 " failed\n", i);
+		ret = EIO;
+	}
 	if (rte_pmd_mlx5v_devx_destroy_eq(eq) != 0) {
 		printf("soak: destroy_eq %" PRIu64 " failed\n", i);
 		ret = EIO;
