@@ -149,12 +149,19 @@ ut_src_name(enum ut_src_kind kind)
 int
 ut_src_open(struct ut_src *s, enum ut_src_kind kind, uint32_t eqn)
 {
+	return ut_src_open_uar(s, kind, eqn, g_uar);
+}
+
+int
+ut_src_open_uar(struct ut_src *s, enum ut_src_kind kind, uint32_t eqn,
+		struct rte_pmd_mlx5v_uar *uar)
+{
 	memset(s, 0, sizeof(*s));
 	s->kind = kind;
 	s->eqn = eqn;
 	if (kind == UT_SRC_GEN_EQE)
 		return 0;
-	s->cq = mlx5v_devx_cq_create((struct mlx5v_dev *)g_dev, 4, eqn, g_uar);
+	s->cq = mlx5v_devx_cq_create((struct mlx5v_dev *)g_dev, 4, eqn, uar);
 	if (s->cq == NULL) {
 		printf("CQ on EQ %u: %s\n", eqn, rte_strerror(rte_errno));
 		return -1;

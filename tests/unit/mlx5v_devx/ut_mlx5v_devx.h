@@ -66,6 +66,9 @@ struct ut_src {
 	static int name ## _cqe(void) { return run(UT_SRC_CQE); }
 
 int ut_src_open(struct ut_src *s, enum ut_src_kind kind, uint32_t eqn);
+/** ut_src_open() with the CQ's doorbells on uar instead of g_uar. */
+int ut_src_open_uar(struct ut_src *s, enum ut_src_kind kind, uint32_t eqn,
+		    struct rte_pmd_mlx5v_uar *uar);
 int ut_src_raise(struct ut_src *s, uint8_t tag);
 uint8_t ut_src_type(const struct ut_src *s);
 int ut_src_eqe_is(const struct ut_src *s, const uint8_t *eqe, uint8_t tag);
