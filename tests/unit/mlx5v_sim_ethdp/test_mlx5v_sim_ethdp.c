@@ -261,29 +261,40 @@ test_ethdp_out_of_buffer(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The SQ's WQE idx failed: one error CQE (REQ_ERR, syndrome synd, vendor syndrome vsynd),
+ * the SQ in ERR, nothing on the wire (leak: what it would mean), then recovered as a driver
+ * does: ERR -> RST -> RDY, counters from 0 (§5.2).
+ */
+static int
+sq_error_recover(struct fx *f, uint16_t idx, uint8_t synd, uint8_t vsynd, const char *leak)
+{
+	uint8_t *cqe = cq_wait(f, 0);
+
+	TEST_ASSERT_NOT_NULL(cqe, "no error CQE");
+	TEST_ASSERT_EQUAL(cqe[CQE_OP_OWN] >> 4, MLX5V_CQE_OPCODE_REQ_ERR, "opcode");
+	TEST_ASSERT_EQUAL(cqe[CQE_SYND], synd, "syndrome %#x", cqe[CQE_SYND]);
+	TEST_ASSERT_EQUAL(cqe[CQE_VSYND], vsynd, "vendor syndrome %#x", cqe[CQE_VSYND]);
+	TEST_ASSERT_EQUAL(be16(cqe + CQE_WQE_CTR), idx, "wqe_counter");
+	TEST_ASSERT_EQUAL(sq_state(f), 3, "SQ not in ERR");
+	TEST_ASSERT(cq_quiet(f, 1), "%s", leak);
+	TEST_ASSERT_SUCCESS(q_modify(f, 1, f->sq, 3, 0), "ERR -> RST");
+	TEST_ASSERT_SUCCESS(q_modify(f, 1, f->sq, 0, 1), "RST -> RDY");
+	f->sq_pc = 0;
+	return TEST_SUCCESS;
+}
+
 /* Send a WQE whose data segment fails its key: error CQE syndrome, vendor byte, SQ ERR. */
 static int
 lkey_case(struct fx *f, uint32_t lkey, uint64_t addr, uint8_t vsynd)
 {
 	uint8_t frame[80];
-	uint8_t *cqe;
 	uint16_t idx = f->sq_pc;
 
 	frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 0, 0, 6), 6, 0);
 	sq_send(f, frame, sizeof(frame), 0, lkey, addr);
-	cqe = cq_wait(f, 0);
-	TEST_ASSERT_NOT_NULL(cqe, "no error CQE");
-	TEST_ASSERT_EQUAL(cqe[CQE_OP_OWN] >> 4, MLX5V_CQE_OPCODE_REQ_ERR, "opcode");
-	TEST_ASSERT_EQUAL(cqe[CQE_SYND], 0x04, "syndrome LOCAL_PROT_ERR");
-	TEST_ASSERT_EQUAL(cqe[CQE_VSYND], vsynd, "vendor syndrome %#x", cqe[CQE_VSYND]);
-	TEST_ASSERT_EQUAL(be16(cqe + CQE_WQE_CTR), idx, "wqe_counter");
-	TEST_ASSERT_EQUAL(sq_state(f), 3, "SQ not in ERR");
-	TEST_ASSERT(cq_quiet(f, 1), "a frame left through a bad key");
-	/* Recover as a driver does: ERR -> RST -> RDY, counters from 0 (§5.2). */
-	TEST_ASSERT_SUCCESS(q_modify(f, 1, f->sq, 3, 0), "ERR -> RST");
-	TEST_ASSERT_SUCCESS(q_modify(f, 1, f->sq, 0, 1), "RST -> RDY");
-	f->sq_pc = 0;
-	return TEST_SUCCESS;
+	/* 0x04: LOCAL_PROT_ERR. */
+	return sq_error_recover(f, idx, 0x04, vsynd, "a frame left through a bad key");
 }
 
 static int
@@ -749,22 +760,9 @@ static int
 empw_reject(struct fx *f, uint8_t frames[][128], const uint32_t *lens, uint16_t hdr,
 	    uint8_t synd, uint8_t vsynd)
 {
-	uint16_t idx;
-	uint8_t *cqe;
+	uint16_t idx = empw_send(f, frames, lens, 1, 0, 0, hdr);
 
-	idx = empw_send(f, frames, lens, 1, 0, 0, hdr);
-	cqe = cq_wait(f, 0);
-
-	TEST_ASSERT_NOT_NULL(cqe, "no error CQE");
-	TEST_ASSERT_EQUAL(cqe[CQE_OP_OWN] >> 4, MLX5V_CQE_OPCODE_REQ_ERR, "opcode");
-	TEST_ASSERT_EQUAL(cqe[CQE_SYND], synd, "syndrome %#x", cqe[CQE_SYND]);
-	TEST_ASSERT_EQUAL(cqe[CQE_VSYND], vsynd, "vendor syndrome %#x", cqe[CQE_VSYND]);
-	TEST_ASSERT_EQUAL(be16(cqe + CQE_WQE_CTR), idx, "wqe_counter");
-	TEST_ASSERT(cq_quiet(f, 1), "a rejected packet reached the wire");
-	TEST_ASSERT_SUCCESS(q_modify(f, 1, f->sq, 3, 0), "ERR -> RST");
-	TEST_ASSERT_SUCCESS(q_modify(f, 1, f->sq, 0, 1), "RST -> RDY");
-	f->sq_pc = 0;
-	return TEST_SUCCESS;
+	return sq_error_recover(f, idx, synd, vsynd, "a rejected packet reached the wire");
 }
 
 /*
