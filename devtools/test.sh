@@ -55,7 +55,8 @@ if [ ! -f "$fz/build.ninja" ]; then
 fi
 ninja -C "$fz" fuzz >"$fz.log" 2>&1 || { tail -40 "$fz.log"; rc=1; }
 meson test -C "$fz" --no-rebuild --suite fuzz --num-processes 2 --print-errorlogs || rc=$?
-# One plain summary line from the meson results (CI reads "N passed, N failed").
+# The end of what each failed test printed (a CI log is often read from its tail only), then
+# one plain summary line from the meson results (CI reads "N passed, N failed").
 /usr/bin/python3 - "$bdir/meson-logs/testlog.json" "$nosim/meson-logs/testlog.json" \
 	"$asan/meson-logs/testlog.json" "$fz/meson-logs/testlog.json" ${pa_log:+"$pa_log"} <<'PY'
 import json, os, sys
@@ -66,8 +67,13 @@ for log in sys.argv[1:]:
         res["ERROR"] += 1
         continue
     for line in open(log):
-        r = json.loads(line)["result"]
-        res[r] = res.get(r, 0) + 1
+        r = json.loads(line)
+        res[r["result"]] = res.get(r["result"], 0) + 1
+        if r["result"] in ("FAIL", "TIMEOUT", "UNEXPECTEDPASS"):
+            out = ((r.get("stdout") or "") + (r.get("stderr") or "")).splitlines()
+            where = "/".join(log.split("/")[-3:])
+            print(f"--- {r['name']} ({r['result']}, {where}): last lines ---")
+            print("\n".join(out[-40:]))
 failed = res["FAIL"] + res["TIMEOUT"] + res["ERROR"] + res["UNEXPECTEDPASS"]
 print(f"tests: {res['OK']} passed, {failed} failed, {res['SKIP']} skipped")
 PY
