@@ -677,6 +677,7 @@ mlx5v_cmd_slot_get(struct mlx5v_dev *dev, unsigned int flags, unsigned int *idx)
 			if (s->state != MLX5V_CMD_SLOT_FREE)
 				continue;
 			s->state = MLX5V_CMD_SLOT_BUSY;
+			__atomic_store_n(&s->posted, 0, __ATOMIC_RELAXED);
 			/* 8-bit token, incremented per command and never 0 (§3.4). */
 			if (++cmd->token == 0)
 				cmd->token = 1;
@@ -709,6 +710,7 @@ mlx5v_cmd_slot_put(struct mlx5v_cmd *cmd, unsigned int idx)
 {
 	rte_spinlock_lock(&cmd->lock);
 	cmd->slot[idx].state = MLX5V_CMD_SLOT_FREE;
+	__atomic_store_n(&cmd->slot[idx].posted, 0, __ATOMIC_RELAXED);
 	rte_spinlock_unlock(&cmd->lock);
 }
 
@@ -774,25 +776,28 @@ mlx5v_cmd_event(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *a
 			continue;
 		}
 		s = &cmd->slot[i];
-		/*
-		 * Re-check ownership as rdma-core does: an event for an entry the device
-		 * still owns is a duplicate of an older completion on this slot (§3.6).
-		 */
-		if (mlx5v_cmd_owner(s) & MLX5V_CMD_OWNER_HW) {
-			MLX5V_CMD_LOG(DEBUG, "%s: CMD event for device-owned slot %u ignored",
-				      dev->name, i);
-			cmd->spurious++;
-			continue;
-		}
 		rte_spinlock_lock(&cmd->lock);
-		if (s->state == MLX5V_CMD_SLOT_BUSY &&
-		    !__atomic_load_n(&s->done, __ATOMIC_RELAXED)) {
-			/* Release: the waiter reads the output after it sees done. */
-			__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
-		} else if (s->state == MLX5V_CMD_SLOT_TIMEDOUT) {
+		if (s->state == MLX5V_CMD_SLOT_TIMEDOUT) {
+			/* The late answer of a command whose waiter gave up (checks the owner). */
 			mlx5v_cmd_reap_locked(dev);
+		} else if (s->state == MLX5V_CMD_SLOT_BUSY &&
+			   __atomic_load_n(&s->posted, __ATOMIC_ACQUIRE) &&
+			   !(mlx5v_cmd_owner(s) & MLX5V_CMD_OWNER_HW) &&
+			   !__atomic_load_n(&s->done, __ATOMIC_RELAXED)) {
+			/*
+			 * Ownership re-checked as rdma-core does (§3.6), under the lock and only
+			 * once the command is posted: posted is stored after the owner bit was
+			 * set, so an owner bit read 0 here is the device's answer to this very
+			 * command. An event of an earlier command on this slot (a late or
+			 * duplicate one) that is handled while the slot is already taken again
+			 * would otherwise find the owner bit of the old answer, or of the entry
+			 * being filled, and complete the new command before the device ran it.
+			 * Release: the waiter reads the output after it sees done.
+			 */
+			__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
 		} else {
-			MLX5V_CMD_LOG(DEBUG, "%s: duplicate CMD event for slot %u", dev->name, i);
+			MLX5V_CMD_LOG(DEBUG, "%s: CMD event for slot %u ignored: not posted, still "
+				      "device-owned or already complete", dev->name, i);
 			cmd->spurious++;
 		}
 		rte_spinlock_unlock(&cmd->lock);
@@ -840,6 +845,11 @@ mlx5v_cmd_post(struct mlx5v_dev *dev, unsigned int idx, const void *in, size_t i
 	 * memory before the device can see the doorbell.
 	 */
 	rte_wmb();
+	/*
+	 * Release, after the owner bit: from now on a CMD event for this slot with the owner
+	 * bit 0 can only be the device's answer to this command (mlx5v_cmd_event()).
+	 */
+	__atomic_store_n(&s->posted, 1, __ATOMIC_RELEASE);
 	/* Doorbell: BE32 bitmask, bit idx posts slot idx (§1.1 cmd_dbell). */
 	mlx5v_hw_wr32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMD_DBELL, 1u << idx);
 }

@@ -52,6 +52,11 @@ struct mlx5v_cmd_slot {
 	struct mlx5v_cmd_mbox out;
 	uint32_t state;               /**< enum mlx5v_cmd_slot_state, under cmd.lock */
 	uint32_t done;                /**< atomic: set by the CMD event handler */
+	/**
+	 * atomic: set once this command's entry is hardware-owned, cleared when the slot is
+	 * taken or given back; a CMD event counts only for a posted command.
+	 */
+	uint32_t posted;
 	uint16_t opcode;
 	uint8_t token;
 };
