@@ -147,8 +147,12 @@ fm5_health(uint16_t op, unsigned int vec)
 	RTE_SET_USED(op);
 	RTE_SET_USED(vec);
 	mlx5v_sim_health_fatal(g_sim, 0x01);
-	/* Several health polls (health_ms=100): the driver has seen it by then. */
-	ut_sleep_ms(600);
+	/*
+	 * The driver sees it at its next health poll (health_ms=100), on the EAL interrupt
+	 * thread: wait for that rather than a fixed time, which a loaded machine can outlast.
+	 */
+	if (UT_WAIT_FOR(mlx5v_dev_is_dead(mlx5v_devx_dev_get(VDEV_NAME))) != 0)
+		FM_BAD("health failure: the driver did not see the fatal syndrome\n");
 }
 
 static const struct fm5_fault fm5_faults[] = {
