@@ -13,40 +13,12 @@
 
 #include "mlx4v_class.h"
 #include "mlx4v_test_util.h"
+#include "ut_class_log.h"
 
 #define CT_DEV "mlx4v_sim_ct0"
-#define CT_LOG_MAX 32
 
-static char g_log[CT_LOG_MAX][24];
-static unsigned int g_nlog;
-static const char *g_fail_probe;
+static const char *g_fail_probe;   /* the class whose probe fails */
 static size_t g_heap;
-
-static void
-ct_log(const char *cls, const char *what)
-{
-	if (g_nlog < CT_LOG_MAX)
-		snprintf(g_log[g_nlog++], sizeof(g_log[0]), "%s%s", cls, what);
-}
-
-static int
-ct_log_is(const char *const *want, unsigned int n)
-{
-	unsigned int i;
-
-	if (g_nlog != n)
-		goto bad;
-	for (i = 0; i < n; i++)
-		if (strcmp(g_log[i], want[i]) != 0)
-			goto bad;
-	return 1;
-bad:
-	printf("class log (%u):", g_nlog);
-	for (i = 0; i < g_nlog; i++)
-		printf(" %s", g_log[i]);
-	printf("\n");
-	return 0;
-}
 
 static int
 ct_probe(const char *cls, struct rte_device *edev, const char *name)
@@ -61,10 +33,10 @@ ct_probe(const char *cls, struct rte_device *edev, const char *name)
 		return -ENODEV;
 	rte_pmd_mlx4v_dev_close(h);
 	if (g_fail_probe != NULL && strcmp(g_fail_probe, cls) == 0) {
-		ct_log(cls, "!");
+		ut_class_log(cls, "!");
 		return -ENOTSUP;
 	}
-	ct_log(cls, "+");
+	ut_class_log(cls, "+");
 	return 0;
 }
 
@@ -79,52 +51,33 @@ ct_event(const char *cls, const struct mlx4v_class_event *ev)
 		snprintf(what, sizeof(what), ":cqerr%u", ev->cqn);
 	else
 		snprintf(what, sizeof(what), ev->type == MLX4V_CLASS_EVENT_DEAD ? ":dead" : ":rm");
-	ct_log(cls, what);
+	ut_class_log(cls, what);
 }
 
-static int
-ct_a_probe(struct rte_device *edev, const char *name, const char *devargs)
-{
-	RTE_SET_USED(devargs);
-	return ct_probe("a", edev, name);
+/* Class x's callbacks: they log under the name "x". */
+#define CT_CLASS_CALLBACKS(x) \
+static int \
+ct_##x##_probe(struct rte_device *edev, const char *name, const char *devargs) \
+{ \
+	RTE_SET_USED(devargs); \
+	return ct_probe(#x, edev, name); \
+} \
+static int \
+ct_##x##_remove(const char *name) \
+{ \
+	RTE_SET_USED(name); \
+	ut_class_log(#x, "-"); \
+	return 0; \
+} \
+static void \
+ct_##x##_event(const char *name, const struct mlx4v_class_event *ev) \
+{ \
+	RTE_SET_USED(name); \
+	ct_event(#x, ev); \
 }
 
-static int
-ct_a_remove(const char *name)
-{
-	RTE_SET_USED(name);
-	ct_log("a", "-");
-	return 0;
-}
-
-static void
-ct_a_event(const char *name, const struct mlx4v_class_event *ev)
-{
-	RTE_SET_USED(name);
-	ct_event("a", ev);
-}
-
-static int
-ct_b_probe(struct rte_device *edev, const char *name, const char *devargs)
-{
-	RTE_SET_USED(devargs);
-	return ct_probe("b", edev, name);
-}
-
-static int
-ct_b_remove(const char *name)
-{
-	RTE_SET_USED(name);
-	ct_log("b", "-");
-	return 0;
-}
-
-static void
-ct_b_event(const char *name, const struct mlx4v_class_event *ev)
-{
-	RTE_SET_USED(name);
-	ct_event("b", ev);
-}
+CT_CLASS_CALLBACKS(a)
+CT_CLASS_CALLBACKS(b)
 
 static struct mlx4v_class_driver g_cls_a = {
 	.name = "test_a", .probe = ct_a_probe, .remove = ct_a_remove, .event = ct_a_event,
@@ -136,7 +89,7 @@ static struct mlx4v_class_driver g_cls_b = {
 static int
 class_setup(void)
 {
-	g_nlog = 0;
+	ut_class_log_reset();
 	g_fail_probe = NULL;
 	g_heap = ut_heap_bytes(NULL);
 	return TEST_SUCCESS;
@@ -208,7 +161,7 @@ test_mlx4v_class_bad_devargs(void)
 		TEST_ASSERT(rte_vdev_init(CT_DEV, bad[i]) < 0, "\"%s\" accepted", bad[i]);
 		TEST_ASSERT_SUCCESS(ct_nothing_left(), "\"%s\" left something", bad[i]);
 	}
-	TEST_ASSERT_EQUAL(g_nlog, 0u, "a class was probed");
+	TEST_ASSERT_EQUAL(ut_class_log_count(), 0u, "a class was probed");
 	return TEST_SUCCESS;
 }
 
@@ -233,7 +186,7 @@ test_mlx4v_class_probe_remove_order(void)
 	/* An event for a device the class layer does not know is ignored. */
 	mlx4v_class_dev_event("mlx4v_sim_nosuch", &dead);
 	TEST_ASSERT_SUCCESS(rte_vdev_uninit(CT_DEV), "remove");
-	TEST_ASSERT(ct_log_is(want, RTE_DIM(want)), "order");
+	TEST_ASSERT(ut_class_log_is(want, RTE_DIM(want)), "order");
 	return ct_nothing_left();
 }
 
@@ -247,7 +200,7 @@ test_mlx4v_class_probe_fails(void)
 	g_fail_probe = "b";
 	ret = rte_vdev_init(CT_DEV, "class=test_a:test_b");
 	TEST_ASSERT_EQUAL(ret, -ENOTSUP, "probe returned %d, not the class probe's error", ret);
-	TEST_ASSERT(ct_log_is(want, RTE_DIM(want)), "unwind order");
+	TEST_ASSERT(ut_class_log_is(want, RTE_DIM(want)), "unwind order");
 	return ct_nothing_left();
 }
 
@@ -271,7 +224,7 @@ test_mlx4v_class_raw_only(void)
 		TEST_ASSERT_SUCCESS(rte_vdev_uninit(CT_DEV), "remove");
 		TEST_ASSERT_SUCCESS(ct_nothing_left(), "\"%s\" left something", args[i]);
 	}
-	TEST_ASSERT_EQUAL(g_nlog, 0u, "a test class was probed");
+	TEST_ASSERT_EQUAL(ut_class_log_count(), 0u, "a test class was probed");
 	return TEST_SUCCESS;
 }
 

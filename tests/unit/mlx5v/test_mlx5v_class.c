@@ -14,47 +14,13 @@
 
 #include "mlx5v_class.h"
 #include "rte_pmd_mlx5v.h"
+#include "ut_class_log.h"
 #include "ut_mlx5v.h"
 
 #define CT_DEV "mlx5v_sim_ct0"
-#define CT_LOG_MAX 32
 
-/* What the test classes saw, in order: "a+", "b-", "a:dead", "b:port1/4", ... */
-static char g_log[CT_LOG_MAX][24];
-static unsigned int g_nlog;
 static const char *g_fail_probe;   /* the class whose probe fails */
 static struct ut_heap g_heap;
-
-static void
-ct_log(const char *cls, const char *what)
-{
-	unsigned int n = g_nlog;
-
-	/* Port events come from the EAL interrupt thread: the entry, then the count. */
-	if (n < CT_LOG_MAX) {
-		snprintf(g_log[n], sizeof(g_log[0]), "%s%s", cls, what);
-		__atomic_store_n(&g_nlog, n + 1, __ATOMIC_RELEASE);
-	}
-}
-
-static int
-ct_log_is(const char *const *want, unsigned int n)
-{
-	unsigned int i;
-
-	if (g_nlog != n)
-		goto bad;
-	for (i = 0; i < n; i++)
-		if (strcmp(g_log[i], want[i]) != 0)
-			goto bad;
-	return 1;
-bad:
-	printf("class log (%u):", g_nlog);
-	for (i = 0; i < g_nlog; i++)
-		printf(" %s", g_log[i]);
-	printf("\n");
-	return 0;
-}
 
 static int
 ct_probe(const char *cls, struct mlx5v_dev *dev, struct rte_device *edev)
@@ -65,10 +31,10 @@ ct_probe(const char *cls, struct mlx5v_dev *dev, struct rte_device *edev)
 	if (rte_pmd_mlx5v_dev_get(dev->name) == NULL)
 		return -ENODEV;
 	if (g_fail_probe != NULL && strcmp(g_fail_probe, cls) == 0) {
-		ct_log(cls, "!");
+		ut_class_log(cls, "!");
 		return -ENOTSUP;
 	}
-	ct_log(cls, "+");
+	ut_class_log(cls, "+");
 	return 0;
 }
 
@@ -81,51 +47,7 @@ ct_event(const char *cls, const struct mlx5v_class_event *ev)
 		snprintf(what, sizeof(what), ":port%u/%u", ev->port, ev->sub_type);
 	else
 		snprintf(what, sizeof(what), ev->type == MLX5V_DEV_EVENT_DEAD ? ":dead" : ":rm");
-	ct_log(cls, what);
-}
-
-static int
-ct_a_probe(struct mlx5v_dev *dev, struct rte_device *edev, const char *devargs)
-{
-	RTE_SET_USED(devargs);
-	return ct_probe("a", dev, edev);
-}
-
-static int
-ct_a_remove(struct mlx5v_dev *dev)
-{
-	RTE_SET_USED(dev);
-	ct_log("a", "-");
-	return 0;
-}
-
-static void
-ct_a_event(struct mlx5v_dev *dev, const struct mlx5v_class_event *ev)
-{
-	RTE_SET_USED(dev);
-	ct_event("a", ev);
-}
-
-static int
-ct_b_probe(struct mlx5v_dev *dev, struct rte_device *edev, const char *devargs)
-{
-	RTE_SET_USED(devargs);
-	return ct_probe("b", dev, edev);
-}
-
-static int
-ct_b_remove(struct mlx5v_dev *dev)
-{
-	RTE_SET_USED(dev);
-	ct_log("b", "-");
-	return 0;
-}
-
-static void
-ct_b_event(struct mlx5v_dev *dev, const struct mlx5v_class_event *ev)
-{
-	RTE_SET_USED(dev);
-	ct_event("b", ev);
+	ut_class_log(cls, what);
 }
 
 /* Secondary-process attach: "a@" attached, "b!" refused, "a~" detached. */
@@ -135,40 +57,49 @@ ct_attach(const char *cls, struct rte_device *edev)
 	if (edev == NULL || strcmp(rte_dev_name(edev), CT_DEV) != 0)
 		return -EINVAL;
 	if (g_fail_probe != NULL && strcmp(g_fail_probe, cls) == 0) {
-		ct_log(cls, "!");
+		ut_class_log(cls, "!");
 		return -ENOTSUP;
 	}
-	ct_log(cls, "@");
+	ut_class_log(cls, "@");
 	return 0;
 }
 
-static int
-ct_a_attach(struct rte_device *edev)
-{
-	return ct_attach("a", edev);
+/* Class x's callbacks: they log under the name "x". */
+#define CT_CLASS_CALLBACKS(x) \
+static int \
+ct_##x##_probe(struct mlx5v_dev *dev, struct rte_device *edev, const char *devargs) \
+{ \
+	RTE_SET_USED(devargs); \
+	return ct_probe(#x, dev, edev); \
+} \
+static int \
+ct_##x##_remove(struct mlx5v_dev *dev) \
+{ \
+	RTE_SET_USED(dev); \
+	ut_class_log(#x, "-"); \
+	return 0; \
+} \
+static void \
+ct_##x##_event(struct mlx5v_dev *dev, const struct mlx5v_class_event *ev) \
+{ \
+	RTE_SET_USED(dev); \
+	ct_event(#x, ev); \
+} \
+static int \
+ct_##x##_attach(struct rte_device *edev) \
+{ \
+	return ct_attach(#x, edev); \
+} \
+static int \
+ct_##x##_detach(struct rte_device *edev) \
+{ \
+	RTE_SET_USED(edev); \
+	ut_class_log(#x, "~"); \
+	return 0; \
 }
 
-static int
-ct_b_attach(struct rte_device *edev)
-{
-	return ct_attach("b", edev);
-}
-
-static int
-ct_a_detach(struct rte_device *edev)
-{
-	RTE_SET_USED(edev);
-	ct_log("a", "~");
-	return 0;
-}
-
-static int
-ct_b_detach(struct rte_device *edev)
-{
-	RTE_SET_USED(edev);
-	ct_log("b", "~");
-	return 0;
-}
+CT_CLASS_CALLBACKS(a)
+CT_CLASS_CALLBACKS(b)
 
 static struct mlx5v_class_driver g_cls_a = {
 	.name = "test_a", .probe = ct_a_probe, .remove = ct_a_remove, .event = ct_a_event,
@@ -182,7 +113,7 @@ static struct mlx5v_class_driver g_cls_b = {
 static int
 class_setup(void)
 {
-	g_nlog = 0;
+	ut_class_log_reset();
 	g_fail_probe = NULL;
 	ut_heap_get(&g_heap);
 	return TEST_SUCCESS;
@@ -268,7 +199,7 @@ test_mlx5v_class_bad_devargs(void)
 		TEST_ASSERT(rte_vdev_init(CT_DEV, bad[i]) < 0, "\"%s\" accepted", bad[i]);
 		TEST_ASSERT_SUCCESS(ct_nothing_left(), "\"%s\" left something", bad[i]);
 	}
-	TEST_ASSERT_EQUAL(g_nlog, 0u, "a class was probed");
+	TEST_ASSERT_EQUAL(ut_class_log_count(), 0u, "a class was probed");
 	return TEST_SUCCESS;
 }
 
@@ -285,7 +216,7 @@ test_mlx5v_class_probe_remove_order(void)
 	TEST_ASSERT_EQUAL(mlx5v_class_driver_unregister(&g_cls_a), -EBUSY, "in use");
 	TEST_ASSERT_SUCCESS(rte_vdev_uninit(CT_DEV), "remove");
 	/* REMOVE first to every class, then the removes in reverse probe order. */
-	TEST_ASSERT(ct_log_is(want, RTE_DIM(want)), "order");
+	TEST_ASSERT(ut_class_log_is(want, RTE_DIM(want)), "order");
 	return ct_nothing_left();
 }
 
@@ -300,11 +231,11 @@ test_mlx5v_class_probe_fails(void)
 	g_fail_probe = "b";
 	ret = rte_vdev_init(CT_DEV, "class=test_a:test_b");
 	TEST_ASSERT_EQUAL(ret, -ENOTSUP, "probe returned %d, not the class probe's error", ret);
-	TEST_ASSERT(ct_log_is(want, RTE_DIM(want)), "unwind order");
+	TEST_ASSERT(ut_class_log_is(want, RTE_DIM(want)), "unwind order");
 	TEST_ASSERT_SUCCESS(ct_nothing_left(), "leak");
 	/* The same device probes fine afterwards. */
 	g_fail_probe = NULL;
-	g_nlog = 0;
+	ut_class_log_reset();
 	TEST_ASSERT_SUCCESS(rte_vdev_init(CT_DEV, "class=test_a:test_b"), "probe again");
 	TEST_ASSERT_SUCCESS(rte_vdev_uninit(CT_DEV), "remove");
 	return ct_nothing_left();
@@ -332,7 +263,7 @@ test_mlx5v_class_raw_only(void)
 		TEST_ASSERT_SUCCESS(rte_vdev_uninit(CT_DEV), "remove");
 		TEST_ASSERT_SUCCESS(ct_nothing_left(), "\"%s\" left something", args[i]);
 	}
-	TEST_ASSERT_EQUAL(g_nlog, 0u, "a test class was probed");
+	TEST_ASSERT_EQUAL(ut_class_log_count(), 0u, "a test class was probed");
 	return TEST_SUCCESS;
 }
 
@@ -356,11 +287,11 @@ test_mlx5v_class_events(void)
 					       RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE), 1,
 			  "the port event reaches exactly the async EQ");
 	/* The EAL interrupt thread polls the async EQ on vector 0. */
-	TEST_ASSERT_SUCCESS(UT_WAIT_FOR(__atomic_load_n(&g_nlog, __ATOMIC_ACQUIRE) >= 4),
+	TEST_ASSERT_SUCCESS(UT_WAIT_FOR(ut_class_log_count() >= 4),
 			    "no port event reached the classes");
 	mlx5v_dev_set_dead(dev, MLX5V_DEAD_USER);
 	TEST_ASSERT_SUCCESS(rte_vdev_uninit(CT_DEV), "remove a dead device");
-	TEST_ASSERT(ct_log_is(want, RTE_DIM(want)), "events");
+	TEST_ASSERT(ut_class_log_is(want, RTE_DIM(want)), "events");
 	return ct_nothing_left();
 }
 
@@ -380,17 +311,17 @@ test_mlx5v_class_attach(void)
 	TEST_ASSERT_NULL(mlx5v_dev_get(CT_DEV), "attach brought a device up");
 	TEST_ASSERT_SUCCESS(mlx5v_class_dev_detach(&edev), "detach");
 	/* Detach goes over the registered classes, latest first. */
-	TEST_ASSERT(ct_log_is(want_ok, RTE_DIM(want_ok)), "attach/detach order");
-	g_nlog = 0;
+	TEST_ASSERT(ut_class_log_is(want_ok, RTE_DIM(want_ok)), "attach/detach order");
+	ut_class_log_reset();
 	g_fail_probe = "b";
 	ret = mlx5v_class_dev_attach(&edev, "test_a:test_b");
 	TEST_ASSERT_EQUAL(ret, -ENOTSUP, "attach returned %d, not the class's error", ret);
-	TEST_ASSERT(ct_log_is(want_fail, RTE_DIM(want_fail)), "unwind");
-	g_nlog = 0;
+	TEST_ASSERT(ut_class_log_is(want_fail, RTE_DIM(want_fail)), "unwind");
+	ut_class_log_reset();
 	TEST_ASSERT_SUCCESS(mlx5v_class_dev_attach(&edev, "none"), "class=none attaches nothing");
 	TEST_ASSERT_EQUAL(mlx5v_class_dev_attach(&edev, "test_a::"), -EINVAL, "bad class=");
 	TEST_ASSERT_EQUAL(mlx5v_class_dev_attach(NULL, NULL), -EINVAL, "no device");
-	TEST_ASSERT_EQUAL(g_nlog, 0, "a class attached on a refused call");
+	TEST_ASSERT_EQUAL(ut_class_log_count(), 0, "a class attached on a refused call");
 	return ct_nothing_left();
 }
 
