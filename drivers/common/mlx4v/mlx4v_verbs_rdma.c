@@ -30,6 +30,7 @@
 #include "mlx4v_log.h"
 #include "mlx4v_verbs.h"
 #include "mlx4v_verbs_rdma.h"
+#include "mlxv_intr_unreg.h"
 
 /* A registered real device: the ibverbs device behind an EAL device name. */
 struct mlx4v_rdma_dev {
@@ -265,7 +266,7 @@ mlx4v_rdma_async_stop(struct mlx4v_rdma_ctx *rc)
 {
 	if (rc->async == NULL)
 		return;
-	rte_intr_callback_unregister_sync(rc->async, mlx4v_rdma_async_cb, rc);
+	mlxv_intr_callback_unregister_wait(rc->async, mlx4v_rdma_async_cb, rc);
 	rte_intr_instance_free(rc->async);
 	rc->async = NULL;
 }

@@ -29,6 +29,7 @@
 #include "mlx5v_devx.h"
 #include "mlx5v_devx_policy.h"
 #include "mlx5v_log.h"
+#include "mlxv_intr_unreg.h"
 
 /* The smallest CQ ring: one IOMMU page, as rdma-core's iova_min_page_size. */
 #define MLX5V_DEVX_MIN_RING 4096u
@@ -1242,13 +1243,10 @@ mlx5v_devx_eq_intr_stop_one(struct mlx5v_devx_eq *eq)
 	 * Not under the poll lock: the running callback may be waiting for it.
 	 */
 	/*
-	 * rte_intr_callback_unregister() returns -EAGAIN while the callback runs; the _sync variant
-	 * waits for it (prm/mlx5 §11.9).
+	 * rte_intr_callback_unregister() returns -EAGAIN while the callback runs; wait for it
+	 * (prm/mlx5 §11.9).
 	 */
-	if (rte_thread_is_intr())
-		rte_intr_callback_unregister(ih, mlx5v_devx_eq_intr_cb, eq);
-	else
-		rte_intr_callback_unregister_sync(ih, mlx5v_devx_eq_intr_cb, eq);
+	mlxv_intr_callback_unregister_wait(ih, mlx5v_devx_eq_intr_cb, eq);
 	rte_intr_instance_free(ih);
 	return 0;
 }

@@ -17,6 +17,7 @@
 
 #include "mlx5v_dev.h"
 #include "mlx5v_log.h"
+#include "mlxv_intr_unreg.h"
 
 /* The eqc.intr field holds 12 bits (prm/mlx5 §6.2). */
 #define MLX5V_MSI_MAX_VEC 2048
@@ -251,15 +252,8 @@ mlx5v_msi_ctrl_stop(struct mlx5v_dev *dev, void (*cb)(void *arg), void *arg)
 
 	if (msi->ctrl_ih == NULL)
 		return;
-	/*
-	 * From another thread, wait until a running callback returns (unregister alone
-	 * answers -EAGAIN then). On the interrupt thread itself, the callback of this source
-	 * cannot be running, and the sync variant would spin forever.
-	 */
-	if (rte_thread_is_intr())
-		rte_intr_callback_unregister(msi->ctrl_ih, cb, arg);
-	else
-		rte_intr_callback_unregister_sync(msi->ctrl_ih, cb, arg);
+	/* From another thread, wait until a running callback returns. */
+	mlxv_intr_callback_unregister_wait(msi->ctrl_ih, cb, arg);
 	rte_intr_instance_free(msi->ctrl_ih);
 	msi->ctrl_ih = NULL;
 	efd = msi->fd[0];
