@@ -24,6 +24,7 @@
 #define RX_DSEG_SHIFT 4
 /* Frames one burst takes at most (the replacement mbufs come in one bulk get). */
 #define RX_BURST_MAX 64
+_Static_assert(RX_BURST_MAX <= MLX4V_ETH_RX_STOCK, "the stock holds a burst's mbufs");
 
 /*
  * Packet type and offload flags by the CQE status bits that say something about them (§4.6),
@@ -192,7 +193,7 @@ rx_cqe_is_error(const volatile struct mlx4_cqe *cqe)
 }
 
 /*
- * No mbufs for the stock: the k frames waiting are dropped, each WQE keeps its buffer and is
+ * No replacement mbufs: the k frames waiting are dropped, each WQE keeps its buffer and is
  * posted again as it is. @return 0 (frames received).
  */
 static __rte_noinline uint16_t
@@ -211,12 +212,45 @@ rx_burst_drop(struct mlx4v_rxq *rxq, uint16_t n)
 }
 
 /*
+ * The replacement mbufs of a burst of up to n frames: the top n pointers of the mempool's
+ * cache of this lcore when it holds that many (taken there, no copy; rx_mbufs_done() drops
+ * the ones used from it), else n from rte_mempool_get_bulk() into the queue's stock. The j-th
+ * replacement is (*top)[-1 - j]. @return 0, or -1 without mbufs.
+ */
+static __rte_always_inline int
+rx_mbufs_take(struct mlx4v_rxq *rxq, uint32_t n, struct rte_mempool_cache **cache,
+	      struct rte_mbuf ***top)
+{
+	struct rte_mempool_cache *c = rte_mempool_default_cache(rxq->mp, rte_lcore_id());
+
+	if (likely(c != NULL && c->len >= n)) {
+		*cache = c;
+		*top = (struct rte_mbuf **)&c->objs[c->len];
+		return 0;
+	}
+	*cache = NULL;
+	if (rte_mempool_get_bulk(rxq->mp, (void **)rxq->stock, n) != 0)
+		return -1;
+	*top = &rxq->stock[n];
+	return 0;
+}
+
+/* used of the n replacements of rx_mbufs_take() went into the ring; the rest go back. */
+static inline void
+rx_mbufs_done(struct mlx4v_rxq *rxq, uint32_t n, uint32_t used, struct rte_mempool_cache *cache)
+{
+	if (likely(cache != NULL))
+		cache->len -= used;
+	else if (used < n)
+		rte_mempool_put_bulk(rxq->mp, (void **)rxq->stock, n - used);
+}
+
+/*
  * One frame per WQE of one mbuf (no scatter), in one pass over the CQEs: each frame's mbuf is
- * replaced from the queue's stock, which is refilled from the mempool in bulk, so that the
- * stock always covers a burst. The burst stops at the CQ ring's end (the owner parity is the
- * same for all its CQEs; the next burst goes on). Constants in each instance: multi_mr, the
- * pool has an lkey per VA range; rss, the RSS hash was asked for (else hash.rss is left
- * alone, its flag being masked off anyway). @return frames received.
+ * replaced by one of the mempool's cache (rx_mbufs_take()). The burst stops at the CQ ring's
+ * end (the owner parity is the same for all its CQEs; the next burst goes on). Constants in
+ * each instance: multi_mr, the pool has an lkey per VA range; rss, the RSS hash was asked for
+ * (else hash.rss is left alone, its flag being masked off anyway). @return frames received.
  */
 static __rte_always_inline uint16_t
 rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int multi_mr,
@@ -224,32 +258,22 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const
 {
 	struct mlx4_wqe_data_seg *dsegs = (struct mlx4_wqe_data_seg *)rxq->wqes;
 	uint32_t ci = rxq->cq_ci, tail = rxq->rq_tail, wmask = rxq->wqe_mask;
-	uint32_t stock_n = rxq->stock_n, ol_mask = rxq->ol_mask;
-	struct rte_mbuf **elts = rxq->elts, **stock = rxq->stock;
+	uint32_t ol_mask = rxq->ol_mask;
+	struct rte_mbuf **elts = rxq->elts, **top;
 	uint64_t bytes = 0, mbuf_init = rxq->mbuf_init;
 	const volatile struct mlx4_cqe *cqe;
 	uint32_t i, w, len, nrx = 0, left, stride = 1u << rxq->cqe_shift;
 	const struct rx_kind *kinds = rx_kinds;
+	struct rte_mempool_cache *cache;
 	const struct rx_kind *kind;
 	struct rte_mbuf *m, *r;
 	uint8_t op, own;
 
 	n = RTE_MIN(n, (uint16_t)RX_BURST_MAX);
-	if (unlikely(stock_n < n)) {
-		/* One bulk get for many bursts; failing that, just what this one needs. */
-		if (rte_mempool_get_bulk(rxq->mp, (void **)&stock[stock_n],
-					 MLX4V_ETH_RX_STOCK - stock_n) == 0)
-			stock_n = MLX4V_ETH_RX_STOCK;
-		else if (rte_mempool_get_bulk(rxq->mp, (void **)&stock[stock_n],
-					      n - stock_n) == 0)
-			stock_n = n;
-		else if (stock_n == 0)
-			return rx_burst_drop(rxq, n);
-		else
-			n = (uint16_t)stock_n;
-	}
 	left = rxq->cq_mask + 1 - (ci & rxq->cq_mask);
 	n = (uint16_t)RTE_MIN((uint32_t)n, left);
+	if (unlikely(rx_mbufs_take(rxq, n, &cache, &top) != 0))
+		return rx_burst_drop(rxq, n);
 	/* The owner bit software's CQEs of this pass carry (§4.6). */
 	own = (uint8_t)(((ci >> rxq->cq_log) & 1) << 7);
 	cqe = rx_cqe(rxq, ci);
@@ -277,9 +301,9 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const
 		/* The Toeplitz hash of the RSS QP, big-endian in immed_rss_invalid (§4.6). */
 		if (rss)
 			m->hash.rss = rte_be_to_cpu_32(cqe->immed_rss_invalid);
+		r = top[-1 - (int32_t)nrx];
 		pkts[nrx++] = m;
 		bytes += len;
-		r = stock[--stock_n];
 		elts[w] = r;
 		if (likely(!multi_mr))
 			dsegs[w].addr = rte_cpu_to_be_64((uintptr_t)r->buf_addr +
@@ -287,7 +311,7 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const
 		else
 			rx_dseg_set(rxq, &dsegs[w], r);
 	}
-	rxq->stock_n = stock_n;
+	rx_mbufs_done(rxq, n, nrx, cache);
 	rxq->packets += nrx;
 	rxq->bytes += bytes;
 	rxq->cq_ci = ci + i;
@@ -462,9 +486,6 @@ mlx4v_rxq_drain(struct mlx4v_rxq *rxq)
 {
 	uint32_t i, n = rxq->wqe_n << rxq->sges_log;
 
-	if (rxq->stock_n != 0)
-		rte_mempool_put_bulk(rxq->mp, (void **)rxq->stock, rxq->stock_n);
-	rxq->stock_n = 0;
 	if (rxq->elts == NULL)
 		return;
 	for (i = 0; i < n; i++) {
