@@ -110,8 +110,9 @@ struct mlx4v_rxq {
 	uint32_t cq_mask;              /**< cqv.cqe_cnt - 1 */
 	uint8_t cqe_shift;             /**< log2 of the CQE slot size */
 	uint8_t cq_log;                /**< log2 of cqv.cqe_cnt: the owner bit's pass parity */
-	uint32_t ol_mask;              /**< the Rx ol_flags the offloads asked for */
+	const void *kinds;             /**< mlx4v_rx.c: packet types and flags by CQE status */
 	uint64_t mbuf_init;            /**< rearm_data of a received mbuf */
+	uint8_t vec;                   /**< the SSE loop (x86): one mbuf per WQE, one lkey */
 	/**
 	 * The replacement mbufs of one burst when the mempool's lcore cache cannot give them
 	 * (mlx4v_rx.c), given back by the burst.
@@ -391,6 +392,12 @@ int mlx4v_txq_check(const struct mlx4v_txq *txq);
 int mlx4v_tx_done_cleanup(void *txq, uint32_t free_cnt);
 /** Free the mbufs still on the SQ (stop). */
 void mlx4v_txq_drain(struct mlx4v_txq *txq);
+/**
+ * ethdev rx_burst_mode_get: "Vector SSE" (x86, one mbuf per WQE, a pool of one lkey),
+ * "Scalar" or "Scalar scattered". @return 0.
+ */
+int mlx4v_rx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
+			    struct rte_eth_burst_mode *mode);
 /** Rx offloads the data path can do. */
 uint64_t mlx4v_rx_offload_capa(void);
 /** Tx offloads the data path can do. */
