@@ -433,12 +433,59 @@ refuse:
 	return 0;
 }
 
+/*
+ * A run of one-block WQEs of one-segment mbufs of mp (the pool of lkey_be), from packet i up to
+ * stop (at most the ring's end: the owner word is the same for the whole run, the slots a
+ * step), stopping before any packet that needs more (another pool, several segments, a
+ * checksum flag, the completion request at comp_at, or without fast_free a packet that may not
+ * go back to its pool as it is). @return the packets posted, from head on.
+ */
+static __rte_always_inline uint32_t
+tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t i, uint32_t stop, uint32_t head,
+       uint32_t comp_at, const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes,
+       const int fast_free)
+{
+	uint8_t *wqe = txq->sq_buf + ((size_t)(head & txq->sq_mask) << MLX4V_TXBB_SHIFT);
+	struct rte_mbuf **slot = &txq->elts[head & txq->sq_mask];
+	uint64_t own = (uint64_t)2 << 56 | rte_cpu_to_be_32(MLX4_OPCODE_SEND) |
+		       ((head & txq->sq_n) ? rte_cpu_to_be_32(MLX4V_WQE_OWNER) : 0);
+	uint64_t lkey = (uint64_t)lkey_be << 32, sum = 0;
+	struct mlx4_wqe_ctrl_seg *ctrl;
+	struct mlx4_wqe_data_seg *dseg;
+	uint32_t start = i;
+	struct rte_mbuf *m;
+
+	for (; i < stop; i++, wqe += MLX4V_TXBB_SIZE, slot++) {
+		m = pkts[i];
+		if (unlikely(m->nb_segs != 1 || m->pool != mp || i == comp_at ||
+			     (m->ol_flags & (RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK))))
+			break;
+		if (!fast_free && unlikely(rte_mbuf_refcnt_read(m) != 1 || !RTE_MBUF_DIRECT(m) ||
+					   m->next != NULL))
+			break;
+		ctrl = (struct mlx4_wqe_ctrl_seg *)wqe;
+		dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
+		/* byte_count and lkey in one store, then the address (§4.2). */
+		*(uint64_t *)(uintptr_t)dseg = rte_cpu_to_be_32(m->data_len) | lkey;
+		dseg->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(m, uintptr_t));
+		tx_ctrl_mac_flags(ctrl, rte_pktmbuf_mtod(m, const uint8_t *),
+				  MLX4_WQE_CTRL_SOLICIT);
+		*slot = m;
+		sum += m->data_len;
+		/* The owner word last, after the rest of the WQE (§4.2). */
+		rte_io_wmb();
+		*(volatile uint64_t *)ctrl = own;
+	}
+	*bytes += sum;
+	return i - start;
+}
+
 uint16_t
 mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct mlx4v_txq *txq = q;
 	uint32_t head, room, nbb, flags, comp_at, comp_last = UINT32_MAX, sent = 0;
-	uint32_t mask, lkey_be, slow_end, sq_n = txq->sq_n, thresh = txq->comp_thresh;
+	uint32_t mask, lkey_be, slow_end, k, sq_n = txq->sq_n, thresh = txq->comp_thresh;
 	struct mlx4_wqe_data_seg *dseg;
 	struct mlx4_wqe_ctrl_seg *ctrl;
 	struct rte_mempool *mp;
@@ -472,6 +519,19 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	sq_buf = txq->sq_buf;
 	mask = txq->sq_mask;
 	for (i = 0; i < n; i++) {
+		/* Simple packets in runs that end at the ring's end, the others one by one. */
+		if (mp != NULL && i != comp_at && room != 0) {
+			k = RTE_MIN(RTE_MIN((uint32_t)n - i, room), sq_n - (head & mask));
+			k = fast_free ?
+			    tx_run(txq, pkts, i, i + k, head, comp_at, mp, lkey_be, &bytes, 1) :
+			    tx_run(txq, pkts, i, i + k, head, comp_at, mp, lkey_be, &bytes, 0);
+			i += k;
+			head += k;
+			room -= k;
+			sent += k;
+			if (i == n)
+				break;
+		}
 		m = pkts[i];
 		flags = MLX4_WQE_CTRL_SOLICIT;
 		if (unlikely(m->ol_flags & (RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK)))

@@ -967,6 +967,63 @@ test_net_mlx4v_dp_wrap(void)
 }
 
 /*
+ * Tx bursts of 1 to 32 packets through rings of 64, with and without MBUF_FAST_FREE: runs of
+ * one-segment packets that stop at the ring's end, at the completion request, at a packet of
+ * several segments and at one with a checksum to compute, every offset of the ring crossed;
+ * the frames arrive whole and in order, every mbuf comes back.
+ */
+static int
+test_net_mlx4v_dp_tx_runs(void)
+{
+	struct rte_mbuf *tx[BURST], *rx[BURST];
+	struct rte_ipv4_hdr *ip4;
+	struct mlx4v_txq *txq;
+	unsigned int round, seq = 0;
+	struct fspec s[BURST];
+	uint16_t i, n, b;
+	int ff;
+
+	for (ff = 0; ff < 2; ff++) {
+		TEST_ASSERT_SUCCESS(start_both(1, 64, 0), "start");
+		txq = &g_fx[0].txq[0];
+		/* As the queue setup leaves it with the offload (nothing posted yet). */
+		txq->offloads = ff ? RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE : 0;
+		mlx4v_txq_reset(txq);
+		TEST_ASSERT_EQUAL(txq->fast_free, ff, "fast_free");
+		for (round = 0; round < 120; round++) {
+			b = (uint16_t)(1 + (round * 7) % BURST);
+			for (i = 0; i < b; i++, seq++) {
+				s[i] = (struct fspec){ .len = 64 + (seq % 5) * 90, .seed = seq,
+						       .proto = IPPROTO_UDP,
+						       .seg = seq % 11 == 3 ? 100 : 0 };
+				tx[i] = build(&s[i], 1);
+				TEST_ASSERT_NOT_NULL(tx[i], "frame");
+				if (seq % 13 == 5) {
+					/* The IPv4 header checksum left to the device. */
+					ip4 = rte_pktmbuf_mtod_offset(tx[i], struct rte_ipv4_hdr *,
+								      RTE_ETHER_HDR_LEN);
+					ip4->hdr_checksum = 0;
+					tx[i]->ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
+					tx[i]->l2_len = RTE_ETHER_HDR_LEN;
+					tx[i]->l3_len = sizeof(*ip4);
+				}
+			}
+			TEST_ASSERT_SUCCESS(send_all(0, 0, tx, b), "fast_free %d round %u", ff,
+					    round);
+			n = recv_n(1, 0, rx, b);
+			TEST_ASSERT_EQUAL(n, b, "fast_free %d round %u: %u of %u", ff, round, n, b);
+			for (i = 0; i < n; i++)
+				TEST_ASSERT(holds(rx[i], &s[i], 1), "fast_free %d round %u frame %u",
+					    ff, round, i);
+			rte_pktmbuf_free_bulk(rx, n);
+		}
+		TEST_ASSERT(txq->errors == 0 && txq->err_cqes == 0, "Tx errors");
+		TEST_ASSERT_SUCCESS(stop_both(), "stop");
+	}
+	return TEST_SUCCESS;
+}
+
+/*
  * The forwarding loop of app/fwd-bench on the bursts themselves, for callgrind
  * (doc/guides/bench/mlx4v_fwd.rst): only bench_rx() and bench_tx() are to be counted, and
  * bench_rx() runs only when a CQE is waiting (the simulator's engine thread delivers
@@ -1247,6 +1304,7 @@ static struct unit_test_suite net_mlx4v_dp_suite = {
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_rx_vec),
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_tx_error),
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_wrap),
+		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_tx_runs),
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_mempool_hole),
 		TEST_CASE_ST(fwd_setup, case_teardown, test_net_mlx4v_dp_fwd),
 		TEST_CASES_END()
