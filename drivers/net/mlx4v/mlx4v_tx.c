@@ -436,14 +436,13 @@ refuse:
 /*
  * A run of one-block WQEs of one-segment mbufs of mp (the pool of lkey_be), from packet i up to
  * stop (at most the ring's end: the owner word is the same for the whole run, the slots a
- * step), stopping before any packet that needs more (another pool, several segments, a
- * checksum flag, the completion request at comp_at, or without fast_free a packet that may not
- * go back to its pool as it is). @return the packets posted, from head on.
+ * step; before the completion request, which the caller posts), stopping before any packet
+ * that needs more (another pool, several segments, a checksum flag, or without fast_free a
+ * packet that may not go back to its pool as it is). @return the packets posted, from head on.
  */
 static __rte_always_inline uint32_t
 tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t i, uint32_t stop, uint32_t head,
-       uint32_t comp_at, const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes,
-       const int fast_free)
+       const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes, const int fast_free)
 {
 	uint8_t *wqe = txq->sq_buf + ((size_t)(head & txq->sq_mask) << MLX4V_TXBB_SHIFT);
 	struct rte_mbuf **slot = &txq->elts[head & txq->sq_mask];
@@ -457,7 +456,7 @@ tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t i, uint32_t stop,
 
 	for (; i < stop; i++, wqe += MLX4V_TXBB_SIZE, slot++) {
 		m = pkts[i];
-		if (unlikely(m->nb_segs != 1 || m->pool != mp || i == comp_at ||
+		if (unlikely(m->nb_segs != 1 || m->pool != mp ||
 			     (m->ol_flags & (RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK))))
 			break;
 		if (!fast_free && unlikely(rte_mbuf_refcnt_read(m) != 1 || !RTE_MBUF_DIRECT(m) ||
@@ -478,6 +477,22 @@ tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t i, uint32_t stop,
 	}
 	*bytes += sum;
 	return i - start;
+}
+
+/* tx_run() under MBUF_FAST_FREE, in a function of its own: its loop keeps all in registers. */
+static __rte_noinline uint32_t
+tx_run_fast_free(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t i, uint32_t stop,
+		 uint32_t head, const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes)
+{
+	return tx_run(txq, pkts, i, stop, head, mp, lkey_be, bytes, 1);
+}
+
+/* tx_run() without MBUF_FAST_FREE. */
+static __rte_noinline uint32_t
+tx_run_checked(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t i, uint32_t stop,
+	       uint32_t head, const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes)
+{
+	return tx_run(txq, pkts, i, stop, head, mp, lkey_be, bytes, 0);
 }
 
 uint16_t
@@ -521,10 +536,11 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	for (i = 0; i < n; i++) {
 		/* Simple packets in runs that end at the ring's end, the others one by one. */
 		if (mp != NULL && i != comp_at && room != 0) {
-			k = RTE_MIN(RTE_MIN((uint32_t)n - i, room), sq_n - (head & mask));
+			/* Up to the completion request (comp_at < n), the room, the ring's end. */
+			k = RTE_MIN(RTE_MIN(comp_at - i, room), sq_n - (head & mask));
 			k = fast_free ?
-			    tx_run(txq, pkts, i, i + k, head, comp_at, mp, lkey_be, &bytes, 1) :
-			    tx_run(txq, pkts, i, i + k, head, comp_at, mp, lkey_be, &bytes, 0);
+			    tx_run_fast_free(txq, pkts, i, i + k, head, mp, lkey_be, &bytes) :
+			    tx_run_checked(txq, pkts, i, i + k, head, mp, lkey_be, &bytes);
 			i += k;
 			head += k;
 			room -= k;
