@@ -113,6 +113,7 @@ struct mlx4v_rxq {
 	const void *kinds;             /**< mlx4v_rx.c: packet types and flags by CQE status */
 	uint64_t mbuf_init;            /**< rearm_data of a received mbuf */
 	uint8_t vec;                   /**< the SSE loop (x86): one mbuf per WQE, one lkey */
+	uint32_t buf_off;              /**< an mbuf's data at start: mbuf + buf_off */
 	/**
 	 * The replacement mbufs of one burst when the mempool's lcore cache cannot give them
 	 * (mlx4v_rx.c), given back by the burst.

@@ -315,11 +315,19 @@ rx_vec_mbuf(struct rte_mbuf *m, const struct rx_kind *kind, __m128i lens, __m128
 #define RX_VEC_KIND(kinds, off) \
 	((const struct rx_kind *)(const void *)((const uint8_t *)(kinds) + (uint32_t)(off)))
 
-/* A data segment at a fresh mbuf's buffer (byte count and lkey stay as the fill wrote them). */
+/*
+ * Two slots and their data segments at two fresh mbufs r (byte count and lkey stay as the fill
+ * wrote them): a buffer lies at buf_off from its mbuf less the headroom (mlx4v_rxq_fill()).
+ */
 static __rte_always_inline void
-rx_vec_dseg(struct mlx4_wqe_data_seg *dseg, const struct rte_mbuf *r)
+rx_vec_refill(struct rte_mbuf **elts, struct mlx4_wqe_data_seg *dsegs, __m128i r,
+	      __m128i buf_off, __m128i bswap64)
 {
-	dseg->addr = rte_cpu_to_be_64((uintptr_t)r->buf_addr + RTE_PKTMBUF_HEADROOM);
+	__m128i a = _mm_shuffle_epi8(_mm_add_epi64(r, buf_off), bswap64);
+
+	_mm_storeu_si128((__m128i *)(void *)elts, r);
+	_mm_storel_epi64((__m128i *)(void *)&dsegs[0].addr, a);
+	_mm_storeh_pd((double *)(void *)&dsegs[1].addr, _mm_castsi128_pd(a));
 }
 
 /* Byte b of the 32-bit lane k of a vector: a shuffle index. */
@@ -338,7 +346,7 @@ rx_vec_dseg(struct mlx4_wqe_data_seg *dseg, const struct rte_mbuf *r)
  * taken (a multiple of four; i and the frame count advance together); *bytes added to.
  */
 static __rte_always_inline uint32_t
-rx_burst_vec(struct mlx4v_rxq *rxq, const uint8_t *cq, uint32_t stride, uint32_t n,
+rx_burst_vec(const struct mlx4v_rxq *rxq, const uint8_t *c, const uint32_t stride, uint32_t n,
 	     struct rte_mbuf **elts, struct mlx4_wqe_data_seg *dsegs, struct rte_mbuf **pkts,
 	     struct rte_mbuf **top, int own, uint64_t *bytes, const int rss)
 {
@@ -348,16 +356,17 @@ rx_burst_vec(struct mlx4v_rxq *rxq, const uint8_t *cq, uint32_t stride, uint32_t
 	const __m128i st_mul = _mm_set1_epi32((int)RX_STATUS_MUL);
 	const __m128i op_mask = _mm_set1_epi32((int)((uint32_t)MLX4_CQE_OPCODE_MASK << 24));
 	const __m128i op_err = _mm_set1_epi32((int)((uint32_t)MLX4_CQE_OPCODE_ERROR << 24));
+	const __m128i bswap64 = _mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
 	const __m128i init = _mm_set_epi64x(0, (int64_t)rxq->mbuf_init);
+	const __m128i buf_off = _mm_set1_epi64x(rxq->buf_off);
 	const struct rx_kind *kinds = rxq->kinds;
 	const int own_m = own ? 0xf : 0;
 	__m128i h0, h1, h2, h3, b0, b1, b2, b3, ow, st, lens, idx, acc = _mm_setzero_si128();
-	struct rte_mbuf *m0, *m1, *m2, *m3, **src;
-	const uint8_t *c;
+	struct rte_mbuf *m0, *m1, *m2, *m3;
 	uint32_t i;
 
-	for (i = 0; i + 4 <= n; i += 4) {
-		c = cq + (size_t)i * stride;
+	for (i = 0; i + 4 <= n; i += 4, c += 4 * stride, elts += 4, dsegs += 4, pkts += 4,
+	     top -= 4) {
 		/* The owner words (bytes 24-31) of the four first... */
 		h0 = _mm_loadl_epi64((const __m128i *)(const void *)(c + 24));
 		h1 = _mm_loadl_epi64((const __m128i *)(const void *)(c + stride + 24));
@@ -384,14 +393,14 @@ rx_burst_vec(struct mlx4v_rxq *rxq, const uint8_t *cq, uint32_t stride, uint32_t
 		/* rx_status_idx() of the four, times the entry size. */
 		idx = _mm_srli_epi32(_mm_mullo_epi32(_mm_and_si128(st, st_bits), st_mul), 23);
 		idx = _mm_slli_epi32(idx, 4);
-		m0 = elts[i];
-		m1 = elts[i + 1];
-		m2 = elts[i + 2];
-		m3 = elts[i + 3];
-		_mm_storeu_si128((__m128i *)(void *)&pkts[i],
-				 _mm_loadu_si128((const __m128i *)(const void *)&elts[i]));
-		_mm_storeu_si128((__m128i *)(void *)&pkts[i + 2],
-				 _mm_loadu_si128((const __m128i *)(const void *)&elts[i + 2]));
+		m0 = elts[0];
+		m1 = elts[1];
+		m2 = elts[2];
+		m3 = elts[3];
+		_mm_storeu_si128((__m128i *)(void *)pkts,
+				 _mm_loadu_si128((const __m128i *)(const void *)elts));
+		_mm_storeu_si128((__m128i *)(void *)(pkts + 2),
+				 _mm_loadu_si128((const __m128i *)(const void *)(elts + 2)));
 		rx_vec_mbuf(m0, RX_VEC_KIND(kinds, _mm_cvtsi128_si32(idx)), lens, RX_VEC_LEN(0),
 			    init);
 		rx_vec_mbuf(m1, RX_VEC_KIND(kinds, _mm_extract_epi32(idx, 1)), lens, RX_VEC_LEN(1),
@@ -408,15 +417,12 @@ rx_burst_vec(struct mlx4v_rxq *rxq, const uint8_t *cq, uint32_t stride, uint32_t
 			m3->hash.rss = rte_be_to_cpu_32(*(const uint32_t *)(c + 3 * stride + 4));
 		}
 		/* The four slots refilled from the top of the replacements, in any order. */
-		src = top - i - 4;
-		_mm_storeu_si128((__m128i *)(void *)&elts[i],
-				 _mm_loadu_si128((const __m128i *)(const void *)src));
-		_mm_storeu_si128((__m128i *)(void *)&elts[i + 2],
-				 _mm_loadu_si128((const __m128i *)(const void *)(src + 2)));
-		rx_vec_dseg(&dsegs[i], src[0]);
-		rx_vec_dseg(&dsegs[i + 1], src[1]);
-		rx_vec_dseg(&dsegs[i + 2], src[2]);
-		rx_vec_dseg(&dsegs[i + 3], src[3]);
+		rx_vec_refill(elts, dsegs,
+			      _mm_loadu_si128((const __m128i *)(const void *)(top - 4)), buf_off,
+			      bswap64);
+		rx_vec_refill(elts + 2, dsegs + 2,
+			      _mm_loadu_si128((const __m128i *)(const void *)(top - 2)), buf_off,
+			      bswap64);
 	}
 	/* The byte counts of the four lanes. */
 	acc = _mm_add_epi32(acc, _mm_srli_si128(acc, 8));
@@ -424,6 +430,23 @@ rx_burst_vec(struct mlx4v_rxq *rxq, const uint8_t *cq, uint32_t stride, uint32_t
 	*bytes += (uint32_t)_mm_cvtsi128_si32(acc);
 	return i;
 }
+
+/*
+ * rx_burst_vec() for each RSS setting and CQE size (32 or 64 bytes), each a function of its
+ * own: constant offsets, the loop's values in registers.
+ */
+#define RX_VEC_FN(name, rss, stride) \
+static __rte_noinline uint32_t \
+name(const struct mlx4v_rxq *rxq, const uint8_t *c, uint32_t n, struct rte_mbuf **elts, \
+     struct mlx4_wqe_data_seg *dsegs, struct rte_mbuf **pkts, struct rte_mbuf **top, int own, \
+     uint64_t *bytes) \
+{ \
+	return rx_burst_vec(rxq, c, stride, n, elts, dsegs, pkts, top, own, bytes, rss); \
+}
+RX_VEC_FN(rx_burst_vec32, 0, 32)
+RX_VEC_FN(rx_burst_vec64, 0, 64)
+RX_VEC_FN(rx_burst_vec32_rss, 1, 32)
+RX_VEC_FN(rx_burst_vec64_rss, 1, 64)
 #endif
 
 /*
@@ -462,8 +485,10 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const
 #if RX_VEC
 	if (vec) {
 		w = tail & wmask;
-		i = rx_burst_vec(rxq, (const uint8_t *)(uintptr_t)cqe, stride, n, &elts[w],
-				 &dsegs[w], pkts, top, own, &bytes, rss);
+		i = (stride == 32 ? (rss ? rx_burst_vec32_rss : rx_burst_vec32) :
+				    (rss ? rx_burst_vec64_rss : rx_burst_vec64))
+			(rxq, (const uint8_t *)(uintptr_t)cqe, n, &elts[w], &dsegs[w], pkts, top,
+			 own, &bytes);
 		nrx = i;
 		cqe = (const volatile struct mlx4_cqe *)((uintptr_t)cqe + (size_t)i * stride);
 	}
@@ -644,8 +669,15 @@ mlx4v_rxq_fill(struct mlx4v_rxq *rxq)
 	rxq->cq_mask = rxq->cqv.cqe_cnt - 1;
 	rxq->cq_log = (uint8_t)rte_log2_u32(rxq->cqv.cqe_cnt);
 	rxq->wqe_mask = rxq->wqe_n - 1;
-	/* SSE takes one-mbuf WQEs of a pool of one lkey; the tests may turn it off after. */
-	rxq->vec = RX_VEC && !rxq->scatter && rxq->mr_n <= 1;
+	/*
+	 * SSE takes one-mbuf WQEs of a pool of one lkey whose buffers follow their mbufs (as
+	 * rte_pktmbuf_init() and rte_pktmbuf_detach() place them: not so with pinned external
+	 * buffers); the tests may turn it off after.
+	 */
+	rxq->buf_off = (uint32_t)(sizeof(struct rte_mbuf) + rte_pktmbuf_priv_size(rxq->mp) +
+				  RTE_PKTMBUF_HEADROOM);
+	rxq->vec = RX_VEC && !rxq->scatter && rxq->mr_n <= 1 &&
+		   !(rte_pktmbuf_priv_flags(rxq->mp) & RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF);
 	/* What every received mbuf starts as: one segment, default headroom, this port. */
 	memset(&mb_def, 0, sizeof(mb_def));
 	mb_def.nb_segs = 1;
@@ -664,6 +696,9 @@ mlx4v_rxq_fill(struct mlx4v_rxq *rxq)
 		/* Raw mbufs: the fields a burst does not write are set once here. */
 		rxq->elts[i]->port = rxq->port_id;
 		rxq->elts[i]->next = NULL;
+		if ((uintptr_t)rxq->elts[i]->buf_addr + RTE_PKTMBUF_HEADROOM !=
+		    (uintptr_t)rxq->elts[i] + rxq->buf_off)
+			rxq->vec = 0;
 	}
 	rxq->rq_tail = 0;
 	rxq->cq_ci = 0;
