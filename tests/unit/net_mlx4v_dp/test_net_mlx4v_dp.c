@@ -967,6 +967,62 @@ test_net_mlx4v_dp_wrap(void)
 }
 
 /*
+ * Fill this lcore's cache of mp up to its flush threshold with objects taken from the pool
+ * behind it (as a burst of frees would leave it). @return 0 or -1.
+ */
+static int
+cache_fill(struct rte_mempool *mp)
+{
+	struct rte_mempool_cache *c = rte_mempool_default_cache(mp, rte_lcore_id());
+	uint32_t k;
+
+	if (c == NULL)
+		return -1;
+	k = c->flushthresh - c->len;
+	if (rte_mempool_ops_dequeue_bulk(mp, &c->objs[c->len], k) != 0)
+		return -1;
+	c->len += k;
+	return 0;
+}
+
+/* Reap until every WQE posted on txq completed. @return 0, or -1 after UT_WAIT_LIMIT_MS. */
+static int
+tx_drained(struct mlx4v_txq *txq)
+{
+	uint64_t end = ut_now_ms() + UT_WAIT_LIMIT_MS;
+
+	while (mlx4v_tx_done_cleanup(txq, 0) >= 0 && txq->sq_tail != txq->sq_head) {
+		if (ut_now_ms() > end)
+			return -1;
+		ut_sleep_ms(1);
+	}
+	return 0;
+}
+
+/*
+ * Packet seq of test_net_mlx4v_dp_tx_runs(), its spec in s: one of 11 of several segments,
+ * one of 13 with its IPv4 header checksum left to the device. @return it, NULL if no mbufs.
+ */
+static struct rte_mbuf *
+tx_runs_frame(unsigned int seq, struct fspec *s)
+{
+	struct rte_ipv4_hdr *ip4;
+	struct rte_mbuf *m;
+
+	*s = (struct fspec){ .len = 64 + (seq % 5) * 90, .seed = seq, .proto = IPPROTO_UDP,
+			     .seg = seq % 11 == 3 ? 100 : 0 };
+	m = build(s, 1);
+	if (m == NULL || seq % 13 != 5)
+		return m;
+	ip4 = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	ip4->hdr_checksum = 0;
+	m->ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
+	m->l2_len = RTE_ETHER_HDR_LEN;
+	m->l3_len = sizeof(*ip4);
+	return m;
+}
+
+/*
  * Tx bursts of 1 to 32 packets through rings of 64, with and without MBUF_FAST_FREE: runs of
  * one-segment packets that stop at the ring's end, at the completion request, at a packet of
  * several segments and at one with a checksum to compute, every offset of the ring crossed;
@@ -976,7 +1032,7 @@ static int
 test_net_mlx4v_dp_tx_runs(void)
 {
 	struct rte_mbuf *tx[BURST], *rx[BURST];
-	struct rte_ipv4_hdr *ip4;
+	struct rte_mempool_cache *c;
 	struct mlx4v_txq *txq;
 	unsigned int round, seq = 0;
 	struct fspec s[BURST];
@@ -993,28 +1049,28 @@ test_net_mlx4v_dp_tx_runs(void)
 		for (round = 0; round < 120; round++) {
 			b = (uint16_t)(1 + (round * 7) % BURST);
 			for (i = 0; i < b; i++, seq++) {
-				s[i] = (struct fspec){ .len = 64 + (seq % 5) * 90, .seed = seq,
-						       .proto = IPPROTO_UDP,
-						       .seg = seq % 11 == 3 ? 100 : 0 };
-				tx[i] = build(&s[i], 1);
+				tx[i] = tx_runs_frame(seq, &s[i]);
 				TEST_ASSERT_NOT_NULL(tx[i], "frame");
-				if (seq % 13 == 5) {
-					/* The IPv4 header checksum left to the device. */
-					ip4 = rte_pktmbuf_mtod_offset(tx[i], struct rte_ipv4_hdr *,
-								      RTE_ETHER_HDR_LEN);
-					ip4->hdr_checksum = 0;
-					tx[i]->ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
-					tx[i]->l2_len = RTE_ETHER_HDR_LEN;
-					tx[i]->l3_len = sizeof(*ip4);
-				}
 			}
 			TEST_ASSERT_SUCCESS(send_all(0, 0, tx, b), "fast_free %d round %u", ff,
 					    round);
 			n = recv_n(1, 0, rx, b);
-			TEST_ASSERT_EQUAL(n, b, "fast_free %d round %u: %u of %u", ff, round, n, b);
+			TEST_ASSERT_EQUAL(n, b, "fast_free %d round %u: %u of %u", ff, round, n,
+					  b);
 			for (i = 0; i < n; i++)
-				TEST_ASSERT(holds(rx[i], &s[i], 1), "fast_free %d round %u frame %u",
-					    ff, round, i);
+				TEST_ASSERT(holds(rx[i], &s[i], 1),
+					    "fast_free %d round %u frame %u", ff, round, i);
+			if (ff && round == 60) {
+				/*
+				 * The lcore's cache full when the completions come: the mbufs go
+				 * to the pool behind it, the cache stays as it is.
+				 */
+				c = rte_mempool_default_cache(g_mp, rte_lcore_id());
+				TEST_ASSERT_SUCCESS(cache_fill(g_mp), "cache full");
+				TEST_ASSERT_SUCCESS(tx_drained(txq), "completions");
+				TEST_ASSERT_EQUAL(c->len, c->flushthresh, "cache %u, threshold %u",
+						  c->len, c->flushthresh);
+			}
 			rte_pktmbuf_free_bulk(rx, n);
 		}
 		TEST_ASSERT(txq->errors == 0 && txq->err_cqes == 0, "Tx errors");
