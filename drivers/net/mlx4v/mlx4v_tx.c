@@ -454,14 +454,15 @@ refuse:
 }
 
 /*
- * A run of one-block WQEs of one-segment mbufs of mp (the pool of lkey_be), from packet i up to
- * stop (at most the ring's end: the owner word is the same for the whole run, the slots a
- * step; before the completion request, which the caller posts), stopping before any packet
- * that needs more (another pool, several segments, a checksum flag, or without fast_free a
- * packet that may not go back to its pool as it is). @return the packets posted, from head on.
+ * A run of one-block WQEs of one-segment mbufs of mp (the pool of lkey_be), of up to n packets
+ * (at most to the ring's end: the owner word is the same for the whole run, the slots a step;
+ * before the completion request, which the caller posts), stopping before any packet that
+ * needs more (another pool, several segments, a checksum flag, or without fast_free a packet
+ * that may not go back to its pool as it is). The byte swaps are the compiler's, which knows
+ * their results. @return the packets posted, from head on.
  */
 static __rte_always_inline uint32_t
-tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t i, uint32_t stop, uint32_t head,
+tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
        const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes, const int fast_free)
 {
 	uint8_t *wqe = txq->sq_buf + ((size_t)(head & txq->sq_mask) << MLX4V_TXBB_SHIFT);
@@ -469,13 +470,13 @@ tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t i, uint32_t stop,
 	uint64_t own = (uint64_t)2 << 56 | rte_cpu_to_be_32(MLX4_OPCODE_SEND) |
 		       ((head & txq->sq_n) ? rte_cpu_to_be_32(MLX4V_WQE_OWNER) : 0);
 	uint64_t lkey = (uint64_t)lkey_be << 32, sum = 0;
+	struct rte_mbuf **p = pkts, **end = pkts + n;
 	struct mlx4_wqe_ctrl_seg *ctrl;
 	struct mlx4_wqe_data_seg *dseg;
-	uint32_t start = i;
 	struct rte_mbuf *m;
 
-	for (; i < stop; i++, wqe += MLX4V_TXBB_SIZE, slot++) {
-		m = pkts[i];
+	for (; p != end; p++, wqe += MLX4V_TXBB_SIZE, slot++) {
+		m = *p;
 		if (unlikely(m->nb_segs != 1 || m->pool != mp ||
 			     (m->ol_flags & (RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK))))
 			break;
@@ -485,8 +486,8 @@ tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t i, uint32_t stop,
 		ctrl = (struct mlx4_wqe_ctrl_seg *)wqe;
 		dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
 		/* byte_count and lkey in one store, then the address (§4.2). */
-		*(uint64_t *)(uintptr_t)dseg = rte_cpu_to_be_32(m->data_len) | lkey;
-		dseg->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(m, uintptr_t));
+		*(uint64_t *)(uintptr_t)dseg = __builtin_bswap32(m->data_len) | lkey;
+		dseg->addr = __builtin_bswap64(rte_pktmbuf_mtod(m, uintptr_t));
 		tx_ctrl_mac_flags(ctrl, rte_pktmbuf_mtod(m, const uint8_t *),
 				  MLX4_WQE_CTRL_SOLICIT);
 		*slot = m;
@@ -496,23 +497,23 @@ tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t i, uint32_t stop,
 		*(volatile uint64_t *)ctrl = own;
 	}
 	*bytes += sum;
-	return i - start;
+	return (uint32_t)(p - pkts);
 }
 
 /* tx_run() under MBUF_FAST_FREE, in a function of its own: its loop keeps all in registers. */
 static __rte_noinline uint32_t
-tx_run_fast_free(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t i, uint32_t stop,
-		 uint32_t head, const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes)
+tx_run_fast_free(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
+		 const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes)
 {
-	return tx_run(txq, pkts, i, stop, head, mp, lkey_be, bytes, 1);
+	return tx_run(txq, pkts, n, head, mp, lkey_be, bytes, 1);
 }
 
 /* tx_run() without MBUF_FAST_FREE. */
 static __rte_noinline uint32_t
-tx_run_checked(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t i, uint32_t stop,
-	       uint32_t head, const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes)
+tx_run_checked(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
+	       const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes)
 {
-	return tx_run(txq, pkts, i, stop, head, mp, lkey_be, bytes, 0);
+	return tx_run(txq, pkts, n, head, mp, lkey_be, bytes, 0);
 }
 
 uint16_t
@@ -559,8 +560,8 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			/* Up to the completion request (comp_at < n), the room, the ring's end. */
 			k = RTE_MIN(RTE_MIN(comp_at - i, room), sq_n - (head & mask));
 			k = fast_free ?
-			    tx_run_fast_free(txq, pkts, i, i + k, head, mp, lkey_be, &bytes) :
-			    tx_run_checked(txq, pkts, i, i + k, head, mp, lkey_be, &bytes);
+			    tx_run_fast_free(txq, pkts + i, k, head, mp, lkey_be, &bytes) :
+			    tx_run_checked(txq, pkts + i, k, head, mp, lkey_be, &bytes);
 			i += k;
 			head += k;
 			room -= k;
