@@ -467,6 +467,10 @@ tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
 {
 	uint8_t *wqe = txq->sq_buf + ((size_t)(head & txq->sq_mask) << MLX4V_TXBB_SHIFT);
 	struct rte_mbuf **slot = &txq->elts[head & txq->sq_mask];
+	/*
+	 * The control segment's first half, as tx_ctrl_owner() makes it: SEND, two DS (control
+	 * and data), the owner bit of the pass the run's blocks are in (§4.2).
+	 */
 	uint64_t own = (uint64_t)2 << 56 | rte_cpu_to_be_32(MLX4_OPCODE_SEND) |
 		       ((head & txq->sq_n) ? rte_cpu_to_be_32(MLX4V_WQE_OWNER) : 0);
 	uint64_t lkey = (uint64_t)lkey_be << 32, sum = 0;
@@ -566,8 +570,6 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			head += k;
 			room -= k;
 			sent += k;
-			if (i == n)
-				break;
 		}
 		m = pkts[i];
 		flags = MLX4_WQE_CTRL_SOLICIT;
