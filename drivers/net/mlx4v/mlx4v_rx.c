@@ -338,12 +338,13 @@ rx_vec_refill(struct rte_mbuf **elts, struct mlx4_wqe_data_seg *dsegs, __m128i r
 				    RX_VEC_B(k, 1), -1, -1, -1, -1, -1, -1)
 
 /*
- * The frames of whole groups of four CQEs, none of them an error, from CQE i on (slots i on of
- * elts and dsegs, which do not wrap before n): owner bits, byte counts and status words of the
- * four read together, the status table index of the four by one multiplication, each mbuf in
- * two 16-byte stores, its slot refilled from top. Stops before the first group with a CQE the
+ * The frames of whole groups of four CQEs, none of them an error, from the CQE at c on (its
+ * slots from elts and dsegs on, which do not wrap before n; own: the owner bit of this pass):
+ * owner bits, byte counts and status words of the four read together, the status table index
+ * of the four by one multiplication, each mbuf in two 16-byte stores, its slot refilled from
+ * top (the j-th replacement is top[-1 - j]). Stops before the first group with a CQE the
  * device still owns or an error CQE (the scalar loop goes on from there). @return the frames
- * taken (a multiple of four; i and the frame count advance together); *bytes added to.
+ * taken (a multiple of four, as many CQEs); *bytes added to.
  */
 static __rte_always_inline uint32_t
 rx_burst_vec(const struct mlx4v_rxq *rxq, const uint8_t *c, const uint32_t stride, uint32_t n,
