@@ -43,8 +43,8 @@ extern int mlx4v_ethdev_logtype;
 #define MLX4V_ETH_TX_MAX_SEGS 30
 /** log2 of the most mbufs a receive WQE scatters over (SGEs per WQE, power of two). */
 #define MLX4V_ETH_RX_MAX_SGES_LOG 4
-/** Replacement mbufs an Rx queue keeps in stock (refilled in bulk by the burst). */
-#define MLX4V_ETH_RX_STOCK 128
+/** Replacement mbufs an Rx burst takes from the mempool API when its cache has too few. */
+#define MLX4V_ETH_RX_STOCK 64
 /** Toeplitz key bytes of the RSS QP. */
 #define MLX4V_ETH_RSS_KEY_LEN RTE_PMD_MLX4V_RSS_KEY_LEN
 /** Entries of the redirection table ethdev sees (one 64-entry group). */
@@ -110,10 +110,14 @@ struct mlx4v_rxq {
 	uint32_t cq_mask;              /**< cqv.cqe_cnt - 1 */
 	uint8_t cqe_shift;             /**< log2 of the CQE slot size */
 	uint8_t cq_log;                /**< log2 of cqv.cqe_cnt: the owner bit's pass parity */
-	uint32_t ol_mask;              /**< the Rx ol_flags the offloads asked for */
+	const void *kinds;             /**< mlx4v_rx.c: packet types and flags by CQE status */
 	uint64_t mbuf_init;            /**< rearm_data of a received mbuf */
-	uint32_t stock_n;              /**< mbufs in stock[] */
-	/** Replacement mbufs, taken from mp in bulk, given back by mlx4v_rxq_drain(). */
+	uint8_t vec;                   /**< the SSE loop (x86): one mbuf per WQE, one lkey */
+	uint32_t buf_off;              /**< an mbuf's data at start: mbuf + buf_off */
+	/**
+	 * The replacement mbufs of one burst when the mempool's lcore cache cannot give them
+	 * (mlx4v_rx.c), given back by the burst.
+	 */
 	struct rte_mbuf *stock[MLX4V_ETH_RX_STOCK];
 	/* ---- Control (mlx4v_rxq.c). ---- */
 	uint16_t nb_desc;              /**< ring size asked for: a power of two */
@@ -389,6 +393,12 @@ int mlx4v_txq_check(const struct mlx4v_txq *txq);
 int mlx4v_tx_done_cleanup(void *txq, uint32_t free_cnt);
 /** Free the mbufs still on the SQ (stop). */
 void mlx4v_txq_drain(struct mlx4v_txq *txq);
+/**
+ * ethdev rx_burst_mode_get: "Vector SSE" (x86, one mbuf per WQE, a pool of one lkey),
+ * "Scalar" or "Scalar scattered". @return 0.
+ */
+int mlx4v_rx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
+			    struct rte_eth_burst_mode *mode);
 /** Rx offloads the data path can do. */
 uint64_t mlx4v_rx_offload_capa(void);
 /** Tx offloads the data path can do. */

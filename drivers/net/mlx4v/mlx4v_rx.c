@@ -8,13 +8,22 @@
  * ring of WQEs of 2^sges_log data segments (one mbuf each; several for scattered Rx), every
  * WQE posted again with fresh mbufs as soon as its CQE is read; packet type, checksum
  * verdicts and RSS hash from the CQE; error CQEs counted and their WQE posted again with the
- * same buffers (doc/guides/prm/mlx4.rst §4.3, §4.5, §4.6, §5.1).
+ * same buffers (doc/guides/prm/mlx4.rst §4.3, §4.5, §4.6, §5.1). On x86 the CQEs of one-mbuf
+ * WQEs are read four at a time with SSE, the scalar loop taking what is left.
  */
 
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
+#if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
+#include <rte_vect.h>
+/* Four CQEs at a time with SSE (rx_burst_vec()); other architectures run the scalar loop. */
+#define RX_VEC 1
+#else
+#define RX_VEC 0
+#endif
 
 #include "mlx4v_ethdev.h"
 #include "mlx4v_prm_eth.h"
@@ -24,6 +33,7 @@
 #define RX_DSEG_SHIFT 4
 /* Frames one burst takes at most (the replacement mbufs come in one bulk get). */
 #define RX_BURST_MAX 64
+_Static_assert(RX_BURST_MAX <= MLX4V_ETH_RX_STOCK, "the stock holds a burst's mbufs");
 
 /*
  * Packet type and offload flags by the CQE status bits that say something about them (§4.6),
@@ -31,11 +41,16 @@
  */
 struct rx_kind {
 	uint32_t ptype;
-	uint32_t flags;
-};
+	uint32_t zero;       /* 0: rx_burst_vec() ORs pkt_len over it */
+	uint64_t flags;
+} __rte_aligned(16);
 
 #define RX_KIND_N 512
-static struct rx_kind rx_kinds[RX_KIND_N];
+/*
+ * One table per set of Rx offloads asked (bit 0: checksums, bit 1: RSS hash), its flags
+ * already reduced to those: rx_kinds_of().
+ */
+static struct rx_kind rx_kinds[4][RX_KIND_N];
 
 /* The status bits the table depends on, nine of them (§4.6). */
 #define RX_STATUS_BITS (MLX4V_CQE_STATUS_L4_CSUM_OK | MLX4V_CQE_STATUS_IPV6F | \
@@ -58,6 +73,27 @@ static inline uint32_t
 rx_status_idx(uint32_t raw)
 {
 	return ((raw & RTE_STATIC_BSWAP32((uint32_t)RX_STATUS_BITS)) * RX_STATUS_MUL) >> 23;
+}
+
+/* Entry idx of the four tables: flags reduced to the offloads of each. */
+static void
+rx_kinds_set(uint32_t idx, uint32_t ptype, uint64_t flags)
+{
+	const uint64_t csum = RTE_MBUF_F_RX_IP_CKSUM_MASK | RTE_MBUF_F_RX_L4_CKSUM_MASK;
+	uint32_t t;
+
+	for (t = 0; t < RTE_DIM(rx_kinds); t++) {
+		rx_kinds[t][idx].ptype = ptype;
+		rx_kinds[t][idx].flags = flags & (((t & 1) ? csum : 0) |
+						  ((t & 2) ? RTE_MBUF_F_RX_RSS_HASH : 0));
+	}
+}
+
+/* The table of the offloads an Rx queue asked for. */
+static const struct rx_kind *
+rx_kinds_of(const struct mlx4v_rxq *rxq)
+{
+	return rx_kinds[(rxq->csum ? 1 : 0) | (rxq->rss_hash ? 2 : 0)];
 }
 
 /* The entry of every combination of the bits, once at load time. */
@@ -90,7 +126,7 @@ RTE_INIT(mlx4v_rx_kinds_init)
 			ptype |= RTE_PTYPE_L3_IPV6_EXT_UNKNOWN;
 		}
 		if (!ip4 && !ip6) {
-			rx_kinds[idx].ptype = ptype;
+			rx_kinds_set(idx, ptype, flags);
 			continue;
 		}
 		/* The hash of an RSS QP covers IP frames only. */
@@ -108,8 +144,7 @@ RTE_INIT(mlx4v_rx_kinds_init)
 		    (st & MLX4V_CQE_STATUS_IP_CSUM_OK))
 			flags |= (st & MLX4V_CQE_STATUS_L4_CSUM_OK) ? RTE_MBUF_F_RX_L4_CKSUM_GOOD :
 								      RTE_MBUF_F_RX_L4_CKSUM_BAD;
-		rx_kinds[idx].ptype = ptype;
-		rx_kinds[idx].flags = flags;
+		rx_kinds_set(idx, ptype, flags);
 	}
 }
 
@@ -170,10 +205,10 @@ static inline void
 rx_cqe_to_mbuf(const struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe,
 	       struct rte_mbuf *m)
 {
-	const struct rx_kind *k = &rx_kinds[rx_status_idx(cqe->status)];
+	const struct rx_kind *k = &((const struct rx_kind *)rxq->kinds)[rx_status_idx(cqe->status)];
 
 	m->packet_type = k->ptype;
-	m->ol_flags = k->flags & rxq->ol_mask;
+	m->ol_flags = k->flags;
 	/* The Toeplitz hash of the RSS QP, big-endian in immed_rss_invalid (§4.6). */
 	m->hash.rss = rte_be_to_cpu_32(cqe->immed_rss_invalid);
 }
@@ -192,7 +227,7 @@ rx_cqe_is_error(const volatile struct mlx4_cqe *cqe)
 }
 
 /*
- * No mbufs for the stock: the k frames waiting are dropped, each WQE keeps its buffer and is
+ * No replacement mbufs: the k frames waiting are dropped, each WQE keeps its buffer and is
  * posted again as it is. @return 0 (frames received).
  */
 static __rte_noinline uint16_t
@@ -211,49 +246,257 @@ rx_burst_drop(struct mlx4v_rxq *rxq, uint16_t n)
 }
 
 /*
+ * The replacement mbufs of a burst of up to n frames: the top n pointers of the mempool's
+ * cache of this lcore when it holds that many (taken there, no copy; rx_mbufs_done() drops
+ * the ones used from it), else n from rte_mempool_get_bulk() into the queue's stock. The j-th
+ * replacement is (*top)[-1 - j]. @return 0, or -1 without mbufs.
+ */
+static __rte_always_inline int
+rx_mbufs_take(struct mlx4v_rxq *rxq, uint32_t n, struct rte_mempool_cache **cache,
+	      struct rte_mbuf ***top)
+{
+	struct rte_mempool_cache *c = rte_mempool_default_cache(rxq->mp, rte_lcore_id());
+
+	if (likely(c != NULL && c->len >= n)) {
+		*cache = c;
+		*top = (struct rte_mbuf **)&c->objs[c->len];
+		return 0;
+	}
+	*cache = NULL;
+	if (rte_mempool_get_bulk(rxq->mp, (void **)rxq->stock, n) != 0)
+		return -1;
+	*top = &rxq->stock[n];
+	return 0;
+}
+
+/* used of the n replacements of rx_mbufs_take() went into the ring; the rest go back. */
+static inline void
+rx_mbufs_done(struct mlx4v_rxq *rxq, uint32_t n, uint32_t used, struct rte_mempool_cache *cache)
+{
+	if (likely(cache != NULL))
+		cache->len -= used;
+	else if (used < n)
+		rte_mempool_put_bulk(rxq->mp, (void **)rxq->stock, n - used);
+}
+
+#if RX_VEC
+/* The mbuf words rx_burst_vec() writes in two 16-byte stores. */
+_Static_assert(offsetof(struct rte_mbuf, ol_flags) == offsetof(struct rte_mbuf, rearm_data) + 8,
+	       "rearm_data and ol_flags in one store");
+_Static_assert(offsetof(struct rte_mbuf, pkt_len) ==
+	       offsetof(struct rte_mbuf, rx_descriptor_fields1) + 4 &&
+	       offsetof(struct rte_mbuf, packet_type) ==
+	       offsetof(struct rte_mbuf, rx_descriptor_fields1) &&
+	       offsetof(struct rte_mbuf, data_len) ==
+	       offsetof(struct rte_mbuf, rx_descriptor_fields1) + 8 &&
+	       offsetof(struct rte_mbuf, hash) ==
+	       offsetof(struct rte_mbuf, rx_descriptor_fields1) + 12,
+	       "packet_type, pkt_len, data_len, vlan_tci, hash in one store");
+
+/*
+ * Frame k of a group of four: rx_descriptor_fields1 of its mbuf (packet type from e, the
+ * kind's entry; pkt_len and data_len from lens, the four byte counts; vlan_tci and hash 0)
+ * and rearm_data with ol_flags, in two stores.
+ */
+static __rte_always_inline void
+rx_vec_mbuf(struct rte_mbuf *m, const struct rx_kind *kind, __m128i lens, __m128i shuf,
+	    __m128i init)
+{
+	__m128i e = _mm_load_si128((const __m128i *)kind);
+	__m128d r = _mm_move_sd(_mm_castsi128_pd(e), _mm_castsi128_pd(init));
+
+	_mm_storeu_si128((__m128i *)(void *)&m->rx_descriptor_fields1,
+			 _mm_or_si128(_mm_move_epi64(e), _mm_shuffle_epi8(lens, shuf)));
+	/* rearm_data from init, ol_flags from the entry. */
+	_mm_storeu_si128((__m128i *)(void *)&m->rearm_data, _mm_castpd_si128(r));
+}
+
+/* The entry at byte offset off of a table (an index times the entry size). */
+#define RX_VEC_KIND(kinds, off) \
+	((const struct rx_kind *)(const void *)((const uint8_t *)(kinds) + (uint32_t)(off)))
+
+/*
+ * Two slots and their data segments at two fresh mbufs r (byte count and lkey stay as the fill
+ * wrote them): a buffer lies at buf_off from its mbuf less the headroom (mlx4v_rxq_fill()).
+ */
+static __rte_always_inline void
+rx_vec_refill(struct rte_mbuf **elts, struct mlx4_wqe_data_seg *dsegs, __m128i r,
+	      __m128i buf_off, __m128i bswap64)
+{
+	__m128i a = _mm_shuffle_epi8(_mm_add_epi64(r, buf_off), bswap64);
+
+	_mm_storeu_si128((__m128i *)(void *)elts, r);
+	_mm_storel_epi64((__m128i *)(void *)&dsegs[0].addr, a);
+	_mm_storeh_pd((double *)(void *)&dsegs[1].addr, _mm_castsi128_pd(a));
+}
+
+/* Byte b of the 32-bit lane k of a vector: a shuffle index. */
+#define RX_VEC_B(k, b) ((char)(4 * (k) + (b)))
+/* A shuffle of lane k's byte count (CPU order) to pkt_len and data_len, zero elsewhere. */
+#define RX_VEC_LEN(k) _mm_setr_epi8(-1, -1, -1, -1, RX_VEC_B(k, 0), RX_VEC_B(k, 1), \
+				    RX_VEC_B(k, 2), RX_VEC_B(k, 3), RX_VEC_B(k, 0), \
+				    RX_VEC_B(k, 1), -1, -1, -1, -1, -1, -1)
+
+/*
+ * The frames of whole groups of four CQEs, none of them an error, from the CQE at c on (its
+ * slots from elts and dsegs on, which do not wrap before n; own: the owner bit of this pass):
+ * owner bits, byte counts and status words of the four read together, the status table index
+ * of the four by one multiplication, each mbuf in two 16-byte stores, its slot refilled from
+ * top (the j-th replacement is top[-1 - j]). Stops before the first group with a CQE the
+ * device still owns or an error CQE (the scalar loop goes on from there). @return the frames
+ * taken (a multiple of four, as many CQEs); *bytes added to.
+ */
+static __rte_always_inline uint32_t
+rx_burst_vec(const struct mlx4v_rxq *rxq, const uint8_t *c, const uint32_t stride, uint32_t n,
+	     struct rte_mbuf **elts, struct mlx4_wqe_data_seg *dsegs, struct rte_mbuf **pkts,
+	     struct rte_mbuf **top, int own, uint64_t *bytes, const int rss)
+{
+	const __m128i bswap32 = _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8,
+					      15, 14, 13, 12);
+	const __m128i st_bits = _mm_set1_epi32((int)RTE_STATIC_BSWAP32((uint32_t)RX_STATUS_BITS));
+	const __m128i st_mul = _mm_set1_epi32((int)RX_STATUS_MUL);
+	const __m128i op_mask = _mm_set1_epi32((int)((uint32_t)MLX4_CQE_OPCODE_MASK << 24));
+	const __m128i op_err = _mm_set1_epi32((int)((uint32_t)MLX4_CQE_OPCODE_ERROR << 24));
+	const __m128i bswap64 = _mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
+	const __m128i init = _mm_set_epi64x(0, (int64_t)rxq->mbuf_init);
+	const __m128i buf_off = _mm_set1_epi64x(rxq->buf_off);
+	const struct rx_kind *kinds = rxq->kinds;
+	const int own_m = own ? 0xf : 0;
+	__m128i h0, h1, h2, h3, b0, b1, b2, b3, ow, st, lens, idx, acc = _mm_setzero_si128();
+	struct rte_mbuf *m0, *m1, *m2, *m3;
+	uint32_t i;
+
+	for (i = 0; i + 4 <= n; i += 4, c += 4 * stride, elts += 4, dsegs += 4, pkts += 4,
+	     top -= 4) {
+		/* The owner words (bytes 24-31) of the four first... */
+		h0 = _mm_loadl_epi64((const __m128i *)(const void *)(c + 24));
+		h1 = _mm_loadl_epi64((const __m128i *)(const void *)(c + stride + 24));
+		h2 = _mm_loadl_epi64((const __m128i *)(const void *)(c + 2 * stride + 24));
+		h3 = _mm_loadl_epi64((const __m128i *)(const void *)(c + 3 * stride + 24));
+		ow = _mm_unpackhi_epi64(_mm_unpacklo_epi32(h0, h1), _mm_unpacklo_epi32(h2, h3));
+		/* ...all four software's: the owner bit is each word's top bit (§4.6)... */
+		if (_mm_movemask_ps(_mm_castsi128_ps(ow)) != own_m)
+			break;
+		/* ...then the bodies (§4.6; x86 keeps loads in order: rte_io_rmb()). */
+		rte_io_rmb();
+		if (_mm_movemask_epi8(_mm_cmpeq_epi32(_mm_and_si128(ow, op_mask), op_err)) != 0)
+			break;
+		/* status and byte_cnt (bytes 16-23) of the four, big-endian. */
+		b0 = _mm_loadl_epi64((const __m128i *)(const void *)(c + 16));
+		b1 = _mm_loadl_epi64((const __m128i *)(const void *)(c + stride + 16));
+		b2 = _mm_loadl_epi64((const __m128i *)(const void *)(c + 2 * stride + 16));
+		b3 = _mm_loadl_epi64((const __m128i *)(const void *)(c + 3 * stride + 16));
+		b0 = _mm_unpacklo_epi32(b0, b1);
+		b2 = _mm_unpacklo_epi32(b2, b3);
+		st = _mm_unpacklo_epi64(b0, b2);
+		lens = _mm_shuffle_epi8(_mm_unpackhi_epi64(b0, b2), bswap32);
+		acc = _mm_add_epi32(acc, lens);
+		/* rx_status_idx() of the four, times the entry size. */
+		idx = _mm_srli_epi32(_mm_mullo_epi32(_mm_and_si128(st, st_bits), st_mul), 23);
+		idx = _mm_slli_epi32(idx, 4);
+		m0 = elts[0];
+		m1 = elts[1];
+		m2 = elts[2];
+		m3 = elts[3];
+		_mm_storeu_si128((__m128i *)(void *)pkts,
+				 _mm_loadu_si128((const __m128i *)(const void *)elts));
+		_mm_storeu_si128((__m128i *)(void *)(pkts + 2),
+				 _mm_loadu_si128((const __m128i *)(const void *)(elts + 2)));
+		rx_vec_mbuf(m0, RX_VEC_KIND(kinds, _mm_cvtsi128_si32(idx)), lens, RX_VEC_LEN(0),
+			    init);
+		rx_vec_mbuf(m1, RX_VEC_KIND(kinds, _mm_extract_epi32(idx, 1)), lens, RX_VEC_LEN(1),
+			    init);
+		rx_vec_mbuf(m2, RX_VEC_KIND(kinds, _mm_extract_epi32(idx, 2)), lens, RX_VEC_LEN(2),
+			    init);
+		rx_vec_mbuf(m3, RX_VEC_KIND(kinds, _mm_extract_epi32(idx, 3)), lens, RX_VEC_LEN(3),
+			    init);
+		if (rss) {
+			/* The Toeplitz hash, big-endian in immed_rss_invalid (§4.6). */
+			m0->hash.rss = rte_be_to_cpu_32(*(const uint32_t *)(c + 4));
+			m1->hash.rss = rte_be_to_cpu_32(*(const uint32_t *)(c + stride + 4));
+			m2->hash.rss = rte_be_to_cpu_32(*(const uint32_t *)(c + 2 * stride + 4));
+			m3->hash.rss = rte_be_to_cpu_32(*(const uint32_t *)(c + 3 * stride + 4));
+		}
+		/* The four slots refilled from the top of the replacements, in any order. */
+		rx_vec_refill(elts, dsegs,
+			      _mm_loadu_si128((const __m128i *)(const void *)(top - 4)), buf_off,
+			      bswap64);
+		rx_vec_refill(elts + 2, dsegs + 2,
+			      _mm_loadu_si128((const __m128i *)(const void *)(top - 2)), buf_off,
+			      bswap64);
+	}
+	/* The byte counts of the four lanes. */
+	acc = _mm_add_epi32(acc, _mm_srli_si128(acc, 8));
+	acc = _mm_add_epi32(acc, _mm_srli_si128(acc, 4));
+	*bytes += (uint32_t)_mm_cvtsi128_si32(acc);
+	return i;
+}
+
+/*
+ * rx_burst_vec() for each RSS setting and CQE size (32 or 64 bytes), each a function of its
+ * own: constant offsets, the loop's values in registers.
+ */
+#define RX_VEC_FN(name, rss, stride) \
+static __rte_noinline uint32_t \
+name(const struct mlx4v_rxq *rxq, const uint8_t *c, uint32_t n, struct rte_mbuf **elts, \
+     struct mlx4_wqe_data_seg *dsegs, struct rte_mbuf **pkts, struct rte_mbuf **top, int own, \
+     uint64_t *bytes) \
+{ \
+	return rx_burst_vec(rxq, c, stride, n, elts, dsegs, pkts, top, own, bytes, rss); \
+}
+RX_VEC_FN(rx_burst_vec32, 0, 32)
+RX_VEC_FN(rx_burst_vec64, 0, 64)
+RX_VEC_FN(rx_burst_vec32_rss, 1, 32)
+RX_VEC_FN(rx_burst_vec64_rss, 1, 64)
+#endif
+
+/*
  * One frame per WQE of one mbuf (no scatter), in one pass over the CQEs: each frame's mbuf is
- * replaced from the queue's stock, which is refilled from the mempool in bulk, so that the
- * stock always covers a burst. The burst stops at the CQ ring's end (the owner parity is the
- * same for all its CQEs; the next burst goes on). Constants in each instance: multi_mr, the
- * pool has an lkey per VA range; rss, the RSS hash was asked for (else hash.rss is left
- * alone, its flag being masked off anyway). @return frames received.
+ * replaced by one of the mempool's cache (rx_mbufs_take()). The burst stops at the CQ ring's
+ * end (the owner parity is the same for all its CQEs; the next burst goes on). Constants in
+ * each instance: multi_mr, the pool has an lkey per VA range; rss, the RSS hash was asked for
+ * (else hash.rss is left alone, its flag being masked off anyway). @return frames received.
  */
 static __rte_always_inline uint16_t
 rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int multi_mr,
-		const int rss)
+		const int rss, const int vec)
 {
 	struct mlx4_wqe_data_seg *dsegs = (struct mlx4_wqe_data_seg *)rxq->wqes;
 	uint32_t ci = rxq->cq_ci, tail = rxq->rq_tail, wmask = rxq->wqe_mask;
-	uint32_t stock_n = rxq->stock_n, ol_mask = rxq->ol_mask;
-	struct rte_mbuf **elts = rxq->elts, **stock = rxq->stock;
+	struct rte_mbuf **elts = rxq->elts, **top;
 	uint64_t bytes = 0, mbuf_init = rxq->mbuf_init;
 	const volatile struct mlx4_cqe *cqe;
 	uint32_t i, w, len, nrx = 0, left, stride = 1u << rxq->cqe_shift;
-	const struct rx_kind *kinds = rx_kinds;
+	const struct rx_kind *kinds = rxq->kinds;
+	struct rte_mempool_cache *cache;
 	const struct rx_kind *kind;
 	struct rte_mbuf *m, *r;
 	uint8_t op, own;
 
 	n = RTE_MIN(n, (uint16_t)RX_BURST_MAX);
-	if (unlikely(stock_n < n)) {
-		/* One bulk get for many bursts; failing that, just what this one needs. */
-		if (rte_mempool_get_bulk(rxq->mp, (void **)&stock[stock_n],
-					 MLX4V_ETH_RX_STOCK - stock_n) == 0)
-			stock_n = MLX4V_ETH_RX_STOCK;
-		else if (rte_mempool_get_bulk(rxq->mp, (void **)&stock[stock_n],
-					      n - stock_n) == 0)
-			stock_n = n;
-		else if (stock_n == 0)
-			return rx_burst_drop(rxq, n);
-		else
-			n = (uint16_t)stock_n;
-	}
-	left = rxq->cq_mask + 1 - (ci & rxq->cq_mask);
+	/* The burst stops at the end of the CQ ring and of the WQ ring. */
+	left = RTE_MIN(rxq->cq_mask + 1 - (ci & rxq->cq_mask), wmask + 1 - (tail & wmask));
 	n = (uint16_t)RTE_MIN((uint32_t)n, left);
+	if (unlikely(rx_mbufs_take(rxq, n, &cache, &top) != 0))
+		return rx_burst_drop(rxq, n);
 	/* The owner bit software's CQEs of this pass carry (§4.6). */
 	own = (uint8_t)(((ci >> rxq->cq_log) & 1) << 7);
 	cqe = rx_cqe(rxq, ci);
-	for (i = 0; i < n; i++, cqe = (const volatile struct mlx4_cqe *)((uintptr_t)cqe + stride)) {
+	i = 0;
+#if RX_VEC
+	if (vec) {
+		w = tail & wmask;
+		i = (stride == 32 ? (rss ? rx_burst_vec32_rss : rx_burst_vec32) :
+				    (rss ? rx_burst_vec64_rss : rx_burst_vec64))
+			(rxq, (const uint8_t *)(uintptr_t)cqe, n, &elts[w], &dsegs[w], pkts, top,
+			 own, &bytes);
+		nrx = i;
+		cqe = (const volatile struct mlx4_cqe *)((uintptr_t)cqe + (size_t)i * stride);
+	}
+#else
+	RTE_SET_USED(vec);
+#endif
+	for (; i < n; i++, cqe = (const volatile struct mlx4_cqe *)((uintptr_t)cqe + stride)) {
 		op = cqe->owner_sr_opcode;
 		if ((op ^ own) & 0x80)
 			break;
@@ -270,16 +513,16 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const
 		kind = &kinds[rx_status_idx(cqe->status)];
 		/* data_off, refcnt, nb_segs and port in one store (the fill's template). */
 		*rx_rearm(m) = mbuf_init;
-		m->ol_flags = kind->flags & ol_mask;
+		m->ol_flags = kind->flags;
 		m->packet_type = kind->ptype;
 		m->pkt_len = len;
 		m->data_len = (uint16_t)len;
 		/* The Toeplitz hash of the RSS QP, big-endian in immed_rss_invalid (§4.6). */
 		if (rss)
 			m->hash.rss = rte_be_to_cpu_32(cqe->immed_rss_invalid);
+		r = top[-1 - (int32_t)nrx];
 		pkts[nrx++] = m;
 		bytes += len;
-		r = stock[--stock_n];
 		elts[w] = r;
 		if (likely(!multi_mr))
 			dsegs[w].addr = rte_cpu_to_be_64((uintptr_t)r->buf_addr +
@@ -287,7 +530,7 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const
 		else
 			rx_dseg_set(rxq, &dsegs[w], r);
 	}
-	rxq->stock_n = stock_n;
+	rx_mbufs_done(rxq, n, nrx, cache);
 	rxq->packets += nrx;
 	rxq->bytes += bytes;
 	rxq->cq_ci = ci + i;
@@ -354,11 +597,14 @@ rx_burst(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
 	uint16_t nrx;
 
-	if (likely(!rxq->scatter && rxq->mr_n <= 1))
-		nrx = rxq->rss_hash ? rx_burst_single(rxq, pkts, n, 0, 1) :
-				      rx_burst_single(rxq, pkts, n, 0, 0);
+	if (likely(rxq->vec))
+		nrx = rxq->rss_hash ? rx_burst_single(rxq, pkts, n, 0, 1, 1) :
+				      rx_burst_single(rxq, pkts, n, 0, 0, 1);
+	else if (!rxq->scatter && rxq->mr_n <= 1)
+		nrx = rxq->rss_hash ? rx_burst_single(rxq, pkts, n, 0, 1, 0) :
+				      rx_burst_single(rxq, pkts, n, 0, 0, 0);
 	else if (!rxq->scatter)
-		nrx = rx_burst_single(rxq, pkts, n, 1, 1);
+		nrx = rx_burst_single(rxq, pkts, n, 1, 1, 0);
 	else
 		nrx = rx_burst_scattered(rxq, pkts, n);
 	/*
@@ -424,6 +670,15 @@ mlx4v_rxq_fill(struct mlx4v_rxq *rxq)
 	rxq->cq_mask = rxq->cqv.cqe_cnt - 1;
 	rxq->cq_log = (uint8_t)rte_log2_u32(rxq->cqv.cqe_cnt);
 	rxq->wqe_mask = rxq->wqe_n - 1;
+	/*
+	 * SSE takes one-mbuf WQEs of a pool of one lkey whose buffers follow their mbufs (as
+	 * rte_pktmbuf_init() and rte_pktmbuf_detach() place them: not so with pinned external
+	 * buffers); the tests may turn it off after.
+	 */
+	rxq->buf_off = (uint32_t)(sizeof(struct rte_mbuf) + rte_pktmbuf_priv_size(rxq->mp) +
+				  RTE_PKTMBUF_HEADROOM);
+	rxq->vec = RX_VEC && !rxq->scatter && rxq->mr_n <= 1 &&
+		   !(rte_pktmbuf_priv_flags(rxq->mp) & RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF);
 	/* What every received mbuf starts as: one segment, default headroom, this port. */
 	memset(&mb_def, 0, sizeof(mb_def));
 	mb_def.nb_segs = 1;
@@ -431,9 +686,7 @@ mlx4v_rxq_fill(struct mlx4v_rxq *rxq)
 	mb_def.port = rxq->port_id;
 	rte_mbuf_refcnt_set(&mb_def, 1);
 	rxq->mbuf_init = *rx_rearm(&mb_def);
-	rxq->ol_mask = (rxq->csum ? (uint32_t)(RTE_MBUF_F_RX_IP_CKSUM_MASK |
-					       RTE_MBUF_F_RX_L4_CKSUM_MASK) : 0) |
-		       (rxq->rss_hash ? (uint32_t)RTE_MBUF_F_RX_RSS_HASH : 0);
+	rxq->kinds = rx_kinds_of(rxq);
 	if (rte_mempool_get_bulk(rxq->mp, (void **)rxq->elts, n) != 0)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
@@ -444,6 +697,9 @@ mlx4v_rxq_fill(struct mlx4v_rxq *rxq)
 		/* Raw mbufs: the fields a burst does not write are set once here. */
 		rxq->elts[i]->port = rxq->port_id;
 		rxq->elts[i]->next = NULL;
+		if ((uintptr_t)rxq->elts[i]->buf_addr + RTE_PKTMBUF_HEADROOM !=
+		    (uintptr_t)rxq->elts[i] + rxq->buf_off)
+			rxq->vec = 0;
 	}
 	rxq->rq_tail = 0;
 	rxq->cq_ci = 0;
@@ -462,9 +718,6 @@ mlx4v_rxq_drain(struct mlx4v_rxq *rxq)
 {
 	uint32_t i, n = rxq->wqe_n << rxq->sges_log;
 
-	if (rxq->stock_n != 0)
-		rte_mempool_put_bulk(rxq->mp, (void **)rxq->stock, rxq->stock_n);
-	rxq->stock_n = 0;
 	if (rxq->elts == NULL)
 		return;
 	for (i = 0; i < n; i++) {
@@ -472,6 +725,18 @@ mlx4v_rxq_drain(struct mlx4v_rxq *rxq)
 			rte_pktmbuf_free_seg(rxq->elts[i]);
 		rxq->elts[i] = NULL;
 	}
+}
+
+int
+mlx4v_rx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx, struct rte_eth_burst_mode *mode)
+{
+	const struct mlx4v_rxq *rxq = eth_dev->data->rx_queues[idx];
+
+	/* The loop the queue runs, or before start the one it will (mlx4v_rxq_fill()). */
+	snprintf(mode->info, sizeof(mode->info), "%s",
+		 rxq->scatter ? "Scalar scattered" :
+		 (rxq->ready ? rxq->vec : RX_VEC) ? "Vector SSE" : "Scalar");
+	return 0;
 }
 
 uint64_t

@@ -18,6 +18,7 @@
 #include <rte_alarm.h>
 #include <rte_io.h>
 #include <rte_mbuf.h>
+#include <rte_memcpy.h>
 
 #include "mlx4v_ethdev.h"
 #include "mlx4v_prm_eth.h"
@@ -129,6 +130,25 @@ tx_retire(struct mlx4v_txq *txq, uint32_t end, int failed)
 }
 
 /*
+ * Give n mbufs of mp (direct, one segment, last reference) back: into this lcore's cache of
+ * the pool while it has room, else straight to the pool behind it, so that the cache keeps
+ * what it holds (rte_mempool_put_bulk() would empty it first, and the Rx refill
+ * (mlx4v_rx.c) would fill it again from the pool).
+ */
+static inline void
+tx_mbufs_put(struct rte_mempool *mp, struct rte_mbuf **objs, uint32_t n)
+{
+	struct rte_mempool_cache *c = rte_mempool_default_cache(mp, rte_lcore_id());
+
+	if (likely(c != NULL && c->len + n <= c->flushthresh)) {
+		rte_memcpy(&c->objs[c->len], objs, n * sizeof(*objs));
+		c->len += n;
+		return;
+	}
+	rte_mempool_ops_enqueue_bulk(mp, (void * const *)objs, n);
+}
+
+/*
  * Give back the TXBBs from sq_tail up to end, all of them one-block WQEs of simple mbufs of
  * mp_last (direct, one segment, last reference: mlx4v_tx_burst() saw to it): the slots go
  * to the pool as they are, in at most two bulk puts; no stamps (no block inside a WQE).
@@ -139,9 +159,9 @@ tx_retire_fast(struct mlx4v_txq *txq, uint32_t end)
 	uint32_t first = txq->sq_tail & txq->sq_mask, n = end - txq->sq_tail;
 	uint32_t n1 = RTE_MIN(n, txq->sq_n - first);
 
-	rte_mempool_put_bulk(txq->mp_last, (void **)&txq->elts[first], n1);
+	tx_mbufs_put(txq->mp_last, &txq->elts[first], n1);
 	if (n1 < n)
-		rte_mempool_put_bulk(txq->mp_last, (void **)txq->elts, n - n1);
+		tx_mbufs_put(txq->mp_last, txq->elts, n - n1);
 	txq->sq_tail = end;
 }
 
@@ -433,12 +453,79 @@ refuse:
 	return 0;
 }
 
+/*
+ * A run of one-block WQEs of one-segment mbufs of mp (the pool of lkey_be), of up to n packets
+ * (at most to the ring's end: the owner word is the same for the whole run, the slots a step;
+ * before the completion request, which the caller posts), stopping before any packet that
+ * needs more (another pool, several segments, a checksum flag, or without fast_free a packet
+ * that may not go back to its pool as it is). The byte swaps are the compiler's, which knows
+ * their results. @return the packets posted, from head on.
+ */
+static __rte_always_inline uint32_t
+tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
+       const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes, const int fast_free)
+{
+	uint8_t *wqe = txq->sq_buf + ((size_t)(head & txq->sq_mask) << MLX4V_TXBB_SHIFT);
+	struct rte_mbuf **slot = &txq->elts[head & txq->sq_mask];
+	/*
+	 * The control segment's first half, as tx_ctrl_owner() makes it: SEND, two DS (control
+	 * and data), the owner bit of the pass the run's blocks are in (§4.2).
+	 */
+	uint64_t own = (uint64_t)2 << 56 | rte_cpu_to_be_32(MLX4_OPCODE_SEND) |
+		       ((head & txq->sq_n) ? rte_cpu_to_be_32(MLX4V_WQE_OWNER) : 0);
+	uint64_t lkey = (uint64_t)lkey_be << 32, sum = 0;
+	struct rte_mbuf **p = pkts, **end = pkts + n;
+	struct mlx4_wqe_ctrl_seg *ctrl;
+	struct mlx4_wqe_data_seg *dseg;
+	struct rte_mbuf *m;
+
+	for (; p != end; p++, wqe += MLX4V_TXBB_SIZE, slot++) {
+		m = *p;
+		if (unlikely(m->nb_segs != 1 || m->pool != mp ||
+			     (m->ol_flags & (RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK))))
+			break;
+		if (!fast_free && unlikely(rte_mbuf_refcnt_read(m) != 1 || !RTE_MBUF_DIRECT(m) ||
+					   m->next != NULL))
+			break;
+		ctrl = (struct mlx4_wqe_ctrl_seg *)wqe;
+		dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
+		/* byte_count and lkey in one store, then the address (§4.2). */
+		*(uint64_t *)(uintptr_t)dseg = __builtin_bswap32(m->data_len) | lkey;
+		dseg->addr = __builtin_bswap64(rte_pktmbuf_mtod(m, uintptr_t));
+		tx_ctrl_mac_flags(ctrl, rte_pktmbuf_mtod(m, const uint8_t *),
+				  MLX4_WQE_CTRL_SOLICIT);
+		*slot = m;
+		sum += m->data_len;
+		/* The owner word last, after the rest of the WQE (§4.2). */
+		rte_io_wmb();
+		*(volatile uint64_t *)ctrl = own;
+	}
+	*bytes += sum;
+	return (uint32_t)(p - pkts);
+}
+
+/* tx_run() under MBUF_FAST_FREE, in a function of its own: its loop keeps all in registers. */
+static __rte_noinline uint32_t
+tx_run_fast_free(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
+		 const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes)
+{
+	return tx_run(txq, pkts, n, head, mp, lkey_be, bytes, 1);
+}
+
+/* tx_run() without MBUF_FAST_FREE. */
+static __rte_noinline uint32_t
+tx_run_checked(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
+	       const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes)
+{
+	return tx_run(txq, pkts, n, head, mp, lkey_be, bytes, 0);
+}
+
 uint16_t
 mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct mlx4v_txq *txq = q;
 	uint32_t head, room, nbb, flags, comp_at, comp_last = UINT32_MAX, sent = 0;
-	uint32_t mask, lkey_be, slow_end, sq_n = txq->sq_n, thresh = txq->comp_thresh;
+	uint32_t mask, lkey_be, slow_end, k, sq_n = txq->sq_n, thresh = txq->comp_thresh;
 	struct mlx4_wqe_data_seg *dseg;
 	struct mlx4_wqe_ctrl_seg *ctrl;
 	struct rte_mempool *mp;
@@ -472,6 +559,18 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	sq_buf = txq->sq_buf;
 	mask = txq->sq_mask;
 	for (i = 0; i < n; i++) {
+		/* Simple packets in runs that end at the ring's end, the others one by one. */
+		if (mp != NULL && i != comp_at && room != 0) {
+			/* Up to the completion request (comp_at < n), the room, the ring's end. */
+			k = RTE_MIN(RTE_MIN(comp_at - i, room), sq_n - (head & mask));
+			k = fast_free ?
+			    tx_run_fast_free(txq, pkts + i, k, head, mp, lkey_be, &bytes) :
+			    tx_run_checked(txq, pkts + i, k, head, mp, lkey_be, &bytes);
+			i += k;
+			head += k;
+			room -= k;
+			sent += k;
+		}
 		m = pkts[i];
 		flags = MLX4_WQE_CTRL_SOLICIT;
 		if (unlikely(m->ol_flags & (RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK)))

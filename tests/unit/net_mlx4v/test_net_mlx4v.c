@@ -360,7 +360,16 @@ test_net_mlx4v_mtu(void)
 	const struct mlx4v_rxq *rxq;
 	struct rte_eth_rxq_info qi;
 
+	struct rte_eth_burst_mode bm;
+
 	TEST_ASSERT_SUCCESS(port_up(1, 1, 256), "start");
+	/* The Rx loop: four CQEs at a time with SSE on x86 (mlx4v_rx.c). */
+	TEST_ASSERT_SUCCESS(rte_eth_rx_burst_mode_get(g_port, 0, &bm), "burst mode");
+#if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
+	TEST_ASSERT(strcmp(bm.info, "Vector SSE") == 0, "Rx burst mode %s", bm.info);
+#else
+	TEST_ASSERT(strcmp(bm.info, "Scalar") == 0, "Rx burst mode %s", bm.info);
+#endif
 	TEST_ASSERT(rte_eth_dev_set_mtu(g_port, 9000) != 0, "9000 without scatter");
 	TEST_ASSERT(rte_eth_dev_set_mtu(g_port, 10000) != 0, "beyond the port");
 	TEST_ASSERT(rte_eth_dev_set_mtu(g_port, 60) != 0, "below the minimum");
@@ -378,6 +387,8 @@ test_net_mlx4v_mtu(void)
 	TEST_ASSERT_SUCCESS(rte_eth_rx_queue_info_get(g_port, 0, &qi), "queue info");
 	TEST_ASSERT_EQUAL(qi.scattered_rx, 1, "info says scattered");
 	TEST_ASSERT_EQUAL(qi.nb_desc, 256, "info ring");
+	TEST_ASSERT_SUCCESS(rte_eth_rx_burst_mode_get(g_port, 0, &bm), "burst mode");
+	TEST_ASSERT(strcmp(bm.info, "Scalar scattered") == 0, "Rx burst mode %s", bm.info);
 	TEST_ASSERT(rte_eth_dev_set_mtu(g_port, 9600) != 0, "more SGEs while started");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
 	memset(&conf, 0, sizeof(conf));

@@ -725,6 +725,150 @@ test_net_mlx4v_dp_rx_error(void)
 	return stop_both();
 }
 
+/* What one received frame told its mbuf, for comparing the SSE and the scalar Rx loops. */
+struct rx_seen {
+	uint64_t ol_flags;
+	uint32_t ptype, pkt_len, hash;
+	uint16_t data_len, nb_segs, port, data_off, refcnt;
+	int whole;
+};
+
+/* @return 1 if a and b are the same. */
+static int
+rx_seen_eq(const struct rx_seen *a, const struct rx_seen *b)
+{
+	return a->ol_flags == b->ol_flags && a->ptype == b->ptype && a->pkt_len == b->pkt_len &&
+	       a->hash == b->hash && a->data_len == b->data_len && a->nb_segs == b->nb_segs &&
+	       a->port == b->port && a->data_off == b->data_off && a->refcnt == b->refcnt &&
+	       a->whole == b->whole;
+}
+
+/* The frames of rx_mix(): kinds of every sort, one too long for its buffer (an error CQE). */
+#define MIX_N 14
+
+/* Frame k of round r of rx_mix() to port index 1 into p, its spec in s (9: an error CQE). */
+static void
+rx_mix_frame(uint8_t *p, unsigned int r, unsigned int k, struct fspec *s)
+{
+	struct rte_ipv4_hdr *ip4 = (struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
+
+	*s = (struct fspec){ .len = 60 + ((r * 7 + k * 29) % 900), .seed = r * MIX_N + k,
+			     .ipv6 = k % 3 == 1, .proto = k & 1 ? IPPROTO_TCP : IPPROTO_UDP };
+	if (k == 9)
+		s->len = 3000;
+	fill(p, s, 1);
+	switch (k) {
+	case 2:
+		/* A wrong IPv4 header checksum. */
+		ip4->hdr_checksum ^= 0x0f0f;
+		break;
+	case 5:
+		/* A wrong L4 checksum. */
+		p[s->len - 1] ^= 0x5a;
+		break;
+	case 6:
+		/* Not IP. */
+		((struct rte_ether_hdr *)p)->ether_type = rte_cpu_to_be_16(0x88b5);
+		break;
+	case 8:
+		/* An IPv4 fragment. */
+		ip4->fragment_offset = rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG);
+		ip4->hdr_checksum = 0;
+		ip4->hdr_checksum = rte_ipv4_cksum(ip4);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Round r of MIX_N frames injected on port index 1, read back from its queue with bursts of
+ * `ask` (more or fewer than are waiting) into seen[] (MIX_N - 1 of them: one is an error CQE).
+ * @return 0 or -1.
+ */
+static int
+rx_mix(unsigned int r, uint16_t ask, struct rx_seen *seen)
+{
+	static uint8_t p[MIX_N][3000], got_data[3000];
+	struct rte_mbuf *rx[BURST];
+	unsigned int k, f, got = 0;
+	struct fspec s[MIX_N];
+	uint16_t i, n;
+
+	for (k = 0; k < MIX_N; k++) {
+		rx_mix_frame(p[k], r, k, &s[k]);
+		if (mlx4v_sim_inject(g_sim, 2, p[k], s[k].len) != 0)
+			return -1;
+	}
+	for (k = 0; k < POLLS && got < MIX_N - 1; k++) {
+		n = mlx4v_rx_burst(&g_fx[1].rxq[0], rx, RTE_MIN(ask, MIX_N - 1 - got));
+		for (i = 0; i < n; i++, got++) {
+			struct rte_mbuf *m = rx[i];
+			const void *d = rte_pktmbuf_read(m, 0, m->pkt_len, got_data);
+
+			/* Frame 9 was lost. */
+			f = got + (got >= 9);
+			seen[got] = (struct rx_seen){
+				.ol_flags = m->ol_flags, .ptype = m->packet_type,
+				.pkt_len = m->pkt_len, .hash = m->hash.rss, .data_len = m->data_len,
+				.nb_segs = m->nb_segs, .port = m->port, .data_off = m->data_off,
+				.refcnt = rte_mbuf_refcnt_read(m),
+				.whole = m->pkt_len == s[f].len && d != NULL &&
+					 memcmp(d, p[f], s[f].len) == 0,
+			};
+		}
+		rte_pktmbuf_free_bulk(rx, n);
+		if (n == 0)
+			ut_sleep_ms(1);
+	}
+	return got == MIX_N - 1 ? 0 : -1;
+}
+
+/*
+ * The SSE Rx loop (x86) and the scalar one give every mbuf the same fields: frames of every
+ * kind (IPv4/IPv6, TCP/UDP, bad IP and L4 checksums, not IP, a fragment) with the checksum
+ * and RSS offloads, an error CQE among them, bursts that take some or all of the frames
+ * waiting, rings of 64 crossed at every offset; round by round, the same frames each way.
+ */
+static int
+test_net_mlx4v_dp_rx_vec(void)
+{
+	static const uint16_t asks[] = { 32, 5, 4, 1, 7 };
+	struct rx_seen vec[MIX_N - 1], sca[MIX_N - 1];
+	struct mlx4v_rxq *rxq;
+	uint32_t ptypes = 0;
+	unsigned int r, k;
+
+	TEST_ASSERT_SUCCESS(start_both(1, 64, FX_CSUM | FX_RSS_HASH), "start");
+	rxq = &g_fx[1].rxq[0];
+#if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
+	TEST_ASSERT_EQUAL(rxq->vec, 1, "the SSE loop is not taken");
+#endif
+	for (r = 0; r < 40; r++) {
+		rxq->vec = 1;
+		TEST_ASSERT_SUCCESS(rx_mix(r, asks[r % RTE_DIM(asks)], vec), "round %u SSE", r);
+		rxq->vec = 0;
+		TEST_ASSERT_SUCCESS(rx_mix(r, asks[(r + 2) % RTE_DIM(asks)], sca),
+				    "round %u scalar", r);
+		for (k = 0; k < MIX_N - 1; k++) {
+			TEST_ASSERT(vec[k].whole && sca[k].whole, "round %u frame %u not whole", r,
+				    k);
+			TEST_ASSERT(rx_seen_eq(&vec[k], &sca[k]),
+				    "round %u frame %u: SSE ptype %#x flags %#" PRIx64 " len %u/%u "
+				    "hash %#x, scalar %#x %#" PRIx64 " %u/%u %#x", r, k,
+				    vec[k].ptype, vec[k].ol_flags, vec[k].pkt_len, vec[k].data_len,
+				    vec[k].hash, sca[k].ptype, sca[k].ol_flags, sca[k].pkt_len,
+				    sca[k].data_len, sca[k].hash);
+			ptypes |= 1u << ((vec[k].ptype & RTE_PTYPE_L4_MASK) >> 8);
+		}
+	}
+	/* No L4 (not IP), TCP, UDP and fragments were among them. */
+	TEST_ASSERT_EQUAL(ptypes & 0xf, 0xfu, "L4 types seen %#x", ptypes);
+	TEST_ASSERT_EQUAL(rxq->errors, 80u, "error CQEs %" PRIu64, rxq->errors);
+	TEST_ASSERT_EQUAL(rxq->packets, 80u * (MIX_N - 1), "packets %" PRIu64, rxq->packets);
+	return stop_both();
+}
+
 /*
  * Drive the Tx queue with empty bursts until it has seen `errs` error CQEs and runs again.
  * @return 0, or -1 after UT_WAIT_LIMIT_MS.
@@ -820,6 +964,119 @@ test_net_mlx4v_dp_wrap(void)
 	TEST_ASSERT(mlx4v_tx_done_cleanup(&g_fx[0].txq[0], 0) >= 0, "cleanup");
 	TEST_ASSERT_EQUAL(g_fx[0].txq[0].sq_tail, g_fx[0].txq[0].sq_head, "all completed");
 	return stop_both();
+}
+
+/*
+ * Fill this lcore's cache of mp up to its flush threshold with objects taken from the pool
+ * behind it (as a burst of frees would leave it). @return 0 or -1.
+ */
+static int
+cache_fill(struct rte_mempool *mp)
+{
+	struct rte_mempool_cache *c = rte_mempool_default_cache(mp, rte_lcore_id());
+	uint32_t k;
+
+	if (c == NULL)
+		return -1;
+	k = c->flushthresh - c->len;
+	if (rte_mempool_ops_dequeue_bulk(mp, &c->objs[c->len], k) != 0)
+		return -1;
+	c->len += k;
+	return 0;
+}
+
+/* Reap until every WQE posted on txq completed. @return 0, or -1 after UT_WAIT_LIMIT_MS. */
+static int
+tx_drained(struct mlx4v_txq *txq)
+{
+	uint64_t end = ut_now_ms() + UT_WAIT_LIMIT_MS;
+
+	while (mlx4v_tx_done_cleanup(txq, 0) >= 0 && txq->sq_tail != txq->sq_head) {
+		if (ut_now_ms() > end)
+			return -1;
+		ut_sleep_ms(1);
+	}
+	return 0;
+}
+
+/*
+ * Packet seq of test_net_mlx4v_dp_tx_runs(), its spec in s: one of 11 of several segments,
+ * one of 13 with its IPv4 header checksum left to the device. @return it, NULL if no mbufs.
+ */
+static struct rte_mbuf *
+tx_runs_frame(unsigned int seq, struct fspec *s)
+{
+	struct rte_ipv4_hdr *ip4;
+	struct rte_mbuf *m;
+
+	*s = (struct fspec){ .len = 64 + (seq % 5) * 90, .seed = seq, .proto = IPPROTO_UDP,
+			     .seg = seq % 11 == 3 ? 100 : 0 };
+	m = build(s, 1);
+	if (m == NULL || seq % 13 != 5)
+		return m;
+	ip4 = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	ip4->hdr_checksum = 0;
+	m->ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
+	m->l2_len = RTE_ETHER_HDR_LEN;
+	m->l3_len = sizeof(*ip4);
+	return m;
+}
+
+/*
+ * Tx bursts of 1 to 32 packets through rings of 64, with and without MBUF_FAST_FREE: runs of
+ * one-segment packets that stop at the ring's end, at the completion request, at a packet of
+ * several segments and at one with a checksum to compute, every offset of the ring crossed;
+ * the frames arrive whole and in order, every mbuf comes back.
+ */
+static int
+test_net_mlx4v_dp_tx_runs(void)
+{
+	struct rte_mbuf *tx[BURST], *rx[BURST];
+	struct rte_mempool_cache *c;
+	struct mlx4v_txq *txq;
+	unsigned int round, seq = 0;
+	struct fspec s[BURST];
+	uint16_t i, n, b;
+	int ff;
+
+	for (ff = 0; ff < 2; ff++) {
+		TEST_ASSERT_SUCCESS(start_both(1, 64, 0), "start");
+		txq = &g_fx[0].txq[0];
+		/* As the queue setup leaves it with the offload (nothing posted yet). */
+		txq->offloads = ff ? RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE : 0;
+		mlx4v_txq_reset(txq);
+		TEST_ASSERT_EQUAL(txq->fast_free, ff, "fast_free");
+		for (round = 0; round < 120; round++) {
+			b = (uint16_t)(1 + (round * 7) % BURST);
+			for (i = 0; i < b; i++, seq++) {
+				tx[i] = tx_runs_frame(seq, &s[i]);
+				TEST_ASSERT_NOT_NULL(tx[i], "frame");
+			}
+			TEST_ASSERT_SUCCESS(send_all(0, 0, tx, b), "fast_free %d round %u", ff,
+					    round);
+			n = recv_n(1, 0, rx, b);
+			TEST_ASSERT_EQUAL(n, b, "fast_free %d round %u: %u of %u", ff, round, n,
+					  b);
+			for (i = 0; i < n; i++)
+				TEST_ASSERT(holds(rx[i], &s[i], 1),
+					    "fast_free %d round %u frame %u", ff, round, i);
+			if (ff && round == 60) {
+				/*
+				 * The lcore's cache full when the completions come: the mbufs go
+				 * to the pool behind it, the cache stays as it is.
+				 */
+				c = rte_mempool_default_cache(g_mp, rte_lcore_id());
+				TEST_ASSERT_SUCCESS(cache_fill(g_mp), "cache full");
+				TEST_ASSERT_SUCCESS(tx_drained(txq), "completions");
+				TEST_ASSERT_EQUAL(c->len, c->flushthresh, "cache %u, threshold %u",
+						  c->len, c->flushthresh);
+			}
+			rte_pktmbuf_free_bulk(rx, n);
+		}
+		TEST_ASSERT(txq->errors == 0 && txq->err_cqes == 0, "Tx errors");
+		TEST_ASSERT_SUCCESS(stop_both(), "stop");
+	}
+	return TEST_SUCCESS;
 }
 
 /*
@@ -1100,8 +1357,10 @@ static struct unit_test_suite net_mlx4v_dp_suite = {
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_csum),
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_rss_hash),
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_rx_error),
+		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_rx_vec),
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_tx_error),
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_wrap),
+		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_tx_runs),
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_mempool_hole),
 		TEST_CASE_ST(fwd_setup, case_teardown, test_net_mlx4v_dp_fwd),
 		TEST_CASES_END()
