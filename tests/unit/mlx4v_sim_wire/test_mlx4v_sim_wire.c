@@ -29,6 +29,7 @@
 #include "hwsim_wire.h"
 #include "mlx4v_class.h"
 #include "mlx4v_test_queues.h"
+#include "ut_common.h"
 #include "ut_sh.h"
 
 #define BUF_SIZE 2048
@@ -417,7 +418,12 @@ cross_traffic(struct wdev *w, unsigned int mport, struct fx *f)
 	memset(&r, 0, sizeof(r));
 	if (txq_create(&t, w, mport) != 0 || rxq_create(&r, w, mport, 8, 4) != 0)
 		goto out;
-	if (mlx4v_sim_link_get(w->sim, mport) != 1 || !mlx5v_sim_link_get(f->sim)) {
+	/*
+	 * Each simulator takes the peer's arrival at its own engine's next pass: wait for both
+	 * ends rather than look once.
+	 */
+	if (UT_WAIT_FOR(mlx4v_sim_link_get(w->sim, mport) == 1 && mlx5v_sim_link_get(f->sim)) !=
+	    0) {
 		printf("the cross-simulator pair is not up\n");
 		goto out;
 	}
