@@ -150,6 +150,16 @@ rx_rearm(struct rte_mbuf *m, uint64_t rearm)
 	memcpy(&m->rearm_data, &rearm, sizeof(rearm));
 }
 
+/* The RSS hash into the mbuf if the TIR hashed this frame (a hash type of 0: nothing). */
+static __rte_always_inline uint64_t
+rx_cqe_hash(const uint8_t *cqe, struct rte_mbuf *m)
+{
+	if (GET(cqe_eth, cqe, rss_ip_type) == 0)
+		return 0;
+	m->hash.rss = GET(cqe_eth, cqe, rss_hash_result);
+	return RTE_MBUF_F_RX_RSS_HASH;
+}
+
 /* The CQE's view of the frame: type, checksums, VLAN, and the hash if rss (§8.2). */
 static __rte_always_inline void
 rx_cqe_meta(const uint8_t *cqe, struct rte_mbuf *m, const int rss)
@@ -163,11 +173,8 @@ rx_cqe_meta(const uint8_t *cqe, struct rte_mbuf *m, const int rss)
 		m->vlan_tci = (uint16_t)hdr;
 		flags |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
 	}
-	/* A hash type of 0 means the TIR hashed nothing of this frame. */
-	if (rss && GET(cqe_eth, cqe, rss_ip_type) != 0) {
-		m->hash.rss = GET(cqe_eth, cqe, rss_hash_result);
-		flags |= RTE_MBUF_F_RX_RSS_HASH;
-	}
+	if (rss)
+		flags |= rx_cqe_hash(cqe, m);
 	m->ol_flags = flags;
 }
 
@@ -351,6 +358,81 @@ rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 }
 
 /*
+ * The header dword of a CQE as it sits in memory (big-endian), and the one value it never
+ * takes in rx_run()'s cache: a stripped VLAN makes every frame's flags its own.
+ */
+#define RX_HDR_RAW_NONE RTE_BE32(RX_CVLAN)
+
+/*
+ * A run of at most run CQEs from cqe on whose owner parity is own, and the WQEs' mbufs from
+ * ep on, into out; the byte count added to *bytes. Frames of one flow have the same header
+ * dword: its packet type and checksum flags are looked up only when it differs from the
+ * previous frame's (§8.2), as it is read, without its byte swap. Out of line from the burst
+ * so that the loop keeps what it uses in registers. @return the CQEs taken: the first that
+ * is not a ready receive completion ends the run.
+ */
+static __rte_always_inline uint32_t
+rx_run(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
+       uint8_t own, uint64_t rearm, uint64_t *bytes, const int rss)
+{
+	uint32_t raw, last_raw = RX_HDR_RAW_NONE;
+	uint64_t sum = *bytes;
+	uint32_t ptype = 0;
+	uint64_t flags = 0;
+	struct rte_mbuf *m;
+	size_t k;
+	uint32_t len;
+
+	for (k = 0; k < run; k++, cqe += RX_CQE_SIZE) {
+		/*
+		 * A CQE is ours when its owner bit matches the lap parity of ci (§8.1); one
+		 * compare also tells a good receive completion from anything else.
+		 */
+		if (unlikely(cqe[RX_CQE_OP_OWN] != own))
+			break;
+		/* The body is read only after the owner check. */
+		rte_io_rmb();
+		/* Completions come in WQE order (§7.1): the WQE's mbuf is the frame. */
+		m = ep[k];
+		len = rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt));
+		rx_rearm(m, rearm);
+		m->pkt_len = len;
+		m->data_len = (uint16_t)len;
+		out[k] = m;
+		sum += len;
+		memcpy(&raw, cqe + 4 * RX_DW_HDR, sizeof(raw));
+		if (unlikely(raw != last_raw)) {
+			if (unlikely(raw & RX_HDR_RAW_NONE)) {
+				/* Stripped VLAN: this frame's own flags, nothing cached. */
+				rx_cqe_meta(cqe, m, rss);
+				continue;
+			}
+			last_raw = raw;
+			ptype = rx_meta[RX_META_INDEX(rte_be_to_cpu_32(raw))].ptype;
+			flags = rx_meta[RX_META_INDEX(rte_be_to_cpu_32(raw))].ol_flags;
+		}
+		m->packet_type = ptype;
+		m->ol_flags = rss ? flags | rx_cqe_hash(cqe, m) : flags;
+	}
+	*bytes = sum;
+	return (uint32_t)k;
+}
+
+static __rte_noinline uint32_t
+rx_run_rss(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
+	   uint8_t own, uint64_t rearm, uint64_t *bytes)
+{
+	return rx_run(cqe, ep, out, run, own, rearm, bytes, 1);
+}
+
+static __rte_noinline uint32_t
+rx_run_plain(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
+	     uint8_t own, uint64_t rearm, uint64_t *bytes)
+{
+	return rx_run(cqe, ep, out, run, own, rearm, bytes, 0);
+}
+
+/*
  * One-mbuf WQEs, with or without the RSS hash (rss, a constant in each instance). The CQEs
  * are taken in runs that end with the burst, the CQ ring or the RQ ring: within a run the
  * owner parity is constant and the CQE and mbuf pointers just step.
@@ -366,11 +448,10 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 	const uint8_t cq_log = rxq->cq_log;
 	uint32_t ci = rxq->cq_ci;
 	uint32_t rq_ci = rxq->rq_ci;
-	struct rte_mbuf **ep;
 	const uint8_t *cqe;
-	struct rte_mbuf *m;
+	struct rte_mbuf **ep;
 	uint64_t bytes = 0;
-	uint32_t len, run, k;
+	uint32_t run, k;
 	uint16_t i = 0;
 	uint8_t own;
 
@@ -380,25 +461,10 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 		cqe = cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
 		ep = &elts[rq_ci & wqe_mask];
 		own = rx_op_own_ok(ci, cq_log);
-		for (k = 0; k < run; k++, cqe += RX_CQE_SIZE) {
-			/*
-			 * A CQE is ours when its owner bit matches the lap parity of ci (§8.1);
-			 * one compare also tells a good receive completion from anything else.
-			 */
-			if (unlikely(cqe[RX_CQE_OP_OWN] != own))
-				break;
-			/* The body is read only after the owner check. */
-			rte_io_rmb();
-			/* Completions come in WQE order (§7.1): the WQE's mbuf is the frame. */
-			m = ep[k];
-			len = rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt));
-			rx_rearm(m, rearm);
-			m->pkt_len = len;
-			m->data_len = (uint16_t)len;
-			rx_cqe_meta(cqe, m, rss);
-			pkts[i + k] = m;
-			bytes += len;
-		}
+		if (rss)
+			k = rx_run_rss(cqe, ep, &pkts[i], run, own, rearm, &bytes);
+		else
+			k = rx_run_plain(cqe, ep, &pkts[i], run, own, rearm, &bytes);
 		i += k;
 		ci += k;
 		rq_ci += k;

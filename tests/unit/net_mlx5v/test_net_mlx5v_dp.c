@@ -360,6 +360,86 @@ test_net_mlx5v_dp_csum(void)
 	return ports_down();
 }
 
+/* What one frame of test_net_mlx5v_dp_mixed() is and how it must arrive. */
+struct mixed_frame {
+	int tcp;            /**< TCP, else UDP */
+	int bad;            /**< 1: IP header checksum wrong; 2: L4 checksum wrong */
+	int vlan;           /**< tagged by the sender's device, stripped by the receiver's */
+};
+
+/*
+ * Frames whose CQE header bits change, repeat and come back within one Rx burst, a VLAN
+ * stripped among them: the burst reuses packet type and flags only for the same header
+ * bits, and never a stripped frame's (doc/guides/nics/mlx5v.rst "Data path").
+ */
+static int
+test_net_mlx5v_dp_mixed(void)
+{
+	static const struct mixed_frame f[] = {
+		{ 0, 0, 0 }, { 0, 0, 0 }, { 0, 2, 0 }, { 0, 0, 0 }, { 1, 0, 0 },
+		{ 0, 0, 1 }, { 0, 0, 1 }, { 0, 0, 0 }, { 0, 1, 0 }, { 0, 1, 0 },
+	};
+	struct rte_mbuf *tx[RTE_DIM(f)], *rx[RTE_DIM(f)];
+	struct rte_eth_dev_info info;
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *udp;
+	uint64_t want_ip, want_l4, vlan;
+	unsigned int i, n = 0;
+	int has_vlan;
+
+	TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(g_p0, &info), "info");
+	has_vlan = (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_VLAN_INSERT) &&
+		   (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_VLAN_STRIP);
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, RTE_ETH_RX_OFFLOAD_CHECKSUM |
+				     (has_vlan ? RTE_ETH_RX_OFFLOAD_VLAN_STRIP : 0),
+				     has_vlan ? RTE_ETH_TX_OFFLOAD_VLAN_INSERT : 0, 1500), "start");
+	for (i = 0; i < RTE_DIM(f); i++) {
+		tx[i] = frame(&g_mac1, 120, i, f[i].tcp);
+		TEST_ASSERT_NOT_NULL(tx[i], "frame");
+		ip = rte_pktmbuf_mtod_offset(tx[i], struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+		udp = (struct rte_udp_hdr *)(ip + 1);
+		if (f[i].bad == 1)
+			ip->hdr_checksum ^= 0x1234;
+		else if (f[i].bad == 2)
+			udp->dgram_cksum ^= 0x0101;
+		if (f[i].vlan && has_vlan) {
+			tx[i]->ol_flags |= RTE_MBUF_F_TX_VLAN;
+			tx[i]->vlan_tci = (uint16_t)(0x100 + i);
+		}
+	}
+	TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, RTE_DIM(f)), "send");
+	/* The frames are all there before the first poll, so that one burst takes them. */
+	ut_sleep_ms(20);
+	n = rte_eth_rx_burst(g_p1, 0, rx, RTE_DIM(f));
+	n += recv_n(g_p1, 0, rx + n, RTE_DIM(f) - n);
+	TEST_ASSERT_EQUAL(n, RTE_DIM(f), "received %u of %zu", n, RTE_DIM(f));
+	for (i = 0; i < n; i++) {
+		want_ip = f[i].bad == 1 ? RTE_MBUF_F_RX_IP_CKSUM_BAD : RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+		want_l4 = f[i].bad == 2 ? RTE_MBUF_F_RX_L4_CKSUM_BAD : RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+		vlan = f[i].vlan && has_vlan ? RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED : 0;
+		TEST_ASSERT_EQUAL(rx[i]->packet_type, RTE_PTYPE_L2_ETHER |
+				  RTE_PTYPE_L3_IPV4_EXT_UNKNOWN |
+				  (f[i].tcp ? RTE_PTYPE_L4_TCP : RTE_PTYPE_L4_UDP),
+				  "frame %u: ptype %#x", i, rx[i]->packet_type);
+		TEST_ASSERT_EQUAL(rx[i]->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK, want_ip,
+				  "frame %u: IP checksum flags %#" PRIx64, i, rx[i]->ol_flags);
+		/* Behind a bad IP header the L4 result is the device's to choose. */
+		if (f[i].bad != 1)
+			TEST_ASSERT_EQUAL(rx[i]->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK, want_l4,
+					  "frame %u: L4 checksum flags %#" PRIx64, i,
+					  rx[i]->ol_flags);
+		TEST_ASSERT_EQUAL(rx[i]->ol_flags & (RTE_MBUF_F_RX_VLAN |
+						     RTE_MBUF_F_RX_VLAN_STRIPPED), vlan,
+				  "frame %u: VLAN flags %#" PRIx64, i, rx[i]->ol_flags);
+		if (vlan != 0)
+			TEST_ASSERT_EQUAL(rx[i]->vlan_tci, 0x100 + i, "frame %u: TCI %#x", i,
+					  rx[i]->vlan_tci);
+		TEST_ASSERT_EQUAL(rx[i]->pkt_len, 120u, "frame %u: %u bytes", i, rx[i]->pkt_len);
+	}
+	rte_pktmbuf_free_bulk(rx, n);
+	return ports_down();
+}
+
 /* RSS spreads flows over 4 queues with the hash in the mbuf; the packet type is set. */
 static int
 test_net_mlx5v_dp_rss_ptype(void)
@@ -719,6 +799,7 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 		TEST_CASE(test_net_mlx5v_dp_multiseg),
 		TEST_CASE(test_net_mlx5v_dp_jumbo),
 		TEST_CASE(test_net_mlx5v_dp_csum),
+		TEST_CASE(test_net_mlx5v_dp_mixed),
 		TEST_CASE(test_net_mlx5v_dp_rss_ptype),
 		TEST_CASE(test_net_mlx5v_dp_vlan),
 		TEST_CASE(test_net_mlx5v_dp_vlan_toggle),
