@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <rte_mbuf.h>
+#include <rte_vect.h>
 
 #include "mlx5v_devx.h"
 #include "mlx5v_ethdev.h"
@@ -432,6 +433,81 @@ rx_run_plain(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, ui
 	return rx_run(cqe, ep, out, run, own, rearm, bytes, 0);
 }
 
+#if defined(RTE_ARCH_X86) && defined(__SSSE3__)
+#define RX_VEC 1
+
+/* The mbuf fields the SSE loop writes as two 16-byte stores. */
+_Static_assert(offsetof(struct rte_mbuf, ol_flags) ==
+	       offsetof(struct rte_mbuf, rearm_data) + 8, "ol_flags after rearm_data");
+_Static_assert(offsetof(struct rte_mbuf, pkt_len) == offsetof(struct rte_mbuf, packet_type) + 4 &&
+	       offsetof(struct rte_mbuf, data_len) == offsetof(struct rte_mbuf, packet_type) + 8 &&
+	       offsetof(struct rte_mbuf, vlan_tci) == offsetof(struct rte_mbuf, packet_type) + 10 &&
+	       offsetof(struct rte_mbuf, hash) == offsetof(struct rte_mbuf, packet_type) + 12,
+	       "packet_type, pkt_len, data_len, vlan_tci, hash are not one 16-byte block");
+/* The 16 CQE bytes the loop loads, from 0x20: byte_cnt is its last dword (§8.2). */
+#define RX_VEC_OFF 0x20
+_Static_assert(MLX5V_IFC_BYTE_OFF(cqe_eth, byte_cnt) == RX_VEC_OFF + 12,
+	       "byte_cnt is not the last dword of the 16 bytes at 0x20");
+
+/*
+ * rx_run() without the RSS hash, with SSE: the big-endian byte count shuffled into pkt_len
+ * and data_len of a 16-byte block that also holds the packet type (vlan_tci and the hash
+ * left 0), and rearm_data with ol_flags as the other 16 bytes; the byte counts summed in
+ * one lane (a run is at most 65535 frames of at most 65535 bytes, one mbuf each: 32 bits
+ * hold the sum).
+ */
+static __rte_noinline uint32_t
+rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
+	   uint8_t own, uint64_t rearm, uint64_t *bytes)
+{
+	const __m128i shuf = _mm_setr_epi8(-1, -1, -1, -1, 15, 14, 13, 12, 15, 14,
+					   -1, -1, -1, -1, -1, -1);
+	__m128i rf = _mm_set_epi64x(0, (long long)rearm);
+	__m128i ptype = _mm_setzero_si128();
+	__m128i sum = _mm_setzero_si128();
+	uint32_t raw, last_raw = RX_HDR_RAW_NONE;
+	const struct rx_meta *meta;
+	struct rte_mbuf *m;
+	__m128i lens;
+	uint32_t len;
+	size_t k;
+
+	for (k = 0; k < run; k++, cqe += RX_CQE_SIZE) {
+		/* The owner check of rx_run() (§8.1), then the body. */
+		if (unlikely(cqe[RX_CQE_OP_OWN] != own))
+			break;
+		rte_io_rmb();
+		m = ep[k];
+		lens = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(cqe + RX_VEC_OFF)),
+					shuf);
+		out[k] = m;
+		sum = _mm_add_epi32(sum, lens);
+		memcpy(&raw, cqe + 4 * RX_DW_HDR, sizeof(raw));
+		if (unlikely(raw != last_raw)) {
+			if (unlikely(raw & RX_HDR_RAW_NONE)) {
+				/* Stripped VLAN: this frame's own flags, nothing cached. */
+				len = rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt));
+				rx_rearm(m, rearm);
+				m->pkt_len = len;
+				m->data_len = (uint16_t)len;
+				rx_cqe_meta(cqe, m, 0);
+				continue;
+			}
+			last_raw = raw;
+			meta = &rx_meta[RX_META_INDEX(rte_be_to_cpu_32(raw))];
+			ptype = _mm_cvtsi32_si128((int)meta->ptype);
+			rf = _mm_set_epi64x((long long)meta->ol_flags, (long long)rearm);
+		}
+		_mm_storeu_si128((__m128i *)(void *)&m->rearm_data, rf);
+		_mm_storeu_si128((__m128i *)(void *)&m->packet_type, _mm_or_si128(lens, ptype));
+	}
+	*bytes += (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(sum, 4));
+	return (uint32_t)k;
+}
+#else
+#define RX_VEC 0
+#endif
+
 /*
  * One-mbuf WQEs, with or without the RSS hash (rss, a constant in each instance). The CQEs
  * are taken in runs that end with the burst, the CQ ring or the RQ ring: within a run the
@@ -463,6 +539,10 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 		own = rx_op_own_ok(ci, cq_log);
 		if (rss)
 			k = rx_run_rss(cqe, ep, &pkts[i], run, own, rearm, &bytes);
+#if RX_VEC
+		else if (rxq->vec)
+			k = rx_run_sse(cqe, ep, &pkts[i], run, own, rearm, &bytes);
+#endif
 		else
 			k = rx_run_plain(cqe, ep, &pkts[i], run, own, rearm, &bytes);
 		i += k;
@@ -535,6 +615,9 @@ mlx5v_rxq_fill(struct mlx5v_rxq *rxq)
 	memcpy(&rxq->mbuf_rearm, &mb.rearm_data, sizeof(rxq->mbuf_rearm));
 	rxq->refill_thresh = RTE_MAX(1, RTE_MIN(RX_REFILL_THRESH, rxq->nb_desc / 4));
 	rxq->rss_hash = !!(rxq->offloads & RTE_ETH_RX_OFFLOAD_RSS_HASH);
+	/* The SSE loop where it is built and EAL allows 128-bit vectors (not with the hash). */
+	rxq->vec = RX_VEC && !rxq->rss_hash &&
+		   rte_vect_get_max_simd_bitwidth() >= RTE_VECT_SIMD_128;
 	for (w = 0; w < rxq->nb_desc; w++) {
 		for (k = 0; k < nsges; k++) {
 			dseg = rx_dseg(rxq, w, k);
@@ -607,7 +690,10 @@ mlx5v_rx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 			 rxq->seg_size);
 	else
 		snprintf(mode->info, sizeof(mode->info),
-			 "Scalar, bulk refill (every %u WQEs)", rxq->refill_thresh);
+			 "%s, bulk refill (every %u WQEs)", rxq->vec ? "Vector SSE" : "Scalar",
+			 rxq->refill_thresh);
+	if (rxq->vec)
+		mode->flags = RTE_ETH_BURST_FLAG_PER_QUEUE;
 	return 0;
 }
 

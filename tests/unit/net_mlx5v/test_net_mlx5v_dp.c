@@ -20,6 +20,7 @@
 #include <rte_mbuf.h>
 #include <rte_tcp.h>
 #include <rte_udp.h>
+#include <rte_vect.h>
 
 #include "test.h"
 
@@ -759,6 +760,35 @@ test_net_mlx5v_dp_tx_mode(void)
 	return ports_down();
 }
 
+/*
+ * The Rx burst mode says which loop reads the CQEs: the SSE one where it is built (x86 with
+ * SSSE3) and EAL allows 128-bit vectors, unless the RSS hash goes into the mbufs.
+ */
+static int
+test_net_mlx5v_dp_rx_mode(void)
+{
+	struct rte_eth_burst_mode mode;
+	int vec;
+
+#if defined(RTE_ARCH_X86) && defined(__SSSE3__)
+	vec = rte_vect_get_max_simd_bitwidth() >= RTE_VECT_SIMD_128;
+#else
+	vec = 0;
+#endif
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, 0, 1500), "start");
+	TEST_ASSERT_SUCCESS(rte_eth_rx_burst_mode_get(g_p1, 0, &mode), "burst mode");
+	TEST_ASSERT_EQUAL(strstr(mode.info, "Vector SSE") != NULL, vec,
+			  "Rx burst mode \"%s\", SIMD width %u", mode.info,
+			  rte_vect_get_max_simd_bitwidth());
+	TEST_ASSERT_SUCCESS(ports_down(), "stop");
+	/* RSS over two queues: ethdev takes the hash offload only with the RSS mode. */
+	TEST_ASSERT_SUCCESS(ports_up(2, 64, RTE_ETH_RX_OFFLOAD_RSS_HASH, 0, 1500), "start");
+	TEST_ASSERT_SUCCESS(rte_eth_rx_burst_mode_get(g_p1, 0, &mode), "burst mode");
+	TEST_ASSERT(strstr(mode.info, "Scalar") != NULL, "Rx burst mode \"%s\" with the hash",
+		    mode.info);
+	return ports_down();
+}
+
 static int
 testsuite_setup(void)
 {
@@ -808,17 +838,21 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 		TEST_CASE(test_net_mlx5v_dp_rx_error),
 		TEST_CASE(test_net_mlx5v_dp_wrap),
 		TEST_CASE(test_net_mlx5v_dp_tx_mode),
+		TEST_CASE(test_net_mlx5v_dp_rx_mode),
 		TEST_CASES_END()
 	}
 };
 
 /*
- * Every case twice: on devices that want the L2 header inline (SEND WQEs), then on devices
- * that want none and take enhanced multi-packet WQEs (doc/guides/prm/mlx5_empw.rst).
+ * Every case three times: on devices that want the L2 header inline (SEND WQEs), then on
+ * devices that want none and take enhanced multi-packet WQEs (doc/guides/prm/mlx5_empw.rst),
+ * then again on those with vectors refused to the PMD (the scalar Rx loop where the SSE one
+ * would otherwise run).
  */
 static int
 test_net_mlx5v_dp(void)
 {
+	uint16_t width = rte_vect_get_max_simd_bitwidth();
 	int ret;
 
 	g_caps = "";
@@ -826,7 +860,16 @@ test_net_mlx5v_dp(void)
 	if (ret != TEST_SUCCESS)
 		return ret;
 	g_caps = CAPS_EMPW;
-	return unit_test_suite_runner(&net_mlx5v_dp_suite);
+	ret = unit_test_suite_runner(&net_mlx5v_dp_suite);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	if (rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_DISABLED) != 0) {
+		printf("SIMD width fixed by the command line: no scalar pass\n");
+		return TEST_SUCCESS;
+	}
+	ret = unit_test_suite_runner(&net_mlx5v_dp_suite);
+	rte_vect_set_max_simd_bitwidth(width);
+	return ret;
 }
 
 REGISTER_TEST_COMMAND(net_mlx5v_dp_autotest, test_net_mlx5v_dp);
