@@ -26,6 +26,13 @@
 
 #define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
 
+/* The SSE loops where the build has them: x86 with SSSE3 (rxq->vec says if they run). */
+#if defined(RTE_ARCH_X86) && defined(__SSSE3__)
+#define RX_VEC 1
+#else
+#define RX_VEC 0
+#endif
+
 /* Consumed WQEs are posted again once this many (or a quarter of the ring) wait. */
 #define RX_REFILL_THRESH 32
 /* Bytes of a CQE, and the op_own byte that ends it (§8.1). */
@@ -180,6 +187,45 @@ rx_cqe_meta(const uint8_t *cqe, struct rte_mbuf *m, const int rss)
 }
 
 /*
+ * k mbufs from top into the ring's slots elts and their data rooms' addresses into the data
+ * segments from dseg on (the address is the second word of each, §7.1). With the SSE loop
+ * (vec), two at a time: both pointers in one 16-byte copy, both addresses added to and
+ * byte-swapped in one register.
+ */
+static __rte_always_inline void
+rx_refill_slots(void **top, struct rte_mbuf **elts, uint64_t *dseg, uint32_t k, int vec)
+{
+	struct rte_mbuf *m;
+	size_t j = 0;
+
+#if RX_VEC
+	const __m128i headroom = _mm_set1_epi64x(RTE_PKTMBUF_HEADROOM);
+	const __m128i swap = _mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
+	struct rte_mbuf *m1;
+	__m128i a;
+
+	for (; vec && j + 2 <= k; j += 2, dseg += 4) {
+		_mm_storeu_si128((__m128i *)(void *)&elts[j],
+				 _mm_loadu_si128((const __m128i *)(const void *)&top[j]));
+		m = top[j];
+		m1 = top[j + 1];
+		a = _mm_set_epi64x((long long)rte_mbuf_iova_get(m1),
+				   (long long)rte_mbuf_iova_get(m));
+		a = _mm_shuffle_epi8(_mm_add_epi64(a, headroom), swap);
+		_mm_storel_epi64((__m128i *)(void *)dseg, a);
+		_mm_storeh_pd((double *)(void *)(dseg + 2), _mm_castsi128_pd(a));
+	}
+#else
+	RTE_SET_USED(vec);
+#endif
+	for (; j < k; j++, dseg += 2) {
+		m = top[j];
+		elts[j] = m;
+		*dseg = rte_cpu_to_be_64(rte_mbuf_data_iova_default(m));
+	}
+}
+
+/*
  * Post again every one-mbuf WQE consumed since the last round: mbufs straight from the
  * mempool into the ring's slots, their addresses into the data segments, then the record
  * (§7.2). When the lcore's cache of the mempool holds enough, its top entries are taken in
@@ -194,7 +240,6 @@ rx_refill(struct mlx5v_rxq *rxq)
 	uint32_t pi = rxq->rq_pi;
 	uint32_t end = rxq->rq_ci + rxq->nb_desc;
 	struct rte_mbuf **elts;
-	struct rte_mbuf *m;
 	void **top;
 	uint32_t idx, j, k;
 	uint64_t *dseg;
@@ -208,11 +253,10 @@ rx_refill(struct mlx5v_rxq *rxq)
 		dseg = (uint64_t *)(rxq->wqes + (size_t)idx * MLX5V_WQE_DS) + 1;
 		if (likely(cache != NULL && cache->len >= k)) {
 			top = &cache->objs[cache->len - k];
-			for (j = 0; j < k; j++) {
-				m = top[j];
-				elts[j] = m;
-				dseg[2 * j] = rte_cpu_to_be_64(rte_mbuf_data_iova_default(m));
-			}
+			if (rxq->vec)
+				rx_refill_slots(top, elts, dseg, k, 1);
+			else
+				rx_refill_slots(top, elts, dseg, k, 0);
 			cache->len -= k;
 		} else if (rte_mempool_generic_get(rxq->mp, (void **)elts, k, cache) == 0) {
 			for (j = 0; j < k; j++)
@@ -433,9 +477,7 @@ rx_run_plain(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, ui
 	return rx_run(cqe, ep, out, run, own, rearm, bytes, 0);
 }
 
-#if defined(RTE_ARCH_X86) && defined(__SSSE3__)
-#define RX_VEC 1
-
+#if RX_VEC
 /* The mbuf fields the SSE loop writes as two 16-byte stores. */
 _Static_assert(offsetof(struct rte_mbuf, ol_flags) ==
 	       offsetof(struct rte_mbuf, rearm_data) + 8, "ol_flags after rearm_data");
@@ -504,8 +546,6 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
 	*bytes += (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(sum, 4));
 	return (uint32_t)k;
 }
-#else
-#define RX_VEC 0
 #endif
 
 /*
