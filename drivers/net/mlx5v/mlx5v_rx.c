@@ -494,7 +494,8 @@ _Static_assert(MLX5V_IFC_BYTE_OFF(cqe_eth, byte_cnt) == RX_VEC_OFF + 12,
 /*
  * rx_run() without the RSS hash, with SSE: the big-endian byte count shuffled into pkt_len
  * and data_len of a 16-byte block that also holds the packet type (vlan_tci and the hash
- * left 0), and rearm_data with ol_flags as the other 16 bytes; the byte counts summed in
+ * left 0), and rearm_data with ol_flags as the other 16 bytes, two CQEs per step while both
+ * are ready and repeat the cached header dword, one otherwise; the byte counts summed in
  * one lane (a run is at most 65535 frames of at most 65535 bytes, one mbuf each: 32 bits
  * hold the sum).
  */
@@ -507,16 +508,46 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
 	__m128i rf = _mm_set_epi64x(0, (long long)rearm);
 	__m128i ptype = _mm_setzero_si128();
 	__m128i sum = _mm_setzero_si128();
-	uint32_t raw, last_raw = RX_HDR_RAW_NONE;
+	uint32_t raw, raw1, last_raw = RX_HDR_RAW_NONE;
 	const struct rx_meta *meta;
-	struct rte_mbuf *m;
-	__m128i lens;
+	struct rte_mbuf *m, *m1;
+	__m128i lens, lens1;
 	uint32_t len;
-	size_t k;
+	size_t k = 0;
 
-	for (k = 0; k < run; k++, cqe += RX_CQE_SIZE) {
-		/* The owner check of rx_run() (§8.1), then the body. */
-		if (unlikely(cqe[RX_CQE_OP_OWN] != own))
+	while (k < run) {
+		/*
+		 * Two CQEs at a time while both are ready (the owner check of rx_run(), §8.1)
+		 * and have the header dword of the previous frame.
+		 */
+		for (; k + 2 <= run; k += 2, cqe += 2 * RX_CQE_SIZE) {
+			if (unlikely(cqe[RX_CQE_OP_OWN] != own ||
+				     cqe[RX_CQE_SIZE + RX_CQE_OP_OWN] != own))
+				break;
+			rte_io_rmb();
+			memcpy(&raw, cqe + 4 * RX_DW_HDR, sizeof(raw));
+			memcpy(&raw1, cqe + RX_CQE_SIZE + 4 * RX_DW_HDR, sizeof(raw1));
+			if (unlikely(raw != last_raw || raw1 != last_raw))
+				break;
+			m = ep[k];
+			m1 = ep[k + 1];
+			/* Both mbuf pointers handed over with one copy. */
+			_mm_storeu_si128((__m128i *)(void *)&out[k],
+					 _mm_loadu_si128((const __m128i *)(const void *)&ep[k]));
+			lens = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)
+								(cqe + RX_VEC_OFF)), shuf);
+			lens1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)
+				(cqe + RX_CQE_SIZE + RX_VEC_OFF)), shuf);
+			sum = _mm_add_epi32(sum, _mm_add_epi32(lens, lens1));
+			_mm_storeu_si128((__m128i *)(void *)&m->rearm_data, rf);
+			_mm_storeu_si128((__m128i *)(void *)&m->packet_type,
+					 _mm_or_si128(lens, ptype));
+			_mm_storeu_si128((__m128i *)(void *)&m1->rearm_data, rf);
+			_mm_storeu_si128((__m128i *)(void *)&m1->packet_type,
+					 _mm_or_si128(lens1, ptype));
+		}
+		/* One alone: the last of an odd run, a new header dword, or not written yet. */
+		if (k == run || unlikely(cqe[RX_CQE_OP_OWN] != own))
 			break;
 		rte_io_rmb();
 		m = ep[k];
@@ -525,14 +556,16 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
 		out[k] = m;
 		sum = _mm_add_epi32(sum, lens);
 		memcpy(&raw, cqe + 4 * RX_DW_HDR, sizeof(raw));
+		k++;
+		cqe += RX_CQE_SIZE;
 		if (unlikely(raw != last_raw)) {
 			if (unlikely(raw & RX_HDR_RAW_NONE)) {
 				/* Stripped VLAN: this frame's own flags, nothing cached. */
-				len = rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt));
+				len = rx_cqe_dw(cqe - RX_CQE_SIZE, MLX5V_IFC_DW(cqe_eth, byte_cnt));
 				rx_rearm(m, rearm);
 				m->pkt_len = len;
 				m->data_len = (uint16_t)len;
-				rx_cqe_meta(cqe, m, 0);
+				rx_cqe_meta(cqe - RX_CQE_SIZE, m, 0);
 				continue;
 			}
 			last_raw = raw;
