@@ -622,10 +622,28 @@ tx_plain(const struct rte_mbuf *m, uint64_t slow, const struct rte_mempool *mp, 
 }
 
 /*
- * The data segments of a multi-packet WQE (prm/mlx5_eth §6.5, doc/guides/prm/mlx5_empw.rst)
- * from d on, one per plain packet of pkts, up to kmax of them; each packet's list entry
- * into ep. Out of line from the burst so that the loop keeps what it uses in registers.
- * @return the packets taken (the first one that is not plain ends the run).
+ * The data segment of packet m at d (prm/mlx5_eth §6.5): length, lkey, address. The two
+ * dwords stored apart cost less than one word built of them (volatile so that they are not
+ * merged into a vector store). @return the length.
+ */
+static __rte_always_inline uint32_t
+tx_empw_dseg(uint64_t *d, const struct rte_mbuf *m, rte_be32_t lkey)
+{
+	rte_be32_t *dw = (rte_be32_t *)d;
+	uint32_t dlen = m->data_len;
+
+	rte_write32_relaxed(rte_cpu_to_be_32(dlen), &dw[0]);
+	rte_write32_relaxed(lkey, &dw[1]);
+	d[1] = rte_cpu_to_be_64(rte_pktmbuf_iova(m));
+	return dlen;
+}
+
+/*
+ * The data segments of a multi-packet WQE (prm/mlx5_empw.rst) from d on, one per plain
+ * packet of pkts, up to kmax of them; the list entries into ep. Two packets per step while
+ * both are plain (both list entries in one copy), then one. Out of line from the burst so
+ * that the loop keeps what it uses in registers. @return the packets taken (the first one
+ * that is not plain ends the run).
  */
 static __rte_always_inline unsigned int
 tx_empw_dsegs(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d, unsigned int kmax,
@@ -633,25 +651,23 @@ tx_empw_dsegs(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d, unsigne
 	      const int ff)
 {
 	uint64_t sum = *bytes;
-	struct rte_mbuf *m;
-	rte_be32_t *dw;
-	uint32_t dlen;
+	struct rte_mbuf *m, *m1;
 	size_t k;
 
-	for (k = 0; k < kmax; k++, d += 2) {
+	for (k = 0; k + 2 <= kmax; k += 2, d += 4) {
+		m = pkts[k];
+		m1 = pkts[k + 1];
+		if (unlikely(!tx_plain(m, slow, mp, ff) || !tx_plain(m1, slow, mp, ff)))
+			break;
+		memcpy(&ep[k], &pkts[k], 2 * sizeof(*ep));
+		sum += tx_empw_dseg(d, m, lkey);
+		sum += tx_empw_dseg(d + 2, m1, lkey);
+	}
+	for (; k < kmax; k++, d += 2) {
 		m = pkts[k];
 		if (unlikely(!tx_plain(m, slow, mp, ff)))
 			break;
-		/*
-		 * Length, lkey, address: the two dwords stored apart cost less than one word
-		 * built of them (volatile so that they are not merged into a vector store).
-		 */
-		dlen = m->data_len;
-		sum += dlen;
-		dw = (rte_be32_t *)d;
-		rte_write32_relaxed(rte_cpu_to_be_32(dlen), &dw[0]);
-		rte_write32_relaxed(lkey, &dw[1]);
-		d[1] = rte_cpu_to_be_64(rte_pktmbuf_iova(m));
+		sum += tx_empw_dseg(d, m, lkey);
 		ep[k] = m;
 	}
 	*bytes = sum;

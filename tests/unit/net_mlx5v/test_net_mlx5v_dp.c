@@ -250,6 +250,52 @@ test_net_mlx5v_dp_bytes(void)
 	return ports_down();
 }
 
+/*
+ * With MBUF_FAST_FREE (completed packets go back by index): runs of plain packets of odd
+ * and even lengths with a checksum-offload packet among them (it ends a multi-packet WQE's
+ * run, on a pair or alone), sent several times over the ring; bytes, order and totals.
+ */
+static int
+test_net_mlx5v_dp_fast_free(void)
+{
+	static const uint16_t counts[] = { 1, 2, 3, 31, 32, 7 };
+	struct rte_mbuf *tx[BURST], *ref[BURST], *rx[BURST];
+	struct rte_eth_stats st0, st1;
+	unsigned int c, total = 0;
+	uint16_t i, n;
+
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE |
+				     RTE_ETH_TX_OFFLOAD_IPV4_CKSUM, 1500), "start");
+	for (c = 0; c < 4 * RTE_DIM(counts); c++) {
+		n = RTE_MIN(counts[c % RTE_DIM(counts)], (uint16_t)BURST);
+		for (i = 0; i < n; i++) {
+			tx[i] = frame(&g_mac1, 64 + ((c + i) % 3) * 37, c * 64 + i, 0);
+			TEST_ASSERT_NOT_NULL(tx[i], "frame");
+			if (i == 4 + c % 3) {
+				tx[i]->ol_flags |= RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
+				tx[i]->l2_len = RTE_ETHER_HDR_LEN;
+				tx[i]->l3_len = sizeof(struct rte_ipv4_hdr);
+			}
+			ref[i] = copy_of(tx[i]);
+			TEST_ASSERT_NOT_NULL(ref[i], "copy");
+		}
+		TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, n), "send");
+		TEST_ASSERT_EQUAL(recv_n(g_p1, 0, rx, n), n, "round %u: received", c);
+		for (i = 0; i < n; i++)
+			TEST_ASSERT(same_bytes(rx[i], ref[i]), "round %u: frame %u differs", c, i);
+		rte_pktmbuf_free_bulk(rx, n);
+		rte_pktmbuf_free_bulk(ref, n);
+		total += n;
+	}
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p0, &st0), "stats 0");
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p1, &st1), "stats 1");
+	TEST_ASSERT(st0.opackets == total && st1.ipackets == total, "packets %" PRIu64 "/%"
+		    PRIu64 " of %u", st0.opackets, st1.ipackets, total);
+	TEST_ASSERT_EQUAL(st0.obytes, st1.ibytes, "bytes sent = bytes received");
+	TEST_ASSERT(rte_eth_tx_done_cleanup(g_p0, 0, 0) >= 0, "cleanup");
+	return ports_down();
+}
+
 /* A packet of three segments, the first shorter than the inline header. */
 static int
 test_net_mlx5v_dp_multiseg(void)
@@ -826,6 +872,7 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 	.teardown = testsuite_teardown,
 	.unit_test_cases = {
 		TEST_CASE(test_net_mlx5v_dp_bytes),
+		TEST_CASE(test_net_mlx5v_dp_fast_free),
 		TEST_CASE(test_net_mlx5v_dp_multiseg),
 		TEST_CASE(test_net_mlx5v_dp_jumbo),
 		TEST_CASE(test_net_mlx5v_dp_csum),
