@@ -110,6 +110,7 @@ struct mlx5v_rxq {
 	uint8_t ready;                 /**< RDY */
 	uint8_t recover;               /**< an error CQE moved the RQ to ERR */
 	uint8_t rss_hash;              /**< the RSS hash goes into the mbuf (RSS_HASH offload) */
+	uint8_t vec;                   /**< the SSE loop reads the CQEs (mlx5v_rx.c) */
 	uint16_t port_id;
 	uint32_t seg_size;             /**< bytes of one mbuf buffer (data room - headroom) */
 	uint32_t lkey;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <rte_mbuf.h>
+#include <rte_vect.h>
 
 #include "mlx5v_devx.h"
 #include "mlx5v_ethdev.h"
@@ -24,6 +25,13 @@
 #include "rte_pmd_mlx5v.h"
 
 #define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
+
+/* The SSE loops where the build has them: x86 with SSSE3 (rxq->vec says if they run). */
+#if defined(RTE_ARCH_X86) && defined(__SSSE3__)
+#define RX_VEC 1
+#else
+#define RX_VEC 0
+#endif
 
 /* Consumed WQEs are posted again once this many (or a quarter of the ring) wait. */
 #define RX_REFILL_THRESH 32
@@ -150,6 +158,16 @@ rx_rearm(struct rte_mbuf *m, uint64_t rearm)
 	memcpy(&m->rearm_data, &rearm, sizeof(rearm));
 }
 
+/* The RSS hash into the mbuf if the TIR hashed this frame (a hash type of 0: nothing). */
+static __rte_always_inline uint64_t
+rx_cqe_hash(const uint8_t *cqe, struct rte_mbuf *m)
+{
+	if (GET(cqe_eth, cqe, rss_ip_type) == 0)
+		return 0;
+	m->hash.rss = GET(cqe_eth, cqe, rss_hash_result);
+	return RTE_MBUF_F_RX_RSS_HASH;
+}
+
 /* The CQE's view of the frame: type, checksums, VLAN, and the hash if rss (§8.2). */
 static __rte_always_inline void
 rx_cqe_meta(const uint8_t *cqe, struct rte_mbuf *m, const int rss)
@@ -163,12 +181,48 @@ rx_cqe_meta(const uint8_t *cqe, struct rte_mbuf *m, const int rss)
 		m->vlan_tci = (uint16_t)hdr;
 		flags |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
 	}
-	/* A hash type of 0 means the TIR hashed nothing of this frame. */
-	if (rss && GET(cqe_eth, cqe, rss_ip_type) != 0) {
-		m->hash.rss = GET(cqe_eth, cqe, rss_hash_result);
-		flags |= RTE_MBUF_F_RX_RSS_HASH;
-	}
+	if (rss)
+		flags |= rx_cqe_hash(cqe, m);
 	m->ol_flags = flags;
+}
+
+/*
+ * k mbufs from top into the ring's slots elts and their data rooms' addresses into the data
+ * segments from dseg on (the address is the second word of each, §7.1). With the SSE loop
+ * (vec), two at a time: both pointers in one 16-byte copy, both addresses added to and
+ * byte-swapped in one register.
+ */
+static __rte_always_inline void
+rx_refill_slots(void **top, struct rte_mbuf **elts, uint64_t *dseg, uint32_t k, int vec)
+{
+	struct rte_mbuf *m;
+	size_t j = 0;
+
+#if RX_VEC
+	const __m128i headroom = _mm_set1_epi64x(RTE_PKTMBUF_HEADROOM);
+	const __m128i swap = _mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
+	struct rte_mbuf *m1;
+	__m128i a;
+
+	for (; vec && j + 2 <= k; j += 2, dseg += 4) {
+		_mm_storeu_si128((__m128i *)(void *)&elts[j],
+				 _mm_loadu_si128((const __m128i *)(const void *)&top[j]));
+		m = top[j];
+		m1 = top[j + 1];
+		a = _mm_set_epi64x((long long)rte_mbuf_iova_get(m1),
+				   (long long)rte_mbuf_iova_get(m));
+		a = _mm_shuffle_epi8(_mm_add_epi64(a, headroom), swap);
+		_mm_storel_epi64((__m128i *)(void *)dseg, a);
+		_mm_storeh_pd((double *)(void *)(dseg + 2), _mm_castsi128_pd(a));
+	}
+#else
+	RTE_SET_USED(vec);
+#endif
+	for (; j < k; j++, dseg += 2) {
+		m = top[j];
+		elts[j] = m;
+		*dseg = rte_cpu_to_be_64(rte_mbuf_data_iova_default(m));
+	}
 }
 
 /*
@@ -186,7 +240,6 @@ rx_refill(struct mlx5v_rxq *rxq)
 	uint32_t pi = rxq->rq_pi;
 	uint32_t end = rxq->rq_ci + rxq->nb_desc;
 	struct rte_mbuf **elts;
-	struct rte_mbuf *m;
 	void **top;
 	uint32_t idx, j, k;
 	uint64_t *dseg;
@@ -200,11 +253,10 @@ rx_refill(struct mlx5v_rxq *rxq)
 		dseg = (uint64_t *)(rxq->wqes + (size_t)idx * MLX5V_WQE_DS) + 1;
 		if (likely(cache != NULL && cache->len >= k)) {
 			top = &cache->objs[cache->len - k];
-			for (j = 0; j < k; j++) {
-				m = top[j];
-				elts[j] = m;
-				dseg[2 * j] = rte_cpu_to_be_64(rte_mbuf_data_iova_default(m));
-			}
+			if (rxq->vec)
+				rx_refill_slots(top, elts, dseg, k, 1);
+			else
+				rx_refill_slots(top, elts, dseg, k, 0);
 			cache->len -= k;
 		} else if (rte_mempool_generic_get(rxq->mp, (void **)elts, k, cache) == 0) {
 			for (j = 0; j < k; j++)
@@ -351,6 +403,185 @@ rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 }
 
 /*
+ * The header dword of a CQE as it sits in memory (big-endian), and the one value it never
+ * takes in rx_run()'s cache: a stripped VLAN makes every frame's flags its own.
+ */
+#define RX_HDR_RAW_NONE RTE_BE32(RX_CVLAN)
+
+/*
+ * A run of at most run CQEs from cqe on whose owner parity is own, and the WQEs' mbufs from
+ * ep on, into out; the byte count added to *bytes. Frames of one flow have the same header
+ * dword: its packet type and checksum flags are looked up only when it differs from the
+ * previous frame's (§8.2), as it is read, without its byte swap. Out of line from the burst
+ * so that the loop keeps what it uses in registers. @return the CQEs taken: the first that
+ * is not a ready receive completion ends the run.
+ */
+static __rte_always_inline uint32_t
+rx_run(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
+       uint8_t own, uint64_t rearm, uint64_t *bytes, const int rss)
+{
+	uint32_t raw, last_raw = RX_HDR_RAW_NONE;
+	uint64_t sum = *bytes;
+	uint32_t ptype = 0;
+	uint64_t flags = 0;
+	struct rte_mbuf *m;
+	size_t k;
+	uint32_t len;
+
+	for (k = 0; k < run; k++, cqe += RX_CQE_SIZE) {
+		/*
+		 * A CQE is ours when its owner bit matches the lap parity of ci (§8.1); one
+		 * compare also tells a good receive completion from anything else.
+		 */
+		if (unlikely(cqe[RX_CQE_OP_OWN] != own))
+			break;
+		/* The body is read only after the owner check. */
+		rte_io_rmb();
+		/* Completions come in WQE order (§7.1): the WQE's mbuf is the frame. */
+		m = ep[k];
+		len = rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt));
+		rx_rearm(m, rearm);
+		m->pkt_len = len;
+		m->data_len = (uint16_t)len;
+		out[k] = m;
+		sum += len;
+		memcpy(&raw, cqe + 4 * RX_DW_HDR, sizeof(raw));
+		if (unlikely(raw != last_raw)) {
+			if (unlikely(raw & RX_HDR_RAW_NONE)) {
+				/* Stripped VLAN: this frame's own flags, nothing cached. */
+				rx_cqe_meta(cqe, m, rss);
+				continue;
+			}
+			last_raw = raw;
+			ptype = rx_meta[RX_META_INDEX(rte_be_to_cpu_32(raw))].ptype;
+			flags = rx_meta[RX_META_INDEX(rte_be_to_cpu_32(raw))].ol_flags;
+		}
+		m->packet_type = ptype;
+		m->ol_flags = rss ? flags | rx_cqe_hash(cqe, m) : flags;
+	}
+	*bytes = sum;
+	return (uint32_t)k;
+}
+
+static __rte_noinline uint32_t
+rx_run_rss(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
+	   uint8_t own, uint64_t rearm, uint64_t *bytes)
+{
+	return rx_run(cqe, ep, out, run, own, rearm, bytes, 1);
+}
+
+static __rte_noinline uint32_t
+rx_run_plain(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
+	     uint8_t own, uint64_t rearm, uint64_t *bytes)
+{
+	return rx_run(cqe, ep, out, run, own, rearm, bytes, 0);
+}
+
+#if RX_VEC
+/* The mbuf fields the SSE loop writes as two 16-byte stores. */
+_Static_assert(offsetof(struct rte_mbuf, ol_flags) ==
+	       offsetof(struct rte_mbuf, rearm_data) + 8, "ol_flags after rearm_data");
+_Static_assert(offsetof(struct rte_mbuf, pkt_len) == offsetof(struct rte_mbuf, packet_type) + 4 &&
+	       offsetof(struct rte_mbuf, data_len) == offsetof(struct rte_mbuf, packet_type) + 8 &&
+	       offsetof(struct rte_mbuf, vlan_tci) == offsetof(struct rte_mbuf, packet_type) + 10 &&
+	       offsetof(struct rte_mbuf, hash) == offsetof(struct rte_mbuf, packet_type) + 12,
+	       "packet_type, pkt_len, data_len, vlan_tci, hash are not one 16-byte block");
+/* The 16 CQE bytes the loop loads, from 0x20: byte_cnt is its last dword (§8.2). */
+#define RX_VEC_OFF 0x20
+_Static_assert(MLX5V_IFC_BYTE_OFF(cqe_eth, byte_cnt) == RX_VEC_OFF + 12,
+	       "byte_cnt is not the last dword of the 16 bytes at 0x20");
+
+/*
+ * rx_run() without the RSS hash, with SSE: the big-endian byte count shuffled into pkt_len
+ * and data_len of a 16-byte block that also holds the packet type (vlan_tci and the hash
+ * left 0), and rearm_data with ol_flags as the other 16 bytes, two CQEs per step while both
+ * are ready and repeat the cached header dword, one otherwise; the byte counts summed in
+ * one lane (a run is at most 65535 frames of at most 65535 bytes, one mbuf each: 32 bits
+ * hold the sum).
+ */
+static __rte_noinline uint32_t
+rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
+	   uint8_t own, uint64_t rearm, uint64_t *bytes)
+{
+	const __m128i shuf = _mm_setr_epi8(-1, -1, -1, -1, 15, 14, 13, 12, 15, 14,
+					   -1, -1, -1, -1, -1, -1);
+	__m128i rf = _mm_set_epi64x(0, (long long)rearm);
+	__m128i ptype = _mm_setzero_si128();
+	__m128i sum = _mm_setzero_si128();
+	uint32_t raw, raw1, last_raw = RX_HDR_RAW_NONE;
+	const struct rx_meta *meta;
+	struct rte_mbuf *m, *m1;
+	__m128i lens, lens1;
+	uint32_t len;
+	size_t k = 0;
+
+	while (k < run) {
+		/*
+		 * Two CQEs at a time while both are ready (the owner check of rx_run(), §8.1)
+		 * and have the header dword of the previous frame.
+		 */
+		for (; k + 2 <= run; k += 2, cqe += 2 * RX_CQE_SIZE) {
+			if (unlikely(cqe[RX_CQE_OP_OWN] != own ||
+				     cqe[RX_CQE_SIZE + RX_CQE_OP_OWN] != own))
+				break;
+			rte_io_rmb();
+			memcpy(&raw, cqe + 4 * RX_DW_HDR, sizeof(raw));
+			memcpy(&raw1, cqe + RX_CQE_SIZE + 4 * RX_DW_HDR, sizeof(raw1));
+			if (unlikely(raw != last_raw || raw1 != last_raw))
+				break;
+			m = ep[k];
+			m1 = ep[k + 1];
+			/* Both mbuf pointers handed over with one copy. */
+			_mm_storeu_si128((__m128i *)(void *)&out[k],
+					 _mm_loadu_si128((const __m128i *)(const void *)&ep[k]));
+			lens = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)
+								(cqe + RX_VEC_OFF)), shuf);
+			lens1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)
+				(cqe + RX_CQE_SIZE + RX_VEC_OFF)), shuf);
+			sum = _mm_add_epi32(sum, _mm_add_epi32(lens, lens1));
+			_mm_storeu_si128((__m128i *)(void *)&m->rearm_data, rf);
+			_mm_storeu_si128((__m128i *)(void *)&m->packet_type,
+					 _mm_or_si128(lens, ptype));
+			_mm_storeu_si128((__m128i *)(void *)&m1->rearm_data, rf);
+			_mm_storeu_si128((__m128i *)(void *)&m1->packet_type,
+					 _mm_or_si128(lens1, ptype));
+		}
+		/* One alone: the last of an odd run, a new header dword, or not written yet. */
+		if (k == run || unlikely(cqe[RX_CQE_OP_OWN] != own))
+			break;
+		rte_io_rmb();
+		m = ep[k];
+		lens = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(cqe + RX_VEC_OFF)),
+					shuf);
+		out[k] = m;
+		sum = _mm_add_epi32(sum, lens);
+		memcpy(&raw, cqe + 4 * RX_DW_HDR, sizeof(raw));
+		k++;
+		cqe += RX_CQE_SIZE;
+		if (unlikely(raw != last_raw)) {
+			if (unlikely(raw & RX_HDR_RAW_NONE)) {
+				/* Stripped VLAN: this frame's own flags, nothing cached. */
+				len = rx_cqe_dw(cqe - RX_CQE_SIZE, MLX5V_IFC_DW(cqe_eth, byte_cnt));
+				rx_rearm(m, rearm);
+				m->pkt_len = len;
+				m->data_len = (uint16_t)len;
+				rx_cqe_meta(cqe - RX_CQE_SIZE, m, 0);
+				continue;
+			}
+			last_raw = raw;
+			meta = &rx_meta[RX_META_INDEX(rte_be_to_cpu_32(raw))];
+			ptype = _mm_cvtsi32_si128((int)meta->ptype);
+			rf = _mm_set_epi64x((long long)meta->ol_flags, (long long)rearm);
+		}
+		_mm_storeu_si128((__m128i *)(void *)&m->rearm_data, rf);
+		_mm_storeu_si128((__m128i *)(void *)&m->packet_type, _mm_or_si128(lens, ptype));
+	}
+	*bytes += (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(sum, 4));
+	return (uint32_t)k;
+}
+#endif
+
+/*
  * One-mbuf WQEs, with or without the RSS hash (rss, a constant in each instance). The CQEs
  * are taken in runs that end with the burst, the CQ ring or the RQ ring: within a run the
  * owner parity is constant and the CQE and mbuf pointers just step.
@@ -366,11 +597,10 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 	const uint8_t cq_log = rxq->cq_log;
 	uint32_t ci = rxq->cq_ci;
 	uint32_t rq_ci = rxq->rq_ci;
-	struct rte_mbuf **ep;
 	const uint8_t *cqe;
-	struct rte_mbuf *m;
+	struct rte_mbuf **ep;
 	uint64_t bytes = 0;
-	uint32_t len, run, k;
+	uint32_t run, k;
 	uint16_t i = 0;
 	uint8_t own;
 
@@ -380,25 +610,14 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 		cqe = cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
 		ep = &elts[rq_ci & wqe_mask];
 		own = rx_op_own_ok(ci, cq_log);
-		for (k = 0; k < run; k++, cqe += RX_CQE_SIZE) {
-			/*
-			 * A CQE is ours when its owner bit matches the lap parity of ci (§8.1);
-			 * one compare also tells a good receive completion from anything else.
-			 */
-			if (unlikely(cqe[RX_CQE_OP_OWN] != own))
-				break;
-			/* The body is read only after the owner check. */
-			rte_io_rmb();
-			/* Completions come in WQE order (§7.1): the WQE's mbuf is the frame. */
-			m = ep[k];
-			len = rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt));
-			rx_rearm(m, rearm);
-			m->pkt_len = len;
-			m->data_len = (uint16_t)len;
-			rx_cqe_meta(cqe, m, rss);
-			pkts[i + k] = m;
-			bytes += len;
-		}
+		if (rss)
+			k = rx_run_rss(cqe, ep, &pkts[i], run, own, rearm, &bytes);
+#if RX_VEC
+		else if (rxq->vec)
+			k = rx_run_sse(cqe, ep, &pkts[i], run, own, rearm, &bytes);
+#endif
+		else
+			k = rx_run_plain(cqe, ep, &pkts[i], run, own, rearm, &bytes);
 		i += k;
 		ci += k;
 		rq_ci += k;
@@ -469,6 +688,9 @@ mlx5v_rxq_fill(struct mlx5v_rxq *rxq)
 	memcpy(&rxq->mbuf_rearm, &mb.rearm_data, sizeof(rxq->mbuf_rearm));
 	rxq->refill_thresh = RTE_MAX(1, RTE_MIN(RX_REFILL_THRESH, rxq->nb_desc / 4));
 	rxq->rss_hash = !!(rxq->offloads & RTE_ETH_RX_OFFLOAD_RSS_HASH);
+	/* The SSE loop where it is built and EAL allows 128-bit vectors (not with the hash). */
+	rxq->vec = RX_VEC && !rxq->rss_hash &&
+		   rte_vect_get_max_simd_bitwidth() >= RTE_VECT_SIMD_128;
 	for (w = 0; w < rxq->nb_desc; w++) {
 		for (k = 0; k < nsges; k++) {
 			dseg = rx_dseg(rxq, w, k);
@@ -541,7 +763,10 @@ mlx5v_rx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 			 rxq->seg_size);
 	else
 		snprintf(mode->info, sizeof(mode->info),
-			 "Scalar, bulk refill (every %u WQEs)", rxq->refill_thresh);
+			 "%s, bulk refill (every %u WQEs)", rxq->vec ? "Vector SSE" : "Scalar",
+			 rxq->refill_thresh);
+	if (rxq->vec)
+		mode->flags = RTE_ETH_BURST_FLAG_PER_QUEUE;
 	return 0;
 }
 

@@ -51,6 +51,7 @@ _Static_assert(TX_INL_OFF % 8 + TX_INL_HEAD == 8 && TX_INL_OFF + TX_INL_HEAD == 
 	       "an 18-byte inline header is not the end of the Ethernet segment and one DS");
 _Static_assert(MLX5V_IFC_DW(wqe_ctrl_seg, wqe_index) == 0 &&
 	       MLX5V_IFC_DW(wqe_data_seg, byte_count) == 0 &&
+	       MLX5V_IFC_DW(wqe_data_seg, lkey) == 1 &&
 	       MLX5V_IFC_BYTE_OFF(wqe_data_seg, addr) == 8,
 	       "the words the fast path patches moved");
 
@@ -621,6 +622,75 @@ tx_plain(const struct rte_mbuf *m, uint64_t slow, const struct rte_mempool *mp, 
 }
 
 /*
+ * The data segment of packet m at d (prm/mlx5_eth §6.5): length, lkey, address. The two
+ * dwords stored apart cost less than one word built of them (volatile so that they are not
+ * merged into a vector store). @return the length.
+ */
+static __rte_always_inline uint32_t
+tx_empw_dseg(uint64_t *d, const struct rte_mbuf *m, rte_be32_t lkey)
+{
+	rte_be32_t *dw = (rte_be32_t *)d;
+	uint32_t dlen = m->data_len;
+
+	rte_write32_relaxed(rte_cpu_to_be_32(dlen), &dw[0]);
+	rte_write32_relaxed(lkey, &dw[1]);
+	d[1] = rte_cpu_to_be_64(rte_pktmbuf_iova(m));
+	return dlen;
+}
+
+/*
+ * The data segments of a multi-packet WQE (prm/mlx5_empw.rst) from d on, one per plain
+ * packet of pkts, up to kmax of them; the list entries into ep. Two packets per step while
+ * both are plain (both list entries in one copy), then one. Out of line from the burst so
+ * that the loop keeps what it uses in registers. @return the packets taken (the first one
+ * that is not plain ends the run).
+ */
+static __rte_always_inline unsigned int
+tx_empw_dsegs(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d, unsigned int kmax,
+	      rte_be32_t lkey, uint64_t slow, const struct rte_mempool *mp, uint64_t *bytes,
+	      const int ff)
+{
+	uint64_t sum = *bytes;
+	struct rte_mbuf *m, *m1;
+	size_t k;
+
+	for (k = 0; k + 2 <= kmax; k += 2, d += 4) {
+		m = pkts[k];
+		m1 = pkts[k + 1];
+		if (unlikely(!tx_plain(m, slow, mp, ff) || !tx_plain(m1, slow, mp, ff)))
+			break;
+		memcpy(&ep[k], &pkts[k], 2 * sizeof(*ep));
+		sum += tx_empw_dseg(d, m, lkey);
+		sum += tx_empw_dseg(d + 2, m1, lkey);
+	}
+	for (; k < kmax; k++, d += 2) {
+		m = pkts[k];
+		if (unlikely(!tx_plain(m, slow, mp, ff)))
+			break;
+		sum += tx_empw_dseg(d, m, lkey);
+		ep[k] = m;
+	}
+	*bytes = sum;
+	return (unsigned int)k;
+}
+
+/* tx_empw_dsegs() with MBUF_FAST_FREE, and without (each mbuf's pool checked). */
+static __rte_noinline unsigned int
+tx_empw_dsegs_ff(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d, unsigned int kmax,
+		 rte_be32_t lkey, uint64_t slow, const struct rte_mempool *mp, uint64_t *bytes)
+{
+	return tx_empw_dsegs(pkts, ep, d, kmax, lkey, slow, mp, bytes, 1);
+}
+
+static __rte_noinline unsigned int
+tx_empw_dsegs_pool(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d,
+		   unsigned int kmax, rte_be32_t lkey, uint64_t slow,
+		   const struct rte_mempool *mp, uint64_t *bytes)
+{
+	return tx_empw_dsegs(pkts, ep, d, kmax, lkey, slow, mp, bytes, 0);
+}
+
+/*
  * The burst with enhanced multi-packet WQEs (doc/guides/prm/mlx5_empw.rst): a run of plain
  * packets (one direct segment, refcnt 1, the mapped pool, no offloads) shares one WQE
  * (control, Ethernet segment, then one data segment per packet) of up to comp_thresh
@@ -631,7 +701,7 @@ static __rte_always_inline uint16_t
 tx_burst_empw(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int ff)
 {
 	const uint64_t c0 = txq->mpw_ctrl[0], c1 = txq->mpw_ctrl[1];
-	const uint64_t td = tx_word_dw(1, txq->lkey);
+	const rte_be32_t lkey = rte_cpu_to_be_32(txq->lkey);
 	const uint64_t slow = txq->slow_flags;
 	const unsigned int kmax_wqe = RTE_MIN((unsigned int)txq->comp_thresh,
 					      MLX5V_WQE_MAX_DS - 2);
@@ -648,9 +718,9 @@ tx_burst_empw(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const i
 	uint8_t *ctrl = NULL;
 	uint64_t bytes = 0;
 	struct rte_mbuf **ep;
-	uint32_t dlen, ds;
 	struct rte_mbuf *m;
 	uint64_t *w, *d;
+	uint32_t ds;
 	int bbs;
 
 	while (i < n && room != 0) {
@@ -666,17 +736,10 @@ tx_burst_empw(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const i
 		w = (uint64_t *)(wqes + (size_t)(pi & mask) * MLX5V_WQE_BB);
 		d = w + 4;
 		ep = &elts[head & emask];
-		for (k = 0; k < kmax; k++, d += 2) {
-			m = pkts[i + k];
-			if (unlikely(!tx_plain(m, slow, mp, ff)))
-				break;
-			/* One data segment: length, lkey, address (prm/mlx5_eth §6.5). */
-			dlen = m->data_len;
-			d[0] = td | tx_word_dw(0, dlen);
-			d[1] = rte_cpu_to_be_64(rte_pktmbuf_iova(m));
-			ep[k] = m;
-			bytes += dlen;
-		}
+		if (ff)
+			k = tx_empw_dsegs_ff(&pkts[i], ep, d, kmax, lkey, slow, mp, &bytes);
+		else
+			k = tx_empw_dsegs_pool(&pkts[i], ep, d, kmax, lkey, slow, mp, &bytes);
 		if (likely(k != 0)) {
 			ds = 2 + k;
 			w[0] = c0 | tx_word_dw(0, (uint32_t)pi <<
@@ -712,7 +775,7 @@ tx_burst_empw(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const i
 		ctrl = tx_wqebb(txq, pi);
 		pi += bbs;
 		room -= bbs;
-		/* §6.2: a CQE at least every comp_thresh packets. */
+		/* prm/mlx5_eth §6.2: a CQE at least every comp_thresh packets. */
 		if (++since >= txq->comp_thresh) {
 			SET(wqe_ctrl_seg, ctrl, ce, MLX5V_WQE_CE_ALWAYS);
 			since = 0;
@@ -823,7 +886,7 @@ mlx5v_tx_offload_capa(const struct mlx5v_ethdev_caps *caps)
 			RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
 	if (caps->wqe_vlan_insert)
 		capa |= RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
-	/* LSO needs the checksums of every segment (§3.3, §6.5). */
+	/* LSO needs the checksums of every segment (prm/mlx5_eth §3.3, §6.5). */
 	if (caps->max_lso_cap != 0 && caps->csum_cap)
 		capa |= RTE_ETH_TX_OFFLOAD_TCP_TSO;
 	return capa;

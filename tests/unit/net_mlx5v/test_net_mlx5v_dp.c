@@ -20,6 +20,7 @@
 #include <rte_mbuf.h>
 #include <rte_tcp.h>
 #include <rte_udp.h>
+#include <rte_vect.h>
 
 #include "test.h"
 
@@ -249,6 +250,52 @@ test_net_mlx5v_dp_bytes(void)
 	return ports_down();
 }
 
+/*
+ * With MBUF_FAST_FREE (completed packets go back by index): runs of plain packets of odd
+ * and even lengths with a checksum-offload packet among them (it ends a multi-packet WQE's
+ * run, on a pair or alone), sent several times over the ring; bytes, order and totals.
+ */
+static int
+test_net_mlx5v_dp_fast_free(void)
+{
+	static const uint16_t counts[] = { 1, 2, 3, 31, 32, 7 };
+	struct rte_mbuf *tx[BURST], *ref[BURST], *rx[BURST];
+	struct rte_eth_stats st0, st1;
+	unsigned int c, total = 0;
+	uint16_t i, n;
+
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE |
+				     RTE_ETH_TX_OFFLOAD_IPV4_CKSUM, 1500), "start");
+	for (c = 0; c < 4 * RTE_DIM(counts); c++) {
+		n = RTE_MIN(counts[c % RTE_DIM(counts)], (uint16_t)BURST);
+		for (i = 0; i < n; i++) {
+			tx[i] = frame(&g_mac1, 64 + ((c + i) % 3) * 37, c * 64 + i, 0);
+			TEST_ASSERT_NOT_NULL(tx[i], "frame");
+			if (i == 4 + c % 3) {
+				tx[i]->ol_flags |= RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
+				tx[i]->l2_len = RTE_ETHER_HDR_LEN;
+				tx[i]->l3_len = sizeof(struct rte_ipv4_hdr);
+			}
+			ref[i] = copy_of(tx[i]);
+			TEST_ASSERT_NOT_NULL(ref[i], "copy");
+		}
+		TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, n), "send");
+		TEST_ASSERT_EQUAL(recv_n(g_p1, 0, rx, n), n, "round %u: received", c);
+		for (i = 0; i < n; i++)
+			TEST_ASSERT(same_bytes(rx[i], ref[i]), "round %u: frame %u differs", c, i);
+		rte_pktmbuf_free_bulk(rx, n);
+		rte_pktmbuf_free_bulk(ref, n);
+		total += n;
+	}
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p0, &st0), "stats 0");
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p1, &st1), "stats 1");
+	TEST_ASSERT(st0.opackets == total && st1.ipackets == total, "packets %" PRIu64 "/%"
+		    PRIu64 " of %u", st0.opackets, st1.ipackets, total);
+	TEST_ASSERT_EQUAL(st0.obytes, st1.ibytes, "bytes sent = bytes received");
+	TEST_ASSERT(rte_eth_tx_done_cleanup(g_p0, 0, 0) >= 0, "cleanup");
+	return ports_down();
+}
+
 /* A packet of three segments, the first shorter than the inline header. */
 static int
 test_net_mlx5v_dp_multiseg(void)
@@ -357,6 +404,86 @@ test_net_mlx5v_dp_csum(void)
 	TEST_ASSERT_EQUAL(rx[2]->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK,
 			  RTE_MBUF_F_RX_L4_CKSUM_BAD, "bad UDP checksum not flagged");
 	rte_pktmbuf_free_bulk(rx, 3);
+	return ports_down();
+}
+
+/* What one frame of test_net_mlx5v_dp_mixed() is and how it must arrive. */
+struct mixed_frame {
+	int tcp;            /**< TCP, else UDP */
+	int bad;            /**< 1: IP header checksum wrong; 2: L4 checksum wrong */
+	int vlan;           /**< tagged by the sender's device, stripped by the receiver's */
+};
+
+/*
+ * Frames whose CQE header bits change, repeat and come back within one Rx burst, a VLAN
+ * stripped among them: the burst reuses packet type and flags only for the same header
+ * bits, and never a stripped frame's (doc/guides/nics/mlx5v.rst "Data path").
+ */
+static int
+test_net_mlx5v_dp_mixed(void)
+{
+	static const struct mixed_frame f[] = {
+		{ 0, 0, 0 }, { 0, 0, 0 }, { 0, 2, 0 }, { 0, 0, 0 }, { 1, 0, 0 },
+		{ 0, 0, 1 }, { 0, 0, 1 }, { 0, 0, 0 }, { 0, 1, 0 }, { 0, 1, 0 },
+	};
+	struct rte_mbuf *tx[RTE_DIM(f)], *rx[RTE_DIM(f)];
+	struct rte_eth_dev_info info;
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *udp;
+	uint64_t want_ip, want_l4, vlan;
+	unsigned int i, n = 0;
+	int has_vlan;
+
+	TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(g_p0, &info), "info");
+	has_vlan = (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_VLAN_INSERT) &&
+		   (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_VLAN_STRIP);
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, RTE_ETH_RX_OFFLOAD_CHECKSUM |
+				     (has_vlan ? RTE_ETH_RX_OFFLOAD_VLAN_STRIP : 0),
+				     has_vlan ? RTE_ETH_TX_OFFLOAD_VLAN_INSERT : 0, 1500), "start");
+	for (i = 0; i < RTE_DIM(f); i++) {
+		tx[i] = frame(&g_mac1, 120, i, f[i].tcp);
+		TEST_ASSERT_NOT_NULL(tx[i], "frame");
+		ip = rte_pktmbuf_mtod_offset(tx[i], struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+		udp = (struct rte_udp_hdr *)(ip + 1);
+		if (f[i].bad == 1)
+			ip->hdr_checksum ^= 0x1234;
+		else if (f[i].bad == 2)
+			udp->dgram_cksum ^= 0x0101;
+		if (f[i].vlan && has_vlan) {
+			tx[i]->ol_flags |= RTE_MBUF_F_TX_VLAN;
+			tx[i]->vlan_tci = (uint16_t)(0x100 + i);
+		}
+	}
+	TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, RTE_DIM(f)), "send");
+	/* The frames are all there before the first poll, so that one burst takes them. */
+	ut_sleep_ms(20);
+	n = rte_eth_rx_burst(g_p1, 0, rx, RTE_DIM(f));
+	n += recv_n(g_p1, 0, rx + n, RTE_DIM(f) - n);
+	TEST_ASSERT_EQUAL(n, RTE_DIM(f), "received %u of %zu", n, RTE_DIM(f));
+	for (i = 0; i < n; i++) {
+		want_ip = f[i].bad == 1 ? RTE_MBUF_F_RX_IP_CKSUM_BAD : RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+		want_l4 = f[i].bad == 2 ? RTE_MBUF_F_RX_L4_CKSUM_BAD : RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+		vlan = f[i].vlan && has_vlan ? RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED : 0;
+		TEST_ASSERT_EQUAL(rx[i]->packet_type, RTE_PTYPE_L2_ETHER |
+				  RTE_PTYPE_L3_IPV4_EXT_UNKNOWN |
+				  (f[i].tcp ? RTE_PTYPE_L4_TCP : RTE_PTYPE_L4_UDP),
+				  "frame %u: ptype %#x", i, rx[i]->packet_type);
+		TEST_ASSERT_EQUAL(rx[i]->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK, want_ip,
+				  "frame %u: IP checksum flags %#" PRIx64, i, rx[i]->ol_flags);
+		/* Behind a bad IP header the L4 result is the device's to choose. */
+		if (f[i].bad != 1)
+			TEST_ASSERT_EQUAL(rx[i]->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK, want_l4,
+					  "frame %u: L4 checksum flags %#" PRIx64, i,
+					  rx[i]->ol_flags);
+		TEST_ASSERT_EQUAL(rx[i]->ol_flags & (RTE_MBUF_F_RX_VLAN |
+						     RTE_MBUF_F_RX_VLAN_STRIPPED), vlan,
+				  "frame %u: VLAN flags %#" PRIx64, i, rx[i]->ol_flags);
+		if (vlan != 0)
+			TEST_ASSERT_EQUAL(rx[i]->vlan_tci, 0x100 + i, "frame %u: TCI %#x", i,
+					  rx[i]->vlan_tci);
+		TEST_ASSERT_EQUAL(rx[i]->pkt_len, 120u, "frame %u: %u bytes", i, rx[i]->pkt_len);
+	}
+	rte_pktmbuf_free_bulk(rx, n);
 	return ports_down();
 }
 
@@ -679,6 +806,35 @@ test_net_mlx5v_dp_tx_mode(void)
 	return ports_down();
 }
 
+/*
+ * The Rx burst mode says which loop reads the CQEs: the SSE one where it is built (x86 with
+ * SSSE3) and EAL allows 128-bit vectors, unless the RSS hash goes into the mbufs.
+ */
+static int
+test_net_mlx5v_dp_rx_mode(void)
+{
+	struct rte_eth_burst_mode mode;
+	int vec;
+
+#if defined(RTE_ARCH_X86) && defined(__SSSE3__)
+	vec = rte_vect_get_max_simd_bitwidth() >= RTE_VECT_SIMD_128;
+#else
+	vec = 0;
+#endif
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, 0, 1500), "start");
+	TEST_ASSERT_SUCCESS(rte_eth_rx_burst_mode_get(g_p1, 0, &mode), "burst mode");
+	TEST_ASSERT_EQUAL(strstr(mode.info, "Vector SSE") != NULL, vec,
+			  "Rx burst mode \"%s\", SIMD width %u", mode.info,
+			  rte_vect_get_max_simd_bitwidth());
+	TEST_ASSERT_SUCCESS(ports_down(), "stop");
+	/* RSS over two queues: ethdev takes the hash offload only with the RSS mode. */
+	TEST_ASSERT_SUCCESS(ports_up(2, 64, RTE_ETH_RX_OFFLOAD_RSS_HASH, 0, 1500), "start");
+	TEST_ASSERT_SUCCESS(rte_eth_rx_burst_mode_get(g_p1, 0, &mode), "burst mode");
+	TEST_ASSERT(strstr(mode.info, "Scalar") != NULL, "Rx burst mode \"%s\" with the hash",
+		    mode.info);
+	return ports_down();
+}
+
 static int
 testsuite_setup(void)
 {
@@ -716,9 +872,11 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 	.teardown = testsuite_teardown,
 	.unit_test_cases = {
 		TEST_CASE(test_net_mlx5v_dp_bytes),
+		TEST_CASE(test_net_mlx5v_dp_fast_free),
 		TEST_CASE(test_net_mlx5v_dp_multiseg),
 		TEST_CASE(test_net_mlx5v_dp_jumbo),
 		TEST_CASE(test_net_mlx5v_dp_csum),
+		TEST_CASE(test_net_mlx5v_dp_mixed),
 		TEST_CASE(test_net_mlx5v_dp_rss_ptype),
 		TEST_CASE(test_net_mlx5v_dp_vlan),
 		TEST_CASE(test_net_mlx5v_dp_vlan_toggle),
@@ -727,17 +885,21 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 		TEST_CASE(test_net_mlx5v_dp_rx_error),
 		TEST_CASE(test_net_mlx5v_dp_wrap),
 		TEST_CASE(test_net_mlx5v_dp_tx_mode),
+		TEST_CASE(test_net_mlx5v_dp_rx_mode),
 		TEST_CASES_END()
 	}
 };
 
 /*
- * Every case twice: on devices that want the L2 header inline (SEND WQEs), then on devices
- * that want none and take enhanced multi-packet WQEs (doc/guides/prm/mlx5_empw.rst).
+ * Every case three times: on devices that want the L2 header inline (SEND WQEs), then on
+ * devices that want none and take enhanced multi-packet WQEs (doc/guides/prm/mlx5_empw.rst),
+ * then again on those with vectors refused to the PMD (the scalar Rx loop where the SSE one
+ * would otherwise run).
  */
 static int
 test_net_mlx5v_dp(void)
 {
+	uint16_t width = rte_vect_get_max_simd_bitwidth();
 	int ret;
 
 	g_caps = "";
@@ -745,7 +907,16 @@ test_net_mlx5v_dp(void)
 	if (ret != TEST_SUCCESS)
 		return ret;
 	g_caps = CAPS_EMPW;
-	return unit_test_suite_runner(&net_mlx5v_dp_suite);
+	ret = unit_test_suite_runner(&net_mlx5v_dp_suite);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	if (rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_DISABLED) != 0) {
+		printf("SIMD width fixed by the command line: no scalar pass\n");
+		return TEST_SUCCESS;
+	}
+	ret = unit_test_suite_runner(&net_mlx5v_dp_suite);
+	rte_vect_set_max_simd_bitwidth(width);
+	return ret;
 }
 
 REGISTER_TEST_COMMAND(net_mlx5v_dp_autotest, test_net_mlx5v_dp);
