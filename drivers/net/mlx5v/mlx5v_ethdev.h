@@ -159,6 +159,7 @@ struct mlx5v_txq {
 	uint32_t elts_mask;            /**< 4 nb_desc - 1 */
 	uint32_t alone;                /**< elts in flight freed one by one (not bulk) */
 	uint16_t comp_thresh;          /**< ask for a completion at least every this many packets */
+	uint16_t reap_pkts;            /**< a burst reaps first with this many packets in flight */
 	uint16_t min_inline;           /**< header bytes inlined in every WQE */
 	uint8_t ready;
 	uint8_t recover;               /**< an error CQE moved the SQ to ERR */

@@ -154,6 +154,24 @@ tx_free_mixed(struct mlx5v_txq *txq, uint32_t end)
 }
 
 /*
+ * n mbufs of pool (direct, one segment, last reference) back: on top of the lcore's cache
+ * while it stays under its flush threshold, else to the pool behind it. The cache keeps
+ * what it holds, for the Rx refill to take (mlx5v_rx.c); rte_mempool_generic_put() would
+ * first empty the whole cache into the pool.
+ */
+static __rte_always_inline void
+tx_put(struct rte_mempool *pool, struct rte_mempool_cache *cache, struct rte_mbuf **objs,
+       uint32_t n)
+{
+	if (unlikely(cache == NULL || cache->len + n > cache->flushthresh)) {
+		rte_mempool_ops_enqueue_bulk(pool, (void * const *)objs, n);
+		return;
+	}
+	rte_memcpy(&cache->objs[cache->len], objs, n * sizeof(*objs));
+	cache->len += n;
+}
+
+/*
  * Retire the packets from elts_tail up to (not including) end: back to their pools, each
  * run of plain ones of one pool straight from the ring with one mempool call (the lcore's
  * cache looked up once). With MBUF_FAST_FREE and none to free alone, by index only.
@@ -165,6 +183,7 @@ tx_free(struct mlx5v_txq *txq, uint32_t end)
 	const uint32_t mask = txq->elts_mask;
 	const uint32_t ci = txq->elts_tail;
 	const uint32_t n = end - ci;
+	struct rte_mempool_cache *cache;
 	struct rte_mempool *pool;
 	uint32_t len;
 
@@ -172,12 +191,11 @@ tx_free(struct mlx5v_txq *txq, uint32_t end)
 		return 0;
 	if (likely(txq->fast_free && txq->alone == 0)) {
 		pool = txq->elts[ci & mask]->pool;
+		cache = rte_mempool_default_cache(pool, rte_lcore_id());
 		len = RTE_MIN(n, mask + 1 - (ci & mask));
-		rte_mempool_generic_put(pool, (void **)&txq->elts[ci & mask], len,
-					rte_mempool_default_cache(pool, rte_lcore_id()));
+		tx_put(pool, cache, &txq->elts[ci & mask], len);
 		if (unlikely(len != n))
-			rte_mempool_generic_put(pool, (void **)txq->elts, n - len,
-						rte_mempool_default_cache(pool, rte_lcore_id()));
+			tx_put(pool, cache, txq->elts, n - len);
 	} else {
 		tx_free_mixed(txq, end);
 	}
@@ -238,10 +256,14 @@ tx_recover(struct mlx5v_txq *txq)
 		      txq->eth_dev->data->port_id, txq->idx);
 }
 
-/* Consume the send CQEs (§6.7, §8.4). @return packets freed. */
+/*
+ * Consume the send CQEs (§6.7, §8.4). The packets of successive good completions go back
+ * in one tx_free() at the end (done: where they end). @return packets freed.
+ */
 static unsigned int
 tx_reap(struct mlx5v_txq *txq)
 {
+	uint32_t done = txq->elts_tail;
 	unsigned int freed = 0;
 	unsigned int n = 0;
 	uint16_t idx, out, next;
@@ -265,7 +287,7 @@ tx_reap(struct mlx5v_txq *txq)
 		next = idx + tx_wqe_bbs(txq, idx);
 		end = next == txq->wqe_pi ? txq->elts_head : txq->wqe_elts[next & txq->wqe_mask];
 		if (likely(GET(cqe_eth, cqe, opcode) == MLX5V_CQE_OPCODE_REQ)) {
-			freed += tx_free(txq, end);
+			done = end;
 			txq->wqe_ci = next;
 			continue;
 		}
@@ -279,15 +301,38 @@ tx_reap(struct mlx5v_txq *txq)
 				      GET(cqe_err, cqe, vendor_err_synd), idx);
 		}
 		freed += tx_free_failed(txq, end);
+		done = end;
 		txq->wqe_ci = next;
 		txq->recover = 1;
 	}
+	freed += tx_free(txq, done);
 	/* The device may reuse the CQEs once the record says so (the helper's barrier). */
 	if (n != 0)
 		rte_pmd_mlx5v_cq_update_ci(txq->cq_dbrec, txq->cq_ci);
 	if (unlikely(txq->recover) && txq->wqe_ci == txq->wqe_pi)
 		tx_recover(txq);
 	return freed;
+}
+
+/*
+ * Whether the burst should reap first: with reap_pkts packets or half the ring in flight,
+ * or when the next CQE reports an error (the SQ is in ERR and sends nothing until it is
+ * reaped and recovered). Otherwise the completions wait, so that one reap and one free
+ * serve several of them.
+ */
+static __rte_always_inline int
+tx_reap_due(const struct mlx5v_txq *txq)
+{
+	const uint16_t out = txq->wqe_pi - txq->wqe_ci;
+	const uint8_t *cqe;
+
+	if (out == 0)
+		return 0;
+	if (txq->elts_head - txq->elts_tail >= txq->reap_pkts || out >= txq->nb_desc / 2)
+		return 1;
+	/* The owner-bit check and the read barrier are the helper's (prm/mlx5_eth §8.1). */
+	cqe = rte_pmd_mlx5v_cq_next_cqe(txq->cqes, txq->cq_nent, txq->cq_ci);
+	return cqe != NULL && GET(cqe_eth, cqe, opcode) != MLX5V_CQE_OPCODE_REQ;
 }
 
 /* The mempool whose memory holds the data of seg. */
@@ -791,8 +836,8 @@ mlx5v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 
 	if (unlikely(!txq->ready))
 		return 0;
-	/* Completions first: they make room and give the mbufs back. */
-	if (txq->wqe_ci != txq->wqe_pi || unlikely(txq->recover))
+	/* Completions first, when due: they make room and give the mbufs back. */
+	if (unlikely(txq->recover) || tx_reap_due(txq))
 		tx_reap(txq);
 	/* An SQ in ERR sends nothing until it is back to RDY. */
 	if (unlikely(txq->recover))

@@ -835,6 +835,65 @@ test_net_mlx5v_dp_rx_mode(void)
 	return ports_down();
 }
 
+/* Send n frames of 64 bytes numbered from seed in one burst and receive them. */
+static int
+send_recv(unsigned int seed, uint16_t n)
+{
+	struct rte_mbuf *tx[BURST], *rx[BURST];
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		tx[i] = frame(&g_mac1, 64, seed + i, 0);
+		TEST_ASSERT_NOT_NULL(tx[i], "frame");
+	}
+	TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, n), "send");
+	TEST_ASSERT_EQUAL(recv_n(g_p1, 0, rx, n), n, "received");
+	rte_pktmbuf_free_bulk(rx, n);
+	return TEST_SUCCESS;
+}
+
+/* Packets whose completions tx_done_cleanup() gives back within a few polls. */
+static unsigned int
+cleanup_all(void)
+{
+	unsigned int polls, freed = 0;
+	int ret;
+
+	for (polls = 0; polls < 20; polls++) {
+		ret = rte_eth_tx_done_cleanup(g_p0, 0, 0);
+		if (ret > 0)
+			freed += (unsigned int)ret;
+		ut_sleep_ms(1);
+	}
+	return freed;
+}
+
+/*
+ * A burst reaps the completions only once enough packets are in flight (a few completions'
+ * worth, at most a quarter of the ring's packets, or half its WQEBBs): a small burst after
+ * a completed one leaves both in flight; the in flight never grow past that bound.
+ */
+static int
+test_net_mlx5v_dp_tx_reap(void)
+{
+	unsigned int round, freed;
+
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, 1500), "start");
+	TEST_ASSERT_SUCCESS(send_recv(0, 8), "8 frames");
+	/* The completion of the 8 is in the CQ before the next burst. */
+	ut_sleep_ms(20);
+	TEST_ASSERT_SUCCESS(send_recv(8, 1), "1 frame");
+	freed = cleanup_all();
+	TEST_ASSERT_EQUAL(freed, 9u, "%u of 9 packets still in flight after a small burst",
+			  freed);
+	for (round = 0; round < 20; round++)
+		TEST_ASSERT_SUCCESS(send_recv(100 + round * 10, 10), "round %u", round);
+	ut_sleep_ms(20);
+	freed = cleanup_all();
+	TEST_ASSERT(freed >= 1 && freed < 64 + 10, "%u packets in flight after 200", freed);
+	return ports_down();
+}
+
 static int
 testsuite_setup(void)
 {
@@ -886,6 +945,7 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 		TEST_CASE(test_net_mlx5v_dp_wrap),
 		TEST_CASE(test_net_mlx5v_dp_tx_mode),
 		TEST_CASE(test_net_mlx5v_dp_rx_mode),
+		TEST_CASE(test_net_mlx5v_dp_tx_reap),
 		TEST_CASES_END()
 	}
 };
