@@ -695,28 +695,32 @@ tx_empw_dsegs(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d, unsigne
 	      rte_be32_t lkey, uint64_t slow, const struct rte_mempool *mp, uint64_t *bytes,
 	      const int ff)
 {
+	struct rte_mbuf **p = pkts, **const end = pkts + kmax, **const end2 = pkts + (kmax & ~1u);
 	uint64_t sum = *bytes;
 	struct rte_mbuf *m, *m1;
-	size_t k;
 
-	for (k = 0; k + 2 <= kmax; k += 2, d += 4) {
-		m = pkts[k];
-		m1 = pkts[k + 1];
-		if (unlikely(!tx_plain(m, slow, mp, ff) || !tx_plain(m1, slow, mp, ff)))
+	/* Pointers stepping to an end: the loop's bookkeeping is three additions. */
+	for (; p != end2; p += 2, ep += 2, d += 4) {
+		m = p[0];
+		m1 = p[1];
+		/* Both packets' flags in one test. */
+		if (unlikely(((m->ol_flags | m1->ol_flags) & slow) != 0 ||
+			     tx_ref_segs(m) != TX_REF1_SEG1 || tx_ref_segs(m1) != TX_REF1_SEG1 ||
+			     (!ff && (m->pool != mp || m1->pool != mp))))
 			break;
-		memcpy(&ep[k], &pkts[k], 2 * sizeof(*ep));
+		memcpy(ep, p, 2 * sizeof(*ep));
 		sum += tx_empw_dseg(d, m, lkey);
 		sum += tx_empw_dseg(d + 2, m1, lkey);
 	}
-	for (; k < kmax; k++, d += 2) {
-		m = pkts[k];
+	for (; p != end; p++, ep++, d += 2) {
+		m = *p;
 		if (unlikely(!tx_plain(m, slow, mp, ff)))
 			break;
 		sum += tx_empw_dseg(d, m, lkey);
-		ep[k] = m;
+		*ep = m;
 	}
 	*bytes = sum;
-	return (unsigned int)k;
+	return (unsigned int)(p - pkts);
 }
 
 /* tx_empw_dsegs() with MBUF_FAST_FREE, and without (each mbuf's pool checked). */
