@@ -79,7 +79,8 @@ mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 	txq->elts_mask = 4 * (uint32_t)nb_desc - 1;
 	txq->comp_thresh = RTE_MAX(1, RTE_MIN(TXQ_COMP_MAX, nb_desc / 4));
 	/* Reap every few completions: a quarter of the ring's packets (4 per WQEBB), at most. */
-	txq->reap_pkts = RTE_MIN(TXQ_REAP_COMPS * txq->comp_thresh, (unsigned int)nb_desc);
+	txq->reap_pkts = RTE_MIN(TXQ_REAP_COMPS * (unsigned int)txq->comp_thresh,
+				 (unsigned int)nb_desc);
 	txq->min_inline = priv->caps.min_inline;
 	/* Packets by pointer in a multi-packet WQE carry no inline header (prm/mlx5_empw §3.1). */
 	txq->empw = priv->caps.empw && priv->caps.min_inline == 0;
