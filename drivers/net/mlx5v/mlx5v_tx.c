@@ -669,18 +669,16 @@ tx_plain(const struct rte_mbuf *m, uint64_t slow, const struct rte_mempool *mp, 
 /*
  * The data segment of packet m at d (prm/mlx5_eth §6.5): length, lkey, address. The two
  * dwords stored apart cost less than one word built of them (volatile so that they are not
- * merged into a vector store). @return the length.
+ * merged into a vector store).
  */
-static __rte_always_inline uint32_t
+static __rte_always_inline void
 tx_empw_dseg(uint64_t *d, const struct rte_mbuf *m, rte_be32_t lkey)
 {
 	rte_be32_t *dw = (rte_be32_t *)d;
-	uint32_t dlen = m->data_len;
 
-	rte_write32_relaxed(rte_cpu_to_be_32(dlen), &dw[0]);
+	rte_write32_relaxed(rte_cpu_to_be_32(m->data_len), &dw[0]);
 	rte_write32_relaxed(lkey, &dw[1]);
 	d[1] = rte_cpu_to_be_64(rte_pktmbuf_iova(m));
-	return dlen;
 }
 
 /*
@@ -696,7 +694,11 @@ tx_empw_dsegs(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d, unsigne
 	      const int ff)
 {
 	struct rte_mbuf **p = pkts, **const end = pkts + kmax, **const end2 = pkts + (kmax & ~1u);
-	uint64_t sum = *bytes;
+	/*
+	 * The bytes as 32 bits (at most 61 packets below 64 KiB), each added from pkt_len: of
+	 * a one-segment packet it is the data_len.
+	 */
+	uint32_t sum = 0;
 	struct rte_mbuf *m, *m1;
 
 	/* Pointers stepping to an end: the loop's bookkeeping is three additions. */
@@ -709,17 +711,19 @@ tx_empw_dsegs(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d, unsigne
 			     (!ff && (m->pool != mp || m1->pool != mp))))
 			break;
 		memcpy(ep, p, 2 * sizeof(*ep));
-		sum += tx_empw_dseg(d, m, lkey);
-		sum += tx_empw_dseg(d + 2, m1, lkey);
+		tx_empw_dseg(d, m, lkey);
+		tx_empw_dseg(d + 2, m1, lkey);
+		sum += m->pkt_len + m1->pkt_len;
 	}
 	for (; p != end; p++, ep++, d += 2) {
 		m = *p;
 		if (unlikely(!tx_plain(m, slow, mp, ff)))
 			break;
-		sum += tx_empw_dseg(d, m, lkey);
+		tx_empw_dseg(d, m, lkey);
+		sum += m->pkt_len;
 		*ep = m;
 	}
-	*bytes = sum;
+	*bytes += sum;
 	return (unsigned int)(p - pkts);
 }
 
