@@ -894,6 +894,94 @@ test_net_mlx5v_dp_tx_reap(void)
 	return ports_down();
 }
 
+/* Move the second half of one-segment m into a second segment. @return 0 or -1. */
+static int
+split2(struct rte_mbuf *m)
+{
+	struct rte_mbuf *seg = rte_pktmbuf_alloc(g_mp);
+	uint16_t k = m->data_len / 2;
+	char *dst;
+
+	dst = seg != NULL ? rte_pktmbuf_append(seg, k) : NULL;
+	if (dst == NULL) {
+		rte_pktmbuf_free(seg);
+		return -1;
+	}
+	memcpy(dst, rte_pktmbuf_mtod_offset(m, char *, m->data_len - k), k);
+	rte_pktmbuf_trim(m, k);
+	return rte_pktmbuf_chain(m, seg);
+}
+
+/*
+ * Bursts of 1 to 32 packets, each a mix by position: plain ones (in runs of every length,
+ * starting at odd and even places), two-segment ones and, where the device has them,
+ * checksum requests; the ring (64) wraps at changing places. Every frame arrives as sent,
+ * and the counters add up to the bytes sent.
+ */
+static int
+tx_runs(uint64_t tx_off)
+{
+	struct rte_mbuf *tx[BURST], *ref[BURST], *rx[BURST];
+	struct rte_eth_dev_info info;
+	struct rte_eth_stats st0, st1;
+	uint64_t bytes = 0, pkts = 0;
+	uint16_t b, i, n, len;
+	unsigned int kind;
+	int csum;
+
+	TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(g_p0, &info), "info");
+	csum = (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM) &&
+	       (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_UDP_CKSUM);
+	if (csum)
+		tx_off |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, tx_off | RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 1500),
+			    "start");
+	for (b = 1; b <= BURST; b++) {
+		for (i = 0; i < b; i++) {
+			kind = (unsigned int)(b * 3 + i * i) % 7;
+			len = 64 + (b * 37 + i * 11) % 400;
+			tx[i] = frame(&g_mac1, len, b * BURST + i, 0);
+			TEST_ASSERT_NOT_NULL(tx[i], "frame");
+			if (kind == 5)
+				TEST_ASSERT_SUCCESS(split2(tx[i]), "two segments");
+			if (kind == 6 && csum) {
+				tx[i]->ol_flags |= RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM |
+						   RTE_MBUF_F_TX_UDP_CKSUM;
+				tx[i]->l2_len = RTE_ETHER_HDR_LEN;
+				tx[i]->l3_len = sizeof(struct rte_ipv4_hdr);
+			}
+			ref[i] = copy_of(tx[i]);
+			TEST_ASSERT_NOT_NULL(ref[i], "copy");
+			bytes += len;
+		}
+		TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, b), "burst of %u", b);
+		n = recv_n(g_p1, 0, rx, b);
+		TEST_ASSERT_EQUAL(n, b, "burst of %u: %u received", b, n);
+		for (i = 0; i < n; i++)
+			TEST_ASSERT(same_bytes(rx[i], ref[i]), "burst of %u: frame %u differs", b,
+				    i);
+		rte_pktmbuf_free_bulk(rx, n);
+		rte_pktmbuf_free_bulk(ref, b);
+		pkts += b;
+	}
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p0, &st0), "stats 0");
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p1, &st1), "stats 1");
+	TEST_ASSERT(st0.opackets == pkts && st1.ipackets == pkts && st0.oerrors == 0,
+		    "packets %" PRIu64 "/%" PRIu64 " of %" PRIu64 ", %" PRIu64 " errors",
+		    st0.opackets, st1.ipackets, pkts, st0.oerrors);
+	TEST_ASSERT(st0.obytes == bytes && st1.ibytes == bytes,
+		    "bytes %" PRIu64 "/%" PRIu64 " of %" PRIu64, st0.obytes, st1.ibytes, bytes);
+	return ports_down();
+}
+
+/* tx_runs() with MBUF_FAST_FREE, then without. */
+static int
+test_net_mlx5v_dp_tx_runs(void)
+{
+	TEST_ASSERT_SUCCESS(tx_runs(RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE), "with MBUF_FAST_FREE");
+	return tx_runs(0);
+}
+
 static int
 testsuite_setup(void)
 {
@@ -946,6 +1034,7 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 		TEST_CASE(test_net_mlx5v_dp_tx_mode),
 		TEST_CASE(test_net_mlx5v_dp_rx_mode),
 		TEST_CASE(test_net_mlx5v_dp_tx_reap),
+		TEST_CASE(test_net_mlx5v_dp_tx_runs),
 		TEST_CASES_END()
 	}
 };
