@@ -126,6 +126,9 @@ struct mlx5v_rxq {
 	uint32_t rqn;                  /**< at start; 0 = none */
 };
 
+/** A Tx burst reaps with this many completions waiting, or their packets in flight. */
+#define MLX5V_TXQ_REAP_COMPS 4
+
 /** Quadwords of a send WQE basic block. */
 #define MLX5V_TXQ_TMPL_WORDS 8
 

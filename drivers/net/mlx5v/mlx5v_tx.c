@@ -257,17 +257,32 @@ tx_recover(struct mlx5v_txq *txq)
 }
 
 /*
- * Consume the send CQEs (§6.7, §8.4). The packets of successive good completions go back
- * in one tx_free() at the end (done: where they end). @return packets freed.
+ * The WQE at index idx has completed, and every one before it (§6.7): wqe_ci moves past it.
+ * @return where its packets end in elts.
+ */
+static inline uint32_t
+tx_wqe_done(struct mlx5v_txq *txq, uint16_t idx)
+{
+	const uint16_t next = idx + tx_wqe_bbs(txq, idx);
+
+	txq->wqe_ci = next;
+	return next == txq->wqe_pi ? txq->elts_head : txq->wqe_elts[next & txq->wqe_mask];
+}
+
+/*
+ * Consume the send CQEs (§6.7, §8.4). WQEs complete in order: of a row of good CQEs only
+ * the last one's WQE is looked up (gidx), and their packets go back in one tx_free() at
+ * the end (done: where they end). @return packets freed.
  */
 static unsigned int
 tx_reap(struct mlx5v_txq *txq)
 {
 	uint32_t done = txq->elts_tail;
+	uint16_t lo = txq->wqe_ci;
 	unsigned int freed = 0;
 	unsigned int n = 0;
-	uint16_t idx, out, next;
-	uint32_t end;
+	uint16_t idx, gidx = 0;
+	int good = 0;
 	uint8_t *cqe;
 
 	/*
@@ -277,21 +292,24 @@ tx_reap(struct mlx5v_txq *txq)
 	 */
 	while ((cqe = rte_pmd_mlx5v_cq_next_cqe(txq->cqes, txq->cq_nent, txq->cq_ci)) != NULL) {
 		idx = GET(cqe_eth, cqe, wqe_counter);
-		out = txq->wqe_pi - txq->wqe_ci;
 		txq->cq_ci++;
 		n++;
-		/* A WQE index outside the outstanding ones is not ours: nothing to retire. */
-		if ((uint16_t)(idx - txq->wqe_ci) >= out)
+		/*
+		 * A WQE index outside the outstanding ones (from lo, past those already
+		 * completed) is not ours: nothing to retire.
+		 */
+		if ((uint16_t)(idx - lo) >= (uint16_t)(txq->wqe_pi - lo))
 			continue;
-		/* Everything up to the WQE the CQE names has been sent (§6.7). */
-		next = idx + tx_wqe_bbs(txq, idx);
-		end = next == txq->wqe_pi ? txq->elts_head : txq->wqe_elts[next & txq->wqe_mask];
 		if (likely(GET(cqe_eth, cqe, opcode) == MLX5V_CQE_OPCODE_REQ)) {
-			done = end;
-			txq->wqe_ci = next;
+			good = 1;
+			gidx = idx;
+			lo = idx + 1;
 			continue;
 		}
 		/* REQ_ERR: this WQE failed or was flushed; the SQ is in ERR (§8.4). */
+		if (good)
+			tx_wqe_done(txq, gidx);
+		good = 0;
 		freed += tx_free(txq, txq->wqe_elts[idx & txq->wqe_mask]);
 		if (GET(cqe_err, cqe, syndrome) != MLX5V_CQE_SYND_WR_FLUSH) {
 			txq->err_cqes++;
@@ -300,11 +318,13 @@ tx_reap(struct mlx5v_txq *txq)
 				      GET(cqe_err, cqe, syndrome),
 				      GET(cqe_err, cqe, vendor_err_synd), idx);
 		}
-		freed += tx_free_failed(txq, end);
-		done = end;
-		txq->wqe_ci = next;
+		done = tx_wqe_done(txq, idx);
+		freed += tx_free_failed(txq, done);
+		lo = txq->wqe_ci;
 		txq->recover = 1;
 	}
+	if (good)
+		done = tx_wqe_done(txq, gidx);
 	freed += tx_free(txq, done);
 	/* The device may reuse the CQEs once the record says so (the helper's barrier). */
 	if (n != 0)
@@ -316,23 +336,33 @@ tx_reap(struct mlx5v_txq *txq)
 
 /*
  * Whether the burst should reap first: with reap_pkts packets or half the ring in flight,
- * or when the next CQE reports an error (the SQ is in ERR and sends nothing until it is
- * reaped and recovered). Otherwise the completions wait, so that one reap and one free
- * serve several of them.
+ * with MLX5V_TXQ_REAP_COMPS CQEs waiting, or when a waiting CQE reports an error (the SQ is
+ * in ERR and sends nothing until it is reaped and recovered). Otherwise the completions
+ * wait, so that one reap and one free serve several of them.
  */
 static __rte_always_inline int
 tx_reap_due(const struct mlx5v_txq *txq)
 {
 	const uint16_t out = txq->wqe_pi - txq->wqe_ci;
 	const uint8_t *cqe;
+	unsigned int k;
 
 	if (out == 0)
 		return 0;
 	if (txq->elts_head - txq->elts_tail >= txq->reap_pkts || out >= txq->nb_desc / 2)
 		return 1;
-	/* The owner-bit check and the read barrier are the helper's (prm/mlx5_eth §8.1). */
-	cqe = rte_pmd_mlx5v_cq_next_cqe(txq->cqes, txq->cq_nent, txq->cq_ci);
-	return cqe != NULL && GET(cqe_eth, cqe, opcode) != MLX5V_CQE_OPCODE_REQ;
+	/*
+	 * An error CQE may wait behind good ones: each waiting one is looked at. The owner-bit
+	 * check and the read barrier are the helper's (prm/mlx5_eth §8.1).
+	 */
+	for (k = 0; k < MLX5V_TXQ_REAP_COMPS; k++) {
+		cqe = rte_pmd_mlx5v_cq_next_cqe(txq->cqes, txq->cq_nent, txq->cq_ci + k);
+		if (cqe == NULL)
+			return 0;
+		if (GET(cqe_eth, cqe, opcode) != MLX5V_CQE_OPCODE_REQ)
+			return 1;
+	}
+	return 1;
 }
 
 /* The mempool whose memory holds the data of seg. */

@@ -17,8 +17,6 @@
 #define TXQ_LOG_STRIDE 6
 /* Ask for a completion at least every this many packets (a quarter of a small ring). */
 #define TXQ_COMP_MAX 32
-/* A burst reaps once this many completions' packets are in flight (mlx5v_tx.c). */
-#define TXQ_REAP_COMPS 4
 /* Doorbell words of a UAR: both halves of 4 BlueFlame registers of 512 bytes (§6.6). */
 #define TXQ_DB_SLOTS 8
 #define TXQ_DB_SLOT_SIZE 0x100
@@ -79,7 +77,7 @@ mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 	txq->elts_mask = 4 * (uint32_t)nb_desc - 1;
 	txq->comp_thresh = RTE_MAX(1, RTE_MIN(TXQ_COMP_MAX, nb_desc / 4));
 	/* Reap every few completions: a quarter of the ring's packets (4 per WQEBB), at most. */
-	txq->reap_pkts = RTE_MIN(TXQ_REAP_COMPS * (unsigned int)txq->comp_thresh,
+	txq->reap_pkts = RTE_MIN(MLX5V_TXQ_REAP_COMPS * (unsigned int)txq->comp_thresh,
 				 (unsigned int)nb_desc);
 	txq->min_inline = priv->caps.min_inline;
 	/* Packets by pointer in a multi-packet WQE carry no inline header (prm/mlx5_empw §3.1). */
