@@ -153,6 +153,7 @@ struct mlx5v_txq {
 	uint64_t slow_flags;           /**< mbuf flags whose packets take the general path */
 	uint32_t cq_nent;
 	uint32_t cq_ci;
+	uint32_t cq_seen;              /**< CQEs from cq_ci seen good, not reaped yet */
 	uint16_t wqe_pi;               /**< WQEBBs posted (the WQE index, 16 bits) */
 	uint16_t wqe_ci;               /**< WQEBBs completed */
 	uint16_t wqe_mask;

@@ -326,6 +326,7 @@ tx_reap(struct mlx5v_txq *txq)
 	if (good)
 		done = tx_wqe_done(txq, gidx);
 	freed += tx_free(txq, done);
+	txq->cq_seen = 0;
 	/* The device may reuse the CQEs once the record says so (the helper's barrier). */
 	if (n != 0)
 		rte_pmd_mlx5v_cq_update_ci(txq->cq_dbrec, txq->cq_ci);
@@ -341,7 +342,7 @@ tx_reap(struct mlx5v_txq *txq)
  * wait, so that one reap and one free serve several of them.
  */
 static __rte_always_inline int
-tx_reap_due(const struct mlx5v_txq *txq)
+tx_reap_due(struct mlx5v_txq *txq)
 {
 	const uint16_t out = txq->wqe_pi - txq->wqe_ci;
 	const uint8_t *cqe;
@@ -352,13 +353,16 @@ tx_reap_due(const struct mlx5v_txq *txq)
 	if (txq->elts_head - txq->elts_tail >= txq->reap_pkts || out >= txq->nb_desc / 2)
 		return 1;
 	/*
-	 * An error CQE may wait behind good ones: each waiting one is looked at. The owner-bit
-	 * check and the read barrier are the helper's (prm/mlx5_eth §8.1).
+	 * An error CQE may wait behind good ones: each waiting one is looked at, once (cq_seen
+	 * good ones were seen by earlier bursts). The owner-bit check and the read barrier are
+	 * the helper's (prm/mlx5_eth §8.1).
 	 */
-	for (k = 0; k < MLX5V_TXQ_REAP_COMPS; k++) {
+	for (k = txq->cq_seen; k < MLX5V_TXQ_REAP_COMPS; k++) {
 		cqe = rte_pmd_mlx5v_cq_next_cqe(txq->cqes, txq->cq_nent, txq->cq_ci + k);
-		if (cqe == NULL)
+		if (cqe == NULL) {
+			txq->cq_seen = k;
 			return 0;
+		}
 		if (GET(cqe_eth, cqe, opcode) != MLX5V_CQE_OPCODE_REQ)
 			return 1;
 	}
@@ -938,6 +942,7 @@ mlx5v_txq_reset(struct mlx5v_txq *txq)
 	txq->elts_tail = 0;
 	txq->alone = 0;
 	txq->cq_ci = 0;
+	txq->cq_seen = 0;
 	txq->recover = 0;
 	txq->mp_last = NULL;
 	*txq->dbrec = 0;
