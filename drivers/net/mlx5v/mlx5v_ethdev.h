@@ -201,6 +201,7 @@ struct mlx5v_ethdev_priv {
 	struct mlx5v_ethdev_caps caps;
 	int promisc;                     /**< state written to the vport */
 	int allmulti;
+	uint8_t cqe_comp_en;             /**< rxq_cqe_comp_en devarg (default 1) */
 	int dead;                        /**< the core device died: control calls fail fast */
 	struct mlx5v_ethdev_objs obj;
 	uint8_t rss_key[MLX5V_ETH_RSS_KEY_LEN];

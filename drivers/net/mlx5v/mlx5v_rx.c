@@ -972,8 +972,8 @@ mlx5v_rx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 			 rxq->seg_size);
 	else
 		snprintf(mode->info, sizeof(mode->info),
-			 "%s, bulk refill (every %u WQEs)", rxq->vec ? "Vector SSE" : "Scalar",
-			 rxq->refill_thresh);
+			 "%s, bulk refill (every %u WQEs)%s", rxq->vec ? "Vector SSE" : "Scalar",
+			 rxq->refill_thresh, rxq->cqe_comp ? ", compressed CQEs" : "");
 	if (rxq->vec)
 		mode->flags = RTE_ETH_BURST_FLAG_PER_QUEUE;
 	return 0;

@@ -161,7 +161,7 @@ mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 	 * CQE compression where the device has it, for one-mbuf WQEs: the mini-CQEs carry the
 	 * byte count and the RSS hash (prm/mlx5_eth §8.5).
 	 */
-	rxq->cqe_comp = priv->caps.cqe_comp && rxq->sges_log == 0;
+	rxq->cqe_comp = priv->caps.cqe_comp && priv->cqe_comp_en && rxq->sges_log == 0;
 	opts.cqe_comp_en = rxq->cqe_comp;
 	opts.mini_cqe_res_format = MLX5V_DEVX_MINI_CQE_HASH;
 	rxq->cq = mlx5v_devx_cq_create_opts(dev, RTE_MAX(a.log_wq_sz, 1u),
