@@ -303,6 +303,7 @@ hwsim_wire_port_create(const struct hwsim_wire_port_conf *conf)
 	p->speed = conf->speed;
 	p->rx_cb = conf->rx_cb;
 	p->link_cb = conf->link_cb;
+	p->batch_cb = conf->batch_cb;
 	p->cb_arg = conf->cb_arg;
 	p->cable = p->spec.kind != HWSIM_WIRE_NONE;
 	p->admin = 1;
@@ -408,6 +409,9 @@ hwsim_wire_deliver(struct hwsim_wire_port *port, const void *frame, uint32_t len
 		hwsim_wire_count(&port->stats.rx_dropped, 1);
 		return;
 	}
+	/* Only a receiver that will hear of the burst's end is told it is in one. */
+	if (port->batch_cb == NULL)
+		flags &= ~HWSIM_WIRE_RX_BATCH;
 	hwsim_wire_count(&port->stats.rx_frames, 1);
 	hwsim_wire_count(&port->stats.rx_bytes, len);
 	port->rx_cb(port->cb_arg, frame, len, flags);
@@ -489,11 +493,37 @@ hwsim_wire_send(struct hwsim_wire_port *port, const void *frame, uint32_t len)
 		hwsim_wire_count(&port->stats.knob_corrupted, 1);
 		ret = hwsim_wire_send_corrupt(port, frame, len);
 	} else {
-		ret = hwsim_wire_transmit(port, frame, len, 0);
+		ret = hwsim_wire_transmit(port, frame, len,
+					  port->batch ? HWSIM_WIRE_RX_BATCH : 0);
 	}
 out:
 	__atomic_store_n(&port->tx_seq, seq + 2, __ATOMIC_RELEASE);
 	return ret;
+}
+
+void
+hwsim_wire_batch(struct hwsim_wire_port *port, int open)
+{
+	struct hwsim_wire_port *dst;
+	uint64_t seq;
+
+	if (open || !port->batch) {
+		port->batch = open;
+		return;
+	}
+	port->batch = 0;
+	/* The send sequence brackets the callback as it does a frame (see quiesce). */
+	seq = __atomic_load_n(&port->tx_seq, __ATOMIC_RELAXED);
+	__atomic_store_n(&port->tx_seq, seq + 1, __ATOMIC_SEQ_CST);
+	if (port->spec.kind == HWSIM_WIRE_LOOP)
+		dst = port;
+	else if (port->spec.kind == HWSIM_WIRE_PAIR)
+		dst = __atomic_load_n(&port->peer, __ATOMIC_SEQ_CST);
+	else
+		dst = NULL;
+	if (dst != NULL && dst->batch_cb != NULL)
+		dst->batch_cb(dst->cb_arg);
+	__atomic_store_n(&port->tx_seq, seq + 2, __ATOMIC_RELEASE);
 }
 
 int

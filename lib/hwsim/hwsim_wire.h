@@ -36,6 +36,12 @@ enum hwsim_wire_kind {
 
 /** A received frame failed its FCS (the corrupt knob hit it); its data is damaged too. */
 #define HWSIM_WIRE_RX_FCS_BAD 0x1u
+/**
+ * The frame belongs to a burst the sender has open (hwsim_wire_batch()): the receiver's
+ * batch callback runs once the burst is over, so a device may hold what it writes per frame
+ * (for instance completions it merges) until then.
+ */
+#define HWSIM_WIRE_RX_BATCH 0x2u
 
 /**
  * A frame arrived at the port. It runs in the sender's thread (the peer's engine for a
@@ -56,6 +62,12 @@ typedef void (*hwsim_wire_rx_cb)(void *arg, const void *frame, uint32_t len, uin
  */
 typedef void (*hwsim_wire_link_cb)(void *arg, int up);
 
+/**
+ * A burst of frames marked HWSIM_WIRE_RX_BATCH is over. It runs in the sender's thread, as
+ * the rx callback does, after the burst's last frame.
+ */
+typedef void (*hwsim_wire_batch_cb)(void *arg);
+
 /** Port creation parameters. */
 struct hwsim_wire_port_conf {
 	const char *dev_name;     /**< the device, e.g. "mlx5v_sim0" */
@@ -65,6 +77,7 @@ struct hwsim_wire_port_conf {
 	uint32_t speed;           /**< Mb/s this port can run at, 1 .. HWSIM_WIRE_SPEED_MAX */
 	hwsim_wire_rx_cb rx_cb;   /**< may be NULL: frames are then counted as dropped */
 	hwsim_wire_link_cb link_cb; /**< may be NULL */
+	hwsim_wire_batch_cb batch_cb; /**< may be NULL: no HWSIM_WIRE_RX_BATCH is delivered */
 	void *cb_arg;
 };
 
@@ -120,6 +133,14 @@ enum hwsim_wire_kind hwsim_wire_port_kind(const struct hwsim_wire_port *port);
  *         A device model may ignore the result: a real port cannot tell either.
  */
 int hwsim_wire_send(struct hwsim_wire_port *port, const void *frame, uint32_t len);
+
+/**
+ * Open (open = 1) or close (open = 0) a burst of frames on port: the frames sent while it is
+ * open reach a receiver that has a batch callback with HWSIM_WIRE_RX_BATCH, and closing
+ * calls that callback (for a loop, the port's own; for a pair, the peer's). The same
+ * thread rules as hwsim_wire_send().
+ */
+void hwsim_wire_batch(struct hwsim_wire_port *port, int open);
 
 /** @return 1 if the link is operationally up (cable in and every end admin up), else 0. */
 int hwsim_wire_link_up(const struct hwsim_wire_port *port);

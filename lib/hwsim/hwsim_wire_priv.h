@@ -34,7 +34,9 @@ struct hwsim_wire_port {
 	uint32_t speed;
 	hwsim_wire_rx_cb rx_cb;
 	hwsim_wire_link_cb link_cb;
+	hwsim_wire_batch_cb batch_cb;
 	void *cb_arg;
+	int batch;                          /* the sender's burst is open (sender only) */
 	/* Under the registry lock. */
 	int cable;                          /* cable in */
 	int admin;                          /* the device's port is up */

@@ -19,6 +19,11 @@
 
 /** The devarg that selects the class drivers of a device: class=net (default), class=none. */
 #define MLX5V_CLASS_ARG "class"
+/**
+ * A devarg of the net class (doc/guides/nics/mlx5v.rst): the front-ends let it through and
+ * the net PMD reads it at probe. 1 (default): Rx CQs compress where the device can; 0: not.
+ */
+#define MLX5V_NET_ARG_RXQ_CQE_COMP_EN "rxq_cqe_comp_en"
 /** Most class drivers one device can carry. */
 #define MLX5V_CLASS_MAX MLXV_CLASS_MAX
 

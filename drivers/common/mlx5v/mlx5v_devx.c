@@ -29,6 +29,7 @@
 #include "mlx5v_devx.h"
 #include "mlx5v_devx_policy.h"
 #include "mlx5v_log.h"
+#include "mlx5v_prm_eth.h"
 #include "mlxv_intr_unreg.h"
 
 /* The smallest CQ ring: one IOMMU page, as rdma-core's iova_min_page_size. */
@@ -1647,6 +1648,18 @@ struct mlx5v_devx_cq *
 mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 		     const struct rte_pmd_mlx5v_uar *uar)
 {
+	return mlx5v_devx_cq_create_opts(dev, log_size, eqn, uar, NULL);
+}
+
+_Static_assert(MLX5V_DEVX_MINI_CQE_HASH == MLX5V_MINI_CQE_FMT_HASH &&
+	       MLX5V_DEVX_MINI_CQE_CSUM == MLX5V_MINI_CQE_FMT_CSUM,
+	       "mini_cqe_res_format values (prm/mlx5_eth §8.5)");
+
+struct mlx5v_devx_cq *
+mlx5v_devx_cq_create_opts(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
+			  const struct rte_pmd_mlx5v_uar *uar,
+			  const struct mlx5v_devx_cq_opts *opts)
+{
 	uint8_t out[MLX5V_IFC_BYTES(create_cq_out)];
 	struct mlx5v_devx_ctx *ctx;
 	struct mlx5v_devx_cq *cq;
@@ -1694,7 +1707,10 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 		goto err_reg_cancel;
 	}
 	cq->dbrec = (volatile uint32_t *)(cq->buf + ring);
-	/* Every CQE starts invalid and hardware-owned (§7.4; §12 #6 is the bug otherwise). */
+	/*
+	 * Every CQE starts invalid and hardware-owned (prm/mlx5 §7.4; §12 #6 is the bug
+	 * otherwise).
+	 */
 	for (i = 0; i < cq->nent; i++) {
 		uint8_t *cqe = cq->buf + (size_t)i * MLX5V_IFC_BYTES(cqe);
 
@@ -1732,6 +1748,11 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 	MLX5V_IFC_SET(cqc, cqc, c_eqn_or_apu_element, eqn);
 	MLX5V_IFC_SET(cqc, cqc, log_page_size, cq->ring_dma.shift - MLX5V_ADAPTER_PAGE_SHIFT);
 	MLX5V_IFC_SET64(cqc, cqc, dbr_addr, cq->dbr_dma.iova[0]);
+	if (opts != NULL && opts->cqe_comp_en) {
+		/* Sessions of mini-CQEs behind a title CQE (prm/mlx5_eth §8.5). */
+		MLX5V_IFC_SET(cqc, cqc, cqe_comp_en, 1);
+		MLX5V_IFC_SET(cqc, cqc, mini_cqe_res_format, opts->mini_cqe_res_format);
+	}
 	mlx5v_dma_buf_pas_fill(&cq->ring_dma, in + MLX5V_IFC_BYTE_OFF(create_cq_in, pas));
 	/*
 	 * cmd_do: the caller gets -EREMOTEIO and the outbox for firmware failures, as with

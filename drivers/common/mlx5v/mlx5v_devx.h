@@ -192,6 +192,24 @@ __rte_internal
 struct mlx5v_devx_cq *mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size,
 					   uint32_t eqn, const struct rte_pmd_mlx5v_uar *uar);
 
+/** What a mini-CQE carries besides the byte count (prm/mlx5_eth §8.5). */
+enum mlx5v_devx_mini_cqe {
+	MLX5V_DEVX_MINI_CQE_HASH = 0,  /**< the RSS hash result */
+	MLX5V_DEVX_MINI_CQE_CSUM = 1,  /**< the checksum and the stride index */
+};
+
+/** CQ context options of mlx5v_devx_cq_create_opts() (prm/mlx5_eth §8.5). */
+struct mlx5v_devx_cq_opts {
+	uint8_t cqe_comp_en;         /**< compressed CQE sessions (cap cqe_compression) */
+	uint8_t mini_cqe_res_format; /**< enum mlx5v_devx_mini_cqe */
+};
+
+/** mlx5v_devx_cq_create() with the cqc options opts (NULL: none). */
+__rte_internal
+struct mlx5v_devx_cq *mlx5v_devx_cq_create_opts(struct mlx5v_dev *dev, unsigned int log_size,
+						uint32_t eqn, const struct rte_pmd_mlx5v_uar *uar,
+						const struct mlx5v_devx_cq_opts *opts);
+
 /** DESTROY_CQ, then free. @return 0, -EINVAL (not a live CQ) or -errno (CQ kept). */
 __rte_internal
 int mlx5v_devx_cq_destroy(struct mlx5v_devx_cq *cq);

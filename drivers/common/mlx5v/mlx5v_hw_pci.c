@@ -235,6 +235,7 @@ static const char *const mlx5v_pci_valid_args[] = {
 	MLX5V_PCI_ARG_FAST_UNLOAD,
 	MLX5V_PCI_ARG_HEALTH_STRICT,
 	MLX5V_CLASS_ARG,
+	MLX5V_NET_ARG_RXQ_CQE_COMP_EN,
 	NULL,
 };
 

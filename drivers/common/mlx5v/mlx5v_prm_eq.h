@@ -205,7 +205,7 @@ MLX5V_IFC(cqc) {
 	uint8_t oi[0x1];
 	uint8_t reserved_at_f[0x2];
 	uint8_t cqe_comp_en[0x1];
-	uint8_t reserved_at_12[0x2];
+	uint8_t mini_cqe_res_format[0x2];
 	uint8_t st[0x4];
 	uint8_t reserved_at_18[0x8];
 	uint8_t dbr_umem_id[0x20];
@@ -414,6 +414,7 @@ MLX5V_IFC_ASSERT(cqc, cqe_sz, 0, 23, 21);
 MLX5V_IFC_ASSERT(cqc, cc, 0, 20, 20);
 MLX5V_IFC_ASSERT(cqc, oi, 0, 17, 17);
 MLX5V_IFC_ASSERT(cqc, cqe_comp_en, 0, 14, 14);
+MLX5V_IFC_ASSERT(cqc, mini_cqe_res_format, 0, 13, 12);
 MLX5V_IFC_ASSERT(cqc, st, 0, 11, 8);
 MLX5V_IFC_ASSERT(cqc, dbr_umem_id, 1, 31, 0);
 MLX5V_IFC_ASSERT(cqc, page_offset, 2, 11, 6);

@@ -1306,6 +1306,29 @@ MLX5V_IFC(cqe_err) {
 	uint8_t owner[0x1];
 };
 
+/*
+ * CQE compression (§8.5): cqe_format 3 marks the title CQE of a session; its byte_cnt is the
+ * number of mini-CQEs, eight to a 64-byte slot, which carry each frame's byte count and the
+ * cqc.mini_cqe_res_format field; the title's other fields hold for the whole session.
+ */
+#define MLX5V_CQE_FORMAT_COMPRESSED 3
+#define MLX5V_MINI_CQE_FMT_HASH 0   /**< rx_hash_result + byte_cnt */
+#define MLX5V_MINI_CQE_FMT_CSUM 1   /**< check_sum + stride_idx + byte_cnt */
+#define MLX5V_MINI_CQE_PER_SLOT 8
+
+/** A mini-CQE of the HASH format (§8.5). */
+MLX5V_IFC(mini_cqe_hash) {
+	uint8_t rx_hash_result[0x20];
+	uint8_t byte_cnt[0x20];
+};
+
+/** A mini-CQE of the CSUM format (§8.5). */
+MLX5V_IFC(mini_cqe_csum) {
+	uint8_t check_sum[0x10];
+	uint8_t stride_idx[0x10];
+	uint8_t byte_cnt[0x20];
+};
+
 /* ---- Offsets checked against prm/mlx5_eth (dwords of the command or context) ---- */
 MLX5V_IFC_ASSERT(eth_obj_out, obj_id, 2, 23, 0);
 MLX5V_IFC_ASSERT(alloc_q_counter_out, counter_set_id, 2, 7, 0);
@@ -1501,6 +1524,14 @@ MLX5V_IFC_ASSERT_SPAN(cqe_eth, timestamp, 0x30, 8);
 MLX5V_IFC_ASSERT(cqe_eth, sop, 14, 31, 24);
 MLX5V_IFC_ASSERT(cqe_eth, qpn, 14, 23, 0);
 MLX5V_IFC_ASSERT(cqe_eth, cqe_format, 15, 3, 2);
+MLX5V_IFC_ASSERT_SPAN(cqe_eth, check_sum, 0x14, 2);
+MLX5V_IFC_ASSERT_BYTES(mini_cqe_hash, 8);
+MLX5V_IFC_ASSERT_BYTES(mini_cqe_csum, 8);
+MLX5V_IFC_ASSERT(mini_cqe_hash, byte_cnt, 1, 31, 0);
+MLX5V_IFC_ASSERT(mini_cqe_csum, check_sum, 0, 31, 16);
+MLX5V_IFC_ASSERT(mini_cqe_csum, byte_cnt, 1, 31, 0);
+_Static_assert(MLX5V_MINI_CQE_PER_SLOT * MLX5V_IFC_BYTES(mini_cqe_hash) == MLX5V_IFC_BYTES(cqe_eth),
+	       "eight mini-CQEs fill one CQE slot");
 MLX5V_IFC_ASSERT_BYTES(cqe_err, 0x40);
 MLX5V_IFC_ASSERT_SPAN(cqe_err, vendor_err_synd, 0x36, 1);
 MLX5V_IFC_ASSERT_SPAN(cqe_err, syndrome, 0x37, 1);

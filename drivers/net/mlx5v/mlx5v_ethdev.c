@@ -18,6 +18,7 @@
 #include <rte_malloc.h>
 #include <rte_memzone.h>
 #include <rte_ether.h>
+#include <rte_kvargs.h>
 
 #include "mlx5v_class.h"
 #include "mlx5v_devx.h"
@@ -744,6 +745,38 @@ static const struct eth_dev_ops mlx5v_ethdev_ops = {
 
 /* ---------------------------------------------------------------- net class */
 
+/*
+ * The net class's devarg rxq_cqe_comp_en=0|1 (doc/guides/nics/mlx5v.rst); the other keys are
+ * the front-end's. @return 0 or -EINVAL with one log line.
+ */
+static int
+mlx5v_ethdev_devargs(const char *name, const char *devargs, uint8_t *cqe_comp_en)
+{
+	struct rte_kvargs *kv;
+	const char *val;
+	int ret = 0;
+
+	*cqe_comp_en = 1;
+	if (devargs == NULL || devargs[0] == '\0')
+		return 0;
+	kv = rte_kvargs_parse(devargs, NULL);
+	if (kv == NULL)
+		return 0;	/* the front-end refused it already */
+	if (rte_kvargs_count(kv, MLX5V_NET_ARG_RXQ_CQE_COMP_EN) != 0) {
+		val = rte_kvargs_get(kv, MLX5V_NET_ARG_RXQ_CQE_COMP_EN);
+		if (rte_kvargs_count(kv, MLX5V_NET_ARG_RXQ_CQE_COMP_EN) > 1 || val == NULL ||
+		    (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)) {
+			MLX5V_ETH_LOG(ERR, "%s: devarg %s: expected 0 or 1, once", name,
+				      MLX5V_NET_ARG_RXQ_CQE_COMP_EN);
+			ret = -EINVAL;
+		} else {
+			*cqe_comp_en = val[0] == '1';
+		}
+	}
+	rte_kvargs_free(kv);
+	return ret;
+}
+
 static int
 mlx5v_ethdev_probe(struct mlx5v_dev *dev, struct rte_device *edev, const char *devargs)
 {
@@ -752,13 +785,16 @@ mlx5v_ethdev_probe(struct mlx5v_dev *dev, struct rte_device *edev, const char *d
 	struct mlx5v_ethdev_vport v;
 	struct mlx5v_ethdev_caps caps;
 	struct rte_eth_dev *eth_dev;
+	uint8_t cqe_comp_en;
 	int ret;
 
-	RTE_SET_USED(devargs);
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
 		MLX5V_ETH_LOG(ERR, "%s: secondary processes are not supported", name);
 		return -ENOTSUP;
 	}
+	ret = mlx5v_ethdev_devargs(name, devargs, &cqe_comp_en);
+	if (ret != 0)
+		return ret;
 	/* The DEVX context (DMA windows, UARs, CQs of the queues); released at REMOVE. */
 	if (mlx5v_devx_dev_get(name) != dev) {
 		MLX5V_ETH_LOG(ERR, "%s: no DEVX context: %s", name, rte_strerror(rte_errno));
@@ -791,6 +827,7 @@ mlx5v_ethdev_probe(struct mlx5v_dev *dev, struct rte_device *edev, const char *d
 	priv->caps = caps;
 	priv->promisc = v.promisc_all;
 	priv->allmulti = v.promisc_mc;
+	priv->cqe_comp_en = cqe_comp_en;
 	memcpy(priv->rss_key, mlx5v_ethdev_rss_key, sizeof(priv->rss_key));
 	priv->rss_hf = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP;
 	eth_dev->data->mac_addrs[0] = v.perm_mac;

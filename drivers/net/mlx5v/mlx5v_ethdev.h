@@ -60,6 +60,7 @@ struct mlx5v_ethdev_caps {
 	uint8_t min_inline_mode;    /**< sqc.min_wqe_inline_mode to create SQs with */
 	uint16_t min_inline;        /**< bytes every send WQE inlines (§6.4) */
 	uint8_t empw;               /**< enhanced multi-packet send WQEs (prm/mlx5_empw §2.1) */
+	uint8_t cqe_comp;           /**< cqe_compression: compressed CQE sessions (prm/mlx5_eth) */
 };
 
 /** The receive filter state of the vport. */
@@ -111,6 +112,8 @@ struct mlx5v_rxq {
 	uint8_t recover;               /**< an error CQE moved the RQ to ERR */
 	uint8_t rss_hash;              /**< the RSS hash goes into the mbuf (RSS_HASH offload) */
 	uint8_t vec;                   /**< the SSE loop reads the CQEs (mlx5v_rx.c) */
+	uint8_t cqe_comp;              /**< the CQ writes compressed sessions (§8.5) */
+	uint16_t zip_ai;               /**< mini-CQEs of the session at cq_ci already taken */
 	uint16_t port_id;
 	uint32_t seg_size;             /**< bytes of one mbuf buffer (data room - headroom) */
 	uint32_t lkey;
@@ -203,6 +206,7 @@ struct mlx5v_ethdev_priv {
 	struct mlx5v_ethdev_caps caps;
 	int promisc;                     /**< state written to the vport */
 	int allmulti;
+	uint8_t cqe_comp_en;             /**< rxq_cqe_comp_en devarg (default 1) */
 	int dead;                        /**< the core device died: control calls fail fast */
 	struct mlx5v_ethdev_objs obj;
 	uint8_t rss_key[MLX5V_ETH_RSS_KEY_LEN];

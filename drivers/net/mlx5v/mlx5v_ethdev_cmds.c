@@ -101,6 +101,7 @@ mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 	caps->log_max_wq_sz = GET(cmd_hca_cap_eth, cap, log_max_wq_sz);
 	caps->log_max_uc_list = GET(cmd_hca_cap_eth, cap, log_max_current_uc_list);
 	caps->log_max_rqt_size = GET(cmd_hca_cap_eth, cap, log_max_rqt_size);
+	caps->cqe_comp = GET(cmd_hca_cap_eth, cap, cqe_compression);
 	caps->fw_rev = dev->fw_rev;
 	ret = mlx5v_ethdev_cmd_pmtu_get(dev, &caps->max_hw_mtu, &oper);
 	if (ret == 0 && GET(cmd_hca_cap_eth, cap, eth_net_offloads))

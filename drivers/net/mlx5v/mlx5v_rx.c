@@ -238,7 +238,11 @@ rx_refill(struct mlx5v_rxq *rxq)
 {
 	struct rte_mempool_cache *cache = rte_mempool_default_cache(rxq->mp, rte_lcore_id());
 	uint32_t pi = rxq->rq_pi;
-	uint32_t end = rxq->rq_ci + rxq->nb_desc;
+	/*
+	 * The WQEs of a session taken in part wait for its end: until then the CQ holds all of
+	 * its CQEs, and the CQ has one entry per WQE (§8.5).
+	 */
+	uint32_t end = rxq->rq_ci - rxq->zip_ai + rxq->nb_desc;
 	struct rte_mbuf **elts;
 	void **top;
 	uint32_t idx, j, k;
@@ -581,6 +585,188 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
 }
 #endif
 
+/* The op_own byte of a ready title CQE at ci: RESP_SEND, format compressed (§8.5). */
+static __rte_always_inline uint8_t
+rx_op_own_title(uint32_t ci, uint8_t cq_log)
+{
+	return (uint8_t)(rx_op_own_ok(ci, cq_log) |
+			 MLX5V_CQE_FORMAT_COMPRESSED << MLX5V_IFC_SHIFT(cqe_eth, cqe_format));
+}
+
+/* The op_own byte that marks a consumed CQE slot: opcode INVALID, hardware-owned (§8.5). */
+#define RX_OP_OWN_INVALID (RTE_PMD_MLX5V_CQE_OPCODE_INVALID << 4)
+
+/*
+ * On a CQ that compresses, the k full CQEs from ci on were consumed: each slot is marked
+ * consumed. The device skips the slots of a session but its title and arrays; with every
+ * slot it wrote marked once consumed, a skipped one never shows a CQE of an earlier lap
+ * whose owner bit looks current (§8.5).
+ */
+static __rte_always_inline void
+rx_consumed(uint8_t *cqes, uint32_t cq_mask, uint32_t ci, uint32_t k)
+{
+	for (; k > 0; k--, ci++)
+		cqes[(size_t)(ci & cq_mask) * RX_CQE_SIZE + RX_CQE_OP_OWN] = RX_OP_OWN_INVALID;
+}
+
+/*
+ * Frames of the compressed session whose title CQE is at *pci, from mini-CQE rxq->zip_ai on,
+ * at most max of them, into out with the WQEs' mbufs from *prq_ci on (§8.5): the title gives
+ * what every frame shares (packet type, checksum flags, VLAN, hash type), each mini-CQE the
+ * byte count and, with rss, the hash. Mini-CQE j sits in the array at slot title + 1 for
+ * j < 8, at slot title + (j & ~7) after. With vec (SSE, never with the hash), two mini-CQEs
+ * per 16-byte load, each byte count shuffled into pkt_len and data_len of the 16-byte block
+ * that rx_run_sse() stores. When the session is done the slots the device wrote (the title
+ * and the arrays) are marked consumed, as rx_consumed() does for full CQEs.
+ * @return the frames taken; *pci moves past the session once it is done.
+ */
+static __rte_always_inline uint32_t
+rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
+       uint32_t max, uint64_t *bytes, const int rss, const int vec)
+{
+	uint8_t *const cqes = rxq->cqes;
+	struct rte_mbuf **const elts = rxq->elts;
+	const uint32_t cq_mask = rxq->cq_nent - 1;
+	const uint32_t wqe_mask = rxq->wqe_mask;
+	const uint64_t rearm = rxq->mbuf_rearm;
+	const uint32_t ci = *pci;
+	const uint8_t *title = cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
+	const uint32_t cnt = rx_cqe_dw(title, MLX5V_IFC_DW(cqe_eth, byte_cnt));
+	const uint32_t start = rxq->zip_ai;
+	uint32_t rq_ci = *prq_ci;
+	uint32_t a = start;
+	uint32_t end, k, r, len;
+	struct rte_mbuf tmpl, *m, **ep = NULL;
+	const uint8_t *mini;
+	uint64_t sum = 0;
+	uint64_t flags;
+	uint8_t *title_own;
+	int hash;
+
+	/* The title's owner was checked by the caller; its body and the arrays follow it. */
+	rte_io_rmb();
+	end = a + RTE_MIN(cnt - a, max);
+	/* The shared fields as rx_cqe_meta() puts them into an mbuf. */
+	tmpl.vlan_tci = 0;
+	rx_cqe_meta(title, &tmpl, 0);
+	hash = rss && GET(cqe_eth, title, rss_ip_type) != 0;
+	flags = tmpl.ol_flags | (hash ? RTE_MBUF_F_RX_RSS_HASH : 0);
+#if RX_VEC
+	/* byte_cnt (big-endian) of the first or the second mini-CQE of 16 bytes. */
+	const __m128i shuf = _mm_setr_epi8(-1, -1, -1, -1, 7, 6, 5, 4, 7, 6, -1, -1,
+					   -1, -1, -1, -1);
+	const __m128i shuf1 = _mm_setr_epi8(-1, -1, -1, -1, 15, 14, 13, 12, 15, 14, -1, -1,
+					    -1, -1, -1, -1);
+	const __m128i rf = _mm_set_epi64x((long long)flags, (long long)rearm);
+	const __m128i blk = _mm_setr_epi32((int)tmpl.packet_type, 0,
+					   (int)((uint32_t)tmpl.vlan_tci << 16), 0);
+	__m128i mc, lens, lens1, vsum = _mm_setzero_si128();
+#else
+	RTE_SET_USED(vec);
+#endif
+	/* Runs of mbufs up to the RQ ring's end, each in arrays of mini-CQEs. */
+	for (r = 0; a < end; ) {
+		if (r == 0) {
+			r = RTE_MIN(end - a, (uint32_t)rxq->nb_desc - (rq_ci & wqe_mask));
+			ep = &elts[rq_ci & wqe_mask];
+			rq_ci += r;
+		}
+		mini = cqes + (size_t)((ci + (a < MLX5V_MINI_CQE_PER_SLOT ? 1 :
+				a & ~(MLX5V_MINI_CQE_PER_SLOT - 1))) & cq_mask) * RX_CQE_SIZE +
+		       (size_t)(a & (MLX5V_MINI_CQE_PER_SLOT - 1)) * MLX5V_IFC_BYTES(mini_cqe_hash);
+		/* The mini-CQEs of this array. */
+		k = RTE_MIN(r, MLX5V_MINI_CQE_PER_SLOT - (a & (MLX5V_MINI_CQE_PER_SLOT - 1)));
+		a += k;
+		r -= k;
+#if RX_VEC
+		/* Two at a time: both pointers in one copy, both mini-CQEs in one load. */
+		for (; vec && k >= 2; k -= 2, ep += 2, out += 2,
+		     mini += 2 * MLX5V_IFC_BYTES(mini_cqe_hash)) {
+			_mm_storeu_si128((__m128i *)(void *)out,
+					 _mm_loadu_si128((const __m128i *)(const void *)ep));
+			mc = _mm_loadu_si128((const __m128i *)(const void *)mini);
+			lens = _mm_shuffle_epi8(mc, shuf);
+			lens1 = _mm_shuffle_epi8(mc, shuf1);
+			vsum = _mm_add_epi32(vsum, _mm_add_epi32(lens, lens1));
+			_mm_storeu_si128((__m128i *)(void *)&ep[0]->rearm_data, rf);
+			_mm_storeu_si128((__m128i *)(void *)&ep[0]->packet_type,
+					 _mm_or_si128(lens, blk));
+			_mm_storeu_si128((__m128i *)(void *)&ep[1]->rearm_data, rf);
+			_mm_storeu_si128((__m128i *)(void *)&ep[1]->packet_type,
+					 _mm_or_si128(lens1, blk));
+		}
+		if (vec && k == 1) {
+			*out++ = ep[0];
+			lens = _mm_shuffle_epi8(_mm_loadl_epi64((const __m128i *)
+								(const void *)mini), shuf);
+			vsum = _mm_add_epi32(vsum, lens);
+			_mm_storeu_si128((__m128i *)(void *)&ep[0]->rearm_data, rf);
+			_mm_storeu_si128((__m128i *)(void *)&ep[0]->packet_type,
+					 _mm_or_si128(lens, blk));
+			ep++;
+			continue;
+		}
+#endif
+		for (; k > 0; k--, ep++, out++, mini += MLX5V_IFC_BYTES(mini_cqe_hash)) {
+			m = *ep;
+			*out = m;
+			len = rx_cqe_dw(mini, MLX5V_IFC_DW(mini_cqe_hash, byte_cnt));
+			rx_rearm(m, rearm);
+			m->ol_flags = flags;
+			m->packet_type = tmpl.packet_type;
+			m->pkt_len = len;
+			m->data_len = (uint16_t)len;
+			m->vlan_tci = tmpl.vlan_tci;
+			if (hash)
+				m->hash.rss = rx_cqe_dw(mini, MLX5V_IFC_DW(mini_cqe_hash,
+									   rx_hash_result));
+			sum += len;
+		}
+	}
+#if RX_VEC
+	if (vec)
+		sum = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(vsum, 4));
+#endif
+	*bytes += sum;
+	*prq_ci = rq_ci;
+	if (a < cnt) {
+		rxq->zip_ai = (uint16_t)a;
+		return end - start;
+	}
+	/* The title and the arrays consumed: the slots the device wrote (see rx_consumed()). */
+	title_own = cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE + RX_CQE_OP_OWN;
+	*title_own = RX_OP_OWN_INVALID;
+	for (a = 1; a < cnt; a = (a + MLX5V_MINI_CQE_PER_SLOT) & ~(MLX5V_MINI_CQE_PER_SLOT - 1))
+		cqes[(size_t)((ci + a) & cq_mask) * RX_CQE_SIZE + RX_CQE_OP_OWN] =
+			RX_OP_OWN_INVALID;
+	*pci = ci + cnt;
+	rxq->zip_ai = 0;
+	return end - start;
+}
+
+static __rte_noinline uint32_t
+rx_zip_rss(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
+	   uint32_t max, uint64_t *bytes)
+{
+	return rx_zip(rxq, pci, prq_ci, out, max, bytes, 1, 0);
+}
+
+static __rte_noinline uint32_t
+rx_zip_plain(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
+	     uint32_t max, uint64_t *bytes)
+{
+	return rx_zip(rxq, pci, prq_ci, out, max, bytes, 0, 0);
+}
+
+#if RX_VEC
+static __rte_noinline uint32_t
+rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
+	   uint32_t max, uint64_t *bytes)
+{
+	return rx_zip(rxq, pci, prq_ci, out, max, bytes, 0, 1);
+}
+#endif
+
 /*
  * One-mbuf WQEs, with or without the RSS hash (rss, a constant in each instance). The CQEs
  * are taken in runs that end with the burst, the CQ ring or the RQ ring: within a run the
@@ -605,6 +791,20 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 	uint8_t own;
 
 	while (i < n) {
+		cqe = cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
+		/* A compressed session, when the CQ makes them (§8.5). */
+		if (rxq->cqe_comp && cqe[RX_CQE_OP_OWN] == rx_op_own_title(ci, cq_log)) {
+			if (rss)
+				k = rx_zip_rss(rxq, &ci, &rq_ci, &pkts[i], n - i, &bytes);
+#if RX_VEC
+			else if (rxq->vec)
+				k = rx_zip_sse(rxq, &ci, &rq_ci, &pkts[i], n - i, &bytes);
+#endif
+			else
+				k = rx_zip_plain(rxq, &ci, &rq_ci, &pkts[i], n - i, &bytes);
+			i += k;
+			continue;
+		}
 		run = RTE_MIN((uint32_t)(n - i), rxq->cq_nent - (ci & cq_mask));
 		run = RTE_MIN(run, (uint32_t)rxq->nb_desc - (rq_ci & wqe_mask));
 		cqe = cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
@@ -618,15 +818,23 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 #endif
 		else
 			k = rx_run_plain(cqe, ep, &pkts[i], run, own, rearm, &bytes);
+		if (rxq->cqe_comp)
+			rx_consumed(rxq->cqes, cq_mask, ci, k);
 		i += k;
 		ci += k;
 		rq_ci += k;
 		if (k == run)
 			continue;
+		/* A session right after full CQEs: the loop's first check takes it. */
+		cqe = cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
+		if (rxq->cqe_comp && cqe[RX_CQE_OP_OWN] == rx_op_own_title(ci, cq_log))
+			continue;
 		/* An error CQE is consumed with its WQE; the burst goes on unless the RQ failed. */
 		rxq->rq_ci = rq_ci;
 		if (rx_cqe_slow(rxq, ci) == 0)
 			break;
+		if (rxq->cqe_comp)
+			rx_consumed(rxq->cqes, cq_mask, ci, 1);
 		ci++;
 		rq_ci++;
 		if (rxq->recover)
@@ -642,7 +850,7 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 		*rxq->cq_dbrec = rte_cpu_to_be_32(ci & MLX5V_CQ_DB_CI_MASK);
 	}
 	/* The CQ record is out before the RQ's grows: the CQ has room for every WQE posted. */
-	if (rq_ci + rxq->nb_desc - rxq->rq_pi >= rxq->refill_thresh)
+	if (rq_ci - rxq->zip_ai + rxq->nb_desc - rxq->rq_pi >= rxq->refill_thresh)
 		rx_refill(rxq);
 	return i;
 }
@@ -701,6 +909,7 @@ mlx5v_rxq_fill(struct mlx5v_rxq *rxq)
 	rxq->rq_ci = 0;
 	rxq->rq_pi = 0;
 	rxq->cq_ci = 0;
+	rxq->zip_ai = 0;
 	rxq->recover = 0;
 	if (rxq->sges_log == 0)
 		return rx_refill(rxq);
@@ -763,8 +972,8 @@ mlx5v_rx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 			 rxq->seg_size);
 	else
 		snprintf(mode->info, sizeof(mode->info),
-			 "%s, bulk refill (every %u WQEs)", rxq->vec ? "Vector SSE" : "Scalar",
-			 rxq->refill_thresh);
+			 "%s, bulk refill (every %u WQEs)%s", rxq->vec ? "Vector SSE" : "Scalar",
+			 rxq->refill_thresh, rxq->cqe_comp ? ", compressed CQEs" : "");
 	if (rxq->vec)
 		mode->flags = RTE_ETH_BURST_FLAG_PER_QUEUE;
 	return 0;

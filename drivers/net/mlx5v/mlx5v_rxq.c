@@ -140,6 +140,7 @@ mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 		.log_wq_sz = rte_log2_u32(rxq->nb_desc),
 		.vsd = !(rxq->offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP),
 	};
+	struct mlx5v_devx_cq_opts opts;
 	int ret;
 
 	ret = rxq_sges(eth_dev, rxq);
@@ -156,9 +157,16 @@ mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 	a.ring = &rxq->ring.dma;
 	a.npages = rxq->ring.ring_len / MLX5V_ETH_RING_PAGE;
 	/* Bound to the queue's own EQ when Rx interrupts are on (mlx5v_intr.c). */
-	rxq->cq = mlx5v_devx_cq_create(dev, RTE_MAX(a.log_wq_sz, 1u),
-				       mlx5v_intr_rxq_eqn(eth_dev, rxq->idx),
-				       mlx5v_ethdev_uar(eth_dev));
+	/*
+	 * CQE compression where the device has it, for one-mbuf WQEs: the mini-CQEs carry the
+	 * byte count and the RSS hash (prm/mlx5_eth §8.5).
+	 */
+	rxq->cqe_comp = priv->caps.cqe_comp && priv->cqe_comp_en && rxq->sges_log == 0;
+	opts.cqe_comp_en = rxq->cqe_comp;
+	opts.mini_cqe_res_format = MLX5V_DEVX_MINI_CQE_HASH;
+	rxq->cq = mlx5v_devx_cq_create_opts(dev, RTE_MAX(a.log_wq_sz, 1u),
+					    mlx5v_intr_rxq_eqn(eth_dev, rxq->idx),
+					    mlx5v_ethdev_uar(eth_dev), &opts);
 	if (rxq->cq == NULL) {
 		ret = -rte_errno;
 		goto err_elts_free;

@@ -98,6 +98,8 @@ enum mlx5v_sim_ctr {
 	MLX5V_SIM_CTR_MSIX_BAD_ENABLE,
 	/** interrupts raised on a vector MSI-X has not enabled (lost, as on a host) */
 	MLX5V_SIM_CTR_MSIX_NOT_ENABLED,
+	/** compressed CQE sessions written (prm/mlx5_eth §8.5); their CQEs count in CQES */
+	MLX5V_SIM_CTR_CQE_SESSIONS,
 	MLX5V_SIM_CTR_MAX,
 };
 

@@ -67,6 +67,11 @@ mlx5v_sim_caps_init(struct mlx5v_sim *sim)
 		/* The Ethernet function's fields (mlx5v_sim_eth_port.c). */
 		mlx5v_sim_eth_caps_general(c);
 	}
+	/* CQE compression (prm/mlx5_eth §8.5), unless the cqe_comp knob turns it off. */
+	MLX5V_IFC_SET(cmd_hca_cap_eth, sim->cap_max, cqe_compression,
+		      mlx5v_sim_knob(sim, MLX5V_SIM_K_CQE_COMP) != 0);
+	MLX5V_IFC_SET(cmd_hca_cap_eth, sim->cap_cur, cqe_compression,
+		      mlx5v_sim_knob(sim, MLX5V_SIM_K_CQE_COMP) != 0);
 	/* Settable: the driver turns these on; cmdif_checksum starts disabled (§3.4). */
 	MLX5V_IFC_SET(cmd_hca_cap, sim->cap_max, cmdif_checksum, MLX5V_SIM_CMDIF_CHECKSUM_MAX);
 	MLX5V_IFC_SET(cmd_hca_cap, sim->cap_max, mkey_by_name, 1);

@@ -11,6 +11,7 @@
 
 #include <rte_common.h>
 
+#include "mlx5v_prm_eth.h"
 #include "mlx5v_sim_priv.h"
 
 
@@ -34,6 +35,25 @@ mlx5v_sim_cq_get(struct mlx5v_sim *sim, uint32_t cqn)
 	if (cqn > MLX5V_SIM_MAX_CQN || !sim->cq[cqn].valid)
 		return NULL;
 	return &sim->cq[cqn];
+}
+
+/* Take cq off the list of held sessions (DESTROY_CQ); what it held is dropped. */
+static void
+mlx5v_sim_cq_zip_unlink(struct mlx5v_sim *sim, struct mlx5v_sim_cq *cq, uint32_t cqn)
+{
+	uint32_t *link = &sim->zip_head;
+
+	while (cq->zip_queued && *link != 0) {
+		if (*link == cqn) {
+			*link = cq->zip_next;
+			break;
+		}
+		link = &sim->cq[*link].zip_next;
+	}
+	cq->zip_queued = 0;
+	cq->zip_n = 0;
+	free(cq->zip);
+	cq->zip = NULL;
 }
 
 /* Field checks of create_cq_in that need no model state. @return syndrome or 0. */
@@ -104,6 +124,14 @@ mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (synd != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
 	/*
+	 * Compression needs the cqe_compression capability; the model writes the HASH and CSUM
+	 * mini-CQE formats (prm/mlx5_eth §8.5).
+	 */
+	if (MLX5V_IFC_GET(cqc, cqc, cqe_comp_en) &&
+	    (!MLX5V_IFC_GET(cmd_hca_cap_eth, sim->cap_cur, cqe_compression) ||
+	     MLX5V_IFC_GET(cqc, cqc, mini_cqe_res_format) > MLX5V_MINI_CQE_FMT_CSUM))
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_CQ_COMP);
+	/*
 	 * The arm doorbell is accepted only on this page, so it must be a UAR the driver allocated.
 	 */
 	if (!mlx5v_sim_uar_allocated(sim, uar))
@@ -136,6 +164,18 @@ mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	}
 	cq = &sim->cq[cqn];
 	memset(cq, 0, sizeof(*cq));
+	if (MLX5V_IFC_GET(cqc, cqc, cqe_comp_en)) {
+		/* The first held CQE, then one mini-CQE per held CQE. */
+		cq->zip = malloc(MLX5V_IFC_BYTES(cqe_eth) +
+				 MLX5V_SIM_ZIP_MAX * MLX5V_IFC_BYTES(mini_cqe_hash));
+		if (cq->zip == NULL) {
+			free(pas);
+			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_LIM_ERR,
+						 MLX5V_SIM_SYND_CQ_NO_CQN);
+		}
+		cq->comp_en = 1;
+		cq->mini_fmt = MLX5V_IFC_GET(cqc, cqc, mini_cqe_res_format);
+	}
 	cq->log_size = log_size;
 	cq->log_page_size = log_page;
 	cq->oi = MLX5V_IFC_GET(cqc, cqc, oi);
@@ -152,7 +192,7 @@ mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	/* Pins the EQ: DESTROY_EQ of an EQ with CQs is BAD_RES_STATE (§13, inference). */
 	eq->ncq++;
 	sim->nb_cqs++;
-	/* §7.4: CQEs must start hardware-owned (owner 1, opcode INVALID). */
+	/* prm/mlx5 §7.4: CQEs must start hardware-owned (owner 1, opcode INVALID). */
 	bad = mlx5v_sim_ring_sw_owned(sim, pas, log_page, 1u << log_size, MLX5V_IFC_BYTES(cqe));
 	/* Flagged and counted, not refused: §7.4 asks a model to flag it. */
 	if (bad != 0) {
@@ -201,6 +241,7 @@ mlx5v_sim_cmd_destroy_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		eq->ncq--;
 	if (cq->destroy_failed)
 		sim->nb_zombies--;
+	mlx5v_sim_cq_zip_unlink(sim, cq, MLX5V_IFC_GET(destroy_cq_in, c->in, cqn));
 	free(cq->pas);
 	memset(cq, 0, sizeof(*cq));
 	sim->nb_cqs--;
@@ -295,6 +336,95 @@ mlx5v_sim_cq_overrun_locked(struct mlx5v_sim *sim, uint32_t cqn)
 }
 
 /*
+ * A DMA fault on the ring or the record ends the CQ: WRITE_FAIL and CQ_ERROR with access
+ * violation, as an IOMMU fault would on hardware (inference). @return -EFAULT.
+ */
+static int
+mlx5v_sim_cq_write_fail(struct mlx5v_sim *sim, struct mlx5v_sim_cq *cq, uint32_t cqn)
+{
+	SIM_LOG(WARNING, "%s: CQ %u: DMA fault writing a CQE", sim->name, cqn);
+	cq->status = MLX5V_CQC_STATUS_CQ_WRITE_FAIL;
+	mlx5v_sim_cq_error(sim, cqn, RTE_PMD_MLX5V_CQ_ERR_SYND_ACCESS_VIOLATION);
+	return -EFAULT;
+}
+
+/*
+ * Room for n CQEs from the producer counter on. @return 0, -ENOSPC (CQ in error, or the
+ * overrun raised here) or -EFAULT (record unreadable, the CQ failed). Lock held.
+ */
+static int
+mlx5v_sim_cq_room(struct mlx5v_sim *sim, struct mlx5v_sim_cq *cq, uint32_t cqn, uint32_t n)
+{
+	uint32_t ci = 0;
+
+	/* A CQ in error takes no more CQEs: hardware stops writing after CQ_ERROR (inference). */
+	if (cq->status != MLX5V_CQC_STATUS_OK)
+		return -ENOSPC;
+	/* The consumer index lives in the doorbell record, dword 0 (§7.3). */
+	if (hwsim_dma_read(sim->dma, cq->dbr_addr, &ci, sizeof(ci)) != 0)
+		return mlx5v_sim_cq_write_fail(sim, cq, cqn);
+	ci = rte_be_to_cpu_32(ci) & MLX5V_SIM_CTR_MASK;
+	/*
+	 * Overrun: nent CQEs not yet consumed (24-bit counters). cqc.oi (overrun ignore, §7.1) lets
+	 * the CQ overwrite instead; otherwise CQ_ERROR with syndrome 0x1 (§6.12).
+	 */
+	if (mlx5v_sim_ctr_dist(cq->pi, ci) + n > (1u << cq->log_size) && !cq->oi) {
+		mlx5v_sim_cq_overrun_locked(sim, cqn);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/* The ring address of CQE slot pi + off. */
+static uint64_t
+mlx5v_sim_cq_slot(const struct mlx5v_sim_cq *cq, uint32_t off)
+{
+	uint32_t nent = 1u << cq->log_size;
+
+	return mlx5v_sim_ring_iova(cq->pas, cq->log_page_size,
+				   (uint64_t)((cq->pi + off) & (nent - 1)) * MLX5V_IFC_BYTES(cqe));
+}
+
+/*
+ * The CQE at slot pi + off with the owner bit of that slot's lap. @return 0 or -EFAULT (the
+ * caller fails the CQ).
+ */
+static int
+mlx5v_sim_cq_write_cqe(struct mlx5v_sim *sim, const struct mlx5v_sim_cq *cq, uint32_t off,
+		       const uint8_t *cqe)
+{
+	uint64_t iova = mlx5v_sim_cq_slot(cq, off);
+	uint8_t op_own;
+
+	/* Owner = (pi >> log_size) & 1, written last after a release fence (§6.8 rule). */
+	/* The caller's op_own byte keeps its opcode; the owner bit comes from pi. */
+	op_own = cqe[MLX5V_IFC_BYTE_OF(cqe, owner)];
+	op_own = (op_own & ~MLX5V_CQE_OWNER_MASK) |
+		 (((cq->pi + off) >> cq->log_size) & MLX5V_CQE_OWNER_MASK);
+	/*
+	 * Bytes 0-62 plain, then op_own (byte 63) with release semantics: a consumer that sees the
+	 * new owner also sees the body.
+	 */
+	if (hwsim_dma_write(sim->dma, iova, cqe, MLX5V_IFC_BYTE_OF(cqe, owner)) != 0 ||
+	    hwsim_dma_write_release(sim->dma, iova + MLX5V_IFC_BYTE_OF(cqe, owner),
+				    &op_own, 1) != 0)
+		return -EFAULT;
+	return 0;
+}
+
+/* n CQEs were written from pi on: the counters, and the EQE of an armed CQ. */
+static void
+mlx5v_sim_cq_produced(struct mlx5v_sim *sim, struct mlx5v_sim_cq *cq, uint32_t cqn, uint32_t n)
+{
+	cq->pi = (cq->pi + n) & MLX5V_SIM_CTR_MASK;
+	while (n-- > 0)
+		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CQES);
+	/* §7.2: only an armed CQ reports; a FIRED one fills silently until re-armed. */
+	if (cq->armed)
+		mlx5v_sim_cq_notify(sim, cq, cqn);
+}
+
+/*
  * Lock held. Writes one CQE as the device would after a completion; callers flush MSI-X after the
  * unlock. cqe holds every field but the owner bit, which this sets from the producer counter.
  */
@@ -302,60 +432,164 @@ int
 mlx5v_sim_cq_post_raw_locked(struct mlx5v_sim *sim, uint32_t cqn, const uint8_t *cqe)
 {
 	struct mlx5v_sim_cq *cq = mlx5v_sim_cq_get(sim, cqn);
-	uint32_t nent;
-	uint32_t ci = 0;
-	uint64_t iova;
-	uint8_t op_own;
+	int ret;
 
 	if (cq == NULL)
 		return -ENOENT;
-	/* A CQ in error takes no more CQEs: hardware stops writing after CQ_ERROR (inference). */
-	if (cq->status != MLX5V_CQC_STATUS_OK)
-		return -ENOSPC;
-	nent = 1u << cq->log_size;
-	/* The consumer index lives in the doorbell record, dword 0 (§7.3). */
-	if (hwsim_dma_read(sim->dma, cq->dbr_addr, &ci, sizeof(ci)) != 0)
-		goto write_fail;
-	ci = rte_be_to_cpu_32(ci) & MLX5V_SIM_CTR_MASK;
-	/*
-	 * Overrun: nent CQEs not yet consumed (24-bit counters). cqc.oi (overrun ignore, §7.1) lets
-	 * the CQ overwrite instead; otherwise CQ_ERROR with syndrome 0x1 (§6.12).
-	 */
-	if (mlx5v_sim_ctr_dist(cq->pi, ci) >= nent && !cq->oi) {
-		mlx5v_sim_cq_overrun_locked(sim, cqn);
-		return -ENOSPC;
-	}
-	iova = mlx5v_sim_ring_iova(cq->pas, cq->log_page_size,
-				   (uint64_t)(cq->pi & (nent - 1)) * MLX5V_IFC_BYTES(cqe));
-	/* Owner = (pi >> log_size) & 1, written last after a release fence (§6.8 rule). */
-	/* The caller's op_own byte keeps its opcode; the owner bit comes from pi. */
-	op_own = cqe[MLX5V_IFC_BYTE_OF(cqe, owner)];
-	op_own = (op_own & ~MLX5V_CQE_OWNER_MASK) |
-		 ((cq->pi >> cq->log_size) & MLX5V_CQE_OWNER_MASK);
-	/*
-	 * Bytes 0-62 plain, then op_own (byte 63) with release semantics: a consumer that sees the
-	 * new owner also sees the body.
-	 */
-	if (hwsim_dma_write(sim->dma, iova, cqe, MLX5V_IFC_BYTE_OF(cqe, owner)) != 0 ||
-			hwsim_dma_write_release(sim->dma, iova + MLX5V_IFC_BYTE_OF(cqe, owner),
-						&op_own, 1) != 0)
-		goto write_fail;
-	cq->pi = (cq->pi + 1) & MLX5V_SIM_CTR_MASK;
-	mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CQES);
-	/* §7.2: only an armed CQ reports; a FIRED one fills silently until re-armed. */
-	if (cq->armed)
-		mlx5v_sim_cq_notify(sim, cq, cqn);
+	ret = mlx5v_sim_cq_room(sim, cq, cqn, 1);
+	if (ret != 0)
+		return ret;
+	if (mlx5v_sim_cq_write_cqe(sim, cq, 0, cqe) != 0)
+		return mlx5v_sim_cq_write_fail(sim, cq, cqn);
+	mlx5v_sim_cq_produced(sim, cq, cqn, 1);
 	return 0;
-write_fail:
-	SIM_LOG(WARNING, "%s: CQ %u: DMA fault writing a CQE", sim->name, cqn);
-	/*
-	 * A DMA fault on the ring or the record ends the CQ: WRITE_FAIL and CQ_ERROR with access
-	 * violation, as an IOMMU fault would on hardware (inference).
-	 */
-	cq->status = MLX5V_CQC_STATUS_CQ_WRITE_FAIL;
-	mlx5v_sim_cq_error(sim, cqn, RTE_PMD_MLX5V_CQ_ERR_SYND_ACCESS_VIOLATION);
-	return -EFAULT;
 }
+
+/* ---- CQE compression (prm/mlx5_eth §8.5) ---- */
+
+/* Bytes of a CQE and of a mini-CQE. */
+#define ZIP_CQE MLX5V_IFC_BYTES(cqe_eth)
+#define ZIP_MINI MLX5V_IFC_BYTES(mini_cqe_hash)
+
+/*
+ * The mini-CQE of a receive CQE: its byte count, and its hash or checksum per
+ * mini_cqe_res_format.
+ */
+static void
+mlx5v_sim_cq_zip_mini(const struct mlx5v_sim_cq *cq, const uint8_t *cqe, uint8_t *mini)
+{
+	memset(mini, 0, ZIP_MINI);
+	if (cq->mini_fmt == MLX5V_MINI_CQE_FMT_CSUM) {
+		MLX5V_IFC_SET(mini_cqe_csum, mini, check_sum,
+			      MLX5V_IFC_GET(cqe_eth, cqe, check_sum));
+		MLX5V_IFC_SET(mini_cqe_csum, mini, byte_cnt, MLX5V_IFC_GET(cqe_eth, cqe, byte_cnt));
+	} else {
+		MLX5V_IFC_SET(mini_cqe_hash, mini, rx_hash_result,
+			      MLX5V_IFC_GET(cqe_eth, cqe, rss_hash_result));
+		MLX5V_IFC_SET(mini_cqe_hash, mini, byte_cnt, MLX5V_IFC_GET(cqe_eth, cqe, byte_cnt));
+	}
+}
+
+/*
+ * A CQE joins the session of title when every field but those its mini-CQE carries (and the
+ * WQE counter, implied by the order) is the same.
+ */
+static int
+mlx5v_sim_cq_zip_fits(const struct mlx5v_sim_cq *cq, const uint8_t *title, const uint8_t *cqe)
+{
+	uint8_t a[ZIP_CQE], b[ZIP_CQE];
+
+	memcpy(a, title, ZIP_CQE);
+	memcpy(b, cqe, ZIP_CQE);
+	MLX5V_IFC_SET(cqe_eth, a, byte_cnt, 0);
+	MLX5V_IFC_SET(cqe_eth, b, byte_cnt, 0);
+	MLX5V_IFC_SET(cqe_eth, a, wqe_counter, 0);
+	MLX5V_IFC_SET(cqe_eth, b, wqe_counter, 0);
+	if (cq->mini_fmt == MLX5V_MINI_CQE_FMT_CSUM) {
+		MLX5V_IFC_SET(cqe_eth, a, check_sum, 0);
+		MLX5V_IFC_SET(cqe_eth, b, check_sum, 0);
+	} else {
+		MLX5V_IFC_SET(cqe_eth, a, rss_hash_result, 0);
+		MLX5V_IFC_SET(cqe_eth, b, rss_hash_result, 0);
+	}
+	return memcmp(a, b, ZIP_CQE) == 0;
+}
+
+/*
+ * Write the held CQEs of cq: one alone as it was, two or more as a session. The session
+ * takes one slot per CQE: the title (format 3, byte_cnt = the count) at the first, the
+ * mini-CQE array k (eight mini-CQEs) at slot 1 for k = 0 and at slot 8k after, the other
+ * slots left as they are; the arrays are written before the title, whose owner byte goes
+ * last. @return the CQEs lost. Lock held.
+ */
+static unsigned int
+mlx5v_sim_cq_zip_write(struct mlx5v_sim *sim, struct mlx5v_sim_cq *cq, uint32_t cqn)
+{
+	uint32_t n = cq->zip_n;
+	uint8_t title[ZIP_CQE];
+	uint8_t arr[ZIP_CQE];
+	uint32_t k, cnt;
+	int ret;
+
+	cq->zip_n = 0;
+	if (n == 0)
+		return 0;
+	if (n == 1)
+		return mlx5v_sim_cq_post_raw_locked(sim, cqn, cq->zip) == 0 ? 0 : 1;
+	ret = mlx5v_sim_cq_room(sim, cq, cqn, n);
+	if (ret != 0)
+		return n;
+	for (k = 0; k * MLX5V_MINI_CQE_PER_SLOT < n; k++) {
+		cnt = RTE_MIN(n - k * MLX5V_MINI_CQE_PER_SLOT, (uint32_t)MLX5V_MINI_CQE_PER_SLOT);
+		memset(arr, 0, sizeof(arr));
+		memcpy(arr, cq->zip + ZIP_CQE + (size_t)k * ZIP_CQE, cnt * ZIP_MINI);
+		if (hwsim_dma_write(sim->dma, mlx5v_sim_cq_slot(cq, k == 0 ? 1 : 8 * k), arr,
+				    sizeof(arr)) != 0) {
+			mlx5v_sim_cq_write_fail(sim, cq, cqn);
+			return n;
+		}
+	}
+	memcpy(title, cq->zip, ZIP_CQE);
+	MLX5V_IFC_SET(cqe_eth, title, byte_cnt, n);
+	MLX5V_IFC_SET(cqe_eth, title, cqe_format, MLX5V_CQE_FORMAT_COMPRESSED);
+	if (mlx5v_sim_cq_write_cqe(sim, cq, 0, title) != 0) {
+		mlx5v_sim_cq_write_fail(sim, cq, cqn);
+		return n;
+	}
+	mlx5v_sim_cq_produced(sim, cq, cqn, n);
+	mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CQE_SESSIONS);
+	return 0;
+}
+
+unsigned int
+mlx5v_sim_cq_post_rx_locked(struct mlx5v_sim *sim, uint32_t cqn, const uint8_t *cqe, int batch)
+{
+	struct mlx5v_sim_cq *cq = mlx5v_sim_cq_get(sim, cqn);
+	unsigned int lost = 0;
+	uint32_t cap;
+
+	if (cq == NULL)
+		return 1;
+	/* Held: a good receive CQE of a burst, on a CQ that compresses. */
+	if (!cq->comp_en || !batch ||
+	    MLX5V_IFC_GET(cqe_eth, cqe, opcode) != MLX5V_CQE_OPCODE_RESP_SEND) {
+		lost = mlx5v_sim_cq_zip_write(sim, cq, cqn);
+		return lost + (mlx5v_sim_cq_post_raw_locked(sim, cqn, cqe) == 0 ? 0 : 1);
+	}
+	/* A session spans at most the ring and MLX5V_SIM_ZIP_MAX CQEs. */
+	cap = RTE_MIN(1u << cq->log_size, (uint32_t)MLX5V_SIM_ZIP_MAX);
+	if (cq->zip_n != 0 && (cq->zip_n == cap || !mlx5v_sim_cq_zip_fits(cq, cq->zip, cqe)))
+		lost = mlx5v_sim_cq_zip_write(sim, cq, cqn);
+	if (cq->zip_n == 0)
+		memcpy(cq->zip, cqe, ZIP_CQE);
+	mlx5v_sim_cq_zip_mini(cq, cqe, cq->zip + ZIP_CQE + (size_t)cq->zip_n * ZIP_MINI);
+	cq->zip_n++;
+	if (!cq->zip_queued) {
+		cq->zip_queued = 1;
+		cq->zip_next = sim->zip_head;
+		sim->zip_head = cqn;
+	}
+	return lost;
+}
+
+unsigned int
+mlx5v_sim_cq_zip_flush_locked(struct mlx5v_sim *sim)
+{
+	unsigned int lost = 0;
+	struct mlx5v_sim_cq *cq;
+	uint32_t cqn;
+
+	while (sim->zip_head != 0) {
+		cqn = sim->zip_head;
+		cq = &sim->cq[cqn];
+		sim->zip_head = cq->zip_next;
+		cq->zip_queued = 0;
+		cq->zip_next = 0;
+		lost += mlx5v_sim_cq_zip_write(sim, cq, cqn);
+	}
+	return lost;
+}
+
 
 int
 mlx5v_sim_cq_post_locked(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode,
@@ -475,6 +709,8 @@ mlx5v_sim_cq_free_all(struct mlx5v_sim *sim)
 	for (i = 0; i <= MLX5V_SIM_MAX_CQN; i++) {
 		free(sim->cq[i].pas);
 		sim->cq[i].pas = NULL;
+		free(sim->cq[i].zip);
+		sim->cq[i].zip = NULL;
 		sim->cq[i].valid = 0;
 	}
 }

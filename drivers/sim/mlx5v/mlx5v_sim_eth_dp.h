@@ -101,6 +101,7 @@ struct mlx5v_sim_eth_dp {
 	uint8_t *txbuf;             /**< MLX5V_SIM_TX_BUF: one gathered WQE */
 	uint8_t *segbuf;            /**< one frame being sent (LSO segment, VLAN insert) */
 	uint8_t *rxbuf;             /**< one received frame being rewritten (VLAN strip, FCS) */
+	int rx_batch;               /**< the frame being received came in a burst (sim->lock) */
 	struct mlx5v_sim_eth_stats st;
 };
 
@@ -134,5 +135,7 @@ void mlx5v_sim_eth_sq_doorbell(struct mlx5v_sim *sim, uint32_t uar, uint64_t raw
 /* ---- mlx5v_sim_eth_rx.c ---- */
 /** Wire rx callback: arg is the sim. */
 void mlx5v_sim_eth_rx(void *arg, const void *frame, uint32_t len, uint32_t flags);
+/** Wire batch callback: the sender's burst ended; held CQE sessions are written. */
+void mlx5v_sim_eth_rx_batch_end(void *arg);
 
 #endif /* _MLX5V_SIM_ETH_DP_H_ */

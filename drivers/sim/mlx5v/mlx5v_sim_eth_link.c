@@ -106,6 +106,7 @@ mlx5v_sim_eth_dp_init(struct mlx5v_sim *sim, const char *devargs)
 	conf.spec = dp->wa.wire[0];
 	conf.speed = dp->wa.speed;
 	conf.rx_cb = mlx5v_sim_eth_rx;
+	conf.batch_cb = mlx5v_sim_eth_rx_batch_end;
 	conf.link_cb = mlx5v_sim_eth_link_cb;
 	conf.cb_arg = sim;
 	dp->port = hwsim_wire_port_create(&conf);

@@ -344,9 +344,11 @@ mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_f
 	SET(cqe_eth, cqe, user_index, rq->user_index);
 	SET(cqe_eth, cqe, wqe_counter, idx);
 	rq->hw_counter = (rq->hw_counter + 1) & 0xffff;
-	/* A full CQ raises CQ_ERROR (mlx5v_sim_cq.c); the frame is lost either way. */
-	if (mlx5v_sim_cq_post_raw_locked(sim, rq->cqn, cqe) != 0)
-		dp->st.rx_cq_full++;
+	/*
+	 * A full CQ raises CQ_ERROR (mlx5v_sim_cq.c); the frame is lost either way. In a burst, a
+	 * CQ with compression holds the CQE for a session (prm/mlx5_eth §8.5).
+	 */
+	dp->st.rx_cq_full += mlx5v_sim_cq_post_rx_locked(sim, rq->cqn, cqe, dp->rx_batch);
 }
 
 /* §10.1 step 6: DIRECT to one RQ, INDIRECT through the hash and the RQT. Lock held. */
@@ -475,10 +477,23 @@ mlx5v_sim_eth_rx(void *arg, const void *frame, uint32_t len, uint32_t flags)
 	}
 	fr.data = frame;
 	fr.len = len;
+	dp->rx_batch = (flags & HWSIM_WIRE_RX_BATCH) != 0;
 	fr.from_self = hwsim_wire_port_kind(dp->port) == HWSIM_WIRE_LOOP;
 	mlx5v_sim_rx_parse(&fr);
 	mlx5v_sim_rx_steer(sim, mlx5v_sim_eth_root(sim), &fr, 0);
 out:
+	pthread_mutex_unlock(&sim->lock);
+	mlx5v_sim_irq_flush(sim);
+}
+
+void
+mlx5v_sim_eth_rx_batch_end(void *arg)
+{
+	struct mlx5v_sim *sim = arg;
+
+	pthread_mutex_lock(&sim->lock);
+	/* The sessions the burst formed go out now (prm/mlx5_eth §8.5). */
+	sim->dp->st.rx_cq_full += mlx5v_sim_cq_zip_flush_locked(sim);
 	pthread_mutex_unlock(&sim->lock);
 	mlx5v_sim_irq_flush(sim);
 }

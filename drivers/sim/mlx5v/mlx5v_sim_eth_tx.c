@@ -585,6 +585,11 @@ mlx5v_sim_eth_sq_doorbell(struct mlx5v_sim *sim, uint32_t uar, uint64_t raw)
 	if (dp == NULL)
 		return;
 	pthread_mutex_lock(&dp->tx_lock);
+	/*
+	 * One doorbell's frames reach the receiver as one burst: a receiving CQ with
+	 * compression writes their completions as a session when it ends (prm/mlx5_eth §8.5).
+	 */
+	hwsim_wire_batch(dp->port, 1);
 	do {
 		pthread_mutex_lock(&sim->lock);
 		more = mlx5v_sim_tx_next(sim, sqn, uar, &job);
@@ -600,6 +605,7 @@ mlx5v_sim_eth_sq_doorbell(struct mlx5v_sim *sim, uint32_t uar, uint64_t raw)
 		else
 			mlx5v_sim_tx_wire(sim, dp->txbuf, job.len, &job);
 	} while (more);
+	hwsim_wire_batch(dp->port, 0);
 	pthread_mutex_unlock(&dp->tx_lock);
 	mlx5v_sim_irq_flush(sim);
 }

@@ -115,6 +115,9 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 	[MLX5V_SIM_K_EMPW] = { "empw", 0, 0, 1,
 		"Ethernet offload caps multi_pkt_send_wqe, enhanced_multi_pkt_send_wqe: "
 		"1 takes enhanced multi-packet send WQEs" },
+	[MLX5V_SIM_K_CQE_COMP] = { "cqe_comp", 1, 0, 1,
+		"cqe_compression general capability: 1 writes compressed CQE sessions for a CQ "
+		"created with cqe_comp_en; 0 refuses cqe_comp_en" },
 	[MLX5V_SIM_K_UAR_4K] = { "uar_4k", 1, 0, 1,
 		"uar_4k general capability (max): 4 KiB UAR indices on hosts with larger pages" },
 	[MLX5V_SIM_K_TX_ERR_NEXT] = { "tx_err_next", 0, 0, 1000000,

@@ -34,6 +34,8 @@
 #define MLX5V_SIM_MAX_EQN 255            /**< EQNs 1..255: eq_number is 8 bits */
 #define MLX5V_SIM_EQN_NONE UINT32_MAX    /**< no EQ (EQN 0 is a valid EQ with first_num=0) */
 #define MLX5V_SIM_LOG_MAX_CQ 10
+/** Most CQEs in one compressed session (prm/mlx5_eth §8.5; a model choice). */
+#define MLX5V_SIM_ZIP_MAX 64
 #define MLX5V_SIM_MAX_CQN ((1u << MLX5V_SIM_LOG_MAX_CQ) - 1) /**< CQNs 1..1023 */
 #define MLX5V_SIM_LOG_MAX_CQ_SZ 22
 #define MLX5V_SIM_LOG_MAX_EQ_SZ 22       /**< owner math needs log size < 24 */
@@ -126,6 +128,7 @@ enum mlx5v_sim_synd {
 	MLX5V_SIM_SYND_CQ_UMEM = 0x5104000d,          /**< BAD_PARAM: umem not supported */
 	MLX5V_SIM_SYND_CQ_CQN = 0x5104000e,           /**< BAD_RES: no such CQ */
 	MLX5V_SIM_SYND_CQ_ST = 0x5104000f,            /**< BAD_PARAM: cqc.st/status not 0 */
+	MLX5V_SIM_SYND_CQ_COMP = 0x51040011,          /**< BAD_PARAM: cqe_comp_en unsupported */
 };
 
 /* ---- Fault knobs: indices into mlx5v_sim_knob_defs[] (mlx5v_sim_faults.c) ---- */
@@ -178,6 +181,7 @@ enum mlx5v_sim_knob {
 	MLX5V_SIM_K_FAIL_CREATE_MKEY,
 	MLX5V_SIM_K_WQE_INLINE_MODE,
 	MLX5V_SIM_K_EMPW,
+	MLX5V_SIM_K_CQE_COMP,
 	MLX5V_SIM_K_UAR_4K,
 	MLX5V_SIM_K_TX_ERR_NEXT,
 	MLX5V_SIM_K_WIRE_DROP_NEXT,
@@ -271,6 +275,13 @@ struct mlx5v_sim_cq {
 	void *ring_host;            /**< host address of pas[0] at creation */
 	uint8_t destroy_failed;     /**< DESTROY_CQ failed: alive until DISABLE_HCA */
 	uint8_t freed_reported;
+	/* CQE compression (prm/mlx5_eth §8.5, mlx5v_sim.rst "CQE compression"). */
+	uint8_t comp_en;            /**< cqc.cqe_comp_en */
+	uint8_t mini_fmt;           /**< cqc.mini_cqe_res_format */
+	uint8_t zip_queued;         /**< on sim->zip_head's list */
+	uint16_t zip_n;             /**< CQEs held for the session being formed */
+	uint32_t zip_next;          /**< next CQN on the list (0: end) */
+	uint8_t *zip;               /**< the first held CQE, then one mini-CQE per held CQE */
 };
 
 struct mlx5v_sim_uar {
@@ -346,6 +357,7 @@ struct mlx5v_sim {
 	uint32_t eq_gen;
 	struct mlx5v_sim_cq *cq;    /**< MLX5V_SIM_MAX_CQN + 1 entries, cqn 0 unused */
 	unsigned int nb_cqs;
+	uint32_t zip_head;          /**< CQNs holding a session being formed (0: none) */
 	unsigned int nb_zombies;    /**< EQs and CQs whose destroy failed */
 	/* Firmware pages, sorted for binary search. */
 	uint64_t *pages;
@@ -438,7 +450,7 @@ int mlx5v_sim_eq_post(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq, uint8_t ty
 /** Post an event to subscribed EQs (all, or the first only). @return EQs written. */
 int mlx5v_sim_event_post(struct mlx5v_sim *sim, uint8_t type, uint8_t sub_type,
 			 const void *data, int first_only);
-/** Mark eq overrun (§6.9) (lock held). */
+/** Mark eq overrun (prm/mlx5 §6.9) (lock held). */
 void mlx5v_sim_eq_overrun(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq);
 /** UAR +0x40 / +0x48 doorbell (engine, lock not held). */
 void mlx5v_sim_eq_doorbell(struct mlx5v_sim *sim, uint32_t uar, int arm, uint32_t val);
@@ -464,7 +476,7 @@ uint8_t mlx5v_sim_ring_pas_read(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
 				uint32_t *npas);
 /**
  * Count entries whose owner bit (last byte of each stride) says "software" before the
- * device wrote anything: the first pass expects 1 everywhere (§6.8, §7.4).
+ * device wrote anything: the first pass expects 1 everywhere (prm/mlx5 §6.8, §7.4).
  */
 uint32_t mlx5v_sim_ring_sw_owned(struct mlx5v_sim *sim, const uint64_t *pas,
 				 uint8_t log_page_size, uint32_t nent, uint32_t stride);
@@ -483,6 +495,16 @@ int mlx5v_sim_cq_post_locked(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode
  * (lock held). @return as mlx5v_sim_post_cqe(), or -EFAULT when the ring is not writable.
  */
 int mlx5v_sim_cq_post_raw_locked(struct mlx5v_sim *sim, uint32_t cqn, const uint8_t *cqe);
+/**
+ * A receive CQE (cqe as for mlx5v_sim_cq_post_raw_locked()). On a CQ with cqe_comp_en and
+ * with batch set (the frame came in a burst), it is held to form a compressed session with
+ * the next ones, written by mlx5v_sim_cq_zip_flush_locked(); otherwise written at once,
+ * after any held session. @return the CQEs lost to a full or failed CQ (0 normally).
+ */
+unsigned int mlx5v_sim_cq_post_rx_locked(struct mlx5v_sim *sim, uint32_t cqn, const uint8_t *cqe,
+					 int batch);
+/** Write every held session (the burst ended). @return the CQEs lost. Lock held. */
+unsigned int mlx5v_sim_cq_zip_flush_locked(struct mlx5v_sim *sim);
 /** Force a CQ overrun: CQ_ERROR event, syndrome 0x1 (lock held). @return 0 or -ENOENT. */
 int mlx5v_sim_cq_overrun_locked(struct mlx5v_sim *sim, uint32_t cqn);
 void mlx5v_sim_cq_free_all(struct mlx5v_sim *sim);

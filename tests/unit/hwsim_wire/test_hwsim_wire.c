@@ -53,6 +53,8 @@ struct test_port {
 	uint8_t last[HWSIM_WIRE_FRAME_MAX];
 	uint64_t ups;
 	uint64_t downs;
+	uint64_t batches;       /* batch callbacks */
+	uint64_t batch_frames;  /* frames seen when the last one came */
 };
 
 static void
@@ -78,6 +80,16 @@ test_rx(void *arg, const void *frame, uint32_t len, uint32_t flags)
 		__atomic_add_fetch(&tp->other, 1, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&tp->lock);
+}
+
+/* The sender's burst ended: what had arrived by then. */
+static void
+test_batch(void *arg)
+{
+	struct test_port *tp = arg;
+
+	tp->batch_frames = __atomic_load_n(&tp->frames, __ATOMIC_ACQUIRE);
+	__atomic_add_fetch(&tp->batches, 1, __ATOMIC_RELEASE);
 }
 
 /* Called with the wire's lock held: only counts. */
@@ -185,6 +197,55 @@ test_hwsim_wire_loop(void)
 	TEST_ASSERT_EQUAL(st.tx_errors, 2u, "tx_errors");
 	hwsim_wire_port_destroy(p);
 	TEST_ASSERT_NULL(hwsim_wire_port_find("ut_loop.1"), "destroyed port still found");
+	return TEST_SUCCESS;
+}
+
+/*
+ * A burst on a loop: its frames carry HWSIM_WIRE_RX_BATCH and the batch callback runs once,
+ * after the last one; outside a burst, and to a receiver without the callback, no flag.
+ */
+static int
+test_hwsim_wire_batch(void)
+{
+	struct hwsim_wire_port_conf conf = {
+		.dev_name = "ut_batch", .port_no = 1, .nports = 1, .spec = "loop",
+		.speed = 25000, .rx_cb = test_rx, .batch_cb = test_batch,
+	};
+	struct hwsim_wire_port *p;
+	struct test_port tp;
+	uint8_t f[TEST_FRAME_LEN];
+	unsigned int i;
+
+	test_port_init(&tp);
+	conf.cb_arg = &tp;
+	p = hwsim_wire_port_create(&conf);
+	TEST_ASSERT_NOT_NULL(p, "create failed");
+	test_frame(f, 1);
+	hwsim_wire_batch(p, 1);
+	for (i = 0; i < 3; i++) {
+		TEST_ASSERT_SUCCESS(hwsim_wire_send(p, f, sizeof(f)), "send");
+		TEST_ASSERT_EQUAL(tp.flags, HWSIM_WIRE_RX_BATCH, "frame %u: flags %#x", i,
+				  tp.flags);
+	}
+	TEST_ASSERT_EQUAL(ld(&tp.batches), 0u, "batch callback before the end");
+	hwsim_wire_batch(p, 0);
+	TEST_ASSERT_EQUAL(ld(&tp.batches), 1u, "one batch callback at the end");
+	TEST_ASSERT_EQUAL(tp.batch_frames, 3u, "callback after the burst's frames");
+	/* Closing again, or outside a burst: nothing. */
+	hwsim_wire_batch(p, 0);
+	TEST_ASSERT_SUCCESS(hwsim_wire_send(p, f, sizeof(f)), "send");
+	TEST_ASSERT_EQUAL(tp.flags, 0u, "flags outside a burst");
+	TEST_ASSERT_EQUAL(ld(&tp.batches), 1u, "no callback without a burst");
+	hwsim_wire_port_destroy(p);
+	/* A receiver without a batch callback never sees the flag. */
+	test_port_init(&tp);
+	p = port_create("ut_batch", 1, 1, "loop", 25000, &tp);
+	TEST_ASSERT_NOT_NULL(p, "create failed");
+	hwsim_wire_batch(p, 1);
+	TEST_ASSERT_SUCCESS(hwsim_wire_send(p, f, sizeof(f)), "send");
+	hwsim_wire_batch(p, 0);
+	TEST_ASSERT_EQUAL(tp.flags, 0u, "flag without a batch callback");
+	hwsim_wire_port_destroy(p);
 	return TEST_SUCCESS;
 }
 
@@ -917,6 +978,7 @@ static struct unit_test_suite hwsim_wire_suite = {
 	.teardown = NULL,
 	.unit_test_cases = {
 		TEST_CASE(test_hwsim_wire_loop),
+		TEST_CASE(test_hwsim_wire_batch),
 		TEST_CASE(test_hwsim_wire_pair_a_first),
 		TEST_CASE(test_hwsim_wire_pair_b_first),
 		TEST_CASE(test_hwsim_wire_pair_same_device),

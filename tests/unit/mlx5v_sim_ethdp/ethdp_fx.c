@@ -71,8 +71,11 @@ cmd_simple(struct fx *f, const char *what, uint16_t opcode, uint32_t obj)
 	return cmd(f, what, in, sizeof(in), out, sizeof(out));
 }
 
+int fx_rxcq_comp = -1;
+
 static int
-cq_create(struct fx *f, uint32_t off, unsigned int log, uint32_t dbr_off, uint32_t *cqn)
+cq_create(struct fx *f, uint32_t off, unsigned int log, uint32_t dbr_off, uint32_t *cqn,
+	  int comp)
 {
 	uint8_t in[RTE_PMD_MLX5V_CREATE_CQ_IN_SIZE + 8 * 4];
 	uint8_t out[RTE_PMD_MLX5V_CREATE_CQ_OUT_SIZE];
@@ -87,6 +90,10 @@ cq_create(struct fx *f, uint32_t off, unsigned int log, uint32_t dbr_off, uint32
 	RTE_PMD_MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_UAR_PAGE, f->uar->page_id);
 	RTE_PMD_MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_C_EQN, f->eqn);
 	RTE_PMD_MLX5V_SET64(cqc, RTE_PMD_MLX5V_CQC_DBR_ADDR, f->iova + dbr_off);
+	if (comp >= 0) {
+		SET(cqc, cqc, cqe_comp_en, 1);
+		SET(cqc, cqc, mini_cqe_res_format, comp);
+	}
 	for (i = 0; i < pages; i++)
 		RTE_PMD_MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_CQ_IN_PAS + 8 * i,
 				    f->iova + off + 4096 * i);
@@ -272,8 +279,8 @@ fx_objects(struct fx *f)
 	f->mkey = r;
 	f->lkey = (uint32_t)r << 8 | 0x42;
 	/* CQs, TIS, SQ. */
-	if (cq_create(f, OFF_TXCQ, TXCQ_LOG, OFF_DBR, &f->txcqn) != 0 ||
-	    cq_create(f, OFF_RXCQ, RXCQ_LOG, OFF_DBR + 0x40, &f->rxcqn) != 0)
+	if (cq_create(f, OFF_TXCQ, TXCQ_LOG, OFF_DBR, &f->txcqn, -1) != 0 ||
+	    cq_create(f, OFF_RXCQ, RXCQ_LOG, OFF_DBR + 0x40, &f->rxcqn, fx_rxcq_comp) != 0)
 		return -1;
 	memset(in, 0, sizeof(in));
 	SET(create_tis_in, in, opcode, MLX5V_CMD_OP_CREATE_TIS);

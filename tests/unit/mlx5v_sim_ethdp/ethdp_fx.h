@@ -57,6 +57,12 @@
 #define CQE_WQE_CTR 0x3c
 #define CQE_OP_OWN 0x3f
 
+/**
+ * -1 (default): the receive CQ of the next fx_up() without compression; else it is created
+ * with cqe_comp_en and this mini_cqe_res_format (doc/guides/prm/mlx5_eth.rst §8.5).
+ */
+extern int fx_rxcq_comp;
+
 /** The Toeplitz key of the fixture's RSS TIR. */
 extern const uint8_t rss_key[40];
 

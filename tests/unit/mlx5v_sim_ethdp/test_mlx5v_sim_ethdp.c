@@ -966,6 +966,155 @@ out:
 	return ret;
 }
 
+/*
+ * Compressed CQE sessions (doc/guides/prm/mlx5_eth.rst §8.5)
+ */
+
+/* The RX CQ slot ci, consumed as a driver does: op_own marked INVALID, the record moved. */
+static void
+comp_consume(struct fx *f, unsigned int n)
+{
+	volatile uint32_t *dbr = (volatile uint32_t *)(f->mem + OFF_DBR + 0x40);
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		f->mem[OFF_RXCQ + 64 * ((f->rxcq_ci + k) & ((1u << RXCQ_LOG) - 1)) + CQE_OP_OWN] =
+			RTE_PMD_MLX5V_CQE_OPCODE_INVALID << 4;
+	f->rxcq_ci += n;
+	rte_pmd_mlx5v_cq_update_ci(dbr, f->rxcq_ci);
+}
+
+/*
+ * One doorbell of n frames (one UDP flow, frame i of lens[i] bytes, frame tcp_at a TCP one
+ * when < n); then the receive CQ must hold, from its consumer index on, what `expect`
+ * lists: a run of k > 1 frames as a session (title with format 3 and byte_cnt k, arrays at
+ * slot +1 and every eighth after, each mini-CQE the frame's byte count and the hash (fmt
+ * HASH) or checksum (CSUM) of the title), k == 1 as a full CQE.
+ */
+static int
+comp_burst(struct fx *f, const uint16_t *lens, unsigned int n, unsigned int tcp_at,
+	   const unsigned int *expect, int fmt)
+{
+	static uint8_t frames[64][1600];
+	const uint32_t mask = (1u << RXCQ_LOG) - 1;
+	uint8_t *ring = f->mem + OFF_RXCQ;
+	unsigned int i, j, k, ms, done = 0;
+	const uint8_t *cqe, *mini;
+	uint32_t rq;
+
+	for (i = 0; i < n; i++) {
+		frame_udp(frames[i], lens[i], f->mac, RTE_IPV4(10, 9, 0, 1), 777, 0);
+		if (i == tcp_at)
+			frame_ipv4(frames[i], lens[i], f->mac, IPPROTO_TCP, RTE_IPV4(10, 9, 0, 1));
+		sq_post(f, frames[i], lens[i], 0, f->lkey, 0, 1);
+	}
+	sq_ring(f);
+	for (i = 0; i < n; i++)
+		TEST_ASSERT_NOT_NULL(cq_wait(f, 0), "send CQE %u of %u", i, n);
+	for (i = 0; done < n; i++) {
+		k = expect[i];
+		for (ms = 0, cqe = NULL; cqe == NULL && ms < UT_WAIT_LIMIT_MS; ms++) {
+			cqe = rte_pmd_mlx5v_cq_next_cqe(ring, 1u << RXCQ_LOG, f->rxcq_ci);
+			if (cqe == NULL)
+				ut_sleep_ms(1);
+		}
+		TEST_ASSERT_NOT_NULL(cqe, "no receive CQE for frame %u of %u", done, n);
+		TEST_ASSERT_EQUAL(cqe[CQE_OP_OWN] >> 4, MLX5V_CQE_OPCODE_RESP_SEND, "opcode");
+		TEST_ASSERT(memcmp(rx_buf(f, cqe), frames[done], lens[done]) == 0,
+			    "frame %u bytes", done);
+		rq = be32(cqe + CQE_USER_INDEX) & 0xffffff;
+		if (k == 1) {
+			TEST_ASSERT_EQUAL((cqe[CQE_OP_OWN] >> 2) & 3, 0, "frame %u: a full CQE",
+					  done);
+			TEST_ASSERT_EQUAL(be32(cqe + CQE_BYTE_CNT), lens[done], "byte count");
+		} else {
+			TEST_ASSERT_EQUAL((cqe[CQE_OP_OWN] >> 2) & 3, MLX5V_CQE_FORMAT_COMPRESSED,
+					  "frame %u: no session of %u (op_own %#x)", done, k,
+					  cqe[CQE_OP_OWN]);
+			TEST_ASSERT_EQUAL(be32(cqe + CQE_BYTE_CNT), k, "session count");
+			for (j = 0; j < k; j++) {
+				mini = ring + 64 * ((f->rxcq_ci + (j < 8 ? 1 : (j & ~7u))) & mask) +
+				       8 * (j & 7);
+				TEST_ASSERT_EQUAL(be32(mini + 4), lens[done + j],
+						  "mini-CQE %u of %u: byte count", j, k);
+				if (fmt == MLX5V_MINI_CQE_FMT_HASH)
+					TEST_ASSERT_EQUAL(be32(mini), be32(cqe + CQE_RSS_HASH),
+							  "mini-CQE %u: hash", j);
+				else
+					TEST_ASSERT(be16(mini) == be16(cqe + 0x14) &&
+						    be16(mini + 2) == 0, "mini-CQE %u: csum", j);
+			}
+		}
+		comp_consume(f, k);
+		rq_post(f, rq, k);
+		done += k;
+	}
+	TEST_ASSERT(cq_quiet(f, 1), "more receive CQEs than frames");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Sessions of 1 to 40 frames (one is a full CQE) in both mini-CQE formats, over the CQ's
+ * end several times; a frame whose CQE differs splits the burst; without the capability
+ * CREATE_CQ refuses cqe_comp_en, and so it does an unknown format.
+ */
+static int
+test_ethdp_cqe_comp(void)
+{
+	static const char *const args = "class=none,wire=loop";
+	struct fx *f = &fx_d;
+	uint16_t lens[64];
+	unsigned int expect[3], n, i, fmt;
+	uint64_t sessions;
+	int ret = TEST_FAILED;
+
+	for (fmt = MLX5V_MINI_CQE_FMT_HASH; fmt <= MLX5V_MINI_CQE_FMT_CSUM; fmt++) {
+		fx_rxcq_comp = fmt;
+		if (fx_up(f, "mlx5v_sim26", args) != 0)
+			goto out;
+		sessions = mlx5v_sim_counter(f->sim, MLX5V_SIM_CTR_CQE_SESSIONS);
+		for (n = 1; n <= 40; n++) {
+			for (i = 0; i < n; i++)
+				lens[i] = 60 + (n * 31 + i * 17) % 1400;
+			expect[0] = n;
+			if (comp_burst(f, lens, n, n, expect, fmt) != TEST_SUCCESS) {
+				printf("burst of %u, format %u\n", n, fmt);
+				goto out;
+			}
+		}
+		if (mlx5v_sim_counter(f->sim, MLX5V_SIM_CTR_CQE_SESSIONS) - sessions != 39) {
+			printf("%" PRIu64 " sessions for 39 bursts\n",
+			       mlx5v_sim_counter(f->sim, MLX5V_SIM_CTR_CQE_SESSIONS) - sessions);
+			goto out;
+		}
+		/* A TCP frame among UDP ones: session of 5, full CQE, session of 4. */
+		expect[0] = 5;
+		expect[1] = 1;
+		expect[2] = 4;
+		if (comp_burst(f, lens, 10, 5, expect, fmt) != TEST_SUCCESS || fx_down(f) != 0)
+			goto out;
+	}
+	/* Refused: a format the model does not write, then no capability. */
+	fx_rxcq_comp = 2;
+	if (fx_up(f, "mlx5v_sim26", args) == 0) {
+		printf("CREATE_CQ took mini_cqe_res_format 2\n");
+		goto out;
+	}
+	fx_down(f);
+	fx_rxcq_comp = MLX5V_MINI_CQE_FMT_HASH;
+	if (fx_up(f, "mlx5v_sim26", "class=none,wire=loop,cqe_comp=0") == 0) {
+		printf("CREATE_CQ took cqe_comp_en without the capability\n");
+		goto out;
+	}
+	fx_down(f);
+	ret = TEST_SUCCESS;
+out:
+	if (ret != TEST_SUCCESS)
+		fx_down(f);
+	fx_rxcq_comp = -1;
+	return ret;
+}
+
 static struct unit_test_suite mlx5v_sim_ethdp_suite = {
 	.suite_name = "mlx5v sim Ethernet data path",
 	.setup = testsuite_setup,
@@ -986,6 +1135,7 @@ static struct unit_test_suite mlx5v_sim_ethdp_suite = {
 		TEST_CASE(test_ethdp_cq_overrun),
 		TEST_CASE(test_ethdp_pair),
 		TEST_CASE(test_ethdp_empw),
+		TEST_CASE(test_ethdp_cqe_comp),
 		TEST_CASE(test_ethdp_bad_devargs),
 		TEST_CASE(test_ethdp_tap_arp),
 		TEST_CASES_END()

@@ -382,6 +382,35 @@ test_net_mlx5v_close_detach(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * rxq_cqe_comp_en (doc/guides/nics/mlx5v.rst): 0 or 1, anything else refused at probe; the Rx
+ * burst mode says whether the queue takes compressed CQEs (default: yes, the simulator has
+ * the capability).
+ */
+static int
+test_net_mlx5v_cqe_comp_devarg(void)
+{
+	static const char *const args[] = { "rxq_cqe_comp_en=0", "" };
+	struct rte_eth_burst_mode mode;
+	unsigned int i;
+
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "detach");
+	TEST_ASSERT(attach("rxq_cqe_comp_en=2") != 0, "rxq_cqe_comp_en=2 taken");
+	rte_vdev_uninit(VDEV_NAME);
+	for (i = 0; i < RTE_DIM(args); i++) {
+		TEST_ASSERT_SUCCESS(attach(args[i]), "attach \"%s\"", args[i]);
+		TEST_ASSERT_SUCCESS(rte_eth_dev_get_port_by_name(VDEV_NAME, &g_port), "port");
+		TEST_ASSERT_SUCCESS(port_up(1, 1, 64), "start");
+		TEST_ASSERT_SUCCESS(rte_eth_rx_burst_mode_get(g_port, 0, &mode), "burst mode");
+		TEST_ASSERT_EQUAL(strstr(mode.info, "compressed CQEs") != NULL, i == 1,
+				  "\"%s\": Rx burst mode \"%s\"", args[i], mode.info);
+		TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+		if (i == 0)
+			TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "detach");
+	}
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite net_mlx5v_suite = {
 	.suite_name = "mlx5v Ethernet PMD on the simulated function",
 	.setup = testsuite_setup,
@@ -395,6 +424,7 @@ static struct unit_test_suite net_mlx5v_suite = {
 		TEST_CASE(test_net_mlx5v_rss_stats),
 		TEST_CASE(test_net_mlx5v_start_fails_cleanly),
 		TEST_CASE(test_net_mlx5v_close_detach),
+		TEST_CASE(test_net_mlx5v_cqe_comp_devarg),
 		TEST_CASES_END()
 	}
 };

@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,11 +39,13 @@
 
 static struct rte_mempool *g_mp;
 static uint16_t g_p0, g_p1;
-static struct mlx5v_sim *g_sim0;
+static struct mlx5v_sim *g_sim0, *g_sim1;
 static struct rte_ether_addr g_mac0, g_mac1;
 /* Device generation of both ends: "" (L2 inline header, SEND only) or ConnectX-5 like. */
 static const char *g_caps;
 #define CAPS_EMPW ",wqe_inline_mode=2,empw=1"
+/* The same without the CQE compression capability (doc/guides/prm/mlx5_eth.rst §8.5). */
+#define CAPS_NO_COMP CAPS_EMPW ",cqe_comp=0"
 
 /* Configure nq Rx and Tx queues with the offloads and MTU, then start. @return 0 or errno. */
 static int
@@ -793,6 +796,62 @@ test_net_mlx5v_dp_wrap(void)
 	return ports_down();
 }
 
+/*
+ * CQE compression (doc/guides/prm/mlx5_eth.rst §8.5): bursts of 1 to 45 frames of distinct
+ * lengths through rings of 64, so that sessions of every size cross the CQ's end, taken
+ * whole or a few frames per rx_burst(); each mbuf has its frame's length, bytes, order,
+ * packet type and checksum flags, as without compression. The receiving device writes
+ * sessions exactly when it has the capability (the PMD asks for them by default).
+ */
+static int
+test_net_mlx5v_dp_cqe_comp(void)
+{
+	const uint64_t ok = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+	uint64_t sessions = mlx5v_sim_counter(g_sim1, MLX5V_SIM_CTR_CQE_SESSIONS);
+	struct rte_mbuf *tx[64], *rx[64];
+	unsigned int round, seed = 0;
+	uint16_t i, n, got, nb;
+	uint32_t len;
+
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, 0, 1500), "start");
+	for (round = 0; round < 90; round++) {
+		nb = 1 + round % 45;
+		for (i = 0; i < nb; i++) {
+			tx[i] = frame(&g_mac1, 60 + (round * 13 + i * 29) % 1400, seed + i, 0);
+			TEST_ASSERT_NOT_NULL(tx[i], "frame");
+		}
+		TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, nb), "send round %u", round);
+		/* Odd rounds take the frames three at a time: sessions end across bursts. */
+		for (got = 0, n = 1; got < nb && n > 0; got += n)
+			n = recv_n(g_p1, 0, rx + got, round & 1 ? RTE_MIN(3, nb - got) : nb - got);
+		TEST_ASSERT_EQUAL(got, nb, "round %u: %u of %u", round, got, nb);
+		for (i = 0; i < nb; i++) {
+			len = 60 + (round * 13 + i * 29) % 1400;
+			TEST_ASSERT_EQUAL(rx[i]->pkt_len, len, "round %u frame %u: length %u",
+					  round, i, rx[i]->pkt_len);
+			TEST_ASSERT_EQUAL(rx[i]->data_len, len, "data_len");
+			TEST_ASSERT_EQUAL(rte_pktmbuf_mtod(rx[i], uint8_t *)[59],
+					  (uint8_t)((seed + i) * 7 + 59), "round %u frame %u order",
+					  round, i);
+			TEST_ASSERT_EQUAL(rx[i]->packet_type, RTE_PTYPE_L2_ETHER |
+					  RTE_PTYPE_L3_IPV4_EXT_UNKNOWN | RTE_PTYPE_L4_UDP,
+					  "ptype %#x", rx[i]->packet_type);
+			TEST_ASSERT_EQUAL(rx[i]->ol_flags & ok, ok, "checksum flags %#" PRIx64,
+					  rx[i]->ol_flags);
+			TEST_ASSERT(rx[i]->nb_segs == 1 && rx[i]->port == g_p1, "segments, port");
+		}
+		rte_pktmbuf_free_bulk(rx, nb);
+		seed += nb;
+	}
+	sessions = mlx5v_sim_counter(g_sim1, MLX5V_SIM_CTR_CQE_SESSIONS) - sessions;
+	if (strstr(g_caps, "cqe_comp=0") != NULL)
+		TEST_ASSERT_EQUAL(sessions, 0u, "%" PRIu64 " sessions without the capability",
+				  sessions);
+	else
+		TEST_ASSERT(sessions >= 80, "only %" PRIu64 " compressed sessions", sessions);
+	return ports_down();
+}
+
 /* The Tx burst mode says which send path the device's capabilities chose. */
 static int
 test_net_mlx5v_dp_tx_mode(void)
@@ -1040,7 +1099,8 @@ testsuite_setup(void)
 	    rte_vdev_init(DEV1, a1 + strlen(DEV1 ",")) != 0)
 		return TEST_FAILED;
 	g_sim0 = mlx5v_sim_get(DEV0);
-	if (g_sim0 == NULL || rte_eth_dev_get_port_by_name(DEV0, &g_p0) != 0 ||
+	g_sim1 = mlx5v_sim_get(DEV1);
+	if (g_sim0 == NULL || g_sim1 == NULL || rte_eth_dev_get_port_by_name(DEV0, &g_p0) != 0 ||
 	    rte_eth_dev_get_port_by_name(DEV1, &g_p1) != 0 ||
 	    rte_eth_macaddr_get(g_p0, &g_mac0) != 0 || rte_eth_macaddr_get(g_p1, &g_mac1) != 0)
 		return TEST_FAILED;
@@ -1073,6 +1133,7 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 		TEST_CASE(test_net_mlx5v_dp_tx_error),
 		TEST_CASE(test_net_mlx5v_dp_rx_error),
 		TEST_CASE(test_net_mlx5v_dp_wrap),
+		TEST_CASE(test_net_mlx5v_dp_cqe_comp),
 		TEST_CASE(test_net_mlx5v_dp_tx_mode),
 		TEST_CASE(test_net_mlx5v_dp_rx_mode),
 		TEST_CASE(test_net_mlx5v_dp_tx_reap),
@@ -1085,8 +1146,8 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 /*
  * Every case three times: on devices that want the L2 header inline (SEND WQEs), then on
  * devices that want none and take enhanced multi-packet WQEs (doc/guides/prm/mlx5_empw.rst),
- * then again on those with vectors refused to the PMD (the scalar Rx loop where the SSE one
- * would otherwise run).
+ * then on those without CQE compression, then again on ConnectX-5 like ones with vectors
+ * refused to the PMD (the scalar Rx loop where the SSE one would otherwise run).
  */
 static int
 test_net_mlx5v_dp(void)
@@ -1102,6 +1163,12 @@ test_net_mlx5v_dp(void)
 	ret = unit_test_suite_runner(&net_mlx5v_dp_suite);
 	if (ret != TEST_SUCCESS)
 		return ret;
+	/* Without CQE compression: the same cases, the same expectations. */
+	g_caps = CAPS_NO_COMP;
+	ret = unit_test_suite_runner(&net_mlx5v_dp_suite);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	g_caps = CAPS_EMPW;
 	if (rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_DISABLED) != 0) {
 		printf("SIMD width fixed by the command line: no scalar pass\n");
 		return TEST_SUCCESS;
