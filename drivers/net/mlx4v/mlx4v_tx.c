@@ -18,10 +18,10 @@
 #include <rte_alarm.h>
 #include <rte_io.h>
 #include <rte_mbuf.h>
-#include <rte_memcpy.h>
 
 #include "mlx4v_ethdev.h"
 #include "mlx4v_prm_eth.h"
+#include "mlxv_mbuf_put.h"
 
 /* Data segments that fit a WQE: 63 DS less the control segment (§4.2, fence_size[5:0]). */
 #define TX_MAX_DS 63u
@@ -130,25 +130,6 @@ tx_retire(struct mlx4v_txq *txq, uint32_t end, int failed)
 }
 
 /*
- * Give n mbufs of mp (direct, one segment, last reference) back: into this lcore's cache of
- * the pool while it has room, else straight to the pool behind it, so that the cache keeps
- * what it holds (rte_mempool_put_bulk() would empty it first, and the Rx refill
- * (mlx4v_rx.c) would fill it again from the pool).
- */
-static inline void
-tx_mbufs_put(struct rte_mempool *mp, struct rte_mbuf **objs, uint32_t n)
-{
-	struct rte_mempool_cache *c = rte_mempool_default_cache(mp, rte_lcore_id());
-
-	if (likely(c != NULL && c->len + n <= c->flushthresh)) {
-		rte_memcpy(&c->objs[c->len], objs, n * sizeof(*objs));
-		c->len += n;
-		return;
-	}
-	rte_mempool_ops_enqueue_bulk(mp, (void * const *)objs, n);
-}
-
-/*
  * Give back the TXBBs from sq_tail up to end, all of them one-block WQEs of simple mbufs of
  * mp_last (direct, one segment, last reference: mlx4v_tx_burst() saw to it): the slots go
  * to the pool as they are, in at most two bulk puts; no stamps (no block inside a WQE).
@@ -158,10 +139,11 @@ tx_retire_fast(struct mlx4v_txq *txq, uint32_t end)
 {
 	uint32_t first = txq->sq_tail & txq->sq_mask, n = end - txq->sq_tail;
 	uint32_t n1 = RTE_MIN(n, txq->sq_n - first);
+	struct rte_mempool_cache *cache = rte_mempool_default_cache(txq->mp_last, rte_lcore_id());
 
-	tx_mbufs_put(txq->mp_last, &txq->elts[first], n1);
+	mlxv_mbuf_put(txq->mp_last, cache, &txq->elts[first], n1);
 	if (n1 < n)
-		tx_mbufs_put(txq->mp_last, txq->elts, n - n1);
+		mlxv_mbuf_put(txq->mp_last, cache, txq->elts, n - n1);
 	txq->sq_tail = end;
 }
 

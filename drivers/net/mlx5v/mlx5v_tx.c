@@ -22,6 +22,7 @@
 #include "mlx5v_hw.h"
 #include "mlx5v_prm.h"
 #include "mlx5v_prm_eth.h"
+#include "mlxv_mbuf_put.h"
 #include "rte_pmd_mlx5v.h"
 
 #define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
@@ -154,24 +155,6 @@ tx_free_mixed(struct mlx5v_txq *txq, uint32_t end)
 }
 
 /*
- * n mbufs of pool (direct, one segment, last reference) back: on top of the lcore's cache
- * while it stays under its flush threshold, else to the pool behind it. The cache keeps
- * what it holds, for the Rx refill to take (mlx5v_rx.c); rte_mempool_generic_put() would
- * first empty the whole cache into the pool.
- */
-static __rte_always_inline void
-tx_put(struct rte_mempool *pool, struct rte_mempool_cache *cache, struct rte_mbuf **objs,
-       uint32_t n)
-{
-	if (unlikely(cache == NULL || cache->len + n > cache->flushthresh)) {
-		rte_mempool_ops_enqueue_bulk(pool, (void * const *)objs, n);
-		return;
-	}
-	rte_memcpy(&cache->objs[cache->len], objs, n * sizeof(*objs));
-	cache->len += n;
-}
-
-/*
  * Retire the packets from elts_tail up to (not including) end: back to their pools, each
  * run of plain ones of one pool straight from the ring with one mempool call (the lcore's
  * cache looked up once). With MBUF_FAST_FREE and none to free alone, by index only.
@@ -193,9 +176,9 @@ tx_free(struct mlx5v_txq *txq, uint32_t end)
 		pool = txq->elts[ci & mask]->pool;
 		cache = rte_mempool_default_cache(pool, rte_lcore_id());
 		len = RTE_MIN(n, mask + 1 - (ci & mask));
-		tx_put(pool, cache, &txq->elts[ci & mask], len);
+		mlxv_mbuf_put(pool, cache, &txq->elts[ci & mask], len);
 		if (unlikely(len != n))
-			tx_put(pool, cache, txq->elts, n - len);
+			mlxv_mbuf_put(pool, cache, txq->elts, n - len);
 	} else {
 		tx_free_mixed(txq, end);
 	}
