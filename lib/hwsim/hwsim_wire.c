@@ -417,6 +417,20 @@ hwsim_wire_deliver(struct hwsim_wire_port *port, const void *frame, uint32_t len
 	port->rx_cb(port->cb_arg, frame, len, flags);
 }
 
+/*
+ * The port that receives what port sends: itself on a loop, the peer on a pair (NULL when
+ * unplugged); NULL for the other kinds.
+ */
+static inline struct hwsim_wire_port *
+hwsim_wire_dst(struct hwsim_wire_port *port)
+{
+	if (port->spec.kind == HWSIM_WIRE_LOOP)
+		return port;
+	if (port->spec.kind == HWSIM_WIRE_PAIR)
+		return __atomic_load_n(&port->peer, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
 /* Carry one frame to the other end of port's cable. @return 0, -ENOLINK or -EIO. */
 static inline int
 hwsim_wire_transmit(struct hwsim_wire_port *port, const void *frame, uint32_t len,
@@ -426,10 +440,8 @@ hwsim_wire_transmit(struct hwsim_wire_port *port, const void *frame, uint32_t le
 
 	switch (port->spec.kind) {
 	case HWSIM_WIRE_LOOP:
-		hwsim_wire_deliver(port, frame, len, flags);
-		return 0;
 	case HWSIM_WIRE_PAIR:
-		dst = __atomic_load_n(&port->peer, __ATOMIC_SEQ_CST);
+		dst = hwsim_wire_dst(port);
 		if (dst == NULL) {
 			/* Unplugged between the link check and here. */
 			hwsim_wire_count(&port->stats.tx_link_down, 1);
@@ -515,12 +527,7 @@ hwsim_wire_batch(struct hwsim_wire_port *port, int open)
 	/* The send sequence brackets the callback as it does a frame (see quiesce). */
 	seq = __atomic_load_n(&port->tx_seq, __ATOMIC_RELAXED);
 	__atomic_store_n(&port->tx_seq, seq + 1, __ATOMIC_SEQ_CST);
-	if (port->spec.kind == HWSIM_WIRE_LOOP)
-		dst = port;
-	else if (port->spec.kind == HWSIM_WIRE_PAIR)
-		dst = __atomic_load_n(&port->peer, __ATOMIC_SEQ_CST);
-	else
-		dst = NULL;
+	dst = hwsim_wire_dst(port);
 	if (dst != NULL && dst->batch_cb != NULL)
 		dst->batch_cb(dst->cb_arg);
 	__atomic_store_n(&port->tx_seq, seq + 2, __ATOMIC_RELEASE);
