@@ -185,9 +185,15 @@ mlx5v_sim_params_check(const struct mlx5v_sim_params *p)
 
 /* Counters are read by test threads while the engine updates them: relaxed atomics. */
 void
+mlx5v_sim_ctr_add(struct mlx5v_sim *sim, enum mlx5v_sim_ctr ctr, uint64_t n)
+{
+	__atomic_fetch_add(&sim->ctr[ctr], n, __ATOMIC_RELAXED);
+}
+
+void
 mlx5v_sim_ctr_inc(struct mlx5v_sim *sim, enum mlx5v_sim_ctr ctr)
 {
-	__atomic_fetch_add(&sim->ctr[ctr], 1, __ATOMIC_RELAXED);
+	mlx5v_sim_ctr_add(sim, ctr, 1);
 }
 
 int64_t

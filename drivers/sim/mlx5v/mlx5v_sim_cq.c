@@ -417,8 +417,7 @@ static void
 mlx5v_sim_cq_produced(struct mlx5v_sim *sim, struct mlx5v_sim_cq *cq, uint32_t cqn, uint32_t n)
 {
 	cq->pi = (cq->pi + n) & MLX5V_SIM_CTR_MASK;
-	while (n-- > 0)
-		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CQES);
+	mlx5v_sim_ctr_add(sim, MLX5V_SIM_CTR_CQES, n);
 	/* §7.2: only an armed CQ reports; a FIRED one fills silently until re-armed. */
 	if (cq->armed)
 		mlx5v_sim_cq_notify(sim, cq, cqn);

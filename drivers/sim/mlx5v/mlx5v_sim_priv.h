@@ -374,6 +374,8 @@ struct mlx5v_sim {
 
 /* ---- mlx5v_sim.c ---- */
 void mlx5v_sim_ctr_inc(struct mlx5v_sim *sim, enum mlx5v_sim_ctr ctr);
+/** Add n to counter ctr (mlx5v_sim_ctr_inc() adds 1). */
+void mlx5v_sim_ctr_add(struct mlx5v_sim *sim, enum mlx5v_sim_ctr ctr, uint64_t n);
 /** Queue an MSI-X raise of vector vec (lock held); mlx5v_sim_irq_flush() signals it. */
 void mlx5v_sim_irq_queue(struct mlx5v_sim *sim, uint32_t vec);
 /** Signal queued MSI-X raises; call without the lock. @return raises signalled. */
