@@ -158,6 +158,15 @@ rx_rearm(struct rte_mbuf *m, uint64_t rearm)
 	memcpy(&m->rearm_data, &rearm, sizeof(rearm));
 }
 
+/* A one-mbuf frame of len bytes: rearm_data, then both lengths. */
+static __rte_always_inline void
+rx_mbuf_len(struct rte_mbuf *m, uint64_t rearm, uint32_t len)
+{
+	rx_rearm(m, rearm);
+	m->pkt_len = len;
+	m->data_len = (uint16_t)len;
+}
+
 /* The RSS hash into the mbuf if the TIR hashed this frame (a hash type of 0: nothing). */
 static __rte_always_inline uint64_t
 rx_cqe_hash(const uint8_t *cqe, struct rte_mbuf *m)
@@ -444,9 +453,7 @@ rx_run(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t
 		/* Completions come in WQE order (§7.1): the WQE's mbuf is the frame. */
 		m = ep[k];
 		len = rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt));
-		rx_rearm(m, rearm);
-		m->pkt_len = len;
-		m->data_len = (uint16_t)len;
+		rx_mbuf_len(m, rearm, len);
 		out[k] = m;
 		sum += len;
 		memcpy(&raw, cqe + 4 * RX_DW_HDR, sizeof(raw));
@@ -566,9 +573,7 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
 			if (unlikely(raw & RX_HDR_RAW_NONE)) {
 				/* Stripped VLAN: this frame's own flags, nothing cached. */
 				len = rx_cqe_dw(cqe - RX_CQE_SIZE, MLX5V_IFC_DW(cqe_eth, byte_cnt));
-				rx_rearm(m, rearm);
-				m->pkt_len = len;
-				m->data_len = (uint16_t)len;
+				rx_mbuf_len(m, rearm, len);
 				rx_cqe_meta(cqe - RX_CQE_SIZE, m, 0);
 				continue;
 			}
@@ -711,11 +716,9 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 			m = *ep;
 			*out = m;
 			len = rx_cqe_dw(mini, MLX5V_IFC_DW(mini_cqe_hash, byte_cnt));
-			rx_rearm(m, rearm);
+			rx_mbuf_len(m, rearm, len);
 			m->ol_flags = flags;
 			m->packet_type = tmpl.packet_type;
-			m->pkt_len = len;
-			m->data_len = (uint16_t)len;
 			m->vlan_tci = tmpl.vlan_tci;
 			if (hash)
 				m->hash.rss = rx_cqe_dw(mini, MLX5V_IFC_DW(mini_cqe_hash,
@@ -807,7 +810,6 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 		}
 		run = RTE_MIN((uint32_t)(n - i), rxq->cq_nent - (ci & cq_mask));
 		run = RTE_MIN(run, (uint32_t)rxq->nb_desc - (rq_ci & wqe_mask));
-		cqe = cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
 		ep = &elts[rq_ci & wqe_mask];
 		own = rx_op_own_ok(ci, cq_log);
 		if (rss)
