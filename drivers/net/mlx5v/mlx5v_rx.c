@@ -619,15 +619,13 @@ rx_consumed(uint8_t *cqes, uint32_t cq_mask, uint32_t ci, uint32_t k)
  * at most max of them, into out with the WQEs' mbufs from *prq_ci on (§8.5): the title gives
  * what every frame shares (packet type, checksum flags, VLAN, hash type), each mini-CQE the
  * byte count and, with rss, the hash. Mini-CQE j sits in the array at slot title + 1 for
- * j < 8, at slot title + (j & ~7) after. With vec (SSE, never with the hash), two mini-CQEs
- * per 16-byte load, each byte count shuffled into pkt_len and data_len of the 16-byte block
- * that rx_run_sse() stores. When the session is done the slots the device wrote (the title
- * and the arrays) are marked consumed, as rx_consumed() does for full CQEs.
+ * j < 8, at slot title + (j & ~7) after. When the session is done the slots the device wrote
+ * (the title and the arrays) are marked consumed, as rx_consumed() does for full CQEs.
  * @return the frames taken; *pci moves past the session once it is done.
  */
 static __rte_always_inline uint32_t
 rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
-       uint32_t max, uint64_t *bytes, const int rss, const int vec)
+       uint32_t max, uint64_t *bytes, const int rss)
 {
 	uint8_t *const cqes = rxq->cqes;
 	struct rte_mbuf **const elts = rxq->elts;
@@ -656,19 +654,6 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 	rx_cqe_meta(title, &tmpl, 0);
 	hash = rss && GET(cqe_eth, title, rss_ip_type) != 0;
 	flags = tmpl.ol_flags | (hash ? RTE_MBUF_F_RX_RSS_HASH : 0);
-#if RX_VEC
-	/* byte_cnt (big-endian) of the first or the second mini-CQE of 16 bytes. */
-	const __m128i shuf = _mm_setr_epi8(-1, -1, -1, -1, 7, 6, 5, 4, 7, 6, -1, -1,
-					   -1, -1, -1, -1);
-	const __m128i shuf1 = _mm_setr_epi8(-1, -1, -1, -1, 15, 14, 13, 12, 15, 14, -1, -1,
-					    -1, -1, -1, -1);
-	const __m128i rf = _mm_set_epi64x((long long)flags, (long long)rearm);
-	const __m128i blk = _mm_setr_epi32((int)tmpl.packet_type, 0,
-					   (int)((uint32_t)tmpl.vlan_tci << 16), 0);
-	__m128i mc, lens, lens1, vsum = _mm_setzero_si128();
-#else
-	RTE_SET_USED(vec);
-#endif
 	/* Runs of mbufs up to the RQ ring's end, each in arrays of mini-CQEs. */
 	for (r = 0; a < end; ) {
 		if (r == 0) {
@@ -683,35 +668,6 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 		k = RTE_MIN(r, MLX5V_MINI_CQE_PER_SLOT - (a & (MLX5V_MINI_CQE_PER_SLOT - 1)));
 		a += k;
 		r -= k;
-#if RX_VEC
-		/* Two at a time: both pointers in one copy, both mini-CQEs in one load. */
-		for (; vec && k >= 2; k -= 2, ep += 2, out += 2,
-		     mini += 2 * MLX5V_IFC_BYTES(mini_cqe_hash)) {
-			_mm_storeu_si128((__m128i *)(void *)out,
-					 _mm_loadu_si128((const __m128i *)(const void *)ep));
-			mc = _mm_loadu_si128((const __m128i *)(const void *)mini);
-			lens = _mm_shuffle_epi8(mc, shuf);
-			lens1 = _mm_shuffle_epi8(mc, shuf1);
-			vsum = _mm_add_epi32(vsum, _mm_add_epi32(lens, lens1));
-			_mm_storeu_si128((__m128i *)(void *)&ep[0]->rearm_data, rf);
-			_mm_storeu_si128((__m128i *)(void *)&ep[0]->packet_type,
-					 _mm_or_si128(lens, blk));
-			_mm_storeu_si128((__m128i *)(void *)&ep[1]->rearm_data, rf);
-			_mm_storeu_si128((__m128i *)(void *)&ep[1]->packet_type,
-					 _mm_or_si128(lens1, blk));
-		}
-		if (vec && k == 1) {
-			*out++ = ep[0];
-			lens = _mm_shuffle_epi8(_mm_loadl_epi64((const __m128i *)
-								(const void *)mini), shuf);
-			vsum = _mm_add_epi32(vsum, lens);
-			_mm_storeu_si128((__m128i *)(void *)&ep[0]->rearm_data, rf);
-			_mm_storeu_si128((__m128i *)(void *)&ep[0]->packet_type,
-					 _mm_or_si128(lens, blk));
-			ep++;
-			continue;
-		}
-#endif
 		for (; k > 0; k--, ep++, out++, mini += MLX5V_IFC_BYTES(mini_cqe_hash)) {
 			m = *ep;
 			*out = m;
@@ -726,10 +682,6 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 			sum += len;
 		}
 	}
-#if RX_VEC
-	if (vec)
-		sum = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(vsum, 4));
-#endif
 	*bytes += sum;
 	*prq_ci = rq_ci;
 	if (a < cnt) {
@@ -751,22 +703,142 @@ static __rte_noinline uint32_t
 rx_zip_rss(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
 	   uint32_t max, uint64_t *bytes)
 {
-	return rx_zip(rxq, pci, prq_ci, out, max, bytes, 1, 0);
+	return rx_zip(rxq, pci, prq_ci, out, max, bytes, 1);
 }
 
 static __rte_noinline uint32_t
 rx_zip_plain(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
 	     uint32_t max, uint64_t *bytes)
 {
-	return rx_zip(rxq, pci, prq_ci, out, max, bytes, 0, 0);
+	return rx_zip(rxq, pci, prq_ci, out, max, bytes, 0);
 }
 
 #if RX_VEC
+/*
+ * One mbuf m of a session: rearm_data with ol_flags (rf), and the 16 bytes from packet_type:
+ * the byte count of a mini-CQE shuffled into pkt_len and data_len (lens, everything else 0)
+ * over the title's packet type and VLAN (blk, pkt_len 0); that block added to *vsum, whose
+ * pkt_len lane thus sums the byte counts.
+ */
+static __rte_always_inline void
+rx_zip_mbuf(struct rte_mbuf *m, __m128i rf, __m128i lens, __m128i blk, __m128i *vsum)
+{
+	lens = _mm_or_si128(lens, blk);
+	*vsum = _mm_add_epi32(*vsum, lens);
+	_mm_storeu_si128((__m128i *)(void *)&m->rearm_data, rf);
+	_mm_storeu_si128((__m128i *)(void *)&m->packet_type, lens);
+}
+
+/*
+ * rx_zip() without the hash, with SSE. The title's packet type and flags come from the
+ * rx_meta table as in rx_run(); the session is walked an array of 8 mini-CQEs at a time.
+ * A whole array whose 8 mbufs are contiguous in the ring takes 4 16-byte loads of mini-CQEs
+ * and of mbuf pointers, unrolled; the rest (the ends of a session taken in parts, an array
+ * across the ring's end) one mini-CQE at a time. Each array's slot is marked consumed once
+ * its last mini-CQE is read (the mark overwrites that mini-CQE's low byte), the title when
+ * the session is done. The byte counts are summed in one lane as in rx_run_sse().
+ */
 static __rte_noinline uint32_t
 rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
 	   uint32_t max, uint64_t *bytes)
 {
-	return rx_zip(rxq, pci, prq_ci, out, max, bytes, 0, 1);
+	/* byte_cnt (big-endian) of the first or the second mini-CQE of 16 bytes. */
+	const __m128i shuf = _mm_setr_epi8(-1, -1, -1, -1, 7, 6, 5, 4, 7, 6, -1, -1,
+					   -1, -1, -1, -1);
+	const __m128i shuf1 = _mm_setr_epi8(-1, -1, -1, -1, 15, 14, 13, 12, 15, 14, -1, -1,
+					    -1, -1, -1, -1);
+	uint8_t *const cqes = rxq->cqes;
+	struct rte_mbuf **const elts = rxq->elts;
+	const uint32_t cq_mask = rxq->cq_nent - 1;
+	const uint32_t ci = *pci;
+	uint8_t *const title = cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
+	const uint32_t start = rxq->zip_ai;
+	uint32_t rq_ci = *prq_ci;
+	uint32_t a = start, cnt, end, hdr, idx, k, o;
+	const struct rx_meta *meta;
+	__m128i rf, blk, mc, vsum = _mm_setzero_si128();
+	struct rte_mbuf **ep, *m1;
+	const uint8_t *mini;
+	uint64_t flags;
+	uint8_t *arr;
+
+	/* The title's owner was checked by the caller; its body and the arrays follow it. */
+	rte_io_rmb();
+	cnt = rx_cqe_dw(title, MLX5V_IFC_DW(cqe_eth, byte_cnt));
+	end = a + RTE_MIN(cnt - a, max);
+	hdr = rx_cqe_dw(title, RX_DW_HDR);
+	meta = &rx_meta[RX_META_INDEX(hdr)];
+	flags = meta->ol_flags;
+	blk = _mm_cvtsi32_si128((int)meta->ptype);
+	if (unlikely(hdr & RX_CVLAN)) {
+		flags |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
+		blk = _mm_insert_epi16(blk, (uint16_t)hdr, 5);
+	}
+	rf = _mm_set_epi64x((long long)flags, (long long)rxq->mbuf_rearm);
+	/* The array of mini-CQE a: slot title + 1 for the first, title + 8k for the k-th. */
+	o = a < MLX5V_MINI_CQE_PER_SLOT ? 1 : a & ~(MLX5V_MINI_CQE_PER_SLOT - 1);
+	while (a < end) {
+		idx = rq_ci & rxq->wqe_mask;
+		/* Whole arrays from here whose mbufs do not cross the RQ ring's end. */
+		k = (a & (MLX5V_MINI_CQE_PER_SLOT - 1)) == 0 ?
+		    RTE_MIN(end - a, (uint32_t)rxq->nb_desc - idx) / MLX5V_MINI_CQE_PER_SLOT : 0;
+		if (likely(k > 0)) {
+			ep = &elts[idx];
+			a += k * MLX5V_MINI_CQE_PER_SLOT;
+			rq_ci += k * MLX5V_MINI_CQE_PER_SLOT;
+			do {
+				unsigned int j;
+
+				arr = cqes + (size_t)((ci + o) & cq_mask) * RX_CQE_SIZE;
+#pragma GCC unroll 4
+				for (j = 0; j < MLX5V_MINI_CQE_PER_SLOT; j += 2) {
+					mc = _mm_loadu_si128((const __m128i *)(const void *)
+							     (arr + 8 * j));
+					_mm_storeu_si128((__m128i *)(void *)&out[j],
+							 _mm_loadu_si128((const __m128i *)
+									 (const void *)&ep[j]));
+					rx_zip_mbuf(ep[j], rf, _mm_shuffle_epi8(mc, shuf), blk,
+						    &vsum);
+					rx_zip_mbuf(ep[j + 1], rf, _mm_shuffle_epi8(mc, shuf1), blk,
+						    &vsum);
+				}
+				/* The slot read: consumed (see rx_consumed()). */
+				arr[RX_CQE_OP_OWN] = RX_OP_OWN_INVALID;
+				ep += MLX5V_MINI_CQE_PER_SLOT;
+				out += MLX5V_MINI_CQE_PER_SLOT;
+				o = (o | (MLX5V_MINI_CQE_PER_SLOT - 1)) + 1;
+			} while (--k > 0);
+			continue;
+		}
+		arr = cqes + (size_t)((ci + o) & cq_mask) * RX_CQE_SIZE;
+		k = RTE_MIN(end - a, MLX5V_MINI_CQE_PER_SLOT - (a & (MLX5V_MINI_CQE_PER_SLOT - 1)));
+		/* One at a time, each mbuf's slot taken modulo the ring. */
+		mini = arr + (size_t)(a & (MLX5V_MINI_CQE_PER_SLOT - 1)) *
+			     MLX5V_IFC_BYTES(mini_cqe_hash);
+		a += k;
+		for (; k > 0; k--, rq_ci++, out++, mini += MLX5V_IFC_BYTES(mini_cqe_hash)) {
+			mc = _mm_shuffle_epi8(_mm_loadl_epi64((const __m128i *)
+								 (const void *)mini), shuf);
+			m1 = elts[rq_ci & rxq->wqe_mask];
+			*out = m1;
+			rx_zip_mbuf(m1, rf, mc, blk, &vsum);
+		}
+		/* The array's last mini-CQE read: its slot is consumed (see rx_consumed()). */
+		if ((a & (MLX5V_MINI_CQE_PER_SLOT - 1)) == 0 || a == cnt) {
+			arr[RX_CQE_OP_OWN] = RX_OP_OWN_INVALID;
+			o = (o | (MLX5V_MINI_CQE_PER_SLOT - 1)) + 1;
+		}
+	}
+	*bytes += (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(vsum, 4));
+	*prq_ci = rq_ci;
+	if (a < cnt) {
+		rxq->zip_ai = (uint16_t)a;
+		return end - start;
+	}
+	title[RX_CQE_OP_OWN] = RX_OP_OWN_INVALID;
+	*pci = ci + cnt;
+	rxq->zip_ai = 0;
+	return end - start;
 }
 #endif
 
