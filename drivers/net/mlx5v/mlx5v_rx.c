@@ -198,8 +198,8 @@ rx_cqe_meta(const uint8_t *cqe, struct rte_mbuf *m, const int rss)
 /*
  * k mbufs from top into the ring's slots elts and their data rooms' addresses into the data
  * segments from dseg on (the address is the second word of each, §7.1). With the SSE loop
- * (vec), two at a time: both pointers in one 16-byte copy, both addresses added to and
- * byte-swapped in one register.
+ * (vec), four at a time: the pointers in two 16-byte copies, the addresses added to and
+ * byte-swapped two per register.
  */
 static __rte_always_inline void
 rx_refill_slots(void **top, struct rte_mbuf **elts, uint64_t *dseg, uint32_t k, int vec)
@@ -210,19 +210,23 @@ rx_refill_slots(void **top, struct rte_mbuf **elts, uint64_t *dseg, uint32_t k, 
 #if RX_VEC
 	const __m128i headroom = _mm_set1_epi64x(RTE_PKTMBUF_HEADROOM);
 	const __m128i swap = _mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
-	struct rte_mbuf *m1;
-	__m128i a;
+	__m128i a, b;
 
-	for (; vec && j + 2 <= k; j += 2, dseg += 4) {
+	for (; vec && j + 4 <= k; j += 4, dseg += 8) {
 		_mm_storeu_si128((__m128i *)(void *)&elts[j],
 				 _mm_loadu_si128((const __m128i *)(const void *)&top[j]));
-		m = top[j];
-		m1 = top[j + 1];
-		a = _mm_set_epi64x((long long)rte_mbuf_iova_get(m1),
-				   (long long)rte_mbuf_iova_get(m));
+		_mm_storeu_si128((__m128i *)(void *)&elts[j + 2],
+				 _mm_loadu_si128((const __m128i *)(const void *)&top[j + 2]));
+		a = _mm_set_epi64x((long long)rte_mbuf_iova_get((struct rte_mbuf *)top[j + 1]),
+				   (long long)rte_mbuf_iova_get((struct rte_mbuf *)top[j]));
+		b = _mm_set_epi64x((long long)rte_mbuf_iova_get((struct rte_mbuf *)top[j + 3]),
+				   (long long)rte_mbuf_iova_get((struct rte_mbuf *)top[j + 2]));
 		a = _mm_shuffle_epi8(_mm_add_epi64(a, headroom), swap);
+		b = _mm_shuffle_epi8(_mm_add_epi64(b, headroom), swap);
 		_mm_storel_epi64((__m128i *)(void *)dseg, a);
 		_mm_storeh_pd((double *)(void *)(dseg + 2), _mm_castsi128_pd(a));
+		_mm_storel_epi64((__m128i *)(void *)(dseg + 4), b);
+		_mm_storeh_pd((double *)(void *)(dseg + 6), _mm_castsi128_pd(b));
 	}
 #else
 	RTE_SET_USED(vec);
@@ -234,42 +238,47 @@ rx_refill_slots(void **top, struct rte_mbuf **elts, uint64_t *dseg, uint32_t k, 
 	}
 }
 
-/*
- * Post again every one-mbuf WQE consumed since the last round: mbufs straight from the
- * mempool into the ring's slots, their addresses into the data segments, then the record
- * (§7.2). When the lcore's cache of the mempool holds enough, its top entries are taken in
- * the same pass that writes the slots and the addresses (as the mempool API's get does,
- * without its separate copy); otherwise through rte_mempool_generic_get(), which fills the
- * cache from the pool. @return 0 or -ENOMEM (what could be posted is).
- */
-static int
-rx_refill(struct mlx5v_rxq *rxq)
+/* The address word of the data segment of one-mbuf WQE idx. */
+static __rte_always_inline uint64_t *
+rx_refill_dseg(const struct mlx5v_rxq *rxq, uint32_t idx)
 {
-	struct rte_mempool_cache *cache = rte_mempool_default_cache(rxq->mp, rte_lcore_id());
+	return (uint64_t *)(void *)(rxq->wqes + (size_t)idx * MLX5V_WQE_DS) + 1;
+}
+
+/* The WQEs up to pi posted: the record (§7.2). */
+static __rte_always_inline void
+rx_refill_post(struct mlx5v_rxq *rxq, uint32_t pi)
+{
+	rxq->rq_pi = pi;
+	/* The buffer addresses must be in memory before the record says "posted". */
+	rte_io_wmb();
+	*rxq->dbrec = rte_cpu_to_be_32(pi);
+}
+
+/*
+ * rx_refill() from its start: at most two contiguous runs of slots (up to the ring's end,
+ * then from its start), each from the lcore's cache when it holds enough, otherwise through
+ * rte_mempool_generic_get(), which fills the cache from the pool.
+ */
+static __rte_noinline int
+rx_refill_runs(struct mlx5v_rxq *rxq, struct rte_mempool_cache *cache, uint32_t end)
+{
 	uint32_t pi = rxq->rq_pi;
-	/*
-	 * The WQEs of a session taken in part wait for its end: until then the CQ holds all of
-	 * its CQEs, and the CQ has one entry per WQE (§8.5).
-	 */
-	uint32_t end = rxq->rq_ci - rxq->zip_ai + rxq->nb_desc;
 	struct rte_mbuf **elts;
-	void **top;
 	uint32_t idx, j, k;
 	uint64_t *dseg;
 	int ret = 0;
 
-	/* At most two contiguous runs of slots: up to the ring's end, then from its start. */
 	while (pi != end) {
 		idx = pi & rxq->wqe_mask;
 		k = RTE_MIN(end - pi, (uint32_t)rxq->nb_desc - idx);
 		elts = &rxq->elts[idx];
-		dseg = (uint64_t *)(rxq->wqes + (size_t)idx * MLX5V_WQE_DS) + 1;
-		if (likely(cache != NULL && cache->len >= k)) {
-			top = &cache->objs[cache->len - k];
+		dseg = rx_refill_dseg(rxq, idx);
+		if (cache != NULL && cache->len >= k) {
 			if (rxq->vec)
-				rx_refill_slots(top, elts, dseg, k, 1);
+				rx_refill_slots(&cache->objs[cache->len - k], elts, dseg, k, 1);
 			else
-				rx_refill_slots(top, elts, dseg, k, 0);
+				rx_refill_slots(&cache->objs[cache->len - k], elts, dseg, k, 0);
 			cache->len -= k;
 		} else if (rte_mempool_generic_get(rxq->mp, (void **)elts, k, cache) == 0) {
 			for (j = 0; j < k; j++)
@@ -281,13 +290,43 @@ rx_refill(struct mlx5v_rxq *rxq)
 		}
 		pi += k;
 	}
-	if (pi != rxq->rq_pi) {
-		rxq->rq_pi = pi;
-		/* The buffer addresses must be in memory before the record says "posted". */
-		rte_io_wmb();
-		*rxq->dbrec = rte_cpu_to_be_32(pi);
-	}
+	if (pi != rxq->rq_pi)
+		rx_refill_post(rxq, pi);
 	return ret;
+}
+
+/*
+ * Post again every one-mbuf WQE consumed since the last round: mbufs straight from the
+ * mempool into the ring's slots, their addresses into the data segments, then the record
+ * (§7.2). When the lcore's cache of the mempool holds enough, its top entries are taken in
+ * the same pass that writes the slots and the addresses (as the mempool API's get does,
+ * without its separate copy). The usual case, the SSE loop over one run of slots that does
+ * not cross the ring's end, is taken here; the rest in rx_refill_runs().
+ * @return 0 or -ENOMEM (what could be posted is).
+ */
+static int
+rx_refill(struct mlx5v_rxq *rxq)
+{
+	struct rte_mempool_cache *cache = rte_mempool_default_cache(rxq->mp, rte_lcore_id());
+	const uint32_t pi = rxq->rq_pi;
+	/*
+	 * The WQEs of a session taken in part wait for its end: until then the CQ holds all of
+	 * its CQEs, and the CQ has one entry per WQE (§8.5).
+	 */
+	const uint32_t end = rxq->rq_ci - rxq->zip_ai + rxq->nb_desc;
+	const uint32_t idx = pi & rxq->wqe_mask;
+	const uint32_t k = end - pi;
+	uint32_t len;
+
+	if (likely(rxq->vec && cache != NULL && k <= cache->len &&
+		   k <= (uint32_t)rxq->nb_desc - idx)) {
+		len = cache->len - k;
+		rx_refill_slots(&cache->objs[len], &rxq->elts[idx], rx_refill_dseg(rxq, idx), k, 1);
+		cache->len = len;
+		rx_refill_post(rxq, end);
+		return 0;
+	}
+	return rx_refill_runs(rxq, cache, end);
 }
 
 /*
