@@ -777,7 +777,7 @@ rx_zip_mbuf(struct rte_mbuf *m, __m128i rf, __m128i lens, __m128i blk, __m128i *
  * its last mini-CQE is read (the mark overwrites that mini-CQE's low byte), the title when
  * the session is done. The byte counts are summed in one lane as in rx_run_sse().
  */
-static __rte_noinline uint32_t
+static __rte_always_inline uint32_t
 rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
 	   uint32_t max, uint64_t *bytes)
 {
@@ -882,20 +882,17 @@ rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mb
 #endif
 
 /*
- * One-mbuf WQEs, with or without the RSS hash (rss, a constant in each instance). The CQEs
- * are taken in runs that end with the burst, the CQ ring or the RQ ring: within a run the
- * owner parity is constant and the CQE and mbuf pointers just step.
+ * One-mbuf WQEs, with or without the RSS hash (rss), with or without SSE (vec; constants in
+ * each instance). The CQEs are taken in runs that end with the burst, the CQ ring or the RQ
+ * ring: within a run the owner parity is constant and the CQE and mbuf pointers just step.
  */
 static __rte_always_inline uint16_t
-rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rss)
+rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rss,
+	 const int vec)
 {
-	struct rte_mbuf **const elts = rxq->elts;
-	const uint8_t *const cqes = rxq->cqes;
-	const uint64_t rearm = rxq->mbuf_rearm;
 	const uint32_t cq_mask = rxq->cq_nent - 1;
-	const uint32_t wqe_mask = rxq->wqe_mask;
-	const uint8_t cq_log = rxq->cq_log;
-	uint32_t ci = rxq->cq_ci;
+	const uint32_t ci0 = rxq->cq_ci;
+	uint32_t ci = ci0;
 	uint32_t rq_ci = rxq->rq_ci;
 	const uint8_t *cqe;
 	struct rte_mbuf **ep;
@@ -905,13 +902,13 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 	uint8_t own;
 
 	while (i < n) {
-		cqe = cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
+		cqe = rxq->cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
 		/* A compressed session, when the CQ makes them (§8.5). */
-		if (rxq->cqe_comp && cqe[RX_CQE_OP_OWN] == rx_op_own_title(ci, cq_log)) {
+		if (rxq->cqe_comp && cqe[RX_CQE_OP_OWN] == rx_op_own_title(ci, rxq->cq_log)) {
 			if (rss)
 				k = rx_zip_rss(rxq, &ci, &rq_ci, &pkts[i], n - i, &bytes);
 #if RX_VEC
-			else if (rxq->vec)
+			else if (vec)
 				k = rx_zip_sse(rxq, &ci, &rq_ci, &pkts[i], n - i, &bytes);
 #endif
 			else
@@ -920,17 +917,17 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 			continue;
 		}
 		run = RTE_MIN((uint32_t)(n - i), rxq->cq_nent - (ci & cq_mask));
-		run = RTE_MIN(run, (uint32_t)rxq->nb_desc - (rq_ci & wqe_mask));
-		ep = &elts[rq_ci & wqe_mask];
-		own = rx_op_own_ok(ci, cq_log);
+		run = RTE_MIN(run, (uint32_t)rxq->nb_desc - (rq_ci & rxq->wqe_mask));
+		ep = &rxq->elts[rq_ci & rxq->wqe_mask];
+		own = rx_op_own_ok(ci, rxq->cq_log);
 		if (rss)
-			k = rx_run_rss(cqe, ep, &pkts[i], run, own, rearm, &bytes);
+			k = rx_run_rss(cqe, ep, &pkts[i], run, own, rxq->mbuf_rearm, &bytes);
 #if RX_VEC
-		else if (rxq->vec)
-			k = rx_run_sse(cqe, ep, &pkts[i], run, own, rearm, &bytes);
+		else if (vec)
+			k = rx_run_sse(cqe, ep, &pkts[i], run, own, rxq->mbuf_rearm, &bytes);
 #endif
 		else
-			k = rx_run_plain(cqe, ep, &pkts[i], run, own, rearm, &bytes);
+			k = rx_run_plain(cqe, ep, &pkts[i], run, own, rxq->mbuf_rearm, &bytes);
 		if (rxq->cqe_comp)
 			rx_consumed(rxq->cqes, cq_mask, ci, k);
 		i += k;
@@ -939,8 +936,8 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 		if (k == run)
 			continue;
 		/* A session right after full CQEs: the loop's first check takes it. */
-		cqe = cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
-		if (rxq->cqe_comp && cqe[RX_CQE_OP_OWN] == rx_op_own_title(ci, cq_log))
+		cqe = rxq->cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
+		if (rxq->cqe_comp && cqe[RX_CQE_OP_OWN] == rx_op_own_title(ci, rxq->cq_log))
 			continue;
 		/* An error CQE is consumed with its WQE; the burst goes on unless the RQ failed. */
 		rxq->rq_ci = rq_ci;
@@ -956,7 +953,7 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 	rxq->rq_ci = rq_ci;
 	rxq->packets += i;
 	rxq->bytes += bytes;
-	if (ci != rxq->cq_ci) {
+	if (ci != ci0) {
 		rxq->cq_ci = ci;
 		/* The CQ record goes first: the CQ always has room for every posted WQE (§8.1). */
 		rte_io_wmb();
@@ -966,6 +963,18 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 	if (rq_ci - rxq->zip_ai + rxq->nb_desc - rxq->rq_pi >= rxq->refill_thresh)
 		rx_refill(rxq);
 	return i;
+}
+
+static __rte_noinline uint16_t
+rx_burst_rss(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
+{
+	return rx_burst(rxq, pkts, n, 1, 0);
+}
+
+static __rte_noinline uint16_t
+rx_burst_plain(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
+{
+	return rx_burst(rxq, pkts, n, 0, 0);
 }
 
 uint16_t
@@ -981,12 +990,15 @@ mlx5v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		if (rxq->recover)
 			return 0;
 	}
-	if (rxq->sges_log != 0)
+	/* The SSE queue, the usual one, inline here; the others out of line. */
+	if (RX_VEC && likely(rxq->vec))
+		nrx = rx_burst(rxq, pkts, n, 0, 1);
+	else if (rxq->sges_log != 0)
 		nrx = rx_burst_sg(rxq, pkts, n);
 	else if (rxq->rss_hash)
-		nrx = rx_burst(rxq, pkts, n, 1);
+		nrx = rx_burst_rss(rxq, pkts, n);
 	else
-		nrx = rx_burst(rxq, pkts, n, 0);
+		nrx = rx_burst_plain(rxq, pkts, n);
 	if (unlikely(rxq->recover))
 		rx_recover(rxq);
 	return nrx;
@@ -1009,8 +1021,11 @@ mlx5v_rxq_fill(struct mlx5v_rxq *rxq)
 	memcpy(&rxq->mbuf_rearm, &mb.rearm_data, sizeof(rxq->mbuf_rearm));
 	rxq->refill_thresh = RTE_MAX(1, RTE_MIN(RX_REFILL_THRESH, rxq->nb_desc / 4));
 	rxq->rss_hash = !!(rxq->offloads & RTE_ETH_RX_OFFLOAD_RSS_HASH);
-	/* The SSE loop where it is built and EAL allows 128-bit vectors (not with the hash). */
-	rxq->vec = RX_VEC && !rxq->rss_hash &&
+	/*
+	 * The SSE loop where it is built and EAL allows 128-bit vectors, for one-mbuf WQEs
+	 * without the hash.
+	 */
+	rxq->vec = RX_VEC && !rxq->rss_hash && rxq->sges_log == 0 &&
 		   rte_vect_get_max_simd_bitwidth() >= RTE_VECT_SIMD_128;
 	for (w = 0; w < rxq->nb_desc; w++) {
 		for (k = 0; k < nsges; k++) {
