@@ -103,6 +103,7 @@ struct mlx5v_rxq {
 	uint32_t cq_nent;
 	uint32_t rq_ci;                /**< WQEs completed */
 	uint32_t rq_pi;                /**< WQEs posted; rq_pi - rq_ci <= nb_desc */
+	uint32_t rq_fi;                /**< WQEs with fresh mbufs: rq_pi .. rq_ci + nb_desc */
 	uint16_t wqe_mask;
 	uint16_t nb_desc;              /**< a power of two */
 	uint16_t refill_thresh;        /**< consumed WQEs are posted again in bulks of this many */

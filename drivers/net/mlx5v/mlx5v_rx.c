@@ -195,47 +195,56 @@ rx_cqe_meta(const uint8_t *cqe, struct rte_mbuf *m, const int rss)
 	m->ol_flags = flags;
 }
 
+#if RX_VEC
+/*
+ * Fresh mbufs src[0] and src[1] into the ring's slots ep[0] and ep[1] (one 16-byte copy) and
+ * their data rooms' addresses into the data segments' address words at dseg and dseg + 2
+ * (§7.1): both added to and byte-swapped in one register.
+ */
+static __rte_always_inline void
+rx_rearm2(struct rte_mbuf **ep, uint64_t *dseg, void *const *src)
+{
+	const __m128i headroom = _mm_set1_epi64x(RTE_PKTMBUF_HEADROOM);
+	const __m128i swap = _mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
+	__m128i a;
+
+	_mm_storeu_si128((__m128i *)(void *)ep, _mm_loadu_si128((const __m128i *)src));
+	a = _mm_set_epi64x((long long)rte_mbuf_iova_get((const struct rte_mbuf *)src[1]),
+			   (long long)rte_mbuf_iova_get((const struct rte_mbuf *)src[0]));
+	a = _mm_shuffle_epi8(_mm_add_epi64(a, headroom), swap);
+	_mm_storel_epi64((__m128i *)(void *)dseg, a);
+	_mm_storeh_pd((double *)(void *)(dseg + 2), _mm_castsi128_pd(a));
+}
+#endif
+
+/* Fresh mbuf m into the ring's slot *ep, its data room's address into the word dseg. */
+static __rte_always_inline void
+rx_rearm1(struct rte_mbuf **ep, uint64_t *dseg, struct rte_mbuf *m)
+{
+	*ep = m;
+	*dseg = rte_cpu_to_be_64(rte_mbuf_data_iova_default(m));
+}
+
 /*
  * k mbufs from top into the ring's slots elts and their data rooms' addresses into the data
  * segments from dseg on (the address is the second word of each, §7.1). With the SSE loop
- * (vec), four at a time: the pointers in two 16-byte copies, the addresses added to and
- * byte-swapped two per register.
+ * (vec), four at a time.
  */
 static __rte_always_inline void
 rx_refill_slots(void **top, struct rte_mbuf **elts, uint64_t *dseg, uint32_t k, int vec)
 {
-	struct rte_mbuf *m;
 	size_t j = 0;
 
 #if RX_VEC
-	const __m128i headroom = _mm_set1_epi64x(RTE_PKTMBUF_HEADROOM);
-	const __m128i swap = _mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
-	__m128i a, b;
-
 	for (; vec && j + 4 <= k; j += 4, dseg += 8) {
-		_mm_storeu_si128((__m128i *)(void *)&elts[j],
-				 _mm_loadu_si128((const __m128i *)(const void *)&top[j]));
-		_mm_storeu_si128((__m128i *)(void *)&elts[j + 2],
-				 _mm_loadu_si128((const __m128i *)(const void *)&top[j + 2]));
-		a = _mm_set_epi64x((long long)rte_mbuf_iova_get((struct rte_mbuf *)top[j + 1]),
-				   (long long)rte_mbuf_iova_get((struct rte_mbuf *)top[j]));
-		b = _mm_set_epi64x((long long)rte_mbuf_iova_get((struct rte_mbuf *)top[j + 3]),
-				   (long long)rte_mbuf_iova_get((struct rte_mbuf *)top[j + 2]));
-		a = _mm_shuffle_epi8(_mm_add_epi64(a, headroom), swap);
-		b = _mm_shuffle_epi8(_mm_add_epi64(b, headroom), swap);
-		_mm_storel_epi64((__m128i *)(void *)dseg, a);
-		_mm_storeh_pd((double *)(void *)(dseg + 2), _mm_castsi128_pd(a));
-		_mm_storel_epi64((__m128i *)(void *)(dseg + 4), b);
-		_mm_storeh_pd((double *)(void *)(dseg + 6), _mm_castsi128_pd(b));
+		rx_rearm2(&elts[j], dseg, &top[j]);
+		rx_rearm2(&elts[j + 2], dseg + 4, &top[j + 2]);
 	}
 #else
 	RTE_SET_USED(vec);
 #endif
-	for (; j < k; j++, dseg += 2) {
-		m = top[j];
-		elts[j] = m;
-		*dseg = rte_cpu_to_be_64(rte_mbuf_data_iova_default(m));
-	}
+	for (; j < k; j++, dseg += 2)
+		rx_rearm1(&elts[j], dseg, top[j]);
 }
 
 /* The address word of the data segment of one-mbuf WQE idx. */
@@ -245,10 +254,20 @@ rx_refill_dseg(const struct mlx5v_rxq *rxq, uint32_t idx)
 	return (uint64_t *)(void *)(rxq->wqes + (size_t)idx * MLX5V_WQE_DS) + 1;
 }
 
-/* The WQEs up to pi posted: the record (§7.2). */
+/*
+ * Post the WQEs whose slots hold fresh mbufs, up to those of a session taken in part: they
+ * wait for its end, until which the CQ holds all of its CQEs, and the CQ has one entry per
+ * WQE (§8.5). Then the record (§7.2).
+ */
 static __rte_always_inline void
-rx_refill_post(struct mlx5v_rxq *rxq, uint32_t pi)
+rx_refill_post(struct mlx5v_rxq *rxq)
 {
+	uint32_t pi = rxq->rq_ci - rxq->zip_ai + rxq->nb_desc;
+
+	if (pi - rxq->rq_ci > rxq->rq_fi - rxq->rq_ci)
+		pi = rxq->rq_fi;
+	if (pi == rxq->rq_pi)
+		return;
 	rxq->rq_pi = pi;
 	/* The buffer addresses must be in memory before the record says "posted". */
 	rte_io_wmb();
@@ -261,17 +280,18 @@ rx_refill_post(struct mlx5v_rxq *rxq, uint32_t pi)
  * rte_mempool_generic_get(), which fills the cache from the pool.
  */
 static __rte_noinline int
-rx_refill_runs(struct mlx5v_rxq *rxq, struct rte_mempool_cache *cache, uint32_t end)
+rx_refill_runs(struct mlx5v_rxq *rxq, struct rte_mempool_cache *cache)
 {
-	uint32_t pi = rxq->rq_pi;
+	const uint32_t end = rxq->rq_ci + rxq->nb_desc;
+	uint32_t fi = rxq->rq_fi;
 	struct rte_mbuf **elts;
 	uint32_t idx, j, k;
 	uint64_t *dseg;
 	int ret = 0;
 
-	while (pi != end) {
-		idx = pi & rxq->wqe_mask;
-		k = RTE_MIN(end - pi, (uint32_t)rxq->nb_desc - idx);
+	while (fi != end) {
+		idx = fi & rxq->wqe_mask;
+		k = RTE_MIN(end - fi, (uint32_t)rxq->nb_desc - idx);
 		elts = &rxq->elts[idx];
 		dseg = rx_refill_dseg(rxq, idx);
 		if (cache != NULL && cache->len >= k) {
@@ -288,34 +308,29 @@ rx_refill_runs(struct mlx5v_rxq *rxq, struct rte_mempool_cache *cache, uint32_t 
 			ret = -ENOMEM;
 			break;
 		}
-		pi += k;
+		fi += k;
 	}
-	if (pi != rxq->rq_pi)
-		rx_refill_post(rxq, pi);
+	rxq->rq_fi = fi;
+	rx_refill_post(rxq);
 	return ret;
 }
 
 /*
- * Post again every one-mbuf WQE consumed since the last round: mbufs straight from the
- * mempool into the ring's slots, their addresses into the data segments, then the record
- * (§7.2). When the lcore's cache of the mempool holds enough, its top entries are taken in
- * the same pass that writes the slots and the addresses (as the mempool API's get does,
- * without its separate copy). The usual case, the SSE loop over one run of slots that does
- * not cross the ring's end, is taken here; the rest in rx_refill_runs().
- * @return 0 or -ENOMEM (what could be posted is).
+ * Give every one-mbuf WQE consumed since the last round a fresh mbuf, straight from the
+ * mempool into the ring's slots, its address into the data segment, and post them
+ * (rx_refill_post()). When the lcore's cache of the mempool holds enough, its top entries
+ * are taken in the same pass that writes the slots and the addresses (as the mempool API's
+ * get does, without its separate copy). The usual case, the SSE loop over one run of slots
+ * that does not cross the ring's end, is taken here; the rest in rx_refill_runs().
+ * @return 0 or -ENOMEM (what could be filled is, and posted).
  */
 static int
 rx_refill(struct mlx5v_rxq *rxq)
 {
 	struct rte_mempool_cache *cache = rte_mempool_default_cache(rxq->mp, rte_lcore_id());
-	const uint32_t pi = rxq->rq_pi;
-	/*
-	 * The WQEs of a session taken in part wait for its end: until then the CQ holds all of
-	 * its CQEs, and the CQ has one entry per WQE (§8.5).
-	 */
-	const uint32_t end = rxq->rq_ci - rxq->zip_ai + rxq->nb_desc;
-	const uint32_t idx = pi & rxq->wqe_mask;
-	const uint32_t k = end - pi;
+	const uint32_t fi = rxq->rq_fi;
+	const uint32_t idx = fi & rxq->wqe_mask;
+	const uint32_t k = rxq->rq_ci + rxq->nb_desc - fi;
 	uint32_t len;
 
 	if (likely(rxq->vec && cache != NULL && k <= cache->len &&
@@ -323,10 +338,11 @@ rx_refill(struct mlx5v_rxq *rxq)
 		len = cache->len - k;
 		rx_refill_slots(&cache->objs[len], &rxq->elts[idx], rx_refill_dseg(rxq, idx), k, 1);
 		cache->len = len;
-		rx_refill_post(rxq, end);
+		rxq->rq_fi = fi + k;
+		rx_refill_post(rxq);
 		return 0;
 	}
-	return rx_refill_runs(rxq, cache, end);
+	return rx_refill_runs(rxq, cache);
 }
 
 /*
@@ -344,6 +360,7 @@ rx_recover(struct mlx5v_rxq *rxq)
 	/* An RQ in ERR or RST does not read the record: it says "all posted" from RDY on. */
 	rxq->rq_ci = 0;
 	rxq->rq_pi = rxq->nb_desc;
+	rxq->rq_fi = rxq->nb_desc;
 	rte_io_wmb();
 	*rxq->dbrec = rte_cpu_to_be_32(rxq->rq_pi);
 	ret = mlx5v_ethdev_cmd_q_recover(dev, 0, rxq->rqn);
@@ -361,10 +378,11 @@ rx_recover(struct mlx5v_rxq *rxq)
 /*
  * A CQE at ci that was not a ready receive completion when the burst looked. @return 0 if it
  * is not written yet or is a good one written since (the burst ends), 1 if it was an error
- * CQE, consumed with its WQE (§8.4).
+ * CQE, consumed with its WQE (§8.4). With keep, a one-mbuf WQE keeps its buffer (its slot
+ * counts as refilled).
  */
 static int
-rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci)
+rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci, int keep)
 {
 	uint8_t *cqe = rte_pmd_mlx5v_cq_next_cqe(rxq->cqes, rxq->cq_nent, ci);
 
@@ -378,10 +396,10 @@ rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci)
 		return 0;
 	/*
 	 * The frame is lost. A one-mbuf WQE's buffer goes back to the pool (the slot is
-	 * refilled); a scattered WQE keeps its buffers and is posted again as it is.
+	 * refilled) unless kept; a scattered WQE keeps its buffers and is posted again as it is.
 	 */
 	rxq->errors++;
-	if (rxq->sges_log == 0)
+	if (rxq->sges_log == 0 && !keep)
 		rte_mbuf_raw_free(rxq->elts[rxq->rq_ci & rxq->wqe_mask]);
 	/* Anything but an oversize frame leaves the RQ in ERR. */
 	if (GET(cqe_eth, cqe, opcode) != MLX5V_CQE_OPCODE_RESP_ERR ||
@@ -416,7 +434,7 @@ rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 	while (nrx < n) {
 		cqe = rxq->cqes + (size_t)(cq_ci & (rxq->cq_nent - 1)) * RX_CQE_SIZE;
 		if (unlikely(cqe[RX_CQE_OP_OWN] != rx_op_own_ok(cq_ci, rxq->cq_log))) {
-			if (rx_cqe_slow(rxq, cq_ci) == 0)
+			if (rx_cqe_slow(rxq, cq_ci, 0) == 0)
 				break;
 			cq_ci++;
 			rxq->rq_ci++;
@@ -447,6 +465,7 @@ rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 		rte_io_wmb();
 		*rxq->cq_dbrec = rte_cpu_to_be_32(cq_ci & MLX5V_CQ_DB_CI_MASK);
 		rxq->rq_pi = rxq->rq_ci + rxq->nb_desc;
+		rxq->rq_fi = rxq->rq_pi;
 		/* The new buffer addresses must be in memory before the record (§7.2). */
 		rte_io_wmb();
 		*rxq->dbrec = rte_cpu_to_be_32(rxq->rq_pi);
@@ -547,12 +566,15 @@ _Static_assert(MLX5V_IFC_BYTE_OFF(cqe_eth, byte_cnt) == RX_VEC_OFF + 12,
  * left 0), and rearm_data with ol_flags as the other 16 bytes, two CQEs per step while both
  * are ready and repeat the cached header dword, one otherwise; the byte counts summed in
  * one lane (a run is at most 65535 frames of at most 65535 bytes, one mbuf each: 32 bits
- * hold the sum).
+ * hold the sum). Each slot taken gets a fresh mbuf at once, from below *ptp on the lcore's
+ * cache, its address into the data segment whose address word is at dseg (as rx_refill()
+ * does).
  */
-static __rte_noinline uint32_t
+static __rte_always_inline uint32_t
 rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
-	   uint8_t own, uint64_t rearm, uint64_t *bytes)
+	   uint8_t own, uint64_t rearm, uint64_t *bytes, uint64_t *dseg, void ***ptp)
 {
+	void **tp = *ptp;
 	const __m128i shuf = _mm_setr_epi8(-1, -1, -1, -1, 15, 14, 13, 12, 15, 14,
 					   -1, -1, -1, -1, -1, -1);
 	__m128i rf = _mm_set_epi64x(0, (long long)rearm);
@@ -581,9 +603,11 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
 				break;
 			m = ep[k];
 			m1 = ep[k + 1];
-			/* Both mbuf pointers handed over with one copy. */
+			/* Both mbuf pointers handed over with one copy, both slots rearmed. */
 			_mm_storeu_si128((__m128i *)(void *)&out[k],
 					 _mm_loadu_si128((const __m128i *)(const void *)&ep[k]));
+			tp -= 2;
+			rx_rearm2(&ep[k], dseg + 2 * k, tp);
 			lens = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)
 								(cqe + RX_VEC_OFF)), shuf);
 			lens1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)
@@ -601,6 +625,7 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
 			break;
 		rte_io_rmb();
 		m = ep[k];
+		rx_rearm1(&ep[k], dseg + 2 * k, *--tp);
 		lens = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(cqe + RX_VEC_OFF)),
 					shuf);
 		out[k] = m;
@@ -624,6 +649,7 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
 		_mm_storeu_si128((__m128i *)(void *)&m->rearm_data, rf);
 		_mm_storeu_si128((__m128i *)(void *)&m->packet_type, _mm_or_si128(lens, ptype));
 	}
+	*ptp = tp;
 	*bytes += (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(sum, 4));
 	return (uint32_t)k;
 }
@@ -775,12 +801,14 @@ rx_zip_mbuf(struct rte_mbuf *m, __m128i rf, __m128i lens, __m128i blk, __m128i *
  * and of mbuf pointers, unrolled; the rest (the ends of a session taken in parts, an array
  * across the ring's end) one mini-CQE at a time. Each array's slot is marked consumed once
  * its last mini-CQE is read (the mark overwrites that mini-CQE's low byte), the title when
- * the session is done. The byte counts are summed in one lane as in rx_run_sse().
+ * the session is done. The byte counts are summed in one lane, and the slots rearmed at
+ * once, as in rx_run_sse().
  */
 static __rte_always_inline uint32_t
 rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
-	   uint32_t max, uint64_t *bytes)
+	   uint32_t max, uint64_t *bytes, void ***ptp)
 {
+	void **tp = *ptp;
 	/* byte_cnt (big-endian) of the first or the second mini-CQE of 16 bytes. */
 	const __m128i shuf = _mm_setr_epi8(-1, -1, -1, -1, 7, 6, 5, 4, 7, 6, -1, -1,
 					   -1, -1, -1, -1);
@@ -796,8 +824,9 @@ rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mb
 	uint32_t a = start, cnt, end, hdr, idx, k, o;
 	const struct rx_meta *meta;
 	__m128i rf, blk, mc, vsum = _mm_setzero_si128();
-	struct rte_mbuf **ep, *m1;
+	struct rte_mbuf **ep, *m0, *m1;
 	const uint8_t *mini;
+	uint64_t *dseg;
 	uint64_t flags;
 	uint8_t *arr;
 
@@ -823,6 +852,7 @@ rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mb
 		    RTE_MIN(end - a, (uint32_t)rxq->nb_desc - idx) / MLX5V_MINI_CQE_PER_SLOT : 0;
 		if (likely(k > 0)) {
 			ep = &elts[idx];
+			dseg = rx_refill_dseg(rxq, idx);
 			a += k * MLX5V_MINI_CQE_PER_SLOT;
 			rq_ci += k * MLX5V_MINI_CQE_PER_SLOT;
 			do {
@@ -833,17 +863,21 @@ rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mb
 				for (j = 0; j < MLX5V_MINI_CQE_PER_SLOT; j += 2) {
 					mc = _mm_loadu_si128((const __m128i *)(const void *)
 							     (arr + 8 * j));
+					m0 = ep[j];
+					m1 = ep[j + 1];
 					_mm_storeu_si128((__m128i *)(void *)&out[j],
 							 _mm_loadu_si128((const __m128i *)
 									 (const void *)&ep[j]));
-					rx_zip_mbuf(ep[j], rf, _mm_shuffle_epi8(mc, shuf), blk,
-						    &vsum);
-					rx_zip_mbuf(ep[j + 1], rf, _mm_shuffle_epi8(mc, shuf1), blk,
+					tp -= 2;
+					rx_rearm2(&ep[j], dseg + 2 * j, tp);
+					rx_zip_mbuf(m0, rf, _mm_shuffle_epi8(mc, shuf), blk, &vsum);
+					rx_zip_mbuf(m1, rf, _mm_shuffle_epi8(mc, shuf1), blk,
 						    &vsum);
 				}
 				/* The slot read: consumed (see rx_consumed()). */
 				arr[RX_CQE_OP_OWN] = RX_OP_OWN_INVALID;
 				ep += MLX5V_MINI_CQE_PER_SLOT;
+				dseg += 2 * MLX5V_MINI_CQE_PER_SLOT;
 				out += MLX5V_MINI_CQE_PER_SLOT;
 				o = (o | (MLX5V_MINI_CQE_PER_SLOT - 1)) + 1;
 			} while (--k > 0);
@@ -858,7 +892,9 @@ rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mb
 		for (; k > 0; k--, rq_ci++, out++, mini += MLX5V_IFC_BYTES(mini_cqe_hash)) {
 			mc = _mm_shuffle_epi8(_mm_loadl_epi64((const __m128i *)
 								 (const void *)mini), shuf);
-			m1 = elts[rq_ci & rxq->wqe_mask];
+			idx = rq_ci & rxq->wqe_mask;
+			m1 = elts[idx];
+			rx_rearm1(&elts[idx], rx_refill_dseg(rxq, idx), *--tp);
 			*out = m1;
 			rx_zip_mbuf(m1, rf, mc, blk, &vsum);
 		}
@@ -868,6 +904,7 @@ rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mb
 			o = (o | (MLX5V_MINI_CQE_PER_SLOT - 1)) + 1;
 		}
 	}
+	*ptp = tp;
 	*bytes += (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(vsum, 4));
 	*prq_ci = rq_ci;
 	if (a < cnt) {
@@ -885,11 +922,14 @@ rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mb
  * One-mbuf WQEs, with or without the RSS hash (rss), with or without SSE (vec; constants in
  * each instance). The CQEs are taken in runs that end with the burst, the CQ ring or the RQ
  * ring: within a run the owner parity is constant and the CQE and mbuf pointers just step.
+ * With vec, every slot taken gets a fresh mbuf from the lcore's cache (which holds n) in the
+ * same loop, and the WQEs are posted at the end; otherwise rx_refill() runs once enough wait.
  */
 static __rte_always_inline uint16_t
 rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rss,
-	 const int vec)
+	 const int vec, struct rte_mempool_cache *cache)
 {
+	void **tp = vec ? &cache->objs[cache->len] : NULL;
 	const uint32_t cq_mask = rxq->cq_nent - 1;
 	const uint32_t ci0 = rxq->cq_ci;
 	uint32_t ci = ci0;
@@ -909,7 +949,7 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 				k = rx_zip_rss(rxq, &ci, &rq_ci, &pkts[i], n - i, &bytes);
 #if RX_VEC
 			else if (vec)
-				k = rx_zip_sse(rxq, &ci, &rq_ci, &pkts[i], n - i, &bytes);
+				k = rx_zip_sse(rxq, &ci, &rq_ci, &pkts[i], n - i, &bytes, &tp);
 #endif
 			else
 				k = rx_zip_plain(rxq, &ci, &rq_ci, &pkts[i], n - i, &bytes);
@@ -924,7 +964,8 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 			k = rx_run_rss(cqe, ep, &pkts[i], run, own, rxq->mbuf_rearm, &bytes);
 #if RX_VEC
 		else if (vec)
-			k = rx_run_sse(cqe, ep, &pkts[i], run, own, rxq->mbuf_rearm, &bytes);
+			k = rx_run_sse(cqe, ep, &pkts[i], run, own, rxq->mbuf_rearm, &bytes,
+				       rx_refill_dseg(rxq, rq_ci & rxq->wqe_mask), &tp);
 #endif
 		else
 			k = rx_run_plain(cqe, ep, &pkts[i], run, own, rxq->mbuf_rearm, &bytes);
@@ -941,7 +982,7 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 			continue;
 		/* An error CQE is consumed with its WQE; the burst goes on unless the RQ failed. */
 		rxq->rq_ci = rq_ci;
-		if (rx_cqe_slow(rxq, ci) == 0)
+		if (rx_cqe_slow(rxq, ci, vec) == 0)
 			break;
 		if (rxq->cqe_comp)
 			rx_consumed(rxq->cqes, cq_mask, ci, 1);
@@ -953,6 +994,10 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 	rxq->rq_ci = rq_ci;
 	rxq->packets += i;
 	rxq->bytes += bytes;
+	if (vec) {
+		cache->len = (uint32_t)(tp - cache->objs);
+		rxq->rq_fi = rq_ci + rxq->nb_desc;
+	}
 	if (ci != ci0) {
 		rxq->cq_ci = ci;
 		/* The CQ record goes first: the CQ always has room for every posted WQE (§8.1). */
@@ -960,7 +1005,9 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 		*rxq->cq_dbrec = rte_cpu_to_be_32(ci & MLX5V_CQ_DB_CI_MASK);
 	}
 	/* The CQ record is out before the RQ's grows: the CQ has room for every WQE posted. */
-	if (rq_ci - rxq->zip_ai + rxq->nb_desc - rxq->rq_pi >= rxq->refill_thresh)
+	if (vec)
+		rx_refill_post(rxq);
+	else if (rq_ci - rxq->zip_ai + rxq->nb_desc - rxq->rq_pi >= rxq->refill_thresh)
 		rx_refill(rxq);
 	return i;
 }
@@ -968,19 +1015,20 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 static __rte_noinline uint16_t
 rx_burst_rss(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
-	return rx_burst(rxq, pkts, n, 1, 0);
+	return rx_burst(rxq, pkts, n, 1, 0, NULL);
 }
 
 static __rte_noinline uint16_t
 rx_burst_plain(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
-	return rx_burst(rxq, pkts, n, 0, 0);
+	return rx_burst(rxq, pkts, n, 0, 0, NULL);
 }
 
 uint16_t
 mlx5v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct mlx5v_rxq *rxq = q;
+	struct rte_mempool_cache *cache;
 	uint16_t nrx;
 
 	if (unlikely(!rxq->ready || rxq->recover)) {
@@ -990,10 +1038,22 @@ mlx5v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		if (rxq->recover)
 			return 0;
 	}
-	/* The SSE queue, the usual one, inline here; the others out of line. */
-	if (RX_VEC && likely(rxq->vec))
-		nrx = rx_burst(rxq, pkts, n, 0, 1);
-	else if (rxq->sges_log != 0)
+	/*
+	 * The SSE queue, the usual one, inline here when the lcore's cache holds the mbufs that
+	 * rearm the slots (all of the consumed ones hold fresh mbufs first); otherwise, and for
+	 * the other queues, out of line.
+	 */
+	if (RX_VEC && likely(rxq->vec)) {
+		cache = rte_mempool_default_cache(rxq->mp, rte_lcore_id());
+		if (unlikely(rxq->rq_fi != rxq->rq_ci + rxq->nb_desc))
+			rx_refill(rxq);
+		if (likely(cache != NULL && rxq->rq_fi == rxq->rq_ci + rxq->nb_desc &&
+			   cache->len >= RTE_MIN((uint32_t)n, (uint32_t)RX_REFILL_THRESH)))
+			nrx = rx_burst(rxq, pkts, (uint16_t)RTE_MIN((uint32_t)n, cache->len), 0, 1,
+				       cache);
+		else
+			nrx = rx_burst_plain(rxq, pkts, n);
+	} else if (rxq->sges_log != 0)
 		nrx = rx_burst_sg(rxq, pkts, n);
 	else if (rxq->rss_hash)
 		nrx = rx_burst_rss(rxq, pkts, n);
@@ -1036,6 +1096,7 @@ mlx5v_rxq_fill(struct mlx5v_rxq *rxq)
 	}
 	rxq->rq_ci = 0;
 	rxq->rq_pi = 0;
+	rxq->rq_fi = 0;
 	rxq->cq_ci = 0;
 	rxq->zip_ai = 0;
 	rxq->recover = 0;
@@ -1048,6 +1109,7 @@ mlx5v_rxq_fill(struct mlx5v_rxq *rxq)
 			rx_dseg_addr(rx_dseg(rxq, w, k), rxq->elts[(w << rxq->sges_log) + k]);
 	/* §7.2: every WQE posted; the record is read once the RQ is RDY. */
 	rxq->rq_pi = rxq->nb_desc;
+	rxq->rq_fi = rxq->nb_desc;
 	rte_io_wmb();
 	*rxq->dbrec = rte_cpu_to_be_32(rxq->rq_pi);
 	return 0;
@@ -1061,8 +1123,11 @@ mlx5v_rxq_drain(struct mlx5v_rxq *rxq)
 
 	if (rxq->elts == NULL)
 		return;
-	/* The posted WQEs hold the queue's mbufs; the consumed slots name delivered ones. */
-	for (i = rxq->rq_ci; i != rxq->rq_pi; i++) {
+	/*
+	 * The posted WQEs and those refilled but not posted yet hold the queue's mbufs; the
+	 * other consumed slots name delivered ones.
+	 */
+	for (i = rxq->rq_ci; i != rxq->rq_fi; i++) {
 		for (k = 0; k < nsges; k++) {
 			slot = ((i & rxq->wqe_mask) << rxq->sges_log) + k;
 			rte_mbuf_raw_free(rxq->elts[slot]);
@@ -1070,6 +1135,7 @@ mlx5v_rxq_drain(struct mlx5v_rxq *rxq)
 		}
 	}
 	rxq->rq_pi = rxq->rq_ci;
+	rxq->rq_fi = rxq->rq_ci;
 }
 
 uint64_t

@@ -46,6 +46,11 @@ static const char *g_caps;
 #define CAPS_EMPW ",wqe_inline_mode=2,empw=1"
 /* The same without the CQE compression capability (doc/guides/prm/mlx5_eth.rst §8.5). */
 #define CAPS_NO_COMP CAPS_EMPW ",cqe_comp=0"
+/*
+ * The pool's per-lcore cache: the SSE Rx loops rearm the slots they take from it, and
+ * without one the PMD takes the scalar loops and the bulk refill.
+ */
+static unsigned int g_cache;
 
 /* Configure nq Rx and Tx queues with the offloads and MTU, then start. @return 0 or errno. */
 static int
@@ -802,8 +807,9 @@ test_net_mlx5v_dp_wrap(void)
  * RQ's, taken whole or a few frames per rx_burst() (3, 5 or 11 at a time: sessions end
  * across bursts, and bursts start within an array of 8 mini-CQEs, then take whole arrays);
  * each mbuf has its frame's length, bytes, order, packet type and checksum flags, as
- * without compression, and the byte counter adds up. The receiving device writes sessions
- * exactly when it has the capability (the PMD asks for them by default).
+ * without compression, and the byte counter adds up; the port stops in a session taken in
+ * part without losing an mbuf. The receiving device writes sessions exactly when it has the
+ * capability (the PMD asks for them by default).
  */
 static int
 test_net_mlx5v_dp_cqe_comp(void)
@@ -831,7 +837,7 @@ test_net_mlx5v_dp_cqe_comp(void)
 		for (got = 0, n = 1; got < nb && n > 0; got += n)
 			n = recv_n(g_p1, 0, rx + got, RTE_MIN(take[round % 4], nb - got));
 		TEST_ASSERT_EQUAL(got, nb, "round %u: %u of %u", round, got, nb);
-		/* The slots after the last session: consumed ones of earlier laps, never a frame. */
+		/* The slots after the last session: consumed ones of earlier laps, no frame. */
 		TEST_ASSERT_EQUAL(rte_eth_rx_burst(g_p1, 0, rx + nb, 64 - nb), 0,
 				  "round %u: a frame from a stale CQE slot", round);
 		for (i = 0; i < nb; i++) {
@@ -862,6 +868,18 @@ test_net_mlx5v_dp_cqe_comp(void)
 				  sessions);
 	else
 		TEST_ASSERT(sessions >= 160, "only %" PRIu64 " compressed sessions", sessions);
+	/*
+	 * A session taken in part when the port stops: its WQEs hold fresh mbufs that wait for
+	 * the session's end to be posted, and go back to the pool with the posted ones.
+	 */
+	for (i = 0; i < 20; i++) {
+		tx[i] = frame(&g_mac1, 60 + i, seed + i, 0);
+		TEST_ASSERT_NOT_NULL(tx[i], "frame");
+	}
+	TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, 20), "send the last session");
+	n = recv_n(g_p1, 0, rx, 5);
+	TEST_ASSERT_EQUAL(n, 5, "%u of 5 from the last session", n);
+	rte_pktmbuf_free_bulk(rx, n);
 	return ports_down();
 }
 
@@ -1101,7 +1119,7 @@ testsuite_setup(void)
 {
 	char a0[128], a1[128];
 
-	g_mp = rte_pktmbuf_pool_create("ut_net_mlx5v_dp", NB_MBUF, 0, 0,
+	g_mp = rte_pktmbuf_pool_create("ut_net_mlx5v_dp", NB_MBUF, g_cache, 0,
 				       RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (g_mp == NULL)
 		return TEST_FAILED;
@@ -1157,10 +1175,11 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 };
 
 /*
- * Every case three times: on devices that want the L2 header inline (SEND WQEs), then on
- * devices that want none and take enhanced multi-packet WQEs (doc/guides/prm/mlx5_empw.rst),
- * then on those without CQE compression, then again on ConnectX-5 like ones with vectors
- * refused to the PMD (the scalar Rx loop where the SSE one would otherwise run).
+ * Every case four times: on devices that want the L2 header inline (SEND WQEs) with a pool
+ * without lcore caches, then with caches on devices that want none and take enhanced
+ * multi-packet WQEs (doc/guides/prm/mlx5_empw.rst), then on those without CQE compression,
+ * then again on ConnectX-5 like ones with vectors refused to the PMD (the scalar Rx loop
+ * where the SSE one would otherwise run).
  */
 static int
 test_net_mlx5v_dp(void)
@@ -1169,9 +1188,11 @@ test_net_mlx5v_dp(void)
 	int ret;
 
 	g_caps = "";
+	g_cache = 0;
 	ret = unit_test_suite_runner(&net_mlx5v_dp_suite);
 	if (ret != TEST_SUCCESS)
 		return ret;
+	g_cache = 256;
 	g_caps = CAPS_EMPW;
 	ret = unit_test_suite_runner(&net_mlx5v_dp_suite);
 	if (ret != TEST_SUCCESS)
