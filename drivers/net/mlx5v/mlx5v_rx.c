@@ -560,15 +560,60 @@ _Static_assert(offsetof(struct rte_mbuf, pkt_len) == offsetof(struct rte_mbuf, p
 _Static_assert(MLX5V_IFC_BYTE_OFF(cqe_eth, byte_cnt) == RX_VEC_OFF + 12,
 	       "byte_cnt is not the last dword of the 16 bytes at 0x20");
 
+/* rx_run_sse()'s cached flags (with rearm_data) and packet type for the header dword raw. */
+static __rte_always_inline void
+rx_run_sse_meta(uint32_t raw, uint64_t rearm, __m128i *rf, __m128i *ptype)
+{
+	const struct rx_meta *meta = &rx_meta[RX_META_INDEX(rte_be_to_cpu_32(raw))];
+
+	*ptype = _mm_cvtsi32_si128((int)meta->ptype);
+	*rf = _mm_set_epi64x((long long)meta->ol_flags, (long long)rearm);
+}
+
+/*
+ * rx_run_sse()'s step over the two ready CQEs at cqe with the cached header dword: the
+ * mbufs of slots ep[0] and ep[1] into out (one copy), the slots rearmed from src (see
+ * rx_rearm2()), each mbuf's two 16-byte blocks, the byte counts added to *sum.
+ */
+static __rte_always_inline void
+rx_run_sse_pair(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out,
+		uint64_t *dseg, void *const *src, __m128i rf, __m128i ptype, __m128i shuf,
+		__m128i *sum)
+{
+	struct rte_mbuf *m = ep[0], *m1 = ep[1];
+	__m128i lens, lens1;
+
+	_mm_storeu_si128((__m128i *)(void *)out, _mm_loadu_si128((const __m128i *)(void *)ep));
+	rx_rearm2(ep, dseg, src);
+	lens = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(cqe + RX_VEC_OFF)), shuf);
+	lens1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)
+						 (cqe + RX_CQE_SIZE + RX_VEC_OFF)), shuf);
+	*sum = _mm_add_epi32(*sum, _mm_add_epi32(lens, lens1));
+	_mm_storeu_si128((__m128i *)(void *)&m->rearm_data, rf);
+	_mm_storeu_si128((__m128i *)(void *)&m->packet_type, _mm_or_si128(lens, ptype));
+	_mm_storeu_si128((__m128i *)(void *)&m1->rearm_data, rf);
+	_mm_storeu_si128((__m128i *)(void *)&m1->packet_type, _mm_or_si128(lens1, ptype));
+}
+
+/* The header dword of the CQE at cqe, as it is stored. */
+static __rte_always_inline uint32_t
+rx_cqe_hdr_raw(const uint8_t *cqe)
+{
+	uint32_t raw;
+
+	memcpy(&raw, cqe + 4 * RX_DW_HDR, sizeof(raw));
+	return raw;
+}
+
 /*
  * rx_run() without the RSS hash, with SSE: the big-endian byte count shuffled into pkt_len
  * and data_len of a 16-byte block that also holds the packet type (vlan_tci and the hash
- * left 0), and rearm_data with ol_flags as the other 16 bytes, two CQEs per step while both
- * are ready and repeat the cached header dword, one otherwise; the byte counts summed in
- * one lane (a run is at most 65535 frames of at most 65535 bytes, one mbuf each: 32 bits
- * hold the sum). Each slot taken gets a fresh mbuf at once, from below *ptp on the lcore's
- * cache, its address into the data segment whose address word is at dseg (as rx_refill()
- * does).
+ * left 0), and rearm_data with ol_flags as the other 16 bytes, four then two CQEs per step
+ * while they are ready and repeat the cached header dword (the first CQE's, cached ahead),
+ * one otherwise; the byte counts summed in one lane (a run is at most 65535 frames of at
+ * most 65535 bytes, one mbuf each: 32 bits hold the sum). Each slot taken gets a fresh mbuf
+ * at once, from below *ptp on the lcore's cache, its address into the data segment whose
+ * address word is at dseg (as rx_refill() does).
  */
 static __rte_always_inline uint32_t
 rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
@@ -580,45 +625,55 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
 	__m128i rf = _mm_set_epi64x(0, (long long)rearm);
 	__m128i ptype = _mm_setzero_si128();
 	__m128i sum = _mm_setzero_si128();
-	uint32_t raw, raw1, last_raw = RX_HDR_RAW_NONE;
-	const struct rx_meta *meta;
-	struct rte_mbuf *m, *m1;
-	__m128i lens, lens1;
+	uint32_t raw, last_raw = RX_HDR_RAW_NONE;
+	struct rte_mbuf *m;
+	__m128i lens;
 	uint32_t len;
 	size_t k = 0;
 
+	/* The first CQE's header dword cached when it is ready (§8.1: body after owner). */
+	if (likely(run > 0 && cqe[RX_CQE_OP_OWN] == own)) {
+		rte_io_rmb();
+		raw = rx_cqe_hdr_raw(cqe);
+		if (likely(!(raw & RX_HDR_RAW_NONE))) {
+			last_raw = raw;
+			rx_run_sse_meta(raw, rearm, &rf, &ptype);
+		}
+	}
 	while (k < run) {
 		/*
-		 * Two CQEs at a time while both are ready (the owner check of rx_run(), §8.1)
-		 * and have the header dword of the previous frame.
+		 * Four, then two CQEs at a time while all are ready (the owner check of rx_run(),
+		 * §8.1) and have the cached header dword.
 		 */
+		for (; k + 4 <= run; k += 4, cqe += 4 * RX_CQE_SIZE) {
+			if (unlikely(cqe[RX_CQE_OP_OWN] != own ||
+				     cqe[RX_CQE_SIZE + RX_CQE_OP_OWN] != own ||
+				     cqe[2 * RX_CQE_SIZE + RX_CQE_OP_OWN] != own ||
+				     cqe[3 * RX_CQE_SIZE + RX_CQE_OP_OWN] != own))
+				break;
+			rte_io_rmb();
+			if (unlikely(rx_cqe_hdr_raw(cqe) != last_raw ||
+				     rx_cqe_hdr_raw(cqe + RX_CQE_SIZE) != last_raw ||
+				     rx_cqe_hdr_raw(cqe + 2 * RX_CQE_SIZE) != last_raw ||
+				     rx_cqe_hdr_raw(cqe + 3 * RX_CQE_SIZE) != last_raw))
+				break;
+			tp -= 4;
+			rx_run_sse_pair(cqe, &ep[k], &out[k], dseg + 2 * k, tp + 2, rf, ptype, shuf,
+					&sum);
+			rx_run_sse_pair(cqe + 2 * RX_CQE_SIZE, &ep[k + 2], &out[k + 2],
+					dseg + 2 * k + 4, tp, rf, ptype, shuf, &sum);
+		}
 		for (; k + 2 <= run; k += 2, cqe += 2 * RX_CQE_SIZE) {
 			if (unlikely(cqe[RX_CQE_OP_OWN] != own ||
 				     cqe[RX_CQE_SIZE + RX_CQE_OP_OWN] != own))
 				break;
 			rte_io_rmb();
-			memcpy(&raw, cqe + 4 * RX_DW_HDR, sizeof(raw));
-			memcpy(&raw1, cqe + RX_CQE_SIZE + 4 * RX_DW_HDR, sizeof(raw1));
-			if (unlikely(raw != last_raw || raw1 != last_raw))
+			if (unlikely(rx_cqe_hdr_raw(cqe) != last_raw ||
+				     rx_cqe_hdr_raw(cqe + RX_CQE_SIZE) != last_raw))
 				break;
-			m = ep[k];
-			m1 = ep[k + 1];
-			/* Both mbuf pointers handed over with one copy, both slots rearmed. */
-			_mm_storeu_si128((__m128i *)(void *)&out[k],
-					 _mm_loadu_si128((const __m128i *)(const void *)&ep[k]));
 			tp -= 2;
-			rx_rearm2(&ep[k], dseg + 2 * k, tp);
-			lens = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)
-								(cqe + RX_VEC_OFF)), shuf);
-			lens1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)
-				(cqe + RX_CQE_SIZE + RX_VEC_OFF)), shuf);
-			sum = _mm_add_epi32(sum, _mm_add_epi32(lens, lens1));
-			_mm_storeu_si128((__m128i *)(void *)&m->rearm_data, rf);
-			_mm_storeu_si128((__m128i *)(void *)&m->packet_type,
-					 _mm_or_si128(lens, ptype));
-			_mm_storeu_si128((__m128i *)(void *)&m1->rearm_data, rf);
-			_mm_storeu_si128((__m128i *)(void *)&m1->packet_type,
-					 _mm_or_si128(lens1, ptype));
+			rx_run_sse_pair(cqe, &ep[k], &out[k], dseg + 2 * k, tp, rf, ptype, shuf,
+					&sum);
 		}
 		/* One alone: the last of an odd run, a new header dword, or not written yet. */
 		if (k == run || unlikely(cqe[RX_CQE_OP_OWN] != own))
@@ -630,7 +685,7 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
 					shuf);
 		out[k] = m;
 		sum = _mm_add_epi32(sum, lens);
-		memcpy(&raw, cqe + 4 * RX_DW_HDR, sizeof(raw));
+		raw = rx_cqe_hdr_raw(cqe);
 		k++;
 		cqe += RX_CQE_SIZE;
 		if (unlikely(raw != last_raw)) {
@@ -642,9 +697,7 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
 				continue;
 			}
 			last_raw = raw;
-			meta = &rx_meta[RX_META_INDEX(rte_be_to_cpu_32(raw))];
-			ptype = _mm_cvtsi32_si128((int)meta->ptype);
-			rf = _mm_set_epi64x((long long)meta->ol_flags, (long long)rearm);
+			rx_run_sse_meta(raw, rearm, &rf, &ptype);
 		}
 		_mm_storeu_si128((__m128i *)(void *)&m->rearm_data, rf);
 		_mm_storeu_si128((__m128i *)(void *)&m->packet_type, _mm_or_si128(lens, ptype));
