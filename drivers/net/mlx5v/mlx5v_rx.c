@@ -254,10 +254,22 @@ rx_refill_dseg(const struct mlx5v_rxq *rxq, uint32_t idx)
 	return (uint64_t *)(void *)(rxq->wqes + (size_t)idx * MLX5V_WQE_DS) + 1;
 }
 
+/* The WQEs up to pi posted, if they were not: the record (§7.2). */
+static __rte_always_inline void
+rx_post(struct mlx5v_rxq *rxq, uint32_t pi)
+{
+	if (pi == rxq->rq_pi)
+		return;
+	rxq->rq_pi = pi;
+	/* The buffer addresses must be in memory before the record says "posted". */
+	rte_io_wmb();
+	*rxq->dbrec = rte_cpu_to_be_32(pi);
+}
+
 /*
  * Post the WQEs whose slots hold fresh mbufs, up to those of a session taken in part: they
  * wait for its end, until which the CQ holds all of its CQEs, and the CQ has one entry per
- * WQE (§8.5). Then the record (§7.2).
+ * WQE (§8.5).
  */
 static __rte_always_inline void
 rx_refill_post(struct mlx5v_rxq *rxq)
@@ -266,12 +278,7 @@ rx_refill_post(struct mlx5v_rxq *rxq)
 
 	if (pi - rxq->rq_ci > rxq->rq_fi - rxq->rq_ci)
 		pi = rxq->rq_fi;
-	if (pi == rxq->rq_pi)
-		return;
-	rxq->rq_pi = pi;
-	/* The buffer addresses must be in memory before the record says "posted". */
-	rte_io_wmb();
-	*rxq->dbrec = rte_cpu_to_be_32(pi);
+	rx_post(rxq, pi);
 }
 
 /*
@@ -980,8 +987,9 @@ rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mb
  */
 static __rte_always_inline uint16_t
 rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rss,
-	 const int vec, struct rte_mempool_cache *cache)
+	 const int want_vec, struct rte_mempool_cache *cache)
 {
+	const int vec = RX_VEC && want_vec;
 	void **tp = vec ? &cache->objs[cache->len] : NULL;
 	const uint32_t cq_mask = rxq->cq_nent - 1;
 	const uint32_t ci0 = rxq->cq_ci;
@@ -1057,9 +1065,12 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 		rte_io_wmb();
 		*rxq->cq_dbrec = rte_cpu_to_be_32(ci & MLX5V_CQ_DB_CI_MASK);
 	}
-	/* The CQ record is out before the RQ's grows: the CQ has room for every WQE posted. */
+	/*
+	 * The CQ record is out before the RQ's grows: the CQ has room for every WQE posted.
+	 * With vec every slot holds a fresh mbuf (see rx_refill_post()).
+	 */
 	if (vec)
-		rx_refill_post(rxq);
+		rx_post(rxq, rq_ci - rxq->zip_ai + rxq->nb_desc);
 	else if (rq_ci - rxq->zip_ai + rxq->nb_desc - rxq->rq_pi >= rxq->refill_thresh)
 		rx_refill(rxq);
 	return i;
@@ -1075,6 +1086,23 @@ static __rte_noinline uint16_t
 rx_burst_plain(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
 	return rx_burst(rxq, pkts, n, 0, 0, NULL);
+}
+
+/*
+ * An SSE queue's burst when some consumed slots hold no fresh mbuf yet, or the lcore's cache
+ * holds fewer than n: the slots filled first; the burst rearms from the cache if it holds at
+ * least min(n, 32) mbufs (taking at most as many frames), else takes the scalar loops.
+ */
+static __rte_noinline uint16_t
+rx_burst_vec_slow(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
+		  struct rte_mempool_cache *cache)
+{
+	if (rxq->rq_fi != rxq->rq_ci + rxq->nb_desc)
+		rx_refill(rxq);
+	if (cache != NULL && rxq->rq_fi == rxq->rq_ci + rxq->nb_desc &&
+	    cache->len >= RTE_MIN((uint32_t)n, (uint32_t)RX_REFILL_THRESH))
+		return rx_burst(rxq, pkts, (uint16_t)RTE_MIN((uint32_t)n, cache->len), 0, 1, cache);
+	return rx_burst_plain(rxq, pkts, n);
 }
 
 uint16_t
@@ -1098,14 +1126,11 @@ mlx5v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	 */
 	if (RX_VEC && likely(rxq->vec)) {
 		cache = rte_mempool_default_cache(rxq->mp, rte_lcore_id());
-		if (unlikely(rxq->rq_fi != rxq->rq_ci + rxq->nb_desc))
-			rx_refill(rxq);
-		if (likely(cache != NULL && rxq->rq_fi == rxq->rq_ci + rxq->nb_desc &&
-			   cache->len >= RTE_MIN((uint32_t)n, (uint32_t)RX_REFILL_THRESH)))
-			nrx = rx_burst(rxq, pkts, (uint16_t)RTE_MIN((uint32_t)n, cache->len), 0, 1,
-				       cache);
+		if (likely(cache != NULL && cache->len >= n &&
+			   rxq->rq_fi == rxq->rq_ci + rxq->nb_desc))
+			nrx = rx_burst(rxq, pkts, n, 0, 1, cache);
 		else
-			nrx = rx_burst_plain(rxq, pkts, n);
+			nrx = rx_burst_vec_slow(rxq, pkts, n, cache);
 	} else if (rxq->sges_log != 0)
 		nrx = rx_burst_sg(rxq, pkts, n);
 	else if (rxq->rss_hash)
