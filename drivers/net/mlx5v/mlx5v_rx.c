@@ -999,7 +999,7 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 	struct rte_mbuf **ep;
 	uint64_t bytes = 0;
 	uint32_t run, k;
-	uint16_t i = 0;
+	uint32_t i = 0;
 	uint8_t own;
 
 	while (i < n) {
@@ -1073,7 +1073,7 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 		rx_post(rxq, rq_ci - rxq->zip_ai + rxq->nb_desc);
 	else if (rq_ci - rxq->zip_ai + rxq->nb_desc - rxq->rq_pi >= rxq->refill_thresh)
 		rx_refill(rxq);
-	return i;
+	return (uint16_t)i;
 }
 
 static __rte_noinline uint16_t
