@@ -537,7 +537,7 @@ mlx5v_ethdev_start(struct rte_eth_dev *eth_dev)
 	for (i = 0; i < eth_dev->data->nb_tx_queues; i++)
 		eth_dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
 	eth_dev->rx_pkt_burst = mlx5v_rx_burst;
-	eth_dev->tx_pkt_burst = mlx5v_tx_burst;
+	eth_dev->tx_pkt_burst = mlx5v_tx_burst_pick(eth_dev);
 	mlx5v_ethdev_link_update(eth_dev, 0);
 	return 0;
 

@@ -174,6 +174,9 @@ struct mlx5v_txq {
 	uint8_t vlan_insert;           /**< the device inserts VLAN tags */
 	uint8_t fast_free;             /**< MBUF_FAST_FREE: one pool, refcnt 1, direct */
 	uint8_t empw;                  /**< plain packets go in enhanced multi-packet WQEs */
+	/** empw with MBUF_FAST_FREE and no checksum, VLAN or TSO offload: the lean burst */
+	uint8_t lean;
+	uint16_t lean_kmax;            /**< packets per multi-packet WQE of the lean burst */
 	uint32_t max_lso;              /**< largest TSO packet, 0 without TSO */
 	uint32_t sqn;
 	uint32_t lkey;
@@ -344,6 +347,8 @@ int mlx5v_mp_oob_live(struct rte_eth_dev *eth_dev, uint64_t *value);
 
 uint16_t mlx5v_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mlx5v_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
+/** The Tx burst for the port's queues: the lean one when each of them is lean. */
+eth_tx_burst_t mlx5v_tx_burst_pick(const struct rte_eth_dev *eth_dev);
 /** Fill the RQ with mbufs (start). @return 0 or -ENOMEM with nothing left. */
 int mlx5v_rxq_fill(struct mlx5v_rxq *rxq);
 /** Free the mbufs of the RQ (stop). */

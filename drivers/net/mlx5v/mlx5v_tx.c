@@ -352,6 +352,33 @@ tx_reap_due(struct mlx5v_txq *txq)
 	return 1;
 }
 
+/*
+ * tx_reap_due() for the lean burst, which asks for a CQE on each WQE (one per burst of up
+ * to lean_kmax packets): the same thresholds, and one waiting CQE looked at per burst (the
+ * next one not seen yet), so that an error waits at most as many bursts as CQEs were
+ * ahead of it.
+ */
+static __rte_always_inline int
+tx_lean_reap_due(struct mlx5v_txq *txq)
+{
+	const uint16_t out = txq->wqe_pi - txq->wqe_ci;
+	const uint32_t ci = txq->cq_ci + txq->cq_seen;
+	const uint8_t own = (ci & txq->cq_nent) != 0;
+	uint8_t op_own;
+
+	if (out == 0)
+		return 0;
+	if (txq->elts_head - txq->elts_tail >= txq->reap_pkts || out >= txq->nb_desc / 2)
+		return 1;
+	op_own = txq->cqes[(size_t)(ci & (txq->cq_nent - 1)) * RTE_PMD_MLX5V_CQE_SIZE +
+			   RTE_PMD_MLX5V_CQE_OP_OWN_OFF];
+	/* A good send completion of this lap: opcode REQ, owner bit = lap parity (§8.1). */
+	if (op_own == (MLX5V_CQE_OPCODE_REQ << 4 | own))
+		return ++txq->cq_seen >= MLX5V_TXQ_REAP_COMPS;
+	/* Written (owner bit of this lap, not the never-written opcode) but not good. */
+	return (op_own & 1) == own && (op_own >> 4) != RTE_PMD_MLX5V_CQE_OPCODE_INVALID;
+}
+
 /* The mempool whose memory holds the data of seg. */
 static inline struct rte_mempool *
 tx_data_pool(struct rte_mbuf *seg)
@@ -854,6 +881,188 @@ tx_burst_empw(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const i
 	return tx_burst_end(txq, head, i, dropped, bytes, pi, ctrl);
 }
 
+/* The data segment of a one-segment packet m at d, its bytes added to *sum (tx_empw_dseg()). */
+static __rte_always_inline void
+tx_lean_dseg(uint64_t *d, const struct rte_mbuf *m, rte_be32_t lkey, uint32_t *sum)
+{
+	rte_be32_t *dw = (rte_be32_t *)d;
+	uint32_t len = m->data_len;
+
+	*sum += len;
+	/* Apart, not merged into a vector store (see tx_empw_dseg()). */
+	rte_write32_relaxed(rte_cpu_to_be_32(len), &dw[0]);
+	rte_write32_relaxed(lkey, &dw[1]);
+	d[1] = rte_cpu_to_be_64(rte_pktmbuf_iova(m));
+}
+
+/*
+ * The data segments of a multi-packet WQE for the lean burst: from d on, one per packet of
+ * pkts, up to kmax of them, their list entries into ep, their bytes added to *bytes. The
+ * queue's offloads promise what tx_plain() checks (MBUF_FAST_FREE: one pool, refcnt 1,
+ * direct; no checksum, VLAN or TSO offload asked for): only the segment count is looked at,
+ * four packets per step with one test. The byte count of the data segment is the data_len
+ * of the one segment (prm/mlx5_eth §6.5). @return the packets taken (the first one of more
+ * than one segment ends the run) and their bytes, as TX_LEAN_RET() packs them (in one
+ * register).
+ */
+#define TX_LEAN_RET(k, bytes) ((uint64_t)(bytes) << 32 | (uint32_t)(k))
+#define TX_LEAN_K(r) ((uint32_t)(r))
+#define TX_LEAN_BYTES(r) ((uint32_t)((r) >> 32))
+static __rte_noinline uint64_t
+tx_lean_dsegs(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d, unsigned int kmax,
+	      rte_be32_t lkey)
+{
+	struct rte_mbuf **p = pkts, **const end = pkts + kmax, **const end4 = pkts + (kmax & ~3u);
+	struct rte_mbuf *m0, *m1, *m2, *m3;
+	uint32_t sum = 0;
+
+	/* Pointers stepping to an end: the loop's bookkeeping is three additions. */
+	for (; p != end4; p += 4, ep += 4, d += 8) {
+		m0 = p[0];
+		m1 = p[1];
+		m2 = p[2];
+		m3 = p[3];
+		/* Each nb_segs is at least 1: they or to 1 only when each is 1. */
+		if (unlikely((uint16_t)(m0->nb_segs | m1->nb_segs | m2->nb_segs |
+					 m3->nb_segs) != 1))
+			break;
+		memcpy(ep, p, 4 * sizeof(*ep));
+		tx_lean_dseg(d, m0, lkey, &sum);
+		tx_lean_dseg(d + 2, m1, lkey, &sum);
+		tx_lean_dseg(d + 4, m2, lkey, &sum);
+		tx_lean_dseg(d + 6, m3, lkey, &sum);
+	}
+	for (; p != end; p++, ep++, d += 2) {
+		m0 = *p;
+		if (unlikely(m0->nb_segs != 1))
+			break;
+		tx_lean_dseg(d, m0, lkey, &sum);
+		*ep = m0;
+	}
+	return TX_LEAN_RET(p - pkts, sum);
+}
+
+/*
+ * The multi-packet WQE at pi of the k packets whose data segments are written, their list
+ * entries from head on (control segment from the template, Ethernet segment zero: no
+ * checksums, no inline header). @return its WQEBBs.
+ */
+static __rte_always_inline unsigned int
+tx_lean_wqe(struct mlx5v_txq *txq, uint64_t *w, uint16_t pi, uint32_t head, unsigned int k)
+{
+	w[0] = txq->mpw_ctrl[0] |
+	       tx_word_dw(0, (uint32_t)pi << MLX5V_IFC_SHIFT(wqe_ctrl_seg, wqe_index)) |
+	       tx_word_dw(1, 2 + k);
+	w[1] = txq->mpw_ctrl[1];
+	w[2] = 0;
+	w[3] = 0;
+	txq->wqe_elts[pi & txq->wqe_mask] = head;
+	return (2 + k + 3) / 4;
+}
+
+/* The end of a lean burst of i packets whose last WQE is at w: counters, doorbell. */
+static __rte_always_inline void
+tx_lean_end(struct mlx5v_txq *txq, uint32_t head, uint16_t pi, unsigned int i, uint32_t bytes,
+	    const uint64_t *w)
+{
+	txq->elts_head = head;
+	txq->wqe_pi = pi;
+	txq->packets += i;
+	txq->bytes += bytes;
+	tx_ring(txq, (const uint8_t *)w);
+}
+
+/*
+ * The lean burst when it does not fit one WQE (more packets than a WQE takes, the ring or
+ * the list ending), or after a packet of several segments (k of the first WQE taken, the
+ * byte count bytes0; r the return of tx_lean_dsegs(), 0 when nothing was written): WQEs
+ * cut where the ring or the list ends; a packet of more segments and what follows it go the
+ * general way (tx_burst_empw()), after a doorbell for what is written.
+ */
+static __rte_noinline uint16_t
+tx_burst_lean_cut(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint64_t r)
+{
+	const rte_be32_t lkey = rte_cpu_to_be_32(txq->lkey);
+	const uint32_t emask = txq->elts_mask;
+	const uint16_t mask = txq->wqe_mask;
+	uint16_t pi = txq->wqe_pi;
+	unsigned int room = txq->nb_desc - (uint16_t)(pi - txq->wqe_ci);
+	uint32_t head = txq->elts_head;
+	unsigned int i = 0, k = 0, kmax = 0, bbs;
+	uint64_t *w, *last = NULL;
+	uint32_t bytes = 0;
+
+	for (;;) {
+		if (r != 0) {
+			/* The first WQE is written already. */
+			w = (uint64_t *)(txq->wqes + (size_t)(pi & mask) * MLX5V_WQE_BB);
+			kmax = n;
+		} else {
+			if (i == n)
+				break;
+			kmax = RTE_MIN(room, (unsigned int)txq->nb_desc - (pi & mask)) * 4;
+			if (kmax <= 2)
+				break;
+			kmax = RTE_MIN(RTE_MIN(n - i, (unsigned int)txq->lean_kmax), kmax - 2);
+			kmax = RTE_MIN(kmax, emask + 1 - (head & emask));
+			w = (uint64_t *)(txq->wqes + (size_t)(pi & mask) * MLX5V_WQE_BB);
+			r = tx_lean_dsegs(&pkts[i], &txq->elts[head & emask], w + 4, kmax, lkey);
+		}
+		k = TX_LEAN_K(r);
+		bytes += TX_LEAN_BYTES(r);
+		r = 0;
+		if (k == 0)
+			break;
+		bbs = tx_lean_wqe(txq, w, pi, head, k);
+		last = w;
+		head += k;
+		i += k;
+		pi += bbs;
+		room -= bbs;
+		if (k < kmax)
+			break;
+	}
+	if (last != NULL)
+		tx_lean_end(txq, head, pi, i, bytes, last);
+	/* A packet of several segments (or no room, which the general way finds too). */
+	if (i < n && room != 0)
+		return (uint16_t)(i + tx_burst_empw(txq, pkts + i, n - i, 1));
+	return (uint16_t)i;
+}
+
+/*
+ * The burst of a queue whose offloads promise plain packets (txq->lean: enhanced
+ * multi-packet WQEs, MBUF_FAST_FREE with the pool mapped, no checksum, VLAN or TSO
+ * offload): one-segment packets in multi-packet WQEs of up to lean_kmax packets, each
+ * asking for a CQE (doc/guides/prm/mlx5_empw.rst). A burst that fits one WQE, with its
+ * WQEBBs free up to the ring's end and its list entries up to theirs, is that one WQE;
+ * the others are cut by tx_burst_lean_cut().
+ */
+static __rte_always_inline uint16_t
+tx_burst_lean(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n)
+{
+	const uint16_t pi = txq->wqe_pi;
+	const uint32_t head = txq->elts_head;
+	const unsigned int bbs = (n + 2 + 3) / 4;
+	const uint16_t idx = pi & txq->wqe_mask;
+	uint64_t *w;
+	uint64_t r;
+
+	if (unlikely(n == 0 || n > txq->lean_kmax ||
+		     bbs > (unsigned int)(uint16_t)(txq->nb_desc - (uint16_t)(pi - txq->wqe_ci)) ||
+		     bbs > (unsigned int)(txq->nb_desc - idx) ||
+		     n > txq->elts_mask + 1 - (head & txq->elts_mask)))
+		return n == 0 ? 0 : tx_burst_lean_cut(txq, pkts, n, 0);
+	w = (uint64_t *)(txq->wqes + (size_t)idx * MLX5V_WQE_BB);
+	r = tx_lean_dsegs(pkts, &txq->elts[head & txq->elts_mask], w + 4, n,
+			  rte_cpu_to_be_32(txq->lkey));
+	if (unlikely(TX_LEAN_K(r) != n))
+		return tx_burst_lean_cut(txq, pkts, n, r);
+	tx_lean_wqe(txq, w, pi, head, n);
+	tx_lean_end(txq, head + n, pi + bbs, n, TX_LEAN_BYTES(r), w);
+	return n;
+}
+
 uint16_t
 mlx5v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -876,6 +1085,42 @@ mlx5v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	if (txq->min_inline == 0)
 		return tx_burst(txq, pkts, n, 1, 0);
 	return tx_burst(txq, pkts, n, 0, 0);
+}
+
+/*
+ * The burst of a port whose Tx queues are all lean (mlx5v_tx_burst_pick()): what the
+ * general entry does, with only the lean burst behind it once the queue's pool is mapped
+ * (its first packet goes the general way, which maps it).
+ */
+static uint16_t
+mlx5v_tx_burst_lean(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5v_txq *txq = q;
+
+	if (unlikely(!txq->ready || txq->recover || txq->mp_last == NULL))
+		return mlx5v_tx_burst(q, pkts, n);
+	/* Completions first, when due: they make room and give the mbufs back. */
+	if (tx_lean_reap_due(txq)) {
+		tx_reap(txq);
+		/* An SQ in ERR sends nothing until it is back to RDY. */
+		if (unlikely(txq->recover))
+			return 0;
+	}
+	return tx_burst_lean(txq, pkts, n);
+}
+
+eth_tx_burst_t
+mlx5v_tx_burst_pick(const struct rte_eth_dev *eth_dev)
+{
+	const struct mlx5v_txq *txq;
+	uint16_t i;
+
+	for (i = 0; i < eth_dev->data->nb_tx_queues; i++) {
+		txq = eth_dev->data->tx_queues[i];
+		if (txq == NULL || !txq->lean)
+			return mlx5v_tx_burst;
+	}
+	return mlx5v_tx_burst_lean;
 }
 
 void
@@ -972,7 +1217,11 @@ mlx5v_tx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 	if (txq == NULL)
 		return -EINVAL;
 	mode->flags = 0;
-	if (txq->empw)
+	if (txq->lean)
+		snprintf(mode->info, sizeof(mode->info),
+			 "Scalar enhanced MPW, lean (MBUF_FAST_FREE, no offloads: only the "
+			 "segment count checked), up to %u packets per WQE", txq->lean_kmax);
+	else if (txq->empw)
 		snprintf(mode->info, sizeof(mode->info),
 			 "Scalar enhanced MPW (up to %u packets per WQE, one CQE each), SEND "
 			 "for offloads", txq->comp_thresh);

@@ -41,6 +41,7 @@ mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 {
 	const struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
 	struct mlx5v_txq *txq;
+	uint64_t offloads;
 	int ret;
 
 	if (mlx5v_ethdev_core(eth_dev) == NULL)
@@ -84,8 +85,19 @@ mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 	txq->empw = priv->caps.empw && priv->caps.min_inline == 0;
 	txq->vlan_insert = priv->caps.wqe_vlan_insert;
 	txq->lkey = priv->caps.resd_lkey;
-	txq->fast_free = !!((conf->offloads | eth_dev->data->dev_conf.txmode.offloads) &
-			    RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
+	offloads = conf->offloads | eth_dev->data->dev_conf.txmode.offloads;
+	txq->fast_free = !!(offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
+	/*
+	 * The offloads promise plain packets (one pool, refcnt 1, direct, no offload flags
+	 * honoured): the lean burst checks only the segment count (doc/guides/nics/mlx5v.rst,
+	 * "Data path").
+	 */
+	txq->lean = txq->empw && txq->fast_free &&
+		    !(offloads & (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+				  RTE_ETH_TX_OFFLOAD_TCP_CKSUM | RTE_ETH_TX_OFFLOAD_VLAN_INSERT |
+				  RTE_ETH_TX_OFFLOAD_TCP_TSO));
+	/* A CQE for each WQE of at most comp_thresh packets (prm/mlx5_eth §6.2, mlx5_empw §3). */
+	txq->lean_kmax = RTE_MIN(txq->comp_thresh, MLX5V_WQE_MAX_DS - 2);
 	/* prm/mlx5_eth §3.3: max_lso_cap is the log2 of the largest LSO message. */
 	if (mlx5v_tx_offload_capa(&priv->caps) & RTE_ETH_TX_OFFLOAD_TCP_TSO)
 		txq->max_lso = UINT32_C(1) << priv->caps.max_lso_cap;

@@ -1045,6 +1045,49 @@ split2(struct rte_mbuf *m)
 }
 
 /*
+ * Send the b packets of tx from port 0, receive them on port 1 and compare each with a copy
+ * taken before sending; *pkts and *bytes count what was sent. @return 0 or -1.
+ */
+static int
+burst_roundtrip(struct rte_mbuf **tx, uint16_t b, uint64_t *pkts, uint64_t *bytes)
+{
+	struct rte_mbuf *rx[3 * BURST], *ref[3 * BURST];
+	uint16_t i, n;
+
+	TEST_ASSERT(b <= RTE_DIM(rx), "burst of %u: too long", b);
+	for (i = 0; i < b; i++) {
+		ref[i] = copy_of(tx[i]);
+		TEST_ASSERT_NOT_NULL(ref[i], "copy");
+		*bytes += tx[i]->pkt_len;
+	}
+	*pkts += b;
+	TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, b), "burst of %u: send", b);
+	n = recv_n(g_p1, 0, rx, b);
+	TEST_ASSERT_EQUAL(n, b, "burst of %u: %u received", b, n);
+	for (i = 0; i < n; i++)
+		TEST_ASSERT(same_bytes(rx[i], ref[i]), "burst of %u: frame %u differs", b, i);
+	rte_pktmbuf_free_bulk(rx, n);
+	rte_pktmbuf_free_bulk(ref, b);
+	return 0;
+}
+
+/* Port 0 sent pkts packets of bytes bytes without error, port 1 received them. */
+static int
+counters_check(uint64_t pkts, uint64_t bytes)
+{
+	struct rte_eth_stats st0, st1;
+
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p0, &st0), "stats 0");
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p1, &st1), "stats 1");
+	TEST_ASSERT(st0.opackets == pkts && st1.ipackets == pkts && st0.oerrors == 0,
+		    "packets %" PRIu64 "/%" PRIu64 " of %" PRIu64 ", %" PRIu64 " errors",
+		    st0.opackets, st1.ipackets, pkts, st0.oerrors);
+	TEST_ASSERT(st0.obytes == bytes && st1.ibytes == bytes,
+		    "bytes %" PRIu64 "/%" PRIu64 " of %" PRIu64, st0.obytes, st1.ibytes, bytes);
+	return 0;
+}
+
+/*
  * Bursts of 1 to 32 packets, each a mix by position: plain ones (in runs of every length,
  * starting at odd and even places), two-segment ones and, where the device has them,
  * checksum requests; the ring (64) wraps at changing places. Every frame arrives as sent,
@@ -1053,11 +1096,10 @@ split2(struct rte_mbuf *m)
 static int
 tx_runs(uint64_t tx_off)
 {
-	struct rte_mbuf *tx[BURST], *ref[BURST], *rx[BURST];
+	struct rte_mbuf *tx[BURST];
 	struct rte_eth_dev_info info;
-	struct rte_eth_stats st0, st1;
 	uint64_t bytes = 0, pkts = 0;
-	uint16_t b, i, n, len;
+	uint16_t b, i, len;
 	unsigned int kind;
 	int csum;
 
@@ -1082,28 +1124,10 @@ tx_runs(uint64_t tx_off)
 				tx[i]->l2_len = RTE_ETHER_HDR_LEN;
 				tx[i]->l3_len = sizeof(struct rte_ipv4_hdr);
 			}
-			ref[i] = copy_of(tx[i]);
-			TEST_ASSERT_NOT_NULL(ref[i], "copy");
-			bytes += len;
 		}
-		TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, b), "burst of %u", b);
-		n = recv_n(g_p1, 0, rx, b);
-		TEST_ASSERT_EQUAL(n, b, "burst of %u: %u received", b, n);
-		for (i = 0; i < n; i++)
-			TEST_ASSERT(same_bytes(rx[i], ref[i]), "burst of %u: frame %u differs", b,
-				    i);
-		rte_pktmbuf_free_bulk(rx, n);
-		rte_pktmbuf_free_bulk(ref, b);
-		pkts += b;
+		TEST_ASSERT_SUCCESS(burst_roundtrip(tx, b, &pkts, &bytes), "burst of %u", b);
 	}
-	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p0, &st0), "stats 0");
-	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p1, &st1), "stats 1");
-	TEST_ASSERT(st0.opackets == pkts && st1.ipackets == pkts && st0.oerrors == 0,
-		    "packets %" PRIu64 "/%" PRIu64 " of %" PRIu64 ", %" PRIu64 " errors",
-		    st0.opackets, st1.ipackets, pkts, st0.oerrors);
-	TEST_ASSERT(st0.obytes == bytes && st1.ibytes == bytes,
-		    "bytes %" PRIu64 "/%" PRIu64 " of %" PRIu64, st0.obytes, st1.ibytes, bytes);
-	return ports_down();
+	return counters_check(pkts, bytes) ?: ports_down();
 }
 
 /* tx_runs() with MBUF_FAST_FREE, then without. */
@@ -1112,6 +1136,42 @@ test_net_mlx5v_dp_tx_runs(void)
 {
 	TEST_ASSERT_SUCCESS(tx_runs(RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE), "with MBUF_FAST_FREE");
 	return tx_runs(0);
+}
+
+/*
+ * The lean Tx burst (MBUF_FAST_FREE, no checksum, VLAN or TSO offload, on devices that
+ * take multi-packet WQEs): bursts of 1 to 3 * BURST packets on a 64-WQEBB ring, so that
+ * bursts are cut by the WQE's packet limit, the ring's end and the list's end at changing
+ * places, with a two-segment packet at a changing place in every fourth burst (it goes the
+ * general way with what follows). Every frame arrives as sent; counters add up.
+ */
+static int
+test_net_mlx5v_dp_tx_lean(void)
+{
+	struct rte_mbuf *tx[3 * BURST];
+	struct rte_eth_burst_mode mode;
+	uint64_t bytes = 0, pkts = 0;
+	uint16_t b, i, len;
+	int lean;
+
+	TEST_ASSERT_SUCCESS(ports_up(1, 128, 0, RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE |
+				     RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 1500), "start");
+	TEST_ASSERT_SUCCESS(rte_eth_tx_burst_mode_get(g_p0, 0, &mode), "burst mode");
+	lean = strstr(mode.info, "lean") != NULL;
+	/* Lean exactly where the device takes multi-packet WQEs. */
+	TEST_ASSERT_EQUAL(lean, strcmp(g_caps, "") != 0, "burst mode \"%s\" with caps \"%s\"",
+			  mode.info, g_caps);
+	for (b = 1; b <= 3 * BURST; b++) {
+		for (i = 0; i < b; i++) {
+			len = 60 + (b * 13 + i * 7) % 300;
+			tx[i] = frame(&g_mac1, len, b * 3 * BURST + i, 0);
+			TEST_ASSERT_NOT_NULL(tx[i], "frame");
+			if (b % 4 == 0 && i == (b / 4) % b)
+				TEST_ASSERT_SUCCESS(split2(tx[i]), "two segments");
+		}
+		TEST_ASSERT_SUCCESS(burst_roundtrip(tx, b, &pkts, &bytes), "burst of %u", b);
+	}
+	return counters_check(pkts, bytes) ?: ports_down();
 }
 
 static int
@@ -1169,6 +1229,7 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 		TEST_CASE(test_net_mlx5v_dp_rx_mode),
 		TEST_CASE(test_net_mlx5v_dp_tx_reap),
 		TEST_CASE(test_net_mlx5v_dp_tx_runs),
+		TEST_CASE(test_net_mlx5v_dp_tx_lean),
 		TEST_CASE(test_net_mlx5v_dp_tx_reap_error),
 		TEST_CASES_END()
 	}
