@@ -352,11 +352,17 @@ tx_reap_due(struct mlx5v_txq *txq)
 	return 1;
 }
 
+/* What tx_lean_reap_due() asks for: the CQEs seen good, or everything waiting. */
+#define TX_REAP_SEEN 1
+#define TX_REAP_ALL 2
+
 /*
  * tx_reap_due() for the lean burst, which asks for a CQE on each WQE (one per burst of up
- * to lean_kmax packets): the same thresholds, and one waiting CQE looked at per burst (the
- * next one not seen yet), so that an error waits at most as many bursts as CQEs were
- * ahead of it.
+ * to lean_kmax packets): one waiting CQE is looked at per burst, the next one not seen yet,
+ * so that an error waits at most as many bursts as CQEs were ahead of it. @return
+ * TX_REAP_SEEN once MLX5V_TXQ_REAP_COMPS were seen good (tx_lean_reap() takes them
+ * without reading them again), TX_REAP_ALL for an error CQE or with reap_pkts packets or
+ * half the ring in flight (tx_reap() takes every waiting CQE), else 0.
  */
 static __rte_always_inline int
 tx_lean_reap_due(struct mlx5v_txq *txq)
@@ -368,15 +374,45 @@ tx_lean_reap_due(struct mlx5v_txq *txq)
 
 	if (out == 0)
 		return 0;
-	if (txq->elts_head - txq->elts_tail >= txq->reap_pkts || out >= txq->nb_desc / 2)
-		return 1;
 	op_own = txq->cqes[(size_t)(ci & (txq->cq_nent - 1)) * RTE_PMD_MLX5V_CQE_SIZE +
 			   RTE_PMD_MLX5V_CQE_OP_OWN_OFF];
 	/* A good send completion of this lap: opcode REQ, owner bit = lap parity (§8.1). */
-	if (op_own == (MLX5V_CQE_OPCODE_REQ << 4 | own))
-		return ++txq->cq_seen >= MLX5V_TXQ_REAP_COMPS;
-	/* Written (owner bit of this lap, not the never-written opcode) but not good. */
-	return (op_own & 1) == own && (op_own >> 4) != RTE_PMD_MLX5V_CQE_OPCODE_INVALID;
+	if (op_own == (MLX5V_CQE_OPCODE_REQ << 4 | own)) {
+		if (++txq->cq_seen >= MLX5V_TXQ_REAP_COMPS)
+			return TX_REAP_SEEN;
+	} else if ((op_own & 1) == own && (op_own >> 4) != RTE_PMD_MLX5V_CQE_OPCODE_INVALID) {
+		/* Written (owner bit of this lap, not the never-written opcode), not good. */
+		return TX_REAP_ALL;
+	}
+	if (txq->elts_head - txq->elts_tail >= txq->reap_pkts || out >= txq->nb_desc / 2)
+		return TX_REAP_ALL;
+	return 0;
+}
+
+/*
+ * Take the cq_seen CQEs from cq_ci that tx_lean_reap_due() saw good: WQEs complete in order
+ * (§6.7), so the last one's WQE ends the packets of all of them. A WQE index outside the
+ * outstanding ones leaves them to tx_reap(). @return 0, or -1 if tx_reap() is needed.
+ */
+static __rte_always_inline int
+tx_lean_reap(struct mlx5v_txq *txq)
+{
+	const uint32_t ci = txq->cq_ci + txq->cq_seen - 1;
+	const uint8_t *cqe = txq->cqes + (size_t)(ci & (txq->cq_nent - 1)) *
+					 RTE_PMD_MLX5V_CQE_SIZE;
+	uint16_t idx;
+
+	/* Its owner bit was checked by tx_lean_reap_due(): the body is read after it. */
+	rte_io_rmb();
+	idx = GET(cqe_eth, cqe, wqe_counter);
+	if (unlikely((uint16_t)(idx - txq->wqe_ci) >= (uint16_t)(txq->wqe_pi - txq->wqe_ci)))
+		return -1;
+	txq->cq_ci = ci + 1;
+	txq->cq_seen = 0;
+	tx_free(txq, tx_wqe_done(txq, idx));
+	/* The device may reuse the CQEs once the record says so (the helper's barrier). */
+	rte_pmd_mlx5v_cq_update_ci(txq->cq_dbrec, txq->cq_ci);
+	return 0;
 }
 
 /* The mempool whose memory holds the data of seg. */
@@ -1096,11 +1132,13 @@ static uint16_t
 mlx5v_tx_burst_lean(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct mlx5v_txq *txq = q;
+	int due;
 
 	if (unlikely(!txq->ready || txq->recover || txq->mp_last == NULL))
 		return mlx5v_tx_burst(q, pkts, n);
 	/* Completions first, when due: they make room and give the mbufs back. */
-	if (tx_lean_reap_due(txq)) {
+	due = tx_lean_reap_due(txq);
+	if (unlikely(due != 0) && (due != TX_REAP_SEEN || tx_lean_reap(txq) != 0)) {
 		tx_reap(txq);
 		/* An SQ in ERR sends nothing until it is back to RDY. */
 		if (unlikely(txq->recover))
