@@ -16,7 +16,9 @@
 
 #include <string.h>
 
+#include <rte_cpuflags.h>
 #include <rte_mbuf.h>
+#include <rte_vect.h>
 
 #include "mlx5v_ethdev.h"
 #include "mlx5v_hw.h"
@@ -27,6 +29,18 @@
 
 #define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
 #define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
+
+/*
+ * The AVX2 data segment loop of the lean burst where the compiler can build it (x86-64,
+ * GCC or clang: a function of its own for that target, whatever the build's -march); it runs
+ * where the CPU has AVX2 and EAL allows 256-bit vectors (txq->avx2).
+ */
+#if defined(RTE_ARCH_X86_64) && (defined(__GNUC__) || defined(__clang__)) && RTE_IOVA_AS_PA
+#define TX_AVX2 1
+#define TX_AVX2_FN __attribute__((target("avx2,tune=haswell")))
+#else
+#define TX_AVX2 0
+#endif
 
 /* The largest minimum inline header takes 5 DS beyond the Ethernet segment (78 bytes, §6.4). */
 #define TX_INLINE_MAX_DS 5
@@ -978,6 +992,103 @@ tx_lean_dsegs(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d, unsigne
 	return TX_LEAN_RET(p - pkts, sum);
 }
 
+#if TX_AVX2
+/* The mbuf bytes the AVX2 loop loads: 16 from buf_iova, 16 from packet_type. */
+_Static_assert(offsetof(struct rte_mbuf, rearm_data) == offsetof(struct rte_mbuf, buf_iova) + 8 &&
+	       offsetof(struct rte_mbuf, data_off) == offsetof(struct rte_mbuf, rearm_data) &&
+	       offsetof(struct rte_mbuf, nb_segs) == offsetof(struct rte_mbuf, rearm_data) + 4 &&
+	       offsetof(struct rte_mbuf, pkt_len) == offsetof(struct rte_mbuf, packet_type) + 4 &&
+	       offsetof(struct rte_mbuf, data_len) == offsetof(struct rte_mbuf, packet_type) + 8,
+	       "buf_iova, data_off, nb_segs, pkt_len, data_len moved");
+
+/* 16 bytes from lo and 16 from hi in one register. */
+static TX_AVX2_FN __rte_always_inline __m256i
+tx_avx2_two(const void *lo, const void *hi)
+{
+	return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(lo)),
+				       _mm_loadu_si128(hi), 1);
+}
+
+/*
+ * Two data segments from a (16 bytes from buf_iova of each mbuf) and b (16 from
+ * packet_type): the address plus data_off and the data_len byte-swapped into place with the
+ * lkey (the masks of tx_lean_dsegs_avx2()).
+ */
+static TX_AVX2_FN __rte_always_inline __m256i
+tx_avx2_dsegs(__m256i a, __m256i b, __m256i doff, __m256i addr, __m256i blen, __m256i lk)
+{
+	a = _mm256_add_epi64(a, _mm256_shuffle_epi8(a, doff));
+	return _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(a, addr),
+					       _mm256_shuffle_epi8(b, blen)), lk);
+}
+
+/*
+ * tx_lean_dsegs() with AVX2, two packets per 32-byte register and four per step while all
+ * four have one segment: the 16 bytes from buf_iova (address, then data_off and nb_segs)
+ * and the 16 from packet_type (data_len at byte 8) of each mbuf; the address plus data_off
+ * and data_len byte-swapped into their places of the data segment with the lkey, both
+ * segments in one store; the four nb_segs ored, the pkt_len summed in a lane. The rest
+ * (fewer than four, or from a packet of more segments on) as the scalar loop does.
+ */
+static TX_AVX2_FN __rte_noinline uint64_t
+tx_lean_dsegs_avx2(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d,
+		   unsigned int kmax, rte_be32_t lkey)
+{
+	/* data_off (bytes 8-9 of a lane) moved down to the address's place, the rest 0. */
+	const __m256i doff = _mm256_setr_epi8(8, 9, -1, -1, -1, -1, -1, -1,
+					      -1, -1, -1, -1, -1, -1, -1, -1,
+					      8, 9, -1, -1, -1, -1, -1, -1,
+					      -1, -1, -1, -1, -1, -1, -1, -1);
+	/* The bits of nb_segs (bytes 12-13 of a lane) but its lowest. */
+	const __m256i segs2 = _mm256_setr_epi16(0, 0, 0, 0, 0, 0, -2, 0, 0, 0, 0, 0, 0, 0, -2, 0);
+	/* Address (bytes 0-7 of a) to bytes 8-15 big-endian, the rest 0. */
+	const __m256i addr = _mm256_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1,
+					      7, 6, 5, 4, 3, 2, 1, 0,
+					      -1, -1, -1, -1, -1, -1, -1, -1,
+					      7, 6, 5, 4, 3, 2, 1, 0);
+	/* data_len (bytes 8-9 of b) to bytes 0-3 big-endian, the rest 0. */
+	const __m256i blen = _mm256_setr_epi8(-1, -1, 9, 8, -1, -1, -1, -1,
+					      -1, -1, -1, -1, -1, -1, -1, -1,
+					      -1, -1, 9, 8, -1, -1, -1, -1,
+					      -1, -1, -1, -1, -1, -1, -1, -1);
+	const __m256i lk = _mm256_setr_epi32(0, (int)lkey, 0, 0, 0, (int)lkey, 0, 0);
+	struct rte_mbuf **p = pkts, **const end4 = pkts + (kmax & ~3u);
+	__m256i a01, a23, b01, b23, segs, sum = _mm256_setzero_si256();
+	__m128i s;
+	uint64_t r;
+	uint32_t bytes;
+
+	for (; p != end4; p += 4, ep += 4, d += 8) {
+		a01 = tx_avx2_two(&p[0]->buf_iova, &p[1]->buf_iova);
+		a23 = tx_avx2_two(&p[2]->buf_iova, &p[3]->buf_iova);
+		/*
+		 * nb_segs (bytes 12-13) is at least 1: the four or to 1, no other bit set, only
+		 * when each is 1.
+		 */
+		segs = _mm256_or_si256(a01, a23);
+		if (unlikely(!_mm256_testz_si256(segs, segs2)))
+			break;
+		b01 = tx_avx2_two(&p[0]->packet_type, &p[1]->packet_type);
+		b23 = tx_avx2_two(&p[2]->packet_type, &p[3]->packet_type);
+		_mm256_storeu_si256((__m256i *)(void *)ep,
+				    _mm256_loadu_si256((const __m256i *)(const void *)p));
+		/* 32-byte aligned: a WQE starts its segments at byte 32 of a page-aligned ring. */
+		_mm256_store_si256((__m256i *)(void *)d,
+				   tx_avx2_dsegs(a01, b01, doff, addr, blen, lk));
+		_mm256_store_si256((__m256i *)(void *)(d + 4),
+				   tx_avx2_dsegs(a23, b23, doff, addr, blen, lk));
+		sum = _mm256_add_epi32(sum, _mm256_add_epi32(b01, b23));
+	}
+	/* pkt_len (= data_len) sums at dword 1 of each lane: at most 61 packets below 64 KiB. */
+	s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+	bytes = (uint32_t)_mm_extract_epi32(s, 1);
+	if (p == pkts + kmax)
+		return TX_LEAN_RET(kmax, bytes);
+	r = tx_lean_dsegs(p, ep, d, (unsigned int)(pkts + kmax - p), lkey);
+	return TX_LEAN_RET((p - pkts) + TX_LEAN_K(r), bytes + TX_LEAN_BYTES(r));
+}
+#endif
+
 /*
  * The multi-packet WQE at pi of the k packets whose data segments are written, their list
  * entries from head on (control segment from the template, Ethernet segment zero: no
@@ -1042,7 +1153,14 @@ tx_burst_lean_cut(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, uin
 			kmax = RTE_MIN(RTE_MIN(n - i, (unsigned int)txq->lean_kmax), kmax - 2);
 			kmax = RTE_MIN(kmax, emask + 1 - (head & emask));
 			w = (uint64_t *)(txq->wqes + (size_t)(pi & mask) * MLX5V_WQE_BB);
-			r = tx_lean_dsegs(&pkts[i], &txq->elts[head & emask], w + 4, kmax, lkey);
+#if TX_AVX2
+			if (txq->avx2)
+				r = tx_lean_dsegs_avx2(&pkts[i], &txq->elts[head & emask], w + 4,
+						       kmax, lkey);
+			else
+#endif
+				r = tx_lean_dsegs(&pkts[i], &txq->elts[head & emask], w + 4,
+						  kmax, lkey);
 		}
 		k = TX_LEAN_K(r);
 		bytes += TX_LEAN_BYTES(r);
@@ -1090,8 +1208,14 @@ tx_burst_lean(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n)
 		     n > txq->elts_mask + 1 - (head & txq->elts_mask)))
 		return n == 0 ? 0 : tx_burst_lean_cut(txq, pkts, n, 0);
 	w = (uint64_t *)(txq->wqes + (size_t)idx * MLX5V_WQE_BB);
-	r = tx_lean_dsegs(pkts, &txq->elts[head & txq->elts_mask], w + 4, n,
-			  rte_cpu_to_be_32(txq->lkey));
+#if TX_AVX2
+	if (txq->avx2)
+		r = tx_lean_dsegs_avx2(pkts, &txq->elts[head & txq->elts_mask], w + 4, n,
+				       rte_cpu_to_be_32(txq->lkey));
+	else
+#endif
+		r = tx_lean_dsegs(pkts, &txq->elts[head & txq->elts_mask], w + 4, n,
+				  rte_cpu_to_be_32(txq->lkey));
 	if (unlikely(TX_LEAN_K(r) != n))
 		return tx_burst_lean_cut(txq, pkts, n, r);
 	tx_lean_wqe(txq, w, pi, head, n);
@@ -1181,6 +1305,13 @@ mlx5v_txq_tmpl_init(struct mlx5v_txq *txq)
 	SET(wqe_ctrl_seg, w, sqn, txq->sqn);
 	SET(wqe_ctrl_seg, w, ce, MLX5V_WQE_CE_ALWAYS);
 	memcpy(txq->mpw_ctrl, w, sizeof(txq->mpw_ctrl));
+	/* The AVX2 loop where it is built, the CPU has it and EAL allows 256-bit vectors. */
+#if TX_AVX2
+	txq->avx2 = rte_cpu_get_flag_enabled(RTE_CPUFLAG_AVX2) > 0 &&
+		    rte_vect_get_max_simd_bitwidth() >= RTE_VECT_SIMD_256;
+#else
+	txq->avx2 = 0;
+#endif
 	/* Packets with these take the general path (and a pool to map, at first). */
 	txq->slow_flags = RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK |
 			  RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL;
@@ -1257,8 +1388,9 @@ mlx5v_tx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 	mode->flags = 0;
 	if (txq->lean)
 		snprintf(mode->info, sizeof(mode->info),
-			 "Scalar enhanced MPW, lean (MBUF_FAST_FREE, no offloads: only the "
-			 "segment count checked), up to %u packets per WQE", txq->lean_kmax);
+			 "%s enhanced MPW, lean (MBUF_FAST_FREE, no offloads: only the "
+			 "segment count checked), up to %u packets per WQE",
+			 txq->avx2 ? "AVX2" : "Scalar", txq->lean_kmax);
 	else if (txq->empw)
 		snprintf(mode->info, sizeof(mode->info),
 			 "Scalar enhanced MPW (up to %u packets per WQE, one CQE each), SEND "
