@@ -66,14 +66,17 @@ mlx5v_sim_destroy_failed(struct mlx5v_sim *sim, const struct mlx5v_sim_cmd *c)
 	struct mlx5v_sim_cq *cq;
 	uint32_t num;
 
-	if (c->opcode == MLX5V_CMD_OP_DESTROY_EQ) {
+	/* A destroy too short to name its object failed on its length: nothing is kept. */
+	if (c->opcode == MLX5V_CMD_OP_DESTROY_EQ &&
+	    c->inlen >= MLX5V_IFC_BYTES(destroy_eq_in)) {
 		num = MLX5V_IFC_GET(destroy_eq_in, c->in, eq_number);
 		eq = mlx5v_sim_eq_get(sim, num);
 		if (eq != NULL && !eq->destroy_failed) {
 			eq->destroy_failed = 1;
 			sim->nb_zombies++;
 		}
-	} else if (c->opcode == MLX5V_CMD_OP_DESTROY_CQ) {
+	} else if (c->opcode == MLX5V_CMD_OP_DESTROY_CQ &&
+		   c->inlen >= MLX5V_IFC_BYTES(destroy_cq_in)) {
 		num = MLX5V_IFC_GET(destroy_cq_in, c->in, cqn);
 		cq = num <= MLX5V_SIM_MAX_CQN ? &sim->cq[num] : NULL;
 		if (cq != NULL && cq->valid && !cq->destroy_failed) {
