@@ -855,6 +855,61 @@ rx_zip_mbuf(struct rte_mbuf *m, __m128i rf, __m128i lens, __m128i blk, __m128i *
 }
 
 /*
+ * What every frame of the session whose title is at title shares, as rx_zip_sse() stores
+ * it: rearm_data with ol_flags (rf: the title's checksum flags, from the rx_meta table as in
+ * rx_run(), and a stripped VLAN's), and the block from packet_type (blk: the packet type, the
+ * VLAN tag, pkt_len and data_len 0).
+ */
+static __rte_always_inline void
+rx_zip_title(const uint8_t *title, uint64_t rearm, __m128i *rf, __m128i *blk)
+{
+	const uint32_t hdr = rx_cqe_dw(title, RX_DW_HDR);
+	const struct rx_meta *meta = &rx_meta[RX_META_INDEX(hdr)];
+	uint64_t flags = meta->ol_flags;
+
+	*blk = _mm_cvtsi32_si128((int)meta->ptype);
+	if (unlikely(hdr & RX_CVLAN)) {
+		flags |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
+		*blk = _mm_insert_epi16(*blk, (uint16_t)hdr, 5);
+	}
+	*rf = _mm_set_epi64x((long long)flags, (long long)rearm);
+}
+
+/*
+ * The 8 mini-CQEs of a whole array at arr whose mbufs ep[0..7] are contiguous in the ring,
+ * into out[0..7] (rx_zip_mbuf() each, over rf and blk, byte counts into *vsum), two per
+ * 16-byte load, unrolled; the slots rearmed with fresh mbufs from top[0..7] two at a time
+ * (rx_rearm2()); then the array's slot is marked consumed (see rx_consumed(): the mark
+ * overwrites the last mini-CQE's low byte, read by then).
+ */
+static __rte_always_inline void
+rx_zip8(uint8_t *arr, struct rte_mbuf **ep, struct rte_mbuf **out, uint64_t *dseg,
+	void *const *top, __m128i rf, __m128i blk, __m128i *vsum)
+{
+	/* byte_cnt (big-endian) of the first or the second mini-CQE of 16 bytes. */
+	const __m128i shuf = _mm_setr_epi8(-1, -1, -1, -1, 7, 6, 5, 4, 7, 6, -1, -1,
+					   -1, -1, -1, -1);
+	const __m128i shuf1 = _mm_setr_epi8(-1, -1, -1, -1, 15, 14, 13, 12, 15, 14, -1, -1,
+					    -1, -1, -1, -1);
+	struct rte_mbuf *m0, *m1;
+	unsigned int j;
+	__m128i mc;
+
+#pragma GCC unroll 4
+	for (j = 0; j < MLX5V_MINI_CQE_PER_SLOT; j += 2) {
+		mc = _mm_loadu_si128((const __m128i *)(const void *)(arr + 8 * j));
+		m0 = ep[j];
+		m1 = ep[j + 1];
+		_mm_storeu_si128((__m128i *)(void *)&out[j],
+				 _mm_loadu_si128((const __m128i *)(const void *)&ep[j]));
+		rx_rearm2(&ep[j], dseg + 2 * j, &top[MLX5V_MINI_CQE_PER_SLOT - 2 - j]);
+		rx_zip_mbuf(m0, rf, _mm_shuffle_epi8(mc, shuf), blk, vsum);
+		rx_zip_mbuf(m1, rf, _mm_shuffle_epi8(mc, shuf1), blk, vsum);
+	}
+	arr[RX_CQE_OP_OWN] = RX_OP_OWN_INVALID;
+}
+
+/*
  * rx_zip() without the hash, with SSE. The title's packet type and flags come from the
  * rx_meta table as in rx_run(); the session is walked an array of 8 mini-CQEs at a time.
  * A whole array whose 8 mbufs are contiguous in the ring takes 4 16-byte loads of mini-CQEs
@@ -869,11 +924,9 @@ rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mb
 	   uint32_t max, uint64_t *bytes, void ***ptp)
 {
 	void **tp = *ptp;
-	/* byte_cnt (big-endian) of the first or the second mini-CQE of 16 bytes. */
+	/* byte_cnt (big-endian) of the first mini-CQE of 16 bytes. */
 	const __m128i shuf = _mm_setr_epi8(-1, -1, -1, -1, 7, 6, 5, 4, 7, 6, -1, -1,
 					   -1, -1, -1, -1);
-	const __m128i shuf1 = _mm_setr_epi8(-1, -1, -1, -1, 15, 14, 13, 12, 15, 14, -1, -1,
-					    -1, -1, -1, -1);
 	uint8_t *const cqes = rxq->cqes;
 	struct rte_mbuf **const elts = rxq->elts;
 	const uint32_t cq_mask = rxq->cq_nent - 1;
@@ -881,28 +934,18 @@ rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mb
 	uint8_t *const title = cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
 	const uint32_t start = rxq->zip_ai;
 	uint32_t rq_ci = *prq_ci;
-	uint32_t a = start, cnt, end, hdr, idx, k, o;
-	const struct rx_meta *meta;
+	uint32_t a = start, cnt, end, idx, k, o;
 	__m128i rf, blk, mc, vsum = _mm_setzero_si128();
-	struct rte_mbuf **ep, *m0, *m1;
+	struct rte_mbuf **ep, *m1;
 	const uint8_t *mini;
 	uint64_t *dseg;
-	uint64_t flags;
 	uint8_t *arr;
 
 	/* The title's owner was checked by the caller; its body and the arrays follow it. */
 	rte_io_rmb();
 	cnt = rx_cqe_dw(title, MLX5V_IFC_DW(cqe_eth, byte_cnt));
 	end = a + RTE_MIN(cnt - a, max);
-	hdr = rx_cqe_dw(title, RX_DW_HDR);
-	meta = &rx_meta[RX_META_INDEX(hdr)];
-	flags = meta->ol_flags;
-	blk = _mm_cvtsi32_si128((int)meta->ptype);
-	if (unlikely(hdr & RX_CVLAN)) {
-		flags |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
-		blk = _mm_insert_epi16(blk, (uint16_t)hdr, 5);
-	}
-	rf = _mm_set_epi64x((long long)flags, (long long)rxq->mbuf_rearm);
+	rx_zip_title(title, rxq->mbuf_rearm, &rf, &blk);
 	/* The array of mini-CQE a: slot title + 1 for the first, title + 8k for the k-th. */
 	o = a < MLX5V_MINI_CQE_PER_SLOT ? 1 : a & ~(MLX5V_MINI_CQE_PER_SLOT - 1);
 	while (a < end) {
@@ -916,26 +959,9 @@ rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mb
 			a += k * MLX5V_MINI_CQE_PER_SLOT;
 			rq_ci += k * MLX5V_MINI_CQE_PER_SLOT;
 			do {
-				unsigned int j;
-
 				arr = cqes + (size_t)((ci + o) & cq_mask) * RX_CQE_SIZE;
-#pragma GCC unroll 4
-				for (j = 0; j < MLX5V_MINI_CQE_PER_SLOT; j += 2) {
-					mc = _mm_loadu_si128((const __m128i *)(const void *)
-							     (arr + 8 * j));
-					m0 = ep[j];
-					m1 = ep[j + 1];
-					_mm_storeu_si128((__m128i *)(void *)&out[j],
-							 _mm_loadu_si128((const __m128i *)
-									 (const void *)&ep[j]));
-					tp -= 2;
-					rx_rearm2(&ep[j], dseg + 2 * j, tp);
-					rx_zip_mbuf(m0, rf, _mm_shuffle_epi8(mc, shuf), blk, &vsum);
-					rx_zip_mbuf(m1, rf, _mm_shuffle_epi8(mc, shuf1), blk,
-						    &vsum);
-				}
-				/* The slot read: consumed (see rx_consumed()). */
-				arr[RX_CQE_OP_OWN] = RX_OP_OWN_INVALID;
+				tp -= MLX5V_MINI_CQE_PER_SLOT;
+				rx_zip8(arr, ep, out, dseg, tp, rf, blk, &vsum);
 				ep += MLX5V_MINI_CQE_PER_SLOT;
 				dseg += 2 * MLX5V_MINI_CQE_PER_SLOT;
 				out += MLX5V_MINI_CQE_PER_SLOT;
@@ -977,6 +1003,64 @@ rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mb
 	return end - start;
 }
 #endif
+
+/*
+ * The usual burst of an SSE queue on a compressing CQ (doc/guides/prm/mlx5_eth.rst §8.5):
+ * the CQE at cq_ci is the title of a session not taken in part, of at most n frames in whole
+ * arrays of 8, whose CQ slots and RQ slots do not cross their rings' ends; the lcore's cache
+ * (the caller checked) holds a fresh mbuf for each. Then the session is taken array by array
+ * (rx_zip8()), the title marked consumed, the CQ record and the RQ's written once. @return
+ * the frames taken, or -1 when the burst is not such a one (nothing done).
+ */
+static __rte_always_inline int
+rx_zip_whole(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
+	     struct rte_mempool_cache *cache)
+{
+	const uint32_t ci = rxq->cq_ci;
+	const uint32_t slot = ci & (rxq->cq_nent - 1);
+	uint8_t *const title = rxq->cqes + (size_t)slot * RX_CQE_SIZE;
+	const uint32_t rq_ci = rxq->rq_ci;
+	const uint32_t idx = rq_ci & rxq->wqe_mask;
+	__m128i rf, blk, vsum = _mm_setzero_si128();
+	struct rte_mbuf **ep, **out = pkts;
+	uint64_t *dseg;
+	void **tp;
+	uint32_t cnt, k;
+	uint8_t *arr;
+
+	/* A title whose owner bit is the lap parity of ci (§8.1), nothing of it taken. */
+	if (title[RX_CQE_OP_OWN] != rx_op_own_title(ci, rxq->cq_log) || rxq->zip_ai != 0)
+		return -1;
+	/* The body and the arrays are read only after the owner check. */
+	rte_io_rmb();
+	cnt = rx_cqe_dw(title, MLX5V_IFC_DW(cqe_eth, byte_cnt));
+	if (unlikely(cnt > n || cnt % MLX5V_MINI_CQE_PER_SLOT != 0 || cnt == 0 ||
+		     slot + cnt > rxq->cq_nent || idx + cnt > rxq->nb_desc))
+		return -1;
+	rx_zip_title(title, rxq->mbuf_rearm, &rf, &blk);
+	ep = &rxq->elts[idx];
+	dseg = rx_refill_dseg(rxq, idx);
+	tp = &cache->objs[cache->len];
+	/* Mini-CQE j sits in the array at slot title + 1 for j < 8, title + (j & ~7) after. */
+	arr = title + RX_CQE_SIZE;
+	for (k = 0; k < cnt; k += MLX5V_MINI_CQE_PER_SLOT) {
+		tp -= MLX5V_MINI_CQE_PER_SLOT;
+		rx_zip8(arr, ep + k, out + k, dseg + 2 * k, tp, rf, blk, &vsum);
+		arr = title + (size_t)(k + MLX5V_MINI_CQE_PER_SLOT) * RX_CQE_SIZE;
+	}
+	title[RX_CQE_OP_OWN] = RX_OP_OWN_INVALID;
+	cache->len -= cnt;
+	rxq->rq_ci = rq_ci + cnt;
+	rxq->rq_fi = rq_ci + cnt + rxq->nb_desc;
+	rxq->cq_ci = ci + cnt;
+	rxq->packets += cnt;
+	rxq->bytes += (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(vsum, 4));
+	/* The CQ record goes first: the CQ always has room for every posted WQE (§8.1). */
+	rte_io_wmb();
+	*rxq->cq_dbrec = rte_cpu_to_be_32((ci + cnt) & MLX5V_CQ_DB_CI_MASK);
+	rx_post(rxq, rq_ci + cnt + rxq->nb_desc);
+	return (int)cnt;
+}
 
 /*
  * One-mbuf WQEs, with or without the RSS hash (rss), with or without SSE (vec; constants in
@@ -1111,6 +1195,7 @@ mlx5v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	struct mlx5v_rxq *rxq = q;
 	struct rte_mempool_cache *cache;
 	uint16_t nrx;
+	int ret;
 
 	if (unlikely(!rxq->ready || rxq->recover)) {
 		if (!rxq->ready)
@@ -1127,9 +1212,10 @@ mlx5v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	if (RX_VEC && likely(rxq->vec)) {
 		cache = rte_mempool_default_cache(rxq->mp, rte_lcore_id());
 		if (likely(cache != NULL && cache->len >= n &&
-			   rxq->rq_fi == rxq->rq_ci + rxq->nb_desc))
-			nrx = rx_burst(rxq, pkts, n, 0, 1, cache);
-		else
+			   rxq->rq_fi == rxq->rq_ci + rxq->nb_desc)) {
+			ret = rxq->cqe_comp ? rx_zip_whole(rxq, pkts, n, cache) : -1;
+			nrx = ret >= 0 ? (uint16_t)ret : rx_burst(rxq, pkts, n, 0, 1, cache);
+		} else
 			nrx = rx_burst_vec_slow(rxq, pkts, n, cache);
 	} else if (rxq->sges_log != 0)
 		nrx = rx_burst_sg(rxq, pkts, n);

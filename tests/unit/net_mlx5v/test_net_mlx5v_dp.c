@@ -1034,6 +1034,62 @@ test_net_mlx5v_dp_tx_reap_error(void)
 	return tx_reap_error(RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
 }
 
+/*
+ * Compressed sessions of 8 to 40 frames (whole arrays of mini-CQEs) each taken by one
+ * rx_burst() of 64, between bursts of 1 to 7 frames, through rings of 64, so that they start
+ * anywhere and some cross the CQ's end or the RQ's (the one-pass whole-session burst where
+ * they do not, the general one where they do): every frame as sent, in order, no stale CQE
+ * slot read as a frame on any later lap, the byte counter adds up.
+ */
+static int
+test_net_mlx5v_dp_cqe_comp_whole(void)
+{
+	struct rte_mbuf *tx[64], *rx[64];
+	unsigned int round, polls, seed = 0;
+	struct rte_eth_stats st;
+	uint64_t bytes;
+	uint16_t i, got, nb;
+	uint32_t len;
+
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, 0, 1500), "start");
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p1, &st), "stats");
+	bytes = st.ibytes;
+	for (round = 0; round < 300; round++) {
+		/* Odd rounds: 1 to 7 frames, so that sessions start anywhere in the ring. */
+		nb = round % 2 ? 1 + (round / 2) % 7 : 8 * (1 + (round / 2 * 3) % 5);
+		for (i = 0; i < nb; i++) {
+			tx[i] = frame(&g_mac1, 60 + (round * 7 + i * 31) % 1400, seed + i, 0);
+			TEST_ASSERT_NOT_NULL(tx[i], "frame");
+		}
+		TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, nb), "send round %u", round);
+		for (got = 0, polls = 0; got < nb && polls < RX_POLLS; polls++) {
+			got += rte_eth_rx_burst(g_p1, 0, rx + got, 64 - got);
+			if (got < nb && polls > 10)
+				ut_sleep_ms(1);
+		}
+		TEST_ASSERT_EQUAL(got, nb, "round %u: %u of %u", round, got, nb);
+		/* The slots after the last session: consumed ones of earlier laps, no frame. */
+		TEST_ASSERT_EQUAL(rte_eth_rx_burst(g_p1, 0, rx + nb, 64 - nb), 0,
+				  "round %u: a frame from a stale CQE slot", round);
+		for (i = 0; i < nb; i++) {
+			len = 60 + (round * 7 + i * 31) % 1400;
+			TEST_ASSERT(rx[i]->pkt_len == len && rx[i]->data_len == len,
+				    "round %u frame %u: length %u, not %u", round, i,
+				    rx[i]->pkt_len, len);
+			TEST_ASSERT_EQUAL(rte_pktmbuf_mtod(rx[i], uint8_t *)[59],
+					  (uint8_t)((seed + i) * 7 + 59), "round %u frame %u order",
+					  round, i);
+			bytes += len;
+		}
+		rte_pktmbuf_free_bulk(rx, nb);
+		seed += nb;
+	}
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p1, &st), "stats");
+	TEST_ASSERT_EQUAL(st.ibytes, bytes, "%" PRIu64 " bytes counted, %" PRIu64 " received",
+			  st.ibytes, bytes);
+	return ports_down();
+}
+
 /* Move the second half of one-segment m into a second segment. @return 0 or -1. */
 static int
 split2(struct rte_mbuf *m)
@@ -1238,6 +1294,7 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 		TEST_CASE(test_net_mlx5v_dp_tx_reap),
 		TEST_CASE(test_net_mlx5v_dp_tx_runs),
 		TEST_CASE(test_net_mlx5v_dp_tx_lean),
+		TEST_CASE(test_net_mlx5v_dp_cqe_comp_whole),
 		TEST_CASE(test_net_mlx5v_dp_tx_reap_error),
 		TEST_CASES_END()
 	}
