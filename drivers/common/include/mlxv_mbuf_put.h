@@ -17,6 +17,28 @@
 #include <rte_memcpy.h>
 #include <rte_mempool.h>
 
+/** How mlxv_mbuf_put_copy() copies n pointers to the cache: dst[i] = src[i]. */
+typedef void (*mlxv_mbuf_copy_t)(void **dst, struct rte_mbuf *const *src, uint32_t n);
+
+/**
+ * mlxv_mbuf_put() with the copy into the cache made by copy (a constant in each caller: a
+ * loop built for the CPU it runs on), or by rte_memcpy() when copy is NULL.
+ */
+static __rte_always_inline void
+mlxv_mbuf_put_copy(struct rte_mempool *mp, struct rte_mempool_cache *cache,
+		   struct rte_mbuf **objs, uint32_t n, mlxv_mbuf_copy_t copy)
+{
+	if (unlikely(cache == NULL || cache->len + n > cache->flushthresh)) {
+		rte_mempool_ops_enqueue_bulk(mp, (void * const *)objs, n);
+		return;
+	}
+	if (copy != NULL)
+		copy(&cache->objs[cache->len], objs, n);
+	else
+		rte_memcpy(&cache->objs[cache->len], objs, n * sizeof(*objs));
+	cache->len += n;
+}
+
 /**
  * Give n mbufs of mp (direct, one segment, last reference) back: on top of cache (mp's
  * cache of this lcore, or NULL) while it stays under its flush threshold, else straight to
@@ -27,12 +49,7 @@ static __rte_always_inline void
 mlxv_mbuf_put(struct rte_mempool *mp, struct rte_mempool_cache *cache, struct rte_mbuf **objs,
 	      uint32_t n)
 {
-	if (unlikely(cache == NULL || cache->len + n > cache->flushthresh)) {
-		rte_mempool_ops_enqueue_bulk(mp, (void * const *)objs, n);
-		return;
-	}
-	rte_memcpy(&cache->objs[cache->len], objs, n * sizeof(*objs));
-	cache->len += n;
+	mlxv_mbuf_put_copy(mp, cache, objs, n, NULL);
 }
 
 #endif /* _MLXV_MBUF_PUT_H_ */
