@@ -13,12 +13,14 @@
 
 #include <ethdev_driver.h>
 #include <rte_common.h>
+#include <rte_cpuflags.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_memzone.h>
 #include <rte_ether.h>
 #include <rte_kvargs.h>
+#include <rte_vect.h>
 
 #include "mlx5v_class.h"
 #include "mlx5v_devx.h"
@@ -229,6 +231,17 @@ mlx5v_ethdev_infos_get(struct rte_eth_dev *eth_dev, struct rte_eth_dev_info *inf
 }
 
 /* ---------------------------------------------------------------- link */
+
+int
+mlx5v_avx2_ok(void)
+{
+#if MLX5V_AVX2
+	return rte_cpu_get_flag_enabled(RTE_CPUFLAG_AVX2) > 0 &&
+	       rte_vect_get_max_simd_bitwidth() >= RTE_VECT_SIMD_256;
+#else
+	return 0;
+#endif
+}
 
 int
 mlx5v_ethdev_link_update(struct rte_eth_dev *eth_dev, int wait_to_complete)

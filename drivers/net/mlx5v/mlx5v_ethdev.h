@@ -113,6 +113,7 @@ struct mlx5v_rxq {
 	uint8_t recover;               /**< an error CQE moved the RQ to ERR */
 	uint8_t rss_hash;              /**< the RSS hash goes into the mbuf (RSS_HASH offload) */
 	uint8_t vec;                   /**< the SSE loop reads the CQEs (mlx5v_rx.c) */
+	uint8_t avx2;                  /**< the vec loops in their AVX2 build (mlx5v_rx.c) */
 	uint8_t cqe_comp;              /**< the CQ writes compressed sessions (§8.5) */
 	uint16_t zip_ai;               /**< mini-CQEs of the session at cq_ci already taken */
 	uint16_t port_id;
@@ -132,6 +133,21 @@ struct mlx5v_rxq {
 
 /** A Tx burst reaps with this many completions waiting, or their packets in flight. */
 #define MLX5V_TXQ_REAP_COMPS 4
+
+/*
+ * Data path functions built for AVX2 where the compiler can (x86-64, GCC or clang: functions of
+ * their own for that target, whatever the build's -march); they run where mlx5v_avx2_ok()
+ * says so.
+ */
+#if defined(RTE_ARCH_X86_64) && (defined(__GNUC__) || defined(__clang__))
+#define MLX5V_AVX2 1
+#define MLX5V_AVX2_FN __attribute__((target("avx2")))
+#else
+#define MLX5V_AVX2 0
+#endif
+
+/** The CPU has AVX2 and EAL allows 256-bit vectors (--force-max-simd-bitwidth). */
+int mlx5v_avx2_ok(void);
 
 /** Quadwords of a send WQE basic block. */
 #define MLX5V_TXQ_TMPL_WORDS 8

@@ -1173,6 +1173,40 @@ rx_burst_plain(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 }
 
 /*
+ * The SSE queue's burst when the lcore's cache holds a fresh mbuf for each frame: a whole
+ * compressed session in one pass when it is one (rx_zip_whole()), else the general loop.
+ */
+static __rte_always_inline uint16_t
+rx_burst_vec(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
+	     struct rte_mempool_cache *cache)
+{
+	int ret = rxq->cqe_comp ? rx_zip_whole(rxq, pkts, n, cache) : -1;
+
+	return ret >= 0 ? (uint16_t)ret : rx_burst(rxq, pkts, n, 0, 1, cache);
+}
+
+/* rx_burst_vec() out of line, so that the burst function keeps few registers. */
+static __rte_noinline uint16_t
+rx_burst_vec_sse(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
+		 struct rte_mempool_cache *cache)
+{
+	return rx_burst_vec(rxq, pkts, n, cache);
+}
+
+#if MLX5V_AVX2
+/*
+ * rx_burst_vec() built for AVX2 (rxq->avx2), everything it calls inlined: the same SSE loops
+ * in the VEX encoding, whose three-operand forms spare the register copies.
+ */
+static MLX5V_AVX2_FN __attribute__((flatten)) __rte_noinline uint16_t
+rx_burst_vec_avx2(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
+		  struct rte_mempool_cache *cache)
+{
+	return rx_burst_vec(rxq, pkts, n, cache);
+}
+#endif
+
+/*
  * An SSE queue's burst when some consumed slots hold no fresh mbuf yet, or the lcore's cache
  * holds fewer than n: the slots filled first; the burst rearms from the cache if it holds at
  * least min(n, 32) mbufs (taking at most as many frames), else takes the scalar loops.
@@ -1195,7 +1229,6 @@ mlx5v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	struct mlx5v_rxq *rxq = q;
 	struct rte_mempool_cache *cache;
 	uint16_t nrx;
-	int ret;
 
 	if (unlikely(!rxq->ready || rxq->recover)) {
 		if (!rxq->ready)
@@ -1213,8 +1246,12 @@ mlx5v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		cache = rte_mempool_default_cache(rxq->mp, rte_lcore_id());
 		if (likely(cache != NULL && cache->len >= n &&
 			   rxq->rq_fi == rxq->rq_ci + rxq->nb_desc)) {
-			ret = rxq->cqe_comp ? rx_zip_whole(rxq, pkts, n, cache) : -1;
-			nrx = ret >= 0 ? (uint16_t)ret : rx_burst(rxq, pkts, n, 0, 1, cache);
+#if MLX5V_AVX2
+			if (rxq->avx2)
+				nrx = rx_burst_vec_avx2(rxq, pkts, n, cache);
+			else
+#endif
+				nrx = rx_burst_vec_sse(rxq, pkts, n, cache);
 		} else
 			nrx = rx_burst_vec_slow(rxq, pkts, n, cache);
 	} else if (rxq->sges_log != 0)
@@ -1251,6 +1288,8 @@ mlx5v_rxq_fill(struct mlx5v_rxq *rxq)
 	 */
 	rxq->vec = RX_VEC && !rxq->rss_hash && rxq->sges_log == 0 &&
 		   rte_vect_get_max_simd_bitwidth() >= RTE_VECT_SIMD_128;
+	/* Those loops built for AVX2 where the CPU and EAL allow 256-bit vectors. */
+	rxq->avx2 = MLX5V_AVX2 && rxq->vec && mlx5v_avx2_ok();
 	for (w = 0; w < rxq->nb_desc; w++) {
 		for (k = 0; k < nsges; k++) {
 			dseg = rx_dseg(rxq, w, k);
@@ -1330,8 +1369,9 @@ mlx5v_rx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 			 rxq->seg_size);
 	else
 		snprintf(mode->info, sizeof(mode->info),
-			 "%s, bulk refill (every %u WQEs)%s", rxq->vec ? "Vector SSE" : "Scalar",
-			 rxq->refill_thresh, rxq->cqe_comp ? ", compressed CQEs" : "");
+			 "%s%s, bulk refill (every %u WQEs)%s", rxq->vec ? "Vector SSE" : "Scalar",
+			 rxq->avx2 ? " (AVX2 build)" : "", rxq->refill_thresh,
+			 rxq->cqe_comp ? ", compressed CQEs" : "");
 	if (rxq->vec)
 		mode->flags = RTE_ETH_BURST_FLAG_PER_QUEUE;
 	return 0;

@@ -16,9 +16,7 @@
 
 #include <string.h>
 
-#include <rte_cpuflags.h>
 #include <rte_mbuf.h>
-#include <rte_vect.h>
 
 #include "mlx5v_ethdev.h"
 #include "mlx5v_hw.h"
@@ -31,11 +29,11 @@
 #define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
 /*
- * The AVX2 data segment loop of the lean burst where the compiler can build it (x86-64,
- * GCC or clang: a function of its own for that target, whatever the build's -march); it runs
- * where the CPU has AVX2 and EAL allows 256-bit vectors (txq->avx2).
+ * The AVX2 loops of the lean burst (txq->avx2, mlx5v_avx2_ok()), where the mbuf has buf_iova.
+ * They call nothing, so they are also tuned for a CPU that keeps 32-byte accesses whole (a
+ * function tuned apart from the build would not get the build's inline functions inlined).
  */
-#if defined(RTE_ARCH_X86_64) && (defined(__GNUC__) || defined(__clang__)) && RTE_IOVA_AS_PA
+#if MLX5V_AVX2 && RTE_IOVA_AS_PA
 #define TX_AVX2 1
 #define TX_AVX2_FN __attribute__((target("avx2,tune=haswell")))
 #else
@@ -1338,13 +1336,8 @@ mlx5v_txq_tmpl_init(struct mlx5v_txq *txq)
 	SET(wqe_ctrl_seg, w, sqn, txq->sqn);
 	SET(wqe_ctrl_seg, w, ce, MLX5V_WQE_CE_ALWAYS);
 	memcpy(txq->mpw_ctrl, w, sizeof(txq->mpw_ctrl));
-	/* The AVX2 loop where it is built, the CPU has it and EAL allows 256-bit vectors. */
-#if TX_AVX2
-	txq->avx2 = rte_cpu_get_flag_enabled(RTE_CPUFLAG_AVX2) > 0 &&
-		    rte_vect_get_max_simd_bitwidth() >= RTE_VECT_SIMD_256;
-#else
-	txq->avx2 = 0;
-#endif
+	/* The AVX2 loops where they are built, the CPU has AVX2 and EAL allows it. */
+	txq->avx2 = TX_AVX2 && mlx5v_avx2_ok();
 	/* Packets with these take the general path (and a pool to map, at first). */
 	txq->slow_flags = RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK |
 			  RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL;

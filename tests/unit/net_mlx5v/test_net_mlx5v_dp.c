@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <rte_bus_vdev.h>
+#include <rte_cpuflags.h>
 #include <rte_ethdev.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
@@ -904,16 +905,26 @@ static int
 test_net_mlx5v_dp_rx_mode(void)
 {
 	struct rte_eth_burst_mode mode;
-	int vec;
+	int vec, avx2;
 
 #if defined(RTE_ARCH_X86) && defined(__SSSE3__)
 	vec = rte_vect_get_max_simd_bitwidth() >= RTE_VECT_SIMD_128;
 #else
 	vec = 0;
 #endif
+#if defined(RTE_ARCH_X86_64)
+	/* The SSE loops in their AVX2 build where the CPU has it and EAL allows 256 bits. */
+	avx2 = vec && rte_vect_get_max_simd_bitwidth() >= RTE_VECT_SIMD_256 &&
+	       rte_cpu_get_flag_enabled(RTE_CPUFLAG_AVX2) > 0;
+#else
+	avx2 = 0;
+#endif
 	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, 0, 1500), "start");
 	TEST_ASSERT_SUCCESS(rte_eth_rx_burst_mode_get(g_p1, 0, &mode), "burst mode");
 	TEST_ASSERT_EQUAL(strstr(mode.info, "Vector SSE") != NULL, vec,
+			  "Rx burst mode \"%s\", SIMD width %u", mode.info,
+			  rte_vect_get_max_simd_bitwidth());
+	TEST_ASSERT_EQUAL(strstr(mode.info, "AVX2") != NULL, avx2,
 			  "Rx burst mode \"%s\", SIMD width %u", mode.info,
 			  rte_vect_get_max_simd_bitwidth());
 	TEST_ASSERT_SUCCESS(ports_down(), "stop");
@@ -1301,11 +1312,12 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 };
 
 /*
- * Every case four times: on devices that want the L2 header inline (SEND WQEs) with a pool
+ * Every case five times: on devices that want the L2 header inline (SEND WQEs) with a pool
  * without lcore caches, then with caches on devices that want none and take enhanced
  * multi-packet WQEs (doc/guides/prm/mlx5_empw.rst), then on those without CQE compression,
- * then again on ConnectX-5 like ones with vectors refused to the PMD (the scalar Rx loop
- * where the SSE one would otherwise run).
+ * then again on ConnectX-5 like ones with 128-bit vectors only (the loops in their build for
+ * the build's -march where the CPU would take their AVX2 build) and with vectors refused to
+ * the PMD (the scalar loops where the SSE ones would otherwise run).
  */
 static int
 test_net_mlx5v_dp(void)
@@ -1329,11 +1341,16 @@ test_net_mlx5v_dp(void)
 	if (ret != TEST_SUCCESS)
 		return ret;
 	g_caps = CAPS_EMPW;
-	if (rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_DISABLED) != 0) {
-		printf("SIMD width fixed by the command line: no scalar pass\n");
+	/* 128-bit vectors: the SSE loops in their build for the build's -march, no AVX2. */
+	if (rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_128) != 0) {
+		printf("SIMD width fixed by the command line: no SSE or scalar pass\n");
 		return TEST_SUCCESS;
 	}
 	ret = unit_test_suite_runner(&net_mlx5v_dp_suite);
+	if (ret == TEST_SUCCESS) {
+		rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_DISABLED);
+		ret = unit_test_suite_runner(&net_mlx5v_dp_suite);
+	}
 	rte_vect_set_max_simd_bitwidth(width);
 	return ret;
 }
