@@ -35,6 +35,10 @@ net_mlx5v | --toggle-collect=mlx5v_sim_hw_db_notify | | @plugins
 net_mlx5v_nocomp | --toggle-collect=mlx5v_sim_hw_db_notify | | @plugins
 	--vdev=mlx5v_sim0,wire=pair:mlx5v_sim1,wqe_inline_mode=2,empw=1,rxq_cqe_comp_en=0
 	--vdev=mlx5v_sim1,wire=pair:mlx5v_sim0,wqe_inline_mode=2,empw=1,rxq_cqe_comp_en=0
+net_mlx5v_sse | --toggle-collect=mlx5v_sim_hw_db_notify | | @plugins
+	--force-max-simd-bitwidth=128
+	--vdev=mlx5v_sim0,wire=pair:mlx5v_sim1,wqe_inline_mode=2,empw=1
+	--vdev=mlx5v_sim1,wire=pair:mlx5v_sim0,wqe_inline_mode=2,empw=1
 net_mlx5v_l2 | --toggle-collect=mlx5v_sim_hw_db_notify | | @plugins
 	--vdev=mlx5v_sim0,wire=pair:mlx5v_sim1 --vdev=mlx5v_sim1,wire=pair:mlx5v_sim0
 net_mlx4v | | -w @burst | @plugins --vdev=mlx4v_sim0,ports=2,mode=pair
