@@ -21,8 +21,8 @@
 typedef void (*mlxv_mbuf_copy_t)(void **dst, struct rte_mbuf *const *src, uint32_t n);
 
 /**
- * mlxv_mbuf_put() with the copy into the cache made by copy (a constant in each caller: a
- * loop built for the CPU it runs on), or by rte_memcpy() when copy is NULL.
+ * mlxv_mbuf_put() with the copy into the cache made by copy (a loop built for the CPU it
+ * runs on, which the caller picks), or by rte_memcpy() when copy is NULL.
  */
 static __rte_always_inline void
 mlxv_mbuf_put_copy(struct rte_mempool *mp, struct rte_mempool_cache *cache,

@@ -192,7 +192,7 @@ struct mlx5v_txq {
 	uint8_t empw;                  /**< plain packets go in enhanced multi-packet WQEs */
 	/** empw with MBUF_FAST_FREE and no checksum, VLAN or TSO offload: the lean burst */
 	uint8_t lean;
-	uint16_t lean_kmax;            /**< packets per multi-packet WQE of the lean burst */
+	uint16_t mpw_kmax;             /**< packets per multi-packet WQE */
 	uint8_t avx2;                  /**< the lean burst's AVX2 data segment loop runs */
 	uint32_t max_lso;              /**< largest TSO packet, 0 without TSO */
 	uint32_t sqn;

@@ -204,6 +204,7 @@ tx_free(struct mlx5v_txq *txq, uint32_t end)
 	const uint32_t n = end - ci;
 	struct rte_mempool_cache *cache;
 	struct rte_mempool *pool;
+	mlxv_mbuf_copy_t copy = NULL;
 	uint32_t len;
 
 	if (n == 0)
@@ -213,17 +214,11 @@ tx_free(struct mlx5v_txq *txq, uint32_t end)
 		cache = rte_mempool_default_cache(pool, rte_lcore_id());
 		len = RTE_MIN(n, mask + 1 - (ci & mask));
 #if TX_AVX2
-		if (txq->avx2) {
-			mlxv_mbuf_put_copy(pool, cache, &txq->elts[ci & mask], len, tx_copy_avx2);
-			if (unlikely(len != n))
-				mlxv_mbuf_put_copy(pool, cache, txq->elts, n - len, tx_copy_avx2);
-		} else
+		copy = txq->avx2 ? tx_copy_avx2 : NULL;
 #endif
-		{
-			mlxv_mbuf_put(pool, cache, &txq->elts[ci & mask], len);
-			if (unlikely(len != n))
-				mlxv_mbuf_put(pool, cache, txq->elts, n - len);
-		}
+		mlxv_mbuf_put_copy(pool, cache, &txq->elts[ci & mask], len, copy);
+		if (unlikely(len != n))
+			mlxv_mbuf_put_copy(pool, cache, txq->elts, n - len, copy);
 	} else {
 		tx_free_mixed(txq, end);
 	}
@@ -403,7 +398,7 @@ tx_reap_due(struct mlx5v_txq *txq)
 
 /*
  * tx_reap_due() for the lean burst, which asks for a CQE on each WQE (one per burst of up
- * to lean_kmax packets): one waiting CQE is looked at per burst, the next one not seen yet,
+ * to mpw_kmax packets): one waiting CQE is looked at per burst, the next one not seen yet,
  * so that an error waits at most as many bursts as CQEs were ahead of it. @return
  * TX_REAP_SEEN once MLX5V_TXQ_REAP_COMPS were seen good (tx_lean_reap() takes them
  * without reading them again), TX_REAP_ALL for an error CQE or with reap_pkts packets or
@@ -881,8 +876,7 @@ tx_burst_empw(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const i
 	const uint64_t c0 = txq->mpw_ctrl[0], c1 = txq->mpw_ctrl[1];
 	const rte_be32_t lkey = rte_cpu_to_be_32(txq->lkey);
 	const uint64_t slow = txq->slow_flags;
-	const unsigned int kmax_wqe = RTE_MIN((unsigned int)txq->comp_thresh,
-					      MLX5V_WQE_MAX_DS - 2);
+	const unsigned int kmax_wqe = txq->mpw_kmax;
 	const uint16_t mask = txq->wqe_mask;
 	const uint32_t emask = txq->elts_mask;
 	uint8_t *const wqes = txq->wqes;
@@ -966,14 +960,8 @@ tx_burst_empw(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const i
 static __rte_always_inline void
 tx_lean_dseg(uint64_t *d, const struct rte_mbuf *m, rte_be32_t lkey, uint32_t *sum)
 {
-	rte_be32_t *dw = (rte_be32_t *)d;
-	uint32_t len = m->data_len;
-
-	*sum += len;
-	/* Apart, not merged into a vector store (see tx_empw_dseg()). */
-	rte_write32_relaxed(rte_cpu_to_be_32(len), &dw[0]);
-	rte_write32_relaxed(lkey, &dw[1]);
-	d[1] = rte_cpu_to_be_64(rte_pktmbuf_iova(m));
+	*sum += m->data_len;
+	tx_empw_dseg(d, m, lkey);
 }
 
 /*
@@ -1120,6 +1108,20 @@ tx_lean_dsegs_avx2(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d,
 }
 #endif
 
+/* tx_lean_dsegs() in the AVX2 loop where the queue runs it (txq->avx2), else scalar. */
+static __rte_always_inline uint64_t
+tx_lean_dsegs_pick(const struct mlx5v_txq *txq, struct rte_mbuf **pkts, struct rte_mbuf **ep,
+		   uint64_t *d, unsigned int kmax, rte_be32_t lkey)
+{
+#if TX_AVX2
+	if (txq->avx2)
+		return tx_lean_dsegs_avx2(pkts, ep, d, kmax, lkey);
+#else
+	RTE_SET_USED(txq);
+#endif
+	return tx_lean_dsegs(pkts, ep, d, kmax, lkey);
+}
+
 /*
  * The multi-packet WQE at pi of the k packets whose data segments are written, their list
  * entries from head on (control segment from the template, Ethernet segment zero: no
@@ -1152,8 +1154,8 @@ tx_lean_end(struct mlx5v_txq *txq, uint32_t head, uint16_t pi, unsigned int i, u
 
 /*
  * The lean burst when it does not fit one WQE (more packets than a WQE takes, the ring or
- * the list ending), or after a packet of several segments (k of the first WQE taken, the
- * byte count bytes0; r the return of tx_lean_dsegs(), 0 when nothing was written): WQEs
+ * the list ending), or after a packet of several segments (r: what tx_lean_dsegs_pick()
+ * returned for the first WQE, written already; 0 when nothing was written): WQEs
  * cut where the ring or the list ends; a packet of more segments and what follows it go the
  * general way (tx_burst_empw()), after a doorbell for what is written.
  */
@@ -1181,17 +1183,11 @@ tx_burst_lean_cut(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, uin
 			kmax = RTE_MIN(room, (unsigned int)txq->nb_desc - (pi & mask)) * 4;
 			if (kmax <= 2)
 				break;
-			kmax = RTE_MIN(RTE_MIN(n - i, (unsigned int)txq->lean_kmax), kmax - 2);
+			kmax = RTE_MIN(RTE_MIN(n - i, (unsigned int)txq->mpw_kmax), kmax - 2);
 			kmax = RTE_MIN(kmax, emask + 1 - (head & emask));
 			w = (uint64_t *)(txq->wqes + (size_t)(pi & mask) * MLX5V_WQE_BB);
-#if TX_AVX2
-			if (txq->avx2)
-				r = tx_lean_dsegs_avx2(&pkts[i], &txq->elts[head & emask], w + 4,
-						       kmax, lkey);
-			else
-#endif
-				r = tx_lean_dsegs(&pkts[i], &txq->elts[head & emask], w + 4,
-						  kmax, lkey);
+			r = tx_lean_dsegs_pick(txq, &pkts[i], &txq->elts[head & emask], w + 4,
+					       kmax, lkey);
 		}
 		k = TX_LEAN_K(r);
 		bytes += TX_LEAN_BYTES(r);
@@ -1218,7 +1214,7 @@ tx_burst_lean_cut(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, uin
 /*
  * The burst of a queue whose offloads promise plain packets (txq->lean: enhanced
  * multi-packet WQEs, MBUF_FAST_FREE with the pool mapped, no checksum, VLAN or TSO
- * offload): one-segment packets in multi-packet WQEs of up to lean_kmax packets, each
+ * offload): one-segment packets in multi-packet WQEs of up to mpw_kmax packets, each
  * asking for a CQE (doc/guides/prm/mlx5_empw.rst). A burst that fits one WQE, with its
  * WQEBBs free up to the ring's end and its list entries up to theirs, is that one WQE;
  * the others are cut by tx_burst_lean_cut().
@@ -1233,20 +1229,14 @@ tx_burst_lean(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n)
 	uint64_t *w;
 	uint64_t r;
 
-	if (unlikely(n == 0 || n > txq->lean_kmax ||
+	if (unlikely(n == 0 || n > txq->mpw_kmax ||
 		     bbs > (unsigned int)(uint16_t)(txq->nb_desc - (uint16_t)(pi - txq->wqe_ci)) ||
 		     bbs > (unsigned int)(txq->nb_desc - idx) ||
 		     n > txq->elts_mask + 1 - (head & txq->elts_mask)))
 		return n == 0 ? 0 : tx_burst_lean_cut(txq, pkts, n, 0);
 	w = (uint64_t *)(txq->wqes + (size_t)idx * MLX5V_WQE_BB);
-#if TX_AVX2
-	if (txq->avx2)
-		r = tx_lean_dsegs_avx2(pkts, &txq->elts[head & txq->elts_mask], w + 4, n,
-				       rte_cpu_to_be_32(txq->lkey));
-	else
-#endif
-		r = tx_lean_dsegs(pkts, &txq->elts[head & txq->elts_mask], w + 4, n,
-				  rte_cpu_to_be_32(txq->lkey));
+	r = tx_lean_dsegs_pick(txq, pkts, &txq->elts[head & txq->elts_mask], w + 4, n,
+			       rte_cpu_to_be_32(txq->lkey));
 	if (unlikely(TX_LEAN_K(r) != n))
 		return tx_burst_lean_cut(txq, pkts, n, r);
 	tx_lean_wqe(txq, w, pi, head, n);
@@ -1416,7 +1406,7 @@ mlx5v_tx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 		snprintf(mode->info, sizeof(mode->info),
 			 "%s enhanced MPW, lean (MBUF_FAST_FREE, no offloads: only the "
 			 "segment count checked), up to %u packets per WQE",
-			 txq->avx2 ? "AVX2" : "Scalar", txq->lean_kmax);
+			 txq->avx2 ? "AVX2" : "Scalar", txq->mpw_kmax);
 	else if (txq->empw)
 		snprintf(mode->info, sizeof(mode->info),
 			 "Scalar enhanced MPW (up to %u packets per WQE, one CQE each), SEND "

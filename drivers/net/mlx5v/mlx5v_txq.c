@@ -96,8 +96,11 @@ mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 		    !(offloads & (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
 				  RTE_ETH_TX_OFFLOAD_TCP_CKSUM | RTE_ETH_TX_OFFLOAD_VLAN_INSERT |
 				  RTE_ETH_TX_OFFLOAD_TCP_TSO));
-	/* A CQE for each WQE of at most comp_thresh packets (prm/mlx5_eth §6.2, mlx5_empw §3). */
-	txq->lean_kmax = RTE_MIN(txq->comp_thresh, MLX5V_WQE_MAX_DS - 2);
+	/*
+	 * Packets per multi-packet WQE: the DS after control and Ethernet segments, and a CQE
+	 * for each WQE of at most comp_thresh packets (prm/mlx5_eth §6.2, mlx5_empw §3).
+	 */
+	txq->mpw_kmax = RTE_MIN(txq->comp_thresh, MLX5V_WQE_MAX_DS - 2);
 	/* prm/mlx5_eth §3.3: max_lso_cap is the log2 of the largest LSO message. */
 	if (mlx5v_tx_offload_capa(&priv->caps) & RTE_ETH_TX_OFFLOAD_TCP_TSO)
 		txq->max_lso = UINT32_C(1) << priv->caps.max_lso_cap;
