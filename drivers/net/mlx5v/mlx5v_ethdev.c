@@ -230,8 +230,6 @@ mlx5v_ethdev_infos_get(struct rte_eth_dev *eth_dev, struct rte_eth_dev_info *inf
 	return 0;
 }
 
-/* ---------------------------------------------------------------- link */
-
 int
 mlx5v_avx2_ok(void)
 {
@@ -242,6 +240,8 @@ mlx5v_avx2_ok(void)
 	return 0;
 #endif
 }
+
+/* ---------------------------------------------------------------- link */
 
 int
 mlx5v_ethdev_link_update(struct rte_eth_dev *eth_dev, int wait_to_complete)
