@@ -266,6 +266,16 @@ rx_post(struct mlx5v_rxq *rxq, uint32_t pi)
 	*rxq->dbrec = rte_cpu_to_be_32(pi);
 }
 
+/* The CQEs up to ci consumed: cq_ci and the CQ record, written before the RQ's grows. */
+static __rte_always_inline void
+rx_cq_record(struct mlx5v_rxq *rxq, uint32_t ci)
+{
+	rxq->cq_ci = ci;
+	/* The CQ record goes first: the CQ always has room for every posted WQE (§8.1). */
+	rte_io_wmb();
+	*rxq->cq_dbrec = rte_cpu_to_be_32(ci & MLX5V_CQ_DB_CI_MASK);
+}
+
 /*
  * Post the WQEs whose slots hold fresh mbufs, up to those of a session taken in part: they
  * wait for its end, until which the CQ holds all of its CQEs, and the CQ has one entry per
@@ -467,15 +477,10 @@ rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 		rxq->bytes += len;
 	}
 	if (cq_ci != rxq->cq_ci) {
-		rxq->cq_ci = cq_ci;
-		/* The CQ record goes first: the CQ always has room for every posted WQE (§8.1). */
-		rte_io_wmb();
-		*rxq->cq_dbrec = rte_cpu_to_be_32(cq_ci & MLX5V_CQ_DB_CI_MASK);
-		rxq->rq_pi = rxq->rq_ci + rxq->nb_desc;
-		rxq->rq_fi = rxq->rq_pi;
-		/* The new buffer addresses must be in memory before the record (§7.2). */
-		rte_io_wmb();
-		*rxq->dbrec = rte_cpu_to_be_32(rxq->rq_pi);
+		rx_cq_record(rxq, cq_ci);
+		/* Every consumed WQE holds its buffers again: all posted (§7.2). */
+		rxq->rq_fi = rxq->rq_ci + rxq->nb_desc;
+		rx_post(rxq, rxq->rq_fi);
 	}
 	return nrx;
 }
@@ -566,6 +571,16 @@ _Static_assert(offsetof(struct rte_mbuf, pkt_len) == offsetof(struct rte_mbuf, p
 #define RX_VEC_OFF 0x20
 _Static_assert(MLX5V_IFC_BYTE_OFF(cqe_eth, byte_cnt) == RX_VEC_OFF + 12,
 	       "byte_cnt is not the last dword of the 16 bytes at 0x20");
+
+/*
+ * The bytes summed by the SSE loops: the pkt_len lane (dword 1) of the 16-byte blocks they
+ * add up (a burst is at most 65535 frames of at most 65535 bytes: 32 bits hold the sum).
+ */
+static __rte_always_inline uint32_t
+rx_vsum_bytes(__m128i vsum)
+{
+	return (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(vsum, 4));
+}
 
 /* rx_run_sse()'s cached flags (with rearm_data) and packet type for the header dword raw. */
 static __rte_always_inline void
@@ -710,7 +725,7 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
 		_mm_storeu_si128((__m128i *)(void *)&m->packet_type, _mm_or_si128(lens, ptype));
 	}
 	*ptp = tp;
-	*bytes += (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(sum, 4));
+	*bytes += rx_vsum_bytes(sum);
 	return (uint32_t)k;
 }
 #endif
@@ -991,7 +1006,7 @@ rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mb
 		}
 	}
 	*ptp = tp;
-	*bytes += (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(vsum, 4));
+	*bytes += rx_vsum_bytes(vsum);
 	*prq_ci = rq_ci;
 	if (a < cnt) {
 		rxq->zip_ai = (uint16_t)a;
@@ -1052,12 +1067,9 @@ rx_zip_whole(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
 	cache->len -= cnt;
 	rxq->rq_ci = rq_ci + cnt;
 	rxq->rq_fi = rq_ci + cnt + rxq->nb_desc;
-	rxq->cq_ci = ci + cnt;
 	rxq->packets += cnt;
-	rxq->bytes += (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(vsum, 4));
-	/* The CQ record goes first: the CQ always has room for every posted WQE (§8.1). */
-	rte_io_wmb();
-	*rxq->cq_dbrec = rte_cpu_to_be_32((ci + cnt) & MLX5V_CQ_DB_CI_MASK);
+	rxq->bytes += rx_vsum_bytes(vsum);
+	rx_cq_record(rxq, ci + cnt);
 	rx_post(rxq, rq_ci + cnt + rxq->nb_desc);
 	return (int)cnt;
 }
@@ -1144,10 +1156,7 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 		rxq->rq_fi = rq_ci + rxq->nb_desc;
 	}
 	if (ci != ci0) {
-		rxq->cq_ci = ci;
-		/* The CQ record goes first: the CQ always has room for every posted WQE (§8.1). */
-		rte_io_wmb();
-		*rxq->cq_dbrec = rte_cpu_to_be_32(ci & MLX5V_CQ_DB_CI_MASK);
+		rx_cq_record(rxq, ci);
 	}
 	/*
 	 * The CQ record is out before the RQ's grows: the CQ has room for every WQE posted.
