@@ -1046,8 +1046,8 @@ test_net_mlx5v_dp_tx_reap_error(void)
 }
 
 /*
- * Compressed sessions of 8 to 40 frames (whole arrays of mini-CQEs) each taken by one
- * rx_burst() of 64, between bursts of 1 to 7 frames, through rings of 64, so that they start
+ * Compressed sessions of 8 to 40 frames (whole arrays of mini-CQEs) each taken by an
+ * rx_burst() of its size, between bursts of 1 to 7 frames, through rings of 64, so that they start
  * anywhere and some cross the CQ's end or the RQ's (the one-pass whole-session burst where
  * they do not, the general one where they do): every frame as sent, in order, no stale CQE
  * slot read as a frame on any later lap, the byte counter adds up.
@@ -1056,7 +1056,7 @@ static int
 test_net_mlx5v_dp_cqe_comp_whole(void)
 {
 	struct rte_mbuf *tx[64], *rx[64];
-	unsigned int round, polls, seed = 0;
+	unsigned int round, seed = 0;
 	struct rte_eth_stats st;
 	uint64_t bytes;
 	uint16_t i, got, nb;
@@ -1073,11 +1073,7 @@ test_net_mlx5v_dp_cqe_comp_whole(void)
 			TEST_ASSERT_NOT_NULL(tx[i], "frame");
 		}
 		TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, nb), "send round %u", round);
-		for (got = 0, polls = 0; got < nb && polls < RX_POLLS; polls++) {
-			got += rte_eth_rx_burst(g_p1, 0, rx + got, 64 - got);
-			if (got < nb && polls > 10)
-				ut_sleep_ms(1);
-		}
+		got = recv_n(g_p1, 0, rx, nb);
 		TEST_ASSERT_EQUAL(got, nb, "round %u: %u of %u", round, got, nb);
 		/* The slots after the last session: consumed ones of earlier laps, no frame. */
 		TEST_ASSERT_EQUAL(rte_eth_rx_burst(g_p1, 0, rx + nb, 64 - nb), 0,
