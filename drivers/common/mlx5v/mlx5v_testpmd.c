@@ -173,34 +173,39 @@ tp_event_name(uint8_t type)
 	}
 }
 
-/* One line per EQE, with the fields of the known event types (prm/mlx5 §6.6). */
+/*
+ * One line per EQE, with the fields of the known event types (prm/mlx5 §6.6). The EAL
+ * interrupt thread prints it while a command may print on the lcore: one printf() for the
+ * whole line, which stdio writes under its lock, so the two never interleave inside a line.
+ */
 static void
 tp_print_eqe(const char *dev, uint32_t eqn, uint32_t ci, const uint8_t *eqe)
 {
 	uint8_t type = eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF];
 	uint8_t sub = eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF];
+	char fields[64] = "";
 
-	printf("mlx5v: %s EQ %u: EQE %u type 0x%02x %s sub_type 0x%02x", dev, eqn, ci, type,
-	       tp_event_name(type), sub);
 	switch (type) {
 	case RTE_PMD_MLX5V_EVENT_COMP:
-		printf(" cqn %u", rte_pmd_mlx5v_prm_get(eqe + RTE_PMD_MLX5V_EQE_COMP_CQN_OFF,
-							 0, 23, 0));
+		snprintf(fields, sizeof(fields), " cqn %u",
+			 rte_pmd_mlx5v_prm_get(eqe + RTE_PMD_MLX5V_EQE_COMP_CQN_OFF, 0, 23, 0));
 		break;
 	case RTE_PMD_MLX5V_EVENT_CQ_ERROR:
-		printf(" cqn %u syndrome 0x%x",
-		       rte_pmd_mlx5v_prm_get(eqe + RTE_PMD_MLX5V_EQE_CQ_ERR_CQN_OFF, 0, 23, 0),
-		       eqe[RTE_PMD_MLX5V_EQE_CQ_ERR_SYNDROME_OFF]);
+		snprintf(fields, sizeof(fields), " cqn %u syndrome 0x%x",
+			 rte_pmd_mlx5v_prm_get(eqe + RTE_PMD_MLX5V_EQE_CQ_ERR_CQN_OFF, 0, 23, 0),
+			 eqe[RTE_PMD_MLX5V_EQE_CQ_ERR_SYNDROME_OFF]);
 		break;
 	case RTE_PMD_MLX5V_EVENT_PORT_CHANGE:
-		printf(" port %u %s", eqe[RTE_PMD_MLX5V_EQE_PORT_OFF] >> 4,
-		       sub == RTE_PMD_MLX5V_PORT_CHANGE_DOWN ? "DOWN" :
-		       sub == RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE ? "ACTIVE" : "");
+		snprintf(fields, sizeof(fields), " port %u %s",
+			 eqe[RTE_PMD_MLX5V_EQE_PORT_OFF] >> 4,
+			 sub == RTE_PMD_MLX5V_PORT_CHANGE_DOWN ? "DOWN" :
+			 sub == RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE ? "ACTIVE" : "");
 		break;
 	default:
 		break;
 	}
-	printf("\n");
+	printf("mlx5v: %s EQ %u: EQE %u type 0x%02x %s sub_type 0x%02x%s\n", dev, eqn, ci, type,
+	       tp_event_name(type), sub, fields);
 }
 
 /*
