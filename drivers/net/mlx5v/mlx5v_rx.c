@@ -376,10 +376,8 @@ rx_recover(struct mlx5v_rxq *rxq)
 		return;
 	/* An RQ in ERR or RST does not read the record: it says "all posted" from RDY on. */
 	rxq->rq_ci = 0;
-	rxq->rq_pi = rxq->nb_desc;
 	rxq->rq_fi = rxq->nb_desc;
-	rte_io_wmb();
-	*rxq->dbrec = rte_cpu_to_be_32(rxq->rq_pi);
+	rx_post(rxq, rxq->nb_desc);
 	ret = mlx5v_ethdev_cmd_q_recover(dev, 0, rxq->rqn);
 	if (ret != 0) {
 		/* Tried again on the next burst; the queue receives nothing meanwhile. */
@@ -1155,9 +1153,8 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 		cache->len = (uint32_t)(tp - cache->objs);
 		rxq->rq_fi = rq_ci + rxq->nb_desc;
 	}
-	if (ci != ci0) {
+	if (ci != ci0)
 		rx_cq_record(rxq, ci);
-	}
 	/*
 	 * The CQ record is out before the RQ's grows: the CQ has room for every WQE posted.
 	 * With vec every slot holds a fresh mbuf (see rx_refill_post()).
@@ -1320,10 +1317,8 @@ mlx5v_rxq_fill(struct mlx5v_rxq *rxq)
 		for (k = 0; k < nsges; k++)
 			rx_dseg_addr(rx_dseg(rxq, w, k), rxq->elts[(w << rxq->sges_log) + k]);
 	/* §7.2: every WQE posted; the record is read once the RQ is RDY. */
-	rxq->rq_pi = rxq->nb_desc;
 	rxq->rq_fi = rxq->nb_desc;
-	rte_io_wmb();
-	*rxq->dbrec = rte_cpu_to_be_32(rxq->rq_pi);
+	rx_post(rxq, rxq->nb_desc);
 	return 0;
 }
 
