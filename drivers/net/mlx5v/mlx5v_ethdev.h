@@ -55,6 +55,7 @@ struct mlx5v_ethdev_caps {
 	uint8_t csum_cap;           /**< Ethernet offload caps (prm/mlx5_eth §3.3) */
 	uint8_t vlan_cap;           /**< receive VLAN stripping */
 	uint8_t wqe_vlan_insert;    /**< VLAN insertion from the Ethernet segment */
+	uint8_t hw_vlan_insert;     /**< wqe_vlan_insert usable: no inline header required */
 	uint8_t max_lso_cap;        /**< log2 of the largest LSO packet, 0 = no LSO (§3.3) */
 	uint8_t wqe_inline_mode;    /**< 0 L2, 1 from the vport context, 2 none */
 	uint8_t min_inline_mode;    /**< sqc.min_wqe_inline_mode to create SQs with */
@@ -187,7 +188,8 @@ struct mlx5v_txq {
 	uint16_t min_inline;           /**< header bytes inlined in every WQE */
 	uint8_t ready;
 	uint8_t recover;               /**< an error CQE moved the SQ to ERR */
-	uint8_t vlan_insert;           /**< the device inserts VLAN tags */
+	uint8_t vlan_insert;           /**< VLAN_INSERT offered: tags go in, by device or not */
+	uint8_t vlan_hw;               /**< the Ethernet segment asks the device for the tag */
 	uint8_t fast_free;             /**< MBUF_FAST_FREE: one pool, refcnt 1, direct */
 	uint8_t empw;                  /**< plain packets go in enhanced multi-packet WQEs */
 	/** empw with MBUF_FAST_FREE and no checksum, VLAN or TSO offload: the lean burst */

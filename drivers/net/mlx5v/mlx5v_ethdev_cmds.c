@@ -128,6 +128,13 @@ mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 		caps->min_inline = 0;
 		break;
 	}
+	/*
+	 * §6.3: the tag request and the inline header share bytes 12-15 of the Ethernet
+	 * segment, so the device inserts a tag only where no inline header is ever required
+	 * (wqe_inline_mode 2, not a vport mode that happens to be none, as DPDK decides);
+	 * elsewhere software puts the tag into the inlined header.
+	 */
+	caps->hw_vlan_insert = caps->wqe_vlan_insert && caps->wqe_inline_mode == 2;
 	return 0;
 }
 

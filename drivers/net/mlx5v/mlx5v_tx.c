@@ -479,6 +479,41 @@ tx_pool_map(struct mlx5v_txq *txq, struct rte_mbuf *seg)
 	return 0;
 }
 
+/* The largest header inlined with a tag put in: the minimum header or TSO's, and the tag. */
+#define TX_HDR_BUF (RTE_MAX(TX_TSO_HDR_MAX, MLX5V_WQE_DS * TX_INLINE_MAX_DS) + RTE_VLAN_HLEN)
+
+/*
+ * Inline the first len bytes of m (at most TX_HDR_BUF less a tag) into the Ethernet segment
+ * (§6.4), with m's VLAN tag put in after the MAC addresses when tag is set: the tag request
+ * and the inline header share bytes 12-15 of the segment (§6.3), so software inserts the
+ * tag into an inlined header. @return the inline header size, or 0 if m is too short.
+ */
+static uint32_t
+tx_inline_hdr(struct rte_mbuf *m, uint8_t *eseg, uint32_t len, int tag)
+{
+	uint8_t *dst = MLX5V_IFC_ADDR_OF(wqe_eth_seg, eseg, inline_hdr_start);
+	uint8_t buf[TX_HDR_BUF];
+	const uint8_t *src;
+	rte_be16_t vlan[2];
+
+	src = rte_pktmbuf_read(m, 0, len, buf);
+	if (unlikely(src == NULL || (tag && len < 2 * RTE_ETHER_ADDR_LEN)))
+		return 0;
+	if (!tag) {
+		memcpy(dst, src, len);
+	} else {
+		vlan[0] = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+		vlan[1] = rte_cpu_to_be_16(m->vlan_tci);
+		memcpy(dst, src, 2 * RTE_ETHER_ADDR_LEN);
+		memcpy(dst + 2 * RTE_ETHER_ADDR_LEN, vlan, sizeof(vlan));
+		memcpy(dst + 2 * RTE_ETHER_ADDR_LEN + RTE_VLAN_HLEN,
+		       src + 2 * RTE_ETHER_ADDR_LEN, len - 2 * RTE_ETHER_ADDR_LEN);
+		len += RTE_VLAN_HLEN;
+	}
+	SET(wqe_eth_seg, eseg, inline_hdr_sz, len);
+	return len;
+}
+
 /*
  * TSO (§6.5): opcode LSO, the MSS, both checksums, and the L2-L4 headers inlined; a VLAN
  * tag to insert goes into the inlined header. @return the header bytes of the mbuf that
@@ -487,39 +522,21 @@ tx_pool_map(struct mlx5v_txq *txq, struct rte_mbuf *seg)
 static uint32_t
 tx_build_tso(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe, uint32_t *inl_out)
 {
-	uint8_t hdr[TX_TSO_INLINE_MAX];
 	uint8_t *eseg = wqe + TX_ESEG_OFF;
 	uint32_t hlen = (uint32_t)m->l2_len + m->l3_len + m->l4_len;
-	uint32_t inl = hlen;
-	const uint8_t *src;
-	rte_be16_t tag[2];
 
 	if (txq->max_lso == 0 || m->tso_segsz == 0 || hlen <= 2 * RTE_ETHER_ADDR_LEN ||
 	    hlen > TX_TSO_HDR_MAX || hlen >= m->pkt_len || m->pkt_len > txq->max_lso ||
 	    m->nb_segs > MLX5V_ETH_TSO_MAX_SEGS)
 		return 0;
-	src = rte_pktmbuf_read(m, 0, hlen, hdr);
-	if (src == NULL)
+	*inl_out = tx_inline_hdr(m, eseg, hlen,
+				 (m->ol_flags & RTE_MBUF_F_TX_VLAN) && txq->vlan_insert);
+	if (*inl_out == 0)
 		return 0;
-	if ((m->ol_flags & RTE_MBUF_F_TX_VLAN) && txq->vlan_insert) {
-		/* §6.3: the device inserts no tag into an inlined header; software does. */
-		if (src != hdr)
-			memcpy(hdr, src, hlen);
-		memmove(hdr + 2 * RTE_ETHER_ADDR_LEN + RTE_VLAN_HLEN, hdr + 2 * RTE_ETHER_ADDR_LEN,
-			hlen - 2 * RTE_ETHER_ADDR_LEN);
-		tag[0] = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
-		tag[1] = rte_cpu_to_be_16(m->vlan_tci);
-		memcpy(hdr + 2 * RTE_ETHER_ADDR_LEN, tag, sizeof(tag));
-		src = hdr;
-		inl += RTE_VLAN_HLEN;
-	}
 	SET(wqe_ctrl_seg, wqe, opcode, MLX5V_WQE_OPC_LSO);
 	SET(wqe_eth_seg, eseg, mss, m->tso_segsz);
 	SET(wqe_eth_seg, eseg, l3_csum, 1);
 	SET(wqe_eth_seg, eseg, l4_csum, 1);
-	SET(wqe_eth_seg, eseg, inline_hdr_sz, inl);
-	memcpy(MLX5V_IFC_ADDR_OF(wqe_eth_seg, eseg, inline_hdr_start), src, inl);
-	*inl_out = inl;
 	return hlen;
 }
 
@@ -532,12 +549,11 @@ static uint32_t
 tx_build(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe)
 {
 	uint8_t *eseg = wqe + TX_ESEG_OFF;
-	uint8_t hdr[MLX5V_WQE_DS * (TX_INLINE_MAX_DS + 1)];
 	struct rte_mbuf *seg;
-	const void *src;
 	uint32_t inl = 0;
 	uint32_t off = 0, d;
 	uint8_t *dseg;
+	int tag;
 
 	/* The template's control segment; the Ethernet segment from zero. */
 	memcpy(wqe, txq->tmpl, MLX5V_WQE_DS);
@@ -554,19 +570,22 @@ tx_build(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe)
 			SET(wqe_eth_seg, eseg, l3_csum, 1);
 		if (m->ol_flags & RTE_MBUF_F_TX_L4_MASK)
 			SET(wqe_eth_seg, eseg, l4_csum, 1);
-		if ((m->ol_flags & RTE_MBUF_F_TX_VLAN) && txq->vlan_insert) {
-			/* §6.3: the tag request takes the place of the inline header. */
+		tag = (m->ol_flags & RTE_MBUF_F_TX_VLAN) && txq->vlan_insert;
+		if (tag && txq->vlan_hw) {
+			/* §6.3: no inline header is required, the tag request takes its place. */
 			SET(wqe_eth_seg_vlan, eseg, insert_vlan, 1);
 			SET(wqe_eth_seg_vlan, eseg, vlan_tci, m->vlan_tci);
-		} else if (txq->min_inline != 0) {
-			/* §6.4: the minimum header, or the whole frame when it is shorter. */
-			inl = RTE_MIN((uint32_t)txq->min_inline, m->pkt_len);
-			src = rte_pktmbuf_read(m, 0, inl, hdr);
-			if (unlikely(src == NULL))
+		} else if (txq->min_inline != 0 || tag) {
+			/*
+			 * §6.4: the minimum header, or the whole frame when it is shorter; a tag
+			 * goes into the L2 header inlined at least.
+			 */
+			off = tag ? RTE_MAX((uint32_t)txq->min_inline, MLX5V_WQE_L2_INLINE) :
+			      txq->min_inline;
+			off = RTE_MIN(off, m->pkt_len);
+			inl = tx_inline_hdr(m, eseg, off, tag);
+			if (unlikely(inl == 0))
 				return 0;
-			SET(wqe_eth_seg, eseg, inline_hdr_sz, inl);
-			memcpy(MLX5V_IFC_ADDR_OF(wqe_eth_seg, eseg, inline_hdr_start), src, inl);
-			off = inl;
 		}
 	}
 	d = 2 + (inl > 2 ? (inl - 2 + MLX5V_WQE_DS - 1) / MLX5V_WQE_DS : 0);

@@ -84,6 +84,7 @@ mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 	/* Packets by pointer in a multi-packet WQE carry no inline header (prm/mlx5_empw §3.1). */
 	txq->empw = priv->caps.empw && priv->caps.min_inline == 0;
 	txq->vlan_insert = priv->caps.wqe_vlan_insert;
+	txq->vlan_hw = priv->caps.hw_vlan_insert;
 	txq->lkey = priv->caps.resd_lkey;
 	offloads = conf->offloads | eth_dev->data->dev_conf.txmode.offloads;
 	txq->fast_free = !!(offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
