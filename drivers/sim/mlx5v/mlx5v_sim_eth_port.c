@@ -106,6 +106,8 @@ mlx5v_sim_eth_port_init(struct mlx5v_sim *sim)
 	p->carrier = 1;
 	p->eth_proto_admin = mlx5v_sim_eth_all_modes();
 	p->ext_eth_proto_admin = mlx5v_sim_eth_all_modes();
+	/* What an e-switch manager set for this vport (prm/mlx5_eth §6.4). */
+	p->min_wqe_inline_mode = mlx5v_sim_knob(sim, MLX5V_SIM_K_VPORT_INLINE_MODE);
 }
 
 /* ---- Capabilities (prm/mlx5_eth §3) ---- */

@@ -220,8 +220,12 @@ mlx5v_sim_tx_build(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 		err->vsynd = MLX5V_SIM_VSYND_LENGTH;
 		return -1;
 	}
-	/* §6.4: the minimum inline header, or the whole frame when it is shorter. */
-	if (!job->vlan && n_inl < RTE_MIN(mlx5v_sim_tx_min_inline(sim, sq), job->len)) {
+	/*
+	 * §6.4: the minimum inline header, or the whole frame when it is shorter. A VLAN
+	 * insertion request takes the inline header's bytes (§6.3), so it is no exemption: with
+	 * an inline mode that requires bytes, silicon refuses it as too little inline data.
+	 */
+	if (n_inl < RTE_MIN(mlx5v_sim_tx_min_inline(sim, sq), job->len)) {
 		err->vsynd = MLX5V_SIM_VSYND_INLINE;
 		return -1;
 	}
@@ -230,7 +234,7 @@ mlx5v_sim_tx_build(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 		ptype = mlx5v_sim_tx_ptype(buf, job->len, &hl);
 		job->hdr_len = (uint32_t)hl.l2_len + hl.l3_len + hl.l4_len;
 		if ((ptype & RTE_PTYPE_L4_MASK) != RTE_PTYPE_L4_TCP || job->mss == 0 ||
-		    (!job->vlan && n_inl < job->hdr_len) ||
+		    n_inl < job->hdr_len ||
 		    job->hdr_len + job->mss > HWSIM_WIRE_FRAME_MAX) {
 			err->vsynd = MLX5V_SIM_VSYND_LSO;
 			return -1;

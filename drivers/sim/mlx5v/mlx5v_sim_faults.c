@@ -112,6 +112,9 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 		"the next N valid CREATE_MKEY fail: NO_RES, no MKEY created" },
 	[MLX5V_SIM_K_WQE_INLINE_MODE] = { "wqe_inline_mode", 0, 0, 2,
 		"Ethernet offload cap wqe_inline_mode: 0 L2, 1 vport context, 2 none" },
+	[MLX5V_SIM_K_VPORT_INLINE_MODE] = { "vport_inline_mode", 0, 0, 7,
+		"NIC vport min_wqe_inline_mode at power-on: 0 none, 1 L2, 2 IP, 3 TCP/UDP, "
+		"5-7 inner L2/IP/TCP-UDP" },
 	[MLX5V_SIM_K_EMPW] = { "empw", 0, 0, 1,
 		"Ethernet offload caps multi_pkt_send_wqe, enhanced_multi_pkt_send_wqe: "
 		"1 takes enhanced multi-packet send WQEs" },

@@ -541,6 +541,63 @@ test_ethdp_vlan_strip(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A SEND WQE asking the device for a VLAN tag (bytes 0x0c-0x0f of the Ethernet segment,
+ * prm/mlx5_eth §6.3) instead of an inline header, the whole frame by one data segment.
+ */
+static void
+sq_send_vlan(struct fx *f, const uint8_t *frame, uint32_t len, uint16_t tci)
+{
+	uint32_t slot = f->sq_pc & ((1u << SQ_LOG) - 1);
+	uint8_t *w = f->mem + OFF_SQ + 64 * slot;
+
+	sq_post(f, frame, len, 0, f->lkey, 0, 1);
+	put_be32(w + 4, f->sq << 8 | 3);
+	put_be32(w + 0x1c, 0x80000000u | tci);
+	memset(w + 0x20, 0, 0x20);
+	put_be32(w + 0x20, len);
+	put_be32(w + 0x24, f->lkey);
+	put_be64(w + 0x28, iova_of(f, f->mem + OFF_TXBUF + slot * BUF_SZ));
+	sq_ring(f);
+}
+
+/*
+ * VLAN insertion takes the inline header's place (prm/mlx5_eth §6.3, §6.4): refused as too
+ * little inline data (LOCAL_QP_OP_ERR, vendor 0x14, SQ to ERR) while the device requires the
+ * L2 header inline, taken (tag after the MAC addresses) once it requires none.
+ */
+static int
+test_ethdp_vlan_insert_inline(void)
+{
+	struct fx *f = &fx_a;
+	uint8_t plain[100], tagged[104];
+	uint16_t idx = f->sq_pc;
+	const uint8_t *cqe;
+	int ret;
+
+	frame_udp(plain, sizeof(plain), f->mac, RTE_IPV4(10, 0, 0, 12), 12, 0);
+	memcpy(tagged, plain, 12);
+	put_be16(tagged + 12, RTE_ETHER_TYPE_VLAN);
+	put_be16(tagged + 14, 0x0123);
+	memcpy(tagged + 16, plain + 12, sizeof(plain) - 12);
+	TEST_ASSERT_SUCCESS(rq_vsd_all(f, 1), "vsd 1");
+	sq_send_vlan(f, plain, sizeof(plain), 0x0123);
+	TEST_ASSERT_SUCCESS(sq_error_recover(f, idx, 0x02, 0x14, "a tag without header sent"),
+			    "L2 inline mode");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(f->sim, "wqe_inline_mode", 2), "no inline");
+	sq_send_vlan(f, plain, sizeof(plain), 0x0123);
+	cqe = cq_wait(f, 0);
+	ret = cqe != NULL && cqe[CQE_OP_OWN] >> 4 == MLX5V_CQE_OPCODE_REQ ? 0 : -1;
+	mlx5v_sim_knob_set(f->sim, "wqe_inline_mode", 0);
+	TEST_ASSERT_SUCCESS(ret, "tag request refused without an inline requirement");
+	cqe = cq_wait(f, 1);
+	TEST_ASSERT_NOT_NULL(cqe, "no receive CQE");
+	TEST_ASSERT_EQUAL(be32(cqe + CQE_BYTE_CNT), sizeof(tagged), "byte count with the tag");
+	TEST_ASSERT(memcmp(rx_buf(f, cqe), tagged, sizeof(tagged)) == 0, "tag not in place");
+	rq_post(f, be32(cqe + CQE_USER_INDEX) & 0xffffff, 1);
+	return TEST_SUCCESS;
+}
+
 /* An armed receive CQ: the frame's CQE brings a completion EQE and the EQ's MSI-X. */
 static int
 test_ethdp_cq_armed(void)
@@ -1131,6 +1188,7 @@ static struct unit_test_suite mlx5v_sim_ethdp_suite = {
 		TEST_CASE(test_ethdp_link),
 		TEST_CASE(test_ethdp_lso),
 		TEST_CASE(test_ethdp_vlan_strip),
+		TEST_CASE(test_ethdp_vlan_insert_inline),
 		TEST_CASE(test_ethdp_cq_armed),
 		TEST_CASE(test_ethdp_cq_overrun),
 		TEST_CASE(test_ethdp_pair),
