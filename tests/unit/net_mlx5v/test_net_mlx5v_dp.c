@@ -1097,22 +1097,29 @@ test_net_mlx5v_dp_cqe_comp_whole(void)
 	return ports_down();
 }
 
-/* Move the second half of one-segment m into a second segment. @return 0 or -1. */
+/* Move all but the first k bytes of one-segment m into a second segment. @return 0 or -1. */
 static int
-split2(struct rte_mbuf *m)
+split_at(struct rte_mbuf *m, uint16_t k)
 {
 	struct rte_mbuf *seg = rte_pktmbuf_alloc(g_mp);
-	uint16_t k = m->data_len / 2;
+	uint16_t n = m->data_len - k;
 	char *dst;
 
-	dst = seg != NULL ? rte_pktmbuf_append(seg, k) : NULL;
+	dst = seg != NULL ? rte_pktmbuf_append(seg, n) : NULL;
 	if (dst == NULL) {
 		rte_pktmbuf_free(seg);
 		return -1;
 	}
-	memcpy(dst, rte_pktmbuf_mtod_offset(m, char *, m->data_len - k), k);
-	rte_pktmbuf_trim(m, k);
+	memcpy(dst, rte_pktmbuf_mtod_offset(m, char *, k), n);
+	rte_pktmbuf_trim(m, n);
 	return rte_pktmbuf_chain(m, seg);
+}
+
+/* Move the second half of one-segment m into a second segment. @return 0 or -1. */
+static int
+split2(struct rte_mbuf *m)
+{
+	return split_at(m, m->data_len - m->data_len / 2);
 }
 
 /*
@@ -1245,18 +1252,14 @@ test_net_mlx5v_dp_tx_lean(void)
 	return counters_check(pkts, bytes) ?: ports_down();
 }
 
+/* The two paired functions with the device caps given, as --vdev would give them. */
 static int
-testsuite_setup(void)
+pair_create(const char *caps)
 {
 	char a0[128], a1[128];
 
-	g_mp = rte_pktmbuf_pool_create("ut_net_mlx5v_dp", NB_MBUF, g_cache, 0,
-				       RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	if (g_mp == NULL)
-		return TEST_FAILED;
-	/* The two ends of the pair, as --vdev would give them. */
-	snprintf(a0, sizeof(a0), "wire=pair:" DEV1 "%s", g_caps);
-	snprintf(a1, sizeof(a1), DEV1 ",wire=pair:" DEV0 "%s", g_caps);
+	snprintf(a0, sizeof(a0), "wire=pair:" DEV1 "%s", caps);
+	snprintf(a1, sizeof(a1), DEV1 ",wire=pair:" DEV0 "%s", caps);
 	if (ut_eal_devargs_add(a1) == NULL || rte_vdev_init(DEV0, a0) != 0 ||
 	    rte_vdev_init(DEV1, a1 + strlen(DEV1 ",")) != 0)
 		return TEST_FAILED;
@@ -1270,10 +1273,102 @@ testsuite_setup(void)
 }
 
 static void
-testsuite_teardown(void)
+pair_destroy(void)
 {
 	rte_vdev_uninit(DEV1);
 	rte_vdev_uninit(DEV0);
+}
+
+/*
+ * VLAN insertion under every minimum inline mode (doc/guides/prm/mlx5_eth.rst §6.3, §6.4):
+ * the device's tag request takes the place of the inline header, so only a device that
+ * requires none (wqe_inline_mode 2) may be asked for it; with L2 (18 bytes), a vport mode
+ * of none, IP (58) or TCP/UDP (78) the tag goes into the inlined header. The simulator
+ * refuses a tag request with too little inline data as silicon does (an error CQE, the SQ to
+ * ERR). Frames shorter and longer than the inline header, one of two segments: each
+ * arrives (stripping off) with the tag after the MAC addresses and its bytes unchanged.
+ */
+static int
+test_net_mlx5v_dp_vlan_inline(void)
+{
+	static const char *const modes[] = {
+		"", ",wqe_inline_mode=1,vport_inline_mode=0",
+		",wqe_inline_mode=1,vport_inline_mode=2",
+		",wqe_inline_mode=1,vport_inline_mode=3", ",wqe_inline_mode=2",
+	};
+	static const uint16_t lens[] = { 60, 70, 90, 300, 1000 };
+	uint8_t want[1100], got[1100];
+	struct rte_mbuf *m, *ref, *rx[1];
+	struct rte_eth_stats st;
+	rte_be16_t tag[2];
+	unsigned int k, i;
+	uint16_t tci;
+	int ret = TEST_SUCCESS;
+
+	/* The devices are made anew per mode: once, in the first pass. */
+	if (strcmp(g_caps, "") != 0 || g_cache != 0)
+		return TEST_SKIPPED;
+	for (k = 0; k < RTE_DIM(modes) && ret == TEST_SUCCESS; k++) {
+		pair_destroy();
+		TEST_ASSERT_SUCCESS(pair_create(modes[k]), "devices with \"%s\"", modes[k]);
+		TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, RTE_ETH_TX_OFFLOAD_VLAN_INSERT |
+					     RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 1500), "start");
+		for (i = 0; i <= RTE_DIM(lens); i++) {
+			tci = (uint16_t)(0x100 * (k + 1) + i);
+			m = frame(&g_mac1, i < RTE_DIM(lens) ? lens[i] : 700, tci, i & 1);
+			TEST_ASSERT_NOT_NULL(m, "frame");
+			/* The last one in two segments, the first shorter than any header. */
+			if (i == RTE_DIM(lens))
+				TEST_ASSERT_SUCCESS(split_at(m, 10), "two segments");
+			ref = copy_of(m);
+			TEST_ASSERT_NOT_NULL(ref, "copy");
+			m->ol_flags |= RTE_MBUF_F_TX_VLAN;
+			m->vlan_tci = tci;
+			TEST_ASSERT_SUCCESS(send_all(g_p0, 0, &m, 1), "send");
+			TEST_ASSERT_EQUAL(recv_n(g_p1, 0, rx, 1), 1, "caps \"%s\", %u bytes: lost",
+					  modes[k], ref->pkt_len);
+			tag[0] = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+			tag[1] = rte_cpu_to_be_16(tci);
+			/* The frame as sent with the tag after the MAC addresses. */
+			TEST_ASSERT_SUCCESS(rte_pktmbuf_linearize(ref), "one segment");
+			memcpy(want, rte_pktmbuf_mtod(ref, uint8_t *), 2 * RTE_ETHER_ADDR_LEN);
+			memcpy(want + 2 * RTE_ETHER_ADDR_LEN, tag, sizeof(tag));
+			memcpy(want + 2 * RTE_ETHER_ADDR_LEN + RTE_VLAN_HLEN,
+			       rte_pktmbuf_mtod_offset(ref, uint8_t *, 2 * RTE_ETHER_ADDR_LEN),
+			       ref->pkt_len - 2 * RTE_ETHER_ADDR_LEN);
+			TEST_ASSERT_EQUAL(rx[0]->pkt_len, ref->pkt_len + RTE_VLAN_HLEN,
+					  "caps \"%s\": %u bytes arrived of %u + tag", modes[k],
+					  rx[0]->pkt_len, ref->pkt_len);
+			TEST_ASSERT(memcmp(rte_pktmbuf_read(rx[0], 0, rx[0]->pkt_len, got), want,
+					   rx[0]->pkt_len) == 0,
+				    "caps \"%s\", %u bytes: not the frame with its tag", modes[k],
+				    ref->pkt_len);
+			rte_pktmbuf_free(rx[0]);
+			rte_pktmbuf_free(ref);
+		}
+		TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p0, &st), "stats");
+		TEST_ASSERT_EQUAL(st.oerrors, 0, "caps \"%s\": send errors", modes[k]);
+		ret = ports_down();
+	}
+	pair_destroy();
+	TEST_ASSERT_SUCCESS(pair_create(g_caps), "devices back");
+	return ret;
+}
+
+static int
+testsuite_setup(void)
+{
+	g_mp = rte_pktmbuf_pool_create("ut_net_mlx5v_dp", NB_MBUF, g_cache, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	if (g_mp == NULL)
+		return TEST_FAILED;
+	return pair_create(g_caps);
+}
+
+static void
+testsuite_teardown(void)
+{
+	pair_destroy();
 	rte_mempool_free(g_mp);
 }
 
@@ -1291,6 +1386,7 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 		TEST_CASE(test_net_mlx5v_dp_rss_ptype),
 		TEST_CASE(test_net_mlx5v_dp_vlan),
 		TEST_CASE(test_net_mlx5v_dp_vlan_toggle),
+		TEST_CASE(test_net_mlx5v_dp_vlan_inline),
 		TEST_CASE(test_net_mlx5v_dp_tso),
 		TEST_CASE(test_net_mlx5v_dp_tx_error),
 		TEST_CASE(test_net_mlx5v_dp_rx_error),
