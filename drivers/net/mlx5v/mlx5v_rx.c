@@ -102,13 +102,16 @@ RTE_INIT(mlx5v_rx_meta_init)
 		frag = (i >> RX_HDR_SHIFT(ip_frag)) & 1;
 		ptype = RTE_PTYPE_L2_ETHER | rx_ptype_l3[l3] |
 			(frag ? RTE_PTYPE_L4_FRAG : rx_ptype_l4[l4]);
+		/*
+		 * §8.2: a set ok bit says the device verified the checksum; a clear one only
+		 * that it did not say so (a header it does not validate, a UDP checksum of 0,
+		 * as well as a wrong sum), hence UNKNOWN (0), never BAD.
+		 */
 		flags = 0;
-		if (l3 != MLX5V_CQE_L3_NONE)
-			flags |= (i >> RX_HDR_SHIFT(l3_ok)) & 1 ? RTE_MBUF_F_RX_IP_CKSUM_GOOD :
-								   RTE_MBUF_F_RX_IP_CKSUM_BAD;
-		if (rx_ptype_l4[l4] != 0 && !frag)
-			flags |= (i >> RX_HDR_SHIFT(l4_ok)) & 1 ? RTE_MBUF_F_RX_L4_CKSUM_GOOD :
-								   RTE_MBUF_F_RX_L4_CKSUM_BAD;
+		if (l3 != MLX5V_CQE_L3_NONE && ((i >> RX_HDR_SHIFT(l3_ok)) & 1))
+			flags |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+		if (rx_ptype_l4[l4] != 0 && !frag && ((i >> RX_HDR_SHIFT(l4_ok)) & 1))
+			flags |= RTE_MBUF_F_RX_L4_CKSUM_GOOD;
 		rx_meta[i].ptype = ptype;
 		rx_meta[i].ol_flags = flags;
 	}

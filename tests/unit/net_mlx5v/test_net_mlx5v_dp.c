@@ -366,11 +366,11 @@ test_net_mlx5v_dp_jumbo(void)
 	return TEST_SUCCESS;
 }
 
-/* Checksums: computed on send when asked, checked on receive (good and bad flagged). */
+/* Checksums: computed on send when asked; on receive GOOD when verified, else UNKNOWN. */
 static int
 test_net_mlx5v_dp_csum(void)
 {
-	struct rte_mbuf *tx[3], *rx[3];
+	struct rte_mbuf *tx[4], *rx[4];
 	struct rte_ipv4_hdr *ip;
 	struct rte_udp_hdr *udp;
 	uint16_t i;
@@ -378,7 +378,7 @@ test_net_mlx5v_dp_csum(void)
 	TEST_ASSERT_SUCCESS(ports_up(1, 64, RTE_ETH_RX_OFFLOAD_CHECKSUM,
 				     RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
 				     RTE_ETH_TX_OFFLOAD_UDP_CKSUM, 1500), "start");
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		tx[i] = frame(&g_mac1, 200, i, 0);
 		TEST_ASSERT_NOT_NULL(tx[i], "frame");
 	}
@@ -396,8 +396,12 @@ test_net_mlx5v_dp_csum(void)
 	ip = rte_pktmbuf_mtod_offset(tx[2], struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 	udp = (struct rte_udp_hdr *)(ip + 1);
 	udp->dgram_cksum ^= 0x0101;
-	TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, 3), "send");
-	TEST_ASSERT_EQUAL(recv_n(g_p1, 0, rx, 3), 3, "received");
+	/* 3: no UDP checksum (0, valid over IPv4): the device does not call it verified. */
+	ip = rte_pktmbuf_mtod_offset(tx[3], struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	udp = (struct rte_udp_hdr *)(ip + 1);
+	udp->dgram_cksum = 0;
+	TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, 4), "send");
+	TEST_ASSERT_EQUAL(recv_n(g_p1, 0, rx, 4), 4, "received");
 	ip = rte_pktmbuf_mtod_offset(rx[0], struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 	TEST_ASSERT_EQUAL(rte_ipv4_cksum(ip), 0, "IP checksum not computed on send");
 	TEST_ASSERT_EQUAL(rte_ipv4_udptcp_cksum_verify(ip, ip + 1), 0,
@@ -406,13 +410,24 @@ test_net_mlx5v_dp_csum(void)
 			  RTE_MBUF_F_RX_IP_CKSUM_GOOD, "IP good");
 	TEST_ASSERT_EQUAL(rx[0]->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK,
 			  RTE_MBUF_F_RX_L4_CKSUM_GOOD, "L4 good");
+	/*
+	 * A clear ok bit is UNKNOWN, never BAD (doc/guides/prm/mlx5_eth.rst §8.2): the device
+	 * leaves it clear for what it did not verify as well as for a wrong sum.
+	 */
 	TEST_ASSERT_EQUAL(rx[1]->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK,
-			  RTE_MBUF_F_RX_IP_CKSUM_BAD, "bad IP checksum not flagged");
+			  RTE_MBUF_F_RX_IP_CKSUM_UNKNOWN, "wrong IP checksum: %#" PRIx64,
+			  rx[1]->ol_flags);
 	TEST_ASSERT_EQUAL(rx[2]->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK,
 			  RTE_MBUF_F_RX_IP_CKSUM_GOOD, "IP good");
 	TEST_ASSERT_EQUAL(rx[2]->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK,
-			  RTE_MBUF_F_RX_L4_CKSUM_BAD, "bad UDP checksum not flagged");
-	rte_pktmbuf_free_bulk(rx, 3);
+			  RTE_MBUF_F_RX_L4_CKSUM_UNKNOWN, "wrong UDP checksum: %#" PRIx64,
+			  rx[2]->ol_flags);
+	TEST_ASSERT_EQUAL(rx[3]->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK,
+			  RTE_MBUF_F_RX_IP_CKSUM_GOOD, "IP good");
+	TEST_ASSERT_EQUAL(rx[3]->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK,
+			  RTE_MBUF_F_RX_L4_CKSUM_UNKNOWN, "valid frame without UDP checksum: %#"
+			  PRIx64, rx[3]->ol_flags);
+	rte_pktmbuf_free_bulk(rx, 4);
 	return ports_down();
 }
 
@@ -470,8 +485,11 @@ test_net_mlx5v_dp_mixed(void)
 	n += recv_n(g_p1, 0, rx + n, RTE_DIM(f) - n);
 	TEST_ASSERT_EQUAL(n, RTE_DIM(f), "received %u of %zu", n, RTE_DIM(f));
 	for (i = 0; i < n; i++) {
-		want_ip = f[i].bad == 1 ? RTE_MBUF_F_RX_IP_CKSUM_BAD : RTE_MBUF_F_RX_IP_CKSUM_GOOD;
-		want_l4 = f[i].bad == 2 ? RTE_MBUF_F_RX_L4_CKSUM_BAD : RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+		/* A clear ok bit is UNKNOWN (doc/guides/prm/mlx5_eth.rst §8.2). */
+		want_ip = f[i].bad == 1 ? RTE_MBUF_F_RX_IP_CKSUM_UNKNOWN :
+			  RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+		want_l4 = f[i].bad == 2 ? RTE_MBUF_F_RX_L4_CKSUM_UNKNOWN :
+			  RTE_MBUF_F_RX_L4_CKSUM_GOOD;
 		vlan = f[i].vlan && has_vlan ? RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED : 0;
 		TEST_ASSERT_EQUAL(rx[i]->packet_type, RTE_PTYPE_L2_ETHER |
 				  RTE_PTYPE_L3_IPV4_EXT_UNKNOWN |
