@@ -215,9 +215,12 @@ mlx5v_ethdev_infos_get(struct rte_eth_dev *eth_dev, struct rte_eth_dev_info *inf
 		.nb_max = ring_max, .nb_min = 1, .nb_align = 1,
 	};
 	info->tx_desc_lim = info->rx_desc_lim;
+	/* The segments a send WQE has room for after the headers the device needs inlined. */
+	info->tx_desc_lim.nb_mtu_seg_max = mlx5v_tx_max_segs(&priv->caps, 0);
 	info->tx_desc_lim.nb_seg_max = info->tx_offload_capa & RTE_ETH_TX_OFFLOAD_TCP_TSO ?
-				       MLX5V_ETH_TSO_MAX_SEGS : MLX5V_ETH_TX_MAX_SEGS;
-	info->tx_desc_lim.nb_mtu_seg_max = MLX5V_ETH_TX_MAX_SEGS;
+				       RTE_MIN(mlx5v_tx_max_segs(&priv->caps, 1),
+					       info->tx_desc_lim.nb_mtu_seg_max) :
+				       info->tx_desc_lim.nb_mtu_seg_max;
 	info->default_rxportconf.ring_size = 256;
 	info->default_txportconf.ring_size = 256;
 	info->speed_capa = RTE_ETH_LINK_SPEED_1G | RTE_ETH_LINK_SPEED_10G | RTE_ETH_LINK_SPEED_25G |

@@ -31,10 +31,8 @@ extern int mlx5v_ethdev_logtype;
 /** Largest ring: what log_max_wq_sz allows, within a 16-bit descriptor count. */
 #define MLX5V_ETH_RING_MAX(priv) RTE_MIN(UINT32_C(1) << (priv)->caps.log_max_wq_sz, \
 					 UINT32_C(32768))
-/** Mbuf segments per Tx packet: 63 DS less control, Ethernet, 5 inline (prm/mlx5_eth §6.1). */
-#define MLX5V_ETH_TX_MAX_SEGS 56
-/** Mbuf segments per TSO packet: 63 DS less control, Ethernet, 13 of inlined headers. */
-#define MLX5V_ETH_TSO_MAX_SEGS 48
+/** The largest minimum inline header: inner TCP/UDP, vport mode 7 (prm/mlx5_eth §6.4). */
+#define MLX5V_ETH_INLINE_MAX 152u
 /** log2 of the most mbufs a receive WQE scatters over: a 1 KiB WQE (prm/mlx5_eth §7.1). */
 #define MLX5V_ETH_RX_MAX_SGES_LOG 6
 /** Toeplitz key bytes of the TIR (prm/mlx5_eth §4.9). */
@@ -60,6 +58,7 @@ struct mlx5v_ethdev_caps {
 	uint8_t wqe_inline_mode;    /**< 0 L2, 1 from the vport context, 2 none */
 	uint8_t min_inline_mode;    /**< sqc.min_wqe_inline_mode to create SQs with */
 	uint16_t min_inline;        /**< bytes every send WQE inlines (§6.4) */
+	uint8_t max_wqe_ds;         /**< 16-byte segments of the largest send WQE (§6.1) */
 	uint8_t empw;               /**< enhanced multi-packet send WQEs (prm/mlx5_empw §2.1) */
 	uint8_t cqe_comp;           /**< cqe_compression: compressed CQE sessions (prm/mlx5_eth) */
 };
@@ -197,6 +196,8 @@ struct mlx5v_txq {
 	uint16_t mpw_kmax;             /**< packets per multi-packet WQE */
 	uint8_t avx2;                  /**< the lean burst's AVX2 data segment loop runs */
 	uint32_t max_lso;              /**< largest TSO packet, 0 without TSO */
+	uint16_t max_segs;             /**< mbuf segments of a packet (mlx5v_tx_max_segs()) */
+	uint16_t tso_max_segs;         /**< the same for TSO */
 	uint32_t sqn;
 	uint32_t lkey;
 	void *db;                      /**< the UAR doorbell register of this SQ */
@@ -382,6 +383,12 @@ void mlx5v_txq_drain(struct mlx5v_txq *txq);
 int mlx5v_tx_done_cleanup(void *txq, uint32_t free_cnt);
 /** Tx offloads the device can do. */
 uint64_t mlx5v_tx_offload_capa(const struct mlx5v_ethdev_caps *caps);
+/**
+ * Mbuf segments one Tx packet (tso: a TSO packet) may have on the device of caps: the
+ * segments its largest send WQE has room for after the headers inlined.
+ * @return the count, 0 if not even the headers fit.
+ */
+unsigned int mlx5v_tx_max_segs(const struct mlx5v_ethdev_caps *caps, int tso);
 /** Rx offloads the device can do. */
 uint64_t mlx5v_rx_offload_capa(const struct mlx5v_ethdev_caps *caps);
 int mlx5v_rx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,

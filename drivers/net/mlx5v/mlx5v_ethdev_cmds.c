@@ -45,8 +45,12 @@ mac_from_layout(struct rte_ether_addr *mac, const uint8_t *l)
 	memcpy(mac->addr_bytes, l + 2, RTE_ETHER_ADDR_LEN);
 }
 
-/* Bytes inlined per sqc/vport min_wqe_inline_mode: none, L2, IP, TCP/UDP (§6.4). */
-static const uint16_t inline_mode_bytes[8] = { 0, 18, 58, 78, 78, 78, 78, 78 };
+/*
+ * Bytes inlined per sqc/vport min_wqe_inline_mode (§6.4): none, L2, IP, TCP/UDP, reserved
+ * (as TCP/UDP), then the inner L2, IP and TCP/UDP headers of a tunnel after 74 outer
+ * bytes (tagged L2, IPv6, UDP, VXLAN).
+ */
+static const uint16_t inline_mode_bytes[8] = { 0, 18, 58, 78, 78, 92, 132, MLX5V_ETH_INLINE_MAX };
 
 /* The Ethernet offload capability (type 1, current) and the reserved lkey. */
 static int
@@ -103,6 +107,7 @@ mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 	caps->log_max_rqt_size = GET(cmd_hca_cap_eth, cap, log_max_rqt_size);
 	caps->cqe_comp = GET(cmd_hca_cap_eth, cap, cqe_compression);
 	caps->fw_rev = dev->fw_rev;
+	caps->max_wqe_ds = MLX5V_WQE_MAX_DS;
 	ret = mlx5v_ethdev_cmd_pmtu_get(dev, &caps->max_hw_mtu, &oper);
 	if (ret == 0 && GET(cmd_hca_cap_eth, cap, eth_net_offloads))
 		ret = caps_eth(dev, caps);

@@ -40,17 +40,11 @@
 #define TX_AVX2 0
 #endif
 
-/* The largest minimum inline header takes 5 DS beyond the Ethernet segment (78 bytes, §6.4). */
-#define TX_INLINE_MAX_DS 5
-/* Mbuf segments of one packet: the DS left after control, Ethernet and inline (§6.1). */
-#define TX_MAX_SEGS (MLX5V_WQE_MAX_DS - 2 - TX_INLINE_MAX_DS)
-_Static_assert(TX_MAX_SEGS == MLX5V_ETH_TX_MAX_SEGS, "the limit infos_get reports");
+/* DS that an inline header of n bytes takes beyond the Ethernet segment (§6.3). */
+#define TX_INL_DS(n) ((n) > 2 ? ((n) - 2 + MLX5V_WQE_DS - 1) / MLX5V_WQE_DS : 0)
 /* TSO: the L2-L4 headers are inlined (§6.5), with a VLAN tag put in by software. */
 #define TX_TSO_HDR_MAX 192u
 #define TX_TSO_INLINE_MAX (TX_TSO_HDR_MAX + RTE_VLAN_HLEN)
-#define TX_TSO_INLINE_DS ((TX_TSO_INLINE_MAX - 2 + MLX5V_WQE_DS - 1) / MLX5V_WQE_DS)
-_Static_assert(MLX5V_WQE_MAX_DS - 2 - TX_TSO_INLINE_DS == MLX5V_ETH_TSO_MAX_SEGS,
-	       "the TSO limit infos_get reports");
 
 /* Where the template's words go (the layouts of mlx5v_prm_eth.h, §6.2 - §6.5). */
 #define TX_ESEG_OFF MLX5V_IFC_BYTES(wqe_ctrl_seg)
@@ -480,7 +474,7 @@ tx_pool_map(struct mlx5v_txq *txq, struct rte_mbuf *seg)
 }
 
 /* The largest header inlined with a tag put in: the minimum header or TSO's, and the tag. */
-#define TX_HDR_BUF (RTE_MAX(TX_TSO_HDR_MAX, MLX5V_WQE_DS * TX_INLINE_MAX_DS) + RTE_VLAN_HLEN)
+#define TX_HDR_BUF (RTE_MAX(TX_TSO_HDR_MAX, MLX5V_ETH_INLINE_MAX) + RTE_VLAN_HLEN)
 
 /*
  * Inline the first len bytes of m (at most TX_HDR_BUF less a tag) into the Ethernet segment
@@ -527,7 +521,7 @@ tx_build_tso(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe, uint32_t *
 
 	if (txq->max_lso == 0 || m->tso_segsz == 0 || hlen <= 2 * RTE_ETHER_ADDR_LEN ||
 	    hlen > TX_TSO_HDR_MAX || hlen >= m->pkt_len || m->pkt_len > txq->max_lso ||
-	    m->nb_segs > MLX5V_ETH_TSO_MAX_SEGS)
+	    m->nb_segs > txq->tso_max_segs)
 		return 0;
 	*inl_out = tx_inline_hdr(m, eseg, hlen,
 				 (m->ol_flags & RTE_MBUF_F_TX_VLAN) && txq->vlan_insert);
@@ -563,7 +557,7 @@ tx_build(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe)
 		if (off == 0)
 			return 0;
 	} else {
-		if (unlikely(m->nb_segs > TX_MAX_SEGS))
+		if (unlikely(m->nb_segs > txq->max_segs))
 			return 0;
 		/* §6.3: the checksums the device computes. */
 		if (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM)
@@ -588,7 +582,7 @@ tx_build(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe)
 				return 0;
 		}
 	}
-	d = 2 + (inl > 2 ? (inl - 2 + MLX5V_WQE_DS - 1) / MLX5V_WQE_DS : 0);
+	d = 2 + TX_INL_DS(inl);
 	/* §6.5: the bytes past the inline header, one data segment per mbuf segment. */
 	for (seg = m; seg != NULL; seg = seg->next) {
 		if (off >= seg->data_len) {
@@ -1410,6 +1404,22 @@ mlx5v_tx_offload_capa(const struct mlx5v_ethdev_caps *caps)
 	if (caps->max_lso_cap != 0 && caps->csum_cap)
 		capa |= RTE_ETH_TX_OFFLOAD_TCP_TSO;
 	return capa;
+}
+
+unsigned int
+mlx5v_tx_max_segs(const struct mlx5v_ethdev_caps *caps, int tso)
+{
+	uint32_t inl = caps->min_inline;
+	uint32_t ds;
+
+	if (tso)
+		inl = TX_TSO_INLINE_MAX;
+	else if (caps->wqe_vlan_insert && !caps->hw_vlan_insert)
+		/* A tag goes into the inlined header, the L2 one at least (§6.3). */
+		inl = RTE_MAX(inl, MLX5V_WQE_L2_INLINE) + RTE_VLAN_HLEN;
+	/* The DS left after control, Ethernet segment and inline header (§6.1). */
+	ds = 2 + TX_INL_DS(inl);
+	return caps->max_wqe_ds > ds ? caps->max_wqe_ds - ds : 0;
 }
 
 int

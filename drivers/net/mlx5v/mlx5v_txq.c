@@ -105,6 +105,8 @@ mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 	/* prm/mlx5_eth §3.3: max_lso_cap is the log2 of the largest LSO message. */
 	if (mlx5v_tx_offload_capa(&priv->caps) & RTE_ETH_TX_OFFLOAD_TCP_TSO)
 		txq->max_lso = UINT32_C(1) << priv->caps.max_lso_cap;
+	txq->max_segs = mlx5v_tx_max_segs(&priv->caps, 0);
+	txq->tso_max_segs = mlx5v_tx_max_segs(&priv->caps, 1);
 	eth_dev->data->tx_queues[idx] = txq;
 	return 0;
 }
