@@ -61,11 +61,15 @@ struct mlx5v_sim_tx_err {
 	uint8_t vsynd;
 };
 
-/* The fewest header bytes a send WQE must inline (§6.4). */
+/*
+ * The fewest header bytes a send WQE must inline (§6.4). Vport modes: none, L2, IP,
+ * TCP/UDP, reserved (taken as TCP/UDP), then the inner L2, IP and TCP/UDP headers of a
+ * tunnel after 74 outer bytes (tagged L2, IPv6, UDP, VXLAN): 92, 132, 152.
+ */
 static uint32_t
 mlx5v_sim_tx_min_inline(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq)
 {
-	static const uint32_t vport_mode[8] = { 0, 18, 58, 78, 78, 78, 78, 78 };
+	static const uint32_t vport_mode[8] = { 0, 18, 58, 78, 78, 92, 132, 152 };
 
 	switch (mlx5v_sim_knob(sim, MLX5V_SIM_K_WQE_INLINE_MODE)) {
 	case 0:
