@@ -1298,13 +1298,143 @@ pair_destroy(void)
 }
 
 /*
+ * A copy of one-segment m in n segments (the last takes the rest), for a packet of as
+ * many segments as the device allows. @return it, or NULL.
+ */
+static struct rte_mbuf *
+chain_of(struct rte_mbuf *m, uint16_t n)
+{
+	uint16_t piece = m->data_len / n, i, k;
+	struct rte_mbuf *head = NULL, *seg;
+	char *dst;
+
+	for (i = 0; i < n; i++) {
+		k = i + 1 < n ? piece : m->data_len - piece * (n - 1);
+		seg = rte_pktmbuf_alloc(g_mp);
+		dst = seg != NULL ? rte_pktmbuf_append(seg, k) : NULL;
+		if (dst == NULL || (head != NULL && rte_pktmbuf_chain(head, seg) != 0)) {
+			rte_pktmbuf_free(seg);
+			rte_pktmbuf_free(head);
+			return NULL;
+		}
+		memcpy(dst, rte_pktmbuf_mtod_offset(m, char *, piece * i), k);
+		if (head == NULL)
+			head = seg;
+	}
+	return head;
+}
+
+/*
+ * Send m (tagged with tci if tag) from port 0 and check what port 1 receives (stripping
+ * off): the frame with the tag after the MAC addresses, its bytes unchanged. m is sent and
+ * freed in any case. @return TEST_SUCCESS or TEST_FAILED.
+ */
+static int
+inline_roundtrip(const char *caps, struct rte_mbuf *m, int tag, uint16_t tci)
+{
+	static uint8_t want[RTE_MBUF_DEFAULT_BUF_SIZE], got[RTE_MBUF_DEFAULT_BUF_SIZE];
+	uint32_t hl = tag ? 2 * RTE_ETHER_ADDR_LEN : 0;
+	struct rte_mbuf *ref, *rx[1];
+	rte_be16_t vlan[2];
+	uint32_t len;
+	int ret;
+
+	ref = copy_of(m);
+	if (ref == NULL || rte_pktmbuf_linearize(ref) != 0 ||
+	    ref->pkt_len + RTE_VLAN_HLEN > sizeof(want)) {
+		rte_pktmbuf_free(m);
+		rte_pktmbuf_free(ref);
+		return TEST_FAILED;
+	}
+	if (tag) {
+		m->ol_flags |= RTE_MBUF_F_TX_VLAN;
+		m->vlan_tci = tci;
+	}
+	/* The frame as sent with the tag after the MAC addresses. */
+	vlan[0] = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+	vlan[1] = rte_cpu_to_be_16(tci);
+	memcpy(want, rte_pktmbuf_mtod(ref, uint8_t *), hl);
+	memcpy(want + hl, vlan, tag ? sizeof(vlan) : 0);
+	len = hl + (tag ? sizeof(vlan) : 0);
+	memcpy(want + len, rte_pktmbuf_mtod_offset(ref, uint8_t *, hl), ref->pkt_len - hl);
+	len += ref->pkt_len - hl;
+	ret = send_all(g_p0, 0, &m, 1);
+	rte_pktmbuf_free(ref);
+	TEST_ASSERT_SUCCESS(ret, "send");
+	TEST_ASSERT_EQUAL(recv_n(g_p1, 0, rx, 1), 1, "caps \"%s\", %u bytes, tag %d: lost",
+			  caps, len, tag);
+	ret = rx[0]->pkt_len == len &&
+	      memcmp(rte_pktmbuf_read(rx[0], 0, len, got), want, len) == 0;
+	rte_pktmbuf_free(rx[0]);
+	TEST_ASSERT(ret, "caps \"%s\", %u bytes, tag %d: not the frame sent", caps, len, tag);
+	return TEST_SUCCESS;
+}
+
+/*
+ * The devices made anew with caps (a minimum inline mode); frames shorter and longer than
+ * the inline header, one of two segments whose first is shorter than any header, and one
+ * of as many segments as nb_seg_max allows, each tagged if tag: every one must arrive as
+ * sent, none counted as a send error.
+ */
+static int
+inline_mode_run(const char *caps, int tag)
+{
+	static const uint16_t lens[] = { 60, 70, 90, 140, 160, 300, 1000 };
+	struct rte_eth_dev_info info;
+	struct rte_eth_stats st;
+	struct rte_mbuf *m, *c;
+	unsigned int i;
+	uint16_t tci;
+
+	pair_destroy();
+	TEST_ASSERT_SUCCESS(pair_create(caps), "devices with \"%s\"", caps);
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, (tag ? RTE_ETH_TX_OFFLOAD_VLAN_INSERT : 0) |
+				     RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 1500), "start");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(g_p0, &info), "info");
+	for (i = 0; i < RTE_DIM(lens) + 2; i++) {
+		tci = (uint16_t)(0x100 + i);
+		m = frame(&g_mac1, i < RTE_DIM(lens) ? lens[i] : 1200, tci, i & 1);
+		TEST_ASSERT_NOT_NULL(m, "frame");
+		if (i == RTE_DIM(lens)) {
+			TEST_ASSERT_SUCCESS(split_at(m, 10), "two segments");
+		} else if (i == RTE_DIM(lens) + 1) {
+			c = chain_of(m, info.tx_desc_lim.nb_mtu_seg_max);
+			rte_pktmbuf_free(m);
+			m = c;
+			TEST_ASSERT_NOT_NULL(m, "%u segments", info.tx_desc_lim.nb_mtu_seg_max);
+		}
+		TEST_ASSERT_SUCCESS(inline_roundtrip(caps, m, tag, tci), "frame %u", i);
+	}
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p0, &st), "stats");
+	TEST_ASSERT_EQUAL(st.oerrors, 0, "caps \"%s\": send errors", caps);
+	return ports_down();
+}
+
+/* inline_mode_run() for each of modes (n), tagged if tag, then the suite's devices back. */
+static int
+inline_modes(const char *const *modes, unsigned int n, int tag)
+{
+	unsigned int k;
+	int ret = TEST_SUCCESS;
+
+	for (k = 0; k < n && ret == TEST_SUCCESS; k++)
+		ret = inline_mode_run(modes[k], tag);
+	if (ret != TEST_SUCCESS) {
+		rte_eth_dev_stop(g_p0);
+		rte_eth_dev_stop(g_p1);
+	}
+	pair_destroy();
+	TEST_ASSERT_SUCCESS(pair_create(g_caps), "devices back");
+	return ret;
+}
+
+/*
  * VLAN insertion under every minimum inline mode (doc/guides/prm/mlx5_eth.rst §6.3, §6.4):
  * the device's tag request takes the place of the inline header, so only a device that
  * requires none (wqe_inline_mode 2) may be asked for it; with L2 (18 bytes), a vport mode
  * of none, IP (58) or TCP/UDP (78) the tag goes into the inlined header. The simulator
  * refuses a tag request with too little inline data as silicon does (an error CQE, the SQ to
- * ERR). Frames shorter and longer than the inline header, one of two segments: each
- * arrives (stripping off) with the tag after the MAC addresses and its bytes unchanged.
+ * ERR). The devices are made anew per mode: once, in the first pass.
  */
 static int
 test_net_mlx5v_dp_vlan_inline(void)
@@ -1314,63 +1444,30 @@ test_net_mlx5v_dp_vlan_inline(void)
 		",wqe_inline_mode=1,vport_inline_mode=2",
 		",wqe_inline_mode=1,vport_inline_mode=3", ",wqe_inline_mode=2",
 	};
-	static const uint16_t lens[] = { 60, 70, 90, 300, 1000 };
-	uint8_t want[1100], got[1100];
-	struct rte_mbuf *m, *ref, *rx[1];
-	struct rte_eth_stats st;
-	rte_be16_t tag[2];
-	unsigned int k, i;
-	uint16_t tci;
-	int ret = TEST_SUCCESS;
 
-	/* The devices are made anew per mode: once, in the first pass. */
 	if (strcmp(g_caps, "") != 0 || g_cache != 0)
 		return TEST_SKIPPED;
-	for (k = 0; k < RTE_DIM(modes) && ret == TEST_SUCCESS; k++) {
-		pair_destroy();
-		TEST_ASSERT_SUCCESS(pair_create(modes[k]), "devices with \"%s\"", modes[k]);
-		TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, RTE_ETH_TX_OFFLOAD_VLAN_INSERT |
-					     RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 1500), "start");
-		for (i = 0; i <= RTE_DIM(lens); i++) {
-			tci = (uint16_t)(0x100 * (k + 1) + i);
-			m = frame(&g_mac1, i < RTE_DIM(lens) ? lens[i] : 700, tci, i & 1);
-			TEST_ASSERT_NOT_NULL(m, "frame");
-			/* The last one in two segments, the first shorter than any header. */
-			if (i == RTE_DIM(lens))
-				TEST_ASSERT_SUCCESS(split_at(m, 10), "two segments");
-			ref = copy_of(m);
-			TEST_ASSERT_NOT_NULL(ref, "copy");
-			m->ol_flags |= RTE_MBUF_F_TX_VLAN;
-			m->vlan_tci = tci;
-			TEST_ASSERT_SUCCESS(send_all(g_p0, 0, &m, 1), "send");
-			TEST_ASSERT_EQUAL(recv_n(g_p1, 0, rx, 1), 1, "caps \"%s\", %u bytes: lost",
-					  modes[k], ref->pkt_len);
-			tag[0] = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
-			tag[1] = rte_cpu_to_be_16(tci);
-			/* The frame as sent with the tag after the MAC addresses. */
-			TEST_ASSERT_SUCCESS(rte_pktmbuf_linearize(ref), "one segment");
-			memcpy(want, rte_pktmbuf_mtod(ref, uint8_t *), 2 * RTE_ETHER_ADDR_LEN);
-			memcpy(want + 2 * RTE_ETHER_ADDR_LEN, tag, sizeof(tag));
-			memcpy(want + 2 * RTE_ETHER_ADDR_LEN + RTE_VLAN_HLEN,
-			       rte_pktmbuf_mtod_offset(ref, uint8_t *, 2 * RTE_ETHER_ADDR_LEN),
-			       ref->pkt_len - 2 * RTE_ETHER_ADDR_LEN);
-			TEST_ASSERT_EQUAL(rx[0]->pkt_len, ref->pkt_len + RTE_VLAN_HLEN,
-					  "caps \"%s\": %u bytes arrived of %u + tag", modes[k],
-					  rx[0]->pkt_len, ref->pkt_len);
-			TEST_ASSERT(memcmp(rte_pktmbuf_read(rx[0], 0, rx[0]->pkt_len, got), want,
-					   rx[0]->pkt_len) == 0,
-				    "caps \"%s\", %u bytes: not the frame with its tag", modes[k],
-				    ref->pkt_len);
-			rte_pktmbuf_free(rx[0]);
-			rte_pktmbuf_free(ref);
-		}
-		TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p0, &st), "stats");
-		TEST_ASSERT_EQUAL(st.oerrors, 0, "caps \"%s\": send errors", modes[k]);
-		ret = ports_down();
-	}
-	pair_destroy();
-	TEST_ASSERT_SUCCESS(pair_create(g_caps), "devices back");
-	return ret;
+	return inline_modes(modes, RTE_DIM(modes), 1);
+}
+
+/*
+ * The inner (tunnel) minimum inline modes 5, 6, 7 (doc/guides/prm/mlx5_eth.rst §6.4): 92,
+ * 132 and 152 bytes inlined, untagged and tagged, a packet of nb_seg_max segments among
+ * them (the inline header leaves that many DS). The simulator refuses fewer bytes.
+ */
+static int
+test_net_mlx5v_dp_inner_inline(void)
+{
+	static const char *const modes[] = {
+		",wqe_inline_mode=1,vport_inline_mode=5",
+		",wqe_inline_mode=1,vport_inline_mode=6",
+		",wqe_inline_mode=1,vport_inline_mode=7",
+	};
+
+	if (strcmp(g_caps, "") != 0 || g_cache != 0)
+		return TEST_SKIPPED;
+	TEST_ASSERT_SUCCESS(inline_modes(modes, RTE_DIM(modes), 0), "untagged");
+	return inline_modes(modes, RTE_DIM(modes), 1);
 }
 
 static int
@@ -1405,6 +1502,7 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 		TEST_CASE(test_net_mlx5v_dp_vlan),
 		TEST_CASE(test_net_mlx5v_dp_vlan_toggle),
 		TEST_CASE(test_net_mlx5v_dp_vlan_inline),
+		TEST_CASE(test_net_mlx5v_dp_inner_inline),
 		TEST_CASE(test_net_mlx5v_dp_tso),
 		TEST_CASE(test_net_mlx5v_dp_tx_error),
 		TEST_CASE(test_net_mlx5v_dp_rx_error),
