@@ -66,6 +66,7 @@ enum mlx5v_eth_opcode {
 #define MLX5V_REG_PTYS 0x5004
 #define MLX5V_REG_PAOS 0x5006
 #define MLX5V_PTYS_PROTO_ETH 0x4       /**< proto_mask: Ethernet (§11.3) */
+#define MLX5V_REG_PCAM 0x507f          /**< Ports Capabilities Mask (§11.3), read only */
 #define MLX5V_PAOS_UP 1                /**< admin_status / oper_status (§11.1) */
 #define MLX5V_PAOS_DOWN 2
 
@@ -957,6 +958,17 @@ MLX5V_IFC(ptys_reg) {
 	uint8_t reserved_at_1a0[0x60];
 };
 
+/** PCAM (§11.3): the feature bit that says PTYS speaks in its extended fields. */
+MLX5V_IFC(pcam_reg) {
+	uint8_t reserved_at_0[0x8];
+	uint8_t feature_group[0x8];
+	uint8_t reserved_at_10[0x8];
+	uint8_t access_reg_group[0x8];
+	uint8_t reserved_at_20[0x192];
+	uint8_t ptys_extended_ethernet[0x1];
+	uint8_t reserved_at_1b3[0xcd];
+};
+
 /* ---- Capabilities (§3) ---- */
 
 /** The Ethernet fields of the general capability (cmd_hca_cap, §3.2), 4 KiB. */
@@ -1444,6 +1456,8 @@ MLX5V_IFC_ASSERT(ptys_reg, connector_type, 11, 3, 0);
 MLX5V_IFC_ASSERT_BYTES(paos_reg, 0x10);
 MLX5V_IFC_ASSERT_BYTES(pmtu_reg, 0x10);
 MLX5V_IFC_ASSERT_BYTES(ptys_reg, 0x40);
+MLX5V_IFC_ASSERT_BYTES(pcam_reg, 0x50);
+MLX5V_IFC_ASSERT(pcam_reg, ptys_extended_ethernet, 13, 13, 13);
 MLX5V_IFC_ASSERT(cmd_hca_cap_eth, log_max_mkey, 7, 21, 16);
 MLX5V_IFC_ASSERT(cmd_hca_cap_eth, terminate_scatter_list_mkey, 7, 9, 9);
 MLX5V_IFC_ASSERT(cmd_hca_cap_eth, max_qp_cnt, 12, 25, 16);

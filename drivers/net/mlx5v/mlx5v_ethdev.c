@@ -263,7 +263,7 @@ mlx5v_ethdev_link_update(struct rte_eth_dev *eth_dev, int wait_to_complete)
 		return rte_eth_linkstatus_set(eth_dev, &link);
 	ret = mlx5v_ethdev_cmd_paos_get(dev, &admin, &oper);
 	if (ret == 0 && oper)
-		ret = mlx5v_ethdev_cmd_ptys_speed(dev, &mbps);
+		ret = mlx5v_ethdev_cmd_ptys_speed(dev, priv_of(eth_dev)->caps.ptys_ext, &mbps);
 	if (ret != 0) {
 		MLX5V_ETH_LOG(ERR, "port %u: link query failed: %s", eth_dev->data->port_id,
 			      strerror(-ret));

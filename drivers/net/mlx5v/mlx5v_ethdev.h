@@ -59,6 +59,7 @@ struct mlx5v_ethdev_caps {
 	uint8_t min_inline_mode;    /**< sqc.min_wqe_inline_mode to create SQs with */
 	uint16_t min_inline;        /**< bytes every send WQE inlines (§6.4) */
 	uint8_t max_wqe_ds;         /**< 16-byte segments of the largest send WQE (§6.1) */
+	uint8_t ptys_ext;           /**< PCAM ptys_extended_ethernet: PTYS extended fields */
 	uint8_t empw;               /**< enhanced multi-packet send WQEs (prm/mlx5_empw §2.1) */
 	uint8_t cqe_comp;           /**< cqe_compression: compressed CQE sessions (prm/mlx5_eth) */
 };
@@ -417,8 +418,11 @@ int mlx5v_ethdev_cmd_vport_uc_get(struct mlx5v_dev *dev, unsigned int i,
 int mlx5v_ethdev_cmd_paos_get(struct mlx5v_dev *dev, int *admin_up, int *oper_up);
 /** PAOS write of the admin status. @return 0 or -errno. */
 int mlx5v_ethdev_cmd_paos_set(struct mlx5v_dev *dev, int up);
-/** PTYS read: *mbps the operational speed (0 if none or unknown). @return 0 or -errno. */
-int mlx5v_ethdev_cmd_ptys_speed(struct mlx5v_dev *dev, uint32_t *mbps);
+/**
+ * PTYS read: *mbps the operational speed (0 if none or unknown), from the extended fields
+ * if ext (caps.ptys_ext). @return 0 or -errno.
+ */
+int mlx5v_ethdev_cmd_ptys_speed(struct mlx5v_dev *dev, int ext, uint32_t *mbps);
 /** PMTU read. @return 0 or -errno. */
 int mlx5v_ethdev_cmd_pmtu_get(struct mlx5v_dev *dev, uint16_t *max_mtu, uint16_t *oper_mtu);
 /** PMTU write of admin_mtu (frame bytes). @return 0 or -errno. */

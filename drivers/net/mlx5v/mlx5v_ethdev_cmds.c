@@ -31,6 +31,9 @@
 #define PAOS_LEN MLX5V_IFC_BYTES(paos_reg)
 #define PTYS_LEN MLX5V_IFC_BYTES(ptys_reg)
 #define PMTU_LEN MLX5V_IFC_BYTES(pmtu_reg)
+#define PCAM_LEN MLX5V_IFC_BYTES(pcam_reg)
+/* The largest register payload: PCAM. */
+#define REG_MAX_LEN PCAM_LEN
 
 static void
 mac_to_layout(uint8_t *l, const struct rte_ether_addr *mac)
@@ -92,6 +95,31 @@ caps_eth(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 	return ret;
 }
 
+static int access_reg(struct mlx5v_dev *dev, uint16_t id, int write, uint8_t *reg,
+		      size_t size);
+
+/*
+ * §11.3: whether PTYS reports the speed in its extended fields (PCAM
+ * ptys_extended_ethernet, readable when the general cap pcam_reg is set).
+ */
+static int
+pcam_query(struct mlx5v_dev *dev, const uint8_t *cap, struct mlx5v_ethdev_caps *caps)
+{
+	uint8_t reg[PCAM_LEN];
+	int ret;
+
+	caps->ptys_ext = 0;
+	if (!GET(cmd_hca_cap_eth, cap, pcam_reg))
+		return 0;
+	/* feature_group 0 and access_reg_group 0: the enhanced features of the port. */
+	memset(reg, 0, sizeof(reg));
+	ret = access_reg(dev, MLX5V_REG_PCAM, 0, reg, sizeof(reg));
+	if (ret != 0)
+		return ret;
+	caps->ptys_ext = GET(pcam_reg, reg, ptys_extended_ethernet);
+	return 0;
+}
+
 int
 mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 {
@@ -140,7 +168,7 @@ mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 	 * elsewhere software puts the tag into the inlined header.
 	 */
 	caps->hw_vlan_insert = caps->wqe_vlan_insert && caps->wqe_inline_mode == 2;
-	return 0;
+	return pcam_query(dev, cap, caps);
 }
 
 static int
@@ -261,12 +289,13 @@ mlx5v_ethdev_cmd_vport_uc_list(struct mlx5v_dev *dev, const struct rte_ether_add
 static int
 access_reg(struct mlx5v_dev *dev, uint16_t id, int write, uint8_t *reg, size_t size)
 {
-	uint8_t in[MLX5V_IFC_BYTES(access_reg_in) + PTYS_LEN];
-	uint8_t out[MLX5V_IFC_BYTES(access_reg_in) + PTYS_LEN];
+	uint8_t in[MLX5V_IFC_BYTES(access_reg_in) + REG_MAX_LEN];
+	uint8_t out[MLX5V_IFC_BYTES(access_reg_in) + REG_MAX_LEN];
 	size_t len = MLX5V_IFC_BYTES(access_reg_in) + size;
 	int ret;
 
-	RTE_BUILD_BUG_ON(PAOS_LEN > PTYS_LEN || PMTU_LEN > PTYS_LEN);
+	RTE_BUILD_BUG_ON(PAOS_LEN > REG_MAX_LEN || PMTU_LEN > REG_MAX_LEN ||
+			 PTYS_LEN > REG_MAX_LEN);
 	memset(in, 0, len);
 	SET(access_reg_in, in, opcode, MLX5V_CMD_OP_ACCESS_REG);
 	SET(access_reg_in, in, op_mod, write ? MLX5V_ACCESS_REG_WRITE : MLX5V_ACCESS_REG_READ);
@@ -307,22 +336,70 @@ mlx5v_ethdev_cmd_paos_set(struct mlx5v_dev *dev, int up)
 	return access_reg(dev, MLX5V_REG_PAOS, 1, reg, sizeof(reg));
 }
 
-/* Legacy PTYS eth_proto bits and their speeds (prm/mlx5_eth §11.3), fastest first. */
-static const struct {
-	uint8_t bit;
-	uint32_t mbps;
-} ptys_speeds[] = {
-	{ 20, RTE_ETH_SPEED_NUM_100G },  /* 100GBASE-CR4 */
-	{ 30, RTE_ETH_SPEED_NUM_50G },   /* 50GBASE-CR2 */
-	{ 6, RTE_ETH_SPEED_NUM_40G },    /* 40GBASE-CR4 */
-	{ 27, RTE_ETH_SPEED_NUM_25G },   /* 25GBASE-CR */
-	{ 12, RTE_ETH_SPEED_NUM_10G },   /* 10GBASE-CR */
-	{ 1, RTE_ETH_SPEED_NUM_1G },     /* 1000BASE-KX */
+/*
+ * Speed in Mb/s of each PTYS eth_proto bit (prm/mlx5_eth §11.3), legacy and extended; 0 for
+ * a bit no mode uses.
+ */
+static const uint32_t ptys_legacy_mbps[32] = {
+	[0] = RTE_ETH_SPEED_NUM_1G,     /* 1000BASE-CX-SGMII */
+	[1] = RTE_ETH_SPEED_NUM_1G,     /* 1000BASE-KX */
+	[2] = RTE_ETH_SPEED_NUM_10G,    /* 10GBASE-CX4 */
+	[3] = RTE_ETH_SPEED_NUM_10G,    /* 10GBASE-KX4 */
+	[4] = RTE_ETH_SPEED_NUM_10G,    /* 10GBASE-KR */
+	[5] = RTE_ETH_SPEED_NUM_20G,    /* 20GBASE-KR2 */
+	[6] = RTE_ETH_SPEED_NUM_40G,    /* 40GBASE-CR4 */
+	[7] = RTE_ETH_SPEED_NUM_40G,    /* 40GBASE-KR4 */
+	[8] = RTE_ETH_SPEED_NUM_56G,    /* 56GBASE-R4 */
+	[12] = RTE_ETH_SPEED_NUM_10G,   /* 10GBASE-CR */
+	[13] = RTE_ETH_SPEED_NUM_10G,   /* 10GBASE-SR */
+	[14] = RTE_ETH_SPEED_NUM_10G,   /* 10GBASE-ER/LR */
+	[15] = RTE_ETH_SPEED_NUM_40G,   /* 40GBASE-SR4 */
+	[16] = RTE_ETH_SPEED_NUM_40G,   /* 40GBASE-LR4/ER4 */
+	[18] = RTE_ETH_SPEED_NUM_50G,   /* 50GBASE-SR2 */
+	[20] = RTE_ETH_SPEED_NUM_100G,  /* 100GBASE-CR4 */
+	[21] = RTE_ETH_SPEED_NUM_100G,  /* 100GBASE-SR4 */
+	[22] = RTE_ETH_SPEED_NUM_100G,  /* 100GBASE-KR4 */
+	[23] = RTE_ETH_SPEED_NUM_100G,  /* 100GBASE-LR4/ER4 */
+	[24] = RTE_ETH_SPEED_NUM_100M,  /* 100BASE-TX */
+	[25] = RTE_ETH_SPEED_NUM_1G,    /* 1000BASE-T */
+	[26] = RTE_ETH_SPEED_NUM_10G,   /* 10GBASE-T */
+	[27] = RTE_ETH_SPEED_NUM_25G,   /* 25GBASE-CR */
+	[28] = RTE_ETH_SPEED_NUM_25G,   /* 25GBASE-KR */
+	[29] = RTE_ETH_SPEED_NUM_25G,   /* 25GBASE-SR */
+	[30] = RTE_ETH_SPEED_NUM_50G,   /* 50GBASE-CR2 */
+	[31] = RTE_ETH_SPEED_NUM_50G,   /* 50GBASE-KR2 */
+};
+
+/* 400G and 800G have no RTE_ETH_SPEED_NUM_ in DPDK 22.11: link_speed is Mb/s all the same. */
+#define PTYS_400G 400000u
+#define PTYS_800G 800000u
+
+static const uint32_t ptys_ext_mbps[32] = {
+	[0] = RTE_ETH_SPEED_NUM_100M,   /* SGMII 100M */
+	[1] = RTE_ETH_SPEED_NUM_1G,     /* 1000BASE-X, SGMII */
+	[3] = RTE_ETH_SPEED_NUM_5G,     /* 5GBASE-R */
+	[4] = RTE_ETH_SPEED_NUM_10G,    /* 10GBASE-XFI, XAUI-1 */
+	[5] = RTE_ETH_SPEED_NUM_40G,    /* 40GBASE-XLAUI-4, XLPPI-4 */
+	[6] = RTE_ETH_SPEED_NUM_25G,    /* 25GAUI-1, 25GBASE-CR/KR */
+	[7] = RTE_ETH_SPEED_NUM_50G,    /* 50GAUI-2, LAUI-2, 50GBASE-CR2/KR2 */
+	[8] = RTE_ETH_SPEED_NUM_50G,    /* 50GAUI-1, LAUI-1, 50GBASE-CR/KR */
+	[9] = RTE_ETH_SPEED_NUM_100G,   /* CAUI-4, 100GBASE-CR4/KR4 */
+	[10] = RTE_ETH_SPEED_NUM_100G,  /* 100GAUI-2, 100GBASE-CR2/KR2 */
+	[11] = RTE_ETH_SPEED_NUM_100G,  /* 100GAUI-1, 100GBASE-CR/KR */
+	[12] = RTE_ETH_SPEED_NUM_200G,  /* 200GAUI-4, 200GBASE-CR4/KR4 */
+	[13] = RTE_ETH_SPEED_NUM_200G,  /* 200GAUI-2, 200GBASE-CR2/KR2 */
+	[14] = RTE_ETH_SPEED_NUM_200G,  /* 200GAUI-1, 200GBASE-CR1/KR1 */
+	[15] = PTYS_400G,               /* 400GAUI-8 */
+	[16] = PTYS_400G,               /* 400GAUI-4, 400GBASE-CR4/KR4 */
+	[17] = PTYS_400G,               /* 400GAUI-2, 400GBASE-CR2/KR2 */
+	[19] = PTYS_800G,               /* 800GAUI-8 */
+	[20] = PTYS_800G,               /* 800GAUI-4, 800GBASE-CR4/KR4 */
 };
 
 int
-mlx5v_ethdev_cmd_ptys_speed(struct mlx5v_dev *dev, uint32_t *mbps)
+mlx5v_ethdev_cmd_ptys_speed(struct mlx5v_dev *dev, int ext, uint32_t *mbps)
 {
+	const uint32_t *tbl = ext ? ptys_ext_mbps : ptys_legacy_mbps;
 	uint8_t reg[PTYS_LEN];
 	uint32_t oper;
 	unsigned int i;
@@ -334,13 +411,12 @@ mlx5v_ethdev_cmd_ptys_speed(struct mlx5v_dev *dev, uint32_t *mbps)
 	ret = access_reg(dev, MLX5V_REG_PTYS, 0, reg, sizeof(reg));
 	if (ret != 0)
 		return ret;
-	oper = GET(ptys_reg, reg, eth_proto_oper);
+	/* §11.3: the extended fields when PCAM says so; one bit set while the link is up. */
+	oper = ext ? GET(ptys_reg, reg, ext_eth_proto_oper) : GET(ptys_reg, reg, eth_proto_oper);
 	*mbps = RTE_ETH_SPEED_NUM_NONE;
-	for (i = 0; i < RTE_DIM(ptys_speeds); i++)
-		if (oper & (UINT32_C(1) << ptys_speeds[i].bit)) {
-			*mbps = ptys_speeds[i].mbps;
-			break;
-		}
+	for (i = 0; i < 32; i++)
+		if ((oper & (UINT32_C(1) << i)) && tbl[i] > *mbps)
+			*mbps = tbl[i];
 	return 0;
 }
 
