@@ -65,7 +65,7 @@ mlx5v_sim_caps_init(struct mlx5v_sim *sim)
 		/* 4 KiB UAR pages, the only size the model serves; see SET_HCA_CAP. */
 		MLX5V_IFC_SET(cmd_hca_cap, c, log_uar_page_sz, 0);
 		/* The Ethernet function's fields (mlx5v_sim_eth_port.c). */
-		mlx5v_sim_eth_caps_general(c);
+		mlx5v_sim_eth_caps_general(sim, c);
 	}
 	/* CQE compression (prm/mlx5_eth §8.5), unless the cqe_comp knob turns it off. */
 	MLX5V_IFC_SET(cmd_hca_cap_eth, sim->cap_max, cqe_compression,

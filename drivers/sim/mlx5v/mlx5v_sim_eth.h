@@ -538,10 +538,10 @@ void mlx5v_sim_eth_steer_free(struct mlx5v_sim *sim);
 uint8_t mlx5v_sim_cmd_query_vport_state(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
 uint8_t mlx5v_sim_cmd_query_nic_vport(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
 uint8_t mlx5v_sim_cmd_eth_modify_nic_vport(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
-/** ACCESS_REG: PAOS, PTYS, PMTU here, the rest to mlx5v_sim_cmd_access_reg(). */
+/** ACCESS_REG: PAOS, PTYS, PMTU, PCAM here, the rest to mlx5v_sim_cmd_access_reg(). */
 uint8_t mlx5v_sim_cmd_eth_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
 /** The Ethernet fields of the general capability (max and cur alike). */
-void mlx5v_sim_eth_caps_general(uint8_t *cap);
+void mlx5v_sim_eth_caps_general(struct mlx5v_sim *sim, uint8_t *cap);
 /** Capability type 1 or 7 (prm/mlx5_eth §3.1) into cap. @return 0, or -EINVAL. */
 int mlx5v_sim_eth_caps_query(struct mlx5v_sim *sim, unsigned int type, uint8_t *cap);
 /** Port defaults: permanent MAC from the device name, MTU, link up. */

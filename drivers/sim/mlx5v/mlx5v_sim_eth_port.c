@@ -113,7 +113,7 @@ mlx5v_sim_eth_port_init(struct mlx5v_sim *sim)
 /* ---- Capabilities (prm/mlx5_eth §3) ---- */
 
 void
-mlx5v_sim_eth_caps_general(uint8_t *cap)
+mlx5v_sim_eth_caps_general(struct mlx5v_sim *sim, uint8_t *cap)
 {
 	SET(cmd_hca_cap_eth, cap, log_max_mkey, MLX5V_SIM_ETH_LOG_MAX_MKEY);
 	SET(cmd_hca_cap_eth, cap, terminate_scatter_list_mkey, 1);
@@ -121,6 +121,8 @@ mlx5v_sim_eth_caps_general(uint8_t *cap)
 	SET(cmd_hca_cap_eth, cap, max_qp_cnt, MLX5V_SIM_ETH_MAX_QP_CNT);
 	SET(cmd_hca_cap_eth, cap, eth_virt, 1);
 	SET(cmd_hca_cap_eth, cap, nic_flow_table, 1);
+	/* PCAM readable where it says PTYS speaks in its extended fields (§11.3). */
+	SET(cmd_hca_cap_eth, cap, pcam_reg, mlx5v_sim_knob(sim, MLX5V_SIM_K_PTYS_EXT) != 0);
 	SET(cmd_hca_cap_eth, cap, num_ports, 1);
 	SET(cmd_hca_cap_eth, cap, cqe_version, MLX5V_SIM_ETH_CQE_VERSION);
 	SET(cmd_hca_cap_eth, cap, eth_net_offloads, 1);
@@ -394,52 +396,90 @@ mlx5v_sim_eth_paos(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, const uint8_t
 	return MLX5V_CMD_STAT_OK;
 }
 
-/* The fastest admin mode is the operational one while the link is up (§11.3). */
+/*
+ * PTYS (§11.3). The port speaks in one kind of fields: the legacy ones, or with ptys_ext
+ * only the extended ones (the others read 0), so that a driver reading the wrong kind sees
+ * no speed. With link_mode the module takes that one mode (optics, backplane, extended
+ * speeds); without it, the copper modes of mlx5v_sim_eth_modes[], the fastest admin mode
+ * the wire's speed allows being the operational one while the link is up. Lock held.
+ */
 static uint8_t
 mlx5v_sim_eth_ptys(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, const uint8_t *reg,
 		   uint8_t *out)
 {
 	struct mlx5v_sim_eth_port *p = &sim->eth->port;
+	int ext_only = mlx5v_sim_knob(sim, MLX5V_SIM_K_PTYS_EXT) != 0;
+	int64_t mode = mlx5v_sim_knob(sim, MLX5V_SIM_K_LINK_MODE);
 	uint32_t ext = GET(ptys_reg, reg, ext_eth_proto_admin);
 	uint32_t leg = GET(ptys_reg, reg, eth_proto_admin);
-	uint32_t oper = 0;
+	uint32_t cap, admin, oper = 0;
 	int64_t set;
 	unsigned int i;
 
 	if (GET(ptys_reg, reg, proto_mask) != MLX5V_PTYS_PROTO_ETH)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_PTYS_PROTO);
-	if (c->op_mod == MLX5V_ACCESS_REG_WRITE) {
-		/* The extended field wins when the driver writes it ([K] when supported). */
-		set = ext != 0 ? mlx5v_sim_eth_ptys_to_modes(ext, 1) :
-		      mlx5v_sim_eth_ptys_to_modes(leg, 0);
-		if (set <= 0)
+	if (mode >= 0) {
+		/* The module's one mode: an admin write must allow it. */
+		if (c->op_mod == MLX5V_ACCESS_REG_WRITE &&
+		    ((ext_only ? ext : leg) & (UINT32_C(1) << mode)) == 0)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 						 MLX5V_SIM_SYND_PTYS_ADMIN);
-		p->eth_proto_admin = (uint32_t)set;
-		p->ext_eth_proto_admin = (uint32_t)set;
-		p->an_disable_admin = GET(ptys_reg, reg, an_disable_admin);
-	}
-	/* The fastest admin mode the wire's speed (speed=, the slower end of a pair) allows. */
-	for (i = 0; i < RTE_DIM(mlx5v_sim_eth_modes) && mlx5v_sim_eth_link_up(sim); i++)
-		if ((p->eth_proto_admin & (1u << i)) &&
-		    (mlx5v_sim_eth_modes[i].mbps <= mlx5v_sim_eth_dp_speed(sim) ||
-		     i == RTE_DIM(mlx5v_sim_eth_modes) - 1)) {
-			oper = 1u << i;
-			break;
+		cap = UINT32_C(1) << mode;
+		admin = cap;
+		oper = mlx5v_sim_eth_link_up(sim) ? cap : 0;
+	} else {
+		if (c->op_mod == MLX5V_ACCESS_REG_WRITE) {
+			set = ext_only ? mlx5v_sim_eth_ptys_to_modes(ext, 1) :
+			      mlx5v_sim_eth_ptys_to_modes(leg, 0);
+			if (set <= 0)
+				return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+							 MLX5V_SIM_SYND_PTYS_ADMIN);
+			p->eth_proto_admin = (uint32_t)set;
+			p->ext_eth_proto_admin = (uint32_t)set;
+			p->an_disable_admin = GET(ptys_reg, reg, an_disable_admin);
 		}
+		/* The fastest admin mode the wire's speed (the slower end of a pair) allows. */
+		for (i = 0; i < RTE_DIM(mlx5v_sim_eth_modes) && mlx5v_sim_eth_link_up(sim); i++)
+			if ((p->eth_proto_admin & (1u << i)) &&
+			    (mlx5v_sim_eth_modes[i].mbps <= mlx5v_sim_eth_dp_speed(sim) ||
+			     i == RTE_DIM(mlx5v_sim_eth_modes) - 1)) {
+				oper = 1u << i;
+				break;
+			}
+		cap = mlx5v_sim_eth_modes_to_ptys(mlx5v_sim_eth_all_modes(), ext_only);
+		admin = mlx5v_sim_eth_modes_to_ptys(p->eth_proto_admin, ext_only);
+		oper = mlx5v_sim_eth_modes_to_ptys(oper, ext_only);
+	}
 	SET(ptys_reg, out, an_disable_admin, p->an_disable_admin);
 	SET(ptys_reg, out, an_disable_cap, 1);
 	SET(ptys_reg, out, local_port, MLX5V_SIM_ETH_LOCAL_PORT);
 	SET(ptys_reg, out, proto_mask, MLX5V_PTYS_PROTO_ETH);
-	SET(ptys_reg, out, ext_eth_proto_capability,
-	    mlx5v_sim_eth_modes_to_ptys(mlx5v_sim_eth_all_modes(), 1));
-	SET(ptys_reg, out, eth_proto_capability,
-	    mlx5v_sim_eth_modes_to_ptys(mlx5v_sim_eth_all_modes(), 0));
-	SET(ptys_reg, out, ext_eth_proto_admin, mlx5v_sim_eth_modes_to_ptys(p->eth_proto_admin, 1));
-	SET(ptys_reg, out, eth_proto_admin, mlx5v_sim_eth_modes_to_ptys(p->eth_proto_admin, 0));
-	SET(ptys_reg, out, ext_eth_proto_oper, mlx5v_sim_eth_modes_to_ptys(oper, 1));
-	SET(ptys_reg, out, eth_proto_oper, mlx5v_sim_eth_modes_to_ptys(oper, 0));
+	if (ext_only) {
+		SET(ptys_reg, out, ext_eth_proto_capability, cap);
+		SET(ptys_reg, out, ext_eth_proto_admin, admin);
+		SET(ptys_reg, out, ext_eth_proto_oper, oper);
+	} else {
+		SET(ptys_reg, out, eth_proto_capability, cap);
+		SET(ptys_reg, out, eth_proto_admin, admin);
+		SET(ptys_reg, out, eth_proto_oper, oper);
+	}
+	return MLX5V_CMD_STAT_OK;
+}
+
+/*
+ * PCAM (§11.3), read only, feature and access register groups 0: ptys_extended_ethernet as
+ * the ptys_ext knob says. Without the knob the cap pcam_reg is 0 and the register unknown.
+ */
+static uint8_t
+mlx5v_sim_eth_pcam(struct mlx5v_sim_cmd *c, const uint8_t *reg, uint8_t *out)
+{
+	if (c->op_mod != MLX5V_ACCESS_REG_READ || GET(pcam_reg, reg, feature_group) != 0 ||
+	    GET(pcam_reg, reg, access_reg_group) != 0)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+					 MLX5V_SIM_SYND_REG_DATA);
+	memset(out, 0, MLX5V_IFC_BYTES(pcam_reg));
+	SET(pcam_reg, out, ptys_extended_ethernet, 1);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -486,6 +526,11 @@ mlx5v_sim_cmd_eth_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	case MLX5V_REG_PMTU:
 		size = MLX5V_IFC_BYTES(pmtu_reg);
 		break;
+	case MLX5V_REG_PCAM:
+		if (mlx5v_sim_knob(sim, MLX5V_SIM_K_PTYS_EXT) == 0)
+			return mlx5v_sim_cmd_access_reg(sim, c);
+		size = MLX5V_IFC_BYTES(pcam_reg);
+		break;
 	default:
 		return mlx5v_sim_cmd_access_reg(sim, c);
 	}
@@ -498,7 +543,10 @@ mlx5v_sim_cmd_eth_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (c->outlen < off + size)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_OUTP_LEN_ERR,
 					 MLX5V_SIM_SYND_REG_OUTLEN);
-	/* local_port is DW0[23:16] in all three registers. */
+	/* PCAM describes every port: no local_port. */
+	if (id == MLX5V_REG_PCAM)
+		return mlx5v_sim_eth_pcam(c, reg, c->out + off);
+	/* local_port is DW0[23:16] in the other three registers. */
 	if (GET(paos_reg, reg, local_port) != MLX5V_SIM_ETH_LOCAL_PORT)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_REG_PORT);

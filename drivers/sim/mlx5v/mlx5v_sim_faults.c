@@ -115,6 +115,13 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 	[MLX5V_SIM_K_VPORT_INLINE_MODE] = { "vport_inline_mode", 0, 0, 7,
 		"NIC vport min_wqe_inline_mode at power-on: 0 none, 1 L2, 2 IP, 3 TCP/UDP, "
 		"5-7 inner L2/IP/TCP-UDP" },
+	[MLX5V_SIM_K_PTYS_EXT] = { "ptys_ext", 0, 0, 1,
+		"1: cap pcam_reg and PCAM ptys_extended_ethernet; PTYS speaks in its extended "
+		"fields only (ConnectX-6 Dx and later), 0: in its legacy fields only" },
+	[MLX5V_SIM_K_LINK_MODE] = { "link_mode", -1, -1, 31,
+		"the one link mode of the port's module, as its PTYS bit (extended with "
+		"ptys_ext=1; e.g. 13 10GBASE-SR, 29 25GBASE-SR, 21 100GBASE-SR4); -1: the copper "
+		"modes" },
 	[MLX5V_SIM_K_EMPW] = { "empw", 0, 0, 1,
 		"Ethernet offload caps multi_pkt_send_wqe, enhanced_multi_pkt_send_wqe: "
 		"1 takes enhanced multi-packet send WQEs" },

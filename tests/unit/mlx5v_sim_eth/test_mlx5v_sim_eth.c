@@ -1709,7 +1709,7 @@ wait_port_event(struct mlx5v_eq *eq, unsigned int sub, uint64_t n)
 static int
 test_eth_port_regs(void)
 {
-	uint8_t reg[0x40];
+	uint8_t reg[0x40], pcam[0x50];
 	uint8_t *out = g_out + MLX5V_IFC_BYTES(access_reg_in);
 	const uint8_t bp = MLX5V_CMD_STAT_BAD_PARAM_ERR;
 	struct mlx5v_eq *eq;
@@ -1780,18 +1780,29 @@ test_eth_port_regs(void)
 	SET(access_reg_in, g_in, argument, 1);
 	EXPECT(cmd(g_in, 0x20, g_out, 0x20), bp, SYND_REG_DATA, "argument");
 
-	/* PTYS: every mode is advertised; the fastest admin mode is the operational one. */
+	/*
+	 * PTYS: every mode is advertised; the fastest admin mode is the operational one. Without
+	 * ptys_ext the port speaks in the legacy fields only (§11.3).
+	 */
 	memset(reg, 0, sizeof(reg));
 	SET(ptys_reg, reg, local_port, 1);
 	SET(ptys_reg, reg, proto_mask, MLX5V_PTYS_PROTO_ETH);
 	OK(access_reg(MLX5V_REG_PTYS, 0, reg, 0x40), "PTYS read");
 	TEST_ASSERT_EQUAL(GET(ptys_reg, out, eth_proto_oper), 1u << 20, "100GBASE-CR4");
-	TEST_ASSERT_EQUAL(GET(ptys_reg, out, ext_eth_proto_oper), 1u << 9, "ext 100G");
+	TEST_ASSERT_EQUAL(GET(ptys_reg, out, ext_eth_proto_oper), 0u, "no extended field");
 	TEST_ASSERT(GET(ptys_reg, out, eth_proto_capability) & (1u << 27), "25G capable");
 	SET(ptys_reg, reg, eth_proto_admin, 1u << 27);
 	OK(access_reg(MLX5V_REG_PTYS, 1, reg, 0x40), "PTYS write 25G");
 	TEST_ASSERT_EQUAL(GET(ptys_reg, out, eth_proto_oper), 1u << 27, "25GBASE-CR");
+	/* With ptys_ext, the extended fields only. */
+	OK(mlx5v_sim_knob_set(g_sim, "ptys_ext", 1), "ptys_ext");
+	OK(access_reg(MLX5V_REG_PTYS, 0, reg, 0x40), "PTYS read, extended");
 	TEST_ASSERT_EQUAL(GET(ptys_reg, out, ext_eth_proto_oper), 1u << 6, "ext 25G");
+	TEST_ASSERT_EQUAL(GET(ptys_reg, out, eth_proto_oper), 0u, "no legacy field");
+	memset(pcam, 0, sizeof(pcam));
+	OK(access_reg(MLX5V_REG_PCAM, 0, pcam, sizeof(pcam)), "PCAM read");
+	TEST_ASSERT_EQUAL(GET(pcam_reg, out, ptys_extended_ethernet), 1u, "PCAM extended bit");
+	OK(mlx5v_sim_knob_set(g_sim, "ptys_ext", 0), "ptys_ext off");
 	/* 1000BASE-CX/SGMII (bit 0): the model has 1000BASE-KX (bit 1) only. */
 	SET(ptys_reg, reg, eth_proto_admin, 1u << 0);
 	EXPECT(access_reg(MLX5V_REG_PTYS, 1, reg, 0x40), bp, MLX5V_SIM_SYND_PTYS_ADMIN,
@@ -1799,8 +1810,8 @@ test_eth_port_regs(void)
 	SET(ptys_reg, reg, eth_proto_admin, 0);
 	EXPECT(access_reg(MLX5V_REG_PTYS, 1, reg, 0x40), bp, MLX5V_SIM_SYND_PTYS_ADMIN,
 	       "no mode");
-	SET(ptys_reg, reg, ext_eth_proto_admin, (1u << 9) | (1u << 7) | (1u << 5) | (1u << 6) |
-	    (1u << 4));
+	SET(ptys_reg, reg, eth_proto_admin, (1u << 20) | (1u << 30) | (1u << 6) | (1u << 27) |
+	    (1u << 12) | (1u << 1));
 	OK(access_reg(MLX5V_REG_PTYS, 1, reg, 0x40), "PTYS all modes back");
 	SET(ptys_reg, reg, proto_mask, 1);
 	EXPECT(access_reg(MLX5V_REG_PTYS, 0, reg, 0x40), bp, MLX5V_SIM_SYND_PTYS_PROTO,
