@@ -411,6 +411,48 @@ test_net_mlx5v_cqe_comp_devarg(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The link speed from PTYS (doc/guides/prm/mlx5_eth.rst §11.3) for optics, backplane and
+ * extended modes: the simulator's port module takes the one mode link_mode names (a legacy
+ * PTYS bit, or with ptys_ext=1 an extended one, PCAM then saying so and the legacy fields
+ * reading 0).
+ */
+static int
+test_net_mlx5v_link_modes(void)
+{
+	static const struct {
+		const char *args;
+		uint32_t mbps;
+	} m[] = {
+		{ "link_mode=13", RTE_ETH_SPEED_NUM_10G },             /* 10GBASE-SR */
+		{ "link_mode=4", RTE_ETH_SPEED_NUM_10G },              /* 10GBASE-KR */
+		{ "link_mode=29", RTE_ETH_SPEED_NUM_25G },             /* 25GBASE-SR */
+		{ "link_mode=15", RTE_ETH_SPEED_NUM_40G },             /* 40GBASE-SR4 */
+		{ "link_mode=21", RTE_ETH_SPEED_NUM_100G },            /* 100GBASE-SR4 */
+		{ "link_mode=22", RTE_ETH_SPEED_NUM_100G },            /* 100GBASE-KR4 */
+		{ "link_mode=25", RTE_ETH_SPEED_NUM_1G },              /* 1000BASE-T */
+		{ "ptys_ext=1", RTE_ETH_SPEED_NUM_100G },              /* CAUI-4 */
+		{ "ptys_ext=1,link_mode=8", RTE_ETH_SPEED_NUM_50G },   /* 50GAUI-1 */
+		{ "ptys_ext=1,link_mode=12", RTE_ETH_SPEED_NUM_200G }, /* 200GAUI-4 */
+		{ "ptys_ext=1,link_mode=16", 400000 },                 /* 400GAUI-4 */
+	};
+	struct rte_eth_link link;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(m); i++) {
+		TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "detach");
+		TEST_ASSERT_SUCCESS(attach(m[i].args), "attach \"%s\"", m[i].args);
+		TEST_ASSERT_SUCCESS(rte_eth_dev_get_port_by_name(VDEV_NAME, &g_port), "port");
+		TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(g_port, &link), "link");
+		TEST_ASSERT_EQUAL(link.link_status, RTE_ETH_LINK_UP, "\"%s\": down", m[i].args);
+		TEST_ASSERT_EQUAL(link.link_speed, m[i].mbps, "\"%s\": %u Mb/s, not %u",
+				  m[i].args, link.link_speed, m[i].mbps);
+	}
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "detach");
+	TEST_ASSERT_SUCCESS(attach(""), "attach");
+	return rte_eth_dev_get_port_by_name(VDEV_NAME, &g_port);
+}
+
 static struct unit_test_suite net_mlx5v_suite = {
 	.suite_name = "mlx5v Ethernet PMD on the simulated function",
 	.setup = testsuite_setup,
@@ -421,6 +463,7 @@ static struct unit_test_suite net_mlx5v_suite = {
 		TEST_CASE(test_net_mlx5v_start_stop),
 		TEST_CASE(test_net_mlx5v_rx_filters),
 		TEST_CASE(test_net_mlx5v_link),
+		TEST_CASE(test_net_mlx5v_link_modes),
 		TEST_CASE(test_net_mlx5v_rss_stats),
 		TEST_CASE(test_net_mlx5v_start_fails_cleanly),
 		TEST_CASE(test_net_mlx5v_close_detach),
