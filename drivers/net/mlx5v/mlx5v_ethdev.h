@@ -60,6 +60,7 @@ struct mlx5v_ethdev_caps {
 	uint16_t min_inline;        /**< bytes every send WQE inlines (§6.4) */
 	uint8_t max_wqe_ds;         /**< 16-byte segments of the largest send WQE (§6.1) */
 	uint8_t ptys_ext;           /**< PCAM ptys_extended_ethernet: PTYS extended fields */
+	uint8_t log_bf_reg_size;    /**< log2 of a BlueFlame register's bytes (§6.6) */
 	uint8_t empw;               /**< enhanced multi-packet send WQEs (prm/mlx5_empw §2.1) */
 	uint8_t cqe_comp;           /**< cqe_compression: compressed CQE sessions (prm/mlx5_eth) */
 };

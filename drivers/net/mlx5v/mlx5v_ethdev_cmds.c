@@ -135,7 +135,16 @@ mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 	caps->log_max_rqt_size = GET(cmd_hca_cap_eth, cap, log_max_rqt_size);
 	caps->cqe_comp = GET(cmd_hca_cap_eth, cap, cqe_compression);
 	caps->fw_rev = dev->fw_rev;
-	caps->max_wqe_ds = MLX5V_WQE_MAX_DS;
+	/* §6.1: the largest send WQE in bytes, at most the 63 DS a control segment counts. */
+	caps->max_wqe_ds = RTE_MIN(GET(cmd_hca_cap_eth, cap, max_wqe_sz_sq) / MLX5V_WQE_DS,
+				   (uint32_t)MLX5V_WQE_MAX_DS);
+	caps->log_bf_reg_size = GET(cmd_hca_cap_eth, cap, log_bf_reg_size);
+	/* A half must hold the 8-byte doorbell and the registers fit the UAR's second half. */
+	if (caps->log_bf_reg_size < 4 || caps->log_bf_reg_size > 11) {
+		MLX5V_ETH_LOG(WARNING, "log_bf_reg_size %u: taken as 9 (512-byte registers)",
+			      caps->log_bf_reg_size);
+		caps->log_bf_reg_size = 9;
+	}
 	ret = mlx5v_ethdev_cmd_pmtu_get(dev, &caps->max_hw_mtu, &oper);
 	if (ret == 0 && GET(cmd_hca_cap_eth, cap, eth_net_offloads))
 		ret = caps_eth(dev, caps);

@@ -1400,8 +1400,11 @@ mlx5v_tx_offload_capa(const struct mlx5v_ethdev_caps *caps)
 			RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
 	if (caps->wqe_vlan_insert)
 		capa |= RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
-	/* LSO needs the checksums of every segment (prm/mlx5_eth §3.3, §6.5). */
-	if (caps->max_lso_cap != 0 && caps->csum_cap)
+	/*
+	 * LSO needs the checksums of every segment (prm/mlx5_eth §3.3, §6.5), and a send WQE
+	 * with room for the inlined headers and a data segment.
+	 */
+	if (caps->max_lso_cap != 0 && caps->csum_cap && mlx5v_tx_max_segs(caps, 1) != 0)
 		capa |= RTE_ETH_TX_OFFLOAD_TCP_TSO;
 	return capa;
 }

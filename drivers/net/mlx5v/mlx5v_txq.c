@@ -17,9 +17,24 @@
 #define TXQ_LOG_STRIDE 6
 /* Ask for a completion at least every this many packets (a quarter of a small ring). */
 #define TXQ_COMP_MAX 32
-/* Doorbell words of a UAR: both halves of 4 BlueFlame registers of 512 bytes (§6.6). */
-#define TXQ_DB_SLOTS 8
-#define TXQ_DB_SLOT_SIZE 0x100
+/* BlueFlame registers of a UAR, from UAR + 0x800 on, each of two halves (§6.6). */
+#define TXQ_BF_REGS 4
+
+/*
+ * Where from UAR + 0x800 queue idx rings (§6.6): the registers are 2^log_bf bytes each, as
+ * many as fit in the UAR's second half up to TXQ_BF_REGS, and a doorbell goes to the start
+ * of either half of one; the queues take the halves in turn.
+ */
+static uint32_t
+txq_db_off(uint8_t log_bf, uint16_t idx)
+{
+	const uint32_t bf = UINT32_C(1) << log_bf;
+	const uint32_t nregs = RTE_MAX(RTE_MIN((uint32_t)TXQ_BF_REGS,
+					       (uint32_t)RTE_PMD_MLX5V_UAR_BF_OFF / bf), 1u);
+	const uint32_t k = idx % (2 * nregs);
+
+	return (k / 2) * bf + (k % 2) * (bf / 2);
+}
 
 void
 mlx5v_txq_release(struct rte_eth_dev *eth_dev, uint16_t idx)
@@ -101,7 +116,7 @@ mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 	 * Packets per multi-packet WQE: the DS after control and Ethernet segments, and a CQE
 	 * for each WQE of at most comp_thresh packets (prm/mlx5_eth §6.2, mlx5_empw §3).
 	 */
-	txq->mpw_kmax = RTE_MIN(txq->comp_thresh, MLX5V_WQE_MAX_DS - 2);
+	txq->mpw_kmax = RTE_MIN(txq->comp_thresh, priv->caps.max_wqe_ds - 2);
 	/* prm/mlx5_eth §3.3: max_lso_cap is the log2 of the largest LSO message. */
 	if (mlx5v_tx_offload_capa(&priv->caps) & RTE_ETH_TX_OFFLOAD_TCP_TSO)
 		txq->max_lso = UINT32_C(1) << priv->caps.max_lso_cap;
@@ -145,7 +160,7 @@ mlx5v_txq_create(struct rte_eth_dev *eth_dev, struct mlx5v_txq *txq)
 	 * to the same doorbell word, whose last value alone a polling model would see.
 	 */
 	txq->db = (uint8_t *)mlx5v_ethdev_uar(eth_dev)->reg_addr +
-		  (txq->idx % TXQ_DB_SLOTS) * TXQ_DB_SLOT_SIZE;
+		  txq_db_off(priv->caps.log_bf_reg_size, txq->idx);
 	mlx5v_txq_reset(txq);
 	ret = mlx5v_ethdev_cmd_sq_create(dev, &a, &txq->sqn);
 	if (ret != 0)
