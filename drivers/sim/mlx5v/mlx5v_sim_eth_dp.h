@@ -48,6 +48,7 @@ enum mlx5v_sim_vsynd {
 	MLX5V_SIM_VSYND_KNOB = 0x16,         /**< tx_err_next knob */
 	MLX5V_SIM_VSYND_LSO = 0x17,          /**< LSO without mss or L4 header */
 	MLX5V_SIM_VSYND_MPW = 0x18,          /**< multi-packet WQE with inline header, VLAN, mss */
+	MLX5V_SIM_VSYND_WQE_SIZE = 0x19,     /**< WQE larger than max_wqe_sz_sq */
 	MLX5V_SIM_VSYND_RX_LENGTH = 0x20,    /**< frame longer than the WQE's buffers */
 };
 

@@ -20,8 +20,6 @@
 #define MLX5V_SIM_ETH_LOCAL_PORT 1          /* the function's one port (§4.12) */
 #define MLX5V_SIM_ETH_MAC_ENTRY 8           /* 2 reserved bytes + 6-byte MAC (§4.3) */
 #define MLX5V_SIM_ETH_LOG_MAX_LSO 16
-#define MLX5V_SIM_ETH_LOG_BF_REG_SIZE 9
-#define MLX5V_SIM_ETH_MAX_WQE_SZ_SQ 1024
 #define MLX5V_SIM_ETH_MAX_QP_CNT MLX5V_SIM_ETH_MAX_QCNT
 #define MLX5V_SIM_ETH_CQE_VERSION 1
 #define MLX5V_SIM_ETH_LOG_MAX_FLOW 12
@@ -128,8 +126,9 @@ mlx5v_sim_eth_caps_general(struct mlx5v_sim *sim, uint8_t *cap)
 	SET(cmd_hca_cap_eth, cap, eth_net_offloads, 1);
 	SET(cmd_hca_cap_eth, cap, cq_moderation, 1);
 	SET(cmd_hca_cap_eth, cap, bf, 1);
-	SET(cmd_hca_cap_eth, cap, log_bf_reg_size, MLX5V_SIM_ETH_LOG_BF_REG_SIZE);
-	SET(cmd_hca_cap_eth, cap, max_wqe_sz_sq, MLX5V_SIM_ETH_MAX_WQE_SZ_SQ);
+	SET(cmd_hca_cap_eth, cap, log_bf_reg_size,
+	    mlx5v_sim_knob(sim, MLX5V_SIM_K_LOG_BF_REG_SIZE));
+	SET(cmd_hca_cap_eth, cap, max_wqe_sz_sq, mlx5v_sim_knob(sim, MLX5V_SIM_K_MAX_WQE_SZ_SQ));
 	SET(cmd_hca_cap_eth, cap, log_max_transport_domain, MLX5V_SIM_ETH_LOG_MAX_TD);
 	SET(cmd_hca_cap_eth, cap, log_max_pd, MLX5V_SIM_ETH_LOG_MAX_PD);
 	SET(cmd_hca_cap_eth, cap, log_max_rq, MLX5V_SIM_ETH_LOG_MAX_RQ);

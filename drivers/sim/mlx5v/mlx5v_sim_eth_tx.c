@@ -430,6 +430,9 @@ mlx5v_sim_tx_next(struct mlx5v_sim *sim, uint32_t sqn, uint32_t uar,
 		err.vsynd = MLX5V_SIM_VSYND_WQE_SQN;
 	else if (ds == 0)
 		err.vsynd = MLX5V_SIM_VSYND_WQE_DS;
+	/* §6.1: no send WQE larger than the cap max_wqe_sz_sq. */
+	else if (ds * MLX5V_WQE_DS > mlx5v_sim_knob(sim, MLX5V_SIM_K_MAX_WQE_SZ_SQ))
+		err.vsynd = MLX5V_SIM_VSYND_WQE_SIZE;
 	else if (job->opcode != MLX5V_WQE_OPC_NOP && job->opcode != MLX5V_WQE_OPC_SEND &&
 		 job->opcode != MLX5V_WQE_OPC_LSO && job->opcode != MLX5V_WQE_OPC_EMPW)
 		err.vsynd = MLX5V_SIM_VSYND_WQE_OPCODE;

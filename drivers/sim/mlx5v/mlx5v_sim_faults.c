@@ -122,6 +122,11 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 		"the one link mode of the port's module, as its PTYS bit (extended with "
 		"ptys_ext=1; e.g. 13 10GBASE-SR, 29 25GBASE-SR, 21 100GBASE-SR4); -1: the copper "
 		"modes" },
+	[MLX5V_SIM_K_LOG_BF_REG_SIZE] = { "log_bf_reg_size", 9, 8, 10,
+		"cap log_bf_reg_size: BlueFlame registers of 2^N bytes from UAR + 0x800 (at most "
+		"4); an SQ doorbell elsewhere than the start of a half is refused" },
+	[MLX5V_SIM_K_MAX_WQE_SZ_SQ] = { "max_wqe_sz_sq", 1024, 256, 1024,
+		"cap max_wqe_sz_sq: bytes of the largest send WQE; a larger one is refused" },
 	[MLX5V_SIM_K_EMPW] = { "empw", 0, 0, 1,
 		"Ethernet offload caps multi_pkt_send_wqe, enhanced_multi_pkt_send_wqe: "
 		"1 takes enhanced multi-packet send WQEs" },

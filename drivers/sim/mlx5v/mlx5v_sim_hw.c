@@ -15,8 +15,28 @@
 #include "mlx5v_sim_eth_dp.h"
 #include "mlx5v_sim_priv.h"
 
-/* Half a BlueFlame register: a driver may toggle between the halves (prm/mlx5_eth §6.6). */
-#define MLX5V_SIM_BF_HALF 0x100
+/*
+ * The words of the UAR's second half the model watches: every 0x80 bytes, the smallest half
+ * of a BlueFlame register the log_bf_reg_size knob can give (prm/mlx5_eth §6.6).
+ */
+#define MLX5V_SIM_BF_WATCH 0x80
+/* BlueFlame registers of a UAR at most (from UAR + 0x800 on). */
+#define MLX5V_SIM_BF_REGS 4
+
+/*
+ * Whether off is the start of a half of one of the UAR's BlueFlame registers of
+ * 2^log_bf_reg_size bytes (prm/mlx5_eth §6.6): the only places an SQ doorbell goes.
+ */
+static int
+mlx5v_sim_bf_off_ok(struct mlx5v_sim *sim, uint32_t off)
+{
+	const uint32_t bf = UINT32_C(1) << mlx5v_sim_knob(sim, MLX5V_SIM_K_LOG_BF_REG_SIZE);
+	const uint32_t rel = off - RTE_PMD_MLX5V_UAR_BF_OFF;
+	const uint32_t nregs = RTE_MIN((uint32_t)MLX5V_SIM_BF_REGS,
+				       (uint32_t)RTE_PMD_MLX5V_UAR_BF_OFF / bf);
+
+	return rel % (bf / 2) == 0 && rel / bf < nregs;
+}
 
 static inline struct mlx5v_sim *
 mlx5v_to_sim(struct mlx5v_hw *hw)
@@ -61,9 +81,22 @@ mlx5v_sim_uar_db(void *arg, uint32_t off, uint64_t raw)
 		mlx5v_sim_eq_doorbell(sim, u->index, 0, rte_be_to_cpu_32((uint32_t)raw));
 		break;
 	default:
-		/* SQ doorbells: 8 bytes at +0x800 + k * 0x100 (prm/mlx5_eth §6.6). */
-		if (off >= RTE_PMD_MLX5V_UAR_BF_OFF)
-			mlx5v_sim_eth_sq_doorbell(sim, u->index, raw);
+		/*
+		 * SQ doorbells: 8 bytes at the start of a half of a BlueFlame register
+		 * (prm/mlx5_eth §6.6); elsewhere in the UAR's second half the store reaches no
+		 * doorbell, and the model drops it.
+		 */
+		if (off < RTE_PMD_MLX5V_UAR_BF_OFF)
+			break;
+		if (!mlx5v_sim_bf_off_ok(sim, off)) {
+			SIM_LOG(WARNING, "%s: SQ doorbell at UAR %u + 0x%x: not the start of a "
+				"half of a 2^%" PRId64 "-byte BlueFlame register (driver bug)",
+				sim->name, u->index, off,
+				mlx5v_sim_knob(sim, MLX5V_SIM_K_LOG_BF_REG_SIZE));
+			mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
+			break;
+		}
+		mlx5v_sim_eth_sq_doorbell(sim, u->index, raw);
 		break;
 	}
 }
@@ -107,11 +140,11 @@ mlx5v_sim_uars_init(struct mlx5v_sim *sim)
 			ret = hwsim_mmio_watch_idle(u->pg, MLX5V_IFC_BYTE_OFF(uar_page, eq_db_arm),
 						    4, idle, mlx5v_sim_uar_db, u);
 		/*
-		 * The SQ doorbell: both halves of each of the 4 BlueFlame registers of
-		 * 2^log_bf_reg_size (512) bytes (prm/mlx5_eth §6.6).
+		 * The SQ doorbell: both halves of each BlueFlame register of 2^log_bf_reg_size
+		 * bytes, and the words between, where a store is refused (prm/mlx5_eth §6.6).
 		 */
 		for (off = RTE_PMD_MLX5V_UAR_BF_OFF; off < HWSIM_MMIO_PAGE_SIZE && ret == 0;
-		     off += MLX5V_SIM_BF_HALF)
+		     off += MLX5V_SIM_BF_WATCH)
 			ret = hwsim_mmio_watch(u->pg, off, 8, mlx5v_sim_uar_db, u);
 		if (ret != 0)
 			return ret;
