@@ -1410,15 +1410,15 @@ inline_mode_run(const char *caps, int tag)
 	return ports_down();
 }
 
-/* inline_mode_run() for each of modes (n), tagged if tag, then the suite's devices back. */
+/* run(caps[k], arg) for each of the n device caps, then the suite's devices back. */
 static int
-inline_modes(const char *const *modes, unsigned int n, int tag)
+pairs_run(const char *const *caps, unsigned int n, int (*run)(const char *, int), int arg)
 {
 	unsigned int k;
 	int ret = TEST_SUCCESS;
 
 	for (k = 0; k < n && ret == TEST_SUCCESS; k++)
-		ret = inline_mode_run(modes[k], tag);
+		ret = run(caps[k], arg);
 	if (ret != TEST_SUCCESS) {
 		rte_eth_dev_stop(g_p0);
 		rte_eth_dev_stop(g_p1);
@@ -1447,7 +1447,7 @@ test_net_mlx5v_dp_vlan_inline(void)
 
 	if (strcmp(g_caps, "") != 0 || g_cache != 0)
 		return TEST_SKIPPED;
-	return inline_modes(modes, RTE_DIM(modes), 1);
+	return pairs_run(modes, RTE_DIM(modes), inline_mode_run, 1);
 }
 
 /*
@@ -1466,8 +1466,112 @@ test_net_mlx5v_dp_inner_inline(void)
 
 	if (strcmp(g_caps, "") != 0 || g_cache != 0)
 		return TEST_SKIPPED;
-	TEST_ASSERT_SUCCESS(inline_modes(modes, RTE_DIM(modes), 0), "untagged");
-	return inline_modes(modes, RTE_DIM(modes), 1);
+	TEST_ASSERT_SUCCESS(pairs_run(modes, RTE_DIM(modes), inline_mode_run, 0), "untagged");
+	return pairs_run(modes, RTE_DIM(modes), inline_mode_run, 1);
+}
+
+/*
+ * A device whose send WQEs are at most 256 bytes (cap max_wqe_sz_sq, doc/guides/prm/
+ * mlx5_eth.rst §6.1), with SEND WQEs and with multi-packet ones: a packet of
+ * nb_mtu_seg_max segments arrives, one of a segment more is refused by the PMD (counted as
+ * an error, not sent), and bursts of plain packets arrive whole (a multi-packet WQE holds
+ * no more packets than the size allows). The simulator refuses a larger WQE.
+ */
+static int
+wqe_limit_run(const char *caps, int unused)
+{
+	struct rte_mbuf *tx[BURST], *m, *c, *rx[1];
+	struct rte_eth_dev_info info;
+	struct rte_eth_stats st;
+	uint64_t pkts = 0, bytes = 0;
+	uint16_t nseg, i;
+
+	RTE_SET_USED(unused);
+	pair_destroy();
+	TEST_ASSERT_SUCCESS(pair_create(caps), "devices with \"%s\"", caps);
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 1500), "start");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(g_p0, &info), "info");
+	nseg = info.tx_desc_lim.nb_mtu_seg_max;
+	for (i = 0; i < 2; i++) {
+		m = frame(&g_mac1, 1200, i, 0);
+		TEST_ASSERT_NOT_NULL(m, "frame");
+		c = chain_of(m, nseg + i);
+		rte_pktmbuf_free(m);
+		TEST_ASSERT_NOT_NULL(c, "%u segments", nseg + i);
+		if (i == 0) {
+			TEST_ASSERT_SUCCESS(inline_roundtrip(caps, c, 0, 0), "%u segments", nseg);
+			continue;
+		}
+		TEST_ASSERT_SUCCESS(send_all(g_p0, 0, &c, 1), "send");
+		TEST_ASSERT_EQUAL(recv_n(g_p1, 0, rx, 1), 0, "%u segments sent", nseg + 1);
+	}
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p0, &st), "stats");
+	TEST_ASSERT_EQUAL(st.oerrors, 1, "caps \"%s\": %" PRIu64 " send errors", caps,
+			  st.oerrors);
+	for (i = 0; i < BURST; i++) {
+		tx[i] = frame(&g_mac1, 60 + i, i, 0);
+		TEST_ASSERT_NOT_NULL(tx[i], "frame");
+	}
+	TEST_ASSERT_SUCCESS(burst_roundtrip(tx, BURST, &pkts, &bytes), "caps \"%s\": burst",
+			    caps);
+	return ports_down();
+}
+
+/* wqe_limit_run() on both device generations; once, in the first pass. */
+static int
+test_net_mlx5v_dp_wqe_limit(void)
+{
+	static const char *const caps[] = {
+		",max_wqe_sz_sq=256", CAPS_EMPW ",max_wqe_sz_sq=256",
+	};
+
+	if (strcmp(g_caps, "") != 0 || g_cache != 0)
+		return TEST_SKIPPED;
+	return pairs_run(caps, RTE_DIM(caps), wqe_limit_run, 0);
+}
+
+/* Eight Tx queues of the devices made anew with caps: a frame from each arrives as sent. */
+static int
+bf_run(const char *caps, int unused)
+{
+	struct rte_mbuf *m, *ref, *rx[1];
+	uint16_t q;
+	int got;
+
+	RTE_SET_USED(unused);
+	pair_destroy();
+	TEST_ASSERT_SUCCESS(pair_create(caps), "devices with \"%s\"", caps);
+	TEST_ASSERT_SUCCESS(port_up(g_p0, 8, 64, 0, 0, 1500) ?:
+			    port_up(g_p1, 1, 64, 0, 0, 1500), "start");
+	for (q = 0; q < 8; q++) {
+		m = frame(&g_mac1, 100, q, 0);
+		ref = m != NULL ? copy_of(m) : NULL;
+		TEST_ASSERT(m != NULL && ref != NULL, "frame");
+		TEST_ASSERT_SUCCESS(send_all(g_p0, q, &m, 1), "send");
+		got = recv_n(g_p1, 0, rx, 1) == 1;
+		got = got && same_bytes(rx[0], ref) ? 2 : got;
+		if (got)
+			rte_pktmbuf_free(rx[0]);
+		rte_pktmbuf_free(ref);
+		TEST_ASSERT_EQUAL(got, 2, "caps \"%s\": Tx queue %u: %s", caps, q,
+				  got ? "frame differs" : "lost");
+	}
+	return ports_down();
+}
+
+/*
+ * BlueFlame registers of 256 and of 1024 bytes (cap log_bf_reg_size, doc/guides/prm/
+ * mlx5_eth.rst §6.6): eight Tx queues ring the halves in turn; a frame from each arrives.
+ * The simulator refuses a doorbell anywhere else than the start of a half.
+ */
+static int
+test_net_mlx5v_dp_bf_regs(void)
+{
+	static const char *const caps[] = { ",log_bf_reg_size=8", ",log_bf_reg_size=10" };
+
+	if (strcmp(g_caps, "") != 0 || g_cache != 0)
+		return TEST_SKIPPED;
+	return pairs_run(caps, RTE_DIM(caps), bf_run, 0);
 }
 
 static int
@@ -1503,6 +1607,8 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 		TEST_CASE(test_net_mlx5v_dp_vlan_toggle),
 		TEST_CASE(test_net_mlx5v_dp_vlan_inline),
 		TEST_CASE(test_net_mlx5v_dp_inner_inline),
+		TEST_CASE(test_net_mlx5v_dp_wqe_limit),
+		TEST_CASE(test_net_mlx5v_dp_bf_regs),
 		TEST_CASE(test_net_mlx5v_dp_tso),
 		TEST_CASE(test_net_mlx5v_dp_tx_error),
 		TEST_CASE(test_net_mlx5v_dp_rx_error),
