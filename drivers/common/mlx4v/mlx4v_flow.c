@@ -184,6 +184,33 @@ mlx4v_rss_qp_destroy(struct mlx4v_qp *qp)
 	return 0;
 }
 
+/*
+ * The public rule as verbs rules, as DPDK's mlx4 and mlx4_en build them: a MAC (unicast,
+ * broadcast or a multicast group) is a NORMAL rule with a full DMAC mask; promiscuous and
+ * all-multicast are the default rule types without a spec. Never a NORMAL rule with an empty or
+ * partial mask: mlx4_en's validator refuses one, and firmware that took it would rank it as a
+ * regular rule above the kernel netdev's own (doc/guides/prm/mlx4.rst §5.4).
+ */
+static void
+mlx4v_flow_encode(const struct rte_pmd_mlx4v_flow_attr *attr, struct mlx4v_flow_rule *rule)
+{
+	memset(rule, 0, sizeof(*rule));
+	switch (attr->type) {
+	case RTE_PMD_MLX4V_FLOW_MAC:
+		rule->type = MLX4V_FLOW_RULE_NORMAL;
+		rule->num_specs = 1;
+		memcpy(rule->dmac, attr->dmac, sizeof(rule->dmac));
+		memset(rule->dmac_mask, 0xff, sizeof(rule->dmac_mask));
+		break;
+	case RTE_PMD_MLX4V_FLOW_ALLMULTI:
+		rule->type = MLX4V_FLOW_RULE_MC_DEFAULT;
+		break;
+	case RTE_PMD_MLX4V_FLOW_PROMISC:
+		rule->type = MLX4V_FLOW_RULE_ALL_DEFAULT;
+		break;
+	}
+}
+
 static struct mlx4v_flow *
 mlx4v_flow_create(struct mlx4v_qp *qp, const struct rte_pmd_mlx4v_flow_attr *attr)
 {
@@ -216,6 +243,7 @@ mlx4v_flow_create(struct mlx4v_qp *qp, const struct rte_pmd_mlx4v_flow_attr *att
 		return NULL;
 	flow->qp = qp;
 	flow->attr = *attr;
+	mlx4v_flow_encode(attr, &flow->rule);
 	ret = mlx4v_verbs_flow_create(flow);
 	if (ret) {
 		mlx4v_obj_free(&flow->obj);

@@ -202,11 +202,35 @@ struct mlx4v_ind {
 	struct mlx4v_wq *wqs[];      /**< 1 << log_size entries */
 };
 
+/**
+ * Kinds of steering rule as the verbs layer knows them (the values of enum ibv_flow_attr_type):
+ * a NORMAL rule matches its specs; the two default rules match no spec and take only what no
+ * NORMAL rule of the port took (mlx4_ib maps them to MLX4_FS_ALL_DEFAULT / MLX4_FS_MC_DEFAULT,
+ * doc/guides/prm/mlx4.rst §5.4).
+ */
+enum mlx4v_flow_rule_type {
+	MLX4V_FLOW_RULE_NORMAL = 0,      /**< IBV_FLOW_ATTR_NORMAL: one ETH spec, full DMAC mask */
+	MLX4V_FLOW_RULE_ALL_DEFAULT = 1, /**< IBV_FLOW_ATTR_ALL_DEFAULT: promiscuous, no spec */
+	MLX4V_FLOW_RULE_MC_DEFAULT = 2,  /**< IBV_FLOW_ATTR_MC_DEFAULT: all-multicast, no spec */
+};
+
+/**
+ * The verbs encoding of a steering rule (struct ibv_flow_attr and its specs), made once by
+ * mlx4v_flow_create() from the public attributes: what every backend is handed.
+ */
+struct mlx4v_flow_rule {
+	uint8_t type;          /**< enum mlx4v_flow_rule_type */
+	uint8_t num_specs;     /**< 1 (ETH) for NORMAL, 0 for the default rules */
+	uint8_t dmac[6];       /**< ETH spec: destination MAC value */
+	uint8_t dmac_mask[6];  /**< ETH spec: destination MAC mask */
+};
+
 /** A steering rule (libibverbs: struct ibv_flow) attached to a QP or an RSS QP. */
 struct mlx4v_flow {
 	struct mlx4v_obj obj;
 	struct mlx4v_qp *qp;
 	struct rte_pmd_mlx4v_flow_attr attr;
+	struct mlx4v_flow_rule rule;  /**< attr as the backends receive it */
 	void *be;
 };
 

@@ -765,7 +765,10 @@ mlx4v_rdma_rss_qp_create(struct mlx4v_qp *qp)
 	return 0;
 }
 
-/* One IBV_FLOW_ATTR_NORMAL rule with one Ethernet spec, as DPDK's mlx4_flow builds them. */
+/*
+ * The rule as mlx4v_flow_create() encoded it: NORMAL with one full-mask Ethernet spec, or a
+ * default rule (ALL_DEFAULT, MC_DEFAULT) without a spec, as DPDK's mlx4_flow builds them.
+ */
 static int
 mlx4v_rdma_flow_create(struct mlx4v_flow *flow)
 {
@@ -773,31 +776,29 @@ mlx4v_rdma_flow_create(struct mlx4v_flow *flow)
 		struct ibv_flow_attr attr;
 		struct ibv_flow_spec_eth eth;
 	} rule;
+	static const enum ibv_flow_attr_type ib_type[] = {
+		[MLX4V_FLOW_RULE_NORMAL] = IBV_FLOW_ATTR_NORMAL,
+		[MLX4V_FLOW_RULE_ALL_DEFAULT] = IBV_FLOW_ATTR_ALL_DEFAULT,
+		[MLX4V_FLOW_RULE_MC_DEFAULT] = IBV_FLOW_ATTR_MC_DEFAULT,
+	};
+	const struct mlx4v_flow_rule *r = &flow->rule;
 	struct ibv_flow *f;
 
 	/* The spec must follow the attribute directly, as the kernel reads them. */
 	RTE_BUILD_BUG_ON(offsetof(__typeof__(rule), eth) != sizeof(struct ibv_flow_attr));
 
+	if (r->type >= RTE_DIM(ib_type) || r->num_specs > 1)
+		return -EINVAL;
 	memset(&rule, 0, sizeof(rule));
-	rule.attr.type = IBV_FLOW_ATTR_NORMAL;
-	rule.attr.size = sizeof(rule);
-	rule.attr.num_of_specs = 1;
+	rule.attr.type = ib_type[r->type];
+	rule.attr.num_of_specs = r->num_specs;
+	rule.attr.size = r->num_specs ? sizeof(rule) : sizeof(rule.attr);
 	rule.attr.port = flow->attr.port;
-	rule.eth.type = IBV_FLOW_SPEC_ETH;
-	rule.eth.size = sizeof(rule.eth);
-	switch (flow->attr.type) {
-	case RTE_PMD_MLX4V_FLOW_MAC:
-		memcpy(rule.eth.val.dst_mac, flow->attr.dmac, sizeof(rule.eth.val.dst_mac));
-		memset(rule.eth.mask.dst_mac, 0xff, sizeof(rule.eth.mask.dst_mac));
-		break;
-	case RTE_PMD_MLX4V_FLOW_ALLMULTI:
-		/* The group bit of the destination only. */
-		rule.eth.val.dst_mac[0] = 0x01;
-		rule.eth.mask.dst_mac[0] = 0x01;
-		break;
-	case RTE_PMD_MLX4V_FLOW_PROMISC:
-		/* An empty mask matches every frame. */
-		break;
+	if (r->num_specs) {
+		rule.eth.type = IBV_FLOW_SPEC_ETH;
+		rule.eth.size = sizeof(rule.eth);
+		memcpy(rule.eth.val.dst_mac, r->dmac, sizeof(rule.eth.val.dst_mac));
+		memcpy(rule.eth.mask.dst_mac, r->dmac_mask, sizeof(rule.eth.mask.dst_mac));
 	}
 	errno = 0;
 	f = ibv_create_flow(flow->qp->be, &rule.attr);

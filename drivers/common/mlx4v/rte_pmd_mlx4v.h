@@ -84,14 +84,18 @@ struct rte_pmd_mlx4v_rss_qp_attr {
 	uint8_t port;          /**< physical port, 1-based, given on RESET->INIT */
 };
 
-/** What a steering rule matches, as DPDK's mlx4 builds its IBV_FLOW_ATTR_NORMAL rules. */
+/**
+ * What a steering rule matches, as DPDK's mlx4 builds its rules: MAC is an IBV_FLOW_ATTR_NORMAL
+ * rule with a full destination MAC mask, ALLMULTI IBV_FLOW_ATTR_MC_DEFAULT and PROMISC
+ * IBV_FLOW_ATTR_ALL_DEFAULT, both without a spec (they take what no MAC rule took).
+ */
 enum rte_pmd_mlx4v_flow_type {
 	RTE_PMD_MLX4V_FLOW_MAC,       /**< frames to dmac */
 	RTE_PMD_MLX4V_FLOW_ALLMULTI,  /**< every multicast and broadcast frame */
 	RTE_PMD_MLX4V_FLOW_PROMISC,   /**< every frame */
 };
 
-/** Steering rule attributes (struct ibv_flow_attr with one Ethernet spec). */
+/** Steering rule attributes (struct ibv_flow_attr, with one Ethernet spec for a MAC). */
 struct rte_pmd_mlx4v_flow_attr {
 	enum rte_pmd_mlx4v_flow_type type;
 	uint8_t port;          /**< physical port, 1-based: the QP's port */

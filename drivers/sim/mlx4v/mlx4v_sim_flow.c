@@ -9,8 +9,10 @@
  * sent frames by the destination MAC of their control segment (§4.2).
  *
  * A frame arriving on a port goes to the rules of that port that match its destination
- * MAC; of those, only the most specific kind counts (MAC, then ALLMULTI, then PROMISC), and
- * each QP they name gets one copy: its RQ or SRQ, or for an RSS QP the WQ its hash selects.
+ * MAC; of those, only the most specific kind counts (a NORMAL rule for the MAC, then the
+ * MC_DEFAULT rule for a group address, then the ALL_DEFAULT rule: the default rules take only
+ * what no NORMAL rule of the port took), and each QP they name gets one copy: its RQ or SRQ,
+ * or for an RSS QP the WQ its hash selects.
  * A QP receives in RTR/RTS, an RSS QP in RTR, a WQ in RDY. Without a rule nothing arrives.
  */
 
@@ -135,13 +137,48 @@ mlx4v_sim_ind_destroy(struct mlx4v_ind *ind)
 	return 0;
 }
 
+/*
+ * The rule as the device takes it (doc/guides/prm/mlx4.rst §5.4): a NORMAL rule with one
+ * Ethernet spec whose destination MAC mask is full, or a default rule (ALL_DEFAULT, MC_DEFAULT)
+ * without a spec. A NORMAL rule with an empty or partial DMAC mask is refused, as mlx4_en's rule
+ * validator refuses it: on silicon it would be a regular rule ranked above the kernel netdev's
+ * own, or refused by firmware or by the PF for a VF. @return the kind it steers as (enum
+ * rte_pmd_mlx4v_flow_type), or -EINVAL.
+ */
+static int
+mlx4v_sim_flow_rule_check(const struct mlx4v_sim *sim, const struct mlx4v_flow_rule *r)
+{
+	static const uint8_t full[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+	switch (r->type) {
+	case MLX4V_FLOW_RULE_NORMAL:
+		if (r->num_specs == 1 && memcmp(r->dmac_mask, full, sizeof(full)) == 0)
+			return RTE_PMD_MLX4V_FLOW_MAC;
+		MLX4V_SIM_LOG(ERR, "%s: NORMAL rule refused: %u spec(s), DMAC mask "
+			      "%02x:%02x:%02x:%02x:%02x:%02x (only one Ethernet spec with a full "
+			      "mask; promiscuous and all-multicast are default rules)", sim->name,
+			      r->num_specs, r->dmac_mask[0], r->dmac_mask[1], r->dmac_mask[2],
+			      r->dmac_mask[3], r->dmac_mask[4], r->dmac_mask[5]);
+		return -EINVAL;
+	case MLX4V_FLOW_RULE_ALL_DEFAULT:
+	case MLX4V_FLOW_RULE_MC_DEFAULT:
+		if (r->num_specs == 0)
+			return r->type == MLX4V_FLOW_RULE_ALL_DEFAULT ?
+				RTE_PMD_MLX4V_FLOW_PROMISC : RTE_PMD_MLX4V_FLOW_ALLMULTI;
+		MLX4V_SIM_LOG(ERR, "%s: default rule with %u spec(s) refused", sim->name,
+			      r->num_specs);
+		return -EINVAL;
+	}
+	MLX4V_SIM_LOG(ERR, "%s: steering rule of type %u refused", sim->name, r->type);
+	return -EINVAL;
+}
+
 int
 mlx4v_sim_flow_create(struct mlx4v_flow *flow)
 {
 	struct mlx4v_sim *sim = mlx4v_sim_ctx_of(flow->obj.ctx)->sim;
 	struct mlx4v_sim_flow *f;
-
-	int ret;
+	int ret, type;
 
 	if (flow->attr.port == 0 || flow->attr.port > sim->nports)
 		return -EINVAL;
@@ -164,12 +201,15 @@ mlx4v_sim_flow_create(struct mlx4v_flow *flow)
 			      sim->name, flow->attr.port);
 		return -EINVAL;
 	}
+	type = mlx4v_sim_flow_rule_check(sim, &flow->rule);
+	if (type < 0)
+		return type;
 	f = rte_zmalloc_socket("mlx4v_sim_flow", sizeof(*f), 0, sim->socket);
 	if (f == NULL)
 		return -ENOMEM;
-	f->type = flow->attr.type;
+	f->type = type;
 	f->port = flow->attr.port;
-	memcpy(f->dmac, flow->attr.dmac, sizeof(f->dmac));
+	memcpy(f->dmac, flow->rule.dmac, sizeof(f->dmac));
 	f->qp = flow->qp->be;
 	pthread_mutex_lock(&sim->lock);
 	TAILQ_INSERT_TAIL(&sim->flows, f, next);

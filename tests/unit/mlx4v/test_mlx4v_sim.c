@@ -1015,6 +1015,68 @@ test_mlx4v_sim_send_dmac(void)
 	return TEST_SUCCESS;
 }
 
+/* @return 1 (and the CQE consumed) if r received a frame, else 0. */
+static int
+rule_got(struct mlx4v_test_rxq *r)
+{
+	if (mlx4v_test_cq_peek(&r->tcq) == NULL)
+		return 0;
+	mlx4v_test_cq_consume(&r->tcq);
+	return 1;
+}
+
+/*
+ * The rule kinds as the device ranks them (doc/guides/prm/mlx4.rst §5.4): a NORMAL rule for the
+ * destination MAC takes the frame alone; else the MC_DEFAULT rule (all-multicast) takes a group
+ * frame; else every ALL_DEFAULT rule (promiscuous). Promiscuous and all-multicast are default rules
+ * without a spec: a NORMAL rule with an empty or partial DMAC mask, the former encoding, is refused
+ * and this test fails at the first rule.
+ */
+static int
+test_mlx4v_sim_flow_default_rules(void)
+{
+	static const uint8_t mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x21 };
+	static const uint8_t dst[3][6] = {
+		{ 0x02, 0x00, 0x00, 0x00, 0x00, 0x21 },   /* the MAC rule's */
+		{ 0x02, 0x00, 0x00, 0x00, 0x00, 0x77 },   /* another unicast */
+		{ 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 },   /* a group */
+	};
+	/* Which queue takes each frame: promiscuous, MAC + promiscuous, all-multicast. */
+	static const int want[3][3] = { { 0, 1, 0 }, { 1, 1, 0 }, { 0, 0, 1 } };
+	struct mlx4v_test_rxq r[3];
+	unsigned int i, k;
+
+	TEST_ASSERT_SUCCESS(mlx4v_test_rxq_create(&r[0], g_dev, g_pd, 2, 4, 0, NULL), "rxq P");
+	TEST_ASSERT_SUCCESS(mlx4v_test_rxq_create(&r[1], g_dev, g_pd, 2, 4, 0, mac), "rxq M");
+	TEST_ASSERT_SUCCESS(mlx4v_test_rxq_create(&r[2], g_dev, g_pd, 2, 4, 0, NULL), "rxq G");
+	/* The third queue: all-multicast instead of promiscuous. */
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_flow(r[2].st.flow), "promisc off");
+	TEST_ASSERT_SUCCESS(mlx4v_test_steer_qp(&r[2].st, r[2].st.rss, 2,
+						RTE_PMD_MLX4V_FLOW_ALLMULTI, NULL),
+			    "all-multicast rule: %s", rte_strerror(rte_errno));
+	for (i = 0; i < RTE_DIM(r); i++)
+		mlx4v_test_rq_post(&r[i].rq, g_lkey, buf_at(8 + i), BUF_SIZE);
+	for (k = 0; k < RTE_DIM(dst); k++) {
+		memset(buf_at(0), 0x5a, 64);
+		memcpy(buf_at(0), dst[k], sizeof(dst[k]));
+		TEST_ASSERT_SUCCESS(mlx4v_sim_inject(g_sim, 2, buf_at(0), 64), "inject %u", k);
+		mlx4v_test_settle(g_sim);
+		for (i = 0; i < RTE_DIM(r); i++) {
+			TEST_ASSERT_EQUAL(rule_got(&r[i]), want[k][i],
+					  "frame %u: queue %u received %d, expected %d", k, i,
+					  !want[k][i], want[k][i]);
+			/* One buffer posted on each queue for the next frame. */
+			if (want[k][i])
+				mlx4v_test_rq_post(&r[i].rq, g_lkey, buf_at(8 + i), BUF_SIZE);
+		}
+	}
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(g_sim), 0, "misuse");
+	for (i = 0; i < RTE_DIM(r); i++)
+		mlx4v_test_rxq_destroy(&r[i]);
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(g_sim, MLX4V_SIM_OBJ_FLOW), 0u, "rules left");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mlx4v_sim_suite = {
 	.suite_name = "mlx4v simulator",
 	.setup = sim_setup,
@@ -1036,6 +1098,7 @@ static struct unit_test_suite mlx4v_sim_suite = {
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_mr_mempool_hole),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_rss_steering),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_send_dmac),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_flow_default_rules),
 		TEST_CASES_END()
 	}
 };
