@@ -160,3 +160,59 @@ sim_link_cmd() {
 	*) echo "mlx5v sim link $1 $2" ;;
 	esac
 }
+
+# tap_fwd_start KIND SUBNET: testpmd io-forwarding between ports 0 and 1 of KIND, wired to TAP
+# interfaces $tap1 and $tap2, each moved into its own network namespace ($ns1, $ns2) made here
+# with address SUBNET.1 and SUBNET.2 (/24) and no IPv6 (no router solicitations or neighbour
+# discovery of their own), links up and forwarding started. Sets $work, $bg_out, $bg_pid and an
+# EXIT trap that removes them; cmd LINE sends LINE to testpmd. Skips without TUN, ip(8) or
+# namespaces.
+tap_fwd_start() {
+	[ -c /dev/net/tun ] || skip "no /dev/net/tun"
+	command -v ip >/dev/null || skip "no ip(8)"
+	ns1=mlxvna$$
+	ns2=mlxvnb$$
+	tap1=mlxvta$$
+	tap2=mlxvtb$$
+	ip netns add "$ns1" 2>/dev/null || skip "cannot create a network namespace"
+	ip netns add "$ns2" || { ip netns delete "$ns1"; fail "cannot create a second namespace"; }
+	work=$(mktemp -d) || fail "mktemp"
+	bg_pid=
+	trap tap_fwd_cleanup EXIT
+	bg_out=$work/testpmd.log
+	mkfifo "$work/cmds" || fail "mkfifo"
+	# Line-buffered: the test reads testpmd's answers while it runs.
+	(cd / && timeout 120 stdbuf -oL "$TESTPMD" $EAL_BASE -l 0-1 \
+		$(sim_taps "$1" "$tap1" "$tap2") -- \
+		-i --forward-mode=io --rxq=1 --txq=1 --total-num-mbufs=8192 \
+		<"$work/cmds" >"$bg_out" 2>&1) &
+	bg_pid=$!
+	exec 3>"$work/cmds"
+	bg_wait_log 'testpmd> ' 30
+	ip link show "$tap1" >/dev/null 2>&1 || { cat "$bg_out"; fail "no TAP $tap1"; }
+	# The TAPs leave testpmd's namespace for the two peers; the wire follows them.
+	ip link set "$tap1" netns "$ns1" || fail "cannot move $tap1"
+	ip link set "$tap2" netns "$ns2" || fail "cannot move $tap2"
+	ip netns exec "$ns1" sysctl -qw "net.ipv6.conf.$tap1.disable_ipv6=1" 2>/dev/null
+	ip netns exec "$ns2" sysctl -qw "net.ipv6.conf.$tap2.disable_ipv6=1" 2>/dev/null
+	ip -n "$ns1" addr add "$2.1/24" dev "$tap1" || fail "address on $tap1"
+	ip -n "$ns2" addr add "$2.2/24" dev "$tap2" || fail "address on $tap2"
+	ip -n "$ns1" link set "$tap1" up || fail "$tap1 up"
+	ip -n "$ns2" link set "$tap2" up || fail "$tap2 up"
+	cmd "show port info all"
+	bg_wait_log '^Link status: up' 10 2
+	cmd "start"
+	bg_wait_log 'io packet forwarding' 10
+}
+
+tap_fwd_cleanup() {
+	exec 3>&- 2>/dev/null
+	[ -n "$bg_pid" ] && kill -9 "$bg_pid" 2>/dev/null
+	ip netns delete "$ns1" 2>/dev/null
+	ip netns delete "$ns2" 2>/dev/null
+	rm -rf "$work"
+}
+
+cmd() {
+	echo "$1" >&3
+}

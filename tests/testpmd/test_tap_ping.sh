@@ -14,54 +14,8 @@ kind=$1
 sim_kind "$kind"
 dev0=$(sim_dev "$kind" 0)
 
-[ -c /dev/net/tun ] || skip "no /dev/net/tun"
-command -v ip >/dev/null || skip "no ip(8)"
 command -v ping >/dev/null || skip "no ping(8)"
-
-tag=$$
-ns1=mlxvpa$tag
-ns2=mlxvpb$tag
-tap1=mlxvta$tag
-tap2=mlxvtb$tag
-ip netns add "$ns1" 2>/dev/null || skip "cannot create a network namespace"
-ip netns add "$ns2" || { ip netns delete "$ns1"; fail "cannot create a second namespace"; }
-work=$(mktemp -d) || fail "mktemp"
-bg_pid=
-cleanup() {
-	exec 3>&- 2>/dev/null
-	[ -n "$bg_pid" ] && kill -9 "$bg_pid" 2>/dev/null
-	ip netns delete "$ns1" 2>/dev/null
-	ip netns delete "$ns2" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
-bg_out=$work/testpmd.log
-mkfifo "$work/cmds" || fail "mkfifo"
-
-# Line-buffered: the test reads testpmd's answers while it runs.
-(cd / && timeout 120 stdbuf -oL "$TESTPMD" $EAL_BASE -l 0-1 \
-	$(sim_taps "$kind" "$tap1" "$tap2") -- \
-	-i --forward-mode=io --rxq=1 --txq=1 --total-num-mbufs=8192 <"$work/cmds" >"$bg_out" 2>&1) &
-bg_pid=$!
-exec 3>"$work/cmds"
-
-cmd() {
-	echo "$1" >&3
-}
-
-bg_wait_log 'testpmd> ' 30
-ip link show "$tap1" >/dev/null 2>&1 || { cat "$bg_out"; fail "no TAP $tap1"; }
-# The TAPs leave testpmd's namespace for the two peers; the wire follows them.
-ip link set "$tap1" netns "$ns1" || fail "cannot move $tap1"
-ip link set "$tap2" netns "$ns2" || fail "cannot move $tap2"
-ip -n "$ns1" addr add 10.77.0.1/24 dev "$tap1" || fail "address on $tap1"
-ip -n "$ns2" addr add 10.77.0.2/24 dev "$tap2" || fail "address on $tap2"
-ip -n "$ns1" link set "$tap1" up || fail "$tap1 up"
-ip -n "$ns2" link set "$tap2" up || fail "$tap2 up"
-cmd "show port info all"
-bg_wait_log '^Link status: up' 10 2
-cmd "start"
-bg_wait_log 'io packet forwarding' 10
+tap_fwd_start "$kind" 10.77.0
 
 # ping_peer WHAT: one answer from the second namespace within 20 one-second tries (the kernel
 # resolves its neighbour first, and may hold a failed entry for a moment), or fail with WHAT.

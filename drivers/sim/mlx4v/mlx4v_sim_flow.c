@@ -366,11 +366,15 @@ mlx4v_sim_flow_steer(struct mlx4v_sim *sim, unsigned int port, const uint8_t *dm
 /*
  * Engine thread, tx_lock and sim lock held. libmlx4 copies the destination MAC into the control
  * segment of every raw Ethernet send (bytes 0-1 in srcrb_flags, 2-5 in imm, prm/mlx4 §4.2); the
- * device loops a frame back to its own port by that MAC, only when a local MAC rule names it (the
- * promiscuous and all-multicast rules take wire traffic only). Such a unicast frame stays in the
- * device; anything else, group frames included, leaves by the port's wire, which takes it where
- * its cable leads (the same port for a loop, the peer of a pair, the TAP, or nowhere), see
- * doc/guides/sim/mlx4v_sim.rst.
+ * device loops a unicast frame back to its own port by that MAC, only when a local MAC rule names
+ * it (the promiscuous and all-multicast rules take wire traffic only), and such a frame stays in
+ * the device. A group frame is never handed back to the rules of the port that sent it: the
+ * model is a single-function ConnectX-3, whose drivers write the control MAC for the embedded
+ * switch of SR-IOV only (DPDK's mlx4 on VFs, mlx4_en in multi-function mode, which then filters
+ * its own group frames), so no public source has one loop a group frame back to its sender;
+ * a bridge of two ports would otherwise receive its own floods (doc/guides/sim/silicon.rst).
+ * Everything but a looped-back unicast frame leaves by the port's wire, which takes it where its
+ * cable leads (the same port for a loop, the peer of a pair, the TAP, or nowhere).
  */
 void
 mlx4v_sim_flow_send(struct mlx4v_sim_qp *qp, const uint8_t *wqe, const uint8_t *pkt,
@@ -390,13 +394,18 @@ mlx4v_sim_flow_send(struct mlx4v_sim_qp *qp, const uint8_t *wqe, const uint8_t *
 				 "frame to %02x:%02x:%02x:%02x:%02x:%02x", qp->qpn, cmac[0],
 				 cmac[1], cmac[2], cmac[3], cmac[4], cmac[5], pkt[0], pkt[1],
 				 pkt[2], pkt[3], pkt[4], pkt[5]);
+	/* Group frames leave by the wire only (see above). */
+	if (cmac[0] & 1) {
+		mlx4v_sim_wire_queue(sim, port, pkt, len);
+		return;
+	}
 	ret = mlx4v_sim_flow_steer_rank(sim, port, cmac, pkt, len, 0);
-	if (ret != -ENOENT)
-		sim->stats.tx_loopback++;
+	if (ret == -ENOENT) {
+		mlx4v_sim_wire_queue(sim, port, pkt, len);
+		return;
+	}
+	/* A unicast frame a local rule took stays in the device. */
+	sim->stats.tx_loopback++;
 	if (ret == -ENOBUFS)
 		sim->stats.rx_dropped++;
-	/* A unicast frame a local rule took stays in the device; group frames go out as well. */
-	if (ret != -ENOENT && !(cmac[0] & 1))
-		return;
-	mlx4v_sim_wire_queue(sim, port, pkt, len);
 }

@@ -182,58 +182,117 @@ test_mlx4v_sim_raw_loopback(void)
 	return TEST_SUCCESS;
 }
 
+/* A second device of two ports cabled to each other (mode=pair), over the test buffers. */
+struct pair_dev {
+	const char *name;
+	struct mlx4v_sim *sim;
+	struct rte_pmd_mlx4v_dev *dev;
+	struct rte_pmd_mlx4v_pd *pd;
+	struct rte_pmd_mlx4v_mr *mr;
+	uint32_t lkey;
+};
+
+static int
+pair_open(struct pair_dev *p, const char *name)
+{
+	memset(p, 0, sizeof(*p));
+	p->name = name;
+	TEST_ASSERT_SUCCESS(rte_vdev_init(name, "ports=2,mode=pair"), "vdev");
+	p->sim = mlx4v_sim_get(name);
+	p->dev = rte_pmd_mlx4v_dev_open(name);
+	TEST_ASSERT(p->sim != NULL && p->dev != NULL, "open");
+	p->pd = rte_pmd_mlx4v_alloc_pd(p->dev);
+	p->mr = rte_pmd_mlx4v_reg_mr(p->pd, g_mem, (size_t)NBUF * BUF_SIZE);
+	TEST_ASSERT(p->pd != NULL && p->mr != NULL, "pd/mr");
+	rte_pmd_mlx4v_mr_lkey(p->mr, &p->lkey);
+	return TEST_SUCCESS;
+}
+
+static int
+pair_close(struct pair_dev *p)
+{
+	rte_pmd_mlx4v_dereg_mr(p->mr);
+	rte_pmd_mlx4v_dealloc_pd(p->pd);
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dev_close(p->dev), "close");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(p->name), "uninit");
+	return TEST_SUCCESS;
+}
+
 /* ports=2,mode=pair: port 1 sends to port 2, never to itself. */
 static int
 test_mlx4v_sim_port_pair(void)
 {
-	struct rte_pmd_mlx4v_dev *dev;
-	struct rte_pmd_mlx4v_pd *pd;
-	struct rte_pmd_mlx4v_mr *mr;
-	struct mlx4v_sim *sim;
 	struct mlx4_cqe *cqe;
 	struct mlx4v_test_rxq r1, r2;
 	struct mlx4v_test_txq t;
-	uint32_t lkey;
+	struct pair_dev p;
 
-	TEST_ASSERT_SUCCESS(rte_vdev_init("mlx4v_sim_t1", "ports=2,mode=pair"), "vdev");
-	sim = mlx4v_sim_get("mlx4v_sim_t1");
-	dev = rte_pmd_mlx4v_dev_open("mlx4v_sim_t1");
-	TEST_ASSERT(sim != NULL && dev != NULL, "open");
-	pd = rte_pmd_mlx4v_alloc_pd(dev);
-	mr = rte_pmd_mlx4v_reg_mr(pd, g_mem, (size_t)NBUF * BUF_SIZE);
-	TEST_ASSERT(pd != NULL && mr != NULL, "pd/mr");
-	rte_pmd_mlx4v_mr_lkey(mr, &lkey);
-	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, dev, pd, 1, 16), "txq");
-	TEST_ASSERT_SUCCESS(rxq_create(&r1, dev, pd, 1, 4), "rxq port 1");
-	TEST_ASSERT_SUCCESS(rxq_create(&r2, dev, pd, 2, 4), "rxq port 2");
-	mlx4v_test_rq_post(&r1.rq, lkey, buf_at(8), BUF_SIZE);
-	mlx4v_test_rq_post(&r2.rq, lkey, buf_at(9), BUF_SIZE);
+	TEST_ASSERT_SUCCESS(pair_open(&p, "mlx4v_sim_t1"), "pair");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, p.dev, p.pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(rxq_create(&r1, p.dev, p.pd, 1, 4), "rxq port 1");
+	TEST_ASSERT_SUCCESS(rxq_create(&r2, p.dev, p.pd, 2, 4), "rxq port 2");
+	mlx4v_test_rq_post(&r1.rq, p.lkey, buf_at(8), BUF_SIZE);
+	mlx4v_test_rq_post(&r2.rq, p.lkey, buf_at(9), BUF_SIZE);
 	memset(buf_at(0), 0x77, 100);
-	mlx4v_test_sq_send(&t.sq, lkey, buf_at(0), 100, 1);
-	cqe = mlx4v_test_cq_wait(&r2.tcq, sim);
+	mlx4v_test_sq_send(&t.sq, p.lkey, buf_at(0), 100, 1);
+	cqe = mlx4v_test_cq_wait(&r2.tcq, p.sim);
 	TEST_ASSERT_NOT_NULL(cqe, "packet not on port 2");
 	TEST_ASSERT_EQUAL((rte_be_to_cpu_32(cqe->vlan_my_qpn) & 0xffffff), r2.wqn, "qpn");
 	TEST_ASSERT_BUFFERS_ARE_EQUAL(buf_at(9), buf_at(0), 100, "payload");
 	mlx4v_test_cq_consume(&r2.tcq);
-	mlx4v_test_settle(sim);
+	mlx4v_test_settle(p.sim);
 	TEST_ASSERT_NULL(mlx4v_test_cq_peek(&r1.tcq), "packet looped back to port 1");
 	/* Injected on port 1 from the wire: lands on port 1. */
-	TEST_ASSERT_SUCCESS(mlx4v_sim_inject(sim, 1, buf_at(0), 80), "inject");
-	cqe = mlx4v_test_cq_wait(&r1.tcq, sim);
+	TEST_ASSERT_SUCCESS(mlx4v_sim_inject(p.sim, 1, buf_at(0), 80), "inject");
+	cqe = mlx4v_test_cq_wait(&r1.tcq, p.sim);
 	TEST_ASSERT_NOT_NULL(cqe, "injected packet");
 	TEST_ASSERT_EQUAL(rte_be_to_cpu_32(cqe->byte_cnt), 80u, "byte_cnt");
 	mlx4v_test_cq_consume(&r1.tcq);
 	/* No buffer left on port 1: dropped. */
-	TEST_ASSERT_EQUAL(mlx4v_sim_inject(sim, 1, buf_at(0), 80), -ENOBUFS, "drop");
-	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(sim), 0, "misuse");
+	TEST_ASSERT_EQUAL(mlx4v_sim_inject(p.sim, 1, buf_at(0), 80), -ENOBUFS, "drop");
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(p.sim), 0, "misuse");
 	mlx4v_test_rxq_destroy(&r2);
 	mlx4v_test_rxq_destroy(&r1);
 	mlx4v_test_txq_destroy(&t);
-	rte_pmd_mlx4v_dereg_mr(mr);
-	rte_pmd_mlx4v_dealloc_pd(pd);
-	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dev_close(dev), "close");
-	TEST_ASSERT_SUCCESS(rte_vdev_uninit("mlx4v_sim_t1"), "uninit");
-	return TEST_SUCCESS;
+	return pair_close(&p);
+}
+
+/*
+ * A group frame is not handed back to the rules of the port that sent it, even to its MAC rule
+ * for the group address: with a pair, port 2 receives the broadcast once and port 1 nothing. A
+ * model that looped it back made a bridge of two ports receive its own floods (issue 19.16).
+ */
+static int
+test_mlx4v_sim_group_not_to_sender(void)
+{
+	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	struct mlx4v_sim_stats st0, st;
+	struct mlx4v_test_rxq r1, r2;
+	struct mlx4v_test_txq t;
+	struct pair_dev p;
+
+	TEST_ASSERT_SUCCESS(pair_open(&p, "mlx4v_sim_t2"), "pair");
+	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, p.dev, p.pd, 1, 16), "txq");
+	TEST_ASSERT_SUCCESS(mlx4v_test_rxq_create(&r1, p.dev, p.pd, 1, 4, 0, bcast), "rxq 1");
+	TEST_ASSERT_SUCCESS(mlx4v_test_rxq_create(&r2, p.dev, p.pd, 2, 4, 0, bcast), "rxq 2");
+	mlx4v_test_rq_post(&r1.rq, p.lkey, buf_at(8), BUF_SIZE);
+	mlx4v_test_rq_post(&r2.rq, p.lkey, buf_at(9), BUF_SIZE);
+	mlx4v_sim_stats_get(p.sim, &st0);
+	memset(buf_at(0), 0x66, 60);
+	memcpy(buf_at(0), bcast, sizeof(bcast));
+	mlx4v_test_sq_send(&t.sq, p.lkey, buf_at(0), 60, 1);
+	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r2.tcq, p.sim), "broadcast not on port 2");
+	mlx4v_test_cq_consume(&r2.tcq);
+	mlx4v_test_settle(p.sim);
+	TEST_ASSERT_NULL(mlx4v_test_cq_peek(&r1.tcq), "broadcast handed back to port 1");
+	TEST_ASSERT_NULL(mlx4v_test_cq_peek(&r2.tcq), "broadcast twice on port 2");
+	mlx4v_sim_stats_get(p.sim, &st);
+	TEST_ASSERT_EQUAL(st.tx_loopback, st0.tx_loopback, "counted as looped back");
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(p.sim), 0, "misuse");
+	mlx4v_test_rxq_destroy(&r2);
+	mlx4v_test_rxq_destroy(&r1);
+	mlx4v_test_txq_destroy(&t);
+	return pair_close(&p);
 }
 
 /* Receive into a QP's own RQ, and into an SRQ through its free list. */
@@ -1084,6 +1143,7 @@ static struct unit_test_suite mlx4v_sim_suite = {
 	.unit_test_cases = {
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_raw_loopback),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_port_pair),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_group_not_to_sender),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_qp_rq_and_srq),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_fresh_cq_empty_and_strict),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_misuse_wrong_owner),
