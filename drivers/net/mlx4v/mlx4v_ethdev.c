@@ -520,7 +520,13 @@ mlx4v_ethdev_mac_addr_remove(struct rte_eth_dev *eth_dev, uint32_t index)
 		mlx4v_ethflow_mac_set(eth_dev, index, NULL);
 }
 
-/* Frames above one mbuf need scattered Rx: the Rx queues are checked again at start. */
+/*
+ * A stopped port takes any MTU in range: its Rx queues may still be set up again with larger
+ * mbufs, and start checks each against the MTU (mlx4v_rxq_create()), as net_mlx5v does. A
+ * started port's rings keep their SGEs per WQE, so each must already hold the larger frame:
+ * else -EBUSY, whether the queue lacks the scatter offload or needs more SGEs
+ * (doc/guides/nics/mlx4v.rst).
+ */
 static int
 mlx4v_ethdev_mtu_set(struct rte_eth_dev *eth_dev, uint16_t mtu)
 {
@@ -536,23 +542,16 @@ mlx4v_ethdev_mtu_set(struct rte_eth_dev *eth_dev, uint16_t mtu)
 			      RTE_ETHER_MIN_MTU, priv->caps.max_mtu);
 		return -EINVAL;
 	}
-	for (i = 0; i < eth_dev->data->nb_rx_queues; i++) {
+	for (i = 0; priv->started && i < eth_dev->data->nb_rx_queues; i++) {
 		rxq = eth_dev->data->rx_queues[i];
-		if (rxq == NULL)
+		if (rxq == NULL || frame <= ((uint32_t)rxq->seg_size << rxq->sges_log))
 			continue;
-		if (frame > rxq->seg_size &&
-		    !(rxq->offloads & RTE_ETH_RX_OFFLOAD_SCATTER)) {
-			MLX4V_ETH_LOG(ERR, "port %u: MTU %u needs frames of %u bytes over several "
-				      "mbufs of %u on Rx queue %u: enable the scatter offload",
-				      priv->port_id, mtu, frame, rxq->seg_size, i);
-			return -EINVAL;
-		}
-		/* A running ring keeps its SGEs per WQE: it must already hold the frame. */
-		if (priv->started && frame > ((uint32_t)rxq->seg_size << rxq->sges_log)) {
-			MLX4V_ETH_LOG(ERR, "port %u: MTU %u needs more SGEs per WQE on Rx queue "
-				      "%u: stop the port first", priv->port_id, mtu, i);
-			return -EBUSY;
-		}
+		MLX4V_ETH_LOG(ERR, "port %u: MTU %u needs frames of %u bytes, Rx queue %u holds %u "
+			      "(%s): stop the port first", priv->port_id, mtu, frame, i,
+			      (uint32_t)rxq->seg_size << rxq->sges_log,
+			      (rxq->offloads & RTE_ETH_RX_OFFLOAD_SCATTER) ?
+			      "more SGEs per WQE needed" : "no scatter offload");
+		return -EBUSY;
 	}
 	return 0;
 }

@@ -370,9 +370,10 @@ test_net_mlx4v_mtu(void)
 #else
 	TEST_ASSERT(strcmp(bm.info, "Scalar") == 0, "Rx burst mode %s", bm.info);
 #endif
-	TEST_ASSERT(rte_eth_dev_set_mtu(g_port, 9000) != 0, "9000 without scatter");
-	TEST_ASSERT(rte_eth_dev_set_mtu(g_port, 10000) != 0, "beyond the port");
-	TEST_ASSERT(rte_eth_dev_set_mtu(g_port, 60) != 0, "below the minimum");
+	/* In range, but the running queues lack scatter: -EBUSY, not the range's -EINVAL. */
+	TEST_ASSERT_EQUAL(rte_eth_dev_set_mtu(g_port, 9000), -EBUSY, "9000 without scatter");
+	TEST_ASSERT_EQUAL(rte_eth_dev_set_mtu(g_port, 10000), -EINVAL, "beyond the port");
+	TEST_ASSERT_EQUAL(rte_eth_dev_set_mtu(g_port, 60), -EINVAL, "below the minimum");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mtu(g_port, 1200), "smaller MTU");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
 	memset(&conf, 0, sizeof(conf));
@@ -389,11 +390,43 @@ test_net_mlx4v_mtu(void)
 	TEST_ASSERT_EQUAL(qi.nb_desc, 256, "info ring");
 	TEST_ASSERT_SUCCESS(rte_eth_rx_burst_mode_get(g_port, 0, &bm), "burst mode");
 	TEST_ASSERT(strcmp(bm.info, "Scalar scattered") == 0, "Rx burst mode %s", bm.info);
-	TEST_ASSERT(rte_eth_dev_set_mtu(g_port, 9600) != 0, "more SGEs while started");
+	/* 9600 bytes still fit the running WQEs' 8 SGEs of 2 KiB. */
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mtu(g_port, 9578), "largest MTU while started");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
 	memset(&conf, 0, sizeof(conf));
 	TEST_ASSERT_SUCCESS(rte_eth_dev_configure(g_port, 1, 1, &conf), "back to 1500");
 	TEST_ASSERT_EQUAL(rte_eth_devices[g_port].data->mtu, RTE_ETHER_MTU, "MTU 1500");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Open vSwitch's order (issue 19.17): MTU 9000 on the stopped port first, then the Rx queue set up
+ * again with mbufs that hold the frame. The MTU is checked against the queues at start, not when
+ * it is set: a queue of 2 KiB mbufs without scatter fails the start, the larger one passes.
+ */
+static int
+test_net_mlx4v_mtu_before_queues(void)
+{
+	struct rte_mempool *big;
+	struct rte_eth_conf conf;
+	const struct mlx4v_rxq *rxq;
+
+	memset(&conf, 0, sizeof(conf));
+	big = rte_pktmbuf_pool_create("ut_net_mlx4v_big", 512, 0, 0,
+				      RTE_PKTMBUF_HEADROOM + 9000 + MLX4V_ETH_MTU_OVERHEAD, 0);
+	TEST_ASSERT_NOT_NULL(big, "pool of jumbo mbufs");
+	TEST_ASSERT_SUCCESS(port_up(1, 1, 256), "start at 1500");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mtu(g_port, 9000), "MTU 9000 on the stopped port");
+	TEST_ASSERT_EQUAL(rte_eth_dev_start(g_port), -EINVAL, "start with 2 KiB mbufs, no scatter");
+	TEST_ASSERT_SUCCESS(rte_eth_rx_queue_setup(g_port, 0, 256, 0, NULL, big), "larger mbufs");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_start(g_port), "start at 9000");
+	rxq = rte_eth_devices[g_port].data->rx_queues[0];
+	TEST_ASSERT_EQUAL(rxq->scatter, 0, "one mbuf per frame");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_configure(g_port, 1, 1, &conf), "back to 1500");
+	TEST_ASSERT_SUCCESS(rte_eth_rx_queue_setup(g_port, 0, 256, 0, NULL, g_mp), "small again");
+	rte_mempool_free(big);
 	return TEST_SUCCESS;
 }
 
@@ -683,6 +716,7 @@ static struct unit_test_suite net_mlx4v_suite = {
 		TEST_CASE(test_net_mlx4v_rx_filters),
 		TEST_CASE(test_net_mlx4v_rss_reta),
 		TEST_CASE(test_net_mlx4v_mtu),
+		TEST_CASE(test_net_mlx4v_mtu_before_queues),
 		TEST_CASE(test_net_mlx4v_stats),
 		TEST_CASE(test_net_mlx4v_link),
 		TEST_CASE(test_net_mlx4v_e2e_frames),
