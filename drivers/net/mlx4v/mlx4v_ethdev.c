@@ -618,6 +618,7 @@ const struct eth_dev_ops mlx4v_ethdev_ops = {
 	.tx_queue_release = mlx4v_txq_release,
 	.rxq_info_get = mlx4v_rxq_info_get,
 	.rx_burst_mode_get = mlx4v_rx_burst_mode_get,
+	.tx_burst_mode_get = mlx4v_tx_burst_mode_get,
 	.txq_info_get = mlx4v_txq_info_get,
 	.tx_done_cleanup = mlx4v_tx_done_cleanup,
 	.rx_queue_intr_enable = mlx4v_rx_intr_enable,

@@ -330,6 +330,12 @@ void mlx4v_txq_release(struct rte_eth_dev *eth_dev, uint16_t idx);
 /** CQ, raw-packet QP to RTS, views. @return 0 or -errno with nothing left. */
 int mlx4v_txq_create(struct rte_eth_dev *eth_dev, struct mlx4v_txq *txq);
 void mlx4v_txq_destroy(struct rte_eth_dev *eth_dev, struct mlx4v_txq *txq);
+/**
+ * ethdev tx_burst_mode_get: "Scalar", or "Scalar multi-segment" with the MULTI_SEGS offload.
+ * @return 0, or -EINVAL for a queue not set up.
+ */
+int mlx4v_tx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
+			    struct rte_eth_burst_mode *mode);
 void mlx4v_txq_info_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 			struct rte_eth_txq_info *qinfo);
 

@@ -8,6 +8,7 @@
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_malloc.h>
@@ -161,4 +162,18 @@ mlx4v_txq_info_get(struct rte_eth_dev *eth_dev, uint16_t idx, struct rte_eth_txq
 
 	qinfo->nb_desc = txq->nb_desc;
 	qinfo->conf.offloads = txq->offloads;
+}
+
+/* One loop serves every queue (mlx4v_tx_burst()); segments as the queue's offloads allow. */
+int
+mlx4v_tx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx, struct rte_eth_burst_mode *mode)
+{
+	const struct mlx4v_txq *txq = eth_dev->data->tx_queues[idx];
+
+	if (txq == NULL)
+		return -EINVAL;
+	snprintf(mode->info, sizeof(mode->info), "%s",
+		 (txq->offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) ? "Scalar multi-segment" :
+		 "Scalar");
+	return 0;
 }

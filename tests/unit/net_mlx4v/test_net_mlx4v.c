@@ -374,6 +374,8 @@ test_net_mlx4v_mtu(void)
 	TEST_ASSERT_EQUAL(rte_eth_dev_set_mtu(g_port, 9000), -EBUSY, "9000 without scatter");
 	TEST_ASSERT_EQUAL(rte_eth_dev_set_mtu(g_port, 10000), -EINVAL, "beyond the port");
 	TEST_ASSERT_EQUAL(rte_eth_dev_set_mtu(g_port, 60), -EINVAL, "below the minimum");
+	TEST_ASSERT_SUCCESS(rte_eth_tx_burst_mode_get(g_port, 0, &bm), "Tx burst mode");
+	TEST_ASSERT(strcmp(bm.info, "Scalar") == 0, "Tx burst mode %s", bm.info);
 	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mtu(g_port, 1200), "smaller MTU");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
 	memset(&conf, 0, sizeof(conf));
