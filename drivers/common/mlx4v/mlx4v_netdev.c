@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file
+ * The kernel network interface of a port: its lookup in sysfs and the ioctls on it.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <rte_string_fns.h>
+
+#include "mlx4v_log.h"
+#include "mlx4v_netdev.h"
+
+/* @return the number in the sysfs attribute dir/name/attr (base 0: "0x1" too), or -1. */
+static long
+mlx4v_netdev_attr(const char *dir, const char *name, const char *attr)
+{
+	char path[PATH_MAX], buf[32];
+	long v = -1;
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s/%s/%s", dir, name, attr) >= (int)sizeof(path))
+		return -1;
+	f = fopen(path, "r");
+	if (f == NULL)
+		return -1;
+	if (fgets(buf, sizeof(buf), f) != NULL)
+		v = strtol(buf, NULL, 0);
+	fclose(f);
+	return v;
+}
+
+int
+mlx4v_netdev_ifname(const char *ibdev_path, uint8_t port, char *ifname, size_t size)
+{
+	char dir[PATH_MAX];
+	struct dirent *de;
+	long idx;
+	DIR *d;
+	int ret = -ENODEV;
+
+	if (ibdev_path == NULL || port == 0 || ifname == NULL || size == 0)
+		return -EINVAL;
+	if (snprintf(dir, sizeof(dir), "%s/device/net", ibdev_path) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	d = opendir(dir);
+	if (d == NULL)
+		return -errno;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		/* dev_port numbers the ports of a device from 0; older kernels have dev_id only. */
+		idx = mlx4v_netdev_attr(dir, de->d_name, "dev_port");
+		if (idx < 0)
+			idx = mlx4v_netdev_attr(dir, de->d_name, "dev_id");
+		if (idx != (long)port - 1)
+			continue;
+		if (strlcpy(ifname, de->d_name, size) < size)
+			ret = 0;
+		else
+			ret = -ENAMETOOLONG;
+		break;
+	}
+	closedir(d);
+	return ret;
+}
+
+/* One ioctl on a datagram socket, the interface's name set. @return 0 or -errno. */
+static int
+mlx4v_netdev_ioctl(const char *ifname, unsigned long req, struct ifreq *ifr)
+{
+	int s, ret = 0;
+
+	if (strlcpy(ifr->ifr_name, ifname, sizeof(ifr->ifr_name)) >= sizeof(ifr->ifr_name))
+		return -ENAMETOOLONG;
+	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -errno;
+	if (ioctl(s, req, ifr) != 0)
+		ret = -errno;
+	close(s);
+	return ret;
+}
+
+int
+mlx4v_netdev_mac_get(const char *ifname, uint8_t mac[6])
+{
+	struct ifreq ifr;
+	int ret;
+
+	memset(&ifr, 0, sizeof(ifr));
+	ret = mlx4v_netdev_ioctl(ifname, SIOCGIFHWADDR, &ifr);
+	if (ret == 0)
+		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	return ret;
+}
+
+/*
+ * Read the interface's flags (SIOCGIFFLAGS) or MTU (SIOCGIFMTU) into ifr, and write them back
+ * with the set request only when want differs: an interface already as wanted needs no
+ * privilege. @return 0 or -errno.
+ */
+static int
+mlx4v_netdev_update(const char *ifname, int is_mtu, int want)
+{
+	unsigned long get = is_mtu ? SIOCGIFMTU : SIOCGIFFLAGS;
+	unsigned long set = is_mtu ? SIOCSIFMTU : SIOCSIFFLAGS;
+	struct ifreq ifr;
+	int ret, cur;
+
+	memset(&ifr, 0, sizeof(ifr));
+	ret = mlx4v_netdev_ioctl(ifname, get, &ifr);
+	if (ret != 0)
+		return ret;
+	cur = is_mtu ? ifr.ifr_mtu : !!(ifr.ifr_flags & IFF_UP);
+	if (cur == want)
+		return 0;
+	if (is_mtu)
+		ifr.ifr_mtu = want;
+	else
+		ifr.ifr_flags = want ? (ifr.ifr_flags | IFF_UP) : (ifr.ifr_flags & ~IFF_UP);
+	ret = mlx4v_netdev_ioctl(ifname, set, &ifr);
+	if (ret != 0)
+		MLX4V_LOG(ERR, "%s: %s %d: %s (needs CAP_NET_ADMIN)", ifname,
+			  is_mtu ? "MTU" : "up", want, strerror(-ret));
+	return ret;
+}
+
+int
+mlx4v_netdev_mtu_set(const char *ifname, uint16_t mtu)
+{
+	return mlx4v_netdev_update(ifname, 1, mtu);
+}
+
+int
+mlx4v_netdev_up_set(const char *ifname, int up)
+{
+	return mlx4v_netdev_update(ifname, 0, !!up);
+}

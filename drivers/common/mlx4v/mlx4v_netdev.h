@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file
+ * The kernel network interface of a ConnectX-3 port (mlx4_en), for the rdma-core backend: on a
+ * bifurcated device the kernel owns the port's MAC, MTU and admin state, so they are read and
+ * set on its netdev, as DPDK's mlx4 does (doc/guides/nics/running_on_hardware.rst).
+ */
+
+#ifndef _MLX4V_NETDEV_H_
+#define _MLX4V_NETDEV_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_compat.h>
+
+/**
+ * Find the netdev of a port: the entry of ibdev_path/device/net whose dev_port (or, on kernels
+ * without it, dev_id, in hex) is port - 1, as DPDK's mlx4 looks it up.
+ *
+ * @param ibdev_path The verbs device's sysfs directory (struct ibv_device ibdev_path), e.g.
+ *   /sys/class/infiniband/mlx4_0; a test passes a tree of its own.
+ * @param port Physical port, 1-based.
+ * @param ifname Filled with the interface name.
+ * @param size Bytes at ifname (IF_NAMESIZE).
+ * @return 0, -ENODEV (no netdev for that port), or -errno of opening the directory.
+ */
+__rte_internal
+int mlx4v_netdev_ifname(const char *ibdev_path, uint8_t port, char *ifname, size_t size);
+
+/** Read the interface's MAC (SIOCGIFHWADDR). @return 0 or -errno. */
+__rte_internal
+int mlx4v_netdev_mac_get(const char *ifname, uint8_t mac[6]);
+
+/**
+ * Set the interface's MTU (SIOCSIFMTU; needs CAP_NET_ADMIN unless it is already mtu).
+ * @return 0 or -errno.
+ */
+__rte_internal
+int mlx4v_netdev_mtu_set(const char *ifname, uint16_t mtu);
+
+/**
+ * Set or clear IFF_UP (SIOCSIFFLAGS; needs CAP_NET_ADMIN unless already so). mlx4_en opens the port
+ * (INIT_PORT) when the interface goes up and closes it when it goes down: a port whose netdev
+ * is down neither sends nor receives. @return 0 or -errno.
+ */
+__rte_internal
+int mlx4v_netdev_up_set(const char *ifname, int up);
+
+#endif /* _MLX4V_NETDEV_H_ */

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file
+ * Unit tests of the kernel-interface part of the rdma-core backend (mlx4v_netdev.c): the
+ * lookup of a port's netdev in a sysfs tree made here (as /sys/class/infiniband/<dev> looks
+ * with mlx4_en loaded), and the ioctls on an interface every host has (lo), read only.
+ */
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test.h"
+
+#include "mlx4v_netdev.h"
+
+static char g_root[64];
+
+/* root/device/net/name/attr holding value (no attribute when attr is NULL). */
+static int
+fake_netdev(const char *name, const char *attr, const char *value)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/device", g_root);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/device/net", g_root);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/device/net/%s", g_root, name);
+	if (mkdir(path, 0700) != 0)
+		return -1;
+	if (attr == NULL)
+		return 0;
+	snprintf(path, sizeof(path), "%s/device/net/%s/%s", g_root, name, attr);
+	f = fopen(path, "w");
+	if (f == NULL)
+		return -1;
+	fprintf(f, "%s\n", value);
+	return fclose(f);
+}
+
+static int
+netdev_setup(void)
+{
+	snprintf(g_root, sizeof(g_root), "/tmp/mlx4v_netdev_ut.XXXXXX");
+	if (mkdtemp(g_root) == NULL)
+		return TEST_FAILED;
+	/* Port 1 and 2 by dev_port; port 3 by dev_id only (kernels before dev_port); a
+	 * netdev of no port (no attribute) is skipped.
+	 */
+	if (fake_netdev("enp1s0", "dev_port", "0") != 0 ||
+	    fake_netdev("enp1s0d1", "dev_port", "1") != 0 ||
+	    fake_netdev("eth7", "dev_id", "0x2") != 0 ||
+	    fake_netdev("bond0", NULL, NULL) != 0)
+		return TEST_FAILED;
+	return TEST_SUCCESS;
+}
+
+/* Remove what netdev_setup() made, deepest first. */
+static void
+netdev_teardown(void)
+{
+	static const char *const files[] = {
+		"enp1s0/dev_port", "enp1s0d1/dev_port", "eth7/dev_id",
+		"enp1s0", "enp1s0d1", "eth7", "bond0", "",
+	};
+	char path[PATH_MAX];
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(files); i++) {
+		snprintf(path, sizeof(path), "%s/device/net/%s", g_root, files[i]);
+		remove(path);
+	}
+	snprintf(path, sizeof(path), "%s/device", g_root);
+	remove(path);
+	remove(g_root);
+}
+
+/* Each port finds its netdev by dev_port, else by dev_id; a port without one is -ENODEV. */
+static int
+test_mlx4v_netdev_ifname_lookup(void)
+{
+	char ifname[16];
+
+	TEST_ASSERT_SUCCESS(mlx4v_netdev_ifname(g_root, 1, ifname, sizeof(ifname)), "port 1");
+	TEST_ASSERT(strcmp(ifname, "enp1s0") == 0, "port 1 is %s", ifname);
+	TEST_ASSERT_SUCCESS(mlx4v_netdev_ifname(g_root, 2, ifname, sizeof(ifname)), "port 2");
+	TEST_ASSERT(strcmp(ifname, "enp1s0d1") == 0, "port 2 is %s", ifname);
+	TEST_ASSERT_SUCCESS(mlx4v_netdev_ifname(g_root, 3, ifname, sizeof(ifname)), "port 3");
+	TEST_ASSERT(strcmp(ifname, "eth7") == 0, "port 3 (dev_id) is %s", ifname);
+	TEST_ASSERT_EQUAL(mlx4v_netdev_ifname(g_root, 4, ifname, sizeof(ifname)), -ENODEV,
+			  "no netdev for port 4");
+	TEST_ASSERT_EQUAL(mlx4v_netdev_ifname(g_root, 0, ifname, sizeof(ifname)), -EINVAL,
+			  "port 0");
+	TEST_ASSERT_EQUAL(mlx4v_netdev_ifname(g_root, 1, ifname, 4), -ENAMETOOLONG,
+			  "name does not fit");
+	TEST_ASSERT_EQUAL(mlx4v_netdev_ifname("/nonexistent/mlx4_9", 1, ifname, sizeof(ifname)),
+			  -ENOENT, "no such device");
+	return TEST_SUCCESS;
+}
+
+/* The ioctls, on the loopback interface (read only) and on a name no host has. */
+static int
+test_mlx4v_netdev_ioctls(void)
+{
+	static const uint8_t zero[6];
+	uint8_t mac[6];
+
+	memset(mac, 0xee, sizeof(mac));
+	TEST_ASSERT_SUCCESS(mlx4v_netdev_mac_get("lo", mac), "MAC of lo");
+	TEST_ASSERT_BUFFERS_ARE_EQUAL(mac, zero, sizeof(mac), "lo has no MAC");
+	TEST_ASSERT_EQUAL(mlx4v_netdev_mac_get("mlx4vnone0", mac), -ENODEV, "no such netdev");
+	TEST_ASSERT_EQUAL(mlx4v_netdev_up_set("mlx4vnone0", 1), -ENODEV, "up: no such netdev");
+	/* lo is up on every host: setting it up again changes nothing and needs no privilege. */
+	TEST_ASSERT_SUCCESS(mlx4v_netdev_up_set("lo", 1), "lo already up");
+	TEST_ASSERT_EQUAL(mlx4v_netdev_mtu_set("mlx4vnone0", 1500), -ENODEV, "MTU: no netdev");
+	TEST_ASSERT_EQUAL(mlx4v_netdev_mac_get("a-name-longer-than-ifnamsiz", mac),
+			  -ENAMETOOLONG, "name too long");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite mlx4v_netdev_suite = {
+	.suite_name = "mlx4v kernel interface of a port",
+	.setup = netdev_setup,
+	.teardown = netdev_teardown,
+	.unit_test_cases = {
+		TEST_CASE(test_mlx4v_netdev_ifname_lookup),
+		TEST_CASE(test_mlx4v_netdev_ioctls),
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_mlx4v_netdev(void)
+{
+	return unit_test_suite_runner(&mlx4v_netdev_suite);
+}
+
+REGISTER_TEST_COMMAND(mlx4v_netdev_autotest, test_mlx4v_netdev);
