@@ -441,6 +441,22 @@ rte_pmd_mlx4v_query_port(struct rte_pmd_mlx4v_dev *dev, uint8_t port,
 }
 
 int
+rte_pmd_mlx4v_port_mtu_set(struct rte_pmd_mlx4v_dev *dev, uint8_t port, uint16_t mtu)
+{
+	struct mlx4v_ctx *ctx;
+	int ret;
+
+	mlx4v_verbs_lock();
+	ctx = (struct mlx4v_ctx *)mlx4v_obj_find(dev, MLX4V_OBJ_CTX);
+	if (ctx == NULL || port < 1 || port > ctx->caps.nports)
+		ret = -EINVAL;
+	else
+		ret = mlx4v_verbs_port_mtu_set(ctx, port, mtu);
+	mlx4v_verbs_unlock();
+	return mlx4v_obj_ret(ret);
+}
+
+int
 rte_pmd_mlx4v_port_admin_set(struct rte_pmd_mlx4v_dev *dev, uint8_t port, int up)
 {
 	const struct mlx4v_verbs_ops *ops = NULL;

@@ -235,6 +235,12 @@ mlx4v_verbs_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v
 }
 
 int
+mlx4v_verbs_port_mtu_set(struct mlx4v_ctx *ctx, uint8_t port, uint16_t mtu)
+{
+	return MLX4V_CALL(ctx, port_mtu_set, ctx, port, mtu);
+}
+
+int
 mlx4v_verbs_qp_view(struct mlx4v_qp *qp, struct mlx4dv_qp *out)
 {
 	return MLX4V_CALL(qp->obj.ctx, qp_view, qp, out);

@@ -297,8 +297,17 @@ struct mlx4v_verbs_ops {
 	 */
 	int (*port_query)(struct mlx4v_ctx *ctx, uint8_t port,
 			  struct rte_pmd_mlx4v_port_attr *attr);
-	/** Optional: open or close a port; called without the verbs lock. */
+	/**
+	 * Optional: open or close a port; called without the verbs lock. On a bifurcated
+	 * ConnectX-3 this is the admin state of the port's kernel netdev (IFF_UP).
+	 */
 	int (*port_admin)(struct mlx4v_ctx *ctx, uint8_t port, int up);
+	/**
+	 * Optional: set the MTU of the port, which the kernel netdev owns on a bifurcated
+	 * ConnectX-3 (mlx4_en programs the port's largest frame from it): frames above it are
+	 * dropped by the port. Verbs lock held.
+	 */
+	int (*port_mtu_set)(struct mlx4v_ctx *ctx, uint8_t port, uint16_t mtu);
 	/* Views, for backends without MLX4V_VERBS_F_SW_PROVIDER. */
 	int (*qp_view)(struct mlx4v_qp *qp, struct mlx4dv_qp *out);
 	int (*cq_view)(struct mlx4v_cq *cq, struct mlx4dv_cq *out);
@@ -357,6 +366,7 @@ int mlx4v_verbs_flow_create(struct mlx4v_flow *flow);
 int mlx4v_verbs_flow_destroy(struct mlx4v_flow *flow);
 int mlx4v_verbs_port_query(struct mlx4v_ctx *ctx, uint8_t port,
 			   struct rte_pmd_mlx4v_port_attr *attr);
+int mlx4v_verbs_port_mtu_set(struct mlx4v_ctx *ctx, uint8_t port, uint16_t mtu);
 int mlx4v_verbs_qp_view(struct mlx4v_qp *qp, struct mlx4dv_qp *out);
 int mlx4v_verbs_cq_view(struct mlx4v_cq *cq, struct mlx4dv_cq *out);
 int mlx4v_verbs_srq_view(struct mlx4v_srq *srq, struct mlx4dv_srq *out);

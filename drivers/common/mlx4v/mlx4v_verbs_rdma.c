@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@
 
 #include "mlx4v_class.h"
 #include "mlx4v_log.h"
+#include "mlx4v_netdev.h"
 #include "mlx4v_verbs.h"
 #include "mlx4v_verbs_rdma.h"
 #include "mlxv_intr_unreg.h"
@@ -101,11 +103,58 @@ mlx4v_rdma_net_raw(void)
 	return !!(data[CAP_NET_RAW / 32].effective & (1u << (CAP_NET_RAW % 32)));
 }
 
+/*
+ * The kernel netdev of a port (mlx4_en): it owns the port's MAC, MTU and admin state on a
+ * bifurcated ConnectX-3. @return 0 or -ENODEV (logged).
+ */
+static int
+mlx4v_rdma_ifname(struct mlx4v_ctx *ctx, uint8_t port, char *ifname, size_t size)
+{
+	struct ibv_device *dev = mlx4v_rdma_of(ctx)->ib->device;
+	int ret;
+
+	ret = mlx4v_netdev_ifname(dev->ibdev_path, port, ifname, size);
+	if (ret != 0) {
+		MLX4V_LOG(ERR, "%s port %u: no kernel netdev under %s/device/net (mlx4_en "
+			  "loaded?): %s", ctx->name, port, dev->ibdev_path, strerror(-ret));
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/* One setting of the port's netdev: its MTU (mtu_set), else IFF_UP as val says. */
+static int
+mlx4v_rdma_netdev_set(struct mlx4v_ctx *ctx, uint8_t port, int mtu_set, int val)
+{
+	char ifname[IF_NAMESIZE];
+	int ret;
+
+	ret = mlx4v_rdma_ifname(ctx, port, ifname, sizeof(ifname));
+	if (ret != 0)
+		return ret;
+	return mtu_set ? mlx4v_netdev_mtu_set(ifname, (uint16_t)val) :
+		mlx4v_netdev_up_set(ifname, val);
+}
+
+/* Without the verbs lock (as port_admin is called): IFF_UP of the port's netdev. */
+static int
+mlx4v_rdma_port_admin(struct mlx4v_ctx *ctx, uint8_t port, int up)
+{
+	return mlx4v_rdma_netdev_set(ctx, port, 0, up);
+}
+
+static int
+mlx4v_rdma_port_mtu_set(struct mlx4v_ctx *ctx, uint8_t port, uint16_t mtu)
+{
+	return mlx4v_rdma_netdev_set(ctx, port, 1, mtu);
+}
+
 /* Verbs lock held. ibv_query_port() refuses a port beyond the device's with EINVAL. */
 static int
 mlx4v_rdma_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_port_attr *attr)
 {
 	struct mlx4v_rdma_ctx *rc = mlx4v_rdma_of(ctx);
+	char ifname[IF_NAMESIZE];
 	struct ibv_port_attr pa;
 	uint32_t lane = 0, lanes = 0;
 	int ret;
@@ -119,7 +168,7 @@ mlx4v_rdma_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_
 	attr->state = pa.state;
 	attr->flow_steering = rc->dmfs;
 	attr->net_raw = mlx4v_rdma_net_raw();
-	/* Speed from the IB speed and width codes; the MAC stays with the kernel's netdev. */
+	/* Speed from the IB speed and width codes. */
 	switch (pa.active_speed) {
 	case 1: lane = 2500; break;
 	case 2: lane = 5000; break;
@@ -136,6 +185,14 @@ mlx4v_rdma_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_
 	default: break;
 	}
 	attr->speed_mbps = pa.state == IBV_PORT_ACTIVE ? lane * lanes : 0;
+	/*
+	 * The MAC is the kernel netdev's (SIOCGIFHWADDR): a VF may steer to no other. Quietly
+	 * without one: queried often, and the PMD then makes a MAC up (mlx4v.rst).
+	 */
+	if (attr->link_layer == IBV_LINK_LAYER_ETHERNET &&
+	    mlx4v_netdev_ifname(rc->ib->device->ibdev_path, port, ifname, sizeof(ifname)) == 0 &&
+	    mlx4v_netdev_mac_get(ifname, attr->mac) == 0)
+		attr->has_mac = 1;
 	return 0;
 }
 
@@ -915,6 +972,8 @@ const struct mlx4v_verbs_ops mlx4v_rdma_verbs_ops = {
 	.flow_create = mlx4v_rdma_flow_create,
 	.flow_destroy = mlx4v_rdma_flow_destroy,
 	.port_query = mlx4v_rdma_port_query,
+	.port_admin = mlx4v_rdma_port_admin,
+	.port_mtu_set = mlx4v_rdma_port_mtu_set,
 	.qp_view = mlx4v_rdma_qp_view,
 	.cq_view = mlx4v_rdma_cq_view,
 	.srq_view = mlx4v_rdma_srq_view,

@@ -564,11 +564,28 @@ int rte_pmd_mlx4v_query_device(struct rte_pmd_mlx4v_dev *dev,
  * @param dev Handle.
  * @param port Physical port, 1-based.
  * @param up 1 open, 0 close.
- * @return 0, EINVAL (not a handle, no such port), ENOTSUP (the backend leaves the port to
- *   the kernel's netdev), or the backend's error.
+ * On the rdma-core backend this is the kernel netdev's IFF_UP (mlx4_en opens and closes the
+ * port with it); it needs CAP_NET_ADMIN.
+ *
+ * @return 0, EINVAL (not a handle, no such port), ENOTSUP (the backend cannot), EPERM (no
+ *   CAP_NET_ADMIN), ENODEV (no netdev for the port), or the backend's error.
  */
 __rte_experimental
 int rte_pmd_mlx4v_port_admin_set(struct rte_pmd_mlx4v_dev *dev, uint8_t port, int up);
+
+/**
+ * Set the MTU of a physical port: on a ConnectX-3 the kernel's netdev owns it (SIOCSIFMTU;
+ * mlx4_en programs the port's largest frame, MTU plus Ethernet header and one VLAN tag, from
+ * it) and the port drops longer frames it receives.
+ *
+ * @param dev Handle.
+ * @param port Physical port, 1-based.
+ * @param mtu L3 MTU.
+ * @return 0, EINVAL (not a handle, no such port), ENOTSUP (the backend cannot), EPERM (no
+ *   CAP_NET_ADMIN), or the backend's error.
+ */
+__rte_experimental
+int rte_pmd_mlx4v_port_mtu_set(struct rte_pmd_mlx4v_dev *dev, uint8_t port, uint16_t mtu);
 
 /**
  * Set the size of the WQ number ranges of a handle, like mlx4dv_set_context_attr(

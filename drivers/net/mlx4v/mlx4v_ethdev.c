@@ -279,6 +279,26 @@ mlx4v_ethdev_queues_destroy(struct rte_eth_dev *eth_dev)
 			mlx4v_txq_destroy(eth_dev, eth_dev->data->tx_queues[i]);
 }
 
+/*
+ * The port's MTU, which the kernel netdev owns on a ConnectX-3: the port drops longer frames
+ * (mlx4_en programs its largest frame from the netdev MTU; DPDK's mlx4 sets it with SIOCSIFMTU).
+ * A backend without a kernel interface has nothing to set. @return 0 or -errno.
+ */
+static int
+mlx4v_ethdev_port_mtu(struct rte_eth_dev *eth_dev, uint16_t mtu)
+{
+	struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
+	int ret;
+
+	ret = -rte_pmd_mlx4v_port_mtu_set(priv->dev, priv->port, mtu);
+	if (ret == -ENOTSUP)
+		return 0;
+	if (ret != 0)
+		MLX4V_ETH_LOG(ERR, "port %u: MTU %u on the port's kernel interface: %s",
+			      priv->port_id, mtu, strerror(-ret));
+	return ret;
+}
+
 static int
 mlx4v_ethdev_start(struct rte_eth_dev *eth_dev)
 {
@@ -298,6 +318,10 @@ mlx4v_ethdev_start(struct rte_eth_dev *eth_dev)
 			MLX4V_ETH_LOG(ERR, "port %u: Tx queue %u is not set up", priv->port_id, i);
 			return -EINVAL;
 		}
+	/* The MTU of configure (or of mtu_set while stopped) is the port's before any frame. */
+	ret = mlx4v_ethdev_port_mtu(eth_dev, eth_dev->data->mtu);
+	if (ret != 0)
+		return ret;
 	/*
 	 * WQs in queue order, from a fresh range as big as the queues (no WQ exists while
 	 * stopped): the indirection table needs consecutive WQ numbers aligned to its size,
@@ -553,7 +577,7 @@ mlx4v_ethdev_mtu_set(struct rte_eth_dev *eth_dev, uint16_t mtu)
 			      "more SGEs per WQE needed" : "no scatter offload");
 		return -EBUSY;
 	}
-	return 0;
+	return mlx4v_ethdev_port_mtu(eth_dev, mtu);
 }
 
 /* ---------------------------------------------------------------- ops */
@@ -722,6 +746,14 @@ mlx4v_ethdev_port_probe(struct rte_device *edev, const char *name,
 	ret = mlx4v_mp_primary_get();
 	if (ret != 0)
 		goto err_intr;
+	/*
+	 * The kernel netdev up (IFF_UP), as DPDK's mlx4 forces it at probe: mlx4_en opens the
+	 * port only then, and a port left down neither sends nor receives, silently.
+	 */
+	ret = -rte_pmd_mlx4v_port_admin_set(priv->dev, priv->port, 1);
+	if (ret != 0 && ret != -ENOTSUP)
+		MLX4V_ETH_LOG(WARNING, "%s: the port's kernel interface stays down: %s", ethname,
+			      strerror(-ret));
 	mlx4v_ethdev_link_update(eth_dev, 0);
 	rte_eth_dev_probing_finish(eth_dev);
 	MLX4V_ETH_LOG(INFO, "%s: ethdev port %u, MAC " RTE_ETHER_ADDR_PRT_FMT, ethname,

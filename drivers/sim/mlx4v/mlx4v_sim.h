@@ -153,6 +153,7 @@ struct mlx4v_sim_port_stats {
 	uint64_t rx_link_down;     /**< frames from the wire while the link was down */
 	uint64_t rx_fcs_bad;       /**< frames with a bad FCS (the wire's corrupt_next knob) */
 	uint64_t rx_too_long;      /**< frames above the model's packet size */
+	uint64_t rx_over_mtu;      /**< frames above the port's MTU (its kernel netdev's) */
 	uint64_t tx_link_down;     /**< sends lost because the link was down */
 	uint64_t link_up_events;   /**< port active events reported */
 	uint64_t link_down_events; /**< port down events reported */
@@ -182,6 +183,19 @@ int mlx4v_sim_link_flap(struct mlx4v_sim *sim, unsigned int port);
  */
 __rte_internal
 int mlx4v_sim_port_admin_set(struct mlx4v_sim *sim, unsigned int port, int up);
+
+/**
+ * The MTU of a port, as its kernel netdev sets it on a ConnectX-3 (mlx4_en programs the port's
+ * largest frame from it): a frame from the wire longer than mtu plus an Ethernet header and one
+ * VLAN tag is dropped (rx_over_mtu). 1500 at probe, as a fresh netdev.
+ * @return 0 or -EINVAL (no such port, mtu outside 68..9578 as the kernel's dev_set_mtu()).
+ */
+__rte_internal
+int mlx4v_sim_port_mtu_set(struct mlx4v_sim *sim, unsigned int port, uint16_t mtu);
+
+/** @return the MTU of a port (mlx4v_sim_port_mtu_set()), or 0 for no such port. */
+__rte_internal
+uint16_t mlx4v_sim_port_mtu_get(struct mlx4v_sim *sim, unsigned int port);
 
 /** @return 1 if the port's link is up, 0 if down, -EINVAL for no such port. */
 __rte_internal

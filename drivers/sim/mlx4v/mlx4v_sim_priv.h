@@ -34,6 +34,10 @@ extern const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops;
 /* Object numbers never 0: a zero doorbell word is invisible to hwsim_mmio_poll(). */
 #define MLX4V_SIM_QPN_BASE 0x40u
 #define MLX4V_SIM_MAX_PKT 16384u
+/** A port frame's bytes beyond its MTU (FCS aside): Ethernet header and one VLAN tag. */
+#define MLX4V_SIM_L2_HLEN 18u
+/** The largest MTU of a ConnectX-3 netdev: a 9600-byte frame less header, VLAN tag and FCS. */
+#define MLX4V_SIM_MAX_MTU 9578u
 #define MLX4V_SIM_TXBB 64u
 /* The frames one engine pass sends, queued until the model lock is released. */
 #define MLX4V_SIM_TXQ_FRAMES 256u
@@ -179,6 +183,7 @@ struct mlx4v_sim_port {
 	unsigned int port_no;           /**< 1-based */
 	struct hwsim_wire_port *wire;
 	struct rte_ether_addr mac;      /**< permanent MAC */
+	uint16_t mtu;                   /**< the kernel netdev's MTU (atomic) */
 	uint32_t link_dirty;            /**< the wire's link changed, not reported yet (atomic) */
 	uint32_t down_seen;             /**< went down since the last report (atomic) */
 	int oper;                       /**< operational state last reported (atomic) */

@@ -45,12 +45,14 @@ tp_sim_show_ports(const char *name, struct mlx4v_sim *sim)
 		    mlx4v_sim_port_stats_get(sim, p, &ps) != 0)
 			continue;
 		rte_ether_format_addr(macs, sizeof(macs), &mac);
-		printf("mlx4v: %s: port %u: wire=%s, link %s %u Mb/s, mac %s, rx_link_down %"
-		       PRIu64 ", rx_fcs_bad %" PRIu64 ", tx_link_down %" PRIu64 ", events up %"
-		       PRIu64 " down %" PRIu64 "\n", name, p, mlx4v_sim_port_wire(sim, p),
+		printf("mlx4v: %s: port %u: wire=%s, link %s %u Mb/s, mac %s, mtu %u, "
+		       "rx_link_down %" PRIu64 ", rx_fcs_bad %" PRIu64 ", rx_over_mtu %" PRIu64
+		       ", tx_link_down %" PRIu64 ", events up %" PRIu64 " down %" PRIu64 "\n",
+		       name, p, mlx4v_sim_port_wire(sim, p),
 		       mlx4v_sim_link_get(sim, p) == 1 ? "up" : "down",
-		       mlx4v_sim_link_speed(sim, p), macs, ps.rx_link_down, ps.rx_fcs_bad,
-		       ps.tx_link_down, ps.link_up_events, ps.link_down_events);
+		       mlx4v_sim_link_speed(sim, p), macs, mlx4v_sim_port_mtu_get(sim, p),
+		       ps.rx_link_down, ps.rx_fcs_bad, ps.rx_over_mtu, ps.tx_link_down,
+		       ps.link_up_events, ps.link_down_events);
 	}
 }
 

@@ -215,6 +215,17 @@ mlx4v_sim_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 	return 0;
 }
 
+/* Verbs lock held. The kernel netdev's MTU of the port model (mlx4v_sim_port_mtu_set()). */
+static int
+mlx4v_sim_port_mtu_set_op(struct mlx4v_ctx *ctx, uint8_t port, uint16_t mtu)
+{
+	struct mlx4v_sim *sim = mlx4v_sim_ctx_of(ctx)->sim;
+
+	if (mlx4v_sim_dead(sim))
+		return -EIO;
+	return mlx4v_sim_port_mtu_set(sim, port, mtu);
+}
+
 /* No lock held: the wire reports the port events synchronously. */
 static int
 mlx4v_sim_port_admin(struct mlx4v_ctx *ctx, uint8_t port, int up)
@@ -1030,4 +1041,5 @@ const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops = {
 	.flow_destroy = mlx4v_sim_flow_destroy,
 	.port_query = mlx4v_sim_port_query,
 	.port_admin = mlx4v_sim_port_admin,
+	.port_mtu_set = mlx4v_sim_port_mtu_set_op,
 };

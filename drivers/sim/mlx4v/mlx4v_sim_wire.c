@@ -109,6 +109,9 @@ mlx4v_sim_wire_rx(void *arg, const void *frame, uint32_t len, uint32_t flags)
 		p->st.rx_fcs_bad++;
 	else if (len > MLX4V_SIM_MAX_PKT)
 		p->st.rx_too_long++;
+	/* The port's largest frame, from its netdev's MTU: header and one VLAN tag beyond it. */
+	else if (len > (uint32_t)__atomic_load_n(&p->mtu, __ATOMIC_RELAXED) + MLX4V_SIM_L2_HLEN)
+		p->st.rx_over_mtu++;
 	else
 		mlx4v_sim_rq_deliver(sim, p->port_no, frame, len);
 	pthread_mutex_unlock(&sim->lock);
@@ -153,6 +156,7 @@ mlx4v_sim_wire_init(struct mlx4v_sim *sim)
 		p->sim = sim;
 		p->port_no = i + 1;
 		hwsim_wire_mac_port(&sim->wa.mac, p->port_no, &p->mac);
+		p->mtu = RTE_ETHER_MTU;
 		memset(&conf, 0, sizeof(conf));
 		conf.dev_name = sim->name;
 		conf.port_no = p->port_no;
@@ -330,6 +334,25 @@ mlx4v_sim_port_admin_set(struct mlx4v_sim *sim, unsigned int port, int up)
 	if (p == NULL)
 		return -EINVAL;
 	return mlx4v_sim_wire_sync(sim, hwsim_wire_set_admin(p->wire, up != 0));
+}
+
+int
+mlx4v_sim_port_mtu_set(struct mlx4v_sim *sim, unsigned int port, uint16_t mtu)
+{
+	struct mlx4v_sim_port *p = mlx4v_sim_wire_port_get(sim, port);
+
+	if (p == NULL || mtu < RTE_ETHER_MIN_MTU || mtu > MLX4V_SIM_MAX_MTU)
+		return -EINVAL;
+	__atomic_store_n(&p->mtu, mtu, __ATOMIC_RELAXED);
+	return 0;
+}
+
+uint16_t
+mlx4v_sim_port_mtu_get(struct mlx4v_sim *sim, unsigned int port)
+{
+	struct mlx4v_sim_port *p = mlx4v_sim_wire_port_get(sim, port);
+
+	return p != NULL ? __atomic_load_n(&p->mtu, __ATOMIC_RELAXED) : 0;
 }
 
 int

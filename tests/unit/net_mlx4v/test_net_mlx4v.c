@@ -644,6 +644,88 @@ test_net_mlx4v_e2e_frames(void)
 	return TEST_SUCCESS;
 }
 
+/* Send one len-byte frame to dst from port 1 (from pool mp); @return frames received back. */
+static unsigned int
+kif_round(struct rte_mempool *mp, const struct rte_ether_addr *dst, uint16_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp), *rx[4];
+	struct rte_ether_hdr *eh;
+	unsigned int polls, got = 0, i, k;
+
+	if (m == NULL)
+		return 0;
+	eh = (struct rte_ether_hdr *)rte_pktmbuf_append(m, len);
+	if (eh == NULL) {
+		rte_pktmbuf_free(m);
+		return 0;
+	}
+	memset(eh, 0x3c, len);
+	eh->dst_addr = *dst;
+	rte_eth_macaddr_get(g_port, &eh->src_addr);
+	eh->ether_type = rte_cpu_to_be_16(0x88b5);
+	if (rte_eth_tx_burst(g_port, 0, &m, 1) != 1) {
+		rte_pktmbuf_free(m);
+		return 0;
+	}
+	/* Whatever comes, within the polls: a frame dropped on the way never does. */
+	for (polls = 0; polls < 200; polls++) {
+		k = rte_eth_rx_burst(g_port, 0, rx, RTE_DIM(rx));
+		for (i = 0; i < k; i++)
+			got += rte_pktmbuf_pkt_len(rx[i]) == len;
+		rte_pktmbuf_free_bulk(rx, k);
+		if (polls > 10)
+			ut_sleep_ms(1);
+	}
+	return got;
+}
+
+/*
+ * Settings the kernel netdev owns on a ConnectX-3 (issue 19.10): start gives the port the
+ * ethdev's MTU, and the port drops frames above its MTU, as mlx4_en's port does; link down
+ * stops the traffic. A PMD that left the port at the netdev's 1500 lost every jumbo frame.
+ */
+static int
+test_net_mlx4v_kernel_interface(void)
+{
+	struct rte_ether_addr other = { .addr_bytes = { 0x02, 0, 0, 0, 0x99, 0x02 } };
+	struct mlx4v_sim_port_stats ps0, ps;
+	struct rte_eth_conf conf;
+	struct rte_mempool *big;
+
+	big = rte_pktmbuf_pool_create("ut_net_mlx4v_kif", 64, 0, 0,
+				      RTE_PKTMBUF_HEADROOM + 9000 + MLX4V_ETH_MTU_OVERHEAD, 0);
+	TEST_ASSERT_NOT_NULL(big, "pool of jumbo mbufs");
+	memset(&conf, 0, sizeof(conf));
+	conf.rxmode.offloads = RTE_ETH_RX_OFFLOAD_SCATTER;
+	conf.rxmode.mtu = 9000;
+	TEST_ASSERT_SUCCESS(port_up_conf(g_port, 1, 1, 256, &conf), "jumbo with scatter");
+	TEST_ASSERT_EQUAL(mlx4v_sim_port_mtu_get(g_sim, 1), 9000, "the port's MTU");
+	/* Through the loop wire (another MAC, promiscuous): the port's MTU applies. */
+	TEST_ASSERT_SUCCESS(rte_eth_promiscuous_enable(g_port), "promisc on");
+	TEST_ASSERT_EQUAL(kif_round(big, &other, 9000 + RTE_ETHER_HDR_LEN), 1, "jumbo frame");
+	/* The operator sets the netdev back to 1500: the port drops the jumbo frame. */
+	TEST_ASSERT_SUCCESS(mlx4v_sim_port_mtu_set(g_sim, 1, RTE_ETHER_MTU), "kernel MTU 1500");
+	TEST_ASSERT_SUCCESS(mlx4v_sim_port_stats_get(g_sim, 1, &ps0), "port stats");
+	TEST_ASSERT_EQUAL(kif_round(big, &other, 9000 + RTE_ETHER_HDR_LEN), 0, "dropped");
+	TEST_ASSERT_SUCCESS(mlx4v_sim_port_stats_get(g_sim, 1, &ps), "port stats");
+	TEST_ASSERT_EQUAL(ps.rx_over_mtu, ps0.rx_over_mtu + 1, "counted above the MTU");
+	TEST_ASSERT_EQUAL(kif_round(big, &other, 1000), 1, "a small frame passes");
+	/* The ethdev MTU goes to the port again. */
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mtu(g_port, 9000), "MTU 9000 again");
+	TEST_ASSERT_EQUAL(mlx4v_sim_port_mtu_get(g_sim, 1), 9000, "the port's MTU again");
+	/* Link down (the netdev down on hardware): nothing flows until it is up again. */
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_link_down(g_port), "link down");
+	TEST_ASSERT_EQUAL(kif_round(big, &other, 1000), 0, "traffic while down");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_link_up(g_port), "link up");
+	TEST_ASSERT_EQUAL(kif_round(big, &other, 1000), 1, "traffic after link up");
+	TEST_ASSERT_SUCCESS(rte_eth_promiscuous_disable(g_port), "promisc off");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	memset(&conf, 0, sizeof(conf));
+	TEST_ASSERT_SUCCESS(rte_eth_dev_configure(g_port, 1, 1, &conf), "back to 1500");
+	rte_mempool_free(big);
+	return TEST_SUCCESS;
+}
+
 /* Every step of start may fail: the error comes back and nothing stays in the device. */
 static int
 test_net_mlx4v_start_fails_cleanly(void)
@@ -719,6 +801,7 @@ static struct unit_test_suite net_mlx4v_suite = {
 		TEST_CASE(test_net_mlx4v_rss_reta),
 		TEST_CASE(test_net_mlx4v_mtu),
 		TEST_CASE(test_net_mlx4v_mtu_before_queues),
+		TEST_CASE(test_net_mlx4v_kernel_interface),
 		TEST_CASE(test_net_mlx4v_stats),
 		TEST_CASE(test_net_mlx4v_link),
 		TEST_CASE(test_net_mlx4v_e2e_frames),

@@ -291,7 +291,9 @@ start(int i, uint16_t nq, uint32_t nd, unsigned int off)
 	    p->n_ranges == 0 || p->n_ranges > RTE_DIM(p->ranges))
 		return -1;
 	lkey = p->ranges[0].lkey;
-	if (rte_pmd_mlx4v_set_wqs_range(p->dev, (uint8_t)rte_log2_u32(nq)) != 0)
+	/* The largest MTU on the port, as the PMD's start sets it: the jumbo cases need it. */
+	if (rte_pmd_mlx4v_port_mtu_set(p->dev, (uint8_t)(i + 1), MLX4V_ETH_MAX_MTU) != 0 ||
+	    rte_pmd_mlx4v_set_wqs_range(p->dev, (uint8_t)rte_log2_u32(nq)) != 0)
 		return -1;
 	for (q = 0; q < nq; q++) {
 		if (fx_rxq(p, i, q, nd, lkey, off) != 0 || fx_txq(p, i, q, nd, lkey) != 0)
