@@ -485,6 +485,7 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx4v_sim,
 	"ib_ports=<port mask> "
 	"no_dmfs=<0|1> "
 	"no_net_raw=<0|1> "
+	"netdev_down=<port mask> "
 	"fatal=<0|1> "
 
 	"fail_send=<int>");

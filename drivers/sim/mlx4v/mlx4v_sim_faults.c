@@ -55,6 +55,9 @@ static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 		"steering rules are not supported" },
 	[MLX4V_SIM_KNOB_NO_NET_RAW] = { "no_net_raw", 0, 0, 1,
 		"play a process without CAP_NET_RAW: raw-packet QPs and rules get EPERM" },
+	[MLX4V_SIM_KNOB_NETDEV_DOWN] = { "netdev_down", 0, 0, (1 << MLX4V_SIM_MAX_PORTS) - 1,
+		"ports (bit N-1 for port N) whose kernel netdev is down at probe, as on a host "
+		"that never brought it up: closed until the driver sets it up" },
 	/*
 	 * A ConnectX-3 catastrophic error (doc/guides/sim/mlx4v_sim.rst, "Fatal error"): the
 	 * device stops, commands fail with EIO except those that release, the DEAD event.

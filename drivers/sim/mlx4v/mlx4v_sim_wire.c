@@ -176,6 +176,9 @@ mlx4v_sim_wire_init(struct mlx4v_sim *sim)
 	/* The state at creation is the starting point: only later changes are events. */
 	for (i = 0; i < sim->nports; i++) {
 		p = &sim->ports[i];
+		/* A netdev down at probe (netdev_down=): the port closed, as mlx4_en leaves it. */
+		if ((mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_NETDEV_DOWN) >> i) & 1)
+			hwsim_wire_set_admin(p->wire, 0);
 		__atomic_store_n(&p->link_dirty, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&p->down_seen, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&p->oper, hwsim_wire_link_up(p->wire), __ATOMIC_RELEASE);

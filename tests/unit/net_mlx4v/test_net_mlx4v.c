@@ -726,6 +726,29 @@ test_net_mlx4v_kernel_interface(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A port whose kernel netdev is down at probe (netdev_down=1): the PMD sets it up, as DPDK's mlx4
+ * forces IFF_UP; left down, the port would neither send nor receive, without an error.
+ */
+static int
+test_net_mlx4v_netdev_up_at_probe(void)
+{
+	struct mlx4v_sim *sim;
+	int probed, up = -1;
+	uint16_t port;
+
+	TEST_ASSERT_SUCCESS(rte_vdev_init("mlx4v_sim9", "ports=1,netdev_down=1"), "attach");
+	sim = mlx4v_sim_get("mlx4v_sim9");
+	probed = rte_eth_dev_get_port_by_name("mlx4v_sim9 port 1", &port) == 0;
+	if (sim != NULL)
+		up = mlx4v_sim_link_get(sim, 1);
+	/* Detached before any assertion: the cases after this one count the ports. */
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit("mlx4v_sim9"), "detach");
+	TEST_ASSERT(probed, "no ethdev for the port");
+	TEST_ASSERT_EQUAL(up, 1, "the port's netdev is up after probe");
+	return TEST_SUCCESS;
+}
+
 /* Every step of start may fail: the error comes back and nothing stays in the device. */
 static int
 test_net_mlx4v_start_fails_cleanly(void)
@@ -802,6 +825,7 @@ static struct unit_test_suite net_mlx4v_suite = {
 		TEST_CASE(test_net_mlx4v_mtu),
 		TEST_CASE(test_net_mlx4v_mtu_before_queues),
 		TEST_CASE(test_net_mlx4v_kernel_interface),
+		TEST_CASE(test_net_mlx4v_netdev_up_at_probe),
 		TEST_CASE(test_net_mlx4v_stats),
 		TEST_CASE(test_net_mlx4v_link),
 		TEST_CASE(test_net_mlx4v_e2e_frames),
