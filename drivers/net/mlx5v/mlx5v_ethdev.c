@@ -347,33 +347,61 @@ mlx5v_ethdev_allmulticast_disable(struct rte_eth_dev *eth_dev)
 }
 
 /*
- * Write the vport UC list: every non-zero address of mac_addrs, with slot `index` replaced
- * by `addr` (NULL: left out). ethdev updates mac_addrs itself after the callback succeeds.
+ * The address in slot i of mac_addrs once slot `index` holds `addr` (NULL: empty). ethdev
+ * updates mac_addrs itself after the callback succeeds. @return it, or NULL if empty.
+ */
+static const struct rte_ether_addr *
+mac_slot(const struct rte_eth_dev *eth_dev, unsigned int i, uint32_t index,
+	 const struct rte_ether_addr *addr)
+{
+	const struct rte_ether_addr *a = i == index ? addr : &eth_dev->data->mac_addrs[i];
+
+	return a == NULL || rte_is_zero_ether_addr(a) ? NULL : a;
+}
+
+/*
+ * Write the vport address lists as mac_addrs will be once slot `index` holds `addr`: the
+ * unicast addresses in the UC list; broadcast and the multicast addresses of mac_addrs in the
+ * MC list. The vport filter passes a multicast or broadcast
+ * frame only through the MC list or promisc_mc, so broadcast is always listed, first, as
+ * Linux mlx5e lists it (doc/guides/prm/mlx5_eth.rst §4.3, §10.1 step 2).
  */
 static int
-uc_list_write(struct rte_eth_dev *eth_dev, uint32_t index, const struct rte_ether_addr *addr)
+vport_lists_write(struct rte_eth_dev *eth_dev, uint32_t index, const struct rte_ether_addr *addr)
 {
-	struct rte_ether_addr list[MLX5V_ETH_MAX_MAC];
-	const struct rte_eth_dev_data *data = eth_dev->data;
-	struct rte_eth_dev_info info;
+	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct rte_ether_addr uc[MLX5V_ETH_MAX_MAC], mc[MLX5V_ETH_MAX_MAC];
+	const struct rte_ether_addr *a;
+	unsigned int i, nuc = 0, nmc = 0;
+	unsigned int max_mc = RTE_MIN(UINT32_C(1) << priv->caps.log_max_mc_list,
+				      (uint32_t)MLX5V_ETH_MAX_MAC);
 	struct mlx5v_dev *dev;
-	unsigned int i, n = 0;
 	int ret;
 
 	dev = core_live(eth_dev, &ret);
 	if (dev == NULL)
 		return ret;
-	mlx5v_ethdev_infos_get(eth_dev, &info);
-	if (index >= info.max_mac_addrs)
+	if (index >= MLX5V_ETH_MAX_MAC)
 		return -EINVAL;
-	for (i = 0; i < info.max_mac_addrs; i++) {
-		const struct rte_ether_addr *a = i == index ? addr : &data->mac_addrs[i];
-
-		if (a == NULL || rte_is_zero_ether_addr(a))
+	memset(&mc[nmc++], 0xff, sizeof(mc[0]));
+	for (i = 0; i < MLX5V_ETH_MAX_MAC; i++) {
+		a = mac_slot(eth_dev, i, index, addr);
+		if (a == NULL)
 			continue;
-		list[n++] = *a;
+		if (!rte_is_multicast_ether_addr(a))
+			uc[nuc++] = *a;
+		else if (nmc < max_mc)
+			mc[nmc++] = *a;
+		else
+			goto nospc;
 	}
-	return mlx5v_ethdev_cmd_vport_uc_list(dev, list, n);
+	ret = mlx5v_ethdev_cmd_vport_list(dev, 0, uc, nuc);
+	return ret != 0 ? ret : mlx5v_ethdev_cmd_vport_list(dev, 1, mc, nmc);
+
+nospc:
+	MLX5V_ETH_LOG(ERR, "port %u: the vport multicast list holds %u addresses, broadcast "
+		      "included", eth_dev->data->port_id, max_mc);
+	return -ENOSPC;
 }
 
 /* After ethdev updated mac_addrs: the flow entries follow. */
@@ -396,7 +424,7 @@ mac_flows_sync(struct rte_eth_dev *eth_dev, uint32_t index, const struct rte_eth
 static int
 mlx5v_ethdev_mac_addr_set(struct rte_eth_dev *eth_dev, struct rte_ether_addr *addr)
 {
-	return uc_list_write(eth_dev, 0, addr) ?: mac_flows_sync(eth_dev, 0, addr);
+	return vport_lists_write(eth_dev, 0, addr) ?: mac_flows_sync(eth_dev, 0, addr);
 }
 
 static int
@@ -408,13 +436,13 @@ mlx5v_ethdev_mac_addr_add(struct rte_eth_dev *eth_dev, struct rte_ether_addr *ad
 			      eth_dev->data->port_id);
 		return -ENOTSUP;
 	}
-	return uc_list_write(eth_dev, index, addr) ?: mac_flows_sync(eth_dev, index, addr);
+	return vport_lists_write(eth_dev, index, addr) ?: mac_flows_sync(eth_dev, index, addr);
 }
 
 static void
 mlx5v_ethdev_mac_addr_remove(struct rte_eth_dev *eth_dev, uint32_t index)
 {
-	int ret = uc_list_write(eth_dev, index, NULL) ?: mac_flows_sync(eth_dev, index, NULL);
+	int ret = vport_lists_write(eth_dev, index, NULL) ?: mac_flows_sync(eth_dev, index, NULL);
 
 	if (ret != 0)
 		MLX5V_ETH_LOG(ERR, "port %u: removing MAC %u failed: %s", eth_dev->data->port_id,
@@ -635,7 +663,9 @@ vport_defaults(struct rte_eth_dev *eth_dev)
 	if (ret == 0)
 		ret = mlx5v_ethdev_cmd_vport_promisc(dev, 0, 0);
 	if (ret == 0)
-		ret = mlx5v_ethdev_cmd_vport_uc_list(dev, &v.perm_mac, 1);
+		ret = mlx5v_ethdev_cmd_vport_list(dev, 0, &v.perm_mac, 1);
+	if (ret == 0)
+		ret = mlx5v_ethdev_cmd_vport_list(dev, 1, NULL, 0);
 	if (ret != 0)
 		return ret;
 	priv->promisc = 0;
@@ -852,8 +882,8 @@ mlx5v_ethdev_probe(struct mlx5v_dev *dev, struct rte_device *edev, const char *d
 	eth_dev->device = edev;
 	eth_dev->dev_ops = &mlx5v_ethdev_ops;
 	mlx5v_ethdev_cores[eth_dev->data->port_id] = dev;
-	/* The permanent address alone in the UC list: the vport and mac_addrs agree. */
-	ret = mlx5v_ethdev_cmd_vport_uc_list(dev, &v.perm_mac, 1);
+	/* The permanent address and broadcast in the lists: the vport and mac_addrs agree. */
+	ret = vport_lists_write(eth_dev, 0, &v.perm_mac);
 	if (ret != 0)
 		goto err_core;
 	ret = mlx5v_intr_init(eth_dev);

@@ -46,6 +46,7 @@ extern int mlx5v_ethdev_logtype;
 struct mlx5v_ethdev_caps {
 	uint32_t log_max_wq_sz;     /**< ring size limit (log2 of WQEs) */
 	uint32_t log_max_uc_list;   /**< vport unicast list */
+	uint32_t log_max_mc_list;   /**< vport multicast list (broadcast is one entry) */
 	uint32_t log_max_rqt_size;  /**< RSS indirection table */
 	uint16_t max_hw_mtu;        /**< PMTU max_mtu (frame bytes without FCS overhead rules) */
 	uint32_t fw_rev;            /**< firmware revision as the init segment reports it */
@@ -409,9 +410,12 @@ int mlx5v_ethdev_cmd_vport_query(struct mlx5v_dev *dev, struct mlx5v_ethdev_vpor
 int mlx5v_ethdev_cmd_vport_promisc(struct mlx5v_dev *dev, int all, int mc);
 /** MODIFY_NIC_VPORT_CONTEXT: MTU (frame bytes). @return 0 or -errno. */
 int mlx5v_ethdev_cmd_vport_mtu(struct mlx5v_dev *dev, uint16_t hw_mtu);
-/** MODIFY_NIC_VPORT_CONTEXT: the unicast list, n addresses. @return 0 or -errno. */
-int mlx5v_ethdev_cmd_vport_uc_list(struct mlx5v_dev *dev, const struct rte_ether_addr *mac,
-				   unsigned int n);
+/**
+ * MODIFY_NIC_VPORT_CONTEXT: the unicast (mc 0) or multicast (mc 1) address list, n addresses
+ * (at most MLX5V_ETH_MAX_MAC). @return 0 or -errno.
+ */
+int mlx5v_ethdev_cmd_vport_list(struct mlx5v_dev *dev, int mc, const struct rte_ether_addr *mac,
+				unsigned int n);
 /** UC list entry i of the vport (i < uc_n of the last query). @return 0 or -errno. */
 int mlx5v_ethdev_cmd_vport_uc_get(struct mlx5v_dev *dev, unsigned int i,
 				  struct rte_ether_addr *mac);

@@ -132,6 +132,7 @@ mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 		return -ENODEV;
 	caps->log_max_wq_sz = GET(cmd_hca_cap_eth, cap, log_max_wq_sz);
 	caps->log_max_uc_list = GET(cmd_hca_cap_eth, cap, log_max_current_uc_list);
+	caps->log_max_mc_list = GET(cmd_hca_cap_eth, cap, log_max_current_mc_list);
 	caps->log_max_rqt_size = GET(cmd_hca_cap_eth, cap, log_max_rqt_size);
 	caps->cqe_comp = GET(cmd_hca_cap_eth, cap, cqe_compression);
 	caps->fw_rev = dev->fw_rev;
@@ -274,8 +275,8 @@ mlx5v_ethdev_cmd_vport_mtu(struct mlx5v_dev *dev, uint16_t hw_mtu)
 }
 
 int
-mlx5v_ethdev_cmd_vport_uc_list(struct mlx5v_dev *dev, const struct rte_ether_addr *mac,
-			       unsigned int n)
+mlx5v_ethdev_cmd_vport_list(struct mlx5v_dev *dev, int mc, const struct rte_ether_addr *mac,
+			    unsigned int n)
 {
 	uint8_t in[MLX5V_IFC_BYTES(modify_nic_vport_context_in) + MLX5V_ETH_MAX_MAC * MAC_ENTRY];
 	size_t inlen = MLX5V_IFC_BYTES(modify_nic_vport_context_in) + n * MAC_ENTRY;
@@ -286,7 +287,8 @@ mlx5v_ethdev_cmd_vport_uc_list(struct mlx5v_dev *dev, const struct rte_ether_add
 		return -EINVAL;
 	ctx = vport_modify_init(in, inlen);
 	SET(modify_nic_vport_context_in, in, field_select_addresses_list, 1);
-	SET(nic_vport_context, ctx, allowed_list_type, MLX5V_VPORT_LIST_UC);
+	SET(nic_vport_context, ctx, allowed_list_type,
+	    mc ? MLX5V_VPORT_LIST_MC : MLX5V_VPORT_LIST_UC);
 	SET(nic_vport_context, ctx, allowed_list_size, n);
 	for (i = 0; i < n; i++)
 		mac_to_layout(in + MLX5V_IFC_BYTES(modify_nic_vport_context_in) + i * MAC_ENTRY,
