@@ -346,6 +346,9 @@ mlx5v_ethdev_allmulticast_disable(struct rte_eth_dev *eth_dev)
 	return promisc_write(eth_dev, priv_of(eth_dev)->promisc, 0);
 }
 
+/* No slot of mac_addrs changes. */
+#define NO_SLOT UINT32_MAX
+
 /*
  * The address in slot i of mac_addrs once slot `index` holds `addr` (NULL: empty). ethdev
  * updates mac_addrs itself after the callback succeeds. @return it, or NULL if empty.
@@ -361,10 +364,11 @@ mac_slot(const struct rte_eth_dev *eth_dev, unsigned int i, uint32_t index,
 
 /*
  * Write the vport address lists as mac_addrs will be once slot `index` holds `addr`: the
- * unicast addresses in the UC list; broadcast and the multicast addresses of mac_addrs in the
- * MC list. The vport filter passes a multicast or broadcast
- * frame only through the MC list or promisc_mc, so broadcast is always listed, first, as
- * Linux mlx5e lists it (doc/guides/prm/mlx5_eth.rst §4.3, §10.1 step 2).
+ * unicast addresses in the UC list; broadcast, the multicast addresses of mac_addrs and the
+ * multicast address list in the MC list (index NO_SLOT: mac_addrs as it is). The vport filter
+ * passes a multicast or broadcast frame only through the MC list or promisc_mc, so broadcast
+ * is always listed, first, as Linux mlx5e lists it (doc/guides/prm/mlx5_eth.rst §4.3, §10.1
+ * step 2).
  */
 static int
 vport_lists_write(struct rte_eth_dev *eth_dev, uint32_t index, const struct rte_ether_addr *addr)
@@ -381,7 +385,7 @@ vport_lists_write(struct rte_eth_dev *eth_dev, uint32_t index, const struct rte_
 	dev = core_live(eth_dev, &ret);
 	if (dev == NULL)
 		return ret;
-	if (index >= MLX5V_ETH_MAX_MAC)
+	if (index != NO_SLOT && index >= MLX5V_ETH_MAX_MAC)
 		return -EINVAL;
 	memset(&mc[nmc++], 0xff, sizeof(mc[0]));
 	for (i = 0; i < MLX5V_ETH_MAX_MAC; i++) {
@@ -394,6 +398,11 @@ vport_lists_write(struct rte_eth_dev *eth_dev, uint32_t index, const struct rte_
 			mc[nmc++] = *a;
 		else
 			goto nospc;
+	}
+	for (i = 0; i < priv->nb_mc; i++) {
+		if (nmc >= max_mc)
+			goto nospc;
+		mc[nmc++] = priv->mc[i];
 	}
 	ret = mlx5v_ethdev_cmd_vport_list(dev, 0, uc, nuc);
 	return ret != 0 ? ret : mlx5v_ethdev_cmd_vport_list(dev, 1, mc, nmc);
@@ -447,6 +456,48 @@ mlx5v_ethdev_mac_addr_remove(struct rte_eth_dev *eth_dev, uint32_t index)
 	if (ret != 0)
 		MLX5V_ETH_LOG(ERR, "port %u: removing MAC %u failed: %s", eth_dev->data->port_id,
 			      index, strerror(-ret));
+}
+
+/*
+ * The multicast address list replaces the last one: in the vport MC list and one flow entry
+ * per address (doc/guides/nics/mlx5v.rst). Stopped, the entries follow at start.
+ */
+static int
+mlx5v_ethdev_set_mc_addr_list(struct rte_eth_dev *eth_dev, struct rte_ether_addr *list,
+			      uint32_t n)
+{
+	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct rte_ether_addr old[MLX5V_ETH_MAX_MC];
+	uint32_t i, old_n = priv->nb_mc;
+	int ret;
+
+	if (n > MLX5V_ETH_MAX_MC) {
+		MLX5V_ETH_LOG(ERR, "port %u: %u multicast addresses, at most %u",
+			      eth_dev->data->port_id, n, MLX5V_ETH_MAX_MC);
+		return -ENOSPC;
+	}
+	for (i = 0; i < n; i++)
+		if (!rte_is_multicast_ether_addr(&list[i])) {
+			MLX5V_ETH_LOG(ERR, "port %u: address %u of the multicast list is not "
+				      "multicast", eth_dev->data->port_id, i);
+			return -EINVAL;
+		}
+	memcpy(old, priv->mc, sizeof(old));
+	if (n > 0)
+		memcpy(priv->mc, list, n * sizeof(*list));
+	priv->nb_mc = n;
+	ret = vport_lists_write(eth_dev, NO_SLOT, NULL);
+	if (ret == 0)
+		ret = mlx5v_flow_sync(eth_dev);
+	if (ret == 0)
+		return 0;
+	memcpy(priv->mc, old, sizeof(old));
+	priv->nb_mc = old_n;
+	/* Best effort back to the list that worked; the first error is the answer. */
+	if (vport_lists_write(eth_dev, NO_SLOT, NULL) != 0 || mlx5v_flow_sync(eth_dev) != 0)
+		MLX5V_ETH_LOG(ERR, "port %u: multicast filter not restored",
+			      eth_dev->data->port_id);
+	return ret;
 }
 
 static int
@@ -670,6 +721,7 @@ vport_defaults(struct rte_eth_dev *eth_dev)
 		return ret;
 	priv->promisc = 0;
 	priv->allmulti = 0;
+	priv->nb_mc = 0;
 	if (eth_dev->data->mac_addrs != NULL) {
 		memset(eth_dev->data->mac_addrs, 0,
 		       sizeof(struct rte_ether_addr) * MLX5V_ETH_MAX_MAC);
@@ -762,6 +814,7 @@ static const struct eth_dev_ops mlx5v_ethdev_ops = {
 	.mac_addr_set = mlx5v_ethdev_mac_addr_set,
 	.mac_addr_add = mlx5v_ethdev_mac_addr_add,
 	.mac_addr_remove = mlx5v_ethdev_mac_addr_remove,
+	.set_mc_addr_list = mlx5v_ethdev_set_mc_addr_list,
 	.mtu_set = mlx5v_ethdev_mtu_set,
 	.fw_version_get = mlx5v_ethdev_fw_version_get,
 	.rx_queue_setup = mlx5v_ethdev_rx_queue_setup,

@@ -25,6 +25,8 @@ extern int mlx5v_ethdev_logtype;
 #define MLX5V_ETH_MAX_QUEUES 16
 /** Most unicast MAC addresses of a port (the vport UC list holds at most this many). */
 #define MLX5V_ETH_MAX_MAC 128
+/** Addresses of the multicast address list (set_mc_addr_list). */
+#define MLX5V_ETH_MAX_MC 64
 /** Bytes the vport/port MTU counts beyond the L3 MTU: Ethernet header, one VLAN tag, FCS. */
 #define MLX5V_ETH_HW_MTU_OVERHEAD (RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN + RTE_ETHER_CRC_LEN)
 
@@ -217,8 +219,9 @@ struct mlx5v_txq {
 
 /** The port-wide objects made at start (0 = none), reverse-destroyed at stop. */
 struct mlx5v_ethdev_objs {
-	uint32_t pd, td, tis, qcnt, rqt, tir, ft, fg_mac, fg_all;
+	uint32_t pd, td, tis, qcnt, rqt, tir, ft, fg_mac, fg_mc, fg_all;
 	uint32_t n_fte;                /**< entries 0..n_fte-1 of the table are set */
+	int fte_mc;                    /**< the any-multicast entry (all-multicast) is set */
 	int fte_all;                   /**< the match-all entry (promiscuous) is set */
 	int root;                      /**< the table is the NIC RX root */
 };
@@ -233,6 +236,8 @@ struct mlx5v_ethdev_priv {
 	struct mlx5v_ethdev_caps caps;
 	int promisc;                     /**< state written to the vport */
 	int allmulti;
+	struct rte_ether_addr mc[MLX5V_ETH_MAX_MC]; /**< multicast address list */
+	uint32_t nb_mc;
 	uint8_t cqe_comp_en;             /**< rxq_cqe_comp_en devarg (default 1) */
 	int dead;                        /**< the core device died: control calls fail fast */
 	struct mlx5v_ethdev_objs obj;
@@ -509,9 +514,9 @@ int mlx5v_ethdev_cmd_ft_create(struct mlx5v_dev *dev, uint32_t log_size, uint32_
 void mlx5v_ethdev_cmd_ft_destroy(struct mlx5v_dev *dev, uint32_t ft);
 /** SET_FLOW_TABLE_ROOT: ft the root (set) or none. @return 0 or -errno. */
 int mlx5v_ethdev_cmd_ft_root(struct mlx5v_dev *dev, uint32_t ft, int set);
-/** A group of entries [start, end] matching the full destination MAC (dmac) or anything. */
+/** A group of entries [start, end] matching the destination MAC under mask, or anything. */
 int mlx5v_ethdev_cmd_fg_create(struct mlx5v_dev *dev, uint32_t ft, uint32_t start,
-			       uint32_t end, int dmac, uint32_t *fg);
+			       uint32_t end, const struct rte_ether_addr *mask, uint32_t *fg);
 void mlx5v_ethdev_cmd_fg_destroy(struct mlx5v_dev *dev, uint32_t ft, uint32_t fg);
 /** Entry index of group fg forwarding to tirn; dmac NULL for the match-all group. */
 int mlx5v_ethdev_cmd_fte_set(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uint32_t fg,

@@ -795,22 +795,37 @@ mlx5v_ethdev_cmd_ft_root(struct mlx5v_dev *dev, uint32_t ft, int set)
 	return ft_obj_cmd(dev, MLX5V_CMD_OP_SET_FLOW_TABLE_ROOT, set ? 0 : 1, set ? ft : 0, 0, 0);
 }
 
+/* The halves of a MAC as the match layout holds them (prm/mlx5_eth §4.10). */
+static uint32_t
+mac_47_16(const uint8_t *m)
+{
+	return (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3];
+}
+
+static uint32_t
+mac_15_0(const uint8_t *m)
+{
+	return (uint32_t)m[4] << 8 | m[5];
+}
+
 int
 mlx5v_ethdev_cmd_fg_create(struct mlx5v_dev *dev, uint32_t ft, uint32_t start, uint32_t end,
-			   int dmac, uint32_t *fg)
+			   const struct rte_ether_addr *mask, uint32_t *fg)
 {
 	uint8_t in[MLX5V_IFC_BYTES(create_flow_group_in)];
+	const uint8_t *m;
 
 	in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_FLOW_GROUP);
 	SET(create_flow_group_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
 	SET(create_flow_group_in, in, table_id, ft);
 	SET(create_flow_group_in, in, start_flow_index, start);
 	SET(create_flow_group_in, in, end_flow_index, end);
-	if (dmac) {
+	if (mask != NULL) {
+		m = mask->addr_bytes;
 		SET(create_flow_group_in, in, match_criteria_enable, MLX5V_MATCH_OUTER_HEADERS);
 		SET(create_flow_group_in, in, match_criteria.outer_headers.dmac_47_16,
-		    0xffffffff);
-		SET(create_flow_group_in, in, match_criteria.outer_headers.dmac_15_0, 0xffff);
+		    mac_47_16(m));
+		SET(create_flow_group_in, in, match_criteria.outer_headers.dmac_15_0, mac_15_0(m));
 	}
 	return obj_create(dev, in, sizeof(in), fg);
 }
@@ -839,10 +854,8 @@ mlx5v_ethdev_cmd_fte_set(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uin
 	SET(set_fte_in, in, ctx.destination_list_size, 1);
 	if (dmac != NULL) {
 		m = dmac->addr_bytes;
-		SET(set_fte_in, in, ctx.match_value.outer_headers.dmac_47_16,
-		    (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3]);
-		SET(set_fte_in, in, ctx.match_value.outer_headers.dmac_15_0,
-		    (uint32_t)m[4] << 8 | m[5]);
+		SET(set_fte_in, in, ctx.match_value.outer_headers.dmac_47_16, mac_47_16(m));
+		SET(set_fte_in, in, ctx.match_value.outer_headers.dmac_15_0, mac_15_0(m));
 	}
 	SET(dest_format, d, destination_type, MLX5V_FLOW_DEST_TIR);
 	SET(dest_format, d, destination_id, tirn);

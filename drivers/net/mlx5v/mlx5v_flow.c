@@ -4,8 +4,9 @@
 
 /**
  * @file Receive steering of the mlx5v PMD: the RQT over the Rx queues, one indirect TIR
- * (Toeplitz) and the NIC RX root flow table: one entry per unicast MAC, broadcast, and a
- * match-all entry while promiscuous (prm/mlx5_eth §4.8-§4.10).
+ * (Toeplitz) and the NIC RX root flow table: one entry per MAC address, broadcast and
+ * multicast list address, an any-multicast entry while all-multicast and a match-all entry
+ * while promiscuous (prm/mlx5_eth §4.8-§4.10, §10.3).
  */
 
 #include <errno.h>
@@ -14,10 +15,18 @@
 
 #include "mlx5v_ethdev.h"
 
-/* Table layout: the full-dmac group first, the match-all group in the last entries. */
+/*
+ * Table layout: the full-dmac group first, then the one-entry any-multicast group, the
+ * match-all group in the last entries (group ends are inclusive).
+ */
 #define FT_ENTRIES (1u << MLX5V_ETH_FT_LOG_SIZE)
-#define FG_MAC_END (FT_ENTRIES - 3)
+#define FG_MAC_END (FT_ENTRIES - 4)
+#define FG_MC_START (FT_ENTRIES - 3)
 #define FG_ALL_START (FT_ENTRIES - 2)
+
+static const struct rte_ether_addr mac_full = {{ 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }};
+/* The group bit of the destination (dmac bit 40): every multicast and broadcast frame. */
+static const struct rte_ether_addr mac_group = {{ 0x01, 0x00, 0x00, 0x00, 0x00, 0x00 }};
 
 static struct mlx5v_ethdev_priv *
 priv_of(const struct rte_eth_dev *eth_dev)
@@ -71,37 +80,61 @@ entries_clear(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
 	if (o->fte_all)
 		mlx5v_ethdev_cmd_fte_delete(dev, o->ft, FG_ALL_START);
 	o->fte_all = 0;
+	if (o->fte_mc)
+		mlx5v_ethdev_cmd_fte_delete(dev, o->ft, FG_MC_START);
+	o->fte_mc = 0;
 	for (i = o->n_fte; i > 0; i--)
 		mlx5v_ethdev_cmd_fte_delete(dev, o->ft, i - 1);
 	o->n_fte = 0;
 }
 
-/* Set the entries: each unicast MAC, broadcast, match-all when promiscuous. */
+/* One full-dmac entry more. @return 0 or -errno. */
+static int
+entry_mac(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o, const struct rte_ether_addr *m)
+{
+	int ret;
+
+	if (o->n_fte > FG_MAC_END)
+		return -ENOSPC;
+	ret = mlx5v_ethdev_cmd_fte_set(dev, o->ft, o->n_fte, o->fg_mac, o->tir, m);
+	if (ret == 0)
+		o->n_fte++;
+	return ret;
+}
+
+/*
+ * Set the entries: each MAC address, broadcast, each multicast list address; any multicast
+ * when all-multicast, match-all when promiscuous.
+ */
 static int
 entries_set(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
 {
 	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
 	struct mlx5v_ethdev_objs *o = &priv->obj;
-	const struct rte_ether_addr bcast = {
-		.addr_bytes = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
-	};
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < MLX5V_ETH_MAX_MAC && o->n_fte < FG_MAC_END; i++) {
+	for (i = 0; i < MLX5V_ETH_MAX_MAC; i++) {
 		const struct rte_ether_addr *m = &eth_dev->data->mac_addrs[i];
 
 		if (rte_is_zero_ether_addr(m))
 			continue;
-		ret = mlx5v_ethdev_cmd_fte_set(dev, o->ft, o->n_fte, o->fg_mac, o->tir, m);
+		ret = entry_mac(dev, o, m);
 		if (ret != 0)
 			return ret;
-		o->n_fte++;
 	}
-	ret = mlx5v_ethdev_cmd_fte_set(dev, o->ft, o->n_fte, o->fg_mac, o->tir, &bcast);
+	ret = entry_mac(dev, o, &mac_full);
+	for (i = 0; ret == 0 && i < priv->nb_mc; i++)
+		ret = entry_mac(dev, o, &priv->mc[i]);
 	if (ret != 0)
 		return ret;
-	o->n_fte++;
+	if (priv->allmulti) {
+		ret = mlx5v_ethdev_cmd_fte_set(dev, o->ft, FG_MC_START, o->fg_mc, o->tir,
+					       &mac_group);
+		if (ret != 0)
+			return ret;
+		o->fte_mc = 1;
+	}
 	if (priv->promisc) {
 		ret = mlx5v_ethdev_cmd_fte_set(dev, o->ft, FG_ALL_START, o->fg_all, o->tir, NULL);
 		if (ret != 0)
@@ -129,10 +162,14 @@ mlx5v_flow_create(struct rte_eth_dev *eth_dev)
 	ret = mlx5v_ethdev_cmd_ft_create(dev, MLX5V_ETH_FT_LOG_SIZE, &o->ft);
 	if (ret != 0)
 		goto error;
-	ret = mlx5v_ethdev_cmd_fg_create(dev, o->ft, 0, FG_MAC_END, 1, &o->fg_mac);
+	ret = mlx5v_ethdev_cmd_fg_create(dev, o->ft, 0, FG_MAC_END, &mac_full, &o->fg_mac);
 	if (ret != 0)
 		goto error;
-	ret = mlx5v_ethdev_cmd_fg_create(dev, o->ft, FG_ALL_START, FT_ENTRIES - 1, 0,
+	ret = mlx5v_ethdev_cmd_fg_create(dev, o->ft, FG_MC_START, FG_MC_START, &mac_group,
+					 &o->fg_mc);
+	if (ret != 0)
+		goto error;
+	ret = mlx5v_ethdev_cmd_fg_create(dev, o->ft, FG_ALL_START, FT_ENTRIES - 1, NULL,
 					 &o->fg_all);
 	if (ret != 0)
 		goto error;
@@ -166,9 +203,12 @@ mlx5v_flow_destroy(struct rte_eth_dev *eth_dev)
 		entries_clear(eth_dev, dev);
 	if (o->fg_all != 0)
 		mlx5v_ethdev_cmd_fg_destroy(dev, o->ft, o->fg_all);
+	if (o->fg_mc != 0)
+		mlx5v_ethdev_cmd_fg_destroy(dev, o->ft, o->fg_mc);
 	if (o->fg_mac != 0)
 		mlx5v_ethdev_cmd_fg_destroy(dev, o->ft, o->fg_mac);
 	o->fg_all = 0;
+	o->fg_mc = 0;
 	o->fg_mac = 0;
 	if (o->ft != 0)
 		mlx5v_ethdev_cmd_ft_destroy(dev, o->ft);

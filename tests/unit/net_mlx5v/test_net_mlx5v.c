@@ -187,7 +187,8 @@ test_net_mlx5v_start_stop(void)
 			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_RQT), 1u, "RQT");
 			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_TIR), 1u, "TIR");
 			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FLOW_TABLE), 1u, "table");
-			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FLOW_GROUP), 2u, "groups");
+			/* Full DMAC, any multicast, match-all. */
+			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FLOW_GROUP), 3u, "groups");
 			/* The permanent MAC and broadcast; promiscuity is off by default. */
 			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 2u, "entries");
 			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_Q_COUNTER), 1u, "Q counter");
@@ -219,7 +220,9 @@ test_net_mlx5v_rx_filters(void)
 	TEST_ASSERT_SUCCESS(rte_eth_allmulticast_enable(g_port), "allmulti on");
 	ctx = vport_query();
 	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, promisc_mc) == 1, "promisc_mc");
+	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 3u, "any-multicast entry");
 	TEST_ASSERT_SUCCESS(rte_eth_allmulticast_disable(g_port), "allmulti off");
+	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 2u, "no any-multicast entry");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_mac_addr_add(g_port, &extra, 0), "MAC add");
 	ctx = vport_query();
 	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, allowed_list_size) == 2,
