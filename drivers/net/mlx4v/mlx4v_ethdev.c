@@ -458,6 +458,7 @@ mlx4v_ethdev_reset(struct rte_eth_dev *eth_dev)
 		memcpy(eth_dev->data->mac_addrs[0].addr_bytes, pa.mac, RTE_ETHER_ADDR_LEN);
 	priv->promisc = 0;
 	priv->allmulti = 0;
+	priv->nb_mc = 0;
 	eth_dev->data->promiscuous = 0;
 	eth_dev->data->all_multicast = 0;
 	return 0;
@@ -542,6 +543,15 @@ mlx4v_ethdev_mac_addr_remove(struct rte_eth_dev *eth_dev, uint32_t index)
 {
 	if (index < MLX4V_ETH_MAX_MAC)
 		mlx4v_ethflow_mac_set(eth_dev, index, NULL);
+}
+
+static int
+mlx4v_ethdev_set_mc_addr_list(struct rte_eth_dev *eth_dev, struct rte_ether_addr *list,
+			      uint32_t n)
+{
+	if (mlx4v_priv(eth_dev)->dead)
+		return -EIO;
+	return mlx4v_ethflow_mc_set(eth_dev, list, n);
 }
 
 /*
@@ -635,6 +645,7 @@ const struct eth_dev_ops mlx4v_ethdev_ops = {
 	.mac_addr_set = mlx4v_ethdev_mac_addr_set,
 	.mac_addr_add = mlx4v_ethdev_mac_addr_add,
 	.mac_addr_remove = mlx4v_ethdev_mac_addr_remove,
+	.set_mc_addr_list = mlx4v_ethdev_set_mc_addr_list,
 	.mtu_set = mlx4v_ethdev_mtu_set,
 	.rx_queue_setup = mlx4v_rxq_setup,
 	.rx_queue_release = mlx4v_rxq_release,

@@ -37,6 +37,8 @@ extern int mlx4v_ethdev_logtype;
 #define MLX4V_ETH_LOG_MAX_QUEUES 4
 /** Most unicast MAC addresses of a port (one steering rule each). */
 #define MLX4V_ETH_MAX_MAC 32
+/** Addresses of the multicast address list (set_mc_addr_list), one rule each. */
+#define MLX4V_ETH_MAX_MC 32
 /** Fewest descriptors of a ring. */
 #define MLX4V_ETH_RING_MIN 64
 /** Mbuf segments per Tx packet: data segments of one send WQE, less control. */
@@ -249,6 +251,9 @@ struct mlx4v_ethdev_priv {
 	uint16_t ind_base;                   /**< first Rx queue of the table */
 	struct rte_pmd_mlx4v_flow *flow_mac[MLX4V_ETH_MAX_MAC]; /**< per mac_addrs[] entry */
 	struct rte_pmd_mlx4v_flow *flow_bcast;
+	struct rte_pmd_mlx4v_flow *flow_mc[MLX4V_ETH_MAX_MC]; /**< per mc[] entry */
+	struct rte_ether_addr mc[MLX4V_ETH_MAX_MC]; /**< multicast address list */
+	uint32_t nb_mc;
 	struct rte_pmd_mlx4v_flow *flow_promisc;
 	struct rte_pmd_mlx4v_flow *flow_allmulti;
 	int promisc;                     /**< asked state; rules follow while started */
@@ -362,6 +367,12 @@ int mlx4v_ethflow_reta_query(struct rte_eth_dev *eth_dev,
  */
 int mlx4v_ethflow_mac_set(struct rte_eth_dev *eth_dev, uint32_t index,
 			  const struct rte_ether_addr *mac);
+/**
+ * The multicast address list: n multicast addresses, one full-mask MAC rule each while
+ * started. @return 0 or -errno (the old list stays).
+ */
+int mlx4v_ethflow_mc_set(struct rte_eth_dev *eth_dev, const struct rte_ether_addr *list,
+			 uint32_t n);
 /** The RSS QP hash fields of an rss_hf (RTE_PMD_MLX4V_RX_HASH_*). */
 uint64_t mlx4v_ethflow_hash_fields(uint64_t rss_hf);
 

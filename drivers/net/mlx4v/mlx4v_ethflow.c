@@ -5,7 +5,8 @@
 /**
  * @file Receive steering of the mlx4v PMD: an RWQ indirection table over the Rx queues, an
  * RSS QP hashing over it (Toeplitz), and the steering rules that feed it: one per MAC
- * address, broadcast, promiscuous and all-multicast, as DPDK's mlx4 builds them.
+ * address, broadcast, one per multicast list address (full-mask MAC rules), promiscuous and
+ * all-multicast, as DPDK's mlx4 builds them.
  *
  * A ConnectX-3 table lists consecutive WQ numbers aligned to its size, so the redirection
  * table ethdev sees can only spread over an aligned power-of-two block of Rx queues
@@ -121,6 +122,9 @@ mlx4v_ethflow_sync(struct rte_eth_dev *eth_dev)
 			return ret;
 	}
 	ret = mlx4v_ethflow_rule_set(priv, &priv->flow_bcast, 1, RTE_PMD_MLX4V_FLOW_MAC, &bcast);
+	for (i = 0; ret == 0 && i < MLX4V_ETH_MAX_MC; i++)
+		ret = mlx4v_ethflow_rule_set(priv, &priv->flow_mc[i], i < priv->nb_mc,
+					     RTE_PMD_MLX4V_FLOW_MAC, &priv->mc[i]);
 	if (ret == 0)
 		ret = mlx4v_ethflow_rule_set(priv, &priv->flow_allmulti, priv->allmulti,
 					     RTE_PMD_MLX4V_FLOW_ALLMULTI, NULL);
@@ -151,6 +155,44 @@ mlx4v_ethflow_mac_set(struct rte_eth_dev *eth_dev, uint32_t index,
 	return 0;
 }
 
+int
+mlx4v_ethflow_mc_set(struct rte_eth_dev *eth_dev, const struct rte_ether_addr *list, uint32_t n)
+{
+	struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
+	struct rte_ether_addr old[MLX4V_ETH_MAX_MC];
+	uint32_t i, old_n = priv->nb_mc;
+	int ret;
+
+	if (n > MLX4V_ETH_MAX_MC) {
+		MLX4V_ETH_LOG(ERR, "port %u: %u multicast addresses, at most %u", priv->port_id,
+			      n, MLX4V_ETH_MAX_MC);
+		return -ENOSPC;
+	}
+	for (i = 0; i < n; i++)
+		if (!rte_is_multicast_ether_addr(&list[i])) {
+			MLX4V_ETH_LOG(ERR, "port %u: address %u of the multicast list is not "
+				      "multicast", priv->port_id, i);
+			return -EINVAL;
+		}
+	/* The rules name their address: all of them again for the new list. */
+	for (i = 0; i < MLX4V_ETH_MAX_MC; i++)
+		mlx4v_ethflow_rule_drop(&priv->flow_mc[i]);
+	memcpy(old, priv->mc, sizeof(old));
+	if (n > 0)
+		memcpy(priv->mc, list, n * sizeof(*list));
+	priv->nb_mc = n;
+	ret = mlx4v_ethflow_sync(eth_dev);
+	if (ret == 0)
+		return 0;
+	for (i = 0; i < MLX4V_ETH_MAX_MC; i++)
+		mlx4v_ethflow_rule_drop(&priv->flow_mc[i]);
+	memcpy(priv->mc, old, sizeof(old));
+	priv->nb_mc = old_n;
+	if (mlx4v_ethflow_sync(eth_dev) != 0)
+		MLX4V_ETH_LOG(ERR, "port %u: multicast rules not restored", priv->port_id);
+	return ret;
+}
+
 /* Every rule, then the RSS QP, then the table (they reference each other in this order). */
 void
 mlx4v_ethflow_destroy(struct rte_eth_dev *eth_dev)
@@ -161,6 +203,8 @@ mlx4v_ethflow_destroy(struct rte_eth_dev *eth_dev)
 	for (i = 0; i < MLX4V_ETH_MAX_MAC; i++)
 		mlx4v_ethflow_rule_drop(&priv->flow_mac[i]);
 	mlx4v_ethflow_rule_drop(&priv->flow_bcast);
+	for (i = 0; i < MLX4V_ETH_MAX_MC; i++)
+		mlx4v_ethflow_rule_drop(&priv->flow_mc[i]);
 	mlx4v_ethflow_rule_drop(&priv->flow_allmulti);
 	mlx4v_ethflow_rule_drop(&priv->flow_promisc);
 	if (priv->rss_qp != NULL && rte_pmd_mlx4v_destroy_qp(priv->rss_qp) != 0)

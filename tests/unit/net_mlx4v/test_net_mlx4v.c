@@ -749,6 +749,102 @@ test_net_mlx4v_netdev_up_at_probe(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Send n frames to dst from port 2, then a marker to port 1's own address; one Rx queue and
+ * one wire keep the order. @return how many of the n port 1 received, or -1.
+ */
+static int
+mc_round(const struct rte_ether_addr *dst, const struct rte_ether_addr *own, unsigned int n)
+{
+	struct rte_mbuf *tx[9], *rx[9];
+	unsigned int polls, sent = 0, got = 0, i;
+	int seen = -1;
+
+	if (n >= RTE_DIM(tx))
+		return -1;
+	for (i = 0; i <= n; i++) {
+		tx[i] = e2e_frame(i < n ? dst : own, 1000 + i, (uint8_t)i);
+		if (tx[i] == NULL) {
+			rte_pktmbuf_free_bulk(tx, i);
+			return -1;
+		}
+	}
+	for (polls = 0; sent <= n && polls < POLLS; polls++)
+		sent += rte_eth_tx_burst(g_port2, 0, tx + sent, n + 1 - sent);
+	if (sent <= n) {
+		rte_pktmbuf_free_bulk(tx + sent, n + 1 - sent);
+		return -1;
+	}
+	for (polls = 0; seen < 0 && polls < POLLS; polls++) {
+		got += rte_eth_rx_burst(g_port, 0, rx + got, RTE_DIM(rx) - got);
+		for (i = 0; i < got && seen < 0; i++)
+			if (rte_is_same_ether_addr(&rte_pktmbuf_mtod(rx[i],
+						   struct rte_ether_hdr *)->dst_addr, own))
+				seen = (int)i;
+		if (polls > 10)
+			ut_sleep_ms(1);
+	}
+	rte_pktmbuf_free_bulk(rx, got);
+	return seen;
+}
+
+/*
+ * Multicast with promiscuous mode off, on the two ports of a device cabled to each other:
+ * IPv4 (01:00:5e:00:00:01) and IPv6 (33:33:00:00:00:01) groups arrive while all-multicast
+ * is on or while the multicast address list names them (full-mask MAC rules), and not
+ * otherwise; one copy each.
+ */
+static int
+test_net_mlx4v_mc_list(void)
+{
+	struct rte_ether_addr mc[2] = {
+		{{ 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 }},
+		{{ 0x33, 0x33, 0x00, 0x00, 0x00, 0x01 }},
+	};
+	struct rte_ether_addr uc = {{ 0x02, 0x00, 0x00, 0x00, 0x0e, 0x01 }};
+	struct rte_eth_conf conf;
+	struct rte_ether_addr own;
+	unsigned int i;
+
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "detach");
+	TEST_ASSERT_SUCCESS(rte_vdev_init(VDEV_NAME, "ports=2,mode=pair"), "a cabled pair");
+	g_sim = mlx4v_sim_get(VDEV_NAME);
+	TEST_ASSERT_SUCCESS(rte_eth_dev_get_port_by_name(VDEV_NAME " port 1", &g_port), "p1");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_get_port_by_name(VDEV_NAME " port 2", &g_port2), "p2");
+	TEST_ASSERT_SUCCESS(rte_eth_macaddr_get(g_port, &own), "MAC");
+	memset(&conf, 0, sizeof(conf));
+	TEST_ASSERT_SUCCESS(port_up_conf(g_port, 1, 1, 256, &conf), "port 1");
+	TEST_ASSERT_SUCCESS(port_up_conf(g_port2, 1, 1, 256, &conf), "port 2");
+	TEST_ASSERT_SUCCESS(rte_eth_promiscuous_disable(g_port), "promisc off");
+	for (i = 0; i < RTE_DIM(mc); i++)
+		TEST_ASSERT_EQUAL(mc_round(&mc[i], &own, 4), 0, "group %u unlisted", i);
+	TEST_ASSERT_SUCCESS(rte_eth_allmulticast_enable(g_port), "allmulti on");
+	for (i = 0; i < RTE_DIM(mc); i++)
+		TEST_ASSERT_EQUAL(mc_round(&mc[i], &own, 4), 4, "group %u, allmulti", i);
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mc_addr_list(g_port, mc, 2), "multicast list");
+	TEST_ASSERT_EQUAL(mc_round(&mc[0], &own, 8), 8, "listed and allmulti: one copy");
+	TEST_ASSERT_SUCCESS(rte_eth_allmulticast_disable(g_port), "allmulti off");
+	for (i = 0; i < RTE_DIM(mc); i++)
+		TEST_ASSERT_EQUAL(mc_round(&mc[i], &own, 4), 4, "group %u, listed", i);
+	/* Stopped, the list stays; the rules come back at start. */
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_start(g_port), "restart");
+	TEST_ASSERT_EQUAL(mc_round(&mc[1], &own, 4), 4, "listed after a restart");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mc_addr_list(g_port, &mc[1], 1), "shorter list");
+	TEST_ASSERT_EQUAL(mc_round(&mc[0], &own, 4), 0, "group 0 left the list");
+	TEST_ASSERT_EQUAL(mc_round(&mc[1], &own, 4), 4, "group 1 still listed");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mc_addr_list(g_port, NULL, 0), "list cleared");
+	TEST_ASSERT_EQUAL(mc_round(&mc[1], &own, 4), 0, "list cleared");
+	TEST_ASSERT_FAIL(rte_eth_dev_set_mc_addr_list(g_port, &uc, 1), "unicast in the list");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port2), "stop port 2");
+	TEST_ASSERT_EQUAL(rte_mempool_in_use_count(g_mp), 0, "every mbuf back in the pool");
+	/* The loop-wired device of the other cases again. */
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "detach the pair");
+	TEST_ASSERT_SUCCESS(attach(), "attach again");
+	return TEST_SUCCESS;
+}
+
 /* Every step of start may fail: the error comes back and nothing stays in the device. */
 static int
 test_net_mlx4v_start_fails_cleanly(void)
@@ -831,6 +927,8 @@ static struct unit_test_suite net_mlx4v_suite = {
 		TEST_CASE(test_net_mlx4v_e2e_frames),
 		TEST_CASE(test_net_mlx4v_start_fails_cleanly),
 		TEST_CASE(test_net_mlx4v_close_detach),
+		/* Last: it re-attaches the device cabled as a pair, then as before. */
+		TEST_CASE(test_net_mlx4v_mc_list),
 		TEST_CASES_END()
 	}
 };
