@@ -5,6 +5,9 @@
 # Packet forwarding through the PMDs' data path between two simulated ports cabled together
 # (wire=pair): io, mac and csum forwarding with start tx_first, the counts equal both ways with
 # no drops, stop / 1, 2, 4 queues / start, and RSS spreading txonly's flows over 4 queues.
+# On mlx5v ports a mac forwarding round to broadcast runs with promiscuous mode off: the ports
+# must take broadcast without it (on mlx4v a port also takes back its own broadcast today, see
+# issue 19.16, which would skew the counts).
 # Usage: test_fwd.sh KIND [ours] [debian]: KIND as sim_kind in lib.sh (mlx5v, mlx4v or mixed);
 # the session runs in our testpmd ("ours"), then in Debian's unmodified testpmd loading our
 # drivers with -d ("debian"); both when none is named.
@@ -35,6 +38,17 @@ tp 'clear port stats all\nset fwd mac\n'
 tp_round
 tp 'clear port stats all\nset fwd csum\n'
 tp_round
+rounds=6
+if [ "$kind" = mlx5v ]; then
+	rounds=7
+	tp 'set promisc all off\nset eth-peer 0 ff:ff:ff:ff:ff:ff\n'
+	tp 'set eth-peer 1 ff:ff:ff:ff:ff:ff\n'
+	tp 'clear port stats all\nset fwd mac\n'
+	tp_round
+	# testpmd's default peers again (02:00:00:00:00:<port>), promiscuous as before.
+	tp 'set eth-peer 0 02:00:00:00:00:00\nset eth-peer 1 02:00:00:00:00:01\n'
+	tp 'set promisc all on\n'
+fi
 for q in 1 2 4; do
 	tp "port stop all\nport config all rxq $q\nport config all txq $q\n"
 	tp 'port start all\nclear port stats all\nset fwd io\n'
@@ -83,7 +97,7 @@ feed() {
 # check_rounds FILE: in every stats dump, each port received what the other one sent,
 # something was sent, and nothing was missed or in error.
 check_rounds() {
-	awk '
+	awk -v rounds="$rounds" '
 	/####.*NIC statistics for port/ { port = $(NF - 1); in_nic = 1 }
 	/Throughput/ { in_nic = 0 }
 	in_nic && /RX-packets:/ { rx[port] = $2; missed[port] = $4 }
@@ -102,7 +116,8 @@ check_rounds() {
 			}
 		}
 	}
-	END { if (n != 6) { printf "%d rounds, 6 expected\n", n; bad = 1 } exit bad }
+	END { if (n != rounds) { printf "%d rounds, %d expected\n", n, rounds; bad = 1 }
+	      exit bad }
 	' "$1" || fail "forwarding counts differ"
 }
 

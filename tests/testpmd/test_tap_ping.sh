@@ -7,7 +7,9 @@
 # made here; testpmd io-forwards between the ports and ping goes from one namespace to the
 # other through them. Pulling port 0's cable (`mlx5v sim link <dev> down`, `mlx4v sim link
 # <dev> 1 down`) then raises a link state change event in testpmd and the traffic stops; up
-# again, it flows again.
+# again, it flows again. Last, the ports leave promiscuous mode and each takes the address of
+# the namespace it forwards to: the ping goes on, its ARP request a broadcast the ports must
+# take without promiscuous mode.
 
 . "$MLXV_SRC/tests/testpmd/lib.sh"
 kind=$1
@@ -40,6 +42,20 @@ fi
 cmd "$(sim_link_cmd "$dev0" up)"
 bg_wait_log 'Port 0: link state change event' 10 2
 ping_peer "no ping after the link came back"
+
+# Promiscuous mode off: port 0 takes frames to the second namespace's address, port 1 to
+# the first's; broadcast (the ARP request, the neighbours forgotten first) needs no entry.
+mac1=$(ip -n "$ns1" -o link show "$tap1" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+mac2=$(ip -n "$ns2" -o link show "$tap2" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+[ -n "$mac1" ] && [ -n "$mac2" ] || fail "no MAC address on the TAPs"
+cmd "set promisc all off"
+cmd "mac_addr add 0 $mac2"
+cmd "mac_addr add 1 $mac1"
+cmd "show port info 1"
+bg_wait_log '^Promiscuous mode: disabled' 10
+ip -n "$ns1" neigh flush dev "$tap1"
+ip -n "$ns2" neigh flush dev "$tap2"
+ping_peer "no ping with promiscuous mode off (ARP broadcast, then unicast)"
 
 cmd "stop"
 cmd "quit"
