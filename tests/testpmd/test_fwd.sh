@@ -6,8 +6,8 @@
 # (wire=pair): io, mac and csum forwarding with start tx_first, the counts equal both ways with
 # no drops, stop / 1, 2, 4 queues / start, and RSS spreading txonly's flows over 4 queues.
 # On mlx5v ports a mac forwarding round to broadcast runs with promiscuous mode off: the ports
-# must take broadcast without it (on mlx4v a port also takes back its own broadcast today, see
-# issue 19.16, which would skew the counts).
+# must take broadcast without it (on mlx4v a port also takes back its own broadcast today,
+# which would skew the counts: doc/guides/sim/mlx4v_sim.rst, loopback).
 # Usage: test_fwd.sh KIND [ours] [debian]: KIND as sim_kind in lib.sh (mlx5v, mlx4v or mixed);
 # the session runs in our testpmd ("ours"), then in Debian's unmodified testpmd loading our
 # drivers with -d ("debian"); both when none is named.
