@@ -330,12 +330,18 @@ struct mlx5v_sim_eth_dest {
 	uint32_t id;
 };
 
-/** Only the outer L2-L4 headers are matched; the model accepts DMAC masks only. */
+/** Bytes of the outer header match set (fte_match_set_lyr_2_4, prm/mlx5_eth §4.10). */
+#define MLX5V_SIM_ETH_MATCH_LEN 64
+
+/**
+ * Only the outer L2-L4 headers are matched, and of them the fields
+ * mlx5v_sim_eth_match_modelled() lists: SMAC, DMAC, ethertype, ip_version, ip_protocol.
+ */
 struct mlx5v_sim_eth_fte {
 	uint32_t group;
 	uint32_t flow_tag;
 	uint16_t action;            /**< bitmask: 0x2 DROP, 0x4 FWD_DEST */
-	uint8_t dmac[MLX5V_SIM_ETH_MAC_LEN];
+	uint8_t value[MLX5V_SIM_ETH_MATCH_LEN]; /**< match value, outer headers */
 	uint32_t ndest;
 	struct mlx5v_sim_eth_dest *dest;
 };
@@ -346,7 +352,7 @@ struct mlx5v_sim_eth_fg {
 	uint32_t start;             /**< first flow index */
 	uint32_t end;               /**< last flow index, inclusive */
 	uint8_t criteria_enable;    /**< bit 0 outer headers; 0 = match all */
-	uint8_t dmac_mask[MLX5V_SIM_ETH_MAC_LEN];
+	uint8_t mask[MLX5V_SIM_ETH_MATCH_LEN]; /**< match criteria, outer headers */
 };
 
 struct mlx5v_sim_eth_ft {
@@ -456,6 +462,8 @@ struct mlx5v_sim_eth_rqt *mlx5v_sim_eth_rqt_get(struct mlx5v_sim *sim, uint32_t 
 struct mlx5v_sim_eth_ft *mlx5v_sim_eth_ft_get(struct mlx5v_sim *sim, uint32_t table_id);
 /** @return the group group_id of ft, or NULL. */
 struct mlx5v_sim_eth_fg *mlx5v_sim_eth_fg_get(struct mlx5v_sim_eth_ft *ft, uint32_t group_id);
+/** The outer header fields the model matches, all ones in a match set (m, 64 bytes). */
+void mlx5v_sim_eth_match_modelled(uint8_t *m);
 struct mlx5v_sim_eth_qcnt *mlx5v_sim_eth_qcnt_get(struct mlx5v_sim *sim, uint32_t id);
 /** @return the NIC RX root flow table (SET_FLOW_TABLE_ROOT), or NULL. */
 struct mlx5v_sim_eth_ft *mlx5v_sim_eth_root(struct mlx5v_sim *sim);

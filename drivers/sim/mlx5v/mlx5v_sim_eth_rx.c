@@ -45,6 +45,8 @@ struct mlx5v_sim_rx_frame {
 	uint8_t l3_type, l4_type;  /**< CQE l3_hdr_type, l4_hdr_type */
 	uint8_t ip_options, ip_frag;
 	int from_self;             /**< this port sent it (loop wire) */
+	/** The outer header fields flow entries match (§4.10), in fte_match_set_lyr_2_4. */
+	uint8_t key[MLX5V_SIM_ETH_MATCH_LEN];
 };
 
 /** The CQE's RSS hash type: the IP version and the L4 protocol hashed (§8.2). */
@@ -114,6 +116,52 @@ mlx5v_sim_rx_parse(struct mlx5v_sim_rx_frame *fr)
 	fr->l4_ok = l4_ok;
 }
 
+/*
+ * The frame's outer header match fields: the MACs, the ethertype after the VLAN tags, and
+ * for IP the version and the protocol (IPv4: the header's protocol; IPv6: TCP or UDP when the
+ * parser found one behind extension headers, else the fixed header's next header).
+ */
+static void
+mlx5v_sim_rx_match_key(struct mlx5v_sim_rx_frame *fr)
+{
+	const uint8_t *f = fr->data;
+	uint32_t off = 2 * RTE_ETHER_ADDR_LEN;
+	uint32_t l4 = fr->ptype & RTE_PTYPE_L4_MASK;
+	uint16_t et = 0;
+	uint8_t proto;
+	uint8_t *k = fr->key;
+
+	memset(k, 0, MLX5V_SIM_ETH_MATCH_LEN);
+	if (fr->len < RTE_ETHER_HDR_LEN)
+		return;
+	SET(fte_match_set_lyr_2_4, k, dmac_47_16, mlx5v_sim_dp_be32(f));
+	SET(fte_match_set_lyr_2_4, k, dmac_15_0, mlx5v_sim_dp_be16(f + 4));
+	SET(fte_match_set_lyr_2_4, k, smac_47_16, mlx5v_sim_dp_be32(f + 6));
+	SET(fte_match_set_lyr_2_4, k, smac_15_0, mlx5v_sim_dp_be16(f + 10));
+	while (off + 2 <= fr->len) {
+		et = mlx5v_sim_dp_be16(f + off);
+		if ((et != RTE_ETHER_TYPE_VLAN && et != RTE_ETHER_TYPE_QINQ) ||
+		    off + 2 + RTE_VLAN_HLEN > fr->len)
+			break;
+		off += RTE_VLAN_HLEN;
+	}
+	SET(fte_match_set_lyr_2_4, k, ethertype, et);
+	if (RTE_ETH_IS_IPV4_HDR(fr->ptype)) {
+		proto = ((const struct rte_ipv4_hdr *)(f + fr->hl.l2_len))->next_proto_id;
+		SET(fte_match_set_lyr_2_4, k, ip_version, 4);
+	} else if (RTE_ETH_IS_IPV6_HDR(fr->ptype)) {
+		proto = ((const struct rte_ipv6_hdr *)(f + fr->hl.l2_len))->proto;
+		if (l4 == RTE_PTYPE_L4_TCP)
+			proto = IPPROTO_TCP;
+		else if (l4 == RTE_PTYPE_L4_UDP)
+			proto = IPPROTO_UDP;
+		SET(fte_match_set_lyr_2_4, k, ip_version, 6);
+	} else {
+		return;
+	}
+	SET(fte_match_set_lyr_2_4, k, ip_protocol, proto);
+}
+
 /* @return 1 if mac is one of the n entries of list. */
 static int
 mlx5v_sim_rx_mac_in(const uint8_t (*list)[MLX5V_SIM_ETH_MAC_LEN], uint32_t n,
@@ -144,8 +192,11 @@ mlx5v_sim_rx_vport_accepts(const struct mlx5v_sim_eth_port *p, const uint8_t *dm
 
 /*
  * Toeplitz over the fields the TIR selects (§10.2) in the usual order: source address,
- * destination address, then source and destination port, with rte_softrss(). A frame of
- * another class than the TIR's (l3_prot_type/l4_prot_type) is hashed over nothing (0).
+ * destination address, then source and destination port, with rte_softrss(). A TIR hashes
+ * only frames of its class: a frame of another IP version than l3_prot_type, or, when the TIR
+ * selects ports, not of l4_prot_type (with its L4 header whole), is hashed over nothing (0,
+ * no hash type, RQT entry 0). No public source says what silicon does with them: this is the
+ * conservative reading (doc/guides/nics/running_on_hardware.rst).
  * @return the hash; *type gets the CQE's hash type.
  */
 static uint32_t
@@ -173,6 +224,11 @@ mlx5v_sim_rx_rss(const struct mlx5v_sim_eth_hash *h, const struct mlx5v_sim_rx_f
 	else
 		return 0;
 	if (is6 != h->l3_ipv6)
+		return 0;
+	/* A TIR that hashes ports takes only its L4 protocol (TCP or UDP, header whole). */
+	if ((h->fields & (MLX5V_HASH_FIELD_L4_SPORT | MLX5V_HASH_FIELD_L4_DPORT)) &&
+	    !((l4_type == RTE_PTYPE_L4_TCP && !h->l4_udp) ||
+	      (l4_type == RTE_PTYPE_L4_UDP && h->l4_udp)))
 		return 0;
 	if (!is6) {
 		ip4 = (const struct rte_ipv4_hdr *)(fr->data + fr->hl.l2_len);
@@ -381,10 +437,10 @@ mlx5v_sim_rx_tir(struct mlx5v_sim *sim, uint32_t tirn, const struct mlx5v_sim_rx
 	mlx5v_sim_rx_rq(sim, rqt->rqn[hash % rqt->size], fr, flow_tag, hash, &type);
 }
 
-/* @return 1 if entry f of table ft matches the frame's DMAC under its group's mask. */
+/* @return 1 if entry f of table ft matches the frame under its group's mask (§10.1 step 4). */
 static int
 mlx5v_sim_rx_fte_match(struct mlx5v_sim_eth_ft *ft, const struct mlx5v_sim_eth_fte *f,
-		       const uint8_t *dmac)
+		       const struct mlx5v_sim_rx_frame *fr)
 {
 	const struct mlx5v_sim_eth_fg *fg = mlx5v_sim_eth_fg_get(ft, f->group);
 	unsigned int i;
@@ -393,8 +449,8 @@ mlx5v_sim_rx_fte_match(struct mlx5v_sim_eth_ft *ft, const struct mlx5v_sim_eth_f
 		return 0;
 	if (!(fg->criteria_enable & MLX5V_MATCH_OUTER_HEADERS))
 		return 1;
-	for (i = 0; i < MLX5V_SIM_ETH_MAC_LEN; i++)
-		if ((dmac[i] & fg->dmac_mask[i]) != (f->dmac[i] & fg->dmac_mask[i]))
+	for (i = 0; i < MLX5V_SIM_ETH_MATCH_LEN; i++)
+		if ((fr->key[i] & fg->mask[i]) != (f->value[i] & fg->mask[i]))
 			return 0;
 	return 1;
 }
@@ -417,7 +473,7 @@ mlx5v_sim_rx_steer(struct mlx5v_sim *sim, struct mlx5v_sim_eth_ft *ft,
 		return;
 	}
 	for (i = 0; i < (1u << ft->log_size) && f == NULL; i++)
-		if (ft->fte[i] != NULL && mlx5v_sim_rx_fte_match(ft, ft->fte[i], fr->data))
+		if (ft->fte[i] != NULL && mlx5v_sim_rx_fte_match(ft, ft->fte[i], fr))
 			f = ft->fte[i];
 	if (f == NULL) {
 		if (ft->miss_action == MLX5V_FT_MISS_FWD)
@@ -480,6 +536,7 @@ mlx5v_sim_eth_rx(void *arg, const void *frame, uint32_t len, uint32_t flags)
 	dp->rx_batch = (flags & HWSIM_WIRE_RX_BATCH) != 0;
 	fr.from_self = hwsim_wire_port_kind(dp->port) == HWSIM_WIRE_LOOP;
 	mlx5v_sim_rx_parse(&fr);
+	mlx5v_sim_rx_match_key(&fr);
 	mlx5v_sim_rx_steer(sim, mlx5v_sim_eth_root(sim), &fr, 0);
 out:
 	pthread_mutex_unlock(&sim->lock);

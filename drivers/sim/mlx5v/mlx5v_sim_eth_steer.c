@@ -16,8 +16,6 @@
 #define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
 #define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
-/* Outer header bytes of a DMAC mask or value (fte_match_set_lyr_2_4, §4.10). */
-#define MLX5V_SIM_ETH_DMAC_OFF MLX5V_IFC_BYTE_OFF(fte_match_set_lyr_2_4, dmac_47_16)
 #define MLX5V_SIM_ETH_RQN_MASK 0xffffffu
 
 /* ---- RQT (prm/mlx5_eth §4.8) ---- */
@@ -496,29 +494,43 @@ mlx5v_sim_cmd_set_flow_table_root(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c
 	return MLX5V_CMD_STAT_OK;
 }
 
+void
+mlx5v_sim_eth_match_modelled(uint8_t *m)
+{
+	memset(m, 0, MLX5V_SIM_ETH_MATCH_LEN);
+	SET(fte_match_set_lyr_2_4, m, smac_47_16, UINT32_MAX);
+	SET(fte_match_set_lyr_2_4, m, smac_15_0, 0xffff);
+	SET(fte_match_set_lyr_2_4, m, ethertype, 0xffff);
+	SET(fte_match_set_lyr_2_4, m, dmac_47_16, UINT32_MAX);
+	SET(fte_match_set_lyr_2_4, m, dmac_15_0, 0xffff);
+	SET(fte_match_set_lyr_2_4, m, ip_protocol, 0xff);
+	SET(fte_match_set_lyr_2_4, m, ip_version, 0xf);
+}
+
 /*
- * Only match-all groups and outer destination-MAC masks are modelled: any other mask byte
- * must be 0. @return syndrome or 0.
+ * Match-all groups, and outer header masks over the modelled fields (SMAC, DMAC, ethertype,
+ * ip_version, ip_protocol): any other mask bit must be 0. @return syndrome or 0.
  */
 static uint32_t
-mlx5v_sim_eth_fg_check_criteria(const uint8_t *in, uint8_t *dmac_mask)
+mlx5v_sim_eth_fg_check_criteria(const uint8_t *in, uint8_t *mask)
 {
 	const uint8_t *outer = MLX5V_IFC_ADDR_OF(create_flow_group_in, in,
 						 match_criteria.outer_headers);
 	uint32_t en = GET(create_flow_group_in, in, match_criteria_enable);
-	uint32_t len = MLX5V_IFC_BYTES(fte_match_set_lyr_2_4);
+	uint8_t modelled[MLX5V_SIM_ETH_MATCH_LEN];
 	uint32_t i;
 
-	memset(dmac_mask, 0, MLX5V_SIM_ETH_MAC_LEN);
+	RTE_BUILD_BUG_ON(MLX5V_IFC_BYTES(fte_match_set_lyr_2_4) != MLX5V_SIM_ETH_MATCH_LEN);
+	memset(mask, 0, MLX5V_SIM_ETH_MATCH_LEN);
 	if ((en & ~(uint32_t)MLX5V_MATCH_OUTER_HEADERS) != 0)
 		return MLX5V_SIM_SYND_FG_CRITERIA;
 	if (en == 0)
 		return 0;
-	for (i = 0; i < len; i++)
-		if (outer[i] != 0 && (i < MLX5V_SIM_ETH_DMAC_OFF ||
-				      i >= MLX5V_SIM_ETH_DMAC_OFF + MLX5V_SIM_ETH_MAC_LEN))
+	mlx5v_sim_eth_match_modelled(modelled);
+	for (i = 0; i < MLX5V_SIM_ETH_MATCH_LEN; i++)
+		if ((outer[i] & ~modelled[i]) != 0)
 			return MLX5V_SIM_SYND_FG_CRITERIA;
-	memcpy(dmac_mask, outer + MLX5V_SIM_ETH_DMAC_OFF, MLX5V_SIM_ETH_MAC_LEN);
+	memcpy(mask, outer, MLX5V_SIM_ETH_MATCH_LEN);
 	return 0;
 }
 
@@ -529,7 +541,7 @@ mlx5v_sim_cmd_create_flow_group(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	struct mlx5v_sim_eth_ft *ft = mlx5v_sim_eth_ft_from_in(sim, c, &status);
 	uint32_t start = GET(create_flow_group_in, c->in, start_flow_index);
 	uint32_t end = GET(create_flow_group_in, c->in, end_flow_index);
-	uint8_t mask[MLX5V_SIM_ETH_MAC_LEN];
+	uint8_t mask[MLX5V_SIM_ETH_MATCH_LEN];
 	struct mlx5v_sim_eth_fg *fg;
 	uint32_t synd;
 	uint32_t i;
@@ -556,7 +568,7 @@ mlx5v_sim_cmd_create_flow_group(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	fg->start = start;
 	fg->end = end;
 	fg->criteria_enable = GET(create_flow_group_in, c->in, match_criteria_enable);
-	memcpy(fg->dmac_mask, mask, sizeof(mask));
+	memcpy(fg->mask, mask, sizeof(mask));
 	ft->nfg++;
 	sim->eth->live[MLX5V_SIM_ETH_K_FG]++;
 	SET(eth_obj_out, c->out, obj_id, MLX5V_SIM_ETH_FG_BASE + i);
@@ -701,11 +713,9 @@ mlx5v_sim_cmd_set_fte(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	const uint8_t *fc = MLX5V_IFC_ADDR_OF(set_fte_in, c->in, ctx);
 	const uint8_t *val = MLX5V_IFC_ADDR_OF(flow_context, fc, match_value.outer_headers);
 	uint32_t index = GET(set_fte_in, c->in, flow_index);
-	uint32_t len = MLX5V_IFC_BYTES(fte_match_set_lyr_2_4);
 	struct mlx5v_sim_eth_fte *f;
 	struct mlx5v_sim_eth_fg *fg;
 	uint32_t g, i;
-	uint8_t m;
 
 	if (ft == NULL)
 		return status;
@@ -720,15 +730,10 @@ mlx5v_sim_cmd_set_fte(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (ft->fte[index] != NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_FTE_DUP);
 	/* A value bit the group does not mask could never match (§4.14). */
-	for (i = 0; i < len; i++) {
-		m = 0;
-		if (i >= MLX5V_SIM_ETH_DMAC_OFF &&
-				i < MLX5V_SIM_ETH_DMAC_OFF + MLX5V_SIM_ETH_MAC_LEN)
-			m = fg->dmac_mask[i - MLX5V_SIM_ETH_DMAC_OFF];
-		if ((val[i] & ~m) != 0)
+	for (i = 0; i < MLX5V_SIM_ETH_MATCH_LEN; i++)
+		if ((val[i] & ~fg->mask[i]) != 0)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 						 MLX5V_SIM_SYND_FTE_MATCH);
-	}
 	f = calloc(1, sizeof(*f));
 	if (f == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_NO_RES_ERR, MLX5V_SIM_SYND_FTE_DUP);
@@ -739,7 +744,7 @@ mlx5v_sim_cmd_set_fte(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	}
 	f->group = MLX5V_SIM_ETH_FG_BASE + g;
 	f->flow_tag = GET(flow_context, fc, flow_tag);
-	memcpy(f->dmac, val + MLX5V_SIM_ETH_DMAC_OFF, MLX5V_SIM_ETH_MAC_LEN);
+	memcpy(f->value, val, MLX5V_SIM_ETH_MATCH_LEN);
 	mlx5v_sim_eth_fte_refs(sim, f, 1);
 	fg->refs++;
 	ft->fte[index] = f;
