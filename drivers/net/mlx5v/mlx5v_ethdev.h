@@ -43,6 +43,20 @@ extern int mlx5v_ethdev_logtype;
 #define MLX5V_ETH_RETA_SIZE 64
 /** Flow table of the port: log2 of its entries; UC MACs, broadcast, then match-all. */
 #define MLX5V_ETH_FT_LOG_SIZE 8
+/**
+ * Traffic classes of the second table (TTC), one TIR each: TCP and UDP over IPv4 and IPv6,
+ * other IPv4, other IPv6, anything else (prm/mlx5_eth §10.2).
+ */
+enum mlx5v_ethdev_tt {
+	MLX5V_ETH_TT_IPV4_TCP,
+	MLX5V_ETH_TT_IPV6_TCP,
+	MLX5V_ETH_TT_IPV4_UDP,
+	MLX5V_ETH_TT_IPV6_UDP,
+	MLX5V_ETH_TT_IPV4,
+	MLX5V_ETH_TT_IPV6,
+	MLX5V_ETH_TT_ANY,
+	MLX5V_ETH_TT_N
+};
 
 /** What the PMD reads from the capabilities and the port registers at probe. */
 struct mlx5v_ethdev_caps {
@@ -219,7 +233,10 @@ struct mlx5v_txq {
 
 /** The port-wide objects made at start (0 = none), reverse-destroyed at stop. */
 struct mlx5v_ethdev_objs {
-	uint32_t pd, td, tis, qcnt, rqt, tir, ft, fg_mac, fg_mc, fg_all;
+	uint32_t pd, td, tis, qcnt, rqt, ft, fg_mac, fg_mc, fg_all;
+	uint32_t tir[MLX5V_ETH_TT_N];  /**< one per traffic class */
+	uint32_t ttc, fg_tt_l4, fg_tt_l3, fg_tt_any; /**< the traffic class table, its groups */
+	uint32_t n_tt;                 /**< entries 0..n_tt-1 of the TTC are set */
 	uint32_t n_fte;                /**< entries 0..n_fte-1 of the table are set */
 	int fte_mc;                    /**< the any-multicast entry (all-multicast) is set */
 	int fte_all;                   /**< the match-all entry (promiscuous) is set */
@@ -471,10 +488,18 @@ struct mlx5v_ethdev_wq_attr {
 struct mlx5v_ethdev_tir_attr {
 	uint32_t td;
 	uint32_t rqtn;
-	int ipv6;                /**< hash IPv6 (else IPv4) addresses */
-	int l4;                  /**< and the L4 ports */
-	int udp;                 /**< of UDP (else TCP) */
+	int ipv6;                /**< the class is IPv6 (else IPv4): l3_prot_type */
+	int udp;                 /**< its L4 protocol is UDP (else TCP): l4_prot_type */
+	int ip;                  /**< hash the source and destination addresses */
+	int l4;                  /**< hash the source and destination ports */
 	const uint8_t *key;      /**< MLX5V_ETH_RSS_KEY_LEN bytes */
+};
+
+/** What a flow group masks, or a flow entry matches, in the outer headers (§4.10). */
+struct mlx5v_ethdev_match {
+	const struct rte_ether_addr *dmac; /**< NULL: not matched */
+	uint16_t ethertype;                /**< 0: not matched */
+	uint8_t ip_protocol;               /**< 0: not matched */
 };
 
 /** ALLOC_PD / ALLOC_TRANSPORT_DOMAIN / ALLOC_Q_COUNTER. @return 0 or -errno. */
@@ -510,17 +535,22 @@ int mlx5v_ethdev_cmd_rqt_modify(struct mlx5v_dev *dev, uint32_t rqtn, const uint
 				uint32_t n);
 int mlx5v_ethdev_cmd_tir_create(struct mlx5v_dev *dev, const struct mlx5v_ethdev_tir_attr *a,
 				uint32_t *tirn);
-int mlx5v_ethdev_cmd_ft_create(struct mlx5v_dev *dev, uint32_t log_size, uint32_t *ft);
+/** A NIC RX table at level (a forwarding entry goes to a higher one). @return 0 or -errno. */
+int mlx5v_ethdev_cmd_ft_create(struct mlx5v_dev *dev, uint32_t level, uint32_t log_size,
+			       uint32_t *ft);
 void mlx5v_ethdev_cmd_ft_destroy(struct mlx5v_dev *dev, uint32_t ft);
 /** SET_FLOW_TABLE_ROOT: ft the root (set) or none. @return 0 or -errno. */
 int mlx5v_ethdev_cmd_ft_root(struct mlx5v_dev *dev, uint32_t ft, int set);
-/** A group of entries [start, end] matching the destination MAC under mask, or anything. */
+/** A group of entries [start, end] matching under mask (NULL: anything). */
 int mlx5v_ethdev_cmd_fg_create(struct mlx5v_dev *dev, uint32_t ft, uint32_t start,
-			       uint32_t end, const struct rte_ether_addr *mask, uint32_t *fg);
+			       uint32_t end, const struct mlx5v_ethdev_match *mask, uint32_t *fg);
 void mlx5v_ethdev_cmd_fg_destroy(struct mlx5v_dev *dev, uint32_t ft, uint32_t fg);
-/** Entry index of group fg forwarding to tirn; dmac NULL for the match-all group. */
+/**
+ * Entry index of group fg matching value (NULL for a match-all group), forwarding to the
+ * TIR dest, or to the flow table dest when to_table. @return 0 or -errno.
+ */
 int mlx5v_ethdev_cmd_fte_set(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uint32_t fg,
-			     uint32_t tirn, const struct rte_ether_addr *dmac);
+			     int to_table, uint32_t dest, const struct mlx5v_ethdev_match *value);
 void mlx5v_ethdev_cmd_fte_delete(struct mlx5v_dev *dev, uint32_t ft, uint32_t index);
 
 #endif /* _MLX5V_ETHDEV_H_ */

@@ -735,7 +735,7 @@ mlx5v_ethdev_cmd_tir_create(struct mlx5v_dev *dev, const struct mlx5v_ethdev_tir
 			    uint32_t *tirn)
 {
 	uint8_t in[MLX5V_IFC_BYTES(create_tir_in)];
-	uint32_t fields = MLX5V_HASH_FIELD_SRC_IP | MLX5V_HASH_FIELD_DST_IP;
+	uint32_t fields = 0;
 
 	in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_TIR);
 	SET(create_tir_in, in, ctx.disp_type, MLX5V_TIRC_DISP_INDIRECT);
@@ -744,6 +744,8 @@ mlx5v_ethdev_cmd_tir_create(struct mlx5v_dev *dev, const struct mlx5v_ethdev_tir
 	SET(create_tir_in, in, ctx.transport_domain, a->td);
 	SET(create_tir_in, in, ctx.hash_outer_l3_prot_type, !!a->ipv6);
 	SET(create_tir_in, in, ctx.hash_outer_l4_prot_type, !!a->udp);
+	if (a->ip)
+		fields |= MLX5V_HASH_FIELD_SRC_IP | MLX5V_HASH_FIELD_DST_IP;
 	if (a->l4)
 		fields |= MLX5V_HASH_FIELD_L4_SPORT | MLX5V_HASH_FIELD_L4_DPORT;
 	SET(create_tir_in, in, ctx.hash_outer_selected_fields, fields);
@@ -771,13 +773,14 @@ ft_obj_cmd(struct mlx5v_dev *dev, uint16_t opcode, uint16_t op_mod, uint32_t ft,
 }
 
 int
-mlx5v_ethdev_cmd_ft_create(struct mlx5v_dev *dev, uint32_t log_size, uint32_t *ft)
+mlx5v_ethdev_cmd_ft_create(struct mlx5v_dev *dev, uint32_t level, uint32_t log_size,
+			   uint32_t *ft)
 {
 	uint8_t in[MLX5V_IFC_BYTES(create_flow_table_in)];
 
 	in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_FLOW_TABLE);
 	SET(create_flow_table_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(create_flow_table_in, in, ctx.level, 0);
+	SET(create_flow_table_in, in, ctx.level, level);
 	SET(create_flow_table_in, in, ctx.log_size, log_size);
 	return obj_create(dev, in, sizeof(in), ft);
 }
@@ -795,25 +798,27 @@ mlx5v_ethdev_cmd_ft_root(struct mlx5v_dev *dev, uint32_t ft, int set)
 	return ft_obj_cmd(dev, MLX5V_CMD_OP_SET_FLOW_TABLE_ROOT, set ? 0 : 1, set ? ft : 0, 0, 0);
 }
 
-/* The halves of a MAC as the match layout holds them (prm/mlx5_eth §4.10). */
-static uint32_t
-mac_47_16(const uint8_t *m)
+/* Write m into the outer header match layout at o (prm/mlx5_eth §4.10). */
+static void
+match_set(uint8_t *o, const struct mlx5v_ethdev_match *m)
 {
-	return (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3];
-}
+	const uint8_t *a;
 
-static uint32_t
-mac_15_0(const uint8_t *m)
-{
-	return (uint32_t)m[4] << 8 | m[5];
+	if (m->dmac != NULL) {
+		a = m->dmac->addr_bytes;
+		SET(fte_match_set_lyr_2_4, o, dmac_47_16,
+		    (uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 | (uint32_t)a[2] << 8 | a[3]);
+		SET(fte_match_set_lyr_2_4, o, dmac_15_0, (uint32_t)a[4] << 8 | a[5]);
+	}
+	SET(fte_match_set_lyr_2_4, o, ethertype, m->ethertype);
+	SET(fte_match_set_lyr_2_4, o, ip_protocol, m->ip_protocol);
 }
 
 int
 mlx5v_ethdev_cmd_fg_create(struct mlx5v_dev *dev, uint32_t ft, uint32_t start, uint32_t end,
-			   const struct rte_ether_addr *mask, uint32_t *fg)
+			   const struct mlx5v_ethdev_match *mask, uint32_t *fg)
 {
 	uint8_t in[MLX5V_IFC_BYTES(create_flow_group_in)];
-	const uint8_t *m;
 
 	in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_FLOW_GROUP);
 	SET(create_flow_group_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
@@ -821,11 +826,9 @@ mlx5v_ethdev_cmd_fg_create(struct mlx5v_dev *dev, uint32_t ft, uint32_t start, u
 	SET(create_flow_group_in, in, start_flow_index, start);
 	SET(create_flow_group_in, in, end_flow_index, end);
 	if (mask != NULL) {
-		m = mask->addr_bytes;
 		SET(create_flow_group_in, in, match_criteria_enable, MLX5V_MATCH_OUTER_HEADERS);
-		SET(create_flow_group_in, in, match_criteria.outer_headers.dmac_47_16,
-		    mac_47_16(m));
-		SET(create_flow_group_in, in, match_criteria.outer_headers.dmac_15_0, mac_15_0(m));
+		match_set(MLX5V_IFC_ADDR_OF(create_flow_group_in, in,
+					    match_criteria.outer_headers), mask);
 	}
 	return obj_create(dev, in, sizeof(in), fg);
 }
@@ -838,12 +841,11 @@ mlx5v_ethdev_cmd_fg_destroy(struct mlx5v_dev *dev, uint32_t ft, uint32_t fg)
 
 int
 mlx5v_ethdev_cmd_fte_set(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uint32_t fg,
-			 uint32_t tirn, const struct rte_ether_addr *dmac)
+			 int to_table, uint32_t dest, const struct mlx5v_ethdev_match *value)
 {
 	uint8_t in[MLX5V_IFC_BYTES(set_fte_in) + MLX5V_IFC_BYTES(dest_format)];
 	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
 	uint8_t *d = in + MLX5V_IFC_BYTES(set_fte_in);
-	const uint8_t *m;
 
 	in_init(in, sizeof(in), MLX5V_CMD_OP_SET_FLOW_TABLE_ENTRY);
 	SET(set_fte_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
@@ -852,13 +854,11 @@ mlx5v_ethdev_cmd_fte_set(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uin
 	SET(set_fte_in, in, ctx.group_id, fg);
 	SET(set_fte_in, in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST);
 	SET(set_fte_in, in, ctx.destination_list_size, 1);
-	if (dmac != NULL) {
-		m = dmac->addr_bytes;
-		SET(set_fte_in, in, ctx.match_value.outer_headers.dmac_47_16, mac_47_16(m));
-		SET(set_fte_in, in, ctx.match_value.outer_headers.dmac_15_0, mac_15_0(m));
-	}
-	SET(dest_format, d, destination_type, MLX5V_FLOW_DEST_TIR);
-	SET(dest_format, d, destination_id, tirn);
+	if (value != NULL)
+		match_set(MLX5V_IFC_ADDR_OF(set_fte_in, in, ctx.match_value.outer_headers), value);
+	SET(dest_format, d, destination_type,
+	    to_table ? MLX5V_FLOW_DEST_FLOW_TABLE : MLX5V_FLOW_DEST_TIR);
+	SET(dest_format, d, destination_id, dest);
 	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 }
 

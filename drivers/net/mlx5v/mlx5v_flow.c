@@ -3,14 +3,18 @@
  */
 
 /**
- * @file Receive steering of the mlx5v PMD: the RQT over the Rx queues, one indirect TIR
- * (Toeplitz) and the NIC RX root flow table: one entry per MAC address, broadcast and
- * multicast list address, an any-multicast entry while all-multicast and a match-all entry
- * while promiscuous (prm/mlx5_eth §4.8-§4.10, §10.3).
+ * @file Receive steering of the mlx5v PMD: the RQT over the Rx queues; the NIC RX root flow
+ * table by destination: one entry per MAC address, broadcast and multicast list address, an
+ * any-multicast entry while all-multicast and a match-all entry while promiscuous, each
+ * forwarding to the traffic class table (TTC); the TTC by ethertype and IP protocol: TCP and
+ * UDP over IPv4 and IPv6, other IPv4, other IPv6, anything else, each to its own indirect
+ * Toeplitz TIR hashing what rss_hf asks for that class, as Linux mlx5e and DPDK mlx5 classify
+ * (prm/mlx5_eth §4.8-§4.10, §10.2, §10.3).
  */
 
 #include <errno.h>
 #include <inttypes.h>
+#include <netinet/in.h>
 #include <string.h>
 
 #include "mlx5v_ethdev.h"
@@ -27,6 +31,41 @@
 static const struct rte_ether_addr mac_full = {{ 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }};
 /* The group bit of the destination (dmac bit 40): every multicast and broadcast frame. */
 static const struct rte_ether_addr mac_group = {{ 0x01, 0x00, 0x00, 0x00, 0x00, 0x00 }};
+static const struct mlx5v_ethdev_match match_full = { .dmac = &mac_full };
+static const struct mlx5v_ethdev_match match_group = { .dmac = &mac_group };
+
+/* The TTC: entry i is traffic class i; L4 classes first, then L3, then anything else. */
+#define TTC_LOG_SIZE 3
+#define TTC_L4_END MLX5V_ETH_TT_IPV6_UDP
+#define TTC_L3_END MLX5V_ETH_TT_IPV6
+
+#define RSS_V4 (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_OTHER)
+#define RSS_V6 (RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_FRAG_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_OTHER)
+
+/* Each class: what the TTC matches, and which rss_hf bits hash its addresses and ports. */
+static const struct {
+	uint16_t ethertype;
+	uint8_t ip_protocol;
+	uint8_t ipv6;
+	uint64_t ip_hf;
+	uint64_t ports_hf;
+} tt_def[MLX5V_ETH_TT_N] = {
+	[MLX5V_ETH_TT_IPV4_TCP] = { RTE_ETHER_TYPE_IPV4, IPPROTO_TCP, 0,
+				    RSS_V4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP,
+				    RTE_ETH_RSS_NONFRAG_IPV4_TCP },
+	[MLX5V_ETH_TT_IPV6_TCP] = { RTE_ETHER_TYPE_IPV6, IPPROTO_TCP, 1,
+				    RSS_V6 | RTE_ETH_RSS_NONFRAG_IPV6_TCP,
+				    RTE_ETH_RSS_NONFRAG_IPV6_TCP },
+	[MLX5V_ETH_TT_IPV4_UDP] = { RTE_ETHER_TYPE_IPV4, IPPROTO_UDP, 0,
+				    RSS_V4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP,
+				    RTE_ETH_RSS_NONFRAG_IPV4_UDP },
+	[MLX5V_ETH_TT_IPV6_UDP] = { RTE_ETHER_TYPE_IPV6, IPPROTO_UDP, 1,
+				    RSS_V6 | RTE_ETH_RSS_NONFRAG_IPV6_UDP,
+				    RTE_ETH_RSS_NONFRAG_IPV6_UDP },
+	[MLX5V_ETH_TT_IPV4] = { RTE_ETHER_TYPE_IPV4, 0, 0, RSS_V4, 0 },
+	[MLX5V_ETH_TT_IPV6] = { RTE_ETHER_TYPE_IPV6, 0, 1, RSS_V6, 0 },
+	[MLX5V_ETH_TT_ANY] = { 0, 0, 0, 0, 0 },
+};
 
 static struct mlx5v_ethdev_priv *
 priv_of(const struct rte_eth_dev *eth_dev)
@@ -48,8 +87,26 @@ rqt_list(const struct rte_eth_dev *eth_dev, uint32_t *rqn)
 	}
 }
 
+/* Destroy the TIRs of tir[] that exist. */
+static void
+tirs_destroy(struct mlx5v_dev *dev, uint32_t *tir)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLX5V_ETH_TT_N; i++) {
+		if (tir[i] != 0)
+			mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_TIR, tir[i]);
+		tir[i] = 0;
+	}
+}
+
+/*
+ * One TIR per traffic class over the RQT, hashing the fields rss_hf asks for that class: a
+ * class rss_hf does not name hashes nothing and lands on RETA entry 0. @return 0 or -errno
+ * with none made.
+ */
 static int
-tir_create(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
+tirs_create(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, uint32_t *tir)
 {
 	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
 	uint64_t hf = priv->rss_hf;
@@ -58,16 +115,93 @@ tir_create(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
 		.rqtn = priv->obj.rqt,
 		.key = priv->rss_key,
 	};
-	const uint64_t v4 = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP |
-			    RTE_ETH_RSS_NONFRAG_IPV4_UDP;
-	const uint64_t tcp = RTE_ETH_RSS_NONFRAG_IPV4_TCP | RTE_ETH_RSS_NONFRAG_IPV6_TCP;
-	const uint64_t udp = RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_NONFRAG_IPV6_UDP;
+	unsigned int i;
+	int ret;
 
-	/* One TIR hashes one L3/L4 pair: IPv4 before IPv6, TCP before UDP (mlx5v.rst). */
-	a.ipv6 = !(hf & v4) && (hf & MLX5V_ETH_RSS_HF);
-	a.l4 = (hf & (tcp | udp)) != 0;
-	a.udp = !(hf & tcp) && (hf & udp);
-	return mlx5v_ethdev_cmd_tir_create(dev, &a, &priv->obj.tir);
+	memset(tir, 0, sizeof(*tir) * MLX5V_ETH_TT_N);
+	for (i = 0; i < MLX5V_ETH_TT_N; i++) {
+		a.ipv6 = tt_def[i].ipv6;
+		a.udp = tt_def[i].ip_protocol == IPPROTO_UDP;
+		a.ip = (hf & tt_def[i].ip_hf) != 0;
+		a.l4 = (hf & tt_def[i].ports_hf) != 0;
+		ret = mlx5v_ethdev_cmd_tir_create(dev, &a, &tir[i]);
+		if (ret != 0) {
+			tirs_destroy(dev, tir);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Delete the TTC's entries. */
+static void
+tt_entries_clear(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
+{
+	for (; o->n_tt > 0; o->n_tt--)
+		mlx5v_ethdev_cmd_fte_delete(dev, o->ttc, o->n_tt - 1);
+}
+
+/* Entry i of the TTC: class i to tir[i]. @return 0 or -errno. */
+static int
+tt_entries_set(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o, const uint32_t *tir)
+{
+	struct mlx5v_ethdev_match m;
+	uint32_t fg;
+	int ret;
+
+	for (o->n_tt = 0; o->n_tt < MLX5V_ETH_TT_N; o->n_tt++) {
+		m = (struct mlx5v_ethdev_match){
+			.ethertype = tt_def[o->n_tt].ethertype,
+			.ip_protocol = tt_def[o->n_tt].ip_protocol,
+		};
+		fg = o->n_tt <= TTC_L4_END ? o->fg_tt_l4 :
+		     o->n_tt <= TTC_L3_END ? o->fg_tt_l3 : o->fg_tt_any;
+		ret = mlx5v_ethdev_cmd_fte_set(dev, o->ttc, o->n_tt, fg, 0, tir[o->n_tt],
+					       o->n_tt == MLX5V_ETH_TT_ANY ? NULL : &m);
+		if (ret != 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* The TTC (level 1, below the root), its three groups and entries. @return 0 or -errno. */
+static int
+ttc_create(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
+{
+	const struct mlx5v_ethdev_match l4 = { .ethertype = 0xffff, .ip_protocol = 0xff };
+	const struct mlx5v_ethdev_match l3 = { .ethertype = 0xffff };
+	int ret;
+
+	ret = mlx5v_ethdev_cmd_ft_create(dev, 1, TTC_LOG_SIZE, &o->ttc);
+	if (ret == 0)
+		ret = mlx5v_ethdev_cmd_fg_create(dev, o->ttc, 0, TTC_L4_END, &l4, &o->fg_tt_l4);
+	if (ret == 0)
+		ret = mlx5v_ethdev_cmd_fg_create(dev, o->ttc, TTC_L4_END + 1, TTC_L3_END, &l3,
+						 &o->fg_tt_l3);
+	if (ret == 0)
+		ret = mlx5v_ethdev_cmd_fg_create(dev, o->ttc, MLX5V_ETH_TT_ANY, MLX5V_ETH_TT_ANY,
+						 NULL, &o->fg_tt_any);
+	return ret != 0 ? ret : tt_entries_set(dev, o, o->tir);
+}
+
+/* Undo ttc_create() as far as it went. */
+static void
+ttc_destroy(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
+{
+	if (o->ttc == 0)
+		return;
+	tt_entries_clear(dev, o);
+	if (o->fg_tt_any != 0)
+		mlx5v_ethdev_cmd_fg_destroy(dev, o->ttc, o->fg_tt_any);
+	if (o->fg_tt_l3 != 0)
+		mlx5v_ethdev_cmd_fg_destroy(dev, o->ttc, o->fg_tt_l3);
+	if (o->fg_tt_l4 != 0)
+		mlx5v_ethdev_cmd_fg_destroy(dev, o->ttc, o->fg_tt_l4);
+	o->fg_tt_any = 0;
+	o->fg_tt_l3 = 0;
+	o->fg_tt_l4 = 0;
+	mlx5v_ethdev_cmd_ft_destroy(dev, o->ttc);
+	o->ttc = 0;
 }
 
 /* Delete every entry the table holds. */
@@ -92,11 +226,12 @@ entries_clear(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
 static int
 entry_mac(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o, const struct rte_ether_addr *m)
 {
+	const struct mlx5v_ethdev_match v = { .dmac = m };
 	int ret;
 
 	if (o->n_fte > FG_MAC_END)
 		return -ENOSPC;
-	ret = mlx5v_ethdev_cmd_fte_set(dev, o->ft, o->n_fte, o->fg_mac, o->tir, m);
+	ret = mlx5v_ethdev_cmd_fte_set(dev, o->ft, o->n_fte, o->fg_mac, 1, o->ttc, &v);
 	if (ret == 0)
 		o->n_fte++;
 	return ret;
@@ -129,14 +264,15 @@ entries_set(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
 	if (ret != 0)
 		return ret;
 	if (priv->allmulti) {
-		ret = mlx5v_ethdev_cmd_fte_set(dev, o->ft, FG_MC_START, o->fg_mc, o->tir,
-					       &mac_group);
+		ret = mlx5v_ethdev_cmd_fte_set(dev, o->ft, FG_MC_START, o->fg_mc, 1, o->ttc,
+					       &match_group);
 		if (ret != 0)
 			return ret;
 		o->fte_mc = 1;
 	}
 	if (priv->promisc) {
-		ret = mlx5v_ethdev_cmd_fte_set(dev, o->ft, FG_ALL_START, o->fg_all, o->tir, NULL);
+		ret = mlx5v_ethdev_cmd_fte_set(dev, o->ft, FG_ALL_START, o->fg_all, 1, o->ttc,
+					       NULL);
 		if (ret != 0)
 			return ret;
 		o->fte_all = 1;
@@ -156,16 +292,19 @@ mlx5v_flow_create(struct rte_eth_dev *eth_dev)
 	ret = mlx5v_ethdev_cmd_rqt_create(dev, rqn, MLX5V_ETH_RETA_SIZE, &o->rqt);
 	if (ret != 0)
 		goto error;
-	ret = tir_create(eth_dev, dev);
+	ret = tirs_create(eth_dev, dev, o->tir);
 	if (ret != 0)
 		goto error;
-	ret = mlx5v_ethdev_cmd_ft_create(dev, MLX5V_ETH_FT_LOG_SIZE, &o->ft);
+	ret = ttc_create(dev, o);
 	if (ret != 0)
 		goto error;
-	ret = mlx5v_ethdev_cmd_fg_create(dev, o->ft, 0, FG_MAC_END, &mac_full, &o->fg_mac);
+	ret = mlx5v_ethdev_cmd_ft_create(dev, 0, MLX5V_ETH_FT_LOG_SIZE, &o->ft);
 	if (ret != 0)
 		goto error;
-	ret = mlx5v_ethdev_cmd_fg_create(dev, o->ft, FG_MC_START, FG_MC_START, &mac_group,
+	ret = mlx5v_ethdev_cmd_fg_create(dev, o->ft, 0, FG_MAC_END, &match_full, &o->fg_mac);
+	if (ret != 0)
+		goto error;
+	ret = mlx5v_ethdev_cmd_fg_create(dev, o->ft, FG_MC_START, FG_MC_START, &match_group,
 					 &o->fg_mc);
 	if (ret != 0)
 		goto error;
@@ -213,9 +352,8 @@ mlx5v_flow_destroy(struct rte_eth_dev *eth_dev)
 	if (o->ft != 0)
 		mlx5v_ethdev_cmd_ft_destroy(dev, o->ft);
 	o->ft = 0;
-	if (o->tir != 0)
-		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_TIR, o->tir);
-	o->tir = 0;
+	ttc_destroy(dev, o);
+	tirs_destroy(dev, o->tir);
 	if (o->rqt != 0)
 		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_RQT, o->rqt);
 	o->rqt = 0;
@@ -238,9 +376,10 @@ mlx5v_flow_rss_hash_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_conf 
 {
 	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	struct mlx5v_ethdev_objs *o = &priv->obj;
 	uint8_t old_key[MLX5V_ETH_RSS_KEY_LEN];
 	uint64_t old_hf = priv->rss_hf;
-	uint32_t old_tir = priv->obj.tir;
+	uint32_t tir[MLX5V_ETH_TT_N];
 	int ret;
 
 	if (conf->rss_hf & ~MLX5V_ETH_RSS_HF) {
@@ -257,23 +396,29 @@ mlx5v_flow_rss_hash_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_conf 
 	if (conf->rss_key != NULL)
 		memcpy(priv->rss_key, conf->rss_key, MLX5V_ETH_RSS_KEY_LEN);
 	priv->rss_hf = conf->rss_hf;
-	if (dev == NULL || old_tir == 0)
+	if (dev == NULL || o->ttc == 0)
 		return 0;
-	/* Started: a new TIR, the entries moved onto it, then the old TIR goes. */
-	ret = tir_create(eth_dev, dev);
+	/*
+	 * Started: new TIRs, the TTC entries moved onto them, then the old TIRs go. A class
+	 * misses (and drops) between the deletion and the new setting of its entry.
+	 */
+	ret = tirs_create(eth_dev, dev, tir);
 	if (ret == 0) {
-		ret = mlx5v_flow_sync(eth_dev);
+		tt_entries_clear(dev, o);
+		ret = tt_entries_set(dev, o, tir);
 		if (ret == 0) {
-			mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_TIR, old_tir);
+			tirs_destroy(dev, o->tir);
+			memcpy(o->tir, tir, sizeof(tir));
 			return 0;
 		}
-		entries_clear(eth_dev, dev);
-		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_TIR, priv->obj.tir);
+		tt_entries_clear(dev, o);
+		tirs_destroy(dev, tir);
+		if (tt_entries_set(dev, o, o->tir) != 0)
+			MLX5V_ETH_LOG(ERR, "port %u: traffic class entries not restored",
+				      eth_dev->data->port_id);
 	}
-	priv->obj.tir = old_tir;
 	priv->rss_hf = old_hf;
 	memcpy(priv->rss_key, old_key, sizeof(old_key));
-	mlx5v_flow_sync(eth_dev);
 	return ret;
 }
 

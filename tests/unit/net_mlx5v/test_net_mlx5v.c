@@ -185,12 +185,13 @@ test_net_mlx5v_start_stop(void)
 			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_TD), 1u, "TD");
 			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_TIS), 1u, "TIS");
 			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_RQT), 1u, "RQT");
-			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_TIR), 1u, "TIR");
-			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FLOW_TABLE), 1u, "table");
-			/* Full DMAC, any multicast, match-all. */
-			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FLOW_GROUP), 3u, "groups");
-			/* The permanent MAC and broadcast; promiscuity is off by default. */
-			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 2u, "entries");
+			/* A TIR per class: TCP and UDP over IPv4 and IPv6, IPv4, IPv6, other. */
+			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_TIR), 7u, "TIRs");
+			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FLOW_TABLE), 2u, "root and TTC");
+			/* Full DMAC, any multicast, match-all; TTC: L4, L3, anything. */
+			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FLOW_GROUP), 6u, "groups");
+			/* The permanent MAC and broadcast (not promiscuous), 7 in the TTC. */
+			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 9u, "entries");
 			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_Q_COUNTER), 1u, "Q counter");
 			TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
 			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_RQ) + live(MLX5V_SIM_OBJ_SQ) +
@@ -212,17 +213,17 @@ test_net_mlx5v_rx_filters(void)
 	TEST_ASSERT_SUCCESS(rte_eth_promiscuous_enable(g_port), "promisc on");
 	ctx = vport_query();
 	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, promisc_all) == 1, "promisc_all");
-	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 3u, "match-all entry");
+	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 10u, "match-all entry");
 	TEST_ASSERT_SUCCESS(rte_eth_promiscuous_disable(g_port), "promisc off");
 	ctx = vport_query();
 	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, promisc_all) == 0, "promisc_all");
-	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 2u, "no match-all entry");
+	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 9u, "no match-all entry");
 	TEST_ASSERT_SUCCESS(rte_eth_allmulticast_enable(g_port), "allmulti on");
 	ctx = vport_query();
 	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, promisc_mc) == 1, "promisc_mc");
-	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 3u, "any-multicast entry");
+	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 10u, "any-multicast entry");
 	TEST_ASSERT_SUCCESS(rte_eth_allmulticast_disable(g_port), "allmulti off");
-	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 2u, "no any-multicast entry");
+	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 9u, "no any-multicast entry");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_mac_addr_add(g_port, &extra, 0), "MAC add");
 	ctx = vport_query();
 	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, allowed_list_size) == 2,
@@ -230,12 +231,12 @@ test_net_mlx5v_rx_filters(void)
 	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_prm_get(g_out +
 			  MLX5V_IFC_BYTES(query_nic_vport_context_out) + 8, 1, 31, 0), 0x55u,
 			  "the added address");
-	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 3u, "an entry for the added MAC");
+	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 10u, "an entry for the added MAC");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_mac_addr_remove(g_port, &extra), "MAC remove");
 	ctx = vport_query();
 	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, allowed_list_size) == 1,
 		    "one UC address");
-	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 2u, "entry removed");
+	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 9u, "entry removed");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mtu(g_port, 9000), "MTU 9000");
 	ctx = vport_query();
 	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, mtu) == 9022, "vport MTU");
@@ -290,7 +291,7 @@ test_net_mlx5v_rss_stats(void)
 	rss = (struct rte_eth_rss_conf){ .rss_key = key, .rss_key_len = 40,
 					  .rss_hf = RTE_ETH_RSS_NONFRAG_IPV6_UDP };
 	TEST_ASSERT_SUCCESS(rte_eth_dev_rss_hash_update(g_port, &rss), "hash update");
-	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_TIR), 1u, "the TIR replaced");
+	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_TIR), 7u, "the TIRs replaced");
 	memset(key, 0, sizeof(key));
 	TEST_ASSERT_SUCCESS(rte_eth_dev_rss_hash_conf_get(g_port, &rss), "hash conf");
 	TEST_ASSERT(key[39] == 0x5a && rss.rss_hf == RTE_ETH_RSS_NONFRAG_IPV6_UDP, "conf kept");

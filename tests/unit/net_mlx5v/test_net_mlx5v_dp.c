@@ -21,6 +21,7 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 #include <rte_tcp.h>
+#include <rte_thash.h>
 #include <rte_udp.h>
 #include <rte_vect.h>
 
@@ -668,6 +669,180 @@ test_net_mlx5v_dp_allmulti(void)
 	for (i = 0; i < RTE_DIM(mc); i++)
 		TEST_ASSERT_EQUAL(dmac_delivered(&mc[i], 4), 0, "group %u, list cleared", i);
 	TEST_ASSERT_FAIL(rte_eth_dev_set_mc_addr_list(g_p1, &uc, 1), "unicast in the list");
+	return ports_down();
+}
+
+/*
+ * A 128-byte frame to port 1 of a traffic class: IPv4 or IPv6 (v6), carrying TCP or UDP
+ * (proto; the ports a function of seed) or another protocol; ethertype ARP when proto is 0.
+ * The source address follows seed. @return it, or NULL.
+ */
+static struct rte_mbuf *
+frame_class(int v6, uint8_t proto, uint32_t seed)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(g_mp);
+	struct rte_ether_hdr *eth;
+	struct rte_ipv4_hdr *ip4;
+	struct rte_ipv6_hdr *ip6;
+	uint16_t *ports;
+	uint8_t *p;
+
+	if (m == NULL)
+		return NULL;
+	p = (uint8_t *)rte_pktmbuf_append(m, 128);
+	if (p == NULL) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	memset(p, (int)seed, 128);
+	eth = (struct rte_ether_hdr *)p;
+	eth->dst_addr = g_mac1;
+	eth->src_addr = g_mac0;
+	if (proto == 0) {
+		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP);
+		return m;
+	}
+	if (!v6) {
+		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+		ip4 = (struct rte_ipv4_hdr *)(eth + 1);
+		memset(ip4, 0, sizeof(*ip4));
+		ip4->version_ihl = RTE_IPV4_VHL_DEF;
+		ip4->time_to_live = 64;
+		ip4->next_proto_id = proto;
+		ip4->total_length = rte_cpu_to_be_16(128 - sizeof(*eth));
+		ip4->src_addr = rte_cpu_to_be_32(RTE_IPV4(10, 2, seed >> 8 & 0xff, seed & 0xff));
+		ip4->dst_addr = rte_cpu_to_be_32(RTE_IPV4(10, 3, 0, 1));
+		ip4->hdr_checksum = rte_ipv4_cksum(ip4);
+		ports = (uint16_t *)(ip4 + 1);
+	} else {
+		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
+		ip6 = (struct rte_ipv6_hdr *)(eth + 1);
+		memset(ip6, 0, sizeof(*ip6));
+		ip6->vtc_flow = rte_cpu_to_be_32(6u << 28);
+		ip6->payload_len = rte_cpu_to_be_16(128 - sizeof(*eth) - sizeof(*ip6));
+		ip6->proto = proto;
+		ip6->hop_limits = 64;
+		ip6->src_addr[0] = 0xfd;
+		ip6->src_addr[14] = (uint8_t)(seed >> 8);
+		ip6->src_addr[15] = (uint8_t)seed;
+		ip6->dst_addr[0] = 0xfd;
+		ip6->dst_addr[15] = 1;
+		ports = (uint16_t *)(ip6 + 1);
+	}
+	if (proto == IPPROTO_TCP || proto == IPPROTO_UDP) {
+		ports[0] = rte_cpu_to_be_16(1024 + seed * 7);
+		ports[1] = rte_cpu_to_be_16(proto == IPPROTO_TCP ? 80 : 53);
+	}
+	if (proto == IPPROTO_TCP)
+		((struct rte_tcp_hdr *)ports)->data_off = sizeof(struct rte_tcp_hdr) << 2;
+	if (proto == IPPROTO_UDP)
+		((struct rte_udp_hdr *)ports)->dgram_len =
+			rte_cpu_to_be_16(128 - (uint16_t)((uint8_t *)ports - p));
+	return m;
+}
+
+/* Toeplitz over the addresses and, for TCP/UDP, the ports of a received frame of its class. */
+static uint32_t
+class_hash(struct rte_mbuf *m, const uint8_t *key)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t t[RTE_THASH_V6_L4_LEN], n = 0, i, w, l4;
+	uint8_t proto;
+
+	if (p[12] == 0x08 && p[13] == 0x00) {
+		for (i = 0; i < 2; i++) {
+			memcpy(&w, p + 26 + 4 * i, 4);
+			t[n++] = rte_be_to_cpu_32(w);
+		}
+		proto = p[23];
+		l4 = 34;
+	} else {
+		for (i = 0; i < 8; i++) {
+			memcpy(&w, p + 22 + 4 * i, 4);
+			t[n++] = rte_be_to_cpu_32(w);
+		}
+		proto = p[20];
+		l4 = 54;
+	}
+	if (proto == IPPROTO_TCP || proto == IPPROTO_UDP) {
+		memcpy(&w, p + l4, 4);
+		t[n++] = rte_be_to_cpu_32(w);
+	}
+	return rte_softrss(t, n, key);
+}
+
+/*
+ * RSS per traffic class: with rss_hf naming IPv4 and IPv6, TCP and UDP, frames of each class
+ * (TCP and UDP over IPv4 and IPv6, other IPv4, other IPv6) spread over several of 4 queues,
+ * each with the hash of its class's fields (rte_softrss) on the queue the RETA gives; a
+ * non-IP frame has no hash and lands on RETA entry 0 (doc/guides/nics/mlx5v.rst).
+ */
+static int
+test_net_mlx5v_dp_rss_classes(void)
+{
+	static const struct {
+		int v6;
+		uint8_t proto;
+	} cls[] = {
+		{ 0, IPPROTO_TCP }, { 0, IPPROTO_UDP }, { 1, IPPROTO_TCP }, { 1, IPPROTO_UDP },
+		{ 0, IPPROTO_ICMP }, { 1, IPPROTO_NONE }, { 0, 0 },
+	};
+	uint8_t key[40];
+	struct rte_eth_rss_conf rss = {
+		.rss_hf = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP |
+			  RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_IPV6 |
+			  RTE_ETH_RSS_NONFRAG_IPV6_TCP | RTE_ETH_RSS_NONFRAG_IPV6_UDP,
+	};
+	struct rte_mbuf *tx[32], *rx[32];
+	unsigned int c, q, i, total, hit, polls, per_q[4];
+	uint16_t n;
+
+	TEST_ASSERT_SUCCESS(ports_up(4, 128, RTE_ETH_RX_OFFLOAD_RSS_HASH, 0, 1500), "start");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rss_hash_update(g_p1, &rss), "every class hashed");
+	rss.rss_key = key;
+	rss.rss_key_len = sizeof(key);
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rss_hash_conf_get(g_p1, &rss), "the key");
+	for (c = 0; c < RTE_DIM(cls); c++) {
+		for (i = 0; i < RTE_DIM(tx); i++) {
+			tx[i] = frame_class(cls[c].v6, cls[c].proto, c * 64 + i + 1);
+			TEST_ASSERT_NOT_NULL(tx[i], "frame");
+		}
+		TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, RTE_DIM(tx)), "send");
+		total = 0;
+		memset(per_q, 0, sizeof(per_q));
+		/* Every queue in turn until all came (bounded). */
+		for (polls = 0; total < RTE_DIM(tx) && polls < RX_POLLS; polls++) {
+			q = polls % 4;
+			n = rte_eth_rx_burst(g_p1, q, rx, RTE_DIM(rx));
+			per_q[q] += n;
+			total += n;
+			for (i = 0; i < n; i++) {
+				if (cls[c].proto == 0) {
+					TEST_ASSERT(!(rx[i]->ol_flags & RTE_MBUF_F_RX_RSS_HASH),
+						    "class %u: a hash on a non-IP frame", c);
+					continue;
+				}
+				TEST_ASSERT(rx[i]->ol_flags & RTE_MBUF_F_RX_RSS_HASH,
+					    "class %u: no RSS hash", c);
+				TEST_ASSERT_EQUAL(rx[i]->hash.rss, class_hash(rx[i], key),
+						  "class %u: hash %#x", c, rx[i]->hash.rss);
+				TEST_ASSERT_EQUAL(rx[i]->hash.rss % 4, q,
+						  "class %u: hash %#x on %u", c,
+						  rx[i]->hash.rss, q);
+			}
+			rte_pktmbuf_free_bulk(rx, n);
+			if (total < RTE_DIM(tx) && polls > 40)
+				ut_sleep_ms(1);
+		}
+		for (q = 0, hit = 0; q < 4; q++)
+			hit += per_q[q] != 0;
+		if (cls[c].proto == 0)
+			TEST_ASSERT_EQUAL(per_q[0], total, "class %u: not all on queue 0", c);
+		TEST_ASSERT_EQUAL(total, RTE_DIM(tx), "class %u: %u of %u received", c, total,
+				  (unsigned int)RTE_DIM(tx));
+		if (cls[c].proto != 0)
+			TEST_ASSERT(hit >= 3, "class %u spread over %u queue(s) of 4", c, hit);
+	}
 	return ports_down();
 }
 
@@ -1716,6 +1891,7 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 		TEST_CASE(test_net_mlx5v_dp_rss_ptype),
 		TEST_CASE(test_net_mlx5v_dp_dmac),
 		TEST_CASE(test_net_mlx5v_dp_allmulti),
+		TEST_CASE(test_net_mlx5v_dp_rss_classes),
 		TEST_CASE(test_net_mlx5v_dp_vlan),
 		TEST_CASE(test_net_mlx5v_dp_vlan_toggle),
 		TEST_CASE(test_net_mlx5v_dp_vlan_inline),
