@@ -41,7 +41,7 @@ extern int mlx5v_ethdev_logtype;
 #define MLX5V_ETH_RSS_KEY_LEN 40
 /** Entries of the RSS redirection table (the RQT lists an RQ per entry). */
 #define MLX5V_ETH_RETA_SIZE 64
-/** Flow table of the port: log2 of its entries; UC MACs, broadcast, then match-all. */
+/** Root flow table of the port: log2 of its entries (MACs, broadcast, multicast, match-all). */
 #define MLX5V_ETH_FT_LOG_SIZE 8
 /**
  * Traffic classes of the second table (TTC), one TIR each: TCP and UDP over IPv4 and IPv6,

@@ -163,7 +163,7 @@ enum mlx5v_sim_eth_synd {
 	MLX5V_SIM_SYND_FT_BUSY = 0x51070027,          /**< BAD_RES_STATE: root, groups, target */
 	MLX5V_SIM_SYND_FG_RANGE = 0x51070030,         /**< BAD_PARAM: start > end or > size */
 	MLX5V_SIM_SYND_FG_OVERLAP = 0x51070031,       /**< BAD_PARAM: overlaps a group */
-	MLX5V_SIM_SYND_FG_CRITERIA = 0x51070032,      /**< BAD_PARAM: not an outer DMAC mask */
+	MLX5V_SIM_SYND_FG_CRITERIA = 0x51070032,      /**< BAD_PARAM: a mask bit not modelled */
 	MLX5V_SIM_SYND_FG_NONE = 0x51070033,          /**< LIM_ERR: no free group */
 	MLX5V_SIM_SYND_FG_NUM = 0x51070034,           /**< BAD_RES: no such group */
 	MLX5V_SIM_SYND_FG_BUSY = 0x51070035,          /**< BAD_RES_STATE: group has entries */
