@@ -173,6 +173,36 @@ test_ethdp_rss(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A TIR hashes only its class: ICMP over IPv4 reaching the IPv4/UDP TIR (which selects ports)
+ * gets no hash and no hash type, and lands on RQT entry 0 (doc/guides/sim/silicon.rst).
+ */
+static int
+test_ethdp_rss_other_class(void)
+{
+	struct fx *f = &fx_a;
+	struct rte_ipv4_hdr *ip;
+	uint8_t frame[80];
+	const uint8_t *cqe;
+	unsigned int i;
+
+	for (i = 0; i < 8; i++) {
+		frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 168, 2, i), 3000 + i, 0);
+		ip = (struct rte_ipv4_hdr *)(frame + RTE_ETHER_HDR_LEN);
+		ip->next_proto_id = IPPROTO_ICMP;
+		ip->hdr_checksum = 0;
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+		TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send %u", i);
+		cqe = cq_wait(f, 1);
+		TEST_ASSERT_NOT_NULL(cqe, "no receive CQE %u", i);
+		TEST_ASSERT_EQUAL(be32(cqe + CQE_RSS_HASH), 0, "hash of another class, %u", i);
+		TEST_ASSERT_EQUAL(cqe[CQE_RSS_TYPE], 0, "hash type of another class");
+		TEST_ASSERT_EQUAL(be32(cqe + CQE_USER_INDEX) & 0xffffff, 0, "RQT entry 0");
+		rq_post(f, 0, 1);
+	}
+	return TEST_SUCCESS;
+}
+
 /* MAC filter: another DMAC misses the DMAC group; a catch-all entry (promisc) takes it. */
 static int
 test_ethdp_mac_filter(void)
@@ -1180,6 +1210,7 @@ static struct unit_test_suite mlx5v_sim_ethdp_suite = {
 		TEST_CASE(test_ethdp_loop),
 		TEST_CASE(test_ethdp_tx_csum),
 		TEST_CASE(test_ethdp_rss),
+		TEST_CASE(test_ethdp_rss_other_class),
 		TEST_CASE(test_ethdp_mac_filter),
 		TEST_CASE(test_ethdp_mtu),
 		TEST_CASE(test_ethdp_out_of_buffer),
