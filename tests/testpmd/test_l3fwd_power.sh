@@ -7,7 +7,9 @@
 # test_l3fwd_power.sh KIND, KIND as sim_kind in lib.sh) whose wires are TAP interfaces in a
 # network namespace made here. With no traffic the lcore sleeps in rte_epoll_wait and no Rx
 # interrupt fires; frames sent into the first TAP wake it up through the Rx queue's interrupt
-# and come out of the second TAP routed (LPM 2.1.1.0/24 -> port 1, TTL decremented).
+# and come out of the second TAP routed (LPM 2.1.1.0/24 -> port 1, TTL decremented). The ports
+# run without promiscuous mode (no -P): the frames go to broadcast, which a port must take
+# without it.
 
 . "$MLXV_SRC/tests/testpmd/lib.sh"
 kind=$1
@@ -36,7 +38,7 @@ bg_out=$work/l3fwd.log
 ip netns exec "$ns" timeout 120 "$L3FWD" $EAL_BASE -l 0 -d "$plugins" \
 	$(sim_taps "$kind" l3p0 l3p1) \
 	--log-level=user1,info -- \
-	-p 0x3 -P --interrupt-only --config="(0,0,0),(1,0,0)" >"$bg_out" 2>&1 &
+	-p 0x3 --interrupt-only --config="(0,0,0),(1,0,0)" >"$bg_out" 2>&1 &
 bg_pid=$!
 
 bg_wait_log 'entering main interrupt loop on lcore 0' 30
