@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 dpdk-mlxv authors
 #
-# A bridge of two simulated ports does not storm (issue 19.16; usage: test_tap_bridge.sh KIND,
+# A bridge of two simulated ports does not storm (usage: test_tap_bridge.sh KIND,
 # KIND as sim_kind in lib.sh): testpmd io-forwards between two ports wired to TAP interfaces in
 # two network namespaces made here, as a two-port switch would; one broadcast from the first
 # namespace must cross once and stop. A device that handed a port's own broadcast back to that

@@ -260,7 +260,7 @@ test_mlx4v_sim_port_pair(void)
 /*
  * A group frame is not handed back to the rules of the port that sent it, even to its MAC rule
  * for the group address: with a pair, port 2 receives the broadcast once and port 1 nothing. A
- * model that looped it back made a bridge of two ports receive its own floods (issue 19.16).
+ * model that looped it back made a bridge of two ports receive its own floods.
  */
 static int
 test_mlx4v_sim_group_not_to_sender(void)

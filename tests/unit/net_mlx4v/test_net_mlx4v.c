@@ -402,7 +402,7 @@ test_net_mlx4v_mtu(void)
 }
 
 /*
- * Open vSwitch's order (issue 19.17): MTU 9000 on the stopped port first, then the Rx queue set up
+ * Open vSwitch's order: MTU 9000 on the stopped port first, then the Rx queue set up
  * again with mbufs that hold the frame. The MTU is checked against the queues at start, not when
  * it is set: a queue of 2 KiB mbufs without scatter fails the start, the larger one passes.
  */
@@ -680,7 +680,7 @@ kif_round(struct rte_mempool *mp, const struct rte_ether_addr *dst, uint16_t len
 }
 
 /*
- * Settings the kernel netdev owns on a ConnectX-3 (issue 19.10): start gives the port the
+ * Settings the kernel netdev owns on a ConnectX-3: start gives the port the
  * ethdev's MTU, and the port drops frames above its MTU, as mlx4_en's port does; link down
  * stops the traffic. A PMD that left the port at the netdev's 1500 lost every jumbo frame.
  */
