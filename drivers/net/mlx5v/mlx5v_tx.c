@@ -1354,6 +1354,9 @@ mlx5v_tx_done_cleanup(void *q, uint32_t free_cnt)
 	struct mlx5v_txq *txq = q;
 
 	RTE_SET_USED(free_cnt);
+	/* ethdev 22.11 hands over a queue id that was configured but never set up as NULL. */
+	if (txq == NULL)
+		return -EINVAL;
 	if (!txq->ready)
 		return 0;
 	return (int)tx_reap(txq);
