@@ -389,7 +389,7 @@ int mlx4v_xstats_get_names(struct rte_eth_dev *eth_dev, struct rte_eth_xstat_nam
 
 uint16_t mlx4v_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mlx4v_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
-/** Frames waiting in an Rx queue (rte_eth_rx_queue_count()): CQEs software owns. */
+/** Frames waiting in an Rx queue (rte_eth_rx_queue_count()): CQEs software owns; -EINVAL: none. */
 uint32_t mlx4v_rx_queue_count(void *rxq);
 /**
  * Post mbufs on every WQE of a new RWQ (start; views filled, WQ in RDY after).

@@ -637,8 +637,15 @@ uint32_t
 mlx4v_rx_queue_count(void *q)
 {
 	const struct mlx4v_rxq *rxq = q;
-	uint32_t ci = rxq->cq_ci, n = 0;
+	uint32_t ci, n = 0;
 
+	/*
+	 * ethdev 22.11 hands over a queue id that is not configured as NULL; it casts the
+	 * answer to int, so -EINVAL reaches the application as such.
+	 */
+	if (rxq == NULL)
+		return (uint32_t)-EINVAL;
+	ci = rxq->cq_ci;
 	/* The CQEs software owns from the consumer index on: frames waiting (§4.6). */
 	while (n < rxq->wqe_n && rx_cqe_ready(rxq, rx_cqe(rxq, ci + n), ci + n))
 		n++;

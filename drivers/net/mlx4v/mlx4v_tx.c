@@ -624,11 +624,16 @@ int
 mlx4v_tx_done_cleanup(void *q, uint32_t free_cnt)
 {
 	struct mlx4v_txq *txq = q;
-	uint32_t tail = txq->sq_tail;
+	uint32_t tail;
 
 	RTE_SET_USED(free_cnt);
-	if (txq->recover != MLX4V_TX_RUNNING)
+	/* ethdev 22.11 hands over a queue id that was configured but never set up as NULL. */
+	if (txq == NULL)
+		return -EINVAL;
+	/* Set up but not started (no QP, no ring yet), or under recovery: nothing to reap. */
+	if (!txq->ready || txq->recover != MLX4V_TX_RUNNING)
 		return 0;
+	tail = txq->sq_tail;
 	tx_reap(txq);
 	return (int)(txq->sq_tail - tail);
 }

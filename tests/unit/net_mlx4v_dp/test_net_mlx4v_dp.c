@@ -267,6 +267,8 @@ fx_txq(struct fx_port *p, int port, uint16_t q, uint32_t nd, uint32_t lkey)
 	txq->lkey = lkey;
 	txq->mr_ranges = p->ranges;
 	txq->mr_n = p->n_ranges;
+	/* QP in RTS, as mlx4v_txq_create() leaves it: the queue may be reaped. */
+	txq->ready = 1;
 	return 0;
 }
 
