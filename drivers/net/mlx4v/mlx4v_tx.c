@@ -305,33 +305,47 @@ tx_lkey(struct mlx4v_txq *txq, struct rte_mbuf *seg, uint32_t *lkey)
 static uint32_t
 tx_build_segs(struct mlx4v_txq *txq, struct rte_mbuf *m, uint32_t head)
 {
+	struct rte_mbuf *segs[MLX4V_ETH_TX_MAX_SEGS];
 	uint32_t lkeys[MLX4V_ETH_TX_MAX_SEGS];
 	uint32_t ring = (txq->sq_n << MLX4V_TXBB_SHIFT) - 1;
 	struct mlx4_wqe_data_seg *dseg;
 	struct rte_mbuf *seg;
-	uint32_t ds, k, off;
+	uint32_t n, k, off, ds;
 
-	for (seg = m, k = 0; seg != NULL; seg = seg->next, k++)
-		if (tx_lkey(txq, seg, &lkeys[k]) != 0)
+	/*
+	 * The segments that carry data (zero-length ones take no DS), with their lkeys; a chain
+	 * longer than nb_segs (which the room was counted by) is refused.
+	 */
+	for (seg = m, n = 0, k = 0; seg != NULL; seg = seg->next, k++) {
+		if (k == m->nb_segs)
 			return 0;
-	for (seg = m, k = 0, ds = 1; seg != NULL; seg = seg->next, k++) {
 		if (seg->data_len == 0)
 			continue;
-		off = ((head << MLX4V_TXBB_SHIFT) + ds * 16) & ring;
+		if (tx_lkey(txq, seg, &lkeys[n]) != 0)
+			return 0;
+		segs[n++] = seg;
+	}
+	if (n == 0)
+		return 0;
+	ds = n + 1;
+	/*
+	 * Last to first, as libmlx4 and the kernel write them: the first dword of a block is what
+	 * the device's prefetcher takes for its stamp (§4.2, Stamping), and it may read a block as
+	 * soon as that dword is no stamp. Backwards, a block's other segments are complete before
+	 * the segment that starts it, whose byte_count goes last, after a barrier: no block whose
+	 * stamp is gone holds a stale address, lkey or length.
+	 */
+	while (n-- > 0) {
+		off = ((head << MLX4V_TXBB_SHIFT) + (n + 1) * 16) & ring;
 		dseg = (struct mlx4_wqe_data_seg *)(txq->sq_buf + off);
-		dseg->lkey = rte_cpu_to_be_32(lkeys[k]);
-		dseg->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(seg, uintptr_t));
-		/*
-		 * The first dword of a block is what the device's prefetcher takes for its stamp
-		 * (§4.2, Stamping): in a segment that starts a block, byte_count goes last, after
-		 * a barrier, so a block whose stamp is gone never holds a stale address or lkey.
-		 */
+		dseg->lkey = rte_cpu_to_be_32(lkeys[n]);
+		dseg->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(segs[n], uintptr_t));
+		/* The rest of this block (written before) and this segment before its stamp. */
 		if ((off & (MLX4V_TXBB_SIZE - 1)) == 0)
 			rte_io_wmb();
-		dseg->byte_count = rte_cpu_to_be_32(seg->data_len);
-		ds++;
+		dseg->byte_count = rte_cpu_to_be_32(segs[n]->data_len);
 	}
-	return ds > 1 ? ds : 0;
+	return ds;
 }
 
 /* The control flags of a packet's checksum offloads (§4.2: SCTP is not among them). */
