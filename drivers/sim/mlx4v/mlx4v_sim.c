@@ -38,6 +38,8 @@ mlx4v_sim_poll_locked(struct mlx4v_sim *sim)
 	unsigned int i;
 	int work = 0;
 
+	/* The prefetcher reads ahead of the send engine before it walks (sq_prefetch). */
+	mlx4v_sim_sq_prefetch_poll_locked(sim);
 	/* Doorbells are plain stores: consume each watched word once (prm/mlx4 §7). */
 	for (i = 0; i < MLX4V_SIM_MAX_CQ; i++)
 		if (sim->cqs[i] != NULL)

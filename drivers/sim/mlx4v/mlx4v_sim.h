@@ -52,6 +52,7 @@ enum mlx4v_sim_misuse {
 	MLX4V_SIM_MISUSE_LKEY,          /**< lkey unknown, of another PD, or range outside its MR */
 	MLX4V_SIM_MISUSE_DMA,           /**< queue or data access outside the mapped windows */
 	MLX4V_SIM_MISUSE_SQ_DMAC,       /**< raw Ethernet send without the frame's MAC in ctrl */
+	MLX4V_SIM_MISUSE_SQ_PREFETCH,   /**< a TXBB changed after its first dword was valid */
 	MLX4V_SIM_MISUSE_MAX,
 };
 
@@ -147,6 +148,14 @@ int mlx4v_sim_inject(struct mlx4v_sim *sim, unsigned int port, const void *pkt,
  */
 __rte_internal
 int mlx4v_sim_poll(struct mlx4v_sim *sim);
+
+/**
+ * Run one pass of the send queues' prefetcher (knob sq_prefetch) in the caller's thread, as
+ * the engine does before each pass: a test that steps a producer store by store calls it
+ * between two stores. @return 0, or -EINVAL without a device.
+ */
+__rte_internal
+int mlx4v_sim_prefetch_poll(struct mlx4v_sim *sim);
 
 /** Wire counters of one port. */
 struct mlx4v_sim_port_stats {

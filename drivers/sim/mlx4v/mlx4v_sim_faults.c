@@ -65,6 +65,13 @@ static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 	[MLX4V_SIM_KNOB_FATAL] = { "fatal", 0, 0, 1,
 		"1: catastrophic error at the next engine pass; the device stays dead until "
 		"removed" },
+	/*
+	 * Silicon prefetches send WQEs (doc/guides/sim/silicon.rst, "mlx4: data path"): on by
+	 * default, off only to tell a prefetch failure from another.
+	 */
+	[MLX4V_SIM_KNOB_SQ_PREFETCH] = { "sq_prefetch", 1, 0, 1,
+		"read each send TXBB ahead as soon as its first dword is no stamp, and send what "
+		"was read" },
 };
 
 /* Devargs handled by mlx4v_sim.c itself; the hwsim knob parser must not reject them. */
@@ -94,6 +101,7 @@ static const char *const mlx4v_sim_misuse_names[MLX4V_SIM_MISUSE_MAX] = {
 	[MLX4V_SIM_MISUSE_LKEY] = "lkey",
 	[MLX4V_SIM_MISUSE_DMA] = "dma",
 	[MLX4V_SIM_MISUSE_SQ_DMAC] = "sq_dmac",
+	[MLX4V_SIM_MISUSE_SQ_PREFETCH] = "sq_prefetch",
 };
 
 struct hwsim_knobs *

@@ -71,6 +71,7 @@ enum mlx4v_sim_knob {
 	MLX4V_SIM_KNOB_NO_NET_RAW,
 	MLX4V_SIM_KNOB_NETDEV_DOWN,
 	MLX4V_SIM_KNOB_FATAL,
+	MLX4V_SIM_KNOB_SQ_PREFETCH,
 	MLX4V_SIM_KNOB_MAX,
 };
 
@@ -168,6 +169,10 @@ struct mlx4v_sim_qp {
 	uint32_t txbb_cnt;
 	uint32_t pos;                   /**< next TXBB to execute, running */
 	uint32_t *last;                 /**< per TXBB: owner_opcode last seen executed */
+	/* The prefetcher (mlx4v_sim_sq_prefetch.c), per TXBB. */
+	uint32_t *pf_seen;              /**< first dword at its last look (raw) */
+	uint8_t *pf_have;               /**< a snapshot is held */
+	uint8_t *pf_snap;               /**< the snapshots, 64 bytes each */
 	unsigned int db_pending;
 	struct mlx4v_sim_cq *send_cq;
 	struct mlx4v_sim_rq rq;
@@ -308,6 +313,17 @@ void mlx4v_sim_cqe_error(struct mlx4_cqe *cqe, uint32_t qpn, uint16_t wqe_index,
 void mlx4v_sim_sq_doorbell(void *arg, uint32_t off, uint64_t raw);
 int mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp);
 void mlx4v_sim_sq_reset(struct mlx4v_sim_qp *qp);
+/* len bytes of the SQ at TXBB pos + off, through the DMA window, wrapping. 0 or -EFAULT. */
+int mlx4v_sim_sq_dma_read(struct mlx4v_sim_qp *qp, uint32_t pos, uint32_t off, void *dst,
+			  uint32_t len);
+/* The prefetcher (mlx4v_sim_sq_prefetch.c); sim lock held but for alloc/free. */
+int mlx4v_sim_sq_prefetch_alloc(struct mlx4v_sim_qp *qp, int socket);
+void mlx4v_sim_sq_prefetch_free(struct mlx4v_sim_qp *qp);
+void mlx4v_sim_sq_prefetch_reset(struct mlx4v_sim_qp *qp);
+void mlx4v_sim_sq_prefetch_poll_locked(struct mlx4v_sim *sim);
+/* The nbb blocks of the WQE at qp->pos (len bytes in wqe) as prefetched; consumes them. */
+void mlx4v_sim_sq_prefetch_apply(struct mlx4v_sim_qp *qp, uint8_t *wqe, uint32_t len,
+				 uint32_t nbb);
 /**
  * Check [addr, addr + len) against the MR of lkey in PD pdn and translate it.
  * @return 0 with *iova set, or -EACCES after recording an lkey misuse.

@@ -73,6 +73,7 @@ mlx4v_sim_sq_reset(struct mlx4v_sim_qp *qp)
 	/* What libmlx4's SQ ownership initialisation leaves in every control word. */
 	for (i = 0; i < qp->txbb_cnt; i++)
 		qp->last[i] = rte_cpu_to_be_32(MLX4V_SIM_OWNER_BIT);
+	mlx4v_sim_sq_prefetch_reset(qp);
 }
 
 /* Doorbell handler of a QP's UAR page: the send doorbell at +0x14. */
@@ -104,9 +105,9 @@ mlx4v_sim_sq_doorbell(void *arg, uint32_t off, uint64_t raw)
 }
 
 /* Copy len bytes of the SQ ring at TXBB position pos + byte off, wrapping at the end. */
-static int
-mlx4v_sim_sq_read(struct mlx4v_sim_qp *qp, uint32_t pos, uint32_t off, void *dst,
-		  uint32_t len)
+int
+mlx4v_sim_sq_dma_read(struct mlx4v_sim_qp *qp, uint32_t pos, uint32_t off, void *dst,
+		      uint32_t len)
 {
 	uint32_t ring = qp->txbb_cnt * MLX4V_SIM_TXBB;
 	/*
@@ -256,7 +257,7 @@ mlx4v_sim_sq_check_owner(struct mlx4v_sim_qp *qp)
 	 * pass, prm/mlx4 §7), or an earlier pass already consumed it; the checks below exclude the
 	 * latter.
 	 */
-	if (mlx4v_sim_sq_read(qp, qp->pos, 0, &w, sizeof(w)) != 0)
+	if (mlx4v_sim_sq_dma_read(qp, qp->pos, 0, &w, sizeof(w)) != 0)
 		return;
 	/* Stamps (libmlx4 0xffffffff, DPDK 0x7fffffff | owner) are not WQEs. */
 	if ((rte_be_to_cpu_32(w) & ~MLX4V_SIM_OWNER_BIT) == 0x7fffffff)
@@ -296,7 +297,7 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 	}
 	/* Budget of one ring lap: a consumer that keeps every TXBB valid cannot hang the engine. */
 	for (budget = qp->txbb_cnt; budget > 0; budget -= RTE_MIN(budget, nbb)) {
-		if (mlx4v_sim_sq_read(qp, qp->pos, 0, &ctrl, sizeof(ctrl)) != 0) {
+		if (mlx4v_sim_sq_dma_read(qp, qp->pos, 0, &ctrl, sizeof(ctrl)) != 0) {
 			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_DMA, "QP 0x%x: SQ unreadable",
 					 qp->qpn);
 			break;
@@ -352,11 +353,13 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 			 * In ERR every valid WQE completes in error with WR_FLUSH, as on hardware.
 			 */
 			syndrome = MLX4_CQE_SYNDROME_WR_FLUSH_ERR;
-		} else if (mlx4v_sim_sq_read(qp, qp->pos, 0, wqe, ds * MLX4V_SIM_DS) != 0) {
+		} else if (mlx4v_sim_sq_dma_read(qp, qp->pos, 0, wqe, ds * MLX4V_SIM_DS) != 0) {
 			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_DMA, "QP 0x%x: SQ unreadable",
 					 qp->qpn);
 			break;
 		} else {
+			/* The blocks the prefetcher read ahead are what is sent. */
+			mlx4v_sim_sq_prefetch_apply(qp, wqe, ds * MLX4V_SIM_DS, nbb);
 			syndrome = mlx4v_sim_sq_execute(qp, wqe, ds, opcode, &len);
 		}
 		/*

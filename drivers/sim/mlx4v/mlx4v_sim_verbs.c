@@ -760,9 +760,9 @@ mlx4v_sim_qp_create(struct mlx4v_qp *qp)
 	sqp->has_rq = qp->rq.wqe_cnt != 0 || qp->srq != NULL;
 	sqp->last = rte_zmalloc_socket("mlx4v_sim_sq", sqp->txbb_cnt * sizeof(uint32_t), 0,
 				       sim->socket);
-	if (sqp->last == NULL) {
+	if (sqp->last == NULL || mlx4v_sim_sq_prefetch_alloc(sqp, sim->socket) != 0) {
 		ret = -ENOMEM;
-		goto err_free;
+		goto err_free_last;
 	}
 	/*
 	 * Matches what mlx4v_sq_init_ownership() will write on RESET->INIT, so the first scan sees
@@ -798,8 +798,8 @@ err_queue_unmap:
 err_page_free:
 	hwsim_mmio_page_free(sqp->page);
 err_free_last:
+	mlx4v_sim_sq_prefetch_free(sqp);
 	rte_free(sqp->last);
-err_free:
 	rte_free(sqp);
 err_unlock:
 	pthread_mutex_unlock(&sim->lock);
@@ -905,6 +905,7 @@ mlx4v_sim_qp_destroy(struct mlx4v_qp *qp)
 	}
 	mlx4v_sim_queue_unmap(sim, sqp->buf, sqp->buf_len, sqp->rq.rdb, sizeof(uint32_t));
 	hwsim_mmio_page_free(sqp->page);
+	mlx4v_sim_sq_prefetch_free(sqp);
 	rte_free(sqp->last);
 	rte_free(sqp);
 	pthread_mutex_unlock(&sim->lock);
