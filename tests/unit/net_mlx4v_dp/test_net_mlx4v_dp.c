@@ -32,6 +32,7 @@
 #include "mlx4v_sim.h"
 #include "rte_pmd_mlx4v.h"
 #include "ut_common.h"
+#include "ut_store_step.h"
 
 #define DEV "mlx4v_sim0"
 #define NB_MBUF 8192
@@ -527,6 +528,63 @@ test_net_mlx4v_dp_multiseg(void)
 	TEST_ASSERT_EQUAL(mlx4v_tx_burst(&g_fx[0].txq[0], tx, 1), 1, "consumed");
 	TEST_ASSERT_EQUAL(g_fx[0].txq[0].errors, 1, "refused packet counted");
 	TEST_ASSERT_EQUAL(g_fx[0].txq[0].sq_head, g_fx[0].txq[0].sq_tail, "a WQE was posted");
+	return stop_both();
+}
+
+/* Before each store into the send ring: the device's prefetcher looks at it. */
+static void
+prefetch_look(void *arg)
+{
+	mlx4v_sim_prefetch_poll(arg);
+}
+
+/*
+ * Chains of 5 to 30 segments (WQEs of 2 to 8 blocks), each sent while the simulator's
+ * prefetcher (sq_prefetch) looks at the send ring before every store the burst makes into
+ * it: a block whose first dword is valid before the rest of it is read stale, sent stale, and
+ * counted as the misuse sq_prefetch (doc/guides/sim/silicon.rst, "mlx4: data path").
+ */
+static int
+test_net_mlx4v_dp_tx_prefetch(void)
+{
+	static const uint32_t segs[] = { 5, 8, 13, 21, 30 };
+	struct mlx4v_txq *txq = &g_fx[0].txq[0];
+	struct rte_mbuf *tx, *rx;
+	unsigned int round, i, watched = 0;
+	uint16_t posted;
+	struct fspec s;
+	long len;
+	int same;
+
+	if (!ut_step_supported())
+		return TEST_SKIPPED;
+	TEST_ASSERT_SUCCESS(mlx4v_sim_knob_set(g_sim, "sq_prefetch", 1), "knob");
+	TEST_ASSERT_SUCCESS(start_both(1, 128, 0), "start");
+	/* Enough rounds that the WQEs cover the whole ring, its watched pages included. */
+	for (round = 0; round < 24; round++) {
+		for (i = 0; i < RTE_DIM(segs); i++) {
+			s = (struct fspec){ .len = 60 * (segs[i] - 1) + 1 + round,
+					    .seed = round * 8 + i, .proto = IPPROTO_UDP,
+					    .seg = 60 };
+			tx = build(&s, 1);
+			TEST_ASSERT(tx != NULL && tx->nb_segs == segs[i], "chain");
+			/* 64-byte blocks (one SGE per WQE stride). */
+			len = ut_step_begin(txq->sq_buf, (size_t)txq->sq_n * 64, prefetch_look,
+					    g_sim);
+			TEST_ASSERT(len > 0, "no whole page of the send ring to watch");
+			posted = mlx4v_tx_burst(txq, &tx, 1);
+			watched += ut_step_end() != 0;
+			TEST_ASSERT_EQUAL(posted, 1, "round %u: not posted", round);
+			TEST_ASSERT_EQUAL(recv_n(1, 0, &rx, 1), 1, "round %u: chain of %u lost",
+					  round, segs[i]);
+			same = holds(rx, &s, 1);
+			rte_pktmbuf_free(rx);
+			TEST_ASSERT(same, "round %u: chain of %u segments sent as prefetched "
+				    "(sq_prefetch %" PRIu64 ")", round, segs[i],
+				    mlx4v_sim_misuse_count(g_sim, MLX4V_SIM_MISUSE_SQ_PREFETCH));
+		}
+	}
+	TEST_ASSERT(watched > RTE_DIM(segs), "only %u WQEs written into watched pages", watched);
 	return stop_both();
 }
 
@@ -1357,6 +1415,7 @@ static struct unit_test_suite net_mlx4v_dp_suite = {
 	.unit_test_cases = {
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_pair),
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_multiseg),
+		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_tx_prefetch),
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_jumbo_scatter),
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_csum),
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_rss_hash),
