@@ -147,7 +147,7 @@ csum_l4_ok(const uint8_t *f, const struct csum_frame *fr)
 }
 
 uint32_t
-mlx4v_sim_csum_rx_status(const uint8_t *f, uint32_t len)
+mlx4v_sim_csum_rx_status(const uint8_t *f, uint32_t len, int unverified)
 {
 	const struct rte_ipv4_hdr *ip4;
 	struct csum_frame fr;
@@ -155,6 +155,12 @@ mlx4v_sim_csum_rx_status(const uint8_t *f, uint32_t len)
 	int l3_ok = 0;
 
 	csum_parse(f, len, &fr);
+	/*
+	 * Whether a ConnectX-3 verifies an IPv4 header with options (and what follows it) is not
+	 * established: the conservative side, no verdict, a clear OK bit on a good frame.
+	 */
+	if (unverified && (fr.status & MLX4V_CQE_STATUS_IPV4OPT))
+		return fr.status;
 	if (fr.status & MLX4V_CQE_STATUS_IPV4) {
 		ip4 = (const struct rte_ipv4_hdr *)(f + fr.l3);
 		/* A correct header sums to 0xffff, whose complement is 0. */
@@ -169,9 +175,13 @@ mlx4v_sim_csum_rx_status(const uint8_t *f, uint32_t len)
 		return fr.status;
 	if (fr.proto == IPPROTO_UDP) {
 		memcpy(&ck, f + fr.l4 + offsetof(struct rte_udp_hdr, dgram_cksum), sizeof(ck));
-		/* UDP over IPv4 may leave the checksum out (0): nothing to be wrong. */
+		/*
+		 * UDP over IPv4 may leave the checksum out (0): nothing to be wrong, but whether
+		 * the port says L4 OK then is not established; unverified: it does not.
+		 */
 		if (ck == 0 && (fr.status & MLX4V_CQE_STATUS_IPV4)) {
-			fr.status |= MLX4V_CQE_STATUS_L4_CSUM_OK;
+			if (!unverified)
+				fr.status |= MLX4V_CQE_STATUS_L4_CSUM_OK;
 			return fr.status;
 		}
 	}

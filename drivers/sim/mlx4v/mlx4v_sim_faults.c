@@ -72,6 +72,10 @@ static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 	[MLX4V_SIM_KNOB_SQ_PREFETCH] = { "sq_prefetch", 1, 0, 1,
 		"read each send TXBB ahead as soon as its first dword is no stamp, and send what "
 		"was read" },
+	/* The conservative side of what no public source settles (running_on_hardware.rst). */
+	[MLX4V_SIM_KNOB_RX_CSUM_UNVERIFIED] = { "rx_csum_unverified", 1, 0, 1,
+		"no checksum OK bit for IPv4 with options or UDP over IPv4 without a checksum, "
+		"good or not" },
 };
 
 /* Devargs handled by mlx4v_sim.c itself; the hwsim knob parser must not reject them. */

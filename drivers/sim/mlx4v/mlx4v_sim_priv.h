@@ -72,6 +72,7 @@ enum mlx4v_sim_knob {
 	MLX4V_SIM_KNOB_NETDEV_DOWN,
 	MLX4V_SIM_KNOB_FATAL,
 	MLX4V_SIM_KNOB_SQ_PREFETCH,
+	MLX4V_SIM_KNOB_RX_CSUM_UNVERIFIED,
 	MLX4V_SIM_KNOB_MAX,
 };
 
@@ -345,9 +346,11 @@ int mlx4v_sim_rq_deliver(struct mlx4v_sim *sim, unsigned int port, const uint8_t
 /* mlx4v_sim_csum.c */
 /**
  * The receive CQE status of a frame (MLX4V_CQE_STATUS_*, CPU order): packet kind, IP header
- * and TCP/UDP checksum verdicts.
+ * and TCP/UDP checksum verdicts. unverified (knob rx_csum_unverified): no OK bit for the frame
+ * kinds no public source says the port verifies (IPv4 options, UDP over IPv4 without a
+ * checksum).
  */
-uint32_t mlx4v_sim_csum_rx_status(const uint8_t *f, uint32_t len);
+uint32_t mlx4v_sim_csum_rx_status(const uint8_t *f, uint32_t len, int unverified);
 /**
  * Compute the checksums a send WQE asks for in its srcrb_flags (CPU order): the IPv4 header
  * (MLX4_WQE_CTRL_IP_HDR_CSUM), TCP or UDP (MLX4_WQE_CTRL_TCP_UDP_CSUM); other frames as is.

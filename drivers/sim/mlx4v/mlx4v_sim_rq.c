@@ -175,7 +175,8 @@ mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8
 	/* The Toeplitz hash of an RSS QP, big-endian as mlx4_en reads it (prm/mlx4 §4.6). */
 	cqe.immed_rss_invalid = rte_cpu_to_be_32(hash);
 	/* Packet kind and checksum verdicts, as the port's parser finds them (prm/mlx4 §4.6). */
-	cqe.status = rte_cpu_to_be_32(mlx4v_sim_csum_rx_status(pkt, len));
+	cqe.status = rte_cpu_to_be_32(mlx4v_sim_csum_rx_status(pkt, len,
+				mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_RX_CSUM_UNVERIFIED) != 0));
 	cqe.byte_cnt = rte_cpu_to_be_32(len);
 	cqe.wqe_index = rte_cpu_to_be_16(index);
 	/* is_send 0 and opcode SEND; the owner bit is added by mlx4v_sim_cq_push(). */
