@@ -119,9 +119,13 @@ RTE_INIT(mlx4v_rx_kinds_init)
 		if (ip4) {
 			ptype |= (st & MLX4V_CQE_STATUS_IPV4OPT) ? RTE_PTYPE_L3_IPV4_EXT :
 								   RTE_PTYPE_L3_IPV4;
-			/* IPv6 has no header checksum: its verdict says nothing. */
-			flags |= (st & MLX4V_CQE_STATUS_IP_CSUM_OK) ? RTE_MBUF_F_RX_IP_CKSUM_GOOD :
-								      RTE_MBUF_F_RX_IP_CKSUM_BAD;
+			/*
+			 * IPv6 has no header checksum: its verdict says nothing. A clear OK bit
+			 * is no verdict either (the port may not have checked): UNKNOWN, never
+			 * BAD, as DPDK's mlx4 and libmlx4 read it (§4.6).
+			 */
+			if (st & MLX4V_CQE_STATUS_IP_CSUM_OK)
+				flags |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
 		} else if (ip6) {
 			ptype |= RTE_PTYPE_L3_IPV6_EXT_UNKNOWN;
 		}
@@ -139,11 +143,13 @@ RTE_INIT(mlx4v_rx_kinds_init)
 			ptype |= RTE_PTYPE_L4_UDP;
 		else
 			ptype |= RTE_PTYPE_L4_NONFRAG;
-		/* A TCP/UDP verdict only where the port checked it: whole datagram, good IP. */
+		/*
+		 * A TCP/UDP verdict only where the port says it checked: whole datagram, good IP,
+		 * the OK bit; otherwise UNKNOWN, never BAD (§4.6).
+		 */
 		if (!frag && (st & (MLX4V_CQE_STATUS_TCP | MLX4V_CQE_STATUS_UDP)) &&
-		    (st & MLX4V_CQE_STATUS_IP_CSUM_OK))
-			flags |= (st & MLX4V_CQE_STATUS_L4_CSUM_OK) ? RTE_MBUF_F_RX_L4_CKSUM_GOOD :
-								      RTE_MBUF_F_RX_L4_CKSUM_BAD;
+		    (st & MLX4V_CQE_STATUS_IP_CSUM_OK) && (st & MLX4V_CQE_STATUS_L4_CSUM_OK))
+			flags |= RTE_MBUF_F_RX_L4_CKSUM_GOOD;
 		rx_kinds_set(idx, ptype, flags);
 	}
 }
