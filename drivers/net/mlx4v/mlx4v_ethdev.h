@@ -106,6 +106,9 @@ struct mlx4v_rxq {
 	uint64_t packets, bytes;       /**< software counters */
 	uint64_t errors;               /**< error CQEs seen (the queue recovers) */
 	uint64_t nombuf;               /**< frames dropped for want of mbufs */
+	uint32_t recover;              /**< 0, or the control thread resets the WQ (atomic) */
+	uint8_t err_seen;              /**< this burst read a flush CQE: the WQ is in ERR */
+	uint64_t recoveries;           /**< WQ taken through RESET after an error CQE */
 	/* Data path, set by mlx4v_rxq_fill() from the views. */
 	uint8_t *wqes;                 /**< the RQ ring: rwq.buf.buf + rwq.rq.offset */
 	uint8_t *cqes;                 /**< the first 32-byte CQE (+32 with 64-byte CQEs) */
@@ -396,6 +399,8 @@ uint32_t mlx4v_rx_queue_count(void *rxq);
  * @return 0 or -ENOMEM with nothing left.
  */
 int mlx4v_rxq_fill(struct mlx4v_rxq *rxq);
+/** Stop a pending Rx recovery (mlx4v_rx.c) before the queue goes away; waits for a running one. */
+void mlx4v_rxq_recover_cancel(struct mlx4v_rxq *rxq);
 /** Free the mbufs of the ring (stop, after the WQ went to RESET). */
 void mlx4v_rxq_drain(struct mlx4v_rxq *rxq);
 /** Reset the Tx indexes for a new QP (start; views filled). */

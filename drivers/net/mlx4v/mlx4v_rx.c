@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_alarm.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 #if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
@@ -31,6 +32,10 @@
 
 /* Data segments are 16 bytes; a WQE of 2^sges_log of them is 2^(4 + sges_log) bytes. */
 #define RX_DSEG_SHIFT 4
+/* How long the control thread waits before taking a WQ in error through RESET (us). */
+#define RX_RECOVER_DELAY_US 100u
+/* How long before a failed recovery is tried again (us). */
+#define RX_RECOVER_RETRY_US 100000u
 /* Frames one burst takes at most (the replacement mbufs come in one bulk get). */
 #define RX_BURST_MAX 64
 _Static_assert(RX_BURST_MAX <= MLX4V_ETH_RX_STOCK, "the stock holds a burst's mbufs");
@@ -152,6 +157,22 @@ RTE_INIT(mlx4v_rx_kinds_init)
 			flags |= RTE_MBUF_F_RX_L4_CKSUM_GOOD;
 		rx_kinds_set(idx, ptype, flags);
 	}
+}
+
+/*
+ * An error CQE. A receive error may move the WQ to ERR (it does so to a QP under IB
+ * semantics; for a ConnectX-3 RWQ no source settles it, §4.6): a WQ in ERR completes every
+ * posted WQE with WR_FLUSH_ERR, so a flush is what says it, and the queue is reset after the
+ * burst (rx_recover_start()). Other errors are counted; their WQE is posted again.
+ */
+static inline void
+rx_error_cqe(struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe)
+{
+	if (((const volatile struct mlx4_err_cqe *)cqe)->syndrome ==
+	    MLX4_CQE_SYNDROME_WR_FLUSH_ERR)
+		rxq->err_seen = 1;
+	else
+		rxq->errors++;
 }
 
 /* data_off, refcnt, nb_segs and port of m: one 64-bit word (rte_mbuf's rearm_data). */
@@ -511,7 +532,7 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const
 		w = (tail + i) & wmask;
 		if (unlikely((op & MLX4_CQE_OPCODE_MASK) == MLX4_CQE_OPCODE_ERROR)) {
 			/* Lost frame: the WQE keeps its buffer and is posted again. */
-			rxq->errors++;
+			rx_error_cqe(rxq, cqe);
 			continue;
 		}
 		m = elts[w];
@@ -581,7 +602,7 @@ rx_burst_scattered(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 		rxq->rq_tail++;
 		rxq->rq_ci++;
 		if (unlikely(rx_cqe_is_error(cqe))) {
-			rxq->errors++;
+			rx_error_cqe(rxq, cqe);
 			continue;
 		}
 		len = rte_be_to_cpu_32(cqe->byte_cnt);
@@ -595,6 +616,72 @@ rx_burst_scattered(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 	}
 	rxq->cq_ci = ci;
 	return nrx;
+}
+
+/*
+ * EAL alarm (control thread): the WQ may be in ERR after an error CQE. RESET (the device
+ * writes no more and forgets its position), the CQEs it wrote meanwhile (flushes) discarded,
+ * every WQE posted again as it stands (each holds an mbuf: the burst never leaves a slot
+ * empty), RDY; then the burst may use the queue again (§4.3, §4.5).
+ */
+static void
+rx_recover_alarm(void *arg)
+{
+	struct mlx4v_rxq *rxq = arg;
+	uint32_t drained = 0;
+	int ret;
+
+	if (__atomic_load_n(&rxq->recover, __ATOMIC_ACQUIRE) == 0)
+		return;
+	ret = rte_pmd_mlx4v_modify_wq(rxq->wq, RTE_PMD_MLX4V_WQS_RESET);
+	if (ret != 0)
+		goto retry;
+	/* Owner-bit check of each CQE left: software's ones are discarded (§4.6). */
+	while (rx_cqe_ready(rxq, rx_cqe(rxq, rxq->cq_ci), rxq->cq_ci)) {
+		rxq->cq_ci++;
+		drained++;
+	}
+	rxq->rq_tail = 0;
+	rxq->rq_ci = rxq->wqe_n;
+	/* The CQ slots back to the device before the WQEs, as the burst does (§4.6). */
+	rte_io_wmb();
+	*rxq->cqv.set_ci_db = rte_cpu_to_be_32(rxq->cq_ci & 0xffffff);
+	/* Doorbell record: the device counts from 0 after RESET; every WQE is posted (§4.3). */
+	rte_io_wmb();
+	*rxq->rwq.rdb = rte_cpu_to_be_32(rxq->rq_ci & 0xffff);
+	ret = rte_pmd_mlx4v_modify_wq(rxq->wq, RTE_PMD_MLX4V_WQS_RDY);
+	if (ret != 0)
+		goto retry;
+	rxq->recoveries++;
+	MLX4V_ETH_LOG(INFO, "port %u Rx queue %u: WQ reset after an error CQE (%u CQEs dropped)",
+		      rxq->port_id, rxq->idx, drained);
+	/* The indexes above before the burst sees the queue running again. */
+	__atomic_store_n(&rxq->recover, 0, __ATOMIC_RELEASE);
+	return;
+retry:
+	MLX4V_ETH_LOG(ERR, "port %u Rx queue %u: WQ recovery failed: %s; trying again",
+		      rxq->port_id, rxq->idx, strerror(-ret));
+	rte_eal_alarm_set(RX_RECOVER_RETRY_US, rx_recover_alarm, rxq);
+}
+
+/* After a burst that read an error CQE: hand the queue to the control thread. */
+static void
+rx_recover_start(struct mlx4v_rxq *rxq)
+{
+	rxq->err_seen = 0;
+	__atomic_store_n(&rxq->recover, 1, __ATOMIC_RELEASE);
+	/* Failing that, the next error CQE tries again (the queue keeps running meanwhile). */
+	if (rte_eal_alarm_set(RX_RECOVER_DELAY_US, rx_recover_alarm, rxq) != 0)
+		__atomic_store_n(&rxq->recover, 0, __ATOMIC_RELEASE);
+}
+
+void
+mlx4v_rxq_recover_cancel(struct mlx4v_rxq *rxq)
+{
+	/* Waits for a running recovery; none starts after this (the queue is stopping). */
+	rte_eal_alarm_cancel(rx_recover_alarm, rxq);
+	rxq->recover = 0;
+	rxq->err_seen = 0;
 }
 
 /* Frames are waiting: take them, then give the CQ slots and the WQEs back. */
@@ -625,6 +712,8 @@ rx_burst(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 	 */
 	rte_io_wmb();
 	*rxq->rwq.rdb = rte_cpu_to_be_32(rxq->rq_ci & 0xffff);
+	if (unlikely(rxq->err_seen))
+		rx_recover_start(rxq);
 	return nrx;
 }
 
@@ -633,8 +722,12 @@ mlx4v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct mlx4v_rxq *rxq = q;
 
-	/* An empty poll costs one owner-bit check and nothing else. */
-	if (!rx_cqe_ready(rxq, rx_cqe(rxq, rxq->cq_ci), rxq->cq_ci) || unlikely(n == 0))
+	/*
+	 * An empty poll costs one owner-bit check and nothing else; RECOVERING: the control
+	 * thread owns the queue.
+	 */
+	if (!rx_cqe_ready(rxq, rx_cqe(rxq, rxq->cq_ci), rxq->cq_ci) || unlikely(n == 0) ||
+	    unlikely(__atomic_load_n(&rxq->recover, __ATOMIC_ACQUIRE) != 0))
 		return 0;
 	return rx_burst(rxq, pkts, n);
 }

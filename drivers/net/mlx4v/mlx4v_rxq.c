@@ -202,6 +202,7 @@ void
 mlx4v_rxq_destroy(struct rte_eth_dev *eth_dev, struct mlx4v_rxq *rxq)
 {
 	RTE_SET_USED(eth_dev);
+	mlx4v_rxq_recover_cancel(rxq);
 	/* RESET first: the device writes no more into the mbufs the drain frees. */
 	if (rxq->wq != NULL && rxq->ready)
 		rte_pmd_mlx4v_modify_wq(rxq->wq, RTE_PMD_MLX4V_WQS_RESET);

@@ -346,6 +346,7 @@ stop(int i)
 		struct mlx4v_txq *txq = &p->txq[q];
 
 		if (rxq->wq != NULL) {
+			mlx4v_rxq_recover_cancel(rxq);
 			rte_pmd_mlx4v_modify_wq(rxq->wq, RTE_PMD_MLX4V_WQS_RESET);
 			mlx4v_rxq_drain(rxq);
 			rte_pmd_mlx4v_destroy_wq(rxq->wq);
