@@ -54,6 +54,12 @@ mlx4v_sim_poll_locked(struct mlx4v_sim *sim)
 		if (qp != NULL && qp->page != NULL)
 			work += hwsim_mmio_poll(qp->page);
 	}
+	/* A WQ in ERR flushes what software posts to it (rq_err_to_err). */
+	for (i = 0; i < MLX4V_SIM_MAX_QP; i++) {
+		qp = sim->qps[i];
+		if (qp != NULL && qp->is_wq && qp->wq_state == RTE_PMD_MLX4V_WQS_ERR)
+			work += mlx4v_sim_rq_flush(sim, &qp->rq);
+	}
 	/* The send doorbell is a hint: the SQ walk finds work by owner bits. */
 	for (i = 0; i < MLX4V_SIM_MAX_QP; i++) {
 		qp = sim->qps[i];

@@ -76,6 +76,10 @@ static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 	[MLX4V_SIM_KNOB_RX_CSUM_UNVERIFIED] = { "rx_csum_unverified", 1, 0, 1,
 		"no checksum OK bit for IPv4 with options or UDP over IPv4 without a checksum, "
 		"good or not" },
+	/* IB semantics, the conservative side for a ConnectX-3 RWQ (running_on_hardware.rst). */
+	[MLX4V_SIM_KNOB_RQ_ERR_TO_ERR] = { "rq_err_to_err", 1, 0, 1,
+		"a receive WQE completed in error moves its WQ to ERR: no more frames, posted "
+		"WQEs flushed, until RESET" },
 };
 
 /* Devargs handled by mlx4v_sim.c itself; the hwsim knob parser must not reject them. */

@@ -73,6 +73,7 @@ enum mlx4v_sim_knob {
 	MLX4V_SIM_KNOB_FATAL,
 	MLX4V_SIM_KNOB_SQ_PREFETCH,
 	MLX4V_SIM_KNOB_RX_CSUM_UNVERIFIED,
+	MLX4V_SIM_KNOB_RQ_ERR_TO_ERR,
 	MLX4V_SIM_KNOB_MAX,
 };
 
@@ -309,6 +310,9 @@ void mlx4v_sim_cq_doorbell(void *arg, uint32_t off, uint64_t raw);
 /** Fill an error CQE (struct mlx4_err_cqe layout) for a QP. */
 void mlx4v_sim_cqe_error(struct mlx4_cqe *cqe, uint32_t qpn, uint16_t wqe_index,
 			 uint8_t syndrome, int is_send);
+/* mlx4v_sim_rq.c: a WQ in ERR flushes what is posted (knob rq_err_to_err). */
+int mlx4v_sim_rq_flush(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq);
+void mlx4v_sim_rq_to_err(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq);
 
 /* mlx4v_sim_sq.c */
 void mlx4v_sim_sq_doorbell(void *arg, uint32_t off, uint64_t raw);

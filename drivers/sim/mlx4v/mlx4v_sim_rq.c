@@ -109,6 +109,46 @@ mlx4v_sim_rq_scatter(struct mlx4v_sim *sim, uint32_t pdn, const uint8_t *segs,
 	return done < len ? MLX4_CQE_SYNDROME_LOCAL_LENGTH_ERR : 0;
 }
 
+/*
+ * Complete every WQE software has posted with WR_FLUSH_ERR, as a queue in ERR does. Sim lock
+ * held. @return the WQEs flushed.
+ */
+int
+mlx4v_sim_rq_flush(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq)
+{
+	uint32_t n = mlx4v_sim_rq_avail(sim, rq), i;
+	struct mlx4_cqe cqe;
+	uint16_t index;
+
+	for (i = 0; i < n; i++) {
+		index = (uint16_t)(rq->consumer & (rq->wqe_cnt - 1));
+		rq->consumer = (rq->consumer + 1) & 0xffff;
+		mlx4v_sim_cqe_error(&cqe, rq->num, index, MLX4_CQE_SYNDROME_WR_FLUSH_ERR, 0);
+		mlx4v_sim_cq_push(rq->cq, &cqe, 1);
+	}
+	return (int)n;
+}
+
+/*
+ * A receive WQE completed in error (knob rq_err_to_err): the WQ goes to ERR, as a QP does
+ * under IB semantics; it takes no more frames and flushes what is posted until software
+ * takes it through RESET (doc/guides/sim/silicon.rst, "mlx4: data path"). Sim lock held.
+ */
+void
+mlx4v_sim_rq_to_err(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq)
+{
+	struct mlx4v_sim_qp *qp;
+
+	if (rq->srq != NULL || mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_RQ_ERR_TO_ERR) == 0)
+		return;
+	qp = container_of(rq, struct mlx4v_sim_qp, rq);
+	if (!qp->is_wq)
+		return;
+	qp->wq_state = RTE_PMD_MLX4V_WQS_ERR;
+	rq->ready = 0;
+	mlx4v_sim_rq_flush(sim, rq);
+}
+
 /* Engine thread (or mlx4v_sim_inject()), sim lock held. */
 int
 mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8_t *pkt,
@@ -166,6 +206,7 @@ mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8
 	if (syndrome) {
 		mlx4v_sim_cqe_error(&cqe, rq->num, index, syndrome, 0);
 		mlx4v_sim_cq_push(rq->cq, &cqe, 1);
+		mlx4v_sim_rq_to_err(sim, rq);
 		return 0;
 	}
 	sim->stats.rx_packets++;
