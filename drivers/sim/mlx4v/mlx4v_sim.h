@@ -157,6 +157,14 @@ int mlx4v_sim_poll(struct mlx4v_sim *sim);
 __rte_internal
 int mlx4v_sim_prefetch_poll(struct mlx4v_sim *sim);
 
+/**
+ * Run, on every send queue in RTS, the owner check a walk makes when a doorbell found no
+ * valid WQE: a test writes a WQE (with the right owner) after the walk and before the check,
+ * as a producer racing the engine does. @return 0, or -EINVAL without a device.
+ */
+__rte_internal
+int mlx4v_sim_sq_owner_check(struct mlx4v_sim *sim);
+
 /** Wire counters of one port. */
 struct mlx4v_sim_port_stats {
 	uint64_t rx_link_down;     /**< frames from the wire while the link was down */

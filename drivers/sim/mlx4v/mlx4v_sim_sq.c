@@ -265,10 +265,38 @@ mlx4v_sim_sq_check_owner(struct mlx4v_sim_qp *qp)
 	/* Unchanged since we last executed (or initialised) it: an earlier pass ate it. */
 	if (w == qp->last[slot])
 		return;
+	/*
+	 * Valid for this pass now: the producer finished the WQE after the walk read the word
+	 * (the walk and this read are two reads of memory software writes meanwhile). No misuse:
+	 * the next pass walks it.
+	 */
+	if ((rte_be_to_cpu_32(w) >> 31) == !!(qp->pos & qp->txbb_cnt)) {
+		qp->db_pending++;
+		return;
+	}
 	mlx4v_sim_misuse(qp->sim, MLX4V_SIM_MISUSE_SQ_OWNER,
 			 "QP 0x%x: WQE at %u written with owner %u, pass %u expects %u",
 			 qp->qpn, qp->pos, rte_be_to_cpu_32(w) >> 31,
 			 qp->pos / qp->txbb_cnt, !!(qp->pos & qp->txbb_cnt));
+}
+
+int
+mlx4v_sim_sq_owner_check(struct mlx4v_sim *sim)
+{
+	struct mlx4v_sim_qp *qp;
+	unsigned int i;
+
+	if (sim == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&sim->lock);
+	for (i = 0; i < MLX4V_SIM_MAX_QP; i++) {
+		qp = sim->qps[i];
+		if (qp != NULL && !qp->is_wq && qp->page != NULL &&
+		    qp->state == RTE_PMD_MLX4V_QPS_RTS)
+			mlx4v_sim_sq_check_owner(qp);
+	}
+	pthread_mutex_unlock(&sim->lock);
+	return 0;
 }
 
 /*
