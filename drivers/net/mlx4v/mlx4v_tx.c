@@ -348,18 +348,19 @@ tx_build_segs(struct mlx4v_txq *txq, struct rte_mbuf *m, uint32_t head)
 	return ds;
 }
 
-/* The control flags of a packet's checksum offloads (§4.2: SCTP is not among them). */
+/*
+ * The control flags of a packet's checksum offloads (§4.2: SCTP is not among them): both
+ * together whenever one is asked, as libmlx4, DPDK's mlx4 and mlx4_en set them; one alone has
+ * never run on silicon.
+ */
 static inline uint32_t
 tx_csum_flags(const struct rte_mbuf *m)
 {
-	uint32_t flags = 0;
-
-	if (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM)
-		flags |= MLX4_WQE_CTRL_IP_HDR_CSUM;
-	if ((m->ol_flags & RTE_MBUF_F_TX_L4_MASK) == RTE_MBUF_F_TX_TCP_CKSUM ||
+	if ((m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM) ||
+	    (m->ol_flags & RTE_MBUF_F_TX_L4_MASK) == RTE_MBUF_F_TX_TCP_CKSUM ||
 	    (m->ol_flags & RTE_MBUF_F_TX_L4_MASK) == RTE_MBUF_F_TX_UDP_CKSUM)
-		flags |= MLX4_WQE_CTRL_TCP_UDP_CSUM;
-	return flags;
+		return MLX4_WQE_CTRL_IP_HDR_CSUM | MLX4_WQE_CTRL_TCP_UDP_CSUM;
+	return 0;
 }
 
 /*
