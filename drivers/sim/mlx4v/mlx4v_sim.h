@@ -53,6 +53,7 @@ enum mlx4v_sim_misuse {
 	MLX4V_SIM_MISUSE_DMA,           /**< queue or data access outside the mapped windows */
 	MLX4V_SIM_MISUSE_SQ_DMAC,       /**< raw Ethernet send without the frame's MAC in ctrl */
 	MLX4V_SIM_MISUSE_SQ_PREFETCH,   /**< a TXBB changed after its first dword was valid */
+	MLX4V_SIM_MISUSE_SQ_CSUM_SPLIT, /**< IP_HDR_CSUM or TCP_UDP_CSUM without the other */
 	MLX4V_SIM_MISUSE_MAX,
 };
 

@@ -80,6 +80,10 @@ static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 	[MLX4V_SIM_KNOB_RQ_ERR_TO_ERR] = { "rq_err_to_err", 1, 0, 1,
 		"a receive WQE completed in error moves its WQ to ERR: no more frames, posted "
 		"WQEs flushed, until RESET" },
+	/* Only the pair ever ran on silicon (running_on_hardware.rst). */
+	[MLX4V_SIM_KNOB_TX_CSUM_PAIR] = { "tx_csum_pair", 1, 0, 1,
+		"a send WQE asking for one checksum flag without the other computes neither and "
+		"counts as misuse sq_csum_split" },
 };
 
 /* Devargs handled by mlx4v_sim.c itself; the hwsim knob parser must not reject them. */
@@ -110,6 +114,7 @@ static const char *const mlx4v_sim_misuse_names[MLX4V_SIM_MISUSE_MAX] = {
 	[MLX4V_SIM_MISUSE_DMA] = "dma",
 	[MLX4V_SIM_MISUSE_SQ_DMAC] = "sq_dmac",
 	[MLX4V_SIM_MISUSE_SQ_PREFETCH] = "sq_prefetch",
+	[MLX4V_SIM_MISUSE_SQ_CSUM_SPLIT] = "sq_csum_split",
 };
 
 struct hwsim_knobs *

@@ -210,6 +210,7 @@ mlx4v_sim_sq_execute(struct mlx4v_sim_qp *qp, const uint8_t *wqe, uint32_t ds,
 {
 	const struct mlx4_wqe_ctrl_seg *ctrl;
 	struct mlx4v_sim *sim = qp->sim;
+	uint32_t flags, csum;
 	uint8_t syndrome;
 
 	*len = 0;
@@ -232,7 +233,21 @@ mlx4v_sim_sq_execute(struct mlx4v_sim_qp *qp, const uint8_t *wqe, uint32_t ds,
 		return syndrome;
 	/* The checksum offloads of the control segment (prm/mlx4 §4.2, srcrb_flags). */
 	ctrl = (const struct mlx4_wqe_ctrl_seg *)wqe;
-	mlx4v_sim_csum_tx_fill(sim->pkt, *len, rte_be_to_cpu_32(ctrl->srcrb_flags));
+	flags = rte_be_to_cpu_32(ctrl->srcrb_flags);
+	csum = flags & (MLX4_WQE_CTRL_IP_HDR_CSUM | MLX4_WQE_CTRL_TCP_UDP_CSUM);
+	/*
+	 * Misuse check sq_csum_split (knob tx_csum_pair): libmlx4, DPDK and mlx4_en always set
+	 * both flags; what the device does with one alone is not established, so it computes
+	 * neither.
+	 */
+	if (csum != 0 && csum != (MLX4_WQE_CTRL_IP_HDR_CSUM | MLX4_WQE_CTRL_TCP_UDP_CSUM) &&
+	    mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_TX_CSUM_PAIR) != 0) {
+		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_SQ_CSUM_SPLIT,
+				 "QP 0x%x: srcrb_flags 0x%x ask for one checksum of two", qp->qpn,
+				 flags);
+		flags &= ~csum;
+	}
+	mlx4v_sim_csum_tx_fill(sim->pkt, *len, flags);
 	sim->stats.tx_packets++;
 	sim->stats.tx_bytes += *len;
 	/*
