@@ -89,7 +89,10 @@ mlx4v_sim_wqs_range_set(struct mlx4v_ctx *ctx, uint8_t log_range)
 	return 0;
 }
 
-/* Verbs lock held. The kernel's rule: consecutive WQ numbers, in table order. */
+/*
+ * Verbs lock held. The kernel's rule (mlx4_ib's create_rwq_ind_table): consecutive WQ numbers in
+ * table order, the first aligned to the table's size.
+ */
 int
 mlx4v_sim_ind_create(struct mlx4v_ind *ind)
 {
@@ -101,6 +104,11 @@ mlx4v_sim_ind_create(struct mlx4v_ind *ind)
 		return -EINVAL;
 	if (mlx4v_sim_dead(sim))
 		return -EIO;
+	if (ind->wqs[0]->wqn & (n - 1)) {
+		MLX4V_SIM_LOG(ERR, "%s: indirection table of %u starts at WQN 0x%x, not aligned to "
+			      "its size", sim->name, n, ind->wqs[0]->wqn);
+		return -EINVAL;
+	}
 	for (i = 1; i < n; i++) {
 		if (ind->wqs[i]->wqn != ind->wqs[0]->wqn + i) {
 			MLX4V_SIM_LOG(ERR, "%s: indirection table WQNs not consecutive (0x%x at %u "
@@ -259,12 +267,14 @@ mlx4v_sim_flow_qp_ready(const struct mlx4v_sim_qp *qp)
 
 /*
  * Toeplitz over the fields the RSS QP hashes, in DPDK's order (source then destination address,
- * then source and destination port), with rte_softrss(). A frame of another kind hashes to 0.
+ * then source and destination port), with rte_softrss(), behind up to two VLAN tags as the
+ * port's parser reads them; no ports for an IPv4 fragment (the header of a later one is
+ * payload). A frame of another kind hashes to 0.
  */
 static uint32_t
 mlx4v_sim_flow_hash(const struct mlx4v_sim_qp *qp, const uint8_t *pkt, uint32_t len)
 {
-	uint32_t tuple[RTE_THASH_V6_L4_LEN], n = 0, l4 = 0, i, w;
+	uint32_t tuple[RTE_THASH_V6_L4_LEN], n = 0, l4 = 0, i, w, l3 = MLX4V_SIM_ETH_HLEN;
 	uint64_t f = qp->hash_fields;
 	uint8_t proto = 0;
 	uint16_t et;
@@ -272,22 +282,28 @@ mlx4v_sim_flow_hash(const struct mlx4v_sim_qp *qp, const uint8_t *pkt, uint32_t 
 	if (len < MLX4V_SIM_ETH_HLEN)
 		return 0;
 	et = (uint16_t)(pkt[12] << 8 | pkt[13]);
-	if (et == 0x0800 && len >= MLX4V_SIM_ETH_HLEN + 20 &&
-	    (f & RTE_PMD_MLX4V_RX_HASH_SRC_IPV4)) {
+	/* 802.1Q or 802.1ad tags: 4 bytes each before the ethertype (prm/mlx4 §4.6). */
+	for (i = 0; i < 2 && (et == 0x8100 || et == 0x88a8) && l3 + 4 <= len; i++) {
+		et = (uint16_t)(pkt[l3 + 2] << 8 | pkt[l3 + 3]);
+		l3 += 4;
+	}
+	if (et == 0x0800 && len >= l3 + 20 && (f & RTE_PMD_MLX4V_RX_HASH_SRC_IPV4)) {
 		for (i = 0; i < 2; i++) {
-			memcpy(&w, pkt + MLX4V_SIM_ETH_HLEN + 12 + 4 * i, sizeof(w));
+			memcpy(&w, pkt + l3 + 12 + 4 * i, sizeof(w));
 			tuple[n++] = rte_be_to_cpu_32(w);
 		}
-		proto = pkt[MLX4V_SIM_ETH_HLEN + 9];
-		l4 = MLX4V_SIM_ETH_HLEN + (pkt[MLX4V_SIM_ETH_HLEN] & 0xf) * 4;
-	} else if (et == 0x86dd && len >= MLX4V_SIM_ETH_HLEN + 40 &&
-		   (f & RTE_PMD_MLX4V_RX_HASH_SRC_IPV6)) {
+		proto = pkt[l3 + 9];
+		l4 = l3 + (pkt[l3] & 0xf) * 4;
+		/* More fragments, or an offset: a fragment, hashed by its addresses only. */
+		if ((pkt[l3 + 6] & 0x3f) != 0 || pkt[l3 + 7] != 0)
+			proto = 0;
+	} else if (et == 0x86dd && len >= l3 + 40 && (f & RTE_PMD_MLX4V_RX_HASH_SRC_IPV6)) {
 		for (i = 0; i < 8; i++) {
-			memcpy(&w, pkt + MLX4V_SIM_ETH_HLEN + 8 + 4 * i, sizeof(w));
+			memcpy(&w, pkt + l3 + 8 + 4 * i, sizeof(w));
 			tuple[n++] = rte_be_to_cpu_32(w);
 		}
-		proto = pkt[MLX4V_SIM_ETH_HLEN + 6];
-		l4 = MLX4V_SIM_ETH_HLEN + 40;
+		proto = pkt[l3 + 6];
+		l4 = l3 + 40;
 	}
 	if (n == 0)
 		return 0;

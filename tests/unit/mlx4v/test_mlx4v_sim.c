@@ -890,9 +890,10 @@ tcp_frame_hash(uint16_t sport)
 }
 
 /*
- * Receive steering (prm/mlx4 §5.4): WQ numbers of a table must be aligned, which only a WQ range
- * set before the first WQ gives; nothing arrives without a rule; with one, the Toeplitz hash of
- * DPDK's fields and key picks the WQ and is in the CQE.
+ * Receive steering (prm/mlx4 §5.4): WQ numbers of a table must be consecutive from one aligned
+ * to its size, which a WQ range set before the first WQ gives; nothing arrives without a rule;
+ * with one, the Toeplitz hash of DPDK's fields and key picks the WQ and is in the CQE, behind a
+ * VLAN tag too, without ports for an IPv4 fragment.
  */
 static int
 test_mlx4v_sim_rss_steering(void)
@@ -935,14 +936,16 @@ test_mlx4v_sim_rss_steering(void)
 		wq[i] = rte_pmd_mlx4v_create_wq(pd, &wa);
 		TEST_ASSERT_NOT_NULL(wq[i], "wq %u", i);
 	}
-	ind = rte_pmd_mlx4v_create_rwq_ind_table(dev, 2, wq);
-	TEST_ASSERT_NOT_NULL(ind, "consecutive WQs make a table");
-	ra.ind_table = ind;
-	TEST_ASSERT_NULL(rte_pmd_mlx4v_create_rss_qp(pd, &ra),
-			 "RSS QP over WQs outside an aligned range");
-	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "misaligned table: EINVAL");
+	/* The kernel's rule: the first WQN aligned to the table's size. */
+	rte_pmd_mlx4v_wq_num(wq[0], &wqn[0]);
+	k = wqn[0] & 1;
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_create_rwq_ind_table(dev, 1, &wq[!k]),
+			 "table of 2 at an odd WQN");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "unaligned table: EINVAL");
+	ind = rte_pmd_mlx4v_create_rwq_ind_table(dev, 1, &wq[k]);
+	TEST_ASSERT_NOT_NULL(ind, "consecutive WQs from an even WQN make a table");
 	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_set_wqs_range(dev, 2), EBUSY, "range after a WQ");
-	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_wq(wq[0]), EBUSY, "WQ in a table destroyed");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_destroy_wq(wq[k]), EBUSY, "WQ in a table destroyed");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_rwq_ind_table(ind), "destroy table");
 	for (i = 0; i < 4; i++)
 		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_wq(wq[i]), "destroy wq");
@@ -1004,6 +1007,33 @@ test_mlx4v_sim_rss_steering(void)
 		mlx4v_test_cq_consume(&tcq);
 	}
 	TEST_ASSERT(hits[0] && hits[1] && hits[2] && hits[3], "32 flows spread over 4 WQs");
+	/* Behind a VLAN tag, the same fields; an IPv4 fragment without its ports. */
+	for (i = 0; i < 2; i++) {
+		uint32_t two[2] = { 0x0a000001, 0x0a000002 };
+		uint8_t tagged[68];
+
+		tcp_frame(frame, 2000);
+		if (i == 0) {
+			memcpy(tagged, frame, 12);
+			tagged[12] = 0x81;
+			tagged[13] = 0x00;
+			tagged[14] = 0x00;
+			tagged[15] = 0x05;
+			memcpy(tagged + 16, frame + 12, 52);
+		} else {
+			frame[20] = 0x20;                       /* more fragments */
+		}
+		TEST_ASSERT_SUCCESS(mlx4v_sim_inject(g_sim, 1, i == 0 ? tagged : frame,
+						     i == 0 ? sizeof(tagged) : sizeof(frame)),
+				    "frame %u", i);
+		cqe = mlx4v_test_cq_wait(&tcq, g_sim);
+		TEST_ASSERT_NOT_NULL(cqe, "CQE");
+		hash = i == 0 ? tcp_frame_hash(2000) : rte_softrss(two, 2, mlx4v_test_rss_key);
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_32(cqe->immed_rss_invalid), hash,
+				  "%s: hash %#x, Toeplitz says %#x", i == 0 ? "VLAN" : "fragment",
+				  rte_be_to_cpu_32(cqe->immed_rss_invalid), hash);
+		mlx4v_test_cq_consume(&tcq);
+	}
 	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(g_sim), 0, "misuse");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_flow(flow), "destroy rule");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_qp(rss), "destroy RSS QP");
