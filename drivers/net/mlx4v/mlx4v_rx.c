@@ -118,7 +118,9 @@ RTE_INIT(mlx4v_rx_kinds_init)
 			MLX4V_ETH_LOG(ERR, "Rx status index: %u taken twice", idx);
 		ip4 = !!(st & MLX4V_CQE_STATUS_IPV4);
 		ip6 = !!(st & MLX4V_CQE_STATUS_IPV6);
-		frag = !!(st & (MLX4V_CQE_STATUS_IPV4F | MLX4V_CQE_STATUS_IPV6F));
+		/* A fragment bit counts with its own IP version's bit only (§4.6, as DPDK). */
+		frag = (ip4 && (st & MLX4V_CQE_STATUS_IPV4F)) ||
+		       (ip6 && (st & MLX4V_CQE_STATUS_IPV6F));
 		ptype = RTE_PTYPE_L2_ETHER;
 		flags = 0;
 		if (ip4) {
