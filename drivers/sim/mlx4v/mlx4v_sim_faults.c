@@ -84,6 +84,9 @@ static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 	[MLX4V_SIM_KNOB_TX_CSUM_PAIR] = { "tx_csum_pair", 1, 0, 1,
 		"a send WQE asking for one checksum flag without the other computes neither and "
 		"counts as misuse sq_csum_split" },
+	/* DPDK's mlx4 reads the bit only with IPv6; what it holds otherwise is not known. */
+	[MLX4V_SIM_KNOB_RX_IPV6F_OTHER] = { "rx_ipv6f_other", 1, 0, 1,
+		"set the CQE status bit 12 (IPv6 fragment) on every frame that is not IPv6" },
 };
 
 /* Devargs handled by mlx4v_sim.c itself; the hwsim knob parser must not reject them. */

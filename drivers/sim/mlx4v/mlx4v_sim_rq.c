@@ -14,6 +14,7 @@
 #include <rte_byteorder.h>
 
 #include "mlx4v_log.h"
+#include "mlx4v_prm_eth.h"
 #include "mlx4v_sim_log.h"
 #include "mlx4v_sim_priv.h"
 
@@ -158,7 +159,7 @@ mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8
 	struct mlx4v_sim_srq *srq = rq->srq;
 	struct mlx4_cqe cqe;
 	const uint8_t *segs;
-	uint32_t size, nsegs;
+	uint32_t size, nsegs, status;
 	uint16_t index, next;
 	uint8_t syndrome;
 	uint8_t *src;
@@ -216,8 +217,13 @@ mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8
 	/* The Toeplitz hash of an RSS QP, big-endian as mlx4_en reads it (prm/mlx4 §4.6). */
 	cqe.immed_rss_invalid = rte_cpu_to_be_32(hash);
 	/* Packet kind and checksum verdicts, as the port's parser finds them (prm/mlx4 §4.6). */
-	cqe.status = rte_cpu_to_be_32(mlx4v_sim_csum_rx_status(pkt, len,
-				mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_RX_CSUM_UNVERIFIED) != 0));
+	status = mlx4v_sim_csum_rx_status(pkt, len,
+				mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_RX_CSUM_UNVERIFIED) != 0);
+	/* Bit 12 means IPv6 fragment with the IPv6 bit only (prm/mlx4 §4.6): not zero else. */
+	if (!(status & MLX4V_CQE_STATUS_IPV6) &&
+	    mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_RX_IPV6F_OTHER) != 0)
+		status |= MLX4V_CQE_STATUS_IPV6F;
+	cqe.status = rte_cpu_to_be_32(status);
 	cqe.byte_cnt = rte_cpu_to_be_32(len);
 	cqe.wqe_index = rte_cpu_to_be_16(index);
 	/* is_send 0 and opcode SEND; the owner bit is added by mlx4v_sim_cq_push(). */
