@@ -592,7 +592,7 @@ test_net_mlx4v_dp_tx_prefetch(void)
 
 /*
  * The owner check of a walk that found nothing, run after the producer finished the WQE (as
- * a burst racing the engine makes it, issue 19.18): the WQE is valid for its pass, so it is
+ * a burst racing the engine makes it): the WQE is valid for its pass, so it is
  * no sq_owner misuse, and it goes out.
  */
 static int
