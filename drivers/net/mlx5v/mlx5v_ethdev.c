@@ -627,10 +627,15 @@ mlx5v_ethdev_start(struct rte_eth_dev *eth_dev)
 		ret = mlx5v_flow_create(eth_dev);
 	if (ret != 0)
 		goto error;
+	/* Deferred queues stay stopped until their own start (rx/tx_queue_start). */
 	for (i = 0; i < eth_dev->data->nb_rx_queues; i++)
-		eth_dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+		eth_dev->data->rx_queue_state[i] =
+			((struct mlx5v_rxq *)eth_dev->data->rx_queues[i])->deferred ?
+			RTE_ETH_QUEUE_STATE_STOPPED : RTE_ETH_QUEUE_STATE_STARTED;
 	for (i = 0; i < eth_dev->data->nb_tx_queues; i++)
-		eth_dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+		eth_dev->data->tx_queue_state[i] =
+			((struct mlx5v_txq *)eth_dev->data->tx_queues[i])->deferred ?
+			RTE_ETH_QUEUE_STATE_STOPPED : RTE_ETH_QUEUE_STATE_STARTED;
 	eth_dev->rx_pkt_burst = mlx5v_rx_burst;
 	eth_dev->tx_pkt_burst = mlx5v_tx_burst_pick(eth_dev);
 	mlx5v_ethdev_link_update(eth_dev, 0);
@@ -822,6 +827,10 @@ static const struct eth_dev_ops mlx5v_ethdev_ops = {
 	.tx_queue_setup = mlx5v_ethdev_tx_queue_setup,
 	.tx_queue_release = mlx5v_ethdev_tx_queue_release,
 	.tx_done_cleanup = mlx5v_tx_done_cleanup,
+	.rx_queue_start = mlx5v_rxq_start,
+	.rx_queue_stop = mlx5v_rxq_stop,
+	.tx_queue_start = mlx5v_txq_start,
+	.tx_queue_stop = mlx5v_txq_stop,
 	.rxq_info_get = mlx5v_rxq_info_get,
 	.txq_info_get = mlx5v_txq_info_get,
 	.rx_burst_mode_get = mlx5v_rx_burst_mode_get,

@@ -148,6 +148,7 @@ struct mlx5v_rxq {
 	struct mlx5v_ring ring;        /**< the WQEs, sized at start for the scatter */
 	struct mlx5v_devx_cq *cq;      /**< at start */
 	uint32_t rqn;                  /**< at start; 0 = none */
+	uint8_t deferred;              /**< rx_deferred_start: RST until rx_queue_start */
 };
 
 /** A Tx burst reaps with this many completions waiting, or their packets in flight. */
@@ -229,6 +230,7 @@ struct mlx5v_txq {
 	struct rte_eth_dev *eth_dev;
 	struct mlx5v_ring ring;        /**< nb_desc 64-byte WQEBBs */
 	struct mlx5v_devx_cq *cq;
+	uint8_t deferred;              /**< tx_deferred_start: RST until tx_queue_start */
 };
 
 /** The port-wide objects made at start (0 = none), reverse-destroyed at stop. */
@@ -298,9 +300,13 @@ int mlx5v_rxq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 		    unsigned int socket, const struct rte_eth_rxconf *conf,
 		    struct rte_mempool *mp);
 void mlx5v_rxq_release(struct rte_eth_dev *eth_dev, uint16_t idx);
-/** CQ, RQ, RST->RDY. @return 0 or -errno with nothing left. */
+/** CQ, RQ, RST->RDY unless deferred. @return 0 or -errno with nothing left. */
 int mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq);
 void mlx5v_rxq_destroy(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq);
+/** ethdev rx_queue_start (port started, queue in RST): fill, RST->RDY. @return 0/-errno. */
+int mlx5v_rxq_start(struct rte_eth_dev *eth_dev, uint16_t idx);
+/** ethdev rx_queue_stop: RDY (or ERR) -> RST, the CQ and the ring emptied. @return 0/-errno. */
+int mlx5v_rxq_stop(struct rte_eth_dev *eth_dev, uint16_t idx);
 void mlx5v_rxq_info_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 			struct rte_eth_rxq_info *qinfo);
 /**
@@ -311,8 +317,13 @@ int mlx5v_rxq_vlan_strip_set(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq,
 int mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 		    unsigned int socket, const struct rte_eth_txconf *conf);
 void mlx5v_txq_release(struct rte_eth_dev *eth_dev, uint16_t idx);
+/** CQ, SQ, RST->RDY unless deferred. @return 0 or -errno with nothing left. */
 int mlx5v_txq_create(struct rte_eth_dev *eth_dev, struct mlx5v_txq *txq);
 void mlx5v_txq_destroy(struct rte_eth_dev *eth_dev, struct mlx5v_txq *txq);
+/** ethdev tx_queue_start (port started, queue in RST): RST->RDY. @return 0 or -errno. */
+int mlx5v_txq_start(struct rte_eth_dev *eth_dev, uint16_t idx);
+/** ethdev tx_queue_stop: RDY (or ERR) -> RST, packets freed. @return 0 or -errno. */
+int mlx5v_txq_stop(struct rte_eth_dev *eth_dev, uint16_t idx);
 void mlx5v_txq_info_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 			struct rte_eth_txq_info *qinfo);
 
@@ -398,12 +409,16 @@ eth_tx_burst_t mlx5v_tx_burst_pick(const struct rte_eth_dev *eth_dev);
 int mlx5v_rxq_fill(struct mlx5v_rxq *rxq);
 /** Free the mbufs of the RQ (stop). */
 void mlx5v_rxq_drain(struct mlx5v_rxq *rxq);
+/** The RQ in RST: consume the CQEs written before, their frames freed (queue stop). */
+void mlx5v_rxq_flush(struct mlx5v_rxq *rxq);
 /** The send WQE template of the SQ (sqn known) and the fast path's flags (start). */
 void mlx5v_txq_tmpl_init(struct mlx5v_txq *txq);
 /** Reset the Tx indexes for a new SQ (start). */
 void mlx5v_txq_reset(struct mlx5v_txq *txq);
 /** Free the mbufs still on the SQ (stop). */
 void mlx5v_txq_drain(struct mlx5v_txq *txq);
+/** The SQ in RST: skip the CQEs written, free the packets, indexes to 0 (queue stop). */
+void mlx5v_txq_sync(struct mlx5v_txq *txq);
 /** ethdev tx_done_cleanup: reap completions. @return mbufs freed, or -errno. */
 int mlx5v_tx_done_cleanup(void *txq, uint32_t free_cnt);
 /** Tx offloads the device can do. */

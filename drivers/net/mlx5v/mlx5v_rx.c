@@ -1232,20 +1232,13 @@ rx_burst_vec_slow(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
 	return rx_burst_plain(rxq, pkts, n);
 }
 
-uint16_t
-mlx5v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+/* The loop that fits the queue and the lcore's cache. @return the frames taken. */
+static __rte_always_inline uint16_t
+rx_burst_pick(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
-	struct mlx5v_rxq *rxq = q;
 	struct rte_mempool_cache *cache;
 	uint16_t nrx;
 
-	if (unlikely(!rxq->ready || rxq->recover)) {
-		if (!rxq->ready)
-			return 0;
-		rx_recover(rxq);
-		if (rxq->recover)
-			return 0;
-	}
 	/*
 	 * The SSE queue, the usual one, inline here when the lcore's cache holds the mbufs that
 	 * rearm the slots (all of the consumed ones hold fresh mbufs first); otherwise, and for
@@ -1269,9 +1262,52 @@ mlx5v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		nrx = rx_burst_rss(rxq, pkts, n);
 	else
 		nrx = rx_burst_plain(rxq, pkts, n);
+	return nrx;
+}
+
+uint16_t
+mlx5v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5v_rxq *rxq = q;
+	uint16_t nrx;
+
+	if (unlikely(!rxq->ready || rxq->recover)) {
+		if (!rxq->ready)
+			return 0;
+		rx_recover(rxq);
+		if (rxq->recover)
+			return 0;
+	}
+	nrx = rx_burst_pick(rxq, pkts, n);
 	if (unlikely(rxq->recover))
 		rx_recover(rxq);
 	return nrx;
+}
+
+void
+mlx5v_rxq_flush(struct mlx5v_rxq *rxq)
+{
+	struct rte_mbuf *pkts[RX_REFILL_THRESH];
+	uint64_t packets = rxq->packets, bytes = rxq->bytes;
+	uint32_t rounds;
+	uint16_t n, i;
+
+	/*
+	 * The RQ is in RST: the device writes no CQE after those already written, so the loops
+	 * take what is left (compressed sessions included) and the CQ record says so. An error
+	 * CQE among them needs no recovery: the queue's start moves RST to RDY.
+	 */
+	for (rounds = 0; rounds <= rxq->cq_nent; rounds++) {
+		n = rx_burst_pick(rxq, pkts, RTE_DIM(pkts));
+		for (i = 0; i < n; i++)
+			rte_pktmbuf_free(pkts[i]);
+		if (n == 0 && !rxq->recover)
+			break;
+		rxq->recover = 0;
+	}
+	/* The application never saw those frames: not counted as received. */
+	rxq->packets = packets;
+	rxq->bytes = bytes;
 }
 
 int
@@ -1306,10 +1342,10 @@ mlx5v_rxq_fill(struct mlx5v_rxq *rxq)
 			MLX5V_IFC_SET(wqe_data_seg, dseg, lkey, rxq->lkey);
 		}
 	}
+	/* The CQ goes on from cq_ci: a queue started again keeps its CQ (mlx5v_rxq_start()). */
 	rxq->rq_ci = 0;
 	rxq->rq_pi = 0;
 	rxq->rq_fi = 0;
-	rxq->cq_ci = 0;
 	rxq->zip_ai = 0;
 	rxq->recover = 0;
 	if (rxq->sges_log == 0)

@@ -2,7 +2,10 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file Rx queues of the mlx5v PMD: ring memory at setup, CQ and RQ at start. */
+/**
+ * @file Rx queues of the mlx5v PMD: ring memory at setup, CQ and RQ at start, the RQ moved
+ * between RST and RDY by the queue's own start and stop.
+ */
 
 #include <errno.h>
 #include <string.h>
@@ -73,6 +76,7 @@ mlx5v_rxq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 	rxq->seg_size = room - RTE_PKTMBUF_HEADROOM;
 	rxq->lkey = priv->caps.resd_lkey;
 	rxq->offloads = conf->offloads | eth_dev->data->dev_conf.rxmode.offloads;
+	rxq->deferred = conf->rx_deferred_start;
 	eth_dev->data->rx_queues[idx] = rxq;
 	return 0;
 }
@@ -148,7 +152,8 @@ mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 		ret = rxq_ring_size(eth_dev, rxq);
 	if (ret == 0)
 		ret = mlx5v_mem_pool_map(eth_dev, rxq->mp);
-	if (ret == 0)
+	/* A deferred queue takes its mbufs at its own start. */
+	if (ret == 0 && !rxq->deferred)
 		ret = mlx5v_rxq_fill(rxq);
 	if (ret != 0)
 		goto err_elts_free;
@@ -181,6 +186,9 @@ mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 	ret = mlx5v_ethdev_cmd_rq_create(dev, &a, &rxq->rqn);
 	if (ret != 0)
 		goto err_cq_destroy;
+	/* An RQ in RST drops what the steering gives it (prm/mlx5_eth §5.2). */
+	if (rxq->deferred)
+		return 0;
 	ret = mlx5v_ethdev_cmd_q_ready(dev, 0, rxq->rqn, 1);
 	if (ret != 0)
 		goto err_rq_destroy;
@@ -200,18 +208,83 @@ err_elts_free:
 	return ret;
 }
 
+/* RDY, or ERR after an error CQE not recovered yet, to RST. @return 0 or -errno. */
+static int
+rxq_to_rst(struct mlx5v_dev *dev, struct mlx5v_rxq *rxq)
+{
+	if (mlx5v_ethdev_cmd_q_modify(dev, 0, rxq->rqn, MLX5V_ETHDEV_Q_RDY,
+				      MLX5V_ETHDEV_Q_RST) == 0)
+		return 0;
+	return mlx5v_ethdev_cmd_q_modify(dev, 0, rxq->rqn, MLX5V_ETHDEV_Q_ERR,
+					 MLX5V_ETHDEV_Q_RST);
+}
+
+/*
+ * Rx queue idx of a started port to RDY (start: the ring filled first) or to RST (stop: the
+ * CQEs written before taken, the ring emptied); its ethdev state follows. @return 0/-errno.
+ */
+static int
+rxq_switch(struct rte_eth_dev *eth_dev, uint16_t idx, int start)
+{
+	struct mlx5v_rxq *rxq = eth_dev->data->rx_queues[idx];
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	int ret;
+
+	if (dev == NULL)
+		return -ENODEV;
+	if (rxq == NULL || rxq->rqn == 0)
+		return -EINVAL;
+	if (start) {
+		/* The RQ restarts at WQE 0 from RST (§5.2): every WQE holds a buffer, posted. */
+		ret = mlx5v_rxq_fill(rxq);
+		if (ret == 0)
+			ret = mlx5v_ethdev_cmd_q_ready(dev, 0, rxq->rqn, 1);
+	} else {
+		/* The bursts take nothing from here on; the application is in none of them. */
+		rxq->ready = 0;
+		ret = rxq_to_rst(dev, rxq);
+	}
+	if (ret != 0) {
+		MLX5V_ETH_LOG(ERR, "port %u Rx queue %u: %s failed: %s", eth_dev->data->port_id,
+			      idx, start ? "start" : "stop", strerror(-ret));
+		if (start)
+			mlx5v_rxq_drain(rxq);
+		rxq->ready = !start;
+		return ret;
+	}
+	if (!start) {
+		mlx5v_rxq_flush(rxq);
+		mlx5v_rxq_drain(rxq);
+	}
+	rxq->ready = start;
+	eth_dev->data->rx_queue_state[idx] = start ? RTE_ETH_QUEUE_STATE_STARTED :
+						     RTE_ETH_QUEUE_STATE_STOPPED;
+	return 0;
+}
+
+int
+mlx5v_rxq_start(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	return rxq_switch(eth_dev, idx, 1);
+}
+
+int
+mlx5v_rxq_stop(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	return rxq_switch(eth_dev, idx, 0);
+}
+
 void
 mlx5v_rxq_destroy(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 {
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	uint8_t ready = rxq->ready;
 
 	rxq->ready = 0;
 	if (dev != NULL && rxq->rqn != 0) {
 		/* RDY or ERR (an unrecovered error) to RST; teardown goes on regardless. */
-		if (mlx5v_ethdev_cmd_q_modify(dev, 0, rxq->rqn, MLX5V_ETHDEV_Q_RDY,
-					      MLX5V_ETHDEV_Q_RST) != 0)
-			mlx5v_ethdev_cmd_q_modify(dev, 0, rxq->rqn, MLX5V_ETHDEV_Q_ERR,
-						  MLX5V_ETHDEV_Q_RST);
+		if (ready)
+			rxq_to_rst(dev, rxq);
 		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_RQ, rxq->rqn);
 	}
 	rxq->rqn = 0;

@@ -1378,6 +1378,25 @@ mlx5v_txq_reset(struct mlx5v_txq *txq)
 }
 
 void
+mlx5v_txq_sync(struct mlx5v_txq *txq)
+{
+	uint32_t cq_ci = txq->cq_ci;
+
+	/*
+	 * The SQ is in RST: the device writes no CQE after those already written (their owner
+	 * bit gives them, prm/mlx5_eth §8.1). They are skipped, the record says so, and every
+	 * packet still posted goes back; the SQ starts again at WQE 0 (§5.2), the CQ goes on.
+	 */
+	while (rte_pmd_mlx5v_cq_next_cqe(txq->cqes, txq->cq_nent, cq_ci) != NULL)
+		cq_ci++;
+	if (cq_ci != txq->cq_ci)
+		rte_pmd_mlx5v_cq_update_ci(txq->cq_dbrec, cq_ci);
+	mlx5v_txq_drain(txq);
+	mlx5v_txq_reset(txq);
+	txq->cq_ci = cq_ci;
+}
+
+void
 mlx5v_txq_drain(struct mlx5v_txq *txq)
 {
 	struct rte_mbuf *m;

@@ -2,7 +2,10 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file Tx queues of the mlx5v PMD: ring memory at setup, CQ and SQ at start. */
+/**
+ * @file Tx queues of the mlx5v PMD: ring memory at setup, CQ and SQ at start, the SQ moved
+ * between RST and RDY by the queue's own start and stop.
+ */
 
 #include <errno.h>
 #include <string.h>
@@ -103,6 +106,7 @@ mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 	txq->lkey = priv->caps.resd_lkey;
 	offloads = conf->offloads | eth_dev->data->dev_conf.txmode.offloads;
 	txq->fast_free = !!(offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
+	txq->deferred = conf->tx_deferred_start;
 	/*
 	 * The offloads promise plain packets (one pool, refcnt 1, direct, no offload flags
 	 * honoured): the lean burst checks only the segment count (doc/guides/nics/mlx5v.rst,
@@ -165,10 +169,13 @@ mlx5v_txq_create(struct rte_eth_dev *eth_dev, struct mlx5v_txq *txq)
 	ret = mlx5v_ethdev_cmd_sq_create(dev, &a, &txq->sqn);
 	if (ret != 0)
 		goto err_cq_destroy;
+	mlx5v_txq_tmpl_init(txq);
+	/* A deferred SQ stays in RST, where it sends nothing (prm/mlx5_eth §5.2). */
+	if (txq->deferred)
+		return 0;
 	ret = mlx5v_ethdev_cmd_q_ready(dev, 1, txq->sqn, 1);
 	if (ret != 0)
 		goto err_sq_destroy;
-	mlx5v_txq_tmpl_init(txq);
 	txq->ready = 1;
 	return 0;
 
@@ -181,20 +188,75 @@ err_cq_destroy:
 	return ret;
 }
 
+/* RDY, or ERR after an error CQE not recovered yet, to RST. @return 0 or -errno. */
+static int
+txq_to_rst(struct mlx5v_dev *dev, struct mlx5v_txq *txq)
+{
+	if (mlx5v_ethdev_cmd_q_modify(dev, 1, txq->sqn, MLX5V_ETHDEV_Q_RDY,
+				      MLX5V_ETHDEV_Q_RST) == 0)
+		return 0;
+	return mlx5v_ethdev_cmd_q_modify(dev, 1, txq->sqn, MLX5V_ETHDEV_Q_ERR,
+					 MLX5V_ETHDEV_Q_RST);
+}
+
+/*
+ * Tx queue idx of a started port to RDY (start) or to RST (stop: the CQEs written before
+ * skipped, the packets posted freed, the indexes back to 0, as the SQ's are from RST, §5.2);
+ * its ethdev state follows. @return 0 or -errno.
+ */
+static int
+txq_switch(struct rte_eth_dev *eth_dev, uint16_t idx, int start)
+{
+	struct mlx5v_txq *txq = eth_dev->data->tx_queues[idx];
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	int ret;
+
+	if (dev == NULL)
+		return -ENODEV;
+	if (txq == NULL || txq->sqn == 0)
+		return -EINVAL;
+	/* The bursts send nothing from here on; the application is in none of them. */
+	txq->ready = 0;
+	ret = start ? mlx5v_ethdev_cmd_q_ready(dev, 1, txq->sqn, 1) : txq_to_rst(dev, txq);
+	if (ret != 0) {
+		MLX5V_ETH_LOG(ERR, "port %u Tx queue %u: %s failed: %s", eth_dev->data->port_id,
+			      idx, start ? "start" : "stop", strerror(-ret));
+		txq->ready = !start;
+		return ret;
+	}
+	if (!start)
+		mlx5v_txq_sync(txq);
+	txq->ready = start;
+	eth_dev->data->tx_queue_state[idx] = start ? RTE_ETH_QUEUE_STATE_STARTED :
+						     RTE_ETH_QUEUE_STATE_STOPPED;
+	return 0;
+}
+
+int
+mlx5v_txq_start(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	return txq_switch(eth_dev, idx, 1);
+}
+
+int
+mlx5v_txq_stop(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	return txq_switch(eth_dev, idx, 0);
+}
+
 void
 mlx5v_txq_destroy(struct rte_eth_dev *eth_dev, struct mlx5v_txq *txq)
 {
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	uint8_t ready = txq->ready;
 
 	txq->ready = 0;
 	mlx5v_txq_drain(txq);
 	if (dev == NULL)
 		return;
 	/* RDY or ERR (an unrecovered error) to RST; a failure is logged, teardown goes on. */
-	if (txq->sqn != 0 && mlx5v_ethdev_cmd_q_modify(dev, 1, txq->sqn, MLX5V_ETHDEV_Q_RDY,
-						     MLX5V_ETHDEV_Q_RST) != 0)
-		mlx5v_ethdev_cmd_q_modify(dev, 1, txq->sqn, MLX5V_ETHDEV_Q_ERR,
-					  MLX5V_ETHDEV_Q_RST);
+	if (txq->sqn != 0 && ready)
+		txq_to_rst(dev, txq);
 	if (txq->sqn != 0)
 		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_SQ, txq->sqn);
 	txq->sqn = 0;

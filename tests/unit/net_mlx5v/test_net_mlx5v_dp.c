@@ -1557,6 +1557,119 @@ test_net_mlx5v_dp_tx_lean(void)
 }
 
 /* The two paired functions with the device caps given, as --vdev would give them. */
+/* The simulated port's counters of sim (0 on a failed read, which the waits then see). */
+static struct mlx5v_sim_eth_stats
+sim_stats(struct mlx5v_sim *sim)
+{
+	struct mlx5v_sim_eth_stats st;
+
+	if (mlx5v_sim_eth_stats_get(sim, &st) != 0)
+		memset(&st, 0, sizeof(st));
+	return st;
+}
+
+/* @return 1 once n frames more than s0 says reached port 1's RQ (or found it empty). */
+static int
+rq_reached(const struct mlx5v_sim_eth_stats *s0, uint16_t n, struct mlx5v_sim_eth_stats *s1)
+{
+	*s1 = sim_stats(g_sim1);
+	return s1->rx_frames + s1->rx_out_of_buffer >= s0->rx_frames + s0->rx_out_of_buffer + n;
+}
+
+/* Send n frames of seeds seed.. to dst on port's queue 0. @return 0 or -1. */
+static int
+send_seeded(uint16_t port, const struct rte_ether_addr *dst, uint16_t n, uint32_t seed)
+{
+	struct rte_mbuf *tx[64];
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		tx[i] = frame(dst, 60 + (i * 37) % 400, seed + i, 0);
+		if (tx[i] == NULL) {
+			rte_pktmbuf_free_bulk(tx, i);
+			return -1;
+		}
+	}
+	return send_all(port, 0, tx, n);
+}
+
+/* Receive exactly n frames of seeds seed.. in order on port's queue 0. */
+static int
+recv_seeded(uint16_t port, uint16_t n, uint32_t seed)
+{
+	struct rte_mbuf *rx[64];
+	uint16_t i, got;
+
+	got = recv_n(port, 0, rx, n);
+	for (i = 0; i < got; i++) {
+		TEST_ASSERT_EQUAL(rte_pktmbuf_mtod(rx[i], uint8_t *)[59],
+				  (uint8_t)((seed + i) * 7 + 59), "frame %u of %u: another seed",
+				  i, n);
+	}
+	rte_pktmbuf_free_bulk(rx, got);
+	TEST_ASSERT_EQUAL(got, n, "%u of %u frames", got, n);
+	TEST_ASSERT_EQUAL(rte_eth_rx_burst(port, 0, rx, 64), 0, "a frame more");
+	return TEST_SUCCESS;
+}
+
+/*
+ * rx_queue_stop/start and tx_queue_stop/start with traffic. Rx: frames in the CQ but not
+ * taken when the queue stops (a compressed session taken in part among them) go back to the
+ * pool; the stopped RQ refuses frames (the device counts them as not ready) and the burst
+ * takes nothing; after the start only frames sent since arrive, in order. Tx: packets posted
+ * when the queue stops go back; those the device sent arrive; after the start the SQ sends
+ * from WQE 0 again. Every mbuf is back at the end.
+ */
+static int
+test_net_mlx5v_dp_queue_stop(void)
+{
+	struct mlx5v_sim_eth_stats s0, s1;
+	struct rte_mbuf *rx[64];
+	unsigned int round;
+	uint32_t seed = 1;
+	uint16_t nb, got, sent;
+
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, 0, 1500), "start");
+	for (round = 0; round < 24; round++) {
+		nb = 8 + round * 7 % 40;
+		s0 = sim_stats(g_sim1);
+		TEST_ASSERT_SUCCESS(send_seeded(g_p0, &g_mac1, nb, seed), "send round %u", round);
+		got = recv_n(g_p1, 0, rx, round % 5);
+		rte_pktmbuf_free_bulk(rx, got);
+		/* Every frame is in the CQ (or refused) before the stop: none comes after it. */
+		TEST_ASSERT_SUCCESS(UT_WAIT_FOR(rq_reached(&s0, nb, &s1)),
+				    "round %u: the frames did not reach the RQ", round);
+		TEST_ASSERT_SUCCESS(rte_eth_dev_rx_queue_stop(g_p1, 0), "Rx stop round %u", round);
+		seed += nb;
+		TEST_ASSERT_SUCCESS(send_seeded(g_p0, &g_mac1, 4, seed), "send while stopped");
+		TEST_ASSERT_SUCCESS(UT_WAIT_FOR(sim_stats(g_sim1).rx_rq_not_ready >=
+						s1.rx_rq_not_ready + 4),
+				    "round %u: a stopped RQ took frames", round);
+		TEST_ASSERT_EQUAL(rte_eth_rx_burst(g_p1, 0, rx, 64), 0, "a stopped queue's burst");
+		TEST_ASSERT_SUCCESS(rte_eth_dev_rx_queue_start(g_p1, 0), "Rx start %u", round);
+		seed += 4;
+		TEST_ASSERT_SUCCESS(send_seeded(g_p0, &g_mac1, 16, seed), "send after start");
+		TEST_ASSERT_SUCCESS(recv_seeded(g_p1, 16, seed), "round %u after the Rx start",
+				    round);
+		seed += 16;
+		/* Tx: stop with packets posted; what the SQ sent before RST arrives. */
+		s0 = sim_stats(g_sim1);
+		TEST_ASSERT_SUCCESS(send_seeded(g_p1, &g_mac0, nb, seed), "send on port 1");
+		TEST_ASSERT_SUCCESS(rte_eth_dev_tx_queue_stop(g_p1, 0), "Tx stop round %u", round);
+		sent = (uint16_t)(sim_stats(g_sim1).tx_frames - s0.tx_frames);
+		TEST_ASSERT_SUCCESS(recv_seeded(g_p0, sent, seed),
+				    "round %u: %u sent before the stop", round, sent);
+		TEST_ASSERT_EQUAL(rte_eth_tx_burst(g_p1, 0, rx, 0), 0, "a stopped queue's burst");
+		TEST_ASSERT_SUCCESS(rte_eth_dev_tx_queue_start(g_p1, 0), "Tx start %u", round);
+		seed += nb;
+		TEST_ASSERT_SUCCESS(send_seeded(g_p1, &g_mac0, 16, seed), "send after Tx start");
+		TEST_ASSERT_SUCCESS(recv_seeded(g_p0, 16, seed), "round %u after the Tx start",
+				    round);
+		seed += 16;
+	}
+	return ports_down();
+}
+
 static int
 pair_create(const char *caps)
 {
@@ -1910,6 +2023,7 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 		TEST_CASE(test_net_mlx5v_dp_tx_lean),
 		TEST_CASE(test_net_mlx5v_dp_cqe_comp_whole),
 		TEST_CASE(test_net_mlx5v_dp_tx_reap_error),
+		TEST_CASE(test_net_mlx5v_dp_queue_stop),
 		TEST_CASES_END()
 	}
 };
