@@ -172,6 +172,23 @@ reta_default(struct rte_eth_dev *eth_dev)
 	return 0;
 }
 
+/* The multi-queue modes by value (rte_eth_rx_mq_mode, rte_eth_tx_mq_mode), for the log. */
+static const char *const mq_rx_names[] = {
+	[RTE_ETH_MQ_RX_DCB] = "DCB", [RTE_ETH_MQ_RX_DCB_RSS] = "DCB_RSS",
+	[RTE_ETH_MQ_RX_VMDQ_ONLY] = "VMDQ_ONLY", [RTE_ETH_MQ_RX_VMDQ_RSS] = "VMDQ_RSS",
+	[RTE_ETH_MQ_RX_VMDQ_DCB] = "VMDQ_DCB", [RTE_ETH_MQ_RX_VMDQ_DCB_RSS] = "VMDQ_DCB_RSS",
+};
+static const char *const mq_tx_names[] = {
+	[RTE_ETH_MQ_TX_DCB] = "DCB", [RTE_ETH_MQ_TX_VMDQ_DCB] = "VMDQ_DCB",
+	[RTE_ETH_MQ_TX_VMDQ_ONLY] = "VMDQ_ONLY",
+};
+
+static const char *
+mq_name(const char *const *names, size_t n, unsigned int mode)
+{
+	return mode < n && names[mode] != NULL ? names[mode] : "unknown";
+}
+
 static int
 mlx5v_ethdev_configure(struct rte_eth_dev *eth_dev)
 {
@@ -182,6 +199,23 @@ mlx5v_ethdev_configure(struct rte_eth_dev *eth_dev)
 		MLX5V_ETH_LOG(ERR, "port %u: %u Rx / %u Tx queues requested, 1..%u supported",
 			      data->port_id, data->nb_rx_queues, data->nb_tx_queues,
 			      MLX5V_ETH_MAX_QUEUES);
+		return -EINVAL;
+	}
+	/* RSS is the only multi-queue mode: no DCB or VMDq (traffic classes, pools). */
+	if (data->dev_conf.rxmode.mq_mode != RTE_ETH_MQ_RX_NONE &&
+	    data->dev_conf.rxmode.mq_mode != RTE_ETH_MQ_RX_RSS) {
+		MLX5V_ETH_LOG(ERR, "port %u: Rx multi-queue mode %s (%d) not supported, "
+			      "none or RSS only", data->port_id,
+			      mq_name(mq_rx_names, RTE_DIM(mq_rx_names),
+				      data->dev_conf.rxmode.mq_mode),
+			      data->dev_conf.rxmode.mq_mode);
+		return -EINVAL;
+	}
+	if (data->dev_conf.txmode.mq_mode != RTE_ETH_MQ_TX_NONE) {
+		MLX5V_ETH_LOG(ERR, "port %u: Tx multi-queue mode %s (%d) not supported, none only",
+			      data->port_id, mq_name(mq_tx_names, RTE_DIM(mq_tx_names),
+						     data->dev_conf.txmode.mq_mode),
+			      data->dev_conf.txmode.mq_mode);
 		return -EINVAL;
 	}
 	if (data->dev_conf.rx_adv_conf.rss_conf.rss_hf & ~MLX5V_ETH_RSS_HF) {
@@ -796,10 +830,18 @@ mlx5v_ethdev_reset(struct rte_eth_dev *eth_dev)
 	if (eth_dev->data->dev_started)
 		mlx5v_ethdev_stop(eth_dev);
 	ret = vport_defaults(eth_dev);
-	if (ret != 0)
+	if (ret != 0) {
 		MLX5V_ETH_LOG(ERR, "port %u: reset failed: %s", eth_dev->data->port_id,
 			      strerror(-ret));
-	return ret;
+		return ret;
+	}
+	/*
+	 * ethdev's flags say what the vport now does: its config restore at the next start
+	 * would otherwise turn promiscuity back on behind the application (mlx5v.rst, "Reset").
+	 */
+	eth_dev->data->promiscuous = 0;
+	eth_dev->data->all_multicast = 0;
+	return 0;
 }
 
 static const struct eth_dev_ops mlx5v_ethdev_ops = {

@@ -739,7 +739,11 @@ probe_deferred(void)
 	return ports_close();
 }
 
-/* dev_reset ten times, then the port configures, starts and carries traffic. */
+/*
+ * dev_reset ten times, then the port configures, starts and carries traffic. The reset
+ * returns the filters to the probe state, and ethdev's flags say so (its config restore at
+ * the next start would otherwise apply them again).
+ */
 static int
 probe_reset(void)
 {
@@ -747,8 +751,11 @@ probe_reset(void)
 
 	TEST_ASSERT_SUCCESS(ports_up(256), "up");
 	TEST_ASSERT_SUCCESS(rte_eth_promiscuous_enable(g_p1), "promisc");
+	TEST_ASSERT_SUCCESS(rte_eth_allmulticast_enable(g_p1), "allmulti");
 	for (i = 0; i < 10; i++)
 		TEST_ASSERT_SUCCESS(rte_eth_dev_reset(g_p1), "reset %u", i);
+	TEST_ASSERT_EQUAL(rte_eth_promiscuous_get(g_p1), 0, "promiscuous after reset");
+	TEST_ASSERT_EQUAL(rte_eth_allmulticast_get(g_p1), 0, "all-multicast after reset");
 	TEST_ASSERT_SUCCESS(up(g_p1, 1, 1, 256), "up after reset");
 	TEST_ASSERT_SUCCESS(traffic(g_p0, g_p1, 8), "traffic");
 	return ports_close();
