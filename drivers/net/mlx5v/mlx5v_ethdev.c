@@ -1041,7 +1041,11 @@ mlx5v_ethdev_event(struct mlx5v_dev *dev, const struct mlx5v_class_event *ev)
 		mlx5v_intr_port_event(eth_dev, ev->sub_type);
 		break;
 	case MLX5V_DEV_EVENT_REMOVE:
-		rte_eth_dev_callback_process(eth_dev, RTE_ETH_EVENT_INTR_RMV, NULL);
+		/*
+		 * The application (or EAL at exit) removes the device itself: no RMV, which
+		 * would ask it to remove the port again. A device that goes away on its own
+		 * dies first (DEAD above), and that raises RMV (mlx5v.rst, "Interrupts").
+		 */
 		break;
 	default:
 		break;

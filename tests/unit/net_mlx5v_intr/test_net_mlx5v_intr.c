@@ -457,6 +457,26 @@ test_net_mlx5v_intr_rmv(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The application detaches the device itself: no RMV, which would ask it to remove a port
+ * it is removing already (testpmd's "port detach" then detached twice).
+ */
+static int
+test_net_mlx5v_intr_detach_no_rmv(void)
+{
+	__atomic_store_n(&g_ev.rmv, 0, __ATOMIC_RELAXED);
+	TEST_ASSERT_SUCCESS(rte_eth_dev_callback_register(RTE_ETH_ALL, RTE_ETH_EVENT_INTR_RMV,
+							  ut_eth_event_cb, &g_ev), "callback");
+	TEST_ASSERT_SUCCESS(port_start(2, 1, 0, 1), "start with intr_conf.rmv");
+	detach();
+	ut_sleep_ms(QUIET_MS);
+	TEST_ASSERT_SUCCESS(rte_eth_dev_callback_unregister(RTE_ETH_ALL, RTE_ETH_EVENT_INTR_RMV,
+							    ut_eth_event_cb, &g_ev), "unregister");
+	TEST_ASSERT_EQUAL(__atomic_load_n(&g_ev.rmv, __ATOMIC_ACQUIRE), 0,
+			  "RMV raised for the application's own detach");
+	return TEST_SUCCESS;
+}
+
 static int
 testsuite_setup(void)
 {
@@ -485,6 +505,7 @@ static struct unit_test_suite net_mlx5v_intr_suite = {
 		TEST_CASE_ST(setup_three_eqs, teardown, test_net_mlx5v_intr_eqs_run_out),
 		TEST_CASE_ST(setup_loop, teardown, test_net_mlx5v_intr_lsc),
 		TEST_CASE_ST(setup_loop, teardown, test_net_mlx5v_intr_rmv),
+		TEST_CASE_ST(setup_loop, teardown, test_net_mlx5v_intr_detach_no_rmv),
 		TEST_CASES_END()
 	}
 };
