@@ -21,8 +21,10 @@ import os
 import re
 import subprocess
 import sys
-import tarfile
 import tempfile
+
+sys.dont_write_bytecode = True
+from dpdk_src_file import dpdk_src_file_or_skip  # noqa: E402 (after the bytecode switch)
 
 OUR_HEADERS = ["mlx5v_prm_cmd.h", "mlx5v_prm_eq.h", "mlx5v_prm_eth.h"]
 
@@ -109,30 +111,6 @@ def fields(body, pattern):
         flexible = re.search(r"\[\s*(0|0x0)?\s*\]", dims) is not None
         out[name] = 0 if flexible else 1
     return out
-
-
-def dpdk_header(dpdk_src, tmp):
-    """Path of mlx5_prm.h: in the tree, else from the source tarball beside it."""
-    rel = "drivers/common/mlx5/mlx5_prm.h"
-    path = os.path.join(dpdk_src, rel)
-    if os.path.isfile(path):
-        return path
-    tree = os.path.basename(os.path.normpath(dpdk_src))
-    version = tree.replace("dpdk-stable-", "")
-    tarball = os.path.join(os.path.dirname(os.path.normpath(dpdk_src)),
-                           "dpdk_%s.orig.tar.xz" % version)
-    if not os.path.isfile(tarball):
-        return None
-    with tarfile.open(tarball) as t:
-        try:
-            member = t.getmember("%s/%s" % (tree, rel))
-        except KeyError:
-            return None
-        data = t.extractfile(member).read()
-    path = os.path.join(tmp, "mlx5_prm.h")
-    with open(path, "wb") as f:
-        f.write(data)
-    return path
 
 
 def program(ours, dpdk):
@@ -228,11 +206,7 @@ def main():
             for name, body in OUR_LAYOUT.findall(f.read()):
                 ours[name] = fields(body, OUR_FIELD)
     with tempfile.TemporaryDirectory() as tmp:
-        hdr = dpdk_header(dpdk_src, tmp)
-        if hdr is None:
-            print("SKIP: no drivers/common/mlx5/mlx5_prm.h in %s or its source tarball"
-                  % dpdk_src)
-            sys.exit(77)
+        hdr = dpdk_src_file_or_skip(dpdk_src, "drivers/common/mlx5/mlx5_prm.h", tmp)
         with open(hdr) as f:
             dpdk = {n: fields(b, DPDK_FIELD) for n, b in DPDK_LAYOUT.findall(f.read())}
         # mlx5_prm.h includes the DPDK build's own headers: the glue (rdma-core's verbs and
