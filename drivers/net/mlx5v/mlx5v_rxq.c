@@ -226,9 +226,10 @@ rxq_to_rst(struct mlx5v_dev *dev, struct mlx5v_rxq *rxq)
 static int
 rxq_switch(struct rte_eth_dev *eth_dev, uint16_t idx, int start)
 {
+	const struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
 	struct mlx5v_rxq *rxq = eth_dev->data->rx_queues[idx];
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
-	int ret;
+	int ret, strip;
 
 	if (dev == NULL)
 		return -ENODEV;
@@ -239,6 +240,13 @@ rxq_switch(struct rte_eth_dev *eth_dev, uint16_t idx, int start)
 		ret = mlx5v_rxq_fill(rxq);
 		if (ret == 0)
 			ret = mlx5v_ethdev_cmd_q_ready(dev, 0, rxq->rqn, 1);
+		/* VLAN stripping as the queue's offloads say now: they may have changed in RST. */
+		if (ret == 0 && priv->caps.vlan_cap) {
+			strip = !!(rxq->offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP);
+			ret = mlx5v_ethdev_cmd_rq_vsd(dev, rxq->rqn, strip);
+			if (ret != 0)
+				rxq_to_rst(dev, rxq);
+		}
 	} else {
 		/* The bursts take nothing from here on; the application is in none of them. */
 		rxq->ready = 0;
@@ -303,8 +311,11 @@ mlx5v_rxq_vlan_strip_set(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq, int
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
 	int ret;
 
-	/* The burst takes the stripping from each CQE: the RQ may change under it. */
-	if (rxq->rqn != 0) {
+	/*
+	 * The burst takes the stripping from each CQE: the RQ may change under it. An RQ in RST
+	 * (the queue stopped or deferred) takes it at the queue's start.
+	 */
+	if (rxq->rqn != 0 && rxq->ready) {
 		ret = dev != NULL ? mlx5v_ethdev_cmd_rq_vsd(dev, rxq->rqn, on) : -ENODEV;
 		if (ret != 0) {
 			MLX5V_ETH_LOG(ERR, "port %u Rx queue %u: VLAN stripping %s failed: %s",

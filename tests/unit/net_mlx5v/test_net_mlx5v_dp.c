@@ -939,6 +939,16 @@ test_net_mlx5v_dp_vlan_toggle(void)
 	TEST_ASSERT_EQUAL(rx->pkt_len, ref->pkt_len + RTE_VLAN_HLEN, "tag not in the frame");
 	rte_pktmbuf_free(rx);
 	rte_pktmbuf_free(ref);
+	/* On for queue 0 while it is stopped (its RQ in RST): in force from its start. */
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rx_queue_stop(g_p1, 0), "queue stop");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_vlan_strip_on_queue(g_p1, 0, 1), "strip on, stopped");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rx_queue_start(g_p1, 0), "queue start");
+	rx = vlan_roundtrip(&ref, 0x1c4);
+	TEST_ASSERT_NOT_NULL(rx, "tagged frame not received");
+	TEST_ASSERT(rx->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED, "not stripped after the start");
+	TEST_ASSERT_EQUAL(rx->vlan_tci, 0x1c4, "TCI %#x", rx->vlan_tci);
+	rte_pktmbuf_free(rx);
+	rte_pktmbuf_free(ref);
 	TEST_ASSERT_SUCCESS(ports_down(), "down");
 	return TEST_SUCCESS;
 }
