@@ -5,7 +5,8 @@
 # A PMD's events in our testpmd on one simulated port: testpmd printing the link state change
 # event that "<kind> sim link ... down|up" brings (PORT_CHANGE on mlx5v, the port events on
 # mlx4v) with the link read back, and none with --no-lsc-interrupt.
-# mlx5v also: "mlx5v port eq show" (the async EQ and each Rx queue's EQ and vector).
+# mlx5v also: "mlx5v port eq show" (the async EQ and each Rx queue's EQ and vector), and
+# testpmd's own "port detach" raises no removal event (testpmd would detach twice).
 # mlx4v also: a link flap; hot-unplug and re-attach ("port detach" of a stopped port, not
 # closed, "port attach") four times with traffic before each, the process's open fds the same
 # after the last round as after the first, and no removal event for testpmd's own detach;
@@ -106,6 +107,18 @@ finish
 o=$tmp/nolsc.log
 [ "$kind" != mlx5v ] || expect "$o" "LSC event off, RMV event on"
 reject "$o" "link state change event"
+
+if [ "$kind" = mlx5v ]; then
+	start "$tmp/detach.log"
+	printf 'port stop 0\nport detach 0\n' >&3
+	bg_wait_log "^Device is detached" 60
+	printf 'port attach %s\nport start 0\nshow port info 0\n' "$devargs" >&3
+	bg_wait_log "Link status: up" 60
+	finish
+	o=$tmp/detach.log
+	reject "$o" "device removal event"
+	[ "$(grep -c '^Device is detached' "$o")" -eq 1 ] || fail "the port was detached twice"
+fi
 expect "$o" '^Bye'
 [ "$kind" = mlx4v ] || { echo "PASS"; exit 0; }
 
