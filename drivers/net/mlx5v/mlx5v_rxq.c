@@ -236,10 +236,21 @@ rxq_switch(struct rte_eth_dev *eth_dev, uint16_t idx, int start)
 	if (rxq == NULL || rxq->rqn == 0)
 		return -EINVAL;
 	if (start) {
-		/* The RQ restarts at WQE 0 from RST (§5.2): every WQE holds a buffer, posted. */
+		/*
+		 * The RQ restarts at WQE 0 from RST (§5.2): every WQE holds a buffer; the
+		 * record says 0 while the RQ moves to RDY and all of them once it is there, as
+		 * DPDK's mlx5 starts a queue.
+		 */
 		ret = mlx5v_rxq_fill(rxq);
-		if (ret == 0)
+		if (ret == 0) {
+			*rxq->dbrec = 0;
 			ret = mlx5v_ethdev_cmd_q_ready(dev, 0, rxq->rqn, 1);
+		}
+		if (ret == 0) {
+			/* The buffer addresses are in memory before the record says "posted". */
+			rte_io_wmb();
+			*rxq->dbrec = rte_cpu_to_be_32(rxq->rq_pi);
+		}
 		/* VLAN stripping as the queue's offloads say now: they may have changed in RST. */
 		if (ret == 0 && priv->caps.vlan_cap) {
 			strip = !!(rxq->offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP);
