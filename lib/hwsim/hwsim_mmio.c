@@ -2,12 +2,16 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file Watched MMIO pages: doorbell words consumed by an atomic exchange with an idle value. */
+/**
+ * @file Watched MMIO pages: doorbell words consumed by an atomic exchange with an idle value,
+ * and registers the device publishes into the page.
+ */
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <rte_errno.h>
 
@@ -22,6 +26,8 @@ struct hwsim_mmio_watch {
 	uint32_t width;
 	uint64_t idle;              /* the word between two stores */
 	hwsim_mmio_cb cb;
+	hwsim_mmio_rd_cb rd;        /* non-NULL: a published register (hwsim_mmio_reg()) */
+	uint32_t pub;               /* a register's word as last published; the poller's own */
 	void *arg;
 };
 
@@ -32,7 +38,8 @@ struct hwsim_mmio_watch {
  * watch_lock only serialises concurrent writers.
  */
 struct hwsim_mmio_page {
-	uint8_t *addr;              /* one anonymous page: zeroed and page-aligned */
+	uint8_t *addr;              /* one shared page of memfd: zeroed and page-aligned */
+	int fd;                     /* the memfd, so a host emulation can map the page again */
 	unsigned int nb_watch;      /* published with release, read with acquire */
 	pthread_mutex_t watch_lock;
 	struct hwsim_mmio_watch watch[HWSIM_MMIO_MAX_WATCH];
@@ -50,17 +57,32 @@ hwsim_mmio_page_alloc(void)
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	addr = mmap(NULL, HWSIM_MMIO_PAGE_SIZE, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/*
+	 * A memfd, not anonymous memory: a VFIO emulation maps the same page again at its
+	 * BAR offset (doc/guides/platform/vfio_emulation.rst), and stores through either
+	 * mapping land in the one page the engine watches.
+	 */
+	pg->fd = memfd_create("hwsim-mmio", MFD_CLOEXEC);
+	if (pg->fd < 0 || ftruncate(pg->fd, HWSIM_MMIO_PAGE_SIZE) != 0) {
+		rte_errno = errno;
+		HWSIM_LOG(ERR, "cannot create an MMIO page: %s", rte_strerror(rte_errno));
+		goto err_free;
+	}
+	addr = mmap(NULL, HWSIM_MMIO_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, pg->fd, 0);
 	if (addr == MAP_FAILED) {
 		rte_errno = errno;
 		HWSIM_LOG(ERR, "cannot map an MMIO page: %s", rte_strerror(rte_errno));
-		free(pg);
-		return NULL;
+		goto err_free;
 	}
 	pthread_mutex_init(&pg->watch_lock, NULL);
 	pg->addr = addr;
 	return pg;
+
+err_free:
+	if (pg->fd >= 0)
+		close(pg->fd);
+	free(pg);
+	return NULL;
 }
 
 void
@@ -69,6 +91,7 @@ hwsim_mmio_page_free(struct hwsim_mmio_page *pg)
 	if (pg == NULL)
 		return;
 	munmap(pg->addr, HWSIM_MMIO_PAGE_SIZE);
+	close(pg->fd);
 	pthread_mutex_destroy(&pg->watch_lock);
 	free(pg);
 }
@@ -80,21 +103,46 @@ hwsim_mmio_page_addr(struct hwsim_mmio_page *pg)
 }
 
 int
+hwsim_mmio_page_fd(struct hwsim_mmio_page *pg)
+{
+	return pg->fd;
+}
+
+int
 hwsim_mmio_watch(struct hwsim_mmio_page *pg, uint32_t off, uint32_t width,
 		 hwsim_mmio_cb cb, void *arg)
 {
 	return hwsim_mmio_watch_idle(pg, off, width, 0, cb, arg);
 }
 
+static int hwsim_mmio_add(struct hwsim_mmio_page *pg, uint32_t off, uint32_t width,
+			  uint64_t idle, hwsim_mmio_cb cb, hwsim_mmio_rd_cb rd, void *arg);
+
 int
 hwsim_mmio_watch_idle(struct hwsim_mmio_page *pg, uint32_t off, uint32_t width, uint64_t idle,
 		      hwsim_mmio_cb cb, void *arg)
+{
+	return hwsim_mmio_add(pg, off, width, idle, cb, NULL, arg);
+}
+
+int
+hwsim_mmio_reg(struct hwsim_mmio_page *pg, uint32_t off, hwsim_mmio_rd_cb rd, hwsim_mmio_cb wr,
+	       void *arg)
+{
+	if (rd == NULL)
+		return -EINVAL;
+	return hwsim_mmio_add(pg, off, 4, 0, wr, rd, arg);
+}
+
+static int
+hwsim_mmio_add(struct hwsim_mmio_page *pg, uint32_t off, uint32_t width, uint64_t idle,
+	       hwsim_mmio_cb cb, hwsim_mmio_rd_cb rd, void *arg)
 {
 	struct hwsim_mmio_watch *w;
 	unsigned int i;
 	int ret = 0;
 
-	if (pg == NULL || cb == NULL || (width != 4 && width != 8) ||
+	if (pg == NULL || (cb == NULL && rd == NULL) || (width != 4 && width != 8) ||
 			off % width != 0 || off > HWSIM_MMIO_PAGE_SIZE - width)
 		return -EINVAL;
 	pthread_mutex_lock(&pg->watch_lock);
@@ -115,7 +163,12 @@ hwsim_mmio_watch_idle(struct hwsim_mmio_page *pg, uint32_t off, uint32_t width, 
 	w->width = width;
 	w->idle = width == 8 ? idle : (uint32_t)idle;
 	w->cb = cb;
-	if (width == 8)
+	w->rd = rd;
+	if (rd != NULL) {
+		/* A register reads its device value from the start, before any poll. */
+		w->pub = rd(arg, off);
+		__atomic_store_n((uint32_t *)(void *)(pg->addr + off), w->pub, __ATOMIC_RELEASE);
+	} else if (width == 8)
 		__atomic_store_n((uint64_t *)(void *)(pg->addr + off), w->idle, __ATOMIC_RELAXED);
 	else
 		__atomic_store_n((uint32_t *)(void *)(pg->addr + off), (uint32_t)w->idle,
@@ -128,10 +181,39 @@ out:
 	return ret;
 }
 
+/*
+ * A published register: a word that differs from what the device last published is a
+ * software store, passed to the write callback; then the device's current value is
+ * published with a compare-and-swap from the word seen, so a store that lands in between
+ * is not overwritten but found by the next pass. A store of the value already published
+ * is invisible, as for a doorbell of its idle value.
+ */
+static int
+hwsim_mmio_reg_poll(struct hwsim_mmio_page *pg, struct hwsim_mmio_watch *w)
+{
+	uint32_t *word = (uint32_t *)(void *)(pg->addr + w->off);
+	uint32_t cur;
+	uint32_t val;
+	int calls = 0;
+
+	/* Acquire: the device's reaction to a store sees what software wrote before it. */
+	cur = __atomic_load_n(word, __ATOMIC_ACQUIRE);
+	if (cur != w->pub) {
+		if (w->cb != NULL)
+			w->cb(w->arg, w->off, cur);
+		calls++;
+	}
+	val = w->rd(w->arg, w->off);
+	/* Release: what the device did before publishing is visible to a reader of the word. */
+	if (__atomic_compare_exchange_n(word, &cur, val, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		w->pub = val;
+	return calls;
+}
+
 int
 hwsim_mmio_poll(struct hwsim_mmio_page *pg)
 {
-	const struct hwsim_mmio_watch *w;
+	struct hwsim_mmio_watch *w;
 	unsigned int n;
 	unsigned int i;
 	uint64_t raw;
@@ -140,6 +222,10 @@ hwsim_mmio_poll(struct hwsim_mmio_page *pg)
 	n = __atomic_load_n(&pg->nb_watch, __ATOMIC_ACQUIRE);
 	for (i = 0; i < n; i++) {
 		w = &pg->watch[i];
+		if (w->rd != NULL) {
+			calls += hwsim_mmio_reg_poll(pg, w);
+			continue;
+		}
 		/*
 		 * Exchange with the idle value so each software store is consumed exactly once.
 		 * ACQ_REL: acquire orders the device's later reads of the rings after

@@ -2,7 +2,10 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file Watched MMIO pages: doorbell pages that software writes with plain stores. */
+/**
+ * @file Watched MMIO pages: doorbell pages that software writes with plain stores, and
+ * registers the device publishes into them.
+ */
 
 #ifndef _HWSIM_MMIO_H_
 #define _HWSIM_MMIO_H_
@@ -20,6 +23,12 @@ struct hwsim_mmio_page;
  */
 typedef void (*hwsim_mmio_cb)(void *arg, uint32_t off, uint64_t raw);
 
+/**
+ * Called from the engine thread for a published register (hwsim_mmio_reg()).
+ * @return the word to publish, in device byte order.
+ */
+typedef uint32_t (*hwsim_mmio_rd_cb)(void *arg, uint32_t off);
+
 /** Allocate a zeroed, page-aligned page (not DMA memory). NULL + rte_errno on failure. */
 struct hwsim_mmio_page *hwsim_mmio_page_alloc(void);
 
@@ -28,6 +37,12 @@ void hwsim_mmio_page_free(struct hwsim_mmio_page *pg);
 
 /** @return the page's address, which software writes doorbells into. */
 void *hwsim_mmio_page_addr(struct hwsim_mmio_page *pg);
+
+/**
+ * @return the memfd behind the page (offset 0, HWSIM_MMIO_PAGE_SIZE bytes): mapping it
+ * MAP_SHARED gives another view of the same page. The page keeps it; do not close it.
+ */
+int hwsim_mmio_page_fd(struct hwsim_mmio_page *pg);
 
 /**
  * Watch the naturally aligned 4- or 8-byte word at off.
@@ -44,6 +59,17 @@ int hwsim_mmio_watch(struct hwsim_mmio_page *pg, uint32_t off, uint32_t width,
  */
 int hwsim_mmio_watch_idle(struct hwsim_mmio_page *pg, uint32_t off, uint32_t width,
 			  uint64_t idle, hwsim_mmio_cb cb, void *arg);
+
+/**
+ * Publish the aligned 32-bit register at off: every poll writes rd() into the word, and a
+ * word found different from the value last published is a software store, passed to wr
+ * (may be NULL: a read-only register) before rd() is asked again. For a register that
+ * software reads with plain loads, as a host reads a mapped BAR; its value is as fresh as
+ * the last poll. Only one thread may poll a page that has registers.
+ * @return as hwsim_mmio_watch().
+ */
+int hwsim_mmio_reg(struct hwsim_mmio_page *pg, uint32_t off, hwsim_mmio_rd_cb rd,
+		   hwsim_mmio_cb wr, void *arg);
 
 /**
  * Consume every watched word: an atomic exchange with its idle value (0 unless

@@ -525,6 +525,78 @@ test_hwsim_mmio_poll_exchange(void)
 	return TEST_SUCCESS;
 }
 
+/* A second mapping of the page's memfd is the same page: stores through it are doorbells. */
+static int
+test_hwsim_mmio_second_mapping(void)
+{
+	struct hwsim_mmio_page *pg;
+	struct mmio_seen s;
+	volatile uint32_t *alias;
+	uint32_t *base;
+
+	memset(&s, 0, sizeof(s));
+	pg = hwsim_mmio_page_alloc();
+	TEST_ASSERT_NOT_NULL(pg, "alloc");
+	TEST_ASSERT(hwsim_mmio_page_fd(pg) >= 0, "no fd");
+	alias = mmap(NULL, HWSIM_MMIO_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		     hwsim_mmio_page_fd(pg), 0);
+	TEST_ASSERT(alias != MAP_FAILED, "second mapping");
+	base = hwsim_mmio_page_addr(pg);
+	TEST_ASSERT_SUCCESS(hwsim_mmio_watch(pg, 0x40, 4, mmio_cb, &s), "watch");
+	alias[0x40 / 4] = 7;
+	TEST_ASSERT_EQUAL(base[0x40 / 4], 7u, "the store is not in the page");
+	TEST_ASSERT_EQUAL(hwsim_mmio_poll(pg), 1, "doorbell through the alias not seen");
+	TEST_ASSERT_EQUAL(s.raw[0], 7, "raw");
+	TEST_ASSERT_EQUAL(alias[0x40 / 4], 0u, "not consumed in the alias");
+	munmap((void *)(uintptr_t)alias, HWSIM_MMIO_PAGE_SIZE);
+	hwsim_mmio_page_free(pg);
+	return TEST_SUCCESS;
+}
+
+static uint32_t mmio_reg_val;
+
+static uint32_t
+mmio_reg_rd(void *arg, uint32_t off)
+{
+	RTE_SET_USED(arg);
+	return mmio_reg_val + off;
+}
+
+/* A published register: loads read the device value, a store is taken once, then replaced. */
+static int
+test_hwsim_mmio_reg(void)
+{
+	struct hwsim_mmio_page *pg;
+	struct mmio_seen s;
+	volatile uint32_t *p;
+
+	memset(&s, 0, sizeof(s));
+	mmio_reg_val = 0x100;
+	pg = hwsim_mmio_page_alloc();
+	TEST_ASSERT_NOT_NULL(pg, "alloc");
+	p = hwsim_mmio_page_addr(pg);
+	TEST_ASSERT_EQUAL(hwsim_mmio_reg(pg, 0x10, NULL, mmio_cb, &s), -EINVAL, "no read cb");
+	TEST_ASSERT_EQUAL(hwsim_mmio_reg(pg, 0x12, mmio_reg_rd, mmio_cb, &s), -EINVAL, "align");
+	TEST_ASSERT_SUCCESS(hwsim_mmio_reg(pg, 0x10, mmio_reg_rd, mmio_cb, &s), "reg");
+	TEST_ASSERT_SUCCESS(hwsim_mmio_reg(pg, 0x14, mmio_reg_rd, NULL, &s), "read-only reg");
+	TEST_ASSERT_EQUAL(p[0x10 / 4], 0x110u, "not published at registration");
+	mmio_reg_val = 0x200;
+	TEST_ASSERT_EQUAL(hwsim_mmio_poll(pg), 0, "a republish counted as a store");
+	TEST_ASSERT_EQUAL(p[0x10 / 4], 0x210u, "not republished");
+	TEST_ASSERT_EQUAL(p[0x14 / 4], 0x214u, "read-only not republished");
+	p[0x10 / 4] = 0xabc;
+	p[0x14 / 4] = 0xdef;
+	TEST_ASSERT_EQUAL(hwsim_mmio_poll(pg), 2, "stores not seen");
+	TEST_ASSERT_EQUAL(s.n, 1, "write callbacks");
+	TEST_ASSERT_EQUAL(s.raw[0], 0xabc, "stored value");
+	TEST_ASSERT_EQUAL(s.off[0], 0x10, "offset");
+	TEST_ASSERT_EQUAL(p[0x10 / 4], 0x210u, "the device value does not replace the store");
+	TEST_ASSERT_EQUAL(p[0x14 / 4], 0x214u, "a read-only register kept a store");
+	TEST_ASSERT_EQUAL(hwsim_mmio_poll(pg), 0, "a store seen twice");
+	hwsim_mmio_page_free(pg);
+	return TEST_SUCCESS;
+}
+
 /*
  * MSI-X as eventfds
  */
@@ -1172,6 +1244,8 @@ static struct unit_test_suite hwsim_suite = {
 		TEST_CASE(test_hwsim_mmio_page),
 		TEST_CASE(test_hwsim_mmio_watch_errors),
 		TEST_CASE(test_hwsim_mmio_poll_exchange),
+		TEST_CASE(test_hwsim_mmio_second_mapping),
+		TEST_CASE(test_hwsim_mmio_reg),
 		TEST_CASE(test_hwsim_irq_attach_raise),
 		TEST_CASE(test_hwsim_irq_unattached),
 		TEST_CASE(test_hwsim_irq_drop_dup),
