@@ -296,6 +296,8 @@ mlx5v_sim_poll(void *arg)
 	 * MSI-X last, after everything this pass produced.
 	 */
 	work += mlx5v_sim_uars_poll(sim);
+	/* A host that maps BAR0 stores the queue address and the command doorbell there. */
+	work += mlx5v_sim_bar_poll(sim);
 	work += mlx5v_sim_cmd_poll(sim);
 	work += mlx5v_sim_eth_dp_poll(sim);
 	/*
@@ -316,6 +318,7 @@ mlx5v_sim_free(struct mlx5v_sim *sim)
 	 */
 	mlx5v_sim_eth_dp_fini(sim);
 	hwsim_engine_destroy(sim->engine);
+	mlx5v_sim_bar_fini(sim);
 	mlx5v_sim_uars_fini(sim);
 	mlx5v_sim_eth_fini(sim);
 	mlx5v_sim_cq_free_all(sim);

@@ -7,6 +7,7 @@
 #ifndef _MLX5V_SIM_H_
 #define _MLX5V_SIM_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rte_compat.h>
@@ -311,6 +312,40 @@ int mlx5v_sim_link_flap(struct mlx5v_sim *sim);
 /** @return 1 if the port is operationally up (PAOS admin up and the wire up), else 0. */
 __rte_internal
 int mlx5v_sim_link_get(struct mlx5v_sim *sim);
+
+/* ---- The model as a PCI function of a host emulation (vfio_emulation.rst) ---- */
+
+/** One 4 KiB page of BAR0 as a host maps it. */
+struct mlx5v_sim_bar_page {
+	uint64_t bar_off;         /**< offset in BAR0 */
+	int fd;                   /**< memfd with the page at offset 0; the model owns it */
+};
+
+/** BAR0 of the model, as ConnectX-5's: 32 MiB; pages not exported read as a hole. */
+#define MLX5V_SIM_BAR0_SIZE (32u << 20)
+/** Pages mlx5v_sim_bar_export() fills at most. */
+#define MLX5V_SIM_BAR_PAGES 64
+
+/**
+ * Export BAR0 as memory: the init segment (pages 0-2, published by the engine: a load reads
+ * the register as the last engine pass left it, a store to the queue address or the
+ * command doorbell is taken by the next pass) and the UAR pages. Needs host_page=4096.
+ * @return the pages filled (<= n), -EINVAL or -ENOTSUP.
+ */
+__rte_internal
+int mlx5v_sim_bar_export(struct mlx5v_sim *sim, struct mlx5v_sim_bar_page *pages,
+			 unsigned int n);
+
+/**
+ * VFIO_IOMMU_MAP_DMA into the model's IOMMU: device DMA at [iova, iova + len) reaches va.
+ * @return 0, -ENOSPC (fail_dma_map knob: the IOMMU is full), -EEXIST, -EINVAL, -ENOMEM.
+ */
+__rte_internal
+int mlx5v_sim_iommu_map(struct mlx5v_sim *sim, uint64_t iova, void *va, size_t len);
+
+/** VFIO_IOMMU_UNMAP_DMA. @return 0 or -ENOENT/-EINVAL as hwsim_dma_unmap(). */
+__rte_internal
+int mlx5v_sim_iommu_unmap(struct mlx5v_sim *sim, uint64_t iova, size_t len);
 
 struct hwsim_wire_port;
 

@@ -2,17 +2,12 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file Init segment of the model: BAR0 pages 0-2, trapped register by register. */
+/** @file Init segment of the model: BAR0 pages 0-2 (prm/mlx5 §1), trapped register by register. */
 
 #include <inttypes.h>
 
 #include "mlx5v_sim_priv.h"
 
-/* Registers the model implements besides the named ones (prm/mlx5 §1.1). */
-#define MLX5V_SIM_ISEG_INTERNAL_TIMER_H 0x1000
-#define MLX5V_SIM_ISEG_INTERNAL_TIMER_L 0x1004
-#define MLX5V_SIM_ISEG_REAL_TIME_H 0x1040
-#define MLX5V_SIM_ISEG_REAL_TIME_L 0x1044
 #define MLX5V_SIM_ISEG_PAGES (3 * MLX5V_UAR_PAGE_SIZE)
 #define MLX5V_SIM_CMDQ_RESERVED_BIT (1u << 11)
 /* 32 slots of 64 bytes (§3.1): the part of the 4 KiB queue page that must be DMA-mapped. */

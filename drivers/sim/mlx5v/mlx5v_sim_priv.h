@@ -308,6 +308,13 @@ struct mlx5v_sim_cmd {
 	uint32_t syndrome;
 };
 
+/** One init segment page published for a host that maps BAR0 (mlx5v_sim_bar.c). */
+struct mlx5v_sim_iseg_page {
+	struct hwsim_mmio_page *pg;
+	struct mlx5v_sim *sim;      /**< register callback argument */
+	uint32_t base;              /**< BAR0 offset of the page */
+};
+
 /** The simulated HCA. */
 struct mlx5v_sim {
 	TAILQ_ENTRY(mlx5v_sim) next;
@@ -356,6 +363,9 @@ struct mlx5v_sim {
 	uint8_t roce_cur[MLX5V_HCA_CAP_SIZE];
 	struct mlx5v_sim_uar uar[MLX5V_SIM_NUM_UARS];
 	unsigned int nb_uars;
+	/* The init segment as memory, once a host maps BAR0 (mlx5v_sim_bar_export()). */
+	struct mlx5v_sim_iseg_page iseg_pg[3];
+	int iseg_mapped;            /**< iseg_pg complete (release/acquire) */
 	/* Event and completion queues. */
 	struct mlx5v_sim_eq eq[MLX5V_SIM_MAX_EQN + 1];
 	unsigned int nb_eqs;
@@ -388,7 +398,18 @@ int mlx5v_sim_irq_flush(struct mlx5v_sim *sim);
 /** Knob value by index. */
 int64_t mlx5v_sim_knob(struct mlx5v_sim *sim, enum mlx5v_sim_knob k);
 
+/* ---- mlx5v_sim_bar.c ---- */
+/** Engine: publish the mapped init segment and take its stores. @return stores taken. */
+int mlx5v_sim_bar_poll(struct mlx5v_sim *sim);
+/** Free the published init segment pages. */
+void mlx5v_sim_bar_fini(struct mlx5v_sim *sim);
+
 /* ---- mlx5v_sim_iseg.c ---- */
+/* Registers the model implements besides the named ones (prm/mlx5 §1.1). */
+#define MLX5V_SIM_ISEG_INTERNAL_TIMER_H 0x1000
+#define MLX5V_SIM_ISEG_INTERNAL_TIMER_L 0x1004
+#define MLX5V_SIM_ISEG_REAL_TIME_H 0x1040
+#define MLX5V_SIM_ISEG_REAL_TIME_L 0x1044
 void mlx5v_sim_iseg_init(struct mlx5v_sim *sim);
 uint32_t mlx5v_sim_iseg_read(struct mlx5v_sim *sim, uint32_t off);
 void mlx5v_sim_iseg_write(struct mlx5v_sim *sim, uint32_t off, uint32_t val);

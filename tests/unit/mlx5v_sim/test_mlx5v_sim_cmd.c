@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <rte_byteorder.h>
@@ -112,6 +113,51 @@ test_mlx5v_sim_iseg_boot_delay(void)
 			    MLX5V_ISEG_INITIALIZING_BIT));
 	mlx5v_sim_destroy(sim);
 	TEST_ASSERT_SUCCESS(ret, "initializing never cleared");
+	return TEST_SUCCESS;
+}
+
+/*
+ * BAR0 as memory for a host that maps it (mlx5v_sim_bar_export()): the init segment reads
+ * as through the seam, and a store of the queue address is taken by the engine.
+ */
+static int
+test_mlx5v_sim_bar_export(void)
+{
+	struct mlx5v_sim_bar_page pages[MLX5V_SIM_BAR_PAGES];
+	struct mlx5v_sim_params p;
+	volatile uint32_t *iseg;
+	struct mlx5v_sim *sim;
+	struct mlx5v_hw hw;
+	int n, ret;
+
+	mlx5v_sim_params_default(&p);
+	p.host_page = 65536;
+	sim = mlx5v_sim_create("ut_mlx5v_sim_bar", &p);
+	TEST_ASSERT_NOT_NULL(sim, "create");
+	n = mlx5v_sim_bar_export(sim, pages, RTE_DIM(pages));
+	mlx5v_sim_destroy(sim);
+	TEST_ASSERT_EQUAL(n, -ENOTSUP, "64 KiB host pages: a UAR is not a host page");
+	sim = mlx5v_sim_create("ut_mlx5v_sim_bar", NULL);
+	TEST_ASSERT_NOT_NULL(sim, "create");
+	mlx5v_sim_hw_init(sim, &hw);
+	TEST_ASSERT_EQUAL(mlx5v_sim_bar_export(sim, pages, 3), -EINVAL, "short array");
+	n = mlx5v_sim_bar_export(sim, pages, RTE_DIM(pages));
+	TEST_ASSERT(n > 3, "export: %d", n);
+	TEST_ASSERT_EQUAL(pages[0].bar_off, 0u, "page 0");
+	TEST_ASSERT_EQUAL(pages[3].bar_off, MLX5V_UAR_FIRST_INDEX * 4096u, "first UAR page");
+	iseg = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, pages[0].fd, 0);
+	TEST_ASSERT(iseg != MAP_FAILED, "map page 0");
+	TEST_ASSERT_EQUAL(rte_be_to_cpu_32(iseg[MLX5V_ISEG_CMDIF_REV_FW_SUB / 4]),
+			  mlx5v_hw_rd32(&hw, MLX5V_ISEG_CMDIF_REV_FW_SUB), "cmdif_rev_fw_sub");
+	iseg[MLX5V_ISEG_CMDQ_ADDR_H / 4] = rte_cpu_to_be_32(0x12);
+	iseg[MLX5V_ISEG_CMDQ_ADDR_L_SZ / 4] = rte_cpu_to_be_32(0x34567000);
+	ret = UT_WAIT_FOR(mlx5v_hw_rd32(&hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ) >> 12 == 0x34567 &&
+			  rte_be_to_cpu_32(iseg[MLX5V_ISEG_CMDQ_ADDR_L_SZ / 4]) ==
+			  mlx5v_hw_rd32(&hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ));
+	TEST_ASSERT_EQUAL(mlx5v_hw_rd32(&hw, MLX5V_ISEG_CMDQ_ADDR_H), 0x12u, "address high");
+	munmap((void *)(uintptr_t)iseg, 4096);
+	mlx5v_sim_destroy(sim);
+	TEST_ASSERT_SUCCESS(ret, "the queue address store was not taken and published");
 	return TEST_SUCCESS;
 }
 
@@ -590,6 +636,7 @@ static struct unit_test_suite mlx5v_sim_cmd_suite = {
 	.unit_test_cases = {
 		TEST_CASE_ST(ut_setup, ut_teardown, test_mlx5v_sim_iseg_readback),
 		TEST_CASE_ST(ut_setup, ut_teardown, test_mlx5v_sim_iseg_boot_delay),
+		TEST_CASE(test_mlx5v_sim_bar_export),
 		TEST_CASE_ST(ut_setup, ut_teardown, test_mlx5v_sim_bringup),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_teardown_fast),
 		TEST_CASE_ST(ut_setup, ut_teardown, test_mlx5v_sim_hca_state_errors),
