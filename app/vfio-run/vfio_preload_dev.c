@@ -1,0 +1,867 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file The preload's VFIO character devices: the type1 container, the groups and the device
+ * fds of the emulated functions, each backed by an mlx5v_sim model created on first use
+ * (doc/guides/platform/vfio_emulation.rst, "VFIO").
+ */
+
+/*
+ * Both the plain and the 64 names are interposed, so the headers must not alias one to the
+ * other (meson builds with _FILE_OFFSET_BITS=64; off_t is 64 bits on LP64 either way).
+ */
+#undef _FILE_OFFSET_BITS
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <linux/vfio.h>
+
+#include <rte_errno.h>
+
+#include "mlx5v_hw.h"
+#include "mlx5v_sim.h"
+#include "vfio_run.h"
+
+/* Region offsets as vfio-pci gives them: the index in bits 63:40. */
+#define VFIO_DEV_REGION_SHIFT 40
+#define VFIO_DEV_REGION_OFF(idx) ((uint64_t)(idx) << VFIO_DEV_REGION_SHIFT)
+#define VFIO_DEV_CFG_SIZE 4096u
+#define VFIO_DEV_MAX_FDS 256
+#define VFIO_DEV_MAX_WIN 4096
+#define VFIO_DEV_PAGE 4096ull
+
+/* The config space capabilities (PCIe base spec): PCI Express at 0x40, MSI-X at 0x9c. */
+#define VFIO_DEV_CAP_PCIE 0x40
+#define VFIO_DEV_CAP_MSIX 0x9c
+#define VFIO_DEV_MSIX_TABLE 0x2000   /* BAR0 offset of the MSI-X table, BIR 0 */
+#define VFIO_DEV_MSIX_PBA 0x3000
+
+enum vfio_dev_kind {
+	VFIO_DEV_CONTAINER = 1,
+	VFIO_DEV_GROUP,
+	VFIO_DEV_DEVICE,
+};
+
+struct vfio_dev_container;
+
+/** One emulated function and its model. */
+struct vfio_dev_fn {
+	struct vfio_run_dev *d;
+	struct mlx5v_sim *sim;       /**< created at the first GROUP_GET_DEVICE_FD */
+	struct mlx5v_hw hw;          /**< the simulator seam, for MSI-X */
+	struct vfio_dev_container *c;/**< container of its group, or NULL */
+	unsigned int dev_open;       /**< device fds open */
+	uint8_t cfg[VFIO_DEV_CFG_SIZE];
+};
+
+/** An IOMMU window of a container (VFIO_IOMMU_MAP_DMA). */
+struct vfio_dev_win {
+	uint64_t iova;
+	uint64_t size;
+	void *va;
+};
+
+struct vfio_dev_container {
+	int iommu_set;               /**< VFIO_SET_IOMMU done */
+	unsigned int nb_groups;
+	struct vfio_dev_win *win;
+	unsigned int nb_win;
+};
+
+struct vfio_dev_fd {
+	int fd;                      /**< -1: free slot */
+	enum vfio_dev_kind kind;
+	struct vfio_dev_container *c;/**< CONTAINER */
+	struct vfio_dev_fn *fn;      /**< GROUP, DEVICE */
+};
+
+static struct vfio_dev_fn vfio_dev_fns[VFIO_RUN_MAX_DEVS];
+static struct vfio_dev_fd vfio_dev_fds[VFIO_DEV_MAX_FDS];
+static unsigned int vfio_dev_nb_fds;
+/* Recursive: a model's log line may open a file (stderr is open; nothing else is). */
+static pthread_mutex_t vfio_dev_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static int vfio_dev_trace = -1;
+
+#define VFIO_DEV_TRACE(fmt, ...) do { \
+	if (vfio_dev_trace < 0) \
+		vfio_dev_trace = getenv(VFIO_RUN_ENV_TRACE) != NULL; \
+	if (vfio_dev_trace) \
+		VFIO_RUN_LOG(fmt, ##__VA_ARGS__); \
+} while (0)
+
+static struct vfio_dev_fd *
+vfio_dev_find(int fd)
+{
+	unsigned int i;
+
+	if (fd < 0)
+		return NULL;
+	for (i = 0; i < vfio_dev_nb_fds; i++)
+		if (vfio_dev_fds[i].fd == fd)
+			return &vfio_dev_fds[i];
+	return NULL;
+}
+
+int
+vfio_preload_dev_is(int fd)
+{
+	int r;
+
+	pthread_mutex_lock(&vfio_dev_lock);
+	r = vfio_dev_find(fd) != NULL;
+	pthread_mutex_unlock(&vfio_dev_lock);
+	return r;
+}
+
+/* A real fd to stand for the node: a memfd, so poll() and fstat() work on it. */
+static struct vfio_dev_fd *
+vfio_dev_new_fd(enum vfio_dev_kind kind, const char *name)
+{
+	struct vfio_dev_fd *f = NULL;
+	unsigned int i;
+	int fd;
+
+	fd = memfd_create(name, MFD_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	for (i = 0; i < vfio_dev_nb_fds; i++)
+		if (vfio_dev_fds[i].fd < 0)
+			break;
+	if (i == VFIO_DEV_MAX_FDS) {
+		close(fd);
+		errno = EMFILE;
+		return NULL;
+	}
+	if (i == vfio_dev_nb_fds)
+		vfio_dev_nb_fds++;
+	f = &vfio_dev_fds[i];
+	memset(f, 0, sizeof(*f));
+	f->fd = fd;
+	f->kind = kind;
+	return f;
+}
+
+static void
+vfio_dev_cfg16(uint8_t *cfg, unsigned int off, uint16_t v)
+{
+	cfg[off] = v & 0xff;
+	cfg[off + 1] = v >> 8;
+}
+
+static void
+vfio_dev_cfg32(uint8_t *cfg, unsigned int off, uint32_t v)
+{
+	vfio_dev_cfg16(cfg, off, v & 0xffff);
+	vfio_dev_cfg16(cfg, off + 2, v >> 16);
+}
+
+/* The config space after reset: type 0 header, PCI Express and MSI-X capabilities. */
+static void
+vfio_dev_cfg_init(struct vfio_dev_fn *fn)
+{
+	uint8_t *cfg = fn->cfg;
+
+	memset(cfg, 0, sizeof(fn->cfg));
+	vfio_dev_cfg16(cfg, 0x00, VFIO_RUN_VENDOR);
+	vfio_dev_cfg16(cfg, 0x02, fn->d->device_id);
+	vfio_dev_cfg16(cfg, 0x06, 0x0010);              /* status: capability list */
+	vfio_dev_cfg32(cfg, 0x08, VFIO_RUN_CLASS << 8); /* class, revision 0 */
+	vfio_dev_cfg32(cfg, 0x10, 0xe000000c);          /* BAR0: 64-bit, prefetchable */
+	vfio_dev_cfg16(cfg, 0x2c, VFIO_RUN_VENDOR);
+	vfio_dev_cfg16(cfg, 0x2e, 0x0007);
+	cfg[0x34] = VFIO_DEV_CAP_PCIE;
+	cfg[0x3d] = 1;                                  /* INTA */
+	cfg[VFIO_DEV_CAP_PCIE] = 0x10;
+	cfg[VFIO_DEV_CAP_PCIE + 1] = VFIO_DEV_CAP_MSIX;
+	vfio_dev_cfg16(cfg, VFIO_DEV_CAP_PCIE + 2, 0x0002); /* version 2, endpoint */
+	/* Device capabilities: function level reset supported (bit 28). */
+	vfio_dev_cfg32(cfg, VFIO_DEV_CAP_PCIE + 4, 1u << 28);
+	cfg[VFIO_DEV_CAP_MSIX] = 0x11;
+	cfg[VFIO_DEV_CAP_MSIX + 1] = 0;
+	vfio_dev_cfg16(cfg, VFIO_DEV_CAP_MSIX + 2, (uint16_t)(fn->d->msix - 1));
+	vfio_dev_cfg32(cfg, VFIO_DEV_CAP_MSIX + 4, VFIO_DEV_MSIX_TABLE);
+	vfio_dev_cfg32(cfg, VFIO_DEV_CAP_MSIX + 8, VFIO_DEV_MSIX_PBA);
+}
+
+int
+vfio_preload_dev_open(int group)
+{
+	struct vfio_run_dev *devs;
+	struct vfio_dev_fd *f;
+	unsigned int n, i;
+	int fd = -1;
+
+	devs = vfio_preload_devs(&n);
+	pthread_mutex_lock(&vfio_dev_lock);
+	if (group < 0) {
+		f = vfio_dev_new_fd(VFIO_DEV_CONTAINER, "vfio-container");
+		if (f == NULL)
+			goto out;
+		f->c = calloc(1, sizeof(*f->c));
+		if (f->c == NULL) {
+			close(f->fd);
+			f->fd = -1;
+			errno = ENOMEM;
+			goto out;
+		}
+		fd = f->fd;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (devs[i].group == (unsigned int)group)
+			break;
+	if (i == n) {
+		VFIO_RUN_LOG("/dev/vfio/%d: no such IOMMU group (ENOENT)", group);
+		errno = ENOENT;
+		goto out;
+	}
+	/* One open group fd at a time, as the kernel's vfio (EBUSY otherwise). */
+	for (n = 0; n < vfio_dev_nb_fds; n++) {
+		if (vfio_dev_fds[n].fd >= 0 && vfio_dev_fds[n].kind == VFIO_DEV_GROUP &&
+		    vfio_dev_fds[n].fn == &vfio_dev_fns[i]) {
+			VFIO_RUN_LOG("/dev/vfio/%d: already open (EBUSY)", group);
+			errno = EBUSY;
+			goto out;
+		}
+	}
+	f = vfio_dev_new_fd(VFIO_DEV_GROUP, "vfio-group");
+	if (f == NULL)
+		goto out;
+	f->fn = &vfio_dev_fns[i];
+	f->fn->d = &devs[i];
+	fd = f->fd;
+out:
+	pthread_mutex_unlock(&vfio_dev_lock);
+	VFIO_DEV_TRACE("open /dev/vfio/%s%.0d -> %d", group < 0 ? "vfio" : "", group < 0 ? 0 :
+		       group, fd);
+	return fd;
+}
+
+/* ---- Container ---- */
+
+/* Map one window into a model's IOMMU. */
+static int
+vfio_dev_win_apply(struct vfio_dev_fn *fn, const struct vfio_dev_win *w)
+{
+	if (fn->sim == NULL)
+		return 0;
+	return mlx5v_sim_iommu_map(fn->sim, w->iova, w->va, w->size);
+}
+
+static int
+vfio_dev_map_dma(struct vfio_dev_container *c, struct vfio_iommu_type1_dma_map *m)
+{
+	struct vfio_dev_win *w;
+	unsigned int i, j;
+	int ret = 0;
+
+	if (!c->iommu_set)
+		return -EINVAL;
+	if (m->argsz < sizeof(*m) || m->size == 0 || m->size % VFIO_DEV_PAGE != 0 ||
+	    m->iova % VFIO_DEV_PAGE != 0 || m->vaddr % VFIO_DEV_PAGE != 0 ||
+	    m->iova + m->size < m->iova)
+		return -EINVAL;
+	for (i = 0; i < c->nb_win; i++)
+		if (m->iova < c->win[i].iova + c->win[i].size &&
+		    c->win[i].iova < m->iova + m->size)
+			return -EEXIST;
+	if (c->nb_win == VFIO_DEV_MAX_WIN)
+		return -ENOSPC;
+	if (c->nb_win % 64 == 0) {
+		w = realloc(c->win, (c->nb_win + 64) * sizeof(*w));
+		if (w == NULL)
+			return -ENOMEM;
+		c->win = w;
+	}
+	w = &c->win[c->nb_win];
+	w->iova = m->iova;
+	w->size = m->size;
+	w->va = (void *)(uintptr_t)m->vaddr;
+	for (j = 0; j < VFIO_RUN_MAX_DEVS && ret == 0; j++)
+		if (vfio_dev_fns[j].c == c)
+			ret = vfio_dev_win_apply(&vfio_dev_fns[j], w);
+	if (ret != 0) {
+		/* Undo the models that took it. */
+		for (i = 0; i < j - 1; i++)
+			if (vfio_dev_fns[i].c == c && vfio_dev_fns[i].sim != NULL)
+				mlx5v_sim_iommu_unmap(vfio_dev_fns[i].sim, w->iova, w->size);
+		return ret;
+	}
+	c->nb_win++;
+	return 0;
+}
+
+static int
+vfio_dev_unmap_dma(struct vfio_dev_container *c, struct vfio_iommu_type1_dma_unmap *u)
+{
+	uint64_t done = 0;
+	unsigned int i, j;
+
+	if (u->argsz < sizeof(*u) || u->flags != 0)
+		return -EINVAL;
+	/* type1 unmaps every window inside the range; one cut in two is refused. */
+	for (i = 0; i < c->nb_win;) {
+		struct vfio_dev_win *w = &c->win[i];
+
+		if (w->iova >= u->iova && w->iova + w->size <= u->iova + u->size) {
+			for (j = 0; j < VFIO_RUN_MAX_DEVS; j++)
+				if (vfio_dev_fns[j].c == c && vfio_dev_fns[j].sim != NULL)
+					mlx5v_sim_iommu_unmap(vfio_dev_fns[j].sim, w->iova,
+							      w->size);
+			done += w->size;
+			*w = c->win[--c->nb_win];
+			continue;
+		}
+		if (w->iova < u->iova + u->size && u->iova < w->iova + w->size)
+			return -EINVAL;
+		i++;
+	}
+	u->size = done;
+	return 0;
+}
+
+/* The IOVA ranges an x86 IOMMU offers: all but the MSI window 0xfee00000-0xfeefffff. */
+static int
+vfio_dev_iommu_info(struct vfio_iommu_type1_info *info)
+{
+	struct vfio_iommu_type1_info_cap_iova_range *cap;
+	size_t need = sizeof(*info) + sizeof(*cap) + 2 * sizeof(cap->iova_ranges[0]);
+
+	if (info->argsz < sizeof(*info))
+		return -EINVAL;
+	info->flags = VFIO_IOMMU_INFO_PGSIZES | VFIO_IOMMU_INFO_CAPS;
+	info->iova_pgsizes = 0x40201000ull;   /* 4 KiB, 2 MiB, 1 GiB */
+	info->cap_offset = 0;
+	if (info->argsz < need) {
+		/* Too small for the capability chain: say how much is needed. */
+		info->argsz = need;
+		return 0;
+	}
+	cap = (void *)(info + 1);
+	memset(cap, 0, need - sizeof(*info));
+	cap->header.id = VFIO_IOMMU_TYPE1_INFO_CAP_IOVA_RANGE;
+	cap->header.version = 1;
+	cap->header.next = 0;
+	cap->nr_iovas = 2;
+	cap->iova_ranges[0].start = 0;
+	cap->iova_ranges[0].end = 0xfedfffffull;
+	cap->iova_ranges[1].start = 0xfef00000ull;
+	cap->iova_ranges[1].end = (1ull << 48) - 1;
+	info->cap_offset = sizeof(*info);
+	return 0;
+}
+
+static int
+vfio_dev_container_ioctl(struct vfio_dev_fd *f, unsigned long req, void *arg)
+{
+	struct vfio_dev_container *c = f->c;
+
+	switch (req) {
+	case VFIO_GET_API_VERSION:
+		return VFIO_API_VERSION;
+	case VFIO_CHECK_EXTENSION:
+		return (uintptr_t)arg == VFIO_TYPE1_IOMMU || (uintptr_t)arg == VFIO_TYPE1v2_IOMMU;
+	case VFIO_SET_IOMMU:
+		/* The kernel needs a group in the container first. */
+		if (c->nb_groups == 0 || c->iommu_set)
+			return -EINVAL;
+		if ((uintptr_t)arg != VFIO_TYPE1_IOMMU && (uintptr_t)arg != VFIO_TYPE1v2_IOMMU)
+			return -EINVAL;
+		c->iommu_set = 1;
+		return 0;
+	case VFIO_IOMMU_GET_INFO:
+		if (!c->iommu_set)
+			return -EINVAL;
+		return vfio_dev_iommu_info(arg);
+	case VFIO_IOMMU_MAP_DMA:
+		return vfio_dev_map_dma(c, arg);
+	case VFIO_IOMMU_UNMAP_DMA:
+		return vfio_dev_unmap_dma(c, arg);
+	default:
+		VFIO_RUN_LOG("container: ioctl 0x%lx not emulated (ENOTTY)", req);
+		return -ENOTTY;
+	}
+}
+
+/* ---- Group ---- */
+
+static int vfio_dev_device_open(struct vfio_dev_fn *fn);
+
+static int
+vfio_dev_group_ioctl(struct vfio_dev_fd *f, unsigned long req, void *arg)
+{
+	struct vfio_dev_fn *fn = f->fn;
+	struct vfio_group_status *st = arg;
+	struct vfio_dev_fd *cf;
+
+	switch (req) {
+	case VFIO_GROUP_GET_STATUS:
+		if (st->argsz < sizeof(*st))
+			return -EINVAL;
+		st->flags = VFIO_GROUP_FLAGS_VIABLE |
+			    (fn->c != NULL ? VFIO_GROUP_FLAGS_CONTAINER_SET : 0);
+		return 0;
+	case VFIO_GROUP_SET_CONTAINER:
+		cf = vfio_dev_find(*(const int *)arg);
+		if (cf == NULL || cf->kind != VFIO_DEV_CONTAINER)
+			return -EBADF;
+		if (fn->c != NULL)
+			return -EINVAL;
+		/* A second group joins only a container whose IOMMU is set (type1 rule). */
+		if (cf->c->nb_groups > 0 && !cf->c->iommu_set)
+			return -EINVAL;
+		fn->c = cf->c;
+		cf->c->nb_groups++;
+		return 0;
+	case VFIO_GROUP_UNSET_CONTAINER:
+		if (fn->c == NULL || fn->dev_open > 0)
+			return fn->c == NULL ? -EINVAL : -EBUSY;
+		fn->c->nb_groups--;
+		fn->c = NULL;
+		return 0;
+	case VFIO_GROUP_GET_DEVICE_FD:
+		if (strcmp((const char *)arg, fn->d->bdf) != 0) {
+			VFIO_RUN_LOG("group %u: no device '%s' (ENODEV)", fn->d->group,
+				     (const char *)arg);
+			return -ENODEV;
+		}
+		if (fn->c == NULL || !fn->c->iommu_set)
+			return -EINVAL;
+		return vfio_dev_device_open(fn);
+	default:
+		VFIO_RUN_LOG("group %u: ioctl 0x%lx not emulated (ENOTTY)", fn->d->group, req);
+		return -ENOTTY;
+	}
+}
+
+/* ---- Device ---- */
+
+/* Create the model, or give the one there a function level reset as vfio-pci's open does. */
+static int
+vfio_dev_model(struct vfio_dev_fn *fn)
+{
+	struct mlx5v_sim_params p;
+	char name[32];
+	unsigned int i;
+	int ret;
+
+	if (fn->sim != NULL) {
+		mlx5v_sim_destroy(fn->sim);
+		fn->sim = NULL;
+	}
+	mlx5v_sim_params_default(&p);
+	if (mlx5v_sim_params_parse(&p, fn->d->devargs) != 0)
+		return -EINVAL;
+	snprintf(name, sizeof(name), "vfio-%s", fn->d->bdf);
+	fn->sim = mlx5v_sim_create(name, &p);
+	if (fn->sim == NULL) {
+		VFIO_RUN_LOG("%s: cannot create the model: %s", fn->d->bdf,
+			     rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	mlx5v_sim_hw_init(fn->sim, &fn->hw);
+	vfio_dev_cfg_init(fn);
+	/* The container's windows are the device's IOMMU. */
+	for (i = 0; i < fn->c->nb_win; i++) {
+		ret = vfio_dev_win_apply(fn, &fn->c->win[i]);
+		if (ret != 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int
+vfio_dev_device_open(struct vfio_dev_fn *fn)
+{
+	struct vfio_dev_fd *f;
+	int ret;
+
+	/* The first open finds the function reset (vfio-pci resets it on open and release). */
+	if (fn->dev_open == 0) {
+		ret = vfio_dev_model(fn);
+		if (ret != 0)
+			return ret;
+	}
+	f = vfio_dev_new_fd(VFIO_DEV_DEVICE, "vfio-device");
+	if (f == NULL)
+		return -errno;
+	f->fn = fn;
+	fn->dev_open++;
+	return f->fd;
+}
+
+static int
+vfio_dev_region_info(struct vfio_dev_fn *fn, struct vfio_region_info *ri)
+{
+	RTE_SET_USED(fn);
+	if (ri->argsz < sizeof(*ri))
+		return -EINVAL;
+	ri->cap_offset = 0;
+	ri->offset = VFIO_DEV_REGION_OFF(ri->index);
+	switch (ri->index) {
+	case VFIO_PCI_BAR0_REGION_INDEX:
+		ri->flags = VFIO_REGION_INFO_FLAG_READ | VFIO_REGION_INFO_FLAG_WRITE |
+			    VFIO_REGION_INFO_FLAG_MMAP;
+		ri->size = MLX5V_SIM_BAR0_SIZE;
+		return 0;
+	case VFIO_PCI_CONFIG_REGION_INDEX:
+		ri->flags = VFIO_REGION_INFO_FLAG_READ | VFIO_REGION_INFO_FLAG_WRITE;
+		ri->size = VFIO_DEV_CFG_SIZE;
+		return 0;
+	case VFIO_PCI_BAR1_REGION_INDEX ... VFIO_PCI_ROM_REGION_INDEX:
+		/* BAR1 is BAR0's upper half; ConnectX has no other BAR and no ROM here. */
+		ri->flags = 0;
+		ri->size = 0;
+		return 0;
+	default:
+		/* VGA and device-specific regions: vfio-pci has none for this function. */
+		return -EINVAL;
+	}
+}
+
+static int
+vfio_dev_irq_info(struct vfio_dev_fn *fn, struct vfio_irq_info *ii)
+{
+	struct mlx5v_hw_irq_info hi;
+
+	if (ii->argsz < sizeof(*ii))
+		return -EINVAL;
+	switch (ii->index) {
+	case VFIO_PCI_INTX_IRQ_INDEX:
+		ii->flags = VFIO_IRQ_INFO_EVENTFD | VFIO_IRQ_INFO_MASKABLE |
+			    VFIO_IRQ_INFO_AUTOMASKED;
+		ii->count = 1;
+		return 0;
+	case VFIO_PCI_MSI_IRQ_INDEX:
+		/* No MSI capability: MSI-X only. */
+		ii->flags = VFIO_IRQ_INFO_EVENTFD;
+		ii->count = 0;
+		return 0;
+	case VFIO_PCI_MSIX_IRQ_INDEX:
+		mlx5v_sim_hw_ops.irq_info(&fn->hw, &hi);
+		ii->count = hi.count;
+		ii->flags = ((hi.flags & MLX5V_HW_IRQ_EVENTFD) ? VFIO_IRQ_INFO_EVENTFD : 0) |
+			    ((hi.flags & MLX5V_HW_IRQ_NORESIZE) ? VFIO_IRQ_INFO_NORESIZE : 0);
+		return 0;
+	case VFIO_PCI_ERR_IRQ_INDEX:
+	case VFIO_PCI_REQ_IRQ_INDEX:
+		ii->flags = VFIO_IRQ_INFO_EVENTFD;
+		ii->count = 1;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static int
+vfio_dev_set_irqs(struct vfio_dev_fn *fn, struct vfio_irq_set *is)
+{
+	uint32_t type = is->flags & VFIO_IRQ_SET_DATA_TYPE_MASK;
+	uint32_t action = is->flags & VFIO_IRQ_SET_ACTION_TYPE_MASK;
+	uint16_t ctl;
+	int ret;
+
+	if (is->argsz < sizeof(*is) ||
+	    (type == VFIO_IRQ_SET_DATA_EVENTFD &&
+	     is->argsz < sizeof(*is) + (size_t)is->count * sizeof(int)))
+		return -EINVAL;
+	if (is->index == VFIO_PCI_ERR_IRQ_INDEX || is->index == VFIO_PCI_REQ_IRQ_INDEX) {
+		/* Accepted; the emulation never raises them. */
+		return 0;
+	}
+	if (is->index != VFIO_PCI_MSIX_IRQ_INDEX || action != VFIO_IRQ_SET_ACTION_TRIGGER) {
+		VFIO_RUN_LOG("%s: SET_IRQS index %u flags 0x%x not emulated (EINVAL)",
+			     fn->d->bdf, is->index, is->flags);
+		return -EINVAL;
+	}
+	if (type == VFIO_IRQ_SET_DATA_NONE && is->count == 0) {
+		ret = mlx5v_sim_hw_ops.irq_set(&fn->hw, 0, 0, NULL);
+	} else if (type == VFIO_IRQ_SET_DATA_EVENTFD) {
+		ret = mlx5v_sim_hw_ops.irq_set(&fn->hw, is->start, is->count,
+					       (const int *)(void *)is->data);
+	} else {
+		VFIO_RUN_LOG("%s: SET_IRQS MSI-X data flags 0x%x not emulated (EINVAL)",
+			     fn->d->bdf, is->flags);
+		return -EINVAL;
+	}
+	/* The MSI-X enable bit as the config space shows it. */
+	ctl = fn->cfg[VFIO_DEV_CAP_MSIX + 2] | (fn->cfg[VFIO_DEV_CAP_MSIX + 3] << 8);
+	ctl = mlx5v_sim_msix_enabled(fn->sim, NULL) ? ctl | 0x8000 : ctl & ~0x8000;
+	vfio_dev_cfg16(fn->cfg, VFIO_DEV_CAP_MSIX + 2, ctl);
+	return ret;
+}
+
+static int
+vfio_dev_device_ioctl(struct vfio_dev_fd *f, unsigned long req, void *arg)
+{
+	struct vfio_dev_fn *fn = f->fn;
+	struct vfio_device_info *di = arg;
+
+	switch (req) {
+	case VFIO_DEVICE_GET_INFO:
+		if (di->argsz < sizeof(*di))
+			return -EINVAL;
+		di->flags = VFIO_DEVICE_FLAGS_PCI | VFIO_DEVICE_FLAGS_RESET;
+		di->num_regions = VFIO_PCI_NUM_REGIONS;
+		di->num_irqs = VFIO_PCI_NUM_IRQS;
+		return 0;
+	case VFIO_DEVICE_GET_REGION_INFO:
+		return vfio_dev_region_info(fn, arg);
+	case VFIO_DEVICE_GET_IRQ_INFO:
+		return vfio_dev_irq_info(fn, arg);
+	case VFIO_DEVICE_SET_IRQS:
+		return vfio_dev_set_irqs(fn, arg);
+	default:
+		VFIO_RUN_LOG("%s: device ioctl 0x%lx not emulated (ENOTTY)", fn->d->bdf, req);
+		return -ENOTTY;
+	}
+}
+
+int
+ioctl(int fd, unsigned long req, ...)
+{
+	static int (*real_ioctl)(int, unsigned long, ...);
+	struct vfio_dev_fd *f;
+	va_list ap;
+	void *arg;
+	int ret;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	pthread_mutex_lock(&vfio_dev_lock);
+	f = vfio_dev_find(fd);
+	if (f == NULL) {
+		pthread_mutex_unlock(&vfio_dev_lock);
+		if (real_ioctl == NULL)
+			real_ioctl = (int (*)(int, unsigned long, ...))vfio_preload_next("ioctl");
+		return real_ioctl(fd, req, arg);
+	}
+	switch (f->kind) {
+	case VFIO_DEV_CONTAINER:
+		ret = vfio_dev_container_ioctl(f, req, arg);
+		break;
+	case VFIO_DEV_GROUP:
+		ret = vfio_dev_group_ioctl(f, req, arg);
+		break;
+	default:
+		ret = vfio_dev_device_ioctl(f, req, arg);
+		break;
+	}
+	pthread_mutex_unlock(&vfio_dev_lock);
+	VFIO_DEV_TRACE("ioctl(%d, 0x%lx) -> %d", fd, req, ret);
+	if (ret < 0) {
+		errno = -ret;
+		return -1;
+	}
+	return ret;
+}
+
+/* ---- BAR0 mapping and config space ---- */
+
+static void *
+vfio_dev_map_bar(struct vfio_dev_fn *fn, void *addr, size_t len, int prot, int flags,
+		 uint64_t off)
+{
+	struct mlx5v_sim_bar_page pages[MLX5V_SIM_BAR_PAGES];
+	uint8_t *base;
+	int n, i;
+
+	if (off % VFIO_DEV_PAGE != 0 || len == 0 || off + len > MLX5V_SIM_BAR0_SIZE) {
+		errno = EINVAL;
+		return MAP_FAILED;
+	}
+	n = mlx5v_sim_bar_export(fn->sim, pages, RTE_DIM(pages));
+	if (n < 0) {
+		VFIO_RUN_LOG("%s: BAR0 cannot be mapped: %s", fn->d->bdf, strerror(-n));
+		errno = -n;
+		return MAP_FAILED;
+	}
+	/* The whole range first, a hole where the model has no page, then its pages over it. */
+	base = mmap(addr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | (flags & MAP_FIXED),
+		    -1, 0);
+	if (base == MAP_FAILED)
+		return MAP_FAILED;
+	for (i = 0; i < n; i++) {
+		if (pages[i].bar_off < off || pages[i].bar_off >= off + len)
+			continue;
+		if (mmap(base + (pages[i].bar_off - off), VFIO_DEV_PAGE, prot,
+			 MAP_SHARED | MAP_FIXED, pages[i].fd, 0) == MAP_FAILED) {
+			int err = errno;
+
+			munmap(base, len);
+			errno = err;
+			return MAP_FAILED;
+		}
+	}
+	return base;
+}
+
+#define VFIO_PRELOAD_MMAP(name) \
+void * \
+name(void *addr, size_t len, int prot, int flags, int fd, off_t off) \
+{ \
+	static void *(*real)(void *, size_t, int, int, int, off_t); \
+	struct vfio_dev_fd *f; \
+	void *r; \
+	pthread_mutex_lock(&vfio_dev_lock); \
+	f = vfio_dev_find(fd); \
+	if (f == NULL) { \
+		pthread_mutex_unlock(&vfio_dev_lock); \
+		if (real == NULL) \
+			real = (void *(*)(void *, size_t, int, int, int, off_t)) \
+				vfio_preload_next(#name); \
+		return real(addr, len, prot, flags, fd, off); \
+	} \
+	if (f->kind != VFIO_DEV_DEVICE || (uint64_t)off >= VFIO_DEV_REGION_OFF(1)) { \
+		VFIO_RUN_LOG("mmap of fd %d offset 0x%llx not emulated (EINVAL)", fd, \
+			     (unsigned long long)off); \
+		errno = EINVAL; \
+		r = MAP_FAILED; \
+	} else { \
+		r = vfio_dev_map_bar(f->fn, addr, len, prot, flags, off); \
+	} \
+	pthread_mutex_unlock(&vfio_dev_lock); \
+	VFIO_DEV_TRACE("mmap(fd %d, 0x%zx @ 0x%llx) -> %p", fd, len, \
+		       (unsigned long long)off, r); \
+	return r; \
+}
+
+VFIO_PRELOAD_MMAP(mmap)
+VFIO_PRELOAD_MMAP(mmap64)
+
+/* The config space; @return bytes or -errno. */
+static ssize_t
+vfio_dev_cfg_rw(struct vfio_dev_fn *fn, void *buf, size_t len, uint64_t off, int wr)
+{
+	uint64_t base = VFIO_DEV_REGION_OFF(VFIO_PCI_CONFIG_REGION_INDEX);
+	uint64_t o;
+	uint16_t cmd;
+
+	if (off < base || off - base >= VFIO_DEV_CFG_SIZE) {
+		VFIO_RUN_LOG("%s: %s at region offset 0x%llx not emulated (EINVAL)", fn->d->bdf,
+			     wr ? "pwrite" : "pread", (unsigned long long)off);
+		return -EINVAL;
+	}
+	o = off - base;
+	if (len > VFIO_DEV_CFG_SIZE - o)
+		len = VFIO_DEV_CFG_SIZE - o;
+	if (!wr) {
+		memcpy(buf, fn->cfg + o, len);
+		return len;
+	}
+	/* The command register: memory space and bus mastering (prm/mlx5 §2.1 step 4). */
+	if (o == 0x04 && len >= 2) {
+		memcpy(&cmd, buf, 2);
+		vfio_dev_cfg16(fn->cfg, 0x04, cmd & 0x0546);
+		if ((cmd & 0x6) == 0x6)
+			mlx5v_sim_hw_ops.bus_enable(&fn->hw);
+		return len;
+	}
+	/* vfio-pci virtualises the rest; writes elsewhere are dropped, and named. */
+	VFIO_RUN_LOG("%s: config write of %zu bytes at 0x%llx ignored", fn->d->bdf, len,
+		     (unsigned long long)o);
+	return len;
+}
+
+#define VFIO_PRELOAD_PRW(name, T, wr) \
+ssize_t \
+name(int fd, T buf, size_t len, off_t off) \
+{ \
+	static ssize_t (*real)(int, T, size_t, off_t); \
+	struct vfio_dev_fd *f; \
+	ssize_t r; \
+	pthread_mutex_lock(&vfio_dev_lock); \
+	f = vfio_dev_find(fd); \
+	if (f == NULL) { \
+		pthread_mutex_unlock(&vfio_dev_lock); \
+		if (real == NULL) \
+			real = (ssize_t (*)(int, T, size_t, off_t))vfio_preload_next(#name); \
+		return real(fd, buf, len, off); \
+	} \
+	if (f->kind != VFIO_DEV_DEVICE) { \
+		VFIO_RUN_LOG("%s on a VFIO %s fd not emulated (EINVAL)", #name, \
+			     f->kind == VFIO_DEV_GROUP ? "group" : "container"); \
+		r = -EINVAL; \
+	} else { \
+		r = vfio_dev_cfg_rw(f->fn, (void *)(uintptr_t)buf, len, off, wr); \
+	} \
+	pthread_mutex_unlock(&vfio_dev_lock); \
+	if (r < 0) { \
+		errno = -r; \
+		return -1; \
+	} \
+	return r; \
+}
+
+VFIO_PRELOAD_PRW(pread, void *, 0)
+VFIO_PRELOAD_PRW(pread64, void *, 0)
+VFIO_PRELOAD_PRW(pwrite, const void *, 1)
+VFIO_PRELOAD_PRW(pwrite64, const void *, 1)
+
+/* ---- close ---- */
+
+static void
+vfio_dev_release(struct vfio_dev_fd *f)
+{
+	struct vfio_dev_fn *fn = f->fn;
+	struct vfio_dev_container *c = f->c;
+	unsigned int i;
+
+	switch (f->kind) {
+	case VFIO_DEV_DEVICE:
+		/* The last close: vfio-pci switches MSI-X off (and resets at the next open). */
+		if (--fn->dev_open == 0 && fn->sim != NULL)
+			mlx5v_sim_hw_ops.irq_set(&fn->hw, 0, 0, NULL);
+		break;
+	case VFIO_DEV_GROUP:
+		if (fn->c != NULL) {
+			fn->c->nb_groups--;
+			fn->c = NULL;
+		}
+		break;
+	case VFIO_DEV_CONTAINER:
+		/* The IOMMU goes with the container: every window is unmapped. */
+		for (i = 0; i < VFIO_RUN_MAX_DEVS; i++) {
+			unsigned int j;
+
+			if (vfio_dev_fns[i].c != c)
+				continue;
+			for (j = 0; j < c->nb_win && vfio_dev_fns[i].sim != NULL; j++)
+				mlx5v_sim_iommu_unmap(vfio_dev_fns[i].sim, c->win[j].iova,
+						      c->win[j].size);
+			vfio_dev_fns[i].c = NULL;
+		}
+		free(c->win);
+		free(c);
+		break;
+	}
+}
+
+int
+close(int fd)
+{
+	static int (*real_close)(int);
+	struct vfio_dev_fd *f;
+
+	if (real_close == NULL)
+		real_close = (int (*)(int))vfio_preload_next("close");
+	pthread_mutex_lock(&vfio_dev_lock);
+	f = vfio_dev_find(fd);
+	if (f != NULL) {
+		VFIO_DEV_TRACE("close %d", fd);
+		vfio_dev_release(f);
+		f->fd = -1;
+	}
+	pthread_mutex_unlock(&vfio_dev_lock);
+	return real_close(fd);
+}

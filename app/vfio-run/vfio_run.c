@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file dpdk-mlxv-vfio-run: run a command with simulated ConnectX functions bound to vfio-pci
+ * (doc/guides/platform/vfio_emulation.rst).
+ *
+ *     dpdk-mlxv-vfio-run [--dev BDF[,SIMDEVARGS]]... -- COMMAND [ARGS...]
+ *
+ * Checks the functions (each model is created once and destroyed, so a bad knob is refused
+ * here with the model's own message), then executes COMMAND with the preload library in
+ * LD_PRELOAD and the functions in MLXV_VFIO_DEVS. Exit status 2: bad arguments.
+ */
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_errno.h>
+
+#include "mlx5v_sim.h"
+#include "vfio_run.h"
+
+#define VFIO_RUN_DEFAULT_BDF "0000:00:05.0"
+#define VFIO_RUN_PRELOAD_NAME "libmlxv_vfio_preload.so"
+#define VFIO_RUN_EXIT_USAGE 2
+
+static void
+vfio_run_usage(FILE *f)
+{
+	fprintf(f, "usage: dpdk-mlxv-vfio-run [--trace] [--dev BDF[,SIMDEVARGS]]... -- "
+		"COMMAND [ARGS...]\n"
+		"  Runs COMMAND with each BDF (default " VFIO_RUN_DEFAULT_BDF ") emulated as a\n"
+		"  ConnectX function bound to vfio-pci, backed by the mlx5v_sim model with\n"
+		"  SIMDEVARGS (msix=, function=vf, knobs; doc/guides/sim/mlx5v_sim.rst).\n"
+		"  --trace  log every emulated VFIO call to stderr\n");
+}
+
+/* The preload beside us in the build tree (app/vfio-run/), else where it is installed. */
+static int
+vfio_run_preload_path(char *buf, size_t len)
+{
+	char exe[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash != NULL) {
+			*slash = '\0';
+			if (snprintf(buf, len, "%s/vfio-run/%s", exe, VFIO_RUN_PRELOAD_NAME) <
+			    (int)len && access(buf, R_OK) == 0)
+				return 0;
+		}
+	}
+	snprintf(buf, len, "%s/%s", VFIO_RUN_PRELOAD_DIR, VFIO_RUN_PRELOAD_NAME);
+	if (access(buf, R_OK) == 0)
+		return 0;
+	fprintf(stderr, "dpdk-mlxv-vfio-run: cannot find %s (looked beside the program and in "
+		"%s)\n", VFIO_RUN_PRELOAD_NAME, VFIO_RUN_PRELOAD_DIR);
+	return -ENOENT;
+}
+
+/* Create the model once with the function's devargs: unknown knobs are refused here. */
+static int
+vfio_run_dev_check(const struct vfio_run_dev *d)
+{
+	struct mlx5v_sim_params p;
+	struct mlx5v_sim *sim;
+	char name[32];
+
+	mlx5v_sim_params_default(&p);
+	if (mlx5v_sim_params_parse(&p, d->devargs) != 0)
+		return -EINVAL;
+	snprintf(name, sizeof(name), "vfio-check-%.12s", d->bdf);
+	sim = mlx5v_sim_create(name, &p);
+	if (sim == NULL) {
+		fprintf(stderr, "dpdk-mlxv-vfio-run: %s: the model refuses '%s': %s\n", d->bdf,
+			d->devargs, rte_strerror(rte_errno));
+		return -EINVAL;
+	}
+	mlx5v_sim_destroy(sim);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct vfio_run_dev devs[VFIO_RUN_MAX_DEVS];
+	char preload[PATH_MAX];
+	char err[256];
+	char *envdevs = NULL;
+	size_t envlen = 0;
+	unsigned int nb = 0;
+	const char *old;
+	char *ld;
+	int trace = 0;
+	int i, j;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			vfio_run_usage(stdout);
+			return 0;
+		}
+		if (strcmp(argv[i], "--trace") == 0) {
+			trace = 1;
+			continue;
+		}
+		if (strcmp(argv[i], "--dev") != 0 || i + 1 == argc) {
+			fprintf(stderr, "dpdk-mlxv-vfio-run: %s '%s'\n",
+				strcmp(argv[i], "--dev") == 0 ? "missing value after" :
+				"unknown option", argv[i]);
+			vfio_run_usage(stderr);
+			return VFIO_RUN_EXIT_USAGE;
+		}
+		if (nb == VFIO_RUN_MAX_DEVS) {
+			fprintf(stderr, "dpdk-mlxv-vfio-run: at most %d --dev\n",
+				VFIO_RUN_MAX_DEVS);
+			return VFIO_RUN_EXIT_USAGE;
+		}
+		i++;
+		/* The devargs may not hold the separator of the environment list. */
+		if (strchr(argv[i], VFIO_RUN_DEV_SEP) != NULL) {
+			fprintf(stderr, "dpdk-mlxv-vfio-run: '%s': '%c' is not allowed\n", argv[i],
+				VFIO_RUN_DEV_SEP);
+			return VFIO_RUN_EXIT_USAGE;
+		}
+		envlen += strlen(argv[i]) + 1;
+		if (vfio_run_dev_parse(strdup(argv[i]), nb, &devs[nb], err, sizeof(err)) != 0) {
+			fprintf(stderr, "dpdk-mlxv-vfio-run: %s\n", err);
+			return VFIO_RUN_EXIT_USAGE;
+		}
+		for (j = 0; j < (int)nb; j++) {
+			if (strcmp(devs[j].bdf, devs[nb].bdf) == 0) {
+				fprintf(stderr, "dpdk-mlxv-vfio-run: %s given twice\n",
+					devs[nb].bdf);
+				return VFIO_RUN_EXIT_USAGE;
+			}
+		}
+		nb++;
+	}
+	if (i >= argc - 1) {
+		fprintf(stderr, "dpdk-mlxv-vfio-run: no COMMAND after '--'\n");
+		vfio_run_usage(stderr);
+		return VFIO_RUN_EXIT_USAGE;
+	}
+	if (nb == 0) {
+		char *def = strdup(VFIO_RUN_DEFAULT_BDF);
+
+		envlen = strlen(VFIO_RUN_DEFAULT_BDF) + 1;
+		if (def == NULL || vfio_run_dev_parse(def, 0, &devs[0], err, sizeof(err)) != 0)
+			return VFIO_RUN_EXIT_USAGE;
+		nb = 1;
+	}
+	envdevs = calloc(1, envlen + 1);
+	if (envdevs == NULL)
+		return 1;
+	for (j = 0; j < (int)nb; j++) {
+		if (vfio_run_dev_check(&devs[j]) != 0)
+			return VFIO_RUN_EXIT_USAGE;
+		snprintf(envdevs + strlen(envdevs), envlen + 1 - strlen(envdevs), "%s%s%s%s",
+			 j ? ";" : "", devs[j].bdf, devs[j].devargs[0] ? "," : "",
+			 devs[j].devargs);
+	}
+	if (vfio_run_preload_path(preload, sizeof(preload)) != 0)
+		return 1;
+	old = getenv("LD_PRELOAD");
+	if (old != NULL && old[0] != '\0') {
+		ld = malloc(strlen(preload) + strlen(old) + 2);
+		if (ld == NULL)
+			return 1;
+		sprintf(ld, "%s:%s", preload, old);
+	} else {
+		ld = preload;
+	}
+	if (setenv("LD_PRELOAD", ld, 1) != 0 || setenv(VFIO_RUN_ENV_DEVS, envdevs, 1) != 0 ||
+	    (trace && setenv(VFIO_RUN_ENV_TRACE, "1", 1) != 0)) {
+		perror("dpdk-mlxv-vfio-run: setenv");
+		return 1;
+	}
+	execvp(argv[i + 1], &argv[i + 1]);
+	fprintf(stderr, "dpdk-mlxv-vfio-run: cannot run %s: %s\n", argv[i + 1], strerror(errno));
+	return 127;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file The VFIO emulation (doc/guides/platform/vfio_emulation.rst): what the launcher
+ * dpdk-mlxv-vfio-run and the preload library share, and the preload's internal interfaces.
+ */
+
+#ifndef _VFIO_RUN_H_
+#define _VFIO_RUN_H_
+
+#include <stdint.h>
+#include <stdio.h>
+
+/** The functions to emulate: "BDF[,SIMDEVARGS];BDF[,SIMDEVARGS]...", set by the launcher. */
+#define VFIO_RUN_ENV_DEVS "MLXV_VFIO_DEVS"
+/** Set to 1 by the launcher: log every emulated ioctl to stderr. */
+#define VFIO_RUN_ENV_TRACE "MLXV_VFIO_TRACE"
+/** Separator of the functions in VFIO_RUN_ENV_DEVS (devargs use ','). */
+#define VFIO_RUN_DEV_SEP ';'
+/** Most emulated functions. */
+#define VFIO_RUN_MAX_DEVS 16
+/** "dddd:bb:dd.f" and its NUL. */
+#define VFIO_RUN_BDF_LEN 13
+/** ConnectX vendor id and the PCI class of an Ethernet controller. */
+#define VFIO_RUN_VENDOR 0x15b3
+#define VFIO_RUN_CLASS 0x020000
+/** The IOMMU group of function i is VFIO_RUN_GROUP_BASE + i. */
+#define VFIO_RUN_GROUP_BASE 40
+
+/** Log one line to stderr, prefixed with the emulation's name. */
+#define VFIO_RUN_LOG(fmt, ...) \
+	fprintf(stderr, "mlxv-vfio: " fmt "\n", ##__VA_ARGS__)
+
+struct mlx5v_sim;
+
+/** One emulated function as the preload knows it. */
+struct vfio_run_dev {
+	char bdf[VFIO_RUN_BDF_LEN];
+	const char *devargs;        /**< SIMDEVARGS, "" for none */
+	unsigned int group;         /**< IOMMU group number */
+	uint16_t device_id;         /**< 0x1017, or 0x1018 with function=vf */
+	unsigned int msix;          /**< MSI-X vectors (msix=, default 8) */
+	int numa_node;
+};
+
+/**
+ * Check "dddd:bb:dd.f" (lower-case hex, device <= 0x1f, function <= 7).
+ * @return 0 or -EINVAL.
+ */
+int vfio_run_bdf_check(const char *bdf);
+
+/**
+ * Parse one "BDF[,SIMDEVARGS]" into d (devargs points into s, which the caller keeps).
+ * @return 0, or -EINVAL with a message in err.
+ */
+int vfio_run_dev_parse(char *s, unsigned int idx, struct vfio_run_dev *d, char *err,
+		       size_t errlen);
+
+/* ---- preload: the emulated functions (vfio_preload_path.c) ---- */
+
+/** @return the emulated functions (parsed from the environment once), *n their count. */
+struct vfio_run_dev *vfio_preload_devs(unsigned int *n);
+
+/** The real libc function behind an interposed one, or NULL. */
+void *vfio_preload_next(const char *name);
+
+/* ---- preload: the VFIO character devices (vfio_preload_dev.c) ---- */
+
+/**
+ * Open of /dev/vfio/vfio (group < 0) or /dev/vfio/<group>. @return an fd, or -1 with
+ * errno set (ENOENT: no such group).
+ */
+int vfio_preload_dev_open(int group);
+
+/** @return 1 if fd is an emulated VFIO fd. */
+int vfio_preload_dev_is(int fd);
+
+#endif /* _VFIO_RUN_H_ */
