@@ -38,6 +38,7 @@ struct hwsim_engine {
 	int stop;              /* atomic: set by stop, read by the engine */
 	int tid_ready;         /* atomic: tid holds the live thread, see hwsim_engine_main() */
 	int kick_fd;           /* eventfd: a kick ends the idle sleep at once */
+	uint64_t passes;       /* atomic: passes of fn completed */
 	int started;           /* a thread exists and has not been joined; under lock */
 	pthread_t tid;
 	pthread_mutex_t lock;
@@ -102,7 +103,11 @@ hwsim_engine_main(void *p)
 		sched_yield();
 	sleep_us = __atomic_load_n(&e->idle_min_us, __ATOMIC_RELAXED);
 	while (__atomic_load_n(&e->stop, __ATOMIC_ACQUIRE) == 0) {
-		if (e->fn(e->arg) > 0) {
+		int work = e->fn(e->arg);
+
+		/* Release: a waiter that sees the count sees what the pass did. */
+		__atomic_fetch_add(&e->passes, 1, __ATOMIC_RELEASE);
+		if (work > 0) {
 			sleep_us = __atomic_load_n(&e->idle_min_us, __ATOMIC_RELAXED);
 			continue;
 		}
@@ -230,6 +235,12 @@ hwsim_engine_stop(struct hwsim_engine *e)
 		e->started = 0;
 	}
 	pthread_mutex_unlock(&e->lock);
+}
+
+uint64_t
+hwsim_engine_passes(const struct hwsim_engine *e)
+{
+	return __atomic_load_n(&e->passes, __ATOMIC_ACQUIRE);
 }
 
 void

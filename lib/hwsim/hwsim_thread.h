@@ -36,6 +36,13 @@ void hwsim_engine_stop(struct hwsim_engine *e);
 /** Wake the engine now (e.g. after a register write that rings a doorbell). */
 void hwsim_engine_kick(struct hwsim_engine *e);
 
+/**
+ * @return the passes of the poll function completed so far. Async-signal-safe (one atomic
+ * load): a store made before a call is seen by the device once the count has grown by 2
+ * (the pass running at the call may have read the store's location already).
+ */
+uint64_t hwsim_engine_passes(const struct hwsim_engine *e);
+
 /** @return 1 if called from this engine's own thread. */
 int hwsim_engine_is_self(const struct hwsim_engine *e);
 

@@ -869,6 +869,9 @@ test_hwsim_engine_kick(void)
 		hwsim_engine_kick(c.e);
 		TEST_ASSERT_SUCCESS(ut_wait_counter(&c.calls, n), "kick %" PRIu64 " lost", n);
 	}
+	/* The completed passes: each counted once the poll function has returned. */
+	TEST_ASSERT_SUCCESS(UT_WAIT_FOR(hwsim_engine_passes(c.e) == 5), "passes %" PRIu64,
+			    hwsim_engine_passes(c.e));
 	/* Stop must wake the sleeping engine too, or this join would take an hour. */
 	hwsim_engine_stop(c.e);
 	hwsim_engine_destroy(c.e);
