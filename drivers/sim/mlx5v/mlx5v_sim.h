@@ -337,6 +337,15 @@ int mlx5v_sim_bar_export(struct mlx5v_sim *sim, struct mlx5v_sim_bar_page *pages
 			 unsigned int n);
 
 /**
+ * Wait until the engine has taken every store made to the exported BAR pages before the
+ * call: a trapped store is then one doorbell or register write, never merged with the next
+ * store to the same word. Async-signal-safe (atomic loads, an eventfd write, sched_yield).
+ * @return 0, or -ETIMEDOUT (the engine is held).
+ */
+__rte_internal
+int mlx5v_sim_bar_sync(struct mlx5v_sim *sim);
+
+/**
  * VFIO_IOMMU_MAP_DMA into the model's IOMMU: device DMA at [iova, iova + len) reaches va.
  * @return 0, -ENOSPC (fail_dma_map knob: the IOMMU is full), -EEXIST, -EINVAL, -ENOMEM.
  */

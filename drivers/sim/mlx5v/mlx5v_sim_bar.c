@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <sched.h>
 
 #include <rte_byteorder.h>
 #include <rte_common.h>
@@ -147,6 +148,24 @@ mlx5v_sim_bar_fini(struct mlx5v_sim *sim)
 		sim->iseg_pg[i].pg = NULL;
 	}
 	sim->iseg_mapped = 0;
+}
+
+/* Bounded: a held engine (mlx5v_sim_engine_hold()) must not hang a store forever. */
+#define MLX5V_SIM_BAR_SYNC_SPINS 2000000u
+
+int
+mlx5v_sim_bar_sync(struct mlx5v_sim *sim)
+{
+	uint64_t start = hwsim_engine_passes(sim->engine);
+	unsigned int i;
+
+	hwsim_engine_kick(sim->engine);
+	for (i = 0; i < MLX5V_SIM_BAR_SYNC_SPINS; i++) {
+		if (hwsim_engine_passes(sim->engine) - start >= 2)
+			return 0;
+		sched_yield();
+	}
+	return -ETIMEDOUT;
 }
 
 int
