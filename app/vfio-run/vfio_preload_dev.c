@@ -26,6 +26,7 @@
 #include <linux/vfio.h>
 
 #include <rte_errno.h>
+#include <rte_log.h>
 
 #include "mlx5v_hw.h"
 #include "mlx5v_sim.h"
@@ -338,9 +339,13 @@ vfio_dev_iommu_info(struct vfio_iommu_type1_info *info)
 
 	if (info->argsz < sizeof(*info))
 		return -EINVAL;
-	info->flags = VFIO_IOMMU_INFO_PGSIZES | VFIO_IOMMU_INFO_CAPS;
+	info->flags = VFIO_IOMMU_INFO_PGSIZES;
 	info->iova_pgsizes = 0x40201000ull;   /* 4 KiB, 2 MiB, 1 GiB */
 	info->cap_offset = 0;
+	/* A kernel before 5.4 has no capability chain: the user picks its own ranges. */
+	if (getenv(VFIO_RUN_ENV_NO_IOVA_RANGE) != NULL)
+		return 0;
+	info->flags |= VFIO_IOMMU_INFO_CAPS;
 	if (info->argsz < need) {
 		/* Too small for the capability chain: say how much is needed. */
 		info->argsz = need;
@@ -363,6 +368,8 @@ vfio_dev_iommu_info(struct vfio_iommu_type1_info *info)
 static int
 vfio_dev_container_ioctl(struct vfio_dev_fd *f, unsigned long req, void *arg)
 {
+	struct vfio_iommu_type1_dma_unmap *u;
+	struct vfio_iommu_type1_dma_map *m;
 	struct vfio_dev_container *c = f->c;
 
 	switch (req) {
@@ -383,8 +390,15 @@ vfio_dev_container_ioctl(struct vfio_dev_fd *f, unsigned long req, void *arg)
 			return -EINVAL;
 		return vfio_dev_iommu_info(arg);
 	case VFIO_IOMMU_MAP_DMA:
+		m = arg;
+		VFIO_DEV_TRACE("MAP_DMA iova 0x%llx size 0x%llx va 0x%llx",
+			       (unsigned long long)m->iova, (unsigned long long)m->size,
+			       (unsigned long long)m->vaddr);
 		return vfio_dev_map_dma(c, arg);
 	case VFIO_IOMMU_UNMAP_DMA:
+		u = arg;
+		VFIO_DEV_TRACE("UNMAP_DMA iova 0x%llx size 0x%llx", (unsigned long long)u->iova,
+			       (unsigned long long)u->size);
 		return vfio_dev_unmap_dma(c, arg);
 	default:
 		VFIO_RUN_LOG("container: ioctl 0x%lx not emulated (ENOTTY)", req);
@@ -455,12 +469,17 @@ vfio_dev_model(struct vfio_dev_fn *fn)
 	int ret;
 
 	if (fn->sim != NULL) {
+		/* A BAR mapping still there keeps the old pages, which no engine watches now. */
+		vfio_preload_trap_del_sim(fn->sim);
 		mlx5v_sim_destroy(fn->sim);
 		fn->sim = NULL;
 	}
 	mlx5v_sim_params_default(&p);
 	if (mlx5v_sim_params_parse(&p, fn->d->devargs) != 0)
 		return -EINVAL;
+	/* --trace: the model's own log lines too (every refused command, at INFO). */
+	if (getenv(VFIO_RUN_ENV_TRACE) != NULL)
+		rte_log_set_level_pattern("pmd.sim.*", RTE_LOG_DEBUG);
 	snprintf(name, sizeof(name), "vfio-%s", fn->d->bdf);
 	fn->sim = mlx5v_sim_create(name, &p);
 	if (fn->sim == NULL) {
@@ -691,6 +710,9 @@ vfio_dev_map_bar(struct vfio_dev_fn *fn, void *addr, size_t len, int prot, int f
 		    -1, 0);
 	if (base == MAP_FAILED)
 		return MAP_FAILED;
+	/* Stores to the model's pages are trapped one by one where the architecture allows. */
+	if ((prot & PROT_WRITE) && vfio_preload_trap_add(base, len, fn->sim) == 0)
+		prot &= ~PROT_WRITE;
 	for (i = 0; i < n; i++) {
 		if (pages[i].bar_off < off || pages[i].bar_off >= off + len)
 			continue;
@@ -698,6 +720,7 @@ vfio_dev_map_bar(struct vfio_dev_fn *fn, void *addr, size_t len, int prot, int f
 			 MAP_SHARED | MAP_FIXED, pages[i].fd, 0) == MAP_FAILED) {
 			int err = errno;
 
+			vfio_preload_trap_del(base);
 			munmap(base, len);
 			errno = err;
 			return MAP_FAILED;
@@ -803,10 +826,27 @@ name(int fd, T buf, size_t len, off_t off) \
 	return r; \
 }
 
+/* The fortified forms (_FORTIFY_SOURCE): rdma-core's libmlx5 calls __pread_chk. */
+#define VFIO_PRELOAD_PREAD_CHK(name, plain) \
+ssize_t \
+name(int fd, void *buf, size_t len, off_t off, size_t buflen) \
+{ \
+	static ssize_t (*real)(int, void *, size_t, off_t, size_t); \
+	if (len > buflen) \
+		abort(); \
+	if (vfio_preload_dev_is(fd)) \
+		return plain(fd, buf, len, off); \
+	if (real == NULL) \
+		real = (ssize_t (*)(int, void *, size_t, off_t, size_t))vfio_preload_next(#name); \
+	return real(fd, buf, len, off, buflen); \
+}
+
 VFIO_PRELOAD_PRW(pread, void *, 0)
 VFIO_PRELOAD_PRW(pread64, void *, 0)
 VFIO_PRELOAD_PRW(pwrite, const void *, 1)
 VFIO_PRELOAD_PRW(pwrite64, const void *, 1)
+VFIO_PRELOAD_PREAD_CHK(__pread_chk, pread)
+VFIO_PRELOAD_PREAD_CHK(__pread64_chk, pread64)
 
 /* ---- close ---- */
 

@@ -32,12 +32,15 @@
 static void
 vfio_run_usage(FILE *f)
 {
-	fprintf(f, "usage: dpdk-mlxv-vfio-run [--trace] [--dev BDF[,SIMDEVARGS]]... -- "
+	fprintf(f, "usage: dpdk-mlxv-vfio-run [--trace] [--no-iova-range] "
+		"[--dev BDF[,SIMDEVARGS]]... -- "
 		"COMMAND [ARGS...]\n"
 		"  Runs COMMAND with each BDF (default " VFIO_RUN_DEFAULT_BDF ") emulated as a\n"
 		"  ConnectX function bound to vfio-pci, backed by the mlx5v_sim model with\n"
 		"  SIMDEVARGS (msix=, function=vf, knobs; doc/guides/sim/mlx5v_sim.rst).\n"
-		"  --trace  log every emulated VFIO call to stderr\n");
+		"  --trace  log every emulated VFIO call to stderr\n"
+		"  --no-iova-range  VFIO_IOMMU_GET_INFO without the IOVA range capability\n"
+		"                   (kernels before 5.4); default: x86's ranges, from IOVA 0\n");
 }
 
 /* The preload beside us in the build tree (app/vfio-run/), else where it is installed. */
@@ -100,6 +103,7 @@ main(int argc, char **argv)
 	unsigned int nb = 0;
 	const char *old;
 	char *ld;
+	int no_iova_range = 0;
 	int trace = 0;
 	int i, j;
 
@@ -112,6 +116,10 @@ main(int argc, char **argv)
 		}
 		if (strcmp(argv[i], "--trace") == 0) {
 			trace = 1;
+			continue;
+		}
+		if (strcmp(argv[i], "--no-iova-range") == 0) {
+			no_iova_range = 1;
 			continue;
 		}
 		if (strcmp(argv[i], "--dev") != 0 || i + 1 == argc) {
@@ -182,7 +190,8 @@ main(int argc, char **argv)
 		ld = preload;
 	}
 	if (setenv("LD_PRELOAD", ld, 1) != 0 || setenv(VFIO_RUN_ENV_DEVS, envdevs, 1) != 0 ||
-	    (trace && setenv(VFIO_RUN_ENV_TRACE, "1", 1) != 0)) {
+	    (trace && setenv(VFIO_RUN_ENV_TRACE, "1", 1) != 0) ||
+	    (no_iova_range && setenv(VFIO_RUN_ENV_NO_IOVA_RANGE, "1", 1) != 0)) {
 		perror("dpdk-mlxv-vfio-run: setenv");
 		return 1;
 	}

@@ -17,6 +17,8 @@
 #define VFIO_RUN_ENV_DEVS "MLXV_VFIO_DEVS"
 /** Set to 1 by the launcher: log every emulated ioctl to stderr. */
 #define VFIO_RUN_ENV_TRACE "MLXV_VFIO_TRACE"
+/** Set to 1 by the launcher (--no-iova-range): IOMMU_GET_INFO without the IOVA ranges. */
+#define VFIO_RUN_ENV_NO_IOVA_RANGE "MLXV_VFIO_NO_IOVA_RANGE"
 /** Separator of the functions in VFIO_RUN_ENV_DEVS (devargs use ','). */
 #define VFIO_RUN_DEV_SEP ';'
 /** Most emulated functions. */
@@ -76,5 +78,19 @@ int vfio_preload_dev_open(int group);
 
 /** @return 1 if fd is an emulated VFIO fd. */
 int vfio_preload_dev_is(int fd);
+
+/* ---- preload: the store trap on BAR pages (vfio_preload_trap.c) ---- */
+
+/**
+ * Trap stores to the read-only pages in [base, base + len) of a BAR mapping of sim's
+ * function. @return 0, -ENOSPC, or -ENOTSUP (no trap on this architecture: map writable).
+ */
+int vfio_preload_trap_add(void *base, size_t len, struct mlx5v_sim *sim);
+
+/** Forget the mapping at base. */
+void vfio_preload_trap_del(void *base);
+
+/** Forget every mapping of sim's function (the model is about to be reset). */
+void vfio_preload_trap_del_sim(const struct mlx5v_sim *sim);
 
 #endif /* _VFIO_RUN_H_ */

@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file rdma-core's mlx5 VFIO provider, unmodified (Debian's libmlx5), on an emulated function
+ * (doc/guides/platform/vfio_emulation.rst, "rdma-core"). Run under dpdk-mlxv-vfio-run:
+ *
+ *     vfio-rdma-core BDF
+ *
+ * ibv_open_device() is rdma-core's whole bring-up; then MSI vectors, the UAR, DEVX EQs of
+ * 2^6 .. 2^17 entries armed through the UAR, events by GEN_EQE through the general command,
+ * MSI on the vector's eventfd, owner bits across wraps, destroy and free, page requests
+ * served by mlx5dv_vfio_process_events(), the teardown of ibv_close_device() and a second
+ * open. The model is in this process: after each step the test reads it (live objects,
+ * misused doorbells, IOMMU faults, command errors). Prints "ok:"/"FAIL:" lines; exit 1 on
+ * any failure.
+ */
+
+#include <errno.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <infiniband/mlx5dv.h>
+#include <infiniband/verbs.h>
+
+#include <rte_pmd_mlx5v_prm.h>
+
+#include "mlx5v_sim.h"
+
+#define LOG_MIN 6
+#define LOG_MAX 17
+/* GEN_EQE events posted between two drains in the wrap test (below the 128 spare EQEs). */
+#define BURST 24
+#define MSI_WAIT_MS 5000
+
+static int failures;
+
+#define CHECK(cond, fmt, ...) do { \
+	if (cond) { \
+		printf("ok: " fmt "\n", ##__VA_ARGS__); \
+	} else { \
+		printf("FAIL: " fmt " (%s:%d)\n", ##__VA_ARGS__, __FILE__, __LINE__); \
+		failures++; \
+	} \
+} while (0)
+
+/* The model's counters read before a step, to check the step added none. */
+struct model_snap {
+	uint64_t db_misuse;
+	uint64_t iommu;
+	uint64_t cmd_err;
+	uint64_t msix_lost;
+};
+
+static struct mlx5v_sim *sim;
+
+static void
+snap(struct model_snap *s)
+{
+	s->db_misuse = mlx5v_sim_counter(sim, MLX5V_SIM_CTR_DB_MISUSE);
+	s->iommu = mlx5v_sim_counter(sim, MLX5V_SIM_CTR_IOMMU_FAULTS);
+	s->cmd_err = mlx5v_sim_counter(sim, MLX5V_SIM_CTR_CMD_ERRORS);
+	s->msix_lost = mlx5v_sim_counter(sim, MLX5V_SIM_CTR_MSIX_NOT_ENABLED);
+}
+
+static void
+check_clean(const struct model_snap *s, const char *step)
+{
+	CHECK(mlx5v_sim_counter(sim, MLX5V_SIM_CTR_DB_MISUSE) == s->db_misuse,
+	      "%s: no misused doorbell", step);
+	CHECK(mlx5v_sim_counter(sim, MLX5V_SIM_CTR_IOMMU_FAULTS) == s->iommu,
+	      "%s: no IOMMU fault", step);
+	CHECK(mlx5v_sim_counter(sim, MLX5V_SIM_CTR_CMD_ERRORS) == s->cmd_err,
+	      "%s: no command refused", step);
+	CHECK(mlx5v_sim_counter(sim, MLX5V_SIM_CTR_MSIX_NOT_ENABLED) == s->msix_lost,
+	      "%s: no interrupt on a vector not enabled", step);
+}
+
+static struct ibv_context *
+open_ctx(const char *bdf)
+{
+	struct mlx5dv_vfio_context_attr attr = { .pci_name = bdf };
+	struct ibv_device **list;
+	struct ibv_context *ctx;
+
+	list = mlx5dv_get_vfio_device_list(&attr);
+	if (list == NULL) {
+		printf("mlx5dv_get_vfio_device_list(%s): %s\n", bdf, strerror(errno));
+		return NULL;
+	}
+	ctx = ibv_open_device(list[0]);
+	if (ctx == NULL)
+		printf("ibv_open_device: %s\n", strerror(errno));
+	ibv_free_device_list(list);
+	return ctx;
+}
+
+/* Wait for the vector's eventfd; @return the interrupts counted, 0 on timeout. */
+static uint64_t
+msi_wait(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	uint64_t n = 0;
+
+	if (poll(&p, 1, MSI_WAIT_MS) != 1 || read(fd, &n, sizeof(n)) != sizeof(n))
+		return 0;
+	return n;
+}
+
+static int
+gen_eqe(struct ibv_context *ctx, uint32_t eqn, uint8_t type, uint32_t tag)
+{
+	uint8_t in[RTE_PMD_MLX5V_GEN_EQE_IN_SIZE] = { 0 };
+	uint8_t out[RTE_PMD_MLX5V_GEN_EQE_OUT_SIZE] = { 0 };
+	uint8_t *e = in + RTE_PMD_MLX5V_GEN_EQE_IN_EQE;
+	uint32_t be = htobe32(tag);
+
+	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_GEN_EQE);
+	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, eqn);
+	e[RTE_PMD_MLX5V_EQE_TYPE_OFF] = type;
+	memcpy(e + RTE_PMD_MLX5V_EQE_DATA_OFF, &be, sizeof(be));
+	return mlx5dv_devx_general_cmd(ctx, in, sizeof(in), out, sizeof(out));
+}
+
+static void
+eq_db(struct mlx5dv_devx_uar *uar, unsigned int off, uint32_t eqn, uint32_t ci)
+{
+	/* The EQEs read must be consumed before the device may reuse them. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	*(volatile uint32_t *)((uint8_t *)uar->base_addr + off) =
+		htobe32((eqn << 24) | (ci & 0xffffff));
+}
+
+/*
+ * Take every software-owned EQE from *ci: its owner bit must equal the wrap parity of ci,
+ * its tag the next expected. @return the EQEs taken, or -1 on a wrong one.
+ */
+static int
+eq_drain(uint8_t *ring, unsigned int log, uint32_t *ci, uint32_t *tag)
+{
+	uint32_t nent = 1u << log;
+	int n = 0;
+
+	for (;;) {
+		uint8_t *e = ring + (size_t)(*ci & (nent - 1)) * RTE_PMD_MLX5V_EQE_SIZE;
+		uint32_t be;
+
+		if ((e[RTE_PMD_MLX5V_EQE_OWNER_OFF] & 1) != ((*ci >> log) & 1))
+			return n;
+		/* Read the EQE only after its owner bit says it is ours. */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		memcpy(&be, e + RTE_PMD_MLX5V_EQE_DATA_OFF, sizeof(be));
+		if (e[RTE_PMD_MLX5V_EQE_TYPE_OFF] != RTE_PMD_MLX5V_EVENT_GENERAL_EVENT ||
+		    be32toh(be) != *tag) {
+			printf("EQE %u: type 0x%x tag %u, expected 0x22 tag %u\n", *ci,
+			       e[RTE_PMD_MLX5V_EQE_TYPE_OFF], be32toh(be), *tag);
+			return -1;
+		}
+		(*tag)++;
+		(*ci)++;
+		n++;
+	}
+}
+
+/* One EQ of 2^log entries: create, arm, events, (wraps), destroy. */
+static void
+eq_scenario(struct ibv_context *ctx, struct mlx5dv_devx_uar *uar,
+	    struct mlx5dv_devx_msi_vector *msi, unsigned int log)
+{
+	uint8_t in[RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE] = { 0 };
+	uint8_t out[RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE] = { 0 };
+	uint8_t *eqc = in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
+	uint8_t mask[32] = { 0 };
+	struct mlx5dv_devx_eq *eq;
+	struct model_snap s;
+	uint32_t ci = 0, tag = 0, eqn;
+	uint32_t nent = 1u << log;
+	unsigned int i, total;
+	int n, ok = 1;
+
+	snap(&s);
+	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_CREATE_EQ);
+	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, log);
+	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, uar->page_id);
+	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, msi->vector);
+	rte_pmd_mlx5v_event_mask_set(mask, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT);
+	memcpy(in + RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK, mask, sizeof(mask));
+	eq = mlx5dv_devx_create_eq(ctx, in, sizeof(in), out, sizeof(out));
+	CHECK(eq != NULL, "2^%u: mlx5dv_devx_create_eq (status 0x%x syndrome 0x%x errno %d)", log,
+	      RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS),
+	      RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME), eq == NULL ? errno : 0);
+	if (eq == NULL)
+		return;
+	eqn = RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
+	/* rdma-core hands out the ring as allocated: the caller makes every EQE device-owned. */
+	for (i = 0; i < nent; i++)
+		((uint8_t *)eq->vaddr)[(size_t)i * RTE_PMD_MLX5V_EQE_SIZE +
+				       RTE_PMD_MLX5V_EQE_OWNER_OFF] = 1;
+	eq_db(uar, RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF, eqn, ci);
+	/* One event on the armed EQ: an EQE and one MSI. */
+	CHECK(gen_eqe(ctx, eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, tag) == 0, "2^%u: GEN_EQE", log);
+	CHECK(msi_wait(msi->fd) == 1, "2^%u: one MSI on vector %d", log, msi->vector);
+	n = eq_drain(eq->vaddr, log, &ci, &tag);
+	CHECK(n == 1, "2^%u: one EQE, owner bit 0 (took %d)", log, n);
+	/*
+	 * The smallest EQ goes around 3 times and a bit: bursts below the spare EQEs, the CI
+	 * written after each drain, armed again at the end of each (one MSI per arm).
+	 */
+	total = log == LOG_MIN ? 3 * nent + 5 : 0;
+	for (i = 0; i < total && ok; i += BURST) {
+		unsigned int b = total - i < BURST ? total - i : BURST;
+		unsigned int k;
+
+		eq_db(uar, RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF, eqn, ci);
+		for (k = 0; k < b && ok; k++)
+			ok = gen_eqe(ctx, eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, tag + k) == 0;
+		ok = ok && msi_wait(msi->fd) >= 1;
+		n = eq_drain(eq->vaddr, log, &ci, &tag);
+		ok = ok && n == (int)b;
+		if (!ok)
+			printf("burst at %u: %d EQEs of %u\n", i, n, b);
+	}
+	if (total != 0)
+		CHECK(ok && ci == total + 1, "2^%u: %u EQEs across %u wraps, owner bits flip",
+		      log, total + 1, (total + 1) / nent);
+	eq_db(uar, RTE_PMD_MLX5V_UAR_EQ_DB_NOARM_OFF, eqn, ci);
+	CHECK(mlx5dv_devx_destroy_eq(eq) == 0, "2^%u: mlx5dv_devx_destroy_eq", log);
+	check_clean(&s, "EQ");
+}
+
+/* Page requests: the device asks, mlx5dv_vfio_process_events() gives (and takes back). */
+static void
+page_requests(struct ibv_context *ctx)
+{
+	unsigned int before = mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_PAGES);
+	unsigned int i;
+	int fd = mlx5dv_vfio_get_events_fd(ctx);
+	struct model_snap s;
+
+	snap(&s);
+	CHECK(fd >= 0, "mlx5dv_vfio_get_events_fd");
+	CHECK(mlx5v_sim_request_pages(sim, 8) == 0, "device asks for 8 pages");
+	for (i = 0; i < 100 && mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_PAGES) != before + 8;
+	     i++) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		poll(&p, 1, 50);
+		mlx5dv_vfio_process_events(ctx);
+	}
+	CHECK(mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_PAGES) == before + 8,
+	      "process_events gave 8 pages (%u -> %u)", before,
+	      mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_PAGES));
+	CHECK(mlx5v_sim_request_pages(sim, -8) == 0, "device returns 8 pages");
+	for (i = 0; i < 100 && mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_PAGES) != before;
+	     i++) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		poll(&p, 1, 50);
+		mlx5dv_vfio_process_events(ctx);
+	}
+	CHECK(mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_PAGES) == before,
+	      "process_events took 8 pages back");
+	check_clean(&s, "page requests");
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *bdf = argc > 1 ? argv[1] : "0000:00:05.0";
+	struct mlx5dv_devx_msi_vector *msi, *msi2;
+	struct mlx5dv_devx_uar *uar;
+	struct ibv_context *ctx;
+	struct model_snap s = { 0 };
+	unsigned int log, pages;
+	char name[32];
+
+	/* Line by line: a hang still shows how far it got. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ctx = open_ctx(bdf);
+	CHECK(ctx != NULL, "ibv_open_device: rdma-core's bring-up on %s", bdf);
+	if (ctx == NULL)
+		return 1;
+	snprintf(name, sizeof(name), "vfio-%s", bdf);
+	sim = mlx5v_sim_get(name);
+	CHECK(sim != NULL, "the model %s is in this process", name);
+	if (sim == NULL)
+		return 1;
+	check_clean(&s, "bring-up");
+	CHECK(mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_EQ) == 1, "one EQ (rdma-core's async EQ)");
+	pages = mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_PAGES);
+	CHECK(pages > 0, "the device holds %u firmware pages", pages);
+	CHECK(mlx5v_sim_msix_enabled(sim, NULL) > 0, "MSI-X enabled through VFIO");
+
+	msi = mlx5dv_devx_alloc_msi_vector(ctx);
+	CHECK(msi != NULL && msi->vector > 0 && msi->fd >= 0,
+	      "mlx5dv_devx_alloc_msi_vector: vector %d", msi != NULL ? msi->vector : -1);
+	msi2 = mlx5dv_devx_alloc_msi_vector(ctx);
+	CHECK(msi2 != NULL && msi != NULL && msi2->vector != msi->vector,
+	      "a second vector %d", msi2 != NULL ? msi2->vector : -1);
+	uar = mlx5dv_devx_alloc_uar(ctx, MLX5DV_UAR_ALLOC_TYPE_NC);
+	CHECK(uar != NULL, "mlx5dv_devx_alloc_uar: page %u", uar != NULL ? uar->page_id : 0);
+	if (msi == NULL || uar == NULL)
+		return 1;
+	for (log = LOG_MIN; log <= LOG_MAX; log++)
+		eq_scenario(ctx, uar, log % 2 == 0 || msi2 == NULL ? msi : msi2, log);
+	CHECK(mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_EQ) == 1, "only the async EQ is left");
+	mlx5dv_devx_free_uar(uar);
+	CHECK(msi2 == NULL || mlx5dv_devx_free_msi_vector(msi2) == 0, "free the second vector");
+	CHECK(mlx5dv_devx_free_msi_vector(msi) == 0, "mlx5dv_devx_free_msi_vector");
+	page_requests(ctx);
+
+	snap(&s);
+	ibv_close_device(ctx);
+	check_clean(&s, "ibv_close_device");
+	CHECK(mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_EQ) == 0, "teardown: no EQ left");
+	CHECK(mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_UAR) == 0, "teardown: no UAR left");
+	/*
+	 * rdma-core 44 tears down with TEARDOWN_HCA only: no MANAGE_PAGES TAKE, no DISABLE_HCA
+	 * (prm/mlx5 §2.3 has both); the pages stay with the device until vfio-pci resets it.
+	 */
+	CHECK(mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_PAGES) == pages,
+	      "teardown: the device still holds the %u pages of the bring-up (%u)", pages,
+	      mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_PAGES));
+	CHECK(mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_DMA_WINDOWS) == 0,
+	      "teardown: the container closed, no DMA window left (%u)",
+	      mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_DMA_WINDOWS));
+	CHECK(mlx5v_sim_msix_enabled(sim, NULL) == 0, "teardown: MSI-X off");
+
+	/* A second open: vfio-pci resets the function, rdma-core brings it up again. */
+	ctx = open_ctx(bdf);
+	CHECK(ctx != NULL, "second ibv_open_device");
+	if (ctx != NULL) {
+		sim = mlx5v_sim_get(name);
+		CHECK(mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_PAGES) == pages,
+		      "second open: the reset device took %u pages again",
+		      mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_PAGES));
+		snap(&s);
+		ibv_close_device(ctx);
+		check_clean(&s, "second ibv_close_device");
+	}
+	printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
+	return failures ? 1 : 0;
+}
