@@ -63,12 +63,50 @@ hwsim_wire_lookup(struct hwsim_wire_registry *reg, const char *name, int by_dev)
 	return NULL;
 }
 
-/* @return 1 if EAL holds device arguments for dev (so it is or will be probed). */
+/*
+ * Device names a host emulation announced (hwsim_wire_dev_expect()): devices it will
+ * create without EAL knowing them. Append-only, under the registry lock.
+ */
+#define HWSIM_WIRE_MAX_EXPECT 32
+static char hwsim_wire_expect[HWSIM_WIRE_MAX_EXPECT][HWSIM_WIRE_NAME_LEN];
+static unsigned int hwsim_wire_nb_expect;
+
+int
+hwsim_wire_dev_expect(const char *dev)
+{
+	struct hwsim_wire_registry *reg = hwsim_wire_registry();
+	unsigned int i;
+	int ret = 0;
+
+	if (dev == NULL || strlen(dev) >= HWSIM_WIRE_NAME_LEN)
+		return -EINVAL;
+	pthread_mutex_lock(&reg->lock);
+	for (i = 0; i < hwsim_wire_nb_expect; i++)
+		if (strcmp(hwsim_wire_expect[i], dev) == 0)
+			goto out;
+	if (hwsim_wire_nb_expect == HWSIM_WIRE_MAX_EXPECT) {
+		ret = -ENOSPC;
+		goto out;
+	}
+	snprintf(hwsim_wire_expect[hwsim_wire_nb_expect++], HWSIM_WIRE_NAME_LEN, "%s", dev);
+out:
+	pthread_mutex_unlock(&reg->lock);
+	return ret;
+}
+
+/*
+ * Under the registry lock. @return 1 if EAL holds device arguments for dev, or a host
+ * emulation announced it (so it is or will be probed).
+ */
 static int
 hwsim_wire_dev_in_eal(const char *dev)
 {
 	struct rte_devargs *da;
+	unsigned int i;
 
+	for (i = 0; i < hwsim_wire_nb_expect; i++)
+		if (strcmp(hwsim_wire_expect[i], dev) == 0)
+			return 1;
 	RTE_EAL_DEVARGS_FOREACH(NULL, da)
 		if (strcmp(da->name, dev) == 0)
 			return 1;

@@ -109,6 +109,13 @@ struct hwsim_knobs;
 struct hwsim_wire_port *hwsim_wire_port_create(const struct hwsim_wire_port_conf *conf);
 
 /**
+ * Announce a device that a host emulation will create without EAL knowing it (the VFIO
+ * emulation's functions): a pair port may then wait for it as for a device in EAL's
+ * arguments. @return 0, -EINVAL (name too long), -ENOSPC (32 announced already).
+ */
+int hwsim_wire_dev_expect(const char *dev);
+
+/**
  * Unplug and free the port (a TAP it created is removed). The peer of a pair goes down and
  * waits for a new port of the same name. Not from an rx or link callback. NULL is a no-op.
  */

@@ -391,6 +391,14 @@ test_hwsim_wire_pair_errors(void)
 			 "pair to an unknown device accepted");
 	TEST_ASSERT_EQUAL(rte_errno, ENODEV, "unknown device: errno %d", rte_errno);
 	TEST_ASSERT_NULL(hwsim_wire_port_find("ut_perr_a.1"), "a failed port was registered");
+	/* A device a host emulation announced may be waited for, as one in EAL's arguments. */
+	TEST_ASSERT_EQUAL(hwsim_wire_dev_expect(NULL), -EINVAL, "NULL announced");
+	TEST_ASSERT_SUCCESS(hwsim_wire_dev_expect("ut_perr_expected"), "announce");
+	TEST_ASSERT_SUCCESS(hwsim_wire_dev_expect("ut_perr_expected"), "announce twice");
+	a = port_create("ut_perr_a", 1, 1, "pair:ut_perr_expected", 1000, &ta);
+	TEST_ASSERT_NOT_NULL(a, "pair to an announced device refused");
+	TEST_ASSERT(!hwsim_wire_link_up(a), "up without its peer");
+	hwsim_wire_port_destroy(a);
 	TEST_ASSERT_NULL(port_create("ut_perr_a", 1, 1, "pair:ut_perr_a", 1000, &ta),
 			 "pair to itself accepted");
 	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "self pair: errno %d", rte_errno);
