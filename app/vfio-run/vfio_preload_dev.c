@@ -39,6 +39,7 @@
 #define VFIO_DEV_MAX_FDS 256
 #define VFIO_DEV_MAX_WIN 4096
 #define VFIO_DEV_PAGE 4096ull
+#define VFIO_DEV_MAX_BAR_MAPS 8
 
 /* The config space capabilities (PCIe base spec): PCI Express at 0x40, MSI-X at 0x9c. */
 #define VFIO_DEV_CAP_PCIE 0x40
@@ -54,6 +55,14 @@ enum vfio_dev_kind {
 
 struct vfio_dev_container;
 
+/** A live mmap of BAR0, remapped onto the new model's pages by a reset. */
+struct vfio_dev_bar {
+	uint8_t *base;               /**< NULL: free slot */
+	size_t len;
+	uint64_t off;                /**< BAR0 offset of base */
+	int prot;                    /**< the pages' protection (read-only when trapped) */
+};
+
 /** One emulated function and its model. */
 struct vfio_dev_fn {
 	struct vfio_run_dev *d;
@@ -62,6 +71,9 @@ struct vfio_dev_fn {
 	struct vfio_dev_container *c;/**< container of its group, or NULL */
 	unsigned int dev_open;       /**< device fds open */
 	uint8_t cfg[VFIO_DEV_CFG_SIZE];
+	int *irq_fd;                 /**< MSI-X triggers as SET_IRQS left them (-1: none) */
+	unsigned int irq_on;         /**< vectors SET_IRQS enabled: 0 .. irq_on - 1 */
+	struct vfio_dev_bar bar[VFIO_DEV_MAX_BAR_MAPS];
 };
 
 /** An IOMMU window of a container (VFIO_IOMMU_MAP_DMA). */
@@ -459,14 +471,50 @@ vfio_dev_group_ioctl(struct vfio_dev_fd *f, unsigned long req, void *arg)
 
 /* ---- Device ---- */
 
-/* Create the model, or give the one there a function level reset as vfio-pci's open does. */
+/* A new model for the function, the container's windows in its IOMMU. */
+static struct mlx5v_sim *
+vfio_dev_model_new(struct vfio_dev_fn *fn)
+{
+	struct mlx5v_sim_params p;
+	struct vfio_run_dev *devs;
+	struct mlx5v_sim *sim;
+	unsigned int i, n;
+	char name[32];
+
+	/* Every function's model may be the peer of a wire=pair: the wire must know them. */
+	devs = vfio_preload_devs(&n);
+	vfio_run_devs_expect(devs, n);
+	mlx5v_sim_params_default(&p);
+	if (mlx5v_sim_params_parse(&p, fn->d->devargs) != 0) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	/* --trace: the model's own log lines too (every refused command, at INFO). */
+	if (getenv(VFIO_RUN_ENV_TRACE) != NULL)
+		rte_log_set_level_pattern("pmd.sim.*", RTE_LOG_DEBUG);
+	snprintf(name, sizeof(name), VFIO_RUN_MODEL_PREFIX "%s", fn->d->bdf);
+	sim = mlx5v_sim_create(name, &p);
+	if (sim == NULL) {
+		VFIO_RUN_LOG("%s: cannot create the model: %s", fn->d->bdf,
+			     rte_strerror(rte_errno));
+		return NULL;
+	}
+	for (i = 0; i < fn->c->nb_win; i++) {
+		if (mlx5v_sim_iommu_map(sim, fn->c->win[i].iova, fn->c->win[i].va,
+					fn->c->win[i].size) != 0) {
+			mlx5v_sim_destroy(sim);
+			rte_errno = EIO;
+			return NULL;
+		}
+	}
+	return sim;
+}
+
+/* The function at its first open: reset, as vfio-pci's open resets it. */
 static int
 vfio_dev_model(struct vfio_dev_fn *fn)
 {
-	struct mlx5v_sim_params p;
-	char name[32];
-	unsigned int i;
-	int ret;
+	unsigned int v;
 
 	if (fn->sim != NULL) {
 		/* A BAR mapping still there keeps the old pages, which no engine watches now. */
@@ -474,28 +522,61 @@ vfio_dev_model(struct vfio_dev_fn *fn)
 		mlx5v_sim_destroy(fn->sim);
 		fn->sim = NULL;
 	}
-	mlx5v_sim_params_default(&p);
-	if (mlx5v_sim_params_parse(&p, fn->d->devargs) != 0)
-		return -EINVAL;
-	/* --trace: the model's own log lines too (every refused command, at INFO). */
-	if (getenv(VFIO_RUN_ENV_TRACE) != NULL)
-		rte_log_set_level_pattern("pmd.sim.*", RTE_LOG_DEBUG);
-	snprintf(name, sizeof(name), "vfio-%s", fn->d->bdf);
-	fn->sim = mlx5v_sim_create(name, &p);
-	if (fn->sim == NULL) {
-		VFIO_RUN_LOG("%s: cannot create the model: %s", fn->d->bdf,
-			     rte_strerror(rte_errno));
-		return -rte_errno;
+	if (fn->irq_fd == NULL) {
+		fn->irq_fd = malloc(fn->d->msix * sizeof(*fn->irq_fd));
+		if (fn->irq_fd == NULL)
+			return -ENOMEM;
 	}
+	for (v = 0; v < fn->d->msix; v++)
+		fn->irq_fd[v] = -1;
+	fn->irq_on = 0;
+	memset(fn->bar, 0, sizeof(fn->bar));
+	fn->sim = vfio_dev_model_new(fn);
+	if (fn->sim == NULL)
+		return -rte_errno;
 	mlx5v_sim_hw_init(fn->sim, &fn->hw);
 	vfio_dev_cfg_init(fn);
-	/* The container's windows are the device's IOMMU. */
-	for (i = 0; i < fn->c->nb_win; i++) {
-		ret = vfio_dev_win_apply(fn, &fn->c->win[i]);
-		if (ret != 0)
-			return ret;
-	}
 	return 0;
+}
+
+static int vfio_dev_map_pages(struct vfio_dev_fn *fn, struct vfio_dev_bar *b);
+
+/*
+ * VFIO_DEVICE_RESET, a function level reset: a new model in place of the old one. What
+ * vfio-pci keeps across it stays: the container's windows, the MSI-X triggers, the
+ * config space (pci_try_reset_function() saves and restores it) and the BAR mappings,
+ * which now show the new model's pages.
+ */
+static int
+vfio_dev_reset(struct vfio_dev_fn *fn)
+{
+	unsigned int i;
+	int ret = 0;
+
+	/*
+	 * The old model goes first (the new one takes its name); its pages stay mapped. The
+	 * windows are the container's, not the old model's leak: unmapped before it goes.
+	 */
+	vfio_preload_trap_del_sim(fn->sim);
+	for (i = 0; i < fn->c->nb_win; i++)
+		mlx5v_sim_iommu_unmap(fn->sim, fn->c->win[i].iova, fn->c->win[i].size);
+	mlx5v_sim_destroy(fn->sim);
+	fn->sim = vfio_dev_model_new(fn);
+	if (fn->sim == NULL) {
+		VFIO_RUN_LOG("%s: reset: no model any more", fn->d->bdf);
+		return -EIO;
+	}
+	mlx5v_sim_hw_init(fn->sim, &fn->hw);
+	for (i = 0; i < VFIO_DEV_MAX_BAR_MAPS && ret == 0; i++)
+		if (fn->bar[i].base != NULL)
+			ret = vfio_dev_map_pages(fn, &fn->bar[i]);
+	if (ret == 0 && fn->irq_on > 0)
+		ret = mlx5v_sim_hw_ops.irq_set(&fn->hw, 0, fn->irq_on, fn->irq_fd);
+	if (ret == 0 && (fn->cfg[0x04] & 0x6) == 0x6)
+		ret = mlx5v_sim_hw_ops.bus_enable(&fn->hw);
+	if (ret != 0)
+		VFIO_RUN_LOG("%s: reset incomplete: %s", fn->d->bdf, strerror(-ret));
+	return ret;
 }
 
 static int
@@ -586,6 +667,7 @@ vfio_dev_set_irqs(struct vfio_dev_fn *fn, struct vfio_irq_set *is)
 {
 	uint32_t type = is->flags & VFIO_IRQ_SET_DATA_TYPE_MASK;
 	uint32_t action = is->flags & VFIO_IRQ_SET_ACTION_TYPE_MASK;
+	unsigned int i;
 	uint16_t ctl;
 	int ret;
 
@@ -604,9 +686,20 @@ vfio_dev_set_irqs(struct vfio_dev_fn *fn, struct vfio_irq_set *is)
 	}
 	if (type == VFIO_IRQ_SET_DATA_NONE && is->count == 0) {
 		ret = mlx5v_sim_hw_ops.irq_set(&fn->hw, 0, 0, NULL);
+		if (ret == 0) {
+			for (i = 0; i < fn->irq_on; i++)
+				fn->irq_fd[i] = -1;
+			fn->irq_on = 0;
+		}
 	} else if (type == VFIO_IRQ_SET_DATA_EVENTFD) {
-		ret = mlx5v_sim_hw_ops.irq_set(&fn->hw, is->start, is->count,
-					       (const int *)(void *)is->data);
+		const int *fds = (const int *)(void *)is->data;
+
+		ret = mlx5v_sim_hw_ops.irq_set(&fn->hw, is->start, is->count, fds);
+		/* Kept for a reset: vfio-pci's triggers outlive it. */
+		for (i = 0; ret == 0 && i < is->count; i++)
+			fn->irq_fd[is->start + i] = fds[i];
+		if (ret == 0 && is->start + is->count > fn->irq_on)
+			fn->irq_on = is->start + is->count;
 	} else {
 		VFIO_RUN_LOG("%s: SET_IRQS MSI-X data flags 0x%x not emulated (EINVAL)",
 			     fn->d->bdf, is->flags);
@@ -639,6 +732,8 @@ vfio_dev_device_ioctl(struct vfio_dev_fd *f, unsigned long req, void *arg)
 		return vfio_dev_irq_info(fn, arg);
 	case VFIO_DEVICE_SET_IRQS:
 		return vfio_dev_set_irqs(fn, arg);
+	case VFIO_DEVICE_RESET:
+		return vfio_dev_reset(fn);
 	default:
 		VFIO_RUN_LOG("%s: device ioctl 0x%lx not emulated (ENOTTY)", fn->d->bdf, req);
 		return -ENOTTY;
@@ -687,46 +782,91 @@ ioctl(int fd, unsigned long req, ...)
 
 /* ---- BAR0 mapping and config space ---- */
 
+/* Map the model's pages over the BAR mapping b (its reserved range exists). */
+static int
+vfio_dev_map_pages(struct vfio_dev_fn *fn, struct vfio_dev_bar *b)
+{
+	struct mlx5v_sim_bar_page pages[MLX5V_SIM_BAR_PAGES];
+	int prot = b->prot;
+	int n, i;
+
+	n = mlx5v_sim_bar_export(fn->sim, pages, RTE_DIM(pages));
+	if (n < 0) {
+		VFIO_RUN_LOG("%s: BAR0 cannot be mapped: %s", fn->d->bdf, strerror(-n));
+		return n;
+	}
+	/* Stores to the model's pages are trapped one by one where the architecture allows. */
+	if ((prot & PROT_WRITE) && vfio_preload_trap_add(b->base, b->len, fn->sim) == 0)
+		prot &= ~PROT_WRITE;
+	for (i = 0; i < n; i++) {
+		if (pages[i].bar_off < b->off || pages[i].bar_off >= b->off + b->len)
+			continue;
+		if (mmap(b->base + (pages[i].bar_off - b->off), VFIO_DEV_PAGE, prot,
+			 MAP_SHARED | MAP_FIXED, pages[i].fd, 0) == MAP_FAILED) {
+			vfio_preload_trap_del(b->base);
+			return -errno;
+		}
+	}
+	return 0;
+}
+
 static void *
 vfio_dev_map_bar(struct vfio_dev_fn *fn, void *addr, size_t len, int prot, int flags,
 		 uint64_t off)
 {
-	struct mlx5v_sim_bar_page pages[MLX5V_SIM_BAR_PAGES];
-	uint8_t *base;
-	int n, i;
+	struct vfio_dev_bar *b = NULL;
+	unsigned int i;
+	int ret;
 
 	if (off % VFIO_DEV_PAGE != 0 || len == 0 || off + len > MLX5V_SIM_BAR0_SIZE) {
 		errno = EINVAL;
 		return MAP_FAILED;
 	}
-	n = mlx5v_sim_bar_export(fn->sim, pages, RTE_DIM(pages));
-	if (n < 0) {
-		VFIO_RUN_LOG("%s: BAR0 cannot be mapped: %s", fn->d->bdf, strerror(-n));
-		errno = -n;
+	for (i = 0; i < VFIO_DEV_MAX_BAR_MAPS && b == NULL; i++)
+		if (fn->bar[i].base == NULL)
+			b = &fn->bar[i];
+	if (b == NULL) {
+		VFIO_RUN_LOG("%s: more than %d BAR0 mappings (ENOMEM)", fn->d->bdf,
+			     VFIO_DEV_MAX_BAR_MAPS);
+		errno = ENOMEM;
 		return MAP_FAILED;
 	}
 	/* The whole range first, a hole where the model has no page, then its pages over it. */
-	base = mmap(addr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | (flags & MAP_FIXED),
-		    -1, 0);
-	if (base == MAP_FAILED)
+	b->base = mmap(addr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | (flags & MAP_FIXED),
+		       -1, 0);
+	if (b->base == MAP_FAILED) {
+		b->base = NULL;
 		return MAP_FAILED;
-	/* Stores to the model's pages are trapped one by one where the architecture allows. */
-	if ((prot & PROT_WRITE) && vfio_preload_trap_add(base, len, fn->sim) == 0)
-		prot &= ~PROT_WRITE;
-	for (i = 0; i < n; i++) {
-		if (pages[i].bar_off < off || pages[i].bar_off >= off + len)
-			continue;
-		if (mmap(base + (pages[i].bar_off - off), VFIO_DEV_PAGE, prot,
-			 MAP_SHARED | MAP_FIXED, pages[i].fd, 0) == MAP_FAILED) {
-			int err = errno;
+	}
+	b->len = len;
+	b->off = off;
+	b->prot = prot;
+	ret = vfio_dev_map_pages(fn, b);
+	if (ret != 0) {
+		munmap(b->base, len);
+		errno = -ret;
+		return MAP_FAILED;
+	}
+	return b->base;
+}
 
-			vfio_preload_trap_del(base);
-			munmap(base, len);
-			errno = err;
-			return MAP_FAILED;
+void
+vfio_preload_dev_unmapped(void *addr, size_t len)
+{
+	uintptr_t a = (uintptr_t)addr;
+	unsigned int i, j;
+
+	pthread_mutex_lock(&vfio_dev_lock);
+	for (i = 0; i < VFIO_RUN_MAX_DEVS; i++) {
+		for (j = 0; j < VFIO_DEV_MAX_BAR_MAPS; j++) {
+			struct vfio_dev_bar *b = &vfio_dev_fns[i].bar[j];
+
+			if (b->base != NULL && a < (uintptr_t)b->base + b->len &&
+			    (uintptr_t)b->base < a + len)
+				b->base = NULL;
 		}
 	}
-	return base;
+	pthread_mutex_unlock(&vfio_dev_lock);
 }
 
 #define VFIO_PRELOAD_MMAP(name) \

@@ -181,6 +181,8 @@ vfio_preload_tree_dev(const struct vfio_run_dev *d)
 	ret |= vfio_preload_mkdir("sys/kernel/iommu_groups/%u/devices", d->group);
 	ret |= vfio_preload_link("../../../bus/pci/drivers/vfio-pci", "%s/driver", dir);
 	ret |= vfio_preload_link("../../../bus/pci", "%s/subsystem", dir);
+	ret |= vfio_preload_mkdir("sys/devices/virtual/iommu/dmar0/intel-iommu");
+	ret |= vfio_preload_link("../../virtual/iommu/dmar0", "%s/iommu", dir);
 	return ret;
 }
 
@@ -219,6 +221,11 @@ vfio_preload_tree_dev_files(const struct vfio_run_dev *d)
 		       "0x0000000000000000 0x0000000000000000 0x0000000000000000\n");
 	ret |= DEVFILE("uevent", "DRIVER=vfio-pci\nPCI_CLASS=20000\nPCI_ID=%04X:%04X\n"
 		       "PCI_SLOT_NAME=%s\n", VFIO_RUN_VENDOR, d->device_id, d->bdf);
+	/*
+	 * An Intel IOMMU with 48-bit guest addresses (MGAW, cap bits 21:16, is 47): EAL
+	 * reads it to decide whether IOVA as VA fits.
+	 */
+	ret |= DEVFILE("iommu/intel-iommu/cap", "d2008c406f0462\n");
 	if (d->device_id == 0x1017) {
 		/* A PF: SR-IOV capable, no VFs enabled. */
 		ret |= DEVFILE("sriov_totalvfs", "%u\n", 8u);

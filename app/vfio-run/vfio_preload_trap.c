@@ -193,5 +193,6 @@ munmap(void *addr, size_t len)
 	if (real_munmap == NULL)
 		real_munmap = (int (*)(void *, size_t))vfio_preload_next("munmap");
 	vfio_trap_forget((uintptr_t)addr, len, NULL);
+	vfio_preload_dev_unmapped(addr, len);
 	return real_munmap(addr, len);
 }

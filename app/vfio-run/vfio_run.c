@@ -70,26 +70,40 @@ vfio_run_preload_path(char *buf, size_t len)
 	return -ENOENT;
 }
 
-/* Create the model once with the function's devargs: unknown knobs are refused here. */
+/*
+ * Create the models once with the functions' devargs, in order, all alive at the end (so a
+ * wire=pair to an earlier function finds it): unknown knobs and cables are refused here.
+ * @return 0 or -EINVAL.
+ */
 static int
-vfio_run_dev_check(const struct vfio_run_dev *d)
+vfio_run_devs_check(const struct vfio_run_dev *devs, unsigned int nb)
 {
+	struct mlx5v_sim *sim[VFIO_RUN_MAX_DEVS];
 	struct mlx5v_sim_params p;
-	struct mlx5v_sim *sim;
+	unsigned int i, n;
 	char name[32];
+	int ret;
 
-	mlx5v_sim_params_default(&p);
-	if (mlx5v_sim_params_parse(&p, d->devargs) != 0)
-		return -EINVAL;
-	snprintf(name, sizeof(name), "vfio-check-%.12s", d->bdf);
-	sim = mlx5v_sim_create(name, &p);
-	if (sim == NULL) {
-		fprintf(stderr, "dpdk-mlxv-vfio-run: %s: the model refuses '%s': %s\n", d->bdf,
-			d->devargs, rte_strerror(rte_errno));
-		return -EINVAL;
+	ret = vfio_run_devs_expect(devs, nb);
+	for (n = 0; n < nb && ret == 0; n++) {
+		mlx5v_sim_params_default(&p);
+		if (mlx5v_sim_params_parse(&p, devs[n].devargs) != 0) {
+			ret = -EINVAL;
+			break;
+		}
+		snprintf(name, sizeof(name), VFIO_RUN_MODEL_PREFIX "%.12s", devs[n].bdf);
+		sim[n] = mlx5v_sim_create(name, &p);
+		if (sim[n] == NULL) {
+			fprintf(stderr, "dpdk-mlxv-vfio-run: %s: the model refuses '%s': %s\n",
+				devs[n].bdf, devs[n].devargs, rte_strerror(rte_errno));
+			ret = -EINVAL;
+			break;
+		}
 	}
-	mlx5v_sim_destroy(sim);
-	return 0;
+	/* The cabled ones first: a wire port goes before its peer. */
+	for (i = n; i > 0; i--)
+		mlx5v_sim_destroy(sim[i - 1]);
+	return ret;
 }
 
 int
@@ -141,7 +155,6 @@ main(int argc, char **argv)
 				VFIO_RUN_DEV_SEP);
 			return VFIO_RUN_EXIT_USAGE;
 		}
-		envlen += strlen(argv[i]) + 1;
 		if (vfio_run_dev_parse(strdup(argv[i]), nb, &devs[nb], err, sizeof(err)) != 0) {
 			fprintf(stderr, "dpdk-mlxv-vfio-run: %s\n", err);
 			return VFIO_RUN_EXIT_USAGE;
@@ -163,17 +176,19 @@ main(int argc, char **argv)
 	if (nb == 0) {
 		char *def = strdup(VFIO_RUN_DEFAULT_BDF);
 
-		envlen = strlen(VFIO_RUN_DEFAULT_BDF) + 1;
 		if (def == NULL || vfio_run_dev_parse(def, 0, &devs[0], err, sizeof(err)) != 0)
 			return VFIO_RUN_EXIT_USAGE;
 		nb = 1;
 	}
+	/* "BDF,devargs;" each, with the devargs as rewritten for the model. */
+	for (j = 0; j < (int)nb; j++)
+		envlen += VFIO_RUN_BDF_LEN + strlen(devs[j].devargs) + 1;
 	envdevs = calloc(1, envlen + 1);
 	if (envdevs == NULL)
 		return 1;
+	if (vfio_run_devs_check(devs, nb) != 0)
+		return VFIO_RUN_EXIT_USAGE;
 	for (j = 0; j < (int)nb; j++) {
-		if (vfio_run_dev_check(&devs[j]) != 0)
-			return VFIO_RUN_EXIT_USAGE;
 		snprintf(envdevs + strlen(envdevs), envlen + 1 - strlen(envdevs), "%s%s%s%s",
 			 j ? ";" : "", devs[j].bdf, devs[j].devargs[0] ? "," : "",
 			 devs[j].devargs);

@@ -28,6 +28,8 @@
 /** ConnectX vendor id and the PCI class of an Ethernet controller. */
 #define VFIO_RUN_VENDOR 0x15b3
 #define VFIO_RUN_CLASS 0x020000
+/** The model of function BDF is "vfio-<BDF>" (mlx5v_sim_get()). */
+#define VFIO_RUN_MODEL_PREFIX "vfio-"
 /** The IOMMU group of function i is VFIO_RUN_GROUP_BASE + i. */
 #define VFIO_RUN_GROUP_BASE 40
 
@@ -40,7 +42,8 @@ struct mlx5v_sim;
 /** One emulated function as the preload knows it. */
 struct vfio_run_dev {
 	char bdf[VFIO_RUN_BDF_LEN];
-	const char *devargs;        /**< SIMDEVARGS, "" for none */
+	/** SIMDEVARGS, "" for none; wire=pair:<BDF> given as wire=pair:vfio-<BDF>.1 */
+	const char *devargs;
 	unsigned int group;         /**< IOMMU group number */
 	uint16_t device_id;         /**< 0x1017, or 0x1018 with function=vf */
 	unsigned int msix;          /**< MSI-X vectors (msix=, default 8) */
@@ -60,6 +63,12 @@ int vfio_run_bdf_check(const char *bdf);
 int vfio_run_dev_parse(char *s, unsigned int idx, struct vfio_run_dev *d, char *err,
 		       size_t errlen);
 
+/**
+ * Announce the functions' models to the wire, so that wire=pair:<BDF> may name a function
+ * whose model is created later. @return 0 or -errno.
+ */
+int vfio_run_devs_expect(const struct vfio_run_dev *devs, unsigned int nb);
+
 /* ---- preload: the emulated functions (vfio_preload_path.c) ---- */
 
 /** @return the emulated functions (parsed from the environment once), *n their count. */
@@ -75,6 +84,9 @@ void *vfio_preload_next(const char *name);
  * errno set (ENOENT: no such group).
  */
 int vfio_preload_dev_open(int group);
+
+/** [addr, addr + len) is being unmapped: forget the BAR mappings in it. */
+void vfio_preload_dev_unmapped(void *addr, size_t len);
 
 /** @return 1 if fd is an emulated VFIO fd. */
 int vfio_preload_dev_is(int fd);
