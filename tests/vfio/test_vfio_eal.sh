@@ -3,21 +3,24 @@
 # Copyright(c) 2026 dpdk-mlxv authors
 #
 # Our vfio-pci backend (drivers/common/mlx5v/mlx5v_hw_pci.c) through EAL's PCI bus on
-# emulated functions (doc/guides/platform/vfio_emulation.rst, "EAL"), IOVA as VA (--no-huge):
+# emulated functions (doc/guides/platform/vfio_emulation.rst, "EAL"), IOVA as VA (--no-huge),
+# or as PA on hugepages under the meson test setup "iovapa" (tests/testpmd/lib.sh, eal_mem):
 #  1. examples/eq_events -a BDF (the DEVX EQ API, default class and class=none): two GEN_EQE
 #     events, each after an MSI-X through VFIO;
 #  2. our testpmd with net_mlx5v on two functions cabled with wire=pair:<BDF>: io forwarding
 #     moves frames both ways.
+. "$(dirname "$0")/../testpmd/lib.sh"
 set -u
 RUN="$MLXV_BUILD/app/dpdk-mlxv-vfio-run"
 EQ="$MLXV_BUILD/examples/eq_events/dpdk-eq_events"
 TP="$MLXV_BUILD/app/dpdk-testpmd"
 fail=0
 out=$(mktemp)
-pfx=vfio-eal-$$
+pfx=${MLXV_EAL_PREFIX:-mlxv}_vfio$$
 trap 'rm -f "$out"' EXIT
 
-check() { # name condition-exit-status
+# check NAME STATUS: ok when STATUS is 0 (lib.sh's fail would stop at the first).
+check() {
 	if [ "$2" -eq 0 ]; then
 		echo "ok: $1"
 	else
@@ -28,7 +31,7 @@ check() { # name condition-exit-status
 }
 
 for devargs in "" ",class=none"; do
-	(cd / && timeout 60 "$RUN" -- "$EQ" --no-huge -m 256 --file-prefix "$pfx" \
+	(cd / && timeout 60 "$RUN" -- "$EQ" $(eal_mem 256) --file-prefix "$pfx" \
 		-a "0000:00:05.0$devargs" -- 0000:00:05.0) >"$out" 2>&1
 	check "eq_events -a 0000:00:05.0$devargs exits 0" $?
 	grep -q "EAL: Probe PCI driver: mlx5v_pci (15b3:1017) device: 0000:00:05.0" "$out"
@@ -53,7 +56,7 @@ port_rx() { # FILE PORT: the last RX-packets count shown for PORT
 	done
 	printf 'stop\nquit\n'
 } | (cd / && timeout 120 stdbuf -oL "$RUN" --dev 0000:00:05.0,wire=pair:0000:00:06.0 \
-	--dev 0000:00:06.0,wire=pair:0000:00:05.0 -- "$TP" --no-huge -m 512 \
+	--dev 0000:00:06.0,wire=pair:0000:00:05.0 -- "$TP" $(eal_mem 512) \
 	--file-prefix "$pfx" -a 0000:00:05.0 -a 0000:00:06.0 -- -i \
 	--total-num-mbufs=16384) >"$out" 2>&1
 check "testpmd on two emulated functions exits 0" $?
