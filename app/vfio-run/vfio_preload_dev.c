@@ -287,7 +287,8 @@ vfio_dev_map_dma(struct vfio_dev_container *c, struct vfio_iommu_type1_dma_map *
 		if (m->iova < c->win[i].iova + c->win[i].size &&
 		    c->win[i].iova < m->iova + m->size)
 			return -EEXIST;
-	if (c->nb_win == VFIO_DEV_MAX_WIN)
+	/* vfio_iommu_type1 counts its mappings against dma_entry_limit: ENOSPC beyond. */
+	if (c->nb_win >= vfio_preload_dma_limit() || c->nb_win == VFIO_DEV_MAX_WIN)
 		return -ENOSPC;
 	if (c->nb_win % 64 == 0) {
 		w = realloc(c->win, (c->nb_win + 64) * sizeof(*w));

@@ -94,6 +94,14 @@ vfio_preload_parse(void)
 	}
 }
 
+unsigned int
+vfio_preload_dma_limit(void)
+{
+	const char *env = getenv(VFIO_RUN_ENV_DMA_LIMIT);
+
+	return env != NULL ? (unsigned int)strtoul(env, NULL, 0) : VFIO_RUN_DMA_LIMIT_DEFAULT;
+}
+
 struct vfio_run_dev *
 vfio_preload_devs(unsigned int *n)
 {
@@ -287,7 +295,7 @@ vfio_preload_tree_build(void)
 	ret |= vfio_preload_mkdir("sys/module/vfio_pci/parameters");
 	ret |= vfio_preload_mkdir("sys/module/vfio_iommu_type1/parameters");
 	ret |= vfio_preload_file("sys/module/vfio_iommu_type1/parameters/dma_entry_limit",
-				 "65535\n");
+				 "%u\n", vfio_preload_dma_limit());
 	ret |= vfio_preload_file("sys/module/vfio/parameters/enable_unsafe_noiommu_mode",
 				 "N\n");
 	ret |= vfio_preload_mkdir("dev/vfio");

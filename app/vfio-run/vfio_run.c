@@ -33,14 +33,16 @@ static void
 vfio_run_usage(FILE *f)
 {
 	fprintf(f, "usage: dpdk-mlxv-vfio-run [--trace] [--no-iova-range] "
-		"[--dev BDF[,SIMDEVARGS]]... -- "
+		"[--dma-entry-limit N] [--dev BDF[,SIMDEVARGS]]... -- "
 		"COMMAND [ARGS...]\n"
 		"  Runs COMMAND with each BDF (default " VFIO_RUN_DEFAULT_BDF ") emulated as a\n"
 		"  ConnectX function bound to vfio-pci, backed by the mlx5v_sim model with\n"
 		"  SIMDEVARGS (msix=, function=vf, knobs; doc/guides/sim/mlx5v_sim.rst).\n"
 		"  --trace  log every emulated VFIO call to stderr\n"
 		"  --no-iova-range  VFIO_IOMMU_GET_INFO without the IOVA range capability\n"
-		"                   (kernels before 5.4); default: x86's ranges, from IOVA 0\n");
+		"                   (kernels before 5.4); default: x86's ranges, from IOVA 0\n"
+		"  --dma-entry-limit N  IOMMU_MAP_DMA fails with ENOSPC beyond N mappings\n"
+		"                   (vfio_iommu_type1's dma_entry_limit; default 65535)\n");
 }
 
 /* The preload beside us in the build tree (app/vfio-run/), else where it is installed. */
@@ -117,6 +119,7 @@ main(int argc, char **argv)
 	unsigned int nb = 0;
 	const char *old;
 	char *ld;
+	const char *dma_limit = NULL;
 	int no_iova_range = 0;
 	int trace = 0;
 	int i, j;
@@ -134,6 +137,20 @@ main(int argc, char **argv)
 		}
 		if (strcmp(argv[i], "--no-iova-range") == 0) {
 			no_iova_range = 1;
+			continue;
+		}
+		if (strcmp(argv[i], "--dma-entry-limit") == 0 && i + 1 < argc) {
+			char *end;
+
+			i++;
+			errno = 0;
+			(void)strtoul(argv[i], &end, 10);
+			if (errno != 0 || end == argv[i] || *end != '\0' || argv[i][0] == '-') {
+				fprintf(stderr, "dpdk-mlxv-vfio-run: --dma-entry-limit '%s': "
+					"expected a count\n", argv[i]);
+				return VFIO_RUN_EXIT_USAGE;
+			}
+			dma_limit = argv[i];
 			continue;
 		}
 		if (strcmp(argv[i], "--dev") != 0 || i + 1 == argc) {
@@ -206,7 +223,8 @@ main(int argc, char **argv)
 	}
 	if (setenv("LD_PRELOAD", ld, 1) != 0 || setenv(VFIO_RUN_ENV_DEVS, envdevs, 1) != 0 ||
 	    (trace && setenv(VFIO_RUN_ENV_TRACE, "1", 1) != 0) ||
-	    (no_iova_range && setenv(VFIO_RUN_ENV_NO_IOVA_RANGE, "1", 1) != 0)) {
+	    (no_iova_range && setenv(VFIO_RUN_ENV_NO_IOVA_RANGE, "1", 1) != 0) ||
+	    (dma_limit != NULL && setenv(VFIO_RUN_ENV_DMA_LIMIT, dma_limit, 1) != 0)) {
 		perror("dpdk-mlxv-vfio-run: setenv");
 		return 1;
 	}

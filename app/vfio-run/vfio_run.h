@@ -19,6 +19,10 @@
 #define VFIO_RUN_ENV_TRACE "MLXV_VFIO_TRACE"
 /** Set to 1 by the launcher (--no-iova-range): IOMMU_GET_INFO without the IOVA ranges. */
 #define VFIO_RUN_ENV_NO_IOVA_RANGE "MLXV_VFIO_NO_IOVA_RANGE"
+/** Set by the launcher (--dma-entry-limit N): the type1 IOMMU's limit of mappings. */
+#define VFIO_RUN_ENV_DMA_LIMIT "MLXV_VFIO_DMA_ENTRY_LIMIT"
+/** vfio_iommu_type1's default dma_entry_limit. */
+#define VFIO_RUN_DMA_LIMIT_DEFAULT 65535u
 /** Separator of the functions in VFIO_RUN_ENV_DEVS (devargs use ','). */
 #define VFIO_RUN_DEV_SEP ';'
 /** Most emulated functions. */
@@ -73,6 +77,9 @@ int vfio_run_devs_expect(const struct vfio_run_dev *devs, unsigned int nb);
 
 /** @return the emulated functions (parsed from the environment once), *n their count. */
 struct vfio_run_dev *vfio_preload_devs(unsigned int *n);
+
+/** @return the container's limit of DMA mappings (--dma-entry-limit, default 65535). */
+unsigned int vfio_preload_dma_limit(void);
 
 /** The real libc function behind an interposed one, or NULL. */
 void *vfio_preload_next(const char *name);

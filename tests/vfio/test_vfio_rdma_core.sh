@@ -10,7 +10,9 @@
 #     which the model refuses as firmware does ([K], prm/mlx5 §5.2): bring-up fails;
 #  3. on a VF, rdma-core 44 writes HOST_ENDIANNESS, which the model refuses from a VF
 #     (prm/mlx5 §2.1 step 11): bring-up fails.
-# 2 and 3 pin where rdma-core and the model part (doc/guides/nics/running_on_hardware.rst).
+#  4. a full IOMMU (--dma-entry-limit 20: MAP_DMA fails with ENOSPC in the middle of the
+#     bring-up): ibv_open_device() fails with ENOSPC and returns, nothing hangs.
+# 2 and 3 pin where rdma-core and the model part (doc/guides/platform/vfio_emulation.rst).
 set -u
 RUN="$MLXV_BUILD/app/dpdk-mlxv-vfio-run"
 PROG="$MLXV_BUILD/tests/vfio/vfio-rdma-core"
@@ -28,12 +30,12 @@ else
 	echo "ok: the rdma-core scenario ($(grep -c '^ok:' "$out") checks)"
 fi
 
-expect_refusal() { # name pattern args...
-	n=$1 pat=$2
-	shift 2
+expect_refusal() { # name errno-text pattern args...
+	n=$1 err=$2 pat=$3
+	shift 3
 	timeout 60 "$RUN" --trace "$@" -- "$PROG" >"$out" 2>&1
 	rc=$?
-	if [ $rc -eq 1 ] && grep -q "ibv_open_device: Invalid argument" "$out" &&
+	if [ $rc -eq 1 ] && grep -q "ibv_open_device: $err" "$out" &&
 	   grep -q "$pat" "$out"; then
 		echo "ok: $n"
 	else
@@ -42,8 +44,11 @@ expect_refusal() { # name pattern args...
 		fail=1
 	fi
 }
-expect_refusal "IOVA 0: firmware page refused" "MANAGE_PAGES GIVE: bad page #0 0x0"
-expect_refusal "VF: HOST_ENDIANNESS refused" \
+expect_refusal "IOVA 0: firmware page refused" "Invalid argument" \
+	"MANAGE_PAGES GIVE: bad page #0 0x0"
+expect_refusal "VF: HOST_ENDIANNESS refused" "Invalid argument" \
 	"ACCESS_REG (0x805) op_mod 0 -> status 0x2 syndrome 0x51010016" \
 	--no-iova-range --dev 0000:00:05.0,function=vf
+expect_refusal "IOMMU full: MAP_DMA ENOSPC" "No space left on device" \
+	"ioctl([0-9]*, 0x3b71) -> -28" --no-iova-range --dma-entry-limit 20
 exit $fail

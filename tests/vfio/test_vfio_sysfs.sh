@@ -57,13 +57,18 @@ check "absent function fails" 1 $?
 grep -q "mlxv-vfio: /sys/bus/pci/devices/0000:00:06.0/vendor: not emulated" "$err"
 check "absent path named" 0 $?
 
+# vfio_iommu_type1's dma_entry_limit: the default, and --dma-entry-limit.
+L=/sys/module/vfio_iommu_type1/parameters/dma_entry_limit
+check "dma_entry_limit" 65535 "$("$RUN" -- cat $L)"
+check "--dma-entry-limit 7" 7 "$("$RUN" --dma-entry-limit 7 -- cat $L)"
+
 # Refusals: exit 2 with a message naming what is wrong.
 refuse() { # name pattern args...
 	n=$1 pat=$2
 	shift 2
 	"$RUN" "$@" >"$out" 2>"$err"
 	check "$n: exit 2" 2 $?
-	grep -q "$pat" "$err"
+	grep -q -e "$pat" "$err"
 	check "$n: message" 0 $?
 }
 refuse "bad BDF" "'0000:0:05.0' is not a PCI address" --dev 0000:0:05.0 -- true
@@ -76,6 +81,8 @@ refuse "unknown knob" "unknown knob" --dev 0000:00:05.0,no_such_knob=1 -- true
 refuse "no command" "no COMMAND after '--'" --dev 0000:00:05.0 --
 refuse "unknown option" "unknown option '--bogus'" --bogus -- true
 refuse "missing --dev value" "missing value after '--dev'" --dev
+refuse "bad --dma-entry-limit" "--dma-entry-limit 'x': expected a count" \
+	--dma-entry-limit x -- true
 "$RUN" -- /nonexistent/command >"$out" 2>"$err"
 check "command not found: 127" 127 $?
 exit $fail
