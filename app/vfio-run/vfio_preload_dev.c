@@ -421,6 +421,26 @@ vfio_dev_container_ioctl(struct vfio_dev_fd *f, unsigned long req, void *arg)
 
 /* ---- Group ---- */
 
+/*
+ * The group leaves its container. The model's IOMMU loses the container's windows; when
+ * the last group leaves, type1 detaches: its mappings are gone and the container needs
+ * VFIO_SET_IOMMU again (as EAL does when it attaches a device anew).
+ */
+static void
+vfio_dev_group_detach(struct vfio_dev_fn *fn)
+{
+	struct vfio_dev_container *c = fn->c;
+	unsigned int i;
+
+	for (i = 0; i < c->nb_win && fn->sim != NULL; i++)
+		mlx5v_sim_iommu_unmap(fn->sim, c->win[i].iova, c->win[i].size);
+	fn->c = NULL;
+	if (--c->nb_groups == 0) {
+		c->nb_win = 0;
+		c->iommu_set = 0;
+	}
+}
+
 static int vfio_dev_device_open(struct vfio_dev_fn *fn);
 
 static int
@@ -452,8 +472,7 @@ vfio_dev_group_ioctl(struct vfio_dev_fd *f, unsigned long req, void *arg)
 	case VFIO_GROUP_UNSET_CONTAINER:
 		if (fn->c == NULL || fn->dev_open > 0)
 			return fn->c == NULL ? -EINVAL : -EBUSY;
-		fn->c->nb_groups--;
-		fn->c = NULL;
+		vfio_dev_group_detach(fn);
 		return 0;
 	case VFIO_GROUP_GET_DEVICE_FD:
 		if (strcmp((const char *)arg, fn->d->bdf) != 0) {
@@ -511,18 +530,32 @@ vfio_dev_model_new(struct vfio_dev_fn *fn)
 	return sim;
 }
 
+/*
+ * Destroy the function's model. A BAR mapping still there keeps the old pages, which no
+ * engine watches now. The container's windows are the container's, not a leak of the
+ * model: unmapped from it first.
+ */
+static void
+vfio_dev_model_drop(struct vfio_dev_fn *fn)
+{
+	unsigned int i;
+
+	if (fn->sim == NULL)
+		return;
+	vfio_preload_trap_del_sim(fn->sim);
+	for (i = 0; fn->c != NULL && i < fn->c->nb_win; i++)
+		mlx5v_sim_iommu_unmap(fn->sim, fn->c->win[i].iova, fn->c->win[i].size);
+	mlx5v_sim_destroy(fn->sim);
+	fn->sim = NULL;
+}
+
 /* The function at its first open: reset, as vfio-pci's open resets it. */
 static int
 vfio_dev_model(struct vfio_dev_fn *fn)
 {
 	unsigned int v;
 
-	if (fn->sim != NULL) {
-		/* A BAR mapping still there keeps the old pages, which no engine watches now. */
-		vfio_preload_trap_del_sim(fn->sim);
-		mlx5v_sim_destroy(fn->sim);
-		fn->sim = NULL;
-	}
+	vfio_dev_model_drop(fn);
 	if (fn->irq_fd == NULL) {
 		fn->irq_fd = malloc(fn->d->msix * sizeof(*fn->irq_fd));
 		if (fn->irq_fd == NULL)
@@ -554,14 +587,8 @@ vfio_dev_reset(struct vfio_dev_fn *fn)
 	unsigned int i;
 	int ret = 0;
 
-	/*
-	 * The old model goes first (the new one takes its name); its pages stay mapped. The
-	 * windows are the container's, not the old model's leak: unmapped before it goes.
-	 */
-	vfio_preload_trap_del_sim(fn->sim);
-	for (i = 0; i < fn->c->nb_win; i++)
-		mlx5v_sim_iommu_unmap(fn->sim, fn->c->win[i].iova, fn->c->win[i].size);
-	mlx5v_sim_destroy(fn->sim);
+	/* The old model goes first: the new one takes its name. */
+	vfio_dev_model_drop(fn);
 	fn->sim = vfio_dev_model_new(fn);
 	if (fn->sim == NULL) {
 		VFIO_RUN_LOG("%s: reset: no model any more", fn->d->bdf);
@@ -1005,10 +1032,8 @@ vfio_dev_release(struct vfio_dev_fd *f)
 			mlx5v_sim_hw_ops.irq_set(&fn->hw, 0, 0, NULL);
 		break;
 	case VFIO_DEV_GROUP:
-		if (fn->c != NULL) {
-			fn->c->nb_groups--;
-			fn->c = NULL;
-		}
+		if (fn->c != NULL)
+			vfio_dev_group_detach(fn);
 		break;
 	case VFIO_DEV_CONTAINER:
 		/* The IOMMU goes with the container: every window is unmapped. */

@@ -8,7 +8,9 @@
 #  1. examples/eq_events -a BDF (the DEVX EQ API, default class and class=none): two GEN_EQE
 #     events, each after an MSI-X through VFIO;
 #  2. our testpmd with net_mlx5v on two functions cabled with wire=pair:<BDF>: io forwarding
-#     moves frames both ways.
+#     moves frames both ways;
+#  3. dpdk-mlxv-vfio-bench, 3 rounds: rdma-core's open and close, then hot-plug add and remove
+#     of the function through EAL (the group leaves its container and comes back).
 . "$(dirname "$0")/../testpmd/lib.sh"
 set -u
 RUN="$MLXV_BUILD/app/dpdk-mlxv-vfio-run"
@@ -64,4 +66,9 @@ check "testpmd on two emulated functions exits 0" $?
 check "io forwarding: port 0 received $(port_rx "$out" 0), port 1 $(port_rx "$out" 1)" $?
 grep -q "RX-dropped: 0 .*RX-total" "$out" && ! grep -q "RX-dropped: [1-9]" "$out"
 check "no frame dropped" $?
+(cd / && timeout 120 "$RUN" --no-iova-range -- "$MLXV_BUILD/app/dpdk-mlxv-vfio-bench" 3 -- \
+	$(eal_mem 256) --file-prefix "$pfx" -b 0000:00:05.0) >"$out" 2>&1
+check "vfio-bench: rdma-core and EAL hot-plug, 3 rounds each, exits 0" $?
+[ "$(grep -c "rounds    3  min" "$out")" -eq 4 ]
+check "vfio-bench: four timings" $?
 exit $fail
