@@ -587,6 +587,10 @@ mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
 		SIM_LOG(INFO, "%s: slot %u: %s (0x%x) op_mod %u -> status 0x%x syndrome 0x%x",
 			sim->name, s, mlx5v_sim_cmd_name(c.opcode), c.opcode, c.op_mod,
 			status, c.syndrome);
+	} else {
+		SIM_LOG(DEBUG, "%s: slot %u: %s (0x%x) op_mod %u inlen %u outlen %u -> OK",
+			sim->name, s, mlx5v_sim_cmd_name(c.opcode), c.opcode, c.op_mod,
+			c.inlen, c.outlen);
 	}
 	/*
 	 * §3.8: status at out byte 0, syndrome at bytes 4-7; the syndrome is cleared on success,
