@@ -9,7 +9,9 @@
 #     events, each after an MSI-X through VFIO;
 #  2. our testpmd with net_mlx5v on two functions cabled with wire=pair:<BDF>: io forwarding
 #     moves frames both ways;
-#  3. dpdk-mlxv-vfio-bench, 3 rounds: rdma-core's open and close, then hot-plug add and remove
+#  3. fewer MSI-X vectors than asked (msix_host_vectors=1: the host has only the control
+#     vector): the DEVX vector fails with ENOSPC, eq_events says so and exits 1;
+#  4. dpdk-mlxv-vfio-bench, 3 rounds: rdma-core's open and close, then hot-plug add and remove
 #     of the function through EAL (the group leaves its container and comes back).
 . "$(dirname "$0")/../testpmd/lib.sh"
 set -u
@@ -41,6 +43,14 @@ for devargs in "" ",class=none"; do
 	grep -q "^0000:00:05.0: 2 event(s) received, 0 failure(s)" "$out"
 	check "eq_events$devargs: two events after MSI-X wake-ups" $?
 done
+
+(cd / && timeout 60 "$RUN" --dev 0000:00:05.0,msix_host_vectors=1 -- "$EQ" $(eal_mem 256) \
+	--file-prefix "$pfx" -a 0000:00:05.0 -- 0000:00:05.0) >"$out" 2>&1
+[ $? -eq 1 ]
+check "eq_events with 1 host vector exits 1" $?
+grep -q "cannot set the trigger of MSI-X vector 1: No space left on device" "$out" &&
+	grep -q "^UAR/MSI vector: No space left on device" "$out"
+check "eq_events with 1 host vector: the vector refused with ENOSPC" $?
 
 # testpmd: feed commands until both ports have received frames (bounded), then stop.
 port_rx() { # FILE PORT: the last RX-packets count shown for PORT

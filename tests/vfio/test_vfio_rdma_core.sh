@@ -11,7 +11,9 @@
 #  3. on a VF, rdma-core 44 writes HOST_ENDIANNESS, which the model refuses from a VF
 #     (prm/mlx5 §2.1 step 11): bring-up fails.
 #  4. a full IOMMU (--dma-entry-limit 20: MAP_DMA fails with ENOSPC in the middle of the
-#     bring-up): ibv_open_device() fails with ENOSPC and returns, nothing hangs.
+#     bring-up): ibv_open_device() fails with ENOSPC and returns, nothing hangs;
+#  5. a host with 2 MSI-X vectors for the function (msix_host_vectors=2): rdma-core enables
+#     all 8 at bring-up, SET_IRQS fails with ENOSPC as vfio-pci's does, so does the open.
 # 2 and 3 pin where rdma-core and the model part (doc/guides/platform/vfio_emulation.rst).
 set -u
 RUN="$MLXV_BUILD/app/dpdk-mlxv-vfio-run"
@@ -51,4 +53,7 @@ expect_refusal "VF: HOST_ENDIANNESS refused" "Invalid argument" \
 	--no-iova-range --dev 0000:00:05.0,function=vf
 expect_refusal "IOMMU full: MAP_DMA ENOSPC" "No space left on device" \
 	"ioctl([0-9]*, 0x3b71) -> -28" --no-iova-range --dma-entry-limit 20
+expect_refusal "2 host vectors: SET_IRQS ENOSPC" "No space left on device" \
+	"SET_IRQS wants 8 vectors, the host has 2" --no-iova-range \
+	--dev 0000:00:05.0,msix_host_vectors=2
 exit $fail
