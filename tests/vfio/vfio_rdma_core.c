@@ -11,13 +11,14 @@
  * ibv_open_device() is rdma-core's whole bring-up; then MSI vectors, the UAR, DEVX EQs of
  * 2^6 .. 2^17 entries armed through the UAR, events by GEN_EQE through the general command,
  * MSI on the vector's eventfd, owner bits across wraps, destroy and free, page requests
- * served by mlx5dv_vfio_process_events(), the teardown of ibv_close_device() and a second
- * open. The model is in this process: after each step the test reads it (live objects,
- * misused doorbells, IOMMU faults, command errors). Prints "ok:"/"FAIL:" lines; exit 1 on
- * any failure.
+ * served by mlx5dv_vfio_process_events(), an EQ whose ring leaves the IOMMU, the teardown of
+ * ibv_close_device() and a second open. The model is in this process: after each step the
+ * test reads it (live objects, misused doorbells, IOMMU faults, command errors). Prints
+ * "ok:"/"FAIL:" lines; exit 1 on any failure.
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -233,6 +234,75 @@ eq_scenario(struct ibv_context *ctx, struct mlx5dv_devx_uar *uar,
 	check_clean(&s, "EQ");
 }
 
+/* QUERY_EQ through the general command: the EQ's status and its first page's IOVA. */
+static int
+query_eq(struct ibv_context *ctx, uint32_t eqn, uint32_t *status, uint64_t *pas0)
+{
+	uint8_t in[RTE_PMD_MLX5V_QUERY_EQ_IN_SIZE] = { 0 };
+	uint8_t out[RTE_PMD_MLX5V_QUERY_EQ_OUT_SIZE + 8] = { 0 };
+	int ret;
+
+	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_QUERY_EQ);
+	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, eqn);
+	ret = mlx5dv_devx_general_cmd(ctx, in, sizeof(in), out, sizeof(out));
+	*status = RTE_PMD_MLX5V_GET(out + RTE_PMD_MLX5V_QUERY_EQ_OUT_EQC,
+				    RTE_PMD_MLX5V_EQC_STATUS);
+	*pas0 = RTE_PMD_MLX5V_GET64(out, RTE_PMD_MLX5V_QUERY_EQ_OUT_PAS);
+	return ret;
+}
+
+/*
+ * DMA outside the mapped windows (a host-side fault): the EQ's ring leaves the
+ * IOMMU behind rdma-core's back, an event is raised; the device's write faults, the EQ
+ * goes to EQ_WRITE_FAILURE, no MSI, and nothing waits forever. The window is put back
+ * before the destroy, so the container and the model agree again.
+ */
+static void
+eq_unmapped(struct ibv_context *ctx, struct mlx5dv_devx_uar *uar,
+	    struct mlx5dv_devx_msi_vector *msi)
+{
+	uint8_t in[RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE] = { 0 };
+	uint8_t out[RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE] = { 0 };
+	uint8_t *eqc = in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
+	uint8_t mask[32] = { 0 };
+	uint64_t faults, pas0 = 0;
+	struct mlx5dv_devx_eq *eq;
+	uint32_t eqn, status = 0;
+	struct pollfd p = { .fd = msi->fd, .events = POLLIN };
+	unsigned int i;
+
+	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_CREATE_EQ);
+	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, LOG_MIN);
+	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, uar->page_id);
+	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, msi->vector);
+	rte_pmd_mlx5v_event_mask_set(mask, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT);
+	memcpy(in + RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK, mask, sizeof(mask));
+	eq = mlx5dv_devx_create_eq(ctx, in, sizeof(in), out, sizeof(out));
+	CHECK(eq != NULL, "unmapped ring: create_eq");
+	if (eq == NULL)
+		return;
+	eqn = RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
+	for (i = 0; i < 1u << LOG_MIN; i++)
+		((uint8_t *)eq->vaddr)[i * RTE_PMD_MLX5V_EQE_SIZE +
+				       RTE_PMD_MLX5V_EQE_OWNER_OFF] = 1;
+	eq_db(uar, RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF, eqn, 0);
+	CHECK(query_eq(ctx, eqn, &status, &pas0) == 0 && status == 0 && pas0 != 0,
+	      "unmapped ring: QUERY_EQ gives the ring's IOVA 0x%" PRIx64, pas0);
+	/* rdma-core maps the ring as one window of its size (4 KiB for 2^6 EQEs). */
+	CHECK(mlx5v_sim_iommu_unmap(sim, pas0, 4096) == 0, "unmapped ring: window removed");
+	faults = mlx5v_sim_counter(sim, MLX5V_SIM_CTR_IOMMU_FAULTS);
+	CHECK(gen_eqe(ctx, eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0) == 0,
+	      "unmapped ring: GEN_EQE completes");
+	CHECK(mlx5v_sim_counter(sim, MLX5V_SIM_CTR_IOMMU_FAULTS) == faults + 1,
+	      "unmapped ring: the device's EQE write is an IOMMU fault");
+	CHECK(query_eq(ctx, eqn, &status, &pas0) == 0 &&
+	      status == RTE_PMD_MLX5V_EQC_STATUS_EQ_WRITE_FAILURE,
+	      "unmapped ring: the EQ reports EQ_WRITE_FAILURE (0x%x)", status);
+	CHECK(poll(&p, 1, 0) == 0, "unmapped ring: no MSI for an EQE never written");
+	CHECK(mlx5v_sim_iommu_map(sim, pas0, eq->vaddr, 4096) == 0, "unmapped ring: window back");
+	CHECK(mlx5dv_devx_destroy_eq(eq) == 0, "unmapped ring: destroy_eq");
+}
+
 /* Page requests: the device asks, mlx5dv_vfio_process_events() gives (and takes back). */
 static void
 page_requests(struct ibv_context *ctx)
@@ -308,6 +378,7 @@ main(int argc, char **argv)
 		return 1;
 	for (log = LOG_MIN; log <= LOG_MAX; log++)
 		eq_scenario(ctx, uar, log % 2 == 0 || msi2 == NULL ? msi : msi2, log);
+	eq_unmapped(ctx, uar, msi);
 	CHECK(mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_EQ) == 1, "only the async EQ is left");
 	mlx5dv_devx_free_uar(uar);
 	CHECK(msi2 == NULL || mlx5dv_devx_free_msi_vector(msi2) == 0, "free the second vector");
