@@ -595,6 +595,11 @@ wq_create(struct mlx5v_dev *dev, int sq, const struct mlx5v_ethdev_wq_attr *a, u
 		return -ENOMEM;
 	if (sq) {
 		in_init(in, inlen, MLX5V_CMD_OP_CREATE_SQ);
+		/*
+		 * Every data segment carries the reserved lkey: the queue must allow it
+		 * (rlky, prm/mlx5_eth §4.2; doc/guides/nics/mlx5v.rst "Memory").
+		 */
+		SET(create_sq_in, in, ctx.rlky, 1);
 		/* Errors flush what follows, so recovery can wait for every WQE (§5.2). */
 		SET(create_sq_in, in, ctx.flush_in_error_en, 1);
 		SET(create_sq_in, in, ctx.min_wqe_inline_mode, a->min_inline_mode);
@@ -605,6 +610,7 @@ wq_create(struct mlx5v_dev *dev, int sq, const struct mlx5v_ethdev_wq_attr *a, u
 		wq_fill(MLX5V_IFC_ADDR_OF(create_sq_in, in, ctx.wq), in + base, a);
 	} else {
 		in_init(in, inlen, MLX5V_CMD_OP_CREATE_RQ);
+		SET(create_rq_in, in, ctx.rlky, 1);   /* the reserved lkey, as the SQ */
 		SET(create_rq_in, in, ctx.vsd, !!a->vsd);
 		SET(create_rq_in, in, ctx.flush_in_error_en, 1);
 		SET(create_rq_in, in, ctx.cqn, a->cqn);
