@@ -254,9 +254,11 @@ int mlx5v_sim_post_cqe(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode, uint
 /**
  * Translate a data segment as the device does (prm/mlx5_eth §4.2): lkey is the reserved
  * lkey or a live MKEY of protection domain pd covering [addr, addr + len) with access
- * (bit 0 read, bit 1 write: MLX5V_SIM_ETH_ACC_* of mlx5v_sim_eth.h), all of it DMA mapped.
+ * (bit 0 read, bit 1 write, bit 2 the queue's rlky: MLX5V_SIM_ETH_ACC_* of mlx5v_sim_eth.h),
+ * all of it DMA mapped.
  * @return 0 with *iova set, -EINVAL (unknown key, other PD), -ERANGE (outside the key),
- *         -EACCES (access not granted), -EFAULT (not mapped).
+ *         -EACCES (access not granted), -EPERM (the reserved lkey without rlky),
+ *         -EFAULT (not mapped).
  */
 __rte_internal
 int mlx5v_sim_mkey_translate(struct mlx5v_sim *sim, uint32_t pd, uint32_t lkey, uint64_t addr,

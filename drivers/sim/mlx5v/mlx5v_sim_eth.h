@@ -207,6 +207,8 @@ enum mlx5v_sim_eth_mkey_mode {
 /** Access a translation asks for (mlx5v_sim_eth_mkey_xlate()). */
 #define MLX5V_SIM_ETH_ACC_READ 0x1         /**< the device reads (send gather) */
 #define MLX5V_SIM_ETH_ACC_WRITE 0x2        /**< the device writes (receive scatter) */
+/** The queue was created with rlky: the reserved lkey is allowed (prm/mlx5_eth §4.2). */
+#define MLX5V_SIM_ETH_ACC_RLKY 0x4
 
 /**
  * A protection domain (referenced by MKEYs, TISes, SQs, RQs) or a transport domain
@@ -473,11 +475,13 @@ struct mlx5v_sim_eth_port *mlx5v_sim_eth_port(struct mlx5v_sim *sim);
 int mlx5v_sim_eth_link_up(struct mlx5v_sim *sim);
 
 /**
- * Translate a data segment (prm/mlx5_eth §4.2): the key lkey must be the reserved lkey or a
- * live MKEY of protection domain pd that covers [addr, addr + len) with the access asked
- * (MLX5V_SIM_ETH_ACC_*), and every byte must be DMA mapped (one window).
+ * Translate a data segment (prm/mlx5_eth §4.2): the key lkey must be the reserved lkey (with
+ * MLX5V_SIM_ETH_ACC_RLKY: the queue has rlky) or a live MKEY of protection domain pd that
+ * covers [addr, addr + len) with the access asked (MLX5V_SIM_ETH_ACC_*), and every byte must
+ * be DMA mapped (one window).
  * @return 0 with *iova set (the bus address), -EINVAL (unknown key or key of another PD),
- *         -ERANGE (outside the key), -EACCES (access not granted), -EFAULT (not mapped).
+ *         -ERANGE (outside the key), -EACCES (access not granted), -EPERM (reserved lkey
+ *         without rlky), -EFAULT (not mapped).
  */
 int mlx5v_sim_eth_mkey_xlate(struct mlx5v_sim *sim, uint32_t pd, uint32_t lkey, uint64_t addr,
 			     uint32_t len, unsigned int access, uint64_t *iova);

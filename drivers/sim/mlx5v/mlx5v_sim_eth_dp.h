@@ -39,6 +39,7 @@ enum mlx5v_sim_vsynd {
 	MLX5V_SIM_VSYND_RANGE = 0x02,        /**< address outside the key */
 	MLX5V_SIM_VSYND_ACCESS = 0x03,       /**< key without the access */
 	MLX5V_SIM_VSYND_UNMAPPED = 0x04,     /**< bytes not DMA mapped (IOMMU fault) */
+	MLX5V_SIM_VSYND_RLKY = 0x05,         /**< reserved lkey on a queue without rlky */
 	MLX5V_SIM_VSYND_WQE_INDEX = 0x10,    /**< control WQE index != the device's counter */
 	MLX5V_SIM_VSYND_WQE_SQN = 0x11,      /**< control SQN != the ringing SQ */
 	MLX5V_SIM_VSYND_WQE_DS = 0x12,       /**< DS count 0, or segments beyond it */
@@ -88,7 +89,8 @@ static inline uint8_t
 mlx5v_sim_eth_key_vsynd(int err)
 {
 	return err == EINVAL ? MLX5V_SIM_VSYND_LKEY : err == ERANGE ? MLX5V_SIM_VSYND_RANGE :
-	       err == EACCES ? MLX5V_SIM_VSYND_ACCESS : MLX5V_SIM_VSYND_UNMAPPED;
+	       err == EACCES ? MLX5V_SIM_VSYND_ACCESS : err == EPERM ? MLX5V_SIM_VSYND_RLKY :
+	       MLX5V_SIM_VSYND_UNMAPPED;
 }
 
 /** Per-port data path state (sim->dp). */

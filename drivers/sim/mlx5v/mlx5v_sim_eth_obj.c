@@ -473,8 +473,13 @@ mlx5v_sim_eth_mkey_xlate(struct mlx5v_sim *sim, uint32_t pd, uint32_t lkey, uint
 
 	if (len == 0)
 		return -ERANGE;
-	/* The reserved lkey carries bus addresses: no key, no PD (§4.2). */
+	/*
+	 * The reserved lkey carries bus addresses: no key, no PD (§4.2), and only on a queue
+	 * whose context has rlky (reserved lkey enable); silicon fails it otherwise.
+	 */
 	if (lkey == MLX5V_SIM_ETH_RESD_LKEY) {
+		if (!(access & MLX5V_SIM_ETH_ACC_RLKY))
+			return -EPERM;
 		*iova = addr;
 	} else {
 		mk = mlx5v_sim_eth_mkey_get(sim, lkey >> 8);

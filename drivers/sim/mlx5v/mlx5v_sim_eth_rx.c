@@ -291,8 +291,10 @@ mlx5v_sim_rx_scatter(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq, const u
 		while (n > 0) {
 			chunk = RTE_MIN(n, MLX5V_SIM_SCATTER_CHUNK -
 					(uint32_t)(addr & (MLX5V_SIM_SCATTER_CHUNK - 1)));
+			/* The reserved lkey only on an RQ created with rlky (§4.2). */
 			dst = mlx5v_sim_eth_mkey_ptr(sim, rq->wq.pd, lkey, addr, chunk,
-						     MLX5V_SIM_ETH_ACC_WRITE);
+						     MLX5V_SIM_ETH_ACC_WRITE |
+						     (rq->rlky ? MLX5V_SIM_ETH_ACC_RLKY : 0));
 			if (dst == NULL) {
 				*synd = MLX5V_CQE_SYND_LOCAL_PROT;
 				*vsynd = mlx5v_sim_eth_key_vsynd(rte_errno);

@@ -100,18 +100,23 @@ mlx5v_sim_tx_read_ds(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 	return 0;
 }
 
-/* Copy [addr, addr + len) of key lkey into dst: every chunk checked against the key. */
+/*
+ * Copy [addr, addr + len) of key lkey into dst: every chunk checked against the key, the
+ * reserved lkey only on an SQ created with rlky (prm/mlx5_eth §4.2).
+ */
 static int
-mlx5v_sim_tx_gather(struct mlx5v_sim *sim, uint32_t pd, uint32_t lkey, uint64_t addr,
-		    uint32_t len, uint8_t *dst, struct mlx5v_sim_tx_err *err)
+mlx5v_sim_tx_gather(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq, uint32_t lkey,
+		    uint64_t addr, uint32_t len, uint8_t *dst, struct mlx5v_sim_tx_err *err)
 {
+	const unsigned int access = MLX5V_SIM_ETH_ACC_READ |
+				    (sq->rlky ? MLX5V_SIM_ETH_ACC_RLKY : 0);
 	uint32_t chunk;
 	void *src;
 
 	while (len > 0) {
 		chunk = RTE_MIN(len, MLX5V_SIM_GATHER_CHUNK -
 				(uint32_t)(addr & (MLX5V_SIM_GATHER_CHUNK - 1)));
-		src = mlx5v_sim_eth_mkey_ptr(sim, pd, lkey, addr, chunk, MLX5V_SIM_ETH_ACC_READ);
+		src = mlx5v_sim_eth_mkey_ptr(sim, sq->wq.pd, lkey, addr, chunk, access);
 		if (src == NULL) {
 			/* §8.4: every key failure is LOCAL_PROT_ERR; the vendor byte says which. */
 			err->synd = MLX5V_CQE_SYND_LOCAL_PROT;
@@ -214,7 +219,7 @@ mlx5v_sim_tx_build(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 				goto too_long;
 			lkey = GET(wqe_data_seg, seg, lkey);
 			addr = MLX5V_IFC_GET64(wqe_data_seg, seg, addr);
-			if (mlx5v_sim_tx_gather(sim, sq->wq.pd, lkey, addr, len, buf + job->len,
+			if (mlx5v_sim_tx_gather(sim, sq, lkey, addr, len, buf + job->len,
 						err) != 0)
 				return -1;
 		}
@@ -312,7 +317,7 @@ mlx5v_sim_tx_mpw(struct mlx5v_sim *sim, struct mlx5v_sim_eth_sq *sq, const uint8
 			break;
 		if (GET(wqe_inline_seg, seg, is_inline))
 			memcpy(buf + job->len, MLX5V_IFC_ADDR_OF(wqe_inline_seg, seg, data), len);
-		else if (mlx5v_sim_tx_gather(sim, sq->wq.pd, GET(wqe_data_seg, seg, lkey),
+		else if (mlx5v_sim_tx_gather(sim, sq, GET(wqe_data_seg, seg, lkey),
 					     MLX5V_IFC_GET64(wqe_data_seg, seg, addr), len,
 					     buf + job->len, err) != 0)
 			return -1;

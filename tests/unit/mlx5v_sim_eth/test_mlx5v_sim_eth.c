@@ -911,11 +911,17 @@ test_eth_mkey(void)
 	resd = GET(query_special_contexts_out, g_out, resd_lkey);
 	TEST_ASSERT(resd != 0 && resd != GET(query_special_contexts_out, g_out, null_mkey),
 		    "resd_lkey 0x%x", resd);
+	/* The reserved lkey only for a queue created with rlky (prm/mlx5_eth §4.2). */
+	TEST_ASSERT_EQUAL(mlx5v_sim_mkey_translate(g_sim, 0, resd, g_iova + 64, 64,
+						   MLX5V_SIM_ETH_ACC_WRITE, &iova), -EPERM,
+			  "resd without rlky");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_mkey_translate(g_sim, 0, resd, g_iova + 64, 64,
-						     MLX5V_SIM_ETH_ACC_WRITE, &iova), "resd");
+						     MLX5V_SIM_ETH_ACC_WRITE |
+						     MLX5V_SIM_ETH_ACC_RLKY, &iova), "resd");
 	TEST_ASSERT_EQUAL(iova, g_iova + 64, "resd iova");
 	TEST_ASSERT_EQUAL(mlx5v_sim_mkey_translate(g_sim, 0, resd, g_iova + MEM_PAGES * PAGE, 64,
-						   MLX5V_SIM_ETH_ACC_READ, &iova), -EFAULT,
+						   MLX5V_SIM_ETH_ACC_READ | MLX5V_SIM_ETH_ACC_RLKY,
+						   &iova), -EFAULT,
 			  "resd unmapped");
 	/* PA key: the lkey is index << 8 | variant and belongs to its PD. */
 	mkey_pa_in(pd, 0x33);

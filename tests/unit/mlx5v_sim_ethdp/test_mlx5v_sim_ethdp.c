@@ -41,6 +41,7 @@
 
 #include "ethdp_fx.h"
 #include "hwsim_wire.h"
+#include "mlx5v_sim_eth.h"
 #include "ut_sh.h"
 #include "ut_common.h"
 
@@ -338,6 +339,8 @@ test_ethdp_lkey_errors(void)
 
 	TEST_ASSERT_SUCCESS(lkey_case(f, 0xabcd00, 0, 0x01), "unknown lkey");
 	TEST_ASSERT_SUCCESS(lkey_case(f, f->lkey, f->iova + MEM_SIZE, 0x02), "out of range");
+	/* The fixture's SQ has rlky 0: the reserved lkey is a key it may not use (§4.2). */
+	TEST_ASSERT_SUCCESS(lkey_case(f, MLX5V_SIM_ETH_RESD_LKEY, 0, 0x05), "resd without rlky");
 	/* A write-only key: no local read for a gather. */
 	memset(in, 0, sizeof(in));
 	SET(create_mkey_in, in, opcode, MLX5V_CMD_OP_CREATE_MKEY);
