@@ -405,8 +405,13 @@ uint16_t mlx5v_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mlx5v_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
 /** The Tx burst for the port's queues: the lean one when each of them is lean. */
 eth_tx_burst_t mlx5v_tx_burst_pick(const struct rte_eth_dev *eth_dev);
-/** Fill the RQ with mbufs (start). @return 0 or -ENOMEM with nothing left. */
+/**
+ * Fill the RQ's WQEs with mbufs (start), the record left 0. @return 0 or -ENOMEM
+ * (mlx5v_rxq_drain() frees what was taken).
+ */
 int mlx5v_rxq_fill(struct mlx5v_rxq *rxq);
+/** Post the filled WQEs: the record (start, once the RQ is RDY). */
+void mlx5v_rxq_post(struct mlx5v_rxq *rxq);
 /** Free the mbufs of the RQ (stop). */
 void mlx5v_rxq_drain(struct mlx5v_rxq *rxq);
 /** The RQ in RST: consume the CQEs written before, their frames freed (queue stop). */
@@ -540,6 +545,11 @@ int mlx5v_ethdev_cmd_q_modify(struct mlx5v_dev *dev, int sq, uint32_t qn, uint32
  * §5.2). @return 0 or -errno.
  */
 int mlx5v_ethdev_cmd_q_recover(struct mlx5v_dev *dev, int sq, uint32_t qn);
+/**
+ * MODIFY_RQ to RST from the state QUERY_RQ reports (RDY or ERR; nothing if already RST): the
+ * device then writes nothing more for the RQ. @return 0 or -errno.
+ */
+int mlx5v_ethdev_cmd_rq_reset(struct mlx5v_dev *dev, uint32_t rqn);
 /** Queue states of MODIFY_SQ/RQ (prm/mlx5_eth §5.1). */
 #define MLX5V_ETHDEV_Q_RST 0
 #define MLX5V_ETHDEV_Q_RDY 1

@@ -653,6 +653,26 @@ mlx5v_ethdev_cmd_q_recover(struct mlx5v_dev *dev, int sq, uint32_t qn)
 }
 
 int
+mlx5v_ethdev_cmd_rq_reset(struct mlx5v_dev *dev, uint32_t rqn)
+{
+	uint8_t in[MLX5V_IFC_BYTES(eth_obj_in)];
+	uint8_t out[MLX5V_IFC_BYTES(query_rq_out)];
+	uint32_t state;
+	int ret;
+
+	/* §5.2: MODIFY names the current state; an RQ may be RDY or ERR after an error CQE. */
+	in_init(in, sizeof(in), MLX5V_CMD_OP_QUERY_RQ);
+	SET(eth_obj_in, in, obj_id, rqn);
+	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+	if (ret != 0)
+		return ret;
+	state = GET(query_rq_out, out, ctx.state);
+	if (state == MLX5V_ETHDEV_Q_RST)
+		return 0;
+	return mlx5v_ethdev_cmd_q_modify(dev, 0, rqn, state, MLX5V_ETHDEV_Q_RST);
+}
+
+int
 mlx5v_ethdev_cmd_rq_vsd(struct mlx5v_dev *dev, uint32_t rqn, int strip)
 {
 	/* §4.6: RDY->RDY with the vsd bit of modify_bitmask changes only the stripping. */

@@ -365,9 +365,61 @@ rx_refill(struct mlx5v_rxq *rxq)
 	return rx_refill_runs(rxq, cache);
 }
 
+/* The op_own byte that marks a consumed CQE slot: opcode INVALID, hardware-owned (§8.5). */
+#define RX_OP_OWN_INVALID (RTE_PMD_MLX5V_CQE_OPCODE_INVALID << 4)
+
 /*
- * ERR -> RST -> RDY (§5.2, §8.4): the device restarts at WQE 0, so every WQE holds a buffer
- * again first and all of them are posted from 0.
+ * On a CQ that compresses, the k full CQEs from ci on were consumed: each slot is marked
+ * consumed. The device skips the slots of a session but its title and arrays; with every
+ * slot it wrote marked once consumed, a skipped one never shows a CQE of an earlier lap
+ * whose owner bit looks current (§8.5).
+ */
+static __rte_always_inline void
+rx_consumed(uint8_t *cqes, uint32_t cq_mask, uint32_t ci, uint32_t k)
+{
+	for (; k > 0; k--, ci++)
+		cqes[(size_t)(ci & cq_mask) * RX_CQE_SIZE + RX_CQE_OP_OWN] = RX_OP_OWN_INVALID;
+}
+
+/*
+ * The RQ is in RST and the device writes nothing more for it: every CQE it wrote since the
+ * burst stopped (the WR_FLUSH_ERR completions of the WQEs that were posted, §8.4) is
+ * consumed unread up to the first hardware-owned slot, as DPDK and Linux drain before they
+ * restart an RQ; a session counts its slots; on a compressing CQ every slot is marked
+ * consumed. Then the CQ record.
+ */
+static void
+rx_drain_cq(struct mlx5v_rxq *rxq)
+{
+	const uint32_t cq_mask = rxq->cq_nent - 1;
+	uint32_t ci = rxq->cq_ci;
+	uint32_t k, n;
+	uint8_t *cqe;
+
+	for (k = 0; k < rxq->cq_nent; k += n) {
+		/* Owner bit and opcode (§8.1): a slot the device has not written ends it. */
+		cqe = rte_pmd_mlx5v_cq_next_cqe(rxq->cqes, rxq->cq_nent, ci);
+		if (cqe == NULL)
+			break;
+		n = 1;
+		if (GET(cqe_eth, cqe, cqe_format) == MLX5V_CQE_FORMAT_COMPRESSED)
+			n = RTE_MAX(1u, RTE_MIN(rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt)),
+						rxq->cq_nent - k));
+		if (rxq->cqe_comp)
+			rx_consumed(rxq->cqes, cq_mask, ci, n);
+		ci += n;
+	}
+	if (ci != rxq->cq_ci)
+		rx_cq_record(rxq, ci);
+}
+
+/*
+ * Bring an RQ that needs a reset back (§5.2, §8.4), in the order DPDK and Linux follow: to
+ * RST from the state it is really in (QUERY_RQ: ERR after a fatal error CQE), so that the
+ * device writes nothing more; the flushed CQEs drained; every WQE's slot holding a buffer;
+ * the record 0, as RST->RDY requires (the device starts again at WQE 0 and counts what the
+ * record says from there); RST->RDY; then every WQE posted. Each step can be taken again:
+ * a failure leaves recover set and the next burst retries from the start.
  */
 static void
 rx_recover(struct mlx5v_rxq *rxq)
@@ -375,22 +427,48 @@ rx_recover(struct mlx5v_rxq *rxq)
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(rxq->eth_dev);
 	int ret;
 
-	if (dev == NULL || (rxq->sges_log == 0 && rx_refill(rxq) != 0))
+	if (dev == NULL)
 		return;
-	/* An RQ in ERR or RST does not read the record: it says "all posted" from RDY on. */
+	ret = mlx5v_ethdev_cmd_rq_reset(dev, rxq->rqn);
+	if (ret != 0)
+		goto error;
+	rx_drain_cq(rxq);
+	rxq->zip_ai = 0;
+	/* A one-mbuf WQE's slot is refilled if its mbuf was delivered or freed. */
+	if (rxq->sges_log == 0 && rx_refill(rxq) != 0)
+		return;
 	rxq->rq_ci = 0;
+	rxq->rq_pi = 0;
 	rxq->rq_fi = rxq->nb_desc;
+	/* The buffer addresses are in memory before the record goes back to 0 (§7.2). */
+	rte_io_wmb();
+	*rxq->dbrec = 0;
+	ret = mlx5v_ethdev_cmd_q_modify(dev, 0, rxq->rqn, MLX5V_ETHDEV_Q_RST,
+					MLX5V_ETHDEV_Q_RDY);
+	if (ret != 0)
+		goto error;
 	rx_post(rxq, rxq->nb_desc);
-	ret = mlx5v_ethdev_cmd_q_recover(dev, 0, rxq->rqn);
-	if (ret != 0) {
-		/* Tried again on the next burst; the queue receives nothing meanwhile. */
-		MLX5V_ETH_LOG(ERR, "port %u Rx queue %u: RQ recovery failed: %s", rxq->port_id,
-			      rxq->idx, strerror(-ret));
-		return;
-	}
 	rxq->recover = 0;
 	MLX5V_ETH_LOG(INFO, "port %u Rx queue %u: RQ back to ready after an error CQE",
 		      rxq->port_id, rxq->idx);
+	return;
+error:
+	/* Tried again on the next burst; the queue receives nothing meanwhile. */
+	MLX5V_ETH_LOG(ERR, "port %u Rx queue %u: RQ recovery failed: %s", rxq->port_id,
+		      rxq->idx, strerror(-ret));
+}
+
+/*
+ * Whether an error CQE's syndrome leaves the RQ needing a reset (§8.4): a local QP
+ * operation or protection error moves it to ERR, and a flushed WQE means it is there. DPDK
+ * resets for these three only; any other syndrome (an oversize frame, LOCAL_LENGTH) loses
+ * the frame and the RQ goes on.
+ */
+static int
+rx_synd_needs_reset(uint8_t synd)
+{
+	return synd == MLX5V_CQE_SYND_LOCAL_QP_OP || synd == MLX5V_CQE_SYND_LOCAL_PROT ||
+	       synd == MLX5V_CQE_SYND_WR_FLUSH;
 }
 
 /*
@@ -403,6 +481,7 @@ static int
 rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci, int keep)
 {
 	uint8_t *cqe = rte_pmd_mlx5v_cq_next_cqe(rxq->cqes, rxq->cq_nent, ci);
+	uint8_t opcode;
 
 	if (cqe == NULL)
 		return 0;
@@ -419,9 +498,9 @@ rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci, int keep)
 	rxq->errors++;
 	if (rxq->sges_log == 0 && !keep)
 		rte_mbuf_raw_free(rxq->elts[rxq->rq_ci & rxq->wqe_mask]);
-	/* Anything but an oversize frame leaves the RQ in ERR. */
-	if (GET(cqe_eth, cqe, opcode) != MLX5V_CQE_OPCODE_RESP_ERR ||
-	    GET(cqe_err, cqe, syndrome) != MLX5V_CQE_SYND_LOCAL_LENGTH)
+	opcode = GET(cqe_eth, cqe, opcode);
+	if ((opcode == MLX5V_CQE_OPCODE_RESP_ERR || opcode == MLX5V_CQE_OPCODE_REQ_ERR) &&
+	    rx_synd_needs_reset(GET(cqe_err, cqe, syndrome)))
 		rxq->recover = 1;
 	return 1;
 }
@@ -739,21 +818,6 @@ rx_op_own_title(uint32_t ci, uint8_t cq_log)
 			 MLX5V_CQE_FORMAT_COMPRESSED << MLX5V_IFC_SHIFT(cqe_eth, cqe_format));
 }
 
-/* The op_own byte that marks a consumed CQE slot: opcode INVALID, hardware-owned (§8.5). */
-#define RX_OP_OWN_INVALID (RTE_PMD_MLX5V_CQE_OPCODE_INVALID << 4)
-
-/*
- * On a CQ that compresses, the k full CQEs from ci on were consumed: each slot is marked
- * consumed. The device skips the slots of a session but its title and arrays; with every
- * slot it wrote marked once consumed, a skipped one never shows a CQE of an earlier lap
- * whose owner bit looks current (§8.5).
- */
-static __rte_always_inline void
-rx_consumed(uint8_t *cqes, uint32_t cq_mask, uint32_t ci, uint32_t k)
-{
-	for (; k > 0; k--, ci++)
-		cqes[(size_t)(ci & cq_mask) * RX_CQE_SIZE + RX_CQE_OP_OWN] = RX_OP_OWN_INVALID;
-}
 
 /*
  * Frames of the compressed session whose title CQE is at *pci, from mini-CQE rxq->zip_ai on,
@@ -1317,6 +1381,7 @@ mlx5v_rxq_fill(struct mlx5v_rxq *rxq)
 	uint32_t w, k;
 	uint8_t *dseg;
 	struct rte_mbuf mb;
+	int ret = 0;
 
 	/* The fields of a received mbuf that every frame repeats (rearm_data). */
 	memset(&mb, 0, sizeof(mb));
@@ -1348,17 +1413,31 @@ mlx5v_rxq_fill(struct mlx5v_rxq *rxq)
 	rxq->rq_fi = 0;
 	rxq->zip_ai = 0;
 	rxq->recover = 0;
-	if (rxq->sges_log == 0)
-		return rx_refill(rxq);
-	if (rte_mempool_get_bulk(rxq->mp, (void **)rxq->elts, rxq->nb_desc * nsges) != 0)
-		return -ENOMEM;
-	for (w = 0; w < rxq->nb_desc; w++)
-		for (k = 0; k < nsges; k++)
-			rx_dseg_addr(rx_dseg(rxq, w, k), rxq->elts[(w << rxq->sges_log) + k]);
-	/* §7.2: every WQE posted; the record is read once the RQ is RDY. */
-	rxq->rq_fi = rxq->nb_desc;
-	rx_post(rxq, rxq->nb_desc);
-	return 0;
+	if (rxq->sges_log == 0) {
+		ret = rx_refill(rxq);
+	} else if (rte_mempool_get_bulk(rxq->mp, (void **)rxq->elts,
+					rxq->nb_desc * nsges) != 0) {
+		ret = -ENOMEM;
+	} else {
+		for (w = 0; w < rxq->nb_desc; w++)
+			for (k = 0; k < nsges; k++)
+				rx_dseg_addr(rx_dseg(rxq, w, k),
+					     rxq->elts[(w << rxq->sges_log) + k]);
+		rxq->rq_fi = rxq->nb_desc;
+	}
+	/*
+	 * Nothing is posted yet: RST->RDY wants the record 0 (§7.2, see rx_recover()), and
+	 * mlx5v_rxq_post() posts the filled WQEs once the RQ is RDY.
+	 */
+	rxq->rq_pi = 0;
+	*rxq->dbrec = 0;
+	return ret;
+}
+
+void
+mlx5v_rxq_post(struct mlx5v_rxq *rxq)
+{
+	rx_post(rxq, rxq->rq_fi);
 }
 
 void

@@ -192,6 +192,7 @@ mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 	ret = mlx5v_ethdev_cmd_q_ready(dev, 0, rxq->rqn, 1);
 	if (ret != 0)
 		goto err_rq_destroy;
+	mlx5v_rxq_post(rxq);
 	rxq->ready = 1;
 	return 0;
 
@@ -208,15 +209,11 @@ err_elts_free:
 	return ret;
 }
 
-/* RDY, or ERR after an error CQE not recovered yet, to RST. @return 0 or -errno. */
+/* RDY, or ERR after an error CQE not recovered yet, to RST (as queried). @return 0/-errno. */
 static int
 rxq_to_rst(struct mlx5v_dev *dev, struct mlx5v_rxq *rxq)
 {
-	if (mlx5v_ethdev_cmd_q_modify(dev, 0, rxq->rqn, MLX5V_ETHDEV_Q_RDY,
-				      MLX5V_ETHDEV_Q_RST) == 0)
-		return 0;
-	return mlx5v_ethdev_cmd_q_modify(dev, 0, rxq->rqn, MLX5V_ETHDEV_Q_ERR,
-					 MLX5V_ETHDEV_Q_RST);
+	return mlx5v_ethdev_cmd_rq_reset(dev, rxq->rqn);
 }
 
 /*
@@ -297,13 +294,11 @@ void
 mlx5v_rxq_destroy(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 {
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
-	uint8_t ready = rxq->ready;
 
 	rxq->ready = 0;
 	if (dev != NULL && rxq->rqn != 0) {
 		/* RDY or ERR (an unrecovered error) to RST; teardown goes on regardless. */
-		if (ready)
-			rxq_to_rst(dev, rxq);
+		mlx5v_ethdev_cmd_rq_reset(dev, rxq->rqn);
 		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_RQ, rxq->rqn);
 	}
 	rxq->rqn = 0;
