@@ -133,6 +133,7 @@ enum mlx5v_sim_eth_synd {
 	MLX5V_SIM_SYND_RQ_BUSY = 0x51060034,          /**< BAD_RES_STATE: RQT/TIR use it */
 	MLX5V_SIM_SYND_RQ_FAULT = 0x51060035,         /**< NO_RES: knob fail_create_rq */
 	MLX5V_SIM_SYND_RQ_BITMASK = 0x51060036,       /**< BAD_PARAM: modify bit not modelled */
+	MLX5V_SIM_SYND_RQ_RECORD = 0x51060037,        /**< BAD_PARAM: RST->RDY, record not 0 */
 	MLX5V_SIM_SYND_CQ_IN_USE = 0x51040010,        /**< BAD_RES_STATE: SQs/RQs use the CQ */
 	MLX5V_SIM_SYND_RQT_SIZE = 0x51070001,         /**< BAD_PARAM: max/actual size */
 	MLX5V_SIM_SYND_RQT_LEN = 0x51070002,          /**< BAD_INP_LEN: list beyond inlen */

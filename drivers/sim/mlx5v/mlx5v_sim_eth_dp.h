@@ -28,6 +28,7 @@
 #include "mlx5v_sim.h"
 
 struct mlx5v_sim;
+struct mlx5v_sim_eth_rq;
 
 /* Send WQEs and Ethernet CQEs are the layouts of mlx5v_prm_eth.h (prm/mlx5_eth §6, §8). */
 #define MLX5V_SIM_TX_BUF (1u << 18)          /**< largest LSO WQE gathered (256 KiB) */
@@ -51,6 +52,7 @@ enum mlx5v_sim_vsynd {
 	MLX5V_SIM_VSYND_MPW = 0x18,          /**< multi-packet WQE with inline header, VLAN, mss */
 	MLX5V_SIM_VSYND_WQE_SIZE = 0x19,     /**< WQE larger than max_wqe_sz_sq */
 	MLX5V_SIM_VSYND_RX_LENGTH = 0x20,    /**< frame longer than the WQE's buffers */
+	MLX5V_SIM_VSYND_RX_KNOB = 0x21,      /**< rx_err_next knob (syndrome rx_err_synd) */
 };
 
 /* Big-endian fields at any byte address (frames and WQEs are not aligned for us). */
@@ -140,5 +142,10 @@ void mlx5v_sim_eth_sq_doorbell(struct mlx5v_sim *sim, uint32_t uar, uint64_t raw
 void mlx5v_sim_eth_rx(void *arg, const void *frame, uint32_t len, uint32_t flags);
 /** Wire batch callback: the sender's burst ended; held CQE sessions are written. */
 void mlx5v_sim_eth_rx_batch_end(void *arg);
+/**
+ * An RQ in ERR with flush_in_error_en completes every WQE posted and not yet completed
+ * with a WR_FLUSH_ERR CQE (prm/mlx5_eth §8.4); nothing otherwise. Lock held.
+ */
+void mlx5v_sim_eth_rq_flush(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq);
 
 #endif /* _MLX5V_SIM_ETH_DP_H_ */

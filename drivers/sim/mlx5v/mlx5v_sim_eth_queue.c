@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mlx5v_prm_eth.h"
+#include "mlx5v_sim_eth_dp.h"
 #include "mlx5v_sim_priv.h"
 
 #define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
@@ -402,6 +403,17 @@ mlx5v_sim_eth_rq_check(const uint8_t *in)
 	return 0;
 }
 
+/* Dword 0 of the RQ's doorbell record (§7.2); an unreadable record reads as not 0. */
+static uint32_t
+mlx5v_sim_eth_rq_record(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_rq *rq)
+{
+	uint32_t dbr = 0;
+
+	if (hwsim_dma_read(sim->dma, rq->wq.dbr_addr, &dbr, sizeof(dbr)) != 0)
+		return UINT32_MAX;
+	return rte_be_to_cpu_32(dbr) & 0xffff;
+}
+
 /* Move rq's Q counter reference to counter id (0 = none). @return 0 or -1 (unknown). */
 static int
 mlx5v_sim_eth_rq_qcnt_set(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq, uint32_t id)
@@ -500,6 +512,16 @@ mlx5v_sim_cmd_modify_rq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if ((mask & MLX5V_MODIFY_RQ_COUNTER_SET_ID) && qc != 0 &&
 			mlx5v_sim_eth_qcnt_get(sim, qc) == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_RQ_QCNT);
+	/*
+	 * RST->RDY: the device starts at WQE 0 and takes the record as the count posted since,
+	 * so the record must say 0 (DPDK zeroes it, Linux resets the WQ, before this move); a
+	 * stale count would hand the device WQEs the driver has not written again. The state
+	 * is the right one, the record is a bad input: BAD_PARAM.
+	 */
+	if (rq->state == MLX5V_SIM_ETH_Q_RST && next == MLX5V_SIM_ETH_Q_RDY &&
+	    mlx5v_sim_eth_rq_record(sim, rq) != 0)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+					 MLX5V_SIM_SYND_RQ_RECORD);
 	if (mask & MLX5V_MODIFY_RQ_LWM)
 		rq->wq.lwm = GET(modify_rq_in, in, ctx.wq.lwm);
 	if (mask & MLX5V_MODIFY_RQ_VSD)
@@ -511,6 +533,8 @@ mlx5v_sim_cmd_modify_rq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (next == MLX5V_SIM_ETH_Q_RST)
 		rq->hw_counter = 0;
 	rq->state = next;
+	/* RDY->ERR on request: the posted WQEs complete flushed, as after an error (§8.4). */
+	mlx5v_sim_eth_rq_flush(sim, rq);
 	return MLX5V_CMD_STAT_OK;
 }
 

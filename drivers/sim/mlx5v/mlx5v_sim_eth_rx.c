@@ -316,6 +316,68 @@ mlx5v_sim_rx_scatter(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq, const u
 	return 0;
 }
 
+/*
+ * The RQ's producer counter: dword 0 of its record, 16 bits significant (§7.2). A record
+ * more than a ring ahead of the device's counter claims WQEs the ring cannot hold: a driver
+ * bug, logged and counted as misuse (as for the SQ), and nothing is taken. @return 0 with
+ * *pc set, -1 otherwise. Lock held.
+ */
+static int
+mlx5v_sim_rx_posted(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_rq *rq, uint16_t *pc)
+{
+	uint32_t dbr = 0;
+
+	if (hwsim_dma_read(sim->dma, rq->wq.dbr_addr, &dbr, sizeof(dbr)) != 0)
+		return -1;
+	*pc = (uint16_t)rte_be_to_cpu_32(dbr);
+	if ((uint16_t)(*pc - rq->hw_counter) > (1u << rq->wq.log_sz)) {
+		SIM_LOG(WARNING, "%s: RQ 0x%x record %u is more than a ring ahead of %u "
+			"(driver bug)", sim->name,
+			MLX5V_SIM_ETH_RQ_BASE + (uint32_t)(rq - sim->eth->rq), *pc,
+			rq->hw_counter);
+		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
+		return -1;
+	}
+	return 0;
+}
+
+void
+mlx5v_sim_eth_rq_flush(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq)
+{
+	uint8_t cqe[MLX5V_IFC_BYTES(cqe_eth)];
+	struct mlx5v_sim_eth_dp *dp = sim->dp;
+	uint16_t pc;
+
+	if (rq->state != MLX5V_SIM_ETH_Q_ERR || !rq->flush_in_error_en ||
+	    mlx5v_sim_rx_posted(sim, rq, &pc) != 0)
+		return;
+	while ((uint16_t)rq->hw_counter != pc) {
+		memset(cqe, 0, sizeof(cqe));
+		SET(cqe_err, cqe, syndrome, MLX5V_CQE_SYND_WR_FLUSH);
+		SET(cqe_err, cqe, opcode, MLX5V_CQE_OPCODE_RESP_ERR);
+		SET(cqe_eth, cqe, user_index, rq->user_index);
+		SET(cqe_eth, cqe, wqe_counter, rq->hw_counter);
+		rq->hw_counter = (rq->hw_counter + 1) & 0xffff;
+		if (dp != NULL) {
+			dp->st.rx_err_cqes++;
+			dp->st.rx_cq_full += mlx5v_sim_cq_post_rx_locked(sim, rq->cqn, cqe, 0);
+		} else {
+			mlx5v_sim_cq_post_rx_locked(sim, rq->cqn, cqe, 0);
+		}
+	}
+}
+
+/*
+ * Whether an error CQE of syndrome synd moves the RQ to ERR (§8.4): a local QP operation
+ * error and a protection error do, as DPDK's and Linux's receive paths expect; a frame too
+ * long for its WQE (and the other syndromes the rx_err_synd knob can make) leaves it RDY.
+ */
+static int
+mlx5v_sim_rx_synd_fatal(uint8_t synd)
+{
+	return synd == MLX5V_CQE_SYND_LOCAL_QP_OP || synd == MLX5V_CQE_SYND_LOCAL_PROT;
+}
+
 /* §10.1 steps 7-8: the RQ's next WQE and the receive CQE. Lock held. */
 static void
 mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_frame *fr,
@@ -328,7 +390,7 @@ mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_f
 	const uint8_t *f = fr->data;
 	uint32_t len = fr->len;
 	uint16_t tci = 0;
-	uint32_t dbr = 0;
+	uint16_t pc = 0;
 	uint8_t synd = 0;
 	uint8_t vsynd = 0;
 	int stripped = 0;
@@ -336,11 +398,12 @@ mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_f
 
 	if (rq == NULL || rq->state != MLX5V_SIM_ETH_Q_RDY) {
 		dp->st.rx_rq_not_ready++;
+		/* WQEs posted to an RQ in ERR since it flushed are flushed as well (§8.4). */
+		if (rq != NULL)
+			mlx5v_sim_eth_rq_flush(sim, rq);
 		return;
 	}
-	/* §7.2: WQEs posted so far in dword 0 of the record, 16 bits significant. */
-	if (hwsim_dma_read(sim->dma, rq->wq.dbr_addr, &dbr, sizeof(dbr)) != 0 ||
-	    (uint16_t)(rte_be_to_cpu_32(dbr) - rq->hw_counter) == 0) {
+	if (mlx5v_sim_rx_posted(sim, rq, &pc) != 0 || pc == (uint16_t)rq->hw_counter) {
 		/* §4.11: no WQE, the frame is lost and out_of_buffer counts it. */
 		dp->st.rx_out_of_buffer++;
 		qc = mlx5v_sim_eth_qcnt_get(sim, rq->counter_set_id);
@@ -370,12 +433,18 @@ mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_f
 	}
 	idx = rq->hw_counter;
 	memset(cqe, 0, sizeof(cqe));
-	if (mlx5v_sim_rx_scatter(sim, rq, f, len, &synd, &vsynd) != 0) {
+	if (hwsim_knob_take(sim->knobs, MLX5V_SIM_K_RX_ERR_NEXT)) {
+		synd = (uint8_t)mlx5v_sim_knob(sim, MLX5V_SIM_K_RX_ERR_SYND);
+		vsynd = MLX5V_SIM_VSYND_RX_KNOB;
+	} else if (mlx5v_sim_rx_scatter(sim, rq, f, len, &synd, &vsynd) == 0) {
+		synd = 0;
+	}
+	if (synd != 0) {
 		SET(cqe_err, cqe, syndrome, synd);
 		SET(cqe_err, cqe, vendor_err_synd, vsynd);
 		SET(cqe_err, cqe, opcode, MLX5V_CQE_OPCODE_RESP_ERR);
 		/* A key failure is fatal to the RQ (§8.4: LOCAL_PROT_ERR needs a reset). */
-		if (synd == MLX5V_CQE_SYND_LOCAL_PROT)
+		if (mlx5v_sim_rx_synd_fatal(synd))
 			rq->state = MLX5V_SIM_ETH_Q_ERR;
 		dp->st.rx_err_cqes++;
 	} else {
@@ -407,6 +476,8 @@ mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_f
 	 * CQ with compression holds the CQE for a session (prm/mlx5_eth §8.5).
 	 */
 	dp->st.rx_cq_full += mlx5v_sim_cq_post_rx_locked(sim, rq->cqn, cqe, dp->rx_batch);
+	/* After the error CQE, the WQEs still posted complete flushed (§8.4). */
+	mlx5v_sim_eth_rq_flush(sim, rq);
 }
 
 /* §10.1 step 6: DIRECT to one RQ, INDIRECT through the hash and the RQT. Lock held. */

@@ -137,6 +137,11 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 		"uar_4k general capability (max): 4 KiB UAR indices on hosts with larger pages" },
 	[MLX5V_SIM_K_TX_ERR_NEXT] = { "tx_err_next", 0, 0, 1000000,
 		"the next N send WQEs complete with an error CQE (LOCAL_QP_OP_ERR), SQ to ERR" },
+	[MLX5V_SIM_K_RX_ERR_NEXT] = { "rx_err_next", 0, 0, 1000000,
+		"the next N received frames complete with an error CQE of syndrome rx_err_synd "
+		"(0x02 and 0x04 move the RQ to ERR)" },
+	[MLX5V_SIM_K_RX_ERR_SYND] = { "rx_err_synd", MLX5V_CQE_SYND_LOCAL_PROT, 1, 0xff,
+		"syndrome of the rx_err_next error CQEs (default LOCAL_PROT_ERR 0x04)" },
 	[MLX5V_SIM_K_WIRE_DROP_NEXT] = { "wire_drop_next", 0, 0, 1000000,
 		"action: the wire loses the next N frames the port sends" },
 	[MLX5V_SIM_K_WIRE_CORRUPT_NEXT] = { "wire_corrupt_next", 0, 0, 1000000,

@@ -315,6 +315,7 @@ fx_objects(struct fx *f)
 		memset(in, 0, sizeof(in));
 		SET(create_rq_in, in, opcode, MLX5V_CMD_OP_CREATE_RQ);
 		SET(create_rq_in, in, ctx.vsd, 1);
+		SET(create_rq_in, in, ctx.flush_in_error_en, 1);
 		SET(create_rq_in, in, ctx.user_index, i);
 		SET(create_rq_in, in, ctx.cqn, f->rxcqn);
 		SET(create_rq_in, in, ctx.counter_set_id, f->qcnt);

@@ -363,6 +363,112 @@ test_ethdp_lkey_errors(void)
 	return TEST_SUCCESS;
 }
 
+/* The state of RQ i (QUERY_RQ), or -1. */
+static int
+rq_state(struct fx *f, unsigned int i)
+{
+	uint8_t in[MLX5V_IFC_BYTES(eth_obj_in)];
+	uint8_t out[MLX5V_IFC_BYTES(query_rq_out)];
+
+	memset(in, 0, sizeof(in));
+	SET(eth_obj_in, in, opcode, MLX5V_CMD_OP_QUERY_RQ);
+	SET(eth_obj_in, in, obj_id, f->rq[i]);
+	if (cmd(f, "QUERY_RQ", in, sizeof(in), out, sizeof(out)) != 0)
+		return -1;
+	return GET(query_rq_out, out, ctx.state);
+}
+
+/* MODIFY_RQ RST->RDY of RQ i: @return the outbox syndrome (0 if it succeeded). */
+static uint32_t
+rq_ready_synd(struct fx *f, unsigned int i)
+{
+	uint8_t in[MLX5V_IFC_BYTES(modify_rq_in)];
+	uint8_t out[0x10];
+
+	memset(in, 0, sizeof(in));
+	SET(modify_rq_in, in, opcode, MLX5V_CMD_OP_MODIFY_RQ);
+	SET(modify_rq_in, in, rq_state, 0);
+	SET(modify_rq_in, in, rqn, f->rq[i]);
+	SET(modify_rq_in, in, ctx.state, 1);
+	if (cmd(f, "MODIFY_RQ RST->RDY", in, sizeof(in), out, sizeof(out)) == 0)
+		return 0;
+	return RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME);
+}
+
+/*
+ * RQ errors as silicon gives them (prm/mlx5_eth §4.2, §8.4): a WQE with the reserved lkey on
+ * an RQ created without rlky is LOCAL_PROT (vendor 0x05) and moves the RQ to ERR; with
+ * flush_in_error_en every other posted WQE completes with WR_FLUSH_ERR, in WQE order; after
+ * ERR->RST, RST->RDY is refused while the record is not 0 (BAD_PARAM 0x51060037); a record
+ * more than a ring ahead of the device is misuse and takes no WQE.
+ */
+static int
+test_ethdp_rq_error(void)
+{
+	struct fx *f = &fx_a;
+	volatile uint32_t *dbr = (volatile uint32_t *)(f->mem + OFF_DBR + 0xc0);
+	uint32_t misuse, outstanding, n = 0;
+	uint16_t ctr = 0;
+	uint8_t frame[80];
+	const uint8_t *cqe;
+	unsigned int k;
+
+	TEST_ASSERT_SUCCESS(fte_set(f, 2, f->fg_all, NULL, f->tir_direct, 0), "catch-all");
+	f->have_fte_all = 1;
+	/* Every WQE of RQ 0 with the reserved lkey: the fixture's RQs have rlky 0. */
+	for (k = 0; k < (1u << RQ_LOG); k++)
+		put_be32(f->mem + OFF_RQ + 16 * k + 4, MLX5V_SIM_ETH_RESD_LKEY);
+	rte_io_wmb();
+	outstanding = 1u << RQ_LOG;
+	frame_udp(frame, sizeof(frame), (const uint8_t *)"\x02\x99\x99\x99\x99\x99",
+		  RTE_IPV4(10, 0, 0, 9), 9, 0);
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
+	cqe = cq_wait(f, 1);
+	TEST_ASSERT_NOT_NULL(cqe, "no error CQE");
+	TEST_ASSERT_EQUAL(cqe[CQE_OP_OWN] >> 4, MLX5V_CQE_OPCODE_RESP_ERR, "opcode");
+	TEST_ASSERT_EQUAL(cqe[CQE_SYND], 0x04, "syndrome LOCAL_PROT_ERR");
+	TEST_ASSERT_EQUAL(cqe[CQE_VSYND], 0x05, "vendor syndrome: reserved lkey without rlky");
+	ctr = be16(cqe + CQE_WQE_CTR);
+	TEST_ASSERT_EQUAL(rq_state(f, 0), 3, "RQ not in ERR");
+	/* The other posted WQEs, flushed in order. */
+	while ((cqe = cq_poll(f, 1)) != NULL) {
+		TEST_ASSERT_EQUAL(cqe[CQE_OP_OWN] >> 4, MLX5V_CQE_OPCODE_RESP_ERR, "flush opcode");
+		TEST_ASSERT_EQUAL(cqe[CQE_SYND], 0x05, "syndrome WR_FLUSH_ERR");
+		TEST_ASSERT_EQUAL(be16(cqe + CQE_WQE_CTR), (uint16_t)(ctr + 1 + n), "flush order");
+		n++;
+	}
+	TEST_ASSERT_EQUAL(n, outstanding - 1, "%u flushed of %u posted", n, outstanding - 1);
+	/* A frame for an RQ in ERR is dropped. */
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send to ERR");
+	TEST_ASSERT(cq_quiet(f, 1), "a CQE from an RQ in ERR");
+	TEST_ASSERT_SUCCESS(q_modify(f, 0, f->rq[0], 3, 0), "ERR -> RST");
+	TEST_ASSERT_EQUAL(rq_ready_synd(f, 0), 0x51060037u, "RST -> RDY with a stale record");
+	TEST_ASSERT_EQUAL(rq_state(f, 0), 0, "RQ left RST");
+	/* Record 0, then RDY, then post as a driver does. */
+	f->rq_posted[0] = 0;
+	*dbr = 0;
+	TEST_ASSERT_EQUAL(rq_ready_synd(f, 0), 0u, "RST -> RDY with the record 0");
+	/* A record more than a ring ahead: misuse, nothing taken. */
+	misuse = mlx5v_sim_counter(f->sim, MLX5V_SIM_CTR_DB_MISUSE);
+	*dbr = rte_cpu_to_be_32((1u << RQ_LOG) + 1);
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send over-posted");
+	TEST_ASSERT(cq_quiet(f, 1), "a CQE from an over-posted RQ");
+	TEST_ASSERT(mlx5v_sim_counter(f->sim, MLX5V_SIM_CTR_DB_MISUSE) > misuse,
+		    "over-posted RQ not counted as misuse");
+	*dbr = 0;
+	rq_post(f, 0, 1u << RQ_LOG);
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send after recovery");
+	cqe = cq_wait(f, 1);
+	TEST_ASSERT_NOT_NULL(cqe, "no frame after recovery");
+	TEST_ASSERT_EQUAL(cqe[CQE_OP_OWN] >> 4, MLX5V_CQE_OPCODE_RESP_SEND, "opcode after");
+	TEST_ASSERT_EQUAL(be16(cqe + CQE_WQE_CTR), 0, "the RQ restarts at WQE 0");
+	/* The WQE is posted again, so that RQ 0 stays full for the cases after. */
+	rq_post(f, 0, 1);
+	TEST_ASSERT_SUCCESS(fte_del(f, 2), "delete catch-all");
+	f->have_fte_all = 0;
+	return TEST_SUCCESS;
+}
+
 /* The tx_err_next knob: the next send fails, the SQ goes to ERR. */
 static int
 test_ethdp_tx_err_knob(void)
@@ -1218,6 +1324,7 @@ static struct unit_test_suite mlx5v_sim_ethdp_suite = {
 		TEST_CASE(test_ethdp_mtu),
 		TEST_CASE(test_ethdp_out_of_buffer),
 		TEST_CASE(test_ethdp_lkey_errors),
+		TEST_CASE(test_ethdp_rq_error),
 		TEST_CASE(test_ethdp_tx_err_knob),
 		TEST_CASE(test_ethdp_link),
 		TEST_CASE(test_ethdp_lso),
