@@ -583,6 +583,31 @@ wq_fill(uint8_t *wq, uint8_t *pas, const struct mlx5v_ethdev_wq_attr *a)
 				mlx5v_dma_buf_iova(a->ring, (size_t)i * MLX5V_ETH_RING_PAGE));
 }
 
+/* The sq_ts_format/rq_ts_format cap value of free-running-only firmware (prm/mlx5_eth §5.1). */
+#define WQ_TS_CAP_FREE_RUNNING 0
+/* sqc/rqc.ts_format: free-running, or the device's default clock (§5.1). */
+#define WQ_TS_FREE_RUNNING 0
+#define WQ_TS_DEFAULT 1
+
+/*
+ * The ts_format to create an SQ (sq) or RQ with, converted from the device's cap as DPDK
+ * does: free-running where the firmware has only that clock, otherwise the default one
+ * (real time on firmware that runs the real-time clock alone, which refuses free-running
+ * queues).
+ */
+static uint32_t
+wq_ts_format(struct mlx5v_dev *dev, int sq)
+{
+	const uint8_t *cap = mlx5v_dev_hca_cap(dev);
+	uint32_t fmt;
+
+	if (cap == NULL)
+		return WQ_TS_DEFAULT;
+	fmt = sq ? GET(cmd_hca_cap_eth, cap, sq_ts_format) :
+		   GET(cmd_hca_cap_eth, cap, rq_ts_format);
+	return fmt == WQ_TS_CAP_FREE_RUNNING ? WQ_TS_FREE_RUNNING : WQ_TS_DEFAULT;
+}
+
 static int
 wq_create(struct mlx5v_dev *dev, int sq, const struct mlx5v_ethdev_wq_attr *a, uint32_t *qn)
 {
@@ -600,6 +625,7 @@ wq_create(struct mlx5v_dev *dev, int sq, const struct mlx5v_ethdev_wq_attr *a, u
 		 * (rlky, prm/mlx5_eth §4.2; doc/guides/nics/mlx5v.rst "Memory").
 		 */
 		SET(create_sq_in, in, ctx.rlky, 1);
+		SET(create_sq_in, in, ctx.ts_format, wq_ts_format(dev, 1));
 		/* Errors flush what follows, so recovery can wait for every WQE (§5.2). */
 		SET(create_sq_in, in, ctx.flush_in_error_en, 1);
 		SET(create_sq_in, in, ctx.min_wqe_inline_mode, a->min_inline_mode);
@@ -611,6 +637,7 @@ wq_create(struct mlx5v_dev *dev, int sq, const struct mlx5v_ethdev_wq_attr *a, u
 	} else {
 		in_init(in, inlen, MLX5V_CMD_OP_CREATE_RQ);
 		SET(create_rq_in, in, ctx.rlky, 1);   /* the reserved lkey, as the SQ */
+		SET(create_rq_in, in, ctx.ts_format, wq_ts_format(dev, 0));
 		SET(create_rq_in, in, ctx.vsd, !!a->vsd);
 		SET(create_rq_in, in, ctx.flush_in_error_en, 1);
 		SET(create_rq_in, in, ctx.cqn, a->cqn);
