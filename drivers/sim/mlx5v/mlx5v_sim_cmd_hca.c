@@ -72,6 +72,16 @@ mlx5v_sim_caps_init(struct mlx5v_sim *sim)
 		      mlx5v_sim_knob(sim, MLX5V_SIM_K_CQE_COMP) != 0);
 	MLX5V_IFC_SET(cmd_hca_cap_eth, sim->cap_cur, cqe_compression,
 		      mlx5v_sim_knob(sim, MLX5V_SIM_K_CQE_COMP) != 0);
+	/*
+	 * The clocks queues may stamp with (prm/mlx5_eth §5.1): free-running only (0, the
+	 * default), real-time only (1: firmware that runs the real-time clock alone) or both (2).
+	 */
+	for (i = 0; i < RTE_DIM(caps); i++) {
+		MLX5V_IFC_SET(cmd_hca_cap_eth, caps[i], sq_ts_format,
+			      mlx5v_sim_knob(sim, MLX5V_SIM_K_TS_FORMAT_CAP));
+		MLX5V_IFC_SET(cmd_hca_cap_eth, caps[i], rq_ts_format,
+			      mlx5v_sim_knob(sim, MLX5V_SIM_K_TS_FORMAT_CAP));
+	}
 	/* Settable: the driver turns these on; cmdif_checksum starts disabled (§3.4). */
 	MLX5V_IFC_SET(cmd_hca_cap, sim->cap_max, cmdif_checksum, MLX5V_SIM_CMDIF_CHECKSUM_MAX);
 	MLX5V_IFC_SET(cmd_hca_cap, sim->cap_max, mkey_by_name, 1);

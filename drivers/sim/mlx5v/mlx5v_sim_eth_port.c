@@ -141,9 +141,7 @@ mlx5v_sim_eth_caps_general(struct mlx5v_sim *sim, uint8_t *cap)
 	SET(cmd_hca_cap_eth, cap, log_max_wq_sz, MLX5V_SIM_ETH_LOG_MAX_WQ_SZ);
 	SET(cmd_hca_cap_eth, cap, log_max_current_mc_list, MLX5V_SIM_ETH_LOG_MAX_MC_LIST);
 	SET(cmd_hca_cap_eth, cap, log_max_current_uc_list, MLX5V_SIM_ETH_LOG_MAX_UC_LIST);
-	/* Free-running timestamps only (§5.1): CREATE_SQ/RQ refuse ts_format 2. */
-	SET(cmd_hca_cap_eth, cap, sq_ts_format, 0);
-	SET(cmd_hca_cap_eth, cap, rq_ts_format, 0);
+	/* sq_ts_format/rq_ts_format follow the ts_format_cap knob (mlx5v_sim_cmd_hca.c). */
 	SET(cmd_hca_cap_eth, cap, num_of_uars_per_page, 1);
 }
 

@@ -21,7 +21,12 @@
 #define MLX5V_SIM_ETH_SQ_LOG_STRIDE 6       /* 64-byte WQEBB (§4.7) */
 #define MLX5V_SIM_ETH_RQ_MIN_LOG_STRIDE 4   /* one 16-byte data segment */
 #define MLX5V_SIM_ETH_RQ_MAX_LOG_STRIDE 10
+/* sqc/rqc.ts_format values, and the sq_ts_format/rq_ts_format caps (prm/mlx5_eth §5.1). */
+#define MLX5V_SIM_ETH_TS_FREE_RUNNING 0
+#define MLX5V_SIM_ETH_TS_DEFAULT 1
 #define MLX5V_SIM_ETH_TS_REAL_TIME 2
+#define MLX5V_SIM_ETH_TS_CAP_FR 0
+#define MLX5V_SIM_ETH_TS_CAP_RT 1
 
 /* ---- TIS (prm/mlx5_eth §4.4) ---- */
 
@@ -206,13 +211,25 @@ mlx5v_sim_eth_wq_write(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_wq *wq,
 }
 
 /*
- * ts_format (prm/mlx5_eth §5.1): the caps say free-running only, so 0 (free-running) and 1
- * (default) are accepted and 2 (real-time) is not.
+ * ts_format (prm/mlx5_eth §5.1) against the sq_ts_format/rq_ts_format caps (knob
+ * ts_format_cap): 1 (the device's default) always; 0 (free-running) unless the firmware runs
+ * the real-time clock only; 2 (real-time) unless it runs the free-running one only; 3 never.
  */
 static int
-mlx5v_sim_eth_ts_ok(uint32_t ts)
+mlx5v_sim_eth_ts_ok(struct mlx5v_sim *sim, uint32_t ts)
 {
-	return ts < MLX5V_SIM_ETH_TS_REAL_TIME;
+	int64_t cap = mlx5v_sim_knob(sim, MLX5V_SIM_K_TS_FORMAT_CAP);
+
+	switch (ts) {
+	case MLX5V_SIM_ETH_TS_FREE_RUNNING:
+		return cap != MLX5V_SIM_ETH_TS_CAP_RT;
+	case MLX5V_SIM_ETH_TS_DEFAULT:
+		return 1;
+	case MLX5V_SIM_ETH_TS_REAL_TIME:
+		return cap != MLX5V_SIM_ETH_TS_CAP_FR;
+	default:
+		return 0;
+	}
 }
 
 /*
@@ -239,11 +256,11 @@ mlx5v_sim_eth_transition_ok(uint32_t cur, uint32_t next, int is_sq)
 
 /* Field checks of create_sq_in that need no object. @return syndrome or 0. */
 static uint32_t
-mlx5v_sim_eth_sq_check(const uint8_t *in)
+mlx5v_sim_eth_sq_check(struct mlx5v_sim *sim, const uint8_t *in)
 {
 	if (GET(create_sq_in, in, ctx.state) != MLX5V_SIM_ETH_Q_RST)
 		return MLX5V_SIM_SYND_WQ_STATE;
-	if (!mlx5v_sim_eth_ts_ok(GET(create_sq_in, in, ctx.ts_format)))
+	if (!mlx5v_sim_eth_ts_ok(sim, GET(create_sq_in, in, ctx.ts_format)))
 		return MLX5V_SIM_SYND_WQ_TS_FORMAT;
 	if (GET(create_sq_in, in, ctx.tis_lst_sz) != 1)
 		return MLX5V_SIM_SYND_SQ_TIS_LST;
@@ -263,7 +280,7 @@ mlx5v_sim_cmd_create_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	uint32_t i;
 	uint8_t st;
 
-	synd = mlx5v_sim_eth_sq_check(in);
+	synd = mlx5v_sim_eth_sq_check(sim, in);
 	if (synd != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
 	/* prm/mlx5_empw §1.2: multi-packet send WQEs only where the capability says so. */
@@ -391,11 +408,11 @@ mlx5v_sim_cmd_query_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 /* ---- RQ (prm/mlx5_eth §4.6) ---- */
 
 static uint32_t
-mlx5v_sim_eth_rq_check(const uint8_t *in)
+mlx5v_sim_eth_rq_check(struct mlx5v_sim *sim, const uint8_t *in)
 {
 	if (GET(create_rq_in, in, ctx.state) != MLX5V_SIM_ETH_Q_RST)
 		return MLX5V_SIM_SYND_WQ_STATE;
-	if (!mlx5v_sim_eth_ts_ok(GET(create_rq_in, in, ctx.ts_format)))
+	if (!mlx5v_sim_eth_ts_ok(sim, GET(create_rq_in, in, ctx.ts_format)))
 		return MLX5V_SIM_SYND_WQ_TS_FORMAT;
 	/* Inline RQs only: no shared receive pool (RMP), no hairpin. */
 	if (GET(create_rq_in, in, ctx.mem_rq_type) != 0 || GET(create_rq_in, in, ctx.hairpin) != 0)
@@ -445,7 +462,7 @@ mlx5v_sim_cmd_create_rq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	uint32_t i;
 	uint8_t st;
 
-	synd = mlx5v_sim_eth_rq_check(in);
+	synd = mlx5v_sim_eth_rq_check(sim, in);
 	if (synd != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
 	if (!mlx5v_sim_eth_cq_live(sim, cqn))

@@ -1136,6 +1136,13 @@ wq_checks(int sq, uint32_t pd, uint32_t cqn, uint32_t tis)
 	Q_BAD(sq, if (sq) SET(create_sq_in, g_in, ctx.ts_format, 2);
 	      else SET(create_rq_in, g_in, ctx.ts_format, 2), 0, bp,
 	      MLX5V_SIM_SYND_WQ_TS_FORMAT, "real-time timestamps");
+	/* Real-time-only firmware (knob ts_format_cap 1) refuses free-running queues. */
+	OK(mlx5v_sim_knob_set(g_sim, "ts_format_cap", 1), "ts_format_cap");
+	Q_BAD(sq, , 0, bp, MLX5V_SIM_SYND_WQ_TS_FORMAT, "free-running on real-time firmware");
+	Q_BAD(sq, if (sq) SET(create_sq_in, g_in, ctx.ts_format, 3);
+	      else SET(create_rq_in, g_in, ctx.ts_format, 3), 0, bp,
+	      MLX5V_SIM_SYND_WQ_TS_FORMAT, "ts_format 3");
+	OK(mlx5v_sim_knob_set(g_sim, "ts_format_cap", 0), "ts_format_cap");
 	Q_BAD(sq, if (sq) SET(create_sq_in, g_in, ctx.cqn, cqn + 1);
 	      else SET(create_rq_in, g_in, ctx.cqn, cqn + 1), 0, MLX5V_CMD_STAT_BAD_RES_ERR,
 	      MLX5V_SIM_SYND_WQ_CQ, "unknown CQ");

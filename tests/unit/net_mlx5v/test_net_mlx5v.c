@@ -457,6 +457,29 @@ test_net_mlx5v_link_modes(void)
 	return rte_eth_dev_get_port_by_name(VDEV_NAME, &g_port);
 }
 
+/*
+ * The queues' ts_format follows the device's sq_ts_format/rq_ts_format caps (the
+ * simulator's ts_format_cap knob): free-running only (0), real-time only (1: the simulator
+ * refuses free-running queues, as such firmware does) and both (2); the port starts with
+ * each and its queues run.
+ */
+static int
+test_net_mlx5v_ts_format(void)
+{
+	static const char *const args[] = { "ts_format_cap=1", "ts_format_cap=2",
+					     "ts_format_cap=0" };
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(args); i++) {
+		TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "detach");
+		TEST_ASSERT_SUCCESS(attach(args[i]), "attach \"%s\"", args[i]);
+		TEST_ASSERT_SUCCESS(rte_eth_dev_get_port_by_name(VDEV_NAME, &g_port), "port");
+		TEST_ASSERT_SUCCESS(port_up(2, 2, 64), "\"%s\": start", args[i]);
+		TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	}
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite net_mlx5v_suite = {
 	.suite_name = "mlx5v Ethernet PMD on the simulated function",
 	.setup = testsuite_setup,
@@ -472,6 +495,7 @@ static struct unit_test_suite net_mlx5v_suite = {
 		TEST_CASE(test_net_mlx5v_start_fails_cleanly),
 		TEST_CASE(test_net_mlx5v_close_detach),
 		TEST_CASE(test_net_mlx5v_cqe_comp_devarg),
+		TEST_CASE(test_net_mlx5v_ts_format),
 		TEST_CASES_END()
 	}
 };
