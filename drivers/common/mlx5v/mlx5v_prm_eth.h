@@ -1023,7 +1023,9 @@ MLX5V_IFC(cmd_hca_cap_eth) {
 	uint8_t reserved_at_270[0x10];
 	uint8_t reserved_at_280[0x10];
 	uint8_t max_wqe_sz_sq[0x10];
-	uint8_t reserved_at_2a0[0x80];
+	uint8_t reserved_at_2a0[0x10];
+	uint8_t max_wqe_sz_rq[0x10];
+	uint8_t reserved_at_2c0[0x60];
 	uint8_t reserved_at_320[0x3];
 	uint8_t log_max_transport_domain[0x5];
 	uint8_t reserved_at_328[0x3];
@@ -1467,6 +1469,7 @@ MLX5V_IFC_ASSERT(cmd_hca_cap_eth, disable_link_up_by_init_hca, 13, 11, 11);
 MLX5V_IFC_ASSERT(cmd_hca_cap_eth, port_type, 13, 9, 8);
 MLX5V_IFC_ASSERT(cmd_hca_cap_eth, eth_net_offloads, 16, 3, 3);
 MLX5V_IFC_ASSERT(cmd_hca_cap_eth, log_bf_reg_size, 19, 20, 16);
+MLX5V_IFC_ASSERT(cmd_hca_cap_eth, max_wqe_sz_rq, 21, 15, 0);
 MLX5V_IFC_ASSERT(cmd_hca_cap_eth, log_max_pd, 25, 20, 16);
 MLX5V_IFC_ASSERT(cmd_hca_cap_eth, log_max_tis, 27, 4, 0);
 MLX5V_IFC_ASSERT(cmd_hca_cap_eth, log_max_rqt_size, 28, 12, 8);

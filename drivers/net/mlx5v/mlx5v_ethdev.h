@@ -35,8 +35,11 @@ extern int mlx5v_ethdev_logtype;
 					 UINT32_C(32768))
 /** The largest minimum inline header: inner TCP/UDP, vport mode 7 (prm/mlx5_eth §6.4). */
 #define MLX5V_ETH_INLINE_MAX 152u
-/** log2 of the most mbufs a receive WQE scatters over: a 1 KiB WQE (prm/mlx5_eth §7.1). */
-#define MLX5V_ETH_RX_MAX_SGES_LOG 6
+/**
+ * log2 of the most mbufs a receive WQE scatters over: 32, a 512-byte WQE (prm/mlx5_eth §7.1;
+ * DPDK's limit too), or fewer where the device's max_wqe_sz_rq says so.
+ */
+#define MLX5V_ETH_RX_MAX_SGES_LOG 5
 /** Toeplitz key bytes of the TIR (prm/mlx5_eth §4.9). */
 #define MLX5V_ETH_RSS_KEY_LEN 40
 /** Entries of the RSS redirection table (the RQT lists an RQ per entry). */
@@ -61,6 +64,7 @@ enum mlx5v_ethdev_tt {
 /** What the PMD reads from the capabilities and the port registers at probe. */
 struct mlx5v_ethdev_caps {
 	uint32_t log_max_wq_sz;     /**< ring size limit (log2 of WQEs) */
+	uint8_t rx_max_sges_log;    /**< log2 of the data segments a receive WQE may hold */
 	uint32_t log_max_uc_list;   /**< vport unicast list */
 	uint32_t log_max_mc_list;   /**< vport multicast list (broadcast is one entry) */
 	uint32_t log_max_rqt_size;  /**< RSS indirection table */

@@ -135,6 +135,11 @@ mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 	caps->log_max_mc_list = GET(cmd_hca_cap_eth, cap, log_max_current_mc_list);
 	caps->log_max_rqt_size = GET(cmd_hca_cap_eth, cap, log_max_rqt_size);
 	caps->cqe_comp = GET(cmd_hca_cap_eth, cap, cqe_compression);
+	/* Receive WQEs of 16-byte data segments up to max_wqe_sz_rq bytes (§7.1; 0: unsaid). */
+	caps->rx_max_sges_log = MLX5V_ETH_RX_MAX_SGES_LOG;
+	while (caps->rx_max_sges_log > 0 && GET(cmd_hca_cap_eth, cap, max_wqe_sz_rq) != 0 &&
+	       (MLX5V_WQE_DS << caps->rx_max_sges_log) > GET(cmd_hca_cap_eth, cap, max_wqe_sz_rq))
+		caps->rx_max_sges_log--;
 	caps->fw_rev = dev->fw_rev;
 	/* §6.1: the largest send WQE in bytes, at most the 63 DS a control segment counts. */
 	caps->max_wqe_ds = RTE_MIN(GET(cmd_hca_cap_eth, cap, max_wqe_sz_sq) / MLX5V_WQE_DS,

@@ -88,6 +88,7 @@ mlx5v_rxq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 static int
 rxq_sges(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 {
+	const struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
 	uint32_t frame = eth_dev->data->mtu + MLX5V_ETH_HW_MTU_OVERHEAD - RTE_ETHER_CRC_LEN;
 	uint32_t nseg = (frame + rxq->seg_size - 1) / rxq->seg_size;
 
@@ -99,10 +100,13 @@ rxq_sges(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 		return -EINVAL;
 	}
 	rxq->sges_log = (uint8_t)rte_log2_u32(rte_align32pow2(nseg));
-	if (rxq->sges_log > MLX5V_ETH_RX_MAX_SGES_LOG) {
+	/* The device refuses a receive WQE beyond max_wqe_sz_rq: say so before it does. */
+	if (rxq->sges_log > priv->caps.rx_max_sges_log) {
 		MLX5V_ETH_LOG(ERR, "port %u Rx queue %u: MTU %u would take %u mbufs of %u bytes, "
-			      "%u at most", eth_dev->data->port_id, rxq->idx, eth_dev->data->mtu,
-			      nseg, rxq->seg_size, 1u << MLX5V_ETH_RX_MAX_SGES_LOG);
+			      "%u at most (receive WQEs of %u bytes): use larger mbufs",
+			      eth_dev->data->port_id, rxq->idx, eth_dev->data->mtu, nseg,
+			      rxq->seg_size, 1u << priv->caps.rx_max_sges_log,
+			      MLX5V_WQE_DS << priv->caps.rx_max_sges_log);
 		return -EINVAL;
 	}
 	return 0;
