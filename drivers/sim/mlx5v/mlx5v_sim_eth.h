@@ -62,6 +62,8 @@ struct mlx5v_sim;
  * the device's own; CREATE_MKEY hands out indices from MLX5V_SIM_ETH_MKEY_FIRST.
  */
 #define MLX5V_SIM_ETH_RESD_LKEY 0x00000100u       /**< bus addresses, no translation */
+/** max_wqe_sz_rq: bytes of the largest receive WQE, 32 data segments (prm/mlx5_eth §7.1). */
+#define MLX5V_SIM_ETH_MAX_WQE_SZ_RQ 512
 #define MLX5V_SIM_ETH_NULL_MKEY 0x00000200u       /**< any access fails */
 #define MLX5V_SIM_ETH_TERM_MKEY 0x00000300u       /**< terminate_scatter_list_mkey */
 #define MLX5V_SIM_ETH_DUMP_FILL_MKEY 0x00000400u

@@ -129,6 +129,8 @@ mlx5v_sim_eth_caps_general(struct mlx5v_sim *sim, uint8_t *cap)
 	SET(cmd_hca_cap_eth, cap, log_bf_reg_size,
 	    mlx5v_sim_knob(sim, MLX5V_SIM_K_LOG_BF_REG_SIZE));
 	SET(cmd_hca_cap_eth, cap, max_wqe_sz_sq, mlx5v_sim_knob(sim, MLX5V_SIM_K_MAX_WQE_SZ_SQ));
+	/* 32 data segments at most per receive WQE (CREATE_RQ refuses a larger stride). */
+	SET(cmd_hca_cap_eth, cap, max_wqe_sz_rq, MLX5V_SIM_ETH_MAX_WQE_SZ_RQ);
 	SET(cmd_hca_cap_eth, cap, log_max_transport_domain, MLX5V_SIM_ETH_LOG_MAX_TD);
 	SET(cmd_hca_cap_eth, cap, log_max_pd, MLX5V_SIM_ETH_LOG_MAX_PD);
 	SET(cmd_hca_cap_eth, cap, log_max_rq, MLX5V_SIM_ETH_LOG_MAX_RQ);

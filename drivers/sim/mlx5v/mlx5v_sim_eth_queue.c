@@ -20,7 +20,10 @@
 #define MLX5V_SIM_ETH_WQ_CYCLIC 1
 #define MLX5V_SIM_ETH_SQ_LOG_STRIDE 6       /* 64-byte WQEBB (§4.7) */
 #define MLX5V_SIM_ETH_RQ_MIN_LOG_STRIDE 4   /* one 16-byte data segment */
-#define MLX5V_SIM_ETH_RQ_MAX_LOG_STRIDE 10
+/* The max_wqe_sz_rq the caps advertise: a larger RQ stride is refused. */
+#define MLX5V_SIM_ETH_RQ_MAX_LOG_STRIDE 9
+_Static_assert(1u << MLX5V_SIM_ETH_RQ_MAX_LOG_STRIDE == MLX5V_SIM_ETH_MAX_WQE_SZ_RQ,
+	       "the RQ stride limit is not max_wqe_sz_rq");
 /* sqc/rqc.ts_format values, and the sq_ts_format/rq_ts_format caps (prm/mlx5_eth §5.1). */
 #define MLX5V_SIM_ETH_TS_FREE_RUNNING 0
 #define MLX5V_SIM_ETH_TS_DEFAULT 1
@@ -137,8 +140,8 @@ mlx5v_sim_eth_cq_live(struct mlx5v_sim *sim, uint32_t cqn)
 
 /*
  * Read and check the wq context at c->in + wq_off, then the PAS list at pas_off. Stride: SQ
- * exactly 64 bytes, RQ 16 bytes to 1 KiB. On success wq->pas is allocated (the caller owns
- * it). @return the status, the failure recorded in c.
+ * exactly 64 bytes, RQ 16 bytes to max_wqe_sz_rq (512). On success wq->pas is allocated
+ * (the caller owns it). @return the status, the failure recorded in c.
  */
 static uint8_t
 mlx5v_sim_eth_wq_read(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, uint32_t wq_off,

@@ -480,6 +480,53 @@ test_net_mlx5v_ts_format(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Scattered Rx over mbufs of 256 bytes: at most 32 per receive WQE (512 bytes, the
+ * simulator's max_wqe_sz_rq, DPDK's limit). MTU 8174 (frames of 8192 bytes, 32 mbufs)
+ * starts; MTU 8175 (33 mbufs) is refused at start by the PMD itself, before any command
+ * the device would refuse.
+ */
+static int
+test_net_mlx5v_rx_max_sges(void)
+{
+	static const uint16_t mtu[2] = { 8174, 8175 };
+	struct rte_mempool *mp;
+	struct rte_eth_conf conf;
+	uint64_t errs;
+	unsigned int i;
+	int ret = 0;
+
+	mp = rte_pktmbuf_pool_create("ut_net_mlx5v_256", 4096, 0, 0,
+				     RTE_PKTMBUF_HEADROOM + 256, 0);
+	TEST_ASSERT_NOT_NULL(mp, "pool");
+	memset(&conf, 0, sizeof(conf));
+	conf.rxmode.offloads = RTE_ETH_RX_OFFLOAD_SCATTER;
+	for (i = 0; i < RTE_DIM(mtu) && ret == 0; i++) {
+		ret = rte_eth_dev_configure(g_port, 1, 1, &conf) ?:
+		      rte_eth_dev_set_mtu(g_port, mtu[i]) ?:
+		      rte_eth_rx_queue_setup(g_port, 0, 64, 0, NULL, mp) ?:
+		      rte_eth_tx_queue_setup(g_port, 0, 64, 0, NULL);
+		if (ret != 0)
+			break;
+		errs = mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CMD_ERRORS);
+		ret = rte_eth_dev_start(g_port);
+		if (i == 0 && ret == 0)
+			ret = rte_eth_dev_stop(g_port);
+		else if (i == 1)
+			ret = ret == -EINVAL &&
+			      mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_CMD_ERRORS) == errs ? 0 : -1;
+	}
+	TEST_ASSERT_SUCCESS(ret, "MTU %u: %d (33 mbufs: -EINVAL and no refused command)",
+			    mtu[i < RTE_DIM(mtu) ? i : 1], ret);
+	/* The queue set up again on the suite's pool lets this one go. */
+	memset(&conf, 0, sizeof(conf));
+	TEST_ASSERT_SUCCESS(rte_eth_dev_configure(g_port, 1, 1, &conf), "configure");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mtu(g_port, 1500), "MTU back");
+	TEST_ASSERT_SUCCESS(rte_eth_rx_queue_setup(g_port, 0, 64, 0, NULL, g_mp), "Rx queue");
+	rte_mempool_free(mp);
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite net_mlx5v_suite = {
 	.suite_name = "mlx5v Ethernet PMD on the simulated function",
 	.setup = testsuite_setup,
@@ -496,6 +543,7 @@ static struct unit_test_suite net_mlx5v_suite = {
 		TEST_CASE(test_net_mlx5v_close_detach),
 		TEST_CASE(test_net_mlx5v_cqe_comp_devarg),
 		TEST_CASE(test_net_mlx5v_ts_format),
+		TEST_CASE(test_net_mlx5v_rx_max_sges),
 		TEST_CASES_END()
 	}
 };
