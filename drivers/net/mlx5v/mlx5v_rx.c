@@ -365,6 +365,14 @@ rx_refill(struct mlx5v_rxq *rxq)
 	return rx_refill_runs(rxq, cache);
 }
 
+/* The op_own byte of a ready title CQE at ci: RESP_SEND, format compressed (§8.5). */
+static __rte_always_inline uint8_t
+rx_op_own_title(uint32_t ci, uint8_t cq_log)
+{
+	return (uint8_t)(rx_op_own_ok(ci, cq_log) |
+			 MLX5V_CQE_FORMAT_COMPRESSED << MLX5V_IFC_SHIFT(cqe_eth, cqe_format));
+}
+
 /* The op_own byte that marks a consumed CQE slot: opcode INVALID, hardware-owned (§8.5). */
 #define RX_OP_OWN_INVALID (RTE_PMD_MLX5V_CQE_OPCODE_INVALID << 4)
 
@@ -471,17 +479,20 @@ rx_synd_needs_reset(uint8_t synd)
 	       synd == MLX5V_CQE_SYND_WR_FLUSH;
 }
 
+/* rx_cqe_slow(): a good CQE whose op_own byte was made the fast path's; look again. */
+#define RX_CQE_AGAIN 2
+
 /*
  * A CQE at ci that was not a ready receive completion when the burst looked. @return 0 if it
  * is not written yet or is a good one written since (the burst ends), 1 if it was an error
- * CQE, consumed with its WQE (§8.4). With keep, a one-mbuf WQE keeps its buffer (its slot
- * counts as refilled).
+ * CQE, consumed with its WQE (§8.4), RX_CQE_AGAIN for a good one the burst takes as such
+ * now. With keep, a one-mbuf WQE keeps its buffer (its slot counts as refilled).
  */
 static int
 rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci, int keep)
 {
 	uint8_t *cqe = rte_pmd_mlx5v_cq_next_cqe(rxq->cqes, rxq->cq_nent, ci);
-	uint8_t opcode;
+	uint8_t opcode, fmt;
 
 	if (cqe == NULL)
 		return 0;
@@ -492,13 +503,28 @@ rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci, int keep)
 	if (cqe[RX_CQE_OP_OWN] == rx_op_own_ok(ci, rxq->cq_log))
 		return 0;
 	/*
+	 * The opcode alone tells a receive completion from an error (§8.1; Linux tests nothing
+	 * else): one with the solicited-event bit or an inline format is a good frame (an
+	 * Ethernet RQ does not scatter into the CQE; the data is in the buffers). The slot is
+	 * ours until the CQ record moves: its op_own byte is rewritten to the one the loops
+	 * compare with (a session's title stays a title on a compressing CQ) and they take it.
+	 */
+	opcode = GET(cqe_eth, cqe, opcode);
+	fmt = GET(cqe_eth, cqe, cqe_format);
+	if (opcode == MLX5V_CQE_OPCODE_RESP_SEND &&
+	    (fmt != MLX5V_CQE_FORMAT_COMPRESSED || rxq->cqe_comp)) {
+		cqe[RX_CQE_OP_OWN] = fmt == MLX5V_CQE_FORMAT_COMPRESSED ?
+				     rx_op_own_title(ci, rxq->cq_log) :
+				     rx_op_own_ok(ci, rxq->cq_log);
+		return RX_CQE_AGAIN;
+	}
+	/*
 	 * The frame is lost. A one-mbuf WQE's buffer goes back to the pool (the slot is
 	 * refilled) unless kept; a scattered WQE keeps its buffers and is posted again as it is.
 	 */
 	rxq->errors++;
 	if (rxq->sges_log == 0 && !keep)
 		rte_mbuf_raw_free(rxq->elts[rxq->rq_ci & rxq->wqe_mask]);
-	opcode = GET(cqe_eth, cqe, opcode);
 	if ((opcode == MLX5V_CQE_OPCODE_RESP_ERR || opcode == MLX5V_CQE_OPCODE_REQ_ERR) &&
 	    rx_synd_needs_reset(GET(cqe_err, cqe, syndrome)))
 		rxq->recover = 1;
@@ -527,12 +553,16 @@ rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 	uint16_t nrx = 0;
 	uint32_t len, w;
 	uint8_t *cqe;
+	int ret;
 
 	while (nrx < n) {
 		cqe = rxq->cqes + (size_t)(cq_ci & (rxq->cq_nent - 1)) * RX_CQE_SIZE;
 		if (unlikely(cqe[RX_CQE_OP_OWN] != rx_op_own_ok(cq_ci, rxq->cq_log))) {
-			if (rx_cqe_slow(rxq, cq_ci, 0) == 0)
+			ret = rx_cqe_slow(rxq, cq_ci, 0);
+			if (ret == 0)
 				break;
+			if (ret == RX_CQE_AGAIN)
+				continue;
 			cq_ci++;
 			rxq->rq_ci++;
 			if (rxq->recover)
@@ -809,14 +839,6 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
 	return (uint32_t)k;
 }
 #endif
-
-/* The op_own byte of a ready title CQE at ci: RESP_SEND, format compressed (§8.5). */
-static __rte_always_inline uint8_t
-rx_op_own_title(uint32_t ci, uint8_t cq_log)
-{
-	return (uint8_t)(rx_op_own_ok(ci, cq_log) |
-			 MLX5V_CQE_FORMAT_COMPRESSED << MLX5V_IFC_SHIFT(cqe_eth, cqe_format));
-}
 
 
 /*
@@ -1204,8 +1226,11 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 			continue;
 		/* An error CQE is consumed with its WQE; the burst goes on unless the RQ failed. */
 		rxq->rq_ci = rq_ci;
-		if (rx_cqe_slow(rxq, ci, vec) == 0)
+		k = (uint32_t)rx_cqe_slow(rxq, ci, vec);
+		if (k == 0)
 			break;
+		if (k == RX_CQE_AGAIN)
+			continue;
 		if (rxq->cqe_comp)
 			rx_consumed(rxq->cqes, cq_mask, ci, 1);
 		ci++;
