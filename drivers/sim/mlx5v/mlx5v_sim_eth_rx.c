@@ -464,6 +464,8 @@ mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_f
 		SET(cqe_eth, cqe, qpn, flow_tag);
 		SET(cqe_eth, cqe, byte_cnt, len);
 		SET(cqe_eth, cqe, opcode, MLX5V_CQE_OPCODE_RESP_SEND);
+		/* A bit drivers must not mistake for an error (knob rx_cqe_se, §8.1). */
+		SET(cqe_eth, cqe, se, mlx5v_sim_knob(sim, MLX5V_SIM_K_RX_CQE_SE) != 0);
 		dp->st.rx_frames++;
 		dp->st.rx_bytes += len;
 	}

@@ -145,6 +145,9 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 	[MLX5V_SIM_K_TS_FORMAT_CAP] = { "ts_format_cap", 0, 0, 2,
 		"sq_ts_format and rq_ts_format caps: 0 free-running only, 1 real-time only, "
 		"2 both; CREATE_SQ/RQ refuse a ts_format the clock cannot give" },
+	[MLX5V_SIM_K_RX_CQE_SE] = { "rx_cqe_se", 0, 0, 1,
+		"1: good receive CQEs carry the solicited-event bit (the CQE format allows it; "
+		"no Ethernet firmware is known to set it)" },
 	[MLX5V_SIM_K_WIRE_DROP_NEXT] = { "wire_drop_next", 0, 0, 1000000,
 		"action: the wire loses the next N frames the port sends" },
 	[MLX5V_SIM_K_WIRE_CORRUPT_NEXT] = { "wire_corrupt_next", 0, 0, 1000000,
