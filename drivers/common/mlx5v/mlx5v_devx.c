@@ -1652,7 +1652,10 @@ mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int log_size, uint32_t eqn,
 }
 
 _Static_assert(MLX5V_DEVX_MINI_CQE_HASH == MLX5V_MINI_CQE_FMT_HASH &&
-	       MLX5V_DEVX_MINI_CQE_CSUM == MLX5V_MINI_CQE_FMT_CSUM,
+	       MLX5V_DEVX_MINI_CQE_CSUM == MLX5V_MINI_CQE_FMT_CSUM &&
+	       MLX5V_DEVX_MINI_CQE_FTAG == MLX5V_MINI_CQE_FMT_FTAG &&
+	       MLX5V_DEVX_MINI_CQE_CSUM_STRIDX == MLX5V_MINI_CQE_FMT_CSUM_STRIDX &&
+	       MLX5V_DEVX_MINI_CQE_L34H == MLX5V_MINI_CQE_FMT_L34H,
 	       "mini_cqe_res_format values (prm/mlx5_eth §8.5)");
 
 struct mlx5v_devx_cq *
@@ -1751,7 +1754,9 @@ mlx5v_devx_cq_create_opts(struct mlx5v_dev *dev, unsigned int log_size, uint32_t
 	if (opts != NULL && opts->cqe_comp_en) {
 		/* Sessions of mini-CQEs behind a title CQE (prm/mlx5_eth §8.5). */
 		MLX5V_IFC_SET(cqc, cqc, cqe_comp_en, 1);
-		MLX5V_IFC_SET(cqc, cqc, mini_cqe_res_format, opts->mini_cqe_res_format);
+		/* Formats above 3 take the extension field: L3/L4 is format 0, ext 1. */
+		MLX5V_IFC_SET(cqc, cqc, mini_cqe_res_format, opts->mini_cqe_res_format & 3);
+		MLX5V_IFC_SET(cqc, cqc, mini_cqe_res_format_ext, opts->mini_cqe_res_format >> 2);
 	}
 	mlx5v_dma_buf_pas_fill(&cq->ring_dma, in + MLX5V_IFC_BYTE_OFF(create_cq_in, pas));
 	/*

@@ -196,6 +196,10 @@ struct mlx5v_devx_cq *mlx5v_devx_cq_create(struct mlx5v_dev *dev, unsigned int l
 enum mlx5v_devx_mini_cqe {
 	MLX5V_DEVX_MINI_CQE_HASH = 0,  /**< the RSS hash result */
 	MLX5V_DEVX_MINI_CQE_CSUM = 1,  /**< the checksum and the stride index */
+	MLX5V_DEVX_MINI_CQE_FTAG = 2,  /**< the flow tag and the stride index (cap) */
+	MLX5V_DEVX_MINI_CQE_CSUM_STRIDX = 3, /**< as CSUM */
+	/** the L3/L4 header types and the stride index (cap; mini_cqe_res_format_ext 1) */
+	MLX5V_DEVX_MINI_CQE_L34H = 4,
 };
 
 /** CQ context options of mlx5v_devx_cq_create_opts() (prm/mlx5_eth §8.5). */

@@ -1329,11 +1329,41 @@ MLX5V_IFC(cqe_err) {
 #define MLX5V_CQE_FORMAT_COMPRESSED 3
 #define MLX5V_MINI_CQE_FMT_HASH 0   /**< rx_hash_result + byte_cnt */
 #define MLX5V_MINI_CQE_FMT_CSUM 1   /**< check_sum + stride_idx + byte_cnt */
+#define MLX5V_MINI_CQE_FMT_FTAG 2   /**< flow tag + stride_idx + 24-bit byte_cnt */
+#define MLX5V_MINI_CQE_FMT_CSUM_STRIDX 3 /**< as CSUM */
+/**
+ * L3/L4 header types + stride_idx + byte_cnt: mini_cqe_res_format 0 with
+ * mini_cqe_res_format_ext 1 (caps mini_cqe_resp_l3_l4_tag); the value here is
+ * format | ext << 2.
+ */
+#define MLX5V_MINI_CQE_FMT_L34H 4
 #define MLX5V_MINI_CQE_PER_SLOT 8
 
 /** A mini-CQE of the HASH format (§8.5). */
 MLX5V_IFC(mini_cqe_hash) {
 	uint8_t rx_hash_result[0x20];
+	uint8_t byte_cnt[0x20];
+};
+
+/**
+ * A mini-CQE of the FTAG format (§8.5): the flow tag's bits 15:0, then its bits 23:16 above
+ * a 24-bit byte count.
+ */
+MLX5V_IFC(mini_cqe_ftag) {
+	uint8_t flow_tag_15_0[0x10];
+	uint8_t stride_idx[0x10];
+	uint8_t flow_tag_23_16[0x8];
+	uint8_t byte_cnt[0x18];
+};
+
+/**
+ * A mini-CQE of the L3/L4 header format (§8.5): hdr_type is the CQE's byte 0x1d (ip_frag,
+ * l4_hdr_type, l3_hdr_type, ip_options, cvlan_stripped) of the frame.
+ */
+MLX5V_IFC(mini_cqe_l34h) {
+	uint8_t reserved_at_0[0x8];
+	uint8_t hdr_type[0x8];
+	uint8_t stride_idx[0x10];
 	uint8_t byte_cnt[0x20];
 };
 
@@ -1554,6 +1584,16 @@ MLX5V_IFC_ASSERT_BYTES(mini_cqe_csum, 8);
 MLX5V_IFC_ASSERT(mini_cqe_hash, byte_cnt, 1, 31, 0);
 MLX5V_IFC_ASSERT(mini_cqe_csum, check_sum, 0, 31, 16);
 MLX5V_IFC_ASSERT(mini_cqe_csum, byte_cnt, 1, 31, 0);
+MLX5V_IFC_ASSERT_BYTES(mini_cqe_ftag, 8);
+MLX5V_IFC_ASSERT(mini_cqe_ftag, flow_tag_23_16, 1, 31, 24);
+MLX5V_IFC_ASSERT(mini_cqe_ftag, byte_cnt, 1, 23, 0);
+MLX5V_IFC_ASSERT_BYTES(mini_cqe_l34h, 8);
+MLX5V_IFC_ASSERT(mini_cqe_l34h, hdr_type, 0, 23, 16);
+MLX5V_IFC_ASSERT(mini_cqe_l34h, byte_cnt, 1, 31, 0);
+/* The L3/L4 mini-CQE's hdr_type is the byte of the CQE whose types it replaces. */
+_Static_assert(MLX5V_IFC_BIT_OFF(cqe_eth, ip_frag) % 8 == 0 &&
+	       MLX5V_IFC_BIT_OFF(cqe_eth, cvlan_stripped) ==
+	       MLX5V_IFC_BIT_OFF(cqe_eth, ip_frag) + 7, "CQE byte 0x1d");
 _Static_assert(MLX5V_MINI_CQE_PER_SLOT * MLX5V_IFC_BYTES(mini_cqe_hash) == MLX5V_IFC_BYTES(cqe_eth),
 	       "eight mini-CQEs fill one CQE slot");
 MLX5V_IFC_ASSERT_BYTES(cqe_err, 0x40);
