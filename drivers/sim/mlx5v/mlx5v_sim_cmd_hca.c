@@ -77,6 +77,11 @@ mlx5v_sim_caps_init(struct mlx5v_sim *sim)
 	 * default), real-time only (1: firmware that runs the real-time clock alone) or both (2).
 	 */
 	for (i = 0; i < RTE_DIM(caps); i++) {
+		/* The flow tag and L3/L4 header mini-CQE formats (§8.5), unless knobbed off. */
+		MLX5V_IFC_SET(cmd_hca_cap_eth, caps[i], mini_cqe_resp_flow_tag,
+			      mlx5v_sim_knob(sim, MLX5V_SIM_K_MINI_CQE_TAGS) != 0);
+		MLX5V_IFC_SET(cmd_hca_cap_eth, caps[i], mini_cqe_resp_l3_l4_tag,
+			      mlx5v_sim_knob(sim, MLX5V_SIM_K_MINI_CQE_TAGS) != 0);
 		MLX5V_IFC_SET(cmd_hca_cap_eth, caps[i], sq_ts_format,
 			      mlx5v_sim_knob(sim, MLX5V_SIM_K_TS_FORMAT_CAP));
 		MLX5V_IFC_SET(cmd_hca_cap_eth, caps[i], rq_ts_format,

@@ -19,7 +19,7 @@
 static const uint32_t mlx5v_sim_cqc_allowed[16] = {
 	[0] = 0xf2ffff00,   /* status, dbr_umem_valid, cqe_sz, cc, oi, moderation, st */
 	[1] = 0xffffffff,   /* dbr_umem_id (checked with dbr_umem_valid) */
-	[2] = 0x00000fc0,   /* page_offset[11:6] */
+	[2] = 0x00000fcc,   /* page_offset[11:6], mini_cqe_res_format_ext[3:2] */
 	[3] = 0x1fffffff,   /* log_cq_size[28:24] uar_page[23:0] */
 	[4] = 0x0fffffff,   /* cq_period[27:16] cq_max_count[15:0] */
 	[5] = 0xffffffff,   /* c_eqn: 8 bits (DPDK) or 32 (newer kernels), §7.1 */
@@ -56,6 +56,40 @@ mlx5v_sim_cq_zip_unlink(struct mlx5v_sim *sim, struct mlx5v_sim_cq *cq, uint32_t
 	cq->zip = NULL;
 }
 
+/* The mini-CQE format of a CQ context: mini_cqe_res_format | mini_cqe_res_format_ext << 2. */
+static uint8_t
+mlx5v_sim_cq_mini_fmt(const uint8_t *cqc)
+{
+	return (uint8_t)(MLX5V_IFC_GET(cqc, cqc, mini_cqe_res_format) |
+			 MLX5V_IFC_GET(cqc, cqc, mini_cqe_res_format_ext) << 2);
+}
+
+/*
+ * Whether the caps let a CQ compress with mini-CQE format fmt (prm/mlx5_eth §8.5):
+ * cqe_compression for any; HASH and both checksum formats always, FTAG with
+ * mini_cqe_resp_flow_tag, L3/L4 with mini_cqe_resp_l3_l4_tag; no other value.
+ */
+static int
+mlx5v_sim_cq_mini_fmt_ok(struct mlx5v_sim *sim, uint8_t fmt)
+{
+	const uint8_t *cap = sim->cap_cur;
+
+	if (!MLX5V_IFC_GET(cmd_hca_cap_eth, cap, cqe_compression))
+		return 0;
+	switch (fmt) {
+	case MLX5V_MINI_CQE_FMT_HASH:
+	case MLX5V_MINI_CQE_FMT_CSUM:
+	case MLX5V_MINI_CQE_FMT_CSUM_STRIDX:
+		return 1;
+	case MLX5V_MINI_CQE_FMT_FTAG:
+		return MLX5V_IFC_GET(cmd_hca_cap_eth, cap, mini_cqe_resp_flow_tag);
+	case MLX5V_MINI_CQE_FMT_L34H:
+		return MLX5V_IFC_GET(cmd_hca_cap_eth, cap, mini_cqe_resp_l3_l4_tag);
+	default:
+		return 0;
+	}
+}
+
 /* Field checks of create_cq_in that need no model state. @return syndrome or 0. */
 static uint32_t
 mlx5v_sim_cq_check_in(const uint8_t *in)
@@ -85,7 +119,7 @@ mlx5v_sim_cq_check_in(const uint8_t *in)
 			MLX5V_IFC_GET(cqc, cqc, st) != RTE_PMD_MLX5V_EQC_ST_ARMED &&
 			MLX5V_IFC_GET(cqc, cqc, st) != RTE_PMD_MLX5V_EQC_ST_FIRED))
 		return MLX5V_SIM_SYND_CQ_ST;
-	/* Only 64-byte CQEs (cqe_sz 0): the owner byte is then byte 63 (§7.4). */
+	/* Only 64-byte CQEs (cqe_sz 0): the owner byte is then byte 63 (prm/mlx5 §7.4). */
 	if (MLX5V_IFC_GET(cqc, cqc, cqe_sz) != 0)
 		return MLX5V_SIM_SYND_CQ_CQE_SZ;
 	if (MLX5V_IFC_GET(cqc, cqc, page_offset) != 0)
@@ -124,12 +158,15 @@ mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (synd != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
 	/*
-	 * Compression needs the cqe_compression capability; the model writes the HASH and CSUM
-	 * mini-CQE formats (prm/mlx5_eth §8.5).
+	 * Compression needs the cqe_compression capability, and a mini-CQE format the caps
+	 * offer (prm/mlx5_eth §8.5).
 	 */
 	if (MLX5V_IFC_GET(cqc, cqc, cqe_comp_en) &&
-	    (!MLX5V_IFC_GET(cmd_hca_cap_eth, sim->cap_cur, cqe_compression) ||
-	     MLX5V_IFC_GET(cqc, cqc, mini_cqe_res_format) > MLX5V_MINI_CQE_FMT_CSUM))
+	    !mlx5v_sim_cq_mini_fmt_ok(sim, mlx5v_sim_cq_mini_fmt(cqc)))
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_CQ_COMP);
+	/* The format extension means nothing without compression. */
+	if (!MLX5V_IFC_GET(cqc, cqc, cqe_comp_en) &&
+	    MLX5V_IFC_GET(cqc, cqc, mini_cqe_res_format_ext) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_CQ_COMP);
 	/*
 	 * The arm doorbell is accepted only on this page, so it must be a UAR the driver allocated.
@@ -174,7 +211,7 @@ mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 						 MLX5V_SIM_SYND_CQ_NO_CQN);
 		}
 		cq->comp_en = 1;
-		cq->mini_fmt = MLX5V_IFC_GET(cqc, cqc, mini_cqe_res_format);
+		cq->mini_fmt = mlx5v_sim_cq_mini_fmt(cqc);
 	}
 	cq->log_size = log_size;
 	cq->log_page_size = log_page;
@@ -450,22 +487,40 @@ mlx5v_sim_cq_post_raw_locked(struct mlx5v_sim *sim, uint32_t cqn, const uint8_t 
 #define ZIP_CQE MLX5V_IFC_BYTES(cqe_eth)
 #define ZIP_MINI MLX5V_IFC_BYTES(mini_cqe_hash)
 
+/* The CQE's byte 0x1d: the header types an L3/L4 mini-CQE carries (prm/mlx5_eth §8.5). */
+#define ZIP_HDR_BYTE (MLX5V_IFC_BIT_OFF(cqe_eth, ip_frag) / 8)
+
 /*
- * The mini-CQE of a receive CQE: its byte count, and its hash or checksum per
- * mini_cqe_res_format.
+ * The mini-CQE of a receive CQE: its byte count, and per the CQ's format its hash, its
+ * checksum, its flow tag (split 15:0 and 23:16 around the stride index) or its header types.
  */
 static void
 mlx5v_sim_cq_zip_mini(const struct mlx5v_sim_cq *cq, const uint8_t *cqe, uint8_t *mini)
 {
+	uint32_t tag = MLX5V_IFC_GET(cqe_eth, cqe, qpn);
+
 	memset(mini, 0, ZIP_MINI);
-	if (cq->mini_fmt == MLX5V_MINI_CQE_FMT_CSUM) {
+	switch (cq->mini_fmt) {
+	case MLX5V_MINI_CQE_FMT_CSUM:
+	case MLX5V_MINI_CQE_FMT_CSUM_STRIDX:
 		MLX5V_IFC_SET(mini_cqe_csum, mini, check_sum,
 			      MLX5V_IFC_GET(cqe_eth, cqe, check_sum));
 		MLX5V_IFC_SET(mini_cqe_csum, mini, byte_cnt, MLX5V_IFC_GET(cqe_eth, cqe, byte_cnt));
-	} else {
+		break;
+	case MLX5V_MINI_CQE_FMT_FTAG:
+		MLX5V_IFC_SET(mini_cqe_ftag, mini, flow_tag_15_0, tag & 0xffff);
+		MLX5V_IFC_SET(mini_cqe_ftag, mini, flow_tag_23_16, tag >> 16);
+		MLX5V_IFC_SET(mini_cqe_ftag, mini, byte_cnt, MLX5V_IFC_GET(cqe_eth, cqe, byte_cnt));
+		break;
+	case MLX5V_MINI_CQE_FMT_L34H:
+		MLX5V_IFC_SET(mini_cqe_l34h, mini, hdr_type, cqe[ZIP_HDR_BYTE]);
+		MLX5V_IFC_SET(mini_cqe_l34h, mini, byte_cnt, MLX5V_IFC_GET(cqe_eth, cqe, byte_cnt));
+		break;
+	default:
 		MLX5V_IFC_SET(mini_cqe_hash, mini, rx_hash_result,
 			      MLX5V_IFC_GET(cqe_eth, cqe, rss_hash_result));
 		MLX5V_IFC_SET(mini_cqe_hash, mini, byte_cnt, MLX5V_IFC_GET(cqe_eth, cqe, byte_cnt));
+		break;
 	}
 }
 
@@ -484,12 +539,24 @@ mlx5v_sim_cq_zip_fits(const struct mlx5v_sim_cq *cq, const uint8_t *title, const
 	MLX5V_IFC_SET(cqe_eth, b, byte_cnt, 0);
 	MLX5V_IFC_SET(cqe_eth, a, wqe_counter, 0);
 	MLX5V_IFC_SET(cqe_eth, b, wqe_counter, 0);
-	if (cq->mini_fmt == MLX5V_MINI_CQE_FMT_CSUM) {
+	switch (cq->mini_fmt) {
+	case MLX5V_MINI_CQE_FMT_CSUM:
+	case MLX5V_MINI_CQE_FMT_CSUM_STRIDX:
 		MLX5V_IFC_SET(cqe_eth, a, check_sum, 0);
 		MLX5V_IFC_SET(cqe_eth, b, check_sum, 0);
-	} else {
+		break;
+	case MLX5V_MINI_CQE_FMT_FTAG:
+		MLX5V_IFC_SET(cqe_eth, a, qpn, 0);
+		MLX5V_IFC_SET(cqe_eth, b, qpn, 0);
+		break;
+	case MLX5V_MINI_CQE_FMT_L34H:
+		a[ZIP_HDR_BYTE] = 0;
+		b[ZIP_HDR_BYTE] = 0;
+		break;
+	default:
 		MLX5V_IFC_SET(cqe_eth, a, rss_hash_result, 0);
 		MLX5V_IFC_SET(cqe_eth, b, rss_hash_result, 0);
+		break;
 	}
 	return memcmp(a, b, ZIP_CQE) == 0;
 }

@@ -148,6 +148,9 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 	[MLX5V_SIM_K_RX_CQE_SE] = { "rx_cqe_se", 0, 0, 1,
 		"1: good receive CQEs carry the solicited-event bit (the CQE format allows it; "
 		"no Ethernet firmware is known to set it)" },
+	[MLX5V_SIM_K_MINI_CQE_TAGS] = { "mini_cqe_tags", 1, 0, 1,
+		"caps mini_cqe_resp_flow_tag and mini_cqe_resp_l3_l4_tag: the flow tag and the "
+		"L3/L4 header mini-CQE formats; 0 refuses them" },
 	[MLX5V_SIM_K_WIRE_DROP_NEXT] = { "wire_drop_next", 0, 0, 1000000,
 		"action: the wire loses the next N frames the port sends" },
 	[MLX5V_SIM_K_WIRE_CORRUPT_NEXT] = { "wire_corrupt_next", 0, 0, 1000000,

@@ -193,6 +193,7 @@ enum mlx5v_sim_knob {
 	MLX5V_SIM_K_RX_ERR_SYND,
 	MLX5V_SIM_K_TS_FORMAT_CAP,
 	MLX5V_SIM_K_RX_CQE_SE,
+	MLX5V_SIM_K_MINI_CQE_TAGS,
 	MLX5V_SIM_K_WIRE_DROP_NEXT,
 	MLX5V_SIM_K_WIRE_CORRUPT_NEXT,
 	MLX5V_SIM_K_LINK,
@@ -286,7 +287,7 @@ struct mlx5v_sim_cq {
 	uint8_t freed_reported;
 	/* CQE compression (prm/mlx5_eth §8.5, mlx5v_sim.rst "CQE compression"). */
 	uint8_t comp_en;            /**< cqc.cqe_comp_en */
-	uint8_t mini_fmt;           /**< cqc.mini_cqe_res_format */
+	uint8_t mini_fmt;           /**< cqc.mini_cqe_res_format | _ext << 2 */
 	uint8_t zip_queued;         /**< on sim->zip_head's list */
 	uint16_t zip_n;             /**< CQEs held for the session being formed */
 	uint32_t zip_next;          /**< next CQN on the list (0: end) */

@@ -1252,7 +1252,7 @@ comp_burst(struct fx *f, const uint16_t *lens, unsigned int n, unsigned int tcp_
 /*
  * Sessions of 1 to 40 frames (one is a full CQE) in both mini-CQE formats, over the CQ's
  * end several times; a frame whose CQE differs splits the burst; without the capability
- * CREATE_CQ refuses cqe_comp_en, and so it does an unknown format.
+ * CREATE_CQ refuses cqe_comp_en, and without mini_cqe_resp_flow_tag the flow tag format.
  */
 static int
 test_ethdp_cqe_comp(void)
@@ -1290,10 +1290,10 @@ test_ethdp_cqe_comp(void)
 		if (comp_burst(f, lens, 10, 5, expect, fmt) != TEST_SUCCESS || fx_down(f) != 0)
 			goto out;
 	}
-	/* Refused: a format the model does not write, then no capability. */
-	fx_rxcq_comp = 2;
-	if (fx_up(f, "mlx5v_sim26", args) == 0) {
-		printf("CREATE_CQ took mini_cqe_res_format 2\n");
+	/* Refused: the flow tag format without its capability, then no compression. */
+	fx_rxcq_comp = MLX5V_MINI_CQE_FMT_FTAG;
+	if (fx_up(f, "mlx5v_sim26", "class=none,wire=loop,mini_cqe_tags=0") == 0) {
+		printf("CREATE_CQ took mini_cqe_res_format 2 without mini_cqe_resp_flow_tag\n");
 		goto out;
 	}
 	fx_down(f);
