@@ -896,8 +896,9 @@ static const struct eth_dev_ops mlx5v_ethdev_ops = {
 /* ---------------------------------------------------------------- net class */
 
 /*
- * The net class's devarg rxq_cqe_comp_en=0|1 (doc/guides/nics/mlx5v.rst); the other keys are
- * the front-end's. @return 0 or -EINVAL with one log line.
+ * The net class's devarg rxq_cqe_comp_en=0..4 (doc/guides/nics/mlx5v.rst, DPDK mlx5's
+ * values): 0 off, 1 the hash mini-CQE format, 2 the flow tag, 3 the checksum, 4 the L3/L4
+ * header types; the other keys are the front-end's. @return 0 or -EINVAL with one log line.
  */
 static int
 mlx5v_ethdev_devargs(const char *name, const char *devargs, uint8_t *cqe_comp_en)
@@ -915,12 +916,13 @@ mlx5v_ethdev_devargs(const char *name, const char *devargs, uint8_t *cqe_comp_en
 	if (rte_kvargs_count(kv, MLX5V_NET_ARG_RXQ_CQE_COMP_EN) != 0) {
 		val = rte_kvargs_get(kv, MLX5V_NET_ARG_RXQ_CQE_COMP_EN);
 		if (rte_kvargs_count(kv, MLX5V_NET_ARG_RXQ_CQE_COMP_EN) > 1 || val == NULL ||
-		    (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)) {
-			MLX5V_ETH_LOG(ERR, "%s: devarg %s: expected 0 or 1, once", name,
-				      MLX5V_NET_ARG_RXQ_CQE_COMP_EN);
+		    val[0] < '0' || val[0] > '0' + MLX5V_ETH_CQE_COMP_L34H || val[1] != '\0') {
+			MLX5V_ETH_LOG(ERR, "%s: devarg %s=%s: expected 0 to %u, once", name,
+				      MLX5V_NET_ARG_RXQ_CQE_COMP_EN, val != NULL ? val : "",
+				      MLX5V_ETH_CQE_COMP_L34H);
 			ret = -EINVAL;
 		} else {
-			*cqe_comp_en = val[0] == '1';
+			*cqe_comp_en = (uint8_t)(val[0] - '0');
 		}
 	}
 	rte_kvargs_free(kv);
@@ -957,6 +959,15 @@ mlx5v_ethdev_probe(struct mlx5v_dev *dev, struct rte_device *edev, const char *d
 		MLX5V_ETH_LOG(ERR, "%s: reading the capabilities and vport failed: %s", name,
 			      strerror(-ret));
 		return ret;
+	}
+	/* The flow tag and L3/L4 formats only where the firmware writes them (as DPDK). */
+	if ((cqe_comp_en == MLX5V_ETH_CQE_COMP_FTAG && !caps.mini_cqe_ftag) ||
+	    (cqe_comp_en == MLX5V_ETH_CQE_COMP_L34H && !caps.mini_cqe_l34h)) {
+		MLX5V_ETH_LOG(ERR, "%s: devarg %s=%u: the device has no %s mini-CQE format", name,
+			      MLX5V_NET_ARG_RXQ_CQE_COMP_EN, cqe_comp_en,
+			      cqe_comp_en == MLX5V_ETH_CQE_COMP_FTAG ? "flow tag" :
+			      "L3/L4 header");
+		return -ENOTSUP;
 	}
 	eth_dev = rte_eth_dev_allocate(name);
 	if (eth_dev == NULL) {

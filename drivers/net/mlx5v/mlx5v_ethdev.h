@@ -21,6 +21,13 @@ extern int mlx5v_ethdev_logtype;
 #define MLX5V_ETH_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, mlx5v_ethdev_logtype, "net_mlx5v: " fmt "\n", ## __VA_ARGS__)
 
+/** Values of the rxq_cqe_comp_en devarg (DPDK mlx5's): off, then the mini-CQE format. */
+#define MLX5V_ETH_CQE_COMP_OFF 0
+#define MLX5V_ETH_CQE_COMP_HASH 1
+#define MLX5V_ETH_CQE_COMP_FTAG 2
+#define MLX5V_ETH_CQE_COMP_CSUM 3
+#define MLX5V_ETH_CQE_COMP_L34H 4
+
 /** Most Rx or Tx queues of a port. */
 #define MLX5V_ETH_MAX_QUEUES 16
 /** Most unicast MAC addresses of a port (the vport UC list holds at most this many). */
@@ -84,6 +91,8 @@ struct mlx5v_ethdev_caps {
 	uint8_t log_bf_reg_size;    /**< log2 of a BlueFlame register's bytes (§6.6) */
 	uint8_t empw;               /**< enhanced multi-packet send WQEs (prm/mlx5_empw §2.1) */
 	uint8_t cqe_comp;           /**< cqe_compression: compressed CQE sessions (prm/mlx5_eth) */
+	uint8_t mini_cqe_ftag;      /**< mini_cqe_resp_flow_tag: the flow tag mini-CQE format */
+	uint8_t mini_cqe_l34h;      /**< mini_cqe_resp_l3_l4_tag: the L3/L4 header format */
 };
 
 /** The receive filter state of the vport. */
@@ -138,6 +147,7 @@ struct mlx5v_rxq {
 	uint8_t vec;                   /**< the SSE loop reads the CQEs (mlx5v_rx.c) */
 	uint8_t avx2;                  /**< the vec loops in their AVX2 build (mlx5v_rx.c) */
 	uint8_t cqe_comp;              /**< the CQ writes compressed sessions (§8.5) */
+	uint8_t mini_fmt;              /**< their mini-CQE format (MLX5V_MINI_CQE_FMT_*) */
 	uint16_t zip_ai;               /**< mini-CQEs of the session at cq_ci already taken */
 	uint16_t port_id;
 	uint32_t seg_size;             /**< bytes of one mbuf buffer (data room - headroom) */
@@ -261,7 +271,7 @@ struct mlx5v_ethdev_priv {
 	int allmulti;
 	struct rte_ether_addr mc[MLX5V_ETH_MAX_MC]; /**< multicast address list */
 	uint32_t nb_mc;
-	uint8_t cqe_comp_en;             /**< rxq_cqe_comp_en devarg (default 1) */
+	uint8_t cqe_comp_en;             /**< rxq_cqe_comp_en devarg: MLX5V_ETH_CQE_COMP_* */
 	int dead;                        /**< the core device died: control calls fail fast */
 	struct mlx5v_ethdev_objs obj;
 	uint8_t rss_key[MLX5V_ETH_RSS_KEY_LEN];

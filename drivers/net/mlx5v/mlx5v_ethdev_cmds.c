@@ -135,6 +135,8 @@ mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 	caps->log_max_mc_list = GET(cmd_hca_cap_eth, cap, log_max_current_mc_list);
 	caps->log_max_rqt_size = GET(cmd_hca_cap_eth, cap, log_max_rqt_size);
 	caps->cqe_comp = GET(cmd_hca_cap_eth, cap, cqe_compression);
+	caps->mini_cqe_ftag = GET(cmd_hca_cap_eth, cap, mini_cqe_resp_flow_tag);
+	caps->mini_cqe_l34h = GET(cmd_hca_cap_eth, cap, mini_cqe_resp_l3_l4_tag);
 	/* Receive WQEs of 16-byte data segments up to max_wqe_sz_rq bytes (§7.1; 0: unsaid). */
 	caps->rx_max_sges_log = MLX5V_ETH_RX_MAX_SGES_LOG;
 	while (caps->rx_max_sges_log > 0 && GET(cmd_hca_cap_eth, cap, max_wqe_sz_rq) != 0 &&

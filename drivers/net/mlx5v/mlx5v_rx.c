@@ -850,6 +850,34 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
  * (the title and the arrays) are marked consumed, as rx_consumed() does for full CQEs.
  * @return the frames taken; *pci moves past the session once it is done.
  */
+/* The CQE byte of the header types (0x1d) within RX_DW_HDR: an L3/L4 mini-CQE's hdr_type. */
+#define RX_HDR_TYPE_SHIFT MLX5V_IFC_SHIFT(cqe_eth, cvlan_stripped)
+_Static_assert(RX_HDR_TYPE_SHIFT % 8 == 0 &&
+	       MLX5V_IFC_SHIFT(cqe_eth, ip_frag) == RX_HDR_TYPE_SHIFT + 7,
+	       "the header types are not one byte of the CQE");
+
+/*
+ * The frame of an L3/L4 header mini-CQE (§8.5): the title's header dword (checksum results,
+ * VLAN tag) with the mini-CQE's byte of header types (fragment, L4 and L3 type, stripped
+ * VLAN) put in; extra goes into ol_flags as well.
+ */
+static __rte_noinline void
+rx_zip_l34h(struct rte_mbuf *m, uint32_t title_hdr, const uint8_t *mini, uint64_t extra)
+{
+	const uint32_t hdr = (title_hdr & ~(UINT32_C(0xff) << RX_HDR_TYPE_SHIFT)) |
+			     GET(mini_cqe_l34h, mini, hdr_type) << RX_HDR_TYPE_SHIFT;
+	const struct rx_meta *meta = &rx_meta[RX_META_INDEX(hdr)];
+	uint64_t flags = meta->ol_flags | extra;
+
+	m->packet_type = meta->ptype;
+	m->vlan_tci = 0;
+	if (hdr & RX_CVLAN) {
+		m->vlan_tci = (uint16_t)hdr;
+		flags |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
+	}
+	m->ol_flags = flags;
+}
+
 static __rte_always_inline uint32_t
 rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
        uint32_t max, uint64_t *bytes, const int rss)
@@ -863,9 +891,16 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 	const uint8_t *title = cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
 	const uint32_t cnt = rx_cqe_dw(title, MLX5V_IFC_DW(cqe_eth, byte_cnt));
 	const uint32_t start = rxq->zip_ai;
+	/*
+	 * The mini-CQE format: the hash per frame (HASH) or the title's; a 24-bit byte count
+	 * under the flow tag's top byte (FTAG); the header types per frame (L3/L4).
+	 */
+	const uint8_t fmt = rxq->mini_fmt;
+	const uint32_t len_mask = fmt == MLX5V_MINI_CQE_FMT_FTAG ? UINT32_C(0xffffff) :
+				  UINT32_MAX;
 	uint32_t rq_ci = *prq_ci;
 	uint32_t a = start;
-	uint32_t end, k, r, len;
+	uint32_t end, k, r, len, title_hash, title_hdr;
 	struct rte_mbuf tmpl, *m, **ep = NULL;
 	const uint8_t *mini;
 	uint64_t sum = 0;
@@ -881,6 +916,8 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 	rx_cqe_meta(title, &tmpl, 0);
 	hash = rss && GET(cqe_eth, title, rss_ip_type) != 0;
 	flags = tmpl.ol_flags | (hash ? RTE_MBUF_F_RX_RSS_HASH : 0);
+	title_hash = rx_cqe_dw(title, MLX5V_IFC_DW(cqe_eth, rss_hash_result));
+	title_hdr = rx_cqe_dw(title, RX_DW_HDR);
 	/* Runs of mbufs up to the RQ ring's end, each in arrays of mini-CQEs. */
 	for (r = 0; a < end; ) {
 		if (r == 0) {
@@ -898,13 +935,18 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 		for (; k > 0; k--, ep++, out++, mini += MLX5V_IFC_BYTES(mini_cqe_hash)) {
 			m = *ep;
 			*out = m;
-			len = rx_cqe_dw(mini, MLX5V_IFC_DW(mini_cqe_hash, byte_cnt));
+			len = rx_cqe_dw(mini, MLX5V_IFC_DW(mini_cqe_hash, byte_cnt)) & len_mask;
 			rx_mbuf_len(m, rearm, len);
-			m->ol_flags = flags;
-			m->packet_type = tmpl.packet_type;
-			m->vlan_tci = tmpl.vlan_tci;
+			if (unlikely(fmt == MLX5V_MINI_CQE_FMT_L34H)) {
+				rx_zip_l34h(m, title_hdr, mini, flags & RTE_MBUF_F_RX_RSS_HASH);
+			} else {
+				m->ol_flags = flags;
+				m->packet_type = tmpl.packet_type;
+				m->vlan_tci = tmpl.vlan_tci;
+			}
 			if (hash)
-				m->hash.rss = rx_cqe_dw(mini, MLX5V_IFC_DW(mini_cqe_hash,
+				m->hash.rss = fmt != MLX5V_MINI_CQE_FMT_HASH ? title_hash :
+					      rx_cqe_dw(mini, MLX5V_IFC_DW(mini_cqe_hash,
 									   rx_hash_result));
 			sum += len;
 		}
@@ -1399,6 +1441,17 @@ mlx5v_rxq_flush(struct mlx5v_rxq *rxq)
 	rxq->bytes = bytes;
 }
 
+/*
+ * Whether the SSE loops read sessions of mini-CQE format fmt: those whose byte count is the
+ * second dword and which leave the packet type and flags to the title (HASH, checksum).
+ */
+static int
+rx_zip_sse_fmt(uint8_t fmt)
+{
+	return fmt == MLX5V_MINI_CQE_FMT_HASH || fmt == MLX5V_MINI_CQE_FMT_CSUM ||
+	       fmt == MLX5V_MINI_CQE_FMT_CSUM_STRIDX;
+}
+
 int
 mlx5v_rxq_fill(struct mlx5v_rxq *rxq)
 {
@@ -1419,10 +1472,11 @@ mlx5v_rxq_fill(struct mlx5v_rxq *rxq)
 	rxq->rss_hash = !!(rxq->offloads & RTE_ETH_RX_OFFLOAD_RSS_HASH);
 	/*
 	 * The SSE loop where it is built and EAL allows 128-bit vectors, for one-mbuf WQEs
-	 * without the hash.
+	 * without the hash, and on a compressing CQ for the mini-CQE formats it reads.
 	 */
 	rxq->vec = RX_VEC && !rxq->rss_hash && rxq->sges_log == 0 &&
-		   rte_vect_get_max_simd_bitwidth() >= RTE_VECT_SIMD_128;
+		   rte_vect_get_max_simd_bitwidth() >= RTE_VECT_SIMD_128 &&
+		   (!rxq->cqe_comp || rx_zip_sse_fmt(rxq->mini_fmt));
 	/* Those loops built for AVX2 where the CPU and EAL allow 256-bit vectors. */
 	rxq->avx2 = MLX5V_AVX2 && rxq->vec && mlx5v_avx2_ok();
 	for (w = 0; w < rxq->nb_desc; w++) {
@@ -1501,6 +1555,16 @@ mlx5v_rx_offload_capa(const struct mlx5v_ethdev_caps *caps)
 	return capa;
 }
 
+/* The mini-CQE formats as the Rx burst mode names them. */
+static const char *const rx_mini_fmt_name[8] = {
+	[MLX5V_MINI_CQE_FMT_HASH] = "hash",
+	[MLX5V_MINI_CQE_FMT_CSUM] = "checksum",
+	[MLX5V_MINI_CQE_FMT_FTAG] = "flow tag",
+	[MLX5V_MINI_CQE_FMT_CSUM_STRIDX] = "checksum",
+	[MLX5V_MINI_CQE_FMT_L34H] = "L3/L4 header",
+	[5] = "?", [6] = "?", [7] = "?",
+};
+
 int
 mlx5v_rx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 			struct rte_eth_burst_mode *mode)
@@ -1516,9 +1580,12 @@ mlx5v_rx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 			 rxq->seg_size);
 	else
 		snprintf(mode->info, sizeof(mode->info),
-			 "%s%s, bulk refill (every %u WQEs)%s", rxq->vec ? "Vector SSE" : "Scalar",
-			 rxq->avx2 ? " (AVX2 build)" : "", rxq->refill_thresh,
-			 rxq->cqe_comp ? ", compressed CQEs" : "");
+			 "%s%s, bulk refill (every %u WQEs)%s%s%s",
+			 rxq->vec ? "Vector SSE" : "Scalar", rxq->avx2 ? " (AVX2 build)" : "",
+			 rxq->refill_thresh,
+			 rxq->cqe_comp ? ", compressed CQEs (" : "",
+			 rxq->cqe_comp ? rx_mini_fmt_name[rxq->mini_fmt & 7] : "",
+			 rxq->cqe_comp ? " mini-CQEs)" : "");
 	if (rxq->vec)
 		mode->flags = RTE_ETH_BURST_FLAG_PER_QUEUE;
 	return 0;

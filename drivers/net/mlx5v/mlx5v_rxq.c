@@ -112,6 +112,25 @@ rxq_sges(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 	return 0;
 }
 
+/*
+ * CQE compression where the device has it and the devarg asks for it, for one-mbuf WQEs
+ * (prm/mlx5_eth §8.5), and the mini-CQE format the devarg names (DPDK mlx5's values).
+ */
+static void
+rxq_cqe_comp(const struct mlx5v_ethdev_priv *priv, struct mlx5v_rxq *rxq)
+{
+	static const uint8_t fmt[] = {
+		[MLX5V_ETH_CQE_COMP_HASH] = MLX5V_DEVX_MINI_CQE_HASH,
+		[MLX5V_ETH_CQE_COMP_FTAG] = MLX5V_DEVX_MINI_CQE_FTAG,
+		[MLX5V_ETH_CQE_COMP_CSUM] = MLX5V_DEVX_MINI_CQE_CSUM_STRIDX,
+		[MLX5V_ETH_CQE_COMP_L34H] = MLX5V_DEVX_MINI_CQE_L34H,
+	};
+
+	rxq->cqe_comp = priv->caps.cqe_comp && priv->cqe_comp_en != MLX5V_ETH_CQE_COMP_OFF &&
+			priv->cqe_comp_en < RTE_DIM(fmt) && rxq->sges_log == 0;
+	rxq->mini_fmt = rxq->cqe_comp ? fmt[priv->cqe_comp_en] : MLX5V_DEVX_MINI_CQE_HASH;
+}
+
 /* The ring and the mbuf table for the scatter the MTU needs. @return 0 or -errno. */
 static int
 rxq_ring_size(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
@@ -153,6 +172,8 @@ mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 
 	ret = rxq_sges(eth_dev, rxq);
 	if (ret == 0)
+		rxq_cqe_comp(priv, rxq);
+	if (ret == 0)
 		ret = rxq_ring_size(eth_dev, rxq);
 	if (ret == 0)
 		ret = mlx5v_mem_pool_map(eth_dev, rxq->mp);
@@ -166,13 +187,8 @@ mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 	a.ring = &rxq->ring.dma;
 	a.npages = rxq->ring.ring_len / MLX5V_ETH_RING_PAGE;
 	/* Bound to the queue's own EQ when Rx interrupts are on (mlx5v_intr.c). */
-	/*
-	 * CQE compression where the device has it, for one-mbuf WQEs: the mini-CQEs carry the
-	 * byte count and the RSS hash (prm/mlx5_eth §8.5).
-	 */
-	rxq->cqe_comp = priv->caps.cqe_comp && priv->cqe_comp_en && rxq->sges_log == 0;
 	opts.cqe_comp_en = rxq->cqe_comp;
-	opts.mini_cqe_res_format = MLX5V_DEVX_MINI_CQE_HASH;
+	opts.mini_cqe_res_format = rxq->mini_fmt;
 	rxq->cq = mlx5v_devx_cq_create_opts(dev, RTE_MAX(a.log_wq_sz, 1u),
 					    mlx5v_intr_rxq_eqn(eth_dev, rxq->idx),
 					    mlx5v_ethdev_uar(eth_dev), &opts);

@@ -387,29 +387,40 @@ test_net_mlx5v_close_detach(void)
 }
 
 /*
- * rxq_cqe_comp_en (doc/guides/nics/mlx5v.rst): 0 or 1, anything else refused at probe; the Rx
- * burst mode says whether the queue takes compressed CQEs (default: yes, the simulator has
- * the capability).
+ * rxq_cqe_comp_en (doc/guides/nics/mlx5v.rst): 0 to 4 as DPDK mlx5 takes them (off, then the
+ * hash, flow tag, checksum and L3/L4 header mini-CQE formats), anything else refused at
+ * probe, and so are 2 and 4 on a device without their capabilities (the simulator's
+ * mini_cqe_tags=0); the Rx burst mode says whether the queue takes compressed CQEs and in
+ * which format (default: the hash one, the simulator has the capability).
  */
 static int
 test_net_mlx5v_cqe_comp_devarg(void)
 {
-	static const char *const args[] = { "rxq_cqe_comp_en=0", "" };
+	static const char *const args[] = { "rxq_cqe_comp_en=0", "rxq_cqe_comp_en=2",
+					     "rxq_cqe_comp_en=3", "rxq_cqe_comp_en=4", "" };
+	static const char *const want[] = { NULL, "flow tag", "checksum", "L3/L4", "hash" };
+	static const char *const bad[] = { "rxq_cqe_comp_en=5", "rxq_cqe_comp_en=12",
+					   "rxq_cqe_comp_en=2,mini_cqe_tags=0",
+					   "rxq_cqe_comp_en=4,mini_cqe_tags=0" };
 	struct rte_eth_burst_mode mode;
 	unsigned int i;
 
 	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "detach");
-	TEST_ASSERT(attach("rxq_cqe_comp_en=2") != 0, "rxq_cqe_comp_en=2 taken");
-	rte_vdev_uninit(VDEV_NAME);
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		TEST_ASSERT(attach(bad[i]) != 0, "\"%s\" taken", bad[i]);
+		rte_vdev_uninit(VDEV_NAME);
+	}
 	for (i = 0; i < RTE_DIM(args); i++) {
 		TEST_ASSERT_SUCCESS(attach(args[i]), "attach \"%s\"", args[i]);
 		TEST_ASSERT_SUCCESS(rte_eth_dev_get_port_by_name(VDEV_NAME, &g_port), "port");
 		TEST_ASSERT_SUCCESS(port_up(1, 1, 64), "start");
 		TEST_ASSERT_SUCCESS(rte_eth_rx_burst_mode_get(g_port, 0, &mode), "burst mode");
-		TEST_ASSERT_EQUAL(strstr(mode.info, "compressed CQEs") != NULL, i == 1,
+		TEST_ASSERT_EQUAL(strstr(mode.info, "compressed CQEs") != NULL, want[i] != NULL,
 				  "\"%s\": Rx burst mode \"%s\"", args[i], mode.info);
+		TEST_ASSERT(want[i] == NULL || strstr(mode.info, want[i]) != NULL,
+			    "\"%s\": Rx burst mode \"%s\"", args[i], mode.info);
 		TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
-		if (i == 0)
+		if (i + 1 < RTE_DIM(args))
 			TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "detach");
 	}
 	return TEST_SUCCESS;

@@ -1253,6 +1253,55 @@ test_net_mlx5v_dp_rx_cqe_se(void)
 	return ports_down();
 }
 
+/*
+ * Compressed sessions whatever the mini-CQE format (rxq_cqe_comp_en 1 to 4): bursts of 1 to
+ * 32 frames of one flow (so that the hash, which only the HASH format carries per frame, is
+ * the same), each of its own length; every frame arrives with its length, in order, with
+ * the packet type and checksum flags of a UDP/IPv4 frame, none counts as an error, and the
+ * device writes sessions where it has the capability.
+ */
+static int
+test_net_mlx5v_dp_cqe_comp_fmt(void)
+{
+	const uint64_t ok = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+	uint64_t sessions = mlx5v_sim_counter(g_sim1, MLX5V_SIM_CTR_CQE_SESSIONS);
+	struct rte_mbuf *tx[BURST], *rx[BURST];
+	struct rte_eth_stats st;
+	uint16_t nb, i, n;
+	uint32_t len;
+
+	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, 0, 1500), "start");
+	for (nb = 1; nb <= BURST; nb++) {
+		for (i = 0; i < nb; i++) {
+			tx[i] = frame(&g_mac1, 60 + nb + 3 * i, 7, 0);
+			TEST_ASSERT_NOT_NULL(tx[i], "frame");
+		}
+		TEST_ASSERT_SUCCESS(send_all(g_p0, 0, tx, nb), "send %u", nb);
+		n = recv_n(g_p1, 0, rx, nb);
+		TEST_ASSERT_EQUAL(n, nb, "burst of %u: %u arrived", nb, n);
+		for (i = 0; i < n; i++) {
+			len = 60 + nb + 3 * i;
+			TEST_ASSERT_EQUAL(rx[i]->pkt_len, len, "burst %u frame %u: length %u",
+					  nb, i, rx[i]->pkt_len);
+			TEST_ASSERT_EQUAL(rx[i]->packet_type, RTE_PTYPE_L2_ETHER |
+					  RTE_PTYPE_L3_IPV4_EXT_UNKNOWN | RTE_PTYPE_L4_UDP,
+					  "burst %u frame %u: ptype %#x", nb, i,
+					  rx[i]->packet_type);
+			TEST_ASSERT_EQUAL(rx[i]->ol_flags & ok, ok, "checksum flags %#" PRIx64,
+					  rx[i]->ol_flags);
+		}
+		rte_pktmbuf_free_bulk(rx, n);
+	}
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(g_p1, &st), "stats");
+	TEST_ASSERT_EQUAL(st.ierrors, 0u, "ierrors %" PRIu64, st.ierrors);
+	sessions = mlx5v_sim_counter(g_sim1, MLX5V_SIM_CTR_CQE_SESSIONS) - sessions;
+	if (strstr(g_caps, "cqe_comp=0") != NULL)
+		TEST_ASSERT_EQUAL(sessions, 0u, "%" PRIu64 " sessions", sessions);
+	else
+		TEST_ASSERT(sessions >= BURST - 1, "only %" PRIu64 " sessions", sessions);
+	return ports_down();
+}
+
 /* Many bursts through rings of 64: both rings and CQs wrap many times. */
 static int
 test_net_mlx5v_dp_wrap(void)
@@ -2192,6 +2241,7 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 		TEST_CASE(test_net_mlx5v_dp_rx_error_flush),
 		TEST_CASE(test_net_mlx5v_dp_rx_error_soft),
 		TEST_CASE(test_net_mlx5v_dp_rx_cqe_se),
+		TEST_CASE(test_net_mlx5v_dp_cqe_comp_fmt),
 		TEST_CASE(test_net_mlx5v_dp_wrap),
 		TEST_CASE(test_net_mlx5v_dp_cqe_comp),
 		TEST_CASE(test_net_mlx5v_dp_tx_mode),
@@ -2206,10 +2256,25 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 	}
 };
 
+/* The cases that the mini-CQE format changes, run for each rxq_cqe_comp_en value. */
+static struct unit_test_suite net_mlx5v_dp_fmt_suite = {
+	.suite_name = "mlx5v PMD data path, one mini-CQE format",
+	.setup = testsuite_setup,
+	.teardown = testsuite_teardown,
+	.unit_test_cases = {
+		TEST_CASE(test_net_mlx5v_dp_bytes),
+		TEST_CASE(test_net_mlx5v_dp_cqe_comp_fmt),
+		TEST_CASE(test_net_mlx5v_dp_rx_error_flush),
+		TEST_CASE(test_net_mlx5v_dp_rx_cqe_se),
+		TEST_CASES_END()
+	}
+};
+
 /*
  * Every case five times: on devices that want the L2 header inline (SEND WQEs) with a pool
  * without lcore caches, then with caches on devices that want none and take enhanced
- * multi-packet WQEs (doc/guides/prm/mlx5_empw.rst), then on those without CQE compression,
+ * multi-packet WQEs (doc/guides/prm/mlx5_empw.rst), then on those without CQE compression
+ * (and a few cases with each mini-CQE format but the hash one),
  * then again on ConnectX-5 like ones with 128-bit vectors only (the loops in their build for
  * the build's -march where the CPU would take their AVX2 build) and with vectors refused to
  * the PMD (the scalar loops where the SSE ones would otherwise run).
@@ -2217,7 +2282,12 @@ static struct unit_test_suite net_mlx5v_dp_suite = {
 static int
 test_net_mlx5v_dp(void)
 {
+	static const char *const fmt_caps[] = {
+		CAPS_EMPW ",rxq_cqe_comp_en=2", CAPS_EMPW ",rxq_cqe_comp_en=3",
+		CAPS_EMPW ",rxq_cqe_comp_en=4",
+	};
 	uint16_t width = rte_vect_get_max_simd_bitwidth();
+	unsigned int fmt;
 	int ret;
 
 	g_caps = "";
@@ -2235,6 +2305,13 @@ test_net_mlx5v_dp(void)
 	ret = unit_test_suite_runner(&net_mlx5v_dp_suite);
 	if (ret != TEST_SUCCESS)
 		return ret;
+	/* The other mini-CQE formats (rxq_cqe_comp_en, doc/guides/nics/mlx5v.rst). */
+	for (fmt = 0; fmt < RTE_DIM(fmt_caps); fmt++) {
+		g_caps = fmt_caps[fmt];
+		ret = unit_test_suite_runner(&net_mlx5v_dp_fmt_suite);
+		if (ret != TEST_SUCCESS)
+			return ret;
+	}
 	g_caps = CAPS_EMPW;
 	/* 128-bit vectors: the SSE loops in their build for the build's -march, no AVX2. */
 	if (rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_128) != 0) {
