@@ -37,11 +37,7 @@ ALIASES = {
 
 # Known differences, each fixed on its own branch; reported, not failed. Remove an entry when
 # the fix lands (the check then says the entry is stale).
-KNOWN = {
-    # enhanced_cqe_compression sits at the wrong bit of cmd_hca_cap_eth (fixed on its own
-    # branch, with the Rx path that reads it).
-    ("cmd_hca_cap_eth", "enhanced_cqe_compression"),
-}
+KNOWN = set()
 
 # Fields that end at the same bit as DPDK's of that name but have another width: checked for
 # that least significant bit.
