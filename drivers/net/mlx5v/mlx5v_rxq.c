@@ -255,19 +255,17 @@ rxq_switch(struct rte_eth_dev *eth_dev, uint16_t idx, int start)
 	if (start) {
 		/*
 		 * The RQ restarts at WQE 0 from RST (§5.2): every WQE holds a buffer; the
-		 * record says 0 while the RQ moves to RDY and all of them once it is there, as
-		 * DPDK's mlx5 starts a queue.
+		 * record says 0 while the RQ moves to RDY and all of them once it is there
+		 * (mlx5v_rxq_post(): the barrier, then the record), as DPDK's mlx5 starts a
+		 * queue.
 		 */
 		ret = mlx5v_rxq_fill(rxq);
 		if (ret == 0) {
 			*rxq->dbrec = 0;
 			ret = mlx5v_ethdev_cmd_q_ready(dev, 0, rxq->rqn, 1);
 		}
-		if (ret == 0) {
-			/* The buffer addresses are in memory before the record says "posted". */
-			rte_io_wmb();
-			*rxq->dbrec = rte_cpu_to_be_32(rxq->rq_pi);
-		}
+		if (ret == 0)
+			mlx5v_rxq_post(rxq);
 		/* VLAN stripping as the queue's offloads say now: they may have changed in RST. */
 		if (ret == 0 && priv->caps.vlan_cap) {
 			strip = !!(rxq->offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP);
