@@ -380,22 +380,21 @@ mlx4v_sim_flow_steer(struct mlx4v_sim *sim, unsigned int port, const uint8_t *dm
 }
 
 /*
- * Engine thread, tx_lock and sim lock held. libmlx4 copies the destination MAC into the control
- * segment of every raw Ethernet send (bytes 0-1 in srcrb_flags, 2-5 in imm, prm/mlx4 §4.2); the
- * device loops a unicast frame back to its own port by that MAC, only when a local MAC rule names
- * it (the promiscuous and all-multicast rules take wire traffic only), and such a frame stays in
- * the device. A group frame is never handed back to the rules of the port that sent it: the
- * model is a single-function ConnectX-3, whose drivers write the control MAC for the embedded
- * switch of SR-IOV only (DPDK's mlx4 on VFs, mlx4_en in multi-function mode, which then filters
- * its own group frames), so no public source has one loop a group frame back to its sender;
- * a bridge of two ports would otherwise receive its own floods (doc/guides/sim/silicon.rst).
- * Everything but a looped-back unicast frame leaves by the port's wire, which takes it where its
- * cable leads (the same port for a loop, the peer of a pair, the TAP, or nowhere).
+ * Engine thread, tx_lock and sim lock held. The control segment of a raw Ethernet send may carry
+ * the frame's destination MAC (bytes 0-1 in srcrb_flags, 2-5 in imm, prm/mlx4 §4.2): libmlx4
+ * writes it on every send, DPDK's mlx4 on VFs only (the embedded switch of SR-IOV steers by it).
+ * A zero MAC asks for no loopback: the frame leaves by the port's wire only. With the MAC, the
+ * device loops a unicast frame back to its own port when a local MAC rule names it (the
+ * promiscuous and all-multicast rules take wire traffic only), and such a frame stays in the
+ * device. A group frame is never handed back to the rules of the port that sent it. Everything
+ * but a looped-back unicast frame leaves by the port's wire, which takes it where its cable leads
+ * (the same port for a loop, the peer of a pair, the TAP, or nowhere).
  */
 void
 mlx4v_sim_flow_send(struct mlx4v_sim_qp *qp, const uint8_t *wqe, const uint8_t *pkt,
 		    uint32_t len)
 {
+	static const uint8_t zero_mac[6];
 	struct mlx4v_sim *sim = qp->sim;
 	unsigned int port = qp->rq.port;
 	uint8_t cmac[6];
@@ -403,6 +402,11 @@ mlx4v_sim_flow_send(struct mlx4v_sim_qp *qp, const uint8_t *wqe, const uint8_t *
 
 	memcpy(cmac, wqe + 8, 2);
 	memcpy(cmac + 2, wqe + 12, 4);
+	/* No MAC: no loopback, the wire only (see above). */
+	if (memcmp(cmac, zero_mac, sizeof(cmac)) == 0) {
+		mlx4v_sim_wire_queue(sim, port, pkt, len);
+		return;
+	}
 	/* Misuse check sq_dmac: hardware steers the loopback by this MAC, not the frame's. */
 	if (len >= 6 && memcmp(cmac, pkt, sizeof(cmac)) != 0)
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_SQ_DMAC,

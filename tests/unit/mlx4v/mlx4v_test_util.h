@@ -30,7 +30,8 @@
 struct mlx4v_test_sq {
 	struct mlx4dv_qp v;
 	uint32_t head;          /* WQEs posted, running */
-	int no_dmac;            /* leave the control segment's MAC 0 (misuse tests) */
+	int no_dmac;            /* leave the control segment's MAC 0 (no loopback) */
+	const uint8_t *dmac;    /* if set, this MAC instead of the frame's (misuse tests) */
 };
 
 struct mlx4v_test_rq {
@@ -53,6 +54,7 @@ mlx4v_test_sq_init(struct mlx4v_test_sq *sq, const struct mlx4dv_qp *v)
 	sq->v = *v;
 	sq->head = 0;
 	sq->no_dmac = 0;
+	sq->dmac = NULL;
 }
 
 static inline void
@@ -113,8 +115,10 @@ mlx4v_test_sq_write(struct mlx4v_test_sq *sq, uint32_t lkey, const void *addr,
 	/* The frame's destination MAC, as libmlx4 writes on every raw Ethernet send. */
 	ctrl->imm = 0;
 	if (!sq->no_dmac) {
-		memcpy(&ctrl->srcrb_flags16[0], addr, 2);
-		memcpy(&ctrl->imm, (const uint8_t *)addr + 2, 4);
+		const uint8_t *mac = sq->dmac != NULL ? sq->dmac : addr;
+
+		memcpy(&ctrl->srcrb_flags16[0], mac, 2);
+		memcpy(&ctrl->imm, mac + 2, 4);
 	}
 	/* The owner word goes last, after a barrier: the device may start at once. */
 	rte_io_wmb();

@@ -1051,20 +1051,22 @@ test_mlx4v_sim_rss_steering(void)
 }
 
 /*
- * The destination MAC in the control segment (prm/mlx4 §4.2): without it the device flags the
- * send and does not loop the frame back, even to a local rule for the frame's MAC; the frame
- * leaves by the port's wire instead (lost here: the cable is out). With it, the unicast frame
- * stays in the device: received once, not a second time through the loop wire.
+ * The destination MAC in the control segment (prm/mlx4 §4.2): without it (zero, as DPDK's mlx4
+ * sends on a PF) the device does not loop the frame back, even to a local rule for the frame's
+ * MAC, and flags nothing; the frame leaves by the port's wire instead (lost here: the cable is
+ * out). With it, the unicast frame stays in the device: received once, not a second time through
+ * the loop wire. A MAC that is not the frame's is flagged (sq_dmac).
  */
 static int
 test_mlx4v_sim_send_dmac(void)
 {
+	static const uint8_t other_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x4d, 0x02 };
 	struct mlx4v_sim_port_stats ps0, ps;
 	struct mlx4v_sim_stats st0, st;
 	const struct mlx4_cqe *leaked;
 	struct mlx4v_test_txq t;
 	struct mlx4v_test_rxq r;
-	int misused;
+	uint64_t misuse;
 
 	TEST_ASSERT_SUCCESS(mlx4v_test_txq_create(&t, g_dev, g_pd, 1, 16), "txq");
 	TEST_ASSERT_SUCCESS(rxq_create(&r, g_dev, g_pd, 1, 4), "rxq");
@@ -1076,20 +1078,19 @@ test_mlx4v_sim_send_dmac(void)
 	t.sq.no_dmac = 1;
 	memset(buf_at(0), 0x33, 64);
 	tx_send(&t, buf_at(0), 64, 1);
-	misused = wait_misuse(MLX4V_SIM_MISUSE_SQ_DMAC);
 	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&t.tcq, g_sim), "send CQE");
 	mlx4v_test_cq_consume(&t.tcq);
 	mlx4v_test_settle(g_sim);
 	leaked = mlx4v_test_cq_peek(&r.tcq);
 	mlx4v_sim_stats_get(g_sim, &st);
 	mlx4v_sim_port_stats_get(g_sim, 1, &ps);
+	misuse = mlx4v_sim_misuse_total(g_sim);
 	/* Restore the cable before any assertion, for the cases after this one. */
 	TEST_ASSERT_SUCCESS(mlx4v_sim_link_set(g_sim, 1, 1), "cable in");
-	TEST_ASSERT(misused, "send without the MAC not flagged");
+	TEST_ASSERT_EQUAL(misuse, 0, "send without the MAC flagged");
 	TEST_ASSERT_NULL(leaked, "looped back without the control MAC");
 	TEST_ASSERT_EQUAL(st.tx_loopback, st0.tx_loopback, "counted as looped back");
 	TEST_ASSERT_EQUAL(ps.tx_link_down, ps0.tx_link_down + 1, "did not leave by the port");
-	mlx4v_sim_misuse_reset(g_sim);
 	t.sq.no_dmac = 0;
 	tx_send(&t, buf_at(0), 64, 1);
 	TEST_ASSERT_NOT_NULL(mlx4v_test_cq_wait(&r.tcq, g_sim), "looped back by the MAC");
@@ -1099,6 +1100,12 @@ test_mlx4v_sim_send_dmac(void)
 	mlx4v_sim_stats_get(g_sim, &st);
 	TEST_ASSERT_EQUAL(st.tx_loopback, st0.tx_loopback + 1, "tx_loopback");
 	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(g_sim), 0, "misuse");
+	/* A control MAC that is not the frame's destination. */
+	t.sq.dmac = other_mac;
+	tx_send(&t, buf_at(0), 64, 1);
+	TEST_ASSERT(wait_misuse(MLX4V_SIM_MISUSE_SQ_DMAC), "a MAC not the frame's not flagged");
+	t.sq.dmac = NULL;
+	mlx4v_sim_misuse_reset(g_sim);
 	mlx4v_test_rxq_destroy(&r);
 	mlx4v_test_txq_destroy(&t);
 	return TEST_SUCCESS;
