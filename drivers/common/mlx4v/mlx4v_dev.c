@@ -416,6 +416,7 @@ rte_pmd_mlx4v_query_device(struct rte_pmd_mlx4v_dev *dev, struct rte_pmd_mlx4v_d
 		attr->max_cqe = ctx->caps.max_cqe;
 		attr->phys_port_cnt = ctx->caps.nports;
 		snprintf(attr->fw_ver, sizeof(attr->fw_ver), "%s", ctx->caps.fw_ver);
+		attr->vf = ctx->caps.vf;
 	}
 	mlx4v_verbs_unlock();
 	return mlx4v_obj_ret(ret);

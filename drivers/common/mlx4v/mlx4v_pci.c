@@ -24,7 +24,6 @@
 
 #define MLX4V_PCI_VENDOR_MELLANOX 0x15b3
 #define MLX4V_PCI_DEVICE_CONNECTX3 0x1003
-#define MLX4V_PCI_DEVICE_CONNECTX3_VF 0x1004
 #define MLX4V_PCI_DEVICE_CONNECTX3PRO 0x1007
 
 static const struct rte_pci_id mlx4v_pci_id_map[] = {

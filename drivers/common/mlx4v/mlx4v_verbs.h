@@ -28,6 +28,8 @@
 #define MLX4V_MAX_CTX 64
 /** The smallest host page; rings follow the host's own (struct mlx4v_caps page_size). */
 #define MLX4V_PAGE_SIZE 4096u
+/** PCI device id of a ConnectX-3 virtual function (SR-IOV). */
+#define MLX4V_PCI_DEVICE_CONNECTX3_VF 0x1004
 /** Send doorbell offset in the UAR page (mlx4dv.h MLX4_SEND_DOORBELL). */
 #define MLX4V_SEND_DOORBELL 0x14u
 /** CQ arm doorbell offset in the UAR page (mlx4dv.h MLX4_CQ_DOORBELL). */
@@ -85,6 +87,7 @@ struct mlx4v_caps {
 	size_t page_size;
 	uint32_t nports;     /**< physical ports */
 	char fw_ver[64];     /**< firmware version, "" when unknown */
+	uint8_t vf;          /**< an SR-IOV virtual function (ConnectX-3 VF, 0x1004) */
 };
 
 /** An open handle (libibverbs: struct ibv_context). */

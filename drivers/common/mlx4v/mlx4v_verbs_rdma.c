@@ -380,6 +380,8 @@ mlx4v_rdma_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 	ctx->caps.cqe_size = rc->cqe_size;
 	ctx->caps.nports = da.phys_port_cnt;
 	snprintf(ctx->caps.fw_ver, sizeof(ctx->caps.fw_ver), "%s", da.fw_ver);
+	/* mlx4_ib reports the PCI device id as vendor_part_id; DPDK's mlx4 tests the same id. */
+	ctx->caps.vf = da.vendor_part_id == MLX4V_PCI_DEVICE_CONNECTX3_VF;
 	/* mlx4_ib sets it, and offers ibv_create_flow, only in device-managed steering mode. */
 	rc->dmfs = !!(da.device_cap_flags & IBV_DEVICE_MANAGED_FLOW_STEERING);
 	strlcpy(rc->name, ctx->name, sizeof(rc->name));

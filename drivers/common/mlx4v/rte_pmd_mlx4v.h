@@ -176,6 +176,11 @@ struct rte_pmd_mlx4v_dev_attr {
 	uint32_t max_cqe;       /**< entries of one CQ */
 	uint32_t phys_port_cnt; /**< physical ports, numbered from 1 */
 	char fw_ver[64];        /**< firmware version string, "" when unknown */
+	/**
+	 * 1 on an SR-IOV virtual function: its sends pass the embedded switch, which steers by
+	 * the control segment's MAC (prm/mlx4 §4.2).
+	 */
+	uint8_t vf;
 };
 
 /** Input/output of rte_pmd_mlx4v_init_obj(): rdma-core's mlx4dv structs as outputs. */

@@ -687,6 +687,7 @@ mlx4v_ethdev_port_init(struct rte_eth_dev *eth_dev, const struct rte_pmd_mlx4v_d
 	priv->caps.nports = da->phys_port_cnt;
 	priv->caps.max_mtu = MLX4V_ETH_MAX_MTU;
 	snprintf(priv->caps.fw_ver, sizeof(priv->caps.fw_ver), "%s", da->fw_ver);
+	priv->caps.vf = da->vf;
 	/* A handle per port: its objects and its WQ number range are the port's alone. */
 	priv->dev = rte_pmd_mlx4v_dev_open(priv->name);
 	if (priv->dev == NULL)

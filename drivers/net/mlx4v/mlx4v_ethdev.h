@@ -77,6 +77,7 @@ struct mlx4v_ethdev_caps {
 	uint32_t nports;            /**< physical ports of the device */
 	uint32_t max_mtu;           /**< L3 MTU limit of the port */
 	char fw_ver[64];            /**< firmware version string, "" when unknown */
+	uint8_t vf;                 /**< an SR-IOV virtual function */
 };
 
 /** An Rx queue: a receive WQ (RWQ) and its CQ, driven through their mlx4dv views. */
@@ -169,7 +170,7 @@ struct mlx4v_txq {
 	uint32_t mr_n;                 /**< VA ranges of mp_last: > 1, lkey by address */
 	const struct rte_pmd_mlx4v_mr_range *mr_ranges; /**< mp_last's ranges */
 	uint8_t csum;                  /**< IPv4/TCP/UDP checksum offloads asked */
-	uint8_t dmac_in_ctrl;          /**< the destination MAC goes in the control segment */
+	uint8_t dmac_in_ctrl;          /**< the destination MAC goes in the control segment (VF) */
 	uint16_t port_id;
 	uint16_t idx;
 	uint64_t packets, bytes;       /**< software counters */

@@ -364,18 +364,20 @@ tx_csum_flags(const struct rte_mbuf *m)
 }
 
 /*
- * The control segment's second half: §4.2, the destination MAC in every raw Ethernet send,
- * bytes 0-1 over the upper half of srcrb_flags, 2-5 in imm (the device loops a frame back by
- * it), the flags in between; one 64-bit store.
+ * The control segment's second half (§4.2): with mac (VFs only, txq->dmac_in_ctrl) the frame's
+ * destination MAC, bytes 0-1 over the upper half of srcrb_flags, 2-5 in imm (the embedded switch
+ * loops a frame back by it), else zero (no loopback); the flags in between; one 64-bit store.
  */
 static inline void
-tx_ctrl_mac_flags(struct mlx4_wqe_ctrl_seg *ctrl, const uint8_t *data, uint32_t flags)
+tx_ctrl_mac_flags(struct mlx4_wqe_ctrl_seg *ctrl, const uint8_t *data, uint32_t flags, int mac)
 {
-	uint16_t d01;
-	uint32_t d25;
+	uint16_t d01 = 0;
+	uint32_t d25 = 0;
 
-	memcpy(&d01, data, 2);
-	memcpy(&d25, data + 2, 4);
+	if (mac) {
+		memcpy(&d01, data, 2);
+		memcpy(&d25, data + 2, 4);
+	}
 	*(uint64_t *)((uintptr_t)ctrl + offsetof(struct mlx4_wqe_ctrl_seg, srcrb_flags)) =
 		(uint64_t)d01 |
 		(uint64_t)rte_cpu_to_be_16((uint16_t)flags) << 16 | (uint64_t)d25 << 32;
@@ -436,7 +438,7 @@ tx_post_slow(struct mlx4v_txq *txq, struct rte_mbuf *m, uint32_t head, uint32_t 
 			goto refuse;
 		nbb = RTE_MAX(txq->stride_bbs, (ds * 16 + MLX4V_TXBB_SIZE - 1) >> MLX4V_TXBB_SHIFT);
 	}
-	tx_ctrl_mac_flags(ctrl, rte_pktmbuf_mtod(m, const uint8_t *), flags);
+	tx_ctrl_mac_flags(ctrl, rte_pktmbuf_mtod(m, const uint8_t *), flags, txq->dmac_in_ctrl);
 	txq->elts[head & txq->sq_mask] = m;
 	/* The other blocks of the WQE: none starts a packet (tx_retire() stamps them). */
 	for (k = 1; k < nbb; k++)
@@ -475,6 +477,7 @@ tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
 	struct mlx4_wqe_ctrl_seg *ctrl;
 	struct mlx4_wqe_data_seg *dseg;
 	struct rte_mbuf *m;
+	int mac = txq->dmac_in_ctrl;
 
 	for (; p != end; p++, wqe += MLX4V_TXBB_SIZE, slot++) {
 		m = *p;
@@ -490,7 +493,7 @@ tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
 		*(uint64_t *)(uintptr_t)dseg = __builtin_bswap32(m->data_len) | lkey;
 		dseg->addr = __builtin_bswap64(rte_pktmbuf_mtod(m, uintptr_t));
 		tx_ctrl_mac_flags(ctrl, rte_pktmbuf_mtod(m, const uint8_t *),
-				  MLX4_WQE_CTRL_SOLICIT);
+				  MLX4_WQE_CTRL_SOLICIT, mac);
 		*slot = m;
 		sum += m->data_len;
 		/* The owner word last, after the rest of the WQE (§4.2). */
@@ -530,7 +533,7 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	uint64_t bytes = 0;
 	struct rte_mbuf *m;
 	uint8_t *sq_buf;
-	int fast_free;
+	int fast_free, mac = txq->dmac_in_ctrl;
 	uint16_t i;
 
 	if (unlikely(txq->recover != MLX4V_TX_RUNNING)) {
@@ -608,7 +611,7 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		*(uint64_t *)(uintptr_t)dseg = rte_cpu_to_be_32(m->data_len) |
 					       (uint64_t)lkey_be << 32;
 		dseg->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(m, uintptr_t));
-		tx_ctrl_mac_flags(ctrl, rte_pktmbuf_mtod(m, const uint8_t *), flags);
+		tx_ctrl_mac_flags(ctrl, rte_pktmbuf_mtod(m, const uint8_t *), flags, mac);
 		elts[head & mask] = m;
 		tx_ctrl_owner(sq_n, ctrl, head, 2);
 		nbb = 1;

@@ -106,7 +106,13 @@ mlx4v_txq_create(struct rte_eth_dev *eth_dev, struct mlx4v_txq *txq)
 	txq->csum = (txq->offloads & (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
 				      RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
 				      RTE_ETH_TX_OFFLOAD_TCP_CKSUM)) != 0;
-	txq->dmac_in_ctrl = 1;
+	/*
+	 * The destination MAC in the control segment on a VF only, as DPDK's mlx4 does: the
+	 * embedded switch of SR-IOV steers by it, to the PF and the other VFs of the port, and
+	 * back to the sender's own rules. On a PF a zero MAC sends to the wire only; a group
+	 * frame is then never handed back to the port that sent it (doc/guides/sim/silicon.rst).
+	 */
+	txq->dmac_in_ctrl = priv->caps.vf;
 	txq->elts = rte_calloc_socket("mlx4v_txq_elts", txq->sq_n, sizeof(*txq->elts),
 				      RTE_CACHE_LINE_SIZE, txq->socket);
 	if (txq->elts == NULL) {

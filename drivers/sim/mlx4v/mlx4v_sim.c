@@ -494,6 +494,7 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx4v_sim,
 	"no_dmfs=<0|1> "
 	"no_net_raw=<0|1> "
 	"netdev_down=<port mask> "
+	"vf=<0|1> "
 	"fatal=<0|1> "
 
 	"fail_send=<int>");

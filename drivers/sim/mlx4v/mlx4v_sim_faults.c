@@ -58,6 +58,8 @@ static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 	[MLX4V_SIM_KNOB_NETDEV_DOWN] = { "netdev_down", 0, 0, (1 << MLX4V_SIM_MAX_PORTS) - 1,
 		"ports (bit N-1 for port N) whose kernel netdev is down at probe, as on a host "
 		"that never brought it up: closed until the driver sets it up" },
+	[MLX4V_SIM_KNOB_VF] = { "vf", 0, 0, 1,
+		"play an SR-IOV virtual function (device id 0x1004) in the device's caps" },
 	/*
 	 * A ConnectX-3 catastrophic error (doc/guides/sim/mlx4v_sim.rst, "Fatal error"): the
 	 * device stops, commands fail with EIO except those that release, the DEAD event.

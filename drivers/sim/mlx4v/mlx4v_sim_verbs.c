@@ -211,6 +211,7 @@ mlx4v_sim_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 		ctx->caps.page_size = hp;
 	ctx->caps.nports = sim->nports;
 	snprintf(ctx->caps.fw_ver, sizeof(ctx->caps.fw_ver), "2.42.5000 (simulated)");
+	ctx->caps.vf = !!mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_VF);
 	ctx->be = sctx;
 	return 0;
 }
