@@ -5,8 +5,9 @@
 # A bridge of two simulated ports does not storm (usage: test_tap_bridge.sh KIND,
 # KIND as sim_kind in lib.sh): testpmd io-forwards between two ports wired to TAP interfaces in
 # two network namespaces made here, as a two-port switch would; one broadcast from the first
-# namespace must cross once and stop. A device that handed a port's own broadcast back to that
-# port's broadcast rule made testpmd forward it back and forth without end.
+# namespace must cross once and stop. A PMD that wrote the control segment's MAC on a PF (the
+# device then hands the port's own broadcast back to its broadcast rule) made testpmd forward
+# it back and forth without end.
 
 . "$MLXV_SRC/tests/testpmd/lib.sh"
 kind=$1

@@ -382,13 +382,15 @@ mlx4v_sim_flow_steer(struct mlx4v_sim *sim, unsigned int port, const uint8_t *dm
 /*
  * Engine thread, tx_lock and sim lock held. The control segment of a raw Ethernet send may carry
  * the frame's destination MAC (bytes 0-1 in srcrb_flags, 2-5 in imm, prm/mlx4 §4.2): libmlx4
- * writes it on every send, DPDK's mlx4 on VFs only (the embedded switch of SR-IOV steers by it).
- * A zero MAC asks for no loopback: the frame leaves by the port's wire only. With the MAC, the
- * device loops a unicast frame back to its own port when a local MAC rule names it (the
- * promiscuous and all-multicast rules take wire traffic only), and such a frame stays in the
- * device. A group frame is never handed back to the rules of the port that sent it. Everything
- * but a looped-back unicast frame leaves by the port's wire, which takes it where its cable leads
- * (the same port for a loop, the peer of a pair, the TAP, or nowhere).
+ * writes it on every send, DPDK's mlx4 on VFs only. A zero MAC asks for no loopback: the frame
+ * leaves by the port's wire only. With the MAC the send goes through the embedded switch, which
+ * hands it to every MAC rule of the port that names that MAC, the sender's own QP included: the
+ * kernel's mlx4_en drops its own group frames and sets the multicast-loopback source check for
+ * that reason, and mlx4_ib offers IBV_QP_CREATE_BLOCK_SELF_MCAST_LB (which the seam does not
+ * express). The promiscuous and all-multicast rules take wire traffic only. A unicast frame a
+ * rule took stays in the device; every other frame, group frames always, leaves by the port's
+ * wire, which takes it where its cable leads (the same port for a loop, the peer of a pair, the
+ * TAP, or nowhere). See doc/guides/sim/silicon.rst, "mlx4: steering and port settings".
  */
 void
 mlx4v_sim_flow_send(struct mlx4v_sim_qp *qp, const uint8_t *wqe, const uint8_t *pkt,
@@ -414,18 +416,12 @@ mlx4v_sim_flow_send(struct mlx4v_sim_qp *qp, const uint8_t *wqe, const uint8_t *
 				 "frame to %02x:%02x:%02x:%02x:%02x:%02x", qp->qpn, cmac[0],
 				 cmac[1], cmac[2], cmac[3], cmac[4], cmac[5], pkt[0], pkt[1],
 				 pkt[2], pkt[3], pkt[4], pkt[5]);
-	/* Group frames leave by the wire only (see above). */
-	if (cmac[0] & 1) {
-		mlx4v_sim_wire_queue(sim, port, pkt, len);
-		return;
-	}
 	ret = mlx4v_sim_flow_steer_rank(sim, port, cmac, pkt, len, 0);
-	if (ret == -ENOENT) {
+	if (ret != -ENOENT)
+		sim->stats.tx_loopback++;
+	/* A unicast frame a local rule took stays in the device (see above). */
+	if (ret == -ENOENT || (cmac[0] & 1))
 		mlx4v_sim_wire_queue(sim, port, pkt, len);
-		return;
-	}
-	/* A unicast frame a local rule took stays in the device. */
-	sim->stats.tx_loopback++;
 	if (ret == -ENOBUFS)
 		sim->stats.rx_dropped++;
 }
