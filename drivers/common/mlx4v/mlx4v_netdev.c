@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -105,6 +107,67 @@ mlx4v_netdev_mac_get(const char *ifname, uint8_t mac[6])
 	if (ret == 0)
 		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
 	return ret;
+}
+
+/*
+ * ETHTOOL_GLINKSETTINGS in two steps: the first asks with no link mode words and the kernel
+ * answers with minus the count it needs; the second asks with that count. Room for the most
+ * the kernel may give (three masks of at most SCHAR_MAX words). @return 0 or -errno.
+ */
+static int
+mlx4v_netdev_link_settings(const char *ifname, uint32_t *speed)
+{
+	uint32_t buf[sizeof(struct ethtool_link_settings) / sizeof(uint32_t) + 3 * SCHAR_MAX];
+	struct ethtool_link_settings *ls = (struct ethtool_link_settings *)buf;
+	struct ifreq ifr;
+	int8_t nwords;
+	int ret;
+
+	memset(buf, 0, sizeof(buf));
+	memset(&ifr, 0, sizeof(ifr));
+	ls->cmd = ETHTOOL_GLINKSETTINGS;
+	ifr.ifr_data = (void *)ls;
+	ret = mlx4v_netdev_ioctl(ifname, SIOCETHTOOL, &ifr);
+	if (ret != 0)
+		return ret;
+	nwords = ls->link_mode_masks_nwords;
+	if (nwords >= 0)
+		return -EPROTO;
+	memset(buf, 0, sizeof(buf));
+	ls->cmd = ETHTOOL_GLINKSETTINGS;
+	ls->link_mode_masks_nwords = -nwords;
+	ret = mlx4v_netdev_ioctl(ifname, SIOCETHTOOL, &ifr);
+	if (ret != 0)
+		return ret;
+	if (ls->link_mode_masks_nwords <= 0)
+		return -EPROTO;
+	*speed = ls->speed;
+	return 0;
+}
+
+int
+mlx4v_netdev_speed_get(const char *ifname, uint32_t *mbps)
+{
+	struct ethtool_cmd cmd;
+	struct ifreq ifr;
+	uint32_t speed;
+	int ret;
+
+	ret = mlx4v_netdev_link_settings(ifname, &speed);
+	if (ret != 0) {
+		/* Kernels before 4.6, and drivers without it: the legacy request. */
+		memset(&cmd, 0, sizeof(cmd));
+		memset(&ifr, 0, sizeof(ifr));
+		cmd.cmd = ETHTOOL_GSET;
+		ifr.ifr_data = (void *)&cmd;
+		ret = mlx4v_netdev_ioctl(ifname, SIOCETHTOOL, &ifr);
+		if (ret != 0)
+			return ret;
+		speed = (uint32_t)cmd.speed_hi << 16 | cmd.speed;
+	}
+	/* SPEED_UNKNOWN (-1) while the link is down, or from a driver that cannot tell. */
+	*mbps = speed == (uint32_t)SPEED_UNKNOWN ? 0 : speed;
+	return 0;
 }
 
 /*

@@ -36,6 +36,16 @@ __rte_internal
 int mlx4v_netdev_mac_get(const char *ifname, uint8_t mac[6]);
 
 /**
+ * Read the interface's link speed with SIOCETHTOOL: ETHTOOL_GLINKSETTINGS, or ETHTOOL_GSET where
+ * the kernel or driver lacks it, as DPDK's mlx4 reads it: mlx4_ib's port query gives 10 Gb/s for
+ * every Ethernet speed but 40 and 56 GbE.
+ * @param mbps Set to the speed in Mb/s, 0 when unknown (link down).
+ * @return 0 or -errno (-EOPNOTSUPP: the driver reports no link settings, as lo).
+ */
+__rte_internal
+int mlx4v_netdev_speed_get(const char *ifname, uint32_t *mbps);
+
+/**
  * Set the interface's MTU (SIOCSIFMTU; needs CAP_NET_ADMIN unless it is already mtu).
  * @return 0 or -errno.
  */

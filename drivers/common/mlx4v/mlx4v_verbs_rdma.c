@@ -156,7 +156,7 @@ mlx4v_rdma_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_
 	struct mlx4v_rdma_ctx *rc = mlx4v_rdma_of(ctx);
 	char ifname[IF_NAMESIZE];
 	struct ibv_port_attr pa;
-	uint32_t lane = 0, lanes = 0;
+	uint32_t lane = 0, lanes = 0, speed;
 	int ret;
 
 	memset(&pa, 0, sizeof(pa));
@@ -189,10 +189,17 @@ mlx4v_rdma_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_
 	 * The MAC is the kernel netdev's (SIOCGIFHWADDR): a VF may steer to no other. Quietly
 	 * without one: queried often, and the PMD then makes a MAC up (mlx4v.rst).
 	 */
-	if (attr->link_layer == IBV_LINK_LAYER_ETHERNET &&
-	    mlx4v_netdev_ifname(rc->ib->device->ibdev_path, port, ifname, sizeof(ifname)) == 0 &&
-	    mlx4v_netdev_mac_get(ifname, attr->mac) == 0)
+	if (attr->link_layer != IBV_LINK_LAYER_ETHERNET ||
+	    mlx4v_netdev_ifname(rc->ib->device->ibdev_path, port, ifname, sizeof(ifname)) != 0)
+		return 0;
+	if (mlx4v_netdev_mac_get(ifname, attr->mac) == 0)
 		attr->has_mac = 1;
+	/*
+	 * mlx4_ib reports 1X QDR (10 Gb/s) for every Ethernet speed but 40 and 56 GbE: the
+	 * netdev's ethtool speed, as DPDK's mlx4 reads it, where it has one.
+	 */
+	if (attr->speed_mbps != 0 && mlx4v_netdev_speed_get(ifname, &speed) == 0 && speed != 0)
+		attr->speed_mbps = speed;
 	return 0;
 }
 

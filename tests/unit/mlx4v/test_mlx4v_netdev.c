@@ -6,16 +6,25 @@
  * @file
  * Unit tests of the kernel-interface part of the rdma-core backend (mlx4v_netdev.c): the
  * lookup of a port's netdev in a sysfs tree made here (as /sys/class/infiniband/<dev> looks
- * with mlx4_en loaded), and the ioctls on an interface every host has (lo), read only.
+ * with mlx4_en loaded), the ioctls on an interface every host has (lo), read only, and the
+ * ethtool link speed on a TAP interface made here (skipped without the permission).
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <linux/ethtool.h>
+#include <linux/if_tun.h>
+#include <linux/sockios.h>
 
 #include "test.h"
 
@@ -127,6 +136,91 @@ test_mlx4v_netdev_ioctls(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Set a TAP's speed as ethtool -s does (ETHTOOL_GLINKSETTINGS handshake, then
+ * ETHTOOL_SLINKSETTINGS with the settings read). @return 0 or -errno.
+ */
+static int
+tap_speed_set(const char *ifname, uint32_t mbps)
+{
+	uint32_t buf[sizeof(struct ethtool_link_settings) / sizeof(uint32_t) + 3 * SCHAR_MAX];
+	struct ethtool_link_settings *ls = (struct ethtool_link_settings *)buf;
+	struct ifreq ifr;
+	int s, ret = 0, pass;
+
+	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -errno;
+	memset(buf, 0, sizeof(buf));
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = (void *)ls;
+	/* Pass 0 learns the word count, pass 1 reads with it. */
+	for (pass = 0; pass < 2 && ret == 0; pass++) {
+		ls->cmd = ETHTOOL_GLINKSETTINGS;
+		ls->link_mode_masks_nwords = pass ? -ls->link_mode_masks_nwords : 0;
+		if (ioctl(s, SIOCETHTOOL, &ifr) != 0)
+			ret = -errno;
+	}
+	if (ret == 0) {
+		ls->cmd = ETHTOOL_SLINKSETTINGS;
+		ls->speed = mbps;
+		if (ioctl(s, SIOCETHTOOL, &ifr) != 0)
+			ret = -errno;
+	}
+	close(s);
+	return ret;
+}
+
+/*
+ * The link speed through ethtool, as net_mlx4v reads a ConnectX-3 port's on the rdma-core
+ * backend (mlx4_ib's port query says 10 Gb/s for 1 GbE): a TAP set to 1000 Mb/s reads 1000,
+ * set to 25000 reads 25000; lo has no link settings.
+ */
+static int
+test_mlx4v_netdev_speed(void)
+{
+	static const uint32_t speeds[2] = { 1000, 25000 };
+	struct ifreq ifr;
+	uint32_t mbps = 1, want = 0;
+	unsigned int i;
+	int fd, ret;
+
+	TEST_ASSERT_EQUAL(mlx4v_netdev_speed_get("lo", &mbps), -EOPNOTSUPP, "lo: no settings");
+	TEST_ASSERT_EQUAL(mlx4v_netdev_speed_get("mlx4vnone0", &mbps), -ENODEV, "no netdev");
+	fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		printf("skipped: no /dev/net/tun (%s)\n", strerror(errno));
+		return TEST_SKIPPED;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "mlx4vspd%%d");
+	if (ioctl(fd, TUNSETIFF, &ifr) != 0) {
+		printf("skipped: cannot make a TAP (%s)\n", strerror(errno));
+		close(fd);
+		return TEST_SKIPPED;
+	}
+	for (i = 0; i < RTE_DIM(speeds); i++) {
+		want = speeds[i];
+		ret = tap_speed_set(ifr.ifr_name, want);
+		if (ret != 0) {
+			printf("skipped: the TAP takes no speed (%s)\n", strerror(-ret));
+			close(fd);
+			return TEST_SKIPPED;
+		}
+		mbps = 0;
+		ret = mlx4v_netdev_speed_get(ifr.ifr_name, &mbps);
+		if (ret != 0 || mbps != want)
+			break;
+	}
+	/* The TAP goes with its fd. */
+	close(fd);
+	TEST_ASSERT_SUCCESS(ret, "speed of the TAP");
+	TEST_ASSERT_EQUAL(mbps, want, "speed read back");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mlx4v_netdev_suite = {
 	.suite_name = "mlx4v kernel interface of a port",
 	.setup = netdev_setup,
@@ -134,6 +228,7 @@ static struct unit_test_suite mlx4v_netdev_suite = {
 	.unit_test_cases = {
 		TEST_CASE(test_mlx4v_netdev_ifname_lookup),
 		TEST_CASE(test_mlx4v_netdev_ioctls),
+		TEST_CASE(test_mlx4v_netdev_speed),
 		TEST_CASES_END()
 	}
 };

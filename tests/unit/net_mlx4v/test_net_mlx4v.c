@@ -901,6 +901,32 @@ test_net_mlx4v_vf_loopback(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A 1 GbE port reports 1000 Mb/s: the speed comes from the port query of the seam, which on
+ * the rdma-core backend reads the netdev's ethtool speed (mlx4_ib says 10 Gb/s for 1 GbE).
+ */
+static int
+test_net_mlx4v_speed_1g(void)
+{
+	struct rte_eth_link link;
+	unsigned int polls;
+
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "detach");
+	TEST_ASSERT_SUCCESS(vf_attach("ports=1,speed=1000"), "a 1 GbE port");
+	memset(&link, 0, sizeof(link));
+	for (polls = 0; polls < POLLS && link.link_status != RTE_ETH_LINK_UP; polls++) {
+		TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(g_port, &link), "link");
+		if (link.link_status != RTE_ETH_LINK_UP)
+			ut_sleep_ms(1);
+	}
+	TEST_ASSERT_EQUAL(link.link_status, RTE_ETH_LINK_UP, "link up");
+	TEST_ASSERT_EQUAL(link.link_speed, RTE_ETH_SPEED_NUM_1G, "speed %u", link.link_speed);
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit(VDEV_NAME), "detach the 1 GbE port");
+	TEST_ASSERT_SUCCESS(attach(), "attach again");
+	return TEST_SUCCESS;
+}
+
 /* Every step of start may fail: the error comes back and nothing stays in the device. */
 static int
 test_net_mlx4v_start_fails_cleanly(void)
@@ -986,6 +1012,7 @@ static struct unit_test_suite net_mlx4v_suite = {
 		/* Last: it re-attaches the device cabled as a pair, then as before. */
 		TEST_CASE(test_net_mlx4v_mc_list),
 		TEST_CASE(test_net_mlx4v_vf_loopback),
+		TEST_CASE(test_net_mlx4v_speed_1g),
 		TEST_CASES_END()
 	}
 };
