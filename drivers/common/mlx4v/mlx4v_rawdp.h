@@ -298,8 +298,9 @@ mlx4v_rawdp_sq_write(struct mlx4v_rawdp_sq *sq, uint32_t len, uint32_t lkey, uin
 	ctrl->srcrb_flags = rte_cpu_to_be_32(flags);
 	/*
 	 * The frame's destination MAC on every raw Ethernet send, as libmlx4 does: bytes 0-1 over
-	 * the upper half of srcrb_flags, 2-5 in imm. The device loops a frame back by it
-	 * (prm/mlx4 §4.2).
+	 * the upper half of srcrb_flags, 2-5 in imm. The device loops a frame back by it to every
+	 * rule of the port for that MAC, a group frame to the sending port's own rules too
+	 * (prm/mlx4 §4.2); net_mlx4v writes it on VFs only, as DPDK's mlx4 does.
 	 */
 	memcpy(&ctrl->srcrb_flags16[0], frame, 2);
 	memcpy(&ctrl->imm, frame + 2, 4);
