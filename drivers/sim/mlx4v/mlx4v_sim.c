@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include <rte_kvargs.h>
-#include <rte_malloc.h>
 #include <bus_vdev_driver.h>
 
 #include "mlx4v_class.h"
@@ -297,7 +296,7 @@ mlx4v_sim_create(const char *name, const char *args, int socket)
 	struct mlx4v_sim *sim;
 	int ret;
 
-	sim = rte_zmalloc_socket("mlx4v_sim", sizeof(*sim), RTE_CACHE_LINE_SIZE, socket);
+	sim = calloc(1, sizeof(*sim));
 	if (sim == NULL) {
 		rte_errno = ENOMEM;
 		return NULL;
@@ -359,7 +358,7 @@ err_knobs_destroy:
 	hwsim_knobs_destroy(sim->knobs);
 err_free:
 	pthread_mutex_destroy(&sim->lock);
-	rte_free(sim);
+	free(sim);
 	rte_errno = -ret;
 	return NULL;
 }
@@ -379,7 +378,29 @@ mlx4v_sim_destroy(struct mlx4v_sim *sim)
 	hwsim_dma_destroy(sim->dma);
 	hwsim_knobs_destroy(sim->knobs);
 	pthread_mutex_destroy(&sim->lock);
-	rte_free(sim);
+	free(sim);
+}
+
+struct mlx4v_sim *
+mlx4v_sim_host_create(const char *name, const char *args)
+{
+	return mlx4v_sim_create(name, args, SOCKET_ID_ANY);
+}
+
+void
+mlx4v_sim_host_destroy(struct mlx4v_sim *sim)
+{
+	if (sim == NULL)
+		return;
+	/* As the vdev remove: no engine pass may run while the objects go away. */
+	hwsim_engine_stop(sim->engine);
+	mlx4v_sim_destroy(sim);
+}
+
+const struct mlx4v_verbs_ops *
+mlx4v_sim_host_ops(void)
+{
+	return &mlx4v_sim_verbs_ops;
 }
 
 /*

@@ -76,6 +76,32 @@ struct mlx4v_sim_stats {
 	uint64_t arms;         /**< valid arm doorbells */
 };
 
+struct mlx4v_verbs_ops;
+
+/**
+ * Create a model outside any vdev, for a host that plays the kernel (the verbs emulation,
+ * doc/guides/platform/verbs_emulation.rst). Needs no EAL: the model lives in libc memory and
+ * its own threads. The host opens handles on it through mlx4v_sim_host_ops(), with dev_priv
+ * the model.
+ *
+ * @param name
+ *   Name of the model (mlx4v_sim_get(), and the wire's name of its ports).
+ * @param args
+ *   The mlx4v_sim devargs (ports=, mode=, wire<N>=, mac=, knobs), or NULL.
+ * @return
+ *   The model, or NULL with rte_errno set (EINVAL: devargs refused, with a log naming them).
+ */
+__rte_internal
+struct mlx4v_sim *mlx4v_sim_host_create(const char *name, const char *args);
+
+/** Destroy a model of mlx4v_sim_host_create(), with any object still in it. NULL: no-op. */
+__rte_internal
+void mlx4v_sim_host_destroy(struct mlx4v_sim *sim);
+
+/** @return the model's verbs operations (the seam of drivers/common/mlx4v/mlx4v_verbs.h). */
+__rte_internal
+const struct mlx4v_verbs_ops *mlx4v_sim_host_ops(void);
+
 /**
  * Find a simulated device by its vdev name.
  * @return the device, or NULL with rte_errno ENODEV.

@@ -16,10 +16,10 @@
  * A QP receives in RTR/RTS, an RSS QP in RTR, a WQ in RDY. Without a rule nothing arrives.
  */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
-#include <rte_malloc.h>
 #include <rte_thash.h>
 
 #include "mlx4v_log.h"
@@ -117,8 +117,7 @@ mlx4v_sim_ind_create(struct mlx4v_ind *ind)
 			return -EINVAL;
 		}
 	}
-	sind = rte_zmalloc_socket("mlx4v_sim_ind", sizeof(*sind) + n * sizeof(sind->wqs[0]), 0,
-				  sim->socket);
+	sind = calloc(1, sizeof(*sind) + n * sizeof(sind->wqs[0]));
 	if (sind == NULL)
 		return -ENOMEM;
 	sind->log_size = ind->log_size;
@@ -140,7 +139,7 @@ mlx4v_sim_ind_destroy(struct mlx4v_ind *ind)
 	pthread_mutex_lock(&sim->lock);
 	sim->live[MLX4V_SIM_OBJ_IND]--;
 	pthread_mutex_unlock(&sim->lock);
-	rte_free(ind->be);
+	free(ind->be);
 	ind->be = NULL;
 	return 0;
 }
@@ -212,7 +211,7 @@ mlx4v_sim_flow_create(struct mlx4v_flow *flow)
 	type = mlx4v_sim_flow_rule_check(sim, &flow->rule);
 	if (type < 0)
 		return type;
-	f = rte_zmalloc_socket("mlx4v_sim_flow", sizeof(*f), 0, sim->socket);
+	f = calloc(1, sizeof(*f));
 	if (f == NULL)
 		return -ENOMEM;
 	f->type = type;
@@ -236,7 +235,7 @@ mlx4v_sim_flow_destroy(struct mlx4v_flow *flow)
 	TAILQ_REMOVE(&sim->flows, (struct mlx4v_sim_flow *)flow->be, next);
 	sim->live[MLX4V_SIM_OBJ_FLOW]--;
 	pthread_mutex_unlock(&sim->lock);
-	rte_free(flow->be);
+	free(flow->be);
 	flow->be = NULL;
 	return 0;
 }

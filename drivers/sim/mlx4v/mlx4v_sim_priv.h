@@ -325,7 +325,7 @@ void mlx4v_sim_sq_reset(struct mlx4v_sim_qp *qp);
 int mlx4v_sim_sq_dma_read(struct mlx4v_sim_qp *qp, uint32_t pos, uint32_t off, void *dst,
 			  uint32_t len);
 /* The prefetcher (mlx4v_sim_sq_prefetch.c); sim lock held but for alloc/free. */
-int mlx4v_sim_sq_prefetch_alloc(struct mlx4v_sim_qp *qp, int socket);
+int mlx4v_sim_sq_prefetch_alloc(struct mlx4v_sim_qp *qp);
 void mlx4v_sim_sq_prefetch_free(struct mlx4v_sim_qp *qp);
 void mlx4v_sim_sq_prefetch_reset(struct mlx4v_sim_qp *qp);
 void mlx4v_sim_sq_prefetch_poll_locked(struct mlx4v_sim *sim);

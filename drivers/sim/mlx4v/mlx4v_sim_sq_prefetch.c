@@ -13,10 +13,10 @@
  * the misuse sq_prefetch.
  */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
-#include <rte_malloc.h>
 
 #include "mlx4v_log.h"
 #include "mlx4v_sim_log.h"
@@ -35,13 +35,11 @@ pf_is_stamp(uint32_t w)
 }
 
 int
-mlx4v_sim_sq_prefetch_alloc(struct mlx4v_sim_qp *qp, int socket)
+mlx4v_sim_sq_prefetch_alloc(struct mlx4v_sim_qp *qp)
 {
-	qp->pf_seen = rte_zmalloc_socket("mlx4v_sim_pf", qp->txbb_cnt * sizeof(uint32_t), 0,
-					 socket);
-	qp->pf_have = rte_zmalloc_socket("mlx4v_sim_pf", qp->txbb_cnt, 0, socket);
-	qp->pf_snap = rte_zmalloc_socket("mlx4v_sim_pf", (size_t)qp->txbb_cnt * MLX4V_SIM_TXBB,
-					 0, socket);
+	qp->pf_seen = calloc(1, qp->txbb_cnt * sizeof(uint32_t));
+	qp->pf_have = calloc(1, qp->txbb_cnt);
+	qp->pf_snap = calloc(1, (size_t)qp->txbb_cnt * MLX4V_SIM_TXBB);
 	if (qp->pf_seen == NULL || qp->pf_have == NULL || qp->pf_snap == NULL) {
 		mlx4v_sim_sq_prefetch_free(qp);
 		return -ENOMEM;
@@ -52,9 +50,9 @@ mlx4v_sim_sq_prefetch_alloc(struct mlx4v_sim_qp *qp, int socket)
 void
 mlx4v_sim_sq_prefetch_free(struct mlx4v_sim_qp *qp)
 {
-	rte_free(qp->pf_seen);
-	rte_free(qp->pf_have);
-	rte_free(qp->pf_snap);
+	free(qp->pf_seen);
+	free(qp->pf_have);
+	free(qp->pf_snap);
 	qp->pf_seen = NULL;
 	qp->pf_have = NULL;
 	qp->pf_snap = NULL;

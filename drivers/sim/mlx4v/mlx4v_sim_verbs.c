@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include <rte_byteorder.h>
-#include <rte_malloc.h>
 
 #include "mlx4v_log.h"
 #include "mlx4v_sim_log.h"
@@ -191,7 +190,7 @@ mlx4v_sim_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 			      sim->name, hp, MLX4V_PAGE_SIZE);
 		return -EINVAL;
 	}
-	sctx = rte_zmalloc_socket("mlx4v_sim_ctx", sizeof(*sctx), 0, sim->socket);
+	sctx = calloc(1, sizeof(*sctx));
 	if (sctx == NULL)
 		return -ENOMEM;
 	sctx->sim = sim;
@@ -248,7 +247,7 @@ mlx4v_sim_ctx_close(struct mlx4v_ctx *ctx)
 	pthread_mutex_lock(&sim->lock);
 	mlx4v_sim_range_release(sctx);
 	pthread_mutex_unlock(&sim->lock);
-	rte_free(sctx);
+	free(sctx);
 	ctx->be = NULL;
 }
 
@@ -446,7 +445,7 @@ mlx4v_sim_cq_create(struct mlx4v_cq *cq)
 		ret = -ENOMEM;
 		goto err_unlock;
 	}
-	scq = rte_zmalloc_socket("mlx4v_sim_cq", sizeof(*scq), 0, sim->socket);
+	scq = calloc(1, sizeof(*scq));
 	if (scq == NULL) {
 		ret = -ENOMEM;
 		goto err_unlock;
@@ -514,7 +513,7 @@ err_queue_unmap:
 err_page_free:
 	hwsim_mmio_page_free(scq->page);
 err_free:
-	rte_free(scq);
+	free(scq);
 err_unlock:
 	pthread_mutex_unlock(&sim->lock);
 	return ret;
@@ -541,7 +540,7 @@ mlx4v_sim_cq_destroy(struct mlx4v_cq *cq)
 	mlx4v_sim_queue_unmap(sim, scq->buf, (size_t)scq->cqe_cnt * scq->cqe_size,
 			      scq->set_ci_db, 2 * sizeof(uint32_t));
 	hwsim_mmio_page_free(scq->page);
-	rte_free(scq);
+	free(scq);
 	pthread_mutex_unlock(&sim->lock);
 	cq->be = NULL;
 	cq->event_fd = -1;
@@ -591,7 +590,7 @@ mlx4v_sim_srq_create(struct mlx4v_srq *srq)
 		ret = -ENOMEM;
 		goto err_unlock;
 	}
-	ssrq = rte_zmalloc_socket("mlx4v_sim_srq", sizeof(*ssrq), 0, sim->socket);
+	ssrq = calloc(1, sizeof(*ssrq));
 	if (ssrq == NULL) {
 		ret = -ENOMEM;
 		goto err_unlock;
@@ -620,7 +619,7 @@ mlx4v_sim_srq_create(struct mlx4v_srq *srq)
 err_queue_unmap:
 	mlx4v_sim_queue_unmap(sim, ssrq->buf, ring, ssrq->db, sizeof(uint32_t));
 err_free:
-	rte_free(ssrq);
+	free(ssrq);
 err_unlock:
 	pthread_mutex_unlock(&sim->lock);
 	return ret;
@@ -637,7 +636,7 @@ mlx4v_sim_srq_destroy(struct mlx4v_srq *srq)
 	sim->live[MLX4V_SIM_OBJ_SRQ]--;
 	mlx4v_sim_queue_unmap(sim, ssrq->buf, (size_t)ssrq->max << ssrq->wqe_shift, ssrq->db,
 			      sizeof(uint32_t));
-	rte_free(ssrq);
+	free(ssrq);
 	pthread_mutex_unlock(&sim->lock);
 	srq->be = NULL;
 	return 0;
@@ -685,7 +684,7 @@ mlx4v_sim_qp_alloc(struct mlx4v_sim *sim, struct mlx4v_sim_ctx *wq_ctx, uint8_t 
 		*err = -ENOMEM;
 		return NULL;
 	}
-	sqp = rte_zmalloc_socket("mlx4v_sim_qp", sizeof(*sqp), 0, sim->socket);
+	sqp = calloc(1, sizeof(*sqp));
 	if (sqp == NULL) {
 		sim->qp_resv[idx] = 0;
 		*err = -ENOMEM;
@@ -759,9 +758,8 @@ mlx4v_sim_qp_create(struct mlx4v_qp *qp)
 	sqp->rq.srq = qp->srq != NULL ? qp->srq->be : NULL;
 	/* An SRQ QP receives too; only a send-only QP is kept off the steering list. */
 	sqp->has_rq = qp->rq.wqe_cnt != 0 || qp->srq != NULL;
-	sqp->last = rte_zmalloc_socket("mlx4v_sim_sq", sqp->txbb_cnt * sizeof(uint32_t), 0,
-				       sim->socket);
-	if (sqp->last == NULL || mlx4v_sim_sq_prefetch_alloc(sqp, sim->socket) != 0) {
+	sqp->last = calloc(1, sqp->txbb_cnt * sizeof(uint32_t));
+	if (sqp->last == NULL || mlx4v_sim_sq_prefetch_alloc(sqp) != 0) {
 		ret = -ENOMEM;
 		goto err_free_last;
 	}
@@ -800,8 +798,8 @@ err_page_free:
 	hwsim_mmio_page_free(sqp->page);
 err_free_last:
 	mlx4v_sim_sq_prefetch_free(sqp);
-	rte_free(sqp->last);
-	rte_free(sqp);
+	free(sqp->last);
+	free(sqp);
 err_unlock:
 	pthread_mutex_unlock(&sim->lock);
 	return ret;
@@ -833,7 +831,7 @@ mlx4v_sim_rss_qp_create(struct mlx4v_qp *qp)
 		goto out;
 	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_CREATE_QP, -ENOMEM, 0);
 	if (ret) {
-		rte_free(sqp);
+		free(sqp);
 		goto out;
 	}
 	sqp->is_rss = 1;
@@ -899,7 +897,7 @@ mlx4v_sim_qp_destroy(struct mlx4v_qp *qp)
 	mlx4v_sim_qp_unregister(sim, sqp, MLX4V_SIM_OBJ_QP);
 	/* An RSS QP has no rings, page or windows (mlx4v_sim_rss_qp_create()). */
 	if (sqp->is_rss) {
-		rte_free(sqp);
+		free(sqp);
 		pthread_mutex_unlock(&sim->lock);
 		qp->be = NULL;
 		return 0;
@@ -907,8 +905,8 @@ mlx4v_sim_qp_destroy(struct mlx4v_qp *qp)
 	mlx4v_sim_queue_unmap(sim, sqp->buf, sqp->buf_len, sqp->rq.rdb, sizeof(uint32_t));
 	hwsim_mmio_page_free(sqp->page);
 	mlx4v_sim_sq_prefetch_free(sqp);
-	rte_free(sqp->last);
-	rte_free(sqp);
+	free(sqp->last);
+	free(sqp);
 	pthread_mutex_unlock(&sim->lock);
 	qp->be = NULL;
 	return 0;
@@ -953,7 +951,7 @@ err_queue_unmap:
 	mlx4v_sim_queue_unmap(sim, sqp->buf, sqp->buf_len, sqp->rq.rdb, sizeof(uint32_t));
 err_free:
 	sim->qp_resv[sqp->idx] = 0;
-	rte_free(sqp);
+	free(sqp);
 err_unlock:
 	pthread_mutex_unlock(&sim->lock);
 	return ret;
@@ -999,7 +997,7 @@ mlx4v_sim_wq_destroy(struct mlx4v_wq *wq)
 	pthread_mutex_lock(&sim->lock);
 	mlx4v_sim_qp_unregister(sim, sqp, MLX4V_SIM_OBJ_WQ);
 	mlx4v_sim_queue_unmap(sim, sqp->buf, sqp->buf_len, sqp->rq.rdb, sizeof(uint32_t));
-	rte_free(sqp);
+	free(sqp);
 	pthread_mutex_unlock(&sim->lock);
 	wq->be = NULL;
 	return 0;
