@@ -29,6 +29,7 @@
 #include <rte_log.h>
 
 #include "mlx5v_hw.h"
+#include "emu_path.h"
 #include "mlx5v_sim.h"
 #include "vfio_preload.h"
 
@@ -674,7 +675,7 @@ ioctl(int fd, unsigned long req, ...)
 	if (f == NULL) {
 		pthread_mutex_unlock(&vfio_dev_lock);
 		if (real_ioctl == NULL)
-			real_ioctl = (int (*)(int, unsigned long, ...))vfio_preload_next("ioctl");
+			real_ioctl = (int (*)(int, unsigned long, ...))emu_path_next("ioctl");
 		return real_ioctl(fd, req, arg);
 	}
 	switch (f->kind) {
@@ -741,7 +742,7 @@ close(int fd)
 	struct vfio_dev_fd *f;
 
 	if (real_close == NULL)
-		real_close = (int (*)(int))vfio_preload_next("close");
+		real_close = (int (*)(int))emu_path_next("close");
 	pthread_mutex_lock(&vfio_dev_lock);
 	f = vfio_dev_find(fd);
 	if (f != NULL) {

@@ -24,6 +24,7 @@
 
 #include <rte_common.h>
 
+#include "emu_path.h"
 #include "mlx5v_sim.h"
 #include "vfio_preload.h"
 
@@ -176,7 +177,7 @@ name(void *addr, size_t len, int prot, int flags, int fd, off_t off) \
 		pthread_mutex_unlock(&vfio_dev_lock); \
 		if (real == NULL) \
 			real = (void *(*)(void *, size_t, int, int, int, off_t)) \
-				vfio_preload_next(#name); \
+				emu_path_next(#name); \
 		return real(addr, len, prot, flags, fd, off); \
 	} \
 	if (f->kind != VFIO_DEV_DEVICE || (uint64_t)off >= VFIO_DEV_REGION_OFF(1)) { \
@@ -242,7 +243,7 @@ name(int fd, T buf, size_t len, off_t off) \
 	if (f == NULL) { \
 		pthread_mutex_unlock(&vfio_dev_lock); \
 		if (real == NULL) \
-			real = (ssize_t (*)(int, T, size_t, off_t))vfio_preload_next(#name); \
+			real = (ssize_t (*)(int, T, size_t, off_t))emu_path_next(#name); \
 		return real(fd, buf, len, off); \
 	} \
 	if (f->kind != VFIO_DEV_DEVICE) { \
@@ -271,7 +272,7 @@ name(int fd, void *buf, size_t len, off_t off, size_t buflen) \
 	if (vfio_preload_dev_is(fd)) \
 		return plain(fd, buf, len, off); \
 	if (real == NULL) \
-		real = (ssize_t (*)(int, void *, size_t, off_t, size_t))vfio_preload_next(#name); \
+		real = (ssize_t (*)(int, void *, size_t, off_t, size_t))emu_path_next(#name); \
 	return real(fd, buf, len, off, buflen); \
 }
 

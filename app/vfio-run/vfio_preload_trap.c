@@ -23,6 +23,7 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 
+#include "emu_path.h"
 #include "mlx5v_sim.h"
 #include "vfio_run.h"
 
@@ -191,7 +192,7 @@ munmap(void *addr, size_t len)
 	static int (*real_munmap)(void *, size_t);
 
 	if (real_munmap == NULL)
-		real_munmap = (int (*)(void *, size_t))vfio_preload_next("munmap");
+		real_munmap = (int (*)(void *, size_t))emu_path_next("munmap");
 	vfio_trap_forget((uintptr_t)addr, len, NULL);
 	vfio_preload_dev_unmapped(addr, len);
 	return real_munmap(addr, len);

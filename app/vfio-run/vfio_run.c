@@ -22,10 +22,12 @@
 
 #include <rte_errno.h>
 
+#include "emu_launch.h"
 #include "mlx5v_sim.h"
 #include "vfio_run.h"
 
 #define VFIO_RUN_DEFAULT_BDF "0000:00:05.0"
+#define VFIO_RUN_PROG "dpdk-mlxv-vfio-run"
 #define VFIO_RUN_PRELOAD_NAME "libmlxv_vfio_preload.so"
 #define VFIO_RUN_EXIT_USAGE 2
 
@@ -43,33 +45,6 @@ vfio_run_usage(FILE *f)
 		"                   (kernels before 5.4); default: x86's ranges, from IOVA 0\n"
 		"  --dma-entry-limit N  IOMMU_MAP_DMA fails with ENOSPC beyond N mappings\n"
 		"                   (vfio_iommu_type1's dma_entry_limit; default 65535)\n");
-}
-
-/* The preload beside us in the build tree (app/vfio-run/), else where it is installed. */
-static int
-vfio_run_preload_path(char *buf, size_t len)
-{
-	char exe[PATH_MAX];
-	ssize_t n;
-	char *slash;
-
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash != NULL) {
-			*slash = '\0';
-			if (snprintf(buf, len, "%s/vfio-run/%s", exe, VFIO_RUN_PRELOAD_NAME) <
-			    (int)len && access(buf, R_OK) == 0)
-				return 0;
-		}
-	}
-	snprintf(buf, len, "%s/%s", VFIO_RUN_PRELOAD_DIR, VFIO_RUN_PRELOAD_NAME);
-	if (access(buf, R_OK) == 0)
-		return 0;
-	fprintf(stderr, "dpdk-mlxv-vfio-run: cannot find %s (looked beside the program and in "
-		"%s)\n", VFIO_RUN_PRELOAD_NAME, VFIO_RUN_PRELOAD_DIR);
-	return -ENOENT;
 }
 
 /*
@@ -117,8 +92,6 @@ main(int argc, char **argv)
 	char *envdevs = NULL;
 	size_t envlen = 0;
 	unsigned int nb = 0;
-	const char *old;
-	char *ld;
 	const char *dma_limit = NULL;
 	int no_iova_range = 0;
 	int trace = 0;
@@ -210,25 +183,15 @@ main(int argc, char **argv)
 			 j ? ";" : "", devs[j].bdf, devs[j].devargs[0] ? "," : "",
 			 devs[j].devargs);
 	}
-	if (vfio_run_preload_path(preload, sizeof(preload)) != 0)
+	if (emu_launch_preload(VFIO_RUN_PROG, "vfio-run", VFIO_RUN_PRELOAD_NAME,
+			       VFIO_RUN_PRELOAD_DIR, preload, sizeof(preload)) != 0)
 		return 1;
-	old = getenv("LD_PRELOAD");
-	if (old != NULL && old[0] != '\0') {
-		ld = malloc(strlen(preload) + strlen(old) + 2);
-		if (ld == NULL)
-			return 1;
-		sprintf(ld, "%s:%s", preload, old);
-	} else {
-		ld = preload;
-	}
-	if (setenv("LD_PRELOAD", ld, 1) != 0 || setenv(VFIO_RUN_ENV_DEVS, envdevs, 1) != 0 ||
+	if (setenv(VFIO_RUN_ENV_DEVS, envdevs, 1) != 0 ||
 	    (trace && setenv(VFIO_RUN_ENV_TRACE, "1", 1) != 0) ||
 	    (no_iova_range && setenv(VFIO_RUN_ENV_NO_IOVA_RANGE, "1", 1) != 0) ||
 	    (dma_limit != NULL && setenv(VFIO_RUN_ENV_DMA_LIMIT, dma_limit, 1) != 0)) {
 		perror("dpdk-mlxv-vfio-run: setenv");
 		return 1;
 	}
-	execvp(argv[i + 1], &argv[i + 1]);
-	fprintf(stderr, "dpdk-mlxv-vfio-run: cannot run %s: %s\n", argv[i + 1], strerror(errno));
-	return 127;
+	return emu_launch_exec(VFIO_RUN_PROG, preload, &argv[i + 1]);
 }

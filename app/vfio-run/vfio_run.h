@@ -55,12 +55,6 @@ struct vfio_run_dev {
 };
 
 /**
- * Check "dddd:bb:dd.f" (lower-case hex, device <= 0x1f, function <= 7).
- * @return 0 or -EINVAL.
- */
-int vfio_run_bdf_check(const char *bdf);
-
-/**
  * Parse one "BDF[,SIMDEVARGS]" into d (devargs points into s, which the caller keeps).
  * @return 0, or -EINVAL with a message in err.
  */
@@ -80,9 +74,6 @@ struct vfio_run_dev *vfio_preload_devs(unsigned int *n);
 
 /** @return the container's limit of DMA mappings (--dma-entry-limit, default 65535). */
 unsigned int vfio_preload_dma_limit(void);
-
-/** The real libc function behind an interposed one, or NULL. */
-void *vfio_preload_next(const char *name);
 
 /* ---- preload: the VFIO character devices (vfio_preload_dev.c) ---- */
 

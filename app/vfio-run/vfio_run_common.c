@@ -4,12 +4,12 @@
 
 /** @file The device list of the VFIO emulation, parsed alike by the launcher and the preload. */
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu_launch.h"
 #include "hwsim_wire.h"
 #include "mlx5v_sim.h"
 #include "vfio_run.h"
@@ -17,28 +17,6 @@
 /* Device ids of the model (doc/guides/sim/mlx5v_sim.rst): ConnectX-5 and its VF. */
 #define VFIO_RUN_DEVICE_PF 0x1017
 #define VFIO_RUN_DEVICE_VF 0x1018
-
-int
-vfio_run_bdf_check(const char *bdf)
-{
-	static const char form[] = "xxxx:xx:xx.x";
-	unsigned int i;
-
-	if (strlen(bdf) != sizeof(form) - 1)
-		return -EINVAL;
-	for (i = 0; form[i] != '\0'; i++) {
-		if (form[i] == 'x') {
-			if (!isxdigit((unsigned char)bdf[i]) || isupper((unsigned char)bdf[i]))
-				return -EINVAL;
-		} else if (bdf[i] != form[i]) {
-			return -EINVAL;
-		}
-	}
-	/* Device 0..0x1f (5 bits), function 0..7 (3 bits). */
-	if (bdf[8] > '1' || bdf[11] > '7')
-		return -EINVAL;
-	return 0;
-}
 
 /*
  * wire=pair:<BDF> cables the function to the emulated function at BDF, whose model is
@@ -62,7 +40,7 @@ vfio_run_wire_pair(char *args)
 
 			memcpy(bdf, p + klen, VFIO_RUN_BDF_LEN - 1);
 			bdf[VFIO_RUN_BDF_LEN - 1] = '\0';
-			if (vfio_run_bdf_check(bdf) != 0)
+			if (emu_bdf_check(bdf) != 0)
 				return args;
 			out = malloc(strlen(args) + sizeof(VFIO_RUN_MODEL_PREFIX) + 2);
 			if (out == NULL)
@@ -103,7 +81,7 @@ vfio_run_dev_parse(char *s, unsigned int idx, struct vfio_run_dev *d, char *err,
 	comma = strchr(s, ',');
 	if (comma != NULL)
 		*comma = '\0';
-	if (vfio_run_bdf_check(s) != 0) {
+	if (emu_bdf_check(s) != 0) {
 		snprintf(err, errlen, "'%s' is not a PCI address dddd:bb:dd.f "
 			 "(lower-case hex, e.g. 0000:00:05.0)", s);
 		return -EINVAL;
