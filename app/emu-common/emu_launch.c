@@ -84,3 +84,153 @@ emu_launch_exec(const char *prog, const char *preload, char **argv)
 	fprintf(stderr, "%s: cannot run %s: %s\n", prog, argv[0], strerror(errno));
 	return 127;
 }
+
+int
+emu_launch_args(const struct emu_launch_opts *o, int argc, char **argv, char **spec,
+		unsigned int *nb)
+{
+	char bdf[EMU_BDF_LEN];
+	char *comma;
+	unsigned int j;
+	int i, ret;
+
+	*nb = 0;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			o->usage(stdout);
+			return 0;
+		}
+		if (strcmp(argv[i], "--dev") != 0) {
+			ret = o->opt != NULL ? o->opt(argc, argv, &i) : 1;
+			if (ret == 0)
+				continue;
+			if (ret > 1)
+				return -ret;
+			fprintf(stderr, "%s: unknown option '%s'\n", o->prog, argv[i]);
+			o->usage(stderr);
+			return -2;
+		}
+		if (i + 1 == argc) {
+			fprintf(stderr, "%s: missing value after '--dev'\n", o->prog);
+			o->usage(stderr);
+			return -2;
+		}
+		if (*nb == o->max_devs) {
+			fprintf(stderr, "%s: at most %u --dev\n", o->prog, o->max_devs);
+			return -2;
+		}
+		i++;
+		/* The devargs may not hold the separator of the environment list. */
+		if (strchr(argv[i], EMU_DEV_SEP) != NULL) {
+			fprintf(stderr, "%s: '%s': '%c' is not allowed\n", o->prog, argv[i],
+				EMU_DEV_SEP);
+			return -2;
+		}
+		snprintf(bdf, sizeof(bdf), "%s", argv[i]);
+		comma = strchr(bdf, ',');
+		if (comma != NULL)
+			*comma = '\0';
+		if (emu_bdf_check(bdf) != 0 || (argv[i][EMU_BDF_LEN - 1] != '\0' &&
+						argv[i][EMU_BDF_LEN - 1] != ',')) {
+			fprintf(stderr, "%s: '%s' is not a PCI address dddd:bb:dd.f (lower-case "
+				"hex, e.g. 0000:00:05.0)\n", o->prog, bdf);
+			return -2;
+		}
+		for (j = 0; j < *nb; j++) {
+			if (strncmp(spec[j], bdf, EMU_BDF_LEN - 1) == 0) {
+				fprintf(stderr, "%s: %s given twice\n", o->prog, bdf);
+				return -2;
+			}
+		}
+		spec[(*nb)++] = argv[i];
+	}
+	if (i >= argc - 1) {
+		fprintf(stderr, "%s: no COMMAND after '--'\n", o->prog);
+		o->usage(stderr);
+		return -2;
+	}
+	return i + 1;
+}
+
+char *
+emu_launch_env_devs(char *const *spec, unsigned int nb)
+{
+	size_t len = 1;
+	unsigned int j;
+	char *env;
+
+	for (j = 0; j < nb; j++)
+		len += strlen(spec[j]) + 1;
+	env = calloc(1, len);
+	if (env == NULL)
+		return NULL;
+	for (j = 0; j < nb; j++) {
+		if (j != 0)
+			env[strlen(env)] = EMU_DEV_SEP;
+		strcat(env, spec[j]);
+	}
+	return env;
+}
+
+unsigned int
+emu_preload_devs(const char *prog, const char *env, unsigned int max,
+		 int (*parse)(char *tok, unsigned int idx, char *err, size_t errlen))
+{
+	static const char sep[] = { EMU_DEV_SEP, '\0' };
+	char *s, *tok, *save = NULL;
+	unsigned int n = 0;
+	char err[256];
+
+	if (env == NULL || env[0] == '\0')
+		return 0;
+	/* Kept for the life of the process: the devargs point into it. */
+	s = strdup(env);
+	if (s == NULL)
+		return 0;
+	for (tok = strtok_r(s, sep, &save); tok != NULL && n < max;
+	     tok = strtok_r(NULL, sep, &save)) {
+		if (parse(tok, n, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s: %s (function ignored)\n", prog, err);
+			continue;
+		}
+		n++;
+	}
+	return n;
+}
+
+int
+emu_launch_main(const struct emu_launch_opts *o, int argc, char **argv)
+{
+	char preload[PATH_MAX];
+	char **spec;
+	char *envdevs;
+	unsigned int nb;
+	int cmd, ret;
+
+	spec = calloc(o->max_devs, sizeof(*spec));
+	if (spec == NULL)
+		return 1;
+	cmd = emu_launch_args(o, argc, argv, spec, &nb);
+	if (cmd <= 0)
+		return -cmd;
+	if (nb == 0) {
+		spec[0] = (char *)(uintptr_t)o->default_bdf;
+		nb = 1;
+	}
+	envdevs = emu_launch_env_devs(spec, nb);
+	if (envdevs == NULL)
+		return 1;
+	ret = o->check(spec, nb);
+	if (ret != 0)
+		return ret;
+	if (emu_launch_preload(o->prog, o->preload_subdir, o->preload_lib, o->preload_dir,
+			       preload, sizeof(preload)) != 0)
+		return 1;
+	if (setenv(o->env_devs, envdevs, 1) != 0 || o->env() != 0) {
+		fprintf(stderr, "%s: setenv: %s\n", o->prog, strerror(errno));
+		return 1;
+	}
+	return emu_launch_exec(o->prog, preload, &argv[cmd]);
+}

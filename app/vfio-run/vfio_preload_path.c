@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu_launch.h"
 #include "emu_path.h"
 #include "vfio_run.h"
 
@@ -32,29 +33,18 @@ static const struct emu_path_prefix vfio_preload_prefixes[] = {
 static struct vfio_run_dev vfio_preload_dev_tab[VFIO_RUN_MAX_DEVS];
 static unsigned int vfio_preload_nb_devs;
 
+/* emu_preload_devs() callback: function idx of the environment list. */
+static int
+vfio_preload_parse_one(char *tok, unsigned int idx, char *err, size_t errlen)
+{
+	return vfio_run_dev_parse(tok, idx, &vfio_preload_dev_tab[idx], err, errlen);
+}
+
 static void
 vfio_preload_parse(void)
 {
-	const char *env = getenv(VFIO_RUN_ENV_DEVS);
-	char err[256];
-	char *s, *tok, *save = NULL;
-
-	if (env == NULL || env[0] == '\0')
-		return;
-	/* Kept for the life of the process: the devargs point into it. */
-	s = strdup(env);
-	if (s == NULL)
-		return;
-	for (tok = strtok_r(s, ";", &save); tok != NULL && vfio_preload_nb_devs <
-	     VFIO_RUN_MAX_DEVS; tok = strtok_r(NULL, ";", &save)) {
-		if (vfio_run_dev_parse(tok, vfio_preload_nb_devs,
-				       &vfio_preload_dev_tab[vfio_preload_nb_devs], err,
-				       sizeof(err)) != 0) {
-			VFIO_RUN_LOG("%s: %s (function ignored)", VFIO_RUN_ENV_DEVS, err);
-			continue;
-		}
-		vfio_preload_nb_devs++;
-	}
+	vfio_preload_nb_devs = emu_preload_devs("mlxv-vfio", getenv(VFIO_RUN_ENV_DEVS),
+						VFIO_RUN_MAX_DEVS, vfio_preload_parse_one);
 }
 
 unsigned int

@@ -14,7 +14,6 @@
  */
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,115 +82,84 @@ vfio_run_devs_check(const struct vfio_run_dev *devs, unsigned int nb)
 	return ret;
 }
 
+static const char *vfio_run_dma_limit;
+static int vfio_run_no_iova_range;
+static int vfio_run_trace;
+
+/* The options besides --dev (emu_launch_args()). */
+static int
+vfio_run_opt(int argc, char **argv, int *i)
+{
+	char *end;
+
+	if (strcmp(argv[*i], "--trace") == 0) {
+		vfio_run_trace = 1;
+		return 0;
+	}
+	if (strcmp(argv[*i], "--no-iova-range") == 0) {
+		vfio_run_no_iova_range = 1;
+		return 0;
+	}
+	if (strcmp(argv[*i], "--dma-entry-limit") != 0 || *i + 1 >= argc)
+		return 1;
+	(*i)++;
+	errno = 0;
+	(void)strtoul(argv[*i], &end, 10);
+	if (errno != 0 || end == argv[*i] || *end != '\0' || argv[*i][0] == '-') {
+		fprintf(stderr, VFIO_RUN_PROG ": --dma-entry-limit '%s': expected a count\n",
+			argv[*i]);
+		return VFIO_RUN_EXIT_USAGE;
+	}
+	vfio_run_dma_limit = argv[*i];
+	return 0;
+}
+
+/* Parse the functions, then have the models check their devargs. */
+static int
+vfio_run_check(char **spec, unsigned int nb)
+{
+	static struct vfio_run_dev devs[VFIO_RUN_MAX_DEVS];
+	char err[256];
+	unsigned int j;
+
+	for (j = 0; j < nb; j++) {
+		char *s = strdup(spec[j]);
+
+		if (s == NULL || vfio_run_dev_parse(s, j, &devs[j], err, sizeof(err)) != 0) {
+			fprintf(stderr, VFIO_RUN_PROG ": %s\n", s == NULL ? "out of memory" : err);
+			return VFIO_RUN_EXIT_USAGE;
+		}
+	}
+	return vfio_run_devs_check(devs, nb) != 0 ? VFIO_RUN_EXIT_USAGE : 0;
+}
+
+static int
+vfio_run_env(void)
+{
+	if ((vfio_run_trace && setenv(VFIO_RUN_ENV_TRACE, "1", 1) != 0) ||
+	    (vfio_run_no_iova_range && setenv(VFIO_RUN_ENV_NO_IOVA_RANGE, "1", 1) != 0) ||
+	    (vfio_run_dma_limit != NULL &&
+	     setenv(VFIO_RUN_ENV_DMA_LIMIT, vfio_run_dma_limit, 1) != 0))
+		return -errno;
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
-	struct vfio_run_dev devs[VFIO_RUN_MAX_DEVS];
-	char preload[PATH_MAX];
-	char err[256];
-	char *envdevs = NULL;
-	size_t envlen = 0;
-	unsigned int nb = 0;
-	const char *dma_limit = NULL;
-	int no_iova_range = 0;
-	int trace = 0;
-	int i, j;
+	static const struct emu_launch_opts opts = {
+		.prog = VFIO_RUN_PROG,
+		.max_devs = VFIO_RUN_MAX_DEVS,
+		.usage = vfio_run_usage,
+		.opt = vfio_run_opt,
+		.default_bdf = VFIO_RUN_DEFAULT_BDF,
+		.env_devs = VFIO_RUN_ENV_DEVS,
+		.preload_subdir = "vfio-run",
+		.preload_lib = VFIO_RUN_PRELOAD_NAME,
+		.preload_dir = VFIO_RUN_PRELOAD_DIR,
+		.check = vfio_run_check,
+		.env = vfio_run_env,
+	};
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			break;
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			vfio_run_usage(stdout);
-			return 0;
-		}
-		if (strcmp(argv[i], "--trace") == 0) {
-			trace = 1;
-			continue;
-		}
-		if (strcmp(argv[i], "--no-iova-range") == 0) {
-			no_iova_range = 1;
-			continue;
-		}
-		if (strcmp(argv[i], "--dma-entry-limit") == 0 && i + 1 < argc) {
-			char *end;
-
-			i++;
-			errno = 0;
-			(void)strtoul(argv[i], &end, 10);
-			if (errno != 0 || end == argv[i] || *end != '\0' || argv[i][0] == '-') {
-				fprintf(stderr, "dpdk-mlxv-vfio-run: --dma-entry-limit '%s': "
-					"expected a count\n", argv[i]);
-				return VFIO_RUN_EXIT_USAGE;
-			}
-			dma_limit = argv[i];
-			continue;
-		}
-		if (strcmp(argv[i], "--dev") != 0 || i + 1 == argc) {
-			fprintf(stderr, "dpdk-mlxv-vfio-run: %s '%s'\n",
-				strcmp(argv[i], "--dev") == 0 ? "missing value after" :
-				"unknown option", argv[i]);
-			vfio_run_usage(stderr);
-			return VFIO_RUN_EXIT_USAGE;
-		}
-		if (nb == VFIO_RUN_MAX_DEVS) {
-			fprintf(stderr, "dpdk-mlxv-vfio-run: at most %d --dev\n",
-				VFIO_RUN_MAX_DEVS);
-			return VFIO_RUN_EXIT_USAGE;
-		}
-		i++;
-		/* The devargs may not hold the separator of the environment list. */
-		if (strchr(argv[i], VFIO_RUN_DEV_SEP) != NULL) {
-			fprintf(stderr, "dpdk-mlxv-vfio-run: '%s': '%c' is not allowed\n", argv[i],
-				VFIO_RUN_DEV_SEP);
-			return VFIO_RUN_EXIT_USAGE;
-		}
-		if (vfio_run_dev_parse(strdup(argv[i]), nb, &devs[nb], err, sizeof(err)) != 0) {
-			fprintf(stderr, "dpdk-mlxv-vfio-run: %s\n", err);
-			return VFIO_RUN_EXIT_USAGE;
-		}
-		for (j = 0; j < (int)nb; j++) {
-			if (strcmp(devs[j].bdf, devs[nb].bdf) == 0) {
-				fprintf(stderr, "dpdk-mlxv-vfio-run: %s given twice\n",
-					devs[nb].bdf);
-				return VFIO_RUN_EXIT_USAGE;
-			}
-		}
-		nb++;
-	}
-	if (i >= argc - 1) {
-		fprintf(stderr, "dpdk-mlxv-vfio-run: no COMMAND after '--'\n");
-		vfio_run_usage(stderr);
-		return VFIO_RUN_EXIT_USAGE;
-	}
-	if (nb == 0) {
-		char *def = strdup(VFIO_RUN_DEFAULT_BDF);
-
-		if (def == NULL || vfio_run_dev_parse(def, 0, &devs[0], err, sizeof(err)) != 0)
-			return VFIO_RUN_EXIT_USAGE;
-		nb = 1;
-	}
-	/* "BDF,devargs;" each, with the devargs as rewritten for the model. */
-	for (j = 0; j < (int)nb; j++)
-		envlen += VFIO_RUN_BDF_LEN + strlen(devs[j].devargs) + 1;
-	envdevs = calloc(1, envlen + 1);
-	if (envdevs == NULL)
-		return 1;
-	if (vfio_run_devs_check(devs, nb) != 0)
-		return VFIO_RUN_EXIT_USAGE;
-	for (j = 0; j < (int)nb; j++) {
-		snprintf(envdevs + strlen(envdevs), envlen + 1 - strlen(envdevs), "%s%s%s%s",
-			 j ? ";" : "", devs[j].bdf, devs[j].devargs[0] ? "," : "",
-			 devs[j].devargs);
-	}
-	if (emu_launch_preload(VFIO_RUN_PROG, "vfio-run", VFIO_RUN_PRELOAD_NAME,
-			       VFIO_RUN_PRELOAD_DIR, preload, sizeof(preload)) != 0)
-		return 1;
-	if (setenv(VFIO_RUN_ENV_DEVS, envdevs, 1) != 0 ||
-	    (trace && setenv(VFIO_RUN_ENV_TRACE, "1", 1) != 0) ||
-	    (no_iova_range && setenv(VFIO_RUN_ENV_NO_IOVA_RANGE, "1", 1) != 0) ||
-	    (dma_limit != NULL && setenv(VFIO_RUN_ENV_DMA_LIMIT, dma_limit, 1) != 0)) {
-		perror("dpdk-mlxv-vfio-run: setenv");
-		return 1;
-	}
-	return emu_launch_exec(VFIO_RUN_PROG, preload, &argv[i + 1]);
+	return emu_launch_main(&opts, argc, argv);
 }

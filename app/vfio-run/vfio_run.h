@@ -23,8 +23,6 @@
 #define VFIO_RUN_ENV_DMA_LIMIT "MLXV_VFIO_DMA_ENTRY_LIMIT"
 /** vfio_iommu_type1's default dma_entry_limit. */
 #define VFIO_RUN_DMA_LIMIT_DEFAULT 65535u
-/** Separator of the functions in VFIO_RUN_ENV_DEVS (devargs use ','). */
-#define VFIO_RUN_DEV_SEP ';'
 /** Most emulated functions. */
 #define VFIO_RUN_MAX_DEVS 16
 /** "dddd:bb:dd.f" and its NUL. */
