@@ -1,0 +1,833 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file The uverbs character device of the verbs emulation: /dev/infiniband/uverbs<N> opens
+ * as a memfd the preload remembers; write() carries the uverbs commands (the write ABI, as
+ * a kernel before the ioctl ABI: every RDMA_VERBS_IOCTL answers ENOTTY, which makes
+ * libibverbs fall back to write()), answered as mlx4_ib does with the model's verbs
+ * operations; mmap() gives the UAR page; fstat() shows the character device
+ * (doc/guides/platform/verbs_emulation.rst, "uverbs").
+ */
+
+#undef _FILE_OFFSET_BITS
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <rdma/ib_user_verbs.h>
+#include <rdma/mlx4-abi.h>
+
+#include "emu_path.h"
+#include "mlx4v_sim.h"
+#include "mlx4v_verbs.h"
+#include "verbs_run.h"
+
+#define VERBS_DEV_MAX_FDS 64
+#define VERBS_DEV_MAX_HANDLES 1024
+/** MLX4_USER_DEV_CAP_LARGE_CQE of the mlx4 context response. */
+#define VERBS_DEV_CAP_LARGE_CQE 1u
+/** The QP number space the context reports (qp_tab_size), as a ConnectX-3's. */
+#define VERBS_DEV_QP_TAB_SIZE 131072u
+/** IB_LINK_LAYER_ETHERNET in ib_uverbs_query_port_resp. */
+#define VERBS_DEV_LINK_LAYER_ETH 2
+
+enum verbs_dev_htype {
+	VERBS_H_FREE = 0,
+	VERBS_H_PD,
+	VERBS_H_MR,
+	VERBS_H_CQ,
+};
+
+struct verbs_dev_handle {
+	enum verbs_dev_htype type;
+	void *obj;              /**< struct mlx4v_pd, mlx4v_mr, mlx4v_cq */
+};
+
+/** An open uverbs fd: a ucontext after GET_CONTEXT. */
+struct verbs_dev_fd {
+	int fd;                 /**< -1: free slot */
+	unsigned int idx;       /**< function */
+	struct mlx4v_sim *sim;
+	const struct mlx4v_verbs_ops *ops;
+	struct mlx4v_ctx *ctx;  /**< NULL before GET_CONTEXT */
+	int async_wr;           /**< write end of the async event fd */
+	struct verbs_dev_handle h[VERBS_DEV_MAX_HANDLES];
+};
+
+static struct verbs_dev_fd verbs_dev_fds[VERBS_DEV_MAX_FDS];
+static pthread_mutex_t verbs_dev_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static pthread_once_t verbs_dev_init_once = PTHREAD_ONCE_INIT;
+
+static void
+verbs_dev_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < VERBS_DEV_MAX_FDS; i++)
+		verbs_dev_fds[i].fd = -1;
+}
+
+int
+verbs_preload_trace_on(void)
+{
+	const char *e = getenv(VERBS_RUN_ENV_TRACE);
+
+	return e != NULL && e[0] == '1';
+}
+
+/* Lock held. The emulated fd, or NULL. */
+static struct verbs_dev_fd *
+verbs_dev_find(int fd)
+{
+	unsigned int i;
+
+	pthread_once(&verbs_dev_init_once, verbs_dev_init);
+	if (fd < 0)
+		return NULL;
+	for (i = 0; i < VERBS_DEV_MAX_FDS; i++)
+		if (verbs_dev_fds[i].fd == fd)
+			return &verbs_dev_fds[i];
+	return NULL;
+}
+
+int
+verbs_preload_dev_open(unsigned int idx)
+{
+	struct verbs_dev_fd *f;
+	struct mlx4v_sim *sim;
+	unsigned int n;
+	int fd;
+
+	verbs_preload_devs(&n);
+	if (idx >= n) {
+		errno = ENOENT;
+		return -1;
+	}
+	sim = verbs_preload_sim(idx);
+	if (sim == NULL) {
+		errno = ENODEV;
+		return -1;
+	}
+	fd = memfd_create("uverbs", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	pthread_mutex_lock(&verbs_dev_lock);
+	f = verbs_dev_find(-1);
+	for (n = 0; n < VERBS_DEV_MAX_FDS; n++)
+		if (verbs_dev_fds[n].fd == -1)
+			break;
+	if (n == VERBS_DEV_MAX_FDS) {
+		pthread_mutex_unlock(&verbs_dev_lock);
+		close(fd);
+		errno = EMFILE;
+		return -1;
+	}
+	f = &verbs_dev_fds[n];
+	memset(f, 0, sizeof(*f));
+	f->fd = fd;
+	f->idx = idx;
+	f->sim = sim;
+	f->ops = mlx4v_sim_host_ops();
+	f->async_wr = -1;
+	pthread_mutex_unlock(&verbs_dev_lock);
+	VERBS_TRACE("open uverbs%u: fd %d", idx, fd);
+	return fd;
+}
+
+/* A free handle number of f for obj, or -ENOMEM. */
+static int
+verbs_dev_handle_new(struct verbs_dev_fd *f, enum verbs_dev_htype type, void *obj)
+{
+	unsigned int i;
+
+	for (i = 0; i < VERBS_DEV_MAX_HANDLES; i++) {
+		if (f->h[i].type == VERBS_H_FREE) {
+			f->h[i].type = type;
+			f->h[i].obj = obj;
+			return (int)i;
+		}
+	}
+	return -ENOMEM;
+}
+
+/* The object of handle h of that type, or NULL (the kernel's EINVAL). */
+static void *
+verbs_dev_handle_get(struct verbs_dev_fd *f, uint32_t h, enum verbs_dev_htype type)
+{
+	if (h >= VERBS_DEV_MAX_HANDLES || f->h[h].type != type)
+		return NULL;
+	return f->h[h].obj;
+}
+
+/* Copy the response to the user's buffer of out_len bytes (the kernel's copy_to_user). */
+static int
+verbs_dev_resp(uint64_t response, size_t out_len, const void *resp, size_t len)
+{
+	if (response == 0 || out_len < len)
+		return -ENOSPC;
+	memcpy((void *)(uintptr_t)response, resp, len);
+	return 0;
+}
+
+/* ---- the commands: in is the payload after the header, out_len the response's bytes ---- */
+
+static int
+verbs_cmd_get_context(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t out_len)
+{
+	const struct ib_uverbs_get_context *cmd = in;
+	struct {
+		struct ib_uverbs_get_context_resp core;
+		struct mlx4_ib_alloc_ucontext_resp drv;
+	} resp;
+	struct mlx4v_ctx *ctx;
+	int p[2];
+	int ret;
+
+	if (in_len < sizeof(*cmd))
+		return -EINVAL;
+	/* One ucontext per open file, as ib_uverbs_get_context(). */
+	if (f->ctx != NULL)
+		return -EINVAL;
+	ctx = calloc(1, sizeof(*ctx));
+	if (ctx == NULL)
+		return -ENOMEM;
+	ctx->obj.type = MLX4V_OBJ_CTX;
+	ctx->obj.ctx = ctx;
+	snprintf(ctx->name, sizeof(ctx->name), "mlx4_%u", f->idx);
+	ctx->socket = -1;
+	ctx->caps.page_size = (size_t)sysconf(_SC_PAGESIZE);
+	ret = f->ops->ctx_open(ctx, f->sim);
+	if (ret)
+		goto err_free;
+	/* The async event file: events are read from it as struct ib_uverbs_async_event_desc. */
+	if (pipe2(p, O_CLOEXEC) != 0) {
+		ret = -errno;
+		goto err_close;
+	}
+	memset(&resp, 0, sizeof(resp));
+	resp.core.async_fd = p[0];
+	resp.core.num_comp_vectors = 1;
+	resp.drv.dev_caps = ctx->caps.cqe_size == 64 ? VERBS_DEV_CAP_LARGE_CQE : 0;
+	resp.drv.qp_tab_size = VERBS_DEV_QP_TAB_SIZE;
+	/* No BlueFlame: libmlx4 then rings the UAR doorbell only. */
+	resp.drv.bf_reg_size = 0;
+	resp.drv.bf_regs_per_page = 0;
+	resp.drv.cqe_size = ctx->caps.cqe_size;
+	ret = verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
+	if (ret)
+		goto err_pipe;
+	f->ctx = ctx;
+	f->async_wr = p[1];
+	return 0;
+
+err_pipe:
+	close(p[0]);
+	close(p[1]);
+err_close:
+	f->ops->ctx_close(ctx);
+err_free:
+	free(ctx);
+	return ret;
+}
+
+/* The device attributes as mlx4_ib_query_device() reports a ConnectX-3 with the model's caps. */
+static void
+verbs_dev_attr(const struct verbs_dev_fd *f, struct ib_uverbs_query_device_resp *r)
+{
+	const struct mlx4v_caps *c = &f->ctx->caps;
+
+	memset(r, 0, sizeof(*r));
+	/* fw_ver: major << 32 | minor << 16 | sub-minor, as libmlx4 decodes it. */
+	r->fw_ver = (UINT64_C(2) << 32) | (UINT64_C(42) << 16) | 5000;
+	r->node_guid = htobe64(UINT64_C(0x0002c9030000b2c0) | ((uint64_t)f->idx << 16));
+	r->sys_image_guid = htobe64(UINT64_C(0x0002c9030000b2c3) | ((uint64_t)f->idx << 16));
+	r->max_mr_size = UINT64_MAX;
+	r->page_size_cap = 0xfffffe00;
+	r->vendor_id = 0x02c9;
+	r->vendor_part_id = VERBS_RUN_DEVICE == 0x1007 ? 4103 : 4099;
+	r->hw_ver = 0;
+	r->max_qp = VERBS_DEV_QP_TAB_SIZE - 8;
+	r->max_qp_wr = c->max_qp_wr;
+	r->device_cap_flags = 0;
+	r->max_sge = c->max_sge;
+	r->max_cq = 65408;
+	r->max_cqe = c->max_cqe;
+	r->max_mr = 524032;
+	r->max_pd = 32764;
+	r->max_srq = 65472;
+	r->max_srq_wr = c->max_srq_wr;
+	r->max_srq_sge = c->max_srq_sge;
+	r->max_pkeys = 128;
+	r->local_ca_ack_delay = 15;
+	r->phys_port_cnt = (uint8_t)c->nports;
+}
+
+static int
+verbs_cmd_query_device(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t out_len)
+{
+	const struct ib_uverbs_query_device *cmd = in;
+	struct ib_uverbs_query_device_resp resp;
+
+	if (in_len < sizeof(*cmd) || f->ctx == NULL)
+		return -EINVAL;
+	verbs_dev_attr(f, &resp);
+	return verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
+}
+
+/* Extended: the core response, then mlx4's (no core clock page: comp_mask 0). */
+static int
+verbs_cmd_query_device_ex(struct verbs_dev_fd *f, uint64_t response, size_t core_out,
+			  size_t drv_out)
+{
+	struct ib_uverbs_ex_query_device_resp core;
+	struct mlx4_uverbs_ex_query_device_resp drv;
+	size_t n;
+
+	if (f->ctx == NULL)
+		return -EINVAL;
+	memset(&core, 0, sizeof(core));
+	verbs_dev_attr(f, &core.base);
+	/* The kernel writes what fits of its response, and says how much that is. */
+	n = RTE_MIN(core_out, sizeof(core));
+	if (n < sizeof(core.base))
+		return -ENOSPC;
+	core.response_length = n;
+	memcpy((void *)(uintptr_t)response, &core, n);
+	if (drv_out != 0) {
+		memset(&drv, 0, sizeof(drv));
+		drv.response_length = RTE_MIN(drv_out, sizeof(drv));
+		memcpy((void *)(uintptr_t)(response + core_out), &drv, drv.response_length);
+	}
+	return 0;
+}
+
+static int
+verbs_cmd_query_port(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t out_len)
+{
+	const struct ib_uverbs_query_port *cmd = in;
+	struct ib_uverbs_query_port_resp resp;
+	struct rte_pmd_mlx4v_port_attr attr;
+	uint16_t mtu;
+	int ret;
+
+	if (in_len < sizeof(*cmd) || f->ctx == NULL)
+		return -EINVAL;
+	ret = f->ops->port_query(f->ctx, cmd->port_num, &attr);
+	if (ret)
+		return ret;
+	memset(&resp, 0, sizeof(resp));
+	resp.state = attr.state == RTE_PMD_MLX4V_PORT_ACTIVE ? 4 : 1;
+	resp.phys_state = attr.state == RTE_PMD_MLX4V_PORT_ACTIVE ? 5 : 3;
+	resp.max_mtu = 5;               /* IB_MTU_4096 */
+	/* RoCE: the largest IB MTU that fits the netdev's (mlx4_ib_query_port()). */
+	mtu = mlx4v_sim_port_mtu_get(f->sim, cmd->port_num);
+	resp.active_mtu = mtu >= 4096 + 58 ? 5 : mtu >= 2048 + 58 ? 4 : mtu >= 1024 + 58 ? 3 :
+		mtu >= 512 + 58 ? 2 : 1;
+	resp.gid_tbl_len = 128;
+	resp.pkey_tbl_len = 1;
+	resp.max_msg_sz = 0x40000000;
+	resp.max_vl_num = 2;
+	resp.active_width = 2;          /* 4X */
+	resp.active_speed = 8;          /* 10 Gb/s per lane (FDR10, 40GbE) */
+	resp.port_cap_flags = 0x04010000; /* IP based GIDs, CM */
+	resp.link_layer = attr.link_layer == RTE_PMD_MLX4V_LINK_LAYER_INFINIBAND ? 1 :
+		VERBS_DEV_LINK_LAYER_ETH;
+	return verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
+}
+
+static int
+verbs_cmd_alloc_pd(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t out_len)
+{
+	const struct ib_uverbs_alloc_pd *cmd = in;
+	struct {
+		struct ib_uverbs_alloc_pd_resp core;
+		struct mlx4_ib_alloc_pd_resp drv;
+	} resp;
+	struct mlx4v_pd *pd;
+	int h, ret;
+
+	if (in_len < sizeof(*cmd) || f->ctx == NULL)
+		return -EINVAL;
+	pd = calloc(1, sizeof(*pd));
+	if (pd == NULL)
+		return -ENOMEM;
+	pd->obj.type = MLX4V_OBJ_PD;
+	pd->obj.ctx = f->ctx;
+	ret = f->ops->pd_create(pd);
+	if (ret)
+		goto err_free;
+	h = verbs_dev_handle_new(f, VERBS_H_PD, pd);
+	if (h < 0) {
+		ret = h;
+		goto err_destroy;
+	}
+	memset(&resp, 0, sizeof(resp));
+	resp.core.pd_handle = h;
+	resp.drv.pdn = pd->pdn;
+	ret = verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
+	if (ret == 0)
+		return 0;
+	f->h[h].type = VERBS_H_FREE;
+err_destroy:
+	f->ops->pd_destroy(pd);
+err_free:
+	free(pd);
+	return ret;
+}
+
+static int
+verbs_cmd_dealloc_pd(struct verbs_dev_fd *f, const void *in, size_t in_len)
+{
+	const struct ib_uverbs_dealloc_pd *cmd = in;
+	struct mlx4v_pd *pd;
+	int ret;
+
+	if (in_len < sizeof(*cmd))
+		return -EINVAL;
+	pd = verbs_dev_handle_get(f, cmd->pd_handle, VERBS_H_PD);
+	if (pd == NULL)
+		return -EINVAL;
+	/* A PD that MRs, QPs or SRQs still use cannot go: the kernel answers EBUSY. */
+	if (pd->obj.refcnt != 0)
+		return -EBUSY;
+	ret = f->ops->pd_destroy(pd);
+	if (ret)
+		return ret;
+	f->h[cmd->pd_handle].type = VERBS_H_FREE;
+	free(pd);
+	return 0;
+}
+
+static int
+verbs_cmd_reg_mr(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t out_len)
+{
+	const struct ib_uverbs_reg_mr *cmd = in;
+	struct ib_uverbs_reg_mr_resp resp;
+	struct mlx4v_mr *mr;
+	struct mlx4v_pd *pd;
+	int h, ret;
+
+	if (in_len < sizeof(*cmd))
+		return -EINVAL;
+	pd = verbs_dev_handle_get(f, cmd->pd_handle, VERBS_H_PD);
+	if (pd == NULL)
+		return -EINVAL;
+	/* ib_uverbs_reg_mr(): the start and the HCA address agree in the page offset. */
+	if ((cmd->start & 0xfff) != (cmd->hca_va & 0xfff) || cmd->length == 0)
+		return -EINVAL;
+	mr = calloc(1, sizeof(*mr));
+	if (mr == NULL)
+		return -ENOMEM;
+	mr->obj.type = MLX4V_OBJ_MR;
+	mr->obj.ctx = f->ctx;
+	mr->pd = pd;
+	mr->addr = (void *)(uintptr_t)cmd->start;
+	mr->len = cmd->length;
+	ret = f->ops->mr_create(mr);
+	if (ret)
+		goto err_free;
+	h = verbs_dev_handle_new(f, VERBS_H_MR, mr);
+	if (h < 0) {
+		ret = h;
+		goto err_destroy;
+	}
+	memset(&resp, 0, sizeof(resp));
+	resp.mr_handle = h;
+	resp.lkey = mr->lkey;
+	resp.rkey = mr->lkey;
+	ret = verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
+	if (ret == 0) {
+		pd->obj.refcnt++;
+		return 0;
+	}
+	f->h[h].type = VERBS_H_FREE;
+err_destroy:
+	f->ops->mr_destroy(mr);
+err_free:
+	free(mr);
+	return ret;
+}
+
+static int
+verbs_cmd_dereg_mr(struct verbs_dev_fd *f, const void *in, size_t in_len)
+{
+	const struct ib_uverbs_dereg_mr *cmd = in;
+	struct mlx4v_mr *mr;
+	int ret;
+
+	if (in_len < sizeof(*cmd))
+		return -EINVAL;
+	mr = verbs_dev_handle_get(f, cmd->mr_handle, VERBS_H_MR);
+	if (mr == NULL)
+		return -EINVAL;
+	ret = f->ops->mr_destroy(mr);
+	if (ret)
+		return ret;
+	mr->pd->obj.refcnt--;
+	f->h[cmd->mr_handle].type = VERBS_H_FREE;
+	free(mr);
+	return 0;
+}
+
+static uint32_t
+verbs_dev_pow2(uint32_t v)
+{
+	uint32_t p = 1;
+
+	while (p < v && p != 0)
+		p <<= 1;
+	return p;
+}
+
+static int
+verbs_cmd_create_cq(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t out_len)
+{
+	const struct ib_uverbs_create_cq *cmd = in;
+	const struct mlx4_ib_create_cq *drv = (const void *)(cmd + 1);
+	struct {
+		struct ib_uverbs_create_cq_resp core;
+		struct mlx4_ib_create_cq_resp drv;
+	} resp;
+	struct mlx4v_cq *cq;
+	int h, ret;
+
+	if (in_len < sizeof(*cmd) + sizeof(*drv) || f->ctx == NULL)
+		return -EINVAL;
+	/* mlx4_ib_create_cq(): 1 .. max_cqe requested, rounded up to a power of two + 1. */
+	if (cmd->cqe < 1 || cmd->cqe > f->ctx->caps.max_cqe)
+		return -EINVAL;
+	if (cmd->comp_channel >= 0) {
+		VERBS_RUN_LOG("CREATE_CQ with a completion channel: not emulated (EOPNOTSUPP)");
+		return -EOPNOTSUPP;
+	}
+	cq = calloc(1, sizeof(*cq));
+	if (cq == NULL)
+		return -ENOMEM;
+	cq->obj.type = MLX4V_OBJ_CQ;
+	cq->obj.ctx = f->ctx;
+	cq->cqe_req = cmd->cqe;
+	cq->cqe_cnt = verbs_dev_pow2(cmd->cqe + 1);
+	cq->cqe_size = f->ctx->caps.cqe_size;
+	cq->buf = (void *)(uintptr_t)drv->buf_addr;
+	cq->buf_len = (size_t)cq->cqe_cnt * cq->cqe_size;
+	cq->set_ci_db = (uint32_t *)(uintptr_t)drv->db_addr;
+	cq->arm_db = cq->set_ci_db + 1;
+	cq->event_fd = -1;
+	ret = f->ops->cq_create(cq);
+	if (ret)
+		goto err_free;
+	h = verbs_dev_handle_new(f, VERBS_H_CQ, cq);
+	if (h < 0) {
+		ret = h;
+		goto err_destroy;
+	}
+	memset(&resp, 0, sizeof(resp));
+	resp.core.cq_handle = h;
+	resp.core.cqe = cq->cqe_cnt - 1;
+	resp.drv.cqn = cq->cqn;
+	ret = verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
+	if (ret == 0)
+		return 0;
+	f->h[h].type = VERBS_H_FREE;
+err_destroy:
+	f->ops->cq_destroy(cq);
+err_free:
+	free(cq);
+	return ret;
+}
+
+static int
+verbs_cmd_destroy_cq(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t out_len)
+{
+	const struct ib_uverbs_destroy_cq *cmd = in;
+	struct ib_uverbs_destroy_cq_resp resp;
+	struct mlx4v_cq *cq;
+	int ret;
+
+	if (in_len < sizeof(*cmd))
+		return -EINVAL;
+	cq = verbs_dev_handle_get(f, cmd->cq_handle, VERBS_H_CQ);
+	if (cq == NULL)
+		return -EINVAL;
+	if (cq->obj.refcnt != 0)
+		return -EBUSY;
+	ret = f->ops->cq_destroy(cq);
+	if (ret)
+		return ret;
+	f->h[cmd->cq_handle].type = VERBS_H_FREE;
+	free(cq);
+	memset(&resp, 0, sizeof(resp));
+	return verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
+}
+
+static const char *
+verbs_cmd_name(uint32_t cmd)
+{
+	static const char *const names[] = {
+		"GET_CONTEXT", "QUERY_DEVICE", "QUERY_PORT", "ALLOC_PD", "DEALLOC_PD",
+		"CREATE_AH", "MODIFY_AH", "QUERY_AH", "DESTROY_AH", "REG_MR", "REG_SMR",
+		"REREG_MR", "QUERY_MR", "DEREG_MR", "ALLOC_MW", "BIND_MW", "DEALLOC_MW",
+		"CREATE_COMP_CHANNEL", "CREATE_CQ", "RESIZE_CQ", "DESTROY_CQ", "POLL_CQ",
+		"PEEK_CQ", "REQ_NOTIFY_CQ", "CREATE_QP", "QUERY_QP", "MODIFY_QP", "DESTROY_QP",
+		"POST_SEND", "POST_RECV", "ATTACH_MCAST", "DETACH_MCAST", "CREATE_SRQ",
+		"MODIFY_SRQ", "QUERY_SRQ", "DESTROY_SRQ", "POST_SRQ_RECV", "OPEN_XRCD",
+		"CLOSE_XRCD", "CREATE_XSRQ", "OPEN_QP",
+	};
+	static const char *const ex_names[] = {
+		[IB_USER_VERBS_EX_CMD_QUERY_DEVICE] = "EX_QUERY_DEVICE",
+		[IB_USER_VERBS_EX_CMD_CREATE_CQ] = "EX_CREATE_CQ",
+		[IB_USER_VERBS_EX_CMD_CREATE_QP] = "EX_CREATE_QP",
+		[IB_USER_VERBS_EX_CMD_MODIFY_QP] = "EX_MODIFY_QP",
+		[IB_USER_VERBS_EX_CMD_CREATE_FLOW] = "EX_CREATE_FLOW",
+		[IB_USER_VERBS_EX_CMD_DESTROY_FLOW] = "EX_DESTROY_FLOW",
+		[IB_USER_VERBS_EX_CMD_CREATE_WQ] = "EX_CREATE_WQ",
+		[IB_USER_VERBS_EX_CMD_MODIFY_WQ] = "EX_MODIFY_WQ",
+		[IB_USER_VERBS_EX_CMD_DESTROY_WQ] = "EX_DESTROY_WQ",
+		[IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL] = "EX_CREATE_RWQ_IND_TBL",
+		[IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL] = "EX_DESTROY_RWQ_IND_TBL",
+		[IB_USER_VERBS_EX_CMD_MODIFY_CQ] = "EX_MODIFY_CQ",
+	};
+	uint32_t n = cmd & IB_USER_VERBS_CMD_COMMAND_MASK;
+
+	if (cmd & IB_USER_VERBS_CMD_FLAG_EXTENDED)
+		return n < RTE_DIM(ex_names) && ex_names[n] != NULL ? ex_names[n] : "EX_?";
+	return n < RTE_DIM(names) ? names[n] : "?";
+}
+
+/* Lock held. One command of len bytes. @return 0 or -errno. */
+static int
+verbs_dev_cmd(struct verbs_dev_fd *f, const void *buf, size_t len)
+{
+	const struct ib_uverbs_cmd_hdr *hdr = buf;
+	const struct ib_uverbs_ex_cmd_hdr *ex;
+	const void *in;
+	size_t in_len, out_len;
+	uint32_t n;
+
+	if (len < sizeof(*hdr))
+		return -EINVAL;
+	n = hdr->command & IB_USER_VERBS_CMD_COMMAND_MASK;
+	if (hdr->command & IB_USER_VERBS_CMD_FLAG_EXTENDED) {
+		/* Extended: sizes in 8-byte words, without the two headers. */
+		if (len < sizeof(*hdr) + sizeof(*ex))
+			return -EINVAL;
+		ex = (const void *)(hdr + 1);
+		if (len != sizeof(*hdr) + sizeof(*ex) +
+		    (hdr->in_words + ex->provider_in_words) * 8u)
+			return -EINVAL;
+		if (n == IB_USER_VERBS_EX_CMD_QUERY_DEVICE)
+			return verbs_cmd_query_device_ex(f, ex->response, hdr->out_words * 8u,
+							 ex->provider_out_words * 8u);
+		VERBS_RUN_LOG("uverbs command %s (0x%x): not emulated (EOPNOTSUPP)",
+			      verbs_cmd_name(hdr->command), hdr->command);
+		return -EOPNOTSUPP;
+	}
+	/* Legacy: sizes in 4-byte words, the header included in in_words. */
+	if (hdr->in_words * 4u != len)
+		return -EINVAL;
+	in = hdr + 1;
+	in_len = len - sizeof(*hdr);
+	out_len = hdr->out_words * 4u;
+	switch (n) {
+	case IB_USER_VERBS_CMD_GET_CONTEXT:
+		return verbs_cmd_get_context(f, in, in_len, out_len);
+	case IB_USER_VERBS_CMD_QUERY_DEVICE:
+		return verbs_cmd_query_device(f, in, in_len, out_len);
+	case IB_USER_VERBS_CMD_QUERY_PORT:
+		return verbs_cmd_query_port(f, in, in_len, out_len);
+	case IB_USER_VERBS_CMD_ALLOC_PD:
+		return verbs_cmd_alloc_pd(f, in, in_len, out_len);
+	case IB_USER_VERBS_CMD_DEALLOC_PD:
+		return verbs_cmd_dealloc_pd(f, in, in_len);
+	case IB_USER_VERBS_CMD_REG_MR:
+		return verbs_cmd_reg_mr(f, in, in_len, out_len);
+	case IB_USER_VERBS_CMD_DEREG_MR:
+		return verbs_cmd_dereg_mr(f, in, in_len);
+	case IB_USER_VERBS_CMD_CREATE_CQ:
+		return verbs_cmd_create_cq(f, in, in_len, out_len);
+	case IB_USER_VERBS_CMD_DESTROY_CQ:
+		return verbs_cmd_destroy_cq(f, in, in_len, out_len);
+	default:
+		VERBS_RUN_LOG("uverbs command %s (%u): not emulated (EOPNOTSUPP)",
+			      verbs_cmd_name(hdr->command), n);
+		return -EOPNOTSUPP;
+	}
+}
+
+/* Lock held. Destroy what the file still holds, as the kernel does at release. */
+static void
+verbs_dev_release(struct verbs_dev_fd *f)
+{
+	static const enum verbs_dev_htype order[] = { VERBS_H_CQ, VERBS_H_MR, VERBS_H_PD };
+	unsigned int i, k;
+
+	for (k = 0; k < RTE_DIM(order); k++) {
+		for (i = 0; i < VERBS_DEV_MAX_HANDLES; i++) {
+			if (f->h[i].type != order[k])
+				continue;
+			if (order[k] == VERBS_H_CQ)
+				f->ops->cq_destroy(f->h[i].obj);
+			else if (order[k] == VERBS_H_MR)
+				f->ops->mr_destroy(f->h[i].obj);
+			else
+				f->ops->pd_destroy(f->h[i].obj);
+			free(f->h[i].obj);
+			f->h[i].type = VERBS_H_FREE;
+		}
+	}
+	if (f->ctx != NULL) {
+		f->ops->ctx_close(f->ctx);
+		free(f->ctx);
+		f->ctx = NULL;
+	}
+	if (f->async_wr >= 0)
+		close(f->async_wr);
+	f->fd = -1;
+}
+
+/* ---- The interposed calls ---- */
+
+ssize_t
+write(int fd, const void *buf, size_t len)
+{
+	struct verbs_dev_fd *f;
+	int ret;
+
+	EMU_PATH_REAL(ssize_t, write, int, const void *, size_t);
+	pthread_mutex_lock(&verbs_dev_lock);
+	f = verbs_dev_find(fd);
+	if (f == NULL) {
+		pthread_mutex_unlock(&verbs_dev_lock);
+		return real_write(fd, buf, len);
+	}
+	ret = verbs_dev_cmd(f, buf, len);
+	VERBS_TRACE("uverbs%u %s: %s", f->idx,
+		    len >= 4 ? verbs_cmd_name(*(const uint32_t *)buf) : "?", strerror(-ret));
+	pthread_mutex_unlock(&verbs_dev_lock);
+	if (ret) {
+		errno = -ret;
+		return -1;
+	}
+	return (ssize_t)len;
+}
+
+/* No ioctl ABI: libibverbs takes ENOTTY as "use write()", as on kernels before 4.17. */
+int
+ioctl(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	void *arg;
+	int found;
+
+	EMU_PATH_REAL(int, ioctl, int, unsigned long, ...);
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	pthread_mutex_lock(&verbs_dev_lock);
+	found = verbs_dev_find(fd) != NULL;
+	pthread_mutex_unlock(&verbs_dev_lock);
+	if (!found)
+		return real_ioctl(fd, req, arg);
+	VERBS_TRACE("ioctl 0x%lx on uverbs: ENOTTY (write ABI only)", req);
+	errno = ENOTTY;
+	return -1;
+}
+
+/*
+ * The UAR page at offset 0. Doorbells on it are not yet delivered to the model's objects
+ * (doc/guides/platform/verbs_emulation.rst, limits): the page is mapped without write access
+ * so that a doorbell faults instead of being lost. Other offsets (BlueFlame, clock): EINVAL.
+ */
+static void *
+verbs_dev_mmap(struct verbs_dev_fd *f, size_t len, off_t off)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (f->ctx == NULL || off != 0 || len != page) {
+		VERBS_RUN_LOG("mmap of uverbs%u at 0x%llx + %zu: not emulated (EINVAL)", f->idx,
+			      (unsigned long long)off, len);
+		errno = EINVAL;
+		return MAP_FAILED;
+	}
+	return mmap64(NULL, len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
+void *
+mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	struct verbs_dev_fd *f;
+	void *p;
+
+	EMU_PATH_REAL(void *, mmap, void *, size_t, int, int, int, off_t);
+	pthread_mutex_lock(&verbs_dev_lock);
+	f = verbs_dev_find(fd);
+	if (f == NULL) {
+		pthread_mutex_unlock(&verbs_dev_lock);
+		return real_mmap(addr, len, prot, flags, fd, off);
+	}
+	p = verbs_dev_mmap(f, len, off);
+	pthread_mutex_unlock(&verbs_dev_lock);
+	return p;
+}
+
+void *
+mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off)
+{
+	return mmap(addr, len, prot, flags, fd, off);
+}
+
+/* The node is a character device (open_cdev() checks it against sysfs's dev). */
+static void
+verbs_dev_stat(const struct verbs_dev_fd *f, struct stat *st)
+{
+	st->st_mode = S_IFCHR | 0666;
+	st->st_rdev = makedev(VERBS_RUN_CDEV_MAJOR, VERBS_RUN_CDEV_MINOR + f->idx);
+}
+
+int
+fstat(int fd, struct stat *st)
+{
+	struct verbs_dev_fd *f;
+	int ret;
+
+	EMU_PATH_REAL(int, fstat, int, struct stat *);
+	ret = real_fstat(fd, st);
+	pthread_mutex_lock(&verbs_dev_lock);
+	f = verbs_dev_find(fd);
+	if (f != NULL && ret == 0)
+		verbs_dev_stat(f, st);
+	pthread_mutex_unlock(&verbs_dev_lock);
+	return ret;
+}
+
+int
+fstat64(int fd, struct stat64 *st)
+{
+	return fstat(fd, (struct stat *)st);
+}
+
+int
+close(int fd)
+{
+	struct verbs_dev_fd *f;
+
+	EMU_PATH_REAL(int, close, int);
+	pthread_mutex_lock(&verbs_dev_lock);
+	f = verbs_dev_find(fd);
+	if (f != NULL) {
+		VERBS_TRACE("close uverbs%u: fd %d", f->idx, fd);
+		verbs_dev_release(f);
+	}
+	pthread_mutex_unlock(&verbs_dev_lock);
+	return real_close(fd);
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file The verbs emulation (doc/guides/platform/verbs_emulation.rst): what the launcher
+ * dpdk-mlxv-verbs-run and its preload library share, and the preload's internal interfaces.
+ */
+
+#ifndef _VERBS_RUN_H_
+#define _VERBS_RUN_H_
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "emu_launch.h"
+
+/** The functions to emulate: "BDF[,SIMDEVARGS];BDF[,SIMDEVARGS]...", set by the launcher. */
+#define VERBS_RUN_ENV_DEVS "MLXV_VERBS_DEVS"
+/** Set to 1 by the launcher (--trace): log every uverbs command to stderr. */
+#define VERBS_RUN_ENV_TRACE "MLXV_VERBS_TRACE"
+/** Most emulated functions. */
+#define VERBS_RUN_MAX_DEVS 8
+/** ConnectX-3 (mlx4_core): PCI vendor and device, and the PCI class of an Ethernet controller. */
+#define VERBS_RUN_VENDOR 0x15b3
+#define VERBS_RUN_DEVICE 0x1007
+#define VERBS_RUN_CLASS 0x020000
+/** The model of function BDF is "verbs-<BDF>" (mlx4v_sim_get()). */
+#define VERBS_RUN_MODEL_PREFIX "verbs-"
+/** The uverbs character devices: major 231, minors from 192 (the kernel's IB_UVERBS_BASE_DEV). */
+#define VERBS_RUN_CDEV_MAJOR 231
+#define VERBS_RUN_CDEV_MINOR 192
+
+/** Log one line to stderr, prefixed with the emulation's name. */
+#define VERBS_RUN_LOG(fmt, ...) \
+	fprintf(stderr, "mlxv-verbs: " fmt "\n", ##__VA_ARGS__)
+
+/** One emulated function. */
+struct verbs_run_dev {
+	char bdf[EMU_BDF_LEN];
+	const char *devargs;        /**< SIMDEVARGS, "" for none */
+	unsigned int idx;           /**< mlx4_<idx>, uverbs<idx> */
+};
+
+/**
+ * Parse one "BDF[,SIMDEVARGS]" into d (devargs points into s, which the caller keeps).
+ * @return 0, or -EINVAL with a message in err.
+ */
+int verbs_run_dev_parse(char *s, unsigned int idx, struct verbs_run_dev *d, char *err,
+			size_t errlen);
+
+/* ---- preload: the functions and their models (verbs_preload_path.c) ---- */
+
+struct mlx4v_sim;
+
+/** @return the emulated functions (parsed from the environment once), *n their count. */
+struct verbs_run_dev *verbs_preload_devs(unsigned int *n);
+
+/** @return the model of function idx, created at the first call; NULL if it cannot be. */
+struct mlx4v_sim *verbs_preload_sim(unsigned int idx);
+
+/** The netdev name of port (1-based) of function idx, as mlx4_en names them. */
+void verbs_preload_ifname(unsigned int idx, unsigned int port, char *buf, size_t len);
+
+/* ---- preload: the uverbs character device (verbs_preload_dev.c) ---- */
+
+/** Open of /dev/infiniband/uverbs<idx>. @return an fd, or -1 with errno set. */
+int verbs_preload_dev_open(unsigned int idx);
+
+/** @return 1 with --trace. */
+int verbs_preload_trace_on(void);
+
+#define VERBS_TRACE(fmt, ...) do { \
+	if (verbs_preload_trace_on()) \
+		VERBS_RUN_LOG(fmt, ##__VA_ARGS__); \
+} while (0)
+
+#endif /* _VERBS_RUN_H_ */
