@@ -128,6 +128,28 @@ mlx4v_sim_poll(struct mlx4v_sim *sim)
 	return mlx4v_sim_engine_poll(sim);
 }
 
+int
+mlx4v_sim_cq_info(struct mlx4v_sim *sim, uint32_t cqn, struct mlx4v_sim_cq_info *info)
+{
+	struct mlx4v_sim_cq *scq;
+	int ret = -ENOENT;
+
+	/* CQN n is slot n - 1 (mlx4v_sim_cq_create()). */
+	if (cqn == 0 || cqn > MLX4V_SIM_MAX_CQ)
+		return -ENOENT;
+	pthread_mutex_lock(&sim->lock);
+	scq = sim->cqs[cqn - 1];
+	if (scq != NULL) {
+		info->buf = scq->buf;
+		info->cqe_cnt = scq->cqe_cnt;
+		info->cqe_size = scq->cqe_size;
+		info->set_ci_db = scq->set_ci_db;
+		ret = 0;
+	}
+	pthread_mutex_unlock(&sim->lock);
+	return ret;
+}
+
 /* Only the registry lock: sim itself outlives the lookup until vdev remove. */
 struct mlx4v_sim *
 mlx4v_sim_get(const char *name)
@@ -384,7 +406,11 @@ mlx4v_sim_destroy(struct mlx4v_sim *sim)
 struct mlx4v_sim *
 mlx4v_sim_host_create(const char *name, const char *args)
 {
-	return mlx4v_sim_create(name, args, SOCKET_ID_ANY);
+	struct mlx4v_sim *sim = mlx4v_sim_create(name, args, SOCKET_ID_ANY);
+
+	if (sim != NULL)
+		sim->hosted = 1;
+	return sim;
 }
 
 void

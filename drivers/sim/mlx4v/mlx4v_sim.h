@@ -117,6 +117,21 @@ unsigned int mlx4v_sim_ports(struct mlx4v_sim *sim);
 __rte_internal
 unsigned int mlx4v_sim_live_objects(struct mlx4v_sim *sim, enum mlx4v_sim_obj kind);
 
+/** A CQ as the model holds it (mlx4v_sim_cq_info()). */
+struct mlx4v_sim_cq_info {
+	const void *buf;               /**< the ring the model writes CQEs into */
+	uint32_t cqe_cnt;              /**< entries */
+	int cqe_size;                  /**< bytes per CQE */
+	const uint32_t *set_ci_db;     /**< the doorbell record it reads the consumer index from */
+};
+
+/**
+ * The model's view of CQ cqn, to compare with what software holds.
+ * @return 0, or -ENOENT when no such CQ is live.
+ */
+__rte_internal
+int mlx4v_sim_cq_info(struct mlx4v_sim *sim, uint32_t cqn, struct mlx4v_sim_cq_info *info);
+
 /** @return how often a misuse was detected; 0 for a bad kind. */
 __rte_internal
 uint64_t mlx4v_sim_misuse_count(struct mlx4v_sim *sim, enum mlx4v_sim_misuse kind);

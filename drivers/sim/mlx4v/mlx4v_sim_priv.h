@@ -257,6 +257,11 @@ struct mlx4v_sim {
 	uint32_t txq_n;
 	struct mlx4v_sim_txq_ent txq[MLX4V_SIM_TXQ_FRAMES];
 	int socket;
+	/**
+	 * Created by a host that plays the kernel (mlx4v_sim_host_create()): an MR pins any
+	 * mapped user memory, as the kernel's ib_umem_get(), not only EAL memory.
+	 */
+	int hosted;
 	pthread_mutex_t lock;           /**< the model's state; held by every engine pass */
 	struct hwsim_knobs *knobs;
 	int dead;                       /**< catastrophic error seen (atomic; latched) */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <rte_byteorder.h>
@@ -314,6 +315,36 @@ mlx4v_sim_mr_run_cb(uintptr_t va, size_t len, void *arg)
 	return 0;
 }
 
+/*
+ * The kernel's pinning (ib_umem_get()) for a hosted model: every page of the range must be
+ * mapped in the process, whatever allocated it; cb gets the runs of mapped pages (mincore()
+ * fails with ENOMEM on a page that is not mapped).
+ */
+static int
+mlx4v_sim_host_runs(const void *addr, size_t len, mlx4v_mem_run_cb cb, void *arg)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t va = (uintptr_t)addr;
+	uintptr_t end = va + len;
+	uintptr_t p = va & ~(uintptr_t)(page - 1);
+	uintptr_t run = 0;
+	unsigned char vec;
+	int ret, mapped;
+
+	for (; p < end; p += page) {
+		mapped = mincore((void *)p, page, &vec) == 0;
+		if (mapped && run == 0)
+			run = RTE_MAX(p, va);
+		if (!mapped && run != 0) {
+			ret = cb(run, p - run, arg);
+			if (ret)
+				return ret;
+			run = 0;
+		}
+	}
+	return run != 0 ? cb(run, end - run, arg) : 0;
+}
+
 /* Mirrors the mapping loop of mlx4v_sim_mr_create(): unmap the first n windows. */
 static void
 mlx4v_sim_mr_unmap(struct mlx4v_sim *sim, const struct mlx4v_sim_mr_win *win, unsigned int n)
@@ -344,7 +375,8 @@ mlx4v_sim_mr_create(struct mlx4v_mr *mr)
 	int ret;
 
 	/* Before the model lock: the walk takes the EAL memory lock. */
-	ret = mlx4v_mem_runs(mr->addr, mr->len, mlx4v_sim_mr_run_cb, &runs);
+	ret = sim->hosted ? mlx4v_sim_host_runs(mr->addr, mr->len, mlx4v_sim_mr_run_cb, &runs) :
+		mlx4v_mem_runs(mr->addr, mr->len, mlx4v_sim_mr_run_cb, &runs);
 	if (ret)
 		goto out_free;
 	for (i = 0; i < runs.nb; i++)
