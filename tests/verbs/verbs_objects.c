@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file rdma-core's libibverbs and libmlx4, unmodified, on the verbs emulation
+ * (doc/guides/platform/verbs_emulation.rst, step 2): open the device, query it and its ports,
+ * allocate a PD, register an MR, create CQs, take the CQ's view with mlx4dv_init_obj(), and
+ * compare what libmlx4 holds with what the model holds; then destroy, and the model is empty.
+ * Run under dpdk-mlxv-verbs-run (the model is in this process, "verbs-<BDF>").
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <infiniband/mlx4dv.h>
+#include <infiniband/verbs.h>
+
+#include "mlx4v_sim.h"
+
+static int fails;
+
+#define CHECK(cond, ...) do { \
+	if (cond) { \
+		printf("ok: " __VA_ARGS__); \
+	} else { \
+		printf("FAIL: " __VA_ARGS__); \
+		fails++; \
+	} \
+	printf("\n"); \
+} while (0)
+
+/* The model's live objects of each kind the test makes. */
+static void
+live(struct mlx4v_sim *sim, unsigned int *pd, unsigned int *mr, unsigned int *cq)
+{
+	*pd = mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_PD);
+	*mr = mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_MR);
+	*cq = mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_CQ);
+}
+
+/* A CQ of n entries: its view against the model's CQ. */
+static struct ibv_cq *
+cq_check(struct ibv_context *ctx, struct mlx4v_sim *sim, int n)
+{
+	struct mlx4v_sim_cq_info info;
+	struct mlx4dv_obj obj;
+	struct mlx4dv_cq dv;
+	struct ibv_cq *cq;
+	long page = sysconf(_SC_PAGESIZE);
+
+	cq = ibv_create_cq(ctx, n, NULL, NULL, 0);
+	CHECK(cq != NULL, "ibv_create_cq(%d): %s", n, cq != NULL ? "done" : strerror(errno));
+	if (cq == NULL)
+		return NULL;
+	memset(&obj, 0, sizeof(obj));
+	memset(&dv, 0, sizeof(dv));
+	dv.comp_mask = MLX4DV_CQ_MASK_UAR;
+	obj.cq.in = cq;
+	obj.cq.out = &dv;
+	CHECK(mlx4dv_init_obj(&obj, MLX4DV_OBJ_CQ) == 0, "mlx4dv_init_obj(CQ)");
+	CHECK(mlx4v_sim_cq_info(sim, dv.cqn, &info) == 0, "the model holds CQN 0x%x", dv.cqn);
+	CHECK(info.buf == dv.buf.buf, "ring: view %p, model %p", dv.buf.buf, info.buf);
+	CHECK(info.cqe_cnt == dv.cqe_cnt, "entries: view %u, model %u", dv.cqe_cnt,
+	      info.cqe_cnt);
+	CHECK(info.cqe_size == dv.cqe_size, "CQE size: view %d, model %d", dv.cqe_size,
+	      info.cqe_size);
+	CHECK(info.set_ci_db == dv.set_ci_db, "doorbell record: view %p, model %p",
+	      (void *)dv.set_ci_db, (const void *)info.set_ci_db);
+	CHECK(dv.arm_db == dv.set_ci_db + 1, "arm_db is dword 1 of the record");
+	CHECK(((uintptr_t)dv.buf.buf & (page - 1)) == 0, "ring starts a page");
+	CHECK(dv.cqe_cnt >= (uint32_t)n + 1 && (dv.cqe_cnt & (dv.cqe_cnt - 1)) == 0,
+	      "entries %u: a power of two above %d", dv.cqe_cnt, n);
+	CHECK((int)cq->cqe == (int)dv.cqe_cnt - 1, "ibv_cq.cqe %d is entries - 1", cq->cqe);
+	CHECK((dv.comp_mask & MLX4DV_CQ_MASK_UAR) && dv.cq_uar != NULL,
+	      "the view has the UAR page");
+	return cq;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *model = argc > 1 ? argv[1] : "verbs-0000:00:06.0";
+	struct ibv_device **list;
+	struct ibv_context *ctx;
+	struct ibv_device_attr attr;
+	struct ibv_port_attr port;
+	struct ibv_pd *pd, *pd2;
+	struct ibv_mr *mr;
+	struct ibv_cq *cq1, *cq2;
+	struct mlx4v_sim *sim;
+	unsigned int npd, nmr, ncq;
+	size_t len = 3 * 4096 + 100;
+	void *buf;
+	int n, p, ret;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	list = ibv_get_device_list(&n);
+	CHECK(list != NULL && n == 1, "one device (%d)", n);
+	if (list == NULL || n < 1)
+		return 1;
+	CHECK(strcmp(ibv_get_device_name(list[0]), "mlx4_0") == 0, "named mlx4_0");
+	ctx = ibv_open_device(list[0]);
+	CHECK(ctx != NULL, "ibv_open_device: %s", ctx != NULL ? "done" : strerror(errno));
+	if (ctx == NULL)
+		return 1;
+	sim = mlx4v_sim_get(model);
+	CHECK(sim != NULL, "the model %s is in this process", model);
+	if (sim == NULL)
+		return 1;
+	CHECK(ibv_query_device(ctx, &attr) == 0, "ibv_query_device");
+	CHECK(attr.phys_port_cnt == mlx4v_sim_ports(sim), "ports: %u", attr.phys_port_cnt);
+	CHECK(attr.vendor_id == 0x02c9 && attr.vendor_part_id == 4103, "vendor 0x%x part %u",
+	      attr.vendor_id, attr.vendor_part_id);
+	for (p = 1; p <= attr.phys_port_cnt; p++) {
+		CHECK(ibv_query_port(ctx, p, &port) == 0, "ibv_query_port(%d)", p);
+		CHECK(port.link_layer == IBV_LINK_LAYER_ETHERNET, "port %d: Ethernet", p);
+		CHECK((port.state == IBV_PORT_ACTIVE) == (mlx4v_sim_link_get(sim, p) == 1),
+		      "port %d: state %d as the model's link", p, port.state);
+	}
+	CHECK(ibv_query_port(ctx, attr.phys_port_cnt + 1, &port) != 0, "no port %d",
+	      attr.phys_port_cnt + 1);
+
+	pd = ibv_alloc_pd(ctx);
+	pd2 = ibv_alloc_pd(ctx);
+	CHECK(pd != NULL && pd2 != NULL, "ibv_alloc_pd twice");
+	if (pd == NULL || pd2 == NULL)
+		return 1;
+	/* Plain malloc memory, not page aligned: the kernel pins whatever is mapped. */
+	buf = malloc(len);
+	mr = ibv_reg_mr(pd, buf, len, IBV_ACCESS_LOCAL_WRITE);
+	CHECK(mr != NULL, "ibv_reg_mr(malloc, %zu): %s", len, mr != NULL ? "done" :
+	      strerror(errno));
+	CHECK(mr == NULL || (mr->lkey != 0 && mr->lkey != MLX4_INVALID_LKEY), "lkey 0x%x",
+	      mr != NULL ? mr->lkey : 0);
+	/* Address space that is not mapped cannot be pinned. */
+	errno = 0;
+	CHECK(ibv_reg_mr(pd2, (void *)(uintptr_t)0x1000, 4096, IBV_ACCESS_LOCAL_WRITE) == NULL &&
+	      errno == EFAULT, "ibv_reg_mr of unmapped memory: EFAULT (%s)", strerror(errno));
+	/* A PD with an MR cannot be freed (EBUSY), the MR is still there. */
+	ret = ibv_dealloc_pd(pd);
+	CHECK(ret == EBUSY, "ibv_dealloc_pd with an MR: EBUSY (%d)", ret);
+	if (ret == 0)
+		pd = NULL;
+
+	cq1 = cq_check(ctx, sim, 1);
+	cq2 = cq_check(ctx, sim, 200);
+	live(sim, &npd, &nmr, &ncq);
+	CHECK(npd == 2 && nmr == 1 && ncq == 2, "the model holds 2 PDs, 1 MR, 2 CQs (%u %u %u)",
+	      npd, nmr, ncq);
+	CHECK(ibv_create_cq(ctx, attr.max_cqe + 1, NULL, NULL, 0) == NULL,
+	      "a CQ above max_cqe %d is refused", attr.max_cqe);
+
+	CHECK(cq1 != NULL && ibv_destroy_cq(cq1) == 0, "ibv_destroy_cq");
+	CHECK(mr != NULL && ibv_dereg_mr(mr) == 0, "ibv_dereg_mr");
+	CHECK(pd != NULL && ibv_dealloc_pd(pd) == 0, "ibv_dealloc_pd");
+	live(sim, &npd, &nmr, &ncq);
+	CHECK(npd == 1 && nmr == 0 && ncq == 1, "the model holds 1 PD, 0 MR, 1 CQ (%u %u %u)",
+	      npd, nmr, ncq);
+	/* Closing the device releases what is left (cq2, pd2), as the kernel does. */
+	(void)cq2;
+	CHECK(ibv_close_device(ctx) == 0, "ibv_close_device with a CQ and a PD left");
+	live(sim, &npd, &nmr, &ncq);
+	CHECK(npd == 0 && nmr == 0 && ncq == 0, "the model is empty (%u %u %u)", npd, nmr, ncq);
+	CHECK(mlx4v_sim_misuse_total(sim) == 0, "no misuse");
+	ibv_free_device_list(list);
+	free(buf);
+	return fails != 0;
+}
