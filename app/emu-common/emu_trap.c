@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file The preloads' store trap on mapped device pages (doc/guides/platform/vfio_emulation.rst,
+ * "Doorbells"): each store to a doorbell or register page reaches the model before the next
+ * one, as posted writes reach silicon one by one.
+ *
+ * The pages are mapped read-only. A store faults (SIGSEGV); the handler makes the page
+ * writable and sets the trap flag, so the store runs and SIGTRAP follows at once; that
+ * handler makes the page read-only again and calls the range's callback, which hands the
+ * store to the model (and waits until it took it). Two stores to one doorbell word can then
+ * no longer merge into one in shared memory before the model looks. x86-64 only (the trap
+ * flag); elsewhere emu_trap_add() fails with -ENOTSUP.
+ */
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+
+#include "emu_trap.h"
+
+#define EMU_TRAP_MAX 64
+#define EMU_TRAP_PAGE 4096ul
+#define EMU_TRAP_TF 0x100ul   /* EFLAGS.TF: trap after the next instruction */
+
+struct emu_trap_range {
+	uintptr_t base;
+	size_t len;
+	emu_trap_cb cb;
+	void *arg;
+};
+
+/* Slots are filled under the lock and read lock-free from the handlers (a released store). */
+static struct emu_trap_range emu_trap_ranges[EMU_TRAP_MAX];
+static pthread_mutex_t emu_trap_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sigaction emu_trap_old_segv;
+static struct sigaction emu_trap_old_trap;
+static int emu_trap_installed;
+static __thread uintptr_t emu_trap_page;
+static __thread const struct emu_trap_range *emu_trap_range_cur;
+
+static struct emu_trap_range *
+emu_trap_find(uintptr_t a)
+{
+	unsigned int i;
+
+	for (i = 0; i < EMU_TRAP_MAX; i++) {
+		struct emu_trap_range *r = &emu_trap_ranges[i];
+		uintptr_t base = __atomic_load_n(&r->base, __ATOMIC_ACQUIRE);
+
+		if (base != 0 && a >= base && a < base + r->len)
+			return r;
+	}
+	return NULL;
+}
+
+/* Not ours: what the program had, or the default action (the fault repeats and kills). */
+static void
+emu_trap_chain(const struct sigaction *old, int sig, siginfo_t *si, void *uc)
+{
+	if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction != NULL) {
+		old->sa_sigaction(sig, si, uc);
+	} else if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+		old->sa_handler(sig);
+	} else {
+		signal(sig, SIG_DFL);
+		if (sig == SIGTRAP)
+			raise(sig);
+	}
+}
+
+static void
+emu_trap_segv(int sig, siginfo_t *si, void *ucv)
+{
+#ifdef __x86_64__
+	ucontext_t *uc = ucv;
+	uintptr_t a = (uintptr_t)si->si_addr;
+	struct emu_trap_range *r;
+
+	r = si->si_code == SEGV_ACCERR ? emu_trap_find(a) : NULL;
+	if (r != NULL && emu_trap_page == 0) {
+		emu_trap_page = a & ~(EMU_TRAP_PAGE - 1);
+		emu_trap_range_cur = r;
+		mprotect((void *)emu_trap_page, EMU_TRAP_PAGE, PROT_READ | PROT_WRITE);
+		uc->uc_mcontext.gregs[REG_EFL] |= EMU_TRAP_TF;
+		return;
+	}
+#endif
+	emu_trap_chain(&emu_trap_old_segv, sig, si, ucv);
+}
+
+static void
+emu_trap_step(int sig, siginfo_t *si, void *ucv)
+{
+#ifdef __x86_64__
+	ucontext_t *uc = ucv;
+
+	if (emu_trap_page != 0) {
+		uc->uc_mcontext.gregs[REG_EFL] &= ~EMU_TRAP_TF;
+		mprotect((void *)emu_trap_page, EMU_TRAP_PAGE, PROT_READ);
+		/* The store is in the page: the device takes it before the program goes on. */
+		emu_trap_range_cur->cb(emu_trap_range_cur->arg, (void *)emu_trap_page);
+		emu_trap_page = 0;
+		return;
+	}
+#endif
+	emu_trap_chain(&emu_trap_old_trap, sig, si, ucv);
+}
+
+int
+emu_trap_add(void *base, size_t len, emu_trap_cb cb, void *arg)
+{
+	struct sigaction sa;
+	unsigned int i;
+	int ret = -ENOSPC;
+
+#ifndef __x86_64__
+	(void)base;
+	(void)len;
+	(void)cb;
+	(void)arg;
+	return -ENOTSUP;
+#endif
+	pthread_mutex_lock(&emu_trap_lock);
+	if (!emu_trap_installed) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+		sa.sa_sigaction = emu_trap_segv;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGSEGV, &sa, &emu_trap_old_segv);
+		sa.sa_sigaction = emu_trap_step;
+		sigaction(SIGTRAP, &sa, &emu_trap_old_trap);
+		emu_trap_installed = 1;
+	}
+	for (i = 0; i < EMU_TRAP_MAX; i++) {
+		struct emu_trap_range *r = &emu_trap_ranges[i];
+
+		if (r->base != 0)
+			continue;
+		r->len = len;
+		r->cb = cb;
+		r->arg = arg;
+		/* Release: a handler that finds the base finds len and the callback. */
+		__atomic_store_n(&r->base, (uintptr_t)base, __ATOMIC_RELEASE);
+		ret = 0;
+		break;
+	}
+	pthread_mutex_unlock(&emu_trap_lock);
+	return ret;
+}
+
+void
+emu_trap_forget(uintptr_t a, size_t len, const void *arg)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&emu_trap_lock);
+	for (i = 0; i < EMU_TRAP_MAX; i++) {
+		struct emu_trap_range *r = &emu_trap_ranges[i];
+
+		if (r->base == 0)
+			continue;
+		if ((arg != NULL && r->arg == arg) ||
+		    (len != 0 && a < r->base + r->len && r->base < a + len))
+			__atomic_store_n(&r->base, 0, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&emu_trap_lock);
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file The preloads' store trap on mapped device pages (emu_trap.c). */
+
+#ifndef _EMU_TRAP_H_
+#define _EMU_TRAP_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+/**
+ * A store reached the trapped page at page (read-only again): hand it to the model. Runs in
+ * the signal handler of the storing thread.
+ */
+typedef void (*emu_trap_cb)(void *arg, void *page);
+
+/**
+ * Trap stores to the read-only pages in [base, base + len): cb(arg, page) after each.
+ * @return 0, -ENOSPC, or -ENOTSUP (no trap on this architecture).
+ */
+int emu_trap_add(void *base, size_t len, emu_trap_cb cb, void *arg);
+
+/** Forget the ranges that overlap [a, a + len), or whose callback argument is arg (non-NULL). */
+void emu_trap_forget(uintptr_t a, size_t len, const void *arg);
+
+#endif /* _EMU_TRAP_H_ */
