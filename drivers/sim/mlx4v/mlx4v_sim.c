@@ -150,6 +150,48 @@ mlx4v_sim_cq_info(struct mlx4v_sim *sim, uint32_t cqn, struct mlx4v_sim_cq_info 
 	return ret;
 }
 
+int
+mlx4v_sim_uar_store(struct mlx4v_sim *sim, uint32_t off, uint64_t raw)
+{
+	struct mlx4v_sim_qp *qp;
+	uint32_t cqn;
+	unsigned int i;
+	int found = 0;
+
+	if (off != MLX4V_CQ_DOORBELL && off != MLX4V_SEND_DOORBELL)
+		return -EINVAL;
+	if (mlx4v_sim_dead(sim))
+		return -EIO;
+	pthread_mutex_lock(&sim->lock);
+	if (off == MLX4V_CQ_DOORBELL) {
+		/* cqn in bits 23:0 of the first big-endian dword (prm/mlx4 §4.8). */
+		cqn = rte_be_to_cpu_32((uint32_t)raw) & 0xffffffu;
+		if (cqn != 0 && cqn <= MLX4V_SIM_MAX_CQ && sim->cqs[cqn - 1] != NULL) {
+			mlx4v_sim_cq_doorbell(sim->cqs[cqn - 1], off, raw);
+			found = 1;
+		} else {
+			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_ARM_CQN,
+					 "UAR: arm doorbell names CQ 0x%x, not live", cqn);
+		}
+	} else {
+		for (i = 0; i < MLX4V_SIM_MAX_QP && !found; i++) {
+			qp = sim->qps[i];
+			if (qp != NULL && qp->page != NULL && qp->doorbell_qpn == (uint32_t)raw) {
+				mlx4v_sim_sq_doorbell(qp, off, raw);
+				found = 1;
+			}
+		}
+		if (!found)
+			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_SDB_VALUE,
+					 "UAR: send doorbell 0x%08x names no QP", (uint32_t)raw);
+	}
+	pthread_mutex_unlock(&sim->lock);
+	/* The send doorbell only schedules a scan: the engine runs it now. */
+	if (found)
+		hwsim_engine_kick(sim->engine);
+	return 0;
+}
+
 /* Only the registry lock: sim itself outlives the lookup until vdev remove. */
 struct mlx4v_sim *
 mlx4v_sim_get(const char *name)

@@ -117,6 +117,18 @@ unsigned int mlx4v_sim_ports(struct mlx4v_sim *sim);
 __rte_internal
 unsigned int mlx4v_sim_live_objects(struct mlx4v_sim *sim, enum mlx4v_sim_obj kind);
 
+/**
+ * A store to the UAR page a host gives software for a whole context, as libmlx4 rings it
+ * (doc/guides/prm/mlx4.rst §7): the device finds the object in the value, as silicon does,
+ * and takes the store as a doorbell on that object's own page. The CQ arm doorbell at 0x20
+ * (raw: the 8 bytes as stored, cqn in the first big-endian dword), the send doorbell at 0x14
+ * (raw: the 4 bytes as stored, BE32(qpn << 8)). A doorbell naming no live object is counted
+ * as the misuse arm_cqn or sdb_value and dropped.
+ * @return 0, -EINVAL for another offset, -EIO for a dead device.
+ */
+__rte_internal
+int mlx4v_sim_uar_store(struct mlx4v_sim *sim, uint32_t off, uint64_t raw);
+
 /** A CQ as the model holds it (mlx4v_sim_cq_info()). */
 struct mlx4v_sim_cq_info {
 	const void *buf;               /**< the ring the model writes CQEs into */
