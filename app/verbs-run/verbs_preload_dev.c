@@ -7,8 +7,8 @@
  * as a memfd the preload remembers; write() carries the uverbs commands (the write ABI, as
  * a kernel before the ioctl ABI: every RDMA_VERBS_IOCTL answers ENOTTY, which makes
  * libibverbs fall back to write()), answered as mlx4_ib does with the model's verbs
- * operations; mmap() gives the UAR page; fstat() shows the character device
- * (doc/guides/platform/verbs_emulation.rst, "uverbs").
+ * operations; mmap() gives the UAR page, each store to it trapped to the model; fstat()
+ * shows the character device (doc/guides/platform/verbs_emulation.rst, "uverbs").
  */
 
 #undef _FILE_OFFSET_BITS
@@ -28,6 +28,7 @@
 #include <rdma/mlx4-abi.h>
 
 #include "emu_path.h"
+#include "emu_trap.h"
 #include "mlx4v_sim.h"
 #include "mlx4v_verbs.h"
 #include "verbs_run.h"
@@ -744,14 +745,53 @@ ioctl(int fd, unsigned long req, ...)
 }
 
 /*
- * The UAR page at offset 0. Doorbells on it are not yet delivered to the model's objects
- * (doc/guides/platform/verbs_emulation.rst, limits): the page is mapped without write access
- * so that a doorbell faults instead of being lost. Other offsets (BlueFlame, clock): EINVAL.
+ * A UAR page: the view software stores to (read-only, every store trapped) and the
+ * preload's writable alias of the same memfd page, where the stores are read and cleared.
+ */
+struct verbs_dev_uar {
+	uint8_t *user;          /**< NULL: free slot */
+	uint8_t *alias;
+	size_t len;
+	struct mlx4v_sim *sim;
+};
+
+static struct verbs_dev_uar verbs_dev_uars[VERBS_DEV_MAX_FDS];
+
+/*
+ * A store reached the UAR page (emu_trap.c, in the storing thread): take the doorbell words
+ * that are not idle (0: no CQN or QPN is 0) to the model, as the device decodes them, and
+ * clear them for the next store.
+ */
+static void
+verbs_dev_uar_stored(void *arg, void *page)
+{
+	struct verbs_dev_uar *u = arg;
+	uint64_t arm;
+	uint32_t sdb;
+
+	(void)page;
+	arm = __atomic_exchange_n((uint64_t *)(u->alias + MLX4V_CQ_DOORBELL), 0,
+				  __ATOMIC_ACQ_REL);
+	if (arm != 0)
+		mlx4v_sim_uar_store(u->sim, MLX4V_CQ_DOORBELL, arm);
+	sdb = __atomic_exchange_n((uint32_t *)(u->alias + MLX4V_SEND_DOORBELL), 0,
+				  __ATOMIC_ACQ_REL);
+	if (sdb != 0)
+		mlx4v_sim_uar_store(u->sim, MLX4V_SEND_DOORBELL, sdb);
+}
+
+/*
+ * The context's UAR page at offset 0: every store is trapped and handed to the model
+ * (mlx4v_sim_uar_store()), which finds the CQ or QP in the doorbell value as silicon does.
+ * Other offsets (BlueFlame, the core clock page): EINVAL, named.
  */
 static void *
 verbs_dev_mmap(struct verbs_dev_fd *f, size_t len, off_t off)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct verbs_dev_uar *u = NULL;
+	unsigned int i;
+	int mfd, ret;
 
 	if (f->ctx == NULL || off != 0 || len != page) {
 		VERBS_RUN_LOG("mmap of uverbs%u at 0x%llx + %zu: not emulated (EINVAL)", f->idx,
@@ -759,7 +799,42 @@ verbs_dev_mmap(struct verbs_dev_fd *f, size_t len, off_t off)
 		errno = EINVAL;
 		return MAP_FAILED;
 	}
-	return mmap64(NULL, len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (i = 0; i < VERBS_DEV_MAX_FDS && u == NULL; i++)
+		if (verbs_dev_uars[i].user == NULL)
+			u = &verbs_dev_uars[i];
+	if (u == NULL) {
+		errno = ENOMEM;
+		return MAP_FAILED;
+	}
+	mfd = memfd_create("uar", MFD_CLOEXEC);
+	if (mfd < 0)
+		return MAP_FAILED;
+	if (ftruncate(mfd, (off_t)len) != 0)
+		goto err_close;
+	u->alias = mmap64(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	if (u->alias == MAP_FAILED)
+		goto err_close;
+	u->user = mmap64(NULL, len, PROT_READ, MAP_SHARED, mfd, 0);
+	if (u->user == MAP_FAILED)
+		goto err_alias;
+	u->len = len;
+	u->sim = f->sim;
+	ret = emu_trap_add(u->user, len, verbs_dev_uar_stored, u);
+	if (ret) {
+		VERBS_RUN_LOG("UAR of uverbs%u: no store trap (%s)", f->idx, strerror(-ret));
+		goto err_user;
+	}
+	close(mfd);
+	return u->user;
+
+err_user:
+	munmap(u->user, len);
+err_alias:
+	munmap(u->alias, len);
+err_close:
+	close(mfd);
+	u->user = NULL;
+	return MAP_FAILED;
 }
 
 void *
@@ -814,6 +889,28 @@ int
 fstat64(int fd, struct stat64 *st)
 {
 	return fstat(fd, (struct stat *)st);
+}
+
+/* An unmapped UAR page is no longer trapped: the address may be reused for anything. */
+int
+munmap(void *addr, size_t len)
+{
+	struct verbs_dev_uar *u;
+	unsigned int i;
+
+	EMU_PATH_REAL(int, munmap, void *, size_t);
+	emu_trap_forget((uintptr_t)addr, len, NULL);
+	pthread_mutex_lock(&verbs_dev_lock);
+	for (i = 0; i < VERBS_DEV_MAX_FDS; i++) {
+		u = &verbs_dev_uars[i];
+		if (u->user == NULL || (uint8_t *)addr >= u->user + u->len ||
+		    u->user >= (uint8_t *)addr + len)
+			continue;
+		real_munmap(u->alias, u->len);
+		u->user = NULL;
+	}
+	pthread_mutex_unlock(&verbs_dev_lock);
+	return real_munmap(addr, len);
 }
 
 int

@@ -11,6 +11,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,22 @@ main(int argc, char **argv)
 	live(sim, &npd, &nmr, &ncq);
 	CHECK(npd == 2 && nmr == 1 && ncq == 2, "the model holds 2 PDs, 1 MR, 2 CQs (%u %u %u)",
 	      npd, nmr, ncq);
+	/*
+	 * Arming: libmlx4 writes the arm_db record, then the doorbell on the context's UAR page;
+	 * the model takes it on the CQ the value names, and counts no misuse (arm_db_record,
+	 * arm_cqn, ci_stale).
+	 */
+	if (cq2 != NULL) {
+		struct mlx4v_sim_stats st0, st1;
+
+		mlx4v_sim_stats_get(sim, &st0);
+		CHECK(ibv_req_notify_cq(cq2, 0) == 0, "ibv_req_notify_cq (next completion)");
+		CHECK(ibv_req_notify_cq(cq2, 1) == 0, "ibv_req_notify_cq (solicited)");
+		mlx4v_sim_stats_get(sim, &st1);
+		CHECK(st1.arms == st0.arms + 2, "the model took 2 arms (%" PRIu64 ")",
+		      st1.arms - st0.arms);
+		CHECK(mlx4v_sim_misuse_total(sim) == 0, "no misuse after arming");
+	}
 	CHECK(ibv_create_cq(ctx, attr.max_cqe + 1, NULL, NULL, 0) == NULL,
 	      "a CQ above max_cqe %d is refused", attr.max_cqe);
 
