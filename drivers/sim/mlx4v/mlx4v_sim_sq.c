@@ -376,9 +376,11 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 		slot = qp->pos & (qp->txbb_cnt - 1);
 		/*
 		 * wqe_index of the CQE counts strides, not TXBBs, as libmlx4 expects (prm/mlx4
-		 * §4.6); DPDK Tx ignores it and frees up to the recorded WQE end (§4.7).
+		 * §4.6), and runs on modulo 2^16 rather than wrapping with the ring: libmlx4 and
+		 * mlx4_ib advance their tail by (u16)(wqe_index - (u16)tail), which a ring index
+		 * would throw back after the first wrap (§4.7). DPDK Tx masks it.
 		 */
-		index = (uint16_t)((qp->pos >> (qp->sq_shift - 6)) & (qp->sq_wqe_cnt - 1));
+		index = (uint16_t)(qp->pos >> (qp->sq_shift - 6));
 		opcode = rte_be_to_cpu_32(ctrl.owner_opcode) & MLX4V_SIM_OPCODE_MASK;
 		len = 0;
 		/*
