@@ -27,6 +27,8 @@
 #include <rdma/ib_user_verbs.h>
 #include <rdma/mlx4-abi.h>
 
+#include <infiniband/verbs.h>
+
 #include "emu_path.h"
 #include "emu_trap.h"
 #include "mlx4v_sim.h"
@@ -47,11 +49,12 @@ enum verbs_dev_htype {
 	VERBS_H_PD,
 	VERBS_H_MR,
 	VERBS_H_CQ,
+	VERBS_H_QP,
 };
 
 struct verbs_dev_handle {
 	enum verbs_dev_htype type;
-	void *obj;              /**< struct mlx4v_pd, mlx4v_mr, mlx4v_cq */
+	void *obj;              /**< struct mlx4v_pd, mlx4v_mr, mlx4v_cq, mlx4v_qp */
 };
 
 /** An open uverbs fd: a ucontext after GET_CONTEXT. */
@@ -178,6 +181,27 @@ verbs_dev_resp(uint64_t response, size_t out_len, const void *resp, size_t len)
 		return -ENOSPC;
 	memcpy((void *)(uintptr_t)response, resp, len);
 	return 0;
+}
+
+/*
+ * Publish obj under a new handle of f and answer the command: every create response starts
+ * with the handle (pd_handle, mr_handle, cq_handle, qp_handle). @return 0 or -errno, with
+ * no handle left on failure.
+ */
+static int
+verbs_dev_publish(struct verbs_dev_fd *f, enum verbs_dev_htype type, void *obj,
+		  uint64_t response, size_t out_len, void *resp, size_t len)
+{
+	int h, ret;
+
+	h = verbs_dev_handle_new(f, type, obj);
+	if (h < 0)
+		return h;
+	*(uint32_t *)resp = (uint32_t)h;
+	ret = verbs_dev_resp(response, out_len, resp, len);
+	if (ret)
+		f->h[h].type = VERBS_H_FREE;
+	return ret;
 }
 
 /* ---- the commands: in is the payload after the header, out_len the response's bytes ---- */
@@ -355,7 +379,7 @@ verbs_cmd_alloc_pd(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t
 		struct mlx4_ib_alloc_pd_resp drv;
 	} resp;
 	struct mlx4v_pd *pd;
-	int h, ret;
+	int ret;
 
 	if (in_len < sizeof(*cmd) || f->ctx == NULL)
 		return -EINVAL;
@@ -367,19 +391,11 @@ verbs_cmd_alloc_pd(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t
 	ret = f->ops->pd_create(pd);
 	if (ret)
 		goto err_free;
-	h = verbs_dev_handle_new(f, VERBS_H_PD, pd);
-	if (h < 0) {
-		ret = h;
-		goto err_destroy;
-	}
 	memset(&resp, 0, sizeof(resp));
-	resp.core.pd_handle = h;
 	resp.drv.pdn = pd->pdn;
-	ret = verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
+	ret = verbs_dev_publish(f, VERBS_H_PD, pd, cmd->response, out_len, &resp, sizeof(resp));
 	if (ret == 0)
 		return 0;
-	f->h[h].type = VERBS_H_FREE;
-err_destroy:
 	f->ops->pd_destroy(pd);
 err_free:
 	free(pd);
@@ -416,7 +432,7 @@ verbs_cmd_reg_mr(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t o
 	struct ib_uverbs_reg_mr_resp resp;
 	struct mlx4v_mr *mr;
 	struct mlx4v_pd *pd;
-	int h, ret;
+	int ret;
 
 	if (in_len < sizeof(*cmd))
 		return -EINVAL;
@@ -437,22 +453,14 @@ verbs_cmd_reg_mr(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t o
 	ret = f->ops->mr_create(mr);
 	if (ret)
 		goto err_free;
-	h = verbs_dev_handle_new(f, VERBS_H_MR, mr);
-	if (h < 0) {
-		ret = h;
-		goto err_destroy;
-	}
 	memset(&resp, 0, sizeof(resp));
-	resp.mr_handle = h;
 	resp.lkey = mr->lkey;
 	resp.rkey = mr->lkey;
-	ret = verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
+	ret = verbs_dev_publish(f, VERBS_H_MR, mr, cmd->response, out_len, &resp, sizeof(resp));
 	if (ret == 0) {
 		pd->obj.refcnt++;
 		return 0;
 	}
-	f->h[h].type = VERBS_H_FREE;
-err_destroy:
 	f->ops->mr_destroy(mr);
 err_free:
 	free(mr);
@@ -500,7 +508,7 @@ verbs_cmd_create_cq(struct verbs_dev_fd *f, const void *in, size_t in_len, size_
 		struct mlx4_ib_create_cq_resp drv;
 	} resp;
 	struct mlx4v_cq *cq;
-	int h, ret;
+	int ret;
 
 	if (in_len < sizeof(*cmd) + sizeof(*drv) || f->ctx == NULL)
 		return -EINVAL;
@@ -527,20 +535,12 @@ verbs_cmd_create_cq(struct verbs_dev_fd *f, const void *in, size_t in_len, size_
 	ret = f->ops->cq_create(cq);
 	if (ret)
 		goto err_free;
-	h = verbs_dev_handle_new(f, VERBS_H_CQ, cq);
-	if (h < 0) {
-		ret = h;
-		goto err_destroy;
-	}
 	memset(&resp, 0, sizeof(resp));
-	resp.core.cq_handle = h;
 	resp.core.cqe = cq->cqe_cnt - 1;
 	resp.drv.cqn = cq->cqn;
-	ret = verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
+	ret = verbs_dev_publish(f, VERBS_H_CQ, cq, cmd->response, out_len, &resp, sizeof(resp));
 	if (ret == 0)
 		return 0;
-	f->h[h].type = VERBS_H_FREE;
-err_destroy:
 	f->ops->cq_destroy(cq);
 err_free:
 	free(cq);
@@ -567,6 +567,172 @@ verbs_cmd_destroy_cq(struct verbs_dev_fd *f, const void *in, size_t in_len, size
 		return ret;
 	f->h[cmd->cq_handle].type = VERBS_H_FREE;
 	free(cq);
+	memset(&resp, 0, sizeof(resp));
+	return verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
+}
+
+/* log2 of v, a power of two. */
+static int
+verbs_dev_log2(uint32_t v)
+{
+	int l = 0;
+
+	while ((1u << l) < v)
+		l++;
+	return l;
+}
+
+/*
+ * A raw-packet QP over the rings libmlx4 laid out: the SQ as the user gave it
+ * (log_sq_bb_count, log_sq_stride: set_user_sq_size()), the RQ as mlx4_ib computes it
+ * (set_rq_size(): power-of-two entries and scatter entries of 16 bytes), the larger stride
+ * first in the buffer. The model binds a QP to its port at creation, while uverbs names the
+ * port only at INIT: the QP is made on port 1, and INIT with another port is refused (named).
+ */
+static int
+verbs_cmd_create_qp(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t out_len)
+{
+	const struct ib_uverbs_create_qp *cmd = in;
+	const struct mlx4_ib_create_qp *drv = (const void *)(cmd + 1);
+	struct ib_uverbs_create_qp_resp resp;
+	struct mlx4v_cq *scq, *rcq;
+	struct mlx4v_pd *pd;
+	struct mlx4v_qp *qp;
+	uint32_t rq_gs;
+	int ret;
+
+	if (in_len < sizeof(*cmd) + sizeof(*drv) || f->ctx == NULL)
+		return -EINVAL;
+	if (cmd->qp_type != IBV_QPT_RAW_PACKET || cmd->is_srq) {
+		VERBS_RUN_LOG("CREATE_QP of type %u%s: not emulated (EOPNOTSUPP)", cmd->qp_type,
+			      cmd->is_srq ? " with an SRQ" : "");
+		return -EOPNOTSUPP;
+	}
+	pd = verbs_dev_handle_get(f, cmd->pd_handle, VERBS_H_PD);
+	scq = verbs_dev_handle_get(f, cmd->send_cq_handle, VERBS_H_CQ);
+	rcq = verbs_dev_handle_get(f, cmd->recv_cq_handle, VERBS_H_CQ);
+	if (pd == NULL || scq == NULL || rcq == NULL)
+		return -EINVAL;
+	/* mlx4_ib checks the user's SQ geometry (set_user_sq_size()). */
+	if (drv->log_sq_bb_count > 16 || drv->log_sq_stride < 6 || drv->log_sq_stride > 11 ||
+	    cmd->max_recv_wr > f->ctx->caps.max_qp_wr || cmd->max_recv_sge > f->ctx->caps.max_sge)
+		return -EINVAL;
+	qp = calloc(1, sizeof(*qp));
+	if (qp == NULL)
+		return -ENOMEM;
+	qp->obj.type = MLX4V_OBJ_QP;
+	qp->obj.ctx = f->ctx;
+	qp->pd = pd;
+	qp->send_cq = scq;
+	qp->recv_cq = rcq;
+	qp->attr.port = 1;
+	qp->sq.wqe_cnt = 1u << drv->log_sq_bb_count;
+	qp->sq.wqe_shift = drv->log_sq_stride;
+	if (cmd->max_recv_wr != 0) {
+		qp->rq.wqe_cnt = verbs_dev_pow2(cmd->max_recv_wr);
+		rq_gs = verbs_dev_pow2(cmd->max_recv_sge != 0 ? cmd->max_recv_sge : 1);
+		qp->rq.wqe_shift = verbs_dev_log2(rq_gs * 16);
+	}
+	if (qp->rq.wqe_shift > qp->sq.wqe_shift) {
+		qp->rq.offset = 0;
+		qp->sq.offset = qp->rq.wqe_cnt << qp->rq.wqe_shift;
+	} else {
+		qp->sq.offset = 0;
+		qp->rq.offset = qp->sq.wqe_cnt << qp->sq.wqe_shift;
+	}
+	qp->buf = (void *)(uintptr_t)drv->buf_addr;
+	qp->buf_len = ((size_t)qp->sq.wqe_cnt << qp->sq.wqe_shift) +
+		((size_t)qp->rq.wqe_cnt << qp->rq.wqe_shift);
+	qp->rdb = qp->rq.wqe_cnt != 0 ? (uint32_t *)(uintptr_t)drv->db_addr : NULL;
+	ret = f->ops->qp_create(qp);
+	if (ret)
+		goto err_free;
+	memset(&resp, 0, sizeof(resp));
+	resp.qpn = qp->qpn;
+	resp.max_send_wr = cmd->max_send_wr;
+	resp.max_recv_wr = qp->rq.wqe_cnt;
+	resp.max_send_sge = cmd->max_send_sge;
+	resp.max_recv_sge = qp->rq.wqe_cnt != 0 ? (1u << qp->rq.wqe_shift) / 16 : 0;
+	resp.max_inline_data = cmd->max_inline_data;
+	ret = verbs_dev_publish(f, VERBS_H_QP, qp, cmd->response, out_len, &resp, sizeof(resp));
+	if (ret == 0) {
+		pd->obj.refcnt++;
+		scq->obj.refcnt++;
+		rcq->obj.refcnt++;
+		return 0;
+	}
+	f->ops->qp_destroy(qp);
+err_free:
+	free(qp);
+	return ret;
+}
+
+static int
+verbs_cmd_modify_qp(struct verbs_dev_fd *f, const void *in, size_t in_len)
+{
+	const struct ib_uverbs_modify_qp *cmd = in;
+	enum rte_pmd_mlx4v_qp_state state;
+	struct mlx4v_qp *qp;
+
+	if (in_len < sizeof(*cmd))
+		return -EINVAL;
+	qp = verbs_dev_handle_get(f, cmd->qp_handle, VERBS_H_QP);
+	if (qp == NULL)
+		return -EINVAL;
+	if (!(cmd->attr_mask & IBV_QP_STATE))
+		return 0;
+	if ((cmd->attr_mask & IBV_QP_PORT) && cmd->port_num != qp->attr.port) {
+		VERBS_RUN_LOG("MODIFY_QP: raw-packet QP on port %u: not emulated (EOPNOTSUPP): "
+			      "the model binds the port at creation", cmd->port_num);
+		return -EOPNOTSUPP;
+	}
+	switch (cmd->qp_state) {
+	case IBV_QPS_RESET:
+		state = RTE_PMD_MLX4V_QPS_RESET;
+		break;
+	case IBV_QPS_INIT:
+		state = RTE_PMD_MLX4V_QPS_INIT;
+		break;
+	case IBV_QPS_RTR:
+		state = RTE_PMD_MLX4V_QPS_RTR;
+		break;
+	case IBV_QPS_RTS:
+		state = RTE_PMD_MLX4V_QPS_RTS;
+		break;
+	case IBV_QPS_ERR:
+		state = RTE_PMD_MLX4V_QPS_ERR;
+		break;
+	default:
+		VERBS_RUN_LOG("MODIFY_QP to state %u: not emulated (EOPNOTSUPP)", cmd->qp_state);
+		return -EOPNOTSUPP;
+	}
+	return f->ops->qp_modify(qp, state);
+}
+
+static void
+verbs_dev_qp_free(struct verbs_dev_fd *f, struct mlx4v_qp *qp)
+{
+	f->ops->qp_destroy(qp);
+	qp->pd->obj.refcnt--;
+	qp->send_cq->obj.refcnt--;
+	qp->recv_cq->obj.refcnt--;
+	free(qp);
+}
+
+static int
+verbs_cmd_destroy_qp(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t out_len)
+{
+	const struct ib_uverbs_destroy_qp *cmd = in;
+	struct ib_uverbs_destroy_qp_resp resp;
+	struct mlx4v_qp *qp;
+
+	if (in_len < sizeof(*cmd))
+		return -EINVAL;
+	qp = verbs_dev_handle_get(f, cmd->qp_handle, VERBS_H_QP);
+	if (qp == NULL)
+		return -EINVAL;
+	verbs_dev_qp_free(f, qp);
+	f->h[cmd->qp_handle].type = VERBS_H_FREE;
 	memset(&resp, 0, sizeof(resp));
 	return verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
 }
@@ -658,6 +824,12 @@ verbs_dev_cmd(struct verbs_dev_fd *f, const void *buf, size_t len)
 		return verbs_cmd_create_cq(f, in, in_len, out_len);
 	case IB_USER_VERBS_CMD_DESTROY_CQ:
 		return verbs_cmd_destroy_cq(f, in, in_len, out_len);
+	case IB_USER_VERBS_CMD_CREATE_QP:
+		return verbs_cmd_create_qp(f, in, in_len, out_len);
+	case IB_USER_VERBS_CMD_MODIFY_QP:
+		return verbs_cmd_modify_qp(f, in, in_len);
+	case IB_USER_VERBS_CMD_DESTROY_QP:
+		return verbs_cmd_destroy_qp(f, in, in_len, out_len);
 	default:
 		VERBS_RUN_LOG("uverbs command %s (%u): not emulated (EOPNOTSUPP)",
 			      verbs_cmd_name(hdr->command), n);
@@ -669,13 +841,20 @@ verbs_dev_cmd(struct verbs_dev_fd *f, const void *buf, size_t len)
 static void
 verbs_dev_release(struct verbs_dev_fd *f)
 {
-	static const enum verbs_dev_htype order[] = { VERBS_H_CQ, VERBS_H_MR, VERBS_H_PD };
+	static const enum verbs_dev_htype order[] = {
+		VERBS_H_QP, VERBS_H_CQ, VERBS_H_MR, VERBS_H_PD
+	};
 	unsigned int i, k;
 
 	for (k = 0; k < RTE_DIM(order); k++) {
 		for (i = 0; i < VERBS_DEV_MAX_HANDLES; i++) {
 			if (f->h[i].type != order[k])
 				continue;
+			if (order[k] == VERBS_H_QP) {
+				verbs_dev_qp_free(f, f->h[i].obj);
+				f->h[i].type = VERBS_H_FREE;
+				continue;
+			}
 			if (order[k] == VERBS_H_CQ)
 				f->ops->cq_destroy(f->h[i].obj);
 			else if (order[k] == VERBS_H_MR)

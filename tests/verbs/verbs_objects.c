@@ -21,18 +21,7 @@
 #include <infiniband/verbs.h>
 
 #include "mlx4v_sim.h"
-
-static int fails;
-
-#define CHECK(cond, ...) do { \
-	if (cond) { \
-		printf("ok: " __VA_ARGS__); \
-	} else { \
-		printf("FAIL: " __VA_ARGS__); \
-		fails++; \
-	} \
-	printf("\n"); \
-} while (0)
+#include "verbs_test.h"
 
 /* The model's live objects of each kind the test makes. */
 static void
@@ -185,5 +174,5 @@ main(int argc, char **argv)
 	CHECK(mlx4v_sim_misuse_total(sim) == 0, "no misuse");
 	ibv_free_device_list(list);
 	free(buf);
-	return fails != 0;
+	return verbs_test_fails != 0;
 }

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file rdma-core's libmlx4 data path, unmodified, on the verbs emulation
+ * (doc/guides/platform/verbs_emulation.rst, step 3, first part): a raw-packet QP on port 1
+ * taken RESET -> INIT -> RTR -> RTS, rounds of frames sent with ibv_post_send() (libmlx4
+ * builds the WQEs, stamps and rings the UAR page) until the send queue wrapped several times,
+ * completions polled with ibv_poll_cq() (libmlx4 reads the model's CQEs); the model counts
+ * the frames and no misuse; a QP on port 2 is refused, named. Run under dpdk-mlxv-verbs-run.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <infiniband/verbs.h>
+
+#include "mlx4v_sim.h"
+#include "verbs_test.h"
+
+/* Rounds of frames: 6 x 50 wraps the 64-entry send queue more than four times. */
+#define NB_ROUNDS 6
+#define NB_FRAMES 50
+#define FRAME_LEN 64
+
+static int
+qp_to(struct ibv_qp *qp, enum ibv_qp_state state, int port)
+{
+	struct ibv_qp_attr a;
+	int mask = IBV_QP_STATE;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = state;
+	if (port != 0) {
+		a.port_num = port;
+		mask |= IBV_QP_PORT;
+	}
+	return ibv_modify_qp(qp, &a, mask);
+}
+
+/* Poll until n completions or about two seconds (the engine runs in its own thread). */
+static int
+poll_n(struct ibv_cq *cq, struct ibv_wc *wc, int n)
+{
+	struct timespec ts = { 0, 1000000 };
+	int got = 0, r, i;
+
+	for (i = 0; i < 2000 && got < n; i++) {
+		r = ibv_poll_cq(cq, n - got, wc + got);
+		if (r < 0)
+			return r;
+		got += r;
+		if (got < n)
+			nanosleep(&ts, NULL);
+	}
+	return got;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *model = argc > 1 ? argv[1] : "verbs-0000:00:06.0";
+	struct ibv_wc wc[NB_FRAMES];
+	struct mlx4v_sim_stats st0, st1;
+	struct ibv_qp_init_attr qa;
+	struct ibv_device **list;
+	struct ibv_context *ctx;
+	struct ibv_send_wr wr, *bad;
+	struct ibv_sge sge;
+	struct ibv_qp *qp;
+	struct ibv_cq *cq;
+	struct ibv_pd *pd;
+	struct ibv_mr *mr;
+	struct mlx4v_sim *sim;
+	uint8_t *frames;
+	unsigned int posted, polled;
+	int i, n, r, ok;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	list = ibv_get_device_list(&n);
+	if (list == NULL || n < 1)
+		return 1;
+	ctx = ibv_open_device(list[0]);
+	sim = mlx4v_sim_get(model);
+	CHECK(ctx != NULL && sim != NULL, "device open, model %s here", model);
+	if (ctx == NULL || sim == NULL)
+		return 1;
+	pd = ibv_alloc_pd(ctx);
+	cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
+	frames = calloc(NB_FRAMES, FRAME_LEN);
+	mr = pd != NULL ? ibv_reg_mr(pd, frames, NB_FRAMES * FRAME_LEN, 0) : NULL;
+	CHECK(pd != NULL && cq != NULL && mr != NULL, "PD, CQ, MR");
+	if (pd == NULL || cq == NULL || mr == NULL)
+		return 1;
+	memset(&qa, 0, sizeof(qa));
+	qa.send_cq = cq;
+	qa.recv_cq = cq;
+	qa.qp_type = IBV_QPT_RAW_PACKET;
+	qa.cap.max_send_wr = 64;
+	qa.cap.max_send_sge = 1;
+	qp = ibv_create_qp(pd, &qa);
+	CHECK(qp != NULL, "ibv_create_qp(RAW_PACKET, send only): %s",
+	      qp != NULL ? "done" : strerror(errno));
+	if (qp == NULL)
+		return 1;
+	CHECK(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_QP) == 1, "the model holds the QP");
+	CHECK(qp_to(qp, IBV_QPS_INIT, 1) == 0, "RESET -> INIT (port 1)");
+	CHECK(qp_to(qp, IBV_QPS_RTR, 0) == 0, "INIT -> RTR");
+	CHECK(qp_to(qp, IBV_QPS_RTS, 0) == 0, "RTR -> RTS");
+
+	mlx4v_sim_stats_get(sim, &st0);
+	for (r = 0, posted = 0, ok = 1, polled = 0; r < NB_ROUNDS; r++) {
+		for (i = 0; i < NB_FRAMES; i++) {
+			uint8_t *f = frames + i * FRAME_LEN;
+
+			/* Broadcast, a locally administered source, a private EtherType. */
+			memset(f, 0xff, 6);
+			memcpy(f + 6, "\x02\x00\x00\x00\x00\x01", 6);
+			f[12] = 0x88;
+			f[13] = 0xb5;
+			f[14] = (uint8_t)i;
+			memset(&sge, 0, sizeof(sge));
+			sge.addr = (uintptr_t)f;
+			sge.length = FRAME_LEN;
+			sge.lkey = mr->lkey;
+			memset(&wr, 0, sizeof(wr));
+			wr.wr_id = posted;
+			wr.sg_list = &sge;
+			wr.num_sge = 1;
+			wr.opcode = IBV_WR_SEND;
+			wr.send_flags = IBV_SEND_SIGNALED;
+			if (ibv_post_send(qp, &wr, &bad) == 0)
+				posted++;
+		}
+		n = poll_n(cq, wc, NB_FRAMES);
+		for (i = 0; i < n; i++, polled++)
+			ok &= wc[i].status == IBV_WC_SUCCESS && wc[i].wr_id == polled &&
+				wc[i].opcode == IBV_WC_SEND && wc[i].qp_num == qp->qp_num;
+	}
+	CHECK(posted == NB_ROUNDS * NB_FRAMES, "ibv_post_send: %u frames", posted);
+	CHECK(polled == posted, "%u completions polled by libmlx4 (of %u)", polled, posted);
+	CHECK(polled > 0 && ok, "each a successful send of its WR, in order, on QP 0x%x",
+	      qp->qp_num);
+	mlx4v_sim_stats_get(sim, &st1);
+	CHECK(st1.tx_packets - st0.tx_packets == posted, "the model sent %" PRIu64 " frames",
+	      st1.tx_packets - st0.tx_packets);
+	CHECK(st1.tx_bytes - st0.tx_bytes == (uint64_t)posted * FRAME_LEN,
+	      "of %" PRIu64 " bytes", st1.tx_bytes - st0.tx_bytes);
+	CHECK(mlx4v_sim_misuse_total(sim) == 0, "no misuse");
+	for (i = 0; i < MLX4V_SIM_MISUSE_MAX; i++)
+		if (mlx4v_sim_misuse_count(sim, i) != 0)
+			printf("misuse %s: %" PRIu64 "\n", mlx4v_sim_misuse_name(i),
+			       mlx4v_sim_misuse_count(sim, i));
+	CHECK(ibv_destroy_qp(qp) == 0, "ibv_destroy_qp");
+	/* The model binds a QP's port at creation; uverbs names it at INIT: refused, named. */
+	qp = ibv_create_qp(pd, &qa);
+	CHECK(qp != NULL && qp_to(qp, IBV_QPS_INIT, 2) != 0, "a QP taken to port 2 is refused");
+	if (qp != NULL)
+		ibv_destroy_qp(qp);
+	CHECK(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_QP) == 0, "the model holds no QP");
+	ibv_dereg_mr(mr);
+	ibv_destroy_cq(cq);
+	ibv_dealloc_pd(pd);
+	ibv_close_device(ctx);
+	ibv_free_device_list(list);
+	free(frames);
+	return verbs_test_fails != 0;
+}
