@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -50,11 +51,12 @@ enum verbs_dev_htype {
 	VERBS_H_MR,
 	VERBS_H_CQ,
 	VERBS_H_QP,
+	VERBS_H_FLOW,
 };
 
 struct verbs_dev_handle {
 	enum verbs_dev_htype type;
-	void *obj;              /**< struct mlx4v_pd, mlx4v_mr, mlx4v_cq, mlx4v_qp */
+	void *obj;              /**< struct mlx4v_pd, mlx4v_mr, mlx4v_cq, mlx4v_qp, mlx4v_flow */
 };
 
 /** An open uverbs fd: a ucontext after GET_CONTEXT. */
@@ -184,24 +186,100 @@ verbs_dev_resp(uint64_t response, size_t out_len, const void *resp, size_t len)
 }
 
 /*
- * Publish obj under a new handle of f and answer the command: every create response starts
- * with the handle (pd_handle, mr_handle, cq_handle, qp_handle). @return 0 or -errno, with
- * no handle left on failure.
+ * Publish obj under a new handle of f and answer the command with resp, whose handle word is
+ * at byte hoff (0 but for the flow's). @return 0 or -errno, with no handle left on failure.
  */
 static int
 verbs_dev_publish(struct verbs_dev_fd *f, enum verbs_dev_htype type, void *obj,
-		  uint64_t response, size_t out_len, void *resp, size_t len)
+		  uint64_t response, size_t out_len, void *resp, size_t len, size_t hoff)
 {
 	int h, ret;
 
 	h = verbs_dev_handle_new(f, type, obj);
 	if (h < 0)
 		return h;
-	*(uint32_t *)resp = (uint32_t)h;
+	*(uint32_t *)((uint8_t *)resp + hoff) = (uint32_t)h;
 	ret = verbs_dev_resp(response, out_len, resp, len);
 	if (ret)
 		f->h[h].type = VERBS_H_FREE;
 	return ret;
+}
+
+/*
+ * Destroy the object of handle h, as the kernel's uobject destroy: refused with EBUSY while
+ * another object uses it; the references it held are dropped. @return 0 or -errno.
+ */
+static int
+verbs_dev_obj_destroy(struct verbs_dev_fd *f, uint32_t h)
+{
+	struct verbs_dev_handle *hd = &f->h[h];
+	struct mlx4v_obj *o = hd->obj;
+	struct mlx4v_flow *flow;
+	struct mlx4v_qp *qp;
+	struct mlx4v_mr *mr;
+	int ret = -EINVAL;
+
+	if (o->refcnt != 0)
+		return -EBUSY;
+	switch (hd->type) {
+	case VERBS_H_PD:
+		ret = f->ops->pd_destroy(hd->obj);
+		break;
+	case VERBS_H_MR:
+		mr = hd->obj;
+		ret = f->ops->mr_destroy(mr);
+		if (ret == 0)
+			mr->pd->obj.refcnt--;
+		break;
+	case VERBS_H_CQ:
+		ret = f->ops->cq_destroy(hd->obj);
+		break;
+	case VERBS_H_QP:
+		qp = hd->obj;
+		ret = f->ops->qp_destroy(qp);
+		if (ret == 0) {
+			qp->pd->obj.refcnt--;
+			qp->send_cq->obj.refcnt--;
+			qp->recv_cq->obj.refcnt--;
+		}
+		break;
+	case VERBS_H_FLOW:
+		flow = hd->obj;
+		ret = f->ops->flow_destroy(flow);
+		if (ret == 0)
+			flow->qp->obj.refcnt--;
+		break;
+	case VERBS_H_FREE:
+		break;
+	}
+	if (ret)
+		return ret;
+	free(hd->obj);
+	hd->type = VERBS_H_FREE;
+	return 0;
+}
+
+/*
+ * A destroy command: the handle at byte hoff of the command, of that type; then the
+ * response (zeroes: no event was reported) when the command has one (its first word).
+ */
+static int
+verbs_cmd_destroy(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t need,
+		  size_t hoff, enum verbs_dev_htype type, size_t out_len, size_t resp_len)
+{
+	uint64_t zero[2] = { 0, 0 };
+	uint32_t h;
+	int ret;
+
+	if (in_len < need)
+		return -EINVAL;
+	h = *(const uint32_t *)((const uint8_t *)in + hoff);
+	if (verbs_dev_handle_get(f, h, type) == NULL)
+		return -EINVAL;
+	ret = verbs_dev_obj_destroy(f, h);
+	if (ret || resp_len == 0)
+		return ret;
+	return verbs_dev_resp(*(const uint64_t *)in, out_len, zero, resp_len);
 }
 
 /* ---- the commands: in is the payload after the header, out_len the response's bytes ---- */
@@ -393,36 +471,14 @@ verbs_cmd_alloc_pd(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t
 		goto err_free;
 	memset(&resp, 0, sizeof(resp));
 	resp.drv.pdn = pd->pdn;
-	ret = verbs_dev_publish(f, VERBS_H_PD, pd, cmd->response, out_len, &resp, sizeof(resp));
+	ret = verbs_dev_publish(f, VERBS_H_PD, pd, cmd->response, out_len, &resp, sizeof(resp),
+				0);
 	if (ret == 0)
 		return 0;
 	f->ops->pd_destroy(pd);
 err_free:
 	free(pd);
 	return ret;
-}
-
-static int
-verbs_cmd_dealloc_pd(struct verbs_dev_fd *f, const void *in, size_t in_len)
-{
-	const struct ib_uverbs_dealloc_pd *cmd = in;
-	struct mlx4v_pd *pd;
-	int ret;
-
-	if (in_len < sizeof(*cmd))
-		return -EINVAL;
-	pd = verbs_dev_handle_get(f, cmd->pd_handle, VERBS_H_PD);
-	if (pd == NULL)
-		return -EINVAL;
-	/* A PD that MRs, QPs or SRQs still use cannot go: the kernel answers EBUSY. */
-	if (pd->obj.refcnt != 0)
-		return -EBUSY;
-	ret = f->ops->pd_destroy(pd);
-	if (ret)
-		return ret;
-	f->h[cmd->pd_handle].type = VERBS_H_FREE;
-	free(pd);
-	return 0;
 }
 
 static int
@@ -456,7 +512,8 @@ verbs_cmd_reg_mr(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t o
 	memset(&resp, 0, sizeof(resp));
 	resp.lkey = mr->lkey;
 	resp.rkey = mr->lkey;
-	ret = verbs_dev_publish(f, VERBS_H_MR, mr, cmd->response, out_len, &resp, sizeof(resp));
+	ret = verbs_dev_publish(f, VERBS_H_MR, mr, cmd->response, out_len, &resp, sizeof(resp),
+				0);
 	if (ret == 0) {
 		pd->obj.refcnt++;
 		return 0;
@@ -465,27 +522,6 @@ verbs_cmd_reg_mr(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t o
 err_free:
 	free(mr);
 	return ret;
-}
-
-static int
-verbs_cmd_dereg_mr(struct verbs_dev_fd *f, const void *in, size_t in_len)
-{
-	const struct ib_uverbs_dereg_mr *cmd = in;
-	struct mlx4v_mr *mr;
-	int ret;
-
-	if (in_len < sizeof(*cmd))
-		return -EINVAL;
-	mr = verbs_dev_handle_get(f, cmd->mr_handle, VERBS_H_MR);
-	if (mr == NULL)
-		return -EINVAL;
-	ret = f->ops->mr_destroy(mr);
-	if (ret)
-		return ret;
-	mr->pd->obj.refcnt--;
-	f->h[cmd->mr_handle].type = VERBS_H_FREE;
-	free(mr);
-	return 0;
 }
 
 static uint32_t
@@ -538,37 +574,14 @@ verbs_cmd_create_cq(struct verbs_dev_fd *f, const void *in, size_t in_len, size_
 	memset(&resp, 0, sizeof(resp));
 	resp.core.cqe = cq->cqe_cnt - 1;
 	resp.drv.cqn = cq->cqn;
-	ret = verbs_dev_publish(f, VERBS_H_CQ, cq, cmd->response, out_len, &resp, sizeof(resp));
+	ret = verbs_dev_publish(f, VERBS_H_CQ, cq, cmd->response, out_len, &resp, sizeof(resp),
+				0);
 	if (ret == 0)
 		return 0;
 	f->ops->cq_destroy(cq);
 err_free:
 	free(cq);
 	return ret;
-}
-
-static int
-verbs_cmd_destroy_cq(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t out_len)
-{
-	const struct ib_uverbs_destroy_cq *cmd = in;
-	struct ib_uverbs_destroy_cq_resp resp;
-	struct mlx4v_cq *cq;
-	int ret;
-
-	if (in_len < sizeof(*cmd))
-		return -EINVAL;
-	cq = verbs_dev_handle_get(f, cmd->cq_handle, VERBS_H_CQ);
-	if (cq == NULL)
-		return -EINVAL;
-	if (cq->obj.refcnt != 0)
-		return -EBUSY;
-	ret = f->ops->cq_destroy(cq);
-	if (ret)
-		return ret;
-	f->h[cmd->cq_handle].type = VERBS_H_FREE;
-	free(cq);
-	memset(&resp, 0, sizeof(resp));
-	return verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
 }
 
 /* log2 of v, a power of two. */
@@ -654,7 +667,8 @@ verbs_cmd_create_qp(struct verbs_dev_fd *f, const void *in, size_t in_len, size_
 	resp.max_send_sge = cmd->max_send_sge;
 	resp.max_recv_sge = qp->rq.wqe_cnt != 0 ? (1u << qp->rq.wqe_shift) / 16 : 0;
 	resp.max_inline_data = cmd->max_inline_data;
-	ret = verbs_dev_publish(f, VERBS_H_QP, qp, cmd->response, out_len, &resp, sizeof(resp));
+	ret = verbs_dev_publish(f, VERBS_H_QP, qp, cmd->response, out_len, &resp, sizeof(resp),
+				0);
 	if (ret == 0) {
 		pd->obj.refcnt++;
 		scq->obj.refcnt++;
@@ -709,32 +723,62 @@ verbs_cmd_modify_qp(struct verbs_dev_fd *f, const void *in, size_t in_len)
 	return f->ops->qp_modify(qp, state);
 }
 
-static void
-verbs_dev_qp_free(struct verbs_dev_fd *f, struct mlx4v_qp *qp)
-{
-	f->ops->qp_destroy(qp);
-	qp->pd->obj.refcnt--;
-	qp->send_cq->obj.refcnt--;
-	qp->recv_cq->obj.refcnt--;
-	free(qp);
-}
-
+/*
+ * A steering rule (extended command): the default rules without a spec, or a NORMAL rule of
+ * one Ethernet spec, as mlx4_ib takes them; the model checks the rule (full destination MAC
+ * mask, port, steering mode). Other specs: EOPNOTSUPP, named.
+ */
 static int
-verbs_cmd_destroy_qp(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t out_len)
+verbs_cmd_create_flow(struct verbs_dev_fd *f, const void *in, size_t in_len, uint64_t response,
+		      size_t out_len)
 {
-	const struct ib_uverbs_destroy_qp *cmd = in;
-	struct ib_uverbs_destroy_qp_resp resp;
+	const struct ib_uverbs_create_flow *cmd = in;
+	const struct ib_uverbs_flow_spec_eth *eth;
+	struct ib_uverbs_create_flow_resp resp;
+	struct mlx4v_flow *flow;
 	struct mlx4v_qp *qp;
+	int ret;
 
-	if (in_len < sizeof(*cmd))
+	if (in_len < sizeof(*cmd) || cmd->comp_mask != 0)
 		return -EINVAL;
 	qp = verbs_dev_handle_get(f, cmd->qp_handle, VERBS_H_QP);
 	if (qp == NULL)
 		return -EINVAL;
-	verbs_dev_qp_free(f, qp);
-	f->h[cmd->qp_handle].type = VERBS_H_FREE;
+	eth = (const void *)cmd->flow_attr.flow_specs;
+	if (cmd->flow_attr.num_of_specs > 1 || (cmd->flow_attr.num_of_specs == 1 &&
+	    (in_len < sizeof(*cmd) + sizeof(*eth) || eth->type != IBV_FLOW_SPEC_ETH))) {
+		VERBS_RUN_LOG("EX_CREATE_FLOW with %u specs, the first of type 0x%x: not emulated "
+			      "(EOPNOTSUPP)", cmd->flow_attr.num_of_specs,
+			      cmd->flow_attr.num_of_specs != 0 ? eth->type : 0);
+		return -EOPNOTSUPP;
+	}
+	flow = calloc(1, sizeof(*flow));
+	if (flow == NULL)
+		return -ENOMEM;
+	flow->obj.type = MLX4V_OBJ_FLOW;
+	flow->obj.ctx = f->ctx;
+	flow->qp = qp;
+	flow->attr.port = cmd->flow_attr.port;
+	flow->rule.type = (uint8_t)cmd->flow_attr.type;
+	flow->rule.num_specs = cmd->flow_attr.num_of_specs;
+	if (flow->rule.num_specs == 1) {
+		memcpy(flow->rule.dmac, eth->val.dst_mac, sizeof(flow->rule.dmac));
+		memcpy(flow->rule.dmac_mask, eth->mask.dst_mac, sizeof(flow->rule.dmac_mask));
+	}
+	ret = f->ops->flow_create(flow);
+	if (ret)
+		goto err_free;
 	memset(&resp, 0, sizeof(resp));
-	return verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
+	ret = verbs_dev_publish(f, VERBS_H_FLOW, flow, response, out_len, &resp, sizeof(resp),
+				offsetof(struct ib_uverbs_create_flow_resp, flow_handle));
+	if (ret == 0) {
+		qp->obj.refcnt++;
+		return 0;
+	}
+	f->ops->flow_destroy(flow);
+err_free:
+	free(flow);
+	return ret;
 }
 
 static const char *
@@ -771,6 +815,11 @@ verbs_cmd_name(uint32_t cmd)
 	return n < RTE_DIM(names) ? names[n] : "?";
 }
 
+/* A destroy command of struct st whose handle is field, with a response of rsz bytes or 0. */
+#define VERBS_DESTROY(st, field, type, rsz) \
+	verbs_cmd_destroy(f, in, in_len, sizeof(struct st), offsetof(struct st, field), type, \
+			  out_len, rsz)
+
 /* Lock held. One command of len bytes. @return 0 or -errno. */
 static int
 verbs_dev_cmd(struct verbs_dev_fd *f, const void *buf, size_t len)
@@ -792,9 +841,20 @@ verbs_dev_cmd(struct verbs_dev_fd *f, const void *buf, size_t len)
 		if (len != sizeof(*hdr) + sizeof(*ex) +
 		    (hdr->in_words + ex->provider_in_words) * 8u)
 			return -EINVAL;
-		if (n == IB_USER_VERBS_EX_CMD_QUERY_DEVICE)
+		in = ex + 1;
+		in_len = (hdr->in_words + ex->provider_in_words) * 8u;
+		out_len = hdr->out_words * 8u;
+		switch (n) {
+		case IB_USER_VERBS_EX_CMD_QUERY_DEVICE:
 			return verbs_cmd_query_device_ex(f, ex->response, hdr->out_words * 8u,
 							 ex->provider_out_words * 8u);
+		case IB_USER_VERBS_EX_CMD_CREATE_FLOW:
+			return verbs_cmd_create_flow(f, in, in_len, ex->response, out_len);
+		case IB_USER_VERBS_EX_CMD_DESTROY_FLOW:
+			return VERBS_DESTROY(ib_uverbs_destroy_flow, flow_handle, VERBS_H_FLOW, 0);
+		default:
+			break;
+		}
 		VERBS_RUN_LOG("uverbs command %s (0x%x): not emulated (EOPNOTSUPP)",
 			      verbs_cmd_name(hdr->command), hdr->command);
 		return -EOPNOTSUPP;
@@ -815,21 +875,23 @@ verbs_dev_cmd(struct verbs_dev_fd *f, const void *buf, size_t len)
 	case IB_USER_VERBS_CMD_ALLOC_PD:
 		return verbs_cmd_alloc_pd(f, in, in_len, out_len);
 	case IB_USER_VERBS_CMD_DEALLOC_PD:
-		return verbs_cmd_dealloc_pd(f, in, in_len);
+		return VERBS_DESTROY(ib_uverbs_dealloc_pd, pd_handle, VERBS_H_PD, 0);
 	case IB_USER_VERBS_CMD_REG_MR:
 		return verbs_cmd_reg_mr(f, in, in_len, out_len);
 	case IB_USER_VERBS_CMD_DEREG_MR:
-		return verbs_cmd_dereg_mr(f, in, in_len);
+		return VERBS_DESTROY(ib_uverbs_dereg_mr, mr_handle, VERBS_H_MR, 0);
 	case IB_USER_VERBS_CMD_CREATE_CQ:
 		return verbs_cmd_create_cq(f, in, in_len, out_len);
 	case IB_USER_VERBS_CMD_DESTROY_CQ:
-		return verbs_cmd_destroy_cq(f, in, in_len, out_len);
+		return VERBS_DESTROY(ib_uverbs_destroy_cq, cq_handle, VERBS_H_CQ,
+				     sizeof(struct ib_uverbs_destroy_cq_resp));
 	case IB_USER_VERBS_CMD_CREATE_QP:
 		return verbs_cmd_create_qp(f, in, in_len, out_len);
 	case IB_USER_VERBS_CMD_MODIFY_QP:
 		return verbs_cmd_modify_qp(f, in, in_len);
 	case IB_USER_VERBS_CMD_DESTROY_QP:
-		return verbs_cmd_destroy_qp(f, in, in_len, out_len);
+		return VERBS_DESTROY(ib_uverbs_destroy_qp, qp_handle, VERBS_H_QP,
+				     sizeof(struct ib_uverbs_destroy_qp_resp));
 	default:
 		VERBS_RUN_LOG("uverbs command %s (%u): not emulated (EOPNOTSUPP)",
 			      verbs_cmd_name(hdr->command), n);
@@ -837,34 +899,20 @@ verbs_dev_cmd(struct verbs_dev_fd *f, const void *buf, size_t len)
 	}
 }
 
-/* Lock held. Destroy what the file still holds, as the kernel does at release. */
+/* Lock held. Destroy what the file still holds, users first, as the kernel does at release. */
 static void
 verbs_dev_release(struct verbs_dev_fd *f)
 {
 	static const enum verbs_dev_htype order[] = {
-		VERBS_H_QP, VERBS_H_CQ, VERBS_H_MR, VERBS_H_PD
+		VERBS_H_FLOW, VERBS_H_QP, VERBS_H_CQ, VERBS_H_MR, VERBS_H_PD
 	};
 	unsigned int i, k;
 
-	for (k = 0; k < RTE_DIM(order); k++) {
-		for (i = 0; i < VERBS_DEV_MAX_HANDLES; i++) {
-			if (f->h[i].type != order[k])
-				continue;
-			if (order[k] == VERBS_H_QP) {
-				verbs_dev_qp_free(f, f->h[i].obj);
-				f->h[i].type = VERBS_H_FREE;
-				continue;
-			}
-			if (order[k] == VERBS_H_CQ)
-				f->ops->cq_destroy(f->h[i].obj);
-			else if (order[k] == VERBS_H_MR)
-				f->ops->mr_destroy(f->h[i].obj);
-			else
-				f->ops->pd_destroy(f->h[i].obj);
-			free(f->h[i].obj);
-			f->h[i].type = VERBS_H_FREE;
-		}
-	}
+	for (k = 0; k < RTE_DIM(order); k++)
+		for (i = 0; i < VERBS_DEV_MAX_HANDLES; i++)
+			if (f->h[i].type == order[k] && verbs_dev_obj_destroy(f, i) != 0)
+				VERBS_RUN_LOG("uverbs%u: handle %u not destroyed at close", f->idx,
+					      i);
 	if (f->ctx != NULL) {
 		f->ops->ctx_close(f->ctx);
 		free(f->ctx);

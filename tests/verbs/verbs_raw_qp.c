@@ -8,7 +8,9 @@
  * taken RESET -> INIT -> RTR -> RTS, rounds of frames sent with ibv_post_send() (libmlx4
  * builds the WQEs, stamps and rings the UAR page) until the send queue wrapped several times,
  * completions polled with ibv_poll_cq() (libmlx4 reads the model's CQEs); the model counts
- * the frames and no misuse; a QP on port 2 is refused, named. Run under dpdk-mlxv-verbs-run.
+ * the frames and no misuse; a QP with a receive queue and a MAC rule (ibv_create_flow())
+ * gets the frames sent to that MAC back over the port's loop wire into the buffers
+ * ibv_post_recv() posted; a QP on port 2 is refused, named. Run under dpdk-mlxv-verbs-run.
  */
 
 #include <errno.h>
@@ -19,6 +21,8 @@
 #include <time.h>
 
 #include <infiniband/verbs.h>
+
+#include <rte_ether.h>
 
 #include "mlx4v_sim.h"
 #include "verbs_test.h"
@@ -156,6 +160,104 @@ main(int argc, char **argv)
 		if (mlx4v_sim_misuse_count(sim, i) != 0)
 			printf("misuse %s: %" PRIu64 "\n", mlx4v_sim_misuse_name(i),
 			       mlx4v_sim_misuse_count(sim, i));
+	/*
+	 * Receive: a QP with a receive queue and a rule for the port's MAC; frames sent to that
+	 * MAC loop back on the port's wire (wire1=loop) into the receive buffers libmlx4 posted.
+	 */
+	{
+		struct ibv_qp_init_attr rqa = qa;
+		struct rte_ether_addr mac;
+		struct {
+			struct ibv_flow_attr attr;
+			struct ibv_flow_spec_eth eth;
+		} rule;
+		struct ibv_recv_wr rwr, *rbad;
+		struct ibv_sge rsge;
+		struct ibv_flow *flow;
+		struct ibv_mr *rmr;
+		struct ibv_qp *rqp;
+		uint8_t *rbuf;
+		unsigned int got;
+
+		mlx4v_sim_port_mac(sim, 1, &mac);
+		rqa.cap.max_send_wr = 64;
+		rqa.cap.max_recv_wr = 32;
+		rqa.cap.max_recv_sge = 1;
+		rqp = ibv_create_qp(pd, &rqa);
+		CHECK(rqp != NULL, "ibv_create_qp(RAW_PACKET, with RQ): %s",
+		      rqp != NULL ? "done" : strerror(errno));
+		if (rqp == NULL)
+			return 1;
+		CHECK(qp_to(rqp, IBV_QPS_INIT, 1) == 0 && qp_to(rqp, IBV_QPS_RTR, 0) == 0 &&
+		      qp_to(rqp, IBV_QPS_RTS, 0) == 0, "receiving QP to RTS");
+		rbuf = calloc(32, 2048);
+		rmr = ibv_reg_mr(pd, rbuf, 32 * 2048, IBV_ACCESS_LOCAL_WRITE);
+		for (i = 0, ok = 1; i < 32 && rmr != NULL; i++) {
+			rsge.addr = (uintptr_t)(rbuf + i * 2048);
+			rsge.length = 2048;
+			rsge.lkey = rmr->lkey;
+			memset(&rwr, 0, sizeof(rwr));
+			rwr.wr_id = 1000 + i;
+			rwr.sg_list = &rsge;
+			rwr.num_sge = 1;
+			ok &= ibv_post_recv(rqp, &rwr, &rbad) == 0;
+		}
+		CHECK(rmr != NULL && ok, "ibv_post_recv x 32");
+		memset(&rule, 0, sizeof(rule));
+		rule.attr.type = IBV_FLOW_ATTR_NORMAL;
+		rule.attr.size = sizeof(rule);
+		rule.attr.num_of_specs = 1;
+		rule.attr.port = 1;
+		rule.eth.type = IBV_FLOW_SPEC_ETH;
+		rule.eth.size = sizeof(rule.eth);
+		memcpy(rule.eth.val.dst_mac, mac.addr_bytes, 6);
+		memset(rule.eth.mask.dst_mac, 0xff, 6);
+		flow = ibv_create_flow(rqp, &rule.attr);
+		CHECK(flow != NULL, "ibv_create_flow(dmac " RTE_ETHER_ADDR_PRT_FMT "): %s",
+		      RTE_ETHER_ADDR_BYTES(&mac), flow != NULL ? "done" : strerror(errno));
+		mlx4v_sim_stats_get(sim, &st0);
+		for (i = 0; i < 8; i++) {
+			uint8_t *fr = frames + i * FRAME_LEN;
+
+			memcpy(fr, mac.addr_bytes, 6);
+			fr[14] = (uint8_t)(0x40 + i);
+			sge.addr = (uintptr_t)fr;
+			sge.length = FRAME_LEN;
+			sge.lkey = mr->lkey;
+			memset(&wr, 0, sizeof(wr));
+			wr.wr_id = i;
+			wr.sg_list = &sge;
+			wr.num_sge = 1;
+			wr.opcode = IBV_WR_SEND;
+			wr.send_flags = IBV_SEND_SIGNALED;
+			ibv_post_send(rqp, &wr, &bad);
+		}
+		/* 8 send and 8 receive completions on the one CQ. */
+		n = poll_n(cq, wc, 16);
+		for (i = 0, got = 0, ok = 1; i < n; i++) {
+			if (wc[i].opcode != IBV_WC_RECV)
+				continue;
+			ok &= wc[i].status == IBV_WC_SUCCESS && wc[i].byte_len == FRAME_LEN &&
+				wc[i].wr_id == 1000 + got &&
+				rbuf[got * 2048 + 14] == (uint8_t)(0x40 + got) &&
+				memcmp(rbuf + got * 2048, mac.addr_bytes, 6) == 0;
+			got++;
+		}
+		CHECK(n == 16, "16 completions (%d)", n);
+		CHECK(got == 8 && ok, "8 frames received in order into the posted buffers (%u)",
+		      got);
+		mlx4v_sim_stats_get(sim, &st1);
+		CHECK(st1.rx_packets - st0.rx_packets == 8, "the model received 8 (%" PRIu64 ")",
+		      st1.rx_packets - st0.rx_packets);
+		CHECK(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_FLOW) == 1,
+		      "the model holds the rule");
+		CHECK(flow != NULL && ibv_destroy_flow(flow) == 0, "ibv_destroy_flow");
+		CHECK(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_FLOW) == 0, "no rule left");
+		CHECK(ibv_destroy_qp(rqp) == 0, "receiving QP destroyed");
+		ibv_dereg_mr(rmr);
+		free(rbuf);
+		CHECK(mlx4v_sim_misuse_total(sim) == 0, "no misuse on the receive path");
+	}
 	CHECK(ibv_destroy_qp(qp) == 0, "ibv_destroy_qp");
 	/* The model binds a QP's port at creation; uverbs names it at INIT: refused, named. */
 	qp = ibv_create_qp(pd, &qa);
