@@ -151,6 +151,33 @@ mlx4v_sim_cq_info(struct mlx4v_sim *sim, uint32_t cqn, struct mlx4v_sim_cq_info 
 }
 
 int
+mlx4v_sim_qp_info(struct mlx4v_sim *sim, uint32_t qpn, struct mlx4v_sim_qp_info *info)
+{
+	struct mlx4v_sim_qp *qp;
+	unsigned int i;
+	int ret = -ENOENT;
+
+	pthread_mutex_lock(&sim->lock);
+	for (i = 0; i < MLX4V_SIM_MAX_QP; i++) {
+		qp = sim->qps[i];
+		if (qp == NULL || qp->qpn != qpn || qp->is_wq || qp->is_rss)
+			continue;
+		info->sq = qp->sq;
+		info->sq_wqe_cnt = qp->sq_wqe_cnt;
+		info->sq_shift = qp->sq_shift;
+		info->rq = qp->rq.base;
+		info->rq_wqe_cnt = qp->rq.wqe_cnt;
+		info->rq_shift = qp->rq.wqe_shift;
+		info->rdb = qp->rq.rdb;
+		info->doorbell_qpn = qp->doorbell_qpn;
+		ret = 0;
+		break;
+	}
+	pthread_mutex_unlock(&sim->lock);
+	return ret;
+}
+
+int
 mlx4v_sim_uar_store(struct mlx4v_sim *sim, uint32_t off, uint64_t raw)
 {
 	struct mlx4v_sim_qp *qp;

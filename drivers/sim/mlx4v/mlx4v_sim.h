@@ -144,6 +144,25 @@ struct mlx4v_sim_cq_info {
 __rte_internal
 int mlx4v_sim_cq_info(struct mlx4v_sim *sim, uint32_t cqn, struct mlx4v_sim_cq_info *info);
 
+/** A QP as the model holds it (mlx4v_sim_qp_info()). */
+struct mlx4v_sim_qp_info {
+	const void *sq;                /**< the first send WQE */
+	uint32_t sq_wqe_cnt;
+	int sq_shift;
+	const void *rq;                /**< the first receive WQE */
+	uint32_t rq_wqe_cnt;           /**< 0 without a receive queue */
+	int rq_shift;
+	const uint32_t *rdb;           /**< the receive doorbell record */
+	uint32_t doorbell_qpn;         /**< the send doorbell value it takes, BE32(qpn << 8) */
+};
+
+/**
+ * The model's view of QP qpn, to compare with what software holds.
+ * @return 0, or -ENOENT when no such QP is live.
+ */
+__rte_internal
+int mlx4v_sim_qp_info(struct mlx4v_sim *sim, uint32_t qpn, struct mlx4v_sim_qp_info *info);
+
 /** @return how often a misuse was detected; 0 for a bad kind. */
 __rte_internal
 uint64_t mlx4v_sim_misuse_count(struct mlx4v_sim *sim, enum mlx4v_sim_misuse kind);
