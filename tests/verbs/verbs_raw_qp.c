@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <infiniband/mlx4dv.h>
 #include <infiniband/verbs.h>
 
 #include <rte_ether.h>
@@ -45,6 +46,37 @@ qp_to(struct ibv_qp *qp, enum ibv_qp_state state, int port)
 		mask |= IBV_QP_PORT;
 	}
 	return ibv_modify_qp(qp, &a, mask);
+}
+
+/* The QP's mlx4dv view against the model's QP. */
+static void
+qp_view_check(struct ibv_qp *qp, struct mlx4v_sim *sim)
+{
+	struct mlx4v_sim_qp_info info;
+	struct mlx4dv_obj obj;
+	struct mlx4dv_qp dv;
+	uint8_t *buf;
+
+	memset(&obj, 0, sizeof(obj));
+	memset(&dv, 0, sizeof(dv));
+	obj.qp.in = qp;
+	obj.qp.out = &dv;
+	CHECK(mlx4dv_init_obj(&obj, MLX4DV_OBJ_QP) == 0, "mlx4dv_init_obj(QP 0x%x)", qp->qp_num);
+	CHECK(mlx4v_sim_qp_info(sim, qp->qp_num, &info) == 0, "the model holds QP 0x%x",
+	      qp->qp_num);
+	buf = dv.buf.buf;
+	CHECK(info.sq == buf + dv.sq.offset && info.sq_wqe_cnt == dv.sq.wqe_cnt &&
+	      info.sq_shift == dv.sq.wqe_shift, "SQ: view %p %u x %d, model %p %u x %d",
+	      (void *)(buf + dv.sq.offset), dv.sq.wqe_cnt, 1 << dv.sq.wqe_shift, info.sq,
+	      info.sq_wqe_cnt, 1 << info.sq_shift);
+	CHECK(info.rq_wqe_cnt == dv.rq.wqe_cnt && (dv.rq.wqe_cnt == 0 ||
+	      (info.rq == buf + dv.rq.offset && info.rq_shift == dv.rq.wqe_shift &&
+	       info.rdb == dv.rdb)), "RQ: view %u x %d, model %u x %d", dv.rq.wqe_cnt,
+	      dv.rq.wqe_cnt != 0 ? 1 << dv.rq.wqe_shift : 0, info.rq_wqe_cnt,
+	      info.rq_wqe_cnt != 0 ? 1 << info.rq_shift : 0);
+	CHECK(info.doorbell_qpn == dv.doorbell_qpn, "doorbell_qpn: view 0x%08x, model 0x%08x",
+	      dv.doorbell_qpn, info.doorbell_qpn);
+	CHECK(((uintptr_t)dv.sdb & 0xfff) == 0x14, "the send doorbell at UAR + 0x14");
 }
 
 /* Poll until n completions or about two seconds (the engine runs in its own thread). */
@@ -113,6 +145,7 @@ main(int argc, char **argv)
 	if (qp == NULL)
 		return 1;
 	CHECK(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_QP) == 1, "the model holds the QP");
+	qp_view_check(qp, sim);
 	CHECK(qp_to(qp, IBV_QPS_INIT, 1) == 0, "RESET -> INIT (port 1)");
 	CHECK(qp_to(qp, IBV_QPS_RTR, 0) == 0, "INIT -> RTR");
 	CHECK(qp_to(qp, IBV_QPS_RTS, 0) == 0, "RTR -> RTS");
@@ -188,6 +221,7 @@ main(int argc, char **argv)
 		      rqp != NULL ? "done" : strerror(errno));
 		if (rqp == NULL)
 			return 1;
+		qp_view_check(rqp, sim);
 		CHECK(qp_to(rqp, IBV_QPS_INIT, 1) == 0 && qp_to(rqp, IBV_QPS_RTR, 0) == 0 &&
 		      qp_to(rqp, IBV_QPS_RTS, 0) == 0, "receiving QP to RTS");
 		rbuf = calloc(32, 2048);
