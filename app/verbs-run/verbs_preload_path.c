@@ -23,6 +23,7 @@
 
 #include "emu_launch.h"
 #include "emu_path.h"
+#include "hwsim_wire.h"
 #include "mlx4v_sim.h"
 #include "verbs_run.h"
 
@@ -57,8 +58,18 @@ verbs_preload_parse_one(char *tok, unsigned int idx, char *err, size_t errlen)
 static void
 verbs_preload_parse(void)
 {
+	char name[32];
+	unsigned int i;
+
 	verbs_preload_nb_devs = emu_preload_devs("mlxv-verbs", getenv(VERBS_RUN_ENV_DEVS),
 						 VERBS_RUN_MAX_DEVS, verbs_preload_parse_one);
+	/* A function may be cabled (wire<N>=pair:) to one whose model is made later. */
+	for (i = 0; i < verbs_preload_nb_devs; i++) {
+		snprintf(name, sizeof(name), VERBS_RUN_MODEL_PREFIX "%.12s",
+			 verbs_preload_dev_tab[i].bdf);
+		if (hwsim_wire_dev_expect(name) != 0)
+			VERBS_RUN_LOG("%s: cannot announce its model to the wire", name);
+	}
 }
 
 struct verbs_run_dev *

@@ -21,6 +21,7 @@
 #include <rte_errno.h>
 
 #include "emu_launch.h"
+#include "hwsim_wire.h"
 #include "mlx4v_sim.h"
 #include "verbs_run.h"
 
@@ -50,7 +51,12 @@ verbs_run_devs_check(const struct verbs_run_dev *devs, unsigned int nb)
 	char name[32];
 	int ret = 0;
 
-	for (n = 0; n < nb; n++) {
+	/* A function may be cabled (wire<N>=pair:) to one whose model is made later. */
+	for (n = 0; n < nb && ret == 0; n++) {
+		snprintf(name, sizeof(name), VERBS_RUN_MODEL_PREFIX "%.12s", devs[n].bdf);
+		ret = hwsim_wire_dev_expect(name);
+	}
+	for (n = 0; n < nb && ret == 0; n++) {
 		snprintf(name, sizeof(name), VERBS_RUN_MODEL_PREFIX "%.12s", devs[n].bdf);
 		sim[n] = mlx4v_sim_host_create(name, devs[n].devargs);
 		if (sim[n] == NULL) {
