@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <infiniband/mlx4dv.h>
 #include <infiniband/verbs.h>
@@ -77,24 +76,6 @@ qp_view_check(struct ibv_qp *qp, struct mlx4v_sim *sim)
 	CHECK(info.doorbell_qpn == dv.doorbell_qpn, "doorbell_qpn: view 0x%08x, model 0x%08x",
 	      dv.doorbell_qpn, info.doorbell_qpn);
 	CHECK(((uintptr_t)dv.sdb & 0xfff) == 0x14, "the send doorbell at UAR + 0x14");
-}
-
-/* Poll until n completions or about two seconds (the engine runs in its own thread). */
-static int
-poll_n(struct ibv_cq *cq, struct ibv_wc *wc, int n)
-{
-	struct timespec ts = { 0, 1000000 };
-	int got = 0, r, i;
-
-	for (i = 0; i < 2000 && got < n; i++) {
-		r = ibv_poll_cq(cq, n - got, wc + got);
-		if (r < 0)
-			return r;
-		got += r;
-		if (got < n)
-			nanosleep(&ts, NULL);
-	}
-	return got;
 }
 
 int
@@ -174,7 +155,7 @@ main(int argc, char **argv)
 			if (ibv_post_send(qp, &wr, &bad) == 0)
 				posted++;
 		}
-		n = poll_n(cq, wc, NB_FRAMES);
+		n = verbs_test_poll(cq, wc, NB_FRAMES, 2000);
 		for (i = 0; i < n; i++, polled++)
 			ok &= wc[i].status == IBV_WC_SUCCESS && wc[i].wr_id == polled &&
 				wc[i].opcode == IBV_WC_SEND && wc[i].qp_num == qp->qp_num;
@@ -200,10 +181,6 @@ main(int argc, char **argv)
 	{
 		struct ibv_qp_init_attr rqa = qa;
 		struct rte_ether_addr mac;
-		struct {
-			struct ibv_flow_attr attr;
-			struct ibv_flow_spec_eth eth;
-		} rule;
 		struct ibv_recv_wr rwr, *rbad;
 		struct ibv_sge rsge;
 		struct ibv_flow *flow;
@@ -237,16 +214,7 @@ main(int argc, char **argv)
 			ok &= ibv_post_recv(rqp, &rwr, &rbad) == 0;
 		}
 		CHECK(rmr != NULL && ok, "ibv_post_recv x 32");
-		memset(&rule, 0, sizeof(rule));
-		rule.attr.type = IBV_FLOW_ATTR_NORMAL;
-		rule.attr.size = sizeof(rule);
-		rule.attr.num_of_specs = 1;
-		rule.attr.port = 1;
-		rule.eth.type = IBV_FLOW_SPEC_ETH;
-		rule.eth.size = sizeof(rule.eth);
-		memcpy(rule.eth.val.dst_mac, mac.addr_bytes, 6);
-		memset(rule.eth.mask.dst_mac, 0xff, 6);
-		flow = ibv_create_flow(rqp, &rule.attr);
+		flow = verbs_test_mac_rule(rqp, 1, mac.addr_bytes);
 		CHECK(flow != NULL, "ibv_create_flow(dmac " RTE_ETHER_ADDR_PRT_FMT "): %s",
 		      RTE_ETHER_ADDR_BYTES(&mac), flow != NULL ? "done" : strerror(errno));
 		mlx4v_sim_stats_get(sim, &st0);
@@ -267,7 +235,7 @@ main(int argc, char **argv)
 			ibv_post_send(rqp, &wr, &bad);
 		}
 		/* 8 send and 8 receive completions on the one CQ. */
-		n = poll_n(cq, wc, 16);
+		n = verbs_test_poll(cq, wc, 16, 2000);
 		for (i = 0, got = 0, ok = 1; i < n; i++) {
 			if (wc[i].opcode != IBV_WC_RECV)
 				continue;

@@ -7,7 +7,12 @@
 #ifndef _VERBS_TEST_H_
 #define _VERBS_TEST_H_
 
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <infiniband/verbs.h>
 
 /** Failed checks so far; the program exits nonzero if any. */
 static int verbs_test_fails;
@@ -22,5 +27,50 @@ static int verbs_test_fails;
 	} \
 	printf("\n"); \
 } while (0)
+
+/*
+ * Poll cq until n completions or about max_ms milliseconds (the model's engine runs in its
+ * own thread). @return the completions in wc, or a negative ibv_poll_cq() error.
+ */
+static inline int
+verbs_test_poll(struct ibv_cq *cq, struct ibv_wc *wc, int n, int max_ms)
+{
+	struct timespec ts = { 0, 1000000 };
+	int got = 0, r, i;
+
+	for (i = 0; i < max_ms && got < n; i++) {
+		r = ibv_poll_cq(cq, n - got, wc + got);
+		if (r < 0)
+			return r;
+		got += r;
+		if (got < n)
+			nanosleep(&ts, NULL);
+	}
+	return got;
+}
+
+/** A NORMAL steering rule: one Ethernet spec, the destination MAC with a full mask. */
+struct verbs_test_rule {
+	struct ibv_flow_attr attr;
+	struct ibv_flow_spec_eth eth;
+};
+
+/** @return the rule for frames to mac on port of qp, or NULL with errno. */
+static inline struct ibv_flow *
+verbs_test_mac_rule(struct ibv_qp *qp, uint8_t port, const uint8_t *mac)
+{
+	struct verbs_test_rule rule;
+
+	memset(&rule, 0, sizeof(rule));
+	rule.attr.type = IBV_FLOW_ATTR_NORMAL;
+	rule.attr.size = sizeof(rule);
+	rule.attr.num_of_specs = 1;
+	rule.attr.port = port;
+	rule.eth.type = IBV_FLOW_SPEC_ETH;
+	rule.eth.size = sizeof(rule.eth);
+	memcpy(rule.eth.val.dst_mac, mac, 6);
+	memset(rule.eth.mask.dst_mac, 0xff, 6);
+	return ibv_create_flow(qp, &rule.attr);
+}
 
 #endif /* _VERBS_TEST_H_ */

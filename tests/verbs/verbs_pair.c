@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file Two emulated ConnectX-3 cabled together (wire1=pair:), driven by libibverbs and
+ * libmlx4 only (doc/guides/platform/verbs_emulation.rst): mlx4_0 sends frames on port 1 to
+ * the MAC of mlx4_1's port 1, which receives them through a MAC rule into the buffers it
+ * posted; a frame to another MAC is not received. Run under dpdk-mlxv-verbs-run with the two
+ * functions cabled.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <infiniband/verbs.h>
+
+#include <rte_ether.h>
+
+#include "mlx4v_sim.h"
+#include "verbs_test.h"
+
+#define NB 16
+#define LEN 128
+#define RBUF 2048
+
+struct side {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;
+	uint8_t *buf;
+};
+
+static int
+side_open(struct side *s, struct ibv_device *dev, int nrecv)
+{
+	struct ibv_qp_init_attr qa;
+	struct ibv_qp_attr a;
+
+	memset(s, 0, sizeof(*s));
+	s->ctx = ibv_open_device(dev);
+	s->pd = s->ctx != NULL ? ibv_alloc_pd(s->ctx) : NULL;
+	s->cq = s->ctx != NULL ? ibv_create_cq(s->ctx, 64, NULL, NULL, 0) : NULL;
+	s->buf = calloc(NB, RBUF);
+	s->mr = s->pd != NULL ? ibv_reg_mr(s->pd, s->buf, NB * RBUF, IBV_ACCESS_LOCAL_WRITE) :
+		NULL;
+	if (s->mr == NULL || s->cq == NULL)
+		return -1;
+	memset(&qa, 0, sizeof(qa));
+	qa.send_cq = s->cq;
+	qa.recv_cq = s->cq;
+	qa.qp_type = IBV_QPT_RAW_PACKET;
+	qa.cap.max_send_wr = 32;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_wr = nrecv;
+	qa.cap.max_recv_sge = 1;
+	s->qp = ibv_create_qp(s->pd, &qa);
+	if (s->qp == NULL)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_INIT;
+	a.port_num = 1;
+	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_PORT) != 0)
+		return -1;
+	a.qp_state = IBV_QPS_RTR;
+	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE) != 0)
+		return -1;
+	a.qp_state = IBV_QPS_RTS;
+	return ibv_modify_qp(s->qp, &a, IBV_QP_STATE);
+}
+
+static void
+side_close(struct side *s)
+{
+	ibv_destroy_qp(s->qp);
+	ibv_dereg_mr(s->mr);
+	ibv_destroy_cq(s->cq);
+	ibv_dealloc_pd(s->pd);
+	ibv_close_device(s->ctx);
+	free(s->buf);
+}
+
+int
+main(void)
+{
+	struct ibv_wc wc[2 * NB];
+	struct ibv_device **list;
+	struct ibv_send_wr wr, *bad;
+	struct ibv_recv_wr rwr, *rbad;
+	struct ibv_sge sge;
+	struct rte_ether_addr mac1;
+	struct mlx4v_sim *sim0, *sim1;
+	struct ibv_flow *flow;
+	struct side tx, rx;
+	int i, n, ok;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	list = ibv_get_device_list(&n);
+	CHECK(list != NULL && n == 2, "two devices (%d)", n);
+	sim0 = mlx4v_sim_get("verbs-0000:00:06.0");
+	sim1 = mlx4v_sim_get("verbs-0000:00:07.0");
+	if (list == NULL || n != 2 || sim0 == NULL || sim1 == NULL)
+		return 1;
+	CHECK(side_open(&tx, list[0], 0) == 0, "mlx4_0: a raw-packet QP in RTS");
+	CHECK(side_open(&rx, list[1], NB) == 0, "mlx4_1: a raw-packet QP with %d receives", NB);
+	mlx4v_sim_port_mac(sim1, 1, &mac1);
+	for (i = 0, ok = 1; i < NB; i++) {
+		sge.addr = (uintptr_t)(rx.buf + i * RBUF);
+		sge.length = RBUF;
+		sge.lkey = rx.mr->lkey;
+		memset(&rwr, 0, sizeof(rwr));
+		rwr.wr_id = i;
+		rwr.sg_list = &sge;
+		rwr.num_sge = 1;
+		ok &= ibv_post_recv(rx.qp, &rwr, &rbad) == 0;
+	}
+	CHECK(ok, "mlx4_1: %d receive buffers posted", NB);
+	flow = verbs_test_mac_rule(rx.qp, 1, mac1.addr_bytes);
+	CHECK(flow != NULL, "mlx4_1: rule for " RTE_ETHER_ADDR_PRT_FMT,
+	      RTE_ETHER_ADDR_BYTES(&mac1));
+	/* NB frames to mlx4_1's MAC, then one to another MAC, which no rule takes. */
+	for (i = 0; i <= NB; i++) {
+		uint8_t *f = tx.buf + i * LEN;
+
+		memcpy(f, mac1.addr_bytes, 6);
+		if (i == NB)
+			f[5] ^= 0x80;
+		memcpy(f + 6, "\x02\x00\x00\x00\x00\x06", 6);
+		f[12] = 0x88;
+		f[13] = 0xb5;
+		f[14] = (uint8_t)i;
+		sge.addr = (uintptr_t)f;
+		sge.length = LEN;
+		sge.lkey = tx.mr->lkey;
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = i;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		wr.opcode = IBV_WR_SEND;
+		wr.send_flags = IBV_SEND_SIGNALED;
+		ibv_post_send(tx.qp, &wr, &bad);
+	}
+	n = verbs_test_poll(tx.cq, wc, NB + 1, 2000);
+	CHECK(n == NB + 1, "mlx4_0: %d send completions", n);
+	n = verbs_test_poll(rx.cq, wc, NB + 1, 200);
+	for (i = 0, ok = 1; i < n && i < NB; i++)
+		ok &= wc[i].status == IBV_WC_SUCCESS && wc[i].opcode == IBV_WC_RECV &&
+			wc[i].byte_len == LEN && wc[i].wr_id == (uint64_t)i &&
+			rx.buf[i * RBUF + 14] == (uint8_t)i;
+	CHECK(n == NB && ok, "mlx4_1: the %d frames to its MAC received in order, not the "
+	      "other (%d)", NB, n);
+	CHECK(mlx4v_sim_misuse_total(sim0) == 0 && mlx4v_sim_misuse_total(sim1) == 0,
+	      "no misuse on either model");
+	CHECK(flow != NULL && ibv_destroy_flow(flow) == 0, "rule destroyed");
+	side_close(&rx);
+	side_close(&tx);
+	ibv_free_device_list(list);
+	return verbs_test_fails != 0;
+}
