@@ -59,6 +59,14 @@ struct verbs_dev_handle {
 	void *obj;              /**< struct mlx4v_pd, mlx4v_mr, mlx4v_cq, mlx4v_qp, mlx4v_flow */
 };
 
+/** A CQ: the model's, and what uverbs keeps of it. */
+struct verbs_dev_cq {
+	struct mlx4v_cq cq;     /**< first: the handle's object is this */
+	uint64_t user_handle;   /**< what completion events name */
+	int chan_wr;            /**< its completion channel's write end, -1 without */
+	uint32_t reported;      /**< completion events delivered */
+};
+
 /** An open uverbs fd: a ucontext after GET_CONTEXT. */
 struct verbs_dev_fd {
 	int fd;                 /**< -1: free slot */
@@ -232,6 +240,8 @@ verbs_dev_obj_destroy(struct verbs_dev_fd *f, uint32_t h)
 			mr->pd->obj.refcnt--;
 		break;
 	case VERBS_H_CQ:
+		/* No event is delivered once the model's eventfd is closed. */
+		verbs_event_unwatch(((struct mlx4v_cq *)hd->obj)->event_fd);
 		ret = f->ops->cq_destroy(hd->obj);
 		break;
 	case VERBS_H_QP:
@@ -543,7 +553,9 @@ verbs_cmd_create_cq(struct verbs_dev_fd *f, const void *in, size_t in_len, size_
 		struct ib_uverbs_create_cq_resp core;
 		struct mlx4_ib_create_cq_resp drv;
 	} resp;
+	struct verbs_dev_cq *vcq;
 	struct mlx4v_cq *cq;
+	int chan_wr = -1;
 	int ret;
 
 	if (in_len < sizeof(*cmd) + sizeof(*drv) || f->ctx == NULL)
@@ -552,12 +564,17 @@ verbs_cmd_create_cq(struct verbs_dev_fd *f, const void *in, size_t in_len, size_
 	if (cmd->cqe < 1 || cmd->cqe > f->ctx->caps.max_cqe)
 		return -EINVAL;
 	if (cmd->comp_channel >= 0) {
-		VERBS_RUN_LOG("CREATE_CQ with a completion channel: not emulated (EOPNOTSUPP)");
-		return -EOPNOTSUPP;
+		chan_wr = verbs_event_channel_wr(cmd->comp_channel);
+		if (chan_wr < 0)
+			return -EINVAL;
 	}
-	cq = calloc(1, sizeof(*cq));
-	if (cq == NULL)
+	vcq = calloc(1, sizeof(*vcq));
+	if (vcq == NULL)
 		return -ENOMEM;
+	vcq->user_handle = cmd->user_handle;
+	vcq->chan_wr = chan_wr;
+	cq = &vcq->cq;
+	cq->with_events = chan_wr >= 0;
 	cq->obj.type = MLX4V_OBJ_CQ;
 	cq->obj.ctx = f->ctx;
 	cq->cqe_req = cmd->cqe;
@@ -571,16 +588,23 @@ verbs_cmd_create_cq(struct verbs_dev_fd *f, const void *in, size_t in_len, size_
 	ret = f->ops->cq_create(cq);
 	if (ret)
 		goto err_free;
+	if (chan_wr >= 0) {
+		ret = verbs_event_watch(cq->event_fd, chan_wr, vcq->user_handle, &vcq->reported);
+		if (ret)
+			goto err_destroy;
+	}
 	memset(&resp, 0, sizeof(resp));
 	resp.core.cqe = cq->cqe_cnt - 1;
 	resp.drv.cqn = cq->cqn;
-	ret = verbs_dev_publish(f, VERBS_H_CQ, cq, cmd->response, out_len, &resp, sizeof(resp),
+	ret = verbs_dev_publish(f, VERBS_H_CQ, vcq, cmd->response, out_len, &resp, sizeof(resp),
 				0);
 	if (ret == 0)
 		return 0;
+	verbs_event_unwatch(cq->event_fd);
+err_destroy:
 	f->ops->cq_destroy(cq);
 err_free:
-	free(cq);
+	free(vcq);
 	return ret;
 }
 
@@ -815,6 +839,56 @@ verbs_cmd_name(uint32_t cmd)
 	return n < RTE_DIM(names) ? names[n] : "?";
 }
 
+/*
+ * The response says how many completion events were delivered: libibverbs waits until the
+ * command acknowledged as many (ibv_ack_cq_events()).
+ */
+static int
+verbs_cmd_destroy_cq(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t out_len)
+{
+	const struct ib_uverbs_destroy_cq *cmd = in;
+	struct ib_uverbs_destroy_cq_resp resp;
+	struct verbs_dev_cq *vcq;
+	int ret;
+
+	if (in_len < sizeof(*cmd))
+		return -EINVAL;
+	vcq = verbs_dev_handle_get(f, cmd->cq_handle, VERBS_H_CQ);
+	if (vcq == NULL)
+		return -EINVAL;
+	verbs_event_unwatch(vcq->cq.event_fd);
+	memset(&resp, 0, sizeof(resp));
+	resp.comp_events_reported = vcq->reported;
+	ret = verbs_dev_obj_destroy(f, cmd->cq_handle);
+	if (ret)
+		return ret;
+	return verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
+}
+
+static int
+verbs_cmd_create_comp_channel(struct verbs_dev_fd *f, const void *in, size_t in_len,
+			      size_t out_len)
+{
+	const struct ib_uverbs_create_comp_channel *cmd = in;
+	struct ib_uverbs_create_comp_channel_resp resp;
+	int fd, ret;
+
+	(void)f;
+	if (in_len < sizeof(*cmd))
+		return -EINVAL;
+	fd = verbs_event_channel_new();
+	if (fd < 0)
+		return fd;
+	memset(&resp, 0, sizeof(resp));
+	resp.fd = fd;
+	ret = verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
+	if (ret) {
+		verbs_event_channel_closed(fd);
+		close(fd);
+	}
+	return ret;
+}
+
 /* A destroy command of struct st whose handle is field, with a response of rsz bytes or 0. */
 #define VERBS_DESTROY(st, field, type, rsz) \
 	verbs_cmd_destroy(f, in, in_len, sizeof(struct st), offsetof(struct st, field), type, \
@@ -883,8 +957,9 @@ verbs_dev_cmd(struct verbs_dev_fd *f, const void *buf, size_t len)
 	case IB_USER_VERBS_CMD_CREATE_CQ:
 		return verbs_cmd_create_cq(f, in, in_len, out_len);
 	case IB_USER_VERBS_CMD_DESTROY_CQ:
-		return VERBS_DESTROY(ib_uverbs_destroy_cq, cq_handle, VERBS_H_CQ,
-				     sizeof(struct ib_uverbs_destroy_cq_resp));
+		return verbs_cmd_destroy_cq(f, in, in_len, out_len);
+	case IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL:
+		return verbs_cmd_create_comp_channel(f, in, in_len, out_len);
 	case IB_USER_VERBS_CMD_CREATE_QP:
 		return verbs_cmd_create_qp(f, in, in_len, out_len);
 	case IB_USER_VERBS_CMD_MODIFY_QP:
@@ -1153,5 +1228,6 @@ close(int fd)
 		verbs_dev_release(f);
 	}
 	pthread_mutex_unlock(&verbs_dev_lock);
+	verbs_event_channel_closed(fd);
 	return real_close(fd);
 }

@@ -70,6 +70,26 @@ int verbs_preload_dev_open(unsigned int idx);
 /** @return 1 with --trace. */
 int verbs_preload_trace_on(void);
 
+/* ---- preload: completion channels (verbs_preload_event.c) ---- */
+
+/** A new channel. @return the fd the command reads events from, or -errno. */
+int verbs_event_channel_new(void);
+
+/** @return the write end of channel rd, or -1 when rd is no channel. */
+int verbs_event_channel_wr(int rd);
+
+/** fd is being closed: if it is a channel, its write end goes too. */
+void verbs_event_channel_closed(int fd);
+
+/**
+ * Deliver the events the model raises on event_fd to channel chan_wr as descriptors naming
+ * user_handle, counting them in *reported. @return 0 or -errno.
+ */
+int verbs_event_watch(int event_fd, int chan_wr, uint64_t user_handle, uint32_t *reported);
+
+/** No more deliveries for event_fd once this returns. */
+void verbs_event_unwatch(int event_fd);
+
 #define VERBS_TRACE(fmt, ...) do { \
 	if (verbs_preload_trace_on()) \
 		VERBS_RUN_LOG(fmt, ##__VA_ARGS__); \

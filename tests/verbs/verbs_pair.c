@@ -6,12 +6,14 @@
  * @file Two emulated ConnectX-3 cabled together (wire1=pair:), driven by libibverbs and
  * libmlx4 only (doc/guides/platform/verbs_emulation.rst): mlx4_0 sends frames on port 1 to
  * the MAC of mlx4_1's port 1, which receives them through a MAC rule into the buffers it
- * posted; a frame to another MAC is not received. Run under dpdk-mlxv-verbs-run with the two
+ * posted, and its CQ, on a completion channel, raises an event; a frame to another MAC is
+ * not received. Run under dpdk-mlxv-verbs-run with the two
  * functions cabled.
  */
 
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,7 @@
 #define RBUF 2048
 
 struct side {
+	struct ibv_comp_channel *ch;  /**< NULL: a CQ without events */
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
@@ -37,15 +40,20 @@ struct side {
 };
 
 static int
-side_open(struct side *s, struct ibv_device *dev, int nrecv)
+side_open(struct side *s, struct ibv_device *dev, int nrecv, int events)
 {
 	struct ibv_qp_init_attr qa;
 	struct ibv_qp_attr a;
 
 	memset(s, 0, sizeof(*s));
 	s->ctx = ibv_open_device(dev);
-	s->pd = s->ctx != NULL ? ibv_alloc_pd(s->ctx) : NULL;
-	s->cq = s->ctx != NULL ? ibv_create_cq(s->ctx, 64, NULL, NULL, 0) : NULL;
+	if (s->ctx == NULL)
+		return -1;
+	s->ch = events ? ibv_create_comp_channel(s->ctx) : NULL;
+	if (events && s->ch == NULL)
+		return -1;
+	s->pd = ibv_alloc_pd(s->ctx);
+	s->cq = ibv_create_cq(s->ctx, 64, s, s->ch, 0);
 	s->buf = calloc(NB, RBUF);
 	s->mr = s->pd != NULL ? ibv_reg_mr(s->pd, s->buf, NB * RBUF, IBV_ACCESS_LOCAL_WRITE) :
 		NULL;
@@ -80,6 +88,8 @@ side_close(struct side *s)
 	ibv_destroy_qp(s->qp);
 	ibv_dereg_mr(s->mr);
 	ibv_destroy_cq(s->cq);
+	if (s->ch != NULL)
+		ibv_destroy_comp_channel(s->ch);
 	ibv_dealloc_pd(s->pd);
 	ibv_close_device(s->ctx);
 	free(s->buf);
@@ -106,8 +116,11 @@ main(void)
 	sim1 = mlx4v_sim_get("verbs-0000:00:07.0");
 	if (list == NULL || n != 2 || sim0 == NULL || sim1 == NULL)
 		return 1;
-	CHECK(side_open(&tx, list[0], 0) == 0, "mlx4_0: a raw-packet QP in RTS");
-	CHECK(side_open(&rx, list[1], NB) == 0, "mlx4_1: a raw-packet QP with %d receives", NB);
+	CHECK(side_open(&tx, list[0], 0, 0) == 0, "mlx4_0: a raw-packet QP in RTS");
+	CHECK(side_open(&rx, list[1], NB, 1) == 0,
+	      "mlx4_1: a raw-packet QP with %d receives, its CQ on a completion channel", NB);
+	/* Armed before the frames: their first completion raises one event on the channel. */
+	CHECK(ibv_req_notify_cq(rx.cq, 0) == 0, "mlx4_1: CQ armed");
 	mlx4v_sim_port_mac(sim1, 1, &mac1);
 	for (i = 0, ok = 1; i < NB; i++) {
 		sge.addr = (uintptr_t)(rx.buf + i * RBUF);
@@ -147,6 +160,17 @@ main(void)
 	}
 	n = verbs_test_poll(tx.cq, wc, NB + 1, 2000);
 	CHECK(n == NB + 1, "mlx4_0: %d send completions", n);
+	{
+		struct pollfd pfd = { .fd = rx.ch->fd, .events = POLLIN };
+		struct ibv_cq *ecq = NULL;
+		void *ectx = NULL;
+
+		/* poll() first: a missing event fails the check instead of hanging the test. */
+		CHECK(poll(&pfd, 1, 2000) == 1 && ibv_get_cq_event(rx.ch, &ecq, &ectx) == 0 &&
+		      ecq == rx.cq && ectx == &rx, "mlx4_1: a completion event for its CQ");
+		if (ecq != NULL)
+			ibv_ack_cq_events(ecq, 1);
+	}
 	n = verbs_test_poll(rx.cq, wc, NB + 1, 200);
 	for (i = 0, ok = 1; i < n && i < NB; i++)
 		ok &= wc[i].status == IBV_WC_SUCCESS && wc[i].opcode == IBV_WC_RECV &&
@@ -157,7 +181,11 @@ main(void)
 	CHECK(mlx4v_sim_misuse_total(sim0) == 0 && mlx4v_sim_misuse_total(sim1) == 0,
 	      "no misuse on either model");
 	CHECK(flow != NULL && ibv_destroy_flow(flow) == 0, "rule destroyed");
+	/* Destroying the CQ returns: the events reported are the events acknowledged. */
 	side_close(&rx);
+	CHECK(mlx4v_sim_live_objects(sim1, MLX4V_SIM_OBJ_CQ) == 0 &&
+	      mlx4v_sim_live_objects(sim1, MLX4V_SIM_OBJ_QP) == 0,
+	      "mlx4_1 closed, its model empty");
 	side_close(&tx);
 	ibv_free_device_list(list);
 	return verbs_test_fails != 0;
