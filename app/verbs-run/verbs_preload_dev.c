@@ -52,11 +52,12 @@ enum verbs_dev_htype {
 	VERBS_H_CQ,
 	VERBS_H_QP,
 	VERBS_H_FLOW,
+	VERBS_H_WQ,
 };
 
 struct verbs_dev_handle {
 	enum verbs_dev_htype type;
-	void *obj;              /**< struct mlx4v_pd, mlx4v_mr, mlx4v_cq, mlx4v_qp, mlx4v_flow */
+	void *obj;              /**< struct mlx4v_pd, _mr, _cq, _qp, _flow, _wq */
 };
 
 /** A CQ: the model's, and what uverbs keeps of it. */
@@ -258,6 +259,13 @@ verbs_dev_obj_destroy(struct verbs_dev_fd *f, uint32_t h)
 		ret = f->ops->flow_destroy(flow);
 		if (ret == 0)
 			flow->qp->obj.refcnt--;
+		break;
+	case VERBS_H_WQ:
+		ret = f->ops->wq_destroy(hd->obj);
+		if (ret == 0) {
+			((struct mlx4v_wq *)hd->obj)->pd->obj.refcnt--;
+			((struct mlx4v_wq *)hd->obj)->cq->obj.refcnt--;
+		}
 		break;
 	case VERBS_H_FREE:
 		break;
@@ -840,6 +848,118 @@ verbs_cmd_name(uint32_t cmd)
 }
 
 /*
+ * A receive WQ (extended command) over libmlx4's ring, sized as mlx4_ib's set_rq_size(); the
+ * first WQ of a context sets its WQ number range (log_range_size), as mlx4_ib. Like QPs, the
+ * model binds a WQ to its port at creation, which uverbs never names: port 1.
+ */
+static int
+verbs_cmd_create_wq(struct verbs_dev_fd *f, const void *in, size_t in_len, uint64_t response,
+		    size_t out_len)
+{
+	const struct ib_uverbs_ex_create_wq *cmd = in;
+	const struct mlx4_ib_create_wq *drv = (const void *)(cmd + 1);
+	struct ib_uverbs_ex_create_wq_resp resp;
+	struct mlx4v_cq *cq;
+	struct mlx4v_pd *pd;
+	struct mlx4v_wq *wq;
+	unsigned int i, nwq = 0;
+	int ret;
+
+	if (in_len < sizeof(*cmd) + sizeof(*drv) || f->ctx == NULL)
+		return -EINVAL;
+	if (cmd->wq_type != IBV_WQT_RQ || cmd->max_wr == 0 ||
+	    cmd->max_wr > f->ctx->caps.max_qp_wr || cmd->max_sge > f->ctx->caps.max_sge)
+		return -EINVAL;
+	pd = verbs_dev_handle_get(f, cmd->pd_handle, VERBS_H_PD);
+	cq = verbs_dev_handle_get(f, cmd->cq_handle, VERBS_H_CQ);
+	if (pd == NULL || cq == NULL)
+		return -EINVAL;
+	for (i = 0; i < VERBS_DEV_MAX_HANDLES; i++)
+		nwq += f->h[i].type == VERBS_H_WQ;
+	if (nwq == 0) {
+		ret = f->ops->wqs_range_set(f->ctx, drv->log_range_size);
+		if (ret)
+			return ret;
+	}
+	wq = calloc(1, sizeof(*wq));
+	if (wq == NULL)
+		return -ENOMEM;
+	wq->obj.type = MLX4V_OBJ_WQ;
+	wq->obj.ctx = f->ctx;
+	wq->pd = pd;
+	wq->cq = cq;
+	wq->attr.port = 1;
+	wq->rq.wqe_cnt = verbs_dev_pow2(cmd->max_wr);
+	wq->rq.wqe_shift = verbs_dev_log2(verbs_dev_pow2(cmd->max_sge != 0 ? cmd->max_sge : 1) *
+					  16);
+	wq->rq.offset = 0;
+	wq->buf = (void *)(uintptr_t)drv->buf_addr;
+	wq->buf_len = (size_t)wq->rq.wqe_cnt << wq->rq.wqe_shift;
+	wq->rdb = (uint32_t *)(uintptr_t)drv->db_addr;
+	ret = f->ops->wq_create(wq);
+	if (ret)
+		goto err_free;
+	memset(&resp, 0, sizeof(resp));
+	resp.response_length = sizeof(resp);
+	resp.max_wr = wq->rq.wqe_cnt;
+	resp.max_sge = (1u << wq->rq.wqe_shift) / 16;
+	resp.wqn = wq->wqn;
+	ret = verbs_dev_publish(f, VERBS_H_WQ, wq, response, out_len, &resp, sizeof(resp),
+				offsetof(struct ib_uverbs_ex_create_wq_resp, wq_handle));
+	if (ret == 0) {
+		pd->obj.refcnt++;
+		cq->obj.refcnt++;
+		return 0;
+	}
+	f->ops->wq_destroy(wq);
+err_free:
+	free(wq);
+	return ret;
+}
+
+static int
+verbs_cmd_modify_wq(struct verbs_dev_fd *f, const void *in, size_t in_len)
+{
+	const struct ib_uverbs_ex_modify_wq *cmd = in;
+	struct mlx4v_wq *wq;
+
+	if (in_len < sizeof(*cmd))
+		return -EINVAL;
+	wq = verbs_dev_handle_get(f, cmd->wq_handle, VERBS_H_WQ);
+	if (wq == NULL)
+		return -EINVAL;
+	if (!(cmd->attr_mask & IBV_WQ_ATTR_STATE))
+		return 0;
+	/* IBV_WQS_RESET, RDY, ERR are the model's states in the same order. */
+	if (cmd->wq_state > IBV_WQS_ERR) {
+		VERBS_RUN_LOG("EX_MODIFY_WQ to state %u: not emulated (EOPNOTSUPP)",
+			      cmd->wq_state);
+		return -EOPNOTSUPP;
+	}
+	return f->ops->wq_modify(wq, (enum rte_pmd_mlx4v_wq_state)cmd->wq_state);
+}
+
+static int
+verbs_cmd_destroy_wq(struct verbs_dev_fd *f, const void *in, size_t in_len, uint64_t response,
+		     size_t out_len)
+{
+	const struct ib_uverbs_ex_destroy_wq *cmd = in;
+	struct ib_uverbs_ex_destroy_wq_resp resp;
+	int ret;
+
+	if (in_len < sizeof(*cmd))
+		return -EINVAL;
+	if (verbs_dev_handle_get(f, cmd->wq_handle, VERBS_H_WQ) == NULL)
+		return -EINVAL;
+	ret = verbs_dev_obj_destroy(f, cmd->wq_handle);
+	if (ret)
+		return ret;
+	memset(&resp, 0, sizeof(resp));
+	resp.response_length = sizeof(resp);
+	return verbs_dev_resp(response, out_len, &resp, RTE_MIN(out_len, sizeof(resp)));
+}
+
+/*
  * The response says how many completion events were delivered: libibverbs waits until the
  * command acknowledged as many (ibv_ack_cq_events()).
  */
@@ -924,6 +1044,12 @@ verbs_dev_cmd(struct verbs_dev_fd *f, const void *buf, size_t len)
 							 ex->provider_out_words * 8u);
 		case IB_USER_VERBS_EX_CMD_CREATE_FLOW:
 			return verbs_cmd_create_flow(f, in, in_len, ex->response, out_len);
+		case IB_USER_VERBS_EX_CMD_CREATE_WQ:
+			return verbs_cmd_create_wq(f, in, in_len, ex->response, out_len);
+		case IB_USER_VERBS_EX_CMD_MODIFY_WQ:
+			return verbs_cmd_modify_wq(f, in, in_len);
+		case IB_USER_VERBS_EX_CMD_DESTROY_WQ:
+			return verbs_cmd_destroy_wq(f, in, in_len, ex->response, out_len);
 		case IB_USER_VERBS_EX_CMD_DESTROY_FLOW:
 			return VERBS_DESTROY(ib_uverbs_destroy_flow, flow_handle, VERBS_H_FLOW, 0);
 		default:
@@ -979,7 +1105,7 @@ static void
 verbs_dev_release(struct verbs_dev_fd *f)
 {
 	static const enum verbs_dev_htype order[] = {
-		VERBS_H_FLOW, VERBS_H_QP, VERBS_H_CQ, VERBS_H_MR, VERBS_H_PD
+		VERBS_H_FLOW, VERBS_H_QP, VERBS_H_WQ, VERBS_H_CQ, VERBS_H_MR, VERBS_H_PD
 	};
 	unsigned int i, k;
 
