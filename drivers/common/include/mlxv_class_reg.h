@@ -41,6 +41,8 @@
 #define MLXV_CLASS_F_EVENT 0x1
 #define MLXV_CLASS_F_ATTACH 0x2
 #define MLXV_CLASS_F_DETACH 0x4
+/** Set by a class driver that owns its devices' ports: the raw path may not change them. */
+#define MLXV_CLASS_F_OWNS_PORT 0x8
 
 /** The registry's part of a class driver, set when it registers. */
 struct mlxv_class_node {
@@ -101,7 +103,7 @@ struct mlxv_class_reg {
 /**
  * Register class driver drv (NULL: -EINVAL) with registry reg: drv is a struct mlx5v_class_driver
  * or mlx4v_class_driver (fields node, name, probe, remove and the optional event, attach,
- * detach). @return as mlxv_class_reg_driver_add().
+ * detach) and flags (MLXV_CLASS_F_OWNS_PORT). @return as mlxv_class_reg_driver_add().
  */
 #define MLXV_CLASS_DRIVER_ADD(reg, drv) \
 	((drv) == NULL ? -EINVAL : \
@@ -109,7 +111,8 @@ struct mlxv_class_reg {
 				   (drv)->probe != NULL && (drv)->remove != NULL, \
 				   ((drv)->event != NULL ? MLXV_CLASS_F_EVENT : 0) | \
 				   ((drv)->attach != NULL ? MLXV_CLASS_F_ATTACH : 0) | \
-				   ((drv)->detach != NULL ? MLXV_CLASS_F_DETACH : 0)))
+				   ((drv)->detach != NULL ? MLXV_CLASS_F_DETACH : 0) | \
+				   ((drv)->flags & MLXV_CLASS_F_OWNS_PORT)))
 
 /**
  * Define class driver var (of type type, initialized with the designated initializers that
@@ -465,6 +468,21 @@ mlxv_class_reg_dev_classes(struct mlxv_class_reg *reg, const char *name, const c
 	}
 	pthread_mutex_unlock(&reg->lock);
 	return ret;
+}
+
+/** The MLXV_CLASS_F_* of the classes probed on a device, or-ed (0: none, or no device). */
+static inline unsigned int
+mlxv_class_reg_dev_flags(struct mlxv_class_reg *reg, const char *name)
+{
+	struct mlxv_class_dev *cd;
+	unsigned int i, flags = 0;
+
+	pthread_mutex_lock(&reg->lock);
+	cd = name != NULL ? mlxv_class_reg_dev_find(reg, name) : NULL;
+	for (i = 0; cd != NULL && i < cd->n; i++)
+		flags |= cd->drv[i]->flags;
+	pthread_mutex_unlock(&reg->lock);
+	return flags;
 }
 
 #endif /* _MLXV_CLASS_REG_H_ */

@@ -42,6 +42,7 @@ struct mlx4v_class_event {
 struct mlx4v_class_driver {
 	struct mlxv_class_node node; /**< the registry's (set by register) */
 	const char *name;           /**< its class= name, e.g. "net" */
+	unsigned int flags;         /**< MLXV_CLASS_F_OWNS_PORT if it owns the ports */
 	/**
 	 * Attach to the device named name (rte_pmd_mlx4v_dev_open() works on it); devargs is
 	 * the device's whole devargs string or NULL. @return 0 or a negative errno.

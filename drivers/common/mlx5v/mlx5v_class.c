@@ -237,3 +237,9 @@ mlx5v_class_dev_classes(const char *name, const char **names, unsigned int n)
 {
 	return mlxv_class_reg_dev_classes(&mlx5v_class_reg, name, names, n);
 }
+
+unsigned int
+mlx5v_class_dev_flags(const char *name)
+{
+	return mlxv_class_reg_dev_flags(&mlx5v_class_reg, name);
+}

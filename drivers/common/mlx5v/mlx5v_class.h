@@ -41,6 +41,7 @@ struct mlx5v_class_event {
 struct mlx5v_class_driver {
 	struct mlxv_class_node node; /**< the registry's (set by register) */
 	const char *name;        /**< its class= name, e.g. "net" */
+	unsigned int flags;      /**< MLXV_CLASS_F_OWNS_PORT if it owns the ports */
 	/**
 	 * Attach to dev (edev: the EAL device; devargs: the device's whole devargs string or
 	 * NULL). Control thread. @return 0 or a negative errno (the probe of dev then fails).
@@ -123,5 +124,8 @@ int mlx5v_class_dev_detach(struct rte_device *edev);
  */
 __rte_internal
 int mlx5v_class_dev_classes(const char *name, const char **names, unsigned int n);
+
+/** The MLXV_CLASS_F_* of the classes probed on a device, or-ed (0: none, or no device). */
+unsigned int mlx5v_class_dev_flags(const char *name);
 
 #endif /* _MLX5V_CLASS_H_ */

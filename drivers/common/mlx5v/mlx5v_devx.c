@@ -1324,20 +1324,6 @@ mlx5v_devx_policy_uar_owned(void *arg, uint32_t page)
 	return uar != NULL;
 }
 
-/* @return 1 if a net class driver is probed on dev: the port and vport are its own. */
-static int
-mlx5v_devx_net_owned(struct mlx5v_dev *dev)
-{
-	const char *names[MLX5V_CLASS_MAX];
-	int i, n;
-
-	n = mlx5v_class_dev_classes(dev->name, names, RTE_DIM(names));
-	for (i = 0; i < n; i++)
-		if (strcmp(names[i], "net") == 0)
-			return 1;
-	return 0;
-}
-
 /*
  * Pass-through for device commands within the raw command policy (mlx5v_devx_policy.c,
  * doc/guides/nics/mlx5v_devx.rst): cmd_do semantics, so a firmware failure is -EREMOTEIO with
@@ -1363,7 +1349,7 @@ mlx5v_devx_general_cmd(struct mlx5v_dev *dev, const void *in, size_t inlen, void
 		return ret;
 	async = mlx5v_eq_async(dev);
 	env = (struct mlx5v_devx_policy_env){
-		.net_owned = mlx5v_devx_net_owned(dev),
+		.port_owned = !!(mlx5v_class_dev_flags(dev->name) & MLXV_CLASS_F_OWNS_PORT),
 		.async_eqn = async != NULL ? mlx5v_eq_eqn(async) : UINT32_MAX,
 		.eq_owned = mlx5v_devx_policy_eq_owned,
 		.uar_owned = mlx5v_devx_policy_uar_owned,

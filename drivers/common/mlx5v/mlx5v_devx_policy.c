@@ -262,7 +262,7 @@ mlx5v_devx_policy_check(struct mlx5v_devx_raw *raw, const struct mlx5v_devx_poli
 		if (opcode == MLX5V_CMD_OP_ACCESS_REG &&
 		    MLX5V_IFC_GET(cmd_in_hdr, in, op_mod) == MLX5V_ACCESS_REG_READ)
 			return 0;
-		if (env->net_owned) {
+		if (env->port_owned) {
 			why = "the port belongs to the net class";
 			goto deny;
 		}

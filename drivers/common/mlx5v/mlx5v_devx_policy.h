@@ -44,7 +44,7 @@ struct mlx5v_devx_raw;
 
 /** What the policy needs to know of the device, gathered by the caller per command. */
 struct mlx5v_devx_policy_env {
-	int net_owned;        /**< a net class driver is probed on the device */
+	int port_owned;       /**< a class that owns the ports (MLXV_CLASS_F_OWNS_PORT) is probed */
 	uint32_t async_eqn;   /**< the driver's async EQ (UINT32_MAX if none) */
 	/** @return 1 if eqn is an EQ of rte_pmd_mlx5v_devx_create_eq() on this device. */
 	int (*eq_owned)(void *arg, uint32_t eqn);

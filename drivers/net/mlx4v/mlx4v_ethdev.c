@@ -888,6 +888,7 @@ mlx4v_ethdev_event(const char *name, const struct mlx4v_class_event *ev)
 MLXV_CLASS_DRIVER_REGISTER(struct mlx4v_class_driver, mlx4v_ethdev_class,
 			   mlx4v_class_driver_register, MLX4V_ETH_LOG,
 			   .name = "net",
+			   .flags = MLXV_CLASS_F_OWNS_PORT,
 			   .probe = mlx4v_ethdev_probe,
 			   .remove = mlx4v_ethdev_remove,
 			   .event = mlx4v_ethdev_event,

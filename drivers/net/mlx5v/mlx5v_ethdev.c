@@ -1130,6 +1130,7 @@ mlx5v_ethdev_detach(struct rte_device *edev)
 MLXV_CLASS_DRIVER_REGISTER(struct mlx5v_class_driver, mlx5v_ethdev_class,
 			   mlx5v_class_driver_register, MLX5V_ETH_LOG,
 			   .name = "net",
+			   .flags = MLXV_CLASS_F_OWNS_PORT,
 			   .probe = mlx5v_ethdev_probe,
 			   .remove = mlx5v_ethdev_remove,
 			   .event = mlx5v_ethdev_event,
