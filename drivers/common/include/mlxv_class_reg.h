@@ -10,9 +10,8 @@
  * (doc/guides/platform/mlx5v.rst, "Layout"; doc/guides/nics/mlx4v.rst, "Ethernet PMD").
  *
  * Each common driver keeps one struct mlxv_class_reg and wraps these static inline helpers
- * in its own mlx5v_class_* / mlx4v_class_* functions: the callbacks of its class drivers have
- * its own signatures, so it passes them through struct mlxv_class_reg_ops. Nothing here is
- * exported.
+ * in its own mlx5v_class_* / mlx4v_class_* functions; the class drivers of both families are
+ * struct mlxv_class_driver, called directly. Nothing here is exported.
  */
 
 #ifndef _MLXV_CLASS_REG_H_
@@ -37,40 +36,45 @@
 /** The class= value that selects no class. */
 #define MLXV_CLASS_NONE "none"
 
-/** What a class driver has besides probe and remove (struct mlxv_class_node flags). */
-#define MLXV_CLASS_F_EVENT 0x1
-#define MLXV_CLASS_F_ATTACH 0x2
-#define MLXV_CLASS_F_DETACH 0x4
 /** Set by a class driver that owns its devices' ports: the raw path may not change them. */
-#define MLXV_CLASS_F_OWNS_PORT 0x8
+#define MLXV_CLASS_F_OWNS_PORT 0x1
 
-/** The registry's part of a class driver, set when it registers. */
-struct mlxv_class_node {
-	TAILQ_ENTRY(mlxv_class_node) next;
-	const char *name;           /**< the driver's class= name */
-	unsigned int flags;         /**< MLXV_CLASS_F_* */
+struct mlxv_class_dev;
+
+/**
+ * A class driver of either family (the net PMDs, a test class): probed on each device whose
+ * class= devarg names it, after the common driver brought the device up, and removed before
+ * it goes down. mlx5v_class.h and mlx4v_class.h say what cd->ctx and the events are.
+ */
+struct mlxv_class_driver {
+	TAILQ_ENTRY(mlxv_class_driver) next; /**< the registry's (set by register) */
+	const char *name;           /**< its class= name, e.g. "net" */
+	unsigned int flags;         /**< MLXV_CLASS_F_OWNS_PORT if it owns the ports */
+	/**
+	 * Attach to the device cd (edev: the EAL device; devargs: its whole devargs string or
+	 * NULL). Control thread. @return 0 or a negative errno (the probe of cd then fails).
+	 */
+	int (*probe)(struct mlxv_class_dev *cd, struct rte_device *edev, const char *devargs);
+	/** Detach from cd; called in the reverse order of the probes. @return 0 or -errno. */
+	int (*remove)(struct mlxv_class_dev *cd);
+	/** Optional: a device event, on the thread that reports it. */
+	void (*event)(struct mlxv_class_dev *cd, const void *ev);
+	/**
+	 * Optional. In a secondary process, attach to what the class made for edev in the
+	 * primary (its ethdevs, say); no device exists in a secondary. @return 0 or -errno.
+	 */
+	int (*attach)(struct rte_device *edev);
+	/** Optional. Undo attach in a secondary process. @return 0 or -errno. */
+	int (*detach)(struct rte_device *edev);
 };
 
 /** A device probed through the registry: the classes probed on it, in order. */
 struct mlxv_class_dev {
 	TAILQ_ENTRY(mlxv_class_dev) next;
 	char name[RTE_DEV_NAME_MAX_LEN];
-	struct mlxv_class_node *drv[MLXV_CLASS_MAX];
+	struct mlxv_class_driver *drv[MLXV_CLASS_MAX];
 	unsigned int n;
-	void *ctx;                  /**< the common driver's device, passed to the callbacks */
-};
-
-/** How a common driver calls its class drivers (node: the driver's embedded node). */
-struct mlxv_class_reg_ops {
-	int (*probe)(struct mlxv_class_node *node, struct mlxv_class_dev *cd,
-		     struct rte_device *edev, const char *devargs);
-	int (*remove)(struct mlxv_class_node *node, struct mlxv_class_dev *cd);
-	/** Only for a node with MLXV_CLASS_F_EVENT. */
-	void (*event)(struct mlxv_class_node *node, struct mlxv_class_dev *cd, const void *ev);
-	/** Only for a node with MLXV_CLASS_F_ATTACH. */
-	int (*attach)(struct mlxv_class_node *node, struct rte_device *edev);
-	/** Only for a node with MLXV_CLASS_F_DETACH. */
-	int (*detach)(struct mlxv_class_node *node, struct rte_device *edev);
+	void *ctx;                  /**< the common driver's device, for the class drivers */
 };
 
 /**
@@ -84,43 +88,27 @@ struct mlxv_class_reg {
 	 * so a class never hears an event after its remove returned.
 	 */
 	pthread_mutex_t lock;
-	TAILQ_HEAD(, mlxv_class_node) drivers;
+	TAILQ_HEAD(, mlxv_class_driver) drivers;
 	TAILQ_HEAD(, mlxv_class_dev) devs;
-	const struct mlxv_class_reg_ops *ops;
 	const char *prefix;         /**< log prefix: "mlx5v", "mlx4v" */
 	int *logtype;               /**< the common driver's log type */
 };
 
 /** A static initializer of a registry (then mlxv_class_reg_init() from a constructor). */
-#define MLXV_CLASS_REG_INITIALIZER(reg, reg_ops, pfx, logtype_var) { \
+#define MLXV_CLASS_REG_INITIALIZER(reg, pfx, logtype_var) { \
 	.drivers = TAILQ_HEAD_INITIALIZER((reg).drivers), \
 	.devs = TAILQ_HEAD_INITIALIZER((reg).devs), \
-	.ops = (reg_ops), \
 	.prefix = (pfx), \
 	.logtype = &(logtype_var), \
 }
 
 /**
- * Register class driver drv (NULL: -EINVAL) with registry reg: drv is a struct mlx5v_class_driver
- * or mlx4v_class_driver (fields node, name, probe, remove and the optional event, attach,
- * detach) and flags (MLXV_CLASS_F_OWNS_PORT). @return as mlxv_class_reg_driver_add().
+ * Define class driver var (initialized with the designated initializers that follow) and
+ * register it with register_fn when the library loads; a failure is logged with the class
+ * library's LOG macro.
  */
-#define MLXV_CLASS_DRIVER_ADD(reg, drv) \
-	((drv) == NULL ? -EINVAL : \
-	 mlxv_class_reg_driver_add((reg), &(drv)->node, (drv)->name, \
-				   (drv)->probe != NULL && (drv)->remove != NULL, \
-				   ((drv)->event != NULL ? MLXV_CLASS_F_EVENT : 0) | \
-				   ((drv)->attach != NULL ? MLXV_CLASS_F_ATTACH : 0) | \
-				   ((drv)->detach != NULL ? MLXV_CLASS_F_DETACH : 0) | \
-				   ((drv)->flags & MLXV_CLASS_F_OWNS_PORT)))
-
-/**
- * Define class driver var (of type type, initialized with the designated initializers that
- * follow) and register it with register_fn when the library loads; a failure is logged with
- * the class library's LOG macro.
- */
-#define MLXV_CLASS_DRIVER_REGISTER(type, var, register_fn, LOG, ...) \
-	static type var = { __VA_ARGS__ }; \
+#define MLXV_CLASS_DRIVER_REGISTER(var, register_fn, LOG, ...) \
+	static struct mlxv_class_driver var = { __VA_ARGS__ }; \
 	RTE_INIT(var ## _register) \
 	{ \
 		if (register_fn(&var) != 0) \
@@ -145,10 +133,10 @@ mlxv_class_reg_init(struct mlxv_class_reg *reg)
 }
 
 /** The registered driver named name, or NULL. Lock held. */
-static inline struct mlxv_class_node *
+static inline struct mlxv_class_driver *
 mlxv_class_reg_driver_find(struct mlxv_class_reg *reg, const char *name)
 {
-	struct mlxv_class_node *d;
+	struct mlxv_class_driver *d;
 
 	TAILQ_FOREACH(d, &reg->drivers, next)
 		if (strcmp(d->name, name) == 0)
@@ -169,54 +157,51 @@ mlxv_class_reg_dev_find(struct mlxv_class_reg *reg, const char *name)
 }
 
 /**
- * Register the driver whose node is node, named name; complete says it has probe and remove.
- * @return 0, -EINVAL (no name, "none", a ':' in it, not complete) or -EEXIST.
+ * Register drv. @return 0, -EINVAL (NULL, no name, "none", a ':' in it, no probe or remove)
+ * or -EEXIST.
  */
 static inline int
-mlxv_class_reg_driver_add(struct mlxv_class_reg *reg, struct mlxv_class_node *node,
-			  const char *name, int complete, unsigned int flags)
+mlxv_class_reg_driver_add(struct mlxv_class_reg *reg, struct mlxv_class_driver *drv)
 {
 	int ret = 0;
 
-	if (name == NULL || name[0] == '\0' || !complete || strcmp(name, MLXV_CLASS_NONE) == 0 ||
-	    strchr(name, ':') != NULL)
+	if (drv == NULL || drv->name == NULL || drv->name[0] == '\0' || drv->probe == NULL ||
+	    drv->remove == NULL || strcmp(drv->name, MLXV_CLASS_NONE) == 0 ||
+	    strchr(drv->name, ':') != NULL)
 		return -EINVAL;
 	pthread_mutex_lock(&reg->lock);
-	if (mlxv_class_reg_driver_find(reg, name) != NULL) {
+	if (mlxv_class_reg_driver_find(reg, drv->name) != NULL)
 		ret = -EEXIST;
-	} else {
-		node->name = name;
-		node->flags = flags;
-		TAILQ_INSERT_TAIL(&reg->drivers, node, next);
-	}
+	else
+		TAILQ_INSERT_TAIL(&reg->drivers, drv, next);
 	pthread_mutex_unlock(&reg->lock);
 	return ret;
 }
 
-/** Unregister node (NULL: none). @return 0, -ENOENT, or -EBUSY while a device has it. */
+/** Unregister drv (NULL: none). @return 0, -ENOENT, or -EBUSY while a device has it. */
 static inline int
-mlxv_class_reg_driver_del(struct mlxv_class_reg *reg, struct mlxv_class_node *node)
+mlxv_class_reg_driver_del(struct mlxv_class_reg *reg, struct mlxv_class_driver *drv)
 {
-	struct mlxv_class_node *d;
+	struct mlxv_class_driver *d;
 	struct mlxv_class_dev *cd;
 	unsigned int i;
 	int ret = 0;
 
 	pthread_mutex_lock(&reg->lock);
-	/* By address: an unregistered node's fields are not set. */
+	/* By address: an unregistered driver may share a registered one's name. */
 	TAILQ_FOREACH(d, &reg->drivers, next)
-		if (d == node)
+		if (d == drv)
 			break;
-	if (node == NULL || d == NULL) {
+	if (drv == NULL || d == NULL) {
 		ret = -ENOENT;
 		goto out;
 	}
 	TAILQ_FOREACH(cd, &reg->devs, next)
 		for (i = 0; i < cd->n; i++)
-			if (cd->drv[i] == node)
+			if (cd->drv[i] == drv)
 				ret = -EBUSY;
 	if (ret == 0)
-		TAILQ_REMOVE(&reg->drivers, node, next);
+		TAILQ_REMOVE(&reg->drivers, drv, next);
 out:
 	pthread_mutex_unlock(&reg->lock);
 	return ret;
@@ -227,7 +212,7 @@ static inline const char *
 mlxv_class_reg_known(const char *name, size_t len, void *arg)
 {
 	struct mlxv_class_reg *reg = arg;
-	struct mlxv_class_node *d;
+	struct mlxv_class_driver *d;
 
 	if (len == 3 && (strncmp(name, "net", 3) == 0 || strncmp(name, "eth", 3) == 0))
 		return MLXV_CLASS_DEFAULT;
@@ -263,13 +248,13 @@ mlxv_class_reg_parse(struct mlxv_class_reg *reg, const char *value,
 
 /* Tell every class of cd (NULL: none) about ev, in probe order. Lock held. */
 static inline void
-mlxv_class_reg_tell(struct mlxv_class_reg *reg, struct mlxv_class_dev *cd, const void *ev)
+mlxv_class_reg_tell(struct mlxv_class_dev *cd, const void *ev)
 {
 	unsigned int i;
 
 	for (i = 0; cd != NULL && i < cd->n; i++)
-		if (cd->drv[i]->flags & MLXV_CLASS_F_EVENT)
-			reg->ops->event(cd->drv[i], cd, ev);
+		if (cd->drv[i]->event != NULL)
+			cd->drv[i]->event(cd, ev);
 }
 
 /**
@@ -286,7 +271,7 @@ mlxv_class_reg_deliver(struct mlxv_class_reg *reg, const char *name, const void 
 		MLXV_CLASS_LOG(reg, DEBUG, "%s: event %d during probe/remove, dropped", name, type);
 		return;
 	}
-	mlxv_class_reg_tell(reg, mlxv_class_reg_dev_find(reg, name), ev);
+	mlxv_class_reg_tell(mlxv_class_reg_dev_find(reg, name), ev);
 	pthread_mutex_unlock(&reg->lock);
 }
 
@@ -295,8 +280,8 @@ static inline void
 mlxv_class_reg_remove_all(struct mlxv_class_reg *reg, struct mlxv_class_dev *cd)
 {
 	while (cd->n > 0) {
-		struct mlxv_class_node *d = cd->drv[--cd->n];
-		int ret = reg->ops->remove(d, cd);
+		struct mlxv_class_driver *d = cd->drv[--cd->n];
+		int ret = d->remove(cd);
 
 		if (ret < 0)
 			MLXV_CLASS_LOG(reg, WARNING, "%s: class %s: remove failed: %s", cd->name,
@@ -320,7 +305,7 @@ mlxv_class_reg_dev_add(struct mlxv_class_reg *reg, struct mlxv_class_dev *cd,
 	pthread_mutex_lock(&reg->lock);
 	TAILQ_INSERT_TAIL(&reg->devs, cd, next);
 	for (i = 0; i < n; i++) {
-		struct mlxv_class_node *d = mlxv_class_reg_driver_find(reg, names[i]);
+		struct mlxv_class_driver *d = mlxv_class_reg_driver_find(reg, names[i]);
 
 		if (d == NULL) {
 			MLXV_CLASS_LOG(reg, NOTICE, "%s: class %s selected but its driver is not "
@@ -328,7 +313,7 @@ mlxv_class_reg_dev_add(struct mlxv_class_reg *reg, struct mlxv_class_dev *cd,
 				       names[i]);
 			continue;
 		}
-		ret = reg->ops->probe(d, cd, edev, devargs);
+		ret = d->probe(cd, edev, devargs);
 		if (ret < 0) {
 			MLXV_CLASS_LOG(reg, ERR, "%s: class %s: probe failed: %s", cd->name,
 				       d->name, strerror(-ret));
@@ -368,7 +353,7 @@ mlxv_class_reg_dev_del(struct mlxv_class_reg *reg, struct mlxv_class_dev *cd,
 {
 	pthread_mutex_lock(&reg->lock);
 	if (remove_ev != NULL)
-		mlxv_class_reg_tell(reg, cd, remove_ev);
+		mlxv_class_reg_tell(cd, remove_ev);
 	mlxv_class_reg_remove_all(reg, cd);
 	TAILQ_REMOVE(&reg->devs, cd, next);
 	pthread_mutex_unlock(&reg->lock);
@@ -376,13 +361,12 @@ mlxv_class_reg_dev_del(struct mlxv_class_reg *reg, struct mlxv_class_dev *cd,
 
 /* Detach classes d[0..n-1] from edev, last first. Lock held. @return 0 or the first -errno. */
 static inline int
-mlxv_class_reg_detach_n(struct mlxv_class_reg *reg, struct rte_device *edev,
-			struct mlxv_class_node *const *d, int n)
+mlxv_class_reg_detach_n(struct rte_device *edev, struct mlxv_class_driver *const *d, int n)
 {
 	int first = 0, ret;
 
 	while (n-- > 0) {
-		ret = reg->ops->detach(d[n], edev);
+		ret = d[n]->detach(edev);
 		if (ret < 0 && first == 0)
 			first = ret;
 	}
@@ -398,7 +382,7 @@ static inline int
 mlxv_class_reg_dev_attach(struct mlxv_class_reg *reg, struct rte_device *edev,
 			  const char *classes)
 {
-	struct mlxv_class_node *done[MLXV_CLASS_MAX];
+	struct mlxv_class_driver *done[MLXV_CLASS_MAX];
 	const char *names[MLXV_CLASS_MAX];
 	int i, n, nd = 0, ret = 0;
 
@@ -409,22 +393,22 @@ mlxv_class_reg_dev_attach(struct mlxv_class_reg *reg, struct rte_device *edev,
 		return n;
 	pthread_mutex_lock(&reg->lock);
 	for (i = 0; i < n; i++) {
-		struct mlxv_class_node *d = mlxv_class_reg_driver_find(reg, names[i]);
+		struct mlxv_class_driver *d = mlxv_class_reg_driver_find(reg, names[i]);
 
 		if (d == NULL)
 			continue;
-		ret = (d->flags & MLXV_CLASS_F_ATTACH) ? reg->ops->attach(d, edev) : 0;
+		ret = d->attach != NULL ? d->attach(edev) : 0;
 		if (ret < 0) {
 			MLXV_CLASS_LOG(reg, ERR, "%s: class %s: attach failed: %s",
 				       rte_dev_name(edev), d->name, strerror(-ret));
 			break;
 		}
 		/* The unwind asks every class selected before, as detach does. */
-		if (d->flags & MLXV_CLASS_F_DETACH)
+		if (d->detach != NULL)
 			done[nd++] = d;
 	}
 	if (ret < 0)
-		mlxv_class_reg_detach_n(reg, edev, done, nd);
+		mlxv_class_reg_detach_n(edev, done, nd);
 	pthread_mutex_unlock(&reg->lock);
 	return ret;
 }
@@ -433,7 +417,7 @@ mlxv_class_reg_dev_attach(struct mlxv_class_reg *reg, struct rte_device *edev,
 static inline int
 mlxv_class_reg_dev_detach(struct mlxv_class_reg *reg, struct rte_device *edev)
 {
-	struct mlxv_class_node *d, *all[MLXV_CLASS_MAX];
+	struct mlxv_class_driver *d, *all[MLXV_CLASS_MAX];
 	int n = 0, ret;
 
 	if (edev == NULL)
@@ -441,9 +425,9 @@ mlxv_class_reg_dev_detach(struct mlxv_class_reg *reg, struct rte_device *edev)
 	/* Which classes attached is the drivers' business: ask every one that can detach. */
 	pthread_mutex_lock(&reg->lock);
 	TAILQ_FOREACH(d, &reg->drivers, next)
-		if ((d->flags & MLXV_CLASS_F_DETACH) && n < MLXV_CLASS_MAX)
+		if (d->detach != NULL && n < MLXV_CLASS_MAX)
 			all[n++] = d;
-	ret = mlxv_class_reg_detach_n(reg, edev, all, n);
+	ret = mlxv_class_reg_detach_n(edev, all, n);
 	pthread_mutex_unlock(&reg->lock);
 	return ret;
 }

@@ -18,54 +18,9 @@
 #include "mlx4v_log.h"
 #include "mlx4v_verbs.h"
 
-static struct mlx4v_class_driver *
-mlx4v_class_drv(struct mlxv_class_node *node)
-{
-	return container_of(node, struct mlx4v_class_driver, node);
-}
-
-static int
-mlx4v_class_op_probe(struct mlxv_class_node *node, struct mlxv_class_dev *cd,
-		     struct rte_device *edev, const char *devargs)
-{
-	return mlx4v_class_drv(node)->probe(edev, cd->name, devargs);
-}
-
-static int
-mlx4v_class_op_remove(struct mlxv_class_node *node, struct mlxv_class_dev *cd)
-{
-	return mlx4v_class_drv(node)->remove(cd->name);
-}
-
-static void
-mlx4v_class_op_event(struct mlxv_class_node *node, struct mlxv_class_dev *cd, const void *ev)
-{
-	mlx4v_class_drv(node)->event(cd->name, ev);
-}
-
-static int
-mlx4v_class_op_attach(struct mlxv_class_node *node, struct rte_device *edev)
-{
-	return mlx4v_class_drv(node)->attach(edev, rte_dev_name(edev));
-}
-
-static int
-mlx4v_class_op_detach(struct mlxv_class_node *node, struct rte_device *edev)
-{
-	return mlx4v_class_drv(node)->detach(edev, rte_dev_name(edev));
-}
-
-static const struct mlxv_class_reg_ops mlx4v_class_ops = {
-	.probe = mlx4v_class_op_probe,
-	.remove = mlx4v_class_op_remove,
-	.event = mlx4v_class_op_event,
-	.attach = mlx4v_class_op_attach,
-	.detach = mlx4v_class_op_detach,
-};
-
 /* The devices probed and their classes. Process-local (function pointers). */
 static struct mlxv_class_reg mlx4v_class_reg =
-	MLXV_CLASS_REG_INITIALIZER(mlx4v_class_reg, &mlx4v_class_ops, "mlx4v", mlx4v_logtype);
+	MLXV_CLASS_REG_INITIALIZER(mlx4v_class_reg, "mlx4v", mlx4v_logtype);
 
 RTE_INIT(mlx4v_class_reg_init)
 {
@@ -73,15 +28,15 @@ RTE_INIT(mlx4v_class_reg_init)
 }
 
 int
-mlx4v_class_driver_register(struct mlx4v_class_driver *drv)
+mlx4v_class_driver_register(struct mlxv_class_driver *drv)
 {
-	return MLXV_CLASS_DRIVER_ADD(&mlx4v_class_reg, drv);
+	return mlxv_class_reg_driver_add(&mlx4v_class_reg, drv);
 }
 
 int
-mlx4v_class_driver_unregister(struct mlx4v_class_driver *drv)
+mlx4v_class_driver_unregister(struct mlxv_class_driver *drv)
 {
-	return mlxv_class_reg_driver_del(&mlx4v_class_reg, drv != NULL ? &drv->node : NULL);
+	return mlxv_class_reg_driver_del(&mlx4v_class_reg, drv);
 }
 
 int

@@ -38,37 +38,19 @@ struct mlx4v_class_event {
 	uint32_t cqn;               /**< CQ_ERR: the CQ's number (rte_pmd_mlx4v_init_obj()) */
 };
 
-/** A class driver of mlx4v devices (the net PMD, a test class). */
-struct mlx4v_class_driver {
-	struct mlxv_class_node node; /**< the registry's (set by register) */
-	const char *name;           /**< its class= name, e.g. "net" */
-	unsigned int flags;         /**< MLXV_CLASS_F_OWNS_PORT if it owns the ports */
-	/**
-	 * Attach to the device named name (rte_pmd_mlx4v_dev_open() works on it); devargs is
-	 * the device's whole devargs string or NULL. @return 0 or a negative errno.
-	 */
-	int (*probe)(struct rte_device *edev, const char *name, const char *devargs);
-	/** Detach; called in the reverse order of the probes. @return 0 or -errno. */
-	int (*remove)(const char *name);
-	/** Optional; runs on the thread that reports the event. */
-	void (*event)(const char *name, const struct mlx4v_class_event *ev);
-	/**
-	 * Optional. In a secondary process, attach to what the class made for the device named
-	 * name in the primary (its ethdevs, say); no device handle exists there.
-	 * @return 0 or -errno.
-	 */
-	int (*attach)(struct rte_device *edev, const char *name);
-	/** Optional. Undo attach in a secondary process. @return 0 or -errno. */
-	int (*detach)(struct rte_device *edev, const char *name);
-};
+/*
+ * Class drivers are struct mlxv_class_driver (mlxv_class_reg.h): on mlx4v, cd->name names
+ * the device (rte_pmd_mlx4v_dev_open() works on it), cd->ctx is NULL and an event is a
+ * struct mlx4v_class_event.
+ */
 
 /** Register a class driver. @return 0, -EINVAL or -EEXIST. */
 __rte_internal
-int mlx4v_class_driver_register(struct mlx4v_class_driver *drv);
+int mlx4v_class_driver_register(struct mlxv_class_driver *drv);
 
 /** Unregister a class driver no device uses. @return 0, -ENOENT or -EBUSY. */
 __rte_internal
-int mlx4v_class_driver_unregister(struct mlx4v_class_driver *drv);
+int mlx4v_class_driver_unregister(struct mlxv_class_driver *drv);
 
 /**
  * Parse a class= value (names joined by ':'; "none"; "eth" = "net").

@@ -27,53 +27,8 @@ struct mlx5v_class_dev {
 	struct mlx5v_dev_hook hook;     /* DEAD and REMOVE from the core */
 };
 
-static struct mlx5v_class_driver *
-mlx5v_class_drv(struct mlxv_class_node *node)
-{
-	return container_of(node, struct mlx5v_class_driver, node);
-}
-
-static int
-mlx5v_class_op_probe(struct mlxv_class_node *node, struct mlxv_class_dev *cd,
-		     struct rte_device *edev, const char *devargs)
-{
-	return mlx5v_class_drv(node)->probe(cd->ctx, edev, devargs);
-}
-
-static int
-mlx5v_class_op_remove(struct mlxv_class_node *node, struct mlxv_class_dev *cd)
-{
-	return mlx5v_class_drv(node)->remove(cd->ctx);
-}
-
-static void
-mlx5v_class_op_event(struct mlxv_class_node *node, struct mlxv_class_dev *cd, const void *ev)
-{
-	mlx5v_class_drv(node)->event(cd->ctx, ev);
-}
-
-static int
-mlx5v_class_op_attach(struct mlxv_class_node *node, struct rte_device *edev)
-{
-	return mlx5v_class_drv(node)->attach(edev);
-}
-
-static int
-mlx5v_class_op_detach(struct mlxv_class_node *node, struct rte_device *edev)
-{
-	return mlx5v_class_drv(node)->detach(edev);
-}
-
-static const struct mlxv_class_reg_ops mlx5v_class_ops = {
-	.probe = mlx5v_class_op_probe,
-	.remove = mlx5v_class_op_remove,
-	.event = mlx5v_class_op_event,
-	.attach = mlx5v_class_op_attach,
-	.detach = mlx5v_class_op_detach,
-};
-
 static struct mlxv_class_reg mlx5v_class_reg =
-	MLXV_CLASS_REG_INITIALIZER(mlx5v_class_reg, &mlx5v_class_ops, "mlx5v", mlx5v_logtype);
+	MLXV_CLASS_REG_INITIALIZER(mlx5v_class_reg, "mlx5v", mlx5v_logtype);
 
 RTE_INIT(mlx5v_class_reg_init)
 {
@@ -81,15 +36,15 @@ RTE_INIT(mlx5v_class_reg_init)
 }
 
 int
-mlx5v_class_driver_register(struct mlx5v_class_driver *drv)
+mlx5v_class_driver_register(struct mlxv_class_driver *drv)
 {
-	return MLXV_CLASS_DRIVER_ADD(&mlx5v_class_reg, drv);
+	return mlxv_class_reg_driver_add(&mlx5v_class_reg, drv);
 }
 
 int
-mlx5v_class_driver_unregister(struct mlx5v_class_driver *drv)
+mlx5v_class_driver_unregister(struct mlxv_class_driver *drv)
 {
-	return mlxv_class_reg_driver_del(&mlx5v_class_reg, drv != NULL ? &drv->node : NULL);
+	return mlxv_class_reg_driver_del(&mlx5v_class_reg, drv);
 }
 
 int

@@ -34,34 +34,12 @@ struct mlx5v_class_event {
 	uint8_t sub_type;           /**< PORT: the PORT_CHANGE sub-type (down, active, ...) */
 };
 
-/**
- * A class driver (the net PMD, a test class): probed on each device whose class= devarg
- * names it, after the core brought the device up, and removed before it goes down.
+/*
+ * Class drivers are struct mlxv_class_driver (mlxv_class_reg.h): on mlx5v, cd->ctx is the
+ * struct mlx5v_dev and an event is a struct mlx5v_class_event. DEAD and REMOVE run on the
+ * thread that detected them (EAL interrupt thread, a command waiter, or the remover), PORT
+ * on the thread polling the EQ.
  */
-struct mlx5v_class_driver {
-	struct mlxv_class_node node; /**< the registry's (set by register) */
-	const char *name;        /**< its class= name, e.g. "net" */
-	unsigned int flags;      /**< MLXV_CLASS_F_OWNS_PORT if it owns the ports */
-	/**
-	 * Attach to dev (edev: the EAL device; devargs: the device's whole devargs string or
-	 * NULL). Control thread. @return 0 or a negative errno (the probe of dev then fails).
-	 */
-	int (*probe)(struct mlx5v_dev *dev, struct rte_device *edev, const char *devargs);
-	/** Detach from dev; called in the reverse order of the probes. @return 0 or -errno. */
-	int (*remove)(struct mlx5v_dev *dev);
-	/**
-	 * Optional. DEAD and REMOVE run on the thread that detected them (EAL interrupt
-	 * thread, a command waiter, or the remover), PORT on the thread polling the EQ.
-	 */
-	void (*event)(struct mlx5v_dev *dev, const struct mlx5v_class_event *ev);
-	/**
-	 * Optional. In a secondary process, attach to what the class made for edev in the
-	 * primary (its ethdev, say); no core device exists in a secondary. @return 0 or -errno.
-	 */
-	int (*attach)(struct rte_device *edev);
-	/** Optional. Undo attach in a secondary process. @return 0 or -errno. */
-	int (*detach)(struct rte_device *edev);
-};
 
 /**
  * Register a class driver (an RTE_INIT constructor of the class library, or a test).
@@ -69,14 +47,14 @@ struct mlx5v_class_driver {
  * @return 0, -EINVAL or -EEXIST.
  */
 __rte_internal
-int mlx5v_class_driver_register(struct mlx5v_class_driver *drv);
+int mlx5v_class_driver_register(struct mlxv_class_driver *drv);
 
 /**
  * Unregister a class driver that no device uses.
  * @return 0, -ENOENT, or -EBUSY while a device has it probed.
  */
 __rte_internal
-int mlx5v_class_driver_unregister(struct mlx5v_class_driver *drv);
+int mlx5v_class_driver_unregister(struct mlxv_class_driver *drv);
 
 /**
  * Parse a class= value: names separated by ':' ("net", "net:test", "none"); "eth" is an

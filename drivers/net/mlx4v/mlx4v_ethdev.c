@@ -793,8 +793,9 @@ mlx4v_ethdev_find(const char *name, unsigned int port)
 }
 
 static int
-mlx4v_ethdev_remove(const char *name)
+mlx4v_ethdev_remove(struct mlxv_class_dev *cd)
 {
+	const char *name = cd->name;
 	struct rte_eth_dev *eth_dev;
 	unsigned int port;
 	int ret = 0;
@@ -817,8 +818,9 @@ mlx4v_ethdev_remove(const char *name)
 }
 
 static int
-mlx4v_ethdev_probe(struct rte_device *edev, const char *name, const char *devargs)
+mlx4v_ethdev_probe(struct mlxv_class_dev *cd, struct rte_device *edev, const char *devargs)
 {
+	const char *name = cd->name;
 	struct rte_pmd_mlx4v_dev_attr da;
 	struct rte_pmd_mlx4v_dev *dev;
 	unsigned int port;
@@ -826,7 +828,7 @@ mlx4v_ethdev_probe(struct rte_device *edev, const char *name, const char *devarg
 
 	RTE_SET_USED(devargs);
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
-		return mlx4v_mp_secondary_attach(edev, name);
+		return mlx4v_mp_secondary_attach(edev);
 	dev = rte_pmd_mlx4v_dev_open(name);
 	if (dev == NULL) {
 		MLX4V_ETH_LOG(ERR, "%s: cannot open the device: %s", name, strerror(rte_errno));
@@ -844,7 +846,7 @@ mlx4v_ethdev_probe(struct rte_device *edev, const char *name, const char *devarg
 	for (port = 1; port <= da.phys_port_cnt; port++) {
 		ret = mlx4v_ethdev_port_probe(edev, name, &da, port);
 		if (ret != 0) {
-			mlx4v_ethdev_remove(name);
+			mlx4v_ethdev_remove(cd);
 			return ret;
 		}
 	}
@@ -852,8 +854,10 @@ mlx4v_ethdev_probe(struct rte_device *edev, const char *name, const char *devarg
 }
 
 static void
-mlx4v_ethdev_event(const char *name, const struct mlx4v_class_event *ev)
+mlx4v_ethdev_event(struct mlxv_class_dev *cd, const void *arg)
 {
+	const struct mlx4v_class_event *ev = arg;
+	const char *name = cd->name;
 	struct rte_eth_dev *eth_dev;
 	unsigned int port;
 
@@ -885,7 +889,7 @@ mlx4v_ethdev_event(const char *name, const struct mlx4v_class_event *ev)
 	}
 }
 
-MLXV_CLASS_DRIVER_REGISTER(struct mlx4v_class_driver, mlx4v_ethdev_class,
+MLXV_CLASS_DRIVER_REGISTER(mlx4v_ethdev_class,
 			   mlx4v_class_driver_register, MLX4V_ETH_LOG,
 			   .name = "net",
 			   .flags = MLXV_CLASS_F_OWNS_PORT,

@@ -468,9 +468,9 @@ void mlx4v_mp_primary_put(void);
  * probed (ports are named as mlx4v_ethdev_name() gives). @return 0 or -errno
  * (-ENOTSUP when secondary processes are not supported).
  */
-int mlx4v_mp_secondary_attach(struct rte_device *edev, const char *name);
+int mlx4v_mp_secondary_attach(struct rte_device *edev);
 /** Secondary: release the ports of edev attached here. @return 0 or the first -errno. */
-int mlx4v_mp_secondary_detach(struct rte_device *edev, const char *name);
+int mlx4v_mp_secondary_detach(struct rte_device *edev);
 /** The primary's ops (mlx4v_ethdev.c); a secondary shares their read-only entries. */
 extern const struct eth_dev_ops mlx4v_ethdev_ops;
 

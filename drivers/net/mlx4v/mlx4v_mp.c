@@ -94,8 +94,9 @@ mlx4v_mp_port_attach(struct rte_device *edev, const char *ethname)
 }
 
 int
-mlx4v_mp_secondary_attach(struct rte_device *edev, const char *name)
+mlx4v_mp_secondary_attach(struct rte_device *edev)
 {
+	const char *name = rte_dev_name(edev);
 	char ethname[RTE_ETH_NAME_MAX_LEN];
 	unsigned int port, n = 0;
 
@@ -118,12 +119,11 @@ mlx4v_mp_secondary_attach(struct rte_device *edev, const char *name)
 }
 
 int
-mlx4v_mp_secondary_detach(struct rte_device *edev, const char *name)
+mlx4v_mp_secondary_detach(struct rte_device *edev)
 {
 	uint16_t port;
 	int ret, first = 0;
 
-	RTE_SET_USED(name);
 	/* A secondary's release leaves the shared data to the primary. */
 	RTE_ETH_FOREACH_DEV_OF(port, edev) {
 		ret = rte_eth_dev_release_port(&rte_eth_devices[port]);

@@ -930,8 +930,9 @@ mlx5v_ethdev_devargs(const char *name, const char *devargs, uint8_t *cqe_comp_en
 }
 
 static int
-mlx5v_ethdev_probe(struct mlx5v_dev *dev, struct rte_device *edev, const char *devargs)
+mlx5v_ethdev_probe(struct mlxv_class_dev *cd, struct rte_device *edev, const char *devargs)
 {
+	struct mlx5v_dev *dev = cd->ctx;
 	const char *name = rte_dev_name(edev);
 	struct mlx5v_ethdev_priv *priv;
 	struct mlx5v_ethdev_vport v;
@@ -1023,9 +1024,9 @@ err_release:
 }
 
 static int
-mlx5v_ethdev_remove(struct mlx5v_dev *dev)
+mlx5v_ethdev_remove(struct mlxv_class_dev *cd)
 {
-	struct rte_eth_dev *eth_dev = rte_eth_dev_allocated(dev->name);
+	struct rte_eth_dev *eth_dev = rte_eth_dev_allocated(cd->name);
 
 	/* The application may have closed the port already (port close, then detach). */
 	if (eth_dev == NULL)
@@ -1036,9 +1037,10 @@ mlx5v_ethdev_remove(struct mlx5v_dev *dev)
 }
 
 static void
-mlx5v_ethdev_event(struct mlx5v_dev *dev, const struct mlx5v_class_event *ev)
+mlx5v_ethdev_event(struct mlxv_class_dev *cd, const void *arg)
 {
-	struct rte_eth_dev *eth_dev = rte_eth_dev_allocated(dev->name);
+	struct rte_eth_dev *eth_dev = rte_eth_dev_allocated(cd->name);
+	const struct mlx5v_class_event *ev = arg;
 
 	if (eth_dev == NULL || eth_dev->data->dev_private == NULL)
 		return;
@@ -1127,7 +1129,7 @@ mlx5v_ethdev_detach(struct rte_device *edev)
 	return eth_dev != NULL ? rte_eth_dev_release_port(eth_dev) : 0;
 }
 
-MLXV_CLASS_DRIVER_REGISTER(struct mlx5v_class_driver, mlx5v_ethdev_class,
+MLXV_CLASS_DRIVER_REGISTER(mlx5v_ethdev_class,
 			   mlx5v_class_driver_register, MLX5V_ETH_LOG,
 			   .name = "net",
 			   .flags = MLXV_CLASS_F_OWNS_PORT,

@@ -57,32 +57,32 @@ ct_event(const char *cls, const struct mlx4v_class_event *ev)
 /* Class x's callbacks: they log under the name "x". */
 #define CT_CLASS_CALLBACKS(x) \
 static int \
-ct_##x##_probe(struct rte_device *edev, const char *name, const char *devargs) \
+ct_##x##_probe(struct mlxv_class_dev *cd, struct rte_device *edev, const char *devargs) \
 { \
 	RTE_SET_USED(devargs); \
-	return ct_probe(#x, edev, name); \
+	return ct_probe(#x, edev, cd->name); \
 } \
 static int \
-ct_##x##_remove(const char *name) \
+ct_##x##_remove(struct mlxv_class_dev *cd) \
 { \
-	RTE_SET_USED(name); \
+	RTE_SET_USED(cd); \
 	ut_class_log(#x, "-"); \
 	return 0; \
 } \
 static void \
-ct_##x##_event(const char *name, const struct mlx4v_class_event *ev) \
+ct_##x##_event(struct mlxv_class_dev *cd, const void *ev) \
 { \
-	RTE_SET_USED(name); \
+	RTE_SET_USED(cd); \
 	ct_event(#x, ev); \
 }
 
 CT_CLASS_CALLBACKS(a)
 CT_CLASS_CALLBACKS(b)
 
-static struct mlx4v_class_driver g_cls_a = {
+static struct mlxv_class_driver g_cls_a = {
 	.name = "test_a", .probe = ct_a_probe, .remove = ct_a_remove, .event = ct_a_event,
 };
-static struct mlx4v_class_driver g_cls_b = {
+static struct mlxv_class_driver g_cls_b = {
 	.name = "test_b", .probe = ct_b_probe, .remove = ct_b_remove, .event = ct_b_event,
 };
 
@@ -117,11 +117,11 @@ ct_nothing_left(void)
 static int
 test_mlx4v_class_register_checks(void)
 {
-	struct mlx4v_class_driver none = { .name = "none", .probe = ct_a_probe,
+	struct mlxv_class_driver none = { .name = "none", .probe = ct_a_probe,
 					   .remove = ct_a_remove };
-	struct mlx4v_class_driver twin = { .name = "test_a", .probe = ct_a_probe,
+	struct mlxv_class_driver twin = { .name = "test_a", .probe = ct_a_probe,
 					   .remove = ct_a_remove };
-	struct mlx4v_class_driver noremove = { .name = "test_c", .probe = ct_a_probe };
+	struct mlxv_class_driver noremove = { .name = "test_c", .probe = ct_a_probe };
 
 	TEST_ASSERT_EQUAL(mlx4v_class_driver_register(NULL), -EINVAL, "NULL");
 	TEST_ASSERT_EQUAL(mlx4v_class_driver_register(&none), -EINVAL, "\"none\" is reserved");

@@ -169,25 +169,27 @@ static unsigned int g_ev_up[WT_PORTS + 1];
 static unsigned int g_ev_down[WT_PORTS + 1];
 
 static int
-wt_probe(struct rte_device *edev, const char *name, const char *devargs)
+wt_probe(struct mlxv_class_dev *cd, struct rte_device *edev, const char *devargs)
 {
+	RTE_SET_USED(cd);
 	RTE_SET_USED(edev);
-	RTE_SET_USED(name);
 	RTE_SET_USED(devargs);
 	return 0;
 }
 
 static int
-wt_remove(const char *name)
+wt_remove(struct mlxv_class_dev *cd)
 {
-	RTE_SET_USED(name);
+	RTE_SET_USED(cd);
 	return 0;
 }
 
 static void
-wt_event(const char *name, const struct mlx4v_class_event *ev)
+wt_event(struct mlxv_class_dev *cd, const void *arg)
 {
-	RTE_SET_USED(name);
+	const struct mlx4v_class_event *ev = arg;
+
+	RTE_SET_USED(cd);
 	if (ev->type != MLX4V_CLASS_EVENT_PORT || ev->port > WT_PORTS)
 		return;
 	if (ev->up)
@@ -196,7 +198,7 @@ wt_event(const char *name, const struct mlx4v_class_event *ev)
 		g_ev_down[ev->port]++;
 }
 
-static struct mlx4v_class_driver g_wt_class = {
+static struct mlxv_class_driver g_wt_class = {
 	.name = "wiretest", .probe = wt_probe, .remove = wt_remove, .event = wt_event,
 };
 

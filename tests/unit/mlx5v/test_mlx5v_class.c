@@ -67,22 +67,22 @@ ct_attach(const char *cls, struct rte_device *edev)
 /* Class x's callbacks: they log under the name "x". */
 #define CT_CLASS_CALLBACKS(x) \
 static int \
-ct_##x##_probe(struct mlx5v_dev *dev, struct rte_device *edev, const char *devargs) \
+ct_##x##_probe(struct mlxv_class_dev *cd, struct rte_device *edev, const char *devargs) \
 { \
 	RTE_SET_USED(devargs); \
-	return ct_probe(#x, dev, edev); \
+	return ct_probe(#x, cd->ctx, edev); \
 } \
 static int \
-ct_##x##_remove(struct mlx5v_dev *dev) \
+ct_##x##_remove(struct mlxv_class_dev *cd) \
 { \
-	RTE_SET_USED(dev); \
+	RTE_SET_USED(cd); \
 	ut_class_log(#x, "-"); \
 	return 0; \
 } \
 static void \
-ct_##x##_event(struct mlx5v_dev *dev, const struct mlx5v_class_event *ev) \
+ct_##x##_event(struct mlxv_class_dev *cd, const void *ev) \
 { \
-	RTE_SET_USED(dev); \
+	RTE_SET_USED(cd); \
 	ct_event(#x, ev); \
 } \
 static int \
@@ -101,11 +101,11 @@ ct_##x##_detach(struct rte_device *edev) \
 CT_CLASS_CALLBACKS(a)
 CT_CLASS_CALLBACKS(b)
 
-static struct mlx5v_class_driver g_cls_a = {
+static struct mlxv_class_driver g_cls_a = {
 	.name = "test_a", .probe = ct_a_probe, .remove = ct_a_remove, .event = ct_a_event,
 	.attach = ct_a_attach, .detach = ct_a_detach,
 };
-static struct mlx5v_class_driver g_cls_b = {
+static struct mlxv_class_driver g_cls_b = {
 	.name = "test_b", .probe = ct_b_probe, .remove = ct_b_remove, .event = ct_b_event,
 	.attach = ct_b_attach, .detach = ct_b_detach,
 };
@@ -141,12 +141,12 @@ ct_nothing_left(void)
 static int
 test_mlx5v_class_register_checks(void)
 {
-	struct mlx5v_class_driver none = { .name = "none", .probe = ct_a_probe,
+	struct mlxv_class_driver none = { .name = "none", .probe = ct_a_probe,
 					   .remove = ct_a_remove };
-	struct mlx5v_class_driver colon = { .name = "x:y", .probe = ct_a_probe,
+	struct mlxv_class_driver colon = { .name = "x:y", .probe = ct_a_probe,
 					    .remove = ct_a_remove };
-	struct mlx5v_class_driver noprobe = { .name = "test_c", .remove = ct_a_remove };
-	struct mlx5v_class_driver twin = { .name = "test_a", .probe = ct_a_probe,
+	struct mlxv_class_driver noprobe = { .name = "test_c", .remove = ct_a_remove };
+	struct mlxv_class_driver twin = { .name = "test_a", .probe = ct_a_probe,
 					   .remove = ct_a_remove };
 
 	TEST_ASSERT_EQUAL(mlx5v_class_driver_register(NULL), -EINVAL, "NULL");
