@@ -15,7 +15,7 @@
 # The citation form is described in doc/guides/prm/index.rst.
 set -eu
 cd "$(dirname "$0")/.."
-git ls-files drivers lib app examples tests devtools doc meson.build meson_options.txt \
+devtools/ls-files.sh drivers lib app examples tests devtools doc meson.build meson_options.txt \
 	README.md | /usr/bin/python3 -c '
 import os, re, sys
 

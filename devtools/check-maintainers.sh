@@ -10,7 +10,7 @@ paths=$(sed -n 's/^F: //p' MAINTAINERS)
 for p in $paths; do
 	[ -e "$p" ] || { echo "check-maintainers: missing $p" >&2; rc=1; }
 done
-for f in $(git ls-files 2>/dev/null); do
+for f in $(devtools/ls-files.sh); do
 	covered=0
 	for p in $paths; do
 		case $f in

@@ -6,7 +6,7 @@
 # (tabs 8 wide) and no trailing white space, in every tracked C source and header.
 set -eu
 cd "$(dirname "$0")/.."
-git ls-files '*.c' '*.h' | /usr/bin/python3 -c '
+devtools/ls-files.sh '*.c' '*.h' | /usr/bin/python3 -c '
 import sys
 bad = 0
 for f in sys.stdin.read().split():

@@ -111,7 +111,7 @@ if [ -n "$clash" ]; then
 	rc=1
 fi
 # Version maps name each export: a wildcard would export whatever matches, later too.
-for map in $(cd "$src" && git ls-files '*version.map' 2>/dev/null || find . -name version.map); do
+for map in $("$src/devtools/ls-files.sh" '*version.map'); do
 	if grep -v '^[[:space:]]*local:[[:space:]]*\*;' "$src/$map" | grep -q '\*'; then
 		echo "check-symbols: $map uses a wildcard export" >&2
 		rc=1

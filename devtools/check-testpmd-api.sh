@@ -9,7 +9,7 @@
 # headers are free. doc/guides/platform/layers.rst describes the rule.
 set -eu
 cd "$(dirname "$0")/.."
-git ls-files '*.c' '*.h' | /usr/bin/python3 -c '
+devtools/ls-files.sh '*.c' '*.h' | /usr/bin/python3 -c '
 import os, re, sys
 
 # The public API (installed rte_pmd_*.h), the internal APIs for tools (exported through

@@ -16,6 +16,18 @@ fi
 ninja -C "$bdir"
 rc=0
 meson test -C "$bdir" --num-processes 2 --print-errorlogs || rc=$?
+# The tree checks (suite "tree", no build needed) once more from an export without .git, as
+# a release tarball or a Debian source package ships the tree. Skipped in such an export.
+exp=$bdir/export
+exp_log=
+if [ "$(git -C "$src" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$src" && pwd -P)" ]; then
+	rm -rf "$exp" && mkdir -p "$exp/src"
+	git -C "$src" archive HEAD | tar -x -C "$exp/src"
+	meson setup "$exp/build" "$exp/src" -Ddpdk_src_cache="$src/build-cache" >/dev/null &&
+		meson test -C "$exp/build" --no-rebuild --suite tree --num-processes 2 \
+		--print-errorlogs || rc=1
+	exp_log=$exp/build/meson-logs/testlog.json
+fi
 # The suite again (unit, soak, integration; not the tree checks nor suite "once") on 2 MiB
 # hugepages with IOVA as PA, on a pool fragmented on purpose (the meson test setup iovapa,
 # tests/meson.build); the wrapper exits 77 with a message where the machine refuses (not
@@ -58,7 +70,8 @@ meson test -C "$fz" --no-rebuild --suite fuzz --num-processes 2 --print-errorlog
 # The end of what each failed test printed (a CI log is often read from its tail only), then
 # one plain summary line from the meson results (CI reads "N passed, N failed").
 /usr/bin/python3 - "$bdir/meson-logs/testlog.json" "$nosim/meson-logs/testlog.json" \
-	"$asan/meson-logs/testlog.json" "$fz/meson-logs/testlog.json" ${pa_log:+"$pa_log"} <<'PY'
+	"$asan/meson-logs/testlog.json" "$fz/meson-logs/testlog.json" ${pa_log:+"$pa_log"} \
+	${exp_log:+"$exp_log"} <<'PY'
 import json, os, sys
 res = {"OK": 0, "FAIL": 0, "SKIP": 0, "TIMEOUT": 0, "EXPECTEDFAIL": 0, "UNEXPECTEDPASS": 0,
        "ERROR": 0}
