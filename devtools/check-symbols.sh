@@ -11,6 +11,8 @@
 #  - library names and registered driver names are unique and do not collide
 #    with Debian's installed plugins;
 #  - the version maps list every export by name (no wildcard but "local: *");
+#  - something outside its library (another library, a testpmd command file, an app,
+#    an example, a tool or a test) references every export;
 #  - production libraries (librte_common_*, librte_net_*) export nothing of the
 #    simulators (*_sim_*, hwsim_*); only librte_hwsim exports hwsim_*;
 #  - every static archive linked whole into one object (as DPDK's static
@@ -117,6 +119,35 @@ for map in $("$src/devtools/ls-files.sh" '*version.map'); do
 		rc=1
 	fi
 done
+# An export is for another library, an app, an example, a tool or a test: one that nothing
+# outside its library references is an internal function. The testpmd command files
+# (*_testpmd.c) are programs outside the libraries, and the static inline functions of a
+# library's headers (their indented lines) use a symbol wherever the header is included.
+"$src/devtools/ls-files.sh" '*.c' '*.h' '*version.map' | (cd "$src" && /usr/bin/python3 -c '
+import os, re, sys
+
+files = sys.stdin.read().split()
+code = {f: open(f, encoding="utf-8").read() for f in files if not f.endswith(".map")}
+bad = 0
+
+
+def uses(f, lib, w):
+    if not f.startswith(lib) or f.endswith("_testpmd.c"):
+        return w.search(code[f]) is not None
+    return f.endswith(".h") and any(w.search(l) for l in code[f].splitlines()
+                                    if l.startswith("\t") and not re.match(r"\t\s*/?\*", l))
+
+
+for m in (f for f in files if f.endswith("version.map")):
+    lib = os.path.dirname(m) + "/"
+    for sym in re.findall(r"^\s+(\w+);", open(m).read(), re.M):
+        w = re.compile(r"\b" + sym + r"\b")
+        if not any(uses(f, lib, w) for f in code):
+            print(f"check-symbols: {m}: {sym} is exported, but nothing outside {lib} uses it",
+                  file=sys.stderr)
+            bad += 1
+sys.exit(1 if bad else 0)
+') || rc=1
 # All static archives in one link, whole: a symbol defined twice is an error here.
 archives=$(find "$dir" -maxdepth 1 -name 'librte_*.a' | sort)
 if [ -n "$archives" ]; then

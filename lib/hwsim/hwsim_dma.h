@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rte_compat.h>
+
 /** A table of DMA windows (IOVA -> host VA), like an IOMMU domain. */
 struct hwsim_dma;
 
@@ -29,9 +31,11 @@ struct hwsim_dma_fault {
  * Create an empty window table.
  * @return the table, or NULL with rte_errno set.
  */
+__rte_internal
 struct hwsim_dma *hwsim_dma_create(const char *name);
 
 /** Destroy a table; windows still mapped are logged as leaks and dropped. */
+__rte_internal
 void hwsim_dma_destroy(struct hwsim_dma *dma);
 
 /**
@@ -39,6 +43,7 @@ void hwsim_dma_destroy(struct hwsim_dma *dma);
  * @return 0, -EINVAL (len 0, wrap-around), -EEXIST (overlaps a window), -ENOMEM.
  * Thread-safe against concurrent accesses from the device engine.
  */
+__rte_internal
 int hwsim_dma_map(struct hwsim_dma *dma, uint64_t iova, void *va, size_t len);
 
 /**
@@ -51,6 +56,7 @@ int hwsim_dma_map(struct hwsim_dma *dma, uint64_t iova, void *va, size_t len);
  * @param iova gets the device address of va.
  * @return 0, -EFAULT (the rule above), or hwsim_dma_map()'s errors.
  */
+__rte_internal
 int hwsim_dma_map_eal(struct hwsim_dma *dma, void *va, size_t len, uint64_t *iova);
 
 /**
@@ -60,30 +66,35 @@ int hwsim_dma_map_eal(struct hwsim_dma *dma, void *va, size_t len, uint64_t *iov
  * @return 0, -EINVAL (len 0, not page aligned, wrap-around, not external EAL memory),
  * -EEXIST (overlaps a container range), -ENOMEM.
  */
+__rte_internal
 int hwsim_dma_container_map(struct hwsim_dma *dma, void *va, uint64_t iova, size_t len);
 
 /**
  * Remove the container range that starts at va and is exactly len long.
  * @return 0 or -ENOENT.
  */
+__rte_internal
 int hwsim_dma_container_unmap(struct hwsim_dma *dma, void *va, size_t len);
 
 /**
  * Unmap the window that starts exactly at iova and is exactly len long.
  * @return 0 or -ENOENT.
  */
+__rte_internal
 int hwsim_dma_unmap(struct hwsim_dma *dma, uint64_t iova, size_t len);
 
 /**
  * Device read of len bytes at iova. The whole range must lie inside one mapped window.
  * @return 0, or -EFAULT after recording an IOMMU fault.
  */
+__rte_internal
 int hwsim_dma_read(struct hwsim_dma *dma, uint64_t iova, void *dst, size_t len);
 
 /**
  * Device write of len bytes at iova. The whole range must lie inside one mapped window.
  * @return 0, or -EFAULT after recording an IOMMU fault.
  */
+__rte_internal
 int hwsim_dma_write(struct hwsim_dma *dma, uint64_t iova, const void *src, size_t len);
 
 /**
@@ -91,9 +102,11 @@ int hwsim_dma_write(struct hwsim_dma *dma, uint64_t iova, const void *src, size_
  * the store. Used for owner bytes/words, which must become visible last.
  * @return 0, or -EFAULT after recording an IOMMU fault.
  */
+__rte_internal
 int hwsim_dma_write_release(struct hwsim_dma *dma, uint64_t iova, const void *src, size_t len);
 
 /** @return 1 if [iova, iova + len) lies inside one mapped window, else 0 (no fault recorded). */
+__rte_internal
 int hwsim_dma_check(struct hwsim_dma *dma, uint64_t iova, size_t len);
 
 /**
@@ -103,12 +116,15 @@ int hwsim_dma_check(struct hwsim_dma *dma, uint64_t iova, size_t len);
  * and hwsim_dma_write(), the access is not protected against a concurrent unmap.
  * @return the host address, or NULL after recording an IOMMU fault (len 0: NULL, no fault).
  */
+__rte_internal
 void *hwsim_dma_translate(struct hwsim_dma *dma, uint64_t iova, size_t len, int write);
 
 /** @return the number of live windows. */
+__rte_internal
 unsigned int hwsim_dma_windows(struct hwsim_dma *dma);
 
 /** @return the number of IOMMU faults so far; *last (if not NULL) gets the latest one. */
+__rte_internal
 uint64_t hwsim_dma_faults(struct hwsim_dma *dma, struct hwsim_dma_fault *last);
 
 #endif /* _HWSIM_DMA_H_ */

@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include <rte_compat.h>
+
 #define HWSIM_MMIO_PAGE_SIZE 4096u
 
 /** One 4 KiB page of simulated BAR space that the device engine watches. */
@@ -30,24 +32,29 @@ typedef void (*hwsim_mmio_cb)(void *arg, uint32_t off, uint64_t raw);
 typedef uint32_t (*hwsim_mmio_rd_cb)(void *arg, uint32_t off);
 
 /** Allocate a zeroed, page-aligned page (not DMA memory). NULL + rte_errno on failure. */
+__rte_internal
 struct hwsim_mmio_page *hwsim_mmio_page_alloc(void);
 
 /** Free a page and its watches. */
+__rte_internal
 void hwsim_mmio_page_free(struct hwsim_mmio_page *pg);
 
 /** @return the page's address, which software writes doorbells into. */
+__rte_internal
 void *hwsim_mmio_page_addr(struct hwsim_mmio_page *pg);
 
 /**
  * @return the memfd behind the page (offset 0, HWSIM_MMIO_PAGE_SIZE bytes): mapping it
  * MAP_SHARED gives another view of the same page. The page keeps it; do not close it.
  */
+__rte_internal
 int hwsim_mmio_page_fd(struct hwsim_mmio_page *pg);
 
 /**
  * Watch the naturally aligned 4- or 8-byte word at off.
  * @return 0, -EINVAL (bad width or alignment), -ENOSPC (too many watches), -EEXIST.
  */
+__rte_internal
 int hwsim_mmio_watch(struct hwsim_mmio_page *pg, uint32_t off, uint32_t width,
 		     hwsim_mmio_cb cb, void *arg);
 
@@ -57,6 +64,7 @@ int hwsim_mmio_watch(struct hwsim_mmio_page *pg, uint32_t off, uint32_t width,
  * invisible. A model whose doorbells can be 0 picks a value no doorbell can take.
  * @return as hwsim_mmio_watch().
  */
+__rte_internal
 int hwsim_mmio_watch_idle(struct hwsim_mmio_page *pg, uint32_t off, uint32_t width,
 			  uint64_t idle, hwsim_mmio_cb cb, void *arg);
 
@@ -68,6 +76,7 @@ int hwsim_mmio_watch_idle(struct hwsim_mmio_page *pg, uint32_t off, uint32_t wid
  * the last poll. Only one thread may poll a page that has registers.
  * @return as hwsim_mmio_watch().
  */
+__rte_internal
 int hwsim_mmio_reg(struct hwsim_mmio_page *pg, uint32_t off, hwsim_mmio_rd_cb rd,
 		   hwsim_mmio_cb wr, void *arg);
 
@@ -78,6 +87,7 @@ int hwsim_mmio_reg(struct hwsim_mmio_page *pg, uint32_t off, hwsim_mmio_rd_cb rd
  * pick an idle value, or hand out object numbers, that no doorbell can take.
  * @return the number of callbacks run.
  */
+__rte_internal
 int hwsim_mmio_poll(struct hwsim_mmio_page *pg);
 
 #endif /* _HWSIM_MMIO_H_ */

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rte_compat.h>
 #include <rte_ether.h>
 #include <rte_kvargs.h>
 
@@ -106,6 +107,7 @@ struct hwsim_knobs;
  *         taken), ENODEV (pair to an unknown device), EBUSY (the other end is cabled
  *         elsewhere), ENOMEM, or the TAP's errno. One log line says why; nothing is left.
  */
+__rte_internal
 struct hwsim_wire_port *hwsim_wire_port_create(const struct hwsim_wire_port_conf *conf);
 
 /**
@@ -113,21 +115,26 @@ struct hwsim_wire_port *hwsim_wire_port_create(const struct hwsim_wire_port_conf
  * emulation's functions): a pair port may then wait for it as for a device in EAL's
  * arguments. @return 0, -EINVAL (name too long), -ENOSPC (32 announced already).
  */
+__rte_internal
 int hwsim_wire_dev_expect(const char *dev);
 
 /**
  * Unplug and free the port (a TAP it created is removed). The peer of a pair goes down and
  * waits for a new port of the same name. Not from an rx or link callback. NULL is a no-op.
  */
+__rte_internal
 void hwsim_wire_port_destroy(struct hwsim_wire_port *port);
 
 /** @return the port named "<device>.<port>", or NULL. Valid until it is destroyed. */
+__rte_internal
 struct hwsim_wire_port *hwsim_wire_port_find(const char *name);
 
 /** @return the port's name, "<device>.<port>". */
+__rte_internal
 const char *hwsim_wire_port_name(const struct hwsim_wire_port *port);
 
 /** @return what the port is cabled to. */
+__rte_internal
 enum hwsim_wire_kind hwsim_wire_port_kind(const struct hwsim_wire_port *port);
 
 /**
@@ -139,6 +146,7 @@ enum hwsim_wire_kind hwsim_wire_port_kind(const struct hwsim_wire_port *port);
  *         down), -EIO (lost by the drop knob or refused by the TAP), -EINVAL (bad length).
  *         A device model may ignore the result: a real port cannot tell either.
  */
+__rte_internal
 int hwsim_wire_send(struct hwsim_wire_port *port, const void *frame, uint32_t len);
 
 /**
@@ -147,30 +155,36 @@ int hwsim_wire_send(struct hwsim_wire_port *port, const void *frame, uint32_t le
  * calls that callback (for a loop, the port's own; for a pair, the peer's). The same
  * thread rules as hwsim_wire_send().
  */
+__rte_internal
 void hwsim_wire_batch(struct hwsim_wire_port *port, int open);
 
 /** @return 1 if the link is operationally up (cable in and every end admin up), else 0. */
+__rte_internal
 int hwsim_wire_link_up(const struct hwsim_wire_port *port);
 
 /** @return the link speed in Mb/s (the slower end of a pair), or 0 when the link is down. */
+__rte_internal
 uint32_t hwsim_wire_speed(const struct hwsim_wire_port *port);
 
 /**
  * The device's own port state (the driver's port up/down): a down end takes the link down
  * at both ends. @return 0 or -EINVAL.
  */
+__rte_internal
 int hwsim_wire_set_admin(struct hwsim_wire_port *port, int up);
 
 /**
  * Plug (up = 1) or pull (up = 0) the cable, for tests. A "none" port has no cable to plug.
  * @return 0, -EINVAL, or -ENOTSUP (plugging a "none" port).
  */
+__rte_internal
 int hwsim_wire_link_set(struct hwsim_wire_port *port, int up);
 
 /**
  * Link flap: pull the cable and plug it back, so both ends see down then up.
  * @return 0, -EINVAL, or -ENOLINK (the cable is out: nothing to flap).
  */
+__rte_internal
 int hwsim_wire_flap(struct hwsim_wire_port *port);
 
 /** Knob indexes in the port's knob table (hwsim_wire_knobs()). */
@@ -181,15 +195,19 @@ enum hwsim_wire_knob {
 };
 
 /** @return the port's knob table, to set knobs by name (devargs, testpmd). */
+__rte_internal
 struct hwsim_knobs *hwsim_wire_knobs(struct hwsim_wire_port *port);
 
 /** Lose the next n frames this port sends (fault knob). */
+__rte_internal
 void hwsim_wire_drop_next(struct hwsim_wire_port *port, unsigned int n);
 
 /** Damage the next n frames this port sends: one bit flipped and a bad FCS (fault knob). */
+__rte_internal
 void hwsim_wire_corrupt_next(struct hwsim_wire_port *port, unsigned int n);
 
 /** Copy the port's counters. @return 0 or -EINVAL. */
+__rte_internal
 int hwsim_wire_stats_get(const struct hwsim_wire_port *port, struct hwsim_wire_stats *st);
 
 /*
@@ -219,20 +237,24 @@ struct hwsim_wire_devargs {
  * @return 0, or -EINVAL with one log line naming the key: bare key, empty value, duplicate,
  *         port out of 1..nports, bad spec, bad or multicast MAC, speed out of range.
  */
+__rte_internal
 int hwsim_wire_devargs_parse(const struct rte_kvargs *kvl, const char *dev_name,
 			     unsigned int nports, uint32_t def_speed,
 			     struct hwsim_wire_devargs *out);
 
 /** @return 1 if key is one hwsim_wire_devargs_parse() reads (wire, wire<N>, mac, speed). */
+__rte_internal
 int hwsim_wire_devargs_key(const char *key);
 
 /**
  * The default permanent MAC of a device: a stable, locally administered unicast address
  * derived from its name.
  */
+__rte_internal
 void hwsim_wire_mac_default(const char *dev_name, struct rte_ether_addr *mac);
 
 /** The MAC of port port_no (1-based): the base MAC plus port_no - 1 in its low 3 bytes. */
+__rte_internal
 void hwsim_wire_mac_port(const struct rte_ether_addr *base, unsigned int port_no,
 			 struct rte_ether_addr *mac);
 

@@ -130,14 +130,12 @@ int mlx5v_devx_dev_call(const char *name, int (*fn)(struct mlx5v_dev *dev, void 
  * Lowest free vector >= 1 with its eventfd.
  * @return it, or NULL with rte_errno (EINVAL NULL dev, ENODEV dev not live, ENOSPC, ...).
  */
-__rte_internal
 struct mlx5v_devx_msi *mlx5v_devx_msi_alloc(struct mlx5v_dev *dev);
 
 /**
  * @return 0, -EINVAL (not a live vector, e.g. already freed; vector 0, out of range or
  *         fd mismatch, msi then kept), -EBUSY (an EQ uses it).
  */
-__rte_internal
 int mlx5v_devx_msi_free(struct mlx5v_devx_msi *msi);
 
 /* ---- EQs ---- */
@@ -146,7 +144,6 @@ int mlx5v_devx_msi_free(struct mlx5v_devx_msi *msi);
  * rdma-core create_eq contract (see rte_pmd_mlx5v_devx_create_eq()). NULL + rte_errno;
  * ENODEV if dev is not a live device handle.
  */
-__rte_internal
 struct mlx5v_devx_eq *mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in,
 					   size_t inlen, void *out, size_t outlen);
 
@@ -157,7 +154,6 @@ __rte_internal
 int mlx5v_devx_query_eqn(struct mlx5v_dev *dev, uint32_t vector, uint32_t *eqn);
 
 /** Any command, EREMOTEIO semantics. @return 0 or -errno (-ENODEV: dev not live). */
-__rte_internal
 int mlx5v_devx_general_cmd(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 			   size_t outlen);
 
@@ -166,7 +162,6 @@ __rte_internal
 unsigned int mlx5v_devx_raw_objects(struct mlx5v_dev *dev);
 
 /** ALLOC_UAR. @return the UAR, or NULL with rte_errno (ENODEV: dev not live). */
-__rte_internal
 struct mlx5v_devx_uar *mlx5v_devx_uar_alloc(struct mlx5v_dev *dev);
 
 /** DEALLOC_UAR. @return 0, -EINVAL (not a live UAR), or -errno from the device (UAR kept). */

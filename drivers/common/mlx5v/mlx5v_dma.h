@@ -38,7 +38,6 @@ struct mlx5v_dma_buf {
  * rte_extmem_register() gave it), not a translation of the first byte plus an offset.
  * @return the IOVA, or RTE_BAD_IOVA (not EAL memory, or a memseg without an IOVA).
  */
-__rte_internal
 uint64_t mlx5v_dma_virt2iova(const void *va);
 
 /**
@@ -75,7 +74,6 @@ mlx5v_dma_buf_iova(const struct mlx5v_dma_buf *b, size_t off)
  * Write b's chunks as n big-endian 64-bit PAS entries at pas (prm/mlx5 §6.1: the page
  * size of the entries is 2^(log_page_size + 12), log_page_size = shift - 12).
  */
-__rte_internal
 void mlx5v_dma_buf_pas_fill(const struct mlx5v_dma_buf *b, uint8_t *pas);
 
 #endif /* _MLX5V_DMA_H_ */
