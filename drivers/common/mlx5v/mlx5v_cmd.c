@@ -141,93 +141,16 @@ struct mlx5v_cmd_opcode_ent {
 	uint8_t cls;
 	uint8_t devx_rule;         /**< enum mlx5v_devx_rule: the DEVX general_cmd policy */
 	uint8_t devx_fam;          /**< enum mlx5v_devx_fam: the object family it acts on */
+	uint16_t destroy_op;       /**< the destroy of a late create's object, or OP_NONE */
+	uint32_t id_mask;          /**< the width of that object's id */
 	const char *name;
 };
 
-/*
- * One table for the command layer and the DEVX policy (doc/guides/nics/mlx5v_devx.rst): name,
- * dead-device class, policy rule and object family. Anything missing is UNLISTED (refused).
- * Opcodes missing here are "unknown" on a dead device and fail with -EINVAL instead of being
- * emulated ([K] mlx5_internal_err_ret_value, prm/mlx5 §3.11). MANAGE_PAGES is destroy-class so
- * that page reclaim at teardown completes on a dead device.
- */
-#define OPC(op, c, n, r, f) \
-	{ op, MLX5V_CMD_CLASS_ ## c, MLX5V_DEVX_ ## r, MLX5V_DEVX_FAM_ ## f, n }
+/* MLX5V_CMD_OPCODES() as a table, for the command layer and the DEVX policy. */
+#define OPC(n, v, c, r, f, d, m) { v, MLX5V_CMD_CLASS_ ## c, MLX5V_DEVX_ ## r, \
+				   MLX5V_DEVX_FAM_ ## f, MLX5V_CMD_OP_ ## d, m, #n },
 static const struct mlx5v_cmd_opcode_ent mlx5v_cmd_opcode_tbl[] = {
-	OPC(0x100, OTHER, "QUERY_HCA_CAP", ANY, NONE),
-	OPC(0x101, OTHER, "QUERY_ADAPTER", UNLISTED, NONE),
-	OPC(0x102, OTHER, "INIT_HCA", DENY, NONE),
-	OPC(0x103, DESTROY, "TEARDOWN_HCA", DENY, NONE),
-	OPC(0x104, OTHER, "ENABLE_HCA", DENY, NONE),
-	OPC(0x105, DESTROY, "DISABLE_HCA", DENY, NONE),
-	OPC(0x107, OTHER, "QUERY_PAGES", DENY, NONE),
-	OPC(0x108, DESTROY, "MANAGE_PAGES", DENY, NONE),
-	OPC(0x109, OTHER, "SET_HCA_CAP", DENY, NONE),
-	OPC(0x10a, OTHER, "QUERY_ISSI", ANY, NONE),
-	OPC(0x10b, OTHER, "SET_ISSI", DENY, NONE),
-	/* Not used by the driver; refused like the other function commands. */
-	OPC(0x10d, UNKNOWN, "SET_DRIVER_VERSION", DENY, NONE),
-	OPC(0x200, OTHER, "CREATE_MKEY", CREATE, MKEY),
-	OPC(0x201, OTHER, "QUERY_MKEY", USE, MKEY),
-	OPC(0x202, DESTROY, "DESTROY_MKEY", DESTROY, MKEY),
-	OPC(0x203, OTHER, "QUERY_SPECIAL_CONTEXTS", ANY, NONE),
-	OPC(0x301, OTHER, "CREATE_EQ", CREATE, EQ),
-	OPC(0x302, DESTROY, "DESTROY_EQ", DESTROY, EQ),
-	OPC(0x303, OTHER, "QUERY_EQ", USE, EQ),
-	OPC(0x304, OTHER, "GEN_EQE", USE, EQ),
-	OPC(0x400, OTHER, "CREATE_CQ", CREATE, CQ),
-	OPC(0x401, DESTROY, "DESTROY_CQ", DESTROY, CQ),
-	OPC(0x402, OTHER, "QUERY_CQ", USE, CQ),
-	OPC(0x403, OTHER, "MODIFY_CQ", UNLISTED, NONE),
-	OPC(0x500, OTHER, "CREATE_QP", UNLISTED, NONE),
-	OPC(0x501, DESTROY, "DESTROY_QP", UNLISTED, NONE),
-	OPC(0x750, OTHER, "QUERY_VPORT_STATE", ANY, NONE),
-	OPC(0x751, OTHER, "MODIFY_VPORT_STATE", UNLISTED, NONE),
-	OPC(0x754, OTHER, "QUERY_NIC_VPORT_CONTEXT", ANY, NONE),
-	OPC(0x755, OTHER, "MODIFY_NIC_VPORT_CONTEXT", PORT, NONE),
-	OPC(0x771, OTHER, "ALLOC_Q_COUNTER", CREATE, QCNT),
-	OPC(0x772, DESTROY, "DEALLOC_Q_COUNTER", DESTROY, QCNT),
-	OPC(0x773, OTHER, "QUERY_Q_COUNTER", USE, QCNT),
-	OPC(0x800, OTHER, "ALLOC_PD", CREATE, PD),
-	OPC(0x801, DESTROY, "DEALLOC_PD", DESTROY, PD),
-	OPC(0x802, OTHER, "ALLOC_UAR", DENY, NONE),
-	OPC(0x803, DESTROY, "DEALLOC_UAR", DENY, NONE),
-	OPC(0x805, OTHER, "ACCESS_REG", PORT, NONE),
-	OPC(0x816, OTHER, "ALLOC_TRANSPORT_DOMAIN", CREATE, TD),
-	OPC(0x817, DESTROY, "DEALLOC_TRANSPORT_DOMAIN", DESTROY, TD),
-	OPC(0x900, OTHER, "CREATE_TIR", CREATE, TIR),
-	OPC(0x901, OTHER, "MODIFY_TIR", USE, TIR),
-	OPC(0x902, DESTROY, "DESTROY_TIR", DESTROY, TIR),
-	OPC(0x903, OTHER, "QUERY_TIR", USE, TIR),
-	OPC(0x904, OTHER, "CREATE_SQ", CREATE, SQ),
-	OPC(0x905, OTHER, "MODIFY_SQ", USE, SQ),
-	OPC(0x906, DESTROY, "DESTROY_SQ", DESTROY, SQ),
-	OPC(0x907, OTHER, "QUERY_SQ", USE, SQ),
-	OPC(0x908, OTHER, "CREATE_RQ", CREATE, RQ),
-	OPC(0x909, OTHER, "MODIFY_RQ", USE, RQ),
-	OPC(0x90a, DESTROY, "DESTROY_RQ", DESTROY, RQ),
-	OPC(0x90b, OTHER, "QUERY_RQ", USE, RQ),
-	OPC(0x912, OTHER, "CREATE_TIS", CREATE, TIS),
-	OPC(0x913, OTHER, "MODIFY_TIS", USE, TIS),
-	OPC(0x914, DESTROY, "DESTROY_TIS", DESTROY, TIS),
-	OPC(0x915, OTHER, "QUERY_TIS", USE, TIS),
-	OPC(0x916, OTHER, "CREATE_RQT", CREATE, RQT),
-	OPC(0x917, OTHER, "MODIFY_RQT", USE, RQT),
-	OPC(0x918, DESTROY, "DESTROY_RQT", DESTROY, RQT),
-	OPC(0x919, OTHER, "QUERY_RQT", USE, RQT),
-	OPC(0x92f, OTHER, "SET_FLOW_TABLE_ROOT", PORT, FT),
-	OPC(0x930, OTHER, "CREATE_FLOW_TABLE", CREATE, FT),
-	OPC(0x931, DESTROY, "DESTROY_FLOW_TABLE", DESTROY, FT),
-	OPC(0x933, OTHER, "CREATE_FLOW_GROUP", CREATE, FG),
-	OPC(0x934, DESTROY, "DESTROY_FLOW_GROUP", DESTROY, FG),
-	OPC(0x936, OTHER, "SET_FLOW_TABLE_ENTRY", USE, FT),
-	OPC(0x938, DESTROY, "DELETE_FLOW_TABLE_ENTRY", USE, FT),
-	OPC(0xa00, OTHER, "CREATE_GENERAL_OBJECT", UNLISTED, NONE),
-	OPC(0xa01, OTHER, "MODIFY_GENERAL_OBJECT", UNLISTED, NONE),
-	OPC(0xa02, OTHER, "QUERY_GENERAL_OBJECT", UNLISTED, NONE),
-	OPC(0xa03, DESTROY, "DESTROY_GENERAL_OBJECT", UNLISTED, NONE),
-	OPC(0xa08, OTHER, "CREATE_UMEM", UNLISTED, NONE),
-	OPC(0xa0a, DESTROY, "DESTROY_UMEM", UNLISTED, NONE),
+	MLX5V_CMD_OPCODES(OPC)
 };
 #undef OPC
 
@@ -304,6 +227,16 @@ mlx5v_cmd_stats_of(struct mlx5v_cmd *cmd, uint16_t opcode)
 /* ---- mailbox chains ---- */
 
 static_assert(MLX5V_CMD_MAX_MSG_LEN == RTE_PMD_MLX5V_CMD_MAX_LEN, "command length bound");
+/* The public opcodes (rte_pmd_mlx5v_prm.h) are those of MLX5V_CMD_OPCODES(). */
+static_assert(RTE_PMD_MLX5V_CMD_OP_CREATE_EQ == MLX5V_CMD_OP_CREATE_EQ &&
+	      RTE_PMD_MLX5V_CMD_OP_DESTROY_EQ == MLX5V_CMD_OP_DESTROY_EQ &&
+	      RTE_PMD_MLX5V_CMD_OP_QUERY_EQ == MLX5V_CMD_OP_QUERY_EQ &&
+	      RTE_PMD_MLX5V_CMD_OP_GEN_EQE == MLX5V_CMD_OP_GEN_EQE &&
+	      RTE_PMD_MLX5V_CMD_OP_CREATE_CQ == MLX5V_CMD_OP_CREATE_CQ &&
+	      RTE_PMD_MLX5V_CMD_OP_DESTROY_CQ == MLX5V_CMD_OP_DESTROY_CQ &&
+	      RTE_PMD_MLX5V_CMD_OP_QUERY_CQ == MLX5V_CMD_OP_QUERY_CQ &&
+	      RTE_PMD_MLX5V_CMD_OP_ALLOC_UAR == MLX5V_CMD_OP_ALLOC_UAR &&
+	      RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR == MLX5V_CMD_OP_DEALLOC_UAR, "public opcodes");
 
 static void
 mlx5v_cmd_mbox_free(struct mlx5v_dev *dev, struct mlx5v_cmd_mbox *mb)
@@ -480,41 +413,6 @@ mlx5v_cmd_owner(const struct mlx5v_cmd_slot *s)
 /* ---- late completions of create commands ---- */
 
 /*
- * The destroy of each object a create command can make, for the objects named by the
- * 32-bit word at out 0x08 alone (masked to the id's width); the destroy takes the same word
- * at in 0x08. Flow tables and groups also need the table type from the mailbox: they are
- * left to the function teardown. doc/guides/sim/fault_matrix.rst, "Late completions".
- */
-struct mlx5v_cmd_undo {
-	uint16_t create_op;
-	uint16_t destroy_op;
-	uint32_t id_mask;
-};
-
-static const struct mlx5v_cmd_undo mlx5v_cmd_undo_tbl[] = {
-	{ 0x200 /* CREATE_MKEY */, 0x202, 0xffffff },
-	{ 0x301 /* CREATE_EQ */, 0x302, 0xff },
-	{ 0x400 /* CREATE_CQ */, 0x401, 0xffffff },
-	{ 0x500 /* CREATE_QP */, 0x501, 0xffffff },
-	{ 0x771 /* ALLOC_Q_COUNTER */, 0x772, 0xff },
-	{ 0x800 /* ALLOC_PD */, 0x801, 0xffffff },
-	{ 0x802 /* ALLOC_UAR */, 0x803, 0xffffff },
-	{ 0x816 /* ALLOC_TRANSPORT_DOMAIN */, 0x817, 0xffffff },
-	{ 0x900 /* CREATE_TIR */, 0x902, 0xffffff },
-	{ 0x904 /* CREATE_SQ */, 0x906, 0xffffff },
-	{ 0x908 /* CREATE_RQ */, 0x90a, 0xffffff },
-	{ 0x912 /* CREATE_TIS */, 0x914, 0xffffff },
-	{ 0x916 /* CREATE_RQT */, 0x918, 0xffffff },
-	/* General objects: obj_type sits at in 0x06 of both commands (op_mod's place). */
-	{ 0xa00 /* CREATE_GENERAL_OBJECT */, 0xa03, 0xffffffff },
-	{ 0xa08 /* CREATE_UMEM */, 0xa0a, 0xffffffff },
-};
-
-#define MLX5V_CMD_OP_CREATE_FLOW_TABLE 0x930
-#define MLX5V_CMD_OP_CREATE_FLOW_GROUP 0x933
-#define MLX5V_CMD_OP_CREATE_GENERAL_OBJECT 0xa00
-
-/*
  * The device answered slot s after its waiter gave up. If the command created an object,
  * nobody knows of it: queue its destroy, run by mlx5v_cmd_orphans_reclaim() outside the
  * lock (prm/mlx5 §3.10). Called with cmd->lock held, the owner bit read 0.
@@ -526,18 +424,15 @@ mlx5v_cmd_orphan_note_locked(struct mlx5v_dev *dev, const struct mlx5v_cmd_slot 
 	struct mlx5v_cmd *cmd = &dev->cmd;
 	const uint8_t *in = MLX5V_IFC_ADDR_OF(cmd_layout, s->ent, in);
 	const uint8_t *out = MLX5V_IFC_ADDR_OF(cmd_layout, s->ent, out);
-	const struct mlx5v_cmd_undo *u = NULL;
+	const struct mlx5v_cmd_opcode_ent *u = mlx5v_cmd_opcode_find(s->opcode);
 	struct mlx5v_cmd_orphan *o;
-	unsigned int i;
 
 	/* Nothing was created unless both the delivery and the outbox status are OK. */
 	if ((MLX5V_IFC_GET(cmd_layout, s->ent, status_own) >> 1) != MLX5V_CMD_DELIV_OK ||
 	    MLX5V_IFC_GET(cmd_out_hdr, out, status) != MLX5V_CMD_STAT_OK)
 		return;
-	for (i = 0; i < RTE_DIM(mlx5v_cmd_undo_tbl); i++)
-		if (mlx5v_cmd_undo_tbl[i].create_op == s->opcode)
-			u = &mlx5v_cmd_undo_tbl[i];
-	if (u == NULL) {
+	/* Late creates are undone by the destroy of MLX5V_CMD_OPCODES(), flows excepted. */
+	if (u == NULL || u->destroy_op == MLX5V_CMD_OP_NONE) {
 		if (s->opcode == MLX5V_CMD_OP_CREATE_FLOW_TABLE ||
 		    s->opcode == MLX5V_CMD_OP_CREATE_FLOW_GROUP) {
 			cmd->orphans_left++;

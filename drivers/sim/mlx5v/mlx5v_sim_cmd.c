@@ -31,63 +31,53 @@ struct mlx5v_sim_cmd_op {
 #define HCA_ANY MLX5V_SIM_HCA_DISABLED
 #define HCA_EN MLX5V_SIM_HCA_ENABLED
 #define HCA_INIT MLX5V_SIM_HCA_INITIALIZED
+/* A command of MLX5V_CMD_OPCODES(), named there: state, op_mods, lengths, handler. */
+#define OP(op, need, mods, inlen, outlen, fn) \
+	{ MLX5V_CMD_OP_##op, need, mods, inlen, outlen, #op, mlx5v_sim_cmd_##fn }
 /* An Ethernet command: after INIT_HCA, op_mod 0, lengths of its input and output layouts. */
-#define ETH_OP(op, in, out, fn) { MLX5V_CMD_OP_##op, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(in), \
-				  MLX5V_IFC_BYTES(out), #op, mlx5v_sim_cmd_##fn }
+#define ETH_OP(op, in, out, fn) OP(op, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(in), \
+				   MLX5V_IFC_BYTES(out), fn)
 
 /* ONE handler per opcode (prm/mlx5 §10); lengths from §2.1, §5.1, §6, §7, §9. */
 static const struct mlx5v_sim_cmd_op mlx5v_sim_cmd_ops[] = {
-	{ MLX5V_CMD_OP_QUERY_HCA_CAP, HCA_EN,
-	  OPM(0) | OPM(1) | OPM(MLX5V_CAP_TYPE_ROCE << 1) | OPM((MLX5V_CAP_TYPE_ROCE << 1) | 1) |
-	  OPM(MLX5V_CAP_TYPE_ETH_OFFLOADS << 1) | OPM((MLX5V_CAP_TYPE_ETH_OFFLOADS << 1) | 1) |
-	  OPM(MLX5V_CAP_TYPE_FLOW_TABLE << 1) | OPM((MLX5V_CAP_TYPE_FLOW_TABLE << 1) | 1),
-	  0x10, MLX5V_IFC_BYTES(query_hca_cap_out), "QUERY_HCA_CAP",
-	  mlx5v_sim_cmd_query_hca_cap },
-	{ MLX5V_CMD_OP_INIT_HCA, HCA_EN, OPM(0), 0x10, 0x10, "INIT_HCA",
-	  mlx5v_sim_cmd_init_hca },
-	{ MLX5V_CMD_OP_TEARDOWN_HCA, HCA_EN, OPM(0), 0x10, 0x10, "TEARDOWN_HCA",
-	  mlx5v_sim_cmd_teardown_hca },
-	{ MLX5V_CMD_OP_ENABLE_HCA, HCA_ANY, OPM(0), 0x10, MLX5V_IFC_BYTES(enable_hca_out),
-	  "ENABLE_HCA", mlx5v_sim_cmd_enable_hca },
-	{ MLX5V_CMD_OP_DISABLE_HCA, HCA_ANY, OPM(0), 0x10, MLX5V_IFC_BYTES(disable_hca_out),
-	  "DISABLE_HCA", mlx5v_sim_cmd_disable_hca },
-	{ MLX5V_CMD_OP_QUERY_PAGES, HCA_EN,
-	  OPM(MLX5V_QUERY_PAGES_BOOT) | OPM(MLX5V_QUERY_PAGES_INIT) |
-	  OPM(MLX5V_QUERY_PAGES_POST_INIT),
-	  0x10, 0x10, "QUERY_PAGES", mlx5v_sim_cmd_query_pages },
-	{ MLX5V_CMD_OP_MANAGE_PAGES, HCA_EN,
-	  OPM(MLX5V_MANAGE_PAGES_CANT_GIVE) | OPM(MLX5V_MANAGE_PAGES_GIVE) |
-	  OPM(MLX5V_MANAGE_PAGES_TAKE),
-	  0x10, 0x10, "MANAGE_PAGES", mlx5v_sim_cmd_manage_pages },
-	{ MLX5V_CMD_OP_SET_HCA_CAP, HCA_EN, OPM(0) | OPM(MLX5V_CAP_TYPE_ROCE << 1),
-	  MLX5V_IFC_BYTES(set_hca_cap_in), 0x10, "SET_HCA_CAP", mlx5v_sim_cmd_set_hca_cap },
-	{ MLX5V_CMD_OP_QUERY_ISSI, HCA_EN, OPM(0), 0x10, MLX5V_IFC_BYTES(query_issi_out),
-	  "QUERY_ISSI", mlx5v_sim_cmd_query_issi },
-	{ MLX5V_CMD_OP_SET_ISSI, HCA_EN, OPM(0), 0x10, 0x10, "SET_ISSI",
-	  mlx5v_sim_cmd_set_issi },
-	{ MLX5V_CMD_OP_CREATE_EQ, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(create_eq_in),
-	  MLX5V_IFC_BYTES(create_eq_out), "CREATE_EQ", mlx5v_sim_cmd_create_eq },
-	{ MLX5V_CMD_OP_DESTROY_EQ, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(destroy_eq_in),
-	  MLX5V_IFC_BYTES(destroy_eq_out), "DESTROY_EQ", mlx5v_sim_cmd_destroy_eq },
-	{ MLX5V_CMD_OP_QUERY_EQ, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(query_eq_in),
-	  MLX5V_IFC_BYTES(query_eq_out), "QUERY_EQ", mlx5v_sim_cmd_query_eq },
-	{ MLX5V_CMD_OP_GEN_EQE, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(gen_eqe_in),
-	  MLX5V_IFC_BYTES(gen_eqe_out), "GEN_EQE", mlx5v_sim_cmd_gen_eqe },
-	{ MLX5V_CMD_OP_CREATE_CQ, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(create_cq_in), 0x10,
-	  "CREATE_CQ", mlx5v_sim_cmd_create_cq },
-	{ MLX5V_CMD_OP_DESTROY_CQ, HCA_INIT, OPM(0), 0x10, 0x10, "DESTROY_CQ",
-	  mlx5v_sim_cmd_destroy_cq },
-	{ MLX5V_CMD_OP_QUERY_CQ, HCA_INIT, OPM(0), 0x10, MLX5V_IFC_BYTES(query_cq_out),
-	  "QUERY_CQ", mlx5v_sim_cmd_query_cq },
-	{ MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT, HCA_INIT, OPM(0),
-	  MLX5V_IFC_BYTES(modify_nic_vport_context_in), 0x10, "MODIFY_NIC_VPORT_CONTEXT",
-	  mlx5v_sim_cmd_eth_modify_nic_vport },
-	{ MLX5V_CMD_OP_ALLOC_UAR, HCA_INIT, OPM(0), 0x10, 0x10, "ALLOC_UAR",
-	  mlx5v_sim_cmd_alloc_uar },
-	{ MLX5V_CMD_OP_DEALLOC_UAR, HCA_INIT, OPM(0), 0x10, 0x10, "DEALLOC_UAR",
-	  mlx5v_sim_cmd_dealloc_uar },
-	{ MLX5V_CMD_OP_ACCESS_REG, HCA_EN, OPM(MLX5V_ACCESS_REG_WRITE) |
-	  OPM(MLX5V_ACCESS_REG_READ), 0x10, 0x10, "ACCESS_REG", mlx5v_sim_cmd_eth_access_reg },
+	OP(QUERY_HCA_CAP, HCA_EN,
+	   OPM(0) | OPM(1) | OPM(MLX5V_CAP_TYPE_ROCE << 1) | OPM((MLX5V_CAP_TYPE_ROCE << 1) | 1) |
+	   OPM(MLX5V_CAP_TYPE_ETH_OFFLOADS << 1) | OPM((MLX5V_CAP_TYPE_ETH_OFFLOADS << 1) | 1) |
+	   OPM(MLX5V_CAP_TYPE_FLOW_TABLE << 1) | OPM((MLX5V_CAP_TYPE_FLOW_TABLE << 1) | 1),
+	   0x10, MLX5V_IFC_BYTES(query_hca_cap_out), query_hca_cap),
+	OP(INIT_HCA, HCA_EN, OPM(0), 0x10, 0x10, init_hca),
+	OP(TEARDOWN_HCA, HCA_EN, OPM(0), 0x10, 0x10, teardown_hca),
+	OP(ENABLE_HCA, HCA_ANY, OPM(0), 0x10, MLX5V_IFC_BYTES(enable_hca_out), enable_hca),
+	OP(DISABLE_HCA, HCA_ANY, OPM(0), 0x10, MLX5V_IFC_BYTES(disable_hca_out), disable_hca),
+	OP(QUERY_PAGES, HCA_EN,
+	   OPM(MLX5V_QUERY_PAGES_BOOT) | OPM(MLX5V_QUERY_PAGES_INIT) |
+	   OPM(MLX5V_QUERY_PAGES_POST_INIT),
+	   0x10, 0x10, query_pages),
+	OP(MANAGE_PAGES, HCA_EN,
+	   OPM(MLX5V_MANAGE_PAGES_CANT_GIVE) | OPM(MLX5V_MANAGE_PAGES_GIVE) |
+	   OPM(MLX5V_MANAGE_PAGES_TAKE),
+	   0x10, 0x10, manage_pages),
+	OP(SET_HCA_CAP, HCA_EN, OPM(0) | OPM(MLX5V_CAP_TYPE_ROCE << 1),
+	   MLX5V_IFC_BYTES(set_hca_cap_in), 0x10, set_hca_cap),
+	OP(QUERY_ISSI, HCA_EN, OPM(0), 0x10, MLX5V_IFC_BYTES(query_issi_out), query_issi),
+	OP(SET_ISSI, HCA_EN, OPM(0), 0x10, 0x10, set_issi),
+	OP(CREATE_EQ, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(create_eq_in),
+	   MLX5V_IFC_BYTES(create_eq_out), create_eq),
+	OP(DESTROY_EQ, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(destroy_eq_in),
+	   MLX5V_IFC_BYTES(destroy_eq_out), destroy_eq),
+	OP(QUERY_EQ, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(query_eq_in), MLX5V_IFC_BYTES(query_eq_out),
+	   query_eq),
+	OP(GEN_EQE, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(gen_eqe_in), MLX5V_IFC_BYTES(gen_eqe_out),
+	   gen_eqe),
+	OP(CREATE_CQ, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(create_cq_in), 0x10, create_cq),
+	OP(DESTROY_CQ, HCA_INIT, OPM(0), 0x10, 0x10, destroy_cq),
+	OP(QUERY_CQ, HCA_INIT, OPM(0), 0x10, MLX5V_IFC_BYTES(query_cq_out), query_cq),
+	OP(MODIFY_NIC_VPORT_CONTEXT, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(modify_nic_vport_context_in),
+	   0x10, eth_modify_nic_vport),
+	OP(ALLOC_UAR, HCA_INIT, OPM(0), 0x10, 0x10, alloc_uar),
+	OP(DEALLOC_UAR, HCA_INIT, OPM(0), 0x10, 0x10, dealloc_uar),
+	OP(ACCESS_REG, HCA_EN, OPM(MLX5V_ACCESS_REG_WRITE) | OPM(MLX5V_ACCESS_REG_READ), 0x10, 0x10,
+	   eth_access_reg),
 	/* The Ethernet function: lengths are those of its layouts (mlx5v_prm_eth.h). */
 	ETH_OP(ALLOC_PD, eth_cmd_in, eth_obj_out, alloc_pd),
 	ETH_OP(DEALLOC_PD, eth_obj_in, eth_cmd_out, dealloc_pd),
@@ -123,9 +113,8 @@ static const struct mlx5v_sim_cmd_op mlx5v_sim_cmd_ops[] = {
 	ETH_OP(QUERY_TIR, eth_obj_in, query_tir_out, query_tir),
 	ETH_OP(CREATE_FLOW_TABLE, create_flow_table_in, eth_obj_out, create_flow_table),
 	ETH_OP(DESTROY_FLOW_TABLE, flow_table_obj_in, eth_cmd_out, destroy_flow_table),
-	{ MLX5V_CMD_OP_SET_FLOW_TABLE_ROOT, HCA_INIT, OPM(0) | OPM(1),
-	  MLX5V_IFC_BYTES(flow_table_obj_in), MLX5V_IFC_BYTES(eth_cmd_out),
-	  "SET_FLOW_TABLE_ROOT", mlx5v_sim_cmd_set_flow_table_root },
+	OP(SET_FLOW_TABLE_ROOT, HCA_INIT, OPM(0) | OPM(1), MLX5V_IFC_BYTES(flow_table_obj_in),
+	   MLX5V_IFC_BYTES(eth_cmd_out), set_flow_table_root),
 	ETH_OP(CREATE_FLOW_GROUP, create_flow_group_in, eth_obj_out, create_flow_group),
 	ETH_OP(DESTROY_FLOW_GROUP, flow_table_obj_in, eth_cmd_out, destroy_flow_group),
 	ETH_OP(SET_FLOW_TABLE_ENTRY, set_fte_in, eth_cmd_out, set_fte),
