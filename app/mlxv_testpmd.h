@@ -10,6 +10,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <cmdline_parse.h>
+#include <cmdline_parse_num.h>
+#include <cmdline_parse_string.h>
+#include <rte_common.h>
+#include <rte_ether.h>
+
 /*
  * Define name_parsed(), the cmdline callback, around name_do().
  * testpmd writes its prompt straight to the terminal, unbuffered, while a command
@@ -23,6 +29,70 @@ name ## _parsed(void *parsed_result, struct cmdline *cl, void *data) \
 	name ## _do(parsed_result, cl, data); \
 	fflush(stdout); \
 }
+
+/*
+ * One result shape for every "<family> <word> [<word> [<word>]] ..." command of a command
+ * file: all share the offsets, so the family keyword ("mlx5v", "mlx4v"), the numbers and the
+ * free word are one set of tokens; each command names its words, its handler and its other
+ * tokens. kw[1..3]: the words (a choice such as "qp#wq" leaves the one typed); num[i]: the
+ * i-th number of the command line, as its section comment lists them; type: a keyword or a
+ * free word (a device name, a state); mac: a MAC address. Handlers give the numbers names.
+ */
+#define TP_NUM_MAX 7
+
+struct tp_num_result {
+	cmdline_fixed_string_t kw[4];
+	uint32_t num[TP_NUM_MAX];
+	cmdline_fixed_string_t type;
+	struct rte_ether_addr mac;
+};
+
+/* The first word of every command of the file, tp_num_family. Once per command file. */
+#define TP_NUM_FAMILY(word) \
+static cmdline_parse_token_string_t tp_num_family = \
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[0], word)
+
+#define TP_NUM_TOKEN(i) \
+static cmdline_parse_token_num_t tp_num_ ## i __rte_unused = \
+	TOKEN_NUM_INITIALIZER(struct tp_num_result, num[i], RTE_UINT32)
+
+TP_NUM_TOKEN(0);
+TP_NUM_TOKEN(1);
+TP_NUM_TOKEN(2);
+TP_NUM_TOKEN(3);
+TP_NUM_TOKEN(4);
+TP_NUM_TOKEN(5);
+TP_NUM_TOKEN(6);
+
+/* Any word, in type: a device name, a state. */
+static cmdline_parse_token_string_t tp_num_any __rte_unused =
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, type, NULL);
+
+/*
+ * The instruction cmd: "<family> w1" then the tokens given (none or more), calling f with
+ * data. w1 may offer choices ("poll#arm#event"): the handler reads the word in kw[1].
+ */
+#define TP_NUM_CMD1(cmd, f_, w1, data_, help, ...) \
+static cmdline_parse_token_string_t cmd ## _w1 = \
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[1], w1); \
+static cmdline_parse_inst_t cmd = { \
+	.f = f_, \
+	.data = data_, \
+	.help_str = help, \
+	.tokens = { (void *)&tp_num_family, (void *)&cmd ## _w1, ##__VA_ARGS__, NULL }, \
+}
+
+/* The instruction cmd: "<family> w1 w2" then the tokens given, calling f with data. */
+#define TP_NUM_CMD(cmd, f_, w1, w2, data_, help, ...) \
+static cmdline_parse_token_string_t cmd ## _w2 = \
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[2], w2); \
+TP_NUM_CMD1(cmd, f_, w1, data_, help, (void *)&cmd ## _w2, __VA_ARGS__)
+
+/* The instruction cmd: "<family> w1 w2 w3" then the tokens given, calling f with data. */
+#define TP_NUM_CMD3(cmd, f_, w1, w2, w3, data_, help, ...) \
+static cmdline_parse_token_string_t cmd ## _w3 = \
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[3], w3); \
+TP_NUM_CMD(cmd, f_, w1, w2, data_, help, (void *)&cmd ## _w3, __VA_ARGS__)
 
 /* @return 0 if type and sub_type fit an EQE's 8-bit fields, else -1 after printing why. */
 static inline int

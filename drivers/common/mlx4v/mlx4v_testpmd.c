@@ -431,61 +431,7 @@ tp_cqe_handle(int cq_id, struct tp_cq *c, struct mlx4_cqe *cqe)
 	printf("\n");
 }
 
-/*
- * One result shape for every "mlx4v <word> [<word>] ..." command: all share the offsets, so
- * the "mlx4v" keyword, the numbers and the free word are one set of tokens; each command names
- * its words, its handler and its other tokens. kw[1], kw[2]: the words (a choice such as
- * "qp#wq" leaves the one typed); num[i]: the i-th number of the command line, as its section
- * comment lists them; type: a keyword ("lkey", "srq", "mac", ...) or a free word (a device
- * name, a state); mac: a MAC address.
- */
-#define TP_NUM_MAX 7
-
-struct tp_num_result {
-	cmdline_fixed_string_t kw[3];
-	uint32_t num[TP_NUM_MAX];
-	cmdline_fixed_string_t type;
-	struct rte_ether_addr mac;
-};
-
-static cmdline_parse_token_string_t tp_num_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[0], "mlx4v");
-
-#define TP_NUM_TOKEN(i) \
-static cmdline_parse_token_num_t tp_num_ ## i = \
-	TOKEN_NUM_INITIALIZER(struct tp_num_result, num[i], RTE_UINT32)
-
-TP_NUM_TOKEN(0);
-TP_NUM_TOKEN(1);
-TP_NUM_TOKEN(2);
-TP_NUM_TOKEN(3);
-TP_NUM_TOKEN(4);
-TP_NUM_TOKEN(5);
-TP_NUM_TOKEN(6);
-
-/* Any word, in type: a device name, a state. */
-static cmdline_parse_token_string_t tp_num_any =
-	TOKEN_STRING_INITIALIZER(struct tp_num_result, type, NULL);
-
-/*
- * The instruction cmd: "mlx4v w1" then the tokens given (none or more), calling f with data.
- * w1 may offer choices ("poll#arm#event"): the handler reads the word in kw[1].
- */
-#define TP_NUM_CMD1(cmd, f_, w1, data_, help, ...) \
-static cmdline_parse_token_string_t cmd ## _w1 = \
-	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[1], w1); \
-static cmdline_parse_inst_t cmd = { \
-	.f = f_, \
-	.data = data_, \
-	.help_str = help, \
-	.tokens = { (void *)&tp_num_mlx4v, (void *)&cmd ## _w1, ##__VA_ARGS__, NULL }, \
-}
-
-/* The instruction cmd: "mlx4v w1 w2" then the tokens given, calling f with data. */
-#define TP_NUM_CMD(cmd, f_, w1, w2, data_, help, ...) \
-static cmdline_parse_token_string_t cmd ## _w2 = \
-	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[2], w2); \
-TP_NUM_CMD1(cmd, f_, w1, data_, help, (void *)&cmd ## _w2, __VA_ARGS__)
+TP_NUM_FAMILY("mlx4v");
 
 /* ---- mlx4v open <dev> ---- */
 

@@ -12,9 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <cmdline_parse.h>
-#include <cmdline_parse_num.h>
-#include <cmdline_parse_string.h>
 #include <rte_common.h>
 
 #include "testpmd.h"
@@ -25,83 +22,58 @@
 /* The most Rx queues a port has (MLX5V_ETH_MAX_QUEUES of the PMD). */
 #define TP_INTR_MAX_RXQ 16
 
-struct tp_port_eq_result {
-	cmdline_fixed_string_t mlx5v;
-	cmdline_fixed_string_t port;
-	cmdline_fixed_string_t eq;
-	cmdline_fixed_string_t show;
-	uint16_t port_id;
-};
+TP_NUM_FAMILY("mlx5v");
 
 static void
 tp_port_eq_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
-	struct tp_port_eq_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
 	struct mlx5v_intr_rxq_info rxq[TP_INTR_MAX_RXQ];
+	uint32_t port_id = res->num[0];
 	struct mlx5v_intr_port_info info;
 	int n, q;
 
-	n = mlx5v_intr_info_get(res->port_id, &info, rxq, RTE_DIM(rxq));
+	n = port_id > UINT16_MAX ? -ENODEV :
+	    mlx5v_intr_info_get(port_id, &info, rxq, RTE_DIM(rxq));
 	if (n < 0) {
-		printf("mlx5v: port %u: %s\n", res->port_id,
+		printf("mlx5v: port %u: %s\n", port_id,
 		       n == -ENODEV ? "not an mlx5v port" : strerror(-n));
 		return;
 	}
 	printf("Port %u: async EQ %u on vector 0 (commands, pages, port changes); "
-	       "LSC event %s, RMV event %s\n", res->port_id, info.async_eqn,
+	       "LSC event %s, RMV event %s\n", port_id, info.async_eqn,
 	       info.lsc ? "on" : "off", info.rmv ? "on" : "off");
 	if (info.nb_rxq == 0) {
-		printf("Port %u: no Rx queue CQ (port stopped)\n", res->port_id);
+		printf("Port %u: no Rx queue CQ (port stopped)\n", port_id);
 		return;
 	}
 	if (info.rxq_intr)
 		printf("Port %u: Rx interrupts on %u MSI vector(s) for %u queue(s)\n",
-		       res->port_id, info.nb_vec, info.nb_rxq);
+		       port_id, info.nb_vec, info.nb_rxq);
 	else
-		printf("Port %u: Rx interrupts off (intr_conf.rxq)\n", res->port_id);
+		printf("Port %u: Rx interrupts off (intr_conf.rxq)\n", port_id);
 	for (q = 0; q < n; q++) {
 		if (rxq[q].vector == 0) {
 			printf("Port %u: Rx queue %d: CQ %u -> EQ %u (async), no interrupt\n",
-			       res->port_id, q, rxq[q].cqn, rxq[q].eqn);
+			       port_id, q, rxq[q].cqn, rxq[q].eqn);
 			continue;
 		}
 		if (rxq[q].sharing > 1)
 			printf("Port %u: Rx queue %d: CQ %u -> EQ %u, MSI vector %u (shared by %u "
-			       "queues), fd %d\n", res->port_id, q, rxq[q].cqn, rxq[q].eqn,
+			       "queues), fd %d\n", port_id, q, rxq[q].cqn, rxq[q].eqn,
 			       rxq[q].vector, rxq[q].sharing, rxq[q].fd);
 		else
 			printf("Port %u: Rx queue %d: CQ %u -> EQ %u, MSI vector %u (own), fd %d\n",
-			       res->port_id, q, rxq[q].cqn, rxq[q].eqn, rxq[q].vector,
+			       port_id, q, rxq[q].cqn, rxq[q].eqn, rxq[q].vector,
 			       rxq[q].fd);
 	}
 }
 
 TP_CMD(tp_port_eq)
 
-static cmdline_parse_token_string_t tp_port_eq_mlx5v =
-	TOKEN_STRING_INITIALIZER(struct tp_port_eq_result, mlx5v, "mlx5v");
-static cmdline_parse_token_string_t tp_port_eq_port =
-	TOKEN_STRING_INITIALIZER(struct tp_port_eq_result, port, "port");
-static cmdline_parse_token_string_t tp_port_eq_eq =
-	TOKEN_STRING_INITIALIZER(struct tp_port_eq_result, eq, "eq");
-static cmdline_parse_token_string_t tp_port_eq_show =
-	TOKEN_STRING_INITIALIZER(struct tp_port_eq_result, show, "show");
-static cmdline_parse_token_num_t tp_port_eq_port_id =
-	TOKEN_NUM_INITIALIZER(struct tp_port_eq_result, port_id, RTE_UINT16);
-
-static cmdline_parse_inst_t tp_port_eq = {
-	.f = tp_port_eq_parsed,
-	.data = NULL,
-	.help_str = "mlx5v port eq show <port_id>",
-	.tokens = {
-		(void *)&tp_port_eq_mlx5v,
-		(void *)&tp_port_eq_port,
-		(void *)&tp_port_eq_eq,
-		(void *)&tp_port_eq_show,
-		(void *)&tp_port_eq_port_id,
-		NULL,
-	},
-};
+/* num[0]: the port id. */
+TP_NUM_CMD3(tp_port_eq, tp_port_eq_parsed, "port", "eq", "show", NULL,
+	    "mlx5v port eq show <port_id>", (void *)&tp_num_0);
 
 static struct testpmd_driver_commands mlx5v_intr_cmds = {
 	.commands = {
