@@ -35,8 +35,9 @@ name ## _parsed(void *parsed_result, struct cmdline *cl, void *data) \
  * file: all share the offsets, so the family keyword ("mlx5v", "mlx4v"), the numbers and the
  * free word are one set of tokens; each command names its words, its handler and its other
  * tokens. kw[1..3]: the words (a choice such as "qp#wq" leaves the one typed); num[i]: the
- * i-th number of the command line, as its section comment lists them; type: a keyword or a
- * free word (a device name, a state); mac: a MAC address. Handlers give the numbers names.
+ * i-th number of the command line, as its section comment lists them; type, type2: a keyword
+ * or a free word (a device name, a state, a hex mask), in order; mac: a MAC address. Handlers
+ * give what they read names of their own.
  */
 #define TP_NUM_MAX 7
 
@@ -44,6 +45,7 @@ struct tp_num_result {
 	cmdline_fixed_string_t kw[4];
 	uint32_t num[TP_NUM_MAX];
 	cmdline_fixed_string_t type;
+	cmdline_fixed_string_t type2;
 	struct rte_ether_addr mac;
 };
 
@@ -64,9 +66,11 @@ TP_NUM_TOKEN(4);
 TP_NUM_TOKEN(5);
 TP_NUM_TOKEN(6);
 
-/* Any word, in type: a device name, a state. */
+/* Any word, in type (then in type2): a device name, a state. */
 static cmdline_parse_token_string_t tp_num_any __rte_unused =
 	TOKEN_STRING_INITIALIZER(struct tp_num_result, type, NULL);
+static cmdline_parse_token_string_t tp_num_any2 __rte_unused =
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, type2, NULL);
 
 /*
  * The instruction cmd: "<family> w1" then the tokens given (none or more), calling f with

@@ -16,9 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmdline_parse.h>
-#include <cmdline_parse_num.h>
-#include <cmdline_parse_string.h>
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
@@ -44,6 +41,8 @@ void (*mlx5v_tp_dev_show_ext)(const char *name);
 #define TP_MAX_CQ 8
 #define TP_CQ_MAX_LOG 6         /* 64 CQEs: the ring is one 4 KiB page, one PAS */
 #define TP_CQ_RING 4096u        /* the ring, then the doorbell record on its own page */
+
+TP_NUM_FAMILY("mlx5v");
 
 /*
  * A CQ testpmd created with CREATE_CQ (raw command) on one of its EQs: its completions
@@ -243,22 +242,16 @@ tp_eq_event(struct mlx5v_dev *dev, uint32_t eqn, const uint8_t *eqe, void *arg)
 
 /* ---- mlx5v dev show <name> ---- */
 
-struct tp_dev_show_result {
-	cmdline_fixed_string_t mlx5v;
-	cmdline_fixed_string_t dev;
-	cmdline_fixed_string_t show;
-	cmdline_fixed_string_t name;
-};
-
 static void
 tp_dev_show_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
-	struct tp_dev_show_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
+	const char *name = res->type;
 	struct mlx5v_cmd_stats st;
 	struct mlx5v_cmd_info ci;
 	struct mlx5v_dev_info di;
 	struct mlx5v_msi_info mi;
-	struct tp_dev *t = tp_dev_get(res->name);
+	struct tp_dev *t = tp_dev_get(name);
 	struct mlx5v_dev *dev;
 	unsigned int v, op;
 
@@ -297,49 +290,25 @@ tp_dev_show_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unuse
 
 TP_CMD(tp_dev_show)
 
-static cmdline_parse_token_string_t tp_dev_show_mlx5v =
-	TOKEN_STRING_INITIALIZER(struct tp_dev_show_result, mlx5v, "mlx5v");
-static cmdline_parse_token_string_t tp_dev_show_dev =
-	TOKEN_STRING_INITIALIZER(struct tp_dev_show_result, dev, "dev");
-static cmdline_parse_token_string_t tp_dev_show_show =
-	TOKEN_STRING_INITIALIZER(struct tp_dev_show_result, show, "show");
-static cmdline_parse_token_string_t tp_dev_show_name =
-	TOKEN_STRING_INITIALIZER(struct tp_dev_show_result, name, NULL);
-
-static cmdline_parse_inst_t tp_dev_show = {
-	.f = tp_dev_show_parsed,
-	.data = NULL,
-	.help_str = "mlx5v dev show <dev>",
-	.tokens = {
-		(void *)&tp_dev_show_mlx5v,
-		(void *)&tp_dev_show_dev,
-		(void *)&tp_dev_show_show,
-		(void *)&tp_dev_show_name,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_dev_show, tp_dev_show_parsed, "dev", "show", NULL,
+	   "mlx5v dev show <dev>", (void *)&tp_num_any);
 
 /* ---- mlx5v msi alloc|list <name> ---- */
-
-struct tp_msi_result {
-	cmdline_fixed_string_t mlx5v;
-	cmdline_fixed_string_t msi;
-	cmdline_fixed_string_t op;
-	cmdline_fixed_string_t name;
-};
 
 static void
 tp_msi_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
-	struct tp_msi_result *res = parsed_result;
-	struct tp_dev *t = tp_dev_get(res->name);
+	struct tp_num_result *res = parsed_result;
+	const char *op = res->kw[2];
+	const char *name = res->type;
+	struct tp_dev *t = tp_dev_get(name);
 	struct rte_pmd_mlx5v_msi_vector *m;
 	struct mlx5v_msi_info mi;
 	unsigned int v, n = 0;
 
 	if (t == NULL)
 		return;
-	if (strcmp(res->op, "alloc") == 0) {
+	if (strcmp(op, "alloc") == 0) {
 		m = rte_pmd_mlx5v_devx_alloc_msi_vector(t->pdev);
 		if (m == NULL) {
 			printf("mlx5v: %s: MSI vector allocation failed: %s\n",
@@ -370,109 +339,56 @@ tp_msi_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused voi
 
 TP_CMD(tp_msi)
 
-static cmdline_parse_token_string_t tp_msi_mlx5v =
-	TOKEN_STRING_INITIALIZER(struct tp_msi_result, mlx5v, "mlx5v");
-static cmdline_parse_token_string_t tp_msi_msi =
-	TOKEN_STRING_INITIALIZER(struct tp_msi_result, msi, "msi");
-static cmdline_parse_token_string_t tp_msi_op =
-	TOKEN_STRING_INITIALIZER(struct tp_msi_result, op, "alloc#list");
-static cmdline_parse_token_string_t tp_msi_name =
-	TOKEN_STRING_INITIALIZER(struct tp_msi_result, name, NULL);
-
-static cmdline_parse_inst_t tp_msi = {
-	.f = tp_msi_parsed,
-	.data = NULL,
-	.help_str = "mlx5v msi alloc|list <dev>",
-	.tokens = {
-		(void *)&tp_msi_mlx5v,
-		(void *)&tp_msi_msi,
-		(void *)&tp_msi_op,
-		(void *)&tp_msi_name,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_msi, tp_msi_parsed, "msi", "alloc#list", NULL,
+	   "mlx5v msi alloc|list <dev>", (void *)&tp_num_any);
 
 /* ---- mlx5v msi free <name> <vector> ---- */
-
-struct tp_msi_free_result {
-	cmdline_fixed_string_t mlx5v;
-	cmdline_fixed_string_t msi;
-	cmdline_fixed_string_t free;
-	cmdline_fixed_string_t name;
-	uint32_t vector;
-};
 
 static void
 tp_msi_free_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
-	struct tp_msi_free_result *res = parsed_result;
-	struct tp_dev *t = tp_dev_get(res->name);
+	struct tp_num_result *res = parsed_result;
+	const char *name = res->type;
+	uint32_t vector = res->num[0];
+	struct tp_dev *t = tp_dev_get(name);
 	int ret;
 
 	if (t == NULL)
 		return;
-	if (res->vector >= TP_MAX_VEC || t->msi[res->vector] == NULL) {
+	if (vector >= TP_MAX_VEC || t->msi[vector] == NULL) {
 		printf("mlx5v: %s: MSI vector %u was not allocated by testpmd "
-			"(see \"mlx5v msi list %s\")\n", t->name, res->vector, t->name);
+			"(see \"mlx5v msi list %s\")\n", t->name, vector, t->name);
 		return;
 	}
-	ret = rte_pmd_mlx5v_devx_free_msi_vector(t->msi[res->vector]);
+	ret = rte_pmd_mlx5v_devx_free_msi_vector(t->msi[vector]);
 	if (ret != 0) {
 		printf("mlx5v: %s: cannot free MSI vector %u: %s%s\n", t->name,
-			res->vector, strerror(ret),
+			vector, strerror(ret),
 			ret == EBUSY ? " (an EQ uses it; destroy the EQ first)" : "");
 		return;
 	}
-	t->msi[res->vector] = NULL;
-	printf("mlx5v: %s: MSI vector %u freed\n", t->name, res->vector);
+	t->msi[vector] = NULL;
+	printf("mlx5v: %s: MSI vector %u freed\n", t->name, vector);
 }
 
 TP_CMD(tp_msi_free)
 
-static cmdline_parse_token_string_t tp_msi_free_mlx5v =
-	TOKEN_STRING_INITIALIZER(struct tp_msi_free_result, mlx5v, "mlx5v");
-static cmdline_parse_token_string_t tp_msi_free_msi =
-	TOKEN_STRING_INITIALIZER(struct tp_msi_free_result, msi, "msi");
-static cmdline_parse_token_string_t tp_msi_free_free =
-	TOKEN_STRING_INITIALIZER(struct tp_msi_free_result, free, "free");
-static cmdline_parse_token_string_t tp_msi_free_name =
-	TOKEN_STRING_INITIALIZER(struct tp_msi_free_result, name, NULL);
-static cmdline_parse_token_num_t tp_msi_free_vector =
-	TOKEN_NUM_INITIALIZER(struct tp_msi_free_result, vector, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_msi_free = {
-	.f = tp_msi_free_parsed,
-	.data = NULL,
-	.help_str = "mlx5v msi free <dev> <vector>",
-	.tokens = {
-		(void *)&tp_msi_free_mlx5v,
-		(void *)&tp_msi_free_msi,
-		(void *)&tp_msi_free_free,
-		(void *)&tp_msi_free_name,
-		(void *)&tp_msi_free_vector,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_msi_free, tp_msi_free_parsed, "msi", "free", NULL,
+	   "mlx5v msi free <dev> <vector>", (void *)&tp_num_any, (void *)&tp_num_0);
 
 /* ---- mlx5v eq create <name> <log_size> <event_mask_hex> <vector> ---- */
-
-struct tp_eq_create_result {
-	cmdline_fixed_string_t mlx5v;
-	cmdline_fixed_string_t eq;
-	cmdline_fixed_string_t create;
-	cmdline_fixed_string_t name;
-	uint32_t log_size;
-	cmdline_fixed_string_t mask;
-	uint32_t vector;
-};
 
 static void
 tp_eq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
-	struct tp_eq_create_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
+	const char *name = res->type;
+	uint32_t log_size = res->num[0];
+	const char *mask_hex = res->type2;
+	uint32_t vector = res->num[1];
 	uint8_t in[RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE];
 	uint8_t out[RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE];
-	struct tp_dev *t = tp_dev_get(res->name);
+	struct tp_dev *t = tp_dev_get(name);
 	struct rte_pmd_mlx5v_uar *uar;
 	struct rte_pmd_mlx5v_eq *peq;
 	struct mlx5v_devx_eq_info ei;
@@ -486,23 +402,23 @@ tp_eq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 	if (t == NULL)
 		return;
 	errno = 0;
-	mask = strtoull(res->mask, &end, 16);
-	if (errno != 0 || end == res->mask || *end != '\0') {
+	mask = strtoull(mask_hex, &end, 16);
+	if (errno != 0 || end == mask_hex || *end != '\0') {
 		printf("mlx5v: event mask \"%s\" is not a hexadecimal number "
 			"(bit t = event type t, e.g. 0x210 for CQ_ERROR | PORT_CHANGE)\n",
-			res->mask);
+			mask_hex);
 		return;
 	}
 	if (mlx5v_dev_info_get(t->dev, &di) == 0)
 		max_log = di.log_max_eq_sz;
-	if (res->log_size < 1 || res->log_size > 31 || (max_log != 0 && res->log_size > max_log)) {
-		printf("mlx5v: log_size %u out of range 1..%u\n", res->log_size,
+	if (log_size < 1 || log_size > 31 || (max_log != 0 && log_size > max_log)) {
+		printf("mlx5v: log_size %u out of range 1..%u\n", log_size,
 			max_log != 0 ? max_log : 31);
 		return;
 	}
-	if (res->vector == 0 || res->vector >= TP_MAX_VEC || t->msi[res->vector] == NULL) {
+	if (vector == 0 || vector >= TP_MAX_VEC || t->msi[vector] == NULL) {
 		printf("mlx5v: vector %u is not an allocated MSI vector "
-			"(vector 0 is the driver's; use \"mlx5v msi alloc %s\")\n", res->vector,
+			"(vector 0 is the driver's; use \"mlx5v msi alloc %s\")\n", vector,
 			t->name);
 		return;
 	}
@@ -512,9 +428,9 @@ tp_eq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 	/* A caller-built create_eq_in: the driver fills log_page_size and the PAS. */
 	memset(in, 0, sizeof(in));
 	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_CREATE_EQ);
-	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, res->log_size);
+	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, log_size);
 	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, uar->page_id);
-	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, res->vector);
+	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, vector);
 	RTE_PMD_MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK, mask);
 	memset(out, 0, sizeof(out));
 	peq = rte_pmd_mlx5v_devx_create_eq(t->pdev, in, sizeof(in), out, sizeof(out));
@@ -544,46 +460,11 @@ tp_eq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 
 TP_CMD(tp_eq_create)
 
-static cmdline_parse_token_string_t tp_eq_create_mlx5v =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_create_result, mlx5v, "mlx5v");
-static cmdline_parse_token_string_t tp_eq_create_eq =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_create_result, eq, "eq");
-static cmdline_parse_token_string_t tp_eq_create_create =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_create_result, create, "create");
-static cmdline_parse_token_string_t tp_eq_create_name =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_create_result, name, NULL);
-static cmdline_parse_token_num_t tp_eq_create_log =
-	TOKEN_NUM_INITIALIZER(struct tp_eq_create_result, log_size, RTE_UINT32);
-static cmdline_parse_token_string_t tp_eq_create_mask =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_create_result, mask, NULL);
-static cmdline_parse_token_num_t tp_eq_create_vector =
-	TOKEN_NUM_INITIALIZER(struct tp_eq_create_result, vector, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_eq_create = {
-	.f = tp_eq_create_parsed,
-	.data = NULL,
-	.help_str = "mlx5v eq create <dev> <log_size> <event_mask_hex> <vector>",
-	.tokens = {
-		(void *)&tp_eq_create_mlx5v,
-		(void *)&tp_eq_create_eq,
-		(void *)&tp_eq_create_create,
-		(void *)&tp_eq_create_name,
-		(void *)&tp_eq_create_log,
-		(void *)&tp_eq_create_mask,
-		(void *)&tp_eq_create_vector,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_eq_create, tp_eq_create_parsed, "eq", "create", NULL,
+	   "mlx5v eq create <dev> <log_size> <event_mask_hex> <vector>",
+	   (void *)&tp_num_any, (void *)&tp_num_0, (void *)&tp_num_any2, (void *)&tp_num_1);
 
 /* ---- mlx5v eq destroy|show|poll|arm <name> <eqn> ---- */
-
-struct tp_eq_op_result {
-	cmdline_fixed_string_t mlx5v;
-	cmdline_fixed_string_t eq;
-	cmdline_fixed_string_t op;
-	cmdline_fixed_string_t name;
-	uint32_t eqn;
-};
 
 static const char *
 tp_eq_st_name(uint32_t st)
@@ -642,94 +523,69 @@ tp_eq_show(struct tp_dev *t, struct mlx5v_devx_eq *eq)
 static void
 tp_eq_op_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
-	struct tp_eq_op_result *res = parsed_result;
-	struct tp_dev *t = tp_dev_get(res->name);
+	struct tp_num_result *res = parsed_result;
+	const char *op = res->kw[2];
+	const char *name = res->type;
+	uint32_t eqn = res->num[0];
+	struct tp_dev *t = tp_dev_get(name);
 	struct mlx5v_devx_eq_info ei;
 	struct mlx5v_devx_eq *eq;
 	int ret;
 
 	if (t == NULL)
 		return;
-	eq = tp_eq_get(t, res->eqn);
+	eq = tp_eq_get(t, eqn);
 	if (eq == NULL)
 		return;
 	memset(&ei, 0, sizeof(ei));
-	if (strcmp(res->op, "show") == 0) {
+	if (strcmp(op, "show") == 0) {
 		tp_eq_show(t, eq);
-	} else if (strcmp(res->op, "poll") == 0) {
+	} else if (strcmp(op, "poll") == 0) {
 		if (mlx5v_devx_eq_info_get(eq, &ei) == 0 && ei.intr) {
 			printf("mlx5v: %s: EQ %u is consumed by its interrupt callback "
-				"(\"mlx5v eq intr %s %u off\" first)\n", t->name, res->eqn,
-				t->name, res->eqn);
+				"(\"mlx5v eq intr %s %u off\" first)\n", t->name, eqn,
+				t->name, eqn);
 			return;
 		}
 		ret = mlx5v_devx_eq_poll(eq);
 		if (ret < 0)
 			printf("mlx5v: %s: EQ %u: poll failed: %s\n", t->name,
-				res->eqn, strerror(-ret));
+				eqn, strerror(-ret));
 		else if (mlx5v_devx_eq_info_get(eq, &ei) == 0)
 			printf("mlx5v: %s: EQ %u: %d EQE(s) consumed, consumer index %u, armed\n",
-			       t->name, res->eqn, ret, ei.ci);
-	} else if (strcmp(res->op, "arm") == 0) {
+			       t->name, eqn, ret, ei.ci);
+	} else if (strcmp(op, "arm") == 0) {
 		ret = mlx5v_devx_eq_arm(eq);
 		if (ret < 0)
-			printf("mlx5v: %s: EQ %u: arm failed: %s\n", t->name, res->eqn,
+			printf("mlx5v: %s: EQ %u: arm failed: %s\n", t->name, eqn,
 				strerror(-ret));
 		else if (mlx5v_devx_eq_info_get(eq, &ei) == 0)
 			printf("mlx5v: %s: EQ %u armed at consumer index %u\n", t->name,
-			       res->eqn, ei.ci);
+			       eqn, ei.ci);
 	} else {
 		ret = mlx5v_devx_eq_destroy(eq);
 		if (ret < 0)
 			printf("mlx5v: %s: EQ %u: destroy failed: %s\n", t->name,
-				res->eqn, strerror(-ret));
+				eqn, strerror(-ret));
 		else
-			printf("mlx5v: %s: EQ %u destroyed\n", t->name, res->eqn);
+			printf("mlx5v: %s: EQ %u destroyed\n", t->name, eqn);
 	}
 }
 
 TP_CMD(tp_eq_op)
 
-static cmdline_parse_token_string_t tp_eq_op_mlx5v =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_op_result, mlx5v, "mlx5v");
-static cmdline_parse_token_string_t tp_eq_op_eq =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_op_result, eq, "eq");
-static cmdline_parse_token_string_t tp_eq_op_op =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_op_result, op, "destroy#show#poll#arm");
-static cmdline_parse_token_string_t tp_eq_op_name =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_op_result, name, NULL);
-static cmdline_parse_token_num_t tp_eq_op_eqn =
-	TOKEN_NUM_INITIALIZER(struct tp_eq_op_result, eqn, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_eq_op = {
-	.f = tp_eq_op_parsed,
-	.data = NULL,
-	.help_str = "mlx5v eq destroy|show|poll|arm <dev> <eqn>",
-	.tokens = {
-		(void *)&tp_eq_op_mlx5v,
-		(void *)&tp_eq_op_eq,
-		(void *)&tp_eq_op_op,
-		(void *)&tp_eq_op_name,
-		(void *)&tp_eq_op_eqn,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_eq_op, tp_eq_op_parsed, "eq", "destroy#show#poll#arm", NULL,
+	   "mlx5v eq destroy|show|poll|arm <dev> <eqn>", (void *)&tp_num_any, (void *)&tp_num_0);
 
 /* ---- mlx5v eq list <name> ---- */
-
-struct tp_eq_list_result {
-	cmdline_fixed_string_t mlx5v;
-	cmdline_fixed_string_t eq;
-	cmdline_fixed_string_t list;
-	cmdline_fixed_string_t name;
-};
 
 static void
 tp_eq_list_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
-	struct tp_eq_list_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
+	const char *name = res->type;
 	struct mlx5v_devx_eq *eqs[64];
-	struct tp_dev *t = tp_dev_get(res->name);
+	struct tp_dev *t = tp_dev_get(name);
 	struct mlx5v_devx_eq_info ei;
 	int n, i;
 
@@ -749,58 +605,33 @@ tp_eq_list_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused
 
 TP_CMD(tp_eq_list)
 
-static cmdline_parse_token_string_t tp_eq_list_mlx5v =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_list_result, mlx5v, "mlx5v");
-static cmdline_parse_token_string_t tp_eq_list_eq =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_list_result, eq, "eq");
-static cmdline_parse_token_string_t tp_eq_list_list =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_list_result, list, "list");
-static cmdline_parse_token_string_t tp_eq_list_name =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_list_result, name, NULL);
-
-static cmdline_parse_inst_t tp_eq_list = {
-	.f = tp_eq_list_parsed,
-	.data = NULL,
-	.help_str = "mlx5v eq list <dev>",
-	.tokens = {
-		(void *)&tp_eq_list_mlx5v,
-		(void *)&tp_eq_list_eq,
-		(void *)&tp_eq_list_list,
-		(void *)&tp_eq_list_name,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_eq_list, tp_eq_list_parsed, "eq", "list", NULL,
+	   "mlx5v eq list <dev>", (void *)&tp_num_any);
 
 /* ---- mlx5v eq intr <name> <eqn> on|off ---- */
-
-struct tp_eq_intr_result {
-	cmdline_fixed_string_t mlx5v;
-	cmdline_fixed_string_t eq;
-	cmdline_fixed_string_t intr;
-	cmdline_fixed_string_t name;
-	uint32_t eqn;
-	cmdline_fixed_string_t onoff;
-};
 
 static void
 tp_eq_intr_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
-	struct tp_eq_intr_result *res = parsed_result;
-	struct tp_dev *t = tp_dev_get(res->name);
+	struct tp_num_result *res = parsed_result;
+	const char *name = res->type;
+	uint32_t eqn = res->num[0];
+	const char *onoff = res->kw[3];
+	struct tp_dev *t = tp_dev_get(name);
 	struct mlx5v_devx_eq_info ei;
 	struct mlx5v_devx_eq *eq;
 	int on, ret;
 
 	if (t == NULL)
 		return;
-	eq = tp_eq_get(t, res->eqn);
+	eq = tp_eq_get(t, eqn);
 	if (eq == NULL)
 		return;
-	on = strcmp(res->onoff, "on") == 0;
+	on = strcmp(onoff, "on") == 0;
 	ret = on ? mlx5v_devx_eq_intr_start(eq) : mlx5v_devx_eq_intr_stop(eq);
 	if (ret < 0)
 		printf("mlx5v: %s: EQ %u: interrupt callback %s failed: %s\n",
-			t->name, res->eqn, on ? "start" : "stop",
+			t->name, eqn, on ? "start" : "stop",
 			ret == -EEXIST ? "already on" : ret == -ENOENT ? "already off" :
 			strerror(-ret));
 	else if (mlx5v_devx_eq_info_get(eq, &ei) == 0)
@@ -810,110 +641,55 @@ tp_eq_intr_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused
 
 TP_CMD(tp_eq_intr)
 
-static cmdline_parse_token_string_t tp_eq_intr_mlx5v =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_intr_result, mlx5v, "mlx5v");
-static cmdline_parse_token_string_t tp_eq_intr_eq =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_intr_result, eq, "eq");
-static cmdline_parse_token_string_t tp_eq_intr_intr =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_intr_result, intr, "intr");
-static cmdline_parse_token_string_t tp_eq_intr_name =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_intr_result, name, NULL);
-static cmdline_parse_token_num_t tp_eq_intr_eqn =
-	TOKEN_NUM_INITIALIZER(struct tp_eq_intr_result, eqn, RTE_UINT32);
 static cmdline_parse_token_string_t tp_eq_intr_onoff =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_intr_result, onoff, "on#off");
-
-static cmdline_parse_inst_t tp_eq_intr = {
-	.f = tp_eq_intr_parsed,
-	.data = NULL,
-	.help_str = "mlx5v eq intr <dev> <eqn> on|off",
-	.tokens = {
-		(void *)&tp_eq_intr_mlx5v,
-		(void *)&tp_eq_intr_eq,
-		(void *)&tp_eq_intr_intr,
-		(void *)&tp_eq_intr_name,
-		(void *)&tp_eq_intr_eqn,
-		(void *)&tp_eq_intr_onoff,
-		NULL,
-	},
-};
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, kw[3], "on#off");
+TP_NUM_CMD(tp_eq_intr, tp_eq_intr_parsed, "eq", "intr", NULL,
+	   "mlx5v eq intr <dev> <eqn> on|off",
+	   (void *)&tp_num_any, (void *)&tp_num_0, (void *)&tp_eq_intr_onoff);
 
 /* ---- mlx5v eq gen <name> <eqn> <type> <sub_type> (GEN_EQE, general command) ---- */
-
-struct tp_eq_gen_result {
-	cmdline_fixed_string_t mlx5v;
-	cmdline_fixed_string_t eq;
-	cmdline_fixed_string_t gen;
-	cmdline_fixed_string_t name;
-	uint32_t eqn;
-	uint32_t type;
-	uint32_t sub_type;
-};
 
 static void
 tp_eq_gen_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
-	struct tp_eq_gen_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
+	const char *name = res->type;
+	uint32_t eqn = res->num[0];
+	uint32_t type = res->num[1];
+	uint32_t sub_type = res->num[2];
 	uint8_t in[RTE_PMD_MLX5V_GEN_EQE_IN_SIZE];
 	uint8_t out[RTE_PMD_MLX5V_GEN_EQE_OUT_SIZE];
-	struct tp_dev *t = tp_dev_get(res->name);
+	struct tp_dev *t = tp_dev_get(name);
 	uint8_t *eqe = in + RTE_PMD_MLX5V_GEN_EQE_IN_EQE;
 	int ret;
 
-	if (t == NULL || mlxv_tp_event_check(res->type, res->sub_type) < 0)
+	if (t == NULL || mlxv_tp_event_check(type, sub_type) < 0)
 		return;
 	memset(in, 0, sizeof(in));
 	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_GEN_EQE);
-	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, res->eqn);
-	eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF] = res->type;
-	eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF] = res->sub_type;
-	if (res->type == RTE_PMD_MLX5V_EVENT_PORT_CHANGE)
+	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, eqn);
+	eqe[RTE_PMD_MLX5V_EQE_TYPE_OFF] = type;
+	eqe[RTE_PMD_MLX5V_EQE_SUB_TYPE_OFF] = sub_type;
+	if (type == RTE_PMD_MLX5V_EVENT_PORT_CHANGE)
 		eqe[RTE_PMD_MLX5V_EQE_PORT_OFF] = 1 << 4;
 	ret = rte_pmd_mlx5v_devx_general_cmd(t->pdev, in, sizeof(in), out, sizeof(out));
 	if (ret == EREMOTEIO)
 		printf("mlx5v: %s: GEN_EQE on EQ %u failed in the device: status 0x%x "
-			"syndrome 0x%08x\n", t->name, res->eqn,
+			"syndrome 0x%08x\n", t->name, eqn,
 			RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS),
 			RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME));
 	else if (ret != 0)
 		printf("mlx5v: %s: GEN_EQE failed: %s\n", t->name, strerror(ret));
 	else
 		printf("mlx5v: %s: EQ %u: device wrote an EQE of type 0x%02x sub_type 0x%02x\n",
-		       t->name, res->eqn, res->type, res->sub_type);
+		       t->name, eqn, type, sub_type);
 }
 
 TP_CMD(tp_eq_gen)
 
-static cmdline_parse_token_string_t tp_eq_gen_mlx5v =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_gen_result, mlx5v, "mlx5v");
-static cmdline_parse_token_string_t tp_eq_gen_eq =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_gen_result, eq, "eq");
-static cmdline_parse_token_string_t tp_eq_gen_gen =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_gen_result, gen, "gen");
-static cmdline_parse_token_string_t tp_eq_gen_name =
-	TOKEN_STRING_INITIALIZER(struct tp_eq_gen_result, name, NULL);
-static cmdline_parse_token_num_t tp_eq_gen_eqn =
-	TOKEN_NUM_INITIALIZER(struct tp_eq_gen_result, eqn, RTE_UINT32);
-static cmdline_parse_token_num_t tp_eq_gen_type =
-	TOKEN_NUM_INITIALIZER(struct tp_eq_gen_result, type, RTE_UINT32);
-static cmdline_parse_token_num_t tp_eq_gen_sub =
-	TOKEN_NUM_INITIALIZER(struct tp_eq_gen_result, sub_type, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_eq_gen = {
-	.f = tp_eq_gen_parsed,
-	.data = NULL,
-	.help_str = "mlx5v eq gen <dev> <eqn> <type> <sub_type>",
-	.tokens = {
-		(void *)&tp_eq_gen_mlx5v,
-		(void *)&tp_eq_gen_eq,
-		(void *)&tp_eq_gen_gen,
-		(void *)&tp_eq_gen_name,
-		(void *)&tp_eq_gen_eqn,
-		(void *)&tp_eq_gen_type,
-		(void *)&tp_eq_gen_sub,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_eq_gen, tp_eq_gen_parsed, "eq", "gen", NULL,
+	   "mlx5v eq gen <dev> <eqn> <type> <sub_type>",
+	   (void *)&tp_num_any, (void *)&tp_num_0, (void *)&tp_num_1, (void *)&tp_num_2);
 
 /* ---- mlx5v cq create <name> <eqn> <log_size> ---- */
 
@@ -985,23 +761,17 @@ tp_cq_free(struct tp_dev *t, struct tp_cq *cq)
 	rte_free(buf);
 }
 
-struct tp_cq_create_result {
-	cmdline_fixed_string_t mlx5v;
-	cmdline_fixed_string_t cq;
-	cmdline_fixed_string_t create;
-	cmdline_fixed_string_t name;
-	uint32_t eqn;
-	uint32_t log_size;
-};
-
 static void
 tp_cq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
-	struct tp_cq_create_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
+	const char *name = res->type;
+	uint32_t eqn = res->num[0];
+	uint32_t log_size = res->num[1];
 	uint8_t in[RTE_PMD_MLX5V_CREATE_CQ_IN_SIZE + 8];
 	uint8_t out[RTE_PMD_MLX5V_CREATE_CQ_OUT_SIZE];
 	uint8_t *cqc = in + RTE_PMD_MLX5V_CREATE_CQ_IN_CQC;
-	struct tp_dev *t = tp_dev_get(res->name);
+	struct tp_dev *t = tp_dev_get(name);
 	struct tp_cq *cq = NULL;
 	unsigned int i;
 	uint8_t *buf;
@@ -1009,8 +779,8 @@ tp_cq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 
 	if (t == NULL)
 		return;
-	if (res->log_size < 1 || res->log_size > TP_CQ_MAX_LOG) {
-		printf("mlx5v: CQ log_size %u out of range 1..%u\n", res->log_size,
+	if (log_size < 1 || log_size > TP_CQ_MAX_LOG) {
+		printf("mlx5v: CQ log_size %u out of range 1..%u\n", log_size,
 		       TP_CQ_MAX_LOG);
 		return;
 	}
@@ -1029,7 +799,7 @@ tp_cq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 		printf("mlx5v: %s: no memory for a CQ\n", t->name);
 		return;
 	}
-	for (i = 0; i < 1u << res->log_size; i++)
+	for (i = 0; i < 1u << log_size; i++)
 		buf[i * RTE_PMD_MLX5V_CQE_SIZE + RTE_PMD_MLX5V_CQE_OP_OWN_OFF] =
 			RTE_PMD_MLX5V_CQE_OP_OWN_INIT;
 	ret = rte_pmd_mlx5v_devx_dma_map(t->pdev, buf, TP_CQ_RING * 2, &cq->iova);
@@ -1040,9 +810,9 @@ tp_cq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 	}
 	memset(in, 0, sizeof(in));
 	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_CREATE_CQ);
-	RTE_PMD_MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_LOG_CQ_SIZE, res->log_size);
+	RTE_PMD_MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_LOG_CQ_SIZE, log_size);
 	RTE_PMD_MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_UAR_PAGE, t->uar->page_id);
-	RTE_PMD_MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_C_EQN, res->eqn);
+	RTE_PMD_MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_C_EQN, eqn);
 	RTE_PMD_MLX5V_SET64(cqc, RTE_PMD_MLX5V_CQC_DBR_ADDR, cq->iova + TP_CQ_RING);
 	RTE_PMD_MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_CQ_IN_PAS, cq->iova);
 	memset(out, 0, sizeof(out));
@@ -1050,85 +820,56 @@ tp_cq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 	if (ret != 0) {
 		if (ret == EREMOTEIO)
 			printf("mlx5v: %s: CREATE_CQ on EQ %u failed in the device: status 0x%x "
-			       "syndrome 0x%08x\n", t->name, res->eqn,
+			       "syndrome 0x%08x\n", t->name, eqn,
 			       RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS),
 			       RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME));
 		else
-			printf("mlx5v: %s: CREATE_CQ on EQ %u failed: %s\n", t->name, res->eqn,
+			printf("mlx5v: %s: CREATE_CQ on EQ %u failed: %s\n", t->name, eqn,
 			       strerror(ret));
 		rte_pmd_mlx5v_devx_dma_unmap(t->pdev, buf, TP_CQ_RING * 2);
 		rte_free(buf);
 		return;
 	}
 	cq->cqn = RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_CQ_OUT_CQN);
-	cq->nent = 1u << res->log_size;
+	cq->nent = 1u << log_size;
 	cq->ci = 0;
 	__atomic_store_n(&cq->events, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&cq->buf, buf, __ATOMIC_RELEASE);
 	printf("mlx5v: %s: CQ %u created: %u CQEs, EQ %u, UAR %u\n", t->name, cq->cqn,
-	       cq->nent, res->eqn, t->uar->page_id);
+	       cq->nent, eqn, t->uar->page_id);
 	tp_cq_arm(t, cq);
 }
 
 TP_CMD(tp_cq_create)
 
-static cmdline_parse_token_string_t tp_cq_create_mlx5v =
-	TOKEN_STRING_INITIALIZER(struct tp_cq_create_result, mlx5v, "mlx5v");
-static cmdline_parse_token_string_t tp_cq_create_cq =
-	TOKEN_STRING_INITIALIZER(struct tp_cq_create_result, cq, "cq");
-static cmdline_parse_token_string_t tp_cq_create_create =
-	TOKEN_STRING_INITIALIZER(struct tp_cq_create_result, create, "create");
-static cmdline_parse_token_string_t tp_cq_create_name =
-	TOKEN_STRING_INITIALIZER(struct tp_cq_create_result, name, NULL);
-static cmdline_parse_token_num_t tp_cq_create_eqn =
-	TOKEN_NUM_INITIALIZER(struct tp_cq_create_result, eqn, RTE_UINT32);
-static cmdline_parse_token_num_t tp_cq_create_log =
-	TOKEN_NUM_INITIALIZER(struct tp_cq_create_result, log_size, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_cq_create = {
-	.f = tp_cq_create_parsed,
-	.data = NULL,
-	.help_str = "mlx5v cq create <dev> <eqn> <log_size>",
-	.tokens = {
-		(void *)&tp_cq_create_mlx5v,
-		(void *)&tp_cq_create_cq,
-		(void *)&tp_cq_create_create,
-		(void *)&tp_cq_create_name,
-		(void *)&tp_cq_create_eqn,
-		(void *)&tp_cq_create_log,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_cq_create, tp_cq_create_parsed, "cq", "create", NULL,
+	   "mlx5v cq create <dev> <eqn> <log_size>",
+	   (void *)&tp_num_any, (void *)&tp_num_0, (void *)&tp_num_1);
 
 /* ---- mlx5v cq destroy|poll|arm <name> <cqn> ---- */
-
-struct tp_cq_op_result {
-	cmdline_fixed_string_t mlx5v;
-	cmdline_fixed_string_t cq;
-	cmdline_fixed_string_t op;
-	cmdline_fixed_string_t name;
-	uint32_t cqn;
-};
 
 static void
 tp_cq_op_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
-	struct tp_cq_op_result *res = parsed_result;
+	struct tp_num_result *res = parsed_result;
+	const char *op = res->kw[2];
+	const char *name = res->type;
+	uint32_t cqn = res->num[0];
 	uint8_t in[16];
 	uint8_t out[16];
-	struct tp_dev *t = tp_dev_get(res->name);
+	struct tp_dev *t = tp_dev_get(name);
 	unsigned int n = 0;
 	struct tp_cq *cq;
 	int ret;
 
 	if (t == NULL)
 		return;
-	cq = tp_cq_get(t, res->cqn);
+	cq = tp_cq_get(t, cqn);
 	if (cq == NULL)
 		return;
-	if (strcmp(res->op, "arm") == 0) {
+	if (strcmp(op, "arm") == 0) {
 		tp_cq_arm(t, cq);
-	} else if (strcmp(res->op, "poll") == 0) {
+	} else if (strcmp(op, "poll") == 0) {
 		/* Consume every CQE the device wrote, then tell it (doorbell record dword 0). */
 		while (rte_pmd_mlx5v_cq_next_cqe(cq->buf, cq->nent, cq->ci) != NULL) {
 			cq->ci++;
@@ -1151,36 +892,14 @@ tp_cq_op_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused v
 			return;
 		}
 		tp_cq_free(t, cq);
-		printf("mlx5v: %s: CQ %u destroyed\n", t->name, res->cqn);
+		printf("mlx5v: %s: CQ %u destroyed\n", t->name, cqn);
 	}
 }
 
 TP_CMD(tp_cq_op)
 
-static cmdline_parse_token_string_t tp_cq_op_mlx5v =
-	TOKEN_STRING_INITIALIZER(struct tp_cq_op_result, mlx5v, "mlx5v");
-static cmdline_parse_token_string_t tp_cq_op_cq =
-	TOKEN_STRING_INITIALIZER(struct tp_cq_op_result, cq, "cq");
-static cmdline_parse_token_string_t tp_cq_op_op =
-	TOKEN_STRING_INITIALIZER(struct tp_cq_op_result, op, "destroy#poll#arm");
-static cmdline_parse_token_string_t tp_cq_op_name =
-	TOKEN_STRING_INITIALIZER(struct tp_cq_op_result, name, NULL);
-static cmdline_parse_token_num_t tp_cq_op_cqn =
-	TOKEN_NUM_INITIALIZER(struct tp_cq_op_result, cqn, RTE_UINT32);
-
-static cmdline_parse_inst_t tp_cq_op = {
-	.f = tp_cq_op_parsed,
-	.data = NULL,
-	.help_str = "mlx5v cq destroy|poll|arm <dev> <cqn>",
-	.tokens = {
-		(void *)&tp_cq_op_mlx5v,
-		(void *)&tp_cq_op_cq,
-		(void *)&tp_cq_op_op,
-		(void *)&tp_cq_op_name,
-		(void *)&tp_cq_op_cqn,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_cq_op, tp_cq_op_parsed, "cq", "destroy#poll#arm", NULL,
+	   "mlx5v cq destroy|poll|arm <dev> <cqn>", (void *)&tp_num_any, (void *)&tp_num_0);
 
 static struct testpmd_driver_commands mlx5v_devx_cmds = {
 	.commands = {
