@@ -50,6 +50,9 @@ struct mlxv_class_driver {
 	TAILQ_ENTRY(mlxv_class_driver) next; /**< the registry's (set by register) */
 	const char *name;           /**< its class= name, e.g. "net" */
 	unsigned int flags;         /**< MLXV_CLASS_F_OWNS_PORT if it owns the ports */
+	/** The devargs keys it reads at probe (NULL-terminated; NULL: none): the front-ends
+	 * accept them for it and refuse a key that no layer owns. */
+	const char *const *keys;
 	/**
 	 * Attach to the device cd (edev: the EAL device; devargs: its whole devargs string or
 	 * NULL). Control thread. @return 0 or a negative errno (the probe of cd then fails).
@@ -142,6 +145,22 @@ mlxv_class_reg_driver_find(struct mlxv_class_reg *reg, const char *name)
 		if (strcmp(d->name, name) == 0)
 			return d;
 	return NULL;
+}
+
+/** @return 1 if a registered class driver reads the devargs key key, else 0. */
+static inline int
+mlxv_class_reg_key_known(struct mlxv_class_reg *reg, const char *key)
+{
+	const struct mlxv_class_driver *d;
+	const char *const *k;
+	int found = 0;
+
+	pthread_mutex_lock(&reg->lock);
+	TAILQ_FOREACH(d, &reg->drivers, next)
+		for (k = d->keys; k != NULL && *k != NULL && !found; k++)
+			found = strcmp(*k, key) == 0;
+	pthread_mutex_unlock(&reg->lock);
+	return found;
 }
 
 /** The device named name, or NULL. Lock held. */

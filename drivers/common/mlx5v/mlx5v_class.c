@@ -193,6 +193,12 @@ mlx5v_class_dev_classes(const char *name, const char **names, unsigned int n)
 	return mlxv_class_reg_dev_classes(&mlx5v_class_reg, name, names, n);
 }
 
+int
+mlx5v_class_key_known(const char *key)
+{
+	return key != NULL && mlxv_class_reg_key_known(&mlx5v_class_reg, key);
+}
+
 unsigned int
 mlx5v_class_dev_flags(const char *name)
 {

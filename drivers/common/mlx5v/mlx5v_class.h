@@ -19,11 +19,6 @@
 
 /** The devarg that selects the class drivers of a device: class=net (default), class=none. */
 #define MLX5V_CLASS_ARG "class"
-/**
- * A devarg of the net class (doc/guides/nics/mlx5v.rst): the front-ends let it through and
- * the net PMD reads it at probe. 1 (default): Rx CQs compress where the device can; 0: not.
- */
-#define MLX5V_NET_ARG_RXQ_CQE_COMP_EN "rxq_cqe_comp_en"
 /** Most class drivers one device can carry. */
 #define MLX5V_CLASS_MAX MLXV_CLASS_MAX
 
@@ -102,6 +97,13 @@ int mlx5v_class_dev_detach(struct rte_device *edev);
  */
 __rte_internal
 int mlx5v_class_dev_classes(const char *name, const char **names, unsigned int n);
+
+/**
+ * For the bus front-ends: @return 1 if a registered class driver reads the devargs key key
+ * (struct mlxv_class_driver keys), else 0. A key no layer owns fails the probe.
+ */
+__rte_internal
+int mlx5v_class_key_known(const char *key);
 
 /** The MLXV_CLASS_F_* of the classes probed on a device, or-ed (0: none, or no device). */
 unsigned int mlx5v_class_dev_flags(const char *name);

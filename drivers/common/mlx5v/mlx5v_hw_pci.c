@@ -235,7 +235,6 @@ static const char *const mlx5v_pci_valid_args[] = {
 	MLX5V_PCI_ARG_FAST_UNLOAD,
 	MLX5V_PCI_ARG_HEALTH_STRICT,
 	MLX5V_CLASS_ARG,
-	MLX5V_NET_ARG_RXQ_CQE_COMP_EN,
 	NULL,
 };
 
@@ -285,11 +284,24 @@ mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp, char *
 	if (pdev->device.devargs == NULL || pdev->device.devargs->args == NULL ||
 	    pdev->device.devargs->args[0] == '\0')
 		return 0;
-	kv = rte_kvargs_parse(pdev->device.devargs->args, mlx5v_pci_valid_args);
+	kv = rte_kvargs_parse(pdev->device.devargs->args, NULL);
 	if (kv == NULL) {
-		MLX5V_LOG(ERR, "%s: bad or unknown devargs \"%s\"", pdev->device.name,
+		MLX5V_LOG(ERR, "%s: bad devargs \"%s\"", pdev->device.name,
 			  pdev->device.devargs->args);
 		return -EINVAL;
+	}
+	/* Each key has one owner: the core's are above, a class driver's it reads at probe. */
+	for (i = 0; i < kv->count; i++) {
+		const char *const *k = mlx5v_pci_valid_args;
+
+		while (*k != NULL && strcmp(*k, kv->pairs[i].key) != 0)
+			k++;
+		if (*k == NULL && !mlx5v_class_key_known(kv->pairs[i].key)) {
+			MLX5V_LOG(ERR, "%s: unknown devarg %s", pdev->device.name,
+				  kv->pairs[i].key);
+			rte_kvargs_free(kv);
+			return -EINVAL;
+		}
 	}
 	/* A key given twice would silently take its last value. */
 	for (i = 0; mlx5v_pci_valid_args[i] != NULL; i++) {

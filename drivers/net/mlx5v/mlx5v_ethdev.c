@@ -900,6 +900,11 @@ static const struct eth_dev_ops mlx5v_ethdev_ops = {
  * values): 0 off, 1 the hash mini-CQE format, 2 the flow tag, 3 the checksum, 4 the L3/L4
  * header types; the other keys are the front-end's. @return 0 or -EINVAL with one log line.
  */
+#define MLX5V_ETH_ARG_RXQ_CQE_COMP_EN "rxq_cqe_comp_en"
+
+/* The devargs keys of the net class: the front-ends accept them for it. */
+static const char *const mlx5v_ethdev_keys[] = { MLX5V_ETH_ARG_RXQ_CQE_COMP_EN, NULL };
+
 static int
 mlx5v_ethdev_devargs(const char *name, const char *devargs, uint8_t *cqe_comp_en)
 {
@@ -913,12 +918,12 @@ mlx5v_ethdev_devargs(const char *name, const char *devargs, uint8_t *cqe_comp_en
 	kv = rte_kvargs_parse(devargs, NULL);
 	if (kv == NULL)
 		return 0;	/* the front-end refused it already */
-	if (rte_kvargs_count(kv, MLX5V_NET_ARG_RXQ_CQE_COMP_EN) != 0) {
-		val = rte_kvargs_get(kv, MLX5V_NET_ARG_RXQ_CQE_COMP_EN);
-		if (rte_kvargs_count(kv, MLX5V_NET_ARG_RXQ_CQE_COMP_EN) > 1 || val == NULL ||
+	if (rte_kvargs_count(kv, MLX5V_ETH_ARG_RXQ_CQE_COMP_EN) != 0) {
+		val = rte_kvargs_get(kv, MLX5V_ETH_ARG_RXQ_CQE_COMP_EN);
+		if (rte_kvargs_count(kv, MLX5V_ETH_ARG_RXQ_CQE_COMP_EN) > 1 || val == NULL ||
 		    val[0] < '0' || val[0] > '0' + MLX5V_ETH_CQE_COMP_L34H || val[1] != '\0') {
 			MLX5V_ETH_LOG(ERR, "%s: devarg %s=%s: expected 0 to %u, once", name,
-				      MLX5V_NET_ARG_RXQ_CQE_COMP_EN, val != NULL ? val : "",
+				      MLX5V_ETH_ARG_RXQ_CQE_COMP_EN, val != NULL ? val : "",
 				      MLX5V_ETH_CQE_COMP_L34H);
 			ret = -EINVAL;
 		} else {
@@ -965,7 +970,7 @@ mlx5v_ethdev_probe(struct mlxv_class_dev *cd, struct rte_device *edev, const cha
 	if ((cqe_comp_en == MLX5V_ETH_CQE_COMP_FTAG && !caps.mini_cqe_ftag) ||
 	    (cqe_comp_en == MLX5V_ETH_CQE_COMP_L34H && !caps.mini_cqe_l34h)) {
 		MLX5V_ETH_LOG(ERR, "%s: devarg %s=%u: the device has no %s mini-CQE format", name,
-			      MLX5V_NET_ARG_RXQ_CQE_COMP_EN, cqe_comp_en,
+			      MLX5V_ETH_ARG_RXQ_CQE_COMP_EN, cqe_comp_en,
 			      cqe_comp_en == MLX5V_ETH_CQE_COMP_FTAG ? "flow tag" :
 			      "L3/L4 header");
 		return -ENOTSUP;
@@ -1133,6 +1138,7 @@ MLXV_CLASS_DRIVER_REGISTER(mlx5v_ethdev_class,
 			   mlx5v_class_driver_register, MLX5V_ETH_LOG,
 			   .name = "net",
 			   .flags = MLXV_CLASS_F_OWNS_PORT,
+			   .keys = mlx5v_ethdev_keys,
 			   .probe = mlx5v_ethdev_probe,
 			   .remove = mlx5v_ethdev_remove,
 			   .event = mlx5v_ethdev_event,

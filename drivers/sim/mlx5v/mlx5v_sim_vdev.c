@@ -127,8 +127,8 @@ mlx5v_sim_vdev_parse(const char *args, struct mlx5v_sim_params *sp,
 		} else if (strcmp(k, MLX5V_SIM_ARG_CMD_SIG) == 0) {
 			ret = mlx5v_sim_vdev_uint(k, val, 1, &v);
 			dp->cmd_sig = v;
-		} else if (strcmp(k, MLX5V_NET_ARG_RXQ_CQE_COMP_EN) == 0) {
-			/* The net class reads it (mlx5v_class.h). */
+		} else if (mlx5v_class_key_known(k)) {
+			/* A class driver reads it at probe. */
 			continue;
 		} else if (strcmp(k, MLX5V_SIM_ARG_FUNCTION) == 0) {
 			/* pf (default) or vf: which PCI function the model plays. */

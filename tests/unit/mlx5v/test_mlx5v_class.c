@@ -101,9 +101,12 @@ ct_##x##_detach(struct rte_device *edev) \
 CT_CLASS_CALLBACKS(a)
 CT_CLASS_CALLBACKS(b)
 
+/* A devargs key of class test_a: the front-end leaves it to the class. */
+static const char *const ct_a_keys[] = { "test_a_key", NULL };
+
 static struct mlxv_class_driver g_cls_a = {
 	.name = "test_a", .probe = ct_a_probe, .remove = ct_a_remove, .event = ct_a_event,
-	.attach = ct_a_attach, .detach = ct_a_detach,
+	.attach = ct_a_attach, .detach = ct_a_detach, .keys = ct_a_keys,
 };
 static struct mlxv_class_driver g_cls_b = {
 	.name = "test_b", .probe = ct_b_probe, .remove = ct_b_remove, .event = ct_b_event,
@@ -155,6 +158,8 @@ test_mlx5v_class_register_checks(void)
 	TEST_ASSERT_EQUAL(mlx5v_class_driver_register(&noprobe), -EINVAL, "no probe");
 	TEST_ASSERT_EQUAL(mlx5v_class_driver_register(&twin), -EEXIST, "same name twice");
 	TEST_ASSERT_EQUAL(mlx5v_class_driver_unregister(&twin), -ENOENT, "never registered");
+	TEST_ASSERT_EQUAL(mlx5v_class_key_known("test_a_key"), 1, "a class's key");
+	TEST_ASSERT_EQUAL(mlx5v_class_key_known("test_b_key"), 0, "nobody's key");
 	return TEST_SUCCESS;
 }
 
@@ -191,7 +196,7 @@ test_mlx5v_class_bad_devargs(void)
 		"class=test_a,class=test_b",
 		/* The simulator's own keys and knobs: bare, empty, twice, too big. */
 		"msix", "msix=", "msix=4,msix=8", "msix=99999999999999999999", "fail_opcode",
-		"fail_opcode=1,fail_opcode=2", "no_such_knob=1",
+		"fail_opcode=1,fail_opcode=2", "no_such_knob=1", "test_b_key=1",
 	};
 	unsigned int i;
 
@@ -209,7 +214,9 @@ test_mlx5v_class_probe_remove_order(void)
 	static const char *const want[] = { "b+", "a+", "b:rm", "a:rm", "a-", "b-" };
 	const char *names[MLX5V_CLASS_MAX];
 
-	TEST_ASSERT_SUCCESS(rte_vdev_init(CT_DEV, "class=test_b:test_a,msix=4"), "probe");
+	/* test_a_key is test_a's: the front-end leaves it to the class. */
+	TEST_ASSERT_SUCCESS(rte_vdev_init(CT_DEV, "class=test_b:test_a,msix=4,test_a_key=1"),
+			    "probe");
 	TEST_ASSERT_EQUAL(mlx5v_class_dev_classes(CT_DEV, names, MLX5V_CLASS_MAX), 2, "two");
 	TEST_ASSERT(strcmp(names[0], "test_b") == 0 && strcmp(names[1], "test_a") == 0,
 		    "probe order is the class= order");
