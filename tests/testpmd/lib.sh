@@ -116,26 +116,62 @@ bg_finish() {
 #   mlx4v  two mlx4v_sim devices of one port each (net_mlx4v, one ethdev per port)
 #   mixed  port 0 on an mlx4v_sim device (net_mlx4v), port 1 on an mlx5v_sim function
 #          (net_mlx5v): the cross-simulator pair of doc/guides/sim/mlx4v_sim.rst
+#   vfio   two mlx5v_sim functions emulated as PCI functions bound to vfio-pci, 0000:00:05.0
+#          and 0000:00:06.0, under dpdk-mlxv-vfio-run (sim_launcher); net_mlx5v on "-a <BDF>"
+#          through EAL's PCI bus and our vfio-pci backend (doc/guides/platform/vfio_emulation.rst)
 # sim_kind KIND: fail unless KIND is one of those.
 sim_kind() {
 	case $1 in
-	mlx5v|mlx4v|mixed) ;;
-	*) fail "no simulated port kind \"$1\" (mlx5v, mlx4v or mixed)" ;;
+	mlx5v|mlx4v|mixed|vfio) ;;
+	*) fail "no simulated port kind \"$1\" (mlx5v, mlx4v, mixed or vfio)" ;;
 	esac
 }
 
-# sim_dev KIND N: the simulated device of port N (0 or 1).
+# sim_dev KIND N: the simulated device of port N (0 or 1): its vdev name, or its BDF (vfio).
 sim_dev() {
 	case $1.$2 in
 	mixed.0) echo mlx4v_sim0 ;;
 	mixed.1) echo mlx5v_sim0 ;;
+	vfio.*) echo "0000:00:0$(($2 + 5)).0" ;;
 	*) echo "$1_sim$2" ;;
 	esac
 }
 
-# sim_vdev DEV WIRE [DEVARGS]: the --vdev argument of DEV with its (only) port on WIRE.
+# sim_model KIND N: the name of port N's model for the "mlx5v sim" and "mlx4v sim" commands.
+sim_model() {
+	case $1 in
+	vfio) echo "vfio-$(sim_dev "$1" "$2")" ;;
+	*) sim_dev "$1" "$2" ;;
+	esac
+}
+
+# sim_launcher KIND WIRE0 WIRE1 [DEVARGS]: what a program on ports of KIND runs under: nothing,
+# or (vfio) the launcher emulating both functions, port N's on WIREN ("pair" cables them to
+# each other), with the model devargs DEVARGS; sim_pair and sim_taps then name the functions.
+VFIO_RUN=$MLXV_BUILD/app/dpdk-mlxv-vfio-run
+sim_launcher() {
+	[ "$1" = vfio ] || return 0
+	_a=$(sim_dev vfio 0)
+	_b=$(sim_dev vfio 1)
+	_w0=$2
+	_w1=$3
+	[ "$_w0" != pair ] || { _w0=pair:$_b; _w1=pair:$_a; }
+	echo "$VFIO_RUN --dev $_a,wire=$_w0${4:+,$4} --dev $_b,wire=$_w1${4:+,$4} --"
+}
+
+# sim_eal KIND MB: eal_base MB, but with the PCI bus for vfio's functions.
+sim_eal() {
+	case $1 in
+	vfio) eal_base "$2" | sed 's/ --no-pci//' ;;
+	*) eal_base "$2" ;;
+	esac
+}
+
+# sim_vdev DEV WIRE [DEVARGS]: the --vdev argument of DEV with its (only) port on WIRE; for
+# an emulated function (a BDF) its -a argument: its wire and devargs are sim_launcher's.
 sim_vdev() {
 	case $1 in
+	0000:*) echo "-a $1" ;;
 	mlx4v_sim*) echo "--vdev=$1,ports=1,wire=$2${3:+,$3}" ;;
 	*) echo "--vdev=$1,wire=$2${3:+,$3}" ;;
 	esac

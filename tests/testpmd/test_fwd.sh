@@ -8,7 +8,8 @@
 # A mac forwarding round to broadcast runs with promiscuous mode off: the ports must take
 # broadcast without it, and a port must not take back its own (net_mlx4v writes no control
 # segment MAC on a PF, so nothing it sends loops back: doc/guides/sim/silicon.rst).
-# Usage: test_fwd.sh KIND [ours] [debian]: KIND as sim_kind in lib.sh (mlx5v, mlx4v or mixed);
+# Usage: test_fwd.sh KIND [ours] [debian]: KIND as sim_kind in lib.sh (mlx5v, mlx4v, mixed, or
+# vfio: the ports on two emulated PCI functions through our vfio-pci backend);
 # the session runs in our testpmd ("ours"), then in Debian's unmodified testpmd loading our
 # drivers with -d ("debian"); both when none is named.
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +21,8 @@ out=$(mktemp)
 plugins=$(stage_plugins) || fail "cannot stage plugins"
 trap 'rm -rf "$out" "$plugins"' EXIT
 PAIR=$(sim_pair "$kind")
+LAUNCH=$(sim_launcher "$kind" pair pair)
+EAL=$(sim_eal "$kind" 256)
 TP_ARGS="-- -i --total-num-mbufs=16384 --nb-cores=1 --txonly-multi-flow"
 
 # A forwarding round: inject and stop; then start again (testpmd flushes what is in the Rx
@@ -136,7 +139,7 @@ check_session() {
 	check_rss "$1"
 	expect "$1" 'Current number of RX queues: 4'
 	# Each port on the device of its kind, in port order.
-	devs=$(grep -Eo 'Device name: [a-z0-9_]+' "$1" | sed 's/.* //' | tr '\n' ' ')
+	devs=$(grep -Eo 'Device name: [a-z0-9_:.]+' "$1" | sed 's/.* //' | tr '\n' ' ')
 	[ "$devs" = "$(sim_dev "$kind" 0) $(sim_dev "$kind" 1) " ] ||
 		fail "ports on $devs, not on $kind devices"
 	reject "$1" 'Fail to|[a-z] failed|net_mlx[45]v: port'
@@ -146,14 +149,15 @@ for prog in "$@"; do
 	case $prog in
 	ours)
 		: >"$out"
-		feed "$out" | (cd / && timeout 300 stdbuf -oL "$TESTPMD" $EAL_BASE -l 0-1 $PAIR $TP_ARGS) \
+		feed "$out" | (cd / && timeout 300 stdbuf -oL $LAUNCH "$TESTPMD" $EAL -l 0-1 $PAIR \
+			$TP_ARGS) \
 			>"$out" 2>&1 || { cat "$out"; fail "testpmd failed"; }
 		cat "$out"
 		;;
 	debian)
 		: >"$out"
-		feed "$out" | (cd / && timeout 300 stdbuf -oL /usr/bin/dpdk-testpmd -d "$plugins" \
-			$EAL_BASE -l 0-1 $PAIR $TP_ARGS) >"$out" 2>&1 ||
+		feed "$out" | (cd / && timeout 300 stdbuf -oL $LAUNCH /usr/bin/dpdk-testpmd \
+			-d "$plugins" $EAL -l 0-1 $PAIR $TP_ARGS) >"$out" 2>&1 ||
 			{ cat "$out"; fail "Debian's testpmd"; }
 		cat "$out"
 		;;

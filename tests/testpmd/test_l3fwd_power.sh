@@ -9,7 +9,8 @@
 # interrupt fires; frames sent into the first TAP wake it up through the Rx queue's interrupt
 # and come out of the second TAP routed (LPM 2.1.1.0/24 -> port 1, TTL decremented). The ports
 # run without promiscuous mode (no -P): the frames go to broadcast, which a port must take
-# without it.
+# without it. KIND vfio: the ports on two emulated PCI functions through our vfio-pci backend,
+# the Rx interrupts through VFIO MSI-X.
 
 . "$MLXV_SRC/tests/testpmd/lib.sh"
 kind=$1
@@ -35,7 +36,8 @@ trap cleanup EXIT
 bg_out=$work/l3fwd.log
 
 # The lcore logs each Rx-interrupt wake-up and the sleep after it (INFO, its own log type).
-ip netns exec "$ns" timeout 120 "$L3FWD" $EAL_BASE -l 0 -d "$plugins" \
+ip netns exec "$ns" timeout 120 $(sim_launcher "$kind" tap:l3p0 tap:l3p1) "$L3FWD" \
+	$(sim_eal "$kind" 256) -l 0 -d "$plugins" \
 	$(sim_taps "$kind" l3p0 l3p1) \
 	--log-level=user1,info -- \
 	-p 0x3 --interrupt-only --config="(0,0,0),(1,0,0)" >"$bg_out" 2>&1 &

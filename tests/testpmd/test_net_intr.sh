@@ -13,17 +13,23 @@
 # then a catastrophic error of the device (the fatal knob): the removal event, testpmd's own
 # detach, a working re-attach with no fd left behind.
 # Each step waits for testpmd's answer, never for a fixed time.
-# Usage: test_net_intr.sh KIND: KIND as sim_kind in lib.sh, mlx5v or mlx4v.
+# vfio: what mlx5v does, on an emulated PCI function (-a <BDF>) through our vfio-pci backend, the
+# events through VFIO MSI-X.
+# Usage: test_net_intr.sh KIND: KIND as sim_kind in lib.sh, mlx5v, mlx4v or vfio.
 . "$(dirname "$0")/lib.sh"
 kind=$1
 sim_kind "$kind"
-[ "$kind" != mixed ] || fail "one simulated port: mlx5v or mlx4v"
+[ "$kind" != mixed ] || fail "one simulated port: mlx5v, mlx4v or vfio"
 dev=$(sim_dev "$kind" 0)
 devargs=$(sim_vdev "$dev" loop)
 devargs=${devargs#--vdev=}
+devargs=${devargs#-a }
+launch=$(sim_launcher "$kind" loop loop)
+eal=$(sim_eal "$kind" 256)
+[ "$kind" = mlx4v ] || kind=mlx5v
 # The link command of the device's (first) port.
 case $kind in
-mlx5v) link="mlx5v sim link $dev" ;;
+mlx5v) link="mlx5v sim link $(sim_model "$1" 0)" ;;
 mlx4v) link="mlx4v sim link $dev 1" ;;
 esac
 [ -x "$TESTPMD" ] || skip "no testpmd"
@@ -41,7 +47,7 @@ mkfifo "$tmp/in"
 start() {
 	bg_out=$1
 	shift
-	(cd / && exec timeout 180 stdbuf -oL "$TESTPMD" $EAL_BASE --vdev=$devargs -- -i \
+	(cd / && exec timeout 180 stdbuf -oL $launch "$TESTPMD" $eal $(sim_vdev "$dev" loop) -- -i \
 		--total-num-mbufs=4096 --rxq=2 --txq=2 "$@") <"$tmp/in" >"$bg_out" 2>&1 &
 	bg_pid=$!
 	exec 3>"$tmp/in"
