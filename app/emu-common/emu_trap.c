@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -44,6 +45,10 @@ static struct sigaction emu_trap_old_trap;
 static int emu_trap_installed;
 static __thread uintptr_t emu_trap_page;
 static __thread const struct emu_trap_range *emu_trap_range_cur;
+/* The range's argument when the store faulted (NULL: a function in reset, the store dropped). */
+static __thread void *emu_trap_arg_cur;
+/* Stores between their fault and their callback: a rebind waits until there is none. */
+static unsigned int emu_trap_inflight;
 
 static struct emu_trap_range *
 emu_trap_find(uintptr_t a)
@@ -85,8 +90,11 @@ emu_trap_segv(int sig, siginfo_t *si, void *ucv)
 
 	r = si->si_code == SEGV_ACCERR ? emu_trap_find(a) : NULL;
 	if (r != NULL && emu_trap_page == 0) {
+		/* Counted before the argument is read: emu_trap_rebind() waits for it. */
+		__atomic_fetch_add(&emu_trap_inflight, 1, __ATOMIC_SEQ_CST);
 		emu_trap_page = a & ~(EMU_TRAP_PAGE - 1);
 		emu_trap_range_cur = r;
+		emu_trap_arg_cur = __atomic_load_n(&r->arg, __ATOMIC_SEQ_CST);
 		mprotect((void *)emu_trap_page, EMU_TRAP_PAGE, PROT_READ | PROT_WRITE);
 		uc->uc_mcontext.gregs[REG_EFL] |= EMU_TRAP_TF;
 		return;
@@ -105,8 +113,10 @@ emu_trap_step(int sig, siginfo_t *si, void *ucv)
 		uc->uc_mcontext.gregs[REG_EFL] &= ~EMU_TRAP_TF;
 		mprotect((void *)emu_trap_page, EMU_TRAP_PAGE, PROT_READ);
 		/* The store is in the page: the device takes it before the program goes on. */
-		emu_trap_range_cur->cb(emu_trap_range_cur->arg, (void *)emu_trap_page);
+		if (emu_trap_arg_cur != NULL)
+			emu_trap_range_cur->cb(emu_trap_arg_cur, (void *)emu_trap_page);
 		emu_trap_page = 0;
+		__atomic_fetch_sub(&emu_trap_inflight, 1, __ATOMIC_SEQ_CST);
 		return;
 	}
 #endif
@@ -171,4 +181,31 @@ emu_trap_forget(uintptr_t a, size_t len, const void *arg)
 			__atomic_store_n(&r->base, 0, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&emu_trap_lock);
+}
+
+int
+emu_trap_rebind(void *base, const void *from, void *to)
+{
+	unsigned int i;
+	int n = 0;
+
+	pthread_mutex_lock(&emu_trap_lock);
+	for (i = 0; i < EMU_TRAP_MAX; i++) {
+		struct emu_trap_range *r = &emu_trap_ranges[i];
+
+		if (r->base == 0 || (base != NULL && r->base != (uintptr_t)base) ||
+		    (base == NULL && r->arg != from))
+			continue;
+		__atomic_store_n(&r->arg, to, __ATOMIC_SEQ_CST);
+		n++;
+	}
+	pthread_mutex_unlock(&emu_trap_lock);
+	/*
+	 * A store that faulted before the swap may still call back with the old argument: it is
+	 * done with it when no store is in flight (each is one instruction, never blocked).
+	 */
+	if (n > 0)
+		while (__atomic_load_n(&emu_trap_inflight, __ATOMIC_SEQ_CST) != 0)
+			sched_yield();
+	return n;
 }

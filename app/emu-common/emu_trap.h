@@ -25,4 +25,11 @@ int emu_trap_add(void *base, size_t len, emu_trap_cb cb, void *arg);
 /** Forget the ranges that overlap [a, a + len), or whose callback argument is arg (non-NULL). */
 void emu_trap_forget(uintptr_t a, size_t len, const void *arg);
 
+/**
+ * Give the ranges at base (NULL: those whose argument is from) the argument to (NULL: stores are
+ * let through to the pages and no callback runs, as for a function in reset), once no store is
+ * between its fault and its callback. @return how many ranges.
+ */
+int emu_trap_rebind(void *base, const void *from, void *to);
+
 #endif /* _EMU_TRAP_H_ */

@@ -481,7 +481,12 @@ vfio_dev_reset(struct vfio_dev_fn *fn)
 	unsigned int i;
 	int ret = 0;
 
-	/* The old model goes first: the new one takes its name. */
+	/*
+	 * The old model goes first: the new one takes its name. The BAR stays mapped and trapped
+	 * meanwhile: a store the program makes during the reset is dropped, as silicon drops
+	 * posted writes to a function in reset, and reaches no destroyed model.
+	 */
+	vfio_preload_trap_rebind(NULL, fn->sim, NULL);
 	vfio_dev_model_drop(fn);
 	fn->sim = vfio_dev_model_new(fn);
 	if (fn->sim == NULL) {
