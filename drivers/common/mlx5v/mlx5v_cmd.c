@@ -1219,6 +1219,8 @@ mlx5v_cmd_init(struct mlx5v_dev *dev)
 	 */
 	rd_h = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDQ_ADDR_H);
 	rd_l = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDQ_ADDR_L_SZ);
+	cmd->iseg_addr_h = rd_h;
+	cmd->iseg_addr_l = rd_l & MLX5V_CMDQ_ADDR_MASK;
 	if (rd_h != (uint32_t)(cmd->queue_iova >> 32) ||
 	    (rd_l & MLX5V_CMDQ_ADDR_MASK) != ((uint32_t)cmd->queue_iova & MLX5V_CMDQ_ADDR_MASK))
 		MLX5V_CMD_LOG(WARNING,

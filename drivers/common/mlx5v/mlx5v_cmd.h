@@ -76,6 +76,10 @@ struct mlx5v_cmd_orphan {
 struct mlx5v_cmd {
 	uint8_t *queue;               /**< one 4 KiB page, 4 KiB aligned */
 	uint64_t queue_iova;
+	/** The queue address as read back at init (high word, low word masked): a function
+	 * level reset clears it, which the health poll checks. */
+	uint32_t iseg_addr_h;
+	uint32_t iseg_addr_l;
 	unsigned int log_sz;
 	unsigned int log_stride;
 	unsigned int nslots;

@@ -47,6 +47,7 @@ enum mlx5v_dead_reason {
 	MLX5V_DEAD_FW_SYND_RFR,    /**< RFR bit and a syndrome */
 	MLX5V_DEAD_HEARTBEAT,      /**< health counter stuck for 3 polls (health_strict only) */
 	MLX5V_DEAD_CMD_IF,         /**< the command interface is unusable */
+	MLX5V_DEAD_FUNC_RESET,     /**< the command queue address lost: a function level reset */
 	MLX5V_DEAD_USER,           /**< mlx5v_dev_set_dead() */
 };
 

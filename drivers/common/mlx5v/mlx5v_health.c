@@ -72,6 +72,8 @@ mlx5v_health_reason_str(enum mlx5v_dead_reason why)
 		return "health counter stuck";
 	case MLX5V_DEAD_CMD_IF:
 		return "command interface unusable";
+	case MLX5V_DEAD_FUNC_RESET:
+		return "function reset behind the driver (command queue address lost)";
 	case MLX5V_DEAD_USER:
 		return "declared dead by the driver";
 	default:
@@ -117,7 +119,7 @@ mlx5v_health_check(struct mlx5v_dev *dev)
 {
 	struct mlx5v_health *h;
 	struct mlx5v_hw *hw;
-	uint32_t nic_if, rfr, w23c, count;
+	uint32_t addr_l, nic_if, rfr, w23c, count;
 	uint8_t synd;
 
 	if (dev == NULL)
@@ -137,8 +139,8 @@ mlx5v_health_check(struct mlx5v_dev *dev)
 		return -ENOLINK;
 	}
 	/* 2 (PCI channel offline) has no user-space equivalent. 3 and 4: NIC interface. */
-	nic_if = (mlx5v_hw_rd32(hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ) >> MLX5V_NIC_IF_SHIFT) &
-		 MLX5V_NIC_IF_MASK;
+	addr_l = mlx5v_hw_rd32(hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ);
+	nic_if = (addr_l >> MLX5V_NIC_IF_SHIFT) & MLX5V_NIC_IF_MASK;
 	/*
 	 * During a requested fast teardown nic_interface = DISABLED is expected, but the health
 	 * poll is stopped before teardown starts (mlx5v_dev_unload()), so here it is always fatal
@@ -150,6 +152,18 @@ mlx5v_health_check(struct mlx5v_dev *dev)
 	}
 	if (nic_if == MLX5V_NIC_IF_SW_RESET) {
 		mlx5v_dev_set_dead(dev, MLX5V_DEAD_NIC_SW_RESET);
+		return -ENOLINK;
+	}
+	/*
+	 * Not a PRM sensor: a function level reset the driver was not told of (the host's
+	 * VFIO_DEVICE_RESET, a sysfs reset) clears the command queue address, and the firmware
+	 * then never sees a command of ours (prm/mlx5 §2.1 step 6 writes it once per bring-up;
+	 * needs a card: doc/guides/nics/running_on_hardware.rst, "VFIO emulation"). Compared with
+	 * what bring-up read back, so bits a device masks do not count.
+	 */
+	if ((addr_l & MLX5V_CMDQ_ADDR_MASK) != dev->cmd.iseg_addr_l ||
+	    mlx5v_hw_rd32(hw, MLX5V_ISEG_CMDQ_ADDR_H) != dev->cmd.iseg_addr_h) {
+		mlx5v_dev_set_dead(dev, MLX5V_DEAD_FUNC_RESET);
 		return -ENOLINK;
 	}
 	/* 5: recovery flow required together with a syndrome. */
