@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 dpdk-mlxv authors
+#
+# A host-side function level reset while the ports run (doc/guides/platform/vfio_emulation.rst,
+# "Faults of the host side"): our testpmd forwards between two emulated functions cabled with
+# wire=pair; "mlx5v sim flr 0" resets port 0's function through VFIO_DEVICE_RESET, the driver
+# not told. Stores to the BAR during the reset are dropped (the emulation keeps the BAR
+# mapped); the health poll finds the command queue address gone and declares the device
+# dead, testpmd hears the removal event and detaches port 0 by itself, port 1 goes on, and
+# testpmd quits with 0. Each step waits for testpmd's answer, bounded.
+. "$(dirname "$0")/../testpmd/lib.sh"
+tmp=$(mktemp -d)
+bg_pid=
+cleanup() {
+	exec 3>&- 2>/dev/null
+	# A testpmd left behind by a failure is killed outright: on a port that hangs, SIGTERM
+	# (timeout's) would wait for it.
+	[ -n "$bg_pid" ] && { pkill -KILL -P "$bg_pid"; kill -KILL "$bg_pid"; } 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+mkfifo "$tmp/in"
+bg_out=$tmp/testpmd.log
+(cd / && exec timeout 120 stdbuf -oL $(sim_launcher vfio pair pair) "$TESTPMD" \
+	$(sim_eal vfio 512) -l 0-1 $(sim_pair vfio) -- -i --total-num-mbufs=16384) \
+	<"$tmp/in" >"$bg_out" 2>&1 &
+bg_pid=$!
+exec 3>"$tmp/in"
+bg_wait_log 'testpmd> ' 30
+printf 'start tx_first\n' >&3
+k=0
+until grep -Eq "RX-packets: +[1-9]" "$bg_out"; do
+	k=$((k + 1))
+	[ $k -lt 100 ] || { cat "$bg_out"; fail "no frame forwarded before the reset"; }
+	printf 'show port stats 0\n' >&3
+	sleep 0.2
+done
+printf 'mlx5v sim flr 0\n' >&3
+bg_wait_log 'port 0: function level reset done' 20
+# The health poll (every 2 s) notices; a driver that does not would wait 60 s per command.
+bg_wait_log '0000:00:05.0: device is dead: function reset behind the driver' 20
+bg_wait_log 'Port 0: device removal event' 20
+# testpmd stops forwarding, closes and detaches the port (its commands no longer wait), and
+# forwards on port 1 alone.
+bg_wait_log '^Device is detached' 20
+bg_wait_log 'ports=1 - cores=1' 20
+printf 'stop\nquit\n' >&3
+exec 3>&-
+bg_finish
+reject "$bg_out" 'Segmentation|Assertion|PANIC|timed out'
+expect "$bg_out" '^Bye'
+echo "PASS"
