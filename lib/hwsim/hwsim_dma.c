@@ -205,6 +205,27 @@ hwsim_dma_unmap(struct hwsim_dma *dma, uint64_t iova, size_t len)
 	return ret;
 }
 
+int
+hwsim_dma_window(struct hwsim_dma *dma, uint64_t iova, uint64_t *iova_out, size_t *len,
+		 void **va)
+{
+	unsigned int i;
+	int ret = -ENOENT;
+
+	if (dma == NULL)
+		return -ENOENT;
+	pthread_rwlock_rdlock(&dma->lock);
+	i = hwsim_dma_upper(dma, iova);
+	if (i > 0 && iova <= dma->win[i - 1].last) {
+		*iova_out = dma->win[i - 1].iova;
+		*len = dma->win[i - 1].last - dma->win[i - 1].iova + 1;
+		*va = dma->win[i - 1].va;
+		ret = 0;
+	}
+	pthread_rwlock_unlock(&dma->lock);
+	return ret;
+}
+
 /* Record an IOMMU fault. Called with the read lock held; several engines may fault at once. */
 static void
 hwsim_dma_fault_rec(struct hwsim_dma *dma, uint64_t iova, size_t len, int write, int map)

@@ -84,6 +84,13 @@ __rte_internal
 int hwsim_dma_unmap(struct hwsim_dma *dma, uint64_t iova, size_t len);
 
 /**
+ * The window that holds iova: its first IOVA, length and address in *iova_out, *len, *va
+ * (a test cuts a page out of it with unmap and two maps). @return 0 or -ENOENT.
+ */
+int hwsim_dma_window(struct hwsim_dma *dma, uint64_t iova, uint64_t *iova_out, size_t *len,
+		     void **va);
+
+/**
  * Device read of len bytes at iova. The whole range must lie inside one mapped window.
  * @return 0, or -EFAULT after recording an IOMMU fault.
  */

@@ -358,6 +358,11 @@ int mlx5v_sim_iommu_map(struct mlx5v_sim *sim, uint64_t iova, void *va, size_t l
 __rte_internal
 int mlx5v_sim_iommu_unmap(struct mlx5v_sim *sim, uint64_t iova, size_t len);
 
+/** The IOMMU window that holds iova (hwsim_dma_window()). @return 0 or -ENOENT. */
+__rte_internal
+int mlx5v_sim_iommu_window(struct mlx5v_sim *sim, uint64_t iova, uint64_t *first, size_t *len,
+			   void **va);
+
 struct hwsim_wire_port;
 
 /** @return the wire port of the device ("<device>.1"), e.g. for its counters and knobs. */

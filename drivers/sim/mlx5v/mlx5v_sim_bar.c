@@ -182,3 +182,10 @@ mlx5v_sim_iommu_unmap(struct mlx5v_sim *sim, uint64_t iova, size_t len)
 {
 	return hwsim_dma_unmap(sim->dma, iova, len);
 }
+
+int
+mlx5v_sim_iommu_window(struct mlx5v_sim *sim, uint64_t iova, uint64_t *first, size_t *len,
+		       void **va)
+{
+	return hwsim_dma_window(sim->dma, iova, first, len, va);
+}
