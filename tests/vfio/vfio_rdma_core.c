@@ -29,58 +29,7 @@
 #include <infiniband/mlx5dv.h>
 #include <infiniband/verbs.h>
 
-#include <rte_pmd_mlx5v_prm.h>
-
-#include "mlx5v_sim.h"
-
-#define LOG_MIN 6
-#define LOG_MAX 17
-/* GEN_EQE events posted between two drains in the wrap test (below the 128 spare EQEs). */
-#define BURST 24
-#define MSI_WAIT_MS 5000
-
-static int failures;
-
-#define CHECK(cond, fmt, ...) do { \
-	if (cond) { \
-		printf("ok: " fmt "\n", ##__VA_ARGS__); \
-	} else { \
-		printf("FAIL: " fmt " (%s:%d)\n", ##__VA_ARGS__, __FILE__, __LINE__); \
-		failures++; \
-	} \
-} while (0)
-
-/* The model's counters read before a step, to check the step added none. */
-struct model_snap {
-	uint64_t db_misuse;
-	uint64_t iommu;
-	uint64_t cmd_err;
-	uint64_t msix_lost;
-};
-
-static struct mlx5v_sim *sim;
-
-static void
-snap(struct model_snap *s)
-{
-	s->db_misuse = mlx5v_sim_counter(sim, MLX5V_SIM_CTR_DB_MISUSE);
-	s->iommu = mlx5v_sim_counter(sim, MLX5V_SIM_CTR_IOMMU_FAULTS);
-	s->cmd_err = mlx5v_sim_counter(sim, MLX5V_SIM_CTR_CMD_ERRORS);
-	s->msix_lost = mlx5v_sim_counter(sim, MLX5V_SIM_CTR_MSIX_NOT_ENABLED);
-}
-
-static void
-check_clean(const struct model_snap *s, const char *step)
-{
-	CHECK(mlx5v_sim_counter(sim, MLX5V_SIM_CTR_DB_MISUSE) == s->db_misuse,
-	      "%s: no misused doorbell", step);
-	CHECK(mlx5v_sim_counter(sim, MLX5V_SIM_CTR_IOMMU_FAULTS) == s->iommu,
-	      "%s: no IOMMU fault", step);
-	CHECK(mlx5v_sim_counter(sim, MLX5V_SIM_CTR_CMD_ERRORS) == s->cmd_err,
-	      "%s: no command refused", step);
-	CHECK(mlx5v_sim_counter(sim, MLX5V_SIM_CTR_MSIX_NOT_ENABLED) == s->msix_lost,
-	      "%s: no interrupt on a vector not enabled", step);
-}
+#include "vfio_check.h"
 
 static struct ibv_context *
 open_ctx(const char *bdf)
@@ -101,30 +50,13 @@ open_ctx(const char *bdf)
 	return ctx;
 }
 
-/* Wait for the vector's eventfd; @return the interrupts counted, 0 on timeout. */
-static uint64_t
-msi_wait(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	uint64_t n = 0;
-
-	if (poll(&p, 1, MSI_WAIT_MS) != 1 || read(fd, &n, sizeof(n)) != sizeof(n))
-		return 0;
-	return n;
-}
-
 static int
-gen_eqe(struct ibv_context *ctx, uint32_t eqn, uint8_t type, uint32_t tag)
+gen_eqe(struct ibv_context *ctx, uint32_t eqn, uint32_t tag)
 {
-	uint8_t in[RTE_PMD_MLX5V_GEN_EQE_IN_SIZE] = { 0 };
+	uint8_t in[RTE_PMD_MLX5V_GEN_EQE_IN_SIZE];
 	uint8_t out[RTE_PMD_MLX5V_GEN_EQE_OUT_SIZE] = { 0 };
-	uint8_t *e = in + RTE_PMD_MLX5V_GEN_EQE_IN_EQE;
-	uint32_t be = htobe32(tag);
 
-	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_GEN_EQE);
-	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, eqn);
-	e[RTE_PMD_MLX5V_EQE_TYPE_OFF] = type;
-	memcpy(e + RTE_PMD_MLX5V_EQE_DATA_OFF, &be, sizeof(be));
+	gen_eqe_in(in, eqn, tag);
 	return mlx5dv_devx_general_cmd(ctx, in, sizeof(in), out, sizeof(out));
 }
 
@@ -137,35 +69,16 @@ eq_db(struct mlx5dv_devx_uar *uar, unsigned int off, uint32_t eqn, uint32_t ci)
 		htobe32((eqn << 24) | (ci & 0xffffff));
 }
 
-/*
- * Take every software-owned EQE from *ci: its owner bit must equal the wrap parity of ci,
- * its tag the next expected. @return the EQEs taken, or -1 on a wrong one.
- */
 static int
-eq_drain(uint8_t *ring, unsigned int log, uint32_t *ci, uint32_t *tag)
+rc_gen_eqe(void *ctx, uint32_t eqn, uint32_t tag)
 {
-	uint32_t nent = 1u << log;
-	int n = 0;
+	return gen_eqe(ctx, eqn, tag);
+}
 
-	for (;;) {
-		uint8_t *e = ring + (size_t)(*ci & (nent - 1)) * RTE_PMD_MLX5V_EQE_SIZE;
-		uint32_t be;
-
-		if ((e[RTE_PMD_MLX5V_EQE_OWNER_OFF] & 1) != ((*ci >> log) & 1))
-			return n;
-		/* Read the EQE only after its owner bit says it is ours. */
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		memcpy(&be, e + RTE_PMD_MLX5V_EQE_DATA_OFF, sizeof(be));
-		if (e[RTE_PMD_MLX5V_EQE_TYPE_OFF] != RTE_PMD_MLX5V_EVENT_GENERAL_EVENT ||
-		    be32toh(be) != *tag) {
-			printf("EQE %u: type 0x%x tag %u, expected 0x22 tag %u\n", *ci,
-			       e[RTE_PMD_MLX5V_EQE_TYPE_OFF], be32toh(be), *tag);
-			return -1;
-		}
-		(*tag)++;
-		(*ci)++;
-		n++;
-	}
+static void
+rc_arm(void *uar, uint32_t eqn, uint32_t ci)
+{
+	eq_db(uar, RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF, eqn, ci);
 }
 
 /* One EQ of 2^log entries: create, arm, events, (wraps), destroy. */
@@ -173,24 +86,17 @@ static void
 eq_scenario(struct ibv_context *ctx, struct mlx5dv_devx_uar *uar,
 	    struct mlx5dv_devx_msi_vector *msi, unsigned int log)
 {
-	uint8_t in[RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE] = { 0 };
+	uint8_t in[RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE];
 	uint8_t out[RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE] = { 0 };
-	uint8_t *eqc = in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
-	uint8_t mask[32] = { 0 };
+	struct eq_driver d = { .gen_eqe = rc_gen_eqe, .arm = rc_arm };
 	struct mlx5dv_devx_eq *eq;
 	struct model_snap s;
-	uint32_t ci = 0, tag = 0, eqn;
 	uint32_t nent = 1u << log;
-	unsigned int i, total;
-	int n, ok = 1;
+	uint32_t ci, eqn;
+	unsigned int i;
 
 	snap(&s);
-	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_CREATE_EQ);
-	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, log);
-	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, uar->page_id);
-	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, msi->vector);
-	rte_pmd_mlx5v_event_mask_set(mask, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT);
-	memcpy(in + RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK, mask, sizeof(mask));
+	create_eq_in(in, log, uar->page_id, msi->vector);
 	eq = mlx5dv_devx_create_eq(ctx, in, sizeof(in), out, sizeof(out));
 	CHECK(eq != NULL, "2^%u: mlx5dv_devx_create_eq (status 0x%x syndrome 0x%x errno %d)", log,
 	      RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_STATUS),
@@ -202,33 +108,9 @@ eq_scenario(struct ibv_context *ctx, struct mlx5dv_devx_uar *uar,
 	for (i = 0; i < nent; i++)
 		((uint8_t *)eq->vaddr)[(size_t)i * RTE_PMD_MLX5V_EQE_SIZE +
 				       RTE_PMD_MLX5V_EQE_OWNER_OFF] = 1;
-	eq_db(uar, RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF, eqn, ci);
-	/* One event on the armed EQ: an EQE and one MSI. */
-	CHECK(gen_eqe(ctx, eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, tag) == 0, "2^%u: GEN_EQE", log);
-	CHECK(msi_wait(msi->fd) == 1, "2^%u: one MSI on vector %d", log, msi->vector);
-	n = eq_drain(eq->vaddr, log, &ci, &tag);
-	CHECK(n == 1, "2^%u: one EQE, owner bit 0 (took %d)", log, n);
-	/*
-	 * The smallest EQ goes around 3 times and a bit: bursts below the spare EQEs, the CI
-	 * written after each drain, armed again at the end of each (one MSI per arm).
-	 */
-	total = log == LOG_MIN ? 3 * nent + 5 : 0;
-	for (i = 0; i < total && ok; i += BURST) {
-		unsigned int b = total - i < BURST ? total - i : BURST;
-		unsigned int k;
-
-		eq_db(uar, RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF, eqn, ci);
-		for (k = 0; k < b && ok; k++)
-			ok = gen_eqe(ctx, eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, tag + k) == 0;
-		ok = ok && msi_wait(msi->fd) >= 1;
-		n = eq_drain(eq->vaddr, log, &ci, &tag);
-		ok = ok && n == (int)b;
-		if (!ok)
-			printf("burst at %u: %d EQEs of %u\n", i, n, b);
-	}
-	if (total != 0)
-		CHECK(ok && ci == total + 1, "2^%u: %u EQEs across %u wraps, owner bits flip",
-		      log, total + 1, (total + 1) / nent);
+	d.ctx = ctx;
+	d.uar = uar;
+	ci = eq_events(&d, eq->vaddr, log, eqn, msi->fd);
 	eq_db(uar, RTE_PMD_MLX5V_UAR_EQ_DB_NOARM_OFF, eqn, ci);
 	CHECK(mlx5dv_devx_destroy_eq(eq) == 0, "2^%u: mlx5dv_devx_destroy_eq", log);
 	check_clean(&s, "EQ");
@@ -238,16 +120,13 @@ eq_scenario(struct ibv_context *ctx, struct mlx5dv_devx_uar *uar,
 static int
 query_eq(struct ibv_context *ctx, uint32_t eqn, uint32_t *status, uint64_t *pas0)
 {
-	uint8_t in[RTE_PMD_MLX5V_QUERY_EQ_IN_SIZE] = { 0 };
+	uint8_t in[RTE_PMD_MLX5V_QUERY_EQ_IN_SIZE];
 	uint8_t out[RTE_PMD_MLX5V_QUERY_EQ_OUT_SIZE + 8] = { 0 };
 	int ret;
 
-	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_QUERY_EQ);
-	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_EQ_IN_EQ_NUMBER, eqn);
+	query_eq_in(in, eqn);
 	ret = mlx5dv_devx_general_cmd(ctx, in, sizeof(in), out, sizeof(out));
-	*status = RTE_PMD_MLX5V_GET(out + RTE_PMD_MLX5V_QUERY_EQ_OUT_EQC,
-				    RTE_PMD_MLX5V_EQC_STATUS);
-	*pas0 = RTE_PMD_MLX5V_GET64(out, RTE_PMD_MLX5V_QUERY_EQ_OUT_PAS);
+	query_eq_out(out, status, pas0);
 	return ret;
 }
 
@@ -261,22 +140,15 @@ static void
 eq_unmapped(struct ibv_context *ctx, struct mlx5dv_devx_uar *uar,
 	    struct mlx5dv_devx_msi_vector *msi)
 {
-	uint8_t in[RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE] = { 0 };
+	uint8_t in[RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE];
 	uint8_t out[RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE] = { 0 };
-	uint8_t *eqc = in + RTE_PMD_MLX5V_CREATE_EQ_IN_EQC;
-	uint8_t mask[32] = { 0 };
 	uint64_t faults, pas0 = 0;
 	struct mlx5dv_devx_eq *eq;
 	uint32_t eqn, status = 0;
 	struct pollfd p = { .fd = msi->fd, .events = POLLIN };
 	unsigned int i;
 
-	RTE_PMD_MLX5V_SET(in, RTE_PMD_MLX5V_IN_OPCODE, RTE_PMD_MLX5V_CMD_OP_CREATE_EQ);
-	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_LOG_EQ_SIZE, LOG_MIN);
-	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_UAR_PAGE, uar->page_id);
-	RTE_PMD_MLX5V_SET(eqc, RTE_PMD_MLX5V_EQC_INTR, msi->vector);
-	rte_pmd_mlx5v_event_mask_set(mask, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT);
-	memcpy(in + RTE_PMD_MLX5V_CREATE_EQ_IN_EVENT_BITMASK, mask, sizeof(mask));
+	create_eq_in(in, LOG_MIN, uar->page_id, msi->vector);
 	eq = mlx5dv_devx_create_eq(ctx, in, sizeof(in), out, sizeof(out));
 	CHECK(eq != NULL, "unmapped ring: create_eq");
 	if (eq == NULL)
@@ -291,7 +163,7 @@ eq_unmapped(struct ibv_context *ctx, struct mlx5dv_devx_uar *uar,
 	/* rdma-core maps the ring as one window of its size (4 KiB for 2^6 EQEs). */
 	CHECK(mlx5v_sim_iommu_unmap(sim, pas0, 4096) == 0, "unmapped ring: window removed");
 	faults = mlx5v_sim_counter(sim, MLX5V_SIM_CTR_IOMMU_FAULTS);
-	CHECK(gen_eqe(ctx, eqn, RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0) == 0,
+	CHECK(gen_eqe(ctx, eqn, 0) == 0,
 	      "unmapped ring: GEN_EQE completes");
 	CHECK(mlx5v_sim_counter(sim, MLX5V_SIM_CTR_IOMMU_FAULTS) == faults + 1,
 	      "unmapped ring: the device's EQE write is an IOMMU fault");
