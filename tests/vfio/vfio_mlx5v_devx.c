@@ -188,7 +188,7 @@ main(int argc, char **argv)
 	struct rte_dev_iterator it;
 	struct rte_device *rdev = NULL;
 	unsigned int log, pages;
-	char name[64];
+	char name[64], bdf[64], devargs[80];
 	int ret;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -246,6 +246,15 @@ main(int argc, char **argv)
 	       mlx5v_sim_msix_enabled(sim, NULL) > 0 ? "on" : "off");
 	CHECK(mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_PAGES) == 0,
 	      "teardown: the pages taken back (MANAGE_PAGES TAKE)");
+	/* A second probe: vfio-pci resets the function at open, our bring-up runs again. */
+	snprintf(bdf, sizeof(bdf), "%s", name + strlen("vfio-"));
+	snprintf(devargs, sizeof(devargs), "%s,class=none", bdf);
+	CHECK(rte_dev_probe(devargs) == 0, "second probe of %s", bdf);
+	sim = mlx5v_sim_get(name);
+	dev = rte_pmd_mlx5v_dev_get(bdf);
+	CHECK(sim != NULL && dev != NULL &&
+	      mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_PAGES) == pages,
+	      "second probe: the reset device took %u pages again", pages);
 	rte_eal_cleanup();
 	printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
 	return failures ? 1 : 0;
