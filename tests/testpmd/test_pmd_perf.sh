@@ -9,7 +9,8 @@
 # test asserts nothing about it. The test sends for two seconds at the line rate of the link
 # it reads: speed=1000 (1 Gb/s, 3 million packets) keeps that within what the simulator moves
 # in a reasonable time; at the default 40000 the run does not end in any useful time (the
-# simulators' pages name the knob: doc/guides/sim/mlx4v_sim.rst, speed=).
+# simulators' pages name the knob: doc/guides/sim/mlx4v_sim.rst, speed=). KIND vfio: the
+# ports on two emulated PCI functions through our vfio-pci backend.
 
 . "$MLXV_SRC/tests/testpmd/lib.sh"
 kind=$1
@@ -22,7 +23,8 @@ plugins=$(stage_plugins) || fail "cannot stage plugins"
 trap 'rm -rf "$work" "$plugins"' EXIT
 out=$work/dpdk-test.log
 
-printf 'pmd_perf_autotest\nquit\n' | (cd / && timeout 300 "$DPDK_TEST" $(eal_base 512) \
+printf 'pmd_perf_autotest\nquit\n' | (cd / && timeout 300 \
+	$(sim_launcher "$kind" pair pair speed=1000) "$DPDK_TEST" $(sim_eal "$kind" 512) \
 	-l 0-1 -d "$plugins" $(sim_pair "$kind" speed=1000)) >"$out" 2>&1
 rc=$?
 cat "$out"
