@@ -40,6 +40,9 @@ test_hwsim_dma_map_unmap(void)
 {
 	static uint8_t buf[4096];
 	struct hwsim_dma *dma;
+	uint64_t first = 0;
+	size_t len = 0;
+	void *va = NULL;
 
 	dma = hwsim_dma_create("ut_map");
 	TEST_ASSERT_NOT_NULL(dma, "create failed");
@@ -63,6 +66,18 @@ test_hwsim_dma_map_unmap(void)
 	TEST_ASSERT_EQUAL(hwsim_dma_unmap(dma, 0x10800, 0x800), -ENOENT, "inner unmap accepted");
 	TEST_ASSERT_EQUAL(hwsim_dma_unmap(dma, 0x3000, 0x100), -ENOENT, "unmapped iova accepted");
 	TEST_ASSERT_EQUAL(hwsim_dma_windows(dma), 3, "failed unmap removed a window");
+	/* The window holding an IOVA: its first IOVA, length and address, none in a gap. */
+	TEST_ASSERT_SUCCESS(hwsim_dma_window(dma, 0x10fff, &first, &len, &va),
+			    "window of its last byte");
+	TEST_ASSERT(first == 0x10000 && len == 0x1000 && va == buf, "window 0x%" PRIx64 " +0x%zx",
+		    first, len);
+	TEST_ASSERT_SUCCESS(hwsim_dma_window(dma, UINT64_MAX, &first, &len, &va),
+			    "window at the top");
+	TEST_ASSERT_EQUAL(first, UINT64_MAX - 0xff, "top window start");
+	TEST_ASSERT_EQUAL(hwsim_dma_window(dma, 0x11000, &first, &len, &va), -ENOENT,
+			  "a gap has a window");
+	TEST_ASSERT_EQUAL(hwsim_dma_window(dma, 0x1fff, &first, &len, &va), -ENOENT,
+			  "below the first window");
 
 	TEST_ASSERT_SUCCESS(hwsim_dma_unmap(dma, 0x10000, 0x1000), "unmap failed");
 	TEST_ASSERT_EQUAL(hwsim_dma_unmap(dma, 0x10000, 0x1000), -ENOENT, "double unmap");
