@@ -68,7 +68,8 @@ while [ $i -le "$n" ]; do
 		[ "$(id -u)" = 0 ] || tap=SKIP
 		for part in 'drivers' 'net_mlx5v forwarding' 'net_mlx4v forwarding' \
 			"Rx interrupts +$tap" "kernel peer \(TAP\) +$tap" 'DEVX EQ example' \
-			'raw views example' 'driver commands' 'emulated PCI function'; do
+			'raw views example' 'driver commands' 'emulated PCI function' \
+			'emulated ConnectX-3'; do
 			case $part in
 			*" +"*) expect "$out" "^$part ";;
 			*) expect "$out" "^$part +OK ";;
