@@ -302,12 +302,30 @@ verbs_cmd_destroy(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t 
 
 /* ---- the commands: in is the payload after the header, out_len the response's bytes ---- */
 
+/*
+ * The fixed parts of the responses whose driver data follows (a flexible array in the UAPI
+ * structs, which may not be followed by another field): the same layout, checked below.
+ */
+struct verbs_get_context_resp_core {
+	uint32_t async_fd;
+	uint32_t num_comp_vectors;
+};
+
+struct verbs_alloc_pd_resp_core {
+	uint32_t pd_handle;
+};
+
+_Static_assert(sizeof(struct verbs_get_context_resp_core) ==
+	       sizeof(struct ib_uverbs_get_context_resp), "get_context response layout");
+_Static_assert(sizeof(struct verbs_alloc_pd_resp_core) ==
+	       sizeof(struct ib_uverbs_alloc_pd_resp), "alloc_pd response layout");
+
 static int
 verbs_cmd_get_context(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t out_len)
 {
 	const struct ib_uverbs_get_context *cmd = in;
 	struct {
-		struct ib_uverbs_get_context_resp core;
+		struct verbs_get_context_resp_core core;
 		struct mlx4_ib_alloc_ucontext_resp drv;
 	} resp;
 	struct mlx4v_ctx *ctx;
@@ -471,7 +489,7 @@ verbs_cmd_alloc_pd(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t
 {
 	const struct ib_uverbs_alloc_pd *cmd = in;
 	struct {
-		struct ib_uverbs_alloc_pd_resp core;
+		struct verbs_alloc_pd_resp_core core;
 		struct mlx4_ib_alloc_pd_resp drv;
 	} resp;
 	struct mlx4v_pd *pd;
