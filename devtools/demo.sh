@@ -140,17 +140,20 @@ part_intr() {
 	l3fwd=$bdir/app/l3fwd-power/dpdk-l3fwd-power
 	[ -x "$l3fwd" ] || fail "dpdk-l3fwd-power was not built"
 	ns=mlxvdemo$$
+	# TAP names of this run only: two demos at once must not share one.
+	t0=mdl$$a
+	t1=mdl$$b
 	plugins=$(stage_plugins) || fail "cannot stage plugins"
 	ip netns add "$ns" || { rm -rf "$plugins"; echo "skip cannot create a namespace" >&3; exit 0; }
 	bg_pid=
 	trap 'kill -9 $bg_pid 2>/dev/null; ip netns delete "$ns"; rm -rf "$plugins"' EXIT
 	bg_out=$work/l3fwd.log
 	ip netns exec "$ns" timeout 60 "$l3fwd" $EAL_BASE -l 0 -d "$plugins" \
-		$(sim_taps mlx5v l3d0 l3d1) --log-level=user1,info -- \
+		$(sim_taps mlx5v "$t0" "$t1") --log-level=user1,info -- \
 		-p 0x3 -P --interrupt-only --config="(0,0,0),(1,0,0)" >"$bg_out" 2>&1 &
 	bg_pid=$!
 	bg_wait_log 'entering main interrupt loop on lcore 0' 30
-	for i in l3d0 l3d1; do
+	for i in "$t0" "$t1"; do
 		ip netns exec "$ns" sysctl -qw "net.ipv6.conf.$i.disable_ipv6=1"
 		ip netns exec "$ns" ip link set "$i" up
 	done
@@ -159,7 +162,7 @@ part_intr() {
 	echo "  idle for 1 s: $idle wake-up(s)"
 	for r in 1 2 3; do
 		ip netns exec "$ns" /usr/bin/python3 "$src/tests/testpmd/tap_frames.py" \
-			l3d0 l3d1 64 2.1.1.7 | sed "s/^/  burst $r: /" ||
+			"$t0" "$t1" 64 2.1.1.7 | sed "s/^/  burst $r: /" ||
 			{ cat "$bg_out"; fail "l3fwd-power did not route every frame"; }
 		sleep 0.5
 	done
@@ -183,6 +186,8 @@ part_kernel() {
 	can_tap
 	ns1=mlxvdema$$
 	ns2=mlxvdemb$$
+	t0=mdt$$a
+	t1=mdt$$b
 	ip netns add "$ns1" || { echo "skip cannot create a namespace" >&3; exit 0; }
 	ip netns add "$ns2" || { ip netns delete "$ns1"; fail "cannot create a second namespace"; }
 	bg_pid=
@@ -190,17 +195,17 @@ part_kernel() {
 	bg_out=$work/kernel.log
 	mkfifo "$work/cmds"
 	(cd / && timeout 60 stdbuf -oL "$TESTPMD" $EAL_BASE -l 0-1 \
-		$(sim_taps mixed mlxvdt0 mlxvdt1) -- -i --forward-mode=io --rxq=1 --txq=1 \
+		$(sim_taps mixed "$t0" "$t1") -- -i --forward-mode=io --rxq=1 --txq=1 \
 		--total-num-mbufs=8192 <"$work/cmds" >"$bg_out" 2>&1) &
 	bg_pid=$!
 	exec 4>"$work/cmds"
 	bg_wait_log 'testpmd> ' 30
-	ip link set mlxvdt0 netns "$ns1"
-	ip link set mlxvdt1 netns "$ns2"
-	ip -n "$ns1" addr add 10.78.0.1/24 dev mlxvdt0
-	ip -n "$ns2" addr add 10.78.0.2/24 dev mlxvdt1
-	ip -n "$ns1" link set mlxvdt0 up
-	ip -n "$ns2" link set mlxvdt1 up
+	ip link set "$t0" netns "$ns1"
+	ip link set "$t1" netns "$ns2"
+	ip -n "$ns1" addr add 10.78.0.1/24 dev "$t0"
+	ip -n "$ns2" addr add 10.78.0.2/24 dev "$t1"
+	ip -n "$ns1" link set "$t0" up
+	ip -n "$ns2" link set "$t1" up
 	echo "start" >&4
 	bg_wait_log 'io packet forwarding' 10
 	# The kernel resolves its neighbour first: up to 20 one-second tries for the first answer.
