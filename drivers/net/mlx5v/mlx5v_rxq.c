@@ -229,13 +229,6 @@ err_elts_free:
 	return ret;
 }
 
-/* RDY, or ERR after an error CQE not recovered yet, to RST (as queried). @return 0/-errno. */
-static int
-rxq_to_rst(struct mlx5v_dev *dev, struct mlx5v_rxq *rxq)
-{
-	return mlx5v_ethdev_cmd_rq_reset(dev, rxq->rqn);
-}
-
 /*
  * Rx queue idx of a started port to RDY (start: the ring filled first) or to RST (stop: the
  * CQEs written before taken, the ring emptied); its ethdev state follows. @return 0/-errno.
@@ -271,12 +264,12 @@ rxq_switch(struct rte_eth_dev *eth_dev, uint16_t idx, int start)
 			strip = !!(rxq->offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP);
 			ret = mlx5v_ethdev_cmd_rq_vsd(dev, rxq->rqn, strip);
 			if (ret != 0)
-				rxq_to_rst(dev, rxq);
+				mlx5v_ethdev_cmd_rq_reset(dev, rxq->rqn);
 		}
 	} else {
 		/* The bursts take nothing from here on; the application is in none of them. */
 		rxq->ready = 0;
-		ret = rxq_to_rst(dev, rxq);
+		ret = mlx5v_ethdev_cmd_rq_reset(dev, rxq->rqn);
 	}
 	if (ret != 0) {
 		MLX5V_ETH_LOG(ERR, "port %u Rx queue %u: %s failed: %s", eth_dev->data->port_id,
