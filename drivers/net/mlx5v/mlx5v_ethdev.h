@@ -428,7 +428,7 @@ int mlx5v_rxq_fill(struct mlx5v_rxq *rxq);
 void mlx5v_rxq_post(struct mlx5v_rxq *rxq);
 /** Free the mbufs of the RQ (stop). */
 void mlx5v_rxq_drain(struct mlx5v_rxq *rxq);
-/** The RQ in RST: consume the CQEs written before, their frames freed (queue stop). */
+/** The RQ in RST: drop the CQEs written before, unread; mbufs stay for drain (stop). */
 void mlx5v_rxq_flush(struct mlx5v_rxq *rxq);
 /** The send WQE template of the SQ (sqn known) and the fast path's flags (start). */
 void mlx5v_txq_tmpl_init(struct mlx5v_txq *txq);

@@ -1418,27 +1418,15 @@ mlx5v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 void
 mlx5v_rxq_flush(struct mlx5v_rxq *rxq)
 {
-	struct rte_mbuf *pkts[RX_REFILL_THRESH];
-	uint64_t packets = rxq->packets, bytes = rxq->bytes;
-	uint32_t rounds;
-	uint16_t n, i;
-
 	/*
-	 * The RQ is in RST: the device writes no CQE after those already written, so the loops
-	 * take what is left (compressed sessions included) and the CQ record says so. An error
-	 * CQE among them needs no recovery: the queue's start moves RST to RDY.
+	 * The RQ is in RST: what the device wrote since the last burst is dropped unread, as
+	 * recovery drops its flushed CQEs (rx_drain_cq()); the mbufs stay in their slots for
+	 * mlx5v_rxq_drain(). An error CQE among them needs no recovery: the queue's start moves
+	 * RST to RDY.
 	 */
-	for (rounds = 0; rounds <= rxq->cq_nent; rounds++) {
-		n = rx_burst_pick(rxq, pkts, RTE_DIM(pkts));
-		for (i = 0; i < n; i++)
-			rte_pktmbuf_free(pkts[i]);
-		if (n == 0 && !rxq->recover)
-			break;
-		rxq->recover = 0;
-	}
-	/* The application never saw those frames: not counted as received. */
-	rxq->packets = packets;
-	rxq->bytes = bytes;
+	rx_drain_cq(rxq);
+	rxq->zip_ai = 0;
+	rxq->recover = 0;
 }
 
 /*
