@@ -102,8 +102,49 @@ bg_wait_log() {
 	done
 }
 
-# bg_finish: wait for the background program, print its log, fail unless it exited with 0.
+# bg_descendants PID: PID's processes below it, one per line (children first).
+bg_descendants() {
+	for _p in $(pgrep -P "$1"); do
+		echo "$_p"
+		bg_descendants "$_p"
+	done
+}
+
+# bg_dump_stuck: print where each thread of the background program's processes waits (the
+# kernel's wait channel and stack, and gdb's backtrace where gdb is installed), so a program
+# that does not end says why in the test log.
+bg_dump_stuck() {
+	for _p in $(bg_descendants "$bg_pid"); do
+		echo "=== process $_p: $(tr '\0' ' ' <"/proc/$_p/cmdline" 2>/dev/null | cut -c1-120)"
+		for _t in /proc/"$_p"/task/*; do
+			echo "--- thread ${_t##*/} $(cat "$_t/comm" 2>/dev/null)" \
+				"state $(awk '{ print $3 }' "$_t/stat" 2>/dev/null)" \
+				"wchan $(cat "$_t/wchan" 2>/dev/null)"
+			cat "$_t/stack" 2>/dev/null
+		done
+		command -v gdb >/dev/null &&
+			timeout 30 gdb -p "$_p" -batch -nx -ex 'thread apply all bt' 2>&1 |
+			grep -E '^(Thread|#)'
+	done
+}
+
+# bg_finish: wait (up to 60 s) for the background program, print its log, fail unless it
+# exited with 0; a program still running then has its threads' stacks printed and is killed.
 bg_finish() {
+	_n=0
+	while kill -0 "$bg_pid" 2>/dev/null && [ $_n -lt 600 ]; do
+		_n=$((_n + 1))
+		sleep 0.1
+	done
+	if kill -0 "$bg_pid" 2>/dev/null; then
+		cat "$bg_out"
+		echo "the program did not end within 60 s; where its threads wait:"
+		bg_dump_stuck
+		for _p in $(bg_descendants "$bg_pid"); do
+			kill -9 "$_p" 2>/dev/null
+		done
+		fail "the program hung on its way out"
+	fi
 	wait "$bg_pid"
 	_rc=$?
 	bg_pid=

@@ -24,14 +24,21 @@ rx_total() {
 	grep 'RX-packets' "$bg_out" | tail -n 2 | awk '{ s += $2 } END { print s }'
 }
 
+# tap2_count RX|TX: the packets counter of the second namespace's TAP; fails if it is gone
+# (testpmd holds it open, so it may not vanish while the test runs).
+tap2_count() {
+	_s=$(ip -n "$ns2" -s link show "$tap2") || { cat "$bg_out"; fail "TAP $tap2 vanished"; }
+	echo "$_s" | awk "/$1:/ { getline; print \$2 }"
+}
+
 before=$(rx_total)
-tx2=$(ip -n "$ns2" -s link show "$tap2" | awk '/TX:/ { getline; print $2 }')
-rx2=$(ip -n "$ns2" -s link show "$tap2" | awk '/RX:/ { getline; print $2 }')
+tx2=$(tap2_count TX) || exit 1
+rx2=$(tap2_count RX) || exit 1
 # One broadcast ping (Ethernet destination ff:ff:ff:ff:ff:ff) from the first namespace.
 ip netns exec "$ns1" ping -b -c 1 -W 1 10.78.0.255 >/dev/null 2>&1
 # The second namespace sees it arrive: the bridge carried it.
 n=0
-until [ "$(ip -n "$ns2" -s link show "$tap2" | awk '/RX:/ { getline; print $2 }')" -gt "$rx2" ]
+while r=$(tap2_count RX) || exit 1; [ "$r" -le "$rx2" ]
 do
 	n=$((n + 1))
 	[ $n -lt 50 ] || { cat "$bg_out"; fail "the broadcast did not cross the bridge"; }
@@ -41,7 +48,7 @@ done
 # plus at most the second namespace's own frames (its TX count) on port 1.
 sleep 2
 after=$(rx_total)
-tx2b=$(ip -n "$ns2" -s link show "$tap2" | awk '/TX:/ { getline; print $2 }')
+tx2b=$(tap2_count TX) || exit 1
 got=$((after - before))
 allowed=$((1 + tx2b - tx2))
 echo "ports received $got frame(s); the bridge was offered $allowed"
