@@ -259,7 +259,8 @@ tap_fwd_start() {
 	bg_out=$work/testpmd.log
 	mkfifo "$work/cmds" || fail "mkfifo"
 	# Line-buffered: the test reads testpmd's answers while it runs.
-	(cd / && timeout 120 stdbuf -oL "$TESTPMD" $EAL_BASE -l 0-1 \
+	(cd / && timeout 120 $(sim_launcher "$1" "tap:$tap1" "tap:$tap2") \
+		stdbuf -oL "$TESTPMD" $(sim_eal "$1" 256) -l 0-1 \
 		$(sim_taps "$1" "$tap1" "$tap2") -- \
 		-i --forward-mode=io --rxq=1 --txq=1 --total-num-mbufs=8192 \
 		<"$work/cmds" >"$bg_out" 2>&1) &

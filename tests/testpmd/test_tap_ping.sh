@@ -14,7 +14,7 @@
 . "$MLXV_SRC/tests/testpmd/lib.sh"
 kind=$1
 sim_kind "$kind"
-dev0=$(sim_dev "$kind" 0)
+dev0=$(sim_model "$kind" 0)
 
 command -v ping >/dev/null || skip "no ping(8)"
 tap_fwd_start "$kind" 10.77.0
