@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <net/if.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,7 +223,7 @@ verbs_preload_tree_ib(const struct verbs_run_dev *d, const char *dir, struct mlx
 	return ret;
 }
 
-/* Per port the mlx4_en netdev under the function: its name, MAC, MTU and port. */
+/* Per port the mlx4_en netdev under the function: its name, MAC, MTU, flags and port. */
 static int
 verbs_preload_tree_net(const struct verbs_run_dev *d, const char *dir, struct mlx4v_sim *sim)
 {
@@ -247,6 +248,8 @@ verbs_preload_tree_net(const struct verbs_run_dev *d, const char *dir, struct ml
 		ret |= NETFILE("dev_port", "%u\n", p - 1);
 		ret |= NETFILE("operstate", "%s\n", up ? "up" : "down");
 		ret |= NETFILE("carrier", "%d\n", up);
+		/* Administratively up, as the host's network configuration leaves mlx4_en. */
+		ret |= NETFILE("flags", "0x%x\n", IFF_UP | IFF_BROADCAST | IFF_MULTICAST);
 		ret |= NETFILE("type", "1\n");
 #undef NETFILE
 	}

@@ -4,7 +4,8 @@
 
 /**
  * @file
- * The kernel network interface of a port: its lookup in sysfs and the ioctls on it.
+ * The kernel network interface of a port: its lookup in sysfs, its attributes read there, and
+ * the ioctls on it where sysfs cannot answer or a setting must change.
  */
 
 #include <dirent.h>
@@ -96,12 +97,50 @@ mlx4v_netdev_ioctl(const char *ifname, unsigned long req, struct ifreq *ifr)
 	return ret;
 }
 
-int
-mlx4v_netdev_mac_get(const char *ifname, uint8_t mac[6])
+/*
+ * Read ibdev_path/device/net/ifname/attr into buf (its first line, without the newline).
+ * @return 0, or -errno (-ENOENT without ibdev_path).
+ */
+static int
+mlx4v_netdev_sysfs(const char *ibdev_path, const char *ifname, const char *attr, char *buf,
+		   size_t size)
 {
+	char path[PATH_MAX];
+	FILE *f;
+	int ret = 0;
+
+	if (ibdev_path == NULL)
+		return -ENOENT;
+	if (snprintf(path, sizeof(path), "%s/device/net/%s/%s", ibdev_path, ifname, attr) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	f = fopen(path, "r");
+	if (f == NULL)
+		return -errno;
+	if (fgets(buf, size, f) == NULL)
+		ret = -EIO;
+	else
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+	return ret;
+}
+
+int
+mlx4v_netdev_mac_get(const char *ibdev_path, const char *ifname, uint8_t mac[6])
+{
+	unsigned int b[6], i;
 	struct ifreq ifr;
+	char buf[32];
 	int ret;
 
+	/* sysfs first: it needs no socket, and mlx4_en shows the MAC there as the ioctl does. */
+	if (mlx4v_netdev_sysfs(ibdev_path, ifname, "address", buf, sizeof(buf)) == 0 &&
+	    sscanf(buf, "%2x:%2x:%2x:%2x:%2x:%2x", &b[0], &b[1], &b[2], &b[3], &b[4],
+		   &b[5]) == 6) {
+		for (i = 0; i < 6; i++)
+			mac[i] = (uint8_t)b[i];
+		return 0;
+	}
 	memset(&ifr, 0, sizeof(ifr));
 	ret = mlx4v_netdev_ioctl(ifname, SIOCGIFHWADDR, &ifr);
 	if (ret == 0)
@@ -171,44 +210,73 @@ mlx4v_netdev_speed_get(const char *ifname, uint32_t *mbps)
 }
 
 /*
- * Read the interface's flags (SIOCGIFFLAGS) or MTU (SIOCGIFMTU) into ifr, and write them back
- * with the set request only when want differs: an interface already as wanted needs no
- * privilege. @return 0 or -errno.
+ * The interface's IFF_UP (is_mtu 0) or MTU: from sysfs ("flags", "mtu"), else with
+ * SIOCGIFFLAGS or SIOCGIFMTU into ifr. @return 0 or -errno.
  */
 static int
-mlx4v_netdev_update(const char *ifname, int is_mtu, int want)
+mlx4v_netdev_cur(const char *ibdev_path, const char *ifname, int is_mtu, int *cur,
+		 struct ifreq *ifr)
 {
-	unsigned long get = is_mtu ? SIOCGIFMTU : SIOCGIFFLAGS;
-	unsigned long set = is_mtu ? SIOCSIFMTU : SIOCSIFFLAGS;
+	char buf[32];
+	long v;
+	int ret;
+
+	if (mlx4v_netdev_sysfs(ibdev_path, ifname, is_mtu ? "mtu" : "flags", buf,
+			       sizeof(buf)) == 0) {
+		v = strtol(buf, NULL, 0);
+		*cur = is_mtu ? (int)v : !!(v & IFF_UP);
+		return 0;
+	}
+	ret = mlx4v_netdev_ioctl(ifname, is_mtu ? SIOCGIFMTU : SIOCGIFFLAGS, ifr);
+	if (ret == 0)
+		*cur = is_mtu ? ifr->ifr_mtu : !!(ifr->ifr_flags & IFF_UP);
+	return ret;
+}
+
+/*
+ * Write the interface's flags (SIOCSIFFLAGS) or MTU (SIOCSIFMTU) only when want differs from
+ * what it has: an interface already as wanted needs neither privilege nor a socket on it.
+ * @return 0 or -errno.
+ */
+static int
+mlx4v_netdev_update(const char *ibdev_path, const char *ifname, int is_mtu, int want)
+{
 	struct ifreq ifr;
 	int ret, cur;
 
 	memset(&ifr, 0, sizeof(ifr));
-	ret = mlx4v_netdev_ioctl(ifname, get, &ifr);
+	ret = mlx4v_netdev_cur(ibdev_path, ifname, is_mtu, &cur, &ifr);
 	if (ret != 0)
 		return ret;
-	cur = is_mtu ? ifr.ifr_mtu : !!(ifr.ifr_flags & IFF_UP);
 	if (cur == want)
 		return 0;
+	/* The set requests write every flag: the current ones first, when sysfs gave cur. */
+	if (!is_mtu && ifr.ifr_flags == 0) {
+		ret = mlx4v_netdev_ioctl(ifname, SIOCGIFFLAGS, &ifr);
+		if (ret != 0)
+			goto err;
+	}
 	if (is_mtu)
 		ifr.ifr_mtu = want;
 	else
 		ifr.ifr_flags = want ? (ifr.ifr_flags | IFF_UP) : (ifr.ifr_flags & ~IFF_UP);
-	ret = mlx4v_netdev_ioctl(ifname, set, &ifr);
-	if (ret != 0)
-		MLX4V_LOG(ERR, "%s: %s %d: %s (needs CAP_NET_ADMIN)", ifname,
-			  is_mtu ? "MTU" : "up", want, strerror(-ret));
+	ret = mlx4v_netdev_ioctl(ifname, is_mtu ? SIOCSIFMTU : SIOCSIFFLAGS, &ifr);
+	if (ret == 0)
+		return 0;
+err:
+	MLX4V_LOG(ERR, "%s: %s %d: %s (needs CAP_NET_ADMIN)", ifname, is_mtu ? "MTU" : "up",
+		  want, strerror(-ret));
 	return ret;
 }
 
 int
-mlx4v_netdev_mtu_set(const char *ifname, uint16_t mtu)
+mlx4v_netdev_mtu_set(const char *ibdev_path, const char *ifname, uint16_t mtu)
 {
-	return mlx4v_netdev_update(ifname, 1, mtu);
+	return mlx4v_netdev_update(ibdev_path, ifname, 1, mtu);
 }
 
 int
-mlx4v_netdev_up_set(const char *ifname, int up)
+mlx4v_netdev_up_set(const char *ibdev_path, const char *ifname, int up)
 {
-	return mlx4v_netdev_update(ifname, 0, !!up);
+	return mlx4v_netdev_update(ibdev_path, ifname, 0, !!up);
 }

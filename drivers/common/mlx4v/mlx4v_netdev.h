@@ -31,9 +31,12 @@
 __rte_internal
 int mlx4v_netdev_ifname(const char *ibdev_path, uint8_t port, char *ifname, size_t size);
 
-/** Read the interface's MAC (SIOCGIFHWADDR). @return 0 or -errno. */
+/**
+ * Read the interface's MAC: its sysfs "address" under ibdev_path/device/net/ifname, else (no
+ * ibdev_path, no such file) SIOCGIFHWADDR. @return 0 or -errno.
+ */
 __rte_internal
-int mlx4v_netdev_mac_get(const char *ifname, uint8_t mac[6]);
+int mlx4v_netdev_mac_get(const char *ibdev_path, const char *ifname, uint8_t mac[6]);
 
 /**
  * Read the interface's link speed with SIOCETHTOOL: ETHTOOL_GLINKSETTINGS, or ETHTOOL_GSET where
@@ -46,18 +49,20 @@ __rte_internal
 int mlx4v_netdev_speed_get(const char *ifname, uint32_t *mbps);
 
 /**
- * Set the interface's MTU (SIOCSIFMTU; needs CAP_NET_ADMIN unless it is already mtu).
+ * Set the interface's MTU (SIOCSIFMTU; needs CAP_NET_ADMIN). An interface already at mtu, as
+ * its sysfs "mtu" under ibdev_path/device/net/ifname says (else SIOCGIFMTU), is left alone.
  * @return 0 or -errno.
  */
 __rte_internal
-int mlx4v_netdev_mtu_set(const char *ifname, uint16_t mtu);
+int mlx4v_netdev_mtu_set(const char *ibdev_path, const char *ifname, uint16_t mtu);
 
 /**
- * Set or clear IFF_UP (SIOCSIFFLAGS; needs CAP_NET_ADMIN unless already so). mlx4_en opens the port
- * (INIT_PORT) when the interface goes up and closes it when it goes down: a port whose netdev
- * is down neither sends nor receives. @return 0 or -errno.
+ * Set or clear IFF_UP (SIOCSIFFLAGS; needs CAP_NET_ADMIN). An interface already so, as its sysfs
+ * "flags" says (else SIOCGIFFLAGS), is left alone. mlx4_en opens the port (INIT_PORT) when the
+ * interface goes up and closes it when it goes down: a port whose netdev is down neither sends
+ * nor receives. @return 0 or -errno.
  */
 __rte_internal
-int mlx4v_netdev_up_set(const char *ifname, int up);
+int mlx4v_netdev_up_set(const char *ibdev_path, const char *ifname, int up);
 
 #endif /* _MLX4V_NETDEV_H_ */

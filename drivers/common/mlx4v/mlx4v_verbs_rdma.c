@@ -126,14 +126,15 @@ mlx4v_rdma_ifname(struct mlx4v_ctx *ctx, uint8_t port, char *ifname, size_t size
 static int
 mlx4v_rdma_netdev_set(struct mlx4v_ctx *ctx, uint8_t port, int mtu_set, int val)
 {
+	const char *path = mlx4v_rdma_of(ctx)->ib->device->ibdev_path;
 	char ifname[IF_NAMESIZE];
 	int ret;
 
 	ret = mlx4v_rdma_ifname(ctx, port, ifname, sizeof(ifname));
 	if (ret != 0)
 		return ret;
-	return mtu_set ? mlx4v_netdev_mtu_set(ifname, (uint16_t)val) :
-		mlx4v_netdev_up_set(ifname, val);
+	return mtu_set ? mlx4v_netdev_mtu_set(path, ifname, (uint16_t)val) :
+		mlx4v_netdev_up_set(path, ifname, val);
 }
 
 /* Without the verbs lock (as port_admin is called): IFF_UP of the port's netdev. */
@@ -186,13 +187,14 @@ mlx4v_rdma_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_
 	}
 	attr->speed_mbps = pa.state == IBV_PORT_ACTIVE ? lane * lanes : 0;
 	/*
-	 * The MAC is the kernel netdev's (SIOCGIFHWADDR): a VF may steer to no other. Quietly
-	 * without one: queried often, and the PMD then makes a MAC up (mlx4v.rst).
+	 * The MAC is the kernel netdev's (its sysfs address, else SIOCGIFHWADDR): a VF may steer
+	 * to no other. Quietly without one: queried often, and the PMD then makes a MAC up
+	 * (mlx4v.rst).
 	 */
 	if (attr->link_layer != IBV_LINK_LAYER_ETHERNET ||
 	    mlx4v_netdev_ifname(rc->ib->device->ibdev_path, port, ifname, sizeof(ifname)) != 0)
 		return 0;
-	if (mlx4v_netdev_mac_get(ifname, attr->mac) == 0)
+	if (mlx4v_netdev_mac_get(rc->ib->device->ibdev_path, ifname, attr->mac) == 0)
 		attr->has_mac = 1;
 	/*
 	 * mlx4_ib reports 1X QDR (10 Gb/s) for every Ethernet speed but 40 and 56 GbE: the

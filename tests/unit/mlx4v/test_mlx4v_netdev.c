@@ -6,8 +6,9 @@
  * @file
  * Unit tests of the kernel-interface part of the rdma-core backend (mlx4v_netdev.c): the
  * lookup of a port's netdev in a sysfs tree made here (as /sys/class/infiniband/<dev> looks
- * with mlx4_en loaded), the ioctls on an interface every host has (lo), read only, and the
- * ethtool link speed on a TAP interface made here (skipped without the permission).
+ * with mlx4_en loaded) and the attributes read there, the ioctls on an interface every host
+ * has (lo), read only, and the ethtool link speed on a TAP interface made here (skipped
+ * without the permission).
  */
 
 #include <errno.h>
@@ -56,6 +57,21 @@ fake_netdev(const char *name, const char *attr, const char *value)
 	return fclose(f);
 }
 
+/* One more attribute of the netdev fake_netdev() made. */
+static int
+fake_attr(const char *name, const char *attr, const char *value)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/device/net/%s/%s", g_root, name, attr);
+	f = fopen(path, "w");
+	if (f == NULL)
+		return -1;
+	fprintf(f, "%s\n", value);
+	return fclose(f);
+}
+
 static int
 netdev_setup(void)
 {
@@ -66,7 +82,11 @@ netdev_setup(void)
 	 * netdev of no port (no attribute) is skipped.
 	 */
 	if (fake_netdev("enp1s0", "dev_port", "0") != 0 ||
+	    fake_attr("enp1s0", "address", "00:02:c9:0a:0b:0c") != 0 ||
+	    fake_attr("enp1s0", "mtu", "1500") != 0 ||
+	    fake_attr("enp1s0", "flags", "0x1003") != 0 ||
 	    fake_netdev("enp1s0d1", "dev_port", "1") != 0 ||
+	    fake_attr("enp1s0d1", "flags", "0x1002") != 0 ||
 	    fake_netdev("eth7", "dev_id", "0x2") != 0 ||
 	    fake_netdev("bond0", NULL, NULL) != 0)
 		return TEST_FAILED;
@@ -78,7 +98,8 @@ static void
 netdev_teardown(void)
 {
 	static const char *const files[] = {
-		"enp1s0/dev_port", "enp1s0d1/dev_port", "eth7/dev_id",
+		"enp1s0/dev_port", "enp1s0/address", "enp1s0/mtu", "enp1s0/flags",
+		"enp1s0d1/dev_port", "enp1s0d1/flags", "eth7/dev_id",
 		"enp1s0", "enp1s0d1", "eth7", "bond0", "",
 	};
 	char path[PATH_MAX];
@@ -124,15 +145,45 @@ test_mlx4v_netdev_ioctls(void)
 	uint8_t mac[6];
 
 	memset(mac, 0xee, sizeof(mac));
-	TEST_ASSERT_SUCCESS(mlx4v_netdev_mac_get("lo", mac), "MAC of lo");
+	TEST_ASSERT_SUCCESS(mlx4v_netdev_mac_get(NULL, "lo", mac), "MAC of lo");
 	TEST_ASSERT_BUFFERS_ARE_EQUAL(mac, zero, sizeof(mac), "lo has no MAC");
-	TEST_ASSERT_EQUAL(mlx4v_netdev_mac_get("mlx4vnone0", mac), -ENODEV, "no such netdev");
-	TEST_ASSERT_EQUAL(mlx4v_netdev_up_set("mlx4vnone0", 1), -ENODEV, "up: no such netdev");
+	TEST_ASSERT_EQUAL(mlx4v_netdev_mac_get(NULL, "mlx4vnone0", mac), -ENODEV,
+			  "no such netdev");
+	TEST_ASSERT_EQUAL(mlx4v_netdev_up_set(NULL, "mlx4vnone0", 1), -ENODEV,
+			  "up: no such netdev");
 	/* lo is up on every host: setting it up again changes nothing and needs no privilege. */
-	TEST_ASSERT_SUCCESS(mlx4v_netdev_up_set("lo", 1), "lo already up");
-	TEST_ASSERT_EQUAL(mlx4v_netdev_mtu_set("mlx4vnone0", 1500), -ENODEV, "MTU: no netdev");
-	TEST_ASSERT_EQUAL(mlx4v_netdev_mac_get("a-name-longer-than-ifnamsiz", mac),
+	TEST_ASSERT_SUCCESS(mlx4v_netdev_up_set(NULL, "lo", 1), "lo already up");
+	TEST_ASSERT_EQUAL(mlx4v_netdev_mtu_set(NULL, "mlx4vnone0", 1500), -ENODEV,
+			  "MTU: no netdev");
+	TEST_ASSERT_EQUAL(mlx4v_netdev_mac_get(NULL, "a-name-longer-than-ifnamsiz", mac),
 			  -ENAMETOOLONG, "name too long");
+	return TEST_SUCCESS;
+}
+
+/*
+ * What sysfs says needs no socket: the netdevs of the tree exist on no host, so every answer
+ * here comes from their attributes. The MAC and a setting already so are read there; a
+ * setting to change goes to the ioctl (no such interface); no "address": the ioctl too.
+ */
+static int
+test_mlx4v_netdev_sysfs(void)
+{
+	static const uint8_t want[6] = { 0x00, 0x02, 0xc9, 0x0a, 0x0b, 0x0c };
+	uint8_t mac[6];
+
+	memset(mac, 0xee, sizeof(mac));
+	TEST_ASSERT_SUCCESS(mlx4v_netdev_mac_get(g_root, "enp1s0", mac), "MAC from sysfs");
+	TEST_ASSERT_BUFFERS_ARE_EQUAL(mac, want, sizeof(mac), "the MAC of the address file");
+	TEST_ASSERT_EQUAL(mlx4v_netdev_mac_get(g_root, "enp1s0d1", mac), -ENODEV,
+			  "no address file: the ioctl, no such interface");
+	TEST_ASSERT_SUCCESS(mlx4v_netdev_mtu_set(g_root, "enp1s0", 1500), "MTU already 1500");
+	TEST_ASSERT_EQUAL(mlx4v_netdev_mtu_set(g_root, "enp1s0", 9000), -ENODEV,
+			  "MTU to change: the ioctl");
+	TEST_ASSERT_SUCCESS(mlx4v_netdev_up_set(g_root, "enp1s0", 1), "flags say up");
+	TEST_ASSERT_EQUAL(mlx4v_netdev_up_set(g_root, "enp1s0", 0), -ENODEV,
+			  "down: the ioctl");
+	TEST_ASSERT_SUCCESS(mlx4v_netdev_up_set(g_root, "enp1s0d1", 0), "flags say down");
+	TEST_ASSERT_EQUAL(mlx4v_netdev_up_set(g_root, "enp1s0d1", 1), -ENODEV, "up: the ioctl");
 	return TEST_SUCCESS;
 }
 
@@ -228,6 +279,7 @@ static struct unit_test_suite mlx4v_netdev_suite = {
 	.unit_test_cases = {
 		TEST_CASE(test_mlx4v_netdev_ifname_lookup),
 		TEST_CASE(test_mlx4v_netdev_ioctls),
+		TEST_CASE(test_mlx4v_netdev_sysfs),
 		TEST_CASE(test_mlx4v_netdev_speed),
 		TEST_CASES_END()
 	}
