@@ -74,6 +74,28 @@ mlx4v_sim_poll_locked(struct mlx4v_sim *sim)
 	return work;
 }
 
+void
+mlx4v_sim_report(struct mlx4v_sim *sim, const struct mlx4v_class_event *ev)
+{
+	mlx4v_sim_host_event_cb cb = __atomic_load_n(&sim->host_event, __ATOMIC_ACQUIRE);
+
+	if (ev->type == MLX4V_CLASS_EVENT_CQ_ERR)
+		mlx4v_class_dev_cq_error(sim->name, ev->cqn);
+	else
+		mlx4v_class_dev_event(sim->name, ev);
+	if (cb != NULL)
+		cb(sim, ev, sim->host_event_arg);
+}
+
+/* An overrun CQ's asynchronous error event, with no model lock held. */
+static void
+mlx4v_sim_cq_error_report(struct mlx4v_sim *sim, uint32_t cqn)
+{
+	struct mlx4v_class_event ev = { .type = MLX4V_CLASS_EVENT_CQ_ERR, .cqn = cqn };
+
+	mlx4v_sim_report(sim, &ev);
+}
+
 /*
  * A dead device (catastrophic error, the fatal knob): no doorbell is served, no CQE written,
  * no link reported. The classes hear DEAD once, with no model lock held
@@ -86,7 +108,7 @@ mlx4v_sim_engine_dead(struct mlx4v_sim *sim)
 
 	if (__atomic_exchange_n(&sim->dead_reported, 1, __ATOMIC_ACQ_REL) != 0)
 		return 0;
-	mlx4v_class_dev_event(sim->name, &ev);
+	mlx4v_sim_report(sim, &ev);
 	return 1;
 }
 
@@ -113,7 +135,7 @@ mlx4v_sim_engine_poll(void *arg)
 	pthread_mutex_unlock(&sim->tx_lock);
 	/* The asynchronous CQ error events, with no model lock held (verbs lock ranks first). */
 	for (i = 0; i < nerr; i++)
-		mlx4v_class_dev_cq_error(sim->name, cqns[i]);
+		mlx4v_sim_cq_error_report(sim, cqns[i]);
 	work += nerr;
 	work += mlx4v_sim_wire_link_poll(sim);
 	return work;
@@ -242,7 +264,7 @@ mlx4v_sim_port_event(struct mlx4v_sim *sim, unsigned int port, int up)
 
 	if (sim == NULL || port < 1 || port > sim->nports)
 		return -EINVAL;
-	mlx4v_class_dev_event(sim->name, &ev);
+	mlx4v_sim_report(sim, &ev);
 	return 0;
 }
 
@@ -496,6 +518,17 @@ const struct mlx4v_verbs_ops *
 mlx4v_sim_host_ops(void)
 {
 	return &mlx4v_sim_verbs_ops;
+}
+
+int
+mlx4v_sim_host_event_set(struct mlx4v_sim *sim, mlx4v_sim_host_event_cb cb, void *arg)
+{
+	if (sim == NULL || !sim->hosted)
+		return -EINVAL;
+	/* The argument first: a reporter that sees the callback sees its argument. */
+	sim->host_event_arg = arg;
+	__atomic_store_n(&sim->host_event, cb, __ATOMIC_RELEASE);
+	return 0;
 }
 
 /*

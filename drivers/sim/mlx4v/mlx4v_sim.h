@@ -102,6 +102,23 @@ void mlx4v_sim_host_destroy(struct mlx4v_sim *sim);
 __rte_internal
 const struct mlx4v_verbs_ops *mlx4v_sim_host_ops(void);
 
+struct mlx4v_class_event;
+
+/**
+ * How a host hears the device's asynchronous events (port active or down, a CQ in error, the
+ * catastrophic error), as the kernel hears the ConnectX-3's event queue: called with no model
+ * lock held, from the thread that saw the event (the engine, the wire, a link_set caller).
+ */
+typedef void (*mlx4v_sim_host_event_cb)(struct mlx4v_sim *sim,
+					const struct mlx4v_class_event *ev, void *arg);
+
+/**
+ * Set (cb non-NULL) or clear the host's event callback of a model of mlx4v_sim_host_create().
+ * The events also go to the device's class drivers, as before. @return 0 or -EINVAL.
+ */
+__rte_internal
+int mlx4v_sim_host_event_set(struct mlx4v_sim *sim, mlx4v_sim_host_event_cb cb, void *arg);
+
 /**
  * Find a simulated device by its vdev name.
  * @return the device, or NULL with rte_errno ENODEV.

@@ -20,6 +20,7 @@
 #include <hwsim_thread.h>
 #include <hwsim_wire.h>
 
+#include "mlx4v_class.h"
 #include "mlx4v_sim.h"
 #include "mlx4v_verbs.h"
 
@@ -103,6 +104,9 @@ struct mlx4v_sim_mr {
 };
 
 struct mlx4v_sim;
+
+/** Report an asynchronous event to the device's classes and to its host (no model lock). */
+void mlx4v_sim_report(struct mlx4v_sim *sim, const struct mlx4v_class_event *ev);
 
 /** A CQ as the device sees it. */
 struct mlx4v_sim_cq {
@@ -262,6 +266,8 @@ struct mlx4v_sim {
 	 * mapped user memory, as the kernel's ib_umem_get(), not only EAL memory.
 	 */
 	int hosted;
+	mlx4v_sim_host_event_cb host_event; /**< the host's event callback, or NULL */
+	void *host_event_arg;
 	pthread_mutex_t lock;           /**< the model's state; held by every engine pass */
 	struct hwsim_knobs *knobs;
 	int dead;                       /**< catastrophic error seen (atomic; latched) */
