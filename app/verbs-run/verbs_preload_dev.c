@@ -66,6 +66,7 @@ struct verbs_dev_cq {
 	uint64_t user_handle;   /**< what completion events name */
 	int chan_wr;            /**< its completion channel's write end, -1 without */
 	uint32_t reported;      /**< completion events delivered */
+	uint32_t async_reported; /**< CQ error events delivered (verbs_preload_async.c) */
 };
 
 /** An open uverbs fd: a ucontext after GET_CONTEXT. */
@@ -243,6 +244,7 @@ verbs_dev_obj_destroy(struct verbs_dev_fd *f, uint32_t h)
 	case VERBS_H_CQ:
 		/* No event is delivered once the model's eventfd is closed. */
 		verbs_event_unwatch(((struct mlx4v_cq *)hd->obj)->event_fd);
+		verbs_async_cq_del(f->async_wr, ((struct mlx4v_cq *)hd->obj)->cqn);
 		ret = f->ops->cq_destroy(hd->obj);
 		break;
 	case VERBS_H_QP:
@@ -363,6 +365,9 @@ verbs_cmd_get_context(struct verbs_dev_fd *f, const void *in, size_t in_len, siz
 	resp.drv.bf_regs_per_page = 0;
 	resp.drv.cqe_size = ctx->caps.cqe_size;
 	ret = verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
+	if (ret)
+		goto err_pipe;
+	ret = verbs_async_ctx_add(f->idx, f->sim, p[1]);
 	if (ret)
 		goto err_pipe;
 	f->ctx = ctx;
@@ -622,10 +627,15 @@ verbs_cmd_create_cq(struct verbs_dev_fd *f, const void *in, size_t in_len, size_
 	memset(&resp, 0, sizeof(resp));
 	resp.core.cqe = cq->cqe_cnt - 1;
 	resp.drv.cqn = cq->cqn;
+	ret = verbs_async_cq_add(f->async_wr, cq->cqn, vcq->user_handle, &vcq->async_reported);
+	if (ret)
+		goto err_unwatch;
 	ret = verbs_dev_publish(f, VERBS_H_CQ, vcq, cmd->response, out_len, &resp, sizeof(resp),
 				0);
 	if (ret == 0)
 		return 0;
+	verbs_async_cq_del(f->async_wr, cq->cqn);
+err_unwatch:
 	verbs_event_unwatch(cq->event_fd);
 err_destroy:
 	f->ops->cq_destroy(cq);
@@ -995,8 +1005,10 @@ verbs_cmd_destroy_cq(struct verbs_dev_fd *f, const void *in, size_t in_len, size
 	if (vcq == NULL)
 		return -EINVAL;
 	verbs_event_unwatch(vcq->cq.event_fd);
+	verbs_async_cq_del(f->async_wr, vcq->cq.cqn);
 	memset(&resp, 0, sizeof(resp));
 	resp.comp_events_reported = vcq->reported;
+	resp.async_events_reported = vcq->async_reported;
 	ret = verbs_dev_obj_destroy(f, cmd->cq_handle);
 	if (ret)
 		return ret;
@@ -1137,8 +1149,10 @@ verbs_dev_release(struct verbs_dev_fd *f)
 		free(f->ctx);
 		f->ctx = NULL;
 	}
-	if (f->async_wr >= 0)
+	if (f->async_wr >= 0) {
+		verbs_async_ctx_del(f->async_wr);
 		close(f->async_wr);
+	}
 	f->fd = -1;
 }
 

@@ -90,6 +90,26 @@ int verbs_event_watch(int event_fd, int chan_wr, uint64_t user_handle, uint32_t 
 /** No more deliveries for event_fd once this returns. */
 void verbs_event_unwatch(int event_fd);
 
+/* ---- preload: asynchronous events (verbs_preload_async.c) ---- */
+
+/**
+ * The context whose async event file has write end wr, on function idx, hears the events of
+ * its model sim. @return 0 or -errno.
+ */
+int verbs_async_ctx_add(unsigned int idx, struct mlx4v_sim *sim, int wr);
+
+/** No more events to wr (and its CQs); before wr is closed. */
+void verbs_async_ctx_del(int wr);
+
+/**
+ * CQ cqn of the context of wr: its error event names user_handle, counted in *reported.
+ * @return 0 or -errno.
+ */
+int verbs_async_cq_add(int wr, uint32_t cqn, uint64_t user_handle, uint32_t *reported);
+
+/** No more error events of CQ cqn; before its counter goes. */
+void verbs_async_cq_del(int wr, uint32_t cqn);
+
 #define VERBS_TRACE(fmt, ...) do { \
 	if (verbs_preload_trace_on()) \
 		VERBS_RUN_LOG(fmt, ##__VA_ARGS__); \
