@@ -53,11 +53,12 @@ enum verbs_dev_htype {
 	VERBS_H_QP,
 	VERBS_H_FLOW,
 	VERBS_H_WQ,
+	VERBS_H_SRQ,
 };
 
 struct verbs_dev_handle {
 	enum verbs_dev_htype type;
-	void *obj;              /**< struct mlx4v_pd, _mr, _cq, _qp, _flow, _wq */
+	void *obj;              /**< struct mlx4v_pd, _mr, _cq, _qp, _flow, _wq, _srq */
 };
 
 /** A CQ: the model's, and what uverbs keeps of it. */
@@ -269,6 +270,11 @@ verbs_dev_obj_destroy(struct verbs_dev_fd *f, uint32_t h)
 			((struct mlx4v_wq *)hd->obj)->cq->obj.refcnt--;
 		}
 		break;
+	case VERBS_H_SRQ:
+		ret = f->ops->srq_destroy(hd->obj);
+		if (ret == 0)
+			((struct mlx4v_srq *)hd->obj)->pd->obj.refcnt--;
+		break;
 	case VERBS_H_FREE:
 		break;
 	}
@@ -319,6 +325,15 @@ struct verbs_alloc_pd_resp_core {
 
 _Static_assert(sizeof(struct verbs_get_context_resp_core) ==
 	       sizeof(struct ib_uverbs_get_context_resp), "get_context response layout");
+struct verbs_create_srq_resp_core {
+	uint32_t srq_handle;
+	uint32_t max_wr;
+	uint32_t max_sge;
+	uint32_t srqn;
+};
+
+_Static_assert(sizeof(struct verbs_create_srq_resp_core) ==
+	       sizeof(struct ib_uverbs_create_srq_resp), "create_srq response layout");
 _Static_assert(sizeof(struct verbs_alloc_pd_resp_core) ==
 	       sizeof(struct ib_uverbs_alloc_pd_resp), "alloc_pd response layout");
 
@@ -967,6 +982,66 @@ verbs_cmd_modify_wq(struct verbs_dev_fd *f, const void *in, size_t in_len)
 	return f->ops->wq_modify(wq, (enum rte_pmd_mlx4v_wq_state)cmd->wq_state);
 }
 
+/*
+ * An SRQ over libmlx4's ring and doorbell record, sized as mlx4_ib_create_srq(): the power of
+ * two above max_wr WQEs of max(32, the power of two above 16 + 16 * max_sge) bytes; max_wr
+ * and max_sge within the device's (EINVAL). The response gives max_wr and max_sge as granted
+ * and the SRQ number, in the core part and in the mlx4 part.
+ */
+static int
+verbs_cmd_create_srq(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t out_len)
+{
+	const struct ib_uverbs_create_srq *cmd = in;
+	const struct mlx4_ib_create_srq *drv = (const void *)(cmd + 1);
+	struct {
+		struct verbs_create_srq_resp_core core;
+		struct mlx4_ib_create_srq_resp drv;
+	} resp;
+	struct mlx4v_srq *srq;
+	struct mlx4v_pd *pd;
+	int ret;
+
+	if (in_len < sizeof(*cmd) + sizeof(*drv) || f->ctx == NULL)
+		return -EINVAL;
+	if (cmd->max_wr == 0 || cmd->max_wr > f->ctx->caps.max_srq_wr ||
+	    cmd->max_sge > f->ctx->caps.max_srq_sge)
+		return -EINVAL;
+	pd = verbs_dev_handle_get(f, cmd->pd_handle, VERBS_H_PD);
+	if (pd == NULL)
+		return -EINVAL;
+	srq = calloc(1, sizeof(*srq));
+	if (srq == NULL)
+		return -ENOMEM;
+	srq->obj.type = MLX4V_OBJ_SRQ;
+	srq->obj.ctx = f->ctx;
+	srq->pd = pd;
+	srq->max_wr_req = cmd->max_wr;
+	srq->max_gs = cmd->max_sge;
+	srq->max = verbs_dev_pow2(cmd->max_wr + 1);
+	srq->wqe_shift = verbs_dev_log2(RTE_MAX(32u, verbs_dev_pow2(16 + 16 * cmd->max_sge)));
+	srq->buf = (void *)(uintptr_t)drv->buf_addr;
+	srq->buf_len = (size_t)srq->max << srq->wqe_shift;
+	srq->db = (uint32_t *)(uintptr_t)drv->db_addr;
+	ret = f->ops->srq_create(srq);
+	if (ret)
+		goto err_free;
+	memset(&resp, 0, sizeof(resp));
+	resp.core.max_wr = srq->max - 1;
+	resp.core.max_sge = srq->max_gs;
+	resp.core.srqn = srq->srqn;
+	resp.drv.srqn = srq->srqn;
+	ret = verbs_dev_publish(f, VERBS_H_SRQ, srq, cmd->response, out_len, &resp, sizeof(resp),
+				0);
+	if (ret == 0) {
+		pd->obj.refcnt++;
+		return 0;
+	}
+	f->ops->srq_destroy(srq);
+err_free:
+	free(srq);
+	return ret;
+}
+
 static int
 verbs_cmd_destroy_wq(struct verbs_dev_fd *f, const void *in, size_t in_len, uint64_t response,
 		     size_t out_len)
@@ -1120,6 +1195,11 @@ verbs_dev_cmd(struct verbs_dev_fd *f, const void *buf, size_t len)
 		return verbs_cmd_create_qp(f, in, in_len, out_len);
 	case IB_USER_VERBS_CMD_MODIFY_QP:
 		return verbs_cmd_modify_qp(f, in, in_len);
+	case IB_USER_VERBS_CMD_CREATE_SRQ:
+		return verbs_cmd_create_srq(f, in, in_len, out_len);
+	case IB_USER_VERBS_CMD_DESTROY_SRQ:
+		return VERBS_DESTROY(ib_uverbs_destroy_srq, srq_handle, VERBS_H_SRQ,
+				     sizeof(struct ib_uverbs_destroy_srq_resp));
 	case IB_USER_VERBS_CMD_DESTROY_QP:
 		return VERBS_DESTROY(ib_uverbs_destroy_qp, qp_handle, VERBS_H_QP,
 				     sizeof(struct ib_uverbs_destroy_qp_resp));
@@ -1135,7 +1215,8 @@ static void
 verbs_dev_release(struct verbs_dev_fd *f)
 {
 	static const enum verbs_dev_htype order[] = {
-		VERBS_H_FLOW, VERBS_H_QP, VERBS_H_WQ, VERBS_H_CQ, VERBS_H_MR, VERBS_H_PD
+		VERBS_H_FLOW, VERBS_H_QP, VERBS_H_WQ, VERBS_H_SRQ, VERBS_H_CQ, VERBS_H_MR,
+		VERBS_H_PD
 	};
 	unsigned int i, k;
 

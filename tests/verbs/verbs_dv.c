@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file libmlx4's direct-verbs scenarios on the verbs emulation
+ * (doc/guides/platform/verbs_emulation.rst; the table of doc/guides/nics/mlx4v.rst, "rdma-core
+ * and the simulator side by side"): an SRQ made with ibv_create_srq() and its
+ * mlx4dv_init_obj() view (ring geometry, free list, doorbell record), the limits refused; the
+ * ring allocator hook of mlx4dv_set_context_attr() (the CQ and SRQ rings are the hook's, and
+ * the model holds the CQ ring the hook gave) and its WQ number range (the WQs of a context
+ * with a range of 4 are numbered from a multiple of 4 on, in order). Run under
+ * dpdk-mlxv-verbs-run (the model is in this process, "verbs-0000:00:06.0").
+ */
+
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <infiniband/mlx4dv.h>
+#include <infiniband/verbs.h>
+
+#include "mlx4v_sim.h"
+#include "verbs_test.h"
+
+#define NALLOC 64
+
+/** What the allocator hook handed out. */
+struct hook {
+	void *ptr[NALLOC];
+	size_t len[NALLOC];
+	unsigned int n;         /**< allocations */
+	unsigned int freed;     /**< frees (libmlx4 frees only what is destroyed) */
+};
+
+static void *
+hook_alloc(size_t size, void *priv)
+{
+	struct hook *h = priv;
+	long page = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	if (h->n == NALLOC || posix_memalign(&p, page, size) != 0)
+		return NULL;
+	memset(p, 0, size);
+	h->ptr[h->n] = p;
+	h->len[h->n++] = size;
+	return p;
+}
+
+static void
+hook_free(void *ptr, void *priv)
+{
+	struct hook *h = priv;
+
+	h->freed++;
+	free(ptr);
+}
+
+/* @return 1 when [p, p + len) lies in one block the hook handed out. */
+static int
+hook_owns(const struct hook *h, const void *p, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->n; i++)
+		if ((const char *)p >= (char *)h->ptr[i] &&
+		    (const char *)p + len <= (char *)h->ptr[i] + h->len[i])
+			return 1;
+	return 0;
+}
+
+/*
+ * An SRQ of max_wr WQEs of max_sge entries: its view as mlx4_ib sizes the ring and libmlx4
+ * links the free list. @return the SRQ, or NULL.
+ */
+static struct ibv_srq *
+srq_check(struct ibv_pd *pd, uint32_t max_wr, uint32_t max_sge, struct mlx4dv_srq *dv)
+{
+	struct ibv_srq_init_attr sa;
+	struct mlx4dv_obj obj;
+	struct ibv_srq *srq;
+	uint32_t max = 1, i, ok;
+	int shift = 5;
+
+	while (max < max_wr + 1)
+		max <<= 1;
+	while ((1u << shift) < 16 + 16 * max_sge)
+		shift++;
+	memset(&sa, 0, sizeof(sa));
+	sa.attr.max_wr = max_wr;
+	sa.attr.max_sge = max_sge;
+	srq = ibv_create_srq(pd, &sa);
+	CHECK(srq != NULL, "ibv_create_srq(%u, %u): %s", max_wr, max_sge,
+	      srq != NULL ? "done" : strerror(errno));
+	if (srq == NULL)
+		return NULL;
+	CHECK(sa.attr.max_wr == max - 1 && sa.attr.max_sge == max_sge,
+	      "granted max_wr %u (the power of two above %u, less one), max_sge %u",
+	      sa.attr.max_wr, max_wr, sa.attr.max_sge);
+	memset(&obj, 0, sizeof(obj));
+	memset(dv, 0, sizeof(*dv));
+	obj.srq.in = srq;
+	obj.srq.out = dv;
+	CHECK(mlx4dv_init_obj(&obj, MLX4DV_OBJ_SRQ) == 0, "mlx4dv_init_obj(SRQ)");
+	CHECK(dv->wqe_shift == shift, "wqe_shift %d (%d expected)", dv->wqe_shift, shift);
+	CHECK(dv->buf.length == (size_t)max << shift, "ring of %zu bytes: %u WQEs",
+	      dv->buf.length, max);
+	CHECK(dv->head == 0 && dv->tail == (int)max - 1, "head %d, tail %d", dv->head, dv->tail);
+	CHECK(dv->db != NULL && *dv->db == 0, "doorbell record, 0 posted");
+	CHECK(dv->comp_mask == 0, "comp_mask 0");
+	/* Each WQE's next_wqe_index (bytes 2-3 of its next segment) names the next one. */
+	for (i = 0, ok = 1; i < max; i++)
+		ok &= be16toh(*(uint16_t *)((char *)dv->buf.buf + ((size_t)i << shift) + 2)) ==
+			((i + 1) & (max - 1));
+	CHECK(ok, "the WQEs linked in a free list");
+	return srq;
+}
+
+/* The WQs of a context whose range is 4: four numbers from a multiple of 4, in order. */
+static void
+wq_range_check(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_cq *cq)
+{
+	struct ibv_wq_init_attr wa;
+	struct ibv_wq *wq[4];
+	uint8_t log = 2;
+	int i, ok;
+
+	CHECK(mlx4dv_set_context_attr(ctx, MLX4DV_SET_CTX_ATTR_LOG_WQS_RANGE_SZ, &log) == 0,
+	      "WQ number range of 4 set");
+	memset(&wa, 0, sizeof(wa));
+	wa.wq_type = IBV_WQT_RQ;
+	wa.max_wr = 16;
+	wa.max_sge = 1;
+	wa.pd = pd;
+	wa.cq = cq;
+	for (i = 0, ok = 1; i < 4; i++) {
+		wq[i] = ibv_create_wq(ctx, &wa);
+		ok &= wq[i] != NULL;
+	}
+	CHECK(ok, "four WQs");
+	if (!ok)
+		return;
+	CHECK((wq[0]->wq_num & 3) == 0 && wq[1]->wq_num == wq[0]->wq_num + 1 &&
+	      wq[2]->wq_num == wq[0]->wq_num + 2 && wq[3]->wq_num == wq[0]->wq_num + 3,
+	      "WQ numbers 0x%x 0x%x 0x%x 0x%x: from a multiple of 4, in order", wq[0]->wq_num,
+	      wq[1]->wq_num, wq[2]->wq_num, wq[3]->wq_num);
+	for (i = 0; i < 4; i++)
+		ibv_destroy_wq(wq[i]);
+}
+
+int
+main(void)
+{
+	struct mlx4dv_ctx_allocators alloc;
+	struct ibv_context *ctx, *ctx2;
+	struct ibv_wq_init_attr wa;
+	struct ibv_srq_init_attr sa;
+	struct mlx4v_sim_cq_info info;
+	struct ibv_device_attr da;
+	struct ibv_device **list;
+	struct mlx4dv_srq dv;
+	struct mlx4dv_cq dcq;
+	struct mlx4dv_obj obj;
+	struct ibv_srq *srq;
+	struct ibv_pd *pd, *pd2;
+	struct ibv_cq *cq, *cq2;
+	struct ibv_wq *wq1;
+	struct mlx4v_sim *sim;
+	struct hook h;
+	int n, ret, bad = 7;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	memset(&h, 0, sizeof(h));
+	list = ibv_get_device_list(&n);
+	sim = mlx4v_sim_get("verbs-0000:00:06.0");
+	CHECK(list != NULL && n == 1 && sim != NULL, "one device and its model");
+	if (list == NULL || n != 1 || sim == NULL)
+		return 1;
+	ctx = ibv_open_device(list[0]);
+	CHECK(ctx != NULL, "mlx4_0 opened");
+	if (ctx == NULL)
+		return 1;
+	/* The ring allocator hook, before any object: every ring of the context is the hook's. */
+	alloc.alloc = hook_alloc;
+	alloc.free = hook_free;
+	alloc.data = &h;
+	CHECK(mlx4dv_set_context_attr(ctx, MLX4DV_SET_CTX_ATTR_BUF_ALLOCATORS, &alloc) == 0,
+	      "allocator hook set");
+	ret = mlx4dv_set_context_attr(ctx, (enum mlx4dv_set_ctx_attr_type)bad, &bad);
+	CHECK(ret != 0, "an unknown context attribute refused (%d: %s)", ret, strerror(ret));
+	CHECK(ibv_query_device(ctx, &da) == 0, "device queried: max_srq_wr %d, max_srq_sge %d",
+	      da.max_srq_wr, da.max_srq_sge);
+	pd = ibv_alloc_pd(ctx);
+	cq = ibv_create_cq(ctx, 32, NULL, NULL, 0);
+	CHECK(pd != NULL && cq != NULL, "PD and CQ");
+	if (pd == NULL || cq == NULL)
+		return 1;
+	memset(&obj, 0, sizeof(obj));
+	memset(&dcq, 0, sizeof(dcq));
+	obj.cq.in = cq;
+	obj.cq.out = &dcq;
+	CHECK(mlx4dv_init_obj(&obj, MLX4DV_OBJ_CQ) == 0, "mlx4dv_init_obj(CQ)");
+	CHECK(hook_owns(&h, dcq.buf.buf, dcq.buf.length), "the CQ ring is the hook's");
+	CHECK(mlx4v_sim_cq_info(sim, dcq.cqn, &info) == 0 && info.buf == dcq.buf.buf,
+	      "the model writes CQEs into the hook's ring");
+
+	/* SRQs: their views, then the device's limits. */
+	srq = srq_check(pd, 100, 2, &dv);
+	CHECK(srq != NULL && hook_owns(&h, dv.buf.buf, dv.buf.length),
+	      "the SRQ ring is the hook's");
+	CHECK(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_SRQ) == 1, "the model holds one SRQ");
+	CHECK(ibv_dealloc_pd(pd) == EBUSY, "a PD with an SRQ is busy");
+	if (srq != NULL)
+		CHECK(ibv_destroy_srq(srq) == 0, "SRQ destroyed");
+	srq = srq_check(pd, 1, 0, &dv);
+	if (srq != NULL)
+		CHECK(ibv_destroy_srq(srq) == 0, "SRQ destroyed");
+	memset(&sa, 0, sizeof(sa));
+	sa.attr.max_wr = da.max_srq_wr + 1;
+	sa.attr.max_sge = 1;
+	errno = 0;
+	CHECK(ibv_create_srq(pd, &sa) == NULL && errno == EINVAL,
+	      "max_wr beyond the device's refused (%s)", strerror(errno));
+	sa.attr.max_wr = 16;
+	sa.attr.max_sge = da.max_srq_sge + 1;
+	errno = 0;
+	CHECK(ibv_create_srq(pd, &sa) == NULL && errno == EINVAL,
+	      "max_sge beyond the device's refused (%s)", strerror(errno));
+	CHECK(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_SRQ) == 0, "the model holds no SRQ");
+	/* Left for the close: the kernel destroys it at release. */
+	srq = srq_check(pd, 64, 1, &dv);
+
+	/*
+	 * The WQ number range: a WQ of another context takes a number first, so that a range
+	 * ignored would start the next WQs where that one left off.
+	 */
+	ctx2 = ibv_open_device(list[0]);
+	pd2 = ctx2 != NULL ? ibv_alloc_pd(ctx2) : NULL;
+	cq2 = ctx2 != NULL ? ibv_create_cq(ctx2, 32, NULL, NULL, 0) : NULL;
+	memset(&wa, 0, sizeof(wa));
+	wa.wq_type = IBV_WQT_RQ;
+	wa.max_wr = 16;
+	wa.max_sge = 1;
+	wa.pd = pd2;
+	wa.cq = cq2;
+	wq1 = pd2 != NULL && cq2 != NULL ? ibv_create_wq(ctx2, &wa) : NULL;
+	CHECK(wq1 != NULL, "a WQ on a second context: 0x%x", wq1 != NULL ? wq1->wq_num : 0);
+	wq_range_check(ctx, pd, cq);
+	if (wq1 != NULL)
+		ibv_destroy_wq(wq1);
+	CHECK(ctx2 != NULL && ibv_close_device(ctx2) == 0, "second context closed");
+
+	CHECK(ibv_close_device(ctx) == 0, "closed with an SRQ, a CQ and a PD left");
+	CHECK(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_SRQ) == 0 &&
+	      mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_CQ) == 0 &&
+	      mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_PD) == 0, "the model is empty");
+	CHECK(mlx4v_sim_misuse_total(sim) == 0, "no misuse");
+	ibv_free_device_list(list);
+	printf("%s\n", verbs_test_fails ? "FAILED" : "PASS");
+	return verbs_test_fails != 0;
+}
