@@ -105,12 +105,58 @@ test_mlx4v_rdma_objects_and_views(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * An SRQ through the backend (ibv_create_srq(), libmlx4's ring through the allocator hook):
+ * the view rte_pmd_mlx4v_init_obj() gives is libmlx4's, with the geometry the simulator
+ * backend gives the same request (doc/guides/nics/mlx4v.rst, "rdma-core and the simulator
+ * side by side"); a PD with an SRQ is busy; the device's limits refused.
+ */
+static int
+test_mlx4v_rdma_srq(void)
+{
+	struct rte_pmd_mlx4v_dev *dev = rte_pmd_mlx4v_dev_open(RDMA_NAME);
+	struct rte_pmd_mlx4v_srq *srq;
+	struct rte_pmd_mlx4v_pd *pd;
+	struct rte_pmd_mlx4v_obj obj;
+	struct mlx4dv_srq v;
+	uint32_t i;
+	int ok;
+
+	TEST_ASSERT_NOT_NULL(dev, "open %s: %s", g_ibdev, rte_strerror(rte_errno));
+	pd = rte_pmd_mlx4v_alloc_pd(dev);
+	TEST_ASSERT_NOT_NULL(pd, "pd");
+	srq = rte_pmd_mlx4v_create_srq(pd, 100, 2);
+	TEST_ASSERT_NOT_NULL(srq, "srq: %s", rte_strerror(rte_errno));
+	memset(&v, 0, sizeof(v));
+	obj = (struct rte_pmd_mlx4v_obj){ .srq = { srq, &v } };
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_init_obj(&obj, MLX4DV_OBJ_SRQ), "init_obj");
+	TEST_ASSERT(rte_mem_virt2memseg_list(v.buf.buf) != NULL, "SRQ ring not in EAL memory");
+	TEST_ASSERT_EQUAL(v.wqe_shift, 6, "wqe_shift: 16 + 2 * 16 bytes in 64");
+	TEST_ASSERT_EQUAL(v.buf.length, (size_t)128 << 6, "ring of 128 WQEs");
+	TEST_ASSERT(v.head == 0 && v.tail == 127, "head %d tail %d", v.head, v.tail);
+	TEST_ASSERT(v.db != NULL && *v.db == 0, "doorbell record: 0 posted");
+	TEST_ASSERT_EQUAL(v.comp_mask, 0u, "comp_mask");
+	for (i = 0, ok = 1; i < 128; i++)
+		ok &= rte_be_to_cpu_16(*(uint16_t *)((uint8_t *)v.buf.buf + (i << 6) + 2)) ==
+			((i + 1) & 127);
+	TEST_ASSERT(ok, "the WQEs are not linked in a free list");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx4v_dealloc_pd(pd), EBUSY, "a PD with an SRQ is busy");
+	/* A ConnectX-3 takes 16383 SRQ WRs of 31 SGEs (mlx4_ib_query_device()). */
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_create_srq(pd, 16, 32), "max_sge beyond the device's");
+	TEST_ASSERT_NULL(rte_pmd_mlx4v_create_srq(pd, 16384, 1), "max_wr beyond the device's");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_srq(srq), "destroy srq");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dealloc_pd(pd), "dealloc");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_dev_close(dev), "close");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mlx4v_rdma_suite = {
 	.suite_name = "mlx4v rdma-core backend",
 	.setup = rdma_setup,
 	.teardown = rdma_teardown,
 	.unit_test_cases = {
 		TEST_CASE(test_mlx4v_rdma_objects_and_views),
+		TEST_CASE(test_mlx4v_rdma_srq),
 		TEST_CASES_END()
 	}
 };
