@@ -210,8 +210,9 @@ mlx4v_netdev_speed_get(const char *ifname, uint32_t *mbps)
 }
 
 /*
- * The interface's IFF_UP (is_mtu 0) or MTU: from sysfs ("flags", "mtu"), else with
- * SIOCGIFFLAGS or SIOCGIFMTU into ifr. @return 0 or -errno.
+ * The interface's IFF_UP (is_mtu 0) or MTU: SIOCGIFFLAGS or SIOCGIFMTU into ifr, else (no such
+ * interface to this process's sockets) its sysfs "flags" or "mtu", which need no socket.
+ * @return 0 or -errno (the ioctl's).
  */
 static int
 mlx4v_netdev_cur(const char *ibdev_path, const char *ifname, int is_mtu, int *cur,
@@ -221,16 +222,17 @@ mlx4v_netdev_cur(const char *ibdev_path, const char *ifname, int is_mtu, int *cu
 	long v;
 	int ret;
 
-	if (mlx4v_netdev_sysfs(ibdev_path, ifname, is_mtu ? "mtu" : "flags", buf,
-			       sizeof(buf)) == 0) {
-		v = strtol(buf, NULL, 0);
-		*cur = is_mtu ? (int)v : !!(v & IFF_UP);
+	ret = mlx4v_netdev_ioctl(ifname, is_mtu ? SIOCGIFMTU : SIOCGIFFLAGS, ifr);
+	if (ret == 0) {
+		*cur = is_mtu ? ifr->ifr_mtu : !!(ifr->ifr_flags & IFF_UP);
 		return 0;
 	}
-	ret = mlx4v_netdev_ioctl(ifname, is_mtu ? SIOCGIFMTU : SIOCGIFFLAGS, ifr);
-	if (ret == 0)
-		*cur = is_mtu ? ifr->ifr_mtu : !!(ifr->ifr_flags & IFF_UP);
-	return ret;
+	if (mlx4v_netdev_sysfs(ibdev_path, ifname, is_mtu ? "mtu" : "flags", buf,
+			       sizeof(buf)) != 0)
+		return ret;
+	v = strtol(buf, NULL, 0);
+	*cur = is_mtu ? (int)v : !!(v & IFF_UP);
+	return 0;
 }
 
 /*
@@ -250,7 +252,7 @@ mlx4v_netdev_update(const char *ibdev_path, const char *ifname, int is_mtu, int 
 		return ret;
 	if (cur == want)
 		return 0;
-	/* The set requests write every flag: the current ones first, when sysfs gave cur. */
+	/* The set requests write every flag: only the ioctl gave them (sysfs: no interface). */
 	if (!is_mtu && ifr.ifr_flags == 0) {
 		ret = mlx4v_netdev_ioctl(ifname, SIOCGIFFLAGS, &ifr);
 		if (ret != 0)

@@ -50,17 +50,17 @@ int mlx4v_netdev_speed_get(const char *ifname, uint32_t *mbps);
 
 /**
  * Set the interface's MTU (SIOCSIFMTU; needs CAP_NET_ADMIN). An interface already at mtu, as
- * its sysfs "mtu" under ibdev_path/device/net/ifname says (else SIOCGIFMTU), is left alone.
- * @return 0 or -errno.
+ * SIOCGIFMTU says (else, when this process's sockets know no such interface, its sysfs "mtu"
+ * under ibdev_path/device/net/ifname), is left alone. @return 0 or -errno.
  */
 __rte_internal
 int mlx4v_netdev_mtu_set(const char *ibdev_path, const char *ifname, uint16_t mtu);
 
 /**
- * Set or clear IFF_UP (SIOCSIFFLAGS; needs CAP_NET_ADMIN). An interface already so, as its sysfs
- * "flags" says (else SIOCGIFFLAGS), is left alone. mlx4_en opens the port (INIT_PORT) when the
- * interface goes up and closes it when it goes down: a port whose netdev is down neither sends
- * nor receives. @return 0 or -errno.
+ * Set or clear IFF_UP (SIOCSIFFLAGS; needs CAP_NET_ADMIN). An interface already so, as
+ * SIOCGIFFLAGS says (else its sysfs "flags"), is left alone. mlx4_en opens the port (INIT_PORT)
+ * when the interface goes up and closes it when it goes down: a port whose netdev is down neither
+ * sends nor receives. @return 0 or -errno.
  */
 __rte_internal
 int mlx4v_netdev_up_set(const char *ibdev_path, const char *ifname, int up);

@@ -161,9 +161,10 @@ test_mlx4v_netdev_ioctls(void)
 }
 
 /*
- * What sysfs says needs no socket: the netdevs of the tree exist on no host, so every answer
- * here comes from their attributes. The MAC and a setting already so are read there; a
- * setting to change goes to the ioctl (no such interface); no "address": the ioctl too.
+ * What sysfs says needs no socket: the netdevs of the tree exist on no host (the ioctls answer
+ * ENODEV), so every answer here comes from their attributes. The MAC is read there first; a
+ * setting already so is read there when the ioctl knows no such interface; a setting to change
+ * goes to the ioctl; no "address": the ioctl.
  */
 static int
 test_mlx4v_netdev_sysfs(void)
