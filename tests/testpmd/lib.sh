@@ -160,11 +160,15 @@ bg_finish() {
 #   vfio   two mlx5v_sim functions emulated as PCI functions bound to vfio-pci, 0000:00:05.0
 #          and 0000:00:06.0, under dpdk-mlxv-vfio-run (sim_launcher); net_mlx5v on "-a <BDF>"
 #          through EAL's PCI bus and our vfio-pci backend (doc/guides/platform/vfio_emulation.rst)
+#   verbs  two mlx4v_sim models of one port each presented as ConnectX-3 functions under the
+#          kernel's verbs stack, 0000:01:00.0 and 0000:01:01.0, under dpdk-mlxv-verbs-run
+#          (sim_launcher); net_mlx4v on "-a <BDF>,mlx4v=1" through EAL's PCI bus and our
+#          rdma-core backend, libibverbs and libmlx4 (doc/guides/platform/verbs_emulation.rst)
 # sim_kind KIND: fail unless KIND is one of those.
 sim_kind() {
 	case $1 in
-	mlx5v|mlx4v|mixed|vfio) ;;
-	*) fail "no simulated port kind \"$1\" (mlx5v, mlx4v, mixed or vfio)" ;;
+	mlx5v|mlx4v|mixed|vfio|verbs) ;;
+	*) fail "no simulated port kind \"$1\" (mlx5v, mlx4v, mixed, vfio or verbs)" ;;
 	esac
 }
 
@@ -174,6 +178,7 @@ sim_dev() {
 	mixed.0) echo mlx4v_sim0 ;;
 	mixed.1) echo mlx5v_sim0 ;;
 	vfio.*) echo "0000:00:0$(($2 + 5)).0" ;;
+	verbs.*) echo "0000:01:0$2.0" ;;
 	*) echo "$1_sim$2" ;;
 	esac
 }
@@ -182,36 +187,49 @@ sim_dev() {
 sim_model() {
 	case $1 in
 	vfio) echo "vfio-$(sim_dev "$1" "$2")" ;;
+	verbs) echo "verbs-$(sim_dev "$1" "$2")" ;;
 	*) sim_dev "$1" "$2" ;;
 	esac
 }
 
 # sim_launcher KIND WIRE0 WIRE1 [DEVARGS]: what a program on ports of KIND runs under: nothing,
-# or (vfio) the launcher emulating both functions, port N's on WIREN ("pair" cables them to
-# each other), with the model devargs DEVARGS; sim_pair and sim_taps then name the functions.
+# or (vfio, verbs) the launcher emulating both functions, port N's on WIREN ("pair" cables them
+# to each other), with the model devargs DEVARGS; sim_pair and sim_taps then name the functions.
 VFIO_RUN=$MLXV_BUILD/app/dpdk-mlxv-vfio-run
+VERBS_RUN=$MLXV_BUILD/app/dpdk-mlxv-verbs-run
 sim_launcher() {
-	[ "$1" = vfio ] || return 0
-	_a=$(sim_dev vfio 0)
-	_b=$(sim_dev vfio 1)
+	case $1 in
+	vfio) _run=$VFIO_RUN; _ports= ;;
+	verbs) _run=$VERBS_RUN; _ports=ports=1, ;;
+	*) return 0 ;;
+	esac
+	_a=$(sim_dev "$1" 0)
+	_b=$(sim_dev "$1" 1)
 	_w0=$2
 	_w1=$3
+	# The verbs models name a port of the peer model ("verbs-<BDF>.<port>").
+	if [ "$_w0" = pair ] && [ "$1" = verbs ]; then
+		_w0=pair:$(sim_model "$1" 1).1
+		_w1=pair:$(sim_model "$1" 0).1
+	fi
 	[ "$_w0" != pair ] || { _w0=pair:$_b; _w1=pair:$_a; }
-	echo "$VFIO_RUN --dev $_a,wire=$_w0${4:+,$4} --dev $_b,wire=$_w1${4:+,$4} --"
+	echo "$_run --dev $_a,${_ports}wire=$_w0${4:+,$4} --dev $_b,${_ports}wire=$_w1${4:+,$4} --"
 }
 
 # sim_eal KIND MB: eal_base MB, but with the PCI bus for vfio's functions.
 sim_eal() {
 	case $1 in
-	vfio) eal_base "$2" | sed 's/ --no-pci//' ;;
+	vfio|verbs) eal_base "$2" | sed 's/ --no-pci//' ;;
 	*) eal_base "$2" ;;
 	esac
 }
 
 # sim_vdev DEV WIRE [DEVARGS]: the --vdev argument of DEV with its (only) port on WIRE; for
-# an emulated function (a BDF) its -a argument: its wire and devargs are sim_launcher's.
+# an emulated function (a BDF) its -a argument, with net_mlx4v's opt-in on the verbs kind's
+# bus 01: its wire and devargs are sim_launcher's.
 sim_vdev() {
 	case $1 in
+	0000:01:*) echo "-a $1,mlx4v=1" ;;
 	0000:*) echo "-a $1" ;;
 	mlx4v_sim*) echo "--vdev=$1,ports=1,wire=$2${3:+,$3}" ;;
 	*) echo "--vdev=$1,wire=$2${3:+,$3}" ;;
@@ -234,6 +252,7 @@ sim_taps() {
 sim_link_cmd() {
 	case $1 in
 	mlx4v_sim*) echo "mlx4v sim link $1 1 $2" ;;
+	0000:01:*) echo "mlx4v sim link verbs-$1 1 $2" ;;
 	*) echo "mlx5v sim link $1 $2" ;;
 	esac
 }
