@@ -1263,13 +1263,16 @@ write(int fd, const void *buf, size_t len)
 	return (ssize_t)len;
 }
 
-/* No ioctl ABI: libibverbs takes ENOTTY as "use write()", as on kernels before 4.17. */
+/*
+ * No ioctl ABI: libibverbs takes ENOTTY as "use write()", as on kernels before 4.17. The
+ * interface requests on the emulated netdevs are verbs_preload_netdev.c's.
+ */
 int
 ioctl(int fd, unsigned long req, ...)
 {
 	va_list ap;
 	void *arg;
-	int found;
+	int found, ret;
 
 	EMU_PATH_REAL(int, ioctl, int, unsigned long, ...);
 	va_start(ap, req);
@@ -1278,8 +1281,10 @@ ioctl(int fd, unsigned long req, ...)
 	pthread_mutex_lock(&verbs_dev_lock);
 	found = verbs_dev_find(fd) != NULL;
 	pthread_mutex_unlock(&verbs_dev_lock);
-	if (!found)
-		return real_ioctl(fd, req, arg);
+	if (!found) {
+		ret = verbs_netdev_ioctl(fd, req, arg);
+		return ret != VERBS_NETDEV_NOT_OURS ? ret : real_ioctl(fd, req, arg);
+	}
 	VERBS_TRACE("ioctl 0x%lx on uverbs: ENOTTY (write ABI only)", req);
 	errno = ENOTTY;
 	return -1;

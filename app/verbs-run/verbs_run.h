@@ -62,6 +62,17 @@ struct mlx4v_sim *verbs_preload_sim(unsigned int idx);
 /** The netdev name of port (1-based) of function idx, as mlx4_en names them. */
 void verbs_preload_ifname(unsigned int idx, unsigned int port, char *buf, size_t len);
 
+/* ---- preload: the mlx4_en netdevs (verbs_preload_netdev.c) ---- */
+
+/** verbs_netdev_ioctl(): the request is not on an emulated netdev. */
+#define VERBS_NETDEV_NOT_OURS (-2)
+
+/**
+ * An ioctl on fd: answered when it is an interface request on a socket naming an emulated
+ * port's netdev. @return 0, -1 with errno set, or VERBS_NETDEV_NOT_OURS.
+ */
+int verbs_netdev_ioctl(int fd, unsigned long req, void *arg);
+
 /* ---- preload: the uverbs character device (verbs_preload_dev.c) ---- */
 
 /** Open of /dev/infiniband/uverbs<idx>. @return an fd, or -1 with errno set. */
