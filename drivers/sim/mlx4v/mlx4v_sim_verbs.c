@@ -881,6 +881,24 @@ out:
 	return ret;
 }
 
+/* Sim lock held. The port of a QP at RESET->INIT, and of the WQs of an RSS QP's table. */
+static int
+mlx4v_sim_qp_port_set(struct mlx4v_sim *sim, struct mlx4v_sim_qp *sqp, uint8_t port)
+{
+	uint32_t i;
+
+	if (port < 1 || port > sim->nports) {
+		MLX4V_SIM_LOG(ERR, "%s: QP 0x%x to INIT on port %u of %u", sim->name, sqp->qpn,
+			      port, sim->nports);
+		return -EINVAL;
+	}
+	sqp->rq.port = port;
+	if (sqp->is_rss)
+		for (i = 0; i < (1u << sqp->ind->log_size); i++)
+			sqp->ind->wqs[i]->rq.port = port;
+	return 0;
+}
+
 /*
  * Verbs lock held. The common layer already checked the transition and initialised SQ ownership;
  * only the device state changes here.
@@ -906,6 +924,15 @@ mlx4v_sim_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 				  state == RTE_PMD_MLX4V_QPS_ERR);
 	if (ret)
 		goto out;
+	/*
+	 * The port is part of the context RESET->INIT writes (the QPC's sched_queue): a QP goes
+	 * out of, and an RSS QP brings its WQs up on, the port named there (prm/mlx4 §4.5).
+	 */
+	if (sqp->state == RTE_PMD_MLX4V_QPS_RESET && state == RTE_PMD_MLX4V_QPS_INIT) {
+		ret = mlx4v_sim_qp_port_set(sim, sqp, qp->attr.port);
+		if (ret)
+			goto out;
+	}
 	sqp->state = state;
 	sqp->rq.ready = state == RTE_PMD_MLX4V_QPS_RTR || state == RTE_PMD_MLX4V_QPS_RTS;
 	/* RESET forgets the queue positions; software restarts from 0 as well. */
