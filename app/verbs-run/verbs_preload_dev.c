@@ -891,6 +891,27 @@ verbs_cmd_name(uint32_t cmd)
 }
 
 /*
+ * The buffer of a WQ whose RQ geometry is set, as mlx4_ib lays it out: a one-entry SQ of 64
+ * bytes beside the RQ, the larger stride first (the RQ at 64 unless its stride is larger).
+ */
+static void
+verbs_dev_wq_layout(struct mlx4v_wq *wq)
+{
+	/* mlx4_ib's create_rq(): sq.wqe_cnt 1, sq.wqe_shift MLX4_IB_MIN_SQ_STRIDE. */
+	wq->sq.wqe_cnt = 1;
+	wq->sq.wqe_shift = 6;
+	if (wq->rq.wqe_shift > wq->sq.wqe_shift) {
+		wq->rq.offset = 0;
+		wq->sq.offset = wq->rq.wqe_cnt << wq->rq.wqe_shift;
+	} else {
+		wq->rq.offset = wq->sq.wqe_cnt << wq->sq.wqe_shift;
+		wq->sq.offset = 0;
+	}
+	wq->buf_len = ((size_t)wq->rq.wqe_cnt << wq->rq.wqe_shift) +
+		((size_t)wq->sq.wqe_cnt << wq->sq.wqe_shift);
+}
+
+/*
  * A receive WQ (extended command) over libmlx4's ring, sized as mlx4_ib's set_rq_size(); the
  * first WQ of a context sets its WQ number range (log_range_size), as mlx4_ib. Like QPs, the
  * model binds a WQ to its port at creation, which uverbs never names: port 1.
@@ -935,9 +956,8 @@ verbs_cmd_create_wq(struct verbs_dev_fd *f, const void *in, size_t in_len, uint6
 	wq->rq.wqe_cnt = verbs_dev_pow2(cmd->max_wr);
 	wq->rq.wqe_shift = verbs_dev_log2(verbs_dev_pow2(cmd->max_sge != 0 ? cmd->max_sge : 1) *
 					  16);
-	wq->rq.offset = 0;
+	verbs_dev_wq_layout(wq);
 	wq->buf = (void *)(uintptr_t)drv->buf_addr;
-	wq->buf_len = (size_t)wq->rq.wqe_cnt << wq->rq.wqe_shift;
 	wq->rdb = (uint32_t *)(uintptr_t)drv->db_addr;
 	ret = f->ops->wq_create(wq);
 	if (ret)
