@@ -34,6 +34,7 @@
 #include "emu_trap.h"
 #include "mlx4v_sim.h"
 #include "mlx4v_verbs.h"
+#include "verbs_preload_dev.h"
 #include "verbs_run.h"
 
 #define VERBS_DEV_MAX_FDS 64
@@ -44,17 +45,6 @@
 #define VERBS_DEV_QP_TAB_SIZE 131072u
 /** IB_LINK_LAYER_ETHERNET in ib_uverbs_query_port_resp. */
 #define VERBS_DEV_LINK_LAYER_ETH 2
-
-enum verbs_dev_htype {
-	VERBS_H_FREE = 0,
-	VERBS_H_PD,
-	VERBS_H_MR,
-	VERBS_H_CQ,
-	VERBS_H_QP,
-	VERBS_H_FLOW,
-	VERBS_H_WQ,
-	VERBS_H_SRQ,
-};
 
 struct verbs_dev_handle {
 	enum verbs_dev_htype type;
@@ -178,7 +168,7 @@ verbs_dev_handle_new(struct verbs_dev_fd *f, enum verbs_dev_htype type, void *ob
 }
 
 /* The object of handle h of that type, or NULL (the kernel's EINVAL). */
-static void *
+void *
 verbs_dev_handle_get(struct verbs_dev_fd *f, uint32_t h, enum verbs_dev_htype type)
 {
 	if (h >= VERBS_DEV_MAX_HANDLES || f->h[h].type != type)
@@ -186,8 +176,20 @@ verbs_dev_handle_get(struct verbs_dev_fd *f, uint32_t h, enum verbs_dev_htype ty
 	return f->h[h].obj;
 }
 
+struct mlx4v_ctx *
+verbs_dev_ctx(const struct verbs_dev_fd *f)
+{
+	return f->ctx;
+}
+
+const struct mlx4v_verbs_ops *
+verbs_dev_ops(const struct verbs_dev_fd *f)
+{
+	return f->ops;
+}
+
 /* Copy the response to the user's buffer of out_len bytes (the kernel's copy_to_user). */
-static int
+int
 verbs_dev_resp(uint64_t response, size_t out_len, const void *resp, size_t len)
 {
 	if (response == 0 || out_len < len)
@@ -200,7 +202,7 @@ verbs_dev_resp(uint64_t response, size_t out_len, const void *resp, size_t len)
  * Publish obj under a new handle of f and answer the command with resp, whose handle word is
  * at byte hoff (0 but for the flow's). @return 0 or -errno, with no handle left on failure.
  */
-static int
+int
 verbs_dev_publish(struct verbs_dev_fd *f, enum verbs_dev_htype type, void *obj,
 		  uint64_t response, size_t out_len, void *resp, size_t len, size_t hoff)
 {
@@ -251,11 +253,11 @@ verbs_dev_obj_destroy(struct verbs_dev_fd *f, uint32_t h)
 	case VERBS_H_QP:
 		qp = hd->obj;
 		ret = f->ops->qp_destroy(qp);
-		if (ret == 0) {
-			qp->pd->obj.refcnt--;
-			qp->send_cq->obj.refcnt--;
-			qp->recv_cq->obj.refcnt--;
-		}
+		if (ret == 0)
+			verbs_rss_qp_unref(qp);
+		break;
+	case VERBS_H_IND:
+		ret = verbs_rss_ind_destroy(f, hd->obj);
 		break;
 	case VERBS_H_FLOW:
 		flow = hd->obj;
@@ -456,6 +458,7 @@ verbs_cmd_query_device_ex(struct verbs_dev_fd *f, uint64_t response, size_t core
 		return -EINVAL;
 	memset(&core, 0, sizeof(core));
 	verbs_dev_attr(f, &core.base);
+	verbs_rss_caps(&core, &drv);
 	/* The kernel writes what fits of its response, and says how much that is. */
 	n = RTE_MIN(core_out, sizeof(core));
 	if (n < sizeof(core.base))
@@ -463,7 +466,6 @@ verbs_cmd_query_device_ex(struct verbs_dev_fd *f, uint64_t response, size_t core
 	core.response_length = n;
 	memcpy((void *)(uintptr_t)response, &core, n);
 	if (drv_out != 0) {
-		memset(&drv, 0, sizeof(drv));
 		drv.response_length = RTE_MIN(drv_out, sizeof(drv));
 		memcpy((void *)(uintptr_t)(response + core_out), &drv, drv.response_length);
 	}
@@ -674,8 +676,8 @@ verbs_dev_log2(uint32_t v)
  * A raw-packet QP over the rings libmlx4 laid out: the SQ as the user gave it
  * (log_sq_bb_count, log_sq_stride: set_user_sq_size()), the RQ as mlx4_ib computes it
  * (set_rq_size(): power-of-two entries and scatter entries of 16 bytes), the larger stride
- * first in the buffer. The model binds a QP to its port at creation, while uverbs names the
- * port only at INIT: the QP is made on port 1, and INIT with another port is refused (named).
+ * first in the buffer. uverbs names the port at RESET->INIT, where the model takes it: the QP
+ * is made on port 1 until then.
  */
 static int
 verbs_cmd_create_qp(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t out_len)
@@ -762,6 +764,8 @@ verbs_cmd_modify_qp(struct verbs_dev_fd *f, const void *in, size_t in_len)
 	const struct ib_uverbs_modify_qp *cmd = in;
 	enum rte_pmd_mlx4v_qp_state state;
 	struct mlx4v_qp *qp;
+	uint8_t port;
+	int ret;
 
 	if (in_len < sizeof(*cmd))
 		return -EINVAL;
@@ -770,11 +774,10 @@ verbs_cmd_modify_qp(struct verbs_dev_fd *f, const void *in, size_t in_len)
 		return -EINVAL;
 	if (!(cmd->attr_mask & IBV_QP_STATE))
 		return 0;
-	if ((cmd->attr_mask & IBV_QP_PORT) && cmd->port_num != qp->attr.port) {
-		VERBS_RUN_LOG("MODIFY_QP: raw-packet QP on port %u: not emulated (EOPNOTSUPP): "
-			      "the model binds the port at creation", cmd->port_num);
-		return -EOPNOTSUPP;
-	}
+	/* The port is part of the context RESET->INIT gives (the model checks it there). */
+	port = qp->attr.port;
+	if (cmd->attr_mask & IBV_QP_PORT)
+		qp->attr.port = cmd->port_num;
 	switch (cmd->qp_state) {
 	case IBV_QPS_RESET:
 		state = RTE_PMD_MLX4V_QPS_RESET;
@@ -793,9 +796,13 @@ verbs_cmd_modify_qp(struct verbs_dev_fd *f, const void *in, size_t in_len)
 		break;
 	default:
 		VERBS_RUN_LOG("MODIFY_QP to state %u: not emulated (EOPNOTSUPP)", cmd->qp_state);
+		qp->attr.port = port;
 		return -EOPNOTSUPP;
 	}
-	return f->ops->qp_modify(qp, state);
+	ret = f->ops->qp_modify(qp, state);
+	if (ret)
+		qp->attr.port = port;
+	return ret;
 }
 
 /*
@@ -913,8 +920,8 @@ verbs_dev_wq_layout(struct mlx4v_wq *wq)
 
 /*
  * A receive WQ (extended command) over libmlx4's ring, sized as mlx4_ib's set_rq_size(); the
- * first WQ of a context sets its WQ number range (log_range_size), as mlx4_ib. Like QPs, the
- * model binds a WQ to its port at creation, which uverbs never names: port 1.
+ * first WQ of a context sets its WQ number range (log_range_size), as mlx4_ib. uverbs never
+ * names a WQ's port: it is the port of the RSS QP that brings it up (at that QP's INIT).
  */
 static int
 verbs_cmd_create_wq(struct verbs_dev_fd *f, const void *in, size_t in_len, uint64_t response,
@@ -1177,6 +1184,14 @@ verbs_dev_cmd(struct verbs_dev_fd *f, const void *buf, size_t len)
 			return verbs_cmd_destroy_wq(f, in, in_len, ex->response, out_len);
 		case IB_USER_VERBS_EX_CMD_DESTROY_FLOW:
 			return VERBS_DESTROY(ib_uverbs_destroy_flow, flow_handle, VERBS_H_FLOW, 0);
+		case IB_USER_VERBS_EX_CMD_CREATE_QP:
+			return verbs_rss_cmd_create_qp(f, in, hdr->in_words * 8u, in_len,
+						       ex->response, out_len);
+		case IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL:
+			return verbs_rss_cmd_create_ind(f, in, in_len, ex->response, out_len);
+		case IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL:
+			return VERBS_DESTROY(ib_uverbs_ex_destroy_rwq_ind_table, ind_tbl_handle,
+					     VERBS_H_IND, 0);
 		default:
 			break;
 		}
@@ -1235,7 +1250,8 @@ static void
 verbs_dev_release(struct verbs_dev_fd *f)
 {
 	static const enum verbs_dev_htype order[] = {
-		VERBS_H_FLOW, VERBS_H_QP, VERBS_H_WQ, VERBS_H_SRQ, VERBS_H_CQ, VERBS_H_MR,
+		VERBS_H_FLOW, VERBS_H_QP, VERBS_H_IND, VERBS_H_WQ, VERBS_H_SRQ, VERBS_H_CQ,
+		VERBS_H_MR,
 		VERBS_H_PD
 	};
 	unsigned int i, k;

@@ -10,7 +10,8 @@
  * completions polled with ibv_poll_cq() (libmlx4 reads the model's CQEs); the model counts
  * the frames and no misuse; a QP with a receive queue and a MAC rule (ibv_create_flow())
  * gets the frames sent to that MAC back over the port's loop wire into the buffers
- * ibv_post_recv() posted; a QP on port 2 is refused, named. Run under dpdk-mlxv-verbs-run.
+ * ibv_post_recv() posted; a QP takes port 2 at INIT, and a port beyond the device's is
+ * refused. Run under dpdk-mlxv-verbs-run.
  */
 
 #include <errno.h>
@@ -261,9 +262,13 @@ main(int argc, char **argv)
 		CHECK(mlx4v_sim_misuse_total(sim) == 0, "no misuse on the receive path");
 	}
 	CHECK(ibv_destroy_qp(qp) == 0, "ibv_destroy_qp");
-	/* The model binds a QP's port at creation; uverbs names it at INIT: refused, named. */
+	/* The port is the one RESET->INIT names, as on silicon; a port beyond two is refused. */
 	qp = ibv_create_qp(pd, &qa);
-	CHECK(qp != NULL && qp_to(qp, IBV_QPS_INIT, 2) != 0, "a QP taken to port 2 is refused");
+	CHECK(qp != NULL && qp_to(qp, IBV_QPS_INIT, 2) == 0, "a QP taken to port 2 at INIT");
+	if (qp != NULL)
+		ibv_destroy_qp(qp);
+	qp = ibv_create_qp(pd, &qa);
+	CHECK(qp != NULL && qp_to(qp, IBV_QPS_INIT, 3) != 0, "a QP taken to port 3 is refused");
 	if (qp != NULL)
 		ibv_destroy_qp(qp);
 	CHECK(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_QP) == 0, "the model holds no QP");
