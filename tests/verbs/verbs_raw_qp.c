@@ -10,7 +10,8 @@
  * completions polled with ibv_poll_cq() (libmlx4 reads the model's CQEs); the model counts
  * the frames and no misuse; a QP with a receive queue and a MAC rule (ibv_create_flow())
  * gets the frames sent to that MAC back over the port's loop wire into the buffers
- * ibv_post_recv() posted; a QP takes port 2 at INIT, and a port beyond the device's is
+ * ibv_post_recv() posted; a promiscuous rule as DPDK's mlx4 makes it is taken; a QP takes
+ * port 2 at INIT, and a port beyond the device's is
  * refused. Run under dpdk-mlxv-verbs-run.
  */
 
@@ -77,6 +78,37 @@ qp_view_check(struct ibv_qp *qp, struct mlx4v_sim *sim)
 	CHECK(info.doorbell_qpn == dv.doorbell_qpn, "doorbell_qpn: view 0x%08x, model 0x%08x",
 	      dv.doorbell_qpn, info.doorbell_qpn);
 	CHECK(((uintptr_t)dv.sdb & 0xfff) == 0x14, "the send doorbell at UAR + 0x14");
+}
+
+/*
+ * DPDK's mlx4 makes its promiscuous rule ALL_DEFAULT with one Ethernet spec of empty DMAC
+ * mask (mlx4_flow_merge_eth()), which mlx4_ib hands to firmware: taken. A spec that would
+ * narrow a default rule is refused.
+ */
+static void
+promisc_rules(struct ibv_qp *qp, struct mlx4v_sim *sim)
+{
+	struct verbs_test_rule rule;
+	struct ibv_flow *flow;
+
+	memset(&rule, 0, sizeof(rule));
+	rule.attr.type = IBV_FLOW_ATTR_ALL_DEFAULT;
+	rule.attr.size = sizeof(rule);
+	rule.attr.num_of_specs = 1;
+	rule.attr.port = 1;
+	rule.eth.type = IBV_FLOW_SPEC_ETH;
+	rule.eth.size = sizeof(rule.eth);
+	rule.eth.val.dst_mac[0] = 0xff;
+	flow = ibv_create_flow(qp, &rule.attr);
+	CHECK(flow != NULL, "ALL_DEFAULT rule with an empty-mask Ethernet spec: %s",
+	      flow != NULL ? "taken" : strerror(errno));
+	CHECK(flow == NULL || ibv_destroy_flow(flow) == 0, "its ibv_destroy_flow");
+	memset(rule.eth.mask.dst_mac, 0xff, 3);
+	flow = ibv_create_flow(qp, &rule.attr);
+	CHECK(flow == NULL, "ALL_DEFAULT rule with a partial DMAC mask refused");
+	if (flow != NULL)
+		ibv_destroy_flow(flow);
+	CHECK(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_FLOW) == 0, "no rule left");
 }
 
 int
@@ -256,6 +288,7 @@ main(int argc, char **argv)
 		      "the model holds the rule");
 		CHECK(flow != NULL && ibv_destroy_flow(flow) == 0, "ibv_destroy_flow");
 		CHECK(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_FLOW) == 0, "no rule left");
+		promisc_rules(rqp, sim);
 		CHECK(ibv_destroy_qp(rqp) == 0, "receiving QP destroyed");
 		ibv_dereg_mr(rmr);
 		free(rbuf);

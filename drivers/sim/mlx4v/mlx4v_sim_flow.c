@@ -147,15 +147,17 @@ mlx4v_sim_ind_destroy(struct mlx4v_ind *ind)
 /*
  * The rule as the device takes it (doc/guides/prm/mlx4.rst §5.4): a NORMAL rule with one
  * Ethernet spec whose destination MAC mask is full, or a default rule (ALL_DEFAULT, MC_DEFAULT)
- * without a spec. A NORMAL rule with an empty or partial DMAC mask is refused, as mlx4_en's rule
- * validator refuses it: on silicon it would be a regular rule ranked above the kernel netdev's
- * own, or refused by firmware or by the PF for a VF. @return the kind it steers as (enum
+ * without a spec or with one Ethernet spec of empty mask. A NORMAL rule with an empty or
+ * partial DMAC mask is refused, as mlx4_en's rule validator refuses it: on silicon it would
+ * be a regular rule ranked above the kernel netdev's own, or refused by firmware or by the PF
+ * for a VF. @return the kind it steers as (enum
  * rte_pmd_mlx4v_flow_type), or -EINVAL.
  */
 static int
 mlx4v_sim_flow_rule_check(const struct mlx4v_sim *sim, const struct mlx4v_flow_rule *r)
 {
 	static const uint8_t full[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t zero[6];
 
 	switch (r->type) {
 	case MLX4V_FLOW_RULE_NORMAL:
@@ -169,11 +171,22 @@ mlx4v_sim_flow_rule_check(const struct mlx4v_sim *sim, const struct mlx4v_flow_r
 		return -EINVAL;
 	case MLX4V_FLOW_RULE_ALL_DEFAULT:
 	case MLX4V_FLOW_RULE_MC_DEFAULT:
-		if (r->num_specs == 0)
+		/*
+		 * mlx4_ib passes a default rule's specs on to firmware (no default-rule
+		 * template of an Ethernet port matches them): DPDK's mlx4 makes its
+		 * promiscuous rule with one Ethernet spec of empty DMAC mask, which matches
+		 * every frame and narrows nothing. A spec that would narrow a default rule is
+		 * not known on silicon: refused.
+		 */
+		if (r->num_specs == 0 ||
+		    (r->num_specs == 1 && memcmp(r->dmac_mask, zero, sizeof(zero)) == 0))
 			return r->type == MLX4V_FLOW_RULE_ALL_DEFAULT ?
 				RTE_PMD_MLX4V_FLOW_PROMISC : RTE_PMD_MLX4V_FLOW_ALLMULTI;
-		MLX4V_SIM_LOG(ERR, "%s: default rule with %u spec(s) refused", sim->name,
-			      r->num_specs);
+		MLX4V_SIM_LOG(ERR, "%s: default rule with %u spec(s) of DMAC mask "
+			      "%02x:%02x:%02x:%02x:%02x:%02x refused (no spec, or one that matches "
+			      "every frame)", sim->name, r->num_specs, r->dmac_mask[0],
+			      r->dmac_mask[1], r->dmac_mask[2], r->dmac_mask[3], r->dmac_mask[4],
+			      r->dmac_mask[5]);
 		return -EINVAL;
 	}
 	MLX4V_SIM_LOG(ERR, "%s: steering rule of type %u refused", sim->name, r->type);
