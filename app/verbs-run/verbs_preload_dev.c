@@ -406,6 +406,7 @@ static void
 verbs_dev_attr(const struct verbs_dev_fd *f, struct ib_uverbs_query_device_resp *r)
 {
 	const struct mlx4v_caps *c = &f->ctx->caps;
+	int64_t no_dmfs = 0;
 
 	memset(r, 0, sizeof(*r));
 	/* fw_ver: major << 32 | minor << 16 | sub-minor, as libmlx4 decodes it. */
@@ -419,7 +420,14 @@ verbs_dev_attr(const struct verbs_dev_fd *f, struct ib_uverbs_query_device_resp 
 	r->hw_ver = 0;
 	r->max_qp = VERBS_DEV_QP_TAB_SIZE - 8;
 	r->max_qp_wr = c->max_qp_wr;
-	r->device_cap_flags = 0;
+	/*
+	 * As mlx4_ib_query_device() for a ConnectX-3 on Ethernet: port events, the system image
+	 * GUID, and device-managed flow steering (what ibv_create_flow() needs) unless the
+	 * model plays a device in another steering mode (its no_dmfs knob).
+	 */
+	r->device_cap_flags = IBV_DEVICE_PORT_ACTIVE_EVENT | IBV_DEVICE_SYS_IMAGE_GUID;
+	if (mlx4v_sim_knob_get(f->sim, "no_dmfs", &no_dmfs) != 0 || no_dmfs == 0)
+		r->device_cap_flags |= IBV_DEVICE_MANAGED_FLOW_STEERING;
 	r->max_sge = c->max_sge;
 	r->max_cq = 65408;
 	r->max_cqe = c->max_cqe;
