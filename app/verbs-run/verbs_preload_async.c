@@ -46,7 +46,6 @@ struct verbs_async_cq {
 
 static struct verbs_async_ctx verbs_async_ctxs[VERBS_ASYNC_MAX_CTX];
 static struct verbs_async_cq verbs_async_cqs[VERBS_ASYNC_MAX_CQ];
-static unsigned int verbs_async_idx_set;  /**< functions whose model has the callback */
 static pthread_mutex_t verbs_async_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t verbs_async_once = PTHREAD_ONCE_INIT;
 
@@ -124,7 +123,7 @@ int
 verbs_async_ctx_add(unsigned int idx, struct mlx4v_sim *sim, int wr)
 {
 	unsigned int i;
-	int flags, ret = -ENOMEM;
+	int flags, ret;
 
 	pthread_once(&verbs_async_once, verbs_async_init);
 	/* Never block the model's thread on a context that does not read its events. */
@@ -132,12 +131,10 @@ verbs_async_ctx_add(unsigned int idx, struct mlx4v_sim *sim, int wr)
 	if (flags < 0 || fcntl(wr, F_SETFL, flags | O_NONBLOCK) < 0)
 		return -errno;
 	pthread_mutex_lock(&verbs_async_lock);
-	if (!(verbs_async_idx_set & (1u << idx))) {
-		ret = mlx4v_sim_host_event_set(sim, verbs_async_event, (void *)(uintptr_t)idx);
-		if (ret)
-			goto out;
-		verbs_async_idx_set |= 1u << idx;
-	}
+	/* Each time: a reset after a catastrophic error makes a new model (same callback). */
+	ret = mlx4v_sim_host_event_set(sim, verbs_async_event, (void *)(uintptr_t)idx);
+	if (ret)
+		goto out;
 	ret = -ENOMEM;
 	for (i = 0; i < VERBS_ASYNC_MAX_CTX; i++) {
 		if (verbs_async_ctxs[i].wr < 0) {

@@ -109,6 +109,33 @@ verbs_preload_sim(unsigned int idx)
 	return sim;
 }
 
+/*
+ * After a catastrophic error mlx4_core resets the function and registers it again (its
+ * internal error reset): once no file of the function is open, the next open finds a new
+ * model, made from the same devargs. A live model, or one with files open, stays.
+ */
+struct mlx4v_sim *
+verbs_preload_sim_revive(unsigned int idx)
+{
+	struct verbs_run_dev *d;
+	struct mlx4v_sim *sim;
+	int64_t dead = 0;
+	unsigned int n;
+
+	d = verbs_preload_devs(&n);
+	if (idx >= n)
+		return NULL;
+	pthread_mutex_lock(&verbs_preload_sim_lock);
+	sim = verbs_preload_sims[idx];
+	if (sim != NULL && mlx4v_sim_knob_get(sim, "fatal", &dead) == 0 && dead != 0) {
+		VERBS_TRACE("%s: reset after the catastrophic error", d[idx].bdf);
+		mlx4v_sim_host_destroy(sim);
+		verbs_preload_sims[idx] = NULL;
+	}
+	pthread_mutex_unlock(&verbs_preload_sim_lock);
+	return verbs_preload_sim(idx);
+}
+
 /* mlx4_en's names on a PCI slot: enp<bus>s<slot>, the second port with d1 (dev_port 1). */
 void
 verbs_preload_ifname(unsigned int idx, unsigned int port, char *buf, size_t len)

@@ -59,6 +59,12 @@ struct verbs_run_dev *verbs_preload_devs(unsigned int *n);
 /** @return the model of function idx, created at the first call; NULL if it cannot be. */
 struct mlx4v_sim *verbs_preload_sim(unsigned int idx);
 
+/**
+ * The model of function idx for a new open while none of its files is open: a dead model
+ * (catastrophic error) is replaced by a new one, as mlx4_core's reset. @return it, or NULL.
+ */
+struct mlx4v_sim *verbs_preload_sim_revive(unsigned int idx);
+
 /** The netdev name of port (1-based) of function idx, as mlx4_en names them. */
 void verbs_preload_ifname(unsigned int idx, unsigned int port, char *buf, size_t len);
 
