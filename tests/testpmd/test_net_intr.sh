@@ -15,22 +15,30 @@
 # Each step waits for testpmd's answer, never for a fixed time.
 # vfio: what mlx5v does, on an emulated PCI function (-a <BDF>) through our vfio-pci backend, the
 # events through VFIO MSI-X.
-# Usage: test_net_intr.sh KIND: KIND as sim_kind in lib.sh, mlx5v, mlx4v or vfio.
+# verbs: what mlx4v does, on an emulated ConnectX-3 (-a <BDF>,mlx4v=1) through our rdma-core
+# backend, the events through ibv_get_async_event().
+# Usage: test_net_intr.sh KIND: KIND as sim_kind in lib.sh, mlx5v, mlx4v, vfio or verbs.
 . "$(dirname "$0")/lib.sh"
 kind=$1
 sim_kind "$kind"
-[ "$kind" != mixed ] || fail "one simulated port: mlx5v, mlx4v or vfio"
+[ "$kind" != mixed ] || fail "one simulated port: mlx5v, mlx4v, vfio or verbs"
 dev=$(sim_dev "$kind" 0)
+# The model's name in the "mlx4v sim" commands.
+model=$(sim_model "$kind" 0)
 devargs=$(sim_vdev "$dev" loop)
 devargs=${devargs#--vdev=}
 devargs=${devargs#-a }
 launch=$(sim_launcher "$kind" loop loop)
 eal=$(sim_eal "$kind" 256)
-[ "$kind" = mlx4v ] || kind=mlx5v
+# The driver family from here on: mlx4v (also on verbs) or mlx5v (also on vfio).
+case $kind in
+mlx4v|verbs) kind=mlx4v ;;
+*) kind=mlx5v ;;
+esac
 # The link command of the device's (first) port.
 case $kind in
-mlx5v) link="mlx5v sim link $(sim_model "$1" 0)" ;;
-mlx4v) link="mlx4v sim link $dev 1" ;;
+mlx5v) link="mlx5v sim link $model" ;;
+mlx4v) link="mlx4v sim link $model 1" ;;
 esac
 [ -x "$TESTPMD" ] || skip "no testpmd"
 tmp=$(mktemp -d)
@@ -194,7 +202,7 @@ printf 'stop\n' >&3
 bg_wait_log "Accumulated forward statistics" 60
 pid=$(pgrep -P "$bg_pid" | head -1)
 fds0=$(ls "/proc/$pid/fd" | wc -l)
-printf 'mlx4v sim knob %s fatal 1\n' "$dev" >&3
+printf 'mlx4v sim knob %s fatal 1\n' "$model" >&3
 bg_wait_log "device removal event" 60
 bg_wait_log "^Device is detached" 60
 printf 'port attach %s\n' "$devargs" >&3
