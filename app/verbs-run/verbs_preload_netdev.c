@@ -155,6 +155,46 @@ verbs_netdev_set_flags(struct mlx4v_sim *sim, unsigned int port, struct verbs_ne
 	return 0;
 }
 
+/*
+ * ETHTOOL_GLINKSETTINGS, as the kernel answers it: a request with another number of mask words
+ * than the kernel's gets the header with minus that number (the handshake), the right one the
+ * settings (those of ETHTOOL_GSET) and the supported and advertised modes.
+ */
+static int
+verbs_netdev_link_settings(struct mlx4v_sim *sim, unsigned int port, int up, void *data)
+{
+	const int nwords = (__ETHTOOL_LINK_MODE_MASK_NBITS + 31) / 32;
+	struct ethtool_link_settings *ls = data;
+	unsigned int i;
+
+	if (ls->link_mode_masks_nwords != nwords) {
+		memset(ls, 0, sizeof(*ls));
+		ls->cmd = ETHTOOL_GLINKSETTINGS;
+		ls->link_mode_masks_nwords = (int8_t)-nwords;
+		return 0;
+	}
+	memset(ls, 0, sizeof(*ls) + 3 * nwords * sizeof(uint32_t));
+	ls->cmd = ETHTOOL_GLINKSETTINGS;
+	ls->link_mode_masks_nwords = (int8_t)nwords;
+	ls->speed = up ? mlx4v_sim_link_speed(sim, port) : (uint32_t)SPEED_UNKNOWN;
+	ls->duplex = up ? DUPLEX_FULL : DUPLEX_UNKNOWN;
+	ls->port = PORT_FIBRE;
+	ls->transceiver = XCVR_EXTERNAL;
+	ls->autoneg = AUTONEG_ENABLE;
+	/* Supported, then advertised: 40GBASE-KR4 and 10GBASE-T, autonegotiation, pause. */
+	for (i = 0; i < 2; i++) {
+		uint32_t *m = &ls->link_mode_masks[i * nwords];
+
+		m[ETHTOOL_LINK_MODE_40000baseKR4_Full_BIT / 32] |=
+			1u << (ETHTOOL_LINK_MODE_40000baseKR4_Full_BIT % 32);
+		m[ETHTOOL_LINK_MODE_10000baseT_Full_BIT / 32] |=
+			1u << (ETHTOOL_LINK_MODE_10000baseT_Full_BIT % 32);
+		m[ETHTOOL_LINK_MODE_Autoneg_BIT / 32] |= 1u << (ETHTOOL_LINK_MODE_Autoneg_BIT % 32);
+		m[ETHTOOL_LINK_MODE_Pause_BIT / 32] |= 1u << (ETHTOOL_LINK_MODE_Pause_BIT % 32);
+	}
+	return 0;
+}
+
 /* SIOCETHTOOL: the link settings and state, the pause parameters; the rest named, refused. */
 static int
 verbs_netdev_ethtool(struct mlx4v_sim *sim, unsigned int port, struct verbs_netdev *nd,
@@ -186,6 +226,8 @@ verbs_netdev_ethtool(struct mlx4v_sim *sim, unsigned int port, struct verbs_netd
 		e->autoneg = AUTONEG_ENABLE;
 		return 0;
 	}
+	case ETHTOOL_GLINKSETTINGS:
+		return verbs_netdev_link_settings(sim, port, up, data);
 	case ETHTOOL_GLINK: {
 		struct ethtool_value *v = data;
 
