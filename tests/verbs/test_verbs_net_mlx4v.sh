@@ -8,6 +8,8 @@
 # with its MAC from the port's mlx4_en netdev (sysfs) and its link from the verbs port; the
 # cable of each port pulled and plugged back reaches testpmd as link state change events
 # (ibv_get_async_event() in the EAL interrupt thread) with the link read back down, then up.
+# Then the two ports cabled to each other: io forwarding through both, testpmd's link-down
+# and link-up of a port through its netdev (both ends of the cable follow), a new MTU.
 # The forwarding runs on this kind are test_fwd.sh, test_net_intr.sh and test_l3fwd_power.sh
 # with the port kind "verbs" (tests/testpmd/lib.sh).
 . "$MLXV_SRC/tests/testpmd/lib.sh"
@@ -62,5 +64,44 @@ reject "$o" "gives no MAC|kernel interface stays down"
 # Down then up again, for each port, as the last dump shows.
 [ "$(grep -c 'Link status: up' "$o")" -ge 4 ] || fail "the links did not come back up"
 reject "$o" "Segmentation|Assertion|PANIC"
+# Everything the backend asks of the netdevs is answered.
+reject "$o" "ioctl.*not emulated"
+expect "$o" '^Bye'
+
+# The two ports cabled to each other: io forwarding through both (port 2's queues too);
+# "set link-down" of port 0 closes its port through the netdev (IFF_UP), which takes the
+# cable down at both ends, and "set link-up" opens it again; a new MTU at the next start.
+bg_out=$tmp/pair.log
+(cd / && exec timeout 120 stdbuf -oL "$VERBS_RUN" \
+	--dev "$bdf,wire1=pair:verbs-$bdf.2,wire2=pair:verbs-$bdf.1" -- "$TESTPMD" \
+	$(sim_eal verbs 256) -l 0-1 -a "$bdf,mlx4v=1" -- -i --total-num-mbufs=8192 \
+	--forward-mode=io) <"$tmp/in" >"$bg_out" 2>&1 &
+bg_pid=$!
+exec 3>"$tmp/in"
+printf 'start tx_first\n' >&3
+bg_wait_log "io packet forwarding" 60
+printf 'stop\n' >&3
+bg_wait_log "Accumulated forward statistics" 60
+printf 'set link-down port 0\n' >&3
+bg_wait_log "$lsc1" 60 1
+printf 'show port info 1\nset link-up port 0\n' >&3
+bg_wait_log "$lsc1" 60 2
+printf 'show port info 1\nport stop all\nport config mtu 0 1400\nport start all\n' >&3
+printf 'show port info 0\n' >&3
+bg_wait_log "MTU: 1400" 60
+printf 'quit\n' >&3
+exec 3>&-
+bg_finish
+o=$bg_out
+# Each port received and sent frames, none in error.
+for p in 0 1; do
+	awk -v p="$p" '/Forward statistics for port/ { cur = $(NF - 1) }
+		cur == p && /RX-packets:/ { rx = $2 } cur == p && /TX-packets:/ { tx = $2 }
+		END { exit !(rx > 0 && tx > 0) }' "$o" || fail "port $p did not forward"
+done
+reject "$o" "RX-errors: [1-9]|TX-errors: [1-9]|Fail to|failed"
+[ "$(grep -c "$lsc0" "$o")" -eq 2 ] || fail "port 0: not two link state change events"
+[ "$(grep -c 'Link status: down' "$o")" -eq 1 ] || fail "port 1 did not go down with port 0"
+reject "$o" "Segmentation|Assertion|PANIC|ioctl.*not emulated"
 expect "$o" '^Bye'
 echo "PASS"
