@@ -6,8 +6,10 @@
  * @file Asynchronous events through libibverbs (doc/guides/platform/verbs_emulation.rst,
  * "Async events"): two emulated ConnectX-3 cabled port 1 to port 1; the cable pulled at one
  * end, each context reads IBV_EVENT_PORT_ERR for port 1 with ibv_get_async_event() and the
- * port queries down; plugged back, IBV_EVENT_PORT_ACTIVE and the port active; a port without
- * cable change reports nothing; the catastrophic error (the model's fatal knob) reads
+ * port queries down; plugged back, IBV_EVENT_PORT_ACTIVE and the port active; a CQ of two
+ * entries that four sends overrun reads IBV_EVENT_CQ_ERR naming that CQ on its own context
+ * only, and ibv_destroy_cq() returns once it is acknowledged (the count in DESTROY_CQ's
+ * response); the catastrophic error (the model's fatal knob) reads
  * IBV_EVENT_DEVICE_FATAL on the dead function's context only. Run under dpdk-mlxv-verbs-run
  * with the two functions cabled.
  */
@@ -62,6 +64,60 @@ expect_port_event(struct ibv_context **ctx, enum ibv_event_type type, int state,
 	}
 }
 
+/*
+ * Four signalled sends on a QP whose CQ has two entries, never polled: the device puts the CQ
+ * in error, and its context alone hears IBV_EVENT_CQ_ERR naming it.
+ */
+static void
+cq_overrun(struct ibv_context **ctx)
+{
+	static uint8_t frame[64] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02 };
+	struct ibv_async_event ev;
+	struct ibv_send_wr wr, *bad;
+	struct ibv_sge sge;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;
+	struct pollfd p;
+	int i, ok;
+
+	pd = ibv_alloc_pd(ctx[0]);
+	cq = ibv_create_cq(ctx[0], 1, NULL, NULL, 0);
+	mr = pd != NULL ? ibv_reg_mr(pd, frame, sizeof(frame), 0) : NULL;
+	qp = mr != NULL && cq != NULL ? verbs_test_raw_qp(pd, cq, 8, 0) : NULL;
+	CHECK(qp != NULL && cq->cqe == 1, "mlx4_0: a QP in RTS on a CQ of 2 entries");
+	if (qp == NULL)
+		return;
+	sge.addr = (uintptr_t)frame;
+	sge.length = sizeof(frame);
+	sge.lkey = mr->lkey;
+	for (i = 0, ok = 1; i < 4; i++) {
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = i;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		wr.opcode = IBV_WR_SEND;
+		wr.send_flags = IBV_SEND_SIGNALED;
+		ok &= ibv_post_send(qp, &wr, &bad) == 0;
+	}
+	CHECK(ok, "mlx4_0: four sends posted");
+	memset(&ev, 0, sizeof(ev));
+	ok = next_event(ctx[0], &ev) == 0;
+	CHECK(ok && ev.event_type == IBV_EVENT_CQ_ERR && ev.element.cq == cq,
+	      "mlx4_0: %s on the overrun CQ", ok ? ibv_event_type_str(ev.event_type) : "nothing");
+	if (ok)
+		ibv_ack_async_event(&ev);
+	p.fd = ctx[1]->async_fd;
+	p.events = POLLIN;
+	CHECK(poll(&p, 1, 0) == 0, "mlx4_1: no event for the other function's CQ");
+	CHECK(ibv_destroy_qp(qp) == 0, "QP destroyed");
+	/* Waits for as many acknowledgements as the command reports events: one. */
+	CHECK(ibv_destroy_cq(cq) == 0, "CQ in error destroyed, its event acknowledged");
+	ibv_dereg_mr(mr);
+	ibv_dealloc_pd(pd);
+}
+
 int
 main(void)
 {
@@ -99,6 +155,7 @@ main(void)
 		if (ok)
 			ibv_ack_async_event(&ev);
 	}
+	cq_overrun(ctx);
 	/* The catastrophic error: the dead function's context hears it, the other nothing. */
 	CHECK(mlx4v_sim_knob_set(sim0, "fatal", 1) == 0, "mlx4_0: fatal error");
 	ok = next_event(ctx[0], &ev) == 0;

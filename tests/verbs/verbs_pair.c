@@ -42,9 +42,6 @@ struct side {
 static int
 side_open(struct side *s, struct ibv_device *dev, int nrecv, int events)
 {
-	struct ibv_qp_init_attr qa;
-	struct ibv_qp_attr a;
-
 	memset(s, 0, sizeof(*s));
 	s->ctx = ibv_open_device(dev);
 	if (s->ctx == NULL)
@@ -59,27 +56,8 @@ side_open(struct side *s, struct ibv_device *dev, int nrecv, int events)
 		NULL;
 	if (s->mr == NULL || s->cq == NULL)
 		return -1;
-	memset(&qa, 0, sizeof(qa));
-	qa.send_cq = s->cq;
-	qa.recv_cq = s->cq;
-	qa.qp_type = IBV_QPT_RAW_PACKET;
-	qa.cap.max_send_wr = 32;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_wr = nrecv;
-	qa.cap.max_recv_sge = 1;
-	s->qp = ibv_create_qp(s->pd, &qa);
-	if (s->qp == NULL)
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_INIT;
-	a.port_num = 1;
-	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_PORT) != 0)
-		return -1;
-	a.qp_state = IBV_QPS_RTR;
-	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE) != 0)
-		return -1;
-	a.qp_state = IBV_QPS_RTS;
-	return ibv_modify_qp(s->qp, &a, IBV_QP_STATE);
+	s->qp = verbs_test_raw_qp(s->pd, s->cq, 32, nrecv);
+	return s->qp != NULL ? 0 : -1;
 }
 
 static void

@@ -73,4 +73,41 @@ verbs_test_mac_rule(struct ibv_qp *qp, uint8_t port, const uint8_t *mac)
 	return ibv_create_flow(qp, &rule.attr);
 }
 
+/**
+ * A raw-packet QP on port 1 of pd, both queues on cq, taken through INIT and RTR to RTS.
+ * @return the QP, or NULL.
+ */
+static inline struct ibv_qp *
+verbs_test_raw_qp(struct ibv_pd *pd, struct ibv_cq *cq, uint32_t nsend, uint32_t nrecv)
+{
+	static const enum ibv_qp_state steps[] = { IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS };
+	struct ibv_qp_init_attr qa;
+	struct ibv_qp_attr a;
+	struct ibv_qp *qp;
+	unsigned int i;
+
+	memset(&qa, 0, sizeof(qa));
+	qa.send_cq = cq;
+	qa.recv_cq = cq;
+	qa.qp_type = IBV_QPT_RAW_PACKET;
+	qa.cap.max_send_wr = nsend;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_wr = nrecv;
+	qa.cap.max_recv_sge = 1;
+	qp = ibv_create_qp(pd, &qa);
+	if (qp == NULL)
+		return NULL;
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		memset(&a, 0, sizeof(a));
+		a.qp_state = steps[i];
+		a.port_num = 1;
+		/* The port goes with RESET->INIT only. */
+		if (ibv_modify_qp(qp, &a, IBV_QP_STATE | (i == 0 ? IBV_QP_PORT : 0)) != 0) {
+			ibv_destroy_qp(qp);
+			return NULL;
+		}
+	}
+	return qp;
+}
+
 #endif /* _VERBS_TEST_H_ */
