@@ -120,25 +120,35 @@ srq_check(struct ibv_pd *pd, uint32_t max_wr, uint32_t max_sge, struct mlx4dv_sr
 	return srq;
 }
 
-/* The WQs of a context whose range is 4: four numbers from a multiple of 4, in order. */
-static void
-wq_range_check(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_cq *cq)
+/* A receive WQ of 16 WRs of one SGE on pd and cq, or NULL. */
+static struct ibv_wq *
+wq_new(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_cq *cq)
 {
 	struct ibv_wq_init_attr wa;
-	struct ibv_wq *wq[4];
-	uint8_t log = 2;
-	int i, ok;
 
-	CHECK(mlx4dv_set_context_attr(ctx, MLX4DV_SET_CTX_ATTR_LOG_WQS_RANGE_SZ, &log) == 0,
-	      "WQ number range of 4 set");
+	if (ctx == NULL || pd == NULL || cq == NULL)
+		return NULL;
 	memset(&wa, 0, sizeof(wa));
 	wa.wq_type = IBV_WQT_RQ;
 	wa.max_wr = 16;
 	wa.max_sge = 1;
 	wa.pd = pd;
 	wa.cq = cq;
+	return ibv_create_wq(ctx, &wa);
+}
+
+/* The WQs of a context whose range is 4: four numbers from a multiple of 4, in order. */
+static void
+wq_range_check(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_cq *cq)
+{
+	struct ibv_wq *wq[4];
+	uint8_t log = 2;
+	int i, ok;
+
+	CHECK(mlx4dv_set_context_attr(ctx, MLX4DV_SET_CTX_ATTR_LOG_WQS_RANGE_SZ, &log) == 0,
+	      "WQ number range of 4 set");
 	for (i = 0, ok = 1; i < 4; i++) {
-		wq[i] = ibv_create_wq(ctx, &wa);
+		wq[i] = wq_new(ctx, pd, cq);
 		ok &= wq[i] != NULL;
 	}
 	CHECK(ok, "four WQs");
@@ -157,7 +167,6 @@ main(void)
 {
 	struct mlx4dv_ctx_allocators alloc;
 	struct ibv_context *ctx, *ctx2;
-	struct ibv_wq_init_attr wa;
 	struct ibv_srq_init_attr sa;
 	struct mlx4v_sim_cq_info info;
 	struct ibv_device_attr da;
@@ -241,13 +250,7 @@ main(void)
 	ctx2 = ibv_open_device(list[0]);
 	pd2 = ctx2 != NULL ? ibv_alloc_pd(ctx2) : NULL;
 	cq2 = ctx2 != NULL ? ibv_create_cq(ctx2, 32, NULL, NULL, 0) : NULL;
-	memset(&wa, 0, sizeof(wa));
-	wa.wq_type = IBV_WQT_RQ;
-	wa.max_wr = 16;
-	wa.max_sge = 1;
-	wa.pd = pd2;
-	wa.cq = cq2;
-	wq1 = pd2 != NULL && cq2 != NULL ? ibv_create_wq(ctx2, &wa) : NULL;
+	wq1 = wq_new(ctx2, pd2, cq2);
 	CHECK(wq1 != NULL, "a WQ on a second context: 0x%x", wq1 != NULL ? wq1->wq_num : 0);
 	wq_range_check(ctx, pd, cq);
 	if (wq1 != NULL)

@@ -33,31 +33,7 @@
 
 static char g_root[64];
 
-/* root/device/net/name/attr holding value (no attribute when attr is NULL). */
-static int
-fake_netdev(const char *name, const char *attr, const char *value)
-{
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/device", g_root);
-	mkdir(path, 0700);
-	snprintf(path, sizeof(path), "%s/device/net", g_root);
-	mkdir(path, 0700);
-	snprintf(path, sizeof(path), "%s/device/net/%s", g_root, name);
-	if (mkdir(path, 0700) != 0)
-		return -1;
-	if (attr == NULL)
-		return 0;
-	snprintf(path, sizeof(path), "%s/device/net/%s/%s", g_root, name, attr);
-	f = fopen(path, "w");
-	if (f == NULL)
-		return -1;
-	fprintf(f, "%s\n", value);
-	return fclose(f);
-}
-
-/* One more attribute of the netdev fake_netdev() made. */
+/* One attribute of a netdev made by fake_netdev(): root/device/net/name/attr holding value. */
 static int
 fake_attr(const char *name, const char *attr, const char *value)
 {
@@ -70,6 +46,22 @@ fake_attr(const char *name, const char *attr, const char *value)
 		return -1;
 	fprintf(f, "%s\n", value);
 	return fclose(f);
+}
+
+/* root/device/net/name, with attr holding value (no attribute when attr is NULL). */
+static int
+fake_netdev(const char *name, const char *attr, const char *value)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/device", g_root);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/device/net", g_root);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/device/net/%s", g_root, name);
+	if (mkdir(path, 0700) != 0)
+		return -1;
+	return attr == NULL ? 0 : fake_attr(name, attr, value);
 }
 
 static int
