@@ -260,8 +260,11 @@ verbs_dev_obj_destroy(struct verbs_dev_fd *f, uint32_t h)
 	case VERBS_H_QP:
 		qp = hd->obj;
 		ret = f->ops->qp_destroy(qp);
-		if (ret == 0)
+		if (ret == 0) {
 			verbs_rss_qp_unref(qp);
+			if (qp->srq != NULL)
+				qp->srq->obj.refcnt--;
+		}
 		break;
 	case VERBS_H_IND:
 		ret = verbs_rss_ind_destroy(f, hd->obj);
@@ -701,6 +704,7 @@ verbs_cmd_create_qp(struct verbs_dev_fd *f, const void *in, size_t in_len, size_
 	const struct mlx4_ib_create_qp *drv = (const void *)(cmd + 1);
 	struct ib_uverbs_create_qp_resp resp;
 	struct mlx4v_cq *scq, *rcq;
+	struct mlx4v_srq *srq = NULL;
 	struct mlx4v_pd *pd;
 	struct mlx4v_qp *qp;
 	uint32_t rq_gs;
@@ -708,15 +712,17 @@ verbs_cmd_create_qp(struct verbs_dev_fd *f, const void *in, size_t in_len, size_
 
 	if (in_len < sizeof(*cmd) + sizeof(*drv) || f->ctx == NULL)
 		return -EINVAL;
-	if (cmd->qp_type != IBV_QPT_RAW_PACKET || cmd->is_srq) {
-		VERBS_RUN_LOG("CREATE_QP of type %u%s: not emulated (EOPNOTSUPP)", cmd->qp_type,
-			      cmd->is_srq ? " with an SRQ" : "");
+	if (cmd->qp_type != IBV_QPT_RAW_PACKET) {
+		VERBS_RUN_LOG("CREATE_QP of type %u: not emulated (EOPNOTSUPP)", cmd->qp_type);
 		return -EOPNOTSUPP;
 	}
 	pd = verbs_dev_handle_get(f, cmd->pd_handle, VERBS_H_PD);
 	scq = verbs_dev_handle_get(f, cmd->send_cq_handle, VERBS_H_CQ);
 	rcq = verbs_dev_handle_get(f, cmd->recv_cq_handle, VERBS_H_CQ);
-	if (pd == NULL || scq == NULL || rcq == NULL)
+	/* On an SRQ the QP has no receive queue of its own (mlx4_ib's set_rq_size()). */
+	if (cmd->is_srq)
+		srq = verbs_dev_handle_get(f, cmd->srq_handle, VERBS_H_SRQ);
+	if (pd == NULL || scq == NULL || rcq == NULL || (cmd->is_srq && srq == NULL))
 		return -EINVAL;
 	/* mlx4_ib checks the user's SQ geometry (set_user_sq_size()). */
 	if (drv->log_sq_bb_count > 16 || drv->log_sq_stride < 6 || drv->log_sq_stride > 11 ||
@@ -730,10 +736,11 @@ verbs_cmd_create_qp(struct verbs_dev_fd *f, const void *in, size_t in_len, size_
 	qp->pd = pd;
 	qp->send_cq = scq;
 	qp->recv_cq = rcq;
+	qp->srq = srq;
 	qp->attr.port = 1;
 	qp->sq.wqe_cnt = 1u << drv->log_sq_bb_count;
 	qp->sq.wqe_shift = drv->log_sq_stride;
-	if (cmd->max_recv_wr != 0) {
+	if (cmd->max_recv_wr != 0 && srq == NULL) {
 		qp->rq.wqe_cnt = verbs_dev_pow2(cmd->max_recv_wr);
 		rq_gs = verbs_dev_pow2(cmd->max_recv_sge != 0 ? cmd->max_recv_sge : 1);
 		qp->rq.wqe_shift = verbs_dev_log2(rq_gs * 16);
@@ -765,6 +772,8 @@ verbs_cmd_create_qp(struct verbs_dev_fd *f, const void *in, size_t in_len, size_
 		pd->obj.refcnt++;
 		scq->obj.refcnt++;
 		rcq->obj.refcnt++;
+		if (srq != NULL)
+			srq->obj.refcnt++;
 		return 0;
 	}
 	f->ops->qp_destroy(qp);

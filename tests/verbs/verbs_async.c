@@ -85,7 +85,7 @@ cq_overrun(struct ibv_context **ctx)
 	pd = ibv_alloc_pd(ctx[0]);
 	cq = ibv_create_cq(ctx[0], 1, NULL, NULL, 0);
 	mr = pd != NULL ? ibv_reg_mr(pd, frame, sizeof(frame), 0) : NULL;
-	qp = mr != NULL && cq != NULL ? verbs_test_raw_qp(pd, cq, 8, 0) : NULL;
+	qp = mr != NULL && cq != NULL ? verbs_test_raw_qp(pd, cq, 8, 0, NULL) : NULL;
 	CHECK(qp != NULL && cq->cqe == 1, "mlx4_0: a QP in RTS on a CQ of 2 entries");
 	if (qp == NULL)
 		return;

@@ -23,10 +23,15 @@
 #include <infiniband/mlx4dv.h>
 #include <infiniband/verbs.h>
 
+#include <rte_ether.h>
+
 #include "mlx4v_sim.h"
 #include "verbs_test.h"
 
 #define NALLOC 64
+#define NRX 8           /* frames of one round through the SRQ */
+#define RXBUF 2048
+#define FRAME 128
 
 /** What the allocator hook handed out. */
 struct hook {
@@ -118,6 +123,88 @@ srq_check(struct ibv_pd *pd, uint32_t max_wr, uint32_t max_sge, struct mlx4dv_sr
 			((i + 1) & (max - 1));
 	CHECK(ok, "the WQEs linked in a free list");
 	return srq;
+}
+
+/*
+ * Frames through an SRQ: a raw-packet QP on it, a rule for the port's MAC, and three rounds of
+ * NRX frames sent to that MAC over the port's loop wire, each round into NRX buffers posted
+ * with ibv_post_srq_recv() to an SRQ of 16 WQEs (libmlx4 recycles the WQEs the completions
+ * free): every frame received in order, into the buffer posted for it, with its length.
+ */
+static void
+srq_traffic(struct ibv_context *ctx, struct ibv_pd *pd, struct mlx4v_sim *sim)
+{
+	static uint8_t buf[(NRX + 1) * RXBUF];
+	struct ibv_wc wc[2 * NRX];
+	struct ibv_send_wr wr, *bad;
+	struct ibv_recv_wr rwr, *rbad;
+	struct rte_ether_addr mac;
+	struct ibv_srq_init_attr sa;
+	struct ibv_sge sge;
+	struct ibv_flow *flow;
+	struct ibv_srq *srq;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;
+	int r, i, n, ok;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.attr.max_wr = 15;
+	sa.attr.max_sge = 1;
+	srq = ibv_create_srq(pd, &sa);
+	cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
+	mr = ibv_reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE);
+	qp = srq != NULL && cq != NULL && mr != NULL ? verbs_test_raw_qp(pd, cq, 32, 0, srq) : NULL;
+	CHECK(qp != NULL, "a raw-packet QP on an SRQ of 16 WQEs, in RTS");
+	if (qp == NULL)
+		return;
+	mlx4v_sim_port_mac(sim, 1, &mac);
+	flow = verbs_test_mac_rule(qp, 1, mac.addr_bytes);
+	CHECK(flow != NULL, "a rule for the port's MAC");
+	/* The frame: to the port's own MAC, in the last buffer. */
+	memset(buf + NRX * RXBUF, 0x5a, FRAME);
+	memcpy(buf + NRX * RXBUF, mac.addr_bytes, 6);
+	for (r = 0; r < 3; r++) {
+		for (i = 0, ok = 1; i < NRX; i++) {
+			memset(buf + i * RXBUF, 0, RXBUF);
+			sge.addr = (uintptr_t)(buf + i * RXBUF);
+			sge.length = RXBUF;
+			sge.lkey = mr->lkey;
+			memset(&rwr, 0, sizeof(rwr));
+			rwr.wr_id = 1000 * (r + 1) + i;
+			rwr.sg_list = &sge;
+			rwr.num_sge = 1;
+			ok &= ibv_post_srq_recv(srq, &rwr, &rbad) == 0;
+		}
+		CHECK(ok, "round %d: %d buffers posted to the SRQ", r, NRX);
+		for (i = 0, ok = 1; i < NRX; i++) {
+			sge.addr = (uintptr_t)(buf + NRX * RXBUF);
+			sge.length = FRAME;
+			memset(&wr, 0, sizeof(wr));
+			wr.wr_id = i;
+			wr.sg_list = &sge;
+			wr.num_sge = 1;
+			wr.opcode = IBV_WR_SEND;
+			wr.send_flags = IBV_SEND_SIGNALED;
+			ok &= ibv_post_send(qp, &wr, &bad) == 0;
+		}
+		CHECK(ok, "round %d: %d frames sent to the port's MAC", r, NRX);
+		n = verbs_test_poll(cq, wc, 2 * NRX, 5000);
+		for (i = 0, ok = n == 2 * NRX; ok && i < n; i++) {
+			if (wc[i].opcode != IBV_WC_RECV)
+				continue;
+			ok = wc[i].status == IBV_WC_SUCCESS && wc[i].byte_len == FRAME &&
+				wc[i].wr_id / 1000 == (uint64_t)r + 1 &&
+				memcmp(buf + (wc[i].wr_id % 1000) * RXBUF, buf + NRX * RXBUF,
+				       FRAME) == 0;
+		}
+		CHECK(ok, "round %d: %d completions, every frame in its buffer with its length",
+		      r, n);
+	}
+	CHECK(ibv_destroy_flow(flow) == 0 && ibv_destroy_qp(qp) == 0, "rule and QP destroyed");
+	CHECK(ibv_destroy_srq(srq) == 0, "SRQ destroyed");
+	ibv_destroy_cq(cq);
+	ibv_dereg_mr(mr);
 }
 
 /* A receive WQ of 16 WRs of one SGE on pd and cq, or NULL. */
@@ -240,6 +327,7 @@ main(void)
 	CHECK(ibv_create_srq(pd, &sa) == NULL && errno == EINVAL,
 	      "max_sge beyond the device's refused (%s)", strerror(errno));
 	CHECK(mlx4v_sim_live_objects(sim, MLX4V_SIM_OBJ_SRQ) == 0, "the model holds no SRQ");
+	srq_traffic(ctx, pd, sim);
 	/* Left for the close: the kernel destroys it at release. */
 	srq = srq_check(pd, 64, 1, &dv);
 

@@ -56,7 +56,7 @@ side_open(struct side *s, struct ibv_device *dev, int nrecv, int events)
 		NULL;
 	if (s->mr == NULL || s->cq == NULL)
 		return -1;
-	s->qp = verbs_test_raw_qp(s->pd, s->cq, 32, nrecv);
+	s->qp = verbs_test_raw_qp(s->pd, s->cq, 32, nrecv, NULL);
 	return s->qp != NULL ? 0 : -1;
 }
 

@@ -74,11 +74,12 @@ verbs_test_mac_rule(struct ibv_qp *qp, uint8_t port, const uint8_t *mac)
 }
 
 /**
- * A raw-packet QP on port 1 of pd, both queues on cq, taken through INIT and RTR to RTS.
- * @return the QP, or NULL.
+ * A raw-packet QP on port 1 of pd, both queues on cq, receiving into nrecv WQEs of its own or
+ * from srq (non-NULL), taken through INIT and RTR to RTS. @return the QP, or NULL.
  */
 static inline struct ibv_qp *
-verbs_test_raw_qp(struct ibv_pd *pd, struct ibv_cq *cq, uint32_t nsend, uint32_t nrecv)
+verbs_test_raw_qp(struct ibv_pd *pd, struct ibv_cq *cq, uint32_t nsend, uint32_t nrecv,
+		  struct ibv_srq *srq)
 {
 	static const enum ibv_qp_state steps[] = { IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS };
 	struct ibv_qp_init_attr qa;
@@ -94,6 +95,7 @@ verbs_test_raw_qp(struct ibv_pd *pd, struct ibv_cq *cq, uint32_t nsend, uint32_t
 	qa.cap.max_send_sge = 1;
 	qa.cap.max_recv_wr = nrecv;
 	qa.cap.max_recv_sge = 1;
+	qa.srq = srq;
 	qp = ibv_create_qp(pd, &qa);
 	if (qp == NULL)
 		return NULL;
