@@ -5,7 +5,8 @@
 # Random and malformed command lines (fuzz_lines.py, fixed seeds) fed to testpmd on two
 # simulated ports cabled together: our testpmd, then Debian's loading our drivers with -d.
 # Each session must not crash or hang, must exit 0 at its "quit", and must have read every
-# line (one prompt per line). Usage: test_testpmd_fuzz.sh KIND (mlx5v or mlx4v).
+# line (one prompt per line), on the two ports of the kind. Usage: test_testpmd_fuzz.sh KIND
+# (sim_kind in lib.sh; vfio and verbs under their launcher).
 . "$(dirname "$0")/lib.sh"
 kind=$1
 sim_kind "$kind"
@@ -16,6 +17,8 @@ cmds=$(mktemp)
 plugins=$(stage_plugins) || fail "cannot stage plugins"
 trap 'rm -rf "$out" "$cmds" "$plugins"' EXIT
 PAIR=$(sim_pair "$kind")
+LAUNCH=$(sim_launcher "$kind" pair pair)
+EAL=$(sim_eal "$kind" 256)
 TP_ARGS="-- -i --total-num-mbufs=16384 --nb-cores=1"
 LINES=40
 
@@ -32,7 +35,7 @@ for seed in 1 2 3; do
 		ours) set -- "$TESTPMD" ;;
 		debian) set -- /usr/bin/dpdk-testpmd -d "$plugins" ;;
 		esac
-		(cd / && timeout 120 "$@" $EAL_BASE -l 0-1 $PAIR $TP_ARGS) <"$cmds" >"$out" 2>&1
+		(cd / && timeout 120 $LAUNCH "$@" $EAL -l 0-1 $PAIR $TP_ARGS) <"$cmds" >"$out" 2>&1
 		rc=$?
 		prompts=$(grep -o 'testpmd> ' "$out" | wc -l)
 		if [ $rc -ne 0 ] || [ "$prompts" -ne "$n" ]; then
@@ -41,6 +44,9 @@ for seed in 1 2 3; do
 			fail "$prog testpmd, seed $seed: exit $rc, $prompts prompts for $n lines"
 		fi
 		grep -q '^Bye' "$out" || { cat "$out"; fail "$prog testpmd, seed $seed: no Bye"; }
+		# The session had the kind's two ports to misuse, not none.
+		grep -q '^Configuring Port 1 ' "$out" ||
+			{ cat "$out"; fail "$prog testpmd, seed $seed: no port 1"; }
 		echo "$prog testpmd, seed $seed: $n lines on $kind ports, exit 0"
 	done
 done
