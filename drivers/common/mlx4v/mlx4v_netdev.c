@@ -210,25 +210,18 @@ mlx4v_netdev_speed_get(const char *ifname, uint32_t *mbps)
 }
 
 /*
- * The interface's IFF_UP (is_mtu 0) or MTU: SIOCGIFFLAGS or SIOCGIFMTU into ifr, else (no such
- * interface to this process's sockets) its sysfs "flags" or "mtu", which need no socket.
- * @return 0 or -errno (the ioctl's).
+ * The interface's IFF_UP (is_mtu 0) or MTU as its sysfs "flags" or "mtu" say, for an interface
+ * this process's sockets do not know. @return 0 or -errno.
  */
 static int
-mlx4v_netdev_cur(const char *ibdev_path, const char *ifname, int is_mtu, int *cur,
-		 struct ifreq *ifr)
+mlx4v_netdev_sysfs_cur(const char *ibdev_path, const char *ifname, int is_mtu, int *cur)
 {
 	char buf[32];
 	long v;
 	int ret;
 
-	ret = mlx4v_netdev_ioctl(ifname, is_mtu ? SIOCGIFMTU : SIOCGIFFLAGS, ifr);
-	if (ret == 0) {
-		*cur = is_mtu ? ifr->ifr_mtu : !!(ifr->ifr_flags & IFF_UP);
-		return 0;
-	}
-	if (mlx4v_netdev_sysfs(ibdev_path, ifname, is_mtu ? "mtu" : "flags", buf,
-			       sizeof(buf)) != 0)
+	ret = mlx4v_netdev_sysfs(ibdev_path, ifname, is_mtu ? "mtu" : "flags", buf, sizeof(buf));
+	if (ret != 0)
 		return ret;
 	v = strtol(buf, NULL, 0);
 	*cur = is_mtu ? (int)v : !!(v & IFF_UP);
@@ -236,8 +229,9 @@ mlx4v_netdev_cur(const char *ibdev_path, const char *ifname, int is_mtu, int *cu
 }
 
 /*
- * Write the interface's flags (SIOCSIFFLAGS) or MTU (SIOCSIFMTU) only when want differs from
- * what it has: an interface already as wanted needs neither privilege nor a socket on it.
+ * Read the interface's flags (SIOCGIFFLAGS) or MTU (SIOCGIFMTU), else (no such interface to
+ * this process's sockets) its sysfs attribute, and write them with the set request only when
+ * want differs: an interface already as wanted needs neither privilege nor a socket on it.
  * @return 0 or -errno.
  */
 static int
@@ -247,17 +241,16 @@ mlx4v_netdev_update(const char *ibdev_path, const char *ifname, int is_mtu, int 
 	int ret, cur;
 
 	memset(&ifr, 0, sizeof(ifr));
-	ret = mlx4v_netdev_cur(ibdev_path, ifname, is_mtu, &cur, &ifr);
-	if (ret != 0)
+	ret = mlx4v_netdev_ioctl(ifname, is_mtu ? SIOCGIFMTU : SIOCGIFFLAGS, &ifr);
+	if (ret == 0)
+		cur = is_mtu ? ifr.ifr_mtu : !!(ifr.ifr_flags & IFF_UP);
+	else if (mlx4v_netdev_sysfs_cur(ibdev_path, ifname, is_mtu, &cur) != 0)
 		return ret;
 	if (cur == want)
 		return 0;
-	/* The set requests write every flag: only the ioctl gave them (sysfs: no interface). */
-	if (!is_mtu && ifr.ifr_flags == 0) {
-		ret = mlx4v_netdev_ioctl(ifname, SIOCGIFFLAGS, &ifr);
-		if (ret != 0)
-			goto err;
-	}
+	/* Known through sysfs only: no socket of this process can change it. */
+	if (ret != 0)
+		goto err;
 	if (is_mtu)
 		ifr.ifr_mtu = want;
 	else
