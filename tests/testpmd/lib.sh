@@ -248,11 +248,11 @@ sim_taps() {
 	echo "$(sim_vdev "$(sim_dev "$1" 0)" "tap:$2") $(sim_vdev "$(sim_dev "$1" 1)" "tap:$3")"
 }
 
-# sim_link_cmd DEV up|down: the testpmd command plugging or pulling the cable of DEV's port.
+# sim_link_cmd MODEL up|down: the testpmd command plugging or pulling the cable of the port of
+# MODEL (as sim_model names it).
 sim_link_cmd() {
 	case $1 in
-	mlx4v_sim*) echo "mlx4v sim link $1 1 $2" ;;
-	0000:01:*) echo "mlx4v sim link verbs-$1 1 $2" ;;
+	mlx4v_sim*|verbs-*) echo "mlx4v sim link $1 1 $2" ;;
 	*) echo "mlx5v sim link $1 $2" ;;
 	esac
 }
