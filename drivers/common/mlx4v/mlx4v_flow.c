@@ -11,6 +11,8 @@
 
 #include <string.h>
 
+#include <rte_byteorder.h>
+
 #include "mlx4v_log.h"
 #include "mlx4v_verbs.h"
 
@@ -186,10 +188,13 @@ mlx4v_rss_qp_destroy(struct mlx4v_qp *qp)
 
 /*
  * The public rule as verbs rules, as DPDK's mlx4 and mlx4_en build them: a MAC (unicast,
- * broadcast or a multicast group) is a NORMAL rule with a full DMAC mask; promiscuous and
+ * broadcast or a multicast group) is a NORMAL rule with a full DMAC mask, the VLAN ID in the
+ * same Ethernet spec, then an IPv4 spec and a TCP or UDP spec when asked; promiscuous and
  * all-multicast are the default rule types without a spec. Never a NORMAL rule with an empty or
- * partial mask: mlx4_en's validator refuses one, and firmware that took it would rank it as a
- * regular rule above the kernel netdev's own (doc/guides/prm/mlx4.rst §5.4).
+ * partial DMAC mask: mlx4_en's validator refuses one, and firmware that took it would rank it as
+ * a regular rule above the kernel netdev's own (doc/guides/prm/mlx4.rst §5.4). Values keep only
+ * their masked bits, as the verbs specs carry them. Masks go to the backend as given: the device
+ * decides which it takes.
  */
 static void
 mlx4v_flow_encode(const struct rte_pmd_mlx4v_flow_attr *attr, struct mlx4v_flow_rule *rule)
@@ -199,8 +204,29 @@ mlx4v_flow_encode(const struct rte_pmd_mlx4v_flow_attr *attr, struct mlx4v_flow_
 	case RTE_PMD_MLX4V_FLOW_MAC:
 		rule->type = MLX4V_FLOW_RULE_NORMAL;
 		rule->num_specs = 1;
+		rule->priority = attr->priority;
 		memcpy(rule->dmac, attr->dmac, sizeof(rule->dmac));
 		memset(rule->dmac_mask, 0xff, sizeof(rule->dmac_mask));
+		if (attr->match & RTE_PMD_MLX4V_FLOW_MATCH_VLAN) {
+			rule->vlan_tag_mask = rte_cpu_to_be_16(0x0fff);
+			rule->vlan_tag = rte_cpu_to_be_16(attr->vid) & rule->vlan_tag_mask;
+		}
+		if (!(attr->match & RTE_PMD_MLX4V_FLOW_MATCH_IPV4))
+			break;
+		rule->num_specs = 2;
+		rule->src_ip_mask = attr->src_ip_mask;
+		rule->src_ip = attr->src_ip & attr->src_ip_mask;
+		rule->dst_ip_mask = attr->dst_ip_mask;
+		rule->dst_ip = attr->dst_ip & attr->dst_ip_mask;
+		if (!(attr->match & (RTE_PMD_MLX4V_FLOW_MATCH_TCP | RTE_PMD_MLX4V_FLOW_MATCH_UDP)))
+			break;
+		rule->num_specs = 3;
+		rule->l4 = (attr->match & RTE_PMD_MLX4V_FLOW_MATCH_TCP) ? MLX4V_FLOW_L4_TCP :
+			MLX4V_FLOW_L4_UDP;
+		rule->src_port_mask = attr->src_port_mask;
+		rule->src_port = attr->src_port & attr->src_port_mask;
+		rule->dst_port_mask = attr->dst_port_mask;
+		rule->dst_port = attr->dst_port & attr->dst_port_mask;
 		break;
 	case RTE_PMD_MLX4V_FLOW_ALLMULTI:
 		rule->type = MLX4V_FLOW_RULE_MC_DEFAULT;
@@ -211,6 +237,30 @@ mlx4v_flow_encode(const struct rte_pmd_mlx4v_flow_attr *attr, struct mlx4v_flow_
 	}
 }
 
+/* What no verbs rule can say (the device's own refusals are the backend's). @return 0/-EINVAL. */
+static int
+mlx4v_flow_attr_check(const struct mlx4v_qp *qp, const struct rte_pmd_mlx4v_flow_attr *attr)
+{
+	const uint32_t l4 = RTE_PMD_MLX4V_FLOW_MATCH_TCP | RTE_PMD_MLX4V_FLOW_MATCH_UDP;
+	const uint32_t all = RTE_PMD_MLX4V_FLOW_MATCH_VLAN | RTE_PMD_MLX4V_FLOW_MATCH_IPV4 | l4;
+
+	if (attr == NULL || attr->type > RTE_PMD_MLX4V_FLOW_PROMISC ||
+	    attr->port != qp->attr.port) {
+		MLX4V_LOG(ERR, "QP 0x%x: bad steering rule (type, or port other than %u)",
+			  qp->qpn, qp->attr.port);
+		return -EINVAL;
+	}
+	if ((attr->match & ~all) || (attr->match != 0 && attr->type != RTE_PMD_MLX4V_FLOW_MAC) ||
+	    (attr->match & l4) == l4 ||
+	    ((attr->match & l4) && !(attr->match & RTE_PMD_MLX4V_FLOW_MATCH_IPV4)) ||
+	    attr->vid > 0x0fff) {
+		MLX4V_LOG(ERR, "QP 0x%x: steering rule match 0x%x, VLAN ID %u: specs only after a "
+			  "MAC, TCP or UDP only over IPv4", qp->qpn, attr->match, attr->vid);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static struct mlx4v_flow *
 mlx4v_flow_create(struct mlx4v_qp *qp, const struct rte_pmd_mlx4v_flow_attr *attr)
 {
@@ -219,11 +269,9 @@ mlx4v_flow_create(struct mlx4v_qp *qp, const struct rte_pmd_mlx4v_flow_attr *att
 
 	if (mlx4v_obj_find(qp, MLX4V_OBJ_QP) == NULL)
 		return NULL;
-	if (attr == NULL || attr->type > RTE_PMD_MLX4V_FLOW_PROMISC ||
-	    attr->port != qp->attr.port) {
-		MLX4V_LOG(ERR, "QP 0x%x: bad steering rule (type, or port other than %u)",
-			  qp->qpn, qp->attr.port);
-		rte_errno = EINVAL;
+	ret = mlx4v_flow_attr_check(qp, attr);
+	if (ret) {
+		rte_errno = -ret;
 		return NULL;
 	}
 	/* A send-only QP has nothing to steer to. */

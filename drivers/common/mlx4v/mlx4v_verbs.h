@@ -223,10 +223,26 @@ enum mlx4v_flow_rule_type {
  */
 struct mlx4v_flow_rule {
 	uint8_t type;          /**< enum mlx4v_flow_rule_type */
-	uint8_t num_specs;     /**< 1 (ETH) for NORMAL, 0 for the default rules */
+	uint8_t num_specs;     /**< ETH, then IPV4, then TCP or UDP for NORMAL; 0 for default */
+	uint16_t priority;     /**< ibv_flow_attr priority */
 	uint8_t dmac[6];       /**< ETH spec: destination MAC value */
 	uint8_t dmac_mask[6];  /**< ETH spec: destination MAC mask */
+	uint16_t vlan_tag;     /**< ETH spec: TCI value (network order) */
+	uint16_t vlan_tag_mask;
+	uint8_t l4;            /**< 0, MLX4V_FLOW_L4_TCP or MLX4V_FLOW_L4_UDP (after IPV4) */
+	uint32_t src_ip;       /**< IPV4 spec (num_specs >= 2), network order */
+	uint32_t src_ip_mask;
+	uint32_t dst_ip;
+	uint32_t dst_ip_mask;
+	uint16_t src_port;     /**< TCP or UDP spec (num_specs 3), network order */
+	uint16_t src_port_mask;
+	uint16_t dst_port;
+	uint16_t dst_port_mask;
 };
+
+/** The L4 spec of a rule (mlx4v_flow_rule l4): IBV_FLOW_SPEC_TCP or IBV_FLOW_SPEC_UDP. */
+#define MLX4V_FLOW_L4_TCP 1
+#define MLX4V_FLOW_L4_UDP 2
 
 /** A steering rule (libibverbs: struct ibv_flow) attached to a QP or an RSS QP. */
 struct mlx4v_flow {

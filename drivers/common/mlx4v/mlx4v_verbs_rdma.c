@@ -834,8 +834,9 @@ mlx4v_rdma_rss_qp_create(struct mlx4v_qp *qp)
 }
 
 /*
- * The rule as mlx4v_flow_create() encoded it: NORMAL with one full-mask Ethernet spec, or a
- * default rule (ALL_DEFAULT, MC_DEFAULT) without a spec, as DPDK's mlx4_flow builds them.
+ * The rule as mlx4v_flow_create() encoded it: NORMAL with a full-mask Ethernet spec, then an
+ * IPv4 spec and a TCP or UDP spec when it has them, or a default rule (ALL_DEFAULT, MC_DEFAULT)
+ * without a spec, as DPDK's mlx4_flow builds them. The specs follow the attribute back to back.
  */
 static int
 mlx4v_rdma_flow_create(struct mlx4v_flow *flow)
@@ -843,6 +844,8 @@ mlx4v_rdma_flow_create(struct mlx4v_flow *flow)
 	struct {
 		struct ibv_flow_attr attr;
 		struct ibv_flow_spec_eth eth;
+		struct ibv_flow_spec_ipv4 ipv4;
+		struct ibv_flow_spec_tcp_udp l4;
 	} rule;
 	static const enum ibv_flow_attr_type ib_type[] = {
 		[MLX4V_FLOW_RULE_NORMAL] = IBV_FLOW_ATTR_NORMAL,
@@ -852,21 +855,46 @@ mlx4v_rdma_flow_create(struct mlx4v_flow *flow)
 	const struct mlx4v_flow_rule *r = &flow->rule;
 	struct ibv_flow *f;
 
-	/* The spec must follow the attribute directly, as the kernel reads them. */
+	/* The specs must follow the attribute and each other directly, as the kernel reads them. */
 	RTE_BUILD_BUG_ON(offsetof(__typeof__(rule), eth) != sizeof(struct ibv_flow_attr));
+	RTE_BUILD_BUG_ON(offsetof(__typeof__(rule), ipv4) !=
+			 offsetof(__typeof__(rule), eth) + sizeof(struct ibv_flow_spec_eth));
+	RTE_BUILD_BUG_ON(offsetof(__typeof__(rule), l4) !=
+			 offsetof(__typeof__(rule), ipv4) + sizeof(struct ibv_flow_spec_ipv4));
 
-	if (r->type >= RTE_DIM(ib_type) || r->num_specs > 1)
+	if (r->type >= RTE_DIM(ib_type) || r->num_specs > 3)
 		return -EINVAL;
 	memset(&rule, 0, sizeof(rule));
 	rule.attr.type = ib_type[r->type];
 	rule.attr.num_of_specs = r->num_specs;
-	rule.attr.size = r->num_specs ? sizeof(rule) : sizeof(rule.attr);
+	rule.attr.size = sizeof(rule.attr);
+	rule.attr.priority = r->priority;
 	rule.attr.port = flow->attr.port;
-	if (r->num_specs) {
+	if (r->num_specs >= 1) {
 		rule.eth.type = IBV_FLOW_SPEC_ETH;
 		rule.eth.size = sizeof(rule.eth);
 		memcpy(rule.eth.val.dst_mac, r->dmac, sizeof(rule.eth.val.dst_mac));
 		memcpy(rule.eth.mask.dst_mac, r->dmac_mask, sizeof(rule.eth.mask.dst_mac));
+		rule.eth.val.vlan_tag = r->vlan_tag;
+		rule.eth.mask.vlan_tag = r->vlan_tag_mask;
+		rule.attr.size += sizeof(rule.eth);
+	}
+	if (r->num_specs >= 2) {
+		rule.ipv4 = (struct ibv_flow_spec_ipv4){
+			.type = IBV_FLOW_SPEC_IPV4, .size = sizeof(rule.ipv4),
+			.val = { .src_ip = r->src_ip, .dst_ip = r->dst_ip },
+			.mask = { .src_ip = r->src_ip_mask, .dst_ip = r->dst_ip_mask },
+		};
+		rule.attr.size += sizeof(rule.ipv4);
+	}
+	if (r->num_specs == 3) {
+		rule.l4.type = r->l4 == MLX4V_FLOW_L4_TCP ? IBV_FLOW_SPEC_TCP : IBV_FLOW_SPEC_UDP;
+		rule.l4.size = sizeof(rule.l4);
+		rule.l4.val.src_port = r->src_port;
+		rule.l4.mask.src_port = r->src_port_mask;
+		rule.l4.val.dst_port = r->dst_port;
+		rule.l4.mask.dst_port = r->dst_port_mask;
+		rule.attr.size += sizeof(rule.l4);
 	}
 	errno = 0;
 	f = ibv_create_flow(flow->qp->be, &rule.attr);

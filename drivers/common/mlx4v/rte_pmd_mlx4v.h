@@ -95,11 +95,39 @@ enum rte_pmd_mlx4v_flow_type {
 	RTE_PMD_MLX4V_FLOW_PROMISC,   /**< every frame */
 };
 
-/** Steering rule attributes (struct ibv_flow_attr, with one Ethernet spec for a MAC). */
+/**
+ * Lowest priority of a MAC rule (the kernel's largest verbs priority, 0xfff); 0 is the first.
+ * DPDK's mlx4 keeps it for the rules of its MAC addresses.
+ */
+#define RTE_PMD_MLX4V_FLOW_PRIORITY_LAST 0xfff
+
+/** What a MAC rule matches besides the destination MAC (rte_pmd_mlx4v_flow_attr match). */
+#define RTE_PMD_MLX4V_FLOW_MATCH_VLAN (1u << 0) /**< the VLAN ID of the outer tag */
+#define RTE_PMD_MLX4V_FLOW_MATCH_IPV4 (1u << 1) /**< IPv4, addresses by their masks */
+#define RTE_PMD_MLX4V_FLOW_MATCH_TCP (1u << 2)  /**< TCP over IPv4, ports by their masks */
+#define RTE_PMD_MLX4V_FLOW_MATCH_UDP (1u << 3)  /**< UDP over IPv4, ports by their masks */
+
+/**
+ * Steering rule attributes (struct ibv_flow_attr; a MAC rule is an Ethernet spec, then an IPv4
+ * spec and a TCP or UDP spec when match asks for them). Fields after dmac are for MAC rules;
+ * zero means the MAC alone at priority 0. Addresses and ports are in network order; a mask is
+ * 0 (any) or all ones: the device takes no partial mask (doc/guides/prm/mlx4.rst §5.4).
+ */
 struct rte_pmd_mlx4v_flow_attr {
 	enum rte_pmd_mlx4v_flow_type type;
 	uint8_t port;          /**< physical port, 1-based: the QP's port */
 	uint8_t dmac[6];       /**< RTE_PMD_MLX4V_FLOW_MAC only */
+	uint16_t priority;     /**< 0 (first) to RTE_PMD_MLX4V_FLOW_PRIORITY_LAST */
+	uint16_t vid;          /**< MATCH_VLAN: the VLAN ID, 0 to 4095 (host order) */
+	uint32_t match;        /**< OR of RTE_PMD_MLX4V_FLOW_MATCH_* */
+	uint32_t src_ip;       /**< MATCH_IPV4 */
+	uint32_t src_ip_mask;
+	uint32_t dst_ip;
+	uint32_t dst_ip_mask;
+	uint16_t src_port;     /**< MATCH_TCP or MATCH_UDP */
+	uint16_t src_port_mask;
+	uint16_t dst_port;
+	uint16_t dst_port_mask;
 };
 
 /** Link layer of a port, as IBV_LINK_LAYER_* (same values). */
@@ -648,12 +676,16 @@ struct rte_pmd_mlx4v_qp *rte_pmd_mlx4v_create_rss_qp(struct rte_pmd_mlx4v_pd *pd
 /**
  * Attach a steering rule to a QP (its RQ or SRQ receives) or an RSS QP (its WQs receive),
  * like ibv_create_flow(). Nothing is received without a rule. Frames that match several
- * rules go to the most specific kind (MAC, then ALLMULTI, then PROMISC), one copy per QP.
+ * rules go to the most specific kind (MAC, then ALLMULTI, then PROMISC), among MAC rules to
+ * those of the first priority, one copy per QP.
  *
  * @param qp QP or RSS QP; frames reach it once it is in RTR (or RTS).
  * @param attr Rule.
  * @return the rule, or NULL with errno/rte_errno: EINVAL (bad argument, port not the
- *   QP's), ENOMEM, EPERM (no CAP_NET_RAW), or the backend's error.
+ *   QP's, match on a rule other than MAC, TCP or UDP without IPv4; or what the device
+ *   refuses: a partial mask, a priority beyond RTE_PMD_MLX4V_FLOW_PRIORITY_LAST, a UDP
+ *   destination port at a priority other than 0), ENOMEM, EPERM (no CAP_NET_RAW), or the
+ *   backend's error.
  */
 __rte_experimental
 struct rte_pmd_mlx4v_flow *rte_pmd_mlx4v_create_flow(struct rte_pmd_mlx4v_qp *qp,
