@@ -8,11 +8,12 @@
  * indirection tables, steering rules, the Toeplitz hash of RSS QPs, and the loopback of
  * sent frames by the destination MAC of their control segment (§4.2).
  *
- * A frame arriving on a port goes to the rules of that port that match its destination
- * MAC; of those, only the most specific kind counts (a NORMAL rule for the MAC, then the
- * MC_DEFAULT rule for a group address, then the ALL_DEFAULT rule: the default rules take only
- * what no NORMAL rule of the port took), and each QP they name gets one copy: its RQ or SRQ,
- * or for an RSS QP the WQ its hash selects.
+ * A frame arriving on a port goes to the rules of that port that match it; of those, only the
+ * most specific kind counts (NORMAL rules, which match the destination MAC and their VLAN,
+ * IPv4 and TCP/UDP specs, and of them only those of the first priority; then the MC_DEFAULT
+ * rule for a group address, then the ALL_DEFAULT rule: the default rules take only what no
+ * NORMAL rule of the port took), and each QP they name gets one copy: its RQ or SRQ, or for an
+ * RSS QP the WQ its hash selects.
  * A QP receives in RTR/RTS, an RSS QP in RTR, a WQ in RDY. Without a rule nothing arrives.
  */
 
@@ -144,14 +145,58 @@ mlx4v_sim_ind_destroy(struct mlx4v_ind *ind)
 	return 0;
 }
 
+/* Ranks of the default rules: after every NORMAL rule's priority (0 to PRIORITY_LAST). */
+#define MLX4V_SIM_RANK_MC_DEFAULT (RTE_PMD_MLX4V_FLOW_PRIORITY_LAST + 1)
+#define MLX4V_SIM_RANK_ALL_DEFAULT (RTE_PMD_MLX4V_FLOW_PRIORITY_LAST + 2)
+
+/* A mask the device takes: none, or every bit of the field. */
+static int
+mlx4v_sim_flow_mask_ok(uint32_t mask, uint32_t full)
+{
+	return mask == 0 || mask == full;
+}
+
 /*
- * The rule as the device takes it (doc/guides/prm/mlx4.rst §5.4): a NORMAL rule with one
- * Ethernet spec whose destination MAC mask is full, or a default rule (ALL_DEFAULT, MC_DEFAULT)
- * without a spec or with one Ethernet spec of empty mask. A NORMAL rule with an empty or
- * partial DMAC mask is refused, as mlx4_en's rule validator refuses it: on silicon it would
- * be a regular rule ranked above the kernel netdev's own, or refused by firmware or by the PF
- * for a VF. @return the kind it steers as (enum
- * rte_pmd_mlx4v_flow_type), or -EINVAL.
+ * The specs of a NORMAL rule past its DMAC, as mlx4_en's rule validator takes them (doc/guides/
+ * prm/mlx4.rst §5.4): a VLAN ID mask of all 12 bits or none, IPv4 addresses and ports of full
+ * or empty masks, a priority up to PRIORITY_LAST (the kernel's largest), and a UDP destination
+ * port only at priority 0: the firmware ranks such a rule ignoring its priority, which DPDK's
+ * mlx4 avoids; the model refuses it rather than rank it as silicon would. @return 0 or -EINVAL.
+ */
+static int
+mlx4v_sim_flow_specs_check(const struct mlx4v_sim *sim, const struct mlx4v_flow_rule *r)
+{
+	const char *why = NULL;
+
+	if (r->priority > RTE_PMD_MLX4V_FLOW_PRIORITY_LAST)
+		why = "priority beyond 0xfff";
+	else if (!mlx4v_sim_flow_mask_ok(rte_be_to_cpu_16(r->vlan_tag_mask), 0x0fff))
+		why = "partial VLAN ID mask";
+	else if (r->num_specs >= 2 && (!mlx4v_sim_flow_mask_ok(r->src_ip_mask, UINT32_MAX) ||
+				       !mlx4v_sim_flow_mask_ok(r->dst_ip_mask, UINT32_MAX)))
+		why = "partial IPv4 address mask";
+	else if (r->num_specs == 3 && (!mlx4v_sim_flow_mask_ok(r->src_port_mask, UINT16_MAX) ||
+				       !mlx4v_sim_flow_mask_ok(r->dst_port_mask, UINT16_MAX)))
+		why = "partial port mask";
+	else if (r->num_specs == 3 && r->l4 == MLX4V_FLOW_L4_UDP && r->dst_port_mask != 0 &&
+		 r->priority != 0)
+		why = "UDP destination port at a priority other than 0 (ranked ignoring it)";
+	else if (r->num_specs == 3 && r->l4 != MLX4V_FLOW_L4_TCP && r->l4 != MLX4V_FLOW_L4_UDP)
+		why = "L4 spec neither TCP nor UDP";
+	if (why == NULL)
+		return 0;
+	MLX4V_SIM_LOG(ERR, "%s: NORMAL rule refused: %s", sim->name, why);
+	return -EINVAL;
+}
+
+/*
+ * The rule as the device takes it (doc/guides/prm/mlx4.rst §5.4): a NORMAL rule whose first spec
+ * is Ethernet with a full destination MAC mask, then optionally IPv4 and TCP or UDP specs
+ * (mlx4v_sim_flow_specs_check()), or a default rule (ALL_DEFAULT, MC_DEFAULT) without a spec or
+ * with one Ethernet spec of empty mask. A NORMAL rule with an empty or partial DMAC mask is refused, as mlx4_en's rule validator refuses
+ * it: on silicon it would be a regular rule ranked above the kernel netdev's own, or refused by
+ * firmware or by the PF for a VF. @return the kind it steers as (enum rte_pmd_mlx4v_flow_type),
+ * or -EINVAL.
  */
 static int
 mlx4v_sim_flow_rule_check(const struct mlx4v_sim *sim, const struct mlx4v_flow_rule *r)
@@ -161,11 +206,13 @@ mlx4v_sim_flow_rule_check(const struct mlx4v_sim *sim, const struct mlx4v_flow_r
 
 	switch (r->type) {
 	case MLX4V_FLOW_RULE_NORMAL:
-		if (r->num_specs == 1 && memcmp(r->dmac_mask, full, sizeof(full)) == 0)
-			return RTE_PMD_MLX4V_FLOW_MAC;
+		if (r->num_specs >= 1 && r->num_specs <= 3 &&
+		    memcmp(r->dmac_mask, full, sizeof(full)) == 0)
+			return mlx4v_sim_flow_specs_check(sim, r) == 0 ?
+				RTE_PMD_MLX4V_FLOW_MAC : -EINVAL;
 		MLX4V_SIM_LOG(ERR, "%s: NORMAL rule refused: %u spec(s), DMAC mask "
-			      "%02x:%02x:%02x:%02x:%02x:%02x (only one Ethernet spec with a full "
-			      "mask; promiscuous and all-multicast are default rules)", sim->name,
+			      "%02x:%02x:%02x:%02x:%02x:%02x (an Ethernet spec with a full mask "
+			      "first; promiscuous and all-multicast are default rules)", sim->name,
 			      r->num_specs, r->dmac_mask[0], r->dmac_mask[1], r->dmac_mask[2],
 			      r->dmac_mask[3], r->dmac_mask[4], r->dmac_mask[5]);
 		return -EINVAL;
@@ -230,6 +277,7 @@ mlx4v_sim_flow_create(struct mlx4v_flow *flow)
 	f->type = type;
 	f->port = flow->attr.port;
 	memcpy(f->dmac, flow->rule.dmac, sizeof(f->dmac));
+	f->rule = flow->rule;
 	f->qp = flow->qp->be;
 	pthread_mutex_lock(&sim->lock);
 	TAILQ_INSERT_TAIL(&sim->flows, f, next);
@@ -253,18 +301,78 @@ mlx4v_sim_flow_destroy(struct mlx4v_flow *flow)
 	return 0;
 }
 
-/* @return the rule's rank for dmac (0 most specific), or -1 when it does not match. */
+/*
+ * Whether a frame matches the specs of a NORMAL rule past its DMAC: the VLAN ID of an 802.1Q
+ * outer tag, then (behind up to two tags) IPv4 addresses, and the ports of the rule's L4
+ * protocol in a first fragment. A frame too short for a field the rule matches does not match.
+ */
 static int
-mlx4v_sim_flow_rank(const struct mlx4v_sim_flow *f, const uint8_t *dmac)
+mlx4v_sim_flow_specs_match(const struct mlx4v_flow_rule *r, const uint8_t *pkt, uint32_t len)
+{
+	uint32_t i, l3 = MLX4V_SIM_ETH_HLEN, l4, w;
+	uint16_t et, h;
+
+	et = (uint16_t)(pkt[12] << 8 | pkt[13]);
+	if (r->vlan_tag_mask != 0) {
+		if (et != 0x8100 || len < l3 + 4)
+			return 0;
+		memcpy(&h, pkt + l3, sizeof(h));
+		if ((h & r->vlan_tag_mask) != r->vlan_tag)
+			return 0;
+	}
+	if (r->num_specs < 2)
+		return 1;
+	for (i = 0; i < 2 && (et == 0x8100 || et == 0x88a8) && l3 + 4 <= len; i++) {
+		et = (uint16_t)(pkt[l3 + 2] << 8 | pkt[l3 + 3]);
+		l3 += 4;
+	}
+	if (et != 0x0800 || len < l3 + 20)
+		return 0;
+	memcpy(&w, pkt + l3 + 12, sizeof(w));
+	if ((w & r->src_ip_mask) != r->src_ip)
+		return 0;
+	memcpy(&w, pkt + l3 + 16, sizeof(w));
+	if ((w & r->dst_ip_mask) != r->dst_ip)
+		return 0;
+	if (r->num_specs < 3)
+		return 1;
+	if (pkt[l3 + 9] != (r->l4 == MLX4V_FLOW_L4_TCP ? 6 : 17))
+		return 0;
+	/* A later fragment carries no L4 header: no port to match. */
+	if ((pkt[l3 + 6] & 0x1f) != 0 || pkt[l3 + 7] != 0) {
+		if (r->src_port_mask != 0 || r->dst_port_mask != 0)
+			return 0;
+		return 1;
+	}
+	l4 = l3 + (pkt[l3] & 0xf) * 4;
+	if (l4 + 4 > len)
+		return r->src_port_mask == 0 && r->dst_port_mask == 0;
+	memcpy(&h, pkt + l4, sizeof(h));
+	if ((h & r->src_port_mask) != r->src_port)
+		return 0;
+	memcpy(&h, pkt + l4 + 2, sizeof(h));
+	return (h & r->dst_port_mask) == r->dst_port;
+}
+
+/*
+ * @return the rule's rank for the frame (its priority for a NORMAL rule, then the default
+ * rules; lowest first), or -1 when it does not match. dmac is the MAC the device steers by.
+ */
+static int
+mlx4v_sim_flow_rank(const struct mlx4v_sim_flow *f, const uint8_t *dmac, const uint8_t *pkt,
+		    uint32_t len)
 {
 	switch (f->type) {
 	case RTE_PMD_MLX4V_FLOW_MAC:
-		return memcmp(f->dmac, dmac, sizeof(f->dmac)) == 0 ? 0 : -1;
+		if (memcmp(f->dmac, dmac, sizeof(f->dmac)) != 0 ||
+		    !mlx4v_sim_flow_specs_match(&f->rule, pkt, len))
+			return -1;
+		return f->rule.priority;
 	case RTE_PMD_MLX4V_FLOW_ALLMULTI:
 		/* The group bit: multicast and broadcast. */
-		return (dmac[0] & 1) ? 1 : -1;
+		return (dmac[0] & 1) ? MLX4V_SIM_RANK_MC_DEFAULT : -1;
 	case RTE_PMD_MLX4V_FLOW_PROMISC:
-		return 2;
+		return MLX4V_SIM_RANK_ALL_DEFAULT;
 	}
 	return -1;
 }
@@ -362,7 +470,7 @@ mlx4v_sim_flow_steer_rank(struct mlx4v_sim *sim, unsigned int port, const uint8_
 	TAILQ_FOREACH(f, &sim->flows, next) {
 		if (f->port != port || !mlx4v_sim_flow_qp_ready(f->qp))
 			continue;
-		rank = mlx4v_sim_flow_rank(f, dmac);
+		rank = mlx4v_sim_flow_rank(f, dmac, pkt, len);
 		if (rank >= 0 && rank <= max_rank && (best < 0 || rank < best))
 			best = rank;
 	}
@@ -370,12 +478,12 @@ mlx4v_sim_flow_steer_rank(struct mlx4v_sim *sim, unsigned int port, const uint8_
 		return -ENOENT;
 	TAILQ_FOREACH(f, &sim->flows, next) {
 		if (f->port != port || !mlx4v_sim_flow_qp_ready(f->qp) ||
-		    mlx4v_sim_flow_rank(f, dmac) != best)
+		    mlx4v_sim_flow_rank(f, dmac, pkt, len) != best)
 			continue;
 		/* One copy per QP, however many of its rules match. */
 		for (g = TAILQ_FIRST(&sim->flows); g != f; g = TAILQ_NEXT(g, next))
 			if (g->qp == f->qp && g->port == port &&
-			    mlx4v_sim_flow_rank(g, dmac) == best)
+			    mlx4v_sim_flow_rank(g, dmac, pkt, len) == best)
 				break;
 		if (g == f && mlx4v_sim_flow_to_qp(sim, f->qp, pkt, len) == 0)
 			got++;
@@ -388,7 +496,7 @@ int
 mlx4v_sim_flow_steer(struct mlx4v_sim *sim, unsigned int port, const uint8_t *dmac,
 		     const uint8_t *pkt, uint32_t len)
 {
-	return mlx4v_sim_flow_steer_rank(sim, port, dmac, pkt, len, 2);
+	return mlx4v_sim_flow_steer_rank(sim, port, dmac, pkt, len, MLX4V_SIM_RANK_ALL_DEFAULT);
 }
 
 /*
@@ -428,7 +536,8 @@ mlx4v_sim_flow_send(struct mlx4v_sim_qp *qp, const uint8_t *wqe, const uint8_t *
 				 "frame to %02x:%02x:%02x:%02x:%02x:%02x", qp->qpn, cmac[0],
 				 cmac[1], cmac[2], cmac[3], cmac[4], cmac[5], pkt[0], pkt[1],
 				 pkt[2], pkt[3], pkt[4], pkt[5]);
-	ret = mlx4v_sim_flow_steer_rank(sim, port, cmac, pkt, len, 0);
+	ret = mlx4v_sim_flow_steer_rank(sim, port, cmac, pkt, len,
+					RTE_PMD_MLX4V_FLOW_PRIORITY_LAST);
 	if (ret != -ENOENT)
 		sim->stats.tx_loopback++;
 	/* A unicast frame a local rule took stays in the device (see above). */

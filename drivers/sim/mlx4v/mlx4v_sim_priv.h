@@ -227,6 +227,7 @@ struct mlx4v_sim_flow {
 	int type;                       /**< enum rte_pmd_mlx4v_flow_type */
 	unsigned int port;
 	uint8_t dmac[6];
+	struct mlx4v_flow_rule rule;    /**< the specs, as the device took them */
 	struct mlx4v_sim_qp *qp;
 };
 

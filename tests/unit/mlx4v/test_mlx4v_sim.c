@@ -1187,6 +1187,120 @@ test_mlx4v_sim_flow_default_rules(void)
 	return TEST_SUCCESS;
 }
 
+/* A frame to mac: VLAN vid if vid >= 0, IPv4 10.0.0.1 -> 10.0.0.2, proto to dport. @return len. */
+static uint32_t
+spec_frame(uint8_t *f, const uint8_t *mac, int vid, uint8_t proto, uint16_t dport)
+{
+	uint32_t l3 = 14;
+
+	memset(f, 0, 128);
+	memcpy(f, mac, 6);
+	f[6] = 0x02;
+	if (vid >= 0) {
+		f[12] = 0x81;
+		f[14] = (uint8_t)(vid >> 8);
+		f[15] = (uint8_t)vid;
+		l3 = 18;
+	}
+	f[l3 - 2] = 0x08;
+	f[l3] = 0x45;
+	f[l3 + 9] = proto;
+	f[l3 + 15] = 1;
+	f[l3 + 19] = 2;
+	f[l3 + 12] = f[l3 + 16] = 10;
+	f[l3 + 22] = (uint8_t)(dport >> 8);
+	f[l3 + 23] = (uint8_t)dport;
+	return l3 + 20 + 8 + 32;
+}
+
+/*
+ * NORMAL rules with specs past the MAC (doc/guides/prm/mlx4.rst §5.4): the rule of the first
+ * priority that matches takes the frame alone (UDP to 4789 at priority 0 over the MAC rule at
+ * the last priority, TCP to 4789 on VLAN 5 at priority 1 over it too, for its VID only); and
+ * the rules silicon refuses (partial masks, priority beyond 0xfff, UDP destination port at a
+ * nonzero priority) are refused with nothing left in the device.
+ */
+static int
+test_mlx4v_sim_flow_specs(void)
+{
+	static const uint8_t mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x31 };
+	struct rte_pmd_mlx4v_flow_attr fa = { .type = RTE_PMD_MLX4V_FLOW_MAC, .port = 2 };
+	struct {
+		int vid;
+		uint8_t proto;
+		uint16_t dport;
+		int want;       /* queue that takes it */
+	} frames[] = {
+		{ -1, 17, 4789, 1 }, { -1, 17, 53, 0 }, { -1, 6, 4789, 0 }, { 5, 6, 4789, 2 },
+		{ 6, 6, 4789, 0 }, { 5, 17, 4789, 1 },
+	};
+	struct rte_pmd_mlx4v_flow_attr bad[4];
+	struct mlx4v_test_rxq r[3];
+	unsigned int i, k, live;
+	uint8_t *f = buf_at(0);
+
+	memcpy(fa.dmac, mac, sizeof(mac));
+	for (i = 0; i < RTE_DIM(r); i++) {
+		TEST_ASSERT_SUCCESS(mlx4v_test_rxq_create(&r[i], g_dev, g_pd, 2, 4, 0, NULL),
+				    "rxq %u", i);
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx4v_destroy_flow(r[i].st.flow), "promisc off");
+		r[i].st.flow = NULL;
+	}
+	/* 0: the MAC at the last priority; 1: UDP to 4789 at 0; 2: VLAN 5 TCP to 4789 at 1. */
+	fa.priority = RTE_PMD_MLX4V_FLOW_PRIORITY_LAST;
+	r[0].st.flow = rte_pmd_mlx4v_create_flow(r[0].st.rss, &fa);
+	fa.priority = 0;
+	fa.match = RTE_PMD_MLX4V_FLOW_MATCH_IPV4 | RTE_PMD_MLX4V_FLOW_MATCH_UDP;
+	fa.dst_port = rte_cpu_to_be_16(4789);
+	fa.dst_port_mask = UINT16_MAX;
+	r[1].st.flow = rte_pmd_mlx4v_create_flow(r[1].st.rss, &fa);
+	fa.match = RTE_PMD_MLX4V_FLOW_MATCH_VLAN | RTE_PMD_MLX4V_FLOW_MATCH_IPV4 |
+		RTE_PMD_MLX4V_FLOW_MATCH_TCP;
+	fa.vid = 5;
+	fa.priority = 1;
+	r[2].st.flow = rte_pmd_mlx4v_create_flow(r[2].st.rss, &fa);
+	for (i = 0; i < RTE_DIM(r); i++) {
+		TEST_ASSERT_NOT_NULL(r[i].st.flow, "rule %u: %s", i, rte_strerror(rte_errno));
+		mlx4v_test_rq_post(&r[i].rq, g_lkey, buf_at(8 + i), BUF_SIZE);
+	}
+	for (k = 0; k < RTE_DIM(frames); k++) {
+		uint32_t len = spec_frame(f, mac, frames[k].vid, frames[k].proto, frames[k].dport);
+
+		TEST_ASSERT_SUCCESS(mlx4v_sim_inject(g_sim, 2, f, len), "inject %u", k);
+		mlx4v_test_settle(g_sim);
+		for (i = 0; i < RTE_DIM(r); i++) {
+			TEST_ASSERT_EQUAL(rule_got(&r[i]), (int)i == frames[k].want,
+					  "frame %u: queue %u took it or not, queue %d should", k,
+					  i, frames[k].want);
+			if ((int)i == frames[k].want)
+				mlx4v_test_rq_post(&r[i].rq, g_lkey, buf_at(8 + i), BUF_SIZE);
+		}
+	}
+	/* What silicon refuses, each one change from a good rule. */
+	fa.match = RTE_PMD_MLX4V_FLOW_MATCH_IPV4 | RTE_PMD_MLX4V_FLOW_MATCH_UDP;
+	fa.priority = 0;
+	for (i = 0; i < RTE_DIM(bad); i++)
+		bad[i] = fa;
+	bad[0].dst_ip_mask = rte_cpu_to_be_32(0xffffff00);
+	bad[1].priority = RTE_PMD_MLX4V_FLOW_PRIORITY_LAST + 1;
+	bad[1].dst_port_mask = 0;
+	bad[2].priority = 1;
+	bad[3].src_port_mask = rte_cpu_to_be_16(0xff00);
+	live = mlx4v_sim_live_objects(g_sim, MLX4V_SIM_OBJ_FLOW);
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		TEST_ASSERT_NULL(rte_pmd_mlx4v_create_flow(r[0].st.rss, &bad[i]),
+				 "refused rule %u taken", i);
+		TEST_ASSERT_EQUAL(rte_errno, EINVAL, "rule %u: %s", i, rte_strerror(rte_errno));
+	}
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(g_sim, MLX4V_SIM_OBJ_FLOW), live,
+			  "a refused rule left something");
+	TEST_ASSERT_EQUAL(mlx4v_sim_misuse_total(g_sim), 0, "misuse");
+	for (i = 0; i < RTE_DIM(r); i++)
+		mlx4v_test_rxq_destroy(&r[i]);
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(g_sim, MLX4V_SIM_OBJ_FLOW), 0u, "rules left");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mlx4v_sim_suite = {
 	.suite_name = "mlx4v simulator",
 	.setup = sim_setup,
@@ -1210,6 +1324,7 @@ static struct unit_test_suite mlx4v_sim_suite = {
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_rss_steering),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_send_dmac),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_flow_default_rules),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_flow_specs),
 		TEST_CASES_END()
 	}
 };
