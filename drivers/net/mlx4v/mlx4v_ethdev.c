@@ -350,6 +350,9 @@ mlx4v_ethdev_start(struct rte_eth_dev *eth_dev)
 	ret = mlx4v_ethflow_create(eth_dev);
 	if (ret != 0)
 		goto err_intr;
+	ret = mlx4v_flow_start(eth_dev);
+	if (ret != 0)
+		goto err_ethflow;
 	priv->started = 1;
 	for (i = 0; i < eth_dev->data->nb_rx_queues; i++)
 		eth_dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
@@ -362,6 +365,8 @@ mlx4v_ethdev_start(struct rte_eth_dev *eth_dev)
 	mlx4v_ethdev_link_query(eth_dev, 0);
 	return 0;
 
+err_ethflow:
+	mlx4v_ethflow_destroy(eth_dev);
 err_intr:
 	mlx4v_intr_rx_destroy(eth_dev);
 err_queues:
@@ -381,6 +386,7 @@ mlx4v_ethdev_stop(struct rte_eth_dev *eth_dev)
 	/* Let data-path lcores leave the bursts before the queues go. */
 	rte_mb();
 	rte_delay_us_sleep(1000 * eth_dev->data->nb_rx_queues);
+	mlx4v_flow_stop(eth_dev);
 	mlx4v_ethflow_destroy(eth_dev);
 	mlx4v_intr_rx_destroy(eth_dev);
 	mlx4v_ethdev_queues_destroy(eth_dev);
@@ -429,6 +435,7 @@ mlx4v_ethdev_close(struct rte_eth_dev *eth_dev)
 		return 0;
 	if (priv->started)
 		mlx4v_ethdev_stop(eth_dev);
+	mlx4v_flow_release(eth_dev);
 	mlx4v_ethdev_queues_release(eth_dev);
 	mlx4v_intr_uninstall(eth_dev);
 	mlx4v_mp_primary_put();
@@ -451,6 +458,8 @@ mlx4v_ethdev_reset(struct rte_eth_dev *eth_dev)
 		return -EIO;
 	if (priv->started)
 		mlx4v_ethdev_stop(eth_dev);
+	mlx4v_flow_release(eth_dev);
+	priv->isolated = 0;
 	mlx4v_ethdev_queues_release(eth_dev);
 	mlx4v_ethdev_mr_release_all(eth_dev);
 	memset(eth_dev->data->mac_addrs, 0, sizeof(struct rte_ether_addr) * MLX4V_ETH_MAX_MAC);
@@ -667,6 +676,7 @@ const struct eth_dev_ops mlx4v_ethdev_ops = {
 	.rss_hash_conf_get = mlx4v_ethflow_rss_hash_conf_get,
 	.reta_update = mlx4v_ethflow_reta_update,
 	.reta_query = mlx4v_ethflow_reta_query,
+	.flow_ops_get = mlx4v_flow_ops_get,
 };
 
 /* ---------------------------------------------------------------- net class */
@@ -688,6 +698,7 @@ mlx4v_ethdev_port_init(struct rte_eth_dev *eth_dev, const struct rte_pmd_mlx4v_d
 	priv->caps.max_mtu = MLX4V_ETH_MAX_MTU;
 	snprintf(priv->caps.fw_ver, sizeof(priv->caps.fw_ver), "%s", da->fw_ver);
 	priv->caps.vf = da->vf;
+	TAILQ_INIT(&priv->flows);
 	/* A handle per port: its objects and its WQ number range are the port's alone. */
 	priv->dev = rte_pmd_mlx4v_dev_open(priv->name);
 	if (priv->dev == NULL)

@@ -17,6 +17,7 @@
 #define _MLX4V_ETHDEV_H_
 
 #include <stdint.h>
+#include <sys/queue.h>
 
 #include <ethdev_driver.h>
 #include <rte_ether.h>
@@ -236,6 +237,7 @@ mlx4v_mr_range_lkey(const struct rte_pmd_mlx4v_mr_range *r, uint32_t n, uintptr_
 }
 
 struct mlx4v_intr;
+struct rte_flow;
 
 /**
  * Port private data (dev_private). The rte_pmd_mlx4v_* object pointers are the primary
@@ -260,6 +262,11 @@ struct mlx4v_ethdev_priv {
 	uint32_t nb_mc;
 	struct rte_pmd_mlx4v_flow *flow_promisc;
 	struct rte_pmd_mlx4v_flow *flow_allmulti;
+	/* The application's rules (mlx4v_flow.c). */
+	TAILQ_HEAD(mlx4v_flow_list, rte_flow) flows; /**< kept while stopped, applied at start */
+	int isolated;                    /**< rte_flow_isolate(): none of the rules above */
+	struct rte_pmd_mlx4v_cq *drop_cq; /**< while started, with a DROP rule */
+	struct rte_pmd_mlx4v_qp *drop_qp; /**< its RQ is never posted to: what reaches it drops */
 	int promisc;                     /**< asked state; rules follow while started */
 	int allmulti;
 	int started;
@@ -377,8 +384,33 @@ int mlx4v_ethflow_mac_set(struct rte_eth_dev *eth_dev, uint32_t index,
  */
 int mlx4v_ethflow_mc_set(struct rte_eth_dev *eth_dev, const struct rte_ether_addr *list,
 			 uint32_t n);
+/**
+ * An RSS context: an indirection table over the WQs of Rx queues base to base + (1 << log) - 1
+ * (started) and an RSS QP in RTR hashing hash_fields over it with key.
+ * @return 0 or -errno (logged) with nothing left.
+ */
+int mlx4v_ethflow_rss_ctx(struct rte_eth_dev *eth_dev, uint16_t base, uint32_t log,
+			  uint64_t hash_fields, const uint8_t *key,
+			  struct rte_pmd_mlx4v_ind_table **ind, struct rte_pmd_mlx4v_qp **qp);
+/** Destroy an RSS context's QP, then its table; both NULL after (idempotent). */
+void mlx4v_ethflow_rss_ctx_destroy(struct rte_eth_dev *eth_dev,
+				   struct rte_pmd_mlx4v_ind_table **ind,
+				   struct rte_pmd_mlx4v_qp **qp);
 /** The RSS QP hash fields of an rss_hf (RTE_PMD_MLX4V_RX_HASH_*). */
 uint64_t mlx4v_ethflow_hash_fields(uint64_t rss_hf);
+
+/* ---- mlx4v_flow.c: the generic flow API (rte_flow) ---- */
+
+/** ethdev flow_ops_get. */
+int mlx4v_flow_ops_get(struct rte_eth_dev *eth_dev, const struct rte_flow_ops **ops);
+/** The application's rules on the device (start, after the queues). @return 0 or -errno. */
+int mlx4v_flow_start(struct rte_eth_dev *eth_dev);
+/** The application's rules off the device, kept for the next start (idempotent). */
+void mlx4v_flow_stop(struct rte_eth_dev *eth_dev);
+/** Destroy the drop QP and its CQ (idempotent). */
+void mlx4v_flow_drop_qp_destroy(struct rte_eth_dev *eth_dev);
+/** Free every rule of the application (close, reset). */
+void mlx4v_flow_release(struct rte_eth_dev *eth_dev);
 
 /* ---- mlx4v_stats.c: software counters of the queues ---- */
 

@@ -65,7 +65,10 @@ static struct rte_pmd_mlx4v_flow *
 mlx4v_ethflow_rule(struct mlx4v_ethdev_priv *priv, enum rte_pmd_mlx4v_flow_type type,
 		   const struct rte_ether_addr *mac)
 {
-	struct rte_pmd_mlx4v_flow_attr fa = { .type = type, .port = priv->port };
+	/* The last priority, as DPDK's mlx4: the application's rules (mlx4v_flow.c) come first. */
+	struct rte_pmd_mlx4v_flow_attr fa = {
+		.type = type, .port = priv->port, .priority = RTE_PMD_MLX4V_FLOW_PRIORITY_LAST,
+	};
 	struct rte_pmd_mlx4v_flow *flow;
 
 	if (mac != NULL)
@@ -109,6 +112,8 @@ mlx4v_ethflow_sync(struct rte_eth_dev *eth_dev)
 	static const struct rte_ether_addr bcast = {
 		.addr_bytes = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
 	};
+	/* Isolated (rte_flow_isolate()): none of the port's own rules. */
+	const int on = !priv->isolated;
 	unsigned int i;
 	int ret;
 
@@ -116,20 +121,20 @@ mlx4v_ethflow_sync(struct rte_eth_dev *eth_dev)
 		return 0;
 	for (i = 0; i < MLX4V_ETH_MAX_MAC; i++) {
 		ret = mlx4v_ethflow_rule_set(priv, &priv->flow_mac[i],
-					     !rte_is_zero_ether_addr(&mac[i]),
+					     on && !rte_is_zero_ether_addr(&mac[i]),
 					     RTE_PMD_MLX4V_FLOW_MAC, &mac[i]);
 		if (ret != 0)
 			return ret;
 	}
-	ret = mlx4v_ethflow_rule_set(priv, &priv->flow_bcast, 1, RTE_PMD_MLX4V_FLOW_MAC, &bcast);
+	ret = mlx4v_ethflow_rule_set(priv, &priv->flow_bcast, on, RTE_PMD_MLX4V_FLOW_MAC, &bcast);
 	for (i = 0; ret == 0 && i < MLX4V_ETH_MAX_MC; i++)
-		ret = mlx4v_ethflow_rule_set(priv, &priv->flow_mc[i], i < priv->nb_mc,
+		ret = mlx4v_ethflow_rule_set(priv, &priv->flow_mc[i], on && i < priv->nb_mc,
 					     RTE_PMD_MLX4V_FLOW_MAC, &priv->mc[i]);
 	if (ret == 0)
-		ret = mlx4v_ethflow_rule_set(priv, &priv->flow_allmulti, priv->allmulti,
+		ret = mlx4v_ethflow_rule_set(priv, &priv->flow_allmulti, on && priv->allmulti,
 					     RTE_PMD_MLX4V_FLOW_ALLMULTI, NULL);
 	if (ret == 0)
-		ret = mlx4v_ethflow_rule_set(priv, &priv->flow_promisc, priv->promisc,
+		ret = mlx4v_ethflow_rule_set(priv, &priv->flow_promisc, on && priv->promisc,
 					     RTE_PMD_MLX4V_FLOW_PROMISC, NULL);
 	return ret;
 }
@@ -143,7 +148,7 @@ mlx4v_ethflow_mac_set(struct rte_eth_dev *eth_dev, uint32_t index,
 
 	if (index >= MLX4V_ETH_MAX_MAC)
 		return -EINVAL;
-	if (priv->rss_qp == NULL)
+	if (priv->rss_qp == NULL || priv->isolated)
 		return 0;
 	if (mac != NULL) {
 		flow = mlx4v_ethflow_rule(priv, RTE_PMD_MLX4V_FLOW_MAC, mac);
@@ -193,6 +198,62 @@ mlx4v_ethflow_mc_set(struct rte_eth_dev *eth_dev, const struct rte_ether_addr *l
 	return ret;
 }
 
+void
+mlx4v_ethflow_rss_ctx_destroy(struct rte_eth_dev *eth_dev, struct rte_pmd_mlx4v_ind_table **ind,
+			      struct rte_pmd_mlx4v_qp **qp)
+{
+	const struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
+
+	if (*qp != NULL && rte_pmd_mlx4v_destroy_qp(*qp) != 0)
+		MLX4V_ETH_LOG(WARNING, "port %u: RSS QP: %s", priv->port_id, strerror(rte_errno));
+	*qp = NULL;
+	if (*ind != NULL && rte_pmd_mlx4v_destroy_rwq_ind_table(*ind) != 0)
+		MLX4V_ETH_LOG(WARNING, "port %u: indirection table: %s", priv->port_id,
+			      strerror(rte_errno));
+	*ind = NULL;
+}
+
+int
+mlx4v_ethflow_rss_ctx(struct rte_eth_dev *eth_dev, uint16_t base, uint32_t log,
+		      uint64_t hash_fields, const uint8_t *key,
+		      struct rte_pmd_mlx4v_ind_table **ind, struct rte_pmd_mlx4v_qp **qp)
+{
+	struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
+	struct rte_pmd_mlx4v_wq *wqs[MLX4V_ETH_MAX_QUEUES];
+	struct rte_pmd_mlx4v_rss_qp_attr ra;
+	const struct mlx4v_rxq *rxq;
+	uint32_t i, n = 1u << log;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		rxq = eth_dev->data->rx_queues[base + i];
+		wqs[i] = rxq->wq;
+	}
+	*ind = rte_pmd_mlx4v_create_rwq_ind_table(priv->dev, log, wqs);
+	if (*ind == NULL)
+		goto error;
+	memset(&ra, 0, sizeof(ra));
+	ra.ind_table = *ind;
+	ra.hash_fields = hash_fields;
+	ra.key = key;
+	ra.port = priv->port;
+	*qp = rte_pmd_mlx4v_create_rss_qp(priv->pd, &ra);
+	if (*qp == NULL)
+		goto error;
+	/* An RSS QP stops at RTR: it only receives. */
+	if (rte_pmd_mlx4v_modify_qp(*qp, RTE_PMD_MLX4V_QPS_INIT) != 0 ||
+	    rte_pmd_mlx4v_modify_qp(*qp, RTE_PMD_MLX4V_QPS_RTR) != 0)
+		goto error;
+	return 0;
+
+error:
+	ret = rte_errno != 0 ? -rte_errno : -EIO;
+	MLX4V_ETH_LOG(ERR, "port %u: RSS over %u Rx queues from %u failed: %s", priv->port_id,
+		      n, base, strerror(-ret));
+	mlx4v_ethflow_rss_ctx_destroy(eth_dev, ind, qp);
+	return ret;
+}
+
 /* Every rule, then the RSS QP, then the table (they reference each other in this order). */
 void
 mlx4v_ethflow_destroy(struct rte_eth_dev *eth_dev)
@@ -207,22 +268,13 @@ mlx4v_ethflow_destroy(struct rte_eth_dev *eth_dev)
 		mlx4v_ethflow_rule_drop(&priv->flow_mc[i]);
 	mlx4v_ethflow_rule_drop(&priv->flow_allmulti);
 	mlx4v_ethflow_rule_drop(&priv->flow_promisc);
-	if (priv->rss_qp != NULL && rte_pmd_mlx4v_destroy_qp(priv->rss_qp) != 0)
-		MLX4V_ETH_LOG(WARNING, "port %u: RSS QP: %s", priv->port_id, strerror(rte_errno));
-	priv->rss_qp = NULL;
-	if (priv->ind != NULL && rte_pmd_mlx4v_destroy_rwq_ind_table(priv->ind) != 0)
-		MLX4V_ETH_LOG(WARNING, "port %u: indirection table: %s", priv->port_id,
-			      strerror(rte_errno));
-	priv->ind = NULL;
+	mlx4v_ethflow_rss_ctx_destroy(eth_dev, &priv->ind, &priv->rss_qp);
 }
 
 int
 mlx4v_ethflow_create(struct rte_eth_dev *eth_dev)
 {
 	struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
-	struct rte_pmd_mlx4v_wq *wqs[MLX4V_ETH_MAX_QUEUES];
-	struct rte_pmd_mlx4v_rss_qp_attr ra;
-	const struct mlx4v_rxq *rxq;
 	uint32_t i, n;
 	int ret;
 
@@ -237,39 +289,15 @@ mlx4v_ethflow_create(struct rte_eth_dev *eth_dev)
 		priv->reta_set = 0;
 	}
 	n = 1u << priv->ind_log;
-	for (i = 0; i < n; i++) {
-		rxq = eth_dev->data->rx_queues[priv->ind_base + i];
-		wqs[i] = rxq->wq;
-	}
-	priv->ind = rte_pmd_mlx4v_create_rwq_ind_table(priv->dev, priv->ind_log, wqs);
-	if (priv->ind == NULL)
-		goto error;
-	memset(&ra, 0, sizeof(ra));
-	ra.ind_table = priv->ind;
 	/* One queue has nothing to spread over: no fields, every frame to entry 0. */
-	ra.hash_fields = n > 1 ? mlx4v_ethflow_hash_fields(priv->rss_hf) : 0;
-	ra.key = priv->rss_key;
-	ra.port = priv->port;
-	priv->rss_qp = rte_pmd_mlx4v_create_rss_qp(priv->pd, &ra);
-	if (priv->rss_qp == NULL)
-		goto error;
-	/* An RSS QP stops at RTR: it only receives. */
-	if (rte_pmd_mlx4v_modify_qp(priv->rss_qp, RTE_PMD_MLX4V_QPS_INIT) != 0 ||
-	    rte_pmd_mlx4v_modify_qp(priv->rss_qp, RTE_PMD_MLX4V_QPS_RTR) != 0)
-		goto error;
-	ret = mlx4v_ethflow_sync(eth_dev);
-	if (ret != 0) {
+	ret = mlx4v_ethflow_rss_ctx(eth_dev, priv->ind_base, priv->ind_log,
+				    n > 1 ? mlx4v_ethflow_hash_fields(priv->rss_hf) : 0,
+				    priv->rss_key, &priv->ind, &priv->rss_qp);
+	if (ret == 0)
+		ret = mlx4v_ethflow_sync(eth_dev);
+	if (ret != 0)
 		mlx4v_ethflow_destroy(eth_dev);
-		return ret;
-	}
-	return 0;
-
-error:
-	ret = -rte_errno;
-	MLX4V_ETH_LOG(ERR, "port %u: RSS over %u Rx queues from %u failed: %s", priv->port_id,
-		      n, priv->ind_base, strerror(rte_errno));
-	mlx4v_ethflow_destroy(eth_dev);
-	return ret != 0 ? ret : -EIO;
+	return ret;
 }
 
 /* Started: the table, RSS QP and rules again, with the new settings. */
