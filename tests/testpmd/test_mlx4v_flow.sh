@@ -7,8 +7,10 @@
 # into the TAP by a packet socket, testpmd receiving on 4 queues (RSS off: everything the
 # port's own rules take lands on queue 0). In our testpmd: "flow validate"; refused rules
 # (COUNT, a UDP destination port at priority 1, a source MAC, a partial IPv4 mask, an
-# unaligned RSS block) leave the model's live rule count as it was; a rule sending UDP to 4789
-# to queue 3 moves exactly those frames; after "flow destroy" they are back on queue 0; DROP
+# unaligned RSS block) leave the model's live rule count as it was, and a rule the device
+# refuses (its RSS QP's move to RTR fails) its QPs and tables too; a rule sending UDP to 4789
+# to queue 3 moves exactly those frames; RSS over queues 2 and 3
+# spreads them over both; after "flow destroy" they are back on queue 0; DROP
 # drops them; "flow flush"; "flow isolate" (before start) leaves only the rule's frames, and
 # off again brings the port's own rules back. In Debian's testpmd with -d on our drivers: one
 # rule and its traffic.
@@ -126,12 +128,18 @@ expect_rx() {
 	done
 }
 
-# live_flows: the model's live rule count, from a new "mlx4v sim show".
-live_flows() {
+# live_objs: the model's live "QPs tables rules", from a new "mlx4v sim show".
+live_objs() {
 	shows=$(($(grep -cs 'live objects:' "$bg_out") + 1))
 	cmd "mlx4v sim show mlx4v_sim0"
 	bg_wait_log 'live objects:' 30 "$shows"
-	grep 'live objects:' "$bg_out" | sed -n "${shows}p" | sed 's/.* flow \([0-9]*\).*/\1/'
+	grep 'live objects:' "$bg_out" | sed -n "${shows}p" |
+		sed 's/.* qp \([0-9]*\) .* ind_table \([0-9]*\) flow \([0-9]*\).*/\1 \2 \3/'
+}
+
+# live_flows: the model's live rule count.
+live_flows() {
+	live_objs | cut -d' ' -f3
 }
 
 RULE="flow create 0 ingress pattern eth dst is $MAC / ipv4 / udp dst is 4789 / end"
@@ -152,6 +160,12 @@ ours() {
 	cmd "$RULE actions rss queues 1 2 end / end"
 	expect_log 'RSS: the first queue must be a multiple'
 	[ "$(live_flows)" = "$base" ] || fail "a refused rule left something in the device"
+	# The device refuses the RSS QP's move to RTR: no QP, table or rule may stay.
+	objs=$(live_objs)
+	cmd "mlx4v sim knob mlx4v_sim0 fail_modify_qp 1"
+	cmd "$RULE actions queue index 3 / end"
+	expect_log 'the device refused the rule'
+	[ "$(live_objs)" = "$objs" ] || fail "a rule the device refused left objects behind"
 
 	cmd "$RULE actions queue index 3 / end"
 	expect_log 'Flow rule #0 created'
@@ -170,8 +184,24 @@ ours() {
 	send "$MAC" 4789 20
 	expect_rx "20 20 0 0 0" "after flow destroy"
 
-	cmd "$RULE actions drop / end"
+	# RSS over queues 2 and 3: the 20 source ports spread over both, nothing elsewhere.
+	cmd "$RULE actions rss queues 2 3 end types ipv4-udp end / end"
 	expect_log 'Flow rule #0 created' 2
+	cmd "clear port xstats 0"
+	send "$MAC" 4789 20
+	_i=0
+	while set -- $(rx_counts); [ "$1" != 20 ]; do
+		_i=$((_i + 1))
+		[ $_i -le 40 ] || fail "RSS: rx total q0 q1 q2 q3 = $*, not 20 in all"
+		sleep 0.5
+	done
+	[ "$2" = 0 ] && [ "$3" = 0 ] && [ "$4" -gt 0 ] && [ "$5" -gt 0 ] ||
+		fail "RSS over queues 2 and 3: rx total q0 q1 q2 q3 = $*"
+	cmd "flow destroy 0 rule 0"
+	expect_log 'Flow rule #0 destroyed' 2
+
+	cmd "$RULE actions drop / end"
+	expect_log 'Flow rule #0 created' 3
 	cmd "clear port xstats 0"
 	send "$MAC" 4789 20
 	send "$MAC" 53 12
@@ -179,13 +209,14 @@ ours() {
 	cmd "flow flush 0"
 	[ "$(live_flows)" = "$base" ] || fail "flow flush left rules in the device"
 
-	# Isolated before start: only the rule's frames; the rule waits for the start.
+	# Isolated before start: only the rule's frames; the rule waits for the start (testpmd
+	# flushes a port's rules when it stops it).
 	cmd "stop"
 	cmd "port stop 0"
 	cmd "flow isolate 0 true"
 	expect_log 'Ingress traffic on port 0 is now restricted'
 	cmd "$RULE actions queue index 3 / end"
-	expect_log 'Flow rule #0 created' 3
+	expect_log 'Flow rule #0 created' 4
 	cmd "port start 0"
 	cmd "start"
 	bg_wait_log 'rxonly packet forwarding' 30 2
