@@ -45,12 +45,12 @@ struct rte_flow {
 static const uint8_t mlx4v_flow_key_default[MLX4V_ETH_RSS_KEY_LEN] =
 	RTE_PMD_MLX4V_RSS_KEY_DEFAULT;
 
-/* @return -rte_errno after rte_flow_error_set(). */
+/* @return -code, rte_errno code, error filled. */
 static int
 mlx4v_flow_err(struct rte_flow_error *error, int code, enum rte_flow_error_type type,
 	       const void *cause, const char *msg)
 {
-	return -rte_flow_error_set(error, code, type, cause, msg);
+	return rte_flow_error_set(error, code, type, cause, msg);
 }
 
 /* @return 1 when no bit of mask (len bytes) is outside support. */
