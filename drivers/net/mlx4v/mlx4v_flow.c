@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_eal.h>
 #include <rte_flow_driver.h>
 #include <rte_malloc.h>
 
@@ -590,6 +591,9 @@ static const struct rte_flow_ops mlx4v_flow_ops = {
 int
 mlx4v_flow_ops_get(struct rte_eth_dev *eth_dev __rte_unused, const struct rte_flow_ops **ops)
 {
+	/* The rules' device objects are the primary's (process-local handles), as in mlx4. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return -ENOTSUP;
 	*ops = &mlx4v_flow_ops;
 	return 0;
 }
