@@ -43,6 +43,9 @@ struct rte_flow {
 	struct rte_pmd_mlx4v_flow *hw;
 };
 
+/* RSS types DPDK's mlx4 also takes, hashed as IPv6 without extension headers. */
+#define MLX4V_FLOW_RSS_EX (RTE_ETH_RSS_IPV6_EX | RTE_ETH_RSS_IPV6_TCP_EX | RTE_ETH_RSS_IPV6_UDP_EX)
+
 static const uint8_t mlx4v_flow_key_default[MLX4V_ETH_RSS_KEY_LEN] =
 	RTE_PMD_MLX4V_RSS_KEY_DEFAULT;
 
@@ -288,7 +291,7 @@ mlx4v_flow_rss(struct rte_eth_dev *eth_dev, struct rte_flow *flow,
 		msg = "RSS: the first queue must be a multiple of the number of queues";
 	else if (rss->queue[0] + n > eth_dev->data->nb_rx_queues)
 		msg = "RSS: queue beyond the configured Rx queues";
-	else if (rss->types & ~MLX4V_ETH_RSS_HF)
+	else if (rss->types & ~(MLX4V_ETH_RSS_HF | MLX4V_FLOW_RSS_EX))
 		msg = "RSS: hash types beyond IPv4, IPv6, TCP and UDP";
 	for (i = 1; msg == NULL && i < n; i++)
 		if (rss->queue[i] != rss->queue[0] + i)
@@ -298,12 +301,20 @@ mlx4v_flow_rss(struct rte_eth_dev *eth_dev, struct rte_flow *flow,
 		return mlx4v_flow_err(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, action,
 				      msg);
 	types = rss->types != 0 ? rss->types : MLX4V_ETH_RSS_HF_DEFAULT;
+	/* The device hashes the IPv6 header without its extensions: the _EX types as theirs. */
+	if (types & RTE_ETH_RSS_IPV6_EX)
+		types |= RTE_ETH_RSS_IPV6;
+	if (types & RTE_ETH_RSS_IPV6_TCP_EX)
+		types |= RTE_ETH_RSS_NONFRAG_IPV6_TCP;
+	if (types & RTE_ETH_RSS_IPV6_UDP_EX)
+		types |= RTE_ETH_RSS_NONFRAG_IPV6_UDP;
 	flow->base = rss->queue[0];
 	flow->log = (uint8_t)rte_log2_u32(n);
 	/* One queue has nothing to spread over. */
 	flow->hash_fields = n > 1 ? mlx4v_ethflow_hash_fields(types) : 0;
-	memcpy(flow->key, rss->key_len != 0 ? rss->key : mlx4v_flow_key_default,
-	       sizeof(flow->key));
+	/* A length without a key asks for the default key, as in DPDK's mlx4. */
+	memcpy(flow->key, rss->key_len != 0 && rss->key != NULL ? rss->key :
+	       mlx4v_flow_key_default, sizeof(flow->key));
 	return 0;
 }
 
