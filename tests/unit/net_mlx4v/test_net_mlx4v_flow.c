@@ -257,6 +257,14 @@ test_flow_refusals(void)
 		{ .type = RTE_FLOW_ACTION_TYPE_DROP },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
+	static const uint16_t queues[NQ] = { 0, 1, 2, 3 };
+	struct rte_flow_action_rss rss = {
+		.types = RTE_ETH_RSS_IP, .key_len = 40, .queue_num = NQ, .queue = queues,
+	};
+	struct rte_flow_action rss_ip[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_RSS, .conf = &rss },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
 	struct rte_flow_action count = { .type = RTE_FLOW_ACTION_TYPE_COUNT };
 	struct rte_flow_query_count qc;
 	struct rte_flow_error err;
@@ -271,6 +279,12 @@ test_flow_refusals(void)
 	attr.priority = 0;
 	TEST_ASSERT_EQUAL(rte_flow_validate(g_port, &attr, bad_order, actions, &err), -ENOTSUP,
 			  "IPV4 before ETH");
+	/* testpmd's default RSS types (with IPv6_EX) and a key length without a key. */
+	TEST_ASSERT_SUCCESS(rte_flow_validate(g_port, &attr, pattern, rss_ip, &err),
+			    "RSS over RTE_ETH_RSS_IP: %s", err.message);
+	rss.types = RTE_ETH_RSS_L2_PAYLOAD;
+	TEST_ASSERT_EQUAL(rte_flow_validate(g_port, &attr, pattern, rss_ip, &err), -ENOTSUP,
+			  "RSS over L2 payload");
 	f = rte_flow_create(g_port, &attr, pattern, actions, &err);
 	TEST_ASSERT_NOT_NULL(f, "DROP rule: %s", err.message);
 	TEST_ASSERT_EQUAL(live_flows(), base + 1, "the rule in the device");
