@@ -361,7 +361,10 @@ void mlx4v_txq_info_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 int mlx4v_ethflow_create(struct rte_eth_dev *eth_dev);
 /** Rules, RSS QP, table (idempotent). */
 void mlx4v_ethflow_destroy(struct rte_eth_dev *eth_dev);
-/** Make the rules follow mac_addrs[], promisc and allmulti (no-op while stopped). */
+/**
+ * Make the rules follow mac_addrs[], promisc and allmulti, or isolated (none of them); no-op
+ * while stopped.
+ */
 int mlx4v_ethflow_sync(struct rte_eth_dev *eth_dev);
 int mlx4v_ethflow_rss_hash_update(struct rte_eth_dev *eth_dev,
 				  struct rte_eth_rss_conf *conf);
@@ -373,7 +376,8 @@ int mlx4v_ethflow_reta_query(struct rte_eth_dev *eth_dev,
 			     struct rte_eth_rss_reta_entry64 *conf, uint16_t size);
 /**
  * Point the steering rule of mac_addrs[index] at mac (NULL: remove it). The new rule is made
- * before the old one goes, so the port never misses frames to either. No-op while stopped.
+ * before the old one goes, so the port never misses frames to either. No-op while stopped or
+ * isolated.
  * @return 0 or -errno (the old rule stays).
  */
 int mlx4v_ethflow_mac_set(struct rte_eth_dev *eth_dev, uint32_t index,

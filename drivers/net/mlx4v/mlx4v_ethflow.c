@@ -6,7 +6,8 @@
  * @file Receive steering of the mlx4v PMD: an RWQ indirection table over the Rx queues, an
  * RSS QP hashing over it (Toeplitz), and the steering rules that feed it: one per MAC
  * address, broadcast, one per multicast list address (full-mask MAC rules), promiscuous and
- * all-multicast, as DPDK's mlx4 builds them.
+ * all-multicast, as DPDK's mlx4 builds them, at the last priority (0xfff) below the
+ * application's rte_flow rules (mlx4v_flow.c), and none of them while the port is isolated.
  *
  * A ConnectX-3 table lists consecutive WQ numbers aligned to its size, so the redirection
  * table ethdev sees can only spread over an aligned power-of-two block of Rx queues
