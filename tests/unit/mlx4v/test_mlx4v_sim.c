@@ -1301,6 +1301,42 @@ test_mlx4v_sim_flow_specs(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * What no verbs rule can say is refused by the seam before any backend: specs on a default
+ * rule, TCP and UDP together, an L4 spec without IPv4, a VLAN ID beyond 4095.
+ */
+static int
+test_mlx4v_sim_flow_attr_misuse(void)
+{
+	static const uint8_t mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x41 };
+	const uint32_t ip = RTE_PMD_MLX4V_FLOW_MATCH_IPV4;
+	struct rte_pmd_mlx4v_flow_attr fa[4];
+	struct mlx4v_test_rxq r;
+	unsigned int i, live;
+
+	TEST_ASSERT_SUCCESS(mlx4v_test_rxq_create(&r, g_dev, g_pd, 2, 4, 0, NULL), "rxq");
+	memset(fa, 0, sizeof(fa));
+	for (i = 0; i < RTE_DIM(fa); i++) {
+		fa[i].type = RTE_PMD_MLX4V_FLOW_MAC;
+		fa[i].port = 2;
+		memcpy(fa[i].dmac, mac, sizeof(mac));
+	}
+	fa[0].type = RTE_PMD_MLX4V_FLOW_PROMISC;
+	fa[0].match = ip;
+	fa[1].match = ip | RTE_PMD_MLX4V_FLOW_MATCH_TCP | RTE_PMD_MLX4V_FLOW_MATCH_UDP;
+	fa[2].match = RTE_PMD_MLX4V_FLOW_MATCH_UDP;
+	fa[3].match = RTE_PMD_MLX4V_FLOW_MATCH_VLAN;
+	fa[3].vid = 4096;
+	live = mlx4v_sim_live_objects(g_sim, MLX4V_SIM_OBJ_FLOW);
+	for (i = 0; i < RTE_DIM(fa); i++) {
+		TEST_ASSERT_NULL(rte_pmd_mlx4v_create_flow(r.st.rss, &fa[i]), "rule %u taken", i);
+		TEST_ASSERT_EQUAL(rte_errno, EINVAL, "rule %u: %s", i, rte_strerror(rte_errno));
+	}
+	TEST_ASSERT_EQUAL(mlx4v_sim_live_objects(g_sim, MLX4V_SIM_OBJ_FLOW), live, "rules left");
+	mlx4v_test_rxq_destroy(&r);
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mlx4v_sim_suite = {
 	.suite_name = "mlx4v simulator",
 	.setup = sim_setup,
@@ -1325,6 +1361,7 @@ static struct unit_test_suite mlx4v_sim_suite = {
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_send_dmac),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_flow_default_rules),
 		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_flow_specs),
+		TEST_CASE_ST(ut_setup, NULL, test_mlx4v_sim_flow_attr_misuse),
 		TEST_CASES_END()
 	}
 };
