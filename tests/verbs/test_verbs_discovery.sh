@@ -11,14 +11,7 @@ fail=0
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 
-check() { # name expected actual
-	if [ "$2" = "$3" ]; then
-		echo "ok: $1"
-	else
-		echo "FAIL: $1: expected '$2', got '$3'"
-		fail=1
-	fi
-}
+. "$(dirname "$0")/lib.sh"
 
 if ! command -v ibv_devices >/dev/null || ! command -v ibv_devinfo >/dev/null; then
 	echo "SKIP: ibverbs-utils is not installed (devtools/setup.sh)"
