@@ -33,9 +33,9 @@ EAL="--no-huge -m 256 --file-prefix=$pfx --log-level=pmd.net.mlx4:notice"
 REFUSED='command .*not emulated|ioctl.*not emulated|refused|misuse|PANIC'
 
 # testpmd DEVARGS PMDARGS < commands: interactive, its output in $out, stderr in $err. No
-# link or removal interrupts: the emulation raises no async events (the link is polled
-# through the netdev ioctls), and DPDK's mlx4 closes the async fd before it unregisters it
-# (mlx4_dev_close()), which the EAL interrupt thread can meet (verbs_emulation.rst, "Limits").
+# link or removal interrupts (the link is read through the netdev ioctls): DPDK's mlx4
+# closes its async fd before it unregisters it (mlx4_dev_close()), which the EAL interrupt
+# thread can meet at exit (verbs_emulation.rst, "DPDK's mlx4 PMD").
 testpmd() {
 	devs=$1
 	shift
