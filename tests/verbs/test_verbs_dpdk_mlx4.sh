@@ -6,8 +6,9 @@
 # dpdk-testpmd on emulated ConnectX-3 functions (doc/guides/platform/verbs_emulation.rst,
 # "DPDK's mlx4 PMD"): probe of both ports with the model's MACs through the mlx4_en netdev
 # ioctls, io and mac forwarding between two functions cabled together, RSS spreading flows
-# over 4 queues, promiscuous mode off and on, MTU set (the model refuses what the netdev
-# refuses), link down and up of a port seen at the other end of its cable.
+# over 4 queues, promiscuous mode off and on, all-multicast on and off, MTU set (the model
+# refuses what the netdev refuses), link down and up of a port seen at the other end of its
+# cable.
 set -u
 RUN="$MLXV_BUILD/app/dpdk-mlxv-verbs-run"
 TESTPMD=${MLXV_DPDK_TESTPMD:-/usr/bin/dpdk-testpmd}
@@ -98,6 +99,18 @@ check "promisc: testpmd exits 0" 0 $?
 rx=$(fwd_rx)
 check "promisc off: nothing received; on: forwarded" "yes" \
 	"$(echo "$rx" | awk '{ ok = $1 == 0 && $2 == 0 && $3 > 32 && $4 > 32
+		print ok ? "yes" : "no (" $0 ")" }')"
+
+# All-multicast, not promiscuous: frames to group addresses (the forwarding's destinations
+# set so) are received while all-multicast is on (the MC_DEFAULT rule), not once it is off.
+(printf 'set promisc all off\nset allmulti all on\nset fwd mac\n'
+ printf 'set eth-peer 0 01:00:5e:00:00:01\nset eth-peer 1 01:00:5e:00:00:02\nstart tx_first\n'
+ sleep 2; printf 'stop\nset allmulti all off\nstart tx_first\n'; sleep 2; printf 'stop\nquit\n') |
+	testpmd "-a $F0,port=0 -a $F1,port=0"
+check "allmulti: testpmd exits 0" 0 $?
+rx=$(fwd_rx)
+check "allmulti on: group frames forwarded; off: nothing received" "yes" \
+	"$(echo "$rx" | awk '{ ok = $1 > 32 && $2 > 32 && $3 == 0 && $4 == 0
 		print ok ? "yes" : "no (" $0 ")" }')"
 
 # MTU: 9000 taken by the netdev (the model's port), 9600 refused as mlx4_en refuses it; a
