@@ -81,16 +81,17 @@ verbs_netdev_by_name(const char *name, unsigned int *idx, unsigned int *port)
 
 	verbs_preload_devs(&n);
 	for (i = 0; i < n; i++) {
-		sim = verbs_preload_sim(i);
-		if (sim == NULL)
-			continue;
-		for (p = 1; p <= mlx4v_sim_ports(sim) && p <= VERBS_NETDEV_MAX_PORTS; p++) {
+		for (p = 1; p <= VERBS_NETDEV_MAX_PORTS; p++) {
 			verbs_preload_ifname(i, p, ifname, sizeof(ifname));
-			if (strncmp(name, ifname, IF_NAMESIZE) == 0) {
-				*idx = i;
-				*port = p;
-				return 0;
-			}
+			if (strncmp(name, ifname, IF_NAMESIZE) != 0)
+				continue;
+			/* The model is made for a name of its function only. */
+			sim = verbs_preload_sim(i);
+			if (sim == NULL || p > mlx4v_sim_ports(sim))
+				return -ENODEV;
+			*idx = i;
+			*port = p;
+			return 0;
 		}
 	}
 	return -ENODEV;
