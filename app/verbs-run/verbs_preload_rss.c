@@ -170,6 +170,15 @@ verbs_rss_cmd_create_qp(struct verbs_dev_fd *f, const void *in, size_t core_len,
 			      "(EOPNOTSUPP)");
 		return -EOPNOTSUPP;
 	}
+	/* uverbs: a QP over a table has no receive queue of its own. */
+	if (cmd->max_recv_wr != 0 || cmd->max_recv_sge != 0 || cmd->is_srq)
+		return -EINVAL;
+	/* mlx4_ib's create_qp_rss(): no send queue either. */
+	if (cmd->max_send_wr != 0 || cmd->max_send_sge != 0 || cmd->max_inline_data != 0) {
+		VERBS_RUN_LOG("EX_CREATE_QP: RSS QP with a send queue: not supported by mlx4_ib "
+			      "(EOPNOTSUPP)");
+		return -EOPNOTSUPP;
+	}
 	/* mlx4_ib's create_qp_rss(): a raw-packet QP, Toeplitz, no flags, no mlx4 comp_mask. */
 	if (cmd->qp_type != IBV_QPT_RAW_PACKET || cmd->create_flags != 0 ||
 	    drv->comp_mask != 0 || drv->rx_hash_function != IBV_RX_HASH_FUNC_TOEPLITZ ||
