@@ -132,10 +132,7 @@ main(int argc, char **argv)
 	int i, n, r, ok;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	list = ibv_get_device_list(&n);
-	if (list == NULL || n < 1)
-		return 1;
-	ctx = ibv_open_device(list[0]);
+	ctx = verbs_test_open_first(&list);
 	sim = mlx4v_sim_get(model);
 	CHECK(ctx != NULL && sim != NULL, "device open, model %s here", model);
 	if (ctx == NULL || sim == NULL)

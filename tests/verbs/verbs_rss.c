@@ -81,13 +81,10 @@ main(int argc, char **argv)
 	struct ibv_cq *cq;
 	struct ibv_pd *pd;
 	size_t log_range = 2;
-	int i, n, ok;
+	int i, ok;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	list = ibv_get_device_list(&n);
-	if (list == NULL || n < 1)
-		return 1;
-	ctx = ibv_open_device(list[0]);
+	ctx = verbs_test_open_first(&list);
 	sim = mlx4v_sim_get(model);
 	CHECK(ctx != NULL && sim != NULL, "device open, model %s here", model);
 	if (ctx == NULL || sim == NULL)

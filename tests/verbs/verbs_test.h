@@ -49,6 +49,18 @@ verbs_test_poll(struct ibv_cq *cq, struct ibv_wc *wc, int n, int max_ms)
 	return got;
 }
 
+/** Open the first device; *list is the device list to free. @return the context or NULL. */
+static inline struct ibv_context *
+verbs_test_open_first(struct ibv_device ***list)
+{
+	int n;
+
+	*list = ibv_get_device_list(&n);
+	if (*list == NULL || n < 1)
+		return NULL;
+	return ibv_open_device((*list)[0]);
+}
+
 /** A NORMAL steering rule: one Ethernet spec, the destination MAC with a full mask. */
 struct verbs_test_rule {
 	struct ibv_flow_attr attr;
