@@ -139,10 +139,11 @@ check "allmulti on: the first bursts (to groups) received; off: nothing" "yes" \
 		print ok ? "yes" : "no (" $0 ")" }')"
 
 # MTU: 9000 taken by the netdev (the model's port), 9600 refused as mlx4_en refuses it; a
-# port taken down is down at the other end of its cable, and up again.
-printf 'port config mtu 0 9000\nshow port info 0\nport config mtu 0 9600\nset link-down port 0
-show port info 1\nset link-up port 0\nshow port info 1\nquit\n' |
-	testpmd "-a $F0,port=0 -a $F1,port=0"
+# port taken down is down at the other end of its cable, and up again (the far end's model
+# learns of it from its own thread, as a peer port by the signal: a few seconds' wait).
+(printf 'port config mtu 0 9000\nshow port info 0\nport config mtu 0 9600\nset link-down port 0\n'
+ sleep 3; printf 'show port info 1\nset link-up port 0\n'; sleep 3
+ printf 'show port info 1\nquit\n') | testpmd "-a $F0,port=0 -a $F1,port=0"
 check "mtu: 9000 set" "9000" "$(awk '/^MTU:/ { print $2; exit }' "$out")"
 check "mtu: 9600 refused" "1" "$(cat "$out" "$err" | grep -c 'Set MTU failed')"
 check "link: down at the peer, then up" "down up" \
