@@ -31,7 +31,7 @@ tap2_count() {
 	echo "$_s" | awk "/$1:/ { getline; print \$2 }"
 }
 
-before=$(rx_total)
+before=$(rx_total) || exit 1
 tx2=$(tap2_count TX) || exit 1
 rx2=$(tap2_count RX) || exit 1
 # One broadcast ping (Ethernet destination ff:ff:ff:ff:ff:ff) from the first namespace.
@@ -47,7 +47,7 @@ done
 # Give a storm time to build, then count what the ports received: the broadcast once on port 0,
 # plus at most the second namespace's own frames (its TX count) on port 1.
 sleep 2
-after=$(rx_total)
+after=$(rx_total) || exit 1
 tx2b=$(tap2_count TX) || exit 1
 got=$((after - before))
 allowed=$((1 + tx2b - tx2))
