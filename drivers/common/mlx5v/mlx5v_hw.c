@@ -100,3 +100,11 @@ mlx5v_hw_bus_enable(struct mlx5v_hw *hw)
 		return -ENOTSUP;
 	return hw->ops->bus_enable(hw);
 }
+
+int
+mlx5v_hw_func_reset(struct mlx5v_hw *hw)
+{
+	if (hw->ops->func_reset == NULL)
+		return -ENOTSUP;
+	return hw->ops->func_reset(hw);
+}

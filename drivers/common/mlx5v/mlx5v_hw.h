@@ -73,6 +73,12 @@ struct mlx5v_hw_ops {
 	int (*bus_enable)(struct mlx5v_hw *hw);
 	/** Optional: called after a doorbell store so a polling model notices it at once. */
 	void (*db_notify)(struct mlx5v_hw *hw);
+	/**
+	 * Optional: reset the function (VFIO_DEVICE_RESET, a function level reset). What the
+	 * host keeps across it stays: the DMA windows, the MSI-X triggers, the BAR mappings;
+	 * the device forgets every object and its command queue address.
+	 */
+	int (*func_reset)(struct mlx5v_hw *hw);
 };
 
 /**
@@ -180,5 +186,6 @@ int mlx5v_hw_irq_info(struct mlx5v_hw *hw, struct mlx5v_hw_irq_info *info);
 int mlx5v_hw_irq_set(struct mlx5v_hw *hw, unsigned int start, unsigned int count,
 		     const int *fds);
 int mlx5v_hw_bus_enable(struct mlx5v_hw *hw);
+int mlx5v_hw_func_reset(struct mlx5v_hw *hw);
 
 #endif /* _MLX5V_HW_H_ */
