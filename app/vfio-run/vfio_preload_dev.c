@@ -481,6 +481,9 @@ vfio_dev_reset(struct vfio_dev_fn *fn)
 	unsigned int i;
 	int ret = 0;
 
+	/* The reset_fail knob of the model: the reset fails and nothing changes. */
+	if (mlx5v_sim_reset_refused(fn->sim))
+		return -EIO;
 	/*
 	 * The old model goes first: the new one takes its name. The BAR stays mapped and trapped
 	 * meanwhile: a store the program makes during the reset is dropped, as silicon drops

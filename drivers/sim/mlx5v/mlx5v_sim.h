@@ -222,6 +222,23 @@ void mlx5v_sim_health_fatal(struct mlx5v_sim *sim, uint8_t synd);
 __rte_internal
 void mlx5v_sim_nic_interface_set(struct mlx5v_sim *sim, unsigned int state);
 
+/**
+ * Function level reset (VFIO_DEVICE_RESET) in place: every object, firmware page and UAR
+ * allocation is forgotten, the command queue address and the health buffer are cleared, the
+ * fault state of a dead device (health_freeze, health_synd, nic_interface, pci_offline,
+ * cmd_hang) ends, "initializing" reads 1 for boot_ms. What the host keeps stays: DMA
+ * windows, MSI-X triggers, the BAR pages and the wire.
+ * @return 0, or -EIO while the reset_fail knob counts down.
+ */
+int mlx5v_sim_func_reset(struct mlx5v_sim *sim);
+
+/**
+ * The reset_fail knob: @return 1 (and count one down) if the next function reset must
+ * fail, else 0. For a host emulation that resets the model its own way.
+ */
+__rte_internal
+int mlx5v_sim_reset_refused(struct mlx5v_sim *sim);
+
 /** Make every BAR read return all ones (PCI link gone). */
 __rte_internal
 void mlx5v_sim_pci_offline(struct mlx5v_sim *sim, int offline);

@@ -177,6 +177,10 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 		"1: VFIO_IRQ_INFO_NORESIZE, no vector can be added while MSI-X is on" },
 	[MLX5V_SIM_K_MSIX_NO_EVENTFD] = { "msix_no_eventfd", 0, 0, 1,
 		"1: the MSI-X IRQ info lacks VFIO_IRQ_INFO_EVENTFD; SET_IRQS with eventfds fails" },
+	[MLX5V_SIM_K_RESET_FAIL] = { "reset_fail", 0, 0, 1000,
+		"the next N function resets (VFIO_DEVICE_RESET) fail with EIO" },
+	[MLX5V_SIM_K_CMD_HANG] = { "cmd_hang", 0, 0, 1,
+		"1: the firmware stops answering: every command is held, until a function reset" },
 };
 
 /*
@@ -393,6 +397,9 @@ mlx5v_sim_faults_cmd(struct mlx5v_sim *sim, uint16_t opcode, uint16_t op_mod,
 		*delay_ms = mlx5v_sim_knob(sim, MLX5V_SIM_K_DELAY_MS);
 	if (mlx5v_sim_knob_match(sim, MLX5V_SIM_K_DROP_OPCODE, opcode))
 		*drop = mlx5v_sim_knob(sim, MLX5V_SIM_K_DROP_HOLD) != 0 ? 2 : 1;
+	/* A hung firmware keeps every command, as a held drop_opcode keeps one. */
+	if (mlx5v_sim_knob(sim, MLX5V_SIM_K_CMD_HANG) != 0)
+		*drop = 2;
 	if (mlx5v_sim_knob_match(sim, MLX5V_SIM_K_DUP_OPCODE, opcode))
 		*dup = 1;
 }

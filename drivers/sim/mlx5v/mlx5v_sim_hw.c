@@ -370,6 +370,13 @@ mlx5v_sim_hw_db_notify(struct mlx5v_hw *hw)
 	mlx5v_sim_uars_poll(mlx5v_to_sim(hw));
 }
 
+/* The vdev's VFIO_DEVICE_RESET: the model resets in place (mlx5v_sim_reset.c). */
+static int
+mlx5v_sim_hw_func_reset(struct mlx5v_hw *hw)
+{
+	return mlx5v_sim_func_reset(mlx5v_to_sim(hw));
+}
+
 const struct mlx5v_hw_ops mlx5v_sim_hw_ops = {
 	.reg_rd32 = mlx5v_sim_hw_reg_rd32,
 	.reg_wr32 = mlx5v_sim_hw_reg_wr32,
@@ -382,4 +389,5 @@ const struct mlx5v_hw_ops mlx5v_sim_hw_ops = {
 	.irq_set = mlx5v_sim_hw_irq_set,
 	.bus_enable = mlx5v_sim_hw_bus_enable,
 	.db_notify = mlx5v_sim_hw_db_notify,
+	.func_reset = mlx5v_sim_hw_func_reset,
 };
