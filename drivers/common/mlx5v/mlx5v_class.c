@@ -61,14 +61,17 @@ mlx5v_class_deliver(struct mlx5v_dev *dev, const struct mlx5v_class_event *ev)
 	mlxv_class_reg_deliver(&mlx5v_class_reg, dev->name, ev, ev->type);
 }
 
-/* Core hook: DEAD (and REMOVE, which the class layer announces itself before unload). */
+/*
+ * Core hook: DEAD and RECOVERED (REMOVE the class layer announces itself before unload).
+ */
 static void
 mlx5v_class_dev_hook(struct mlx5v_dev *dev, enum mlx5v_dev_event type, void *arg)
 {
 	struct mlx5v_class_event ev = { .type = type };
 
 	RTE_SET_USED(arg);
-	if (type == MLX5V_DEV_EVENT_DEAD)
+	/* RECOVERED: the classes re-create what they had (an ethdev raises RESET). */
+	if (type == MLX5V_DEV_EVENT_DEAD || type == MLX5V_DEV_EVENT_RECOVERED)
 		mlx5v_class_deliver(dev, &ev);
 }
 

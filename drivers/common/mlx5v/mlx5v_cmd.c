@@ -612,6 +612,40 @@ mlx5v_cmd_slot_put(struct mlx5v_cmd *cmd, unsigned int idx)
 /* ---- dead-device policy ---- */
 
 /*
+ * The thread's stale mode (mlx5v_cmd_stale_begin()): commands on this device complete
+ * locally. Thread-local, so that the device's other users keep talking to it.
+ */
+static __thread struct mlx5v_dev *mlx5v_cmd_stale_dev;
+
+void
+mlx5v_cmd_stale_begin(struct mlx5v_dev *dev)
+{
+	mlx5v_cmd_stale_dev = dev;
+}
+
+void
+mlx5v_cmd_stale_end(void)
+{
+	mlx5v_cmd_stale_dev = NULL;
+}
+
+/*
+ * A command timed out. With recovery=reset, MLX5V_CMD_TIMEOUTS_FATAL of them in a row mean the
+ * firmware stopped answering: the device is declared dead so that it is reset. Under
+ * recovery=dead a timeout stays the caller's error, as before.
+ */
+static void
+mlx5v_cmd_timeout_count(struct mlx5v_dev *dev)
+{
+	unsigned int n = __atomic_add_fetch(&dev->cmd.timeouts_in_row, 1, __ATOMIC_RELAXED);
+
+	if (dev->recovery != MLX5V_RECOVERY_RESET || n < MLX5V_CMD_TIMEOUTS_FATAL)
+		return;
+	MLX5V_CMD_LOG(ERR, "%s: %u commands timed out in a row", dev->name, n);
+	mlx5v_dev_set_dead(dev, MLX5V_DEAD_CMD_TIMEOUTS);
+}
+
+/*
  * The kernel's mlx5_internal_err_ret_value() (prm/mlx5 §3.11): on a dead device,
  * nothing reaches the hardware; destroy-class commands succeed so that unload always
  * completes, the rest fail with status ABORTED / syndrome 0xbadd00de and -ENOLINK.
@@ -954,7 +988,7 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	 * Dead device or no queue yet (or already cleaned up): nothing is posted, the result is
 	 * synthesised (prm/mlx5 §3.11).
 	 */
-	if (mlx5v_dev_is_dead(dev) || cmd->queue == NULL) {
+	if (mlx5v_dev_is_dead(dev) || cmd->queue == NULL || mlx5v_cmd_stale_dev == dev) {
 		ret = mlx5v_cmd_dead_result(dev, opcode, out, outlen);
 		mlx5v_cmd_account(dev, opcode, ret, t0, 0, 0, 0);
 		return ret;
@@ -997,8 +1031,10 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 		ret = mlx5v_cmd_timeout(dev, idx);
 	if (ret == -ETIMEDOUT) {
 		mlx5v_cmd_account(dev, opcode, ret, t0, t_db, 0, 0);
+		mlx5v_cmd_timeout_count(dev);
 		return ret;
 	}
+	__atomic_store_n(&cmd->timeouts_in_row, 0, __ATOMIC_RELAXED);
 	if (ret == -ENOLINK) {
 		/* Died while we waited: flush this command with the dead-device result. */
 		mlx5v_cmd_slot_put(cmd, idx);

@@ -93,6 +93,7 @@ struct mlx5v_cmd {
 	uint64_t eq_recoveries;
 	uint64_t spurious;
 	uint64_t bad_out_sigs;        /**< output signatures found bad (checksum on) */
+	unsigned int timeouts_in_row; /**< atomic: commands timed out since the last answer */
 	/** Objects of late create completions still to destroy, under lock. */
 	struct mlx5v_cmd_orphan orphan[MLX5V_CMD_MAX_SLOTS];
 	unsigned int nb_orphans;      /**< under lock; read relaxed as a hint */
@@ -101,6 +102,13 @@ struct mlx5v_cmd {
 	uint64_t orphans_left;        /**< not destroyable here: left to the function teardown */
 	struct mlx5v_cmd_stats *stats; /**< MLX5V_CMD_STATS_OPCODES + 1 buckets */
 };
+
+/**
+ * With recovery=reset, this many commands timing out in a row declare the device dead
+ * (MLX5V_DEAD_CMD_TIMEOUTS): a firmware that stopped answering while the health buffer still
+ * looks fine (doc/guides/nics/mlx5v.rst, "Recovery").
+ */
+#define MLX5V_CMD_TIMEOUTS_FATAL 3
 
 /** Flags of mlx5v_cmd_invoke(). */
 #define MLX5V_CMD_F_PAGE 0x1   /**< use the page slot (MANAGE_PAGES) */

@@ -110,7 +110,7 @@ mlx5v_dev_is_dead(const struct mlx5v_dev *dev)
  * Called with no device lock held, from the health alarm (EAL interrupt thread) or from unload.
  * hook_lock is recursive so that a hook may unregister itself or another hook from its callback.
  */
-static void
+void
 mlx5v_dev_notify(struct mlx5v_dev *dev, enum mlx5v_dev_event ev)
 {
 	struct mlx5v_dev_hook *hook;
@@ -146,6 +146,11 @@ mlx5v_dev_set_dead(struct mlx5v_dev *dev, enum mlx5v_dead_reason why)
 	 */
 	mlx5v_health_report(dev, why);
 	mlx5v_cmd_flush(dev);
+	/*
+	 * The recovery is decided before DEAD goes out, so that a consumer hearing DEAD already
+	 * sees the device recovering (mlx5v_dev_recovering()) and its new epoch.
+	 */
+	mlx5v_recovery_schedule(dev);
 	mlx5v_dev_notify(dev, MLX5V_DEV_EVENT_DEAD);
 }
 
@@ -283,6 +288,8 @@ mlx5v_dev_init(const char *name, const struct mlx5v_hw *hw, const struct mlx5v_d
 	}
 	dev->fast_teardown = p != NULL ? p->fast_teardown : 0;
 	dev->health_strict = p != NULL ? !!p->health_strict : 0;
+	dev->recovery = p != NULL && p->recovery == MLX5V_RECOVERY_RESET ?
+			MLX5V_RECOVERY_RESET : MLX5V_RECOVERY_DEAD;
 	/*
 	 * Off unless asked for: both anchors run without signatures (prm/mlx5 §3.4). Asked for,
 	 * they start once SET_HCA_CAP has set cmdif_checksum (mlx5v_dev_set_hca_cap()).
@@ -371,6 +378,8 @@ mlx5v_dev_cleanup(struct mlx5v_dev *dev)
 {
 	if (dev == NULL)
 		return;
+	/* A recovery that gave up left the device unloaded; one may still be scheduled. */
+	mlx5v_recovery_cancel(dev);
 	if (dev->stage != MLX5V_STAGE_NONE)
 		mlx5v_dev_unload(dev);
 	rte_spinlock_lock(&mlx5v_dev_list_lock);
@@ -965,7 +974,15 @@ mlx5v_dev_unload(struct mlx5v_dev *dev)
 	pthread_mutex_lock(&dev->hook_lock);
 	__atomic_store_n(&dev->removing, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&dev->hook_lock);
+	/* removing is set: no recovery starts any more, and a running one is waited for. */
+	mlx5v_recovery_cancel(dev);
 	mlx5v_dev_notify(dev, MLX5V_DEV_EVENT_REMOVE);
+	mlx5v_dev_teardown(dev);
+}
+
+void
+mlx5v_dev_teardown(struct mlx5v_dev *dev)
+{
 	/*
 	 * Runtime activity first: the health alarm and page work both run on the EAL
 	 * interrupt thread and may use the async EQ. (Load starts neither before it can no

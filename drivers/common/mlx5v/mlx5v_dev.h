@@ -21,6 +21,17 @@
 #include "mlx5v_hw.h"
 #include "mlx5v_tout.h"
 
+/** What the core does once the device died (devarg recovery=, mlx5v_recovery.c). */
+enum mlx5v_recovery {
+	/** Stay dead until removed: commands complete locally (prm/mlx5 §3.11). */
+	MLX5V_RECOVERY_DEAD = 0,
+	/** Reset the function, bring it up again and tell the consumers (the default). */
+	MLX5V_RECOVERY_RESET,
+};
+
+/** The devarg that picks the enum mlx5v_recovery of a device: recovery=reset|dead. */
+#define MLX5V_RECOVERY_ARG "recovery"
+
 /** Device creation parameters (devargs of mlx5v_sim / mlx5v_pci). */
 struct mlx5v_dev_params {
 	uint32_t tout_ms[MLX5V_TO_MAX]; /**< 0 = default (mlx5v_tout.h) */
@@ -36,6 +47,8 @@ struct mlx5v_dev_params {
 	 * reported, and death comes from the fatal sensors, as in Linux (prm/mlx5 §4.4).
 	 */
 	int health_strict;
+	/** enum mlx5v_recovery; 0 (dead) unless a front-end's devarg default says reset. */
+	int recovery;
 };
 
 /** Why a device was declared dead (enum order = PRM prm/mlx5 §4.3 sensor order). */
@@ -49,6 +62,7 @@ enum mlx5v_dead_reason {
 	MLX5V_DEAD_CMD_IF,         /**< the command interface is unusable */
 	MLX5V_DEAD_FUNC_RESET,     /**< the command queue address lost: a function level reset */
 	MLX5V_DEAD_USER,           /**< mlx5v_dev_set_dead() */
+	MLX5V_DEAD_CMD_TIMEOUTS,   /**< MLX5V_CMD_TIMEOUTS_FATAL command timeouts in a row */
 };
 
 /** Device events delivered to consumers. */
@@ -56,6 +70,13 @@ enum mlx5v_dev_event {
 	MLX5V_DEV_EVENT_DEAD,      /**< the device died; only teardown remains possible */
 	MLX5V_DEV_EVENT_REMOVE,    /**< the device is about to be unloaded */
 	MLX5V_DEV_EVENT_PORT,      /**< a PORT_CHANGE event (class drivers only) */
+	/**
+	 * recovery=reset: the function was reset and the core's old life torn down; every
+	 * object a consumer had is gone (the device is still dead, commands complete locally).
+	 */
+	MLX5V_DEV_EVENT_RESET,
+	/** recovery=reset: the device is loaded again; consumers re-create their objects. */
+	MLX5V_DEV_EVENT_RECOVERED,
 };
 
 /** A consumer of the core (the net PMD, a class driver): called on device events. */
@@ -170,6 +191,17 @@ struct mlx5v_dev {
 	unsigned int nb_quarantined;  /**< entries on the quarantine list */
 	int removing;                 /**< REMOVE announced (under hook_lock); load clears it */
 	void *owner;                  /**< the front-end (vdev/PCI) private data */
+	/* Recovery (mlx5v_recovery.c). */
+	int recovery;                 /**< enum mlx5v_recovery */
+	/**
+	 * Atomic: the life of the device, bumped when a death starts a recovery. A consumer
+	 * whose objects were made in an older life must not send their numbers to the device.
+	 */
+	uint32_t epoch;
+	int recovering;               /**< atomic: a recovery is scheduled or running */
+	unsigned int recover_tries;   /**< attempts of the recovery in progress */
+	uint64_t recoveries;          /**< recoveries completed */
+	uint64_t recovery_failures;   /**< recoveries given up: the device stayed dead */
 };
 
 /** @return this process's seam of dev (house style rule 2: never in shared memory). */
@@ -285,6 +317,51 @@ struct mlx5v_quarantine {
  */
 void mlx5v_dev_quarantine(struct mlx5v_dev *dev, void *va, size_t size,
 			  const struct mlx5v_dma_buf *dma, unsigned int ndma);
+
+/** Deliver ev to the hooks of dev (hook_lock held, recursive). Any thread. */
+void mlx5v_dev_notify(struct mlx5v_dev *dev, enum mlx5v_dev_event ev);
+
+/** The hardware part of mlx5v_dev_unload(): no REMOVE announcement. Control thread. */
+void mlx5v_dev_teardown(struct mlx5v_dev *dev);
+
+/* ---- recovery (mlx5v_recovery.c) ---- */
+
+/**
+ * Parse a recovery= value ("reset" or "dead").
+ * @return the enum mlx5v_recovery, or -EINVAL with one log line.
+ */
+__rte_internal
+int mlx5v_recovery_parse(const char *value);
+
+/** @return the life of dev (bumped at each death that starts a recovery). Any thread. */
+__rte_internal
+uint32_t mlx5v_dev_epoch(const struct mlx5v_dev *dev);
+
+/**
+ * @return 1 while a recovery of dev is scheduled or running (the device is dead and will be
+ *         brought up again), else 0. Any thread.
+ */
+__rte_internal
+int mlx5v_dev_recovering(const struct mlx5v_dev *dev);
+
+/** From mlx5v_dev_set_dead(): start a recovery if dev asks for one. Any thread. */
+void mlx5v_recovery_schedule(struct mlx5v_dev *dev);
+
+/** From mlx5v_dev_unload(): cancel a scheduled recovery, wait for a running one. */
+void mlx5v_recovery_cancel(struct mlx5v_dev *dev);
+
+/**
+ * Stale mode of the calling thread: until mlx5v_cmd_stale_end(), every command it issues
+ * on dev completes locally with the dead-device result (destroys succeed, others fail with
+ * -ENOLINK), whatever the device's state. For a consumer that tears down objects of an
+ * older life (mlx5v_dev_epoch()), whose numbers may name objects of the new one.
+ */
+__rte_internal
+void mlx5v_cmd_stale_begin(struct mlx5v_dev *dev);
+
+/** End the stale mode of the calling thread. */
+__rte_internal
+void mlx5v_cmd_stale_end(void);
 
 /* ---- firmware pages (mlx5v_pages.c) ---- */
 

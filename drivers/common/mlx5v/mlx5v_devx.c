@@ -475,16 +475,22 @@ mlx5v_devx_ctx_put(struct mlx5v_devx_ctx *ctx)
 	__atomic_fetch_sub(&ctx->refs, 1, __ATOMIC_RELEASE);
 }
 
-static void mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx);
+static void mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx, int reset);
 
-/* Core REMOVE hook, under the core's hook lock, before the device is torn down. */
+/*
+ * Core REMOVE hook, under the core's hook lock, before the device is torn down. RESET (a
+ * recovery reset the function) ends the context the same way: its objects are gone from the
+ * device, and the device is dead, so their destroys complete locally; every handle answers
+ * an error from now on, and rte_pmd_mlx5v_dev_get() gives a new context once the device is
+ * back (doc/guides/nics/mlx5v_devx.rst, "Recovery").
+ */
 static void
 mlx5v_devx_dev_event(struct mlx5v_dev *dev, enum mlx5v_dev_event ev, void *arg)
 {
 	RTE_SET_USED(dev);
-	if (ev != MLX5V_DEV_EVENT_REMOVE)
+	if (ev != MLX5V_DEV_EVENT_REMOVE && ev != MLX5V_DEV_EVENT_RESET)
 		return;
-	mlx5v_devx_ctx_release(arg);
+	mlx5v_devx_ctx_release(arg, ev == MLX5V_DEV_EVENT_RESET);
 }
 
 /* @return the context of a live dev, created if needed, or NULL with rte_errno. */
@@ -1885,9 +1891,15 @@ mlx5v_devx_cq_poll(struct mlx5v_devx_cq *cq)
 
 /* ---- device removal: destroy what the application left ---- */
 
+/*
+ * reset: a recovery's function reset, not a removal: the objects left are expected (their
+ * users learn of it from the recovery's events), so they are counted in one line.
+ */
 static void
-mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
+mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx, int reset)
 {
+	const uint32_t lvl = reset ? RTE_LOG_DEBUG : RTE_LOG_WARNING;
+	unsigned int left = 0;
 	struct mlx5v_devx_eq *eq;
 	struct mlx5v_devx_uar *uar;
 	struct mlx5v_devx_dma *d;
@@ -1919,7 +1931,9 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 
 	/* Reverse creation order: CQs reference EQs and UARs, EQs reference UARs. */
 	while ((cq = TAILQ_FIRST(&ctx->cqs)) != NULL) {
-		MLX5V_EQ_LOG(WARNING, "%s: DEVX CQ %u still alive at removal", dev->name, cq->cqn);
+		rte_log(lvl, mlx5v_logtype_eq, "mlx5v.eq: %s: DEVX CQ %u still alive at removal\n",
+			dev->name, cq->cqn);
+		left++;
 		TAILQ_REMOVE(&ctx->cqs, cq, next);
 		/*
 		 * A CQ whose destroy fails is still alive and may write CQEs: its memory
@@ -1936,7 +1950,9 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 		mlx5v_devx_hmem_free(cq, sizeof(*cq));
 	}
 	while ((eq = TAILQ_FIRST(&ctx->eqs)) != NULL) {
-		MLX5V_EQ_LOG(WARNING, "%s: DEVX EQ %u still alive at removal", dev->name, eq->eqn);
+		rte_log(lvl, mlx5v_logtype_eq, "mlx5v.eq: %s: DEVX EQ %u still alive at removal\n",
+			dev->name, eq->eqn);
+		left++;
 		TAILQ_REMOVE(&ctx->eqs, eq, next);
 		/* The same for an EQ: its ring goes to quarantine, the rest is freed. */
 		if (mlx5v_devx_eq_destroy_cmd(dev, eq->eqn) < 0)
@@ -1961,12 +1977,17 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx)
 	}
 	/* Vectors last: no EQ references them any more. */
 	while ((msi = TAILQ_FIRST(&ctx->msis)) != NULL) {
-		MLX5V_EQ_LOG(WARNING, "%s: DEVX MSI vector %u still allocated at removal",
-			     dev->name, msi->vector);
+		rte_log(lvl, mlx5v_logtype_eq,
+			"mlx5v.eq: %s: DEVX MSI vector %u still allocated at removal\n",
+			dev->name, msi->vector);
+		left++;
 		TAILQ_REMOVE(&ctx->msis, msi, next);
 		mlx5v_msi_free(dev, msi->vector, msi->fd);
 		mlx5v_devx_hmem_free(msi, sizeof(*msi));
 	}
+	if (reset && left != 0)
+		MLX5V_EQ_LOG(INFO, "%s: function reset: %u DEVX CQs, EQs and MSI vectors released",
+			     dev->name, left);
 	/* The core's hook walk allows a hook to unregister itself from its callback. */
 	mlx5v_dev_hook_unregister(dev, &ctx->hook);
 	/* Objects of raw commands die with the device; only the table is the driver's. */

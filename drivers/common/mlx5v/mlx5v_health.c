@@ -74,6 +74,8 @@ mlx5v_health_reason_str(enum mlx5v_dead_reason why)
 		return "command interface unusable";
 	case MLX5V_DEAD_FUNC_RESET:
 		return "function reset behind the driver (command queue address lost)";
+	case MLX5V_DEAD_CMD_TIMEOUTS:
+		return "commands time out: the firmware stopped answering";
 	case MLX5V_DEAD_USER:
 		return "declared dead by the driver";
 	default:

@@ -206,6 +206,22 @@ mlx5v_pci_bus_enable(struct mlx5v_hw *hw)
 	return 0;
 }
 
+/*
+ * A function level reset through vfio-pci, which saves and restores the config space around
+ * it (COMMAND, MSI-X) and keeps the container and the BAR mappings.
+ */
+static int
+mlx5v_pci_func_reset(struct mlx5v_hw *hw)
+{
+	struct mlx5v_pci *p = mlx5v_to_pci(hw);
+
+	if (ioctl(mlx5v_pci_vfio_fd(p), VFIO_DEVICE_RESET) != 0) {
+		MLX5V_LOG(ERR, "%s: VFIO_DEVICE_RESET: %s", hw->name, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
 const struct mlx5v_hw_ops mlx5v_hw_pci_ops = {
 	.reg_rd32 = mlx5v_pci_rd32,
 	.reg_wr32 = mlx5v_pci_wr32,
@@ -218,6 +234,7 @@ const struct mlx5v_hw_ops mlx5v_hw_pci_ops = {
 	.irq_set = mlx5v_pci_irq_set,
 	.bus_enable = mlx5v_pci_bus_enable,
 	.db_notify = NULL,
+	.func_reset = mlx5v_pci_func_reset,
 };
 
 /* ---- the mlx5v_pci driver ---- */
@@ -234,6 +251,7 @@ static const char *const mlx5v_pci_valid_args[] = {
 	MLX5V_PCI_ARG_CMD_SIG,
 	MLX5V_PCI_ARG_FAST_UNLOAD,
 	MLX5V_PCI_ARG_HEALTH_STRICT,
+	MLX5V_RECOVERY_ARG,
 	MLX5V_CLASS_ARG,
 	NULL,
 };
@@ -256,6 +274,21 @@ mlx5v_pci_arg_u32(const char *key, const char *val, void *opaque)
 		return -EINVAL;
 	}
 	*out = (uint32_t)v;
+	return 0;
+}
+
+/* recovery=reset|dead (mlx5v_recovery_parse()). */
+static int
+mlx5v_pci_arg_recovery(const char *key, const char *val, void *opaque)
+{
+	int *out = opaque;
+	int ret;
+
+	RTE_SET_USED(key);
+	ret = mlx5v_recovery_parse(val);
+	if (ret < 0)
+		return ret;
+	*out = ret;
 	return 0;
 }
 
@@ -319,6 +352,8 @@ mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp, char *
 	    rte_kvargs_process(kv, MLX5V_PCI_ARG_CMD_SIG, mlx5v_pci_arg_u32, &sig) < 0 ||
 	    rte_kvargs_process(kv, MLX5V_PCI_ARG_FAST_UNLOAD, mlx5v_pci_arg_u32, &fast) < 0 ||
 	    rte_kvargs_process(kv, MLX5V_PCI_ARG_HEALTH_STRICT, mlx5v_pci_arg_u32, &strict) < 0 ||
+	    rte_kvargs_process(kv, MLX5V_RECOVERY_ARG, mlx5v_pci_arg_recovery,
+			       &dp->recovery) < 0 ||
 	    rte_kvargs_process(kv, MLX5V_CLASS_ARG, mlx5v_pci_arg_str, classes) < 0)
 		ret = -EINVAL;
 	dp->cmd_sig = !!sig;
@@ -363,6 +398,8 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 		return -ENODEV;
 	}
 	memset(&dp, 0, sizeof(dp));
+	/* A dead device is reset and brought up again unless recovery=dead says otherwise. */
+	dp.recovery = MLX5V_RECOVERY_RESET;
 	ret = mlx5v_pci_parse(pdev, &dp, classes);
 	if (ret < 0)
 		return ret;
@@ -439,4 +476,4 @@ RTE_PMD_REGISTER_PCI_TABLE(mlx5v_pci, mlx5v_pci_ids);
 RTE_PMD_REGISTER_KMOD_DEP(mlx5v_pci, "vfio-pci");
 RTE_PMD_REGISTER_PARAM_STRING(mlx5v_pci,
 	"class=<net|none|name:name> cmd_to_ms=<int> health_ms=<int> cmd_sig=<0|1> "
-	"fast_unload=<0|1> health_strict=<0|1>");
+	"fast_unload=<0|1> health_strict=<0|1> recovery=<reset|dead>");

@@ -147,6 +147,12 @@ mlx5v_sim_vdev_parse(const char *args, struct mlx5v_sim_params *sp,
 		} else if (strcmp(k, MLX5V_SIM_ARG_HEALTH_STRICT) == 0) {
 			ret = mlx5v_sim_vdev_uint(k, val, 1, &v);
 			dp->health_strict = v;
+		} else if (strcmp(k, MLX5V_RECOVERY_ARG) == 0) {
+			ret = mlx5v_recovery_parse(val);
+			if (ret >= 0) {
+				dp->recovery = ret;
+				ret = 0;
+			}
 		} else if (strcmp(k, MLX5V_SIM_ARG_FAST_UNLOAD) == 0) {
 			ret = mlx5v_sim_vdev_uint(k, val, 1, &v);
 			dp->fast_teardown = v;
@@ -185,6 +191,8 @@ mlx5v_sim_vdev_probe(struct rte_vdev_device *vdev)
 
 	mlx5v_sim_params_default(&sp);
 	memset(&dp, 0, sizeof(dp));
+	/* As on the PCI bus: a dead device is reset and brought up again (recovery=reset). */
+	dp.recovery = MLX5V_RECOVERY_RESET;
 	ret = mlx5v_sim_vdev_parse(rte_vdev_device_args(vdev), &sp, &dp, &knobs, classes);
 	if (ret < 0)
 		return ret;
@@ -257,4 +265,5 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx5v_sim,
 	"class=<net|none|name:name> msix=<int> ports=<int> boot_ms=<int> boot_pages=<int> "
 	"init_pages=<int> log_max_eq_sz=<int> max_eqs=<int> health_ms=<int> cmd_to_ms=<int> "
 	"tout_scale=<int> cmd_sig=<0|1> fast_unload=<0|1> function=<pf|vf> health_strict=<0|1> "
+	"recovery=<reset|dead> "
 	"host_page=<4096..65536> <knob>=<int>");

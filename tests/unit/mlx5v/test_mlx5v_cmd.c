@@ -13,10 +13,14 @@
 static struct mlx5v_dev *g_dev;
 static struct mlx5v_sim *g_sim;
 
+/*
+ * recovery=dead: the timeouts these cases cause are the caller's errors; under recovery=reset
+ * three in a row would reset the device (tests/unit/net_mlx5v_recovery).
+ */
 static int
 cmd_setup(void)
 {
-	if (rte_vdev_init(VDEV_NAME, "msix=4,cmd_to_ms=2000") != 0)
+	if (rte_vdev_init(VDEV_NAME, "msix=4,cmd_to_ms=2000,recovery=dead") != 0)
 		return TEST_FAILED;
 	g_dev = mlx5v_dev_get(VDEV_NAME);
 	g_sim = mlx5v_sim_get(VDEV_NAME);

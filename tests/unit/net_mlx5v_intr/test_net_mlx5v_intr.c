@@ -177,6 +177,13 @@ setup_loop(void)
 	return attach("wire=loop") == 0 ? TEST_SUCCESS : TEST_FAILED;
 }
 
+/* Dead mode: the device stays dead (recovery=reset is tests/unit/net_mlx5v_recovery). */
+static int
+setup_loop_dead(void)
+{
+	return attach("wire=loop,recovery=dead") == 0 ? TEST_SUCCESS : TEST_FAILED;
+}
+
 static void
 teardown(void)
 {
@@ -504,7 +511,7 @@ static struct unit_test_suite net_mlx5v_intr_suite = {
 		TEST_CASE_ST(setup_loop, teardown, test_net_mlx5v_intr_start_fails_cleanly),
 		TEST_CASE_ST(setup_three_eqs, teardown, test_net_mlx5v_intr_eqs_run_out),
 		TEST_CASE_ST(setup_loop, teardown, test_net_mlx5v_intr_lsc),
-		TEST_CASE_ST(setup_loop, teardown, test_net_mlx5v_intr_rmv),
+		TEST_CASE_ST(setup_loop_dead, teardown, test_net_mlx5v_intr_rmv),
 		TEST_CASE_ST(setup_loop, teardown, test_net_mlx5v_intr_detach_no_rmv),
 		TEST_CASES_END()
 	}
