@@ -575,15 +575,18 @@ mlx5v_ethdev_fw_version_get(struct rte_eth_dev *eth_dev, char *fw_version, size_
 /* ---------------------------------------------------------------- lifecycle */
 
 /* Reverse of mlx5v_ethdev_start(): every object number 0 is one that was not made. */
+static void objs_destroy_port(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev);
+
 static void
 objs_destroy(struct rte_eth_dev *eth_dev)
 {
-	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
-	struct mlx5v_ethdev_objs *o = &priv->obj;
 	uint16_t port = eth_dev->data->port_id;
 	unsigned int i;
+	int stale;
 
+	/* After a recovery the objects' numbers are the old life's: destroyed locally. */
+	stale = mlx5v_recovery_stale_begin(eth_dev);
 	mlx5v_flow_destroy(eth_dev);
 	for (i = eth_dev->data->nb_tx_queues; i > 0; i--)
 		if (eth_dev->data->tx_queues[i - 1] != NULL)
@@ -597,8 +600,17 @@ objs_destroy(struct rte_eth_dev *eth_dev)
 	if (mlx5v_ethdev_uars[port] != NULL)
 		rte_pmd_mlx5v_devx_free_uar(mlx5v_ethdev_uars[port]);
 	mlx5v_ethdev_uars[port] = NULL;
-	if (dev == NULL)
-		return;
+	if (dev != NULL)
+		objs_destroy_port(eth_dev, dev);
+	mlx5v_recovery_stale_end(stale);
+}
+
+/* The port-wide objects of start, in reverse. */
+static void
+objs_destroy_port(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
+{
+	struct mlx5v_ethdev_objs *o = &priv_of(eth_dev)->obj;
+
 	if (o->qcnt != 0) {
 		mlx5v_stats_save(eth_dev);
 		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_QCNT, o->qcnt);
@@ -778,6 +790,7 @@ mlx5v_ethdev_close(struct rte_eth_dev *eth_dev)
 		return 0;
 	if (eth_dev->data->dev_started)
 		mlx5v_ethdev_stop(eth_dev);
+	mlx5v_recovery_close(eth_dev);
 	mlx5v_intr_cleanup(eth_dev);
 	queues_release(eth_dev);
 	/* Best effort: a dead device cannot be reset, and close must still complete. */
@@ -829,7 +842,10 @@ mlx5v_ethdev_reset(struct rte_eth_dev *eth_dev)
 
 	if (eth_dev->data->dev_started)
 		mlx5v_ethdev_stop(eth_dev);
-	ret = vport_defaults(eth_dev);
+	/* After a recovery, the port moves to the device's new life first. */
+	ret = mlx5v_recovery_port_reset(eth_dev);
+	if (ret == 0)
+		ret = vport_defaults(eth_dev);
 	if (ret != 0) {
 		MLX5V_ETH_LOG(ERR, "port %u: reset failed: %s", eth_dev->data->port_id,
 			      strerror(-ret));
@@ -995,6 +1011,7 @@ mlx5v_ethdev_probe(struct mlxv_class_dev *cd, struct rte_device *edev, const cha
 	priv->promisc = v.promisc_all;
 	priv->allmulti = v.promisc_mc;
 	priv->cqe_comp_en = cqe_comp_en;
+	priv->epoch = mlx5v_dev_epoch(dev);
 	memcpy(priv->rss_key, mlx5v_ethdev_rss_key, sizeof(priv->rss_key));
 	priv->rss_hf = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP;
 	eth_dev->data->mac_addrs[0] = v.perm_mac;
@@ -1052,8 +1069,14 @@ mlx5v_ethdev_event(struct mlxv_class_dev *cd, const void *arg)
 	switch (ev->type) {
 	case MLX5V_DEV_EVENT_DEAD:
 		priv_of(eth_dev)->dead = 1;
+		/* recovery=reset: RMV now, RESET once the device is back. */
+		if (mlx5v_recovery_dead(eth_dev))
+			break;
 		rte_eth_dev_callback_process(eth_dev, RTE_ETH_EVENT_INTR_RESET, NULL);
 		mlx5v_intr_dead_event(eth_dev);
+		break;
+	case MLX5V_DEV_EVENT_RECOVERED:
+		mlx5v_recovery_recovered(eth_dev);
 		break;
 	case MLX5V_DEV_EVENT_PORT:
 		mlx5v_intr_port_event(eth_dev, ev->sub_type);

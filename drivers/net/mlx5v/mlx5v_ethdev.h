@@ -273,6 +273,7 @@ struct mlx5v_ethdev_priv {
 	uint32_t nb_mc;
 	uint8_t cqe_comp_en;             /**< rxq_cqe_comp_en devarg: MLX5V_ETH_CQE_COMP_* */
 	int dead;                        /**< the core device died: control calls fail fast */
+	uint32_t epoch;                  /**< the core's life its objects belong to */
 	struct mlx5v_ethdev_objs obj;
 	uint8_t rss_key[MLX5V_ETH_RSS_KEY_LEN];
 	uint64_t rss_hf;
@@ -372,6 +373,33 @@ int mlx5v_intr_rx_disable(struct rte_eth_dev *eth_dev, uint16_t idx);
 void mlx5v_intr_port_event(struct rte_eth_dev *eth_dev, uint8_t sub_type);
 /** The core device died: RTE_ETH_EVENT_INTR_RMV (intr_conf.rmv), from an EAL alarm. */
 void mlx5v_intr_dead_event(struct rte_eth_dev *eth_dev);
+
+/* ---- mlx5v_recovery.c: the port across a recovery of the core (recovery=reset) ---- */
+
+/**
+ * The core device died and a recovery is on its way: the bursts return 0, RMV is raised.
+ * @return 1 if so, 0 when no recovery comes (the caller raises what dead mode raises).
+ */
+int mlx5v_recovery_dead(struct rte_eth_dev *eth_dev);
+/** The device is back: RTE_ETH_EVENT_INTR_RESET, from an EAL alarm (after RMV). */
+void mlx5v_recovery_recovered(struct rte_eth_dev *eth_dev);
+/** @return 1 if the port's objects belong to an older life of its device, else 0. */
+int mlx5v_recovery_port_stale(const struct rte_eth_dev *eth_dev);
+/** At close: no RESET event any more. */
+void mlx5v_recovery_close(struct rte_eth_dev *eth_dev);
+/**
+ * Before destroying the port's objects: if they belong to an older life of the device, the
+ * commands of the calling thread complete locally until mlx5v_recovery_stale_end().
+ * @return the argument for mlx5v_recovery_stale_end().
+ */
+int mlx5v_recovery_stale_begin(struct rte_eth_dev *eth_dev);
+void mlx5v_recovery_stale_end(int stale);
+/**
+ * dev_reset after a recovery (port stopped): a new DEVX context, the capabilities read
+ * again, the port on the device's new life. @return 0 (also when there was no recovery),
+ * -EAGAIN while the recovery runs, -ENOLINK when it gave up, or -errno.
+ */
+int mlx5v_recovery_port_reset(struct rte_eth_dev *eth_dev);
 
 /* ---- mlx5v_flow.c: RQT, TIR and the NIC RX flow table ---- */
 

@@ -246,19 +246,23 @@ mlx5v_intr_rx_destroy(struct rte_eth_dev *eth_dev)
 	struct intr_port *p = port_of(eth_dev);
 	struct intr_rx *rx = p != NULL ? p->rx : NULL;
 	unsigned int i;
-	int ret;
+	int ret, stale;
 
 	if (rx == NULL)
 		return;
+	stale = mlx5v_recovery_port_stale(eth_dev);
 	/* The applications' epoll registrations name fds closed below. */
 	mlxv_intr_rxq_vec_clear(p->ih);
 	for (i = rx->n_q; i > 0; i--) {
 		struct intr_rxq *iq = &rx->q[i - 1];
 
 		if (iq->eq != NULL) {
-			/* On a dead device DESTROY_EQ succeeds locally; a refusal keeps the EQ. */
+			/*
+			 * On a dead device DESTROY_EQ succeeds locally; a refusal keeps the EQ.
+			 * After a recovery the EQ is gone already (EINVAL, mlx5v.rst "Recovery").
+			 */
 			ret = rte_pmd_mlx5v_devx_destroy_eq(iq->eq);
-			if (ret != 0)
+			if (ret != 0 && !stale)
 				MLX5V_ETH_LOG(ERR, "port %u Rx queue %u: EQ %u destroy: %s",
 					      eth_dev->data->port_id, i - 1, iq->eqn,
 					      strerror(ret));
@@ -268,7 +272,7 @@ mlx5v_intr_rx_destroy(struct rte_eth_dev *eth_dev)
 	}
 	for (i = rx->n_vec; i > 0; i--) {
 		ret = rte_pmd_mlx5v_devx_free_msi_vector(rx->msi[i - 1]);
-		if (ret != 0)
+		if (ret != 0 && !stale)
 			MLX5V_ETH_LOG(ERR, "port %u: MSI vector %d free: %s",
 				      eth_dev->data->port_id, rx->msi[i - 1]->vector,
 				      strerror(ret));
