@@ -15,6 +15,7 @@
 #include "mlxv_class_reg.h"
 #include "mlx5v_prm.h"
 #include "mlx5v_class.h"
+#include "mlx5v_devx.h"
 #include "mlx5v_log.h"
 
 /*
@@ -73,6 +74,8 @@ mlx5v_class_dev_hook(struct mlx5v_dev *dev, enum mlx5v_dev_event type, void *arg
 	/* RECOVERED: the classes re-create what they had (an ethdev raises RESET). */
 	if (type == MLX5V_DEV_EVENT_DEAD || type == MLX5V_DEV_EVENT_RECOVERED)
 		mlx5v_class_deliver(dev, &ev);
+	/* The application's DEVX users hear the reset and the way back. */
+	mlx5v_devx_user_event(dev, type);
 }
 
 /*

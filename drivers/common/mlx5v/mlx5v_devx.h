@@ -242,4 +242,11 @@ void mlx5v_devx_cq_event(struct mlx5v_devx_cq *cq);
 __rte_internal
 unsigned int mlx5v_devx_cq_poll(struct mlx5v_devx_cq *cq);
 
+/**
+ * Tell the application's device event callbacks (rte_pmd_mlx5v_dev_event_callback_register())
+ * of a RESET or RECOVERED (enum mlx5v_dev_event ev) of dev; other events are not theirs.
+ * The recovery's thread.
+ */
+void mlx5v_devx_user_event(struct mlx5v_dev *dev, int ev);
+
 #endif /* _MLX5V_DEVX_H_ */

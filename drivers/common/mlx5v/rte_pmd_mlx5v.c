@@ -5,8 +5,14 @@
 /** @file rte_pmd_mlx5v_devx_*: thin wrappers keeping rdma-core's errno contract. */
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/queue.h>
 
+#include <rte_dev.h>
 #include <rte_errno.h>
+#include <rte_string_fns.h>
 
 #include "mlx5v_dev.h"
 #include "mlx5v_devx.h"
@@ -129,4 +135,97 @@ int
 rte_pmd_mlx5v_devx_dma_unmap(struct rte_pmd_mlx5v_dev *dev, void *addr, size_t size)
 {
 	return mlx5v_api_ret(mlx5v_devx_dma_unmap((struct mlx5v_dev *)dev, addr, size));
+}
+
+/* ---- device events (recovery) ---- */
+
+struct mlx5v_api_event_cb {
+	TAILQ_ENTRY(mlx5v_api_event_cb) next;
+	char name[RTE_DEV_NAME_MAX_LEN];
+	rte_pmd_mlx5v_dev_event_cb cb;
+	void *arg;
+};
+
+/* Process-local, by device name: a registration outlives recoveries and removals. */
+static TAILQ_HEAD(, mlx5v_api_event_cb) mlx5v_api_event_cbs =
+	TAILQ_HEAD_INITIALIZER(mlx5v_api_event_cbs);
+/* Recursive: a callback may register or unregister. */
+static pthread_mutex_t mlx5v_api_event_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+static struct mlx5v_api_event_cb *
+mlx5v_api_event_find(const char *name, rte_pmd_mlx5v_dev_event_cb cb, void *arg)
+{
+	struct mlx5v_api_event_cb *e;
+
+	TAILQ_FOREACH(e, &mlx5v_api_event_cbs, next)
+		if (e->cb == cb && e->arg == arg && strcmp(e->name, name) == 0)
+			return e;
+	return NULL;
+}
+
+int
+rte_pmd_mlx5v_dev_event_callback_register(const char *eal_device_name,
+					  rte_pmd_mlx5v_dev_event_cb cb, void *arg)
+{
+	struct mlx5v_api_event_cb *e;
+	int ret = 0;
+
+	if (eal_device_name == NULL || cb == NULL ||
+	    strlen(eal_device_name) >= RTE_DEV_NAME_MAX_LEN)
+		return mlx5v_api_ret(-EINVAL);
+	pthread_mutex_lock(&mlx5v_api_event_lock);
+	if (mlx5v_api_event_find(eal_device_name, cb, arg) != NULL) {
+		ret = -EEXIST;
+	} else {
+		e = calloc(1, sizeof(*e));
+		if (e == NULL) {
+			ret = -ENOMEM;
+		} else {
+			strlcpy(e->name, eal_device_name, sizeof(e->name));
+			e->cb = cb;
+			e->arg = arg;
+			TAILQ_INSERT_TAIL(&mlx5v_api_event_cbs, e, next);
+		}
+	}
+	pthread_mutex_unlock(&mlx5v_api_event_lock);
+	return mlx5v_api_ret(ret);
+}
+
+int
+rte_pmd_mlx5v_dev_event_callback_unregister(const char *eal_device_name,
+					    rte_pmd_mlx5v_dev_event_cb cb, void *arg)
+{
+	struct mlx5v_api_event_cb *e;
+
+	if (eal_device_name == NULL || cb == NULL)
+		return mlx5v_api_ret(-EINVAL);
+	pthread_mutex_lock(&mlx5v_api_event_lock);
+	e = mlx5v_api_event_find(eal_device_name, cb, arg);
+	if (e != NULL)
+		TAILQ_REMOVE(&mlx5v_api_event_cbs, e, next);
+	pthread_mutex_unlock(&mlx5v_api_event_lock);
+	free(e);
+	return mlx5v_api_ret(e != NULL ? 0 : -ENOENT);
+}
+
+void
+mlx5v_devx_user_event(struct mlx5v_dev *dev, int ev)
+{
+	enum rte_pmd_mlx5v_dev_event uev;
+	struct mlx5v_api_event_cb *e, *next;
+
+	if (ev == MLX5V_DEV_EVENT_RESET)
+		uev = RTE_PMD_MLX5V_DEV_EVENT_RESET;
+	else if (ev == MLX5V_DEV_EVENT_RECOVERED)
+		uev = RTE_PMD_MLX5V_DEV_EVENT_RECOVERED;
+	else
+		return;
+	pthread_mutex_lock(&mlx5v_api_event_lock);
+	/* next is read before the call: a callback may unregister itself. */
+	for (e = TAILQ_FIRST(&mlx5v_api_event_cbs); e != NULL; e = next) {
+		next = TAILQ_NEXT(e, next);
+		if (strcmp(e->name, dev->name) == 0)
+			e->cb(dev->name, uev, e->arg);
+	}
+	pthread_mutex_unlock(&mlx5v_api_event_lock);
 }

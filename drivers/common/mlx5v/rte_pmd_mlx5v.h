@@ -65,6 +65,41 @@ struct rte_pmd_mlx5v_uar {
 __rte_experimental
 struct rte_pmd_mlx5v_dev *rte_pmd_mlx5v_dev_get(const char *eal_device_name);
 
+/** What a device event callback hears (rte_pmd_mlx5v_dev_event_callback_register()). */
+enum rte_pmd_mlx5v_dev_event {
+	/**
+	 * The device died and its function was reset (devarg recovery=reset): every EQ, MSI
+	 * vector, UAR, DMA mapping and object of it is gone, its handles answer ENODEV/EINVAL.
+	 */
+	RTE_PMD_MLX5V_DEV_EVENT_RESET = 1,
+	/** The device is back: rte_pmd_mlx5v_dev_get() opens it again. */
+	RTE_PMD_MLX5V_DEV_EVENT_RECOVERED,
+};
+
+/**
+ * A device event callback: name is the EAL device name. It runs on the EAL interrupt thread
+ * while the driver recovers the device; it should note the event and return (it may call
+ * rte_pmd_mlx5v_dev_get(), nothing that waits for another thread).
+ */
+typedef void (*rte_pmd_mlx5v_dev_event_cb)(const char *name, enum rte_pmd_mlx5v_dev_event ev,
+					   void *arg);
+
+/**
+ * Hear the recovery events of the device named eal_device_name, from now until unregistered
+ * (across recoveries; the device need not be loaded yet).
+ *
+ * @return 0, EINVAL (NULL name or cb), EEXIST (the same cb and arg are registered for that
+ *         name), or ENOMEM.
+ */
+__rte_experimental
+int rte_pmd_mlx5v_dev_event_callback_register(const char *eal_device_name,
+					      rte_pmd_mlx5v_dev_event_cb cb, void *arg);
+
+/** Stop hearing them. @return 0, EINVAL, or ENOENT. */
+__rte_experimental
+int rte_pmd_mlx5v_dev_event_callback_unregister(const char *eal_device_name,
+						rte_pmd_mlx5v_dev_event_cb cb, void *arg);
+
 /**
  * Allocate the lowest free MSI-X vector >= 1 and a non-blocking eventfd wired to it.
  *

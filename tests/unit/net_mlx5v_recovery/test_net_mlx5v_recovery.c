@@ -357,19 +357,51 @@ test_recovery_dead_mode(void)
 	return TEST_SUCCESS;
 }
 
-/* A DEVX EQ made before the fault: its handle answers an error, the device a new one. */
+/* The DEVX user's events: RESET count in bits 0-7, RECOVERED in 8-15, order in g_devx_seq. */
+static uint32_t g_devx_ev;
+static uint32_t g_devx_seq[2];
+
+static void
+devx_event_cb(const char *name, enum rte_pmd_mlx5v_dev_event ev, void *arg)
+{
+	uint32_t n;
+
+	RTE_SET_USED(arg);
+	if (strcmp(name, VDEV_NAME) != 0)
+		return;
+	n = __atomic_fetch_add(&g_devx_ev, ev == RTE_PMD_MLX5V_DEV_EVENT_RESET ? 1 : 0x100,
+			       __ATOMIC_ACQ_REL);
+	if ((n & 0xff) + (n >> 8) < RTE_DIM(g_devx_seq))
+		g_devx_seq[(n & 0xff) + (n >> 8)] = ev;
+}
+
+/*
+ * A DEVX vector made before the fault: the user hears RESET then RECOVERED, the vector's
+ * handle answers an error, and the device opens again.
+ */
 static int
 test_recovery_devx(void)
 {
 	struct rte_pmd_mlx5v_dev *pdev;
 	struct rte_pmd_mlx5v_msi_vector *msi;
 
+	__atomic_store_n(&g_devx_ev, 0, __ATOMIC_RELAXED);
+	memset(g_devx_seq, 0, sizeof(g_devx_seq));
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_dev_event_callback_register(VDEV_NAME, devx_event_cb,
+								      NULL), "register");
 	TEST_ASSERT_SUCCESS(attach(""), "attach");
 	pdev = rte_pmd_mlx5v_dev_get(VDEV_NAME);
 	TEST_ASSERT_NOT_NULL(pdev, "DEVX device");
 	msi = rte_pmd_mlx5v_devx_alloc_msi_vector(pdev);
 	TEST_ASSERT_NOT_NULL(msi, "MSI vector");
 	fault_synd();
+	TEST_ASSERT_SUCCESS(ut_wait_counter32(&g_devx_ev, 0x101), "no RESET and RECOVERED");
+	TEST_ASSERT_EQUAL(g_devx_seq[0], (uint32_t)RTE_PMD_MLX5V_DEV_EVENT_RESET, "RESET first");
+	TEST_ASSERT_EQUAL(g_devx_seq[1], (uint32_t)RTE_PMD_MLX5V_DEV_EVENT_RECOVERED,
+			  "RECOVERED second");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_dev_event_callback_unregister(VDEV_NAME,
+									devx_event_cb, NULL),
+			    "unregister");
 	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_reset, 1), "no RESET event");
 	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_devx_free_msi_vector(msi), EINVAL,
 			  "a vector of the old life freed");
