@@ -181,6 +181,34 @@ static cmdline_parse_token_string_t tp_sim_link_what =
 TP_NUM_CMD(tp_sim_link, tp_sim_link_parsed, "sim", "link", NULL,
 	   "mlx5v sim link <dev> up|down|flap", (void *)&tp_num_any, (void *)&tp_sim_link_what);
 
+/* ---- mlx5v sim knob <name> <knob> <value> ---- */
+
+static void
+tp_sim_knob_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
+{
+	struct tp_num_result *res = parsed_result;
+	const char *name = res->type;
+	const char *knob = res->type2;
+	struct mlx5v_sim *sim = tp_sim_get(name);
+	int ret;
+
+	if (sim == NULL)
+		return;
+	/* Any knob of the table (doc/guides/sim/mlx5v_sim.rst, "Fault knobs"); actions act now. */
+	ret = mlx5v_sim_knob_set(sim, knob, res->num[0]);
+	if (ret < 0)
+		printf("mlx5v: %s: knob %s: %s\n", name, knob,
+		       ret == -ENOENT ? "no such knob" : strerror(-ret));
+	else
+		printf("mlx5v: %s: knob %s = %u\n", name, knob, res->num[0]);
+}
+
+TP_CMD(tp_sim_knob)
+
+TP_NUM_CMD(tp_sim_knob, tp_sim_knob_parsed, "sim", "knob", NULL,
+	   "mlx5v sim knob <dev> <knob> <value>", (void *)&tp_num_any, (void *)&tp_num_any2,
+	   (void *)&tp_num_0);
+
 static struct testpmd_driver_commands mlx5v_sim_cmds = {
 	.commands = {
 		{ &tp_sim_inject, "mlx5v sim inject (dev) (type) (sub_type)\n"
@@ -191,6 +219,8 @@ static struct testpmd_driver_commands mlx5v_sim_cmds = {
 		  "    Simulator: post a CQE on a CQ.\n" },
 		{ &tp_sim_link, "mlx5v sim link (dev) (up|down|flap)\n"
 		  "    Simulator: plug, pull or flap the cable of the Ethernet port.\n" },
+		{ &tp_sim_knob, "mlx5v sim knob (dev) (knob) (value)\n"
+		  "    Simulator: set a fault knob (actions act at once).\n" },
 		{ NULL, NULL },
 	},
 };
