@@ -117,6 +117,13 @@ rx_counts() {
 	' "$bg_out"
 }
 
+# clear_rx: zero port 0's counters, and wait until testpmd has done it (it answers the clear
+# with nothing: the next dump, which it prints after, says it is done).
+clear_rx() {
+	cmd "clear port xstats 0"
+	_c=$(rx_counts) || exit 1
+}
+
 # expect_rx "TOTAL Q0 Q1 Q2 Q3" WHAT: the counts become those (the model delivers from its
 # own thread: polled up to 20 s), else fail naming WHAT.
 expect_rx() {
@@ -172,7 +179,7 @@ ours() {
 	[ "$(live_flows)" = "$((base + 1))" ] || fail "the rule is not in the device"
 	cmd "flow list 0"
 	expect_log 'ETH IPV4 UDP => QUEUE'
-	cmd "clear port xstats 0"
+	clear_rx
 	send "$MAC" 4789 20
 	send "$MAC" 53 12
 	send "$MAC" 4789 5 tcp
@@ -180,14 +187,14 @@ ours() {
 
 	cmd "flow destroy 0 rule 0"
 	expect_log 'Flow rule #0 destroyed'
-	cmd "clear port xstats 0"
+	clear_rx
 	send "$MAC" 4789 20
 	expect_rx "20 20 0 0 0" "after flow destroy"
 
 	# RSS over queues 2 and 3: the 20 source ports spread over both, nothing elsewhere.
 	cmd "$RULE actions rss queues 2 3 end types ipv4-udp end / end"
 	expect_log 'Flow rule #0 created' 2
-	cmd "clear port xstats 0"
+	clear_rx
 	send "$MAC" 4789 20
 	_i=0
 	while set -- $(rx_counts); [ "$1" != 20 ]; do
@@ -202,7 +209,7 @@ ours() {
 
 	cmd "$RULE actions drop / end"
 	expect_log 'Flow rule #0 created' 3
-	cmd "clear port xstats 0"
+	clear_rx
 	send "$MAC" 4789 20
 	send "$MAC" 53 12
 	expect_rx "12 12 0 0 0" "DROP"
@@ -220,7 +227,7 @@ ours() {
 	cmd "port start 0"
 	cmd "start"
 	bg_wait_log 'rxonly packet forwarding' 30 2
-	cmd "clear port xstats 0"
+	clear_rx
 	send "$MAC" 4789 20
 	send "$MAC" 53 12
 	send ff:ff:ff:ff:ff:ff 53 4
@@ -233,7 +240,7 @@ ours() {
 	cmd "port start 0"
 	cmd "start"
 	bg_wait_log 'rxonly packet forwarding' 30 3
-	cmd "clear port xstats 0"
+	clear_rx
 	send "$MAC" 53 12
 	expect_rx "12 12 0 0 0" "isolation off"
 	stop
@@ -246,7 +253,7 @@ debian() {
 	start /usr/bin/dpdk-testpmd -d "$plugins"
 	cmd "$RULE actions queue index 3 / end"
 	expect_log 'Flow rule #0 created'
-	cmd "clear port xstats 0"
+	clear_rx
 	send "$MAC" 4789 20
 	send "$MAC" 53 12
 	expect_rx "32 12 0 0 20" "Debian testpmd: UDP to 4789 to queue 3"
