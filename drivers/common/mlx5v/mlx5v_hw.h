@@ -7,6 +7,7 @@
 #ifndef _MLX5V_HW_H_
 #define _MLX5V_HW_H_
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -79,6 +80,13 @@ struct mlx5v_hw_ops {
 	 * the device forgets every object and its command queue address.
 	 */
 	int (*func_reset)(struct mlx5v_hw *hw);
+	/**
+	 * Optional: a file descriptor of the UAR page at BAR0 offset off, for another process
+	 * of the application to map (MAP_SHARED, offset 0, 4 KiB) and ring its doorbells
+	 * through. The backend keeps it; the caller does not close it. @return the fd or
+	 * -errno (-EINVAL: not where a UAR page starts).
+	 */
+	int (*uar_fd)(struct mlx5v_hw *hw, uint64_t off);
 };
 
 /**
@@ -149,6 +157,20 @@ mlx5v_hw_uar_addr(struct mlx5v_hw *hw, uint32_t idx)
 	uint64_t stride = hw->uar_stride != 0 ? hw->uar_stride : 4096;
 
 	return hw->ops->uar_addr(hw, (uint64_t)idx * stride);
+}
+
+/**
+ * A file descriptor of UAR index idx for another process to map (the uar_fd operation).
+ * @return the fd (the backend's: do not close it) or -errno, -ENOTSUP without the operation.
+ */
+static inline int
+mlx5v_hw_uar_fd(struct mlx5v_hw *hw, uint32_t idx)
+{
+	uint64_t stride = hw->uar_stride != 0 ? hw->uar_stride : 4096;
+
+	if (hw->ops->uar_fd == NULL)
+		return -ENOTSUP;
+	return hw->ops->uar_fd(hw, (uint64_t)idx * stride);
 }
 
 /**
