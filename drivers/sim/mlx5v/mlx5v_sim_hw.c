@@ -236,6 +236,22 @@ mlx5v_sim_hw_uar_addr(struct mlx5v_hw *hw, uint64_t off)
 }
 
 /*
+ * The UAR page as another process of the application maps it: the memfd behind the watched
+ * page, so that a secondary's stores land in the very words the engine polls, as stores
+ * through another mapping of a BAR reach the same device registers.
+ */
+static int
+mlx5v_sim_hw_uar_fd(struct mlx5v_hw *hw, uint64_t off)
+{
+	struct mlx5v_sim *sim = mlx5v_to_sim(hw);
+
+	if (mlx5v_sim_hw_uar_addr(hw, off) == NULL)
+		return -EINVAL;
+	off /= __atomic_load_n(&sim->uar_size, __ATOMIC_RELAXED);
+	return hwsim_mmio_page_fd(sim->uar[off - MLX5V_UAR_FIRST_INDEX].pg);
+}
+
+/*
  * The IOMMU rule of doc/guides/sim/mlx5v_sim.rst ("IOMMU"): a window is accepted only if
  * every 4 KiB page of it is in the container (EAL memory, or external memory mapped by
  * container_map) and IOVA-contiguous as EAL reports it, page by page. Under --no-huge IOVA
@@ -390,4 +406,5 @@ const struct mlx5v_hw_ops mlx5v_sim_hw_ops = {
 	.bus_enable = mlx5v_sim_hw_bus_enable,
 	.db_notify = mlx5v_sim_hw_db_notify,
 	.func_reset = mlx5v_sim_hw_func_reset,
+	.uar_fd = mlx5v_sim_hw_uar_fd,
 };
