@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <ethdev_driver.h>
@@ -685,6 +686,8 @@ mlx5v_ethdev_start(struct rte_eth_dev *eth_dev)
 	eth_dev->rx_pkt_burst = mlx5v_rx_burst;
 	eth_dev->tx_pkt_burst = mlx5v_tx_burst_pick(eth_dev);
 	mlx5v_ethdev_link_update(eth_dev, 0);
+	/* The secondaries' bursts, on the queues as they are now. */
+	mlx5v_mp_start_rxtx(eth_dev);
 	return 0;
 
 no_queue:
@@ -702,7 +705,11 @@ mlx5v_ethdev_stop(struct rte_eth_dev *eth_dev)
 	unsigned int i;
 
 	eth_dev->data->dev_started = 0;
-	/* The bursts receive and send nothing already; no lcore is inside them after stop. */
+	/*
+	 * The bursts of this process receive and send nothing already (ethdev swapped them);
+	 * those of the secondaries are swapped now, before their queues go.
+	 */
+	mlx5v_mp_stop_rxtx(eth_dev);
 	objs_destroy(eth_dev);
 	for (i = 0; i < eth_dev->data->nb_rx_queues; i++)
 		eth_dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
@@ -798,7 +805,9 @@ mlx5v_ethdev_close(struct rte_eth_dev *eth_dev)
 		MLX5V_ETH_LOG(NOTICE, "port %u: vport left as it was", port);
 	if (port < RTE_MAX_ETHPORTS)
 		mlx5v_ethdev_cores[port] = NULL;
-	mlx5v_mp_primary_put();
+	mlx5v_mp_action_put();
+	free(eth_dev->process_private);
+	eth_dev->process_private = NULL;
 	return 0;
 }
 
@@ -1019,6 +1028,13 @@ mlx5v_ethdev_probe(struct mlxv_class_dev *cd, struct rte_device *edev, const cha
 	eth_dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
 	eth_dev->device = edev;
 	eth_dev->dev_ops = &mlx5v_ethdev_ops;
+	/* This process's doorbells: the core's seam, the queues' registers at their start. */
+	eth_dev->process_private = calloc(1, sizeof(struct mlx5v_ethdev_proc));
+	if (eth_dev->process_private == NULL) {
+		ret = -ENOMEM;
+		goto err_release;
+	}
+	mlx5v_ethdev_proc(eth_dev->data->port_id)->hw = mlx5v_dev_hw(dev);
 	mlx5v_ethdev_cores[eth_dev->data->port_id] = dev;
 	/* The permanent address and broadcast in the lists: the vport and mac_addrs agree. */
 	ret = vport_lists_write(eth_dev, 0, &v.perm_mac);
@@ -1027,7 +1043,7 @@ mlx5v_ethdev_probe(struct mlxv_class_dev *cd, struct rte_device *edev, const cha
 	ret = mlx5v_intr_init(eth_dev);
 	if (ret != 0)
 		goto err_core;
-	ret = mlx5v_mp_primary_get();
+	ret = mlx5v_mp_action_get();
 	if (ret != 0)
 		goto err_intr;
 	rte_eth_dev_probing_finish(eth_dev);
@@ -1040,6 +1056,8 @@ err_intr:
 err_core:
 	mlx5v_ethdev_cores[eth_dev->data->port_id] = NULL;
 err_release:
+	free(eth_dev->process_private);
+	eth_dev->process_private = NULL;
 	/* rte_eth_dev_release_port() frees dev_private and mac_addrs. */
 	rte_eth_dev_release_port(eth_dev);
 	return ret;
@@ -1105,8 +1123,8 @@ mlx5v_ethdev_link_update_secondary(struct rte_eth_dev *eth_dev, int wait_to_comp
 }
 
 /*
- * What a secondary process may do: read (infos, link, statistics, queue and RSS state);
- * reset statistics. Control and the data path stay with the primary.
+ * What a secondary process may do besides the bursts: read (infos, link, statistics, queue
+ * and RSS state); reset statistics. Control stays with the primary.
  */
 static const struct eth_dev_ops mlx5v_ethdev_secondary_ops = {
 	.dev_infos_get = mlx5v_ethdev_infos_get,
@@ -1131,6 +1149,7 @@ mlx5v_ethdev_attach(struct rte_device *edev)
 {
 	const char *name = rte_dev_name(edev);
 	struct rte_eth_dev *eth_dev;
+	int ret;
 
 	eth_dev = rte_eth_dev_attach_secondary(name);
 	if (eth_dev == NULL) {
@@ -1139,9 +1158,12 @@ mlx5v_ethdev_attach(struct rte_device *edev)
 	}
 	eth_dev->device = edev;
 	eth_dev->dev_ops = &mlx5v_ethdev_secondary_ops;
-	/* The queues' doorbells and completions belong to the primary's data path. */
-	eth_dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
-	eth_dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
+	/* The bursts, on the primary's queues while it has the port started. */
+	ret = mlx5v_mp_secondary_attach(eth_dev);
+	if (ret != 0) {
+		rte_eth_dev_release_port(eth_dev);
+		return ret;
+	}
 	rte_eth_dev_probing_finish(eth_dev);
 	MLX5V_ETH_LOG(INFO, "%s: port %u attached (secondary process)", name,
 		      eth_dev->data->port_id);
@@ -1153,8 +1175,11 @@ mlx5v_ethdev_detach(struct rte_device *edev)
 {
 	struct rte_eth_dev *eth_dev = rte_eth_dev_allocated(rte_dev_name(edev));
 
+	if (eth_dev == NULL)
+		return 0;
+	mlx5v_mp_secondary_detach(eth_dev);
 	/* A secondary's release leaves the shared data to the primary. */
-	return eth_dev != NULL ? rte_eth_dev_release_port(eth_dev) : 0;
+	return rte_eth_dev_release_port(eth_dev);
 }
 
 MLXV_CLASS_DRIVER_REGISTER(mlx5v_ethdev_class,

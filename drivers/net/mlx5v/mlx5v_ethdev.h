@@ -234,8 +234,8 @@ struct mlx5v_txq {
 	uint16_t tso_max_segs;         /**< the same for TSO */
 	uint32_t sqn;
 	uint32_t lkey;
-	void *db;                      /**< the UAR doorbell register of this SQ */
-	struct mlx5v_hw *hw;           /**< the core's seam, which rings it */
+	uint16_t port_id;              /**< its doorbell is in the port's mlx5v_ethdev_proc */
+	uint16_t db_off;               /**< bytes from the UAR page to this SQ's doorbell */
 	uint64_t packets, bytes, errors;
 	uint64_t err_cqes;             /**< error CQEs seen (queue resets) */
 	/* Control. */
@@ -281,6 +281,25 @@ struct mlx5v_ethdev_priv {
 	uint64_t oob_base;               /**< out_of_buffer at the last stats reset */
 	uint64_t oob_acc;                /**< out_of_buffer of earlier starts */
 };
+
+/**
+ * What the data path of a port reaches differently in each process (eth_dev->process_private,
+ * DPDK mlx5's per-process UAR table): the seam and the Tx doorbells. The primary rings the
+ * UAR page the core device mapped; a secondary maps the same page from a file descriptor the
+ * primary sends (mlx5v_mp.c, doc/guides/nics/mlx5v.rst "Secondary processes").
+ */
+struct mlx5v_ethdev_proc {
+	struct mlx5v_hw *hw;                /**< the seam a doorbell goes through */
+	void *db[MLX5V_ETH_MAX_QUEUES];     /**< each Tx queue's doorbell, NULL while stopped */
+	void *uar_map;                      /**< a secondary's mapping of the UAR page, or NULL */
+};
+
+/** @return the port's per-process data path state (never NULL once probed or attached). */
+static inline struct mlx5v_ethdev_proc *
+mlx5v_ethdev_proc(uint16_t port_id)
+{
+	return rte_eth_devices[port_id].process_private;
+}
 
 /** @return the core device of a port in this process, or NULL. */
 struct mlx5v_dev *mlx5v_ethdev_core(const struct rte_eth_dev *eth_dev);
@@ -434,12 +453,31 @@ int mlx5v_stats_oob_live(struct rte_eth_dev *eth_dev, uint64_t *cur);
 
 /* ---- mlx5v_mp.c: secondary processes ---- */
 
-/** Primary: a port starts using the IPC action (registered by the first). @return 0/-errno. */
-int mlx5v_mp_primary_get(void);
-/** Primary: a port stops using it (unregistered after the last). */
-void mlx5v_mp_primary_put(void);
+/** A port starts using the IPC action (registered by the first). @return 0 or -errno. */
+int mlx5v_mp_action_get(void);
+/** A port stops using it (unregistered after the last). */
+void mlx5v_mp_action_put(void);
 /** Secondary: mlx5v_stats_oob_live() asked of the primary. @return 0 or -errno. */
 int mlx5v_mp_oob_live(struct rte_eth_dev *eth_dev, uint64_t *value);
+/** Secondary: mlx5v_mem_pool_map() asked of the primary. @return 0 or -errno. */
+int mlx5v_mp_pool_map(struct rte_eth_dev *eth_dev, struct rte_mempool *mp);
+/**
+ * Primary, port started: every secondary maps the port's UAR page and takes the bursts
+ * (DPDK mlx5's START_RXTX). A secondary that does not answer keeps its stopped bursts.
+ */
+void mlx5v_mp_start_rxtx(struct rte_eth_dev *eth_dev);
+/**
+ * Primary, before the queues go: every secondary's bursts of the port become the stopped
+ * ones (STOP_RXTX), then the bursts already running are given time to end.
+ */
+void mlx5v_mp_stop_rxtx(struct rte_eth_dev *eth_dev);
+/**
+ * Secondary: attach the port the primary made: per-process state, the IPC action, the
+ * bursts if the port is started. @return 0 or -errno, nothing left behind.
+ */
+int mlx5v_mp_secondary_attach(struct rte_eth_dev *eth_dev);
+/** Secondary: undo mlx5v_mp_secondary_attach() (the port is released by the caller). */
+void mlx5v_mp_secondary_detach(struct rte_eth_dev *eth_dev);
 
 /* ---- mlx5v_rx.c / mlx5v_tx.c: burst functions ---- */
 

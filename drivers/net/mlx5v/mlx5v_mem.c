@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_eal.h>
 #include <rte_mempool.h>
 #include <rte_spinlock.h>
 
@@ -90,6 +91,9 @@ mlx5v_mem_pool_map(struct rte_eth_dev *eth_dev, struct rte_mempool *mp)
 	struct mlx5v_mem_walk w = { .dev = mlx5v_ethdev_core(eth_dev) };
 	unsigned int i;
 
+	/* A secondary's pool is mapped by the primary, which owns the device. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY && mp != NULL)
+		return mlx5v_mp_pool_map(eth_dev, mp);
 	if (w.dev == NULL || mp == NULL)
 		return -ENODEV;
 	rte_spinlock_lock(&p->lock);

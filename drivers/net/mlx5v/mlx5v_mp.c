@@ -4,35 +4,50 @@
 
 /**
  * @file Multi-process side of the mlx5v PMD. A secondary process attaches to the ports the
- * primary made (shared ethdev data, queues in EAL memory) and may read them; only the
- * primary owns the device's command queue, so what needs a command (the live Q counter)
- * is asked of the primary over EAL IPC (doc/guides/nics/mlx5v.rst, "Secondary processes").
+ * primary made (shared ethdev data, queues in EAL memory) and runs the bursts on the queues
+ * the primary configured. Only the primary owns the device's command queue: what needs a
+ * command (the live Q counter, a mempool's DMA mapping) is asked of it over EAL IPC, and it
+ * tells the secondaries when a port starts (with the UAR page to ring, as a file descriptor)
+ * and stops, as DPDK mlx5 does (doc/guides/nics/mlx5v.rst, "Secondary processes").
  */
 
 #include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_mempool.h>
 #include <rte_string_fns.h>
 
 #include "mlx5v_ethdev.h"
+#include "rte_pmd_mlx5v.h"
 
 /** The IPC action of the PMD (one per process, shared by its ports). */
 #define MLX5V_MP_ACTION "net_mlx5v_mp"
 /** How long a secondary waits for the primary's answer. */
 #define MLX5V_MP_TIMEOUT_S 5
 
+/** Bytes of the UAR page a secondary maps (the doorbells are in its first 4 KiB). */
+#define MLX5V_MP_UAR_MAP_LEN 4096
+
 enum mlx5v_mp_op {
-	MLX5V_MP_OOB_LIVE = 1,   /**< the live out_of_buffer of the port's Q counter */
+	MLX5V_MP_OOB_LIVE = 1,   /**< to the primary: the live out_of_buffer of the Q counter */
+	MLX5V_MP_UAR_GET,        /**< to the primary: the started port's UAR page (an fd) */
+	MLX5V_MP_POOL_MAP,       /**< to the primary: map a mempool for the port's DMA */
+	MLX5V_MP_START_RXTX,     /**< to the secondaries: the port started, its UAR page */
+	MLX5V_MP_STOP_RXTX,      /**< to the secondaries: the port stops */
 };
 
 struct mlx5v_mp_req {
 	uint32_t op;
 	char name[RTE_DEV_NAME_MAX_LEN];   /**< the port's device name */
+	char pool[RTE_MEMPOOL_NAMESIZE];   /**< MLX5V_MP_POOL_MAP: the mempool's name */
 };
 
 struct mlx5v_mp_reply {
@@ -43,41 +58,181 @@ struct mlx5v_mp_reply {
 static_assert(sizeof(struct mlx5v_mp_req) <= RTE_MP_MAX_PARAM_LEN, "IPC request too long");
 static_assert(sizeof(struct mlx5v_mp_reply) <= RTE_MP_MAX_PARAM_LEN, "IPC reply too long");
 
-/* Ports of this (primary) process that use the action. */
+/* Ports of this process that use the action (a primary's, or a secondary's). */
 static unsigned int mlx5v_mp_users;
 static int mlx5v_mp_registered;
 
-/* Primary, EAL IPC thread: answer one request. */
+/*
+ * The seam of a secondary: no backend operation (the model and the device's registers stay
+ * with the primary), so a doorbell is the store into the mapped UAR page alone.
+ */
+static const struct mlx5v_hw_ops mlx5v_mp_hw_ops;
+static struct mlx5v_hw mlx5v_mp_hw = { .ops = &mlx5v_mp_hw_ops };
+
+/* The port named in a request, if it is one of ours in this process. */
+static struct rte_eth_dev *
+mlx5v_mp_port(const struct mlx5v_mp_req *req)
+{
+	char name[RTE_DEV_NAME_MAX_LEN];
+	struct rte_eth_dev *eth_dev;
+
+	/* The peer's string is not trusted to be terminated. */
+	strlcpy(name, req->name, sizeof(name));
+	eth_dev = rte_eth_dev_allocated(name);
+	if (eth_dev == NULL || eth_dev->data->dev_private == NULL ||
+	    eth_dev->process_private == NULL)
+		return NULL;
+	return eth_dev;
+}
+
+/*
+ * Primary: the fd of the port's UAR page (the backend's), which exists from the start's
+ * objects (before ethdev marks the port started) to the stop. @return it or -errno.
+ */
+static int
+mlx5v_mp_uar_fd(struct rte_eth_dev *eth_dev)
+{
+	struct rte_pmd_mlx5v_uar *uar = mlx5v_ethdev_uar(eth_dev);
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+
+	if (dev == NULL || uar == NULL)
+		return -EAGAIN;
+	return mlx5v_hw_uar_fd(mlx5v_dev_hw(dev), uar->page_id);
+}
+
+/* Primary: a mempool of the shared memory, by name, mapped for the port's DMA. */
+static int
+mlx5v_mp_pool_map_local(struct rte_eth_dev *eth_dev, const struct mlx5v_mp_req *req)
+{
+	char pool[RTE_MEMPOOL_NAMESIZE];
+	struct rte_mempool *mp;
+
+	strlcpy(pool, req->pool, sizeof(pool));
+	mp = rte_mempool_lookup(pool);
+	if (mp == NULL)
+		return -ENOENT;
+	return mlx5v_mem_pool_map(eth_dev, mp);
+}
+
+/*
+ * Secondary: the port's bursts from the primary's queues, ringing the UAR page of fd
+ * (mapped here; the fd is closed). The old mapping, if any, goes: no burst uses it since
+ * the STOP that came before this start. @return 0 or -errno.
+ */
+static int
+mlx5v_mp_rxtx_install(struct rte_eth_dev *eth_dev, int fd)
+{
+	struct mlx5v_ethdev_proc *pp = eth_dev->process_private;
+	struct rte_eth_fp_ops *fpo = &rte_eth_fp_ops[eth_dev->data->port_id];
+	const struct mlx5v_txq *txq;
+	void *map;
+	uint16_t i;
+
+	map = mmap(NULL, MLX5V_MP_UAR_MAP_LEN, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -errno;
+	if (pp->uar_map != NULL)
+		munmap(pp->uar_map, MLX5V_MP_UAR_MAP_LEN);
+	pp->uar_map = map;
+	pp->hw = &mlx5v_mp_hw;
+	for (i = 0; i < RTE_DIM(pp->db); i++) {
+		txq = i < eth_dev->data->nb_tx_queues ? eth_dev->data->tx_queues[i] : NULL;
+		pp->db[i] = txq != NULL ? (uint8_t *)map + txq->db_off : NULL;
+	}
+	eth_dev->rx_pkt_burst = mlx5v_rx_burst;
+	eth_dev->tx_pkt_burst = mlx5v_tx_burst_pick(eth_dev);
+	/* The queue arrays may be new since the attach (the primary reconfigured). */
+	fpo->rxq.data = eth_dev->data->rx_queues;
+	fpo->txq.data = eth_dev->data->tx_queues;
+	/* The doorbells and the queue arrays are in place before an lcore takes the bursts. */
+	rte_wmb();
+	fpo->rx_pkt_burst = eth_dev->rx_pkt_burst;
+	fpo->tx_pkt_burst = eth_dev->tx_pkt_burst;
+	MLX5V_ETH_LOG(DEBUG, "port %u: data path on in this secondary process",
+		      eth_dev->data->port_id);
+	return 0;
+}
+
+/* Secondary: the port's bursts return 0; the mapping stays for a burst still running. */
+static void
+mlx5v_mp_rxtx_stop(struct rte_eth_dev *eth_dev)
+{
+	struct rte_eth_fp_ops *fpo = &rte_eth_fp_ops[eth_dev->data->port_id];
+
+	eth_dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
+	eth_dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
+	fpo->rx_pkt_burst = rte_eth_pkt_burst_dummy;
+	fpo->tx_pkt_burst = rte_eth_pkt_burst_dummy;
+	/* The new bursts are visible before the primary is told, and goes on to stop. */
+	rte_mb();
+	MLX5V_ETH_LOG(DEBUG, "port %u: data path off in this secondary process",
+		      eth_dev->data->port_id);
+}
+
+/* EAL IPC thread of either process: answer one request. */
 static int
 mlx5v_mp_handle(const struct rte_mp_msg *msg, const void *peer)
 {
 	const struct mlx5v_mp_req *req = (const void *)msg->param;
+	int primary = rte_eal_process_type() == RTE_PROC_PRIMARY;
 	struct mlx5v_mp_reply *rep;
 	struct rte_eth_dev *eth_dev;
-	char name[RTE_DEV_NAME_MAX_LEN];
 	struct rte_mp_msg out;
+	int fd;
 
 	memset(&out, 0, sizeof(out));
 	strlcpy(out.name, msg->name, sizeof(out.name));
 	out.len_param = sizeof(*rep);
 	rep = (void *)out.param;
-	if (msg->len_param != sizeof(*req) || req->op != MLX5V_MP_OOB_LIVE) {
+	if (msg->len_param != sizeof(*req)) {
 		rep->result = -EINVAL;
-	} else {
-		/* The peer's string is not trusted to be terminated. */
-		strlcpy(name, req->name, sizeof(name));
-		eth_dev = rte_eth_dev_allocated(name);
-		if (eth_dev == NULL || eth_dev->data->dev_private == NULL)
-			rep->result = -ENODEV;
-		else
-			rep->result = mlx5v_stats_oob_live(eth_dev, &rep->value);
+		goto reply;
 	}
+	eth_dev = mlx5v_mp_port(req);
+	if (eth_dev == NULL) {
+		rep->result = -ENODEV;
+		/* A received descriptor is this process's to close. */
+		for (fd = 0; fd < msg->num_fds; fd++)
+			close(msg->fds[fd]);
+		goto reply;
+	}
+	switch (primary ? req->op : -req->op) {
+	case MLX5V_MP_OOB_LIVE:
+		rep->result = mlx5v_stats_oob_live(eth_dev, &rep->value);
+		break;
+	case MLX5V_MP_UAR_GET:
+		/* A port being started tells the secondaries itself once its queues exist. */
+		fd = eth_dev->data->dev_started ? mlx5v_mp_uar_fd(eth_dev) : -EAGAIN;
+		rep->result = fd < 0 ? fd : 0;
+		if (fd >= 0) {
+			out.num_fds = 1;
+			out.fds[0] = fd;
+		}
+		break;
+	case MLX5V_MP_POOL_MAP:
+		rep->result = mlx5v_mp_pool_map_local(eth_dev, req);
+		break;
+	case -MLX5V_MP_START_RXTX:
+		rep->result = msg->num_fds == 1 ? mlx5v_mp_rxtx_install(eth_dev, msg->fds[0]) :
+			      -EINVAL;
+		break;
+	case -MLX5V_MP_STOP_RXTX:
+		mlx5v_mp_rxtx_stop(eth_dev);
+		rep->result = 0;
+		break;
+	default:
+		rep->result = -EINVAL;
+		break;
+	}
+reply:
 	return rte_mp_reply(&out, peer);
 }
 
 int
-mlx5v_mp_primary_get(void)
+mlx5v_mp_action_get(void)
 {
+	/* The same action either way: each process answers what the other asks. */
 	if (mlx5v_mp_users++ > 0 || mlx5v_mp_registered)
 		return 0;
 	if (rte_mp_action_register(MLX5V_MP_ACTION, mlx5v_mp_handle) == 0) {
@@ -94,7 +249,7 @@ mlx5v_mp_primary_get(void)
 }
 
 void
-mlx5v_mp_primary_put(void)
+mlx5v_mp_action_put(void)
 {
 	if (mlx5v_mp_users == 0 || --mlx5v_mp_users > 0)
 		return;
@@ -104,23 +259,39 @@ mlx5v_mp_primary_put(void)
 	}
 }
 
-int
-mlx5v_mp_oob_live(struct rte_eth_dev *eth_dev, uint64_t *value)
+/* A request op about the port named name (the pool's name or NULL). */
+static void
+mlx5v_mp_msg_init(struct rte_mp_msg *msg, uint32_t op, const char *name, const char *pool)
+{
+	struct mlx5v_mp_req *req = (void *)msg->param;
+
+	memset(msg, 0, sizeof(*msg));
+	strlcpy(msg->name, MLX5V_MP_ACTION, sizeof(msg->name));
+	msg->len_param = sizeof(*req);
+	req->op = op;
+	strlcpy(req->name, name, sizeof(req->name));
+	if (pool != NULL)
+		strlcpy(req->pool, pool, sizeof(req->pool));
+}
+
+/*
+ * Ask the other side op about the port; the reply's value and first fd (else -1) if asked.
+ * From the secondary to the primary. @return the answer's result, or -errno.
+ */
+static int
+mlx5v_mp_ask(struct rte_eth_dev *eth_dev, uint32_t op, const char *pool, uint64_t *value,
+	     int *fd)
 {
 	const struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
 	struct timespec ts = { .tv_sec = MLX5V_MP_TIMEOUT_S };
 	const struct mlx5v_mp_reply *rep;
-	struct mlx5v_mp_req *req;
 	struct rte_mp_reply reply;
 	struct rte_mp_msg msg;
-	int ret;
+	int i, ret;
 
-	memset(&msg, 0, sizeof(msg));
-	strlcpy(msg.name, MLX5V_MP_ACTION, sizeof(msg.name));
-	msg.len_param = sizeof(*req);
-	req = (void *)msg.param;
-	req->op = MLX5V_MP_OOB_LIVE;
-	strlcpy(req->name, priv->name, sizeof(req->name));
+	if (fd != NULL)
+		*fd = -1;
+	mlx5v_mp_msg_init(&msg, op, priv->name, pool);
 	if (rte_mp_request_sync(&msg, &reply, &ts) != 0) {
 		MLX5V_ETH_LOG(ERR, "port %u: no answer from the primary process: %s",
 			      eth_dev->data->port_id, rte_strerror(rte_errno));
@@ -131,9 +302,150 @@ mlx5v_mp_oob_live(struct rte_eth_dev *eth_dev, uint64_t *value)
 	} else {
 		rep = (const void *)reply.msgs[0].param;
 		ret = rep->result;
-		if (ret == 0)
+		if (ret == 0 && value != NULL)
 			*value = rep->value;
 	}
+	/* Every descriptor received is this process's: the one asked for is kept. */
+	for (i = 0; reply.nb_received == 1 && i < reply.msgs[0].num_fds; i++) {
+		if (i == 0 && ret == 0 && fd != NULL)
+			*fd = reply.msgs[0].fds[0];
+		else
+			close(reply.msgs[0].fds[i]);
+	}
 	free(reply.msgs);
+	if (ret == 0 && fd != NULL && *fd < 0)
+		ret = -EPROTO;
 	return ret;
+}
+
+int
+mlx5v_mp_oob_live(struct rte_eth_dev *eth_dev, uint64_t *value)
+{
+	return mlx5v_mp_ask(eth_dev, MLX5V_MP_OOB_LIVE, NULL, value, NULL);
+}
+
+int
+mlx5v_mp_pool_map(struct rte_eth_dev *eth_dev, struct rte_mempool *mp)
+{
+	return mlx5v_mp_ask(eth_dev, MLX5V_MP_POOL_MAP, mp->name, NULL, NULL);
+}
+
+/*
+ * Primary: tell every secondary op about the port, with fd (or -1). @return the number of
+ * secondaries that answered (0 without IPC).
+ */
+static unsigned int
+mlx5v_mp_tell(struct rte_eth_dev *eth_dev, uint32_t op, int fd)
+{
+	const struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
+	struct timespec ts = { .tv_sec = MLX5V_MP_TIMEOUT_S };
+	const struct mlx5v_mp_reply *rep;
+	struct rte_mp_reply reply;
+	struct rte_mp_msg msg;
+	int i;
+
+	if (!mlx5v_mp_registered)
+		return 0;
+	mlx5v_mp_msg_init(&msg, op, priv->name, NULL);
+	if (fd >= 0) {
+		msg.num_fds = 1;
+		msg.fds[0] = fd;
+	}
+	if (rte_mp_request_sync(&msg, &reply, &ts) != 0) {
+		MLX5V_ETH_LOG(WARNING, "port %u: cannot reach the secondary processes: %s",
+			      eth_dev->data->port_id, rte_strerror(rte_errno));
+		return 0;
+	}
+	for (i = 0; i < reply.nb_received; i++) {
+		rep = (const void *)reply.msgs[i].param;
+		if (reply.msgs[i].len_param == sizeof(*rep) && rep->result != 0 &&
+		    rep->result != -ENODEV)
+			MLX5V_ETH_LOG(WARNING, "port %u: a secondary process failed %s: %s",
+				      eth_dev->data->port_id,
+				      op == MLX5V_MP_START_RXTX ? "to start" : "to stop",
+				      strerror(-rep->result));
+	}
+	if (reply.nb_sent != reply.nb_received)
+		MLX5V_ETH_LOG(WARNING, "port %u: %d of %d secondary processes did not answer",
+			      eth_dev->data->port_id, reply.nb_sent - reply.nb_received,
+			      reply.nb_sent);
+	free(reply.msgs);
+	return reply.nb_received;
+}
+
+void
+mlx5v_mp_start_rxtx(struct rte_eth_dev *eth_dev)
+{
+	int fd = mlx5v_mp_uar_fd(eth_dev);
+
+	/* Without a descriptor (a backend that cannot share the page) secondaries stay off. */
+	if (fd < 0) {
+		MLX5V_ETH_LOG(DEBUG, "port %u: no data path for secondary processes: %s",
+			      eth_dev->data->port_id, strerror(-fd));
+		return;
+	}
+	mlx5v_mp_tell(eth_dev, MLX5V_MP_START_RXTX, fd);
+}
+
+void
+mlx5v_mp_stop_rxtx(struct rte_eth_dev *eth_dev)
+{
+	if (mlx5v_mp_tell(eth_dev, MLX5V_MP_STOP_RXTX, -1) == 0)
+		return;
+	/*
+	 * A secondary's lcore may have entered a burst just before its bursts were swapped: as
+	 * DPDK mlx5 does, give such a burst time to end before the queues go (1 ms a queue).
+	 */
+	rte_delay_us_sleep(1000 * RTE_MAX(eth_dev->data->nb_rx_queues,
+					  eth_dev->data->nb_tx_queues));
+}
+
+int
+mlx5v_mp_secondary_attach(struct rte_eth_dev *eth_dev)
+{
+	struct mlx5v_ethdev_proc *pp;
+	int fd, ret;
+
+	pp = calloc(1, sizeof(*pp));
+	if (pp == NULL)
+		return -ENOMEM;
+	pp->hw = &mlx5v_mp_hw;
+	eth_dev->process_private = pp;
+	eth_dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
+	eth_dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
+	/* The primary's START and STOP of the port come through the action. */
+	ret = mlx5v_mp_action_get();
+	if (ret != 0)
+		goto err_free;
+	if (!eth_dev->data->dev_started)
+		return 0;
+	/* Started already: this process maps the UAR page now. */
+	ret = mlx5v_mp_ask(eth_dev, MLX5V_MP_UAR_GET, NULL, NULL, &fd);
+	if (ret == 0)
+		ret = mlx5v_mp_rxtx_install(eth_dev, fd);
+	if (ret == 0)
+		return 0;
+	/* The port is still usable for reading; its bursts return 0 until the next start. */
+	MLX5V_ETH_LOG(WARNING, "port %u: no data path in this secondary process: %s",
+		      eth_dev->data->port_id, strerror(-ret));
+	return 0;
+err_free:
+	eth_dev->process_private = NULL;
+	free(pp);
+	return ret;
+}
+
+void
+mlx5v_mp_secondary_detach(struct rte_eth_dev *eth_dev)
+{
+	struct mlx5v_ethdev_proc *pp = eth_dev->process_private;
+
+	if (pp == NULL)
+		return;
+	mlx5v_mp_rxtx_stop(eth_dev);
+	mlx5v_mp_action_put();
+	if (pp->uar_map != NULL)
+		munmap(pp->uar_map, MLX5V_MP_UAR_MAP_LEN);
+	eth_dev->process_private = NULL;
+	free(pp);
 }

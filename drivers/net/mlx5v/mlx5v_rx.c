@@ -432,9 +432,11 @@ rx_drain_cq(struct mlx5v_rxq *rxq)
 static void
 rx_recover(struct mlx5v_rxq *rxq)
 {
-	struct mlx5v_dev *dev = mlx5v_ethdev_core(rxq->eth_dev);
+	/* The port of this process: the queue's eth_dev is the primary's address. */
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(&rte_eth_devices[rxq->port_id]);
 	int ret;
 
+	/* A secondary has no command queue: the RQ stays in error, the burst returns 0. */
 	if (dev == NULL)
 		return;
 	ret = mlx5v_ethdev_cmd_rq_reset(dev, rxq->rqn);

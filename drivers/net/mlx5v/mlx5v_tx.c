@@ -252,16 +252,18 @@ tx_free_failed(struct mlx5v_txq *txq, uint32_t end)
 static void
 tx_recover(struct mlx5v_txq *txq)
 {
-	struct mlx5v_dev *dev = mlx5v_ethdev_core(txq->eth_dev);
+	/* The port of this process: the queue's eth_dev is the primary's address. */
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(&rte_eth_devices[txq->port_id]);
 	int ret;
 
+	/* A secondary has no command queue: the SQ stays in error, the burst sends nothing. */
 	if (dev == NULL)
 		return;
 	ret = mlx5v_ethdev_cmd_q_recover(dev, 1, txq->sqn);
 	if (ret != 0) {
 		/* Tried again on the next burst; the queue sends nothing meanwhile. */
 		MLX5V_ETH_LOG(ERR, "port %u Tx queue %u: SQ recovery failed: %s",
-			      txq->eth_dev->data->port_id, txq->idx, strerror(-ret));
+			      txq->port_id, txq->idx, strerror(-ret));
 		return;
 	}
 	txq->wqe_pi = 0;
@@ -270,7 +272,7 @@ tx_recover(struct mlx5v_txq *txq)
 	*txq->dbrec = 0;
 	txq->recover = 0;
 	MLX5V_ETH_LOG(INFO, "port %u Tx queue %u: SQ back to ready after an error CQE",
-		      txq->eth_dev->data->port_id, txq->idx);
+		      txq->port_id, txq->idx);
 }
 
 /*
@@ -331,7 +333,7 @@ tx_reap(struct mlx5v_txq *txq)
 		if (GET(cqe_err, cqe, syndrome) != MLX5V_CQE_SYND_WR_FLUSH) {
 			txq->err_cqes++;
 			MLX5V_ETH_LOG(DEBUG, "port %u Tx queue %u: error CQE 0x%x/0x%x on WQE %u",
-				      txq->eth_dev->data->port_id, txq->idx,
+				      txq->port_id, txq->idx,
 				      GET(cqe_err, cqe, syndrome),
 				      GET(cqe_err, cqe, vendor_err_synd), idx);
 		}
@@ -466,7 +468,7 @@ tx_pool_map(struct mlx5v_txq *txq, struct rte_mbuf *seg)
 		return -ENOTSUP;
 	mp = tx_data_pool(seg);
 	if (unlikely(mp != txq->mp_last)) {
-		if (mlx5v_mem_pool_map(txq->eth_dev, mp) != 0)
+		if (mlx5v_mem_pool_map(&rte_eth_devices[txq->port_id], mp) != 0)
 			return -EFAULT;
 		txq->mp_last = mp;
 	}
@@ -660,14 +662,18 @@ tx_post_general(struct mlx5v_txq *txq, struct rte_mbuf *m, uint16_t pi, unsigned
 static inline void
 tx_ring(struct mlx5v_txq *txq, const uint8_t *ctrl)
 {
+	const struct mlx5v_ethdev_proc *pp = mlx5v_ethdev_proc(txq->port_id);
 	uint64_t db;
 
 	/* The WQEs must be in memory before the record says they are there (§6.6 step 2). */
 	rte_io_wmb();
 	*txq->dbrec = rte_cpu_to_be_32(txq->wqe_pi);
 	memcpy(&db, ctrl, sizeof(db));
-	/* The seam's doorbell orders the record before the MMIO (§6.6 step 4). */
-	mlx5v_hw_db_wr64(txq->hw, txq->db, rte_be_to_cpu_64(db));
+	/*
+	 * The seam's doorbell orders the record before the MMIO (§6.6 step 4); this process's
+	 * mapping of the queue's doorbell (the record alone is shared memory).
+	 */
+	mlx5v_hw_db_wr64(pp->hw, pp->db[txq->idx], rte_be_to_cpu_64(db));
 }
 
 /*

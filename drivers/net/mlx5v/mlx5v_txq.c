@@ -88,6 +88,7 @@ mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 	txq->nb_desc = nb_desc;
 	txq->socket = socket;
 	txq->eth_dev = eth_dev;
+	txq->port_id = eth_dev->data->port_id;
 	txq->wqes = txq->ring.buf;
 	/* The SQ's doorbell record is dword 1 of the record (prm/mlx5_eth §6.6). */
 	txq->dbrec = (volatile uint32_t *)(txq->ring.buf + txq->ring.ring_len) + 1;
@@ -158,13 +159,16 @@ mlx5v_txq_create(struct rte_eth_dev *eth_dev, struct mlx5v_txq *txq)
 	txq->cqes = txq->cq->buf;
 	txq->cq_dbrec = txq->cq->dbrec;
 	txq->cq_nent = txq->cq->nent;
-	txq->hw = mlx5v_dev_hw(dev);
 	/*
 	 * Each queue rings its own half of a BlueFlame register (§6.6): two lcores never store
-	 * to the same doorbell word, whose last value alone a polling model would see.
+	 * to the same doorbell word, whose last value alone a polling model would see. The
+	 * offset is shared: a secondary process rings the same word of its own mapping.
 	 */
-	txq->db = (uint8_t *)mlx5v_ethdev_uar(eth_dev)->reg_addr +
-		  txq_db_off(priv->caps.log_bf_reg_size, txq->idx);
+	txq->db_off = (uint8_t *)mlx5v_ethdev_uar(eth_dev)->reg_addr -
+		      (uint8_t *)mlx5v_ethdev_uar(eth_dev)->base_addr +
+		      txq_db_off(priv->caps.log_bf_reg_size, txq->idx);
+	mlx5v_ethdev_proc(txq->port_id)->db[txq->idx] =
+		(uint8_t *)mlx5v_ethdev_uar(eth_dev)->base_addr + txq->db_off;
 	mlx5v_txq_reset(txq);
 	ret = mlx5v_ethdev_cmd_sq_create(dev, &a, &txq->sqn);
 	if (ret != 0)
@@ -251,6 +255,7 @@ mlx5v_txq_destroy(struct rte_eth_dev *eth_dev, struct mlx5v_txq *txq)
 	uint8_t ready = txq->ready;
 
 	txq->ready = 0;
+	mlx5v_ethdev_proc(txq->port_id)->db[txq->idx] = NULL;
 	mlx5v_txq_drain(txq);
 	if (dev == NULL)
 		return;
