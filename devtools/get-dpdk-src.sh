@@ -4,7 +4,7 @@
 #
 # Unpack the parts of Debian's dpdk source package that match the installed
 # libdpdk-dev (driver-SDK headers, buildtools, testpmd and app/test sources,
-# the l3fwd-power example)
+# the l3fwd-power and multi-process examples)
 # into a cache directory, and print the path of the unpacked tree.
 # The tree is checked against pkg-config and the installed headers; it is
 # never committed.
@@ -27,11 +27,18 @@ case $deb in
 esac
 tree=$cache/dpdk-stable-$up
 example="dpdk-stable-$up/examples/l3fwd-power/*"
+mp_examples="dpdk-stable-$up/examples/multi_process/symmetric_mp/*
+dpdk-stable-$up/examples/multi_process/simple_mp/*"
 if [ -f "$tree/.from-$deb" ]; then
-	# A cache unpacked before the example was part of it: add the example alone,
+	# A cache unpacked before an example was part of it: add the example alone,
 	# leaving the rest of the tree (which builds may be reading) in place.
 	if [ ! -f "$tree/examples/l3fwd-power/main.c" ]; then
 		tar -xJf "$cache/dpdk_$up.orig.tar.xz" -C "$cache" --wildcards "$example"
+	fi
+	if [ ! -f "$tree/examples/multi_process/symmetric_mp/main.c" ]; then
+		# shellcheck disable=SC2086 # one pattern a line
+		(IFS='
+'; tar -xJf "$cache/dpdk_$up.orig.tar.xz" -C "$cache" --wildcards $mp_examples)
 	fi
 	echo "$tree"
 	exit 0
@@ -54,7 +61,9 @@ rm -rf "$tree"
 tar -xJf "dpdk_$up.orig.tar.xz" --wildcards \
 	"dpdk-stable-$up/VERSION" "dpdk-stable-$up/lib/*" \
 	"dpdk-stable-$up/drivers/bus/*" "dpdk-stable-$up/buildtools/*" \
-	"dpdk-stable-$up/app/test-pmd/*" "dpdk-stable-$up/app/test/*" "$example"
+	"dpdk-stable-$up/app/test-pmd/*" "dpdk-stable-$up/app/test/*" "$example" \
+	"dpdk-stable-$up/examples/multi_process/symmetric_mp/*" \
+	"dpdk-stable-$up/examples/multi_process/simple_mp/*"
 src_ver=$(cat "$tree/VERSION")
 [ "$src_ver" = "$up" ] || {
 	echo "DPDK version mismatch: source package is $src_ver but pkg-config libdpdk is $up" >&2
