@@ -26,6 +26,7 @@
 #include <rte_string_fns.h>
 
 #include "mlx5v_ethdev.h"
+#include "mlxv_mp_bursts.h"
 #include "rte_pmd_mlx5v.h"
 
 /** The IPC action of the PMD (one per process, shared by its ports). */
@@ -58,9 +59,13 @@ struct mlx5v_mp_reply {
 static_assert(sizeof(struct mlx5v_mp_req) <= RTE_MP_MAX_PARAM_LEN, "IPC request too long");
 static_assert(sizeof(struct mlx5v_mp_reply) <= RTE_MP_MAX_PARAM_LEN, "IPC reply too long");
 
-/* Ports of this process that use the action (a primary's, or a secondary's). */
-static unsigned int mlx5v_mp_users;
-static int mlx5v_mp_registered;
+static int mlx5v_mp_handle(const struct rte_mp_msg *msg, const void *peer);
+
+/* The action, used by the ports of this process (a primary's, or a secondary's). */
+static struct mlxv_mp_action mlx5v_mp_action = {
+	.name = MLX5V_MP_ACTION,
+	.handler = mlx5v_mp_handle,
+};
 
 /*
  * The seam of a secondary: no backend operation (the model and the device's registers stay
@@ -68,22 +73,6 @@ static int mlx5v_mp_registered;
  */
 static const struct mlx5v_hw_ops mlx5v_mp_hw_ops;
 static struct mlx5v_hw mlx5v_mp_hw = { .ops = &mlx5v_mp_hw_ops };
-
-/* The port named in a request, if it is one of ours in this process. */
-static struct rte_eth_dev *
-mlx5v_mp_port(const struct mlx5v_mp_req *req)
-{
-	char name[RTE_DEV_NAME_MAX_LEN];
-	struct rte_eth_dev *eth_dev;
-
-	/* The peer's string is not trusted to be terminated. */
-	strlcpy(name, req->name, sizeof(name));
-	eth_dev = rte_eth_dev_allocated(name);
-	if (eth_dev == NULL || eth_dev->data->dev_private == NULL ||
-	    eth_dev->process_private == NULL)
-		return NULL;
-	return eth_dev;
-}
 
 /*
  * Primary: the fd of the port's UAR page (the backend's), which exists from the start's
@@ -123,7 +112,6 @@ static int
 mlx5v_mp_rxtx_install(struct rte_eth_dev *eth_dev, int fd)
 {
 	struct mlx5v_ethdev_proc *pp = eth_dev->process_private;
-	struct rte_eth_fp_ops *fpo = &rte_eth_fp_ops[eth_dev->data->port_id];
 	const struct mlx5v_txq *txq;
 	void *map;
 	uint16_t i;
@@ -140,15 +128,7 @@ mlx5v_mp_rxtx_install(struct rte_eth_dev *eth_dev, int fd)
 		txq = i < eth_dev->data->nb_tx_queues ? eth_dev->data->tx_queues[i] : NULL;
 		pp->db[i] = txq != NULL ? (uint8_t *)map + txq->db_off : NULL;
 	}
-	eth_dev->rx_pkt_burst = mlx5v_rx_burst;
-	eth_dev->tx_pkt_burst = mlx5v_tx_burst_pick(eth_dev);
-	/* The queue arrays may be new since the attach (the primary reconfigured). */
-	fpo->rxq.data = eth_dev->data->rx_queues;
-	fpo->txq.data = eth_dev->data->tx_queues;
-	/* The doorbells and the queue arrays are in place before an lcore takes the bursts. */
-	rte_wmb();
-	fpo->rx_pkt_burst = eth_dev->rx_pkt_burst;
-	fpo->tx_pkt_burst = eth_dev->tx_pkt_burst;
+	mlxv_mp_bursts_on(eth_dev, mlx5v_rx_burst, mlx5v_tx_burst_pick(eth_dev), NULL);
 	MLX5V_ETH_LOG(DEBUG, "port %u: data path on in this secondary process",
 		      eth_dev->data->port_id);
 	return 0;
@@ -158,14 +138,7 @@ mlx5v_mp_rxtx_install(struct rte_eth_dev *eth_dev, int fd)
 static void
 mlx5v_mp_rxtx_stop(struct rte_eth_dev *eth_dev)
 {
-	struct rte_eth_fp_ops *fpo = &rte_eth_fp_ops[eth_dev->data->port_id];
-
-	eth_dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
-	eth_dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
-	fpo->rx_pkt_burst = rte_eth_pkt_burst_dummy;
-	fpo->tx_pkt_burst = rte_eth_pkt_burst_dummy;
-	/* The new bursts are visible before the primary is told, and goes on to stop. */
-	rte_mb();
+	mlxv_mp_bursts_off(eth_dev);
 	MLX5V_ETH_LOG(DEBUG, "port %u: data path off in this secondary process",
 		      eth_dev->data->port_id);
 }
@@ -189,7 +162,7 @@ mlx5v_mp_handle(const struct rte_mp_msg *msg, const void *peer)
 		rep->result = -EINVAL;
 		goto reply;
 	}
-	eth_dev = mlx5v_mp_port(req);
+	eth_dev = mlxv_mp_port(req->name);
 	if (eth_dev == NULL) {
 		rep->result = -ENODEV;
 		/* A received descriptor is this process's to close. */
@@ -232,31 +205,18 @@ reply:
 int
 mlx5v_mp_action_get(void)
 {
-	/* The same action either way: each process answers what the other asks. */
-	if (mlx5v_mp_users++ > 0 || mlx5v_mp_registered)
-		return 0;
-	if (rte_mp_action_register(MLX5V_MP_ACTION, mlx5v_mp_handle) == 0) {
-		mlx5v_mp_registered = 1;
-		return 0;
-	}
-	/* No shared configuration (--no-shconf, --in-memory): no secondary can come either. */
-	if (rte_errno == ENOTSUP)
-		return 0;
-	mlx5v_mp_users--;
-	MLX5V_ETH_LOG(ERR, "cannot register the IPC action %s: %s", MLX5V_MP_ACTION,
-		      rte_strerror(rte_errno));
-	return -rte_errno;
+	int ret = mlxv_mp_action_get(&mlx5v_mp_action);
+
+	if (ret != 0)
+		MLX5V_ETH_LOG(ERR, "cannot register the IPC action %s: %s", MLX5V_MP_ACTION,
+			      rte_strerror(-ret));
+	return ret;
 }
 
 void
 mlx5v_mp_action_put(void)
 {
-	if (mlx5v_mp_users == 0 || --mlx5v_mp_users > 0)
-		return;
-	if (mlx5v_mp_registered) {
-		rte_mp_action_unregister(MLX5V_MP_ACTION);
-		mlx5v_mp_registered = 0;
-	}
+	mlxv_mp_action_put(&mlx5v_mp_action);
 }
 
 /* A request op about the port named name (the pool's name or NULL). */
@@ -344,7 +304,7 @@ mlx5v_mp_tell(struct rte_eth_dev *eth_dev, uint32_t op, int fd)
 	struct rte_mp_msg msg;
 	int i;
 
-	if (!mlx5v_mp_registered)
+	if (!mlx5v_mp_action.registered)
 		return 0;
 	mlx5v_mp_msg_init(&msg, op, priv->name, NULL);
 	if (fd >= 0) {
