@@ -25,4 +25,14 @@ int mlx4v_dev_progress(const char *name);
 __rte_internal
 const char *mlx4v_dev_backend(const char *name);
 
+struct rte_pmd_mlx4v_qp;
+
+/**
+ * A file descriptor of the page holding a QP's send doorbell, for a secondary process to map
+ * (the backend's: do not close it; the doorbell is at the address's offset in its page).
+ * @return the fd, or -ENOTSUP where the backend cannot share the page (rdma-core).
+ */
+__rte_internal
+int mlx4v_qp_sdb_fd(struct rte_pmd_mlx4v_qp *qp);
+
 #endif /* _MLX4V_API_H_ */

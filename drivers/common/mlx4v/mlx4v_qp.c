@@ -9,6 +9,7 @@
 #include <rte_byteorder.h>
 #include <rte_io.h>
 
+#include "mlx4v_api.h"
 #include "mlx4v_log.h"
 #include "mlx4v_verbs.h"
 
@@ -440,6 +441,20 @@ rte_pmd_mlx4v_destroy_qp(struct rte_pmd_mlx4v_qp *qp)
 	ret = mlx4v_qp_destroy((struct mlx4v_qp *)qp);
 	mlx4v_verbs_unlock();
 	return mlx4v_obj_ret(ret);
+}
+
+int
+mlx4v_qp_sdb_fd(struct rte_pmd_mlx4v_qp *qp)
+{
+	struct mlx4v_qp *q = (struct mlx4v_qp *)qp;
+	int ret;
+
+	if (q == NULL)
+		return -EINVAL;
+	mlx4v_verbs_lock();
+	ret = mlx4v_verbs_qp_sdb_fd(q);
+	mlx4v_verbs_unlock();
+	return ret;
 }
 
 int

@@ -247,6 +247,12 @@ mlx4v_verbs_qp_view(struct mlx4v_qp *qp, struct mlx4dv_qp *out)
 }
 
 int
+mlx4v_verbs_qp_sdb_fd(struct mlx4v_qp *qp)
+{
+	return MLX4V_CALL(qp->obj.ctx, qp_sdb_fd, qp);
+}
+
+int
 mlx4v_verbs_cq_view(struct mlx4v_cq *cq, struct mlx4dv_cq *out)
 {
 	return MLX4V_CALL(cq->obj.ctx, cq_view, cq, out);

@@ -337,6 +337,12 @@ struct mlx4v_verbs_ops {
 	 * simulator runs one engine pass). Hardware needs nothing; NULL.
 	 */
 	int (*progress)(void *dev_priv);
+	/**
+	 * Optional: a file descriptor of the page holding the QP's send doorbell (qp->sdb), for
+	 * another process of the application to map (MAP_SHARED, offset 0, 4 KiB) and ring the
+	 * doorbell through. The backend keeps it. @return the fd or -errno.
+	 */
+	int (*qp_sdb_fd)(struct mlx4v_qp *qp);
 };
 
 /** The rdma-core backend (mlx4v_verbs_rdma.c). */
@@ -387,6 +393,7 @@ int mlx4v_verbs_port_query(struct mlx4v_ctx *ctx, uint8_t port,
 			   struct rte_pmd_mlx4v_port_attr *attr);
 int mlx4v_verbs_port_mtu_set(struct mlx4v_ctx *ctx, uint8_t port, uint16_t mtu);
 int mlx4v_verbs_qp_view(struct mlx4v_qp *qp, struct mlx4dv_qp *out);
+int mlx4v_verbs_qp_sdb_fd(struct mlx4v_qp *qp);
 int mlx4v_verbs_cq_view(struct mlx4v_cq *cq, struct mlx4dv_cq *out);
 int mlx4v_verbs_srq_view(struct mlx4v_srq *srq, struct mlx4dv_srq *out);
 int mlx4v_verbs_rwq_view(struct mlx4v_wq *wq, struct mlx4dv_rwq *out);
