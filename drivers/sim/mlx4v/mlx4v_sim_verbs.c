@@ -1069,7 +1069,22 @@ mlx4v_sim_progress(void *dev_priv)
 	return mlx4v_sim_poll(dev_priv);
 }
 
+/*
+ * The per-QP doorbell page as another process maps it: the memfd behind the watched page,
+ * so that a secondary's doorbell lands in the word the engine polls (verbs lock held).
+ */
+static int
+mlx4v_sim_qp_sdb_fd(struct mlx4v_qp *qp)
+{
+	struct mlx4v_sim_qp *sqp = qp->be;
+
+	if (sqp == NULL || sqp->page == NULL)
+		return -EINVAL;
+	return hwsim_mmio_page_fd(sqp->page);
+}
+
 const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops = {
+	.qp_sdb_fd = mlx4v_sim_qp_sdb_fd,
 	.progress = mlx4v_sim_progress,
 	.name = "simulator",
 	.flags = MLX4V_VERBS_F_SW_PROVIDER,
