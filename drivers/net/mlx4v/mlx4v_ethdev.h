@@ -117,7 +117,6 @@ struct mlx4v_rxq {
 	uint32_t cq_mask;              /**< cqv.cqe_cnt - 1 */
 	uint8_t cqe_shift;             /**< log2 of the CQE slot size */
 	uint8_t cq_log;                /**< log2 of cqv.cqe_cnt: the owner bit's pass parity */
-	const void *kinds;             /**< mlx4v_rx.c: packet types and flags by CQE status */
 	uint64_t mbuf_init;            /**< rearm_data of a received mbuf */
 	uint8_t vec;                   /**< the SSE loop (x86): one mbuf per WQE, one lkey */
 	uint32_t buf_off;              /**< an mbuf's data at start: mbuf + buf_off */

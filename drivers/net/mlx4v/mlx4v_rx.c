@@ -234,7 +234,7 @@ static inline void
 rx_cqe_to_mbuf(const struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe,
 	       struct rte_mbuf *m)
 {
-	const struct rx_kind *k = &((const struct rx_kind *)rxq->kinds)[rx_status_idx(cqe->status)];
+	const struct rx_kind *k = &rx_kinds_of(rxq)[rx_status_idx(cqe->status)];
 
 	m->packet_type = k->ptype;
 	m->ol_flags = k->flags;
@@ -389,7 +389,8 @@ rx_burst_vec(const struct mlx4v_rxq *rxq, const uint8_t *c, const uint32_t strid
 	const __m128i bswap64 = _mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
 	const __m128i init = _mm_set_epi64x(0, (int64_t)rxq->mbuf_init);
 	const __m128i buf_off = _mm_set1_epi64x(rxq->buf_off);
-	const struct rx_kind *kinds = rxq->kinds;
+	/* This process's table: its address is not the primary's. */
+	const struct rx_kind *kinds = rx_kinds_of(rxq);
 	const int own_m = own ? 0xf : 0;
 	__m128i h0, h1, h2, h3, b0, b1, b2, b3, ow, st, lens, idx, acc = _mm_setzero_si128();
 	struct rte_mbuf *m0, *m1, *m2, *m3;
@@ -496,7 +497,8 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const
 	uint64_t bytes = 0, mbuf_init = rxq->mbuf_init;
 	const volatile struct mlx4_cqe *cqe;
 	uint32_t i, w, len, nrx = 0, left, stride = 1u << rxq->cqe_shift;
-	const struct rx_kind *kinds = rxq->kinds;
+	/* This process's table: its address is not the primary's. */
+	const struct rx_kind *kinds = rx_kinds_of(rxq);
 	struct rte_mempool_cache *cache;
 	const struct rx_kind *kind;
 	struct rte_mbuf *m, *r;
@@ -794,7 +796,6 @@ mlx4v_rxq_fill(struct mlx4v_rxq *rxq)
 	mb_def.port = rxq->port_id;
 	rte_mbuf_refcnt_set(&mb_def, 1);
 	rxq->mbuf_init = *rx_rearm(&mb_def);
-	rxq->kinds = rx_kinds_of(rxq);
 	if (rte_mempool_get_bulk(rxq->mp, (void **)rxq->elts, n) != 0)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
