@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_malloc.h>
@@ -63,6 +64,21 @@ mlx4v_ethdev_mr_lookup(struct rte_eth_dev *eth_dev, struct rte_mempool *mp, uint
 			e = &priv->mrs[i];
 			break;
 		}
+	if (e == NULL && rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		/* The PD is the primary's: it registers the pool, then the entry is shared. */
+		rte_spinlock_unlock(&priv->mr_lock);
+		ret = mlx4v_mp_mr_reg(eth_dev, mp);
+		rte_spinlock_lock(&priv->mr_lock);
+		for (i = 0; ret == 0 && i < priv->n_mr; i++)
+			if (priv->mrs[i].mp == mp) {
+				e = &priv->mrs[i];
+				break;
+			}
+		if (e == NULL) {
+			ret = ret != 0 ? ret : -ENOENT;
+			goto out;
+		}
+	}
 	if (e == NULL) {
 		if (priv->n_mr == MLX4V_ETH_MAX_MR || priv->pd == NULL) {
 			ret = -ENOSPC;
@@ -363,6 +379,8 @@ mlx4v_ethdev_start(struct rte_eth_dev *eth_dev)
 	eth_dev->tx_pkt_burst = mlx4v_tx_burst;
 	eth_dev->rx_queue_count = mlx4v_rx_queue_count;
 	mlx4v_ethdev_link_query(eth_dev, 0);
+	/* The secondaries' bursts, on the queues as they are now. */
+	mlx4v_mp_start_rxtx(eth_dev);
 	return 0;
 
 err_ethflow:
@@ -383,6 +401,8 @@ mlx4v_ethdev_stop(struct rte_eth_dev *eth_dev)
 	eth_dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
 	eth_dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
 	eth_dev->rx_queue_count = NULL;
+	/* Those of the secondaries too (ethdev swapped this process's already). */
+	mlx4v_mp_stop_rxtx(eth_dev);
 	/* Let data-path lcores leave the bursts before the queues go. */
 	rte_mb();
 	rte_delay_us_sleep(1000 * eth_dev->data->nb_rx_queues);
@@ -440,6 +460,8 @@ mlx4v_ethdev_close(struct rte_eth_dev *eth_dev)
 	mlx4v_intr_uninstall(eth_dev);
 	mlx4v_mp_primary_put();
 	mlx4v_ethdev_free(eth_dev);
+	free(eth_dev->process_private);
+	eth_dev->process_private = NULL;
 	MLX4V_ETH_LOG(INFO, "%s port %u: closed", priv->name, priv->port);
 	return 0;
 }
@@ -757,6 +779,12 @@ mlx4v_ethdev_port_probe(struct rte_device *edev, const char *name,
 		MLX4V_ETH_LOG(ERR, "%s: opening the port failed: %s", ethname, strerror(-ret));
 		goto err_free;
 	}
+	/* This process's send doorbells, filled at start. */
+	eth_dev->process_private = calloc(1, sizeof(struct mlx4v_ethdev_proc));
+	if (eth_dev->process_private == NULL) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
 	eth_dev->device = edev;
 	eth_dev->dev_ops = &mlx4v_ethdev_ops;
 	eth_dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
@@ -786,6 +814,8 @@ mlx4v_ethdev_port_probe(struct rte_device *edev, const char *name,
 err_intr:
 	mlx4v_intr_uninstall(eth_dev);
 err_free:
+	free(eth_dev->process_private);
+	eth_dev->process_private = NULL;
 	mlx4v_ethdev_free(eth_dev);
 err_release:
 	/* rte_eth_dev_release_port() frees dev_private and mac_addrs. */

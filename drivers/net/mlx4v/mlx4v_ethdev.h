@@ -294,6 +294,24 @@ mlx4v_priv(const struct rte_eth_dev *eth_dev)
 	return eth_dev->data->dev_private;
 }
 
+/**
+ * What the data path of a port reaches differently in each process (eth_dev->process_private,
+ * as DPDK mlx4's per-process UAR table): each Tx queue's send doorbell. The primary rings the
+ * address of the QP's view; a secondary its own mapping of the same page, from a file
+ * descriptor the primary sends (mlx4v_mp.c, doc/guides/nics/mlx4v.rst "Secondary processes").
+ */
+struct mlx4v_ethdev_proc {
+	uint32_t *sdb[MLX4V_ETH_MAX_QUEUES];  /**< the send doorbells, NULL while stopped */
+	void *map[MLX4V_ETH_MAX_QUEUES];      /**< a secondary's mappings of their pages */
+};
+
+/** @return the port's per-process data path state (set from probe or attach). */
+static inline struct mlx4v_ethdev_proc *
+mlx4v_ethdev_proc(uint16_t port_id)
+{
+	return rte_eth_devices[port_id].process_private;
+}
+
 /* ---- mlx4v_ethdev.c ---- */
 
 /**
@@ -494,9 +512,9 @@ void mlx4v_intr_dead_event(struct rte_eth_dev *eth_dev);
 
 /* ---- mlx4v_mp.c: secondary processes ---- */
 
-/** Primary: a port starts using the IPC action (registered by the first). @return 0/-errno. */
+/** A port starts using the IPC action (registered by the first). @return 0/-errno. */
 int mlx4v_mp_primary_get(void);
-/** Primary: a port stops using it (unregistered after the last). */
+/** A port stops using it (unregistered after the last). */
 void mlx4v_mp_primary_put(void);
 /**
  * Secondary: attach the ports of the mlx4v device edev (EAL name), which the primary
@@ -506,6 +524,15 @@ void mlx4v_mp_primary_put(void);
 int mlx4v_mp_secondary_attach(struct rte_device *edev);
 /** Secondary: release the ports of edev attached here. @return 0 or the first -errno. */
 int mlx4v_mp_secondary_detach(struct rte_device *edev);
+/** Secondary: mlx4v_ethdev_mr_lookup()'s registration asked of the primary. @return 0/-errno. */
+int mlx4v_mp_mr_reg(struct rte_eth_dev *eth_dev, struct rte_mempool *mp);
+/**
+ * Primary, port started: every secondary maps the queues' doorbell pages and takes the
+ * bursts (DPDK mlx5's START_RXTX). A secondary that does not answer keeps stopped bursts.
+ */
+void mlx4v_mp_start_rxtx(struct rte_eth_dev *eth_dev);
+/** Primary, before the queues go: every secondary's bursts become the stopped ones. */
+void mlx4v_mp_stop_rxtx(struct rte_eth_dev *eth_dev);
 /** The primary's ops (mlx4v_ethdev.c); a secondary shares their read-only entries. */
 extern const struct eth_dev_ops mlx4v_ethdev_ops;
 

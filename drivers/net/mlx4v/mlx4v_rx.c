@@ -673,6 +673,9 @@ static void
 rx_recover_start(struct mlx4v_rxq *rxq)
 {
 	rxq->err_seen = 0;
+	/* Verbs are the primary's: a secondary leaves the queue as it is. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return;
 	__atomic_store_n(&rxq->recover, 1, __ATOMIC_RELEASE);
 	/* Failing that, the next error CQE tries again (the queue keeps running meanwhile). */
 	if (rte_eal_alarm_set(RX_RECOVER_DELAY_US, rx_recover_alarm, rxq) != 0)

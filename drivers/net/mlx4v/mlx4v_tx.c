@@ -258,6 +258,9 @@ tx_drain_error(struct mlx4v_txq *txq)
 	tx_reap(txq);
 	if (txq->sq_tail != txq->sq_head)
 		return;
+	/* Verbs are the primary's: a secondary's queue stays drained, sending nothing. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return;
 	__atomic_store_n(&txq->recover, MLX4V_TX_RECOVERING, __ATOMIC_RELEASE);
 	/* Failing that, tried again from the next burst. */
 	if (rte_eal_alarm_set(TX_RECOVER_DELAY_US, tx_recover_alarm, txq) != 0)
@@ -281,7 +284,8 @@ tx_lkey(struct mlx4v_txq *txq, struct rte_mbuf *seg, uint32_t *lkey)
 	if (mp != txq->mp_last) {
 		/* External buffers are in no mempool the device knows. */
 		if (unlikely(RTE_MBUF_HAS_EXTBUF(seg)) ||
-		    mlx4v_ethdev_mr_lookup(txq->eth_dev, mp, &txq->lkey, &txq->mr_ranges,
+		    mlx4v_ethdev_mr_lookup(&rte_eth_devices[txq->port_id], mp, &txq->lkey,
+					   &txq->mr_ranges,
 					   &txq->mr_n) != 0) {
 			txq->mp_last = NULL;
 			return -1;
@@ -634,7 +638,8 @@ posted:
 	 * the QP's doorbell_qpn, already big-endian (§4.2).
 	 */
 	rte_wmb();
-	rte_write32_relaxed(txq->doorbell_qpn, txq->qpv.sdb);
+	/* This process's mapping of the doorbell (the rings alone are shared memory). */
+	rte_write32_relaxed(txq->doorbell_qpn, mlx4v_ethdev_proc(txq->port_id)->sdb[txq->idx]);
 	return i;
 }
 

@@ -124,6 +124,7 @@ mlx4v_txq_create(struct rte_eth_dev *eth_dev, struct mlx4v_txq *txq)
 		goto error;
 	}
 	mlx4v_txq_reset(txq);
+	mlx4v_ethdev_proc(txq->port_id)->sdb[txq->idx] = txq->qpv.sdb;
 	txq->ready = 1;
 	return 0;
 
@@ -139,6 +140,7 @@ void
 mlx4v_txq_destroy(struct rte_eth_dev *eth_dev, struct mlx4v_txq *txq)
 {
 	RTE_SET_USED(eth_dev);
+	mlx4v_ethdev_proc(txq->port_id)->sdb[txq->idx] = NULL;
 	/* RESET first: the device reads no more from the mbufs the drain frees. */
 	if (txq->qp != NULL && txq->ready)
 		rte_pmd_mlx4v_modify_qp(txq->qp, RTE_PMD_MLX4V_QPS_RESET);

@@ -46,6 +46,8 @@ static struct rte_mempool *g_mp;
 static struct mlx4v_sim *g_sim;
 static uint16_t g_port[2];
 static struct rte_ether_addr g_mac[2];
+/* Each port's per-process doorbells, as a probed port has them (eth_dev->process_private). */
+static struct mlx4v_ethdev_proc g_proc[2];
 
 /* What a test frame carries. */
 struct fspec {
@@ -262,6 +264,9 @@ fx_txq(struct fx_port *p, int port, uint16_t q, uint32_t nd, uint32_t lkey)
 	txq->elts = p->tx_elts[q];
 	txq->port_id = g_port[port];
 	txq->idx = q;
+	/* The burst rings this process's doorbell of the queue, as mlx4v_txq_create() sets it. */
+	g_proc[port].sdb[q] = txq->qpv.sdb;
+	rte_eth_devices[g_port[port]].process_private = &g_proc[port];
 	if (mlx4v_txq_check(txq) != 0)
 		return -1;
 	mlx4v_txq_reset(txq);
