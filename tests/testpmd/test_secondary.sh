@@ -4,10 +4,10 @@
 #
 # Secondary processes on the ports of a PMD (argument: mlx5v or mlx4v): our testpmd is the
 # primary (two simulated ports cabled by a pair wire, forwarding), and Debian's
-# dpdk-proc-info --stats --xstats and
-# dpdk-dumpcap attach to it as secondaries. dumpcap takes no -d, so in the test's private
-# mount namespace our drivers join Debian's plugin directory (a bind mount over it) and every
-# binary loads them from there. Hugepages come from devtools/hugepage-pa.sh (reserved,
+# dpdk-proc-info --stats --xstats, dpdk-dumpcap and dpdk-pdump (a capture into a pcap file,
+# its frames counted) attach to it as secondaries. dumpcap takes no -d, so in the test's
+# private mount namespace our drivers join Debian's plugin directory (a bind mount over it)
+# and every binary loads them from there. Hugepages come from devtools/hugepage-pa.sh (reserved,
 # mounted privately, restored; a skip where the machine refuses).
 #
 # Why not Debian's dpdk-testpmd as the primary: it links mempool drivers (dpaa, ...) that
@@ -133,6 +133,41 @@ while off + 12 <= len(data):
 print("enhanced packet blocks:", epb)
 sys.exit(0 if epb >= 32 else 1)
 PY
+
+# Debian's dpdk-pdump: port 0's received frames into a pcap file. It writes until stopped:
+# once the file holds more than its first buffer of frames, SIGINT, then count them.
+if [ -x /usr/bin/dpdk-pdump ]; then
+	(cd / && exec timeout 60 /usr/bin/dpdk-pdump --file-prefix="$prefix" -- \
+		--pdump "port=0,queue=*,rx-dev=$work/rx.pcap") >"$work/pdump" 2>&1 &
+	pd=$!
+	n=0
+	while [ "$(stat -c %s "$work/rx.pcap" 2>/dev/null || echo 0)" -le 8192 ]; do
+		n=$((n + 1))
+		kill -0 "$pd" 2>/dev/null && [ $n -le 300 ] ||
+			{ kill -INT "$pd" 2>/dev/null; cat "$work/pdump"; fail "dpdk-pdump wrote no frames"; }
+		sleep 0.1
+	done
+	kill -INT "$pd"
+	wait "$pd"
+	rc=$?
+	cat "$work/pdump"
+	[ $rc -eq 0 ] || fail "dpdk-pdump exited with $rc"
+	python3 - "$work/rx.pcap" <<'PY' || fail "the pcap file does not hold 32 frames"
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+magic = struct.unpack_from("<I", data, 0)[0]
+end = "<" if magic in (0xa1b2c3d4, 0xa1b23c4d) else ">"
+off, n = 24, 0
+while off + 16 <= len(data):
+    incl = struct.unpack_from(end + "I", data, off + 8)[0]
+    if off + 16 + incl > len(data):
+        break
+    n += 1
+    off += 16 + incl
+print("pcap frames:", n)
+sys.exit(0 if n >= 32 else 1)
+PY
+fi
 
 echo "stop" >&3
 echo "quit" >&3
