@@ -24,6 +24,7 @@
 #include <rte_log.h>
 #include <rte_spinlock.h>
 
+#include "mlxv_mp_bursts.h"
 #include "rte_pmd_mlx4v.h"
 
 extern int mlx4v_ethdev_logtype;
@@ -303,6 +304,7 @@ mlx4v_priv(const struct rte_eth_dev *eth_dev)
 struct mlx4v_ethdev_proc {
 	uint32_t *sdb[MLX4V_ETH_MAX_QUEUES];  /**< the send doorbells, NULL while stopped */
 	void *map[MLX4V_ETH_MAX_QUEUES];      /**< a secondary's mappings of their pages */
+	struct mlxv_mp_gate gate;             /**< a secondary's bursts (mlxv_mp_bursts.h) */
 };
 
 /** @return the port's per-process data path state (set from probe or attach). */

@@ -109,11 +109,31 @@ mlx4v_mp_db_fds(struct rte_eth_dev *eth_dev, uint32_t first, struct rte_mp_msg *
 	return 0;
 }
 
+/* Secondary: the bursts behind the port's gate. */
+static uint16_t
+mlx4v_mp_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	const struct mlx4v_rxq *rxq = q;
+
+	return mlxv_mp_gate_rx(&mlx4v_ethdev_proc(rxq->port_id)->gate, rxq->idx, q, pkts, n);
+}
+
+static uint16_t
+mlx4v_mp_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	const struct mlx4v_txq *txq = q;
+
+	return mlxv_mp_gate_tx(&mlx4v_ethdev_proc(txq->port_id)->gate, txq->idx, q, pkts, n);
+}
+
 /* Secondary: the port's bursts take the primary's queues (the doorbells are mapped). */
 static void
 mlx4v_mp_rxtx_on(struct rte_eth_dev *eth_dev)
 {
-	mlxv_mp_bursts_on(eth_dev, mlx4v_rx_burst, mlx4v_tx_burst, mlx4v_rx_queue_count);
+	struct mlx4v_ethdev_proc *pp = eth_dev->process_private;
+
+	mlxv_mp_bursts_on(eth_dev, &pp->gate, mlx4v_rx_burst, mlx4v_tx_burst, mlx4v_mp_rx_burst,
+			  mlx4v_mp_tx_burst, mlx4v_rx_queue_count);
 	MLX4V_ETH_LOG(DEBUG, "port %u: data path on in this secondary process",
 		      eth_dev->data->port_id);
 }
@@ -122,7 +142,9 @@ mlx4v_mp_rxtx_on(struct rte_eth_dev *eth_dev)
 static void
 mlx4v_mp_rxtx_off(struct rte_eth_dev *eth_dev)
 {
-	mlxv_mp_bursts_off(eth_dev);
+	struct mlx4v_ethdev_proc *pp = eth_dev->process_private;
+
+	mlxv_mp_bursts_off(eth_dev, &pp->gate);
 	MLX4V_ETH_LOG(DEBUG, "port %u: data path off in this secondary process",
 		      eth_dev->data->port_id);
 }

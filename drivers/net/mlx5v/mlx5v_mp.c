@@ -103,6 +103,23 @@ mlx5v_mp_pool_map_local(struct rte_eth_dev *eth_dev, const struct mlx5v_mp_req *
 	return mlx5v_mem_pool_map(eth_dev, mp);
 }
 
+/* Secondary: the bursts behind the port's gate. */
+static uint16_t
+mlx5v_mp_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	const struct mlx5v_rxq *rxq = q;
+
+	return mlxv_mp_gate_rx(&mlx5v_ethdev_proc(rxq->port_id)->gate, rxq->idx, q, pkts, n);
+}
+
+static uint16_t
+mlx5v_mp_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	const struct mlx5v_txq *txq = q;
+
+	return mlxv_mp_gate_tx(&mlx5v_ethdev_proc(txq->port_id)->gate, txq->idx, q, pkts, n);
+}
+
 /*
  * Secondary: the port's bursts from the primary's queues, ringing the UAR page of fd
  * (mapped here; the fd is closed). The old mapping, if any, goes: no burst uses it since
@@ -128,7 +145,8 @@ mlx5v_mp_rxtx_install(struct rte_eth_dev *eth_dev, int fd)
 		txq = i < eth_dev->data->nb_tx_queues ? eth_dev->data->tx_queues[i] : NULL;
 		pp->db[i] = txq != NULL ? (uint8_t *)map + txq->db_off : NULL;
 	}
-	mlxv_mp_bursts_on(eth_dev, mlx5v_rx_burst, mlx5v_tx_burst_pick(eth_dev), NULL);
+	mlxv_mp_bursts_on(eth_dev, &pp->gate, mlx5v_rx_burst, mlx5v_tx_burst_pick(eth_dev),
+			  mlx5v_mp_rx_burst, mlx5v_mp_tx_burst, NULL);
 	MLX5V_ETH_LOG(DEBUG, "port %u: data path on in this secondary process",
 		      eth_dev->data->port_id);
 	return 0;
@@ -138,7 +156,9 @@ mlx5v_mp_rxtx_install(struct rte_eth_dev *eth_dev, int fd)
 static void
 mlx5v_mp_rxtx_stop(struct rte_eth_dev *eth_dev)
 {
-	mlxv_mp_bursts_off(eth_dev);
+	struct mlx5v_ethdev_proc *pp = eth_dev->process_private;
+
+	mlxv_mp_bursts_off(eth_dev, &pp->gate);
 	MLX5V_ETH_LOG(DEBUG, "port %u: data path off in this secondary process",
 		      eth_dev->data->port_id);
 }
@@ -350,14 +370,11 @@ mlx5v_mp_start_rxtx(struct rte_eth_dev *eth_dev)
 void
 mlx5v_mp_stop_rxtx(struct rte_eth_dev *eth_dev)
 {
-	if (mlx5v_mp_tell(eth_dev, MLX5V_MP_STOP_RXTX, -1) == 0)
-		return;
 	/*
-	 * A secondary's lcore may have entered a burst just before its bursts were swapped: as
-	 * DPDK mlx5 does, give such a burst time to end before the queues go (1 ms a queue).
+	 * A secondary answers once no lcore of its is in the port's bursts (its gate,
+	 * mlxv_mp_bursts.h): no grace period, which a descheduled lcore could outlast.
 	 */
-	rte_delay_us_sleep(1000 * RTE_MAX(eth_dev->data->nb_rx_queues,
-					  eth_dev->data->nb_tx_queues));
+	mlx5v_mp_tell(eth_dev, MLX5V_MP_STOP_RXTX, -1);
 }
 
 int
