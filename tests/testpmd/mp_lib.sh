@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 dpdk-mlxv authors
+#
+# Helpers of the multi-process scripts (test_multi_process.sh, test_secondary_fwd.sh,
+# test_simple_mp.sh): a primary (p0) and a secondary (p1), each under timeout(1), sharing
+# hugepages from devtools/hugepage-pa.sh. Sourced after lib.sh, not run.
+
+# mp_kind KIND: fail unless KIND is mlx5v or mlx4v.
+mp_kind() {
+	case $1 in
+	mlx5v|mlx4v) ;;
+	*) fail "unknown PMD $1 (mlx5v or mlx4v)" ;;
+	esac
+}
+
+# mp_setup NAME NETNS: after the script re-ran itself under devtools/hugepage-pa.sh (the
+# caller does: MLXV_HUGE_DIR set), make $work, a network namespace $ns (NETNS 1; a skip where
+# the machine refuses) and the EXIT trap that ends p0 and p1 and removes them all; set $eal,
+# the EAL arguments both processes share (file prefix with NAME, hugepages, IOVA mode).
+mp_setup() {
+	[ -n "${MLXV_HUGE_DIR:-}" ] || fail "no MLXV_HUGE_DIR: run under devtools/hugepage-pa.sh"
+	ns=
+	if [ "$2" = 1 ]; then
+		[ -c /dev/net/tun ] || skip "no /dev/net/tun"
+		command -v ip >/dev/null || skip "no ip(8)"
+		ns=mlxv$1$$
+		ip netns add "$ns" 2>/dev/null || skip "cannot create a network namespace"
+	fi
+	work=$(mktemp -d) || fail "mktemp"
+	p0=
+	p1=
+	trap mp_cleanup EXIT
+	prefix=${MLXV_EAL_PREFIX:-mlxv}_$1$$
+	eal="--huge-dir $MLXV_HUGE_DIR --file-prefix $prefix --no-pci ${EAL_IOVA:---iova-mode=va}"
+}
+
+# mp_stop PID: the program under timeout(1) PID, then timeout itself.
+mp_stop() {
+	pkill -9 -P "$1" 2>/dev/null
+	kill -9 "$1" 2>/dev/null
+}
+
+mp_cleanup() {
+	exec 3>&- 4>&- 2>/dev/null
+	[ -n "$p1" ] && mp_stop "$p1"
+	[ -n "$p0" ] && mp_stop "$p0"
+	[ -n "$ns" ] && ip netns delete "$ns" 2>/dev/null
+	rm -rf "$work" ${plugins:+"$plugins"}
+}
+
+# mp_wait_log FILE REGEX SECONDS PID [MIN_COUNT]: wait for MIN_COUNT (default 1) lines of
+# FILE matching REGEX while PID lives; fail (printing FILE) otherwise.
+mp_wait_log() {
+	_n=0
+	until [ "$(grep -Ec -- "$2" "$1")" -ge "${5:-1}" ]; do
+		kill -0 "$4" 2>/dev/null || { cat "$1"; fail "the process exited early"; }
+		_n=$((_n + 1))
+		[ $_n -le $(($3 * 10)) ] || { cat "$1"; fail "no /$2/ in $3 s"; }
+		sleep 0.1
+	done
+}
+
+# mp_taps_up TAP...: the TAP interfaces (in $ns) up, without IPv6 traffic of their own.
+mp_taps_up() {
+	for _t in "$@"; do
+		ip netns exec "$ns" sysctl -qw "net.ipv6.conf.$_t.disable_ipv6=1" 2>/dev/null
+		ip -n "$ns" link set "$_t" up || fail "$_t up"
+	done
+}
+
+# mp_send TX RX N FIRST: N frames into TAP TX (in $ns) from N source addresses, sequence
+# numbers from FIRST; print how many of them came out of TAP RX.
+mp_send() {
+	ip netns exec "$ns" python3 "$MLXV_SRC/tests/testpmd/tap_spread.py" "$@"
+}
