@@ -27,7 +27,7 @@ eal="$eal -d $plugins"
 vdevs="$(sim_vdev "$(sim_dev "$kind" 0)" tap:smpa) $(sim_vdev "$(sim_dev "$kind" 1)" tap:smpb)"
 
 # The primary: ports and queues; it waits (up to 9 s) for the links, so the TAPs go up now.
-ip netns exec "$ns" timeout 120 stdbuf -oL "$SMP" $eal -m 256 -l 0 --proc-type=primary $vdevs -- \
+ip netns exec "$ns" timeout 240 stdbuf -oL "$SMP" $eal -m 256 -l 0 --proc-type=primary $vdevs -- \
 	-p 3 --num-procs=2 --proc-id=0 >"$work/p0.log" 2>&1 &
 p0=$!
 _n=0
@@ -38,13 +38,13 @@ until ip -n "$ns" link show smpb >/dev/null 2>&1; do
 	sleep 0.1
 done
 mp_taps_up smpa smpb
-mp_wait_log "$work/p0.log" 'Finished Process Init' 30 "$p0"
+mp_wait_log "$work/p0.log" 'Finished Process Init' 90 "$p0"
 
 # The secondary: the primary's ports, started; queue 1 of each.
-ip netns exec "$ns" timeout 120 stdbuf -oL "$SMP" $eal -l 1 --proc-type=secondary -- \
+ip netns exec "$ns" timeout 240 stdbuf -oL "$SMP" $eal -l 1 --proc-type=secondary -- \
 	-p 3 --num-procs=2 --proc-id=1 >"$work/p1.log" 2>&1 &
 p1=$!
-mp_wait_log "$work/p1.log" 'using queue 1' 30 "$p1"
+mp_wait_log "$work/p1.log" 'using queue 1' 90 "$p1"
 
 got=$(mp_send smpa smpb 256 0) || fail "cannot send frames"
 echo "sent 256 received $got"

@@ -23,22 +23,22 @@ vdevs="$(sim_vdev "$(sim_dev "$kind" 0)" tap:sfwa) $(sim_vdev "$(sim_dev "$kind"
 tp="-i --forward-mode=io --rxq=2 --txq=2 --num-procs=2 --nb-cores=1"
 
 mkfifo "$work/c0" "$work/c1" || fail "mkfifo"
-ip netns exec "$ns" timeout 150 stdbuf -oL "$TESTPMD" $eal -m 256 -l 0-1 --proc-type=primary \
+ip netns exec "$ns" timeout 240 stdbuf -oL "$TESTPMD" $eal -m 256 -l 0-1 --proc-type=primary \
 	$vdevs -- $tp --proc-id=0 --total-num-mbufs=8192 <"$work/c0" >"$work/p0.log" 2>&1 &
 p0=$!
 exec 3>"$work/c0"
-mp_wait_log "$work/p0.log" 'testpmd> ' 30 "$p0"
+mp_wait_log "$work/p0.log" 'testpmd> ' 90 "$p0"
 mp_taps_up sfwa sfwb
 echo "start" >&3
-mp_wait_log "$work/p0.log" 'io packet forwarding' 10 "$p0"
+mp_wait_log "$work/p0.log" 'io packet forwarding' 60 "$p0"
 
-ip netns exec "$ns" timeout 150 stdbuf -oL "$TESTPMD" $eal -l 0-1 --proc-type=secondary -- \
+ip netns exec "$ns" timeout 240 stdbuf -oL "$TESTPMD" $eal -l 0-1 --proc-type=secondary -- \
 	$tp --proc-id=1 <"$work/c1" >"$work/p1.log" 2>&1 &
 p1=$!
 exec 4>"$work/c1"
-mp_wait_log "$work/p1.log" 'testpmd> ' 30 "$p1"
+mp_wait_log "$work/p1.log" 'testpmd> ' 90 "$p1"
 echo "start" >&4
-mp_wait_log "$work/p1.log" 'io packet forwarding' 10 "$p1"
+mp_wait_log "$work/p1.log" 'io packet forwarding' 60 "$p1"
 
 # expect_out N FIRST_SEQ WHAT: all N frames come out, or fail with WHAT.
 expect_out() {
@@ -52,8 +52,8 @@ expect_out 256 0 "frames were lost with two processes forwarding"
 # The primary stops the ports: the secondary's lcore keeps polling the stopped bursts.
 echo "stop" >&3
 echo "port stop all" >&3
-mp_wait_log "$work/p0.log" 'Stopping ports' 10 "$p0"
-mp_wait_log "$work/p0.log" 'testpmd> ' 20 "$p0" 4
+mp_wait_log "$work/p0.log" 'Stopping ports' 60 "$p0"
+mp_wait_log "$work/p0.log" 'testpmd> ' 60 "$p0" 4
 _got=$(mp_send sfwa sfwb 32 1000)
 echo "ports stopped: sent 32 received $_got"
 kill -0 "$p1" 2>/dev/null || { cat "$work/p1.log"; fail "the secondary died at the stop"; }
@@ -61,7 +61,7 @@ kill -0 "$p1" 2>/dev/null || { cat "$work/p1.log"; fail "the secondary died at t
 # Started again: new queue objects, and the secondary forwards on them.
 echo "port start all" >&3
 echo "start" >&3
-mp_wait_log "$work/p0.log" 'io packet forwarding' 20 "$p0" 2
+mp_wait_log "$work/p0.log" 'io packet forwarding' 60 "$p0" 2
 expect_out 256 2000 "the secondary forwards no more after the primary's restart"
 
 echo "stop" >&4

@@ -23,21 +23,21 @@ plugins=$(stage_plugins) || fail "cannot stage plugins"
 eal="$eal -d $plugins --log-level=pmd.net.$kind:info"
 
 mkfifo "$work/c0" "$work/c1" || fail "mkfifo"
-(cd / && exec timeout 120 stdbuf -oL "$SMP" $eal -m 256 -l 0-1 --proc-type=primary \
+(cd / && exec timeout 240 stdbuf -oL "$SMP" $eal -m 256 -l 0-1 --proc-type=primary \
 	$(sim_pair "$kind") <"$work/c0" >"$work/p0.log" 2>&1) &
 p0=$!
 exec 3>"$work/c0"
-mp_wait_log "$work/p0.log" 'Starting core' 30 "$p0"
+mp_wait_log "$work/p0.log" 'Starting core' 90 "$p0"
 # The primary's pid is timeout's child.
 pid0=$(pgrep -P "$p0" | head -1)
 [ -n "$pid0" ] || fail "no primary process"
 fd0=$(ls "/proc/$pid0/fd" | wc -l)
 
-(cd / && exec timeout 120 stdbuf -oL "$SMP" $eal -l 0-1 --proc-type=secondary \
+(cd / && exec timeout 240 stdbuf -oL "$SMP" $eal -l 0-1 --proc-type=secondary \
 	<"$work/c1" >"$work/p1.log" 2>&1) &
 p1=$!
 exec 4>"$work/c1"
-mp_wait_log "$work/p1.log" 'Starting core' 30 "$p1"
+mp_wait_log "$work/p1.log" 'Starting core' 90 "$p1"
 # Our driver attached the primary's ports in the secondary.
 mp_wait_log "$work/p1.log" 'attached \(secondary process\)' 10 "$p1"
 echo "send from-secondary" >&4
