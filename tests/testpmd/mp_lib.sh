@@ -68,8 +68,8 @@ mp_taps_up() {
 	done
 }
 
-# mp_send TX RX N FIRST: N frames into TAP TX (in $ns) from N source addresses, sequence
-# numbers from FIRST; print how many of them came out of TAP RX.
+# mp_send TX RX N FIRST [TIMEOUT_S]: N frames into TAP TX (in $ns) from N source addresses,
+# sequence numbers from FIRST; print how many of them came out of TAP RX.
 mp_send() {
 	ip netns exec "$ns" python3 "$MLXV_SRC/tests/testpmd/tap_spread.py" "$@"
 }

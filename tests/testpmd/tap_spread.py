@@ -3,11 +3,11 @@
 # Copyright(c) 2026 dpdk-mlxv authors
 """Send IPv4/UDP frames from many source addresses into one interface, count them on another.
 
-usage: tap_spread.py TX_IF RX_IF COUNT FIRST_SEQ
+usage: tap_spread.py TX_IF RX_IF COUNT FIRST_SEQ [TIMEOUT_S]
 
 The source addresses differ frame to frame, so that RSS spreads the frames over a port's
 queues. A frame counts when it comes out of RX_IF with its marker and a sequence number
-of this run. Prints the number of frames that came out (within 10 s).
+of this run. Prints the number of frames that came out (within TIMEOUT_S, default 10 s).
 """
 
 import socket
@@ -37,7 +37,7 @@ def main():
     for seq in range(first, first + n):
         tx.send(frame(seq))
     seen = set()
-    end = time.monotonic() + 10
+    end = time.monotonic() + (float(sys.argv[5]) if len(sys.argv) > 5 else 10.0)
     while len(seen) < n and time.monotonic() < end:
         try:
             buf = rx.recv(2048)

@@ -8,7 +8,8 @@
 # from many source addresses (RSS spreads them) all come out. Then the primary stops its ports:
 # the secondary's bursts must become the stopped ones at once (it keeps polling, nothing
 # crashes, nothing comes out); started again, the secondary forwards again on the queues made
-# anew (a new UAR page for mlx5v). Hugepages as test_secondary.sh.
+# anew (a new UAR page for mlx5v), and again after a reconfiguration (other ring sizes: new
+# queue structures). Hugepages as test_secondary.sh.
 
 . "$MLXV_SRC/tests/testpmd/lib.sh"
 . "$MLXV_SRC/tests/testpmd/mp_lib.sh"
@@ -47,6 +48,17 @@ expect_out() {
 	[ "$_got" = "$1" ] || { cat "$work/p0.log" "$work/p1.log"; fail "$3"; }
 }
 
+# ready FIRST_SEQ: after a (re)start, wait until frames pass at all (the ports' links come up
+# on their own time): batches of 4 until one comes out, at most 30.
+ready() {
+	_i=0
+	until [ "$(mp_send sfwa sfwb 4 $(($1 + 4 * _i)) 1)" -gt 0 ]; do
+		_i=$((_i + 1))
+		[ $_i -lt 30 ] || { cat "$work/p0.log" "$work/p1.log"; fail "no frame passes"; }
+	done
+}
+
+ready 9000
 expect_out 256 0 "frames were lost with two processes forwarding"
 
 # The primary stops the ports: the secondary's lcore keeps polling the stopped bursts.
@@ -62,7 +74,20 @@ kill -0 "$p1" 2>/dev/null || { cat "$work/p1.log"; fail "the secondary died at t
 echo "port start all" >&3
 echo "start" >&3
 mp_wait_log "$work/p0.log" 'io packet forwarding' 60 "$p0" 2
+ready 10000
 expect_out 256 2000 "the secondary forwards no more after the primary's restart"
+
+# Reconfigured: rings of another size, so every queue is set up anew (new queue structures
+# in the shared queue arrays); the secondary forwards on them after the start.
+echo "stop" >&3
+echo "port stop all" >&3
+echo "port config all rxd 512" >&3
+echo "port config all txd 512" >&3
+echo "port start all" >&3
+echo "start" >&3
+mp_wait_log "$work/p0.log" 'io packet forwarding' 60 "$p0" 3
+ready 11000
+expect_out 256 3000 "the secondary forwards no more after the primary's reconfiguration"
 
 echo "stop" >&4
 echo "quit" >&4
