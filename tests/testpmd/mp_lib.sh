@@ -73,3 +73,13 @@ mp_taps_up() {
 mp_send() {
 	ip netns exec "$ns" python3 "$MLXV_SRC/tests/testpmd/tap_spread.py" "$@"
 }
+
+# mp_quit FD PID LOG WHAT: "quit" to the program on file descriptor FD (3 or 4), wait for
+# PID; fail (printing LOG) unless it exits with 0. WHAT names it.
+mp_quit() {
+	echo "quit" >&"$1"
+	eval "exec $1>&-"
+	wait "$2"
+	_rc=$?
+	[ $_rc -eq 0 ] || { cat "$3"; fail "the $4 exited with $_rc"; }
+}
