@@ -705,6 +705,63 @@ MLX5V_IFC(dest_format) {
 	uint8_t reserved_at_20[0x20];
 };
 
+/* ---- Flow counters (§4.10) ---- */
+
+MLX5V_IFC(alloc_flow_counter_in) {
+	uint8_t opcode[0x10];
+	uint8_t uid[0x10];
+	uint8_t reserved_at_20[0x10];
+	uint8_t op_mod[0x10];
+	uint8_t flow_counter_id[0x20];
+	uint8_t reserved_at_60[0x18];
+	uint8_t flow_counter_bulk[0x8];
+};
+
+MLX5V_IFC(alloc_flow_counter_out) {
+	uint8_t status[0x8];
+	uint8_t reserved_at_8[0x18];
+	uint8_t syndrome[0x20];
+	uint8_t flow_counter_id[0x20];
+	uint8_t reserved_at_60[0x20];
+};
+
+MLX5V_IFC(dealloc_flow_counter_in) {
+	uint8_t opcode[0x10];
+	uint8_t uid[0x10];
+	uint8_t reserved_at_20[0x10];
+	uint8_t op_mod[0x10];
+	uint8_t flow_counter_id[0x20];
+	uint8_t reserved_at_60[0x20];
+};
+
+MLX5V_IFC(query_flow_counter_in) {
+	uint8_t opcode[0x10];
+	uint8_t uid[0x10];
+	uint8_t reserved_at_20[0x10];
+	uint8_t op_mod[0x10];
+	uint8_t reserved_at_40[0x80];
+	uint8_t clear[0x1];
+	uint8_t reserved_at_c1[0xf];
+	uint8_t num_of_counters[0x10];
+	uint8_t flow_counter_id[0x20];
+};
+
+/** One traffic_counter follows the header per counter queried. */
+MLX5V_IFC(query_flow_counter_out) {
+	uint8_t status[0x8];
+	uint8_t reserved_at_8[0x18];
+	uint8_t syndrome[0x20];
+	uint8_t reserved_at_40[0x40];
+	uint8_t packets[0x40];
+	uint8_t octets[0x40];
+};
+
+/** An entry of the flow counter list, after the destinations of SET_FLOW_TABLE_ENTRY. */
+MLX5V_IFC(flow_counter_list) {
+	uint8_t flow_counter_id[0x20];
+	uint8_t reserved_at_20[0x20];
+};
+
 /** SET_FLOW_TABLE_ENTRY; destinations follow at MLX5V_IFC_BYTES(set_fte_in). */
 MLX5V_IFC(set_fte_in) {
 	uint8_t opcode[0x10];
@@ -1418,6 +1475,13 @@ MLX5V_IFC_ASSERT(set_fte_in, ignore_flow_level, 6, 31, 31);
 MLX5V_IFC_ASSERT(set_fte_in, flow_index, 8, 31, 0);
 MLX5V_IFC_ASSERT(set_fte_in, ctx.group_id, 17, 31, 0);
 MLX5V_IFC_ASSERT(set_fte_in, ctx.flow_tag, 18, 23, 0);
+MLX5V_IFC_ASSERT(alloc_flow_counter_out, flow_counter_id, 2, 31, 0);
+MLX5V_IFC_ASSERT(dealloc_flow_counter_in, flow_counter_id, 2, 31, 0);
+MLX5V_IFC_ASSERT(query_flow_counter_in, clear, 6, 31, 31);
+MLX5V_IFC_ASSERT(query_flow_counter_in, flow_counter_id, 7, 31, 0);
+MLX5V_IFC_ASSERT_BYTES(query_flow_counter_in, 0x20);
+MLX5V_IFC_ASSERT_BYTES(query_flow_counter_out, 0x20);
+MLX5V_IFC_ASSERT_BYTES(flow_counter_list, 0x8);
 MLX5V_IFC_ASSERT(set_fte_in, ctx.action, 19, 15, 0);
 MLX5V_IFC_ASSERT(set_fte_in, ctx.destination_list_size, 20, 23, 0);
 MLX5V_IFC_ASSERT(set_fte_in, ctx.match_value.outer_headers.dmac_47_16, 34, 31, 0);
