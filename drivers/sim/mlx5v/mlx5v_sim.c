@@ -433,7 +433,7 @@ mlx5v_sim_destroy(struct mlx5v_sim *sim)
 	static const char *const kind[MLX5V_SIM_OBJ_MAX] = {
 		"EQ", "CQ", "UAR", "firmware page", "DMA window", "PD", "TD", "MKEY", "TIS",
 		"SQ", "RQ", "RQT", "TIR", "flow table", "flow group", "flow table entry",
-		"Q counter",
+		"Q counter", "flow counter",
 	};
 
 	if (sim == NULL)

@@ -56,6 +56,9 @@ struct mlx5v_sim;
 #define MLX5V_SIM_ETH_TIR_BASE 0x007000
 #define MLX5V_SIM_ETH_FT_BASE 0x009000
 #define MLX5V_SIM_ETH_FG_BASE 0x00a000
+#define MLX5V_SIM_ETH_FCNT_BASE 0x00c000
+/** Flow counters: ids BASE + 1 .. BASE + 2^LOG - 1 (log_max_flow_counter). */
+#define MLX5V_SIM_ETH_LOG_MAX_FCNT 10
 
 /*
  * Reserved memory keys (QUERY_SPECIAL_CONTEXTS, prm/mlx5_eth §4.2): MKEY indices 1-4 are
@@ -180,6 +183,11 @@ enum mlx5v_sim_eth_synd {
 	MLX5V_SIM_SYND_FTE_DEST_ID = 0x51070047,      /**< BAD_RES: destination unknown */
 	MLX5V_SIM_SYND_FTE_DEST_LEVEL = 0x51070048,   /**< BAD_PARAM: table level <= source */
 	MLX5V_SIM_SYND_FTE_NUM = 0x51070049,          /**< BAD_RES: no entry at the index */
+	MLX5V_SIM_SYND_FTE_COUNTER = 0x5107004a,      /**< BAD_RES: counter not allocated */
+	MLX5V_SIM_SYND_FCNT_NONE = 0x51070050,        /**< LIM_ERR: flow counters exhausted */
+	MLX5V_SIM_SYND_FCNT_NUM = 0x51070051,         /**< BAD_RES: no such flow counter */
+	MLX5V_SIM_SYND_FCNT_BUSY = 0x51070052,        /**< BAD_RES_STATE: an entry counts */
+	MLX5V_SIM_SYND_FCNT_PARAM = 0x51070053,       /**< BAD_PARAM: bulk or several */
 	MLX5V_SIM_SYND_VPORT_MTU = 0x51080001,        /**< BAD_PARAM: mtu out of range */
 	MLX5V_SIM_SYND_VPORT_LIST_TYPE = 0x51080002,  /**< BAD_PARAM: list type not UC/MC */
 	MLX5V_SIM_SYND_VPORT_LIST_SIZE = 0x51080003,  /**< BAD_PARAM: list longer than cap */
@@ -340,12 +348,14 @@ struct mlx5v_sim_eth_dest {
 
 /**
  * Only the outer L2-L4 headers are matched, and of them the fields
- * mlx5v_sim_eth_match_modelled() lists: SMAC, DMAC, ethertype, ip_version, ip_protocol.
+ * mlx5v_sim_eth_match_modelled() lists: SMAC, DMAC, the first VLAN tag, ethertype,
+ * ip_version, ip_protocol, IP addresses, TCP flags, TCP and UDP ports.
  */
 struct mlx5v_sim_eth_fte {
 	uint32_t group;
 	uint32_t flow_tag;
-	uint16_t action;            /**< bitmask: 0x2 DROP, 0x4 FWD_DEST */
+	uint16_t action;            /**< bitmask: 0x2 DROP, 0x4 FWD_DEST, 0x8 COUNT */
+	uint32_t counter;           /**< COUNT: the flow counter id */
 	uint8_t value[MLX5V_SIM_ETH_MATCH_LEN]; /**< match value, outer headers */
 	uint32_t ndest;
 	struct mlx5v_sim_eth_dest *dest;
@@ -379,6 +389,14 @@ struct mlx5v_sim_eth_qcnt {
 	int valid;
 	unsigned int refs;          /**< RQs */
 	uint32_t out_of_buffer;
+};
+
+/** Flow counter (prm/mlx5_eth §4.10): what the entries counting into it matched. */
+struct mlx5v_sim_eth_fcnt {
+	int valid;
+	unsigned int refs;          /**< entries counting into it */
+	uint64_t packets;
+	uint64_t octets;
 };
 
 /** The port and the function's own NIC vport (prm/mlx5_eth §4.3, §4.12, §11). */
@@ -421,6 +439,7 @@ enum mlx5v_sim_eth_kind {
 	MLX5V_SIM_ETH_K_FG,
 	MLX5V_SIM_ETH_K_FTE,
 	MLX5V_SIM_ETH_K_QCNT,
+	MLX5V_SIM_ETH_K_FCNT,
 	MLX5V_SIM_ETH_K_MAX,
 };
 
@@ -436,6 +455,7 @@ struct mlx5v_sim_eth {
 	struct mlx5v_sim_eth_tir tir[1u << MLX5V_SIM_ETH_LOG_MAX_TIR];
 	struct mlx5v_sim_eth_ft ft[1u << MLX5V_SIM_ETH_LOG_MAX_FT];
 	struct mlx5v_sim_eth_qcnt qcnt[MLX5V_SIM_ETH_MAX_QCNT + 1];
+	struct mlx5v_sim_eth_fcnt fcnt[1u << MLX5V_SIM_ETH_LOG_MAX_FCNT];
 	uint32_t root_ft;           /**< NIC RX root table, 0 for none */
 	struct mlx5v_sim_eth_port port;
 	unsigned int live[MLX5V_SIM_ETH_K_MAX];
@@ -470,6 +490,7 @@ struct mlx5v_sim_eth_fg *mlx5v_sim_eth_fg_get(struct mlx5v_sim_eth_ft *ft, uint3
 /** The outer header fields the model matches, all ones in a match set (m, 64 bytes). */
 void mlx5v_sim_eth_match_modelled(uint8_t *m);
 struct mlx5v_sim_eth_qcnt *mlx5v_sim_eth_qcnt_get(struct mlx5v_sim *sim, uint32_t id);
+struct mlx5v_sim_eth_fcnt *mlx5v_sim_eth_fcnt_get(struct mlx5v_sim *sim, uint32_t id);
 /** @return the NIC RX root flow table (SET_FLOW_TABLE_ROOT), or NULL. */
 struct mlx5v_sim_eth_ft *mlx5v_sim_eth_root(struct mlx5v_sim *sim);
 /** @return the port and vport state. */
@@ -547,6 +568,10 @@ uint8_t mlx5v_sim_cmd_create_flow_group(struct mlx5v_sim *sim, struct mlx5v_sim_
 uint8_t mlx5v_sim_cmd_destroy_flow_group(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
 uint8_t mlx5v_sim_cmd_set_fte(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
 uint8_t mlx5v_sim_cmd_delete_fte(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+/* mlx5v_sim_eth_fcnt.c */
+uint8_t mlx5v_sim_cmd_alloc_flow_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_dealloc_flow_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+uint8_t mlx5v_sim_cmd_query_flow_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
 /** Free the flow tables, TIRs and RQTs (teardown). */
 void mlx5v_sim_eth_steer_free(struct mlx5v_sim *sim);
 /* mlx5v_sim_eth_port.c */

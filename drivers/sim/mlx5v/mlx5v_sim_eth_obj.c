@@ -171,6 +171,12 @@ mlx5v_sim_eth_qcnt_get(struct mlx5v_sim *sim, uint32_t id)
 	ETH_GET(sim->eth->qcnt, 0, id);
 }
 
+struct mlx5v_sim_eth_fcnt *
+mlx5v_sim_eth_fcnt_get(struct mlx5v_sim *sim, uint32_t id)
+{
+	ETH_GET(sim->eth->fcnt, MLX5V_SIM_ETH_FCNT_BASE, id);
+}
+
 static struct mlx5v_sim_eth_mkey *
 mlx5v_sim_eth_mkey_get(struct mlx5v_sim *sim, uint32_t index)
 {

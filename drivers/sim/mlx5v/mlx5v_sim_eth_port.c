@@ -173,6 +173,8 @@ mlx5v_sim_eth_caps_ft_rx(uint8_t *cap)
 
 	SET(flow_table_prop_layout, p, ft_support, 1);
 	SET(flow_table_prop_layout, p, modify_root, 1);
+	SET(flow_table_prop_layout, p, flow_counter, 1);
+	SET(flow_table_prop_layout, p, log_max_flow_counter, MLX5V_SIM_ETH_LOG_MAX_FCNT);
 	SET(flow_table_prop_layout, p, ignore_flow_level, 1);
 	SET(flow_table_prop_layout, p, log_max_ft_size, MLX5V_SIM_ETH_LOG_MAX_FT_SIZE);
 	SET(flow_table_prop_layout, p, max_ft_level, MLX5V_SIM_ETH_MAX_FT_LEVEL);

@@ -117,9 +117,35 @@ mlx5v_sim_rx_parse(struct mlx5v_sim_rx_frame *fr)
 }
 
 /*
- * The frame's outer header match fields: the MACs, the ethertype after the VLAN tags, and
- * for IP the version and the protocol (IPv4: the header's protocol; IPv6: TCP or UDP when the
- * parser found one behind extension headers, else the fixed header's next header).
+ * The L4 fields of the key (§4.10): TCP ports and flags, or UDP ports, of a first fragment
+ * whose header the frame holds whole; the other fields stay 0.
+ */
+static void
+mlx5v_sim_rx_match_key_l4(struct mlx5v_sim_rx_frame *fr, uint32_t l4)
+{
+	const uint8_t *h = fr->data + fr->hl.l2_len + fr->hl.l3_len;
+	uint8_t *k = fr->key;
+
+	if ((uint32_t)fr->hl.l2_len + fr->hl.l3_len + fr->hl.l4_len > fr->len)
+		return;
+	if (l4 == RTE_PTYPE_L4_TCP) {
+		SET(fte_match_set_lyr_2_4, k, tcp_sport, mlx5v_sim_dp_be16(h));
+		SET(fte_match_set_lyr_2_4, k, tcp_dport, mlx5v_sim_dp_be16(h + 2));
+		/* The 9 flag bits: NS (the low bit of byte 12), then byte 13. */
+		SET(fte_match_set_lyr_2_4, k, tcp_flags,
+		    (uint32_t)(h[12] & 1) << 8 | h[13]);
+	} else if (l4 == RTE_PTYPE_L4_UDP) {
+		SET(fte_match_set_lyr_2_4, k, udp_sport, mlx5v_sim_dp_be16(h));
+		SET(fte_match_set_lyr_2_4, k, udp_dport, mlx5v_sim_dp_be16(h + 2));
+	}
+}
+
+/*
+ * The frame's outer header match fields: the MACs, the first VLAN tag (cvlan_tag and its
+ * TCI), the ethertype after the VLAN tags, for IP the version, the protocol (IPv4: the
+ * header's protocol; IPv6: TCP or UDP when the parser found one behind extension headers,
+ * else the fixed header's next header) and the addresses (IPv4 in the last 4 bytes of the
+ * 16-byte fields), then the L4 fields.
  */
 static void
 mlx5v_sim_rx_match_key(struct mlx5v_sim_rx_frame *fr)
@@ -127,7 +153,10 @@ mlx5v_sim_rx_match_key(struct mlx5v_sim_rx_frame *fr)
 	const uint8_t *f = fr->data;
 	uint32_t off = 2 * RTE_ETHER_ADDR_LEN;
 	uint32_t l4 = fr->ptype & RTE_PTYPE_L4_MASK;
+	const struct rte_ipv4_hdr *ip4;
+	const struct rte_ipv6_hdr *ip6;
 	uint16_t et = 0;
+	uint16_t tci;
 	uint8_t proto;
 	uint8_t *k = fr->key;
 
@@ -143,23 +172,41 @@ mlx5v_sim_rx_match_key(struct mlx5v_sim_rx_frame *fr)
 		if ((et != RTE_ETHER_TYPE_VLAN && et != RTE_ETHER_TYPE_QINQ) ||
 		    off + 2 + RTE_VLAN_HLEN > fr->len)
 			break;
+		if (off == 2 * RTE_ETHER_ADDR_LEN && et == RTE_ETHER_TYPE_VLAN) {
+			tci = mlx5v_sim_dp_be16(f + off + 2);
+			SET(fte_match_set_lyr_2_4, k, cvlan_tag, 1);
+			SET(fte_match_set_lyr_2_4, k, first_prio, tci >> 13);
+			SET(fte_match_set_lyr_2_4, k, first_cfi, (tci >> 12) & 1);
+			SET(fte_match_set_lyr_2_4, k, first_vid, tci & 0xfff);
+		}
 		off += RTE_VLAN_HLEN;
 	}
 	SET(fte_match_set_lyr_2_4, k, ethertype, et);
 	if (RTE_ETH_IS_IPV4_HDR(fr->ptype)) {
-		proto = ((const struct rte_ipv4_hdr *)(f + fr->hl.l2_len))->next_proto_id;
+		ip4 = (const struct rte_ipv4_hdr *)(f + fr->hl.l2_len);
+		proto = ip4->next_proto_id;
 		SET(fte_match_set_lyr_2_4, k, ip_version, 4);
+		memcpy((uint8_t *)MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, k, src_ipv4_src_ipv6) +
+		       12, &ip4->src_addr, 4);
+		memcpy((uint8_t *)MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, k, dst_ipv4_dst_ipv6) +
+		       12, &ip4->dst_addr, 4);
 	} else if (RTE_ETH_IS_IPV6_HDR(fr->ptype)) {
-		proto = ((const struct rte_ipv6_hdr *)(f + fr->hl.l2_len))->proto;
+		ip6 = (const struct rte_ipv6_hdr *)(f + fr->hl.l2_len);
+		proto = ip6->proto;
 		if (l4 == RTE_PTYPE_L4_TCP)
 			proto = IPPROTO_TCP;
 		else if (l4 == RTE_PTYPE_L4_UDP)
 			proto = IPPROTO_UDP;
 		SET(fte_match_set_lyr_2_4, k, ip_version, 6);
+		memcpy(MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, k, src_ipv4_src_ipv6),
+		       ip6->src_addr, 16);
+		memcpy(MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, k, dst_ipv4_dst_ipv6),
+		       ip6->dst_addr, 16);
 	} else {
 		return;
 	}
 	SET(fte_match_set_lyr_2_4, k, ip_protocol, proto);
+	mlx5v_sim_rx_match_key_l4(fr, l4);
 }
 
 /* @return 1 if mac is one of the n entries of list. */
@@ -557,6 +604,15 @@ mlx5v_sim_rx_steer(struct mlx5v_sim *sim, struct mlx5v_sim_eth_ft *ft,
 		else
 			dp->st.rx_steer_miss++;
 		return;
+	}
+	/* The counter sees every frame the entry matches, dropped or not (§4.10). */
+	if (f->action & MLX5V_FTE_ACTION_COUNT) {
+		struct mlx5v_sim_eth_fcnt *cnt = mlx5v_sim_eth_fcnt_get(sim, f->counter);
+
+		if (cnt != NULL) {
+			cnt->packets++;
+			cnt->octets += fr->len;
+		}
 	}
 	if (f->action & MLX5V_FTE_ACTION_DROP) {
 		dp->st.rx_flow_drop++;

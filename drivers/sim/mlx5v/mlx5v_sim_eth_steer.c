@@ -505,11 +505,24 @@ mlx5v_sim_eth_match_modelled(uint8_t *m)
 	SET(fte_match_set_lyr_2_4, m, dmac_15_0, 0xffff);
 	SET(fte_match_set_lyr_2_4, m, ip_protocol, 0xff);
 	SET(fte_match_set_lyr_2_4, m, ip_version, 0xf);
+	SET(fte_match_set_lyr_2_4, m, first_prio, 0x7);
+	SET(fte_match_set_lyr_2_4, m, first_cfi, 0x1);
+	SET(fte_match_set_lyr_2_4, m, first_vid, 0xfff);
+	SET(fte_match_set_lyr_2_4, m, cvlan_tag, 0x1);
+	SET(fte_match_set_lyr_2_4, m, tcp_flags, 0x1ff);
+	SET(fte_match_set_lyr_2_4, m, tcp_sport, 0xffff);
+	SET(fte_match_set_lyr_2_4, m, tcp_dport, 0xffff);
+	SET(fte_match_set_lyr_2_4, m, udp_sport, 0xffff);
+	SET(fte_match_set_lyr_2_4, m, udp_dport, 0xffff);
+	memset(MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, m, src_ipv4_src_ipv6), 0xff, 16);
+	memset(MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, m, dst_ipv4_dst_ipv6), 0xff, 16);
 }
 
 /*
- * Match-all groups, and outer header masks over the modelled fields (SMAC, DMAC, ethertype,
- * ip_version, ip_protocol): any other mask bit must be 0. @return syndrome or 0.
+ * Match-all groups, and outer header masks over the modelled fields (SMAC, DMAC, the first
+ * VLAN tag, ethertype, ip_version, ip_protocol, the IP addresses, TCP flags, TCP and UDP
+ * ports): any other mask bit (DSCP, ECN, TTL, fragments, other criteria) must be 0.
+ * @return syndrome or 0.
  */
 static uint32_t
 mlx5v_sim_eth_fg_check_criteria(const uint8_t *in, uint8_t *mask)
@@ -601,11 +614,17 @@ mlx5v_sim_cmd_destroy_flow_group(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 static void
 mlx5v_sim_eth_fte_refs(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_fte *f, int delta)
 {
+	struct mlx5v_sim_eth_fcnt *cnt;
 	struct mlx5v_sim_eth_tir *tir;
 	struct mlx5v_sim_eth_ft *ft;
 	unsigned int *refs;
 	uint32_t i;
 
+	cnt = f->counter != 0 ? mlx5v_sim_eth_fcnt_get(sim, f->counter) : NULL;
+	if (cnt != NULL && delta > 0)
+		cnt->refs++;
+	else if (cnt != NULL && cnt->refs > 0)
+		cnt->refs--;
 	for (i = 0; i < f->ndest; i++) {
 		refs = NULL;
 		if (f->dest[i].type == MLX5V_FLOW_DEST_TIR) {
@@ -625,8 +644,36 @@ mlx5v_sim_eth_fte_refs(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_fte *f,
 }
 
 /*
+ * The counter list after the n destinations: with the COUNT action exactly one entry, an
+ * allocated counter; none without it. Fills f->counter. @return status.
+ */
+static uint8_t
+mlx5v_sim_eth_fte_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
+			  struct mlx5v_sim_eth_fte *f, uint32_t n)
+{
+	const uint8_t *fc = MLX5V_IFC_ADDR_OF(set_fte_in, c->in, ctx);
+	uint32_t nc = GET(flow_context, fc, flow_counter_list_size);
+	uint32_t off = MLX5V_IFC_BYTES(set_fte_in) + n * MLX5V_IFC_BYTES(dest_format);
+
+	if ((nc != 0) != ((f->action & MLX5V_FTE_ACTION_COUNT) != 0) || nc > 1)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
+					 MLX5V_SIM_SYND_FTE_ACTION);
+	if (nc == 0)
+		return MLX5V_CMD_STAT_OK;
+	if ((uint64_t)off + MLX5V_IFC_BYTES(flow_counter_list) > c->inlen)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
+					 MLX5V_SIM_SYND_FTE_DEST_LEN);
+	f->counter = GET(flow_counter_list, c->in + off, flow_counter_id);
+	/* A counter id never allocated, or deallocated, names nothing (§4.10). */
+	if (mlx5v_sim_eth_fcnt_get(sim, f->counter) == NULL)
+		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR,
+					 MLX5V_SIM_SYND_FTE_COUNTER);
+	return MLX5V_CMD_STAT_OK;
+}
+
+/*
  * Action and destination checks of set_fte_in: FWD_DEST to TIRs or deeper tables, or DROP
- * with no destination. Fills f->dest. @return status.
+ * with no destination, either with COUNT. Fills f->dest and f->counter. @return status.
  */
 static uint8_t
 mlx5v_sim_eth_fte_dests(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
@@ -639,12 +686,14 @@ mlx5v_sim_eth_fte_dests(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
 	const uint8_t *d;
 	uint32_t i;
 
+	uint32_t fate;
+
 	f->action = GET(flow_context, fc, action);
-	/* Counters, header rewrites, VLAN actions and extended destinations: not modelled. */
-	if ((f->action != MLX5V_FTE_ACTION_FWD_DEST && f->action != MLX5V_FTE_ACTION_DROP) ||
+	fate = f->action & ~(uint32_t)MLX5V_FTE_ACTION_COUNT;
+	/* Header rewrites, VLAN actions and extended destinations: not modelled. */
+	if ((fate != MLX5V_FTE_ACTION_FWD_DEST && fate != MLX5V_FTE_ACTION_DROP) ||
 			GET(flow_context, fc, extended_destination) != 0 ||
-			GET(flow_context, fc, flow_counter_list_size) != 0 ||
-			(f->action == MLX5V_FTE_ACTION_FWD_DEST) != (n != 0))
+			(fate == MLX5V_FTE_ACTION_FWD_DEST) != (n != 0))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_FTE_ACTION);
 	if (n > (1u << MLX5V_SIM_ETH_LOG_MAX_DEST))
@@ -680,7 +729,7 @@ mlx5v_sim_eth_fte_dests(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
 		}
 	}
 	f->ndest = n;
-	return MLX5V_CMD_STAT_OK;
+	return mlx5v_sim_eth_fte_counter(sim, c, f, n);
 }
 
 /* The group whose range holds index, or 0. */

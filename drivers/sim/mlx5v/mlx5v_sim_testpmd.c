@@ -42,6 +42,14 @@ tp_sim_dev_show(const char *name)
 	       mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_CQ),
 	       mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_UAR),
 	       mlx5v_sim_link_get(sim) ? "up" : "down");
+	printf("mlx5v: %s: simulator steering: live RQT %u TIR %u FT %u FG %u FTE %u"
+	       " flow counters %u\n", name,
+	       mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_RQT),
+	       mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_TIR),
+	       mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_FLOW_TABLE),
+	       mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_FLOW_GROUP),
+	       mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_FTE),
+	       mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_FLOW_COUNTER));
 }
 
 static struct mlx5v_sim *

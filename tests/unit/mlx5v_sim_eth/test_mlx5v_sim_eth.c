@@ -1464,9 +1464,9 @@ test_eth_flow(void)
 	EXPECT(create(MLX5V_IFC_BYTES(create_flow_group_in), NULL), bp, MLX5V_SIM_SYND_FG_RANGE,
 	       "past the table");
 	fg_in(ft0, 0, 3, 1);
-	SET(create_flow_group_in, g_in, match_criteria.outer_headers.tcp_dport, 0xffff);
+	SET(create_flow_group_in, g_in, match_criteria.outer_headers.ip_dscp, 0x3f);
 	EXPECT(create(MLX5V_IFC_BYTES(create_flow_group_in), NULL), bp,
-	       MLX5V_SIM_SYND_FG_CRITERIA, "TCP port mask (not modelled)");
+	       MLX5V_SIM_SYND_FG_CRITERIA, "DSCP mask (not modelled)");
 	fg_in(ft0, 0, 3, 1);
 	SET(create_flow_group_in, g_in, match_criteria_enable, 3);
 	EXPECT(create(MLX5V_IFC_BYTES(create_flow_group_in), NULL), bp,
@@ -1566,6 +1566,96 @@ test_eth_flow(void)
 	in_init(MLX5V_CMD_OP_SET_FLOW_TABLE_ENTRY, 1, MLX5V_IFC_BYTES(set_fte_in));
 	EXPECT(cmd(g_in, MLX5V_IFC_BYTES(set_fte_in), g_out, 16), bp, SYND_BAD_OP_MOD,
 	       "modify entry");
+	return TEST_SUCCESS;
+}
+
+/* ALLOC/QUERY/DEALLOC_FLOW_COUNTER of counter id. @return status. */
+static int
+fcnt_cmd(uint16_t opcode, uint32_t id, uint32_t *out_id)
+{
+	int st;
+
+	if (opcode == MLX5V_CMD_OP_QUERY_FLOW_COUNTER) {
+		in_init(opcode, 0, MLX5V_IFC_BYTES(query_flow_counter_in));
+		SET(query_flow_counter_in, g_in, flow_counter_id, id);
+		return cmd(g_in, MLX5V_IFC_BYTES(query_flow_counter_in), g_out,
+			   MLX5V_IFC_BYTES(query_flow_counter_out));
+	}
+	in_init(opcode, 0, MLX5V_IFC_BYTES(dealloc_flow_counter_in));
+	SET(dealloc_flow_counter_in, g_in, flow_counter_id, id);
+	st = cmd(g_in, MLX5V_IFC_BYTES(dealloc_flow_counter_in), g_out, 16);
+	if (st == 0 && out_id != NULL)
+		*out_id = GET(alloc_flow_counter_out, g_out, flow_counter_id);
+	return st;
+}
+
+/* A counting entry: the counter list after its one destination (prm/mlx5_eth §4.10). */
+static size_t
+fte_count_in(uint32_t ft, uint32_t fg, uint32_t tir, uint32_t counter, uint32_t nc)
+{
+	size_t len = fte_in(ft, 0, fg, MLX5V_FLOW_DEST_TIR, tir, 0);
+
+	SET(set_fte_in, g_in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST | MLX5V_FTE_ACTION_COUNT);
+	SET(set_fte_in, g_in, ctx.flow_counter_list_size, nc);
+	SET(flow_counter_list, g_in + len, flow_counter_id, counter);
+	return len + MLX5V_IFC_BYTES(flow_counter_list);
+}
+
+/*
+ * Flow counters: ALLOC gives an id QUERY reads as 0/0; an entry counts only into a counter
+ * allocated; a counter an entry uses stays; after DEALLOC the id names nothing.
+ */
+static int
+test_eth_flow_counter(void)
+{
+	uint32_t pd = pd_alloc(), td = td_alloc(), rqn, tir, ft, fg, fc;
+	const uint8_t bp = MLX5V_CMD_STAT_BAD_PARAM_ERR;
+	size_t len;
+
+	OK(create(rq_in(pd, g_cq->cqn, 0), &rqn), "RQ");
+	tir_direct_in(td, rqn);
+	OK(create(MLX5V_IFC_BYTES(create_tir_in), &tir), "TIR");
+	ft_in(0, 2);
+	OK(create(MLX5V_IFC_BYTES(create_flow_table_in), &ft), "table");
+	fg_in(ft, 0, 0, 0);
+	OK(create(MLX5V_IFC_BYTES(create_flow_group_in), &fg), "group");
+	OK(fcnt_cmd(MLX5V_CMD_OP_ALLOC_FLOW_COUNTER, 0, &fc), "ALLOC_FLOW_COUNTER");
+	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FLOW_COUNTER), 1u, "one counter");
+	SET(alloc_flow_counter_in, g_in, flow_counter_bulk, 1);
+	EXPECT(cmd(g_in, MLX5V_IFC_BYTES(alloc_flow_counter_in), g_out, 16), bp,
+	       MLX5V_SIM_SYND_FCNT_PARAM, "bulk allocation");
+	OK(fcnt_cmd(MLX5V_CMD_OP_QUERY_FLOW_COUNTER, fc, NULL), "QUERY_FLOW_COUNTER");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET64(query_flow_counter_out, g_out, packets), 0u, "packets");
+	TEST_ASSERT_EQUAL(MLX5V_IFC_GET64(query_flow_counter_out, g_out, octets), 0u, "octets");
+	len = fte_count_in(ft, fg, tir, fc + 1, 1);
+	EXPECT(cmd(g_in, len, g_out, 16), MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_FTE_COUNTER,
+	       "counter never allocated");
+	len = fte_count_in(ft, fg, tir, fc, 0);
+	EXPECT(cmd(g_in, len, g_out, 16), bp, MLX5V_SIM_SYND_FTE_ACTION, "COUNT without a list");
+	len = fte_count_in(ft, fg, tir, fc, 1);
+	SET(set_fte_in, g_in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST);
+	EXPECT(cmd(g_in, len, g_out, 16), bp, MLX5V_SIM_SYND_FTE_ACTION, "a list without COUNT");
+	len = fte_count_in(ft, fg, tir, fc, 1);
+	EXPECT(cmd(g_in, len - 8, g_out, 16), MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
+	       MLX5V_SIM_SYND_FTE_DEST_LEN, "counter list beyond inlen");
+	OK(cmd(g_in, len, g_out, 16), "counting entry");
+	EXPECT(fcnt_cmd(MLX5V_CMD_OP_DEALLOC_FLOW_COUNTER, fc, NULL),
+	       MLX5V_CMD_STAT_BAD_RES_STATE_ERR, MLX5V_SIM_SYND_FCNT_BUSY, "counter in use");
+	OK(fte_delete(ft, 0), "entry");
+	OK(fcnt_cmd(MLX5V_CMD_OP_DEALLOC_FLOW_COUNTER, fc, NULL), "DEALLOC_FLOW_COUNTER");
+	EXPECT(fcnt_cmd(MLX5V_CMD_OP_DEALLOC_FLOW_COUNTER, fc, NULL), MLX5V_CMD_STAT_BAD_RES_ERR,
+	       MLX5V_SIM_SYND_FCNT_NUM, "twice");
+	EXPECT(fcnt_cmd(MLX5V_CMD_OP_QUERY_FLOW_COUNTER, fc, NULL), MLX5V_CMD_STAT_BAD_RES_ERR,
+	       MLX5V_SIM_SYND_FCNT_NUM, "query after dealloc");
+	len = fte_count_in(ft, fg, tir, fc, 1);
+	EXPECT(cmd(g_in, len, g_out, 16), MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_FTE_COUNTER,
+	       "counter deallocated");
+	OK(fg_destroy(ft, fg), "group");
+	OK(ft_destroy(ft), "table");
+	OK(destroy(MLX5V_CMD_OP_DESTROY_TIR, tir), "TIR");
+	OK(destroy(MLX5V_CMD_OP_DESTROY_RQ, rqn), "RQ");
+	OK(destroy(MLX5V_CMD_OP_DEALLOC_PD, pd), "PD");
+	OK(destroy(MLX5V_CMD_OP_DEALLOC_TRANSPORT_DOMAIN, td), "TD");
 	return TEST_SUCCESS;
 }
 
@@ -1924,6 +2014,7 @@ static struct unit_test_suite mlx5v_sim_eth_suite = {
 		TEST_CASE_ST(ut_setup, ut_teardown, test_eth_rq),
 		TEST_CASE_ST(ut_setup, ut_teardown, test_eth_rqt_tir),
 		TEST_CASE_ST(ut_setup, ut_teardown, test_eth_flow),
+		TEST_CASE_ST(ut_setup, ut_teardown, test_eth_flow_counter),
 		TEST_CASE_ST(ut_setup, ut_teardown, test_eth_vport),
 		TEST_CASE_ST(ut_setup, ut_teardown, test_eth_port_regs),
 		TEST_CASE_ST(ut_setup, ut_teardown, test_eth_teardown_frees),

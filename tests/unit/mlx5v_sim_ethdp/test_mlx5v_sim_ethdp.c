@@ -237,6 +237,123 @@ test_ethdp_mac_filter(void)
 	return TEST_SUCCESS;
 }
 
+/* Entry index of table ft (group fg): value m (NULL: match-all) to a TIR or a table. */
+static int
+l4_fte(struct fx *f, uint32_t ft, uint32_t index, uint32_t fg, const uint8_t *m,
+       uint32_t dtype, uint32_t dest, uint32_t tag)
+{
+	uint8_t in[MLX5V_IFC_BYTES(set_fte_in) + MLX5V_IFC_BYTES(dest_format)];
+	uint8_t out[0x10];
+	uint8_t *d = in + MLX5V_IFC_BYTES(set_fte_in);
+
+	memset(in, 0, sizeof(in));
+	SET(set_fte_in, in, opcode, MLX5V_CMD_OP_SET_FLOW_TABLE_ENTRY);
+	SET(set_fte_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	SET(set_fte_in, in, table_id, ft);
+	SET(set_fte_in, in, flow_index, index);
+	SET(set_fte_in, in, ctx.group_id, fg);
+	SET(set_fte_in, in, ctx.flow_tag, tag);
+	SET(set_fte_in, in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST);
+	SET(set_fte_in, in, ctx.destination_list_size, 1);
+	if (m != NULL)
+		memcpy(MLX5V_IFC_ADDR_OF(set_fte_in, in, ctx.match_value.outer_headers), m,
+		       MLX5V_IFC_BYTES(fte_match_set_lyr_2_4));
+	SET(dest_format, d, destination_type, dtype);
+	SET(dest_format, d, destination_id, dest);
+	return cmd(f, "SET_FTE", in, sizeof(in), out, sizeof(out));
+}
+
+/* The outer header fields of the L4 test: IP protocol, UDP dport, IPv4 source (§4.10). */
+static void
+l4_match(uint8_t *m, uint8_t proto, uint16_t dport, uint32_t sip)
+{
+	memset(m, 0, MLX5V_IFC_BYTES(fte_match_set_lyr_2_4));
+	SET(fte_match_set_lyr_2_4, m, ip_protocol, proto);
+	SET(fte_match_set_lyr_2_4, m, udp_dport, dport);
+	put_be32((uint8_t *)MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, m, src_ipv4_src_ipv6) + 12,
+		 sip);
+}
+
+/*
+ * Matching beyond L2 (doc/guides/sim/silicon.rst): the promiscuous entry forwards to a level-1
+ * table whose group masks the IP protocol, the UDP destination port and the IPv4 source; the
+ * frame from 10.9.9.9 to UDP port 4789 takes its entry (flow tag 0x77, the direct TIR's RQ
+ * 0) whatever its source port, one from 10.9.9.8 misses the table and is dropped.
+ */
+static int
+test_ethdp_l4_match(void)
+{
+	static const uint8_t other[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x66 };
+	uint8_t in[MLX5V_IFC_BYTES(create_flow_group_in)];
+	uint8_t m[MLX5V_IFC_BYTES(fte_match_set_lyr_2_4)];
+	struct mlx5v_sim_eth_stats st0, st1;
+	struct fx *f = &fx_a;
+	uint32_t ft1, fg1;
+	uint8_t frame[80];
+	const uint8_t *cqe;
+	int64_t r;
+
+	memset(in, 0, sizeof(in));
+	SET(create_flow_table_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_TABLE);
+	SET(create_flow_table_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	SET(create_flow_table_in, in, ctx.level, 1);
+	SET(create_flow_table_in, in, ctx.log_size, 1);
+	r = cmd_obj(f, "CREATE_FLOW_TABLE", in, MLX5V_IFC_BYTES(create_flow_table_in));
+	TEST_ASSERT(r > 0, "level-1 table");
+	ft1 = (uint32_t)r;
+	memset(in, 0, sizeof(in));
+	SET(create_flow_group_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_GROUP);
+	SET(create_flow_group_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	SET(create_flow_group_in, in, table_id, ft1);
+	SET(create_flow_group_in, in, match_criteria_enable, MLX5V_MATCH_OUTER_HEADERS);
+	l4_match(m, 0xff, 0xffff, UINT32_MAX);
+	memcpy(MLX5V_IFC_ADDR_OF(create_flow_group_in, in, match_criteria.outer_headers), m,
+	       sizeof(m));
+	r = cmd_obj(f, "CREATE_FLOW_GROUP", in, sizeof(in));
+	TEST_ASSERT(r > 0, "L4 group");
+	fg1 = (uint32_t)r;
+	l4_match(m, IPPROTO_UDP, 4789, RTE_IPV4(10, 9, 9, 9));
+	TEST_ASSERT_SUCCESS(l4_fte(f, ft1, 0, fg1, m, MLX5V_FLOW_DEST_TIR, f->tir_direct, 0x77),
+			    "L4 entry");
+	TEST_ASSERT_SUCCESS(l4_fte(f, f->ft, 2, f->fg_all, NULL, MLX5V_FLOW_DEST_FLOW_TABLE, ft1,
+				   0), "promiscuous entry to the table");
+	f->have_fte_all = 1;
+	frame_udp(frame, sizeof(frame), other, RTE_IPV4(10, 9, 9, 9), 1111, 0);
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
+	cqe = cq_wait(f, 1);
+	TEST_ASSERT_NOT_NULL(cqe, "the matching frame was not received");
+	TEST_ASSERT_EQUAL(be32(cqe + CQE_SOP_QPN) & 0xffffff, 0x77, "flow tag of the L4 entry");
+	TEST_ASSERT_EQUAL(be32(cqe + CQE_USER_INDEX) & 0xffffff, 0, "direct TIR: RQ 0");
+	rq_post(f, 0, 1);
+	frame_udp(frame, sizeof(frame), other, RTE_IPV4(10, 9, 9, 9), 2222, 0);
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
+	cqe = cq_wait(f, 1);
+	TEST_ASSERT_NOT_NULL(cqe, "the source port is not in the mask");
+	rq_post(f, 0, 1);
+	TEST_ASSERT_SUCCESS(mlx5v_sim_eth_stats_get(f->sim, &st0), "stats");
+	frame_udp(frame, sizeof(frame), other, RTE_IPV4(10, 9, 9, 8), 1111, 0);
+	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
+	TEST_ASSERT(cq_quiet(f, 1), "a frame from another source matched");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_eth_stats_get(f->sim, &st1), "stats");
+	TEST_ASSERT_EQUAL(st1.rx_steer_miss, st0.rx_steer_miss + 1, "miss not counted");
+	TEST_ASSERT_SUCCESS(fte_del(f, 2), "promiscuous entry");
+	f->have_fte_all = 0;
+	memset(in, 0, sizeof(in));
+	SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DELETE_FLOW_TABLE_ENTRY);
+	SET(flow_table_obj_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	SET(flow_table_obj_in, in, table_id, ft1);
+	TEST_ASSERT_SUCCESS(cmd(f, "DELETE_FTE", in, MLX5V_IFC_BYTES(flow_table_obj_in), m, 16),
+			    "L4 entry");
+	SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DESTROY_FLOW_GROUP);
+	SET(flow_table_obj_in, in, group_id, fg1);
+	TEST_ASSERT_SUCCESS(cmd(f, "DESTROY_FLOW_GROUP", in, MLX5V_IFC_BYTES(flow_table_obj_in),
+				m, 16), "L4 group");
+	SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DESTROY_FLOW_TABLE);
+	TEST_ASSERT_SUCCESS(cmd(f, "DESTROY_FLOW_TABLE", in, MLX5V_IFC_BYTES(flow_table_obj_in),
+				m, 16), "level-1 table");
+	return TEST_SUCCESS;
+}
+
 /* MTU: a frame longer than the vport MTU (1522 with the FCS) is dropped. */
 static int
 test_ethdp_mtu(void)
@@ -1321,6 +1438,7 @@ static struct unit_test_suite mlx5v_sim_ethdp_suite = {
 		TEST_CASE(test_ethdp_rss),
 		TEST_CASE(test_ethdp_rss_other_class),
 		TEST_CASE(test_ethdp_mac_filter),
+		TEST_CASE(test_ethdp_l4_match),
 		TEST_CASE(test_ethdp_mtu),
 		TEST_CASE(test_ethdp_out_of_buffer),
 		TEST_CASE(test_ethdp_lkey_errors),
