@@ -912,6 +912,7 @@ static const struct eth_dev_ops mlx5v_ethdev_ops = {
 	.rss_hash_conf_get = mlx5v_flow_rss_hash_conf_get,
 	.reta_update = mlx5v_flow_reta_update,
 	.reta_query = mlx5v_flow_reta_query,
+	.flow_ops_get = mlx5v_rte_flow_ops_get,
 	.rx_queue_intr_enable = mlx5v_intr_rx_enable,
 	.rx_queue_intr_disable = mlx5v_intr_rx_disable,
 	.vlan_offload_set = mlx5v_ethdev_vlan_offload_set,

@@ -15,6 +15,7 @@
 
 #include "mlx5v_dev.h"
 #include "mlxv_mp_bursts.h"
+#include "mlx5v_rte_flow.h"
 
 extern int mlx5v_ethdev_logtype;
 
@@ -145,6 +146,7 @@ struct mlx5v_rxq {
 	uint8_t ready;                 /**< RDY */
 	uint8_t recover;               /**< an error CQE moved the RQ to ERR */
 	uint8_t rss_hash;              /**< the RSS hash goes into the mbuf (RSS_HASH offload) */
+	uint8_t mark;                  /**< a flow rule marks: the flow tag into the mbuf */
 	uint8_t vec;                   /**< the SSE loop reads the CQEs (mlx5v_rx.c) */
 	uint8_t avx2;                  /**< the vec loops in their AVX2 build (mlx5v_rx.c) */
 	uint8_t cqe_comp;              /**< the CQ writes compressed sessions (§8.5) */
@@ -257,7 +259,6 @@ struct mlx5v_ethdev_objs {
 	uint32_t n_fte;                /**< entries 0..n_fte-1 of the table are set */
 	int fte_mc;                    /**< the any-multicast entry (all-multicast) is set */
 	int fte_all;                   /**< the match-all entry (promiscuous) is set */
-	int root;                      /**< the table is the NIC RX root */
 };
 
 /**
@@ -276,6 +277,7 @@ struct mlx5v_ethdev_priv {
 	int dead;                        /**< the core device died: control calls fail fast */
 	uint32_t epoch;                  /**< the core's life its objects belong to */
 	struct mlx5v_ethdev_objs obj;
+	struct mlx5v_rte_flow_port rflow; /**< rte_flow rules (mlx5v_rte_flow.c) */
 	uint8_t rss_key[MLX5V_ETH_RSS_KEY_LEN];
 	uint64_t rss_hf;
 	uint16_t reta[MLX5V_ETH_RETA_SIZE]; /**< Rx queue of each RQT entry */
@@ -604,6 +606,9 @@ struct mlx5v_ethdev_match {
 	uint8_t ip_protocol;               /**< 0: not matched */
 };
 
+/** A create command in (inlen bytes) whose output is eth_obj_out: *id its object. */
+int mlx5v_ethdev_cmd_create_obj(struct mlx5v_dev *dev, const uint8_t *in, size_t inlen,
+				uint32_t *id);
 /** ALLOC_PD / ALLOC_TRANSPORT_DOMAIN / ALLOC_Q_COUNTER. @return 0 or -errno. */
 int mlx5v_ethdev_cmd_alloc(struct mlx5v_dev *dev, enum mlx5v_ethdev_obj kind, uint32_t *id);
 /** The matching DEALLOC/DESTROY; a failure is logged by the command layer. */

@@ -480,6 +480,13 @@ obj_create(struct mlx5v_dev *dev, const uint8_t *in, size_t inlen, uint32_t *id)
 	return ret;
 }
 
+int
+mlx5v_ethdev_cmd_create_obj(struct mlx5v_dev *dev, const uint8_t *in, size_t inlen,
+			    uint32_t *id)
+{
+	return obj_create(dev, in, inlen, id);
+}
+
 static uint8_t *
 in_init(uint8_t *in, size_t inlen, uint16_t opcode)
 {

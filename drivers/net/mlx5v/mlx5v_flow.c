@@ -9,7 +9,9 @@
  * forwarding to the traffic class table (TTC); the TTC by ethertype and IP protocol: TCP and
  * UDP over IPv4 and IPv6, other IPv4, other IPv6, anything else, each to its own indirect
  * Toeplitz TIR hashing what rss_hf asks for that class, as Linux mlx5e and DPDK mlx5 classify
- * (prm/mlx5_eth §4.8-§4.10, §10.2, §10.3).
+ * (prm/mlx5_eth §4.8-§4.10, §10.2, §10.3). The NIC RX root is the table of rte_flow group 0,
+ * whose miss goes on to the destination table (level 1; the TTC is at level 2); in isolated
+ * mode none of these default objects is made (mlx5v_rte_flow.c).
  */
 
 #include <errno.h>
@@ -164,7 +166,7 @@ tt_entries_set(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o, const uint32_
 	return 0;
 }
 
-/* The TTC (level 1, below the root), its three groups and entries. @return 0 or -errno. */
+/* The TTC (level 2, below the destination table), its three groups and entries. */
 static int
 ttc_create(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
 {
@@ -172,7 +174,7 @@ ttc_create(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
 	const struct mlx5v_ethdev_match l3 = { .ethertype = 0xffff };
 	int ret;
 
-	ret = mlx5v_ethdev_cmd_ft_create(dev, 1, TTC_LOG_SIZE, &o->ttc);
+	ret = mlx5v_ethdev_cmd_ft_create(dev, 2, TTC_LOG_SIZE, &o->ttc);
 	if (ret == 0)
 		ret = mlx5v_ethdev_cmd_fg_create(dev, o->ttc, 0, TTC_L4_END, &l4, &o->fg_tt_l4);
 	if (ret == 0)
@@ -288,6 +290,13 @@ mlx5v_flow_create(struct rte_eth_dev *eth_dev)
 	uint32_t rqn[MLX5V_ETH_RETA_SIZE];
 	int ret;
 
+	/* Isolated: the rules alone receive (rte_flow_isolate()). */
+	if (priv_of(eth_dev)->rflow.isolated) {
+		ret = mlx5v_rte_flow_start(eth_dev, 0);
+		if (ret != 0)
+			goto error;
+		return 0;
+	}
 	rqt_list(eth_dev, rqn);
 	ret = mlx5v_ethdev_cmd_rqt_create(dev, rqn, MLX5V_ETH_RETA_SIZE, &o->rqt);
 	if (ret != 0)
@@ -298,7 +307,7 @@ mlx5v_flow_create(struct rte_eth_dev *eth_dev)
 	ret = ttc_create(dev, o);
 	if (ret != 0)
 		goto error;
-	ret = mlx5v_ethdev_cmd_ft_create(dev, 0, MLX5V_ETH_FT_LOG_SIZE, &o->ft);
+	ret = mlx5v_ethdev_cmd_ft_create(dev, 1, MLX5V_ETH_FT_LOG_SIZE, &o->ft);
 	if (ret != 0)
 		goto error;
 	ret = mlx5v_ethdev_cmd_fg_create(dev, o->ft, 0, FG_MAC_END, &match_full, &o->fg_mac);
@@ -315,10 +324,10 @@ mlx5v_flow_create(struct rte_eth_dev *eth_dev)
 	ret = entries_set(eth_dev, dev);
 	if (ret != 0)
 		goto error;
-	ret = mlx5v_ethdev_cmd_ft_root(dev, o->ft, 1);
+	/* Group 0 of rte_flow first, its miss here. */
+	ret = mlx5v_rte_flow_start(eth_dev, o->ft);
 	if (ret != 0)
 		goto error;
-	o->root = 1;
 	return 0;
 
 error:
@@ -335,9 +344,8 @@ mlx5v_flow_destroy(struct rte_eth_dev *eth_dev)
 
 	if (dev == NULL)
 		return;
-	if (o->root)
-		mlx5v_ethdev_cmd_ft_root(dev, 0, 0);
-	o->root = 0;
+	/* The root and the rules first: group 0's table misses into this one. */
+	mlx5v_rte_flow_stop(eth_dev);
 	if (o->ft != 0)
 		entries_clear(eth_dev, dev);
 	if (o->fg_all != 0)

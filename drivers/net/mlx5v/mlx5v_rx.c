@@ -170,6 +170,17 @@ rx_mbuf_len(struct rte_mbuf *m, uint64_t rearm, uint32_t len)
 	m->data_len = (uint16_t)len;
 }
 
+/* What the per-CQE loops put into the mbuf beyond the header bits: the want argument. */
+#define RX_WANT_HASH 1u   /* the RSS hash (RSS_HASH offload) */
+#define RX_WANT_MARK 2u   /* the flow tag of a MARK or FLAG rule (rxq->mark) */
+
+/* The Rx queue's want bits. */
+static __rte_always_inline unsigned int
+rx_want(const struct mlx5v_rxq *rxq)
+{
+	return (rxq->rss_hash ? RX_WANT_HASH : 0) | (rxq->mark ? RX_WANT_MARK : 0);
+}
+
 /* The RSS hash into the mbuf if the TIR hashed this frame (a hash type of 0: nothing). */
 static __rte_always_inline uint64_t
 rx_cqe_hash(const uint8_t *cqe, struct rte_mbuf *m)
@@ -180,9 +191,37 @@ rx_cqe_hash(const uint8_t *cqe, struct rte_mbuf *m)
 	return RTE_MBUF_F_RX_RSS_HASH;
 }
 
-/* The CQE's view of the frame: type, checksums, VLAN, and the hash if rss (§8.2). */
+/*
+ * A flow tag (the matching entry's, §10.1) into the mbuf: 0 is none, FLAG's is FDIR alone,
+ * a MARK's is its id + 1 (mlx5v_rte_flow.h).
+ */
+static __rte_always_inline uint64_t
+rx_tag_flags(uint32_t tag, struct rte_mbuf *m)
+{
+	if (likely(tag == 0))
+		return 0;
+	if (tag == MLX5V_RTE_FLOW_TAG_FLAG)
+		return RTE_MBUF_F_RX_FDIR;
+	m->hash.fdir.hi = tag - 1;
+	return RTE_MBUF_F_RX_FDIR | RTE_MBUF_F_RX_FDIR_ID;
+}
+
+/* The hash and the flow tag of a full CQE, as want asks. */
+static __rte_always_inline uint64_t
+rx_cqe_extra(const uint8_t *cqe, struct rte_mbuf *m, unsigned int want)
+{
+	uint64_t f = 0;
+
+	if (want & RX_WANT_HASH)
+		f |= rx_cqe_hash(cqe, m);
+	if (want & RX_WANT_MARK)
+		f |= rx_tag_flags(GET(cqe_eth, cqe, qpn), m);
+	return f;
+}
+
+/* The CQE's view of the frame: type, checksums, VLAN, the hash and tag as want asks (§8.2). */
 static __rte_always_inline void
-rx_cqe_meta(const uint8_t *cqe, struct rte_mbuf *m, const int rss)
+rx_cqe_meta(const uint8_t *cqe, struct rte_mbuf *m, unsigned int want)
 {
 	uint32_t hdr = rx_cqe_dw(cqe, RX_DW_HDR);
 	const struct rx_meta *meta = &rx_meta[RX_META_INDEX(hdr)];
@@ -193,8 +232,8 @@ rx_cqe_meta(const uint8_t *cqe, struct rte_mbuf *m, const int rss)
 		m->vlan_tci = (uint16_t)hdr;
 		flags |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
 	}
-	if (rss)
-		flags |= rx_cqe_hash(cqe, m);
+	if (want != 0)
+		flags |= rx_cqe_extra(cqe, m, want);
 	m->ol_flags = flags;
 }
 
@@ -582,7 +621,7 @@ rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 		m = mlxv_rx_sg_frame(&sg, &rxq->elts[w << rxq->sges_log], w, len, rx_sg_dseg_set);
 		if (unlikely(m == NULL))
 			continue;
-		rx_cqe_meta(cqe, m, rxq->rss_hash);
+		rx_cqe_meta(cqe, m, rx_want(rxq));
 		m->pkt_len = len;
 		pkts[nrx++] = m;
 		rxq->packets++;
@@ -613,7 +652,7 @@ rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
  */
 static __rte_always_inline uint32_t
 rx_run(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
-       uint8_t own, uint64_t rearm, uint64_t *bytes, const int rss)
+       uint8_t own, uint64_t rearm, uint64_t *bytes, const unsigned int want)
 {
 	uint32_t raw, last_raw = RX_HDR_RAW_NONE;
 	uint64_t sum = *bytes;
@@ -642,7 +681,7 @@ rx_run(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t
 		if (unlikely(raw != last_raw)) {
 			if (unlikely(raw & RX_HDR_RAW_NONE)) {
 				/* Stripped VLAN: this frame's own flags, nothing cached. */
-				rx_cqe_meta(cqe, m, rss);
+				rx_cqe_meta(cqe, m, want);
 				continue;
 			}
 			last_raw = raw;
@@ -650,17 +689,18 @@ rx_run(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t
 			flags = rx_meta[RX_META_INDEX(rte_be_to_cpu_32(raw))].ol_flags;
 		}
 		m->packet_type = ptype;
-		m->ol_flags = rss ? flags | rx_cqe_hash(cqe, m) : flags;
+		m->ol_flags = want != 0 ? flags | rx_cqe_extra(cqe, m, want) : flags;
 	}
 	*bytes = sum;
 	return (uint32_t)k;
 }
 
+/* rx_run() for a queue that wants the hash, the flow tag or both (want, non-zero). */
 static __rte_noinline uint32_t
 rx_run_rss(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
-	   uint8_t own, uint64_t rearm, uint64_t *bytes)
+	   uint8_t own, uint64_t rearm, uint64_t *bytes, unsigned int want)
 {
-	return rx_run(cqe, ep, out, run, own, rearm, bytes, 1);
+	return rx_run(cqe, ep, out, run, own, rearm, bytes, want);
 }
 
 static __rte_noinline uint32_t
@@ -902,13 +942,13 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 				  UINT32_MAX;
 	uint32_t rq_ci = *prq_ci;
 	uint32_t a = start;
-	uint32_t end, k, r, len, title_hash, title_hdr;
+	uint32_t end, k, r, len, title_hash, title_hdr, title_tag;
 	struct rte_mbuf tmpl, *m, **ep = NULL;
 	const uint8_t *mini;
 	uint64_t sum = 0;
 	uint64_t flags;
 	uint8_t *title_own;
-	int hash;
+	int hash, mark;
 
 	/* The title's owner was checked by the caller; its body and the arrays follow it. */
 	rte_io_rmb();
@@ -916,7 +956,10 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 	/* The shared fields as rx_cqe_meta() puts them into an mbuf. */
 	tmpl.vlan_tci = 0;
 	rx_cqe_meta(title, &tmpl, 0);
-	hash = rss && GET(cqe_eth, title, rss_ip_type) != 0;
+	hash = rss && (rx_want(rxq) & RX_WANT_HASH) && GET(cqe_eth, title, rss_ip_type) != 0;
+	/* The flow tag: each mini-CQE's in the FTAG format, else the session's one (§8.5). */
+	mark = rss && (rx_want(rxq) & RX_WANT_MARK);
+	title_tag = GET(cqe_eth, title, qpn);
 	flags = tmpl.ol_flags | (hash ? RTE_MBUF_F_RX_RSS_HASH : 0);
 	title_hash = rx_cqe_dw(title, MLX5V_IFC_DW(cqe_eth, rss_hash_result));
 	title_hdr = rx_cqe_dw(title, RX_DW_HDR);
@@ -950,6 +993,10 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 				m->hash.rss = fmt != MLX5V_MINI_CQE_FMT_HASH ? title_hash :
 					      rx_cqe_dw(mini, MLX5V_IFC_DW(mini_cqe_hash,
 									   rx_hash_result));
+			if (mark)
+				m->ol_flags |= rx_tag_flags(fmt != MLX5V_MINI_CQE_FMT_FTAG ?
+					title_tag : GET(mini_cqe_ftag, mini, flow_tag_15_0) |
+					GET(mini_cqe_ftag, mini, flow_tag_23_16) << 16, m);
 			sum += len;
 		}
 	}
@@ -1249,7 +1296,8 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 		ep = &rxq->elts[rq_ci & rxq->wqe_mask];
 		own = rx_op_own_ok(ci, rxq->cq_log);
 		if (rss)
-			k = rx_run_rss(cqe, ep, &pkts[i], run, own, rxq->mbuf_rearm, &bytes);
+			k = rx_run_rss(cqe, ep, &pkts[i], run, own, rxq->mbuf_rearm, &bytes,
+				       rx_want(rxq));
 #if RX_VEC
 		else if (vec)
 			k = rx_run_sse(cqe, ep, &pkts[i], run, own, rxq->mbuf_rearm, &bytes,
@@ -1375,9 +1423,10 @@ rx_burst_pick(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 	/*
 	 * The SSE queue, the usual one, inline here when the lcore's cache holds the mbufs that
 	 * rearm the slots (all of the consumed ones hold fresh mbufs first); otherwise, and for
-	 * the other queues, out of line.
+	 * the other queues, out of line. Once a flow rule marks, the scalar loop that reads each
+	 * CQE's flow tag (the SSE loops do not).
 	 */
-	if (RX_VEC && likely(rxq->vec)) {
+	if (RX_VEC && likely(rxq->vec && !rxq->mark)) {
 		cache = rte_mempool_default_cache(rxq->mp, rte_lcore_id());
 		if (likely(cache != NULL && cache->len >= n &&
 			   rxq->rq_fi == rxq->rq_ci + rxq->nb_desc)) {
@@ -1391,7 +1440,7 @@ rx_burst_pick(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 			nrx = rx_burst_vec_slow(rxq, pkts, n, cache);
 	} else if (rxq->sges_log != 0)
 		nrx = rx_burst_sg(rxq, pkts, n);
-	else if (rxq->rss_hash)
+	else if (rxq->rss_hash || rxq->mark)
 		nrx = rx_burst_rss(rxq, pkts, n);
 	else
 		nrx = rx_burst_plain(rxq, pkts, n);

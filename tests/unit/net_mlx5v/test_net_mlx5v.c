@@ -187,7 +187,9 @@ test_net_mlx5v_start_stop(void)
 			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_RQT), 1u, "RQT");
 			/* A TIR per class: TCP and UDP over IPv4 and IPv6, IPv4, IPv6, other. */
 			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_TIR), 7u, "TIRs");
-			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FLOW_TABLE), 2u, "root and TTC");
+			/* rte_flow group 0 (the root), the destination table, the TTC. */
+			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FLOW_TABLE), 3u,
+					  "group 0, destination and TTC");
 			/* Full DMAC, any multicast, match-all; TTC: L4, L3, anything. */
 			TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FLOW_GROUP), 6u, "groups");
 			/* The permanent MAC and broadcast (not promiscuous), 7 in the TTC. */

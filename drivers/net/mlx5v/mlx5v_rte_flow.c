@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file The rte_flow rules of the mlx5v PMD on the device's NIC RX steering (prm/mlx5_eth
+ * §4.10, §10.1). Group 0 is the root table (level 0): its entries come first, a miss goes on
+ * to the PMD's destination MAC table (level 1, then the traffic class table at level 2), or
+ * is dropped in isolated mode, where that table is not made. Group g > 0 is a table at level
+ * g + 2 made with its first rule or jump, whose miss drops. Priority p of a group is the band
+ * of entries [p * 128, p * 128 + 127] of its table: the device takes the first matching entry
+ * in index order. Each rule has a one-entry flow group of its own, whose criteria are its mask.
+ * Rules live while the port is started (no RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP): stop destroys
+ * them. doc/guides/nics/mlx5v.rst, "Flow rules (rte_flow)".
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_malloc.h>
+
+#include "mlx5v_ethdev.h"
+#include "mlx5v_rte_flow.h"
+
+static struct mlx5v_rte_flow_port *
+port_of(const struct rte_eth_dev *eth_dev)
+{
+	return &((struct mlx5v_ethdev_priv *)eth_dev->data->dev_private)->rflow;
+}
+
+/* Take a reference on the table of group g, made now if it does not exist. */
+static int
+table_get(struct mlx5v_dev *dev, struct mlx5v_rte_flow_port *p, uint32_t g)
+{
+	struct mlx5v_rte_flow_table *t = &p->table[g];
+	int ret;
+
+	if (t->ft == 0) {
+		ret = mlx5v_rte_flow_hw_table(dev, g + 2, 0, &t->ft);
+		if (ret != 0)
+			return ret;
+	}
+	t->refs++;
+	return 0;
+}
+
+/* Drop a reference; a group above 0 loses its table with the last one. */
+static void
+table_put(struct mlx5v_dev *dev, struct mlx5v_rte_flow_port *p, uint32_t g)
+{
+	struct mlx5v_rte_flow_table *t = &p->table[g];
+
+	if (t->refs > 0)
+		t->refs--;
+	if (g != 0 && t->refs == 0 && t->ft != 0) {
+		mlx5v_ethdev_cmd_ft_destroy(dev, t->ft);
+		t->ft = 0;
+	}
+}
+
+/* The first free entry of priority prio's band. @return 0 or -ENOSPC. */
+static int
+index_take(struct mlx5v_rte_flow_table *t, uint32_t prio, uint32_t *index)
+{
+	uint32_t i;
+
+	if (t->nrules >= MLX5V_RTE_FLOW_MAX_RULES)
+		return -ENOSPC;
+	for (i = prio * MLX5V_RTE_FLOW_BAND; i < (prio + 1) * MLX5V_RTE_FLOW_BAND; i++) {
+		if (t->used[i / 64] & (UINT64_C(1) << (i % 64)))
+			continue;
+		t->used[i / 64] |= UINT64_C(1) << (i % 64);
+		t->nrules++;
+		*index = i;
+		return 0;
+	}
+	return -ENOSPC;
+}
+
+static void
+index_free(struct mlx5v_rte_flow_table *t, uint32_t index)
+{
+	t->used[index / 64] &= ~(UINT64_C(1) << (index % 64));
+	t->nrules--;
+}
+
+/* Every Rx queue reads the flow tag of its CQEs from now on. */
+static void
+mark_enable(struct rte_eth_dev *eth_dev)
+{
+	struct mlx5v_rxq *rxq;
+	unsigned int i;
+
+	port_of(eth_dev)->mark = 1;
+	for (i = 0; i < eth_dev->data->nb_rx_queues; i++) {
+		rxq = eth_dev->data->rx_queues[i];
+		if (rxq != NULL)
+			rxq->mark = 1;
+	}
+}
+
+/* Undo flow_apply() as far as it went (each number 0 = not made). */
+static void
+flow_release(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, struct rte_flow *f)
+{
+	struct mlx5v_rte_flow_port *p = port_of(eth_dev);
+	struct mlx5v_rte_flow_table *t = &p->table[f->spec.group];
+
+	if (f->fte)
+		mlx5v_ethdev_cmd_fte_delete(dev, t->ft, f->index);
+	f->fte = 0;
+	if (f->tir != 0)
+		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_TIR, f->tir);
+	f->tir = 0;
+	if (f->counter != 0)
+		mlx5v_rte_flow_hw_counter_free(dev, f->counter);
+	f->counter = 0;
+	if (f->jumped)
+		table_put(dev, p, f->spec.jump_group);
+	f->jumped = 0;
+	if (f->fg != 0) {
+		mlx5v_ethdev_cmd_fg_destroy(dev, t->ft, f->fg);
+		f->fg = 0;
+	}
+	if (f->index != UINT32_MAX) {
+		index_free(t, f->index);
+		f->index = UINT32_MAX;
+		table_put(dev, p, f->spec.group);
+	}
+}
+
+/* The rule's objects on the device: entry index, group, TIR or target table, counter, entry. */
+static int
+flow_apply(struct rte_eth_dev *eth_dev, struct rte_flow *f, struct rte_flow_error *error)
+{
+	struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	struct mlx5v_rte_flow_port *p = port_of(eth_dev);
+	struct mlx5v_rte_flow_table *t = &p->table[f->spec.group];
+	const struct mlx5v_rxq *rxq;
+	uint32_t dest = 0;
+	const char *what;
+	int ret;
+
+	f->index = UINT32_MAX;
+	if (dev == NULL || !p->root)
+		return -rte_flow_error_set(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					   "port not started: rules live while it runs");
+	what = "flow table";
+	ret = table_get(dev, p, f->spec.group);
+	if (ret != 0)
+		goto error;
+	what = "entry of the priority";
+	ret = index_take(t, f->spec.priority, &f->index);
+	if (ret != 0) {
+		table_put(dev, p, f->spec.group);
+		goto error;
+	}
+	what = "flow group";
+	ret = mlx5v_rte_flow_hw_group(dev, t->ft, f->index, &f->spec, &f->fg);
+	if (ret != 0)
+		goto error;
+	if (f->spec.fate == MLX5V_RTE_FLOW_FATE_QUEUE) {
+		what = "TIR";
+		rxq = eth_dev->data->rx_queues[f->spec.queue];
+		ret = mlx5v_rte_flow_hw_tir(dev, priv->obj.td, rxq->rqn, &f->tir);
+		if (ret != 0)
+			goto error;
+		dest = f->tir;
+	} else if (f->spec.fate == MLX5V_RTE_FLOW_FATE_JUMP) {
+		what = "jump target table";
+		ret = table_get(dev, p, f->spec.jump_group);
+		if (ret != 0)
+			goto error;
+		f->jumped = 1;
+		dest = p->table[f->spec.jump_group].ft;
+	}
+	if (f->spec.count) {
+		what = "flow counter";
+		ret = mlx5v_rte_flow_hw_counter_alloc(dev, &f->counter);
+		if (ret != 0)
+			goto error;
+	}
+	what = "flow entry";
+	ret = mlx5v_rte_flow_hw_entry(dev, t->ft, f->index, f->fg, &f->spec, dest, f->counter);
+	if (ret != 0)
+		goto error;
+	f->fte = 1;
+	if (f->spec.flow_tag != 0)
+		mark_enable(eth_dev);
+	return 0;
+
+error:
+	flow_release(eth_dev, dev, f);
+	return -rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL, what);
+}
+
+static int
+flow_validate(struct rte_eth_dev *eth_dev, const struct rte_flow_attr *attr,
+	      const struct rte_flow_item items[], const struct rte_flow_action actions[],
+	      struct rte_flow_error *error)
+{
+	struct mlx5v_rte_flow_spec spec;
+
+	return mlx5v_rte_flow_parse(eth_dev, attr, items, actions, &spec, error);
+}
+
+static struct rte_flow *
+flow_create(struct rte_eth_dev *eth_dev, const struct rte_flow_attr *attr,
+	    const struct rte_flow_item items[], const struct rte_flow_action actions[],
+	    struct rte_flow_error *error)
+{
+	struct rte_flow *f;
+
+	f = rte_zmalloc_socket("mlx5v_rte_flow", sizeof(*f), 0, eth_dev->data->numa_node);
+	if (f == NULL) {
+		rte_flow_error_set(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				   "rule memory");
+		return NULL;
+	}
+	if (mlx5v_rte_flow_parse(eth_dev, attr, items, actions, &f->spec, error) != 0 ||
+	    flow_apply(eth_dev, f, error) != 0) {
+		rte_free(f);
+		return NULL;
+	}
+	TAILQ_INSERT_TAIL(&port_of(eth_dev)->rules, f, next);
+	return f;
+}
+
+/* @return f if it is one of the port's rules, else NULL. */
+static struct rte_flow *
+flow_find(struct rte_eth_dev *eth_dev, const struct rte_flow *f)
+{
+	struct rte_flow *r;
+
+	TAILQ_FOREACH(r, &port_of(eth_dev)->rules, next)
+		if (r == f)
+			return r;
+	return NULL;
+}
+
+static void
+flow_remove(struct rte_eth_dev *eth_dev, struct rte_flow *f)
+{
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+
+	TAILQ_REMOVE(&port_of(eth_dev)->rules, f, next);
+	if (dev != NULL)
+		flow_release(eth_dev, dev, f);
+	rte_free(f);
+}
+
+static int
+flow_destroy(struct rte_eth_dev *eth_dev, struct rte_flow *flow, struct rte_flow_error *error)
+{
+	struct rte_flow *f = flow_find(eth_dev, flow);
+
+	if (f == NULL)
+		return -rte_flow_error_set(error, ENOENT, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+					   "no such rule on the port");
+	flow_remove(eth_dev, f);
+	return 0;
+}
+
+static int
+flow_flush(struct rte_eth_dev *eth_dev, struct rte_flow_error *error __rte_unused)
+{
+	struct mlx5v_rte_flow_port *p = port_of(eth_dev);
+
+	/* Rules jumping to a group go first: they hold its table. */
+	while (!TAILQ_EMPTY(&p->rules))
+		flow_remove(eth_dev, TAILQ_LAST(&p->rules, mlx5v_rte_flow_list));
+	return 0;
+}
+
+static int
+flow_query(struct rte_eth_dev *eth_dev, struct rte_flow *flow,
+	   const struct rte_flow_action *action, void *data, struct rte_flow_error *error)
+{
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	struct rte_flow *f = flow_find(eth_dev, flow);
+	struct rte_flow_query_count *q = data;
+	uint64_t packets, bytes;
+	int ret;
+
+	if (f == NULL)
+		return -rte_flow_error_set(error, ENOENT, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+					   "no such rule on the port");
+	if (action == NULL || action->type != RTE_FLOW_ACTION_TYPE_COUNT || !f->spec.count ||
+	    dev == NULL)
+		return -rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
+					   "only the count action of a counting rule is queried");
+	ret = mlx5v_rte_flow_hw_counter_query(dev, f->counter, &packets, &bytes);
+	if (ret != 0)
+		return -rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					   "QUERY_FLOW_COUNTER failed");
+	q->hits_set = 1;
+	q->bytes_set = 1;
+	q->hits = packets - f->hits_base;
+	q->bytes = bytes - f->bytes_base;
+	if (q->reset) {
+		f->hits_base = packets;
+		f->bytes_base = bytes;
+	}
+	return 0;
+}
+
+static int
+flow_isolate(struct rte_eth_dev *eth_dev, int set, struct rte_flow_error *error)
+{
+	if (eth_dev->data->dev_started)
+		return -rte_flow_error_set(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					   "port started: isolate before start");
+	port_of(eth_dev)->isolated = !!set;
+	return 0;
+}
+
+static const struct rte_flow_ops mlx5v_rte_flow_ops = {
+	.validate = flow_validate,
+	.create = flow_create,
+	.destroy = flow_destroy,
+	.flush = flow_flush,
+	.query = flow_query,
+	.isolate = flow_isolate,
+};
+
+int
+mlx5v_rte_flow_ops_get(struct rte_eth_dev *eth_dev __rte_unused,
+		       const struct rte_flow_ops **ops)
+{
+	*ops = &mlx5v_rte_flow_ops;
+	return 0;
+}
+
+int
+mlx5v_rte_flow_start(struct rte_eth_dev *eth_dev, uint32_t miss_ft)
+{
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	struct mlx5v_rte_flow_port *p = port_of(eth_dev);
+	int ret;
+
+	if (p->rules.tqh_last == NULL)
+		TAILQ_INIT(&p->rules);
+	ret = mlx5v_rte_flow_hw_table(dev, 0, miss_ft, &p->table[0].ft);
+	if (ret != 0)
+		return ret;
+	ret = mlx5v_ethdev_cmd_ft_root(dev, p->table[0].ft, 1);
+	if (ret != 0) {
+		mlx5v_ethdev_cmd_ft_destroy(dev, p->table[0].ft);
+		p->table[0].ft = 0;
+		return ret;
+	}
+	p->root = 1;
+	return 0;
+}
+
+void
+mlx5v_rte_flow_stop(struct rte_eth_dev *eth_dev)
+{
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	struct mlx5v_rte_flow_port *p = port_of(eth_dev);
+	struct mlx5v_rxq *rxq;
+	unsigned int i;
+
+	if (dev == NULL)
+		return;
+	if (p->root)
+		mlx5v_ethdev_cmd_ft_root(dev, 0, 0);
+	p->root = 0;
+	if (p->rules.tqh_last != NULL)
+		flow_flush(eth_dev, NULL);
+	if (p->table[0].ft != 0)
+		mlx5v_ethdev_cmd_ft_destroy(dev, p->table[0].ft);
+	memset(p->table, 0, sizeof(p->table));
+	p->mark = 0;
+	for (i = 0; i < eth_dev->data->nb_rx_queues; i++) {
+		rxq = eth_dev->data->rx_queues[i];
+		if (rxq != NULL)
+			rxq->mark = 0;
+	}
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file The generic flow API (rte_flow) of the mlx5v PMD on the device's NIC RX steering:
+ * what a rule asks for once parsed (mlx5v_rte_flow_parse.c), the device objects it takes
+ * (mlx5v_rte_flow_hw.c) and the rule list (mlx5v_rte_flow.c). doc/guides/nics/mlx5v.rst,
+ * "Flow rules (rte_flow)".
+ */
+
+#ifndef _MLX5V_RTE_FLOW_H_
+#define _MLX5V_RTE_FLOW_H_
+
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rte_flow.h>
+#include <rte_flow_driver.h>
+
+#include "mlx5v_dev.h"
+
+/** Highest group: group g is a NIC RX table at level g + 2 (0: the root, level 0). */
+#define MLX5V_RTE_FLOW_MAX_GROUP 5
+/** Priorities 0 (first) .. 7 of a group. */
+#define MLX5V_RTE_FLOW_PRIOS 8
+/** log2 of a group table's entries: one band of entries per priority. */
+#define MLX5V_RTE_FLOW_FT_LOG_SIZE 10
+#define MLX5V_RTE_FLOW_FT_SIZE (1u << MLX5V_RTE_FLOW_FT_LOG_SIZE)
+#define MLX5V_RTE_FLOW_BAND (MLX5V_RTE_FLOW_FT_SIZE / MLX5V_RTE_FLOW_PRIOS)
+/** Rules of one table: one flow group each, index 0 of the group ids is never used. */
+#define MLX5V_RTE_FLOW_MAX_RULES 255
+/** Highest MARK id: the flow tag is id + 1; 0 is no tag, 0xffffff is FLAG. */
+#define MLX5V_RTE_FLOW_MARK_MAX 0xfffff0u
+#define MLX5V_RTE_FLOW_TAG_FLAG 0xffffffu
+
+/** The outer header fields a rule matches, as a mask or a value (host order but addresses). */
+struct mlx5v_rte_flow_hdrs {
+	uint8_t dmac[6];
+	uint8_t smac[6];
+	uint16_t ethertype;      /**< after the VLAN tags */
+	uint8_t cvlan_tag;       /**< the frame has a first (C-)VLAN tag */
+	uint16_t vlan_tci;       /**< its priority, CFI and VID */
+	uint8_t ip_version;
+	uint8_t ip_protocol;
+	uint16_t tcp_flags;      /**< 9 bits */
+	uint16_t tcp_sport, tcp_dport;
+	uint16_t udp_sport, udp_dport;
+	uint8_t src_ip[16];      /**< network order; IPv4 in the last 4 bytes */
+	uint8_t dst_ip[16];
+};
+
+/** Fate of a rule. */
+enum mlx5v_rte_flow_fate {
+	MLX5V_RTE_FLOW_FATE_NONE,
+	MLX5V_RTE_FLOW_FATE_QUEUE,
+	MLX5V_RTE_FLOW_FATE_DROP,
+	MLX5V_RTE_FLOW_FATE_JUMP,
+};
+
+/** A rule once parsed: everything create needs, no device object yet. */
+struct mlx5v_rte_flow_spec {
+	uint32_t group;
+	uint32_t priority;
+	struct mlx5v_rte_flow_hdrs mask;
+	struct mlx5v_rte_flow_hdrs value;
+	enum mlx5v_rte_flow_fate fate;
+	uint16_t queue;          /**< FATE_QUEUE */
+	uint32_t jump_group;     /**< FATE_JUMP */
+	uint32_t flow_tag;       /**< MARK id + 1, TAG_FLAG, or 0 */
+	uint8_t count;           /**< a COUNT action */
+};
+
+/** A rule on the device. */
+struct rte_flow {
+	TAILQ_ENTRY(rte_flow) next;
+	struct mlx5v_rte_flow_spec spec;
+	uint32_t index;          /**< its entry in the group's table */
+	uint32_t fg;             /**< its one-entry flow group */
+	uint32_t tir;            /**< FATE_QUEUE: a direct TIR on the queue's RQ */
+	uint32_t counter;        /**< COUNT: its flow counter */
+	uint8_t fte;             /**< the entry is set */
+	uint8_t jumped;          /**< FATE_JUMP: holds a reference on the target group */
+	uint64_t hits_base, bytes_base; /**< counter values at the last query reset */
+};
+
+TAILQ_HEAD(mlx5v_rte_flow_list, rte_flow);
+
+/** The table of one group. */
+struct mlx5v_rte_flow_table {
+	uint32_t ft;                  /**< 0 = not made */
+	uint32_t refs;                /**< rules in it, and rules jumping to it */
+	uint32_t nrules;
+	uint64_t used[MLX5V_RTE_FLOW_FT_SIZE / 64]; /**< entries taken */
+};
+
+/** Per port (in dev_private, used by the primary process only). */
+struct mlx5v_rte_flow_port {
+	struct mlx5v_rte_flow_list rules;
+	struct mlx5v_rte_flow_table table[MLX5V_RTE_FLOW_MAX_GROUP + 1];
+	uint8_t isolated;        /**< rte_flow_isolate(): no default entries at start */
+	uint8_t root;            /**< group 0's table is the NIC RX root */
+	uint8_t mark;            /**< a rule marks: the Rx queues read the flow tag */
+};
+
+/* ---- mlx5v_rte_flow_parse.c ---- */
+
+/**
+ * Attributes, pattern and actions into *spec, checked against what the device matches and
+ * the port's queues. @return 0 or -rte_errno with error set, naming the field refused.
+ */
+int mlx5v_rte_flow_parse(struct rte_eth_dev *eth_dev, const struct rte_flow_attr *attr,
+			 const struct rte_flow_item items[],
+			 const struct rte_flow_action actions[],
+			 struct mlx5v_rte_flow_spec *spec, struct rte_flow_error *error);
+
+/* ---- mlx5v_rte_flow_hw.c: the device commands of a rule ---- */
+
+/** A NIC RX table at level; a miss goes to table miss_ft (0: the default, drop). */
+int mlx5v_rte_flow_hw_table(struct mlx5v_dev *dev, uint32_t level, uint32_t miss_ft,
+			    uint32_t *ft);
+/** A one-entry flow group at index of table ft masking spec->mask. */
+int mlx5v_rte_flow_hw_group(struct mlx5v_dev *dev, uint32_t ft, uint32_t index,
+			    const struct mlx5v_rte_flow_spec *spec, uint32_t *fg);
+/** A direct TIR on RQ rqn in transport domain td. */
+int mlx5v_rte_flow_hw_tir(struct mlx5v_dev *dev, uint32_t td, uint32_t rqn, uint32_t *tirn);
+/**
+ * The entry index of group fg in table ft: match spec->value; drop, forward to TIR dest or
+ * to table dest (FATE_JUMP); the flow tag; count into counter when non-zero.
+ */
+int mlx5v_rte_flow_hw_entry(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uint32_t fg,
+			    const struct mlx5v_rte_flow_spec *spec, uint32_t dest,
+			    uint32_t counter);
+/** ALLOC_FLOW_COUNTER. */
+int mlx5v_rte_flow_hw_counter_alloc(struct mlx5v_dev *dev, uint32_t *id);
+/** DEALLOC_FLOW_COUNTER. */
+void mlx5v_rte_flow_hw_counter_free(struct mlx5v_dev *dev, uint32_t id);
+/** QUERY_FLOW_COUNTER: packets and octets since allocation. */
+int mlx5v_rte_flow_hw_counter_query(struct mlx5v_dev *dev, uint32_t id, uint64_t *packets,
+				    uint64_t *bytes);
+
+/* ---- mlx5v_rte_flow.c ---- */
+
+/** The ops of eth_dev_ops.flow_ops_get. */
+int mlx5v_rte_flow_ops_get(struct rte_eth_dev *eth_dev, const struct rte_flow_ops **ops);
+/**
+ * At start, once the default tables exist (miss_ft: the PMD's destination MAC table, 0 when
+ * isolated): group 0's table, missing into miss_ft, made the root. @return 0 or -errno.
+ */
+int mlx5v_rte_flow_start(struct rte_eth_dev *eth_dev, uint32_t miss_ft);
+/** At stop, before the default tables go: the root disconnected, every rule destroyed. */
+void mlx5v_rte_flow_stop(struct rte_eth_dev *eth_dev);
+
+#endif /* _MLX5V_RTE_FLOW_H_ */

@@ -1,0 +1,570 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file rte_flow rules of the mlx5v PMD, parsed and validated: the items into the outer
+ * header match set of a flow group and entry (prm/mlx5_eth §4.10: MACs, the first VLAN tag,
+ * ethertype, IP version and protocol, IP addresses, TCP flags, TCP and UDP ports), the
+ * actions into a fate, a flow tag and a counter. A mask the match set cannot express is
+ * refused, naming the field.
+ */
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+
+#include "mlx5v_ethdev.h"
+#include "mlx5v_rte_flow.h"
+
+/** Layers seen so far, in the order items may come. */
+enum {
+	L_ETH = 1u << 0,
+	L_VLAN = 1u << 1,
+	L_IP = 1u << 2,
+	L_L4 = 1u << 3,
+	L_TUNNEL = 1u << 4,
+};
+
+static int
+refuse(struct rte_flow_error *error, enum rte_flow_error_type type, const void *cause,
+       const char *msg)
+{
+	return -rte_flow_error_set(error, ENOTSUP, type, cause, msg);
+}
+
+static int
+invalid(struct rte_flow_error *error, enum rte_flow_error_type type, const void *cause,
+	const char *msg)
+{
+	return -rte_flow_error_set(error, EINVAL, type, cause, msg);
+}
+
+/* @return 1 if the n bytes at p are all 0. */
+static int
+all_zero(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (b[i] != 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * Mask m, value v of the item (its default mask when it gives none; "last" ranges are not
+ * supported). @return 0 or -rte_errno.
+ */
+static int
+item_mv(const struct rte_flow_item *item, const void *def, size_t size, const void **m,
+	const void **v, struct rte_flow_error *error)
+{
+	static const uint8_t zero[64];
+
+	*m = item->mask != NULL ? item->mask : def;
+	*v = item->spec != NULL ? item->spec : zero;
+	if (item->spec == NULL && item->mask != NULL && !all_zero(item->mask, size))
+		return invalid(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item, "a mask without spec");
+	if (item->spec == NULL)
+		*m = zero;
+	if (item->last != NULL)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_LAST, item,
+			      "ranges (last) are not supported");
+	return 0;
+}
+
+/* A field set once: mask and value; another item asking a different one is refused. */
+static int
+put16(uint16_t *mask, uint16_t *val, uint16_t m, uint16_t v)
+{
+	if ((*mask & m) != 0 && ((*val ^ v) & *mask & m) != 0)
+		return -1;
+	*mask |= m;
+	*val = (*val & ~m) | (v & m);
+	return 0;
+}
+
+static int
+put8(uint8_t *mask, uint8_t *val, uint8_t m, uint8_t v)
+{
+	uint16_t mm = *mask, vv = *val;
+	int ret = put16(&mm, &vv, m, v);
+
+	*mask = (uint8_t)mm;
+	*val = (uint8_t)vv;
+	return ret;
+}
+
+static int
+item_eth(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
+	 struct rte_flow_error *error)
+{
+	const struct rte_flow_item_eth *m, *v;
+	unsigned int i;
+	int ret;
+
+	ret = item_mv(item, &rte_flow_item_eth_mask, sizeof(*m), (const void **)&m,
+		      (const void **)&v, error);
+	if (ret != 0)
+		return ret;
+	for (i = 0; i < RTE_ETHER_ADDR_LEN; i++) {
+		s->mask.dmac[i] = m->dst.addr_bytes[i];
+		s->value.dmac[i] = v->dst.addr_bytes[i] & m->dst.addr_bytes[i];
+		s->mask.smac[i] = m->src.addr_bytes[i];
+		s->value.smac[i] = v->src.addr_bytes[i] & m->src.addr_bytes[i];
+	}
+	/* The device's ethertype is the one after the VLAN tags: a TPID is has_vlan. */
+	if (m->type != 0 && (rte_be_to_cpu_16(v->type & m->type) == RTE_ETHER_TYPE_VLAN ||
+			     rte_be_to_cpu_16(v->type & m->type) == RTE_ETHER_TYPE_QINQ)) {
+		if (rte_be_to_cpu_16(v->type & m->type) != RTE_ETHER_TYPE_VLAN ||
+		    m->type != RTE_BE16(0xffff))
+			return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
+				      "eth type: only a C-VLAN TPID (0x8100) is matched");
+		s->mask.cvlan_tag = 1;
+		s->value.cvlan_tag = 1;
+	} else if (m->type != 0) {
+		s->mask.ethertype = rte_be_to_cpu_16(m->type);
+		s->value.ethertype = rte_be_to_cpu_16(v->type & m->type);
+	}
+	if (m->has_vlan) {
+		s->mask.cvlan_tag = 1;
+		s->value.cvlan_tag = v->has_vlan;
+	}
+	if (m->reserved != 0)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item, "eth reserved bits");
+	return 0;
+}
+
+static int
+item_vlan(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
+	  struct rte_flow_error *error)
+{
+	const struct rte_flow_item_vlan *m, *v;
+	int ret;
+
+	ret = item_mv(item, &rte_flow_item_vlan_mask, sizeof(*m), (const void **)&m,
+		      (const void **)&v, error);
+	if (ret != 0)
+		return ret;
+	if (m->has_more_vlan || m->reserved != 0)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
+			      "vlan has_more_vlan: only the first tag is matched");
+	if (s->mask.cvlan_tag && !s->value.cvlan_tag)
+		return invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item,
+			       "vlan after eth has_vlan 0");
+	s->mask.cvlan_tag = 1;
+	s->value.cvlan_tag = 1;
+	s->mask.vlan_tci = rte_be_to_cpu_16(m->tci);
+	s->value.vlan_tci = rte_be_to_cpu_16(v->tci & m->tci);
+	if (m->inner_type != 0) {
+		if (s->mask.ethertype != 0)
+			return invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item,
+				       "vlan inner_type with an eth type");
+		s->mask.ethertype = rte_be_to_cpu_16(m->inner_type);
+		s->value.ethertype = rte_be_to_cpu_16(v->inner_type & m->inner_type);
+	}
+	return 0;
+}
+
+/* The IP version of the layer, consistent with an ethertype the pattern named. */
+static int
+ip_version(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s, uint8_t ver,
+	   uint16_t et, struct rte_flow_error *error)
+{
+	if (s->mask.ethertype != 0 && ((s->value.ethertype ^ et) & s->mask.ethertype) != 0)
+		return invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item,
+			       "the ethertype names another protocol");
+	s->mask.ip_version = 0xf;
+	s->value.ip_version = ver;
+	return 0;
+}
+
+static int
+item_ipv4(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
+	  struct rte_flow_error *error)
+{
+	const struct rte_flow_item_ipv4 *m, *v;
+	struct rte_ipv4_hdr h;
+	int ret;
+
+	ret = item_mv(item, &rte_flow_item_ipv4_mask, sizeof(*m), (const void **)&m,
+		      (const void **)&v, error);
+	if (ret == 0)
+		ret = ip_version(item, s, 4, RTE_ETHER_TYPE_IPV4, error);
+	if (ret != 0)
+		return ret;
+	h = m->hdr;
+	h.src_addr = 0;
+	h.dst_addr = 0;
+	h.next_proto_id = 0;
+	if (!all_zero(&h, sizeof(h)))
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
+			      "ipv4: only src_addr, dst_addr and next_proto_id are matched");
+	memcpy(&s->mask.src_ip[12], &m->hdr.src_addr, 4);
+	memcpy(&s->mask.dst_ip[12], &m->hdr.dst_addr, 4);
+	h.src_addr = v->hdr.src_addr & m->hdr.src_addr;
+	h.dst_addr = v->hdr.dst_addr & m->hdr.dst_addr;
+	memcpy(&s->value.src_ip[12], &h.src_addr, 4);
+	memcpy(&s->value.dst_ip[12], &h.dst_addr, 4);
+	s->mask.ip_protocol = m->hdr.next_proto_id;
+	s->value.ip_protocol = v->hdr.next_proto_id & m->hdr.next_proto_id;
+	return 0;
+}
+
+static int
+item_ipv6(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
+	  struct rte_flow_error *error)
+{
+	const struct rte_flow_item_ipv6 *m, *v;
+	struct rte_flow_item_ipv6 h;
+	unsigned int i;
+	int ret;
+
+	ret = item_mv(item, &rte_flow_item_ipv6_mask, sizeof(*m), (const void **)&m,
+		      (const void **)&v, error);
+	if (ret == 0)
+		ret = ip_version(item, s, 6, RTE_ETHER_TYPE_IPV6, error);
+	if (ret != 0)
+		return ret;
+	h = *m;
+	memset(h.hdr.src_addr, 0, sizeof(h.hdr.src_addr));
+	memset(h.hdr.dst_addr, 0, sizeof(h.hdr.dst_addr));
+	h.hdr.proto = 0;
+	if (!all_zero(&h, sizeof(h)))
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
+			      "ipv6: only src_addr, dst_addr and proto are matched");
+	for (i = 0; i < 16; i++) {
+		s->mask.src_ip[i] = m->hdr.src_addr[i];
+		s->value.src_ip[i] = v->hdr.src_addr[i] & m->hdr.src_addr[i];
+		s->mask.dst_ip[i] = m->hdr.dst_addr[i];
+		s->value.dst_ip[i] = v->hdr.dst_addr[i] & m->hdr.dst_addr[i];
+	}
+	s->mask.ip_protocol = m->hdr.proto;
+	s->value.ip_protocol = v->hdr.proto & m->hdr.proto;
+	return 0;
+}
+
+/* The L4 protocol: the IP item's protocol, if it named one, must agree. */
+static int
+l4_proto(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s, uint8_t proto,
+	 struct rte_flow_error *error)
+{
+	if (put8(&s->mask.ip_protocol, &s->value.ip_protocol, 0xff, proto) != 0)
+		return invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item,
+			       "the IP protocol names another one");
+	return 0;
+}
+
+static int
+item_udp(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
+	 struct rte_flow_error *error)
+{
+	const struct rte_flow_item_udp *m, *v;
+	int ret;
+
+	ret = item_mv(item, &rte_flow_item_udp_mask, sizeof(*m), (const void **)&m,
+		      (const void **)&v, error);
+	if (ret == 0)
+		ret = l4_proto(item, s, IPPROTO_UDP, error);
+	if (ret != 0)
+		return ret;
+	if (m->hdr.dgram_len != 0 || m->hdr.dgram_cksum != 0)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
+			      "udp: only src_port and dst_port are matched");
+	s->mask.udp_sport = rte_be_to_cpu_16(m->hdr.src_port);
+	s->value.udp_sport = rte_be_to_cpu_16(v->hdr.src_port & m->hdr.src_port);
+	s->mask.udp_dport = rte_be_to_cpu_16(m->hdr.dst_port);
+	s->value.udp_dport = rte_be_to_cpu_16(v->hdr.dst_port & m->hdr.dst_port);
+	return 0;
+}
+
+static int
+item_tcp(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
+	 struct rte_flow_error *error)
+{
+	const struct rte_flow_item_tcp *m, *v;
+	struct rte_tcp_hdr h;
+	int ret;
+
+	ret = item_mv(item, &rte_flow_item_tcp_mask, sizeof(*m), (const void **)&m,
+		      (const void **)&v, error);
+	if (ret == 0)
+		ret = l4_proto(item, s, IPPROTO_TCP, error);
+	if (ret != 0)
+		return ret;
+	h = m->hdr;
+	h.src_port = 0;
+	h.dst_port = 0;
+	h.tcp_flags = 0;
+	if (!all_zero(&h, sizeof(h)))
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
+			      "tcp: only src_port, dst_port and tcp_flags are matched");
+	s->mask.tcp_sport = rte_be_to_cpu_16(m->hdr.src_port);
+	s->value.tcp_sport = rte_be_to_cpu_16(v->hdr.src_port & m->hdr.src_port);
+	s->mask.tcp_dport = rte_be_to_cpu_16(m->hdr.dst_port);
+	s->value.tcp_dport = rte_be_to_cpu_16(v->hdr.dst_port & m->hdr.dst_port);
+	s->mask.tcp_flags = m->hdr.tcp_flags;
+	s->value.tcp_flags = v->hdr.tcp_flags & m->hdr.tcp_flags;
+	return 0;
+}
+
+/* ICMP: the protocol only; type and code are not in the outer header match set. */
+static int
+item_icmp(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
+	  struct rte_flow_error *error)
+{
+	const struct rte_flow_item_icmp *m, *v;
+	int ret;
+
+	ret = item_mv(item, &rte_flow_item_icmp_mask, sizeof(*m), (const void **)&m,
+		      (const void **)&v, error);
+	if (ret == 0 && s->value.ip_version == 6)
+		ret = invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item, "icmp over ipv6");
+	if (ret == 0)
+		ret = l4_proto(item, s, IPPROTO_ICMP, error);
+	if (ret != 0)
+		return ret;
+	if (!all_zero(m, sizeof(*m)))
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
+			      "icmp: icmp_type, icmp_code and the rest cannot be matched");
+	return 0;
+}
+
+/* VXLAN: UDP to port 4789 (as DPDK's mlx5 adds); the VNI needs a match set not modelled. */
+static int
+item_vxlan(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
+	   struct rte_flow_error *error)
+{
+	const struct rte_flow_item_vxlan *m, *v;
+	int ret;
+
+	ret = item_mv(item, &rte_flow_item_vxlan_mask, sizeof(*m), (const void **)&m,
+		      (const void **)&v, error);
+	if (ret != 0)
+		return ret;
+	if (s->value.ip_protocol != IPPROTO_UDP)
+		return invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item, "vxlan without udp");
+	if (!all_zero(m, sizeof(*m)))
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
+			      "vxlan: vni and flags cannot be matched");
+	if (put16(&s->mask.udp_dport, &s->value.udp_dport, 0xffff, RTE_VXLAN_DEFAULT_PORT) != 0)
+		return invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item,
+			       "vxlan with a udp dst_port other than 4789");
+	return 0;
+}
+
+/* The pattern: each layer once, outer to inner; nothing after a tunnel. */
+static int
+parse_items(const struct rte_flow_item items[], struct mlx5v_rte_flow_spec *s,
+	    struct rte_flow_error *error)
+{
+	const struct rte_flow_item *it;
+	unsigned int seen = 0, need, layer;
+	int ret;
+
+	if (items == NULL)
+		return invalid(error, RTE_FLOW_ERROR_TYPE_ITEM_NUM, NULL, "no pattern");
+	for (it = items; it->type != RTE_FLOW_ITEM_TYPE_END; it++) {
+		switch (it->type) {
+		case RTE_FLOW_ITEM_TYPE_VOID:
+			continue;
+		case RTE_FLOW_ITEM_TYPE_ETH:
+			layer = L_ETH;
+			need = 0;
+			break;
+		case RTE_FLOW_ITEM_TYPE_VLAN:
+			layer = L_VLAN;
+			need = 0;
+			break;
+		case RTE_FLOW_ITEM_TYPE_IPV4:
+		case RTE_FLOW_ITEM_TYPE_IPV6:
+			layer = L_IP;
+			need = 0;
+			break;
+		case RTE_FLOW_ITEM_TYPE_UDP:
+		case RTE_FLOW_ITEM_TYPE_TCP:
+		case RTE_FLOW_ITEM_TYPE_ICMP:
+			layer = L_L4;
+			need = L_IP;
+			break;
+		case RTE_FLOW_ITEM_TYPE_VXLAN:
+			layer = L_TUNNEL;
+			need = L_L4;
+			break;
+		default:
+			return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM, it, "item not supported");
+		}
+		if ((seen & ~(layer - 1)) != 0)
+			return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM, it,
+				      "item out of order, repeated, or inner (after a tunnel)");
+		if ((seen & need) != need)
+			return invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, it,
+				       "item without the layer below it");
+		seen |= layer;
+		switch (it->type) {
+		case RTE_FLOW_ITEM_TYPE_ETH:
+			ret = item_eth(it, s, error);
+			break;
+		case RTE_FLOW_ITEM_TYPE_VLAN:
+			ret = item_vlan(it, s, error);
+			break;
+		case RTE_FLOW_ITEM_TYPE_IPV4:
+			ret = item_ipv4(it, s, error);
+			break;
+		case RTE_FLOW_ITEM_TYPE_IPV6:
+			ret = item_ipv6(it, s, error);
+			break;
+		case RTE_FLOW_ITEM_TYPE_UDP:
+			ret = item_udp(it, s, error);
+			break;
+		case RTE_FLOW_ITEM_TYPE_TCP:
+			ret = item_tcp(it, s, error);
+			break;
+		case RTE_FLOW_ITEM_TYPE_ICMP:
+			ret = item_icmp(it, s, error);
+			break;
+		default:
+			ret = item_vxlan(it, s, error);
+			break;
+		}
+		if (ret != 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int
+fate_set(struct mlx5v_rte_flow_spec *s, enum mlx5v_rte_flow_fate f,
+	 const struct rte_flow_action *a, struct rte_flow_error *error)
+{
+	if (s->fate != MLX5V_RTE_FLOW_FATE_NONE)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION, a, "a second fate action");
+	s->fate = f;
+	return 0;
+}
+
+static int
+parse_actions(struct rte_eth_dev *eth_dev, const struct rte_flow_action actions[],
+	      struct mlx5v_rte_flow_spec *s, struct rte_flow_error *error)
+{
+	const struct rte_flow_action_queue *q;
+	const struct rte_flow_action_mark *mark;
+	const struct rte_flow_action_jump *jump;
+	const struct rte_flow_action_count *cnt;
+	const struct rte_flow_action *a;
+	int ret;
+
+	if (actions == NULL)
+		return invalid(error, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL, "no actions");
+	for (a = actions; a->type != RTE_FLOW_ACTION_TYPE_END; a++) {
+		ret = 0;
+		switch (a->type) {
+		case RTE_FLOW_ACTION_TYPE_VOID:
+			break;
+		case RTE_FLOW_ACTION_TYPE_QUEUE:
+			q = a->conf;
+			if (q == NULL || q->index >= eth_dev->data->nb_rx_queues)
+				return invalid(error, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					       "queue index beyond the Rx queues");
+			s->queue = q->index;
+			ret = fate_set(s, MLX5V_RTE_FLOW_FATE_QUEUE, a, error);
+			break;
+		case RTE_FLOW_ACTION_TYPE_DROP:
+			ret = fate_set(s, MLX5V_RTE_FLOW_FATE_DROP, a, error);
+			break;
+		case RTE_FLOW_ACTION_TYPE_JUMP:
+			jump = a->conf;
+			if (jump == NULL || jump->group > MLX5V_RTE_FLOW_MAX_GROUP ||
+			    jump->group <= s->group)
+				return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					      "jump group: a higher group, at most 5");
+			s->jump_group = jump->group;
+			ret = fate_set(s, MLX5V_RTE_FLOW_FATE_JUMP, a, error);
+			break;
+		case RTE_FLOW_ACTION_TYPE_MARK:
+			mark = a->conf;
+			if (s->flow_tag != 0)
+				return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION, a,
+					      "a second mark or flag");
+			if (mark == NULL || mark->id >= MLX5V_RTE_FLOW_MARK_MAX)
+				return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					      "mark id: below 0xfffff0 (24-bit flow tag)");
+			s->flow_tag = mark->id + 1;
+			break;
+		case RTE_FLOW_ACTION_TYPE_FLAG:
+			if (s->flow_tag != 0)
+				return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION, a,
+					      "a second mark or flag");
+			s->flow_tag = MLX5V_RTE_FLOW_TAG_FLAG;
+			break;
+		case RTE_FLOW_ACTION_TYPE_COUNT:
+			cnt = a->conf;
+			if (s->count)
+				return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION, a,
+					      "a second count");
+			if (cnt != NULL && cnt->id != 0)
+				return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					      "count id: shared counters are not supported");
+			s->count = 1;
+			break;
+		default:
+			return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION, a,
+				      "action not supported");
+		}
+		if (ret != 0)
+			return ret;
+	}
+	if (s->fate == MLX5V_RTE_FLOW_FATE_NONE)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION_NUM, actions,
+			      "a fate action is required (queue, drop or jump)");
+	if (s->fate == MLX5V_RTE_FLOW_FATE_DROP && s->flow_tag != 0)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION, actions,
+			      "mark or flag with drop: nothing is received to carry it");
+	return 0;
+}
+
+static int
+parse_attr(const struct rte_flow_attr *attr, struct mlx5v_rte_flow_spec *s,
+	   struct rte_flow_error *error)
+{
+	if (attr == NULL)
+		return invalid(error, RTE_FLOW_ERROR_TYPE_ATTR, NULL, "no attributes");
+	if (attr->egress)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS, attr,
+			      "egress rules are not supported");
+	if (attr->transfer)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
+			      "transfer rules are not supported");
+	if (!attr->ingress)
+		return invalid(error, RTE_FLOW_ERROR_TYPE_ATTR_INGRESS, attr,
+			       "ingress is required");
+	if (attr->group > MLX5V_RTE_FLOW_MAX_GROUP)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ATTR_GROUP, attr,
+			      "group: 0 to 5");
+	if (attr->priority >= MLX5V_RTE_FLOW_PRIOS)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY, attr,
+			      "priority: 0 to 7");
+	s->group = attr->group;
+	s->priority = attr->priority;
+	return 0;
+}
+
+int
+mlx5v_rte_flow_parse(struct rte_eth_dev *eth_dev, const struct rte_flow_attr *attr,
+		     const struct rte_flow_item items[], const struct rte_flow_action actions[],
+		     struct mlx5v_rte_flow_spec *spec, struct rte_flow_error *error)
+{
+	int ret;
+
+	memset(spec, 0, sizeof(*spec));
+	ret = parse_attr(attr, spec, error);
+	if (ret == 0)
+		ret = parse_items(items, spec, error);
+	if (ret == 0)
+		ret = parse_actions(eth_dev, actions, spec, error);
+	return ret;
+}
