@@ -1,0 +1,146 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 dpdk-mlxv authors
+#
+# rte_flow on net_mlx5v, executed by the simulated function's steering, with traffic: the
+# port on a loop wire sends one burst of UDP frames to port 4789 per Tx queue from many source
+# addresses (txonly multi-flow, so that RSS spreads them over the 4 Rx queues); rxonly with
+# verbose output shows the queue, the FDIR mark and the flags of each frame received. A rule
+# to queue 3 moves exactly those frames, DROP drops them, MARK and FLAG set the mbuf's FDIR
+# fields, COUNT counts them, priorities and JUMP order the rules, isolated mode stops every
+# other frame, and refused rules leave no object in the device (doc/guides/nics/mlx5v.rst,
+# "Flow rules (rte_flow)").
+. "$(dirname "$0")/lib.sh"
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+DEV=mlx5v_sim0
+TP_ARGS="-- -i --rxq=4 --txq=4 --tx-udp=1234,4789 --txonly-multi-flow --total-num-mbufs=8192"
+TRAFFIC='set fwd rxonly\nset verbose 1\nstart tx_first\n#sleep\nstop\nset verbose 0\n'
+
+# flow_session "commands": testpmd on the loop wire; a line "#sleep" waits a second (the
+# frames of tx_first travel the wire before stop).
+flow_session() {
+	printf '%b' "$1" | while IFS= read -r _l; do
+		if [ "$_l" = "#sleep" ]; then sleep 1; else echo "$_l"; fi
+	done | (cd / && timeout 60 "$TESTPMD" $EAL_BASE -l 0-1 --vdev=$DEV,wire=loop $TP_ARGS) \
+		>"$out" 2>&1
+	_rc=$?
+	cat "$out"
+	[ $_rc -eq 0 ] || fail "testpmd exited with $_rc"
+}
+
+# The queues that received frames, as "0 1 ...".
+rx_queues() {
+	grep -Eo 'port 0/queue [0-9]+: received' "$out" | sed -E 's/.*queue ([0-9]+):.*/\1/' |
+		sort -u | tr '\n' ' '
+}
+
+# The port's RX-packets in the forward statistics of the first stop (not a stream's).
+rx_packets() {
+	grep -Eo 'RX-packets: +[0-9]+ +RX-dropped' "$out" | head -1 | awk '{ print $2 }'
+}
+
+# The device's live steering objects, from "mlx5v dev show" number N (1 = the first).
+steering() {
+	grep 'simulator steering' "$out" | sed -n "${1}p" | sed 's/.*live //'
+}
+
+# Without a rule: RSS spreads the frames over several queues, no FDIR flag.
+flow_session "flow list 0\n${TRAFFIC}quit\n"
+q=$(rx_queues)
+[ "$(echo "$q" | wc -w)" -ge 2 ] || fail "RSS put every frame on queue(s) $q: the test needs spread"
+reject "$out" 'FDIR'
+
+# UDP dport 4789 to queue 3 with a mark and a counter: every frame on queue 3, marked,
+# counted with its bytes; then a rule that does not match (dport 4790) changes nothing.
+cmds='flow validate 0 ingress pattern eth / ipv4 / udp dst is 4789 / end actions queue index 3 / end\n'
+cmds="${cmds}flow create 0 ingress pattern eth / ipv4 / udp dst is 4789 / end actions mark id 0x1234 / queue index 3 / count / end\n"
+cmds="${cmds}flow list 0\n${TRAFFIC}flow query 0 0 count\nquit\n"
+flow_session "$cmds"
+expect "$out" 'Flow rule validated'
+expect "$out" 'Flow rule #0 created'
+expect "$out" 'ETH IPV4 UDP => MARK QUEUE COUNT'
+[ "$(rx_queues)" = "3 " ] || fail "frames of the rule on queues $(rx_queues), not 3 alone"
+[ "$(grep -c 'FDIR matched ID=0x1234' "$out")" -eq "$(rx_packets)" ] ||
+	fail "not every frame received carries the mark"
+hits=$(grep -Eo 'hits: [0-9]+' "$out" | awk '{ print $2 }')
+bytes=$(grep -Eo 'bytes: [0-9]+' "$out" | awk '{ print $2 }')
+[ "${hits:-0}" -ge "$(rx_packets)" ] && [ "${hits:-0}" -gt 0 ] ||
+	fail "count: $hits hits for $(rx_packets) frames received"
+[ "$bytes" -eq $((hits * 64)) ] || fail "count: $bytes bytes for $hits frames of 64 bytes"
+flow_session "flow create 0 ingress pattern eth / ipv4 / udp dst is 4790 / end actions queue index 3 / end\n${TRAFFIC}quit\n"
+[ "$(rx_queues)" != "3 " ] || fail "a rule for port 4790 took the frames to port 4789"
+reject "$out" 'FDIR'
+
+# DROP (with a counter): nothing received, everything counted. FLAG: FDIR without an id.
+flow_session "flow create 0 ingress pattern eth / ipv4 / udp dst is 4789 / end actions count / drop / end\n${TRAFFIC}flow query 0 0 count\nquit\n"
+[ "$(rx_packets)" -eq 0 ] || fail "DROP: $(rx_packets) frames received"
+grep -Eq 'hits: [1-9]' "$out" || fail "DROP: the dropped frames were not counted"
+flow_session "flow create 0 ingress pattern eth / ipv4 / udp / end actions flag / queue index 1 / end\n${TRAFFIC}quit\n"
+[ "$(rx_queues)" = "1 " ] || fail "FLAG rule: frames on queues $(rx_queues)"
+[ "$(grep -c 'FDIR matched hash=' "$out")" -eq "$(rx_packets)" ] || fail "FLAG: no FDIR flag"
+reject "$out" 'FDIR matched ID'
+
+# Priorities: the priority-0 rule wins over the priority-1 one whatever the order of
+# creation, until it is destroyed. JUMP: group 0 sends IPv4 on to group 1, which picks UDP.
+cmds='flow create 0 priority 1 ingress pattern eth / ipv4 / udp dst is 4789 / end actions queue index 1 / end\n'
+cmds="${cmds}flow create 0 priority 0 ingress pattern eth / ipv4 / end actions queue index 2 / end\n"
+cmds="${cmds}${TRAFFIC}flow destroy 0 rule 1\n${TRAFFIC}quit\n"
+flow_session "$cmds"
+grep -Eo 'port 0/queue [0-9]+: received' "$out" | head -1 | grep -q 'queue 2' ||
+	fail "priority 0 did not win"
+grep -Eo 'port 0/queue [0-9]+: received' "$out" | tail -1 | grep -q 'queue 1' ||
+	fail "the priority-1 rule did not take over once the other was destroyed"
+cmds='flow create 0 group 1 ingress pattern eth / ipv4 / udp dst is 4789 / end actions queue index 2 / end\n'
+cmds="${cmds}flow create 0 group 0 ingress pattern eth / ipv4 / end actions jump group 1 / end\n"
+cmds="${cmds}${TRAFFIC}quit\n"
+flow_session "$cmds"
+[ "$(rx_queues)" = "2 " ] || fail "JUMP: frames on queues $(rx_queues), not 2"
+
+# Isolated mode: nothing but what a rule takes; a rule for other frames takes nothing.
+cmds="port stop 0\nflow isolate 0 true\nport start 0\n${TRAFFIC}"
+cmds="${cmds}flow create 0 ingress pattern eth / ipv4 / udp dst is 4790 / end actions queue index 0 / end\n"
+cmds="${cmds}${TRAFFIC}"
+cmds="${cmds}flow create 0 ingress pattern eth / ipv4 / udp dst is 4789 / end actions queue index 2 / end\n"
+cmds="${cmds}${TRAFFIC}quit\n"
+flow_session "$cmds"
+expect "$out" 'Ingress traffic on port 0 is now restricted to the defined flow rules'
+n=$(grep -Eo 'RX-packets: +[0-9]+ +RX-dropped' "$out" | awk 'NR % 2 == 1 { printf "%s ", $2 }')
+case $n in
+0\ 0\ [1-9]*) ;;
+*) fail "isolated: RX-packets per run $n, expected 0, 0, then the rule's frames" ;;
+esac
+[ "$(rx_queues)" = "2 " ] || fail "isolated: frames on queues $(rx_queues)"
+
+# Refused rules: validate names the field; a rule the device refuses halfway (the entry's
+# command fails) leaves no object behind; flush and stop leave the default steering alone.
+cmds="mlx5v dev show $DEV\n"
+cmds="${cmds}flow validate 0 ingress pattern eth / ipv4 tos is 4 / end actions queue index 0 / end\n"
+cmds="${cmds}flow validate 0 ingress pattern eth / ipv4 / icmp type is 8 / end actions drop / end\n"
+cmds="${cmds}flow validate 0 ingress pattern eth / ipv4 / udp / vxlan vni is 5 / end actions drop / end\n"
+cmds="${cmds}flow validate 0 ingress pattern eth / ipv4 / end actions queue index 4 / end\n"
+cmds="${cmds}flow validate 0 priority 8 ingress pattern eth / end actions drop / end\n"
+cmds="${cmds}flow validate 0 egress pattern eth / end actions drop / end\n"
+cmds="${cmds}flow validate 0 ingress pattern eth / ipv4 / end actions mark id 1 / end\n"
+cmds="${cmds}flow validate 0 group 1 ingress pattern eth / end actions jump group 1 / end\n"
+cmds="${cmds}mlx5v sim fail $DEV 0x936 0x3 0x51070043\n"
+cmds="${cmds}flow create 0 group 2 ingress pattern eth / ipv4 / udp dst is 4789 / end actions queue index 3 / count / end\n"
+cmds="${cmds}mlx5v dev show $DEV\n"
+cmds="${cmds}flow create 0 ingress pattern eth / ipv4 / udp / end actions count / queue index 1 / end\n"
+cmds="${cmds}flow create 0 ingress pattern eth / ipv4 / end actions jump group 3 / end\n"
+cmds="${cmds}flow flush 0\nmlx5v dev show $DEV\nquit\n"
+flow_session "$cmds"
+expect "$out" 'ipv4: only src_addr, dst_addr and next_proto_id are matched'
+expect "$out" 'icmp: icmp_type, icmp_code and the rest cannot be matched'
+expect "$out" 'vxlan: vni and flags cannot be matched'
+expect "$out" 'queue index beyond the Rx queues'
+expect "$out" 'priority: 0 to 7'
+expect "$out" 'egress rules are not supported'
+expect "$out" 'a fate action is required'
+expect "$out" 'jump group: a higher group'
+expect "$out" 'flow entry'
+before=$(steering 1)
+[ "$(steering 2)" = "$before" ] || fail "a refused rule left objects: $(steering 2), before: $before"
+[ "$(steering 3)" = "$before" ] || fail "after flush: $(steering 3), before: $before"
+echo "$before" | grep -q 'FTE [1-9]' || fail "no default entries: $before"
+echo "ok"
