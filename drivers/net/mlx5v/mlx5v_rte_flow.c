@@ -112,6 +112,10 @@ flow_release(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, struct rte_flow
 	if (f->tir != 0)
 		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_TIR, f->tir);
 	f->tir = 0;
+	/* The RQT after the TIR over it (§12). */
+	if (f->rqt != 0)
+		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_RQT, f->rqt);
+	f->rqt = 0;
 	if (f->counter != 0)
 		mlx5v_rte_flow_hw_counter_free(dev, f->counter);
 	f->counter = 0;
@@ -127,6 +131,40 @@ flow_release(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, struct rte_flow
 		f->index = UINT32_MAX;
 		table_put(dev, p, f->spec.group);
 	}
+}
+
+/*
+ * RSS: an RQT repeating the queues up to a power of two entries (as DPDK's mlx5 fills its
+ * indirection tables), then one indirect TIR over it hashing the rule's class.
+ */
+static int
+rss_objects(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, struct rte_flow *f)
+{
+	struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
+	const struct mlx5v_rte_flow_rss *r = &f->spec.rss;
+	uint32_t rqn[MLX5V_RTE_FLOW_RSS_MAX];
+	struct mlx5v_ethdev_tir_attr a = {
+		.td = priv->obj.td,
+		.ipv6 = r->ipv6,
+		.udp = r->udp,
+		.ip = r->ip,
+		.l4 = r->l4,
+		.key = r->key,
+	};
+	uint32_t n = rte_align32pow2(r->n);
+	const struct mlx5v_rxq *rxq;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		rxq = eth_dev->data->rx_queues[r->queue[i % r->n]];
+		rqn[i] = rxq->rqn;
+	}
+	ret = mlx5v_ethdev_cmd_rqt_create(dev, rqn, n, &f->rqt);
+	if (ret != 0)
+		return ret;
+	a.rqtn = f->rqt;
+	return mlx5v_ethdev_cmd_tir_create(dev, &a, &f->tir);
 }
 
 /* The rule's objects on the device: entry index, group, TIR or target table, counter, entry. */
@@ -164,6 +202,12 @@ flow_apply(struct rte_eth_dev *eth_dev, struct rte_flow *f, struct rte_flow_erro
 		what = "TIR";
 		rxq = eth_dev->data->rx_queues[f->spec.queue];
 		ret = mlx5v_rte_flow_hw_tir(dev, priv->obj.td, rxq->rqn, &f->tir);
+		if (ret != 0)
+			goto error;
+		dest = f->tir;
+	} else if (f->spec.fate == MLX5V_RTE_FLOW_FATE_RSS) {
+		what = "RQT and TIR of the rss action";
+		ret = rss_objects(eth_dev, dev, f);
 		if (ret != 0)
 			goto error;
 		dest = f->tir;

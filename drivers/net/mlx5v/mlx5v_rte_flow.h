@@ -33,6 +33,9 @@
 /** Highest MARK id: the flow tag is id + 1; 0 is no tag, 0xffffff is FLAG. */
 #define MLX5V_RTE_FLOW_MARK_MAX 0xfffff0u
 #define MLX5V_RTE_FLOW_TAG_FLAG 0xffffffu
+/** Queues of an RSS action; its RQT repeats them up to a power of two entries. */
+#define MLX5V_RTE_FLOW_RSS_MAX 16
+#define MLX5V_RTE_FLOW_RSS_KEY_LEN 40
 
 /** The outer header fields a rule matches, as a mask or a value (host order but addresses). */
 struct mlx5v_rte_flow_hdrs {
@@ -56,6 +59,18 @@ enum mlx5v_rte_flow_fate {
 	MLX5V_RTE_FLOW_FATE_QUEUE,
 	MLX5V_RTE_FLOW_FATE_DROP,
 	MLX5V_RTE_FLOW_FATE_JUMP,
+	MLX5V_RTE_FLOW_FATE_RSS,
+};
+
+/** An RSS action: its queues and what its one indirect TIR hashes. */
+struct mlx5v_rte_flow_rss {
+	uint16_t queue[MLX5V_RTE_FLOW_RSS_MAX];
+	uint16_t n;
+	uint8_t key[MLX5V_RTE_FLOW_RSS_KEY_LEN];
+	uint8_t ipv6;            /**< the pattern's class: IPv6 (else IPv4) */
+	uint8_t udp;             /**< its L4 protocol is UDP (else TCP or none) */
+	uint8_t ip;              /**< hash the addresses */
+	uint8_t l4;              /**< hash the ports */
 };
 
 /** A rule once parsed: everything create needs, no device object yet. */
@@ -67,6 +82,7 @@ struct mlx5v_rte_flow_spec {
 	enum mlx5v_rte_flow_fate fate;
 	uint16_t queue;          /**< FATE_QUEUE */
 	uint32_t jump_group;     /**< FATE_JUMP */
+	struct mlx5v_rte_flow_rss rss; /**< FATE_RSS */
 	uint32_t flow_tag;       /**< MARK id + 1, TAG_FLAG, or 0 */
 	uint8_t count;           /**< a COUNT action */
 };
@@ -77,7 +93,9 @@ struct rte_flow {
 	struct mlx5v_rte_flow_spec spec;
 	uint32_t index;          /**< its entry in the group's table */
 	uint32_t fg;             /**< its one-entry flow group */
-	uint32_t tir;            /**< FATE_QUEUE: a direct TIR on the queue's RQ */
+	uint32_t tir;            /**< FATE_QUEUE: a direct TIR on the queue's RQ; FATE_RSS:
+				      an indirect one over rqt */
+	uint32_t rqt;            /**< FATE_RSS: the RQT over its queues */
 	uint32_t counter;        /**< COUNT: its flow counter */
 	uint8_t fte;             /**< the entry is set */
 	uint8_t jumped;          /**< FATE_JUMP: holds a reference on the target group */

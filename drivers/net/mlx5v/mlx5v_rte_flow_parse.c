@@ -447,6 +447,73 @@ fate_set(struct mlx5v_rte_flow_spec *s, enum mlx5v_rte_flow_fate f,
 	return 0;
 }
 
+/*
+ * The rss_hf bits of an IPv4 (v6 0) or IPv6 class: addresses, then the L4 protocol's. The
+ * IPv6 "_EX" types hash as the plain ones (the TIR reads the fixed header), as on DPDK's mlx5.
+ */
+#define RSS_L3(v6) ((v6) ? RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_FRAG_IPV6 | \
+		    RTE_ETH_RSS_NONFRAG_IPV6_OTHER | RTE_ETH_RSS_IPV6_EX : RTE_ETH_RSS_IPV4 | \
+		    RTE_ETH_RSS_FRAG_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_OTHER)
+#define RSS_V6_TCP (RTE_ETH_RSS_NONFRAG_IPV6_TCP | RTE_ETH_RSS_IPV6_TCP_EX)
+#define RSS_V6_UDP (RTE_ETH_RSS_NONFRAG_IPV6_UDP | RTE_ETH_RSS_IPV6_UDP_EX)
+#define RSS_ALL (RSS_L3(0) | RSS_L3(1) | RTE_ETH_RSS_NONFRAG_IPV4_TCP | \
+		 RTE_ETH_RSS_NONFRAG_IPV4_UDP | RSS_V6_TCP | RSS_V6_UDP)
+
+/*
+ * RSS: one indirect Toeplitz TIR over an RQT of the queues. A TIR hashes one class
+ * (prm/mlx5_eth §4.9), the one the pattern names: its IP version, TCP or UDP if it names
+ * one; types say whether the addresses and the ports are hashed (0: the addresses).
+ */
+static int
+action_rss(struct rte_eth_dev *eth_dev, const struct rte_flow_action *a,
+	   struct mlx5v_rte_flow_spec *s, struct rte_flow_error *error)
+{
+	const struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
+	const struct rte_flow_action_rss *r = a->conf;
+	struct mlx5v_rte_flow_rss *o = &s->rss;
+	uint64_t types, l4 = 0;
+	unsigned int i;
+
+	RTE_BUILD_BUG_ON(MLX5V_RTE_FLOW_RSS_KEY_LEN != MLX5V_ETH_RSS_KEY_LEN ||
+			 MLX5V_RTE_FLOW_RSS_MAX < MLX5V_ETH_MAX_QUEUES);
+	if (r == NULL || r->queue_num == 0 || r->queue_num > MLX5V_RTE_FLOW_RSS_MAX)
+		return invalid(error, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a, "rss: 1 to 16 queues");
+	if (r->func != RTE_ETH_HASH_FUNCTION_DEFAULT &&
+	    r->func != RTE_ETH_HASH_FUNCTION_TOEPLITZ)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a, "rss func: Toeplitz only");
+	if (r->level > 1)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			      "rss level: the outer headers only");
+	if (r->key_len != 0 && r->key_len != MLX5V_RTE_FLOW_RSS_KEY_LEN)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			      "rss key_len: 40 bytes (or 0 for the port's key)");
+	if ((r->types & ~RSS_ALL) != 0)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			      "rss types: IPv4/IPv6 addresses and TCP/UDP ports only");
+	if (s->mask.ip_version == 0)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION, a,
+			      "rss: the pattern must name ipv4 or ipv6 (one TIR hashes one class)");
+	for (i = 0; i < r->queue_num; i++) {
+		if (r->queue[i] >= eth_dev->data->nb_rx_queues)
+			return invalid(error, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+				       "rss: a queue beyond the Rx queues");
+		o->queue[i] = r->queue[i];
+	}
+	o->n = (uint16_t)r->queue_num;
+	memcpy(o->key, r->key_len != 0 ? r->key : priv->rss_key, sizeof(o->key));
+	o->ipv6 = s->value.ip_version == 6;
+	if (s->mask.ip_protocol == 0xff && s->value.ip_protocol == IPPROTO_UDP) {
+		o->udp = 1;
+		l4 = o->ipv6 ? RSS_V6_UDP : RTE_ETH_RSS_NONFRAG_IPV4_UDP;
+	} else if (s->mask.ip_protocol == 0xff && s->value.ip_protocol == IPPROTO_TCP) {
+		l4 = o->ipv6 ? RSS_V6_TCP : RTE_ETH_RSS_NONFRAG_IPV4_TCP;
+	}
+	types = r->types != 0 ? r->types : RSS_L3(o->ipv6);
+	o->ip = (types & (RSS_L3(o->ipv6) | l4)) != 0;
+	o->l4 = (types & l4) != 0;
+	return fate_set(s, MLX5V_RTE_FLOW_FATE_RSS, a, error);
+}
+
 static int
 parse_actions(struct rte_eth_dev *eth_dev, const struct rte_flow_action actions[],
 	      struct mlx5v_rte_flow_spec *s, struct rte_flow_error *error)
@@ -475,6 +542,9 @@ parse_actions(struct rte_eth_dev *eth_dev, const struct rte_flow_action actions[
 			break;
 		case RTE_FLOW_ACTION_TYPE_DROP:
 			ret = fate_set(s, MLX5V_RTE_FLOW_FATE_DROP, a, error);
+			break;
+		case RTE_FLOW_ACTION_TYPE_RSS:
+			ret = action_rss(eth_dev, a, s, error);
 			break;
 		case RTE_FLOW_ACTION_TYPE_JUMP:
 			jump = a->conf;
@@ -520,7 +590,7 @@ parse_actions(struct rte_eth_dev *eth_dev, const struct rte_flow_action actions[
 	}
 	if (s->fate == MLX5V_RTE_FLOW_FATE_NONE)
 		return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION_NUM, actions,
-			      "a fate action is required (queue, drop or jump)");
+			      "a fate action is required (queue, rss, drop or jump)");
 	if (s->fate == MLX5V_RTE_FLOW_FATE_DROP && s->flow_tag != 0)
 		return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION, actions,
 			      "mark or flag with drop: nothing is received to carry it");
