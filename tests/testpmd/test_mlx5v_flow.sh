@@ -6,8 +6,8 @@
 # port on a loop wire sends one burst of UDP frames to port 4789 per Tx queue from many source
 # addresses (txonly multi-flow, so that RSS spreads them over the 4 Rx queues); rxonly with
 # verbose output shows the queue, the FDIR mark and the flags of each frame received. A rule
-# to queue 3 moves exactly those frames, DROP drops them, MARK and FLAG set the mbuf's FDIR
-# fields, COUNT counts them, priorities and JUMP order the rules, isolated mode stops every
+# to queue 3 moves exactly those frames, RSS spreads them over its queues alone, DROP drops
+# them, MARK and FLAG set the mbuf's FDIR fields, COUNT counts them, priorities and JUMP order the rules, isolated mode stops every
 # other frame, and refused rules leave no object in the device (doc/guides/nics/mlx5v.rst,
 # "Flow rules (rte_flow)").
 . "$(dirname "$0")/lib.sh"
@@ -61,7 +61,7 @@ expect "$out" 'Flow rule validated'
 expect "$out" 'Flow rule #0 created'
 expect "$out" 'ETH IPV4 UDP => MARK QUEUE COUNT'
 [ "$(rx_queues)" = "3 " ] || fail "frames of the rule on queues $(rx_queues), not 3 alone"
-[ "$(grep -c 'FDIR matched ID=0x1234' "$out")" -eq "$(rx_packets)" ] ||
+[ "$(grep -o 'FDIR matched ID=0x1234' "$out" | wc -l)" -eq "$(rx_packets)" ] ||
 	fail "not every frame received carries the mark"
 hits=$(grep -Eo 'hits: [0-9]+' "$out" | awk '{ print $2 }')
 bytes=$(grep -Eo 'bytes: [0-9]+' "$out" | awk '{ print $2 }')
@@ -78,7 +78,7 @@ flow_session "flow create 0 ingress pattern eth / ipv4 / udp dst is 4789 / end a
 grep -Eq 'hits: [1-9]' "$out" || fail "DROP: the dropped frames were not counted"
 flow_session "flow create 0 ingress pattern eth / ipv4 / udp / end actions flag / queue index 1 / end\n${TRAFFIC}quit\n"
 [ "$(rx_queues)" = "1 " ] || fail "FLAG rule: frames on queues $(rx_queues)"
-[ "$(grep -c 'FDIR matched hash=' "$out")" -eq "$(rx_packets)" ] || fail "FLAG: no FDIR flag"
+[ "$(grep -o 'FDIR matched hash=' "$out" | wc -l)" -eq "$(rx_packets)" ] || fail "FLAG: no FDIR flag"
 reject "$out" 'FDIR matched ID'
 
 # Priorities: the priority-0 rule wins over the priority-1 one whatever the order of
@@ -96,6 +96,10 @@ cmds="${cmds}flow create 0 group 0 ingress pattern eth / ipv4 / end actions jump
 cmds="${cmds}${TRAFFIC}quit\n"
 flow_session "$cmds"
 [ "$(rx_queues)" = "2 " ] || fail "JUMP: frames on queues $(rx_queues), not 2"
+
+# RSS over queues 1 and 2: the frames spread over those two alone.
+flow_session "flow create 0 ingress pattern eth / ipv4 / udp dst is 4789 / end actions rss queues 1 2 end types ipv4-udp end / end\n${TRAFFIC}quit\n"
+[ "$(rx_queues)" = "1 2 " ] || fail "RSS over queues 1 2: frames on queues $(rx_queues)"
 
 # Isolated mode: nothing but what a rule takes; a rule for other frames takes nothing.
 cmds="port stop 0\nflow isolate 0 true\nport start 0\n${TRAFFIC}"
@@ -123,11 +127,13 @@ cmds="${cmds}flow validate 0 priority 8 ingress pattern eth / end actions drop /
 cmds="${cmds}flow validate 0 egress pattern eth / end actions drop / end\n"
 cmds="${cmds}flow validate 0 ingress pattern eth / ipv4 / end actions mark id 1 / end\n"
 cmds="${cmds}flow validate 0 group 1 ingress pattern eth / end actions jump group 1 / end\n"
+cmds="${cmds}flow validate 0 ingress pattern eth / end actions rss queues 1 2 end / end\n"
 cmds="${cmds}mlx5v sim fail $DEV 0x936 0x3 0x51070043\n"
 cmds="${cmds}flow create 0 group 2 ingress pattern eth / ipv4 / udp dst is 4789 / end actions queue index 3 / count / end\n"
 cmds="${cmds}mlx5v dev show $DEV\n"
 cmds="${cmds}flow create 0 ingress pattern eth / ipv4 / udp / end actions count / queue index 1 / end\n"
 cmds="${cmds}flow create 0 ingress pattern eth / ipv4 / end actions jump group 3 / end\n"
+cmds="${cmds}flow create 0 ingress pattern eth / ipv6 / tcp / end actions rss queues 0 1 2 end / end\n"
 cmds="${cmds}flow flush 0\nmlx5v dev show $DEV\nquit\n"
 flow_session "$cmds"
 expect "$out" 'ipv4: only src_addr, dst_addr and next_proto_id are matched'
@@ -138,6 +144,7 @@ expect "$out" 'priority: 0 to 7'
 expect "$out" 'egress rules are not supported'
 expect "$out" 'a fate action is required'
 expect "$out" 'jump group: a higher group'
+expect "$out" 'rss: the pattern must name ipv4 or ipv6'
 expect "$out" 'flow entry'
 before=$(steering 1)
 [ "$(steering 2)" = "$before" ] || fail "a refused rule left objects: $(steering 2), before: $before"
