@@ -342,10 +342,10 @@ mlx5v_flow_destroy(struct rte_eth_dev *eth_dev)
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
 	struct mlx5v_ethdev_objs *o = &priv_of(eth_dev)->obj;
 
-	if (dev == NULL)
-		return;
 	/* The root and the rules first: group 0's table misses into this one. */
 	mlx5v_rte_flow_stop(eth_dev);
+	if (dev == NULL)
+		return;
 	if (o->ft != 0)
 		entries_clear(eth_dev, dev);
 	if (o->fg_all != 0)

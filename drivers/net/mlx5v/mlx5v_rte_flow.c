@@ -406,14 +406,13 @@ mlx5v_rte_flow_stop(struct rte_eth_dev *eth_dev)
 	struct mlx5v_rxq *rxq;
 	unsigned int i;
 
-	if (dev == NULL)
-		return;
-	if (p->root)
+	/* Without the core (gone with its device) the rules' memory alone is freed. */
+	if (p->root && dev != NULL)
 		mlx5v_ethdev_cmd_ft_root(dev, 0, 0);
 	p->root = 0;
 	if (p->rules.tqh_last != NULL)
 		flow_flush(eth_dev, NULL);
-	if (p->table[0].ft != 0)
+	if (p->table[0].ft != 0 && dev != NULL)
 		mlx5v_ethdev_cmd_ft_destroy(dev, p->table[0].ft);
 	memset(p->table, 0, sizeof(p->table));
 	p->mark = 0;
