@@ -182,8 +182,8 @@ flow_apply(struct rte_eth_dev *eth_dev, struct rte_flow *f, struct rte_flow_erro
 
 	f->index = UINT32_MAX;
 	if (dev == NULL || !p->root)
-		return -rte_flow_error_set(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					   "port not started: rules live while it runs");
+		return rte_flow_error_set(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "port not started: rules live while it runs");
 	what = "flow table";
 	ret = table_get(dev, p, f->spec.group);
 	if (ret != 0)
@@ -236,7 +236,7 @@ flow_apply(struct rte_eth_dev *eth_dev, struct rte_flow *f, struct rte_flow_erro
 
 error:
 	flow_release(eth_dev, dev, f);
-	return -rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL, what);
+	return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL, what);
 }
 
 static int
@@ -300,8 +300,8 @@ flow_destroy(struct rte_eth_dev *eth_dev, struct rte_flow *flow, struct rte_flow
 	struct rte_flow *f = flow_find(eth_dev, flow);
 
 	if (f == NULL)
-		return -rte_flow_error_set(error, ENOENT, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
-					   "no such rule on the port");
+		return rte_flow_error_set(error, ENOENT, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+					  "no such rule on the port");
 	flow_remove(eth_dev, f);
 	return 0;
 }
@@ -328,16 +328,16 @@ flow_query(struct rte_eth_dev *eth_dev, struct rte_flow *flow,
 	int ret;
 
 	if (f == NULL)
-		return -rte_flow_error_set(error, ENOENT, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
-					   "no such rule on the port");
+		return rte_flow_error_set(error, ENOENT, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+					  "no such rule on the port");
 	if (action == NULL || action->type != RTE_FLOW_ACTION_TYPE_COUNT || !f->spec.count ||
 	    dev == NULL)
-		return -rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
-					   "only the count action of a counting rule is queried");
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
+					  "only the count action of a counting rule is queried");
 	ret = mlx5v_rte_flow_hw_counter_query(dev, f->counter, &packets, &bytes);
 	if (ret != 0)
-		return -rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					   "QUERY_FLOW_COUNTER failed");
+		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "QUERY_FLOW_COUNTER failed");
 	q->hits_set = 1;
 	q->bytes_set = 1;
 	q->hits = packets - f->hits_base;
@@ -353,8 +353,8 @@ static int
 flow_isolate(struct rte_eth_dev *eth_dev, int set, struct rte_flow_error *error)
 {
 	if (eth_dev->data->dev_started)
-		return -rte_flow_error_set(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					   "port started: isolate before start");
+		return rte_flow_error_set(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "port started: isolate before start");
 	port_of(eth_dev)->isolated = !!set;
 	return 0;
 }

@@ -32,14 +32,14 @@ static int
 refuse(struct rte_flow_error *error, enum rte_flow_error_type type, const void *cause,
        const char *msg)
 {
-	return -rte_flow_error_set(error, ENOTSUP, type, cause, msg);
+	return rte_flow_error_set(error, ENOTSUP, type, cause, msg);
 }
 
 static int
 invalid(struct rte_flow_error *error, enum rte_flow_error_type type, const void *cause,
 	const char *msg)
 {
-	return -rte_flow_error_set(error, EINVAL, type, cause, msg);
+	return rte_flow_error_set(error, EINVAL, type, cause, msg);
 }
 
 /* @return 1 if the n bytes at p are all 0. */
