@@ -741,8 +741,8 @@ MLX5V_IFC(query_flow_counter_in) {
 	uint8_t op_mod[0x10];
 	uint8_t reserved_at_40[0x80];
 	uint8_t clear[0x1];
-	uint8_t reserved_at_c1[0xf];
-	uint8_t num_of_counters[0x10];
+	uint8_t dump_to_memory[0x1];
+	uint8_t num_of_counters[0x1e];
 	uint8_t flow_counter_id[0x20];
 };
 

@@ -54,14 +54,18 @@ mlx5v_sim_cmd_dealloc_flow_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *
 	return MLX5V_CMD_STAT_OK;
 }
 
-/* num_of_counters 0 or 1: one traffic_counter; clear zeroes it after the read. */
+/*
+ * num_of_counters 0 or 1: one traffic_counter into the outbox (dump_to_memory is not
+ * modelled); clear zeroes it after the read.
+ */
 uint8_t
 mlx5v_sim_cmd_query_flow_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	struct mlx5v_sim_eth_fcnt *f =
 		mlx5v_sim_eth_fcnt_get(sim, GET(query_flow_counter_in, c->in, flow_counter_id));
 
-	if (GET(query_flow_counter_in, c->in, num_of_counters) > 1)
+	if (GET(query_flow_counter_in, c->in, num_of_counters) > 1 ||
+			GET(query_flow_counter_in, c->in, dump_to_memory) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_FCNT_PARAM);
 	if (f == NULL)
