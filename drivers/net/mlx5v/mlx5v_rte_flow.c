@@ -91,7 +91,6 @@ mark_enable(struct rte_eth_dev *eth_dev)
 	struct mlx5v_rxq *rxq;
 	unsigned int i;
 
-	port_of(eth_dev)->mark = 1;
 	for (i = 0; i < eth_dev->data->nb_rx_queues; i++) {
 		rxq = eth_dev->data->rx_queues[i];
 		if (rxq != NULL)
@@ -415,7 +414,6 @@ mlx5v_rte_flow_stop(struct rte_eth_dev *eth_dev)
 	if (p->table[0].ft != 0 && dev != NULL)
 		mlx5v_ethdev_cmd_ft_destroy(dev, p->table[0].ft);
 	memset(p->table, 0, sizeof(p->table));
-	p->mark = 0;
 	for (i = 0; i < eth_dev->data->nb_rx_queues; i++) {
 		rxq = eth_dev->data->rx_queues[i];
 		if (rxq != NULL)

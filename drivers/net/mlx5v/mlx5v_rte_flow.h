@@ -118,7 +118,6 @@ struct mlx5v_rte_flow_port {
 	struct mlx5v_rte_flow_table table[MLX5V_RTE_FLOW_MAX_GROUP + 1];
 	uint8_t isolated;        /**< rte_flow_isolate(): no default entries at start */
 	uint8_t root;            /**< group 0's table is the NIC RX root */
-	uint8_t mark;            /**< a rule marks: the Rx queues read the flow tag */
 };
 
 /* ---- mlx5v_rte_flow_parse.c ---- */
