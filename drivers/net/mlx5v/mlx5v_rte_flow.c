@@ -224,13 +224,14 @@ flow_apply(struct rte_eth_dev *eth_dev, struct rte_flow *f, struct rte_flow_erro
 		if (ret != 0)
 			goto error;
 	}
+	/* The queues read tags before the first tagged frame can come. */
+	if (f->spec.flow_tag != 0)
+		mark_enable(eth_dev);
 	what = "flow entry";
 	ret = mlx5v_rte_flow_hw_entry(dev, t->ft, f->index, f->fg, &f->spec, dest, f->counter);
 	if (ret != 0)
 		goto error;
 	f->fte = 1;
-	if (f->spec.flow_tag != 0)
-		mark_enable(eth_dev);
 	return 0;
 
 error:
