@@ -18,12 +18,13 @@ TP_ARGS="-- -i --rxq=4 --txq=4 --tx-udp=1234,4789 --txonly-multi-flow --total-nu
 TRAFFIC='set fwd rxonly\nset verbose 1\nstart tx_first\n#sleep\nstop\nset verbose 0\n'
 
 # flow_session "commands": testpmd on the loop wire; a line "#sleep" waits a second (the
-# frames of tx_first travel the wire before stop).
+# frames of tx_first travel the wire before stop). Line-buffered: the forwarding lcore's
+# verbose lines and the command line's echo interleave by whole lines only.
 flow_session() {
 	printf '%b' "$1" | while IFS= read -r _l; do
 		if [ "$_l" = "#sleep" ]; then sleep 1; else echo "$_l"; fi
-	done | (cd / && timeout 60 "$TESTPMD" $EAL_BASE -l 0-1 --vdev=$DEV,wire=loop $TP_ARGS) \
-		>"$out" 2>&1
+	done | (cd / && timeout 120 stdbuf -oL "$TESTPMD" $EAL_BASE -l 0-1 --vdev=$DEV,wire=loop \
+		$TP_ARGS) >"$out" 2>&1
 	_rc=$?
 	cat "$out"
 	[ $_rc -eq 0 ] || fail "testpmd exited with $_rc"
