@@ -8,7 +8,8 @@ set -eu
 # MLXV_SETUP_PACKAGES replaces the list (the tests use it to check the non-root path).
 pkgs=${MLXV_SETUP_PACKAGES:-"gcc clang libc6-dev pkg-config meson ninja-build python3-pyelftools
 xz-utils dpkg-dev dpdk dpdk-dev libdpdk-dev rdma-core libibverbs-dev ibverbs-providers ibverbs-utils man-db
-python3-sphinx iproute2 iputils-ping libclang-rt-14-dev"}
+python3-sphinx iproute2 iputils-ping libclang-rt-14-dev openvswitch-switch-dpdk
+debhelper lintian fakeroot"}
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
