@@ -286,10 +286,10 @@ part_vfio() {
 		"$work/vfio" | sed 's/^/  /'
 	checks=$(grep -c '^ok:' "$work/vfio")
 	(cd / && timeout 60 "$run" -- "$bdir/examples/eq_events/dpdk-eq_events" $(eal_mem 256) \
-		--file-prefix mlxvdemo$$ -a 0000:00:05.0 -- 0000:00:05.0) >"$work/vfio_eal" 2>&1 ||
+		--file-prefix mlxvdemo$$ -a 0000:00:05.0,mlx5v=1 -- 0000:00:05.0) >"$work/vfio_eal" 2>&1 ||
 		{ cat "$work/vfio_eal"; fail "eq_events on the emulated function failed"; }
 	grep -E 'Probe PCI driver|event\(s\) received' "$work/vfio_eal" | sed 's/^/  /'
-	echo "ok rdma-core's libmlx5: bring-up, DEVX EQs 2^6..2^17, MSI, pages ($checks checks); eq_events -a 0000:00:05.0" >&3
+	echo "ok rdma-core's libmlx5: bring-up, DEVX EQs 2^6..2^17, MSI, pages ($checks checks); eq_events -a 0000:00:05.0,mlx5v=1" >&3
 }
 
 # --- 10. An emulated ConnectX-3 ------------------------------------------------------------

@@ -84,7 +84,7 @@ bench_mlx5v(double *close_ms)
 	double t0, t1;
 
 	t0 = bench_ms();
-	if (rte_eal_hotplug_add("pci", BENCH_BDF, "class=none") != 0)
+	if (rte_eal_hotplug_add("pci", BENCH_BDF, "mlx5v=1,class=none") != 0)
 		return -1;
 	t1 = bench_ms();
 	if (rte_eal_hotplug_remove("pci", BENCH_BDF) != 0)

@@ -158,7 +158,7 @@ bg_finish() {
 #   mixed  port 0 on an mlx4v_sim device (net_mlx4v), port 1 on an mlx5v_sim function
 #          (net_mlx5v): the cross-simulator pair of doc/guides/sim/mlx4v_sim.rst
 #   vfio   two mlx5v_sim functions emulated as PCI functions bound to vfio-pci, 0000:00:05.0
-#          and 0000:00:06.0, under dpdk-mlxv-vfio-run (sim_launcher); net_mlx5v on "-a <BDF>"
+#          and 0000:00:06.0, under dpdk-mlxv-vfio-run (sim_launcher); net_mlx5v on "-a <BDF>,mlx5v=1"
 #          through EAL's PCI bus and our vfio-pci backend (doc/guides/platform/vfio_emulation.rst)
 #   verbs  two mlx4v_sim models of one port each presented as ConnectX-3 functions under the
 #          kernel's verbs stack, 0000:01:00.0 and 0000:01:01.0, under dpdk-mlxv-verbs-run
@@ -230,7 +230,7 @@ sim_eal() {
 sim_vdev() {
 	case $1 in
 	0000:01:*) echo "-a $1,mlx4v=1" ;;
-	0000:*) echo "-a $1" ;;
+	0000:*) echo "-a $1,mlx5v=1" ;;
 	mlx4v_sim*) echo "--vdev=$1,ports=1,wire=$2${3:+,$3}" ;;
 	*) echo "--vdev=$1,wire=$2${3:+,$3}" ;;
 	esac

@@ -36,8 +36,8 @@ check() {
 
 for devargs in "" ",class=none"; do
 	(cd / && timeout 60 "$RUN" -- "$EQ" $(eal_mem 256) --file-prefix "$pfx" \
-		-a "0000:00:05.0$devargs" -- 0000:00:05.0) >"$out" 2>&1
-	check "eq_events -a 0000:00:05.0$devargs exits 0" $?
+		-a "0000:00:05.0,mlx5v=1$devargs" -- 0000:00:05.0) >"$out" 2>&1
+	check "eq_events -a 0000:00:05.0,mlx5v=1$devargs exits 0" $?
 	grep -q "EAL: Probe PCI driver: mlx5v_pci (15b3:1017) device: 0000:00:05.0" "$out"
 	check "eq_events$devargs: probed through the PCI bus" $?
 	grep -q "^0000:00:05.0: 2 event(s) received, 0 failure(s)" "$out"
@@ -45,7 +45,7 @@ for devargs in "" ",class=none"; do
 done
 
 (cd / && timeout 60 "$RUN" --dev 0000:00:05.0,msix_host_vectors=1 -- "$EQ" $(eal_mem 256) \
-	--file-prefix "$pfx" -a 0000:00:05.0 -- 0000:00:05.0) >"$out" 2>&1
+	--file-prefix "$pfx" -a 0000:00:05.0,mlx5v=1 -- 0000:00:05.0) >"$out" 2>&1
 [ $? -eq 1 ]
 check "eq_events with 1 host vector exits 1" $?
 grep -q "cannot set the trigger of MSI-X vector 1: No space left on device" "$out" &&
@@ -69,7 +69,7 @@ port_rx() { # FILE PORT: the last RX-packets count shown for PORT
 	printf 'stop\nquit\n'
 } | (cd / && timeout 120 stdbuf -oL "$RUN" --dev 0000:00:05.0,wire=pair:0000:00:06.0 \
 	--dev 0000:00:06.0,wire=pair:0000:00:05.0 -- "$TP" $(eal_mem 512) \
-	--file-prefix "$pfx" -a 0000:00:05.0 -a 0000:00:06.0 -- -i \
+	--file-prefix "$pfx" -a 0000:00:05.0,mlx5v=1 -a 0000:00:06.0,mlx5v=1 -- -i \
 	--total-num-mbufs=16384) >"$out" 2>&1
 check "testpmd on two emulated functions exits 0" $?
 [ "$(port_rx "$out" 0)" -gt 0 ] && [ "$(port_rx "$out" 1)" -gt 0 ]

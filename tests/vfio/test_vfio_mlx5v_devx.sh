@@ -9,7 +9,7 @@
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 (cd / && timeout 120 "$VFIO_RUN" -- "$MLXV_BUILD/tests/vfio/vfio-mlx5v-devx" \
-	$(sim_eal vfio 256) -a 0000:00:05.0,class=none) >"$out" 2>&1
+	$(sim_eal vfio 256) -a 0000:00:05.0,mlx5v=1,class=none) >"$out" 2>&1
 rc=$?
 cat "$out"
 [ $rc -eq 0 ] || fail "vfio-mlx5v-devx exited with $rc"

@@ -188,7 +188,7 @@ main(int argc, char **argv)
 	struct rte_dev_iterator it;
 	struct rte_device *rdev = NULL;
 	unsigned int log, pages;
-	char name[64], bdf[64], devargs[80];
+	char name[64], bdf[64], devargs[96];
 	int ret;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -248,7 +248,7 @@ main(int argc, char **argv)
 	      "teardown: the pages taken back (MANAGE_PAGES TAKE)");
 	/* A second probe: vfio-pci resets the function at open, our bring-up runs again. */
 	snprintf(bdf, sizeof(bdf), "%s", name + strlen("vfio-"));
-	snprintf(devargs, sizeof(devargs), "%s,class=none", bdf);
+	snprintf(devargs, sizeof(devargs), "%s,mlx5v=1,class=none", bdf);
 	CHECK(rte_dev_probe(devargs) == 0, "second probe of %s", bdf);
 	sim = mlx5v_sim_get(name);
 	dev = rte_pmd_mlx5v_dev_get(bdf);

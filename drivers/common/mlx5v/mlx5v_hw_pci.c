@@ -244,6 +244,7 @@ const struct mlx5v_hw_ops mlx5v_hw_pci_ops = {
 #define MLX5V_PCI_ARG_CMD_SIG "cmd_sig"
 #define MLX5V_PCI_ARG_FAST_UNLOAD "fast_unload"
 #define MLX5V_PCI_ARG_HEALTH_STRICT "health_strict"
+#define MLX5V_PCI_ARG_SELECT "mlx5v"
 
 static const char *const mlx5v_pci_valid_args[] = {
 	MLX5V_PCI_ARG_CMD_TO_MS,
@@ -252,6 +253,7 @@ static const char *const mlx5v_pci_valid_args[] = {
 	MLX5V_PCI_ARG_FAST_UNLOAD,
 	MLX5V_PCI_ARG_HEALTH_STRICT,
 	MLX5V_RECOVERY_ARG,
+	MLX5V_PCI_ARG_SELECT,
 	MLX5V_CLASS_ARG,
 	NULL,
 };
@@ -307,7 +309,8 @@ mlx5v_pci_arg_str(const char *key, const char *val, void *opaque)
 }
 
 static int
-mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp, char *classes)
+mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp, char *classes,
+		uint32_t *selected)
 {
 	struct rte_kvargs *kv;
 	uint32_t sig = 0, fast = 0, strict = 0;
@@ -354,8 +357,14 @@ mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp, char *
 	    rte_kvargs_process(kv, MLX5V_PCI_ARG_HEALTH_STRICT, mlx5v_pci_arg_u32, &strict) < 0 ||
 	    rte_kvargs_process(kv, MLX5V_RECOVERY_ARG, mlx5v_pci_arg_recovery,
 			       &dp->recovery) < 0 ||
+	    rte_kvargs_process(kv, MLX5V_PCI_ARG_SELECT, mlx5v_pci_arg_u32, selected) < 0 ||
 	    rte_kvargs_process(kv, MLX5V_CLASS_ARG, mlx5v_pci_arg_str, classes) < 0)
 		ret = -EINVAL;
+	else if (*selected > 1) {
+		MLX5V_LOG(ERR, "%s: devarg %s=%u: expected 0 or 1", pdev->device.name,
+			  MLX5V_PCI_ARG_SELECT, *selected);
+		ret = -EINVAL;
+	}
 	dp->cmd_sig = !!sig;
 	dp->fast_teardown = !!fast;
 	dp->health_strict = !!strict;
@@ -384,6 +393,7 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 {
 	char classes[MLX5V_PCI_CLASS_LEN] = "";
 	struct mlx5v_dev_params dp;
+	uint32_t selected = 0;
 	struct mlx5v_pci *p;
 	int ret;
 
@@ -393,6 +403,19 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 		MLX5V_LOG(INFO, "%s: not bound to vfio-pci, skipped", pdev->device.name);
 		return 1;
 	}
+	/*
+	 * Installed as a plugin, this driver is in every DPDK program of the machine, and the PCI
+	 * bus gives a device to the first driver whose probe returns 0: a function is only taken
+	 * when the user names it for us (-a <BDF>,mlx5v=1), as mlx4v_pci does with mlx4v=1, and
+	 * is otherwise left, untouched and with its devargs unread, to the drivers after us
+	 * (doc/guides/howto/device_selection.rst).
+	 */
+	if (pdev->device.devargs == NULL || pdev->device.devargs->args == NULL ||
+	    strstr(pdev->device.devargs->args, MLX5V_PCI_ARG_SELECT "=") == NULL) {
+		MLX5V_LOG(INFO, "%s: not selected (devarg %s=1), left to other drivers",
+			  pdev->device.name, MLX5V_PCI_ARG_SELECT);
+		return 1;
+	}
 	if (pdev->mem_resource[0].addr == NULL) {
 		MLX5V_LOG(ERR, "%s: BAR0 is not mapped", pdev->device.name);
 		return -ENODEV;
@@ -400,9 +423,14 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 	memset(&dp, 0, sizeof(dp));
 	/* A dead device is reset and brought up again unless recovery=dead says otherwise. */
 	dp.recovery = MLX5V_RECOVERY_RESET;
-	ret = mlx5v_pci_parse(pdev, &dp, classes);
+	ret = mlx5v_pci_parse(pdev, &dp, classes, &selected);
 	if (ret < 0)
 		return ret;
+	if (selected == 0) {
+		MLX5V_LOG(INFO, "%s: %s=0, left to other drivers", pdev->device.name,
+			  MLX5V_PCI_ARG_SELECT);
+		return 1;
+	}
 	/* The primary owns the function: a secondary attaches the classes to it. */
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return mlx5v_class_dev_attach(&pdev->device, classes[0] != '\0' ? classes : NULL);
@@ -475,5 +503,5 @@ RTE_PMD_REGISTER_PCI(mlx5v_pci, mlx5v_pci_drv);
 RTE_PMD_REGISTER_PCI_TABLE(mlx5v_pci, mlx5v_pci_ids);
 RTE_PMD_REGISTER_KMOD_DEP(mlx5v_pci, "vfio-pci");
 RTE_PMD_REGISTER_PARAM_STRING(mlx5v_pci,
-	"class=<net|none|name:name> cmd_to_ms=<int> health_ms=<int> cmd_sig=<0|1> "
+	"mlx5v=<0|1> class=<net|none|name:name> cmd_to_ms=<int> health_ms=<int> cmd_sig=<0|1> "
 	"fast_unload=<0|1> health_strict=<0|1> recovery=<reset|dead>");
