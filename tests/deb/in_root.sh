@@ -68,6 +68,16 @@ cc -o "$dir/eqapp" "$dir/devx_eq_app.c" -DALLOW_EXPERIMENTAL_API \
 expect "$log" 'mlx5v_sim0: DEVX EQ [0-9]+ created'
 echo "program built with pkg-config libdpdk-mlxv creates a DEVX EQ OK"
 
+# Open vSwitch with DPDK on the installed plugins (no -d): tests/testpmd/test_ovs_bridge.sh.
+MLXV_SRC=$dir MLXV_BUILD=$dir sh "$dir/tests/testpmd/test_ovs_bridge.sh" installed >"$log" 2>&1
+rc=$?
+tail -3 "$log"
+case $rc in
+0) echo "OVS bridge on the installed plugins OK" ;;
+77) echo "OVS bridge on the installed plugins skipped: $(grep SKIP "$log")" ;;
+*) cat "$log"; fail "OVS bridge on the installed plugins" ;;
+esac
+
 # Remove, then purge: no file of ours is left (directories other packages share may stay).
 for p in $pkgs; do
 	dpkg -L "$p" | while read -r f; do

@@ -30,9 +30,12 @@ if [ "${MLXV_DEB_INNER:-}" = 1 ]; then
 	done
 	mount --rbind /dev "$r/dev" && mount -t proc proc "$r/proc" &&
 		mount --rbind /sys "$r/sys" || fail "/dev, /proc, /sys in the root"
-	mkdir -p "$r/tmp/mlxv-deb" || fail "mkdir"
+	mkdir -p "$r/tmp/mlxv-deb/tests/testpmd" || fail "mkdir"
 	cp "$1"/*.deb "$MLXV_SRC/tests/deb/in_root.sh" "$MLXV_SRC/tests/deb/devx_eq_app.c" \
 		"$r/tmp/mlxv-deb/" || fail "copy into the root"
+	# The OVS test, run there on the installed plugins.
+	cp "$MLXV_SRC/tests/testpmd/lib.sh" "$MLXV_SRC/tests/testpmd/test_ovs_bridge.sh" \
+		"$r/tmp/mlxv-deb/tests/testpmd/" || fail "copy into the root"
 	[ ! -e "$r$MLXV_SRC/meson.build" ] || fail "the source tree is visible in the root"
 	chroot "$r" /bin/sh /tmp/mlxv-deb/in_root.sh /tmp/mlxv-deb
 	exit $?

@@ -14,7 +14,10 @@
 # the receive queues of options:n_rxq, the driver's name and the interface statistics.
 # doc/guides/howto/ovs.rst.
 #
-# usage: test_ovs_bridge.sh [PLUGIN_DIR]   (default: our build tree's drivers, staged privately)
+# usage: test_ovs_bridge.sh [PLUGIN_DIR|installed]
+#   PLUGIN_DIR  a private directory of our plugins, given with -d (default: the build tree's
+#               drivers, staged privately); "installed": no -d, the plugins of the Debian
+#               packages in DPDK's plugin directory (tests/deb/in_root.sh)
 # Skips (77) without root, TUN, network namespaces, hugepages or Debian's OVS with DPDK.
 
 . "$MLXV_SRC/tests/testpmd/lib.sh"
@@ -66,7 +69,9 @@ trap 'exit 130' INT TERM
 plugin_arg=${1:-}
 
 work=$(mktemp -d) || fail "mktemp"
-if [ -n "$plugin_arg" ]; then
+if [ "$plugin_arg" = installed ]; then
+	plugins=
+elif [ -n "$plugin_arg" ]; then
 	plugins=$plugin_arg
 else
 	plugins=$(stage_plugins) || fail "cannot stage the plugins"
@@ -107,7 +112,7 @@ vsctl --no-wait init || fail "ovs-vsctl init"
 # mount (below), a file prefix of the test's own; one PMD thread, sleeping when idle.
 huge=$work/huge
 mkdir "$huge" || fail "mkdir"
-extra="--file-prefix=$prefix --huge-dir=$huge --no-pci -d $plugins"
+extra="--file-prefix=$prefix --huge-dir=$huge --no-pci${plugins:+ -d $plugins}"
 extra="$extra --vdev=mlx5v_sim0,wire=tap:$tap1 --vdev=mlx4v_sim0,ports=2,mac=$mac4,wire1=tap:$tap2"
 vsctl --no-wait set Open_vSwitch . other_config:dpdk-init=true \
 	"other_config:dpdk-extra=\"$extra\"" other_config:dpdk-socket-mem=512 \
