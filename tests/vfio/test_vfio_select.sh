@@ -8,7 +8,8 @@
 # of the machine (doc/guides/howto/device_selection.rst). Two functions emulated as vfio-pci
 # devices (dpdk-mlxv-vfio-run), our testpmd (our drivers registered first, Debian's
 # auto-loaded after them), only 0000:00:05.0 opted in: it becomes our port, 0000:00:06.0 is
-# left to Debian's mlx5_pci, which EAL then asks; mlx5v=0 leaves a function the same way.
+# left to Debian's mlx5_pci, which EAL then asks; mlx5v=0 leaves a function the same way, and
+# mlx5v=2 fails its probe with a message.
 . "$(dirname "$0")/../testpmd/lib.sh"
 set -u
 out=$(mktemp)
@@ -35,4 +36,9 @@ for a6 in "" ",mlx5v=0"; do
 	expect "$out" 'Probe PCI driver: mlx5_pci \(15b3:[0-9a-f]+\) device: 0000:00:06.0'
 	reject "$out" '^[0-9]+ +[0-9A-F:]+ +0000:00:06.0 '
 done
+# A value other than 0 or 1 is an error, reported, not a silent skip.
+echo "== -a 0000:00:05.0,mlx5v=1 -a 0000:00:06.0,mlx5v=2"
+run ",mlx5v=2"
+expect "$out" '0000:00:06.0: devarg mlx5v=2: expected 0 or 1'
+reject "$out" '^[0-9]+ +[0-9A-F:]+ +0000:00:06.0 '
 echo "mlx5v_pci took the function opted in and left the other to Debian's mlx5_pci: OK"
