@@ -9,8 +9,11 @@
  * with the simulator path (mlx5v_dev.c), but has never run against a real ConnectX.
  */
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -308,6 +311,26 @@ mlx5v_pci_arg_str(const char *key, const char *val, void *opaque)
 	return 0;
 }
 
+/*
+ * Whether this library was loaded from the EAL's own plugin directory (RTE_EAL_PMD_PATH,
+ * which every DPDK program of the machine loads without being asked) rather than linked by
+ * the program or given with -d. @return 1 or 0 (0 too when it cannot tell).
+ */
+static int
+mlx5v_pci_autoloaded(void)
+{
+	char lib[PATH_MAX], dir[PATH_MAX], real_dir[PATH_MAX], pmds[PATH_MAX];
+	Dl_info info;
+
+	if (dladdr((void *)(uintptr_t)mlx5v_pci_autoloaded, &info) == 0 ||
+	    info.dli_fname == NULL || strlcpy(lib, info.dli_fname, sizeof(lib)) >= sizeof(lib))
+		return 0;
+	strlcpy(dir, dirname(lib), sizeof(dir));
+	if (realpath(dir, real_dir) == NULL || realpath(RTE_EAL_PMD_PATH, pmds) == NULL)
+		return 0;
+	return strcmp(real_dir, pmds) == 0;
+}
+
 static int
 mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp, char *classes,
 		uint32_t *selected)
@@ -393,7 +416,7 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 {
 	char classes[MLX5V_PCI_CLASS_LEN] = "";
 	struct mlx5v_dev_params dp;
-	uint32_t selected = 0;
+	uint32_t selected = 1;
 	struct mlx5v_pci *p;
 	int ret;
 
@@ -405,13 +428,16 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 	}
 	/*
 	 * Installed as a plugin, this driver is in every DPDK program of the machine, and the PCI
-	 * bus gives a device to the first driver whose probe returns 0: a function is only taken
-	 * when the user names it for us (-a <BDF>,mlx5v=1), as mlx4v_pci does with mlx4v=1, and
-	 * is otherwise left, untouched and with its devargs unread, to the drivers after us
-	 * (doc/guides/howto/device_selection.rst).
+	 * bus gives a device to the first driver whose probe returns 0: loaded from the EAL's
+	 * plugin directory, a function is only taken when the user names it for us
+	 * (-a <BDF>,mlx5v=1), as mlx4v_pci does with mlx4v=1, and is otherwise left, untouched
+	 * and with its devargs unread, to the drivers after us. Linked by the program or loaded
+	 * with -d, the driver was asked for: binding the function to vfio-pci is the opt-in, and
+	 * mlx5v=0 still leaves it (doc/guides/howto/device_selection.rst).
 	 */
-	if (pdev->device.devargs == NULL || pdev->device.devargs->args == NULL ||
-	    strstr(pdev->device.devargs->args, MLX5V_PCI_ARG_SELECT "=") == NULL) {
+	if ((pdev->device.devargs == NULL || pdev->device.devargs->args == NULL ||
+	     strstr(pdev->device.devargs->args, MLX5V_PCI_ARG_SELECT "=") == NULL) &&
+	    mlx5v_pci_autoloaded()) {
 		MLX5V_LOG(INFO, "%s: not selected (devarg %s=1), left to other drivers",
 			  pdev->device.name, MLX5V_PCI_ARG_SELECT);
 		return 1;
