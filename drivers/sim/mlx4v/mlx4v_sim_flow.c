@@ -193,10 +193,10 @@ mlx4v_sim_flow_specs_check(const struct mlx4v_sim *sim, const struct mlx4v_flow_
  * The rule as the device takes it (doc/guides/prm/mlx4.rst §5.4): a NORMAL rule whose first spec
  * is Ethernet with a full destination MAC mask, then optionally IPv4 and TCP or UDP specs
  * (mlx4v_sim_flow_specs_check()), or a default rule (ALL_DEFAULT, MC_DEFAULT) without a spec or
- * with one Ethernet spec of empty mask. A NORMAL rule with an empty or partial DMAC mask is refused, as mlx4_en's rule validator refuses
- * it: on silicon it would be a regular rule ranked above the kernel netdev's own, or refused by
- * firmware or by the PF for a VF. @return the kind it steers as (enum rte_pmd_mlx4v_flow_type),
- * or -EINVAL.
+ * with one Ethernet spec of empty mask. A NORMAL rule with an empty or partial DMAC mask is
+ * refused, as mlx4_en's rule validator refuses it: on silicon it would be a regular rule ranked
+ * above the kernel netdev's own, or refused by firmware or by the PF for a VF. @return the kind
+ * it steers as (enum rte_pmd_mlx4v_flow_type), or -EINVAL.
  */
 static int
 mlx4v_sim_flow_rule_check(const struct mlx4v_sim *sim, const struct mlx4v_flow_rule *r)
