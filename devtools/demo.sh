@@ -295,10 +295,11 @@ part_vfio() {
 # --- 10. An emulated ConnectX-3 ------------------------------------------------------------
 # dpdk-mlxv-verbs-run presents simulated ConnectX-3 functions as the kernel's verbs stack does
 # (doc/guides/platform/verbs_emulation.rst): Debian's ibv_devinfo lists one, then libmlx4
-# (unmodified) sends frames from one function to another over a pair wire.
+# (unmodified) sends frames from one function to another over a pair wire, then DPDK's own
+# net_mlx4 (Debian's plugin, in Debian's dpdk-testpmd) forwards between them.
 part_verbs() {
 	echo
-	echo "== 10. An emulated ConnectX-3: Debian's ibv_devinfo, then libmlx4 over a pair wire"
+	echo "== 10. An emulated ConnectX-3: Debian's ibv_devinfo, libmlx4 over a pair wire, DPDK's net_mlx4"
 	run=$bdir/app/dpdk-mlxv-verbs-run
 	prog=$bdir/tests/verbs/verbs-pair
 	[ -x "$run" ] || fail "dpdk-mlxv-verbs-run was not built"
@@ -315,7 +316,26 @@ part_verbs() {
 	sed 's/^/  /' "$work/verbs"
 	n=$(sed -n 's/.*frames to its MAC received in order.*(\([0-9]*\))$/\1/p' "$work/verbs")
 	[ -n "$n" ] || fail "no frame count in the program's output"
-	echo "ok ibv_devinfo lists mlx4_0; libmlx4: $n frames from mlx4_0 received by mlx4_1" >&3
+	# DPDK's own mlx4 PMD (the distribution's plugin, unmodified) in the distribution's
+	# testpmd, forwarding between the two cabled functions.
+	dtp=/usr/bin/dpdk-testpmd
+	if [ ! -x "$dtp" ] || ! ls /usr/lib/*/dpdk/pmds-*/librte_net_mlx4.so >/dev/null 2>&1; then
+		echo "ok ibv_devinfo lists mlx4_0; libmlx4: $n frames (no Debian net_mlx4 to run)" >&3
+		exit 0
+	fi
+	echo "  DPDK's own net_mlx4 in Debian's dpdk-testpmd, io forwarding between the functions:"
+	{ echo "start tx_first"; sleep 3; echo "stop"; echo "quit"; } |
+		(cd / && timeout 60 "$run" --dev 0000:00:06.0,wire1=pair:verbs-0000:00:07.0.1 \
+		--dev 0000:00:07.0,wire1=pair:verbs-0000:00:06.0.1 -- "$dtp" --no-huge -m 256 \
+		--file-prefix mlxvdemo$$ -a 0000:00:06.0,port=0 -a 0000:00:07.0,port=0 -- -i \
+		--no-lsc-interrupt --no-rmv-interrupt --total-num-mbufs=8192) >"$work/mlx4" 2>&1 ||
+		{ cat "$work/mlx4"; fail "Debian's testpmd with net_mlx4 failed"; }
+	grep -E 'Probe PCI driver: net_mlx4|^Port [0-9]+: [0-9A-F:]+$' "$work/mlx4" | sed 's/^/  /'
+	rx=$(awk '/Accumulated forward statistics/ { a = 1 } a && /RX-packets:/ { print $2; exit }' \
+		"$work/mlx4")
+	echo "  forwarded by net_mlx4: ${rx:-0} packets received over both ports"
+	[ "${rx:-0}" -gt 64 ] || { cat "$work/mlx4"; fail "net_mlx4 forwarded nothing"; }
+	echo "ok ibv_devinfo lists mlx4_0; libmlx4: $n frames; DPDK's net_mlx4: $rx packets forwarded" >&3
 }
 
 echo "dpdk-mlxv demo: the drivers on simulated ConnectX devices (everything below runs on"
