@@ -68,6 +68,18 @@ cc -o "$dir/eqapp" "$dir/devx_eq_app.c" -DALLOW_EXPERIMENTAL_API \
 expect "$log" 'mlx5v_sim0: DEVX EQ [0-9]+ created'
 echo "program built with pkg-config libdpdk-mlxv creates a DEVX EQ OK"
 
+# Installed, mlx5v_pci takes a function only when opted in: two functions emulated on
+# vfio-pci by the installed launcher, the installed testpmd (which links the installed
+# drivers): 0000:00:05.0 given mlx5v=1 is our port, 0000:00:06.0 is left to other drivers.
+printf 'show port summary all\nquit\n' | (cd / && timeout 60 dpdk-mlxv-vfio-run \
+	--dev 0000:00:05.0 --dev 0000:00:06.0 -- dpdk-mlxv-testpmd --no-huge -m 512 --no-shconf \
+	--log-level='pmd.common.mlx5v*:info' -a 0000:00:05.0,mlx5v=1 -a 0000:00:06.0 -- -i \
+	--total-num-mbufs=4096) >"$log" 2>&1 || { cat "$log"; fail "testpmd on emulated functions"; }
+expect "$log" '^0 +[0-9A-F:]+ +0000:00:05.0 '
+expect "$log" '0000:00:06.0: not selected \(devarg mlx5v=1\), left to other drivers'
+grep -Eq '^[0-9]+ +[0-9A-F:]+ +0000:00:06.0 ' "$log" && { cat "$log"; fail "0000:00:06.0 taken"; }
+echo "installed mlx5v_pci takes only the function opted in with mlx5v=1 OK"
+
 # Open vSwitch with DPDK on the installed plugins (no -d): tests/testpmd/test_ovs_bridge.sh.
 MLXV_SRC=$dir MLXV_BUILD=$dir sh "$dir/tests/testpmd/test_ovs_bridge.sh" installed >"$log" 2>&1
 rc=$?

@@ -12,7 +12,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -312,23 +311,22 @@ mlx5v_pci_arg_str(const char *key, const char *val, void *opaque)
 }
 
 /*
- * Whether this library was loaded from the EAL's own plugin directory (RTE_EAL_PMD_PATH,
- * which every DPDK program of the machine loads without being asked) rather than linked by
- * the program or given with -d. @return 1 or 0 (0 too when it cannot tell).
+ * Whether this library is the one installed as a plugin of the EAL's own directory
+ * (RTE_EAL_PMD_PATH, which every DPDK program of the machine loads without being asked):
+ * the file the plugin name there resolves to. A build tree's library, linked by a program
+ * or given with -d, is not. @return 1 or 0 (0 too when it cannot tell).
  */
 static int
-mlx5v_pci_autoloaded(void)
+mlx5v_pci_installed(void)
 {
-	char lib[PATH_MAX], dir[PATH_MAX], real_dir[PATH_MAX], pmds[PATH_MAX];
+	char self[PATH_MAX], plugin[PATH_MAX];
 	Dl_info info;
 
-	if (dladdr((void *)(uintptr_t)mlx5v_pci_autoloaded, &info) == 0 ||
-	    info.dli_fname == NULL || strlcpy(lib, info.dli_fname, sizeof(lib)) >= sizeof(lib))
+	if (dladdr((void *)(uintptr_t)mlx5v_pci_installed, &info) == 0 ||
+	    info.dli_fname == NULL || realpath(info.dli_fname, self) == NULL ||
+	    realpath(RTE_EAL_PMD_PATH "/librte_common_mlx5v.so", plugin) == NULL)
 		return 0;
-	strlcpy(dir, dirname(lib), sizeof(dir));
-	if (realpath(dir, real_dir) == NULL || realpath(RTE_EAL_PMD_PATH, pmds) == NULL)
-		return 0;
-	return strcmp(real_dir, pmds) == 0;
+	return strcmp(self, plugin) == 0;
 }
 
 static int
@@ -428,16 +426,16 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 	}
 	/*
 	 * Installed as a plugin, this driver is in every DPDK program of the machine, and the PCI
-	 * bus gives a device to the first driver whose probe returns 0: loaded from the EAL's
-	 * plugin directory, a function is only taken when the user names it for us
-	 * (-a <BDF>,mlx5v=1), as mlx4v_pci does with mlx4v=1, and is otherwise left, untouched
-	 * and with its devargs unread, to the drivers after us. Linked by the program or loaded
-	 * with -d, the driver was asked for: binding the function to vfio-pci is the opt-in, and
-	 * mlx5v=0 still leaves it (doc/guides/howto/device_selection.rst).
+	 * bus gives a device to the first driver whose probe returns 0: installed there, a
+	 * function is only taken when the user names it for us (-a <BDF>,mlx5v=1), as mlx4v_pci
+	 * does with mlx4v=1, and is otherwise left, untouched and with its devargs unread, to
+	 * the drivers after us. A build tree's driver, linked by the program or loaded with -d,
+	 * was asked for: binding the function to vfio-pci is the opt-in, and mlx5v=0 still
+	 * leaves it (doc/guides/howto/device_selection.rst).
 	 */
 	if ((pdev->device.devargs == NULL || pdev->device.devargs->args == NULL ||
 	     strstr(pdev->device.devargs->args, MLX5V_PCI_ARG_SELECT "=") == NULL) &&
-	    mlx5v_pci_autoloaded()) {
+	    mlx5v_pci_installed()) {
 		MLX5V_LOG(INFO, "%s: not selected (devarg %s=1), left to other drivers",
 			  pdev->device.name, MLX5V_PCI_ARG_SELECT);
 		return 1;
