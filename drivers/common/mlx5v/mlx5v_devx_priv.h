@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/** @file What the DEVX files share: the per-device context, the handle registry, handle memory. */
+
+#ifndef _MLX5V_DEVX_PRIV_H_
+#define _MLX5V_DEVX_PRIV_H_
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rte_spinlock.h>
+
+#include "mlx5v_dev.h"
+#include "mlx5v_devx.h"
+
+/** A range mapped with mlx5v_devx_dma_map(). */
+struct mlx5v_devx_dma {
+	TAILQ_ENTRY(mlx5v_devx_dma) next;
+	uint8_t *addr;
+	size_t size;
+	uint64_t iova;
+	/* External memory this range put into the container (ctr_len 0: none). */
+	uint8_t *ctr_va;
+	uint64_t ctr_iova;
+	size_t ctr_len;
+};
+
+/**
+ * DEVX state of one device. struct mlx5v_dev has no slot for it, so it lives in a
+ * process-local registry keyed by the device address, created by mlx5v_devx_dev_get()
+ * and torn down by the device's REMOVE hook (objects the application forgot are
+ * destroyed then). Its presence in that registry is what makes a device handle valid.
+ */
+struct mlx5v_devx_ctx {
+	TAILQ_ENTRY(mlx5v_devx_ctx) next;
+	struct mlx5v_dev *dev;
+	struct mlx5v_dev_hook hook;
+	uint32_t refs;             /**< atomic: calls in flight on the device or its objects */
+	int dying;                 /**< removal began; under the registry write lock */
+	rte_spinlock_t lock;       /**< the lists; never held across a command */
+	TAILQ_HEAD(, mlx5v_devx_msi) msis;
+	TAILQ_HEAD(, mlx5v_devx_eq) eqs;
+	TAILQ_HEAD(, mlx5v_devx_uar) uars;
+	TAILQ_HEAD(, mlx5v_devx_dma) dmas;
+	TAILQ_HEAD(, mlx5v_devx_cq) cqs;
+	struct mlx5v_devx_raw *raw; /**< objects created by rte_pmd_mlx5v_devx_general_cmd() */
+};
+
+/** Kinds of registered objects, one sorted set each. */
+enum mlx5v_devx_kind {
+	MLX5V_DEVX_KIND_MSI,
+	MLX5V_DEVX_KIND_EQ,
+	MLX5V_DEVX_KIND_UAR,
+	MLX5V_DEVX_KIND_CQ,
+	MLX5V_DEVX_KIND_MAX,
+};
+
+/* mlx5v_devx_obj.c: handle memory whose addresses are never reused. */
+void *mlx5v_devx_hmem_alloc(size_t size);
+void mlx5v_devx_hmem_free(void *p, size_t size);
+
+/* mlx5v_devx_obj.c: the registry of live handles and the per-device context. */
+int mlx5v_devx_reg_reserve(enum mlx5v_devx_kind kind);
+void mlx5v_devx_reg_cancel(enum mlx5v_devx_kind kind);
+void mlx5v_devx_reg_publish(enum mlx5v_devx_kind kind, const void *handle,
+			    struct mlx5v_devx_obj *obj, struct mlx5v_devx_ctx *ctx);
+struct mlx5v_devx_obj *mlx5v_devx_obj_get(enum mlx5v_devx_kind kind, const void *handle);
+void mlx5v_devx_obj_put(struct mlx5v_devx_obj *obj);
+struct mlx5v_devx_obj *mlx5v_devx_obj_get_excl(enum mlx5v_devx_kind kind, const void *handle);
+void mlx5v_devx_obj_put_excl(struct mlx5v_devx_obj *obj);
+void mlx5v_devx_obj_retire(enum mlx5v_devx_kind kind, const void *handle,
+			   struct mlx5v_devx_obj *obj);
+int mlx5v_devx_ctx_acquire(struct mlx5v_dev *dev, struct mlx5v_devx_ctx **out);
+void mlx5v_devx_ctx_put(struct mlx5v_devx_ctx *ctx);
+
+/* What the device removal (mlx5v_devx_obj.c) calls to destroy what the application left. */
+int mlx5v_devx_eq_destroy_cmd(struct mlx5v_dev *dev, uint32_t eqn);
+void mlx5v_devx_eq_free(struct mlx5v_devx_eq *eq);
+int mlx5v_devx_cq_destroy_cmd(struct mlx5v_dev *dev, uint32_t cqn);
+void mlx5v_devx_cq_unmap(struct mlx5v_dev *dev, struct mlx5v_devx_cq *cq);
+void mlx5v_devx_dma_unreach(struct mlx5v_dev *dev, struct mlx5v_devx_dma *d);
+
+#endif /* _MLX5V_DEVX_PRIV_H_ */
