@@ -31,25 +31,17 @@ mlx5v_devx_msi_alloc(struct mlx5v_dev *dev)
 {
 	struct mlx5v_devx_ctx *ctx;
 	struct mlx5v_devx_msi *msi;
-	int fd, v, ret;
+	int fd, v;
 
 	/* The context tracks the vector, so a device removal frees what is left. */
-	ret = mlx5v_devx_ctx_acquire(dev, &ctx);
-	if (ret < 0)
-		goto err;
-	msi = mlx5v_devx_hmem_alloc(sizeof(*msi));
-	if (msi == NULL) {
-		ret = -ENOMEM;
-		goto err_ctx_put;
-	}
-	ret = mlx5v_devx_reg_reserve(MLX5V_DEVX_KIND_MSI);
-	if (ret < 0)
-		goto err_msi_free;
+	msi = mlx5v_devx_obj_begin(dev, MLX5V_DEVX_KIND_MSI, sizeof(*msi), &ctx);
+	if (msi == NULL)
+		return NULL;
 	/* The core picks the lowest free vector >= 1 and attaches a non-blocking eventfd. */
 	v = mlx5v_msi_alloc(dev, &fd);
 	if (v < 0) {
-		ret = v;
-		goto err_reg_cancel;
+		mlx5v_devx_obj_abort(MLX5V_DEVX_KIND_MSI, msi, sizeof(*msi), ctx, v);
+		return NULL;
 	}
 	msi->dev = dev;
 	msi->vector = v;
@@ -63,27 +55,12 @@ mlx5v_devx_msi_alloc(struct mlx5v_dev *dev)
 	MLX5V_EQ_LOG(DEBUG, "%s: DEVX MSI vector %d allocated, fd %d", dev->name, v, fd);
 	mlx5v_devx_ctx_put(ctx);
 	return msi;
-
-err_reg_cancel:
-	mlx5v_devx_reg_cancel(MLX5V_DEVX_KIND_MSI);
-err_msi_free:
-	mlx5v_devx_hmem_free(msi, sizeof(*msi));
-err_ctx_put:
-	mlx5v_devx_ctx_put(ctx);
-err:
-	rte_errno = -ret;
-	return NULL;
 }
 
 struct mlx5v_devx_msi *
 mlx5v_devx_to_msi(struct rte_pmd_mlx5v_msi_vector *pub)
 {
-	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get(MLX5V_DEVX_KIND_MSI, pub);
-
-	if (obj == NULL)
-		return NULL;
-	mlx5v_devx_obj_put(obj);
-	return (struct mlx5v_devx_msi *)pub;
+	return mlx5v_devx_obj_live(MLX5V_DEVX_KIND_MSI, pub);
 }
 
 int
@@ -245,25 +222,15 @@ mlx5v_devx_uar_alloc(struct mlx5v_dev *dev)
 	uint32_t idx;
 	int ret;
 
-	ret = mlx5v_devx_ctx_acquire(dev, &ctx);
-	if (ret < 0) {
-		rte_errno = -ret;
+	uar = mlx5v_devx_obj_begin(dev, MLX5V_DEVX_KIND_UAR, sizeof(*uar), &ctx);
+	if (uar == NULL)
 		return NULL;
-	}
-	uar = mlx5v_devx_hmem_alloc(sizeof(*uar));
-	if (uar == NULL) {
-		ret = -ENOMEM;
-		goto err_ctx_put;
-	}
-	ret = mlx5v_devx_reg_reserve(MLX5V_DEVX_KIND_UAR);
-	if (ret < 0)
-		goto err_free;
 	memset(in, 0, sizeof(in));
 	memset(out, 0, sizeof(out));
 	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, RTE_PMD_MLX5V_CMD_OP_ALLOC_UAR);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 	if (ret < 0)
-		goto err_reg_cancel;
+		goto err_abort;
 	idx = MLX5V_IFC_GET(alloc_uar_out, out, uar);
 	base = mlx5v_hw_uar_addr(mlx5v_dev_hw(dev), idx);
 	if (base == NULL) {
@@ -287,25 +254,15 @@ err_dealloc:
 	MLX5V_IFC_SET(dealloc_uar_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
 	MLX5V_IFC_SET(dealloc_uar_in, in, uar, idx);
 	mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
-err_reg_cancel:
-	mlx5v_devx_reg_cancel(MLX5V_DEVX_KIND_UAR);
-err_free:
-	mlx5v_devx_hmem_free(uar, sizeof(*uar));
-err_ctx_put:
-	mlx5v_devx_ctx_put(ctx);
-	rte_errno = -ret;
+err_abort:
+	mlx5v_devx_obj_abort(MLX5V_DEVX_KIND_UAR, uar, sizeof(*uar), ctx, ret);
 	return NULL;
 }
 
 struct mlx5v_devx_uar *
 mlx5v_devx_to_uar(struct rte_pmd_mlx5v_uar *pub)
 {
-	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get(MLX5V_DEVX_KIND_UAR, pub);
-
-	if (obj == NULL)
-		return NULL;
-	mlx5v_devx_obj_put(obj);
-	return (struct mlx5v_devx_uar *)pub;
+	return mlx5v_devx_obj_live(MLX5V_DEVX_KIND_UAR, pub);
 }
 
 int

@@ -65,19 +65,9 @@ mlx5v_devx_cq_create_opts(struct mlx5v_dev *dev, unsigned int log_size, uint32_t
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	ret = mlx5v_devx_ctx_acquire(dev, &ctx);
-	if (ret < 0) {
-		rte_errno = -ret;
+	cq = mlx5v_devx_obj_begin(dev, MLX5V_DEVX_KIND_CQ, sizeof(*cq), &ctx);
+	if (cq == NULL)
 		return NULL;
-	}
-	cq = mlx5v_devx_hmem_alloc(sizeof(*cq));
-	if (cq == NULL) {
-		ret = -ENOMEM;
-		goto err_ctx_put;
-	}
-	ret = mlx5v_devx_reg_reserve(MLX5V_DEVX_KIND_CQ);
-	if (ret < 0)
-		goto err_cq_free;
 	cq->dev = dev;
 	cq->nent = 1u << log_size;
 	cq->eqn = eqn;
@@ -92,7 +82,7 @@ mlx5v_devx_cq_create_opts(struct mlx5v_dev *dev, unsigned int log_size, uint32_t
 	cq->buf = rte_zmalloc_socket("mlx5v_devx_cq", cq->size, ring, dev->socket);
 	if (cq->buf == NULL) {
 		ret = -ENOMEM;
-		goto err_reg_cancel;
+		goto err_abort;
 	}
 	cq->dbrec = (volatile uint32_t *)(cq->buf + ring);
 	/*
@@ -155,7 +145,7 @@ mlx5v_devx_cq_create_opts(struct mlx5v_dev *dev, unsigned int log_size, uint32_t
 		struct mlx5v_dma_buf dma[] = { cq->ring_dma, cq->dbr_dma };
 
 		mlx5v_dev_quarantine(dev, cq->buf, cq->size, dma, RTE_DIM(dma));
-		goto err_reg_cancel;
+		goto err_abort;
 	}
 	if (ret < 0)
 		goto err_buf_unmap;
@@ -171,13 +161,8 @@ err_buf_unmap:
 	mlx5v_devx_cq_unmap(dev, cq);
 err_buf_free:
 	rte_free(cq->buf);
-err_reg_cancel:
-	mlx5v_devx_reg_cancel(MLX5V_DEVX_KIND_CQ);
-err_cq_free:
-	mlx5v_devx_hmem_free(cq, sizeof(*cq));
-err_ctx_put:
-	mlx5v_devx_ctx_put(ctx);
-	rte_errno = -ret;
+err_abort:
+	mlx5v_devx_obj_abort(MLX5V_DEVX_KIND_CQ, cq, sizeof(*cq), ctx, ret);
 	return NULL;
 }
 

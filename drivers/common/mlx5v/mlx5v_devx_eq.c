@@ -81,19 +81,9 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	    (RTE_BIT64(RTE_PMD_MLX5V_EVENT_CMD) | RTE_BIT64(RTE_PMD_MLX5V_EVENT_PAGE_REQUEST)))
 		goto einval;
 	/* The arguments are sound; now the device handle, by address only. */
-	ret = mlx5v_devx_ctx_acquire(dev, &ctx);
-	if (ret < 0) {
-		rte_errno = -ret;
+	eq = mlx5v_devx_obj_begin(dev, MLX5V_DEVX_KIND_EQ, sizeof(*eq), &ctx);
+	if (eq == NULL)
 		return NULL;
-	}
-	eq = mlx5v_devx_hmem_alloc(sizeof(*eq));
-	if (eq == NULL) {
-		ret = -ENOMEM;
-		goto err_ctx_put;
-	}
-	ret = mlx5v_devx_reg_reserve(MLX5V_DEVX_KIND_EQ);
-	if (ret < 0)
-		goto err_eq_free;
 	eq->dev = dev;
 	rte_spinlock_init(&eq->lock);
 	/*
@@ -111,7 +101,7 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	 */
 	ret = mlx5v_msi_eq_ref(dev, eq->vector, 1);
 	if (ret < 0)
-		goto err_reg_cancel;
+		goto err_abort;
 	/*
 	 * Owner bytes are 1 BEFORE CREATE_EQ, which rdma-core leaves to the caller (§11.7
 	 * risk), and one PAS covers the ring (§11.4 step 8). A failed DMA mapping is a
@@ -173,13 +163,8 @@ err_ring_free:
 	mlx5v_eq_ring_free(dev, &eq->ring);
 err_msi_unref:
 	mlx5v_msi_eq_ref(dev, eq->vector, -1);
-err_reg_cancel:
-	mlx5v_devx_reg_cancel(MLX5V_DEVX_KIND_EQ);
-err_eq_free:
-	mlx5v_devx_hmem_free(eq, sizeof(*eq));
-err_ctx_put:
-	mlx5v_devx_ctx_put(ctx);
-	rte_errno = -ret;
+err_abort:
+	mlx5v_devx_obj_abort(MLX5V_DEVX_KIND_EQ, eq, sizeof(*eq), ctx, ret);
 	return NULL;
 einval:
 	rte_errno = EINVAL;
@@ -189,12 +174,7 @@ einval:
 struct mlx5v_devx_eq *
 mlx5v_devx_to_eq(struct rte_pmd_mlx5v_eq *pub)
 {
-	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get(MLX5V_DEVX_KIND_EQ, pub);
-
-	if (obj == NULL)
-		return NULL;
-	mlx5v_devx_obj_put(obj);
-	return (struct mlx5v_devx_eq *)pub;
+	return mlx5v_devx_obj_live(MLX5V_DEVX_KIND_EQ, pub);
 }
 
 static int mlx5v_devx_eq_intr_stop_one(struct mlx5v_devx_eq *eq);
@@ -299,6 +279,20 @@ mlx5v_devx_eq_handler_set(struct mlx5v_devx_eq *eq, unsigned int type, mlx5v_dev
 	return 0;
 }
 
+/* Run fn on eq under a reference. @return what fn returns, or -EINVAL if eq is not live. */
+static int
+mlx5v_devx_eq_call(struct mlx5v_devx_eq *eq, int (*fn)(struct mlx5v_devx_eq *eq))
+{
+	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get(MLX5V_DEVX_KIND_EQ, eq);
+	int ret;
+
+	if (obj == NULL)
+		return -EINVAL;
+	ret = fn(eq);
+	mlx5v_devx_obj_put(obj);
+	return ret;
+}
+
 /* Doorbell with the driver CI. Poll lock held. */
 static void
 mlx5v_devx_eq_db(struct mlx5v_devx_eq *eq, int arm)
@@ -375,14 +369,7 @@ mlx5v_devx_eq_poll_one(struct mlx5v_devx_eq *eq)
 int
 mlx5v_devx_eq_poll(struct mlx5v_devx_eq *eq)
 {
-	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get(MLX5V_DEVX_KIND_EQ, eq);
-	int ret;
-
-	if (obj == NULL)
-		return -EINVAL;
-	ret = mlx5v_devx_eq_poll_one(eq);
-	mlx5v_devx_obj_put(obj);
-	return ret;
+	return mlx5v_devx_eq_call(eq, mlx5v_devx_eq_poll_one);
 }
 
 /*
@@ -403,14 +390,7 @@ mlx5v_devx_eq_arm_one(struct mlx5v_devx_eq *eq)
 int
 mlx5v_devx_eq_arm(struct mlx5v_devx_eq *eq)
 {
-	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get(MLX5V_DEVX_KIND_EQ, eq);
-	int ret;
-
-	if (obj == NULL)
-		return -EINVAL;
-	ret = mlx5v_devx_eq_arm_one(eq);
-	mlx5v_devx_obj_put(obj);
-	return ret;
+	return mlx5v_devx_eq_call(eq, mlx5v_devx_eq_arm_one);
 }
 
 unsigned int
@@ -591,12 +571,5 @@ mlx5v_devx_eq_intr_stop_one(struct mlx5v_devx_eq *eq)
 int
 mlx5v_devx_eq_intr_stop(struct mlx5v_devx_eq *eq)
 {
-	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get(MLX5V_DEVX_KIND_EQ, eq);
-	int ret;
-
-	if (obj == NULL)
-		return -EINVAL;
-	ret = mlx5v_devx_eq_intr_stop_one(eq);
-	mlx5v_devx_obj_put(obj);
-	return ret;
+	return mlx5v_devx_eq_call(eq, mlx5v_devx_eq_intr_stop_one);
 }

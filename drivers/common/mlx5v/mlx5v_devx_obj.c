@@ -82,7 +82,7 @@ mlx5v_devx_hmem_retire_cur(void)
 }
 
 /* @return zeroed memory for an object whose address is a handle, or NULL (no memory). */
-void *
+static void *
 mlx5v_devx_hmem_alloc(size_t size)
 {
 	struct mlx5v_devx_hmem_chunk *c;
@@ -212,7 +212,7 @@ mlx5v_devx_set_find(const struct mlx5v_devx_set *set, uintptr_t key)
  * Owe one slot to a create in progress, so that publishing after the device command
  * cannot fail. @return 0 or -ENOMEM.
  */
-int
+static int
 mlx5v_devx_reg_reserve(enum mlx5v_devx_kind kind)
 {
 	struct mlx5v_devx_set *set = &mlx5v_devx_reg[kind];
@@ -239,7 +239,7 @@ out:
 }
 
 /* Give back the slot of a create that failed. */
-void
+static void
 mlx5v_devx_reg_cancel(enum mlx5v_devx_kind kind)
 {
 	rte_rwlock_write_lock(&mlx5v_devx_reg_lock);
@@ -334,6 +334,17 @@ mlx5v_devx_obj_put(struct mlx5v_devx_obj *obj)
 	__atomic_fetch_sub(&ctx->refs, 1, __ATOMIC_RELEASE);
 }
 
+void *
+mlx5v_devx_obj_live(enum mlx5v_devx_kind kind, void *handle)
+{
+	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get(kind, handle);
+
+	if (obj == NULL)
+		return NULL;
+	mlx5v_devx_obj_put(obj);
+	return handle;
+}
+
 /*
  * As mlx5v_devx_obj_get(), for a destroy/free: only one caller at a time gets the
  * object (a second, concurrent one is refused as a double destroy). The reference is
@@ -413,6 +424,42 @@ void
 mlx5v_devx_ctx_put(struct mlx5v_devx_ctx *ctx)
 {
 	__atomic_fetch_sub(&ctx->refs, 1, __ATOMIC_RELEASE);
+}
+
+void *
+mlx5v_devx_obj_begin(struct mlx5v_dev *dev, enum mlx5v_devx_kind kind, size_t size,
+		     struct mlx5v_devx_ctx **ctx)
+{
+	void *p;
+	int ret;
+
+	ret = mlx5v_devx_ctx_acquire(dev, ctx);
+	if (ret < 0)
+		goto err;
+	p = mlx5v_devx_hmem_alloc(size);
+	if (p == NULL) {
+		ret = -ENOMEM;
+		goto err_ctx_put;
+	}
+	ret = mlx5v_devx_reg_reserve(kind);
+	if (ret == 0)
+		return p;
+	mlx5v_devx_hmem_free(p, size);
+err_ctx_put:
+	mlx5v_devx_ctx_put(*ctx);
+err:
+	rte_errno = -ret;
+	return NULL;
+}
+
+void
+mlx5v_devx_obj_abort(enum mlx5v_devx_kind kind, void *p, size_t size,
+		     struct mlx5v_devx_ctx *ctx, int ret)
+{
+	mlx5v_devx_reg_cancel(kind);
+	mlx5v_devx_hmem_free(p, size);
+	mlx5v_devx_ctx_put(ctx);
+	rte_errno = -ret;
 }
 
 /* ---- device removal: destroy what the application left ---- */

@@ -59,22 +59,31 @@ enum mlx5v_devx_kind {
 };
 
 /* mlx5v_devx_obj.c: handle memory whose addresses are never reused. */
-void *mlx5v_devx_hmem_alloc(size_t size);
 void mlx5v_devx_hmem_free(void *p, size_t size);
 
 /* mlx5v_devx_obj.c: the registry of live handles and the per-device context. */
-int mlx5v_devx_reg_reserve(enum mlx5v_devx_kind kind);
-void mlx5v_devx_reg_cancel(enum mlx5v_devx_kind kind);
 void mlx5v_devx_reg_publish(enum mlx5v_devx_kind kind, const void *handle,
 			    struct mlx5v_devx_obj *obj, struct mlx5v_devx_ctx *ctx);
 struct mlx5v_devx_obj *mlx5v_devx_obj_get(enum mlx5v_devx_kind kind, const void *handle);
 void mlx5v_devx_obj_put(struct mlx5v_devx_obj *obj);
+/* @return handle if it names a live object of kind (a handle the caller may pass on), or NULL. */
+void *mlx5v_devx_obj_live(enum mlx5v_devx_kind kind, void *handle);
 struct mlx5v_devx_obj *mlx5v_devx_obj_get_excl(enum mlx5v_devx_kind kind, const void *handle);
 void mlx5v_devx_obj_put_excl(struct mlx5v_devx_obj *obj);
 void mlx5v_devx_obj_retire(enum mlx5v_devx_kind kind, const void *handle,
 			   struct mlx5v_devx_obj *obj);
 int mlx5v_devx_ctx_acquire(struct mlx5v_dev *dev, struct mlx5v_devx_ctx **out);
 void mlx5v_devx_ctx_put(struct mlx5v_devx_ctx *ctx);
+
+/*
+ * The first steps of every create: a reference on the device's context, memory for the
+ * handle and a slot in the registry. @return the object, or NULL with rte_errno set.
+ */
+void *mlx5v_devx_obj_begin(struct mlx5v_dev *dev, enum mlx5v_devx_kind kind, size_t size,
+			   struct mlx5v_devx_ctx **ctx);
+/* Undo mlx5v_devx_obj_begin() for a create that failed with ret, which goes to rte_errno. */
+void mlx5v_devx_obj_abort(enum mlx5v_devx_kind kind, void *p, size_t size,
+			  struct mlx5v_devx_ctx *ctx, int ret);
 
 /* What the device removal (mlx5v_devx_obj.c) calls to destroy what the application left. */
 int mlx5v_devx_eq_destroy_cmd(struct mlx5v_dev *dev, uint32_t eqn);
