@@ -466,190 +466,240 @@ mlx5v_sim_cmd_complete(struct mlx5v_sim *sim, unsigned int s)
 		mlx5v_sim_eq_post(sim, eq, RTE_PMD_MLX5V_EVENT_CMD, 0, data);
 }
 
-/* Run the command in slot s. Lock held. */
-static void
-mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
-{
-	struct mlx5v_sim_slot *sl = &sim->slot[s];
+/* The faults injected into one command (mlx5v_sim_faults.c); 0 is none. */
+struct mlx5v_sim_cmd_faults {
+	uint32_t delay_ms;          /**< the answer stays hardware-owned this long */
+	uint32_t synd;              /**< the syndrome that goes with status */
+	uint32_t hold;              /**< pages to ask for before completing */
+	uint8_t status;             /**< answered instead of running the command */
+	uint8_t deliv;              /**< a delivery error instead of running the command */
+	int bad_sig;                /**< MLX5V_SIM_BAD_SIG_*: the signature to get wrong */
+	int drop;                   /**< 1: no EQE; 2: the slot is held */
+	int dup;                    /**< a second EQE */
+};
+
+/* One command on its way through the engine: the entry's image, its buffers, its faults. */
+struct mlx5v_sim_cmd_job {
 	uint8_t ent[MLX5V_CMD_ENT_SIZE];
 	struct mlx5v_sim_cmd c;
-	uint8_t *in = NULL;
-	uint8_t *tails = NULL;
-	uint64_t *oblk = NULL;
-	uint64_t q = ((uint64_t)sim->cmdq_addr_h << 32) | sim->cmdq_addr_l;
-	uint32_t delay_ms = 0;
-	uint32_t forced_synd = 0;
-	uint8_t forced_status = 0;
-	uint8_t forced_deliv = 0;
-	uint8_t deliv = MLX5V_CMD_DELIV_OK;
-	uint8_t status;
-	uint32_t hold = 0;
-	int bad_sig = 0;
-	int drop = 0;
-	int dup = 0;
+	uint8_t *in;
+	uint64_t *oblk;
+	uint8_t *tails;
+	struct mlx5v_sim_cmd_faults f;
+};
 
-	memset(&c, 0, sizeof(c));
+/* Read the entry of slot s. @return 0, or -1 when there is nothing to answer (slot idle). */
+static int
+mlx5v_sim_cmd_fetch(struct mlx5v_sim *sim, unsigned int s, struct mlx5v_sim_cmd_job *j)
+{
+	struct mlx5v_sim_slot *sl = &sim->slot[s];
+	uint64_t q = ((uint64_t)sim->cmdq_addr_h << 32) | sim->cmdq_addr_l;
+
 	sim->cmd_sig_on = mlx5v_sim_checksums(sim);
 	sl->sig_on = sim->cmd_sig_on;
 	sl->ent_iova = q + ((uint64_t)s << MLX5V_CMDQ_LOG_STRIDE);
-	if (hwsim_dma_read(sim->dma, sl->ent_iova, ent, sizeof(ent)) != 0) {
+	if (hwsim_dma_read(sim->dma, sl->ent_iova, j->ent, sizeof(j->ent)) != 0) {
 		/* No entry to answer in: the command is lost, as on an IOMMU-blocked device. */
 		SIM_LOG(ERR, "%s: slot %u: entry 0x%" PRIx64 " not DMA mapped; command lost",
 			sim->name, s, sl->ent_iova);
 		sl->state = MLX5V_SIM_SLOT_IDLE;
-		return;
+		return -1;
 	}
 	/* §3.5: a doorbell for a software-owned slot is a driver bug; never touch it. */
-	if (!(MLX5V_IFC_GET(cmd_layout, ent, status_own) & MLX5V_CMD_OWNER_HW)) {
+	if (!(MLX5V_IFC_GET(cmd_layout, j->ent, status_own) & MLX5V_CMD_OWNER_HW)) {
 		SIM_LOG(WARNING, "%s: doorbell on software-owned slot %u ignored (driver bug)",
 			sim->name, s);
 		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
 		sl->state = MLX5V_SIM_SLOT_IDLE;
-		return;
+		return -1;
 	}
 	mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CMDS);
 	/* Objects whose destroy failed keep writing their rings while commands run. */
 	mlx5v_sim_zombies_touch(sim);
-	c.slot = s;
-	c.inlen = MLX5V_IFC_GET(cmd_layout, ent, inlen);
-	c.outlen = MLX5V_IFC_GET(cmd_layout, ent, outlen);
+	j->c.slot = s;
+	j->c.inlen = MLX5V_IFC_GET(cmd_layout, j->ent, inlen);
+	j->c.outlen = MLX5V_IFC_GET(cmd_layout, j->ent, outlen);
+	return 0;
+}
+
+/*
+ * Check the entry, read the input, walk the output chain and look up the faults.
+ * @return MLX5V_CMD_DELIV_OK if the command is to run, else the delivery status to answer.
+ */
+static uint8_t
+mlx5v_sim_cmd_validate(struct mlx5v_sim *sim, struct mlx5v_sim_cmd_job *j)
+{
+	struct mlx5v_sim_cmd *c = &j->c;
+	struct mlx5v_sim_cmd_faults *f = &j->f;
+	uint8_t deliv;
+
 	/*
 	 * Entry-level delivery checks (§3.7, §13): type must be 7 (else CMD_DESCR_ERR 0x10); the
 	 * entry signature must XOR to 0xff when checksums apply (0x1); each length must hold the
 	 * 8-byte header and stay within what the model walks (0x7 / 0x8).
 	 */
-	if (MLX5V_IFC_GET(cmd_layout, ent, type) != MLX5V_CMD_TYPE_PCI)
-		deliv = MLX5V_CMD_DELIV_CMD_DESCR_ERR;
-	else if (sim->cmd_sig_on && mlx5v_sim_xor8(ent, sizeof(ent)) != 0xff)
-		deliv = MLX5V_CMD_DELIV_SIGNAT_ERR;
-	else if (c.inlen < MLX5V_SIM_CMD_MIN_LEN || c.inlen > MLX5V_SIM_CMD_MAX_LEN)
-		deliv = MLX5V_CMD_DELIV_IN_LENGTH_ERR;
-	else if (c.outlen < MLX5V_SIM_CMD_MIN_LEN || c.outlen > MLX5V_SIM_CMD_MAX_LEN)
-		deliv = MLX5V_CMD_DELIV_OUT_LENGTH_ERR;
-	if (deliv != MLX5V_CMD_DELIV_OK)
-		goto complete;
+	if (MLX5V_IFC_GET(cmd_layout, j->ent, type) != MLX5V_CMD_TYPE_PCI)
+		return MLX5V_CMD_DELIV_CMD_DESCR_ERR;
+	if (sim->cmd_sig_on && mlx5v_sim_xor8(j->ent, sizeof(j->ent)) != 0xff)
+		return MLX5V_CMD_DELIV_SIGNAT_ERR;
+	if (c->inlen < MLX5V_SIM_CMD_MIN_LEN || c->inlen > MLX5V_SIM_CMD_MAX_LEN)
+		return MLX5V_CMD_DELIV_IN_LENGTH_ERR;
+	if (c->outlen < MLX5V_SIM_CMD_MIN_LEN || c->outlen > MLX5V_SIM_CMD_MAX_LEN)
+		return MLX5V_CMD_DELIV_OUT_LENGTH_ERR;
 	/*
 	 * A failed allocation is the model's fault, not the driver's: FW_ERR (0x6). The + 1 below
 	 * keeps calloc() from returning NULL for an inline-only output.
 	 */
-	in = calloc(1, c.inlen);
-	c.out = calloc(1, RTE_MAX(c.outlen, (uint32_t)MLX5V_CMD_INLINE_LEN));
-	oblk = calloc(mlx5v_sim_cmd_nblocks(c.outlen) + 1, sizeof(*oblk));
-	tails = calloc(mlx5v_sim_cmd_nblocks(c.outlen) + 1, 64);
-	if (in == NULL || c.out == NULL || oblk == NULL || tails == NULL) {
-		deliv = MLX5V_CMD_DELIV_FW_ERR;
-		goto complete;
-	}
-	c.in = in;
+	j->in = calloc(1, c->inlen);
+	c->out = calloc(1, RTE_MAX(c->outlen, (uint32_t)MLX5V_CMD_INLINE_LEN));
+	j->oblk = calloc(mlx5v_sim_cmd_nblocks(c->outlen) + 1, sizeof(*j->oblk));
+	j->tails = calloc(mlx5v_sim_cmd_nblocks(c->outlen) + 1, 64);
+	if (j->in == NULL || c->out == NULL || j->oblk == NULL || j->tails == NULL)
+		return MLX5V_CMD_DELIV_FW_ERR;
+	c->in = j->in;
 	/*
 	 * Both chains are checked before anything executes, so a delivery error never leaves a
 	 * half-run command behind (§3.9: the command did not run).
 	 */
-	deliv = mlx5v_sim_cmd_read_in(sim, ent, in, c.inlen);
+	deliv = mlx5v_sim_cmd_read_in(sim, j->ent, j->in, c->inlen);
 	if (deliv == MLX5V_CMD_DELIV_OK)
-		deliv = mlx5v_sim_cmd_walk_out(sim, ent, c.outlen, oblk, tails);
+		deliv = mlx5v_sim_cmd_walk_out(sim, j->ent, c->outlen, j->oblk, j->tails);
 	if (deliv != MLX5V_CMD_DELIV_OK)
-		goto complete;
-	c.opcode = MLX5V_IFC_GET(cmd_in_hdr, in, opcode);
-	c.op_mod = MLX5V_IFC_GET(cmd_in_hdr, in, op_mod);
-	mlx5v_sim_faults_cmd(sim, c.opcode, c.op_mod, &forced_status, &forced_synd,
-			     &forced_deliv, &delay_ms, &drop, &dup);
-	hold = mlx5v_sim_faults_hold_pages(sim, c.opcode);
+		return deliv;
+	c->opcode = MLX5V_IFC_GET(cmd_in_hdr, j->in, opcode);
+	c->op_mod = MLX5V_IFC_GET(cmd_in_hdr, j->in, op_mod);
+	mlx5v_sim_faults_cmd(sim, c->opcode, c->op_mod, &f->status, &f->synd, &f->deliv,
+			     &f->delay_ms, &f->drop, &f->dup);
+	f->hold = mlx5v_sim_faults_hold_pages(sim, c->opcode);
 	/*
 	 * Only a signed answer can carry a wrong signature. Block 0 needs output blocks that
 	 * get written, so without them (or with a delivery error) the entry's goes wrong.
 	 */
 	if (sim->cmd_sig_on) {
-		bad_sig = mlx5v_sim_faults_out_sig(sim, c.opcode);
-		if (bad_sig == MLX5V_SIM_BAD_SIG_BLOCK &&
-				(mlx5v_sim_cmd_nblocks(c.outlen) == 0 || forced_deliv != 0))
-			bad_sig = MLX5V_SIM_BAD_SIG_ENTRY;
+		f->bad_sig = mlx5v_sim_faults_out_sig(sim, c->opcode);
+		if (f->bad_sig == MLX5V_SIM_BAD_SIG_BLOCK &&
+				(mlx5v_sim_cmd_nblocks(c->outlen) == 0 || f->deliv != 0))
+			f->bad_sig = MLX5V_SIM_BAD_SIG_ENTRY;
 	}
 	/* An injected delivery error skips execution, as a real transport error does (§3.9). */
-	if (forced_deliv != 0) {
-		deliv = forced_deliv;
-		goto complete;
-	}
-	if (forced_status != 0)
-		status = mlx5v_sim_cmd_err(&c, forced_status, forced_synd);
+	return f->deliv != 0 ? f->deliv : MLX5V_CMD_DELIV_OK;
+}
+
+/* Run the command and write its output. @return the delivery status of the write. */
+static uint8_t
+mlx5v_sim_cmd_execute(struct mlx5v_sim *sim, unsigned int s, struct mlx5v_sim_cmd_job *j)
+{
+	struct mlx5v_sim_cmd *c = &j->c;
+	uint8_t deliv;
+	uint8_t status;
+
+	if (j->f.status != 0)
+		status = mlx5v_sim_cmd_err(c, j->f.status, j->f.synd);
 	else
-		status = mlx5v_sim_cmd_dispatch(sim, &c);
+		status = mlx5v_sim_cmd_dispatch(sim, c);
 	if (status != MLX5V_CMD_STAT_OK) {
-		mlx5v_sim_destroy_failed(sim, &c);
+		mlx5v_sim_destroy_failed(sim, c);
 		/* A failed command returns only its header. */
-		memset(c.out, 0, RTE_MAX(c.outlen, (uint32_t)MLX5V_CMD_INLINE_LEN));
+		memset(c->out, 0, RTE_MAX(c->outlen, (uint32_t)MLX5V_CMD_INLINE_LEN));
 		SIM_LOG(INFO, "%s: slot %u: %s (0x%x) op_mod %u -> status 0x%x syndrome 0x%x",
-			sim->name, s, mlx5v_sim_cmd_name(c.opcode), c.opcode, c.op_mod,
-			status, c.syndrome);
+			sim->name, s, mlx5v_sim_cmd_name(c->opcode), c->opcode, c->op_mod,
+			status, c->syndrome);
 	} else {
 		SIM_LOG(DEBUG, "%s: slot %u: %s (0x%x) op_mod %u inlen %u outlen %u -> OK",
-			sim->name, s, mlx5v_sim_cmd_name(c.opcode), c.opcode, c.op_mod,
-			c.inlen, c.outlen);
+			sim->name, s, mlx5v_sim_cmd_name(c->opcode), c->opcode, c->op_mod,
+			c->inlen, c->outlen);
 	}
 	/*
 	 * §3.8: status at out byte 0, syndrome at bytes 4-7; the syndrome is cleared on success,
 	 * where it would only be noise.
 	 */
-	MLX5V_IFC_SET(cmd_out_hdr, c.out, status, status);
-	MLX5V_IFC_SET(cmd_out_hdr, c.out, syndrome, status != 0 ? c.syndrome : 0);
+	MLX5V_IFC_SET(cmd_out_hdr, c->out, status, status);
+	MLX5V_IFC_SET(cmd_out_hdr, c->out, syndrome, status != 0 ? c->syndrome : 0);
 	if (status != MLX5V_CMD_STAT_OK)
 		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CMD_ERRORS);
 	/*
 	 * Blocks first, then the inline out[]: every output byte must be written before complete()
 	 * hands the slot back (§13).
 	 */
-	deliv = mlx5v_sim_cmd_write_out(sim, ent, c.out, c.outlen, oblk, tails, bad_sig);
-	if (deliv == MLX5V_CMD_DELIV_OK) {
-		/*
-		 * The local image stays in step with the device copy, because the entry signature
-		 * below covers out[] as well (§3.4).
-		 */
-		memcpy(MLX5V_IFC_ADDR_OF(cmd_layout, ent, out), c.out, MLX5V_CMD_INLINE_LEN);
-		if (hwsim_dma_write(sim->dma, sl->ent_iova + MLX5V_IFC_BYTE_OFF(cmd_layout, out),
-				    c.out, RTE_MIN(c.outlen, (uint32_t)MLX5V_CMD_INLINE_LEN)) != 0)
-			deliv = MLX5V_CMD_DELIV_OUT_PTR_ALIGN_ERR;
-	}
-complete:
+	deliv = mlx5v_sim_cmd_write_out(sim, j->ent, c->out, c->outlen, j->oblk, j->tails,
+					j->f.bad_sig);
+	if (deliv != MLX5V_CMD_DELIV_OK)
+		return deliv;
+	/*
+	 * The local image stays in step with the device copy, because the entry signature below
+	 * covers out[] as well (§3.4).
+	 */
+	memcpy(MLX5V_IFC_ADDR_OF(cmd_layout, j->ent, out), c->out, MLX5V_CMD_INLINE_LEN);
+	if (hwsim_dma_write(sim->dma, sim->slot[s].ent_iova + MLX5V_IFC_BYTE_OFF(cmd_layout, out),
+			    c->out, RTE_MIN(c->outlen, (uint32_t)MLX5V_CMD_INLINE_LEN)) != 0)
+		return MLX5V_CMD_DELIV_OUT_PTR_ALIGN_ERR;
+	return MLX5V_CMD_DELIV_OK;
+}
+
+/* Sign the answer with delivery status deliv, free the job, complete or defer the slot. */
+static void
+mlx5v_sim_cmd_finish(struct mlx5v_sim *sim, unsigned int s, struct mlx5v_sim_cmd_job *j,
+		     uint8_t deliv)
+{
+	struct mlx5v_sim_slot *sl = &sim->slot[s];
+	const struct mlx5v_sim_cmd_faults *f = &j->f;
+
 	if (deliv != MLX5V_CMD_DELIV_OK) {
 		SIM_LOG(INFO, "%s: slot %u: opcode 0x%x delivery status 0x%x", sim->name, s,
-			c.opcode, deliv);
+			j->c.opcode, deliv);
 		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CMD_ERRORS);
 	}
 	sl->deliv = deliv;
 	/* A held slot completes late, with its EQE; a dropped one never gets an EQE. */
-	sl->drop_eqe = drop == 1;
-	sl->dup_eqe = dup != 0;
+	sl->drop_eqe = f->drop == 1;
+	sl->dup_eqe = f->dup != 0;
 	/* The signature covers the final entry, status_own included (§3.4). */
-	MLX5V_IFC_SET(cmd_layout, ent, status_own, deliv << 1);
-	MLX5V_IFC_SET(cmd_layout, ent, sig, 0);
-	sl->sig = ~mlx5v_sim_xor8(ent, sizeof(ent));
-	if (bad_sig == MLX5V_SIM_BAD_SIG_ENTRY)
+	MLX5V_IFC_SET(cmd_layout, j->ent, status_own, deliv << 1);
+	MLX5V_IFC_SET(cmd_layout, j->ent, sig, 0);
+	sl->sig = ~mlx5v_sim_xor8(j->ent, sizeof(j->ent));
+	if (f->bad_sig == MLX5V_SIM_BAD_SIG_ENTRY)
 		sl->sig ^= 0x5a;
-	free(in);
-	free(c.out);
-	free(oblk);
-	free(tails);
+	free(j->in);
+	free(j->c.out);
+	free(j->oblk);
+	free(j->tails);
 	/*
 	 * delay_opcode fault: the answer is written but status_own stays hardware-owned until the
 	 * deadline, checked every engine pass by mlx5v_sim_cmd_poll(); a HELD slot waits for
 	 * mlx5v_sim_cmd_release_held().
 	 */
-	if (delay_ms != 0) {
+	if (f->delay_ms != 0) {
 		sl->state = MLX5V_SIM_SLOT_DELAYED;
-		sl->deadline_ns = hwsim_now_ns() + (uint64_t)delay_ms * 1000000ull;
-	} else if (drop == 2) {
+		sl->deadline_ns = hwsim_now_ns() + (uint64_t)f->delay_ms * 1000000ull;
+	} else if (f->drop == 2) {
 		sl->state = MLX5V_SIM_SLOT_HELD;
-	} else if (hold != 0 && mlx5v_sim_pages_request_locked(sim, (int32_t)hold) == 0) {
+	} else if (f->hold != 0 && mlx5v_sim_pages_request_locked(sim, (int32_t)f->hold) == 0) {
 		/*
 		 * hold_for_pages: firmware that needs pages to finish a command asks for them
 		 * and keeps the command until they arrive (prm/mlx5 §5.2); the driver must
 		 * serve the request while it waits. mlx5v_sim_cmd_poll() completes it.
 		 */
 		sl->state = MLX5V_SIM_SLOT_WAIT_PAGES;
-		sl->pages_target = sim->nb_pages + hold;
+		sl->pages_target = sim->nb_pages + f->hold;
 	} else {
 		mlx5v_sim_cmd_complete(sim, s);
 	}
+}
+
+/* Run the command in slot s: fetch, validate, execute, write back and schedule. Lock held. */
+static void
+mlx5v_sim_cmd_run(struct mlx5v_sim *sim, unsigned int s)
+{
+	struct mlx5v_sim_cmd_job j;
+	uint8_t deliv;
+
+	memset(&j, 0, sizeof(j));
+	if (mlx5v_sim_cmd_fetch(sim, s, &j) < 0)
+		return;
+	deliv = mlx5v_sim_cmd_validate(sim, &j);
+	if (deliv == MLX5V_CMD_DELIV_OK)
+		deliv = mlx5v_sim_cmd_execute(sim, s, &j);
+	mlx5v_sim_cmd_finish(sim, s, &j, deliv);
 }
 
 /*
