@@ -125,7 +125,9 @@ struct mlx5v_hw {
  */
 extern struct mlx5v_hw mlx5v_hw_procs[MLX5V_HW_MAX];
 
-extern const struct mlx5v_hw_ops mlx5v_hw_pci_ops;   /* mlx5v_hw_pci.c */
+struct rte_pci_device;
+/* The vfio-pci backend of a function whose BAR0 is mapped (mlx5v_hw_pci.c); NULL: no memory. */
+struct mlx5v_hw *mlx5v_hw_pci_create(struct rte_pci_device *pdev);
 
 /**
  * Copy a backend's seam into a free slot of this process's table. Control thread.

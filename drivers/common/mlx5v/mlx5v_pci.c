@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 dpdk-mlxv authors
+ */
+
+/**
+ * @file
+ * mlx5v_pci: the PCI front-end for ConnectX-4 and later functions bound to vfio-pci: the
+ * devargs, probe and remove, and the driver name, id table and kernel-module dependency, in
+ * this one file for pmdinfogen. The seam backend it builds on is mlx5v_hw_pci.c.
+ */
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_devargs.h>
+#include <rte_eal.h>
+#include <rte_kvargs.h>
+#include <rte_malloc.h>
+#include <rte_string_fns.h>
+#include <bus_pci_driver.h>
+
+#include "mlx5v_class.h"
+#include "mlx5v_dev.h"
+#include "mlx5v_log.h"
+
+#define PCI_VENDOR_ID_MELLANOX 0x15b3
+#define MLX5V_PCI_CLASS_LEN 128
+
+#define MLX5V_PCI_ARG_CMD_TO_MS "cmd_to_ms"
+#define MLX5V_PCI_ARG_HEALTH_MS "health_ms"
+#define MLX5V_PCI_ARG_CMD_SIG "cmd_sig"
+#define MLX5V_PCI_ARG_FAST_UNLOAD "fast_unload"
+#define MLX5V_PCI_ARG_HEALTH_STRICT "health_strict"
+#define MLX5V_PCI_ARG_SELECT "mlx5v"
+
+static const char *const mlx5v_pci_valid_args[] = {
+	MLX5V_PCI_ARG_CMD_TO_MS,
+	MLX5V_PCI_ARG_HEALTH_MS,
+	MLX5V_PCI_ARG_CMD_SIG,
+	MLX5V_PCI_ARG_FAST_UNLOAD,
+	MLX5V_PCI_ARG_HEALTH_STRICT,
+	MLX5V_RECOVERY_ARG,
+	MLX5V_PCI_ARG_SELECT,
+	MLX5V_CLASS_ARG,
+	NULL,
+};
+
+static int
+mlx5v_pci_arg_u32(const char *key, const char *val, void *opaque)
+{
+	uint32_t *out = opaque;
+	char *end = NULL;
+	unsigned long v;
+
+	if (val == NULL || val[0] == '\0') {
+		MLX5V_LOG(ERR, "devarg %s: no value", key);
+		return -EINVAL;
+	}
+	errno = 0;
+	v = strtoul(val, &end, 0);
+	if (errno != 0 || end == val || *end != '\0' || v > UINT32_MAX) {
+		MLX5V_LOG(ERR, "devarg %s=%s: expected an integer", key, val);
+		return -EINVAL;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* recovery=reset|dead (mlx5v_recovery_parse()). */
+static int
+mlx5v_pci_arg_recovery(const char *key, const char *val, void *opaque)
+{
+	int *out = opaque;
+	int ret;
+
+	RTE_SET_USED(key);
+	ret = mlx5v_recovery_parse(val);
+	if (ret < 0)
+		return ret;
+	*out = ret;
+	return 0;
+}
+
+/* class=<list>: copied out, the class layer validates it (mlx5v_class_parse()). */
+static int
+mlx5v_pci_arg_str(const char *key, const char *val, void *opaque)
+{
+	char *out = opaque;
+
+	if (val == NULL || val[0] == '\0' || strlen(val) >= MLX5V_PCI_CLASS_LEN || out[0] != '\0') {
+		MLX5V_LOG(ERR, "devarg %s: empty, too long or given twice", key);
+		return -EINVAL;
+	}
+	strlcpy(out, val, MLX5V_PCI_CLASS_LEN);
+	return 0;
+}
+
+/*
+ * Whether this library is the one installed as a plugin of the EAL's own directory
+ * (RTE_EAL_PMD_PATH, which every DPDK program of the machine loads without being asked):
+ * the file the plugin name there resolves to. A build tree's library, linked by a program
+ * or given with -d, is not. @return 1 or 0 (0 too when it cannot tell).
+ */
+static int
+mlx5v_pci_installed(void)
+{
+	char self[PATH_MAX], plugin[PATH_MAX];
+	Dl_info info;
+
+	if (dladdr((void *)(uintptr_t)mlx5v_pci_installed, &info) == 0 ||
+	    info.dli_fname == NULL || realpath(info.dli_fname, self) == NULL ||
+	    realpath(RTE_EAL_PMD_PATH "/librte_common_mlx5v.so", plugin) == NULL)
+		return 0;
+	return strcmp(self, plugin) == 0;
+}
+
+static int
+mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp, char *classes,
+		uint32_t *selected)
+{
+	struct rte_kvargs *kv;
+	uint32_t sig = 0, fast = 0, strict = 0;
+	unsigned int i;
+	int ret = 0;
+
+	if (pdev->device.devargs == NULL || pdev->device.devargs->args == NULL ||
+	    pdev->device.devargs->args[0] == '\0')
+		return 0;
+	kv = rte_kvargs_parse(pdev->device.devargs->args, NULL);
+	if (kv == NULL) {
+		MLX5V_LOG(ERR, "%s: bad devargs \"%s\"", pdev->device.name,
+			  pdev->device.devargs->args);
+		return -EINVAL;
+	}
+	/* Each key has one owner: the core's are above, a class driver's it reads at probe. */
+	for (i = 0; i < kv->count; i++) {
+		const char *const *k = mlx5v_pci_valid_args;
+
+		while (*k != NULL && strcmp(*k, kv->pairs[i].key) != 0)
+			k++;
+		if (*k == NULL && !mlx5v_class_key_known(kv->pairs[i].key)) {
+			MLX5V_LOG(ERR, "%s: unknown devarg %s", pdev->device.name,
+				  kv->pairs[i].key);
+			rte_kvargs_free(kv);
+			return -EINVAL;
+		}
+	}
+	/* A key given twice would silently take its last value. */
+	for (i = 0; mlx5v_pci_valid_args[i] != NULL; i++) {
+		if (rte_kvargs_count(kv, mlx5v_pci_valid_args[i]) > 1) {
+			MLX5V_LOG(ERR, "%s: devarg %s given twice", pdev->device.name,
+				  mlx5v_pci_valid_args[i]);
+			rte_kvargs_free(kv);
+			return -EINVAL;
+		}
+	}
+	if (rte_kvargs_process(kv, MLX5V_PCI_ARG_CMD_TO_MS, mlx5v_pci_arg_u32,
+			       &dp->tout_ms[MLX5V_TO_CMD]) < 0 ||
+	    rte_kvargs_process(kv, MLX5V_PCI_ARG_HEALTH_MS, mlx5v_pci_arg_u32,
+			       &dp->tout_ms[MLX5V_TO_HEALTH_POLL]) < 0 ||
+	    rte_kvargs_process(kv, MLX5V_PCI_ARG_CMD_SIG, mlx5v_pci_arg_u32, &sig) < 0 ||
+	    rte_kvargs_process(kv, MLX5V_PCI_ARG_FAST_UNLOAD, mlx5v_pci_arg_u32, &fast) < 0 ||
+	    rte_kvargs_process(kv, MLX5V_PCI_ARG_HEALTH_STRICT, mlx5v_pci_arg_u32, &strict) < 0 ||
+	    rte_kvargs_process(kv, MLX5V_RECOVERY_ARG, mlx5v_pci_arg_recovery,
+			       &dp->recovery) < 0 ||
+	    rte_kvargs_process(kv, MLX5V_PCI_ARG_SELECT, mlx5v_pci_arg_u32, selected) < 0 ||
+	    rte_kvargs_process(kv, MLX5V_CLASS_ARG, mlx5v_pci_arg_str, classes) < 0)
+		ret = -EINVAL;
+	else if (*selected > 1) {
+		MLX5V_LOG(ERR, "%s: devarg %s=%u: expected 0 or 1", pdev->device.name,
+			  MLX5V_PCI_ARG_SELECT, *selected);
+		ret = -EINVAL;
+	}
+	dp->cmd_sig = !!sig;
+	dp->fast_teardown = !!fast;
+	dp->health_strict = !!strict;
+	rte_kvargs_free(kv);
+	return ret;
+}
+
+static int
+mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
+{
+	char classes[MLX5V_PCI_CLASS_LEN] = "";
+	struct mlx5v_dev_params dp;
+	uint32_t selected = 1;
+	struct mlx5v_hw *hw;
+	int ret;
+
+	RTE_SET_USED(drv);
+	/* Leave functions bound to mlx5_core (Debian's mlx5 PMD) or UIO to other drivers. */
+	if (pdev->kdrv != RTE_PCI_KDRV_VFIO) {
+		MLX5V_LOG(INFO, "%s: not bound to vfio-pci, skipped", pdev->device.name);
+		return 1;
+	}
+	/*
+	 * Installed as a plugin, this driver is in every DPDK program of the machine, and the PCI
+	 * bus gives a device to the first driver whose probe returns 0: installed there, a
+	 * function is only taken when the user names it for us (-a <BDF>,mlx5v=1), as mlx4v_pci
+	 * does with mlx4v=1, and is otherwise left, untouched and with its devargs unread, to
+	 * the drivers after us. A build tree's driver, linked by the program or loaded with -d,
+	 * was asked for: binding the function to vfio-pci is the opt-in, and mlx5v=0 still
+	 * leaves it (doc/guides/howto/device_selection.rst).
+	 */
+	if ((pdev->device.devargs == NULL || pdev->device.devargs->args == NULL ||
+	     strstr(pdev->device.devargs->args, MLX5V_PCI_ARG_SELECT "=") == NULL) &&
+	    mlx5v_pci_installed()) {
+		MLX5V_LOG(INFO, "%s: not selected (devarg %s=1), left to other drivers",
+			  pdev->device.name, MLX5V_PCI_ARG_SELECT);
+		return 1;
+	}
+	if (pdev->mem_resource[0].addr == NULL) {
+		MLX5V_LOG(ERR, "%s: BAR0 is not mapped", pdev->device.name);
+		return -ENODEV;
+	}
+	memset(&dp, 0, sizeof(dp));
+	/* A dead device is reset and brought up again unless recovery=dead says otherwise. */
+	dp.recovery = MLX5V_RECOVERY_RESET;
+	ret = mlx5v_pci_parse(pdev, &dp, classes, &selected);
+	if (ret < 0)
+		return ret;
+	if (selected == 0) {
+		MLX5V_LOG(INFO, "%s: %s=0, left to other drivers", pdev->device.name,
+			  MLX5V_PCI_ARG_SELECT);
+		return 1;
+	}
+	/* The primary owns the function: a secondary attaches the classes to it. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mlx5v_class_dev_attach(&pdev->device, classes[0] != '\0' ? classes : NULL);
+	hw = mlx5v_hw_pci_create(pdev);
+	if (hw == NULL)
+		return -ENOMEM;
+	ret = mlx5v_class_dev_probe(&pdev->device, hw, &dp, classes[0] != '\0' ? classes : NULL);
+	if (ret < 0)
+		rte_free(hw->priv);
+	return ret;
+}
+
+static int
+mlx5v_pci_remove(struct rte_pci_device *pdev)
+{
+	void *p = NULL;
+	int ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mlx5v_class_dev_detach(&pdev->device);
+	ret = mlx5v_class_dev_remove(pdev->device.name, &p);
+	if (ret < 0)
+		return ret;
+	/* MSI-X was disabled by mlx5v_msi_cleanup() when the device was unloaded. */
+	rte_free(p);
+	return 0;
+}
+
+static const struct rte_pci_id mlx5v_pci_ids[] = {
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x1013) }, /* ConnectX-4 */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x1014) }, /* ConnectX-4 VF */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x1015) }, /* ConnectX-4 Lx */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x1016) }, /* ConnectX-4 Lx VF */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x1017) }, /* ConnectX-5 */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x1018) }, /* ConnectX-5 VF */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x1019) }, /* ConnectX-5 Ex */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x101a) }, /* ConnectX-5 Ex VF */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x101b) }, /* ConnectX-6 */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x101c) }, /* ConnectX-6 VF */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x101d) }, /* ConnectX-6 Dx */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x101e) }, /* ConnectX-6 Dx/6 Lx/7 VF */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x101f) }, /* ConnectX-6 Lx */
+	{ RTE_PCI_DEVICE(PCI_VENDOR_ID_MELLANOX, 0x1021) }, /* ConnectX-7 */
+	{ .vendor_id = 0 },
+};
+
+static struct rte_pci_driver mlx5v_pci_drv = {
+	.id_table = mlx5v_pci_ids,
+	.drv_flags = RTE_PCI_DRV_NEED_MAPPING,
+	.probe = mlx5v_pci_probe,
+	.remove = mlx5v_pci_remove,
+};
+
+RTE_PMD_REGISTER_PCI(mlx5v_pci, mlx5v_pci_drv);
+RTE_PMD_REGISTER_PCI_TABLE(mlx5v_pci, mlx5v_pci_ids);
+RTE_PMD_REGISTER_KMOD_DEP(mlx5v_pci, "vfio-pci");
+RTE_PMD_REGISTER_PARAM_STRING(mlx5v_pci,
+	"mlx5v=<0|1> class=<net|none|name:name> cmd_to_ms=<int> health_ms=<int> cmd_sig=<0|1> "
+	"fast_unload=<0|1> health_strict=<0|1> recovery=<reset|dead>");
