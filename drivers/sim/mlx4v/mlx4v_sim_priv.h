@@ -107,6 +107,10 @@ struct mlx4v_sim;
 
 /** Report an asynchronous event to the device's classes and to its host (no model lock). */
 void mlx4v_sim_report(struct mlx4v_sim *sim, const struct mlx4v_class_event *ev);
+/** Create a model (devargs args) and start its engine (mlx4v_sim.c); NULL with rte_errno. */
+struct mlx4v_sim *mlx4v_sim_create(const char *name, const char *args, int socket);
+/** Stop and free a model of mlx4v_sim_create(), with any object still in it. */
+void mlx4v_sim_destroy(struct mlx4v_sim *sim);
 
 /** A CQ as the device sees it. */
 struct mlx4v_sim_cq {
