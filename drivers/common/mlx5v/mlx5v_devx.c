@@ -48,10 +48,7 @@ mlx5v_devx_msi_alloc(struct mlx5v_dev *dev)
 	msi->fd = fd;
 	msi->pub.vector = v;
 	msi->pub.fd = fd;
-	rte_spinlock_lock(&ctx->lock);
-	TAILQ_INSERT_TAIL(&ctx->msis, msi, next);
-	rte_spinlock_unlock(&ctx->lock);
-	mlx5v_devx_reg_publish(MLX5V_DEVX_KIND_MSI, msi, &msi->obj, ctx);
+	MLX5V_DEVX_PUBLISH(MLX5V_DEVX_KIND_MSI, msis, msi, ctx);
 	MLX5V_EQ_LOG(DEBUG, "%s: DEVX MSI vector %d allocated, fd %d", dev->name, v, fd);
 	mlx5v_devx_ctx_put(ctx);
 	return msi;
@@ -90,10 +87,7 @@ mlx5v_devx_msi_free(struct mlx5v_devx_msi *msi)
 		mlx5v_devx_obj_put_excl(obj);
 		return ret;
 	}
-	mlx5v_devx_obj_retire(MLX5V_DEVX_KIND_MSI, msi, obj);
-	rte_spinlock_lock(&ctx->lock);
-	TAILQ_REMOVE(&ctx->msis, msi, next);
-	rte_spinlock_unlock(&ctx->lock);
+	MLX5V_DEVX_RETIRE(MLX5V_DEVX_KIND_MSI, msis, msi, obj, ctx);
 	mlx5v_devx_hmem_free(msi, sizeof(*msi));
 	mlx5v_devx_ctx_put(ctx);
 	return 0;
@@ -242,18 +236,12 @@ mlx5v_devx_uar_alloc(struct mlx5v_dev *dev)
 	uar->pub.page_id = idx;
 	uar->pub.base_addr = base;
 	uar->pub.reg_addr = base + MLX5V_IFC_BYTE_OFF(uar_page, bf);
-	rte_spinlock_lock(&ctx->lock);
-	TAILQ_INSERT_TAIL(&ctx->uars, uar, next);
-	rte_spinlock_unlock(&ctx->lock);
-	mlx5v_devx_reg_publish(MLX5V_DEVX_KIND_UAR, uar, &uar->obj, ctx);
+	MLX5V_DEVX_PUBLISH(MLX5V_DEVX_KIND_UAR, uars, uar, ctx);
 	mlx5v_devx_ctx_put(ctx);
 	return uar;
 
 err_dealloc:
-	memset(in, 0, sizeof(in));
-	MLX5V_IFC_SET(dealloc_uar_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
-	MLX5V_IFC_SET(dealloc_uar_in, in, uar, idx);
-	mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+	mlx5v_devx_destroy_cmd(dev, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR, idx);
 err_abort:
 	mlx5v_devx_obj_abort(MLX5V_DEVX_KIND_UAR, uar, sizeof(*uar), ctx, ret);
 	return NULL;
@@ -268,8 +256,6 @@ mlx5v_devx_to_uar(struct rte_pmd_mlx5v_uar *pub)
 int
 mlx5v_devx_uar_free(struct mlx5v_devx_uar *uar)
 {
-	uint8_t in[MLX5V_CMD_HDR_SIZE];
-	uint8_t out[MLX5V_CMD_HDR_SIZE];
 	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get_excl(MLX5V_DEVX_KIND_UAR, uar);
 	struct mlx5v_devx_ctx *ctx;
 	int ret;
@@ -278,19 +264,12 @@ mlx5v_devx_uar_free(struct mlx5v_devx_uar *uar)
 	if (obj == NULL)
 		return -EINVAL;
 	ctx = obj->ctx;
-	memset(in, 0, sizeof(in));
-	memset(out, 0, sizeof(out));
-	MLX5V_IFC_SET(dealloc_uar_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
-	MLX5V_IFC_SET(dealloc_uar_in, in, uar, uar->page_id);
-	ret = mlx5v_cmd_exec(uar->dev, in, sizeof(in), out, sizeof(out));
+	ret = mlx5v_devx_destroy_cmd(uar->dev, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR, uar->page_id);
 	if (ret < 0) {
 		mlx5v_devx_obj_put_excl(obj);
 		return ret;
 	}
-	mlx5v_devx_obj_retire(MLX5V_DEVX_KIND_UAR, uar, obj);
-	rte_spinlock_lock(&ctx->lock);
-	TAILQ_REMOVE(&ctx->uars, uar, next);
-	rte_spinlock_unlock(&ctx->lock);
+	MLX5V_DEVX_RETIRE(MLX5V_DEVX_KIND_UAR, uars, uar, obj, ctx);
 	mlx5v_devx_hmem_free(uar, sizeof(*uar));
 	mlx5v_devx_ctx_put(ctx);
 	return 0;

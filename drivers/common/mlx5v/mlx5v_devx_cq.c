@@ -150,10 +150,7 @@ mlx5v_devx_cq_create_opts(struct mlx5v_dev *dev, unsigned int log_size, uint32_t
 	if (ret < 0)
 		goto err_buf_unmap;
 	cq->cqn = MLX5V_IFC_GET(create_cq_out, out, cqn);
-	rte_spinlock_lock(&ctx->lock);
-	TAILQ_INSERT_TAIL(&ctx->cqs, cq, next);
-	rte_spinlock_unlock(&ctx->lock);
-	mlx5v_devx_reg_publish(MLX5V_DEVX_KIND_CQ, cq, &cq->obj, ctx);
+	MLX5V_DEVX_PUBLISH(MLX5V_DEVX_KIND_CQ, cqs, cq, ctx);
 	mlx5v_devx_ctx_put(ctx);
 	return cq;
 
@@ -167,19 +164,6 @@ err_abort:
 }
 
 int
-mlx5v_devx_cq_destroy_cmd(struct mlx5v_dev *dev, uint32_t cqn)
-{
-	uint8_t in[MLX5V_CMD_HDR_SIZE];
-	uint8_t out[MLX5V_CMD_HDR_SIZE];
-
-	memset(in, 0, sizeof(in));
-	memset(out, 0, sizeof(out));
-	MLX5V_IFC_SET(destroy_cq_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_DESTROY_CQ);
-	MLX5V_IFC_SET(destroy_cq_in, in, cqn, cqn);
-	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
-}
-
-int
 mlx5v_devx_cq_destroy(struct mlx5v_devx_cq *cq)
 {
 	struct mlx5v_devx_obj *obj = mlx5v_devx_obj_get_excl(MLX5V_DEVX_KIND_CQ, cq);
@@ -189,7 +173,7 @@ mlx5v_devx_cq_destroy(struct mlx5v_devx_cq *cq)
 	if (obj == NULL)
 		return -EINVAL;
 	ctx = obj->ctx;
-	ret = mlx5v_devx_cq_destroy_cmd(cq->dev, cq->cqn);
+	ret = mlx5v_devx_destroy_cmd(cq->dev, RTE_PMD_MLX5V_CMD_OP_DESTROY_CQ, cq->cqn);
 	/*
 	 * The CQ stays alive on failure: its memory must not be unmapped while firmware can still
 	 * write CQEs into it.
@@ -198,10 +182,7 @@ mlx5v_devx_cq_destroy(struct mlx5v_devx_cq *cq)
 		mlx5v_devx_obj_put_excl(obj);
 		return ret;
 	}
-	mlx5v_devx_obj_retire(MLX5V_DEVX_KIND_CQ, cq, obj);
-	rte_spinlock_lock(&ctx->lock);
-	TAILQ_REMOVE(&ctx->cqs, cq, next);
-	rte_spinlock_unlock(&ctx->lock);
+	MLX5V_DEVX_RETIRE(MLX5V_DEVX_KIND_CQ, cqs, cq, obj, ctx);
 	mlx5v_devx_cq_unmap(cq->dev, cq);
 	rte_free(cq->buf);
 	mlx5v_devx_hmem_free(cq, sizeof(*cq));

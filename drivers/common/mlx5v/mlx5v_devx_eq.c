@@ -24,20 +24,6 @@ static_assert(offsetof(struct mlx5v_devx_eq, pub) == 0, "eq pub not first");
 
 /* ---- EQs ---- */
 
-int
-mlx5v_devx_eq_destroy_cmd(struct mlx5v_dev *dev, uint32_t eqn)
-{
-	uint8_t in[MLX5V_IFC_BYTES(destroy_eq_in)];
-	uint8_t out[MLX5V_IFC_BYTES(destroy_eq_out)];
-
-	memset(in, 0, sizeof(in));
-	memset(out, 0, sizeof(out));
-	MLX5V_IFC_SET(destroy_eq_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_DESTROY_EQ);
-	MLX5V_IFC_SET(destroy_eq_in, in, eq_number, eqn);
-	/* rdma-core destroys through cmd_exec: a translated errno, never EREMOTEIO (§11.5). */
-	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
-}
-
 struct mlx5v_devx_eq *
 mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 		     size_t outlen)
@@ -149,11 +135,8 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	 */
 	eq->db = db != NULL ? db + MLX5V_IFC_BYTE_OFF(uar_page, eq_db_arm) : NULL;
 	eq->pub.vaddr = eq->ring.buf;
-	rte_spinlock_lock(&ctx->lock);
-	TAILQ_INSERT_TAIL(&ctx->eqs, eq, next);
-	rte_spinlock_unlock(&ctx->lock);
 	/* Last: the handle becomes valid only once the EQ is complete. */
-	mlx5v_devx_reg_publish(MLX5V_DEVX_KIND_EQ, eq, &eq->obj, ctx);
+	MLX5V_DEVX_PUBLISH(MLX5V_DEVX_KIND_EQ, eqs, eq, ctx);
 	MLX5V_EQ_LOG(DEBUG, "%s: DEVX EQ %u: %u entries, vector %u, UAR %u, IOVA 0x%" PRIx64,
 		     dev->name, eq->eqn, eq->ring.nent, eq->vector, eq->uar_page, eq->ring.iova);
 	mlx5v_devx_ctx_put(ctx);
@@ -204,16 +187,13 @@ mlx5v_devx_eq_destroy(struct mlx5v_devx_eq *eq)
 	if (obj == NULL)
 		return -EINVAL;
 	ctx = obj->ctx;
-	ret = mlx5v_devx_eq_destroy_cmd(eq->dev, eq->eqn);
+	ret = mlx5v_devx_destroy_cmd(eq->dev, RTE_PMD_MLX5V_CMD_OP_DESTROY_EQ, eq->eqn);
 	if (ret < 0) {
 		mlx5v_devx_obj_put_excl(obj);
 		return ret;   /* the device still owns the EQ: keep everything */
 	}
 	/* From here the handle is EINVAL for everybody; wait out calls still using it. */
-	mlx5v_devx_obj_retire(MLX5V_DEVX_KIND_EQ, eq, obj);
-	rte_spinlock_lock(&ctx->lock);
-	TAILQ_REMOVE(&ctx->eqs, eq, next);
-	rte_spinlock_unlock(&ctx->lock);
+	MLX5V_DEVX_RETIRE(MLX5V_DEVX_KIND_EQ, eqs, eq, obj, ctx);
 	MLX5V_EQ_LOG(DEBUG, "%s: DEVX EQ %u destroyed", eq->dev->name, eq->eqn);
 	mlx5v_devx_eq_free(eq);
 	mlx5v_devx_ctx_put(ctx);

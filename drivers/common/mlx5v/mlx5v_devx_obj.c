@@ -462,6 +462,26 @@ mlx5v_devx_obj_abort(enum mlx5v_devx_kind kind, void *p, size_t size,
 	rte_errno = -ret;
 }
 
+/*
+ * DESTROY_EQ, DESTROY_CQ or DEALLOC_UAR of object id. Through cmd_exec, as rdma-core
+ * destroys: a translated errno, never EREMOTEIO (prm/mlx5 §11.5).
+ */
+int
+mlx5v_devx_destroy_cmd(struct mlx5v_dev *dev, uint16_t opcode, uint32_t id)
+{
+	uint8_t in[MLX5V_CMD_HDR_SIZE] = { 0 };
+	uint8_t out[MLX5V_CMD_HDR_SIZE] = { 0 };
+
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, opcode);
+	if (opcode == RTE_PMD_MLX5V_CMD_OP_DESTROY_EQ)
+		MLX5V_IFC_SET(destroy_eq_in, in, eq_number, id);
+	else if (opcode == RTE_PMD_MLX5V_CMD_OP_DESTROY_CQ)
+		MLX5V_IFC_SET(destroy_cq_in, in, cqn, id);
+	else
+		MLX5V_IFC_SET(dealloc_uar_in, in, uar, id);
+	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+}
+
 /* ---- device removal: destroy what the application left ---- */
 
 /*
@@ -512,7 +532,7 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx, int reset)
 		 * A CQ whose destroy fails is still alive and may write CQEs: its memory
 		 * waits for DISABLE_HCA in the device's quarantine.
 		 */
-		if (mlx5v_devx_cq_destroy_cmd(dev, cq->cqn) < 0) {
+		if (mlx5v_devx_destroy_cmd(dev, RTE_PMD_MLX5V_CMD_OP_DESTROY_CQ, cq->cqn) < 0) {
 			struct mlx5v_dma_buf dma[] = { cq->ring_dma, cq->dbr_dma };
 
 			mlx5v_dev_quarantine(dev, cq->buf, cq->size, dma, RTE_DIM(dma));
@@ -528,18 +548,13 @@ mlx5v_devx_ctx_release(struct mlx5v_devx_ctx *ctx, int reset)
 		left++;
 		TAILQ_REMOVE(&ctx->eqs, eq, next);
 		/* The same for an EQ: its ring goes to quarantine, the rest is freed. */
-		if (mlx5v_devx_eq_destroy_cmd(dev, eq->eqn) < 0)
+		if (mlx5v_devx_destroy_cmd(dev, RTE_PMD_MLX5V_CMD_OP_DESTROY_EQ, eq->eqn) < 0)
 			mlx5v_eq_ring_quarantine(dev, &eq->ring);
 		mlx5v_devx_eq_free(eq);
 	}
 	while ((uar = TAILQ_FIRST(&ctx->uars)) != NULL) {
-		uint8_t in[MLX5V_CMD_HDR_SIZE] = { 0 };
-		uint8_t out[MLX5V_CMD_HDR_SIZE];
-
 		TAILQ_REMOVE(&ctx->uars, uar, next);
-		MLX5V_IFC_SET(dealloc_uar_in, in, opcode, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR);
-		MLX5V_IFC_SET(dealloc_uar_in, in, uar, uar->page_id);
-		mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+		mlx5v_devx_destroy_cmd(dev, RTE_PMD_MLX5V_CMD_OP_DEALLOC_UAR, uar->page_id);
 		mlx5v_devx_hmem_free(uar, sizeof(*uar));
 	}
 	while ((d = TAILQ_FIRST(&ctx->dmas)) != NULL) {

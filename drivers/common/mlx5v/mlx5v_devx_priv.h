@@ -85,10 +85,27 @@ void *mlx5v_devx_obj_begin(struct mlx5v_dev *dev, enum mlx5v_devx_kind kind, siz
 void mlx5v_devx_obj_abort(enum mlx5v_devx_kind kind, void *p, size_t size,
 			  struct mlx5v_devx_ctx *ctx, int ret);
 
+/* The last step of a create: list o in its context, then make its handle valid. */
+#define MLX5V_DEVX_PUBLISH(kind, list, o, ctx) do { \
+	rte_spinlock_lock(&(ctx)->lock); \
+	TAILQ_INSERT_TAIL(&(ctx)->list, o, next); \
+	rte_spinlock_unlock(&(ctx)->lock); \
+	mlx5v_devx_reg_publish(kind, o, &(o)->obj, ctx); \
+} while (0)
+
+/* The first step after a successful destroy: the handle dies, then o leaves its list. */
+#define MLX5V_DEVX_RETIRE(kind, list, o, obj, ctx) do { \
+	mlx5v_devx_obj_retire(kind, o, obj); \
+	rte_spinlock_lock(&(ctx)->lock); \
+	TAILQ_REMOVE(&(ctx)->list, o, next); \
+	rte_spinlock_unlock(&(ctx)->lock); \
+} while (0)
+
+/* DESTROY_EQ, DESTROY_CQ or DEALLOC_UAR of object id (mlx5v_devx_obj.c). */
+int mlx5v_devx_destroy_cmd(struct mlx5v_dev *dev, uint16_t opcode, uint32_t id);
+
 /* What the device removal (mlx5v_devx_obj.c) calls to destroy what the application left. */
-int mlx5v_devx_eq_destroy_cmd(struct mlx5v_dev *dev, uint32_t eqn);
 void mlx5v_devx_eq_free(struct mlx5v_devx_eq *eq);
-int mlx5v_devx_cq_destroy_cmd(struct mlx5v_dev *dev, uint32_t cqn);
 void mlx5v_devx_cq_unmap(struct mlx5v_dev *dev, struct mlx5v_devx_cq *cq);
 void mlx5v_devx_dma_unreach(struct mlx5v_dev *dev, struct mlx5v_devx_dma *d);
 
