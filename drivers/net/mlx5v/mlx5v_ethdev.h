@@ -437,10 +437,15 @@ int mlx5v_flow_reta_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_reta_
 			   uint16_t size);
 int mlx5v_flow_reta_query(struct rte_eth_dev *eth_dev, struct rte_eth_rss_reta_entry64 *conf,
 			  uint16_t size);
-/** The RSS flow types the TIR can hash. */
-#define MLX5V_ETH_RSS_HF (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP | \
-			  RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_IPV6 | \
-			  RTE_ETH_RSS_NONFRAG_IPV6_TCP | RTE_ETH_RSS_NONFRAG_IPV6_UDP)
+/**
+ * The RSS flow types the TIR can hash: RTE_ETH_RSS_IP, _TCP and _UDP, as DPDK's mlx5 advertises
+ * them. The TIR knows no fragment or extension header: the fragment, "other" and _EX types
+ * hash what their class's plain type hashes (the addresses, and the ports of the _EX L4 types).
+ */
+#define MLX5V_ETH_RSS_HF (RTE_ETH_RSS_IP | RTE_ETH_RSS_NONFRAG_IPV4_TCP | \
+			  RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_NONFRAG_IPV6_TCP | \
+			  RTE_ETH_RSS_NONFRAG_IPV6_UDP | RTE_ETH_RSS_IPV6_TCP_EX | \
+			  RTE_ETH_RSS_IPV6_UDP_EX)
 
 /* ---- mlx5v_stats.c ---- */
 
