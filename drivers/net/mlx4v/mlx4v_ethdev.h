@@ -60,12 +60,17 @@ extern int mlx4v_ethdev_logtype;
 /** Mempools of a port with a memory region (Rx pools, then Tx pools as they are seen). */
 #define MLX4V_ETH_MAX_MR 32
 
-/** The RSS flow types the RSS QP can hash (IPv4/IPv6 addresses, TCP/UDP ports). */
+/**
+ * The RSS flow types the RSS QP can hash (IPv4/IPv6 addresses, TCP/UDP ports): RTE_ETH_RSS_IP,
+ * _TCP and _UDP, as DPDK's mlx4 advertises them; the _EX types hash as their IPv6 types (the
+ * QP knows no extension header).
+ */
 #define MLX4V_ETH_RSS_HF (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 | \
 			  RTE_ETH_RSS_NONFRAG_IPV4_OTHER | RTE_ETH_RSS_NONFRAG_IPV4_TCP | \
 			  RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_IPV6 | \
 			  RTE_ETH_RSS_FRAG_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_OTHER | \
-			  RTE_ETH_RSS_NONFRAG_IPV6_TCP | RTE_ETH_RSS_NONFRAG_IPV6_UDP)
+			  RTE_ETH_RSS_NONFRAG_IPV6_TCP | RTE_ETH_RSS_NONFRAG_IPV6_UDP | \
+			  RTE_ETH_RSS_IPV6_EX | RTE_ETH_RSS_IPV6_TCP_EX | RTE_ETH_RSS_IPV6_UDP_EX)
 
 /** The RSS types hashed when the application names none. */
 #define MLX4V_ETH_RSS_HF_DEFAULT ((RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP) & \
