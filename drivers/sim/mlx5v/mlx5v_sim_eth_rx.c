@@ -206,6 +206,8 @@ mlx5v_sim_rx_match_key(struct mlx5v_sim_rx_frame *fr)
 		return;
 	}
 	SET(fte_match_set_lyr_2_4, k, ip_protocol, proto);
+	/* frag: an IPv4 offset or MF, or an IPv6 fragment header (prm/mlx5_eth §4.10). */
+	SET(fte_match_set_lyr_2_4, k, frag, l4 == RTE_PTYPE_L4_FRAG);
 	mlx5v_sim_rx_match_key_l4(fr, l4);
 }
 

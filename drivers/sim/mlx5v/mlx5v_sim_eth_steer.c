@@ -505,6 +505,7 @@ mlx5v_sim_eth_match_modelled(uint8_t *m)
 	SET(fte_match_set_lyr_2_4, m, dmac_15_0, 0xffff);
 	SET(fte_match_set_lyr_2_4, m, ip_protocol, 0xff);
 	SET(fte_match_set_lyr_2_4, m, ip_version, 0xf);
+	SET(fte_match_set_lyr_2_4, m, frag, 0x1);
 	SET(fte_match_set_lyr_2_4, m, first_prio, 0x7);
 	SET(fte_match_set_lyr_2_4, m, first_cfi, 0x1);
 	SET(fte_match_set_lyr_2_4, m, first_vid, 0xfff);
@@ -520,8 +521,8 @@ mlx5v_sim_eth_match_modelled(uint8_t *m)
 
 /*
  * Match-all groups, and outer header masks over the modelled fields (SMAC, DMAC, the first
- * VLAN tag, ethertype, ip_version, ip_protocol, the IP addresses, TCP flags, TCP and UDP
- * ports): any other mask bit (DSCP, ECN, TTL, fragments, other criteria) must be 0.
+ * VLAN tag, ethertype, ip_version, frag, ip_protocol, the IP addresses, TCP flags, TCP and
+ * UDP ports): any other mask bit (DSCP, ECN, TTL, other criteria) must be 0.
  * @return syndrome or 0.
  */
 static uint32_t
