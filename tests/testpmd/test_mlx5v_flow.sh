@@ -69,6 +69,10 @@ bytes=$(grep -Eo 'bytes: [0-9]+' "$out" | awk '{ print $2 }')
 [ "${hits:-0}" -ge "$(rx_packets)" ] && [ "${hits:-0}" -gt 0 ] ||
 	fail "count: $hits hits for $(rx_packets) frames received"
 [ "$bytes" -eq $((hits * 64)) ] || fail "count: $bytes bytes for $hits frames of 64 bytes"
+# "Not a fragment" (fragment_offset 0 under 0x3fff, the frag bit at 0, as Open vSwitch asks):
+# txonly's frames are not fragments, all on queue 3.
+flow_session "flow create 0 ingress pattern eth / ipv4 fragment_offset spec 0 fragment_offset mask 0x3fff / udp dst is 4789 / end actions queue index 3 / end\n${TRAFFIC}quit\n"
+[ "$(rx_queues)" = "3 " ] || fail "not-a-fragment rule: frames on queues $(rx_queues)"
 flow_session "flow create 0 ingress pattern eth / ipv4 / udp dst is 4790 / end actions queue index 3 / end\n${TRAFFIC}quit\n"
 [ "$(rx_queues)" != "3 " ] || fail "a rule for port 4790 took the frames to port 4789"
 reject "$out" 'FDIR'
@@ -122,6 +126,7 @@ esac
 cmds="mlx5v dev show $DEV\n"
 cmds="${cmds}flow validate 0 ingress pattern eth / ipv4 tos is 4 / end actions queue index 0 / end\n"
 cmds="${cmds}flow validate 0 ingress pattern eth / ipv4 / icmp type is 8 / end actions drop / end\n"
+cmds="${cmds}flow validate 0 ingress pattern eth / ipv4 fragment_offset spec 0x2000 fragment_offset mask 0x3fff / end actions drop / end\n"
 cmds="${cmds}flow validate 0 ingress pattern eth / ipv4 / udp / vxlan vni is 5 / end actions drop / end\n"
 cmds="${cmds}flow validate 0 ingress pattern eth / ipv4 / end actions queue index 4 / end\n"
 cmds="${cmds}flow validate 0 priority 8 ingress pattern eth / end actions drop / end\n"
@@ -137,7 +142,8 @@ cmds="${cmds}flow create 0 ingress pattern eth / ipv4 / end actions jump group 3
 cmds="${cmds}flow create 0 ingress pattern eth / ipv6 / tcp / end actions rss queues 0 1 2 end / end\n"
 cmds="${cmds}flow flush 0\nmlx5v dev show $DEV\nquit\n"
 flow_session "$cmds"
-expect "$out" 'ipv4: only src_addr, dst_addr and next_proto_id are matched'
+expect "$out" 'ipv4: only src_addr, dst_addr, next_proto_id and fragment_offset are matched'
+expect "$out" 'ipv4: fragment_offset: only 0 under mask 0x3fff'
 expect "$out" 'icmp: icmp_type, icmp_code and the rest cannot be matched'
 expect "$out" 'vxlan: vni and flags cannot be matched'
 expect "$out" 'queue index beyond the Rx queues'

@@ -45,6 +45,7 @@ struct mlx5v_rte_flow_hdrs {
 	uint8_t cvlan_tag;       /**< the frame has a first (C-)VLAN tag */
 	uint16_t vlan_tci;       /**< its priority, CFI and VID */
 	uint8_t ip_version;
+	uint8_t frag;            /**< an IP fragment (offset or MF set) */
 	uint8_t ip_protocol;
 	uint16_t tcp_flags;      /**< 9 bits */
 	uint16_t tcp_sport, tcp_dport;

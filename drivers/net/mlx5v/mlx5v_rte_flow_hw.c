@@ -39,6 +39,7 @@ hdrs_put(uint8_t *o, const struct mlx5v_rte_flow_hdrs *h)
 	SET(fte_match_set_lyr_2_4, o, first_cfi, (h->vlan_tci >> 12) & 1);
 	SET(fte_match_set_lyr_2_4, o, first_vid, h->vlan_tci & 0xfff);
 	SET(fte_match_set_lyr_2_4, o, ip_version, h->ip_version);
+	SET(fte_match_set_lyr_2_4, o, frag, h->frag);
 	SET(fte_match_set_lyr_2_4, o, ip_protocol, h->ip_protocol);
 	SET(fte_match_set_lyr_2_4, o, tcp_flags, h->tcp_flags);
 	SET(fte_match_set_lyr_2_4, o, tcp_sport, h->tcp_sport);

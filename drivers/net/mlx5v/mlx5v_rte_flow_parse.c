@@ -183,6 +183,9 @@ ip_version(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s, uint
 	return 0;
 }
 
+/* The fragment offset and the MF flag of fragment_offset. */
+#define FRAG_BITS (RTE_IPV4_HDR_OFFSET_MASK | RTE_IPV4_HDR_MF_FLAG)
+
 static int
 item_ipv4(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
 	  struct rte_flow_error *error)
@@ -201,9 +204,24 @@ item_ipv4(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
 	h.src_addr = 0;
 	h.dst_addr = 0;
 	h.next_proto_id = 0;
+	h.fragment_offset = 0;
 	if (!all_zero(&h, sizeof(h)))
 		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
-			      "ipv4: only src_addr, dst_addr and next_proto_id are matched");
+			      "ipv4: only src_addr, dst_addr, next_proto_id and fragment_offset "
+			      "are matched");
+	/*
+	 * The match set's frag bit (prm/mlx5_eth §4.10): offset and MF under a full mask, 0
+	 * (not a fragment, as Open vSwitch asks with "frag=no"); no other value or mask.
+	 */
+	if (m->hdr.fragment_offset != 0) {
+		if (m->hdr.fragment_offset != RTE_BE16(FRAG_BITS) ||
+		    (v->hdr.fragment_offset & m->hdr.fragment_offset) != 0)
+			return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
+				      "ipv4: fragment_offset: only 0 under mask 0x3fff (not a "
+				      "fragment)");
+		s->mask.frag = 1;
+		s->value.frag = 0;
+	}
 	memcpy(&s->mask.src_ip[12], &m->hdr.src_addr, 4);
 	memcpy(&s->mask.dst_ip[12], &m->hdr.dst_addr, 4);
 	h.src_addr = v->hdr.src_addr & m->hdr.src_addr;
