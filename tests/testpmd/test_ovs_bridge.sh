@@ -14,6 +14,12 @@
 # the receive queues of options:n_rxq, the driver's name and the interface statistics.
 # doc/guides/howto/ovs.rst.
 #
+# With MLXV_OVS_HW_OFFLOAD=1 (the test ovs_offload), other_config:hw-offload=true: OVS's
+# partial offload puts a MARK + RSS rte_flow rule on each port per datapath flow. On p0
+# (net_mlx5v) the ping's IPv4 flow must show "offloaded:partial" in dpctl/dump-flows -m while
+# the ping goes on; on p1 (net_mlx4v, no MARK) the rules are refused and OVS keeps the flows
+# in software (none "offloaded"), the traffic flowing the same.
+#
 # usage: test_ovs_bridge.sh [PLUGIN_DIR|installed]
 #   PLUGIN_DIR  a private directory of our plugins, given with -d (default: the build tree's
 #               drivers, staged privately); "installed": no -d, the plugins of the Debian
@@ -45,8 +51,10 @@ work=
 plugins=
 db_pid=
 sw_pid=
+ping_pid=
 old_pages=
 cleanup() {
+	[ -z "$ping_pid" ] || kill "$ping_pid" 2>/dev/null
 	[ -z "$sw_pid" ] || kill "$sw_pid" 2>/dev/null
 	[ -z "$db_pid" ] || kill "$db_pid" 2>/dev/null
 	for _p in $sw_pid $db_pid; do
@@ -118,6 +126,11 @@ vsctl --no-wait set Open_vSwitch . other_config:dpdk-init=true \
 	"other_config:dpdk-extra=\"$extra\"" other_config:dpdk-socket-mem=512 \
 	other_config:dpdk-socket-limit=640 other_config:pmd-cpu-mask=0x1 \
 	other_config:pmd-maxsleep=1000 || fail "ovs-vsctl set other_config"
+offload=${MLXV_OVS_HW_OFFLOAD:-0}
+if [ "$offload" = 1 ]; then
+	vsctl --no-wait set Open_vSwitch . other_config:hw-offload=true ||
+		fail "ovs-vsctl set other_config:hw-offload"
+fi
 
 # The hugetlbfs mount lives in the daemon's own mount namespace and goes with it.
 unshare -m sh -c 'mount --make-rprivate / && mount -t hugetlbfs -o pagesize=2M,mode=0700 \
@@ -177,6 +190,30 @@ done
 ip netns exec "$ns1" ping -c 5 -i 0.2 -W 1 -s 1372 -M do 10.79.0.2 >"$work/ping" 2>&1 ||
 	{ cat "$work/ping"; show_logs; fail "no 1400-byte ping across the OVS bridge"; }
 cat "$work/ping"
+
+# Offload: the IPv4 flow from p0 offloaded (its rule made by net_mlx5v) while a ping runs,
+# nothing from p1 offloaded; the ping answered throughout.
+if [ "$offload" = 1 ]; then
+	appctl() {
+		timeout 30 ovs-appctl -t "$work/vswitchd.ctl" "$@"
+	}
+	ip netns exec "$ns1" ping -c 25 -i 0.2 -W 1 10.79.0.2 >"$work/ping2" 2>&1 &
+	ping_pid=$!
+	_n=0
+	until appctl dpctl/dump-flows -m >"$work/flows" &&
+		grep -q 'in_port(p0).*eth_type(0x0800).*offloaded:partial' "$work/flows"; do
+		_n=$((_n + 1))
+		[ $_n -lt 40 ] || { cat "$work/flows"; show_logs; fail "p0's flow not offloaded"; }
+		sleep 0.1
+	done
+	wait $ping_pid || { cat "$work/ping2"; show_logs; fail "no ping with offloaded flows"; }
+	ping_pid=
+	appctl dpctl/dump-flows -m >"$work/flows" || fail "ovs-appctl dpctl/dump-flows"
+	cat "$work/flows"
+	reject "$work/flows" 'in_port\(p1\).*offloaded'
+	expect "$work/vswitchd.log" 'p1: rte_flow creation failed'
+	echo "p0's flow offloaded (partial), p1's in software"
+fi
 
 # What OVS read from our PMDs.
 for p in p0 p1; do
