@@ -69,6 +69,19 @@ bytes=$(grep -Eo 'bytes: [0-9]+' "$out" | awk '{ print $2 }')
 [ "${hits:-0}" -ge "$(rx_packets)" ] && [ "${hits:-0}" -gt 0 ] ||
 	fail "count: $hits hits for $(rx_packets) frames received"
 [ "$bytes" -eq $((hits * 64)) ] || fail "count: $bytes bytes for $hits frames of 64 bytes"
+# Two QUEUE rules to one queue share its direct TIR: one TIR more in the device, not two.
+cmds="mlx5v dev show $DEV\n"
+cmds="${cmds}flow create 0 ingress pattern eth / ipv4 / udp dst is 4789 / end actions queue index 3 / end\n"
+cmds="${cmds}flow create 0 ingress pattern eth / ipv4 / udp dst is 4790 / end actions queue index 3 / end\n"
+cmds="${cmds}mlx5v dev show $DEV\nflow flush 0\nmlx5v dev show $DEV\nquit\n"
+flow_session "$cmds"
+tirs() {
+	steering "$1" | sed -E 's/.*TIR ([0-9]+).*/\1/'
+}
+[ $(($(tirs 2) - $(tirs 1))) -eq 1 ] ||
+	fail "two QUEUE rules to queue 3 made $(($(tirs 2) - $(tirs 1))) TIRs, one expected"
+[ "$(tirs 3)" = "$(tirs 1)" ] || fail "flush left TIRs: $(tirs 3), before: $(tirs 1)"
+
 # "Not a fragment" (fragment_offset 0 under 0x3fff, the frag bit at 0, as Open vSwitch asks):
 # txonly's frames are not fragments, all on queue 3.
 flow_session "flow create 0 ingress pattern eth / ipv4 fragment_offset spec 0 fragment_offset mask 0x3fff / udp dst is 4789 / end actions queue index 3 / end\n${TRAFFIC}quit\n"

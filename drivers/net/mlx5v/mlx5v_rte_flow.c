@@ -58,6 +58,41 @@ table_put(struct mlx5v_dev *dev, struct mlx5v_rte_flow_port *p, uint32_t g)
 	}
 }
 
+/*
+ * Take a reference on the direct TIR of Rx queue q, made with its first QUEUE rule: every rule
+ * to the queue forwards to that one TIR (as DPDK's mlx5 shares its Rx hash queues), so a rule
+ * costs its group and entry commands only.
+ */
+static int
+qtir_get(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, uint16_t q)
+{
+	struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
+	struct mlx5v_rte_flow_port *p = port_of(eth_dev);
+	const struct mlx5v_rxq *rxq = eth_dev->data->rx_queues[q];
+	int ret;
+
+	RTE_BUILD_BUG_ON(MLX5V_RTE_FLOW_QUEUES < MLX5V_ETH_MAX_QUEUES);
+	if (p->qtir[q] == 0) {
+		ret = mlx5v_rte_flow_hw_tir(dev, priv->obj.td, rxq->rqn, &p->qtir[q]);
+		if (ret != 0)
+			return ret;
+	}
+	p->qtir_refs[q]++;
+	return 0;
+}
+
+/* Drop a reference; the TIR goes with the last one (its entries deleted before). */
+static void
+qtir_put(struct mlx5v_dev *dev, struct mlx5v_rte_flow_port *p, uint16_t q)
+{
+	if (p->qtir_refs[q] > 0)
+		p->qtir_refs[q]--;
+	if (p->qtir_refs[q] == 0 && p->qtir[q] != 0) {
+		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_TIR, p->qtir[q]);
+		p->qtir[q] = 0;
+	}
+}
+
 /* The first free entry of priority prio's band. @return 0 or -ENOSPC. */
 static int
 index_take(struct mlx5v_rte_flow_table *t, uint32_t prio, uint32_t *index)
@@ -111,6 +146,9 @@ flow_release(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, struct rte_flow
 	if (f->tir != 0)
 		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_TIR, f->tir);
 	f->tir = 0;
+	if (f->qtir)
+		qtir_put(dev, p, f->spec.queue);
+	f->qtir = 0;
 	/* The RQT after the TIR over it (§12). */
 	if (f->rqt != 0)
 		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_RQT, f->rqt);
@@ -170,11 +208,9 @@ rss_objects(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, struct rte_flow 
 static int
 flow_apply(struct rte_eth_dev *eth_dev, struct rte_flow *f, struct rte_flow_error *error)
 {
-	struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
 	struct mlx5v_rte_flow_port *p = port_of(eth_dev);
 	struct mlx5v_rte_flow_table *t = &p->table[f->spec.group];
-	const struct mlx5v_rxq *rxq;
 	uint32_t dest = 0;
 	const char *what;
 	int ret;
@@ -199,11 +235,11 @@ flow_apply(struct rte_eth_dev *eth_dev, struct rte_flow *f, struct rte_flow_erro
 		goto error;
 	if (f->spec.fate == MLX5V_RTE_FLOW_FATE_QUEUE) {
 		what = "TIR";
-		rxq = eth_dev->data->rx_queues[f->spec.queue];
-		ret = mlx5v_rte_flow_hw_tir(dev, priv->obj.td, rxq->rqn, &f->tir);
+		ret = qtir_get(eth_dev, dev, f->spec.queue);
 		if (ret != 0)
 			goto error;
-		dest = f->tir;
+		f->qtir = 1;
+		dest = p->qtir[f->spec.queue];
 	} else if (f->spec.fate == MLX5V_RTE_FLOW_FATE_RSS) {
 		what = "RQT and TIR of the rss action";
 		ret = rss_objects(eth_dev, dev, f);

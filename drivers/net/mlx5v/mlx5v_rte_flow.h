@@ -30,6 +30,8 @@
 #define MLX5V_RTE_FLOW_BAND (MLX5V_RTE_FLOW_FT_SIZE / MLX5V_RTE_FLOW_PRIOS)
 /** Rules of one table: one flow group each, index 0 of the group ids is never used. */
 #define MLX5V_RTE_FLOW_MAX_RULES 255
+/** Rx queues with a direct TIR for QUEUE rules (the PMD's MLX5V_ETH_MAX_QUEUES). */
+#define MLX5V_RTE_FLOW_QUEUES 16
 /** Highest MARK id: the flow tag is id + 1; 0 is no tag, 0xffffff is FLAG. */
 #define MLX5V_RTE_FLOW_MARK_MAX 0xfffff0u
 #define MLX5V_RTE_FLOW_TAG_FLAG 0xffffffu
@@ -94,12 +96,12 @@ struct rte_flow {
 	struct mlx5v_rte_flow_spec spec;
 	uint32_t index;          /**< its entry in the group's table */
 	uint32_t fg;             /**< its one-entry flow group */
-	uint32_t tir;            /**< FATE_QUEUE: a direct TIR on the queue's RQ; FATE_RSS:
-				      an indirect one over rqt */
+	uint32_t tir;            /**< FATE_RSS: an indirect TIR over rqt */
 	uint32_t rqt;            /**< FATE_RSS: the RQT over its queues */
 	uint32_t counter;        /**< COUNT: its flow counter */
 	uint8_t fte;             /**< the entry is set */
 	uint8_t jumped;          /**< FATE_JUMP: holds a reference on the target group */
+	uint8_t qtir;            /**< FATE_QUEUE: holds a reference on the queue's TIR */
 	uint64_t hits_base, bytes_base; /**< counter values at the last query reset */
 };
 
@@ -117,6 +119,9 @@ struct mlx5v_rte_flow_table {
 struct mlx5v_rte_flow_port {
 	struct mlx5v_rte_flow_list rules;
 	struct mlx5v_rte_flow_table table[MLX5V_RTE_FLOW_MAX_GROUP + 1];
+	/** A direct TIR on each Rx queue's RQ, shared by the QUEUE rules to it (0 = none). */
+	uint32_t qtir[MLX5V_RTE_FLOW_QUEUES];
+	uint32_t qtir_refs[MLX5V_RTE_FLOW_QUEUES];
 	uint8_t isolated;        /**< rte_flow_isolate(): no default entries at start */
 	uint8_t root;            /**< group 0's table is the NIC RX root */
 };
