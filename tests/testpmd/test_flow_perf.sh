@@ -27,7 +27,7 @@ plugins=$(stage_plugins) || fail "cannot stage the plugins"
 trap 'rm -rf "$out" "$plugins"' EXIT
 
 # shellcheck disable=SC2086
-(cd / && timeout 120 "$FLOW_PERF" -d "$plugins" $(eal_base 512) $vdev -- --ingress $pattern \
+(cd / && timeout 120 "$FLOW_PERF" -d "$plugins" $EAL_BASE $vdev -- --ingress $pattern \
 	--queue --rules-count=$RULES --rules-batch=$((RULES / 2)) --deletion) >"$out" 2>&1
 rc=$?
 cat "$out"
