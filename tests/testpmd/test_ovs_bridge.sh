@@ -203,7 +203,7 @@ if [ "$offload" = 1 ]; then
 	until appctl dpctl/dump-flows -m >"$work/flows" &&
 		grep -q 'in_port(p0).*eth_type(0x0800).*offloaded:partial' "$work/flows"; do
 		_n=$((_n + 1))
-		[ $_n -lt 40 ] || { cat "$work/flows"; show_logs; fail "p0's flow not offloaded"; }
+		[ $_n -lt 100 ] || { cat "$work/flows"; show_logs; fail "p0's flow not offloaded"; }
 		sleep 0.1
 	done
 	wait $ping_pid || { cat "$work/ping2"; show_logs; fail "no ping with offloaded flows"; }
