@@ -745,16 +745,8 @@ verbs_cmd_create_qp(struct verbs_dev_fd *f, const void *in, size_t in_len, size_
 		rq_gs = verbs_dev_pow2(cmd->max_recv_sge != 0 ? cmd->max_recv_sge : 1);
 		qp->rq.wqe_shift = verbs_dev_log2(rq_gs * 16);
 	}
-	if (qp->rq.wqe_shift > qp->sq.wqe_shift) {
-		qp->rq.offset = 0;
-		qp->sq.offset = qp->rq.wqe_cnt << qp->rq.wqe_shift;
-	} else {
-		qp->sq.offset = 0;
-		qp->rq.offset = qp->sq.wqe_cnt << qp->sq.wqe_shift;
-	}
+	qp->buf_len = mlx4v_wq_geom_place(&qp->rq, &qp->sq);
 	qp->buf = (void *)(uintptr_t)drv->buf_addr;
-	qp->buf_len = ((size_t)qp->sq.wqe_cnt << qp->sq.wqe_shift) +
-		((size_t)qp->rq.wqe_cnt << qp->rq.wqe_shift);
 	qp->rdb = qp->rq.wqe_cnt != 0 ? (uint32_t *)(uintptr_t)drv->db_addr : NULL;
 	ret = f->ops->qp_create(qp);
 	if (ret)
@@ -931,15 +923,7 @@ verbs_dev_wq_layout(struct mlx4v_wq *wq)
 	/* mlx4_ib's create_rq(): sq.wqe_cnt 1, sq.wqe_shift MLX4_IB_MIN_SQ_STRIDE. */
 	wq->sq.wqe_cnt = 1;
 	wq->sq.wqe_shift = 6;
-	if (wq->rq.wqe_shift > wq->sq.wqe_shift) {
-		wq->rq.offset = 0;
-		wq->sq.offset = wq->rq.wqe_cnt << wq->rq.wqe_shift;
-	} else {
-		wq->rq.offset = wq->sq.wqe_cnt << wq->sq.wqe_shift;
-		wq->sq.offset = 0;
-	}
-	wq->buf_len = ((size_t)wq->rq.wqe_cnt << wq->rq.wqe_shift) +
-		((size_t)wq->sq.wqe_cnt << wq->sq.wqe_shift);
+	wq->buf_len = mlx4v_wq_geom_place(&wq->rq, &wq->sq);
 }
 
 /*

@@ -136,19 +136,7 @@ mlx4v_qp_layout(struct mlx4v_qp *qp)
 	 */
 	for (qp->rq.wqe_shift = 4; (1u << qp->rq.wqe_shift) < wqe_size; qp->rq.wqe_shift++)
 		;
-	buf_size = (qp->rq.wqe_cnt << qp->rq.wqe_shift) + (qp->sq.wqe_cnt << qp->sq.wqe_shift);
-	/*
-	 * The queue with the larger stride goes first; with equal strides the SQ. DPDK Tx computes
-	 * sq.size = rq.offset - sq.offset (prm/mlx4 §5.2), so the order must match libmlx4 bit for
-	 * bit.
-	 */
-	if (qp->rq.wqe_shift > qp->sq.wqe_shift) {
-		qp->rq.offset = 0;
-		qp->sq.offset = qp->rq.wqe_cnt << qp->rq.wqe_shift;
-	} else {
-		qp->rq.offset = qp->sq.wqe_cnt << qp->sq.wqe_shift;
-		qp->sq.offset = 0;
-	}
+	buf_size = mlx4v_wq_geom_place(&qp->rq, &qp->sq);
 	qp->buf_len = mlx4v_ring_len(qp->obj.ctx, buf_size);
 	qp->buf = mlx4v_ring_alloc(qp->obj.ctx, buf_size);
 	if (qp->buf == NULL)

@@ -70,6 +70,29 @@ struct mlx4v_wq_geom {
 };
 
 /**
+ * Place a receive and a send queue in one buffer as libmlx4 and mlx4_ib do: the queue with
+ * the larger stride first, the SQ first on equal strides. DPDK Tx computes sq.size =
+ * rq.offset - sq.offset (prm/mlx4 §5.2), so the order must match libmlx4 bit for bit; a WQ's
+ * RQ sits at 0, or at 64 after its one-entry dummy SQ (prm/mlx4 §2.4).
+ * @return the bytes both queues take.
+ */
+static inline size_t
+mlx4v_wq_geom_place(struct mlx4v_wq_geom *rq, struct mlx4v_wq_geom *sq)
+{
+	size_t rq_len = (size_t)rq->wqe_cnt << rq->wqe_shift;
+	size_t sq_len = (size_t)sq->wqe_cnt << sq->wqe_shift;
+
+	if (rq->wqe_shift > sq->wqe_shift) {
+		rq->offset = 0;
+		sq->offset = (int)rq_len;
+	} else {
+		rq->offset = (int)sq_len;
+		sq->offset = 0;
+	}
+	return rq_len + sq_len;
+}
+
+/**
  * What the device reports (ibv_query_device(), and the CQE size of the context): libmlx4
  * checks queue sizes against these, the kernel the SRQ ones.
  */

@@ -35,18 +35,7 @@ mlx4v_wq_layout(struct mlx4v_wq *wq)
 	 */
 	for (wq->rq.wqe_shift = 4; (1u << wq->rq.wqe_shift) < wqe_size; wq->rq.wqe_shift++)
 		;
-	buf_size = (wq->rq.wqe_cnt << wq->rq.wqe_shift) + (wq->sq.wqe_cnt << wq->sq.wqe_shift);
-	/*
-	 * Same order rule as a QP: rq.offset ends up 0, or 64 after the dummy SQ WQE (prm/mlx4
-	 * §2.4).
-	 */
-	if (wq->rq.wqe_shift > wq->sq.wqe_shift) {
-		wq->rq.offset = 0;
-		wq->sq.offset = wq->rq.wqe_cnt << wq->rq.wqe_shift;
-	} else {
-		wq->rq.offset = wq->sq.wqe_cnt << wq->sq.wqe_shift;
-		wq->sq.offset = 0;
-	}
+	buf_size = mlx4v_wq_geom_place(&wq->rq, &wq->sq);
 	wq->buf_len = mlx4v_ring_len(wq->obj.ctx, buf_size);
 	wq->buf = mlx4v_ring_alloc(wq->obj.ctx, buf_size);
 	if (wq->buf == NULL)
