@@ -128,6 +128,16 @@ bg_dump_stuck() {
 	done
 }
 
+# bg_kill: kill the background program and every process below it at once (SIGKILL: the
+# program under timeout(1) outlives timeout itself, and one that hangs may not heed SIGTERM).
+bg_kill() {
+	[ -n "$bg_pid" ] || return 0
+	for _p in $(bg_descendants "$bg_pid"); do
+		kill -9 "$_p" 2>/dev/null
+	done
+	kill -9 "$bg_pid" 2>/dev/null
+}
+
 # bg_finish: wait (up to 60 s) for the background program, print its log, fail unless it
 # exited with 0; a program still running then has its threads' stacks printed and is killed.
 bg_finish() {
@@ -140,9 +150,7 @@ bg_finish() {
 		cat "$bg_out"
 		echo "the program did not end within 60 s; where its threads wait:"
 		bg_dump_stuck
-		for _p in $(bg_descendants "$bg_pid"); do
-			kill -9 "$_p" 2>/dev/null
-		done
+		bg_kill
 		fail "the program hung on its way out"
 	fi
 	wait "$bg_pid"
@@ -307,7 +315,7 @@ tap_fwd_start() {
 
 tap_fwd_cleanup() {
 	exec 3>&- 2>/dev/null
-	[ -n "$bg_pid" ] && kill -9 "$bg_pid" 2>/dev/null
+	bg_kill
 	ip netns delete "$ns1" 2>/dev/null
 	ip netns delete "$ns2" 2>/dev/null
 	rm -rf "$work"

@@ -22,7 +22,7 @@ work=$(mktemp -d) || fail "mktemp"
 bg_pid=
 cleanup() {
 	exec 3>&- 2>/dev/null
-	[ -n "$bg_pid" ] && kill -9 "$bg_pid" 2>/dev/null
+	bg_kill
 	rm -rf "$work"
 }
 trap cleanup EXIT

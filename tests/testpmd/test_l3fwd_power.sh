@@ -28,7 +28,7 @@ work=$(mktemp -d) || fail "mktemp"
 plugins=$(stage_plugins) || fail "cannot stage plugins"
 bg_pid=
 cleanup() {
-	[ -n "$bg_pid" ] && kill -9 "$bg_pid" 2>/dev/null
+	bg_kill
 	ip netns delete "$ns" 2>/dev/null
 	rm -rf "$work" "$plugins"
 }

@@ -29,12 +29,7 @@ bg_pid=
 plugins=
 cleanup() {
 	exec 3>&- 2>/dev/null
-	if [ -n "$bg_pid" ]; then
-		for _p in $(bg_descendants "$bg_pid"); do
-			kill -9 "$_p" 2>/dev/null
-		done
-		kill -9 "$bg_pid" 2>/dev/null
-	fi
+	bg_kill
 	ip netns delete "$ns" 2>/dev/null
 	rm -rf "$work" "$plugins"
 }

@@ -58,7 +58,7 @@ work=$(mktemp -d) || fail "mktemp"
 bg_pid=
 cleanup() {
 	exec 3>&- 2>/dev/null
-	[ -n "$bg_pid" ] && kill -9 "$bg_pid" 2>/dev/null
+	bg_kill
 	umount "$plugdir" 2>/dev/null
 	rm -rf "$work"
 }

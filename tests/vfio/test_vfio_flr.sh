@@ -19,7 +19,7 @@ cleanup() {
 	exec 3>&- 2>/dev/null
 	# A testpmd left behind by a failure is killed outright: on a port that hangs, SIGTERM
 	# (timeout's) would wait for it.
-	[ -n "$bg_pid" ] && { pkill -KILL -P "$bg_pid"; kill -KILL "$bg_pid"; } 2>/dev/null
+	bg_kill
 	rm -rf "$tmp"
 }
 trap cleanup EXIT

@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 bg_pid=
 cleanup() {
 	exec 3>&- 2>/dev/null
-	[ -n "$bg_pid" ] && { pkill -KILL -P "$bg_pid"; kill -KILL "$bg_pid"; } 2>/dev/null
+	bg_kill
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
