@@ -562,7 +562,16 @@ MLX5V_IFC(query_tir_out) {
 #define MLX5V_FTE_ACTION_COUNT 0x8
 #define MLX5V_FLOW_DEST_FLOW_TABLE 1
 #define MLX5V_FLOW_DEST_TIR 2
+/* match_criteria_enable: one bit per section of fte_match_param (§4.10). */
 #define MLX5V_MATCH_OUTER_HEADERS 0x1
+#define MLX5V_MATCH_MISC_PARAMETERS 0x2
+#define MLX5V_MATCH_INNER_HEADERS 0x4
+#define MLX5V_MATCH_MISC_PARAMETERS_3 0x10
+/* flex_parser_protocols of the general caps: misc3 ICMP fields parsed (§3.4). */
+#define MLX5V_FLEX_PARSER_ICMP_V4 (1u << 8)
+#define MLX5V_FLEX_PARSER_ICMP_V6 (1u << 9)
+/* The UDP destination port the device parses as VXLAN (§4.10). */
+#define MLX5V_VXLAN_UDP_PORT 4789
 
 MLX5V_IFC(flow_table_context) {
 	uint8_t reformat_en[0x1];
@@ -646,12 +655,32 @@ MLX5V_IFC(fte_match_set_lyr_2_4) {
 	uint8_t dst_ipv4_dst_ipv6[0x80];
 };
 
+/** The misc parameters (§4.10): of them only the VXLAN VNI is used. */
+MLX5V_IFC(fte_match_set_misc) {
+	uint8_t reserved_at_0[0xa0];
+	uint8_t vxlan_vni[0x18];
+	uint8_t reserved_at_b8[0x8];
+	uint8_t reserved_at_c0[0x140];
+};
+
+/** The misc parameters 3 (§4.10): of them only the ICMP and ICMPv6 type and code. */
+MLX5V_IFC(fte_match_set_misc3) {
+	uint8_t reserved_at_0[0xc0];
+	uint8_t icmp_header_data[0x20];
+	uint8_t icmpv6_header_data[0x20];
+	uint8_t icmp_type[0x8];
+	uint8_t icmp_code[0x8];
+	uint8_t icmpv6_type[0x8];
+	uint8_t icmpv6_code[0x8];
+	uint8_t reserved_at_120[0xe0];
+};
+
 MLX5V_IFC(fte_match_param) {
 	MLX5V_IFC(fte_match_set_lyr_2_4) outer_headers;
-	uint8_t misc_parameters[0x200];
-	uint8_t inner_headers[0x200];
+	MLX5V_IFC(fte_match_set_misc) misc_parameters;
+	MLX5V_IFC(fte_match_set_lyr_2_4) inner_headers;
 	uint8_t misc_parameters_2[0x200];
-	uint8_t misc_parameters_3[0x200];
+	MLX5V_IFC(fte_match_set_misc3) misc_parameters_3;
 	uint8_t misc_parameters_4[0x200];
 	uint8_t misc_parameters_5[0x200];
 	uint8_t reserved_at_e00[0x200];
@@ -1086,7 +1115,8 @@ MLX5V_IFC(cmd_hca_cap_eth) {
 	uint8_t reserved_at_488[0x18];
 	uint8_t reserved_at_4a0[0x80];
 	uint8_t num_of_uars_per_page[0x20];
-	uint8_t reserved_at_540[0x60];
+	uint8_t flex_parser_protocols[0x20]; /**< MLX5V_FLEX_PARSER_* (§3.4) */
+	uint8_t reserved_at_560[0x40];
 	uint8_t reserved_at_5a0[0x19];
 	uint8_t mini_cqe_resp_l3_l4_tag[0x1];
 	uint8_t mini_cqe_resp_flow_tag[0x1];
@@ -1133,6 +1163,34 @@ MLX5V_IFC(eth_offload_cap) {
 	uint8_t reserved_at_60[0x7fa0];
 };
 
+/** ft_field_support (§3.4): the match fields a table type supports, one bit each. */
+MLX5V_IFC(ft_fields_supported) {
+	uint8_t outer_dmac[0x1];
+	uint8_t reserved_at_1[0x18];
+	uint8_t outer_vxlan_vni[0x1];
+	uint8_t reserved_at_1a[0x6];
+	uint8_t inner_dmac[0x1];
+	uint8_t inner_smac[0x1];
+	uint8_t inner_ether_type[0x1];
+	uint8_t inner_ip_version[0x1];
+	uint8_t inner_first_prio[0x1];
+	uint8_t inner_first_cfi[0x1];
+	uint8_t inner_first_vid[0x1];
+	uint8_t reserved_at_27[0x5];
+	uint8_t inner_sip[0x1];
+	uint8_t inner_dip[0x1];
+	uint8_t inner_frag[0x1];
+	uint8_t inner_ip_protocol[0x1];
+	uint8_t inner_ip_ecn[0x1];
+	uint8_t inner_ip_dscp[0x1];
+	uint8_t inner_udp_sport[0x1];
+	uint8_t inner_udp_dport[0x1];
+	uint8_t inner_tcp_sport[0x1];
+	uint8_t inner_tcp_dport[0x1];
+	uint8_t inner_tcp_flags[0x1];
+	uint8_t reserved_at_37[0x49];
+};
+
 /** flow_table_prop_layout (§3.4), 64 bytes. */
 MLX5V_IFC(flow_table_prop_layout) {
 	uint8_t ft_support[0x1];
@@ -1158,8 +1216,7 @@ MLX5V_IFC(flow_table_prop_layout) {
 	uint8_t reserved_at_a0[0x18];
 	uint8_t log_max_flow[0x8];
 	uint8_t reserved_at_c0[0x40];
-	uint8_t ft_field_support_outer_dmac[0x1];
-	uint8_t ft_field_support_rest[0x7f];
+	MLX5V_IFC(ft_fields_supported) ft_field_support;
 	uint8_t ft_field_bitmask_support[0x80];
 };
 
@@ -1489,6 +1546,11 @@ MLX5V_IFC_ASSERT_BYTES(set_fte_in, 0x340);
 MLX5V_IFC_ASSERT(fte_match_set_lyr_2_4, ip_version, 4, 12, 9);
 MLX5V_IFC_ASSERT(fte_match_set_lyr_2_4, ttl_hoplimit, 6, 7, 0);
 MLX5V_IFC_ASSERT_BYTES(fte_match_param, 0x200);
+MLX5V_IFC_ASSERT(fte_match_param, misc_parameters.vxlan_vni, 21, 31, 8);
+MLX5V_IFC_ASSERT(fte_match_param, inner_headers.dmac_47_16, 34, 31, 0);
+MLX5V_IFC_ASSERT(fte_match_param, misc_parameters_3.icmp_type, 72, 31, 24);
+MLX5V_IFC_ASSERT(fte_match_param, misc_parameters_3.icmpv6_code, 72, 7, 0);
+MLX5V_IFC_ASSERT_BYTES(ft_fields_supported, 0x10);
 MLX5V_IFC_ASSERT(query_nic_vport_context_in, allowed_list_type, 3, 26, 24);
 MLX5V_IFC_ASSERT(query_nic_vport_context_out, ctx.mtu, 13, 15, 0);
 MLX5V_IFC_ASSERT(query_nic_vport_context_out, ctx.promisc_uc, 64, 31, 31);
@@ -1552,6 +1614,11 @@ MLX5V_IFC_ASSERT(flow_table_nic_cap, flow_table_properties_nic_receive.max_ft_le
 		 17, 7, 0);
 MLX5V_IFC_ASSERT(flow_table_nic_cap, flow_table_properties_nic_receive.log_max_destination,
 		 20, 7, 0);
+MLX5V_IFC_ASSERT(flow_table_nic_cap,
+		 flow_table_properties_nic_receive.ft_field_support.outer_vxlan_vni, 24, 6, 6);
+MLX5V_IFC_ASSERT(flow_table_nic_cap,
+		 flow_table_properties_nic_receive.ft_field_support.inner_tcp_flags, 25, 9, 9);
+MLX5V_IFC_ASSERT(cmd_hca_cap_eth, flex_parser_protocols, 42, 31, 0);
 MLX5V_IFC_ASSERT(flow_table_nic_cap, flow_table_properties_nic_transmit.ft_support,
 		 64, 31, 31);
 MLX5V_IFC_ASSERT_BYTES(flow_table_nic_cap, 0x1000);

@@ -343,20 +343,24 @@ struct mlx5v_sim_eth_dest {
 	uint32_t id;
 };
 
-/** Bytes of the outer header match set (fte_match_set_lyr_2_4, prm/mlx5_eth §4.10). */
-#define MLX5V_SIM_ETH_MATCH_LEN 64
+/**
+ * Bytes of the match sets the model keeps: fte_match_param up to the misc parameters 3 (outer
+ * headers, misc, inner headers, misc 2, misc 3; prm/mlx5_eth §4.10), in its layout.
+ */
+#define MLX5V_SIM_ETH_MATCH_LEN 320
 
 /**
- * Only the outer L2-L4 headers are matched, and of them the fields
- * mlx5v_sim_eth_match_modelled() lists: SMAC, DMAC, the first VLAN tag, ethertype,
- * ip_version, ip_protocol, IP addresses, TCP flags, TCP and UDP ports.
+ * Of the match sets, the fields mlx5v_sim_eth_match_modelled() lists: in the outer and the
+ * inner headers SMAC, DMAC, the first VLAN tag, ethertype, ip_version, frag, ip_protocol, IP
+ * addresses, TCP flags, TCP and UDP ports; the VXLAN VNI (misc); the ICMP and ICMPv6 type and
+ * code (misc 3).
  */
 struct mlx5v_sim_eth_fte {
 	uint32_t group;
 	uint32_t flow_tag;
 	uint16_t action;            /**< bitmask: 0x2 DROP, 0x4 FWD_DEST, 0x8 COUNT */
 	uint32_t counter;           /**< COUNT: the flow counter id */
-	uint8_t value[MLX5V_SIM_ETH_MATCH_LEN]; /**< match value, outer headers */
+	uint8_t value[MLX5V_SIM_ETH_MATCH_LEN]; /**< match value */
 	uint32_t ndest;
 	struct mlx5v_sim_eth_dest *dest;
 };
@@ -366,8 +370,8 @@ struct mlx5v_sim_eth_fg {
 	unsigned int refs;          /**< entries */
 	uint32_t start;             /**< first flow index */
 	uint32_t end;               /**< last flow index, inclusive */
-	uint8_t criteria_enable;    /**< bit 0 outer headers; 0 = match all */
-	uint8_t mask[MLX5V_SIM_ETH_MATCH_LEN]; /**< match criteria, outer headers */
+	uint8_t criteria_enable;    /**< MLX5V_MATCH_* sections; 0 = match all */
+	uint8_t mask[MLX5V_SIM_ETH_MATCH_LEN]; /**< match criteria, 0 in sections not enabled */
 };
 
 struct mlx5v_sim_eth_ft {
@@ -487,7 +491,7 @@ struct mlx5v_sim_eth_rqt *mlx5v_sim_eth_rqt_get(struct mlx5v_sim *sim, uint32_t 
 struct mlx5v_sim_eth_ft *mlx5v_sim_eth_ft_get(struct mlx5v_sim *sim, uint32_t table_id);
 /** @return the group group_id of ft, or NULL. */
 struct mlx5v_sim_eth_fg *mlx5v_sim_eth_fg_get(struct mlx5v_sim_eth_ft *ft, uint32_t group_id);
-/** The outer header fields the model matches, all ones in a match set (m, 64 bytes). */
+/** The fields the model matches, all ones in a match set (m, MLX5V_SIM_ETH_MATCH_LEN bytes). */
 void mlx5v_sim_eth_match_modelled(uint8_t *m);
 struct mlx5v_sim_eth_qcnt *mlx5v_sim_eth_qcnt_get(struct mlx5v_sim *sim, uint32_t id);
 struct mlx5v_sim_eth_fcnt *mlx5v_sim_eth_fcnt_get(struct mlx5v_sim *sim, uint32_t id);
@@ -584,6 +588,10 @@ uint8_t mlx5v_sim_cmd_eth_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd
 void mlx5v_sim_eth_caps_general(struct mlx5v_sim *sim, uint8_t *cap);
 /** Capability type 1 or 7 (prm/mlx5_eth §3.1) into cap. @return 0, or -EINVAL. */
 int mlx5v_sim_eth_caps_query(struct mlx5v_sim *sim, unsigned int type, uint8_t *cap);
+/** @return 1 if the flex parser parses ICMP (ver 4) or ICMPv6 (ver 6) for misc 3 (§3.4). */
+int mlx5v_sim_eth_flex_icmp(struct mlx5v_sim *sim, unsigned int ver);
+/** @return 1 if NIC RX tables match the VXLAN VNI and the inner headers (ft_field_support). */
+int mlx5v_sim_eth_ft_tunnel(struct mlx5v_sim *sim);
 /** Port defaults: permanent MAC from the device name, MTU, link up. */
 void mlx5v_sim_eth_port_init(struct mlx5v_sim *sim);
 

@@ -145,6 +145,21 @@ mlx5v_sim_eth_caps_general(struct mlx5v_sim *sim, uint8_t *cap)
 	SET(cmd_hca_cap_eth, cap, log_max_current_uc_list, MLX5V_SIM_ETH_LOG_MAX_UC_LIST);
 	/* sq_ts_format/rq_ts_format follow the ts_format_cap knob (mlx5v_sim_cmd_hca.c). */
 	SET(cmd_hca_cap_eth, cap, num_of_uars_per_page, 1);
+	SET(cmd_hca_cap_eth, cap, flex_parser_protocols,
+	    (mlx5v_sim_eth_flex_icmp(sim, 4) ? MLX5V_FLEX_PARSER_ICMP_V4 : 0) |
+	    (mlx5v_sim_eth_flex_icmp(sim, 6) ? MLX5V_FLEX_PARSER_ICMP_V6 : 0));
+}
+
+int
+mlx5v_sim_eth_flex_icmp(struct mlx5v_sim *sim, unsigned int ver)
+{
+	return (mlx5v_sim_knob(sim, MLX5V_SIM_K_FLEX_PARSER_ICMP) & (ver == 6 ? 2 : 1)) != 0;
+}
+
+int
+mlx5v_sim_eth_ft_tunnel(struct mlx5v_sim *sim)
+{
+	return mlx5v_sim_knob(sim, MLX5V_SIM_K_FT_TUNNEL) != 0;
 }
 
 /* Type 1, per_protocol_networking_offload_caps (§3.3). */
@@ -167,9 +182,11 @@ mlx5v_sim_eth_caps_offload(struct mlx5v_sim *sim, uint8_t *cap)
 
 /* flow_table_prop_layout of the NIC receive side (prm/mlx5_eth §3.4). */
 static void
-mlx5v_sim_eth_caps_ft_rx(uint8_t *cap)
+mlx5v_sim_eth_caps_ft_rx(struct mlx5v_sim *sim, uint8_t *cap)
 {
 	uint8_t *p = MLX5V_IFC_ADDR_OF(flow_table_nic_cap, cap, flow_table_properties_nic_receive);
+	uint8_t *f = MLX5V_IFC_ADDR_OF(flow_table_prop_layout, p, ft_field_support);
+	uint32_t tun = mlx5v_sim_eth_ft_tunnel(sim);
 
 	SET(flow_table_prop_layout, p, ft_support, 1);
 	SET(flow_table_prop_layout, p, modify_root, 1);
@@ -181,7 +198,25 @@ mlx5v_sim_eth_caps_ft_rx(uint8_t *cap)
 	SET(flow_table_prop_layout, p, log_max_ft_num, MLX5V_SIM_ETH_LOG_MAX_FT);
 	SET(flow_table_prop_layout, p, log_max_destination, MLX5V_SIM_ETH_LOG_MAX_DEST);
 	SET(flow_table_prop_layout, p, log_max_flow, MLX5V_SIM_ETH_LOG_MAX_FLOW);
-	SET(flow_table_prop_layout, p, ft_field_support_outer_dmac, 1);
+	SET(ft_fields_supported, f, outer_dmac, 1);
+	/* The VNI and the inner fields the model matches (mlx5v_sim_eth_match_modelled()). */
+	SET(ft_fields_supported, f, outer_vxlan_vni, tun);
+	SET(ft_fields_supported, f, inner_dmac, tun);
+	SET(ft_fields_supported, f, inner_smac, tun);
+	SET(ft_fields_supported, f, inner_ether_type, tun);
+	SET(ft_fields_supported, f, inner_ip_version, tun);
+	SET(ft_fields_supported, f, inner_first_prio, tun);
+	SET(ft_fields_supported, f, inner_first_cfi, tun);
+	SET(ft_fields_supported, f, inner_first_vid, tun);
+	SET(ft_fields_supported, f, inner_sip, tun);
+	SET(ft_fields_supported, f, inner_dip, tun);
+	SET(ft_fields_supported, f, inner_frag, tun);
+	SET(ft_fields_supported, f, inner_ip_protocol, tun);
+	SET(ft_fields_supported, f, inner_udp_sport, tun);
+	SET(ft_fields_supported, f, inner_udp_dport, tun);
+	SET(ft_fields_supported, f, inner_tcp_sport, tun);
+	SET(ft_fields_supported, f, inner_tcp_dport, tun);
+	SET(ft_fields_supported, f, inner_tcp_flags, tun);
 }
 
 /* Max and current are equal for types 1 and 7: nothing in them is settable. */
@@ -192,7 +227,7 @@ mlx5v_sim_eth_caps_query(struct mlx5v_sim *sim, unsigned int type, uint8_t *cap)
 	if (type == MLX5V_CAP_TYPE_ETH_OFFLOADS)
 		mlx5v_sim_eth_caps_offload(sim, cap);
 	else if (type == MLX5V_CAP_TYPE_FLOW_TABLE)
-		mlx5v_sim_eth_caps_ft_rx(cap);
+		mlx5v_sim_eth_caps_ft_rx(sim, cap);
 	else
 		return -EINVAL;
 	return 0;

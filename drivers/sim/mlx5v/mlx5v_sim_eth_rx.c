@@ -22,6 +22,7 @@
 #include <rte_tcp.h>
 #include <rte_thash.h>
 #include <rte_udp.h>
+#include <rte_vxlan.h>
 
 #include "mlx5v_prm_eth.h"
 #include "mlx5v_sim_eth_dp.h"
@@ -45,7 +46,7 @@ struct mlx5v_sim_rx_frame {
 	uint8_t l3_type, l4_type;  /**< CQE l3_hdr_type, l4_hdr_type */
 	uint8_t ip_options, ip_frag;
 	int from_self;             /**< this port sent it (loop wire) */
-	/** The outer header fields flow entries match (§4.10), in fte_match_set_lyr_2_4. */
+	/** The fields flow entries match (§4.10), in fte_match_param. */
 	uint8_t key[MLX5V_SIM_ETH_MATCH_LEN];
 };
 
@@ -55,27 +56,48 @@ struct mlx5v_sim_rx_hash_type {
 	uint8_t l4;
 };
 
-/* DPDK's parser over a borrowed buffer (nothing is written through the mbuf). */
+/** The headers of one frame or of the frame a tunnel carries, as DPDK's parser found them. */
+struct mlx5v_sim_rx_hdrs {
+	const uint8_t *data;
+	uint32_t len;
+	uint32_t ptype;
+	struct rte_net_hdr_lens hl;
+};
+
+/* The parser's view of n bytes at p (nothing is written through the borrowed mbuf). */
+static void
+mlx5v_sim_rx_hdrs_parse(struct mlx5v_sim_rx_hdrs *h, const uint8_t *p, uint32_t n)
+{
+	struct rte_mbuf m;
+
+	memset(&m, 0, sizeof(m));
+	m.buf_addr = (void *)(uintptr_t)p;
+	m.buf_len = RTE_MIN(n, (uint32_t)UINT16_MAX);
+	m.data_len = m.buf_len;
+	m.pkt_len = m.buf_len;
+	m.nb_segs = 1;
+	h->data = p;
+	h->len = n;
+	h->ptype = rte_net_get_ptype(&m, &h->hl, RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK |
+				     RTE_PTYPE_L4_MASK);
+}
+
+/* The CQE's view of the frame: its types and checksums, on DPDK's parser. */
 static void
 mlx5v_sim_rx_parse(struct mlx5v_sim_rx_frame *fr)
 {
 	const struct rte_ipv4_hdr *ip4;
 	const struct rte_ipv6_hdr *ip6;
 	const struct rte_tcp_hdr *tcp;
+	struct mlx5v_sim_rx_hdrs h;
 	const void *l4;
-	struct rte_mbuf m;
 	uint32_t l4_type;
 	int l3_ok = 0;
 	int l4_ok = 0;
 
-	memset(&m, 0, sizeof(m));
-	m.buf_addr = (void *)(uintptr_t)fr->data;
-	m.buf_len = RTE_MIN(fr->len, (uint32_t)UINT16_MAX);
-	m.data_len = m.buf_len;
-	m.pkt_len = m.buf_len;
-	m.nb_segs = 1;
-	fr->ptype = rte_net_get_ptype(&m, &fr->hl, RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK |
-				      RTE_PTYPE_L4_MASK);
+	mlx5v_sim_rx_hdrs_parse(&h, fr->data, fr->len);
+	fr->ptype = h.ptype;
+	fr->hl = h.hl;
 	fr->l3_type = MLX5V_CQE_L3_NONE;
 	fr->l4_type = MLX5V_CQE_L4_NONE;
 	fr->ip_options = 0;
@@ -117,14 +139,13 @@ mlx5v_sim_rx_parse(struct mlx5v_sim_rx_frame *fr)
 }
 
 /*
- * The L4 fields of the key (§4.10): TCP ports and flags, or UDP ports, of a first fragment
- * whose header the frame holds whole; the other fields stay 0.
+ * The L4 fields of a header match set k (§4.10): TCP ports and flags, or UDP ports, of a first
+ * fragment whose header the frame holds whole; the other fields stay 0.
  */
 static void
-mlx5v_sim_rx_match_key_l4(struct mlx5v_sim_rx_frame *fr, uint32_t l4)
+mlx5v_sim_rx_match_key_l4(const struct mlx5v_sim_rx_hdrs *fr, uint32_t l4, uint8_t *k)
 {
 	const uint8_t *h = fr->data + fr->hl.l2_len + fr->hl.l3_len;
-	uint8_t *k = fr->key;
 
 	if ((uint32_t)fr->hl.l2_len + fr->hl.l3_len + fr->hl.l4_len > fr->len)
 		return;
@@ -141,14 +162,14 @@ mlx5v_sim_rx_match_key_l4(struct mlx5v_sim_rx_frame *fr, uint32_t l4)
 }
 
 /*
- * The frame's outer header match fields: the MACs, the first VLAN tag (cvlan_tag and its
+ * A header match set k of the headers fr: the MACs, the first VLAN tag (cvlan_tag and its
  * TCI), the ethertype after the VLAN tags, for IP the version, the protocol (IPv4: the
  * header's protocol; IPv6: TCP or UDP when the parser found one behind extension headers,
  * else the fixed header's next header) and the addresses (IPv4 in the last 4 bytes of the
- * 16-byte fields), then the L4 fields.
+ * 16-byte fields), then the L4 fields. @return the IP protocol, 0 without IP.
  */
-static void
-mlx5v_sim_rx_match_key(struct mlx5v_sim_rx_frame *fr)
+static uint8_t
+mlx5v_sim_rx_match_lyr(const struct mlx5v_sim_rx_hdrs *fr, uint8_t *k)
 {
 	const uint8_t *f = fr->data;
 	uint32_t off = 2 * RTE_ETHER_ADDR_LEN;
@@ -158,11 +179,9 @@ mlx5v_sim_rx_match_key(struct mlx5v_sim_rx_frame *fr)
 	uint16_t et = 0;
 	uint16_t tci;
 	uint8_t proto;
-	uint8_t *k = fr->key;
 
-	memset(k, 0, MLX5V_SIM_ETH_MATCH_LEN);
 	if (fr->len < RTE_ETHER_HDR_LEN)
-		return;
+		return 0;
 	SET(fte_match_set_lyr_2_4, k, dmac_47_16, mlx5v_sim_dp_be32(f));
 	SET(fte_match_set_lyr_2_4, k, dmac_15_0, mlx5v_sim_dp_be16(f + 4));
 	SET(fte_match_set_lyr_2_4, k, smac_47_16, mlx5v_sim_dp_be32(f + 6));
@@ -203,12 +222,78 @@ mlx5v_sim_rx_match_key(struct mlx5v_sim_rx_frame *fr)
 		memcpy(MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, k, dst_ipv4_dst_ipv6),
 		       ip6->dst_addr, 16);
 	} else {
-		return;
+		return 0;
 	}
 	SET(fte_match_set_lyr_2_4, k, ip_protocol, proto);
 	/* frag: an IPv4 offset or MF, or an IPv6 fragment header (prm/mlx5_eth §4.10). */
 	SET(fte_match_set_lyr_2_4, k, frag, l4 == RTE_PTYPE_L4_FRAG);
-	mlx5v_sim_rx_match_key_l4(fr, l4);
+	mlx5v_sim_rx_match_key_l4(fr, l4, k);
+	return proto;
+}
+
+/*
+ * Misc 3's ICMP fields (§4.10): the type and code of an ICMP message right after an IPv4
+ * header that is not a fragment, or of an ICMPv6 message right after the fixed IPv6 header
+ * (the model parses no extension header for it).
+ */
+static void
+mlx5v_sim_rx_match_icmp(const struct mlx5v_sim_rx_hdrs *fr, uint8_t proto, uint8_t *k)
+{
+	uint32_t off = (uint32_t)fr->hl.l2_len + fr->hl.l3_len;
+	const uint8_t *h = fr->data + off;
+
+	if (off + 2 > fr->len || (fr->ptype & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_FRAG)
+		return;
+	if (RTE_ETH_IS_IPV4_HDR(fr->ptype) && proto == IPPROTO_ICMP) {
+		SET(fte_match_param, k, misc_parameters_3.icmp_type, h[0]);
+		SET(fte_match_param, k, misc_parameters_3.icmp_code, h[1]);
+	} else if (RTE_ETH_IS_IPV6_HDR(fr->ptype) && proto == IPPROTO_ICMPV6 &&
+		   fr->hl.l3_len == sizeof(struct rte_ipv6_hdr)) {
+		SET(fte_match_param, k, misc_parameters_3.icmpv6_type, h[0]);
+		SET(fte_match_param, k, misc_parameters_3.icmpv6_code, h[1]);
+	}
+}
+
+/*
+ * A VXLAN encapsulation (§4.10): UDP to port 4789 whose datagram holds the 8-byte VXLAN
+ * header; its VNI goes into the misc parameters, the Ethernet frame after it is parsed into
+ * the inner headers. The device parses that port as VXLAN whatever the flags say.
+ */
+static void
+mlx5v_sim_rx_match_vxlan(const struct mlx5v_sim_rx_hdrs *fr, uint8_t *k)
+{
+	uint32_t off = (uint32_t)fr->hl.l2_len + fr->hl.l3_len + sizeof(struct rte_udp_hdr);
+	struct mlx5v_sim_rx_hdrs in;
+	const uint8_t *v;
+
+	if ((fr->ptype & RTE_PTYPE_L4_MASK) != RTE_PTYPE_L4_UDP ||
+	    off + sizeof(struct rte_vxlan_hdr) > fr->len ||
+	    mlx5v_sim_dp_be16(fr->data + off - sizeof(struct rte_udp_hdr) + 2) !=
+	    MLX5V_VXLAN_UDP_PORT)
+		return;
+	v = fr->data + off;
+	/* VNI: bytes 4-6 of the VXLAN header. */
+	SET(fte_match_param, k, misc_parameters.vxlan_vni,
+	    (uint32_t)v[4] << 16 | (uint32_t)v[5] << 8 | v[6]);
+	off += sizeof(struct rte_vxlan_hdr);
+	mlx5v_sim_rx_hdrs_parse(&in, fr->data + off, fr->len - off);
+	mlx5v_sim_rx_match_lyr(&in, MLX5V_IFC_ADDR_OF(fte_match_param, k, inner_headers));
+}
+
+/* The frame's match sets (fte_match_param, §4.10): outer headers, VNI, inner headers, ICMP. */
+static void
+mlx5v_sim_rx_match_key(struct mlx5v_sim_rx_frame *fr)
+{
+	struct mlx5v_sim_rx_hdrs h = {
+		.data = fr->data, .len = fr->len, .ptype = fr->ptype, .hl = fr->hl,
+	};
+	uint8_t proto;
+
+	memset(fr->key, 0, MLX5V_SIM_ETH_MATCH_LEN);
+	proto = mlx5v_sim_rx_match_lyr(&h, MLX5V_IFC_ADDR_OF(fte_match_param, fr->key,
+							     outer_headers));
+	mlx5v_sim_rx_match_icmp(&h, proto, fr->key);
+	mlx5v_sim_rx_match_vxlan(&h, fr->key);
 }
 
 /* @return 1 if mac is one of the n entries of list. */
@@ -571,7 +656,7 @@ mlx5v_sim_rx_fte_match(struct mlx5v_sim_eth_ft *ft, const struct mlx5v_sim_eth_f
 
 	if (fg == NULL)
 		return 0;
-	if (!(fg->criteria_enable & MLX5V_MATCH_OUTER_HEADERS))
+	if (fg->criteria_enable == 0)
 		return 1;
 	for (i = 0; i < MLX5V_SIM_ETH_MATCH_LEN; i++)
 		if ((fr->key[i] & fg->mask[i]) != (f->value[i] & fg->mask[i]))

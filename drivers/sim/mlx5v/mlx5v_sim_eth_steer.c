@@ -494,10 +494,10 @@ mlx5v_sim_cmd_set_flow_table_root(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c
 	return MLX5V_CMD_STAT_OK;
 }
 
-void
-mlx5v_sim_eth_match_modelled(uint8_t *m)
+/* The modelled fields of one fte_match_set_lyr_2_4 (outer or inner headers). */
+static void
+mlx5v_sim_eth_match_modelled_lyr(uint8_t *m)
 {
-	memset(m, 0, MLX5V_SIM_ETH_MATCH_LEN);
 	SET(fte_match_set_lyr_2_4, m, smac_47_16, UINT32_MAX);
 	SET(fte_match_set_lyr_2_4, m, smac_15_0, 0xffff);
 	SET(fte_match_set_lyr_2_4, m, ethertype, 0xffff);
@@ -519,32 +519,83 @@ mlx5v_sim_eth_match_modelled(uint8_t *m)
 	memset(MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, m, dst_ipv4_dst_ipv6), 0xff, 16);
 }
 
+void
+mlx5v_sim_eth_match_modelled(uint8_t *m)
+{
+	RTE_BUILD_BUG_ON(MLX5V_IFC_BYTE_OFF(fte_match_param, misc_parameters_4) !=
+			 MLX5V_SIM_ETH_MATCH_LEN);
+	memset(m, 0, MLX5V_SIM_ETH_MATCH_LEN);
+	mlx5v_sim_eth_match_modelled_lyr(MLX5V_IFC_ADDR_OF(fte_match_param, m, outer_headers));
+	mlx5v_sim_eth_match_modelled_lyr(MLX5V_IFC_ADDR_OF(fte_match_param, m, inner_headers));
+	SET(fte_match_param, m, misc_parameters.vxlan_vni, 0xffffff);
+	SET(fte_match_param, m, misc_parameters_3.icmp_type, 0xff);
+	SET(fte_match_param, m, misc_parameters_3.icmp_code, 0xff);
+	SET(fte_match_param, m, misc_parameters_3.icmpv6_type, 0xff);
+	SET(fte_match_param, m, misc_parameters_3.icmpv6_code, 0xff);
+}
+
+/* The match_criteria_enable bit of each section the model keeps, in layout order. */
+static const struct {
+	uint8_t bit;
+	uint16_t off;
+	uint16_t len;
+} mlx5v_sim_eth_sections[] = {
+	{ MLX5V_MATCH_OUTER_HEADERS, MLX5V_IFC_BYTE_OFF(fte_match_param, outer_headers),
+	  MLX5V_IFC_BYTES(fte_match_set_lyr_2_4) },
+	{ MLX5V_MATCH_MISC_PARAMETERS, MLX5V_IFC_BYTE_OFF(fte_match_param, misc_parameters),
+	  MLX5V_IFC_BYTES(fte_match_set_misc) },
+	{ MLX5V_MATCH_INNER_HEADERS, MLX5V_IFC_BYTE_OFF(fte_match_param, inner_headers),
+	  MLX5V_IFC_BYTES(fte_match_set_lyr_2_4) },
+	{ MLX5V_MATCH_MISC_PARAMETERS_3, MLX5V_IFC_BYTE_OFF(fte_match_param, misc_parameters_3),
+	  MLX5V_IFC_BYTES(fte_match_set_misc3) },
+};
+
 /*
- * Match-all groups, and outer header masks over the modelled fields (SMAC, DMAC, the first
- * VLAN tag, ethertype, ip_version, frag, ip_protocol, the IP addresses, TCP flags, TCP and
- * UDP ports): any other mask bit (DSCP, ECN, TTL, other criteria) must be 0.
- * @return syndrome or 0.
+ * Match-all groups, and masks over the modelled fields of the enabled sections (outer and
+ * inner headers, misc, misc 3; mlx5v_sim_eth_match_modelled()): any other enable bit or mask
+ * bit (DSCP, ECN, TTL, GRE, metadata) is refused. Misc 3's ICMP fields need the flex parser
+ * the general caps announce (flex_parser_protocols, prm/mlx5_eth §3.4), the VNI and the inner
+ * fields the flow table caps' ft_field_support bits; a section not enabled
+ * leaves its mask 0, whatever its bytes hold. @return syndrome or 0.
  */
 static uint32_t
-mlx5v_sim_eth_fg_check_criteria(const uint8_t *in, uint8_t *mask)
+mlx5v_sim_eth_fg_check_criteria(struct mlx5v_sim *sim, const uint8_t *in, uint8_t *mask)
 {
-	const uint8_t *outer = MLX5V_IFC_ADDR_OF(create_flow_group_in, in,
-						 match_criteria.outer_headers);
+	const uint8_t *crit = MLX5V_IFC_ADDR_OF(create_flow_group_in, in, match_criteria);
 	uint32_t en = GET(create_flow_group_in, in, match_criteria_enable);
 	uint8_t modelled[MLX5V_SIM_ETH_MATCH_LEN];
-	uint32_t i;
+	uint32_t known = 0;
+	uint32_t i, j, off;
 
-	RTE_BUILD_BUG_ON(MLX5V_IFC_BYTES(fte_match_set_lyr_2_4) != MLX5V_SIM_ETH_MATCH_LEN);
 	memset(mask, 0, MLX5V_SIM_ETH_MATCH_LEN);
-	if ((en & ~(uint32_t)MLX5V_MATCH_OUTER_HEADERS) != 0)
+	for (i = 0; i < RTE_DIM(mlx5v_sim_eth_sections); i++)
+		known |= mlx5v_sim_eth_sections[i].bit;
+	if ((en & ~known) != 0)
 		return MLX5V_SIM_SYND_FG_CRITERIA;
-	if (en == 0)
-		return 0;
 	mlx5v_sim_eth_match_modelled(modelled);
-	for (i = 0; i < MLX5V_SIM_ETH_MATCH_LEN; i++)
-		if ((outer[i] & ~modelled[i]) != 0)
-			return MLX5V_SIM_SYND_FG_CRITERIA;
-	memcpy(mask, outer, MLX5V_SIM_ETH_MATCH_LEN);
+	if (!mlx5v_sim_eth_flex_icmp(sim, 4)) {
+		SET(fte_match_param, modelled, misc_parameters_3.icmp_type, 0);
+		SET(fte_match_param, modelled, misc_parameters_3.icmp_code, 0);
+	}
+	if (!mlx5v_sim_eth_flex_icmp(sim, 6)) {
+		SET(fte_match_param, modelled, misc_parameters_3.icmpv6_type, 0);
+		SET(fte_match_param, modelled, misc_parameters_3.icmpv6_code, 0);
+	}
+	/* ft_field_support: the VNI and the inner fields only where the caps say so. */
+	if (!mlx5v_sim_eth_ft_tunnel(sim)) {
+		SET(fte_match_param, modelled, misc_parameters.vxlan_vni, 0);
+		memset(MLX5V_IFC_ADDR_OF(fte_match_param, modelled, inner_headers), 0,
+		       MLX5V_IFC_BYTES(fte_match_set_lyr_2_4));
+	}
+	for (i = 0; i < RTE_DIM(mlx5v_sim_eth_sections); i++) {
+		if (!(en & mlx5v_sim_eth_sections[i].bit))
+			continue;
+		off = mlx5v_sim_eth_sections[i].off;
+		for (j = off; j < off + mlx5v_sim_eth_sections[i].len; j++)
+			if ((crit[j] & ~modelled[j]) != 0)
+				return MLX5V_SIM_SYND_FG_CRITERIA;
+		memcpy(mask + off, crit + off, mlx5v_sim_eth_sections[i].len);
+	}
 	return 0;
 }
 
@@ -568,7 +619,7 @@ mlx5v_sim_cmd_create_flow_group(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		if (ft->fg[i].valid && start <= ft->fg[i].end && ft->fg[i].start <= end)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 						 MLX5V_SIM_SYND_FG_OVERLAP);
-	synd = mlx5v_sim_eth_fg_check_criteria(c->in, mask);
+	synd = mlx5v_sim_eth_fg_check_criteria(sim, c->in, mask);
 	if (synd != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
 	for (i = 1; i < RTE_DIM(ft->fg); i++)
@@ -761,7 +812,7 @@ mlx5v_sim_cmd_set_fte(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	uint8_t status = MLX5V_CMD_STAT_OK;
 	struct mlx5v_sim_eth_ft *ft = mlx5v_sim_eth_ft_from_in(sim, c, &status);
 	const uint8_t *fc = MLX5V_IFC_ADDR_OF(set_fte_in, c->in, ctx);
-	const uint8_t *val = MLX5V_IFC_ADDR_OF(flow_context, fc, match_value.outer_headers);
+	const uint8_t *val = MLX5V_IFC_ADDR_OF(flow_context, fc, match_value);
 	uint32_t index = GET(set_fte_in, c->in, flow_index);
 	struct mlx5v_sim_eth_fte *f;
 	struct mlx5v_sim_eth_fg *fg;

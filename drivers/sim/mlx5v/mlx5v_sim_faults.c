@@ -181,6 +181,12 @@ const struct hwsim_knob_def mlx5v_sim_knob_defs[MLX5V_SIM_K_MAX] = {
 		"the next N function resets (VFIO_DEVICE_RESET) fail with EIO" },
 	[MLX5V_SIM_K_CMD_HANG] = { "cmd_hang", 0, 0, 1,
 		"1: the firmware stops answering: every command is held, until a function reset" },
+	[MLX5V_SIM_K_FLEX_PARSER_ICMP] = { "flex_parser_icmp", 3, 0, 3,
+		"flex_parser_protocols ICMP bits: 1 ICMP, 2 ICMPv6, 3 both; a flow group matching "
+		"the misc 3 type or code of a protocol not parsed is refused" },
+	[MLX5V_SIM_K_FT_TUNNEL] = { "ft_tunnel", 1, 0, 1,
+		"NIC RX ft_field_support outer_vxlan_vni and inner_*: 0 refuses flow groups "
+		"matching the VXLAN VNI or the inner headers" },
 };
 
 /*

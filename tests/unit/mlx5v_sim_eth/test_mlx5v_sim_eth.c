@@ -804,8 +804,12 @@ test_eth_caps_limits(void)
 	TEST_ASSERT(memcmp(g_in + 0x1000, cap, 0x1000) == 0, "flow table max != cur");
 	ft = MLX5V_IFC_ADDR_OF(flow_table_nic_cap, cap, flow_table_properties_nic_receive);
 	TEST_ASSERT_EQUAL(GET(flow_table_prop_layout, ft, ft_support), 1u, "ft_support");
-	TEST_ASSERT_EQUAL(GET(flow_table_prop_layout, ft, ft_field_support_outer_dmac), 1u,
+	TEST_ASSERT_EQUAL(GET(flow_table_prop_layout, ft, ft_field_support.outer_dmac), 1u,
 			  "outer dmac");
+	TEST_ASSERT_EQUAL(GET(flow_table_prop_layout, ft, ft_field_support.outer_vxlan_vni), 1u,
+			  "outer VXLAN VNI");
+	TEST_ASSERT_EQUAL(GET(flow_table_prop_layout, ft, ft_field_support.inner_sip), 1u,
+			  "inner source IP");
 	TEST_ASSERT_EQUAL(GET(flow_table_prop_layout, ft, max_ft_level),
 			  MLX5V_SIM_ETH_MAX_FT_LEVEL, "max_ft_level");
 	TEST_ASSERT_EQUAL(GET(flow_table_prop_layout, ft, log_max_ft_num),
@@ -1468,9 +1472,38 @@ test_eth_flow(void)
 	EXPECT(create(MLX5V_IFC_BYTES(create_flow_group_in), NULL), bp,
 	       MLX5V_SIM_SYND_FG_CRITERIA, "DSCP mask (not modelled)");
 	fg_in(ft0, 0, 3, 1);
-	SET(create_flow_group_in, g_in, match_criteria_enable, 3);
+	SET(create_flow_group_in, g_in, match_criteria_enable, 0x9);
 	EXPECT(create(MLX5V_IFC_BYTES(create_flow_group_in), NULL), bp,
-	       MLX5V_SIM_SYND_FG_CRITERIA, "misc parameters");
+	       MLX5V_SIM_SYND_FG_CRITERIA, "misc parameters 2 (not modelled)");
+	fg_in(ft0, 0, 3, 1);
+	SET(create_flow_group_in, g_in, match_criteria_enable, 3);
+	SET(create_flow_group_in, g_in, match_criteria.misc_parameters.vxlan_vni, 0xffffff);
+	g_in[MLX5V_IFC_BYTE_OFF(create_flow_group_in, match_criteria.misc_parameters)] = 0xff;
+	EXPECT(create(MLX5V_IFC_BYTES(create_flow_group_in), NULL), bp,
+	       MLX5V_SIM_SYND_FG_CRITERIA, "misc source_sqn (not modelled)");
+	/* Misc 3's ICMP fields need the flex parser, the VNI and inner fields the caps. */
+	OK(mlx5v_sim_knob_set(g_sim, "flex_parser_icmp", 2), "flex_parser_icmp");
+	fg_in(ft0, 0, 3, 0);
+	SET(create_flow_group_in, g_in, match_criteria_enable, MLX5V_MATCH_MISC_PARAMETERS_3);
+	SET(create_flow_group_in, g_in, match_criteria.misc_parameters_3.icmp_type, 0xff);
+	EXPECT(create(MLX5V_IFC_BYTES(create_flow_group_in), NULL), bp,
+	       MLX5V_SIM_SYND_FG_CRITERIA, "ICMP type without the ICMP flex parser");
+	OK(mlx5v_sim_knob_set(g_sim, "flex_parser_icmp", 3), "flex_parser_icmp");
+	OK(mlx5v_sim_knob_set(g_sim, "ft_tunnel", 0), "ft_tunnel");
+	fg_in(ft0, 0, 3, 0);
+	SET(create_flow_group_in, g_in, match_criteria_enable, MLX5V_MATCH_INNER_HEADERS);
+	SET(create_flow_group_in, g_in, match_criteria.inner_headers.ip_protocol, 0xff);
+	EXPECT(create(MLX5V_IFC_BYTES(create_flow_group_in), NULL), bp,
+	       MLX5V_SIM_SYND_FG_CRITERIA, "inner headers without ft_field_support");
+	OK(mlx5v_sim_knob_set(g_sim, "ft_tunnel", 1), "ft_tunnel");
+	fg_in(ft0, 0, 3, 0);
+	SET(create_flow_group_in, g_in, match_criteria_enable, MLX5V_MATCH_MISC_PARAMETERS |
+	    MLX5V_MATCH_INNER_HEADERS | MLX5V_MATCH_MISC_PARAMETERS_3);
+	SET(create_flow_group_in, g_in, match_criteria.misc_parameters.vxlan_vni, 0xffffff);
+	SET(create_flow_group_in, g_in, match_criteria.inner_headers.ip_protocol, 0xff);
+	SET(create_flow_group_in, g_in, match_criteria.misc_parameters_3.icmpv6_type, 0xff);
+	OK(create(MLX5V_IFC_BYTES(create_flow_group_in), &fg), "VNI, inner and ICMPv6 group");
+	OK(fg_destroy(ft0, fg), "destroy it");
 	fg_in(ft0 + 100, 0, 3, 1);
 	EXPECT(create(MLX5V_IFC_BYTES(create_flow_group_in), NULL), MLX5V_CMD_STAT_BAD_RES_ERR,
 	       MLX5V_SIM_SYND_FT_NUM, "group in an unknown table");
