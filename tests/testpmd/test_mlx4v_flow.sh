@@ -16,25 +16,10 @@
 # rule and its traffic.
 # Usage: test_mlx4v_flow.sh [ours] [debian] (both when none is named).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tap_rx_lib.sh"
 [ $# -gt 0 ] || set -- ours debian
-[ -c /dev/net/tun ] || skip "no /dev/net/tun"
-command -v ip >/dev/null || skip "no ip(8)"
-command -v python3 >/dev/null || skip "no python3"
-ns=mlxvfn$$
-tap=mlxvft$$
+tap_rx_init mlxvf
 MAC=02:00:00:00:aa:01
-ip netns add "$ns" 2>/dev/null || skip "cannot create a network namespace"
-work=$(mktemp -d) || { ip netns delete "$ns"; fail "mktemp"; }
-bg_pid=
-plugins=
-cleanup() {
-	exec 3>&- 2>/dev/null
-	bg_kill
-	ip netns delete "$ns" 2>/dev/null
-	rm -rf "$work" "$plugins"
-}
-trap cleanup EXIT
-bg_out=$work/testpmd.log
 
 # The frame sender: COUNT IPv4/UDP (or TCP) frames to DST_MAC and DPORT into IF.
 cat >"$work/send.py" <<'EOF'
@@ -62,72 +47,9 @@ send() {
 	ip netns exec "$ns" python3 "$work/send.py" "$tap" "$@" || fail "cannot send frames"
 }
 
-cmd() {
-	echo "$1" >&3
-}
-
 # start PROGRAM [ARGS...]: testpmd on the port, its TAP moved into the namespace and up.
 start() {
-	rm -f "$work/cmds"
-	mkfifo "$work/cmds" || fail "mkfifo"
-	(cd / && timeout 120 stdbuf -oL "$@" $EAL_BASE -l 0-1 \
-		"$(sim_vdev mlx4v_sim0 "tap:$tap")" -- -i --forward-mode=rxonly --rxq=4 --txq=4 \
-		--total-num-mbufs=8192 <"$work/cmds" >"$bg_out" 2>&1) &
-	bg_pid=$!
-	exec 3>"$work/cmds"
-	bg_wait_log 'testpmd> ' 60
-	ip link set "$tap" netns "$ns" || fail "cannot move $tap"
-	ip netns exec "$ns" sysctl -qw "net.ipv6.conf.$tap.disable_ipv6=1" 2>/dev/null
-	ip -n "$ns" link set "$tap" up || fail "$tap up"
-	cmd "mac_addr set 0 $MAC"
-	cmd "port stop 0"
-	cmd "port config all rss none"
-	cmd "port start 0"
-	cmd "start"
-	bg_wait_log 'rxonly packet forwarding' 30
-}
-
-stop() {
-	cmd "quit"
-	exec 3>&-
-	bg_finish
-}
-
-# expect_log REGEX [MIN_COUNT]: testpmd printed a line matching REGEX (MIN_COUNT times).
-expect_log() {
-	bg_wait_log "$1" 30 "${2:-1}"
-}
-
-# rx_counts: "TOTAL Q0 Q1 Q2 Q3" of port 0 from a new "show port xstats 0" (run in a
-# subshell: the dumps so far are counted in the log).
-rx_counts() {
-	dumps=$(($(grep -Ecs '^ *rx_q3_packets:' "$bg_out") + 1))
-	cmd "show port xstats 0"
-	bg_wait_log '^ *rx_q3_packets:' 30 "$dumps"
-	awk -v n="$dumps" '
-	/NIC extended statistics for port 0/ { d++ }
-	d == n && $1 == "rx_good_packets:" { t = $2 }
-	d == n && $1 ~ /^rx_q[0-3]_packets:$/ { q[substr($1, 5, 1)] = $2 }
-	END { print t + 0, q[0] + 0, q[1] + 0, q[2] + 0, q[3] + 0 }
-	' "$bg_out"
-}
-
-# clear_rx: zero port 0's counters, and wait until testpmd has done it (it answers the clear
-# with nothing: the next dump, which it prints after, says it is done).
-clear_rx() {
-	cmd "clear port xstats 0"
-	_c=$(rx_counts) || exit 1
-}
-
-# expect_rx "TOTAL Q0 Q1 Q2 Q3" WHAT: the counts become those (the model delivers from its
-# own thread: polled up to 20 s), else fail naming WHAT.
-expect_rx() {
-	_i=0
-	while _got=$(rx_counts); [ "$_got" != "$1" ]; do
-		_i=$((_i + 1))
-		[ $_i -le 40 ] || { cat "$bg_out"; fail "$2: rx total q0 q1 q2 q3 = $_got, not $1"; }
-		sleep 0.5
-	done
+	tap_rx_start "$(sim_vdev mlx4v_sim0 "tap:$tap")" "$@"
 }
 
 # live_objs: the model's live "QPs tables rules", from a new "mlx4v sim show".
