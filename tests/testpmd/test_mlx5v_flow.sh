@@ -138,9 +138,9 @@ esac
 # command fails) leaves no object behind; flush and stop leave the default steering alone.
 cmds="mlx5v dev show $DEV\n"
 cmds="${cmds}flow validate 0 ingress pattern eth / ipv4 tos is 4 / end actions queue index 0 / end\n"
-cmds="${cmds}flow validate 0 ingress pattern eth / ipv4 / icmp type is 8 / end actions drop / end\n"
+cmds="${cmds}flow validate 0 ingress pattern eth / ipv4 / icmp ident is 8 / end actions drop / end\n"
 cmds="${cmds}flow validate 0 ingress pattern eth / ipv4 fragment_offset spec 0x2000 fragment_offset mask 0x3fff / end actions drop / end\n"
-cmds="${cmds}flow validate 0 ingress pattern eth / ipv4 / udp / vxlan vni is 5 / end actions drop / end\n"
+cmds="${cmds}flow validate 0 ingress pattern eth / ipv4 / udp / vxlan last_rsvd is 5 / end actions drop / end\n"
 cmds="${cmds}flow validate 0 ingress pattern eth / ipv4 / end actions queue index 4 / end\n"
 cmds="${cmds}flow validate 0 priority 8 ingress pattern eth / end actions drop / end\n"
 cmds="${cmds}flow validate 0 egress pattern eth / end actions drop / end\n"
@@ -157,8 +157,8 @@ cmds="${cmds}flow flush 0\nmlx5v dev show $DEV\nquit\n"
 flow_session "$cmds"
 expect "$out" 'ipv4: only src_addr, dst_addr, next_proto_id and fragment_offset are matched'
 expect "$out" 'ipv4: fragment_offset: only 0 under mask 0x3fff'
-expect "$out" 'icmp: icmp_type, icmp_code and the rest cannot be matched'
-expect "$out" 'vxlan: vni and flags cannot be matched'
+expect "$out" 'icmp: only icmp_type and icmp_code are matched'
+expect "$out" 'vxlan: only vni is matched'
 expect "$out" 'queue index beyond the Rx queues'
 expect "$out" 'priority: 0 to 7'
 expect "$out" 'egress rules are not supported'

@@ -95,6 +95,10 @@ struct mlx5v_ethdev_caps {
 	uint8_t cqe_comp;           /**< cqe_compression: compressed CQE sessions (prm/mlx5_eth) */
 	uint8_t mini_cqe_ftag;      /**< mini_cqe_resp_flow_tag: the flow tag mini-CQE format */
 	uint8_t mini_cqe_l34h;      /**< mini_cqe_resp_l3_l4_tag: the L3/L4 header format */
+	uint8_t flex_icmp4;         /**< flex_parser_protocols: ICMP type and code (misc 3) */
+	uint8_t flex_icmp6;         /**< flex_parser_protocols: ICMPv6 type and code (misc 3) */
+	uint8_t ft_vxlan_vni;       /**< NIC RX ft_field_support: the VXLAN VNI (misc) */
+	uint8_t ft_inner;           /**< NIC RX ft_field_support: every inner field rte_flow uses */
 };
 
 /** The receive filter state of the vport. */

@@ -99,6 +99,49 @@ static int access_reg(struct mlx5v_dev *dev, uint16_t id, int write, uint8_t *re
 		      size_t size);
 
 /*
+ * The match fields rte_flow needs beyond the outer headers (prm/mlx5_eth §3.4): the ICMP
+ * flex parsers of the general caps, and the NIC RX tables' ft_field_support bits of the
+ * flow table caps (type 7, current) for the VXLAN VNI and the inner headers.
+ */
+static int
+caps_ft(struct mlx5v_dev *dev, const uint8_t *gen, struct mlx5v_ethdev_caps *caps)
+{
+	uint8_t in[MLX5V_IFC_BYTES(query_hca_cap_in)];
+	uint8_t *out = calloc(1, MLX5V_IFC_BYTES(query_hca_cap_out));
+	const uint8_t *f;
+	int ret;
+
+	if (out == NULL)
+		return -ENOMEM;
+	caps->flex_icmp4 = (GET(cmd_hca_cap_eth, gen, flex_parser_protocols) &
+			    MLX5V_FLEX_PARSER_ICMP_V4) != 0;
+	caps->flex_icmp6 = (GET(cmd_hca_cap_eth, gen, flex_parser_protocols) &
+			    MLX5V_FLEX_PARSER_ICMP_V6) != 0;
+	memset(in, 0, sizeof(in));
+	SET(query_hca_cap_in, in, opcode, MLX5V_CMD_OP_QUERY_HCA_CAP);
+	SET(query_hca_cap_in, in, op_mod, (MLX5V_CAP_TYPE_FLOW_TABLE << 1) | MLX5V_CAP_MODE_CUR);
+	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, MLX5V_IFC_BYTES(query_hca_cap_out));
+	if (ret == 0) {
+		f = MLX5V_IFC_ADDR_OF(flow_table_nic_cap,
+				      MLX5V_IFC_ADDR_OF(query_hca_cap_out, out, capability),
+				      flow_table_properties_nic_receive.ft_field_support);
+		caps->ft_vxlan_vni = GET(ft_fields_supported, f, outer_vxlan_vni);
+		caps->ft_inner = GET(ft_fields_supported, f, inner_dmac) &&
+				 GET(ft_fields_supported, f, inner_smac) &&
+				 GET(ft_fields_supported, f, inner_ether_type) &&
+				 GET(ft_fields_supported, f, inner_ip_version) &&
+				 GET(ft_fields_supported, f, inner_first_vid) &&
+				 GET(ft_fields_supported, f, inner_sip) &&
+				 GET(ft_fields_supported, f, inner_dip) &&
+				 GET(ft_fields_supported, f, inner_ip_protocol) &&
+				 GET(ft_fields_supported, f, inner_udp_dport) &&
+				 GET(ft_fields_supported, f, inner_tcp_dport);
+	}
+	free(out);
+	return ret;
+}
+
+/*
  * §11.3: whether PTYS reports the speed in its extended fields (PCAM
  * ptys_extended_ethernet, readable when the general cap pcam_reg is set).
  */
@@ -156,6 +199,8 @@ mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 	ret = mlx5v_ethdev_cmd_pmtu_get(dev, &caps->max_hw_mtu, &oper);
 	if (ret == 0 && GET(cmd_hca_cap_eth, cap, eth_net_offloads))
 		ret = caps_eth(dev, caps);
+	if (ret == 0 && GET(cmd_hca_cap_eth, cap, nic_flow_table))
+		ret = caps_ft(dev, cap, caps);
 	if (ret != 0)
 		return ret;
 	/*

@@ -39,7 +39,7 @@
 #define MLX5V_RTE_FLOW_RSS_MAX 16
 #define MLX5V_RTE_FLOW_RSS_KEY_LEN 40
 
-/** The outer header fields a rule matches, as a mask or a value (host order but addresses). */
+/** The header fields a rule matches, as a mask or a value (host order but addresses). */
 struct mlx5v_rte_flow_hdrs {
 	uint8_t dmac[6];
 	uint8_t smac[6];
@@ -54,6 +54,15 @@ struct mlx5v_rte_flow_hdrs {
 	uint16_t udp_sport, udp_dport;
 	uint8_t src_ip[16];      /**< network order; IPv4 in the last 4 bytes */
 	uint8_t dst_ip[16];
+};
+
+/** The misc parameters a rule matches, as a mask or a value (prm/mlx5_eth §4.10). */
+struct mlx5v_rte_flow_misc {
+	uint32_t vxlan_vni;      /**< misc: 24 bits */
+	uint8_t icmp_type;       /**< misc 3 */
+	uint8_t icmp_code;
+	uint8_t icmpv6_type;
+	uint8_t icmpv6_code;
 };
 
 /** Fate of a rule. */
@@ -80,8 +89,13 @@ struct mlx5v_rte_flow_rss {
 struct mlx5v_rte_flow_spec {
 	uint32_t group;
 	uint32_t priority;
-	struct mlx5v_rte_flow_hdrs mask;
+	struct mlx5v_rte_flow_hdrs mask;   /**< outer headers */
 	struct mlx5v_rte_flow_hdrs value;
+	struct mlx5v_rte_flow_hdrs imask;  /**< inner headers: the items after VXLAN */
+	struct mlx5v_rte_flow_hdrs ivalue;
+	struct mlx5v_rte_flow_misc mmask;  /**< VXLAN VNI, ICMP type and code */
+	struct mlx5v_rte_flow_misc mvalue;
+	uint8_t inner;           /**< parsing: past the VXLAN item */
 	enum mlx5v_rte_flow_fate fate;
 	uint16_t queue;          /**< FATE_QUEUE */
 	uint32_t jump_group;     /**< FATE_JUMP */

@@ -5,8 +5,8 @@
 /**
  * @file The device objects of an rte_flow rule of the mlx5v PMD, in command mailboxes
  * (prm/mlx5_eth §4.9, §4.10): its group's table, a one-entry flow group whose criteria are
- * the rule's mask, the entry with the rule's value, action, destination and flow tag, the
- * direct TIR of a QUEUE rule.
+ * the rule's mask (outer and inner headers, misc, misc 3), the entry with the rule's value,
+ * action, destination and flow tag, the direct TIR of a QUEUE rule.
  */
 
 #include <errno.h>
@@ -21,7 +21,7 @@
 #define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 #define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
 
-/* h into the outer header match set at o (fte_match_set_lyr_2_4, §4.10). */
+/* h into the header match set at o (fte_match_set_lyr_2_4, §4.10), outer or inner. */
 static void
 hdrs_put(uint8_t *o, const struct mlx5v_rte_flow_hdrs *h)
 {
@@ -50,6 +50,40 @@ hdrs_put(uint8_t *o, const struct mlx5v_rte_flow_hdrs *h)
 	memcpy(MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, o, dst_ipv4_dst_ipv6), h->dst_ip, 16);
 }
 
+/*
+ * A rule's match sets into fte_match_param p (§4.10): the outer and inner headers, the VXLAN
+ * VNI (misc), the ICMP and ICMPv6 type and code (misc 3). @return the match_criteria_enable
+ * bits of the sections that are not all 0.
+ */
+static uint32_t
+match_put(uint8_t *p, const struct mlx5v_rte_flow_hdrs *outer,
+	  const struct mlx5v_rte_flow_hdrs *inner, const struct mlx5v_rte_flow_misc *misc)
+{
+	static const struct mlx5v_rte_flow_hdrs none;
+	uint32_t en = 0;
+
+	if (memcmp(outer, &none, sizeof(none)) != 0) {
+		en |= MLX5V_MATCH_OUTER_HEADERS;
+		hdrs_put(MLX5V_IFC_ADDR_OF(fte_match_param, p, outer_headers), outer);
+	}
+	if (memcmp(inner, &none, sizeof(none)) != 0) {
+		en |= MLX5V_MATCH_INNER_HEADERS;
+		hdrs_put(MLX5V_IFC_ADDR_OF(fte_match_param, p, inner_headers), inner);
+	}
+	if (misc->vxlan_vni != 0) {
+		en |= MLX5V_MATCH_MISC_PARAMETERS;
+		SET(fte_match_param, p, misc_parameters.vxlan_vni, misc->vxlan_vni);
+	}
+	if ((misc->icmp_type | misc->icmp_code | misc->icmpv6_type | misc->icmpv6_code) != 0) {
+		en |= MLX5V_MATCH_MISC_PARAMETERS_3;
+		SET(fte_match_param, p, misc_parameters_3.icmp_type, misc->icmp_type);
+		SET(fte_match_param, p, misc_parameters_3.icmp_code, misc->icmp_code);
+		SET(fte_match_param, p, misc_parameters_3.icmpv6_type, misc->icmpv6_type);
+		SET(fte_match_param, p, misc_parameters_3.icmpv6_code, misc->icmpv6_code);
+	}
+	return en;
+}
+
 int
 mlx5v_rte_flow_hw_table(struct mlx5v_dev *dev, uint32_t level, uint32_t miss_ft, uint32_t *ft)
 {
@@ -71,8 +105,8 @@ int
 mlx5v_rte_flow_hw_group(struct mlx5v_dev *dev, uint32_t ft, uint32_t index,
 			const struct mlx5v_rte_flow_spec *spec, uint32_t *fg)
 {
-	static const struct mlx5v_rte_flow_hdrs none;
 	uint8_t in[MLX5V_IFC_BYTES(create_flow_group_in)];
+	uint32_t en;
 
 	memset(in, 0, sizeof(in));
 	SET(create_flow_group_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_GROUP);
@@ -80,12 +114,10 @@ mlx5v_rte_flow_hw_group(struct mlx5v_dev *dev, uint32_t ft, uint32_t index,
 	SET(create_flow_group_in, in, table_id, ft);
 	SET(create_flow_group_in, in, start_flow_index, index);
 	SET(create_flow_group_in, in, end_flow_index, index);
-	/* An empty pattern is a match-all group: no criteria enabled. */
-	if (memcmp(&spec->mask, &none, sizeof(none)) != 0) {
-		SET(create_flow_group_in, in, match_criteria_enable, MLX5V_MATCH_OUTER_HEADERS);
-		hdrs_put(MLX5V_IFC_ADDR_OF(create_flow_group_in, in, match_criteria.outer_headers),
-			 &spec->mask);
-	}
+	/* The sections the mask uses; an empty pattern is a match-all group: none enabled. */
+	en = match_put(MLX5V_IFC_ADDR_OF(create_flow_group_in, in, match_criteria), &spec->mask,
+		       &spec->imask, &spec->mmask);
+	SET(create_flow_group_in, in, match_criteria_enable, en);
 	return mlx5v_ethdev_cmd_create_obj(dev, in, sizeof(in), fg);
 }
 
@@ -119,7 +151,8 @@ mlx5v_rte_flow_hw_entry(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uint
 	SET(set_fte_in, in, flow_index, index);
 	SET(set_fte_in, in, ctx.group_id, fg);
 	SET(set_fte_in, in, ctx.flow_tag, spec->flow_tag);
-	hdrs_put(MLX5V_IFC_ADDR_OF(set_fte_in, in, ctx.match_value.outer_headers), &spec->value);
+	match_put(MLX5V_IFC_ADDR_OF(set_fte_in, in, ctx.match_value), &spec->value, &spec->ivalue,
+		  &spec->mvalue);
 	if (spec->fate == MLX5V_RTE_FLOW_FATE_DROP) {
 		action = MLX5V_FTE_ACTION_DROP;
 	} else {

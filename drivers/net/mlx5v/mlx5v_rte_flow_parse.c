@@ -3,11 +3,12 @@
  */
 
 /**
- * @file rte_flow rules of the mlx5v PMD, parsed and validated: the items into the outer
- * header match set of a flow group and entry (prm/mlx5_eth §4.10: MACs, the first VLAN tag,
- * ethertype, IP version and protocol, IP addresses, TCP flags, TCP and UDP ports), the
- * actions into a fate, a flow tag and a counter. A mask the match set cannot express is
- * refused, naming the field.
+ * @file rte_flow rules of the mlx5v PMD, parsed and validated: the items into the match sets
+ * of a flow group and entry (prm/mlx5_eth §4.10): the outer headers (MACs, the first VLAN
+ * tag, ethertype, IP version and protocol, IP addresses, TCP flags, TCP and UDP ports), the
+ * ICMP and ICMPv6 type and code (misc 3), the VXLAN VNI (misc) and the inner headers after
+ * it; the actions into a fate, a flow tag and a counter. A mask the match sets or the
+ * device's caps cannot express is refused, naming the field.
  */
 
 #include <errno.h>
@@ -77,6 +78,19 @@ item_mv(const struct rte_flow_item *item, const void *def, size_t size, const vo
 	return 0;
 }
 
+/* The header set the items fill: the outer headers, the inner ones past a tunnel item. */
+static struct mlx5v_rte_flow_hdrs *
+hdrs_m(struct mlx5v_rte_flow_spec *s)
+{
+	return s->inner ? &s->imask : &s->mask;
+}
+
+static struct mlx5v_rte_flow_hdrs *
+hdrs_v(struct mlx5v_rte_flow_spec *s)
+{
+	return s->inner ? &s->ivalue : &s->value;
+}
+
 /* A field set once: mask and value; another item asking a different one is refused. */
 static int
 put16(uint16_t *mask, uint16_t *val, uint16_t m, uint16_t v)
@@ -103,6 +117,7 @@ static int
 item_eth(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
 	 struct rte_flow_error *error)
 {
+	struct mlx5v_rte_flow_hdrs *hm = hdrs_m(s), *hv = hdrs_v(s);
 	const struct rte_flow_item_eth *m, *v;
 	unsigned int i;
 	int ret;
@@ -112,10 +127,10 @@ item_eth(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
 	if (ret != 0)
 		return ret;
 	for (i = 0; i < RTE_ETHER_ADDR_LEN; i++) {
-		s->mask.dmac[i] = m->dst.addr_bytes[i];
-		s->value.dmac[i] = v->dst.addr_bytes[i] & m->dst.addr_bytes[i];
-		s->mask.smac[i] = m->src.addr_bytes[i];
-		s->value.smac[i] = v->src.addr_bytes[i] & m->src.addr_bytes[i];
+		hm->dmac[i] = m->dst.addr_bytes[i];
+		hv->dmac[i] = v->dst.addr_bytes[i] & m->dst.addr_bytes[i];
+		hm->smac[i] = m->src.addr_bytes[i];
+		hv->smac[i] = v->src.addr_bytes[i] & m->src.addr_bytes[i];
 	}
 	/* The device's ethertype is the one after the VLAN tags: a TPID is has_vlan. */
 	if (m->type != 0 && (rte_be_to_cpu_16(v->type & m->type) == RTE_ETHER_TYPE_VLAN ||
@@ -124,15 +139,15 @@ item_eth(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
 		    m->type != RTE_BE16(0xffff))
 			return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
 				      "eth type: only a C-VLAN TPID (0x8100) is matched");
-		s->mask.cvlan_tag = 1;
-		s->value.cvlan_tag = 1;
+		hm->cvlan_tag = 1;
+		hv->cvlan_tag = 1;
 	} else if (m->type != 0) {
-		s->mask.ethertype = rte_be_to_cpu_16(m->type);
-		s->value.ethertype = rte_be_to_cpu_16(v->type & m->type);
+		hm->ethertype = rte_be_to_cpu_16(m->type);
+		hv->ethertype = rte_be_to_cpu_16(v->type & m->type);
 	}
 	if (m->has_vlan) {
-		s->mask.cvlan_tag = 1;
-		s->value.cvlan_tag = v->has_vlan;
+		hm->cvlan_tag = 1;
+		hv->cvlan_tag = v->has_vlan;
 	}
 	if (m->reserved != 0)
 		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item, "eth reserved bits");
@@ -143,6 +158,7 @@ static int
 item_vlan(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
 	  struct rte_flow_error *error)
 {
+	struct mlx5v_rte_flow_hdrs *hm = hdrs_m(s), *hv = hdrs_v(s);
 	const struct rte_flow_item_vlan *m, *v;
 	int ret;
 
@@ -153,19 +169,19 @@ item_vlan(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
 	if (m->has_more_vlan || m->reserved != 0)
 		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
 			      "vlan has_more_vlan: only the first tag is matched");
-	if (s->mask.cvlan_tag && !s->value.cvlan_tag)
+	if (hm->cvlan_tag && !hv->cvlan_tag)
 		return invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item,
 			       "vlan after eth has_vlan 0");
-	s->mask.cvlan_tag = 1;
-	s->value.cvlan_tag = 1;
-	s->mask.vlan_tci = rte_be_to_cpu_16(m->tci);
-	s->value.vlan_tci = rte_be_to_cpu_16(v->tci & m->tci);
+	hm->cvlan_tag = 1;
+	hv->cvlan_tag = 1;
+	hm->vlan_tci = rte_be_to_cpu_16(m->tci);
+	hv->vlan_tci = rte_be_to_cpu_16(v->tci & m->tci);
 	if (m->inner_type != 0) {
-		if (s->mask.ethertype != 0)
+		if (hm->ethertype != 0)
 			return invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item,
 				       "vlan inner_type with an eth type");
-		s->mask.ethertype = rte_be_to_cpu_16(m->inner_type);
-		s->value.ethertype = rte_be_to_cpu_16(v->inner_type & m->inner_type);
+		hm->ethertype = rte_be_to_cpu_16(m->inner_type);
+		hv->ethertype = rte_be_to_cpu_16(v->inner_type & m->inner_type);
 	}
 	return 0;
 }
@@ -175,11 +191,13 @@ static int
 ip_version(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s, uint8_t ver,
 	   uint16_t et, struct rte_flow_error *error)
 {
-	if (s->mask.ethertype != 0 && ((s->value.ethertype ^ et) & s->mask.ethertype) != 0)
+	struct mlx5v_rte_flow_hdrs *hm = hdrs_m(s), *hv = hdrs_v(s);
+
+	if (hm->ethertype != 0 && ((hv->ethertype ^ et) & hm->ethertype) != 0)
 		return invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item,
 			       "the ethertype names another protocol");
-	s->mask.ip_version = 0xf;
-	s->value.ip_version = ver;
+	hm->ip_version = 0xf;
+	hv->ip_version = ver;
 	return 0;
 }
 
@@ -190,6 +208,7 @@ static int
 item_ipv4(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
 	  struct rte_flow_error *error)
 {
+	struct mlx5v_rte_flow_hdrs *hm = hdrs_m(s), *hv = hdrs_v(s);
 	const struct rte_flow_item_ipv4 *m, *v;
 	struct rte_ipv4_hdr h;
 	int ret;
@@ -219,17 +238,17 @@ item_ipv4(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
 			return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
 				      "ipv4: fragment_offset: only 0 under mask 0x3fff (not a "
 				      "fragment)");
-		s->mask.frag = 1;
-		s->value.frag = 0;
+		hm->frag = 1;
+		hv->frag = 0;
 	}
-	memcpy(&s->mask.src_ip[12], &m->hdr.src_addr, 4);
-	memcpy(&s->mask.dst_ip[12], &m->hdr.dst_addr, 4);
+	memcpy(&hm->src_ip[12], &m->hdr.src_addr, 4);
+	memcpy(&hm->dst_ip[12], &m->hdr.dst_addr, 4);
 	h.src_addr = v->hdr.src_addr & m->hdr.src_addr;
 	h.dst_addr = v->hdr.dst_addr & m->hdr.dst_addr;
-	memcpy(&s->value.src_ip[12], &h.src_addr, 4);
-	memcpy(&s->value.dst_ip[12], &h.dst_addr, 4);
-	s->mask.ip_protocol = m->hdr.next_proto_id;
-	s->value.ip_protocol = v->hdr.next_proto_id & m->hdr.next_proto_id;
+	memcpy(&hv->src_ip[12], &h.src_addr, 4);
+	memcpy(&hv->dst_ip[12], &h.dst_addr, 4);
+	hm->ip_protocol = m->hdr.next_proto_id;
+	hv->ip_protocol = v->hdr.next_proto_id & m->hdr.next_proto_id;
 	return 0;
 }
 
@@ -237,6 +256,7 @@ static int
 item_ipv6(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
 	  struct rte_flow_error *error)
 {
+	struct mlx5v_rte_flow_hdrs *hm = hdrs_m(s), *hv = hdrs_v(s);
 	const struct rte_flow_item_ipv6 *m, *v;
 	struct rte_flow_item_ipv6 h;
 	unsigned int i;
@@ -256,13 +276,13 @@ item_ipv6(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
 		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
 			      "ipv6: only src_addr, dst_addr and proto are matched");
 	for (i = 0; i < 16; i++) {
-		s->mask.src_ip[i] = m->hdr.src_addr[i];
-		s->value.src_ip[i] = v->hdr.src_addr[i] & m->hdr.src_addr[i];
-		s->mask.dst_ip[i] = m->hdr.dst_addr[i];
-		s->value.dst_ip[i] = v->hdr.dst_addr[i] & m->hdr.dst_addr[i];
+		hm->src_ip[i] = m->hdr.src_addr[i];
+		hv->src_ip[i] = v->hdr.src_addr[i] & m->hdr.src_addr[i];
+		hm->dst_ip[i] = m->hdr.dst_addr[i];
+		hv->dst_ip[i] = v->hdr.dst_addr[i] & m->hdr.dst_addr[i];
 	}
-	s->mask.ip_protocol = m->hdr.proto;
-	s->value.ip_protocol = v->hdr.proto & m->hdr.proto;
+	hm->ip_protocol = m->hdr.proto;
+	hv->ip_protocol = v->hdr.proto & m->hdr.proto;
 	return 0;
 }
 
@@ -271,7 +291,9 @@ static int
 l4_proto(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s, uint8_t proto,
 	 struct rte_flow_error *error)
 {
-	if (put8(&s->mask.ip_protocol, &s->value.ip_protocol, 0xff, proto) != 0)
+	struct mlx5v_rte_flow_hdrs *hm = hdrs_m(s), *hv = hdrs_v(s);
+
+	if (put8(&hm->ip_protocol, &hv->ip_protocol, 0xff, proto) != 0)
 		return invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item,
 			       "the IP protocol names another one");
 	return 0;
@@ -281,6 +303,7 @@ static int
 item_udp(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
 	 struct rte_flow_error *error)
 {
+	struct mlx5v_rte_flow_hdrs *hm = hdrs_m(s), *hv = hdrs_v(s);
 	const struct rte_flow_item_udp *m, *v;
 	int ret;
 
@@ -293,10 +316,10 @@ item_udp(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
 	if (m->hdr.dgram_len != 0 || m->hdr.dgram_cksum != 0)
 		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
 			      "udp: only src_port and dst_port are matched");
-	s->mask.udp_sport = rte_be_to_cpu_16(m->hdr.src_port);
-	s->value.udp_sport = rte_be_to_cpu_16(v->hdr.src_port & m->hdr.src_port);
-	s->mask.udp_dport = rte_be_to_cpu_16(m->hdr.dst_port);
-	s->value.udp_dport = rte_be_to_cpu_16(v->hdr.dst_port & m->hdr.dst_port);
+	hm->udp_sport = rte_be_to_cpu_16(m->hdr.src_port);
+	hv->udp_sport = rte_be_to_cpu_16(v->hdr.src_port & m->hdr.src_port);
+	hm->udp_dport = rte_be_to_cpu_16(m->hdr.dst_port);
+	hv->udp_dport = rte_be_to_cpu_16(v->hdr.dst_port & m->hdr.dst_port);
 	return 0;
 }
 
@@ -304,6 +327,7 @@ static int
 item_tcp(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
 	 struct rte_flow_error *error)
 {
+	struct mlx5v_rte_flow_hdrs *hm = hdrs_m(s), *hv = hdrs_v(s);
 	const struct rte_flow_item_tcp *m, *v;
 	struct rte_tcp_hdr h;
 	int ret;
@@ -321,43 +345,101 @@ item_tcp(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
 	if (!all_zero(&h, sizeof(h)))
 		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
 			      "tcp: only src_port, dst_port and tcp_flags are matched");
-	s->mask.tcp_sport = rte_be_to_cpu_16(m->hdr.src_port);
-	s->value.tcp_sport = rte_be_to_cpu_16(v->hdr.src_port & m->hdr.src_port);
-	s->mask.tcp_dport = rte_be_to_cpu_16(m->hdr.dst_port);
-	s->value.tcp_dport = rte_be_to_cpu_16(v->hdr.dst_port & m->hdr.dst_port);
-	s->mask.tcp_flags = m->hdr.tcp_flags;
-	s->value.tcp_flags = v->hdr.tcp_flags & m->hdr.tcp_flags;
+	hm->tcp_sport = rte_be_to_cpu_16(m->hdr.src_port);
+	hv->tcp_sport = rte_be_to_cpu_16(v->hdr.src_port & m->hdr.src_port);
+	hm->tcp_dport = rte_be_to_cpu_16(m->hdr.dst_port);
+	hv->tcp_dport = rte_be_to_cpu_16(v->hdr.dst_port & m->hdr.dst_port);
+	hm->tcp_flags = m->hdr.tcp_flags;
+	hv->tcp_flags = v->hdr.tcp_flags & m->hdr.tcp_flags;
 	return 0;
 }
 
-/* ICMP: the protocol only; type and code are not in the outer header match set. */
+/* The caps of the port's device (prm/mlx5_eth §3.4). */
+static const struct mlx5v_ethdev_caps *
+caps_of(const struct rte_eth_dev *eth_dev)
+{
+	return &((const struct mlx5v_ethdev_priv *)eth_dev->data->dev_private)->caps;
+}
+
+/*
+ * ICMP: the protocol, and the type and code in the misc parameters 3 where the device's flex
+ * parser reads ICMP (flex_parser_protocols, prm/mlx5_eth §3.4); outer headers only.
+ */
 static int
-item_icmp(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
-	  struct rte_flow_error *error)
+item_icmp(struct rte_eth_dev *eth_dev, const struct rte_flow_item *item,
+	  struct mlx5v_rte_flow_spec *s, struct rte_flow_error *error)
 {
 	const struct rte_flow_item_icmp *m, *v;
+	struct rte_icmp_hdr h;
 	int ret;
 
 	ret = item_mv(item, &rte_flow_item_icmp_mask, sizeof(*m), (const void **)&m,
 		      (const void **)&v, error);
 	if (ret == 0 && s->value.ip_version == 6)
-		ret = invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item, "icmp over ipv6");
+		ret = invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item, "icmp over ipv6 (icmp6)");
 	if (ret == 0)
 		ret = l4_proto(item, s, IPPROTO_ICMP, error);
 	if (ret != 0)
 		return ret;
-	if (!all_zero(m, sizeof(*m)))
+	h = m->hdr;
+	h.icmp_type = 0;
+	h.icmp_code = 0;
+	if (!all_zero(&h, sizeof(h)))
 		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
-			      "icmp: icmp_type, icmp_code and the rest cannot be matched");
+			      "icmp: only icmp_type and icmp_code are matched");
+	if ((m->hdr.icmp_type | m->hdr.icmp_code) != 0 && !caps_of(eth_dev)->flex_icmp4)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
+			      "icmp: icmp_type and icmp_code: the device does not parse ICMP "
+			      "(flex_parser_protocols)");
+	s->mmask.icmp_type = m->hdr.icmp_type;
+	s->mvalue.icmp_type = v->hdr.icmp_type & m->hdr.icmp_type;
+	s->mmask.icmp_code = m->hdr.icmp_code;
+	s->mvalue.icmp_code = v->hdr.icmp_code & m->hdr.icmp_code;
 	return 0;
 }
 
-/* VXLAN: UDP to port 4789 (as DPDK's mlx5 adds); the VNI needs a match set not modelled. */
+/* ICMPv6: the protocol, the type and code (misc 3) as for ICMP; after IPv6 only. */
 static int
-item_vxlan(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
-	   struct rte_flow_error *error)
+item_icmp6(struct rte_eth_dev *eth_dev, const struct rte_flow_item *item,
+	   struct mlx5v_rte_flow_spec *s, struct rte_flow_error *error)
+{
+	const struct rte_flow_item_icmp6 *m, *v;
+	int ret;
+
+	ret = item_mv(item, &rte_flow_item_icmp6_mask, sizeof(*m), (const void **)&m,
+		      (const void **)&v, error);
+	if (ret == 0 && s->value.ip_version != 6)
+		ret = invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item, "icmp6 without ipv6");
+	if (ret == 0)
+		ret = l4_proto(item, s, IPPROTO_ICMPV6, error);
+	if (ret != 0)
+		return ret;
+	if (m->checksum != 0)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
+			      "icmp6: only type and code are matched");
+	if ((m->type | m->code) != 0 && !caps_of(eth_dev)->flex_icmp6)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
+			      "icmp6: type and code: the device does not parse ICMPv6 "
+			      "(flex_parser_protocols)");
+	s->mmask.icmpv6_type = m->type;
+	s->mvalue.icmpv6_type = v->type & m->type;
+	s->mmask.icmpv6_code = m->code;
+	s->mvalue.icmpv6_code = v->code & m->code;
+	return 0;
+}
+
+/*
+ * VXLAN: UDP to port 4789, the one the device parses as VXLAN (as DPDK's mlx5 adds it), the
+ * VNI in the misc parameters where ft_field_support says so; the items after it match the
+ * inner headers.
+ */
+static int
+item_vxlan(struct rte_eth_dev *eth_dev, const struct rte_flow_item *item,
+	   struct mlx5v_rte_flow_spec *s, struct rte_flow_error *error)
 {
 	const struct rte_flow_item_vxlan *m, *v;
+	struct rte_flow_item_vxlan h;
+	uint32_t vm, vv;
 	int ret;
 
 	ret = item_mv(item, &rte_flow_item_vxlan_mask, sizeof(*m), (const void **)&m,
@@ -366,20 +448,35 @@ item_vxlan(const struct rte_flow_item *item, struct mlx5v_rte_flow_spec *s,
 		return ret;
 	if (s->value.ip_protocol != IPPROTO_UDP)
 		return invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item, "vxlan without udp");
-	if (!all_zero(m, sizeof(*m)))
+	h = *m;
+	memset(h.vni, 0, sizeof(h.vni));
+	if (!all_zero(&h, sizeof(h)))
 		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
-			      "vxlan: vni and flags cannot be matched");
+			      "vxlan: only vni is matched (not the flags)");
+	vm = (uint32_t)m->vni[0] << 16 | (uint32_t)m->vni[1] << 8 | m->vni[2];
+	vv = (uint32_t)v->vni[0] << 16 | (uint32_t)v->vni[1] << 8 | v->vni[2];
+	if (vm != 0 && !caps_of(eth_dev)->ft_vxlan_vni)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
+			      "vxlan: vni: the device's NIC RX tables do not match it "
+			      "(ft_field_support)");
 	if (put16(&s->mask.udp_dport, &s->value.udp_dport, 0xffff, RTE_VXLAN_DEFAULT_PORT) != 0)
 		return invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item,
 			       "vxlan with a udp dst_port other than 4789");
+	s->mmask.vxlan_vni = vm;
+	s->mvalue.vxlan_vni = vv & vm;
+	s->inner = 1;
 	return 0;
 }
 
-/* The pattern: each layer once, outer to inner; nothing after a tunnel. */
+/*
+ * The pattern: each layer once, outer to inner; after a VXLAN item the inner headers, each
+ * layer once again (no ICMP, no second tunnel).
+ */
 static int
-parse_items(const struct rte_flow_item items[], struct mlx5v_rte_flow_spec *s,
-	    struct rte_flow_error *error)
+parse_items(struct rte_eth_dev *eth_dev, const struct rte_flow_item items[],
+	    struct mlx5v_rte_flow_spec *s, struct rte_flow_error *error)
 {
+	static const struct mlx5v_rte_flow_hdrs none;
 	const struct rte_flow_item *it;
 	unsigned int seen = 0, need, layer;
 	int ret;
@@ -406,6 +503,7 @@ parse_items(const struct rte_flow_item items[], struct mlx5v_rte_flow_spec *s,
 		case RTE_FLOW_ITEM_TYPE_UDP:
 		case RTE_FLOW_ITEM_TYPE_TCP:
 		case RTE_FLOW_ITEM_TYPE_ICMP:
+		case RTE_FLOW_ITEM_TYPE_ICMP6:
 			layer = L_L4;
 			need = L_IP;
 			break;
@@ -416,9 +514,14 @@ parse_items(const struct rte_flow_item items[], struct mlx5v_rte_flow_spec *s,
 		default:
 			return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM, it, "item not supported");
 		}
+		if (s->inner && (layer == L_TUNNEL || it->type == RTE_FLOW_ITEM_TYPE_ICMP ||
+				 it->type == RTE_FLOW_ITEM_TYPE_ICMP6))
+			return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM, it,
+				      "after vxlan only eth, vlan, ipv4, ipv6, udp and tcp (the "
+				      "inner headers) are matched");
 		if ((seen & ~(layer - 1)) != 0)
 			return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM, it,
-				      "item out of order, repeated, or inner (after a tunnel)");
+				      "item out of order or repeated");
 		if ((seen & need) != need)
 			return invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, it,
 				       "item without the layer below it");
@@ -443,15 +546,24 @@ parse_items(const struct rte_flow_item items[], struct mlx5v_rte_flow_spec *s,
 			ret = item_tcp(it, s, error);
 			break;
 		case RTE_FLOW_ITEM_TYPE_ICMP:
-			ret = item_icmp(it, s, error);
+			ret = item_icmp(eth_dev, it, s, error);
+			break;
+		case RTE_FLOW_ITEM_TYPE_ICMP6:
+			ret = item_icmp6(eth_dev, it, s, error);
 			break;
 		default:
-			ret = item_vxlan(it, s, error);
+			ret = item_vxlan(eth_dev, it, s, error);
+			/* The inner headers: each layer once again. */
+			seen = 0;
 			break;
 		}
 		if (ret != 0)
 			return ret;
 	}
+	if (memcmp(&s->imask, &none, sizeof(none)) != 0 && !caps_of(eth_dev)->ft_inner)
+		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM, items,
+			      "inner headers: the device's NIC RX tables do not match them "
+			      "(ft_field_support)");
 	return 0;
 }
 
@@ -651,7 +763,7 @@ mlx5v_rte_flow_parse(struct rte_eth_dev *eth_dev, const struct rte_flow_attr *at
 	memset(spec, 0, sizeof(*spec));
 	ret = parse_attr(attr, spec, error);
 	if (ret == 0)
-		ret = parse_items(items, spec, error);
+		ret = parse_items(eth_dev, items, spec, error);
 	if (ret == 0)
 		ret = parse_actions(eth_dev, actions, spec, error);
 	return ret;
