@@ -8,7 +8,8 @@
 # queues (RSS off: what no rule takes lands on queue 0). An ICMP echo-request rule moves the
 # requests alone to its queue (not the replies), an ICMPv6 one likewise; a VXLAN VNI rule
 # with an inner IPv4 destination moves the frames of that VNI to that address alone (not
-# another VNI's, not another inner address); validate refuses what the match sets or the device's caps cannot express, naming
+# another VNI's, not another inner address); "flow dump" prints what each rule holds in the
+# device; validate refuses what the match sets or the device's caps cannot express, naming
 # the field (a model without the ICMP flex parser or the tunnel fields: flex_parser_icmp=0,
 # ft_tunnel=0).
 . "$(dirname "$0")/lib.sh"
@@ -109,7 +110,36 @@ send 5 vxlan 43 192.168.0.2
 send 3 vxlan 42 192.168.0.3
 expect_rxq "8 7 0 0" "VNI 42 to 192.168.0.2 to queue 1"
 
+# The dump: what each rule holds in the device.
+cmd "flow dump 0 all"
+expect_log '^mlx5v flow rule 2: '
+cmd "flow dump 0 rule 0"
+expect_log '^mlx5v flow rule 0: ' 2
 stop
+rule() {
+	sed -n "/^mlx5v flow rule $1: /,/^ *actions/p" "$bg_out" | head -20
+}
+r0=$(rule 0)
+echo "$r0" | grep -Eq 'group 0 .*level 0 .*priority 0 .*index 0 ' || fail "rule 0 place: $r0"
+echo "$r0" | grep -Eq 'criteria 0x11 ' || fail "rule 0 criteria (outer, misc 3): $r0"
+echo "$r0" | grep -q 'outer: .*ip_version 4/0xf .*ip_protocol 1/0xff' ||
+	fail "rule 0 outer match: $r0"
+echo "$r0" | grep -q 'misc3: icmp_type 8/0xff icmp_code 0/0x0' || fail "rule 0 misc 3: $r0"
+echo "$r0" | grep -Eq 'actions: queue 3 tir 0x[0-9a-f]+ counter 0x[0-9a-f]+ hits 13 ' ||
+	fail "rule 0 actions: $r0"
+r1=$(rule 1)
+echo "$r1" | grep -q 'misc3: icmpv6_type 128/0xff icmpv6_code 0/0x0' ||
+	fail "rule 1 misc 3: $r1"
+echo "$r1" | grep -Eq 'index 1 ' || fail "rule 1 entry: $r1"
+r2=$(rule 2)
+echo "$r2" | grep -Eq 'criteria 0x7 ' || fail "rule 2 criteria (outer, misc, inner): $r2"
+echo "$r2" | grep -q 'outer: .*udp_dport 4789/0xffff' || fail "rule 2 outer: $r2"
+echo "$r2" | grep -q 'misc: vxlan_vni 42/0xffffff' || fail "rule 2 VNI: $r2"
+echo "$r2" | grep -q 'inner: .*ip_version 4/0xf .*dst_ip 192.168.0.2/255.255.255.255' ||
+	fail "rule 2 inner: $r2"
+echo "$r2" | grep -Eq 'actions: queue 1 tir 0x[0-9a-f]+ flow_tag 0x43' || fail "rule 2 actions: $r2"
+[ "$(grep -c '^mlx5v flow rule 0: ' "$bg_out")" = 2 ] || fail "rule 0 not in both dumps"
+[ "$(grep -c '^mlx5v flow rule 2: ' "$bg_out")" = 1 ] || fail "rule 2 in the one-rule dump"
 
 # What cannot be expressed: refused by validate, naming the field.
 start

@@ -36,7 +36,7 @@ table_get(struct mlx5v_dev *dev, struct mlx5v_rte_flow_port *p, uint32_t g)
 	int ret;
 
 	if (t->ft == 0) {
-		ret = mlx5v_rte_flow_hw_table(dev, g + 2, 0, &t->ft);
+		ret = mlx5v_rte_flow_hw_table(dev, MLX5V_RTE_FLOW_LEVEL(g), 0, &t->ft);
 		if (ret != 0)
 			return ret;
 	}
@@ -402,6 +402,7 @@ static const struct rte_flow_ops mlx5v_rte_flow_ops = {
 	.flush = flow_flush,
 	.query = flow_query,
 	.isolate = flow_isolate,
+	.dev_dump = mlx5v_rte_flow_dump,
 };
 
 int

@@ -13,6 +13,7 @@
 #define _MLX5V_RTE_FLOW_H_
 
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/queue.h>
 
 #include <rte_flow.h>
@@ -22,6 +23,7 @@
 
 /** Highest group: group g is a NIC RX table at level g + 2 (0: the root, level 0). */
 #define MLX5V_RTE_FLOW_MAX_GROUP 5
+#define MLX5V_RTE_FLOW_LEVEL(g) ((g) == 0 ? 0u : (uint32_t)(g) + 2)
 /** Priorities 0 (first) .. 7 of a group. */
 #define MLX5V_RTE_FLOW_PRIOS 8
 /** log2 of a group table's entries: one band of entries per priority. */
@@ -175,6 +177,15 @@ void mlx5v_rte_flow_hw_counter_free(struct mlx5v_dev *dev, uint32_t id);
 /** QUERY_FLOW_COUNTER: packets and octets since allocation. */
 int mlx5v_rte_flow_hw_counter_query(struct mlx5v_dev *dev, uint32_t id, uint64_t *packets,
 				    uint64_t *bytes);
+
+/* ---- mlx5v_rte_flow_dump.c ---- */
+
+/**
+ * rte_flow_dev_dump(): rule flow, or every rule when NULL, as text into file: what each holds
+ * in the device. @return 0 or -rte_errno with error set.
+ */
+int mlx5v_rte_flow_dump(struct rte_eth_dev *eth_dev, struct rte_flow *flow, FILE *file,
+			struct rte_flow_error *error);
 
 /* ---- mlx5v_rte_flow.c ---- */
 
