@@ -237,7 +237,10 @@ test_ethdp_mac_filter(void)
 	return TEST_SUCCESS;
 }
 
-/* Entry index of table ft (group fg): value m (NULL: match-all) to a TIR or a table. */
+/*
+ * Entry index of table ft (group fg): value m (an fte_match_param; NULL: match-all) to a TIR
+ * or a table.
+ */
 static int
 l4_fte(struct fx *f, uint32_t ft, uint32_t index, uint32_t fg, const uint8_t *m,
        uint32_t dtype, uint32_t dest, uint32_t tag)
@@ -256,8 +259,8 @@ l4_fte(struct fx *f, uint32_t ft, uint32_t index, uint32_t fg, const uint8_t *m,
 	SET(set_fte_in, in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST);
 	SET(set_fte_in, in, ctx.destination_list_size, 1);
 	if (m != NULL)
-		memcpy(MLX5V_IFC_ADDR_OF(set_fte_in, in, ctx.match_value.outer_headers), m,
-		       MLX5V_IFC_BYTES(fte_match_set_lyr_2_4));
+		memcpy(MLX5V_IFC_ADDR_OF(set_fte_in, in, ctx.match_value), m,
+		       MLX5V_IFC_BYTES(fte_match_param));
 	SET(dest_format, d, destination_type, dtype);
 	SET(dest_format, d, destination_id, dest);
 	return cmd(f, "SET_FTE", in, sizeof(in), out, sizeof(out));
@@ -267,11 +270,57 @@ l4_fte(struct fx *f, uint32_t ft, uint32_t index, uint32_t fg, const uint8_t *m,
 static void
 l4_match(uint8_t *m, uint8_t proto, uint16_t dport, uint32_t sip)
 {
-	memset(m, 0, MLX5V_IFC_BYTES(fte_match_set_lyr_2_4));
+	memset(m, 0, MLX5V_IFC_BYTES(fte_match_param));
 	SET(fte_match_set_lyr_2_4, m, ip_protocol, proto);
 	SET(fte_match_set_lyr_2_4, m, udp_dport, dport);
 	put_be32((uint8_t *)MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, m, src_ipv4_src_ipv6) + 12,
 		 sip);
+}
+
+/* A level-1 table of 2 entries (§4.10); @return its id, or a negative value. */
+static int64_t
+level1_table(struct fx *f)
+{
+	uint8_t in[MLX5V_IFC_BYTES(create_flow_table_in)];
+
+	memset(in, 0, sizeof(in));
+	SET(create_flow_table_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_TABLE);
+	SET(create_flow_table_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	SET(create_flow_table_in, in, ctx.level, 1);
+	SET(create_flow_table_in, in, ctx.log_size, 1);
+	return cmd_obj(f, "CREATE_FLOW_TABLE", in, sizeof(in));
+}
+
+/*
+ * Undo a test of the level-1 table ft1: the promiscuous entry to it, then its entries 0 to
+ * n - 1 and their one-entry groups fg[], then the table.
+ */
+static int
+level1_teardown(struct fx *f, uint32_t ft1, const uint32_t *fg, unsigned int n)
+{
+	uint8_t in[MLX5V_IFC_BYTES(flow_table_obj_in)];
+	uint8_t out[16];
+	unsigned int i;
+
+	TEST_ASSERT_SUCCESS(fte_del(f, 2), "promiscuous entry");
+	f->have_fte_all = 0;
+	memset(in, 0, sizeof(in));
+	SET(flow_table_obj_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	SET(flow_table_obj_in, in, table_id, ft1);
+	for (i = 0; i < n; i++) {
+		SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DELETE_FLOW_TABLE_ENTRY);
+		SET(flow_table_obj_in, in, flow_index, i);
+		TEST_ASSERT_SUCCESS(cmd(f, "DELETE_FTE", in, sizeof(in), out, sizeof(out)),
+				    "entry %u", i);
+		SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DESTROY_FLOW_GROUP);
+		SET(flow_table_obj_in, in, group_id, fg[i]);
+		TEST_ASSERT_SUCCESS(cmd(f, "DESTROY_FLOW_GROUP", in, sizeof(in), out, sizeof(out)),
+				    "group %u", i);
+	}
+	SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DESTROY_FLOW_TABLE);
+	TEST_ASSERT_SUCCESS(cmd(f, "DESTROY_FLOW_TABLE", in, sizeof(in), out, sizeof(out)),
+			    "level-1 table");
+	return TEST_SUCCESS;
 }
 
 /*
@@ -285,7 +334,7 @@ test_ethdp_l4_match(void)
 {
 	static const uint8_t other[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x66 };
 	uint8_t in[MLX5V_IFC_BYTES(create_flow_group_in)];
-	uint8_t m[MLX5V_IFC_BYTES(fte_match_set_lyr_2_4)];
+	uint8_t m[MLX5V_IFC_BYTES(fte_match_param)];
 	struct mlx5v_sim_eth_stats st0, st1;
 	struct fx *f = &fx_a;
 	uint32_t ft1, fg1;
@@ -293,12 +342,7 @@ test_ethdp_l4_match(void)
 	const uint8_t *cqe;
 	int64_t r;
 
-	memset(in, 0, sizeof(in));
-	SET(create_flow_table_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_TABLE);
-	SET(create_flow_table_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(create_flow_table_in, in, ctx.level, 1);
-	SET(create_flow_table_in, in, ctx.log_size, 1);
-	r = cmd_obj(f, "CREATE_FLOW_TABLE", in, MLX5V_IFC_BYTES(create_flow_table_in));
+	r = level1_table(f);
 	TEST_ASSERT(r > 0, "level-1 table");
 	ft1 = (uint32_t)r;
 	memset(in, 0, sizeof(in));
@@ -307,8 +351,7 @@ test_ethdp_l4_match(void)
 	SET(create_flow_group_in, in, table_id, ft1);
 	SET(create_flow_group_in, in, match_criteria_enable, MLX5V_MATCH_OUTER_HEADERS);
 	l4_match(m, 0xff, 0xffff, UINT32_MAX);
-	memcpy(MLX5V_IFC_ADDR_OF(create_flow_group_in, in, match_criteria.outer_headers), m,
-	       sizeof(m));
+	memcpy(MLX5V_IFC_ADDR_OF(create_flow_group_in, in, match_criteria), m, sizeof(m));
 	r = cmd_obj(f, "CREATE_FLOW_GROUP", in, sizeof(in));
 	TEST_ASSERT(r > 0, "L4 group");
 	fg1 = (uint32_t)r;
@@ -336,22 +379,132 @@ test_ethdp_l4_match(void)
 	TEST_ASSERT(cq_quiet(f, 1), "a frame from another source matched");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_eth_stats_get(f->sim, &st1), "stats");
 	TEST_ASSERT_EQUAL(st1.rx_steer_miss, st0.rx_steer_miss + 1, "miss not counted");
-	TEST_ASSERT_SUCCESS(fte_del(f, 2), "promiscuous entry");
-	f->have_fte_all = 0;
-	memset(in, 0, sizeof(in));
-	SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DELETE_FLOW_TABLE_ENTRY);
-	SET(flow_table_obj_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(flow_table_obj_in, in, table_id, ft1);
-	TEST_ASSERT_SUCCESS(cmd(f, "DELETE_FTE", in, MLX5V_IFC_BYTES(flow_table_obj_in), m, 16),
-			    "L4 entry");
-	SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DESTROY_FLOW_GROUP);
-	SET(flow_table_obj_in, in, group_id, fg1);
-	TEST_ASSERT_SUCCESS(cmd(f, "DESTROY_FLOW_GROUP", in, MLX5V_IFC_BYTES(flow_table_obj_in),
-				m, 16), "L4 group");
-	SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DESTROY_FLOW_TABLE);
-	TEST_ASSERT_SUCCESS(cmd(f, "DESTROY_FLOW_TABLE", in, MLX5V_IFC_BYTES(flow_table_obj_in),
-				m, 16), "level-1 table");
-	return TEST_SUCCESS;
+	return level1_teardown(f, ft1, &fg1, 1);
+}
+
+/* An IPv4 ICMP frame of type and code 0 (len 80) to dst. */
+static void
+frame_icmp(uint8_t *p, const uint8_t *dst, uint8_t type)
+{
+	struct rte_ipv4_hdr *ip = frame_ipv4(p, 80, dst, IPPROTO_ICMP, RTE_IPV4(10, 9, 9, 9));
+
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	p[RTE_ETHER_HDR_LEN + sizeof(*ip)] = type;
+}
+
+/* A VXLAN frame (len 128) to dst: UDP to 4789, VNI vni, an inner IPv4/UDP frame to idst. */
+static void
+frame_vxlan(uint8_t *p, const uint8_t *dst, uint32_t vni, uint32_t idst)
+{
+	uint8_t *v = p + RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) +
+		     sizeof(struct rte_udp_hdr);
+	struct rte_ipv4_hdr *ip;
+
+	frame_udp(p, 128, dst, RTE_IPV4(10, 9, 9, 9), 1111, 1);
+	memset(v, 0, 8);
+	v[0] = 0x08;
+	put_be32(v + 4, vni << 8);
+	ip = frame_ipv4(v + 8, 128 - (uint32_t)(v + 8 - p), dst, IPPROTO_UDP,
+			RTE_IPV4(192, 168, 0, 1));
+	ip->dst_addr = rte_cpu_to_be_32(idst);
+}
+
+/*
+ * Send frame (len bytes); @return the flow tag it was received with, -1 if nothing was
+ * received within 50 ms (a frame the steering dropped).
+ */
+static int64_t
+tag_of(struct fx *f, const uint8_t *frame, uint32_t len)
+{
+	const uint8_t *cqe;
+
+	if (send_ok(f, frame, len, 0) != TEST_SUCCESS)
+		return -2;
+	if (cq_quiet(f, 1))
+		return -1;
+	cqe = cq_wait(f, 1);
+	if (cqe == NULL)
+		return -2;
+	rq_post(f, 0, 1);
+	return be32(cqe + CQE_SOP_QPN) & 0xffffff;
+}
+
+/*
+ * The match sets past the outer headers (doc/guides/sim/silicon.rst, "mlx5: flow rules"): the
+ * promiscuous entry forwards to a level-1 table of two groups, one masking the IP protocol and
+ * misc 3's ICMP type (entry: ICMP echo request, tag 0x81), one masking misc's VXLAN VNI and
+ * the inner IPv4 destination (entry: VNI 42 to 192.168.0.2, tag 0x42). The echo reply, VNI 43
+ * and VNI 42 to another inner address miss the table.
+ */
+static int
+test_ethdp_tunnel_icmp_match(void)
+{
+	static const uint8_t other[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x66 };
+	uint8_t in[MLX5V_IFC_BYTES(create_flow_group_in)];
+	uint8_t m[MLX5V_IFC_BYTES(fte_match_param)];
+	struct mlx5v_sim_eth_stats st0, st1;
+	struct fx *f = &fx_a;
+	uint32_t ft1, fg[2], i;
+	uint8_t frame[128];
+	int64_t r;
+
+	r = level1_table(f);
+	TEST_ASSERT(r > 0, "level-1 table");
+	ft1 = (uint32_t)r;
+	for (i = 0; i < 2; i++) {
+		memset(in, 0, sizeof(in));
+		SET(create_flow_group_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_GROUP);
+		SET(create_flow_group_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+		SET(create_flow_group_in, in, table_id, ft1);
+		SET(create_flow_group_in, in, start_flow_index, i);
+		SET(create_flow_group_in, in, end_flow_index, i);
+		if (i == 0) {
+			SET(create_flow_group_in, in, match_criteria_enable,
+			    MLX5V_MATCH_OUTER_HEADERS | MLX5V_MATCH_MISC_PARAMETERS_3);
+			SET(create_flow_group_in, in, match_criteria.outer_headers.ip_protocol,
+			    0xff);
+			SET(create_flow_group_in, in, match_criteria.misc_parameters_3.icmp_type,
+			    0xff);
+		} else {
+			SET(create_flow_group_in, in, match_criteria_enable,
+			    MLX5V_MATCH_MISC_PARAMETERS | MLX5V_MATCH_INNER_HEADERS);
+			SET(create_flow_group_in, in, match_criteria.misc_parameters.vxlan_vni,
+			    0xffffff);
+			memset((uint8_t *)MLX5V_IFC_ADDR_OF(create_flow_group_in, in,
+				match_criteria.inner_headers.dst_ipv4_dst_ipv6) + 12, 0xff, 4);
+		}
+		r = cmd_obj(f, "CREATE_FLOW_GROUP", in, sizeof(in));
+		TEST_ASSERT(r > 0, "group %u", i);
+		fg[i] = (uint32_t)r;
+	}
+	memset(m, 0, sizeof(m));
+	SET(fte_match_param, m, outer_headers.ip_protocol, IPPROTO_ICMP);
+	SET(fte_match_param, m, misc_parameters_3.icmp_type, 8);
+	TEST_ASSERT_SUCCESS(l4_fte(f, ft1, 0, fg[0], m, MLX5V_FLOW_DEST_TIR, f->tir_direct, 0x81),
+			    "ICMP entry");
+	memset(m, 0, sizeof(m));
+	SET(fte_match_param, m, misc_parameters.vxlan_vni, 42);
+	put_be32((uint8_t *)MLX5V_IFC_ADDR_OF(fte_match_param, m,
+		 inner_headers.dst_ipv4_dst_ipv6) + 12, RTE_IPV4(192, 168, 0, 2));
+	TEST_ASSERT_SUCCESS(l4_fte(f, ft1, 1, fg[1], m, MLX5V_FLOW_DEST_TIR, f->tir_direct, 0x42),
+			    "VXLAN entry");
+	TEST_ASSERT_SUCCESS(l4_fte(f, f->ft, 2, f->fg_all, NULL, MLX5V_FLOW_DEST_FLOW_TABLE, ft1,
+				   0), "promiscuous entry to the table");
+	f->have_fte_all = 1;
+	frame_icmp(frame, other, 8);
+	TEST_ASSERT_EQUAL(tag_of(f, frame, 80), 0x81, "echo request: its entry's tag");
+	frame_vxlan(frame, other, 42, RTE_IPV4(192, 168, 0, 2));
+	TEST_ASSERT_EQUAL(tag_of(f, frame, 128), 0x42, "VNI 42 to .2: its entry's tag");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_eth_stats_get(f->sim, &st0), "stats");
+	frame_icmp(frame, other, 0);
+	TEST_ASSERT_EQUAL(tag_of(f, frame, 80), -1, "an echo reply matched");
+	frame_vxlan(frame, other, 43, RTE_IPV4(192, 168, 0, 2));
+	TEST_ASSERT_EQUAL(tag_of(f, frame, 128), -1, "VNI 43 matched");
+	frame_vxlan(frame, other, 42, RTE_IPV4(192, 168, 0, 3));
+	TEST_ASSERT_EQUAL(tag_of(f, frame, 128), -1, "another inner address matched");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_eth_stats_get(f->sim, &st1), "stats");
+	TEST_ASSERT_EQUAL(st1.rx_steer_miss, st0.rx_steer_miss + 3, "misses not counted");
+	return level1_teardown(f, ft1, fg, 2);
 }
 
 /* MTU: a frame longer than the vport MTU (1522 with the FCS) is dropped. */
@@ -1439,6 +1592,7 @@ static struct unit_test_suite mlx5v_sim_ethdp_suite = {
 		TEST_CASE(test_ethdp_rss_other_class),
 		TEST_CASE(test_ethdp_mac_filter),
 		TEST_CASE(test_ethdp_l4_match),
+		TEST_CASE(test_ethdp_tunnel_icmp_match),
 		TEST_CASE(test_ethdp_mtu),
 		TEST_CASE(test_ethdp_out_of_buffer),
 		TEST_CASE(test_ethdp_lkey_errors),
