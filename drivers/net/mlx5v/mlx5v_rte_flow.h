@@ -67,6 +67,13 @@ struct mlx5v_rte_flow_misc {
 	uint8_t icmpv6_code;
 };
 
+/** What a rule matches, as a mask or a value: one part per match set it may enable. */
+struct mlx5v_rte_flow_match {
+	struct mlx5v_rte_flow_hdrs outer;  /**< outer headers */
+	struct mlx5v_rte_flow_hdrs inner;  /**< inner headers: the items after VXLAN */
+	struct mlx5v_rte_flow_misc misc;   /**< VXLAN VNI (misc), ICMP type and code (misc 3) */
+};
+
 /** Fate of a rule. */
 enum mlx5v_rte_flow_fate {
 	MLX5V_RTE_FLOW_FATE_NONE,
@@ -91,12 +98,8 @@ struct mlx5v_rte_flow_rss {
 struct mlx5v_rte_flow_spec {
 	uint32_t group;
 	uint32_t priority;
-	struct mlx5v_rte_flow_hdrs mask;   /**< outer headers */
-	struct mlx5v_rte_flow_hdrs value;
-	struct mlx5v_rte_flow_hdrs imask;  /**< inner headers: the items after VXLAN */
-	struct mlx5v_rte_flow_hdrs ivalue;
-	struct mlx5v_rte_flow_misc mmask;  /**< VXLAN VNI, ICMP type and code */
-	struct mlx5v_rte_flow_misc mvalue;
+	struct mlx5v_rte_flow_match mask;
+	struct mlx5v_rte_flow_match value;
 	uint8_t inner;           /**< parsing: past the VXLAN item */
 	enum mlx5v_rte_flow_fate fate;
 	uint16_t queue;          /**< FATE_QUEUE */
@@ -158,6 +161,11 @@ int mlx5v_rte_flow_parse(struct rte_eth_dev *eth_dev, const struct rte_flow_attr
 /** A NIC RX table at level; a miss goes to table miss_ft (0: the default, drop). */
 int mlx5v_rte_flow_hw_table(struct mlx5v_dev *dev, uint32_t level, uint32_t miss_ft,
 			    uint32_t *ft);
+/**
+ * The match_criteria_enable bits of mask (prm/mlx5_eth §4.10): the sections it uses, outer
+ * headers, misc, inner headers, misc 3; 0 for a match-all group.
+ */
+uint32_t mlx5v_rte_flow_hw_criteria(const struct mlx5v_rte_flow_match *mask);
 /** A one-entry flow group at index of table ft masking spec->mask. */
 int mlx5v_rte_flow_hw_group(struct mlx5v_dev *dev, uint32_t ft, uint32_t index,
 			    const struct mlx5v_rte_flow_spec *spec, uint32_t *fg);

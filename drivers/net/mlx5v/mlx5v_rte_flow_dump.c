@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "mlx5v_ethdev.h"
-#include "mlx5v_prm_eth.h"
 #include "mlx5v_rte_flow.h"
 
 /** How a field of struct mlx5v_rte_flow_hdrs prints. */
@@ -121,25 +120,6 @@ dump_misc(FILE *file, const struct mlx5v_rte_flow_misc *m, const struct mlx5v_rt
 			m->icmpv6_type, v->icmpv6_code, m->icmpv6_code);
 }
 
-/* The match_criteria_enable bits of the rule's group (as mlx5v_rte_flow_hw_group() sets). */
-static uint32_t
-criteria_of(const struct mlx5v_rte_flow_spec *s)
-{
-	static const struct mlx5v_rte_flow_hdrs none;
-	uint32_t en = 0;
-
-	if (memcmp(&s->mask, &none, sizeof(none)) != 0)
-		en |= MLX5V_MATCH_OUTER_HEADERS;
-	if (s->mmask.vxlan_vni != 0)
-		en |= MLX5V_MATCH_MISC_PARAMETERS;
-	if (memcmp(&s->imask, &none, sizeof(none)) != 0)
-		en |= MLX5V_MATCH_INNER_HEADERS;
-	if ((s->mmask.icmp_type | s->mmask.icmp_code | s->mmask.icmpv6_type |
-	     s->mmask.icmpv6_code) != 0)
-		en |= MLX5V_MATCH_MISC_PARAMETERS_3;
-	return en;
-}
-
 /* The fate, its device objects, the flow tag and the counter (read now) of rule f. */
 static void
 dump_actions(FILE *file, struct mlx5v_dev *dev, const struct mlx5v_rte_flow_port *p,
@@ -190,10 +170,11 @@ dump_rule(FILE *file, struct mlx5v_dev *dev, const struct mlx5v_rte_flow_port *p
 
 	fprintf(file, "mlx5v flow rule %u: group %u table 0x%x level %u priority %u index %u "
 		"flow_group 0x%x criteria 0x%x \n", n, s->group, p->table[s->group].ft,
-		MLX5V_RTE_FLOW_LEVEL(s->group), s->priority, f->index, f->fg, criteria_of(s));
-	dump_hdrs(file, "outer", &s->mask, &s->value);
-	dump_misc(file, &s->mmask, &s->mvalue);
-	dump_hdrs(file, "inner", &s->imask, &s->ivalue);
+		MLX5V_RTE_FLOW_LEVEL(s->group), s->priority, f->index, f->fg,
+		mlx5v_rte_flow_hw_criteria(&s->mask));
+	dump_hdrs(file, "outer", &s->mask.outer, &s->value.outer);
+	dump_misc(file, &s->mask.misc, &s->value.misc);
+	dump_hdrs(file, "inner", &s->mask.inner, &s->value.inner);
 	dump_actions(file, dev, p, f);
 }
 

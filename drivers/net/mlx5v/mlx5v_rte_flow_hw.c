@@ -50,38 +50,43 @@ hdrs_put(uint8_t *o, const struct mlx5v_rte_flow_hdrs *h)
 	memcpy(MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, o, dst_ipv4_dst_ipv6), h->dst_ip, 16);
 }
 
-/*
- * A rule's match sets into fte_match_param p (§4.10): the outer and inner headers, the VXLAN
- * VNI (misc), the ICMP and ICMPv6 type and code (misc 3). @return the match_criteria_enable
- * bits of the sections that are not all 0.
- */
-static uint32_t
-match_put(uint8_t *p, const struct mlx5v_rte_flow_hdrs *outer,
-	  const struct mlx5v_rte_flow_hdrs *inner, const struct mlx5v_rte_flow_misc *misc)
+uint32_t
+mlx5v_rte_flow_hw_criteria(const struct mlx5v_rte_flow_match *mask)
 {
 	static const struct mlx5v_rte_flow_hdrs none;
+	const struct mlx5v_rte_flow_misc *m = &mask->misc;
 	uint32_t en = 0;
 
-	if (memcmp(outer, &none, sizeof(none)) != 0) {
+	if (memcmp(&mask->outer, &none, sizeof(none)) != 0)
 		en |= MLX5V_MATCH_OUTER_HEADERS;
-		hdrs_put(MLX5V_IFC_ADDR_OF(fte_match_param, p, outer_headers), outer);
-	}
-	if (memcmp(inner, &none, sizeof(none)) != 0) {
-		en |= MLX5V_MATCH_INNER_HEADERS;
-		hdrs_put(MLX5V_IFC_ADDR_OF(fte_match_param, p, inner_headers), inner);
-	}
-	if (misc->vxlan_vni != 0) {
+	if (m->vxlan_vni != 0)
 		en |= MLX5V_MATCH_MISC_PARAMETERS;
-		SET(fte_match_param, p, misc_parameters.vxlan_vni, misc->vxlan_vni);
-	}
-	if ((misc->icmp_type | misc->icmp_code | misc->icmpv6_type | misc->icmpv6_code) != 0) {
+	if (memcmp(&mask->inner, &none, sizeof(none)) != 0)
+		en |= MLX5V_MATCH_INNER_HEADERS;
+	if ((m->icmp_type | m->icmp_code | m->icmpv6_type | m->icmpv6_code) != 0)
 		en |= MLX5V_MATCH_MISC_PARAMETERS_3;
-		SET(fte_match_param, p, misc_parameters_3.icmp_type, misc->icmp_type);
-		SET(fte_match_param, p, misc_parameters_3.icmp_code, misc->icmp_code);
-		SET(fte_match_param, p, misc_parameters_3.icmpv6_type, misc->icmpv6_type);
-		SET(fte_match_param, p, misc_parameters_3.icmpv6_code, misc->icmpv6_code);
-	}
 	return en;
+}
+
+/*
+ * Match m (a mask or a value) into fte_match_param p (§4.10), the sections of en: the outer
+ * and inner headers, the VXLAN VNI (misc), the ICMP and ICMPv6 type and code (misc 3).
+ */
+static void
+match_put(uint8_t *p, const struct mlx5v_rte_flow_match *m, uint32_t en)
+{
+	if (en & MLX5V_MATCH_OUTER_HEADERS)
+		hdrs_put(MLX5V_IFC_ADDR_OF(fte_match_param, p, outer_headers), &m->outer);
+	if (en & MLX5V_MATCH_INNER_HEADERS)
+		hdrs_put(MLX5V_IFC_ADDR_OF(fte_match_param, p, inner_headers), &m->inner);
+	if (en & MLX5V_MATCH_MISC_PARAMETERS)
+		SET(fte_match_param, p, misc_parameters.vxlan_vni, m->misc.vxlan_vni);
+	if (en & MLX5V_MATCH_MISC_PARAMETERS_3) {
+		SET(fte_match_param, p, misc_parameters_3.icmp_type, m->misc.icmp_type);
+		SET(fte_match_param, p, misc_parameters_3.icmp_code, m->misc.icmp_code);
+		SET(fte_match_param, p, misc_parameters_3.icmpv6_type, m->misc.icmpv6_type);
+		SET(fte_match_param, p, misc_parameters_3.icmpv6_code, m->misc.icmpv6_code);
+	}
 }
 
 int
@@ -115,9 +120,9 @@ mlx5v_rte_flow_hw_group(struct mlx5v_dev *dev, uint32_t ft, uint32_t index,
 	SET(create_flow_group_in, in, start_flow_index, index);
 	SET(create_flow_group_in, in, end_flow_index, index);
 	/* The sections the mask uses; an empty pattern is a match-all group: none enabled. */
-	en = match_put(MLX5V_IFC_ADDR_OF(create_flow_group_in, in, match_criteria), &spec->mask,
-		       &spec->imask, &spec->mmask);
+	en = mlx5v_rte_flow_hw_criteria(&spec->mask);
 	SET(create_flow_group_in, in, match_criteria_enable, en);
+	match_put(MLX5V_IFC_ADDR_OF(create_flow_group_in, in, match_criteria), &spec->mask, en);
 	return mlx5v_ethdev_cmd_create_obj(dev, in, sizeof(in), fg);
 }
 
@@ -151,8 +156,9 @@ mlx5v_rte_flow_hw_entry(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uint
 	SET(set_fte_in, in, flow_index, index);
 	SET(set_fte_in, in, ctx.group_id, fg);
 	SET(set_fte_in, in, ctx.flow_tag, spec->flow_tag);
-	match_put(MLX5V_IFC_ADDR_OF(set_fte_in, in, ctx.match_value), &spec->value, &spec->ivalue,
-		  &spec->mvalue);
+	/* The value in the sections its group enables (a value bit outside them never matches). */
+	match_put(MLX5V_IFC_ADDR_OF(set_fte_in, in, ctx.match_value), &spec->value,
+		  mlx5v_rte_flow_hw_criteria(&spec->mask));
 	if (spec->fate == MLX5V_RTE_FLOW_FATE_DROP) {
 		action = MLX5V_FTE_ACTION_DROP;
 	} else {

@@ -82,13 +82,13 @@ item_mv(const struct rte_flow_item *item, const void *def, size_t size, const vo
 static struct mlx5v_rte_flow_hdrs *
 hdrs_m(struct mlx5v_rte_flow_spec *s)
 {
-	return s->inner ? &s->imask : &s->mask;
+	return s->inner ? &s->mask.inner : &s->mask.outer;
 }
 
 static struct mlx5v_rte_flow_hdrs *
 hdrs_v(struct mlx5v_rte_flow_spec *s)
 {
-	return s->inner ? &s->ivalue : &s->value;
+	return s->inner ? &s->value.inner : &s->value.outer;
 }
 
 /* A field set once: mask and value; another item asking a different one is refused. */
@@ -375,7 +375,7 @@ item_icmp(struct rte_eth_dev *eth_dev, const struct rte_flow_item *item,
 
 	ret = item_mv(item, &rte_flow_item_icmp_mask, sizeof(*m), (const void **)&m,
 		      (const void **)&v, error);
-	if (ret == 0 && s->value.ip_version == 6)
+	if (ret == 0 && s->value.outer.ip_version == 6)
 		ret = invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item, "icmp over ipv6 (icmp6)");
 	if (ret == 0)
 		ret = l4_proto(item, s, IPPROTO_ICMP, error);
@@ -391,10 +391,10 @@ item_icmp(struct rte_eth_dev *eth_dev, const struct rte_flow_item *item,
 		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
 			      "icmp: icmp_type and icmp_code: the device does not parse ICMP "
 			      "(flex_parser_protocols)");
-	s->mmask.icmp_type = m->hdr.icmp_type;
-	s->mvalue.icmp_type = v->hdr.icmp_type & m->hdr.icmp_type;
-	s->mmask.icmp_code = m->hdr.icmp_code;
-	s->mvalue.icmp_code = v->hdr.icmp_code & m->hdr.icmp_code;
+	s->mask.misc.icmp_type = m->hdr.icmp_type;
+	s->value.misc.icmp_type = v->hdr.icmp_type & m->hdr.icmp_type;
+	s->mask.misc.icmp_code = m->hdr.icmp_code;
+	s->value.misc.icmp_code = v->hdr.icmp_code & m->hdr.icmp_code;
 	return 0;
 }
 
@@ -408,7 +408,7 @@ item_icmp6(struct rte_eth_dev *eth_dev, const struct rte_flow_item *item,
 
 	ret = item_mv(item, &rte_flow_item_icmp6_mask, sizeof(*m), (const void **)&m,
 		      (const void **)&v, error);
-	if (ret == 0 && s->value.ip_version != 6)
+	if (ret == 0 && s->value.outer.ip_version != 6)
 		ret = invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item, "icmp6 without ipv6");
 	if (ret == 0)
 		ret = l4_proto(item, s, IPPROTO_ICMPV6, error);
@@ -421,10 +421,10 @@ item_icmp6(struct rte_eth_dev *eth_dev, const struct rte_flow_item *item,
 		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
 			      "icmp6: type and code: the device does not parse ICMPv6 "
 			      "(flex_parser_protocols)");
-	s->mmask.icmpv6_type = m->type;
-	s->mvalue.icmpv6_type = v->type & m->type;
-	s->mmask.icmpv6_code = m->code;
-	s->mvalue.icmpv6_code = v->code & m->code;
+	s->mask.misc.icmpv6_type = m->type;
+	s->value.misc.icmpv6_type = v->type & m->type;
+	s->mask.misc.icmpv6_code = m->code;
+	s->value.misc.icmpv6_code = v->code & m->code;
 	return 0;
 }
 
@@ -446,7 +446,7 @@ item_vxlan(struct rte_eth_dev *eth_dev, const struct rte_flow_item *item,
 		      (const void **)&v, error);
 	if (ret != 0)
 		return ret;
-	if (s->value.ip_protocol != IPPROTO_UDP)
+	if (s->value.outer.ip_protocol != IPPROTO_UDP)
 		return invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item, "vxlan without udp");
 	h = *m;
 	memset(h.vni, 0, sizeof(h.vni));
@@ -459,11 +459,12 @@ item_vxlan(struct rte_eth_dev *eth_dev, const struct rte_flow_item *item,
 		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
 			      "vxlan: vni: the device's NIC RX tables do not match it "
 			      "(ft_field_support)");
-	if (put16(&s->mask.udp_dport, &s->value.udp_dport, 0xffff, RTE_VXLAN_DEFAULT_PORT) != 0)
+	if (put16(&s->mask.outer.udp_dport, &s->value.outer.udp_dport, 0xffff,
+		  RTE_VXLAN_DEFAULT_PORT) != 0)
 		return invalid(error, RTE_FLOW_ERROR_TYPE_ITEM, item,
 			       "vxlan with a udp dst_port other than 4789");
-	s->mmask.vxlan_vni = vm;
-	s->mvalue.vxlan_vni = vv & vm;
+	s->mask.misc.vxlan_vni = vm;
+	s->value.misc.vxlan_vni = vv & vm;
 	s->inner = 1;
 	return 0;
 }
@@ -560,7 +561,7 @@ parse_items(struct rte_eth_dev *eth_dev, const struct rte_flow_item items[],
 		if (ret != 0)
 			return ret;
 	}
-	if (memcmp(&s->imask, &none, sizeof(none)) != 0 && !caps_of(eth_dev)->ft_inner)
+	if (memcmp(&s->mask.inner, &none, sizeof(none)) != 0 && !caps_of(eth_dev)->ft_inner)
 		return refuse(error, RTE_FLOW_ERROR_TYPE_ITEM, items,
 			      "inner headers: the device's NIC RX tables do not match them "
 			      "(ft_field_support)");
@@ -620,7 +621,7 @@ action_rss(struct rte_eth_dev *eth_dev, const struct rte_flow_action *a,
 	if ((r->types & ~RSS_ALL) != 0)
 		return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 			      "rss types: IPv4/IPv6 addresses and TCP/UDP ports only");
-	if (s->mask.ip_version == 0)
+	if (s->mask.outer.ip_version == 0)
 		return refuse(error, RTE_FLOW_ERROR_TYPE_ACTION, a,
 			      "rss: the pattern must name ipv4 or ipv6 (one TIR hashes one class)");
 	for (i = 0; i < r->queue_num; i++) {
@@ -631,11 +632,11 @@ action_rss(struct rte_eth_dev *eth_dev, const struct rte_flow_action *a,
 	}
 	o->n = (uint16_t)r->queue_num;
 	memcpy(o->key, r->key_len != 0 ? r->key : priv->rss_key, sizeof(o->key));
-	o->ipv6 = s->value.ip_version == 6;
-	if (s->mask.ip_protocol == 0xff && s->value.ip_protocol == IPPROTO_UDP) {
+	o->ipv6 = s->value.outer.ip_version == 6;
+	if (s->mask.outer.ip_protocol == 0xff && s->value.outer.ip_protocol == IPPROTO_UDP) {
 		o->udp = 1;
 		l4 = o->ipv6 ? RSS_V6_UDP : RTE_ETH_RSS_NONFRAG_IPV4_UDP;
-	} else if (s->mask.ip_protocol == 0xff && s->value.ip_protocol == IPPROTO_TCP) {
+	} else if (s->mask.outer.ip_protocol == 0xff && s->value.outer.ip_protocol == IPPROTO_TCP) {
 		l4 = o->ipv6 ? RSS_V6_TCP : RTE_ETH_RSS_NONFRAG_IPV4_TCP;
 	}
 	types = r->types != 0 ? r->types : RSS_L3(o->ipv6);
