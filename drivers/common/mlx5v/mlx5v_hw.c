@@ -43,6 +43,20 @@ mlx5v_hw_slot_free(int slot)
 	pthread_mutex_unlock(&mlx5v_hw_procs_lock);
 }
 
+struct mlx5v_hw *
+mlx5v_hw_lookup(const char *name)
+{
+	struct mlx5v_hw *hw = NULL;
+	int i;
+
+	pthread_mutex_lock(&mlx5v_hw_procs_lock);
+	for (i = 0; i < MLX5V_HW_MAX && hw == NULL; i++)
+		if (mlx5v_hw_procs[i].ops != NULL && strcmp(mlx5v_hw_procs[i].name, name) == 0)
+			hw = &mlx5v_hw_procs[i];
+	pthread_mutex_unlock(&mlx5v_hw_procs_lock);
+	return hw;
+}
+
 /* A backend that lacks an optional operation returns -ENOTSUP (house style rule 3). */
 
 int

@@ -84,7 +84,8 @@ struct mlx5v_hw_ops {
 	 * Optional: a file descriptor of the UAR page at BAR0 offset off, for another process
 	 * of the application to map (MAP_SHARED, offset 0, 4 KiB) and ring its doorbells
 	 * through. The backend keeps it; the caller does not close it. @return the fd or
-	 * -errno (-EINVAL: not where a UAR page starts).
+	 * -errno (-EINVAL: not where a UAR page starts). Without it (vfio-pci: EAL maps BAR0
+	 * in every process), a secondary rings the page through its own backend's uar_addr.
 	 */
 	int (*uar_fd)(struct mlx5v_hw *hw, uint64_t off);
 };
@@ -140,6 +141,14 @@ int mlx5v_hw_slot_alloc(const struct mlx5v_hw *tmpl);
 __rte_internal
 void mlx5v_hw_slot_free(int slot);
 
+/**
+ * The seam of the device named name in this process's table: in a secondary process, the one
+ * its bus front-end made on the BAR EAL mapped there (vfio-pci). Control thread.
+ * @return it, or NULL (none: a simulator's secondary has no backend of its own).
+ */
+__rte_internal
+struct mlx5v_hw *mlx5v_hw_lookup(const char *name);
+
 static inline uint32_t
 mlx5v_hw_rd32(struct mlx5v_hw *hw, uint32_t off)
 {
@@ -152,13 +161,30 @@ mlx5v_hw_wr32(struct mlx5v_hw *hw, uint32_t off, uint32_t val)
 	hw->ops->reg_wr32(hw, off, val);
 }
 
+/** BAR0 offset of UAR index idx: idx * uar_stride. */
+static inline uint64_t
+mlx5v_hw_uar_off(const struct mlx5v_hw *hw, uint32_t idx)
+{
+	uint64_t stride = hw->uar_stride != 0 ? hw->uar_stride : 4096;
+
+	return (uint64_t)idx * stride;
+}
+
 /** Address of UAR index idx: BAR0 + idx * uar_stride. NULL if out of range. */
 static inline void *
 mlx5v_hw_uar_addr(struct mlx5v_hw *hw, uint32_t idx)
 {
-	uint64_t stride = hw->uar_stride != 0 ? hw->uar_stride : 4096;
+	return hw->ops->uar_addr(hw, mlx5v_hw_uar_off(hw, idx));
+}
 
-	return hw->ops->uar_addr(hw, (uint64_t)idx * stride);
+/**
+ * Address in this process of the UAR page at BAR0 offset off (mlx5v_hw_uar_off() of another
+ * process's seam, whose uar_stride this one may not know). NULL if out of range.
+ */
+static inline void *
+mlx5v_hw_uar_at(struct mlx5v_hw *hw, uint64_t off)
+{
+	return hw->ops->uar_addr(hw, off);
 }
 
 /**
@@ -168,11 +194,9 @@ mlx5v_hw_uar_addr(struct mlx5v_hw *hw, uint32_t idx)
 static inline int
 mlx5v_hw_uar_fd(struct mlx5v_hw *hw, uint32_t idx)
 {
-	uint64_t stride = hw->uar_stride != 0 ? hw->uar_stride : 4096;
-
 	if (hw->ops->uar_fd == NULL)
 		return -ENOTSUP;
-	return hw->ops->uar_fd(hw, (uint64_t)idx * stride);
+	return hw->ops->uar_fd(hw, mlx5v_hw_uar_off(hw, idx));
 }
 
 /**

@@ -182,6 +182,54 @@ mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp, char *
 	return ret;
 }
 
+/*
+ * Secondary: a seam of this process on the BAR EAL mapped here (pci_vfio_map_resource
+ * secondary), through which its bursts ring the UAR pages the primary's queues use, as on
+ * silicon every process reaches BAR0 through its own mapping; then the classes.
+ */
+static int
+mlx5v_pci_attach(struct rte_pci_device *pdev, const char *classes)
+{
+	struct mlx5v_hw *hw;
+	int slot, ret;
+
+	hw = mlx5v_hw_pci_create(pdev);
+	if (hw == NULL)
+		return -ENOMEM;
+	slot = mlx5v_hw_slot_alloc(hw);
+	if (slot < 0) {
+		ret = slot;
+		goto err_free;
+	}
+	ret = mlx5v_class_dev_attach(&pdev->device, classes);
+	if (ret < 0)
+		goto err_slot;
+	return ret;
+err_slot:
+	mlx5v_hw_slot_free(slot);
+err_free:
+	rte_free(hw->priv);
+	return ret;
+}
+
+/* Secondary: undo mlx5v_pci_attach(). */
+static int
+mlx5v_pci_detach(struct rte_pci_device *pdev)
+{
+	struct mlx5v_hw *hw;
+	int ret;
+
+	ret = mlx5v_class_dev_detach(&pdev->device);
+	if (ret < 0)
+		return ret;
+	hw = mlx5v_hw_lookup(pdev->device.name);
+	if (hw != NULL) {
+		rte_free(hw->priv);
+		mlx5v_hw_slot_free(hw - mlx5v_hw_procs);
+	}
+	return ret;
+}
+
 static int
 mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 {
@@ -230,7 +278,7 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 	}
 	/* The primary owns the function: a secondary attaches the classes to it. */
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
-		return mlx5v_class_dev_attach(&pdev->device, classes[0] != '\0' ? classes : NULL);
+		return mlx5v_pci_attach(pdev, classes[0] != '\0' ? classes : NULL);
 	hw = mlx5v_hw_pci_create(pdev);
 	if (hw == NULL)
 		return -ENOMEM;
@@ -247,7 +295,7 @@ mlx5v_pci_remove(struct rte_pci_device *pdev)
 	int ret;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
-		return mlx5v_class_dev_detach(&pdev->device);
+		return mlx5v_pci_detach(pdev);
 	ret = mlx5v_class_dev_remove(pdev->device.name, &p);
 	if (ret < 0)
 		return ret;

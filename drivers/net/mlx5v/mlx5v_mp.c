@@ -7,8 +7,9 @@
  * primary made (shared ethdev data, queues in EAL memory) and runs the bursts on the queues
  * the primary configured. Only the primary owns the device's command queue: what needs a
  * command (the live Q counter, a mempool's DMA mapping) is asked of it over EAL IPC, and it
- * tells the secondaries when a port starts (with the UAR page to ring, as a file descriptor)
- * and stops, as DPDK mlx5 does (doc/guides/nics/mlx5v.rst, "Secondary processes").
+ * tells the secondaries when a port starts (with the UAR page to ring: a file descriptor on
+ * the simulator, its BAR0 offset on vfio-pci, where each process maps BAR0) and stops, as
+ * DPDK mlx5 does (doc/guides/nics/mlx5v.rst, "Secondary processes").
  */
 
 #include <assert.h>
@@ -49,11 +50,12 @@ struct mlx5v_mp_req {
 	uint32_t op;
 	char name[RTE_DEV_NAME_MAX_LEN];   /**< the port's device name */
 	char pool[RTE_MEMPOOL_NAMESIZE];   /**< MLX5V_MP_POOL_MAP: the mempool's name */
+	uint64_t uar_off;                  /**< MLX5V_MP_START_RXTX: the UAR page in BAR0 */
 };
 
 struct mlx5v_mp_reply {
 	int32_t result;                    /**< 0 or -errno */
-	uint64_t value;
+	uint64_t value;                    /**< MLX5V_MP_UAR_GET: the UAR page in BAR0 */
 };
 
 static_assert(sizeof(struct mlx5v_mp_req) <= RTE_MP_MAX_PARAM_LEN, "IPC request too long");
@@ -68,24 +70,27 @@ static struct mlxv_mp_action mlx5v_mp_action = {
 };
 
 /*
- * The seam of a secondary: no backend operation (the model and the device's registers stay
- * with the primary), so a doorbell is the store into the mapped UAR page alone.
+ * The seam of a secondary on a page the primary passed as a file descriptor: no backend
+ * operation (the model and the device's registers stay with the primary), so a doorbell is
+ * the store into the mapped UAR page alone.
  */
 static const struct mlx5v_hw_ops mlx5v_mp_hw_ops;
 static struct mlx5v_hw mlx5v_mp_hw = { .ops = &mlx5v_mp_hw_ops };
 
 /*
- * Primary: the fd of the port's UAR page (the backend's), which exists from the start's
- * objects (before ethdev marks the port started) to the stop. @return it or -errno.
+ * Primary: the port's UAR page, which exists from the start's objects (before ethdev marks
+ * the port started) to the stop: *off gets its BAR0 offset. @return its fd (the backend's),
+ * -ENOTSUP where each process maps BAR0 itself (vfio-pci), or another -errno.
  */
 static int
-mlx5v_mp_uar_fd(struct rte_eth_dev *eth_dev)
+mlx5v_mp_uar_fd(struct rte_eth_dev *eth_dev, uint64_t *off)
 {
 	struct rte_pmd_mlx5v_uar *uar = mlx5v_ethdev_uar(eth_dev);
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
 
 	if (dev == NULL || uar == NULL)
 		return -EAGAIN;
+	*off = mlx5v_hw_uar_off(mlx5v_dev_hw(dev), uar->page_id);
 	return mlx5v_hw_uar_fd(mlx5v_dev_hw(dev), uar->page_id);
 }
 
@@ -121,29 +126,39 @@ mlx5v_mp_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 }
 
 /*
- * Secondary: the port's bursts from the primary's queues, ringing the UAR page of fd
- * (mapped here; the fd is closed). The old mapping, if any, goes: no burst uses it since
- * the STOP that came before this start. @return 0 or -errno.
+ * Secondary: the port's bursts from the primary's queues, ringing the UAR page of fd (mapped
+ * here; the fd is closed), or without one (fd < 0) the page at BAR0 offset off through this
+ * process's own seam of the device (vfio-pci: the BAR EAL mapped here). The old mapping, if
+ * any, goes: no burst uses it since the STOP that came before this start. @return 0 or -errno.
  */
 static int
-mlx5v_mp_rxtx_install(struct rte_eth_dev *eth_dev, int fd)
+mlx5v_mp_rxtx_install(struct rte_eth_dev *eth_dev, int fd, uint64_t off)
 {
 	struct mlx5v_ethdev_proc *pp = eth_dev->process_private;
+	struct mlx5v_hw *hw = &mlx5v_mp_hw;
 	const struct mlx5v_txq *txq;
-	void *map;
+	void *map = NULL, *page;
 	uint16_t i;
 
-	map = mmap(NULL, MLX5V_MP_UAR_MAP_LEN, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return -errno;
+	if (fd >= 0) {
+		map = mmap(NULL, MLX5V_MP_UAR_MAP_LEN, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		close(fd);
+		if (map == MAP_FAILED)
+			return -errno;
+		page = map;
+	} else {
+		hw = mlx5v_hw_lookup(rte_dev_name(eth_dev->device));
+		page = hw != NULL ? mlx5v_hw_uar_at(hw, off) : NULL;
+		if (page == NULL)
+			return hw != NULL ? -EINVAL : -ENOTSUP;
+	}
 	if (pp->uar_map != NULL)
 		munmap(pp->uar_map, MLX5V_MP_UAR_MAP_LEN);
 	pp->uar_map = map;
-	pp->hw = &mlx5v_mp_hw;
+	pp->hw = hw;
 	for (i = 0; i < RTE_DIM(pp->db); i++) {
 		txq = i < eth_dev->data->nb_tx_queues ? eth_dev->data->tx_queues[i] : NULL;
-		pp->db[i] = txq != NULL ? (uint8_t *)map + txq->db_off : NULL;
+		pp->db[i] = txq != NULL ? (uint8_t *)page + txq->db_off : NULL;
 	}
 	mlxv_mp_bursts_on(eth_dev, &pp->gate, mlx5v_rx_burst, mlx5v_tx_burst_pick(eth_dev),
 			  mlx5v_mp_rx_burst, mlx5v_mp_tx_burst, NULL);
@@ -196,8 +211,8 @@ mlx5v_mp_handle(const struct rte_mp_msg *msg, const void *peer)
 		break;
 	case MLX5V_MP_UAR_GET:
 		/* A port being started tells the secondaries itself once its queues exist. */
-		fd = eth_dev->data->dev_started ? mlx5v_mp_uar_fd(eth_dev) : -EAGAIN;
-		rep->result = fd < 0 ? fd : 0;
+		fd = eth_dev->data->dev_started ? mlx5v_mp_uar_fd(eth_dev, &rep->value) : -EAGAIN;
+		rep->result = fd < 0 && fd != -ENOTSUP ? fd : 0;
 		if (fd >= 0) {
 			out.num_fds = 1;
 			out.fds[0] = fd;
@@ -207,8 +222,9 @@ mlx5v_mp_handle(const struct rte_mp_msg *msg, const void *peer)
 		rep->result = mlx5v_mp_pool_map_local(eth_dev, req);
 		break;
 	case -MLX5V_MP_START_RXTX:
-		rep->result = msg->num_fds == 1 ? mlx5v_mp_rxtx_install(eth_dev, msg->fds[0]) :
-			      -EINVAL;
+		rep->result = msg->num_fds <= 1 ?
+			      mlx5v_mp_rxtx_install(eth_dev, msg->num_fds == 1 ? msg->fds[0] : -1,
+						    req->uar_off) : -EINVAL;
 		break;
 	case -MLX5V_MP_STOP_RXTX:
 		mlx5v_mp_rxtx_stop(eth_dev);
@@ -293,8 +309,6 @@ mlx5v_mp_ask(struct rte_eth_dev *eth_dev, uint32_t op, const char *pool, uint64_
 			close(reply.msgs[0].fds[i]);
 	}
 	free(reply.msgs);
-	if (ret == 0 && fd != NULL && *fd < 0)
-		ret = -EPROTO;
 	return ret;
 }
 
@@ -311,11 +325,11 @@ mlx5v_mp_pool_map(struct rte_eth_dev *eth_dev, struct rte_mempool *mp)
 }
 
 /*
- * Primary: tell every secondary op about the port, with fd (or -1). @return the number of
- * secondaries that answered (0 without IPC).
+ * Primary: tell every secondary op about the port, with fd (or -1) and the UAR page's BAR0
+ * offset off. @return the number of secondaries that answered (0 without IPC).
  */
 static unsigned int
-mlx5v_mp_tell(struct rte_eth_dev *eth_dev, uint32_t op, int fd)
+mlx5v_mp_tell(struct rte_eth_dev *eth_dev, uint32_t op, int fd, uint64_t off)
 {
 	const struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
 	struct timespec ts = { .tv_sec = MLX5V_MP_TIMEOUT_S };
@@ -327,6 +341,7 @@ mlx5v_mp_tell(struct rte_eth_dev *eth_dev, uint32_t op, int fd)
 	if (!mlx5v_mp_action.registered)
 		return 0;
 	mlx5v_mp_msg_init(&msg, op, priv->name, NULL);
+	((struct mlx5v_mp_req *)msg.param)->uar_off = off;
 	if (fd >= 0) {
 		msg.num_fds = 1;
 		msg.fds[0] = fd;
@@ -356,15 +371,16 @@ mlx5v_mp_tell(struct rte_eth_dev *eth_dev, uint32_t op, int fd)
 void
 mlx5v_mp_start_rxtx(struct rte_eth_dev *eth_dev)
 {
-	int fd = mlx5v_mp_uar_fd(eth_dev);
+	uint64_t off = 0;
+	int fd = mlx5v_mp_uar_fd(eth_dev, &off);
 
-	/* Without a descriptor (a backend that cannot share the page) secondaries stay off. */
-	if (fd < 0) {
+	/* Without the page, secondaries stay off; without its fd, they map their BAR0. */
+	if (fd < 0 && fd != -ENOTSUP) {
 		MLX5V_ETH_LOG(DEBUG, "port %u: no data path for secondary processes: %s",
 			      eth_dev->data->port_id, strerror(-fd));
 		return;
 	}
-	mlx5v_mp_tell(eth_dev, MLX5V_MP_START_RXTX, fd);
+	mlx5v_mp_tell(eth_dev, MLX5V_MP_START_RXTX, fd, off);
 }
 
 void
@@ -374,13 +390,14 @@ mlx5v_mp_stop_rxtx(struct rte_eth_dev *eth_dev)
 	 * A secondary answers once no lcore of its is in the port's bursts (its gate,
 	 * mlxv_mp_bursts.h): no grace period, which a descheduled lcore could outlast.
 	 */
-	mlx5v_mp_tell(eth_dev, MLX5V_MP_STOP_RXTX, -1);
+	mlx5v_mp_tell(eth_dev, MLX5V_MP_STOP_RXTX, -1, 0);
 }
 
 int
 mlx5v_mp_secondary_attach(struct rte_eth_dev *eth_dev)
 {
 	struct mlx5v_ethdev_proc *pp;
+	uint64_t off = 0;
 	int fd, ret;
 
 	pp = calloc(1, sizeof(*pp));
@@ -397,9 +414,9 @@ mlx5v_mp_secondary_attach(struct rte_eth_dev *eth_dev)
 	if (!eth_dev->data->dev_started)
 		return 0;
 	/* Started already: this process maps the UAR page now. */
-	ret = mlx5v_mp_ask(eth_dev, MLX5V_MP_UAR_GET, NULL, NULL, &fd);
+	ret = mlx5v_mp_ask(eth_dev, MLX5V_MP_UAR_GET, NULL, &off, &fd);
 	if (ret == 0)
-		ret = mlx5v_mp_rxtx_install(eth_dev, fd);
+		ret = mlx5v_mp_rxtx_install(eth_dev, fd, off);
 	if (ret == 0)
 		return 0;
 	/* The port is still usable for reading; its bursts return 0 until the next start. */
