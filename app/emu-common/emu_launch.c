@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "emu_host.h"
 #include "emu_launch.h"
 
 int
@@ -204,6 +205,7 @@ int
 emu_launch_main(const struct emu_launch_opts *o, int argc, char **argv)
 {
 	char preload[PATH_MAX];
+	char tree[64];
 	char **spec;
 	char *envdevs;
 	unsigned int nb;
@@ -228,7 +230,13 @@ emu_launch_main(const struct emu_launch_opts *o, int argc, char **argv)
 	if (emu_launch_preload(o->prog, o->preload_subdir, o->preload_lib, o->preload_dir,
 			       preload, sizeof(preload)) != 0)
 		return 1;
-	if (setenv(o->env_devs, envdevs, 1) != 0 || o->env() != 0) {
+	/*
+	 * One name per launcher for its tree: the process that creates a function's model
+	 * hosts it for the others under it (emu_host.h). The pid is the command's after exec.
+	 */
+	snprintf(tree, sizeof(tree), "%s-%ld", o->prog, (long)getpid());
+	if (setenv(o->env_devs, envdevs, 1) != 0 || setenv(EMU_HOST_ENV, tree, 1) != 0 ||
+	    o->env() != 0) {
 		fprintf(stderr, "%s: setenv: %s\n", o->prog, strerror(errno));
 		return 1;
 	}

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "emu_host.h"
 #include "mlx5v_hw.h"
 #include "vfio_run.h"
 
@@ -32,6 +33,10 @@
 #define VFIO_DEV_MSIX_TABLE 0x2000   /* BAR0 offset of the MSI-X table, BIR 0 */
 #define VFIO_DEV_MSIX_PBA 0x3000
 
+/* The memfds standing for the nodes: a process receiving one knows it by its name. */
+#define VFIO_DEV_CONTAINER_MEMFD "mlxv-vfio-container"
+#define VFIO_DEV_GROUP_MEMFD "mlxv-vfio-group-"
+
 enum vfio_dev_kind {
 	VFIO_DEV_CONTAINER = 1,
 	VFIO_DEV_GROUP,
@@ -48,10 +53,21 @@ struct vfio_dev_bar {
 	int prot;                    /**< the pages' protection (read-only when trapped) */
 };
 
+/** What the host of a function's model tells the other processes besides the pages. */
+struct vfio_dev_host_info {
+	struct mlx5v_hw_irq_info msix;  /**< the MSI-X index (VFIO_DEVICE_GET_IRQ_INFO) */
+};
+
 /** One emulated function and its model. */
 struct vfio_dev_fn {
 	struct vfio_run_dev *d;
-	struct mlx5v_sim *sim;       /**< created at the first GROUP_GET_DEVICE_FD */
+	/**
+	 * Created at the first GROUP_GET_DEVICE_FD of the tree; NULL in the other processes,
+	 * which reach it through the pages of the process hosting it (remote).
+	 */
+	struct mlx5v_sim *sim;
+	struct emu_host_msg *remote; /**< the host's BAR pages and info, or NULL */
+	int served;                  /**< this process hosts the model for the tree */
 	struct mlx5v_hw hw;          /**< the simulator seam, for MSI-X */
 	struct vfio_dev_container *c;/**< container of its group, or NULL */
 	unsigned int dev_open;       /**< device fds open */
@@ -69,6 +85,11 @@ struct vfio_dev_win {
 };
 
 struct vfio_dev_container {
+	/**
+	 * Another process's container (received): its windows are in the models that process
+	 * hosts, out of reach from here.
+	 */
+	int remote;
 	int iommu_set;               /**< VFIO_SET_IOMMU done */
 	unsigned int nb_groups;
 	struct vfio_dev_win *win;
@@ -108,5 +129,33 @@ void vfio_dev_cfg_msix(struct vfio_dev_fn *fn, int on);
 
 /** Map the model's pages over the BAR mapping b (its reserved range exists). @return 0/-errno. */
 int vfio_dev_map_pages(struct vfio_dev_fn *fn, struct vfio_dev_bar *b);
+
+/* ---- vfio_preload_host.c ---- */
+
+/**
+ * The function's model for this process at its first device open: the one another process of
+ * the tree hosts (fn->remote set), else none (-ENOENT: the caller creates it and hosts it).
+ * @return 0, -ENOENT or -errno.
+ */
+int vfio_dev_host_join(struct vfio_dev_fn *fn);
+
+/** Host fn's model for the other processes of the tree (once). @return 0 or -errno. */
+int vfio_dev_host_serve(struct vfio_dev_fn *fn);
+
+/** Forget the host's pages (the function is opened anew). */
+void vfio_dev_host_leave(struct vfio_dev_fn *fn);
+
+/**
+ * A VFIO fd this process received from another (SCM_RIGHTS, as EAL's secondary gets the
+ * primary's container and group), recognised by its memfd name. Lock held.
+ * @return its entry, or NULL (not one of the emulation's).
+ */
+struct vfio_dev_fd *vfio_dev_adopt(int fd);
+
+/** A new emulated fd of kind (a memfd named name). Lock held. @return it or NULL (errno). */
+struct vfio_dev_fd *vfio_dev_new_fd(enum vfio_dev_kind kind, const char *name);
+
+/** Record fd (open already) as an emulated fd of kind. Lock held. @return it or NULL (errno). */
+struct vfio_dev_fd *vfio_dev_add_fd(int fd, enum vfio_dev_kind kind);
 
 #endif /* _VFIO_PRELOAD_H_ */

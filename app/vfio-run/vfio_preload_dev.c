@@ -73,22 +73,16 @@ vfio_preload_dev_is(int fd)
 	return r;
 }
 
-/* A real fd to stand for the node: a memfd, so poll() and fstat() work on it. */
-static struct vfio_dev_fd *
-vfio_dev_new_fd(enum vfio_dev_kind kind, const char *name)
+struct vfio_dev_fd *
+vfio_dev_add_fd(int fd, enum vfio_dev_kind kind)
 {
 	struct vfio_dev_fd *f = NULL;
 	unsigned int i;
-	int fd;
 
-	fd = memfd_create(name, MFD_CLOEXEC);
-	if (fd < 0)
-		return NULL;
 	for (i = 0; i < vfio_dev_nb_fds; i++)
 		if (vfio_dev_fds[i].fd < 0)
 			break;
 	if (i == VFIO_DEV_MAX_FDS) {
-		close(fd);
 		errno = EMFILE;
 		return NULL;
 	}
@@ -101,10 +95,27 @@ vfio_dev_new_fd(enum vfio_dev_kind kind, const char *name)
 	return f;
 }
 
+/* A real fd to stand for the node: a memfd, so poll() and fstat() work on it. */
+struct vfio_dev_fd *
+vfio_dev_new_fd(enum vfio_dev_kind kind, const char *name)
+{
+	struct vfio_dev_fd *f;
+	int fd;
+
+	fd = memfd_create(name, MFD_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	f = vfio_dev_add_fd(fd, kind);
+	if (f == NULL)
+		close(fd);
+	return f;
+}
+
 int
 vfio_preload_dev_open(int group)
 {
 	struct vfio_run_dev *devs;
+	char name[32];
 	struct vfio_dev_fd *f;
 	unsigned int n, i;
 	int fd = -1;
@@ -112,7 +123,7 @@ vfio_preload_dev_open(int group)
 	devs = vfio_preload_devs(&n);
 	pthread_mutex_lock(&vfio_dev_lock);
 	if (group < 0) {
-		f = vfio_dev_new_fd(VFIO_DEV_CONTAINER, "vfio-container");
+		f = vfio_dev_new_fd(VFIO_DEV_CONTAINER, VFIO_DEV_CONTAINER_MEMFD);
 		if (f == NULL)
 			goto out;
 		f->c = calloc(1, sizeof(*f->c));
@@ -142,7 +153,9 @@ vfio_preload_dev_open(int group)
 			goto out;
 		}
 	}
-	f = vfio_dev_new_fd(VFIO_DEV_GROUP, "vfio-group");
+	/* Named after its group: a process that receives the fd knows it by the name. */
+	snprintf(name, sizeof(name), VFIO_DEV_GROUP_MEMFD "%u", devs[i].group);
+	f = vfio_dev_new_fd(VFIO_DEV_GROUP, name);
 	if (f == NULL)
 		goto out;
 	f->fn = &vfio_dev_fns[i];
@@ -281,6 +294,11 @@ vfio_dev_container_ioctl(struct vfio_dev_fd *f, unsigned long req, void *arg)
 	struct vfio_iommu_type1_dma_map *m;
 	struct vfio_dev_container *c = f->c;
 
+	if (c->remote && (req == VFIO_IOMMU_MAP_DMA || req == VFIO_IOMMU_UNMAP_DMA)) {
+		VFIO_RUN_LOG("container of another process: ioctl 0x%lx not emulated (EINVAL)",
+			     req);
+		return -EINVAL;
+	}
 	switch (req) {
 	case VFIO_GET_API_VERSION:
 		return VFIO_API_VERSION;
@@ -445,11 +463,24 @@ vfio_dev_model_drop(struct vfio_dev_fn *fn)
 	fn->sim = NULL;
 }
 
+/*
+ * What only the process hosting the model does (its MSI-X triggers, a reset): refused and
+ * named in the others (doc/guides/platform/vfio_emulation.rst, "Several processes").
+ */
+static int
+vfio_dev_remote_refuse(struct vfio_dev_fn *fn, const char *what)
+{
+	VFIO_RUN_LOG("%s: %s in a process that does not host the model: not emulated (EINVAL)",
+		     fn->d->bdf, what);
+	return -EINVAL;
+}
+
 /* The function at its first open: reset, as vfio-pci's open resets it. */
 static int
 vfio_dev_model(struct vfio_dev_fn *fn)
 {
 	unsigned int v;
+	int ret;
 
 	vfio_dev_model_drop(fn);
 	if (fn->irq_fd == NULL) {
@@ -461,12 +492,23 @@ vfio_dev_model(struct vfio_dev_fn *fn)
 		fn->irq_fd[v] = -1;
 	fn->irq_on = 0;
 	memset(fn->bar, 0, sizeof(fn->bar));
+	vfio_dev_cfg_init(fn);
+	/* A model another process of the tree hosts is the function: no second one here. */
+	vfio_dev_host_leave(fn);
+	ret = fn->served ? -ENOENT : vfio_dev_host_join(fn);
+	if (ret != -ENOENT)
+		return ret;
 	fn->sim = vfio_dev_model_new(fn);
 	if (fn->sim == NULL)
 		return -rte_errno;
 	mlx5v_sim_hw_init(fn->sim, &fn->hw);
-	vfio_dev_cfg_init(fn);
-	return 0;
+	ret = vfio_dev_host_serve(fn);
+	if (ret == -EADDRINUSE) {
+		/* Another process created it at the same time and hosts it: that one is used. */
+		vfio_dev_model_drop(fn);
+		ret = vfio_dev_host_join(fn);
+	}
+	return ret;
 }
 
 /*
@@ -481,6 +523,8 @@ vfio_dev_reset(struct vfio_dev_fn *fn)
 	unsigned int i;
 	int ret = 0;
 
+	if (fn->remote != NULL)
+		return vfio_dev_remote_refuse(fn, "VFIO_DEVICE_RESET");
 	/* The reset_fail knob of the model: the reset fails and nothing changes. */
 	if (mlx5v_sim_reset_refused(fn->sim))
 		return -EIO;
@@ -577,7 +621,11 @@ vfio_dev_irq_info(struct vfio_dev_fn *fn, struct vfio_irq_info *ii)
 		ii->count = 0;
 		return 0;
 	case VFIO_PCI_MSIX_IRQ_INDEX:
-		mlx5v_sim_hw_ops.irq_info(&fn->hw, &hi);
+		if (fn->remote != NULL)
+			memcpy(&hi, &((const struct vfio_dev_host_info *)fn->remote->info)->msix,
+			       sizeof(hi));
+		else
+			mlx5v_sim_hw_ops.irq_info(&fn->hw, &hi);
 		ii->count = hi.count;
 		ii->flags = ((hi.flags & MLX5V_HW_IRQ_EVENTFD) ? VFIO_IRQ_INFO_EVENTFD : 0) |
 			    ((hi.flags & MLX5V_HW_IRQ_NORESIZE) ? VFIO_IRQ_INFO_NORESIZE : 0);
@@ -608,6 +656,8 @@ vfio_dev_set_irqs(struct vfio_dev_fn *fn, struct vfio_irq_set *is)
 		/* Accepted; the emulation never raises them. */
 		return 0;
 	}
+	if (fn->remote != NULL)
+		return vfio_dev_remote_refuse(fn, "VFIO_DEVICE_SET_IRQS");
 	if (is->index != VFIO_PCI_MSIX_IRQ_INDEX || action != VFIO_IRQ_SET_ACTION_TRIGGER) {
 		VFIO_RUN_LOG("%s: SET_IRQS index %u flags 0x%x not emulated (EINVAL)",
 			     fn->d->bdf, is->index, is->flags);
@@ -680,6 +730,9 @@ ioctl(int fd, unsigned long req, ...)
 	va_end(ap);
 	pthread_mutex_lock(&vfio_dev_lock);
 	f = vfio_dev_find(fd);
+	/* A VFIO request on an fd another process of the tree opened and passed here. */
+	if (f == NULL && _IOC_TYPE(req) == VFIO_TYPE)
+		f = vfio_dev_adopt(fd);
 	if (f == NULL) {
 		pthread_mutex_unlock(&vfio_dev_lock);
 		if (real_ioctl == NULL)
@@ -737,8 +790,10 @@ vfio_dev_release(struct vfio_dev_fd *f)
 						      c->win[j].size);
 			vfio_dev_fns[i].c = NULL;
 		}
-		free(c->win);
-		free(c);
+		if (!c->remote) {
+			free(c->win);
+			free(c);
+		}
 		break;
 	}
 }

@@ -85,13 +85,26 @@ vfio_dev_map_pages(struct vfio_dev_fn *fn, struct vfio_dev_bar *b)
 	int prot = b->prot;
 	int n, i;
 
-	n = mlx5v_sim_bar_export(fn->sim, pages, RTE_DIM(pages));
+	if (fn->remote != NULL) {
+		/*
+		 * The pages of the model another process hosts: plain shared memory, polled by
+		 * its engine; the store trap waits for an engine of this process, so none here.
+		 */
+		n = (int)RTE_MIN(fn->remote->nb_fds, RTE_DIM(pages));
+		for (i = 0; i < n; i++) {
+			pages[i].bar_off = fn->remote->off[i];
+			pages[i].fd = fn->remote->fd[i];
+		}
+	} else {
+		n = mlx5v_sim_bar_export(fn->sim, pages, RTE_DIM(pages));
+	}
 	if (n < 0) {
 		VFIO_RUN_LOG("%s: BAR0 cannot be mapped: %s", fn->d->bdf, strerror(-n));
 		return n;
 	}
 	/* Stores to the model's pages are trapped one by one where the architecture allows. */
-	if ((prot & PROT_WRITE) && vfio_preload_trap_add(b->base, b->len, fn->sim) == 0)
+	if ((prot & PROT_WRITE) && fn->sim != NULL &&
+	    vfio_preload_trap_add(b->base, b->len, fn->sim) == 0)
 		prot &= ~PROT_WRITE;
 	for (i = 0; i < n; i++) {
 		if (pages[i].bar_off < b->off || pages[i].bar_off >= b->off + b->len)
@@ -221,7 +234,8 @@ vfio_dev_cfg_rw(struct vfio_dev_fn *fn, void *buf, size_t len, uint64_t off, int
 	if (o == 0x04 && len >= 2) {
 		memcpy(&cmd, buf, 2);
 		vfio_dev_cfg16(fn->cfg, 0x04, cmd & 0x0546);
-		if ((cmd & 0x6) == 0x6)
+		/* The host's model took its own host's enable (its PCI state is not shared). */
+		if ((cmd & 0x6) == 0x6 && fn->sim != NULL)
 			mlx5v_sim_hw_ops.bus_enable(&fn->hw);
 		return len;
 	}
