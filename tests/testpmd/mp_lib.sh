@@ -5,12 +5,48 @@
 # test_simple_mp.sh): a primary (p0) and a secondary (p1), each under timeout(1), sharing
 # hugepages from devtools/hugepage-pa.sh. Sourced after lib.sh, not run.
 
-# mp_kind KIND: fail unless KIND is mlx5v or mlx4v.
+# mp_kind KIND: fail unless KIND is mlx5v or mlx4v (the simulator vdevs), or vfio or verbs
+# (the emulated functions, lib.sh's sim_kind); set $mp_pmd, the PMD of the ports.
 mp_kind() {
 	case $1 in
-	mlx5v|mlx4v) ;;
-	*) fail "unknown PMD $1 (mlx5v or mlx4v)" ;;
+	mlx5v|mlx4v) mp_pmd=$1 ;;
+	vfio) mp_pmd=mlx5v ;;
+	verbs) mp_pmd=mlx4v ;;
+	*) fail "unknown port kind $1 (mlx5v, mlx4v, vfio or verbs)" ;;
 	esac
+	sim_kind "$1"
+}
+
+# mp_launch KIND WIRE0 WIRE1 SCRIPT ARGS...: for an emulated KIND (vfio, verbs), run SCRIPT
+# again under one launcher (sim_launcher: port N's function on WIREN), so that every process
+# of the test reaches the same models (the process that opens a function first hosts it);
+# returns at once in that run and for the vdev kinds. Call before mp_setup.
+mp_launch() {
+	case $1 in
+	vfio|verbs) ;;
+	*) return 0 ;;
+	esac
+	[ -n "${MLXV_EMU_HOST:-}" ] && return 0
+	_l=$(sim_launcher "$1" "$2" "$3")
+	shift 3
+	exec $_l sh "$@"
+}
+
+# mp_emu KIND: after mp_setup, the EAL arguments of an emulated KIND's processes (the PCI
+# bus, both functions named with -a) in $eal and $mp_devs, and in $mp_env what runs a program
+# under the launcher's preload; the rest of the script runs without it (each grep or sleep
+# would load the models' libraries). Nothing for the vdev kinds.
+mp_emu() {
+	mp_env=
+	mp_devs=
+	case $1 in
+	vfio|verbs) ;;
+	*) return 0 ;;
+	esac
+	mp_env="env LD_PRELOAD=$LD_PRELOAD"
+	unset LD_PRELOAD
+	eal=$(echo "$eal" | sed 's/ --no-pci//')
+	mp_devs="$(sim_vdev "$(sim_dev "$1" 0)") $(sim_vdev "$(sim_dev "$1" 1)")"
 }
 
 # mp_setup NAME NETNS: after the script re-ran itself under devtools/hugepage-pa.sh (the

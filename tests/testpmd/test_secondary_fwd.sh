@@ -3,7 +3,9 @@
 # Copyright(c) 2026 dpdk-mlxv authors
 #
 # Our testpmd as the primary and as a secondary forwarding on the same two simulated ports
-# (usage: test_secondary_fwd.sh KIND, mlx5v or mlx4v), each on its own of the two queue pairs
+# (usage: test_secondary_fwd.sh KIND, mlx5v or mlx4v; vfio or verbs: the functions emulated
+# under one launcher, the secondary's doorbells through its own BAR mapping or the primary's
+# verbs context, doc/guides/nics/mlx5v.rst and mlx4v.rst), each on its own of the two queue pairs
 # (--num-procs=2), the ports wired to TAP interfaces in a network namespace made here. Frames
 # from many source addresses (RSS spreads them) all come out. Then the primary stops its ports:
 # the secondary's bursts must become the stopped ones at once (it keeps polling, nothing
@@ -19,12 +21,14 @@ command -v python3 >/dev/null || skip "no python3"
 if [ -z "${MLXV_HUGE_DIR:-}" ]; then
 	exec "$MLXV_SRC/devtools/hugepage-pa.sh" -n 160 sh "$0" "$@"
 fi
+mp_launch "$kind" tap:sfwa tap:sfwb "$0" "$@"
 mp_setup sfw 1
+mp_emu "$kind"
 vdevs="$(sim_vdev "$(sim_dev "$kind" 0)" tap:sfwa) $(sim_vdev "$(sim_dev "$kind" 1)" tap:sfwb)"
 tp="-i --forward-mode=io --rxq=2 --txq=2 --num-procs=2 --nb-cores=1"
 
 mkfifo "$work/c0" "$work/c1" || fail "mkfifo"
-ip netns exec "$ns" timeout 240 stdbuf -oL "$TESTPMD" $eal -m 256 -l 0-1 --proc-type=primary \
+ip netns exec "$ns" $mp_env timeout 240 stdbuf -oL "$TESTPMD" $eal -m 256 -l 0-1 --proc-type=primary \
 	$vdevs -- $tp --proc-id=0 --total-num-mbufs=8192 <"$work/c0" >"$work/p0.log" 2>&1 &
 p0=$!
 exec 3>"$work/c0"
@@ -33,7 +37,8 @@ mp_taps_up sfwa sfwb
 echo "start" >&3
 mp_wait_log "$work/p0.log" 'io packet forwarding' 60 "$p0"
 
-ip netns exec "$ns" timeout 240 stdbuf -oL "$TESTPMD" $eal -l 0-1 --proc-type=secondary -- \
+ip netns exec "$ns" $mp_env timeout 240 stdbuf -oL "$TESTPMD" $eal -l 0-1 --proc-type=secondary \
+	$mp_devs -- \
 	$tp --proc-id=1 <"$work/c1" >"$work/p1.log" 2>&1 &
 p1=$!
 exec 4>"$work/c1"
@@ -107,4 +112,4 @@ cat "$work/p0.log"
 [ $rc -eq 0 ] || fail "the primary exited with $rc"
 reject "$work/p0.log" 'Segmentation|PANIC'
 reject "$work/p1.log" 'Segmentation|PANIC'
-echo "testpmd secondary forwarding on net_$kind ports OK"
+echo "testpmd secondary forwarding on net_$mp_pmd ports ($kind) OK"
