@@ -29,10 +29,11 @@ struct rte_pmd_mlx4v_qp;
 
 /**
  * A file descriptor of the page holding a QP's send doorbell, for a secondary process to map
- * (the backend's: do not close it; the doorbell is at the address's offset in its page).
- * @return the fd, or -ENOTSUP where the backend cannot share the page (rdma-core).
+ * at *off (the backend's: do not close it; the doorbell is at the address's offset in its
+ * page): the simulator's page at 0, or rdma-core's verbs context, whose UAR the kernel maps
+ * at the QP's uar_mmap_offset. @return the fd, or -errno.
  */
 __rte_internal
-int mlx4v_qp_sdb_fd(struct rte_pmd_mlx4v_qp *qp);
+int mlx4v_qp_sdb_fd(struct rte_pmd_mlx4v_qp *qp, int64_t *off);
 
 #endif /* _MLX4V_API_H_ */

@@ -432,7 +432,7 @@ rte_pmd_mlx4v_destroy_qp(struct rte_pmd_mlx4v_qp *qp)
 }
 
 int
-mlx4v_qp_sdb_fd(struct rte_pmd_mlx4v_qp *qp)
+mlx4v_qp_sdb_fd(struct rte_pmd_mlx4v_qp *qp, int64_t *off)
 {
 	struct mlx4v_qp *q = (struct mlx4v_qp *)qp;
 	int ret;
@@ -441,6 +441,8 @@ mlx4v_qp_sdb_fd(struct rte_pmd_mlx4v_qp *qp)
 		return -EINVAL;
 	mlx4v_verbs_lock();
 	ret = mlx4v_verbs_qp_sdb_fd(q);
+	/* Where the page is in the fd: libmlx4's and the simulator's 0, or the kernel's. */
+	*off = q->uar_mmap_offset;
 	mlx4v_verbs_unlock();
 	return ret;
 }

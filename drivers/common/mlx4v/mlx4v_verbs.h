@@ -362,8 +362,10 @@ struct mlx4v_verbs_ops {
 	int (*progress)(void *dev_priv);
 	/**
 	 * Optional: a file descriptor of the page holding the QP's send doorbell (qp->sdb), for
-	 * another process of the application to map (MAP_SHARED, offset 0, 4 KiB) and ring the
-	 * doorbell through. The backend keeps it. @return the fd or -errno.
+	 * another process of the application to map (MAP_SHARED, 4 KiB at qp->uar_mmap_offset)
+	 * and ring the doorbell through: the simulator's page, or the verbs context's command
+	 * fd, through which the kernel maps the UAR. The backend keeps it. @return the fd or
+	 * -errno.
 	 */
 	int (*qp_sdb_fd)(struct mlx4v_qp *qp);
 };

@@ -983,8 +983,23 @@ mlx4v_rdma_rwq_view(struct mlx4v_wq *wq, struct mlx4dv_rwq *out)
 	return -mlx4dv_init_obj(&obj, MLX4DV_OBJ_RWQ);
 }
 
+/*
+ * The UAR of a QP as another process maps it: the context's command fd, mmap()ed at the QP's
+ * uar_mmap_offset, as DPDK's mlx4 secondaries do (prm/mlx4 §5.2). The context keeps the fd.
+ */
+static int
+mlx4v_rdma_qp_sdb_fd(struct mlx4v_qp *qp)
+{
+	struct mlx4v_rdma_ctx *rc = mlx4v_rdma_of(qp->obj.ctx);
+
+	if (rc == NULL || rc->ib == NULL || qp->uar_mmap_offset < 0)
+		return -ENOTSUP;
+	return rc->ib->cmd_fd;
+}
+
 const struct mlx4v_verbs_ops mlx4v_rdma_verbs_ops = {
 	.name = "rdma-core",
+	.qp_sdb_fd = mlx4v_rdma_qp_sdb_fd,
 	.flags = 0,
 	.ctx_open = mlx4v_rdma_ctx_open,
 	.ctx_close = mlx4v_rdma_ctx_close,

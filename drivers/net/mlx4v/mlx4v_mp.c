@@ -8,8 +8,9 @@
  * made (shared ethdev data, queues in EAL memory) and runs the bursts on the queues the
  * primary configured; the device handle and its objects stay with the primary. Over EAL IPC
  * the primary tells the secondaries when a port starts (with each Tx queue's doorbell page as
- * a file descriptor) and stops, and registers a secondary's mempool on request, as DPDK mlx4
- * does (doc/guides/nics/mlx4v.rst, "Secondary processes").
+ * a file descriptor and an offset: the simulator's page, or rdma-core's verbs context fd the
+ * kernel maps the UAR through) and stops, and registers a secondary's mempool on request,
+ * as DPDK mlx4 does (doc/guides/nics/mlx4v.rst, "Secondary processes").
  */
 
 #include <assert.h>
@@ -50,13 +51,16 @@ struct mlx4v_mp_req {
 	uint32_t last;                     /**< START_RXTX: the last batch of fds, bursts on */
 	char name[RTE_ETH_NAME_MAX_LEN];   /**< the port's ethdev name */
 	char pool[RTE_MEMPOOL_NAMESIZE];   /**< MR_REG: the mempool's name */
+	int64_t off[RTE_MP_MAX_FD_NUM];    /**< START_RXTX: where each fd's page is mapped */
 };
 
 struct mlx4v_mp_reply {
 	int32_t result;                    /**< 0 or -errno */
+	int64_t off[RTE_MP_MAX_FD_NUM];    /**< DB_GET: where each fd's page is mapped */
 };
 
 static_assert(sizeof(struct mlx4v_mp_req) <= RTE_MP_MAX_PARAM_LEN, "IPC request too long");
+static_assert(sizeof(struct mlx4v_mp_reply) <= RTE_MP_MAX_PARAM_LEN, "IPC reply too long");
 
 static int mlx4v_mp_handle(const struct rte_mp_msg *msg, const void *peer);
 
@@ -84,11 +88,12 @@ mlx4v_mp_msg_init(struct rte_mp_msg *msg, uint32_t op, const struct rte_eth_dev 
 
 /*
  * Primary: the fds of the doorbell pages of Tx queues first.. (at most RTE_MP_MAX_FD_NUM)
- * into msg; *last set when they reach the last queue. @return 0 or -errno.
+ * into msg and their mmap offsets into off; *last set when they reach the last queue.
+ * @return 0 or -errno.
  */
 static int
 mlx4v_mp_db_fds(struct rte_eth_dev *eth_dev, uint32_t first, struct rte_mp_msg *msg,
-		uint32_t *last)
+		int64_t *off, uint32_t *last)
 {
 	const struct mlx4v_txq *txq;
 	uint32_t i;
@@ -100,7 +105,7 @@ mlx4v_mp_db_fds(struct rte_eth_dev *eth_dev, uint32_t first, struct rte_mp_msg *
 		txq = eth_dev->data->tx_queues[i];
 		if (txq == NULL || txq->qp == NULL)
 			return -EAGAIN;
-		fd = mlx4v_qp_sdb_fd(txq->qp);
+		fd = mlx4v_qp_sdb_fd(txq->qp, &off[msg->num_fds]);
 		if (fd < 0)
 			return fd;
 		msg->fds[msg->num_fds++] = fd;
@@ -150,11 +155,13 @@ mlx4v_mp_rxtx_off(struct rte_eth_dev *eth_dev)
 }
 
 /*
- * Secondary: map the doorbell pages of Tx queues first.. from fds (closed here). A queue's
- * old mapping goes: no burst uses it since the STOP before this start. @return 0/-errno.
+ * Secondary: map the doorbell pages of Tx queues first.. from fds at off (the fds closed
+ * here). A queue's old mapping goes: no burst uses it since the STOP before this start.
+ * @return 0/-errno.
  */
 static int
-mlx4v_mp_db_map(struct rte_eth_dev *eth_dev, uint32_t first, const int *fds, int n)
+mlx4v_mp_db_map(struct rte_eth_dev *eth_dev, uint32_t first, const int *fds,
+		const int64_t *off, int n)
 {
 	struct mlx4v_ethdev_proc *pp = eth_dev->process_private;
 	const struct mlx4v_txq *txq;
@@ -166,7 +173,7 @@ mlx4v_mp_db_map(struct rte_eth_dev *eth_dev, uint32_t first, const int *fds, int
 		      eth_dev->data->tx_queues[first + i] : NULL;
 		map = ret == 0 && txq != NULL && first + i < MLX4V_ETH_MAX_QUEUES ?
 		      mmap(NULL, MLX4V_MP_DB_MAP_LEN, PROT_READ | PROT_WRITE, MAP_SHARED,
-			   fds[i], 0) : MAP_FAILED;
+			   fds[i], (off_t)off[i]) : MAP_FAILED;
 		close(fds[i]);
 		if (map == MAP_FAILED) {
 			ret = ret != 0 ? ret : (txq == NULL ? -EINVAL : -errno);
@@ -225,7 +232,8 @@ mlx4v_mp_handle(const struct rte_mp_msg *msg, const void *peer)
 	switch (primary ? (int)req->op : -(int)req->op) {
 	case MLX4V_MP_DB_GET:
 		rep->result = eth_dev->data->dev_started ?
-			      mlx4v_mp_db_fds(eth_dev, req->first, &out, &last) : -EAGAIN;
+			      mlx4v_mp_db_fds(eth_dev, req->first, &out, rep->off, &last) :
+			      -EAGAIN;
 		if (rep->result != 0)
 			out.num_fds = 0;
 		break;
@@ -233,7 +241,8 @@ mlx4v_mp_handle(const struct rte_mp_msg *msg, const void *peer)
 		rep->result = mlx4v_mp_mr_reg_local(eth_dev, req);
 		break;
 	case -MLX4V_MP_START_RXTX:
-		rep->result = mlx4v_mp_db_map(eth_dev, req->first, msg->fds, msg->num_fds);
+		rep->result = mlx4v_mp_db_map(eth_dev, req->first, msg->fds, req->off,
+					      msg->num_fds);
 		if (rep->result == 0 && req->last)
 			mlx4v_mp_rxtx_on(eth_dev);
 		break;
@@ -327,7 +336,7 @@ mlx4v_mp_start_rxtx(struct rte_eth_dev *eth_dev)
 	while (!last) {
 		mlx4v_mp_msg_init(&msg, MLX4V_MP_START_RXTX, eth_dev, NULL);
 		req = (void *)msg.param;
-		ret = mlx4v_mp_db_fds(eth_dev, first, &msg, &last);
+		ret = mlx4v_mp_db_fds(eth_dev, first, &msg, req->off, &last);
 		if (ret != 0) {
 			/* A backend that cannot share the page: secondaries stay off. */
 			MLX4V_ETH_LOG(DEBUG, "port %u: no data path for secondary processes: %s",
@@ -373,10 +382,10 @@ mlx4v_mp_secondary_start(struct rte_eth_dev *eth_dev)
 			return ret;
 		rep = (const void *)answer.param;
 		if (ret != 1 || rep->result != 0 || answer.num_fds == 0) {
-			mlx4v_mp_db_map(eth_dev, 0, answer.fds, answer.num_fds);
+			mlx4v_mp_db_map(eth_dev, 0, answer.fds, rep->off, answer.num_fds);
 			return ret != 1 ? -EPROTO : (rep->result != 0 ? rep->result : -EPROTO);
 		}
-		ret = mlx4v_mp_db_map(eth_dev, first, answer.fds, answer.num_fds);
+		ret = mlx4v_mp_db_map(eth_dev, first, answer.fds, rep->off, answer.num_fds);
 		if (ret != 0)
 			return ret;
 		first += answer.num_fds;
