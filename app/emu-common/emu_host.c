@@ -27,11 +27,30 @@ struct emu_host_wire {
 	uint8_t info[EMU_HOST_INFO_LEN];
 };
 
+/* What a process sends: first what it wants, then (a store channel) one per store. */
+struct emu_host_req {
+	uint32_t op;
+	uint32_t off;
+	uint64_t val;
+};
+
+enum {
+	EMU_HOST_FETCH = 1,   /**< the message, then the connection is closed */
+	EMU_HOST_CHANNEL,     /**< a store channel: stores until the other process closes it */
+	EMU_HOST_STORE,       /**< one store on a channel; the host answers its result */
+};
+
 struct emu_host_srv {
 	int fd;
 	char key[64];
 	emu_host_fill_cb fill;
+	emu_host_store_cb store;
 	void *arg;
+};
+
+struct emu_host_chan {
+	struct emu_host_srv *s;
+	int fd;
 };
 
 /* The abstract address of key: "\0<EMU_HOST_ENV value>/<key>". @return its length or -ENOENT. */
@@ -92,10 +111,51 @@ emu_host_answer(struct emu_host_srv *s, int c)
 	free(m);
 }
 
+/* One store channel: each store to the model, its result back, until the other side closes. */
+static void *
+emu_host_chan_thread(void *arg)
+{
+	struct emu_host_chan *ch = arg;
+	struct emu_host_req r;
+	int32_t res;
+	ssize_t n;
+
+	for (;;) {
+		n = recv(ch->fd, &r, sizeof(r), 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != (ssize_t)sizeof(r) || r.op != EMU_HOST_STORE)
+			break;
+		res = ch->s->store != NULL ? ch->s->store(ch->s->arg, r.off, r.val) : -ENOTSUP;
+		if (send(ch->fd, &res, sizeof(res), MSG_NOSIGNAL) != (ssize_t)sizeof(res))
+			break;
+	}
+	close(ch->fd);
+	free(ch);
+	return NULL;
+}
+
+/* A detached thread running fn(arg). @return 0 or -errno. */
+static int
+emu_host_thread_new(void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	pthread_t tid;
+	int ret;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	ret = -pthread_create(&tid, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return ret;
+}
+
 static void *
 emu_host_thread(void *arg)
 {
 	struct emu_host_srv *s = arg;
+	struct emu_host_chan *ch;
+	struct emu_host_req r;
 	int c;
 
 	for (;;) {
@@ -105,19 +165,32 @@ emu_host_thread(void *arg)
 				continue;
 			break;
 		}
-		emu_host_answer(s, c);
+		if (recv(c, &r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
+			close(c);
+			continue;
+		}
+		if (r.op == EMU_HOST_CHANNEL) {
+			ch = malloc(sizeof(*ch));
+			if (ch != NULL) {
+				ch->s = s;
+				ch->fd = c;
+				if (emu_host_thread_new(emu_host_chan_thread, ch) == 0)
+					continue;
+				free(ch);
+			}
+		} else if (r.op == EMU_HOST_FETCH) {
+			emu_host_answer(s, c);
+		}
 		close(c);
 	}
 	return NULL;
 }
 
 int
-emu_host_serve(const char *key, emu_host_fill_cb fill, void *arg)
+emu_host_serve(const char *key, emu_host_fill_cb fill, emu_host_store_cb store, void *arg)
 {
 	struct emu_host_srv *s;
 	struct sockaddr_un sa;
-	pthread_attr_t attr;
-	pthread_t tid;
 	int len, ret;
 
 	len = emu_host_addr(key, &sa);
@@ -130,6 +203,7 @@ emu_host_serve(const char *key, emu_host_fill_cb fill, void *arg)
 		return -ENOMEM;
 	snprintf(s->key, sizeof(s->key), "%s", key);
 	s->fill = fill;
+	s->store = store;
 	s->arg = arg;
 	s->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (s->fd < 0) {
@@ -141,10 +215,7 @@ emu_host_serve(const char *key, emu_host_fill_cb fill, void *arg)
 		goto err_close;
 	}
 	/* The thread lives as long as the process: the host is there for its whole life. */
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	ret = -pthread_create(&tid, &attr, emu_host_thread, s);
-	pthread_attr_destroy(&attr);
+	ret = emu_host_thread_new(emu_host_thread, s);
 	if (ret != 0)
 		goto err_close;
 	return 0;
@@ -155,17 +226,12 @@ err_free:
 	return ret;
 }
 
-int
-emu_host_fetch(const char *key, struct emu_host_msg *m)
+/* A connection to the host of key, asking op. @return its fd, -ENOENT (no host) or -errno. */
+static int
+emu_host_open(const char *key, uint32_t op)
 {
-	char cbuf[CMSG_SPACE(sizeof(int) * EMU_HOST_MAX_FDS)];
+	struct emu_host_req r = { .op = op };
 	struct sockaddr_un sa;
-	struct emu_host_wire w;
-	struct cmsghdr *cm;
-	struct msghdr mh;
-	struct iovec iov;
-	unsigned int n = 0;
-	ssize_t got;
 	int fd, len, ret;
 
 	len = emu_host_addr(key, &sa);
@@ -180,6 +246,76 @@ emu_host_fetch(const char *key, struct emu_host_msg *m)
 		close(fd);
 		return ret;
 	}
+	if (send(fd, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r)) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+int
+emu_host_connect(const char *key)
+{
+	return emu_host_open(key, EMU_HOST_CHANNEL);
+}
+
+int
+emu_host_store(int conn, uint32_t off, uint64_t val)
+{
+	struct emu_host_req r = { .op = EMU_HOST_STORE, .off = off, .val = val };
+	int saved = errno;
+	int32_t res = -EPIPE;
+	ssize_t n;
+
+	/* errno is the interrupted code's: a signal handler leaves it as it found it. */
+	if (send(conn, &r, sizeof(r), MSG_NOSIGNAL) == (ssize_t)sizeof(r)) {
+		do {
+			n = recv(conn, &res, sizeof(res), 0);
+		} while (n < 0 && errno == EINTR);
+		if (n != (ssize_t)sizeof(res))
+			res = -EPIPE;
+	}
+	errno = saved;
+	return res;
+}
+
+int
+emu_host_memfd_name(int fd, char *name, size_t len)
+{
+	char path[64], link[128];
+	const char *p, *end;
+	ssize_t got;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	got = readlink(path, link, sizeof(link) - 1);
+	if (got <= 0)
+		return -ENOENT;
+	link[got] = '\0';
+	/* "/memfd:<name> (deleted)" */
+	if (strncmp(link, "/memfd:", strlen("/memfd:")) != 0)
+		return -ENOENT;
+	p = link + strlen("/memfd:");
+	end = strstr(p, " (deleted)");
+	snprintf(name, len, "%.*s", (int)(end != NULL ? end - p : (ssize_t)strlen(p)), p);
+	return 0;
+}
+
+int
+emu_host_fetch(const char *key, struct emu_host_msg *m)
+{
+	char cbuf[CMSG_SPACE(sizeof(int) * EMU_HOST_MAX_FDS)];
+	struct emu_host_wire w;
+	struct cmsghdr *cm;
+	struct msghdr mh;
+	struct iovec iov;
+	unsigned int n = 0;
+	ssize_t got;
+	int fd, ret;
+
+	fd = emu_host_open(key, EMU_HOST_FETCH);
+	if (fd < 0)
+		return fd;
 	iov.iov_base = &w;
 	iov.iov_len = sizeof(w);
 	memset(&mh, 0, sizeof(mh));

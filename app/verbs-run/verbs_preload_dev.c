@@ -30,6 +30,7 @@
 
 #include <infiniband/verbs.h>
 
+#include "emu_host.h"
 #include "emu_path.h"
 #include "emu_trap.h"
 #include "mlx4v_sim.h"
@@ -38,6 +39,8 @@
 #include "verbs_run.h"
 
 #define VERBS_DEV_MAX_FDS 64
+/* The uverbs files are memfds named after the function: "<this><index>". */
+#define VERBS_DEV_MEMFD "mlxv-uverbs-"
 #define VERBS_DEV_MAX_HANDLES 1024
 /** MLX4_USER_DEV_CAP_LARGE_CQE of the mlx4 context response. */
 #define VERBS_DEV_CAP_LARGE_CQE 1u
@@ -112,6 +115,7 @@ verbs_preload_dev_open(unsigned int idx)
 {
 	struct verbs_dev_fd *f;
 	struct mlx4v_sim *sim;
+	char name[32];
 	unsigned int n;
 	int fd;
 
@@ -132,7 +136,9 @@ verbs_preload_dev_open(unsigned int idx)
 		errno = ENODEV;
 		return -1;
 	}
-	fd = memfd_create("uverbs", MFD_CLOEXEC);
+	/* Named after the function: a process that receives the fd knows it by the name. */
+	snprintf(name, sizeof(name), VERBS_DEV_MEMFD "%u", idx);
+	fd = memfd_create(name, MFD_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	pthread_mutex_lock(&verbs_dev_lock);
@@ -1342,10 +1348,24 @@ struct verbs_dev_uar {
 	uint8_t *user;          /**< NULL: free slot */
 	uint8_t *alias;
 	size_t len;
-	struct mlx4v_sim *sim;
+	struct mlx4v_sim *sim;  /**< the model, or NULL: another process hosts it */
+	int conn;               /**< without sim: the store channel to its host */
 };
 
 static struct verbs_dev_uar verbs_dev_uars[VERBS_DEV_MAX_FDS];
+
+/*
+ * One doorbell word to the model: here, or over the store channel to the process hosting it,
+ * which takes it before the store returns, as here.
+ */
+static void
+verbs_dev_uar_take(struct verbs_dev_uar *u, uint32_t off, uint64_t raw)
+{
+	if (u->sim != NULL)
+		mlx4v_sim_uar_store(u->sim, off, raw);
+	else
+		emu_host_store(u->conn, off, raw);
+}
 
 /*
  * A store reached the UAR page (emu_trap.c, in the storing thread): take the doorbell words
@@ -1363,28 +1383,27 @@ verbs_dev_uar_stored(void *arg, void *page)
 	arm = __atomic_exchange_n((uint64_t *)(u->alias + MLX4V_CQ_DOORBELL), 0,
 				  __ATOMIC_ACQ_REL);
 	if (arm != 0)
-		mlx4v_sim_uar_store(u->sim, MLX4V_CQ_DOORBELL, arm);
+		verbs_dev_uar_take(u, MLX4V_CQ_DOORBELL, arm);
 	sdb = __atomic_exchange_n((uint32_t *)(u->alias + MLX4V_SEND_DOORBELL), 0,
 				  __ATOMIC_ACQ_REL);
 	if (sdb != 0)
-		mlx4v_sim_uar_store(u->sim, MLX4V_SEND_DOORBELL, sdb);
+		verbs_dev_uar_take(u, MLX4V_SEND_DOORBELL, sdb);
 }
 
 /*
- * The context's UAR page at offset 0: every store is trapped and handed to the model
- * (mlx4v_sim_uar_store()), which finds the CQ or QP in the doorbell value as silicon does.
- * Other offsets (BlueFlame, the core clock page): EINVAL, named.
+ * A UAR page of function idx, its stores trapped to sim, or (sim NULL) over the store channel
+ * conn to the process hosting the model (the channel is the page's: closed with it).
  */
 static void *
-verbs_dev_mmap(struct verbs_dev_fd *f, size_t len, off_t off)
+verbs_dev_uar_map(unsigned int idx, struct mlx4v_sim *sim, int conn, size_t len, off_t off)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct verbs_dev_uar *u = NULL;
 	unsigned int i;
 	int mfd, ret;
 
-	if (f->ctx == NULL || off != 0 || len != page) {
-		VERBS_RUN_LOG("mmap of uverbs%u at 0x%llx + %zu: not emulated (EINVAL)", f->idx,
+	if (off != 0 || len != page) {
+		VERBS_RUN_LOG("mmap of uverbs%u at 0x%llx + %zu: not emulated (EINVAL)", idx,
 			      (unsigned long long)off, len);
 		errno = EINVAL;
 		return MAP_FAILED;
@@ -1408,10 +1427,11 @@ verbs_dev_mmap(struct verbs_dev_fd *f, size_t len, off_t off)
 	if (u->user == MAP_FAILED)
 		goto err_alias;
 	u->len = len;
-	u->sim = f->sim;
+	u->sim = sim;
+	u->conn = conn;
 	ret = emu_trap_add(u->user, len, verbs_dev_uar_stored, u);
 	if (ret) {
-		VERBS_RUN_LOG("UAR of uverbs%u: no store trap (%s)", f->idx, strerror(-ret));
+		VERBS_RUN_LOG("UAR of uverbs%u: no store trap (%s)", idx, strerror(-ret));
 		goto err_user;
 	}
 	close(mfd);
@@ -1427,6 +1447,60 @@ err_close:
 	return MAP_FAILED;
 }
 
+/*
+ * The context's UAR page at offset 0: every store is trapped and handed to the model
+ * (mlx4v_sim_uar_store()), which finds the CQ or QP in the doorbell value as silicon does.
+ * Other offsets (BlueFlame, the core clock page): EINVAL, named.
+ */
+static void *
+verbs_dev_mmap(struct verbs_dev_fd *f, size_t len, off_t off)
+{
+	if (f->ctx == NULL) {
+		VERBS_RUN_LOG("mmap of uverbs%u before its context: not emulated (EINVAL)",
+			      f->idx);
+		errno = EINVAL;
+		return MAP_FAILED;
+	}
+	return verbs_dev_uar_map(f->idx, f->sim, -1, len, off);
+}
+
+/*
+ * The UAR mmap() of a context fd received from the process hosting the model (EAL IPC gives a
+ * DPDK secondary the primary's verbs fd, as DPDK's mlx4 does), known by its memfd name: a
+ * page whose stores go to that model. @return it, MAP_FAILED, or NULL (not such an fd).
+ */
+static void *
+verbs_dev_mmap_received(int fd, size_t len, off_t off)
+{
+	char memfd[64], key[32];
+	unsigned int idx, n;
+	void *p;
+	int conn;
+
+	if (emu_host_memfd_name(fd, memfd, sizeof(memfd)) != 0 ||
+	    strncmp(memfd, VERBS_DEV_MEMFD, strlen(VERBS_DEV_MEMFD)) != 0 ||
+	    sscanf(memfd + strlen(VERBS_DEV_MEMFD), "%u", &idx) != 1)
+		return NULL;
+	verbs_preload_devs(&n);
+	if (idx >= n)
+		return NULL;
+	verbs_host_key(idx, key, sizeof(key));
+	conn = emu_host_connect(key);
+	if (conn < 0) {
+		VERBS_RUN_LOG("%s: UAR of a received context: no process hosts the model (%s)",
+			      key, strerror(-conn));
+		errno = ENODEV;
+		return MAP_FAILED;
+	}
+	pthread_mutex_lock(&verbs_dev_lock);
+	p = verbs_dev_uar_map(idx, NULL, conn, len, off);
+	pthread_mutex_unlock(&verbs_dev_lock);
+	if (p == MAP_FAILED)
+		close(conn);
+	VERBS_TRACE("mmap of a received uverbs%u context: %p", idx, p);
+	return p;
+}
+
 void *
 mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
@@ -1438,7 +1512,12 @@ mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	f = verbs_dev_find(fd);
 	if (f == NULL) {
 		pthread_mutex_unlock(&verbs_dev_lock);
-		return real_mmap(addr, len, prot, flags, fd, off);
+		/* A verbs context fd another process of the tree opened and passed here. */
+		if (fd >= 0 && !(flags & MAP_ANONYMOUS))
+			p = verbs_dev_mmap_received(fd, len, off);
+		else
+			p = NULL;
+		return p != NULL ? p : real_mmap(addr, len, prot, flags, fd, off);
 	}
 	p = verbs_dev_mmap(f, len, off);
 	pthread_mutex_unlock(&verbs_dev_lock);
@@ -1497,6 +1576,8 @@ munmap(void *addr, size_t len)
 		    u->user >= (uint8_t *)addr + len)
 			continue;
 		real_munmap(u->alias, u->len);
+		if (u->sim == NULL)
+			close(u->conn);
 		u->user = NULL;
 	}
 	pthread_mutex_unlock(&verbs_dev_lock);

@@ -45,9 +45,11 @@ static const struct emu_path_prefix verbs_preload_prefixes[] = {
 
 static struct verbs_run_dev verbs_preload_dev_tab[VERBS_RUN_MAX_DEVS];
 static struct mlx4v_sim *verbs_preload_sims[VERBS_RUN_MAX_DEVS];
+/* This process hosts the model (created here and served, verbs_host_serve()). */
+static int verbs_preload_served[VERBS_RUN_MAX_DEVS];
 static unsigned int verbs_preload_nb_devs;
 static pthread_once_t verbs_preload_parse_once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t verbs_preload_sim_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t verbs_preload_sim_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 /* emu_preload_devs() callback: function idx of the environment list. */
 static int
@@ -92,19 +94,31 @@ verbs_preload_sim(unsigned int idx)
 	struct mlx4v_sim *sim;
 	char name[32];
 	unsigned int n;
+	int ret;
 
 	d = verbs_preload_devs(&n);
 	if (idx >= n)
 		return NULL;
 	pthread_mutex_lock(&verbs_preload_sim_lock);
 	sim = verbs_preload_sims[idx];
+	/* A model another process of the tree hosts is the function: no second one here. */
+	if (sim == NULL && !verbs_preload_served[idx] && verbs_host_join(idx) == 0)
+		goto out;
 	if (sim == NULL) {
 		snprintf(name, sizeof(name), VERBS_RUN_MODEL_PREFIX "%.12s", d[idx].bdf);
 		sim = mlx4v_sim_host_create(name, d[idx].devargs);
 		if (sim == NULL)
 			VERBS_RUN_LOG("%s: the model refuses '%s'", d[idx].bdf, d[idx].devargs);
 		verbs_preload_sims[idx] = sim;
+		if (sim != NULL && !verbs_preload_served[idx]) {
+			ret = verbs_host_serve(idx);
+			if (ret != 0)
+				VERBS_RUN_LOG("%s: no other process reaches the model: %s",
+					      name, strerror(-ret));
+			verbs_preload_served[idx] = 1;
+		}
 	}
+out:
 	pthread_mutex_unlock(&verbs_preload_sim_lock);
 	return sim;
 }
@@ -195,11 +209,12 @@ verbs_preload_tree_pci(const struct verbs_run_dev *d, const char *dir)
 
 /* The RDMA device mlx4_<idx> (mlx4_ib) with its ports, and uverbs<idx>. */
 static int
-verbs_preload_tree_ib(const struct verbs_run_dev *d, const char *dir, struct mlx4v_sim *sim)
+verbs_preload_tree_ib(const struct verbs_run_dev *d, const char *dir,
+		      const struct verbs_host_ports *hp)
 {
 	char ib[VERBS_PATH_LEN / 2];
 	char f[VERBS_PATH_LEN];
-	unsigned int p, nports = sim != NULL ? mlx4v_sim_ports(sim) : 0;
+	unsigned int p, nports = hp->nports;
 	int up, ret = 0;
 
 	snprintf(ib, sizeof(ib), "%s/infiniband/mlx4_%u", dir, d->idx);
@@ -217,7 +232,7 @@ verbs_preload_tree_ib(const struct verbs_run_dev *d, const char *dir, struct mlx
 	snprintf(f, sizeof(f), "../../../%.12s", d->bdf);
 	ret |= emu_path_link(f, "%s/device", ib);
 	for (p = 1; p <= nports; p++) {
-		up = mlx4v_sim_link_get(sim, p) == 1;
+		up = hp->port[p - 1].up;
 		snprintf(f, sizeof(f), "%s/ports/%u/gids", ib, p);
 		ret |= emu_path_mkdir("%s", f);
 		snprintf(f, sizeof(f), "%s/ports/%u/state", ib, p);
@@ -252,25 +267,25 @@ verbs_preload_tree_ib(const struct verbs_run_dev *d, const char *dir, struct mlx
 
 /* Per port the mlx4_en netdev under the function: its name, MAC, MTU, flags and port. */
 static int
-verbs_preload_tree_net(const struct verbs_run_dev *d, const char *dir, struct mlx4v_sim *sim)
+verbs_preload_tree_net(const struct verbs_run_dev *d, const char *dir,
+		       const struct verbs_host_ports *hp)
 {
 	struct rte_ether_addr mac;
 	char ifname[32];
 	char f[VERBS_PATH_LEN];
-	unsigned int p, nports = sim != NULL ? mlx4v_sim_ports(sim) : 0;
+	unsigned int p, nports = hp->nports;
 	int up, ret = 0;
 
 	for (p = 1; p <= nports; p++) {
 		verbs_preload_ifname(d->idx, p, ifname, sizeof(ifname));
-		up = mlx4v_sim_link_get(sim, p) == 1;
-		memset(&mac, 0, sizeof(mac));
-		mlx4v_sim_port_mac(sim, p, &mac);
+		up = hp->port[p - 1].up;
+		memcpy(&mac, hp->port[p - 1].mac, sizeof(mac));
 #define NETFILE(name, ...) \
 	(snprintf(f, sizeof(f), "%s/net/%s/" name, dir, ifname), emu_path_file(f, __VA_ARGS__))
 		snprintf(f, sizeof(f), "%s/net/%s", dir, ifname);
 		ret |= emu_path_mkdir("%s", f);
 		ret |= NETFILE("address", RTE_ETHER_ADDR_PRT_FMT "\n", RTE_ETHER_ADDR_BYTES(&mac));
-		ret |= NETFILE("mtu", "%u\n", mlx4v_sim_port_mtu_get(sim, p));
+		ret |= NETFILE("mtu", "%u\n", hp->port[p - 1].mtu);
 		ret |= NETFILE("dev_id", "0x%x\n", p - 1);
 		ret |= NETFILE("dev_port", "%u\n", p - 1);
 		ret |= NETFILE("operstate", "%s\n", up ? "up" : "down");
@@ -296,6 +311,7 @@ static int
 verbs_preload_tree_build(void)
 {
 	char dir[48];
+	struct verbs_host_ports hp;
 	struct mlx4v_sim *sim;
 	unsigned int i;
 	int ret = 0;
@@ -312,11 +328,14 @@ verbs_preload_tree_build(void)
 
 		/* The bus directory of dddd:bb is "pcidddd:bb". */
 		snprintf(dir, sizeof(dir), "sys/devices/pci%.7s/%.12s", d->bdf, d->bdf);
+		/* The model here, or the ports as the process hosting it describes them. */
 		sim = verbs_preload_sim(i);
+		if (verbs_host_ports(i, &hp) != 0)
+			ret = -EINVAL;
 		ret |= verbs_preload_tree_pci(d, dir);
-		ret |= verbs_preload_tree_ib(d, dir, sim);
-		ret |= verbs_preload_tree_net(d, dir, sim);
-		if (sim == NULL)
+		ret |= verbs_preload_tree_ib(d, dir, &hp);
+		ret |= verbs_preload_tree_net(d, dir, &hp);
+		if (sim == NULL && !verbs_host_is_remote(i))
 			ret = -EINVAL;
 	}
 	return ret;

@@ -65,6 +65,36 @@ struct mlx4v_sim *verbs_preload_sim(unsigned int idx);
  */
 struct mlx4v_sim *verbs_preload_sim_revive(unsigned int idx);
 
+/* ---- preload: one model per function per command tree (verbs_preload_host.c) ---- */
+
+/** Ports a host describes (mlx4: two at most). */
+#define VERBS_HOST_MAX_PORTS 2
+
+/** The ports of a function as its model has them (the host's, in another process). */
+struct verbs_host_ports {
+	uint32_t nports;
+	struct {
+		uint8_t up;
+		uint8_t mac[6];
+		uint16_t mtu;
+	} port[VERBS_HOST_MAX_PORTS];
+};
+
+/** The emu_host key of function idx: its model's name. */
+void verbs_host_key(unsigned int idx, char *key, size_t len);
+
+/** Host function idx's model for the tree. @return 0, -EADDRINUSE (hosted elsewhere), -errno. */
+int verbs_host_serve(unsigned int idx);
+
+/** Reach the model another process hosts. @return 0, -ENOENT (none hosts it) or -errno. */
+int verbs_host_join(unsigned int idx);
+
+/** @return 1 if another process hosts function idx's model (verbs_preload_sim() is NULL). */
+int verbs_host_is_remote(unsigned int idx);
+
+/** The ports of function idx, here or from its host. @return 0 or -ENODEV. */
+int verbs_host_ports(unsigned int idx, struct verbs_host_ports *hp);
+
 /** The netdev name of port (1-based) of function idx, as mlx4_en names them. */
 void verbs_preload_ifname(unsigned int idx, unsigned int port, char *buf, size_t len);
 

@@ -63,7 +63,7 @@ vfio_dev_host_serve(struct vfio_dev_fn *fn)
 
 	if (fn->served)
 		return 0;
-	ret = emu_host_serve(fn->d->bdf, vfio_dev_host_fill, fn);
+	ret = emu_host_serve(fn->d->bdf, vfio_dev_host_fill, NULL, fn);
 	if (ret == 0)
 		fn->served = 1;
 	else if (ret != -EADDRINUSE)
@@ -113,23 +113,12 @@ vfio_dev_adopt(int fd)
 {
 	struct vfio_run_dev *devs;
 	struct vfio_dev_fd *f;
-	char path[64], name[128];
 	unsigned int group, i, n;
-	const char *memfd;
-	ssize_t len;
+	char memfd[64];
 
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	len = readlink(path, name, sizeof(name) - 1);
-	if (len <= 0)
+	if (emu_host_memfd_name(fd, memfd, sizeof(memfd)) != 0)
 		return NULL;
-	name[len] = '\0';
-	/* "/memfd:<name> (deleted)" */
-	memfd = strstr(name, "memfd:");
-	if (memfd == NULL)
-		return NULL;
-	memfd += strlen("memfd:");
-	if (strncmp(memfd, VFIO_DEV_CONTAINER_MEMFD " ",
-		    strlen(VFIO_DEV_CONTAINER_MEMFD) + 1) == 0) {
+	if (strcmp(memfd, VFIO_DEV_CONTAINER_MEMFD) == 0) {
 		f = vfio_dev_add_fd(fd, VFIO_DEV_CONTAINER);
 		if (f != NULL)
 			f->c = &vfio_dev_remote_c;
