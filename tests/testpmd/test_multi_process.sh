@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 dpdk-mlxv authors
 #
-# The data path in secondary processes (usage: test_multi_process.sh KIND, mlx5v or mlx4v).
+# The data path in secondary processes (usage: test_multi_process.sh KIND, mlx5v or mlx4v, or
+# vfio or verbs: the emulated functions under one launcher, mp_lib.sh's mp_launch).
 # DPDK's symmetric_mp example, built unmodified from the source package, runs as a primary
 # (proc 0, which configures two Rx/Tx queue pairs per port, RSS over IP) and a secondary
 # (proc 1) on two simulated ports wired to TAP interfaces in a network namespace made here;
@@ -21,13 +22,16 @@ command -v python3 >/dev/null || skip "no python3"
 if [ -z "${MLXV_HUGE_DIR:-}" ]; then
 	exec "$MLXV_SRC/devtools/hugepage-pa.sh" -n 160 sh "$0" "$@"
 fi
+mp_launch "$kind" tap:smpa tap:smpb "$0" "$@"
 mp_setup smp 1
+mp_emu "$kind"
 plugins=$(stage_plugins) || fail "cannot stage plugins"
 eal="$eal -d $plugins"
 vdevs="$(sim_vdev "$(sim_dev "$kind" 0)" tap:smpa) $(sim_vdev "$(sim_dev "$kind" 1)" tap:smpb)"
 
 # The primary: ports and queues; it waits (up to 9 s) for the links, so the TAPs go up now.
-ip netns exec "$ns" timeout 240 stdbuf -oL "$SMP" $eal -m 256 -l 0 --proc-type=primary $vdevs -- \
+ip netns exec "$ns" $mp_env timeout 240 stdbuf -oL "$SMP" $eal -m 256 -l 0 --proc-type=primary \
+	$vdevs -- \
 	-p 3 --num-procs=2 --proc-id=0 >"$work/p0.log" 2>&1 &
 p0=$!
 _n=0
@@ -41,7 +45,8 @@ mp_taps_up smpa smpb
 mp_wait_log "$work/p0.log" 'Finished Process Init' 90 "$p0"
 
 # The secondary: the primary's ports, started; queue 1 of each.
-ip netns exec "$ns" timeout 240 stdbuf -oL "$SMP" $eal -l 1 --proc-type=secondary -- \
+ip netns exec "$ns" $mp_env timeout 240 stdbuf -oL "$SMP" $eal -l 1 --proc-type=secondary \
+	$mp_devs -- \
 	-p 3 --num-procs=2 --proc-id=1 >"$work/p1.log" 2>&1 &
 p1=$!
 mp_wait_log "$work/p1.log" 'using queue 1' 90 "$p1"
@@ -79,4 +84,4 @@ r0=$(rx_of "$work/p0.log")
 [ $((r0 + r1)) -ge $((256 + r2)) ] || fail "RX $r0 + $r1 is less than the frames forwarded"
 reject "$work/p0.log" 'Segmentation|PANIC'
 reject "$work/p1.log" 'Segmentation|PANIC'
-echo "symmetric_mp on net_$kind ports: primary RX $r0, secondary RX $r1 OK"
+echo "symmetric_mp on net_$mp_pmd ports ($kind): primary RX $r0, secondary RX $r1 OK"

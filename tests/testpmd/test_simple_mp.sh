@@ -3,7 +3,8 @@
 # Copyright(c) 2026 dpdk-mlxv authors
 #
 # DPDK's simple_mp example, built unmodified from the source package, as a primary holding
-# two simulated ports cabled to each other (usage: test_simple_mp.sh KIND, mlx5v or mlx4v) and
+# two simulated ports cabled to each other (usage: test_simple_mp.sh KIND, mlx5v or mlx4v, or
+# vfio or verbs: the emulated functions under one launcher, mp_lib.sh's mp_launch) and
 # a secondary that attaches to them: the two exchange messages through their rings, then the
 # secondary quits. What it leaves behind in the primary must be nothing: the primary's open
 # file descriptors are the same as before it came, and the secondary's IPC socket is gone
@@ -18,12 +19,14 @@ SMP=$MLXV_BUILD/app/multi-process/dpdk-simple_mp
 if [ -z "${MLXV_HUGE_DIR:-}" ]; then
 	exec "$MLXV_SRC/devtools/hugepage-pa.sh" -n 160 sh "$0" "$@"
 fi
+mp_launch "$kind" pair pair "$0" "$@"
 mp_setup simp 0
+mp_emu "$kind"
 plugins=$(stage_plugins) || fail "cannot stage plugins"
-eal="$eal -d $plugins --log-level=pmd.net.$kind:info"
+eal="$eal -d $plugins --log-level=pmd.net.$mp_pmd:info"
 
 mkfifo "$work/c0" "$work/c1" || fail "mkfifo"
-(cd / && exec timeout 240 stdbuf -oL "$SMP" $eal -m 256 -l 0-1 --proc-type=primary \
+(cd / && exec $mp_env timeout 240 stdbuf -oL "$SMP" $eal -m 256 -l 0-1 --proc-type=primary \
 	$(sim_pair "$kind") <"$work/c0" >"$work/p0.log" 2>&1) &
 p0=$!
 exec 3>"$work/c0"
@@ -33,8 +36,8 @@ pid0=$(pgrep -P "$p0" | head -1)
 [ -n "$pid0" ] || fail "no primary process"
 fd0=$(ls "/proc/$pid0/fd" | wc -l)
 
-(cd / && exec timeout 240 stdbuf -oL "$SMP" $eal -l 0-1 --proc-type=secondary \
-	<"$work/c1" >"$work/p1.log" 2>&1) &
+(cd / && exec $mp_env timeout 240 stdbuf -oL "$SMP" $eal -l 0-1 --proc-type=secondary \
+	$mp_devs <"$work/c1" >"$work/p1.log" 2>&1) &
 p1=$!
 exec 4>"$work/c1"
 mp_wait_log "$work/p1.log" 'Starting core' 90 "$p1"
@@ -69,4 +72,4 @@ p0=
 cat "$work/p0.log"
 [ $rc -eq 0 ] || fail "the primary exited with $rc"
 reject "$work/p0.log" 'Segmentation|PANIC'
-echo "simple_mp with net_$kind ports: OK ($fd0 primary fds before and after the secondary)"
+echo "simple_mp with net_$mp_pmd ports ($kind): OK ($fd0 primary fds before and after the secondary)"
