@@ -67,6 +67,7 @@ struct vfio_dev_fn {
 	 */
 	struct mlx5v_sim *sim;
 	struct emu_host_msg *remote; /**< the host's BAR pages and info, or NULL */
+	int conn;                    /**< with remote: the store channel to the host, or -1 */
 	int served;                  /**< this process hosts the model for the tree */
 	struct mlx5v_hw hw;          /**< the simulator seam, for MSI-X */
 	struct vfio_dev_container *c;/**< container of its group, or NULL */

@@ -56,6 +56,24 @@ out:
 	return ret;
 }
 
+/*
+ * Host side, in a channel's thread: another process stored to the model's pages; answer once
+ * the engine took the store (two passes, as after a store trapped here).
+ */
+static int
+vfio_dev_host_sync(void *arg, uint32_t off, uint64_t val)
+{
+	struct vfio_dev_fn *fn = arg;
+	int ret;
+
+	RTE_SET_USED(off);
+	RTE_SET_USED(val);
+	pthread_mutex_lock(&vfio_dev_lock);
+	ret = fn->sim != NULL ? mlx5v_sim_bar_sync(fn->sim) : -ENODEV;
+	pthread_mutex_unlock(&vfio_dev_lock);
+	return ret;
+}
+
 int
 vfio_dev_host_serve(struct vfio_dev_fn *fn)
 {
@@ -63,7 +81,7 @@ vfio_dev_host_serve(struct vfio_dev_fn *fn)
 
 	if (fn->served)
 		return 0;
-	ret = emu_host_serve(fn->d->bdf, vfio_dev_host_fill, NULL, fn);
+	ret = emu_host_serve(fn->d->bdf, vfio_dev_host_fill, vfio_dev_host_sync, fn);
 	if (ret == 0)
 		fn->served = 1;
 	else if (ret != -EADDRINUSE)
@@ -91,6 +109,11 @@ vfio_dev_host_join(struct vfio_dev_fn *fn)
 		return ret;
 	}
 	fn->remote = m;
+	/* Without the channel the stores are not trapped: plain shared memory (named). */
+	fn->conn = emu_host_connect(fn->d->bdf);
+	if (fn->conn < 0)
+		VFIO_RUN_LOG("%s: no store channel to the process hosting the model: %s",
+			     fn->d->bdf, strerror(-fn->conn));
 	VFIO_DEV_TRACE("%s: the model of another process (%u pages)", fn->d->bdf, m->nb_fds);
 	return 0;
 }
@@ -104,6 +127,8 @@ vfio_dev_host_leave(struct vfio_dev_fn *fn)
 		return;
 	for (i = 0; i < fn->remote->nb_fds; i++)
 		close(fn->remote->fd[i]);
+	if (fn->conn >= 0)
+		close(fn->conn);
 	free(fn->remote);
 	fn->remote = NULL;
 }

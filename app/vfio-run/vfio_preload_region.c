@@ -87,8 +87,8 @@ vfio_dev_map_pages(struct vfio_dev_fn *fn, struct vfio_dev_bar *b)
 
 	if (fn->remote != NULL) {
 		/*
-		 * The pages of the model another process hosts: plain shared memory, polled by
-		 * its engine; the store trap waits for an engine of this process, so none here.
+		 * The pages of the model another process hosts: shared memory its engine polls;
+		 * a trapped store waits for that engine over the store channel.
 		 */
 		n = (int)RTE_MIN(fn->remote->nb_fds, RTE_DIM(pages));
 		for (i = 0; i < n; i++) {
@@ -105,6 +105,9 @@ vfio_dev_map_pages(struct vfio_dev_fn *fn, struct vfio_dev_bar *b)
 	/* Stores to the model's pages are trapped one by one where the architecture allows. */
 	if ((prot & PROT_WRITE) && fn->sim != NULL &&
 	    vfio_preload_trap_add(b->base, b->len, fn->sim) == 0)
+		prot &= ~PROT_WRITE;
+	else if ((prot & PROT_WRITE) && fn->remote != NULL && fn->conn >= 0 &&
+		 vfio_preload_trap_add_remote(b->base, b->len, fn->conn) == 0)
 		prot &= ~PROT_WRITE;
 	for (i = 0; i < n; i++) {
 		if (pages[i].bar_off < b->off || pages[i].bar_off >= b->off + b->len)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/mman.h>
 
+#include "emu_host.h"
 #include "emu_path.h"
 #include "emu_trap.h"
 #include "mlx5v_sim.h"
@@ -30,6 +31,20 @@ vfio_preload_trap_add(void *base, size_t len, struct mlx5v_sim *sim)
 	if (emu_trap_rebind(base, NULL, sim) > 0)
 		return 0;
 	return emu_trap_add(base, len, vfio_trap_sync, sim);
+}
+
+/* A store to the pages of a model another process hosts: that host's engine takes it first. */
+static void
+vfio_trap_remote_sync(void *arg, void *page)
+{
+	(void)page;
+	emu_host_store((int)(intptr_t)arg, 0, 0);
+}
+
+int
+vfio_preload_trap_add_remote(void *base, size_t len, int conn)
+{
+	return emu_trap_add(base, len, vfio_trap_remote_sync, (void *)(intptr_t)conn);
 }
 
 int

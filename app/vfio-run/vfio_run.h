@@ -95,6 +95,13 @@ int vfio_preload_dev_is(int fd);
  */
 int vfio_preload_trap_add(void *base, size_t len, struct mlx5v_sim *sim);
 
+/**
+ * Trap stores to the read-only pages in [base, base + len) of a BAR mapping of a model that
+ * another process hosts: each waits until that host's engine took it, asked over the store
+ * channel conn. @return 0, -ENOSPC, or -ENOTSUP (map writable).
+ */
+int vfio_preload_trap_add_remote(void *base, size_t len, int conn);
+
 /** Forget the mapping at base. */
 void vfio_preload_trap_del(void *base);
 
