@@ -7,9 +7,10 @@
  * "Doorbells"): each store to a doorbell or register page reaches the model before the next
  * one, as posted writes reach silicon one by one.
  *
- * The pages are mapped read-only. A store faults (SIGSEGV); the handler makes the page
- * writable and sets the trap flag, so the store runs and SIGTRAP follows at once; that
- * handler makes the page read-only again and calls the range's callback, which hands the
+ * The pages are mapped read-only. A store faults (SIGSEGV); one at a time over the process,
+ * the handler carries out a plain MOV itself through a second mapping (emu_trap_store.c),
+ * or makes the page writable and sets the trap flag, so the store runs and SIGTRAP follows at
+ * once and that handler makes the page read-only again; then the range's callback hands the
  * store to the model (and waits until it took it). Two stores to one doorbell word can then
  * no longer merge into one in shared memory before the model looks. x86-64 only (the trap
  * flag); elsewhere emu_trap_add() fails with -ENOTSUP.
@@ -49,6 +50,8 @@ static __thread const struct emu_trap_range *emu_trap_range_cur;
 static __thread void *emu_trap_arg_cur;
 /* Stores between their fault and their callback: a rebind waits until there is none. */
 static unsigned int emu_trap_inflight;
+/* Set from a store's fault to the end of its callback: one trapped store at a time. */
+static unsigned int emu_trap_busy;
 
 static struct emu_trap_range *
 emu_trap_find(uintptr_t a)
@@ -80,6 +83,18 @@ emu_trap_chain(const struct sigaction *old, int sig, siginfo_t *si, void *uc)
 	}
 }
 
+/* The store is in the page: the device takes it before the program goes on. */
+static void
+emu_trap_done(void)
+{
+	if (emu_trap_arg_cur != NULL)
+		emu_trap_range_cur->cb(emu_trap_arg_cur, (void *)emu_trap_page);
+	emu_trap_page = 0;
+	__atomic_fetch_sub(&emu_trap_inflight, 1, __ATOMIC_SEQ_CST);
+	/* Release: the next thread's store sees the model has taken this one. */
+	__atomic_store_n(&emu_trap_busy, 0, __ATOMIC_RELEASE);
+}
+
 static void
 emu_trap_segv(int sig, siginfo_t *si, void *ucv)
 {
@@ -90,11 +105,24 @@ emu_trap_segv(int sig, siginfo_t *si, void *ucv)
 
 	r = si->si_code == SEGV_ACCERR ? emu_trap_find(a) : NULL;
 	if (r != NULL && emu_trap_page == 0) {
+		/*
+		 * Another thread's store may sit in a page still waiting for the model: making the
+		 * page writable now would let this store replace that one before the model reads
+		 * it (two command doorbells of two slots merged into one), and that thread's
+		 * read-only again would fault this store a second time. Wait for its callback.
+		 */
+		while (__atomic_exchange_n(&emu_trap_busy, 1, __ATOMIC_ACQUIRE) != 0)
+			sched_yield();
 		/* Counted before the argument is read: emu_trap_rebind() waits for it. */
 		__atomic_fetch_add(&emu_trap_inflight, 1, __ATOMIC_SEQ_CST);
 		emu_trap_page = a & ~(EMU_TRAP_PAGE - 1);
 		emu_trap_range_cur = r;
 		emu_trap_arg_cur = __atomic_load_n(&r->arg, __ATOMIC_SEQ_CST);
+		/* A plain MOV: done here, the page never writable (emu_trap_store.c). */
+		if (emu_trap_store(uc, a, emu_trap_page, EMU_TRAP_PAGE)) {
+			emu_trap_done();
+			return;
+		}
 		mprotect((void *)emu_trap_page, EMU_TRAP_PAGE, PROT_READ | PROT_WRITE);
 		uc->uc_mcontext.gregs[REG_EFL] |= EMU_TRAP_TF;
 		return;
@@ -112,11 +140,7 @@ emu_trap_step(int sig, siginfo_t *si, void *ucv)
 	if (emu_trap_page != 0) {
 		uc->uc_mcontext.gregs[REG_EFL] &= ~EMU_TRAP_TF;
 		mprotect((void *)emu_trap_page, EMU_TRAP_PAGE, PROT_READ);
-		/* The store is in the page: the device takes it before the program goes on. */
-		if (emu_trap_arg_cur != NULL)
-			emu_trap_range_cur->cb(emu_trap_arg_cur, (void *)emu_trap_page);
-		emu_trap_page = 0;
-		__atomic_fetch_sub(&emu_trap_inflight, 1, __ATOMIC_SEQ_CST);
+		emu_trap_done();
 		return;
 	}
 #endif

@@ -32,4 +32,12 @@ void emu_trap_forget(uintptr_t a, size_t len, const void *arg);
  */
 int emu_trap_rebind(void *base, const void *from, void *to);
 
+/**
+ * Carry out the store that faulted at addr (in the page at page) in the signal context ucv:
+ * a plain MOV written through a writable second mapping of the page, the context's
+ * instruction pointer moved past it (emu_trap_store.c).
+ * @return 1 if done, 0 if the instruction is not one it decodes (single-step it instead).
+ */
+int emu_trap_store(void *ucv, uintptr_t addr, uintptr_t page, size_t page_size);
+
 #endif /* _EMU_TRAP_H_ */
