@@ -9,7 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <rte_bus_vdev.h>
 #include <rte_errno.h>
 
 #include "test.h"
@@ -246,12 +245,12 @@ ut_live_windows(void)
 int
 ut_devx_setup(void)
 {
-	if (rte_vdev_init(VDEV_NAME, VDEV_ARGS) != 0) {
-		printf("rte_vdev_init(%s): %s\n", VDEV_NAME, rte_strerror(rte_errno));
+	if (ut_dev_probe(VDEV, VDEV_ARGS) != 0) {
+		printf("probe of %s: %s\n", VDEV_NAME, rte_strerror(rte_errno));
 		return TEST_FAILED;
 	}
 	g_dev = rte_pmd_mlx5v_dev_get(VDEV_NAME);
-	g_sim = mlx5v_sim_get(VDEV_NAME);
+	g_sim = mlx5v_sim_get(ut_dev_sim_name(VDEV));
 	if (g_dev == NULL || g_sim == NULL)
 		return TEST_FAILED;
 	g_uar = rte_pmd_mlx5v_devx_alloc_uar(g_dev);
@@ -266,5 +265,5 @@ ut_devx_teardown(void)
 	if (g_uar != NULL)
 		rte_pmd_mlx5v_devx_free_uar(g_uar);
 	g_uar = NULL;
-	rte_vdev_uninit(VDEV_NAME);
+	ut_dev_remove(VDEV);
 }

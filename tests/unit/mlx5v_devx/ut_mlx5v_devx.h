@@ -4,7 +4,8 @@
 
 /**
  * @file Fixture of the DEVX EQ / MSI-vector API programs: one simulated device probed
- * through the vdev bus, a UAR, and the command builders the tests share.
+ * through the vdev bus, or the emulated PCI function EAL's arguments allow (ut_dev.h), a
+ * UAR, and the command builders the tests share.
  */
 
 #ifndef _UT_MLX5V_DEVX_H_
@@ -18,9 +19,13 @@
 #include "mlx5v_sim.h"
 #include "rte_pmd_mlx5v.h"
 #include "ut_common.h"
+#include "ut_dev.h"
 
-#define VDEV_NAME "mlx5v_sim0"
+#define VDEV "mlx5v_sim0"
+/* The device's name: VDEV, or the PCI function's BDF. */
+#define VDEV_NAME ut_dev_name(VDEV)
 #define VDEV_ARGS "msix=8"
+/* The vectors of the device: the vdev's msix=, the launcher's --dev knobs (meson.build). */
 #define NB_MSIX 8
 
 /* The simulator's syndrome for "uar_page not allocated" (mlx5v_sim_priv.h). */
