@@ -36,14 +36,14 @@ count_cb(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *arg)
 static int
 eq_setup(void)
 {
-	return ut_vdev_up(VDEV_NAME, "msix=4,cmd_to_ms=2000", &g_dev, &g_sim) == 0 ?
+	return ut_main_up(VDEV_NAME, "msix=4,cmd_to_ms=2000", &g_dev, &g_sim) == 0 ?
 	       TEST_SUCCESS : TEST_FAILED;
 }
 
 static void
 eq_teardown(void)
 {
-	rte_vdev_uninit(VDEV_NAME);
+	ut_dev_remove(VDEV_NAME);
 }
 
 /* Wait (bounded) until the vector's eventfd is readable, then drain it. @return 1 if it was. */

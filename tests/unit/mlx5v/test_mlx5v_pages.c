@@ -18,14 +18,14 @@ static struct mlx5v_sim *g_sim;
 static int
 pages_setup(void)
 {
-	return ut_vdev_up(VDEV_NAME, "msix=4,cmd_to_ms=2000", &g_dev, &g_sim) == 0 ?
+	return ut_main_up(VDEV_NAME, "msix=4,cmd_to_ms=2000", &g_dev, &g_sim) == 0 ?
 	       TEST_SUCCESS : TEST_FAILED;
 }
 
 static void
 pages_teardown(void)
 {
-	rte_vdev_uninit(VDEV_NAME);
+	ut_dev_remove(VDEV_NAME);
 }
 
 static int

@@ -22,6 +22,7 @@
 #include "mlx5v_dev.h"
 #include "mlx5v_sim.h"
 #include "ut_common.h"
+#include "ut_dev.h"
 
 /** Probe name with args on the EAL vdev bus, as an application does. @return 0 or -1. */
 static inline int
@@ -33,6 +34,22 @@ ut_vdev_up(const char *name, const char *args, struct mlx5v_dev **dev, struct ml
 	}
 	*dev = mlx5v_dev_get(name);
 	*sim = mlx5v_sim_get(name);
+	return *dev != NULL && *sim != NULL ? 0 : -1;
+}
+
+/**
+ * The program's own device: ut_vdev_up(), or the PCI function EAL's arguments allow, with
+ * its model's knobs on dpdk-mlxv-vfio-run's --dev (ut_dev.h). @return 0 or -1.
+ */
+static inline int
+ut_main_up(const char *vdev, const char *args, struct mlx5v_dev **dev, struct mlx5v_sim **sim)
+{
+	if (!ut_dev_pci())
+		return ut_vdev_up(vdev, args, dev, sim);
+	if (ut_dev_probe(vdev, args) != 0)
+		return -1;
+	*dev = mlx5v_dev_get(ut_dev_name(vdev));
+	*sim = mlx5v_sim_get(ut_dev_sim_name(vdev));
 	return *dev != NULL && *sim != NULL ? 0 : -1;
 }
 
