@@ -20,6 +20,8 @@ static char ut_pci_spec[RTE_DEV_NAME_MAX_LEN + 256];
 static char ut_pci_name[RTE_DEV_NAME_MAX_LEN];
 static char ut_pci_sim[RTE_DEV_NAME_MAX_LEN + 8];
 static int ut_pci_state = -1;
+/* The function was last probed with devargs of a test case's own. */
+static int ut_pci_extra;
 
 int
 ut_dev_pci(void)
@@ -72,18 +74,35 @@ ut_pci_dev_probed(void)
 }
 
 int
-ut_dev_probe(const char *vdev, const char *args)
+ut_dev_probe_pci(const char *vdev, const char *args, const char *pci_args)
 {
+	char spec[sizeof(ut_pci_spec) + 128];
+	struct rte_device *dev;
 	int ret;
 
 	if (!ut_dev_pci())
 		return rte_vdev_init(vdev, args);
-	if (ut_pci_dev_probed() != NULL)
+	snprintf(spec, sizeof(spec), "%s%s%s", ut_pci_spec, pci_args != NULL ? "," : "",
+		 pci_args != NULL ? pci_args : "");
+	dev = ut_pci_dev_probed();
+	if (dev != NULL && pci_args == NULL && !ut_pci_extra)
 		return 0;
-	ret = rte_dev_probe(ut_pci_spec);
+	if (dev != NULL) {
+		ret = rte_dev_remove(dev);
+		if (ret != 0)
+			return ret;
+	}
+	ret = rte_dev_probe(spec);
 	if (ret != 0)
-		printf("rte_dev_probe(%s): %s\n", ut_pci_spec, rte_strerror(-ret));
+		printf("rte_dev_probe(%s): %s\n", spec, rte_strerror(-ret));
+	ut_pci_extra = pci_args != NULL;
 	return ret;
+}
+
+int
+ut_dev_probe(const char *vdev, const char *args)
+{
+	return ut_dev_probe_pci(vdev, args, NULL);
 }
 
 int

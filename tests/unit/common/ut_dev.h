@@ -30,6 +30,13 @@ const char *ut_dev_sim_name(const char *vdev);
  */
 int ut_dev_probe(const char *vdev, const char *args);
 
+/**
+ * ut_dev_probe() with pci_args (NULL: none) appended to the PCI function's devargs: the
+ * driver's devargs of a test case (recovery=dead). A function probed with other devargs is
+ * removed first. @return 0 or a negative errno.
+ */
+int ut_dev_probe_pci(const char *vdev, const char *args, const char *pci_args);
+
 /** Remove the device probed by ut_dev_probe(). @return 0 or a negative errno. */
 int ut_dev_remove(const char *vdev);
 

@@ -35,6 +35,7 @@
 #include "mlx5v_sim.h"
 #include "rte_pmd_mlx5v.h"
 #include "ut_common.h"
+#include "ut_dev.h"
 #include "ut_ethdev.h"
 
 #define VDEV_NAME "mlx5v_sim0"
@@ -52,24 +53,36 @@ static int g_attached;
 /* Events the callback saw. */
 static struct ut_eth_events g_ev;
 
+/*
+ * Probe the device with the vdev's args; on a PCI function (ut_dev.h) the driver's pci_args
+ * on its devargs, the model's knobs being the launcher's (wire=loop, meson.build).
+ */
+static int
+attach_pci(const char *args, const char *pci_args)
+{
+	const char *name = ut_dev_name(VDEV_NAME);
+
+	if (ut_dev_probe_pci(VDEV_NAME, args, pci_args) != 0)
+		return -1;
+	g_attached = 1;
+	g_sim = mlx5v_sim_get(ut_dev_sim_name(VDEV_NAME));
+	g_dev = mlx5v_dev_get(name);
+	if (g_sim == NULL || g_dev == NULL)
+		return -1;
+	return rte_eth_dev_get_port_by_name(name, &g_port);
+}
+
 static int
 attach(const char *args)
 {
-	if (rte_vdev_init(VDEV_NAME, args) != 0)
-		return -1;
-	g_attached = 1;
-	g_sim = mlx5v_sim_get(VDEV_NAME);
-	g_dev = mlx5v_dev_get(VDEV_NAME);
-	if (g_sim == NULL || g_dev == NULL)
-		return -1;
-	return rte_eth_dev_get_port_by_name(VDEV_NAME, &g_port);
+	return attach_pci(args, NULL);
 }
 
 static void
 detach(void)
 {
 	if (g_attached)
-		rte_vdev_uninit(VDEV_NAME);
+		ut_dev_remove(VDEV_NAME);
 	g_attached = 0;
 }
 
@@ -181,7 +194,8 @@ setup_loop(void)
 static int
 setup_loop_dead(void)
 {
-	return attach("wire=loop,recovery=dead") == 0 ? TEST_SUCCESS : TEST_FAILED;
+	return attach_pci("wire=loop,recovery=dead", "recovery=dead") == 0 ? TEST_SUCCESS :
+									     TEST_FAILED;
 }
 
 static void
@@ -315,6 +329,7 @@ static int
 setup_two_vectors(void)
 {
 	/* msix=3: vector 0 is the core's, two are left for four queues. */
+	UT_DEV_VDEV_ONLY("msix=3 is a knob of the model, the launcher's for every case");
 	return attach("wire=loop,msix=3") == 0 ? TEST_SUCCESS : TEST_FAILED;
 }
 
@@ -360,7 +375,7 @@ static int
 test_net_mlx5v_intr_rxq_errors(void)
 {
 	struct rte_pmd_mlx5v_msi_vector *msi[8];
-	struct rte_pmd_mlx5v_dev *pdev = rte_pmd_mlx5v_dev_get(VDEV_NAME);
+	struct rte_pmd_mlx5v_dev *pdev = rte_pmd_mlx5v_dev_get(ut_dev_name(VDEV_NAME));
 	unsigned int n = 0;
 
 	/* Without intr_conf.rxq: no queue event in the handle, enable is not supported. */
@@ -408,6 +423,7 @@ static int
 setup_three_eqs(void)
 {
 	/* max_eqs=3: the async EQ and two more; the third queue's CREATE_EQ is refused. */
+	UT_DEV_VDEV_ONLY("max_eqs=3 is a knob of the model, the launcher's for every case");
 	return attach("wire=loop,max_eqs=3") == 0 ? TEST_SUCCESS : TEST_FAILED;
 }
 
