@@ -32,6 +32,7 @@
 #include "mlx5v_sim.h"
 #include "rte_pmd_mlx5v.h"
 #include "ut_common.h"
+#include "ut_dev.h"
 
 #define DEV0 "mlx5v_sim0"
 #define DEV1 "mlx5v_sim1"
@@ -1281,7 +1282,8 @@ test_net_mlx5v_dp_tx_error(void)
 static void
 chunk_dma(struct rte_mempool *mp, void *arg, struct rte_mempool_memhdr *hdr, unsigned int i)
 {
-	struct rte_pmd_mlx5v_dev *dev = (struct rte_pmd_mlx5v_dev *)mlx5v_dev_get(DEV1);
+	struct rte_pmd_mlx5v_dev *dev =
+		(struct rte_pmd_mlx5v_dev *)mlx5v_dev_get(ut_dev_name_at(DEV1, 1));
 	uint64_t iova;
 
 	RTE_SET_USED(mp);
@@ -1300,6 +1302,7 @@ test_net_mlx5v_dp_rx_error(void)
 	struct rte_eth_stats st;
 	uint16_t i, n;
 
+	UT_DEV_VDEV_ONLY("the mempool is EAL memory, in the VFIO container for the program's life");
 	TEST_ASSERT_SUCCESS(ports_up(1, 64, 0, 0, 1500), "start");
 	rte_mempool_mem_iter(g_mp, chunk_dma, NULL);
 	tx[0] = frame(&g_mac1, 100, 1, 0);
@@ -2128,11 +2131,34 @@ test_net_mlx5v_dp_queue_stop(void)
 	return ports_down();
 }
 
+/* On two PCI functions (ut_dev.h): the launcher cabled them, the caps are its knobs. */
+static int
+pair_create_pci(void)
+{
+	const char *n0 = ut_dev_name_at(DEV0, 0), *n1 = ut_dev_name_at(DEV1, 1);
+
+	if (ut_dev_pci_count() < 2) {
+		printf("two PCI functions needed, %u allowed\n", ut_dev_pci_count());
+		return TEST_FAILED;
+	}
+	if (ut_dev_probe_at(DEV0, 0, NULL, NULL) != 0 || ut_dev_probe_at(DEV1, 1, NULL, NULL) != 0)
+		return TEST_FAILED;
+	g_sim0 = mlx5v_sim_get(ut_dev_sim_name_at(DEV0, 0));
+	g_sim1 = mlx5v_sim_get(ut_dev_sim_name_at(DEV1, 1));
+	if (g_sim0 == NULL || g_sim1 == NULL || rte_eth_dev_get_port_by_name(n0, &g_p0) != 0 ||
+	    rte_eth_dev_get_port_by_name(n1, &g_p1) != 0 ||
+	    rte_eth_macaddr_get(g_p0, &g_mac0) != 0 || rte_eth_macaddr_get(g_p1, &g_mac1) != 0)
+		return TEST_FAILED;
+	return TEST_SUCCESS;
+}
+
 static int
 pair_create(const char *caps)
 {
 	char a0[128], a1[128];
 
+	if (ut_dev_pci())
+		return caps[0] == '\0' ? pair_create_pci() : TEST_FAILED;
 	snprintf(a0, sizeof(a0), "wire=pair:" DEV1 "%s", caps);
 	snprintf(a1, sizeof(a1), DEV1 ",wire=pair:" DEV0 "%s", caps);
 	if (ut_eal_devargs_add(a1) == NULL || rte_vdev_init(DEV0, a0) != 0 ||
@@ -2150,8 +2176,8 @@ pair_create(const char *caps)
 static void
 pair_destroy(void)
 {
-	rte_vdev_uninit(DEV1);
-	rte_vdev_uninit(DEV0);
+	ut_dev_remove_at(DEV1, 1);
+	ut_dev_remove_at(DEV0, 0);
 }
 
 /*
@@ -2274,6 +2300,7 @@ pairs_run(const char *const *caps, unsigned int n, int (*run)(const char *, int)
 	unsigned int k;
 	int ret = TEST_SUCCESS;
 
+	UT_DEV_VDEV_ONLY("device caps are knobs of the models, the launcher's for every case");
 	for (k = 0; k < n && ret == TEST_SUCCESS; k++)
 		ret = run(caps[k], arg);
 	if (ret != TEST_SUCCESS) {
@@ -2323,6 +2350,7 @@ test_net_mlx5v_dp_inner_inline(void)
 
 	if (strcmp(g_caps, "") != 0 || g_cache != 0)
 		return TEST_SKIPPED;
+	UT_DEV_VDEV_ONLY("device caps are knobs of the models, the launcher's for every case");
 	TEST_ASSERT_SUCCESS(pairs_run(modes, RTE_DIM(modes), inline_mode_run, 0), "untagged");
 	return pairs_run(modes, RTE_DIM(modes), inline_mode_run, 1);
 }
@@ -2531,6 +2559,10 @@ test_net_mlx5v_dp(void)
 	ret = unit_test_suite_runner(&net_mlx5v_dp_suite);
 	if (ret != TEST_SUCCESS)
 		return ret;
+	if (ut_dev_pci()) {
+		printf("PCI functions: the passes with other device caps (model knobs) skipped\n");
+		return TEST_SUCCESS;
+	}
 	g_cache = 256;
 	g_caps = CAPS_EMPW;
 	ret = unit_test_suite_runner(&net_mlx5v_dp_suite);
