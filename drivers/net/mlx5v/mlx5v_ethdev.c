@@ -321,7 +321,9 @@ link_admin(struct rte_eth_dev *eth_dev, int up)
 	ret = mlx5v_ethdev_cmd_paos_set(dev, up);
 	if (ret != 0)
 		return ret;
-	mlx5v_ethdev_link_update(eth_dev, 0);
+	/* 0: this read changed the status; the PORT_CHANGE alarm may come after it. */
+	if (mlx5v_ethdev_link_update(eth_dev, 0) == 0)
+		mlx5v_intr_link_taken(eth_dev);
 	return 0;
 }
 

@@ -398,6 +398,11 @@ int mlx5v_intr_rx_disable(struct rte_eth_dev *eth_dev, uint16_t idx);
  * and RTE_ETH_EVENT_INTR_LSC raised later, from an EAL alarm.
  */
 void mlx5v_intr_port_event(struct rte_eth_dev *eth_dev, uint8_t sub_type);
+/**
+ * A link read outside the event alarm (set_link_up/down) changed the port's link status:
+ * the alarm of the PORT_CHANGE that reports it raises RTE_ETH_EVENT_INTR_LSC all the same.
+ */
+void mlx5v_intr_link_taken(struct rte_eth_dev *eth_dev);
 /** The core device died: RTE_ETH_EVENT_INTR_RMV (intr_conf.rmv), from an EAL alarm. */
 void mlx5v_intr_dead_event(struct rte_eth_dev *eth_dev);
 

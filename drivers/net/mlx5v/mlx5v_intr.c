@@ -58,6 +58,7 @@ struct intr_rx {
  */
 struct intr_port {
 	struct mlxv_intr_events ev;      /* PORT_CHANGE EQEs and the device's death */
+	uint32_t link_taken;             /* a link read outside the alarm took a change */
 	struct rte_intr_handle *ih;      /* eth_dev->intr_handle */
 	struct intr_rx *rx;              /* while started with intr_conf.rxq */
 };
@@ -87,6 +88,7 @@ intr_event_alarm(void *arg)
 	struct rte_eth_dev *eth_dev = &rte_eth_devices[port];
 	struct mlxv_intr_taken t;
 	uint16_t old_status;
+	uint32_t taken;
 
 	mlxv_intr_events_take(&p->ev, &t);
 	/* close waits for this callback (rte_eal_alarm_cancel()), so eth_dev is still ours. */
@@ -95,7 +97,13 @@ intr_event_alarm(void *arg)
 	if (t.port_events != 0) {
 		old_status = eth_dev->data->dev_link.link_status;
 		mlx5v_ethdev_link_update(eth_dev, 0);
-		if (mlxv_intr_lsc_due(eth_dev, &t, old_status))
+		/*
+		 * set_link_up/down reads the link too: when it took the change before this
+		 * alarm, the status above is already the new one, and the event is still due.
+		 */
+		taken = __atomic_exchange_n(&p->link_taken, 0, __ATOMIC_ACQ_REL);
+		if (mlxv_intr_lsc_due(eth_dev, &t, old_status) ||
+		    (taken && eth_dev->data->dev_conf.intr_conf.lsc))
 			rte_eth_dev_callback_process(eth_dev, RTE_ETH_EVENT_INTR_LSC, NULL);
 	}
 	mlxv_intr_rmv_raise(eth_dev, t.dead);
@@ -118,6 +126,16 @@ intr_event_post(struct rte_eth_dev *eth_dev, int dead, uint8_t sub_type)
 				  intr_event_alarm, p) != 0)
 		MLX5V_ETH_LOG(ERR, "port %u: cannot schedule the event alarm",
 			      eth_dev->data->port_id);
+}
+
+void
+mlx5v_intr_link_taken(struct rte_eth_dev *eth_dev)
+{
+	struct intr_port *p = port_of(eth_dev);
+
+	/* Release: the alarm that takes it reads the link status stored before. */
+	if (p != NULL)
+		__atomic_store_n(&p->link_taken, 1, __ATOMIC_RELEASE);
 }
 
 void
@@ -149,6 +167,7 @@ mlx5v_intr_init(struct rte_eth_dev *eth_dev)
 	if (p->ih == NULL)
 		return -rte_errno;
 	p->rx = NULL;
+	__atomic_store_n(&p->link_taken, 0, __ATOMIC_RELAXED);
 	mlxv_intr_events_start(&p->ev);
 	eth_dev->intr_handle = p->ih;
 	eth_dev->data->dev_flags |= RTE_ETH_DEV_INTR_LSC | RTE_ETH_DEV_INTR_RMV;

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_alarm.h>
 #include <rte_bus_vdev.h>
 #include <rte_epoll.h>
 #include <rte_ethdev.h>
@@ -448,18 +449,6 @@ test_net_mlx5v_intr_lsc(void)
 							  ut_eth_event_cb, &g_ev), "callback");
 	TEST_ASSERT_SUCCESS(port_start(1, 0, 1, 0), "start with intr_conf.lsc");
 	TEST_ASSERT_SUCCESS(ut_eth_lsc_cable(g_port, &g_ev, link_set), "cable out and in");
-	/*
-	 * Not yet on a PCI function: set_link_down reads the link itself after PAOS, and when
-	 * that read comes before the alarm of the PORT_CHANGE EQE, the alarm sees no change and
-	 * no LSC is raised (the emulation's slower doorbells make that order likely enough to
-	 * show, about one run in 25; doc/guides/platform/vfio_emulation.rst).
-	 */
-	if (ut_dev_pci()) {
-		TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
-		TEST_ASSERT_SUCCESS(rte_eth_dev_callback_unregister(g_port,
-				    RTE_ETH_EVENT_INTR_LSC, ut_eth_event_cb, &g_ev), "unregister");
-		return TEST_SUCCESS;
-	}
 	/* set_link_down writes PAOS: the device reports it like a cable change. */
 	TEST_ASSERT_SUCCESS(rte_eth_dev_set_link_down(g_port), "link down");
 	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_ev.lsc, 3), "no LSC event for admin down");
@@ -467,6 +456,68 @@ test_net_mlx5v_intr_lsc(void)
 			  "the event's link status");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_set_link_up(g_port), "link up");
 	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_ev.lsc, 4), "no LSC event for admin up");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_callback_unregister(g_port, RTE_ETH_EVENT_INTR_LSC,
+							    ut_eth_event_cb, &g_ev), "unregister");
+	return TEST_SUCCESS;
+}
+
+/* Short command timeouts: with the interrupt thread held, commands end by EQ recovery. */
+static int
+setup_loop_fast_cmd(void)
+{
+	return attach_pci("wire=loop,cmd_to_ms=200", "cmd_to_ms=200") == 0 ? TEST_SUCCESS :
+										   TEST_FAILED;
+}
+
+/* 1 while the test holds the EAL interrupt thread in intr_thread_hold(). */
+static int g_hold;
+static int g_held;
+
+/* An EAL alarm: the interrupt thread waits here until the test lets it go (bounded). */
+static void
+intr_thread_hold(void *arg)
+{
+	RTE_SET_USED(arg);
+	__atomic_store_n(&g_held, 1, __ATOMIC_RELEASE);
+	UT_WAIT_FOR(__atomic_load_n(&g_hold, __ATOMIC_ACQUIRE) == 0);
+	__atomic_store_n(&g_held, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * set_link_down reads the link itself after PAOS. When that read comes before the alarm of
+ * the PORT_CHANGE EQE (on silicon the event may be handled any time later), the alarm finds
+ * the link as it left it: the LSC must come all the same. The EAL interrupt thread is held
+ * while set_link_down runs, so its commands end by the command layer's EQ recovery on this
+ * thread (cmd_to_ms=200), which also takes the PORT_CHANGE EQE; the alarm runs once the
+ * thread is let go.
+ */
+static int
+test_net_mlx5v_intr_lsc_admin_first(void)
+{
+	struct rte_eth_link link;
+	int ret;
+
+	__atomic_store_n(&g_ev.lsc, 0, __ATOMIC_RELAXED);
+	TEST_ASSERT_SUCCESS(rte_eth_dev_callback_register(g_port, RTE_ETH_EVENT_INTR_LSC,
+							  ut_eth_event_cb, &g_ev), "callback");
+	TEST_ASSERT_SUCCESS(port_start(1, 0, 1, 0), "start with intr_conf.lsc");
+	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(g_port, &link), "link");
+	TEST_ASSERT_EQUAL(link.link_status, RTE_ETH_LINK_UP, "up at start");
+	__atomic_store_n(&g_hold, 1, __ATOMIC_RELEASE);
+	TEST_ASSERT_SUCCESS(rte_eal_alarm_set(1, intr_thread_hold, NULL), "alarm");
+	if (UT_WAIT_FOR(__atomic_load_n(&g_held, __ATOMIC_ACQUIRE)) != 0) {
+		__atomic_store_n(&g_hold, 0, __ATOMIC_RELEASE);
+		TEST_ASSERT(0, "the interrupt thread did not come");
+	}
+	ret = rte_eth_dev_set_link_down(g_port);
+	rte_eth_link_get_nowait(g_port, &link);
+	__atomic_store_n(&g_hold, 0, __ATOMIC_RELEASE);
+	TEST_ASSERT_SUCCESS(ret, "link down");
+	TEST_ASSERT_EQUAL(link.link_status, RTE_ETH_LINK_DOWN, "set_link_down read the link");
+	TEST_ASSERT_SUCCESS(ut_wait_counter(&g_ev.lsc, 1), "no LSC event for admin down");
+	TEST_ASSERT_EQUAL(__atomic_load_n(&g_ev.lsc_status, __ATOMIC_RELAXED), RTE_ETH_LINK_DOWN,
+			  "the event's link status");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_callback_unregister(g_port, RTE_ETH_EVENT_INTR_LSC,
 							    ut_eth_event_cb, &g_ev), "unregister");
@@ -539,6 +590,7 @@ static struct unit_test_suite net_mlx5v_intr_suite = {
 		TEST_CASE_ST(setup_loop, teardown, test_net_mlx5v_intr_start_fails_cleanly),
 		TEST_CASE_ST(setup_three_eqs, teardown, test_net_mlx5v_intr_eqs_run_out),
 		TEST_CASE_ST(setup_loop, teardown, test_net_mlx5v_intr_lsc),
+		TEST_CASE_ST(setup_loop_fast_cmd, teardown, test_net_mlx5v_intr_lsc_admin_first),
 		TEST_CASE_ST(setup_loop_dead, teardown, test_net_mlx5v_intr_rmv),
 		TEST_CASE_ST(setup_loop, teardown, test_net_mlx5v_intr_detach_no_rmv),
 		TEST_CASES_END()
