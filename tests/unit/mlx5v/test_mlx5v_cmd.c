@@ -20,19 +20,14 @@ static struct mlx5v_sim *g_sim;
 static int
 cmd_setup(void)
 {
-	if (rte_vdev_init(VDEV_NAME, "msix=4,cmd_to_ms=2000,recovery=dead") != 0)
-		return TEST_FAILED;
-	g_dev = mlx5v_dev_get(VDEV_NAME);
-	g_sim = mlx5v_sim_get(VDEV_NAME);
-	if (g_dev == NULL || g_sim == NULL)
-		return TEST_FAILED;
-	return TEST_SUCCESS;
+	return ut_main_up(VDEV_NAME, "msix=4,cmd_to_ms=2000,recovery=dead", &g_dev, &g_sim) == 0 ?
+	       TEST_SUCCESS : TEST_FAILED;
 }
 
 static void
 cmd_teardown(void)
 {
-	rte_vdev_uninit(VDEV_NAME);
+	ut_dev_remove(VDEV_NAME);
 	g_dev = NULL;
 	g_sim = NULL;
 }
