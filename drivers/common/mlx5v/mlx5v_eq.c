@@ -563,6 +563,12 @@ mlx5v_eq_async_destroy(struct mlx5v_dev *dev)
 	/* rdma-core order (§2.3): every later command is polled, then DESTROY_EQ. */
 	mlx5v_cmd_use_polling(dev);
 	__atomic_store_n(&dev->async_eq, NULL, __ATOMIC_RELEASE);
+	/*
+	 * Unregister the interrupt callback (waiting for a running one) before DESTROY_EQ: a
+	 * callback may have loaded the pointer just before it was cleared, and its poll ends
+	 * with an arm doorbell, which must reach an EQ the device still has.
+	 */
+	mlx5v_msi_ctrl_stop(dev, mlx5v_eq_async_intr, dev);
 	/* Polled command (events are off now). On a dead device it succeeds locally (§3.11). */
 	ret = mlx5v_eq_destroy_cmd(eq);
 	if (ret < 0) {
@@ -575,11 +581,6 @@ mlx5v_eq_async_destroy(struct mlx5v_dev *dev)
 		 */
 		mlx5v_eq_ring_quarantine(dev, &eq->ring);
 	}
-	/*
-	 * Unregister the interrupt callback (waiting for a running one) before the EQ
-	 * memory goes: a callback may have loaded the pointer just before it was cleared.
-	 */
-	mlx5v_msi_ctrl_stop(dev, mlx5v_eq_async_intr, dev);
 	/* The software side only, when the ring went to quarantine above. */
 	mlx5v_eq_free(eq);
 }

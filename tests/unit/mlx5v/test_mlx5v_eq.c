@@ -4,6 +4,7 @@
 
 /** @file Unit tests of mlx5v_eq: EQ lifecycle, owner bit, CI budget, dispatch. */
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -318,6 +319,83 @@ test_mlx5v_eq_number_zero(void)
 	return TEST_SUCCESS;
 }
 
+/* How long the removal may take to destroy the async EQ under a held poll: a bound. */
+#define HOLD_MS 2000
+
+/* 1 while block_cb() holds the thread polling the async EQ; set once it is in. */
+static int g_block;
+static int g_in_cb;
+
+/* A PORT_CHANGE subscriber that keeps the async EQ's poll (EQ loaded) until let go. */
+static int
+block_cb(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *arg)
+{
+	RTE_SET_USED(dev);
+	RTE_SET_USED(type);
+	RTE_SET_USED(eqe);
+	RTE_SET_USED(arg);
+	__atomic_store_n(&g_in_cb, 1, __ATOMIC_RELEASE);
+	UT_WAIT_FOR(__atomic_load_n(&g_block, __ATOMIC_ACQUIRE) == 0);
+	return 0;
+}
+
+static void *
+remove_thread(void *arg)
+{
+	*(int *)arg = ut_dev_remove(VDEV_NAME);
+	return NULL;
+}
+
+/*
+ * Removal while the EAL interrupt thread polls the async EQ: the teardown must not destroy
+ * the EQ under that poll, which re-arms it when done (an arm of an EQ the device no longer
+ * has). The poll is held in a PORT_CHANGE subscriber until the device is seen without the
+ * async EQ or the teardown waits for it. The model is read after the removal: on a PCI
+ * function it stays until the next open (doc/guides/platform/vfio_emulation.rst); a vdev
+ * takes its model with it. The last case: the suite's device is gone after it.
+ */
+static int
+test_mlx5v_eq_async_destroy_after_poll(void)
+{
+	struct mlx5v_sim *sim = g_sim;
+	unsigned int live, ms;
+	pthread_t th;
+	int ret = -1;
+
+	if (!ut_dev_pci()) {
+		printf("skipped on a vdev: the check reads the model after the removal\n");
+		return TEST_SKIPPED;
+	}
+	live = mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_EQ);
+	TEST_ASSERT_SUCCESS(mlx5v_eq_subscribe(g_dev, RTE_PMD_MLX5V_EVENT_PORT_CHANGE, block_cb,
+					       NULL), "subscribe");
+	__atomic_store_n(&g_block, 1, __ATOMIC_RELEASE);
+	TEST_ASSERT(mlx5v_sim_inject_event(sim, RTE_PMD_MLX5V_EVENT_PORT_CHANGE,
+					   RTE_PMD_MLX5V_PORT_CHANGE_DOWN, NULL) >= 1, "inject");
+	if (UT_WAIT_FOR(__atomic_load_n(&g_in_cb, __ATOMIC_ACQUIRE)) != 0) {
+		__atomic_store_n(&g_block, 0, __ATOMIC_RELEASE);
+		TEST_ASSERT(0, "the async EQ's poll did not come");
+	}
+	if (pthread_create(&th, NULL, remove_thread, &ret) != 0) {
+		__atomic_store_n(&g_block, 0, __ATOMIC_RELEASE);
+		TEST_ASSERT(0, "thread");
+	}
+	/*
+	 * Either the async EQ goes (DESTROY_EQ under the poll, a polled command: milliseconds)
+	 * or the teardown waits for the poll; let the poll go after that bound either way.
+	 */
+	for (ms = 0; ms < HOLD_MS && mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_EQ) >= live; ms++)
+		ut_sleep_ms(1);
+	__atomic_store_n(&g_block, 0, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	g_dev = NULL;
+	TEST_ASSERT_SUCCESS(ret, "remove");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(sim, MLX5V_SIM_CTR_DB_MISUSE), 0u,
+			  "the async EQ was armed after its DESTROY_EQ");
+	TEST_ASSERT_EQUAL(mlx5v_sim_live_objects(sim, MLX5V_SIM_OBJ_EQ), 0u, "EQs left");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mlx5v_eq_suite = {
 	.suite_name = "mlx5v_eq",
 	.setup = eq_setup,
@@ -331,6 +409,7 @@ static struct unit_test_suite mlx5v_eq_suite = {
 		TEST_CASE(test_mlx5v_eq_arm_with_pending_fires),
 		TEST_CASE(test_mlx5v_eq_dispatch_table),
 		TEST_CASE(test_mlx5v_eq_number_zero),
+		TEST_CASE(test_mlx5v_eq_async_destroy_after_poll),
 		TEST_CASES_END()
 	}
 };
