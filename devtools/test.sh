@@ -10,34 +10,34 @@ set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 bdir=$(realpath -m "${1:-$src/build}")
 "$src/devtools/setup.sh"
-if [ ! -f "$bdir/build.ninja" ]; then
-	meson setup "$bdir" "$src" -Ddpdk_src_cache="$src/build-cache"
-fi
-ninja -C "$bdir"
-rc=0
-meson test -C "$bdir" --num-processes 2 --print-errorlogs || rc=$?
-# The tree checks (suite "tree", no build needed) once more from an export without .git, as
-# a release tarball or a Debian source package ships the tree. Skipped in such an export.
-exp=$bdir/export
-exp_log=
+# The suites run from the tree as a source tarball ships it: in a clone, from an export without
+# .git (devtools/export.sh: git archive of the tracked files as they are now) in BUILD_DIR/export,
+# built in BUILD_DIR/export/build (incremental from one run to the next); in an export, from it.
+tsrc=$src
 if [ "$(git -C "$src" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$src" && pwd -P)" ]; then
-	rm -rf "$exp" && mkdir -p "$exp/src"
-	git -C "$src" archive HEAD | tar -x -C "$exp/src"
-	meson setup "$exp/build" "$exp/src" -Ddpdk_src_cache="$src/build-cache" >/dev/null &&
-		meson test -C "$exp/build" --no-rebuild --suite tree --num-processes 2 \
-		--print-errorlogs || rc=1
-	exp_log=$exp/build/meson-logs/testlog.json
+	tsrc=$bdir/export
+	# (Before, the export held src/ and build/ for the tree checks alone.)
+	[ ! -d "$tsrc/src" ] || rm -rf "$tsrc"
+	"$src/devtools/export.sh" "$tsrc"
 fi
+tb=$tsrc/build
+[ "$tsrc" != "$src" ] || tb=$bdir
+if [ ! -f "$tb/build.ninja" ]; then
+	meson setup "$tb" "$tsrc" -Ddpdk_src_cache="$src/build-cache"
+fi
+ninja -C "$tb"
+rc=0
+meson test -C "$tb" --num-processes 2 --print-errorlogs || rc=$?
 # The suite again (unit, soak, integration; not the tree checks nor suite "once") on 2 MiB
 # hugepages with IOVA as PA, on a pool fragmented on purpose (the meson test setup iovapa,
 # tests/meson.build); the wrapper exits 77 with a message where the machine refuses (not
 # root, no hugepages, no physical addresses) and restores nr_hugepages.
 prc=0
 "$src/devtools/hugepage-pa.sh" \
-	meson test -C "$bdir" --no-rebuild --setup iovapa --num-processes 2 \
+	meson test -C "$tb" --no-rebuild --setup iovapa --num-processes 2 \
 	--print-errorlogs || prc=$?
 [ $prc = 0 ] || [ $prc = 77 ] || rc=$prc
-pa_log=$bdir/meson-logs/testlog-iovapa.json
+pa_log=$tb/meson-logs/testlog-iovapa.json
 [ $prc != 77 ] || pa_log=
 "$src/devtools/build-check.sh" "$bdir/check" -Ddpdk_src_cache="$src/build-cache" || rc=1
 # The production drivers alone (-Dsimulators=false): they build, install and pass every
@@ -69,9 +69,8 @@ ninja -C "$fz" fuzz >"$fz.log" 2>&1 || { tail -40 "$fz.log"; rc=1; }
 meson test -C "$fz" --no-rebuild --suite fuzz --num-processes 2 --print-errorlogs || rc=$?
 # The end of what each failed test printed (a CI log is often read from its tail only), then
 # one plain summary line from the meson results (CI reads "N passed, N failed").
-/usr/bin/python3 - "$bdir/meson-logs/testlog.json" "$nosim/meson-logs/testlog.json" \
-	"$asan/meson-logs/testlog.json" "$fz/meson-logs/testlog.json" ${pa_log:+"$pa_log"} \
-	${exp_log:+"$exp_log"} <<'PY'
+/usr/bin/python3 - "$tb/meson-logs/testlog.json" "$nosim/meson-logs/testlog.json" \
+	"$asan/meson-logs/testlog.json" "$fz/meson-logs/testlog.json" ${pa_log:+"$pa_log"} <<'PY'
 import json, os, sys
 res = {"OK": 0, "FAIL": 0, "SKIP": 0, "TIMEOUT": 0, "EXPECTEDFAIL": 0, "UNEXPECTEDPASS": 0,
        "ERROR": 0}
