@@ -79,7 +79,7 @@ bench_run(struct fx *a, struct fx *b, uint64_t frames)
 				printf("send error CQE, syndrome %#x\n", cqe[0x37]);
 				return -EIO;
 			}
-			/* The CQE completes every WQE up to its wqe_counter (§6.7). */
+			/* The CQE completes every WQE up to its wqe_counter (prm/mlx5_eth §6.7). */
 			done = sent - (uint16_t)(a->sq_pc - 1 - be16(cqe + 0x3c));
 			last = now_ns();
 		}

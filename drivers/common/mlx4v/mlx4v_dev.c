@@ -16,7 +16,7 @@ RTE_LOG_REGISTER_DEFAULT(mlx4v_logtype, NOTICE);
 
 #define MLX4V_MAX_DEV 32
 
-/* Process-local: holds backend function pointers (house style rule 2). */
+/* Process-local: holds backend function pointers (contributing/style §2). */
 static struct mlx4v_dev_entry {
 	char name[RTE_DEV_NAME_MAX_LEN];
 	const struct mlx4v_verbs_ops *ops;

@@ -43,18 +43,18 @@ _Static_assert((int)MLX4V_CQE_STATUS_IPV4 == (int)MLX4_CQE_STATUS_IPV4_PKT, "mlx
 _Static_assert((int)MLX4V_CQE_STATUS_IP_CSUM_OK == (int)MLX4_CQE_STATUS_IP_HDR_CSUM_OK,
 	       "mlx4dv.h");
 
-/** Bytes of a send basic block (TXBB): the unit of SQ positions and owner bits (§4.2). */
+/** Bytes of a send basic block (TXBB): the unit of SQ positions and owner bits (prm/mlx4 §4.2). */
 #define MLX4V_TXBB_SIZE 64u
 /** log2 of MLX4V_TXBB_SIZE. */
 #define MLX4V_TXBB_SHIFT 6
-/** Bytes software keeps free ahead of the producer for the device's prefetch (§4.2). */
+/** Bytes software keeps free ahead of the producer for the device's prefetch (prm/mlx4 §4.2). */
 #define MLX4V_TX_HEADROOM 2048u
 /**
  * First dword of a freed TXBB: invalid for the device on the next pass of the ring when the
- * owner bit of the pass it was used in is ORed in (§4.2, Stamping). CPU order.
+ * owner bit of the pass it was used in is ORed in (prm/mlx4 §4.2, Stamping). CPU order.
  */
 #define MLX4V_TXBB_STAMP 0x7fffffffu
-/** Owner bit of a send control segment's owner_opcode, CPU order (§4.2). */
+/** Owner bit of a send control segment's owner_opcode, CPU order (prm/mlx4 §4.2). */
 #define MLX4V_WQE_OWNER (1u << 31)
 
 #endif /* _MLX4V_PRM_ETH_H_ */

@@ -11,7 +11,7 @@
 
 /*
  * Function pointers differ between processes, so the backend of a handle is kept
- * here, indexed by ctx->id, and never in the handle itself (house style rule 2).
+ * here, indexed by ctx->id, and never in the handle itself (contributing/style §2).
  */
 static struct {
 	const struct mlx4v_verbs_ops *ops;
@@ -76,7 +76,7 @@ mlx4v_verbs_sw_provider(const struct mlx4v_ctx *ctx)
 
 #define MLX4V_OPS(ctx) mlx4v_verbs_ops_get(ctx)
 
-/* Call an op that may be missing: a missing op is -ENOTSUP (house style rule 3). */
+/* Call an op that may be missing: a missing op is -ENOTSUP (contributing/style §3). */
 #define MLX4V_CALL(ctx, op, ...) \
 	(MLX4V_OPS(ctx)->op != NULL ? MLX4V_OPS(ctx)->op(__VA_ARGS__) : -ENOTSUP)
 

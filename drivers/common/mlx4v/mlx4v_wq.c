@@ -10,8 +10,8 @@
 #include "mlx4v_verbs.h"
 
 /*
- * libmlx4 geometry of a receive WQ (prm/mlx4 §3, WQ row; §4.5). Simulator backend only, verbs lock
- * held.
+ * libmlx4 geometry of a receive WQ (prm/mlx4 §3, WQ row; prm/mlx4 §4.5). Simulator backend only,
+ * verbs lock held.
  */
 int
 mlx4v_wq_layout(struct mlx4v_wq *wq)

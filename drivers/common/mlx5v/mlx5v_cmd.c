@@ -36,7 +36,7 @@ struct mlx5v_cmd_status_ent {
  * Kernel values throughout. Deviation from rdma-core, on purpose: NOT_READY (0x07) is
  * -EAGAIN (the kernel's choice; rdma-core has no case and returns EIO), so a caller can
  * retry a command the firmware is not ready for. DRIVER_ABORTED (0xfe) is never sent by a
- * device: the dead-device policy synthesises it (§3.11) and it maps to -ENOLINK.
+ * device: the dead-device policy synthesises it (prm/mlx5 §3.11) and it maps to -ENOLINK.
  */
 static const struct mlx5v_cmd_status_ent mlx5v_cmd_status_tbl[] = {
 	{ MLX5V_CMD_STAT_OK, 0, "OK" },
@@ -60,8 +60,8 @@ static const struct mlx5v_cmd_status_ent mlx5v_cmd_status_tbl[] = {
 };
 
 /*
- * Translate a firmware outbox status (byte 0 of mbox_out) for the cmd_exec path (§3.9). Unknown
- * codes fall to -EIO, the default of both [K] and [R].
+ * Translate a firmware outbox status (byte 0 of mbox_out) for the cmd_exec path (prm/mlx5 §3.9).
+ * Unknown codes fall to -EIO, the default of both [K] and [R].
  */
 int
 mlx5v_cmd_status_to_errno(uint8_t status)
@@ -89,7 +89,7 @@ mlx5v_cmd_status_name(uint8_t status)
 
 /*
  * Delivery status is a transport verdict: the command never ran. [R] ignores it; we follow [K] so
- * that a malformed entry or chain is not mistaken for a firmware answer (§3.7).
+ * that a malformed entry or chain is not mistaken for a firmware answer (prm/mlx5 §3.7).
  */
 static const struct mlx5v_cmd_status_ent mlx5v_cmd_deliv_tbl[] = {
 	{ MLX5V_CMD_DELIV_OK, 0, "OK" },
@@ -266,7 +266,7 @@ mlx5v_cmd_mbox_trim(struct mlx5v_dev *dev, struct mlx5v_cmd_slot *s)
  * Make the chain hold at least nblocks blocks. Blocks sit at a 1 KiB stride (the
  * kernel's DMA-pool alignment, prm/mlx5 §3.3) inside one EAL buffer and one DMA window.
  * A chain of up to MLX5V_CMD_MBOX_KEEP_BLOCKS is kept for the slot's next commands, like
- * [R]'s pre-sized 4 KiB messages (§3.3); a longer one lives for one command.
+ * [R]'s pre-sized 4 KiB messages (prm/mlx5 §3.3); a longer one lives for one command.
  */
 static int
 mlx5v_cmd_mbox_reserve(struct mlx5v_dev *dev, struct mlx5v_cmd_mbox *mb, unsigned int nblocks)
@@ -323,8 +323,8 @@ mlx5v_cmd_mbox_fill(struct mlx5v_cmd_mbox *mb, unsigned int nblocks, const uint8
 
 		/*
 		 * Output chains pass data == NULL: their data is zeroed before every command, as
-		 * [R] does (§3.3), so stale output from an earlier command can never be read as an
-		 * answer.
+		 * [R] does (prm/mlx5 §3.3), so stale output from an earlier command can never be
+		 * read as an answer.
 		 */
 		if (data != NULL && off < len)
 			chunk = RTE_MIN((size_t)MLX5V_MBOX_DATA_LEN, len - off);
@@ -337,10 +337,10 @@ mlx5v_cmd_mbox_fill(struct mlx5v_cmd_mbox *mb, unsigned int nblocks, const uint8
 		 */
 		MLX5V_IFC_SET64(cmd_mbox, blk, next, next);
 		MLX5V_IFC_SET(cmd_mbox, blk, block_num, i);
-		/* The kernel's token rule: every block carries the entry token (§3.4). */
+		/* The kernel's token rule: every block carries the entry token (prm/mlx5 §3.4). */
 		MLX5V_IFC_SET(cmd_mbox, blk, token, token);
 		if (checksum) {
-			/* §3.4: ctrl_sig covers 0x200..0x23d, sig covers 0..0x23e. */
+			/* prm/mlx5 §3.4: ctrl_sig covers 0x200..0x23d, sig covers 0..0x23e. */
 			MLX5V_IFC_SET(cmd_mbox, blk, ctrl_sig,
 				      ~mlx5v_xor8(blk + MLX5V_MBOX_DATA_LEN,
 						  MLX5V_IFC_BYTE_OFF(cmd_mbox, ctrl_sig) -
@@ -368,7 +368,7 @@ mlx5v_cmd_mbox_read(const struct mlx5v_cmd_mbox *mb, unsigned int nblocks, uint8
 }
 
 /*
- * Check the device's signatures on a completed command (§3.4, the kernel's
+ * Check the device's signatures on a completed command (prm/mlx5 §3.4, the kernel's
  * verify_signature()): the XOR over the whole entry, and over each output block's control
  * part (0x200..0x23e) and the whole block, must be 0xff. Only meaningful when signatures
  * are on (cmd->checksum): a device that does not sign leaves them arbitrary.
@@ -531,7 +531,7 @@ mlx5v_cmd_reap_locked(struct mlx5v_dev *dev)
 		MLX5V_CMD_LOG(WARNING, "%s: %s (0x%x) slot %u: completion arrived after timeout",
 			      dev->name, mlx5v_cmd_opcode_name(s->opcode), s->opcode, i);
 		cmd->late_completions++;
-		/* Read the answer only after ownership came back (§3.6: read barrier). */
+		/* Read the answer only after ownership came back (prm/mlx5 §3.6: read barrier). */
 		rte_io_rmb();
 		mlx5v_cmd_orphan_note_locked(dev, s, i);
 		s->state = MLX5V_CMD_SLOT_FREE;
@@ -573,7 +573,7 @@ mlx5v_cmd_slot_get(struct mlx5v_dev *dev, unsigned int flags, unsigned int *idx)
 				continue;
 			s->state = MLX5V_CMD_SLOT_BUSY;
 			__atomic_store_n(&s->posted, 0, __ATOMIC_RELAXED);
-			/* 8-bit token, incremented per command and never 0 (§3.4). */
+			/* 8-bit token, incremented per command and never 0 (prm/mlx5 §3.4). */
 			if (++cmd->token == 0)
 				cmd->token = 1;
 			s->token = cmd->token;
@@ -714,9 +714,9 @@ mlx5v_cmd_event(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *a
 			   !(mlx5v_cmd_owner(s) & MLX5V_CMD_OWNER_HW) &&
 			   !__atomic_load_n(&s->done, __ATOMIC_RELAXED)) {
 			/*
-			 * Ownership re-checked as rdma-core does (§3.6), under the lock and only
-			 * once the command is posted: posted is stored after the owner bit was
-			 * set, so an owner bit read 0 here is the device's answer to this very
+			 * Ownership re-checked as rdma-core does (prm/mlx5 §3.6), under the lock
+			 * and only once the command is posted: posted is stored after the owner bit
+			 * was set, so an owner bit read 0 here is the device's answer to this very
 			 * command. An event of an earlier command on this slot (a late or
 			 * duplicate one) that is handled while the slot is already taken again
 			 * would otherwise find the owner bit of the old answer, or of the entry
@@ -748,7 +748,7 @@ mlx5v_cmd_post(struct mlx5v_dev *dev, unsigned int idx, const void *in, size_t i
 	struct mlx5v_cmd_slot *s = &cmd->slot[idx];
 	uint8_t *ent = s->ent;
 
-	/* Zeroing also clears out[] and status, as §3.5 step 1 requires before posting. */
+	/* Zeroing also clears out[] and status, as prm/mlx5 §3.5 step 1 requires before posting. */
 	memset(ent, 0, MLX5V_CMD_ENT_SIZE);
 	MLX5V_IFC_SET(cmd_layout, ent, type, MLX5V_CMD_TYPE_PCI);
 	MLX5V_IFC_SET(cmd_layout, ent, inlen, inlen);
@@ -761,7 +761,7 @@ mlx5v_cmd_post(struct mlx5v_dev *dev, unsigned int idx, const void *in, size_t i
 	MLX5V_IFC_SET(cmd_layout, ent, token, s->token);
 	s->opcode = MLX5V_IFC_GET(cmd_in_hdr, in, opcode);
 	__atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
-	/* Hand the entry to the device: owner bit 1 (§3.5 step 2). */
+	/* Hand the entry to the device: owner bit 1 (prm/mlx5 §3.5 step 2). */
 	MLX5V_IFC_SET(cmd_layout, ent, status_own, MLX5V_CMD_OWNER_HW);
 	/*
 	 * [K] computes the entry signature last, after the owner byte, because sig covers all 64
@@ -770,7 +770,7 @@ mlx5v_cmd_post(struct mlx5v_dev *dev, unsigned int idx, const void *in, size_t i
 	if (cmd->checksum)
 		MLX5V_IFC_SET(cmd_layout, ent, sig, ~mlx5v_xor8(ent, MLX5V_CMD_ENT_SIZE));
 	/*
-	 * §3.5 step 4: the entry, every mailbox block and the owner bit must be visible in
+	 * prm/mlx5 §3.5 step 4: the entry, every mailbox block and the owner bit must be visible in
 	 * memory before the device can see the doorbell.
 	 */
 	rte_wmb();
@@ -779,7 +779,7 @@ mlx5v_cmd_post(struct mlx5v_dev *dev, unsigned int idx, const void *in, size_t i
 	 * bit 0 can only be the device's answer to this command (mlx5v_cmd_event()).
 	 */
 	__atomic_store_n(&s->posted, 1, __ATOMIC_RELEASE);
-	/* Doorbell: BE32 bitmask, bit idx posts slot idx (§1.1 cmd_dbell). */
+	/* Doorbell: BE32 bitmask, bit idx posts slot idx (prm/mlx5 §1.1 cmd_dbell). */
 	mlx5v_hw_wr32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMD_DBELL, 1u << idx);
 }
 
@@ -891,12 +891,12 @@ mlx5v_cmd_wait(struct mlx5v_dev *dev, unsigned int idx, unsigned int flags, uint
 		else
 			rte_delay_us_sleep(10);
 	}
-	/* Read the output only after ownership came back (§3.6: read barrier). */
+	/* Read the output only after ownership came back (prm/mlx5 §3.6: read barrier). */
 	rte_io_rmb();
 	return 0;
 }
 
-/* Mark a slot whose waiter gives up: reserved until the device answers (§3.10). */
+/* Mark a slot whose waiter gives up: reserved until the device answers (prm/mlx5 §3.10). */
 /*
  * Called on the waiter's thread after mlx5v_cmd_wait() gave up. The owner check is repeated under
  * cmd->lock so that a completion racing with the timeout is not lost.
@@ -913,7 +913,7 @@ mlx5v_cmd_timeout(struct mlx5v_dev *dev, unsigned int idx)
 		rte_spinlock_unlock(&cmd->lock);
 		/*
 		 * Same read barrier as in mlx5v_cmd_wait(): the output is read after ownership
-		 * returned (§3.6).
+		 * returned (prm/mlx5 §3.6).
 		 */
 		rte_io_rmb();
 		return 0;
@@ -1019,7 +1019,7 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	mlx5v_cmd_mbox_fill(&s->in, nin, (const uint8_t *)in + MLX5V_CMD_INLINE_LEN,
 			    inlen > MLX5V_CMD_INLINE_LEN ? inlen - MLX5V_CMD_INLINE_LEN : 0,
 			    s->token, cmd->checksum);
-	/* Output blocks: zeroed data, chained, tokened (§3.5 step 1). */
+	/* Output blocks: zeroed data, chained, tokened (prm/mlx5 §3.5 step 1). */
 	mlx5v_cmd_mbox_fill(&s->out, nout, NULL, 0, s->token, cmd->checksum);
 	t_db = mlx5v_cmd_now_ns();
 	mlx5v_cmd_post(dev, idx, in, inlen, outlen, nin, nout);
@@ -1049,10 +1049,10 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	status_own = MLX5V_IFC_GET(cmd_layout, s->ent, status_own);
 	deliv = status_own >> 1;
 	/*
-	 * §3.4: with signatures on, the device signs its output too. The entry signature
+	 * prm/mlx5 §3.4: with signatures on, the device signs its output too. The entry signature
 	 * covers status_own, so it is checked first; the output blocks only matter when the
 	 * command was delivered. A bad one is reported as delivery status SIGNAT_ERR
-	 * (-EBADR, §3.7); the kernel returns -EHWPOISON here, which no caller of ours
+	 * (-EBADR, prm/mlx5 §3.7); the kernel returns -EHWPOISON here, which no caller of ours
 	 * distinguishes from a signature error the device reports on our input.
 	 */
 	if (cmd->checksum &&
@@ -1117,7 +1117,7 @@ mlx5v_cmd_exec_flags(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 		return ret;
 	status = MLX5V_IFC_GET(cmd_out_hdr, out, status);
 	ret = mlx5v_cmd_status_to_errno(status);
-	/* The one log line of a failed command (house style: exactly once). */
+	/* The one log line of a failed command (contributing/style §4: exactly once). */
 	MLX5V_CMD_LOG(ERR, "%s: %s(0x%x) op_mod 0x%x failed, status %s(0x%x), syndrome 0x%x",
 		      dev->name, mlx5v_cmd_opcode_name(MLX5V_IFC_GET(cmd_in_hdr, in, opcode)),
 		      MLX5V_IFC_GET(cmd_in_hdr, in, opcode),
@@ -1200,7 +1200,7 @@ mlx5v_cmd_init(struct mlx5v_dev *dev)
 	cmd->events = 0;
 	cmd->nb_orphans = 0;
 	cmd->reclaiming = 0;
-	/* §2.1 step 2: geometry is read-only in cmdq_addr_l_sz[7:0]. */
+	/* prm/mlx5 §2.1 step 2: geometry is read-only in cmdq_addr_l_sz[7:0]. */
 	v = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDQ_ADDR_L_SZ);
 	cmd->log_sz = (v >> 4) & 0xf;
 	cmd->log_stride = v & 0xf;
@@ -1225,8 +1225,8 @@ mlx5v_cmd_init(struct mlx5v_dev *dev)
 	if (cmd->stats == NULL)
 		return -ENOMEM;
 	/*
-	 * One zeroed, 4 KiB-aligned page holds the whole queue (log_sz + log_stride <= 12, §3.1);
-	 * the device rejects an address with bits 11:0 set (prm/mlx5 §1.1).
+	 * One zeroed, 4 KiB-aligned page holds the whole queue (log_sz + log_stride <= 12,
+	 * prm/mlx5 §3.1); the device rejects an address with bits 11:0 set (prm/mlx5 §1.1).
 	 */
 	cmd->queue = rte_zmalloc_socket("mlx5v_cmdq", 4096, 4096, dev->socket);
 	if (cmd->queue == NULL) {
@@ -1301,7 +1301,8 @@ mlx5v_cmd_cleanup(struct mlx5v_dev *dev)
 	mlx5v_eq_unsubscribe(dev, RTE_PMD_MLX5V_EVENT_CMD, mlx5v_cmd_event, NULL);
 	/*
 	 * Objects of late completions not destroyed yet, and of commands that never completed,
-	 * went with TEARDOWN_HCA / DISABLE_HCA: the function teardown reclaims them (§2.3).
+	 * went with TEARDOWN_HCA / DISABLE_HCA: the function teardown reclaims them
+	 * (prm/mlx5 §2.3).
 	 */
 	if (cmd->nb_orphans > 0)
 		MLX5V_CMD_LOG(WARNING, "%s: %u object(s) of late completions reclaimed by the "

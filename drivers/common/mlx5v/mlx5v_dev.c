@@ -291,7 +291,7 @@ mlx5v_dev_init(const char *name, const struct mlx5v_hw *hw, const struct mlx5v_d
 	dev->recovery = p != NULL && p->recovery == MLX5V_RECOVERY_RESET ?
 			MLX5V_RECOVERY_RESET : MLX5V_RECOVERY_DEAD;
 	/*
-	 * Off unless asked for: both anchors run without signatures (prm/mlx5 §3.4). Asked for,
+	 * Off unless asked for: [K] and [R] run without signatures (prm/mlx5 §3.4). Asked for,
 	 * they start once SET_HCA_CAP has set cmdif_checksum (mlx5v_dev_set_hca_cap()).
 	 */
 	dev->cmd_sig = p != NULL ? !!p->cmd_sig : 0;
@@ -469,7 +469,7 @@ mlx5v_dev_simple_cmd(struct mlx5v_dev *dev, uint16_t opcode, uint16_t op_mod,
 static int
 mlx5v_dev_enable_hca(struct mlx5v_dev *dev)
 {
-	/* enable_hca_out is 12 bytes (§2.1 step 6); function_id 0 is this function. */
+	/* enable_hca_out is 12 bytes (prm/mlx5 §2.1 step 6); function_id 0 is this function. */
 	return mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_ENABLE_HCA, 0, 0,
 				    MLX5V_IFC_BYTES(enable_hca_out));
 }
@@ -484,7 +484,7 @@ mlx5v_dev_disable_hca(struct mlx5v_dev *dev)
 	/* disable_hca_out is 12 bytes, as enable_hca_out (prm/mlx5 §9). */
 	mlx5v_dev_simple_cmd(dev, MLX5V_CMD_OP_DISABLE_HCA, 0, 0,
 			     MLX5V_IFC_BYTES(disable_hca_out));
-	/* The function's capabilities reset with it: cmdif_checksum too (§3.4). */
+	/* The function's capabilities reset with it: cmdif_checksum too (prm/mlx5 §3.4). */
 	mlx5v_cmd_checksum_enable(dev, 0);
 }
 
@@ -513,7 +513,9 @@ mlx5v_dev_set_issi(struct mlx5v_dev *dev)
 	return mlx5v_cmd_exec(dev, in, sizeof(in), out, MLX5V_CMD_HDR_SIZE);
 }
 
-/* ACCESS_REG write of HOST_ENDIANNESS (§2.1 step 11): byte 0 is 0x80 on big-endian hosts. */
+/*
+ * ACCESS_REG write of HOST_ENDIANNESS (prm/mlx5 §2.1 step 11): byte 0 is 0x80 on big-endian hosts.
+ */
 static int
 mlx5v_dev_set_host_endianness(struct mlx5v_dev *dev)
 {
@@ -530,7 +532,7 @@ mlx5v_dev_set_host_endianness(struct mlx5v_dev *dev)
 	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 }
 
-/* QUERY_HCA_CAP of one capability type; op_mod = (cap_type << 1) | mode (§2.1 step 12). */
+/* QUERY_HCA_CAP of one capability type; op_mod = (cap_type << 1) | mode (prm/mlx5 §2.1 step 12). */
 static int
 mlx5v_dev_query_cap(struct mlx5v_dev *dev, unsigned int type, unsigned int mode, uint8_t *cap)
 {
@@ -553,7 +555,7 @@ mlx5v_dev_query_cap(struct mlx5v_dev *dev, unsigned int type, unsigned int mode,
 	return ret;
 }
 
-/* QUERY_HCA_CAP max and cur, then SET_HCA_CAP general (§2.1 steps 12-13). */
+/* QUERY_HCA_CAP max and cur, then SET_HCA_CAP general (prm/mlx5 §2.1 steps 12-13). */
 static int
 mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
 {
@@ -578,8 +580,8 @@ mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
 	cap = MLX5V_IFC_ADDR_OF(set_hca_cap_in, in, capability);
 	memcpy(cap, dev->hca_cap_cur, MLX5V_HCA_CAP_SIZE);
 	/*
-	 * Signatures (§3.4): the device checks and signs only once cmdif_checksum is set, so
-	 * with cmd_sig the driver starts signing after this command, not before.
+	 * Signatures (prm/mlx5 §3.4): the device checks and signs only once cmdif_checksum is set,
+	 * so with cmd_sig the driver starts signing after this command, not before.
 	 */
 	sig = dev->cmd_sig ? MLX5V_IFC_GET(cmd_hca_cap, dev->hca_cap_max, cmdif_checksum) : 0;
 	if (dev->cmd_sig && sig == 0)
@@ -587,9 +589,9 @@ mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
 			  "(cmdif_checksum max 0); commands stay unsigned", dev->name);
 	MLX5V_IFC_SET(cmd_hca_cap, cap, cmdif_checksum, sig);
 	/*
-	 * UAR pages follow the host page size the backend maps BAR0 with: log2(page) - 12 (§2.2,
-	 * §12 #16). Above 4 KiB, uar_4k keeps UAR indices in 4 KiB units when the device can, as
-	 * [K] does; otherwise an index counts host pages (prm/mlx5 §2.1 step 13).
+	 * UAR pages follow the host page size the backend maps BAR0 with: log2(page) - 12
+	 * (prm/mlx5 §2.2, §12 #16). Above 4 KiB, uar_4k keeps UAR indices in 4 KiB units when the
+	 * device can, as [K] does; otherwise an index counts host pages (prm/mlx5 §2.1 step 13).
 	 */
 	MLX5V_IFC_SET(cmd_hca_cap, cap, log_uar_page_sz,
 		      rte_log2_u64(page) - MLX5V_ADAPTER_PAGE_SHIFT);
@@ -615,7 +617,7 @@ mlx5v_dev_set_hca_cap(struct mlx5v_dev *dev)
 }
 
 /*
- * RoCE caps, only when the general "roce" cap is set (§2.1 step 14, rdma-core
+ * RoCE caps, only when the general "roce" cap is set (prm/mlx5 §2.1 step 14, rdma-core
  * handle_hca_cap_roce): query cur (op_mod 0x9) and max (0x8); if the device can set
  * sw_r_roce_src_udp_port but has not, SET_HCA_CAP op_mod 0x8 with the current RoCE caps
  * and that bit set.
@@ -651,7 +653,7 @@ out:
 }
 
 /*
- * §2.1 step 15: rdma-core (mlx5_vfio_setup_function) refuses a function whose
+ * prm/mlx5 §2.1 step 15: rdma-core (mlx5_vfio_setup_function) refuses a function whose
  * umem_uid_0 cap is 0 with EOPNOTSUPP; DEVX UMEMs with uid 0 depend on it.
  */
 static int
@@ -671,7 +673,7 @@ mlx5v_dev_init_hca(struct mlx5v_dev *dev)
 }
 
 /*
- * §2.1 step 18: on an Ethernet port, MODIFY_NIC_VPORT_CONTEXT of our own vport with
+ * prm/mlx5 §2.1 step 18: on an Ethernet port, MODIFY_NIC_VPORT_CONTEXT of our own vport with
  * field_select.roce_en = 1 and nic_vport_context.roce_en = 1, as rdma-core does after
  * INIT_HCA. Like rdma-core, unload does not undo it: TEARDOWN_HCA ends the vport context
  * with the rest of the HCA state (inference; the kernel's mlx5_ib disables RoCE first).
@@ -713,11 +715,12 @@ mlx5v_dev_teardown_fast(struct mlx5v_dev *dev)
 	if (ret < 0)
 		return ret;
 	/*
-	 * state = FORCE_STATE_FAIL: firmware refused the fast path (prm/mlx5 §2.3 step 2, §9).
+	 * state = FORCE_STATE_FAIL: firmware refused the fast path (prm/mlx5 §2.3 step 2,
+	 * prm/mlx5 §9).
 	 */
 	if (MLX5V_IFC_GET(teardown_hca_out, out, state) == MLX5V_TEARDOWN_STATE_FORCE_FAIL)
 		return -EIO;
-	/* §2.3: request nic_interface DISABLED; this also writes 0 into bits 7:0. */
+	/* prm/mlx5 §2.3: request nic_interface DISABLED; this also writes 0 into bits 7:0. */
 	v = mlx5v_hw_rd32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDQ_ADDR_L_SZ);
 	mlx5v_hw_wr32(mlx5v_dev_hw(dev), MLX5V_ISEG_CMDQ_ADDR_L_SZ,
 		      (v & MLX5V_CMDQ_ADDR_MASK) | (MLX5V_NIC_IF_DISABLED << MLX5V_NIC_IF_SHIFT));

@@ -204,7 +204,7 @@ struct mlx5v_dev {
 	uint64_t recovery_failures;   /**< recoveries given up: the device stayed dead */
 };
 
-/** @return this process's seam of dev (house style rule 2: never in shared memory). */
+/** @return this process's seam of dev (contributing/style §2: never in shared memory). */
 static inline struct mlx5v_hw *
 mlx5v_dev_hw(const struct mlx5v_dev *dev)
 {

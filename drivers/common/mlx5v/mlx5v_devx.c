@@ -106,7 +106,7 @@ mlx5v_devx_query_eqn(struct mlx5v_dev *dev, uint32_t vector, uint32_t *eqn)
 		return -EINVAL;
 	/*
 	 * rdma-core over VFIO serves only vector 0, with the async EQ; vectors used by
-	 * created EQs are not served (§11.6, §12 #11).
+	 * created EQs are not served (prm/mlx5 §11.6, §12 #11).
 	 */
 	if (vector != MLX5V_ASYNC_EQ_VECTOR)
 		return -EINVAL;

@@ -203,7 +203,8 @@ mlx5v_devx_cq_arm_ci(struct mlx5v_devx_cq *cq, uint32_t ci, int solicited)
 	cq->dbrec[RTE_PMD_MLX5V_CQ_DBREC_ARM] = rte_cpu_to_be_32(word);
 	/*
 	 * Then the 64-bit BE MMIO at UAR + 0x20 through the seam, whose write barrier makes the
-	 * record visible before the doorbell (§7.3) and which tells a polling model at once.
+	 * record visible before the doorbell (prm/mlx5 §7.3) and which tells a polling model at
+	 * once.
 	 */
 	mlx5v_hw_db_wr64(mlx5v_dev_hw(cq->dev),
 			 (uint8_t *)cq->uar.base_addr + RTE_PMD_MLX5V_UAR_CQ_DB_OFF,

@@ -38,9 +38,9 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	int ret;
 
 	/*
-	 * rdma-core's checks, in its order (prm/mlx5 §11.4 step 1), plus what it misses (§12 #9):
-	 * intr is read as 12 bits and must name a vector the caller allocated, and outlen
-	 * must hold eq_number (byte 0x0b).
+	 * rdma-core's checks, in its order (prm/mlx5 §11.4 step 1), plus what it misses
+	 * (prm/mlx5 §12 #9): intr is read as 12 bits and must name a vector the caller allocated,
+	 * and outlen must hold eq_number (byte 0x0b).
 	 */
 	if (dev == NULL || in == NULL || out == NULL)
 		goto einval;
@@ -52,7 +52,7 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	eqc = MLX5V_IFC_ADDR_OF(create_eq_in, in, eqc);
 	/*
 	 * Vector 0 belongs to the driver's async EQ ([R] rejects intr == 0 too, prm/mlx5 §11.4
-	 * step 1, §11.8).
+	 * step 1, prm/mlx5 §11.8).
 	 */
 	if (MLX5V_IFC_GET(eqc, eqc, intr) == MLX5V_ASYNC_EQ_VECTOR)
 		goto einval;
@@ -89,8 +89,8 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	if (ret < 0)
 		goto err_abort;
 	/*
-	 * Owner bytes are 1 BEFORE CREATE_EQ, which rdma-core leaves to the caller (§11.7
-	 * risk), and one PAS covers the ring (§11.4 step 8). A failed DMA mapping is a
+	 * Owner bytes are 1 BEFORE CREATE_EQ, which rdma-core leaves to the caller (prm/mlx5 §11.7
+	 * risk), and one PAS covers the ring (prm/mlx5 §11.4 step 8). A failed DMA mapping is a
 	 * local error: its errno, never EREMOTEIO, and the ring is already freed.
 	 */
 	ret = mlx5v_eq_ring_alloc(dev, eq->log_nent, "mlx5v_devx_eq_buf", &eq->ring);
@@ -111,7 +111,9 @@ mlx5v_devx_eq_create(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	}
 	memcpy(cin, in, inlen);
 	mlx5v_eq_ring_pas_set(&eq->ring, cin);
-	/* cmd_do: a device failure is -EREMOTEIO with status and syndrome in out (§3.9). */
+	/*
+	 * cmd_do: a device failure is -EREMOTEIO with status and syndrome in out (prm/mlx5 §3.9).
+	 */
 	ret = mlx5v_cmd_do(dev, cin, cinlen, out, outlen);
 	free(cin);
 	/*
@@ -170,7 +172,7 @@ mlx5v_devx_eq_free(struct mlx5v_devx_eq *eq)
 
 	/* The interrupt callback holds no reference: stop it (and wait for it) first. */
 	mlx5v_devx_eq_intr_stop_one(eq);
-	/* rdma-core leaks the ring here (§12 #1); we free it. */
+	/* rdma-core leaks the ring here (prm/mlx5 §12 #1); we free it. */
 	mlx5v_eq_ring_free(dev, &eq->ring);
 	mlx5v_msi_eq_ref(dev, eq->vector, -1);
 	mlx5v_devx_hmem_free(eq, sizeof(*eq));
@@ -330,13 +332,15 @@ mlx5v_devx_eq_poll_one(struct mlx5v_devx_eq *eq)
 		eq->ci++;
 		eq->stats.eqes++;
 		n++;
-		/* §6.9: the CI reaches the device at least every 128 EQEs, without arming. */
+		/*
+		 * prm/mlx5 §6.9: the CI reaches the device at least every 128 EQEs, without arming.
+		 */
 		if (++cc == RTE_PMD_MLX5V_NUM_SPARE_EQE) {
 			mlx5v_devx_eq_db(eq, 0);
 			cc = 0;
 		}
 	}
-	/* Arm after every pass, even an empty one, as both reference drivers (§6.10). */
+	/* Arm after every pass, even an empty one, as both reference drivers (prm/mlx5 §6.10). */
 	/*
 	 * An arm with EQEs still pending makes the device raise the vector again at once
 	 * (prm/mlx5 §6.11), so a trylock loser above loses no wake-up.
@@ -508,7 +512,7 @@ mlx5v_devx_eq_intr_start(struct mlx5v_devx_eq *eq)
 		eq->ih = NULL;
 		goto err_ih_free;
 	}
-	/* Arm so the first EQE raises the vector (a new EQ is not armed, §6.11). */
+	/* Arm so the first EQE raises the vector (a new EQ is not armed, prm/mlx5 §6.11). */
 	if (eq->db != NULL)
 		mlx5v_devx_eq_db(eq, 1);
 	ret = 0;

@@ -182,8 +182,8 @@ mlx5v_eq_poll(struct mlx5v_eq *eq)
 						__ATOMIC_RELAXED);
 
 		/*
-		 * Owner rule (§6.8): the device writes owner = (pi >> log_nent) & 1, so the
-		 * entry is ours only when the owner bit equals the wrap parity of ci. Every
+		 * Owner rule (prm/mlx5 §6.8): the device writes owner = (pi >> log_nent) & 1, so
+		 * the entry is ours only when the owner bit equals the wrap parity of ci. Every
 		 * owner byte started at 1, which the device never writes on the first pass.
 		 */
 		if ((owner & 1) ^ !!(eq->ci & eq->ring.nent))
@@ -195,8 +195,8 @@ mlx5v_eq_poll(struct mlx5v_eq *eq)
 		eq->stats.eqes++;
 		n++;
 		/*
-		 * §6.9: the HCA declares an overrun unless the CI is written at least every
-		 * MLX5V_NUM_SPARE_EQE entries; update it without arming on each 128.
+		 * prm/mlx5 §6.9: the HCA declares an overrun unless the CI is written at least
+		 * every MLX5V_NUM_SPARE_EQE entries; update it without arming on each 128.
 		 */
 		if (++cc >= MLX5V_EQ_POLLING_BUDGET) {
 			mlx5v_eq_update_ci(eq, 0);
@@ -207,7 +207,7 @@ mlx5v_eq_poll(struct mlx5v_eq *eq)
 	 * If EQEs were left or arrived meanwhile, the arm makes the device raise the vector again
 	 * at once (prm/mlx5 §6.11), so the early exit of a concurrent trylock loses nothing.
 	 */
-	/* Both drivers arm after every pass, even an empty one (§6.10). */
+	/* Both drivers arm after every pass, even an empty one (prm/mlx5 §6.10). */
 	mlx5v_eq_update_ci(eq, 1);
 	rte_spinlock_unlock(&eq->lock);
 	return n;
@@ -229,7 +229,7 @@ mlx5v_eq_ring_alloc(struct mlx5v_dev *dev, uint32_t log_nent, const char *name,
 	/*
 	 * One PAS covers the whole ring (prm/mlx5 §11.4 step 8): a power of two of at
 	 * least one 4 KiB page, aligned to its size so that the IOVA is too (IOVA as VA,
-	 * §11.9).
+	 * prm/mlx5 §11.9).
 	 */
 	r->size = RTE_MAX((size_t)r->nent * MLX5V_IFC_BYTES(eqe), (size_t)MLX5V_EQ_RING_MIN);
 	r->buf = rte_zmalloc_socket(name, r->size, r->size, dev->socket);
@@ -246,9 +246,9 @@ mlx5v_eq_ring_alloc(struct mlx5v_dev *dev, uint32_t log_nent, const char *name,
 		return -ENOMEM;
 	/*
 	 * Every owner byte starts at 1 (hardware-owned), set BEFORE CREATE_EQ so that an
-	 * event written right after creation is never overwritten (§11.7). rdma-core leaves
-	 * this to the DEVX caller after create, when an event may already have been written
-	 * (§11.7 risk); initialising again is harmless for callers that do.
+	 * event written right after creation is never overwritten (prm/mlx5 §11.7). rdma-core
+	 * leaves this to the DEVX caller after create, when an event may already have been written
+	 * (prm/mlx5 §11.7 risk); initialising again is harmless for callers that do.
 	 */
 	for (i = 0; i < r->nent; i++)
 		MLX5V_IFC_SET(eqe, r->buf + (size_t)i * MLX5V_IFC_BYTES(eqe), owner,
@@ -299,7 +299,7 @@ mlx5v_eq_ring_quarantine(struct mlx5v_dev *dev, struct mlx5v_eq_ring *r)
 void
 mlx5v_eq_ring_pas_set(const struct mlx5v_eq_ring *r, uint8_t *create_eq_in)
 {
-	/* One PAS per chunk; with one chunk its page is the whole ring (§11.4 step 8). */
+	/* One PAS per chunk; with one chunk its page is the whole ring (prm/mlx5 §11.4 step 8). */
 	MLX5V_IFC_SET(eqc, MLX5V_IFC_ADDR_OF(create_eq_in, create_eq_in, eqc), log_page_size,
 		      r->dma.shift - MLX5V_ADAPTER_PAGE_SHIFT);
 	mlx5v_dma_buf_pas_fill(&r->dma, create_eq_in + MLX5V_IFC_BYTE_OFF(create_eq_in, pas));
@@ -387,7 +387,7 @@ mlx5v_eq_create(struct mlx5v_dev *dev, const struct mlx5v_eq_attr *attr)
 	/* eq_number is 8 bits at out 0x0b (prm/mlx5 §6.3). */
 	eq->eqn = MLX5V_IFC_GET(create_eq_out, out, eq_number);
 	eq->db = dev->uar_addr + MLX5V_IFC_BYTE_OFF(uar_page, eq_db_arm);
-	/* Both drivers arm right after creation (§6.11: a new EQ is not armed). */
+	/* Both drivers arm right after creation (prm/mlx5 §6.11: a new EQ is not armed). */
 	mlx5v_eq_arm(eq);
 	MLX5V_EQ_LOG(DEBUG, "%s: EQ %u: %u entries, vector %u, IOVA 0x%" PRIx64,
 		     dev->name, eq->eqn, eq->ring.nent, eq->vector, eq->ring.iova);
@@ -447,7 +447,7 @@ mlx5v_eq_destroy(struct mlx5v_eq *eq)
 		return -EINVAL;
 	/*
 	 * Keep the ring on failure: firmware may still write EQEs into it. On a dead device
-	 * DESTROY_EQ is emulated as success (§3.11), so unload still frees it.
+	 * DESTROY_EQ is emulated as success (prm/mlx5 §3.11), so unload still frees it.
 	 */
 	ret = mlx5v_eq_destroy_cmd(eq);
 	if (ret < 0)
@@ -560,7 +560,7 @@ mlx5v_eq_async_destroy(struct mlx5v_dev *dev)
 
 	if (eq == NULL)
 		return;
-	/* rdma-core order (§2.3): every later command is polled, then DESTROY_EQ. */
+	/* rdma-core order (prm/mlx5 §2.3): every later command is polled, then DESTROY_EQ. */
 	mlx5v_cmd_use_polling(dev);
 	__atomic_store_n(&dev->async_eq, NULL, __ATOMIC_RELEASE);
 	/*
@@ -569,7 +569,10 @@ mlx5v_eq_async_destroy(struct mlx5v_dev *dev)
 	 * with an arm doorbell, which must reach an EQ the device still has.
 	 */
 	mlx5v_msi_ctrl_stop(dev, mlx5v_eq_async_intr, dev);
-	/* Polled command (events are off now). On a dead device it succeeds locally (§3.11). */
+	/*
+	 * Polled command (events are off now). On a dead device it succeeds locally (prm/mlx5
+	 * §3.11).
+	 */
 	ret = mlx5v_eq_destroy_cmd(eq);
 	if (ret < 0) {
 		MLX5V_EQ_LOG(WARNING,

@@ -135,7 +135,7 @@ mlx5v_health_check(struct mlx5v_dev *dev)
 	 * Every sensor below means the device is gone: switch to dead (prm/mlx5 §3.11) where
 	 * rdma-core would abort() (prm/mlx5 §12 #2).
 	 */
-	/* Fatal sensors in the PRM order (§4.3). 1: an offline PCI link reads all ones. */
+	/* Fatal sensors in the PRM order (prm/mlx5 §4.3). 1: an offline PCI link reads all ones. */
 	if (mlx5v_hw_rd32(hw, MLX5V_HEALTH_FW_VER) == UINT32_MAX) {
 		mlx5v_dev_set_dead(dev, MLX5V_DEAD_PCI_COMM_ERR);
 		return -ENOLINK;

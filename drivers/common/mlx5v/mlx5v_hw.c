@@ -57,7 +57,7 @@ mlx5v_hw_lookup(const char *name)
 	return hw;
 }
 
-/* A backend that lacks an optional operation returns -ENOTSUP (house style rule 3). */
+/* A backend that lacks an optional operation returns -ENOTSUP (contributing/style §3). */
 
 int
 mlx5v_hw_dma_map(struct mlx5v_hw *hw, void *va, size_t len, uint64_t *iova)

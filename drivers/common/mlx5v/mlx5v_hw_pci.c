@@ -181,7 +181,7 @@ mlx5v_pci_irq_set(struct mlx5v_hw *hw, unsigned int start, unsigned int count, c
 	return ret;
 }
 
-/* PCI COMMAND |= memory space | bus master (§2.1 step 4). */
+/* PCI COMMAND |= memory space | bus master (prm/mlx5 §2.1 step 4). */
 static int
 mlx5v_pci_bus_enable(struct mlx5v_hw *hw)
 {

@@ -313,7 +313,7 @@ mlx5v_msi_free(struct mlx5v_dev *dev, unsigned int vector, int fd)
 		rte_spinlock_unlock(&msi->lock);
 		return -EINVAL;
 	}
-	/* rdma-core frees a vector under a live EQ (§12 #10); refuse instead. */
+	/* rdma-core frees a vector under a live EQ (prm/mlx5 §12 #10); refuse instead. */
 	if (msi->eq_refs[vector] > 0) {
 		rte_spinlock_unlock(&msi->lock);
 		return -EBUSY;

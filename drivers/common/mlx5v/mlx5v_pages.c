@@ -249,7 +249,7 @@ mlx5v_pages_chunk_new(struct mlx5v_dev *dev)
 		struct mlx5v_pages_node *n = &c->node[i];
 		uint32_t h = mlx5v_pages_hash(pg, n->iova);
 
-		/* Firmware does not support a page at DMA address 0 (§5.2). */
+		/* Firmware does not support a page at DMA address 0 (prm/mlx5 §5.2). */
 		if (n->iova == 0)
 			c->reserved |= UINT64_C(1) << i;
 		n->bit = i;
@@ -348,7 +348,7 @@ mlx5v_pages_cmd_hdr(uint8_t *in, uint16_t op_mod, uint16_t func_id, unsigned int
 	MLX5V_IFC_SET(manage_pages_in, in, embedded_cpu_function, !!(flags & MLX5V_PAGES_F_EC));
 }
 
-/* MANAGE_PAGES CANT_GIVE: tell the device a request cannot be met (§12 #14). */
+/* MANAGE_PAGES CANT_GIVE: tell the device a request cannot be met (prm/mlx5 §12 #14). */
 static void
 mlx5v_pages_cant_give(struct mlx5v_dev *dev, uint16_t func_id, unsigned int flags)
 {
@@ -363,8 +363,8 @@ mlx5v_pages_cant_give(struct mlx5v_dev *dev, uint16_t func_id, unsigned int flag
 
 /*
  * Give npages pages, at most MLX5V_PAGES_GIVE_BATCH per command. A failed command's
- * pages go back to the allocator (rdma-core leaks them, §5.2). With MLX5V_PAGES_F_EVENT (an
- * event request), a failure is answered with CANT_GIVE.
+ * pages go back to the allocator (rdma-core leaks them, prm/mlx5 §5.2). With MLX5V_PAGES_F_EVENT
+ * (an event request), a failure is answered with CANT_GIVE.
  */
 int
 mlx5v_pages_give(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages, unsigned int flags)
@@ -429,7 +429,7 @@ fail:
 	return ret;
 }
 
-/* Take back up to npages pages, at most 768 per TAKE (§5.2). @return pages reclaimed. */
+/* Take back up to npages pages, at most 768 per TAKE (prm/mlx5 §5.2). @return pages reclaimed. */
 int
 mlx5v_pages_reclaim(struct mlx5v_dev *dev, uint16_t func_id, uint32_t npages, unsigned int flags)
 {
@@ -503,7 +503,7 @@ mlx5v_pages_reclaim_all(struct mlx5v_dev *dev)
 	}
 }
 
-/* QUERY_PAGES (boot or init) and give what the device asks for (§2.1 steps 9-10, 16). */
+/* QUERY_PAGES (boot or init) and give what the device asks for (prm/mlx5 §2.1 steps 9-10, 16). */
 int
 mlx5v_pages_satisfy(struct mlx5v_dev *dev, uint16_t op_mod)
 {
@@ -566,7 +566,7 @@ mlx5v_pages_serve_one(struct mlx5v_dev *dev, const struct mlx5v_pages_req *r)
 	if (r->npages > 0)
 		mlx5v_pages_give(dev, r->func_id, (uint32_t)r->npages, flags);
 	else if (r->npages < 0)
-		/* The kernel clamps one reclaim at 50 000 pages (§5.2). */
+		/* The kernel clamps one reclaim at 50 000 pages (prm/mlx5 §5.2). */
 		mlx5v_pages_reclaim(dev, r->func_id,
 				    RTE_MIN((uint32_t)-(int64_t)r->npages,
 					    (uint32_t)MLX5V_PAGES_RECLAIM_MAX), flags);

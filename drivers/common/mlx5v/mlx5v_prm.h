@@ -25,7 +25,7 @@
  * (doc/guides/prm/mlx5.rst).
  */
 
-/* ---- Init segment, BAR0 offset 0 (§1): register offsets for the hw seam ---- */
+/* ---- Init segment, BAR0 offset 0 (prm/mlx5 §1): register offsets for the hw seam ---- */
 #define MLX5V_ISEG_FW_REV MLX5V_IFC_BYTE_OFF(init_seg, fw_rev)
 /** [31:16] cmdif rev, must be 5 */
 #define MLX5V_ISEG_CMDIF_REV_FW_SUB MLX5V_IFC_BYTE_OFF(init_seg, cmdif_rev_fw_sub)
@@ -48,7 +48,7 @@
 #define MLX5V_NIC_IF_SHIFT 8
 #define MLX5V_NIC_IF_MASK 0x7u
 
-/** NIC interface states, cmdq_addr_l_sz [10:8] (§1.2). */
+/** NIC interface states, cmdq_addr_l_sz [10:8] (prm/mlx5 §1.2). */
 enum mlx5v_nic_if_state {
 	MLX5V_NIC_IF_FULL = 0,
 	MLX5V_NIC_IF_DISABLED = 1,
@@ -57,7 +57,7 @@ enum mlx5v_nic_if_state {
 	MLX5V_NIC_IF_SW_RESET = 7,
 };
 
-/* Health buffer words (§4.1), absolute BAR0 offsets for register reads. */
+/* Health buffer words (prm/mlx5 §4.1), absolute BAR0 offsets for register reads. */
 #define MLX5V_HEALTH_OFF(fld) (MLX5V_ISEG_HEALTH + MLX5V_IFC_BYTE_OFF(health_buffer, fld))
 #define MLX5V_HEALTH_ASSERT_VAR0 MLX5V_HEALTH_OFF(assert_var)      /**< 5 x BE32 */
 #define MLX5V_HEALTH_ASSERT_EXIT_PTR MLX5V_HEALTH_OFF(assert_exit_ptr)
@@ -69,7 +69,7 @@ enum mlx5v_nic_if_state {
 #define MLX5V_HEALTH_IRISC_INDEX MLX5V_HEALTH_OFF(irisc_index)
 #define MLX5V_HEALTH_RFR_BIT (1u << MLX5V_IFC_SHIFT(health_buffer, rfr))
 
-/** Health syndromes (§4.2). */
+/** Health syndromes (prm/mlx5 §4.2). */
 enum mlx5v_health_synd {
 	MLX5V_HEALTH_SYND_FW_ERR = 0x01,
 	MLX5V_HEALTH_SYND_IRISC_ERR = 0x07,
@@ -84,12 +84,12 @@ enum mlx5v_health_synd {
 	MLX5V_HEALTH_SYND_HIGH_TEMP = 0x10,
 };
 
-/* ---- Command queue (§3) ---- */
+/* ---- Command queue (prm/mlx5 §3) ---- */
 #define MLX5V_CMDQ_LOG_SIZE 5                /**< what a device reports: 32 slots */
 #define MLX5V_CMDQ_LOG_STRIDE 6              /**< of 64 bytes */
 #define MLX5V_CMD_MAX_SLOTS 32
 
-/* Command entry (§3.2) and mailbox block (§3.3) sizes, from their layouts. */
+/* Command entry (prm/mlx5 §3.2) and mailbox block (prm/mlx5 §3.3) sizes, from their layouts. */
 #define MLX5V_CMD_ENT_SIZE MLX5V_IFC_BYTES(cmd_layout)
 #define MLX5V_CMD_INLINE_LEN (MLX5V_IFC_BIT_SZ(cmd_layout, in) / 8)
 #define MLX5V_CMD_TYPE_PCI 7
@@ -97,11 +97,13 @@ enum mlx5v_health_synd {
 #define MLX5V_MBOX_DATA_LEN (MLX5V_IFC_BIT_SZ(cmd_mbox, data) / 8)
 #define MLX5V_MBOX_SIZE MLX5V_IFC_BYTES(cmd_mbox)
 #define MLX5V_MBOX_ALIGN 1024                /**< the model accepts >= 1 KiB alignment */
-#define MLX5V_MBOX_MAX_BLOCKS 256            /**< blocks per message the device walks (§3.3) */
-/** Longest inlen/outlen the device takes; above it, delivery status 0x7/0x8 (§3.3, §3.7). */
+#define MLX5V_MBOX_MAX_BLOCKS 256            /**< mailbox blocks per message (prm/mlx5 §3.3) */
+/**
+ * Longest inlen/outlen the device takes; above it, delivery status 0x7/0x8 (prm/mlx5 §3.3, §3.7).
+ */
 #define MLX5V_CMD_MAX_MSG_LEN (MLX5V_CMD_INLINE_LEN + MLX5V_MBOX_MAX_BLOCKS * MLX5V_MBOX_DATA_LEN)
 
-/** Delivery status, status_own >> 1 (§3.7). */
+/** Delivery status, status_own >> 1 (prm/mlx5 §3.7). */
 enum mlx5v_cmd_delivery {
 	MLX5V_CMD_DELIV_OK = 0x00,
 	MLX5V_CMD_DELIV_SIGNAT_ERR = 0x01,
@@ -116,7 +118,7 @@ enum mlx5v_cmd_delivery {
 	MLX5V_CMD_DELIV_CMD_DESCR_ERR = 0x10,
 };
 
-/** Outbox status (§3.8), plus the driver-synthesised ABORTED (§3.11). */
+/** Outbox status (prm/mlx5 §3.8), plus the driver-synthesised ABORTED (prm/mlx5 §3.11). */
 enum mlx5v_cmd_status {
 	MLX5V_CMD_STAT_OK = 0x00,
 	MLX5V_CMD_STAT_INT_ERR = 0x01,
@@ -139,13 +141,13 @@ enum mlx5v_cmd_status {
 };
 #define MLX5V_DRIVER_SYND 0xbadd00de
 
-/* ---- Bring-up commands (§2.1, §9): values ---- */
+/* ---- Bring-up commands (prm/mlx5 §2.1, §9): values ---- */
 #define MLX5V_CMD_HDR_SIZE MLX5V_IFC_BYTES(cmd_in_hdr) /**< every in/out starts with 16 bytes */
 #define MLX5V_TEARDOWN_PROFILE_GRACEFUL_CLOSE 0
 #define MLX5V_TEARDOWN_PROFILE_PREPARE_FAST_TEARDOWN 2
 #define MLX5V_TEARDOWN_STATE_FORCE_FAIL 1
 
-/* Pages (§5.1). */
+/* Pages (prm/mlx5 §5.1). */
 #define MLX5V_ADAPTER_PAGE_SIZE 4096
 #define MLX5V_ADAPTER_PAGE_SHIFT 12
 #define MLX5V_QUERY_PAGES_BOOT 1
@@ -157,13 +159,13 @@ enum mlx5v_cmd_status {
 #define MLX5V_PAGES_RECLAIM_MAX 50000              /**< per request */
 #define MLX5V_PAGES_PER_TAKE 768
 
-/* ACCESS_REG (§2.1 step 11). */
+/* ACCESS_REG (prm/mlx5 §2.1 step 11). */
 #define MLX5V_ACCESS_REG_WRITE 0
 #define MLX5V_ACCESS_REG_READ 1
 #define MLX5V_REG_HOST_ENDIANNESS 0x7004
 #define MLX5V_REG_HOST_ENDIANNESS_SIZE 16
 
-/* QUERY_HCA_CAP / SET_HCA_CAP (§2.2). op_mod = (cap_type << 1) | mode. */
+/* QUERY_HCA_CAP / SET_HCA_CAP (prm/mlx5 §2.2). op_mod = (cap_type << 1) | mode. */
 #define MLX5V_CAP_GENERAL 0
 #define MLX5V_CAP_TYPE_ROCE 4
 #define MLX5V_CAP_MODE_MAX 0
@@ -171,15 +173,15 @@ enum mlx5v_cmd_status {
 #define MLX5V_HCA_CAP_SIZE MLX5V_IFC_BYTES(cmd_hca_cap)
 #define MLX5V_CAP_PORT_TYPE_IB 0
 #define MLX5V_CAP_PORT_TYPE_ETH 1
-/* SET_HCA_CAP op_mod per capability type (§2.2): GENERAL = 0, ROCE = 0x8. */
+/* SET_HCA_CAP op_mod per capability type (prm/mlx5 §2.2): GENERAL = 0, ROCE = 0x8. */
 #define MLX5V_SET_HCA_CAP_OP_MOD_GENERAL 0x0
 #define MLX5V_SET_HCA_CAP_OP_MOD_ROCE 0x8
 
-/* UARs (§8, §9). */
+/* UARs (prm/mlx5 §8, §9). */
 #define MLX5V_UAR_PAGE_SIZE MLX5V_IFC_BYTES(uar_page)
 #define MLX5V_UAR_FIRST_INDEX 3                    /**< pages 0-2 are the init segment */
 
-/* ---- EQ (§6): sizing constants ---- */
+/* ---- EQ (prm/mlx5 §6): sizing constants ---- */
 #define MLX5V_NUM_CMD_EQE 32
 #define MLX5V_NUM_SPARE_EQE RTE_PMD_MLX5V_NUM_SPARE_EQE
 #define MLX5V_EQ_POLLING_BUDGET 128
@@ -187,7 +189,7 @@ enum mlx5v_cmd_status {
 #define MLX5V_ASYNC_EQ_VECTOR 0
 #define MLX5V_EQN_MAX 255                          /**< eq_number is 8 bits */
 
-/* ---- CQ (§7) ---- */
+/* ---- CQ (prm/mlx5 §7) ---- */
 #define MLX5V_CQC_STATUS_OK 0x0
 #define MLX5V_CQC_STATUS_CQ_OVERFLOW 0x9
 #define MLX5V_CQC_STATUS_CQ_WRITE_FAIL 0xa
@@ -197,7 +199,7 @@ enum mlx5v_cmd_status {
 #define MLX5V_CQE_OPCODE_REQ_ERR 0xd
 #define MLX5V_CQE_OPCODE_RESP_ERR 0xe
 #define MLX5V_CQE_INVALID 0xf
-/* §7.3: the 64-bit arm doorbell's high word is (sn << 28) | cmd | ci. */
+/* prm/mlx5 §7.3: the 64-bit arm doorbell's high word is (sn << 28) | cmd | ci. */
 #define MLX5V_CQ_DB_SN_SHIFT 28
 #define MLX5V_CQ_DB_CMD_MASK (0xfu << 24)
 #define MLX5V_CQ_DB_CI_MASK 0xffffffu

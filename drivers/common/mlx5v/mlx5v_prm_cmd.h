@@ -350,7 +350,7 @@ MLX5V_IFC(init_seg) {
 
 /* ---- Static checks against prm/mlx5 ---- */
 
-/** A command layout's header fields sit where cmd_in_hdr has them (§3.8). */
+/** A command layout's header fields sit where cmd_in_hdr has them (prm/mlx5 §3.8). */
 #define MLX5V_IFC_ASSERT_IN_HDR(type) \
 	_Static_assert(MLX5V_IFC_BIT_OFF(type, opcode) == \
 		       MLX5V_IFC_BIT_OFF(cmd_in_hdr, opcode) && \
@@ -359,7 +359,7 @@ MLX5V_IFC(init_seg) {
 		       MLX5V_IFC_BIT_OFF(type, op_mod) == \
 		       MLX5V_IFC_BIT_OFF(cmd_in_hdr, op_mod) && \
 		       MLX5V_IFC_BIT_SZ(type, op_mod) == 16, #type " header is not cmd_in_hdr")
-/** A command layout's status and syndrome sit where cmd_out_hdr has them (§3.8). */
+/** A command layout's status and syndrome sit where cmd_out_hdr has them (prm/mlx5 §3.8). */
 #define MLX5V_IFC_ASSERT_OUT_HDR(type) \
 	_Static_assert(MLX5V_IFC_BIT_OFF(type, status) == \
 		       MLX5V_IFC_BIT_OFF(cmd_out_hdr, status) && \

@@ -26,9 +26,9 @@
 #define MLX5V_REG_PMTU 0x5003
 #define MLX5V_REG_PTYS 0x5004
 #define MLX5V_REG_PAOS 0x5006
-#define MLX5V_PTYS_PROTO_ETH 0x4       /**< proto_mask: Ethernet (§11.3) */
-#define MLX5V_REG_PCAM 0x507f          /**< Ports Capabilities Mask (§11.3), read only */
-#define MLX5V_PAOS_UP 1                /**< admin_status / oper_status (§11.1) */
+#define MLX5V_PTYS_PROTO_ETH 0x4       /**< proto_mask: Ethernet (prm/mlx5_eth §11.3) */
+#define MLX5V_REG_PCAM 0x507f          /**< Ports Capabilities Mask, RO (prm/mlx5_eth §11.3) */
+#define MLX5V_PAOS_UP 1                /**< admin_status / oper_status (prm/mlx5_eth §11.1) */
 #define MLX5V_PAOS_DOWN 2
 
 /* ---- Common command framing (prm/mlx5_eth §4.1) ---- */
@@ -71,7 +71,7 @@ MLX5V_IFC(eth_cmd_out) {
 	uint8_t reserved_at_40[0x40];
 };
 
-/* ---- Q counters (§4.11) ---- */
+/* ---- Q counters (prm/mlx5_eth §4.11) ---- */
 
 MLX5V_IFC(alloc_q_counter_out) {
 	uint8_t status[0x8];
@@ -120,7 +120,7 @@ MLX5V_IFC(query_q_counter_out) {
 	uint8_t reserved_at_1e0[0x620];
 };
 
-/* ---- Memory keys (§4.2) ---- */
+/* ---- Memory keys (prm/mlx5_eth §4.2) ---- */
 
 MLX5V_IFC(query_special_contexts_out) {
 	uint8_t status[0x8];
@@ -206,7 +206,7 @@ MLX5V_IFC(pas_entry) {
 #define MLX5V_MKC_ACCESS_PA 0
 #define MLX5V_MKC_ACCESS_MTT 1
 
-/* ---- TIS (§4.4) ---- */
+/* ---- TIS (prm/mlx5_eth §4.4) ---- */
 
 MLX5V_IFC(tisc) {
 	uint8_t strict_lag_tx_port_affinity[0x1];
@@ -257,7 +257,7 @@ MLX5V_IFC(query_tis_out) {
 	MLX5V_IFC(tisc) ctx;
 };
 
-/* ---- Work queues: wq, sqc, rqc (§4.5 - §4.7) ---- */
+/* ---- Work queues: wq, sqc, rqc (prm/mlx5_eth §4.5 - §4.7) ---- */
 
 MLX5V_IFC(wq) {
 	uint8_t wq_type[0x4];
@@ -368,7 +368,7 @@ MLX5V_IFC(create_rq_in) {
 	MLX5V_IFC(rqc) ctx;
 };
 
-/** MODIFY_SQ: q_state is the current state, ctx.state the next (§4.5). */
+/** MODIFY_SQ: q_state is the current state, ctx.state the next (prm/mlx5_eth §4.5). */
 MLX5V_IFC(modify_sq_in) {
 	uint8_t opcode[0x10];
 	uint8_t uid[0x10];
@@ -384,7 +384,9 @@ MLX5V_IFC(modify_sq_in) {
 	MLX5V_IFC(sqc) ctx;
 };
 
-/** MODIFY_RQ; modify_bitmask bit 0 lwm, 1 vsd, 2 scatter_fcs, 3 counter_set_id (§4.6). */
+/**
+ * MODIFY_RQ; modify_bitmask bit 0 lwm, 1 vsd, 2 scatter_fcs, 3 counter_set_id (prm/mlx5_eth §4.6).
+ */
 MLX5V_IFC(modify_rq_in) {
 	uint8_t opcode[0x10];
 	uint8_t uid[0x10];
@@ -421,7 +423,7 @@ MLX5V_IFC(query_rq_out) {
 	MLX5V_IFC(rqc) ctx;
 };
 
-/* ---- RQT (§4.8) ---- */
+/* ---- RQT (prm/mlx5_eth §4.8) ---- */
 
 MLX5V_IFC(rqtc) {
 	uint8_t reserved_at_0[0xa0];
@@ -469,7 +471,7 @@ MLX5V_IFC(query_rqt_out) {
 	MLX5V_IFC(rqtc) ctx;
 };
 
-/* ---- TIR (§4.9) ---- */
+/* ---- TIR (prm/mlx5_eth §4.9) ---- */
 
 MLX5V_IFC(tirc) {
 	uint8_t reserved_at_0[0x20];
@@ -506,7 +508,7 @@ MLX5V_IFC(tirc) {
 #define MLX5V_TIRC_HASH_NONE 0
 #define MLX5V_TIRC_HASH_XOR8 1
 #define MLX5V_TIRC_HASH_TOEPLITZ 2
-/** selected_fields bits (§4.9). */
+/** selected_fields bits (prm/mlx5_eth §4.9). */
 #define MLX5V_HASH_FIELD_SRC_IP 0x1
 #define MLX5V_HASH_FIELD_DST_IP 0x2
 #define MLX5V_HASH_FIELD_L4_SPORT 0x4
@@ -522,7 +524,9 @@ MLX5V_IFC(create_tir_in) {
 	MLX5V_IFC(tirc) ctx;
 };
 
-/** MODIFY_TIR; bitmask bit 0 packet merge, 1 indirect table, 2 hash, 4 self_lb (§4.9). */
+/**
+ * MODIFY_TIR; bitmask bit 0 packet merge, 1 indirect table, 2 hash, 4 self_lb (prm/mlx5_eth §4.9).
+ */
 MLX5V_IFC(modify_tir_in) {
 	uint8_t opcode[0x10];
 	uint8_t uid[0x10];
@@ -551,7 +555,7 @@ MLX5V_IFC(query_tir_out) {
 	MLX5V_IFC(tirc) ctx;
 };
 
-/* ---- Flow tables (§4.10) ---- */
+/* ---- Flow tables (prm/mlx5_eth §4.10) ---- */
 
 #define MLX5V_FT_TYPE_NIC_RX 0
 #define MLX5V_FT_MISS_DEFAULT 0
@@ -562,15 +566,15 @@ MLX5V_IFC(query_tir_out) {
 #define MLX5V_FTE_ACTION_COUNT 0x8
 #define MLX5V_FLOW_DEST_FLOW_TABLE 1
 #define MLX5V_FLOW_DEST_TIR 2
-/* match_criteria_enable: one bit per section of fte_match_param (§4.10). */
+/* match_criteria_enable: one bit per section of fte_match_param (prm/mlx5_eth §4.10). */
 #define MLX5V_MATCH_OUTER_HEADERS 0x1
 #define MLX5V_MATCH_MISC_PARAMETERS 0x2
 #define MLX5V_MATCH_INNER_HEADERS 0x4
 #define MLX5V_MATCH_MISC_PARAMETERS_3 0x10
-/* flex_parser_protocols of the general caps: misc3 ICMP fields parsed (§3.4). */
+/* flex_parser_protocols of the general caps: misc3 ICMP fields parsed (prm/mlx5_eth §3.4). */
 #define MLX5V_FLEX_PARSER_ICMP_V4 (1u << 8)
 #define MLX5V_FLEX_PARSER_ICMP_V6 (1u << 9)
-/* The UDP destination port the device parses as VXLAN (§4.10). */
+/* The UDP destination port the device parses as VXLAN (prm/mlx5_eth §4.10). */
 #define MLX5V_VXLAN_UDP_PORT 4789
 
 MLX5V_IFC(flow_table_context) {
@@ -655,7 +659,7 @@ MLX5V_IFC(fte_match_set_lyr_2_4) {
 	uint8_t dst_ipv4_dst_ipv6[0x80];
 };
 
-/** The misc parameters (§4.10): of them only the VXLAN VNI is used. */
+/** The misc parameters (prm/mlx5_eth §4.10): of them only the VXLAN VNI is used. */
 MLX5V_IFC(fte_match_set_misc) {
 	uint8_t reserved_at_0[0xa0];
 	uint8_t vxlan_vni[0x18];
@@ -663,7 +667,7 @@ MLX5V_IFC(fte_match_set_misc) {
 	uint8_t reserved_at_c0[0x140];
 };
 
-/** The misc parameters 3 (§4.10): of them only the ICMP and ICMPv6 type and code. */
+/** The misc parameters 3 (prm/mlx5_eth §4.10): of them only the ICMP and ICMPv6 type and code. */
 MLX5V_IFC(fte_match_set_misc3) {
 	uint8_t reserved_at_0[0xc0];
 	uint8_t icmp_header_data[0x20];
@@ -734,7 +738,7 @@ MLX5V_IFC(dest_format) {
 	uint8_t reserved_at_20[0x20];
 };
 
-/* ---- Flow counters (§4.10) ---- */
+/* ---- Flow counters (prm/mlx5_eth §4.10) ---- */
 
 MLX5V_IFC(alloc_flow_counter_in) {
 	uint8_t opcode[0x10];
@@ -814,7 +818,7 @@ MLX5V_IFC(set_fte_in) {
 	MLX5V_IFC(flow_context) ctx;
 };
 
-/* ---- Vport (§4.3) ---- */
+/* ---- Vport (prm/mlx5_eth §4.3) ---- */
 
 /** One entry of the vport address lists: 2 reserved bytes, then the MAC. */
 MLX5V_IFC(mac_address_layout) {
@@ -935,7 +939,7 @@ MLX5V_IFC(query_vport_state_out) {
 #define MLX5V_VPORT_STATE_UP 1
 #define MLX5V_VPORT_ADMIN_AUTO 2
 
-/* ---- ACCESS_REGISTER and the port registers (§4.12, §11) ---- */
+/* ---- ACCESS_REGISTER and the port registers (prm/mlx5_eth §4.12, §11) ---- */
 
 MLX5V_IFC(access_reg_in) {
 	uint8_t opcode[0x10];
@@ -1005,7 +1009,7 @@ MLX5V_IFC(ptys_reg) {
 	uint8_t reserved_at_1a0[0x60];
 };
 
-/** PCAM (§11.3): the feature bit that says PTYS speaks in its extended fields. */
+/** PCAM (prm/mlx5_eth §11.3): the feature bit that says PTYS speaks in its extended fields. */
 MLX5V_IFC(pcam_reg) {
 	uint8_t reserved_at_0[0x8];
 	uint8_t feature_group[0x8];
@@ -1016,9 +1020,9 @@ MLX5V_IFC(pcam_reg) {
 	uint8_t reserved_at_1b3[0xcd];
 };
 
-/* ---- Capabilities (§3) ---- */
+/* ---- Capabilities (prm/mlx5_eth §3) ---- */
 
-/** The Ethernet fields of the general capability (cmd_hca_cap, §3.2), 4 KiB. */
+/** The Ethernet fields of the general capability (cmd_hca_cap, prm/mlx5_eth §3.2), 4 KiB. */
 MLX5V_IFC(cmd_hca_cap_eth) {
 	uint8_t reserved_at_0[0xe0];
 	uint8_t reserved_at_e0[0xa];
@@ -1115,7 +1119,7 @@ MLX5V_IFC(cmd_hca_cap_eth) {
 	uint8_t reserved_at_488[0x18];
 	uint8_t reserved_at_4a0[0x80];
 	uint8_t num_of_uars_per_page[0x20];
-	uint8_t flex_parser_protocols[0x20]; /**< MLX5V_FLEX_PARSER_* (§3.4) */
+	uint8_t flex_parser_protocols[0x20]; /**< MLX5V_FLEX_PARSER_* (prm/mlx5_eth §3.4) */
 	uint8_t reserved_at_560[0x40];
 	uint8_t reserved_at_5a0[0x19];
 	uint8_t mini_cqe_resp_l3_l4_tag[0x1];
@@ -1128,7 +1132,7 @@ MLX5V_IFC(cmd_hca_cap_eth) {
 	uint8_t reserved_at_5c0[0x7a40];
 };
 
-/** Capability type 1: per_protocol_networking_offload_caps (§3.3), 4 KiB. */
+/** Capability type 1: per_protocol_networking_offload_caps (prm/mlx5_eth §3.3), 4 KiB. */
 MLX5V_IFC(eth_offload_cap) {
 	uint8_t csum_cap[0x1];
 	uint8_t vlan_cap[0x1];
@@ -1163,7 +1167,7 @@ MLX5V_IFC(eth_offload_cap) {
 	uint8_t reserved_at_60[0x7fa0];
 };
 
-/** ft_field_support (§3.4): the match fields a table type supports, one bit each. */
+/** ft_field_support (prm/mlx5_eth §3.4): the match fields a table type supports, one bit each. */
 MLX5V_IFC(ft_fields_supported) {
 	uint8_t outer_dmac[0x1];
 	uint8_t reserved_at_1[0x18];
@@ -1191,7 +1195,7 @@ MLX5V_IFC(ft_fields_supported) {
 	uint8_t reserved_at_37[0x49];
 };
 
-/** flow_table_prop_layout (§3.4), 64 bytes. */
+/** flow_table_prop_layout (prm/mlx5_eth §3.4), 64 bytes. */
 MLX5V_IFC(flow_table_prop_layout) {
 	uint8_t ft_support[0x1];
 	uint8_t reserved_at_1[0x1];
@@ -1220,7 +1224,7 @@ MLX5V_IFC(flow_table_prop_layout) {
 	uint8_t ft_field_bitmask_support[0x80];
 };
 
-/** Capability type 7: flow_table_nic_cap (§3.4), 4 KiB. */
+/** Capability type 7: flow_table_nic_cap (prm/mlx5_eth §3.4), 4 KiB. */
 MLX5V_IFC(flow_table_nic_cap) {
 	uint8_t reserved_at_0[0x200];
 	MLX5V_IFC(flow_table_prop_layout) flow_table_properties_nic_receive;
@@ -1229,15 +1233,15 @@ MLX5V_IFC(flow_table_nic_cap) {
 	uint8_t reserved_at_a00[0x7600];
 };
 
-/* ---- Send WQE (§6.1 - §6.5) ---- */
+/* ---- Send WQE (prm/mlx5_eth §6.1 - §6.5) ---- */
 
-/** WQE basic block and data segment (DS) sizes, in bytes (§6.1). */
+/** WQE basic block and data segment (DS) sizes, in bytes (prm/mlx5_eth §6.1). */
 #define MLX5V_WQE_BB 64u
 #define MLX5V_WQE_DS 16u
-/** A WQE has at most 63 DS: the DS count is 6 bits (§6.1). */
+/** A WQE has at most 63 DS: the DS count is 6 bits (prm/mlx5_eth §6.1). */
 #define MLX5V_WQE_MAX_DS 63u
 
-/** Control segment opcodes (§6.2). */
+/** Control segment opcodes (prm/mlx5_eth §6.2). */
 #define MLX5V_WQE_OPC_NOP 0x00
 #define MLX5V_WQE_OPC_SEND 0x0a
 #define MLX5V_WQE_OPC_LSO 0x0e
@@ -1248,10 +1252,13 @@ MLX5V_IFC(flow_table_nic_cap) {
 #define MLX5V_WQE_CE_FIRST_ERROR 1
 #define MLX5V_WQE_CE_ALWAYS 2
 #define MLX5V_WQE_CE_AND_EQE 3
-/** The inline header that L2 inline mode requires: Ethernet header + one VLAN tag (§6.4). */
+/**
+ * The inline header that L2 inline mode requires: Ethernet header + one VLAN tag
+ * (prm/mlx5_eth §6.4).
+ */
 #define MLX5V_WQE_L2_INLINE 18u
 
-/** Control segment, 16 bytes at WQE offset 0 (§6.2). */
+/** Control segment, 16 bytes at WQE offset 0 (prm/mlx5_eth §6.2). */
 MLX5V_IFC(wqe_ctrl_seg) {
 	uint8_t opmod[0x8];
 	uint8_t wqe_index[0x10];
@@ -1270,8 +1277,8 @@ MLX5V_IFC(wqe_ctrl_seg) {
 };
 
 /**
- * Ethernet segment, 16 bytes at WQE offset 0x10 (§6.3); the inline header starts in its last
- * two bytes and continues in the next DS, padded to whole DS.
+ * Ethernet segment, 16 bytes at WQE offset 0x10 (prm/mlx5_eth §6.3); the inline header starts in
+ * its last two bytes and continues in the next DS, padded to whole DS.
  */
 MLX5V_IFC(wqe_eth_seg) {
 	uint8_t swp_offs[0x20];
@@ -1287,7 +1294,10 @@ MLX5V_IFC(wqe_eth_seg) {
 	uint8_t inline_hdr_start[0x10];
 };
 
-/** The Ethernet segment when it asks for VLAN insertion instead of an inline header (§6.3). */
+/**
+ * The Ethernet segment when it asks for VLAN insertion instead of an inline header
+ * (prm/mlx5_eth §6.3).
+ */
 MLX5V_IFC(wqe_eth_seg_vlan) {
 	uint8_t reserved_at_0[0x60];
 	uint8_t insert_vlan[0x1];
@@ -1296,26 +1306,29 @@ MLX5V_IFC(wqe_eth_seg_vlan) {
 	uint8_t vlan_tci[0x10];
 };
 
-/** Data segment, 16 bytes (§6.5); the receive WQE is a list of them (§7.1). */
+/**
+ * Data segment, 16 bytes (prm/mlx5_eth §6.5); the receive WQE is a list of them
+ * (prm/mlx5_eth §7.1).
+ */
 MLX5V_IFC(wqe_data_seg) {
 	uint8_t byte_count[0x20];
 	uint8_t lkey[0x20];
 	uint8_t addr[0x40];
 };
 
-/** Inline data segment (§6.5): the bytes follow byte_count, padded to whole DS. */
+/** Inline data segment (prm/mlx5_eth §6.5): the bytes follow byte_count, padded to whole DS. */
 MLX5V_IFC(wqe_inline_seg) {
 	uint8_t is_inline[0x1];
 	uint8_t byte_count[0x1f];
 	uint8_t data[][0x8];
 };
 
-/** byte_count bit 31 of a data segment: an inline data segment (§6.5). */
+/** byte_count bit 31 of a data segment: an inline data segment (prm/mlx5_eth §6.5). */
 #define MLX5V_WQE_DSEG_INLINE 0x80000000u
 
-/* ---- Ethernet CQE (§8.2 - §8.4) ---- */
+/* ---- Ethernet CQE (prm/mlx5_eth §8.2 - §8.4) ---- */
 
-/** CQE l3_hdr_type, l4_hdr_type (§8.2). */
+/** CQE l3_hdr_type, l4_hdr_type (prm/mlx5_eth §8.2). */
 #define MLX5V_CQE_L3_NONE 0
 #define MLX5V_CQE_L3_IPV6 1
 #define MLX5V_CQE_L3_IPV4 2
@@ -1324,21 +1337,21 @@ MLX5V_IFC(wqe_inline_seg) {
 #define MLX5V_CQE_L4_UDP 2
 #define MLX5V_CQE_L4_TCP_ACK 3
 #define MLX5V_CQE_L4_TCP_ACK_DATA 4
-/** CQE rss_ip_type and rss_l4_type (§8.2). */
+/** CQE rss_ip_type and rss_l4_type (prm/mlx5_eth §8.2). */
 #define MLX5V_CQE_RSS_IPV4 1
 #define MLX5V_CQE_RSS_IPV6 2
 #define MLX5V_CQE_RSS_TCP 1
 #define MLX5V_CQE_RSS_UDP 2
 #define MLX5V_CQE_RSS_SPI 3
-/** Error CQE syndromes of an Ethernet queue (§8.4). */
+/** Error CQE syndromes of an Ethernet queue (prm/mlx5_eth §8.4). */
 #define MLX5V_CQE_SYND_LOCAL_LENGTH 0x01
 #define MLX5V_CQE_SYND_LOCAL_QP_OP 0x02
 #define MLX5V_CQE_SYND_LOCAL_PROT 0x04
 #define MLX5V_CQE_SYND_WR_FLUSH 0x05
 
 /**
- * The 64-byte CQE of an Ethernet send or receive completion (§8.2). Its common fields sit
- * where the generic layout (mlx5v_prm_eq.h, prm/mlx5 §7.4) puts them.
+ * The 64-byte CQE of an Ethernet send or receive completion (prm/mlx5_eth §8.2). Its common fields
+ * sit where the generic layout (mlx5v_prm_eq.h, prm/mlx5 §7.4) puts them.
  */
 MLX5V_IFC(cqe_eth) {
 	uint8_t reserved_at_0[0x7];
@@ -1397,8 +1410,8 @@ MLX5V_IFC(cqe_err) {
 };
 
 /*
- * CQE compression (§8.5): cqe_format 3 marks the title CQE of a session; its byte_cnt is the
- * number of mini-CQEs, eight to a 64-byte slot, which carry each frame's byte count and the
+ * CQE compression (prm/mlx5_eth §8.5): cqe_format 3 marks the title CQE of a session; its byte_cnt
+ * is the number of mini-CQEs, eight to a 64-byte slot, which carry each frame's byte count and the
  * cqc.mini_cqe_res_format field; the title's other fields hold for the whole session.
  */
 #define MLX5V_CQE_FORMAT_COMPRESSED 3
@@ -1414,15 +1427,15 @@ MLX5V_IFC(cqe_err) {
 #define MLX5V_MINI_CQE_FMT_L34H 4
 #define MLX5V_MINI_CQE_PER_SLOT 8
 
-/** A mini-CQE of the HASH format (§8.5). */
+/** A mini-CQE of the HASH format (prm/mlx5_eth §8.5). */
 MLX5V_IFC(mini_cqe_hash) {
 	uint8_t rx_hash_result[0x20];
 	uint8_t byte_cnt[0x20];
 };
 
 /**
- * A mini-CQE of the FTAG format (§8.5): the flow tag's bits 15:0, then its bits 23:16 above
- * a 24-bit byte count.
+ * A mini-CQE of the FTAG format (prm/mlx5_eth §8.5): the flow tag's bits 15:0, then its bits 23:16
+ * above a 24-bit byte count.
  */
 MLX5V_IFC(mini_cqe_ftag) {
 	uint8_t flow_tag_15_0[0x10];
@@ -1432,8 +1445,8 @@ MLX5V_IFC(mini_cqe_ftag) {
 };
 
 /**
- * A mini-CQE of the L3/L4 header format (§8.5): hdr_type is the CQE's byte 0x1d (ip_frag,
- * l4_hdr_type, l3_hdr_type, ip_options, cvlan_stripped) of the frame.
+ * A mini-CQE of the L3/L4 header format (prm/mlx5_eth §8.5): hdr_type is the CQE's byte 0x1d
+ * (ip_frag, l4_hdr_type, l3_hdr_type, ip_options, cvlan_stripped) of the frame.
  */
 MLX5V_IFC(mini_cqe_l34h) {
 	uint8_t reserved_at_0[0x8];
@@ -1442,7 +1455,7 @@ MLX5V_IFC(mini_cqe_l34h) {
 	uint8_t byte_cnt[0x20];
 };
 
-/** A mini-CQE of the CSUM format (§8.5). */
+/** A mini-CQE of the CSUM format (prm/mlx5_eth §8.5). */
 MLX5V_IFC(mini_cqe_csum) {
 	uint8_t check_sum[0x10];
 	uint8_t stride_idx[0x10];

@@ -447,7 +447,7 @@ tp_eq_create_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unus
 	}
 	eq = mlx5v_devx_to_eq(peq);
 	mlx5v_devx_eq_handler_set(eq, MLX5V_DEVX_EVENT_ANY, tp_eq_event, eq);
-	/* A new EQ is not armed (§6.11); arm it so the first EQE interrupts. */
+	/* A new EQ is not armed (prm/mlx5 §6.11); arm it so the first EQE interrupts. */
 	mlx5v_devx_eq_arm(eq);
 	if (mlx5v_devx_eq_info_get(eq, &ei) < 0) {
 		printf("mlx5v: %s: the new EQ is gone\n", t->name);
@@ -708,7 +708,7 @@ tp_cq_get(struct tp_dev *t, uint32_t cqn)
 }
 
 /*
- * Request the next completion event: doorbell record, then the UAR doorbell (§7.3). The
+ * Request the next completion event: doorbell record, then the UAR doorbell (prm/mlx5 §7.3). The
  * device takes the doorbell asynchronously: with no CQE pending, wait (bounded) until
  * QUERY_CQ reads ARMED, so that a CQE completed after this command raises its event.
  * @return 0, or -1 after printing why.

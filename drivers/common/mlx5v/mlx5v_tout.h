@@ -10,10 +10,10 @@
 #include <stdint.h>
 
 /**
- * Timeouts (milliseconds). Every wait in the core is bounded by one of these (house style:
- * "every wait is bounded by a value from mlx5v_tout.h"). The defaults are the kernel's
- * (prm/mlx5 §1.3, §3.10, §4.4, §5.2); the simulator vdev scales them with its
- * tout_scale devarg and overrides single ones with cmd_to_ms / health_ms.
+ * Timeouts (milliseconds). Every wait in the core is bounded by one of these
+ * (contributing/style §5). The defaults are the kernel's (prm/mlx5 §1.3, §3.10, §4.4,
+ * §5.2); the simulator vdev scales them with its tout_scale devarg and overrides single
+ * ones with cmd_to_ms / health_ms.
  */
 enum mlx5v_tout {
 	MLX5V_TO_FW_PRE_INIT,   /**< "initializing" to clear after reset: 120 000 ms */

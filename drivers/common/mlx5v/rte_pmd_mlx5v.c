@@ -19,7 +19,7 @@
 #include "rte_pmd_mlx5v.h"
 
 /*
- * rdma-core's contract (house style, "Errors"): pointer calls return NULL with errno set,
+ * rdma-core's contract (contributing/style §4): pointer calls return NULL with errno set,
  * int calls return a positive errno. We also set rte_errno, so DPDK-style callers work.
  *
  * Handles are passed down as they are: a public object is the first member of the

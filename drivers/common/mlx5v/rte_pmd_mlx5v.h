@@ -326,7 +326,7 @@ rte_pmd_mlx5v_eq_poll(void *vaddr, uint32_t nent, uint32_t *ci,
 			cb(eqe, arg);
 		(*ci)++;
 		n++;
-		/* The HCA declares an overrun unless told the CI every 128 EQEs (§6.9). */
+		/* The HCA declares an overrun unless told the CI every 128 EQEs (prm/mlx5 §6.9). */
 		if (++cc == RTE_PMD_MLX5V_NUM_SPARE_EQE) {
 			rte_pmd_mlx5v_eq_update_ci(uar, eqn, *ci, 0);
 			cc = 0;
@@ -352,7 +352,7 @@ rte_pmd_mlx5v_cq_arm(const struct rte_pmd_mlx5v_uar *uar, volatile uint32_t *dbr
 	uint32_t word = ((sn & 3) << 28) | cmd | (ci & 0xffffff);
 	uint64_t db = ((uint64_t)word << 32) | (cqn & 0xffffff);
 
-	/* PRM §7.3: record first (dbrec[1] is the arm word), visible before the MMIO. */
+	/* PRM prm/mlx5 §7.3: record first (dbrec[1] is the arm word), visible before the MMIO. */
 	dbrec[RTE_PMD_MLX5V_CQ_DBREC_ARM] = rte_cpu_to_be_32(word);
 	rte_io_wmb();
 	rte_write64_relaxed(rte_cpu_to_be_64(db),

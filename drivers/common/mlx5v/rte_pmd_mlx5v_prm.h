@@ -281,7 +281,7 @@ rte_pmd_mlx5v_eq_db_val(uint32_t eqn, uint32_t ci)
 #define RTE_PMD_MLX5V_CQE_WQE_COUNTER_OFF 0x3c        /**< BE16 */
 #define RTE_PMD_MLX5V_CQE_OP_OWN_OFF 0x3f             /**< [7:4] opcode, [0] owner */
 #define RTE_PMD_MLX5V_CQE_OPCODE_INVALID 0xf
-/** op_own of every CQE at creation: opcode invalid, hardware-owned (§7.4). */
+/** op_own of every CQE at creation: opcode invalid, hardware-owned (prm/mlx5 §7.4). */
 #define RTE_PMD_MLX5V_CQE_OP_OWN_INIT ((RTE_PMD_MLX5V_CQE_OPCODE_INVALID << 4) | 1)
 #define RTE_PMD_MLX5V_CQ_DBREC_SET_CI 0               /**< dbrec dword 0: BE32 ci */
 #define RTE_PMD_MLX5V_CQ_DBREC_ARM 1                  /**< dbrec dword 1: BE32 arm word */

@@ -41,8 +41,9 @@
 _Static_assert(RX_BURST_MAX <= MLX4V_ETH_RX_STOCK, "the stock holds a burst's mbufs");
 
 /*
- * Packet type and offload flags by the CQE status bits that say something about them (§4.6),
- * looked up by rx_status_idx() of the status word as it lies in the CQE (big-endian).
+ * Packet type and offload flags by the CQE status bits that say something about them
+ * (prm/mlx4 §4.6), looked up by rx_status_idx() of the status word as it lies in the CQE
+ * (big-endian).
  */
 struct rx_kind {
 	uint32_t ptype;
@@ -57,7 +58,7 @@ struct rx_kind {
  */
 static struct rx_kind rx_kinds[4][RX_KIND_N];
 
-/* The status bits the table depends on, nine of them (§4.6). */
+/* The status bits the table depends on, nine of them (prm/mlx4 §4.6). */
 #define RX_STATUS_BITS (MLX4V_CQE_STATUS_L4_CSUM_OK | MLX4V_CQE_STATUS_IPV6F | \
 			MLX4V_CQE_STATUS_IPV4 | MLX4V_CQE_STATUS_IPV4F | MLX4V_CQE_STATUS_IPV6 | \
 			MLX4V_CQE_STATUS_IPV4OPT | MLX4V_CQE_STATUS_TCP | MLX4V_CQE_STATUS_UDP | \
@@ -118,7 +119,10 @@ RTE_INIT(mlx4v_rx_kinds_init)
 			MLX4V_ETH_LOG(ERR, "Rx status index: %u taken twice", idx);
 		ip4 = !!(st & MLX4V_CQE_STATUS_IPV4);
 		ip6 = !!(st & MLX4V_CQE_STATUS_IPV6);
-		/* A fragment bit counts with its own IP version's bit only (§4.6, as DPDK). */
+		/*
+		 * A fragment bit counts with its own IP version's bit only (prm/mlx4 §4.6, as
+		 * DPDK).
+		 */
 		frag = (ip4 && (st & MLX4V_CQE_STATUS_IPV4F)) ||
 		       (ip6 && (st & MLX4V_CQE_STATUS_IPV6F));
 		ptype = RTE_PTYPE_L2_ETHER;
@@ -129,7 +133,7 @@ RTE_INIT(mlx4v_rx_kinds_init)
 			/*
 			 * IPv6 has no header checksum: its verdict says nothing. A clear OK bit
 			 * is no verdict either (the port may not have checked): UNKNOWN, never
-			 * BAD, as DPDK's mlx4 and libmlx4 read it (§4.6).
+			 * BAD, as DPDK's mlx4 and libmlx4 read it (prm/mlx4 §4.6).
 			 */
 			if (st & MLX4V_CQE_STATUS_IP_CSUM_OK)
 				flags |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
@@ -152,7 +156,7 @@ RTE_INIT(mlx4v_rx_kinds_init)
 			ptype |= RTE_PTYPE_L4_NONFRAG;
 		/*
 		 * A TCP/UDP verdict only where the port says it checked: whole datagram, good IP,
-		 * the OK bit; otherwise UNKNOWN, never BAD (§4.6).
+		 * the OK bit; otherwise UNKNOWN, never BAD (prm/mlx4 §4.6).
 		 */
 		if (!frag && (st & (MLX4V_CQE_STATUS_TCP | MLX4V_CQE_STATUS_UDP)) &&
 		    (st & MLX4V_CQE_STATUS_IP_CSUM_OK) && (st & MLX4V_CQE_STATUS_L4_CSUM_OK))
@@ -163,7 +167,7 @@ RTE_INIT(mlx4v_rx_kinds_init)
 
 /*
  * An error CQE. A receive error may move the WQ to ERR (it does so to a QP under IB
- * semantics; for a ConnectX-3 RWQ no source settles it, §4.6): a WQ in ERR completes every
+ * semantics; for a ConnectX-3 RWQ no source settles it, prm/mlx4 §4.6): a WQ in ERR completes every
  * posted WQE with WR_FLUSH_ERR, so a flush is what says it, and the queue is reset after the
  * burst (rx_recover_start()). Other errors are counted; their WQE is posted again.
  */
@@ -184,7 +188,7 @@ rx_rearm(struct rte_mbuf *m)
 	return (uint64_t *)((uintptr_t)m + offsetof(struct rte_mbuf, rearm_data));
 }
 
-/* The 32-byte CQE at running index ci (the second half of a 64-byte slot, §4.6). */
+/* The 32-byte CQE at running index ci (the second half of a 64-byte slot, prm/mlx4 §4.6). */
 static inline volatile struct mlx4_cqe *
 rx_cqe(const struct mlx4v_rxq *rxq, uint32_t ci)
 {
@@ -194,7 +198,7 @@ rx_cqe(const struct mlx4v_rxq *rxq, uint32_t ci)
 
 /*
  * Owner-bit check: the CQE at ci is software's when its owner bit equals the pass parity of
- * ci, bit log2(cqe_cnt) (§4.6); the device writes the owner byte last.
+ * ci, bit log2(cqe_cnt) (prm/mlx4 §4.6); the device writes the owner byte last.
  */
 static inline int
 rx_cqe_ready(const struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe, uint32_t ci)
@@ -229,7 +233,7 @@ rx_dseg_set(const struct mlx4v_rxq *rxq, struct mlx4_wqe_data_seg *dseg, struct 
 	dseg->addr = rte_cpu_to_be_64(addr);
 }
 
-/* What the CQE says about the frame: kind, checksums, hash (§4.6). */
+/* What the CQE says about the frame: kind, checksums, hash (prm/mlx4 §4.6). */
 static inline void
 rx_cqe_to_mbuf(const struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe,
 	       struct rte_mbuf *m)
@@ -238,7 +242,7 @@ rx_cqe_to_mbuf(const struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe,
 
 	m->packet_type = k->ptype;
 	m->ol_flags = k->flags;
-	/* The Toeplitz hash of the RSS QP, big-endian in immed_rss_invalid (§4.6). */
+	/* The Toeplitz hash of the RSS QP, big-endian in immed_rss_invalid (prm/mlx4 §4.6). */
 	m->hash.rss = rte_be_to_cpu_32(cqe->immed_rss_invalid);
 }
 
@@ -404,10 +408,12 @@ rx_burst_vec(const struct mlx4v_rxq *rxq, const uint8_t *c, const uint32_t strid
 		h2 = _mm_loadl_epi64((const __m128i *)(const void *)(c + 2 * stride + 24));
 		h3 = _mm_loadl_epi64((const __m128i *)(const void *)(c + 3 * stride + 24));
 		ow = _mm_unpackhi_epi64(_mm_unpacklo_epi32(h0, h1), _mm_unpacklo_epi32(h2, h3));
-		/* ...all four software's: the owner bit is each word's top bit (§4.6)... */
+		/*
+		 * ...all four software's: the owner bit is each word's top bit (prm/mlx4 §4.6)...
+		 */
 		if (_mm_movemask_ps(_mm_castsi128_ps(ow)) != own_m)
 			break;
-		/* ...then the bodies (§4.6; x86 keeps loads in order: rte_io_rmb()). */
+		/* ...then the bodies (prm/mlx4 §4.6; x86 keeps loads in order: rte_io_rmb()). */
 		rte_io_rmb();
 		if (_mm_movemask_epi8(_mm_cmpeq_epi32(_mm_and_si128(ow, op_mask), op_err)) != 0)
 			break;
@@ -441,7 +447,7 @@ rx_burst_vec(const struct mlx4v_rxq *rxq, const uint8_t *c, const uint32_t strid
 		rx_vec_mbuf(m3, RX_VEC_KIND(kinds, _mm_extract_epi32(idx, 3)), lens, RX_VEC_LEN(3),
 			    init);
 		if (rss) {
-			/* The Toeplitz hash, big-endian in immed_rss_invalid (§4.6). */
+			/* The Toeplitz hash, big-endian in immed_rss_invalid (prm/mlx4 §4.6). */
 			m0->hash.rss = rte_be_to_cpu_32(*(const uint32_t *)(c + 4));
 			m1->hash.rss = rte_be_to_cpu_32(*(const uint32_t *)(c + stride + 4));
 			m2->hash.rss = rte_be_to_cpu_32(*(const uint32_t *)(c + 2 * stride + 4));
@@ -510,7 +516,7 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const
 	n = (uint16_t)RTE_MIN((uint32_t)n, left);
 	if (unlikely(rx_mbufs_take(rxq, n, &cache, &top) != 0))
 		return rx_burst_drop(rxq, n);
-	/* The owner bit software's CQEs of this pass carry (§4.6). */
+	/* The owner bit software's CQEs of this pass carry (prm/mlx4 §4.6). */
 	own = (uint8_t)(((ci >> rxq->cq_log) & 1) << 7);
 	cqe = rx_cqe(rxq, ci);
 	i = 0;
@@ -531,7 +537,10 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const
 		op = cqe->owner_sr_opcode;
 		if ((op ^ own) & 0x80)
 			break;
-		/* The CQE body only after its owner bit (§4.6; coherent memory: rte_io_rmb()). */
+		/*
+		 * The CQE body only after its owner bit (prm/mlx4 §4.6; coherent memory:
+		 * rte_io_rmb()).
+		 */
 		rte_io_rmb();
 		w = (tail + i) & wmask;
 		if (unlikely((op & MLX4_CQE_OPCODE_MASK) == MLX4_CQE_OPCODE_ERROR)) {
@@ -548,7 +557,9 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const
 		m->packet_type = kind->ptype;
 		m->pkt_len = len;
 		m->data_len = (uint16_t)len;
-		/* The Toeplitz hash of the RSS QP, big-endian in immed_rss_invalid (§4.6). */
+		/*
+		 * The Toeplitz hash of the RSS QP, big-endian in immed_rss_invalid (prm/mlx4 §4.6).
+		 */
 		if (rss)
 			m->hash.rss = rte_be_to_cpu_32(cqe->immed_rss_invalid);
 		r = top[-1 - (int32_t)nrx];
@@ -598,10 +609,10 @@ rx_burst_scattered(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 		cqe = rx_cqe(rxq, ci);
 		if (!rx_cqe_ready(rxq, cqe, ci))
 			break;
-		/* The body only after the owner bit (§4.6). */
+		/* The body only after the owner bit (prm/mlx4 §4.6). */
 		rte_rmb();
 		ci++;
-		/* An RWQ completes its WQEs in order (§4.5). */
+		/* An RWQ completes its WQEs in order (prm/mlx4 §4.5). */
 		w = rxq->rq_tail & rxq->wqe_mask;
 		rxq->rq_tail++;
 		rxq->rq_ci++;
@@ -626,7 +637,7 @@ rx_burst_scattered(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
  * EAL alarm (control thread): the WQ may be in ERR after an error CQE. RESET (the device
  * writes no more and forgets its position), the CQEs it wrote meanwhile (flushes) discarded,
  * every WQE posted again as it stands (each holds an mbuf: the burst never leaves a slot
- * empty), RDY; then the burst may use the queue again (§4.3, §4.5).
+ * empty), RDY; then the burst may use the queue again (prm/mlx4 §4.3, §4.5).
  */
 static void
 rx_recover_alarm(void *arg)
@@ -640,17 +651,20 @@ rx_recover_alarm(void *arg)
 	ret = rte_pmd_mlx4v_modify_wq(rxq->wq, RTE_PMD_MLX4V_WQS_RESET);
 	if (ret != 0)
 		goto retry;
-	/* Owner-bit check of each CQE left: software's ones are discarded (§4.6). */
+	/* Owner-bit check of each CQE left: software's ones are discarded (prm/mlx4 §4.6). */
 	while (rx_cqe_ready(rxq, rx_cqe(rxq, rxq->cq_ci), rxq->cq_ci)) {
 		rxq->cq_ci++;
 		drained++;
 	}
 	rxq->rq_tail = 0;
 	rxq->rq_ci = rxq->wqe_n;
-	/* The CQ slots back to the device before the WQEs, as the burst does (§4.6). */
+	/* The CQ slots back to the device before the WQEs, as the burst does (prm/mlx4 §4.6). */
 	rte_io_wmb();
 	*rxq->cqv.set_ci_db = rte_cpu_to_be_32(rxq->cq_ci & 0xffffff);
-	/* Doorbell record: the device counts from 0 after RESET; every WQE is posted (§4.3). */
+	/*
+	 * Doorbell record: the device counts from 0 after RESET; every WQE is posted
+	 * (prm/mlx4 §4.3).
+	 */
 	rte_io_wmb();
 	*rxq->rwq.rdb = rte_cpu_to_be_32(rxq->rq_ci & 0xffff);
 	ret = rte_pmd_mlx4v_modify_wq(rxq->wq, RTE_PMD_MLX4V_WQS_RDY);
@@ -709,13 +723,13 @@ rx_burst(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 		nrx = rx_burst_scattered(rxq, pkts, n);
 	/*
 	 * The CQEs were read and the new buffer addresses stored: the CQ slots go back to the
-	 * device first, so the CQ always has room for every WQE posted (§4.6)...
+	 * device first, so the CQ always has room for every WQE posted (prm/mlx4 §4.6)...
 	 */
 	rte_io_wmb();
 	*rxq->cqv.set_ci_db = rte_cpu_to_be_32(rxq->cq_ci & 0xffffff);
 	/*
 	 * ...then the WQEs: the device reads a WQE once the doorbell record's 16-bit running count
-	 * covers it, so the addresses must be visible before the record (§4.3).
+	 * covers it, so the addresses must be visible before the record (prm/mlx4 §4.3).
 	 */
 	rte_io_wmb();
 	*rxq->rwq.rdb = rte_cpu_to_be_32(rxq->rq_ci & 0xffff);
@@ -752,7 +766,7 @@ mlx4v_rx_queue_count(void *q)
 	if (rxq == NULL)
 		return (uint32_t)-EINVAL;
 	ci = rxq->cq_ci;
-	/* The CQEs software owns from the consumer index on: frames waiting (§4.6). */
+	/* The CQEs software owns from the consumer index on: frames waiting (prm/mlx4 §4.6). */
 	while (n < rxq->wqe_n && rx_cqe_ready(rxq, rx_cqe(rxq, ci + n), ci + n))
 		n++;
 	return n;
@@ -766,7 +780,10 @@ mlx4v_rxq_fill(struct mlx4v_rxq *rxq)
 	struct rte_mbuf mb_def;
 	uint32_t i, cqe_64;
 
-	/* The ring is a flat array of data segments: the stride must be exactly the SGEs (§3). */
+	/*
+	 * The ring is a flat array of data segments: the stride must be exactly the SGEs
+	 * (prm/mlx4 §3).
+	 */
 	if (rxq->rwq.rq.wqe_shift != RX_DSEG_SHIFT + rxq->sges_log ||
 	    rxq->rwq.rq.wqe_cnt < rxq->wqe_n || !rte_is_power_of_2(rxq->cqv.cqe_cnt) ||
 	    rxq->cqv.cqe_cnt < rxq->wqe_n) {
@@ -818,7 +835,7 @@ mlx4v_rxq_fill(struct mlx4v_rxq *rxq)
 	rxq->rq_ci = rxq->wqe_n;
 	/*
 	 * Every WQE posted: the segments must be visible before the doorbell record counts them
-	 * (§4.3); the WQ reads it once it is ready.
+	 * (prm/mlx4 §4.3); the WQ reads it once it is ready.
 	 */
 	rte_io_wmb();
 	*rxq->rwq.rdb = rte_cpu_to_be_32(rxq->rq_ci & 0xffff);
@@ -862,7 +879,7 @@ mlx4v_rx_offload_capa(void)
 const uint32_t *
 mlx4v_rx_ptypes_get(struct rte_eth_dev *eth_dev)
 {
-	/* What rx_kinds[] holds (§4.6). */
+	/* What rx_kinds[] holds (prm/mlx4 §4.6). */
 	static const uint32_t ptypes[] = {
 		RTE_PTYPE_L2_ETHER,
 		RTE_PTYPE_L3_IPV4,

@@ -23,7 +23,7 @@
 #include "mlx4v_prm_eth.h"
 #include "mlxv_mbuf_put.h"
 
-/* Data segments that fit a WQE: 63 DS less the control segment (§4.2, fence_size[5:0]). */
+/* Data segments that fit a WQE: 63 DS less the control segment (prm/mlx4 §4.2, fence_size[5:0]). */
 #define TX_MAX_DS 63u
 /* Mbufs freed in one rte_pktmbuf_free_bulk() call while reaping. */
 #define TX_FREE_BULK 64u
@@ -46,7 +46,7 @@ tx_txbb(const struct mlx4v_txq *txq, uint32_t pos)
 	return txq->sq_buf + ((size_t)(pos & txq->sq_mask) << MLX4V_TXBB_SHIFT);
 }
 
-/* The 32-byte CQE at running index ci (the second half of a 64-byte slot, §4.6). */
+/* The 32-byte CQE at running index ci (the second half of a 64-byte slot, prm/mlx4 §4.6). */
 static inline volatile struct mlx4_cqe *
 tx_cqe(const struct mlx4v_txq *txq, uint32_t ci)
 {
@@ -104,7 +104,7 @@ tx_retire(struct mlx4v_txq *txq, uint32_t end, int failed)
 			/*
 			 * Stamp: the first dword of a block inside a WQE is segment data that
 			 * could read as a valid owner on the next pass; 0x7fffffff with the owner
-			 * bit of the pass just completed reads as not valid then (§4.2,
+			 * bit of the pass just completed reads as not valid then (prm/mlx4 §4.2,
 			 * Stamping). A WQE's first block needs none: its owner word is of the old
 			 * pass already.
 			 */
@@ -156,7 +156,7 @@ tx_wqe_end(const struct mlx4v_txq *txq, uint32_t pos)
 	return pos;
 }
 
-/* Consume the send CQEs (§4.6, §4.7). */
+/* Consume the send CQEs (prm/mlx4 §4.6, §4.7). */
 static void
 tx_reap(struct mlx4v_txq *txq)
 {
@@ -166,10 +166,14 @@ tx_reap(struct mlx4v_txq *txq)
 
 	for (;;) {
 		cqe = tx_cqe(txq, ci);
-		/* Owner-bit check: software's when it equals the pass parity of ci (§4.6). */
+		/*
+		 * Owner-bit check: software's when it equals the pass parity of ci (prm/mlx4 §4.6).
+		 */
 		if (((cqe->owner_sr_opcode >> 7) ^ (ci >> txq->cq_log)) & 1)
 			break;
-		/* The body only after the owner bit, which the device writes last (§4.6). */
+		/*
+		 * The body only after the owner bit, which the device writes last (prm/mlx4 §4.6).
+		 */
 		rte_rmb();
 		ci++;
 		/* wqe_index counts strides; every WQE starts at a stride (mlx4v_txq_reset()). */
@@ -186,7 +190,7 @@ tx_reap(struct mlx4v_txq *txq)
 			tx_retire_fast(txq, pos + 1);
 			continue;
 		}
-		/* The WQEs before the one the CQE names went out (§4.7). */
+		/* The WQEs before the one the CQE names went out (prm/mlx4 §4.7). */
 		tx_retire(txq, pos, 0);
 		if (likely(op != MLX4_CQE_OPCODE_ERROR)) {
 			tx_retire(txq, tx_wqe_end(txq, pos), 0);
@@ -206,15 +210,15 @@ tx_reap(struct mlx4v_txq *txq)
 	if (ci == txq->cq_ci)
 		return;
 	txq->cq_ci = ci;
-	/* The CQEs were read before their slots go back to the device (§4.6). */
+	/* The CQEs were read before their slots go back to the device (prm/mlx4 §4.6). */
 	rte_io_wmb();
 	*txq->cqv.set_ci_db = rte_cpu_to_be_32(ci & 0xffffff);
 }
 
 /*
  * EAL alarm (control thread): the queue drained after an error CQE; RESET (the device forgets
- * its SQ position), INIT (ownership initialised again, §3), RTR, RTS, then the burst may use
- * the queue again. The burst does not touch the queue meanwhile.
+ * its SQ position), INIT (ownership initialised again, prm/mlx4 §3), RTR, RTS, then the burst may
+ * use the queue again. The burst does not touch the queue meanwhile.
  */
 static void
 tx_recover_alarm(void *arg)
@@ -334,10 +338,10 @@ tx_build_segs(struct mlx4v_txq *txq, struct rte_mbuf *m, uint32_t head)
 	ds = n + 1;
 	/*
 	 * Last to first, as libmlx4 and the kernel write them: the first dword of a block is what
-	 * the device's prefetcher takes for its stamp (§4.2, Stamping), and it may read a block as
-	 * soon as that dword is no stamp. Backwards, a block's other segments are complete before
-	 * the segment that starts it, whose byte_count goes last, after a barrier: no block whose
-	 * stamp is gone holds a stale address, lkey or length.
+	 * the device's prefetcher takes for its stamp (prm/mlx4 §4.2, Stamping), and it may read a
+	 * block as soon as that dword is no stamp. Backwards, a block's other segments are complete
+	 * before the segment that starts it, whose byte_count goes last, after a barrier: no block
+	 * whose stamp is gone holds a stale address, lkey or length.
 	 */
 	while (n-- > 0) {
 		off = ((head << MLX4V_TXBB_SHIFT) + (n + 1) * 16) & ring;
@@ -353,7 +357,7 @@ tx_build_segs(struct mlx4v_txq *txq, struct rte_mbuf *m, uint32_t head)
 }
 
 /*
- * The control flags of a packet's checksum offloads (§4.2: SCTP is not among them): both
+ * The control flags of a packet's checksum offloads (prm/mlx4 §4.2: SCTP is not among them): both
  * together whenever one is asked, as libmlx4, DPDK's mlx4 and mlx4_en set them; one alone has
  * never run on silicon.
  */
@@ -368,9 +372,10 @@ tx_csum_flags(const struct rte_mbuf *m)
 }
 
 /*
- * The control segment's second half (§4.2): with mac (VFs only, txq->dmac_in_ctrl) the frame's
- * destination MAC, bytes 0-1 over the upper half of srcrb_flags, 2-5 in imm (the embedded switch
- * loops a frame back by it), else zero (no loopback); the flags in between; one 64-bit store.
+ * The control segment's second half (prm/mlx4 §4.2): with mac (VFs only, txq->dmac_in_ctrl) the
+ * frame's destination MAC, bytes 0-1 over the upper half of srcrb_flags, 2-5 in imm (the embedded
+ * switch loops a frame back by it), else zero (no loopback); the flags in between; one 64-bit
+ * store.
  */
 static inline void
 tx_ctrl_mac_flags(struct mlx4_wqe_ctrl_seg *ctrl, const uint8_t *data, uint32_t flags, int mac)
@@ -391,7 +396,7 @@ tx_ctrl_mac_flags(struct mlx4_wqe_ctrl_seg *ctrl, const uint8_t *data, uint32_t 
  * The control segment's first half, last: owner bit (valid for the device when it equals the
  * pass parity of the WQE's first block), opcode and DS count in one 64-bit store, after a
  * barrier: the device may run the WQE as soon as it sees the owner, so the whole WQE must be
- * visible first (§4.2).
+ * visible first (prm/mlx4 §4.2).
  */
 static inline void
 tx_ctrl_owner(uint32_t sq_n, struct mlx4_wqe_ctrl_seg *ctrl, uint32_t head, uint32_t ds)
@@ -432,7 +437,7 @@ tx_post_slow(struct mlx4v_txq *txq, struct rte_mbuf *m, uint32_t head, uint32_t 
 	} else {
 		if (unlikely(m->nb_segs > txq->max_segs))
 			goto refuse;
-		/* As many blocks as the DS take, at least a stride (§4.2). */
+		/* As many blocks as the DS take, at least a stride (prm/mlx4 §4.2). */
 		nbb = RTE_MAX(txq->stride_bbs, ((1u + m->nb_segs) * 16 + MLX4V_TXBB_SIZE - 1) >>
 					       MLX4V_TXBB_SHIFT);
 		if (unlikely(nbb > room))
@@ -472,7 +477,7 @@ tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
 	struct rte_mbuf **slot = &txq->elts[head & txq->sq_mask];
 	/*
 	 * The control segment's first half, as tx_ctrl_owner() makes it: SEND, two DS (control
-	 * and data), the owner bit of the pass the run's blocks are in (§4.2).
+	 * and data), the owner bit of the pass the run's blocks are in (prm/mlx4 §4.2).
 	 */
 	uint64_t own = (uint64_t)2 << 56 | rte_cpu_to_be_32(MLX4_OPCODE_SEND) |
 		       ((head & txq->sq_n) ? rte_cpu_to_be_32(MLX4V_WQE_OWNER) : 0);
@@ -493,14 +498,14 @@ tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
 			break;
 		ctrl = (struct mlx4_wqe_ctrl_seg *)wqe;
 		dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
-		/* byte_count and lkey in one store, then the address (§4.2). */
+		/* byte_count and lkey in one store, then the address (prm/mlx4 §4.2). */
 		*(uint64_t *)(uintptr_t)dseg = __builtin_bswap32(m->data_len) | lkey;
 		dseg->addr = __builtin_bswap64(rte_pktmbuf_mtod(m, uintptr_t));
 		tx_ctrl_mac_flags(ctrl, rte_pktmbuf_mtod(m, const uint8_t *),
 				  MLX4_WQE_CTRL_SOLICIT, mac);
 		*slot = m;
 		sum += m->data_len;
-		/* The owner word last, after the rest of the WQE (§4.2). */
+		/* The owner word last, after the rest of the WQE (prm/mlx4 §4.2). */
 		rte_io_wmb();
 		*(volatile uint64_t *)ctrl = own;
 	}
@@ -550,8 +555,8 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	head = txq->sq_head;
 	room = txq->max_post - (head - txq->sq_tail);
 	/*
-	 * §4.7: a CQE every comp_thresh WQEs keeps the ring from filling up unseen, and one on
-	 * the burst's last WQE brings its mbufs back without more traffic.
+	 * prm/mlx4 §4.7: a CQE every comp_thresh WQEs keeps the ring from filling up unseen, and
+	 * one on the burst's last WQE brings its mbufs back without more traffic.
 	 */
 	comp_at = RTE_MIN((uint32_t)n - 1, txq->comp_thresh - txq->comp_pending - 1);
 	/* The fast path: one-block WQEs of one-segment mbufs of the pool of one lkey. */
@@ -611,7 +616,7 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		ctrl = (struct mlx4_wqe_ctrl_seg *)(sq_buf + ((size_t)(head & mask) <<
 							      MLX4V_TXBB_SHIFT));
 		dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
-		/* byte_count and lkey in one store, then the address (§4.2). */
+		/* byte_count and lkey in one store, then the address (prm/mlx4 §4.2). */
 		*(uint64_t *)(uintptr_t)dseg = rte_cpu_to_be_32(m->data_len) |
 					       (uint64_t)lkey_be << 32;
 		dseg->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(m, uintptr_t));
@@ -635,7 +640,7 @@ posted:
 	txq->sq_head = head;
 	/*
 	 * Send doorbell: every owner word must be visible before it; it carries no index, only
-	 * the QP's doorbell_qpn, already big-endian (§4.2).
+	 * the QP's doorbell_qpn, already big-endian (prm/mlx4 §4.2).
 	 */
 	rte_wmb();
 	/* This process's mapping of the doorbell (the rings alone are shared memory). */
@@ -673,8 +678,8 @@ mlx4v_txq_reset(struct mlx4v_txq *txq)
 	txq->sq_mask = txq->sq_n - 1;
 	txq->sq_log = (uint8_t)rte_log2_u32(txq->sq_n);
 	/*
-	 * With a one-block stride a WQE takes as many blocks as it needs (§4.2); with a larger
-	 * one every WQE is one stride, so that CQEs name it (wqe_index counts strides).
+	 * With a one-block stride a WQE takes as many blocks as it needs (prm/mlx4 §4.2); with a
+	 * larger one every WQE is one stride, so that CQEs name it (wqe_index counts strides).
 	 */
 	txq->max_segs = txq->stride_log == 0 ? MLX4V_ETH_TX_MAX_SEGS :
 		RTE_MIN((uint32_t)MLX4V_ETH_TX_MAX_SEGS,
@@ -684,12 +689,14 @@ mlx4v_txq_reset(struct mlx4v_txq *txq)
 	txq->cq_mask = txq->cqv.cqe_cnt - 1;
 	txq->cq_log = (uint8_t)rte_log2_u32(txq->cqv.cqe_cnt);
 	txq->doorbell_qpn = txq->qpv.doorbell_qpn;
-	/* The device prefetches: 2 KiB and one WQE stay free ahead of the producer (§4.2). */
+	/*
+	 * The device prefetches: 2 KiB and one WQE stay free ahead of the producer (prm/mlx4 §4.2).
+	 */
 	txq->max_post = txq->sq_n - (MLX4V_TX_HEADROOM >> MLX4V_TXBB_SHIFT) -
 			RTE_MAX(txq->stride_bbs, TX_WQE_MAX_BBS);
 	/*
 	 * A ring full of WQEs none of which asks for a CQE would never free up: at most half the
-	 * ring's worth of the largest WQEs between two requests (§4.7).
+	 * ring's worth of the largest WQEs between two requests (prm/mlx4 §4.7).
 	 */
 	txq->comp_thresh = RTE_MAX(1u, RTE_MIN(txq->comp_thresh ? txq->comp_thresh : TX_COMP_THRESH,
 					       txq->max_post / (2 * TX_WQE_MAX_BBS)));
@@ -707,8 +714,9 @@ mlx4v_txq_check(const struct mlx4v_txq *txq)
 	uint32_t bbs = txq->qpv.sq.wqe_cnt << (txq->qpv.sq.wqe_shift - MLX4V_TXBB_SHIFT);
 
 	/*
-	 * The ring must hold the prefetch headroom, the largest WQE and some WQEs more (§4.2);
-	 * the CQ one CQE per WQE, which a flush after an error gives (§4.6).
+	 * The ring must hold the prefetch headroom, the largest WQE and some WQEs more
+	 * (prm/mlx4 §4.2); the CQ one CQE per WQE, which a flush after an error gives
+	 * (prm/mlx4 §4.6).
 	 */
 	if (txq->qpv.sq.wqe_shift < MLX4V_TXBB_SHIFT || !rte_is_power_of_2(txq->qpv.sq.wqe_cnt) ||
 	    bbs < 2 * (MLX4V_TX_HEADROOM >> MLX4V_TXBB_SHIFT) + 16 ||

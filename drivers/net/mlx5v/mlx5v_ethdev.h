@@ -84,13 +84,13 @@ struct mlx5v_ethdev_caps {
 	uint8_t vlan_cap;           /**< receive VLAN stripping */
 	uint8_t wqe_vlan_insert;    /**< VLAN insertion from the Ethernet segment */
 	uint8_t hw_vlan_insert;     /**< wqe_vlan_insert usable: no inline header required */
-	uint8_t max_lso_cap;        /**< log2 of the largest LSO packet, 0 = no LSO (§3.3) */
+	uint8_t max_lso_cap;        /**< log2 of the largest LSO, 0: none (prm/mlx5_eth §3.3) */
 	uint8_t wqe_inline_mode;    /**< 0 L2, 1 from the vport context, 2 none */
 	uint8_t min_inline_mode;    /**< sqc.min_wqe_inline_mode to create SQs with */
-	uint16_t min_inline;        /**< bytes every send WQE inlines (§6.4) */
-	uint8_t max_wqe_ds;         /**< 16-byte segments of the largest send WQE (§6.1) */
+	uint16_t min_inline;        /**< bytes every send WQE inlines (prm/mlx5_eth §6.4) */
+	uint8_t max_wqe_ds;         /**< 16-byte segments per send WQE (prm/mlx5_eth §6.1) */
 	uint8_t ptys_ext;           /**< PCAM ptys_extended_ethernet: PTYS extended fields */
-	uint8_t log_bf_reg_size;    /**< log2 of a BlueFlame register's bytes (§6.6) */
+	uint8_t log_bf_reg_size;    /**< log2 of a BlueFlame register's bytes (prm/mlx5_eth §6.6) */
 	uint8_t empw;               /**< enhanced multi-packet send WQEs (prm/mlx5_empw §2.1) */
 	uint8_t cqe_comp;           /**< cqe_compression: compressed CQE sessions (prm/mlx5_eth) */
 	uint8_t mini_cqe_ftag;      /**< mini_cqe_resp_flow_tag: the flow tag mini-CQE format */
@@ -153,7 +153,7 @@ struct mlx5v_rxq {
 	uint8_t mark;                  /**< a flow rule marks: the flow tag into the mbuf */
 	uint8_t vec;                   /**< the SSE loop reads the CQEs (mlx5v_rx.c) */
 	uint8_t avx2;                  /**< the vec loops in their AVX2 build (mlx5v_rx.c) */
-	uint8_t cqe_comp;              /**< the CQ writes compressed sessions (§8.5) */
+	uint8_t cqe_comp;              /**< the CQ writes compressed sessions (prm/mlx5_eth §8.5) */
 	uint8_t mini_fmt;              /**< their mini-CQE format (MLX5V_MINI_CQE_FMT_*) */
 	uint16_t zip_ai;               /**< mini-CQEs of the session at cq_ci already taken */
 	uint16_t port_id;
@@ -613,7 +613,7 @@ struct mlx5v_ethdev_tir_attr {
 	const uint8_t *key;      /**< MLX5V_ETH_RSS_KEY_LEN bytes */
 };
 
-/** What a flow group masks, or a flow entry matches, in the outer headers (§4.10). */
+/** What a flow group masks, or a flow entry matches, in the outer headers (prm/mlx5_eth §4.10). */
 struct mlx5v_ethdev_match {
 	const struct rte_ether_addr *dmac; /**< NULL: not matched */
 	uint16_t ethertype;                /**< 0: not matched */

@@ -25,7 +25,9 @@
 
 /* The function's one physical port (prm/mlx5_eth §4.12). */
 #define LOCAL_PORT 1
-/* Bytes of one address-list entry after the vport context: 2 reserved + 6 MAC (§4.3). */
+/*
+ * Bytes of one address-list entry after the vport context: 2 reserved + 6 MAC (prm/mlx5_eth §4.3).
+ */
 #define MAC_ENTRY MLX5V_IFC_BYTES(mac_address_layout)
 /* Register payloads. */
 #define PAOS_LEN MLX5V_IFC_BYTES(paos_reg)
@@ -49,8 +51,8 @@ mac_from_layout(struct rte_ether_addr *mac, const uint8_t *l)
 }
 
 /*
- * Bytes inlined per sqc/vport min_wqe_inline_mode (§6.4): none, L2, IP, TCP/UDP, reserved
- * (as TCP/UDP), then the inner L2, IP and TCP/UDP headers of a tunnel after 74 outer
+ * Bytes inlined per sqc/vport min_wqe_inline_mode (prm/mlx5_eth §6.4): none, L2, IP, TCP/UDP,
+ * reserved (as TCP/UDP), then the inner L2, IP and TCP/UDP headers of a tunnel after 74 outer
  * bytes (tagged L2, IPv6, UDP, VXLAN).
  */
 static const uint16_t inline_mode_bytes[8] = { 0, 18, 58, 78, 78, 92, 132, MLX5V_ETH_INLINE_MAX };
@@ -142,7 +144,7 @@ caps_ft(struct mlx5v_dev *dev, const uint8_t *gen, struct mlx5v_ethdev_caps *cap
 }
 
 /*
- * §11.3: whether PTYS reports the speed in its extended fields (PCAM
+ * prm/mlx5_eth §11.3: whether PTYS reports the speed in its extended fields (PCAM
  * ptys_extended_ethernet, readable when the general cap pcam_reg is set).
  */
 static int
@@ -180,13 +182,19 @@ mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 	caps->cqe_comp = GET(cmd_hca_cap_eth, cap, cqe_compression);
 	caps->mini_cqe_ftag = GET(cmd_hca_cap_eth, cap, mini_cqe_resp_flow_tag);
 	caps->mini_cqe_l34h = GET(cmd_hca_cap_eth, cap, mini_cqe_resp_l3_l4_tag);
-	/* Receive WQEs of 16-byte data segments up to max_wqe_sz_rq bytes (§7.1; 0: unsaid). */
+	/*
+	 * Receive WQEs of 16-byte data segments up to max_wqe_sz_rq bytes (prm/mlx5_eth §7.1; 0:
+	 * unsaid).
+	 */
 	caps->rx_max_sges_log = MLX5V_ETH_RX_MAX_SGES_LOG;
 	while (caps->rx_max_sges_log > 0 && GET(cmd_hca_cap_eth, cap, max_wqe_sz_rq) != 0 &&
 	       (MLX5V_WQE_DS << caps->rx_max_sges_log) > GET(cmd_hca_cap_eth, cap, max_wqe_sz_rq))
 		caps->rx_max_sges_log--;
 	caps->fw_rev = dev->fw_rev;
-	/* §6.1: the largest send WQE in bytes, at most the 63 DS a control segment counts. */
+	/*
+	 * prm/mlx5_eth §6.1: the largest send WQE in bytes, at most the 63 DS a control segment
+	 * counts.
+	 */
 	caps->max_wqe_ds = RTE_MIN(GET(cmd_hca_cap_eth, cap, max_wqe_sz_sq) / MLX5V_WQE_DS,
 				   (uint32_t)MLX5V_WQE_MAX_DS);
 	caps->log_bf_reg_size = GET(cmd_hca_cap_eth, cap, log_bf_reg_size);
@@ -204,8 +212,8 @@ mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 	if (ret != 0)
 		return ret;
 	/*
-	 * §6.4: the least each send WQE inlines. Mode 0 is the L2 header; mode 1 takes the
-	 * vport's mode, which SQs must be created with; mode 2 needs nothing.
+	 * prm/mlx5_eth §6.4: the least each send WQE inlines. Mode 0 is the L2 header; mode 1 takes
+	 * the vport's mode, which SQs must be created with; mode 2 needs nothing.
 	 */
 	caps->min_inline_mode = 0;
 	switch (caps->wqe_inline_mode) {
@@ -224,9 +232,9 @@ mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 		break;
 	}
 	/*
-	 * §6.3: the tag request and the inline header share bytes 12-15 of the Ethernet
-	 * segment, so the device inserts a tag only where no inline header is ever required
-	 * (wqe_inline_mode 2, not a vport mode that happens to be none, as DPDK decides);
+	 * prm/mlx5_eth §6.3: the tag request and the inline header share bytes 12-15 of the
+	 * Ethernet segment, so the device inserts a tag only where no inline header is ever
+	 * required (wqe_inline_mode 2, not a vport mode that happens to be none, as DPDK decides);
 	 * elsewhere software puts the tag into the inlined header.
 	 */
 	caps->hw_vlan_insert = caps->wqe_vlan_insert && caps->wqe_inline_mode == 2;
@@ -394,7 +402,7 @@ mlx5v_ethdev_cmd_paos_set(struct mlx5v_dev *dev, int up)
 	memset(reg, 0, sizeof(reg));
 	SET(paos_reg, reg, local_port, LOCAL_PORT);
 	SET(paos_reg, reg, admin_status, up ? MLX5V_PAOS_UP : MLX5V_PAOS_DOWN);
-	/* ase: the admin status field is written only with this bit set (§11.1). */
+	/* ase: the admin status field is written only with this bit set (prm/mlx5_eth §11.1). */
 	SET(paos_reg, reg, ase, 1);
 	return access_reg(dev, MLX5V_REG_PAOS, 1, reg, sizeof(reg));
 }
@@ -474,7 +482,10 @@ mlx5v_ethdev_cmd_ptys_speed(struct mlx5v_dev *dev, int ext, uint32_t *mbps)
 	ret = access_reg(dev, MLX5V_REG_PTYS, 0, reg, sizeof(reg));
 	if (ret != 0)
 		return ret;
-	/* §11.3: the extended fields when PCAM says so; one bit set while the link is up. */
+	/*
+	 * prm/mlx5_eth §11.3: the extended fields when PCAM says so; one bit set while the link is
+	 * up.
+	 */
 	oper = ext ? GET(ptys_reg, reg, ext_eth_proto_oper) : GET(ptys_reg, reg, eth_proto_oper);
 	*mbps = RTE_ETH_SPEED_NUM_NONE;
 	for (i = 0; i < 32; i++)
@@ -591,7 +602,7 @@ mlx5v_ethdev_cmd_destroy(struct mlx5v_dev *dev, enum mlx5v_ethdev_obj kind, uint
 		return;
 	in_init(in, MLX5V_IFC_BYTES(eth_obj_in), opcode[kind]);
 	SET(eth_obj_in, in, obj_id, id);
-	/* A failure is logged by the command layer; teardown goes on (house style: Errors). */
+	/* A failure is logged by the command layer; teardown goes on (contributing/style §4). */
 	mlx5v_cmd_exec(dev, in, MLX5V_IFC_BYTES(eth_obj_in), out, sizeof(out));
 }
 
@@ -630,7 +641,7 @@ wq_fill(uint8_t *wq, uint8_t *pas, const struct mlx5v_ethdev_wq_attr *a)
 {
 	uint32_t i;
 
-	SET(wq, wq, wq_type, 1);       /* cyclic (§4.5) */
+	SET(wq, wq, wq_type, 1);       /* cyclic (prm/mlx5_eth §4.5) */
 	SET(wq, wq, pd, a->pd);
 	SET(wq, wq, uar_page, a->uar_page);
 	MLX5V_IFC_SET64(wq, wq, dbr_addr, a->dbr_iova);
@@ -644,7 +655,7 @@ wq_fill(uint8_t *wq, uint8_t *pas, const struct mlx5v_ethdev_wq_attr *a)
 
 /* The sq_ts_format/rq_ts_format cap value of free-running-only firmware (prm/mlx5_eth §5.1). */
 #define WQ_TS_CAP_FREE_RUNNING 0
-/* sqc/rqc.ts_format: free-running, or the device's default clock (§5.1). */
+/* sqc/rqc.ts_format: free-running, or the device's default clock (prm/mlx5_eth §5.1). */
 #define WQ_TS_FREE_RUNNING 0
 #define WQ_TS_DEFAULT 1
 
@@ -685,7 +696,10 @@ wq_create(struct mlx5v_dev *dev, int sq, const struct mlx5v_ethdev_wq_attr *a, u
 		 */
 		SET(create_sq_in, in, ctx.rlky, 1);
 		SET(create_sq_in, in, ctx.ts_format, wq_ts_format(dev, 1));
-		/* Errors flush what follows, so recovery can wait for every WQE (§5.2). */
+		/*
+		 * Errors flush what follows, so recovery can wait for every WQE
+		 * (prm/mlx5_eth §5.2).
+		 */
 		SET(create_sq_in, in, ctx.flush_in_error_en, 1);
 		SET(create_sq_in, in, ctx.min_wqe_inline_mode, a->min_inline_mode);
 		SET(create_sq_in, in, ctx.allow_multi_pkt_send_wqe, a->allow_mpw);
@@ -746,7 +760,10 @@ mlx5v_ethdev_cmd_rq_reset(struct mlx5v_dev *dev, uint32_t rqn)
 	uint32_t state;
 	int ret;
 
-	/* §5.2: MODIFY names the current state; an RQ may be RDY or ERR after an error CQE. */
+	/*
+	 * prm/mlx5_eth §5.2: MODIFY names the current state; an RQ may be RDY or ERR after an error
+	 * CQE.
+	 */
 	in_init(in, sizeof(in), MLX5V_CMD_OP_QUERY_RQ);
 	SET(eth_obj_in, in, obj_id, rqn);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
@@ -761,7 +778,10 @@ mlx5v_ethdev_cmd_rq_reset(struct mlx5v_dev *dev, uint32_t rqn)
 int
 mlx5v_ethdev_cmd_rq_vsd(struct mlx5v_dev *dev, uint32_t rqn, int strip)
 {
-	/* §4.6: RDY->RDY with the vsd bit of modify_bitmask changes only the stripping. */
+	/*
+	 * prm/mlx5_eth §4.6: RDY->RDY with the vsd bit of modify_bitmask changes only the
+	 * stripping.
+	 */
 	uint8_t in[MLX5V_IFC_BYTES(modify_rq_in)];
 	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
 
@@ -778,7 +798,7 @@ int
 mlx5v_ethdev_cmd_q_modify(struct mlx5v_dev *dev, int sq, uint32_t qn, uint32_t cur,
 			  uint32_t next)
 {
-	/* §4.5, §5.2: the current state, then the next one in the context. */
+	/* prm/mlx5_eth §4.5, §5.2: the current state, then the next one in the context. */
 	uint8_t in[RTE_MAX(MLX5V_IFC_BYTES(modify_sq_in), MLX5V_IFC_BYTES(modify_rq_in))];
 	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
 
@@ -832,7 +852,7 @@ mlx5v_ethdev_cmd_rqt_modify(struct mlx5v_dev *dev, uint32_t rqtn, const uint32_t
 		return -ENOMEM;
 	in_init(in, inlen, MLX5V_CMD_OP_MODIFY_RQT);
 	SET(modify_rqt_in, in, rqtn, rqtn);
-	SET(modify_rqt_in, in, bitmask, 1);  /* the RQ list (§4.8) */
+	SET(modify_rqt_in, in, bitmask, 1);  /* the RQ list (prm/mlx5_eth §4.8) */
 	SET(modify_rqt_in, in, ctx.rqt_actual_size, n);
 	for (i = 0; i < n; i++)
 		rte_pmd_mlx5v_prm_set(in + MLX5V_IFC_BYTES(modify_rqt_in) + 4 * i, 0, 31, 0,
@@ -906,7 +926,7 @@ mlx5v_ethdev_cmd_ft_destroy(struct mlx5v_dev *dev, uint32_t ft)
 int
 mlx5v_ethdev_cmd_ft_root(struct mlx5v_dev *dev, uint32_t ft, int set)
 {
-	/* op_mod 1 disconnects the root (§4.10). */
+	/* op_mod 1 disconnects the root (prm/mlx5_eth §4.10). */
 	return ft_obj_cmd(dev, MLX5V_CMD_OP_SET_FLOW_TABLE_ROOT, set ? 0 : 1, set ? ft : 0, 0, 0);
 }
 

@@ -434,7 +434,7 @@ mlx5v_intr_rx_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
 	/*
 	 * Take the completion EQEs still in the EQ first: each one moves the CQ's arm sequence
 	 * number on, which the arm below must carry (prm/mlx5 §7.3); the poll also re-arms the
-	 * EQ, which stays quiet after an interrupt until then (§6.11).
+	 * EQ, which stays quiet after an interrupt until then (prm/mlx5 §6.11).
 	 */
 	ret = mlx5v_devx_eq_poll(iq->deq);
 	if (ret < 0)

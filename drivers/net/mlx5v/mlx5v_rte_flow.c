@@ -149,7 +149,7 @@ flow_release(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, struct rte_flow
 	if (f->qtir)
 		qtir_put(dev, p, f->spec.queue);
 	f->qtir = 0;
-	/* The RQT after the TIR over it (§12). */
+	/* The RQT after the TIR over it (prm/mlx5_eth §12). */
 	if (f->rqt != 0)
 		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_RQT, f->rqt);
 	f->rqt = 0;

@@ -21,7 +21,7 @@
 #define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 #define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
 
-/* h into the header match set at o (fte_match_set_lyr_2_4, §4.10), outer or inner. */
+/* h into the header match set at o (fte_match_set_lyr_2_4, prm/mlx5_eth §4.10), outer or inner. */
 static void
 hdrs_put(uint8_t *o, const struct mlx5v_rte_flow_hdrs *h)
 {
@@ -69,8 +69,8 @@ mlx5v_rte_flow_hw_criteria(const struct mlx5v_rte_flow_match *mask)
 }
 
 /*
- * Match m (a mask or a value) into fte_match_param p (§4.10), the sections of en: the outer
- * and inner headers, the VXLAN VNI (misc), the ICMP and ICMPv6 type and code (misc 3).
+  * Match m (a mask or a value) into fte_match_param p (prm/mlx5_eth §4.10), the sections of en: the
+  * outer and inner headers, the VXLAN VNI (misc), the ICMP and ICMPv6 type and code (misc 3).
  */
 static void
 match_put(uint8_t *p, const struct mlx5v_rte_flow_match *m, uint32_t en)
@@ -173,7 +173,7 @@ mlx5v_rte_flow_hw_entry(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uint
 		inlen += MLX5V_IFC_BYTES(dest_format);
 	}
 	if (counter != 0) {
-		/* The counter list follows the destinations (§4.10). */
+		/* The counter list follows the destinations (prm/mlx5_eth §4.10). */
 		action |= MLX5V_FTE_ACTION_COUNT;
 		SET(set_fte_in, in, ctx.flow_counter_list_size, 1);
 		SET(flow_counter_list, d, flow_counter_id, counter);

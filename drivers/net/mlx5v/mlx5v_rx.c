@@ -35,13 +35,13 @@
 
 /* Consumed WQEs are posted again once this many (or a quarter of the ring) wait. */
 #define RX_REFILL_THRESH 32
-/* Bytes of a CQE, and the op_own byte that ends it (§8.1). */
+/* Bytes of a CQE, and the op_own byte that ends it (prm/mlx5_eth §8.1). */
 #define RX_CQE_SIZE MLX5V_IFC_BYTES(cqe_eth)
 #define RX_CQE_OP_OWN (RX_CQE_SIZE - 1)
 
 /*
- * The CQE dword that holds what the mbuf takes besides length and hash (§8.2): checksum
- * results, header types, fragment, VLAN. One read of it serves all of them.
+ * The CQE dword that holds what the mbuf takes besides length and hash (prm/mlx5_eth §8.2):
+ * checksum results, header types, fragment, VLAN. One read of it serves all of them.
  */
 #define RX_DW_HDR MLX5V_IFC_DW(cqe_eth, l3_hdr_type)
 #define RX_HDR_SHIFT(fld) (MLX5V_IFC_SHIFT(cqe_eth, fld) - MLX5V_IFC_SHIFT(cqe_eth, l3_hdr_type))
@@ -76,13 +76,13 @@ struct rx_meta {
 /* Packet type and checksum flags for each value of the nine header bits (built at load). */
 static struct rx_meta rx_meta[RX_META_SIZE] __rte_cache_aligned;
 
-/* Packet type of the CQE's l3_hdr_type (§8.2). */
+/* Packet type of the CQE's l3_hdr_type (prm/mlx5_eth §8.2). */
 static const uint32_t rx_ptype_l3[4] = {
 	[MLX5V_CQE_L3_IPV6] = RTE_PTYPE_L3_IPV6_EXT_UNKNOWN,
 	[MLX5V_CQE_L3_IPV4] = RTE_PTYPE_L3_IPV4_EXT_UNKNOWN,
 };
 
-/* Packet type of the CQE's l4_hdr_type (§8.2): every TCP flavour is TCP. */
+/* Packet type of the CQE's l4_hdr_type (prm/mlx5_eth §8.2): every TCP flavour is TCP. */
 static const uint32_t rx_ptype_l4[8] = {
 	[MLX5V_CQE_L4_TCP] = RTE_PTYPE_L4_TCP,
 	[MLX5V_CQE_L4_UDP] = RTE_PTYPE_L4_UDP,
@@ -103,9 +103,9 @@ RTE_INIT(mlx5v_rx_meta_init)
 		ptype = RTE_PTYPE_L2_ETHER | rx_ptype_l3[l3] |
 			(frag ? RTE_PTYPE_L4_FRAG : rx_ptype_l4[l4]);
 		/*
-		 * §8.2: a set ok bit says the device verified the checksum; a clear one only
-		 * that it did not say so (a header it does not validate, a UDP checksum of 0,
-		 * as well as a wrong sum), hence UNKNOWN (0), never BAD.
+		 * prm/mlx5_eth §8.2: a set ok bit says the device verified the checksum; a clear
+		 * one only that it did not say so (a header it does not validate, a UDP checksum of
+		 * 0, as well as a wrong sum), hence UNKNOWN (0), never BAD.
 		 */
 		flags = 0;
 		if (l3 != MLX5V_CQE_L3_NONE && ((i >> RX_HDR_SHIFT(l3_ok)) & 1))
@@ -129,7 +129,7 @@ rx_cqe_dw(const uint8_t *cqe, unsigned int dw)
 
 /*
  * The op_own byte of a receive CQE that is ready at consumer index ci: opcode RESP_SEND and
- * the owner bit equal to the lap parity (§8.1); anything else takes the slow path.
+ * the owner bit equal to the lap parity (prm/mlx5_eth §8.1); anything else takes the slow path.
  */
 static __rte_always_inline uint8_t
 rx_op_own_ok(uint32_t ci, uint8_t cq_log)
@@ -147,7 +147,9 @@ rx_dseg(const struct mlx5v_rxq *rxq, uint32_t w, uint32_t k)
 _Static_assert(MLX5V_IFC_BYTE_OFF(wqe_data_seg, addr) == 8,
 	       "rx_refill() writes the address as the second word of a data segment");
 
-/* Point data segment dseg at the data room of mbuf m (§7.1: byte_count and lkey stay). */
+/*
+ * Point data segment dseg at the data room of mbuf m (prm/mlx5_eth §7.1: byte_count and lkey stay).
+ */
 static __rte_always_inline void
 rx_dseg_addr(uint8_t *dseg, struct rte_mbuf *m)
 {
@@ -192,8 +194,8 @@ rx_cqe_hash(const uint8_t *cqe, struct rte_mbuf *m)
 }
 
 /*
- * A flow tag (the matching entry's, §10.1) into the mbuf: 0 is none, FLAG's is FDIR alone,
- * a MARK's is its id + 1 (mlx5v_rte_flow.h).
+ * A flow tag (the matching entry's, prm/mlx5_eth §10.1) into the mbuf: 0 is none, FLAG's is FDIR
+ * alone, a MARK's is its id + 1 (mlx5v_rte_flow.h).
  */
 static __rte_always_inline uint64_t
 rx_tag_flags(uint32_t tag, struct rte_mbuf *m)
@@ -219,7 +221,10 @@ rx_cqe_extra(const uint8_t *cqe, struct rte_mbuf *m, unsigned int want)
 	return f;
 }
 
-/* The CQE's view of the frame: type, checksums, VLAN, the hash and tag as want asks (§8.2). */
+/*
+ * The CQE's view of the frame: type, checksums, VLAN, the hash and tag as want asks
+ * (prm/mlx5_eth §8.2).
+ */
 static __rte_always_inline void
 rx_cqe_meta(const uint8_t *cqe, struct rte_mbuf *m, unsigned int want)
 {
@@ -241,7 +246,7 @@ rx_cqe_meta(const uint8_t *cqe, struct rte_mbuf *m, unsigned int want)
 /*
  * Fresh mbufs src[0] and src[1] into the ring's slots ep[0] and ep[1] (one 16-byte copy) and
  * their data rooms' addresses into the data segments' address words at dseg and dseg + 2
- * (§7.1): both added to and byte-swapped in one register.
+ * (prm/mlx5_eth §7.1): both added to and byte-swapped in one register.
  */
 static __rte_always_inline void
 rx_rearm2(struct rte_mbuf **ep, uint64_t *dseg, void *const *src)
@@ -269,8 +274,8 @@ rx_rearm1(struct rte_mbuf **ep, uint64_t *dseg, struct rte_mbuf *m)
 
 /*
  * k mbufs from top into the ring's slots elts and their data rooms' addresses into the data
- * segments from dseg on (the address is the second word of each, §7.1). With the SSE loop
- * (vec), four at a time.
+ * segments from dseg on (the address is the second word of each, prm/mlx5_eth §7.1). With the SSE
+ * loop (vec), four at a time.
  */
 static __rte_always_inline void
 rx_refill_slots(void **top, struct rte_mbuf **elts, uint64_t *dseg, uint32_t k, int vec)
@@ -296,7 +301,7 @@ rx_refill_dseg(const struct mlx5v_rxq *rxq, uint32_t idx)
 	return (uint64_t *)(void *)(rxq->wqes + (size_t)idx * MLX5V_WQE_DS) + 1;
 }
 
-/* The WQEs up to pi posted, if they were not: the record (§7.2). */
+/* The WQEs up to pi posted, if they were not: the record (prm/mlx5_eth §7.2). */
 static __rte_always_inline void
 rx_post(struct mlx5v_rxq *rxq, uint32_t pi)
 {
@@ -313,7 +318,10 @@ static __rte_always_inline void
 rx_cq_record(struct mlx5v_rxq *rxq, uint32_t ci)
 {
 	rxq->cq_ci = ci;
-	/* The CQ record goes first: the CQ always has room for every posted WQE (§8.1). */
+	/*
+	 * The CQ record goes first: the CQ always has room for every posted WQE
+	 * (prm/mlx5_eth §8.1).
+	 */
 	rte_io_wmb();
 	*rxq->cq_dbrec = rte_cpu_to_be_32(ci & MLX5V_CQ_DB_CI_MASK);
 }
@@ -321,7 +329,7 @@ rx_cq_record(struct mlx5v_rxq *rxq, uint32_t ci)
 /*
  * Post the WQEs whose slots hold fresh mbufs, up to those of a session taken in part: they
  * wait for its end, until which the CQ holds all of its CQEs, and the CQ has one entry per
- * WQE (§8.5).
+ * WQE (prm/mlx5_eth §8.5).
  */
 static __rte_always_inline void
 rx_refill_post(struct mlx5v_rxq *rxq)
@@ -404,7 +412,7 @@ rx_refill(struct mlx5v_rxq *rxq)
 	return rx_refill_runs(rxq, cache);
 }
 
-/* The op_own byte of a ready title CQE at ci: RESP_SEND, format compressed (§8.5). */
+/* The op_own byte of a ready title CQE at ci: RESP_SEND, format compressed (prm/mlx5_eth §8.5). */
 static __rte_always_inline uint8_t
 rx_op_own_title(uint32_t ci, uint8_t cq_log)
 {
@@ -412,14 +420,17 @@ rx_op_own_title(uint32_t ci, uint8_t cq_log)
 			 MLX5V_CQE_FORMAT_COMPRESSED << MLX5V_IFC_SHIFT(cqe_eth, cqe_format));
 }
 
-/* The op_own byte that marks a consumed CQE slot: opcode INVALID, hardware-owned (§8.5). */
+/*
+ * The op_own byte that marks a consumed CQE slot: opcode INVALID, hardware-owned
+ * (prm/mlx5_eth §8.5).
+ */
 #define RX_OP_OWN_INVALID (RTE_PMD_MLX5V_CQE_OPCODE_INVALID << 4)
 
 /*
  * On a CQ that compresses, the k full CQEs from ci on were consumed: each slot is marked
  * consumed. The device skips the slots of a session but its title and arrays; with every
  * slot it wrote marked once consumed, a skipped one never shows a CQE of an earlier lap
- * whose owner bit looks current (§8.5).
+ * whose owner bit looks current (prm/mlx5_eth §8.5).
  */
 static __rte_always_inline void
 rx_consumed(uint8_t *cqes, uint32_t cq_mask, uint32_t ci, uint32_t k)
@@ -430,7 +441,7 @@ rx_consumed(uint8_t *cqes, uint32_t cq_mask, uint32_t ci, uint32_t k)
 
 /*
  * The RQ is in RST and the device writes nothing more for it: every CQE it wrote since the
- * burst stopped (the WR_FLUSH_ERR completions of the WQEs that were posted, §8.4) is
+ * burst stopped (the WR_FLUSH_ERR completions of the WQEs that were posted, prm/mlx5_eth §8.4) is
  * consumed unread up to the first hardware-owned slot, as DPDK and Linux drain before they
  * restart an RQ; a session counts its slots; on a compressing CQ every slot is marked
  * consumed. Then the CQ record.
@@ -444,7 +455,10 @@ rx_drain_cq(struct mlx5v_rxq *rxq)
 	uint8_t *cqe;
 
 	for (k = 0; k < rxq->cq_nent; k += n) {
-		/* Owner bit and opcode (§8.1): a slot the device has not written ends it. */
+		/*
+		 * Owner bit and opcode (prm/mlx5_eth §8.1): a slot the device has not written ends
+		 * it.
+		 */
 		cqe = rte_pmd_mlx5v_cq_next_cqe(rxq->cqes, rxq->cq_nent, ci);
 		if (cqe == NULL)
 			break;
@@ -461,9 +475,9 @@ rx_drain_cq(struct mlx5v_rxq *rxq)
 }
 
 /*
- * Bring an RQ that needs a reset back (§5.2, §8.4), in the order DPDK and Linux follow: to
- * RST from the state it is really in (QUERY_RQ: ERR after a fatal error CQE), so that the
- * device writes nothing more; the flushed CQEs drained; every WQE's slot holding a buffer;
+ * Bring an RQ that needs a reset back (prm/mlx5_eth §5.2, §8.4), in the order DPDK and Linux
+ * follow: to RST from the state it is really in (QUERY_RQ: ERR after a fatal error CQE), so that
+ * the device writes nothing more; the flushed CQEs drained; every WQE's slot holding a buffer;
  * the record 0, as RST->RDY requires (the device starts again at WQE 0 and counts what the
  * record says from there); RST->RDY; then every WQE posted. Each step can be taken again:
  * a failure leaves recover set and the next burst retries from the start.
@@ -489,7 +503,9 @@ rx_recover(struct mlx5v_rxq *rxq)
 	rxq->rq_ci = 0;
 	rxq->rq_pi = 0;
 	rxq->rq_fi = rxq->nb_desc;
-	/* The buffer addresses are in memory before the record goes back to 0 (§7.2). */
+	/*
+	 * The buffer addresses are in memory before the record goes back to 0 (prm/mlx5_eth §7.2).
+	 */
 	rte_io_wmb();
 	*rxq->dbrec = 0;
 	ret = mlx5v_ethdev_cmd_q_modify(dev, 0, rxq->rqn, MLX5V_ETHDEV_Q_RST,
@@ -508,7 +524,7 @@ error:
 }
 
 /*
- * Whether an error CQE's syndrome leaves the RQ needing a reset (§8.4): a local QP
+ * Whether an error CQE's syndrome leaves the RQ needing a reset (prm/mlx5_eth §8.4): a local QP
  * operation or protection error moves it to ERR, and a flushed WQE means it is there. DPDK
  * resets for these three only; any other syndrome (an oversize frame, LOCAL_LENGTH) loses
  * the frame and the RQ goes on.
@@ -526,8 +542,8 @@ rx_synd_needs_reset(uint8_t synd)
 /*
  * A CQE at ci that was not a ready receive completion when the burst looked. @return 0 if it
  * is not written yet or is a good one written since (the burst ends), 1 if it was an error
- * CQE, consumed with its WQE (§8.4), RX_CQE_AGAIN for a good one the burst takes as such
- * now. With keep, a one-mbuf WQE keeps its buffer (its slot counts as refilled).
+ * CQE, consumed with its WQE (prm/mlx5_eth §8.4), RX_CQE_AGAIN for a good one the burst takes as
+ * such now. With keep, a one-mbuf WQE keeps its buffer (its slot counts as refilled).
  */
 static int
 rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci, int keep)
@@ -544,8 +560,8 @@ rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci, int keep)
 	if (cqe[RX_CQE_OP_OWN] == rx_op_own_ok(ci, rxq->cq_log))
 		return 0;
 	/*
-	 * The opcode alone tells a receive completion from an error (§8.1; Linux tests nothing
-	 * else): one with the solicited-event bit or an inline format is a good frame (an
+	 * The opcode alone tells a receive completion from an error (prm/mlx5_eth §8.1; Linux tests
+	 * nothing else): one with the solicited-event bit or an inline format is a good frame (an
 	 * Ethernet RQ does not scatter into the CQE; the data is in the buffers). The slot is
 	 * ours until the CQ record moves: its op_own byte is rewritten to the one the loops
 	 * compare with (a session's title stays a title on a compressing CQ) and they take it.
@@ -574,7 +590,7 @@ rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci, int keep)
 
 _Static_assert((1u << MLX5V_ETH_RX_MAX_SGES_LOG) <= MLXV_RX_SG_MAX, "SGEs of one WQE");
 
-/* mlxv_rx_sg_frame()'s data-segment writer: SGE k of WQE w at m's data room (§7.1). */
+/* mlxv_rx_sg_frame()'s data-segment writer: SGE k of WQE w at m's data room (prm/mlx5_eth §7.1). */
 static __rte_always_inline void
 rx_sg_dseg_set(void *q, uint32_t w, uint32_t k, struct rte_mbuf *m)
 {
@@ -610,10 +626,10 @@ rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 				break;
 			continue;
 		}
-		/* The body is read only after the owner check (§8.1). */
+		/* The body is read only after the owner check (prm/mlx5_eth §8.1). */
 		rte_io_rmb();
 		cq_ci++;
-		/* Completions come in WQE order (§7.1). */
+		/* Completions come in WQE order (prm/mlx5_eth §7.1). */
 		w = rxq->rq_ci & rxq->wqe_mask;
 		rxq->rq_ci++;
 		len = rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt));
@@ -629,7 +645,7 @@ rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 	}
 	if (cq_ci != rxq->cq_ci) {
 		rx_cq_record(rxq, cq_ci);
-		/* Every consumed WQE holds its buffers again: all posted (§7.2). */
+		/* Every consumed WQE holds its buffers again: all posted (prm/mlx5_eth §7.2). */
 		rxq->rq_fi = rxq->rq_ci + rxq->nb_desc;
 		rx_post(rxq, rxq->rq_fi);
 	}
@@ -646,8 +662,8 @@ rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
  * A run of at most run CQEs from cqe on whose owner parity is own, and the WQEs' mbufs from
  * ep on, into out; the byte count added to *bytes. Frames of one flow have the same header
  * dword: its packet type and checksum flags are looked up only when it differs from the
- * previous frame's (§8.2), as it is read, without its byte swap. Out of line from the burst
- * so that the loop keeps what it uses in registers. @return the CQEs taken: the first that
+ * previous frame's (prm/mlx5_eth §8.2), as it is read, without its byte swap. Out of line from the
+ * burst so that the loop keeps what it uses in registers. @return the CQEs taken: the first that
  * is not a ready receive completion ends the run.
  */
 static __rte_always_inline uint32_t
@@ -664,14 +680,17 @@ rx_run(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t
 
 	for (k = 0; k < run; k++, cqe += RX_CQE_SIZE) {
 		/*
-		 * A CQE is ours when its owner bit matches the lap parity of ci (§8.1); one
-		 * compare also tells a good receive completion from anything else.
+		 * A CQE is ours when its owner bit matches the lap parity of ci
+		 * (prm/mlx5_eth §8.1); one compare also tells a good receive completion from
+		 * anything else.
 		 */
 		if (unlikely(cqe[RX_CQE_OP_OWN] != own))
 			break;
 		/* The body is read only after the owner check. */
 		rte_io_rmb();
-		/* Completions come in WQE order (§7.1): the WQE's mbuf is the frame. */
+		/*
+		 * Completions come in WQE order (prm/mlx5_eth §7.1): the WQE's mbuf is the frame.
+		 */
 		m = ep[k];
 		len = rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt));
 		rx_mbuf_len(m, rearm, len);
@@ -719,7 +738,7 @@ _Static_assert(offsetof(struct rte_mbuf, pkt_len) == offsetof(struct rte_mbuf, p
 	       offsetof(struct rte_mbuf, vlan_tci) == offsetof(struct rte_mbuf, packet_type) + 10 &&
 	       offsetof(struct rte_mbuf, hash) == offsetof(struct rte_mbuf, packet_type) + 12,
 	       "packet_type, pkt_len, data_len, vlan_tci, hash are not one 16-byte block");
-/* The 16 CQE bytes the loop loads, from 0x20: byte_cnt is its last dword (§8.2). */
+/* The 16 CQE bytes the loop loads, from 0x20: byte_cnt is its last dword (prm/mlx5_eth §8.2). */
 #define RX_VEC_OFF 0x20
 _Static_assert(MLX5V_IFC_BYTE_OFF(cqe_eth, byte_cnt) == RX_VEC_OFF + 12,
 	       "byte_cnt is not the last dword of the 16 bytes at 0x20");
@@ -805,7 +824,10 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
 	uint32_t len;
 	size_t k = 0;
 
-	/* The first CQE's header dword cached when it is ready (§8.1: body after owner). */
+	/*
+	 * The first CQE's header dword cached when it is ready (prm/mlx5_eth §8.1: body after
+	 * owner).
+	 */
 	if (likely(run > 0 && cqe[RX_CQE_OP_OWN] == own)) {
 		rte_io_rmb();
 		raw = rx_cqe_hdr_raw(cqe);
@@ -817,7 +839,7 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
 	while (k < run) {
 		/*
 		 * Four, then two CQEs at a time while all are ready (the owner check of rx_run(),
-		 * §8.1) and have the cached header dword.
+		 * prm/mlx5_eth §8.1) and have the cached header dword.
 		 */
 		for (; k + 4 <= run; k += 4, cqe += 4 * RX_CQE_SIZE) {
 			if (unlikely(cqe[RX_CQE_OP_OWN] != own ||
@@ -885,8 +907,8 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
 
 /*
  * Frames of the compressed session whose title CQE is at *pci, from mini-CQE rxq->zip_ai on,
- * at most max of them, into out with the WQEs' mbufs from *prq_ci on (§8.5): the title gives
- * what every frame shares (packet type, checksum flags, VLAN, hash type), each mini-CQE the
+ * at most max of them, into out with the WQEs' mbufs from *prq_ci on (prm/mlx5_eth §8.5): the title
+ * gives what every frame shares (packet type, checksum flags, VLAN, hash type), each mini-CQE the
  * byte count and, with rss, the hash. Mini-CQE j sits in the array at slot title + 1 for
  * j < 8, at slot title + (j & ~7) after. When the session is done the slots the device wrote
  * (the title and the arrays) are marked consumed, as rx_consumed() does for full CQEs.
@@ -899,8 +921,8 @@ _Static_assert(RX_HDR_TYPE_SHIFT % 8 == 0 &&
 	       "the header types are not one byte of the CQE");
 
 /*
- * The frame of an L3/L4 header mini-CQE (§8.5): the title's header dword (checksum results,
- * VLAN tag) with the mini-CQE's byte of header types (fragment, L4 and L3 type, stripped
+ * The frame of an L3/L4 header mini-CQE (prm/mlx5_eth §8.5): the title's header dword (checksum
+ * results, VLAN tag) with the mini-CQE's byte of header types (fragment, L4 and L3 type, stripped
  * VLAN) put in; extra goes into ol_flags as well.
  */
 static __rte_noinline void
@@ -957,7 +979,10 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 	tmpl.vlan_tci = 0;
 	rx_cqe_meta(title, &tmpl, 0);
 	hash = rss && (rx_want(rxq) & RX_WANT_HASH) && GET(cqe_eth, title, rss_ip_type) != 0;
-	/* The flow tag: each mini-CQE's in the FTAG format, else the session's one (§8.5). */
+	/*
+	 * The flow tag: each mini-CQE's in the FTAG format, else the session's one
+	 * (prm/mlx5_eth §8.5).
+	 */
 	mark = rss && (rx_want(rxq) & RX_WANT_MARK);
 	title_tag = GET(cqe_eth, title, qpn);
 	flags = tmpl.ol_flags | (hash ? RTE_MBUF_F_RX_RSS_HASH : 0);
@@ -1221,7 +1246,9 @@ rx_zip_whole(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
 	uint32_t cnt, k;
 	uint8_t *arr;
 
-	/* A title whose owner bit is the lap parity of ci (§8.1), nothing of it taken. */
+	/*
+	 * A title whose owner bit is the lap parity of ci (prm/mlx5_eth §8.1), nothing of it taken.
+	 */
 	if (title[RX_CQE_OP_OWN] != rx_op_own_title(ci, rxq->cq_log) || rxq->zip_ai != 0)
 		return -1;
 	/* The body and the arrays are read only after the owner check. */
@@ -1278,7 +1305,7 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 
 	while (i < n) {
 		cqe = rxq->cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
-		/* A compressed session, when the CQ makes them (§8.5). */
+		/* A compressed session, when the CQ makes them (prm/mlx5_eth §8.5). */
 		if (rxq->cqe_comp && cqe[RX_CQE_OP_OWN] == rx_op_own_title(ci, rxq->cq_log)) {
 			if (rss)
 				k = rx_zip_rss(rxq, &ci, &rq_ci, &pkts[i], n - i, &bytes);
@@ -1544,8 +1571,8 @@ mlx5v_rxq_fill(struct mlx5v_rxq *rxq)
 		rxq->rq_fi = rxq->nb_desc;
 	}
 	/*
-	 * Nothing is posted yet: RST->RDY wants the record 0 (§7.2, see rx_recover()), and
-	 * mlx5v_rxq_post() posts the filled WQEs once the RQ is RDY.
+	 * Nothing is posted yet: RST->RDY wants the record 0 (prm/mlx5_eth §7.2, see rx_recover()),
+	 * and mlx5v_rxq_post() posts the filled WQEs once the RQ is RDY.
 	 */
 	rxq->rq_pi = 0;
 	*rxq->dbrec = 0;

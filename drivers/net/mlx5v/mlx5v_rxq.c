@@ -247,8 +247,8 @@ rxq_switch(struct rte_eth_dev *eth_dev, uint16_t idx, int start)
 		return -EINVAL;
 	if (start) {
 		/*
-		 * The RQ restarts at WQE 0 from RST (§5.2): every WQE holds a buffer; the
-		 * record says 0 while the RQ moves to RDY and all of them once it is there
+		 * The RQ restarts at WQE 0 from RST (prm/mlx5_eth §5.2): every WQE holds a buffer;
+		 * the record says 0 while the RQ moves to RDY and all of them once it is there
 		 * (mlx5v_rxq_post(): the barrier, then the record), as DPDK's mlx5 starts a
 		 * queue.
 		 */

@@ -40,13 +40,13 @@
 #define TX_AVX2 0
 #endif
 
-/* DS that an inline header of n bytes takes beyond the Ethernet segment (§6.3). */
+/* DS that an inline header of n bytes takes beyond the Ethernet segment (prm/mlx5_eth §6.3). */
 #define TX_INL_DS(n) ((n) > 2 ? ((n) - 2 + MLX5V_WQE_DS - 1) / MLX5V_WQE_DS : 0)
-/* TSO: the L2-L4 headers are inlined (§6.5), with a VLAN tag put in by software. */
+/* TSO: the L2-L4 headers are inlined (prm/mlx5_eth §6.5), with a VLAN tag put in by software. */
 #define TX_TSO_HDR_MAX 192u
 #define TX_TSO_INLINE_MAX (TX_TSO_HDR_MAX + RTE_VLAN_HLEN)
 
-/* Where the template's words go (the layouts of mlx5v_prm_eth.h, §6.2 - §6.5). */
+/* Where the template's words go (the layouts of mlx5v_prm_eth.h, prm/mlx5_eth §6.2 - §6.5). */
 #define TX_ESEG_OFF MLX5V_IFC_BYTES(wqe_ctrl_seg)
 #define TX_INL_OFF (TX_ESEG_OFF + MLX5V_IFC_BYTE_OFF(wqe_eth_seg, inline_hdr_start))
 #define TX_INL_HEAD (MLX5V_IFC_BIT_SZ(wqe_eth_seg, inline_hdr_start) / 8)
@@ -246,8 +246,8 @@ tx_free_failed(struct mlx5v_txq *txq, uint32_t end)
 }
 
 /*
- * ERR -> RST -> RDY once every WQE has completed (§5.2, §6.7: with flush_in_error_en the
- * device completes each one, so nothing is lost track of); the counters restart at 0.
+ * ERR -> RST -> RDY once every WQE has completed (prm/mlx5_eth §5.2, §6.7: with flush_in_error_en
+ * the device completes each one, so nothing is lost track of); the counters restart at 0.
  */
 static void
 tx_recover(struct mlx5v_txq *txq)
@@ -276,8 +276,8 @@ tx_recover(struct mlx5v_txq *txq)
 }
 
 /*
- * The WQE at index idx has completed, and every one before it (§6.7): wqe_ci moves past it.
- * @return where its packets end in elts.
+ * The WQE at index idx has completed, and every one before it (prm/mlx5_eth §6.7): wqe_ci moves
+ * past it. @return where its packets end in elts.
  */
 static inline uint32_t
 tx_wqe_done(struct mlx5v_txq *txq, uint16_t idx)
@@ -289,8 +289,8 @@ tx_wqe_done(struct mlx5v_txq *txq, uint16_t idx)
 }
 
 /*
- * Consume the send CQEs (§6.7, §8.4). WQEs complete in order: of a row of good CQEs only
- * the last one's WQE is looked up (gidx), and their packets go back in one tx_free() at
+ * Consume the send CQEs (prm/mlx5_eth §6.7, §8.4). WQEs complete in order: of a row of good CQEs
+ * only the last one's WQE is looked up (gidx), and their packets go back in one tx_free() at
  * the end (done: where they end). @return packets freed.
  */
 static unsigned int
@@ -325,7 +325,7 @@ tx_reap(struct mlx5v_txq *txq)
 			lo = idx + 1;
 			continue;
 		}
-		/* REQ_ERR: this WQE failed or was flushed; the SQ is in ERR (§8.4). */
+		/* REQ_ERR: this WQE failed or was flushed; the SQ is in ERR (prm/mlx5_eth §8.4). */
 		if (good)
 			tx_wqe_done(txq, gidx);
 		good = 0;
@@ -412,7 +412,10 @@ tx_lean_reap_due(struct mlx5v_txq *txq)
 		return 0;
 	op_own = txq->cqes[(size_t)(ci & (txq->cq_nent - 1)) * RTE_PMD_MLX5V_CQE_SIZE +
 			   RTE_PMD_MLX5V_CQE_OP_OWN_OFF];
-	/* A good send completion of this lap: opcode REQ, owner bit = lap parity (§8.1). */
+	/*
+	 * A good send completion of this lap: opcode REQ, owner bit = lap parity
+	 * (prm/mlx5_eth §8.1).
+	 */
 	if (op_own == (MLX5V_CQE_OPCODE_REQ << 4 | own)) {
 		if (++txq->cq_seen >= MLX5V_TXQ_REAP_COMPS)
 			return TX_REAP_SEEN;
@@ -427,8 +430,8 @@ tx_lean_reap_due(struct mlx5v_txq *txq)
 
 /*
  * Take the cq_seen CQEs from cq_ci that tx_lean_reap_due() saw good: WQEs complete in order
- * (§6.7), so the last one's WQE ends the packets of all of them. A WQE index outside the
- * outstanding ones leaves them to tx_reap(). @return 0, or -1 if tx_reap() is needed.
+ * (prm/mlx5_eth §6.7), so the last one's WQE ends the packets of all of them. A WQE index outside
+ * the outstanding ones leaves them to tx_reap(). @return 0, or -1 if tx_reap() is needed.
  */
 static __rte_always_inline int
 tx_lean_reap(struct mlx5v_txq *txq)
@@ -480,9 +483,9 @@ tx_pool_map(struct mlx5v_txq *txq, struct rte_mbuf *seg)
 
 /*
  * Inline the first len bytes of m (at most TX_HDR_BUF less a tag) into the Ethernet segment
- * (§6.4), with m's VLAN tag put in after the MAC addresses when tag is set: the tag request
- * and the inline header share bytes 12-15 of the segment (§6.3), so software inserts the
- * tag into an inlined header. @return the inline header size, or 0 if m is too short.
+ * (prm/mlx5_eth §6.4), with m's VLAN tag put in after the MAC addresses when tag is set: the tag
+ * request and the inline header share bytes 12-15 of the segment (prm/mlx5_eth §6.3), so software
+ * inserts the tag into an inlined header. @return the inline header size, or 0 if m is too short.
  */
 static uint32_t
 tx_inline_hdr(struct rte_mbuf *m, uint8_t *eseg, uint32_t len, int tag)
@@ -511,8 +514,8 @@ tx_inline_hdr(struct rte_mbuf *m, uint8_t *eseg, uint32_t len, int tag)
 }
 
 /*
- * TSO (§6.5): opcode LSO, the MSS, both checksums, and the L2-L4 headers inlined; a VLAN
- * tag to insert goes into the inlined header. @return the header bytes of the mbuf that
+ * TSO (prm/mlx5_eth §6.5): opcode LSO, the MSS, both checksums, and the L2-L4 headers inlined; a
+ * VLAN tag to insert goes into the inlined header. @return the header bytes of the mbuf that
  * were inlined, or 0 if the packet cannot be sent so.
  */
 static uint32_t
@@ -561,20 +564,23 @@ tx_build(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe)
 	} else {
 		if (unlikely(m->nb_segs > txq->max_segs))
 			return 0;
-		/* §6.3: the checksums the device computes. */
+		/* prm/mlx5_eth §6.3: the checksums the device computes. */
 		if (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM)
 			SET(wqe_eth_seg, eseg, l3_csum, 1);
 		if (m->ol_flags & RTE_MBUF_F_TX_L4_MASK)
 			SET(wqe_eth_seg, eseg, l4_csum, 1);
 		tag = (m->ol_flags & RTE_MBUF_F_TX_VLAN) && txq->vlan_insert;
 		if (tag && txq->vlan_hw) {
-			/* §6.3: no inline header is required, the tag request takes its place. */
+			/*
+			 * prm/mlx5_eth §6.3: no inline header is required, the tag request takes
+			 * its place.
+			 */
 			SET(wqe_eth_seg_vlan, eseg, insert_vlan, 1);
 			SET(wqe_eth_seg_vlan, eseg, vlan_tci, m->vlan_tci);
 		} else if (txq->min_inline != 0 || tag) {
 			/*
-			 * §6.4: the minimum header, or the whole frame when it is shorter; a tag
-			 * goes into the L2 header inlined at least.
+			 * prm/mlx5_eth §6.4: the minimum header, or the whole frame when it is
+			 * shorter; a tag goes into the L2 header inlined at least.
 			 */
 			off = tag ? RTE_MAX((uint32_t)txq->min_inline, MLX5V_WQE_L2_INLINE) :
 			      txq->min_inline;
@@ -585,7 +591,9 @@ tx_build(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe)
 		}
 	}
 	d = 2 + TX_INL_DS(inl);
-	/* §6.5: the bytes past the inline header, one data segment per mbuf segment. */
+	/*
+	 * prm/mlx5_eth §6.5: the bytes past the inline header, one data segment per mbuf segment.
+	 */
 	for (seg = m; seg != NULL; seg = seg->next) {
 		if (off >= seg->data_len) {
 			off -= seg->data_len;
@@ -604,7 +612,7 @@ tx_build(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe)
 	return d;
 }
 
-/* Copy a WQE of ds DS to WQEBB index pi, continuing at slot 0 past the end (§6.1). */
+/* Copy a WQE of ds DS to WQEBB index pi, continuing at slot 0 past the end (prm/mlx5_eth §6.1). */
 static inline void
 tx_copy(struct mlx5v_txq *txq, uint16_t pi, const uint8_t *wqe, uint32_t ds)
 {
@@ -657,7 +665,7 @@ tx_post_general(struct mlx5v_txq *txq, struct rte_mbuf *m, uint16_t pi, unsigned
 
 /*
  * Tell the device about the WQEs up to wqe_pi: record, then the UAR doorbell with the first
- * 8 bytes of the last WQE's control segment (§6.6).
+ * 8 bytes of the last WQE's control segment (prm/mlx5_eth §6.6).
  */
 static inline void
 tx_ring(struct mlx5v_txq *txq, const uint8_t *ctrl)
@@ -665,13 +673,16 @@ tx_ring(struct mlx5v_txq *txq, const uint8_t *ctrl)
 	const struct mlx5v_ethdev_proc *pp = mlx5v_ethdev_proc(txq->port_id);
 	uint64_t db;
 
-	/* The WQEs must be in memory before the record says they are there (§6.6 step 2). */
+	/*
+	 * The WQEs must be in memory before the record says they are there (prm/mlx5_eth §6.6 step
+	 * 2).
+	 */
 	rte_io_wmb();
 	*txq->dbrec = rte_cpu_to_be_32(txq->wqe_pi);
 	memcpy(&db, ctrl, sizeof(db));
 	/*
-	 * The seam's doorbell orders the record before the MMIO (§6.6 step 4); this process's
-	 * mapping of the queue's doorbell (the record alone is shared memory).
+	 * The seam's doorbell orders the record before the MMIO (prm/mlx5_eth §6.6 step 4); this
+	 * process's mapping of the queue's doorbell (the record alone is shared memory).
 	 */
 	mlx5v_hw_db_wr64(pp->hw, pp->db[txq->idx], rte_be_to_cpu_64(db));
 }
@@ -733,7 +744,10 @@ tx_burst(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int fa
 	int bbs;
 
 	while (i < n && room != 0) {
-		/* §6.2: a CQE at least every comp_thresh packets, and on the burst's last. */
+		/*
+		 * prm/mlx5_eth §6.2: a CQE at least every comp_thresh packets, and on the burst's
+		 * last.
+		 */
 		end = i + RTE_MIN(RTE_MIN(n - i, (unsigned int)txq->comp_thresh), room);
 		for (; i < end; i++) {
 			m = pkts[i];
@@ -1391,7 +1405,8 @@ mlx5v_txq_sync(struct mlx5v_txq *txq)
 	/*
 	 * The SQ is in RST: the device writes no CQE after those already written (their owner
 	 * bit gives them, prm/mlx5_eth §8.1). They are skipped, the record says so, and every
-	 * packet still posted goes back; the SQ starts again at WQE 0 (§5.2), the CQ goes on.
+	 * packet still posted goes back; the SQ starts again at WQE 0 (prm/mlx5_eth §5.2), the CQ
+	 * goes on.
 	 */
 	while (rte_pmd_mlx5v_cq_next_cqe(txq->cqes, txq->cq_nent, cq_ci) != NULL)
 		cq_ci++;
@@ -1446,9 +1461,9 @@ mlx5v_tx_max_segs(const struct mlx5v_ethdev_caps *caps, int tso)
 	if (tso)
 		inl = TX_TSO_INLINE_MAX;
 	else if (caps->wqe_vlan_insert && !caps->hw_vlan_insert)
-		/* A tag goes into the inlined header, the L2 one at least (§6.3). */
+		/* A tag goes into the inlined header, the L2 one at least (prm/mlx5_eth §6.3). */
 		inl = RTE_MAX(inl, MLX5V_WQE_L2_INLINE) + RTE_VLAN_HLEN;
-	/* The DS left after control, Ethernet segment and inline header (§6.1). */
+	/* The DS left after control, Ethernet segment and inline header (prm/mlx5_eth §6.1). */
 	ds = 2 + TX_INL_DS(inl);
 	return caps->max_wqe_ds > ds ? caps->max_wqe_ds - ds : 0;
 }

@@ -20,12 +20,12 @@
 #define TXQ_LOG_STRIDE 6
 /* Ask for a completion at least every this many packets (a quarter of a small ring). */
 #define TXQ_COMP_MAX 32
-/* BlueFlame registers of a UAR, from UAR + 0x800 on, each of two halves (§6.6). */
+/* BlueFlame registers of a UAR, from UAR + 0x800 on, each of two halves (prm/mlx5_eth §6.6). */
 #define TXQ_BF_REGS 4
 
 /*
- * Where from UAR + 0x800 queue idx rings (§6.6): the registers are 2^log_bf bytes each, as
- * many as fit in the UAR's second half up to TXQ_BF_REGS, and a doorbell goes to the start
+ * Where from UAR + 0x800 queue idx rings (prm/mlx5_eth §6.6): the registers are 2^log_bf bytes
+ * each, as many as fit in the UAR's second half up to TXQ_BF_REGS, and a doorbell goes to the start
  * of either half of one; the queues take the halves in turn.
  */
 static uint32_t
@@ -119,7 +119,8 @@ mlx5v_txq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
 				  RTE_ETH_TX_OFFLOAD_TCP_TSO));
 	/*
 	 * Packets per multi-packet WQE: the DS after control and Ethernet segments, and a CQE
-	 * for each WQE of at most comp_thresh packets (prm/mlx5_eth §6.2, mlx5_empw §3).
+	 * for each WQE of at most comp_thresh packets (prm/mlx5_eth §6.2, mlx5_empw
+	 * prm/mlx5_eth §3).
 	 */
 	txq->mpw_kmax = RTE_MIN(txq->comp_thresh, priv->caps.max_wqe_ds - 2);
 	/* prm/mlx5_eth §3.3: max_lso_cap is the log2 of the largest LSO message. */
@@ -160,9 +161,9 @@ mlx5v_txq_create(struct rte_eth_dev *eth_dev, struct mlx5v_txq *txq)
 	txq->cq_dbrec = txq->cq->dbrec;
 	txq->cq_nent = txq->cq->nent;
 	/*
-	 * Each queue rings its own half of a BlueFlame register (§6.6): two lcores never store
-	 * to the same doorbell word, whose last value alone a polling model would see. The
-	 * offset is shared: a secondary process rings the same word of its own mapping.
+	 * Each queue rings its own half of a BlueFlame register (prm/mlx5_eth §6.6): two lcores
+	 * never store to the same doorbell word, whose last value alone a polling model would see.
+	 * The offset is shared: a secondary process rings the same word of its own mapping.
 	 */
 	txq->db_off = (uint8_t *)mlx5v_ethdev_uar(eth_dev)->reg_addr -
 		      (uint8_t *)mlx5v_ethdev_uar(eth_dev)->base_addr +
@@ -205,8 +206,8 @@ txq_to_rst(struct mlx5v_dev *dev, struct mlx5v_txq *txq)
 
 /*
  * Tx queue idx of a started port to RDY (start) or to RST (stop: the CQEs written before
- * skipped, the packets posted freed, the indexes back to 0, as the SQ's are from RST, §5.2);
- * its ethdev state follows. @return 0 or -errno.
+ * skipped, the packets posted freed, the indexes back to 0, as the SQ's are from RST,
+ * prm/mlx5_eth §5.2); its ethdev state follows. @return 0 or -errno.
  */
 static int
 txq_switch(struct rte_eth_dev *eth_dev, uint16_t idx, int start)

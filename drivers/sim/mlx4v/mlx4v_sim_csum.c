@@ -6,7 +6,7 @@
  * @file
  * The simulated Ethernet offloads of a ConnectX-3 port: the receive CQE status (packet kind,
  * IP header and TCP/UDP checksum verdicts, prm/mlx4 §4.6) and the checksums a send WQE asks
- * the device to compute (MLX4_WQE_CTRL_IP_HDR_CSUM, MLX4_WQE_CTRL_TCP_UDP_CSUM, §4.2).
+ * the device to compute (MLX4_WQE_CTRL_IP_HDR_CSUM, MLX4_WQE_CTRL_TCP_UDP_CSUM, prm/mlx4 §4.2).
  */
 
 #include <string.h>

@@ -6,7 +6,7 @@
  * @file
  * The simulated receive steering (prm/mlx4 §5.4): WQ number ranges per handle, RWQ
  * indirection tables, steering rules, the Toeplitz hash of RSS QPs, and the loopback of
- * sent frames by the destination MAC of their control segment (§4.2).
+ * sent frames by the destination MAC of their control segment (prm/mlx4 §4.2).
  *
  * A frame arriving on a port goes to the rules of that port that match it; of those, only the
  * most specific kind counts (NORMAL rules, which match the destination MAC and their VLAN,

@@ -347,7 +347,8 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 		}
 		/*
 		 * Owner bit check: valid for the device when it equals the pass parity, counted in
-		 * TXBBs as DPDK does (prm/mlx4 §4.2); the first mismatch ends the walk (§7).
+		 * TXBBs as DPDK does (prm/mlx4 §4.2); the first mismatch ends the walk
+		 * (prm/mlx4 §7).
 		 */
 		owner = rte_be_to_cpu_32(ctrl.owner_opcode) >> 31;
 		if (owner != !!(qp->pos & qp->txbb_cnt))
@@ -378,7 +379,7 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 		 * wqe_index of the CQE counts strides, not TXBBs, as libmlx4 expects (prm/mlx4
 		 * §4.6), and runs on modulo 2^16 rather than wrapping with the ring: libmlx4 and
 		 * mlx4_ib advance their tail by (u16)(wqe_index - (u16)tail), which a ring index
-		 * would throw back after the first wrap (§4.7). DPDK Tx masks it.
+		 * would throw back after the first wrap (prm/mlx4 §4.7). DPDK Tx masks it.
 		 */
 		index = (uint16_t)(qp->pos >> (qp->sq_shift - 6));
 		opcode = rte_be_to_cpu_32(ctrl.owner_opcode) & MLX4V_SIM_OPCODE_MASK;

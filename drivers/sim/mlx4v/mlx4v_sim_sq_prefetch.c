@@ -22,12 +22,12 @@
 #include "mlx4v_sim_log.h"
 #include "mlx4v_sim_priv.h"
 
-/* How far ahead the prefetcher reads: the 2 KiB software keeps free for it (§4.2). */
+/* How far ahead the prefetcher reads: the 2 KiB software keeps free for it (prm/mlx4 §4.2). */
 #define PF_AHEAD_BLOCKS (2048u / MLX4V_SIM_TXBB)
 /* First dword not looked at since the last RESET. */
 #define PF_UNSEEN 0x7fffffffu
 
-/* libmlx4 stamps 0xffffffff, DPDK BE32(0x7fffffff | owner << 31) (§4.2, Stamping). */
+/* libmlx4 stamps 0xffffffff, DPDK BE32(0x7fffffff | owner << 31) (prm/mlx4 §4.2, Stamping). */
 static inline int
 pf_is_stamp(uint32_t w)
 {
@@ -140,7 +140,7 @@ mlx4v_sim_sq_prefetch_apply(struct mlx4v_sim_qp *qp, uint8_t *wqe, uint32_t len,
 			part = b * MLX4V_SIM_TXBB < len ?
 			       RTE_MIN(MLX4V_SIM_TXBB, len - b * MLX4V_SIM_TXBB) : 0;
 			snap = qp->pf_snap + (size_t)slot * MLX4V_SIM_TXBB;
-			/* What the device saw is what it sends (§4.2, Stamping). */
+			/* What the device saw is what it sends (prm/mlx4 §4.2, Stamping). */
 			if (part != 0 && memcmp(wqe + b * MLX4V_SIM_TXBB, snap, part) != 0) {
 				memcpy(wqe + b * MLX4V_SIM_TXBB, snap, part);
 				differ++;

@@ -38,7 +38,7 @@ struct mlx5v_sim_cmd_op {
 #define ETH_OP(op, in, out, fn) OP(op, HCA_INIT, OPM(0), MLX5V_IFC_BYTES(in), \
 				   MLX5V_IFC_BYTES(out), fn)
 
-/* ONE handler per opcode (prm/mlx5 §10); lengths from §2.1, §5.1, §6, §7, §9. */
+/* ONE handler per opcode (prm/mlx5 §10); lengths from prm/mlx5 §2.1, §5.1, §6, §7, §9. */
 static const struct mlx5v_sim_cmd_op mlx5v_sim_cmd_ops[] = {
 	OP(QUERY_HCA_CAP, HCA_EN,
 	   OPM(0) | OPM(1) | OPM(MLX5V_CAP_TYPE_ROCE << 1) | OPM((MLX5V_CAP_TYPE_ROCE << 1) | 1) |
@@ -150,7 +150,7 @@ mlx5v_sim_cmd_err(struct mlx5v_sim_cmd *c, uint8_t status, uint32_t syndrome)
 
 /*
  * Reserved-field check for the handlers: reserved bytes that are not clear answer BAD_PARAM (0x03),
- * as §13 allows for reserved field misuse.
+ * as prm/mlx5 §13 allows for reserved field misuse.
  */
 int
 mlx5v_sim_zero(const uint8_t *in, uint32_t off, uint32_t len)
@@ -164,8 +164,8 @@ mlx5v_sim_zero(const uint8_t *in, uint32_t off, uint32_t len)
 }
 
 /*
- * [K] signature arithmetic (§3.4): a signature byte is ~xor8 of the rest, so a correctly signed
- * region XORs to 0xff.
+ * [K] signature arithmetic (prm/mlx5 §3.4): a signature byte is ~xor8 of the rest, so a correctly
+ * signed region XORs to 0xff.
  */
 static uint8_t
 mlx5v_sim_xor8(const uint8_t *p, size_t len)
@@ -179,8 +179,8 @@ mlx5v_sim_xor8(const uint8_t *p, size_t len)
 }
 
 /*
- * §3.4: off unless the driver set cmdif_checksum in SET_HCA_CAP, or the knob forces it. Taken
- * when a command arrives and kept for its answer: SET_HCA_CAP itself goes unsigned both ways,
+ * prm/mlx5 §3.4: off unless the driver set cmdif_checksum in SET_HCA_CAP, or the knob forces it.
+ * Taken when a command arrives and kept for its answer: SET_HCA_CAP itself goes unsigned both ways,
  * DISABLE_HCA (which clears it) signed both ways.
  */
 static int
@@ -191,7 +191,7 @@ mlx5v_sim_checksums(struct mlx5v_sim *sim)
 
 /*
  * Mailbox blocks beyond the 16 inline bytes: ceil((len - 16) / 512), 0 when the message fits inline
- * (§3.3).
+ * (prm/mlx5 §3.3).
  */
 static uint32_t
 mlx5v_sim_cmd_nblocks(uint32_t len)
@@ -202,7 +202,7 @@ mlx5v_sim_cmd_nblocks(uint32_t len)
 }
 
 /*
- * Read the input message: 16 inline bytes, then the block chain (§3.3).
+ * Read the input message: 16 inline bytes, then the block chain (prm/mlx5 §3.3).
  * @return the delivery status (0 = OK).
  */
 static uint8_t
@@ -219,9 +219,9 @@ mlx5v_sim_cmd_read_in(struct mlx5v_sim *sim, const uint8_t *ent, uint8_t *in, ui
 	       RTE_MIN(inlen, (uint32_t)MLX5V_CMD_INLINE_LEN));
 	for (n = 0; n < nblk; n++) {
 		/*
-		 * §3.3: the true alignment rule is not in the sources; the model accepts 1 KiB or
-		 * more ([K] pool alignment, [R] page alignment) and answers IN_PTR_ALIGN_ERR (0x5)
-		 * below that (inference).
+		 * prm/mlx5 §3.3: the true alignment rule is not in the sources; the model accepts 1
+		 * KiB or more ([K] pool alignment, [R] page alignment) and answers IN_PTR_ALIGN_ERR
+		 * (0x5) below that (inference).
 		 */
 		if (ptr % MLX5V_MBOX_ALIGN != 0) {
 			SIM_LOG(WARNING, "%s: input block %u at 0x%" PRIx64 " not 1 KiB aligned",
@@ -235,14 +235,14 @@ mlx5v_sim_cmd_read_in(struct mlx5v_sim *sim, const uint8_t *ent, uint8_t *in, ui
 			return MLX5V_CMD_DELIV_IN_PTR_ALIGN_ERR;
 		}
 		/*
-		 * §3.3: block_num counts 0, 1, 2, ... along the chain, even when [K] builds it
-		 * backwards; a gap or a loop is BAD_BLK_NUM_ERR (0x3).
+		 * prm/mlx5 §3.3: block_num counts 0, 1, 2, ... along the chain, even when [K]
+		 * builds it backwards; a gap or a loop is BAD_BLK_NUM_ERR (0x3).
 		 */
 		if (MLX5V_IFC_GET(cmd_mbox, blk, block_num) != n)
 			return MLX5V_CMD_DELIV_BAD_BLK_NUM_ERR;
 		/*
-		 * §3.4: optional and off by default, because [R] always writes token 0 while [K]
-		 * writes a per-command token; a mismatch is TOK_ERR (0x2).
+		 * prm/mlx5 §3.4: optional and off by default, because [R] always writes token 0
+		 * while [K] writes a per-command token; a mismatch is TOK_ERR (0x2).
 		 */
 		if (mlx5v_sim_knob(sim, MLX5V_SIM_K_CHECK_TOKEN) != 0 &&
 				MLX5V_IFC_GET(cmd_mbox, blk, token) !=
@@ -363,27 +363,33 @@ mlx5v_sim_cmd_dispatch(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	const struct mlx5v_sim_cmd_op *op = mlx5v_sim_cmd_op_find(c->opcode);
 
-	/* §13: an opcode the model does not implement is BAD_OP (0x02), never a delivery error. */
+	/*
+	 * prm/mlx5 §13: an opcode the model does not implement is BAD_OP (0x02), never a delivery
+	 * error.
+	 */
 	if (op == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_OP_ERR, MLX5V_SIM_SYND_BAD_OPCODE);
 	/*
 	 * Commands before ENABLE_HCA or INIT_HCA answer BAD_SYS_STATE (0x04) instead of running on
-	 * a half-initialised device; the state each opcode needs follows the §2.1 order (inference:
-	 * no source lists it per opcode).
+	 * a half-initialised device; the state each opcode needs follows the prm/mlx5 §2.1 order
+	 * (inference: no source lists it per opcode).
 	 */
 	if (sim->hca_state < op->need)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
 					 sim->hca_state == MLX5V_SIM_HCA_DISABLED ?
 					 MLX5V_SIM_SYND_HCA_DISABLED :
 					 MLX5V_SIM_SYND_HCA_NOT_INIT);
-	/* An op_mod the opcode does not define is a malformed field: BAD_PARAM (0x03), §13. */
+	/*
+	 * An op_mod the opcode does not define is a malformed field: BAD_PARAM (0x03),
+	 * prm/mlx5 §13.
+	 */
 	if (c->op_mod >= 32 || !(op->op_mods & OPM(c->op_mod)))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_BAD_OP_MOD);
 	/*
 	 * The entry was well formed but is too short for this opcode's layout: outbox status
-	 * BAD_INP_LEN (0x50) / BAD_OUTP_LEN (0x51) of §3.8, not delivery 0x7/0x8, which the model
-	 * keeps for lengths no command could have (inference).
+	 * BAD_INP_LEN (0x50) / BAD_OUTP_LEN (0x51) of prm/mlx5 §3.8, not delivery 0x7/0x8, which
+	 * the model keeps for lengths no command could have (inference).
 	 */
 	if (c->inlen < op->min_inlen)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_INP_LEN_ERR, MLX5V_SIM_SYND_INLEN);
@@ -403,7 +409,7 @@ mlx5v_sim_cmd_name(uint16_t opcode)
 
 /*
  * Hand the slot back: status_own = delivery status << 1 with the owner bit clear,
- * written last; then, in event mode, the CMD EQE (§3.6). Lock held.
+ * written last; then, in event mode, the CMD EQE (prm/mlx5 §3.6). Lock held.
  */
 static void
 mlx5v_sim_cmd_complete(struct mlx5v_sim *sim, unsigned int s)
@@ -416,7 +422,7 @@ mlx5v_sim_cmd_complete(struct mlx5v_sim *sim, unsigned int s)
 
 	/*
 	 * The entry signature goes out before status_own: a [K] driver checks it as soon as it sees
-	 * the owner bit clear (§3.4).
+	 * the owner bit clear (prm/mlx5 §3.4).
 	 */
 	if (sl->sig_on) {
 		hwsim_dma_write(sim->dma, sl->ent_iova + MLX5V_IFC_BYTE_OFF(cmd_layout, sig),
@@ -428,24 +434,24 @@ mlx5v_sim_cmd_complete(struct mlx5v_sim *sim, unsigned int s)
 				&so, 1);
 		so = sl->deliv << 1;
 	}
-	/* Output first, then a release fence, then the owner byte (§3.6 polling mode). */
+	/* Output first, then a release fence, then the owner byte (prm/mlx5 §3.6 polling mode). */
 	if (hwsim_dma_write_release(sim->dma,
 				    sl->ent_iova + MLX5V_IFC_BYTE_OFF(cmd_layout, status_own),
 				    &so, 1) != 0)
 		SIM_LOG(ERR, "%s: slot %u: cannot write status_own: IOMMU fault", sim->name, s);
 	/*
 	 * Freed even if status_own could not be written: the model has no other way to return the
-	 * slot, and the driver's timeout covers the lost completion (§3.10).
+	 * slot, and the driver's timeout covers the lost completion (prm/mlx5 §3.10).
 	 */
 	sl->state = MLX5V_SIM_SLOT_IDLE;
 	/*
 	 * drop_opcode fault: ownership still changes, only the EQE is lost, which an event-mode
-	 * driver must survive by polling (§3.10 project rule).
+	 * driver must survive by polling (prm/mlx5 §3.10 project rule).
 	 */
 	if (sl->drop_eqe || sl->cmd_eqn == MLX5V_SIM_EQN_NONE)
 		return;
 	/*
-	 * §3.6 model rule: a CMD EQE only if the CMD-subscribed EQ existed when the
+	 * prm/mlx5 §3.6 model rule: a CMD EQE only if the CMD-subscribed EQ existed when the
 	 * doorbell rang and still exists, so CREATE_EQ/DESTROY_EQ of the command EQ
 	 * complete by ownership alone.
 	 */
@@ -454,13 +460,13 @@ mlx5v_sim_cmd_complete(struct mlx5v_sim *sim, unsigned int s)
 		return;
 	memset(data, 0, sizeof(data));
 	/*
-	 * §3.6: vector (BE32 at EQE 0x20, data dword 0) has bit s set. One EQE per slot, so an
-	 * rdma-core-style driver only ever sees bits 0 and 31.
+	 * prm/mlx5 §3.6: vector (BE32 at EQE 0x20, data dword 0) has bit s set. One EQE per slot,
+	 * so an rdma-core-style driver only ever sees bits 0 and 31.
 	 */
 	MLX5V_IFC_SET(eqe_cmd, data, vector, 1u << s);
 	/*
 	 * dup_opcode fault: a second CMD EQE for a completed slot, which [R] must absorb by
-	 * re-checking status_own (§3.6).
+	 * re-checking status_own (prm/mlx5 §3.6).
 	 */
 	for (i = 0; i < (sl->dup_eqe ? 2 : 1); i++)
 		mlx5v_sim_eq_post(sim, eq, RTE_PMD_MLX5V_EVENT_CMD, 0, data);
@@ -505,7 +511,7 @@ mlx5v_sim_cmd_fetch(struct mlx5v_sim *sim, unsigned int s, struct mlx5v_sim_cmd_
 		sl->state = MLX5V_SIM_SLOT_IDLE;
 		return -1;
 	}
-	/* §3.5: a doorbell for a software-owned slot is a driver bug; never touch it. */
+	/* prm/mlx5 §3.5: a doorbell for a software-owned slot is a driver bug; never touch it. */
 	if (!(MLX5V_IFC_GET(cmd_layout, j->ent, status_own) & MLX5V_CMD_OWNER_HW)) {
 		SIM_LOG(WARNING, "%s: doorbell on software-owned slot %u ignored (driver bug)",
 			sim->name, s);
@@ -534,9 +540,9 @@ mlx5v_sim_cmd_validate(struct mlx5v_sim *sim, struct mlx5v_sim_cmd_job *j)
 	uint8_t deliv;
 
 	/*
-	 * Entry-level delivery checks (§3.7, §13): type must be 7 (else CMD_DESCR_ERR 0x10); the
-	 * entry signature must XOR to 0xff when checksums apply (0x1); each length must hold the
-	 * 8-byte header and stay within what the model walks (0x7 / 0x8).
+	 * Entry-level delivery checks (prm/mlx5 §3.7, §13): type must be 7 (else CMD_DESCR_ERR
+	 * 0x10); the entry signature must XOR to 0xff when checksums apply (0x1); each length must
+	 * hold the 8-byte header and stay within what the model walks (0x7 / 0x8).
 	 */
 	if (MLX5V_IFC_GET(cmd_layout, j->ent, type) != MLX5V_CMD_TYPE_PCI)
 		return MLX5V_CMD_DELIV_CMD_DESCR_ERR;
@@ -559,7 +565,7 @@ mlx5v_sim_cmd_validate(struct mlx5v_sim *sim, struct mlx5v_sim_cmd_job *j)
 	c->in = j->in;
 	/*
 	 * Both chains are checked before anything executes, so a delivery error never leaves a
-	 * half-run command behind (§3.9: the command did not run).
+	 * half-run command behind (prm/mlx5 §3.9: the command did not run).
 	 */
 	deliv = mlx5v_sim_cmd_read_in(sim, j->ent, j->in, c->inlen);
 	if (deliv == MLX5V_CMD_DELIV_OK)
@@ -581,7 +587,10 @@ mlx5v_sim_cmd_validate(struct mlx5v_sim *sim, struct mlx5v_sim_cmd_job *j)
 				(mlx5v_sim_cmd_nblocks(c->outlen) == 0 || f->deliv != 0))
 			f->bad_sig = MLX5V_SIM_BAD_SIG_ENTRY;
 	}
-	/* An injected delivery error skips execution, as a real transport error does (§3.9). */
+	/*
+	 * An injected delivery error skips execution, as a real transport error does
+	 * (prm/mlx5 §3.9).
+	 */
 	return f->deliv != 0 ? f->deliv : MLX5V_CMD_DELIV_OK;
 }
 
@@ -610,8 +619,8 @@ mlx5v_sim_cmd_execute(struct mlx5v_sim *sim, unsigned int s, struct mlx5v_sim_cm
 			c->inlen, c->outlen);
 	}
 	/*
-	 * §3.8: status at out byte 0, syndrome at bytes 4-7; the syndrome is cleared on success,
-	 * where it would only be noise.
+	 * prm/mlx5 §3.8: status at out byte 0, syndrome at bytes 4-7; the syndrome is cleared on
+	 * success, where it would only be noise.
 	 */
 	MLX5V_IFC_SET(cmd_out_hdr, c->out, status, status);
 	MLX5V_IFC_SET(cmd_out_hdr, c->out, syndrome, status != 0 ? c->syndrome : 0);
@@ -619,7 +628,7 @@ mlx5v_sim_cmd_execute(struct mlx5v_sim *sim, unsigned int s, struct mlx5v_sim_cm
 		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CMD_ERRORS);
 	/*
 	 * Blocks first, then the inline out[]: every output byte must be written before complete()
-	 * hands the slot back (§13).
+	 * hands the slot back (prm/mlx5 §13).
 	 */
 	deliv = mlx5v_sim_cmd_write_out(sim, j->ent, c->out, c->outlen, j->oblk, j->tails,
 					j->f.bad_sig);
@@ -627,7 +636,7 @@ mlx5v_sim_cmd_execute(struct mlx5v_sim *sim, unsigned int s, struct mlx5v_sim_cm
 		return deliv;
 	/*
 	 * The local image stays in step with the device copy, because the entry signature below
-	 * covers out[] as well (§3.4).
+	 * covers out[] as well (prm/mlx5 §3.4).
 	 */
 	memcpy(MLX5V_IFC_ADDR_OF(cmd_layout, j->ent, out), c->out, MLX5V_CMD_INLINE_LEN);
 	if (hwsim_dma_write(sim->dma, sim->slot[s].ent_iova + MLX5V_IFC_BYTE_OFF(cmd_layout, out),
@@ -653,7 +662,7 @@ mlx5v_sim_cmd_finish(struct mlx5v_sim *sim, unsigned int s, struct mlx5v_sim_cmd
 	/* A held slot completes late, with its EQE; a dropped one never gets an EQE. */
 	sl->drop_eqe = f->drop == 1;
 	sl->dup_eqe = f->dup != 0;
-	/* The signature covers the final entry, status_own included (§3.4). */
+	/* The signature covers the final entry, status_own included (prm/mlx5 §3.4). */
 	MLX5V_IFC_SET(cmd_layout, j->ent, status_own, deliv << 1);
 	MLX5V_IFC_SET(cmd_layout, j->ent, sig, 0);
 	sl->sig = ~mlx5v_sim_xor8(j->ent, sizeof(j->ent));
@@ -716,12 +725,12 @@ mlx5v_sim_cmd_doorbell(struct mlx5v_sim *sim, uint32_t mask)
 	unsigned int s;
 
 	pthread_mutex_lock(&sim->lock);
-	/* Posted writes to a device without a link are lost (§4.3 sensor 1). */
+	/* Posted writes to a device without a link are lost (prm/mlx5 §4.3 sensor 1). */
 	if (sim->pci_offline)
 		goto out;
 	/*
-	 * §1.3: no command may be posted while initializing is set, and before the address write
-	 * there is no queue to read; both are driver bugs, logged and dropped.
+	 * prm/mlx5 §1.3: no command may be posted while initializing is set, and before the address
+	 * write there is no queue to read; both are driver bugs, logged and dropped.
 	 */
 	if (mlx5v_sim_iseg_booting(sim) ||
 			(sim->cmdq_addr_h == 0 && sim->cmdq_addr_l == 0)) {
@@ -731,10 +740,12 @@ mlx5v_sim_cmd_doorbell(struct mlx5v_sim *sim, uint32_t mask)
 		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
 		goto out;
 	}
-	/* Which EQ would get the CMD EQE, decided now (§3.6 model rule). */
+	/* Which EQ would get the CMD EQE, decided now (prm/mlx5 §3.6 model rule). */
 	cmd_eqn = mlx5v_sim_eq_subscriber(sim, RTE_PMD_MLX5V_EVENT_CMD);
 	eq = cmd_eqn != MLX5V_SIM_EQN_NONE ? mlx5v_sim_eq_get(sim, cmd_eqn) : NULL;
-	/* §13: each set bit posts one slot; several bits in one write post several slots. */
+	/*
+	 * prm/mlx5 §13: each set bit posts one slot; several bits in one write post several slots.
+	 */
 	for (s = 0; s < MLX5V_CMD_MAX_SLOTS; s++) {
 		if (!(mask & (1u << s)))
 			continue;
@@ -822,8 +833,8 @@ mlx5v_sim_cmd_poll(struct mlx5v_sim *sim)
 
 /*
  * Test hook for the drop_hold fault: complete the held slots now, as firmware that answers after
- * the driver gave up would ([K] "Command completion arrived after timeout", §3.10). MSI-X is
- * flushed after the unlock.
+ * the driver gave up would ([K] "Command completion arrived after timeout", prm/mlx5 §3.10). MSI-X
+ * is flushed after the unlock.
  */
 void
 mlx5v_sim_cmd_release_held(struct mlx5v_sim *sim)

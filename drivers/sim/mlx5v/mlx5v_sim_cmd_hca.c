@@ -43,7 +43,7 @@ mlx5v_sim_caps_init(struct mlx5v_sim *sim)
 	unsigned int i;
 
 	/*
-	 * Rounded up so that 1 << log_max_eq covers max_num_eqs; the field is 4 bits (§2.2
+	 * Rounded up so that 1 << log_max_eq covers max_num_eqs; the field is 4 bits (prm/mlx5 §2.2
 	 * DW7[3:0]), hence the clamp to 15.
 	 */
 	if ((1u << log_eq) < sim->p.max_eqs)
@@ -77,7 +77,10 @@ mlx5v_sim_caps_init(struct mlx5v_sim *sim)
 	 * default), real-time only (1: firmware that runs the real-time clock alone) or both (2).
 	 */
 	for (i = 0; i < RTE_DIM(caps); i++) {
-		/* The flow tag and L3/L4 header mini-CQE formats (§8.5), unless knobbed off. */
+		/*
+		 * The flow tag and L3/L4 header mini-CQE formats (prm/mlx5_eth §8.5), unless
+		 * knobbed off.
+		 */
 		MLX5V_IFC_SET(cmd_hca_cap_eth, caps[i], mini_cqe_resp_flow_tag,
 			      mlx5v_sim_knob(sim, MLX5V_SIM_K_MINI_CQE_TAGS) != 0);
 		MLX5V_IFC_SET(cmd_hca_cap_eth, caps[i], mini_cqe_resp_l3_l4_tag,
@@ -87,7 +90,9 @@ mlx5v_sim_caps_init(struct mlx5v_sim *sim)
 		MLX5V_IFC_SET(cmd_hca_cap_eth, caps[i], rq_ts_format,
 			      mlx5v_sim_knob(sim, MLX5V_SIM_K_TS_FORMAT_CAP));
 	}
-	/* Settable: the driver turns these on; cmdif_checksum starts disabled (§3.4). */
+	/*
+	 * Settable: the driver turns these on; cmdif_checksum starts disabled (prm/mlx5_eth §3.4).
+	 */
 	MLX5V_IFC_SET(cmd_hca_cap, sim->cap_max, cmdif_checksum, MLX5V_SIM_CMDIF_CHECKSUM_MAX);
 	MLX5V_IFC_SET(cmd_hca_cap, sim->cap_max, mkey_by_name, 1);
 	MLX5V_IFC_SET(cmd_hca_cap, sim->cap_max, disable_link_up_by_init_hca, 1);
@@ -95,7 +100,7 @@ mlx5v_sim_caps_init(struct mlx5v_sim *sim)
 	memset(sim->roce_cur, 0, MLX5V_HCA_CAP_SIZE);
 	/*
 	 * cur 0 and max 1 make [R] set sw_r_roce_src_udp_port, exercising the RoCE SET_HCA_CAP path
-	 * (§2.1 step 14).
+	 * (prm/mlx5_eth §2.1 step 14).
 	 */
 	MLX5V_IFC_SET(roce_cap, sim->roce_max, sw_r_roce_src_udp_port, 1);
 	sim->checksum_cap = 0;
@@ -105,7 +110,7 @@ mlx5v_sim_caps_init(struct mlx5v_sim *sim)
 int
 mlx5v_sim_uar_allocated(struct mlx5v_sim *sim, uint32_t idx)
 {
-	/* Indices 0-2 are the init segment and never allocated (§8). */
+	/* Indices 0-2 are the init segment and never allocated (prm/mlx5_eth §8). */
 	if (idx < MLX5V_UAR_FIRST_INDEX || idx >= MLX5V_UAR_FIRST_INDEX + MLX5V_SIM_NUM_UARS)
 		return 0;
 	return sim->uar[idx - MLX5V_UAR_FIRST_INDEX].allocated;
@@ -122,7 +127,7 @@ mlx5v_sim_hca_func_is_ours(const uint8_t *in)
 	       MLX5V_IFC_GET(enable_hca_in, in, embedded_cpu_function) == 0;
 }
 
-/* ENABLE_HCA is the first command of every bring-up (§2.1 step 6). */
+/* ENABLE_HCA is the first command of every bring-up (prm/mlx5_eth §2.1 step 6). */
 uint8_t
 mlx5v_sim_cmd_enable_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
@@ -149,13 +154,13 @@ mlx5v_sim_cmd_disable_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (sim->hca_state == MLX5V_SIM_HCA_DISABLED)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
 					 MLX5V_SIM_SYND_DISABLE_STATE);
-	/* [K] order: TEARDOWN_HCA, reclaim pages, then DISABLE_HCA (§2.3). */
+	/* [K] order: TEARDOWN_HCA, reclaim pages, then DISABLE_HCA (prm/mlx5_eth §2.3). */
 	if (sim->hca_state == MLX5V_SIM_HCA_INITIALIZED)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
 					 MLX5V_SIM_SYND_DISABLE_INIT);
 	/*
 	 * Logged, not refused: pages still held here are a leak in the driver's unwind, not a state
-	 * firmware rejects (inference; [R] never reclaims them, §12 #17).
+	 * firmware rejects (inference; [R] never reclaims them, prm/mlx5_eth §12 #17).
 	 */
 	if (sim->nb_pages != 0)
 		SIM_LOG(WARNING, "%s: DISABLE_HCA with %u firmware pages still held",
@@ -165,13 +170,15 @@ mlx5v_sim_cmd_disable_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	mlx5v_sim_zombies_release(sim);
 	/* ISSI resets with the function, so the next bring-up must SET_ISSI again (inference). */
 	sim->issi = 0;
-	/* So do the capabilities SET_HCA_CAP changed: signatures are off again (§3.4). */
+	/*
+	 * So do the capabilities SET_HCA_CAP changed: signatures are off again (prm/mlx5_eth §3.4).
+	 */
 	MLX5V_IFC_SET(cmd_hca_cap, sim->cap_cur, cmdif_checksum, 0);
 	sim->checksum_cap = 0;
 	return MLX5V_CMD_STAT_OK;
 }
 
-/* §2.1 step 7: the driver needs bit 1 (ISSI 1) in supported_issi_dw0. */
+/* prm/mlx5_eth §2.1 step 7: the driver needs bit 1 (ISSI 1) in supported_issi_dw0. */
 uint8_t
 mlx5v_sim_cmd_query_issi(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
@@ -211,7 +218,7 @@ mlx5v_sim_cmd_query_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 
 		src = cur ? sim->cap_cur : sim->cap_max;
 		memcpy(cap, src, MLX5V_HCA_CAP_SIZE);
-		/* Read-only caps that knobs may change at run time (§2.2). */
+		/* Read-only caps that knobs may change at run time (prm/mlx5_eth §2.2). */
 		MLX5V_IFC_SET(cmd_hca_cap, cap, fast_teardown,
 			      mlx5v_sim_knob(sim, MLX5V_SIM_K_FAST_TEARDOWN) != 0);
 		MLX5V_IFC_SET(cmd_hca_cap, cap, umem_uid_0,
@@ -224,7 +231,7 @@ mlx5v_sim_cmd_query_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 			MLX5V_IFC_SET(cmd_hca_cap, cap, uar_4k,
 				      mlx5v_sim_knob(sim, MLX5V_SIM_K_UAR_4K) != 0);
 	} else if (type == MLX5V_CAP_TYPE_ROCE) {
-		/* RoCE caps: op_mod 0x8 max, 0x9 cur (§2.1 step 14). */
+		/* RoCE caps: op_mod 0x8 max, 0x9 cur (prm/mlx5_eth §2.1 step 14). */
 		src = cur ? sim->roce_cur : sim->roce_max;
 		memcpy(MLX5V_IFC_ADDR_OF(query_hca_cap_out, c->out, capability), src,
 		       MLX5V_HCA_CAP_SIZE);
@@ -254,8 +261,8 @@ mlx5v_sim_cmd_set_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	uint8_t cur[MLX5V_HCA_CAP_SIZE];
 
 	/*
-	 * Caps are set between SET_ISSI and INIT_HCA (§2.1 steps 13-14); afterwards they would not
-	 * take effect, so BAD_SYS_STATE (inference).
+	 * Caps are set between SET_ISSI and INIT_HCA (prm/mlx5_eth §2.1 steps 13-14); afterwards
+	 * they would not take effect, so BAD_SYS_STATE (inference).
 	 */
 	if (sim->hca_state == MLX5V_SIM_HCA_INITIALIZED)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
@@ -275,9 +282,9 @@ mlx5v_sim_cmd_set_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	}
 	/* Read-only fields in the input are ignored, as firmware does. */
 	/*
-	 * Except log_uar_page_sz, which [K] and [R] set to log2(host page) - 12 (§2.1 step 13).
-	 * The model plays the host too (host_page=): a UAR page of another size could not be
-	 * mapped by itself on that host, so it fails here rather than as doorbells at the wrong
+	 * Except log_uar_page_sz, which [K] and [R] set to log2(host page) - 12 (prm/mlx5_eth §2.1
+	 * step 13). The model plays the host too (host_page=): a UAR page of another size could not
+	 * be mapped by itself on that host, so it fails here rather than as doorbells at the wrong
 	 * offset later (deviation: firmware cannot know the host page).
 	 */
 	if (MLX5V_IFC_GET(cmd_hca_cap, in, log_uar_page_sz) !=
@@ -299,10 +306,12 @@ mlx5v_sim_cmd_set_hca_cap(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_SET_CAP_VALUE);
 	memcpy(sim->cap_cur, cur, sizeof(cur));
-	/* UAR index n is at BAR0 + n * 4 KiB with uar_4k, else n host pages in (§8). */
+	/*
+	 * UAR index n is at BAR0 + n * 4 KiB with uar_4k, else n host pages in (prm/mlx5_eth §8).
+	 */
 	__atomic_store_n(&sim->uar_size, MLX5V_IFC_GET(cmd_hca_cap, cur, uar_4k) ?
 			 MLX5V_UAR_PAGE_SIZE : sim->p.host_page, __ATOMIC_RELAXED);
-	/* §3.4: signatures apply when the driver leaves cmdif_checksum set. */
+	/* prm/mlx5_eth §3.4: signatures apply when the driver leaves cmdif_checksum set. */
 	sim->checksum_cap = MLX5V_IFC_GET(cmd_hca_cap, cur, cmdif_checksum) != 0;
 	return MLX5V_CMD_STAT_OK;
 }
@@ -316,11 +325,11 @@ mlx5v_sim_cmd_init_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (sim->hca_state == MLX5V_SIM_HCA_INITIALIZED)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
 					 MLX5V_SIM_SYND_INIT_TWICE);
-	/* Both drivers SET_ISSI 1 before INIT_HCA (§2.1 step 8). */
+	/* Both drivers SET_ISSI 1 before INIT_HCA (prm/mlx5_eth §2.1 step 8). */
 	if (sim->issi != 1)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
 					 MLX5V_SIM_SYND_INIT_NO_ISSI);
-	/* The boot and init pages must have been given (§2.1 steps 9-10, 16). */
+	/* The boot and init pages must have been given (prm/mlx5_eth §2.1 steps 9-10, 16). */
 	if (sim->nb_pages < need)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_SYS_STATE_ERR,
 					 MLX5V_SIM_SYND_INIT_NO_PAGES);
@@ -337,7 +346,10 @@ mlx5v_sim_cmd_teardown_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	uint32_t profile = MLX5V_IFC_GET(teardown_hca_in, c->in, profile);
 	unsigned int k, n = 0;
 
-	/* The drivers use profile 0 (GRACEFUL_CLOSE) and 2 (PREPARE_FAST_TEARDOWN) only (§2.3). */
+	/*
+	 * The drivers use profile 0 (GRACEFUL_CLOSE) and 2 (PREPARE_FAST_TEARDOWN) only
+	 * (prm/mlx5_eth §2.3).
+	 */
 	if (profile != MLX5V_TEARDOWN_PROFILE_GRACEFUL_CLOSE &&
 			profile != MLX5V_TEARDOWN_PROFILE_PREPARE_FAST_TEARDOWN)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
@@ -347,27 +359,30 @@ mlx5v_sim_cmd_teardown_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 					 MLX5V_SIM_SYND_TEARDOWN_STATE);
 	if (profile == MLX5V_TEARDOWN_PROFILE_PREPARE_FAST_TEARDOWN) {
 		/*
-		 * Profile 2 needs the fast_teardown cap (§2.3); a driver that asks without it is
-		 * wrong.
+		 * Profile 2 needs the fast_teardown cap (prm/mlx5_eth §2.3); a driver that asks
+		 * without it is wrong.
 		 */
 		if (mlx5v_sim_knob(sim, MLX5V_SIM_K_FAST_TEARDOWN) == 0)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 						 MLX5V_SIM_SYND_TEARDOWN_NO_FAST);
-		/* §2.3 step 2: state FORCE_STATE_FAIL makes the driver fall back to profile 0. */
+		/*
+		 * prm/mlx5_eth §2.3 step 2: state FORCE_STATE_FAIL makes the driver fall back to
+		 * profile 0.
+		 */
 		if (mlx5v_sim_knob(sim, MLX5V_SIM_K_TEARDOWN_FAIL) != 0) {
 			MLX5V_IFC_SET(teardown_hca_out, c->out, state,
 				      MLX5V_TEARDOWN_STATE_FORCE_FAIL);
 			return MLX5V_CMD_STAT_OK;
 		}
 		/*
-		 * Lets the following nic_interface = DISABLED write pass without a warning (§2.3
-		 * step 3).
+		 * Lets the following nic_interface = DISABLED write pass without a warning
+		 * (prm/mlx5_eth §2.3 step 3).
 		 */
 		sim->fast_teardown_prepared = 1;
 	}
 	/*
-	 * Logged only: [R] destroys its async EQ first (§2.3), so live objects mean the driver's
-	 * teardown skipped a destroy.
+	 * Logged only: [R] destroys its async EQ first (prm/mlx5_eth §2.3), so live objects mean
+	 * the driver's teardown skipped a destroy.
 	 */
 	if (sim->nb_eqs != 0 || sim->nb_cqs != 0)
 		SIM_LOG(WARNING, "%s: TEARDOWN_HCA with %u EQ(s) and %u CQ(s) still live",
@@ -377,7 +392,7 @@ mlx5v_sim_cmd_teardown_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (n != 0)
 		SIM_LOG(WARNING, "%s: TEARDOWN_HCA with %u Ethernet object(s) still live",
 			sim->name, n);
-	/* Back to ENABLED: DISABLE_HCA is a separate step ([K] only, §2.3). */
+	/* Back to ENABLED: DISABLE_HCA is a separate step ([K] only, prm/mlx5_eth §2.3). */
 	sim->hca_state = MLX5V_SIM_HCA_ENABLED;
 	return MLX5V_CMD_STAT_OK;
 }
@@ -388,7 +403,7 @@ mlx5v_sim_cmd_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	const uint8_t *data = MLX5V_IFC_ADDR_OF(access_register_in, c->in, register_data);
 	uint8_t host = rte_cpu_to_be_16(1) == 1 ? MLX5V_SIM_HOST_ENDIAN_BE : 0;
 
-	/* Only HOST_ENDIANNESS (0x7004) is modelled (§2.1 step 11). */
+	/* Only HOST_ENDIANNESS (0x7004) is modelled (prm/mlx5_eth §2.1 step 11). */
 	if (MLX5V_IFC_GET(access_register_in, c->in, register_id) != MLX5V_REG_HOST_ENDIANNESS)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_REG_ID);
 	/*
@@ -434,7 +449,7 @@ mlx5v_sim_cmd_alloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	unsigned int i;
 
-	/* Pages 0-2 are the init segment: UAR indices start at 3 (§8). */
+	/* Pages 0-2 are the init segment: UAR indices start at 3 (prm/mlx5 §8). */
 	for (i = 0; i < MLX5V_SIM_NUM_UARS; i++) {
 		if (!sim->uar[i].allocated) {
 			sim->uar[i].allocated = 1;
@@ -443,7 +458,7 @@ mlx5v_sim_cmd_alloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 			return MLX5V_CMD_STAT_OK;
 		}
 	}
-	/* Out of UAR pages: LIM_ERR (0x08), ENOMEM in both drivers (§3.8). */
+	/* Out of UAR pages: LIM_ERR (0x08), ENOMEM in both drivers (prm/mlx5 §3.8). */
 	return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_LIM_ERR, MLX5V_SIM_SYND_UAR_NONE);
 }
 

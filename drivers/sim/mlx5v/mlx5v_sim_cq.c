@@ -22,7 +22,7 @@ static const uint32_t mlx5v_sim_cqc_allowed[16] = {
 	[2] = 0x00000fcc,   /* page_offset[11:6], mini_cqe_res_format_ext[3:2] */
 	[3] = 0x1fffffff,   /* log_cq_size[28:24] uar_page[23:0] */
 	[4] = 0x0fffffff,   /* cq_period[27:16] cq_max_count[15:0] */
-	[5] = 0xffffffff,   /* c_eqn: 8 bits (DPDK) or 32 (newer kernels), §7.1 */
+	[5] = 0xffffffff,   /* c_eqn: 8 bits (DPDK) or 32 (newer kernels), prm/mlx5 §7.1 */
 	[6] = 0x1f000000,   /* log_page_size[28:24] */
 	[14] = 0xffffffff,  /* dbr_addr */
 	[15] = 0xffffffff,
@@ -99,7 +99,7 @@ mlx5v_sim_cq_check_in(const uint8_t *in)
 
 	/*
 	 * Reserved: create_cq_in 0x08-0x0f and 0x60-0x10f, between the cqc/umem fields and pas[] at
-	 * 0x110 (§7.1). Reserved misuse is BAD_PARAM (§13).
+	 * 0x110 (prm/mlx5_eth §7.1). Reserved misuse is BAD_PARAM (prm/mlx5_eth §13).
 	 */
 	if (!mlx5v_sim_zero(in, 0x08, 0x08) || !mlx5v_sim_zero(in, 0x60, 0xb0))
 		return MLX5V_SIM_SYND_CQ_IN_RESERVED;
@@ -124,7 +124,7 @@ mlx5v_sim_cq_check_in(const uint8_t *in)
 		return MLX5V_SIM_SYND_CQ_CQE_SZ;
 	if (MLX5V_IFC_GET(cqc, cqc, page_offset) != 0)
 		return MLX5V_SIM_SYND_CQ_PAGE_OFFSET;
-	/* Bounded by the log_max_cq_sz capability the model reports (§2.2). */
+	/* Bounded by the log_max_cq_sz capability the model reports (prm/mlx5 §2.2). */
 	if (MLX5V_IFC_GET(cqc, cqc, log_cq_size) > MLX5V_SIM_LOG_MAX_CQ_SZ)
 		return MLX5V_SIM_SYND_CQ_SIZE;
 	return 0;
@@ -173,13 +173,13 @@ mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	 */
 	if (!mlx5v_sim_uar_allocated(sim, uar))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_CQ_UAR);
-	/* c_eqn must name a live EQ, whichever width the driver wrote (§7.1). */
+	/* c_eqn must name a live EQ, whichever width the driver wrote (prm/mlx5_eth §7.1). */
 	eq = mlx5v_sim_eq_get(sim, eqn);
 	if (eq == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_CQ_EQN);
 	/*
-	 * The device reads the doorbell record (CI, arm word, §7.3) on every CQE and arm; refuse a
-	 * record it could not read now rather than fault later.
+	 * The device reads the doorbell record (CI, arm word, prm/mlx5_eth §7.3) on every CQE and
+	 * arm; refuse a record it could not read now rather than fault later.
 	 */
 	if (dbr % 8 != 0 || !hwsim_dma_check(sim->dma, dbr, 8))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_CQ_DBR);
@@ -226,12 +226,14 @@ mlx5v_sim_cmd_create_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	cq->npas = npas;
 	cq->ring_host = hwsim_dma_translate(sim->dma, pas[0], 1, 1);
 	cq->valid = 1;
-	/* Pins the EQ: DESTROY_EQ of an EQ with CQs is BAD_RES_STATE (§13, inference). */
+	/*
+	 * Pins the EQ: DESTROY_EQ of an EQ with CQs is BAD_RES_STATE (prm/mlx5_eth §13, inference).
+	 */
 	eq->ncq++;
 	sim->nb_cqs++;
 	/* prm/mlx5 §7.4: CQEs must start hardware-owned (owner 1, opcode INVALID). */
 	bad = mlx5v_sim_ring_sw_owned(sim, pas, log_page, 1u << log_size, MLX5V_IFC_BYTES(cqe));
-	/* Flagged and counted, not refused: §7.4 asks a model to flag it. */
+	/* Flagged and counted, not refused: prm/mlx5 §7.4 asks a model to flag it. */
 	if (bad != 0) {
 		SIM_LOG(WARNING, "%s: CQ %u created with %u software-owned CQE(s) (driver bug)",
 			sim->name, cqn, bad);
@@ -322,7 +324,7 @@ mlx5v_sim_cmd_query_cq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	return MLX5V_CMD_STAT_OK;
 }
 
-/* Completion EQE (type 0, cqn at EQE 0x38) into the CQ's c_eqn EQ (§7.2). Lock held. */
+/* Completion EQE (type 0, cqn at EQE 0x38) into the CQ's c_eqn EQ (prm/mlx5 §7.2). Lock held. */
 static void
 mlx5v_sim_cq_notify(struct mlx5v_sim *sim, struct mlx5v_sim_cq *cq, uint32_t cqn)
 {
@@ -330,8 +332,8 @@ mlx5v_sim_cq_notify(struct mlx5v_sim *sim, struct mlx5v_sim_cq *cq, uint32_t cqn
 	struct mlx5v_sim_eq *eq = mlx5v_sim_eq_get(sim, cq->eqn);
 
 	/*
-	 * ARMED -> FIRED: one completion EQE per arm (§7.2); later CQEs wait for the next arm
-	 * doorbell.
+	 * ARMED -> FIRED: one completion EQE per arm (prm/mlx5 §7.2); later CQEs wait for the next
+	 * arm doorbell.
 	 */
 	cq->armed = 0;
 	if (eq == NULL)
@@ -343,7 +345,7 @@ mlx5v_sim_cq_notify(struct mlx5v_sim *sim, struct mlx5v_sim_cq *cq, uint32_t cqn
 	mlx5v_sim_eq_post(sim, eq, RTE_PMD_MLX5V_EVENT_COMP, 0, data);
 }
 
-/* CQ_ERROR event (cqn at 0x20, syndrome at 0x2b), routed by event_bitmask (§6.6). */
+/* CQ_ERROR event (cqn at 0x20, syndrome at 0x2b), routed by event_bitmask (prm/mlx5 §6.6). */
 static void
 mlx5v_sim_cq_error(struct mlx5v_sim *sim, uint32_t cqn, uint8_t synd)
 {
@@ -397,13 +399,14 @@ mlx5v_sim_cq_room(struct mlx5v_sim *sim, struct mlx5v_sim_cq *cq, uint32_t cqn, 
 	/* A CQ in error takes no more CQEs: hardware stops writing after CQ_ERROR (inference). */
 	if (cq->status != MLX5V_CQC_STATUS_OK)
 		return -ENOSPC;
-	/* The consumer index lives in the doorbell record, dword 0 (§7.3). */
+	/* The consumer index lives in the doorbell record, dword 0 (prm/mlx5 §7.3). */
 	if (hwsim_dma_read(sim->dma, cq->dbr_addr, &ci, sizeof(ci)) != 0)
 		return mlx5v_sim_cq_write_fail(sim, cq, cqn);
 	ci = rte_be_to_cpu_32(ci) & MLX5V_SIM_CTR_MASK;
 	/*
-	 * Overrun: nent CQEs not yet consumed (24-bit counters). cqc.oi (overrun ignore, §7.1) lets
-	 * the CQ overwrite instead; otherwise CQ_ERROR with syndrome 0x1 (§6.12).
+	 * Overrun: nent CQEs not yet consumed (24-bit counters). cqc.oi (overrun ignore,
+	 * prm/mlx5 §7.1) lets the CQ overwrite instead; otherwise CQ_ERROR with syndrome 0x1
+	 * (prm/mlx5 §6.12).
 	 */
 	if (mlx5v_sim_ctr_dist(cq->pi, ci) + n > (1u << cq->log_size) && !cq->oi) {
 		mlx5v_sim_cq_overrun_locked(sim, cqn);
@@ -433,7 +436,7 @@ mlx5v_sim_cq_write_cqe(struct mlx5v_sim *sim, const struct mlx5v_sim_cq *cq, uin
 	uint64_t iova = mlx5v_sim_cq_slot(cq, off);
 	uint8_t op_own;
 
-	/* Owner = (pi >> log_size) & 1, written last after a release fence (§6.8 rule). */
+	/* Owner = (pi >> log_size) & 1, written last after a release fence (prm/mlx5 §6.8 rule). */
 	/* The caller's op_own byte keeps its opcode; the owner bit comes from pi. */
 	op_own = cqe[MLX5V_IFC_BYTE_OF(cqe, owner)];
 	op_own = (op_own & ~MLX5V_CQE_OWNER_MASK) |
@@ -455,7 +458,7 @@ mlx5v_sim_cq_produced(struct mlx5v_sim *sim, struct mlx5v_sim_cq *cq, uint32_t c
 {
 	cq->pi = (cq->pi + n) & MLX5V_SIM_CTR_MASK;
 	mlx5v_sim_ctr_add(sim, MLX5V_SIM_CTR_CQES, n);
-	/* §7.2: only an armed CQ reports; a FIRED one fills silently until re-armed. */
+	/* prm/mlx5 §7.2: only an armed CQ reports; a FIRED one fills silently until re-armed. */
 	if (cq->armed)
 		mlx5v_sim_cq_notify(sim, cq, cqn);
 }
@@ -690,7 +693,7 @@ mlx5v_sim_post_cqe(struct mlx5v_sim *sim, uint32_t cqn, uint8_t opcode, uint32_t
 }
 
 /*
- * UAR + 0x20: 64-bit BE ((sn << 28 | cmd | ci) << 32) | cqn (§7.3). Consumed on the
+ * UAR + 0x20: 64-bit BE ((sn << 28 | cmd | ci) << 32) | cqn (prm/mlx5_eth §7.3). Consumed on the
  * engine thread; a malformed word is counted, never acted on.
  */
 void
@@ -715,12 +718,12 @@ mlx5v_sim_cq_doorbell(struct mlx5v_sim *sim, uint32_t uar, uint64_t val)
 		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
 		goto out;
 	}
-	/* §7.3: the record's dword 1 must already hold the same arm word. */
+	/* prm/mlx5_eth §7.3: the record's dword 1 must already hold the same arm word. */
 	if (hwsim_dma_read(sim->dma, cq->dbr_addr + 4, &rec, sizeof(rec)) != 0 ||
 			rte_be_to_cpu_32(rec) != hi) {
 		/*
-		 * Logged only, the MMIO word wins: §7.3 writes the record before the MMIO, so a
-		 * mismatch means a skipped record write or barrier.
+		 * Logged only, the MMIO word wins: prm/mlx5_eth §7.3 writes the record before the
+		 * MMIO, so a mismatch means a skipped record write or barrier.
 		 */
 		SIM_LOG(WARNING, "%s: CQ %u arm 0x%08x but dbrec[1] = 0x%08x (driver bug)",
 			sim->name, cqn, hi, rte_be_to_cpu_32(rec));
@@ -729,8 +732,8 @@ mlx5v_sim_cq_doorbell(struct mlx5v_sim *sim, uint32_t uar, uint64_t val)
 	if (cq->status != MLX5V_CQC_STATUS_OK)
 		goto out;
 	/*
-	 * The CI may not move back past the last arm nor beyond the producer: the §13 EQ doorbell
-	 * rule, applied to CQs (inference).
+	 * The CI may not move back past the last arm nor beyond the producer: the prm/mlx5_eth §13
+	 * EQ doorbell rule, applied to CQs (inference).
 	 */
 	if (mlx5v_sim_ctr_dist(ci, cq->arm_ci) > mlx5v_sim_ctr_dist(cq->pi, cq->arm_ci)) {
 		SIM_LOG(WARNING, "%s: CQ %u arm with CI %u (last %u, pi %u) rejected",
@@ -755,7 +758,7 @@ mlx5v_sim_cq_doorbell(struct mlx5v_sim *sim, uint32_t uar, uint64_t val)
 			"(driver bug)", sim->name, cqn, cq->arm_sn, cq->events, cq->events & 3);
 		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_CQ_ARM_SN);
 	}
-	/* Arming with CQEs beyond ci fires at once (DPDK d76a17f7b820, §12 #7). */
+	/* Arming with CQEs beyond ci fires at once (DPDK d76a17f7b820, prm/mlx5 §12 #7). */
 	if (cq->pi != ci)
 		mlx5v_sim_cq_notify(sim, cq, cqn);
 	else

@@ -20,7 +20,7 @@
  * Bits of each eqc dword that a CREATE_EQ may set (prm/mlx5 §6.1, §6.2); everything else is
  * reserved. status, st and page_offset are allowed here and checked on their own.
  * consumer/producer counters are query-only, so they are reserved on create. intr is 12 bits,
- * so its bits 15:12 must stay clear (§6.2).
+ * so its bits 15:12 must stay clear (prm/mlx5 §6.2).
  */
 static const uint32_t mlx5v_sim_eqc_allowed[MLX5V_IFC_DWORDS(eqc)] = {
 	[MLX5V_IFC_DW(eqc, status)] = MLX5V_SIM_EQC_F(status) | MLX5V_SIM_EQC_F(ec) |
@@ -40,7 +40,7 @@ _Static_assert(MLX5V_IFC_DW(eqc, ec) == 0 && MLX5V_IFC_DW(eqc, oi) == 0 &&
 #define MLX5V_SIM_EQ_IN_RSVD(fld) \
 	{ MLX5V_IFC_BYTE_OFF(create_eq_in, fld), MLX5V_IFC_BIT_SZ(create_eq_in, fld) / 8 }
 
-/* Reserved byte ranges of create_eq_in outside eqc and the mask (§6.1). */
+/* Reserved byte ranges of create_eq_in outside eqc and the mask (prm/mlx5 §6.1). */
 static const struct {
 	uint32_t off;
 	uint32_t len;
@@ -65,13 +65,13 @@ mlx5v_sim_eq_get(struct mlx5v_sim *sim, uint32_t eqn)
 static int
 mlx5v_sim_eq_subscribed(const struct mlx5v_sim_eq *eq, uint8_t type)
 {
-	/* Event type t is bit t % 64 of event_bitmask[t / 64] (§6.4). */
+	/* Event type t is bit t % 64 of event_bitmask[t / 64] (prm/mlx5 §6.4). */
 	return (eq->mask[type / 64] >> (type % 64)) & 1;
 }
 
 /*
  * The lowest-numbered subscribed EQ wins: the PRM defines no order, and a fixed one keeps the CMD
- * EQE of §3.6 deterministic when several EQs subscribe to CMD.
+ * EQE of prm/mlx5 §3.6 deterministic when several EQs subscribe to CMD.
  */
 uint32_t
 mlx5v_sim_eq_subscriber(struct mlx5v_sim *sim, uint8_t type)
@@ -107,7 +107,7 @@ mlx5v_sim_eq_overrun(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq)
 	 */
 	if (eq->status != RTE_PMD_MLX5V_EQC_STATUS_OK)
 		return;
-	/* §6.9: an EQ write failure; for the async (CMD) EQ, health syndrome 0xc. */
+	/* prm/mlx5 §6.9: an EQ write failure; for the async (CMD) EQ, health syndrome 0xc. */
 	eq->status = RTE_PMD_MLX5V_EQC_STATUS_EQ_WRITE_FAILURE;
 	mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_EQ_OVERRUNS);
 	SIM_LOG(WARNING, "%s: EQ %u overrun (pi %u ci %u nent %u): EQ write failure",
@@ -118,7 +118,7 @@ mlx5v_sim_eq_overrun(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq)
 
 /*
  * Called with the model lock held. Writes one EQE at pi the way hardware must
- * (prm/mlx5 §6.8) and runs the interrupt state machine of §6.11.
+ * (prm/mlx5 §6.8) and runs the interrupt state machine of prm/mlx5 §6.11.
  */
 int
 mlx5v_sim_eq_post(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq, uint8_t type,
@@ -131,11 +131,11 @@ mlx5v_sim_eq_post(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq, uint8_t type,
 
 	if (!eq->valid || eq->status != RTE_PMD_MLX5V_EQC_STATUS_OK)
 		return -EIO;
-	/* §6.9: never hold more than nent unconsumed EQEs, unless overrun is ignored. */
+	/* prm/mlx5 §6.9: never hold more than nent unconsumed EQEs, unless overrun is ignored. */
 	/*
-	 * pi - ci >= nent: the driver has not written its CI for a whole ring, which §6.9 calls an
-	 * overrun (inference: a real HCA cannot hold more than nent unconsumed EQEs). oi = 1 asks
-	 * the device to ignore it.
+	 * pi - ci >= nent: the driver has not written its CI for a whole ring, which prm/mlx5 §6.9
+	 * calls an overrun (inference: a real HCA cannot hold more than nent unconsumed EQEs). oi =
+	 * 1 asks the device to ignore it.
 	 */
 	if (mlx5v_sim_ctr_dist(eq->pi, eq->ci) >= nent && !eq->oi) {
 		mlx5v_sim_eq_overrun(sim, eq);
@@ -168,7 +168,7 @@ mlx5v_sim_eq_post(struct mlx5v_sim *sim, struct mlx5v_sim_eq *eq, uint8_t type,
 	}
 	eq->pi = (eq->pi + 1) & MLX5V_SIM_CTR_MASK;
 	mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_EQES);
-	/* §6.11: ARMED + EQE raises once and goes to FIRED; FIRED stays silent. */
+	/* prm/mlx5 §6.11: ARMED + EQE raises once and goes to FIRED; FIRED stays silent. */
 	/*
 	 * The vector is queued, not raised: the engine raises it after dropping the sim lock, so a
 	 * driver callback that rings a doorbell cannot deadlock against us.
@@ -350,7 +350,7 @@ mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	 */
 	if (!mlx5v_sim_uar_allocated(sim, uar))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_UAR);
-	/* intr is 12 bits (§6.2) and must name one of our MSI-X vectors. */
+	/* intr is 12 bits (prm/mlx5 §6.2) and must name one of our MSI-X vectors. */
 	if (intr >= sim->p.msix)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_EQ_INTR);
 	status = mlx5v_sim_ring_pas_read(sim, c, MLX5V_IFC_BYTE_OFF(create_eq_in, pas),
@@ -375,7 +375,7 @@ mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	eq->gen = ++sim->eq_gen;
 	eq->log_size = log_size;
 	eq->log_page_size = log_page;
-	/* §6.11: not armed after CREATE_EQ unless the context says so. */
+	/* prm/mlx5 §6.11: not armed after CREATE_EQ unless the context says so. */
 	eq->armed = st == RTE_PMD_MLX5V_EQC_ST_ARMED;
 	eq->always_armed = st == RTE_PMD_MLX5V_EQC_ST_ALWAYS_ARMED;
 	eq->oi = MLX5V_IFC_GET(eqc, eqc, oi);
@@ -396,7 +396,10 @@ mlx5v_sim_cmd_create_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	 * (prm/mlx5 §11.7), which is legal but racy.
 	 */
 	if (bad != 0) {
-		/* §11.7: owner bytes should be 1 before CREATE_EQ (rdma-core sets them after). */
+		/*
+		 * prm/mlx5 §11.7: owner bytes should be 1 before CREATE_EQ (rdma-core sets them
+		 * after).
+		 */
 		SIM_LOG(NOTICE, "%s: EQ %u created with %u software-owned EQE(s)", sim->name,
 			eqn, bad);
 		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_RING_SW_OWNED);
@@ -431,7 +434,7 @@ mlx5v_sim_cmd_destroy_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 
 	if (eq == NULL)
 		return status;
-	/* A CQ still reports to this EQ (inference, §13). */
+	/* A CQ still reports to this EQ (inference, prm/mlx5 §13). */
 	if (eq->ncq != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
 					 MLX5V_SIM_SYND_EQ_HAS_CQ);
@@ -469,7 +472,7 @@ mlx5v_sim_cmd_query_eq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	MLX5V_IFC_SET(eqc, eqc, log_page_size, eq->log_page_size);
 	MLX5V_IFC_SET(eqc, eqc, consumer_counter, eq->ci);
 	MLX5V_IFC_SET(eqc, eqc, producer_counter, eq->pi);
-	/* query_eq_out has a single 64-bit event_bitmask word (§6.3). */
+	/* query_eq_out has a single 64-bit event_bitmask word (prm/mlx5 §6.3). */
 	MLX5V_IFC_SET64(query_eq_out, c->out, event_bitmask, eq->mask[0]);
 	n = RTE_MIN(eq->npas, (c->outlen - RTE_PMD_MLX5V_QUERY_EQ_OUT_PAS) / 8);
 	for (i = 0; i < n; i++)
@@ -514,7 +517,7 @@ mlx5v_sim_eq_doorbell(struct mlx5v_sim *sim, uint32_t uar, int arm, uint32_t val
 	}
 	if (eq->status != RTE_PMD_MLX5V_EQC_STATUS_OK)
 		goto out;
-	/* §13: the CI may not move backwards, nor beyond what the device produced. */
+	/* prm/mlx5 §13: the CI may not move backwards, nor beyond what the device produced. */
 	adv = mlx5v_sim_ctr_dist(ci, eq->ci);
 	used = mlx5v_sim_ctr_dist(eq->pi, eq->ci);
 	/*
@@ -540,7 +543,7 @@ mlx5v_sim_eq_doorbell(struct mlx5v_sim *sim, uint32_t uar, int arm, uint32_t val
 		eq->noarm_pass = mlx5v_sim_db_pass();
 	if (!arm || eq->always_armed)
 		goto out;
-	/* §6.11: arming with unconsumed EQEs raises at once (no lost wake-up). */
+	/* prm/mlx5 §6.11: arming with unconsumed EQEs raises at once (no lost wake-up). */
 	if (eq->pi != eq->ci) {
 		eq->armed = 0;
 		mlx5v_sim_irq_queue(sim, eq->intr);
@@ -587,7 +590,7 @@ mlx5v_sim_port_event(struct mlx5v_sim *sim, unsigned int port, uint8_t sub_type)
 	if (port < 1 || port > sim->p.ports)
 		return -EINVAL;
 	memset(data, 0, sizeof(data));
-	/* EQE 0x28: port number in bits 7:4 (§6.6). */
+	/* EQE 0x28: port number in bits 7:4 (prm/mlx5 §6.6). */
 	MLX5V_IFC_SET(eqe_port_change, data, port, port);
 	return mlx5v_sim_inject_event(sim, RTE_PMD_MLX5V_EVENT_PORT_CHANGE, sub_type, data);
 }

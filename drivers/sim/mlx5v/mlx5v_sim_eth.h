@@ -417,15 +417,15 @@ struct mlx5v_sim_eth_port {
 	uint32_t nmc;
 	uint8_t uc[1u << MLX5V_SIM_ETH_LOG_MAX_UC_LIST][MLX5V_SIM_ETH_MAC_LEN];
 	uint8_t mc[1u << MLX5V_SIM_ETH_LOG_MAX_MC_LIST][MLX5V_SIM_ETH_MAC_LEN];
-	/* PAOS (§11.1): admin_status 1 up, 2 down. */
+	/* PAOS (prm/mlx5_eth §11.1): admin_status 1 up, 2 down. */
 	uint8_t admin_status;
 	/** The cable: 1 connected. The wire sets it; oper = admin up && carrier. */
 	uint8_t carrier;
-	/* PTYS (§11.3). */
+	/* PTYS (prm/mlx5_eth §11.3). */
 	uint8_t an_disable_admin;
 	uint32_t eth_proto_admin;
 	uint32_t ext_eth_proto_admin;
-	/* PMTU (§11.4). */
+	/* PMTU (prm/mlx5_eth §11.4). */
 	uint16_t admin_mtu;
 };
 
@@ -477,7 +477,7 @@ unsigned int mlx5v_sim_eth_live(struct mlx5v_sim *sim, enum mlx5v_sim_eth_kind k
  * count it down. @return 1 if this create must fail.
  */
 int mlx5v_sim_eth_fault(struct mlx5v_sim *sim, unsigned int knob);
-/** INIT_HCA: the link comes up unless disable_link_up_by_init_hca is set (§11.1). */
+/** INIT_HCA: the link comes up unless disable_link_up_by_init_hca is set (prm/mlx5_eth §11.1). */
 void mlx5v_sim_eth_hca_init(struct mlx5v_sim *sim);
 
 /* ---- Lookups for the data path: NULL when the number names no live object ---- */
@@ -499,7 +499,7 @@ struct mlx5v_sim_eth_fcnt *mlx5v_sim_eth_fcnt_get(struct mlx5v_sim *sim, uint32_
 struct mlx5v_sim_eth_ft *mlx5v_sim_eth_root(struct mlx5v_sim *sim);
 /** @return the port and vport state. */
 struct mlx5v_sim_eth_port *mlx5v_sim_eth_port(struct mlx5v_sim *sim);
-/** @return 1 if the link is up: PAOS admin up and the cable connected (§11.2). */
+/** @return 1 if the link is up: PAOS admin up and the cable connected (prm/mlx5_eth §11.2). */
 int mlx5v_sim_eth_link_up(struct mlx5v_sim *sim);
 
 /**
@@ -588,7 +588,10 @@ uint8_t mlx5v_sim_cmd_eth_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd
 void mlx5v_sim_eth_caps_general(struct mlx5v_sim *sim, uint8_t *cap);
 /** Capability type 1 or 7 (prm/mlx5_eth §3.1) into cap. @return 0, or -EINVAL. */
 int mlx5v_sim_eth_caps_query(struct mlx5v_sim *sim, unsigned int type, uint8_t *cap);
-/** @return 1 if the flex parser parses ICMP (ver 4) or ICMPv6 (ver 6) for misc 3 (§3.4). */
+/**
+ * @return 1 if the flex parser parses ICMP (ver 4) or ICMPv6 (ver 6) for misc 3 (prm/mlx5_eth
+ * §3.4).
+ */
 int mlx5v_sim_eth_flex_icmp(struct mlx5v_sim *sim, unsigned int ver);
 /** @return 1 if NIC RX tables match the VXLAN VNI and the inner headers (ft_field_support). */
 int mlx5v_sim_eth_ft_tunnel(struct mlx5v_sim *sim);

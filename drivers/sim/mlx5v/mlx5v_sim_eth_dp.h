@@ -85,7 +85,7 @@ mlx5v_sim_dp_be64(const void *p)
 
 /**
  * The vendor syndrome of a failed key translation (mlx5v_sim_eth_mkey_ptr()'s rte_errno);
- * the syndrome itself is always LOCAL_PROT_ERR (§8.4).
+ * the syndrome itself is always LOCAL_PROT_ERR (prm/mlx5_eth §8.4).
  */
 static inline uint8_t
 mlx5v_sim_eth_key_vsynd(int err)

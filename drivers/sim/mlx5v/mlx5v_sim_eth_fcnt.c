@@ -37,7 +37,7 @@ mlx5v_sim_cmd_alloc_flow_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	return MLX5V_CMD_STAT_OK;
 }
 
-/* A counter an entry still counts into stays (§12: the entries go first). */
+/* A counter an entry still counts into stays (prm/mlx5_eth §12: the entries go first). */
 uint8_t
 mlx5v_sim_cmd_dealloc_flow_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {

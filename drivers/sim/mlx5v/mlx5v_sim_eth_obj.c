@@ -219,7 +219,9 @@ mlx5v_sim_eth_wq_iova(const struct mlx5v_sim_eth_wq *wq, uint64_t off)
 			break; \
 	i_; })
 
-/* Allocate a PD or TD: the lowest free number, LIM_ERR past log_max_* (§3.2, §4.14). */
+/*
+ * Allocate a PD or TD: the lowest free number, LIM_ERR past log_max_* (prm/mlx5_eth §3.2, §4.14).
+ */
 static uint8_t
 mlx5v_sim_eth_dom_alloc(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
 			struct mlx5v_sim_eth_dom *dom, uint32_t n, uint32_t base,
@@ -239,7 +241,7 @@ mlx5v_sim_eth_dom_alloc(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
 	return MLX5V_CMD_STAT_OK;
 }
 
-/* Free a PD or TD; one still referenced stays (§12: its users go first). */
+/* Free a PD or TD; one still referenced stays (prm/mlx5_eth §12: its users go first). */
 static uint8_t
 mlx5v_sim_eth_dom_dealloc(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
 			  struct mlx5v_sim_eth_dom *d, enum mlx5v_sim_eth_kind kind,
@@ -400,7 +402,7 @@ mlx5v_sim_cmd_create_mkey(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_MKEY_RANGE);
 	if (mk->mode == MLX5V_MKC_ACCESS_MTT) {
-		/* mkc.log_page_size is the absolute log2 of the page size (§4.2). */
+		/* mkc.log_page_size is the absolute log2 of the page size (prm/mlx5_eth §4.2). */
 		mk->log_page_size = GET(create_mkey_in, in, mkc.log_page_size);
 		if (mk->log_page_size < MLX5V_SIM_ETH_MKEY_MIN_LOG_PAGE ||
 				mk->log_page_size > MLX5V_SIM_ETH_MKEY_MAX_LOG_PAGE)
@@ -425,7 +427,7 @@ mlx5v_sim_cmd_create_mkey(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	mk->valid = 1;
 	pd->refs++;
 	e->live[MLX5V_SIM_ETH_K_MKEY]++;
-	/* lkey = mkey_index << 8 | mkey_7_0; the output carries the index (§4.2). */
+	/* lkey = mkey_index << 8 | mkey_7_0; the output carries the index (prm/mlx5_eth §4.2). */
 	SET(eth_obj_out, c->out, obj_id, i);
 	return MLX5V_CMD_STAT_OK;
 }
@@ -480,8 +482,8 @@ mlx5v_sim_eth_mkey_xlate(struct mlx5v_sim *sim, uint32_t pd, uint32_t lkey, uint
 	if (len == 0)
 		return -ERANGE;
 	/*
-	 * The reserved lkey carries bus addresses: no key, no PD (§4.2), and only on a queue
-	 * whose context has rlky (reserved lkey enable); silicon fails it otherwise.
+	 * The reserved lkey carries bus addresses: no key, no PD (prm/mlx5_eth §4.2), and only on a
+	 * queue whose context has rlky (reserved lkey enable); silicon fails it otherwise.
 	 */
 	if (lkey == MLX5V_SIM_ETH_RESD_LKEY) {
 		if (!(access & MLX5V_SIM_ETH_ACC_RLKY))
@@ -559,7 +561,7 @@ mlx5v_sim_cmd_alloc_q_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	struct mlx5v_sim_eth *e = sim->eth;
 	uint32_t i = ETH_FREE_SLOT(e->qcnt, 1);
 
-	/* §4.11: out of counters is syndrome 0x587239. */
+	/* prm/mlx5_eth §4.11: out of counters is syndrome 0x587239. */
 	if (i >= RTE_DIM(e->qcnt))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_LIM_ERR, MLX5V_SIM_SYND_QCNT_NONE);
 	memset(&e->qcnt[i], 0, sizeof(e->qcnt[i]));

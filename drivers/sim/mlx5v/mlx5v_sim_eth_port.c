@@ -17,8 +17,8 @@
 #define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
 #define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
-#define MLX5V_SIM_ETH_LOCAL_PORT 1          /* the function's one port (§4.12) */
-#define MLX5V_SIM_ETH_MAC_ENTRY 8           /* 2 reserved bytes + 6-byte MAC (§4.3) */
+#define MLX5V_SIM_ETH_LOCAL_PORT 1          /* the function's one port (prm/mlx5_eth §4.12) */
+#define MLX5V_SIM_ETH_MAC_ENTRY 8           /* 2 reserved bytes + 6-byte MAC (prm/mlx5_eth §4.3) */
 #define MLX5V_SIM_ETH_LOG_MAX_LSO 16
 #define MLX5V_SIM_ETH_MAX_QP_CNT MLX5V_SIM_ETH_MAX_QCNT
 #define MLX5V_SIM_ETH_CQE_VERSION 1
@@ -119,7 +119,7 @@ mlx5v_sim_eth_caps_general(struct mlx5v_sim *sim, uint8_t *cap)
 	SET(cmd_hca_cap_eth, cap, max_qp_cnt, MLX5V_SIM_ETH_MAX_QP_CNT);
 	SET(cmd_hca_cap_eth, cap, eth_virt, 1);
 	SET(cmd_hca_cap_eth, cap, nic_flow_table, 1);
-	/* PCAM readable where it says PTYS speaks in its extended fields (§11.3). */
+	/* PCAM readable where it says PTYS speaks in its extended fields (prm/mlx5_eth §11.3). */
 	SET(cmd_hca_cap_eth, cap, pcam_reg, mlx5v_sim_knob(sim, MLX5V_SIM_K_PTYS_EXT) != 0);
 	SET(cmd_hca_cap_eth, cap, num_ports, 1);
 	SET(cmd_hca_cap_eth, cap, cqe_version, MLX5V_SIM_ETH_CQE_VERSION);
@@ -162,7 +162,7 @@ mlx5v_sim_eth_ft_tunnel(struct mlx5v_sim *sim)
 	return mlx5v_sim_knob(sim, MLX5V_SIM_K_FT_TUNNEL) != 0;
 }
 
-/* Type 1, per_protocol_networking_offload_caps (§3.3). */
+/* Type 1, per_protocol_networking_offload_caps (prm/mlx5_eth §3.3). */
 static void
 mlx5v_sim_eth_caps_offload(struct mlx5v_sim *sim, uint8_t *cap)
 {
@@ -243,7 +243,7 @@ mlx5v_sim_eth_other_vport(const uint8_t *in)
 	       GET(query_vport_state_in, in, vport_number) != 0;
 }
 
-/* state follows the link: PAOS admin up and the cable in (§11.2). */
+/* state follows the link: PAOS admin up and the cable in (prm/mlx5_eth §11.2). */
 uint8_t
 mlx5v_sim_cmd_query_vport_state(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
@@ -327,7 +327,7 @@ mlx5v_sim_eth_vport_check(struct mlx5v_sim_cmd *c)
 	if (type != MLX5V_VPORT_LIST_UC && type != MLX5V_VPORT_LIST_MC)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_VPORT_LIST_TYPE);
-	/* At most 1 << log_max_current_{uc,mc}_list entries (§4.3). */
+	/* At most 1 << log_max_current_{uc,mc}_list entries (prm/mlx5_eth §4.3). */
 	max = type == MLX5V_VPORT_LIST_UC ? 1u << MLX5V_SIM_ETH_LOG_MAX_UC_LIST :
 	      1u << MLX5V_SIM_ETH_LOG_MAX_MC_LIST;
 	if (size > max)
@@ -340,7 +340,7 @@ mlx5v_sim_eth_vport_check(struct mlx5v_sim_cmd *c)
 	return MLX5V_CMD_STAT_OK;
 }
 
-/* Only the fields whose field_select bit is set change (§4.3). */
+/* Only the fields whose field_select bit is set change (prm/mlx5_eth §4.3). */
 uint8_t
 mlx5v_sim_cmd_eth_modify_nic_vport(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
@@ -389,8 +389,8 @@ mlx5v_sim_cmd_eth_modify_nic_vport(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *
 /* ---- Port registers (prm/mlx5_eth §4.12, §11) ---- */
 
 /*
- * A PORT_CHANGE event when the operational state changed (§11.2): the vport state, PAOS
- * oper_status and the events stay consistent. Lock held.
+ * A PORT_CHANGE event when the operational state changed (prm/mlx5_eth §11.2): the vport state,
+ * PAOS oper_status and the events stay consistent. Lock held.
  */
 static void
 mlx5v_sim_eth_link_event(struct mlx5v_sim *sim, int was_up)
@@ -417,7 +417,7 @@ mlx5v_sim_eth_paos(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, const uint8_t
 	int was_up;
 
 	if (c->op_mod == MLX5V_ACCESS_REG_WRITE && GET(paos_reg, reg, ase)) {
-		/* §11.1: 1 up, 2 down; ase = 1 makes the write take effect. */
+		/* prm/mlx5_eth §11.1: 1 up, 2 down; ase = 1 makes the write take effect. */
 		if (admin != MLX5V_PAOS_UP && admin != MLX5V_PAOS_DOWN)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 						 MLX5V_SIM_SYND_PAOS_ADMIN);
@@ -433,8 +433,8 @@ mlx5v_sim_eth_paos(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, const uint8_t
 }
 
 /*
- * PTYS (§11.3). The port speaks in one kind of fields: the legacy ones, or with ptys_ext
- * only the extended ones (the others read 0), so that a driver reading the wrong kind sees
+ * PTYS (prm/mlx5_eth §11.3). The port speaks in one kind of fields: the legacy ones, or with
+ * ptys_ext only the extended ones (the others read 0), so that a driver reading the wrong kind sees
  * no speed. With link_mode the module takes that one mode (optics, backplane, extended
  * speeds); without it, the copper modes of mlx5v_sim_eth_modes[], the fastest admin mode
  * the wire's speed allows being the operational one while the link is up. Lock held.
@@ -504,8 +504,9 @@ mlx5v_sim_eth_ptys(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, const uint8_t
 }
 
 /*
- * PCAM (§11.3), read only, feature and access register groups 0: ptys_extended_ethernet as
- * the ptys_ext knob says. Without the knob the cap pcam_reg is 0 and the register unknown.
+ * PCAM (prm/mlx5_eth §11.3), read only, feature and access register groups 0:
+ * ptys_extended_ethernet as the ptys_ext knob says. Without the knob the cap pcam_reg is 0 and the
+ * register unknown.
  */
 static uint8_t
 mlx5v_sim_eth_pcam(struct mlx5v_sim_cmd *c, const uint8_t *reg, uint8_t *out)
@@ -541,8 +542,8 @@ mlx5v_sim_eth_pmtu(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, const uint8_t
 }
 
 /*
- * PAOS, PTYS and PMTU: the whole register travels both ways, as [K] sends it (§4.12), and
- * local_port must be the function's port 1. Other registers go to the HCA handler.
+ * PAOS, PTYS and PMTU: the whole register travels both ways, as [K] sends it (prm/mlx5_eth §4.12),
+ * and local_port must be the function's port 1. Other registers go to the HCA handler.
  */
 uint8_t
 mlx5v_sim_cmd_eth_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)

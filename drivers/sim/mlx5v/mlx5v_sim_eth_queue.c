@@ -18,7 +18,7 @@
 #define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
 #define MLX5V_SIM_ETH_WQ_CYCLIC 1
-#define MLX5V_SIM_ETH_SQ_LOG_STRIDE 6       /* 64-byte WQEBB (§4.7) */
+#define MLX5V_SIM_ETH_SQ_LOG_STRIDE 6       /* 64-byte WQEBB (prm/mlx5_eth §4.7) */
 #define MLX5V_SIM_ETH_RQ_MIN_LOG_STRIDE 4   /* one 16-byte data segment */
 /* The max_wqe_sz_rq the caps advertise: a larger RQ stride is refused. */
 #define MLX5V_SIM_ETH_RQ_MAX_LOG_STRIDE 9
@@ -181,10 +181,10 @@ mlx5v_sim_eth_wq_read(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, uint32_t w
 		synd = MLX5V_SIM_SYND_WQ_STRIDE;
 	if (synd != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
-	/* "Wrong PD": the queue's PD must exist (§1). */
+	/* "Wrong PD": the queue's PD must exist (prm/mlx5_eth §1). */
 	if (mlx5v_sim_eth_pd_get(sim, wq->pd) == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_WQ_PD);
-	/* The device reads the doorbell record on every doorbell (§6.6, §7.2). */
+	/* The device reads the doorbell record on every doorbell (prm/mlx5_eth §6.6, §7.2). */
 	if (wq->dbr_addr % 8 != 0 || !hwsim_dma_check(sim->dma, wq->dbr_addr, 8))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_WQ_DBR);
 	return mlx5v_sim_ring_pas_read(sim, c, pas_off,
@@ -236,8 +236,8 @@ mlx5v_sim_eth_ts_ok(struct mlx5v_sim *sim, uint32_t ts)
 }
 
 /*
- * The §5.2 transitions. Both queues: RST->RDY, RDY->RST, RDY->RDY (attributes), ERR->RST;
- * the RQ also RDY->ERR on the driver's request. Anything else is refused.
+ * The prm/mlx5_eth §5.2 transitions. Both queues: RST->RDY, RDY->RST, RDY->RDY (attributes),
+ * ERR->RST; the RQ also RDY->ERR on the driver's request. Anything else is refused.
  */
 static int
 mlx5v_sim_eth_transition_ok(uint32_t cur, uint32_t next, int is_sq)
@@ -352,7 +352,7 @@ mlx5v_sim_cmd_modify_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 			GET(modify_sq_in, c->in, modify_bitmask) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_SQ_BITMASK);
-	/* Counters restart at 0 on every move to RST (§5.2). */
+	/* Counters restart at 0 on every move to RST (prm/mlx5_eth §5.2). */
 	if (next == MLX5V_SIM_ETH_Q_RST) {
 		sq->hw_counter = 0;
 		sq->mpw_d = 0;
@@ -361,7 +361,7 @@ mlx5v_sim_cmd_modify_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	return MLX5V_CMD_STAT_OK;
 }
 
-/* Allowed in every state ([K] destroys from RDY, §12). */
+/* Allowed in every state ([K] destroys from RDY, prm/mlx5_eth §12). */
 uint8_t
 mlx5v_sim_cmd_destroy_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
@@ -402,7 +402,7 @@ mlx5v_sim_cmd_query_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	SET(query_sq_out, o, ctx.cqn, sq->cqn);
 	SET(query_sq_out, o, ctx.tis_lst_sz, 1);
 	SET(query_sq_out, o, ctx.tis_num_0, sq->tis);
-	/* The SQ producer counter is dword 1 of its record (§6.6). */
+	/* The SQ producer counter is dword 1 of its record (prm/mlx5_eth §6.6). */
 	mlx5v_sim_eth_wq_write(sim, &sq->wq, MLX5V_IFC_ADDR_OF(query_sq_out, o, ctx.wq),
 			       sq->hw_counter, 1);
 	return MLX5V_CMD_STAT_OK;
@@ -423,7 +423,7 @@ mlx5v_sim_eth_rq_check(struct mlx5v_sim *sim, const uint8_t *in)
 	return 0;
 }
 
-/* Dword 0 of the RQ's doorbell record (§7.2); an unreadable record reads as not 0. */
+/* Dword 0 of the RQ's doorbell record (prm/mlx5_eth §7.2); an unreadable record reads as not 0. */
 static uint32_t
 mlx5v_sim_eth_rq_record(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_rq *rq)
 {
@@ -553,7 +553,10 @@ mlx5v_sim_cmd_modify_rq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (next == MLX5V_SIM_ETH_Q_RST)
 		rq->hw_counter = 0;
 	rq->state = next;
-	/* RDY->ERR on request: the posted WQEs complete flushed, as after an error (§8.4). */
+	/*
+	 * RDY->ERR on request: the posted WQEs complete flushed, as after an error
+	 * (prm/mlx5_eth §8.4).
+	 */
 	mlx5v_sim_eth_rq_flush(sim, rq);
 	return MLX5V_CMD_STAT_OK;
 }
@@ -598,7 +601,7 @@ mlx5v_sim_cmd_query_rq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	SET(query_rq_out, o, ctx.user_index, rq->user_index);
 	SET(query_rq_out, o, ctx.cqn, rq->cqn);
 	SET(query_rq_out, o, ctx.counter_set_id, rq->counter_set_id);
-	/* The RQ counter is dword 0 of its record (§7.2). */
+	/* The RQ counter is dword 0 of its record (prm/mlx5_eth §7.2). */
 	mlx5v_sim_eth_wq_write(sim, &rq->wq, MLX5V_IFC_ADDR_OF(query_rq_out, o, ctx.wq),
 			       rq->hw_counter, 0);
 	return MLX5V_CMD_STAT_OK;

@@ -28,9 +28,9 @@
 #include "mlx5v_sim_eth_dp.h"
 #include "mlx5v_sim_priv.h"
 
-/* Flow table hops a frame may take (one per level, §10.1 step 5). */
+/* Flow table hops a frame may take (one per level, prm/mlx5_eth §10.1 step 5). */
 #define MLX5V_SIM_RX_MAX_HOPS (MLX5V_SIM_ETH_MAX_FT_LEVEL + 1)
-/* Scatters stop at 4 KiB edges: an MTT key translates one page at a time (§4.2). */
+/* Scatters stop at 4 KiB edges: an MTT key translates one page at a time (prm/mlx5_eth §4.2). */
 #define MLX5V_SIM_SCATTER_CHUNK 4096u
 
 #define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
@@ -46,11 +46,11 @@ struct mlx5v_sim_rx_frame {
 	uint8_t l3_type, l4_type;  /**< CQE l3_hdr_type, l4_hdr_type */
 	uint8_t ip_options, ip_frag;
 	int from_self;             /**< this port sent it (loop wire) */
-	/** The fields flow entries match (§4.10), in fte_match_param. */
+	/** The fields flow entries match (prm/mlx5_eth §4.10), in fte_match_param. */
 	uint8_t key[MLX5V_SIM_ETH_MATCH_LEN];
 };
 
-/** The CQE's RSS hash type: the IP version and the L4 protocol hashed (§8.2). */
+/** The CQE's RSS hash type: the IP version and the L4 protocol hashed (prm/mlx5_eth §8.2). */
 struct mlx5v_sim_rx_hash_type {
 	uint8_t ip;
 	uint8_t l4;
@@ -139,8 +139,8 @@ mlx5v_sim_rx_parse(struct mlx5v_sim_rx_frame *fr)
 }
 
 /*
- * The L4 fields of a header match set k (§4.10): TCP ports and flags, or UDP ports, of a first
- * fragment whose header the frame holds whole; the other fields stay 0.
+  * The L4 fields of a header match set k (prm/mlx5_eth §4.10): TCP ports and flags, or UDP ports,
+  * of a first fragment whose header the frame holds whole; the other fields stay 0.
  */
 static void
 mlx5v_sim_rx_match_key_l4(const struct mlx5v_sim_rx_hdrs *fr, uint32_t l4, uint8_t *k)
@@ -232,9 +232,9 @@ mlx5v_sim_rx_match_lyr(const struct mlx5v_sim_rx_hdrs *fr, uint8_t *k)
 }
 
 /*
- * Misc 3's ICMP fields (§4.10): the type and code of an ICMP message right after an IPv4
- * header that is not a fragment, or of an ICMPv6 message right after the fixed IPv6 header
- * (the model parses no extension header for it).
+  * Misc 3's ICMP fields (prm/mlx5_eth §4.10): the type and code of an ICMP message right after an
+  * IPv4 header that is not a fragment, or of an ICMPv6 message right after the fixed IPv6 header
+  * (the model parses no extension header for it).
  */
 static void
 mlx5v_sim_rx_match_icmp(const struct mlx5v_sim_rx_hdrs *fr, uint8_t proto, uint8_t *k)
@@ -255,9 +255,9 @@ mlx5v_sim_rx_match_icmp(const struct mlx5v_sim_rx_hdrs *fr, uint8_t proto, uint8
 }
 
 /*
- * A VXLAN encapsulation (§4.10): UDP to port 4789 whose datagram holds the 8-byte VXLAN
- * header; its VNI goes into the misc parameters, the Ethernet frame after it is parsed into
- * the inner headers. The device parses that port as VXLAN whatever the flags say.
+  * A VXLAN encapsulation (prm/mlx5_eth §4.10): UDP to port 4789 whose datagram holds the 8-byte
+  * VXLAN header; its VNI goes into the misc parameters, the Ethernet frame after it is parsed into
+  * the inner headers. The device parses that port as VXLAN whatever the flags say.
  */
 static void
 mlx5v_sim_rx_match_vxlan(const struct mlx5v_sim_rx_hdrs *fr, uint8_t *k)
@@ -280,7 +280,10 @@ mlx5v_sim_rx_match_vxlan(const struct mlx5v_sim_rx_hdrs *fr, uint8_t *k)
 	mlx5v_sim_rx_match_lyr(&in, MLX5V_IFC_ADDR_OF(fte_match_param, k, inner_headers));
 }
 
-/* The frame's match sets (fte_match_param, §4.10): outer headers, VNI, inner headers, ICMP. */
+/*
+ * The frame's match sets (fte_match_param, prm/mlx5_eth §4.10): outer headers, VNI, inner headers,
+ * ICMP.
+ */
 static void
 mlx5v_sim_rx_match_key(struct mlx5v_sim_rx_frame *fr)
 {
@@ -310,8 +313,8 @@ mlx5v_sim_rx_mac_in(const uint8_t (*list)[MLX5V_SIM_ETH_MAC_LEN], uint32_t n,
 }
 
 /*
- * §10.1 step 2, the vport filter: everything while no address list is programmed, else the
- * permanent MAC, the UC/MC lists and the promiscuous bits.
+ * prm/mlx5_eth §10.1 step 2, the vport filter: everything while no address list is programmed, else
+ * the permanent MAC, the UC/MC lists and the promiscuous bits.
  */
 static int
 mlx5v_sim_rx_vport_accepts(const struct mlx5v_sim_eth_port *p, const uint8_t *dmac)
@@ -325,7 +328,7 @@ mlx5v_sim_rx_vport_accepts(const struct mlx5v_sim_eth_port *p, const uint8_t *dm
 }
 
 /*
- * Toeplitz over the fields the TIR selects (§10.2) in the usual order: source address,
+ * Toeplitz over the fields the TIR selects (prm/mlx5_eth §10.2) in the usual order: source address,
  * destination address, then source and destination port, with rte_softrss(). A TIR hashes
  * only frames of its class: a frame of another IP version than l3_prot_type, or, when the TIR
  * selects ports, not of l4_prot_type (with its L4 header whole), is hashed over nothing (0,
@@ -398,7 +401,9 @@ mlx5v_sim_rx_rss(const struct mlx5v_sim_eth_hash *h, const struct mlx5v_sim_rx_f
 	return rte_softrss(tuple, n, h->key);
 }
 
-/* Copy the frame into the WQE's data segments (§7.1). @return 0, or -1 with err set. */
+/*
+ * Copy the frame into the WQE's data segments (prm/mlx5_eth §7.1). @return 0, or -1 with err set.
+ */
 static int
 mlx5v_sim_rx_scatter(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq, const uint8_t *f,
 		     uint32_t len, uint8_t *synd, uint8_t *vsynd)
@@ -415,7 +420,10 @@ mlx5v_sim_rx_scatter(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq, const u
 		if (hwsim_dma_read(sim->dma, mlx5v_sim_eth_wq_iova(&rq->wq, off + i * sizeof(seg)),
 				   seg, sizeof(seg)) != 0)
 			break;
-		/* §7.1: bit 31 of byte_count is masked; a terminating key ends the list. */
+		/*
+		 * prm/mlx5_eth §7.1: bit 31 of byte_count is masked; a terminating key ends the
+		 * list.
+		 */
 		bc = GET(wqe_data_seg, seg, byte_count) & ~MLX5V_WQE_DSEG_INLINE;
 		lkey = GET(wqe_data_seg, seg, lkey);
 		addr = MLX5V_IFC_GET64(wqe_data_seg, seg, addr);
@@ -425,7 +433,7 @@ mlx5v_sim_rx_scatter(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq, const u
 		while (n > 0) {
 			chunk = RTE_MIN(n, MLX5V_SIM_SCATTER_CHUNK -
 					(uint32_t)(addr & (MLX5V_SIM_SCATTER_CHUNK - 1)));
-			/* The reserved lkey only on an RQ created with rlky (§4.2). */
+			/* The reserved lkey only on an RQ created with rlky (prm/mlx5_eth §4.2). */
 			dst = mlx5v_sim_eth_mkey_ptr(sim, rq->wq.pd, lkey, addr, chunk,
 						     MLX5V_SIM_ETH_ACC_WRITE |
 						     (rq->rlky ? MLX5V_SIM_ETH_ACC_RLKY : 0));
@@ -442,7 +450,10 @@ mlx5v_sim_rx_scatter(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq, const u
 		}
 	}
 	if (len > 0) {
-		/* §10.1: longer than the WQE's buffers: LOCAL_LENGTH_ERR, the RQ stays RDY. */
+		/*
+		 * prm/mlx5_eth §10.1: longer than the WQE's buffers: LOCAL_LENGTH_ERR, the RQ stays
+		 * RDY.
+		 */
 		*synd = MLX5V_CQE_SYND_LOCAL_LENGTH;
 		*vsynd = MLX5V_SIM_VSYND_RX_LENGTH;
 		return -1;
@@ -451,8 +462,8 @@ mlx5v_sim_rx_scatter(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq, const u
 }
 
 /*
- * The RQ's producer counter: dword 0 of its record, 16 bits significant (§7.2). A record
- * more than a ring ahead of the device's counter claims WQEs the ring cannot hold: a driver
+ * The RQ's producer counter: dword 0 of its record, 16 bits significant (prm/mlx5_eth §7.2). A
+ * record more than a ring ahead of the device's counter claims WQEs the ring cannot hold: a driver
  * bug, logged and counted as misuse (as for the SQ), and nothing is taken. @return 0 with
  * *pc set, -1 otherwise. Lock held.
  */
@@ -502,9 +513,9 @@ mlx5v_sim_eth_rq_flush(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq)
 }
 
 /*
- * Whether an error CQE of syndrome synd moves the RQ to ERR (§8.4): a local QP operation
- * error and a protection error do, as DPDK's and Linux's receive paths expect; a frame too
- * long for its WQE (and the other syndromes the rx_err_synd knob can make) leaves it RDY.
+ * Whether an error CQE of syndrome synd moves the RQ to ERR (prm/mlx5_eth §8.4): a local QP
+ * operation error and a protection error do, as DPDK's and Linux's receive paths expect; a frame
+ * too long for its WQE (and the other syndromes the rx_err_synd knob can make) leaves it RDY.
  */
 static int
 mlx5v_sim_rx_synd_fatal(uint8_t synd)
@@ -512,7 +523,7 @@ mlx5v_sim_rx_synd_fatal(uint8_t synd)
 	return synd == MLX5V_CQE_SYND_LOCAL_QP_OP || synd == MLX5V_CQE_SYND_LOCAL_PROT;
 }
 
-/* §10.1 steps 7-8: the RQ's next WQE and the receive CQE. Lock held. */
+/* prm/mlx5_eth §10.1 steps 7-8: the RQ's next WQE and the receive CQE. Lock held. */
 static void
 mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_frame *fr,
 		uint32_t flow_tag, uint32_t hash, const struct mlx5v_sim_rx_hash_type *hash_type)
@@ -532,20 +543,23 @@ mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_f
 
 	if (rq == NULL || rq->state != MLX5V_SIM_ETH_Q_RDY) {
 		dp->st.rx_rq_not_ready++;
-		/* WQEs posted to an RQ in ERR since it flushed are flushed as well (§8.4). */
+		/*
+		 * WQEs posted to an RQ in ERR since it flushed are flushed as well
+		 * (prm/mlx5_eth §8.4).
+		 */
 		if (rq != NULL)
 			mlx5v_sim_eth_rq_flush(sim, rq);
 		return;
 	}
 	if (mlx5v_sim_rx_posted(sim, rq, &pc) != 0 || pc == (uint16_t)rq->hw_counter) {
-		/* §4.11: no WQE, the frame is lost and out_of_buffer counts it. */
+		/* prm/mlx5_eth §4.11: no WQE, the frame is lost and out_of_buffer counts it. */
 		dp->st.rx_out_of_buffer++;
 		qc = mlx5v_sim_eth_qcnt_get(sim, rq->counter_set_id);
 		if (qc != NULL)
 			qc->out_of_buffer++;
 		return;
 	}
-	/* §8.2: with vsd 0 the outer C-VLAN tag is stripped into the CQE. */
+	/* prm/mlx5_eth §8.2: with vsd 0 the outer C-VLAN tag is stripped into the CQE. */
 	if (!rq->vsd && len >= RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN &&
 	    mlx5v_sim_dp_be16(f + 12) == RTE_ETHER_TYPE_VLAN) {
 		tci = mlx5v_sim_dp_be16(f + 14);
@@ -555,7 +569,7 @@ mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_f
 		f = dp->rxbuf;
 		stripped = 1;
 	}
-	/* §7.1: the FCS is scattered only with scatter_fcs. */
+	/* prm/mlx5_eth §7.1: the FCS is scattered only with scatter_fcs. */
 	if (rq->scatter_fcs) {
 		uint32_t crc = rte_cpu_to_le_32(rte_net_crc_calc(f, len, RTE_NET_CRC32_ETH));
 
@@ -577,7 +591,10 @@ mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_f
 		SET(cqe_err, cqe, syndrome, synd);
 		SET(cqe_err, cqe, vendor_err_synd, vsynd);
 		SET(cqe_err, cqe, opcode, MLX5V_CQE_OPCODE_RESP_ERR);
-		/* A key failure is fatal to the RQ (§8.4: LOCAL_PROT_ERR needs a reset). */
+		/*
+		 * A key failure is fatal to the RQ (prm/mlx5_eth §8.4: LOCAL_PROT_ERR needs a
+		 * reset).
+		 */
 		if (mlx5v_sim_rx_synd_fatal(synd))
 			rq->state = MLX5V_SIM_ETH_Q_ERR;
 		dp->st.rx_err_cqes++;
@@ -598,7 +615,9 @@ mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_f
 		SET(cqe_eth, cqe, qpn, flow_tag);
 		SET(cqe_eth, cqe, byte_cnt, len);
 		SET(cqe_eth, cqe, opcode, MLX5V_CQE_OPCODE_RESP_SEND);
-		/* A bit drivers must not mistake for an error (knob rx_cqe_se, §8.1). */
+		/*
+		 * A bit drivers must not mistake for an error (knob rx_cqe_se, prm/mlx5_eth §8.1).
+		 */
 		SET(cqe_eth, cqe, se, mlx5v_sim_knob(sim, MLX5V_SIM_K_RX_CQE_SE) != 0);
 		dp->st.rx_frames++;
 		dp->st.rx_bytes += len;
@@ -612,11 +631,11 @@ mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_f
 	 * CQ with compression holds the CQE for a session (prm/mlx5_eth §8.5).
 	 */
 	dp->st.rx_cq_full += mlx5v_sim_cq_post_rx_locked(sim, rq->cqn, cqe, dp->rx_batch);
-	/* After the error CQE, the WQEs still posted complete flushed (§8.4). */
+	/* After the error CQE, the WQEs still posted complete flushed (prm/mlx5_eth §8.4). */
 	mlx5v_sim_eth_rq_flush(sim, rq);
 }
 
-/* §10.1 step 6: DIRECT to one RQ, INDIRECT through the hash and the RQT. Lock held. */
+/* prm/mlx5_eth §10.1 step 6: DIRECT to one RQ, INDIRECT through the hash and the RQT. Lock held. */
 static void
 mlx5v_sim_rx_tir(struct mlx5v_sim *sim, uint32_t tirn, const struct mlx5v_sim_rx_frame *fr,
 		 uint32_t flow_tag)
@@ -629,7 +648,9 @@ mlx5v_sim_rx_tir(struct mlx5v_sim *sim, uint32_t tirn, const struct mlx5v_sim_rx
 
 	if (tir == NULL)
 		return;
-	/* self_lb_block: bit 0 unicast, bit 1 multicast frames this port sent (§10.4). */
+	/*
+	 * self_lb_block: bit 0 unicast, bit 1 multicast frames this port sent (prm/mlx5_eth §10.4).
+	 */
 	if (fr->from_self && (tir->self_lb_block & ((fr->data[0] & 1) ? 2 : 1))) {
 		sim->dp->st.rx_flow_drop++;
 		return;
@@ -642,11 +663,17 @@ mlx5v_sim_rx_tir(struct mlx5v_sim *sim, uint32_t tirn, const struct mlx5v_sim_rx
 	if (rqt == NULL || rqt->size == 0)
 		return;
 	hash = mlx5v_sim_rx_rss(&tir->hash, fr, &type);
-	/* Sizes are powers of two in every driver; the low bits pick the entry (§10.1). */
+	/*
+	 * Sizes are powers of two in every driver; the low bits pick the entry
+	 * (prm/mlx5_eth §10.1).
+	 */
 	mlx5v_sim_rx_rq(sim, rqt->rqn[hash % rqt->size], fr, flow_tag, hash, &type);
 }
 
-/* @return 1 if entry f of table ft matches the frame under its group's mask (§10.1 step 4). */
+/*
+ * @return 1 if entry f of table ft matches the frame under its group's mask (prm/mlx5_eth §10.1
+ * step 4).
+ */
 static int
 mlx5v_sim_rx_fte_match(struct mlx5v_sim_eth_ft *ft, const struct mlx5v_sim_eth_fte *f,
 		       const struct mlx5v_sim_rx_frame *fr)
@@ -665,7 +692,7 @@ mlx5v_sim_rx_fte_match(struct mlx5v_sim_eth_ft *ft, const struct mlx5v_sim_eth_f
 }
 
 /*
- * §10.1 steps 3-5: the first matching entry in flow index order (groups are ranges of
+ * prm/mlx5_eth §10.1 steps 3-5: the first matching entry in flow index order (groups are ranges of
  * indexes), DROP or every destination of FWD_DEST; a miss continues in the miss table or
  * drops. Lock held.
  */
@@ -692,7 +719,7 @@ mlx5v_sim_rx_steer(struct mlx5v_sim *sim, struct mlx5v_sim_eth_ft *ft,
 			dp->st.rx_steer_miss++;
 		return;
 	}
-	/* The counter sees every frame the entry matches, dropped or not (§4.10). */
+	/* The counter sees every frame the entry matches, dropped or not (prm/mlx5_eth §4.10). */
 	if (f->action & MLX5V_FTE_ACTION_COUNT) {
 		struct mlx5v_sim_eth_fcnt *cnt = mlx5v_sim_eth_fcnt_get(sim, f->counter);
 
@@ -707,7 +734,7 @@ mlx5v_sim_rx_steer(struct mlx5v_sim *sim, struct mlx5v_sim_eth_ft *ft,
 	}
 	if (!(f->action & MLX5V_FTE_ACTION_FWD_DEST))
 		return;
-	/* Several destinations replicate the frame (§10.1 step 5). */
+	/* Several destinations replicate the frame (prm/mlx5_eth §10.1 step 5). */
 	for (i = 0; i < f->ndest; i++) {
 		if (f->dest[i].type == MLX5V_FLOW_DEST_TIR)
 			mlx5v_sim_rx_tir(sim, f->dest[i].id, fr, f->flow_tag);
@@ -729,7 +756,7 @@ mlx5v_sim_eth_rx(void *arg, const void *frame, uint32_t len, uint32_t flags)
 	pthread_mutex_lock(&sim->lock);
 	dp = sim->dp;
 	p = &sim->eth->port;
-	/* §10.1 step 1: the link gate (the engine may not have seen a change yet). */
+	/* prm/mlx5_eth §10.1 step 1: the link gate (the engine may not have seen a change yet). */
 	if (!mlx5v_sim_eth_link_up(sim)) {
 		dp->st.rx_link_down++;
 		goto out;
@@ -739,7 +766,7 @@ mlx5v_sim_eth_rx(void *arg, const void *frame, uint32_t len, uint32_t flags)
 		dp->st.rx_fcs_bad++;
 		goto out;
 	}
-	/* §11.4: the MTU counts the FCS the wire does not carry. */
+	/* prm/mlx5_eth §11.4: the MTU counts the FCS the wire does not carry. */
 	mtu = RTE_MIN(p->vport_mtu, p->admin_mtu);
 	if (len + RTE_ETHER_CRC_LEN > mtu) {
 		dp->st.rx_mtu_drop++;

@@ -107,7 +107,9 @@ mlx5v_sim_cmd_create_rqt(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	return MLX5V_CMD_STAT_OK;
 }
 
-/* bitmask bit 0: a new RQ list, within the table's max size ([K] repoints RQTs, §4.8). */
+/*
+ * bitmask bit 0: a new RQ list, within the table's max size ([K] repoints RQTs, prm/mlx5_eth §4.8).
+ */
 uint8_t
 mlx5v_sim_cmd_modify_rqt(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
@@ -416,7 +418,7 @@ mlx5v_sim_cmd_create_flow_table(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_FT_SIZE);
 	if (act != MLX5V_FT_MISS_DEFAULT && act != MLX5V_FT_MISS_FWD)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_FT_MISS);
-	/* A miss goes down the levels, like a FLOW_TABLE destination (§4.10). */
+	/* A miss goes down the levels, like a FLOW_TABLE destination (prm/mlx5_eth §4.10). */
 	if (act == MLX5V_FT_MISS_FWD) {
 		miss = mlx5v_sim_eth_ft_get(sim, GET(create_flow_table_in, in, ctx.table_miss_id));
 		if (miss == NULL || miss->level <= level)
@@ -447,7 +449,7 @@ mlx5v_sim_cmd_create_flow_table(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	return MLX5V_CMD_STAT_OK;
 }
 
-/* A table in use (root, miss target, destination) or with groups stays (§12). */
+/* A table in use (root, miss target, destination) or with groups stays (prm/mlx5_eth §12). */
 uint8_t
 mlx5v_sim_cmd_destroy_flow_table(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
@@ -469,7 +471,9 @@ mlx5v_sim_cmd_destroy_flow_table(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	return MLX5V_CMD_STAT_OK;
 }
 
-/* op_mod 0 sets the NIC RX root, op_mod 1 disconnects it ([K] update_root_ft, §4.10). */
+/*
+ * op_mod 0 sets the NIC RX root, op_mod 1 disconnects it ([K] update_root_ft, prm/mlx5_eth §4.10).
+ */
 uint8_t
 mlx5v_sim_cmd_set_flow_table_root(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
@@ -716,7 +720,7 @@ mlx5v_sim_eth_fte_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
 					 MLX5V_SIM_SYND_FTE_DEST_LEN);
 	f->counter = GET(flow_counter_list, c->in + off, flow_counter_id);
-	/* A counter id never allocated, or deallocated, names nothing (§4.10). */
+	/* A counter id never allocated, or deallocated, names nothing (prm/mlx5_eth §4.10). */
 	if (mlx5v_sim_eth_fcnt_get(sim, f->counter) == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR,
 					 MLX5V_SIM_SYND_FTE_COUNTER);
@@ -770,7 +774,10 @@ mlx5v_sim_eth_fte_dests(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
 			if (ft == NULL)
 				return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR,
 							 MLX5V_SIM_SYND_FTE_DEST_ID);
-			/* §4.10: a table forwards down the levels unless ignore_flow_level. */
+			/*
+			 * prm/mlx5_eth §4.10: a table forwards down the levels unless
+			 * ignore_flow_level.
+			 */
 			if (ft->level <= src->level &&
 					!GET(set_fte_in, c->in, ignore_flow_level))
 				return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
@@ -830,7 +837,7 @@ mlx5v_sim_cmd_set_fte(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 					 MLX5V_SIM_SYND_FTE_GROUP);
 	if (ft->fte[index] != NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_FTE_DUP);
-	/* A value bit the group does not mask could never match (§4.14). */
+	/* A value bit the group does not mask could never match (prm/mlx5_eth §4.14). */
 	for (i = 0; i < MLX5V_SIM_ETH_MATCH_LEN; i++)
 		if ((val[i] & ~fg->mask[i]) != 0)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,

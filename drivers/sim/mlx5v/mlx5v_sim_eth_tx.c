@@ -29,10 +29,10 @@
 /* Data path counters: some are bumped outside sim->lock (after the wire send). */
 #define DP_ADD(sim, f, n) __atomic_fetch_add(&(sim)->dp->st.f, (n), __ATOMIC_RELAXED)
 
-/* Gathers stop at 4 KiB edges: an MTT key translates one page at a time (§4.2). */
+/* Gathers stop at 4 KiB edges: an MTT key translates one page at a time (prm/mlx5_eth §4.2). */
 #define MLX5V_SIM_GATHER_CHUNK 4096u
 
-/* Checksums a job computes: the Ethernet segment's l3_csum and l4_csum (§6.3). */
+/* Checksums a job computes: the Ethernet segment's l3_csum and l4_csum (prm/mlx5_eth §6.3). */
 #define MLX5V_SIM_CS_L3 0x1
 #define MLX5V_SIM_CS_L4 0x2
 
@@ -62,7 +62,7 @@ struct mlx5v_sim_tx_err {
 };
 
 /*
- * The fewest header bytes a send WQE must inline (§6.4). Vport modes: none, L2, IP,
+ * The fewest header bytes a send WQE must inline (prm/mlx5_eth §6.4). Vport modes: none, L2, IP,
  * TCP/UDP, reserved (taken as TCP/UDP), then the inner L2, IP and TCP/UDP headers of a
  * tunnel after 74 outer bytes (tagged L2, IPv6, UDP, VXLAN): 92, 132, 152.
  */
@@ -118,7 +118,10 @@ mlx5v_sim_tx_gather(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq, ui
 				(uint32_t)(addr & (MLX5V_SIM_GATHER_CHUNK - 1)));
 		src = mlx5v_sim_eth_mkey_ptr(sim, sq->wq.pd, lkey, addr, chunk, access);
 		if (src == NULL) {
-			/* §8.4: every key failure is LOCAL_PROT_ERR; the vendor byte says which. */
+			/*
+			 * prm/mlx5_eth §8.4: every key failure is LOCAL_PROT_ERR; the vendor byte
+			 * says which.
+			 */
 			err->synd = MLX5V_CQE_SYND_LOCAL_PROT;
 			err->vsynd = mlx5v_sim_eth_key_vsynd(rte_errno);
 			return -1;
@@ -131,7 +134,7 @@ mlx5v_sim_tx_gather(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq, ui
 	return 0;
 }
 
-/* DS of the inline data segment at DS d (§6.5), its length in *len; 0 if past ds. */
+/* DS of the inline data segment at DS d (prm/mlx5_eth §6.5), its length in *len; 0 if past ds. */
 static uint32_t
 mlx5v_sim_tx_inline_ds(const uint8_t *seg, uint32_t d, uint32_t ds, uint32_t *len)
 {
@@ -159,8 +162,8 @@ mlx5v_sim_tx_ptype(uint8_t *f, uint32_t len, struct rte_net_hdr_lens *hl)
 }
 
 /*
- * The gather of one SEND or LSO WQE (§6.3-§6.5): Ethernet segment and inline header, then
- * data and inline data segments up to the DS count. @return 0, or -1 with err set.
+ * The gather of one SEND or LSO WQE (prm/mlx5_eth §6.3-§6.5): Ethernet segment and inline header,
+ * then data and inline data segments up to the DS count. @return 0, or -1 with err set.
  */
 static int
 mlx5v_sim_tx_build(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
@@ -230,16 +233,20 @@ mlx5v_sim_tx_build(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 		return -1;
 	}
 	/*
-	 * §6.4: the minimum inline header, or the whole frame when it is shorter. A VLAN
-	 * insertion request takes the inline header's bytes (§6.3), so it is no exemption: with
-	 * an inline mode that requires bytes, silicon refuses it as too little inline data.
+	 * prm/mlx5_eth §6.4: the minimum inline header, or the whole frame when it is shorter. A
+	 * VLAN insertion request takes the inline header's bytes (prm/mlx5_eth §6.3), so it is no
+	 * exemption: with an inline mode that requires bytes, silicon refuses it as too little
+	 * inline data.
 	 */
 	if (n_inl < RTE_MIN(mlx5v_sim_tx_min_inline(sim, sq), job->len)) {
 		err->vsynd = MLX5V_SIM_VSYND_INLINE;
 		return -1;
 	}
 	if (job->opcode == MLX5V_WQE_OPC_LSO) {
-		/* §6.5 LSO: TCP only, the whole L2-L4 header inlined, segments of mss bytes. */
+		/*
+		 * prm/mlx5_eth §6.5 LSO: TCP only, the whole L2-L4 header inlined, segments of mss
+		 * bytes.
+		 */
 		ptype = mlx5v_sim_tx_ptype(buf, job->len, &hl);
 		job->hdr_len = (uint32_t)hl.l2_len + hl.l3_len + hl.l4_len;
 		if ((ptype & RTE_PTYPE_L4_MASK) != RTE_PTYPE_L4_TCP || job->mss == 0 ||
@@ -333,7 +340,7 @@ mlx5v_sim_tx_mpw(struct mlx5v_sim *sim, struct mlx5v_sim_eth_sq *sq, const uint8
 	return 1;
 }
 
-/* A send CQE (prm/mlx5_eth §6.7, §8.2) or a send error CQE (§8.4). Lock held. */
+/* A send CQE (prm/mlx5_eth §6.7, §8.2) or a send error CQE (prm/mlx5_eth §8.4). Lock held. */
 static void
 mlx5v_sim_tx_cqe(struct mlx5v_sim *sim, uint32_t sqn, const struct mlx5v_sim_eth_sq *sq,
 		 uint16_t wqe_idx, uint8_t opcode, const struct mlx5v_sim_tx_err *err)
@@ -363,7 +370,7 @@ mlx5v_sim_tx_cqe(struct mlx5v_sim *sim, uint32_t sqn, const struct mlx5v_sim_eth
 
 /*
  * An SQ in ERR with flush_in_error_en completes every posted WQE with WR_FLUSH_ERR
- * (§8.4, §14), so a driver can wait for cc == pc before recovering. Lock held.
+ * (prm/mlx5_eth §8.4, §14), so a driver can wait for cc == pc before recovering. Lock held.
  */
 static void
 mlx5v_sim_tx_flush(struct mlx5v_sim *sim, uint32_t sqn, struct mlx5v_sim_eth_sq *sq,
@@ -407,13 +414,13 @@ mlx5v_sim_tx_next(struct mlx5v_sim *sim, uint32_t sqn, uint32_t uar,
 		mlx5v_sim_ctr_inc(sim, MLX5V_SIM_CTR_DB_MISUSE);
 		return 0;
 	}
-	/* §6.6: the producer counter is dword 1 of the record, 16 bits significant. */
+	/* prm/mlx5_eth §6.6: the producer counter is dword 1 of the record, 16 bits significant. */
 	if (hwsim_dma_read(sim->dma, sq->wq.dbr_addr + 4, &dbr, sizeof(dbr)) != 0)
 		return 0;
 	pc = rte_be_to_cpu_32(dbr) & 0xffff;
 	if (sq->state == MLX5V_SIM_ETH_Q_ERR && sq->flush_in_error_en)
 		mlx5v_sim_tx_flush(sim, sqn, sq, pc);
-	/* A queue in RST or ERR sends nothing (§5.2). */
+	/* A queue in RST or ERR sends nothing (prm/mlx5_eth §5.2). */
 	if (sq->state != MLX5V_SIM_ETH_Q_RDY || (uint16_t)sq->hw_counter == pc)
 		return 0;
 	if ((uint16_t)(pc - sq->hw_counter) > (1u << sq->wq.log_sz)) {
@@ -425,7 +432,7 @@ mlx5v_sim_tx_next(struct mlx5v_sim *sim, uint32_t sqn, uint32_t uar,
 	idx = sq->hw_counter;
 	if (mlx5v_sim_tx_read_ds(sim, sq, idx, 0, 1, wqe) != 0)
 		return 0;
-	/* §6.2: the control segment. */
+	/* prm/mlx5_eth §6.2: the control segment. */
 	ds = GET(wqe_ctrl_seg, wqe, ds);
 	job->opcode = GET(wqe_ctrl_seg, wqe, opcode);
 	err.synd = MLX5V_CQE_SYND_LOCAL_QP_OP;
@@ -435,7 +442,7 @@ mlx5v_sim_tx_next(struct mlx5v_sim *sim, uint32_t sqn, uint32_t uar,
 		err.vsynd = MLX5V_SIM_VSYND_WQE_SQN;
 	else if (ds == 0)
 		err.vsynd = MLX5V_SIM_VSYND_WQE_DS;
-	/* §6.1: no send WQE larger than the cap max_wqe_sz_sq. */
+	/* prm/mlx5_eth §6.1: no send WQE larger than the cap max_wqe_sz_sq. */
 	else if (ds * MLX5V_WQE_DS > mlx5v_sim_knob(sim, MLX5V_SIM_K_MAX_WQE_SZ_SQ))
 		err.vsynd = MLX5V_SIM_VSYND_WQE_SIZE;
 	else if (job->opcode != MLX5V_WQE_OPC_NOP && job->opcode != MLX5V_WQE_OPC_SEND &&
@@ -478,13 +485,16 @@ mlx5v_sim_tx_next(struct mlx5v_sim *sim, uint32_t sqn, uint32_t uar,
 		mlx5v_sim_tx_cqe(sim, sqn, sq, idx, job->opcode, &err);
 		return 1;
 	}
-	/* §6.2: a CQE per the WQE's completion mode; 2 and 3 both ask for one. */
+	/* prm/mlx5_eth §6.2: a CQE per the WQE's completion mode; 2 and 3 both ask for one. */
 	if (GET(wqe_ctrl_seg, wqe, ce) >= MLX5V_WQE_CE_ALWAYS)
 		mlx5v_sim_tx_cqe(sim, sqn, sq, idx, job->opcode, NULL);
 	return 1;
 }
 
-/* L3/L4 checksums the Ethernet segment asked for (§6.3), on the headers DPDK's parser finds. */
+/*
+ * L3/L4 checksums the Ethernet segment asked for (prm/mlx5_eth §6.3), on the headers DPDK's parser
+ * finds.
+ */
 static void
 mlx5v_sim_tx_csum(uint8_t *f, uint32_t len, uint8_t cs_flags)
 {
@@ -517,7 +527,7 @@ mlx5v_sim_tx_wire(struct mlx5v_sim *sim, uint8_t *f, uint32_t len,
 	int ret;
 
 	if (job->vlan) {
-		/* §6.3: the C-VLAN tag goes after the MAC addresses. */
+		/* prm/mlx5_eth §6.3: the C-VLAN tag goes after the MAC addresses. */
 		out = f == dp->segbuf ? f : dp->segbuf;
 		memmove(out + 2 * RTE_ETHER_ADDR_LEN + RTE_VLAN_HLEN, f + 2 * RTE_ETHER_ADDR_LEN,
 			len - 2 * RTE_ETHER_ADDR_LEN);
@@ -539,8 +549,8 @@ mlx5v_sim_tx_wire(struct mlx5v_sim *sim, uint8_t *f, uint32_t len,
 }
 
 /*
- * LSO (§6.5): the payload after hdr_len bytes goes out in mss-byte segments, each with the
- * headers, IPv4 length and ID, IPv6 payload length and TCP sequence number adjusted, FIN and
+ * LSO (prm/mlx5_eth §6.5): the payload after hdr_len bytes goes out in mss-byte segments, each with
+ * the headers, IPv4 length and ID, IPv6 payload length and TCP sequence number adjusted, FIN and
  * PSH kept for the last segment only, and both checksums computed.
  */
 static void
@@ -591,7 +601,7 @@ mlx5v_sim_tx_lso(struct mlx5v_sim *sim, const struct mlx5v_sim_tx_job *job)
 void
 mlx5v_sim_eth_sq_doorbell(struct mlx5v_sim *sim, uint32_t uar, uint64_t raw)
 {
-	/* §6.6: the first 8 bytes of the last WQE's control segment, as in memory. */
+	/* prm/mlx5_eth §6.6: the first 8 bytes of the last WQE's control segment, as in memory. */
 	uint32_t sqn = (uint32_t)rte_be_to_cpu_64(raw) >> 8;
 	struct mlx5v_sim_eth_dp *dp = sim->dp;
 	struct mlx5v_sim_tx_job job;

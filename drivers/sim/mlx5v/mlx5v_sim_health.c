@@ -19,7 +19,7 @@ mlx5v_sim_health_init(struct mlx5v_sim *sim)
 
 /*
  * Engine thread, every pass. The default period (100 ms) is far below the 1 s [R] and 2 s [K] poll
- * intervals (§4.4), so no poll sees the same count twice.
+ * intervals (prm/mlx5 §4.4), so no poll sees the same count twice.
  */
 int
 mlx5v_sim_health_tick(struct mlx5v_sim *sim, uint64_t now)
@@ -33,11 +33,11 @@ mlx5v_sim_health_tick(struct mlx5v_sim *sim, uint64_t now)
 	sim->health_next_ns = now + period;
 	/*
 	 * health_freeze fault: after 3 polls without progress both drivers declare the device dead
-	 * (§4.4 miss limit).
+	 * (prm/mlx5 §4.4 miss limit).
 	 */
 	if (mlx5v_sim_knob(sim, MLX5V_SIM_K_HEALTH_FREEZE) != 0)
 		return 0;
-	/* Bits 31:24 stay 0: the increment wraps within 24 bits (§4.4). */
+	/* Bits 31:24 stay 0: the increment wraps within 24 bits (prm/mlx5 §4.4). */
 	__atomic_store_n(&sim->health_counter,
 			 (__atomic_load_n(&sim->health_counter, __ATOMIC_RELAXED) + 1) &
 			 MLX5V_SIM_CTR_MASK, __ATOMIC_RELAXED);
@@ -47,7 +47,7 @@ mlx5v_sim_health_tick(struct mlx5v_sim *sim, uint64_t now)
 void
 mlx5v_sim_health_fatal_locked(struct mlx5v_sim *sim, uint8_t synd)
 {
-	/* Fatal sensor 5 is RFR set and synd != 0 (§4.3); synd 0 clears both. */
+	/* Fatal sensor 5 is RFR set and synd != 0 (prm/mlx5 §4.3); synd 0 clears both. */
 	sim->health_rfr = synd != 0;
 	sim->health_synd = synd;
 	if (synd != 0)
@@ -79,8 +79,8 @@ mlx5v_sim_nic_interface_set(struct mlx5v_sim *sim, unsigned int state)
 {
 	pthread_mutex_lock(&sim->lock);
 	/*
-	 * Test hook for fatal sensors 3 and 4 (nic_interface 1 or 7, §4.3); 3 bits, as drivers read
-	 * them (§1.2).
+	 * Test hook for fatal sensors 3 and 4 (nic_interface 1 or 7, prm/mlx5 §4.3); 3 bits, as
+	 * drivers read them (prm/mlx5 §1.2).
 	 */
 	hwsim_knob_set(sim->knobs, MLX5V_SIM_K_NIC_INTERFACE, state & MLX5V_NIC_IF_MASK);
 	sim->nic_if = state & MLX5V_NIC_IF_MASK;

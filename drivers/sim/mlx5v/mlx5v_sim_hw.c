@@ -193,7 +193,7 @@ mlx5v_sim_hw_reg_rd32(struct mlx5v_hw *hw, uint32_t off)
 {
 	struct mlx5v_sim *sim = mlx5v_to_sim(hw);
 
-	/* A dead PCI link reads all ones (§4.3 sensor 1). */
+	/* A dead PCI link reads all ones (prm/mlx5_eth §4.3 sensor 1). */
 	if (__atomic_load_n(&sim->pci_offline, __ATOMIC_RELAXED))
 		return UINT32_MAX;
 	return mlx5v_sim_iseg_read(sim, off);
@@ -221,7 +221,8 @@ mlx5v_sim_hw_uar_addr(struct mlx5v_hw *hw, uint64_t off)
 	/*
 	 * The BAR as the host maps it: UAR n starts at n * size, size from SET_HCA_CAP (4 KiB with
 	 * uar_4k, else host_page). Another offset lands inside some UAR page, where a doorbell
-	 * would hit the wrong words: a driver that scales indices wrongly is caught here (§8).
+	 * would hit the wrong words: a driver that scales indices wrongly is caught here
+	 * (prm/mlx5_eth §8).
 	 */
 	if (off % size != 0) {
 		SIM_LOG(WARNING, "%s: UAR address at BAR0 + 0x%" PRIx64 " is not on a %u-byte UAR "
@@ -366,8 +367,8 @@ mlx5v_sim_hw_bus_enable(struct mlx5v_hw *hw)
 
 	pthread_mutex_lock(&sim->lock);
 	/*
-	 * §2.1 step 4, recorded only. Deviation: the model does not gate DMA on bus mastering, so a
-	 * driver that skips this step is not caught here.
+	 * prm/mlx5_eth §2.1 step 4, recorded only. Deviation: the model does not gate DMA on bus
+	 * mastering, so a driver that skips this step is not caught here.
 	 */
 	sim->bus_enabled = 1;
 	pthread_mutex_unlock(&sim->lock);

@@ -10,7 +10,9 @@
 
 #define MLX5V_SIM_ISEG_PAGES (3 * MLX5V_UAR_PAGE_SIZE)
 #define MLX5V_SIM_CMDQ_RESERVED_BIT (1u << 11)
-/* 32 slots of 64 bytes (§3.1): the part of the 4 KiB queue page that must be DMA-mapped. */
+/*
+ * 32 slots of 64 bytes (prm/mlx5 §3.1): the part of the 4 KiB queue page that must be DMA-mapped.
+ */
 #define MLX5V_SIM_CMDQ_BYTES (MLX5V_CMD_MAX_SLOTS * MLX5V_CMD_ENT_SIZE)
 
 void
@@ -21,7 +23,7 @@ mlx5v_sim_iseg_init(struct mlx5v_sim *sim)
 	sim->nic_if = MLX5V_NIC_IF_FULL;
 	sim->hca_state = MLX5V_SIM_HCA_DISABLED;
 	/*
-	 * PRM §1.3 model rule: "initializing" depends only on time since reset, never on
+	 * PRM prm/mlx5 §1.3 model rule: "initializing" depends only on time since reset, never on
 	 * the queue address write (the kernel waits for it before writing the address).
 	 */
 	sim->boot_deadline_ns = hwsim_now_ns() +
@@ -38,7 +40,7 @@ mlx5v_sim_iseg_booting(struct mlx5v_sim *sim)
 	return hwsim_now_ns() < __atomic_load_n(&sim->boot_deadline_ns, __ATOMIC_RELAXED);
 }
 
-/* Health buffer dword at absolute offset off (§4.1). */
+/* Health buffer dword at absolute offset off (prm/mlx5 §4.1). */
 static uint32_t
 mlx5v_sim_iseg_health(struct mlx5v_sim *sim, uint32_t off)
 {
@@ -74,22 +76,25 @@ mlx5v_sim_iseg_read(struct mlx5v_sim *sim, uint32_t off)
 		v = (MLX5V_SIM_FW_MINOR << 16) | MLX5V_SIM_FW_MAJOR;
 		break;
 	case MLX5V_ISEG_CMDIF_REV_FW_SUB:
-		/* cmdif_rev must read 5, or both drivers refuse the device (§1.1, §2.1 step 1). */
+		/*
+		 * cmdif_rev must read 5, or both drivers refuse the device (prm/mlx5 §1.1, §2.1
+		 * step 1).
+		 */
 		v = (MLX5V_CMDIF_REV << 16) | MLX5V_SIM_FW_SUBMINOR;
 		break;
 	case MLX5V_ISEG_CMDQ_ADDR_H:
 		v = sim->cmdq_addr_h;
 		break;
 	case MLX5V_ISEG_CMDQ_ADDR_L_SZ:
-		/* The log fields are read-only: 32 slots of 64 bytes (§3.1). */
+		/* The log fields are read-only: 32 slots of 64 bytes (prm/mlx5 §3.1). */
 		v = sim->cmdq_addr_l | ((uint32_t)sim->nic_if << MLX5V_NIC_IF_SHIFT) |
 			(MLX5V_CMDQ_LOG_SIZE << 4) | MLX5V_CMDQ_LOG_STRIDE;
 		break;
 	case MLX5V_ISEG_INITIALIZING:
-		/* §1.3: bit 31 only; bit 30 ([K] FW reset supported) is not modelled. */
+		/* prm/mlx5 §1.3: bit 31 only; bit 30 ([K] FW reset supported) is not modelled. */
 		v = mlx5v_sim_iseg_booting(sim) ? MLX5V_ISEG_INITIALIZING_BIT : 0;
 		break;
-	/* §1.1: 0 unless a knob sets them, so kernel timeouts stay at their defaults. */
+	/* prm/mlx5 §1.1: 0 unless a knob sets them, so kernel timeouts stay at their defaults. */
 	case MLX5V_ISEG_CMD_EXEC_TO:
 		v = (uint32_t)mlx5v_sim_knob(sim, MLX5V_SIM_K_CMD_EXEC_TO);
 		break;
@@ -97,7 +102,7 @@ mlx5v_sim_iseg_read(struct mlx5v_sim *sim, uint32_t off)
 		v = (uint32_t)mlx5v_sim_knob(sim, MLX5V_SIM_K_CMD_Q_INIT_TO);
 		break;
 	case MLX5V_ISEG_HEALTH_COUNTER:
-		/* [23:0] heartbeat; [31:24] stay 0 (§4.4). */
+		/* [23:0] heartbeat; [31:24] stay 0 (prm/mlx5 §4.4). */
 		v = __atomic_load_n(&sim->health_counter, __ATOMIC_RELAXED) & MLX5V_SIM_CTR_MASK;
 		break;
 	case MLX5V_SIM_ISEG_INTERNAL_TIMER_H:
@@ -111,7 +116,10 @@ mlx5v_sim_iseg_read(struct mlx5v_sim *sim, uint32_t off)
 		v = (uint32_t)now;
 		break;
 	default:
-		/* Health buffer 0x200-0x23f (§4.1); every other offset is reserved and reads 0. */
+		/*
+		 * Health buffer 0x200-0x23f (prm/mlx5 §4.1); every other offset is reserved and
+		 * reads 0.
+		 */
 		if (off >= MLX5V_ISEG_HEALTH && off < MLX5V_ISEG_HEALTH + 64)
 			v = mlx5v_sim_iseg_health(sim, off);
 		break;
@@ -120,7 +128,7 @@ mlx5v_sim_iseg_read(struct mlx5v_sim *sim, uint32_t off)
 	return v;
 }
 
-/* The driver's nic_interface request in 0x014 [10:8] (§1.2, §2.3). Lock held. */
+/* The driver's nic_interface request in 0x014 [10:8] (prm/mlx5 §1.2, §2.3). Lock held. */
 static void
 mlx5v_sim_iseg_nic_request(struct mlx5v_sim *sim, uint8_t req)
 {
@@ -128,7 +136,7 @@ mlx5v_sim_iseg_nic_request(struct mlx5v_sim *sim, uint8_t req)
 	case MLX5V_NIC_IF_FULL:
 		/*
 		 * Every queue-address write carries 0 in bits 10:8, an implicit FULL request
-		 * (§1.2).
+		 * (prm/mlx5 §1.2).
 		 */
 		sim->nic_if = MLX5V_NIC_IF_FULL;
 		break;
@@ -140,7 +148,8 @@ mlx5v_sim_iseg_nic_request(struct mlx5v_sim *sim, uint8_t req)
 		sim->nic_if = MLX5V_NIC_IF_DISABLED;
 		/*
 		 * teardown_offline: the function drops off the bus instead (a VF whose PF
-		 * reset it, a surprise removal): every read from now on is all ones (§1.2).
+		 * reset it, a surprise removal): every read from now on is all ones
+		 * (prm/mlx5 §1.2).
 		 */
 		if (mlx5v_sim_knob(sim, MLX5V_SIM_K_TEARDOWN_OFFLINE) != 0)
 			__atomic_store_n(&sim->pci_offline, 1, __ATOMIC_RELAXED);
@@ -154,7 +163,7 @@ mlx5v_sim_iseg_nic_request(struct mlx5v_sim *sim, uint8_t req)
 	default:
 		/*
 		 * 2 (NO_DRAM_NIC) and 3 (INVALID) read back as written; no driver in the sources
-		 * requests them (§1.2).
+		 * requests them (prm/mlx5 §1.2).
 		 */
 		sim->nic_if = req;
 		break;
@@ -175,14 +184,17 @@ mlx5v_sim_iseg_write(struct mlx5v_sim *sim, uint32_t off, uint32_t val)
 	 * it.
 	 */
 	if (off == MLX5V_ISEG_CMD_DBELL) {
-		/* Bit s posts slot s; the engine reads the entries (§3.5). */
+		/* Bit s posts slot s; the engine reads the entries (prm/mlx5 §3.5). */
 		mlx5v_sim_cmd_doorbell(sim, val);
 		return;
 	}
 	pthread_mutex_lock(&sim->lock);
 	switch (off) {
 	case MLX5V_ISEG_CMDQ_ADDR_H:
-		/* Checked with the next 0x014 write: drivers write 0x010 first (§2.1 step 3). */
+		/*
+		 * Checked with the next 0x014 write: drivers write 0x010 first (prm/mlx5 §2.1 step
+		 * 3).
+		 */
 		sim->cmdq_addr_h = val;
 		break;
 	case MLX5V_ISEG_CMDQ_ADDR_L_SZ:
@@ -194,8 +206,8 @@ mlx5v_sim_iseg_write(struct mlx5v_sim *sim, uint32_t off, uint32_t val)
 		mlx5v_sim_iseg_nic_request(sim, (val >> MLX5V_NIC_IF_SHIFT) & MLX5V_NIC_IF_MASK);
 		q = ((uint64_t)sim->cmdq_addr_h << 32) | sim->cmdq_addr_l;
 		/*
-		 * §13 deviation: an unmapped queue is logged, not rejected. Each command then
-		 * faults and is lost, which the driver sees as a timeout.
+		 * prm/mlx5 §13 deviation: an unmapped queue is logged, not rejected. Each command
+		 * then faults and is lost, which the driver sees as a timeout.
 		 */
 		if (sim->nic_if == MLX5V_NIC_IF_FULL &&
 				!hwsim_dma_check(sim->dma, q, MLX5V_SIM_CMDQ_BYTES))

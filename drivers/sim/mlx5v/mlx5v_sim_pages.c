@@ -96,7 +96,7 @@ mlx5v_sim_cmd_query_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 
 	/*
 	 * Only the host's function 0 exists. DW2[31] is read under its manage_pages_in name
-	 * (embedded_cpu_function, §5.1): reserved or not, it must be 0.
+	 * (embedded_cpu_function, prm/mlx5 §5.1): reserved or not, it must be 0.
 	 */
 	if (MLX5V_IFC_GET(query_pages_in, c->in, function_id) != 0 ||
 			MLX5V_IFC_GET(manage_pages_in, c->in, embedded_cpu_function) != 0)
@@ -107,8 +107,8 @@ mlx5v_sim_cmd_query_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	else if (c->op_mod == MLX5V_QUERY_PAGES_INIT)
 		need = boot + init - (int64_t)sim->nb_pages;
 	/*
-	 * Post-init (op_mod 3) answers 0: later needs arrive as PAGE_REQUEST events (§2.1).
-	 * num_pages is signed but never negative at bring-up (§5.2).
+	 * Post-init (op_mod 3) answers 0: later needs arrive as PAGE_REQUEST events
+	 * (prm/mlx5 §2.1). num_pages is signed but never negative at bring-up (prm/mlx5 §5.2).
 	 */
 	MLX5V_IFC_SET(query_pages_out, c->out, function_id, 0);
 	MLX5V_IFC_SET(query_pages_out, c->out, num_pages, (uint32_t)(need > 0 ? need : 0));
@@ -126,7 +126,7 @@ mlx5v_sim_pages_give(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, uint32_t n)
 
 	for (i = 0; i < n && synd == 0; i++) {
 		pa = MLX5V_IFC_ARRAY_GET64(manage_pages_in, c->in, pas, i);
-		/* [K]: "Firmware doesn't support page with physical address 0" (§5.2). */
+		/* [K]: "Firmware doesn't support page with physical address 0" (prm/mlx5 §5.2). */
 		if (pa == 0)
 			synd = MLX5V_SIM_SYND_PAGE_ZERO;
 		else if (pa % MLX5V_ADAPTER_PAGE_SIZE != 0)
@@ -139,14 +139,16 @@ mlx5v_sim_pages_give(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, uint32_t n)
 			i - 1, pa);
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
 	}
-	/* The model's capacity is finite: LIM_ERR (0x08), ENOMEM in both drivers (§3.8). */
+	/*
+	 * The model's capacity is finite: LIM_ERR (0x08), ENOMEM in both drivers (prm/mlx5 §3.8).
+	 */
 	if ((uint64_t)sim->nb_pages + n > MLX5V_SIM_MAX_PAGES)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_LIM_ERR, MLX5V_SIM_SYND_PAGES_LIMIT);
 	for (i = 0; i < n; i++) {
 		pa = MLX5V_IFC_ARRAY_GET64(manage_pages_in, c->in, pas, i);
 		/*
 		 * All or nothing: after a failed GIVE the driver frees every page it offered ([R]
-		 * leaks them, §12 #14), so the model must hold none of them.
+		 * leaks them, prm/mlx5 §12 #14), so the model must hold none of them.
 		 */
 		if (mlx5v_sim_pages_add(sim, pa) == 0)
 			continue;
@@ -187,7 +189,10 @@ mlx5v_sim_cmd_manage_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	}
 	switch (c->op_mod) {
 	case MLX5V_MANAGE_PAGES_GIVE:
-		/* pas[] must fit in the input: a count beyond it is BAD_INP_LEN (0x50, §3.8). */
+		/*
+		 * pas[] must fit in the input: a count beyond it is BAD_INP_LEN (0x50,
+		 * prm/mlx5 §3.8).
+		 */
 		if ((uint64_t)MLX5V_IFC_BYTE_OFF(manage_pages_in, pas) + 8ull * n > c->inlen)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
 						 MLX5V_SIM_SYND_PAGES_NENT);
@@ -202,7 +207,7 @@ mlx5v_sim_cmd_manage_pages(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		room = (c->outlen - MLX5V_IFC_BYTE_OFF(manage_pages_out, pas)) / 8;
 		/*
 		 * TAKE never fails: fewer pages, even none, is allowed; the driver frees what
-		 * output_num_entries lists (§5.2).
+		 * output_num_entries lists (prm/mlx5 §5.2).
 		 */
 		k = RTE_MIN(RTE_MIN(n, sim->nb_pages), room);
 		for (i = 0; i < k; i++) {
@@ -234,17 +239,17 @@ mlx5v_sim_pages_request_ec_locked(struct mlx5v_sim *sim, int32_t num_pages,
 	struct mlx5v_sim_eq *eq;
 	uint32_t eqn;
 
-	/* Routed by event_bitmask (§6.4); with no subscriber there is nobody to ask. */
+	/* Routed by event_bitmask (prm/mlx5 §6.4); with no subscriber there is nobody to ask. */
 	eqn = mlx5v_sim_eq_subscriber(sim, RTE_PMD_MLX5V_EVENT_PAGE_REQUEST);
 	eq = mlx5v_sim_eq_get(sim, eqn);
 	if (eq == NULL)
 		return -ENOENT;
-	/* EQE 0x20 ec_function, 0x22 func_id, 0x24 signed num_pages (§5.2). */
+	/* EQE 0x20 ec_function, 0x22 func_id, 0x24 signed num_pages (prm/mlx5 §5.2). */
 	memset(data, 0, sizeof(data));
 	/*
-	 * func_id stays 0 (the host). Negative num_pages asks the driver to reclaim (§5.2).
-	 * "Release all" means the device has already let go of every page: the driver frees
-	 * them locally, with no MANAGE_PAGES.
+	 * func_id stays 0 (the host). Negative num_pages asks the driver to reclaim
+	 * (prm/mlx5 §5.2). "Release all" means the device has already let go of every page: the
+	 * driver frees them locally, with no MANAGE_PAGES.
 	 */
 	if (ec_function & MLX5V_SIM_EC_RELEASE_ALL)
 		sim->nb_pages = 0;

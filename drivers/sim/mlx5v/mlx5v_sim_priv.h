@@ -272,7 +272,7 @@ struct mlx5v_sim_cq {
 	int valid;
 	uint8_t log_size;
 	uint8_t log_page_size;
-	uint8_t armed;              /**< armed for the next CQE (§7.2) */
+	uint8_t armed;              /**< armed for the next CQE (prm/mlx5 §7.2) */
 	uint8_t status;             /**< cqc.status: 0, CQ_OVERFLOW or CQ_WRITE_FAIL */
 	uint8_t oi;
 	uint8_t arm_sn;

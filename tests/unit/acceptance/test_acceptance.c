@@ -3,10 +3,10 @@
  */
 
 /*
- * Acceptance tests written from the task statements (DEVX EQ / MSI vector / UAR API of
- * mlx5v; rte_pmd_mlx4v_init_obj) and from the PRM facts in prm/mlx5 (§6, §7,
- * §11, §12) and prm/mlx4 (§1-§3) only. Every device mailbox is built with raw byte
- * offsets taken from the reference, not with the project's PRM macros. The one simulator
+ * Acceptance tests of the public contracts (DEVX EQ / MSI vector / UAR API of mlx5v;
+ * rte_pmd_mlx4v_init_obj), written from the PRM facts alone (prm/mlx5 §6, §7, §11, §12;
+ * prm/mlx4 §1-§3). Every device mailbox is built with raw byte offsets taken from the
+ * digest, not with the project's PRM macros. The one simulator
  * call, mlx5v_sim_post_cqe(), stands for a finished work request: it writes a CQE, whose
  * completion event is the second source of the event tests (beside GEN_EQE).
  */
@@ -98,7 +98,7 @@ r64(const uint8_t *p, unsigned int off)
 	return ((uint64_t)r32(p, off) << 32) | r32(p, off + 4);
 }
 
-/* create_eq_in: §6.1 */
+/* create_eq_in: prm/mlx5 §6.1 */
 static void
 build_create_eq(uint8_t *in, size_t inlen, unsigned int log_eq_size, uint32_t uar_page,
 		uint32_t intr, uint64_t bitmask0)
@@ -266,7 +266,7 @@ struct cq_fix {
 #define CQ_LOG_SIZE 6
 #define CQ_DBREC 4096                /* the doorbell record follows the ring (64 x 64 B) */
 
-/* CREATE_CQ with raw bytes (§7.1); returns 0 or -1 (failure message printed). */
+/* CREATE_CQ with raw bytes (prm/mlx5 §7.1); returns 0 or -1 (failure message printed). */
 static int
 cq_fix_create(struct rte_pmd_mlx5v_dev *dev, const struct eq_fix *f, struct cq_fix *c)
 {
@@ -279,7 +279,7 @@ cq_fix_create(struct rte_pmd_mlx5v_dev *dev, const struct eq_fix *f, struct cq_f
 	if (c->mem == NULL)
 		return -1;
 	for (i = 0; i < 1u << CQ_LOG_SIZE; i++)
-		c->mem[i * 64 + 63] = 0xf1; /* invalid opcode, hardware owned (§7.4) */
+		c->mem[i * 64 + 63] = 0xf1; /* invalid opcode, hardware owned (prm/mlx5 §7.4) */
 	if (rte_pmd_mlx5v_devx_dma_map(dev, c->mem, 8192, &c->iova) != 0) {
 		printf("dma_map: errno %d\n", errno);
 		rte_free(c->mem);
@@ -328,10 +328,10 @@ cq_fix_destroy(struct rte_pmd_mlx5v_dev *dev, struct cq_fix *c)
 }
 
 /*
- * Where a test's events come from. GEN_EQE (§6.3) writes any EQE, but whether firmware
+ * Where a test's events come from. GEN_EQE (prm/mlx5 §6.3) writes any EQE, but whether firmware
  * accepts it from this function is unverified (doc/guides/nics/running_on_hardware.rst);
  * each test that raises events runs a second time (name_cqe) on completion events of a CQ
- * bound to the EQ (§7.2), which every device raises. Only the CQE itself comes from the
+ * bound to the EQ (prm/mlx5 §7.2), which every device raises. Only the CQE itself comes from the
  * simulator (mlx5v_sim_post_cqe(), as a finished work request would write it).
  */
 enum src_kind {
@@ -367,7 +367,7 @@ src_close(struct ev_src *s)
 /*
  * One event, in the EQ when this returns. SRC_GEN_EQE: a PORT_CHANGE EQE of sub_type with
  * tag in its first data dword. SRC_CQE: one CQE (byte count tag) on the unarmed CQ, then
- * the arm (§7.3: record dword 1, then the 64-bit UAR + 0x20 doorbell) at the consumer
+ * the arm (prm/mlx5 §7.3: record dword 1, then the 64-bit UAR + 0x20 doorbell) at the consumer
  * index before it, which fires at once; wait until QUERY_EQ counts the EQE, then consume
  * the CQE (record dword 0). @return 0 or -1.
  */
@@ -406,7 +406,7 @@ src_raise(struct ev_src *s, uint8_t sub_type, uint32_t tag)
 	return 0;
 }
 
-/* @return 1 if eqe is what src_raise(s, sub_type, tag) writes: §6.6 layouts. */
+/* @return 1 if eqe is what src_raise(s, sub_type, tag) writes: prm/mlx5 §6.6 layouts. */
 static int
 src_eqe_is(const struct ev_src *s, const uint8_t *eqe, uint8_t sub_type, uint32_t tag)
 {
@@ -661,7 +661,7 @@ check_create_and_query(unsigned int log, uint64_t bitmask)
 	TEST_ASSERT(iova != RTE_BAD_IOVA, "no IOVA");
 	TEST_ASSERT_EQUAL(rte_mem_virt2iova((uint8_t *)eq->vaddr + size - 1), iova + size - 1,
 			  "buffer not IOVA-contiguous");
-	/* owner bytes start at 1 (header promise; §6.8) */
+	/* owner bytes start at 1 (header promise; prm/mlx5 §6.8) */
 	ring = eq->vaddr;
 	for (i = 0; i < (1u << log); i++)
 		TEST_ASSERT_EQUAL(ring[i * 64 + 0x3f] & 1, 1, "EQE %u owner not 1", i);
@@ -829,9 +829,9 @@ test_acceptance_eremoteio_log_eq_size(void)
 static int
 test_acceptance_destroy_device_error(void)
 {
-	/* DESTROY_EQ while a CQ is bound (§6/§7): the device refuses; destroy must return
-	 * the decoded errno (BAD_RES_STATE -> EINVAL per §3.8), never EREMOTEIO, and the EQ
-	 * must stay alive. */
+	/* DESTROY_EQ while a CQ is bound (prm/mlx5 §6/§7): the device refuses; destroy must return
+	 * the decoded errno (BAD_RES_STATE -> EINVAL per prm/mlx5 §3.8), never EREMOTEIO, and the
+	 * EQ must stay alive. */
 	struct eq_fix f;
 	struct cq_fix c;
 	uint8_t qout[0x118];
@@ -987,7 +987,7 @@ arm_msi_readable(enum src_kind kind)
 	eq_doorbell(f.uar, f.eqn, 1, 0);
 	TEST_ASSERT_EQUAL(src_raise(&src, 0x04, 2), 0, "event 1");
 	TEST_ASSERT(!fd_readable(f.msi->fd, 200), "+0x48 doorbell armed the EQ");
-	/* arm with an EQE pending (ci 1, pi 2): fires at once (§6.11) */
+	/* arm with an EQE pending (ci 1, pi 2): fires at once (prm/mlx5 §6.11) */
 	eq_doorbell(f.uar, f.eqn, 1, 1);
 	TEST_ASSERT(fd_readable(f.msi->fd, WAIT_MS), "arm with pending EQE: fd not readable");
 	TEST_ASSERT_EQUAL(read(f.msi->fd, &v, sizeof(v)), (ssize_t)sizeof(v), "read fd");
@@ -1009,7 +1009,7 @@ arm_msi_readable(enum src_kind kind)
 	return TEST_SUCCESS;
 }
 
-/* §6.11 arming rules seen on the vector's fd; test_acceptance_arm_msi_readable(_cqe). */
+/* prm/mlx5 §6.11 arming rules seen on the vector's fd; test_acceptance_arm_msi_readable(_cqe). */
 SRC_CASES(test_acceptance_arm_msi_readable, arm_msi_readable)
 
 /* ---------------- several lcores ---------------- */

@@ -575,7 +575,7 @@ test_mlx5v_cmd_opcode_counters(void)
 	return TEST_SUCCESS;
 }
 
-/* Dead device (§3.11): destroy-class succeeds locally, the rest -ENOLINK, nothing sent. */
+/* Dead device (prm/mlx5 §3.11): destroy-class succeeds locally, the rest -ENOLINK, nothing sent. */
 static int
 test_mlx5v_cmd_dead_policy(void)
 {

@@ -149,7 +149,9 @@ test_mlx5v_devx_create_einval_outlen(void)
 	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
 	TEST_ASSERT_NOT_NULL(m, "alloc");
 	ut_eq_in_build(in, sizeof(in), 4, g_uar->page_id, m->vector, 0);
-	/* rdma-core reads a garbage EQN below 12 bytes (§12 #9); we want the whole header. */
+	/*
+	 * rdma-core reads a garbage EQN below 12 bytes (prm/mlx5 §12 #9); we want the whole header.
+	 */
 	ret = expect_create_einval(g_dev, in, sizeof(in), out, 15, "outlen 15");
 	if (ret == TEST_SUCCESS)
 		ret = expect_create_einval(g_dev, in, sizeof(in), out, 12, "outlen 12");
@@ -435,7 +437,7 @@ test_mlx5v_devx_destroy_frees_buffer(void)
 	TEST_ASSERT(b1 >= b0 + 64 * 1024, "a 64 KiB ring is not EAL memory");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5v_devx_destroy_eq(eq), "destroy");
 	b2 = ut_heap_bytes(&c2);
-	/* rdma-core leaks vaddr here (§12 #1). */
+	/* rdma-core leaks vaddr here (prm/mlx5 §12 #1). */
 	TEST_ASSERT(b2 == b0 && c2 == c0, "EAL heap %" PRIu64 " -> %" PRIu64 " after destroy",
 		    b0, b2);
 	TEST_ASSERT_EQUAL(ut_live_windows(), win, "DMA window left mapped");
@@ -535,7 +537,9 @@ owner_wrap_run(enum ut_src_kind kind)
 			TEST_ASSERT_EQUAL((eqe[RTE_PMD_MLX5V_EQE_OWNER_OFF] & 1), (lap & 1),
 					  "lap %u: owner", lap);
 		}
-		/* The device must learn the CI before the next lap or it overruns (§6.9). */
+		/*
+		 * The device must learn the CI before the next lap or it overruns (prm/mlx5 §6.9).
+		 */
 		rte_pmd_mlx5v_eq_update_ci(g_uar, eqn, ci, 0);
 		TEST_ASSERT_SUCCESS(ut_wait_eq_ci(eqn, ci), "CI %u not seen", ci);
 	}
@@ -633,7 +637,7 @@ ci_budget_128_run(enum ut_src_kind kind)
 
 UT_SRC_CASES(test_mlx5v_devx_helpers_ci_budget_128, ci_budget_128_run)
 
-/* §6.11 / §12 #7: an arm with pending EQEs fires at once; an armed EQ fires on the EQE. */
+/* prm/mlx5 §6.11 / §12 #7: an arm with pending EQEs fires at once; an armed EQ fires on the EQE. */
 static int
 arm_both_orders_run(enum ut_src_kind kind)
 {

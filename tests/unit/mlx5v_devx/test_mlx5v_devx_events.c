@@ -487,7 +487,7 @@ test_mlx5v_devx_e2e_cq_msi_epoll(void)
 		return TEST_SKIPPED;
 	m = rte_pmd_mlx5v_devx_alloc_msi_vector(g_dev);
 	TEST_ASSERT_NOT_NULL(m, "alloc");
-	/* A completion EQ: completion events ignore the mask (§6.4). */
+	/* A completion EQ: completion events ignore the mask (prm/mlx5 §6.4). */
 	eq = ut_eq_create(6, m->vector, 0, &eqn);
 	TEST_ASSERT_NOT_NULL(eq, "create");
 	TEST_ASSERT_SUCCESS(user_cq_create(&cq, eqn), "CQ");

@@ -179,7 +179,7 @@ test_mlx5v_sim_bringup(void)
 	TEST_ASSERT_EQUAL(UT_LIVE(UAR), 1u, "live UARs");
 	held = UT_LIVE(PAGES);
 	TEST_ASSERT_EQUAL(held, 48u, "pages held %u (16 boot + 32 init)", held);
-	/* Capabilities (§2.2). */
+	/* Capabilities (prm/mlx5 §2.2). */
 	TEST_ASSERT_EQUAL(ut_query_cap(1, g_big_out), 0, "QUERY_HCA_CAP cur");
 	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_hca_cap, cap, umem_uid_0), 1u, "umem_uid_0");
 	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_hca_cap, cap, port_type), 1u, "port_type ETH");
@@ -194,7 +194,7 @@ test_mlx5v_sim_bringup(void)
 	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_hca_cap, cap, log_uar_page_sz), 0u, "log_uar_page_sz");
 	TEST_ASSERT_EQUAL(ut_query_cap(0, g_big_out), 0, "QUERY_HCA_CAP max");
 	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(cmd_hca_cap, cap, mkey_by_name), 1u, "max mkey_by_name");
-	/* RoCE caps (§2.1 step 14): cur 0, max 1, then set. */
+	/* RoCE caps (prm/mlx5 §2.1 step 14): cur 0, max 1, then set. */
 	TEST_ASSERT_EQUAL(ut_query_cap(0x9, g_big_out), 0, "RoCE cur");
 	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(roce_cap, cap, sw_r_roce_src_udp_port), 0u, "cur");
 	TEST_ASSERT_EQUAL(ut_query_cap(0x8, g_big_out), 0, "RoCE max");
@@ -208,7 +208,7 @@ test_mlx5v_sim_bringup(void)
 	/* ACCESS_REG read back of 0x7004. */
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_ACCESS_REG, MLX5V_ACCESS_REG_READ,
 				   MLX5V_REG_HOST_ENDIANNESS, out, 32), 0, "ACCESS_REG read");
-	/* MODIFY_NIC_VPORT_CONTEXT roce_en (§2.1 step 18). */
+	/* MODIFY_NIC_VPORT_CONTEXT roce_en (prm/mlx5 §2.1 step 18). */
 	memset(g_big_in, 0, MLX5V_IFC_BYTES(modify_nic_vport_context_in));
 	MLX5V_IFC_SET(modify_nic_vport_context_in, g_big_in, opcode,
 		      MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT);
@@ -254,7 +254,7 @@ test_mlx5v_sim_teardown_fast(void)
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_TEARDOWN_HCA, 0, 5, out, 16),
 			  MLX5V_CMD_STAT_BAD_PARAM_ERR, "profile 5");
 	TEST_ASSERT_EQUAL(ut_synd(out), (uint32_t)MLX5V_SIM_SYND_TEARDOWN_PROFILE, "synd");
-	/* teardown_fail: the driver must fall back to profile 0 (§2.3 step 2). */
+	/* teardown_fail: the driver must fall back to profile 0 (prm/mlx5 §2.3 step 2). */
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "teardown_fail", 1), "knob");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_TEARDOWN_HCA, 0, 2, out, 16), 0, "profile 2");
 	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(teardown_hca_out, out, state), 1u, "FORCE_STATE_FAIL");
@@ -266,7 +266,7 @@ test_mlx5v_sim_teardown_fast(void)
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "fast_teardown", 1), "knob");
 	TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_TEARDOWN_HCA, 0, 2, out, 16), 0, "profile 2");
 	TEST_ASSERT_EQUAL(MLX5V_IFC_GET(teardown_hca_out, out, state), 0u, "state");
-	/* §2.3 step 3: request DISABLED; the model reflects it. */
+	/* prm/mlx5 §2.3 step 3: request DISABLED; the model reflects it. */
 	v = mlx5v_hw_rd32(&g_hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ);
 	mlx5v_hw_wr32(&g_hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ, (v & 0xfffff000) | (1u << 8));
 	v = mlx5v_hw_rd32(&g_hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ);
@@ -538,7 +538,7 @@ test_mlx5v_sim_cmd_slots_concurrent(void)
 	TEST_ASSERT_EQUAL(ut_wait(0), 0, "released slot 0");
 	ut_read_out(0, out, 12);
 	TEST_ASSERT_EQUAL(out[0], 0, "ENABLE_HCA status");
-	/* Several slots in one doorbell write (§3.5). */
+	/* Several slots in one doorbell write (prm/mlx5 §3.5). */
 	for (s = 1; s <= 3; s++) {
 		memset(in, 0, sizeof(in));
 		MLX5V_IFC_SET(query_pages_in, in, opcode, MLX5V_CMD_OP_QUERY_PAGES);
@@ -566,7 +566,7 @@ ut_xor8(const uint8_t *p, size_t len)
 	return x;
 }
 
-/* Sign slot s and its input blocks as [K] does (§3.4). */
+/* Sign slot s and its input blocks as [K] does (prm/mlx5 §3.4). */
 static void
 ut_sign(unsigned int slot, uint32_t inlen)
 {

@@ -178,7 +178,7 @@ test_mlx5v_sim_eq_no_free_eqn(void)
 }
 
 /*
- * Owner bits across three passes of a 4-entry EQ (§6.8): 0, then 1, then 0. Each test
+ * Owner bits across three passes of a 4-entry EQ (prm/mlx5 §6.8): 0, then 1, then 0. Each test
  * raising events runs twice: with GEN_EQE, and (name_cqe) with CQ completions.
  */
 static int
@@ -217,7 +217,7 @@ ut_eq_owner_wrap(enum ut_src_kind kind)
 
 UT_SRC_CASES(test_mlx5v_sim_eq_owner_wrap, ut_eq_owner_wrap)
 
-/* §6.11, order 1: arm, then EQEs: one MSI, then FIRED and silent. */
+/* prm/mlx5 §6.11, order 1: arm, then EQEs: one MSI, then FIRED and silent. */
 static int
 ut_eq_arm_then_eqe(enum ut_src_kind kind)
 {
@@ -252,7 +252,7 @@ ut_eq_arm_then_eqe(enum ut_src_kind kind)
 
 UT_SRC_CASES(test_mlx5v_sim_eq_arm_then_eqe, ut_eq_arm_then_eqe)
 
-/* §6.11, order 2: EQE first (silent), then the arm raises at once (no lost wake-up). */
+/* prm/mlx5 §6.11, order 2: EQE first (silent), then the arm raises at once (no lost wake-up). */
 static int
 ut_eq_eqe_then_arm(enum ut_src_kind kind)
 {
@@ -412,7 +412,7 @@ ut_eq_overrun(enum ut_src_kind kind)
 	struct ut_src src;
 	unsigned int i;
 
-	/* An ordinary EQ of 2 entries, never consumed: the third EQE overruns (§6.9). */
+	/* An ordinary EQ of 2 entries, never consumed: the third EQE overruns (prm/mlx5 §6.9). */
 	TEST_ASSERT_SUCCESS(ut_eq_create(&eq, 1, 0, 1), "create");
 	TEST_ASSERT_SUCCESS(ut_src_open(&src, kind, &eq), "event source");
 	for (i = 0; i < 3; i++)
@@ -452,7 +452,7 @@ ut_eq_overrun(enum ut_src_kind kind)
 
 UT_SRC_CASES(test_mlx5v_sim_eq_overrun, ut_eq_overrun)
 
-/* Event mode (§3.6): CMD EQEs name the slot, the creating and destroying commands of the
+/* Event mode (prm/mlx5 §3.6): CMD EQEs name the slot, the creating and destroying commands of the
  * command EQ complete by ownership alone.
  */
 static int

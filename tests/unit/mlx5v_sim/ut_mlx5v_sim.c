@@ -315,7 +315,7 @@ ut_setup_params(const struct mlx5v_sim_params *p)
 		if (g_mb[i].in == NULL || g_mb[i].out == NULL)
 			return TEST_FAILED;
 	}
-	/* §2.1 step 3: program the queue, then wait for "initializing" to clear. */
+	/* prm/mlx5 §2.1 step 3: program the queue, then wait for "initializing" to clear. */
 	q = g_cmdq_iova;
 	mlx5v_hw_wr32(&g_hw, MLX5V_ISEG_CMDQ_ADDR_H, (uint32_t)(q >> 32));
 	mlx5v_hw_wr32(&g_hw, MLX5V_ISEG_CMDQ_ADDR_L_SZ, (uint32_t)q);
@@ -377,7 +377,7 @@ ut_ring_free(struct ut_ring *r)
 	r->fd = -1;
 }
 
-/* Allocate a ring of 2^log entries of 64 bytes, owner bytes set to 1 (§11.7). */
+/* Allocate a ring of 2^log entries of 64 bytes, owner bytes set to 1 (prm/mlx5 §11.7). */
 int
 ut_ring_alloc(struct ut_ring *r, unsigned int log, int owner_init)
 {
@@ -486,7 +486,7 @@ ut_eq_db(const struct ut_ring *r, uint32_t ci, int arm)
 		rte_pmd_mlx5v_eq_db_val(r->num, ci));
 }
 
-/* @return 1 if EQE ci is software-owned (§6.8). */
+/* @return 1 if EQE ci is software-owned (prm/mlx5 §6.8). */
 int
 ut_eqe_ready(const struct ut_ring *r, uint32_t ci)
 {
@@ -585,7 +585,7 @@ ut_cq_create(struct ut_ring *r, unsigned int log, uint32_t eqn, int owner_init, 
 	return (int)i;
 }
 
-/* Arm CQ r at consumer index ci: record first, then the UAR + 0x20 doorbell (§7.3). */
+/* Arm CQ r at consumer index ci: record first, then the UAR + 0x20 doorbell (prm/mlx5 §7.3). */
 void
 ut_cq_arm(struct ut_ring *r, uint32_t ci, uint32_t sn)
 {

@@ -547,7 +547,7 @@ test_eth_chain(void)
 		OK(create(len, &rqn[i]), "CREATE_RQ");
 	}
 	TEST_ASSERT(sqn < (1u << 24) && rqn[0] != rqn[1] && rqn[0] != sqn, "queue numbers");
-	/* §5.2: created in RST, then RDY. */
+	/* prm/mlx5_eth §5.2: created in RST, then RDY. */
 	OK(modify_q(1, sqn, MLX5V_SIM_ETH_Q_RST, MLX5V_SIM_ETH_Q_RDY), "SQ RST->RDY");
 	OK(modify_q(0, rqn[0], MLX5V_SIM_ETH_Q_RST, MLX5V_SIM_ETH_Q_RDY), "RQ RST->RDY");
 	OK(modify_q(0, rqn[1], MLX5V_SIM_ETH_Q_RST, MLX5V_SIM_ETH_Q_RDY), "RQ RST->RDY");
@@ -1918,7 +1918,7 @@ test_eth_port_regs(void)
 
 	/*
 	 * PTYS: every mode is advertised; the fastest admin mode is the operational one. Without
-	 * ptys_ext the port speaks in the legacy fields only (§11.3).
+	 * ptys_ext the port speaks in the legacy fields only (prm/mlx5_eth §11.3).
 	 */
 	memset(reg, 0, sizeof(reg));
 	SET(ptys_reg, reg, local_port, 1);

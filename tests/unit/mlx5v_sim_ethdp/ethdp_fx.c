@@ -604,7 +604,7 @@ sq_post(struct fx *f, const uint8_t *frame, uint32_t len, uint8_t cs_flags, uint
 	f->sq_pc++;
 }
 
-/* The doorbell record, then the last WQE's first 8 bytes to UAR + 0x800 (§6.6). */
+/* The doorbell record, then the last WQE's first 8 bytes to UAR + 0x800 (prm/mlx5_eth §6.6). */
 void
 sq_ring(struct fx *f)
 {

@@ -87,7 +87,9 @@ testsuite_teardown(void)
 		printf("objects left in %s\n", "mlx5v_sim20");
 }
 
-/* Loop wire: a UDP frame comes back with the CQE fields of §8.2 and the bytes intact. */
+/*
+ * Loop wire: a UDP frame comes back with the CQE fields of prm/mlx5_eth §8.2 and the bytes intact.
+ */
 static int
 test_ethdp_loop(void)
 {
@@ -266,7 +268,9 @@ l4_fte(struct fx *f, uint32_t ft, uint32_t index, uint32_t fg, const uint8_t *m,
 	return cmd(f, "SET_FTE", in, sizeof(in), out, sizeof(out));
 }
 
-/* The outer header fields of the L4 test: IP protocol, UDP dport, IPv4 source (§4.10). */
+/*
+ * The outer header fields of the L4 test: IP protocol, UDP dport, IPv4 source (prm/mlx5_eth §4.10).
+ */
 static void
 l4_match(uint8_t *m, uint8_t proto, uint16_t dport, uint32_t sip)
 {
@@ -277,7 +281,7 @@ l4_match(uint8_t *m, uint8_t proto, uint16_t dport, uint32_t sip)
 		 sip);
 }
 
-/* A level-1 table of 2 entries (§4.10); @return its id, or a negative value. */
+/* A level-1 table of 2 entries (prm/mlx5_eth §4.10); @return its id, or a negative value. */
 static int64_t
 level1_table(struct fx *f)
 {
@@ -565,7 +569,7 @@ test_ethdp_out_of_buffer(void)
 /*
  * The SQ's WQE idx failed: one error CQE (REQ_ERR, syndrome synd, vendor syndrome vsynd),
  * the SQ in ERR, nothing on the wire (leak: what it would mean), then recovered as a driver
- * does: ERR -> RST -> RDY, counters from 0 (§5.2).
+ * does: ERR -> RST -> RDY, counters from 0 (prm/mlx5_eth §5.2).
  */
 static int
 sq_error_recover(struct fx *f, uint16_t idx, uint8_t synd, uint8_t vsynd, const char *leak)
@@ -609,7 +613,10 @@ test_ethdp_lkey_errors(void)
 
 	TEST_ASSERT_SUCCESS(lkey_case(f, 0xabcd00, 0, 0x01), "unknown lkey");
 	TEST_ASSERT_SUCCESS(lkey_case(f, f->lkey, f->iova + MEM_SIZE, 0x02), "out of range");
-	/* The fixture's SQ has rlky 0: the reserved lkey is a key it may not use (§4.2). */
+	/*
+	 * The fixture's SQ has rlky 0: the reserved lkey is a key it may not use
+	 * (prm/mlx5_eth §4.2).
+	 */
 	TEST_ASSERT_SUCCESS(lkey_case(f, MLX5V_SIM_ETH_RESD_LKEY, 0, 0x05), "resd without rlky");
 	/* A write-only key: no local read for a gather. */
 	memset(in, 0, sizeof(in));
@@ -755,7 +762,7 @@ test_ethdp_tx_err_knob(void)
 	TEST_ASSERT_EQUAL(cqe[CQE_OP_OWN] >> 4, MLX5V_CQE_OPCODE_REQ_ERR, "opcode");
 	TEST_ASSERT_EQUAL(cqe[CQE_SYND], 0x02, "syndrome LOCAL_QP_OP_ERR");
 	TEST_ASSERT_EQUAL(sq_state(f), 3, "SQ not in ERR");
-	/* With flush_in_error_en the next WQE is flushed (§8.4). */
+	/* With flush_in_error_en the next WQE is flushed (prm/mlx5_eth §8.4). */
 	sq_send(f, frame, sizeof(frame), 0, f->lkey, 0);
 	cqe = cq_wait(f, 0);
 	TEST_ASSERT_NOT_NULL(cqe, "no flush CQE");

@@ -2357,7 +2357,7 @@ test_net_mlx5v_dp_inner_inline(void)
 
 /*
  * A device whose send WQEs are at most 256 bytes (cap max_wqe_sz_sq, doc/guides/prm/
- * mlx5_eth.rst §6.1), with SEND WQEs and with multi-packet ones: a packet of
+ * mlx5_eth.rst prm/mlx5_eth §6.1), with SEND WQEs and with multi-packet ones: a packet of
  * nb_mtu_seg_max segments arrives, one of a segment more is refused by the PMD (counted as
  * an error, not sent), and bursts of plain packets arrive whole (a multi-packet WQE holds
  * no more packets than the size allows). The simulator refuses a larger WQE.
@@ -2446,8 +2446,8 @@ bf_run(const char *caps, int unused)
 
 /*
  * BlueFlame registers of 256 and of 1024 bytes (cap log_bf_reg_size, doc/guides/prm/
- * mlx5_eth.rst §6.6): eight Tx queues ring the halves in turn; a frame from each arrives.
- * The simulator refuses a doorbell anywhere else than the start of a half.
+ * mlx5_eth.rst prm/mlx5_eth §6.6): eight Tx queues ring the halves in turn; a frame from each
+ * arrives. The simulator refuses a doorbell anywhere else than the start of a half.
  */
 static int
 test_net_mlx5v_dp_bf_regs(void)
