@@ -103,6 +103,10 @@ mlx5v_ifc_set(void *p, unsigned int dw, unsigned int shift, uint32_t mask, uint3
 		      MLX5V_IFC_MASK(type, fld), (uint32_t)(v)); \
 } while (0)
 
+/** Short forms, for command builders (rdma-core's DEVX_GET/DEVX_SET have this shape). */
+#define MLX5V_GET(type, p, fld) MLX5V_IFC_GET(type, p, fld)
+#define MLX5V_SET(type, p, fld, v) MLX5V_IFC_SET(type, p, fld, v)
+
 /** Read a 64-bit, 64-bit aligned big-endian field. */
 #define MLX5V_IFC_GET64(type, p, fld) __extension__ ({ \
 	uint64_t be_; \

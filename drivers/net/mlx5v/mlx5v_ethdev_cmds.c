@@ -20,8 +20,6 @@
 #include "mlx5v_prm_eth.h"
 #include "rte_pmd_mlx5v_prm.h"
 
-#define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
-#define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
 /* The function's one physical port (prm/mlx5_eth §4.12). */
 #define LOCAL_PORT 1
@@ -71,29 +69,29 @@ caps_eth(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 		return -ENOMEM;
 	cap = MLX5V_IFC_ADDR_OF(query_hca_cap_out, out, capability);
 	memset(in, 0, sizeof(in));
-	SET(query_hca_cap_in, in, opcode, MLX5V_CMD_OP_QUERY_HCA_CAP);
-	SET(query_hca_cap_in, in, op_mod,
+	MLX5V_SET(query_hca_cap_in, in, opcode, MLX5V_CMD_OP_QUERY_HCA_CAP);
+	MLX5V_SET(query_hca_cap_in, in, op_mod,
 	    (MLX5V_CAP_TYPE_ETH_OFFLOADS << 1) | MLX5V_CAP_MODE_CUR);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, MLX5V_IFC_BYTES(query_hca_cap_out));
 	if (ret == 0) {
-		caps->csum_cap = GET(eth_offload_cap, cap, csum_cap);
-		caps->vlan_cap = GET(eth_offload_cap, cap, vlan_cap);
-		caps->wqe_vlan_insert = GET(eth_offload_cap, cap, wqe_vlan_insert);
-		caps->wqe_inline_mode = GET(eth_offload_cap, cap, wqe_inline_mode);
-		caps->max_lso_cap = GET(eth_offload_cap, cap, max_lso_cap);
+		caps->csum_cap = MLX5V_GET(eth_offload_cap, cap, csum_cap);
+		caps->vlan_cap = MLX5V_GET(eth_offload_cap, cap, vlan_cap);
+		caps->wqe_vlan_insert = MLX5V_GET(eth_offload_cap, cap, wqe_vlan_insert);
+		caps->wqe_inline_mode = MLX5V_GET(eth_offload_cap, cap, wqe_inline_mode);
+		caps->max_lso_cap = MLX5V_GET(eth_offload_cap, cap, max_lso_cap);
 		/* prm/mlx5_empw §1.1: the enhanced form of the multi-packet send WQE. */
-		caps->empw = GET(eth_offload_cap, cap, multi_pkt_send_wqe) != 0 &&
-			     GET(eth_offload_cap, cap, enhanced_multi_pkt_send_wqe);
+		caps->empw = MLX5V_GET(eth_offload_cap, cap, multi_pkt_send_wqe) != 0 &&
+			     MLX5V_GET(eth_offload_cap, cap, enhanced_multi_pkt_send_wqe);
 	}
 	free(out);
 	if (ret != 0)
 		return ret;
 	/* Data segments carry IOVAs under the reserved lkey (prm/mlx5_eth §4.2): no MKEY. */
 	memset(in, 0, sizeof(in));
-	SET(eth_cmd_in, in, opcode, MLX5V_CMD_OP_QUERY_SPECIAL_CONTEXTS);
+	MLX5V_SET(eth_cmd_in, in, opcode, MLX5V_CMD_OP_QUERY_SPECIAL_CONTEXTS);
 	ret = mlx5v_cmd_exec(dev, in, MLX5V_IFC_BYTES(eth_cmd_in), sc_out, sizeof(sc_out));
 	if (ret == 0)
-		caps->resd_lkey = GET(query_special_contexts_out, sc_out, resd_lkey);
+		caps->resd_lkey = MLX5V_GET(query_special_contexts_out, sc_out, resd_lkey);
 	return ret;
 }
 
@@ -115,29 +113,30 @@ caps_ft(struct mlx5v_dev *dev, const uint8_t *gen, struct mlx5v_ethdev_caps *cap
 
 	if (out == NULL)
 		return -ENOMEM;
-	caps->flex_icmp4 = (GET(cmd_hca_cap_eth, gen, flex_parser_protocols) &
+	caps->flex_icmp4 = (MLX5V_GET(cmd_hca_cap_eth, gen, flex_parser_protocols) &
 			    MLX5V_FLEX_PARSER_ICMP_V4) != 0;
-	caps->flex_icmp6 = (GET(cmd_hca_cap_eth, gen, flex_parser_protocols) &
+	caps->flex_icmp6 = (MLX5V_GET(cmd_hca_cap_eth, gen, flex_parser_protocols) &
 			    MLX5V_FLEX_PARSER_ICMP_V6) != 0;
 	memset(in, 0, sizeof(in));
-	SET(query_hca_cap_in, in, opcode, MLX5V_CMD_OP_QUERY_HCA_CAP);
-	SET(query_hca_cap_in, in, op_mod, (MLX5V_CAP_TYPE_FLOW_TABLE << 1) | MLX5V_CAP_MODE_CUR);
+	MLX5V_SET(query_hca_cap_in, in, opcode, MLX5V_CMD_OP_QUERY_HCA_CAP);
+	MLX5V_SET(query_hca_cap_in, in,
+		  op_mod, (MLX5V_CAP_TYPE_FLOW_TABLE << 1) | MLX5V_CAP_MODE_CUR);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, MLX5V_IFC_BYTES(query_hca_cap_out));
 	if (ret == 0) {
 		f = MLX5V_IFC_ADDR_OF(flow_table_nic_cap,
 				      MLX5V_IFC_ADDR_OF(query_hca_cap_out, out, capability),
 				      flow_table_properties_nic_receive.ft_field_support);
-		caps->ft_vxlan_vni = GET(ft_fields_supported, f, outer_vxlan_vni);
-		caps->ft_inner = GET(ft_fields_supported, f, inner_dmac) &&
-				 GET(ft_fields_supported, f, inner_smac) &&
-				 GET(ft_fields_supported, f, inner_ether_type) &&
-				 GET(ft_fields_supported, f, inner_ip_version) &&
-				 GET(ft_fields_supported, f, inner_first_vid) &&
-				 GET(ft_fields_supported, f, inner_sip) &&
-				 GET(ft_fields_supported, f, inner_dip) &&
-				 GET(ft_fields_supported, f, inner_ip_protocol) &&
-				 GET(ft_fields_supported, f, inner_udp_dport) &&
-				 GET(ft_fields_supported, f, inner_tcp_dport);
+		caps->ft_vxlan_vni = MLX5V_GET(ft_fields_supported, f, outer_vxlan_vni);
+		caps->ft_inner = MLX5V_GET(ft_fields_supported, f, inner_dmac) &&
+				 MLX5V_GET(ft_fields_supported, f, inner_smac) &&
+				 MLX5V_GET(ft_fields_supported, f, inner_ether_type) &&
+				 MLX5V_GET(ft_fields_supported, f, inner_ip_version) &&
+				 MLX5V_GET(ft_fields_supported, f, inner_first_vid) &&
+				 MLX5V_GET(ft_fields_supported, f, inner_sip) &&
+				 MLX5V_GET(ft_fields_supported, f, inner_dip) &&
+				 MLX5V_GET(ft_fields_supported, f, inner_ip_protocol) &&
+				 MLX5V_GET(ft_fields_supported, f, inner_udp_dport) &&
+				 MLX5V_GET(ft_fields_supported, f, inner_tcp_dport);
 	}
 	free(out);
 	return ret;
@@ -154,14 +153,14 @@ pcam_query(struct mlx5v_dev *dev, const uint8_t *cap, struct mlx5v_ethdev_caps *
 	int ret;
 
 	caps->ptys_ext = 0;
-	if (!GET(cmd_hca_cap_eth, cap, pcam_reg))
+	if (!MLX5V_GET(cmd_hca_cap_eth, cap, pcam_reg))
 		return 0;
 	/* feature_group 0 and access_reg_group 0: the enhanced features of the port. */
 	memset(reg, 0, sizeof(reg));
 	ret = access_reg(dev, MLX5V_REG_PCAM, 0, reg, sizeof(reg));
 	if (ret != 0)
 		return ret;
-	caps->ptys_ext = GET(pcam_reg, reg, ptys_extended_ethernet);
+	caps->ptys_ext = MLX5V_GET(pcam_reg, reg, ptys_extended_ethernet);
 	return 0;
 }
 
@@ -175,29 +174,30 @@ mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 
 	if (cap == NULL)
 		return -ENODEV;
-	caps->log_max_wq_sz = GET(cmd_hca_cap_eth, cap, log_max_wq_sz);
-	caps->log_max_uc_list = GET(cmd_hca_cap_eth, cap, log_max_current_uc_list);
-	caps->log_max_mc_list = GET(cmd_hca_cap_eth, cap, log_max_current_mc_list);
-	caps->log_max_rqt_size = GET(cmd_hca_cap_eth, cap, log_max_rqt_size);
-	caps->cqe_comp = GET(cmd_hca_cap_eth, cap, cqe_compression);
-	caps->mini_cqe_ftag = GET(cmd_hca_cap_eth, cap, mini_cqe_resp_flow_tag);
-	caps->mini_cqe_l34h = GET(cmd_hca_cap_eth, cap, mini_cqe_resp_l3_l4_tag);
+	caps->log_max_wq_sz = MLX5V_GET(cmd_hca_cap_eth, cap, log_max_wq_sz);
+	caps->log_max_uc_list = MLX5V_GET(cmd_hca_cap_eth, cap, log_max_current_uc_list);
+	caps->log_max_mc_list = MLX5V_GET(cmd_hca_cap_eth, cap, log_max_current_mc_list);
+	caps->log_max_rqt_size = MLX5V_GET(cmd_hca_cap_eth, cap, log_max_rqt_size);
+	caps->cqe_comp = MLX5V_GET(cmd_hca_cap_eth, cap, cqe_compression);
+	caps->mini_cqe_ftag = MLX5V_GET(cmd_hca_cap_eth, cap, mini_cqe_resp_flow_tag);
+	caps->mini_cqe_l34h = MLX5V_GET(cmd_hca_cap_eth, cap, mini_cqe_resp_l3_l4_tag);
 	/*
 	 * Receive WQEs of 16-byte data segments up to max_wqe_sz_rq bytes (prm/mlx5_eth §7.1; 0:
 	 * unsaid).
 	 */
 	caps->rx_max_sges_log = MLX5V_ETH_RX_MAX_SGES_LOG;
-	while (caps->rx_max_sges_log > 0 && GET(cmd_hca_cap_eth, cap, max_wqe_sz_rq) != 0 &&
-	       (MLX5V_WQE_DS << caps->rx_max_sges_log) > GET(cmd_hca_cap_eth, cap, max_wqe_sz_rq))
+	while (caps->rx_max_sges_log > 0 && MLX5V_GET(cmd_hca_cap_eth, cap, max_wqe_sz_rq) != 0 &&
+	       (MLX5V_WQE_DS << caps->rx_max_sges_log) >
+			       MLX5V_GET(cmd_hca_cap_eth, cap, max_wqe_sz_rq))
 		caps->rx_max_sges_log--;
 	caps->fw_rev = dev->fw_rev;
 	/*
 	 * prm/mlx5_eth §6.1: the largest send WQE in bytes, at most the 63 DS a control segment
 	 * counts.
 	 */
-	caps->max_wqe_ds = RTE_MIN(GET(cmd_hca_cap_eth, cap, max_wqe_sz_sq) / MLX5V_WQE_DS,
+	caps->max_wqe_ds = RTE_MIN(MLX5V_GET(cmd_hca_cap_eth, cap, max_wqe_sz_sq) / MLX5V_WQE_DS,
 				   (uint32_t)MLX5V_WQE_MAX_DS);
-	caps->log_bf_reg_size = GET(cmd_hca_cap_eth, cap, log_bf_reg_size);
+	caps->log_bf_reg_size = MLX5V_GET(cmd_hca_cap_eth, cap, log_bf_reg_size);
 	/* A half must hold the 8-byte doorbell and the registers fit the UAR's second half. */
 	if (caps->log_bf_reg_size < 4 || caps->log_bf_reg_size > 11) {
 		MLX5V_ETH_LOG(WARNING, "log_bf_reg_size %u: taken as 9 (512-byte registers)",
@@ -205,9 +205,9 @@ mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 		caps->log_bf_reg_size = 9;
 	}
 	ret = mlx5v_ethdev_cmd_pmtu_get(dev, &caps->max_hw_mtu, &oper);
-	if (ret == 0 && GET(cmd_hca_cap_eth, cap, eth_net_offloads))
+	if (ret == 0 && MLX5V_GET(cmd_hca_cap_eth, cap, eth_net_offloads))
 		ret = caps_eth(dev, caps);
-	if (ret == 0 && GET(cmd_hca_cap_eth, cap, nic_flow_table))
+	if (ret == 0 && MLX5V_GET(cmd_hca_cap_eth, cap, nic_flow_table))
 		ret = caps_ft(dev, cap, caps);
 	if (ret != 0)
 		return ret;
@@ -247,8 +247,8 @@ vport_query(struct mlx5v_dev *dev, uint8_t *out, size_t outlen)
 	uint8_t in[MLX5V_IFC_BYTES(query_nic_vport_context_in)];
 
 	memset(in, 0, sizeof(in));
-	SET(query_nic_vport_context_in, in, opcode, MLX5V_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
-	SET(query_nic_vport_context_in, in, allowed_list_type, MLX5V_VPORT_LIST_UC);
+	MLX5V_SET(query_nic_vport_context_in, in, opcode, MLX5V_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
+	MLX5V_SET(query_nic_vport_context_in, in, allowed_list_type, MLX5V_VPORT_LIST_UC);
 	return mlx5v_cmd_exec(dev, in, sizeof(in), out, outlen);
 }
 
@@ -267,11 +267,11 @@ mlx5v_ethdev_cmd_vport_query(struct mlx5v_dev *dev, struct mlx5v_ethdev_vport *v
 		return ret;
 	mac_from_layout(&v->perm_mac, MLX5V_IFC_ADDR_OF(nic_vport_context, ctx,
 							 permanent_address));
-	v->hw_mtu = GET(nic_vport_context, ctx, mtu);
-	v->promisc_all = GET(nic_vport_context, ctx, promisc_all);
-	v->promisc_mc = GET(nic_vport_context, ctx, promisc_mc);
-	v->uc_n = GET(nic_vport_context, ctx, allowed_list_size);
-	v->min_inline_mode = GET(nic_vport_context, ctx, min_wqe_inline_mode);
+	v->hw_mtu = MLX5V_GET(nic_vport_context, ctx, mtu);
+	v->promisc_all = MLX5V_GET(nic_vport_context, ctx, promisc_all);
+	v->promisc_mc = MLX5V_GET(nic_vport_context, ctx, promisc_mc);
+	v->uc_n = MLX5V_GET(nic_vport_context, ctx, allowed_list_size);
+	v->min_inline_mode = MLX5V_GET(nic_vport_context, ctx, min_wqe_inline_mode);
 	return 0;
 }
 
@@ -288,7 +288,7 @@ mlx5v_ethdev_cmd_vport_uc_get(struct mlx5v_dev *dev, unsigned int i,
 	ret = vport_query(dev, out, sizeof(out));
 	if (ret != 0)
 		return ret;
-	if (i >= GET(nic_vport_context, ctx, allowed_list_size))
+	if (i >= MLX5V_GET(nic_vport_context, ctx, allowed_list_size))
 		return -ENOENT;
 	mac_from_layout(mac, out + MLX5V_IFC_BYTES(query_nic_vport_context_out) + i * MAC_ENTRY);
 	return 0;
@@ -299,7 +299,7 @@ static uint8_t *
 vport_modify_init(uint8_t *in, size_t inlen)
 {
 	memset(in, 0, inlen);
-	SET(modify_nic_vport_context_in, in, opcode, MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT);
+	MLX5V_SET(modify_nic_vport_context_in, in, opcode, MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT);
 	return MLX5V_IFC_ADDR_OF(modify_nic_vport_context_in, in, ctx);
 }
 
@@ -317,9 +317,9 @@ mlx5v_ethdev_cmd_vport_promisc(struct mlx5v_dev *dev, int all, int mc)
 	uint8_t in[MLX5V_IFC_BYTES(modify_nic_vport_context_in)];
 	uint8_t *ctx = vport_modify_init(in, sizeof(in));
 
-	SET(modify_nic_vport_context_in, in, field_select_promisc, 1);
-	SET(nic_vport_context, ctx, promisc_all, !!all);
-	SET(nic_vport_context, ctx, promisc_mc, !!mc);
+	MLX5V_SET(modify_nic_vport_context_in, in, field_select_promisc, 1);
+	MLX5V_SET(nic_vport_context, ctx, promisc_all, !!all);
+	MLX5V_SET(nic_vport_context, ctx, promisc_mc, !!mc);
 	return vport_modify(dev, in, sizeof(in));
 }
 
@@ -329,8 +329,8 @@ mlx5v_ethdev_cmd_vport_mtu(struct mlx5v_dev *dev, uint16_t hw_mtu)
 	uint8_t in[MLX5V_IFC_BYTES(modify_nic_vport_context_in)];
 	uint8_t *ctx = vport_modify_init(in, sizeof(in));
 
-	SET(modify_nic_vport_context_in, in, field_select_mtu, 1);
-	SET(nic_vport_context, ctx, mtu, hw_mtu);
+	MLX5V_SET(modify_nic_vport_context_in, in, field_select_mtu, 1);
+	MLX5V_SET(nic_vport_context, ctx, mtu, hw_mtu);
 	return vport_modify(dev, in, sizeof(in));
 }
 
@@ -346,10 +346,10 @@ mlx5v_ethdev_cmd_vport_list(struct mlx5v_dev *dev, int mc, const struct rte_ethe
 	if (n > MLX5V_ETH_MAX_MAC)
 		return -EINVAL;
 	ctx = vport_modify_init(in, inlen);
-	SET(modify_nic_vport_context_in, in, field_select_addresses_list, 1);
-	SET(nic_vport_context, ctx, allowed_list_type,
+	MLX5V_SET(modify_nic_vport_context_in, in, field_select_addresses_list, 1);
+	MLX5V_SET(nic_vport_context, ctx, allowed_list_type,
 	    mc ? MLX5V_VPORT_LIST_MC : MLX5V_VPORT_LIST_UC);
-	SET(nic_vport_context, ctx, allowed_list_size, n);
+	MLX5V_SET(nic_vport_context, ctx, allowed_list_size, n);
 	for (i = 0; i < n; i++)
 		mac_to_layout(in + MLX5V_IFC_BYTES(modify_nic_vport_context_in) + i * MAC_ENTRY,
 			      &mac[i]);
@@ -368,9 +368,10 @@ access_reg(struct mlx5v_dev *dev, uint16_t id, int write, uint8_t *reg, size_t s
 	RTE_BUILD_BUG_ON(PAOS_LEN > REG_MAX_LEN || PMTU_LEN > REG_MAX_LEN ||
 			 PTYS_LEN > REG_MAX_LEN);
 	memset(in, 0, len);
-	SET(access_reg_in, in, opcode, MLX5V_CMD_OP_ACCESS_REG);
-	SET(access_reg_in, in, op_mod, write ? MLX5V_ACCESS_REG_WRITE : MLX5V_ACCESS_REG_READ);
-	SET(access_reg_in, in, register_id, id);
+	MLX5V_SET(access_reg_in, in, opcode, MLX5V_CMD_OP_ACCESS_REG);
+	MLX5V_SET(access_reg_in, in, op_mod,
+		  write ? MLX5V_ACCESS_REG_WRITE : MLX5V_ACCESS_REG_READ);
+	MLX5V_SET(access_reg_in, in, register_id, id);
 	memcpy(in + MLX5V_IFC_BYTES(access_reg_in), reg, size);
 	ret = mlx5v_cmd_exec(dev, in, len, out, len);
 	if (ret == 0)
@@ -385,12 +386,12 @@ mlx5v_ethdev_cmd_paos_get(struct mlx5v_dev *dev, int *admin_up, int *oper_up)
 	int ret;
 
 	memset(reg, 0, sizeof(reg));
-	SET(paos_reg, reg, local_port, LOCAL_PORT);
+	MLX5V_SET(paos_reg, reg, local_port, LOCAL_PORT);
 	ret = access_reg(dev, MLX5V_REG_PAOS, 0, reg, sizeof(reg));
 	if (ret != 0)
 		return ret;
-	*admin_up = GET(paos_reg, reg, admin_status) == MLX5V_PAOS_UP;
-	*oper_up = GET(paos_reg, reg, oper_status) == MLX5V_PAOS_UP;
+	*admin_up = MLX5V_GET(paos_reg, reg, admin_status) == MLX5V_PAOS_UP;
+	*oper_up = MLX5V_GET(paos_reg, reg, oper_status) == MLX5V_PAOS_UP;
 	return 0;
 }
 
@@ -400,10 +401,10 @@ mlx5v_ethdev_cmd_paos_set(struct mlx5v_dev *dev, int up)
 	uint8_t reg[PAOS_LEN];
 
 	memset(reg, 0, sizeof(reg));
-	SET(paos_reg, reg, local_port, LOCAL_PORT);
-	SET(paos_reg, reg, admin_status, up ? MLX5V_PAOS_UP : MLX5V_PAOS_DOWN);
+	MLX5V_SET(paos_reg, reg, local_port, LOCAL_PORT);
+	MLX5V_SET(paos_reg, reg, admin_status, up ? MLX5V_PAOS_UP : MLX5V_PAOS_DOWN);
 	/* ase: the admin status field is written only with this bit set (prm/mlx5_eth §11.1). */
-	SET(paos_reg, reg, ase, 1);
+	MLX5V_SET(paos_reg, reg, ase, 1);
 	return access_reg(dev, MLX5V_REG_PAOS, 1, reg, sizeof(reg));
 }
 
@@ -477,8 +478,8 @@ mlx5v_ethdev_cmd_ptys_speed(struct mlx5v_dev *dev, int ext, uint32_t *mbps)
 	int ret;
 
 	memset(reg, 0, sizeof(reg));
-	SET(ptys_reg, reg, local_port, LOCAL_PORT);
-	SET(ptys_reg, reg, proto_mask, MLX5V_PTYS_PROTO_ETH);
+	MLX5V_SET(ptys_reg, reg, local_port, LOCAL_PORT);
+	MLX5V_SET(ptys_reg, reg, proto_mask, MLX5V_PTYS_PROTO_ETH);
 	ret = access_reg(dev, MLX5V_REG_PTYS, 0, reg, sizeof(reg));
 	if (ret != 0)
 		return ret;
@@ -486,7 +487,8 @@ mlx5v_ethdev_cmd_ptys_speed(struct mlx5v_dev *dev, int ext, uint32_t *mbps)
 	 * prm/mlx5_eth §11.3: the extended fields when PCAM says so; one bit set while the link is
 	 * up.
 	 */
-	oper = ext ? GET(ptys_reg, reg, ext_eth_proto_oper) : GET(ptys_reg, reg, eth_proto_oper);
+	oper = ext ? MLX5V_GET(ptys_reg, reg, ext_eth_proto_oper)
+		   : MLX5V_GET(ptys_reg, reg, eth_proto_oper);
 	*mbps = RTE_ETH_SPEED_NUM_NONE;
 	for (i = 0; i < 32; i++)
 		if ((oper & (UINT32_C(1) << i)) && tbl[i] > *mbps)
@@ -501,12 +503,12 @@ mlx5v_ethdev_cmd_pmtu_get(struct mlx5v_dev *dev, uint16_t *max_mtu, uint16_t *op
 	int ret;
 
 	memset(reg, 0, sizeof(reg));
-	SET(pmtu_reg, reg, local_port, LOCAL_PORT);
+	MLX5V_SET(pmtu_reg, reg, local_port, LOCAL_PORT);
 	ret = access_reg(dev, MLX5V_REG_PMTU, 0, reg, sizeof(reg));
 	if (ret != 0)
 		return ret;
-	*max_mtu = GET(pmtu_reg, reg, max_mtu);
-	*oper_mtu = GET(pmtu_reg, reg, oper_mtu);
+	*max_mtu = MLX5V_GET(pmtu_reg, reg, max_mtu);
+	*oper_mtu = MLX5V_GET(pmtu_reg, reg, oper_mtu);
 	return 0;
 }
 
@@ -516,8 +518,8 @@ mlx5v_ethdev_cmd_pmtu_set(struct mlx5v_dev *dev, uint16_t hw_mtu)
 	uint8_t reg[PMTU_LEN];
 
 	memset(reg, 0, sizeof(reg));
-	SET(pmtu_reg, reg, local_port, LOCAL_PORT);
-	SET(pmtu_reg, reg, admin_mtu, hw_mtu);
+	MLX5V_SET(pmtu_reg, reg, local_port, LOCAL_PORT);
+	MLX5V_SET(pmtu_reg, reg, admin_mtu, hw_mtu);
 	return access_reg(dev, MLX5V_REG_PMTU, 1, reg, sizeof(reg));
 }
 
@@ -532,7 +534,7 @@ obj_create(struct mlx5v_dev *dev, const uint8_t *in, size_t inlen, uint32_t *id)
 
 	ret = mlx5v_cmd_exec(dev, in, inlen, out, sizeof(out));
 	if (ret == 0)
-		*id = GET(eth_obj_out, out, obj_id);
+		*id = MLX5V_GET(eth_obj_out, out, obj_id);
 	return ret;
 }
 
@@ -547,7 +549,7 @@ static uint8_t *
 in_init(uint8_t *in, size_t inlen, uint16_t opcode)
 {
 	memset(in, 0, inlen);
-	SET(eth_cmd_in, in, opcode, opcode);
+	MLX5V_SET(eth_cmd_in, in, opcode, opcode);
 	return in;
 }
 
@@ -569,7 +571,7 @@ mlx5v_ethdev_cmd_alloc(struct mlx5v_dev *dev, enum mlx5v_ethdev_obj kind, uint32
 		in_init(in, sizeof(in), MLX5V_CMD_OP_ALLOC_Q_COUNTER);
 		ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 		if (ret == 0)
-			*id = GET(alloc_q_counter_out, out, counter_set_id);
+			*id = MLX5V_GET(alloc_q_counter_out, out, counter_set_id);
 		return ret;
 	default:
 		return -EINVAL;
@@ -594,14 +596,14 @@ mlx5v_ethdev_cmd_destroy(struct mlx5v_dev *dev, enum mlx5v_ethdev_obj kind, uint
 	RTE_BUILD_BUG_ON(MLX5V_IFC_BYTES(dealloc_q_counter_in) < MLX5V_IFC_BYTES(eth_obj_in));
 	if (kind == MLX5V_ETHDEV_OBJ_QCNT) {
 		in_init(in, sizeof(in), MLX5V_CMD_OP_DEALLOC_Q_COUNTER);
-		SET(dealloc_q_counter_in, in, counter_set_id, id);
+		MLX5V_SET(dealloc_q_counter_in, in, counter_set_id, id);
 		mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 		return;
 	}
 	if ((unsigned int)kind >= MLX5V_ETHDEV_OBJ_MAX || opcode[kind] == 0)
 		return;
 	in_init(in, MLX5V_IFC_BYTES(eth_obj_in), opcode[kind]);
-	SET(eth_obj_in, in, obj_id, id);
+	MLX5V_SET(eth_obj_in, in, obj_id, id);
 	/* A failure is logged by the command layer; teardown goes on (contributing/style §4). */
 	mlx5v_cmd_exec(dev, in, MLX5V_IFC_BYTES(eth_obj_in), out, sizeof(out));
 }
@@ -614,11 +616,11 @@ mlx5v_ethdev_cmd_qcnt_query(struct mlx5v_dev *dev, uint32_t id, int clear, uint6
 	int ret;
 
 	in_init(in, sizeof(in), MLX5V_CMD_OP_QUERY_Q_COUNTER);
-	SET(query_q_counter_in, in, clear, !!clear);
-	SET(query_q_counter_in, in, counter_set_id, id);
+	MLX5V_SET(query_q_counter_in, in, clear, !!clear);
+	MLX5V_SET(query_q_counter_in, in, counter_set_id, id);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 	if (ret == 0)
-		*oob = GET(query_q_counter_out, out, out_of_buffer);
+		*oob = MLX5V_GET(query_q_counter_out, out, out_of_buffer);
 	return ret;
 }
 
@@ -628,7 +630,7 @@ mlx5v_ethdev_cmd_tis_create(struct mlx5v_dev *dev, uint32_t td, uint32_t *tisn)
 	uint8_t in[MLX5V_IFC_BYTES(create_tis_in)];
 
 	in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_TIS);
-	SET(create_tis_in, in, ctx.transport_domain, td);
+	MLX5V_SET(create_tis_in, in, ctx.transport_domain, td);
 	return obj_create(dev, in, sizeof(in), tisn);
 }
 
@@ -641,13 +643,13 @@ wq_fill(uint8_t *wq, uint8_t *pas, const struct mlx5v_ethdev_wq_attr *a)
 {
 	uint32_t i;
 
-	SET(wq, wq, wq_type, 1);       /* cyclic (prm/mlx5_eth §4.5) */
-	SET(wq, wq, pd, a->pd);
-	SET(wq, wq, uar_page, a->uar_page);
+	MLX5V_SET(wq, wq, wq_type, 1);       /* cyclic (prm/mlx5_eth §4.5) */
+	MLX5V_SET(wq, wq, pd, a->pd);
+	MLX5V_SET(wq, wq, uar_page, a->uar_page);
 	MLX5V_IFC_SET64(wq, wq, dbr_addr, a->dbr_iova);
-	SET(wq, wq, log_wq_stride, a->log_stride);
-	SET(wq, wq, log_wq_pg_sz, 0);  /* 4 KiB pages */
-	SET(wq, wq, log_wq_sz, a->log_wq_sz);
+	MLX5V_SET(wq, wq, log_wq_stride, a->log_stride);
+	MLX5V_SET(wq, wq, log_wq_pg_sz, 0);  /* 4 KiB pages */
+	MLX5V_SET(wq, wq, log_wq_sz, a->log_wq_sz);
 	for (i = 0; i < a->npages; i++)
 		MLX5V_IFC_SET64(pas_entry, pas + 8 * i, addr,
 				mlx5v_dma_buf_iova(a->ring, (size_t)i * MLX5V_ETH_RING_PAGE));
@@ -673,8 +675,8 @@ wq_ts_format(struct mlx5v_dev *dev, int sq)
 
 	if (cap == NULL)
 		return WQ_TS_DEFAULT;
-	fmt = sq ? GET(cmd_hca_cap_eth, cap, sq_ts_format) :
-		   GET(cmd_hca_cap_eth, cap, rq_ts_format);
+	fmt = sq ? MLX5V_GET(cmd_hca_cap_eth, cap, sq_ts_format) :
+		   MLX5V_GET(cmd_hca_cap_eth, cap, rq_ts_format);
 	return fmt == WQ_TS_CAP_FREE_RUNNING ? WQ_TS_FREE_RUNNING : WQ_TS_DEFAULT;
 }
 
@@ -694,27 +696,27 @@ wq_create(struct mlx5v_dev *dev, int sq, const struct mlx5v_ethdev_wq_attr *a, u
 		 * Every data segment carries the reserved lkey: the queue must allow it
 		 * (rlky, prm/mlx5_eth §4.2; doc/guides/nics/mlx5v.rst "Memory").
 		 */
-		SET(create_sq_in, in, ctx.rlky, 1);
-		SET(create_sq_in, in, ctx.ts_format, wq_ts_format(dev, 1));
+		MLX5V_SET(create_sq_in, in, ctx.rlky, 1);
+		MLX5V_SET(create_sq_in, in, ctx.ts_format, wq_ts_format(dev, 1));
 		/*
 		 * Errors flush what follows, so recovery can wait for every WQE
 		 * (prm/mlx5_eth §5.2).
 		 */
-		SET(create_sq_in, in, ctx.flush_in_error_en, 1);
-		SET(create_sq_in, in, ctx.min_wqe_inline_mode, a->min_inline_mode);
-		SET(create_sq_in, in, ctx.allow_multi_pkt_send_wqe, a->allow_mpw);
-		SET(create_sq_in, in, ctx.cqn, a->cqn);
-		SET(create_sq_in, in, ctx.tis_lst_sz, 1);
-		SET(create_sq_in, in, ctx.tis_num_0, a->tis_or_qcnt);
+		MLX5V_SET(create_sq_in, in, ctx.flush_in_error_en, 1);
+		MLX5V_SET(create_sq_in, in, ctx.min_wqe_inline_mode, a->min_inline_mode);
+		MLX5V_SET(create_sq_in, in, ctx.allow_multi_pkt_send_wqe, a->allow_mpw);
+		MLX5V_SET(create_sq_in, in, ctx.cqn, a->cqn);
+		MLX5V_SET(create_sq_in, in, ctx.tis_lst_sz, 1);
+		MLX5V_SET(create_sq_in, in, ctx.tis_num_0, a->tis_or_qcnt);
 		wq_fill(MLX5V_IFC_ADDR_OF(create_sq_in, in, ctx.wq), in + base, a);
 	} else {
 		in_init(in, inlen, MLX5V_CMD_OP_CREATE_RQ);
-		SET(create_rq_in, in, ctx.rlky, 1);   /* the reserved lkey, as the SQ */
-		SET(create_rq_in, in, ctx.ts_format, wq_ts_format(dev, 0));
-		SET(create_rq_in, in, ctx.vsd, !!a->vsd);
-		SET(create_rq_in, in, ctx.flush_in_error_en, 1);
-		SET(create_rq_in, in, ctx.cqn, a->cqn);
-		SET(create_rq_in, in, ctx.counter_set_id, a->tis_or_qcnt);
+		MLX5V_SET(create_rq_in, in, ctx.rlky, 1);   /* the reserved lkey, as the SQ */
+		MLX5V_SET(create_rq_in, in, ctx.ts_format, wq_ts_format(dev, 0));
+		MLX5V_SET(create_rq_in, in, ctx.vsd, !!a->vsd);
+		MLX5V_SET(create_rq_in, in, ctx.flush_in_error_en, 1);
+		MLX5V_SET(create_rq_in, in, ctx.cqn, a->cqn);
+		MLX5V_SET(create_rq_in, in, ctx.counter_set_id, a->tis_or_qcnt);
 		wq_fill(MLX5V_IFC_ADDR_OF(create_rq_in, in, ctx.wq), in + base, a);
 	}
 	ret = obj_create(dev, in, inlen, qn);
@@ -765,11 +767,11 @@ mlx5v_ethdev_cmd_rq_reset(struct mlx5v_dev *dev, uint32_t rqn)
 	 * CQE.
 	 */
 	in_init(in, sizeof(in), MLX5V_CMD_OP_QUERY_RQ);
-	SET(eth_obj_in, in, obj_id, rqn);
+	MLX5V_SET(eth_obj_in, in, obj_id, rqn);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 	if (ret != 0)
 		return ret;
-	state = GET(query_rq_out, out, ctx.state);
+	state = MLX5V_GET(query_rq_out, out, ctx.state);
 	if (state == MLX5V_ETHDEV_Q_RST)
 		return 0;
 	return mlx5v_ethdev_cmd_q_modify(dev, 0, rqn, state, MLX5V_ETHDEV_Q_RST);
@@ -786,11 +788,11 @@ mlx5v_ethdev_cmd_rq_vsd(struct mlx5v_dev *dev, uint32_t rqn, int strip)
 	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
 
 	in_init(in, sizeof(in), MLX5V_CMD_OP_MODIFY_RQ);
-	SET(modify_rq_in, in, rqn, rqn);
-	SET(modify_rq_in, in, rq_state, MLX5V_ETHDEV_Q_RDY);
-	SET(modify_rq_in, in, ctx.state, MLX5V_ETHDEV_Q_RDY);
-	SET(modify_rq_in, in, modify_bitmask, MLX5V_MODIFY_RQ_VSD);
-	SET(modify_rq_in, in, ctx.vsd, !strip);
+	MLX5V_SET(modify_rq_in, in, rqn, rqn);
+	MLX5V_SET(modify_rq_in, in, rq_state, MLX5V_ETHDEV_Q_RDY);
+	MLX5V_SET(modify_rq_in, in, ctx.state, MLX5V_ETHDEV_Q_RDY);
+	MLX5V_SET(modify_rq_in, in, modify_bitmask, MLX5V_MODIFY_RQ_VSD);
+	MLX5V_SET(modify_rq_in, in, ctx.vsd, !strip);
 	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 }
 
@@ -804,15 +806,15 @@ mlx5v_ethdev_cmd_q_modify(struct mlx5v_dev *dev, int sq, uint32_t qn, uint32_t c
 
 	if (sq) {
 		in_init(in, MLX5V_IFC_BYTES(modify_sq_in), MLX5V_CMD_OP_MODIFY_SQ);
-		SET(modify_sq_in, in, sqn, qn);
-		SET(modify_sq_in, in, sq_state, cur);
-		SET(modify_sq_in, in, ctx.state, next);
+		MLX5V_SET(modify_sq_in, in, sqn, qn);
+		MLX5V_SET(modify_sq_in, in, sq_state, cur);
+		MLX5V_SET(modify_sq_in, in, ctx.state, next);
 		return mlx5v_cmd_exec(dev, in, MLX5V_IFC_BYTES(modify_sq_in), out, sizeof(out));
 	}
 	in_init(in, MLX5V_IFC_BYTES(modify_rq_in), MLX5V_CMD_OP_MODIFY_RQ);
-	SET(modify_rq_in, in, rqn, qn);
-	SET(modify_rq_in, in, rq_state, cur);
-	SET(modify_rq_in, in, ctx.state, next);
+	MLX5V_SET(modify_rq_in, in, rqn, qn);
+	MLX5V_SET(modify_rq_in, in, rq_state, cur);
+	MLX5V_SET(modify_rq_in, in, ctx.state, next);
 	return mlx5v_cmd_exec(dev, in, MLX5V_IFC_BYTES(modify_rq_in), out, sizeof(out));
 }
 
@@ -828,8 +830,8 @@ mlx5v_ethdev_cmd_rqt_create(struct mlx5v_dev *dev, const uint32_t *rqn, uint32_t
 	if (in == NULL)
 		return -ENOMEM;
 	in_init(in, inlen, MLX5V_CMD_OP_CREATE_RQT);
-	SET(create_rqt_in, in, ctx.rqt_max_size, n);
-	SET(create_rqt_in, in, ctx.rqt_actual_size, n);
+	MLX5V_SET(create_rqt_in, in, ctx.rqt_max_size, n);
+	MLX5V_SET(create_rqt_in, in, ctx.rqt_actual_size, n);
 	for (i = 0; i < n; i++)
 		rte_pmd_mlx5v_prm_set(in + MLX5V_IFC_BYTES(create_rqt_in) + 4 * i, 0, 31, 0,
 				      rqn[i]);
@@ -851,9 +853,9 @@ mlx5v_ethdev_cmd_rqt_modify(struct mlx5v_dev *dev, uint32_t rqtn, const uint32_t
 	if (in == NULL)
 		return -ENOMEM;
 	in_init(in, inlen, MLX5V_CMD_OP_MODIFY_RQT);
-	SET(modify_rqt_in, in, rqtn, rqtn);
-	SET(modify_rqt_in, in, bitmask, 1);  /* the RQ list (prm/mlx5_eth §4.8) */
-	SET(modify_rqt_in, in, ctx.rqt_actual_size, n);
+	MLX5V_SET(modify_rqt_in, in, rqtn, rqtn);
+	MLX5V_SET(modify_rqt_in, in, bitmask, 1);  /* the RQ list (prm/mlx5_eth §4.8) */
+	MLX5V_SET(modify_rqt_in, in, ctx.rqt_actual_size, n);
 	for (i = 0; i < n; i++)
 		rte_pmd_mlx5v_prm_set(in + MLX5V_IFC_BYTES(modify_rqt_in) + 4 * i, 0, 31, 0,
 				      rqn[i]);
@@ -870,17 +872,17 @@ mlx5v_ethdev_cmd_tir_create(struct mlx5v_dev *dev, const struct mlx5v_ethdev_tir
 	uint32_t fields = 0;
 
 	in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_TIR);
-	SET(create_tir_in, in, ctx.disp_type, MLX5V_TIRC_DISP_INDIRECT);
-	SET(create_tir_in, in, ctx.indirect_table, a->rqtn);
-	SET(create_tir_in, in, ctx.rx_hash_fn, MLX5V_TIRC_HASH_TOEPLITZ);
-	SET(create_tir_in, in, ctx.transport_domain, a->td);
-	SET(create_tir_in, in, ctx.hash_outer_l3_prot_type, !!a->ipv6);
-	SET(create_tir_in, in, ctx.hash_outer_l4_prot_type, !!a->udp);
+	MLX5V_SET(create_tir_in, in, ctx.disp_type, MLX5V_TIRC_DISP_INDIRECT);
+	MLX5V_SET(create_tir_in, in, ctx.indirect_table, a->rqtn);
+	MLX5V_SET(create_tir_in, in, ctx.rx_hash_fn, MLX5V_TIRC_HASH_TOEPLITZ);
+	MLX5V_SET(create_tir_in, in, ctx.transport_domain, a->td);
+	MLX5V_SET(create_tir_in, in, ctx.hash_outer_l3_prot_type, !!a->ipv6);
+	MLX5V_SET(create_tir_in, in, ctx.hash_outer_l4_prot_type, !!a->udp);
 	if (a->ip)
 		fields |= MLX5V_HASH_FIELD_SRC_IP | MLX5V_HASH_FIELD_DST_IP;
 	if (a->l4)
 		fields |= MLX5V_HASH_FIELD_L4_SPORT | MLX5V_HASH_FIELD_L4_DPORT;
-	SET(create_tir_in, in, ctx.hash_outer_selected_fields, fields);
+	MLX5V_SET(create_tir_in, in, ctx.hash_outer_selected_fields, fields);
 	memcpy(MLX5V_IFC_ADDR_OF(create_tir_in, in, ctx.rx_hash_toeplitz_key), a->key,
 	       MLX5V_ETH_RSS_KEY_LEN);
 	return obj_create(dev, in, sizeof(in), tirn);
@@ -896,11 +898,11 @@ ft_obj_cmd(struct mlx5v_dev *dev, uint16_t opcode, uint16_t op_mod, uint32_t ft,
 	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
 
 	in_init(in, sizeof(in), opcode);
-	SET(flow_table_obj_in, in, op_mod, op_mod);
-	SET(flow_table_obj_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(flow_table_obj_in, in, table_id, ft);
-	SET(flow_table_obj_in, in, group_id, group);
-	SET(flow_table_obj_in, in, flow_index, index);
+	MLX5V_SET(flow_table_obj_in, in, op_mod, op_mod);
+	MLX5V_SET(flow_table_obj_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(flow_table_obj_in, in, table_id, ft);
+	MLX5V_SET(flow_table_obj_in, in, group_id, group);
+	MLX5V_SET(flow_table_obj_in, in, flow_index, index);
 	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 }
 
@@ -911,9 +913,9 @@ mlx5v_ethdev_cmd_ft_create(struct mlx5v_dev *dev, uint32_t level, uint32_t log_s
 	uint8_t in[MLX5V_IFC_BYTES(create_flow_table_in)];
 
 	in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_FLOW_TABLE);
-	SET(create_flow_table_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(create_flow_table_in, in, ctx.level, level);
-	SET(create_flow_table_in, in, ctx.log_size, log_size);
+	MLX5V_SET(create_flow_table_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(create_flow_table_in, in, ctx.level, level);
+	MLX5V_SET(create_flow_table_in, in, ctx.log_size, log_size);
 	return obj_create(dev, in, sizeof(in), ft);
 }
 
@@ -938,12 +940,12 @@ match_set(uint8_t *o, const struct mlx5v_ethdev_match *m)
 
 	if (m->dmac != NULL) {
 		a = m->dmac->addr_bytes;
-		SET(fte_match_set_lyr_2_4, o, dmac_47_16,
+		MLX5V_SET(fte_match_set_lyr_2_4, o, dmac_47_16,
 		    (uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 | (uint32_t)a[2] << 8 | a[3]);
-		SET(fte_match_set_lyr_2_4, o, dmac_15_0, (uint32_t)a[4] << 8 | a[5]);
+		MLX5V_SET(fte_match_set_lyr_2_4, o, dmac_15_0, (uint32_t)a[4] << 8 | a[5]);
 	}
-	SET(fte_match_set_lyr_2_4, o, ethertype, m->ethertype);
-	SET(fte_match_set_lyr_2_4, o, ip_protocol, m->ip_protocol);
+	MLX5V_SET(fte_match_set_lyr_2_4, o, ethertype, m->ethertype);
+	MLX5V_SET(fte_match_set_lyr_2_4, o, ip_protocol, m->ip_protocol);
 }
 
 int
@@ -953,12 +955,13 @@ mlx5v_ethdev_cmd_fg_create(struct mlx5v_dev *dev, uint32_t ft, uint32_t start, u
 	uint8_t in[MLX5V_IFC_BYTES(create_flow_group_in)];
 
 	in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_FLOW_GROUP);
-	SET(create_flow_group_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(create_flow_group_in, in, table_id, ft);
-	SET(create_flow_group_in, in, start_flow_index, start);
-	SET(create_flow_group_in, in, end_flow_index, end);
+	MLX5V_SET(create_flow_group_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(create_flow_group_in, in, table_id, ft);
+	MLX5V_SET(create_flow_group_in, in, start_flow_index, start);
+	MLX5V_SET(create_flow_group_in, in, end_flow_index, end);
 	if (mask != NULL) {
-		SET(create_flow_group_in, in, match_criteria_enable, MLX5V_MATCH_OUTER_HEADERS);
+		MLX5V_SET(create_flow_group_in, in, match_criteria_enable,
+			  MLX5V_MATCH_OUTER_HEADERS);
 		match_set(MLX5V_IFC_ADDR_OF(create_flow_group_in, in,
 					    match_criteria.outer_headers), mask);
 	}
@@ -980,17 +983,17 @@ mlx5v_ethdev_cmd_fte_set(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uin
 	uint8_t *d = in + MLX5V_IFC_BYTES(set_fte_in);
 
 	in_init(in, sizeof(in), MLX5V_CMD_OP_SET_FLOW_TABLE_ENTRY);
-	SET(set_fte_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(set_fte_in, in, table_id, ft);
-	SET(set_fte_in, in, flow_index, index);
-	SET(set_fte_in, in, ctx.group_id, fg);
-	SET(set_fte_in, in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST);
-	SET(set_fte_in, in, ctx.destination_list_size, 1);
+	MLX5V_SET(set_fte_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(set_fte_in, in, table_id, ft);
+	MLX5V_SET(set_fte_in, in, flow_index, index);
+	MLX5V_SET(set_fte_in, in, ctx.group_id, fg);
+	MLX5V_SET(set_fte_in, in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST);
+	MLX5V_SET(set_fte_in, in, ctx.destination_list_size, 1);
 	if (value != NULL)
 		match_set(MLX5V_IFC_ADDR_OF(set_fte_in, in, ctx.match_value.outer_headers), value);
-	SET(dest_format, d, destination_type,
+	MLX5V_SET(dest_format, d, destination_type,
 	    to_table ? MLX5V_FLOW_DEST_FLOW_TABLE : MLX5V_FLOW_DEST_TIR);
-	SET(dest_format, d, destination_id, dest);
+	MLX5V_SET(dest_format, d, destination_id, dest);
 	return mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 }
 

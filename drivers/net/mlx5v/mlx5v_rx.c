@@ -24,7 +24,6 @@
 #include "mlxv_rx_sg.h"
 #include "rte_pmd_mlx5v.h"
 
-#define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
 
 /* The SSE loops where the build has them: x86 with SSSE3 (rxq->vec says if they run). */
 #if defined(RTE_ARCH_X86) && defined(__SSSE3__)
@@ -187,9 +186,9 @@ rx_want(const struct mlx5v_rxq *rxq)
 static __rte_always_inline uint64_t
 rx_cqe_hash(const uint8_t *cqe, struct rte_mbuf *m)
 {
-	if (GET(cqe_eth, cqe, rss_ip_type) == 0)
+	if (MLX5V_GET(cqe_eth, cqe, rss_ip_type) == 0)
 		return 0;
-	m->hash.rss = GET(cqe_eth, cqe, rss_hash_result);
+	m->hash.rss = MLX5V_GET(cqe_eth, cqe, rss_hash_result);
 	return RTE_MBUF_F_RX_RSS_HASH;
 }
 
@@ -217,7 +216,7 @@ rx_cqe_extra(const uint8_t *cqe, struct rte_mbuf *m, unsigned int want)
 	if (want & RX_WANT_HASH)
 		f |= rx_cqe_hash(cqe, m);
 	if (want & RX_WANT_MARK)
-		f |= rx_tag_flags(GET(cqe_eth, cqe, qpn), m);
+		f |= rx_tag_flags(MLX5V_GET(cqe_eth, cqe, qpn), m);
 	return f;
 }
 
@@ -463,7 +462,7 @@ rx_drain_cq(struct mlx5v_rxq *rxq)
 		if (cqe == NULL)
 			break;
 		n = 1;
-		if (GET(cqe_eth, cqe, cqe_format) == MLX5V_CQE_FORMAT_COMPRESSED)
+		if (MLX5V_GET(cqe_eth, cqe, cqe_format) == MLX5V_CQE_FORMAT_COMPRESSED)
 			n = RTE_MAX(1u, RTE_MIN(rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt)),
 						rxq->cq_nent - k));
 		if (rxq->cqe_comp)
@@ -566,8 +565,8 @@ rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci, int keep)
 	 * ours until the CQ record moves: its op_own byte is rewritten to the one the loops
 	 * compare with (a session's title stays a title on a compressing CQ) and they take it.
 	 */
-	opcode = GET(cqe_eth, cqe, opcode);
-	fmt = GET(cqe_eth, cqe, cqe_format);
+	opcode = MLX5V_GET(cqe_eth, cqe, opcode);
+	fmt = MLX5V_GET(cqe_eth, cqe, cqe_format);
 	if (opcode == MLX5V_CQE_OPCODE_RESP_SEND &&
 	    (fmt != MLX5V_CQE_FORMAT_COMPRESSED || rxq->cqe_comp)) {
 		cqe[RX_CQE_OP_OWN] = fmt == MLX5V_CQE_FORMAT_COMPRESSED ?
@@ -583,7 +582,7 @@ rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci, int keep)
 	if (rxq->sges_log == 0 && !keep)
 		rte_mbuf_raw_free(rxq->elts[rxq->rq_ci & rxq->wqe_mask]);
 	if ((opcode == MLX5V_CQE_OPCODE_RESP_ERR || opcode == MLX5V_CQE_OPCODE_REQ_ERR) &&
-	    rx_synd_needs_reset(GET(cqe_err, cqe, syndrome)))
+	    rx_synd_needs_reset(MLX5V_GET(cqe_err, cqe, syndrome)))
 		rxq->recover = 1;
 	return 1;
 }
@@ -929,7 +928,7 @@ static __rte_noinline void
 rx_zip_l34h(struct rte_mbuf *m, uint32_t title_hdr, const uint8_t *mini, uint64_t extra)
 {
 	const uint32_t hdr = (title_hdr & ~(UINT32_C(0xff) << RX_HDR_TYPE_SHIFT)) |
-			     GET(mini_cqe_l34h, mini, hdr_type) << RX_HDR_TYPE_SHIFT;
+			     MLX5V_GET(mini_cqe_l34h, mini, hdr_type) << RX_HDR_TYPE_SHIFT;
 	const struct rx_meta *meta = &rx_meta[RX_META_INDEX(hdr)];
 	uint64_t flags = meta->ol_flags | extra;
 
@@ -978,13 +977,13 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 	/* The shared fields as rx_cqe_meta() puts them into an mbuf. */
 	tmpl.vlan_tci = 0;
 	rx_cqe_meta(title, &tmpl, 0);
-	hash = rss && (rx_want(rxq) & RX_WANT_HASH) && GET(cqe_eth, title, rss_ip_type) != 0;
+	hash = rss && (rx_want(rxq) & RX_WANT_HASH) && MLX5V_GET(cqe_eth, title, rss_ip_type) != 0;
 	/*
 	 * The flow tag: each mini-CQE's in the FTAG format, else the session's one
 	 * (prm/mlx5_eth §8.5).
 	 */
 	mark = rss && (rx_want(rxq) & RX_WANT_MARK);
-	title_tag = GET(cqe_eth, title, qpn);
+	title_tag = MLX5V_GET(cqe_eth, title, qpn);
 	flags = tmpl.ol_flags | (hash ? RTE_MBUF_F_RX_RSS_HASH : 0);
 	title_hash = rx_cqe_dw(title, MLX5V_IFC_DW(cqe_eth, rss_hash_result));
 	title_hdr = rx_cqe_dw(title, RX_DW_HDR);
@@ -1020,8 +1019,8 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 									   rx_hash_result));
 			if (mark)
 				m->ol_flags |= rx_tag_flags(fmt != MLX5V_MINI_CQE_FMT_FTAG ?
-					title_tag : GET(mini_cqe_ftag, mini, flow_tag_15_0) |
-					GET(mini_cqe_ftag, mini, flow_tag_23_16) << 16, m);
+					title_tag : MLX5V_GET(mini_cqe_ftag, mini, flow_tag_15_0) |
+					MLX5V_GET(mini_cqe_ftag, mini, flow_tag_23_16) << 16, m);
 			sum += len;
 		}
 	}

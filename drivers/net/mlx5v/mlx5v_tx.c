@@ -25,8 +25,6 @@
 #include "mlxv_mbuf_put.h"
 #include "rte_pmd_mlx5v.h"
 
-#define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
-#define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
 /*
  * The AVX2 loops of the lean burst (txq->avx2, mlx5v_avx2_ok()), where the mbuf has buf_iova.
@@ -86,7 +84,7 @@ tx_wqebb(const struct mlx5v_txq *txq, uint16_t idx)
 static inline uint16_t
 tx_wqe_bbs(const struct mlx5v_txq *txq, uint16_t idx)
 {
-	uint32_t ds = GET(wqe_ctrl_seg, tx_wqebb(txq, idx), ds);
+	uint32_t ds = MLX5V_GET(wqe_ctrl_seg, tx_wqebb(txq, idx), ds);
 
 	return (uint16_t)RTE_MAX(1u, (ds + 3) / 4);
 }
@@ -310,7 +308,7 @@ tx_reap(struct mlx5v_txq *txq)
 	 * the reads of the body after that check.
 	 */
 	while ((cqe = rte_pmd_mlx5v_cq_next_cqe(txq->cqes, txq->cq_nent, txq->cq_ci)) != NULL) {
-		idx = GET(cqe_eth, cqe, wqe_counter);
+		idx = MLX5V_GET(cqe_eth, cqe, wqe_counter);
 		txq->cq_ci++;
 		n++;
 		/*
@@ -319,7 +317,7 @@ tx_reap(struct mlx5v_txq *txq)
 		 */
 		if ((uint16_t)(idx - lo) >= (uint16_t)(txq->wqe_pi - lo))
 			continue;
-		if (likely(GET(cqe_eth, cqe, opcode) == MLX5V_CQE_OPCODE_REQ)) {
+		if (likely(MLX5V_GET(cqe_eth, cqe, opcode) == MLX5V_CQE_OPCODE_REQ)) {
 			good = 1;
 			gidx = idx;
 			lo = idx + 1;
@@ -330,12 +328,12 @@ tx_reap(struct mlx5v_txq *txq)
 			tx_wqe_done(txq, gidx);
 		good = 0;
 		freed += tx_free(txq, txq->wqe_elts[idx & txq->wqe_mask]);
-		if (GET(cqe_err, cqe, syndrome) != MLX5V_CQE_SYND_WR_FLUSH) {
+		if (MLX5V_GET(cqe_err, cqe, syndrome) != MLX5V_CQE_SYND_WR_FLUSH) {
 			txq->err_cqes++;
 			MLX5V_ETH_LOG(DEBUG, "port %u Tx queue %u: error CQE 0x%x/0x%x on WQE %u",
 				      txq->port_id, txq->idx,
-				      GET(cqe_err, cqe, syndrome),
-				      GET(cqe_err, cqe, vendor_err_synd), idx);
+				      MLX5V_GET(cqe_err, cqe, syndrome),
+				      MLX5V_GET(cqe_err, cqe, vendor_err_synd), idx);
 		}
 		done = tx_wqe_done(txq, idx);
 		freed += tx_free_failed(txq, done);
@@ -382,7 +380,7 @@ tx_reap_due(struct mlx5v_txq *txq)
 			txq->cq_seen = k;
 			return 0;
 		}
-		if (GET(cqe_eth, cqe, opcode) != MLX5V_CQE_OPCODE_REQ)
+		if (MLX5V_GET(cqe_eth, cqe, opcode) != MLX5V_CQE_OPCODE_REQ)
 			return 1;
 	}
 	return 1;
@@ -443,7 +441,7 @@ tx_lean_reap(struct mlx5v_txq *txq)
 
 	/* Its owner bit was checked by tx_lean_reap_due(): the body is read after it. */
 	rte_io_rmb();
-	idx = GET(cqe_eth, cqe, wqe_counter);
+	idx = MLX5V_GET(cqe_eth, cqe, wqe_counter);
 	if (unlikely((uint16_t)(idx - txq->wqe_ci) >= (uint16_t)(txq->wqe_pi - txq->wqe_ci)))
 		return -1;
 	txq->cq_ci = ci + 1;
@@ -509,7 +507,7 @@ tx_inline_hdr(struct rte_mbuf *m, uint8_t *eseg, uint32_t len, int tag)
 		       src + 2 * RTE_ETHER_ADDR_LEN, len - 2 * RTE_ETHER_ADDR_LEN);
 		len += RTE_VLAN_HLEN;
 	}
-	SET(wqe_eth_seg, eseg, inline_hdr_sz, len);
+	MLX5V_SET(wqe_eth_seg, eseg, inline_hdr_sz, len);
 	return len;
 }
 
@@ -532,10 +530,10 @@ tx_build_tso(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe, uint32_t *
 				 (m->ol_flags & RTE_MBUF_F_TX_VLAN) && txq->vlan_insert);
 	if (*inl_out == 0)
 		return 0;
-	SET(wqe_ctrl_seg, wqe, opcode, MLX5V_WQE_OPC_LSO);
-	SET(wqe_eth_seg, eseg, mss, m->tso_segsz);
-	SET(wqe_eth_seg, eseg, l3_csum, 1);
-	SET(wqe_eth_seg, eseg, l4_csum, 1);
+	MLX5V_SET(wqe_ctrl_seg, wqe, opcode, MLX5V_WQE_OPC_LSO);
+	MLX5V_SET(wqe_eth_seg, eseg, mss, m->tso_segsz);
+	MLX5V_SET(wqe_eth_seg, eseg, l3_csum, 1);
+	MLX5V_SET(wqe_eth_seg, eseg, l4_csum, 1);
 	return hlen;
 }
 
@@ -566,17 +564,17 @@ tx_build(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe)
 			return 0;
 		/* prm/mlx5_eth §6.3: the checksums the device computes. */
 		if (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM)
-			SET(wqe_eth_seg, eseg, l3_csum, 1);
+			MLX5V_SET(wqe_eth_seg, eseg, l3_csum, 1);
 		if (m->ol_flags & RTE_MBUF_F_TX_L4_MASK)
-			SET(wqe_eth_seg, eseg, l4_csum, 1);
+			MLX5V_SET(wqe_eth_seg, eseg, l4_csum, 1);
 		tag = (m->ol_flags & RTE_MBUF_F_TX_VLAN) && txq->vlan_insert;
 		if (tag && txq->vlan_hw) {
 			/*
 			 * prm/mlx5_eth §6.3: no inline header is required, the tag request takes
 			 * its place.
 			 */
-			SET(wqe_eth_seg_vlan, eseg, insert_vlan, 1);
-			SET(wqe_eth_seg_vlan, eseg, vlan_tci, m->vlan_tci);
+			MLX5V_SET(wqe_eth_seg_vlan, eseg, insert_vlan, 1);
+			MLX5V_SET(wqe_eth_seg_vlan, eseg, vlan_tci, m->vlan_tci);
 		} else if (txq->min_inline != 0 || tag) {
 			/*
 			 * prm/mlx5_eth §6.4: the minimum header, or the whole frame when it is
@@ -602,13 +600,13 @@ tx_build(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe)
 		if (tx_pool_map(txq, seg) != 0)
 			return 0;
 		dseg = wqe + d * MLX5V_WQE_DS;
-		SET(wqe_data_seg, dseg, byte_count, seg->data_len - off);
-		SET(wqe_data_seg, dseg, lkey, txq->lkey);
+		MLX5V_SET(wqe_data_seg, dseg, byte_count, seg->data_len - off);
+		MLX5V_SET(wqe_data_seg, dseg, lkey, txq->lkey);
 		MLX5V_IFC_SET64(wqe_data_seg, dseg, addr, rte_pktmbuf_iova_offset(seg, off));
 		off = 0;
 		d++;
 	}
-	SET(wqe_ctrl_seg, wqe, ds, d);
+	MLX5V_SET(wqe_ctrl_seg, wqe, ds, d);
 	return d;
 }
 
@@ -649,7 +647,7 @@ tx_post_general(struct mlx5v_txq *txq, struct rte_mbuf *m, uint16_t pi, unsigned
 	bbs = (uint16_t)((ds + 3) / 4);
 	if (bbs > room)
 		return 0;
-	SET(wqe_ctrl_seg, wqe, wqe_index, pi);
+	MLX5V_SET(wqe_ctrl_seg, wqe, wqe_index, pi);
 	tx_copy(txq, pi, wqe, ds);
 	txq->wqe_elts[pi & txq->wqe_mask] = txq->elts_head;
 	/* Freed in bulk when plain. */
@@ -701,7 +699,7 @@ tx_burst_end(struct mlx5v_txq *txq, uint32_t head, unsigned int i, unsigned int 
 	txq->bytes += bytes;
 	if (ctrl == NULL)
 		return i;
-	SET(wqe_ctrl_seg, ctrl, ce, MLX5V_WQE_CE_ALWAYS);
+	MLX5V_SET(wqe_ctrl_seg, ctrl, ce, MLX5V_WQE_CE_ALWAYS);
 	txq->wqe_pi = pi;
 	tx_ring(txq, ctrl);
 	return i;
@@ -802,7 +800,7 @@ tx_burst(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int fa
 			room--;
 		}
 		if (ctrl != NULL)
-			SET(wqe_ctrl_seg, ctrl, ce, MLX5V_WQE_CE_ALWAYS);
+			MLX5V_SET(wqe_ctrl_seg, ctrl, ce, MLX5V_WQE_CE_ALWAYS);
 	}
 stop:
 	return tx_burst_end(txq, head, i, dropped, bytes, pi, ctrl);
@@ -982,7 +980,7 @@ tx_burst_empw(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const i
 		room -= bbs;
 		/* prm/mlx5_eth §6.2: a CQE at least every comp_thresh packets. */
 		if (++since >= txq->comp_thresh) {
-			SET(wqe_ctrl_seg, ctrl, ce, MLX5V_WQE_CE_ALWAYS);
+			MLX5V_SET(wqe_ctrl_seg, ctrl, ce, MLX5V_WQE_CE_ALWAYS);
 			since = 0;
 		}
 	}
@@ -1347,17 +1345,17 @@ mlx5v_txq_tmpl_init(struct mlx5v_txq *txq)
 	uint8_t *eseg = w + TX_ESEG_OFF;
 
 	memset(w, 0, sizeof(w));
-	SET(wqe_ctrl_seg, w, opcode, MLX5V_WQE_OPC_SEND);
-	SET(wqe_ctrl_seg, w, sqn, txq->sqn);
-	SET(wqe_ctrl_seg, w, ds, TX_FAST_DS(inl));
-	SET(wqe_eth_seg, eseg, inline_hdr_sz, inl);
-	SET(wqe_data_seg, w + (TX_FAST_DS(inl) - 1) * MLX5V_WQE_DS, lkey, txq->lkey);
+	MLX5V_SET(wqe_ctrl_seg, w, opcode, MLX5V_WQE_OPC_SEND);
+	MLX5V_SET(wqe_ctrl_seg, w, sqn, txq->sqn);
+	MLX5V_SET(wqe_ctrl_seg, w, ds, TX_FAST_DS(inl));
+	MLX5V_SET(wqe_eth_seg, eseg, inline_hdr_sz, inl);
+	MLX5V_SET(wqe_data_seg, w + (TX_FAST_DS(inl) - 1) * MLX5V_WQE_DS, lkey, txq->lkey);
 	memcpy(txq->tmpl, w, sizeof(txq->tmpl));
 	/* The control segment of a multi-packet WQE: wqe_index and ds 0, a CQE asked for. */
 	memset(w, 0, sizeof(w));
-	SET(wqe_ctrl_seg, w, opcode, MLX5V_WQE_OPC_EMPW);
-	SET(wqe_ctrl_seg, w, sqn, txq->sqn);
-	SET(wqe_ctrl_seg, w, ce, MLX5V_WQE_CE_ALWAYS);
+	MLX5V_SET(wqe_ctrl_seg, w, opcode, MLX5V_WQE_OPC_EMPW);
+	MLX5V_SET(wqe_ctrl_seg, w, sqn, txq->sqn);
+	MLX5V_SET(wqe_ctrl_seg, w, ce, MLX5V_WQE_CE_ALWAYS);
 	memcpy(txq->mpw_ctrl, w, sizeof(txq->mpw_ctrl));
 	/* The AVX2 loops where they are built, the CPU has AVX2 and EAL allows it. */
 	txq->avx2 = TX_AVX2 && mlx5v_avx2_ok();

@@ -12,8 +12,6 @@
 #include "mlx5v_prm_eth.h"
 #include "mlx5v_sim_priv.h"
 
-#define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
-#define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
 /* One counter per command: bulks (flow_counter_bulk) are not modelled. */
 uint8_t
@@ -22,7 +20,7 @@ mlx5v_sim_cmd_alloc_flow_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	struct mlx5v_sim_eth *e = sim->eth;
 	uint32_t i;
 
-	if (GET(alloc_flow_counter_in, c->in, flow_counter_bulk) != 0)
+	if (MLX5V_GET(alloc_flow_counter_in, c->in, flow_counter_bulk) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_FCNT_PARAM);
 	for (i = 1; i < RTE_DIM(e->fcnt); i++)
@@ -33,7 +31,7 @@ mlx5v_sim_cmd_alloc_flow_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	memset(&e->fcnt[i], 0, sizeof(e->fcnt[i]));
 	e->fcnt[i].valid = 1;
 	e->live[MLX5V_SIM_ETH_K_FCNT]++;
-	SET(alloc_flow_counter_out, c->out, flow_counter_id, MLX5V_SIM_ETH_FCNT_BASE + i);
+	MLX5V_SET(alloc_flow_counter_out, c->out, flow_counter_id, MLX5V_SIM_ETH_FCNT_BASE + i);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -41,8 +39,8 @@ mlx5v_sim_cmd_alloc_flow_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_dealloc_flow_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	struct mlx5v_sim_eth_fcnt *f =
-		mlx5v_sim_eth_fcnt_get(sim, GET(dealloc_flow_counter_in, c->in, flow_counter_id));
+	struct mlx5v_sim_eth_fcnt *f = mlx5v_sim_eth_fcnt_get(
+			sim, MLX5V_GET(dealloc_flow_counter_in, c->in, flow_counter_id));
 
 	if (f == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_FCNT_NUM);
@@ -61,18 +59,18 @@ mlx5v_sim_cmd_dealloc_flow_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *
 uint8_t
 mlx5v_sim_cmd_query_flow_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	struct mlx5v_sim_eth_fcnt *f =
-		mlx5v_sim_eth_fcnt_get(sim, GET(query_flow_counter_in, c->in, flow_counter_id));
+	struct mlx5v_sim_eth_fcnt *f = mlx5v_sim_eth_fcnt_get(
+			sim, MLX5V_GET(query_flow_counter_in, c->in, flow_counter_id));
 
-	if (GET(query_flow_counter_in, c->in, num_of_counters) > 1 ||
-			GET(query_flow_counter_in, c->in, dump_to_memory) != 0)
+	if (MLX5V_GET(query_flow_counter_in, c->in, num_of_counters) > 1 ||
+			MLX5V_GET(query_flow_counter_in, c->in, dump_to_memory) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_FCNT_PARAM);
 	if (f == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_FCNT_NUM);
 	MLX5V_IFC_SET64(query_flow_counter_out, c->out, packets, f->packets);
 	MLX5V_IFC_SET64(query_flow_counter_out, c->out, octets, f->octets);
-	if (GET(query_flow_counter_in, c->in, clear)) {
+	if (MLX5V_GET(query_flow_counter_in, c->in, clear)) {
 		f->packets = 0;
 		f->octets = 0;
 	}

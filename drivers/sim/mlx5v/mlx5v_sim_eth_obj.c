@@ -17,8 +17,6 @@
 #include "mlx5v_prm_eth.h"
 #include "mlx5v_sim_priv.h"
 
-#define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
-#define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
 /* Largest MTT page the model accepts: 1 GiB (log 30). */
 #define MLX5V_SIM_ETH_MKEY_MAX_LOG_PAGE 30
@@ -87,7 +85,7 @@ void
 mlx5v_sim_eth_hca_init(struct mlx5v_sim *sim)
 {
 	sim->eth->port.admin_status =
-		GET(cmd_hca_cap_eth, sim->cap_cur, disable_link_up_by_init_hca) != 0 ?
+		MLX5V_GET(cmd_hca_cap_eth, sim->cap_cur, disable_link_up_by_init_hca) != 0 ?
 		MLX5V_PAOS_DOWN : MLX5V_PAOS_UP;
 }
 
@@ -237,7 +235,7 @@ mlx5v_sim_eth_dom_alloc(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
 	dom[i].valid = 1;
 	dom[i].refs = 0;
 	sim->eth->live[kind]++;
-	SET(eth_obj_out, c->out, obj_id, base + i);
+	MLX5V_SET(eth_obj_out, c->out, obj_id, base + i);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -267,10 +265,9 @@ mlx5v_sim_cmd_alloc_pd(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_dealloc_pd(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	return mlx5v_sim_eth_dom_dealloc(sim, c,
-					 mlx5v_sim_eth_pd_get(sim, GET(eth_obj_in, c->in, obj_id)),
-					 MLX5V_SIM_ETH_K_PD, MLX5V_SIM_SYND_PD_NUM,
-					 MLX5V_SIM_SYND_PD_BUSY);
+	return mlx5v_sim_eth_dom_dealloc(
+			sim, c, mlx5v_sim_eth_pd_get(sim, MLX5V_GET(eth_obj_in, c->in, obj_id)),
+			MLX5V_SIM_ETH_K_PD, MLX5V_SIM_SYND_PD_NUM, MLX5V_SIM_SYND_PD_BUSY);
 }
 
 uint8_t
@@ -284,10 +281,9 @@ mlx5v_sim_cmd_alloc_td(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_dealloc_td(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	return mlx5v_sim_eth_dom_dealloc(sim, c,
-					 mlx5v_sim_eth_td_get(sim, GET(eth_obj_in, c->in, obj_id)),
-					 MLX5V_SIM_ETH_K_TD, MLX5V_SIM_SYND_TD_NUM,
-					 MLX5V_SIM_SYND_TD_BUSY);
+	return mlx5v_sim_eth_dom_dealloc(
+			sim, c, mlx5v_sim_eth_td_get(sim, MLX5V_GET(eth_obj_in, c->in, obj_id)),
+			MLX5V_SIM_ETH_K_TD, MLX5V_SIM_SYND_TD_NUM, MLX5V_SIM_SYND_TD_BUSY);
 }
 
 /* ---- Memory keys (prm/mlx5_eth §4.2) ---- */
@@ -296,10 +292,10 @@ uint8_t
 mlx5v_sim_cmd_query_special_contexts(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	RTE_SET_USED(sim);
-	SET(query_special_contexts_out, c->out, dump_fill_mkey, MLX5V_SIM_ETH_DUMP_FILL_MKEY);
-	SET(query_special_contexts_out, c->out, resd_lkey, MLX5V_SIM_ETH_RESD_LKEY);
-	SET(query_special_contexts_out, c->out, null_mkey, MLX5V_SIM_ETH_NULL_MKEY);
-	SET(query_special_contexts_out, c->out, terminate_scatter_list_mkey,
+	MLX5V_SET(query_special_contexts_out, c->out, dump_fill_mkey, MLX5V_SIM_ETH_DUMP_FILL_MKEY);
+	MLX5V_SET(query_special_contexts_out, c->out, resd_lkey, MLX5V_SIM_ETH_RESD_LKEY);
+	MLX5V_SET(query_special_contexts_out, c->out, null_mkey, MLX5V_SIM_ETH_NULL_MKEY);
+	MLX5V_SET(query_special_contexts_out, c->out, terminate_scatter_list_mkey,
 	    MLX5V_SIM_ETH_TERM_MKEY);
 	return MLX5V_CMD_STAT_OK;
 }
@@ -313,7 +309,7 @@ mlx5v_sim_eth_mtt_read(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
 		       struct mlx5v_sim_eth_mkey *mk, uint32_t npages)
 {
 	uint32_t off = MLX5V_IFC_BYTES(create_mkey_in);
-	uint32_t oct = GET(create_mkey_in, c->in, translations_octword_actual_size);
+	uint32_t oct = MLX5V_GET(create_mkey_in, c->in, translations_octword_actual_size);
 	uint64_t psz = UINT64_C(1) << mk->log_page_size;
 	uint64_t e;
 	uint32_t i;
@@ -350,15 +346,16 @@ static uint32_t
 mlx5v_sim_eth_mkey_check(const uint8_t *in)
 {
 	/* Free keys (UMR targets), UMR, umem and QP binding are not modelled. */
-	if (GET(create_mkey_in, in, mkc.free) != 0 || GET(create_mkey_in, in, mkc.umr_en) != 0 ||
-			GET(create_mkey_in, in, mkey_umem_valid) != 0 ||
-			GET(create_mkey_in, in, pg_access) != 0 ||
-			GET(create_mkey_in, in, mkc.bsf_en) != 0 ||
-			GET(create_mkey_in, in, mkc.qpn) != MLX5V_SIM_ETH_QPN_NONE)
+	if (MLX5V_GET(create_mkey_in, in, mkc.free) != 0 ||
+	    MLX5V_GET(create_mkey_in, in, mkc.umr_en) != 0 ||
+	    MLX5V_GET(create_mkey_in, in, mkey_umem_valid) != 0 ||
+	    MLX5V_GET(create_mkey_in, in, pg_access) != 0 ||
+	    MLX5V_GET(create_mkey_in, in, mkc.bsf_en) != 0 ||
+	    MLX5V_GET(create_mkey_in, in, mkc.qpn) != MLX5V_SIM_ETH_QPN_NONE)
 		return MLX5V_SIM_SYND_MKEY_UNSUPP;
-	if (GET(create_mkey_in, in, mkc.access_mode_4_2) != 0 ||
-			(GET(create_mkey_in, in, mkc.access_mode_1_0) != MLX5V_MKC_ACCESS_PA &&
-			 GET(create_mkey_in, in, mkc.access_mode_1_0) != MLX5V_MKC_ACCESS_MTT))
+	if (MLX5V_GET(create_mkey_in, in, mkc.access_mode_4_2) != 0 ||
+	    (MLX5V_GET(create_mkey_in, in, mkc.access_mode_1_0) != MLX5V_MKC_ACCESS_PA &&
+	     MLX5V_GET(create_mkey_in, in, mkc.access_mode_1_0) != MLX5V_MKC_ACCESS_MTT))
 		return MLX5V_SIM_SYND_MKEY_MODE;
 	return 0;
 }
@@ -378,7 +375,7 @@ mlx5v_sim_cmd_create_mkey(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	synd = mlx5v_sim_eth_mkey_check(in);
 	if (synd != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
-	pd = mlx5v_sim_eth_pd_get(sim, GET(create_mkey_in, in, mkc.pd));
+	pd = mlx5v_sim_eth_pd_get(sim, MLX5V_GET(create_mkey_in, in, mkc.pd));
 	if (pd == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_MKEY_PD);
 	i = ETH_FREE_SLOT(e->mkey, MLX5V_SIM_ETH_MKEY_FIRST);
@@ -386,12 +383,12 @@ mlx5v_sim_cmd_create_mkey(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_LIM_ERR, MLX5V_SIM_SYND_MKEY_NONE);
 	mk = &e->mkey[i];
 	memset(mk, 0, sizeof(*mk));
-	mk->mode = GET(create_mkey_in, in, mkc.access_mode_1_0);
-	mk->variant = GET(create_mkey_in, in, mkc.mkey_7_0);
-	mk->lw = GET(create_mkey_in, in, mkc.lw);
-	mk->lr = GET(create_mkey_in, in, mkc.lr);
-	mk->length64 = GET(create_mkey_in, in, mkc.length64);
-	mk->pd = GET(create_mkey_in, in, mkc.pd);
+	mk->mode = MLX5V_GET(create_mkey_in, in, mkc.access_mode_1_0);
+	mk->variant = MLX5V_GET(create_mkey_in, in, mkc.mkey_7_0);
+	mk->lw = MLX5V_GET(create_mkey_in, in, mkc.lw);
+	mk->lr = MLX5V_GET(create_mkey_in, in, mkc.lr);
+	mk->length64 = MLX5V_GET(create_mkey_in, in, mkc.length64);
+	mk->pd = MLX5V_GET(create_mkey_in, in, mkc.pd);
 	mk->start = MLX5V_IFC_GET64(create_mkey_in, in, mkc.start_addr);
 	mk->len = MLX5V_IFC_GET64(create_mkey_in, in, mkc.len);
 	/* A key covers [start, start + len), or everything with length64 (PA mode only). */
@@ -403,7 +400,7 @@ mlx5v_sim_cmd_create_mkey(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 					 MLX5V_SIM_SYND_MKEY_RANGE);
 	if (mk->mode == MLX5V_MKC_ACCESS_MTT) {
 		/* mkc.log_page_size is the absolute log2 of the page size (prm/mlx5_eth §4.2). */
-		mk->log_page_size = GET(create_mkey_in, in, mkc.log_page_size);
+		mk->log_page_size = MLX5V_GET(create_mkey_in, in, mkc.log_page_size);
 		if (mk->log_page_size < MLX5V_SIM_ETH_MKEY_MIN_LOG_PAGE ||
 				mk->log_page_size > MLX5V_SIM_ETH_MKEY_MAX_LOG_PAGE)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
@@ -428,14 +425,15 @@ mlx5v_sim_cmd_create_mkey(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	pd->refs++;
 	e->live[MLX5V_SIM_ETH_K_MKEY]++;
 	/* lkey = mkey_index << 8 | mkey_7_0; the output carries the index (prm/mlx5_eth §4.2). */
-	SET(eth_obj_out, c->out, obj_id, i);
+	MLX5V_SET(eth_obj_out, c->out, obj_id, i);
 	return MLX5V_CMD_STAT_OK;
 }
 
 uint8_t
 mlx5v_sim_cmd_destroy_mkey(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	struct mlx5v_sim_eth_mkey *mk = mlx5v_sim_eth_mkey_get(sim, GET(eth_obj_in, c->in, obj_id));
+	struct mlx5v_sim_eth_mkey *mk =
+			mlx5v_sim_eth_mkey_get(sim, MLX5V_GET(eth_obj_in, c->in, obj_id));
 	struct mlx5v_sim_eth_dom *pd;
 
 	if (mk == NULL)
@@ -451,24 +449,24 @@ mlx5v_sim_cmd_destroy_mkey(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_query_mkey(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	uint32_t idx = GET(eth_obj_in, c->in, obj_id);
+	uint32_t idx = MLX5V_GET(eth_obj_in, c->in, obj_id);
 	struct mlx5v_sim_eth_mkey *mk = mlx5v_sim_eth_mkey_get(sim, idx);
 	uint8_t *o = c->out;
 
 	if (mk == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_MKEY_NUM);
-	SET(query_mkey_out, o, memory_key_mkey_entry.access_mode_1_0, mk->mode);
-	SET(query_mkey_out, o, memory_key_mkey_entry.lw, mk->lw);
-	SET(query_mkey_out, o, memory_key_mkey_entry.lr, mk->lr);
-	SET(query_mkey_out, o, memory_key_mkey_entry.qpn, MLX5V_SIM_ETH_QPN_NONE);
-	SET(query_mkey_out, o, memory_key_mkey_entry.mkey_7_0, mk->variant);
-	SET(query_mkey_out, o, memory_key_mkey_entry.length64, mk->length64);
-	SET(query_mkey_out, o, memory_key_mkey_entry.pd, mk->pd);
+	MLX5V_SET(query_mkey_out, o, memory_key_mkey_entry.access_mode_1_0, mk->mode);
+	MLX5V_SET(query_mkey_out, o, memory_key_mkey_entry.lw, mk->lw);
+	MLX5V_SET(query_mkey_out, o, memory_key_mkey_entry.lr, mk->lr);
+	MLX5V_SET(query_mkey_out, o, memory_key_mkey_entry.qpn, MLX5V_SIM_ETH_QPN_NONE);
+	MLX5V_SET(query_mkey_out, o, memory_key_mkey_entry.mkey_7_0, mk->variant);
+	MLX5V_SET(query_mkey_out, o, memory_key_mkey_entry.length64, mk->length64);
+	MLX5V_SET(query_mkey_out, o, memory_key_mkey_entry.pd, mk->pd);
 	MLX5V_IFC_SET64(query_mkey_out, o, memory_key_mkey_entry.start_addr, mk->start);
 	MLX5V_IFC_SET64(query_mkey_out, o, memory_key_mkey_entry.len, mk->len);
-	SET(query_mkey_out, o, memory_key_mkey_entry.translations_octword_size,
+	MLX5V_SET(query_mkey_out, o, memory_key_mkey_entry.translations_octword_size,
 	    (mk->nmtt + 1) / 2);
-	SET(query_mkey_out, o, memory_key_mkey_entry.log_page_size, mk->log_page_size);
+	MLX5V_SET(query_mkey_out, o, memory_key_mkey_entry.log_page_size, mk->log_page_size);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -567,7 +565,7 @@ mlx5v_sim_cmd_alloc_q_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	memset(&e->qcnt[i], 0, sizeof(e->qcnt[i]));
 	e->qcnt[i].valid = 1;
 	e->live[MLX5V_SIM_ETH_K_QCNT]++;
-	SET(alloc_q_counter_out, c->out, counter_set_id, i);
+	MLX5V_SET(alloc_q_counter_out, c->out, counter_set_id, i);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -575,7 +573,7 @@ uint8_t
 mlx5v_sim_cmd_dealloc_q_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	struct mlx5v_sim_eth_qcnt *q =
-		mlx5v_sim_eth_qcnt_get(sim, GET(dealloc_q_counter_in, c->in, counter_set_id));
+		mlx5v_sim_eth_qcnt_get(sim, MLX5V_GET(dealloc_q_counter_in, c->in, counter_set_id));
 
 	if (q == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_QCNT_NUM);
@@ -593,14 +591,14 @@ mlx5v_sim_cmd_query_q_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	struct mlx5v_sim_eth_qcnt *q;
 
-	if (GET(query_q_counter_in, c->in, other_vport) != 0 ||
-			GET(query_q_counter_in, c->in, vport_number) != 0)
+	if (MLX5V_GET(query_q_counter_in, c->in, other_vport) != 0 ||
+			MLX5V_GET(query_q_counter_in, c->in, vport_number) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_VPORT);
-	q = mlx5v_sim_eth_qcnt_get(sim, GET(query_q_counter_in, c->in, counter_set_id));
+	q = mlx5v_sim_eth_qcnt_get(sim, MLX5V_GET(query_q_counter_in, c->in, counter_set_id));
 	if (q == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_QCNT_NUM);
-	SET(query_q_counter_out, c->out, out_of_buffer, q->out_of_buffer);
-	if (GET(query_q_counter_in, c->in, clear))
+	MLX5V_SET(query_q_counter_out, c->out, out_of_buffer, q->out_of_buffer);
+	if (MLX5V_GET(query_q_counter_in, c->in, clear))
 		q->out_of_buffer = 0;
 	return MLX5V_CMD_STAT_OK;
 }

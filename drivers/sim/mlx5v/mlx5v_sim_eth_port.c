@@ -14,8 +14,6 @@
 #include "mlx5v_sim_eth_dp.h"
 #include "mlx5v_sim_priv.h"
 
-#define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
-#define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
 #define MLX5V_SIM_ETH_LOCAL_PORT 1          /* the function's one port (prm/mlx5_eth §4.12) */
 #define MLX5V_SIM_ETH_MAC_ENTRY 8           /* 2 reserved bytes + 6-byte MAC (prm/mlx5_eth §4.3) */
@@ -113,39 +111,40 @@ mlx5v_sim_eth_port_init(struct mlx5v_sim *sim)
 void
 mlx5v_sim_eth_caps_general(struct mlx5v_sim *sim, uint8_t *cap)
 {
-	SET(cmd_hca_cap_eth, cap, log_max_mkey, MLX5V_SIM_ETH_LOG_MAX_MKEY);
-	SET(cmd_hca_cap_eth, cap, terminate_scatter_list_mkey, 1);
-	SET(cmd_hca_cap_eth, cap, end_pad, 1);
-	SET(cmd_hca_cap_eth, cap, max_qp_cnt, MLX5V_SIM_ETH_MAX_QP_CNT);
-	SET(cmd_hca_cap_eth, cap, eth_virt, 1);
-	SET(cmd_hca_cap_eth, cap, nic_flow_table, 1);
+	MLX5V_SET(cmd_hca_cap_eth, cap, log_max_mkey, MLX5V_SIM_ETH_LOG_MAX_MKEY);
+	MLX5V_SET(cmd_hca_cap_eth, cap, terminate_scatter_list_mkey, 1);
+	MLX5V_SET(cmd_hca_cap_eth, cap, end_pad, 1);
+	MLX5V_SET(cmd_hca_cap_eth, cap, max_qp_cnt, MLX5V_SIM_ETH_MAX_QP_CNT);
+	MLX5V_SET(cmd_hca_cap_eth, cap, eth_virt, 1);
+	MLX5V_SET(cmd_hca_cap_eth, cap, nic_flow_table, 1);
 	/* PCAM readable where it says PTYS speaks in its extended fields (prm/mlx5_eth §11.3). */
-	SET(cmd_hca_cap_eth, cap, pcam_reg, mlx5v_sim_knob(sim, MLX5V_SIM_K_PTYS_EXT) != 0);
-	SET(cmd_hca_cap_eth, cap, num_ports, 1);
-	SET(cmd_hca_cap_eth, cap, cqe_version, MLX5V_SIM_ETH_CQE_VERSION);
-	SET(cmd_hca_cap_eth, cap, eth_net_offloads, 1);
-	SET(cmd_hca_cap_eth, cap, cq_moderation, 1);
-	SET(cmd_hca_cap_eth, cap, bf, 1);
-	SET(cmd_hca_cap_eth, cap, log_bf_reg_size,
+	MLX5V_SET(cmd_hca_cap_eth, cap, pcam_reg, mlx5v_sim_knob(sim, MLX5V_SIM_K_PTYS_EXT) != 0);
+	MLX5V_SET(cmd_hca_cap_eth, cap, num_ports, 1);
+	MLX5V_SET(cmd_hca_cap_eth, cap, cqe_version, MLX5V_SIM_ETH_CQE_VERSION);
+	MLX5V_SET(cmd_hca_cap_eth, cap, eth_net_offloads, 1);
+	MLX5V_SET(cmd_hca_cap_eth, cap, cq_moderation, 1);
+	MLX5V_SET(cmd_hca_cap_eth, cap, bf, 1);
+	MLX5V_SET(cmd_hca_cap_eth, cap, log_bf_reg_size,
 	    mlx5v_sim_knob(sim, MLX5V_SIM_K_LOG_BF_REG_SIZE));
-	SET(cmd_hca_cap_eth, cap, max_wqe_sz_sq, mlx5v_sim_knob(sim, MLX5V_SIM_K_MAX_WQE_SZ_SQ));
+	MLX5V_SET(cmd_hca_cap_eth, cap, max_wqe_sz_sq,
+		  mlx5v_sim_knob(sim, MLX5V_SIM_K_MAX_WQE_SZ_SQ));
 	/* 32 data segments at most per receive WQE (CREATE_RQ refuses a larger stride). */
-	SET(cmd_hca_cap_eth, cap, max_wqe_sz_rq, MLX5V_SIM_ETH_MAX_WQE_SZ_RQ);
-	SET(cmd_hca_cap_eth, cap, log_max_transport_domain, MLX5V_SIM_ETH_LOG_MAX_TD);
-	SET(cmd_hca_cap_eth, cap, log_max_pd, MLX5V_SIM_ETH_LOG_MAX_PD);
-	SET(cmd_hca_cap_eth, cap, log_max_rq, MLX5V_SIM_ETH_LOG_MAX_RQ);
-	SET(cmd_hca_cap_eth, cap, log_max_sq, MLX5V_SIM_ETH_LOG_MAX_SQ);
-	SET(cmd_hca_cap_eth, cap, log_max_tir, MLX5V_SIM_ETH_LOG_MAX_TIR);
-	SET(cmd_hca_cap_eth, cap, log_max_tis, MLX5V_SIM_ETH_LOG_MAX_TIS);
-	SET(cmd_hca_cap_eth, cap, basic_cyclic_rcv_wqe, 1);
-	SET(cmd_hca_cap_eth, cap, log_max_rqt, MLX5V_SIM_ETH_LOG_MAX_RQT);
-	SET(cmd_hca_cap_eth, cap, log_max_rqt_size, MLX5V_SIM_ETH_LOG_MAX_RQT_SIZE);
-	SET(cmd_hca_cap_eth, cap, log_max_wq_sz, MLX5V_SIM_ETH_LOG_MAX_WQ_SZ);
-	SET(cmd_hca_cap_eth, cap, log_max_current_mc_list, MLX5V_SIM_ETH_LOG_MAX_MC_LIST);
-	SET(cmd_hca_cap_eth, cap, log_max_current_uc_list, MLX5V_SIM_ETH_LOG_MAX_UC_LIST);
+	MLX5V_SET(cmd_hca_cap_eth, cap, max_wqe_sz_rq, MLX5V_SIM_ETH_MAX_WQE_SZ_RQ);
+	MLX5V_SET(cmd_hca_cap_eth, cap, log_max_transport_domain, MLX5V_SIM_ETH_LOG_MAX_TD);
+	MLX5V_SET(cmd_hca_cap_eth, cap, log_max_pd, MLX5V_SIM_ETH_LOG_MAX_PD);
+	MLX5V_SET(cmd_hca_cap_eth, cap, log_max_rq, MLX5V_SIM_ETH_LOG_MAX_RQ);
+	MLX5V_SET(cmd_hca_cap_eth, cap, log_max_sq, MLX5V_SIM_ETH_LOG_MAX_SQ);
+	MLX5V_SET(cmd_hca_cap_eth, cap, log_max_tir, MLX5V_SIM_ETH_LOG_MAX_TIR);
+	MLX5V_SET(cmd_hca_cap_eth, cap, log_max_tis, MLX5V_SIM_ETH_LOG_MAX_TIS);
+	MLX5V_SET(cmd_hca_cap_eth, cap, basic_cyclic_rcv_wqe, 1);
+	MLX5V_SET(cmd_hca_cap_eth, cap, log_max_rqt, MLX5V_SIM_ETH_LOG_MAX_RQT);
+	MLX5V_SET(cmd_hca_cap_eth, cap, log_max_rqt_size, MLX5V_SIM_ETH_LOG_MAX_RQT_SIZE);
+	MLX5V_SET(cmd_hca_cap_eth, cap, log_max_wq_sz, MLX5V_SIM_ETH_LOG_MAX_WQ_SZ);
+	MLX5V_SET(cmd_hca_cap_eth, cap, log_max_current_mc_list, MLX5V_SIM_ETH_LOG_MAX_MC_LIST);
+	MLX5V_SET(cmd_hca_cap_eth, cap, log_max_current_uc_list, MLX5V_SIM_ETH_LOG_MAX_UC_LIST);
 	/* sq_ts_format/rq_ts_format follow the ts_format_cap knob (mlx5v_sim_cmd_hca.c). */
-	SET(cmd_hca_cap_eth, cap, num_of_uars_per_page, 1);
-	SET(cmd_hca_cap_eth, cap, flex_parser_protocols,
+	MLX5V_SET(cmd_hca_cap_eth, cap, num_of_uars_per_page, 1);
+	MLX5V_SET(cmd_hca_cap_eth, cap, flex_parser_protocols,
 	    (mlx5v_sim_eth_flex_icmp(sim, 4) ? MLX5V_FLEX_PARSER_ICMP_V4 : 0) |
 	    (mlx5v_sim_eth_flex_icmp(sim, 6) ? MLX5V_FLEX_PARSER_ICMP_V6 : 0));
 }
@@ -166,18 +165,18 @@ mlx5v_sim_eth_ft_tunnel(struct mlx5v_sim *sim)
 static void
 mlx5v_sim_eth_caps_offload(struct mlx5v_sim *sim, uint8_t *cap)
 {
-	SET(eth_offload_cap, cap, csum_cap, 1);
-	SET(eth_offload_cap, cap, vlan_cap, 1);
-	SET(eth_offload_cap, cap, wqe_vlan_insert, 1);
-	SET(eth_offload_cap, cap, self_lb_en_modifiable, 1);
-	SET(eth_offload_cap, cap, max_lso_cap, MLX5V_SIM_ETH_LOG_MAX_LSO);
-	SET(eth_offload_cap, cap, wqe_inline_mode,
+	MLX5V_SET(eth_offload_cap, cap, csum_cap, 1);
+	MLX5V_SET(eth_offload_cap, cap, vlan_cap, 1);
+	MLX5V_SET(eth_offload_cap, cap, wqe_vlan_insert, 1);
+	MLX5V_SET(eth_offload_cap, cap, self_lb_en_modifiable, 1);
+	MLX5V_SET(eth_offload_cap, cap, max_lso_cap, MLX5V_SIM_ETH_LOG_MAX_LSO);
+	MLX5V_SET(eth_offload_cap, cap, wqe_inline_mode,
 	    mlx5v_sim_knob(sim, MLX5V_SIM_K_WQE_INLINE_MODE));
 	/* prm/mlx5_empw §1.1: the multi-packet send WQE, enhanced form only. */
-	SET(eth_offload_cap, cap, multi_pkt_send_wqe, mlx5v_sim_knob(sim, MLX5V_SIM_K_EMPW));
-	SET(eth_offload_cap, cap, enhanced_multi_pkt_send_wqe,
+	MLX5V_SET(eth_offload_cap, cap, multi_pkt_send_wqe, mlx5v_sim_knob(sim, MLX5V_SIM_K_EMPW));
+	MLX5V_SET(eth_offload_cap, cap, enhanced_multi_pkt_send_wqe,
 	    mlx5v_sim_knob(sim, MLX5V_SIM_K_EMPW));
-	SET(eth_offload_cap, cap, scatter_fcs, 1);
+	MLX5V_SET(eth_offload_cap, cap, scatter_fcs, 1);
 }
 
 /* flow_table_prop_layout of the NIC receive side (prm/mlx5_eth §3.4). */
@@ -188,35 +187,35 @@ mlx5v_sim_eth_caps_ft_rx(struct mlx5v_sim *sim, uint8_t *cap)
 	uint8_t *f = MLX5V_IFC_ADDR_OF(flow_table_prop_layout, p, ft_field_support);
 	uint32_t tun = mlx5v_sim_eth_ft_tunnel(sim);
 
-	SET(flow_table_prop_layout, p, ft_support, 1);
-	SET(flow_table_prop_layout, p, modify_root, 1);
-	SET(flow_table_prop_layout, p, flow_counter, 1);
-	SET(flow_table_prop_layout, p, log_max_flow_counter, MLX5V_SIM_ETH_LOG_MAX_FCNT);
-	SET(flow_table_prop_layout, p, ignore_flow_level, 1);
-	SET(flow_table_prop_layout, p, log_max_ft_size, MLX5V_SIM_ETH_LOG_MAX_FT_SIZE);
-	SET(flow_table_prop_layout, p, max_ft_level, MLX5V_SIM_ETH_MAX_FT_LEVEL);
-	SET(flow_table_prop_layout, p, log_max_ft_num, MLX5V_SIM_ETH_LOG_MAX_FT);
-	SET(flow_table_prop_layout, p, log_max_destination, MLX5V_SIM_ETH_LOG_MAX_DEST);
-	SET(flow_table_prop_layout, p, log_max_flow, MLX5V_SIM_ETH_LOG_MAX_FLOW);
-	SET(ft_fields_supported, f, outer_dmac, 1);
+	MLX5V_SET(flow_table_prop_layout, p, ft_support, 1);
+	MLX5V_SET(flow_table_prop_layout, p, modify_root, 1);
+	MLX5V_SET(flow_table_prop_layout, p, flow_counter, 1);
+	MLX5V_SET(flow_table_prop_layout, p, log_max_flow_counter, MLX5V_SIM_ETH_LOG_MAX_FCNT);
+	MLX5V_SET(flow_table_prop_layout, p, ignore_flow_level, 1);
+	MLX5V_SET(flow_table_prop_layout, p, log_max_ft_size, MLX5V_SIM_ETH_LOG_MAX_FT_SIZE);
+	MLX5V_SET(flow_table_prop_layout, p, max_ft_level, MLX5V_SIM_ETH_MAX_FT_LEVEL);
+	MLX5V_SET(flow_table_prop_layout, p, log_max_ft_num, MLX5V_SIM_ETH_LOG_MAX_FT);
+	MLX5V_SET(flow_table_prop_layout, p, log_max_destination, MLX5V_SIM_ETH_LOG_MAX_DEST);
+	MLX5V_SET(flow_table_prop_layout, p, log_max_flow, MLX5V_SIM_ETH_LOG_MAX_FLOW);
+	MLX5V_SET(ft_fields_supported, f, outer_dmac, 1);
 	/* The VNI and the inner fields the model matches (mlx5v_sim_eth_match_modelled()). */
-	SET(ft_fields_supported, f, outer_vxlan_vni, tun);
-	SET(ft_fields_supported, f, inner_dmac, tun);
-	SET(ft_fields_supported, f, inner_smac, tun);
-	SET(ft_fields_supported, f, inner_ether_type, tun);
-	SET(ft_fields_supported, f, inner_ip_version, tun);
-	SET(ft_fields_supported, f, inner_first_prio, tun);
-	SET(ft_fields_supported, f, inner_first_cfi, tun);
-	SET(ft_fields_supported, f, inner_first_vid, tun);
-	SET(ft_fields_supported, f, inner_sip, tun);
-	SET(ft_fields_supported, f, inner_dip, tun);
-	SET(ft_fields_supported, f, inner_frag, tun);
-	SET(ft_fields_supported, f, inner_ip_protocol, tun);
-	SET(ft_fields_supported, f, inner_udp_sport, tun);
-	SET(ft_fields_supported, f, inner_udp_dport, tun);
-	SET(ft_fields_supported, f, inner_tcp_sport, tun);
-	SET(ft_fields_supported, f, inner_tcp_dport, tun);
-	SET(ft_fields_supported, f, inner_tcp_flags, tun);
+	MLX5V_SET(ft_fields_supported, f, outer_vxlan_vni, tun);
+	MLX5V_SET(ft_fields_supported, f, inner_dmac, tun);
+	MLX5V_SET(ft_fields_supported, f, inner_smac, tun);
+	MLX5V_SET(ft_fields_supported, f, inner_ether_type, tun);
+	MLX5V_SET(ft_fields_supported, f, inner_ip_version, tun);
+	MLX5V_SET(ft_fields_supported, f, inner_first_prio, tun);
+	MLX5V_SET(ft_fields_supported, f, inner_first_cfi, tun);
+	MLX5V_SET(ft_fields_supported, f, inner_first_vid, tun);
+	MLX5V_SET(ft_fields_supported, f, inner_sip, tun);
+	MLX5V_SET(ft_fields_supported, f, inner_dip, tun);
+	MLX5V_SET(ft_fields_supported, f, inner_frag, tun);
+	MLX5V_SET(ft_fields_supported, f, inner_ip_protocol, tun);
+	MLX5V_SET(ft_fields_supported, f, inner_udp_sport, tun);
+	MLX5V_SET(ft_fields_supported, f, inner_udp_dport, tun);
+	MLX5V_SET(ft_fields_supported, f, inner_tcp_sport, tun);
+	MLX5V_SET(ft_fields_supported, f, inner_tcp_dport, tun);
+	MLX5V_SET(ft_fields_supported, f, inner_tcp_flags, tun);
 }
 
 /* Max and current are equal for types 1 and 7: nothing in them is settable. */
@@ -239,8 +238,8 @@ static int
 mlx5v_sim_eth_other_vport(const uint8_t *in)
 {
 	/* other_vport DW2[31] and vport_number DW2[15:0] sit alike in every vport input. */
-	return GET(query_vport_state_in, in, other_vport) != 0 ||
-	       GET(query_vport_state_in, in, vport_number) != 0;
+	return MLX5V_GET(query_vport_state_in, in, other_vport) != 0 ||
+	       MLX5V_GET(query_vport_state_in, in, vport_number) != 0;
 }
 
 /* state follows the link: PAOS admin up and the cable in (prm/mlx5_eth §11.2). */
@@ -249,8 +248,8 @@ mlx5v_sim_cmd_query_vport_state(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	if (mlx5v_sim_eth_other_vport(c->in))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_VPORT);
-	SET(query_vport_state_out, c->out, admin_state, MLX5V_VPORT_ADMIN_AUTO);
-	SET(query_vport_state_out, c->out, state, mlx5v_sim_eth_link_up(sim) ?
+	MLX5V_SET(query_vport_state_out, c->out, admin_state, MLX5V_VPORT_ADMIN_AUTO);
+	MLX5V_SET(query_vport_state_out, c->out, state, mlx5v_sim_eth_link_up(sim) ?
 	    MLX5V_VPORT_STATE_UP : MLX5V_VPORT_STATE_DOWN);
 	return MLX5V_CMD_STAT_OK;
 }
@@ -267,7 +266,7 @@ mlx5v_sim_cmd_query_nic_vport(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	struct mlx5v_sim_eth_port *p = &sim->eth->port;
 	uint8_t *ctx = MLX5V_IFC_ADDR_OF(query_nic_vport_context_out, c->out, ctx);
-	uint32_t type = GET(query_nic_vport_context_in, c->in, allowed_list_type);
+	uint32_t type = MLX5V_GET(query_nic_vport_context_in, c->in, allowed_list_type);
 	uint32_t off = MLX5V_IFC_BYTES(query_nic_vport_context_out);
 	uint8_t (*list)[MLX5V_SIM_ETH_MAC_LEN];
 	uint32_t n, i;
@@ -278,14 +277,14 @@ mlx5v_sim_cmd_query_nic_vport(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (type != MLX5V_VPORT_LIST_UC && type != MLX5V_VPORT_LIST_MC)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_VPORT_LIST_TYPE);
-	SET(nic_vport_context, ctx, min_wqe_inline_mode, p->min_wqe_inline_mode);
-	SET(nic_vport_context, ctx, disable_mc_local_lb, p->disable_mc_local_lb);
-	SET(nic_vport_context, ctx, disable_uc_local_lb, p->disable_uc_local_lb);
-	SET(nic_vport_context, ctx, roce_en, sim->roce_en);
-	SET(nic_vport_context, ctx, mtu, p->vport_mtu);
-	SET(nic_vport_context, ctx, promisc_uc, p->promisc_uc);
-	SET(nic_vport_context, ctx, promisc_mc, p->promisc_mc);
-	SET(nic_vport_context, ctx, promisc_all, p->promisc_all);
+	MLX5V_SET(nic_vport_context, ctx, min_wqe_inline_mode, p->min_wqe_inline_mode);
+	MLX5V_SET(nic_vport_context, ctx, disable_mc_local_lb, p->disable_mc_local_lb);
+	MLX5V_SET(nic_vport_context, ctx, disable_uc_local_lb, p->disable_uc_local_lb);
+	MLX5V_SET(nic_vport_context, ctx, roce_en, sim->roce_en);
+	MLX5V_SET(nic_vport_context, ctx, mtu, p->vport_mtu);
+	MLX5V_SET(nic_vport_context, ctx, promisc_uc, p->promisc_uc);
+	MLX5V_SET(nic_vport_context, ctx, promisc_mc, p->promisc_mc);
+	MLX5V_SET(nic_vport_context, ctx, promisc_all, p->promisc_all);
 	mlx5v_sim_eth_mac_put(MLX5V_IFC_ADDR_OF(nic_vport_context, ctx, permanent_address),
 			      p->perm_mac);
 	list = type == MLX5V_VPORT_LIST_UC ? p->uc : p->mc;
@@ -293,8 +292,8 @@ mlx5v_sim_cmd_query_nic_vport(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	/* As many entries as outlen holds; allowed_list_size says how many were written. */
 	for (i = 0; i < n && off + MLX5V_SIM_ETH_MAC_ENTRY * (i + 1) <= c->outlen; i++)
 		mlx5v_sim_eth_mac_put(c->out + off + MLX5V_SIM_ETH_MAC_ENTRY * i, list[i]);
-	SET(nic_vport_context, ctx, allowed_list_type, type);
-	SET(nic_vport_context, ctx, allowed_list_size, i);
+	MLX5V_SET(nic_vport_context, ctx, allowed_list_type, type);
+	MLX5V_SET(nic_vport_context, ctx, allowed_list_size, i);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -304,25 +303,25 @@ mlx5v_sim_eth_vport_check(struct mlx5v_sim_cmd *c)
 {
 	const uint8_t *in = c->in;
 	const uint8_t *ctx = MLX5V_IFC_ADDR_OF(modify_nic_vport_context_in, in, ctx);
-	uint32_t type = GET(nic_vport_context, ctx, allowed_list_type);
-	uint32_t size = GET(nic_vport_context, ctx, allowed_list_size);
-	uint32_t mtu = GET(nic_vport_context, ctx, mtu);
+	uint32_t type = MLX5V_GET(nic_vport_context, ctx, allowed_list_type);
+	uint32_t size = MLX5V_GET(nic_vport_context, ctx, allowed_list_size);
+	uint32_t mtu = MLX5V_GET(nic_vport_context, ctx, mtu);
 	uint32_t max;
 
 	if (mlx5v_sim_eth_other_vport(in))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_VPORT);
 	/* GUIDs, affiliation and the permanent address belong to the e-switch manager. */
-	if (GET(modify_nic_vport_context_in, in, field_select_affiliation) ||
-			GET(modify_nic_vport_context_in, in, field_select_node_guid) ||
-			GET(modify_nic_vport_context_in, in, field_select_port_guid) ||
-			GET(modify_nic_vport_context_in, in, field_select_permanent_address))
+	if (MLX5V_GET(modify_nic_vport_context_in, in, field_select_affiliation) ||
+			MLX5V_GET(modify_nic_vport_context_in, in, field_select_node_guid) ||
+			MLX5V_GET(modify_nic_vport_context_in, in, field_select_port_guid) ||
+			MLX5V_GET(modify_nic_vport_context_in, in, field_select_permanent_address))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_VPORT_FIELD);
-	if (GET(modify_nic_vport_context_in, in, field_select_mtu) &&
+	if (MLX5V_GET(modify_nic_vport_context_in, in, field_select_mtu) &&
 			(mtu < MLX5V_SIM_ETH_MIN_MTU || mtu > MLX5V_SIM_ETH_MAX_MTU))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_VPORT_MTU);
-	if (!GET(modify_nic_vport_context_in, in, field_select_addresses_list))
+	if (!MLX5V_GET(modify_nic_vport_context_in, in, field_select_addresses_list))
 		return MLX5V_CMD_STAT_OK;
 	if (type != MLX5V_VPORT_LIST_UC && type != MLX5V_VPORT_LIST_MC)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
@@ -355,24 +354,24 @@ mlx5v_sim_cmd_eth_modify_nic_vport(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *
 	st = mlx5v_sim_eth_vport_check(c);
 	if (st != MLX5V_CMD_STAT_OK)
 		return st;
-	if (GET(modify_nic_vport_context_in, in, field_select_roce_en))
-		sim->roce_en = GET(nic_vport_context, ctx, roce_en);
-	if (GET(modify_nic_vport_context_in, in, field_select_mtu))
-		p->vport_mtu = GET(nic_vport_context, ctx, mtu);
-	if (GET(modify_nic_vport_context_in, in, field_select_promisc)) {
-		p->promisc_uc = GET(nic_vport_context, ctx, promisc_uc);
-		p->promisc_mc = GET(nic_vport_context, ctx, promisc_mc);
-		p->promisc_all = GET(nic_vport_context, ctx, promisc_all);
+	if (MLX5V_GET(modify_nic_vport_context_in, in, field_select_roce_en))
+		sim->roce_en = MLX5V_GET(nic_vport_context, ctx, roce_en);
+	if (MLX5V_GET(modify_nic_vport_context_in, in, field_select_mtu))
+		p->vport_mtu = MLX5V_GET(nic_vport_context, ctx, mtu);
+	if (MLX5V_GET(modify_nic_vport_context_in, in, field_select_promisc)) {
+		p->promisc_uc = MLX5V_GET(nic_vport_context, ctx, promisc_uc);
+		p->promisc_mc = MLX5V_GET(nic_vport_context, ctx, promisc_mc);
+		p->promisc_all = MLX5V_GET(nic_vport_context, ctx, promisc_all);
 	}
-	if (GET(modify_nic_vport_context_in, in, field_select_disable_uc_local_lb))
-		p->disable_uc_local_lb = GET(nic_vport_context, ctx, disable_uc_local_lb);
-	if (GET(modify_nic_vport_context_in, in, field_select_disable_mc_local_lb))
-		p->disable_mc_local_lb = GET(nic_vport_context, ctx, disable_mc_local_lb);
-	if (GET(modify_nic_vport_context_in, in, field_select_min_inline))
-		p->min_wqe_inline_mode = GET(nic_vport_context, ctx, min_wqe_inline_mode);
-	if (GET(modify_nic_vport_context_in, in, field_select_addresses_list)) {
-		n = GET(nic_vport_context, ctx, allowed_list_size);
-		if (GET(nic_vport_context, ctx, allowed_list_type) == MLX5V_VPORT_LIST_UC) {
+	if (MLX5V_GET(modify_nic_vport_context_in, in, field_select_disable_uc_local_lb))
+		p->disable_uc_local_lb = MLX5V_GET(nic_vport_context, ctx, disable_uc_local_lb);
+	if (MLX5V_GET(modify_nic_vport_context_in, in, field_select_disable_mc_local_lb))
+		p->disable_mc_local_lb = MLX5V_GET(nic_vport_context, ctx, disable_mc_local_lb);
+	if (MLX5V_GET(modify_nic_vport_context_in, in, field_select_min_inline))
+		p->min_wqe_inline_mode = MLX5V_GET(nic_vport_context, ctx, min_wqe_inline_mode);
+	if (MLX5V_GET(modify_nic_vport_context_in, in, field_select_addresses_list)) {
+		n = MLX5V_GET(nic_vport_context, ctx, allowed_list_size);
+		if (MLX5V_GET(nic_vport_context, ctx, allowed_list_type) == MLX5V_VPORT_LIST_UC) {
 			list = p->uc;
 			p->nuc = n;
 		} else {
@@ -413,10 +412,10 @@ mlx5v_sim_eth_paos(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, const uint8_t
 		   uint8_t *out)
 {
 	struct mlx5v_sim_eth_port *p = &sim->eth->port;
-	uint32_t admin = GET(paos_reg, reg, admin_status);
+	uint32_t admin = MLX5V_GET(paos_reg, reg, admin_status);
 	int was_up;
 
-	if (c->op_mod == MLX5V_ACCESS_REG_WRITE && GET(paos_reg, reg, ase)) {
+	if (c->op_mod == MLX5V_ACCESS_REG_WRITE && MLX5V_GET(paos_reg, reg, ase)) {
 		/* prm/mlx5_eth §11.1: 1 up, 2 down; ase = 1 makes the write take effect. */
 		if (admin != MLX5V_PAOS_UP && admin != MLX5V_PAOS_DOWN)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
@@ -425,9 +424,9 @@ mlx5v_sim_eth_paos(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, const uint8_t
 		p->admin_status = admin;
 		mlx5v_sim_eth_link_event(sim, was_up);
 	}
-	SET(paos_reg, out, local_port, MLX5V_SIM_ETH_LOCAL_PORT);
-	SET(paos_reg, out, admin_status, p->admin_status);
-	SET(paos_reg, out, oper_status, mlx5v_sim_eth_link_up(sim) ? MLX5V_PAOS_UP :
+	MLX5V_SET(paos_reg, out, local_port, MLX5V_SIM_ETH_LOCAL_PORT);
+	MLX5V_SET(paos_reg, out, admin_status, p->admin_status);
+	MLX5V_SET(paos_reg, out, oper_status, mlx5v_sim_eth_link_up(sim) ? MLX5V_PAOS_UP :
 	    MLX5V_PAOS_DOWN);
 	return MLX5V_CMD_STAT_OK;
 }
@@ -446,13 +445,13 @@ mlx5v_sim_eth_ptys(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, const uint8_t
 	struct mlx5v_sim_eth_port *p = &sim->eth->port;
 	int ext_only = mlx5v_sim_knob(sim, MLX5V_SIM_K_PTYS_EXT) != 0;
 	int64_t mode = mlx5v_sim_knob(sim, MLX5V_SIM_K_LINK_MODE);
-	uint32_t ext = GET(ptys_reg, reg, ext_eth_proto_admin);
-	uint32_t leg = GET(ptys_reg, reg, eth_proto_admin);
+	uint32_t ext = MLX5V_GET(ptys_reg, reg, ext_eth_proto_admin);
+	uint32_t leg = MLX5V_GET(ptys_reg, reg, eth_proto_admin);
 	uint32_t cap, admin, oper = 0;
 	int64_t set;
 	unsigned int i;
 
-	if (GET(ptys_reg, reg, proto_mask) != MLX5V_PTYS_PROTO_ETH)
+	if (MLX5V_GET(ptys_reg, reg, proto_mask) != MLX5V_PTYS_PROTO_ETH)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_PTYS_PROTO);
 	if (mode >= 0) {
@@ -473,7 +472,7 @@ mlx5v_sim_eth_ptys(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, const uint8_t
 							 MLX5V_SIM_SYND_PTYS_ADMIN);
 			p->eth_proto_admin = (uint32_t)set;
 			p->ext_eth_proto_admin = (uint32_t)set;
-			p->an_disable_admin = GET(ptys_reg, reg, an_disable_admin);
+			p->an_disable_admin = MLX5V_GET(ptys_reg, reg, an_disable_admin);
 		}
 		/* The fastest admin mode the wire's speed (the slower end of a pair) allows. */
 		for (i = 0; i < RTE_DIM(mlx5v_sim_eth_modes) && mlx5v_sim_eth_link_up(sim); i++)
@@ -487,18 +486,18 @@ mlx5v_sim_eth_ptys(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, const uint8_t
 		admin = mlx5v_sim_eth_modes_to_ptys(p->eth_proto_admin, ext_only);
 		oper = mlx5v_sim_eth_modes_to_ptys(oper, ext_only);
 	}
-	SET(ptys_reg, out, an_disable_admin, p->an_disable_admin);
-	SET(ptys_reg, out, an_disable_cap, 1);
-	SET(ptys_reg, out, local_port, MLX5V_SIM_ETH_LOCAL_PORT);
-	SET(ptys_reg, out, proto_mask, MLX5V_PTYS_PROTO_ETH);
+	MLX5V_SET(ptys_reg, out, an_disable_admin, p->an_disable_admin);
+	MLX5V_SET(ptys_reg, out, an_disable_cap, 1);
+	MLX5V_SET(ptys_reg, out, local_port, MLX5V_SIM_ETH_LOCAL_PORT);
+	MLX5V_SET(ptys_reg, out, proto_mask, MLX5V_PTYS_PROTO_ETH);
 	if (ext_only) {
-		SET(ptys_reg, out, ext_eth_proto_capability, cap);
-		SET(ptys_reg, out, ext_eth_proto_admin, admin);
-		SET(ptys_reg, out, ext_eth_proto_oper, oper);
+		MLX5V_SET(ptys_reg, out, ext_eth_proto_capability, cap);
+		MLX5V_SET(ptys_reg, out, ext_eth_proto_admin, admin);
+		MLX5V_SET(ptys_reg, out, ext_eth_proto_oper, oper);
 	} else {
-		SET(ptys_reg, out, eth_proto_capability, cap);
-		SET(ptys_reg, out, eth_proto_admin, admin);
-		SET(ptys_reg, out, eth_proto_oper, oper);
+		MLX5V_SET(ptys_reg, out, eth_proto_capability, cap);
+		MLX5V_SET(ptys_reg, out, eth_proto_admin, admin);
+		MLX5V_SET(ptys_reg, out, eth_proto_oper, oper);
 	}
 	return MLX5V_CMD_STAT_OK;
 }
@@ -511,12 +510,12 @@ mlx5v_sim_eth_ptys(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, const uint8_t
 static uint8_t
 mlx5v_sim_eth_pcam(struct mlx5v_sim_cmd *c, const uint8_t *reg, uint8_t *out)
 {
-	if (c->op_mod != MLX5V_ACCESS_REG_READ || GET(pcam_reg, reg, feature_group) != 0 ||
-	    GET(pcam_reg, reg, access_reg_group) != 0)
+	if (c->op_mod != MLX5V_ACCESS_REG_READ || MLX5V_GET(pcam_reg, reg, feature_group) != 0 ||
+	    MLX5V_GET(pcam_reg, reg, access_reg_group) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_REG_DATA);
 	memset(out, 0, MLX5V_IFC_BYTES(pcam_reg));
-	SET(pcam_reg, out, ptys_extended_ethernet, 1);
+	MLX5V_SET(pcam_reg, out, ptys_extended_ethernet, 1);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -525,7 +524,7 @@ mlx5v_sim_eth_pmtu(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, const uint8_t
 		   uint8_t *out)
 {
 	struct mlx5v_sim_eth_port *p = &sim->eth->port;
-	uint32_t mtu = GET(pmtu_reg, reg, admin_mtu);
+	uint32_t mtu = MLX5V_GET(pmtu_reg, reg, admin_mtu);
 
 	if (c->op_mod == MLX5V_ACCESS_REG_WRITE) {
 		/* max_mtu and oper_mtu are read-only; admin_mtu within [min, max_mtu]. */
@@ -534,10 +533,10 @@ mlx5v_sim_eth_pmtu(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, const uint8_t
 						 MLX5V_SIM_SYND_PMTU_MTU);
 		p->admin_mtu = mtu;
 	}
-	SET(pmtu_reg, out, local_port, MLX5V_SIM_ETH_LOCAL_PORT);
-	SET(pmtu_reg, out, max_mtu, MLX5V_SIM_ETH_MAX_MTU);
-	SET(pmtu_reg, out, admin_mtu, p->admin_mtu);
-	SET(pmtu_reg, out, oper_mtu, p->admin_mtu);
+	MLX5V_SET(pmtu_reg, out, local_port, MLX5V_SIM_ETH_LOCAL_PORT);
+	MLX5V_SET(pmtu_reg, out, max_mtu, MLX5V_SIM_ETH_MAX_MTU);
+	MLX5V_SET(pmtu_reg, out, admin_mtu, p->admin_mtu);
+	MLX5V_SET(pmtu_reg, out, oper_mtu, p->admin_mtu);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -548,7 +547,7 @@ mlx5v_sim_eth_pmtu(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, const uint8_t
 uint8_t
 mlx5v_sim_cmd_eth_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	uint32_t id = GET(access_reg_in, c->in, register_id);
+	uint32_t id = MLX5V_GET(access_reg_in, c->in, register_id);
 	uint32_t off = MLX5V_IFC_BYTES(access_reg_in);
 	const uint8_t *reg = c->in + off;
 	uint32_t size;
@@ -571,7 +570,7 @@ mlx5v_sim_cmd_eth_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	default:
 		return mlx5v_sim_cmd_access_reg(sim, c);
 	}
-	if (GET(access_reg_in, c->in, argument) != 0)
+	if (MLX5V_GET(access_reg_in, c->in, argument) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_REG_DATA);
 	if (c->inlen < off + size)
@@ -584,7 +583,7 @@ mlx5v_sim_cmd_eth_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (id == MLX5V_REG_PCAM)
 		return mlx5v_sim_eth_pcam(c, reg, c->out + off);
 	/* local_port is DW0[23:16] in the other three registers. */
-	if (GET(paos_reg, reg, local_port) != MLX5V_SIM_ETH_LOCAL_PORT)
+	if (MLX5V_GET(paos_reg, reg, local_port) != MLX5V_SIM_ETH_LOCAL_PORT)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_REG_PORT);
 	if (id == MLX5V_REG_PAOS)

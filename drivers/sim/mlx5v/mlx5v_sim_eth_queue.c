@@ -14,8 +14,6 @@
 #include "mlx5v_sim_eth_dp.h"
 #include "mlx5v_sim_priv.h"
 
-#define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
-#define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
 #define MLX5V_SIM_ETH_WQ_CYCLIC 1
 #define MLX5V_SIM_ETH_SQ_LOG_STRIDE 6       /* 64-byte WQEBB (prm/mlx5_eth §4.7) */
@@ -40,15 +38,15 @@ mlx5v_sim_cmd_create_tis(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	struct mlx5v_sim_eth *e = sim->eth;
 	struct mlx5v_sim_eth_dom *td;
 	struct mlx5v_sim_eth_dom *pd = NULL;
-	uint32_t pdn = GET(create_tis_in, in, ctx.pd);
+	uint32_t pdn = MLX5V_GET(create_tis_in, in, ctx.pd);
 	uint32_t i;
 
 	/* One port, no LAG, no kTLS: those TIS fields must stay 0. */
-	if (GET(create_tis_in, in, ctx.strict_lag_tx_port_affinity) != 0 ||
-			GET(create_tis_in, in, ctx.lag_tx_port_affinity) != 0 ||
-			GET(create_tis_in, in, ctx.tls_en) != 0)
+	if (MLX5V_GET(create_tis_in, in, ctx.strict_lag_tx_port_affinity) != 0 ||
+			MLX5V_GET(create_tis_in, in, ctx.lag_tx_port_affinity) != 0 ||
+			MLX5V_GET(create_tis_in, in, ctx.tls_en) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_TIS_LAG);
-	td = mlx5v_sim_eth_td_get(sim, GET(create_tis_in, in, ctx.transport_domain));
+	td = mlx5v_sim_eth_td_get(sim, MLX5V_GET(create_tis_in, in, ctx.transport_domain));
 	if (td == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_TIS_TD);
 	/* [K] leaves tisc.pd 0; a nonzero one must name a PD. */
@@ -65,14 +63,14 @@ mlx5v_sim_cmd_create_tis(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_LIM_ERR, MLX5V_SIM_SYND_TIS_NONE);
 	memset(&e->tis[i], 0, sizeof(e->tis[i]));
 	e->tis[i].valid = 1;
-	e->tis[i].td = GET(create_tis_in, in, ctx.transport_domain);
-	e->tis[i].prio = GET(create_tis_in, in, ctx.prio);
+	e->tis[i].td = MLX5V_GET(create_tis_in, in, ctx.transport_domain);
+	e->tis[i].prio = MLX5V_GET(create_tis_in, in, ctx.prio);
 	e->tis[i].pd = pdn;
 	td->refs++;
 	if (pd != NULL)
 		pd->refs++;
 	e->live[MLX5V_SIM_ETH_K_TIS]++;
-	SET(eth_obj_out, c->out, obj_id, MLX5V_SIM_ETH_TIS_BASE + i);
+	MLX5V_SET(eth_obj_out, c->out, obj_id, MLX5V_SIM_ETH_TIS_BASE + i);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -80,16 +78,17 @@ mlx5v_sim_cmd_create_tis(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_modify_tis(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	struct mlx5v_sim_eth_tis *tis = mlx5v_sim_eth_tis_get(sim, GET(modify_tis_in, c->in, tisn));
+	struct mlx5v_sim_eth_tis *tis =
+			mlx5v_sim_eth_tis_get(sim, MLX5V_GET(modify_tis_in, c->in, tisn));
 
 	if (tis == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_TIS_NUM);
-	if (GET(modify_tis_in, c->in, bitmask_hi) != 0 ||
-			(GET(modify_tis_in, c->in, bitmask) & ~1u) != 0)
+	if (MLX5V_GET(modify_tis_in, c->in, bitmask_hi) != 0 ||
+			(MLX5V_GET(modify_tis_in, c->in, bitmask) & ~1u) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_TIS_BITMASK);
-	if (GET(modify_tis_in, c->in, bitmask) & 1u)
-		tis->prio = GET(modify_tis_in, c->in, ctx.prio);
+	if (MLX5V_GET(modify_tis_in, c->in, bitmask) & 1u)
+		tis->prio = MLX5V_GET(modify_tis_in, c->in, ctx.prio);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -97,7 +96,8 @@ mlx5v_sim_cmd_modify_tis(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_destroy_tis(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	struct mlx5v_sim_eth_tis *tis = mlx5v_sim_eth_tis_get(sim, GET(eth_obj_in, c->in, obj_id));
+	struct mlx5v_sim_eth_tis *tis =
+			mlx5v_sim_eth_tis_get(sim, MLX5V_GET(eth_obj_in, c->in, obj_id));
 	struct mlx5v_sim_eth_dom *td;
 	struct mlx5v_sim_eth_dom *pd;
 
@@ -120,13 +120,14 @@ mlx5v_sim_cmd_destroy_tis(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_query_tis(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	struct mlx5v_sim_eth_tis *tis = mlx5v_sim_eth_tis_get(sim, GET(eth_obj_in, c->in, obj_id));
+	struct mlx5v_sim_eth_tis *tis =
+			mlx5v_sim_eth_tis_get(sim, MLX5V_GET(eth_obj_in, c->in, obj_id));
 
 	if (tis == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_TIS_NUM);
-	SET(query_tis_out, c->out, ctx.prio, tis->prio);
-	SET(query_tis_out, c->out, ctx.transport_domain, tis->td);
-	SET(query_tis_out, c->out, ctx.pd, tis->pd);
+	MLX5V_SET(query_tis_out, c->out, ctx.prio, tis->prio);
+	MLX5V_SET(query_tis_out, c->out, ctx.transport_domain, tis->td);
+	MLX5V_SET(query_tis_out, c->out, ctx.pd, tis->pd);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -157,21 +158,21 @@ mlx5v_sim_eth_wq_read(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, uint32_t w
 	uint32_t synd = 0;
 
 	memset(wq, 0, sizeof(*wq));
-	wq->type = GET(wq, w, wq_type);
-	wq->log_stride = GET(wq, w, log_wq_stride);
-	wq->log_pg_sz = GET(wq, w, log_wq_pg_sz);
-	wq->log_sz = GET(wq, w, log_wq_sz);
-	wq->end_padding = GET(wq, w, end_padding_mode);
-	wq->lwm = GET(wq, w, lwm);
-	wq->pd = GET(wq, w, pd);
-	wq->uar = GET(wq, w, uar_page);
+	wq->type = MLX5V_GET(wq, w, wq_type);
+	wq->log_stride = MLX5V_GET(wq, w, log_wq_stride);
+	wq->log_pg_sz = MLX5V_GET(wq, w, log_wq_pg_sz);
+	wq->log_sz = MLX5V_GET(wq, w, log_wq_sz);
+	wq->end_padding = MLX5V_GET(wq, w, end_padding_mode);
+	wq->lwm = MLX5V_GET(wq, w, lwm);
+	wq->pd = MLX5V_GET(wq, w, pd);
+	wq->uar = MLX5V_GET(wq, w, uar_page);
 	wq->dbr_addr = MLX5V_IFC_GET64(wq, w, dbr_addr);
 	/* Cyclic queues only: no linked lists and no striding RQ (prm/mlx5_eth §7.3). */
 	if (wq->type != MLX5V_SIM_ETH_WQ_CYCLIC)
 		synd = MLX5V_SIM_SYND_WQ_TYPE;
-	else if (GET(wq, w, page_offset) != 0)
+	else if (MLX5V_GET(wq, w, page_offset) != 0)
 		synd = MLX5V_SIM_SYND_WQ_PAGE_OFFSET;
-	else if (GET(wq, w, dbr_umem_valid) != 0 || GET(wq, w, wq_umem_valid) != 0)
+	else if (MLX5V_GET(wq, w, dbr_umem_valid) != 0 || MLX5V_GET(wq, w, wq_umem_valid) != 0)
 		synd = MLX5V_SIM_SYND_WQ_UMEM;
 	else if (wq->log_sz > MLX5V_SIM_ETH_LOG_MAX_WQ_SZ)
 		synd = MLX5V_SIM_SYND_WQ_SIZE;
@@ -199,18 +200,18 @@ mlx5v_sim_eth_wq_write(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_wq *wq,
 {
 	uint32_t sw = 0;
 
-	SET(wq, w, wq_type, wq->type);
-	SET(wq, w, end_padding_mode, wq->end_padding);
-	SET(wq, w, lwm, wq->lwm);
-	SET(wq, w, pd, wq->pd);
-	SET(wq, w, uar_page, wq->uar);
+	MLX5V_SET(wq, w, wq_type, wq->type);
+	MLX5V_SET(wq, w, end_padding_mode, wq->end_padding);
+	MLX5V_SET(wq, w, lwm, wq->lwm);
+	MLX5V_SET(wq, w, pd, wq->pd);
+	MLX5V_SET(wq, w, uar_page, wq->uar);
 	MLX5V_IFC_SET64(wq, w, dbr_addr, wq->dbr_addr);
-	SET(wq, w, hw_counter, hw_counter);
+	MLX5V_SET(wq, w, hw_counter, hw_counter);
 	if (hwsim_dma_read(sim->dma, wq->dbr_addr + 4 * dbr_dw, &sw, sizeof(sw)) == 0)
-		SET(wq, w, sw_counter, rte_be_to_cpu_32(sw));
-	SET(wq, w, log_wq_stride, wq->log_stride);
-	SET(wq, w, log_wq_pg_sz, wq->log_pg_sz);
-	SET(wq, w, log_wq_sz, wq->log_sz);
+		MLX5V_SET(wq, w, sw_counter, rte_be_to_cpu_32(sw));
+	MLX5V_SET(wq, w, log_wq_stride, wq->log_stride);
+	MLX5V_SET(wq, w, log_wq_pg_sz, wq->log_pg_sz);
+	MLX5V_SET(wq, w, log_wq_sz, wq->log_sz);
 }
 
 /*
@@ -261,11 +262,11 @@ mlx5v_sim_eth_transition_ok(uint32_t cur, uint32_t next, int is_sq)
 static uint32_t
 mlx5v_sim_eth_sq_check(struct mlx5v_sim *sim, const uint8_t *in)
 {
-	if (GET(create_sq_in, in, ctx.state) != MLX5V_SIM_ETH_Q_RST)
+	if (MLX5V_GET(create_sq_in, in, ctx.state) != MLX5V_SIM_ETH_Q_RST)
 		return MLX5V_SIM_SYND_WQ_STATE;
-	if (!mlx5v_sim_eth_ts_ok(sim, GET(create_sq_in, in, ctx.ts_format)))
+	if (!mlx5v_sim_eth_ts_ok(sim, MLX5V_GET(create_sq_in, in, ctx.ts_format)))
 		return MLX5V_SIM_SYND_WQ_TS_FORMAT;
-	if (GET(create_sq_in, in, ctx.tis_lst_sz) != 1)
+	if (MLX5V_GET(create_sq_in, in, ctx.tis_lst_sz) != 1)
 		return MLX5V_SIM_SYND_SQ_TIS_LST;
 	return 0;
 }
@@ -278,7 +279,7 @@ mlx5v_sim_cmd_create_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	struct mlx5v_sim_eth_tis *tis;
 	struct mlx5v_sim_eth_sq *sq;
 	struct mlx5v_sim_eth_wq wq;
-	uint32_t cqn = GET(create_sq_in, in, ctx.cqn);
+	uint32_t cqn = MLX5V_GET(create_sq_in, in, ctx.cqn);
 	uint32_t synd;
 	uint32_t i;
 	uint8_t st;
@@ -287,16 +288,16 @@ mlx5v_sim_cmd_create_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (synd != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
 	/* prm/mlx5_empw §1.2: multi-packet send WQEs only where the capability says so. */
-	if (GET(create_sq_in, in, ctx.allow_multi_pkt_send_wqe) &&
+	if (MLX5V_GET(create_sq_in, in, ctx.allow_multi_pkt_send_wqe) &&
 	    !mlx5v_sim_knob(sim, MLX5V_SIM_K_EMPW))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_SQ_MPW);
 	if (!mlx5v_sim_eth_cq_live(sim, cqn))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_WQ_CQ);
-	tis = mlx5v_sim_eth_tis_get(sim, GET(create_sq_in, in, ctx.tis_num_0));
+	tis = mlx5v_sim_eth_tis_get(sim, MLX5V_GET(create_sq_in, in, ctx.tis_num_0));
 	if (tis == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_SQ_TIS);
 	/* The SQ's doorbells arrive on this page: it must be allocated (prm/mlx5_eth §4.7). */
-	if (!mlx5v_sim_uar_allocated(sim, GET(create_sq_in, in, ctx.wq.uar_page)))
+	if (!mlx5v_sim_uar_allocated(sim, MLX5V_GET(create_sq_in, in, ctx.wq.uar_page)))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_SQ_UAR);
 	for (i = 1; i < RTE_DIM(e->sq); i++)
 		if (!e->sq[i].valid)
@@ -314,42 +315,43 @@ mlx5v_sim_cmd_create_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	sq = &e->sq[i];
 	memset(sq, 0, sizeof(*sq));
 	sq->state = MLX5V_SIM_ETH_Q_RST;
-	sq->rlky = GET(create_sq_in, in, ctx.rlky);
-	sq->fre = GET(create_sq_in, in, ctx.fre);
-	sq->flush_in_error_en = GET(create_sq_in, in, ctx.flush_in_error_en);
-	sq->min_wqe_inline_mode = GET(create_sq_in, in, ctx.min_wqe_inline_mode);
-	sq->allow_mpw = GET(create_sq_in, in, ctx.allow_multi_pkt_send_wqe);
-	sq->ts_format = GET(create_sq_in, in, ctx.ts_format);
-	sq->user_index = GET(create_sq_in, in, ctx.user_index);
+	sq->rlky = MLX5V_GET(create_sq_in, in, ctx.rlky);
+	sq->fre = MLX5V_GET(create_sq_in, in, ctx.fre);
+	sq->flush_in_error_en = MLX5V_GET(create_sq_in, in, ctx.flush_in_error_en);
+	sq->min_wqe_inline_mode = MLX5V_GET(create_sq_in, in, ctx.min_wqe_inline_mode);
+	sq->allow_mpw = MLX5V_GET(create_sq_in, in, ctx.allow_multi_pkt_send_wqe);
+	sq->ts_format = MLX5V_GET(create_sq_in, in, ctx.ts_format);
+	sq->user_index = MLX5V_GET(create_sq_in, in, ctx.user_index);
 	sq->cqn = cqn;
-	sq->tis = GET(create_sq_in, in, ctx.tis_num_0);
+	sq->tis = MLX5V_GET(create_sq_in, in, ctx.tis_num_0);
 	sq->wq = wq;
 	sq->valid = 1;
 	tis->refs++;
 	mlx5v_sim_eth_pd_get(sim, wq.pd)->refs++;
 	e->live[MLX5V_SIM_ETH_K_SQ]++;
-	SET(eth_obj_out, c->out, obj_id, MLX5V_SIM_ETH_SQ_BASE + i);
+	MLX5V_SET(eth_obj_out, c->out, obj_id, MLX5V_SIM_ETH_SQ_BASE + i);
 	return MLX5V_CMD_STAT_OK;
 }
 
 uint8_t
 mlx5v_sim_cmd_modify_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	struct mlx5v_sim_eth_sq *sq = mlx5v_sim_eth_sq_get(sim, GET(modify_sq_in, c->in, sqn));
-	uint32_t next = GET(modify_sq_in, c->in, ctx.state);
+	struct mlx5v_sim_eth_sq *sq =
+			mlx5v_sim_eth_sq_get(sim, MLX5V_GET(modify_sq_in, c->in, sqn));
+	uint32_t next = MLX5V_GET(modify_sq_in, c->in, ctx.state);
 
 	if (sq == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_SQ_NUM);
 	/* sq_state must be the state the SQ is in (prm/mlx5_eth §4.14). */
-	if (GET(modify_sq_in, c->in, sq_state) != sq->state)
+	if (MLX5V_GET(modify_sq_in, c->in, sq_state) != sq->state)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
 					 MLX5V_SIM_SYND_Q_CUR_STATE);
 	if (!mlx5v_sim_eth_transition_ok(sq->state, next, 1))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_Q_TRANSITION);
 	/* Rate limits and QoS groups (bitmask bits 0, 2) are not modelled. */
-	if (GET(modify_sq_in, c->in, modify_bitmask_hi) != 0 ||
-			GET(modify_sq_in, c->in, modify_bitmask) != 0)
+	if (MLX5V_GET(modify_sq_in, c->in, modify_bitmask_hi) != 0 ||
+			MLX5V_GET(modify_sq_in, c->in, modify_bitmask) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_SQ_BITMASK);
 	/* Counters restart at 0 on every move to RST (prm/mlx5_eth §5.2). */
@@ -365,7 +367,8 @@ mlx5v_sim_cmd_modify_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_destroy_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	struct mlx5v_sim_eth_sq *sq = mlx5v_sim_eth_sq_get(sim, GET(eth_obj_in, c->in, obj_id));
+	struct mlx5v_sim_eth_sq *sq =
+			mlx5v_sim_eth_sq_get(sim, MLX5V_GET(eth_obj_in, c->in, obj_id));
 	struct mlx5v_sim_eth_tis *tis;
 	struct mlx5v_sim_eth_dom *pd;
 
@@ -386,22 +389,23 @@ mlx5v_sim_cmd_destroy_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_query_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	struct mlx5v_sim_eth_sq *sq = mlx5v_sim_eth_sq_get(sim, GET(eth_obj_in, c->in, obj_id));
+	struct mlx5v_sim_eth_sq *sq =
+			mlx5v_sim_eth_sq_get(sim, MLX5V_GET(eth_obj_in, c->in, obj_id));
 	uint8_t *o = c->out;
 
 	if (sq == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_SQ_NUM);
-	SET(query_sq_out, o, ctx.rlky, sq->rlky);
-	SET(query_sq_out, o, ctx.fre, sq->fre);
-	SET(query_sq_out, o, ctx.flush_in_error_en, sq->flush_in_error_en);
-	SET(query_sq_out, o, ctx.allow_multi_pkt_send_wqe, sq->allow_mpw);
-	SET(query_sq_out, o, ctx.min_wqe_inline_mode, sq->min_wqe_inline_mode);
-	SET(query_sq_out, o, ctx.state, sq->state);
-	SET(query_sq_out, o, ctx.ts_format, sq->ts_format);
-	SET(query_sq_out, o, ctx.user_index, sq->user_index);
-	SET(query_sq_out, o, ctx.cqn, sq->cqn);
-	SET(query_sq_out, o, ctx.tis_lst_sz, 1);
-	SET(query_sq_out, o, ctx.tis_num_0, sq->tis);
+	MLX5V_SET(query_sq_out, o, ctx.rlky, sq->rlky);
+	MLX5V_SET(query_sq_out, o, ctx.fre, sq->fre);
+	MLX5V_SET(query_sq_out, o, ctx.flush_in_error_en, sq->flush_in_error_en);
+	MLX5V_SET(query_sq_out, o, ctx.allow_multi_pkt_send_wqe, sq->allow_mpw);
+	MLX5V_SET(query_sq_out, o, ctx.min_wqe_inline_mode, sq->min_wqe_inline_mode);
+	MLX5V_SET(query_sq_out, o, ctx.state, sq->state);
+	MLX5V_SET(query_sq_out, o, ctx.ts_format, sq->ts_format);
+	MLX5V_SET(query_sq_out, o, ctx.user_index, sq->user_index);
+	MLX5V_SET(query_sq_out, o, ctx.cqn, sq->cqn);
+	MLX5V_SET(query_sq_out, o, ctx.tis_lst_sz, 1);
+	MLX5V_SET(query_sq_out, o, ctx.tis_num_0, sq->tis);
 	/* The SQ producer counter is dword 1 of its record (prm/mlx5_eth §6.6). */
 	mlx5v_sim_eth_wq_write(sim, &sq->wq, MLX5V_IFC_ADDR_OF(query_sq_out, o, ctx.wq),
 			       sq->hw_counter, 1);
@@ -413,12 +417,13 @@ mlx5v_sim_cmd_query_sq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 static uint32_t
 mlx5v_sim_eth_rq_check(struct mlx5v_sim *sim, const uint8_t *in)
 {
-	if (GET(create_rq_in, in, ctx.state) != MLX5V_SIM_ETH_Q_RST)
+	if (MLX5V_GET(create_rq_in, in, ctx.state) != MLX5V_SIM_ETH_Q_RST)
 		return MLX5V_SIM_SYND_WQ_STATE;
-	if (!mlx5v_sim_eth_ts_ok(sim, GET(create_rq_in, in, ctx.ts_format)))
+	if (!mlx5v_sim_eth_ts_ok(sim, MLX5V_GET(create_rq_in, in, ctx.ts_format)))
 		return MLX5V_SIM_SYND_WQ_TS_FORMAT;
 	/* Inline RQs only: no shared receive pool (RMP), no hairpin. */
-	if (GET(create_rq_in, in, ctx.mem_rq_type) != 0 || GET(create_rq_in, in, ctx.hairpin) != 0)
+	if (MLX5V_GET(create_rq_in, in, ctx.mem_rq_type) != 0 ||
+	    MLX5V_GET(create_rq_in, in, ctx.hairpin) != 0)
 		return MLX5V_SIM_SYND_RQ_MEM_TYPE;
 	return 0;
 }
@@ -459,8 +464,8 @@ mlx5v_sim_cmd_create_rq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	struct mlx5v_sim_eth *e = sim->eth;
 	struct mlx5v_sim_eth_rq *rq;
 	struct mlx5v_sim_eth_wq wq;
-	uint32_t cqn = GET(create_rq_in, in, ctx.cqn);
-	uint32_t qc = GET(create_rq_in, in, ctx.counter_set_id);
+	uint32_t cqn = MLX5V_GET(create_rq_in, in, ctx.cqn);
+	uint32_t qc = MLX5V_GET(create_rq_in, in, ctx.counter_set_id);
 	uint32_t synd;
 	uint32_t i;
 	uint8_t st;
@@ -488,20 +493,20 @@ mlx5v_sim_cmd_create_rq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	rq = &e->rq[i];
 	memset(rq, 0, sizeof(*rq));
 	rq->state = MLX5V_SIM_ETH_Q_RST;
-	rq->rlky = GET(create_rq_in, in, ctx.rlky);
-	rq->vsd = GET(create_rq_in, in, ctx.vsd);
-	rq->scatter_fcs = GET(create_rq_in, in, ctx.scatter_fcs);
-	rq->delay_drop_en = GET(create_rq_in, in, ctx.delay_drop_en);
-	rq->flush_in_error_en = GET(create_rq_in, in, ctx.flush_in_error_en);
-	rq->ts_format = GET(create_rq_in, in, ctx.ts_format);
-	rq->user_index = GET(create_rq_in, in, ctx.user_index);
+	rq->rlky = MLX5V_GET(create_rq_in, in, ctx.rlky);
+	rq->vsd = MLX5V_GET(create_rq_in, in, ctx.vsd);
+	rq->scatter_fcs = MLX5V_GET(create_rq_in, in, ctx.scatter_fcs);
+	rq->delay_drop_en = MLX5V_GET(create_rq_in, in, ctx.delay_drop_en);
+	rq->flush_in_error_en = MLX5V_GET(create_rq_in, in, ctx.flush_in_error_en);
+	rq->ts_format = MLX5V_GET(create_rq_in, in, ctx.ts_format);
+	rq->user_index = MLX5V_GET(create_rq_in, in, ctx.user_index);
 	rq->cqn = cqn;
 	rq->wq = wq;
 	rq->valid = 1;
 	mlx5v_sim_eth_rq_qcnt_set(sim, rq, qc);
 	mlx5v_sim_eth_pd_get(sim, wq.pd)->refs++;
 	e->live[MLX5V_SIM_ETH_K_RQ]++;
-	SET(eth_obj_out, c->out, obj_id, MLX5V_SIM_ETH_RQ_BASE + i);
+	MLX5V_SET(eth_obj_out, c->out, obj_id, MLX5V_SIM_ETH_RQ_BASE + i);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -509,20 +514,20 @@ uint8_t
 mlx5v_sim_cmd_modify_rq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	const uint8_t *in = c->in;
-	struct mlx5v_sim_eth_rq *rq = mlx5v_sim_eth_rq_get(sim, GET(modify_rq_in, in, rqn));
-	uint32_t next = GET(modify_rq_in, in, ctx.state);
-	uint32_t mask = GET(modify_rq_in, in, modify_bitmask);
-	uint32_t qc = GET(modify_rq_in, in, ctx.counter_set_id);
+	struct mlx5v_sim_eth_rq *rq = mlx5v_sim_eth_rq_get(sim, MLX5V_GET(modify_rq_in, in, rqn));
+	uint32_t next = MLX5V_GET(modify_rq_in, in, ctx.state);
+	uint32_t mask = MLX5V_GET(modify_rq_in, in, modify_bitmask);
+	uint32_t qc = MLX5V_GET(modify_rq_in, in, ctx.counter_set_id);
 
 	if (rq == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_RQ_NUM);
-	if (GET(modify_rq_in, in, rq_state) != rq->state)
+	if (MLX5V_GET(modify_rq_in, in, rq_state) != rq->state)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
 					 MLX5V_SIM_SYND_Q_CUR_STATE);
 	if (!mlx5v_sim_eth_transition_ok(rq->state, next, 0))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_Q_TRANSITION);
-	if (GET(modify_rq_in, in, modify_bitmask_hi) != 0 ||
+	if (MLX5V_GET(modify_rq_in, in, modify_bitmask_hi) != 0 ||
 			(mask & ~(uint32_t)(MLX5V_MODIFY_RQ_LWM | MLX5V_MODIFY_RQ_VSD |
 					    MLX5V_MODIFY_RQ_SCATTER_FCS |
 					    MLX5V_MODIFY_RQ_COUNTER_SET_ID)) != 0)
@@ -543,11 +548,11 @@ mlx5v_sim_cmd_modify_rq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_RQ_RECORD);
 	if (mask & MLX5V_MODIFY_RQ_LWM)
-		rq->wq.lwm = GET(modify_rq_in, in, ctx.wq.lwm);
+		rq->wq.lwm = MLX5V_GET(modify_rq_in, in, ctx.wq.lwm);
 	if (mask & MLX5V_MODIFY_RQ_VSD)
-		rq->vsd = GET(modify_rq_in, in, ctx.vsd);
+		rq->vsd = MLX5V_GET(modify_rq_in, in, ctx.vsd);
 	if (mask & MLX5V_MODIFY_RQ_SCATTER_FCS)
-		rq->scatter_fcs = GET(modify_rq_in, in, ctx.scatter_fcs);
+		rq->scatter_fcs = MLX5V_GET(modify_rq_in, in, ctx.scatter_fcs);
 	if (mask & MLX5V_MODIFY_RQ_COUNTER_SET_ID)
 		mlx5v_sim_eth_rq_qcnt_set(sim, rq, qc);
 	if (next == MLX5V_SIM_ETH_Q_RST)
@@ -565,7 +570,8 @@ mlx5v_sim_cmd_modify_rq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_destroy_rq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	struct mlx5v_sim_eth_rq *rq = mlx5v_sim_eth_rq_get(sim, GET(eth_obj_in, c->in, obj_id));
+	struct mlx5v_sim_eth_rq *rq =
+			mlx5v_sim_eth_rq_get(sim, MLX5V_GET(eth_obj_in, c->in, obj_id));
 	struct mlx5v_sim_eth_dom *pd;
 
 	if (rq == NULL)
@@ -586,21 +592,22 @@ mlx5v_sim_cmd_destroy_rq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_query_rq(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	struct mlx5v_sim_eth_rq *rq = mlx5v_sim_eth_rq_get(sim, GET(eth_obj_in, c->in, obj_id));
+	struct mlx5v_sim_eth_rq *rq =
+			mlx5v_sim_eth_rq_get(sim, MLX5V_GET(eth_obj_in, c->in, obj_id));
 	uint8_t *o = c->out;
 
 	if (rq == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_RQ_NUM);
-	SET(query_rq_out, o, ctx.rlky, rq->rlky);
-	SET(query_rq_out, o, ctx.delay_drop_en, rq->delay_drop_en);
-	SET(query_rq_out, o, ctx.scatter_fcs, rq->scatter_fcs);
-	SET(query_rq_out, o, ctx.vsd, rq->vsd);
-	SET(query_rq_out, o, ctx.state, rq->state);
-	SET(query_rq_out, o, ctx.flush_in_error_en, rq->flush_in_error_en);
-	SET(query_rq_out, o, ctx.ts_format, rq->ts_format);
-	SET(query_rq_out, o, ctx.user_index, rq->user_index);
-	SET(query_rq_out, o, ctx.cqn, rq->cqn);
-	SET(query_rq_out, o, ctx.counter_set_id, rq->counter_set_id);
+	MLX5V_SET(query_rq_out, o, ctx.rlky, rq->rlky);
+	MLX5V_SET(query_rq_out, o, ctx.delay_drop_en, rq->delay_drop_en);
+	MLX5V_SET(query_rq_out, o, ctx.scatter_fcs, rq->scatter_fcs);
+	MLX5V_SET(query_rq_out, o, ctx.vsd, rq->vsd);
+	MLX5V_SET(query_rq_out, o, ctx.state, rq->state);
+	MLX5V_SET(query_rq_out, o, ctx.flush_in_error_en, rq->flush_in_error_en);
+	MLX5V_SET(query_rq_out, o, ctx.ts_format, rq->ts_format);
+	MLX5V_SET(query_rq_out, o, ctx.user_index, rq->user_index);
+	MLX5V_SET(query_rq_out, o, ctx.cqn, rq->cqn);
+	MLX5V_SET(query_rq_out, o, ctx.counter_set_id, rq->counter_set_id);
 	/* The RQ counter is dword 0 of its record (prm/mlx5_eth §7.2). */
 	mlx5v_sim_eth_wq_write(sim, &rq->wq, MLX5V_IFC_ADDR_OF(query_rq_out, o, ctx.wq),
 			       rq->hw_counter, 0);

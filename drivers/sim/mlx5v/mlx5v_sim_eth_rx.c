@@ -33,8 +33,6 @@
 /* Scatters stop at 4 KiB edges: an MTT key translates one page at a time (prm/mlx5_eth §4.2). */
 #define MLX5V_SIM_SCATTER_CHUNK 4096u
 
-#define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
-#define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
 /** What the parser learned about one frame, shared by every TIR it reaches. */
 struct mlx5v_sim_rx_frame {
@@ -150,14 +148,14 @@ mlx5v_sim_rx_match_key_l4(const struct mlx5v_sim_rx_hdrs *fr, uint32_t l4, uint8
 	if ((uint32_t)fr->hl.l2_len + fr->hl.l3_len + fr->hl.l4_len > fr->len)
 		return;
 	if (l4 == RTE_PTYPE_L4_TCP) {
-		SET(fte_match_set_lyr_2_4, k, tcp_sport, mlx5v_sim_dp_be16(h));
-		SET(fte_match_set_lyr_2_4, k, tcp_dport, mlx5v_sim_dp_be16(h + 2));
+		MLX5V_SET(fte_match_set_lyr_2_4, k, tcp_sport, mlx5v_sim_dp_be16(h));
+		MLX5V_SET(fte_match_set_lyr_2_4, k, tcp_dport, mlx5v_sim_dp_be16(h + 2));
 		/* The 9 flag bits: NS (the low bit of byte 12), then byte 13. */
-		SET(fte_match_set_lyr_2_4, k, tcp_flags,
+		MLX5V_SET(fte_match_set_lyr_2_4, k, tcp_flags,
 		    (uint32_t)(h[12] & 1) << 8 | h[13]);
 	} else if (l4 == RTE_PTYPE_L4_UDP) {
-		SET(fte_match_set_lyr_2_4, k, udp_sport, mlx5v_sim_dp_be16(h));
-		SET(fte_match_set_lyr_2_4, k, udp_dport, mlx5v_sim_dp_be16(h + 2));
+		MLX5V_SET(fte_match_set_lyr_2_4, k, udp_sport, mlx5v_sim_dp_be16(h));
+		MLX5V_SET(fte_match_set_lyr_2_4, k, udp_dport, mlx5v_sim_dp_be16(h + 2));
 	}
 }
 
@@ -182,10 +180,10 @@ mlx5v_sim_rx_match_lyr(const struct mlx5v_sim_rx_hdrs *fr, uint8_t *k)
 
 	if (fr->len < RTE_ETHER_HDR_LEN)
 		return 0;
-	SET(fte_match_set_lyr_2_4, k, dmac_47_16, mlx5v_sim_dp_be32(f));
-	SET(fte_match_set_lyr_2_4, k, dmac_15_0, mlx5v_sim_dp_be16(f + 4));
-	SET(fte_match_set_lyr_2_4, k, smac_47_16, mlx5v_sim_dp_be32(f + 6));
-	SET(fte_match_set_lyr_2_4, k, smac_15_0, mlx5v_sim_dp_be16(f + 10));
+	MLX5V_SET(fte_match_set_lyr_2_4, k, dmac_47_16, mlx5v_sim_dp_be32(f));
+	MLX5V_SET(fte_match_set_lyr_2_4, k, dmac_15_0, mlx5v_sim_dp_be16(f + 4));
+	MLX5V_SET(fte_match_set_lyr_2_4, k, smac_47_16, mlx5v_sim_dp_be32(f + 6));
+	MLX5V_SET(fte_match_set_lyr_2_4, k, smac_15_0, mlx5v_sim_dp_be16(f + 10));
 	while (off + 2 <= fr->len) {
 		et = mlx5v_sim_dp_be16(f + off);
 		if ((et != RTE_ETHER_TYPE_VLAN && et != RTE_ETHER_TYPE_QINQ) ||
@@ -193,18 +191,18 @@ mlx5v_sim_rx_match_lyr(const struct mlx5v_sim_rx_hdrs *fr, uint8_t *k)
 			break;
 		if (off == 2 * RTE_ETHER_ADDR_LEN && et == RTE_ETHER_TYPE_VLAN) {
 			tci = mlx5v_sim_dp_be16(f + off + 2);
-			SET(fte_match_set_lyr_2_4, k, cvlan_tag, 1);
-			SET(fte_match_set_lyr_2_4, k, first_prio, tci >> 13);
-			SET(fte_match_set_lyr_2_4, k, first_cfi, (tci >> 12) & 1);
-			SET(fte_match_set_lyr_2_4, k, first_vid, tci & 0xfff);
+			MLX5V_SET(fte_match_set_lyr_2_4, k, cvlan_tag, 1);
+			MLX5V_SET(fte_match_set_lyr_2_4, k, first_prio, tci >> 13);
+			MLX5V_SET(fte_match_set_lyr_2_4, k, first_cfi, (tci >> 12) & 1);
+			MLX5V_SET(fte_match_set_lyr_2_4, k, first_vid, tci & 0xfff);
 		}
 		off += RTE_VLAN_HLEN;
 	}
-	SET(fte_match_set_lyr_2_4, k, ethertype, et);
+	MLX5V_SET(fte_match_set_lyr_2_4, k, ethertype, et);
 	if (RTE_ETH_IS_IPV4_HDR(fr->ptype)) {
 		ip4 = (const struct rte_ipv4_hdr *)(f + fr->hl.l2_len);
 		proto = ip4->next_proto_id;
-		SET(fte_match_set_lyr_2_4, k, ip_version, 4);
+		MLX5V_SET(fte_match_set_lyr_2_4, k, ip_version, 4);
 		memcpy((uint8_t *)MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, k, src_ipv4_src_ipv6) +
 		       12, &ip4->src_addr, 4);
 		memcpy((uint8_t *)MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, k, dst_ipv4_dst_ipv6) +
@@ -216,7 +214,7 @@ mlx5v_sim_rx_match_lyr(const struct mlx5v_sim_rx_hdrs *fr, uint8_t *k)
 			proto = IPPROTO_TCP;
 		else if (l4 == RTE_PTYPE_L4_UDP)
 			proto = IPPROTO_UDP;
-		SET(fte_match_set_lyr_2_4, k, ip_version, 6);
+		MLX5V_SET(fte_match_set_lyr_2_4, k, ip_version, 6);
 		memcpy(MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, k, src_ipv4_src_ipv6),
 		       ip6->src_addr, 16);
 		memcpy(MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, k, dst_ipv4_dst_ipv6),
@@ -224,9 +222,9 @@ mlx5v_sim_rx_match_lyr(const struct mlx5v_sim_rx_hdrs *fr, uint8_t *k)
 	} else {
 		return 0;
 	}
-	SET(fte_match_set_lyr_2_4, k, ip_protocol, proto);
+	MLX5V_SET(fte_match_set_lyr_2_4, k, ip_protocol, proto);
 	/* frag: an IPv4 offset or MF, or an IPv6 fragment header (prm/mlx5_eth §4.10). */
-	SET(fte_match_set_lyr_2_4, k, frag, l4 == RTE_PTYPE_L4_FRAG);
+	MLX5V_SET(fte_match_set_lyr_2_4, k, frag, l4 == RTE_PTYPE_L4_FRAG);
 	mlx5v_sim_rx_match_key_l4(fr, l4, k);
 	return proto;
 }
@@ -245,12 +243,12 @@ mlx5v_sim_rx_match_icmp(const struct mlx5v_sim_rx_hdrs *fr, uint8_t proto, uint8
 	if (off + 2 > fr->len || (fr->ptype & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_FRAG)
 		return;
 	if (RTE_ETH_IS_IPV4_HDR(fr->ptype) && proto == IPPROTO_ICMP) {
-		SET(fte_match_param, k, misc_parameters_3.icmp_type, h[0]);
-		SET(fte_match_param, k, misc_parameters_3.icmp_code, h[1]);
+		MLX5V_SET(fte_match_param, k, misc_parameters_3.icmp_type, h[0]);
+		MLX5V_SET(fte_match_param, k, misc_parameters_3.icmp_code, h[1]);
 	} else if (RTE_ETH_IS_IPV6_HDR(fr->ptype) && proto == IPPROTO_ICMPV6 &&
 		   fr->hl.l3_len == sizeof(struct rte_ipv6_hdr)) {
-		SET(fte_match_param, k, misc_parameters_3.icmpv6_type, h[0]);
-		SET(fte_match_param, k, misc_parameters_3.icmpv6_code, h[1]);
+		MLX5V_SET(fte_match_param, k, misc_parameters_3.icmpv6_type, h[0]);
+		MLX5V_SET(fte_match_param, k, misc_parameters_3.icmpv6_code, h[1]);
 	}
 }
 
@@ -273,7 +271,7 @@ mlx5v_sim_rx_match_vxlan(const struct mlx5v_sim_rx_hdrs *fr, uint8_t *k)
 		return;
 	v = fr->data + off;
 	/* VNI: bytes 4-6 of the VXLAN header. */
-	SET(fte_match_param, k, misc_parameters.vxlan_vni,
+	MLX5V_SET(fte_match_param, k, misc_parameters.vxlan_vni,
 	    (uint32_t)v[4] << 16 | (uint32_t)v[5] << 8 | v[6]);
 	off += sizeof(struct rte_vxlan_hdr);
 	mlx5v_sim_rx_hdrs_parse(&in, fr->data + off, fr->len - off);
@@ -424,8 +422,8 @@ mlx5v_sim_rx_scatter(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq, const u
 		 * prm/mlx5_eth §7.1: bit 31 of byte_count is masked; a terminating key ends the
 		 * list.
 		 */
-		bc = GET(wqe_data_seg, seg, byte_count) & ~MLX5V_WQE_DSEG_INLINE;
-		lkey = GET(wqe_data_seg, seg, lkey);
+		bc = MLX5V_GET(wqe_data_seg, seg, byte_count) & ~MLX5V_WQE_DSEG_INLINE;
+		lkey = MLX5V_GET(wqe_data_seg, seg, lkey);
 		addr = MLX5V_IFC_GET64(wqe_data_seg, seg, addr);
 		if (lkey == MLX5V_SIM_ETH_TERM_MKEY || (bc == 0 && lkey == 0))
 			break;
@@ -498,10 +496,10 @@ mlx5v_sim_eth_rq_flush(struct mlx5v_sim *sim, struct mlx5v_sim_eth_rq *rq)
 		return;
 	while ((uint16_t)rq->hw_counter != pc) {
 		memset(cqe, 0, sizeof(cqe));
-		SET(cqe_err, cqe, syndrome, MLX5V_CQE_SYND_WR_FLUSH);
-		SET(cqe_err, cqe, opcode, MLX5V_CQE_OPCODE_RESP_ERR);
-		SET(cqe_eth, cqe, user_index, rq->user_index);
-		SET(cqe_eth, cqe, wqe_counter, rq->hw_counter);
+		MLX5V_SET(cqe_err, cqe, syndrome, MLX5V_CQE_SYND_WR_FLUSH);
+		MLX5V_SET(cqe_err, cqe, opcode, MLX5V_CQE_OPCODE_RESP_ERR);
+		MLX5V_SET(cqe_eth, cqe, user_index, rq->user_index);
+		MLX5V_SET(cqe_eth, cqe, wqe_counter, rq->hw_counter);
 		rq->hw_counter = (rq->hw_counter + 1) & 0xffff;
 		if (dp != NULL) {
 			dp->st.rx_err_cqes++;
@@ -588,9 +586,9 @@ mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_f
 		synd = 0;
 	}
 	if (synd != 0) {
-		SET(cqe_err, cqe, syndrome, synd);
-		SET(cqe_err, cqe, vendor_err_synd, vsynd);
-		SET(cqe_err, cqe, opcode, MLX5V_CQE_OPCODE_RESP_ERR);
+		MLX5V_SET(cqe_err, cqe, syndrome, synd);
+		MLX5V_SET(cqe_err, cqe, vendor_err_synd, vsynd);
+		MLX5V_SET(cqe_err, cqe, opcode, MLX5V_CQE_OPCODE_RESP_ERR);
 		/*
 		 * A key failure is fatal to the RQ (prm/mlx5_eth §8.4: LOCAL_PROT_ERR needs a
 		 * reset).
@@ -599,32 +597,32 @@ mlx5v_sim_rx_rq(struct mlx5v_sim *sim, uint32_t rqn, const struct mlx5v_sim_rx_f
 			rq->state = MLX5V_SIM_ETH_Q_ERR;
 		dp->st.rx_err_cqes++;
 	} else {
-		SET(cqe_eth, cqe, rss_hash_result, hash);
-		SET(cqe_eth, cqe, rss_ip_type, hash_type->ip);
-		SET(cqe_eth, cqe, rss_l4_type, hash_type->l4);
+		MLX5V_SET(cqe_eth, cqe, rss_hash_result, hash);
+		MLX5V_SET(cqe_eth, cqe, rss_ip_type, hash_type->ip);
+		MLX5V_SET(cqe_eth, cqe, rss_l4_type, hash_type->l4);
 		/* L2 ok: the FCS was good (bad ones never get here). */
-		SET(cqe_eth, cqe, l2_ok, 1);
-		SET(cqe_eth, cqe, l3_ok, fr->l3_ok);
-		SET(cqe_eth, cqe, l4_ok, fr->l4_ok);
-		SET(cqe_eth, cqe, ip_frag, fr->ip_frag);
-		SET(cqe_eth, cqe, l4_hdr_type, fr->l4_type);
-		SET(cqe_eth, cqe, l3_hdr_type, fr->l3_type);
-		SET(cqe_eth, cqe, ip_options, fr->ip_options);
-		SET(cqe_eth, cqe, cvlan_stripped, stripped);
-		SET(cqe_eth, cqe, vlan_info, tci);
-		SET(cqe_eth, cqe, qpn, flow_tag);
-		SET(cqe_eth, cqe, byte_cnt, len);
-		SET(cqe_eth, cqe, opcode, MLX5V_CQE_OPCODE_RESP_SEND);
+		MLX5V_SET(cqe_eth, cqe, l2_ok, 1);
+		MLX5V_SET(cqe_eth, cqe, l3_ok, fr->l3_ok);
+		MLX5V_SET(cqe_eth, cqe, l4_ok, fr->l4_ok);
+		MLX5V_SET(cqe_eth, cqe, ip_frag, fr->ip_frag);
+		MLX5V_SET(cqe_eth, cqe, l4_hdr_type, fr->l4_type);
+		MLX5V_SET(cqe_eth, cqe, l3_hdr_type, fr->l3_type);
+		MLX5V_SET(cqe_eth, cqe, ip_options, fr->ip_options);
+		MLX5V_SET(cqe_eth, cqe, cvlan_stripped, stripped);
+		MLX5V_SET(cqe_eth, cqe, vlan_info, tci);
+		MLX5V_SET(cqe_eth, cqe, qpn, flow_tag);
+		MLX5V_SET(cqe_eth, cqe, byte_cnt, len);
+		MLX5V_SET(cqe_eth, cqe, opcode, MLX5V_CQE_OPCODE_RESP_SEND);
 		/*
 		 * A bit drivers must not mistake for an error (knob rx_cqe_se, prm/mlx5_eth §8.1).
 		 */
-		SET(cqe_eth, cqe, se, mlx5v_sim_knob(sim, MLX5V_SIM_K_RX_CQE_SE) != 0);
+		MLX5V_SET(cqe_eth, cqe, se, mlx5v_sim_knob(sim, MLX5V_SIM_K_RX_CQE_SE) != 0);
 		dp->st.rx_frames++;
 		dp->st.rx_bytes += len;
 	}
 	/* user_index and wqe_counter: the same place in both layouts. */
-	SET(cqe_eth, cqe, user_index, rq->user_index);
-	SET(cqe_eth, cqe, wqe_counter, idx);
+	MLX5V_SET(cqe_eth, cqe, user_index, rq->user_index);
+	MLX5V_SET(cqe_eth, cqe, wqe_counter, idx);
 	rq->hw_counter = (rq->hw_counter + 1) & 0xffff;
 	/*
 	 * A full CQ raises CQ_ERROR (mlx5v_sim_cq.c); the frame is lost either way. In a burst, a

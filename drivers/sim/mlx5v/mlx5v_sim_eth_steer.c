@@ -13,8 +13,6 @@
 #include "mlx5v_prm_eth.h"
 #include "mlx5v_sim_priv.h"
 
-#define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
-#define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
 #define MLX5V_SIM_ETH_RQN_MASK 0xffffffu
 
@@ -29,10 +27,10 @@ static uint8_t
 mlx5v_sim_eth_rqt_list(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, const uint8_t *ctx,
 		       uint32_t list_off, uint32_t max, uint32_t *n, uint32_t **list)
 {
-	uint32_t size = GET(rqtc, ctx, rqt_actual_size);
+	uint32_t size = MLX5V_GET(rqtc, ctx, rqt_actual_size);
 	uint32_t i, v;
 
-	if (GET(rqtc, ctx, list_q_type) != 0 || GET(rqtc, ctx, rq_vhca_id_format) != 0)
+	if (MLX5V_GET(rqtc, ctx, list_q_type) != 0 || MLX5V_GET(rqtc, ctx, rq_vhca_id_format) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_RQT_LIST_TYPE);
 	if (size == 0 || size > max)
@@ -79,7 +77,7 @@ mlx5v_sim_cmd_create_rqt(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	const uint8_t *ctx = MLX5V_IFC_ADDR_OF(create_rqt_in, c->in, ctx);
 	struct mlx5v_sim_eth *e = sim->eth;
-	uint32_t max = GET(rqtc, ctx, rqt_max_size);
+	uint32_t max = MLX5V_GET(rqtc, ctx, rqt_max_size);
 	uint32_t *list = NULL;
 	uint32_t n = 0;
 	uint32_t i;
@@ -103,7 +101,7 @@ mlx5v_sim_cmd_create_rqt(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	e->rqt[i].rqn = list;
 	mlx5v_sim_eth_rqt_refs(sim, list, n, 1);
 	e->live[MLX5V_SIM_ETH_K_RQT]++;
-	SET(eth_obj_out, c->out, obj_id, MLX5V_SIM_ETH_RQT_BASE + i);
+	MLX5V_SET(eth_obj_out, c->out, obj_id, MLX5V_SIM_ETH_RQT_BASE + i);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -114,15 +112,16 @@ uint8_t
 mlx5v_sim_cmd_modify_rqt(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	const uint8_t *ctx = MLX5V_IFC_ADDR_OF(modify_rqt_in, c->in, ctx);
-	struct mlx5v_sim_eth_rqt *rqt = mlx5v_sim_eth_rqt_get(sim, GET(modify_rqt_in, c->in, rqtn));
+	struct mlx5v_sim_eth_rqt *rqt =
+			mlx5v_sim_eth_rqt_get(sim, MLX5V_GET(modify_rqt_in, c->in, rqtn));
 	uint32_t *list = NULL;
 	uint32_t n = 0;
 	uint8_t st;
 
 	if (rqt == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_RQT_NUM);
-	if (GET(modify_rqt_in, c->in, bitmask_hi) != 0 ||
-			GET(modify_rqt_in, c->in, bitmask) != 1)
+	if (MLX5V_GET(modify_rqt_in, c->in, bitmask_hi) != 0 ||
+			MLX5V_GET(modify_rqt_in, c->in, bitmask) != 1)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_RQT_BITMASK);
 	st = mlx5v_sim_eth_rqt_list(sim, c, ctx, MLX5V_IFC_BYTES(modify_rqt_in), rqt->max_size,
@@ -141,7 +140,8 @@ mlx5v_sim_cmd_modify_rqt(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_destroy_rqt(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	struct mlx5v_sim_eth_rqt *rqt = mlx5v_sim_eth_rqt_get(sim, GET(eth_obj_in, c->in, obj_id));
+	struct mlx5v_sim_eth_rqt *rqt =
+			mlx5v_sim_eth_rqt_get(sim, MLX5V_GET(eth_obj_in, c->in, obj_id));
 
 	if (rqt == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_RQT_NUM);
@@ -160,14 +160,15 @@ mlx5v_sim_cmd_destroy_rqt(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_query_rqt(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	struct mlx5v_sim_eth_rqt *rqt = mlx5v_sim_eth_rqt_get(sim, GET(eth_obj_in, c->in, obj_id));
+	struct mlx5v_sim_eth_rqt *rqt =
+			mlx5v_sim_eth_rqt_get(sim, MLX5V_GET(eth_obj_in, c->in, obj_id));
 	uint32_t off = MLX5V_IFC_BYTES(query_rqt_out);
 	uint32_t i;
 
 	if (rqt == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_RQT_NUM);
-	SET(query_rqt_out, c->out, ctx.rqt_max_size, rqt->max_size);
-	SET(query_rqt_out, c->out, ctx.rqt_actual_size, rqt->size);
+	MLX5V_SET(query_rqt_out, c->out, ctx.rqt_max_size, rqt->max_size);
+	MLX5V_SET(query_rqt_out, c->out, ctx.rqt_actual_size, rqt->size);
 	for (i = 0; i < rqt->size && off + 4 * (i + 1) <= c->outlen; i++)
 		rte_pmd_mlx5v_prm_set(c->out + off + 4 * i, 0, 31, 0, rqt->rqn[i]);
 	return MLX5V_CMD_STAT_OK;
@@ -182,8 +183,8 @@ mlx5v_sim_cmd_query_rqt(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 static uint32_t
 mlx5v_sim_eth_tir_check_hash(const uint8_t *ctx, uint32_t disp)
 {
-	uint32_t fn = GET(tirc, ctx, rx_hash_fn);
-	uint32_t fields = GET(tirc, ctx, hash_outer_selected_fields);
+	uint32_t fn = MLX5V_GET(tirc, ctx, rx_hash_fn);
+	uint32_t fields = MLX5V_GET(tirc, ctx, hash_outer_selected_fields);
 	uint32_t known = MLX5V_HASH_FIELD_SRC_IP | MLX5V_HASH_FIELD_DST_IP |
 			 MLX5V_HASH_FIELD_L4_SPORT | MLX5V_HASH_FIELD_L4_DPORT |
 			 MLX5V_HASH_FIELD_IPSEC_SPI;
@@ -192,7 +193,7 @@ mlx5v_sim_eth_tir_check_hash(const uint8_t *ctx, uint32_t disp)
 		return fn == MLX5V_TIRC_HASH_NONE ? 0 : MLX5V_SIM_SYND_TIR_HASH;
 	if (fn != MLX5V_TIRC_HASH_TOEPLITZ && fn != MLX5V_TIRC_HASH_XOR8)
 		return MLX5V_SIM_SYND_TIR_HASH;
-	if ((fields & ~known) != 0 || GET(tirc, ctx, hash_inner) != 0)
+	if ((fields & ~known) != 0 || MLX5V_GET(tirc, ctx, hash_inner) != 0)
 		return MLX5V_SIM_SYND_TIR_HASH;
 	return 0;
 }
@@ -202,11 +203,11 @@ mlx5v_sim_eth_tir_hash_take(struct mlx5v_sim_eth_tir *tir, const uint8_t *ctx)
 {
 	struct mlx5v_sim_eth_hash *h = &tir->hash;
 
-	h->fn = GET(tirc, ctx, rx_hash_fn);
-	h->symmetric = GET(tirc, ctx, rx_hash_symmetric);
-	h->l3_ipv6 = GET(tirc, ctx, hash_outer_l3_prot_type);
-	h->l4_udp = GET(tirc, ctx, hash_outer_l4_prot_type);
-	h->fields = GET(tirc, ctx, hash_outer_selected_fields);
+	h->fn = MLX5V_GET(tirc, ctx, rx_hash_fn);
+	h->symmetric = MLX5V_GET(tirc, ctx, rx_hash_symmetric);
+	h->l3_ipv6 = MLX5V_GET(tirc, ctx, hash_outer_l3_prot_type);
+	h->l4_udp = MLX5V_GET(tirc, ctx, hash_outer_l4_prot_type);
+	h->fields = MLX5V_GET(tirc, ctx, hash_outer_selected_fields);
 	memcpy(h->key, MLX5V_IFC_ADDR_OF(tirc, ctx, rx_hash_toeplitz_key), sizeof(h->key));
 }
 
@@ -215,7 +216,7 @@ mlx5v_sim_cmd_create_tir(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	const uint8_t *ctx = MLX5V_IFC_ADDR_OF(create_tir_in, c->in, ctx);
 	struct mlx5v_sim_eth *e = sim->eth;
-	uint32_t disp = GET(tirc, ctx, disp_type);
+	uint32_t disp = MLX5V_GET(tirc, ctx, disp_type);
 	struct mlx5v_sim_eth_rqt *rqt = NULL;
 	struct mlx5v_sim_eth_rq *rq = NULL;
 	struct mlx5v_sim_eth_tir *tir;
@@ -226,22 +227,22 @@ mlx5v_sim_cmd_create_tir(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (disp != MLX5V_TIRC_DISP_DIRECT && disp != MLX5V_TIRC_DISP_INDIRECT)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_TIR_DISP);
 	/* LRO, tunnel offloads and kTLS are not modelled. */
-	if (GET(tirc, ctx, packet_merge_mask) != 0 || GET(tirc, ctx, tunneled_offload_en) != 0 ||
-			GET(tirc, ctx, tls_en) != 0)
+	if (MLX5V_GET(tirc, ctx, packet_merge_mask) != 0 ||
+	    MLX5V_GET(tirc, ctx, tunneled_offload_en) != 0 || MLX5V_GET(tirc, ctx, tls_en) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_TIR_LRO);
 	synd = mlx5v_sim_eth_tir_check_hash(ctx, disp);
 	if (synd != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
-	td = mlx5v_sim_eth_td_get(sim, GET(tirc, ctx, transport_domain));
+	td = mlx5v_sim_eth_td_get(sim, MLX5V_GET(tirc, ctx, transport_domain));
 	if (td == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_TIR_TD);
 	if (disp == MLX5V_TIRC_DISP_DIRECT) {
-		rq = mlx5v_sim_eth_rq_get(sim, GET(tirc, ctx, inline_rqn));
+		rq = mlx5v_sim_eth_rq_get(sim, MLX5V_GET(tirc, ctx, inline_rqn));
 		if (rq == NULL)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR,
 						 MLX5V_SIM_SYND_TIR_RQ);
 	} else {
-		rqt = mlx5v_sim_eth_rqt_get(sim, GET(tirc, ctx, indirect_table));
+		rqt = mlx5v_sim_eth_rqt_get(sim, MLX5V_GET(tirc, ctx, indirect_table));
 		if (rqt == NULL)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR,
 						 MLX5V_SIM_SYND_TIR_RQT);
@@ -257,19 +258,19 @@ mlx5v_sim_cmd_create_tir(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	memset(tir, 0, sizeof(*tir));
 	tir->valid = 1;
 	tir->disp_type = disp;
-	tir->self_lb_block = GET(tirc, ctx, self_lb_block);
-	tir->td = GET(tirc, ctx, transport_domain);
+	tir->self_lb_block = MLX5V_GET(tirc, ctx, self_lb_block);
+	tir->td = MLX5V_GET(tirc, ctx, transport_domain);
 	if (rq != NULL) {
-		tir->inline_rqn = GET(tirc, ctx, inline_rqn);
+		tir->inline_rqn = MLX5V_GET(tirc, ctx, inline_rqn);
 		rq->refs++;
 	} else {
-		tir->rqt = GET(tirc, ctx, indirect_table);
+		tir->rqt = MLX5V_GET(tirc, ctx, indirect_table);
 		rqt->refs++;
 	}
 	mlx5v_sim_eth_tir_hash_take(tir, ctx);
 	td->refs++;
 	e->live[MLX5V_SIM_ETH_K_TIR]++;
-	SET(eth_obj_out, c->out, obj_id, MLX5V_SIM_ETH_TIR_BASE + i);
+	MLX5V_SET(eth_obj_out, c->out, obj_id, MLX5V_SIM_ETH_TIR_BASE + i);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -278,8 +279,9 @@ uint8_t
 mlx5v_sim_cmd_modify_tir(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	const uint8_t *ctx = MLX5V_IFC_ADDR_OF(modify_tir_in, c->in, ctx);
-	struct mlx5v_sim_eth_tir *tir = mlx5v_sim_eth_tir_get(sim, GET(modify_tir_in, c->in, tirn));
-	uint32_t mask = GET(modify_tir_in, c->in, bitmask);
+	struct mlx5v_sim_eth_tir *tir =
+			mlx5v_sim_eth_tir_get(sim, MLX5V_GET(modify_tir_in, c->in, tirn));
+	uint32_t mask = MLX5V_GET(modify_tir_in, c->in, bitmask);
 	struct mlx5v_sim_eth_rqt *rqt = NULL, *old;
 	uint32_t synd;
 	uint32_t known = MLX5V_MODIFY_TIR_INDIRECT_TABLE | MLX5V_MODIFY_TIR_HASH |
@@ -287,7 +289,7 @@ mlx5v_sim_cmd_modify_tir(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 
 	if (tir == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_TIR_NUM);
-	if (GET(modify_tir_in, c->in, bitmask_hi) != 0 || (mask & ~known) != 0)
+	if (MLX5V_GET(modify_tir_in, c->in, bitmask_hi) != 0 || (mask & ~known) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_TIR_BITMASK);
 	if (mask & MLX5V_MODIFY_TIR_HASH) {
@@ -296,7 +298,7 @@ mlx5v_sim_cmd_modify_tir(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, synd);
 	}
 	if (mask & MLX5V_MODIFY_TIR_INDIRECT_TABLE) {
-		rqt = mlx5v_sim_eth_rqt_get(sim, GET(tirc, ctx, indirect_table));
+		rqt = mlx5v_sim_eth_rqt_get(sim, MLX5V_GET(tirc, ctx, indirect_table));
 		if (tir->disp_type != MLX5V_TIRC_DISP_INDIRECT || rqt == NULL)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR,
 						 MLX5V_SIM_SYND_TIR_RQT);
@@ -306,19 +308,20 @@ mlx5v_sim_cmd_modify_tir(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		old = mlx5v_sim_eth_rqt_get(sim, tir->rqt);
 		if (old != NULL && old->refs > 0)
 			old->refs--;
-		tir->rqt = GET(tirc, ctx, indirect_table);
+		tir->rqt = MLX5V_GET(tirc, ctx, indirect_table);
 	}
 	if (mask & MLX5V_MODIFY_TIR_HASH)
 		mlx5v_sim_eth_tir_hash_take(tir, ctx);
 	if (mask & MLX5V_MODIFY_TIR_SELF_LB)
-		tir->self_lb_block = GET(tirc, ctx, self_lb_block);
+		tir->self_lb_block = MLX5V_GET(tirc, ctx, self_lb_block);
 	return MLX5V_CMD_STAT_OK;
 }
 
 uint8_t
 mlx5v_sim_cmd_destroy_tir(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	struct mlx5v_sim_eth_tir *tir = mlx5v_sim_eth_tir_get(sim, GET(eth_obj_in, c->in, obj_id));
+	struct mlx5v_sim_eth_tir *tir =
+			mlx5v_sim_eth_tir_get(sim, MLX5V_GET(eth_obj_in, c->in, obj_id));
 	struct mlx5v_sim_eth_rqt *rqt;
 	struct mlx5v_sim_eth_rq *rq;
 	struct mlx5v_sim_eth_dom *td;
@@ -349,23 +352,24 @@ mlx5v_sim_cmd_destroy_tir(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 uint8_t
 mlx5v_sim_cmd_query_tir(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
-	struct mlx5v_sim_eth_tir *tir = mlx5v_sim_eth_tir_get(sim, GET(eth_obj_in, c->in, obj_id));
+	struct mlx5v_sim_eth_tir *tir =
+			mlx5v_sim_eth_tir_get(sim, MLX5V_GET(eth_obj_in, c->in, obj_id));
 	uint8_t *ctx = MLX5V_IFC_ADDR_OF(query_tir_out, c->out, ctx);
 
 	if (tir == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_TIR_NUM);
-	SET(tirc, ctx, disp_type, tir->disp_type);
-	SET(tirc, ctx, inline_rqn, tir->inline_rqn);
-	SET(tirc, ctx, indirect_table, tir->rqt);
-	SET(tirc, ctx, rx_hash_symmetric, tir->hash.symmetric);
-	SET(tirc, ctx, rx_hash_fn, tir->hash.fn);
-	SET(tirc, ctx, self_lb_block, tir->self_lb_block);
-	SET(tirc, ctx, transport_domain, tir->td);
+	MLX5V_SET(tirc, ctx, disp_type, tir->disp_type);
+	MLX5V_SET(tirc, ctx, inline_rqn, tir->inline_rqn);
+	MLX5V_SET(tirc, ctx, indirect_table, tir->rqt);
+	MLX5V_SET(tirc, ctx, rx_hash_symmetric, tir->hash.symmetric);
+	MLX5V_SET(tirc, ctx, rx_hash_fn, tir->hash.fn);
+	MLX5V_SET(tirc, ctx, self_lb_block, tir->self_lb_block);
+	MLX5V_SET(tirc, ctx, transport_domain, tir->td);
 	memcpy(MLX5V_IFC_ADDR_OF(tirc, ctx, rx_hash_toeplitz_key), tir->hash.key,
 	       sizeof(tir->hash.key));
-	SET(tirc, ctx, hash_outer_l3_prot_type, tir->hash.l3_ipv6);
-	SET(tirc, ctx, hash_outer_l4_prot_type, tir->hash.l4_udp);
-	SET(tirc, ctx, hash_outer_selected_fields, tir->hash.fields);
+	MLX5V_SET(tirc, ctx, hash_outer_l3_prot_type, tir->hash.l3_ipv6);
+	MLX5V_SET(tirc, ctx, hash_outer_l4_prot_type, tir->hash.l4_udp);
+	MLX5V_SET(tirc, ctx, hash_outer_selected_fields, tir->hash.fields);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -380,17 +384,17 @@ mlx5v_sim_eth_ft_from_in(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, uint8_t
 {
 	struct mlx5v_sim_eth_ft *ft;
 
-	if (GET(flow_table_obj_in, c->in, other_vport) != 0 ||
-			GET(flow_table_obj_in, c->in, vport_number) != 0) {
+	if (MLX5V_GET(flow_table_obj_in, c->in, other_vport) != 0 ||
+			MLX5V_GET(flow_table_obj_in, c->in, vport_number) != 0) {
 		*status = mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_VPORT);
 		return NULL;
 	}
-	if (GET(flow_table_obj_in, c->in, table_type) != MLX5V_FT_TYPE_NIC_RX) {
+	if (MLX5V_GET(flow_table_obj_in, c->in, table_type) != MLX5V_FT_TYPE_NIC_RX) {
 		*status = mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					    MLX5V_SIM_SYND_FT_TYPE);
 		return NULL;
 	}
-	ft = mlx5v_sim_eth_ft_get(sim, GET(flow_table_obj_in, c->in, table_id));
+	ft = mlx5v_sim_eth_ft_get(sim, MLX5V_GET(flow_table_obj_in, c->in, table_id));
 	if (ft == NULL)
 		*status = mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_FT_NUM);
 	return ft;
@@ -402,15 +406,15 @@ mlx5v_sim_cmd_create_flow_table(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	const uint8_t *in = c->in;
 	struct mlx5v_sim_eth *e = sim->eth;
 	struct mlx5v_sim_eth_ft *ft, *miss = NULL;
-	uint32_t level = GET(create_flow_table_in, in, ctx.level);
-	uint32_t log_size = GET(create_flow_table_in, in, ctx.log_size);
-	uint32_t act = GET(create_flow_table_in, in, ctx.table_miss_action);
+	uint32_t level = MLX5V_GET(create_flow_table_in, in, ctx.level);
+	uint32_t log_size = MLX5V_GET(create_flow_table_in, in, ctx.log_size);
+	uint32_t act = MLX5V_GET(create_flow_table_in, in, ctx.table_miss_action);
 	uint32_t i;
 
-	if (GET(create_flow_table_in, in, other_vport) != 0 ||
-			GET(create_flow_table_in, in, vport_number) != 0)
+	if (MLX5V_GET(create_flow_table_in, in, other_vport) != 0 ||
+			MLX5V_GET(create_flow_table_in, in, vport_number) != 0)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_VPORT);
-	if (GET(create_flow_table_in, in, table_type) != MLX5V_FT_TYPE_NIC_RX)
+	if (MLX5V_GET(create_flow_table_in, in, table_type) != MLX5V_FT_TYPE_NIC_RX)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_FT_TYPE);
 	if (level > MLX5V_SIM_ETH_MAX_FT_LEVEL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_FT_LEVEL);
@@ -420,7 +424,8 @@ mlx5v_sim_cmd_create_flow_table(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_FT_MISS);
 	/* A miss goes down the levels, like a FLOW_TABLE destination (prm/mlx5_eth §4.10). */
 	if (act == MLX5V_FT_MISS_FWD) {
-		miss = mlx5v_sim_eth_ft_get(sim, GET(create_flow_table_in, in, ctx.table_miss_id));
+		miss = mlx5v_sim_eth_ft_get(sim,
+					    MLX5V_GET(create_flow_table_in, in, ctx.table_miss_id));
 		if (miss == NULL || miss->level <= level)
 			return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR,
 						 MLX5V_SIM_SYND_FT_MISS_ID);
@@ -441,11 +446,11 @@ mlx5v_sim_cmd_create_flow_table(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	ft->log_size = log_size;
 	ft->miss_action = act;
 	if (miss != NULL) {
-		ft->miss_table = GET(create_flow_table_in, in, ctx.table_miss_id);
+		ft->miss_table = MLX5V_GET(create_flow_table_in, in, ctx.table_miss_id);
 		miss->refs++;
 	}
 	e->live[MLX5V_SIM_ETH_K_FT]++;
-	SET(eth_obj_out, c->out, obj_id, MLX5V_SIM_ETH_FT_BASE + i);
+	MLX5V_SET(eth_obj_out, c->out, obj_id, MLX5V_SIM_ETH_FT_BASE + i);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -485,8 +490,8 @@ mlx5v_sim_cmd_set_flow_table_root(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c
 		ft = mlx5v_sim_eth_ft_from_in(sim, c, &status);
 		if (ft == NULL)
 			return status;
-	} else if (GET(flow_table_obj_in, c->in, other_vport) != 0 ||
-		   GET(flow_table_obj_in, c->in, vport_number) != 0) {
+	} else if (MLX5V_GET(flow_table_obj_in, c->in, other_vport) != 0 ||
+		   MLX5V_GET(flow_table_obj_in, c->in, vport_number) != 0) {
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_VPORT);
 	}
 	if (ft != NULL)
@@ -494,7 +499,7 @@ mlx5v_sim_cmd_set_flow_table_root(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c
 	old = mlx5v_sim_eth_root(sim);
 	if (old != NULL && old->refs > 0)
 		old->refs--;
-	e->root_ft = ft != NULL ? GET(flow_table_obj_in, c->in, table_id) : 0;
+	e->root_ft = ft != NULL ? MLX5V_GET(flow_table_obj_in, c->in, table_id) : 0;
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -502,23 +507,23 @@ mlx5v_sim_cmd_set_flow_table_root(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c
 static void
 mlx5v_sim_eth_match_modelled_lyr(uint8_t *m)
 {
-	SET(fte_match_set_lyr_2_4, m, smac_47_16, UINT32_MAX);
-	SET(fte_match_set_lyr_2_4, m, smac_15_0, 0xffff);
-	SET(fte_match_set_lyr_2_4, m, ethertype, 0xffff);
-	SET(fte_match_set_lyr_2_4, m, dmac_47_16, UINT32_MAX);
-	SET(fte_match_set_lyr_2_4, m, dmac_15_0, 0xffff);
-	SET(fte_match_set_lyr_2_4, m, ip_protocol, 0xff);
-	SET(fte_match_set_lyr_2_4, m, ip_version, 0xf);
-	SET(fte_match_set_lyr_2_4, m, frag, 0x1);
-	SET(fte_match_set_lyr_2_4, m, first_prio, 0x7);
-	SET(fte_match_set_lyr_2_4, m, first_cfi, 0x1);
-	SET(fte_match_set_lyr_2_4, m, first_vid, 0xfff);
-	SET(fte_match_set_lyr_2_4, m, cvlan_tag, 0x1);
-	SET(fte_match_set_lyr_2_4, m, tcp_flags, 0x1ff);
-	SET(fte_match_set_lyr_2_4, m, tcp_sport, 0xffff);
-	SET(fte_match_set_lyr_2_4, m, tcp_dport, 0xffff);
-	SET(fte_match_set_lyr_2_4, m, udp_sport, 0xffff);
-	SET(fte_match_set_lyr_2_4, m, udp_dport, 0xffff);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, smac_47_16, UINT32_MAX);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, smac_15_0, 0xffff);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, ethertype, 0xffff);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, dmac_47_16, UINT32_MAX);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, dmac_15_0, 0xffff);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, ip_protocol, 0xff);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, ip_version, 0xf);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, frag, 0x1);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, first_prio, 0x7);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, first_cfi, 0x1);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, first_vid, 0xfff);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, cvlan_tag, 0x1);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, tcp_flags, 0x1ff);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, tcp_sport, 0xffff);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, tcp_dport, 0xffff);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, udp_sport, 0xffff);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, udp_dport, 0xffff);
 	memset(MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, m, src_ipv4_src_ipv6), 0xff, 16);
 	memset(MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, m, dst_ipv4_dst_ipv6), 0xff, 16);
 }
@@ -531,11 +536,11 @@ mlx5v_sim_eth_match_modelled(uint8_t *m)
 	memset(m, 0, MLX5V_SIM_ETH_MATCH_LEN);
 	mlx5v_sim_eth_match_modelled_lyr(MLX5V_IFC_ADDR_OF(fte_match_param, m, outer_headers));
 	mlx5v_sim_eth_match_modelled_lyr(MLX5V_IFC_ADDR_OF(fte_match_param, m, inner_headers));
-	SET(fte_match_param, m, misc_parameters.vxlan_vni, 0xffffff);
-	SET(fte_match_param, m, misc_parameters_3.icmp_type, 0xff);
-	SET(fte_match_param, m, misc_parameters_3.icmp_code, 0xff);
-	SET(fte_match_param, m, misc_parameters_3.icmpv6_type, 0xff);
-	SET(fte_match_param, m, misc_parameters_3.icmpv6_code, 0xff);
+	MLX5V_SET(fte_match_param, m, misc_parameters.vxlan_vni, 0xffffff);
+	MLX5V_SET(fte_match_param, m, misc_parameters_3.icmp_type, 0xff);
+	MLX5V_SET(fte_match_param, m, misc_parameters_3.icmp_code, 0xff);
+	MLX5V_SET(fte_match_param, m, misc_parameters_3.icmpv6_type, 0xff);
+	MLX5V_SET(fte_match_param, m, misc_parameters_3.icmpv6_code, 0xff);
 }
 
 /* The match_criteria_enable bit of each section the model keeps, in layout order. */
@@ -566,7 +571,7 @@ static uint32_t
 mlx5v_sim_eth_fg_check_criteria(struct mlx5v_sim *sim, const uint8_t *in, uint8_t *mask)
 {
 	const uint8_t *crit = MLX5V_IFC_ADDR_OF(create_flow_group_in, in, match_criteria);
-	uint32_t en = GET(create_flow_group_in, in, match_criteria_enable);
+	uint32_t en = MLX5V_GET(create_flow_group_in, in, match_criteria_enable);
 	uint8_t modelled[MLX5V_SIM_ETH_MATCH_LEN];
 	uint32_t known = 0;
 	uint32_t i, j, off;
@@ -578,16 +583,16 @@ mlx5v_sim_eth_fg_check_criteria(struct mlx5v_sim *sim, const uint8_t *in, uint8_
 		return MLX5V_SIM_SYND_FG_CRITERIA;
 	mlx5v_sim_eth_match_modelled(modelled);
 	if (!mlx5v_sim_eth_flex_icmp(sim, 4)) {
-		SET(fte_match_param, modelled, misc_parameters_3.icmp_type, 0);
-		SET(fte_match_param, modelled, misc_parameters_3.icmp_code, 0);
+		MLX5V_SET(fte_match_param, modelled, misc_parameters_3.icmp_type, 0);
+		MLX5V_SET(fte_match_param, modelled, misc_parameters_3.icmp_code, 0);
 	}
 	if (!mlx5v_sim_eth_flex_icmp(sim, 6)) {
-		SET(fte_match_param, modelled, misc_parameters_3.icmpv6_type, 0);
-		SET(fte_match_param, modelled, misc_parameters_3.icmpv6_code, 0);
+		MLX5V_SET(fte_match_param, modelled, misc_parameters_3.icmpv6_type, 0);
+		MLX5V_SET(fte_match_param, modelled, misc_parameters_3.icmpv6_code, 0);
 	}
 	/* ft_field_support: the VNI and the inner fields only where the caps say so. */
 	if (!mlx5v_sim_eth_ft_tunnel(sim)) {
-		SET(fte_match_param, modelled, misc_parameters.vxlan_vni, 0);
+		MLX5V_SET(fte_match_param, modelled, misc_parameters.vxlan_vni, 0);
 		memset(MLX5V_IFC_ADDR_OF(fte_match_param, modelled, inner_headers), 0,
 		       MLX5V_IFC_BYTES(fte_match_set_lyr_2_4));
 	}
@@ -608,8 +613,8 @@ mlx5v_sim_cmd_create_flow_group(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	uint8_t status = MLX5V_CMD_STAT_OK;
 	struct mlx5v_sim_eth_ft *ft = mlx5v_sim_eth_ft_from_in(sim, c, &status);
-	uint32_t start = GET(create_flow_group_in, c->in, start_flow_index);
-	uint32_t end = GET(create_flow_group_in, c->in, end_flow_index);
+	uint32_t start = MLX5V_GET(create_flow_group_in, c->in, start_flow_index);
+	uint32_t end = MLX5V_GET(create_flow_group_in, c->in, end_flow_index);
 	uint8_t mask[MLX5V_SIM_ETH_MATCH_LEN];
 	struct mlx5v_sim_eth_fg *fg;
 	uint32_t synd;
@@ -636,11 +641,11 @@ mlx5v_sim_cmd_create_flow_group(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	fg->valid = 1;
 	fg->start = start;
 	fg->end = end;
-	fg->criteria_enable = GET(create_flow_group_in, c->in, match_criteria_enable);
+	fg->criteria_enable = MLX5V_GET(create_flow_group_in, c->in, match_criteria_enable);
 	memcpy(fg->mask, mask, sizeof(mask));
 	ft->nfg++;
 	sim->eth->live[MLX5V_SIM_ETH_K_FG]++;
-	SET(eth_obj_out, c->out, obj_id, MLX5V_SIM_ETH_FG_BASE + i);
+	MLX5V_SET(eth_obj_out, c->out, obj_id, MLX5V_SIM_ETH_FG_BASE + i);
 	return MLX5V_CMD_STAT_OK;
 }
 
@@ -653,7 +658,7 @@ mlx5v_sim_cmd_destroy_flow_group(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 
 	if (ft == NULL)
 		return status;
-	fg = mlx5v_sim_eth_fg_get(ft, GET(flow_table_obj_in, c->in, group_id));
+	fg = mlx5v_sim_eth_fg_get(ft, MLX5V_GET(flow_table_obj_in, c->in, group_id));
 	if (fg == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_FG_NUM);
 	/* prm/mlx5_eth §12: the entries go before their group. */
@@ -708,7 +713,7 @@ mlx5v_sim_eth_fte_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
 			  struct mlx5v_sim_eth_fte *f, uint32_t n)
 {
 	const uint8_t *fc = MLX5V_IFC_ADDR_OF(set_fte_in, c->in, ctx);
-	uint32_t nc = GET(flow_context, fc, flow_counter_list_size);
+	uint32_t nc = MLX5V_GET(flow_context, fc, flow_counter_list_size);
 	uint32_t off = MLX5V_IFC_BYTES(set_fte_in) + n * MLX5V_IFC_BYTES(dest_format);
 
 	if ((nc != 0) != ((f->action & MLX5V_FTE_ACTION_COUNT) != 0) || nc > 1)
@@ -719,7 +724,7 @@ mlx5v_sim_eth_fte_counter(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
 	if ((uint64_t)off + MLX5V_IFC_BYTES(flow_counter_list) > c->inlen)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
 					 MLX5V_SIM_SYND_FTE_DEST_LEN);
-	f->counter = GET(flow_counter_list, c->in + off, flow_counter_id);
+	f->counter = MLX5V_GET(flow_counter_list, c->in + off, flow_counter_id);
 	/* A counter id never allocated, or deallocated, names nothing (prm/mlx5_eth §4.10). */
 	if (mlx5v_sim_eth_fcnt_get(sim, f->counter) == NULL)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR,
@@ -736,7 +741,7 @@ mlx5v_sim_eth_fte_dests(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
 			const struct mlx5v_sim_eth_ft *src, struct mlx5v_sim_eth_fte *f)
 {
 	const uint8_t *fc = MLX5V_IFC_ADDR_OF(set_fte_in, c->in, ctx);
-	uint32_t n = GET(flow_context, fc, destination_list_size);
+	uint32_t n = MLX5V_GET(flow_context, fc, destination_list_size);
 	uint32_t off = MLX5V_IFC_BYTES(set_fte_in);
 	struct mlx5v_sim_eth_ft *ft;
 	const uint8_t *d;
@@ -744,11 +749,11 @@ mlx5v_sim_eth_fte_dests(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
 
 	uint32_t fate;
 
-	f->action = GET(flow_context, fc, action);
+	f->action = MLX5V_GET(flow_context, fc, action);
 	fate = f->action & ~(uint32_t)MLX5V_FTE_ACTION_COUNT;
 	/* Header rewrites, VLAN actions and extended destinations: not modelled. */
 	if ((fate != MLX5V_FTE_ACTION_FWD_DEST && fate != MLX5V_FTE_ACTION_DROP) ||
-			GET(flow_context, fc, extended_destination) != 0 ||
+			MLX5V_GET(flow_context, fc, extended_destination) != 0 ||
 			(fate == MLX5V_FTE_ACTION_FWD_DEST) != (n != 0))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_FTE_ACTION);
@@ -763,8 +768,8 @@ mlx5v_sim_eth_fte_dests(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_NO_RES_ERR, MLX5V_SIM_SYND_FTE_DUP);
 	for (i = 0; i < n; i++) {
 		d = c->in + off + i * MLX5V_IFC_BYTES(dest_format);
-		f->dest[i].type = GET(dest_format, d, destination_type);
-		f->dest[i].id = GET(dest_format, d, destination_id);
+		f->dest[i].type = MLX5V_GET(dest_format, d, destination_type);
+		f->dest[i].id = MLX5V_GET(dest_format, d, destination_id);
 		if (f->dest[i].type == MLX5V_FLOW_DEST_TIR) {
 			if (mlx5v_sim_eth_tir_get(sim, f->dest[i].id) == NULL)
 				return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_ERR,
@@ -779,7 +784,7 @@ mlx5v_sim_eth_fte_dests(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c,
 			 * ignore_flow_level.
 			 */
 			if (ft->level <= src->level &&
-					!GET(set_fte_in, c->in, ignore_flow_level))
+					!MLX5V_GET(set_fte_in, c->in, ignore_flow_level))
 				return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 							 MLX5V_SIM_SYND_FTE_DEST_LEVEL);
 		} else {
@@ -820,7 +825,7 @@ mlx5v_sim_cmd_set_fte(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	struct mlx5v_sim_eth_ft *ft = mlx5v_sim_eth_ft_from_in(sim, c, &status);
 	const uint8_t *fc = MLX5V_IFC_ADDR_OF(set_fte_in, c->in, ctx);
 	const uint8_t *val = MLX5V_IFC_ADDR_OF(flow_context, fc, match_value);
-	uint32_t index = GET(set_fte_in, c->in, flow_index);
+	uint32_t index = MLX5V_GET(set_fte_in, c->in, flow_index);
 	struct mlx5v_sim_eth_fte *f;
 	struct mlx5v_sim_eth_fg *fg;
 	uint32_t g, i;
@@ -832,7 +837,7 @@ mlx5v_sim_cmd_set_fte(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_FTE_INDEX);
 	fg = &ft->fg[g];
-	if (GET(flow_context, fc, group_id) != MLX5V_SIM_ETH_FG_BASE + g)
+	if (MLX5V_GET(flow_context, fc, group_id) != MLX5V_SIM_ETH_FG_BASE + g)
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5V_SIM_SYND_FTE_GROUP);
 	if (ft->fte[index] != NULL)
@@ -851,7 +856,7 @@ mlx5v_sim_cmd_set_fte(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		return status;
 	}
 	f->group = MLX5V_SIM_ETH_FG_BASE + g;
-	f->flow_tag = GET(flow_context, fc, flow_tag);
+	f->flow_tag = MLX5V_GET(flow_context, fc, flow_tag);
 	memcpy(f->value, val, MLX5V_SIM_ETH_MATCH_LEN);
 	mlx5v_sim_eth_fte_refs(sim, f, 1);
 	fg->refs++;
@@ -866,7 +871,7 @@ mlx5v_sim_cmd_delete_fte(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
 	uint8_t status = MLX5V_CMD_STAT_OK;
 	struct mlx5v_sim_eth_ft *ft = mlx5v_sim_eth_ft_from_in(sim, c, &status);
-	uint32_t index = GET(flow_table_obj_in, c->in, flow_index);
+	uint32_t index = MLX5V_GET(flow_table_obj_in, c->in, flow_index);
 	struct mlx5v_sim_eth_fte *f;
 	struct mlx5v_sim_eth_fg *fg;
 

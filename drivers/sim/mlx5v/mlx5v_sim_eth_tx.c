@@ -36,8 +36,6 @@
 #define MLX5V_SIM_CS_L3 0x1
 #define MLX5V_SIM_CS_L4 0x2
 
-#define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
-#define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
 /* Packets of one multi-packet WQE: one DS each after control and Ethernet segment. */
 #define MLX5V_SIM_MPW_MAX_PKTS (MLX5V_WQE_MAX_DS - 2)
@@ -140,7 +138,7 @@ mlx5v_sim_tx_inline_ds(const uint8_t *seg, uint32_t d, uint32_t ds, uint32_t *le
 {
 	uint32_t nds;
 
-	*len = GET(wqe_inline_seg, seg, byte_count);
+	*len = MLX5V_GET(wqe_inline_seg, seg, byte_count);
 	nds = (MLX5V_IFC_BYTES(wqe_inline_seg) + *len + MLX5V_WQE_DS - 1) / MLX5V_WQE_DS;
 	return d + nds > ds ? 0 : nds;
 }
@@ -185,16 +183,16 @@ mlx5v_sim_tx_build(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 	err->vsynd = MLX5V_SIM_VSYND_WQE_DS;
 	if (ds < 2)
 		return -1;
-	job->cs_flags = (GET(wqe_eth_seg, eseg, l3_csum) ? MLX5V_SIM_CS_L3 : 0) |
-			(GET(wqe_eth_seg, eseg, l4_csum) ? MLX5V_SIM_CS_L4 : 0);
-	job->mss = GET(wqe_eth_seg, eseg, mss);
+	job->cs_flags = (MLX5V_GET(wqe_eth_seg, eseg, l3_csum) ? MLX5V_SIM_CS_L3 : 0) |
+			(MLX5V_GET(wqe_eth_seg, eseg, l4_csum) ? MLX5V_SIM_CS_L4 : 0);
+	job->mss = MLX5V_GET(wqe_eth_seg, eseg, mss);
 	job->len = 0;
-	job->vlan = GET(wqe_eth_seg_vlan, eseg, insert_vlan);
-	job->vlan_tci = GET(wqe_eth_seg_vlan, eseg, vlan_tci);
+	job->vlan = MLX5V_GET(wqe_eth_seg_vlan, eseg, insert_vlan);
+	job->vlan_tci = MLX5V_GET(wqe_eth_seg_vlan, eseg, vlan_tci);
 	d = 2;
 	if (!job->vlan) {
 		/* inline_hdr_sz, then its bytes from inline_hdr_start on, padded to whole DS. */
-		n_inl = GET(wqe_eth_seg, eseg, inline_hdr_sz);
+		n_inl = MLX5V_GET(wqe_eth_seg, eseg, inline_hdr_sz);
 		nds = n_inl > 2 ? (n_inl - 2 + MLX5V_WQE_DS - 1) / MLX5V_WQE_DS : 0;
 		if (d + nds > ds)
 			return -1;
@@ -205,7 +203,7 @@ mlx5v_sim_tx_build(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 	while (d < ds) {
 		const uint8_t *seg = wqe + d * MLX5V_WQE_DS;
 
-		if (GET(wqe_inline_seg, seg, is_inline)) {
+		if (MLX5V_GET(wqe_inline_seg, seg, is_inline)) {
 			nds = mlx5v_sim_tx_inline_ds(seg, d, ds, &len);
 			if (nds == 0)
 				return -1;
@@ -214,13 +212,13 @@ mlx5v_sim_tx_build(struct mlx5v_sim *sim, const struct mlx5v_sim_eth_sq *sq,
 			memcpy(buf + job->len, MLX5V_IFC_ADDR_OF(wqe_inline_seg, seg, data), len);
 			d += nds;
 		} else {
-			len = GET(wqe_data_seg, seg, byte_count);
+			len = MLX5V_GET(wqe_data_seg, seg, byte_count);
 			d++;
 			if (len == 0)
 				continue;
 			if (job->len + len > max)
 				goto too_long;
-			lkey = GET(wqe_data_seg, seg, lkey);
+			lkey = MLX5V_GET(wqe_data_seg, seg, lkey);
 			addr = MLX5V_IFC_GET64(wqe_data_seg, seg, addr);
 			if (mlx5v_sim_tx_gather(sim, sq, lkey, addr, len, buf + job->len,
 						err) != 0)
@@ -288,25 +286,26 @@ mlx5v_sim_tx_mpw(struct mlx5v_sim *sim, struct mlx5v_sim_eth_sq *sq, const uint8
 	sq->mpw_d = 0;
 	if (ds < 3)
 		return -1;
-	if (GET(wqe_eth_seg_vlan, eseg, insert_vlan) || GET(wqe_eth_seg, eseg, mss) != 0 ||
-	    GET(wqe_eth_seg, eseg, inline_hdr_sz) != 0) {
+	if (MLX5V_GET(wqe_eth_seg_vlan, eseg, insert_vlan) ||
+	    MLX5V_GET(wqe_eth_seg, eseg, mss) != 0 ||
+	    MLX5V_GET(wqe_eth_seg, eseg, inline_hdr_sz) != 0) {
 		err->vsynd = MLX5V_SIM_VSYND_MPW;
 		return -1;
 	}
-	job->cs_flags = (GET(wqe_eth_seg, eseg, l3_csum) ? MLX5V_SIM_CS_L3 : 0) |
-			(GET(wqe_eth_seg, eseg, l4_csum) ? MLX5V_SIM_CS_L4 : 0);
+	job->cs_flags = (MLX5V_GET(wqe_eth_seg, eseg, l3_csum) ? MLX5V_SIM_CS_L3 : 0) |
+			(MLX5V_GET(wqe_eth_seg, eseg, l4_csum) ? MLX5V_SIM_CS_L4 : 0);
 	job->mss = 0;
 	job->vlan = 0;
 	job->len = 0;
 	job->nfr = 0;
 	while (d < ds) {
 		seg = wqe + d * MLX5V_WQE_DS;
-		if (GET(wqe_inline_seg, seg, is_inline)) {
+		if (MLX5V_GET(wqe_inline_seg, seg, is_inline)) {
 			nds = mlx5v_sim_tx_inline_ds(seg, d, ds, &len);
 			if (nds == 0)
 				return -1;
 		} else {
-			len = GET(wqe_data_seg, seg, byte_count);
+			len = MLX5V_GET(wqe_data_seg, seg, byte_count);
 			nds = 1;
 			/* prm/mlx5_eth §6.4: a packet by pointer carries no inline header. */
 			if (min_inl != 0) {
@@ -322,9 +321,9 @@ mlx5v_sim_tx_mpw(struct mlx5v_sim *sim, struct mlx5v_sim_eth_sq *sq, const uint8
 		/* The rest goes out on the next call; the CQE waits for the last packet. */
 		if (job->len + len > MLX5V_SIM_TX_BUF)
 			break;
-		if (GET(wqe_inline_seg, seg, is_inline))
+		if (MLX5V_GET(wqe_inline_seg, seg, is_inline))
 			memcpy(buf + job->len, MLX5V_IFC_ADDR_OF(wqe_inline_seg, seg, data), len);
-		else if (mlx5v_sim_tx_gather(sim, sq, GET(wqe_data_seg, seg, lkey),
+		else if (mlx5v_sim_tx_gather(sim, sq, MLX5V_GET(wqe_data_seg, seg, lkey),
 					     MLX5V_IFC_GET64(wqe_data_seg, seg, addr), len,
 					     buf + job->len, err) != 0)
 			return -1;
@@ -349,20 +348,20 @@ mlx5v_sim_tx_cqe(struct mlx5v_sim *sim, uint32_t sqn, const struct mlx5v_sim_eth
 
 	memset(cqe, 0, sizeof(cqe));
 	if (err != NULL) {
-		SET(cqe_err, cqe, user_index, sq->user_index);
-		SET(cqe_err, cqe, s_wqe_opcode, opcode);
-		SET(cqe_err, cqe, qpn, sqn);
-		SET(cqe_err, cqe, wqe_counter, wqe_idx);
-		SET(cqe_err, cqe, syndrome, err->synd);
-		SET(cqe_err, cqe, vendor_err_synd, err->vsynd);
-		SET(cqe_err, cqe, opcode, MLX5V_CQE_OPCODE_REQ_ERR);
+		MLX5V_SET(cqe_err, cqe, user_index, sq->user_index);
+		MLX5V_SET(cqe_err, cqe, s_wqe_opcode, opcode);
+		MLX5V_SET(cqe_err, cqe, qpn, sqn);
+		MLX5V_SET(cqe_err, cqe, wqe_counter, wqe_idx);
+		MLX5V_SET(cqe_err, cqe, syndrome, err->synd);
+		MLX5V_SET(cqe_err, cqe, vendor_err_synd, err->vsynd);
+		MLX5V_SET(cqe_err, cqe, opcode, MLX5V_CQE_OPCODE_REQ_ERR);
 		DP_ADD(sim, tx_err_cqes, 1);
 	} else {
-		SET(cqe_eth, cqe, user_index, sq->user_index);
-		SET(cqe_eth, cqe, sop, opcode);
-		SET(cqe_eth, cqe, qpn, sqn);
-		SET(cqe_eth, cqe, wqe_counter, wqe_idx);
-		SET(cqe_eth, cqe, opcode, MLX5V_CQE_OPCODE_REQ);
+		MLX5V_SET(cqe_eth, cqe, user_index, sq->user_index);
+		MLX5V_SET(cqe_eth, cqe, sop, opcode);
+		MLX5V_SET(cqe_eth, cqe, qpn, sqn);
+		MLX5V_SET(cqe_eth, cqe, wqe_counter, wqe_idx);
+		MLX5V_SET(cqe_eth, cqe, opcode, MLX5V_CQE_OPCODE_REQ);
 		DP_ADD(sim, tx_cqes, 1);
 	}
 	mlx5v_sim_cq_post_raw_locked(sim, sq->cqn, cqe);
@@ -383,9 +382,9 @@ mlx5v_sim_tx_flush(struct mlx5v_sim *sim, uint32_t sqn, struct mlx5v_sim_eth_sq 
 	while ((uint16_t)sq->hw_counter != pc) {
 		if (mlx5v_sim_tx_read_ds(sim, sq, sq->hw_counter, 0, 1, ctrl) != 0)
 			return;
-		ds = GET(wqe_ctrl_seg, ctrl, ds);
-		mlx5v_sim_tx_cqe(sim, sqn, sq, sq->hw_counter, GET(wqe_ctrl_seg, ctrl, opcode),
-				 &flush);
+		ds = MLX5V_GET(wqe_ctrl_seg, ctrl, ds);
+		mlx5v_sim_tx_cqe(sim, sqn, sq, sq->hw_counter,
+				 MLX5V_GET(wqe_ctrl_seg, ctrl, opcode), &flush);
 		sq->hw_counter = (sq->hw_counter + RTE_MAX(1u, (ds + 3) / 4)) & 0xffff;
 	}
 }
@@ -433,12 +432,12 @@ mlx5v_sim_tx_next(struct mlx5v_sim *sim, uint32_t sqn, uint32_t uar,
 	if (mlx5v_sim_tx_read_ds(sim, sq, idx, 0, 1, wqe) != 0)
 		return 0;
 	/* prm/mlx5_eth §6.2: the control segment. */
-	ds = GET(wqe_ctrl_seg, wqe, ds);
-	job->opcode = GET(wqe_ctrl_seg, wqe, opcode);
+	ds = MLX5V_GET(wqe_ctrl_seg, wqe, ds);
+	job->opcode = MLX5V_GET(wqe_ctrl_seg, wqe, opcode);
 	err.synd = MLX5V_CQE_SYND_LOCAL_QP_OP;
-	if (GET(wqe_ctrl_seg, wqe, wqe_index) != idx)
+	if (MLX5V_GET(wqe_ctrl_seg, wqe, wqe_index) != idx)
 		err.vsynd = MLX5V_SIM_VSYND_WQE_INDEX;
-	else if (GET(wqe_ctrl_seg, wqe, sqn) != sqn)
+	else if (MLX5V_GET(wqe_ctrl_seg, wqe, sqn) != sqn)
 		err.vsynd = MLX5V_SIM_VSYND_WQE_SQN;
 	else if (ds == 0)
 		err.vsynd = MLX5V_SIM_VSYND_WQE_DS;
@@ -450,7 +449,7 @@ mlx5v_sim_tx_next(struct mlx5v_sim *sim, uint32_t sqn, uint32_t uar,
 		err.vsynd = MLX5V_SIM_VSYND_WQE_OPCODE;
 	/* prm/mlx5_empw §3.1: opmod 0, on an SQ created to allow it. */
 	else if (job->opcode == MLX5V_WQE_OPC_EMPW &&
-		 (!sq->allow_mpw || GET(wqe_ctrl_seg, wqe, opmod) != 0))
+		 (!sq->allow_mpw || MLX5V_GET(wqe_ctrl_seg, wqe, opmod) != 0))
 		err.vsynd = MLX5V_SIM_VSYND_WQE_OPCODE;
 	else
 		err.vsynd = MLX5V_SIM_VSYND_NONE;
@@ -486,7 +485,7 @@ mlx5v_sim_tx_next(struct mlx5v_sim *sim, uint32_t sqn, uint32_t uar,
 		return 1;
 	}
 	/* prm/mlx5_eth §6.2: a CQE per the WQE's completion mode; 2 and 3 both ask for one. */
-	if (GET(wqe_ctrl_seg, wqe, ce) >= MLX5V_WQE_CE_ALWAYS)
+	if (MLX5V_GET(wqe_ctrl_seg, wqe, ce) >= MLX5V_WQE_CE_ALWAYS)
 		mlx5v_sim_tx_cqe(sim, sqn, sq, idx, job->opcode, NULL);
 	return 1;
 }

@@ -35,8 +35,6 @@
 #define VDEV_NAME "mlx5v_sim0"
 #define VDEV_ARGS "msix=4"
 
-#define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
-#define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
 /* DMA memory: MEM_PAGES mapped pages, then UNMAPPED_PAGES that are never mapped. */
 #define PAGE 4096u
@@ -78,14 +76,14 @@ cmd(const void *in, size_t inlen, void *out, size_t outlen)
 
 	memset(out, 0, outlen);
 	ret = mlx5v_cmd_do(g_dev, in, inlen, out, outlen);
-	g_synd = GET(eth_cmd_out, out, syndrome);
+	g_synd = MLX5V_GET(eth_cmd_out, out, syndrome);
 	if (ret == 0)
 		return 0;
 	if (ret != -EREMOTEIO) {
-		printf("command 0x%x: %s\n", GET(eth_cmd_in, in, opcode), strerror(-ret));
+		printf("command 0x%x: %s\n", MLX5V_GET(eth_cmd_in, in, opcode), strerror(-ret));
 		return -1;
 	}
-	return GET(eth_cmd_out, out, status);
+	return MLX5V_GET(eth_cmd_out, out, status);
 }
 
 /* Start an input of inlen bytes in g_in. */
@@ -93,8 +91,8 @@ static uint8_t *
 in_init(uint16_t opcode, uint16_t op_mod, size_t inlen)
 {
 	memset(g_in, 0, inlen);
-	SET(eth_cmd_in, g_in, opcode, opcode);
-	SET(eth_cmd_in, g_in, op_mod, op_mod);
+	MLX5V_SET(eth_cmd_in, g_in, opcode, opcode);
+	MLX5V_SET(eth_cmd_in, g_in, op_mod, op_mod);
 	return g_in;
 }
 
@@ -105,7 +103,7 @@ create(size_t inlen, uint32_t *id)
 	int st = cmd(g_in, inlen, g_out, MLX5V_IFC_BYTES(eth_obj_out));
 
 	if (st == 0 && id != NULL)
-		*id = GET(eth_obj_out, g_out, obj_id);
+		*id = MLX5V_GET(eth_obj_out, g_out, obj_id);
 	return st;
 }
 
@@ -114,7 +112,7 @@ static int
 obj_cmd(uint16_t opcode, uint32_t id, size_t outlen)
 {
 	in_init(opcode, 0, MLX5V_IFC_BYTES(eth_obj_in));
-	SET(eth_obj_in, g_in, obj_id, id);
+	MLX5V_SET(eth_obj_in, g_in, obj_id, id);
 	return cmd(g_in, MLX5V_IFC_BYTES(eth_obj_in), g_out, outlen);
 }
 
@@ -183,14 +181,14 @@ qcnt_alloc(void)
 	in_init(MLX5V_CMD_OP_ALLOC_Q_COUNTER, 0, MLX5V_IFC_BYTES(eth_cmd_in));
 	if (cmd(g_in, MLX5V_IFC_BYTES(eth_cmd_in), g_out, MLX5V_IFC_BYTES(alloc_q_counter_out)))
 		return 0;
-	return GET(alloc_q_counter_out, g_out, counter_set_id);
+	return MLX5V_GET(alloc_q_counter_out, g_out, counter_set_id);
 }
 
 static int
 qcnt_dealloc(uint32_t id)
 {
 	in_init(MLX5V_CMD_OP_DEALLOC_Q_COUNTER, 0, MLX5V_IFC_BYTES(dealloc_q_counter_in));
-	SET(dealloc_q_counter_in, g_in, counter_set_id, id);
+	MLX5V_SET(dealloc_q_counter_in, g_in, counter_set_id, id);
 	return cmd(g_in, MLX5V_IFC_BYTES(dealloc_q_counter_in), g_out, 16);
 }
 
@@ -199,13 +197,13 @@ static void
 mkey_pa_in(uint32_t pd, uint8_t variant)
 {
 	in_init(MLX5V_CMD_OP_CREATE_MKEY, 0, MLX5V_IFC_BYTES(create_mkey_in));
-	SET(create_mkey_in, g_in, mkc.access_mode_1_0, MLX5V_MKC_ACCESS_PA);
-	SET(create_mkey_in, g_in, mkc.lw, 1);
-	SET(create_mkey_in, g_in, mkc.lr, 1);
-	SET(create_mkey_in, g_in, mkc.qpn, QPN_NONE);
-	SET(create_mkey_in, g_in, mkc.mkey_7_0, variant);
-	SET(create_mkey_in, g_in, mkc.length64, 1);
-	SET(create_mkey_in, g_in, mkc.pd, pd);
+	MLX5V_SET(create_mkey_in, g_in, mkc.access_mode_1_0, MLX5V_MKC_ACCESS_PA);
+	MLX5V_SET(create_mkey_in, g_in, mkc.lw, 1);
+	MLX5V_SET(create_mkey_in, g_in, mkc.lr, 1);
+	MLX5V_SET(create_mkey_in, g_in, mkc.qpn, QPN_NONE);
+	MLX5V_SET(create_mkey_in, g_in, mkc.mkey_7_0, variant);
+	MLX5V_SET(create_mkey_in, g_in, mkc.length64, 1);
+	MLX5V_SET(create_mkey_in, g_in, mkc.pd, pd);
 }
 
 /* An MTT key over npages 4 KiB pages of the MTT area at virtual address va, read-only. */
@@ -216,15 +214,15 @@ mkey_mtt_in(uint32_t pd, uint64_t va, uint32_t npages)
 	uint32_t i;
 
 	in_init(MLX5V_CMD_OP_CREATE_MKEY, 0, inlen);
-	SET(create_mkey_in, g_in, mkc.access_mode_1_0, MLX5V_MKC_ACCESS_MTT);
-	SET(create_mkey_in, g_in, mkc.lr, 1);
-	SET(create_mkey_in, g_in, mkc.qpn, QPN_NONE);
-	SET(create_mkey_in, g_in, mkc.pd, pd);
+	MLX5V_SET(create_mkey_in, g_in, mkc.access_mode_1_0, MLX5V_MKC_ACCESS_MTT);
+	MLX5V_SET(create_mkey_in, g_in, mkc.lr, 1);
+	MLX5V_SET(create_mkey_in, g_in, mkc.qpn, QPN_NONE);
+	MLX5V_SET(create_mkey_in, g_in, mkc.pd, pd);
 	MLX5V_IFC_SET64(create_mkey_in, g_in, mkc.start_addr, va);
 	MLX5V_IFC_SET64(create_mkey_in, g_in, mkc.len, (uint64_t)npages * PAGE);
-	SET(create_mkey_in, g_in, mkc.log_page_size, 12);
-	SET(create_mkey_in, g_in, mkc.translations_octword_size, (npages + 1) / 2);
-	SET(create_mkey_in, g_in, translations_octword_actual_size, (npages + 1) / 2);
+	MLX5V_SET(create_mkey_in, g_in, mkc.log_page_size, 12);
+	MLX5V_SET(create_mkey_in, g_in, mkc.translations_octword_size, (npages + 1) / 2);
+	MLX5V_SET(create_mkey_in, g_in, translations_octword_actual_size, (npages + 1) / 2);
 	for (i = 0; i < npages; i++)
 		pas_set(MLX5V_IFC_BYTES(create_mkey_in) + 8 * i,
 			(g_iova + MTT_OFF + i * PAGE) | MLX5V_MTT_READ);
@@ -235,7 +233,7 @@ static void
 tis_in(uint32_t td)
 {
 	in_init(MLX5V_CMD_OP_CREATE_TIS, 0, MLX5V_IFC_BYTES(create_tis_in));
-	SET(create_tis_in, g_in, ctx.transport_domain, td);
+	MLX5V_SET(create_tis_in, g_in, ctx.transport_domain, td);
 }
 
 /* SQ: 64 WQEBBs of 64 bytes in one 4 KiB page, record at DBR_OFF. @return inlen. */
@@ -246,17 +244,17 @@ sq_in(uint32_t pd, uint32_t cqn, uint32_t tis)
 	uint8_t *wq = MLX5V_IFC_ADDR_OF(create_sq_in, g_in, ctx.wq);
 
 	in_init(MLX5V_CMD_OP_CREATE_SQ, 0, inlen);
-	SET(create_sq_in, g_in, ctx.flush_in_error_en, 1);
-	SET(create_sq_in, g_in, ctx.cqn, cqn);
-	SET(create_sq_in, g_in, ctx.tis_lst_sz, 1);
-	SET(create_sq_in, g_in, ctx.tis_num_0, tis);
-	SET(wq, wq, wq_type, 1);
-	SET(wq, wq, pd, pd);
-	SET(wq, wq, uar_page, g_uar->page_id);
+	MLX5V_SET(create_sq_in, g_in, ctx.flush_in_error_en, 1);
+	MLX5V_SET(create_sq_in, g_in, ctx.cqn, cqn);
+	MLX5V_SET(create_sq_in, g_in, ctx.tis_lst_sz, 1);
+	MLX5V_SET(create_sq_in, g_in, ctx.tis_num_0, tis);
+	MLX5V_SET(wq, wq, wq_type, 1);
+	MLX5V_SET(wq, wq, pd, pd);
+	MLX5V_SET(wq, wq, uar_page, g_uar->page_id);
 	MLX5V_IFC_SET64(wq, wq, dbr_addr, g_iova + DBR_OFF);
-	SET(wq, wq, log_wq_stride, 6);
-	SET(wq, wq, log_wq_pg_sz, 0);
-	SET(wq, wq, log_wq_sz, 6);
+	MLX5V_SET(wq, wq, log_wq_stride, 6);
+	MLX5V_SET(wq, wq, log_wq_pg_sz, 0);
+	MLX5V_SET(wq, wq, log_wq_sz, 6);
 	pas_set(MLX5V_IFC_BYTES(create_sq_in), g_iova + WQ_OFF);
 	return inlen;
 }
@@ -269,15 +267,15 @@ rq_in(uint32_t pd, uint32_t cqn, uint32_t qcnt)
 	uint8_t *wq = MLX5V_IFC_ADDR_OF(create_rq_in, g_in, ctx.wq);
 
 	in_init(MLX5V_CMD_OP_CREATE_RQ, 0, inlen);
-	SET(create_rq_in, g_in, ctx.vsd, 1);
-	SET(create_rq_in, g_in, ctx.cqn, cqn);
-	SET(create_rq_in, g_in, ctx.counter_set_id, qcnt);
-	SET(wq, wq, wq_type, 1);
-	SET(wq, wq, pd, pd);
+	MLX5V_SET(create_rq_in, g_in, ctx.vsd, 1);
+	MLX5V_SET(create_rq_in, g_in, ctx.cqn, cqn);
+	MLX5V_SET(create_rq_in, g_in, ctx.counter_set_id, qcnt);
+	MLX5V_SET(wq, wq, wq_type, 1);
+	MLX5V_SET(wq, wq, pd, pd);
 	MLX5V_IFC_SET64(wq, wq, dbr_addr, g_iova + DBR_OFF + 64);
-	SET(wq, wq, log_wq_stride, 4);
-	SET(wq, wq, log_wq_pg_sz, 0);
-	SET(wq, wq, log_wq_sz, 8);
+	MLX5V_SET(wq, wq, log_wq_stride, 4);
+	MLX5V_SET(wq, wq, log_wq_pg_sz, 0);
+	MLX5V_SET(wq, wq, log_wq_sz, 8);
 	pas_set(MLX5V_IFC_BYTES(create_rq_in), g_iova + WQ_OFF);
 	return inlen;
 }
@@ -288,15 +286,15 @@ modify_q(int sq, uint32_t qn, uint32_t cur, uint32_t next)
 {
 	if (sq) {
 		in_init(MLX5V_CMD_OP_MODIFY_SQ, 0, MLX5V_IFC_BYTES(modify_sq_in));
-		SET(modify_sq_in, g_in, sqn, qn);
-		SET(modify_sq_in, g_in, sq_state, cur);
-		SET(modify_sq_in, g_in, ctx.state, next);
+		MLX5V_SET(modify_sq_in, g_in, sqn, qn);
+		MLX5V_SET(modify_sq_in, g_in, sq_state, cur);
+		MLX5V_SET(modify_sq_in, g_in, ctx.state, next);
 		return cmd(g_in, MLX5V_IFC_BYTES(modify_sq_in), g_out, 16);
 	}
 	in_init(MLX5V_CMD_OP_MODIFY_RQ, 0, MLX5V_IFC_BYTES(modify_rq_in));
-	SET(modify_rq_in, g_in, rqn, qn);
-	SET(modify_rq_in, g_in, rq_state, cur);
-	SET(modify_rq_in, g_in, ctx.state, next);
+	MLX5V_SET(modify_rq_in, g_in, rqn, qn);
+	MLX5V_SET(modify_rq_in, g_in, rq_state, cur);
+	MLX5V_SET(modify_rq_in, g_in, ctx.state, next);
 	return cmd(g_in, MLX5V_IFC_BYTES(modify_rq_in), g_out, 16);
 }
 
@@ -308,8 +306,8 @@ rqt_in(const uint32_t *rqn, uint32_t n, uint32_t max)
 	uint32_t i;
 
 	in_init(MLX5V_CMD_OP_CREATE_RQT, 0, inlen);
-	SET(create_rqt_in, g_in, ctx.rqt_max_size, max);
-	SET(create_rqt_in, g_in, ctx.rqt_actual_size, n);
+	MLX5V_SET(create_rqt_in, g_in, ctx.rqt_max_size, max);
+	MLX5V_SET(create_rqt_in, g_in, ctx.rqt_actual_size, n);
 	for (i = 0; i < n; i++)
 		rte_pmd_mlx5v_prm_set(g_in + MLX5V_IFC_BYTES(create_rqt_in) + 4 * i, 0, 31, 0,
 				      rqn[i]);
@@ -320,9 +318,9 @@ static void
 tir_direct_in(uint32_t td, uint32_t rqn)
 {
 	in_init(MLX5V_CMD_OP_CREATE_TIR, 0, MLX5V_IFC_BYTES(create_tir_in));
-	SET(create_tir_in, g_in, ctx.disp_type, MLX5V_TIRC_DISP_DIRECT);
-	SET(create_tir_in, g_in, ctx.inline_rqn, rqn);
-	SET(create_tir_in, g_in, ctx.transport_domain, td);
+	MLX5V_SET(create_tir_in, g_in, ctx.disp_type, MLX5V_TIRC_DISP_DIRECT);
+	MLX5V_SET(create_tir_in, g_in, ctx.inline_rqn, rqn);
+	MLX5V_SET(create_tir_in, g_in, ctx.transport_domain, td);
 }
 
 /* Toeplitz over IPv4 + TCP ports with a recognisable key. */
@@ -333,11 +331,11 @@ tir_rss_in(uint32_t td, uint32_t rqt)
 	unsigned int i;
 
 	in_init(MLX5V_CMD_OP_CREATE_TIR, 0, MLX5V_IFC_BYTES(create_tir_in));
-	SET(create_tir_in, g_in, ctx.disp_type, MLX5V_TIRC_DISP_INDIRECT);
-	SET(create_tir_in, g_in, ctx.indirect_table, rqt);
-	SET(create_tir_in, g_in, ctx.rx_hash_fn, MLX5V_TIRC_HASH_TOEPLITZ);
-	SET(create_tir_in, g_in, ctx.transport_domain, td);
-	SET(create_tir_in, g_in, ctx.hash_outer_selected_fields,
+	MLX5V_SET(create_tir_in, g_in, ctx.disp_type, MLX5V_TIRC_DISP_INDIRECT);
+	MLX5V_SET(create_tir_in, g_in, ctx.indirect_table, rqt);
+	MLX5V_SET(create_tir_in, g_in, ctx.rx_hash_fn, MLX5V_TIRC_HASH_TOEPLITZ);
+	MLX5V_SET(create_tir_in, g_in, ctx.transport_domain, td);
+	MLX5V_SET(create_tir_in, g_in, ctx.hash_outer_selected_fields,
 	    MLX5V_HASH_FIELD_SRC_IP | MLX5V_HASH_FIELD_DST_IP | MLX5V_HASH_FIELD_L4_SPORT |
 	    MLX5V_HASH_FIELD_L4_DPORT);
 	key = MLX5V_IFC_ADDR_OF(create_tir_in, g_in, ctx.rx_hash_toeplitz_key);
@@ -349,9 +347,9 @@ static void
 ft_in(uint32_t level, uint32_t log_size)
 {
 	in_init(MLX5V_CMD_OP_CREATE_FLOW_TABLE, 0, MLX5V_IFC_BYTES(create_flow_table_in));
-	SET(create_flow_table_in, g_in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(create_flow_table_in, g_in, ctx.level, level);
-	SET(create_flow_table_in, g_in, ctx.log_size, log_size);
+	MLX5V_SET(create_flow_table_in, g_in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(create_flow_table_in, g_in, ctx.level, level);
+	MLX5V_SET(create_flow_table_in, g_in, ctx.log_size, log_size);
 }
 
 /* A flow command on table id (DESTROY_FLOW_TABLE, SET_ROOT, DESTROY_GROUP, DELETE_FTE). */
@@ -359,8 +357,8 @@ static uint8_t *
 ft_obj_in(uint16_t opcode, uint16_t op_mod, uint32_t ft)
 {
 	in_init(opcode, op_mod, MLX5V_IFC_BYTES(flow_table_obj_in));
-	SET(flow_table_obj_in, g_in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(flow_table_obj_in, g_in, table_id, ft);
+	MLX5V_SET(flow_table_obj_in, g_in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(flow_table_obj_in, g_in, table_id, ft);
 	return g_in;
 }
 
@@ -375,15 +373,17 @@ static void
 fg_in(uint32_t ft, uint32_t start, uint32_t end, int dmac)
 {
 	in_init(MLX5V_CMD_OP_CREATE_FLOW_GROUP, 0, MLX5V_IFC_BYTES(create_flow_group_in));
-	SET(create_flow_group_in, g_in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(create_flow_group_in, g_in, table_id, ft);
-	SET(create_flow_group_in, g_in, start_flow_index, start);
-	SET(create_flow_group_in, g_in, end_flow_index, end);
+	MLX5V_SET(create_flow_group_in, g_in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(create_flow_group_in, g_in, table_id, ft);
+	MLX5V_SET(create_flow_group_in, g_in, start_flow_index, start);
+	MLX5V_SET(create_flow_group_in, g_in, end_flow_index, end);
 	if (dmac) {
-		SET(create_flow_group_in, g_in, match_criteria_enable, MLX5V_MATCH_OUTER_HEADERS);
-		SET(create_flow_group_in, g_in, match_criteria.outer_headers.dmac_47_16,
+		MLX5V_SET(create_flow_group_in, g_in, match_criteria_enable,
+			  MLX5V_MATCH_OUTER_HEADERS);
+		MLX5V_SET(create_flow_group_in, g_in, match_criteria.outer_headers.dmac_47_16,
 		    0xffffffff);
-		SET(create_flow_group_in, g_in, match_criteria.outer_headers.dmac_15_0, 0xffff);
+		MLX5V_SET(create_flow_group_in, g_in, match_criteria.outer_headers.dmac_15_0,
+			  0xffff);
 	}
 }
 
@@ -396,19 +396,19 @@ fte_in(uint32_t ft, uint32_t index, uint32_t group, uint32_t dtype, uint32_t des
 	uint8_t *d = g_in + MLX5V_IFC_BYTES(set_fte_in);
 
 	in_init(MLX5V_CMD_OP_SET_FLOW_TABLE_ENTRY, 0, inlen);
-	SET(set_fte_in, g_in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(set_fte_in, g_in, table_id, ft);
-	SET(set_fte_in, g_in, flow_index, index);
-	SET(set_fte_in, g_in, ctx.group_id, group);
-	SET(set_fte_in, g_in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST);
-	SET(set_fte_in, g_in, ctx.destination_list_size, 1);
-	SET(set_fte_in, g_in, ctx.flow_tag, 0x1234);
+	MLX5V_SET(set_fte_in, g_in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(set_fte_in, g_in, table_id, ft);
+	MLX5V_SET(set_fte_in, g_in, flow_index, index);
+	MLX5V_SET(set_fte_in, g_in, ctx.group_id, group);
+	MLX5V_SET(set_fte_in, g_in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST);
+	MLX5V_SET(set_fte_in, g_in, ctx.destination_list_size, 1);
+	MLX5V_SET(set_fte_in, g_in, ctx.flow_tag, 0x1234);
 	if (dmac_lo != 0) {
-		SET(set_fte_in, g_in, ctx.match_value.outer_headers.dmac_47_16, 0x025e0000);
-		SET(set_fte_in, g_in, ctx.match_value.outer_headers.dmac_15_0, dmac_lo);
+		MLX5V_SET(set_fte_in, g_in, ctx.match_value.outer_headers.dmac_47_16, 0x025e0000);
+		MLX5V_SET(set_fte_in, g_in, ctx.match_value.outer_headers.dmac_15_0, dmac_lo);
 	}
-	SET(dest_format, d, destination_type, dtype);
-	SET(dest_format, d, destination_id, dest);
+	MLX5V_SET(dest_format, d, destination_type, dtype);
+	MLX5V_SET(dest_format, d, destination_id, dest);
 	return inlen;
 }
 
@@ -416,7 +416,7 @@ static int
 fte_delete(uint32_t ft, uint32_t index)
 {
 	ft_obj_in(MLX5V_CMD_OP_DELETE_FLOW_TABLE_ENTRY, 0, ft);
-	SET(flow_table_obj_in, g_in, flow_index, index);
+	MLX5V_SET(flow_table_obj_in, g_in, flow_index, index);
 	return ft_obj_cmd();
 }
 
@@ -424,7 +424,7 @@ static int
 fg_destroy(uint32_t ft, uint32_t fg)
 {
 	ft_obj_in(MLX5V_CMD_OP_DESTROY_FLOW_GROUP, 0, ft);
-	SET(flow_table_obj_in, g_in, group_id, fg);
+	MLX5V_SET(flow_table_obj_in, g_in, group_id, fg);
 	return ft_obj_cmd();
 }
 
@@ -451,7 +451,7 @@ access_reg(uint16_t id, int write, const uint8_t *reg, size_t size)
 
 	in_init(MLX5V_CMD_OP_ACCESS_REG, write ? MLX5V_ACCESS_REG_WRITE : MLX5V_ACCESS_REG_READ,
 		len);
-	SET(access_reg_in, g_in, register_id, id);
+	MLX5V_SET(access_reg_in, g_in, register_id, id);
 	memcpy(g_in + MLX5V_IFC_BYTES(access_reg_in), reg, size);
 	return cmd(g_in, len, g_out, len);
 }
@@ -577,31 +577,33 @@ test_eth_chain(void)
 
 	/* The queries give back what was created. */
 	OK(obj_cmd(MLX5V_CMD_OP_QUERY_SQ, sqn, MLX5V_IFC_BYTES(query_sq_out)), "QUERY_SQ");
-	TEST_ASSERT_EQUAL(GET(query_sq_out, g_out, ctx.state), MLX5V_SIM_ETH_Q_RDY, "SQ state");
-	TEST_ASSERT_EQUAL(GET(query_sq_out, g_out, ctx.cqn), cqn, "SQ cqn");
-	TEST_ASSERT_EQUAL(GET(query_sq_out, g_out, ctx.tis_num_0), tis, "SQ tis");
-	TEST_ASSERT_EQUAL(GET(query_sq_out, g_out, ctx.wq.pd), pd, "SQ pd");
-	TEST_ASSERT_EQUAL(GET(query_sq_out, g_out, ctx.wq.log_wq_sz), 6u, "SQ size");
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_sq_out, g_out, ctx.state), MLX5V_SIM_ETH_Q_RDY,
+			  "SQ state");
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_sq_out, g_out, ctx.cqn), cqn, "SQ cqn");
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_sq_out, g_out, ctx.tis_num_0), tis, "SQ tis");
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_sq_out, g_out, ctx.wq.pd), pd, "SQ pd");
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_sq_out, g_out, ctx.wq.log_wq_sz), 6u, "SQ size");
 	OK(obj_cmd(MLX5V_CMD_OP_QUERY_RQ, rqn[1], MLX5V_IFC_BYTES(query_rq_out)), "QUERY_RQ");
-	TEST_ASSERT_EQUAL(GET(query_rq_out, g_out, ctx.counter_set_id), qc, "RQ counter");
-	TEST_ASSERT_EQUAL(GET(query_rq_out, g_out, ctx.vsd), 1u, "RQ vsd");
-	TEST_ASSERT_EQUAL(GET(query_rq_out, g_out, ctx.wq.log_wq_stride), 4u, "RQ stride");
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_rq_out, g_out, ctx.counter_set_id), qc, "RQ counter");
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_rq_out, g_out, ctx.vsd), 1u, "RQ vsd");
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_rq_out, g_out, ctx.wq.log_wq_stride), 4u, "RQ stride");
 	OK(obj_cmd(MLX5V_CMD_OP_QUERY_RQT, rqt, MLX5V_IFC_BYTES(query_rqt_out) + 16), "QUERY_RQT");
-	TEST_ASSERT_EQUAL(GET(query_rqt_out, g_out, ctx.rqt_actual_size), 2u, "RQT size");
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_rqt_out, g_out, ctx.rqt_actual_size), 2u, "RQT size");
 	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_prm_get(g_out + MLX5V_IFC_BYTES(query_rqt_out), 1, 31, 0),
 			  rqn[1], "RQT entry 1");
 	OK(obj_cmd(MLX5V_CMD_OP_QUERY_TIR, tir_r, MLX5V_IFC_BYTES(query_tir_out)), "QUERY_TIR");
 	ctx = MLX5V_IFC_ADDR_OF(query_tir_out, g_out, ctx);
-	TEST_ASSERT_EQUAL(GET(tirc, ctx, rx_hash_fn), MLX5V_TIRC_HASH_TOEPLITZ, "hash fn");
-	TEST_ASSERT_EQUAL(GET(tirc, ctx, indirect_table), rqt, "RQT");
-	TEST_ASSERT_EQUAL(GET(tirc, ctx, hash_outer_selected_fields), 0xfu, "fields");
+	TEST_ASSERT_EQUAL(MLX5V_GET(tirc, ctx, rx_hash_fn), MLX5V_TIRC_HASH_TOEPLITZ, "hash fn");
+	TEST_ASSERT_EQUAL(MLX5V_GET(tirc, ctx, indirect_table), rqt, "RQT");
+	TEST_ASSERT_EQUAL(MLX5V_GET(tirc, ctx, hash_outer_selected_fields), 0xfu, "fields");
 	TEST_ASSERT_EQUAL(((uint8_t *)MLX5V_IFC_ADDR_OF(tirc, ctx, rx_hash_toeplitz_key))[39],
 			  0x6d + 39, "key");
 	OK(obj_cmd(MLX5V_CMD_OP_QUERY_TIS, tis, MLX5V_IFC_BYTES(query_tis_out)), "QUERY_TIS");
-	TEST_ASSERT_EQUAL(GET(query_tis_out, g_out, ctx.transport_domain), td, "TIS td");
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_tis_out, g_out, ctx.transport_domain), td, "TIS td");
 	OK(obj_cmd(MLX5V_CMD_OP_QUERY_MKEY, mkey, MLX5V_IFC_BYTES(query_mkey_out)), "QUERY_MKEY");
-	TEST_ASSERT_EQUAL(GET(query_mkey_out, g_out, memory_key_mkey_entry.pd), pd, "MKEY pd");
-	TEST_ASSERT_EQUAL(GET(query_mkey_out, g_out, memory_key_mkey_entry.mkey_7_0), 0x5au,
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_mkey_out, g_out, memory_key_mkey_entry.pd), pd,
+			  "MKEY pd");
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_mkey_out, g_out, memory_key_mkey_entry.mkey_7_0), 0x5au,
 			  "MKEY variant");
 
 	/* Reverse order (prm/mlx5_eth §12). */
@@ -715,7 +717,7 @@ static int
 make_qcnt(uint32_t *id)
 {
 	*id = qcnt_alloc();
-	return *id != 0 ? 0 : GET(eth_cmd_out, g_out, status);
+	return *id != 0 ? 0 : MLX5V_GET(eth_cmd_out, g_out, status);
 }
 
 static int
@@ -781,21 +783,22 @@ test_eth_caps_limits(void)
 	uint8_t *ft;
 
 	OK(query_cap(MLX5V_CAP_GENERAL, 1), "general cur");
-	TEST_ASSERT_EQUAL(GET(cmd_hca_cap_eth, cap, eth_net_offloads), 1u, "eth_net_offloads");
-	TEST_ASSERT_EQUAL(GET(cmd_hca_cap_eth, cap, nic_flow_table), 1u, "nic_flow_table");
-	TEST_ASSERT_EQUAL(GET(cmd_hca_cap_eth, cap, port_type), 1u, "port_type Ethernet");
-	TEST_ASSERT_EQUAL(GET(cmd_hca_cap_eth, cap, num_ports), 1u, "one port per function");
-	TEST_ASSERT_EQUAL(GET(cmd_hca_cap_eth, cap, log_bf_reg_size), 9u, "log_bf_reg_size");
-	TEST_ASSERT_EQUAL(GET(cmd_hca_cap_eth, cap, terminate_scatter_list_mkey), 1u, "tsl");
-	pd_log = GET(cmd_hca_cap_eth, cap, log_max_pd);
-	td_log = GET(cmd_hca_cap_eth, cap, log_max_transport_domain);
-	mkey_log = GET(cmd_hca_cap_eth, cap, log_max_mkey);
-	tis_log = GET(cmd_hca_cap_eth, cap, log_max_tis);
-	sq_log = GET(cmd_hca_cap_eth, cap, log_max_sq);
-	rq_log = GET(cmd_hca_cap_eth, cap, log_max_rq);
-	rqt_log = GET(cmd_hca_cap_eth, cap, log_max_rqt);
-	tir_log = GET(cmd_hca_cap_eth, cap, log_max_tir);
-	qcnt = GET(cmd_hca_cap_eth, cap, max_qp_cnt);
+	TEST_ASSERT_EQUAL(MLX5V_GET(cmd_hca_cap_eth, cap, eth_net_offloads), 1u,
+			  "eth_net_offloads");
+	TEST_ASSERT_EQUAL(MLX5V_GET(cmd_hca_cap_eth, cap, nic_flow_table), 1u, "nic_flow_table");
+	TEST_ASSERT_EQUAL(MLX5V_GET(cmd_hca_cap_eth, cap, port_type), 1u, "port_type Ethernet");
+	TEST_ASSERT_EQUAL(MLX5V_GET(cmd_hca_cap_eth, cap, num_ports), 1u, "one port per function");
+	TEST_ASSERT_EQUAL(MLX5V_GET(cmd_hca_cap_eth, cap, log_bf_reg_size), 9u, "log_bf_reg_size");
+	TEST_ASSERT_EQUAL(MLX5V_GET(cmd_hca_cap_eth, cap, terminate_scatter_list_mkey), 1u, "tsl");
+	pd_log = MLX5V_GET(cmd_hca_cap_eth, cap, log_max_pd);
+	td_log = MLX5V_GET(cmd_hca_cap_eth, cap, log_max_transport_domain);
+	mkey_log = MLX5V_GET(cmd_hca_cap_eth, cap, log_max_mkey);
+	tis_log = MLX5V_GET(cmd_hca_cap_eth, cap, log_max_tis);
+	sq_log = MLX5V_GET(cmd_hca_cap_eth, cap, log_max_sq);
+	rq_log = MLX5V_GET(cmd_hca_cap_eth, cap, log_max_rq);
+	rqt_log = MLX5V_GET(cmd_hca_cap_eth, cap, log_max_rqt);
+	tir_log = MLX5V_GET(cmd_hca_cap_eth, cap, log_max_tir);
+	qcnt = MLX5V_GET(cmd_hca_cap_eth, cap, max_qp_cnt);
 	TEST_ASSERT(pd_log > 0 && mkey_log > 0 && sq_log > 0 && qcnt > 0, "zero caps");
 	/* Types 1 and 7: max equals cur, nothing in them is settable. */
 	OK(query_cap(MLX5V_CAP_TYPE_FLOW_TABLE, 0), "flow table max");
@@ -803,24 +806,25 @@ test_eth_caps_limits(void)
 	OK(query_cap(MLX5V_CAP_TYPE_FLOW_TABLE, 1), "flow table cur");
 	TEST_ASSERT(memcmp(g_in + 0x1000, cap, 0x1000) == 0, "flow table max != cur");
 	ft = MLX5V_IFC_ADDR_OF(flow_table_nic_cap, cap, flow_table_properties_nic_receive);
-	TEST_ASSERT_EQUAL(GET(flow_table_prop_layout, ft, ft_support), 1u, "ft_support");
-	TEST_ASSERT_EQUAL(GET(flow_table_prop_layout, ft, ft_field_support.outer_dmac), 1u,
+	TEST_ASSERT_EQUAL(MLX5V_GET(flow_table_prop_layout, ft, ft_support), 1u, "ft_support");
+	TEST_ASSERT_EQUAL(MLX5V_GET(flow_table_prop_layout, ft, ft_field_support.outer_dmac), 1u,
 			  "outer dmac");
-	TEST_ASSERT_EQUAL(GET(flow_table_prop_layout, ft, ft_field_support.outer_vxlan_vni), 1u,
+	TEST_ASSERT_EQUAL(MLX5V_GET(flow_table_prop_layout, ft,
+					    ft_field_support.outer_vxlan_vni), 1u,
 			  "outer VXLAN VNI");
-	TEST_ASSERT_EQUAL(GET(flow_table_prop_layout, ft, ft_field_support.inner_sip), 1u,
+	TEST_ASSERT_EQUAL(MLX5V_GET(flow_table_prop_layout, ft, ft_field_support.inner_sip), 1u,
 			  "inner source IP");
-	TEST_ASSERT_EQUAL(GET(flow_table_prop_layout, ft, max_ft_level),
+	TEST_ASSERT_EQUAL(MLX5V_GET(flow_table_prop_layout, ft, max_ft_level),
 			  MLX5V_SIM_ETH_MAX_FT_LEVEL, "max_ft_level");
-	TEST_ASSERT_EQUAL(GET(flow_table_prop_layout, ft, log_max_ft_num),
+	TEST_ASSERT_EQUAL(MLX5V_GET(flow_table_prop_layout, ft, log_max_ft_num),
 			  MLX5V_SIM_ETH_LOG_MAX_FT, "log_max_ft_num");
 	OK(query_cap(MLX5V_CAP_TYPE_ETH_OFFLOADS, 1), "offloads");
-	TEST_ASSERT_EQUAL(GET(eth_offload_cap, cap, csum_cap), 1u, "csum_cap");
-	TEST_ASSERT_EQUAL(GET(eth_offload_cap, cap, scatter_fcs), 1u, "scatter_fcs");
+	TEST_ASSERT_EQUAL(MLX5V_GET(eth_offload_cap, cap, csum_cap), 1u, "csum_cap");
+	TEST_ASSERT_EQUAL(MLX5V_GET(eth_offload_cap, cap, scatter_fcs), 1u, "scatter_fcs");
 	/* wqe_inline_mode follows its knob. */
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "wqe_inline_mode", 2), "knob");
 	OK(query_cap(MLX5V_CAP_TYPE_ETH_OFFLOADS, 1), "offloads");
-	TEST_ASSERT_EQUAL(GET(eth_offload_cap, cap, wqe_inline_mode), 2u, "wqe_inline_mode");
+	TEST_ASSERT_EQUAL(MLX5V_GET(eth_offload_cap, cap, wqe_inline_mode), 2u, "wqe_inline_mode");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "wqe_inline_mode", 0), "knob");
 
 	TEST_ASSERT_SUCCESS(exhaust(make_pd, MLX5V_CMD_OP_DEALLOC_PD, (1u << pd_log) - 1,
@@ -912,8 +916,8 @@ test_eth_mkey(void)
 	/* QUERY_SPECIAL_CONTEXTS: the reserved lkey translates bus addresses as they are. */
 	in_init(MLX5V_CMD_OP_QUERY_SPECIAL_CONTEXTS, 0, 16);
 	OK(cmd(g_in, 16, g_out, MLX5V_IFC_BYTES(query_special_contexts_out)), "special");
-	resd = GET(query_special_contexts_out, g_out, resd_lkey);
-	TEST_ASSERT(resd != 0 && resd != GET(query_special_contexts_out, g_out, null_mkey),
+	resd = MLX5V_GET(query_special_contexts_out, g_out, resd_lkey);
+	TEST_ASSERT(resd != 0 && resd != MLX5V_GET(query_special_contexts_out, g_out, null_mkey),
 		    "resd_lkey 0x%x", resd);
 	/* The reserved lkey only for a queue created with rlky (prm/mlx5_eth §4.2). */
 	TEST_ASSERT_EQUAL(mlx5v_sim_mkey_translate(g_sim, 0, resd, g_iova + 64, 64,
@@ -953,7 +957,7 @@ test_eth_mkey(void)
 						   MLX5V_SIM_ETH_ACC_READ, &iova), -ERANGE,
 			  "past the key");
 	OK(obj_cmd(MLX5V_CMD_OP_QUERY_MKEY, mtt, MLX5V_IFC_BYTES(query_mkey_out)), "QUERY_MKEY");
-	TEST_ASSERT_EQUAL(GET(query_mkey_out, g_out, memory_key_mkey_entry.access_mode_1_0),
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_mkey_out, g_out, memory_key_mkey_entry.access_mode_1_0),
 			  MLX5V_MKC_ACCESS_MTT, "mode");
 	TEST_ASSERT_EQUAL(MLX5V_IFC_GET64(query_mkey_out, g_out, memory_key_mkey_entry.len),
 			  2ull * PAGE, "len");
@@ -963,23 +967,23 @@ test_eth_mkey(void)
 	EXPECT(create(MLX5V_IFC_BYTES(create_mkey_in), NULL), MLX5V_CMD_STAT_BAD_RES_ERR,
 	       MLX5V_SIM_SYND_MKEY_PD, "wrong PD");
 	mkey_pa_in(pd, 0);
-	SET(create_mkey_in, g_in, mkc.access_mode_1_0, 2);
+	MLX5V_SET(create_mkey_in, g_in, mkc.access_mode_1_0, 2);
 	EXPECT(create(MLX5V_IFC_BYTES(create_mkey_in), NULL), MLX5V_CMD_STAT_BAD_PARAM_ERR,
 	       MLX5V_SIM_SYND_MKEY_MODE, "KLM");
 	mkey_pa_in(pd, 0);
-	SET(create_mkey_in, g_in, mkc.umr_en, 1);
+	MLX5V_SET(create_mkey_in, g_in, mkc.umr_en, 1);
 	EXPECT(create(MLX5V_IFC_BYTES(create_mkey_in), NULL), MLX5V_CMD_STAT_BAD_PARAM_ERR,
 	       MLX5V_SIM_SYND_MKEY_UNSUPP, "UMR");
 	mkey_pa_in(pd, 0);
-	SET(create_mkey_in, g_in, mkc.length64, 0);
+	MLX5V_SET(create_mkey_in, g_in, mkc.length64, 0);
 	EXPECT(create(MLX5V_IFC_BYTES(create_mkey_in), NULL), MLX5V_CMD_STAT_BAD_PARAM_ERR,
 	       MLX5V_SIM_SYND_MKEY_RANGE, "empty range");
 	len = mkey_mtt_in(pd, va, 2);
-	SET(create_mkey_in, g_in, mkc.log_page_size, 11);
+	MLX5V_SET(create_mkey_in, g_in, mkc.log_page_size, 11);
 	EXPECT(create(len, NULL), MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_MKEY_PAGE_SZ,
 	       "2 KiB pages");
 	len = mkey_mtt_in(pd, va, 2);
-	SET(create_mkey_in, g_in, translations_octword_actual_size, 0);
+	MLX5V_SET(create_mkey_in, g_in, translations_octword_actual_size, 0);
 	EXPECT(create(len, NULL), MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_MKEY_MTT_SIZE,
 	       "no MTT");
 	len = mkey_mtt_in(pd, va, 2);
@@ -1026,16 +1030,17 @@ test_eth_q_counter(void)
 
 	TEST_ASSERT(qc != 0, "Q counter");
 	in_init(MLX5V_CMD_OP_QUERY_Q_COUNTER, 0, MLX5V_IFC_BYTES(query_q_counter_in));
-	SET(query_q_counter_in, g_in, counter_set_id, qc);
+	MLX5V_SET(query_q_counter_in, g_in, counter_set_id, qc);
 	OK(cmd(g_in, MLX5V_IFC_BYTES(query_q_counter_in), g_out,
 	       MLX5V_IFC_BYTES(query_q_counter_out)), "QUERY_Q_COUNTER");
-	TEST_ASSERT_EQUAL(GET(query_q_counter_out, g_out, out_of_buffer), 0u, "fresh counter");
-	SET(query_q_counter_in, g_in, other_vport, 1);
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_q_counter_out, g_out, out_of_buffer), 0u,
+			  "fresh counter");
+	MLX5V_SET(query_q_counter_in, g_in, other_vport, 1);
 	EXPECT(cmd(g_in, MLX5V_IFC_BYTES(query_q_counter_in), g_out,
 		   MLX5V_IFC_BYTES(query_q_counter_out)), MLX5V_CMD_STAT_BAD_PARAM_ERR,
 	       SYND_VPORT, "other vport");
 	in_init(MLX5V_CMD_OP_QUERY_Q_COUNTER, 0, MLX5V_IFC_BYTES(query_q_counter_in));
-	SET(query_q_counter_in, g_in, counter_set_id, qc + 1);
+	MLX5V_SET(query_q_counter_in, g_in, counter_set_id, qc + 1);
 	EXPECT(cmd(g_in, MLX5V_IFC_BYTES(query_q_counter_in), g_out,
 		   MLX5V_IFC_BYTES(query_q_counter_out)), MLX5V_CMD_STAT_BAD_RES_ERR,
 	       MLX5V_SIM_SYND_QCNT_NUM, "unknown counter");
@@ -1060,34 +1065,34 @@ test_eth_tis(void)
 	EXPECT(create(MLX5V_IFC_BYTES(create_tis_in), NULL), MLX5V_CMD_STAT_BAD_RES_ERR,
 	       MLX5V_SIM_SYND_TIS_TD, "unknown TD");
 	tis_in(td);
-	SET(create_tis_in, g_in, ctx.pd, pd + 9);
+	MLX5V_SET(create_tis_in, g_in, ctx.pd, pd + 9);
 	EXPECT(create(MLX5V_IFC_BYTES(create_tis_in), NULL), MLX5V_CMD_STAT_BAD_RES_ERR,
 	       MLX5V_SIM_SYND_TIS_PD, "unknown PD");
 	tis_in(td);
-	SET(create_tis_in, g_in, ctx.lag_tx_port_affinity, 1);
+	MLX5V_SET(create_tis_in, g_in, ctx.lag_tx_port_affinity, 1);
 	EXPECT(create(MLX5V_IFC_BYTES(create_tis_in), NULL), MLX5V_CMD_STAT_BAD_PARAM_ERR,
 	       MLX5V_SIM_SYND_TIS_LAG, "LAG affinity");
 	tis_in(td);
-	SET(create_tis_in, g_in, ctx.pd, pd);
-	SET(create_tis_in, g_in, ctx.prio, 2);
+	MLX5V_SET(create_tis_in, g_in, ctx.pd, pd);
+	MLX5V_SET(create_tis_in, g_in, ctx.prio, 2);
 	OK(create(MLX5V_IFC_BYTES(create_tis_in), &tis), "TIS");
 	/* A TIS with a PD pins it. */
 	EXPECT(destroy(MLX5V_CMD_OP_DEALLOC_PD, pd), MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
 	       MLX5V_SIM_SYND_PD_BUSY, "PD of a TIS");
 	in_init(MLX5V_CMD_OP_MODIFY_TIS, 0, MLX5V_IFC_BYTES(modify_tis_in));
-	SET(modify_tis_in, g_in, tisn, tis);
-	SET(modify_tis_in, g_in, bitmask, 1);
-	SET(modify_tis_in, g_in, ctx.prio, 6);
+	MLX5V_SET(modify_tis_in, g_in, tisn, tis);
+	MLX5V_SET(modify_tis_in, g_in, bitmask, 1);
+	MLX5V_SET(modify_tis_in, g_in, ctx.prio, 6);
 	OK(cmd(g_in, MLX5V_IFC_BYTES(modify_tis_in), g_out, 16), "MODIFY_TIS prio");
-	SET(modify_tis_in, g_in, bitmask, 2);
+	MLX5V_SET(modify_tis_in, g_in, bitmask, 2);
 	EXPECT(cmd(g_in, MLX5V_IFC_BYTES(modify_tis_in), g_out, 16),
 	       MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_TIS_BITMASK, "modify LAG");
-	SET(modify_tis_in, g_in, tisn, tis + 1);
-	SET(modify_tis_in, g_in, bitmask, 1);
+	MLX5V_SET(modify_tis_in, g_in, tisn, tis + 1);
+	MLX5V_SET(modify_tis_in, g_in, bitmask, 1);
 	EXPECT(cmd(g_in, MLX5V_IFC_BYTES(modify_tis_in), g_out, 16), MLX5V_CMD_STAT_BAD_RES_ERR,
 	       MLX5V_SIM_SYND_TIS_NUM, "modify unknown TIS");
 	OK(obj_cmd(MLX5V_CMD_OP_QUERY_TIS, tis, MLX5V_IFC_BYTES(query_tis_out)), "QUERY_TIS");
-	TEST_ASSERT_EQUAL(GET(query_tis_out, g_out, ctx.prio), 6u, "prio after modify");
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_tis_out, g_out, ctx.prio), 6u, "prio after modify");
 	OK(destroy(MLX5V_CMD_OP_DESTROY_TIS, tis), "TIS");
 	EXPECT(destroy(MLX5V_CMD_OP_DESTROY_TIS, tis), MLX5V_CMD_STAT_BAD_RES_ERR,
 	       MLX5V_SIM_SYND_TIS_NUM, "TIS twice");
@@ -1113,13 +1118,14 @@ wq_checks(int sq, uint32_t pd, uint32_t cqn, uint32_t tis)
 {
 	const uint8_t bp = MLX5V_CMD_STAT_BAD_PARAM_ERR;
 
-	Q_BAD(sq, SET(wq, w_, wq_type, 3), 0, bp, MLX5V_SIM_SYND_WQ_TYPE, "striding");
-	Q_BAD(sq, SET(wq, w_, page_offset, 1), 0, bp, MLX5V_SIM_SYND_WQ_PAGE_OFFSET, "offset");
-	Q_BAD(sq, SET(wq, w_, wq_umem_valid, 1), 0, bp, MLX5V_SIM_SYND_WQ_UMEM, "umem");
-	Q_BAD(sq, SET(wq, w_, log_wq_sz, MLX5V_SIM_ETH_LOG_MAX_WQ_SZ + 1), 0, bp,
+	Q_BAD(sq, MLX5V_SET(wq, w_, wq_type, 3), 0, bp, MLX5V_SIM_SYND_WQ_TYPE, "striding");
+	Q_BAD(sq, MLX5V_SET(wq, w_, page_offset, 1), 0, bp, MLX5V_SIM_SYND_WQ_PAGE_OFFSET,
+	      "offset");
+	Q_BAD(sq, MLX5V_SET(wq, w_, wq_umem_valid, 1), 0, bp, MLX5V_SIM_SYND_WQ_UMEM, "umem");
+	Q_BAD(sq, MLX5V_SET(wq, w_, log_wq_sz, MLX5V_SIM_ETH_LOG_MAX_WQ_SZ + 1), 0, bp,
 	      MLX5V_SIM_SYND_WQ_SIZE, "size above log_max_wq_sz");
-	Q_BAD(sq, SET(wq, w_, log_wq_stride, 3), 0, bp, MLX5V_SIM_SYND_WQ_STRIDE, "stride");
-	Q_BAD(sq, SET(wq, w_, pd, pd + 50), 0, MLX5V_CMD_STAT_BAD_RES_ERR,
+	Q_BAD(sq, MLX5V_SET(wq, w_, log_wq_stride, 3), 0, bp, MLX5V_SIM_SYND_WQ_STRIDE, "stride");
+	Q_BAD(sq, MLX5V_SET(wq, w_, pd, pd + 50), 0, MLX5V_CMD_STAT_BAD_RES_ERR,
 	      MLX5V_SIM_SYND_WQ_PD, "wrong PD");
 	Q_BAD(sq, MLX5V_IFC_SET64(wq, w_, dbr_addr, g_iova + DBR_OFF + 4), 0, bp,
 	      MLX5V_SIM_SYND_WQ_DBR, "unaligned record");
@@ -1132,23 +1138,23 @@ wq_checks(int sq, uint32_t pd, uint32_t cqn, uint32_t tis)
 	Q_BAD(sq, pas_set(MLX5V_IFC_BYTES(create_sq_in), g_iova + MEM_PAGES * PAGE),
 	      0, bp, MLX5V_SIM_SYND_WQ_UNMAPPED, "unmapped buffer");
 	/* Bigger than the one page the PAS list gives: the rest is not mapped by it. */
-	Q_BAD(sq, SET(wq, w_, log_wq_sz, 12), 0, MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
+	Q_BAD(sq, MLX5V_SET(wq, w_, log_wq_sz, 12), 0, MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
 	      MLX5V_SIM_SYND_WQ_PAS_LEN, "PAS shorter than the queue");
-	Q_BAD(sq, if (sq) SET(create_sq_in, g_in, ctx.state, 1);
-	      else SET(create_rq_in, g_in, ctx.state, 1), 0, bp, MLX5V_SIM_SYND_WQ_STATE,
+	Q_BAD(sq, if (sq) MLX5V_SET(create_sq_in, g_in, ctx.state, 1);
+	      else MLX5V_SET(create_rq_in, g_in, ctx.state, 1), 0, bp, MLX5V_SIM_SYND_WQ_STATE,
 	      "created in RDY");
-	Q_BAD(sq, if (sq) SET(create_sq_in, g_in, ctx.ts_format, 2);
-	      else SET(create_rq_in, g_in, ctx.ts_format, 2), 0, bp,
+	Q_BAD(sq, if (sq) MLX5V_SET(create_sq_in, g_in, ctx.ts_format, 2);
+	      else MLX5V_SET(create_rq_in, g_in, ctx.ts_format, 2), 0, bp,
 	      MLX5V_SIM_SYND_WQ_TS_FORMAT, "real-time timestamps");
 	/* Real-time-only firmware (knob ts_format_cap 1) refuses free-running queues. */
 	OK(mlx5v_sim_knob_set(g_sim, "ts_format_cap", 1), "ts_format_cap");
 	Q_BAD(sq, , 0, bp, MLX5V_SIM_SYND_WQ_TS_FORMAT, "free-running on real-time firmware");
-	Q_BAD(sq, if (sq) SET(create_sq_in, g_in, ctx.ts_format, 3);
-	      else SET(create_rq_in, g_in, ctx.ts_format, 3), 0, bp,
+	Q_BAD(sq, if (sq) MLX5V_SET(create_sq_in, g_in, ctx.ts_format, 3);
+	      else MLX5V_SET(create_rq_in, g_in, ctx.ts_format, 3), 0, bp,
 	      MLX5V_SIM_SYND_WQ_TS_FORMAT, "ts_format 3");
 	OK(mlx5v_sim_knob_set(g_sim, "ts_format_cap", 0), "ts_format_cap");
-	Q_BAD(sq, if (sq) SET(create_sq_in, g_in, ctx.cqn, cqn + 1);
-	      else SET(create_rq_in, g_in, ctx.cqn, cqn + 1), 0, MLX5V_CMD_STAT_BAD_RES_ERR,
+	Q_BAD(sq, if (sq) MLX5V_SET(create_sq_in, g_in, ctx.cqn, cqn + 1);
+	      else MLX5V_SET(create_rq_in, g_in, ctx.cqn, cqn + 1), 0, MLX5V_CMD_STAT_BAD_RES_ERR,
 	      MLX5V_SIM_SYND_WQ_CQ, "unknown CQ");
 	/* Too short for the fixed part: the engine's length check. */
 	Q_BAD(sq, , -0x20, MLX5V_CMD_STAT_BAD_INP_LEN_ERR, SYND_INLEN, "short input");
@@ -1165,11 +1171,11 @@ test_eth_sq(void)
 	tis_in(td);
 	OK(create(MLX5V_IFC_BYTES(create_tis_in), &tis), "TIS");
 	TEST_ASSERT_SUCCESS(wq_checks(1, pd, cqn, tis), "wq checks");
-	Q_BAD(1, SET(create_sq_in, g_in, ctx.tis_num_0, tis + 1), 0,
+	Q_BAD(1, MLX5V_SET(create_sq_in, g_in, ctx.tis_num_0, tis + 1), 0,
 	      MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_SQ_TIS, "unknown TIS");
-	Q_BAD(1, SET(create_sq_in, g_in, ctx.tis_lst_sz, 2), 0, bp, MLX5V_SIM_SYND_SQ_TIS_LST,
+	Q_BAD(1, MLX5V_SET(create_sq_in, g_in, ctx.tis_lst_sz, 2), 0, bp, MLX5V_SIM_SYND_SQ_TIS_LST,
 	      "two TISes");
-	Q_BAD(1, SET(wq, w_, uar_page, 0), 0, bp, MLX5V_SIM_SYND_SQ_UAR, "UAR not allocated");
+	Q_BAD(1, MLX5V_SET(wq, w_, uar_page, 0), 0, bp, MLX5V_SIM_SYND_SQ_UAR, "UAR not allocated");
 	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_SQ), 0u, "a failed create left an SQ");
 	/* fail_create_sq: one valid create fails with NO_RES, then creates work again. */
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "fail_create_sq", 1), "knob");
@@ -1183,13 +1189,13 @@ test_eth_sq(void)
 	EXPECT(destroy(MLX5V_CMD_OP_DEALLOC_PD, pd), MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
 	       MLX5V_SIM_SYND_PD_BUSY, "PD of an SQ");
 	memset(cq_in, 0, sizeof(cq_in));
-	SET(eth_obj_in, cq_in, opcode, MLX5V_CMD_OP_DESTROY_CQ);
-	SET(eth_obj_in, cq_in, obj_id, cqn);
+	MLX5V_SET(eth_obj_in, cq_in, opcode, MLX5V_CMD_OP_DESTROY_CQ);
+	MLX5V_SET(eth_obj_in, cq_in, obj_id, cqn);
 	EXPECT(cmd(cq_in, 16, g_out, 16), MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
 	       MLX5V_SIM_SYND_CQ_IN_USE, "CQ of an SQ");
 	memset(cq_in, 0, sizeof(cq_in));
-	SET(eth_obj_in, cq_in, opcode, MLX5V_CMD_OP_DEALLOC_UAR);
-	SET(eth_obj_in, cq_in, obj_id, g_uar->page_id);
+	MLX5V_SET(eth_obj_in, cq_in, opcode, MLX5V_CMD_OP_DEALLOC_UAR);
+	MLX5V_SET(eth_obj_in, cq_in, obj_id, g_uar->page_id);
 	EXPECT(cmd(cq_in, 16, g_out, 16), MLX5V_CMD_STAT_BAD_RES_STATE_ERR, SYND_UAR_BUSY,
 	       "UAR of an SQ");
 	/* The state machine (prm/mlx5_eth §5.2). */
@@ -1205,17 +1211,18 @@ test_eth_sq(void)
 	EXPECT(modify_q(1, sqn, MLX5V_SIM_ETH_Q_RDY, MLX5V_SIM_ETH_Q_ERR), bp,
 	       MLX5V_SIM_SYND_Q_TRANSITION, "SQ RDY->ERR is the device's move");
 	in_init(MLX5V_CMD_OP_MODIFY_SQ, 0, MLX5V_IFC_BYTES(modify_sq_in));
-	SET(modify_sq_in, g_in, sqn, sqn);
-	SET(modify_sq_in, g_in, sq_state, MLX5V_SIM_ETH_Q_RDY);
-	SET(modify_sq_in, g_in, ctx.state, MLX5V_SIM_ETH_Q_RDY);
-	SET(modify_sq_in, g_in, modify_bitmask, 1);
+	MLX5V_SET(modify_sq_in, g_in, sqn, sqn);
+	MLX5V_SET(modify_sq_in, g_in, sq_state, MLX5V_SIM_ETH_Q_RDY);
+	MLX5V_SET(modify_sq_in, g_in, ctx.state, MLX5V_SIM_ETH_Q_RDY);
+	MLX5V_SET(modify_sq_in, g_in, modify_bitmask, 1);
 	EXPECT(cmd(g_in, MLX5V_IFC_BYTES(modify_sq_in), g_out, 16), bp,
 	       MLX5V_SIM_SYND_SQ_BITMASK, "rate limit");
 	OK(modify_q(1, sqn, MLX5V_SIM_ETH_Q_RDY, MLX5V_SIM_ETH_Q_RST), "RDY->RST");
 	OK(modify_q(1, sqn, MLX5V_SIM_ETH_Q_RST, MLX5V_SIM_ETH_Q_RDY), "RST->RDY again");
 	OK(obj_cmd(MLX5V_CMD_OP_QUERY_SQ, sqn, MLX5V_IFC_BYTES(query_sq_out)), "QUERY_SQ");
-	TEST_ASSERT_EQUAL(GET(query_sq_out, g_out, ctx.state), MLX5V_SIM_ETH_Q_RDY, "state");
-	TEST_ASSERT_EQUAL(GET(query_sq_out, g_out, ctx.wq.hw_counter), 0u, "counter after RST");
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_sq_out, g_out, ctx.state), MLX5V_SIM_ETH_Q_RDY, "state");
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_sq_out, g_out, ctx.wq.hw_counter), 0u,
+			  "counter after RST");
 	OK(destroy(MLX5V_CMD_OP_DESTROY_SQ, sqn), "DESTROY_SQ from RDY");
 	EXPECT(destroy(MLX5V_CMD_OP_DESTROY_SQ, sqn), MLX5V_CMD_STAT_BAD_RES_ERR,
 	       MLX5V_SIM_SYND_SQ_NUM, "SQ twice");
@@ -1235,9 +1242,9 @@ test_eth_rq(void)
 	const uint8_t bp = MLX5V_CMD_STAT_BAD_PARAM_ERR;
 
 	TEST_ASSERT_SUCCESS(wq_checks(0, pd, cqn, tis), "wq checks");
-	Q_BAD(0, SET(create_rq_in, g_in, ctx.counter_set_id, 200), 0,
+	Q_BAD(0, MLX5V_SET(create_rq_in, g_in, ctx.counter_set_id, 200), 0,
 	      MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_RQ_QCNT, "unknown Q counter");
-	Q_BAD(0, SET(create_rq_in, g_in, ctx.mem_rq_type, 1), 0, bp,
+	Q_BAD(0, MLX5V_SET(create_rq_in, g_in, ctx.mem_rq_type, 1), 0, bp,
 	      MLX5V_SIM_SYND_RQ_MEM_TYPE, "RMP");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(g_sim, "fail_create_rq", 1), "knob");
 	EXPECT(create(rq_in(pd, cqn, qc), NULL), MLX5V_CMD_STAT_NO_RES_ERR,
@@ -1255,25 +1262,25 @@ test_eth_rq(void)
 	OK(modify_q(0, rqn, MLX5V_SIM_ETH_Q_RST, MLX5V_SIM_ETH_Q_RDY), "RST->RDY");
 	/* RDY->RDY with the counter moved to another Q counter. */
 	in_init(MLX5V_CMD_OP_MODIFY_RQ, 0, MLX5V_IFC_BYTES(modify_rq_in));
-	SET(modify_rq_in, g_in, rqn, rqn);
-	SET(modify_rq_in, g_in, rq_state, MLX5V_SIM_ETH_Q_RDY);
-	SET(modify_rq_in, g_in, ctx.state, MLX5V_SIM_ETH_Q_RDY);
-	SET(modify_rq_in, g_in, modify_bitmask, MLX5V_MODIFY_RQ_COUNTER_SET_ID |
+	MLX5V_SET(modify_rq_in, g_in, rqn, rqn);
+	MLX5V_SET(modify_rq_in, g_in, rq_state, MLX5V_SIM_ETH_Q_RDY);
+	MLX5V_SET(modify_rq_in, g_in, ctx.state, MLX5V_SIM_ETH_Q_RDY);
+	MLX5V_SET(modify_rq_in, g_in, modify_bitmask, MLX5V_MODIFY_RQ_COUNTER_SET_ID |
 	    MLX5V_MODIFY_RQ_VSD);
-	SET(modify_rq_in, g_in, ctx.counter_set_id, 250);
+	MLX5V_SET(modify_rq_in, g_in, ctx.counter_set_id, 250);
 	EXPECT(cmd(g_in, MLX5V_IFC_BYTES(modify_rq_in), g_out, 16), MLX5V_CMD_STAT_BAD_RES_ERR,
 	       MLX5V_SIM_SYND_RQ_QCNT, "modify to an unknown counter");
-	SET(modify_rq_in, g_in, ctx.counter_set_id, qc2);
+	MLX5V_SET(modify_rq_in, g_in, ctx.counter_set_id, qc2);
 	OK(cmd(g_in, MLX5V_IFC_BYTES(modify_rq_in), g_out, 16), "MODIFY_RQ counter");
-	SET(modify_rq_in, g_in, modify_bitmask, 0x10);
+	MLX5V_SET(modify_rq_in, g_in, modify_bitmask, 0x10);
 	EXPECT(cmd(g_in, MLX5V_IFC_BYTES(modify_rq_in), g_out, 16), bp,
 	       MLX5V_SIM_SYND_RQ_BITMASK, "unknown modify bit");
 	OK(qcnt_dealloc(qc), "the old counter is free");
 	EXPECT(qcnt_dealloc(qc2), MLX5V_CMD_STAT_BAD_RES_STATE_ERR, MLX5V_SIM_SYND_QCNT_BUSY,
 	       "the new one is in use");
 	OK(obj_cmd(MLX5V_CMD_OP_QUERY_RQ, rqn, MLX5V_IFC_BYTES(query_rq_out)), "QUERY_RQ");
-	TEST_ASSERT_EQUAL(GET(query_rq_out, g_out, ctx.counter_set_id), qc2, "counter");
-	TEST_ASSERT_EQUAL(GET(query_rq_out, g_out, ctx.vsd), 0u, "vsd cleared");
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_rq_out, g_out, ctx.counter_set_id), qc2, "counter");
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_rq_out, g_out, ctx.vsd), 0u, "vsd cleared");
 	/* An RQ behind a TIR stays. */
 	tir_direct_in(td, rqn);
 	OK(create(MLX5V_IFC_BYTES(create_tir_in), &tir), "TIR");
@@ -1312,7 +1319,7 @@ test_eth_rqt_tir(void)
 	EXPECT(create(rqt_in(bad, 1, 1), NULL), MLX5V_CMD_STAT_BAD_RES_ERR,
 	       MLX5V_SIM_SYND_RQT_RQ, "unknown RQ");
 	len = rqt_in(rqn, 1, 1);
-	SET(create_rqt_in, g_in, ctx.list_q_type, 1);
+	MLX5V_SET(create_rqt_in, g_in, ctx.list_q_type, 1);
 	EXPECT(create(len, NULL), bp, MLX5V_SIM_SYND_RQT_LIST_TYPE, "list type");
 	OK(create(rqt_in(rqn, 2, 4), &rqt), "RQT");
 	/* An RQ in an RQT stays. */
@@ -1320,20 +1327,20 @@ test_eth_rqt_tir(void)
 	       MLX5V_SIM_SYND_RQ_BUSY, "RQ of an RQT");
 	/* MODIFY_RQT: repoint to rqn[2]; rqn[1] becomes free. */
 	in_init(MLX5V_CMD_OP_MODIFY_RQT, 0, MLX5V_IFC_BYTES(modify_rqt_in) + 8);
-	SET(modify_rqt_in, g_in, rqtn, rqt);
-	SET(modify_rqt_in, g_in, bitmask, 1);
-	SET(modify_rqt_in, g_in, ctx.rqt_actual_size, 2);
+	MLX5V_SET(modify_rqt_in, g_in, rqtn, rqt);
+	MLX5V_SET(modify_rqt_in, g_in, bitmask, 1);
+	MLX5V_SET(modify_rqt_in, g_in, ctx.rqt_actual_size, 2);
 	rte_pmd_mlx5v_prm_set(g_in + MLX5V_IFC_BYTES(modify_rqt_in), 0, 31, 0, rqn[0]);
 	rte_pmd_mlx5v_prm_set(g_in + MLX5V_IFC_BYTES(modify_rqt_in), 1, 31, 0, rqn[2]);
 	OK(cmd(g_in, MLX5V_IFC_BYTES(modify_rqt_in) + 8, g_out, 16), "MODIFY_RQT");
-	SET(modify_rqt_in, g_in, bitmask, 2);
+	MLX5V_SET(modify_rqt_in, g_in, bitmask, 2);
 	EXPECT(cmd(g_in, MLX5V_IFC_BYTES(modify_rqt_in) + 8, g_out, 16), bp,
 	       MLX5V_SIM_SYND_RQT_BITMASK, "unknown modify bit");
-	SET(modify_rqt_in, g_in, bitmask, 1);
-	SET(modify_rqt_in, g_in, ctx.rqt_actual_size, 5);
+	MLX5V_SET(modify_rqt_in, g_in, bitmask, 1);
+	MLX5V_SET(modify_rqt_in, g_in, ctx.rqt_actual_size, 5);
 	EXPECT(cmd(g_in, MLX5V_IFC_BYTES(modify_rqt_in) + 8, g_out, 16), bp,
 	       MLX5V_SIM_SYND_RQT_SIZE, "beyond the table's max");
-	SET(modify_rqt_in, g_in, rqtn, rqt + 1);
+	MLX5V_SET(modify_rqt_in, g_in, rqtn, rqt + 1);
 	EXPECT(cmd(g_in, MLX5V_IFC_BYTES(modify_rqt_in) + 8, g_out, 16),
 	       MLX5V_CMD_STAT_BAD_RES_ERR, MLX5V_SIM_SYND_RQT_NUM, "unknown RQT");
 	OK(destroy(MLX5V_CMD_OP_DESTROY_RQ, rqn[1]), "RQ out of the RQT");
@@ -1342,23 +1349,23 @@ test_eth_rqt_tir(void)
 
 	/* TIR checks. */
 	tir_rss_in(td, rqt);
-	SET(create_tir_in, g_in, ctx.disp_type, 2);
+	MLX5V_SET(create_tir_in, g_in, ctx.disp_type, 2);
 	EXPECT(create(MLX5V_IFC_BYTES(create_tir_in), NULL), bp, MLX5V_SIM_SYND_TIR_DISP,
 	       "disp_type 2");
 	tir_rss_in(td, rqt);
-	SET(create_tir_in, g_in, ctx.packet_merge_mask, 1);
+	MLX5V_SET(create_tir_in, g_in, ctx.packet_merge_mask, 1);
 	EXPECT(create(MLX5V_IFC_BYTES(create_tir_in), NULL), bp, MLX5V_SIM_SYND_TIR_LRO,
 	       "LRO");
 	tir_rss_in(td, rqt);
-	SET(create_tir_in, g_in, ctx.rx_hash_fn, MLX5V_TIRC_HASH_NONE);
+	MLX5V_SET(create_tir_in, g_in, ctx.rx_hash_fn, MLX5V_TIRC_HASH_NONE);
 	EXPECT(create(MLX5V_IFC_BYTES(create_tir_in), NULL), bp, MLX5V_SIM_SYND_TIR_HASH,
 	       "indirect without hash");
 	tir_rss_in(td, rqt);
-	SET(create_tir_in, g_in, ctx.hash_outer_selected_fields, 0x20);
+	MLX5V_SET(create_tir_in, g_in, ctx.hash_outer_selected_fields, 0x20);
 	EXPECT(create(MLX5V_IFC_BYTES(create_tir_in), NULL), bp, MLX5V_SIM_SYND_TIR_HASH,
 	       "unknown hash field");
 	tir_direct_in(td, rqn[0]);
-	SET(create_tir_in, g_in, ctx.rx_hash_fn, MLX5V_TIRC_HASH_TOEPLITZ);
+	MLX5V_SET(create_tir_in, g_in, ctx.rx_hash_fn, MLX5V_TIRC_HASH_TOEPLITZ);
 	EXPECT(create(MLX5V_IFC_BYTES(create_tir_in), NULL), bp, MLX5V_SIM_SYND_TIR_HASH,
 	       "direct with a hash");
 	tir_rss_in(td + 1, rqt);
@@ -1383,23 +1390,23 @@ test_eth_rqt_tir(void)
 	/* MODIFY_TIR: a new RQT and a new hash; the old RQT is then free. */
 	OK(create(rqt_in(&rqn[0], 1, 1), &rqt2), "second RQT");
 	in_init(MLX5V_CMD_OP_MODIFY_TIR, 0, MLX5V_IFC_BYTES(modify_tir_in));
-	SET(modify_tir_in, g_in, tirn, tir);
-	SET(modify_tir_in, g_in, bitmask, MLX5V_MODIFY_TIR_INDIRECT_TABLE |
+	MLX5V_SET(modify_tir_in, g_in, tirn, tir);
+	MLX5V_SET(modify_tir_in, g_in, bitmask, MLX5V_MODIFY_TIR_INDIRECT_TABLE |
 	    MLX5V_MODIFY_TIR_HASH);
-	SET(modify_tir_in, g_in, ctx.indirect_table, rqt2);
-	SET(modify_tir_in, g_in, ctx.rx_hash_fn, MLX5V_TIRC_HASH_XOR8);
-	SET(modify_tir_in, g_in, ctx.hash_outer_selected_fields, MLX5V_HASH_FIELD_SRC_IP);
+	MLX5V_SET(modify_tir_in, g_in, ctx.indirect_table, rqt2);
+	MLX5V_SET(modify_tir_in, g_in, ctx.rx_hash_fn, MLX5V_TIRC_HASH_XOR8);
+	MLX5V_SET(modify_tir_in, g_in, ctx.hash_outer_selected_fields, MLX5V_HASH_FIELD_SRC_IP);
 	OK(cmd(g_in, MLX5V_IFC_BYTES(modify_tir_in), g_out, 16), "MODIFY_TIR");
-	SET(modify_tir_in, g_in, bitmask, MLX5V_MODIFY_TIR_LRO);
+	MLX5V_SET(modify_tir_in, g_in, bitmask, MLX5V_MODIFY_TIR_LRO);
 	EXPECT(cmd(g_in, MLX5V_IFC_BYTES(modify_tir_in), g_out, 16), bp,
 	       MLX5V_SIM_SYND_TIR_BITMASK, "modify LRO");
-	SET(modify_tir_in, g_in, bitmask, 0);
-	SET(modify_tir_in, g_in, tirn, tir + 1);
+	MLX5V_SET(modify_tir_in, g_in, bitmask, 0);
+	MLX5V_SET(modify_tir_in, g_in, tirn, tir + 1);
 	EXPECT(cmd(g_in, MLX5V_IFC_BYTES(modify_tir_in), g_out, 16), MLX5V_CMD_STAT_BAD_RES_ERR,
 	       MLX5V_SIM_SYND_TIR_NUM, "unknown TIR");
 	OK(obj_cmd(MLX5V_CMD_OP_QUERY_TIR, tir, MLX5V_IFC_BYTES(query_tir_out)), "QUERY_TIR");
-	TEST_ASSERT_EQUAL(GET(query_tir_out, g_out, ctx.indirect_table), rqt2, "new RQT");
-	TEST_ASSERT_EQUAL(GET(query_tir_out, g_out, ctx.rx_hash_fn), MLX5V_TIRC_HASH_XOR8,
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_tir_out, g_out, ctx.indirect_table), rqt2, "new RQT");
+	TEST_ASSERT_EQUAL(MLX5V_GET(query_tir_out, g_out, ctx.rx_hash_fn), MLX5V_TIRC_HASH_XOR8,
 			  "new hash");
 	OK(destroy(MLX5V_CMD_OP_DESTROY_RQT, rqt), "old RQT is free");
 	OK(destroy(MLX5V_CMD_OP_DESTROY_TIR, tir), "TIR");
@@ -1429,11 +1436,11 @@ test_eth_flow(void)
 	OK(create(MLX5V_IFC_BYTES(create_tir_in), &tir), "TIR");
 	/* CREATE_FLOW_TABLE checks. */
 	ft_in(0, 4);
-	SET(create_flow_table_in, g_in, table_type, 1);
+	MLX5V_SET(create_flow_table_in, g_in, table_type, 1);
 	EXPECT(create(MLX5V_IFC_BYTES(create_flow_table_in), NULL), bp, MLX5V_SIM_SYND_FT_TYPE,
 	       "NIC TX");
 	ft_in(0, 4);
-	SET(create_flow_table_in, g_in, other_vport, 1);
+	MLX5V_SET(create_flow_table_in, g_in, other_vport, 1);
 	EXPECT(create(MLX5V_IFC_BYTES(create_flow_table_in), NULL), bp, SYND_VPORT,
 	       "other vport");
 	ft_in(MLX5V_SIM_ETH_MAX_FT_LEVEL + 1, 4);
@@ -1443,17 +1450,17 @@ test_eth_flow(void)
 	EXPECT(create(MLX5V_IFC_BYTES(create_flow_table_in), NULL), bp, MLX5V_SIM_SYND_FT_SIZE,
 	       "size above log_max_ft_size");
 	ft_in(0, 4);
-	SET(create_flow_table_in, g_in, ctx.table_miss_action, 2);
+	MLX5V_SET(create_flow_table_in, g_in, ctx.table_miss_action, 2);
 	EXPECT(create(MLX5V_IFC_BYTES(create_flow_table_in), NULL), bp, MLX5V_SIM_SYND_FT_MISS,
 	       "miss action 2");
 	ft_in(1, 4);
 	OK(create(MLX5V_IFC_BYTES(create_flow_table_in), &ft1), "level-1 table");
 	ft_in(1, 4);
-	SET(create_flow_table_in, g_in, ctx.table_miss_action, MLX5V_FT_MISS_FWD);
-	SET(create_flow_table_in, g_in, ctx.table_miss_id, ft1);
+	MLX5V_SET(create_flow_table_in, g_in, ctx.table_miss_action, MLX5V_FT_MISS_FWD);
+	MLX5V_SET(create_flow_table_in, g_in, ctx.table_miss_id, ft1);
 	EXPECT(create(MLX5V_IFC_BYTES(create_flow_table_in), NULL), MLX5V_CMD_STAT_BAD_RES_ERR,
 	       MLX5V_SIM_SYND_FT_MISS_ID, "miss to the same level");
-	SET(create_flow_table_in, g_in, ctx.level, 0);
+	MLX5V_SET(create_flow_table_in, g_in, ctx.level, 0);
 	OK(create(MLX5V_IFC_BYTES(create_flow_table_in), &ft0), "root table, miss to ft1");
 	EXPECT(ft_destroy(ft1), MLX5V_CMD_STAT_BAD_RES_STATE_ERR, MLX5V_SIM_SYND_FT_BUSY,
 	       "miss target");
@@ -1468,40 +1475,40 @@ test_eth_flow(void)
 	EXPECT(create(MLX5V_IFC_BYTES(create_flow_group_in), NULL), bp, MLX5V_SIM_SYND_FG_RANGE,
 	       "past the table");
 	fg_in(ft0, 0, 3, 1);
-	SET(create_flow_group_in, g_in, match_criteria.outer_headers.ip_dscp, 0x3f);
+	MLX5V_SET(create_flow_group_in, g_in, match_criteria.outer_headers.ip_dscp, 0x3f);
 	EXPECT(create(MLX5V_IFC_BYTES(create_flow_group_in), NULL), bp,
 	       MLX5V_SIM_SYND_FG_CRITERIA, "DSCP mask (not modelled)");
 	fg_in(ft0, 0, 3, 1);
-	SET(create_flow_group_in, g_in, match_criteria_enable, 0x9);
+	MLX5V_SET(create_flow_group_in, g_in, match_criteria_enable, 0x9);
 	EXPECT(create(MLX5V_IFC_BYTES(create_flow_group_in), NULL), bp,
 	       MLX5V_SIM_SYND_FG_CRITERIA, "misc parameters 2 (not modelled)");
 	fg_in(ft0, 0, 3, 1);
-	SET(create_flow_group_in, g_in, match_criteria_enable, 3);
-	SET(create_flow_group_in, g_in, match_criteria.misc_parameters.vxlan_vni, 0xffffff);
+	MLX5V_SET(create_flow_group_in, g_in, match_criteria_enable, 3);
+	MLX5V_SET(create_flow_group_in, g_in, match_criteria.misc_parameters.vxlan_vni, 0xffffff);
 	g_in[MLX5V_IFC_BYTE_OFF(create_flow_group_in, match_criteria.misc_parameters)] = 0xff;
 	EXPECT(create(MLX5V_IFC_BYTES(create_flow_group_in), NULL), bp,
 	       MLX5V_SIM_SYND_FG_CRITERIA, "misc source_sqn (not modelled)");
 	/* Misc 3's ICMP fields need the flex parser, the VNI and inner fields the caps. */
 	OK(mlx5v_sim_knob_set(g_sim, "flex_parser_icmp", 2), "flex_parser_icmp");
 	fg_in(ft0, 0, 3, 0);
-	SET(create_flow_group_in, g_in, match_criteria_enable, MLX5V_MATCH_MISC_PARAMETERS_3);
-	SET(create_flow_group_in, g_in, match_criteria.misc_parameters_3.icmp_type, 0xff);
+	MLX5V_SET(create_flow_group_in, g_in, match_criteria_enable, MLX5V_MATCH_MISC_PARAMETERS_3);
+	MLX5V_SET(create_flow_group_in, g_in, match_criteria.misc_parameters_3.icmp_type, 0xff);
 	EXPECT(create(MLX5V_IFC_BYTES(create_flow_group_in), NULL), bp,
 	       MLX5V_SIM_SYND_FG_CRITERIA, "ICMP type without the ICMP flex parser");
 	OK(mlx5v_sim_knob_set(g_sim, "flex_parser_icmp", 3), "flex_parser_icmp");
 	OK(mlx5v_sim_knob_set(g_sim, "ft_tunnel", 0), "ft_tunnel");
 	fg_in(ft0, 0, 3, 0);
-	SET(create_flow_group_in, g_in, match_criteria_enable, MLX5V_MATCH_INNER_HEADERS);
-	SET(create_flow_group_in, g_in, match_criteria.inner_headers.ip_protocol, 0xff);
+	MLX5V_SET(create_flow_group_in, g_in, match_criteria_enable, MLX5V_MATCH_INNER_HEADERS);
+	MLX5V_SET(create_flow_group_in, g_in, match_criteria.inner_headers.ip_protocol, 0xff);
 	EXPECT(create(MLX5V_IFC_BYTES(create_flow_group_in), NULL), bp,
 	       MLX5V_SIM_SYND_FG_CRITERIA, "inner headers without ft_field_support");
 	OK(mlx5v_sim_knob_set(g_sim, "ft_tunnel", 1), "ft_tunnel");
 	fg_in(ft0, 0, 3, 0);
-	SET(create_flow_group_in, g_in, match_criteria_enable, MLX5V_MATCH_MISC_PARAMETERS |
+	MLX5V_SET(create_flow_group_in, g_in, match_criteria_enable, MLX5V_MATCH_MISC_PARAMETERS |
 	    MLX5V_MATCH_INNER_HEADERS | MLX5V_MATCH_MISC_PARAMETERS_3);
-	SET(create_flow_group_in, g_in, match_criteria.misc_parameters.vxlan_vni, 0xffffff);
-	SET(create_flow_group_in, g_in, match_criteria.inner_headers.ip_protocol, 0xff);
-	SET(create_flow_group_in, g_in, match_criteria.misc_parameters_3.icmpv6_type, 0xff);
+	MLX5V_SET(create_flow_group_in, g_in, match_criteria.misc_parameters.vxlan_vni, 0xffffff);
+	MLX5V_SET(create_flow_group_in, g_in, match_criteria.inner_headers.ip_protocol, 0xff);
+	MLX5V_SET(create_flow_group_in, g_in, match_criteria.misc_parameters_3.icmpv6_type, 0xff);
 	OK(create(MLX5V_IFC_BYTES(create_flow_group_in), &fg), "VNI, inner and ICMPv6 group");
 	OK(fg_destroy(ft0, fg), "destroy it");
 	fg_in(ft0 + 100, 0, 3, 1);
@@ -1526,10 +1533,10 @@ test_eth_flow(void)
 	EXPECT(cmd(g_in, len, g_out, 16), bp, MLX5V_SIM_SYND_FTE_MATCH,
 	       "DMAC value in a match-all group");
 	len = fte_in(ft0, 1, fg, MLX5V_FLOW_DEST_TIR, tir, 1);
-	SET(set_fte_in, g_in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST | MLX5V_FTE_ACTION_COUNT);
+	MLX5V_SET(set_fte_in, g_in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST | MLX5V_FTE_ACTION_COUNT);
 	EXPECT(cmd(g_in, len, g_out, 16), bp, MLX5V_SIM_SYND_FTE_ACTION, "counter action");
 	len = fte_in(ft0, 1, fg, MLX5V_FLOW_DEST_TIR, tir, 1);
-	SET(set_fte_in, g_in, ctx.destination_list_size, 0);
+	MLX5V_SET(set_fte_in, g_in, ctx.destination_list_size, 0);
 	EXPECT(cmd(g_in, len, g_out, 16), bp, MLX5V_SIM_SYND_FTE_ACTION, "forward nowhere");
 	len = fte_in(ft0, 1, fg, MLX5V_FLOW_DEST_TIR, tir, 1);
 	EXPECT(cmd(g_in, len - 8, g_out, 16), MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
@@ -1537,7 +1544,7 @@ test_eth_flow(void)
 	len = fte_in(ft0, 1, fg, 0, 0, 1);
 	EXPECT(cmd(g_in, len, g_out, 16), bp, MLX5V_SIM_SYND_FTE_DEST_TYPE, "vport destination");
 	len = fte_in(ft0, 1, fg, MLX5V_FLOW_DEST_TIR, tir, 1);
-	SET(set_fte_in, g_in, ctx.destination_list_size,
+	MLX5V_SET(set_fte_in, g_in, ctx.destination_list_size,
 	    (1u << MLX5V_SIM_ETH_LOG_MAX_DEST) + 1);
 	EXPECT(cmd(g_in, len, g_out, 16), bp, MLX5V_SIM_SYND_FTE_DEST_TYPE,
 	       "more than log_max_destination");
@@ -1547,7 +1554,7 @@ test_eth_flow(void)
 	len = fte_in(ft1, 0, fg1, MLX5V_FLOW_DEST_FLOW_TABLE, ft0, 0);
 	EXPECT(cmd(g_in, len, g_out, 16), bp, MLX5V_SIM_SYND_FTE_DEST_LEVEL,
 	       "forward up the levels");
-	SET(set_fte_in, g_in, ignore_flow_level, 1);
+	MLX5V_SET(set_fte_in, g_in, ignore_flow_level, 1);
 	OK(cmd(g_in, len, g_out, 16), "with ignore_flow_level");
 	OK(fte_delete(ft1, 0), "DELETE_FTE");
 	len = fte_in(ft0, 1, fg, MLX5V_FLOW_DEST_TIR, tir, 1);
@@ -1559,8 +1566,8 @@ test_eth_flow(void)
 	OK(cmd(g_in, len, g_out, 16), "ft1 -> TIR");
 	/* DROP needs no destination. */
 	len = fte_in(ft0, 2, fg, MLX5V_FLOW_DEST_TIR, tir, 2);
-	SET(set_fte_in, g_in, ctx.action, MLX5V_FTE_ACTION_DROP);
-	SET(set_fte_in, g_in, ctx.destination_list_size, 0);
+	MLX5V_SET(set_fte_in, g_in, ctx.action, MLX5V_FTE_ACTION_DROP);
+	MLX5V_SET(set_fte_in, g_in, ctx.destination_list_size, 0);
 	OK(cmd(g_in, len, g_out, 16), "drop entry");
 
 	/* The root, and what is in use. */
@@ -1610,15 +1617,15 @@ fcnt_cmd(uint16_t opcode, uint32_t id, uint32_t *out_id)
 
 	if (opcode == MLX5V_CMD_OP_QUERY_FLOW_COUNTER) {
 		in_init(opcode, 0, MLX5V_IFC_BYTES(query_flow_counter_in));
-		SET(query_flow_counter_in, g_in, flow_counter_id, id);
+		MLX5V_SET(query_flow_counter_in, g_in, flow_counter_id, id);
 		return cmd(g_in, MLX5V_IFC_BYTES(query_flow_counter_in), g_out,
 			   MLX5V_IFC_BYTES(query_flow_counter_out));
 	}
 	in_init(opcode, 0, MLX5V_IFC_BYTES(dealloc_flow_counter_in));
-	SET(dealloc_flow_counter_in, g_in, flow_counter_id, id);
+	MLX5V_SET(dealloc_flow_counter_in, g_in, flow_counter_id, id);
 	st = cmd(g_in, MLX5V_IFC_BYTES(dealloc_flow_counter_in), g_out, 16);
 	if (st == 0 && out_id != NULL)
-		*out_id = GET(alloc_flow_counter_out, g_out, flow_counter_id);
+		*out_id = MLX5V_GET(alloc_flow_counter_out, g_out, flow_counter_id);
 	return st;
 }
 
@@ -1628,9 +1635,9 @@ fte_count_in(uint32_t ft, uint32_t fg, uint32_t tir, uint32_t counter, uint32_t 
 {
 	size_t len = fte_in(ft, 0, fg, MLX5V_FLOW_DEST_TIR, tir, 0);
 
-	SET(set_fte_in, g_in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST | MLX5V_FTE_ACTION_COUNT);
-	SET(set_fte_in, g_in, ctx.flow_counter_list_size, nc);
-	SET(flow_counter_list, g_in + len, flow_counter_id, counter);
+	MLX5V_SET(set_fte_in, g_in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST | MLX5V_FTE_ACTION_COUNT);
+	MLX5V_SET(set_fte_in, g_in, ctx.flow_counter_list_size, nc);
+	MLX5V_SET(flow_counter_list, g_in + len, flow_counter_id, counter);
 	return len + MLX5V_IFC_BYTES(flow_counter_list);
 }
 
@@ -1654,7 +1661,7 @@ test_eth_flow_counter(void)
 	OK(create(MLX5V_IFC_BYTES(create_flow_group_in), &fg), "group");
 	OK(fcnt_cmd(MLX5V_CMD_OP_ALLOC_FLOW_COUNTER, 0, &fc), "ALLOC_FLOW_COUNTER");
 	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FLOW_COUNTER), 1u, "one counter");
-	SET(alloc_flow_counter_in, g_in, flow_counter_bulk, 1);
+	MLX5V_SET(alloc_flow_counter_in, g_in, flow_counter_bulk, 1);
 	EXPECT(cmd(g_in, MLX5V_IFC_BYTES(alloc_flow_counter_in), g_out, 16), bp,
 	       MLX5V_SIM_SYND_FCNT_PARAM, "bulk allocation");
 	OK(fcnt_cmd(MLX5V_CMD_OP_QUERY_FLOW_COUNTER, fc, NULL), "QUERY_FLOW_COUNTER");
@@ -1666,7 +1673,7 @@ test_eth_flow_counter(void)
 	len = fte_count_in(ft, fg, tir, fc, 0);
 	EXPECT(cmd(g_in, len, g_out, 16), bp, MLX5V_SIM_SYND_FTE_ACTION, "COUNT without a list");
 	len = fte_count_in(ft, fg, tir, fc, 1);
-	SET(set_fte_in, g_in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST);
+	MLX5V_SET(set_fte_in, g_in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST);
 	EXPECT(cmd(g_in, len, g_out, 16), bp, MLX5V_SIM_SYND_FTE_ACTION, "a list without COUNT");
 	len = fte_count_in(ft, fg, tir, fc, 1);
 	EXPECT(cmd(g_in, len - 8, g_out, 16), MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
@@ -1699,7 +1706,7 @@ query_vport(uint32_t list_type, size_t outlen)
 {
 	in_init(MLX5V_CMD_OP_QUERY_NIC_VPORT_CONTEXT, 0,
 		MLX5V_IFC_BYTES(query_nic_vport_context_in));
-	SET(query_nic_vport_context_in, g_in, allowed_list_type, list_type);
+	MLX5V_SET(query_nic_vport_context_in, g_in, allowed_list_type, list_type);
 	return cmd(g_in, MLX5V_IFC_BYTES(query_nic_vport_context_in), g_out, outlen);
 }
 
@@ -1725,17 +1732,17 @@ test_eth_vport(void)
 	       6);
 	TEST_ASSERT(mac[0] == 0x02 && (mac[1] | mac[2] | mac[3] | mac[4] | mac[5]) != 0,
 		    "permanent MAC: locally administered, nonzero");
-	TEST_ASSERT_EQUAL(GET(nic_vport_context, ctx, mtu), MLX5V_SIM_ETH_DEF_MTU, "MTU");
+	TEST_ASSERT_EQUAL(MLX5V_GET(nic_vport_context, ctx, mtu), MLX5V_SIM_ETH_DEF_MTU, "MTU");
 	/* MTU, promiscuous, all-multicast, a 3-entry UC list. */
 	ctx = modify_vport_in(base + 3 * 8);
-	SET(modify_nic_vport_context_in, g_in, field_select_mtu, 1);
-	SET(modify_nic_vport_context_in, g_in, field_select_promisc, 1);
-	SET(modify_nic_vport_context_in, g_in, field_select_addresses_list, 1);
-	SET(nic_vport_context, ctx, mtu, 9000);
-	SET(nic_vport_context, ctx, promisc_mc, 1);
-	SET(nic_vport_context, ctx, promisc_all, 1);
-	SET(nic_vport_context, ctx, allowed_list_type, MLX5V_VPORT_LIST_UC);
-	SET(nic_vport_context, ctx, allowed_list_size, 3);
+	MLX5V_SET(modify_nic_vport_context_in, g_in, field_select_mtu, 1);
+	MLX5V_SET(modify_nic_vport_context_in, g_in, field_select_promisc, 1);
+	MLX5V_SET(modify_nic_vport_context_in, g_in, field_select_addresses_list, 1);
+	MLX5V_SET(nic_vport_context, ctx, mtu, 9000);
+	MLX5V_SET(nic_vport_context, ctx, promisc_mc, 1);
+	MLX5V_SET(nic_vport_context, ctx, promisc_all, 1);
+	MLX5V_SET(nic_vport_context, ctx, allowed_list_type, MLX5V_VPORT_LIST_UC);
+	MLX5V_SET(nic_vport_context, ctx, allowed_list_size, 3);
 	for (i = 0; i < 3; i++) {
 		rte_pmd_mlx5v_prm_set(g_in + base + 8 * i, 0, 15, 0, 0x0200);
 		rte_pmd_mlx5v_prm_set(g_in + base + 8 * i, 1, 31, 0, 0x10 + i);
@@ -1744,48 +1751,50 @@ test_eth_vport(void)
 	OK(query_vport(MLX5V_VPORT_LIST_UC, MLX5V_IFC_BYTES(query_nic_vport_context_out) + 64),
 	   "query");
 	ctx = MLX5V_IFC_ADDR_OF(query_nic_vport_context_out, g_out, ctx);
-	TEST_ASSERT_EQUAL(GET(nic_vport_context, ctx, mtu), 9000u, "MTU");
-	TEST_ASSERT_EQUAL(GET(nic_vport_context, ctx, promisc_uc), 0u, "promisc_uc");
-	TEST_ASSERT_EQUAL(GET(nic_vport_context, ctx, promisc_mc), 1u, "all-multicast");
-	TEST_ASSERT_EQUAL(GET(nic_vport_context, ctx, promisc_all), 1u, "promiscuous");
-	TEST_ASSERT_EQUAL(GET(nic_vport_context, ctx, allowed_list_size), 3u, "UC list");
+	TEST_ASSERT_EQUAL(MLX5V_GET(nic_vport_context, ctx, mtu), 9000u, "MTU");
+	TEST_ASSERT_EQUAL(MLX5V_GET(nic_vport_context, ctx, promisc_uc), 0u, "promisc_uc");
+	TEST_ASSERT_EQUAL(MLX5V_GET(nic_vport_context, ctx, promisc_mc), 1u, "all-multicast");
+	TEST_ASSERT_EQUAL(MLX5V_GET(nic_vport_context, ctx, promisc_all), 1u, "promiscuous");
+	TEST_ASSERT_EQUAL(MLX5V_GET(nic_vport_context, ctx, allowed_list_size), 3u, "UC list");
 	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_prm_get(g_out +
 						MLX5V_IFC_BYTES(query_nic_vport_context_out) + 16,
 						1, 31, 0), 0x12u, "UC entry 2");
 	OK(query_vport(MLX5V_VPORT_LIST_MC, MLX5V_IFC_BYTES(query_nic_vport_context_out)), "MC");
 	ctx = MLX5V_IFC_ADDR_OF(query_nic_vport_context_out, g_out, ctx);
-	TEST_ASSERT_EQUAL(GET(nic_vport_context, ctx, allowed_list_size), 0u, "MC list empty");
+	TEST_ASSERT_EQUAL(MLX5V_GET(nic_vport_context, ctx, allowed_list_size), 0u,
+			  "MC list empty");
 	/* Unselected fields do not change. */
 	ctx = modify_vport_in(base);
-	SET(nic_vport_context, ctx, mtu, 1000);
+	MLX5V_SET(nic_vport_context, ctx, mtu, 1000);
 	OK(cmd(g_in, base, g_out, 16), "nothing selected");
 	OK(query_vport(MLX5V_VPORT_LIST_UC, MLX5V_IFC_BYTES(query_nic_vport_context_out)), "q");
 	ctx = MLX5V_IFC_ADDR_OF(query_nic_vport_context_out, g_out, ctx);
-	TEST_ASSERT_EQUAL(GET(nic_vport_context, ctx, mtu), 9000u, "MTU kept");
+	TEST_ASSERT_EQUAL(MLX5V_GET(nic_vport_context, ctx, mtu), 9000u, "MTU kept");
 	/* Checks. */
 	ctx = modify_vport_in(base);
-	SET(modify_nic_vport_context_in, g_in, field_select_mtu, 1);
-	SET(nic_vport_context, ctx, mtu, MLX5V_SIM_ETH_MAX_MTU + 1);
+	MLX5V_SET(modify_nic_vport_context_in, g_in, field_select_mtu, 1);
+	MLX5V_SET(nic_vport_context, ctx, mtu, MLX5V_SIM_ETH_MAX_MTU + 1);
 	EXPECT(cmd(g_in, base, g_out, 16), MLX5V_CMD_STAT_BAD_PARAM_ERR,
 	       MLX5V_SIM_SYND_VPORT_MTU, "MTU above max_mtu");
 	ctx = modify_vport_in(base);
-	SET(modify_nic_vport_context_in, g_in, field_select_addresses_list, 1);
-	SET(nic_vport_context, ctx, allowed_list_type, MLX5V_VPORT_LIST_VLAN);
+	MLX5V_SET(modify_nic_vport_context_in, g_in, field_select_addresses_list, 1);
+	MLX5V_SET(nic_vport_context, ctx, allowed_list_type, MLX5V_VPORT_LIST_VLAN);
 	EXPECT(cmd(g_in, base, g_out, 16), MLX5V_CMD_STAT_BAD_PARAM_ERR,
 	       MLX5V_SIM_SYND_VPORT_LIST_TYPE, "VLAN list");
-	SET(nic_vport_context, ctx, allowed_list_type, MLX5V_VPORT_LIST_MC);
-	SET(nic_vport_context, ctx, allowed_list_size, (1u << MLX5V_SIM_ETH_LOG_MAX_MC_LIST) + 1);
+	MLX5V_SET(nic_vport_context, ctx, allowed_list_type, MLX5V_VPORT_LIST_MC);
+	MLX5V_SET(nic_vport_context, ctx, allowed_list_size,
+		  (1u << MLX5V_SIM_ETH_LOG_MAX_MC_LIST) + 1);
 	EXPECT(cmd(g_in, base, g_out, 16), MLX5V_CMD_STAT_BAD_PARAM_ERR,
 	       MLX5V_SIM_SYND_VPORT_LIST_SIZE, "MC list above the cap");
-	SET(nic_vport_context, ctx, allowed_list_size, 2);
+	MLX5V_SET(nic_vport_context, ctx, allowed_list_size, 2);
 	EXPECT(cmd(g_in, base + 8, g_out, 16), MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
 	       MLX5V_SIM_SYND_VPORT_LIST_LEN, "list beyond inlen");
 	modify_vport_in(base);
-	SET(modify_nic_vport_context_in, g_in, field_select_permanent_address, 1);
+	MLX5V_SET(modify_nic_vport_context_in, g_in, field_select_permanent_address, 1);
 	EXPECT(cmd(g_in, base, g_out, 16), MLX5V_CMD_STAT_BAD_PARAM_ERR,
 	       MLX5V_SIM_SYND_VPORT_FIELD, "own permanent address");
 	modify_vport_in(base);
-	SET(modify_nic_vport_context_in, g_in, other_vport, 1);
+	MLX5V_SET(modify_nic_vport_context_in, g_in, other_vport, 1);
 	EXPECT(cmd(g_in, base, g_out, 16), MLX5V_CMD_STAT_BAD_PARAM_ERR, SYND_VPORT,
 	       "other vport");
 	EXPECT(query_vport(MLX5V_VPORT_LIST_VLAN,
@@ -1793,10 +1802,10 @@ test_eth_vport(void)
 	       MLX5V_CMD_STAT_BAD_PARAM_ERR, MLX5V_SIM_SYND_VPORT_LIST_TYPE, "query VLAN list");
 	/* Back to the defaults for the other tests. */
 	ctx = modify_vport_in(base);
-	SET(modify_nic_vport_context_in, g_in, field_select_mtu, 1);
-	SET(modify_nic_vport_context_in, g_in, field_select_promisc, 1);
-	SET(modify_nic_vport_context_in, g_in, field_select_addresses_list, 1);
-	SET(nic_vport_context, ctx, mtu, MLX5V_SIM_ETH_DEF_MTU);
+	MLX5V_SET(modify_nic_vport_context_in, g_in, field_select_mtu, 1);
+	MLX5V_SET(modify_nic_vport_context_in, g_in, field_select_promisc, 1);
+	MLX5V_SET(modify_nic_vport_context_in, g_in, field_select_addresses_list, 1);
+	MLX5V_SET(nic_vport_context, ctx, mtu, MLX5V_SIM_ETH_DEF_MTU);
 	OK(cmd(g_in, base, g_out, 16), "restore");
 	return TEST_SUCCESS;
 }
@@ -1808,7 +1817,7 @@ vport_state(void)
 	if (cmd(g_in, MLX5V_IFC_BYTES(query_vport_state_in), g_out,
 		MLX5V_IFC_BYTES(query_vport_state_out)) != 0)
 		return -1;
-	return GET(query_vport_state_out, g_out, state);
+	return MLX5V_GET(query_vport_state_out, g_out, state);
 }
 
 /* PORT_CHANGE events seen on the device's async EQ, by sub-type (1 down, 4 active). */
@@ -1853,10 +1862,10 @@ test_eth_port_regs(void)
 	/* The link is up after INIT_HCA (prm/mlx5_eth §11.1). */
 	TEST_ASSERT_EQUAL(vport_state(), MLX5V_VPORT_STATE_UP, "vport state");
 	memset(reg, 0, sizeof(reg));
-	SET(paos_reg, reg, local_port, 1);
+	MLX5V_SET(paos_reg, reg, local_port, 1);
 	OK(access_reg(MLX5V_REG_PAOS, 0, reg, 0x10), "PAOS read");
-	TEST_ASSERT_EQUAL(GET(paos_reg, out, admin_status), MLX5V_PAOS_UP, "admin up");
-	TEST_ASSERT_EQUAL(GET(paos_reg, out, oper_status), MLX5V_PAOS_UP, "oper up");
+	TEST_ASSERT_EQUAL(MLX5V_GET(paos_reg, out, admin_status), MLX5V_PAOS_UP, "admin up");
+	TEST_ASSERT_EQUAL(MLX5V_GET(paos_reg, out, oper_status), MLX5V_PAOS_UP, "oper up");
 	/* Admin down: the vport state, PAOS, PTYS and the events agree. */
 	memset(g_port_ev, 0, sizeof(g_port_ev));
 	/*
@@ -1867,25 +1876,25 @@ test_eth_port_regs(void)
 	TEST_ASSERT_NOT_NULL(eq, "the async EQ");
 	TEST_ASSERT_SUCCESS(mlx5v_eq_subscribe(g_dev, RTE_PMD_MLX5V_EVENT_PORT_CHANGE,
 					       port_event_cb, NULL), "subscribe");
-	SET(paos_reg, reg, admin_status, MLX5V_PAOS_DOWN);
-	SET(paos_reg, reg, ase, 1);
+	MLX5V_SET(paos_reg, reg, admin_status, MLX5V_PAOS_DOWN);
+	MLX5V_SET(paos_reg, reg, ase, 1);
 	OK(access_reg(MLX5V_REG_PAOS, 1, reg, 0x10), "PAOS down");
 	TEST_ASSERT_SUCCESS(wait_port_event(eq, RTE_PMD_MLX5V_PORT_CHANGE_DOWN, 1),
 			    "no PORT_CHANGE DOWN");
-	TEST_ASSERT_EQUAL(GET(paos_reg, out, oper_status), MLX5V_PAOS_DOWN, "oper down");
+	TEST_ASSERT_EQUAL(MLX5V_GET(paos_reg, out, oper_status), MLX5V_PAOS_DOWN, "oper down");
 	TEST_ASSERT_EQUAL(vport_state(), MLX5V_VPORT_STATE_DOWN, "vport state down");
 	memset(reg, 0, sizeof(reg));
-	SET(ptys_reg, reg, local_port, 1);
-	SET(ptys_reg, reg, proto_mask, MLX5V_PTYS_PROTO_ETH);
+	MLX5V_SET(ptys_reg, reg, local_port, 1);
+	MLX5V_SET(ptys_reg, reg, proto_mask, MLX5V_PTYS_PROTO_ETH);
 	OK(access_reg(MLX5V_REG_PTYS, 0, reg, 0x40), "PTYS read");
-	TEST_ASSERT_EQUAL(GET(ptys_reg, out, eth_proto_oper), 0u, "no speed while down");
+	TEST_ASSERT_EQUAL(MLX5V_GET(ptys_reg, out, eth_proto_oper), 0u, "no speed while down");
 	/* ase = 0: the write does nothing. */
 	memset(reg, 0, sizeof(reg));
-	SET(paos_reg, reg, local_port, 1);
-	SET(paos_reg, reg, admin_status, MLX5V_PAOS_UP);
+	MLX5V_SET(paos_reg, reg, local_port, 1);
+	MLX5V_SET(paos_reg, reg, admin_status, MLX5V_PAOS_UP);
 	OK(access_reg(MLX5V_REG_PAOS, 1, reg, 0x10), "PAOS without ase");
-	TEST_ASSERT_EQUAL(GET(paos_reg, out, admin_status), MLX5V_PAOS_DOWN, "still down");
-	SET(paos_reg, reg, ase, 1);
+	TEST_ASSERT_EQUAL(MLX5V_GET(paos_reg, out, admin_status), MLX5V_PAOS_DOWN, "still down");
+	MLX5V_SET(paos_reg, reg, ase, 1);
 	OK(access_reg(MLX5V_REG_PAOS, 1, reg, 0x10), "PAOS up");
 	TEST_ASSERT_EQUAL(vport_state(), MLX5V_VPORT_STATE_UP, "vport state up");
 	TEST_ASSERT_SUCCESS(wait_port_event(eq, RTE_PMD_MLX5V_PORT_CHANGE_ACTIVE, 1),
@@ -1899,21 +1908,21 @@ test_eth_port_regs(void)
 					  __ATOMIC_ACQUIRE), 1u, "one ACTIVE event");
 	TEST_ASSERT_EQUAL(__atomic_load_n(&g_port_ev[RTE_PMD_MLX5V_PORT_CHANGE_DOWN],
 					  __ATOMIC_ACQUIRE), 1u, "one DOWN event");
-	SET(paos_reg, reg, admin_status, 3);
+	MLX5V_SET(paos_reg, reg, admin_status, 3);
 	EXPECT(access_reg(MLX5V_REG_PAOS, 1, reg, 0x10), bp, MLX5V_SIM_SYND_PAOS_ADMIN,
 	       "admin_status 3");
-	SET(paos_reg, reg, local_port, 2);
+	MLX5V_SET(paos_reg, reg, local_port, 2);
 	EXPECT(access_reg(MLX5V_REG_PAOS, 0, reg, 0x10), bp, MLX5V_SIM_SYND_REG_PORT,
 	       "port 2");
-	SET(paos_reg, reg, local_port, 1);
+	MLX5V_SET(paos_reg, reg, local_port, 1);
 	EXPECT(access_reg(MLX5V_REG_PAOS, 0, reg, 0x8), MLX5V_CMD_STAT_BAD_INP_LEN_ERR,
 	       MLX5V_SIM_SYND_REG_INLEN, "half a register");
 	in_init(MLX5V_CMD_OP_ACCESS_REG, MLX5V_ACCESS_REG_READ, 0x20);
-	SET(access_reg_in, g_in, register_id, MLX5V_REG_PAOS);
+	MLX5V_SET(access_reg_in, g_in, register_id, MLX5V_REG_PAOS);
 	memcpy(g_in + 0x10, reg, 0x10);
 	EXPECT(cmd(g_in, 0x20, g_out, 0x18), MLX5V_CMD_STAT_BAD_OUTP_LEN_ERR,
 	       MLX5V_SIM_SYND_REG_OUTLEN, "output too short");
-	SET(access_reg_in, g_in, argument, 1);
+	MLX5V_SET(access_reg_in, g_in, argument, 1);
 	EXPECT(cmd(g_in, 0x20, g_out, 0x20), bp, SYND_REG_DATA, "argument");
 
 	/*
@@ -1921,56 +1930,57 @@ test_eth_port_regs(void)
 	 * ptys_ext the port speaks in the legacy fields only (prm/mlx5_eth §11.3).
 	 */
 	memset(reg, 0, sizeof(reg));
-	SET(ptys_reg, reg, local_port, 1);
-	SET(ptys_reg, reg, proto_mask, MLX5V_PTYS_PROTO_ETH);
+	MLX5V_SET(ptys_reg, reg, local_port, 1);
+	MLX5V_SET(ptys_reg, reg, proto_mask, MLX5V_PTYS_PROTO_ETH);
 	OK(access_reg(MLX5V_REG_PTYS, 0, reg, 0x40), "PTYS read");
-	TEST_ASSERT_EQUAL(GET(ptys_reg, out, eth_proto_oper), 1u << 20, "100GBASE-CR4");
-	TEST_ASSERT_EQUAL(GET(ptys_reg, out, ext_eth_proto_oper), 0u, "no extended field");
-	TEST_ASSERT(GET(ptys_reg, out, eth_proto_capability) & (1u << 27), "25G capable");
-	SET(ptys_reg, reg, eth_proto_admin, 1u << 27);
+	TEST_ASSERT_EQUAL(MLX5V_GET(ptys_reg, out, eth_proto_oper), 1u << 20, "100GBASE-CR4");
+	TEST_ASSERT_EQUAL(MLX5V_GET(ptys_reg, out, ext_eth_proto_oper), 0u, "no extended field");
+	TEST_ASSERT(MLX5V_GET(ptys_reg, out, eth_proto_capability) & (1u << 27), "25G capable");
+	MLX5V_SET(ptys_reg, reg, eth_proto_admin, 1u << 27);
 	OK(access_reg(MLX5V_REG_PTYS, 1, reg, 0x40), "PTYS write 25G");
-	TEST_ASSERT_EQUAL(GET(ptys_reg, out, eth_proto_oper), 1u << 27, "25GBASE-CR");
+	TEST_ASSERT_EQUAL(MLX5V_GET(ptys_reg, out, eth_proto_oper), 1u << 27, "25GBASE-CR");
 	/* With ptys_ext, the extended fields only. */
 	OK(mlx5v_sim_knob_set(g_sim, "ptys_ext", 1), "ptys_ext");
 	OK(access_reg(MLX5V_REG_PTYS, 0, reg, 0x40), "PTYS read, extended");
-	TEST_ASSERT_EQUAL(GET(ptys_reg, out, ext_eth_proto_oper), 1u << 6, "ext 25G");
-	TEST_ASSERT_EQUAL(GET(ptys_reg, out, eth_proto_oper), 0u, "no legacy field");
+	TEST_ASSERT_EQUAL(MLX5V_GET(ptys_reg, out, ext_eth_proto_oper), 1u << 6, "ext 25G");
+	TEST_ASSERT_EQUAL(MLX5V_GET(ptys_reg, out, eth_proto_oper), 0u, "no legacy field");
 	memset(pcam, 0, sizeof(pcam));
 	OK(access_reg(MLX5V_REG_PCAM, 0, pcam, sizeof(pcam)), "PCAM read");
-	TEST_ASSERT_EQUAL(GET(pcam_reg, out, ptys_extended_ethernet), 1u, "PCAM extended bit");
+	TEST_ASSERT_EQUAL(MLX5V_GET(pcam_reg, out, ptys_extended_ethernet), 1u,
+			  "PCAM extended bit");
 	OK(mlx5v_sim_knob_set(g_sim, "ptys_ext", 0), "ptys_ext off");
 	/* 1000BASE-CX/SGMII (bit 0): the model has 1000BASE-KX (bit 1) only. */
-	SET(ptys_reg, reg, eth_proto_admin, 1u << 0);
+	MLX5V_SET(ptys_reg, reg, eth_proto_admin, 1u << 0);
 	EXPECT(access_reg(MLX5V_REG_PTYS, 1, reg, 0x40), bp, MLX5V_SIM_SYND_PTYS_ADMIN,
 	       "mode not in the capability");
-	SET(ptys_reg, reg, eth_proto_admin, 0);
+	MLX5V_SET(ptys_reg, reg, eth_proto_admin, 0);
 	EXPECT(access_reg(MLX5V_REG_PTYS, 1, reg, 0x40), bp, MLX5V_SIM_SYND_PTYS_ADMIN,
 	       "no mode");
-	SET(ptys_reg, reg, eth_proto_admin, (1u << 20) | (1u << 30) | (1u << 6) | (1u << 27) |
+	MLX5V_SET(ptys_reg, reg, eth_proto_admin, (1u << 20) | (1u << 30) | (1u << 6) | (1u << 27) |
 	    (1u << 12) | (1u << 1));
 	OK(access_reg(MLX5V_REG_PTYS, 1, reg, 0x40), "PTYS all modes back");
-	SET(ptys_reg, reg, proto_mask, 1);
+	MLX5V_SET(ptys_reg, reg, proto_mask, 1);
 	EXPECT(access_reg(MLX5V_REG_PTYS, 0, reg, 0x40), bp, MLX5V_SIM_SYND_PTYS_PROTO,
 	       "InfiniBand");
 
 	/* PMTU. */
 	memset(reg, 0, sizeof(reg));
-	SET(pmtu_reg, reg, local_port, 1);
+	MLX5V_SET(pmtu_reg, reg, local_port, 1);
 	OK(access_reg(MLX5V_REG_PMTU, 0, reg, 0x10), "PMTU read");
-	TEST_ASSERT_EQUAL(GET(pmtu_reg, out, max_mtu), MLX5V_SIM_ETH_MAX_MTU, "max_mtu");
-	SET(pmtu_reg, reg, admin_mtu, 9000);
+	TEST_ASSERT_EQUAL(MLX5V_GET(pmtu_reg, out, max_mtu), MLX5V_SIM_ETH_MAX_MTU, "max_mtu");
+	MLX5V_SET(pmtu_reg, reg, admin_mtu, 9000);
 	OK(access_reg(MLX5V_REG_PMTU, 1, reg, 0x10), "PMTU write");
-	TEST_ASSERT_EQUAL(GET(pmtu_reg, out, oper_mtu), 9000u, "oper_mtu");
-	SET(pmtu_reg, reg, admin_mtu, MLX5V_SIM_ETH_MAX_MTU + 1);
+	TEST_ASSERT_EQUAL(MLX5V_GET(pmtu_reg, out, oper_mtu), 9000u, "oper_mtu");
+	MLX5V_SET(pmtu_reg, reg, admin_mtu, MLX5V_SIM_ETH_MAX_MTU + 1);
 	EXPECT(access_reg(MLX5V_REG_PMTU, 1, reg, 0x10), bp, MLX5V_SIM_SYND_PMTU_MTU,
 	       "above max_mtu");
-	SET(pmtu_reg, reg, admin_mtu, MLX5V_SIM_ETH_DEF_MTU);
+	MLX5V_SET(pmtu_reg, reg, admin_mtu, MLX5V_SIM_ETH_DEF_MTU);
 	OK(access_reg(MLX5V_REG_PMTU, 1, reg, 0x10), "PMTU restore");
 	/* Unknown registers keep their old answer. */
 	EXPECT(access_reg(0x5008, 0, reg, 0x10), bp, SYND_REG_ID, "PPCNT not modelled");
 	/* QUERY_VPORT_STATE of another vport. */
 	in_init(MLX5V_CMD_OP_QUERY_VPORT_STATE, 0, MLX5V_IFC_BYTES(query_vport_state_in));
-	SET(query_vport_state_in, g_in, other_vport, 1);
+	MLX5V_SET(query_vport_state_in, g_in, other_vport, 1);
 	EXPECT(cmd(g_in, MLX5V_IFC_BYTES(query_vport_state_in), g_out, 16), bp,
 	       SYND_VPORT, "other vport state");
 	return TEST_SUCCESS;
@@ -2011,8 +2021,8 @@ test_eth_teardown_frees(void)
 	if (create(MLX5V_IFC_BYTES(create_flow_group_in), &fg) != 0)
 		goto out;
 	len = fte_in(ft, 0, fg, MLX5V_FLOW_DEST_TIR, 0, 0);
-	SET(set_fte_in, g_in, ctx.action, MLX5V_FTE_ACTION_DROP);
-	SET(set_fte_in, g_in, ctx.destination_list_size, 0);
+	MLX5V_SET(set_fte_in, g_in, ctx.action, MLX5V_FTE_ACTION_DROP);
+	MLX5V_SET(set_fte_in, g_in, ctx.destination_list_size, 0);
 	if (cmd(g_in, len, g_out, 16) != 0)
 		goto out;
 	ft_obj_in(MLX5V_CMD_OP_SET_FLOW_TABLE_ROOT, 0, ft);

@@ -56,7 +56,7 @@ cmd_obj(struct fx *f, const char *what, void *in, size_t inlen)
 
 	if (cmd(f, what, in, inlen, out, sizeof(out)) != 0)
 		return -1;
-	return GET(eth_obj_out, out, obj_id);
+	return MLX5V_GET(eth_obj_out, out, obj_id);
 }
 
 int
@@ -66,8 +66,8 @@ cmd_simple(struct fx *f, const char *what, uint16_t opcode, uint32_t obj)
 	uint8_t out[0x10];
 
 	memset(in, 0, sizeof(in));
-	SET(eth_obj_in, in, opcode, opcode);
-	SET(eth_obj_in, in, obj_id, obj);
+	MLX5V_SET(eth_obj_in, in, opcode, opcode);
+	MLX5V_SET(eth_obj_in, in, obj_id, obj);
 	return cmd(f, what, in, sizeof(in), out, sizeof(out));
 }
 
@@ -91,8 +91,8 @@ cq_create(struct fx *f, uint32_t off, unsigned int log, uint32_t dbr_off, uint32
 	RTE_PMD_MLX5V_SET(cqc, RTE_PMD_MLX5V_CQC_C_EQN, f->eqn);
 	RTE_PMD_MLX5V_SET64(cqc, RTE_PMD_MLX5V_CQC_DBR_ADDR, f->iova + dbr_off);
 	if (comp >= 0) {
-		SET(cqc, cqc, cqe_comp_en, 1);
-		SET(cqc, cqc, mini_cqe_res_format, comp);
+		MLX5V_SET(cqc, cqc, cqe_comp_en, 1);
+		MLX5V_SET(cqc, cqc, mini_cqe_res_format, comp);
 	}
 	for (i = 0; i < pages; i++)
 		RTE_PMD_MLX5V_SET64(in, RTE_PMD_MLX5V_CREATE_CQ_IN_PAS + 8 * i,
@@ -113,15 +113,15 @@ q_modify(struct fx *f, int is_sq, uint32_t qn, unsigned int cur, unsigned int ne
 
 	memset(in, 0, sizeof(in));
 	if (is_sq) {
-		SET(modify_sq_in, in, opcode, MLX5V_CMD_OP_MODIFY_SQ);
-		SET(modify_sq_in, in, sq_state, cur);
-		SET(modify_sq_in, in, sqn, qn);
-		SET(modify_sq_in, in, ctx.state, next);
+		MLX5V_SET(modify_sq_in, in, opcode, MLX5V_CMD_OP_MODIFY_SQ);
+		MLX5V_SET(modify_sq_in, in, sq_state, cur);
+		MLX5V_SET(modify_sq_in, in, sqn, qn);
+		MLX5V_SET(modify_sq_in, in, ctx.state, next);
 	} else {
-		SET(modify_rq_in, in, opcode, MLX5V_CMD_OP_MODIFY_RQ);
-		SET(modify_rq_in, in, rq_state, cur);
-		SET(modify_rq_in, in, rqn, qn);
-		SET(modify_rq_in, in, ctx.state, next);
+		MLX5V_SET(modify_rq_in, in, opcode, MLX5V_CMD_OP_MODIFY_RQ);
+		MLX5V_SET(modify_rq_in, in, rq_state, cur);
+		MLX5V_SET(modify_rq_in, in, rqn, qn);
+		MLX5V_SET(modify_rq_in, in, ctx.state, next);
 	}
 	return cmd(f, is_sq ? "MODIFY_SQ" : "MODIFY_RQ", in, sizeof(in), out, sizeof(out));
 }
@@ -133,11 +133,11 @@ sq_state(struct fx *f)
 	uint8_t out[MLX5V_IFC_BYTES(query_sq_out)];
 
 	memset(in, 0, sizeof(in));
-	SET(eth_obj_in, in, opcode, MLX5V_CMD_OP_QUERY_SQ);
-	SET(eth_obj_in, in, obj_id, f->sq);
+	MLX5V_SET(eth_obj_in, in, opcode, MLX5V_CMD_OP_QUERY_SQ);
+	MLX5V_SET(eth_obj_in, in, obj_id, f->sq);
 	if (cmd(f, "QUERY_SQ", in, sizeof(in), out, sizeof(out)) != 0)
 		return -1;
-	return GET(query_sq_out, out, ctx.state);
+	return MLX5V_GET(query_sq_out, out, ctx.state);
 }
 
 uint32_t
@@ -147,11 +147,11 @@ qcnt_out_of_buffer(struct fx *f)
 	uint8_t out[MLX5V_IFC_BYTES(query_q_counter_out)];
 
 	memset(in, 0, sizeof(in));
-	SET(query_q_counter_in, in, opcode, MLX5V_CMD_OP_QUERY_Q_COUNTER);
-	SET(query_q_counter_in, in, counter_set_id, f->qcnt);
+	MLX5V_SET(query_q_counter_in, in, opcode, MLX5V_CMD_OP_QUERY_Q_COUNTER);
+	MLX5V_SET(query_q_counter_in, in, counter_set_id, f->qcnt);
 	if (cmd(f, "QUERY_Q_COUNTER", in, sizeof(in), out, sizeof(out)) != 0)
 		return UINT32_MAX;
-	return GET(query_q_counter_out, out, out_of_buffer);
+	return MLX5V_GET(query_q_counter_out, out, out_of_buffer);
 }
 
 /* One entry of table ft at index: DMAC match (or all when mac is NULL) to tir. */
@@ -164,22 +164,22 @@ fte_set(struct fx *f, uint32_t index, uint32_t group, const uint8_t *mac, uint32
 	uint8_t *d = in + MLX5V_IFC_BYTES(set_fte_in);
 
 	memset(in, 0, sizeof(in));
-	SET(set_fte_in, in, opcode, MLX5V_CMD_OP_SET_FLOW_TABLE_ENTRY);
-	SET(set_fte_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(set_fte_in, in, table_id, f->ft);
-	SET(set_fte_in, in, flow_index, index);
-	SET(set_fte_in, in, ctx.group_id, group);
-	SET(set_fte_in, in, ctx.flow_tag, tag);
-	SET(set_fte_in, in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST);
-	SET(set_fte_in, in, ctx.destination_list_size, 1);
+	MLX5V_SET(set_fte_in, in, opcode, MLX5V_CMD_OP_SET_FLOW_TABLE_ENTRY);
+	MLX5V_SET(set_fte_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(set_fte_in, in, table_id, f->ft);
+	MLX5V_SET(set_fte_in, in, flow_index, index);
+	MLX5V_SET(set_fte_in, in, ctx.group_id, group);
+	MLX5V_SET(set_fte_in, in, ctx.flow_tag, tag);
+	MLX5V_SET(set_fte_in, in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST);
+	MLX5V_SET(set_fte_in, in, ctx.destination_list_size, 1);
 	if (mac != NULL) {
-		SET(set_fte_in, in, ctx.match_value.outer_headers.dmac_47_16,
+		MLX5V_SET(set_fte_in, in, ctx.match_value.outer_headers.dmac_47_16,
 		    be32(mac));
-		SET(set_fte_in, in, ctx.match_value.outer_headers.dmac_15_0,
+		MLX5V_SET(set_fte_in, in, ctx.match_value.outer_headers.dmac_15_0,
 		    be16(mac + 4));
 	}
-	SET(dest_format, d, destination_type, MLX5V_FLOW_DEST_TIR);
-	SET(dest_format, d, destination_id, tir);
+	MLX5V_SET(dest_format, d, destination_type, MLX5V_FLOW_DEST_TIR);
+	MLX5V_SET(dest_format, d, destination_id, tir);
 	return cmd(f, "SET_FTE", in, sizeof(in), out, sizeof(out));
 }
 
@@ -190,10 +190,10 @@ fte_del(struct fx *f, uint32_t index)
 	uint8_t out[0x10];
 
 	memset(in, 0, sizeof(in));
-	SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DELETE_FLOW_TABLE_ENTRY);
-	SET(flow_table_obj_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(flow_table_obj_in, in, table_id, f->ft);
-	SET(flow_table_obj_in, in, flow_index, index);
+	MLX5V_SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DELETE_FLOW_TABLE_ENTRY);
+	MLX5V_SET(flow_table_obj_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(flow_table_obj_in, in, table_id, f->ft);
+	MLX5V_SET(flow_table_obj_in, in, flow_index, index);
 	return cmd(f, "DELETE_FTE", in, sizeof(in), out, sizeof(out));
 }
 
@@ -204,16 +204,17 @@ fg_create(struct fx *f, uint32_t start, uint32_t end, int dmac, uint32_t *id)
 	int64_t r;
 
 	memset(in, 0, sizeof(in));
-	SET(create_flow_group_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_GROUP);
-	SET(create_flow_group_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(create_flow_group_in, in, table_id, f->ft);
-	SET(create_flow_group_in, in, start_flow_index, start);
-	SET(create_flow_group_in, in, end_flow_index, end);
+	MLX5V_SET(create_flow_group_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_GROUP);
+	MLX5V_SET(create_flow_group_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(create_flow_group_in, in, table_id, f->ft);
+	MLX5V_SET(create_flow_group_in, in, start_flow_index, start);
+	MLX5V_SET(create_flow_group_in, in, end_flow_index, end);
 	if (dmac) {
-		SET(create_flow_group_in, in, match_criteria_enable, MLX5V_MATCH_OUTER_HEADERS);
-		SET(create_flow_group_in, in, match_criteria.outer_headers.dmac_47_16,
+		MLX5V_SET(create_flow_group_in, in, match_criteria_enable,
+			  MLX5V_MATCH_OUTER_HEADERS);
+		MLX5V_SET(create_flow_group_in, in, match_criteria.outer_headers.dmac_47_16,
 		    UINT32_MAX);
-		SET(create_flow_group_in, in, match_criteria.outer_headers.dmac_15_0, 0xffff);
+		MLX5V_SET(create_flow_group_in, in, match_criteria.outer_headers.dmac_15_0, 0xffff);
 	}
 	r = cmd_obj(f, "CREATE_FLOW_GROUP", in, sizeof(in));
 	*id = (uint32_t)r;
@@ -252,26 +253,26 @@ fx_objects(struct fx *f)
 
 	/* PD, TD, Q counter, MKEY over the whole region (prm/mlx5_eth §2). */
 	memset(in, 0, 0x10);
-	SET(eth_cmd_in, in, opcode, MLX5V_CMD_OP_ALLOC_PD);
+	MLX5V_SET(eth_cmd_in, in, opcode, MLX5V_CMD_OP_ALLOC_PD);
 	if ((r = cmd_obj(f, "ALLOC_PD", in, 0x10)) < 0)
 		return -1;
 	f->pd = r;
-	SET(eth_cmd_in, in, opcode, MLX5V_CMD_OP_ALLOC_TRANSPORT_DOMAIN);
+	MLX5V_SET(eth_cmd_in, in, opcode, MLX5V_CMD_OP_ALLOC_TRANSPORT_DOMAIN);
 	if ((r = cmd_obj(f, "ALLOC_TD", in, 0x10)) < 0)
 		return -1;
 	f->td = r;
-	SET(eth_cmd_in, in, opcode, MLX5V_CMD_OP_ALLOC_Q_COUNTER);
+	MLX5V_SET(eth_cmd_in, in, opcode, MLX5V_CMD_OP_ALLOC_Q_COUNTER);
 	if (cmd(f, "ALLOC_Q_COUNTER", in, 0x10, out, 0x10) != 0)
 		return -1;
-	f->qcnt = GET(alloc_q_counter_out, out, counter_set_id);
+	f->qcnt = MLX5V_GET(alloc_q_counter_out, out, counter_set_id);
 	memset(in, 0, sizeof(in));
-	SET(create_mkey_in, in, opcode, MLX5V_CMD_OP_CREATE_MKEY);
-	SET(create_mkey_in, in, mkc.lw, 1);
-	SET(create_mkey_in, in, mkc.lr, 1);
-	SET(create_mkey_in, in, mkc.access_mode_1_0, MLX5V_MKC_ACCESS_PA);
-	SET(create_mkey_in, in, mkc.qpn, 0xffffff);
-	SET(create_mkey_in, in, mkc.mkey_7_0, 0x42);
-	SET(create_mkey_in, in, mkc.pd, f->pd);
+	MLX5V_SET(create_mkey_in, in, opcode, MLX5V_CMD_OP_CREATE_MKEY);
+	MLX5V_SET(create_mkey_in, in, mkc.lw, 1);
+	MLX5V_SET(create_mkey_in, in, mkc.lr, 1);
+	MLX5V_SET(create_mkey_in, in, mkc.access_mode_1_0, MLX5V_MKC_ACCESS_PA);
+	MLX5V_SET(create_mkey_in, in, mkc.qpn, 0xffffff);
+	MLX5V_SET(create_mkey_in, in, mkc.mkey_7_0, 0x42);
+	MLX5V_SET(create_mkey_in, in, mkc.pd, f->pd);
 	MLX5V_IFC_SET64(create_mkey_in, in, mkc.start_addr, f->iova);
 	MLX5V_IFC_SET64(create_mkey_in, in, mkc.len, MEM_SIZE);
 	if ((r = cmd_obj(f, "CREATE_MKEY", in, MLX5V_IFC_BYTES(create_mkey_in))) < 0)
@@ -283,27 +284,27 @@ fx_objects(struct fx *f)
 	    cq_create(f, OFF_RXCQ, RXCQ_LOG, OFF_DBR + 0x40, &f->rxcqn, fx_rxcq_comp) != 0)
 		return -1;
 	memset(in, 0, sizeof(in));
-	SET(create_tis_in, in, opcode, MLX5V_CMD_OP_CREATE_TIS);
-	SET(create_tis_in, in, ctx.transport_domain, f->td);
+	MLX5V_SET(create_tis_in, in, opcode, MLX5V_CMD_OP_CREATE_TIS);
+	MLX5V_SET(create_tis_in, in, ctx.transport_domain, f->td);
 	if ((r = cmd_obj(f, "CREATE_TIS", in, MLX5V_IFC_BYTES(create_tis_in))) < 0)
 		return -1;
 	f->tis = r;
 	memset(in, 0, sizeof(in));
-	SET(create_sq_in, in, opcode, MLX5V_CMD_OP_CREATE_SQ);
-	SET(create_sq_in, in, ctx.flush_in_error_en, 1);
+	MLX5V_SET(create_sq_in, in, opcode, MLX5V_CMD_OP_CREATE_SQ);
+	MLX5V_SET(create_sq_in, in, ctx.flush_in_error_en, 1);
 	/* Multi-packet WQEs where the device takes them (doc/guides/prm/mlx5_empw.rst). */
 	if (mlx5v_sim_knob_get(f->sim, "empw", &knob) == 0 && knob != 0)
-		SET(create_sq_in, in, ctx.allow_multi_pkt_send_wqe, 1);
-	SET(create_sq_in, in, ctx.cqn, f->txcqn);
-	SET(create_sq_in, in, ctx.user_index, 0x77);
-	SET(create_sq_in, in, ctx.tis_lst_sz, 1);
-	SET(create_sq_in, in, ctx.tis_num_0, f->tis);
-	SET(create_sq_in, in, ctx.wq.wq_type, 1);
-	SET(create_sq_in, in, ctx.wq.pd, f->pd);
-	SET(create_sq_in, in, ctx.wq.uar_page, f->uar->page_id);
+		MLX5V_SET(create_sq_in, in, ctx.allow_multi_pkt_send_wqe, 1);
+	MLX5V_SET(create_sq_in, in, ctx.cqn, f->txcqn);
+	MLX5V_SET(create_sq_in, in, ctx.user_index, 0x77);
+	MLX5V_SET(create_sq_in, in, ctx.tis_lst_sz, 1);
+	MLX5V_SET(create_sq_in, in, ctx.tis_num_0, f->tis);
+	MLX5V_SET(create_sq_in, in, ctx.wq.wq_type, 1);
+	MLX5V_SET(create_sq_in, in, ctx.wq.pd, f->pd);
+	MLX5V_SET(create_sq_in, in, ctx.wq.uar_page, f->uar->page_id);
 	MLX5V_IFC_SET64(create_sq_in, in, ctx.wq.dbr_addr, f->iova + OFF_DBR + 0x80);
-	SET(create_sq_in, in, ctx.wq.log_wq_stride, 6);
-	SET(create_sq_in, in, ctx.wq.log_wq_sz, SQ_LOG);
+	MLX5V_SET(create_sq_in, in, ctx.wq.log_wq_stride, 6);
+	MLX5V_SET(create_sq_in, in, ctx.wq.log_wq_sz, SQ_LOG);
 	put_be64(in + MLX5V_IFC_BYTES(create_sq_in), f->iova + OFF_SQ);
 	if ((r = cmd_obj(f, "CREATE_SQ", in, MLX5V_IFC_BYTES(create_sq_in) + 8)) < 0)
 		return -1;
@@ -313,18 +314,18 @@ fx_objects(struct fx *f)
 	/* Four RQs, each with its WQEs posted, an RQT over them. */
 	for (i = 0; i < NB_RQ; i++) {
 		memset(in, 0, sizeof(in));
-		SET(create_rq_in, in, opcode, MLX5V_CMD_OP_CREATE_RQ);
-		SET(create_rq_in, in, ctx.vsd, 1);
-		SET(create_rq_in, in, ctx.flush_in_error_en, 1);
-		SET(create_rq_in, in, ctx.user_index, i);
-		SET(create_rq_in, in, ctx.cqn, f->rxcqn);
-		SET(create_rq_in, in, ctx.counter_set_id, f->qcnt);
-		SET(create_rq_in, in, ctx.wq.wq_type, 1);
-		SET(create_rq_in, in, ctx.wq.pd, f->pd);
+		MLX5V_SET(create_rq_in, in, opcode, MLX5V_CMD_OP_CREATE_RQ);
+		MLX5V_SET(create_rq_in, in, ctx.vsd, 1);
+		MLX5V_SET(create_rq_in, in, ctx.flush_in_error_en, 1);
+		MLX5V_SET(create_rq_in, in, ctx.user_index, i);
+		MLX5V_SET(create_rq_in, in, ctx.cqn, f->rxcqn);
+		MLX5V_SET(create_rq_in, in, ctx.counter_set_id, f->qcnt);
+		MLX5V_SET(create_rq_in, in, ctx.wq.wq_type, 1);
+		MLX5V_SET(create_rq_in, in, ctx.wq.pd, f->pd);
 		MLX5V_IFC_SET64(create_rq_in, in, ctx.wq.dbr_addr,
 				f->iova + OFF_DBR + 0xc0 + 0x40 * i);
-		SET(create_rq_in, in, ctx.wq.log_wq_stride, 4);
-		SET(create_rq_in, in, ctx.wq.log_wq_sz, RQ_LOG);
+		MLX5V_SET(create_rq_in, in, ctx.wq.log_wq_stride, 4);
+		MLX5V_SET(create_rq_in, in, ctx.wq.log_wq_sz, RQ_LOG);
 		put_be64(in + MLX5V_IFC_BYTES(create_rq_in), f->iova + OFF_RQ + 0x1000 * i);
 		if ((r = cmd_obj(f, "CREATE_RQ", in, MLX5V_IFC_BYTES(create_rq_in) + 8)) < 0)
 			return -1;
@@ -334,9 +335,9 @@ fx_objects(struct fx *f)
 		rq_post(f, i, 1u << RQ_LOG);
 	}
 	memset(in, 0, sizeof(in));
-	SET(create_rqt_in, in, opcode, MLX5V_CMD_OP_CREATE_RQT);
-	SET(create_rqt_in, in, ctx.rqt_max_size, NB_RQ);
-	SET(create_rqt_in, in, ctx.rqt_actual_size, NB_RQ);
+	MLX5V_SET(create_rqt_in, in, opcode, MLX5V_CMD_OP_CREATE_RQT);
+	MLX5V_SET(create_rqt_in, in, ctx.rqt_max_size, NB_RQ);
+	MLX5V_SET(create_rqt_in, in, ctx.rqt_actual_size, NB_RQ);
 	for (i = 0; i < NB_RQ; i++)
 		put_be32(in + MLX5V_IFC_BYTES(create_rqt_in) + 4 * i, f->rq[i]);
 	if ((r = cmd_obj(f, "CREATE_RQT", in, MLX5V_IFC_BYTES(create_rqt_in) + 4 * NB_RQ)) < 0)
@@ -344,34 +345,34 @@ fx_objects(struct fx *f)
 	f->rqt = r;
 	/* TIRs: Toeplitz over IPv4/UDP 4-tuple through the RQT, and direct to RQ 0. */
 	memset(in, 0, sizeof(in));
-	SET(create_tir_in, in, opcode, MLX5V_CMD_OP_CREATE_TIR);
-	SET(create_tir_in, in, ctx.disp_type, MLX5V_TIRC_DISP_INDIRECT);
-	SET(create_tir_in, in, ctx.indirect_table, f->rqt);
-	SET(create_tir_in, in, ctx.rx_hash_fn, MLX5V_TIRC_HASH_TOEPLITZ);
-	SET(create_tir_in, in, ctx.transport_domain, f->td);
+	MLX5V_SET(create_tir_in, in, opcode, MLX5V_CMD_OP_CREATE_TIR);
+	MLX5V_SET(create_tir_in, in, ctx.disp_type, MLX5V_TIRC_DISP_INDIRECT);
+	MLX5V_SET(create_tir_in, in, ctx.indirect_table, f->rqt);
+	MLX5V_SET(create_tir_in, in, ctx.rx_hash_fn, MLX5V_TIRC_HASH_TOEPLITZ);
+	MLX5V_SET(create_tir_in, in, ctx.transport_domain, f->td);
 	memcpy(MLX5V_IFC_ADDR_OF(create_tir_in, in, ctx.rx_hash_toeplitz_key), rss_key,
 	       sizeof(rss_key));
-	SET(create_tir_in, in, ctx.hash_outer_l3_prot_type, 0);
-	SET(create_tir_in, in, ctx.hash_outer_l4_prot_type, 1);
-	SET(create_tir_in, in, ctx.hash_outer_selected_fields,
+	MLX5V_SET(create_tir_in, in, ctx.hash_outer_l3_prot_type, 0);
+	MLX5V_SET(create_tir_in, in, ctx.hash_outer_l4_prot_type, 1);
+	MLX5V_SET(create_tir_in, in, ctx.hash_outer_selected_fields,
 	    MLX5V_HASH_FIELD_SRC_IP | MLX5V_HASH_FIELD_DST_IP | MLX5V_HASH_FIELD_L4_SPORT |
 	    MLX5V_HASH_FIELD_L4_DPORT);
 	if ((r = cmd_obj(f, "CREATE_TIR rss", in, MLX5V_IFC_BYTES(create_tir_in))) < 0)
 		return -1;
 	f->tir_rss = r;
 	memset(in, 0, sizeof(in));
-	SET(create_tir_in, in, opcode, MLX5V_CMD_OP_CREATE_TIR);
-	SET(create_tir_in, in, ctx.disp_type, MLX5V_TIRC_DISP_DIRECT);
-	SET(create_tir_in, in, ctx.inline_rqn, f->rq[0]);
-	SET(create_tir_in, in, ctx.transport_domain, f->td);
+	MLX5V_SET(create_tir_in, in, opcode, MLX5V_CMD_OP_CREATE_TIR);
+	MLX5V_SET(create_tir_in, in, ctx.disp_type, MLX5V_TIRC_DISP_DIRECT);
+	MLX5V_SET(create_tir_in, in, ctx.inline_rqn, f->rq[0]);
+	MLX5V_SET(create_tir_in, in, ctx.transport_domain, f->td);
 	if ((r = cmd_obj(f, "CREATE_TIR direct", in, MLX5V_IFC_BYTES(create_tir_in))) < 0)
 		return -1;
 	f->tir_direct = r;
 	/* Root table: group 0 (0-1) matches the DMAC, group 1 (2-3) everything (promisc). */
 	memset(in, 0, sizeof(in));
-	SET(create_flow_table_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_TABLE);
-	SET(create_flow_table_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(create_flow_table_in, in, ctx.log_size, 2);
+	MLX5V_SET(create_flow_table_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_TABLE);
+	MLX5V_SET(create_flow_table_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(create_flow_table_in, in, ctx.log_size, 2);
 	if ((r = cmd_obj(f, "CREATE_FLOW_TABLE", in, MLX5V_IFC_BYTES(create_flow_table_in))) < 0)
 		return -1;
 	f->ft = r;
@@ -380,9 +381,9 @@ fx_objects(struct fx *f)
 	if (fte_set(f, 0, f->fg_mac, f->mac, f->tir_rss, 0x1234) != 0)
 		return -1;
 	memset(in, 0, sizeof(in));
-	SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_SET_FLOW_TABLE_ROOT);
-	SET(flow_table_obj_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(flow_table_obj_in, in, table_id, f->ft);
+	MLX5V_SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_SET_FLOW_TABLE_ROOT);
+	MLX5V_SET(flow_table_obj_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(flow_table_obj_in, in, table_id, f->ft);
 	return cmd(f, "SET_FLOW_TABLE_ROOT", in, MLX5V_IFC_BYTES(flow_table_obj_in), out, 0x10);
 }
 
@@ -432,7 +433,7 @@ fx_up(struct fx *f, const char *name, const char *args)
 	f->eqn = RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
 	/* The permanent MAC, as a driver reads it. */
 	memset(q, 0, sizeof(q));
-	SET(query_nic_vport_context_in, q, opcode, MLX5V_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
+	MLX5V_SET(query_nic_vport_context_in, q, opcode, MLX5V_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
 	if (cmd(f, "QUERY_NIC_VPORT_CONTEXT", q, sizeof(q), qo, sizeof(qo)) != 0)
 		return -1;
 	memcpy(f->mac, (uint8_t *)MLX5V_IFC_ADDR_OF(query_nic_vport_context_out, qo,
@@ -458,21 +459,21 @@ fx_down(struct fx *f)
 			fte_del(f, 2);
 		fte_del(f, 0);
 		memset(in, 0, sizeof(in));
-		SET(flow_table_obj_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-		SET(flow_table_obj_in, in, table_id, f->ft);
-		SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DESTROY_FLOW_GROUP);
-		SET(flow_table_obj_in, in, group_id, f->fg_mac);
+		MLX5V_SET(flow_table_obj_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+		MLX5V_SET(flow_table_obj_in, in, table_id, f->ft);
+		MLX5V_SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DESTROY_FLOW_GROUP);
+		MLX5V_SET(flow_table_obj_in, in, group_id, f->fg_mac);
 		cmd(f, "DESTROY_FLOW_GROUP", in, sizeof(in), out, sizeof(out));
-		SET(flow_table_obj_in, in, group_id, f->fg_all);
+		MLX5V_SET(flow_table_obj_in, in, group_id, f->fg_all);
 		cmd(f, "DESTROY_FLOW_GROUP", in, sizeof(in), out, sizeof(out));
-		SET(flow_table_obj_in, in, group_id, 0);
-		SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_SET_FLOW_TABLE_ROOT);
-		SET(flow_table_obj_in, in, op_mod, 1);      /* disconnect the root */
-		SET(flow_table_obj_in, in, table_id, 0);
+		MLX5V_SET(flow_table_obj_in, in, group_id, 0);
+		MLX5V_SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_SET_FLOW_TABLE_ROOT);
+		MLX5V_SET(flow_table_obj_in, in, op_mod, 1);      /* disconnect the root */
+		MLX5V_SET(flow_table_obj_in, in, table_id, 0);
 		cmd(f, "unset root", in, sizeof(in), out, sizeof(out));
-		SET(flow_table_obj_in, in, op_mod, 0);
-		SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DESTROY_FLOW_TABLE);
-		SET(flow_table_obj_in, in, table_id, f->ft);
+		MLX5V_SET(flow_table_obj_in, in, op_mod, 0);
+		MLX5V_SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DESTROY_FLOW_TABLE);
+		MLX5V_SET(flow_table_obj_in, in, table_id, f->ft);
 		cmd(f, "DESTROY_FLOW_TABLE", in, sizeof(in), out, sizeof(out));
 	}
 	if (f->tir_rss)
@@ -504,8 +505,8 @@ fx_down(struct fx *f)
 		uint8_t in[MLX5V_IFC_BYTES(dealloc_q_counter_in)], out[0x10];
 
 		memset(in, 0, sizeof(in));
-		SET(dealloc_q_counter_in, in, opcode, MLX5V_CMD_OP_DEALLOC_Q_COUNTER);
-		SET(dealloc_q_counter_in, in, counter_set_id, f->qcnt);
+		MLX5V_SET(dealloc_q_counter_in, in, opcode, MLX5V_CMD_OP_DEALLOC_Q_COUNTER);
+		MLX5V_SET(dealloc_q_counter_in, in, counter_set_id, f->qcnt);
 		cmd(f, "DEALLOC_Q_COUNTER", in, sizeof(in), out, sizeof(out));
 	}
 	if (f->td)
@@ -756,11 +757,11 @@ paos_write(struct fx *f, unsigned int admin)
 	uint8_t *reg = in + MLX5V_IFC_BYTES(access_reg_in);
 
 	memset(in, 0, sizeof(in));
-	SET(access_reg_in, in, opcode, MLX5V_CMD_OP_ACCESS_REG);
-	SET(access_reg_in, in, op_mod, 0);
-	SET(access_reg_in, in, register_id, MLX5V_REG_PAOS);
-	SET(paos_reg, reg, local_port, 1);
-	SET(paos_reg, reg, admin_status, admin);
-	SET(paos_reg, reg, ase, 1);
+	MLX5V_SET(access_reg_in, in, opcode, MLX5V_CMD_OP_ACCESS_REG);
+	MLX5V_SET(access_reg_in, in, op_mod, 0);
+	MLX5V_SET(access_reg_in, in, register_id, MLX5V_REG_PAOS);
+	MLX5V_SET(paos_reg, reg, local_port, 1);
+	MLX5V_SET(paos_reg, reg, admin_status, admin);
+	MLX5V_SET(paos_reg, reg, ase, 1);
 	return cmd(f, "ACCESS_REG PAOS", in, sizeof(in), out, sizeof(out));
 }

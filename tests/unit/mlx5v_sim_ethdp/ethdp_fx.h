@@ -24,9 +24,6 @@
 #include "mlx5v_sim.h"
 #include "rte_pmd_mlx5v.h"
 
-#define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
-#define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
-
 /* Memory of one fixture: every ring, record and buffer, one DMA mapping. */
 #define MEM_SIZE 0xb0000u
 #define OFF_TXCQ 0x00000u        /* 64 CQEs */

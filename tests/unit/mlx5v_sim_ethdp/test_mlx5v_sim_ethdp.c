@@ -252,19 +252,19 @@ l4_fte(struct fx *f, uint32_t ft, uint32_t index, uint32_t fg, const uint8_t *m,
 	uint8_t *d = in + MLX5V_IFC_BYTES(set_fte_in);
 
 	memset(in, 0, sizeof(in));
-	SET(set_fte_in, in, opcode, MLX5V_CMD_OP_SET_FLOW_TABLE_ENTRY);
-	SET(set_fte_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(set_fte_in, in, table_id, ft);
-	SET(set_fte_in, in, flow_index, index);
-	SET(set_fte_in, in, ctx.group_id, fg);
-	SET(set_fte_in, in, ctx.flow_tag, tag);
-	SET(set_fte_in, in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST);
-	SET(set_fte_in, in, ctx.destination_list_size, 1);
+	MLX5V_SET(set_fte_in, in, opcode, MLX5V_CMD_OP_SET_FLOW_TABLE_ENTRY);
+	MLX5V_SET(set_fte_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(set_fte_in, in, table_id, ft);
+	MLX5V_SET(set_fte_in, in, flow_index, index);
+	MLX5V_SET(set_fte_in, in, ctx.group_id, fg);
+	MLX5V_SET(set_fte_in, in, ctx.flow_tag, tag);
+	MLX5V_SET(set_fte_in, in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST);
+	MLX5V_SET(set_fte_in, in, ctx.destination_list_size, 1);
 	if (m != NULL)
 		memcpy(MLX5V_IFC_ADDR_OF(set_fte_in, in, ctx.match_value), m,
 		       MLX5V_IFC_BYTES(fte_match_param));
-	SET(dest_format, d, destination_type, dtype);
-	SET(dest_format, d, destination_id, dest);
+	MLX5V_SET(dest_format, d, destination_type, dtype);
+	MLX5V_SET(dest_format, d, destination_id, dest);
 	return cmd(f, "SET_FTE", in, sizeof(in), out, sizeof(out));
 }
 
@@ -275,8 +275,8 @@ static void
 l4_match(uint8_t *m, uint8_t proto, uint16_t dport, uint32_t sip)
 {
 	memset(m, 0, MLX5V_IFC_BYTES(fte_match_param));
-	SET(fte_match_set_lyr_2_4, m, ip_protocol, proto);
-	SET(fte_match_set_lyr_2_4, m, udp_dport, dport);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, ip_protocol, proto);
+	MLX5V_SET(fte_match_set_lyr_2_4, m, udp_dport, dport);
 	put_be32((uint8_t *)MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, m, src_ipv4_src_ipv6) + 12,
 		 sip);
 }
@@ -288,10 +288,10 @@ level1_table(struct fx *f)
 	uint8_t in[MLX5V_IFC_BYTES(create_flow_table_in)];
 
 	memset(in, 0, sizeof(in));
-	SET(create_flow_table_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_TABLE);
-	SET(create_flow_table_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(create_flow_table_in, in, ctx.level, 1);
-	SET(create_flow_table_in, in, ctx.log_size, 1);
+	MLX5V_SET(create_flow_table_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_TABLE);
+	MLX5V_SET(create_flow_table_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(create_flow_table_in, in, ctx.level, 1);
+	MLX5V_SET(create_flow_table_in, in, ctx.log_size, 1);
 	return cmd_obj(f, "CREATE_FLOW_TABLE", in, sizeof(in));
 }
 
@@ -309,19 +309,19 @@ level1_teardown(struct fx *f, uint32_t ft1, const uint32_t *fg, unsigned int n)
 	TEST_ASSERT_SUCCESS(fte_del(f, 2), "promiscuous entry");
 	f->have_fte_all = 0;
 	memset(in, 0, sizeof(in));
-	SET(flow_table_obj_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(flow_table_obj_in, in, table_id, ft1);
+	MLX5V_SET(flow_table_obj_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(flow_table_obj_in, in, table_id, ft1);
 	for (i = 0; i < n; i++) {
-		SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DELETE_FLOW_TABLE_ENTRY);
-		SET(flow_table_obj_in, in, flow_index, i);
+		MLX5V_SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DELETE_FLOW_TABLE_ENTRY);
+		MLX5V_SET(flow_table_obj_in, in, flow_index, i);
 		TEST_ASSERT_SUCCESS(cmd(f, "DELETE_FTE", in, sizeof(in), out, sizeof(out)),
 				    "entry %u", i);
-		SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DESTROY_FLOW_GROUP);
-		SET(flow_table_obj_in, in, group_id, fg[i]);
+		MLX5V_SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DESTROY_FLOW_GROUP);
+		MLX5V_SET(flow_table_obj_in, in, group_id, fg[i]);
 		TEST_ASSERT_SUCCESS(cmd(f, "DESTROY_FLOW_GROUP", in, sizeof(in), out, sizeof(out)),
 				    "group %u", i);
 	}
-	SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DESTROY_FLOW_TABLE);
+	MLX5V_SET(flow_table_obj_in, in, opcode, MLX5V_CMD_OP_DESTROY_FLOW_TABLE);
 	TEST_ASSERT_SUCCESS(cmd(f, "DESTROY_FLOW_TABLE", in, sizeof(in), out, sizeof(out)),
 			    "level-1 table");
 	return TEST_SUCCESS;
@@ -350,10 +350,10 @@ test_ethdp_l4_match(void)
 	TEST_ASSERT(r > 0, "level-1 table");
 	ft1 = (uint32_t)r;
 	memset(in, 0, sizeof(in));
-	SET(create_flow_group_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_GROUP);
-	SET(create_flow_group_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(create_flow_group_in, in, table_id, ft1);
-	SET(create_flow_group_in, in, match_criteria_enable, MLX5V_MATCH_OUTER_HEADERS);
+	MLX5V_SET(create_flow_group_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_GROUP);
+	MLX5V_SET(create_flow_group_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(create_flow_group_in, in, table_id, ft1);
+	MLX5V_SET(create_flow_group_in, in, match_criteria_enable, MLX5V_MATCH_OUTER_HEADERS);
 	l4_match(m, 0xff, 0xffff, UINT32_MAX);
 	memcpy(MLX5V_IFC_ADDR_OF(create_flow_group_in, in, match_criteria), m, sizeof(m));
 	r = cmd_obj(f, "CREATE_FLOW_GROUP", in, sizeof(in));
@@ -457,22 +457,25 @@ test_ethdp_tunnel_icmp_match(void)
 	ft1 = (uint32_t)r;
 	for (i = 0; i < 2; i++) {
 		memset(in, 0, sizeof(in));
-		SET(create_flow_group_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_GROUP);
-		SET(create_flow_group_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-		SET(create_flow_group_in, in, table_id, ft1);
-		SET(create_flow_group_in, in, start_flow_index, i);
-		SET(create_flow_group_in, in, end_flow_index, i);
+		MLX5V_SET(create_flow_group_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_GROUP);
+		MLX5V_SET(create_flow_group_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+		MLX5V_SET(create_flow_group_in, in, table_id, ft1);
+		MLX5V_SET(create_flow_group_in, in, start_flow_index, i);
+		MLX5V_SET(create_flow_group_in, in, end_flow_index, i);
 		if (i == 0) {
-			SET(create_flow_group_in, in, match_criteria_enable,
+			MLX5V_SET(create_flow_group_in, in, match_criteria_enable,
 			    MLX5V_MATCH_OUTER_HEADERS | MLX5V_MATCH_MISC_PARAMETERS_3);
-			SET(create_flow_group_in, in, match_criteria.outer_headers.ip_protocol,
+			MLX5V_SET(create_flow_group_in, in,
+				  match_criteria.outer_headers.ip_protocol,
 			    0xff);
-			SET(create_flow_group_in, in, match_criteria.misc_parameters_3.icmp_type,
+			MLX5V_SET(create_flow_group_in, in,
+				  match_criteria.misc_parameters_3.icmp_type,
 			    0xff);
 		} else {
-			SET(create_flow_group_in, in, match_criteria_enable,
+			MLX5V_SET(create_flow_group_in, in, match_criteria_enable,
 			    MLX5V_MATCH_MISC_PARAMETERS | MLX5V_MATCH_INNER_HEADERS);
-			SET(create_flow_group_in, in, match_criteria.misc_parameters.vxlan_vni,
+			MLX5V_SET(create_flow_group_in, in,
+				  match_criteria.misc_parameters.vxlan_vni,
 			    0xffffff);
 			memset((uint8_t *)MLX5V_IFC_ADDR_OF(create_flow_group_in, in,
 				match_criteria.inner_headers.dst_ipv4_dst_ipv6) + 12, 0xff, 4);
@@ -482,12 +485,12 @@ test_ethdp_tunnel_icmp_match(void)
 		fg[i] = (uint32_t)r;
 	}
 	memset(m, 0, sizeof(m));
-	SET(fte_match_param, m, outer_headers.ip_protocol, IPPROTO_ICMP);
-	SET(fte_match_param, m, misc_parameters_3.icmp_type, 8);
+	MLX5V_SET(fte_match_param, m, outer_headers.ip_protocol, IPPROTO_ICMP);
+	MLX5V_SET(fte_match_param, m, misc_parameters_3.icmp_type, 8);
 	TEST_ASSERT_SUCCESS(l4_fte(f, ft1, 0, fg[0], m, MLX5V_FLOW_DEST_TIR, f->tir_direct, 0x81),
 			    "ICMP entry");
 	memset(m, 0, sizeof(m));
-	SET(fte_match_param, m, misc_parameters.vxlan_vni, 42);
+	MLX5V_SET(fte_match_param, m, misc_parameters.vxlan_vni, 42);
 	put_be32((uint8_t *)MLX5V_IFC_ADDR_OF(fte_match_param, m,
 		 inner_headers.dst_ipv4_dst_ipv6) + 12, RTE_IPV4(192, 168, 0, 2));
 	TEST_ASSERT_SUCCESS(l4_fte(f, ft1, 1, fg[1], m, MLX5V_FLOW_DEST_TIR, f->tir_direct, 0x42),
@@ -620,11 +623,11 @@ test_ethdp_lkey_errors(void)
 	TEST_ASSERT_SUCCESS(lkey_case(f, MLX5V_SIM_ETH_RESD_LKEY, 0, 0x05), "resd without rlky");
 	/* A write-only key: no local read for a gather. */
 	memset(in, 0, sizeof(in));
-	SET(create_mkey_in, in, opcode, MLX5V_CMD_OP_CREATE_MKEY);
-	SET(create_mkey_in, in, mkc.lw, 1);
-	SET(create_mkey_in, in, mkc.access_mode_1_0, MLX5V_MKC_ACCESS_PA);
-	SET(create_mkey_in, in, mkc.qpn, 0xffffff);
-	SET(create_mkey_in, in, mkc.pd, f->pd);
+	MLX5V_SET(create_mkey_in, in, opcode, MLX5V_CMD_OP_CREATE_MKEY);
+	MLX5V_SET(create_mkey_in, in, mkc.lw, 1);
+	MLX5V_SET(create_mkey_in, in, mkc.access_mode_1_0, MLX5V_MKC_ACCESS_PA);
+	MLX5V_SET(create_mkey_in, in, mkc.qpn, 0xffffff);
+	MLX5V_SET(create_mkey_in, in, mkc.pd, f->pd);
 	MLX5V_IFC_SET64(create_mkey_in, in, mkc.start_addr, f->iova);
 	MLX5V_IFC_SET64(create_mkey_in, in, mkc.len, MEM_SIZE);
 	ro = cmd_obj(f, "CREATE_MKEY", in, sizeof(in));
@@ -648,11 +651,11 @@ rq_state(struct fx *f, unsigned int i)
 	uint8_t out[MLX5V_IFC_BYTES(query_rq_out)];
 
 	memset(in, 0, sizeof(in));
-	SET(eth_obj_in, in, opcode, MLX5V_CMD_OP_QUERY_RQ);
-	SET(eth_obj_in, in, obj_id, f->rq[i]);
+	MLX5V_SET(eth_obj_in, in, opcode, MLX5V_CMD_OP_QUERY_RQ);
+	MLX5V_SET(eth_obj_in, in, obj_id, f->rq[i]);
 	if (cmd(f, "QUERY_RQ", in, sizeof(in), out, sizeof(out)) != 0)
 		return -1;
-	return GET(query_rq_out, out, ctx.state);
+	return MLX5V_GET(query_rq_out, out, ctx.state);
 }
 
 /* MODIFY_RQ RST->RDY of RQ i: @return the outbox syndrome (0 if it succeeded). */
@@ -663,10 +666,10 @@ rq_ready_synd(struct fx *f, unsigned int i)
 	uint8_t out[0x10];
 
 	memset(in, 0, sizeof(in));
-	SET(modify_rq_in, in, opcode, MLX5V_CMD_OP_MODIFY_RQ);
-	SET(modify_rq_in, in, rq_state, 0);
-	SET(modify_rq_in, in, rqn, f->rq[i]);
-	SET(modify_rq_in, in, ctx.state, 1);
+	MLX5V_SET(modify_rq_in, in, opcode, MLX5V_CMD_OP_MODIFY_RQ);
+	MLX5V_SET(modify_rq_in, in, rq_state, 0);
+	MLX5V_SET(modify_rq_in, in, rqn, f->rq[i]);
+	MLX5V_SET(modify_rq_in, in, ctx.state, 1);
 	if (cmd(f, "MODIFY_RQ RST->RDY", in, sizeof(in), out, sizeof(out)) == 0)
 		return 0;
 	return RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_OUT_SYNDROME);
@@ -919,12 +922,12 @@ rq_vsd_all(struct fx *f, unsigned int vsd)
 
 	for (i = 0; i < NB_RQ; i++) {
 		memset(in, 0, sizeof(in));
-		SET(modify_rq_in, in, opcode, MLX5V_CMD_OP_MODIFY_RQ);
-		SET(modify_rq_in, in, rq_state, 1);
-		SET(modify_rq_in, in, rqn, f->rq[i]);
-		SET(modify_rq_in, in, modify_bitmask, MLX5V_MODIFY_RQ_VSD);
-		SET(modify_rq_in, in, ctx.state, 1);
-		SET(modify_rq_in, in, ctx.vsd, vsd);
+		MLX5V_SET(modify_rq_in, in, opcode, MLX5V_CMD_OP_MODIFY_RQ);
+		MLX5V_SET(modify_rq_in, in, rq_state, 1);
+		MLX5V_SET(modify_rq_in, in, rqn, f->rq[i]);
+		MLX5V_SET(modify_rq_in, in, modify_bitmask, MLX5V_MODIFY_RQ_VSD);
+		MLX5V_SET(modify_rq_in, in, ctx.state, 1);
+		MLX5V_SET(modify_rq_in, in, ctx.vsd, vsd);
 		if (cmd(f, "MODIFY_RQ vsd", in, sizeof(in), out, sizeof(out)) != 0)
 			return -1;
 	}
@@ -1095,14 +1098,14 @@ ptys_oper(struct fx *f)
 	uint8_t *reg = in + MLX5V_IFC_BYTES(access_reg_in);
 
 	memset(in, 0, sizeof(in));
-	SET(access_reg_in, in, opcode, MLX5V_CMD_OP_ACCESS_REG);
-	SET(access_reg_in, in, op_mod, 1);
-	SET(access_reg_in, in, register_id, MLX5V_REG_PTYS);
-	SET(ptys_reg, reg, local_port, 1);
-	SET(ptys_reg, reg, proto_mask, MLX5V_PTYS_PROTO_ETH);
+	MLX5V_SET(access_reg_in, in, opcode, MLX5V_CMD_OP_ACCESS_REG);
+	MLX5V_SET(access_reg_in, in, op_mod, 1);
+	MLX5V_SET(access_reg_in, in, register_id, MLX5V_REG_PTYS);
+	MLX5V_SET(ptys_reg, reg, local_port, 1);
+	MLX5V_SET(ptys_reg, reg, proto_mask, MLX5V_PTYS_PROTO_ETH);
 	if (cmd(f, "ACCESS_REG PTYS", in, sizeof(in), out, sizeof(out)) != 0)
 		return UINT32_MAX;
-	return GET(ptys_reg, out + 0x10, eth_proto_oper);
+	return MLX5V_GET(ptys_reg, out + 0x10, eth_proto_oper);
 }
 
 /* Pair: two devices cabled together; frames cross both ways, a pulled cable downs both. */

@@ -28,8 +28,6 @@
 
 #define VDEV_NAME "mlx5v_sim0"
 
-#define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
-#define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
 
 static struct rte_mempool *g_mp;
 static uint16_t g_port;
@@ -78,8 +76,8 @@ vport_query(void)
 	uint8_t in[MLX5V_IFC_BYTES(query_nic_vport_context_in)];
 
 	memset(in, 0, sizeof(in));
-	SET(query_nic_vport_context_in, in, opcode, MLX5V_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
-	SET(query_nic_vport_context_in, in, allowed_list_type, MLX5V_VPORT_LIST_UC);
+	MLX5V_SET(query_nic_vport_context_in, in, opcode, MLX5V_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
+	MLX5V_SET(query_nic_vport_context_in, in, allowed_list_type, MLX5V_VPORT_LIST_UC);
 	if (mlx5v_cmd_do(g_dev, in, sizeof(in), g_out, sizeof(g_out)) != 0)
 		return NULL;
 	return MLX5V_IFC_ADDR_OF(query_nic_vport_context_out, g_out, ctx);
@@ -214,21 +212,24 @@ test_net_mlx5v_rx_filters(void)
 	TEST_ASSERT_SUCCESS(port_up(2, 1, 256), "start");
 	TEST_ASSERT_SUCCESS(rte_eth_promiscuous_enable(g_port), "promisc on");
 	ctx = vport_query();
-	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, promisc_all) == 1, "promisc_all");
+	TEST_ASSERT(ctx != NULL && MLX5V_GET(nic_vport_context, ctx, promisc_all) == 1,
+		    "promisc_all");
 	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 10u, "match-all entry");
 	TEST_ASSERT_SUCCESS(rte_eth_promiscuous_disable(g_port), "promisc off");
 	ctx = vport_query();
-	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, promisc_all) == 0, "promisc_all");
+	TEST_ASSERT(ctx != NULL && MLX5V_GET(nic_vport_context, ctx, promisc_all) == 0,
+		    "promisc_all");
 	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 9u, "no match-all entry");
 	TEST_ASSERT_SUCCESS(rte_eth_allmulticast_enable(g_port), "allmulti on");
 	ctx = vport_query();
-	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, promisc_mc) == 1, "promisc_mc");
+	TEST_ASSERT(ctx != NULL && MLX5V_GET(nic_vport_context, ctx, promisc_mc) == 1,
+		    "promisc_mc");
 	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 10u, "any-multicast entry");
 	TEST_ASSERT_SUCCESS(rte_eth_allmulticast_disable(g_port), "allmulti off");
 	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 9u, "no any-multicast entry");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_mac_addr_add(g_port, &extra, 0), "MAC add");
 	ctx = vport_query();
-	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, allowed_list_size) == 2,
+	TEST_ASSERT(ctx != NULL && MLX5V_GET(nic_vport_context, ctx, allowed_list_size) == 2,
 		    "two UC addresses");
 	TEST_ASSERT_EQUAL(rte_pmd_mlx5v_prm_get(g_out +
 			  MLX5V_IFC_BYTES(query_nic_vport_context_out) + 8, 1, 31, 0), 0x55u,
@@ -236,12 +237,12 @@ test_net_mlx5v_rx_filters(void)
 	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 10u, "an entry for the added MAC");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_mac_addr_remove(g_port, &extra), "MAC remove");
 	ctx = vport_query();
-	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, allowed_list_size) == 1,
+	TEST_ASSERT(ctx != NULL && MLX5V_GET(nic_vport_context, ctx, allowed_list_size) == 1,
 		    "one UC address");
 	TEST_ASSERT_EQUAL(live(MLX5V_SIM_OBJ_FTE), 9u, "entry removed");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mtu(g_port, 9000), "MTU 9000");
 	ctx = vport_query();
-	TEST_ASSERT(ctx != NULL && GET(nic_vport_context, ctx, mtu) == 9022, "vport MTU");
+	TEST_ASSERT(ctx != NULL && MLX5V_GET(nic_vport_context, ctx, mtu) == 9022, "vport MTU");
 	TEST_ASSERT(rte_eth_dev_set_mtu(g_port, 9978) < 0, "MTU above the port");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mtu(g_port, 1500), "MTU 1500");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(g_port), "stop");
