@@ -24,15 +24,8 @@
 #include "mlx5v_prm_eq.h"
 #include "mlx5v_prm_eth.h"
 
-/* An opcode's policy, from the opcode table of mlx5v_cmd.c. */
-struct mlx5v_devx_op_rule {
-	uint8_t rule;
-	uint8_t fam;
-};
-
 /* The bytes of an inbox the policy reads at most (create_sq_in up to its ctx.cqn). */
 #define MLX5V_DEVX_POLICY_IN_BYTES 0x100u
-
 
 /* One object created through the raw path. */
 struct mlx5v_devx_raw_obj {
@@ -239,8 +232,7 @@ mlx5v_devx_policy_check(struct mlx5v_devx_raw *raw, const struct mlx5v_devx_poli
 			const void *inbox, size_t inlen, struct mlx5v_devx_policy_req *req)
 {
 	uint8_t in[MLX5V_DEVX_POLICY_IN_BYTES];
-	struct mlx5v_devx_op_rule rop;
-	const struct mlx5v_devx_op_rule *op = &rop;
+	uint8_t rule, fam; /* the opcode's policy, from the opcode table */
 	const char *why = NULL;
 	uint16_t opcode;
 	uint32_t id;
@@ -251,13 +243,13 @@ mlx5v_devx_policy_check(struct mlx5v_devx_raw *raw, const struct mlx5v_devx_poli
 	opcode = MLX5V_IFC_GET(cmd_in_hdr, in, opcode);
 	memset(req, 0, sizeof(*req));
 	req->opcode = opcode;
-	mlx5v_cmd_opcode_devx(opcode, &rop.rule, &rop.fam);
-	if (op->rule == MLX5V_DEVX_UNLISTED || op->rule == MLX5V_DEVX_DENY) {
-		why = op->rule == MLX5V_DEVX_UNLISTED ? "opcode not allowed on the raw path" :
+	mlx5v_cmd_opcode_devx(opcode, &rule, &fam);
+	if (rule == MLX5V_DEVX_UNLISTED || rule == MLX5V_DEVX_DENY) {
+		why = rule == MLX5V_DEVX_UNLISTED ? "opcode not allowed on the raw path" :
 		      "reserved to the driver";
 		goto deny;
 	}
-	if (op->rule == MLX5V_DEVX_PORT) {
+	if (rule == MLX5V_DEVX_PORT) {
 		/* Register reads change nothing. */
 		if (opcode == MLX5V_CMD_OP_ACCESS_REG &&
 		    MLX5V_IFC_GET(cmd_in_hdr, in, op_mod) == MLX5V_ACCESS_REG_READ)
@@ -267,22 +259,22 @@ mlx5v_devx_policy_check(struct mlx5v_devx_raw *raw, const struct mlx5v_devx_poli
 			goto deny;
 		}
 		/* Disconnecting the root names no table. */
-		if (op->fam == MLX5V_DEVX_FAM_NONE || MLX5V_IFC_GET(cmd_in_hdr, in, op_mod) != 0)
+		if (fam == MLX5V_DEVX_FAM_NONE || MLX5V_IFC_GET(cmd_in_hdr, in, op_mod) != 0)
 			return 0;
 	}
-	switch (op->rule) {
+	switch (rule) {
 	case MLX5V_DEVX_CREATE:
 		why = mlx5v_devx_create_refs(raw, env, opcode, in);
 		if (why != NULL)
 			goto deny;
 		req->track = 1;
-		req->fam = op->fam;
+		req->fam = fam;
 		return 0;
 	case MLX5V_DEVX_PORT:
 	case MLX5V_DEVX_USE:
 	case MLX5V_DEVX_DESTROY:
-		id = mlx5v_devx_msg_id(opcode, op->fam, in, 1);
-		if (op->fam == MLX5V_DEVX_FAM_FG &&
+		id = mlx5v_devx_msg_id(opcode, fam, in, 1);
+		if (fam == MLX5V_DEVX_FAM_FG &&
 		    !mlx5v_devx_raw_owns(raw, MLX5V_DEVX_FAM_FT,
 					 MLX5V_IFC_GET(flow_table_obj_in, in, table_id))) {
 			why = "flow table of another owner";
@@ -295,23 +287,23 @@ mlx5v_devx_policy_check(struct mlx5v_devx_raw *raw, const struct mlx5v_devx_poli
 		 */
 		if (opcode == MLX5V_CMD_OP_QUERY_EQ)
 			return 0;
-		if (op->rule == MLX5V_DEVX_DESTROY) {
+		if (rule == MLX5V_DEVX_DESTROY) {
 			/*
 			 * Untracked before the command runs: a concurrent command naming the id
 			 * is refused from now on, so it can never reach a newer object that
 			 * reuses the number. mlx5v_devx_policy_done() restores it on failure.
 			 */
-			if (!mlx5v_devx_raw_take(raw, op->fam, id)) {
+			if (!mlx5v_devx_raw_take(raw, fam, id)) {
 				why = "object not created through the raw path";
 				goto deny;
 			}
 			req->untracked = 1;
-			req->fam = op->fam;
+			req->fam = fam;
 			req->id = id;
 			return 0;
 		}
-		if (op->fam == MLX5V_DEVX_FAM_EQ ? !mlx5v_devx_eq_mine(raw, env, id) :
-		    !mlx5v_devx_raw_owns(raw, op->fam, id)) {
+		if (fam == MLX5V_DEVX_FAM_EQ ? !mlx5v_devx_eq_mine(raw, env, id) :
+		    !mlx5v_devx_raw_owns(raw, fam, id)) {
 			why = "object not created through the raw path";
 			goto deny;
 		}

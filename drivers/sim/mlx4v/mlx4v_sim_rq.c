@@ -13,7 +13,6 @@
 #include <rte_atomic.h>
 #include <rte_byteorder.h>
 
-#include "mlx4v_log.h"
 #include "mlx4v_prm_eth.h"
 #include "mlx4v_sim_log.h"
 #include "mlx4v_sim_priv.h"

@@ -18,7 +18,6 @@
 
 #include <rte_byteorder.h>
 
-#include "mlx4v_log.h"
 #include "mlx4v_sim_log.h"
 #include "mlx4v_sim_priv.h"
 
