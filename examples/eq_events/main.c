@@ -206,6 +206,42 @@ cq_destroy(void)
 	rte_free(cq_buf);
 }
 
+/*
+ * What only the simulator can do: the firmware's own events (the cable pulled and plugged
+ * back) and completions on the CQ (mlx5v_sim.h, not the public API). Returns the failures.
+ */
+static int
+sim_events(struct mlx5v_sim *sim)
+{
+	int failures = 0;
+
+	printf("-- simulator: cable pulled\n");
+	if (mlx5v_sim_link_set(sim, 0) != 0 || wait_and_consume("link down") != 0)
+		failures++;
+	printf("-- simulator: cable plugged\n");
+	if (mlx5v_sim_link_set(sim, 1) != 0 || wait_and_consume("link up") != 0)
+		failures++;
+	if (cq_create() != 0) {
+		fprintf(stderr, "CQ: %s\n", strerror(errno));
+		failures++;
+	} else {
+		printf("-- simulator: a completion on CQ %u (bound to EQ %u)\n", cqn, eqn);
+		/*
+		 * Doorbells are posted writes: if the CQE lands before the device
+		 * sees the arm, the arm itself fires (CQEs beyond ci), so no race.
+		 */
+		if (mlx5v_sim_post_cqe(sim, cqn, 0x2, 64) != 0 ||
+		    wait_and_consume("completion") != 0)
+			failures++;
+		/* The handler re-armed the CQ with sn + 1: the next CQE raises again. */
+		printf("-- simulator: a second completion on CQ %u\n", cqn);
+		if (mlx5v_sim_post_cqe(sim, cqn, 0x2, 64) != 0 ||
+		    wait_and_consume("second completion") != 0)
+			failures++;
+	}
+	return failures;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -281,32 +317,8 @@ main(int argc, char **argv)
 	if (gen_eqe(RTE_PMD_MLX5V_EVENT_GENERAL_EVENT, 0, 0) != 0 ||
 	    wait_and_consume("GEN_EQE general event") != 0)
 		failures++;
-	if (sim != NULL) {
-		printf("-- simulator: cable pulled\n");
-		if (mlx5v_sim_link_set(sim, 0) != 0 || wait_and_consume("link down") != 0)
-			failures++;
-		printf("-- simulator: cable plugged\n");
-		if (mlx5v_sim_link_set(sim, 1) != 0 || wait_and_consume("link up") != 0)
-			failures++;
-		if (cq_create() != 0) {
-			fprintf(stderr, "CQ: %s\n", strerror(errno));
-			failures++;
-		} else {
-			printf("-- simulator: a completion on CQ %u (bound to EQ %u)\n", cqn, eqn);
-			/*
-			 * Doorbells are posted writes: if the CQE lands before the device
-			 * sees the arm, the arm itself fires (CQEs beyond ci), so no race.
-			 */
-			if (mlx5v_sim_post_cqe(sim, cqn, 0x2, 64) != 0 ||
-			    wait_and_consume("completion") != 0)
-				failures++;
-			/* The handler re-armed the CQ with sn + 1: the next CQE raises again. */
-			printf("-- simulator: a second completion on CQ %u\n", cqn);
-			if (mlx5v_sim_post_cqe(sim, cqn, 0x2, 64) != 0 ||
-			    wait_and_consume("second completion") != 0)
-				failures++;
-		}
-	}
+	if (sim != NULL)
+		failures += sim_events(sim);
 	printf("%s: %u event(s) received, %d failure(s)\n", name, nb_events, failures);
 	rte_epoll_ctl(RTE_EPOLL_PER_THREAD, EPOLL_CTL_DEL, msi->fd, &ev);
 
