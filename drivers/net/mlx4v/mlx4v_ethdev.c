@@ -137,7 +137,7 @@ mlx4v_ethdev_port_read(struct mlx4v_ethdev_priv *priv)
 }
 
 int
-mlx4v_ethdev_link_update(struct rte_eth_dev *eth_dev, int wait_to_complete)
+mlx4v_ethdev_link_publish(struct rte_eth_dev *eth_dev, int wait_to_complete)
 {
 	struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
 	struct rte_eth_link link;
@@ -154,10 +154,10 @@ mlx4v_ethdev_link_update(struct rte_eth_dev *eth_dev, int wait_to_complete)
 
 /* ethdev link_update (control thread): ask the device first. */
 static int
-mlx4v_ethdev_link_query(struct rte_eth_dev *eth_dev, int wait_to_complete)
+mlx4v_ethdev_link_update(struct rte_eth_dev *eth_dev, int wait_to_complete)
 {
 	mlx4v_ethdev_port_read(mlx4v_priv(eth_dev));
-	return mlx4v_ethdev_link_update(eth_dev, wait_to_complete);
+	return mlx4v_ethdev_link_publish(eth_dev, wait_to_complete);
 }
 
 int
@@ -378,7 +378,7 @@ mlx4v_ethdev_start(struct rte_eth_dev *eth_dev)
 	eth_dev->rx_pkt_burst = mlx4v_rx_burst;
 	eth_dev->tx_pkt_burst = mlx4v_tx_burst;
 	eth_dev->rx_queue_count = mlx4v_rx_queue_count;
-	mlx4v_ethdev_link_query(eth_dev, 0);
+	mlx4v_ethdev_link_update(eth_dev, 0);
 	/* The secondaries' bursts, on the queues as they are now. */
 	mlx4v_mp_start_rxtx(eth_dev);
 	return 0;
@@ -513,25 +513,25 @@ mlx4v_ethdev_filter_set(struct rte_eth_dev *eth_dev, int *what, int on)
 }
 
 static int
-mlx4v_ethdev_promisc_enable(struct rte_eth_dev *eth_dev)
+mlx4v_ethdev_promiscuous_enable(struct rte_eth_dev *eth_dev)
 {
 	return mlx4v_ethdev_filter_set(eth_dev, &mlx4v_priv(eth_dev)->promisc, 1);
 }
 
 static int
-mlx4v_ethdev_promisc_disable(struct rte_eth_dev *eth_dev)
+mlx4v_ethdev_promiscuous_disable(struct rte_eth_dev *eth_dev)
 {
 	return mlx4v_ethdev_filter_set(eth_dev, &mlx4v_priv(eth_dev)->promisc, 0);
 }
 
 static int
-mlx4v_ethdev_allmulti_enable(struct rte_eth_dev *eth_dev)
+mlx4v_ethdev_allmulticast_enable(struct rte_eth_dev *eth_dev)
 {
 	return mlx4v_ethdev_filter_set(eth_dev, &mlx4v_priv(eth_dev)->allmulti, 1);
 }
 
 static int
-mlx4v_ethdev_allmulti_disable(struct rte_eth_dev *eth_dev)
+mlx4v_ethdev_allmulticast_disable(struct rte_eth_dev *eth_dev)
 {
 	return mlx4v_ethdev_filter_set(eth_dev, &mlx4v_priv(eth_dev)->allmulti, 0);
 }
@@ -624,7 +624,7 @@ mlx4v_ethdev_mtu_set(struct rte_eth_dev *eth_dev, uint16_t mtu)
 /* ---------------------------------------------------------------- ops */
 
 static int
-mlx4v_ethdev_link_set_up(struct rte_eth_dev *eth_dev)
+mlx4v_ethdev_set_link_up(struct rte_eth_dev *eth_dev)
 {
 	struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
 	int ret;
@@ -633,12 +633,12 @@ mlx4v_ethdev_link_set_up(struct rte_eth_dev *eth_dev)
 		return -EIO;
 	ret = -rte_pmd_mlx4v_port_admin_set(priv->dev, priv->port, 1);
 	if (ret == 0)
-		mlx4v_ethdev_link_query(eth_dev, 0);
+		mlx4v_ethdev_link_update(eth_dev, 0);
 	return ret;
 }
 
 static int
-mlx4v_ethdev_link_set_down(struct rte_eth_dev *eth_dev)
+mlx4v_ethdev_set_link_down(struct rte_eth_dev *eth_dev)
 {
 	struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
 	int ret;
@@ -647,7 +647,7 @@ mlx4v_ethdev_link_set_down(struct rte_eth_dev *eth_dev)
 		return -EIO;
 	ret = -rte_pmd_mlx4v_port_admin_set(priv->dev, priv->port, 0);
 	if (ret == 0)
-		mlx4v_ethdev_link_query(eth_dev, 0);
+		mlx4v_ethdev_link_update(eth_dev, 0);
 	return ret;
 }
 
@@ -663,16 +663,16 @@ const struct eth_dev_ops mlx4v_ethdev_ops = {
 	.dev_stop = mlx4v_ethdev_stop,
 	.dev_close = mlx4v_ethdev_close,
 	.dev_reset = mlx4v_ethdev_reset,
-	.dev_set_link_up = mlx4v_ethdev_link_set_up,
-	.dev_set_link_down = mlx4v_ethdev_link_set_down,
+	.dev_set_link_up = mlx4v_ethdev_set_link_up,
+	.dev_set_link_down = mlx4v_ethdev_set_link_down,
 	.dev_infos_get = mlx4v_ethdev_infos_get,
 	.fw_version_get = mlx4v_ethdev_fw_version_get,
 	.dev_supported_ptypes_get = mlx4v_ethdev_ptypes_get,
-	.link_update = mlx4v_ethdev_link_query,
-	.promiscuous_enable = mlx4v_ethdev_promisc_enable,
-	.promiscuous_disable = mlx4v_ethdev_promisc_disable,
-	.allmulticast_enable = mlx4v_ethdev_allmulti_enable,
-	.allmulticast_disable = mlx4v_ethdev_allmulti_disable,
+	.link_update = mlx4v_ethdev_link_update,
+	.promiscuous_enable = mlx4v_ethdev_promiscuous_enable,
+	.promiscuous_disable = mlx4v_ethdev_promiscuous_disable,
+	.allmulticast_enable = mlx4v_ethdev_allmulticast_enable,
+	.allmulticast_disable = mlx4v_ethdev_allmulticast_disable,
 	.mac_addr_set = mlx4v_ethdev_mac_addr_set,
 	.mac_addr_add = mlx4v_ethdev_mac_addr_add,
 	.mac_addr_remove = mlx4v_ethdev_mac_addr_remove,
@@ -687,8 +687,8 @@ const struct eth_dev_ops mlx4v_ethdev_ops = {
 	.tx_burst_mode_get = mlx4v_tx_burst_mode_get,
 	.txq_info_get = mlx4v_txq_info_get,
 	.tx_done_cleanup = mlx4v_tx_done_cleanup,
-	.rx_queue_intr_enable = mlx4v_rx_intr_enable,
-	.rx_queue_intr_disable = mlx4v_rx_intr_disable,
+	.rx_queue_intr_enable = mlx4v_intr_rx_enable,
+	.rx_queue_intr_disable = mlx4v_intr_rx_disable,
 	.stats_get = mlx4v_stats_get,
 	.stats_reset = mlx4v_stats_reset,
 	.xstats_get = mlx4v_xstats_get,
@@ -805,7 +805,7 @@ mlx4v_ethdev_port_probe(struct rte_device *edev, const char *name,
 	if (ret != 0 && ret != -ENOTSUP)
 		MLX4V_ETH_LOG(WARNING, "%s: the port's kernel interface stays down: %s", ethname,
 			      strerror(-ret));
-	mlx4v_ethdev_link_update(eth_dev, 0);
+	mlx4v_ethdev_link_publish(eth_dev, 0);
 	rte_eth_dev_probing_finish(eth_dev);
 	MLX4V_ETH_LOG(INFO, "%s: ethdev port %u, MAC " RTE_ETHER_ADDR_PRT_FMT, ethname,
 		      eth_dev->data->port_id, RTE_ETHER_ADDR_BYTES(&eth_dev->data->mac_addrs[0]));

@@ -337,7 +337,7 @@ void mlx4v_ethdev_mr_release_all(struct rte_eth_dev *eth_dev);
  * Set dev_link from the state the device last reported (link_up, link_speed): no device
  * call, so an event callback may use it. @return 0 if it changed, -1 if not.
  */
-int mlx4v_ethdev_link_update(struct rte_eth_dev *eth_dev, int wait_to_complete);
+int mlx4v_ethdev_link_publish(struct rte_eth_dev *eth_dev, int wait_to_complete);
 /**
  * The ethdev name of port (1-based) of the mlx4v device name, as DPDK's mlx4 names its
  * ports: "<device> port <n>". @return snprintf()'s result.
@@ -506,9 +506,9 @@ int mlx4v_intr_rx_create(struct rte_eth_dev *eth_dev);
 /** At stop, before the Rx queues' CQs go: undo mlx4v_intr_rx_create() (idempotent). */
 void mlx4v_intr_rx_destroy(struct rte_eth_dev *eth_dev);
 /** ethdev rx_queue_intr_enable: arm the queue's CQ. @return 0 or -errno. */
-int mlx4v_rx_intr_enable(struct rte_eth_dev *eth_dev, uint16_t idx);
+int mlx4v_intr_rx_enable(struct rte_eth_dev *eth_dev, uint16_t idx);
 /** ethdev rx_queue_intr_disable: take and ack the CQ's event. @return 0 or -errno. */
-int mlx4v_rx_intr_disable(struct rte_eth_dev *eth_dev, uint16_t idx);
+int mlx4v_intr_rx_disable(struct rte_eth_dev *eth_dev, uint16_t idx);
 /**
  * The device reported the port active (up 1) or down (0); thread of the report. The link
  * is updated and RTE_ETH_EVENT_INTR_LSC raised when intr_conf.lsc.

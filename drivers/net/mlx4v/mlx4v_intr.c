@@ -91,7 +91,7 @@ mlx4v_intr_port_event(struct rte_eth_dev *eth_dev, int up)
 	 * store, safe on the reporting thread; the speed stays what the port last gave.
 	 */
 	__atomic_store_n(&priv->link_up, !!up, __ATOMIC_RELEASE);
-	mlx4v_ethdev_link_update(eth_dev, 0);
+	mlx4v_ethdev_link_publish(eth_dev, 0);
 	intr_event_post(eth_dev, 0, up);
 }
 
@@ -102,7 +102,7 @@ mlx4v_intr_dead_event(struct rte_eth_dev *eth_dev)
 
 	/* Control calls fail fast from here on; the link reads down. */
 	__atomic_store_n(&priv->dead, 1, __ATOMIC_RELEASE);
-	mlx4v_ethdev_link_update(eth_dev, 0);
+	mlx4v_ethdev_link_publish(eth_dev, 0);
 	intr_event_post(eth_dev, 1, 0);
 }
 
@@ -266,7 +266,7 @@ intr_rxq_quiesce(struct rte_eth_dev *eth_dev, uint16_t idx, struct mlx4v_rxq **o
 }
 
 int
-mlx4v_rx_intr_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
+mlx4v_intr_rx_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
 {
 	struct mlx4v_intr *p = intr_of(eth_dev);
 	struct mlx4v_rawdp_cq cq;
@@ -300,7 +300,7 @@ mlx4v_rx_intr_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
 }
 
 int
-mlx4v_rx_intr_disable(struct rte_eth_dev *eth_dev, uint16_t idx)
+mlx4v_intr_rx_disable(struct rte_eth_dev *eth_dev, uint16_t idx)
 {
 	struct mlx4v_rxq *rxq;
 	int ret;
