@@ -64,14 +64,14 @@ mlx5v_ethdev_core(const struct rte_eth_dev *eth_dev)
 }
 
 static struct mlx5v_ethdev_priv *
-priv_of(const struct rte_eth_dev *eth_dev)
+mlx5v_ethdev_priv_of(const struct rte_eth_dev *eth_dev)
 {
 	return eth_dev->data->dev_private;
 }
 
 /* The core device of a port that may take commands. @return it, or NULL (*ret = -errno). */
 static struct mlx5v_dev *
-core_live(const struct rte_eth_dev *eth_dev, int *ret)
+mlx5v_ethdev_core_live(const struct rte_eth_dev *eth_dev, int *ret)
 {
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
 
@@ -79,7 +79,7 @@ core_live(const struct rte_eth_dev *eth_dev, int *ret)
 		*ret = -ENODEV;
 		return NULL;
 	}
-	if (priv_of(eth_dev)->dead || mlx5v_dev_is_dead(dev)) {
+	if (mlx5v_ethdev_priv_of(eth_dev)->dead || mlx5v_dev_is_dead(dev)) {
 		*ret = -ENOLINK;
 		return NULL;
 	}
@@ -93,7 +93,7 @@ int
 mlx5v_ethdev_ring_alloc(struct rte_eth_dev *eth_dev, struct mlx5v_ring *r, const char *what,
 			uint16_t idx, uint16_t nb_desc, unsigned int log_stride, int socket)
 {
-	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	const struct mlx5v_ethdev_priv *priv = mlx5v_ethdev_priv_of(eth_dev);
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
 	char name[RTE_MEMZONE_NAMESIZE];
 	int ret;
@@ -163,9 +163,9 @@ mlx5v_ethdev_ring_free(struct rte_eth_dev *eth_dev, struct mlx5v_ring *r)
 
 /* Spread the RETA over the configured Rx queues. */
 static int
-reta_default(struct rte_eth_dev *eth_dev)
+mlx5v_ethdev_reta_default(struct rte_eth_dev *eth_dev)
 {
-	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_ethdev_priv *priv = mlx5v_ethdev_priv_of(eth_dev);
 	unsigned int i;
 
 	for (i = 0; i < MLX5V_ETH_RETA_SIZE; i++)
@@ -185,7 +185,7 @@ static const char *const mq_tx_names[] = {
 };
 
 static const char *
-mq_name(const char *const *names, size_t n, unsigned int mode)
+mlx5v_ethdev_mq_name(const char *const *names, size_t n, unsigned int mode)
 {
 	return mode < n && names[mode] != NULL ? names[mode] : "unknown";
 }
@@ -205,17 +205,20 @@ mlx5v_ethdev_configure(struct rte_eth_dev *eth_dev)
 	/* RSS is the only multi-queue mode: no DCB or VMDq (traffic classes, pools). */
 	if (data->dev_conf.rxmode.mq_mode != RTE_ETH_MQ_RX_NONE &&
 	    data->dev_conf.rxmode.mq_mode != RTE_ETH_MQ_RX_RSS) {
-		MLX5V_ETH_LOG(ERR, "port %u: Rx multi-queue mode %s (%d) not supported, "
-			      "none or RSS only", data->port_id,
-			      mq_name(mq_rx_names, RTE_DIM(mq_rx_names),
-				      data->dev_conf.rxmode.mq_mode),
+		MLX5V_ETH_LOG(ERR,
+			      "port %u: Rx multi-queue mode %s (%d) not supported, "
+			      "none or RSS only",
+			      data->port_id,
+			      mlx5v_ethdev_mq_name(mq_rx_names, RTE_DIM(mq_rx_names),
+						   data->dev_conf.rxmode.mq_mode),
 			      data->dev_conf.rxmode.mq_mode);
 		return -EINVAL;
 	}
 	if (data->dev_conf.txmode.mq_mode != RTE_ETH_MQ_TX_NONE) {
 		MLX5V_ETH_LOG(ERR, "port %u: Tx multi-queue mode %s (%d) not supported, none only",
-			      data->port_id, mq_name(mq_tx_names, RTE_DIM(mq_tx_names),
-						     data->dev_conf.txmode.mq_mode),
+			      data->port_id,
+			      mlx5v_ethdev_mq_name(mq_tx_names, RTE_DIM(mq_tx_names),
+						   data->dev_conf.txmode.mq_mode),
 			      data->dev_conf.txmode.mq_mode);
 		return -EINVAL;
 	}
@@ -226,13 +229,13 @@ mlx5v_ethdev_configure(struct rte_eth_dev *eth_dev)
 		return -EINVAL;
 	}
 	return mlx5v_flow_rss_hash_update(eth_dev, &data->dev_conf.rx_adv_conf.rss_conf) ?:
-	       reta_default(eth_dev);
+	       mlx5v_ethdev_reta_default(eth_dev);
 }
 
 static int
 mlx5v_ethdev_infos_get(struct rte_eth_dev *eth_dev, struct rte_eth_dev_info *info)
 {
-	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	const struct mlx5v_ethdev_priv *priv = mlx5v_ethdev_priv_of(eth_dev);
 	uint16_t ring_max = (uint16_t)MLX5V_ETH_RING_MAX(priv);
 
 	info->max_rx_queues = MLX5V_ETH_MAX_QUEUES;
@@ -293,12 +296,13 @@ mlx5v_ethdev_link_update(struct rte_eth_dev *eth_dev, int wait_to_complete)
 	uint32_t mbps = 0;
 
 	RTE_SET_USED(wait_to_complete);
-	dev = core_live(eth_dev, &ret);
+	dev = mlx5v_ethdev_core_live(eth_dev, &ret);
 	if (dev == NULL)
 		return rte_eth_linkstatus_set(eth_dev, &link);
 	ret = mlx5v_ethdev_cmd_paos_get(dev, &admin, &oper);
 	if (ret == 0 && oper)
-		ret = mlx5v_ethdev_cmd_ptys_speed(dev, priv_of(eth_dev)->caps.ptys_ext, &mbps);
+		ret = mlx5v_ethdev_cmd_ptys_speed(dev, mlx5v_ethdev_priv_of(eth_dev)->caps.ptys_ext,
+						  &mbps);
 	if (ret != 0) {
 		MLX5V_ETH_LOG(ERR, "port %u: link query failed: %s", eth_dev->data->port_id,
 			      strerror(-ret));
@@ -310,12 +314,12 @@ mlx5v_ethdev_link_update(struct rte_eth_dev *eth_dev, int wait_to_complete)
 }
 
 static int
-link_admin(struct rte_eth_dev *eth_dev, int up)
+mlx5v_ethdev_link_admin(struct rte_eth_dev *eth_dev, int up)
 {
 	struct mlx5v_dev *dev;
 	int ret;
 
-	dev = core_live(eth_dev, &ret);
+	dev = mlx5v_ethdev_core_live(eth_dev, &ret);
 	if (dev == NULL)
 		return ret;
 	ret = mlx5v_ethdev_cmd_paos_set(dev, up);
@@ -330,25 +334,25 @@ link_admin(struct rte_eth_dev *eth_dev, int up)
 static int
 mlx5v_ethdev_set_link_up(struct rte_eth_dev *eth_dev)
 {
-	return link_admin(eth_dev, 1);
+	return mlx5v_ethdev_link_admin(eth_dev, 1);
 }
 
 static int
 mlx5v_ethdev_set_link_down(struct rte_eth_dev *eth_dev)
 {
-	return link_admin(eth_dev, 0);
+	return mlx5v_ethdev_link_admin(eth_dev, 0);
 }
 
 /* ---------------------------------------------------------------- Rx filters */
 
 static int
-promisc_write(struct rte_eth_dev *eth_dev, int promisc, int allmulti)
+mlx5v_ethdev_promisc_write(struct rte_eth_dev *eth_dev, int promisc, int allmulti)
 {
-	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_ethdev_priv *priv = mlx5v_ethdev_priv_of(eth_dev);
 	struct mlx5v_dev *dev;
 	int ret;
 
-	dev = core_live(eth_dev, &ret);
+	dev = mlx5v_ethdev_core_live(eth_dev, &ret);
 	if (dev == NULL)
 		return ret;
 	ret = mlx5v_ethdev_cmd_vport_promisc(dev, promisc, allmulti);
@@ -362,25 +366,25 @@ promisc_write(struct rte_eth_dev *eth_dev, int promisc, int allmulti)
 static int
 mlx5v_ethdev_promiscuous_enable(struct rte_eth_dev *eth_dev)
 {
-	return promisc_write(eth_dev, 1, priv_of(eth_dev)->allmulti);
+	return mlx5v_ethdev_promisc_write(eth_dev, 1, mlx5v_ethdev_priv_of(eth_dev)->allmulti);
 }
 
 static int
 mlx5v_ethdev_promiscuous_disable(struct rte_eth_dev *eth_dev)
 {
-	return promisc_write(eth_dev, 0, priv_of(eth_dev)->allmulti);
+	return mlx5v_ethdev_promisc_write(eth_dev, 0, mlx5v_ethdev_priv_of(eth_dev)->allmulti);
 }
 
 static int
 mlx5v_ethdev_allmulticast_enable(struct rte_eth_dev *eth_dev)
 {
-	return promisc_write(eth_dev, priv_of(eth_dev)->promisc, 1);
+	return mlx5v_ethdev_promisc_write(eth_dev, mlx5v_ethdev_priv_of(eth_dev)->promisc, 1);
 }
 
 static int
 mlx5v_ethdev_allmulticast_disable(struct rte_eth_dev *eth_dev)
 {
-	return promisc_write(eth_dev, priv_of(eth_dev)->promisc, 0);
+	return mlx5v_ethdev_promisc_write(eth_dev, mlx5v_ethdev_priv_of(eth_dev)->promisc, 0);
 }
 
 /* No slot of mac_addrs changes. */
@@ -391,8 +395,8 @@ mlx5v_ethdev_allmulticast_disable(struct rte_eth_dev *eth_dev)
  * updates mac_addrs itself after the callback succeeds. @return it, or NULL if empty.
  */
 static const struct rte_ether_addr *
-mac_slot(const struct rte_eth_dev *eth_dev, unsigned int i, uint32_t index,
-	 const struct rte_ether_addr *addr)
+mlx5v_ethdev_mac_slot(const struct rte_eth_dev *eth_dev, unsigned int i, uint32_t index,
+		      const struct rte_ether_addr *addr)
 {
 	const struct rte_ether_addr *a = i == index ? addr : &eth_dev->data->mac_addrs[i];
 
@@ -408,9 +412,10 @@ mac_slot(const struct rte_eth_dev *eth_dev, unsigned int i, uint32_t index,
  * step 2).
  */
 static int
-vport_lists_write(struct rte_eth_dev *eth_dev, uint32_t index, const struct rte_ether_addr *addr)
+mlx5v_ethdev_vport_lists_write(struct rte_eth_dev *eth_dev, uint32_t index,
+			       const struct rte_ether_addr *addr)
 {
-	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	const struct mlx5v_ethdev_priv *priv = mlx5v_ethdev_priv_of(eth_dev);
 	struct rte_ether_addr uc[MLX5V_ETH_MAX_MAC], mc[MLX5V_ETH_MAX_MAC];
 	const struct rte_ether_addr *a;
 	unsigned int i, nuc = 0, nmc = 0;
@@ -419,14 +424,14 @@ vport_lists_write(struct rte_eth_dev *eth_dev, uint32_t index, const struct rte_
 	struct mlx5v_dev *dev;
 	int ret;
 
-	dev = core_live(eth_dev, &ret);
+	dev = mlx5v_ethdev_core_live(eth_dev, &ret);
 	if (dev == NULL)
 		return ret;
 	if (index != NO_SLOT && index >= MLX5V_ETH_MAX_MAC)
 		return -EINVAL;
 	memset(&mc[nmc++], 0xff, sizeof(mc[0]));
 	for (i = 0; i < MLX5V_ETH_MAX_MAC; i++) {
-		a = mac_slot(eth_dev, i, index, addr);
+		a = mlx5v_ethdev_mac_slot(eth_dev, i, index, addr);
 		if (a == NULL)
 			continue;
 		if (!rte_is_multicast_ether_addr(a))
@@ -452,7 +457,8 @@ nospc:
 
 /* After ethdev updated mac_addrs: the flow entries follow. */
 static int
-mac_flows_sync(struct rte_eth_dev *eth_dev, uint32_t index, const struct rte_ether_addr *addr)
+mlx5v_ethdev_mac_flows_sync(struct rte_eth_dev *eth_dev, uint32_t index,
+			    const struct rte_ether_addr *addr)
 {
 	struct rte_ether_addr old = eth_dev->data->mac_addrs[index];
 	int ret;
@@ -470,7 +476,8 @@ mac_flows_sync(struct rte_eth_dev *eth_dev, uint32_t index, const struct rte_eth
 static int
 mlx5v_ethdev_mac_addr_set(struct rte_eth_dev *eth_dev, struct rte_ether_addr *addr)
 {
-	return vport_lists_write(eth_dev, 0, addr) ?: mac_flows_sync(eth_dev, 0, addr);
+	return mlx5v_ethdev_vport_lists_write(eth_dev, 0, addr)
+			       ?: mlx5v_ethdev_mac_flows_sync(eth_dev, 0, addr);
 }
 
 static int
@@ -482,13 +489,15 @@ mlx5v_ethdev_mac_addr_add(struct rte_eth_dev *eth_dev, struct rte_ether_addr *ad
 			      eth_dev->data->port_id);
 		return -ENOTSUP;
 	}
-	return vport_lists_write(eth_dev, index, addr) ?: mac_flows_sync(eth_dev, index, addr);
+	return mlx5v_ethdev_vport_lists_write(eth_dev, index, addr)
+			       ?: mlx5v_ethdev_mac_flows_sync(eth_dev, index, addr);
 }
 
 static void
 mlx5v_ethdev_mac_addr_remove(struct rte_eth_dev *eth_dev, uint32_t index)
 {
-	int ret = vport_lists_write(eth_dev, index, NULL) ?: mac_flows_sync(eth_dev, index, NULL);
+	int ret = mlx5v_ethdev_vport_lists_write(eth_dev, index, NULL)
+				  ?: mlx5v_ethdev_mac_flows_sync(eth_dev, index, NULL);
 
 	if (ret != 0)
 		MLX5V_ETH_LOG(ERR, "port %u: removing MAC %u failed: %s", eth_dev->data->port_id,
@@ -503,7 +512,7 @@ static int
 mlx5v_ethdev_set_mc_addr_list(struct rte_eth_dev *eth_dev, struct rte_ether_addr *list,
 			      uint32_t n)
 {
-	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_ethdev_priv *priv = mlx5v_ethdev_priv_of(eth_dev);
 	struct rte_ether_addr old[MLX5V_ETH_MAX_MC];
 	uint32_t i, old_n = priv->nb_mc;
 	int ret;
@@ -523,7 +532,7 @@ mlx5v_ethdev_set_mc_addr_list(struct rte_eth_dev *eth_dev, struct rte_ether_addr
 	if (n > 0)
 		memcpy(priv->mc, list, n * sizeof(*list));
 	priv->nb_mc = n;
-	ret = vport_lists_write(eth_dev, NO_SLOT, NULL);
+	ret = mlx5v_ethdev_vport_lists_write(eth_dev, NO_SLOT, NULL);
 	if (ret == 0)
 		ret = mlx5v_flow_sync(eth_dev);
 	if (ret == 0)
@@ -531,7 +540,8 @@ mlx5v_ethdev_set_mc_addr_list(struct rte_eth_dev *eth_dev, struct rte_ether_addr
 	memcpy(priv->mc, old, sizeof(old));
 	priv->nb_mc = old_n;
 	/* Best effort back to the list that worked; the first error is the answer. */
-	if (vport_lists_write(eth_dev, NO_SLOT, NULL) != 0 || mlx5v_flow_sync(eth_dev) != 0)
+	if (mlx5v_ethdev_vport_lists_write(eth_dev, NO_SLOT, NULL) != 0 ||
+	    mlx5v_flow_sync(eth_dev) != 0)
 		MLX5V_ETH_LOG(ERR, "port %u: multicast filter not restored",
 			      eth_dev->data->port_id);
 	return ret;
@@ -540,7 +550,7 @@ mlx5v_ethdev_set_mc_addr_list(struct rte_eth_dev *eth_dev, struct rte_ether_addr
 static int
 mlx5v_ethdev_mtu_set(struct rte_eth_dev *eth_dev, uint16_t mtu)
 {
-	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	const struct mlx5v_ethdev_priv *priv = mlx5v_ethdev_priv_of(eth_dev);
 	uint32_t hw_mtu = (uint32_t)mtu + MLX5V_ETH_HW_MTU_OVERHEAD;
 	struct mlx5v_dev *dev;
 	int ret;
@@ -551,7 +561,7 @@ mlx5v_ethdev_mtu_set(struct rte_eth_dev *eth_dev, uint16_t mtu)
 			      priv->caps.max_hw_mtu - MLX5V_ETH_HW_MTU_OVERHEAD);
 		return -EINVAL;
 	}
-	dev = core_live(eth_dev, &ret);
+	dev = mlx5v_ethdev_core_live(eth_dev, &ret);
 	if (dev == NULL)
 		return ret;
 	/* The port (PMTU) bounds what the wire carries, the vport MTU what the function gets. */
@@ -564,7 +574,7 @@ mlx5v_ethdev_mtu_set(struct rte_eth_dev *eth_dev, uint16_t mtu)
 static int
 mlx5v_ethdev_fw_version_get(struct rte_eth_dev *eth_dev, char *fw_version, size_t fw_size)
 {
-	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	const struct mlx5v_ethdev_priv *priv = mlx5v_ethdev_priv_of(eth_dev);
 	int n;
 
 	/* The init segment's fw_rev: minor in the high half, major in the low half. */
@@ -578,10 +588,10 @@ mlx5v_ethdev_fw_version_get(struct rte_eth_dev *eth_dev, char *fw_version, size_
 /* ---------------------------------------------------------------- lifecycle */
 
 /* Reverse of mlx5v_ethdev_start(): every object number 0 is one that was not made. */
-static void objs_destroy_port(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev);
+static void mlx5v_ethdev_objs_destroy_port(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev);
 
 static void
-objs_destroy(struct rte_eth_dev *eth_dev)
+mlx5v_ethdev_objs_destroy(struct rte_eth_dev *eth_dev)
 {
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
 	uint16_t port = eth_dev->data->port_id;
@@ -604,15 +614,15 @@ objs_destroy(struct rte_eth_dev *eth_dev)
 		rte_pmd_mlx5v_devx_free_uar(mlx5v_ethdev_uars[port]);
 	mlx5v_ethdev_uars[port] = NULL;
 	if (dev != NULL)
-		objs_destroy_port(eth_dev, dev);
+		mlx5v_ethdev_objs_destroy_port(eth_dev, dev);
 	mlx5v_recovery_stale_end(stale);
 }
 
 /* The port-wide objects of start, in reverse. */
 static void
-objs_destroy_port(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
+mlx5v_ethdev_objs_destroy_port(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
 {
-	struct mlx5v_ethdev_objs *o = &priv_of(eth_dev)->obj;
+	struct mlx5v_ethdev_objs *o = &mlx5v_ethdev_priv_of(eth_dev)->obj;
 
 	if (o->qcnt != 0) {
 		mlx5v_stats_save(eth_dev);
@@ -637,14 +647,14 @@ objs_destroy_port(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
 static int
 mlx5v_ethdev_start(struct rte_eth_dev *eth_dev)
 {
-	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_ethdev_priv *priv = mlx5v_ethdev_priv_of(eth_dev);
 	struct mlx5v_ethdev_objs *o = &priv->obj;
 	uint16_t port = eth_dev->data->port_id;
 	struct mlx5v_dev *dev;
 	unsigned int i;
 	int ret;
 
-	dev = core_live(eth_dev, &ret);
+	dev = mlx5v_ethdev_core_live(eth_dev, &ret);
 	if (dev == NULL)
 		return ret;
 	for (i = 0; i < eth_dev->data->nb_rx_queues; i++)
@@ -697,7 +707,7 @@ no_queue:
 	return -EINVAL;
 error:
 	MLX5V_ETH_LOG(ERR, "port %u: start failed: %s", port, strerror(-ret));
-	objs_destroy(eth_dev);
+	mlx5v_ethdev_objs_destroy(eth_dev);
 	return ret;
 }
 
@@ -712,7 +722,7 @@ mlx5v_ethdev_stop(struct rte_eth_dev *eth_dev)
 	 * those of the secondaries are swapped now, before their queues go.
 	 */
 	mlx5v_mp_stop_rxtx(eth_dev);
-	objs_destroy(eth_dev);
+	mlx5v_ethdev_objs_destroy(eth_dev);
 	for (i = 0; i < eth_dev->data->nb_rx_queues; i++)
 		eth_dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
 	for (i = 0; i < eth_dev->data->nb_tx_queues; i++)
@@ -721,7 +731,7 @@ mlx5v_ethdev_stop(struct rte_eth_dev *eth_dev)
 }
 
 static void
-queues_release(struct rte_eth_dev *eth_dev)
+mlx5v_ethdev_queues_release(struct rte_eth_dev *eth_dev)
 {
 	unsigned int i;
 
@@ -760,14 +770,14 @@ mlx5v_ethdev_tx_queue_release(struct rte_eth_dev *eth_dev, uint16_t idx)
 
 /* Put the vport back as probe found it: no promiscuity, the permanent address only. */
 static int
-vport_defaults(struct rte_eth_dev *eth_dev)
+mlx5v_ethdev_vport_defaults(struct rte_eth_dev *eth_dev)
 {
-	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_ethdev_priv *priv = mlx5v_ethdev_priv_of(eth_dev);
 	struct mlx5v_ethdev_vport v;
 	struct mlx5v_dev *dev;
 	int ret;
 
-	dev = core_live(eth_dev, &ret);
+	dev = mlx5v_ethdev_core_live(eth_dev, &ret);
 	if (dev == NULL)
 		return ret;
 	ret = mlx5v_ethdev_cmd_vport_query(dev, &v);
@@ -801,9 +811,9 @@ mlx5v_ethdev_close(struct rte_eth_dev *eth_dev)
 		mlx5v_ethdev_stop(eth_dev);
 	mlx5v_recovery_close(eth_dev);
 	mlx5v_intr_cleanup(eth_dev);
-	queues_release(eth_dev);
+	mlx5v_ethdev_queues_release(eth_dev);
 	/* Best effort: a dead device cannot be reset, and close must still complete. */
-	if (vport_defaults(eth_dev) != 0)
+	if (mlx5v_ethdev_vport_defaults(eth_dev) != 0)
 		MLX5V_ETH_LOG(NOTICE, "port %u: vport left as it was", port);
 	if (port < RTE_MAX_ETHPORTS)
 		mlx5v_ethdev_cores[port] = NULL;
@@ -824,7 +834,7 @@ mlx5v_ethdev_vlan_offload_set(struct rte_eth_dev *eth_dev, int mask)
 
 	if (!(mask & RTE_ETH_VLAN_STRIP_MASK))
 		return 0;
-	if (!priv_of(eth_dev)->caps.vlan_cap)
+	if (!mlx5v_ethdev_priv_of(eth_dev)->caps.vlan_cap)
 		return -ENOTSUP;
 	for (i = 0; i < eth_dev->data->nb_rx_queues; i++) {
 		if (eth_dev->data->rx_queues[i] == NULL)
@@ -842,7 +852,7 @@ mlx5v_ethdev_vlan_strip_queue_set(struct rte_eth_dev *eth_dev, uint16_t idx, int
 {
 	struct mlx5v_rxq *rxq = eth_dev->data->rx_queues[idx];
 
-	if (rxq != NULL && priv_of(eth_dev)->caps.vlan_cap)
+	if (rxq != NULL && mlx5v_ethdev_priv_of(eth_dev)->caps.vlan_cap)
 		mlx5v_rxq_vlan_strip_set(eth_dev, rxq, on);
 }
 
@@ -856,7 +866,7 @@ mlx5v_ethdev_reset(struct rte_eth_dev *eth_dev)
 	/* After a recovery, the port moves to the device's new life first. */
 	ret = mlx5v_recovery_port_reset(eth_dev);
 	if (ret == 0)
-		ret = vport_defaults(eth_dev);
+		ret = mlx5v_ethdev_vport_defaults(eth_dev);
 	if (ret != 0) {
 		MLX5V_ETH_LOG(ERR, "port %u: reset failed: %s", eth_dev->data->port_id,
 			      strerror(-ret));
@@ -1040,7 +1050,7 @@ mlx5v_ethdev_probe(struct mlxv_class_dev *cd, struct rte_device *edev, const cha
 	mlx5v_ethdev_proc(eth_dev->data->port_id)->hw = mlx5v_dev_hw(dev);
 	mlx5v_ethdev_cores[eth_dev->data->port_id] = dev;
 	/* The permanent address and broadcast in the lists: the vport and mac_addrs agree. */
-	ret = vport_lists_write(eth_dev, 0, &v.perm_mac);
+	ret = mlx5v_ethdev_vport_lists_write(eth_dev, 0, &v.perm_mac);
 	if (ret != 0)
 		goto err_core;
 	ret = mlx5v_intr_init(eth_dev);
@@ -1089,7 +1099,7 @@ mlx5v_ethdev_event(struct mlxv_class_dev *cd, const void *arg)
 		return;
 	switch (ev->type) {
 	case MLX5V_DEV_EVENT_DEAD:
-		priv_of(eth_dev)->dead = 1;
+		mlx5v_ethdev_priv_of(eth_dev)->dead = 1;
 		/* recovery=reset: RMV now, RESET once the device is back. */
 		if (mlx5v_recovery_dead(eth_dev))
 			break;

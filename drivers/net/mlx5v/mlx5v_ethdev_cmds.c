@@ -36,14 +36,14 @@
 #define REG_MAX_LEN PCAM_LEN
 
 static void
-mac_to_layout(uint8_t *l, const struct rte_ether_addr *mac)
+mlx5v_ethdev_mac_to_layout(uint8_t *l, const struct rte_ether_addr *mac)
 {
 	memset(l, 0, MAC_ENTRY);
 	memcpy(l + 2, mac->addr_bytes, RTE_ETHER_ADDR_LEN);
 }
 
 static void
-mac_from_layout(struct rte_ether_addr *mac, const uint8_t *l)
+mlx5v_ethdev_mac_from_layout(struct rte_ether_addr *mac, const uint8_t *l)
 {
 	memcpy(mac->addr_bytes, l + 2, RTE_ETHER_ADDR_LEN);
 }
@@ -57,7 +57,7 @@ static const uint16_t inline_mode_bytes[8] = { 0, 18, 58, 78, 78, 92, 132, MLX5V
 
 /* The Ethernet offload capability (type 1, current) and the reserved lkey. */
 static int
-caps_eth(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
+mlx5v_ethdev_caps_eth(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 {
 	uint8_t in[MLX5V_IFC_BYTES(query_hca_cap_in)];
 	uint8_t *out = calloc(1, MLX5V_IFC_BYTES(query_hca_cap_out));
@@ -95,8 +95,8 @@ caps_eth(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 	return ret;
 }
 
-static int access_reg(struct mlx5v_dev *dev, uint16_t id, int write, uint8_t *reg,
-		      size_t size);
+static int mlx5v_ethdev_access_reg(struct mlx5v_dev *dev, uint16_t id, int write, uint8_t *reg,
+				   size_t size);
 
 /*
  * The match fields rte_flow needs beyond the outer headers (prm/mlx5_eth §3.4): the ICMP
@@ -104,7 +104,7 @@ static int access_reg(struct mlx5v_dev *dev, uint16_t id, int write, uint8_t *re
  * flow table caps (type 7, current) for the VXLAN VNI and the inner headers.
  */
 static int
-caps_ft(struct mlx5v_dev *dev, const uint8_t *gen, struct mlx5v_ethdev_caps *caps)
+mlx5v_ethdev_caps_ft(struct mlx5v_dev *dev, const uint8_t *gen, struct mlx5v_ethdev_caps *caps)
 {
 	uint8_t in[MLX5V_IFC_BYTES(query_hca_cap_in)];
 	uint8_t *out = calloc(1, MLX5V_IFC_BYTES(query_hca_cap_out));
@@ -147,7 +147,7 @@ caps_ft(struct mlx5v_dev *dev, const uint8_t *gen, struct mlx5v_ethdev_caps *cap
  * ptys_extended_ethernet, readable when the general cap pcam_reg is set).
  */
 static int
-pcam_query(struct mlx5v_dev *dev, const uint8_t *cap, struct mlx5v_ethdev_caps *caps)
+mlx5v_ethdev_pcam_query(struct mlx5v_dev *dev, const uint8_t *cap, struct mlx5v_ethdev_caps *caps)
 {
 	uint8_t reg[PCAM_LEN];
 	int ret;
@@ -157,7 +157,7 @@ pcam_query(struct mlx5v_dev *dev, const uint8_t *cap, struct mlx5v_ethdev_caps *
 		return 0;
 	/* feature_group 0 and access_reg_group 0: the enhanced features of the port. */
 	memset(reg, 0, sizeof(reg));
-	ret = access_reg(dev, MLX5V_REG_PCAM, 0, reg, sizeof(reg));
+	ret = mlx5v_ethdev_access_reg(dev, MLX5V_REG_PCAM, 0, reg, sizeof(reg));
 	if (ret != 0)
 		return ret;
 	caps->ptys_ext = MLX5V_GET(pcam_reg, reg, ptys_extended_ethernet);
@@ -206,9 +206,9 @@ mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 	}
 	ret = mlx5v_ethdev_cmd_pmtu_get(dev, &caps->max_hw_mtu, &oper);
 	if (ret == 0 && MLX5V_GET(cmd_hca_cap_eth, cap, eth_net_offloads))
-		ret = caps_eth(dev, caps);
+		ret = mlx5v_ethdev_caps_eth(dev, caps);
 	if (ret == 0 && MLX5V_GET(cmd_hca_cap_eth, cap, nic_flow_table))
-		ret = caps_ft(dev, cap, caps);
+		ret = mlx5v_ethdev_caps_ft(dev, cap, caps);
 	if (ret != 0)
 		return ret;
 	/*
@@ -238,11 +238,11 @@ mlx5v_ethdev_cmd_caps(struct mlx5v_dev *dev, struct mlx5v_ethdev_caps *caps)
 	 * elsewhere software puts the tag into the inlined header.
 	 */
 	caps->hw_vlan_insert = caps->wqe_vlan_insert && caps->wqe_inline_mode == 2;
-	return pcam_query(dev, cap, caps);
+	return mlx5v_ethdev_pcam_query(dev, cap, caps);
 }
 
 static int
-vport_query(struct mlx5v_dev *dev, uint8_t *out, size_t outlen)
+mlx5v_ethdev_vport_query(struct mlx5v_dev *dev, uint8_t *out, size_t outlen)
 {
 	uint8_t in[MLX5V_IFC_BYTES(query_nic_vport_context_in)];
 
@@ -262,11 +262,11 @@ mlx5v_ethdev_cmd_vport_query(struct mlx5v_dev *dev, struct mlx5v_ethdev_vport *v
 	uint8_t *ctx = MLX5V_IFC_ADDR_OF(query_nic_vport_context_out, out, ctx);
 	int ret;
 
-	ret = vport_query(dev, out, MLX5V_IFC_BYTES(query_nic_vport_context_out));
+	ret = mlx5v_ethdev_vport_query(dev, out, MLX5V_IFC_BYTES(query_nic_vport_context_out));
 	if (ret != 0)
 		return ret;
-	mac_from_layout(&v->perm_mac, MLX5V_IFC_ADDR_OF(nic_vport_context, ctx,
-							 permanent_address));
+	mlx5v_ethdev_mac_from_layout(&v->perm_mac,
+				     MLX5V_IFC_ADDR_OF(nic_vport_context, ctx, permanent_address));
 	v->hw_mtu = MLX5V_GET(nic_vport_context, ctx, mtu);
 	v->promisc_all = MLX5V_GET(nic_vport_context, ctx, promisc_all);
 	v->promisc_mc = MLX5V_GET(nic_vport_context, ctx, promisc_mc);
@@ -285,18 +285,19 @@ mlx5v_ethdev_cmd_vport_uc_get(struct mlx5v_dev *dev, unsigned int i,
 
 	if (i >= MLX5V_ETH_MAX_MAC)
 		return -EINVAL;
-	ret = vport_query(dev, out, sizeof(out));
+	ret = mlx5v_ethdev_vport_query(dev, out, sizeof(out));
 	if (ret != 0)
 		return ret;
 	if (i >= MLX5V_GET(nic_vport_context, ctx, allowed_list_size))
 		return -ENOENT;
-	mac_from_layout(mac, out + MLX5V_IFC_BYTES(query_nic_vport_context_out) + i * MAC_ENTRY);
+	mlx5v_ethdev_mac_from_layout(mac, out + MLX5V_IFC_BYTES(query_nic_vport_context_out) +
+				     i * MAC_ENTRY);
 	return 0;
 }
 
 /* Start a MODIFY_NIC_VPORT_CONTEXT input in `in`; @return the context. */
 static uint8_t *
-vport_modify_init(uint8_t *in, size_t inlen)
+mlx5v_ethdev_vport_modify_init(uint8_t *in, size_t inlen)
 {
 	memset(in, 0, inlen);
 	MLX5V_SET(modify_nic_vport_context_in, in, opcode, MLX5V_CMD_OP_MODIFY_NIC_VPORT_CONTEXT);
@@ -304,7 +305,7 @@ vport_modify_init(uint8_t *in, size_t inlen)
 }
 
 static int
-vport_modify(struct mlx5v_dev *dev, const uint8_t *in, size_t inlen)
+mlx5v_ethdev_vport_modify(struct mlx5v_dev *dev, const uint8_t *in, size_t inlen)
 {
 	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
 
@@ -315,23 +316,23 @@ int
 mlx5v_ethdev_cmd_vport_promisc(struct mlx5v_dev *dev, int all, int mc)
 {
 	uint8_t in[MLX5V_IFC_BYTES(modify_nic_vport_context_in)];
-	uint8_t *ctx = vport_modify_init(in, sizeof(in));
+	uint8_t *ctx = mlx5v_ethdev_vport_modify_init(in, sizeof(in));
 
 	MLX5V_SET(modify_nic_vport_context_in, in, field_select_promisc, 1);
 	MLX5V_SET(nic_vport_context, ctx, promisc_all, !!all);
 	MLX5V_SET(nic_vport_context, ctx, promisc_mc, !!mc);
-	return vport_modify(dev, in, sizeof(in));
+	return mlx5v_ethdev_vport_modify(dev, in, sizeof(in));
 }
 
 int
 mlx5v_ethdev_cmd_vport_mtu(struct mlx5v_dev *dev, uint16_t hw_mtu)
 {
 	uint8_t in[MLX5V_IFC_BYTES(modify_nic_vport_context_in)];
-	uint8_t *ctx = vport_modify_init(in, sizeof(in));
+	uint8_t *ctx = mlx5v_ethdev_vport_modify_init(in, sizeof(in));
 
 	MLX5V_SET(modify_nic_vport_context_in, in, field_select_mtu, 1);
 	MLX5V_SET(nic_vport_context, ctx, mtu, hw_mtu);
-	return vport_modify(dev, in, sizeof(in));
+	return mlx5v_ethdev_vport_modify(dev, in, sizeof(in));
 }
 
 int
@@ -345,20 +346,20 @@ mlx5v_ethdev_cmd_vport_list(struct mlx5v_dev *dev, int mc, const struct rte_ethe
 
 	if (n > MLX5V_ETH_MAX_MAC)
 		return -EINVAL;
-	ctx = vport_modify_init(in, inlen);
+	ctx = mlx5v_ethdev_vport_modify_init(in, inlen);
 	MLX5V_SET(modify_nic_vport_context_in, in, field_select_addresses_list, 1);
 	MLX5V_SET(nic_vport_context, ctx, allowed_list_type,
 	    mc ? MLX5V_VPORT_LIST_MC : MLX5V_VPORT_LIST_UC);
 	MLX5V_SET(nic_vport_context, ctx, allowed_list_size, n);
 	for (i = 0; i < n; i++)
-		mac_to_layout(in + MLX5V_IFC_BYTES(modify_nic_vport_context_in) + i * MAC_ENTRY,
-			      &mac[i]);
-	return vport_modify(dev, in, inlen);
+		mlx5v_ethdev_mac_to_layout(in + MLX5V_IFC_BYTES(modify_nic_vport_context_in) +
+					   i * MAC_ENTRY, &mac[i]);
+	return mlx5v_ethdev_vport_modify(dev, in, inlen);
 }
 
 /* ACCESS_REG of one port register; the answer replaces reg. @return 0 or -errno. */
 static int
-access_reg(struct mlx5v_dev *dev, uint16_t id, int write, uint8_t *reg, size_t size)
+mlx5v_ethdev_access_reg(struct mlx5v_dev *dev, uint16_t id, int write, uint8_t *reg, size_t size)
 {
 	uint8_t in[MLX5V_IFC_BYTES(access_reg_in) + REG_MAX_LEN];
 	uint8_t out[MLX5V_IFC_BYTES(access_reg_in) + REG_MAX_LEN];
@@ -387,7 +388,7 @@ mlx5v_ethdev_cmd_paos_get(struct mlx5v_dev *dev, int *admin_up, int *oper_up)
 
 	memset(reg, 0, sizeof(reg));
 	MLX5V_SET(paos_reg, reg, local_port, LOCAL_PORT);
-	ret = access_reg(dev, MLX5V_REG_PAOS, 0, reg, sizeof(reg));
+	ret = mlx5v_ethdev_access_reg(dev, MLX5V_REG_PAOS, 0, reg, sizeof(reg));
 	if (ret != 0)
 		return ret;
 	*admin_up = MLX5V_GET(paos_reg, reg, admin_status) == MLX5V_PAOS_UP;
@@ -405,7 +406,7 @@ mlx5v_ethdev_cmd_paos_set(struct mlx5v_dev *dev, int up)
 	MLX5V_SET(paos_reg, reg, admin_status, up ? MLX5V_PAOS_UP : MLX5V_PAOS_DOWN);
 	/* ase: the admin status field is written only with this bit set (prm/mlx5_eth §11.1). */
 	MLX5V_SET(paos_reg, reg, ase, 1);
-	return access_reg(dev, MLX5V_REG_PAOS, 1, reg, sizeof(reg));
+	return mlx5v_ethdev_access_reg(dev, MLX5V_REG_PAOS, 1, reg, sizeof(reg));
 }
 
 /*
@@ -480,7 +481,7 @@ mlx5v_ethdev_cmd_ptys_speed(struct mlx5v_dev *dev, int ext, uint32_t *mbps)
 	memset(reg, 0, sizeof(reg));
 	MLX5V_SET(ptys_reg, reg, local_port, LOCAL_PORT);
 	MLX5V_SET(ptys_reg, reg, proto_mask, MLX5V_PTYS_PROTO_ETH);
-	ret = access_reg(dev, MLX5V_REG_PTYS, 0, reg, sizeof(reg));
+	ret = mlx5v_ethdev_access_reg(dev, MLX5V_REG_PTYS, 0, reg, sizeof(reg));
 	if (ret != 0)
 		return ret;
 	/*
@@ -504,7 +505,7 @@ mlx5v_ethdev_cmd_pmtu_get(struct mlx5v_dev *dev, uint16_t *max_mtu, uint16_t *op
 
 	memset(reg, 0, sizeof(reg));
 	MLX5V_SET(pmtu_reg, reg, local_port, LOCAL_PORT);
-	ret = access_reg(dev, MLX5V_REG_PMTU, 0, reg, sizeof(reg));
+	ret = mlx5v_ethdev_access_reg(dev, MLX5V_REG_PMTU, 0, reg, sizeof(reg));
 	if (ret != 0)
 		return ret;
 	*max_mtu = MLX5V_GET(pmtu_reg, reg, max_mtu);
@@ -520,14 +521,14 @@ mlx5v_ethdev_cmd_pmtu_set(struct mlx5v_dev *dev, uint16_t hw_mtu)
 	memset(reg, 0, sizeof(reg));
 	MLX5V_SET(pmtu_reg, reg, local_port, LOCAL_PORT);
 	MLX5V_SET(pmtu_reg, reg, admin_mtu, hw_mtu);
-	return access_reg(dev, MLX5V_REG_PMTU, 1, reg, sizeof(reg));
+	return mlx5v_ethdev_access_reg(dev, MLX5V_REG_PMTU, 1, reg, sizeof(reg));
 }
 
 /* ---------------------------------------------------------------- objects */
 
 /* Run a create or alloc in `in`; *id gets the object number. @return 0 or -errno. */
 static int
-obj_create(struct mlx5v_dev *dev, const uint8_t *in, size_t inlen, uint32_t *id)
+mlx5v_ethdev_obj_create(struct mlx5v_dev *dev, const uint8_t *in, size_t inlen, uint32_t *id)
 {
 	uint8_t out[MLX5V_IFC_BYTES(eth_obj_out)];
 	int ret;
@@ -542,11 +543,11 @@ int
 mlx5v_ethdev_cmd_create_obj(struct mlx5v_dev *dev, const uint8_t *in, size_t inlen,
 			    uint32_t *id)
 {
-	return obj_create(dev, in, inlen, id);
+	return mlx5v_ethdev_obj_create(dev, in, inlen, id);
 }
 
 static uint8_t *
-in_init(uint8_t *in, size_t inlen, uint16_t opcode)
+mlx5v_ethdev_in_init(uint8_t *in, size_t inlen, uint16_t opcode)
 {
 	memset(in, 0, inlen);
 	MLX5V_SET(eth_cmd_in, in, opcode, opcode);
@@ -562,13 +563,13 @@ mlx5v_ethdev_cmd_alloc(struct mlx5v_dev *dev, enum mlx5v_ethdev_obj kind, uint32
 
 	switch (kind) {
 	case MLX5V_ETHDEV_OBJ_PD:
-		in_init(in, sizeof(in), MLX5V_CMD_OP_ALLOC_PD);
-		return obj_create(dev, in, sizeof(in), id);
+		mlx5v_ethdev_in_init(in, sizeof(in), MLX5V_CMD_OP_ALLOC_PD);
+		return mlx5v_ethdev_obj_create(dev, in, sizeof(in), id);
 	case MLX5V_ETHDEV_OBJ_TD:
-		in_init(in, sizeof(in), MLX5V_CMD_OP_ALLOC_TRANSPORT_DOMAIN);
-		return obj_create(dev, in, sizeof(in), id);
+		mlx5v_ethdev_in_init(in, sizeof(in), MLX5V_CMD_OP_ALLOC_TRANSPORT_DOMAIN);
+		return mlx5v_ethdev_obj_create(dev, in, sizeof(in), id);
 	case MLX5V_ETHDEV_OBJ_QCNT:
-		in_init(in, sizeof(in), MLX5V_CMD_OP_ALLOC_Q_COUNTER);
+		mlx5v_ethdev_in_init(in, sizeof(in), MLX5V_CMD_OP_ALLOC_Q_COUNTER);
 		ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 		if (ret == 0)
 			*id = MLX5V_GET(alloc_q_counter_out, out, counter_set_id);
@@ -595,14 +596,14 @@ mlx5v_ethdev_cmd_destroy(struct mlx5v_dev *dev, enum mlx5v_ethdev_obj kind, uint
 
 	RTE_BUILD_BUG_ON(MLX5V_IFC_BYTES(dealloc_q_counter_in) < MLX5V_IFC_BYTES(eth_obj_in));
 	if (kind == MLX5V_ETHDEV_OBJ_QCNT) {
-		in_init(in, sizeof(in), MLX5V_CMD_OP_DEALLOC_Q_COUNTER);
+		mlx5v_ethdev_in_init(in, sizeof(in), MLX5V_CMD_OP_DEALLOC_Q_COUNTER);
 		MLX5V_SET(dealloc_q_counter_in, in, counter_set_id, id);
 		mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 		return;
 	}
 	if ((unsigned int)kind >= MLX5V_ETHDEV_OBJ_MAX || opcode[kind] == 0)
 		return;
-	in_init(in, MLX5V_IFC_BYTES(eth_obj_in), opcode[kind]);
+	mlx5v_ethdev_in_init(in, MLX5V_IFC_BYTES(eth_obj_in), opcode[kind]);
 	MLX5V_SET(eth_obj_in, in, obj_id, id);
 	/* A failure is logged by the command layer; teardown goes on (contributing/style §4). */
 	mlx5v_cmd_exec(dev, in, MLX5V_IFC_BYTES(eth_obj_in), out, sizeof(out));
@@ -615,7 +616,7 @@ mlx5v_ethdev_cmd_qcnt_query(struct mlx5v_dev *dev, uint32_t id, int clear, uint6
 	uint8_t out[MLX5V_IFC_BYTES(query_q_counter_out)];
 	int ret;
 
-	in_init(in, sizeof(in), MLX5V_CMD_OP_QUERY_Q_COUNTER);
+	mlx5v_ethdev_in_init(in, sizeof(in), MLX5V_CMD_OP_QUERY_Q_COUNTER);
 	MLX5V_SET(query_q_counter_in, in, clear, !!clear);
 	MLX5V_SET(query_q_counter_in, in, counter_set_id, id);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
@@ -629,9 +630,9 @@ mlx5v_ethdev_cmd_tis_create(struct mlx5v_dev *dev, uint32_t td, uint32_t *tisn)
 {
 	uint8_t in[MLX5V_IFC_BYTES(create_tis_in)];
 
-	in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_TIS);
+	mlx5v_ethdev_in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_TIS);
 	MLX5V_SET(create_tis_in, in, ctx.transport_domain, td);
-	return obj_create(dev, in, sizeof(in), tisn);
+	return mlx5v_ethdev_obj_create(dev, in, sizeof(in), tisn);
 }
 
 /*
@@ -639,7 +640,7 @@ mlx5v_ethdev_cmd_tis_create(struct mlx5v_dev *dev, uint32_t td, uint32_t *tisn)
  * need not be IOVA-contiguous (doc/guides/nics/running_on_hardware.rst, "IOVA modes").
  */
 static void
-wq_fill(uint8_t *wq, uint8_t *pas, const struct mlx5v_ethdev_wq_attr *a)
+mlx5v_ethdev_wq_fill(uint8_t *wq, uint8_t *pas, const struct mlx5v_ethdev_wq_attr *a)
 {
 	uint32_t i;
 
@@ -668,7 +669,7 @@ wq_fill(uint8_t *wq, uint8_t *pas, const struct mlx5v_ethdev_wq_attr *a)
  * queues).
  */
 static uint32_t
-wq_ts_format(struct mlx5v_dev *dev, int sq)
+mlx5v_ethdev_wq_ts_format(struct mlx5v_dev *dev, int sq)
 {
 	const uint8_t *cap = mlx5v_dev_hca_cap(dev);
 	uint32_t fmt;
@@ -681,7 +682,8 @@ wq_ts_format(struct mlx5v_dev *dev, int sq)
 }
 
 static int
-wq_create(struct mlx5v_dev *dev, int sq, const struct mlx5v_ethdev_wq_attr *a, uint32_t *qn)
+mlx5v_ethdev_wq_create(struct mlx5v_dev *dev, int sq, const struct mlx5v_ethdev_wq_attr *a,
+		       uint32_t *qn)
 {
 	size_t base = sq ? MLX5V_IFC_BYTES(create_sq_in) : MLX5V_IFC_BYTES(create_rq_in);
 	size_t inlen = base + 8 * (size_t)a->npages;
@@ -691,13 +693,13 @@ wq_create(struct mlx5v_dev *dev, int sq, const struct mlx5v_ethdev_wq_attr *a, u
 	if (in == NULL)
 		return -ENOMEM;
 	if (sq) {
-		in_init(in, inlen, MLX5V_CMD_OP_CREATE_SQ);
+		mlx5v_ethdev_in_init(in, inlen, MLX5V_CMD_OP_CREATE_SQ);
 		/*
 		 * Every data segment carries the reserved lkey: the queue must allow it
 		 * (rlky, prm/mlx5_eth §4.2; doc/guides/nics/mlx5v.rst "Memory").
 		 */
 		MLX5V_SET(create_sq_in, in, ctx.rlky, 1);
-		MLX5V_SET(create_sq_in, in, ctx.ts_format, wq_ts_format(dev, 1));
+		MLX5V_SET(create_sq_in, in, ctx.ts_format, mlx5v_ethdev_wq_ts_format(dev, 1));
 		/*
 		 * Errors flush what follows, so recovery can wait for every WQE
 		 * (prm/mlx5_eth §5.2).
@@ -708,18 +710,18 @@ wq_create(struct mlx5v_dev *dev, int sq, const struct mlx5v_ethdev_wq_attr *a, u
 		MLX5V_SET(create_sq_in, in, ctx.cqn, a->cqn);
 		MLX5V_SET(create_sq_in, in, ctx.tis_lst_sz, 1);
 		MLX5V_SET(create_sq_in, in, ctx.tis_num_0, a->tis_or_qcnt);
-		wq_fill(MLX5V_IFC_ADDR_OF(create_sq_in, in, ctx.wq), in + base, a);
+		mlx5v_ethdev_wq_fill(MLX5V_IFC_ADDR_OF(create_sq_in, in, ctx.wq), in + base, a);
 	} else {
-		in_init(in, inlen, MLX5V_CMD_OP_CREATE_RQ);
+		mlx5v_ethdev_in_init(in, inlen, MLX5V_CMD_OP_CREATE_RQ);
 		MLX5V_SET(create_rq_in, in, ctx.rlky, 1);   /* the reserved lkey, as the SQ */
-		MLX5V_SET(create_rq_in, in, ctx.ts_format, wq_ts_format(dev, 0));
+		MLX5V_SET(create_rq_in, in, ctx.ts_format, mlx5v_ethdev_wq_ts_format(dev, 0));
 		MLX5V_SET(create_rq_in, in, ctx.vsd, !!a->vsd);
 		MLX5V_SET(create_rq_in, in, ctx.flush_in_error_en, 1);
 		MLX5V_SET(create_rq_in, in, ctx.cqn, a->cqn);
 		MLX5V_SET(create_rq_in, in, ctx.counter_set_id, a->tis_or_qcnt);
-		wq_fill(MLX5V_IFC_ADDR_OF(create_rq_in, in, ctx.wq), in + base, a);
+		mlx5v_ethdev_wq_fill(MLX5V_IFC_ADDR_OF(create_rq_in, in, ctx.wq), in + base, a);
 	}
-	ret = obj_create(dev, in, inlen, qn);
+	ret = mlx5v_ethdev_obj_create(dev, in, inlen, qn);
 	free(in);
 	return ret;
 }
@@ -728,14 +730,14 @@ int
 mlx5v_ethdev_cmd_sq_create(struct mlx5v_dev *dev, const struct mlx5v_ethdev_wq_attr *a,
 			   uint32_t *sqn)
 {
-	return wq_create(dev, 1, a, sqn);
+	return mlx5v_ethdev_wq_create(dev, 1, a, sqn);
 }
 
 int
 mlx5v_ethdev_cmd_rq_create(struct mlx5v_dev *dev, const struct mlx5v_ethdev_wq_attr *a,
 			   uint32_t *rqn)
 {
-	return wq_create(dev, 0, a, rqn);
+	return mlx5v_ethdev_wq_create(dev, 0, a, rqn);
 }
 
 int
@@ -766,7 +768,7 @@ mlx5v_ethdev_cmd_rq_reset(struct mlx5v_dev *dev, uint32_t rqn)
 	 * prm/mlx5_eth §5.2: MODIFY names the current state; an RQ may be RDY or ERR after an error
 	 * CQE.
 	 */
-	in_init(in, sizeof(in), MLX5V_CMD_OP_QUERY_RQ);
+	mlx5v_ethdev_in_init(in, sizeof(in), MLX5V_CMD_OP_QUERY_RQ);
 	MLX5V_SET(eth_obj_in, in, obj_id, rqn);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 	if (ret != 0)
@@ -787,7 +789,7 @@ mlx5v_ethdev_cmd_rq_vsd(struct mlx5v_dev *dev, uint32_t rqn, int strip)
 	uint8_t in[MLX5V_IFC_BYTES(modify_rq_in)];
 	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
 
-	in_init(in, sizeof(in), MLX5V_CMD_OP_MODIFY_RQ);
+	mlx5v_ethdev_in_init(in, sizeof(in), MLX5V_CMD_OP_MODIFY_RQ);
 	MLX5V_SET(modify_rq_in, in, rqn, rqn);
 	MLX5V_SET(modify_rq_in, in, rq_state, MLX5V_ETHDEV_Q_RDY);
 	MLX5V_SET(modify_rq_in, in, ctx.state, MLX5V_ETHDEV_Q_RDY);
@@ -805,13 +807,13 @@ mlx5v_ethdev_cmd_q_modify(struct mlx5v_dev *dev, int sq, uint32_t qn, uint32_t c
 	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
 
 	if (sq) {
-		in_init(in, MLX5V_IFC_BYTES(modify_sq_in), MLX5V_CMD_OP_MODIFY_SQ);
+		mlx5v_ethdev_in_init(in, MLX5V_IFC_BYTES(modify_sq_in), MLX5V_CMD_OP_MODIFY_SQ);
 		MLX5V_SET(modify_sq_in, in, sqn, qn);
 		MLX5V_SET(modify_sq_in, in, sq_state, cur);
 		MLX5V_SET(modify_sq_in, in, ctx.state, next);
 		return mlx5v_cmd_exec(dev, in, MLX5V_IFC_BYTES(modify_sq_in), out, sizeof(out));
 	}
-	in_init(in, MLX5V_IFC_BYTES(modify_rq_in), MLX5V_CMD_OP_MODIFY_RQ);
+	mlx5v_ethdev_in_init(in, MLX5V_IFC_BYTES(modify_rq_in), MLX5V_CMD_OP_MODIFY_RQ);
 	MLX5V_SET(modify_rq_in, in, rqn, qn);
 	MLX5V_SET(modify_rq_in, in, rq_state, cur);
 	MLX5V_SET(modify_rq_in, in, ctx.state, next);
@@ -829,13 +831,13 @@ mlx5v_ethdev_cmd_rqt_create(struct mlx5v_dev *dev, const uint32_t *rqn, uint32_t
 
 	if (in == NULL)
 		return -ENOMEM;
-	in_init(in, inlen, MLX5V_CMD_OP_CREATE_RQT);
+	mlx5v_ethdev_in_init(in, inlen, MLX5V_CMD_OP_CREATE_RQT);
 	MLX5V_SET(create_rqt_in, in, ctx.rqt_max_size, n);
 	MLX5V_SET(create_rqt_in, in, ctx.rqt_actual_size, n);
 	for (i = 0; i < n; i++)
 		rte_pmd_mlx5v_prm_set(in + MLX5V_IFC_BYTES(create_rqt_in) + 4 * i, 0, 31, 0,
 				      rqn[i]);
-	ret = obj_create(dev, in, inlen, rqtn);
+	ret = mlx5v_ethdev_obj_create(dev, in, inlen, rqtn);
 	free(in);
 	return ret;
 }
@@ -852,7 +854,7 @@ mlx5v_ethdev_cmd_rqt_modify(struct mlx5v_dev *dev, uint32_t rqtn, const uint32_t
 
 	if (in == NULL)
 		return -ENOMEM;
-	in_init(in, inlen, MLX5V_CMD_OP_MODIFY_RQT);
+	mlx5v_ethdev_in_init(in, inlen, MLX5V_CMD_OP_MODIFY_RQT);
 	MLX5V_SET(modify_rqt_in, in, rqtn, rqtn);
 	MLX5V_SET(modify_rqt_in, in, bitmask, 1);  /* the RQ list (prm/mlx5_eth §4.8) */
 	MLX5V_SET(modify_rqt_in, in, ctx.rqt_actual_size, n);
@@ -871,7 +873,7 @@ mlx5v_ethdev_cmd_tir_create(struct mlx5v_dev *dev, const struct mlx5v_ethdev_tir
 	uint8_t in[MLX5V_IFC_BYTES(create_tir_in)];
 	uint32_t fields = 0;
 
-	in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_TIR);
+	mlx5v_ethdev_in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_TIR);
 	MLX5V_SET(create_tir_in, in, ctx.disp_type, MLX5V_TIRC_DISP_INDIRECT);
 	MLX5V_SET(create_tir_in, in, ctx.indirect_table, a->rqtn);
 	MLX5V_SET(create_tir_in, in, ctx.rx_hash_fn, MLX5V_TIRC_HASH_TOEPLITZ);
@@ -885,19 +887,19 @@ mlx5v_ethdev_cmd_tir_create(struct mlx5v_dev *dev, const struct mlx5v_ethdev_tir
 	MLX5V_SET(create_tir_in, in, ctx.hash_outer_selected_fields, fields);
 	memcpy(MLX5V_IFC_ADDR_OF(create_tir_in, in, ctx.rx_hash_toeplitz_key), a->key,
 	       MLX5V_ETH_RSS_KEY_LEN);
-	return obj_create(dev, in, sizeof(in), tirn);
+	return mlx5v_ethdev_obj_create(dev, in, sizeof(in), tirn);
 }
 
 /* ---------------------------------------------------------------- steering */
 
 static int
-ft_obj_cmd(struct mlx5v_dev *dev, uint16_t opcode, uint16_t op_mod, uint32_t ft,
-	   uint32_t group, uint32_t index)
+mlx5v_ethdev_ft_obj_cmd(struct mlx5v_dev *dev, uint16_t opcode, uint16_t op_mod, uint32_t ft,
+			uint32_t group, uint32_t index)
 {
 	uint8_t in[MLX5V_IFC_BYTES(flow_table_obj_in)];
 	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
 
-	in_init(in, sizeof(in), opcode);
+	mlx5v_ethdev_in_init(in, sizeof(in), opcode);
 	MLX5V_SET(flow_table_obj_in, in, op_mod, op_mod);
 	MLX5V_SET(flow_table_obj_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
 	MLX5V_SET(flow_table_obj_in, in, table_id, ft);
@@ -912,29 +914,30 @@ mlx5v_ethdev_cmd_ft_create(struct mlx5v_dev *dev, uint32_t level, uint32_t log_s
 {
 	uint8_t in[MLX5V_IFC_BYTES(create_flow_table_in)];
 
-	in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_FLOW_TABLE);
+	mlx5v_ethdev_in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_FLOW_TABLE);
 	MLX5V_SET(create_flow_table_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
 	MLX5V_SET(create_flow_table_in, in, ctx.level, level);
 	MLX5V_SET(create_flow_table_in, in, ctx.log_size, log_size);
-	return obj_create(dev, in, sizeof(in), ft);
+	return mlx5v_ethdev_obj_create(dev, in, sizeof(in), ft);
 }
 
 void
 mlx5v_ethdev_cmd_ft_destroy(struct mlx5v_dev *dev, uint32_t ft)
 {
-	ft_obj_cmd(dev, MLX5V_CMD_OP_DESTROY_FLOW_TABLE, 0, ft, 0, 0);
+	mlx5v_ethdev_ft_obj_cmd(dev, MLX5V_CMD_OP_DESTROY_FLOW_TABLE, 0, ft, 0, 0);
 }
 
 int
 mlx5v_ethdev_cmd_ft_root(struct mlx5v_dev *dev, uint32_t ft, int set)
 {
 	/* op_mod 1 disconnects the root (prm/mlx5_eth §4.10). */
-	return ft_obj_cmd(dev, MLX5V_CMD_OP_SET_FLOW_TABLE_ROOT, set ? 0 : 1, set ? ft : 0, 0, 0);
+	return mlx5v_ethdev_ft_obj_cmd(dev, MLX5V_CMD_OP_SET_FLOW_TABLE_ROOT, set ? 0 : 1,
+				       set ? ft : 0, 0, 0);
 }
 
 /* Write m into the outer header match layout at o (prm/mlx5_eth §4.10). */
 static void
-match_set(uint8_t *o, const struct mlx5v_ethdev_match *m)
+mlx5v_ethdev_match_set(uint8_t *o, const struct mlx5v_ethdev_match *m)
 {
 	const uint8_t *a;
 
@@ -954,7 +957,7 @@ mlx5v_ethdev_cmd_fg_create(struct mlx5v_dev *dev, uint32_t ft, uint32_t start, u
 {
 	uint8_t in[MLX5V_IFC_BYTES(create_flow_group_in)];
 
-	in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_FLOW_GROUP);
+	mlx5v_ethdev_in_init(in, sizeof(in), MLX5V_CMD_OP_CREATE_FLOW_GROUP);
 	MLX5V_SET(create_flow_group_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
 	MLX5V_SET(create_flow_group_in, in, table_id, ft);
 	MLX5V_SET(create_flow_group_in, in, start_flow_index, start);
@@ -962,16 +965,17 @@ mlx5v_ethdev_cmd_fg_create(struct mlx5v_dev *dev, uint32_t ft, uint32_t start, u
 	if (mask != NULL) {
 		MLX5V_SET(create_flow_group_in, in, match_criteria_enable,
 			  MLX5V_MATCH_OUTER_HEADERS);
-		match_set(MLX5V_IFC_ADDR_OF(create_flow_group_in, in,
-					    match_criteria.outer_headers), mask);
+		mlx5v_ethdev_match_set(MLX5V_IFC_ADDR_OF(create_flow_group_in, in,
+							 match_criteria.outer_headers),
+				       mask);
 	}
-	return obj_create(dev, in, sizeof(in), fg);
+	return mlx5v_ethdev_obj_create(dev, in, sizeof(in), fg);
 }
 
 void
 mlx5v_ethdev_cmd_fg_destroy(struct mlx5v_dev *dev, uint32_t ft, uint32_t fg)
 {
-	ft_obj_cmd(dev, MLX5V_CMD_OP_DESTROY_FLOW_GROUP, 0, ft, fg, 0);
+	mlx5v_ethdev_ft_obj_cmd(dev, MLX5V_CMD_OP_DESTROY_FLOW_GROUP, 0, ft, fg, 0);
 }
 
 int
@@ -982,7 +986,7 @@ mlx5v_ethdev_cmd_fte_set(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uin
 	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
 	uint8_t *d = in + MLX5V_IFC_BYTES(set_fte_in);
 
-	in_init(in, sizeof(in), MLX5V_CMD_OP_SET_FLOW_TABLE_ENTRY);
+	mlx5v_ethdev_in_init(in, sizeof(in), MLX5V_CMD_OP_SET_FLOW_TABLE_ENTRY);
 	MLX5V_SET(set_fte_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
 	MLX5V_SET(set_fte_in, in, table_id, ft);
 	MLX5V_SET(set_fte_in, in, flow_index, index);
@@ -990,7 +994,9 @@ mlx5v_ethdev_cmd_fte_set(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uin
 	MLX5V_SET(set_fte_in, in, ctx.action, MLX5V_FTE_ACTION_FWD_DEST);
 	MLX5V_SET(set_fte_in, in, ctx.destination_list_size, 1);
 	if (value != NULL)
-		match_set(MLX5V_IFC_ADDR_OF(set_fte_in, in, ctx.match_value.outer_headers), value);
+		mlx5v_ethdev_match_set(
+				MLX5V_IFC_ADDR_OF(set_fte_in, in, ctx.match_value.outer_headers),
+				value);
 	MLX5V_SET(dest_format, d, destination_type,
 	    to_table ? MLX5V_FLOW_DEST_FLOW_TABLE : MLX5V_FLOW_DEST_TIR);
 	MLX5V_SET(dest_format, d, destination_id, dest);
@@ -1000,5 +1006,5 @@ mlx5v_ethdev_cmd_fte_set(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uin
 void
 mlx5v_ethdev_cmd_fte_delete(struct mlx5v_dev *dev, uint32_t ft, uint32_t index)
 {
-	ft_obj_cmd(dev, MLX5V_CMD_OP_DELETE_FLOW_TABLE_ENTRY, 0, ft, 0, index);
+	mlx5v_ethdev_ft_obj_cmd(dev, MLX5V_CMD_OP_DELETE_FLOW_TABLE_ENTRY, 0, ft, 0, index);
 }

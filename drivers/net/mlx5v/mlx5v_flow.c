@@ -71,16 +71,16 @@ static const struct {
 };
 
 static struct mlx5v_ethdev_priv *
-priv_of(const struct rte_eth_dev *eth_dev)
+mlx5v_flow_priv_of(const struct rte_eth_dev *eth_dev)
 {
 	return eth_dev->data->dev_private;
 }
 
 /* The RQ of each RQT entry. */
 static void
-rqt_list(const struct rte_eth_dev *eth_dev, uint32_t *rqn)
+mlx5v_flow_rqt_list(const struct rte_eth_dev *eth_dev, uint32_t *rqn)
 {
-	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	const struct mlx5v_ethdev_priv *priv = mlx5v_flow_priv_of(eth_dev);
 	unsigned int i;
 
 	for (i = 0; i < MLX5V_ETH_RETA_SIZE; i++) {
@@ -92,7 +92,7 @@ rqt_list(const struct rte_eth_dev *eth_dev, uint32_t *rqn)
 
 /* Destroy the TIRs of tir[] that exist. */
 static void
-tirs_destroy(struct mlx5v_dev *dev, uint32_t *tir)
+mlx5v_flow_tirs_destroy(struct mlx5v_dev *dev, uint32_t *tir)
 {
 	unsigned int i;
 
@@ -109,9 +109,9 @@ tirs_destroy(struct mlx5v_dev *dev, uint32_t *tir)
  * with none made.
  */
 static int
-tirs_create(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, uint32_t *tir)
+mlx5v_flow_tirs_create(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, uint32_t *tir)
 {
-	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_ethdev_priv *priv = mlx5v_flow_priv_of(eth_dev);
 	uint64_t hf = priv->rss_hf;
 	struct mlx5v_ethdev_tir_attr a = {
 		.td = priv->obj.td,
@@ -129,7 +129,7 @@ tirs_create(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, uint32_t *tir)
 		a.l4 = (hf & tt_def[i].ports_hf) != 0;
 		ret = mlx5v_ethdev_cmd_tir_create(dev, &a, &tir[i]);
 		if (ret != 0) {
-			tirs_destroy(dev, tir);
+			mlx5v_flow_tirs_destroy(dev, tir);
 			return ret;
 		}
 	}
@@ -138,7 +138,7 @@ tirs_create(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, uint32_t *tir)
 
 /* Delete the TTC's entries. */
 static void
-tt_entries_clear(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
+mlx5v_flow_tt_entries_clear(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
 {
 	for (; o->n_tt > 0; o->n_tt--)
 		mlx5v_ethdev_cmd_fte_delete(dev, o->ttc, o->n_tt - 1);
@@ -146,7 +146,7 @@ tt_entries_clear(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
 
 /* Entry i of the TTC: class i to tir[i]. @return 0 or -errno. */
 static int
-tt_entries_set(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o, const uint32_t *tir)
+mlx5v_flow_tt_entries_set(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o, const uint32_t *tir)
 {
 	struct mlx5v_ethdev_match m;
 	uint32_t fg;
@@ -169,7 +169,7 @@ tt_entries_set(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o, const uint32_
 
 /* The TTC (level 2, below the destination table), its three groups and entries. */
 static int
-ttc_create(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
+mlx5v_flow_ttc_create(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
 {
 	const struct mlx5v_ethdev_match l4 = { .ethertype = 0xffff, .ip_protocol = 0xff };
 	const struct mlx5v_ethdev_match l3 = { .ethertype = 0xffff };
@@ -184,16 +184,16 @@ ttc_create(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
 	if (ret == 0)
 		ret = mlx5v_ethdev_cmd_fg_create(dev, o->ttc, MLX5V_ETH_TT_ANY, MLX5V_ETH_TT_ANY,
 						 NULL, &o->fg_tt_any);
-	return ret != 0 ? ret : tt_entries_set(dev, o, o->tir);
+	return ret != 0 ? ret : mlx5v_flow_tt_entries_set(dev, o, o->tir);
 }
 
-/* Undo ttc_create() as far as it went. */
+/* Undo mlx5v_flow_ttc_create() as far as it went. */
 static void
-ttc_destroy(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
+mlx5v_flow_ttc_destroy(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
 {
 	if (o->ttc == 0)
 		return;
-	tt_entries_clear(dev, o);
+	mlx5v_flow_tt_entries_clear(dev, o);
 	if (o->fg_tt_any != 0)
 		mlx5v_ethdev_cmd_fg_destroy(dev, o->ttc, o->fg_tt_any);
 	if (o->fg_tt_l3 != 0)
@@ -209,9 +209,9 @@ ttc_destroy(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
 
 /* Delete every entry the table holds. */
 static void
-entries_clear(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
+mlx5v_flow_entries_clear(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
 {
-	struct mlx5v_ethdev_objs *o = &priv_of(eth_dev)->obj;
+	struct mlx5v_ethdev_objs *o = &mlx5v_flow_priv_of(eth_dev)->obj;
 	uint32_t i;
 
 	if (o->fte_all)
@@ -227,7 +227,8 @@ entries_clear(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
 
 /* One full-dmac entry more. @return 0 or -errno. */
 static int
-entry_mac(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o, const struct rte_ether_addr *m)
+mlx5v_flow_entry_mac(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o,
+		     const struct rte_ether_addr *m)
 {
 	const struct mlx5v_ethdev_match v = { .dmac = m };
 	int ret;
@@ -245,9 +246,9 @@ entry_mac(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o, const struct rte_e
  * when all-multicast, match-all when promiscuous.
  */
 static int
-entries_set(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
+mlx5v_flow_entries_set(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
 {
-	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_ethdev_priv *priv = mlx5v_flow_priv_of(eth_dev);
 	struct mlx5v_ethdev_objs *o = &priv->obj;
 	unsigned int i;
 	int ret;
@@ -257,13 +258,13 @@ entries_set(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
 
 		if (rte_is_zero_ether_addr(m))
 			continue;
-		ret = entry_mac(dev, o, m);
+		ret = mlx5v_flow_entry_mac(dev, o, m);
 		if (ret != 0)
 			return ret;
 	}
-	ret = entry_mac(dev, o, &mac_full);
+	ret = mlx5v_flow_entry_mac(dev, o, &mac_full);
 	for (i = 0; ret == 0 && i < priv->nb_mc; i++)
-		ret = entry_mac(dev, o, &priv->mc[i]);
+		ret = mlx5v_flow_entry_mac(dev, o, &priv->mc[i]);
 	if (ret != 0)
 		return ret;
 	if (priv->allmulti) {
@@ -287,25 +288,25 @@ int
 mlx5v_flow_create(struct rte_eth_dev *eth_dev)
 {
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
-	struct mlx5v_ethdev_objs *o = &priv_of(eth_dev)->obj;
+	struct mlx5v_ethdev_objs *o = &mlx5v_flow_priv_of(eth_dev)->obj;
 	uint32_t rqn[MLX5V_ETH_RETA_SIZE];
 	int ret;
 
 	/* Isolated: the rules alone receive (rte_flow_isolate()). */
-	if (priv_of(eth_dev)->rflow.isolated) {
+	if (mlx5v_flow_priv_of(eth_dev)->rflow.isolated) {
 		ret = mlx5v_rte_flow_start(eth_dev, 0);
 		if (ret != 0)
 			goto error;
 		return 0;
 	}
-	rqt_list(eth_dev, rqn);
+	mlx5v_flow_rqt_list(eth_dev, rqn);
 	ret = mlx5v_ethdev_cmd_rqt_create(dev, rqn, MLX5V_ETH_RETA_SIZE, &o->rqt);
 	if (ret != 0)
 		goto error;
-	ret = tirs_create(eth_dev, dev, o->tir);
+	ret = mlx5v_flow_tirs_create(eth_dev, dev, o->tir);
 	if (ret != 0)
 		goto error;
-	ret = ttc_create(dev, o);
+	ret = mlx5v_flow_ttc_create(dev, o);
 	if (ret != 0)
 		goto error;
 	ret = mlx5v_ethdev_cmd_ft_create(dev, 1, MLX5V_ETH_FT_LOG_SIZE, &o->ft);
@@ -322,7 +323,7 @@ mlx5v_flow_create(struct rte_eth_dev *eth_dev)
 					 &o->fg_all);
 	if (ret != 0)
 		goto error;
-	ret = entries_set(eth_dev, dev);
+	ret = mlx5v_flow_entries_set(eth_dev, dev);
 	if (ret != 0)
 		goto error;
 	/* Group 0 of rte_flow first, its miss here. */
@@ -341,14 +342,14 @@ void
 mlx5v_flow_destroy(struct rte_eth_dev *eth_dev)
 {
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
-	struct mlx5v_ethdev_objs *o = &priv_of(eth_dev)->obj;
+	struct mlx5v_ethdev_objs *o = &mlx5v_flow_priv_of(eth_dev)->obj;
 
 	/* The root and the rules first: group 0's table misses into this one. */
 	mlx5v_rte_flow_stop(eth_dev);
 	if (dev == NULL)
 		return;
 	if (o->ft != 0)
-		entries_clear(eth_dev, dev);
+		mlx5v_flow_entries_clear(eth_dev, dev);
 	if (o->fg_all != 0)
 		mlx5v_ethdev_cmd_fg_destroy(dev, o->ft, o->fg_all);
 	if (o->fg_mc != 0)
@@ -361,8 +362,8 @@ mlx5v_flow_destroy(struct rte_eth_dev *eth_dev)
 	if (o->ft != 0)
 		mlx5v_ethdev_cmd_ft_destroy(dev, o->ft);
 	o->ft = 0;
-	ttc_destroy(dev, o);
-	tirs_destroy(dev, o->tir);
+	mlx5v_flow_ttc_destroy(dev, o);
+	mlx5v_flow_tirs_destroy(dev, o->tir);
 	if (o->rqt != 0)
 		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_RQT, o->rqt);
 	o->rqt = 0;
@@ -372,18 +373,18 @@ int
 mlx5v_flow_sync(struct rte_eth_dev *eth_dev)
 {
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
-	struct mlx5v_ethdev_objs *o = &priv_of(eth_dev)->obj;
+	struct mlx5v_ethdev_objs *o = &mlx5v_flow_priv_of(eth_dev)->obj;
 
 	if (dev == NULL || o->ft == 0)
 		return 0;
-	entries_clear(eth_dev, dev);
-	return entries_set(eth_dev, dev);
+	mlx5v_flow_entries_clear(eth_dev, dev);
+	return mlx5v_flow_entries_set(eth_dev, dev);
 }
 
 int
 mlx5v_flow_rss_hash_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_conf *conf)
 {
-	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_ethdev_priv *priv = mlx5v_flow_priv_of(eth_dev);
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
 	struct mlx5v_ethdev_objs *o = &priv->obj;
 	uint8_t old_key[MLX5V_ETH_RSS_KEY_LEN];
@@ -411,18 +412,18 @@ mlx5v_flow_rss_hash_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_conf 
 	 * Started: new TIRs, the TTC entries moved onto them, then the old TIRs go. A class
 	 * misses (and drops) between the deletion and the new setting of its entry.
 	 */
-	ret = tirs_create(eth_dev, dev, tir);
+	ret = mlx5v_flow_tirs_create(eth_dev, dev, tir);
 	if (ret == 0) {
-		tt_entries_clear(dev, o);
-		ret = tt_entries_set(dev, o, tir);
+		mlx5v_flow_tt_entries_clear(dev, o);
+		ret = mlx5v_flow_tt_entries_set(dev, o, tir);
 		if (ret == 0) {
-			tirs_destroy(dev, o->tir);
+			mlx5v_flow_tirs_destroy(dev, o->tir);
 			memcpy(o->tir, tir, sizeof(tir));
 			return 0;
 		}
-		tt_entries_clear(dev, o);
-		tirs_destroy(dev, tir);
-		if (tt_entries_set(dev, o, o->tir) != 0)
+		mlx5v_flow_tt_entries_clear(dev, o);
+		mlx5v_flow_tirs_destroy(dev, tir);
+		if (mlx5v_flow_tt_entries_set(dev, o, o->tir) != 0)
 			MLX5V_ETH_LOG(ERR, "port %u: traffic class entries not restored",
 				      eth_dev->data->port_id);
 	}
@@ -434,7 +435,7 @@ mlx5v_flow_rss_hash_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_conf 
 int
 mlx5v_flow_rss_hash_conf_get(struct rte_eth_dev *eth_dev, struct rte_eth_rss_conf *conf)
 {
-	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	const struct mlx5v_ethdev_priv *priv = mlx5v_flow_priv_of(eth_dev);
 
 	if (conf->rss_key != NULL) {
 		if (conf->rss_key_len < MLX5V_ETH_RSS_KEY_LEN)
@@ -450,7 +451,7 @@ int
 mlx5v_flow_reta_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_reta_entry64 *conf,
 		       uint16_t size)
 {
-	struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	struct mlx5v_ethdev_priv *priv = mlx5v_flow_priv_of(eth_dev);
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
 	uint16_t reta[MLX5V_ETH_RETA_SIZE];
 	uint32_t rqn[MLX5V_ETH_RETA_SIZE];
@@ -493,7 +494,7 @@ int
 mlx5v_flow_reta_query(struct rte_eth_dev *eth_dev, struct rte_eth_rss_reta_entry64 *conf,
 		      uint16_t size)
 {
-	const struct mlx5v_ethdev_priv *priv = priv_of(eth_dev);
+	const struct mlx5v_ethdev_priv *priv = mlx5v_flow_priv_of(eth_dev);
 	unsigned int i;
 
 	if (size != MLX5V_ETH_RETA_SIZE)

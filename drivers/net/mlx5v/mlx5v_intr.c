@@ -66,7 +66,7 @@ struct intr_port {
 static struct intr_port intr_ports[RTE_MAX_ETHPORTS];
 
 static struct intr_port *
-port_of(const struct rte_eth_dev *eth_dev)
+mlx5v_intr_port_of(const struct rte_eth_dev *eth_dev)
 {
 	uint16_t port = eth_dev->data->port_id;
 
@@ -81,7 +81,7 @@ port_of(const struct rte_eth_dev *eth_dev)
  * EQEs that came since the alarm was set.
  */
 static void
-intr_event_alarm(void *arg)
+mlx5v_intr_event_alarm(void *arg)
 {
 	struct intr_port *p = arg;
 	uint16_t port = (uint16_t)(p - intr_ports);
@@ -115,15 +115,15 @@ intr_event_alarm(void *arg)
  * no application callback here.
  */
 static void
-intr_event_post(struct rte_eth_dev *eth_dev, int dead, uint8_t sub_type)
+mlx5v_intr_event_post(struct rte_eth_dev *eth_dev, int dead, uint8_t sub_type)
 {
-	struct intr_port *p = port_of(eth_dev);
+	struct intr_port *p = mlx5v_intr_port_of(eth_dev);
 
 	/* Without intr_conf.lsc, ethdev asks link_update on every link get: nothing to do. */
 	if (p == NULL || (!dead && !eth_dev->data->dev_conf.intr_conf.lsc))
 		return;
 	if (mlxv_intr_events_post(&p->ev, dead, sub_type == RTE_PMD_MLX5V_PORT_CHANGE_DOWN,
-				  intr_event_alarm, p) != 0)
+				  mlx5v_intr_event_alarm, p) != 0)
 		MLX5V_ETH_LOG(ERR, "port %u: cannot schedule the event alarm",
 			      eth_dev->data->port_id);
 }
@@ -131,7 +131,7 @@ intr_event_post(struct rte_eth_dev *eth_dev, int dead, uint8_t sub_type)
 void
 mlx5v_intr_link_taken(struct rte_eth_dev *eth_dev)
 {
-	struct intr_port *p = port_of(eth_dev);
+	struct intr_port *p = mlx5v_intr_port_of(eth_dev);
 
 	/* Release: the alarm that takes it reads the link status stored before. */
 	if (p != NULL)
@@ -142,20 +142,20 @@ void
 mlx5v_intr_port_event(struct rte_eth_dev *eth_dev, uint8_t sub_type)
 {
 	/* The EQ lock is held: the link query (commands) waits for the alarm. */
-	intr_event_post(eth_dev, 0, sub_type);
+	mlx5v_intr_event_post(eth_dev, 0, sub_type);
 }
 
 void
 mlx5v_intr_dead_event(struct rte_eth_dev *eth_dev)
 {
 	/* The detecting thread may be a command waiter on an application lcore: defer. */
-	intr_event_post(eth_dev, 1, 0);
+	mlx5v_intr_event_post(eth_dev, 1, 0);
 }
 
 int
 mlx5v_intr_init(struct rte_eth_dev *eth_dev)
 {
-	struct intr_port *p = port_of(eth_dev);
+	struct intr_port *p = mlx5v_intr_port_of(eth_dev);
 
 	if (p == NULL)
 		return -EINVAL;
@@ -177,12 +177,12 @@ mlx5v_intr_init(struct rte_eth_dev *eth_dev)
 void
 mlx5v_intr_cleanup(struct rte_eth_dev *eth_dev)
 {
-	struct intr_port *p = port_of(eth_dev);
+	struct intr_port *p = mlx5v_intr_port_of(eth_dev);
 
 	if (p == NULL || p->ih == NULL)
 		return;
 	mlx5v_intr_rx_destroy(eth_dev);
-	mlxv_intr_events_stop(&p->ev, intr_event_alarm, p);
+	mlxv_intr_events_stop(&p->ev, mlx5v_intr_event_alarm, p);
 	eth_dev->intr_handle = NULL;
 	rte_intr_instance_free(p->ih);
 	p->ih = NULL;
@@ -196,7 +196,7 @@ mlx5v_intr_cleanup(struct rte_eth_dev *eth_dev)
  * the next sequence number (prm/mlx5 §7.3).
  */
 static void
-intr_rxq_comp(struct mlx5v_dev *dev, uint32_t eqn, const uint8_t *eqe, void *arg)
+mlx5v_intr_rxq_comp(struct mlx5v_dev *dev, uint32_t eqn, const uint8_t *eqe, void *arg)
 {
 	struct intr_rxq *iq = arg;
 	struct mlx5v_devx_cq *cq = iq->rxq->cq;
@@ -212,7 +212,7 @@ intr_rxq_comp(struct mlx5v_dev *dev, uint32_t eqn, const uint8_t *eqe, void *arg
 
 /* Create the EQ of Rx queue q on vector v. @return 0 or -errno. */
 static int
-intr_rxq_eq_create(struct rte_eth_dev *eth_dev, struct intr_rx *rx, unsigned int q)
+mlx5v_intr_rxq_eq_create(struct rte_eth_dev *eth_dev, struct intr_rx *rx, unsigned int q)
 {
 	uint8_t in[RTE_PMD_MLX5V_CREATE_EQ_IN_SIZE];
 	uint8_t out[RTE_PMD_MLX5V_CREATE_EQ_OUT_SIZE];
@@ -246,8 +246,8 @@ intr_rxq_eq_create(struct rte_eth_dev *eth_dev, struct intr_rx *rx, unsigned int
 	iq->deq = mlx5v_devx_to_eq(iq->eq);
 	ret = iq->deq != NULL ? 0 : -EINVAL;
 	if (ret == 0)
-		ret = mlx5v_devx_eq_handler_set(iq->deq, RTE_PMD_MLX5V_EVENT_COMP, intr_rxq_comp,
-						iq);
+		ret = mlx5v_devx_eq_handler_set(iq->deq, RTE_PMD_MLX5V_EVENT_COMP,
+						mlx5v_intr_rxq_comp, iq);
 	/* A new EQ is not armed (prm/mlx5 §6.11): arm it so the first completion interrupts. */
 	if (ret == 0)
 		ret = mlx5v_devx_eq_arm(iq->deq);
@@ -262,7 +262,7 @@ intr_rxq_eq_create(struct rte_eth_dev *eth_dev, struct intr_rx *rx, unsigned int
 void
 mlx5v_intr_rx_destroy(struct rte_eth_dev *eth_dev)
 {
-	struct intr_port *p = port_of(eth_dev);
+	struct intr_port *p = mlx5v_intr_port_of(eth_dev);
 	struct intr_rx *rx = p != NULL ? p->rx : NULL;
 	unsigned int i;
 	int ret, stale;
@@ -305,7 +305,7 @@ mlx5v_intr_rx_destroy(struct rte_eth_dev *eth_dev)
  * vector q % n_vec, each queue keeping its own EQ. @return 0 or -errno.
  */
 static int
-intr_vectors_alloc(struct rte_eth_dev *eth_dev, struct intr_rx *rx, unsigned int n)
+mlx5v_intr_vectors_alloc(struct rte_eth_dev *eth_dev, struct intr_rx *rx, unsigned int n)
 {
 	struct rte_pmd_mlx5v_dev *pdev = (struct rte_pmd_mlx5v_dev *)mlx5v_ethdev_core(eth_dev);
 
@@ -329,7 +329,7 @@ intr_vectors_alloc(struct rte_eth_dev *eth_dev, struct intr_rx *rx, unsigned int
 
 /* The fd of queue q in the handle: its vector's eventfd, a dup for a vector's later users. */
 static int
-intr_rxq_efd(struct intr_rx *rx, struct intr_rxq *iq)
+mlx5v_intr_rxq_efd(struct intr_rx *rx, struct intr_rxq *iq)
 {
 	int fd = rx->msi[iq->vec]->fd;
 
@@ -346,7 +346,7 @@ intr_rxq_efd(struct intr_rx *rx, struct intr_rxq *iq)
 int
 mlx5v_intr_rx_create(struct rte_eth_dev *eth_dev)
 {
-	struct intr_port *p = port_of(eth_dev);
+	struct intr_port *p = mlx5v_intr_port_of(eth_dev);
 	uint16_t n = eth_dev->data->nb_rx_queues;
 	struct intr_rx *rx;
 	unsigned int q;
@@ -360,7 +360,7 @@ mlx5v_intr_rx_create(struct rte_eth_dev *eth_dev)
 	if (rx == NULL)
 		return -ENOMEM;
 	p->rx = rx;
-	ret = intr_vectors_alloc(eth_dev, rx, n);
+	ret = mlx5v_intr_vectors_alloc(eth_dev, rx, n);
 	for (q = 0; ret == 0 && q < n; q++) {
 		struct intr_rxq *iq = &rx->q[q];
 
@@ -368,10 +368,10 @@ mlx5v_intr_rx_create(struct rte_eth_dev *eth_dev)
 		iq->vec = q % rx->n_vec;
 		iq->efd = -1;
 		rx->n_q = q + 1;
-		ret = intr_rxq_eq_create(eth_dev, rx, q);
+		ret = mlx5v_intr_rxq_eq_create(eth_dev, rx, q);
 		if (ret != 0)
 			break;
-		iq->efd = intr_rxq_efd(rx, iq);
+		iq->efd = mlx5v_intr_rxq_efd(rx, iq);
 		if (iq->efd < 0) {
 			ret = -errno;
 			break;
@@ -394,7 +394,7 @@ mlx5v_intr_rx_create(struct rte_eth_dev *eth_dev)
 uint32_t
 mlx5v_intr_rxq_eqn(struct rte_eth_dev *eth_dev, uint16_t idx)
 {
-	struct intr_port *p = port_of(eth_dev);
+	struct intr_port *p = mlx5v_intr_port_of(eth_dev);
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
 
 	if (p != NULL && p->rx != NULL && idx < p->rx->n_q && p->rx->q[idx].eq != NULL)
@@ -405,9 +405,9 @@ mlx5v_intr_rxq_eqn(struct rte_eth_dev *eth_dev, uint16_t idx)
 
 /* The queue's interrupt state, or NULL with *ret = -errno. */
 static struct intr_rxq *
-intr_rxq_get(struct rte_eth_dev *eth_dev, uint16_t idx, int *ret)
+mlx5v_intr_rxq_get(struct rte_eth_dev *eth_dev, uint16_t idx, int *ret)
 {
-	struct intr_port *p = port_of(eth_dev);
+	struct intr_port *p = mlx5v_intr_port_of(eth_dev);
 
 	if (!eth_dev->data->dev_conf.intr_conf.rxq) {
 		*ret = -ENOTSUP;
@@ -428,7 +428,7 @@ mlx5v_intr_rx_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
 	struct intr_rxq *iq;
 	int ret;
 
-	iq = intr_rxq_get(eth_dev, idx, &ret);
+	iq = mlx5v_intr_rxq_get(eth_dev, idx, &ret);
 	if (iq == NULL)
 		return ret;
 	/*
@@ -450,12 +450,12 @@ mlx5v_intr_rx_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
 int
 mlx5v_intr_rx_disable(struct rte_eth_dev *eth_dev, uint16_t idx)
 {
-	struct intr_port *p = port_of(eth_dev);
+	struct intr_port *p = mlx5v_intr_port_of(eth_dev);
 	struct intr_rxq *iq;
 	uint64_t cnt;
 	int ret;
 
-	iq = intr_rxq_get(eth_dev, idx, &ret);
+	iq = mlx5v_intr_rxq_get(eth_dev, idx, &ret);
 	if (iq == NULL)
 		return ret;
 	/*

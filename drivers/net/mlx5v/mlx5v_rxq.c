@@ -86,7 +86,7 @@ mlx5v_rxq_setup(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t nb_desc,
  * tag, no FCS) with the queue's mbufs. @return 0 or -EINVAL (scatter needed and not enabled).
  */
 static int
-rxq_sges(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
+mlx5v_rxq_sges(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 {
 	const struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
 	uint32_t frame = eth_dev->data->mtu + MLX5V_ETH_HW_MTU_OVERHEAD - RTE_ETHER_CRC_LEN;
@@ -117,7 +117,7 @@ rxq_sges(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
  * (prm/mlx5_eth §8.5), and the mini-CQE format the devarg names (DPDK mlx5's values).
  */
 static void
-rxq_cqe_comp(const struct mlx5v_ethdev_priv *priv, struct mlx5v_rxq *rxq)
+mlx5v_rxq_cqe_comp(const struct mlx5v_ethdev_priv *priv, struct mlx5v_rxq *rxq)
 {
 	static const uint8_t fmt[] = {
 		[MLX5V_ETH_CQE_COMP_HASH] = MLX5V_DEVX_MINI_CQE_HASH,
@@ -133,7 +133,7 @@ rxq_cqe_comp(const struct mlx5v_ethdev_priv *priv, struct mlx5v_rxq *rxq)
 
 /* The ring and the mbuf table for the scatter the MTU needs. @return 0 or -errno. */
 static int
-rxq_ring_size(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
+mlx5v_rxq_ring_size(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 {
 	unsigned int log_stride = RXQ_LOG_STRIDE + rxq->sges_log;
 	size_t len = RTE_ALIGN_CEIL((size_t)rxq->nb_desc << log_stride, MLX5V_ETH_RING_PAGE);
@@ -170,11 +170,11 @@ mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 	struct mlx5v_devx_cq_opts opts;
 	int ret;
 
-	ret = rxq_sges(eth_dev, rxq);
+	ret = mlx5v_rxq_sges(eth_dev, rxq);
 	if (ret == 0)
-		rxq_cqe_comp(priv, rxq);
+		mlx5v_rxq_cqe_comp(priv, rxq);
 	if (ret == 0)
-		ret = rxq_ring_size(eth_dev, rxq);
+		ret = mlx5v_rxq_ring_size(eth_dev, rxq);
 	if (ret == 0)
 		ret = mlx5v_mem_pool_map(eth_dev, rxq->mp);
 	/* A deferred queue takes its mbufs at its own start. */
@@ -234,7 +234,7 @@ err_elts_free:
  * CQEs written before taken, the ring emptied); its ethdev state follows. @return 0/-errno.
  */
 static int
-rxq_switch(struct rte_eth_dev *eth_dev, uint16_t idx, int start)
+mlx5v_rxq_switch(struct rte_eth_dev *eth_dev, uint16_t idx, int start)
 {
 	const struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
 	struct mlx5v_rxq *rxq = eth_dev->data->rx_queues[idx];
@@ -292,13 +292,13 @@ rxq_switch(struct rte_eth_dev *eth_dev, uint16_t idx, int start)
 int
 mlx5v_rxq_start(struct rte_eth_dev *eth_dev, uint16_t idx)
 {
-	return rxq_switch(eth_dev, idx, 1);
+	return mlx5v_rxq_switch(eth_dev, idx, 1);
 }
 
 int
 mlx5v_rxq_stop(struct rte_eth_dev *eth_dev, uint16_t idx)
 {
-	return rxq_switch(eth_dev, idx, 0);
+	return mlx5v_rxq_switch(eth_dev, idx, 0);
 }
 
 void

@@ -30,7 +30,7 @@ mlx5v_stats_oob_live(struct rte_eth_dev *eth_dev, uint64_t *cur)
  * secondary process asks of the primary, the owner of the command queue).
  */
 static int
-oob_read(struct rte_eth_dev *eth_dev, uint64_t *oob)
+mlx5v_stats_oob_read(struct rte_eth_dev *eth_dev, uint64_t *oob)
 {
 	struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
 	uint64_t cur;
@@ -53,7 +53,7 @@ mlx5v_stats_save(struct rte_eth_dev *eth_dev)
 	uint64_t oob;
 
 	/* The counter goes away with the port's objects: keep what it counted. */
-	if (oob_read(eth_dev, &oob) == 0) {
+	if (mlx5v_stats_oob_read(eth_dev, &oob) == 0) {
 		priv->oob_acc = oob;
 		priv->oob_base = 0;
 	}
@@ -72,7 +72,7 @@ mlx5v_stats_get(struct rte_eth_dev *eth_dev, struct rte_eth_stats *stats)
 	int ret;
 
 	mlxv_stats_fold(eth_dev, &mlx5v_stats_rx, &mlx5v_stats_tx, stats);
-	ret = oob_read(eth_dev, &oob);
+	ret = mlx5v_stats_oob_read(eth_dev, &oob);
 	if (ret != 0)
 		return ret;
 	stats->imissed = oob;
@@ -87,7 +87,7 @@ mlx5v_stats_reset(struct rte_eth_dev *eth_dev)
 	int ret;
 
 	mlxv_stats_clear(eth_dev, &mlx5v_stats_rx, &mlx5v_stats_tx);
-	ret = oob_read(eth_dev, &oob);
+	ret = mlx5v_stats_oob_read(eth_dev, &oob);
 	if (ret != 0)
 		return ret;
 	/* The live counter keeps counting; remember where zero is. */
@@ -107,7 +107,7 @@ mlx5v_xstats_get(struct rte_eth_dev *eth_dev, struct rte_eth_xstat *xstats, unsi
 
 	if (n < RTE_DIM(mlx5v_xstat_names) || xstats == NULL)
 		return RTE_DIM(mlx5v_xstat_names);
-	ret = oob_read(eth_dev, &oob);
+	ret = mlx5v_stats_oob_read(eth_dev, &oob);
 	if (ret != 0)
 		return ret;
 	xstats[0].id = 0;

@@ -29,7 +29,7 @@
  * of either half of one; the queues take the halves in turn.
  */
 static uint32_t
-txq_db_off(uint8_t log_bf, uint16_t idx)
+mlx5v_txq_db_off(uint8_t log_bf, uint16_t idx)
 {
 	const uint32_t bf = UINT32_C(1) << log_bf;
 	const uint32_t nregs = RTE_MAX(RTE_MIN((uint32_t)TXQ_BF_REGS,
@@ -167,7 +167,7 @@ mlx5v_txq_create(struct rte_eth_dev *eth_dev, struct mlx5v_txq *txq)
 	 */
 	txq->db_off = (uint8_t *)mlx5v_ethdev_uar(eth_dev)->reg_addr -
 		      (uint8_t *)mlx5v_ethdev_uar(eth_dev)->base_addr +
-		      txq_db_off(priv->caps.log_bf_reg_size, txq->idx);
+		      mlx5v_txq_db_off(priv->caps.log_bf_reg_size, txq->idx);
 	mlx5v_ethdev_proc(txq->port_id)->db[txq->idx] =
 		(uint8_t *)mlx5v_ethdev_uar(eth_dev)->base_addr + txq->db_off;
 	mlx5v_txq_reset(txq);
@@ -195,7 +195,7 @@ err_cq_destroy:
 
 /* RDY, or ERR after an error CQE not recovered yet, to RST. @return 0 or -errno. */
 static int
-txq_to_rst(struct mlx5v_dev *dev, struct mlx5v_txq *txq)
+mlx5v_txq_to_rst(struct mlx5v_dev *dev, struct mlx5v_txq *txq)
 {
 	if (mlx5v_ethdev_cmd_q_modify(dev, 1, txq->sqn, MLX5V_ETHDEV_Q_RDY,
 				      MLX5V_ETHDEV_Q_RST) == 0)
@@ -210,7 +210,7 @@ txq_to_rst(struct mlx5v_dev *dev, struct mlx5v_txq *txq)
  * prm/mlx5_eth §5.2); its ethdev state follows. @return 0 or -errno.
  */
 static int
-txq_switch(struct rte_eth_dev *eth_dev, uint16_t idx, int start)
+mlx5v_txq_switch(struct rte_eth_dev *eth_dev, uint16_t idx, int start)
 {
 	struct mlx5v_txq *txq = eth_dev->data->tx_queues[idx];
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
@@ -222,7 +222,7 @@ txq_switch(struct rte_eth_dev *eth_dev, uint16_t idx, int start)
 		return -EINVAL;
 	/* The bursts send nothing from here on; the application is in none of them. */
 	txq->ready = 0;
-	ret = start ? mlx5v_ethdev_cmd_q_ready(dev, 1, txq->sqn, 1) : txq_to_rst(dev, txq);
+	ret = start ? mlx5v_ethdev_cmd_q_ready(dev, 1, txq->sqn, 1) : mlx5v_txq_to_rst(dev, txq);
 	if (ret != 0) {
 		MLX5V_ETH_LOG(ERR, "port %u Tx queue %u: %s failed: %s", eth_dev->data->port_id,
 			      idx, start ? "start" : "stop", strerror(-ret));
@@ -240,13 +240,13 @@ txq_switch(struct rte_eth_dev *eth_dev, uint16_t idx, int start)
 int
 mlx5v_txq_start(struct rte_eth_dev *eth_dev, uint16_t idx)
 {
-	return txq_switch(eth_dev, idx, 1);
+	return mlx5v_txq_switch(eth_dev, idx, 1);
 }
 
 int
 mlx5v_txq_stop(struct rte_eth_dev *eth_dev, uint16_t idx)
 {
-	return txq_switch(eth_dev, idx, 0);
+	return mlx5v_txq_switch(eth_dev, idx, 0);
 }
 
 void
@@ -262,7 +262,7 @@ mlx5v_txq_destroy(struct rte_eth_dev *eth_dev, struct mlx5v_txq *txq)
 		return;
 	/* RDY or ERR (an unrecovered error) to RST; a failure is logged, teardown goes on. */
 	if (txq->sqn != 0 && ready)
-		txq_to_rst(dev, txq);
+		mlx5v_txq_to_rst(dev, txq);
 	if (txq->sqn != 0)
 		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_SQ, txq->sqn);
 	txq->sqn = 0;
