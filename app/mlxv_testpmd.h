@@ -36,8 +36,8 @@ name ## _parsed(void *parsed_result, struct cmdline *cl, void *data) \
  * free word are one set of tokens; each command names its words, its handler and its other
  * tokens. kw[1..3]: the words (a choice such as "qp#wq" leaves the one typed); num[i]: the
  * i-th number of the command line, as its section comment lists them; type, type2: a keyword
- * or a free word (a device name, a state, a hex mask), in order; mac: a MAC address. Handlers
- * give what they read names of their own.
+ * or a free word (a device name, a state, a hex mask), in order; snum: a signed 64-bit
+ * number (a knob value); mac: a MAC address. Handlers give what they read names of their own.
  */
 #define TP_NUM_MAX 7
 
@@ -46,6 +46,7 @@ struct tp_num_result {
 	uint32_t num[TP_NUM_MAX];
 	cmdline_fixed_string_t type;
 	cmdline_fixed_string_t type2;
+	int64_t snum;
 	struct rte_ether_addr mac;
 };
 
@@ -65,6 +66,10 @@ TP_NUM_TOKEN(3);
 TP_NUM_TOKEN(4);
 TP_NUM_TOKEN(5);
 TP_NUM_TOKEN(6);
+
+/* A signed 64-bit number, in snum. */
+static cmdline_parse_token_num_t tp_num_s64 __rte_unused =
+	TOKEN_NUM_INITIALIZER(struct tp_num_result, snum, RTE_INT64);
 
 /* Any word, in type (then in type2): a device name, a state. */
 static cmdline_parse_token_string_t tp_num_any __rte_unused =

@@ -20,16 +20,9 @@
 #include "mlxv_testpmd.h"
 #include "mlx4v_sim.h"
 
-/* ---- mlx4v sim show <dev> / mlx4v sim knob <dev> <name> <value> ---- */
+TP_NUM_FAMILY("mlx4v");
 
-struct tp_sim_result {
-	cmdline_fixed_string_t mlx4v;
-	cmdline_fixed_string_t sim;
-	cmdline_fixed_string_t op;
-	cmdline_fixed_string_t name;
-	cmdline_fixed_string_t knob;
-	int64_t value;
-};
+/* ---- mlx4v sim show <dev> / mlx4v sim knob <dev> <knob> <value> ---- */
 
 /* One line per port: its wire, link state and speed, MAC and wire counters. */
 static void
@@ -88,142 +81,84 @@ tp_sim_show(const char *name, struct mlx4v_sim *sim)
 	printf("\n");
 }
 
+/* Show (data NULL) or set a knob: <dev> in type, <knob> in type2, <value> in snum. */
 static void
 tp_sim_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data)
 {
-	struct tp_sim_result *res = parsed_result;
-	struct mlx4v_sim *sim = mlx4v_sim_get(res->name);
+	struct tp_num_result *res = parsed_result;
+	const char *name = res->type;
+	const char *knob = res->type2;
+	int64_t value = res->snum;
+	struct mlx4v_sim *sim = mlx4v_sim_get(name);
 	int ret;
 
 	if (sim == NULL) {
-		fprintf(stderr, "mlx4v: \"%s\" is not a simulated mlx4v device\n", res->name);
+		fprintf(stderr, "mlx4v: \"%s\" is not a simulated mlx4v device\n", name);
 		return;
 	}
 	if (data == NULL) {
 		mlx4v_sim_poll(sim);
-		tp_sim_show(res->name, sim);
+		tp_sim_show(name, sim);
 		return;
 	}
-	ret = mlx4v_sim_knob_set(sim, res->knob, res->value);
+	ret = mlx4v_sim_knob_set(sim, knob, value);
 	if (ret)
-		fprintf(stderr, "mlx4v: %s: knob %s=%" PRId64 ": %s\n", res->name, res->knob,
-			res->value, ret == -ENOENT ? "no such knob" :
+		fprintf(stderr, "mlx4v: %s: knob %s=%" PRId64 ": %s\n", name, knob, value,
+			ret == -ENOENT ? "no such knob" :
 			ret == -ERANGE ? "value out of range" : strerror(-ret));
 	else
-		printf("mlx4v: %s: knob %s = %" PRId64 "\n", res->name, res->knob, res->value);
+		printf("mlx4v: %s: knob %s = %" PRId64 "\n", name, knob, value);
 }
 
 TP_CMD(tp_sim)
 
-static cmdline_parse_token_string_t tp_sim_mlx4v =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_result, mlx4v, "mlx4v");
-static cmdline_parse_token_string_t tp_sim_sim =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_result, sim, "sim");
-static cmdline_parse_token_string_t tp_sim_show_kw =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_result, op, "show");
-static cmdline_parse_token_string_t tp_sim_knob_kw =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_result, op, "knob");
-static cmdline_parse_token_string_t tp_sim_name =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_result, name, NULL);
-static cmdline_parse_token_string_t tp_sim_knob =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_result, knob, NULL);
-static cmdline_parse_token_num_t tp_sim_value =
-	TOKEN_NUM_INITIALIZER(struct tp_sim_result, value, RTE_INT64);
-
-static cmdline_parse_inst_t tp_sim_show_cmd = {
-	.f = tp_sim_parsed,
-	.data = NULL,
-	.help_str = "mlx4v sim show <dev>",
-	.tokens = {
-		(void *)&tp_sim_mlx4v,
-		(void *)&tp_sim_sim,
-		(void *)&tp_sim_show_kw,
-		(void *)&tp_sim_name,
-		NULL,
-	},
-};
-
-static cmdline_parse_inst_t tp_sim_knob_cmd = {
-	.f = tp_sim_parsed,
-	.data = (void *)1,
-	.help_str = "mlx4v sim knob <dev> <knob> <value>",
-	.tokens = {
-		(void *)&tp_sim_mlx4v,
-		(void *)&tp_sim_sim,
-		(void *)&tp_sim_knob_kw,
-		(void *)&tp_sim_name,
-		(void *)&tp_sim_knob,
-		(void *)&tp_sim_value,
-		NULL,
-	},
-};
+TP_NUM_CMD(tp_sim_show_cmd, tp_sim_parsed, "sim", "show", NULL, "mlx4v sim show <dev>",
+	   (void *)&tp_num_any);
+TP_NUM_CMD(tp_sim_knob_cmd, tp_sim_parsed, "sim", "knob", (void *)1,
+	   "mlx4v sim knob <dev> <knob> <value>", (void *)&tp_num_any, (void *)&tp_num_any2,
+	   (void *)&tp_num_s64);
 
 /* ---- mlx4v sim link <dev> <port> up|down|flap ---- */
-
-struct tp_sim_link_result {
-	cmdline_fixed_string_t mlx4v;   /* as in struct tp_sim_result */
-	cmdline_fixed_string_t sim;
-	cmdline_fixed_string_t link;
-	cmdline_fixed_string_t name;
-	uint16_t port;
-	cmdline_fixed_string_t what;
-};
 
 static void
 tp_sim_link_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unused void *data)
 {
-	struct tp_sim_link_result *res = parsed_result;
-	struct mlx4v_sim *sim = mlx4v_sim_get(res->name);
+	struct tp_num_result *res = parsed_result;
+	const char *name = res->type;
+	uint32_t port = res->num[0];
+	const char *what = res->type2;
+	struct mlx4v_sim *sim = mlx4v_sim_get(name);
 	int ret;
 
 	if (sim == NULL) {
-		fprintf(stderr, "mlx4v: \"%s\" is not a simulated mlx4v device\n", res->name);
+		fprintf(stderr, "mlx4v: \"%s\" is not a simulated mlx4v device\n", name);
 		return;
 	}
-	if (res->port < 1 || res->port > mlx4v_sim_ports(sim)) {
-		fprintf(stderr, "mlx4v: %s: no port %u (ports 1..%u)\n", res->name, res->port,
+	if (port < 1 || port > mlx4v_sim_ports(sim)) {
+		fprintf(stderr, "mlx4v: %s: no port %u (ports 1..%u)\n", name, port,
 			mlx4v_sim_ports(sim));
 		return;
 	}
-	if (strcmp(res->what, "flap") == 0)
-		ret = mlx4v_sim_link_flap(sim, res->port);
+	if (strcmp(what, "flap") == 0)
+		ret = mlx4v_sim_link_flap(sim, port);
 	else
-		ret = mlx4v_sim_link_set(sim, res->port, strcmp(res->what, "up") == 0);
+		ret = mlx4v_sim_link_set(sim, port, strcmp(what, "up") == 0);
 	if (ret != 0)
-		fprintf(stderr, "mlx4v: %s: port %u: link %s: %s\n", res->name, res->port,
-			res->what, ret == -ENOTSUP ? "wire=none has no cable" :
+		fprintf(stderr, "mlx4v: %s: port %u: link %s: %s\n", name, port, what,
+			ret == -ENOTSUP ? "wire=none has no cable" :
 			ret == -ENOLINK ? "the cable is out" : strerror(-ret));
 	else
-		printf("mlx4v: %s: port %u: link %s, now %s\n", res->name, res->port, res->what,
-		       mlx4v_sim_link_get(sim, res->port) == 1 ? "up" : "down");
+		printf("mlx4v: %s: port %u: link %s, now %s\n", name, port, what,
+		       mlx4v_sim_link_get(sim, port) == 1 ? "up" : "down");
 }
 
 TP_CMD(tp_sim_link)
 
-/* "mlx4v sim" are the first two fields here as in tp_sim_result: its tokens serve. */
-static cmdline_parse_token_string_t tp_sim_link_link =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_link_result, link, "link");
-static cmdline_parse_token_string_t tp_sim_link_name =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_link_result, name, NULL);
-static cmdline_parse_token_num_t tp_sim_link_port =
-	TOKEN_NUM_INITIALIZER(struct tp_sim_link_result, port, RTE_UINT16);
 static cmdline_parse_token_string_t tp_sim_link_what =
-	TOKEN_STRING_INITIALIZER(struct tp_sim_link_result, what, "up#down#flap");
-
-static cmdline_parse_inst_t tp_sim_link_cmd = {
-	.f = tp_sim_link_parsed,
-	.data = NULL,
-	.help_str = "mlx4v sim link <dev> <port> up|down|flap",
-	.tokens = {
-		(void *)&tp_sim_mlx4v,
-		(void *)&tp_sim_sim,
-		(void *)&tp_sim_link_link,
-		(void *)&tp_sim_link_name,
-		(void *)&tp_sim_link_port,
-		(void *)&tp_sim_link_what,
-		NULL,
-	},
-};
+	TOKEN_STRING_INITIALIZER(struct tp_num_result, type2, "up#down#flap");
+TP_NUM_CMD(tp_sim_link_cmd, tp_sim_link_parsed, "sim", "link", NULL,
+	   "mlx4v sim link <dev> <port> up|down|flap", (void *)&tp_num_any, (void *)&tp_num_0,
+	   (void *)&tp_sim_link_what);
 
 static struct testpmd_driver_commands mlx4v_sim_cmds = {
 	.commands = {
