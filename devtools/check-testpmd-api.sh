@@ -12,14 +12,13 @@ cd "$(dirname "$0")/.."
 devtools/ls-files.sh '*.c' '*.h' | /usr/bin/python3 -c '
 import os, re, sys
 
-# The public API (installed rte_pmd_*.h), the internal APIs for tools (exported through
-# version.map), the shared raw mlx4 data path (static inline over the mlx4dv views), and
+# The public API (installed rte_pmd_*.h, the raw mlx4 data path among them: static inline
+# over the mlx4dv views), the internal APIs for tools (exported through version.map), and
 # the testpmd glue of app/.
 ALLOWED = {
     "testpmd.h", "mlxv_testpmd.h",
-    "rte_pmd_mlx5v.h", "rte_pmd_mlx5v_prm.h", "rte_pmd_mlx4v.h",
+    "rte_pmd_mlx5v.h", "rte_pmd_mlx5v_prm.h", "rte_pmd_mlx4v.h", "rte_pmd_mlx4v_rawdp.h",
     "mlx5v_api.h", "mlx4v_api.h", "mlx5v_sim.h", "mlx4v_sim.h", "mlx5v_ethdev_api.h",
-    "mlx4v_rawdp.h",
 }
 INCLUDE = re.compile(r"^\s*#\s*include\s*[<\"]([^>\"]+)[>\"]")
 

@@ -25,7 +25,7 @@ trap 'rm -f "$cg" "$log"' EXIT
 grep '^mlx4v-bench:' "$log"
 rx=$(sed -n 's/^mlx4v-bench: mlx4v_sim0, \([0-9]*\) packets.*/\1/p' "$log")
 [ -n "$rx" ] && [ "$rx" -gt 0 ] || { cat "$log"; echo "no packets received" >&2; exit 1; }
-# One line per source file and function: code inlined from headers (mlx4v_rawdp.h,
+# One line per source file and function: code inlined from headers (rte_pmd_mlx4v_rawdp.h,
 # mlx4dv.h, ...) is counted too. Only the first line of an object names it in [...].
 callgrind_annotate --threshold=100 --auto=no "$cg" |
 	sed -n 's/^ *\([0-9,]*\) .*:\(mlx4v_bench_[a-z_]*\)\( \[.*\]\)\{0,1\}$/\2 \1/p' | tr -d ',' |

@@ -10,7 +10,7 @@
  * "Driver side" is what a PMD built on the views executes: the functions named
  * mlx4v_bench_dp_* (send burst, send completion, receive poll/refill), built from
  * the raw mlx4 data path that examples/raw_views and the testpmd commands use too
- * (drivers/common/mlx4v/mlx4v_rawdp.h), so that the benchmark measures exactly the
+ * (drivers/common/mlx4v/rte_pmd_mlx4v_rawdp.h), so that the benchmark measures exactly the
  * code the example documents. They are
  * measured with rdtsc always, and with perf_event_open(PERF_COUNT_HW_INSTRUCTIONS)
  * on the calling thread when the kernel offers it. Without perf events, run the
@@ -38,21 +38,21 @@
 
 #include <rte_pmd_mlx4v.h>
 
-#include "mlx4v_rawdp.h"
+#include "rte_pmd_mlx4v_rawdp.h"
 
 #define MB_TX_WQES 256u
 #define MB_RX_WQES 1024u
 #define MB_STALL_S 10           /* no progress for this long: give up (valgrind is slow) */
 #define MB_BURSTS_MAX 256u      /* bursts in flight, at most MB_TX_WQES */
-#define RV_PKT_MAX MLX4V_RAWDP_BUF_SIZE /* one buffer per WQE */
+#define RV_PKT_MAX RTE_PMD_MLX4V_RAWDP_BUF_SIZE /* one buffer per WQE */
 
 /* The data-path state: views and our indexes only (sq.max_post is unused here). */
 struct mb_dp {
-	struct mlx4v_rawdp_sq sq;          /* sq.done: SQ head after the last completed burst */
+	struct rte_pmd_mlx4v_rawdp_sq sq;  /* sq.done: SQ head after the last completed burst */
 	struct mlx4dv_rwq rwq;             /* the RWQ view behind rq */
-	struct mlx4v_rawdp_rq rq;          /* rq.tail: receive WQEs completed, running */
-	struct mlx4v_rawdp_cq tx_cq;
-	struct mlx4v_rawdp_cq rx_cq;
+	struct rte_pmd_mlx4v_rawdp_rq rq;  /* rq.tail: receive WQEs completed, running */
+	struct rte_pmd_mlx4v_rawdp_cq tx_cq;
+	struct rte_pmd_mlx4v_rawdp_cq rx_cq;
 	uint32_t burst_end[MB_BURSTS_MAX]; /* SQ head after each signalled burst */
 	uint32_t bursts_head;
 	uint32_t bursts_tail;
@@ -65,11 +65,11 @@ struct mb_dp {
  * The empty-poll check, kept apart from the per-packet work so that both tools
  * (rdtsc here, callgrind's --toggle-collect) attribute idle polling separately.
  */
-__rte_noinline int mlx4v_bench_idle_peek(const struct mlx4v_rawdp_cq *cq);
+__rte_noinline int mlx4v_bench_idle_peek(const struct rte_pmd_mlx4v_rawdp_cq *cq);
 __rte_noinline int
-mlx4v_bench_idle_peek(const struct mlx4v_rawdp_cq *cq)
+mlx4v_bench_idle_peek(const struct rte_pmd_mlx4v_rawdp_cq *cq)
 {
-	return mlx4v_rawdp_cq_next(cq) != NULL;
+	return rte_pmd_mlx4v_rawdp_cq_next(cq) != NULL;
 }
 
 /* Post n SEND WQEs of len bytes (frames prepared at setup), the last signalled. */
@@ -77,7 +77,7 @@ __rte_noinline void mlx4v_bench_dp_tx_burst(struct mb_dp *dp, uint32_t n, uint32
 __rte_noinline void
 mlx4v_bench_dp_tx_burst(struct mb_dp *dp, uint32_t n, uint32_t len)
 {
-	mlx4v_rawdp_sq_send(&dp->sq, n, len);
+	rte_pmd_mlx4v_rawdp_sq_send(&dp->sq, n, len);
 	dp->burst_end[dp->bursts_head++ & (MB_BURSTS_MAX - 1)] = dp->sq.head;
 }
 
@@ -86,16 +86,16 @@ __rte_noinline uint32_t mlx4v_bench_dp_tx_complete(struct mb_dp *dp);
 __rte_noinline uint32_t
 mlx4v_bench_dp_tx_complete(struct mb_dp *dp)
 {
-	struct mlx4v_rawdp_cq *cq = &dp->tx_cq;
+	struct rte_pmd_mlx4v_rawdp_cq *cq = &dp->tx_cq;
 	uint32_t n = 0;
 
-	while (mlx4v_rawdp_cq_next(cq) != NULL) {
+	while (rte_pmd_mlx4v_rawdp_cq_next(cq) != NULL) {
 		dp->sq.done = dp->burst_end[dp->bursts_tail++ & (MB_BURSTS_MAX - 1)];
 		cq->ci++;
 		n++;
 	}
 	if (n != 0)
-		mlx4v_rawdp_cq_update_ci(cq);
+		rte_pmd_mlx4v_rawdp_cq_update_ci(cq);
 	return n;
 }
 
@@ -104,11 +104,11 @@ __rte_noinline uint32_t mlx4v_bench_dp_rx_poll(struct mb_dp *dp, uint32_t budget
 __rte_noinline uint32_t
 mlx4v_bench_dp_rx_poll(struct mb_dp *dp, uint32_t budget)
 {
-	struct mlx4v_rawdp_cq *cq = &dp->rx_cq;
+	struct rte_pmd_mlx4v_rawdp_cq *cq = &dp->rx_cq;
 	struct mlx4_cqe *cqe;
 	uint32_t n = 0;
 
-	while (n < budget && (cqe = mlx4v_rawdp_cq_next(cq)) != NULL) {
+	while (n < budget && (cqe = rte_pmd_mlx4v_rawdp_cq_next(cq)) != NULL) {
 		dp->rx_bytes += rte_be_to_cpu_32(cqe->byte_cnt);
 		cq->ci++;
 		n++;
@@ -116,9 +116,9 @@ mlx4v_bench_dp_rx_poll(struct mb_dp *dp, uint32_t budget)
 	if (n == 0)
 		return 0;
 	dp->rq.tail += n;
-	mlx4v_rawdp_cq_update_ci(cq);
+	rte_pmd_mlx4v_rawdp_cq_update_ci(cq);
 	/* Refill the consumed WQEs in place: same buffers, same lkey. */
-	mlx4v_rawdp_rq_post(&dp->rq, UINT32_MAX);
+	rte_pmd_mlx4v_rawdp_rq_post(&dp->rq, UINT32_MAX);
 	return n;
 }
 
@@ -308,7 +308,7 @@ mb_setup(struct mb_ctx *c, struct mb_dp *dp, const char *name, uint8_t rx_port,
 	if (ret)
 		return mb_fail("mr_lkey", ret);
 	dp->sq.bufs = c->mem;
-	mlx4v_rawdp_rq_init_rwq(&dp->rq, &dp->rwq);
+	rte_pmd_mlx4v_rawdp_rq_init_rwq(&dp->rq, &dp->rwq);
 	dp->rq.bufs = c->mem + tx_len;
 	dp->rq.lkey = dp->sq.lkey;
 	/* Frames are prepared once: the benchmark measures the driver, not memcpy. */
@@ -321,7 +321,7 @@ mb_setup(struct mb_ctx *c, struct mb_dp *dp, const char *name, uint8_t rx_port,
 			f[j] = (uint8_t)j;
 	}
 	/* A full RQ (the poll function refills it), then the state changes. */
-	mlx4v_rawdp_rq_post(&dp->rq, UINT32_MAX);
+	rte_pmd_mlx4v_rawdp_rq_post(&dp->rq, UINT32_MAX);
 	ret = rte_pmd_mlx4v_modify_wq(c->wq, RTE_PMD_MLX4V_WQS_RDY);
 	if (ret)
 		return mb_fail("modify_wq", ret);

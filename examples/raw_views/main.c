@@ -38,14 +38,14 @@
 
 #include <rte_pmd_mlx4v.h>
 
-#include "mlx4v_rawdp.h"
+#include "rte_pmd_mlx4v_rawdp.h"
 
 #define RV_ETH_HDR 14u
 #define RV_ETHERTYPE 0x88b5u   /* IEEE local experimental */
 #define RV_WAIT_MS 2000        /* every wait on the device is bounded */
 #define RV_RX_WQES 256u
 #define RV_TX_WQES 64u
-#define RV_PKT_MAX MLX4V_RAWDP_BUF_SIZE   /* one buffer per WQE */
+#define RV_PKT_MAX RTE_PMD_MLX4V_RAWDP_BUF_SIZE   /* one buffer per WQE */
 
 /* A receive WQ: its view, the data-path state, and what the run counts. */
 struct rv_rq {
@@ -53,7 +53,7 @@ struct rv_rq {
 	struct rte_pmd_mlx4v_qp *rss;
 	struct rte_pmd_mlx4v_flow *flow;
 	struct mlx4dv_rwq v;
-	struct mlx4v_rawdp_rq dp;
+	struct rte_pmd_mlx4v_rawdp_rq dp;
 	uint32_t wqn;
 	uint8_t port;
 	uint64_t received;
@@ -83,7 +83,7 @@ struct rv_stats {
 	uint64_t events;
 };
 
-/* ---- data path: only the views (mlx4v_rawdp.h), and the frames ---- */
+/* ---- data path: only the views (rte_pmd_mlx4v_rawdp.h), and the frames ---- */
 
 static void
 rv_frame_fill(uint8_t *p, uint32_t len, uint32_t seq)
@@ -116,13 +116,13 @@ rv_frame_check(const uint8_t *p, uint32_t len, uint32_t want_len)
 
 /* Fill n frames with the next sequence numbers, then send them in one burst. */
 static void
-rv_sq_burst(struct mlx4v_rawdp_sq *sq, uint32_t n, uint32_t len, uint32_t *seq)
+rv_sq_burst(struct rte_pmd_mlx4v_rawdp_sq *sq, uint32_t n, uint32_t len, uint32_t *seq)
 {
 	uint32_t i;
 
 	for (i = 0; i < n; i++)
-		rv_frame_fill(mlx4v_rawdp_sq_frame(sq, i), len, (*seq)++);
-	mlx4v_rawdp_sq_send(sq, n, len);
+		rv_frame_fill(rte_pmd_mlx4v_rawdp_sq_frame(sq, i), len, (*seq)++);
+	rte_pmd_mlx4v_rawdp_sq_send(sq, n, len);
 }
 
 /* ---- the run ---- */
@@ -137,11 +137,11 @@ struct rv_ctx {
 	struct rte_pmd_mlx4v_wq *wq[2];
 	uint8_t *mem;
 	int epfd;
-	struct mlx4v_rawdp_sq sq;
+	struct rte_pmd_mlx4v_rawdp_sq sq;
 	struct rv_rq rq[2];
 	unsigned int nrq;
-	struct mlx4v_rawdp_cq tx_cq;
-	struct mlx4v_rawdp_cq rx_cq;
+	struct rte_pmd_mlx4v_rawdp_cq tx_cq;
+	struct rte_pmd_mlx4v_rawdp_cq rx_cq;
 };
 
 static int
@@ -276,7 +276,7 @@ rv_setup(struct rv_ctx *c, const struct rv_opts *o)
 		ret = rte_pmd_mlx4v_wq_num(c->wq[i], &c->rq[i].wqn);
 		if (ret)
 			return rv_fail("wq_num", ret);
-		mlx4v_rawdp_rq_init_rwq(&c->rq[i].dp, &c->rq[i].v);
+		rte_pmd_mlx4v_rawdp_rq_init_rwq(&c->rq[i].dp, &c->rq[i].v);
 	}
 
 	/* One registered region: the send slots, then each RWQ's buffers. */
@@ -303,7 +303,7 @@ rv_setup(struct rv_ctx *c, const struct rv_opts *o)
 
 	/* RESET -> INIT -> RTR -> RTS for the QP, RDY for the WQs; receive WQEs first. */
 	for (i = 0; i < c->nrq; i++) {
-		mlx4v_rawdp_rq_post(&c->rq[i].dp, UINT32_MAX);
+		rte_pmd_mlx4v_rawdp_rq_post(&c->rq[i].dp, UINT32_MAX);
 		ret = rte_pmd_mlx4v_modify_wq(c->wq[i], RTE_PMD_MLX4V_WQS_RDY);
 		if (ret)
 			return rv_fail("modify_wq(RDY)", ret);
@@ -385,7 +385,7 @@ rv_rx_drain(struct rv_ctx *c, const struct rv_opts *o, struct rv_stats *st,
 	unsigned int i;
 	int64_t seq;
 
-	while ((cqe = mlx4v_rawdp_cq_next(&c->rx_cq)) != NULL) {
+	while ((cqe = rte_pmd_mlx4v_rawdp_cq_next(&c->rx_cq)) != NULL) {
 		qpn = rte_be_to_cpu_32(cqe->vlan_my_qpn) & MLX4_CQE_QPN_MASK;
 		for (i = 0; i < c->nrq && c->rq[i].wqn != qpn; i++)
 			;
@@ -394,8 +394,9 @@ rv_rx_drain(struct rv_ctx *c, const struct rv_opts *o, struct rv_stats *st,
 			st->err_cqes++;
 		} else {
 			len = rte_be_to_cpu_32(cqe->byte_cnt);
-			seq = rv_frame_check(mlx4v_rawdp_rq_buf(&c->rq[i].dp,
-							       rte_be_to_cpu_16(cqe->wqe_index)),
+			seq = rv_frame_check(rte_pmd_mlx4v_rawdp_rq_buf(
+							     &c->rq[i].dp,
+							     rte_be_to_cpu_16(cqe->wqe_index)),
 					     len, o->size);
 			/* One sender, one path: packets arrive in order. */
 			if (seq != (int64_t)*next_seq)
@@ -411,9 +412,9 @@ rv_rx_drain(struct rv_ctx *c, const struct rv_opts *o, struct rv_stats *st,
 	}
 	if (n == 0)
 		return 0;
-	mlx4v_rawdp_cq_update_ci(&c->rx_cq);
+	rte_pmd_mlx4v_rawdp_cq_update_ci(&c->rx_cq);
 	for (i = 0; i < c->nrq; i++)
-		mlx4v_rawdp_rq_post(&c->rq[i].dp, UINT32_MAX);
+		rte_pmd_mlx4v_rawdp_rq_post(&c->rq[i].dp, UINT32_MAX);
 	return n;
 }
 
@@ -424,7 +425,7 @@ rv_tx_complete(struct rv_ctx *c, struct rv_stats *st)
 	uint64_t deadline = rte_get_timer_cycles() + rte_get_timer_hz() * RV_WAIT_MS / 1000;
 	struct mlx4_cqe *cqe;
 
-	while ((cqe = mlx4v_rawdp_cq_next(&c->tx_cq)) == NULL) {
+	while ((cqe = rte_pmd_mlx4v_rawdp_cq_next(&c->tx_cq)) == NULL) {
 		if (rte_get_timer_cycles() > deadline)
 			return -ETIMEDOUT;
 		rte_pause();
@@ -439,7 +440,7 @@ rv_tx_complete(struct rv_ctx *c, struct rv_stats *st)
 	c->sq.done = c->sq.head;
 	c->tx_cq.ci++;
 	st->tx_cqes++;
-	mlx4v_rawdp_cq_update_ci(&c->tx_cq);
+	rte_pmd_mlx4v_rawdp_cq_update_ci(&c->tx_cq);
 	return 0;
 }
 
@@ -456,7 +457,7 @@ rv_run(struct rv_ctx *c, const struct rv_opts *o, struct rv_stats *st)
 		n = RTE_MIN(n, c->sq.max_post - (c->sq.head - c->sq.done));
 		want = st->received + n;
 		/* Arm before sending, so the first CQE of the burst raises the event. */
-		mlx4v_rawdp_cq_arm(&c->rx_cq);
+		rte_pmd_mlx4v_rawdp_cq_arm(&c->rx_cq);
 		rv_sq_burst(&c->sq, n, o->size, &seq);
 		st->sent += n;
 		st->doorbells++;

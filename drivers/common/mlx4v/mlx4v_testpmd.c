@@ -32,7 +32,7 @@
 
 #include "mlxv_testpmd.h"
 #include "mlx4v_api.h"
-#include "mlx4v_rawdp.h"
+#include "rte_pmd_mlx4v_rawdp.h"
 #include "rte_pmd_mlx4v.h"
 
 /*
@@ -51,9 +51,9 @@
 
 /*
  * One packet buffer: a send slot, or the single data segment of a receive WQE. The data
- * path is the shared one of mlx4v_rawdp.h, as in examples/raw_views and app/mlx4v-bench.
+ * path is the shared one of rte_pmd_mlx4v_rawdp.h, as in examples/raw_views and app/mlx4v-bench.
  */
-#define TP_BUF_SIZE MLX4V_RAWDP_BUF_SIZE
+#define TP_BUF_SIZE RTE_PMD_MLX4V_RAWDP_BUF_SIZE
 #define TP_ETH_HDR 14u
 /* Our frames: locally administered MACs, the IEEE local experimental ethertype. */
 #define TP_ETHERTYPE 0x88b5u
@@ -72,7 +72,7 @@ struct tp_buf {
 
 /* A receive ring (a QP's RQ or an RWQ): the data-path state and the buffers it posts. */
 struct tp_rq {
-	struct mlx4v_rawdp_rq dp;
+	struct rte_pmd_mlx4v_rawdp_rq dp;
 	struct tp_buf buf;      /* wqe_cnt buffers of TP_BUF_SIZE */
 };
 
@@ -98,7 +98,7 @@ struct tp_cq {
 	int cqe;
 	int events;
 	int viewed;             /* the view was taken: we own the consumer index */
-	struct mlx4v_rawdp_cq dp; /* the view, consumer index and our copy of arm_sn */
+	struct rte_pmd_mlx4v_rawdp_cq dp; /* the view, consumer index and our copy of arm_sn */
 	unsigned int unacked;
 };
 
@@ -112,7 +112,7 @@ struct tp_qp {
 	uint32_t qpn;
 	enum rte_pmd_mlx4v_qp_state state;
 	/* The view; sq.done counts send CQEs (every WQE testpmd posts is signalled). */
-	struct mlx4v_rawdp_sq sq;
+	struct rte_pmd_mlx4v_rawdp_sq sq;
 	uint16_t seq;
 	struct tp_buf tx;       /* sq.wqe_cnt slots of TP_BUF_SIZE */
 	struct tp_rq rq;
@@ -130,7 +130,7 @@ struct tp_flow {
 struct tp_srq {
 	struct rte_pmd_mlx4v_srq *h;
 	int pd;
-	struct mlx4v_rawdp_srq dp; /* the view and the free list */
+	struct rte_pmd_mlx4v_rawdp_srq dp; /* the view and the free list */
 	uint32_t max;           /* WQEs in the ring */
 	struct tp_buf buf;      /* max buffers of TP_BUF_SIZE, by WQE index */
 };
@@ -409,15 +409,15 @@ tp_cqe_handle(int cq_id, struct tp_cq *c, struct mlx4_cqe *cqe)
 		struct tp_srq *s = &tp_srqs[qp->srq];
 
 		if (op != MLX4_CQE_OPCODE_ERROR && wqe_index < s->max)
-			data = mlx4v_rawdp_srq_buf(&s->dp, wqe_index);
+			data = rte_pmd_mlx4v_rawdp_srq_buf(&s->dp, wqe_index);
 		if (wqe_index < s->max)
-			mlx4v_rawdp_srq_free(&s->dp, wqe_index);
+			rte_pmd_mlx4v_rawdp_srq_free(&s->dp, wqe_index);
 		printf(" (qp %td via srq %d)", qp - tp_qps, qp->srq);
 	} else if (!is_send && (qp != NULL || wq != NULL)) {
 		struct tp_rq *rq = qp != NULL ? &qp->rq : &wq->rq;
 
 		if (op != MLX4_CQE_OPCODE_ERROR)
-			data = mlx4v_rawdp_rq_buf(&rq->dp, wqe_index);
+			data = rte_pmd_mlx4v_rawdp_rq_buf(&rq->dp, wqe_index);
 		rq->dp.tail++;
 		if (qp != NULL)
 			printf(" (qp %td)", qp - tp_qps);
@@ -641,7 +641,7 @@ tp_srq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		return;
 	}
 	/* After init_obj the DV consumer owns the free list, starting from the snapshot. */
-	mlx4v_rawdp_srq_init(&s->dp);
+	rte_pmd_mlx4v_rawdp_srq_init(&s->dp);
 	s->dp.bufs = s->buf.va;
 	s->dp.lkey = s->buf.lkey;
 	s->pd = res->num[0];
@@ -717,7 +717,7 @@ tp_qp_create_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data
 		return;
 	}
 	if (!with_srq) {
-		mlx4v_rawdp_rq_init_qp(&q->rq.dp, &q->sq.v);
+		rte_pmd_mlx4v_rawdp_rq_init_qp(&q->rq.dp, &q->sq.v);
 		q->rq.dp.bufs = q->rq.buf.va;
 		q->rq.dp.lkey = q->rq.buf.lkey;
 	}
@@ -799,7 +799,7 @@ tp_wq_create_do(void *parsed_result, __rte_unused struct cmdline *cl,
 		memset(w, 0, sizeof(*w));
 		return;
 	}
-	mlx4v_rawdp_rq_init_rwq(&w->rq.dp, &v);
+	rte_pmd_mlx4v_rawdp_rq_init_rwq(&w->rq.dp, &v);
 	w->rq.dp.bufs = w->rq.buf.va;
 	w->rq.dp.lkey = w->rq.buf.lkey;
 	w->pd = res->num[0];
@@ -1320,7 +1320,7 @@ tp_post_do(void *parsed_result, __rte_unused struct cmdline *cl,
 				res->num[0]);
 			return;
 		}
-		posted = mlx4v_rawdp_rq_post(&q->rq.dp, res->num[1]);
+		posted = rte_pmd_mlx4v_rawdp_rq_post(&q->rq.dp, res->num[1]);
 		printf("mlx4v: qp %u: %u receive WQE(s) posted, rdb count %u\n", res->num[0],
 		       posted, q->rq.dp.head & 0xffff);
 	} else if (strcmp(res->kw[2], "rwq") == 0) {
@@ -1328,7 +1328,7 @@ tp_post_do(void *parsed_result, __rte_unused struct cmdline *cl,
 
 		if (w == NULL)
 			return;
-		posted = mlx4v_rawdp_rq_post(&w->rq.dp, res->num[1]);
+		posted = rte_pmd_mlx4v_rawdp_rq_post(&w->rq.dp, res->num[1]);
 		printf("mlx4v: rwq %u: %u receive WQE(s) posted, rdb count %u\n", res->num[0],
 		       posted, w->rq.dp.head & 0xffff);
 	} else {
@@ -1336,7 +1336,7 @@ tp_post_do(void *parsed_result, __rte_unused struct cmdline *cl,
 
 		if (s == NULL)
 			return;
-		posted = mlx4v_rawdp_srq_post(&s->dp, res->num[1]);
+		posted = rte_pmd_mlx4v_rawdp_srq_post(&s->dp, res->num[1]);
 		printf("mlx4v: srq %u: %u WQE(s) posted, db count %u, head %d tail %d\n",
 		       res->num[0], posted, s->dp.counter, s->dp.head, s->dp.tail);
 	}
@@ -1355,12 +1355,13 @@ TP_NUM_CMD(tp_post, tp_post_parsed, "post", "qp#rwq#srq", NULL,
 static void
 tp_sq_write(struct tp_qp *q, uint32_t len, uint32_t lkey)
 {
-	tp_frame_fill(mlx4v_rawdp_sq_frame(&q->sq, 0), len, q->seq++, q->port);
+	tp_frame_fill(rte_pmd_mlx4v_rawdp_sq_frame(&q->sq, 0), len, q->seq++, q->port);
 	/*
 	 * CQ_UPDATE: one CQE for this WQE; SOLICIT: on raw Ethernet QPs it means "no
 	 * ICRC" (prm/mlx4 §4.2).
 	 */
-	mlx4v_rawdp_sq_write(&q->sq, len, lkey, MLX4_WQE_CTRL_CQ_UPDATE | MLX4_WQE_CTRL_SOLICIT);
+	rte_pmd_mlx4v_rawdp_sq_write(&q->sq, len, lkey,
+				     MLX4_WQE_CTRL_CQ_UPDATE | MLX4_WQE_CTRL_SOLICIT);
 }
 
 /* data: 0 for "send qp len", 1 with a count, 2 with a count and an lkey. */
@@ -1397,7 +1398,7 @@ tp_send_do(void *parsed_result, __rte_unused struct cmdline *cl, void *data)
 	lkey = variant == 2 ? res->num[3] : q->tx.lkey;
 	for (i = 0; i < count; i++)
 		tp_sq_write(q, len, lkey);
-	mlx4v_rawdp_sq_doorbell(&q->sq);
+	rte_pmd_mlx4v_rawdp_sq_doorbell(&q->sq);
 	printf("mlx4v: qp %u: %u SEND WQE(s) of %u bytes posted, lkey 0x%x, sq head %u, "
 	       "doorbell rung\n", qp, count, len, lkey, q->sq.head);
 }
@@ -1429,7 +1430,7 @@ tp_cq_poll(uint32_t id, struct tp_cq *c)
 	/* Bounded wait for the first CQE; the simulator's engine also runs here. */
 	for (i = 0; i < TP_WAIT_STEPS; i++) {
 		tp_dev_progress(d);
-		cqe = mlx4v_rawdp_cq_next(&c->dp);
+		cqe = rte_pmd_mlx4v_rawdp_cq_next(&c->dp);
 		if (cqe != NULL)
 			break;
 		rte_delay_us_sleep(TP_WAIT_STEP_US);
@@ -1439,10 +1440,10 @@ tp_cq_poll(uint32_t id, struct tp_cq *c)
 		tp_cqe_handle(id, c, cqe);
 		c->dp.ci++;
 		n++;
-		cqe = mlx4v_rawdp_cq_next(&c->dp);
+		cqe = rte_pmd_mlx4v_rawdp_cq_next(&c->dp);
 	}
 	if (n != 0)
-		mlx4v_rawdp_cq_update_ci(&c->dp);
+		rte_pmd_mlx4v_rawdp_cq_update_ci(&c->dp);
 	printf("mlx4v: cq %u: %u CQE(s) polled, consumer index %u\n", id, n, c->dp.ci);
 }
 
@@ -1458,7 +1459,7 @@ tp_cq_arm(uint32_t id, struct tp_cq *c)
 		fprintf(stderr, "mlx4v: cq %u: the view has no cq_uar\n", id);
 		return;
 	}
-	mlx4v_rawdp_cq_arm(&c->dp);
+	rte_pmd_mlx4v_rawdp_cq_arm(&c->dp);
 	printf("mlx4v: cq %u armed (sn %u, ci %u)\n", id, c->dp.sn & 3, c->dp.ci & 0xffffff);
 }
 

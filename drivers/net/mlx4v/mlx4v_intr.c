@@ -18,7 +18,7 @@
 #include <rte_interrupts.h>
 
 #include "mlx4v_ethdev.h"
-#include "mlx4v_rawdp.h"
+#include "rte_pmd_mlx4v_rawdp.h"
 #include "mlxv_ethdev_intr.h"
 
 /* Interrupt state of a port, process-local (the primary's: only it hears the device). */
@@ -269,7 +269,7 @@ int
 mlx4v_intr_rx_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
 {
 	struct mlx4v_intr *p = intr_of(eth_dev);
-	struct mlx4v_rawdp_cq cq;
+	struct rte_pmd_mlx4v_rawdp_cq cq;
 	struct mlx4v_rxq *rxq;
 	int ret;
 
@@ -293,8 +293,8 @@ mlx4v_intr_rx_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
 	cq.v = rxq->cqv;
 	cq.ci = rxq->cq_ci;
 	cq.sn = rxq->arm_sn;
-	mlx4v_rawdp_cq_update_ci(&cq);
-	mlx4v_rawdp_cq_arm(&cq);
+	rte_pmd_mlx4v_rawdp_cq_update_ci(&cq);
+	rte_pmd_mlx4v_rawdp_cq_arm(&cq);
 	p->armed[idx] = 1 + (uint64_t)rxq->arm_sn;
 	return 0;
 }

@@ -10,14 +10,13 @@
  * rule, set_ci_db and arming (prm/mlx4 §4). Static inline functions on the views and
  * the producer/consumer indexes an application keeps; no call into the library.
  *
- * One copy for the in-tree programs that drive the views: examples/raw_views,
- * app/mlx4v-bench (which measures exactly this code) and the "mlx4v ..." testpmd
- * commands. Not installed: it is not an API of the library, only the application side
- * of the views that rte_pmd_mlx4v.h documents.
+ * Installed beside rte_pmd_mlx4v.h, as the application side of the views it documents:
+ * examples/raw_views, app/mlx4v-bench (which measures exactly this code) and the
+ * "mlx4v ..." testpmd commands use it as any application can.
  */
 
-#ifndef _MLX4V_RAWDP_H_
-#define _MLX4V_RAWDP_H_
+#ifndef _RTE_PMD_MLX4V_RAWDP_H_
+#define _RTE_PMD_MLX4V_RAWDP_H_
 
 #include <stdint.h>
 #include <string.h>
@@ -30,17 +29,17 @@
 #include "rte_pmd_mlx4v.h"
 
 /** One packet buffer per WQE slot, of this size. */
-#define MLX4V_RAWDP_BUF_SIZE 2048u
+#define RTE_PMD_MLX4V_RAWDP_BUF_SIZE 2048u
 
 /** A CQ from its view: the consumer index and the arm sequence number are ours. */
-struct mlx4v_rawdp_cq {
+struct rte_pmd_mlx4v_rawdp_cq {
 	struct mlx4dv_cq v;
 	uint32_t ci;            /**< CQEs consumed, running */
 	uint32_t sn;            /**< arm sequence number, + 1 per completion event taken */
 };
 
 /** A send queue from its view, with the producer state the application keeps. */
-struct mlx4v_rawdp_sq {
+struct rte_pmd_mlx4v_rawdp_sq {
 	struct mlx4dv_qp v;
 	uint8_t *bufs;          /**< wqe_cnt packet buffers, one per WQE slot */
 	uint32_t lkey;          /**< of bufs */
@@ -50,7 +49,7 @@ struct mlx4v_rawdp_sq {
 };
 
 /** A receive ring (a QP's RQ or an RWQ) with one buffer per WQE slot. */
-struct mlx4v_rawdp_rq {
+struct rte_pmd_mlx4v_rawdp_rq {
 	__be32 *rdb;            /**< doorbell record */
 	uint8_t *wqes;          /**< the ring */
 	uint32_t wqe_cnt;
@@ -62,7 +61,7 @@ struct mlx4v_rawdp_rq {
 };
 
 /** A shared receive queue from its view: the free list is ours after init_obj. */
-struct mlx4v_rawdp_srq {
+struct rte_pmd_mlx4v_rawdp_srq {
 	struct mlx4dv_srq v;
 	uint8_t *bufs;          /**< one packet buffer per WQE, by WQE index */
 	uint32_t lkey;          /**< of bufs */
@@ -76,19 +75,20 @@ struct mlx4v_rawdp_srq {
 
 /** @return the 32-byte CQE at running index n (the second half of a 64-byte slot). */
 static inline struct mlx4_cqe *
-mlx4v_rawdp_cqe(const struct mlx4v_rawdp_cq *cq, uint32_t n)
+rte_pmd_mlx4v_rawdp_cqe(const struct rte_pmd_mlx4v_rawdp_cq *cq, uint32_t n)
 {
 	unsigned int cqe_64 = (cq->v.cqe_size & 64) ? 1 : 0;
 
 	return (struct mlx4_cqe *)((uint8_t *)cq->v.buf.buf +
-		((size_t)(n & (cq->v.cqe_cnt - 1)) << (5 + cqe_64)) + (cqe_64 << 5));
+				   ((size_t)(n & (cq->v.cqe_cnt - 1)) << (5 + cqe_64)) +
+				   (cqe_64 << 5));
 }
 
 /** @return the CQE at the consumer index when software owns it, else NULL. */
 static inline struct mlx4_cqe *
-mlx4v_rawdp_cq_next(const struct mlx4v_rawdp_cq *cq)
+rte_pmd_mlx4v_rawdp_cq_next(const struct rte_pmd_mlx4v_rawdp_cq *cq)
 {
-	struct mlx4_cqe *cqe = mlx4v_rawdp_cqe(cq, cq->ci);
+	struct mlx4_cqe *cqe = rte_pmd_mlx4v_rawdp_cqe(cq, cq->ci);
 
 	/* Software owns it when the owner bit equals the pass parity of the index. */
 	if (!!(cqe->owner_sr_opcode & MLX4_CQE_OWNER_MASK) != !!(cq->ci & cq->v.cqe_cnt))
@@ -100,7 +100,7 @@ mlx4v_rawdp_cq_next(const struct mlx4v_rawdp_cq *cq)
 
 /** Publish the consumer index: the slots up to it may be reused by the device. */
 static inline void
-mlx4v_rawdp_cq_update_ci(const struct mlx4v_rawdp_cq *cq)
+rte_pmd_mlx4v_rawdp_cq_update_ci(const struct rte_pmd_mlx4v_rawdp_cq *cq)
 {
 	/* The CQEs were fully read before their slots are given back. */
 	rte_io_wmb();
@@ -112,7 +112,7 @@ mlx4v_rawdp_cq_update_ci(const struct mlx4v_rawdp_cq *cq)
  * doorbell; mlx4 packing, not mlx5's). The view must have cq_uar (MLX4DV_CQ_MASK_UAR).
  */
 static inline void
-mlx4v_rawdp_cq_arm(const struct mlx4v_rawdp_cq *cq)
+rte_pmd_mlx4v_rawdp_cq_arm(const struct rte_pmd_mlx4v_rawdp_cq *cq)
 {
 	uint32_t sn = cq->sn & 3, ci = cq->ci & 0xffffff;
 	uint32_t cmd = MLX4_CQ_DB_REQ_NOT;
@@ -129,8 +129,8 @@ mlx4v_rawdp_cq_arm(const struct mlx4v_rawdp_cq *cq)
 
 /** Set rq up on the ring of a view (rdb, buf + offset); bufs and lkey are the caller's. */
 static inline void
-mlx4v_rawdp_rq_init(struct mlx4v_rawdp_rq *rq, __be32 *rdb, void *buf, int offset,
-		    uint32_t wqe_cnt, int wqe_shift)
+rte_pmd_mlx4v_rawdp_rq_init(struct rte_pmd_mlx4v_rawdp_rq *rq, __be32 *rdb, void *buf, int offset,
+			    uint32_t wqe_cnt, int wqe_shift)
 {
 	rq->rdb = rdb;
 	rq->wqes = (uint8_t *)buf + offset;
@@ -142,25 +142,25 @@ mlx4v_rawdp_rq_init(struct mlx4v_rawdp_rq *rq, __be32 *rdb, void *buf, int offse
 
 /** The receive ring of an RWQ view. */
 static inline void
-mlx4v_rawdp_rq_init_rwq(struct mlx4v_rawdp_rq *rq, const struct mlx4dv_rwq *v)
+rte_pmd_mlx4v_rawdp_rq_init_rwq(struct rte_pmd_mlx4v_rawdp_rq *rq, const struct mlx4dv_rwq *v)
 {
-	mlx4v_rawdp_rq_init(rq, v->rdb, v->buf.buf, v->rq.offset, v->rq.wqe_cnt,
-			    v->rq.wqe_shift);
+	rte_pmd_mlx4v_rawdp_rq_init(rq, v->rdb, v->buf.buf, v->rq.offset, v->rq.wqe_cnt,
+				    v->rq.wqe_shift);
 }
 
 /** The receive ring of a QP view. */
 static inline void
-mlx4v_rawdp_rq_init_qp(struct mlx4v_rawdp_rq *rq, const struct mlx4dv_qp *v)
+rte_pmd_mlx4v_rawdp_rq_init_qp(struct rte_pmd_mlx4v_rawdp_rq *rq, const struct mlx4dv_qp *v)
 {
-	mlx4v_rawdp_rq_init(rq, v->rdb, v->buf.buf, v->rq.offset, v->rq.wqe_cnt,
-			    v->rq.wqe_shift);
+	rte_pmd_mlx4v_rawdp_rq_init(rq, v->rdb, v->buf.buf, v->rq.offset, v->rq.wqe_cnt,
+				    v->rq.wqe_shift);
 }
 
 /** @return the packet buffer of receive WQE wqe_index (as a CQE names it). */
 static inline uint8_t *
-mlx4v_rawdp_rq_buf(const struct mlx4v_rawdp_rq *rq, uint32_t wqe_index)
+rte_pmd_mlx4v_rawdp_rq_buf(const struct rte_pmd_mlx4v_rawdp_rq *rq, uint32_t wqe_index)
 {
-	return rq->bufs + (size_t)(wqe_index & (rq->wqe_cnt - 1)) * MLX4V_RAWDP_BUF_SIZE;
+	return rq->bufs + (size_t)(wqe_index & (rq->wqe_cnt - 1)) * RTE_PMD_MLX4V_RAWDP_BUF_SIZE;
 }
 
 /**
@@ -169,7 +169,7 @@ mlx4v_rawdp_rq_buf(const struct mlx4v_rawdp_rq *rq, uint32_t wqe_index)
  * @return the number posted.
  */
 static inline uint32_t
-mlx4v_rawdp_rq_post(struct mlx4v_rawdp_rq *rq, uint32_t n)
+rte_pmd_mlx4v_rawdp_rq_post(struct rte_pmd_mlx4v_rawdp_rq *rq, uint32_t n)
 {
 	uint32_t nsegs = (1u << rq->wqe_shift) / sizeof(struct mlx4_wqe_data_seg);
 	uint32_t head = rq->head, used = head - rq->tail, mask = rq->wqe_cnt - 1;
@@ -186,8 +186,9 @@ mlx4v_rawdp_rq_post(struct mlx4v_rawdp_rq *rq, uint32_t n)
 	for (i = 0; i < n; i++, head++) {
 		slot = head & mask;
 		seg = (struct mlx4_wqe_data_seg *)(wqes + ((size_t)slot << shift));
-		mlx4dv_set_data_seg(seg, MLX4V_RAWDP_BUF_SIZE, lkey,
-				    (uintptr_t)(bufs + (size_t)slot * MLX4V_RAWDP_BUF_SIZE));
+		mlx4dv_set_data_seg(
+				seg, RTE_PMD_MLX4V_RAWDP_BUF_SIZE, lkey,
+				(uintptr_t)(bufs + (size_t)slot * RTE_PMD_MLX4V_RAWDP_BUF_SIZE));
 		/* A scatter list shorter than the WQE ends with an invalid-lkey entry. */
 		if (nsegs > 1)
 			mlx4dv_set_data_seg(seg + 1, 0, MLX4_INVALID_LKEY, 0);
@@ -208,7 +209,7 @@ mlx4v_rawdp_rq_post(struct mlx4v_rawdp_rq *rq, uint32_t n)
 
 /** Take over the free list and the posted count from the view (after init_obj). */
 static inline void
-mlx4v_rawdp_srq_init(struct mlx4v_rawdp_srq *s)
+rte_pmd_mlx4v_rawdp_srq_init(struct rte_pmd_mlx4v_rawdp_srq *s)
 {
 	s->head = s->v.head;
 	s->tail = s->v.tail;
@@ -218,14 +219,14 @@ mlx4v_rawdp_srq_init(struct mlx4v_rawdp_srq *s)
 
 /** @return the packet buffer of SRQ WQE wqe_index. */
 static inline uint8_t *
-mlx4v_rawdp_srq_buf(const struct mlx4v_rawdp_srq *s, uint32_t wqe_index)
+rte_pmd_mlx4v_rawdp_srq_buf(const struct rte_pmd_mlx4v_rawdp_srq *s, uint32_t wqe_index)
 {
-	return s->bufs + (size_t)wqe_index * MLX4V_RAWDP_BUF_SIZE;
+	return s->bufs + (size_t)wqe_index * RTE_PMD_MLX4V_RAWDP_BUF_SIZE;
 }
 
 /** Post up to n WQEs by following the free list. @return the number posted. */
 static inline uint32_t
-mlx4v_rawdp_srq_post(struct mlx4v_rawdp_srq *s, uint32_t n)
+rte_pmd_mlx4v_rawdp_srq_post(struct rte_pmd_mlx4v_rawdp_srq *s, uint32_t n)
 {
 	uint32_t i, nsegs = ((1u << s->v.wqe_shift) - sizeof(struct mlx4_wqe_srq_next_seg)) /
 			    sizeof(struct mlx4_wqe_data_seg);
@@ -238,8 +239,8 @@ mlx4v_rawdp_srq_post(struct mlx4v_rawdp_srq *s, uint32_t n)
 		wqe = (uint8_t *)s->v.buf.buf + ((size_t)s->head << s->v.wqe_shift);
 		next = (struct mlx4_wqe_srq_next_seg *)wqe;
 		seg = (struct mlx4_wqe_data_seg *)(next + 1);
-		mlx4dv_set_data_seg(seg, MLX4V_RAWDP_BUF_SIZE, s->lkey,
-				    (uintptr_t)mlx4v_rawdp_srq_buf(s, s->head));
+		mlx4dv_set_data_seg(seg, RTE_PMD_MLX4V_RAWDP_BUF_SIZE, s->lkey,
+				    (uintptr_t)rte_pmd_mlx4v_rawdp_srq_buf(s, s->head));
 		if (nsegs > 1)
 			mlx4dv_set_data_seg(seg + 1, 0, MLX4_INVALID_LKEY, 0);
 		s->head = rte_be_to_cpu_16(next->next_wqe_index);
@@ -255,7 +256,7 @@ mlx4v_rawdp_srq_post(struct mlx4v_rawdp_srq *s, uint32_t n)
 
 /** Give the WQE a CQE named back to the free list, at its tail. */
 static inline void
-mlx4v_rawdp_srq_free(struct mlx4v_rawdp_srq *s, uint16_t wqe_index)
+rte_pmd_mlx4v_rawdp_srq_free(struct rte_pmd_mlx4v_rawdp_srq *s, uint16_t wqe_index)
 {
 	struct mlx4_wqe_srq_next_seg *tail;
 
@@ -270,21 +271,23 @@ mlx4v_rawdp_srq_free(struct mlx4v_rawdp_srq *s, uint16_t wqe_index)
 
 /** @return the packet buffer of the i-th WQE from the SQ head. */
 static inline uint8_t *
-mlx4v_rawdp_sq_frame(const struct mlx4v_rawdp_sq *sq, uint32_t i)
+rte_pmd_mlx4v_rawdp_sq_frame(const struct rte_pmd_mlx4v_rawdp_sq *sq, uint32_t i)
 {
-	return sq->bufs + (size_t)((sq->head + i) & (sq->v.sq.wqe_cnt - 1)) * MLX4V_RAWDP_BUF_SIZE;
+	return sq->bufs +
+	       (size_t)((sq->head + i) & (sq->v.sq.wqe_cnt - 1)) * RTE_PMD_MLX4V_RAWDP_BUF_SIZE;
 }
 
 /**
  * Write one SEND WQE (control segment and one data segment) at the SQ head for the
- * len-byte frame already in its slot's buffer (mlx4v_rawdp_sq_frame(sq, 0)), with lkey
+ * len-byte frame already in its slot's buffer (rte_pmd_mlx4v_rawdp_sq_frame(sq, 0)), with lkey
  * and the control flags (MLX4_WQE_CTRL_*). No doorbell.
  */
 static inline void
-mlx4v_rawdp_sq_write(struct mlx4v_rawdp_sq *sq, uint32_t len, uint32_t lkey, uint32_t flags)
+rte_pmd_mlx4v_rawdp_sq_write(struct rte_pmd_mlx4v_rawdp_sq *sq, uint32_t len, uint32_t lkey,
+			     uint32_t flags)
 {
 	uint32_t slot = sq->head & (sq->v.sq.wqe_cnt - 1);
-	const uint8_t *frame = sq->bufs + (size_t)slot * MLX4V_RAWDP_BUF_SIZE;
+	const uint8_t *frame = sq->bufs + (size_t)slot * RTE_PMD_MLX4V_RAWDP_BUF_SIZE;
 	struct mlx4_wqe_ctrl_seg *ctrl;
 	struct mlx4_wqe_data_seg *dseg;
 	uint32_t owner;
@@ -317,7 +320,7 @@ mlx4v_rawdp_sq_write(struct mlx4v_rawdp_sq *sq, uint32_t len, uint32_t lkey, uin
 
 /** Ring the send doorbell for every WQE written so far. */
 static inline void
-mlx4v_rawdp_sq_doorbell(const struct mlx4v_rawdp_sq *sq)
+rte_pmd_mlx4v_rawdp_sq_doorbell(const struct rte_pmd_mlx4v_rawdp_sq *sq)
 {
 	/*
 	 * Every owner word before the doorbell, which is the QP's doorbell_qpn, already
@@ -329,10 +332,10 @@ mlx4v_rawdp_sq_doorbell(const struct mlx4v_rawdp_sq *sq)
 
 /**
  * Write n SEND WQEs for the len-byte frames already in their slots' buffers
- * (mlx4v_rawdp_sq_frame()), only the last one signalled, and ring the doorbell once.
+ * (rte_pmd_mlx4v_rawdp_sq_frame()), only the last one signalled, and ring the doorbell once.
  */
 static inline void
-mlx4v_rawdp_sq_send(struct mlx4v_rawdp_sq *sq, uint32_t n, uint32_t len)
+rte_pmd_mlx4v_rawdp_sq_send(struct rte_pmd_mlx4v_rawdp_sq *sq, uint32_t n, uint32_t len)
 {
 	uint32_t i;
 
@@ -341,9 +344,10 @@ mlx4v_rawdp_sq_send(struct mlx4v_rawdp_sq *sq, uint32_t n, uint32_t len)
 	 * a CQE, which then stands for the whole burst.
 	 */
 	for (i = 0; i < n; i++)
-		mlx4v_rawdp_sq_write(sq, len, sq->lkey, MLX4_WQE_CTRL_SOLICIT |
-				     (i == n - 1 ? MLX4_WQE_CTRL_CQ_UPDATE : 0));
-	mlx4v_rawdp_sq_doorbell(sq);
+		rte_pmd_mlx4v_rawdp_sq_write(
+				sq, len, sq->lkey,
+				MLX4_WQE_CTRL_SOLICIT | (i == n - 1 ? MLX4_WQE_CTRL_CQ_UPDATE : 0));
+	rte_pmd_mlx4v_rawdp_sq_doorbell(sq);
 }
 
-#endif /* _MLX4V_RAWDP_H_ */
+#endif /* _RTE_PMD_MLX4V_RAWDP_H_ */
