@@ -228,7 +228,7 @@ mlx5v_ethdev_configure(struct rte_eth_dev *eth_dev)
 			      data->dev_conf.rx_adv_conf.rss_conf.rss_hf & ~MLX5V_ETH_RSS_HF);
 		return -EINVAL;
 	}
-	return mlx5v_flow_rss_hash_update(eth_dev, &data->dev_conf.rx_adv_conf.rss_conf) ?:
+	return mlx5v_ethflow_rss_hash_update(eth_dev, &data->dev_conf.rx_adv_conf.rss_conf) ?:
 	       mlx5v_ethdev_reta_default(eth_dev);
 }
 
@@ -360,7 +360,7 @@ mlx5v_ethdev_promisc_write(struct rte_eth_dev *eth_dev, int promisc, int allmult
 		return ret;
 	priv->promisc = promisc;
 	priv->allmulti = allmulti;
-	return mlx5v_flow_sync(eth_dev);
+	return mlx5v_ethflow_sync(eth_dev);
 }
 
 static int
@@ -468,7 +468,7 @@ mlx5v_ethdev_mac_flows_sync(struct rte_eth_dev *eth_dev, uint32_t index,
 		eth_dev->data->mac_addrs[index] = *addr;
 	else
 		memset(&eth_dev->data->mac_addrs[index], 0, sizeof(old));
-	ret = mlx5v_flow_sync(eth_dev);
+	ret = mlx5v_ethflow_sync(eth_dev);
 	eth_dev->data->mac_addrs[index] = old;
 	return ret;
 }
@@ -534,14 +534,14 @@ mlx5v_ethdev_set_mc_addr_list(struct rte_eth_dev *eth_dev, struct rte_ether_addr
 	priv->nb_mc = n;
 	ret = mlx5v_ethdev_vport_lists_write(eth_dev, NO_SLOT, NULL);
 	if (ret == 0)
-		ret = mlx5v_flow_sync(eth_dev);
+		ret = mlx5v_ethflow_sync(eth_dev);
 	if (ret == 0)
 		return 0;
 	memcpy(priv->mc, old, sizeof(old));
 	priv->nb_mc = old_n;
 	/* Best effort back to the list that worked; the first error is the answer. */
 	if (mlx5v_ethdev_vport_lists_write(eth_dev, NO_SLOT, NULL) != 0 ||
-	    mlx5v_flow_sync(eth_dev) != 0)
+	    mlx5v_ethflow_sync(eth_dev) != 0)
 		MLX5V_ETH_LOG(ERR, "port %u: multicast filter not restored",
 			      eth_dev->data->port_id);
 	return ret;
@@ -600,7 +600,7 @@ mlx5v_ethdev_objs_destroy(struct rte_eth_dev *eth_dev)
 
 	/* After a recovery the objects' numbers are the old life's: destroyed locally. */
 	stale = mlx5v_recovery_stale_begin(eth_dev);
-	mlx5v_flow_destroy(eth_dev);
+	mlx5v_ethflow_destroy(eth_dev);
 	for (i = eth_dev->data->nb_tx_queues; i > 0; i--)
 		if (eth_dev->data->tx_queues[i - 1] != NULL)
 			mlx5v_txq_destroy(eth_dev, eth_dev->data->tx_queues[i - 1]);
@@ -683,7 +683,7 @@ mlx5v_ethdev_start(struct rte_eth_dev *eth_dev)
 	for (i = 0; i < eth_dev->data->nb_tx_queues && ret == 0; i++)
 		ret = mlx5v_txq_create(eth_dev, eth_dev->data->tx_queues[i]);
 	if (ret == 0)
-		ret = mlx5v_flow_create(eth_dev);
+		ret = mlx5v_ethflow_create(eth_dev);
 	if (ret != 0)
 		goto error;
 	/* Deferred queues stay stopped until their own start (rx/tx_queue_start). */
@@ -920,10 +920,10 @@ static const struct eth_dev_ops mlx5v_ethdev_ops = {
 	.xstats_get = mlx5v_xstats_get,
 	.xstats_get_names = mlx5v_xstats_get_names,
 	.xstats_reset = mlx5v_stats_reset,
-	.rss_hash_update = mlx5v_flow_rss_hash_update,
-	.rss_hash_conf_get = mlx5v_flow_rss_hash_conf_get,
-	.reta_update = mlx5v_flow_reta_update,
-	.reta_query = mlx5v_flow_reta_query,
+	.rss_hash_update = mlx5v_ethflow_rss_hash_update,
+	.rss_hash_conf_get = mlx5v_ethflow_rss_hash_conf_get,
+	.reta_update = mlx5v_ethflow_reta_update,
+	.reta_query = mlx5v_ethflow_reta_query,
 	.flow_ops_get = mlx5v_rte_flow_ops_get,
 	.rx_queue_intr_enable = mlx5v_intr_rx_enable,
 	.rx_queue_intr_disable = mlx5v_intr_rx_disable,
@@ -1153,8 +1153,8 @@ static const struct eth_dev_ops mlx5v_ethdev_secondary_ops = {
 	.xstats_get = mlx5v_xstats_get,
 	.xstats_get_names = mlx5v_xstats_get_names,
 	.xstats_reset = mlx5v_stats_reset,
-	.rss_hash_conf_get = mlx5v_flow_rss_hash_conf_get,
-	.reta_query = mlx5v_flow_reta_query,
+	.rss_hash_conf_get = mlx5v_ethflow_rss_hash_conf_get,
+	.reta_query = mlx5v_ethflow_reta_query,
 };
 
 static int

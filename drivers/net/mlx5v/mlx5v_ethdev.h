@@ -433,19 +433,19 @@ void mlx5v_recovery_stale_end(int stale);
  */
 int mlx5v_recovery_port_reset(struct rte_eth_dev *eth_dev);
 
-/* ---- mlx5v_flow.c: RQT, TIR and the NIC RX flow table ---- */
+/* ---- mlx5v_ethflow.c: RQT, TIR and the NIC RX flow table ---- */
 
 /** RQT, TIR, table, groups, entries, root. @return 0 or -errno with nothing left. */
-int mlx5v_flow_create(struct rte_eth_dev *eth_dev);
-void mlx5v_flow_destroy(struct rte_eth_dev *eth_dev);
+int mlx5v_ethflow_create(struct rte_eth_dev *eth_dev);
+void mlx5v_ethflow_destroy(struct rte_eth_dev *eth_dev);
 /** Rewrite the entries after a MAC or promiscuity change (no-op while stopped). */
-int mlx5v_flow_sync(struct rte_eth_dev *eth_dev);
-int mlx5v_flow_rss_hash_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_conf *conf);
-int mlx5v_flow_rss_hash_conf_get(struct rte_eth_dev *eth_dev, struct rte_eth_rss_conf *conf);
-int mlx5v_flow_reta_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_reta_entry64 *conf,
-			   uint16_t size);
-int mlx5v_flow_reta_query(struct rte_eth_dev *eth_dev, struct rte_eth_rss_reta_entry64 *conf,
-			  uint16_t size);
+int mlx5v_ethflow_sync(struct rte_eth_dev *eth_dev);
+int mlx5v_ethflow_rss_hash_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_conf *conf);
+int mlx5v_ethflow_rss_hash_conf_get(struct rte_eth_dev *eth_dev, struct rte_eth_rss_conf *conf);
+int mlx5v_ethflow_reta_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_reta_entry64 *conf,
+			      uint16_t size);
+int mlx5v_ethflow_reta_query(struct rte_eth_dev *eth_dev, struct rte_eth_rss_reta_entry64 *conf,
+			     uint16_t size);
 /**
  * The RSS flow types the TIR can hash: RTE_ETH_RSS_IP, _TCP and _UDP, as DPDK's mlx5 advertises
  * them. The TIR knows no fragment or extension header: the fragment, "other" and _EX types

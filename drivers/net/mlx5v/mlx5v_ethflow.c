@@ -71,16 +71,16 @@ static const struct {
 };
 
 static struct mlx5v_ethdev_priv *
-mlx5v_flow_priv_of(const struct rte_eth_dev *eth_dev)
+mlx5v_ethflow_priv_of(const struct rte_eth_dev *eth_dev)
 {
 	return eth_dev->data->dev_private;
 }
 
 /* The RQ of each RQT entry. */
 static void
-mlx5v_flow_rqt_list(const struct rte_eth_dev *eth_dev, uint32_t *rqn)
+mlx5v_ethflow_rqt_list(const struct rte_eth_dev *eth_dev, uint32_t *rqn)
 {
-	const struct mlx5v_ethdev_priv *priv = mlx5v_flow_priv_of(eth_dev);
+	const struct mlx5v_ethdev_priv *priv = mlx5v_ethflow_priv_of(eth_dev);
 	unsigned int i;
 
 	for (i = 0; i < MLX5V_ETH_RETA_SIZE; i++) {
@@ -92,7 +92,7 @@ mlx5v_flow_rqt_list(const struct rte_eth_dev *eth_dev, uint32_t *rqn)
 
 /* Destroy the TIRs of tir[] that exist. */
 static void
-mlx5v_flow_tirs_destroy(struct mlx5v_dev *dev, uint32_t *tir)
+mlx5v_ethflow_tirs_destroy(struct mlx5v_dev *dev, uint32_t *tir)
 {
 	unsigned int i;
 
@@ -109,9 +109,9 @@ mlx5v_flow_tirs_destroy(struct mlx5v_dev *dev, uint32_t *tir)
  * with none made.
  */
 static int
-mlx5v_flow_tirs_create(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, uint32_t *tir)
+mlx5v_ethflow_tirs_create(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, uint32_t *tir)
 {
-	struct mlx5v_ethdev_priv *priv = mlx5v_flow_priv_of(eth_dev);
+	struct mlx5v_ethdev_priv *priv = mlx5v_ethflow_priv_of(eth_dev);
 	uint64_t hf = priv->rss_hf;
 	struct mlx5v_ethdev_tir_attr a = {
 		.td = priv->obj.td,
@@ -129,7 +129,7 @@ mlx5v_flow_tirs_create(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, uint3
 		a.l4 = (hf & tt_def[i].ports_hf) != 0;
 		ret = mlx5v_ethdev_cmd_tir_create(dev, &a, &tir[i]);
 		if (ret != 0) {
-			mlx5v_flow_tirs_destroy(dev, tir);
+			mlx5v_ethflow_tirs_destroy(dev, tir);
 			return ret;
 		}
 	}
@@ -138,7 +138,7 @@ mlx5v_flow_tirs_create(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, uint3
 
 /* Delete the TTC's entries. */
 static void
-mlx5v_flow_tt_entries_clear(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
+mlx5v_ethflow_tt_entries_clear(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
 {
 	for (; o->n_tt > 0; o->n_tt--)
 		mlx5v_ethdev_cmd_fte_delete(dev, o->ttc, o->n_tt - 1);
@@ -146,7 +146,8 @@ mlx5v_flow_tt_entries_clear(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
 
 /* Entry i of the TTC: class i to tir[i]. @return 0 or -errno. */
 static int
-mlx5v_flow_tt_entries_set(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o, const uint32_t *tir)
+mlx5v_ethflow_tt_entries_set(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o,
+			     const uint32_t *tir)
 {
 	struct mlx5v_ethdev_match m;
 	uint32_t fg;
@@ -169,7 +170,7 @@ mlx5v_flow_tt_entries_set(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o, co
 
 /* The TTC (level 2, below the destination table), its three groups and entries. */
 static int
-mlx5v_flow_ttc_create(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
+mlx5v_ethflow_ttc_create(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
 {
 	const struct mlx5v_ethdev_match l4 = { .ethertype = 0xffff, .ip_protocol = 0xff };
 	const struct mlx5v_ethdev_match l3 = { .ethertype = 0xffff };
@@ -184,16 +185,16 @@ mlx5v_flow_ttc_create(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
 	if (ret == 0)
 		ret = mlx5v_ethdev_cmd_fg_create(dev, o->ttc, MLX5V_ETH_TT_ANY, MLX5V_ETH_TT_ANY,
 						 NULL, &o->fg_tt_any);
-	return ret != 0 ? ret : mlx5v_flow_tt_entries_set(dev, o, o->tir);
+	return ret != 0 ? ret : mlx5v_ethflow_tt_entries_set(dev, o, o->tir);
 }
 
-/* Undo mlx5v_flow_ttc_create() as far as it went. */
+/* Undo mlx5v_ethflow_ttc_create() as far as it went. */
 static void
-mlx5v_flow_ttc_destroy(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
+mlx5v_ethflow_ttc_destroy(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
 {
 	if (o->ttc == 0)
 		return;
-	mlx5v_flow_tt_entries_clear(dev, o);
+	mlx5v_ethflow_tt_entries_clear(dev, o);
 	if (o->fg_tt_any != 0)
 		mlx5v_ethdev_cmd_fg_destroy(dev, o->ttc, o->fg_tt_any);
 	if (o->fg_tt_l3 != 0)
@@ -209,9 +210,9 @@ mlx5v_flow_ttc_destroy(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o)
 
 /* Delete every entry the table holds. */
 static void
-mlx5v_flow_entries_clear(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
+mlx5v_ethflow_entries_clear(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
 {
-	struct mlx5v_ethdev_objs *o = &mlx5v_flow_priv_of(eth_dev)->obj;
+	struct mlx5v_ethdev_objs *o = &mlx5v_ethflow_priv_of(eth_dev)->obj;
 	uint32_t i;
 
 	if (o->fte_all)
@@ -227,8 +228,8 @@ mlx5v_flow_entries_clear(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
 
 /* One full-dmac entry more. @return 0 or -errno. */
 static int
-mlx5v_flow_entry_mac(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o,
-		     const struct rte_ether_addr *m)
+mlx5v_ethflow_entry_mac(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o,
+			const struct rte_ether_addr *m)
 {
 	const struct mlx5v_ethdev_match v = { .dmac = m };
 	int ret;
@@ -246,9 +247,9 @@ mlx5v_flow_entry_mac(struct mlx5v_dev *dev, struct mlx5v_ethdev_objs *o,
  * when all-multicast, match-all when promiscuous.
  */
 static int
-mlx5v_flow_entries_set(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
+mlx5v_ethflow_entries_set(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
 {
-	struct mlx5v_ethdev_priv *priv = mlx5v_flow_priv_of(eth_dev);
+	struct mlx5v_ethdev_priv *priv = mlx5v_ethflow_priv_of(eth_dev);
 	struct mlx5v_ethdev_objs *o = &priv->obj;
 	unsigned int i;
 	int ret;
@@ -258,13 +259,13 @@ mlx5v_flow_entries_set(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
 
 		if (rte_is_zero_ether_addr(m))
 			continue;
-		ret = mlx5v_flow_entry_mac(dev, o, m);
+		ret = mlx5v_ethflow_entry_mac(dev, o, m);
 		if (ret != 0)
 			return ret;
 	}
-	ret = mlx5v_flow_entry_mac(dev, o, &mac_full);
+	ret = mlx5v_ethflow_entry_mac(dev, o, &mac_full);
 	for (i = 0; ret == 0 && i < priv->nb_mc; i++)
-		ret = mlx5v_flow_entry_mac(dev, o, &priv->mc[i]);
+		ret = mlx5v_ethflow_entry_mac(dev, o, &priv->mc[i]);
 	if (ret != 0)
 		return ret;
 	if (priv->allmulti) {
@@ -285,28 +286,28 @@ mlx5v_flow_entries_set(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev)
 }
 
 int
-mlx5v_flow_create(struct rte_eth_dev *eth_dev)
+mlx5v_ethflow_create(struct rte_eth_dev *eth_dev)
 {
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
-	struct mlx5v_ethdev_objs *o = &mlx5v_flow_priv_of(eth_dev)->obj;
+	struct mlx5v_ethdev_objs *o = &mlx5v_ethflow_priv_of(eth_dev)->obj;
 	uint32_t rqn[MLX5V_ETH_RETA_SIZE];
 	int ret;
 
 	/* Isolated: the rules alone receive (rte_flow_isolate()). */
-	if (mlx5v_flow_priv_of(eth_dev)->rflow.isolated) {
+	if (mlx5v_ethflow_priv_of(eth_dev)->rflow.isolated) {
 		ret = mlx5v_rte_flow_start(eth_dev, 0);
 		if (ret != 0)
 			goto error;
 		return 0;
 	}
-	mlx5v_flow_rqt_list(eth_dev, rqn);
+	mlx5v_ethflow_rqt_list(eth_dev, rqn);
 	ret = mlx5v_ethdev_cmd_rqt_create(dev, rqn, MLX5V_ETH_RETA_SIZE, &o->rqt);
 	if (ret != 0)
 		goto error;
-	ret = mlx5v_flow_tirs_create(eth_dev, dev, o->tir);
+	ret = mlx5v_ethflow_tirs_create(eth_dev, dev, o->tir);
 	if (ret != 0)
 		goto error;
-	ret = mlx5v_flow_ttc_create(dev, o);
+	ret = mlx5v_ethflow_ttc_create(dev, o);
 	if (ret != 0)
 		goto error;
 	ret = mlx5v_ethdev_cmd_ft_create(dev, 1, MLX5V_ETH_FT_LOG_SIZE, &o->ft);
@@ -323,7 +324,7 @@ mlx5v_flow_create(struct rte_eth_dev *eth_dev)
 					 &o->fg_all);
 	if (ret != 0)
 		goto error;
-	ret = mlx5v_flow_entries_set(eth_dev, dev);
+	ret = mlx5v_ethflow_entries_set(eth_dev, dev);
 	if (ret != 0)
 		goto error;
 	/* Group 0 of rte_flow first, its miss here. */
@@ -333,23 +334,23 @@ mlx5v_flow_create(struct rte_eth_dev *eth_dev)
 	return 0;
 
 error:
-	/* mlx5v_flow_destroy() undoes exactly what exists (each number 0 = not made). */
-	mlx5v_flow_destroy(eth_dev);
+	/* mlx5v_ethflow_destroy() undoes exactly what exists (each number 0 = not made). */
+	mlx5v_ethflow_destroy(eth_dev);
 	return ret;
 }
 
 void
-mlx5v_flow_destroy(struct rte_eth_dev *eth_dev)
+mlx5v_ethflow_destroy(struct rte_eth_dev *eth_dev)
 {
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
-	struct mlx5v_ethdev_objs *o = &mlx5v_flow_priv_of(eth_dev)->obj;
+	struct mlx5v_ethdev_objs *o = &mlx5v_ethflow_priv_of(eth_dev)->obj;
 
 	/* The root and the rules first: group 0's table misses into this one. */
 	mlx5v_rte_flow_stop(eth_dev);
 	if (dev == NULL)
 		return;
 	if (o->ft != 0)
-		mlx5v_flow_entries_clear(eth_dev, dev);
+		mlx5v_ethflow_entries_clear(eth_dev, dev);
 	if (o->fg_all != 0)
 		mlx5v_ethdev_cmd_fg_destroy(dev, o->ft, o->fg_all);
 	if (o->fg_mc != 0)
@@ -362,29 +363,29 @@ mlx5v_flow_destroy(struct rte_eth_dev *eth_dev)
 	if (o->ft != 0)
 		mlx5v_ethdev_cmd_ft_destroy(dev, o->ft);
 	o->ft = 0;
-	mlx5v_flow_ttc_destroy(dev, o);
-	mlx5v_flow_tirs_destroy(dev, o->tir);
+	mlx5v_ethflow_ttc_destroy(dev, o);
+	mlx5v_ethflow_tirs_destroy(dev, o->tir);
 	if (o->rqt != 0)
 		mlx5v_ethdev_cmd_destroy(dev, MLX5V_ETHDEV_OBJ_RQT, o->rqt);
 	o->rqt = 0;
 }
 
 int
-mlx5v_flow_sync(struct rte_eth_dev *eth_dev)
+mlx5v_ethflow_sync(struct rte_eth_dev *eth_dev)
 {
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
-	struct mlx5v_ethdev_objs *o = &mlx5v_flow_priv_of(eth_dev)->obj;
+	struct mlx5v_ethdev_objs *o = &mlx5v_ethflow_priv_of(eth_dev)->obj;
 
 	if (dev == NULL || o->ft == 0)
 		return 0;
-	mlx5v_flow_entries_clear(eth_dev, dev);
-	return mlx5v_flow_entries_set(eth_dev, dev);
+	mlx5v_ethflow_entries_clear(eth_dev, dev);
+	return mlx5v_ethflow_entries_set(eth_dev, dev);
 }
 
 int
-mlx5v_flow_rss_hash_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_conf *conf)
+mlx5v_ethflow_rss_hash_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_conf *conf)
 {
-	struct mlx5v_ethdev_priv *priv = mlx5v_flow_priv_of(eth_dev);
+	struct mlx5v_ethdev_priv *priv = mlx5v_ethflow_priv_of(eth_dev);
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
 	struct mlx5v_ethdev_objs *o = &priv->obj;
 	uint8_t old_key[MLX5V_ETH_RSS_KEY_LEN];
@@ -412,18 +413,18 @@ mlx5v_flow_rss_hash_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_conf 
 	 * Started: new TIRs, the TTC entries moved onto them, then the old TIRs go. A class
 	 * misses (and drops) between the deletion and the new setting of its entry.
 	 */
-	ret = mlx5v_flow_tirs_create(eth_dev, dev, tir);
+	ret = mlx5v_ethflow_tirs_create(eth_dev, dev, tir);
 	if (ret == 0) {
-		mlx5v_flow_tt_entries_clear(dev, o);
-		ret = mlx5v_flow_tt_entries_set(dev, o, tir);
+		mlx5v_ethflow_tt_entries_clear(dev, o);
+		ret = mlx5v_ethflow_tt_entries_set(dev, o, tir);
 		if (ret == 0) {
-			mlx5v_flow_tirs_destroy(dev, o->tir);
+			mlx5v_ethflow_tirs_destroy(dev, o->tir);
 			memcpy(o->tir, tir, sizeof(tir));
 			return 0;
 		}
-		mlx5v_flow_tt_entries_clear(dev, o);
-		mlx5v_flow_tirs_destroy(dev, tir);
-		if (mlx5v_flow_tt_entries_set(dev, o, o->tir) != 0)
+		mlx5v_ethflow_tt_entries_clear(dev, o);
+		mlx5v_ethflow_tirs_destroy(dev, tir);
+		if (mlx5v_ethflow_tt_entries_set(dev, o, o->tir) != 0)
 			MLX5V_ETH_LOG(ERR, "port %u: traffic class entries not restored",
 				      eth_dev->data->port_id);
 	}
@@ -433,9 +434,9 @@ mlx5v_flow_rss_hash_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_conf 
 }
 
 int
-mlx5v_flow_rss_hash_conf_get(struct rte_eth_dev *eth_dev, struct rte_eth_rss_conf *conf)
+mlx5v_ethflow_rss_hash_conf_get(struct rte_eth_dev *eth_dev, struct rte_eth_rss_conf *conf)
 {
-	const struct mlx5v_ethdev_priv *priv = mlx5v_flow_priv_of(eth_dev);
+	const struct mlx5v_ethdev_priv *priv = mlx5v_ethflow_priv_of(eth_dev);
 
 	if (conf->rss_key != NULL) {
 		if (conf->rss_key_len < MLX5V_ETH_RSS_KEY_LEN)
@@ -448,10 +449,10 @@ mlx5v_flow_rss_hash_conf_get(struct rte_eth_dev *eth_dev, struct rte_eth_rss_con
 }
 
 int
-mlx5v_flow_reta_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_reta_entry64 *conf,
-		       uint16_t size)
+mlx5v_ethflow_reta_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_reta_entry64 *conf,
+			  uint16_t size)
 {
-	struct mlx5v_ethdev_priv *priv = mlx5v_flow_priv_of(eth_dev);
+	struct mlx5v_ethdev_priv *priv = mlx5v_ethflow_priv_of(eth_dev);
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
 	uint16_t reta[MLX5V_ETH_RETA_SIZE];
 	uint32_t rqn[MLX5V_ETH_RETA_SIZE];
@@ -491,10 +492,10 @@ mlx5v_flow_reta_update(struct rte_eth_dev *eth_dev, struct rte_eth_rss_reta_entr
 }
 
 int
-mlx5v_flow_reta_query(struct rte_eth_dev *eth_dev, struct rte_eth_rss_reta_entry64 *conf,
-		      uint16_t size)
+mlx5v_ethflow_reta_query(struct rte_eth_dev *eth_dev, struct rte_eth_rss_reta_entry64 *conf,
+			 uint16_t size)
 {
-	const struct mlx5v_ethdev_priv *priv = mlx5v_flow_priv_of(eth_dev);
+	const struct mlx5v_ethdev_priv *priv = mlx5v_ethflow_priv_of(eth_dev);
 	unsigned int i;
 
 	if (size != MLX5V_ETH_RETA_SIZE)
