@@ -12,9 +12,13 @@
  * With -w N, a port is polled only once rte_eth_rx_queue_count() reports N frames waiting
  * (or after FWD_WAIT_MAX checks): for a device that delivers asynchronously, so that the
  * empty polls it would cause are left out of the count (doc/guides/bench/mlx4v_fwd.rst).
+ * For a PMD that cannot count them (DPDK's net_mlx4), -p USEC sleeps before each poll, so that
+ * the device fills the bursts, and -i N calibrates an empty poll: after the run, with nothing
+ * in flight, bench_idle() polls each port N times, and the script subtracts the empty polls of
+ * the run at that cost (doc/guides/bench/mlx4_verbs_fwd.rst).
  *
  * usage: dpdk-mlxv-fwd-bench <EAL args with two ports> -- [-n packets] [-b burst] [-s size]
- *        [-w frames]
+ *        [-w frames] [-p usec] [-i polls]
  */
 
 #include <errno.h>
@@ -24,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_eal.h>
@@ -45,6 +50,13 @@ static unsigned int fwd_burst = 32;
 /* Counted by the benchmark script: one Rx burst call (not inlined into the loop). */
 __rte_noinline uint16_t
 bench_rx(uint16_t port, struct rte_mbuf **pkts, uint16_t n)
+{
+	return rte_eth_rx_burst(port, 0, pkts, n);
+}
+
+/* Counted apart by the benchmark script: one Rx burst call on an empty queue (-i). */
+__rte_noinline uint16_t
+bench_idle(uint16_t port, struct rte_mbuf **pkts, uint16_t n)
 {
 	return rte_eth_rx_burst(port, 0, pkts, n);
 }
@@ -143,15 +155,45 @@ prime(uint16_t port, struct rte_mempool *mp, unsigned int n, uint16_t size)
 	return done;
 }
 
+/*
+ * After the run: receive and free until neither port has had a frame for 200 ms (10 s at the
+ * most), then poll the empty queues through bench_idle() (-i), whose instructions the script
+ * reads. @return how many bench_idle() calls returned nothing.
+ */
+static unsigned int
+idle_calibrate(unsigned int polls)
+{
+	struct rte_mbuf *pkts[FWD_MAX_BURST];
+	unsigned int quiet = 0, i, empty = 0, left = 10000;
+	uint16_t p, n;
+
+	while (quiet < 200 && left-- > 0) {
+		usleep(1000);
+		n = rte_eth_rx_burst(0, 0, pkts, FWD_MAX_BURST);
+		rte_pktmbuf_free_bulk(pkts, n);
+		p = rte_eth_rx_burst(1, 0, pkts, FWD_MAX_BURST);
+		rte_pktmbuf_free_bulk(pkts, p);
+		quiet = n + p == 0 ? quiet + 1 : 0;
+	}
+	for (i = 0; i < polls; i++)
+		for (p = 0; p < 2; p++) {
+			n = bench_idle(p, pkts, fwd_burst);
+			rte_pktmbuf_free_bulk(pkts, n);
+			empty += n == 0;
+		}
+	return empty;
+}
+
 int
 main(int argc, char **argv)
 {
 	char name0[RTE_ETH_NAME_MAX_LEN] = "", name1[RTE_ETH_NAME_MAX_LEN] = "";
 	struct rte_mbuf *pkts[FWD_MAX_BURST];
-	uint64_t want = 1000000, rx = 0, tx = 0, idle = 0, spins;
-	unsigned int wait_min = 0, waits[2] = { 0, 0 };
+	uint64_t want = 1000000, rx = 0, tx = 0, idle = 0, empty = 0, bursts = 0, spins;
+	unsigned int wait_min = 0, waits[2] = { 0, 0 }, pace = 0, calib = 0, calib_empty;
+	int started[2] = { 0, 0 };
 	uint16_t size = 64, p, n, k;
-	struct rte_mempool *mp;
+	struct rte_mempool *mp = NULL;
 	struct timespec t0, t1;
 	unsigned int primed;
 	double s;
@@ -164,7 +206,7 @@ main(int argc, char **argv)
 	}
 	argc -= ret;
 	argv += ret;
-	while ((opt = getopt(argc, argv, "n:b:s:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:b:s:w:p:i:")) != -1) {
 		if (opt == 'n')
 			want = strtoull(optarg, NULL, 0);
 		else if (opt == 'b')
@@ -173,6 +215,10 @@ main(int argc, char **argv)
 			size = strtoul(optarg, NULL, 0);
 		else if (opt == 'w')
 			wait_min = strtoul(optarg, NULL, 0);
+		else if (opt == 'p')
+			pace = strtoul(optarg, NULL, 0);
+		else if (opt == 'i')
+			calib = strtoul(optarg, NULL, 0);
 		else
 			goto usage;
 	}
@@ -185,8 +231,13 @@ main(int argc, char **argv)
 	}
 	mp = rte_pktmbuf_pool_create("fwd_bench", FWD_MBUFS, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 				     rte_socket_id());
-	if (mp == NULL || port_init(0, mp) != 0 || port_init(1, mp) != 0)
+	if (mp == NULL)
 		goto err;
+	for (p = 0; p < 2; p++) {
+		if (port_init(p, mp) != 0)
+			goto err;
+		started[p] = 1;
+	}
 	if (wait_min > 0 &&
 	    (rte_eth_rx_queue_count(0, 0) < 0 || rte_eth_rx_queue_count(1, 0) < 0)) {
 		printf("fwd-bench: -w: a port cannot count its waiting frames\n");
@@ -209,12 +260,17 @@ main(int argc, char **argv)
 			continue;
 		}
 		waits[p] = 0;
+		/* -p: not counted, the device's threads fill the queue meanwhile. */
+		if (pace > 0)
+			usleep(pace);
 		n = bench_rx(p, pkts, fwd_burst);
 		if (n == 0) {
 			idle++;
+			empty++;
 			continue;
 		}
 		rx += n;
+		bursts++;
 		k = bench_tx(p ^ 1, pkts, n);
 		tx += k;
 		if (k < n)
@@ -228,17 +284,28 @@ main(int argc, char **argv)
 	       " empty polls, %u primed, burst %u, %u bytes, %.3f s, %.0f packets/s\n",
 	       name0, name1, rx, tx, idle,
 	       primed, fwd_burst, size, s, s > 0 ? rx / s : 0.0);
-	rte_eth_dev_stop(0);
-	rte_eth_dev_stop(1);
-	rte_eth_dev_close(0);
-	rte_eth_dev_close(1);
-	rte_mempool_free(mp);
-	rte_eal_cleanup();
-	return rx >= want ? 0 : 1;
+	printf("fwd-bench: %" PRIu64 " bursts received (%.1f packets each), %" PRIu64
+	       " empty bursts polled\n", bursts, bursts > 0 ? (double)rx / bursts : 0.0, empty);
+	if (calib > 0) {
+		calib_empty = idle_calibrate(calib);
+		printf("fwd-bench: idle calibration: %u polls, %u empty\n", 2 * calib, calib_empty);
+	}
+	ret = rx >= want ? 0 : 1;
+	goto out;
 usage:
 	printf("usage: dpdk-mlxv-fwd-bench <EAL args> -- [-n packets] [-b burst (1-%u)] "
-	       "[-s size (64-1518)] [-w frames (0-burst)]\n", FWD_MAX_BURST);
+	       "[-s size (64-1518)] [-w frames (0-burst)] [-p usec] [-i polls]\n", FWD_MAX_BURST);
 err:
+	ret = 1;
+out:
+	/* A started port may still be fed by its device: stopped before it is closed. */
+	for (p = 0; p < 2; p++) {
+		if (!started[p])
+			continue;
+		rte_eth_dev_stop(p);
+		rte_eth_dev_close(p);
+	}
+	rte_mempool_free(mp);
 	rte_eal_cleanup();
-	return 1;
+	return ret;
 }
