@@ -44,7 +44,7 @@ enum mlx4v_sim_misuse {
 	MLX4V_SIM_MISUSE_ARM_DB_RECORD, /**< arm doorbell without the matching arm_db record */
 	MLX4V_SIM_MISUSE_ARM_PACKING,   /**< arm doorbell packed mlx5-style (ci high, cqn low) */
 	MLX4V_SIM_MISUSE_ARM_CQN,       /**< arm doorbell naming another CQ */
-	MLX4V_SIM_MISUSE_ARM_SN,        /**< arm reusing the sequence number that already fired */
+	MLX4V_SIM_MISUSE_ARM_SN,        /**< arm with the sn that fired, its event read */
 	MLX4V_SIM_MISUSE_CI_STALE,      /**< arm doorbell CI differs from *set_ci_db */
 	MLX4V_SIM_MISUSE_CI_BACKWARDS,  /**< *set_ci_db moved backwards */
 	MLX4V_SIM_MISUSE_CI_AHEAD,      /**< *set_ci_db beyond the producer */
@@ -74,6 +74,7 @@ struct mlx4v_sim_stats {
 	uint64_t events;       /**< completion events signalled */
 	uint64_t events_lost;  /**< events swallowed by the lose_cq_event knob */
 	uint64_t arms;         /**< valid arm doorbells */
+	uint64_t arms_stale;   /**< arms with the sn that fired, its event unread: ignored */
 };
 
 struct mlx4v_verbs_ops;

@@ -4,6 +4,7 @@
 
 /** @file The simulated CQ: CQE writer with owner bits, consumer-index checks, arming. */
 
+#include <poll.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
@@ -101,6 +102,15 @@ mlx4v_sim_cq_read_ci(struct mlx4v_sim_cq *cq)
 				 cq->pi & MLX4V_SIM_CI_MASK);
 	cq->last_ci = ci;
 	return ci;
+}
+
+/* @return 1 if the CQ's event fd holds an event its driver has not read. */
+static int
+mlx4v_sim_cq_event_unread(const struct mlx4v_sim_cq *cq)
+{
+	struct pollfd pfd = { .fd = cq->fd, .events = POLLIN };
+
+	return cq->fd >= 0 && poll(&pfd, 1, 0) == 1;
 }
 
 /* Engine thread (or the arm doorbell handler), sim lock held: deliver one completion event. */
@@ -265,13 +275,24 @@ mlx4v_sim_cq_doorbell(void *arg, uint32_t off, uint64_t raw)
 				 "CQ 0x%x: arm with CI %u but set_ci_db says %u", cq->cqn, ci,
 				 set_ci);
 	/*
-	 * Misuse check arm_sn: after an event software must bump arm_sn (libmlx4 mlx4_cq_event,
-	 * DPDK rx_queue_intr_disable, prm/mlx4 §4.8, §5.3); an arm with the sn that already fired
-	 * is stale and re-arms nothing.
+	 * An arm with the sn that already fired re-arms nothing (prm/mlx4 §4.8). The sn exists for
+	 * the arm software makes before it has read the event already on its way, which is legal
+	 * (DPDK's mlx4 re-arms so when rx_queue_intr_disable() found the channel still empty,
+	 * prm/mlx4 §5.3): counted, not a misuse, while the event is unread on the CQ's event fd,
+	 * or when a host took it (it then waits in the host's completion channel, where the model
+	 * cannot see it read). Misuse check arm_sn: the event read from the fd by the driver, the
+	 * sn not bumped (libmlx4 mlx4_cq_event, DPDK rx_queue_intr_disable).
 	 */
 	if ((int)sn == cq->fired_sn) {
-		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_ARM_SN,
-				 "CQ 0x%x: arm with sn %u, which already fired", cq->cqn, sn);
+		if (sim->hosted || mlx4v_sim_cq_event_unread(cq)) {
+			sim->stats.arms_stale++;
+			MLX4V_SIM_LOG(DEBUG, "%s: CQ 0x%x: arm with sn %u before its event read",
+				      sim->name, cq->cqn, sn);
+		} else {
+			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_ARM_SN,
+					 "CQ 0x%x: arm with sn %u, which already fired", cq->cqn,
+					 sn);
+		}
 		return;
 	}
 	cq->armed = cmd;
