@@ -172,15 +172,23 @@ bg_finish() {
 #          kernel's verbs stack, 0000:01:00.0 and 0000:01:01.0, under dpdk-mlxv-verbs-run
 #          (sim_launcher); net_mlx4v on "-a <BDF>,mlx4v=1" through EAL's PCI bus and our
 #          rdma-core backend, libibverbs and libmlx4 (doc/guides/platform/verbs_emulation.rst)
+#   dpdkmlx4  as verbs, on bus 02 (0000:02:00.0 and 0000:02:01.0), with DPDK's own net_mlx4
+#          (the distribution's plugin, "-a <BDF>") instead of net_mlx4v
 # sim_kind KIND: fail unless KIND is one of those.
 sim_kind() {
 	case $1 in
 	mlx5v|mlx4v|mixed|vfio|verbs) ;;
-	*) fail "no simulated port kind \"$1\" (mlx5v, mlx4v, mixed, vfio or verbs)" ;;
+	dpdkmlx4)
+		ls /usr/lib/*/dpdk/pmds-*/librte_net_mlx4.so >/dev/null 2>&1 ||
+			skip "the distribution's net_mlx4 plugin is not installed"
+		;;
+	*) fail "no simulated port kind \"$1\" (mlx5v, mlx4v, mixed, vfio, verbs or dpdkmlx4)" ;;
 	esac
 	# The rdma-core backend hands the device virtual addresses (memory regions), whatever the
 	# EAL's IOVA mode: the IOVA-as-PA run adds nothing there but a slower emulation.
-	[ "$1" != verbs ] || iovapa_skip "the verbs kind's memory regions are by virtual address"
+	case $1 in verbs|dpdkmlx4)
+		iovapa_skip "the verbs kinds' memory regions are by virtual address" ;;
+	esac
 }
 
 # sim_dev KIND N: the simulated device of port N (0 or 1): its vdev name, or its BDF (vfio).
@@ -190,6 +198,7 @@ sim_dev() {
 	mixed.1) echo mlx5v_sim0 ;;
 	vfio.*) echo "0000:00:0$(($2 + 5)).0" ;;
 	verbs.*) echo "0000:01:0$2.0" ;;
+	dpdkmlx4.*) echo "0000:02:0$2.0" ;;
 	*) echo "$1_sim$2" ;;
 	esac
 }
@@ -198,7 +207,7 @@ sim_dev() {
 sim_model() {
 	case $1 in
 	vfio) echo "vfio-$(sim_dev "$1" "$2")" ;;
-	verbs) echo "verbs-$(sim_dev "$1" "$2")" ;;
+	verbs|dpdkmlx4) echo "verbs-$(sim_dev "$1" "$2")" ;;
 	*) sim_dev "$1" "$2" ;;
 	esac
 }
@@ -211,7 +220,7 @@ VERBS_RUN=$MLXV_BUILD/app/dpdk-mlxv-verbs-run
 sim_launcher() {
 	case $1 in
 	vfio) _run=$VFIO_RUN; _ports= ;;
-	verbs) _run=$VERBS_RUN; _ports=ports=1, ;;
+	verbs|dpdkmlx4) _run=$VERBS_RUN; _ports=ports=1, ;;
 	*) return 0 ;;
 	esac
 	_a=$(sim_dev "$1" 0)
@@ -219,7 +228,7 @@ sim_launcher() {
 	_w0=$2
 	_w1=$3
 	# The verbs models name a port of the peer model ("verbs-<BDF>.<port>").
-	if [ "$_w0" = pair ] && [ "$1" = verbs ]; then
+	if [ "$_w0" = pair ] && [ "$_run" = "$VERBS_RUN" ]; then
 		_w0=pair:$(sim_model "$1" 1).1
 		_w1=pair:$(sim_model "$1" 0).1
 	fi
@@ -230,7 +239,7 @@ sim_launcher() {
 # sim_eal KIND MB: eal_base MB, but with the PCI bus for vfio's functions.
 sim_eal() {
 	case $1 in
-	vfio|verbs) eal_base "$2" | sed 's/ --no-pci//' ;;
+	vfio|verbs|dpdkmlx4) eal_base "$2" | sed 's/ --no-pci//' ;;
 	*) eal_base "$2" ;;
 	esac
 }
@@ -241,6 +250,7 @@ sim_eal() {
 sim_vdev() {
 	case $1 in
 	0000:01:*) echo "-a $1,mlx4v=1" ;;
+	0000:02:*) echo "-a $1" ;;
 	0000:*) echo "-a $1,mlx5v=1" ;;
 	mlx4v_sim*) echo "--vdev=$1,ports=1,wire=$2${3:+,$3}" ;;
 	*) echo "--vdev=$1,wire=$2${3:+,$3}" ;;
