@@ -28,6 +28,7 @@ enum mlx4v_class_event_type {
 	MLX4V_CLASS_EVENT_PORT,     /**< a port became active or went down */
 	MLX4V_CLASS_EVENT_REMOVE,   /**< the device is about to be removed */
 	MLX4V_CLASS_EVENT_CQ_ERR,   /**< a CQ overran: it is in error (IBV_EVENT_CQ_ERR) */
+	MLX4V_CLASS_EVENT_SRQ_LIMIT, /**< an SRQ fell below its limit (SRQ_LIMIT_REACHED) */
 };
 
 /** One device event. */
@@ -36,6 +37,7 @@ struct mlx4v_class_event {
 	unsigned int port;          /**< PORT: 1-based port number */
 	int up;                     /**< PORT: 1 active, 0 down */
 	uint32_t cqn;               /**< CQ_ERR: the CQ's number (rte_pmd_mlx4v_init_obj()) */
+	uint32_t srqn;              /**< SRQ_LIMIT: the SRQ's number */
 };
 
 /*

@@ -118,8 +118,8 @@ static int
 mlx4v_sim_engine_poll(void *arg)
 {
 	struct mlx4v_sim *sim = arg;
-	uint32_t cqns[MLX4V_SIM_MAX_CQ];
-	unsigned int i, nerr;
+	uint32_t cqns[MLX4V_SIM_MAX_CQ], srqns[MLX4V_SIM_MAX_SRQ];
+	unsigned int i, nerr, nlim;
 	int work;
 
 	if (mlx4v_sim_dead(sim))
@@ -128,13 +128,21 @@ mlx4v_sim_engine_poll(void *arg)
 	pthread_mutex_lock(&sim->lock);
 	work = mlx4v_sim_poll_locked(sim);
 	nerr = mlx4v_sim_cq_errors_take(sim, cqns);
+	nlim = mlx4v_sim_srq_limits_take(sim, srqns);
 	pthread_mutex_unlock(&sim->lock);
 	work += mlx4v_sim_wire_flush(sim);
 	pthread_mutex_unlock(&sim->tx_lock);
 	/* The asynchronous CQ error events, with no model lock held (verbs lock ranks first). */
 	for (i = 0; i < nerr; i++)
 		mlx4v_sim_cq_error_report(sim, cqns[i]);
-	work += nerr;
+	for (i = 0; i < nlim; i++) {
+		struct mlx4v_class_event ev = {
+			.type = MLX4V_CLASS_EVENT_SRQ_LIMIT, .srqn = srqns[i],
+		};
+
+		mlx4v_sim_report(sim, &ev);
+	}
+	work += nerr + nlim;
 	work += mlx4v_sim_wire_link_poll(sim);
 	return work;
 }

@@ -162,6 +162,18 @@ struct mlx4v_sim_cq_info {
 __rte_internal
 int mlx4v_sim_cq_info(struct mlx4v_sim *sim, uint32_t cqn, struct mlx4v_sim_cq_info *info);
 
+/**
+ * Arm the limit of SRQ srqn (0 disarms): once fewer than limit WQEs stay posted after the device
+ * takes one, the model reports MLX4V_CLASS_EVENT_SRQ_LIMIT and disarms (mlx4_ib's modify_srq).
+ * @return 0, -ENOENT (no such SRQ) or -EINVAL (limit not below the ring's WQEs).
+ */
+__rte_internal
+int mlx4v_sim_srq_arm(struct mlx4v_sim *sim, uint32_t srqn, uint32_t limit);
+
+/** The armed limit of SRQ srqn, 0 once it fired or if never armed. @return 0 or -ENOENT. */
+__rte_internal
+int mlx4v_sim_srq_query(struct mlx4v_sim *sim, uint32_t srqn, uint32_t *limit);
+
 /** A QP as the model holds it (mlx4v_sim_qp_info()). */
 struct mlx4v_sim_qp_info {
 	const void *sq;                /**< the first send WQE */

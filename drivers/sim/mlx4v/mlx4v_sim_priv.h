@@ -144,6 +144,9 @@ struct mlx4v_sim_srq {
 	uint32_t *db;
 	uint32_t hw_head;               /**< next WQE the device takes */
 	uint32_t consumed;              /**< WQEs taken, running */
+	uint32_t posted;                /**< the doorbell record's count when last read */
+	uint32_t limit;                 /**< armed SRQ limit, 0: disarmed (mlx4v_sim_srq.c) */
+	int limit_pending;              /**< the limit event is not reported yet */
 };
 
 /** The receive side of a QP, or an RWQ. */
@@ -438,6 +441,10 @@ int mlx4v_sim_flow_destroy(struct mlx4v_flow *flow);
  * @return how many were written to cqns (at most MLX4V_SIM_MAX_CQ).
  */
 unsigned int mlx4v_sim_cq_errors_take(struct mlx4v_sim *sim, uint32_t *cqns);
+/** Sim lock held: the device took a WQE of srq; raise the limit event when due. */
+void mlx4v_sim_srq_taken(struct mlx4v_sim_srq *srq);
+/** Sim lock held: the SRQ limit events to report once the lock is released. @return count. */
+unsigned int mlx4v_sim_srq_limits_take(struct mlx4v_sim *sim, uint32_t *srqns);
 
 /* mlx4v_sim.c */
 /** One engine pass, with sim->lock held. */

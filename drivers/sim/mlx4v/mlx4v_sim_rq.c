@@ -33,7 +33,8 @@ mlx4v_sim_rq_avail(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq)
 		if (hwsim_dma_read(sim->dma, (uintptr_t)srq->db, &raw, sizeof(raw)) != 0)
 			return 0;
 		/* *db is the running count of posted WQEs (prm/mlx4 §4.4). */
-		avail = rte_be_to_cpu_32(raw) - srq->consumed;
+		srq->posted = rte_be_to_cpu_32(raw);
+		avail = srq->posted - srq->consumed;
 		/*
 		 * Misuse check rq_db_record (SRQ): more WQEs claimed than the ring holds, i.e. the
 		 * counter was not kept as a running total, or was written before the WQEs were
@@ -193,6 +194,7 @@ mlx4v_sim_rq_consume(struct mlx4v_sim *sim, struct mlx4v_sim_rq *rq, const uint8
 		memcpy(&next, wqe + 2, sizeof(next));
 		srq->hw_head = rte_be_to_cpu_16(next) & (srq->max - 1);
 		srq->consumed++;
+		mlx4v_sim_srq_taken(srq);
 		segs = wqe + sizeof(struct mlx4_wqe_srq_next_seg);
 		nsegs = (size - sizeof(struct mlx4_wqe_srq_next_seg)) /
 			sizeof(struct mlx4_wqe_data_seg);
