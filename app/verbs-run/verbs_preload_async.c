@@ -5,9 +5,10 @@
 /**
  * @file
  * The verbs emulation's asynchronous events (doc/guides/platform/verbs_emulation.rst, "Async
- * events"): what the model reports (a port active or down, a CQ in error, the catastrophic
- * error) goes, as the kernel's ib_uverbs_event_handler() sends it, to the async event file of
- * every context open on the function, one struct ib_uverbs_async_event_desc per event.
+ * events"): what the model reports (a port active or down, a CQ in error, an SRQ below its
+ * limit, the catastrophic error) goes, as the kernel's ib_uverbs_event_handler() sends it, to
+ * the async event file of every context open on the function (a CQ's or an SRQ's to its own
+ * context), one struct ib_uverbs_async_event_desc per event.
  */
 
 #include <errno.h>
@@ -36,9 +37,13 @@ struct verbs_async_ctx {
 	unsigned int idx;       /**< the function */
 };
 
-/** A CQ whose error event names its user_handle, counted for DESTROY_CQ. */
+/**
+ * A CQ whose error event, or an SRQ whose limit event, names its user_handle, counted for
+ * DESTROY_CQ or DESTROY_SRQ.
+ */
 struct verbs_async_cq {
 	int wr;                 /**< its context's async file, -1: free slot */
+	int srq;                /**< 1: an SRQ, cqn is its SRQ number */
 	uint32_t cqn;
 	uint64_t user_handle;
 	uint32_t *reported;
@@ -87,15 +92,18 @@ verbs_async_event(struct mlx4v_sim *sim, const struct mlx4v_class_event *ev, voi
 
 	RTE_SET_USED(sim);
 	pthread_mutex_lock(&verbs_async_lock);
-	if (ev->type == MLX4V_CLASS_EVENT_CQ_ERR) {
+	if (ev->type == MLX4V_CLASS_EVENT_CQ_ERR || ev->type == MLX4V_CLASS_EVENT_SRQ_LIMIT) {
+		int srq = ev->type == MLX4V_CLASS_EVENT_SRQ_LIMIT;
+
 		for (i = 0; i < VERBS_ASYNC_MAX_CQ; i++) {
 			struct verbs_async_cq *c = &verbs_async_cqs[i];
 
-			if (c->wr < 0 || c->cqn != ev->cqn)
+			if (c->wr < 0 || c->srq != srq || c->cqn != (srq ? ev->srqn : ev->cqn))
 				continue;
-			/* Counted first: DESTROY_CQ reports it, libibverbs waits for its ack. */
+			/* Counted first: DESTROY_CQ/_SRQ reports it; libibverbs awaits the ack. */
 			(*c->reported)++;
-			verbs_async_send(c->wr, c->user_handle, IBV_EVENT_CQ_ERR);
+			verbs_async_send(c->wr, c->user_handle,
+					 srq ? IBV_EVENT_SRQ_LIMIT_REACHED : IBV_EVENT_CQ_ERR);
 		}
 		pthread_mutex_unlock(&verbs_async_lock);
 		return;
@@ -165,8 +173,9 @@ verbs_async_ctx_del(int wr)
 	pthread_mutex_unlock(&verbs_async_lock);
 }
 
-int
-verbs_async_cq_add(int wr, uint32_t cqn, uint64_t user_handle, uint32_t *reported)
+/* A CQ (srq 0) or an SRQ (srq 1) of the context whose async file is wr. */
+static int
+verbs_async_queue_add(int wr, int srq, uint32_t num, uint64_t user_handle, uint32_t *reported)
 {
 	unsigned int i;
 	int ret = -ENOMEM;
@@ -176,7 +185,8 @@ verbs_async_cq_add(int wr, uint32_t cqn, uint64_t user_handle, uint32_t *reporte
 	for (i = 0; i < VERBS_ASYNC_MAX_CQ; i++) {
 		if (verbs_async_cqs[i].wr < 0) {
 			verbs_async_cqs[i].wr = wr;
-			verbs_async_cqs[i].cqn = cqn;
+			verbs_async_cqs[i].srq = srq;
+			verbs_async_cqs[i].cqn = num;
 			verbs_async_cqs[i].user_handle = user_handle;
 			verbs_async_cqs[i].reported = reported;
 			ret = 0;
@@ -187,15 +197,40 @@ verbs_async_cq_add(int wr, uint32_t cqn, uint64_t user_handle, uint32_t *reporte
 	return ret;
 }
 
-void
-verbs_async_cq_del(int wr, uint32_t cqn)
+static void
+verbs_async_queue_del(int wr, int srq, uint32_t num)
 {
 	unsigned int i;
 
 	pthread_once(&verbs_async_once, verbs_async_init);
 	pthread_mutex_lock(&verbs_async_lock);
 	for (i = 0; i < VERBS_ASYNC_MAX_CQ; i++)
-		if (verbs_async_cqs[i].wr == wr && verbs_async_cqs[i].cqn == cqn)
+		if (verbs_async_cqs[i].wr == wr && verbs_async_cqs[i].srq == srq &&
+		    verbs_async_cqs[i].cqn == num)
 			verbs_async_cqs[i].wr = -1;
 	pthread_mutex_unlock(&verbs_async_lock);
+}
+
+int
+verbs_async_cq_add(int wr, uint32_t cqn, uint64_t user_handle, uint32_t *reported)
+{
+	return verbs_async_queue_add(wr, 0, cqn, user_handle, reported);
+}
+
+int
+verbs_async_srq_add(int wr, uint32_t srqn, uint64_t user_handle, uint32_t *reported)
+{
+	return verbs_async_queue_add(wr, 1, srqn, user_handle, reported);
+}
+
+void
+verbs_async_cq_del(int wr, uint32_t cqn)
+{
+	verbs_async_queue_del(wr, 0, cqn);
+}
+
+void
+verbs_async_srq_del(int wr, uint32_t srqn)
+{
+	verbs_async_queue_del(wr, 1, srqn);
 }

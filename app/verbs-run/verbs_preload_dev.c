@@ -63,6 +63,13 @@ struct verbs_dev_cq {
 	uint32_t async_reported; /**< CQ error events delivered (verbs_preload_async.c) */
 };
 
+/** An SRQ: the model's, and what uverbs keeps of it. */
+struct verbs_dev_srq {
+	struct mlx4v_srq srq;   /**< first: the handle's object is this */
+	uint64_t user_handle;   /**< what its limit event names */
+	uint32_t async_reported; /**< limit events delivered (verbs_preload_async.c) */
+};
+
 /** An open uverbs fd: a ucontext after GET_CONTEXT. */
 struct verbs_dev_fd {
 	int fd;                 /**< -1: free slot */
@@ -201,6 +208,12 @@ verbs_dev_ops(const struct verbs_dev_fd *f)
 	return f->ops;
 }
 
+struct mlx4v_sim *
+verbs_dev_sim(const struct verbs_dev_fd *f)
+{
+	return f->sim;
+}
+
 /* Copy the response to the user's buffer of out_len bytes (the kernel's copy_to_user). */
 int
 verbs_dev_resp(uint64_t response, size_t out_len, const void *resp, size_t len)
@@ -289,6 +302,7 @@ verbs_dev_obj_destroy(struct verbs_dev_fd *f, uint32_t h)
 		}
 		break;
 	case VERBS_H_SRQ:
+		verbs_async_srq_del(f->async_wr, ((struct mlx4v_srq *)hd->obj)->srqn);
 		ret = f->ops->srq_destroy(hd->obj);
 		if (ret == 0)
 			((struct mlx4v_srq *)hd->obj)->pd->obj.refcnt--;
@@ -1038,6 +1052,7 @@ verbs_cmd_create_srq(struct verbs_dev_fd *f, const void *in, size_t in_len, size
 		struct verbs_create_srq_resp_core core;
 		struct mlx4_ib_create_srq_resp drv;
 	} resp;
+	struct verbs_dev_srq *vsrq;
 	struct mlx4v_srq *srq;
 	struct mlx4v_pd *pd;
 	int ret;
@@ -1050,9 +1065,11 @@ verbs_cmd_create_srq(struct verbs_dev_fd *f, const void *in, size_t in_len, size
 	pd = verbs_dev_handle_get(f, cmd->pd_handle, VERBS_H_PD);
 	if (pd == NULL)
 		return -EINVAL;
-	srq = calloc(1, sizeof(*srq));
-	if (srq == NULL)
+	vsrq = calloc(1, sizeof(*vsrq));
+	if (vsrq == NULL)
 		return -ENOMEM;
+	vsrq->user_handle = cmd->user_handle;
+	srq = &vsrq->srq;
 	srq->obj.type = MLX4V_OBJ_SRQ;
 	srq->obj.ctx = f->ctx;
 	srq->pd = pd;
@@ -1071,16 +1088,48 @@ verbs_cmd_create_srq(struct verbs_dev_fd *f, const void *in, size_t in_len, size
 	resp.core.max_sge = srq->max_gs;
 	resp.core.srqn = srq->srqn;
 	resp.drv.srqn = srq->srqn;
+	/* Its limit event (MODIFY_SRQ, verbs_preload_srq.c) names the user_handle. */
+	ret = verbs_async_srq_add(f->async_wr, srq->srqn, vsrq->user_handle,
+				  &vsrq->async_reported);
+	if (ret)
+		goto err_destroy;
 	ret = verbs_dev_publish(f, VERBS_H_SRQ, srq, cmd->response, out_len, &resp, sizeof(resp),
 				0);
 	if (ret == 0) {
 		pd->obj.refcnt++;
 		return 0;
 	}
+	verbs_async_srq_del(f->async_wr, srq->srqn);
+err_destroy:
 	f->ops->srq_destroy(srq);
 err_free:
-	free(srq);
+	free(vsrq);
 	return ret;
+}
+
+/*
+ * The response says how many limit events were delivered: libibverbs waits until the command
+ * acknowledged as many (ibv_ack_async_event()).
+ */
+static int
+verbs_cmd_destroy_srq(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t out_len)
+{
+	const struct ib_uverbs_destroy_srq *cmd = in;
+	struct ib_uverbs_destroy_srq_resp resp;
+	struct verbs_dev_srq *vsrq;
+	int ret;
+
+	if (in_len < sizeof(*cmd))
+		return -EINVAL;
+	vsrq = verbs_dev_handle_get(f, cmd->srq_handle, VERBS_H_SRQ);
+	if (vsrq == NULL)
+		return -EINVAL;
+	memset(&resp, 0, sizeof(resp));
+	resp.events_reported = vsrq->async_reported;
+	ret = verbs_dev_obj_destroy(f, cmd->srq_handle);
+	if (ret)
+		return ret;
+	return verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
 }
 
 static int
@@ -1246,9 +1295,12 @@ verbs_dev_cmd(struct verbs_dev_fd *f, const void *buf, size_t len)
 		return verbs_cmd_modify_qp(f, in, in_len);
 	case IB_USER_VERBS_CMD_CREATE_SRQ:
 		return verbs_cmd_create_srq(f, in, in_len, out_len);
+	case IB_USER_VERBS_CMD_MODIFY_SRQ:
+		return verbs_srq_cmd_modify(f, in, in_len);
+	case IB_USER_VERBS_CMD_QUERY_SRQ:
+		return verbs_srq_cmd_query(f, in, in_len, out_len);
 	case IB_USER_VERBS_CMD_DESTROY_SRQ:
-		return VERBS_DESTROY(ib_uverbs_destroy_srq, srq_handle, VERBS_H_SRQ,
-				     sizeof(struct ib_uverbs_destroy_srq_resp));
+		return verbs_cmd_destroy_srq(f, in, in_len, out_len);
 	case IB_USER_VERBS_CMD_DESTROY_QP:
 		return VERBS_DESTROY(ib_uverbs_destroy_qp, qp_handle, VERBS_H_QP,
 				     sizeof(struct ib_uverbs_destroy_qp_resp));

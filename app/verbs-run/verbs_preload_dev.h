@@ -30,11 +30,15 @@ struct verbs_dev_fd;
 struct mlx4v_ctx;
 struct mlx4v_ind;
 struct mlx4v_qp;
+struct mlx4v_sim;
 struct mlx4v_verbs_ops;
 
 /** The file's context (NULL before GET_CONTEXT) and the model's verbs operations. */
 struct mlx4v_ctx *verbs_dev_ctx(const struct verbs_dev_fd *f);
 const struct mlx4v_verbs_ops *verbs_dev_ops(const struct verbs_dev_fd *f);
+
+/** The model of the fd's function. */
+struct mlx4v_sim *verbs_dev_sim(const struct verbs_dev_fd *f);
 
 /** The object of handle h of that type, or NULL (the kernel's EINVAL). */
 void *verbs_dev_handle_get(struct verbs_dev_fd *f, uint32_t h, enum verbs_dev_htype type);
@@ -74,5 +78,13 @@ int verbs_rss_ind_destroy(struct verbs_dev_fd *f, struct mlx4v_ind *ind);
 
 /** A QP was destroyed: drop the references it held (its CQs and PD, or its table and PD). */
 void verbs_rss_qp_unref(struct mlx4v_qp *qp);
+
+/* ---- SRQ limit (verbs_preload_srq.c) ---- */
+
+/** MODIFY_SRQ: arm the SRQ limit (a new max_wr is refused, as mlx4_ib). @return 0 or -errno. */
+int verbs_srq_cmd_modify(struct verbs_dev_fd *f, const void *in, size_t in_len);
+
+/** QUERY_SRQ: max_wr and max_sge as granted, the armed limit. @return 0 or -errno. */
+int verbs_srq_cmd_query(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t out_len);
 
 #endif /* _VERBS_PRELOAD_DEV_H_ */

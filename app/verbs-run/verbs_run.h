@@ -157,6 +157,15 @@ int verbs_async_cq_add(int wr, uint32_t cqn, uint64_t user_handle, uint32_t *rep
 /** No more error events of CQ cqn; before its counter goes. */
 void verbs_async_cq_del(int wr, uint32_t cqn);
 
+/**
+ * SRQ srqn of the context of wr: its limit event names user_handle, counted in *reported.
+ * @return 0 or -errno.
+ */
+int verbs_async_srq_add(int wr, uint32_t srqn, uint64_t user_handle, uint32_t *reported);
+
+/** No more limit events of SRQ srqn; before its counter goes. */
+void verbs_async_srq_del(int wr, uint32_t srqn);
+
 #define VERBS_TRACE(fmt, ...) do { \
 	if (verbs_preload_trace_on()) \
 		VERBS_RUN_LOG(fmt, ##__VA_ARGS__); \

@@ -15,6 +15,7 @@
 
 #include <endian.h>
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,50 @@ srq_check(struct ibv_pd *pd, uint32_t max_wr, uint32_t max_sge, struct mlx4dv_sr
 }
 
 /*
+ * QUERY_SRQ and MODIFY_SRQ on an SRQ of 16 WQEs (15 granted): the sizes as granted and no limit
+ * armed; a limit of the ring's size and a resize refused, as mlx4_ib.
+ */
+static void
+srq_limit_refused(struct ibv_srq *srq)
+{
+	struct ibv_srq_attr at;
+
+	memset(&at, 0xff, sizeof(at));
+	CHECK(ibv_query_srq(srq, &at) == 0 && at.max_wr == 15 && at.max_sge == 1 &&
+	      at.srq_limit == 0, "SRQ queried: max_wr %u, max_sge %u, limit %u", at.max_wr,
+	      at.max_sge, at.srq_limit);
+	at.srq_limit = 16;
+	CHECK(ibv_modify_srq(srq, &at, IBV_SRQ_LIMIT) == EINVAL,
+	      "SRQ limit 16 of 16 WQEs refused");
+	at.max_wr = 31;
+	CHECK(ibv_modify_srq(srq, &at, IBV_SRQ_MAX_WR) == EINVAL, "SRQ resize refused");
+}
+
+/*
+ * The limit armed before the last round fired when fewer than 4 WQEs stayed posted:
+ * IBV_EVENT_SRQ_LIMIT_REACHED naming the SRQ, once, and the limit disarmed (queried 0).
+ */
+static void
+srq_limit_event(struct ibv_context *ctx, struct ibv_srq *srq)
+{
+	struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
+	struct ibv_async_event ev;
+	struct ibv_srq_attr at;
+	int got;
+
+	/* poll() first: a missing event fails the check instead of hanging the test. */
+	got = poll(&pfd, 1, 2000) == 1 && ibv_get_async_event(ctx, &ev) == 0;
+	CHECK(got && ev.event_type == IBV_EVENT_SRQ_LIMIT_REACHED && ev.element.srq == srq,
+	      "IBV_EVENT_SRQ_LIMIT_REACHED for the SRQ (%s)",
+	      got ? ibv_event_type_str(ev.event_type) : "none");
+	if (got)
+		ibv_ack_async_event(&ev);
+	CHECK(poll(&pfd, 1, 100) == 0, "no second event");
+	CHECK(ibv_query_srq(srq, &at) == 0 && at.srq_limit == 0, "SRQ limit disarmed (%u)",
+	      at.srq_limit);
+}
+
+/*
  * Frames through an SRQ: a raw-packet QP on it, a rule for the port's MAC, and three rounds of
  * NRX frames sent to that MAC over the port's loop wire, each round into NRX buffers posted
  * with ibv_post_srq_recv() to an SRQ of 16 WQEs (libmlx4 recycles the WQEs the completions
@@ -158,6 +203,7 @@ srq_traffic(struct ibv_context *ctx, struct ibv_pd *pd, struct mlx4v_sim *sim)
 	CHECK(qp != NULL, "a raw-packet QP on an SRQ of 16 WQEs, in RTS");
 	if (qp == NULL)
 		return;
+	srq_limit_refused(srq);
 	mlx4v_sim_port_mac(sim, 1, &mac);
 	flow = verbs_test_mac_rule(qp, 1, mac.addr_bytes);
 	CHECK(flow != NULL, "a rule for the port's MAC");
@@ -177,6 +223,14 @@ srq_traffic(struct ibv_context *ctx, struct ibv_pd *pd, struct mlx4v_sim *sim)
 			ok &= ibv_post_srq_recv(srq, &rwr, &rbad) == 0;
 		}
 		CHECK(ok, "round %d: %d buffers posted to the SRQ", r, NRX);
+		/* Last round: the limit armed at 4 of the 8 posted WQEs. */
+		if (r == 2) {
+			struct ibv_srq_attr at = { .srq_limit = 4 };
+
+			CHECK(ibv_modify_srq(srq, &at, IBV_SRQ_LIMIT) == 0 &&
+			      ibv_query_srq(srq, &at) == 0 && at.srq_limit == 4,
+			      "SRQ limit armed at 4, queried back (%u)", at.srq_limit);
+		}
 		for (i = 0, ok = 1; i < NRX; i++) {
 			sge.addr = (uintptr_t)(buf + NRX * RXBUF);
 			sge.length = FRAME;
@@ -201,6 +255,7 @@ srq_traffic(struct ibv_context *ctx, struct ibv_pd *pd, struct mlx4v_sim *sim)
 		CHECK(ok, "round %d: %d completions, every frame in its buffer with its length",
 		      r, n);
 	}
+	srq_limit_event(ctx, srq);
 	CHECK(ibv_destroy_flow(flow) == 0 && ibv_destroy_qp(qp) == 0, "rule and QP destroyed");
 	CHECK(ibv_destroy_srq(srq) == 0, "SRQ destroyed");
 	ibv_destroy_cq(cq);
