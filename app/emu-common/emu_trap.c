@@ -13,7 +13,9 @@
  * once and that handler makes the page read-only again; then the range's callback hands the
  * store to the model (and waits until it took it). Two stores to one doorbell word can then
  * no longer merge into one in shared memory before the model looks. x86-64 only (the trap
- * flag); elsewhere emu_trap_add() fails with -ENOTSUP.
+ * flag); elsewhere emu_trap_add() fails with -ENOTSUP. A read trap (emu_trap_add_read(), for a
+ * live register such as a clock) is the same on an inaccessible page: the callback fills the
+ * page before the access, which runs on the page made readable for one instruction.
  */
 
 #include <errno.h>
@@ -27,6 +29,14 @@
 
 #include "emu_trap.h"
 
+/* Under valgrind (a client request, no cost natively) the trap flag is not honoured. */
+#if defined(__has_include) && __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define EMU_TRAP_NO_TF() RUNNING_ON_VALGRIND
+#else
+#define EMU_TRAP_NO_TF() 0
+#endif
+
 #define EMU_TRAP_MAX 64
 #define EMU_TRAP_PAGE 4096ul
 #define EMU_TRAP_TF 0x100ul   /* EFLAGS.TF: trap after the next instruction */
@@ -36,6 +46,7 @@ struct emu_trap_range {
 	size_t len;
 	emu_trap_cb cb;
 	void *arg;
+	int read;       /**< a read trap (emu_trap_add_read()): cb before the access */
 };
 
 /* Slots are filled under the lock and read lock-free from the handlers (a released store). */
@@ -95,6 +106,16 @@ emu_trap_done(void)
 	__atomic_store_n(&emu_trap_busy, 0, __ATOMIC_RELEASE);
 }
 
+/* A trapped read ran: the next trapped access may go. */
+static void
+emu_trap_read_done(void)
+{
+	emu_trap_page = 0;
+	__atomic_fetch_sub(&emu_trap_inflight, 1, __ATOMIC_SEQ_CST);
+	/* Release: pairs with the acquire of the next fault's exchange. */
+	__atomic_store_n(&emu_trap_busy, 0, __ATOMIC_RELEASE);
+}
+
 static void
 emu_trap_segv(int sig, siginfo_t *si, void *ucv)
 {
@@ -118,6 +139,19 @@ emu_trap_segv(int sig, siginfo_t *si, void *ucv)
 		emu_trap_page = a & ~(EMU_TRAP_PAGE - 1);
 		emu_trap_range_cur = r;
 		emu_trap_arg_cur = __atomic_load_n(&r->arg, __ATOMIC_SEQ_CST);
+		if (r->read) {
+			/* The device fills the page, the read runs, the page closes again. */
+			if (emu_trap_arg_cur != NULL)
+				r->cb(emu_trap_arg_cur, (void *)emu_trap_page);
+			mprotect((void *)emu_trap_page, EMU_TRAP_PAGE, PROT_READ);
+			if (EMU_TRAP_NO_TF()) {
+				/* No step to close it: the page stays as this read found it. */
+				emu_trap_read_done();
+				return;
+			}
+			uc->uc_mcontext.gregs[REG_EFL] |= EMU_TRAP_TF;
+			return;
+		}
 		/* A plain MOV: done here, the page never writable (emu_trap_store.c). */
 		if (emu_trap_store(uc, a, emu_trap_page, EMU_TRAP_PAGE)) {
 			emu_trap_done();
@@ -139,6 +173,11 @@ emu_trap_step(int sig, siginfo_t *si, void *ucv)
 
 	if (emu_trap_page != 0) {
 		uc->uc_mcontext.gregs[REG_EFL] &= ~EMU_TRAP_TF;
+		if (emu_trap_range_cur->read) {
+			mprotect((void *)emu_trap_page, EMU_TRAP_PAGE, PROT_NONE);
+			emu_trap_read_done();
+			return;
+		}
 		mprotect((void *)emu_trap_page, EMU_TRAP_PAGE, PROT_READ);
 		emu_trap_done();
 		return;
@@ -147,8 +186,22 @@ emu_trap_step(int sig, siginfo_t *si, void *ucv)
 	emu_trap_chain(&emu_trap_old_trap, sig, si, ucv);
 }
 
+static int emu_trap_add_kind(void *base, size_t len, emu_trap_cb cb, void *arg, int read);
+
 int
 emu_trap_add(void *base, size_t len, emu_trap_cb cb, void *arg)
+{
+	return emu_trap_add_kind(base, len, cb, arg, 0);
+}
+
+int
+emu_trap_add_read(void *base, size_t len, emu_trap_cb cb, void *arg)
+{
+	return emu_trap_add_kind(base, len, cb, arg, 1);
+}
+
+static int
+emu_trap_add_kind(void *base, size_t len, emu_trap_cb cb, void *arg, int read)
 {
 	struct sigaction sa;
 	unsigned int i;
@@ -180,6 +233,7 @@ emu_trap_add(void *base, size_t len, emu_trap_cb cb, void *arg)
 		r->len = len;
 		r->cb = cb;
 		r->arg = arg;
+		r->read = read;
 		/* Release: a handler that finds the base finds len and the callback. */
 		__atomic_store_n(&r->base, (uintptr_t)base, __ATOMIC_RELEASE);
 		ret = 0;

@@ -22,6 +22,13 @@ typedef void (*emu_trap_cb)(void *arg, void *page);
  */
 int emu_trap_add(void *base, size_t len, emu_trap_cb cb, void *arg);
 
+/**
+ * Trap reads of the inaccessible (PROT_NONE) pages in [base, base + len): cb(arg, page) before
+ * each access, to fill the page as a live register reads (the page is readable for that one
+ * instruction). @return 0, -ENOSPC, or -ENOTSUP.
+ */
+int emu_trap_add_read(void *base, size_t len, emu_trap_cb cb, void *arg);
+
 /** Forget the ranges that overlap [a, a + len), or whose callback argument is arg (non-NULL). */
 void emu_trap_forget(uintptr_t a, size_t len, const void *arg);
 
