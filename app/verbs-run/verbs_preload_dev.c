@@ -483,7 +483,10 @@ verbs_cmd_query_device(struct verbs_dev_fd *f, const void *in, size_t in_len, si
 	return verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
 }
 
-/* Extended: the core response, then mlx4's (no core clock page: comp_mask 0). */
+/*
+ * Extended: the core response, then mlx4's; the clock (frequency, 48-bit mask) and, in the
+ * mlx4 part, the offset of the counter in the clock page (verbs_preload_clock.c).
+ */
 static int
 verbs_cmd_query_device_ex(struct verbs_dev_fd *f, uint64_t response, size_t core_out,
 			  size_t drv_out)
@@ -497,6 +500,10 @@ verbs_cmd_query_device_ex(struct verbs_dev_fd *f, uint64_t response, size_t core
 	memset(&core, 0, sizeof(core));
 	verbs_dev_attr(f, &core.base);
 	verbs_rss_caps(&core, &drv);
+	core.timestamp_mask = VERBS_CLOCK_MASK;
+	core.hca_core_clock = VERBS_CLOCK_KHZ;
+	drv.comp_mask |= MLX4_IB_QUERY_DEV_RESP_MASK_CORE_CLOCK_OFFSET;
+	drv.hca_core_clock_offset = VERBS_CLOCK_OFFSET;
 	/* The kernel writes what fits of its response, and says how much that is. */
 	n = RTE_MIN(core_out, sizeof(core));
 	if (n < sizeof(core.base))
@@ -1452,7 +1459,7 @@ verbs_dev_uar_map(unsigned int idx, struct mlx4v_sim *sim, int conn, size_t len,
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct verbs_dev_uar *u = NULL;
 	unsigned int i;
-	int mfd, ret;
+	int ret;
 
 	if (off != 0 || len != page) {
 		VERBS_RUN_LOG("mmap of uverbs%u at 0x%llx + %zu: not emulated (EINVAL)", idx,
@@ -1467,52 +1474,66 @@ verbs_dev_uar_map(unsigned int idx, struct mlx4v_sim *sim, int conn, size_t len,
 		errno = ENOMEM;
 		return MAP_FAILED;
 	}
-	mfd = memfd_create("uar", MFD_CLOEXEC);
-	if (mfd < 0)
+	u->user = verbs_page_pair(len, PROT_READ, &u->alias);
+	if (u->user == MAP_FAILED) {
+		u->user = NULL;
 		return MAP_FAILED;
-	if (ftruncate(mfd, (off_t)len) != 0)
-		goto err_close;
-	u->alias = mmap64(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
-	if (u->alias == MAP_FAILED)
-		goto err_close;
-	u->user = mmap64(NULL, len, PROT_READ, MAP_SHARED, mfd, 0);
-	if (u->user == MAP_FAILED)
-		goto err_alias;
+	}
 	u->len = len;
 	u->sim = sim;
 	u->conn = conn;
 	ret = emu_trap_add(u->user, len, verbs_dev_uar_stored, u);
 	if (ret) {
 		VERBS_RUN_LOG("UAR of uverbs%u: no store trap (%s)", idx, strerror(-ret));
-		goto err_user;
+		munmap(u->user, len);
+		munmap(u->alias, len);
+		u->user = NULL;
+		errno = -ret;
+		return MAP_FAILED;
 	}
-	close(mfd);
 	return u->user;
+}
 
-err_user:
-	munmap(u->user, len);
-err_alias:
-	munmap(u->alias, len);
-err_close:
+void *
+verbs_page_pair(size_t len, int prot, uint8_t **alias)
+{
+	void *user = MAP_FAILED;
+	int mfd;
+
+	mfd = memfd_create("verbs-page", MFD_CLOEXEC);
+	if (mfd < 0)
+		return MAP_FAILED;
+	if (ftruncate(mfd, (off_t)len) != 0)
+		goto out;
+	*alias = mmap64(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	if (*alias == MAP_FAILED)
+		goto out;
+	user = mmap64(NULL, len, prot, MAP_SHARED, mfd, 0);
+	if (user == MAP_FAILED)
+		munmap(*alias, len);
+out:
 	close(mfd);
-	u->user = NULL;
-	return MAP_FAILED;
+	return user;
 }
 
 /*
  * The context's UAR page at offset 0: every store is trapped and handed to the model
  * (mlx4v_sim_uar_store()), which finds the CQ or QP in the doorbell value as silicon does.
- * Other offsets (BlueFlame, the core clock page): EINVAL, named.
+ * The clock page at 3 pages (verbs_preload_clock.c). Other offsets (BlueFlame): EINVAL, named.
  */
 static void *
 verbs_dev_mmap(struct verbs_dev_fd *f, size_t len, off_t off)
 {
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
 	if (f->ctx == NULL) {
 		VERBS_RUN_LOG("mmap of uverbs%u before its context: not emulated (EINVAL)",
 			      f->idx);
 		errno = EINVAL;
 		return MAP_FAILED;
 	}
+	if (off == (off_t)(VERBS_CLOCK_PGOFF * page) && len == page)
+		return verbs_clock_mmap(len);
 	return verbs_dev_uar_map(f->idx, f->sim, -1, len, off);
 }
 
@@ -1612,7 +1633,9 @@ fstat64(int fd, struct stat64 *st)
 	return fstat(fd, (struct stat *)st);
 }
 
-/* An unmapped UAR page is no longer trapped: the address may be reused for anything. */
+/*
+ * An unmapped UAR or clock page is no longer trapped: the address may be reused for anything.
+ */
 int
 munmap(void *addr, size_t len)
 {
@@ -1632,6 +1655,7 @@ munmap(void *addr, size_t len)
 			close(u->conn);
 		u->user = NULL;
 	}
+	verbs_clock_munmap(addr, len, real_munmap);
 	pthread_mutex_unlock(&verbs_dev_lock);
 	return real_munmap(addr, len);
 }

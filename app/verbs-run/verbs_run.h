@@ -166,6 +166,32 @@ int verbs_async_srq_add(int wr, uint32_t srqn, uint64_t user_handle, uint32_t *r
 /** No more limit events of SRQ srqn; before its counter goes. */
 void verbs_async_srq_del(int wr, uint32_t srqn);
 
+/* ---- preload: the core clock page (verbs_preload_clock.c) ---- */
+
+/** The page index of mlx4_ib's hardware clock page in the uverbs fd's mmap offsets. */
+#define VERBS_CLOCK_PGOFF 3
+/** The model's clock frequency (the extended device query's hca_core_clock, kHz). */
+#define VERBS_CLOCK_KHZ 1000000u
+/** The counter's width: 48 bits (the query's timestamp mask). */
+#define VERBS_CLOCK_MASK ((1ull << 48) - 1)
+/** Where in the page the counter is (the query's hca_core_clock_offset). */
+#define VERBS_CLOCK_OFFSET 0
+
+/**
+ * A page of len bytes mapped twice: for the program with prot, returned (MAP_FAILED with
+ * errno), and writable for the preload in *alias (verbs_preload_dev.c).
+ */
+void *verbs_page_pair(size_t len, int prot, uint8_t **alias);
+
+/** The clock counter now. */
+uint64_t verbs_clock_now(void);
+
+/** A clock page of len bytes for the program, or MAP_FAILED with errno. */
+void *verbs_clock_mmap(size_t len);
+
+/** Forget the clock pages in [addr, addr + len), their views unmapped with unmap. */
+void verbs_clock_munmap(void *addr, size_t len, int (*unmap)(void *, size_t));
+
 #define VERBS_TRACE(fmt, ...) do { \
 	if (verbs_preload_trace_on()) \
 		VERBS_RUN_LOG(fmt, ##__VA_ARGS__); \

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <infiniband/mlx4dv.h>
@@ -70,6 +71,41 @@ cq_check(struct ibv_context *ctx, struct mlx4v_sim *sim, int n)
 	return cq;
 }
 
+/*
+ * The core clock: the extended device query gives its frequency and mask (libmlx4 maps the
+ * clock page at the offset it reports), and ibv_query_rt_values_ex() reads the counter from
+ * that page: it moves on by at least the ticks of a millisecond slept between two reads.
+ */
+static void
+clock_check(struct ibv_context *ctx)
+{
+	struct timespec ms = { 0, 1000000 };
+	struct ibv_device_attr_ex ax;
+	struct ibv_values_ex v1, v2;
+	uint64_t t1, t2;
+	int r1, r2;
+
+	memset(&ax, 0, sizeof(ax));
+	CHECK(ibv_query_device_ex(ctx, NULL, &ax) == 0 && ax.hca_core_clock != 0 &&
+	      ax.completion_timestamp_mask == (1ull << 48) - 1,
+	      "clock: %" PRIu64 " kHz, mask 0x%" PRIx64, ax.hca_core_clock,
+	      ax.completion_timestamp_mask);
+	memset(&v1, 0, sizeof(v1));
+	memset(&v2, 0, sizeof(v2));
+	v1.comp_mask = IBV_VALUES_MASK_RAW_CLOCK;
+	v2.comp_mask = IBV_VALUES_MASK_RAW_CLOCK;
+	r1 = ibv_query_rt_values_ex(ctx, &v1);
+	nanosleep(&ms, NULL);
+	r2 = ibv_query_rt_values_ex(ctx, &v2);
+	t1 = (uint64_t)v1.raw_clock.tv_nsec;
+	t2 = (uint64_t)v2.raw_clock.tv_nsec;
+	CHECK(r1 == 0 && r2 == 0 && (v1.comp_mask & IBV_VALUES_MASK_RAW_CLOCK),
+	      "ibv_query_rt_values_ex(RAW_CLOCK): %s", strerror(r1 ? r1 : r2));
+	CHECK(t2 > t1 && t2 - t1 >= ax.hca_core_clock,
+	      "the clock moved on by %" PRIu64 " ticks in 1 ms or more (%" PRIu64 " kHz)",
+	      t2 - t1, ax.hca_core_clock);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -105,6 +141,7 @@ main(int argc, char **argv)
 	CHECK(attr.phys_port_cnt == mlx4v_sim_ports(sim), "ports: %u", attr.phys_port_cnt);
 	CHECK(attr.vendor_id == 0x02c9 && attr.vendor_part_id == 4103, "vendor 0x%x part %u",
 	      attr.vendor_id, attr.vendor_part_id);
+	clock_check(ctx);
 	for (p = 1; p <= attr.phys_port_cnt; p++) {
 		CHECK(ibv_query_port(ctx, p, &port) == 0, "ibv_query_port(%d)", p);
 		CHECK(port.link_layer == IBV_LINK_LAYER_ETHERNET, "port %d: Ethernet", p);
