@@ -29,6 +29,7 @@ enum mlx4v_class_event_type {
 	MLX4V_CLASS_EVENT_REMOVE,   /**< the device is about to be removed */
 	MLX4V_CLASS_EVENT_CQ_ERR,   /**< a CQ overran: it is in error (IBV_EVENT_CQ_ERR) */
 	MLX4V_CLASS_EVENT_SRQ_LIMIT, /**< an SRQ fell below its limit (SRQ_LIMIT_REACHED) */
+	MLX4V_CLASS_EVENT_QP_LAST_WQE, /**< a QP on an SRQ in error takes no more WQEs */
 };
 
 /** One device event. */
@@ -38,6 +39,7 @@ struct mlx4v_class_event {
 	int up;                     /**< PORT: 1 active, 0 down */
 	uint32_t cqn;               /**< CQ_ERR: the CQ's number (rte_pmd_mlx4v_init_obj()) */
 	uint32_t srqn;              /**< SRQ_LIMIT: the SRQ's number */
+	uint32_t qpn;               /**< QP_LAST_WQE: the QP's number */
 };
 
 /*

@@ -118,8 +118,8 @@ static int
 mlx4v_sim_engine_poll(void *arg)
 {
 	struct mlx4v_sim *sim = arg;
-	uint32_t cqns[MLX4V_SIM_MAX_CQ], srqns[MLX4V_SIM_MAX_SRQ];
-	unsigned int i, nerr, nlim;
+	uint32_t cqns[MLX4V_SIM_MAX_CQ], srqns[MLX4V_SIM_MAX_SRQ], qpns[MLX4V_SIM_MAX_QP];
+	unsigned int i, nerr, nlim, nlast;
 	int work;
 
 	if (mlx4v_sim_dead(sim))
@@ -129,6 +129,7 @@ mlx4v_sim_engine_poll(void *arg)
 	work = mlx4v_sim_poll_locked(sim);
 	nerr = mlx4v_sim_cq_errors_take(sim, cqns);
 	nlim = mlx4v_sim_srq_limits_take(sim, srqns);
+	nlast = mlx4v_sim_srq_last_wqe_take(sim, qpns);
 	pthread_mutex_unlock(&sim->lock);
 	work += mlx4v_sim_wire_flush(sim);
 	pthread_mutex_unlock(&sim->tx_lock);
@@ -142,7 +143,14 @@ mlx4v_sim_engine_poll(void *arg)
 
 		mlx4v_sim_report(sim, &ev);
 	}
-	work += nerr + nlim;
+	for (i = 0; i < nlast; i++) {
+		struct mlx4v_class_event ev = {
+			.type = MLX4V_CLASS_EVENT_QP_LAST_WQE, .qpn = qpns[i],
+		};
+
+		mlx4v_sim_report(sim, &ev);
+	}
+	work += nerr + nlim + nlast;
 	work += mlx4v_sim_wire_link_poll(sim);
 	return work;
 }

@@ -190,6 +190,7 @@ struct mlx4v_sim_qp {
 	uint8_t *pf_have;               /**< a snapshot is held */
 	uint8_t *pf_snap;               /**< the snapshots, 64 bytes each */
 	unsigned int db_pending;
+	int last_wqe_pending;           /**< on an SRQ, gone to ERR: the event not reported yet */
 	struct mlx4v_sim_cq *send_cq;
 	struct mlx4v_sim_rq rq;
 	/* RSS QP: no rings; hashes over its indirection table. */
@@ -445,6 +446,8 @@ unsigned int mlx4v_sim_cq_errors_take(struct mlx4v_sim *sim, uint32_t *cqns);
 void mlx4v_sim_srq_taken(struct mlx4v_sim_srq *srq);
 /** Sim lock held: the SRQ limit events to report once the lock is released. @return count. */
 unsigned int mlx4v_sim_srq_limits_take(struct mlx4v_sim *sim, uint32_t *srqns);
+/** Sim lock held: the last-WQE events of QPs on SRQs to report likewise. @return count. */
+unsigned int mlx4v_sim_srq_last_wqe_take(struct mlx4v_sim *sim, uint32_t *qpns);
 
 /* mlx4v_sim.c */
 /** One engine pass, with sim->lock held. */

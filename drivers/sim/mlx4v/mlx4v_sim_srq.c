@@ -6,7 +6,9 @@
  * @file The SRQ limit of the model (doc/guides/sim/mlx4v_sim.rst, "SRQ limit"): software arms
  * a watermark (mlx4_ib's modify_srq with IB_SRQ_LIMIT, firmware's ARM_SRQ); when the device
  * takes a WQE and fewer than that many stay posted, it raises the SRQ limit event once and
- * disarms (the watermark reads 0 again, as QUERY_SRQ's limit_watermark).
+ * disarms (the watermark reads 0 again, as QUERY_SRQ's limit_watermark). A QP on an SRQ that
+ * goes to the error state takes no more WQEs from it: the device then raises the QP's last-WQE
+ * event (the IB spec's Last WQE Reached, which mlx4_ib passes on).
  */
 
 #include <errno.h>
@@ -78,6 +80,22 @@ mlx4v_sim_srq_limits_take(struct mlx4v_sim *sim, uint32_t *srqns)
 			continue;
 		srq->limit_pending = 0;
 		srqns[n++] = srq->srqn;
+	}
+	return n;
+}
+
+unsigned int
+mlx4v_sim_srq_last_wqe_take(struct mlx4v_sim *sim, uint32_t *qpns)
+{
+	struct mlx4v_sim_qp *qp;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < MLX4V_SIM_MAX_QP; i++) {
+		qp = sim->qps[i];
+		if (qp == NULL || !qp->last_wqe_pending)
+			continue;
+		qp->last_wqe_pending = 0;
+		qpns[n++] = qp->qpn;
 	}
 	return n;
 }

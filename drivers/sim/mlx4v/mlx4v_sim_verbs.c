@@ -908,7 +908,7 @@ mlx4v_sim_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 {
 	struct mlx4v_sim *sim = mlx4v_sim_of(qp->obj.ctx);
 	struct mlx4v_sim_qp *sqp = qp->be;
-	int ret = 0;
+	int ret = 0, kick = 0;
 
 	pthread_mutex_lock(&sim->lock);
 	/* The device (the kernel's check) refuses what ib_modify_qp_is_ok() refuses. */
@@ -933,6 +933,12 @@ mlx4v_sim_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 		if (ret)
 			goto out;
 	}
+	/* On an SRQ: in error it takes no more WQEs, which the engine reports (mlx4v_sim_srq.c). */
+	if (state == RTE_PMD_MLX4V_QPS_ERR && sqp->state != RTE_PMD_MLX4V_QPS_ERR &&
+	    sqp->rq.srq != NULL) {
+		sqp->last_wqe_pending = 1;
+		kick = 1;
+	}
 	sqp->state = state;
 	sqp->rq.ready = state == RTE_PMD_MLX4V_QPS_RTR || state == RTE_PMD_MLX4V_QPS_RTS;
 	/* RESET forgets the queue positions; software restarts from 0 as well. */
@@ -942,6 +948,8 @@ mlx4v_sim_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 	}
 out:
 	pthread_mutex_unlock(&sim->lock);
+	if (kick)
+		hwsim_engine_kick(sim->engine);
 	return ret;
 }
 
