@@ -6,9 +6,9 @@
  * @file
  * The verbs emulation's asynchronous events (doc/guides/platform/verbs_emulation.rst, "Async
  * events"): what the model reports (a port active or down, a CQ in error, an SRQ below its
- * limit, the catastrophic error) goes, as the kernel's ib_uverbs_event_handler() sends it, to
- * the async event file of every context open on the function (a CQ's or an SRQ's to its own
- * context), one struct ib_uverbs_async_event_desc per event.
+ * limit, a QP's last WQE, the catastrophic error) goes, as the kernel's
+ * ib_uverbs_event_handler() sends it, to the async event file of every context open on the
+ * function (a queue's to its own context), one struct ib_uverbs_async_event_desc per event.
  */
 
 #include <errno.h>
@@ -37,16 +37,30 @@ struct verbs_async_ctx {
 	unsigned int idx;       /**< the function */
 };
 
+/** What kind of queue an entry of verbs_async_cqs is: its number's kind and its event. */
+enum verbs_async_kind {
+	VERBS_ASYNC_CQ,         /**< IBV_EVENT_CQ_ERR */
+	VERBS_ASYNC_SRQ,        /**< IBV_EVENT_SRQ_LIMIT_REACHED */
+	VERBS_ASYNC_QP,         /**< IBV_EVENT_QP_LAST_WQE_REACHED */
+};
+
 /**
- * A CQ whose error event, or an SRQ whose limit event, names its user_handle, counted for
- * DESTROY_CQ or DESTROY_SRQ.
+ * A CQ, SRQ or QP whose events name its user_handle, counted for its destroy command (in
+ * *reported, or in count for a QP).
  */
 struct verbs_async_cq {
 	int wr;                 /**< its context's async file, -1: free slot */
-	int srq;                /**< 1: an SRQ, cqn is its SRQ number */
-	uint32_t cqn;
+	enum verbs_async_kind kind;
+	uint32_t cqn;           /**< the CQ's, SRQ's or QP's number */
 	uint64_t user_handle;
 	uint32_t *reported;
+	uint32_t count;         /**< a QP's events (reported points here) */
+};
+
+static const uint32_t verbs_async_kind_event[] = {
+	[VERBS_ASYNC_CQ] = IBV_EVENT_CQ_ERR,
+	[VERBS_ASYNC_SRQ] = IBV_EVENT_SRQ_LIMIT_REACHED,
+	[VERBS_ASYNC_QP] = IBV_EVENT_QP_LAST_WQE_REACHED,
 };
 
 static struct verbs_async_ctx verbs_async_ctxs[VERBS_ASYNC_MAX_CTX];
@@ -92,18 +106,21 @@ verbs_async_event(struct mlx4v_sim *sim, const struct mlx4v_class_event *ev, voi
 
 	RTE_SET_USED(sim);
 	pthread_mutex_lock(&verbs_async_lock);
-	if (ev->type == MLX4V_CLASS_EVENT_CQ_ERR || ev->type == MLX4V_CLASS_EVENT_SRQ_LIMIT) {
-		int srq = ev->type == MLX4V_CLASS_EVENT_SRQ_LIMIT;
+	if (ev->type == MLX4V_CLASS_EVENT_CQ_ERR || ev->type == MLX4V_CLASS_EVENT_SRQ_LIMIT ||
+	    ev->type == MLX4V_CLASS_EVENT_QP_LAST_WQE) {
+		enum verbs_async_kind kind = ev->type == MLX4V_CLASS_EVENT_CQ_ERR ? VERBS_ASYNC_CQ :
+			ev->type == MLX4V_CLASS_EVENT_SRQ_LIMIT ? VERBS_ASYNC_SRQ : VERBS_ASYNC_QP;
+		uint32_t num = kind == VERBS_ASYNC_CQ ? ev->cqn :
+			kind == VERBS_ASYNC_SRQ ? ev->srqn : ev->qpn;
 
 		for (i = 0; i < VERBS_ASYNC_MAX_CQ; i++) {
 			struct verbs_async_cq *c = &verbs_async_cqs[i];
 
-			if (c->wr < 0 || c->srq != srq || c->cqn != (srq ? ev->srqn : ev->cqn))
+			if (c->wr < 0 || c->kind != kind || c->cqn != num)
 				continue;
-			/* Counted first: DESTROY_CQ/_SRQ reports it; libibverbs awaits the ack. */
+			/* Counted first: its destroy reports it; libibverbs awaits the ack. */
 			(*c->reported)++;
-			verbs_async_send(c->wr, c->user_handle,
-					 srq ? IBV_EVENT_SRQ_LIMIT_REACHED : IBV_EVENT_CQ_ERR);
+			verbs_async_send(c->wr, c->user_handle, verbs_async_kind_event[kind]);
 		}
 		pthread_mutex_unlock(&verbs_async_lock);
 		return;
@@ -173,9 +190,10 @@ verbs_async_ctx_del(int wr)
 	pthread_mutex_unlock(&verbs_async_lock);
 }
 
-/* A CQ (srq 0) or an SRQ (srq 1) of the context whose async file is wr. */
+/* A queue of the context whose async file is wr (reported NULL: a QP, counted in the entry). */
 static int
-verbs_async_queue_add(int wr, int srq, uint32_t num, uint64_t user_handle, uint32_t *reported)
+verbs_async_queue_add(int wr, enum verbs_async_kind kind, uint32_t num, uint64_t user_handle,
+		      uint32_t *reported)
 {
 	unsigned int i;
 	int ret = -ENOMEM;
@@ -185,10 +203,12 @@ verbs_async_queue_add(int wr, int srq, uint32_t num, uint64_t user_handle, uint3
 	for (i = 0; i < VERBS_ASYNC_MAX_CQ; i++) {
 		if (verbs_async_cqs[i].wr < 0) {
 			verbs_async_cqs[i].wr = wr;
-			verbs_async_cqs[i].srq = srq;
+			verbs_async_cqs[i].kind = kind;
 			verbs_async_cqs[i].cqn = num;
 			verbs_async_cqs[i].user_handle = user_handle;
-			verbs_async_cqs[i].reported = reported;
+			verbs_async_cqs[i].count = 0;
+			verbs_async_cqs[i].reported = reported != NULL ? reported :
+				&verbs_async_cqs[i].count;
 			ret = 0;
 			break;
 		}
@@ -197,40 +217,57 @@ verbs_async_queue_add(int wr, int srq, uint32_t num, uint64_t user_handle, uint3
 	return ret;
 }
 
-static void
-verbs_async_queue_del(int wr, int srq, uint32_t num)
+/* @return the events the entry counted itself (a QP's), 0 for the others or none. */
+static uint32_t
+verbs_async_queue_del(int wr, enum verbs_async_kind kind, uint32_t num)
 {
+	uint32_t count = 0;
 	unsigned int i;
 
 	pthread_once(&verbs_async_once, verbs_async_init);
 	pthread_mutex_lock(&verbs_async_lock);
 	for (i = 0; i < VERBS_ASYNC_MAX_CQ; i++)
-		if (verbs_async_cqs[i].wr == wr && verbs_async_cqs[i].srq == srq &&
-		    verbs_async_cqs[i].cqn == num)
+		if (verbs_async_cqs[i].wr == wr && verbs_async_cqs[i].kind == kind &&
+		    verbs_async_cqs[i].cqn == num) {
 			verbs_async_cqs[i].wr = -1;
+			count += verbs_async_cqs[i].count;
+		}
 	pthread_mutex_unlock(&verbs_async_lock);
+	return count;
 }
 
 int
 verbs_async_cq_add(int wr, uint32_t cqn, uint64_t user_handle, uint32_t *reported)
 {
-	return verbs_async_queue_add(wr, 0, cqn, user_handle, reported);
+	return verbs_async_queue_add(wr, VERBS_ASYNC_CQ, cqn, user_handle, reported);
 }
 
 int
 verbs_async_srq_add(int wr, uint32_t srqn, uint64_t user_handle, uint32_t *reported)
 {
-	return verbs_async_queue_add(wr, 1, srqn, user_handle, reported);
+	return verbs_async_queue_add(wr, VERBS_ASYNC_SRQ, srqn, user_handle, reported);
+}
+
+int
+verbs_async_qp_add(int wr, uint32_t qpn, uint64_t user_handle)
+{
+	return verbs_async_queue_add(wr, VERBS_ASYNC_QP, qpn, user_handle, NULL);
+}
+
+uint32_t
+verbs_async_qp_del(int wr, uint32_t qpn)
+{
+	return verbs_async_queue_del(wr, VERBS_ASYNC_QP, qpn);
 }
 
 void
 verbs_async_cq_del(int wr, uint32_t cqn)
 {
-	verbs_async_queue_del(wr, 0, cqn);
+	verbs_async_queue_del(wr, VERBS_ASYNC_CQ, cqn);
 }
 
 void
 verbs_async_srq_del(int wr, uint32_t srqn)
 {
-	verbs_async_queue_del(wr, 1, srqn);
+	verbs_async_queue_del(wr, VERBS_ASYNC_SRQ, srqn);
 }

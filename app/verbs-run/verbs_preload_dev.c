@@ -278,6 +278,7 @@ verbs_dev_obj_destroy(struct verbs_dev_fd *f, uint32_t h)
 		break;
 	case VERBS_H_QP:
 		qp = hd->obj;
+		verbs_async_qp_del(f->async_wr, qp->qpn);
 		ret = f->ops->qp_destroy(qp);
 		if (ret == 0) {
 			verbs_rss_qp_unref(qp);
@@ -785,8 +786,11 @@ verbs_cmd_create_qp(struct verbs_dev_fd *f, const void *in, size_t in_len, size_
 	resp.max_send_sge = cmd->max_send_sge;
 	resp.max_recv_sge = qp->rq.wqe_cnt != 0 ? (1u << qp->rq.wqe_shift) / 16 : 0;
 	resp.max_inline_data = cmd->max_inline_data;
-	ret = verbs_dev_publish(f, VERBS_H_QP, qp, cmd->response, out_len, &resp, sizeof(resp),
-				0);
+	/* On an SRQ its last-WQE event names the user_handle (verbs_preload_async.c). */
+	ret = srq != NULL ? verbs_async_qp_add(f->async_wr, qp->qpn, cmd->user_handle) : 0;
+	if (ret == 0)
+		ret = verbs_dev_publish(f, VERBS_H_QP, qp, cmd->response, out_len, &resp,
+					sizeof(resp), 0);
 	if (ret == 0) {
 		pd->obj.refcnt++;
 		scq->obj.refcnt++;
@@ -795,6 +799,7 @@ verbs_cmd_create_qp(struct verbs_dev_fd *f, const void *in, size_t in_len, size_
 			srq->obj.refcnt++;
 		return 0;
 	}
+	verbs_async_qp_del(f->async_wr, qp->qpn);
 	f->ops->qp_destroy(qp);
 err_free:
 	free(qp);
@@ -1115,6 +1120,33 @@ err_free:
 }
 
 /*
+ * The response says how many events (a last WQE on an SRQ) were delivered: libibverbs waits
+ * until the program acknowledged as many (ibv_ack_async_event()).
+ */
+static int
+verbs_cmd_destroy_qp(struct verbs_dev_fd *f, const void *in, size_t in_len, size_t out_len)
+{
+	const struct ib_uverbs_destroy_qp *cmd = in;
+	struct ib_uverbs_destroy_qp_resp resp;
+	struct mlx4v_qp *qp;
+	int ret;
+
+	if (in_len < sizeof(*cmd))
+		return -EINVAL;
+	qp = verbs_dev_handle_get(f, cmd->qp_handle, VERBS_H_QP);
+	if (qp == NULL)
+		return -EINVAL;
+	if (qp->obj.refcnt != 0)
+		return -EBUSY;
+	memset(&resp, 0, sizeof(resp));
+	resp.events_reported = verbs_async_qp_del(f->async_wr, qp->qpn);
+	ret = verbs_dev_obj_destroy(f, cmd->qp_handle);
+	if (ret)
+		return ret;
+	return verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
+}
+
+/*
  * The response says how many limit events were delivered: libibverbs waits until the command
  * acknowledged as many (ibv_ack_async_event()).
  */
@@ -1309,8 +1341,7 @@ verbs_dev_cmd(struct verbs_dev_fd *f, const void *buf, size_t len)
 	case IB_USER_VERBS_CMD_DESTROY_SRQ:
 		return verbs_cmd_destroy_srq(f, in, in_len, out_len);
 	case IB_USER_VERBS_CMD_DESTROY_QP:
-		return VERBS_DESTROY(ib_uverbs_destroy_qp, qp_handle, VERBS_H_QP,
-				     sizeof(struct ib_uverbs_destroy_qp_resp));
+		return verbs_cmd_destroy_qp(f, in, in_len, out_len);
 	default:
 		VERBS_RUN_LOG("uverbs command %s (%u): not emulated (EOPNOTSUPP)",
 			      verbs_cmd_name(hdr->command), n);

@@ -166,6 +166,15 @@ int verbs_async_srq_add(int wr, uint32_t srqn, uint64_t user_handle, uint32_t *r
 /** No more limit events of SRQ srqn; before its counter goes. */
 void verbs_async_srq_del(int wr, uint32_t srqn);
 
+/**
+ * QP qpn (on an SRQ) of the context of wr: its last-WQE event names user_handle, counted here.
+ * @return 0 or -errno.
+ */
+int verbs_async_qp_add(int wr, uint32_t qpn, uint64_t user_handle);
+
+/** No more events of QP qpn. @return the events delivered for it. */
+uint32_t verbs_async_qp_del(int wr, uint32_t qpn);
+
 /* ---- preload: the core clock page (verbs_preload_clock.c) ---- */
 
 /** The page index of mlx4_ib's hardware clock page in the uverbs fd's mmap offsets. */

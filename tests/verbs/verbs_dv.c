@@ -171,6 +171,28 @@ srq_limit_event(struct ibv_context *ctx, struct ibv_srq *srq)
 }
 
 /*
+ * A QP on an SRQ taken to the error state takes no more WQEs from it: one
+ * IBV_EVENT_QP_LAST_WQE_REACHED naming the QP; ibv_destroy_qp() then waits for its ack.
+ */
+static void
+qp_last_wqe(struct ibv_context *ctx, struct ibv_qp *qp)
+{
+	struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
+	struct ibv_qp_attr qa = { .qp_state = IBV_QPS_ERR };
+	struct ibv_async_event ev;
+	int got;
+
+	CHECK(ibv_modify_qp(qp, &qa, IBV_QP_STATE) == 0, "the QP on the SRQ to ERR");
+	got = poll(&pfd, 1, 2000) == 1 && ibv_get_async_event(ctx, &ev) == 0;
+	CHECK(got && ev.event_type == IBV_EVENT_QP_LAST_WQE_REACHED && ev.element.qp == qp,
+	      "IBV_EVENT_QP_LAST_WQE_REACHED for the QP (%s)",
+	      got ? ibv_event_type_str(ev.event_type) : "none");
+	if (got)
+		ibv_ack_async_event(&ev);
+	CHECK(poll(&pfd, 1, 100) == 0, "no second event");
+}
+
+/*
  * Frames through an SRQ: a raw-packet QP on it, a rule for the port's MAC, and three rounds of
  * NRX frames sent to that MAC over the port's loop wire, each round into NRX buffers posted
  * with ibv_post_srq_recv() to an SRQ of 16 WQEs (libmlx4 recycles the WQEs the completions
@@ -256,6 +278,7 @@ srq_traffic(struct ibv_context *ctx, struct ibv_pd *pd, struct mlx4v_sim *sim)
 		      r, n);
 	}
 	srq_limit_event(ctx, srq);
+	qp_last_wqe(ctx, qp);
 	CHECK(ibv_destroy_flow(flow) == 0 && ibv_destroy_qp(qp) == 0, "rule and QP destroyed");
 	CHECK(ibv_destroy_srq(srq) == 0, "SRQ destroyed");
 	ibv_destroy_cq(cq);
