@@ -147,25 +147,37 @@ srq_limit_refused(struct ibv_srq *srq)
 }
 
 /*
+ * One asynchronous event of type on ctx, naming elem (an SRQ or a QP), and no second one.
+ * poll() first: a missing event fails the check instead of hanging the test.
+ */
+static void
+one_event(struct ibv_context *ctx, enum ibv_event_type type, const void *elem, const char *what)
+{
+	struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
+	struct ibv_async_event ev;
+	int got;
+
+	got = poll(&pfd, 1, 2000) == 1 && ibv_get_async_event(ctx, &ev) == 0;
+	CHECK(got && ev.event_type == type &&
+	      (type == IBV_EVENT_SRQ_LIMIT_REACHED ? (const void *)ev.element.srq :
+	       (const void *)ev.element.qp) == elem,
+	      "%s for the %s (%s)", ibv_event_type_str(type), what,
+	      got ? ibv_event_type_str(ev.event_type) : "none");
+	if (got)
+		ibv_ack_async_event(&ev);
+	CHECK(poll(&pfd, 1, 100) == 0, "no second event");
+}
+
+/*
  * The limit armed before the last round fired when fewer than 4 WQEs stayed posted:
  * IBV_EVENT_SRQ_LIMIT_REACHED naming the SRQ, once, and the limit disarmed (queried 0).
  */
 static void
 srq_limit_event(struct ibv_context *ctx, struct ibv_srq *srq)
 {
-	struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
-	struct ibv_async_event ev;
 	struct ibv_srq_attr at;
-	int got;
 
-	/* poll() first: a missing event fails the check instead of hanging the test. */
-	got = poll(&pfd, 1, 2000) == 1 && ibv_get_async_event(ctx, &ev) == 0;
-	CHECK(got && ev.event_type == IBV_EVENT_SRQ_LIMIT_REACHED && ev.element.srq == srq,
-	      "IBV_EVENT_SRQ_LIMIT_REACHED for the SRQ (%s)",
-	      got ? ibv_event_type_str(ev.event_type) : "none");
-	if (got)
-		ibv_ack_async_event(&ev);
-	CHECK(poll(&pfd, 1, 100) == 0, "no second event");
+	one_event(ctx, IBV_EVENT_SRQ_LIMIT_REACHED, srq, "SRQ");
 	CHECK(ibv_query_srq(srq, &at) == 0 && at.srq_limit == 0, "SRQ limit disarmed (%u)",
 	      at.srq_limit);
 }
@@ -177,19 +189,10 @@ srq_limit_event(struct ibv_context *ctx, struct ibv_srq *srq)
 static void
 qp_last_wqe(struct ibv_context *ctx, struct ibv_qp *qp)
 {
-	struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
 	struct ibv_qp_attr qa = { .qp_state = IBV_QPS_ERR };
-	struct ibv_async_event ev;
-	int got;
 
 	CHECK(ibv_modify_qp(qp, &qa, IBV_QP_STATE) == 0, "the QP on the SRQ to ERR");
-	got = poll(&pfd, 1, 2000) == 1 && ibv_get_async_event(ctx, &ev) == 0;
-	CHECK(got && ev.event_type == IBV_EVENT_QP_LAST_WQE_REACHED && ev.element.qp == qp,
-	      "IBV_EVENT_QP_LAST_WQE_REACHED for the QP (%s)",
-	      got ? ibv_event_type_str(ev.event_type) : "none");
-	if (got)
-		ibv_ack_async_event(&ev);
-	CHECK(poll(&pfd, 1, 100) == 0, "no second event");
+	one_event(ctx, IBV_EVENT_QP_LAST_WQE_REACHED, qp, "QP");
 }
 
 /*
