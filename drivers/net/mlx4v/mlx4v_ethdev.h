@@ -309,7 +309,6 @@ mlx4v_priv(const struct rte_eth_dev *eth_dev)
 struct mlx4v_ethdev_proc {
 	uint32_t *sdb[MLX4V_ETH_MAX_QUEUES];  /**< the send doorbells, NULL while stopped */
 	void *map[MLX4V_ETH_MAX_QUEUES];      /**< a secondary's mappings of their pages */
-	struct mlxv_mp_gate gate;             /**< a secondary's bursts (mlxv_mp_bursts.h) */
 };
 
 /** @return the port's per-process data path state (set from probe or attach). */

@@ -70,6 +70,12 @@ static struct mlxv_mp_action mlx4v_mp_action = {
 	.handler = mlx4v_mp_handle,
 };
 
+/*
+ * A secondary's gates of the ports' bursts, by port id: never freed, as an lcore of the
+ * process may hold a queue of one at any time (mlxv_mp_bursts.h).
+ */
+static struct mlxv_mp_gate mlx4v_mp_gates[RTE_MAX_ETHPORTS];
+
 /* A request op about a port (the pool's name or NULL). */
 static void
 mlx4v_mp_msg_init(struct rte_mp_msg *msg, uint32_t op, const struct rte_eth_dev *eth_dev,
@@ -114,31 +120,12 @@ mlx4v_mp_db_fds(struct rte_eth_dev *eth_dev, uint32_t first, struct rte_mp_msg *
 	return 0;
 }
 
-/* Secondary: the bursts behind the port's gate. */
-static uint16_t
-mlx4v_mp_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
-{
-	const struct mlx4v_rxq *rxq = q;
-
-	return mlxv_mp_gate_rx(&mlx4v_ethdev_proc(rxq->port_id)->gate, rxq->idx, q, pkts, n);
-}
-
-static uint16_t
-mlx4v_mp_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
-{
-	const struct mlx4v_txq *txq = q;
-
-	return mlxv_mp_gate_tx(&mlx4v_ethdev_proc(txq->port_id)->gate, txq->idx, q, pkts, n);
-}
-
 /* Secondary: the port's bursts take the primary's queues (the doorbells are mapped). */
 static void
 mlx4v_mp_rxtx_on(struct rte_eth_dev *eth_dev)
 {
-	struct mlx4v_ethdev_proc *pp = eth_dev->process_private;
-
-	mlxv_mp_bursts_on(eth_dev, &pp->gate, mlx4v_rx_burst, mlx4v_tx_burst, mlx4v_mp_rx_burst,
-			  mlx4v_mp_tx_burst, mlx4v_rx_queue_count);
+	mlxv_mp_bursts_on(eth_dev, &mlx4v_mp_gates[eth_dev->data->port_id], mlx4v_rx_burst,
+			  mlx4v_tx_burst, mlx4v_rx_queue_count);
 	MLX4V_ETH_LOG(DEBUG, "port %u: data path on in this secondary process",
 		      eth_dev->data->port_id);
 }
@@ -147,9 +134,7 @@ mlx4v_mp_rxtx_on(struct rte_eth_dev *eth_dev)
 static void
 mlx4v_mp_rxtx_off(struct rte_eth_dev *eth_dev)
 {
-	struct mlx4v_ethdev_proc *pp = eth_dev->process_private;
-
-	mlxv_mp_bursts_off(eth_dev, &pp->gate);
+	mlxv_mp_bursts_off(eth_dev, &mlx4v_mp_gates[eth_dev->data->port_id]);
 	MLX4V_ETH_LOG(DEBUG, "port %u: data path off in this secondary process",
 		      eth_dev->data->port_id);
 }

@@ -1171,13 +1171,19 @@ mlx5v_ethdev_attach(struct rte_device *edev)
 	}
 	eth_dev->device = edev;
 	eth_dev->dev_ops = &mlx5v_ethdev_secondary_ops;
+	eth_dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
+	eth_dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
+	/*
+	 * ethdev sets this process's rte_eth_fp_ops of the port from eth_dev here, the shared
+	 * queue arrays included: the gate's own arrays must come after (mlxv_mp_bursts.h).
+	 */
+	rte_eth_dev_probing_finish(eth_dev);
 	/* The bursts, on the primary's queues while it has the port started. */
 	ret = mlx5v_mp_secondary_attach(eth_dev);
 	if (ret != 0) {
 		rte_eth_dev_release_port(eth_dev);
 		return ret;
 	}
-	rte_eth_dev_probing_finish(eth_dev);
 	MLX5V_ETH_LOG(INFO, "%s: port %u attached (secondary process)", name,
 		      eth_dev->data->port_id);
 	return 0;

@@ -299,7 +299,6 @@ struct mlx5v_ethdev_proc {
 	struct mlx5v_hw *hw;                /**< the seam a doorbell goes through */
 	void *db[MLX5V_ETH_MAX_QUEUES];     /**< each Tx queue's doorbell, NULL while stopped */
 	void *uar_map;                      /**< a secondary's mapping of the UAR page, or NULL */
-	struct mlxv_mp_gate gate;           /**< a secondary's bursts (mlxv_mp_bursts.h) */
 };
 
 /** @return the port's per-process data path state (never NULL once probed or attached). */

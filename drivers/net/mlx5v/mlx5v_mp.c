@@ -78,6 +78,12 @@ static const struct mlx5v_hw_ops mlx5v_mp_hw_ops;
 static struct mlx5v_hw mlx5v_mp_hw = { .ops = &mlx5v_mp_hw_ops };
 
 /*
+ * A secondary's gates of the ports' bursts, by port id: never freed, as an lcore of the
+ * process may hold a queue of one at any time (mlxv_mp_bursts.h).
+ */
+static struct mlxv_mp_gate mlx5v_mp_gates[RTE_MAX_ETHPORTS];
+
+/*
  * Primary: the port's UAR page, which exists from the start's objects (before ethdev marks
  * the port started) to the stop: *off gets its BAR0 offset. @return its fd (the backend's),
  * -ENOTSUP where each process maps BAR0 itself (vfio-pci), or another -errno.
@@ -106,23 +112,6 @@ mlx5v_mp_pool_map_local(struct rte_eth_dev *eth_dev, const struct mlx5v_mp_req *
 	if (mp == NULL)
 		return -ENOENT;
 	return mlx5v_mem_pool_map(eth_dev, mp);
-}
-
-/* Secondary: the bursts behind the port's gate. */
-static uint16_t
-mlx5v_mp_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
-{
-	const struct mlx5v_rxq *rxq = q;
-
-	return mlxv_mp_gate_rx(&mlx5v_ethdev_proc(rxq->port_id)->gate, rxq->idx, q, pkts, n);
-}
-
-static uint16_t
-mlx5v_mp_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
-{
-	const struct mlx5v_txq *txq = q;
-
-	return mlxv_mp_gate_tx(&mlx5v_ethdev_proc(txq->port_id)->gate, txq->idx, q, pkts, n);
 }
 
 /*
@@ -160,8 +149,8 @@ mlx5v_mp_rxtx_install(struct rte_eth_dev *eth_dev, int fd, uint64_t off)
 		txq = i < eth_dev->data->nb_tx_queues ? eth_dev->data->tx_queues[i] : NULL;
 		pp->db[i] = txq != NULL ? (uint8_t *)page + txq->db_off : NULL;
 	}
-	mlxv_mp_bursts_on(eth_dev, &pp->gate, mlx5v_rx_burst, mlx5v_tx_burst_pick(eth_dev),
-			  mlx5v_mp_rx_burst, mlx5v_mp_tx_burst, NULL);
+	mlxv_mp_bursts_on(eth_dev, &mlx5v_mp_gates[eth_dev->data->port_id], mlx5v_rx_burst,
+			  mlx5v_tx_burst_pick(eth_dev), NULL);
 	MLX5V_ETH_LOG(DEBUG, "port %u: data path on in this secondary process",
 		      eth_dev->data->port_id);
 	return 0;
@@ -171,9 +160,7 @@ mlx5v_mp_rxtx_install(struct rte_eth_dev *eth_dev, int fd, uint64_t off)
 static void
 mlx5v_mp_rxtx_stop(struct rte_eth_dev *eth_dev)
 {
-	struct mlx5v_ethdev_proc *pp = eth_dev->process_private;
-
-	mlxv_mp_bursts_off(eth_dev, &pp->gate);
+	mlxv_mp_bursts_off(eth_dev, &mlx5v_mp_gates[eth_dev->data->port_id]);
 	MLX5V_ETH_LOG(DEBUG, "port %u: data path off in this secondary process",
 		      eth_dev->data->port_id);
 }
