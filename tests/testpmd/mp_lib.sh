@@ -110,6 +110,35 @@ mp_send() {
 	ip netns exec "$ns" python3 "$MLXV_SRC/tests/testpmd/tap_spread.py" "$@"
 }
 
+# mp_fwd_pair KIND TAPA TAPB: our testpmd as the primary on two simulated KIND devices wired
+# to the TAP interfaces TAPA and TAPB ($eal, in $ns) and as a secondary, both forwarding (io)
+# on two queue pairs, each process on its own ($tp); the primary's commands on file
+# descriptor 3, the secondary's on 4, their logs $work/p0.log and $work/p1.log, their PIDs
+# $p0 and $p1. For an emulated KIND, under the launcher (mp_launch), through mp_emu.
+mp_fwd_pair() {
+	mp_emu "$1"
+	vdevs="$(sim_vdev "$(sim_dev "$1" 0)" tap:$2) $(sim_vdev "$(sim_dev "$1" 1)" tap:$3)"
+	tp="-i --forward-mode=io --rxq=2 --txq=2 --num-procs=2 --nb-cores=1"
+	shift
+	mkfifo "$work/c0" "$work/c1" || fail "mkfifo"
+	ip netns exec "$ns" $mp_env timeout 240 stdbuf -oL "$TESTPMD" $eal -m 256 -l 0-1 \
+		--proc-type=primary $vdevs -- $tp --proc-id=0 --total-num-mbufs=8192 \
+		<"$work/c0" >"$work/p0.log" 2>&1 &
+	p0=$!
+	exec 3>"$work/c0"
+	mp_wait_log "$work/p0.log" 'testpmd> ' 90 "$p0"
+	mp_taps_up "$1" "$2"
+	echo "start" >&3
+	mp_wait_log "$work/p0.log" 'io packet forwarding' 60 "$p0"
+	ip netns exec "$ns" $mp_env timeout 240 stdbuf -oL "$TESTPMD" $eal -l 0-1 \
+		--proc-type=secondary $mp_devs -- $tp --proc-id=1 <"$work/c1" >"$work/p1.log" 2>&1 &
+	p1=$!
+	exec 4>"$work/c1"
+	mp_wait_log "$work/p1.log" 'testpmd> ' 90 "$p1"
+	echo "start" >&4
+	mp_wait_log "$work/p1.log" 'io packet forwarding' 60 "$p1"
+}
+
 # mp_quit FD PID LOG WHAT: "quit" to the program on file descriptor FD (3 or 4), wait for
 # PID; fail (printing LOG) unless it exits with 0. WHAT names it.
 mp_quit() {

@@ -23,28 +23,8 @@ if [ -z "${MLXV_HUGE_DIR:-}" ]; then
 fi
 mp_launch "$kind" tap:sfwa tap:sfwb "$0" "$@"
 mp_setup sfw 1
-mp_emu "$kind"
-vdevs="$(sim_vdev "$(sim_dev "$kind" 0)" tap:sfwa) $(sim_vdev "$(sim_dev "$kind" 1)" tap:sfwb)"
-tp="-i --forward-mode=io --rxq=2 --txq=2 --num-procs=2 --nb-cores=1"
 
-mkfifo "$work/c0" "$work/c1" || fail "mkfifo"
-ip netns exec "$ns" $mp_env timeout 240 stdbuf -oL "$TESTPMD" $eal -m 256 -l 0-1 --proc-type=primary \
-	$vdevs -- $tp --proc-id=0 --total-num-mbufs=8192 <"$work/c0" >"$work/p0.log" 2>&1 &
-p0=$!
-exec 3>"$work/c0"
-mp_wait_log "$work/p0.log" 'testpmd> ' 90 "$p0"
-mp_taps_up sfwa sfwb
-echo "start" >&3
-mp_wait_log "$work/p0.log" 'io packet forwarding' 60 "$p0"
-
-ip netns exec "$ns" $mp_env timeout 240 stdbuf -oL "$TESTPMD" $eal -l 0-1 --proc-type=secondary \
-	$mp_devs -- \
-	$tp --proc-id=1 <"$work/c1" >"$work/p1.log" 2>&1 &
-p1=$!
-exec 4>"$work/c1"
-mp_wait_log "$work/p1.log" 'testpmd> ' 90 "$p1"
-echo "start" >&4
-mp_wait_log "$work/p1.log" 'io packet forwarding' 60 "$p1"
+mp_fwd_pair "$kind" sfwa sfwb
 
 # expect_out N FIRST_SEQ WHAT: all N frames come out, or fail with WHAT.
 expect_out() {
