@@ -152,8 +152,11 @@ emu_trap_segv(int sig, siginfo_t *si, void *ucv)
 			uc->uc_mcontext.gregs[REG_EFL] |= EMU_TRAP_TF;
 			return;
 		}
-		/* A plain MOV: done here, the page never writable (emu_trap_store.c). */
-		if (emu_trap_store(uc, a, emu_trap_page, EMU_TRAP_PAGE)) {
+		/*
+		 * A plain MOV: done here, the page never writable (emu_trap_store.c); under
+		 * valgrind (no single step) in the page itself.
+		 */
+		if (emu_trap_store(uc, a, emu_trap_page, EMU_TRAP_PAGE, EMU_TRAP_NO_TF())) {
 			emu_trap_done();
 			return;
 		}

@@ -45,6 +45,6 @@ int emu_trap_rebind(void *base, const void *from, void *to);
  * instruction pointer moved past it (emu_trap_store.c).
  * @return 1 if done, 0 if the instruction is not one it decodes (single-step it instead).
  */
-int emu_trap_store(void *ucv, uintptr_t addr, uintptr_t page, size_t page_size);
+int emu_trap_store(void *ucv, uintptr_t addr, uintptr_t page, size_t page_size, int in_place);
 
 #endif /* _EMU_TRAP_H_ */

@@ -102,8 +102,29 @@ emu_trap_decode(const uint8_t *p, const ucontext_t *uc, struct emu_trap_insn *in
 	return 1;
 }
 
+/* The decoded store to dst. */
+static void
+emu_trap_put(uint8_t *dst, const struct emu_trap_insn *in)
+{
+	/* Release: what the program wrote before the store is visible before the store. */
+	switch (in->width) {
+	case 1:
+		__atomic_store_n(dst, (uint8_t)in->val, __ATOMIC_RELEASE);
+		break;
+	case 2:
+		__atomic_store_n((uint16_t *)(void *)dst, (uint16_t)in->val, __ATOMIC_RELEASE);
+		break;
+	case 4:
+		__atomic_store_n((uint32_t *)(void *)dst, (uint32_t)in->val, __ATOMIC_RELEASE);
+		break;
+	default:
+		__atomic_store_n((uint64_t *)(void *)dst, in->val, __ATOMIC_RELEASE);
+		break;
+	}
+}
+
 int
-emu_trap_store(void *ucv, uintptr_t addr, uintptr_t page, size_t page_size)
+emu_trap_store(void *ucv, uintptr_t addr, uintptr_t page, size_t page_size, int in_place)
 {
 	ucontext_t *uc = ucv;
 	struct emu_trap_insn in;
@@ -114,6 +135,20 @@ emu_trap_store(void *ucv, uintptr_t addr, uintptr_t page, size_t page_size)
 		return 0;
 	if ((addr & (in.width - 1)) != 0 || addr + in.width > page + page_size)
 		return 0;
+	if (in_place) {
+		/*
+		 * No second mapping (valgrind has no mremap() of old size 0): the page itself,
+		 * writable for the store alone; valgrind runs one thread at a time, so no other
+		 * store can land in that window.
+		 */
+		alias = (uint8_t *)page;
+		if (mprotect(alias, page_size, PROT_READ | PROT_WRITE) != 0)
+			return 0;
+		emu_trap_put(alias + (addr - page), &in);
+		mprotect(alias, page_size, PROT_READ);
+		uc->uc_mcontext.gregs[REG_RIP] += in.len;
+		return 1;
+	}
 	/* A second mapping of the same shared page (old size 0), made writable alone. */
 	a = mremap((void *)page, 0, page_size, MREMAP_MAYMOVE);
 	if (a == MAP_FAILED)
@@ -123,24 +158,7 @@ emu_trap_store(void *ucv, uintptr_t addr, uintptr_t page, size_t page_size)
 		syscall(SYS_munmap, alias, page_size);
 		return 0;
 	}
-	/* Release: what the program wrote before the store is visible before the store. */
-	switch (in.width) {
-	case 1:
-		__atomic_store_n(alias + (addr - page), (uint8_t)in.val, __ATOMIC_RELEASE);
-		break;
-	case 2:
-		__atomic_store_n((uint16_t *)(void *)(alias + (addr - page)), (uint16_t)in.val,
-				 __ATOMIC_RELEASE);
-		break;
-	case 4:
-		__atomic_store_n((uint32_t *)(void *)(alias + (addr - page)), (uint32_t)in.val,
-				 __ATOMIC_RELEASE);
-		break;
-	default:
-		__atomic_store_n((uint64_t *)(void *)(alias + (addr - page)), in.val,
-				 __ATOMIC_RELEASE);
-		break;
-	}
+	emu_trap_put(alias + (addr - page), &in);
 	/* Not the preloads' munmap(): this range was never a trapped one. */
 	syscall(SYS_munmap, alias, page_size);
 	uc->uc_mcontext.gregs[REG_RIP] += in.len;
@@ -150,8 +168,9 @@ emu_trap_store(void *ucv, uintptr_t addr, uintptr_t page, size_t page_size)
 #else
 
 int
-emu_trap_store(void *ucv, uintptr_t addr, uintptr_t page, size_t page_size)
+emu_trap_store(void *ucv, uintptr_t addr, uintptr_t page, size_t page_size, int in_place)
 {
+	(void)in_place;
 	(void)ucv;
 	(void)addr;
 	(void)page;
