@@ -33,7 +33,7 @@ struct mlx5v_sim;
 #define MLX5V_SIM_ETH_LOG_MAX_TIR 10
 #define MLX5V_SIM_ETH_LOG_MAX_WQ_SZ 16
 #define MLX5V_SIM_ETH_LOG_MAX_FT 6
-#define MLX5V_SIM_ETH_LOG_MAX_FT_SIZE 12
+#define MLX5V_SIM_ETH_LOG_MAX_FT_SIZE 20
 #define MLX5V_SIM_ETH_MAX_FT_LEVEL 8
 #define MLX5V_SIM_ETH_LOG_MAX_DEST 5
 #define MLX5V_SIM_ETH_LOG_MAX_FG 8        /**< groups per table */
@@ -385,6 +385,12 @@ struct mlx5v_sim_eth_ft {
 	unsigned int nfg;
 	struct mlx5v_sim_eth_fg fg[1u << MLX5V_SIM_ETH_LOG_MAX_FG];  /**< group n = BASE + i */
 	struct mlx5v_sim_eth_fte **fte;    /**< 2^log_size slots by flow index, NULL = empty */
+	/**
+	 * Set entries: bit i of busy is fte[i] != NULL, bit w of busy_sum is busy[w] != 0, so
+	 * that a lookup in a large, sparsely filled table skips the empty ranges.
+	 */
+	uint64_t *busy;
+	uint64_t *busy_sum;
 	unsigned int nfte;
 };
 
@@ -489,6 +495,8 @@ struct mlx5v_sim_eth_tis *mlx5v_sim_eth_tis_get(struct mlx5v_sim *sim, uint32_t 
 struct mlx5v_sim_eth_tir *mlx5v_sim_eth_tir_get(struct mlx5v_sim *sim, uint32_t tirn);
 struct mlx5v_sim_eth_rqt *mlx5v_sim_eth_rqt_get(struct mlx5v_sim *sim, uint32_t rqtn);
 struct mlx5v_sim_eth_ft *mlx5v_sim_eth_ft_get(struct mlx5v_sim *sim, uint32_t table_id);
+/** The first set entry of ft at index from or above, in index order; UINT32_MAX if none. */
+uint32_t mlx5v_sim_eth_ft_next(const struct mlx5v_sim_eth_ft *ft, uint32_t from);
 /** @return the group group_id of ft, or NULL. */
 struct mlx5v_sim_eth_fg *mlx5v_sim_eth_fg_get(struct mlx5v_sim_eth_ft *ft, uint32_t group_id);
 /** The fields the model matches, all ones in a match set (m, MLX5V_SIM_ETH_MATCH_LEN bytes). */

@@ -706,8 +706,9 @@ mlx5v_sim_rx_steer(struct mlx5v_sim *sim, struct mlx5v_sim_eth_ft *ft,
 		dp->st.rx_steer_miss++;
 		return;
 	}
-	for (i = 0; i < (1u << ft->log_size) && f == NULL; i++)
-		if (ft->fte[i] != NULL && mlx5v_sim_rx_fte_match(ft, ft->fte[i], fr))
+	for (i = mlx5v_sim_eth_ft_next(ft, 0); i != UINT32_MAX && f == NULL;
+	     i = mlx5v_sim_eth_ft_next(ft, i + 1))
+		if (mlx5v_sim_rx_fte_match(ft, ft->fte[i], fr))
 			f = ft->fte[i];
 	if (f == NULL) {
 		if (ft->miss_action == MLX5V_FT_MISS_FWD)

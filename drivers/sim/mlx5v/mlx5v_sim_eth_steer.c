@@ -400,6 +400,69 @@ mlx5v_sim_eth_ft_from_in(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c, uint8_t
 	return ft;
 }
 
+/* 64-bit words of the busy bitmap of a table of 2^log_size entries. */
+static uint32_t
+mlx5v_sim_eth_ft_words(uint32_t log_size)
+{
+	return ((1u << log_size) + 63) / 64;
+}
+
+/* The entry memory of a table (its entries already freed). */
+static void
+mlx5v_sim_eth_ft_free(struct mlx5v_sim_eth_ft *ft)
+{
+	free(ft->fte);
+	free(ft->busy);
+	free(ft->busy_sum);
+	ft->fte = NULL;
+	ft->busy = NULL;
+	ft->busy_sum = NULL;
+}
+
+/* Entry index is set (1) or empty (0) from now on, in both levels of the bitmap. */
+static void
+mlx5v_sim_eth_ft_busy(struct mlx5v_sim_eth_ft *ft, uint32_t index, int set)
+{
+	uint32_t w = index / 64;
+
+	if (set) {
+		ft->busy[w] |= UINT64_C(1) << (index % 64);
+		ft->busy_sum[w / 64] |= UINT64_C(1) << (w % 64);
+		return;
+	}
+	ft->busy[w] &= ~(UINT64_C(1) << (index % 64));
+	if (ft->busy[w] == 0)
+		ft->busy_sum[w / 64] &= ~(UINT64_C(1) << (w % 64));
+}
+
+uint32_t
+mlx5v_sim_eth_ft_next(const struct mlx5v_sim_eth_ft *ft, uint32_t from)
+{
+	uint32_t nw = mlx5v_sim_eth_ft_words(ft->log_size);
+	uint32_t w = from / 64;
+	uint64_t bits, sum;
+
+	if (from >= (1u << ft->log_size))
+		return UINT32_MAX;
+	/* The rest of the word of from first, then the next non-empty words by the summary. */
+	bits = ft->busy[w] & (UINT64_MAX << (from % 64));
+	while (bits == 0) {
+		w++;
+		if (w >= nw)
+			return UINT32_MAX;
+		sum = ft->busy_sum[w / 64] & (UINT64_MAX << (w % 64));
+		while (sum == 0) {
+			w = (w / 64 + 1) * 64;
+			if (w >= nw)
+				return UINT32_MAX;
+			sum = ft->busy_sum[w / 64];
+		}
+		w = (w / 64) * 64 + (uint32_t)__builtin_ctzll(sum);
+		bits = ft->busy[w];
+	}
+	return w * 64 + (uint32_t)__builtin_ctzll(bits);
+}
+
 uint8_t
 mlx5v_sim_cmd_create_flow_table(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 {
@@ -438,8 +501,12 @@ mlx5v_sim_cmd_create_flow_table(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	ft = &e->ft[i];
 	memset(ft, 0, sizeof(*ft));
 	ft->fte = calloc(1u << log_size, sizeof(*ft->fte));
-	if (ft->fte == NULL)
+	ft->busy = calloc(mlx5v_sim_eth_ft_words(log_size), sizeof(*ft->busy));
+	ft->busy_sum = calloc(mlx5v_sim_eth_ft_words(log_size) / 64 + 1, sizeof(*ft->busy_sum));
+	if (ft->fte == NULL || ft->busy == NULL || ft->busy_sum == NULL) {
+		mlx5v_sim_eth_ft_free(ft);
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_NO_RES_ERR, MLX5V_SIM_SYND_FT_NONE);
+	}
 	ft->valid = 1;
 	ft->type = MLX5V_FT_TYPE_NIC_RX;
 	ft->level = level;
@@ -470,7 +537,7 @@ mlx5v_sim_cmd_destroy_flow_table(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	miss = ft->miss_table != 0 ? mlx5v_sim_eth_ft_get(sim, ft->miss_table) : NULL;
 	if (miss != NULL && miss->refs > 0)
 		miss->refs--;
-	free(ft->fte);
+	mlx5v_sim_eth_ft_free(ft);
 	memset(ft, 0, sizeof(*ft));
 	sim->eth->live[MLX5V_SIM_ETH_K_FT]--;
 	return MLX5V_CMD_STAT_OK;
@@ -861,6 +928,7 @@ mlx5v_sim_cmd_set_fte(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	mlx5v_sim_eth_fte_refs(sim, f, 1);
 	fg->refs++;
 	ft->fte[index] = f;
+	mlx5v_sim_eth_ft_busy(ft, index, 1);
 	ft->nfte++;
 	sim->eth->live[MLX5V_SIM_ETH_K_FTE]++;
 	return MLX5V_CMD_STAT_OK;
@@ -886,6 +954,7 @@ mlx5v_sim_cmd_delete_fte(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 		fg->refs--;
 	mlx5v_sim_eth_fte_free(f);
 	ft->fte[index] = NULL;
+	mlx5v_sim_eth_ft_busy(ft, index, 0);
 	ft->nfte--;
 	sim->eth->live[MLX5V_SIM_ETH_K_FTE]--;
 	return MLX5V_CMD_STAT_OK;
@@ -904,8 +973,7 @@ mlx5v_sim_eth_steer_free(struct mlx5v_sim *sim)
 		if (ft->fte != NULL)
 			for (j = 0; j < (1u << ft->log_size); j++)
 				mlx5v_sim_eth_fte_free(ft->fte[j]);
-		free(ft->fte);
-		ft->fte = NULL;
+		mlx5v_sim_eth_ft_free(ft);
 		ft->valid = 0;
 	}
 	for (i = 0; i < RTE_DIM(e->rqt); i++) {
