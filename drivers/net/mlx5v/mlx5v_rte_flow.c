@@ -7,9 +7,10 @@
  * §4.10, §10.1). Group 0 is the root table (level 0): its entries come first, a miss goes on
  * to the PMD's destination MAC table (level 1, then the traffic class table at level 2), or
  * is dropped in isolated mode, where that table is not made. Group g > 0 is a table at level
- * g + 2 made with its first rule or jump, whose miss drops. Priority p of a group is the band
- * of entries [p * 128, p * 128 + 127] of its table: the device takes the first matching entry
- * in index order. Each rule has a one-entry flow group of its own, whose criteria are its mask.
+ * g + 2 made with its first rule or jump, whose miss drops. Priority p of a group is a band
+ * of entries of its table, the device taking the first matching entry in index order; the
+ * rules of one priority and mask share flow groups (mlx5v_rte_flow_layout.c), so a rule
+ * costs one SET_FLOW_TABLE_ENTRY, and the first rule of a group one CREATE_FLOW_GROUP more.
  * Rules live while the port is started (no RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP): stop destroys
  * them. doc/guides/nics/mlx5v.rst, "Flow rules (rte_flow)".
  */
@@ -93,32 +94,6 @@ qtir_put(struct mlx5v_dev *dev, struct mlx5v_rte_flow_port *p, uint16_t q)
 	}
 }
 
-/* The first free entry of priority prio's band. @return 0 or -ENOSPC. */
-static int
-index_take(struct mlx5v_rte_flow_table *t, uint32_t prio, uint32_t *index)
-{
-	uint32_t i;
-
-	if (t->nrules >= MLX5V_RTE_FLOW_MAX_RULES)
-		return -ENOSPC;
-	for (i = prio * MLX5V_RTE_FLOW_BAND; i < (prio + 1) * MLX5V_RTE_FLOW_BAND; i++) {
-		if (t->used[i / 64] & (UINT64_C(1) << (i % 64)))
-			continue;
-		t->used[i / 64] |= UINT64_C(1) << (i % 64);
-		t->nrules++;
-		*index = i;
-		return 0;
-	}
-	return -ENOSPC;
-}
-
-static void
-index_free(struct mlx5v_rte_flow_table *t, uint32_t index)
-{
-	t->used[index / 64] &= ~(UINT64_C(1) << (index % 64));
-	t->nrules--;
-}
-
 /* Every Rx queue reads the flow tag of its CQEs from now on. */
 static void
 mark_enable(struct rte_eth_dev *eth_dev)
@@ -159,12 +134,15 @@ flow_release(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, struct rte_flow
 	if (f->jumped)
 		table_put(dev, p, f->spec.jump_group);
 	f->jumped = 0;
-	if (f->fg != 0) {
-		mlx5v_ethdev_cmd_fg_destroy(dev, t->ft, f->fg);
-		f->fg = 0;
-	}
+	/* The group goes with its last entry, before the table (§12). */
 	if (f->index != UINT32_MAX) {
-		index_free(t, f->index);
+		if (mlx5v_rte_flow_layout_put(f->grp, f->index) == 0) {
+			if (f->grp->id != 0)
+				mlx5v_ethdev_cmd_fg_destroy(dev, t->ft, f->grp->id);
+			mlx5v_rte_flow_layout_fg_free(t, f->grp);
+		}
+		f->grp = NULL;
+		f->fg = 0;
 		f->index = UINT32_MAX;
 		table_put(dev, p, f->spec.group);
 	}
@@ -224,15 +202,22 @@ flow_apply(struct rte_eth_dev *eth_dev, struct rte_flow *f, struct rte_flow_erro
 	if (ret != 0)
 		goto error;
 	what = "entry of the priority";
-	ret = index_take(t, f->spec.priority, &f->index);
+	ret = mlx5v_rte_flow_layout_take(t, f->spec.priority, &f->spec.mask, &f->grp, &f->index);
 	if (ret != 0) {
+		f->index = UINT32_MAX;
 		table_put(dev, p, f->spec.group);
 		goto error;
 	}
-	what = "flow group";
-	ret = mlx5v_rte_flow_hw_group(dev, t->ft, f->index, &f->spec, &f->fg);
-	if (ret != 0)
-		goto error;
+	/* The first rule of a flow group makes it; the others only set their entry. */
+	if (f->grp->id == 0) {
+		what = "flow group";
+		ret = mlx5v_rte_flow_hw_group(dev, t->ft, f->grp->start,
+					      f->grp->start + f->grp->size - 1, &f->spec.mask,
+					      &f->grp->id);
+		if (ret != 0)
+			goto error;
+	}
+	f->fg = f->grp->id;
 	if (f->spec.fate == MLX5V_RTE_FLOW_FATE_QUEUE) {
 		what = "TIR";
 		ret = qtir_get(eth_dev, dev, f->spec.queue);
@@ -451,6 +436,9 @@ mlx5v_rte_flow_stop(struct rte_eth_dev *eth_dev)
 		flow_flush(eth_dev, NULL);
 	if (p->table[0].ft != 0 && dev != NULL)
 		mlx5v_ethdev_cmd_ft_destroy(dev, p->table[0].ft);
+	/* Without the core the rules went without their release: their groups' memory here. */
+	for (i = 0; i < RTE_DIM(p->table); i++)
+		mlx5v_rte_flow_layout_clear(&p->table[i]);
 	memset(p->table, 0, sizeof(p->table));
 	for (i = 0; i < eth_dev->data->nb_rx_queues; i++) {
 		rxq = eth_dev->data->rx_queues[i];

@@ -5,7 +5,8 @@
 /**
  * @file The generic flow API (rte_flow) of the mlx5v PMD on the device's NIC RX steering:
  * what a rule asks for once parsed (mlx5v_rte_flow_parse.c), the device objects it takes
- * (mlx5v_rte_flow_hw.c) and the rule list (mlx5v_rte_flow.c). doc/guides/nics/mlx5v.rst,
+ * (mlx5v_rte_flow_hw.c), where they sit in a table (mlx5v_rte_flow_layout.c) and the rule
+ * list (mlx5v_rte_flow.c). doc/guides/nics/mlx5v.rst,
  * "Flow rules (rte_flow)".
  */
 
@@ -26,12 +27,19 @@
 #define MLX5V_RTE_FLOW_LEVEL(g) ((g) == 0 ? 0u : (uint32_t)(g) + 2)
 /** Priorities 0 (first) .. 7 of a group. */
 #define MLX5V_RTE_FLOW_PRIOS 8
-/** log2 of a group table's entries: one band of entries per priority. */
-#define MLX5V_RTE_FLOW_FT_LOG_SIZE 10
+/**
+ * log2 of a group table's entries: one band of 2^14 entries per priority, in which the
+ * rules of one mask share flow groups (mlx5v_rte_flow_layout.c).
+ */
+#define MLX5V_RTE_FLOW_FT_LOG_SIZE 17
 #define MLX5V_RTE_FLOW_FT_SIZE (1u << MLX5V_RTE_FLOW_FT_LOG_SIZE)
 #define MLX5V_RTE_FLOW_BAND (MLX5V_RTE_FLOW_FT_SIZE / MLX5V_RTE_FLOW_PRIOS)
-/** Rules of one table: one flow group each, index 0 of the group ids is never used. */
-#define MLX5V_RTE_FLOW_MAX_RULES 255
+/**
+ * Entries of a flow group: the first group of a priority and mask has CHUNK_MIN, each
+ * further one twice the one before, up to CHUNK_MAX (powers of two, aligned in the band).
+ */
+#define MLX5V_RTE_FLOW_CHUNK_MIN 16u
+#define MLX5V_RTE_FLOW_CHUNK_MAX 1024u
 /** Rx queues with a direct TIR for QUEUE rules (the PMD's MLX5V_ETH_MAX_QUEUES). */
 #define MLX5V_RTE_FLOW_QUEUES 16
 /** Highest MARK id: the flow tag is id + 1; 0 is no tag, 0xffffff is FLAG. */
@@ -114,7 +122,8 @@ struct rte_flow {
 	TAILQ_ENTRY(rte_flow) next;
 	struct mlx5v_rte_flow_spec spec;
 	uint32_t index;          /**< its entry in the group's table */
-	uint32_t fg;             /**< its one-entry flow group */
+	struct mlx5v_rte_flow_fg *grp; /**< the flow group of the entry, shared */
+	uint32_t fg;             /**< that group's number on the device */
 	uint32_t tir;            /**< FATE_RSS: an indirect TIR over rqt */
 	uint32_t rqt;            /**< FATE_RSS: the RQT over its queues */
 	uint32_t counter;        /**< COUNT: its flow counter */
@@ -126,12 +135,30 @@ struct rte_flow {
 
 TAILQ_HEAD(mlx5v_rte_flow_list, rte_flow);
 
+/**
+ * A flow group of a table: a range of entries in the band of one priority, whose criteria
+ * are the mask that every rule with an entry in it has.
+ */
+struct mlx5v_rte_flow_fg {
+	TAILQ_ENTRY(mlx5v_rte_flow_fg) next;
+	struct mlx5v_rte_flow_hdrs mask;
+	uint32_t prio;
+	uint32_t start;          /**< its first entry */
+	uint32_t size;           /**< entries: a power of two, CHUNK_MIN to CHUNK_MAX */
+	uint32_t nused;          /**< entries taken */
+	uint32_t id;             /**< its number on the device, 0 until created */
+	uint64_t used[MLX5V_RTE_FLOW_CHUNK_MAX / 64]; /**< entries taken, from start */
+};
+
+TAILQ_HEAD(mlx5v_rte_flow_fg_list, mlx5v_rte_flow_fg);
+
 /** The table of one group. */
 struct mlx5v_rte_flow_table {
 	uint32_t ft;                  /**< 0 = not made */
 	uint32_t refs;                /**< rules in it, and rules jumping to it */
-	uint32_t nrules;
-	uint64_t used[MLX5V_RTE_FLOW_FT_SIZE / 64]; /**< entries taken */
+	struct mlx5v_rte_flow_fg_list fgs; /**< its flow groups (initialised at first use) */
+	/** Chunks of CHUNK_MIN entries held by a flow group. */
+	uint64_t chunks[MLX5V_RTE_FLOW_FT_SIZE / MLX5V_RTE_FLOW_CHUNK_MIN / 64];
 };
 
 /** Per port (in dev_private, used by the primary process only). */
@@ -156,6 +183,24 @@ int mlx5v_rte_flow_parse(struct rte_eth_dev *eth_dev, const struct rte_flow_attr
 			 const struct rte_flow_action actions[],
 			 struct mlx5v_rte_flow_spec *spec, struct rte_flow_error *error);
 
+/* ---- mlx5v_rte_flow_layout.c: flow groups and entries of a table, no command ---- */
+
+/**
+ * An entry for a rule of priority prio and mask in table t: in a flow group of that
+ * priority and mask with room, else in a new one placed in the priority's band (its id 0:
+ * the caller creates it on the device). @return 0 with *fg and *index set, -ENOSPC when
+ * the band has no room, -ENOMEM.
+ */
+int mlx5v_rte_flow_layout_take(struct mlx5v_rte_flow_table *t, uint32_t prio,
+			       const struct mlx5v_rte_flow_hdrs *mask,
+			       struct mlx5v_rte_flow_fg **fg, uint32_t *index);
+/** Give entry index of fg back. @return the entries fg still holds (0: destroy it, free it). */
+uint32_t mlx5v_rte_flow_layout_put(struct mlx5v_rte_flow_fg *fg, uint32_t index);
+/** Free fg (no entry left, destroyed on the device) and its entries in t. */
+void mlx5v_rte_flow_layout_fg_free(struct mlx5v_rte_flow_table *t, struct mlx5v_rte_flow_fg *fg);
+/** Free every flow group of t, the device gone or its objects destroyed. */
+void mlx5v_rte_flow_layout_clear(struct mlx5v_rte_flow_table *t);
+
 /* ---- mlx5v_rte_flow_hw.c: the device commands of a rule ---- */
 
 /** A NIC RX table at level; a miss goes to table miss_ft (0: the default, drop). */
@@ -166,8 +211,8 @@ int mlx5v_rte_flow_hw_table(struct mlx5v_dev *dev, uint32_t level, uint32_t miss
  * headers, misc, inner headers, misc 3; 0 for a match-all group.
  */
 uint32_t mlx5v_rte_flow_hw_criteria(const struct mlx5v_rte_flow_match *mask);
-/** A one-entry flow group at index of table ft masking spec->mask. */
-int mlx5v_rte_flow_hw_group(struct mlx5v_dev *dev, uint32_t ft, uint32_t index,
+/** A flow group of entries start to end of table ft masking spec->mask. */
+int mlx5v_rte_flow_hw_group(struct mlx5v_dev *dev, uint32_t ft, uint32_t start, uint32_t end,
 			    const struct mlx5v_rte_flow_spec *spec, uint32_t *fg);
 /** A direct TIR on RQ rqn in transport domain td. */
 int mlx5v_rte_flow_hw_tir(struct mlx5v_dev *dev, uint32_t td, uint32_t rqn, uint32_t *tirn);

@@ -4,9 +4,9 @@
 
 /**
  * @file The device objects of an rte_flow rule of the mlx5v PMD, in command mailboxes
- * (prm/mlx5_eth §4.9, §4.10): its group's table, a one-entry flow group whose criteria are
- * the rule's mask (outer and inner headers, misc, misc 3), the entry with the rule's value,
- * action, destination and flow tag, the direct TIR of a QUEUE rule.
+ * (prm/mlx5_eth §4.9, §4.10): its group's table, a flow group of a range of entries whose
+ * criteria are the mask of its rules (outer and inner headers, misc, misc 3), the entry with
+ * the rule's value, action, destination and flow tag, the direct TIR of a QUEUE rule.
  */
 
 #include <errno.h>
@@ -107,7 +107,7 @@ mlx5v_rte_flow_hw_table(struct mlx5v_dev *dev, uint32_t level, uint32_t miss_ft,
 }
 
 int
-mlx5v_rte_flow_hw_group(struct mlx5v_dev *dev, uint32_t ft, uint32_t index,
+mlx5v_rte_flow_hw_group(struct mlx5v_dev *dev, uint32_t ft, uint32_t start, uint32_t end,
 			const struct mlx5v_rte_flow_spec *spec, uint32_t *fg)
 {
 	uint8_t in[MLX5V_IFC_BYTES(create_flow_group_in)];
@@ -117,8 +117,8 @@ mlx5v_rte_flow_hw_group(struct mlx5v_dev *dev, uint32_t ft, uint32_t index,
 	SET(create_flow_group_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_GROUP);
 	SET(create_flow_group_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
 	SET(create_flow_group_in, in, table_id, ft);
-	SET(create_flow_group_in, in, start_flow_index, index);
-	SET(create_flow_group_in, in, end_flow_index, index);
+	SET(create_flow_group_in, in, start_flow_index, start);
+	SET(create_flow_group_in, in, end_flow_index, end);
 	/* The sections the mask uses; an empty pattern is a match-all group: none enabled. */
 	en = mlx5v_rte_flow_hw_criteria(&spec->mask);
 	SET(create_flow_group_in, in, match_criteria_enable, en);
