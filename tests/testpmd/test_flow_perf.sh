@@ -9,17 +9,17 @@
 # doc/guides/bench/flow_perf.rst.
 #
 # usage: test_flow_perf.sh mlx5v|mlx4v
-#   mlx5v  --ether --ipv4 --udp --queue (one rule per IPv4 destination)
+#   mlx5v  --ether --ipv4 --udp --queue (one rule per IPv4 source), 1000 rules all at
+#          priority 0: more than one flow group of the priority and mask holds
 #   mlx4v  --ether --queue: the only pattern of flow-perf net_mlx4v takes, as DPDK's mlx4
 #          (its ETH item matches every frame, and nothing may follow such an item)
 . "$MLXV_SRC/tests/testpmd/lib.sh"
 
 FLOW_PERF=/usr/bin/dpdk-test-flow-perf
 [ -x "$FLOW_PERF" ] || skip "no $FLOW_PERF (Debian package dpdk)"
-RULES=100
 case ${1:-} in
-mlx5v) pattern="--ether --ipv4 --udp" vdev=--vdev=mlx5v_sim0,wire=none ;;
-mlx4v) pattern=--ether vdev=--vdev=mlx4v_sim0,ports=1,wire=none ;;
+mlx5v) pattern="--ether --ipv4 --udp" vdev=--vdev=mlx5v_sim0,wire=none RULES=1000 ;;
+mlx4v) pattern=--ether vdev=--vdev=mlx4v_sim0,ports=1,wire=none RULES=100 ;;
 *) fail "usage: $0 mlx5v|mlx4v" ;;
 esac
 out=$(mktemp)

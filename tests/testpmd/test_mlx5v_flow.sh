@@ -7,7 +7,8 @@
 # addresses (txonly multi-flow, so that RSS spreads them over the 4 Rx queues); rxonly with
 # verbose output shows the queue, the FDIR mark and the flags of each frame received. A rule
 # to queue 3 moves exactly those frames, RSS spreads them over its queues alone, DROP drops
-# them, MARK and FLAG set the mbuf's FDIR fields, COUNT counts them, priorities and JUMP order the rules, isolated mode stops every
+# them, MARK and FLAG set the mbuf's FDIR fields, COUNT counts them, priorities and JUMP order
+# the rules, hundreds of rules of one priority share flow groups, isolated mode stops every
 # other frame, and refused rules leave no object in the device (doc/guides/nics/mlx5v.rst,
 # "Flow rules (rte_flow)").
 . "$(dirname "$0")/lib.sh"
@@ -109,6 +110,35 @@ grep -Eo 'port 0/queue [0-9]+: received' "$out" | head -1 | grep -q 'queue 2' ||
 	fail "priority 0 did not win"
 grep -Eo 'port 0/queue [0-9]+: received' "$out" | tail -1 | grep -q 'queue 1' ||
 	fail "the priority-1 rule did not take over once the other was destroyed"
+# 300 rules of one priority and mask (more than the 128 entries a priority once had) share a
+# few flow groups; the one for port 4789, created last, takes the frames; a priority-0 rule of
+# another mask still wins over all of them; flush leaves no group.
+cmds="mlx5v dev show $DEV\n"
+p=5000
+while [ $p -lt 5299 ]; do
+	cmds="${cmds}flow create 0 priority 1 ingress pattern eth / ipv4 / udp dst is $p / end actions queue index 1 / end\n"
+	p=$((p + 1))
+done
+cmds="${cmds}flow create 0 priority 1 ingress pattern eth / ipv4 / udp dst is 4789 / end actions queue index 1 / end\n"
+cmds="${cmds}mlx5v dev show $DEV\n${TRAFFIC}"
+cmds="${cmds}flow create 0 priority 0 ingress pattern eth / ipv4 / end actions queue index 2 / end\n"
+cmds="${cmds}${TRAFFIC}flow flush 0\nmlx5v dev show $DEV\nquit\n"
+flow_session "$cmds"
+expect "$out" 'Flow rule #299 created'
+fgs() {
+	steering "$1" | sed -E 's/.* FG ([0-9]+).*/\1/'
+}
+ftes() {
+	steering "$1" | sed -E 's/.* FTE ([0-9]+).*/\1/'
+}
+[ $(($(ftes 2) - $(ftes 1))) -eq 300 ] || fail "$(($(ftes 2) - $(ftes 1))) entries for 300 rules"
+[ $(($(fgs 2) - $(fgs 1))) -le 8 ] || fail "300 rules of one mask made $(($(fgs 2) - $(fgs 1))) groups"
+grep -Eo 'port 0/queue [0-9]+: received' "$out" | head -1 | grep -q 'queue 1' ||
+	fail "the 300th rule of priority 1 did not take the frames"
+grep -Eo 'port 0/queue [0-9]+: received' "$out" | tail -1 | grep -q 'queue 2' ||
+	fail "priority 0 did not win over 300 rules of priority 1"
+[ "$(fgs 3)" = "$(fgs 1)" ] && [ "$(ftes 3)" = "$(ftes 1)" ] ||
+	fail "flush left groups or entries: $(steering 3), before: $(steering 1)"
 cmds='flow create 0 group 1 ingress pattern eth / ipv4 / udp dst is 4789 / end actions queue index 2 / end\n'
 cmds="${cmds}flow create 0 group 0 ingress pattern eth / ipv4 / end actions jump group 1 / end\n"
 cmds="${cmds}${TRAFFIC}quit\n"
