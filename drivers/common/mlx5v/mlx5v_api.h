@@ -101,6 +101,8 @@ struct mlx5v_cmd_info {
 	uint64_t late_completions;  /**< completions that arrived after a timeout */
 	uint64_t eq_recoveries;     /**< EQ polls done by a waiter that saw no event */
 	uint64_t spurious;          /**< CMD events for slots not owned by a waiter */
+	uint64_t polled;            /**< commands taken back by their owner bit in event mode */
+	uint64_t polled_eqes;       /**< the CMD events of those, absorbed afterwards */
 	uint64_t bad_out_sigs;      /**< completions whose output signature was bad (-EBADR) */
 	uint64_t orphans_destroyed; /**< objects of late create completions destroyed */
 	uint64_t orphans_left;      /**< such objects left to the function teardown */

@@ -397,6 +397,9 @@ mlx5v_cmd_verify_sig(const struct mlx5v_cmd_slot *s, unsigned int nout, int entr
 	return 0;
 }
 
+/* How long a polled command's waiter yields before it sleeps between owner-bit reads. */
+#define MLX5V_CMD_POLL_YIELD_NS 1000000ull
+
 /* ---- slots ---- */
 
 /*
@@ -599,13 +602,22 @@ mlx5v_cmd_slot_get(struct mlx5v_dev *dev, unsigned int flags, unsigned int *idx)
 	}
 }
 
-/* Return a slot whose entry the device has given back; never called for a TIMEDOUT slot. */
+/*
+ * Return a slot whose entry the device has given back; never called for a TIMEDOUT slot. A
+ * command taken back by its owner bit in event mode before its CMD event was handled owes
+ * that event: decided under the lock, which the event handler takes too.
+ */
 static void
 mlx5v_cmd_slot_put(struct mlx5v_cmd *cmd, unsigned int idx)
 {
+	struct mlx5v_cmd_slot *s = &cmd->slot[idx];
+
 	rte_spinlock_lock(&cmd->lock);
-	cmd->slot[idx].state = MLX5V_CMD_SLOT_FREE;
-	__atomic_store_n(&cmd->slot[idx].posted, 0, __ATOMIC_RELAXED);
+	if (s->polled && !__atomic_load_n(&s->done, __ATOMIC_RELAXED) && s->eqe_owed < UINT8_MAX)
+		s->eqe_owed++;
+	s->polled = 0;
+	s->state = MLX5V_CMD_SLOT_FREE;
+	__atomic_store_n(&s->posted, 0, __ATOMIC_RELAXED);
 	rte_spinlock_unlock(&cmd->lock);
 }
 
@@ -627,6 +639,21 @@ void
 mlx5v_cmd_stale_end(void)
 {
 	mlx5v_cmd_stale_dev = NULL;
+}
+
+/* The thread's polled mode (mlx5v_cmd_poll_begin()), thread-local as the stale mode. */
+static __thread struct mlx5v_dev *mlx5v_cmd_poll_dev;
+
+void
+mlx5v_cmd_poll_begin(struct mlx5v_dev *dev)
+{
+	mlx5v_cmd_poll_dev = dev;
+}
+
+void
+mlx5v_cmd_poll_end(void)
+{
+	mlx5v_cmd_poll_dev = NULL;
 }
 
 /*
@@ -709,6 +736,14 @@ mlx5v_cmd_event(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *a
 		if (s->state == MLX5V_CMD_SLOT_TIMEDOUT) {
 			/* The late answer of a command whose waiter gave up (checks the owner). */
 			mlx5v_cmd_reap_locked(dev);
+		} else if (s->eqe_owed > 0) {
+			/*
+			 * The event of a command its waiter took back by the owner bit: the
+			 * device writes a slot's events in the order of its commands, so the
+			 * owed ones come before the event of any later command of the slot.
+			 */
+			s->eqe_owed--;
+			cmd->polled_eqes++;
 		} else if (s->state == MLX5V_CMD_SLOT_BUSY &&
 			   __atomic_load_n(&s->posted, __ATOMIC_ACQUIRE) &&
 			   !(mlx5v_cmd_owner(s) & MLX5V_CMD_OWNER_HW) &&
@@ -807,6 +842,11 @@ mlx5v_cmd_wait(struct mlx5v_dev *dev, unsigned int idx, unsigned int flags, uint
 	int self_poll = rte_thread_is_intr();
 	int recovered = 0;
 	unsigned int spins = 0;
+	/*
+	 * A polled command yields rather than sleeps for its first millisecond: a sleep lasts
+	 * the timer slack (50 us by default), longer than the command itself.
+	 */
+	uint64_t t_yield = mlx5v_cmd_now_ns() + MLX5V_CMD_POLL_YIELD_NS;
 
 	for (;;) {
 		struct mlx5v_eq *aeq;
@@ -822,6 +862,15 @@ mlx5v_cmd_wait(struct mlx5v_dev *dev, unsigned int idx, unsigned int flags, uint
 		if (events) {
 			if (__atomic_load_n(&s->done, __ATOMIC_ACQUIRE))
 				break;
+			/*
+			 * Polled mode: the owner bit the device clears after writing the output
+			 * (prm/mlx5 §3.6) ends the wait, without the event's trip through the
+			 * interrupt thread; the acquire load orders the output reads after it.
+			 */
+			if (s->polled && !(mlx5v_cmd_owner(s) & MLX5V_CMD_OWNER_HW)) {
+				__atomic_fetch_add(&cmd->polled, 1, __ATOMIC_RELAXED);
+				break;
+			}
 			/* Only for the counters: when the device gave the entry back. */
 			if (*t_owner == 0 && !(mlx5v_cmd_owner(s) & MLX5V_CMD_OWNER_HW))
 				*t_owner = mlx5v_cmd_now_ns();
@@ -886,7 +935,7 @@ mlx5v_cmd_wait(struct mlx5v_dev *dev, unsigned int idx, unsigned int flags, uint
 		 */
 		if (++spins <= 256)
 			rte_pause();
-		else if (spins <= 1024)
+		else if (spins <= 1024 || (s->polled && now < t_yield))
 			sched_yield();
 		else
 			rte_delay_us_sleep(10);
@@ -1021,6 +1070,8 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 			    s->token, cmd->checksum);
 	/* Output blocks: zeroed data, chained, tokened (prm/mlx5 §3.5 step 1). */
 	mlx5v_cmd_mbox_fill(&s->out, nout, NULL, 0, s->token, cmd->checksum);
+	/* Page work keeps the event path: it runs on the interrupt thread, which polls the EQ. */
+	s->polled = mlx5v_cmd_poll_dev == dev && !(flags & MLX5V_CMD_F_PAGE);
 	t_db = mlx5v_cmd_now_ns();
 	mlx5v_cmd_post(dev, idx, in, inlen, outlen, nin, nout);
 	ret = mlx5v_cmd_wait(dev, idx, flags, &t_owner);
@@ -1359,6 +1410,8 @@ mlx5v_cmd_info_get(struct mlx5v_dev *dev, struct mlx5v_cmd_info *info)
 	}
 	info->last_token = cmd->token;
 	info->late_completions = cmd->late_completions;
+	info->polled = __atomic_load_n(&cmd->polled, __ATOMIC_RELAXED);
+	info->polled_eqes = cmd->polled_eqes;
 	info->eq_recoveries = cmd->eq_recoveries;
 	info->spurious = cmd->spurious;
 	info->bad_out_sigs = __atomic_load_n(&cmd->bad_out_sigs, __ATOMIC_RELAXED);

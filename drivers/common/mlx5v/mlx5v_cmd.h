@@ -57,6 +57,13 @@ struct mlx5v_cmd_slot {
 	 * taken or given back; a CMD event counts only for a posted command.
 	 */
 	uint32_t posted;
+	/** The waiter takes the command back by its owner bit, in event mode too. */
+	uint8_t polled;
+	/**
+	 * Under cmd.lock: CMD events still to come for commands of this slot completed by their
+	 * owner bit before their event was handled; the next events of the slot are theirs.
+	 */
+	uint8_t eqe_owed;
 	uint16_t opcode;
 	uint8_t token;
 };
@@ -92,6 +99,8 @@ struct mlx5v_cmd {
 	uint64_t late_completions;
 	uint64_t eq_recoveries;
 	uint64_t spurious;
+	uint64_t polled;              /**< commands completed by their owner bit in event mode */
+	uint64_t polled_eqes;         /**< the CMD events of those, handled afterwards */
 	uint64_t bad_out_sigs;        /**< output signatures found bad (checksum on) */
 	unsigned int timeouts_in_row; /**< atomic: commands timed out since the last answer */
 	/** Objects of late create completions still to destroy, under lock. */

@@ -363,6 +363,21 @@ void mlx5v_cmd_stale_begin(struct mlx5v_dev *dev);
 __rte_internal
 void mlx5v_cmd_stale_end(void);
 
+/**
+ * Polled mode of the calling thread: until mlx5v_cmd_poll_end(), each command it issues on
+ * dev is taken back by its owner bit as soon as the device clears it, in event mode too,
+ * instead of waiting for the CMD event through the EAL interrupt thread (as Linux's
+ * mlx5_cmd_exec_polling() does for one command, doc/guides/prm/mlx5.rst §3.6). For short
+ * commands issued back to back (rte_flow rules). The command's event, which the device
+ * still writes, is absorbed when it comes. Not for MANAGE_PAGES work.
+ */
+__rte_internal
+void mlx5v_cmd_poll_begin(struct mlx5v_dev *dev);
+
+/** End the polled mode of the calling thread. */
+__rte_internal
+void mlx5v_cmd_poll_end(void);
+
 /* ---- firmware pages (mlx5v_pages.c) ---- */
 
 /** @return the number of firmware pages the device currently holds. */

@@ -153,6 +153,8 @@ mlx5v_tel_dev_info_one(struct mlx5v_dev *dev, void *arg)
 		rte_tel_data_add_dict_u64(c, "late_completions", ci.late_completions);
 		rte_tel_data_add_dict_u64(c, "eq_recoveries", ci.eq_recoveries);
 		rte_tel_data_add_dict_u64(c, "spurious", ci.spurious);
+		rte_tel_data_add_dict_u64(c, "polled", ci.polled);
+		rte_tel_data_add_dict_u64(c, "polled_eqes", ci.polled_eqes);
 		rte_tel_data_add_dict_u64(c, "bad_out_sigs", ci.bad_out_sigs);
 		rte_tel_data_add_dict_u64(c, "orphans_destroyed", ci.orphans_destroyed);
 		rte_tel_data_add_dict_u64(c, "orphans_left", ci.orphans_left);

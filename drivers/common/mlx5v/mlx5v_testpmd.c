@@ -272,9 +272,11 @@ tp_dev_show_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unuse
 	printf("\n");
 	if (mlx5v_cmd_info_get(dev, &ci) == 0)
 		printf("mlx5v: %s: command queue %u slots (page slot %u), %s mode, busy 0x%08x, "
-		       "timed out 0x%08x, late %" PRIu64 ", recoveries %" PRIu64 "\n", di.name,
+		       "timed out 0x%08x, late %" PRIu64 ", recoveries %" PRIu64 ", polled %"
+		       PRIu64 " (events absorbed %" PRIu64 ")\n", di.name,
 		       ci.nslots, ci.page_slot, ci.events ? "event" : "polling", ci.busy_mask,
-		       ci.timedout_mask, ci.late_completions, ci.eq_recoveries);
+		       ci.timedout_mask, ci.late_completions, ci.eq_recoveries, ci.polled,
+		       ci.polled_eqes);
 	if (mlx5v_tp_dev_show_ext != NULL)
 		mlx5v_tp_dev_show_ext(di.name);
 	printf("mlx5v: %s: %-26s %10s %8s %8s %12s\n", di.name, "opcode", "count", "errors",

@@ -550,6 +550,64 @@ test_mlx5v_cmd_duplicate_completion(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Polled mode (mlx5v_cmd_poll_begin()): in event mode, a command is taken back by its owner
+ * bit, even when its interrupt is lost (no EQ recovery, which would take the 100 ms command
+ * timeout); the CMD events the device still writes are absorbed later, none counted
+ * spurious, and no slot is rung again before the device gave it back (the model counts such
+ * doorbells as misuse). Outside the mode, commands complete by their event again.
+ */
+static int
+test_mlx5v_cmd_polled(void)
+{
+	uint8_t out[MLX5V_IFC_BYTES(query_issi_out)];
+	struct mlx5v_cmd_info before, after;
+	uint64_t misuse = mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_DB_MISUSE);
+	uint64_t deadline;
+	int i, ret = 0;
+
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &before), "info");
+	TEST_ASSERT(before.events, "the queue is not in event mode");
+	mlx5v_dev_tout_set(g_dev, MLX5V_TO_CMD, 100);
+	mlx5v_cmd_poll_begin(g_dev);
+	mlx5v_sim_drop_msix(g_sim, MLX5V_ASYNC_EQ_VECTOR, 1);
+	for (i = 0; i < 64 && ret == 0; i++)
+		ret = query_issi(0, out, sizeof(out));
+	mlx5v_cmd_poll_end();
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &after), "info");
+	TEST_ASSERT_SUCCESS(ret, "polled command %d: %d", i, ret);
+	TEST_ASSERT_EQUAL(after.eq_recoveries, before.eq_recoveries,
+			  "a polled command waited for its lost event");
+	/*
+	 * The EQ, never re-armed after the lost interrupt, holds the events: a command in
+	 * event mode recovers them by polling the EQ after its (100 ms) timeout.
+	 */
+	TEST_ASSERT_SUCCESS(query_issi(0, out, sizeof(out)), "command in event mode");
+	cmd_tout_restore();
+	deadline = ut_now_ms() + UT_WAIT_LIMIT_MS;
+	do {
+		TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &after), "info");
+		if (after.polled_eqes - before.polled_eqes == after.polled - before.polled)
+			break;
+		ut_sleep_ms(1);
+	} while (ut_now_ms() < deadline);
+	TEST_ASSERT(after.polled > before.polled, "no command taken back by its owner bit");
+	TEST_ASSERT_EQUAL(after.polled_eqes - before.polled_eqes, after.polled - before.polled,
+			  "%" PRIu64 " events of %" PRIu64 " polled commands absorbed",
+			  after.polled_eqes - before.polled_eqes, after.polled - before.polled);
+	TEST_ASSERT_EQUAL(after.spurious, before.spurious, "events counted spurious");
+	TEST_ASSERT_EQUAL(after.busy_mask, 0u, "slots left busy");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_DB_MISUSE), misuse,
+			  "a slot rung before the device gave it back");
+	/* Outside the mode: by the event again. */
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &before), "info");
+	for (i = 0; i < 16; i++)
+		TEST_ASSERT_SUCCESS(query_issi(0, out, sizeof(out)), "command in event mode");
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &after), "info");
+	TEST_ASSERT_EQUAL(after.polled, before.polled, "polled outside the polled mode");
+	return TEST_SUCCESS;
+}
+
 /* Per-opcode counters. */
 static int
 test_mlx5v_cmd_opcode_counters(void)
@@ -640,6 +698,7 @@ static struct unit_test_suite mlx5v_cmd_suite = {
 		TEST_CASE(test_mlx5v_cmd_lost_msi_recovered),
 		TEST_CASE(test_mlx5v_cmd_lost_eqe_owner_returned),
 		TEST_CASE(test_mlx5v_cmd_duplicate_completion),
+		TEST_CASE(test_mlx5v_cmd_polled),
 		TEST_CASE(test_mlx5v_cmd_opcode_counters),
 		TEST_CASE(test_mlx5v_cmd_dead_policy),
 		TEST_CASES_END()
