@@ -29,6 +29,20 @@ port_of(const struct rte_eth_dev *eth_dev)
 	return &((struct mlx5v_ethdev_priv *)eth_dev->data->dev_private)->rflow;
 }
 
+/*
+ * The commands of a rule are short and come back to back: the calling thread takes each
+ * back by its owner bit rather than through the interrupt thread's event (polled mode of
+ * the command layer, doc/guides/bench/flow_perf.rst), until mlx5v_cmd_poll_end().
+ */
+static void
+poll_begin(struct rte_eth_dev *eth_dev)
+{
+	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+
+	if (dev != NULL)
+		mlx5v_cmd_poll_begin(dev);
+}
+
 /* Take a reference on the table of group g, made now if it does not exist. */
 static int
 table_get(struct mlx5v_dev *dev, struct mlx5v_rte_flow_port *p, uint32_t g)
@@ -276,6 +290,7 @@ flow_create(struct rte_eth_dev *eth_dev, const struct rte_flow_attr *attr,
 	    struct rte_flow_error *error)
 {
 	struct rte_flow *f;
+	int ret;
 
 	f = rte_zmalloc_socket("mlx5v_rte_flow", sizeof(*f), 0, eth_dev->data->numa_node);
 	if (f == NULL) {
@@ -283,8 +298,14 @@ flow_create(struct rte_eth_dev *eth_dev, const struct rte_flow_attr *attr,
 				   "rule memory");
 		return NULL;
 	}
-	if (mlx5v_rte_flow_parse(eth_dev, attr, items, actions, &f->spec, error) != 0 ||
-	    flow_apply(eth_dev, f, error) != 0) {
+	if (mlx5v_rte_flow_parse(eth_dev, attr, items, actions, &f->spec, error) != 0) {
+		rte_free(f);
+		return NULL;
+	}
+	poll_begin(eth_dev);
+	ret = flow_apply(eth_dev, f, error);
+	mlx5v_cmd_poll_end();
+	if (ret != 0) {
 		rte_free(f);
 		return NULL;
 	}
@@ -323,7 +344,9 @@ flow_destroy(struct rte_eth_dev *eth_dev, struct rte_flow *flow, struct rte_flow
 	if (f == NULL)
 		return rte_flow_error_set(error, ENOENT, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 					  "no such rule on the port");
+	poll_begin(eth_dev);
 	flow_remove(eth_dev, f);
+	mlx5v_cmd_poll_end();
 	return 0;
 }
 
@@ -333,8 +356,10 @@ flow_flush(struct rte_eth_dev *eth_dev, struct rte_flow_error *error __rte_unuse
 	struct mlx5v_rte_flow_port *p = port_of(eth_dev);
 
 	/* Rules jumping to a group go first: they hold its table. */
+	poll_begin(eth_dev);
 	while (!TAILQ_EMPTY(&p->rules))
 		flow_remove(eth_dev, TAILQ_LAST(&p->rules, mlx5v_rte_flow_list));
+	mlx5v_cmd_poll_end();
 	return 0;
 }
 
