@@ -39,6 +39,7 @@ struct hwsim_engine {
 	int tid_ready;         /* atomic: tid holds the live thread, see hwsim_engine_main() */
 	int kick_fd;           /* eventfd: a kick ends the idle sleep at once */
 	uint64_t passes;       /* atomic: passes of fn completed */
+	uint64_t hot_until_ns; /* atomic: until then an idle pass yields instead of sleeping */
 	int started;           /* a thread exists and has not been joined; under lock */
 	pthread_t tid;
 	pthread_mutex_t lock;
@@ -109,6 +110,14 @@ hwsim_engine_main(void *p)
 		__atomic_fetch_add(&e->passes, 1, __ATOMIC_RELEASE);
 		if (work > 0) {
 			sleep_us = __atomic_load_n(&e->idle_min_us, __ATOMIC_RELAXED);
+			continue;
+		}
+		/*
+		 * Hot (hwsim_engine_hot()): more work is expected within microseconds, sooner
+		 * than a sleep and a kick's wake-up would take; yield the CPU, do not sleep.
+		 */
+		if (hwsim_now_ns() < __atomic_load_n(&e->hot_until_ns, __ATOMIC_RELAXED)) {
+			sched_yield();
 			continue;
 		}
 		/* Idle (or an error, which we treat the same): back off exponentially. */
@@ -241,6 +250,12 @@ uint64_t
 hwsim_engine_passes(const struct hwsim_engine *e)
 {
 	return __atomic_load_n(&e->passes, __ATOMIC_ACQUIRE);
+}
+
+void
+hwsim_engine_hot(struct hwsim_engine *e, uint32_t us)
+{
+	__atomic_store_n(&e->hot_until_ns, hwsim_now_ns() + (uint64_t)us * 1000, __ATOMIC_RELAXED);
 }
 
 void

@@ -27,6 +27,14 @@ typedef int (*hwsim_poll_fn)(void *arg);
 __rte_internal
 struct hwsim_engine *hwsim_engine_create(const char *name, hwsim_poll_fn fn, void *arg);
 
+/**
+ * Keep the engine hot for us microseconds from now: its idle passes yield the CPU instead of
+ * sleeping, so that work that comes soon (the next command of a burst) finds it awake
+ * rather than waiting for its wake-up. Any thread, typically the model's own poll function.
+ */
+__rte_internal
+void hwsim_engine_hot(struct hwsim_engine *e, uint32_t us);
+
 /** Change the idle back-off (defaults 1 us and 200 us). */
 __rte_internal
 void hwsim_engine_set_idle(struct hwsim_engine *e, uint32_t idle_min_us, uint32_t idle_max_us);

@@ -28,6 +28,9 @@ static pthread_mutex_t mlx5v_sim_list_lock = PTHREAD_MUTEX_INITIALIZER;
 #define MLX5V_SIM_DEF_BOOT_PAGES 16
 #define MLX5V_SIM_DEF_INIT_PAGES 32
 #define MLX5V_SIM_DEF_MAX_EQS 64
+/* The engine stays awake this long after commands (cmd_hot_us=). */
+#define MLX5V_SIM_DEF_CMD_HOT_US 100
+#define MLX5V_SIM_MAX_CMD_HOT_US 10000
 #define MLX5V_SIM_MAX_PORTS 4
 /*
  * Well beyond the 120 000 ms both drivers wait for initializing (prm/mlx5 §1.3), so a test can
@@ -48,6 +51,7 @@ mlx5v_sim_params_default(struct mlx5v_sim_params *p)
 	p->max_eqs = MLX5V_SIM_DEF_MAX_EQS;
 	p->host_page = MLX5V_SIM_MIN_HOST_PAGE;
 	p->first_num = 1;
+	p->cmd_hot_us = MLX5V_SIM_DEF_CMD_HOT_US;
 	p->numa_node = -1;
 	p->knobs = NULL;
 }
@@ -86,7 +90,7 @@ mlx5v_sim_params_key(struct mlx5v_sim_params *p, const char *key, size_t klen,
 {
 	static const char *const keys[] = {
 		"msix", "ports", "boot_ms", "boot_pages", "init_pages", "log_max_eq_sz",
-		"max_eqs", "host_page", "first_num",
+		"max_eqs", "host_page", "first_num", "cmd_hot_us",
 	};
 	unsigned int *fields[RTE_DIM(keys)];
 	const char *colon;
@@ -101,6 +105,7 @@ mlx5v_sim_params_key(struct mlx5v_sim_params *p, const char *key, size_t klen,
 	fields[6] = &p->max_eqs;
 	fields[7] = &p->host_page;
 	fields[8] = &p->first_num;
+	fields[9] = &p->cmd_hot_us;
 	if (klen == 8 && strncmp(key, "function", 8) == 0) {
 		/* function=pf|vf: which PCI function the model plays. */
 		if (vlen == 2 && (strncmp(val, "pf", 2) == 0 || strncmp(val, "vf", 2) == 0)) {
@@ -176,6 +181,8 @@ mlx5v_sim_params_check(const struct mlx5v_sim_params *p)
 	if (p->first_num > 1 || (p->first_num == 0 && p->max_eqs > MLX5V_SIM_MAX_EQN - 1))
 		return -EINVAL;
 	if (p->boot_pages + (uint64_t)p->init_pages > MLX5V_SIM_MAX_PAGES)
+		return -EINVAL;
+	if (p->cmd_hot_us > MLX5V_SIM_MAX_CMD_HOT_US)
 		return -EINVAL;
 	if (p->host_page < MLX5V_SIM_MIN_HOST_PAGE || p->host_page > MLX5V_SIM_MAX_HOST_PAGE ||
 	    !rte_is_power_of_2(p->host_page))

@@ -40,6 +40,11 @@ struct mlx5v_sim_params {
 	 * 254, as no EQ doorbell can read all ones).
 	 */
 	unsigned int first_num;
+	/**
+	 * cmd_hot_us=: after running commands the engine stays awake this long (yielding,
+	 * not sleeping), so that the next command of a burst needs no wake-up; 0 = off.
+	 */
+	unsigned int cmd_hot_us;
 	int numa_node;
 	const char *knobs;        /**< "name=value,..." fault knobs, may be NULL */
 };

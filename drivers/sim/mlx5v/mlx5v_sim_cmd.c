@@ -818,6 +818,12 @@ mlx5v_sim_cmd_poll(struct mlx5v_sim *sim)
 			work++;
 		}
 	}
+	/*
+	 * Commands come in bursts (one rule after another): the engine stays awake for the
+	 * next doorbell, which a sleeping engine would see only after its wake-up.
+	 */
+	if (pending != 0 && sim->p.cmd_hot_us != 0)
+		hwsim_engine_hot(sim->engine, sim->p.cmd_hot_us);
 	now = hwsim_now_ns();
 	for (s = 0; s < MLX5V_CMD_MAX_SLOTS; s++) {
 		sl = &sim->slot[s];

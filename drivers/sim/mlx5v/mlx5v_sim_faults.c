@@ -201,6 +201,7 @@ static const char *const mlx5v_sim_dev_keys[] = {
 	 * boot_ms, boot_pages and init_pages are knobs as well, so the knob parser must see them.
 	 */
 	"msix", "ports", "pages", "log_max_eq_sz", "max_eqs", "function", "host_page", "first_num",
+	"cmd_hot_us",
 	/* The data path's wire keys (mlx5v_sim_eth_dp_init()). */
 	"wire", "wire1", "mac", "speed", NULL,
 };

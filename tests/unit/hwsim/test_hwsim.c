@@ -863,23 +863,32 @@ test_hwsim_engine_start_stop(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Engine name on c, idle sleeps of an hour (it polls again only when kicked, or hot),
+ * started, its first pass done. @return 0 or -1.
+ */
+static int
+engine_start_sleepy(struct engine_ctx *c, const char *name)
+{
+	memset(c, 0, sizeof(*c));
+	c->self = -1;
+	c->e = hwsim_engine_create(name, engine_poll, c);
+	if (c->e == NULL)
+		return -1;
+	hwsim_engine_set_idle(c->e, 3600u * 1000000u, 3600u * 1000000u);
+	if (hwsim_engine_start(c->e) != 0)
+		return -1;
+	return ut_wait_counter(&c->calls, 1);
+}
+
 static int
 test_hwsim_engine_kick(void)
 {
 	static struct engine_ctx c;	/* static: outlives a failed test's engine */
 	uint64_t n;
 
-	memset(&c, 0, sizeof(c));
-	c.self = -1;
-	c.e = hwsim_engine_create("ut_kick", engine_poll, &c);
-	TEST_ASSERT_NOT_NULL(c.e, "create failed");
-	/*
-	 * An idle sleep of an hour: without a working kick the engine would not poll
-	 * again within the wait limit, so each wait below can only pass through a kick.
-	 */
-	hwsim_engine_set_idle(c.e, 3600u * 1000000u, 3600u * 1000000u);
-	TEST_ASSERT_SUCCESS(hwsim_engine_start(c.e), "start");
-	TEST_ASSERT_SUCCESS(ut_wait_counter(&c.calls, 1), "first pass did not run");
+	/* Without a working kick each wait below would outlast the limit. */
+	TEST_ASSERT_SUCCESS(engine_start_sleepy(&c, "ut_kick"), "start");
 	for (n = 2; n <= 5; n++) {
 		hwsim_engine_kick(c.e);
 		TEST_ASSERT_SUCCESS(ut_wait_counter(&c.calls, n), "kick %" PRIu64 " lost", n);
@@ -889,6 +898,32 @@ test_hwsim_engine_kick(void)
 			    hwsim_engine_passes(c.e));
 	/* Stop must wake the sleeping engine too, or this join would take an hour. */
 	hwsim_engine_stop(c.e);
+	hwsim_engine_destroy(c.e);
+	return TEST_SUCCESS;
+}
+
+/*
+ * A hot engine (hwsim_engine_hot()) keeps polling while idle, without kicks, until its
+ * window ends; then it sleeps again.
+ */
+static int
+test_hwsim_engine_hot(void)
+{
+	static struct engine_ctx c;	/* static: outlives a failed test's engine */
+	uint64_t n;
+
+	/* Only a hot engine polls again within the wait limit. */
+	TEST_ASSERT_SUCCESS(engine_start_sleepy(&c, "ut_hot"), "start");
+	hwsim_engine_hot(c.e, 3600u * 1000000u);
+	hwsim_engine_kick(c.e);
+	TEST_ASSERT_SUCCESS(ut_wait_counter(&c.calls, 100), "hot engine slept");
+	/* The window ends now: after the pass under way the engine sleeps. */
+	hwsim_engine_hot(c.e, 0);
+	ut_sleep_ms(20);
+	n = __atomic_load_n(&c.calls, __ATOMIC_ACQUIRE);
+	ut_sleep_ms(20);
+	TEST_ASSERT_EQUAL(__atomic_load_n(&c.calls, __ATOMIC_ACQUIRE), n,
+			  "engine polled after its hot window");
 	hwsim_engine_destroy(c.e);
 	return TEST_SUCCESS;
 }
@@ -1270,6 +1305,7 @@ static struct unit_test_suite hwsim_suite = {
 		TEST_CASE(test_hwsim_irq_saturated),
 		TEST_CASE(test_hwsim_engine_start_stop),
 		TEST_CASE(test_hwsim_engine_kick),
+		TEST_CASE(test_hwsim_engine_hot),
 		TEST_CASE(test_hwsim_engine_is_self),
 		TEST_CASE(test_hwsim_engine_stop_from_self),
 		TEST_CASE(test_hwsim_now_ns),
