@@ -29,7 +29,7 @@ static pthread_mutex_t mlx5v_sim_list_lock = PTHREAD_MUTEX_INITIALIZER;
 #define MLX5V_SIM_DEF_INIT_PAGES 32
 #define MLX5V_SIM_DEF_MAX_EQS 64
 /* The engine stays awake this long after commands (cmd_hot_us=). */
-#define MLX5V_SIM_DEF_CMD_HOT_US 100
+#define MLX5V_SIM_DEF_CMD_HOT_US 0
 #define MLX5V_SIM_MAX_CMD_HOT_US 10000
 #define MLX5V_SIM_MAX_PORTS 4
 /*
