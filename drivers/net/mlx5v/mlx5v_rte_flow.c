@@ -216,7 +216,7 @@ flow_apply(struct rte_eth_dev *eth_dev, struct rte_flow *f, struct rte_flow_erro
 	if (ret != 0)
 		goto error;
 	what = "entry of the priority";
-	ret = mlx5v_rte_flow_layout_take(t, f->spec.priority, &f->spec.mask, &f->grp, &f->index);
+	ret = mlx5v_rte_flow_layout_take(t, &f->spec, &f->grp, &f->index);
 	if (ret != 0) {
 		f->index = UINT32_MAX;
 		table_put(dev, p, f->spec.group);
@@ -226,7 +226,7 @@ flow_apply(struct rte_eth_dev *eth_dev, struct rte_flow *f, struct rte_flow_erro
 	if (f->grp->id == 0) {
 		what = "flow group";
 		ret = mlx5v_rte_flow_hw_group(dev, t->ft, f->grp->start,
-					      f->grp->start + f->grp->size - 1, &f->spec.mask,
+					      f->grp->start + f->grp->size - 1, &f->spec,
 					      &f->grp->id);
 		if (ret != 0)
 			goto error;

@@ -141,7 +141,8 @@ TAILQ_HEAD(mlx5v_rte_flow_list, rte_flow);
  */
 struct mlx5v_rte_flow_fg {
 	TAILQ_ENTRY(mlx5v_rte_flow_fg) next;
-	struct mlx5v_rte_flow_hdrs mask;
+	/** The criteria: a rule's mask, of the type mlx5v_rte_flow_spec has for it. */
+	__typeof__(((struct mlx5v_rte_flow_spec *)NULL)->mask) mask;
 	uint32_t prio;
 	uint32_t start;          /**< its first entry */
 	uint32_t size;           /**< entries: a power of two, CHUNK_MIN to CHUNK_MAX */
@@ -186,13 +187,13 @@ int mlx5v_rte_flow_parse(struct rte_eth_dev *eth_dev, const struct rte_flow_attr
 /* ---- mlx5v_rte_flow_layout.c: flow groups and entries of a table, no command ---- */
 
 /**
- * An entry for a rule of priority prio and mask in table t: in a flow group of that
+ * An entry for rule spec (its priority and mask) in table t: in a flow group of that
  * priority and mask with room, else in a new one placed in the priority's band (its id 0:
  * the caller creates it on the device). @return 0 with *fg and *index set, -ENOSPC when
  * the band has no room, -ENOMEM.
  */
-int mlx5v_rte_flow_layout_take(struct mlx5v_rte_flow_table *t, uint32_t prio,
-			       const struct mlx5v_rte_flow_hdrs *mask,
+int mlx5v_rte_flow_layout_take(struct mlx5v_rte_flow_table *t,
+			       const struct mlx5v_rte_flow_spec *spec,
 			       struct mlx5v_rte_flow_fg **fg, uint32_t *index);
 /** Give entry index of fg back. @return the entries fg still holds (0: destroy it, free it). */
 uint32_t mlx5v_rte_flow_layout_put(struct mlx5v_rte_flow_fg *fg, uint32_t index);

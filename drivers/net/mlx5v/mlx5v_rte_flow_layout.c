@@ -87,9 +87,9 @@ range_take(struct mlx5v_rte_flow_table *t, uint32_t prio, uint32_t size)
  * CHUNK_MAX, or less when the band has no free range that large.
  */
 static struct mlx5v_rte_flow_fg *
-fg_new(struct mlx5v_rte_flow_table *t, uint32_t prio, const struct mlx5v_rte_flow_hdrs *mask,
-       uint32_t n)
+fg_new(struct mlx5v_rte_flow_table *t, const struct mlx5v_rte_flow_spec *spec, uint32_t n)
 {
+	uint32_t prio = spec->priority;
 	struct mlx5v_rte_flow_fg *fg;
 	uint32_t size = MLX5V_RTE_FLOW_CHUNK_MAX;
 	uint32_t start = UINT32_MAX;
@@ -111,7 +111,7 @@ fg_new(struct mlx5v_rte_flow_table *t, uint32_t prio, const struct mlx5v_rte_flo
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	fg->mask = *mask;
+	fg->mask = spec->mask;
 	fg->prio = prio;
 	fg->start = start;
 	fg->size = size;
@@ -120,11 +120,12 @@ fg_new(struct mlx5v_rte_flow_table *t, uint32_t prio, const struct mlx5v_rte_flo
 }
 
 int
-mlx5v_rte_flow_layout_take(struct mlx5v_rte_flow_table *t, uint32_t prio,
-			   const struct mlx5v_rte_flow_hdrs *mask,
+mlx5v_rte_flow_layout_take(struct mlx5v_rte_flow_table *t,
+			   const struct mlx5v_rte_flow_spec *spec,
 			   struct mlx5v_rte_flow_fg **fgp, uint32_t *index)
 {
 	struct mlx5v_rte_flow_fg *fg, *room = NULL;
+	uint32_t prio = spec->priority;
 	uint32_t n = 0, i;
 
 	RTE_BUILD_BUG_ON(MLX5V_RTE_FLOW_BAND % MLX5V_RTE_FLOW_CHUNK_MAX != 0);
@@ -134,14 +135,15 @@ mlx5v_rte_flow_layout_take(struct mlx5v_rte_flow_table *t, uint32_t prio,
 	if (t->fgs.tqh_last == NULL)
 		TAILQ_INIT(&t->fgs);
 	TAILQ_FOREACH(fg, &t->fgs, next) {
-		if (fg->prio != prio || memcmp(&fg->mask, mask, sizeof(*mask)) != 0)
+		/* The spec's padding is zero (parsed into zeroed memory): memcmp compares. */
+		if (fg->prio != prio || memcmp(&fg->mask, &spec->mask, sizeof(fg->mask)) != 0)
 			continue;
 		n++;
 		if (room == NULL && fg->nused < fg->size)
 			room = fg;
 	}
 	if (room == NULL) {
-		room = fg_new(t, prio, mask, n);
+		room = fg_new(t, spec, n);
 		if (room == NULL)
 			return -rte_errno;
 	}

@@ -29,16 +29,19 @@ struct rule {
 static struct mlx5v_rte_flow_table g_t;
 static struct rule g_r[MLX5V_RTE_FLOW_BAND + 1];
 
+/*
+ * A rule of priority prio and of mask kind: masks differ in their bytes, whatever fields the
+ * mask's type has (kind 0 alone sets byte 0, kind k also byte k).
+ */
 static void
-mask_of(struct mlx5v_rte_flow_hdrs *m, unsigned int kind)
+spec_of(struct mlx5v_rte_flow_spec *s, uint32_t prio, unsigned int kind)
 {
-	memset(m, 0, sizeof(*m));
-	/* Kind 0: IPv4 source (flow-perf's rules); others add a UDP port or a MAC. */
-	memset(&m->src_ip[12], 0xff, 4);
-	if (kind & 1)
-		m->udp_dport = 0xffff;
-	if (kind & 2)
-		memset(m->dmac, 0xff, sizeof(m->dmac));
+	uint8_t *m = (uint8_t *)&s->mask;
+
+	memset(s, 0, sizeof(*s));
+	s->priority = prio;
+	m[0] = 0xff;
+	m[kind % sizeof(s->mask)] = 0xff;
 }
 
 static int
@@ -107,17 +110,17 @@ check_rule(const struct rule *r)
 static int
 test_net_mlx5v_flow_layout_share(void)
 {
-	struct mlx5v_rte_flow_hdrs m;
+	struct mlx5v_rte_flow_spec m;
 	uint32_t want_groups = 0, cap = 0, size = MLX5V_RTE_FLOW_CHUNK_MIN;
 	const unsigned int n = 1000;
 	uint8_t *seen = calloc(MLX5V_RTE_FLOW_FT_SIZE, 1);
 	unsigned int i;
 
 	TEST_ASSERT_NOT_NULL(seen, "memory");
-	mask_of(&m, 0);
+	spec_of(&m, 3, 0);
 	for (i = 0; i < n; i++) {
 		g_r[i].prio = 3;
-		TEST_ASSERT_SUCCESS(mlx5v_rte_flow_layout_take(&g_t, 3, &m, &g_r[i].fg,
+		TEST_ASSERT_SUCCESS(mlx5v_rte_flow_layout_take(&g_t, &m, &g_r[i].fg,
 							       &g_r[i].index), "rule %u", i);
 		TEST_ASSERT_SUCCESS(check_rule(&g_r[i]), "rule %u", i);
 		TEST_ASSERT(!seen[g_r[i].index], "entry %u given twice", g_r[i].index);
@@ -146,20 +149,18 @@ test_net_mlx5v_flow_layout_share(void)
 static int
 test_net_mlx5v_flow_layout_order(void)
 {
-	struct mlx5v_rte_flow_hdrs m[3];
+	struct mlx5v_rte_flow_spec m;
 	const unsigned int n = 3000;
 	unsigned int i, j;
 
-	for (i = 0; i < 3; i++)
-		mask_of(&m[i], i);
 	for (i = 0; i < n; i++) {
 		/* Priorities from 7 down, so a later rule often has the higher priority. */
 		g_r[i].prio = 7 - (i * 5 + i / 8) % MLX5V_RTE_FLOW_PRIOS;
-		TEST_ASSERT_SUCCESS(mlx5v_rte_flow_layout_take(&g_t, g_r[i].prio, &m[i % 3],
-							       &g_r[i].fg, &g_r[i].index),
-				    "rule %u", i);
+		spec_of(&m, g_r[i].prio, i % 3);
+		TEST_ASSERT_SUCCESS(mlx5v_rte_flow_layout_take(&g_t, &m, &g_r[i].fg,
+							       &g_r[i].index), "rule %u", i);
 		TEST_ASSERT_SUCCESS(check_rule(&g_r[i]), "rule %u", i);
-		TEST_ASSERT(memcmp(&g_r[i].fg->mask, &m[i % 3], sizeof(m[0])) == 0 &&
+		TEST_ASSERT(memcmp(&g_r[i].fg->mask, &m.mask, sizeof(m.mask)) == 0 &&
 			    g_r[i].fg->prio == g_r[i].prio, "rule %u in a group of another mask "
 			    "or priority", i);
 	}
@@ -183,29 +184,30 @@ test_net_mlx5v_flow_layout_order(void)
 static int
 test_net_mlx5v_flow_layout_full(void)
 {
-	struct mlx5v_rte_flow_hdrs m, m2;
+	struct mlx5v_rte_flow_spec m, m2, p1;
 	struct mlx5v_rte_flow_fg *fg;
 	uint32_t index, start, size;
 	int ng, nc;
 	unsigned int i;
 
-	mask_of(&m, 0);
-	mask_of(&m2, 1);
+	spec_of(&m, 0, 0);
+	spec_of(&m2, 0, 1);
+	spec_of(&p1, 1, 0);
 	for (i = 0; i < MLX5V_RTE_FLOW_BAND; i++) {
 		g_r[i].prio = 0;
-		TEST_ASSERT_SUCCESS(mlx5v_rte_flow_layout_take(&g_t, 0, &m, &g_r[i].fg,
+		TEST_ASSERT_SUCCESS(mlx5v_rte_flow_layout_take(&g_t, &m, &g_r[i].fg,
 							       &g_r[i].index), "rule %u", i);
 	}
 	ng = groups();
 	nc = chunks_taken();
 	TEST_ASSERT_EQUAL(nc, (int)(MLX5V_RTE_FLOW_BAND / MLX5V_RTE_FLOW_CHUNK_MIN),
 			  "band not full: %d chunks", nc);
-	TEST_ASSERT_EQUAL(mlx5v_rte_flow_layout_take(&g_t, 0, &m, &fg, &index), -ENOSPC,
+	TEST_ASSERT_EQUAL(mlx5v_rte_flow_layout_take(&g_t, &m, &fg, &index), -ENOSPC,
 			  "a rule beyond the band");
-	TEST_ASSERT_EQUAL(mlx5v_rte_flow_layout_take(&g_t, 0, &m2, &fg, &index), -ENOSPC,
+	TEST_ASSERT_EQUAL(mlx5v_rte_flow_layout_take(&g_t, &m2, &fg, &index), -ENOSPC,
 			  "a rule of another mask beyond the band");
 	TEST_ASSERT(groups() == ng && chunks_taken() == nc, "a refused rule left state");
-	TEST_ASSERT_SUCCESS(mlx5v_rte_flow_layout_take(&g_t, 1, &m, &g_r[i].fg, &g_r[i].index),
+	TEST_ASSERT_SUCCESS(mlx5v_rte_flow_layout_take(&g_t, &p1, &g_r[i].fg, &g_r[i].index),
 			    "priority 1 full too");
 	g_r[i].prio = 1;
 	TEST_ASSERT_SUCCESS(check_rule(&g_r[i]), "priority 1's rule");
@@ -220,7 +222,7 @@ test_net_mlx5v_flow_layout_full(void)
 			mlx5v_rte_flow_layout_fg_free(&g_t, fg);
 		g_r[i].fg = NULL;
 	}
-	TEST_ASSERT_SUCCESS(mlx5v_rte_flow_layout_take(&g_t, 0, &m2, &fg, &index),
+	TEST_ASSERT_SUCCESS(mlx5v_rte_flow_layout_take(&g_t, &m2, &fg, &index),
 			    "the freed range not reused");
 	TEST_ASSERT(fg->start >= start && fg->start + fg->size <= start + size,
 		    "new group [%u, +%u) outside the freed [%u, +%u)", fg->start, fg->size,
@@ -239,12 +241,12 @@ test_net_mlx5v_flow_layout_full(void)
 static int
 test_net_mlx5v_flow_layout_clear(void)
 {
-	struct mlx5v_rte_flow_hdrs m;
+	struct mlx5v_rte_flow_spec m;
 	unsigned int i;
 
 	for (i = 0; i < 100; i++) {
-		mask_of(&m, i % 4);
-		TEST_ASSERT_SUCCESS(mlx5v_rte_flow_layout_take(&g_t, i % 8, &m, &g_r[i].fg,
+		spec_of(&m, i % 8, i % 4);
+		TEST_ASSERT_SUCCESS(mlx5v_rte_flow_layout_take(&g_t, &m, &g_r[i].fg,
 							       &g_r[i].index), "rule %u", i);
 	}
 	TEST_ASSERT(groups() > 0, "no group");
