@@ -130,7 +130,7 @@ echo "$r0" | grep -Eq 'actions: queue 3 tir 0x[0-9a-f]+ counter 0x[0-9a-f]+ hits
 r1=$(rule 1)
 echo "$r1" | grep -q 'misc3: icmpv6_type 128/0xff icmpv6_code 0/0x0' ||
 	fail "rule 1 misc 3: $r1"
-echo "$r1" | grep -Eq 'index 1 ' || fail "rule 1 entry: $r1"
+echo "$r1" | grep -Eq 'index 16 ' || fail "rule 1 entry: $r1"
 r2=$(rule 2)
 echo "$r2" | grep -Eq 'criteria 0x7 ' || fail "rule 2 criteria (outer, misc, inner): $r2"
 echo "$r2" | grep -q 'outer: .*udp_dport 4789/0xffff' || fail "rule 2 outer: $r2"

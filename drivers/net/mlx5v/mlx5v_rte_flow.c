@@ -148,7 +148,7 @@ flow_release(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, struct rte_flow
 	if (f->jumped)
 		table_put(dev, p, f->spec.jump_group);
 	f->jumped = 0;
-	/* The group goes with its last entry, before the table (§12). */
+	/* The group goes with its last entry, before the table (prm/mlx5_eth §12). */
 	if (f->index != UINT32_MAX) {
 		if (mlx5v_rte_flow_layout_put(f->grp, f->index) == 0) {
 			if (f->grp->id != 0)
