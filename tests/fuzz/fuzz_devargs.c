@@ -13,7 +13,6 @@
  * behind; a class list parsed into more names than allowed (doc/guides/testing/fuzzing.rst).
  */
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,45 +28,20 @@
 #include "mlx4v_class.h"
 #include "mlx5v_class.h"
 #include "ut_common.h"
+#include "ut_pci_args.h"
 
 #define FUZZ_ARGS_MAX 512
-#define FUZZ_PCI_BAR_LEN (1u << 20)
 
 /*
- * The PCI front-ends keep their rte_pci_driver static: this program sees each one as it
- * registers (the drivers' constructors call rte_pci_register(), which this definition
- * interposes) and hands it a made-up device carrying the devargs.
+ * The PCI front-ends keep their rte_pci_driver static: ut_pci_args.h sees each one as it
+ * registers and hands it a made-up function whose BAR reads all ones, so bring-up stops at
+ * once.
  */
-static struct rte_pci_driver *fuzz_pci_drv[2]; /* [0] mlx5v_pci, [1] mlx4v_pci */
-
-void rte_pci_register(struct rte_pci_driver *driver);
-
-void
-rte_pci_register(struct rte_pci_driver *driver)
-{
-	void (*real)(struct rte_pci_driver *) =
-		(void (*)(struct rte_pci_driver *))dlsym(RTLD_NEXT, "rte_pci_register");
-
-	if (strcmp(driver->driver.name, "mlx5v_pci") == 0)
-		fuzz_pci_drv[0] = driver;
-	else if (strcmp(driver->driver.name, "mlx4v_pci") == 0)
-		fuzz_pci_drv[1] = driver;
-	if (real != NULL)
-		real(driver);
-}
-
-static uint8_t *fuzz_bar;
-
 void
 fuzz_setup(void)
 {
-	if (fuzz_pci_drv[0] == NULL || fuzz_pci_drv[1] == NULL)
+	if (ut_pci_drv[0] == NULL || ut_pci_drv[1] == NULL)
 		fuzz_fail("the mlx5v_pci and mlx4v_pci drivers did not register");
-	/* All ones: what a device reads whose link is gone; bring-up stops at once. */
-	fuzz_bar = malloc(FUZZ_PCI_BAR_LEN);
-	if (fuzz_bar == NULL)
-		fuzz_fail("out of memory");
-	memset(fuzz_bar, 0xff, FUZZ_PCI_BAR_LEN);
 	/*
 	 * One probe of each device first: ethdev allocates its shared port data on the first
 	 * port ever created and keeps it, which is not a leak of ours.
@@ -80,7 +54,6 @@ fuzz_setup(void)
 void
 fuzz_teardown(void)
 {
-	free(fuzz_bar);
 }
 
 /* A vdev probe with args: it may succeed (then the device must go away cleanly) or fail. */
@@ -110,36 +83,18 @@ fuzz_vdev(const char *name, const char *args)
 static void
 fuzz_pci(unsigned int which, const char *args)
 {
-	struct rte_pci_driver *drv = fuzz_pci_drv[which];
-	struct rte_devargs da;
-	struct rte_pci_device pdev;
+	const char *name = which == 0 ? "mlx5v_pci" : "mlx4v_pci";
 	struct ut_heap h0, h1;
 	int ret;
 
-	memset(&da, 0, sizeof(da));
-	memset(&pdev, 0, sizeof(pdev));
-	da.args = (char *)(uintptr_t)args;
-	pdev.device.name = "0000:00:1f.7";
-	pdev.device.devargs = &da;
-	pdev.device.numa_node = 0;
-	pdev.addr.bus = 0;
-	pdev.addr.devid = 0x1f;
-	pdev.addr.function = 7;
-	pdev.id.vendor_id = 0x15b3;
-	pdev.id.device_id = which == 0 ? 0x1017 : 0x1003;
-	pdev.kdrv = RTE_PCI_KDRV_VFIO;
-	pdev.mem_resource[0].addr = fuzz_bar;
-	pdev.mem_resource[0].len = FUZZ_PCI_BAR_LEN;
 	ut_heap_get(&h0);
-	ret = drv->probe(drv, &pdev);
+	ret = ut_pci_args_probe(which, args, NULL);
 	/* No device answers behind the all-ones BAR or at this address in ibverbs. */
 	if (ret == 0)
-		fuzz_fail("%s probed a device that is not there (devargs \"%s\")",
-			  drv->driver.name, args);
+		fuzz_fail("%s probed a device that is not there (devargs \"%s\")", name, args);
 	ut_heap_get(&h1);
 	if (!ut_heap_same(&h0, &h1))
-		fuzz_fail("%s \"%s\" (probe %d): EAL memory not returned", drv->driver.name,
-			  args, ret);
+		fuzz_fail("%s \"%s\" (probe %d): EAL memory not returned", name, args, ret);
 }
 
 /* A class list: on success, 1..max names, each non-empty and NUL-terminated. */

@@ -10,7 +10,8 @@
 # mlx5_pci among them. Two functions emulated as vfio-pci devices (dpdk-mlxv-vfio-run), our
 # testpmd (our drivers registered first, Debian's auto-loaded after them): 0000:00:05.0 with
 # mlx5v=1 becomes our port; 0000:00:06.0 without the devarg too, with mlx5v=0 it is left to
-# Debian's mlx5_pci, which EAL then asks; mlx5v=2 fails its probe with a message.
+# Debian's mlx5_pci, which EAL then asks; mlx5v=2 fails its probe with a message, and so
+# do a key no layer reads and a class's key with the class not selected.
 . "$(dirname "$0")/../testpmd/lib.sh"
 set -u
 out=$(mktemp)
@@ -45,5 +46,15 @@ reject "$out" '^[0-9]+ +[0-9A-F:]+ +0000:00:06.0 '
 echo "== -a 0000:00:05.0,mlx5v=1 -a 0000:00:06.0,mlx5v=2"
 run ",mlx5v=2"
 expect "$out" '0000:00:06.0: devarg mlx5v=2: expected 0 or 1'
+reject "$out" '^[0-9]+ +[0-9A-F:]+ +0000:00:06.0 '
+# One owner per devarg (doc/guides/platform/layers.rst, "Devargs"): a key no layer reads,
+# and the net class's key with the net class not selected, fail the probe naming the key.
+echo "== -a 0000:00:05.0,mlx5v=1 -a 0000:00:06.0,no_such_key=1"
+run ",no_such_key=1"
+expect "$out" '0000:00:06.0: unknown devarg no_such_key'
+reject "$out" '^[0-9]+ +[0-9A-F:]+ +0000:00:06.0 '
+echo "== -a 0000:00:05.0,mlx5v=1 -a 0000:00:06.0,class=none,rxq_cqe_comp_en=1"
+run ",class=none,rxq_cqe_comp_en=1"
+expect "$out" "0000:00:06.0: devarg rxq_cqe_comp_en is class net's, which class= does not"
 reject "$out" '^[0-9]+ +[0-9A-F:]+ +0000:00:06.0 '
 echo "mlx5v_pci took the functions given to it and left the one with mlx5v=0 to Debian's mlx5_pci: OK"

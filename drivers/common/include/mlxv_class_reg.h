@@ -27,12 +27,15 @@
 #include <rte_devargs.h>
 #include <rte_log.h>
 
+#include "mlxv_class_args.h"
 #include "mlxv_class_parse.h"
 
 /** Most class drivers one device can carry. */
 #define MLXV_CLASS_MAX 8
 /** The class a device gets without a class= devarg. */
 #define MLXV_CLASS_DEFAULT "net"
+/** The devarg that selects the class drivers of a device: class=net (default), class=none. */
+#define MLXV_CLASS_ARG "class"
 /** The class= value that selects no class. */
 #define MLXV_CLASS_NONE "none"
 
@@ -50,8 +53,8 @@ struct mlxv_class_driver {
 	TAILQ_ENTRY(mlxv_class_driver) next; /**< the registry's (set by register) */
 	const char *name;           /**< its class= name, e.g. "net" */
 	unsigned int flags;         /**< MLXV_CLASS_F_OWNS_PORT if it owns the ports */
-	/** The devargs keys it reads at probe (NULL-terminated; NULL: none): the front-ends
-	 * accept them for it and refuse a key that no layer owns. */
+	/** The devargs keys it reads at probe (NULL-terminated; NULL: none): taken for it when
+	 * class= selects it, refused when not (mlxv_class_reg_args()). */
 	const char *const *keys;
 	/**
 	 * Attach to the device cd (edev: the EAL device; devargs: its whole devargs string or
@@ -145,22 +148,6 @@ mlxv_class_reg_driver_find(struct mlxv_class_reg *reg, const char *name)
 		if (strcmp(d->name, name) == 0)
 			return d;
 	return NULL;
-}
-
-/** @return 1 if a registered class driver reads the devargs key key, else 0. */
-static inline int
-mlxv_class_reg_key_known(struct mlxv_class_reg *reg, const char *key)
-{
-	const struct mlxv_class_driver *d;
-	const char *const *k;
-	int found = 0;
-
-	pthread_mutex_lock(&reg->lock);
-	TAILQ_FOREACH(d, &reg->drivers, next)
-		for (k = d->keys; k != NULL && *k != NULL && !found; k++)
-			found = strcmp(*k, key) == 0;
-	pthread_mutex_unlock(&reg->lock);
-	return found;
 }
 
 /** The device named name, or NULL. Lock held. */
@@ -262,6 +249,92 @@ mlxv_class_reg_parse(struct mlxv_class_reg *reg, const char *value,
 	pthread_mutex_unlock(&reg->lock);
 	if (ret < 0)
 		MLXV_CLASS_LOG(reg, ERR, "devarg class=%s", err);
+	return ret;
+}
+
+/** mlxv_class_args_parse() of the devargs of dev, with the reason logged. @return 0 or -EINVAL. */
+static inline int
+mlxv_class_reg_args_parse(struct mlxv_class_reg *reg, struct mlxv_class_args *a,
+			  const char *dev, const char *args)
+{
+	char err[160];
+	int ret;
+
+	ret = mlxv_class_args_parse(a, args, err, sizeof(err));
+	if (ret < 0)
+		MLXV_CLASS_LOG(reg, ERR, "%s: %s", dev, err);
+	return ret;
+}
+
+/*
+ * The keys of the registered classes: a selected class's are taken for it, a key of a class
+ * that is not selected is refused by name. Lock held. @return 0 or -EINVAL.
+ */
+static inline int
+mlxv_class_reg_args_classes(struct mlxv_class_reg *reg, struct mlxv_class_args *a,
+			    const char *dev, const char *const *names, int n)
+{
+	const struct mlxv_class_driver *d;
+	const char *const *k;
+	const char *val;
+	int i, sel, ret = 0;
+
+	TAILQ_FOREACH(d, &reg->drivers, next) {
+		for (sel = 0, i = 0; i < n; i++)
+			sel |= strcmp(names[i], d->name) == 0;
+		for (k = d->keys; k != NULL && *k != NULL; k++) {
+			if (mlxv_class_args_take(a, *k, &val) && !sel) {
+				MLXV_CLASS_LOG(reg, ERR, "%s: devarg %s is class %s's, which "
+					       "class= does not select", dev, *k, d->name);
+				ret = -EINVAL;
+			}
+		}
+	}
+	return ret;
+}
+
+/**
+ * The registry's keys in a (see mlxv_class_args.h): take class= (*classes: its value, or NULL
+ * for the default class; valid while a is) and the keys of the classes it selects; refuse
+ * the keys of a class it does not select. @return 0 or -EINVAL with one log line per fault.
+ */
+static inline int
+mlxv_class_reg_args(struct mlxv_class_reg *reg, struct mlxv_class_args *a, const char *dev,
+		    const char **classes)
+{
+	const char *names[MLXV_CLASS_MAX];
+	int n, ret;
+
+	*classes = NULL;
+	if (mlxv_class_args_take(a, MLXV_CLASS_ARG, classes) && *classes == NULL) {
+		MLXV_CLASS_LOG(reg, ERR, "%s: devarg class: no value", dev);
+		return -EINVAL;
+	}
+	n = mlxv_class_reg_parse(reg, *classes, names);
+	if (n < 0)
+		return n;
+	pthread_mutex_lock(&reg->lock);
+	ret = mlxv_class_reg_args_classes(reg, a, dev, names, n);
+	pthread_mutex_unlock(&reg->lock);
+	return ret;
+}
+
+/**
+ * After every layer took its keys: refuse what is left, naming each key.
+ * @return 0 or -EINVAL.
+ */
+static inline int
+mlxv_class_reg_args_check(struct mlxv_class_reg *reg, const struct mlxv_class_args *a,
+			  const char *dev)
+{
+	unsigned int i = 0;
+	const char *k;
+	int ret = 0;
+
+	while ((k = mlxv_class_args_left(a, &i)) != NULL) {
+		MLXV_CLASS_LOG(reg, ERR, "%s: unknown devarg %s", dev, k);
+		ret = -EINVAL;
+	}
 	return ret;
 }
 

@@ -5,6 +5,7 @@
 /** @file The class= devarg and class drivers of the mlx5v core, on the shared registry. */
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,14 +200,86 @@ mlx5v_class_dev_classes(const char *name, const char **names, unsigned int n)
 	return mlxv_class_reg_dev_classes(&mlx5v_class_reg, name, names, n);
 }
 
-int
-mlx5v_class_key_known(const char *key)
-{
-	return key != NULL && mlxv_class_reg_key_known(&mlx5v_class_reg, key);
-}
-
 unsigned int
 mlx5v_class_dev_flags(const char *name)
 {
 	return mlxv_class_reg_dev_flags(&mlx5v_class_reg, name);
+}
+
+/* ---------------------------------------------------------------- devargs */
+
+int
+mlx5v_class_args_parse(struct mlxv_class_args *a, const char *dev, const char *args)
+{
+	return mlxv_class_reg_args_parse(&mlx5v_class_reg, a, dev, args);
+}
+
+/* The core's key key in a, if there, into *out: an integer up to max. @return 0 or -EINVAL. */
+static int
+mlx5v_class_args_u32(struct mlxv_class_args *a, const char *dev, const char *key,
+		     unsigned long max, uint32_t *out)
+{
+	const char *val;
+	char *end = NULL;
+	unsigned long v;
+
+	if (!mlxv_class_args_take(a, key, &val))
+		return 0;
+	errno = 0;
+	v = val != NULL ? strtoul(val, &end, 0) : ULONG_MAX;
+	if (val == NULL || errno != 0 || end == val || *end != '\0' || v > max) {
+		MLX5V_LOG(ERR, "%s: devarg %s=%s: expected an integer <= %lu", dev, key,
+			  val != NULL ? val : "", max);
+		return -EINVAL;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* recovery=reset|dead (mlx5v_recovery_parse()), if there. @return 0 or -EINVAL. */
+static int
+mlx5v_class_args_recovery(struct mlxv_class_args *a, int *out)
+{
+	const char *val;
+	int ret;
+
+	if (!mlxv_class_args_take(a, MLX5V_RECOVERY_ARG, &val))
+		return 0;
+	ret = mlx5v_recovery_parse(val);
+	if (ret < 0)
+		return ret;
+	*out = ret;
+	return 0;
+}
+
+/* One parser for the core's keys, whichever front-end (vfio-pci, a simulator) has them. */
+int
+mlx5v_class_args_core(struct mlxv_class_args *a, const char *dev, struct mlx5v_dev_params *dp,
+		      const char **classes)
+{
+	uint32_t sig = 0, fast = 0, strict = 0;
+	int ret;
+
+	memset(dp, 0, sizeof(*dp));
+	/* A dead device is reset and brought up again unless recovery=dead says otherwise. */
+	dp->recovery = MLX5V_RECOVERY_RESET;
+	ret = mlx5v_class_args_u32(a, dev, "cmd_to_ms", 3600000, &dp->tout_ms[MLX5V_TO_CMD]);
+	ret |= mlx5v_class_args_u32(a, dev, "health_ms", 3600000,
+				    &dp->tout_ms[MLX5V_TO_HEALTH_POLL]);
+	ret |= mlx5v_class_args_u32(a, dev, "cmd_sig", 1, &sig);
+	ret |= mlx5v_class_args_u32(a, dev, "fast_unload", 1, &fast);
+	ret |= mlx5v_class_args_u32(a, dev, "health_strict", 1, &strict);
+	ret |= mlx5v_class_args_recovery(a, &dp->recovery);
+	dp->cmd_sig = sig;
+	dp->fast_teardown = fast;
+	dp->health_strict = strict;
+	if (ret != 0)
+		return -EINVAL;
+	return mlxv_class_reg_args(&mlx5v_class_reg, a, dev, classes);
+}
+
+int
+mlx5v_class_args_check(const struct mlxv_class_args *a, const char *dev)
+{
+	return mlxv_class_reg_args_check(&mlx5v_class_reg, a, dev);
 }

@@ -18,7 +18,7 @@
 #include "mlx5v_dev.h"
 
 /** The devarg that selects the class drivers of a device: class=net (default), class=none. */
-#define MLX5V_CLASS_ARG "class"
+#define MLX5V_CLASS_ARG MLXV_CLASS_ARG
 /** Most class drivers one device can carry. */
 #define MLX5V_CLASS_MAX MLXV_CLASS_MAX
 
@@ -99,11 +99,26 @@ __rte_internal
 int mlx5v_class_dev_classes(const char *name, const char **names, unsigned int n);
 
 /**
- * For the bus front-ends: @return 1 if a registered class driver reads the devargs key key
- * (struct mlxv_class_driver keys), else 0. A key no layer owns fails the probe.
+ * The bus front-ends' devargs, step 1 of 3 (doc/guides/platform/layers.rst, "Devargs"): parse
+ * the devargs args of device dev into a, refusing a string that does not parse and a key
+ * given twice. Then the front-end takes its own keys (mlxv_class_args_take()).
+ * @return 0 or -EINVAL with one log line; free a with mlxv_class_args_free().
  */
 __rte_internal
-int mlx5v_class_key_known(const char *key);
+int mlx5v_class_args_parse(struct mlxv_class_args *a, const char *dev, const char *args);
+
+/**
+ * Step 2: the core's keys (cmd_to_ms, health_ms, cmd_sig, fast_unload, health_strict,
+ * recovery) into dp, first reset to the defaults; class= into *classes (NULL: the default
+ * class; valid while a is); the keys of the classes it selects, taken for them; the key of
+ * a class it does not select refused. @return 0 or -EINVAL with one log line per fault.
+ */
+__rte_internal
+int mlx5v_class_args_core(struct mlxv_class_args *a, const char *dev,
+			  struct mlx5v_dev_params *dp, const char **classes);
+
+/** Step 3 (mlx5v_pci): refuse, naming each, the keys no layer took. @return 0 or -EINVAL. */
+int mlx5v_class_args_check(const struct mlxv_class_args *a, const char *dev);
 
 /** The MLXV_CLASS_F_* of the classes probed on a device, or-ed (0: none, or no device). */
 unsigned int mlx5v_class_dev_flags(const char *name);

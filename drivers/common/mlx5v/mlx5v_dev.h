@@ -330,7 +330,6 @@ void mlx5v_dev_teardown(struct mlx5v_dev *dev);
  * Parse a recovery= value ("reset" or "dead").
  * @return the enum mlx5v_recovery, or -EINVAL with one log line.
  */
-__rte_internal
 int mlx5v_recovery_parse(const char *value);
 
 /** @return the life of dev (bumped at each death that starts a recovery). Any thread. */

@@ -28,76 +28,7 @@
 #include "mlx5v_log.h"
 
 #define PCI_VENDOR_ID_MELLANOX 0x15b3
-#define MLX5V_PCI_CLASS_LEN 128
-
-#define MLX5V_PCI_ARG_CMD_TO_MS "cmd_to_ms"
-#define MLX5V_PCI_ARG_HEALTH_MS "health_ms"
-#define MLX5V_PCI_ARG_CMD_SIG "cmd_sig"
-#define MLX5V_PCI_ARG_FAST_UNLOAD "fast_unload"
-#define MLX5V_PCI_ARG_HEALTH_STRICT "health_strict"
 #define MLX5V_PCI_ARG_SELECT "mlx5v"
-
-static const char *const mlx5v_pci_valid_args[] = {
-	MLX5V_PCI_ARG_CMD_TO_MS,
-	MLX5V_PCI_ARG_HEALTH_MS,
-	MLX5V_PCI_ARG_CMD_SIG,
-	MLX5V_PCI_ARG_FAST_UNLOAD,
-	MLX5V_PCI_ARG_HEALTH_STRICT,
-	MLX5V_RECOVERY_ARG,
-	MLX5V_PCI_ARG_SELECT,
-	MLX5V_CLASS_ARG,
-	NULL,
-};
-
-static int
-mlx5v_pci_arg_u32(const char *key, const char *val, void *opaque)
-{
-	uint32_t *out = opaque;
-	char *end = NULL;
-	unsigned long v;
-
-	if (val == NULL || val[0] == '\0') {
-		MLX5V_LOG(ERR, "devarg %s: no value", key);
-		return -EINVAL;
-	}
-	errno = 0;
-	v = strtoul(val, &end, 0);
-	if (errno != 0 || end == val || *end != '\0' || v > UINT32_MAX) {
-		MLX5V_LOG(ERR, "devarg %s=%s: expected an integer", key, val);
-		return -EINVAL;
-	}
-	*out = (uint32_t)v;
-	return 0;
-}
-
-/* recovery=reset|dead (mlx5v_recovery_parse()). */
-static int
-mlx5v_pci_arg_recovery(const char *key, const char *val, void *opaque)
-{
-	int *out = opaque;
-	int ret;
-
-	RTE_SET_USED(key);
-	ret = mlx5v_recovery_parse(val);
-	if (ret < 0)
-		return ret;
-	*out = ret;
-	return 0;
-}
-
-/* class=<list>: copied out, the class layer validates it (mlx5v_class_parse()). */
-static int
-mlx5v_pci_arg_str(const char *key, const char *val, void *opaque)
-{
-	char *out = opaque;
-
-	if (val == NULL || val[0] == '\0' || strlen(val) >= MLX5V_PCI_CLASS_LEN || out[0] != '\0') {
-		MLX5V_LOG(ERR, "devarg %s: empty, too long or given twice", key);
-		return -EINVAL;
-	}
-	strlcpy(out, val, MLX5V_PCI_CLASS_LEN);
-	return 0;
-}
 
 /*
  * Whether this library is the one installed as a plugin of the EAL's own directory
@@ -118,67 +49,34 @@ mlx5v_pci_installed(void)
 	return strcmp(self, plugin) == 0;
 }
 
+/*
+ * The devargs: the front-end's own mlx5v=<0|1> into *selected, then the core's and the
+ * classes' (mlx5v_class_args_core()); a key no layer took is refused by name.
+ * @return 0 or -EINVAL.
+ */
 static int
-mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlx5v_dev_params *dp, char *classes,
-		uint32_t *selected)
+mlx5v_pci_parse(struct rte_pci_device *pdev, struct mlxv_class_args *a,
+		struct mlx5v_dev_params *dp, const char **classes, int *selected)
 {
-	struct rte_kvargs *kv;
-	uint32_t sig = 0, fast = 0, strict = 0;
-	unsigned int i;
-	int ret = 0;
+	const char *name = pdev->device.name;
+	const char *val;
+	int ret;
 
-	if (pdev->device.devargs == NULL || pdev->device.devargs->args == NULL ||
-	    pdev->device.devargs->args[0] == '\0')
-		return 0;
-	kv = rte_kvargs_parse(pdev->device.devargs->args, NULL);
-	if (kv == NULL) {
-		MLX5V_LOG(ERR, "%s: bad devargs \"%s\"", pdev->device.name,
-			  pdev->device.devargs->args);
-		return -EINVAL;
-	}
-	/* Each key has one owner: the core's are above, a class driver's it reads at probe. */
-	for (i = 0; i < kv->count; i++) {
-		const char *const *k = mlx5v_pci_valid_args;
-
-		while (*k != NULL && strcmp(*k, kv->pairs[i].key) != 0)
-			k++;
-		if (*k == NULL && !mlx5v_class_key_known(kv->pairs[i].key)) {
-			MLX5V_LOG(ERR, "%s: unknown devarg %s", pdev->device.name,
-				  kv->pairs[i].key);
-			rte_kvargs_free(kv);
+	ret = mlx5v_class_args_parse(a, name, pdev->device.devargs != NULL ?
+				     pdev->device.devargs->args : NULL);
+	if (ret < 0)
+		return ret;
+	if (mlxv_class_args_take(a, MLX5V_PCI_ARG_SELECT, &val)) {
+		if (val == NULL || (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)) {
+			MLX5V_LOG(ERR, "%s: devarg %s=%s: expected 0 or 1", name,
+				  MLX5V_PCI_ARG_SELECT, val != NULL ? val : "");
 			return -EINVAL;
 		}
+		*selected = val[0] == '1';
 	}
-	/* A key given twice would silently take its last value. */
-	for (i = 0; mlx5v_pci_valid_args[i] != NULL; i++) {
-		if (rte_kvargs_count(kv, mlx5v_pci_valid_args[i]) > 1) {
-			MLX5V_LOG(ERR, "%s: devarg %s given twice", pdev->device.name,
-				  mlx5v_pci_valid_args[i]);
-			rte_kvargs_free(kv);
-			return -EINVAL;
-		}
-	}
-	if (rte_kvargs_process(kv, MLX5V_PCI_ARG_CMD_TO_MS, mlx5v_pci_arg_u32,
-			       &dp->tout_ms[MLX5V_TO_CMD]) < 0 ||
-	    rte_kvargs_process(kv, MLX5V_PCI_ARG_HEALTH_MS, mlx5v_pci_arg_u32,
-			       &dp->tout_ms[MLX5V_TO_HEALTH_POLL]) < 0 ||
-	    rte_kvargs_process(kv, MLX5V_PCI_ARG_CMD_SIG, mlx5v_pci_arg_u32, &sig) < 0 ||
-	    rte_kvargs_process(kv, MLX5V_PCI_ARG_FAST_UNLOAD, mlx5v_pci_arg_u32, &fast) < 0 ||
-	    rte_kvargs_process(kv, MLX5V_PCI_ARG_HEALTH_STRICT, mlx5v_pci_arg_u32, &strict) < 0 ||
-	    rte_kvargs_process(kv, MLX5V_RECOVERY_ARG, mlx5v_pci_arg_recovery,
-			       &dp->recovery) < 0 ||
-	    rte_kvargs_process(kv, MLX5V_PCI_ARG_SELECT, mlx5v_pci_arg_u32, selected) < 0 ||
-	    rte_kvargs_process(kv, MLX5V_CLASS_ARG, mlx5v_pci_arg_str, classes) < 0)
-		ret = -EINVAL;
-	else if (*selected > 1) {
-		MLX5V_LOG(ERR, "%s: devarg %s=%u: expected 0 or 1", pdev->device.name,
-			  MLX5V_PCI_ARG_SELECT, *selected);
-		ret = -EINVAL;
-	}
-	dp->cmd_sig = !!sig;
-	dp->fast_teardown = !!fast;
-	dp->health_strict = !!strict;
-	rte_kvargs_free(kv);
+	ret = mlx5v_class_args_core(a, name, dp, classes);
+	if (ret == 0)
+		ret = mlx5v_class_args_check(a, name);
 	return ret;
 }
 
@@ -233,10 +131,11 @@ mlx5v_pci_detach(struct rte_pci_device *pdev)
 static int
 mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 {
-	char classes[MLX5V_PCI_CLASS_LEN] = "";
+	struct mlxv_class_args a;
 	struct mlx5v_dev_params dp;
-	uint32_t selected = 1;
+	const char *classes;
 	struct mlx5v_hw *hw;
+	int selected = 1;
 	int ret;
 
 	RTE_SET_USED(drv);
@@ -265,26 +164,30 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 		MLX5V_LOG(ERR, "%s: BAR0 is not mapped", pdev->device.name);
 		return -ENODEV;
 	}
-	memset(&dp, 0, sizeof(dp));
-	/* A dead device is reset and brought up again unless recovery=dead says otherwise. */
-	dp.recovery = MLX5V_RECOVERY_RESET;
-	ret = mlx5v_pci_parse(pdev, &dp, classes, &selected);
+	ret = mlx5v_pci_parse(pdev, &a, &dp, &classes, &selected);
 	if (ret < 0)
-		return ret;
+		goto out;
 	if (selected == 0) {
 		MLX5V_LOG(INFO, "%s: %s=0, left to other drivers", pdev->device.name,
 			  MLX5V_PCI_ARG_SELECT);
-		return 1;
+		ret = 1;
+		goto out;
 	}
 	/* The primary owns the function: a secondary attaches the classes to it. */
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
-		return mlx5v_pci_attach(pdev, classes[0] != '\0' ? classes : NULL);
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		ret = mlx5v_pci_attach(pdev, classes);
+		goto out;
+	}
 	hw = mlx5v_hw_pci_create(pdev);
-	if (hw == NULL)
-		return -ENOMEM;
-	ret = mlx5v_class_dev_probe(&pdev->device, hw, &dp, classes[0] != '\0' ? classes : NULL);
+	if (hw == NULL) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = mlx5v_class_dev_probe(&pdev->device, hw, &dp, classes);
 	if (ret < 0)
 		rte_free(hw->priv);
+out:
+	mlxv_class_args_free(&a);
 	return ret;
 }
 

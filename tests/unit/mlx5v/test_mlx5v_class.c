@@ -16,6 +16,7 @@
 #include "rte_pmd_mlx5v.h"
 #include "ut_class_log.h"
 #include "ut_mlx5v.h"
+#include "ut_pci_args.h"
 
 #define CT_DEV "mlx5v_sim_ct0"
 
@@ -158,8 +159,6 @@ test_mlx5v_class_register_checks(void)
 	TEST_ASSERT_EQUAL(mlx5v_class_driver_register(&noprobe), -EINVAL, "no probe");
 	TEST_ASSERT_EQUAL(mlx5v_class_driver_register(&twin), -EEXIST, "same name twice");
 	TEST_ASSERT_EQUAL(mlx5v_class_driver_unregister(&twin), -ENOENT, "never registered");
-	TEST_ASSERT_EQUAL(mlx5v_class_key_known("test_a_key"), 1, "a class's key");
-	TEST_ASSERT_EQUAL(mlx5v_class_key_known("test_b_key"), 0, "nobody's key");
 	return TEST_SUCCESS;
 }
 
@@ -205,6 +204,14 @@ test_mlx5v_class_bad_devargs(void)
 		TEST_ASSERT_SUCCESS(ct_nothing_left(), "\"%s\" left something", bad[i]);
 	}
 	TEST_ASSERT_EQUAL(ut_class_log_count(), 0u, "a class was probed");
+	return TEST_SUCCESS;
+}
+
+/* One owner per devarg, on the simulator's front-end and mlx5v_pci (ut_pci_args.h). */
+static int
+test_mlx5v_class_args_owner(void)
+{
+	TEST_ASSERT_SUCCESS(ut_pci_args_owner(0, CT_DEV, ct_nothing_left), "devargs");
 	return TEST_SUCCESS;
 }
 
@@ -338,6 +345,7 @@ static struct unit_test_suite mlx5v_class_suite = {
 		TEST_CASE_ST(class_setup, class_teardown, test_mlx5v_class_register_checks),
 		TEST_CASE_ST(class_setup, class_teardown, test_mlx5v_class_parse),
 		TEST_CASE_ST(class_setup, class_teardown, test_mlx5v_class_bad_devargs),
+		TEST_CASE_ST(class_setup, class_teardown, test_mlx5v_class_args_owner),
 		TEST_CASE_ST(class_setup, class_teardown, test_mlx5v_class_probe_remove_order),
 		TEST_CASE_ST(class_setup, class_teardown, test_mlx5v_class_probe_fails),
 		TEST_CASE_ST(class_setup, class_teardown, test_mlx5v_class_raw_only),

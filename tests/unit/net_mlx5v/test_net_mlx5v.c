@@ -393,8 +393,9 @@ test_net_mlx5v_close_detach(void)
  * rxq_cqe_comp_en (doc/guides/nics/mlx5v.rst): 0 to 4 as DPDK mlx5 takes them (off, then the
  * hash, flow tag, checksum and L3/L4 header mini-CQE formats), anything else refused at
  * probe, and so are 2 and 4 on a device without their capabilities (the simulator's
- * mini_cqe_tags=0); the Rx burst mode says whether the queue takes compressed CQEs and in
- * which format (default: the hash one, the simulator has the capability).
+ * mini_cqe_tags=0) and the key with class=none (doc/guides/platform/layers.rst, "Devargs");
+ * the Rx burst mode says whether the queue takes compressed CQEs and in which format
+ * (default: the hash one, the simulator has the capability).
  */
 static int
 test_net_mlx5v_cqe_comp_devarg(void)
@@ -404,7 +405,9 @@ test_net_mlx5v_cqe_comp_devarg(void)
 	static const char *const want[] = { NULL, "flow tag", "checksum", "L3/L4", "hash" };
 	static const char *const bad[] = { "rxq_cqe_comp_en=5", "rxq_cqe_comp_en=12",
 					   "rxq_cqe_comp_en=2,mini_cqe_tags=0",
-					   "rxq_cqe_comp_en=4,mini_cqe_tags=0" };
+					   "rxq_cqe_comp_en=4,mini_cqe_tags=0",
+					   /* The net class's key, the net class not selected. */
+					   "class=none,rxq_cqe_comp_en=1" };
 	struct rte_eth_burst_mode mode;
 	unsigned int i;
 
