@@ -147,3 +147,21 @@ mlx4v_class_dev_classes(const char *name, const char **names, unsigned int n)
 {
 	return mlxv_class_reg_dev_classes(&mlx4v_class_reg, name, names, n);
 }
+
+int
+mlx4v_class_args_parse(struct mlxv_class_args *a, const char *dev, const char *args)
+{
+	return mlxv_class_reg_args_parse(&mlx4v_class_reg, a, dev, args);
+}
+
+int
+mlx4v_class_args_core(struct mlxv_class_args *a, const char *dev, const char **classes)
+{
+	return mlxv_class_reg_args(&mlx4v_class_reg, a, dev, classes);
+}
+
+int
+mlx4v_class_args_check(const struct mlxv_class_args *a, const char *dev)
+{
+	return mlxv_class_reg_args_check(&mlx4v_class_reg, a, dev);
+}

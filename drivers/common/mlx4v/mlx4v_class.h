@@ -18,7 +18,7 @@
 struct mlx4v_verbs_ops;
 
 /** The devarg that selects the class drivers of a device: class=net (default), class=none. */
-#define MLX4V_CLASS_ARG "class"
+#define MLX4V_CLASS_ARG MLXV_CLASS_ARG
 /** Most class drivers one device can carry. */
 #define MLX4V_CLASS_MAX MLXV_CLASS_MAX
 
@@ -62,6 +62,26 @@ int mlx4v_class_driver_unregister(struct mlxv_class_driver *drv);
  */
 __rte_internal
 int mlx4v_class_parse(const char *value, const char *names[MLX4V_CLASS_MAX]);
+
+/**
+ * The front-ends' devargs, step 1 of 3 (doc/guides/platform/layers.rst, "Devargs"): parse
+ * the devargs args of device dev into a, refusing a string that does not parse and a key
+ * given twice. Then the front-end takes its own keys (mlxv_class_args_take()).
+ * @return 0 or -EINVAL with one log line; free a with mlxv_class_args_free().
+ */
+__rte_internal
+int mlx4v_class_args_parse(struct mlxv_class_args *a, const char *dev, const char *args);
+
+/**
+ * Step 2: the common driver's keys: class= into *classes (NULL: the default class; valid
+ * while a is) and the keys of the classes it selects, taken for them; the key of a class it
+ * does not select is refused. @return 0 or -EINVAL with one log line per fault.
+ */
+__rte_internal
+int mlx4v_class_args_core(struct mlxv_class_args *a, const char *dev, const char **classes);
+
+/** Step 3 (mlx4v_pci): refuse, naming each, the keys no layer took. @return 0 or -EINVAL. */
+int mlx4v_class_args_check(const struct mlxv_class_args *a, const char *dev);
 
 /**
  * The backends' entry (rdma-core on PCI, the simulator): register the device with its verbs

@@ -35,77 +35,47 @@ static const struct rte_pci_id mlx4v_pci_id_map[] = {
 
 /** The devargs key that selects this driver for a device (opt-in). */
 #define MLX4V_PCI_ARG_SELECT "mlx4v"
-#define MLX4V_PCI_CLASS_LEN 128
-
-static int
-mlx4v_pci_arg_bool(const char *key, const char *value, void *opaque)
-{
-	int *on = opaque;
-
-	if (value == NULL || (strcmp(value, "0") != 0 && strcmp(value, "1") != 0)) {
-		MLX4V_LOG(ERR, "devarg %s=%s: expected 0 or 1", key, value);
-		return -EINVAL;
-	}
-	*on = value[0] == '1';
-	return 0;
-}
-
-/* class=<list>: copied out; the class layer validates it. */
-static int
-mlx4v_pci_arg_str(const char *key, const char *value, void *opaque)
-{
-	char *out = opaque;
-
-	if (value == NULL || value[0] == '\0' || strlen(value) >= MLX4V_PCI_CLASS_LEN ||
-	    out[0] != '\0') {
-		MLX4V_LOG(ERR, "devarg %s: empty, too long or given twice", key);
-		return -EINVAL;
-	}
-	strlcpy(out, value, MLX4V_PCI_CLASS_LEN);
-	return 0;
-}
 
 /*
- * @return 1 when the user picked this driver for the device with the devarg
- * mlx4v=1, 0 when not, -EINVAL for devargs this driver does not accept.
+ * The devargs, layer by layer (doc/guides/platform/layers.rst, "Devargs"): the front-end's
+ * mlx4v=<0|1>, then the common driver's and the classes' (class= into *classes, valid while
+ * a is); a key no layer took is refused by name. Read only when mlx4v= is there: a device
+ * without it is left, its devargs unread, to the drivers after us.
+ * @return 1 when the user picked this driver for the device (mlx4v=1), 0 when not, -EINVAL
+ * for devargs no layer accepts.
  */
 static int
-mlx4v_pci_selected(const struct rte_pci_device *pci_dev, char *classes)
+mlx4v_pci_selected(const struct rte_pci_device *pci_dev, struct mlxv_class_args *a,
+		   const char **classes)
 {
-	static const char *const keys[] = { MLX4V_PCI_ARG_SELECT, MLX4V_CLASS_ARG, NULL };
-	struct rte_kvargs *kv;
-	int on = 0;
+	const char *args = pci_dev->device.devargs != NULL ? pci_dev->device.devargs->args : NULL;
+	const char *name = pci_dev->device.name;
+	const char *val = NULL;
 	int ret;
 
-	if (pci_dev->device.devargs == NULL || pci_dev->device.devargs->args == NULL ||
-	    strstr(pci_dev->device.devargs->args, MLX4V_PCI_ARG_SELECT "=") == NULL)
+	memset(a, 0, sizeof(*a));
+	if (args == NULL || strstr(args, MLX4V_PCI_ARG_SELECT "=") == NULL)
 		return 0;
-	kv = rte_kvargs_parse(pci_dev->device.devargs->args, keys);
-	if (kv == NULL) {
-		MLX4V_LOG(ERR, "%s: bad devargs \"%s\" (accepted: %s=<0|1>)",
-			  pci_dev->device.name, pci_dev->device.devargs->args,
-			  MLX4V_PCI_ARG_SELECT);
+	ret = mlx4v_class_args_parse(a, name, args);
+	if (ret < 0)
+		return ret;
+	mlxv_class_args_take(a, MLX4V_PCI_ARG_SELECT, &val);
+	if (val == NULL || (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)) {
+		MLX4V_LOG(ERR, "%s: devarg %s=%s: expected 0 or 1", name, MLX4V_PCI_ARG_SELECT,
+			  val != NULL ? val : "");
 		return -EINVAL;
 	}
-	/* A key given twice would silently take its last value. */
-	if (rte_kvargs_count(kv, MLX4V_PCI_ARG_SELECT) > 1 ||
-	    rte_kvargs_count(kv, MLX4V_CLASS_ARG) > 1) {
-		MLX4V_LOG(ERR, "%s: a devarg is given twice in \"%s\"", pci_dev->device.name,
-			  pci_dev->device.devargs->args);
-		rte_kvargs_free(kv);
-		return -EINVAL;
-	}
-	ret = rte_kvargs_process(kv, MLX4V_PCI_ARG_SELECT, mlx4v_pci_arg_bool, &on);
+	ret = mlx4v_class_args_core(a, name, classes);
 	if (ret == 0)
-		ret = rte_kvargs_process(kv, MLX4V_CLASS_ARG, mlx4v_pci_arg_str, classes);
-	rte_kvargs_free(kv);
-	return ret < 0 ? -EINVAL : on;
+		ret = mlx4v_class_args_check(a, name);
+	return ret < 0 ? ret : val[0] == '1';
 }
 
 static int
 mlx4v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci_dev)
 {
-	char classes[MLX4V_PCI_CLASS_LEN] = "";
+	const char *classes = NULL;
+	struct mlxv_class_args a;
 	int ret;
 
 	RTE_SET_USED(drv);
@@ -115,11 +85,12 @@ mlx4v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci_dev)
 	 * is therefore only taken when the user asks for it (-a <BDF>,mlx4v=1), and
 	 * is otherwise left to Debian's net_mlx4.
 	 */
-	ret = mlx4v_pci_selected(pci_dev, classes);
+	ret = mlx4v_pci_selected(pci_dev, &a, &classes);
 	if (ret <= 0) {
 		if (ret == 0)
 			MLX4V_LOG(DEBUG, "%s: not selected (devarg %s=1), left to other drivers",
 				  pci_dev->device.name, MLX4V_PCI_ARG_SELECT);
+		mlxv_class_args_free(&a);
 		return ret < 0 ? ret : 1;
 	}
 	/*
@@ -129,16 +100,16 @@ mlx4v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci_dev)
 	 * the driver the primary gave it to.
 	 */
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		ret = mlx4v_class_dev_attach(&pci_dev->device,
-					     classes[0] != '\0' ? classes : NULL);
+		ret = mlx4v_class_dev_attach(&pci_dev->device, classes);
 		if (ret < 0)
 			MLX4V_LOG(ERR, "%s: cannot attach in this secondary process: %s",
 				  pci_dev->device.name, rte_strerror(-ret));
+		mlxv_class_args_free(&a);
 		return ret;
 	}
 	ret = mlx4v_verbs_rdma_probe_pci(&pci_dev->addr, pci_dev->device.name,
-					 pci_dev->device.numa_node, &pci_dev->device,
-					 classes[0] != '\0' ? classes : NULL);
+					 pci_dev->device.numa_node, &pci_dev->device, classes);
+	mlxv_class_args_free(&a);
 	/*
 	 * No ibverbs device at this address (kernel driver missing, or another
 	 * provider): decline with a positive value so other drivers, such as

@@ -364,21 +364,6 @@ mlx4v_sim_arg_mode(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
-/* class=<list>: kept for the class layer, which validates it. */
-static int
-mlx4v_sim_arg_class(const char *key, const char *value, void *opaque)
-{
-	struct mlx4v_sim *sim = opaque;
-
-	if (value == NULL || value[0] == '\0' || strlen(value) >= sizeof(sim->classes) ||
-	    sim->classes[0] != '\0') {
-		MLX4V_SIM_LOG(ERR, "%s: %s: empty, too long or given twice", sim->name, key);
-		return -EINVAL;
-	}
-	strlcpy(sim->classes, value, sizeof(sim->classes));
-	return 0;
-}
-
 /*
  * Device keys through kvargs (ports= first: the wire keys depend on it), the wire keys through
  * the shared wire parser, fault knobs through the hwsim parser. No devargs: default wires.
@@ -406,8 +391,6 @@ mlx4v_sim_parse_args(struct mlx4v_sim *sim, const char *args)
 		ret = rte_kvargs_process(kv, "ports", mlx4v_sim_arg_ports, sim);
 		if (ret == 0)
 			ret = rte_kvargs_process(kv, "mode", mlx4v_sim_arg_mode, sim);
-		if (ret == 0)
-			ret = rte_kvargs_process(kv, MLX4V_CLASS_ARG, mlx4v_sim_arg_class, sim);
 	}
 	if (ret == 0)
 		ret = mlx4v_sim_wire_args(sim, kv);

@@ -93,7 +93,7 @@ static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 
 /* Devargs handled by mlx4v_sim.c itself; the hwsim knob parser must not reject them. */
 const char *const mlx4v_sim_dev_keys[] = {
-	"ports", "mode", "class",
+	"ports", "mode",
 	/* The wire's keys (mlx4v_sim_wire_args() refuses wire<N>= beyond ports= first). */
 	"wire", "wire1", "wire2", "wire3", "wire4", "mac", "speed", NULL,
 };

@@ -257,7 +257,6 @@ mlx4v_sim_ctx_of(const struct mlx4v_ctx *ctx)
 struct mlx4v_sim {
 	TAILQ_ENTRY(mlx4v_sim) next;
 	char name[RTE_DEV_NAME_MAX_LEN];
-	char classes[128];        /* the class= devarg, for the class layer */
 	unsigned int nports;
 	int pair;                       /**< mode=pair: ports cabled 1<->2, 3<->4 */
 	int mode_given;                 /**< mode= was in the devargs */

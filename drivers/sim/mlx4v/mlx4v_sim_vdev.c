@@ -9,9 +9,10 @@
  * for pmdinfogen.
  */
 
+#include <stdlib.h>
+
 #include <rte_eal.h>
 #include <rte_errno.h>
-#include <rte_kvargs.h>
 #include <bus_vdev_driver.h>
 
 #include "mlx4v_class.h"
@@ -21,27 +22,33 @@
 /*
  * A secondary process: the model lives in the primary, the classes attach to what they made
  * there. The device comes with no devargs from the primary's list (DPDK 22.11 bus/vdev);
- * a class= given to this process is honoured.
+ * a class= given to this process is honoured, the model's keys are the primary's business.
  */
 static int
-mlx4v_sim_probe_secondary(struct rte_vdev_device *vdev)
+mlx4v_sim_probe_secondary(struct rte_vdev_device *vdev, const char *classes)
 {
-	const char *args = rte_vdev_device_args(vdev);
-	struct rte_kvargs *kv = NULL;
-	const char *classes = NULL;
+	return mlx4v_class_dev_attach(&vdev->device, classes);
+}
+
+/*
+ * The devargs, layer by layer (doc/guides/platform/layers.rst, "Devargs"): the common
+ * driver's and the classes' first (class= into *classes, valid while a is); every key left
+ * is the model's (*model: "key=value,...", NULL for none), which refuses one it does not know.
+ */
+static int
+mlx4v_sim_parse(struct rte_vdev_device *vdev, struct mlxv_class_args *a, const char **classes,
+		char **model)
+{
+	const char *name = rte_vdev_device_name(vdev);
 	int ret;
 
-	if (args != NULL && args[0] != '\0') {
-		kv = rte_kvargs_parse(args, NULL);
-		if (kv == NULL) {
-			MLX4V_SIM_LOG(ERR, "%s: cannot parse devargs \"%s\"",
-				      rte_vdev_device_name(vdev), args);
-			return -EINVAL;
-		}
-		classes = rte_kvargs_get(kv, MLX4V_CLASS_ARG);
-	}
-	ret = mlx4v_class_dev_attach(&vdev->device, classes);
-	rte_kvargs_free(kv);
+	*model = NULL;
+	ret = mlx4v_class_args_parse(a, name, rte_vdev_device_args(vdev));
+	if (ret < 0)
+		return ret;
+	ret = mlx4v_class_args_core(a, name, classes);
+	if (ret == 0)
+		ret = mlxv_class_args_rest(a, model);
 	return ret;
 }
 
@@ -50,29 +57,42 @@ mlx4v_sim_probe(struct rte_vdev_device *vdev)
 {
 	const char *name = rte_vdev_device_name(vdev);
 	int socket = vdev->device.numa_node;
+	struct mlxv_class_args a;
+	const char *classes = NULL;
 	struct mlx4v_sim *sim;
+	char *model = NULL;
 	int ret;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
-		return mlx4v_sim_probe_secondary(vdev);
+	ret = mlx4v_sim_parse(vdev, &a, &classes, &model);
+	if (ret < 0)
+		goto free_args;
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		ret = mlx4v_sim_probe_secondary(vdev, classes);
+		goto free_args;
+	}
 	if (socket < 0)
 		socket = SOCKET_ID_ANY;
-	sim = mlx4v_sim_create(name, rte_vdev_device_args(vdev), socket);
-	if (sim == NULL)
-		return -rte_errno;
+	sim = mlx4v_sim_create(name, model, socket);
+	if (sim == NULL) {
+		ret = -rte_errno;
+		goto free_args;
+	}
 	/*
 	 * Registration makes the device reachable through rte_pmd_mlx4v_dev_open(); only now is the
 	 * model complete. The class layer then probes the class drivers.
 	 */
 	ret = mlx4v_class_dev_probe(&vdev->device, name, &mlx4v_sim_verbs_ops, sim, socket,
-				    sim->classes[0] != '\0' ? sim->classes : NULL);
+				    classes);
 	if (ret) {
 		mlx4v_sim_destroy(sim);
-		return ret;
+		goto free_args;
 	}
 	MLX4V_SIM_LOG(INFO, "%s: simulated ConnectX-3, %u port(s), port 1 wire=%s", name,
 		      sim->nports, sim->wa.wire[0]);
-	return 0;
+free_args:
+	free(model);
+	mlxv_class_args_free(&a);
+	return ret;
 }
 
 static int

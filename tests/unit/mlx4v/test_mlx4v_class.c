@@ -14,6 +14,7 @@
 #include "mlx4v_class.h"
 #include "mlx4v_test_util.h"
 #include "ut_class_log.h"
+#include "ut_pci_args.h"
 
 #define CT_DEV "mlx4v_sim_ct0"
 
@@ -79,8 +80,12 @@ ct_##x##_event(struct mlxv_class_dev *cd, const void *ev) \
 CT_CLASS_CALLBACKS(a)
 CT_CLASS_CALLBACKS(b)
 
+/* A devargs key of class test_a: taken for it when class= selects it. */
+static const char *const ct_a_keys[] = { "test_a_key", NULL };
+
 static struct mlxv_class_driver g_cls_a = {
 	.name = "test_a", .probe = ct_a_probe, .remove = ct_a_remove, .event = ct_a_event,
+	.keys = ct_a_keys,
 };
 static struct mlxv_class_driver g_cls_b = {
 	.name = "test_b", .probe = ct_b_probe, .remove = ct_b_remove, .event = ct_b_event,
@@ -129,6 +134,23 @@ test_mlx4v_class_register_checks(void)
 	TEST_ASSERT_EQUAL(mlx4v_class_driver_register(&twin), -EEXIST, "same name twice");
 	TEST_ASSERT_EQUAL(mlx4v_class_driver_unregister(&twin), -ENOENT, "never registered");
 	return TEST_SUCCESS;
+}
+
+/*
+ * One owner per devarg, on the simulator's front-end and mlx4v_pci (ut_pci_args.h); with its
+ * class selected the key passes mlx4v_pci, which then declines: no ibverbs device is here.
+ */
+static int
+test_mlx4v_class_args_owner(void)
+{
+	char *log;
+	int ret;
+
+	TEST_ASSERT_SUCCESS(ut_pci_args_owner(1, CT_DEV, ct_nothing_left), "devargs");
+	ret = ut_pci_args_probe(1, "mlx4v=1,class=test_a,test_a_key=1", &log);
+	free(log);
+	TEST_ASSERT_EQUAL(ret, 1, "mlx4v_pci: a selected class's key: %d", ret);
+	return ct_nothing_left();
 }
 
 static int
@@ -233,6 +255,7 @@ static struct unit_test_suite mlx4v_class_suite = {
 	.unit_test_cases = {
 		TEST_CASE_ST(class_setup, class_teardown, test_mlx4v_class_register_checks),
 		TEST_CASE_ST(class_setup, class_teardown, test_mlx4v_class_parse),
+		TEST_CASE_ST(class_setup, class_teardown, test_mlx4v_class_args_owner),
 		TEST_CASE_ST(class_setup, class_teardown, test_mlx4v_class_bad_devargs),
 		TEST_CASE_ST(class_setup, class_teardown, test_mlx4v_class_probe_remove_order),
 		TEST_CASE_ST(class_setup, class_teardown, test_mlx4v_class_probe_fails),
