@@ -2,7 +2,7 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file Shared receive queues: libmlx4's ring, free list and doorbell record. */
+/** @file Shared receive queues: checks, create, destroy. */
 
 #include <rte_byteorder.h>
 
@@ -12,91 +12,6 @@
 /* libmlx4 limits (verbs.c mlx4_create_srq()). */
 #define MLX4V_SRQ_MAX_WR (1u << 16)
 #define MLX4V_SRQ_MAX_SGE 64u
-
-/* WQE n of the SRQ ring; n must already be masked by the caller. */
-static struct mlx4_wqe_srq_next_seg *
-mlx4v_srq_wqe(struct mlx4v_srq *srq, int n)
-{
-	return (struct mlx4_wqe_srq_next_seg *)((uint8_t *)srq->buf +
-						 ((size_t)n << srq->wqe_shift));
-}
-
-int
-mlx4v_srq_layout(struct mlx4v_srq *srq)
-{
-	struct mlx4_wqe_srq_next_seg *next;
-	struct mlx4_wqe_data_seg *scatter;
-	uint32_t size, buf_size, i;
-
-	/*
-	 * libmlx4 geometry (prm/mlx4 §3, SRQ row): one extra entry, because the list is full when
-	 * head == tail, so one WQE is always parked at the tail.
-	 */
-	srq->max = mlx4v_align_queue_size(srq->max_wr_req + 1);
-	size = sizeof(struct mlx4_wqe_srq_next_seg) +
-		srq->max_gs * sizeof(struct mlx4_wqe_data_seg);
-	/* At least 32 bytes: the 16-byte next segment plus one data segment (prm/mlx4 §4.4). */
-	for (srq->wqe_shift = 5; (1u << srq->wqe_shift) < size; srq->wqe_shift++)
-		;
-	buf_size = srq->max << srq->wqe_shift;
-	srq->buf_len = mlx4v_ring_len(srq->obj.ctx, buf_size);
-	srq->buf = mlx4v_ring_alloc(srq->obj.ctx, buf_size);
-	if (srq->buf == NULL)
-		return -ENOMEM;
-	/* Link every WQE into the free list; every scatter entry is a terminator. */
-	for (i = 0; i < srq->max; i++) {
-		next = mlx4v_srq_wqe(srq, i);
-		next->next_wqe_index = rte_cpu_to_be_16((i + 1) & (srq->max - 1));
-		for (scatter = (struct mlx4_wqe_data_seg *)(next + 1);
-		     (uint8_t *)scatter < (uint8_t *)next + (1u << srq->wqe_shift);
-		     ++scatter)
-			/*
-			 * lkey 0x100 is MLX4_INVALID_LKEY, the scatter terminator (prm/mlx4 §4.3),
-			 * so an unused entry never names memory.
-			 */
-			scatter->lkey = rte_cpu_to_be_32(MLX4V_INVALID_LKEY);
-	}
-	srq->head = 0;
-	srq->tail = srq->max - 1;
-	srq->counter = 0;
-	srq->db = mlx4v_db_alloc(srq->obj.ctx);
-	if (srq->db == NULL)
-		goto err_ring_free;
-	/* SRQ doorbell record: the running count of posted WQEs, none yet (prm/mlx4 §4.4). */
-	*srq->db = 0;
-	return 0;
-
-err_ring_free:
-	mlx4v_ring_free(srq->buf);
-	srq->buf = NULL;
-	return -ENOMEM;
-}
-
-void
-mlx4v_srq_layout_free(struct mlx4v_srq *srq)
-{
-	mlx4v_db_free(srq->db);
-	mlx4v_ring_free(srq->buf);
-	srq->db = NULL;
-	srq->buf = NULL;
-}
-
-/*
- * Return a consumed WQE to the tail of the free list (prm/mlx4 §4.4). Only mlx4v_cq_clean() calls
- * it, for CQEs of a dead QP; verbs lock held.
- */
-void
-mlx4v_srq_free_wqe(struct mlx4v_srq *srq, int ind)
-{
-	struct mlx4_wqe_srq_next_seg *next;
-
-	/* wqe_index comes from a CQE, i.e. from the device: never trust it as an array index. */
-	if (ind < 0 || (uint32_t)ind >= srq->max)
-		return;
-	next = mlx4v_srq_wqe(srq, srq->tail);
-	next->next_wqe_index = rte_cpu_to_be_16(ind);
-	srq->tail = ind;
-}
 
 struct mlx4v_srq *
 mlx4v_srq_create(struct mlx4v_pd *pd, uint32_t max_wr, uint32_t max_sge)

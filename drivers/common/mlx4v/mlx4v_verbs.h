@@ -464,7 +464,7 @@ int mlx4v_obj_ret(int ret);
 /** @return p; when NULL, errno gets rte_errno. */
 void *mlx4v_obj_ptr(void *p);
 
-/* --- Software provider (libmlx4's part), used with MLX4V_VERBS_F_SW_PROVIDER -- */
+/* --- mlx4v_prov_sw.c: libmlx4's part, used with MLX4V_VERBS_F_SW_PROVIDER ----- */
 
 /** @return sysconf(_SC_PAGESIZE) (at least MLX4V_PAGE_SIZE). */
 size_t mlx4v_host_page_size(void);
@@ -498,6 +498,12 @@ void mlx4v_srq_free_wqe(struct mlx4v_srq *srq, int ind);
 
 int mlx4v_wq_layout(struct mlx4v_wq *wq);
 void mlx4v_wq_layout_free(struct mlx4v_wq *wq);
+
+/** The mlx4dv views over the objects, as mlx4dv_init_obj() fills them. */
+void mlx4v_obj_fill_qp(const struct mlx4v_qp *qp, struct mlx4dv_qp *out);
+void mlx4v_obj_fill_cq(const struct mlx4v_cq *cq, struct mlx4dv_cq *out);
+void mlx4v_obj_fill_srq(const struct mlx4v_srq *srq, struct mlx4dv_srq *out);
+void mlx4v_obj_fill_rwq(const struct mlx4v_wq *wq, struct mlx4dv_rwq *out);
 
 /* --- mlx4v_dev.c: registry of devices by EAL name ----------------------------- */
 

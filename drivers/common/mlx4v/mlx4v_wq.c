@@ -2,74 +2,12 @@
  * Copyright(c) 2026 dpdk-mlxv authors
  */
 
-/** @file Receive work queues (RWQ): libmlx4's buffer with its dummy SQ. */
+/** @file Receive work queues (RWQ): checks, create, state changes, destroy. */
 
 #include <rte_byteorder.h>
 
 #include "mlx4v_log.h"
 #include "mlx4v_verbs.h"
-
-/*
- * libmlx4 geometry of a receive WQ (prm/mlx4 §3, WQ row; prm/mlx4 §4.5). Simulator backend only,
- * verbs lock held.
- */
-int
-mlx4v_wq_layout(struct mlx4v_wq *wq)
-{
-	struct rte_pmd_mlx4v_wq_attr *attr = &wq->attr;
-	uint32_t wqe_size, buf_size;
-
-	/* Zero is rounded up as libmlx4 does for a QP RQ, so the view never has an empty stride. */
-	if (attr->max_sge < 1)
-		attr->max_sge = 1;
-	if (attr->max_wr < 1)
-		attr->max_wr = 1;
-	/* "Kernel driver requires a dummy SQ with minimum properties" (libmlx4). */
-	wq->sq.wqe_shift = 6;
-	wq->sq.wqe_cnt = 1;
-	wq->rq.wqe_cnt = mlx4v_align_queue_size(attr->max_wr);
-	wqe_size = attr->max_sge * sizeof(struct mlx4_wqe_data_seg);
-	/*
-	 * Exactly 4 + log2(sges): DPDK Rx indexes the RQ as a flat data-segment array (prm/mlx4
-	 * §3).
-	 */
-	for (wq->rq.wqe_shift = 4; (1u << wq->rq.wqe_shift) < wqe_size; wq->rq.wqe_shift++)
-		;
-	buf_size = mlx4v_wq_geom_place(&wq->rq, &wq->sq);
-	wq->buf_len = mlx4v_ring_len(wq->obj.ctx, buf_size);
-	wq->buf = mlx4v_ring_alloc(wq->obj.ctx, buf_size);
-	if (wq->buf == NULL)
-		return -ENOMEM;
-	/*
-	 * The dummy SQ is never posted to, but libmlx4 initialises its ownership at create so the
-	 * device sees an invalid WQE there (prm/mlx4 §3).
-	 */
-	mlx4v_sq_init_ownership((uint8_t *)wq->buf + wq->sq.offset, wq->sq.wqe_cnt,
-				wq->sq.wqe_shift);
-	wq->rdb = mlx4v_db_alloc(wq->obj.ctx);
-	if (wq->rdb == NULL)
-		goto err_ring_free;
-	/* RQ doorbell record: nothing posted (prm/mlx4 §4.3, §4.5). */
-	*wq->rdb = 0;
-	/* What the kernel returns: the rounded RQ size and SGE count (set_rq_size()). */
-	attr->max_wr = wq->rq.wqe_cnt;
-	attr->max_sge = 1u << (wq->rq.wqe_shift - 4);
-	return 0;
-
-err_ring_free:
-	mlx4v_ring_free(wq->buf);
-	wq->buf = NULL;
-	return -ENOMEM;
-}
-
-void
-mlx4v_wq_layout_free(struct mlx4v_wq *wq)
-{
-	mlx4v_db_free(wq->rdb);
-	mlx4v_ring_free(wq->buf);
-	wq->rdb = NULL;
-	wq->buf = NULL;
-}
 
 struct mlx4v_wq *
 mlx4v_wq_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_wq_attr *attr)
