@@ -10,6 +10,7 @@
 #include <rte_io.h>
 
 #include "mlx4v_log.h"
+#include "mlx4v_prov.h"
 #include "mlx4v_verbs.h"
 
 /** libmlx4 refuses larger CQs before asking the kernel (verbs.c create_cq()). */
@@ -18,7 +19,6 @@
 struct mlx4v_cq *
 mlx4v_cq_create(struct mlx4v_ctx *ctx, int cqe, int cqe_size, int with_events)
 {
-	int sw = 0;
 	struct mlx4v_cq *cq;
 	int ret;
 
@@ -41,19 +41,9 @@ mlx4v_cq_create(struct mlx4v_ctx *ctx, int cqe, int cqe_size, int with_events)
 	cq->cqe_size = cqe_size;
 	cq->with_events = !!with_events;
 	cq->event_fd = -1;
-	sw = mlx4v_verbs_sw_provider(ctx);
-	if (sw) {
-		/*
-		 * 0 means the device's native size: the simulated ConnectX-3 reports
-		 * MLX4_USER_DEV_CAP_LARGE_CQE, as the kernel's default (64-byte CQEs) gives
-		 * (prm/mlx4 §2.2).
-		 */
-		if (cq->cqe_size == 0)
-			cq->cqe_size = ctx->caps.cqe_size;
-		ret = mlx4v_cq_layout(cq);
-		if (ret)
-			goto err_free;
-	}
+	ret = MLX4V_PROV_CALL(ctx, cq_layout, cq);
+	if (ret)
+		goto err_free;
 	ret = mlx4v_verbs_cq_create(cq);
 	if (ret)
 		goto err_layout_free;
@@ -61,8 +51,7 @@ mlx4v_cq_create(struct mlx4v_ctx *ctx, int cqe, int cqe_size, int with_events)
 	return cq;
 
 err_layout_free:
-	if (sw)
-		mlx4v_cq_layout_free(cq);
+	MLX4V_PROV_RUN(ctx, cq_layout_free, cq);
 err_free:
 	mlx4v_obj_free(&cq->obj);
 	rte_errno = -ret;
@@ -89,8 +78,7 @@ mlx4v_cq_destroy(struct mlx4v_cq *cq)
 	ret = mlx4v_verbs_cq_destroy(cq);
 	if (ret)
 		return ret;
-	if (mlx4v_verbs_sw_provider(cq->obj.ctx))
-		mlx4v_cq_layout_free(cq);
+	MLX4V_PROV_RUN(cq->obj.ctx, cq_destroyed, cq);
 	mlx4v_obj_free(&cq->obj);
 	return 0;
 }

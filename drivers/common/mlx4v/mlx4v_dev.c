@@ -52,7 +52,9 @@ mlx4v_dev_register(const char *name, const struct mlx4v_verbs_ops *ops, void *pr
 	unsigned int i;
 	int ret = 0;
 
-	if (name == NULL || ops == NULL || strlen(name) >= RTE_DEV_NAME_MAX_LEN)
+	/* A backend names its provider (mlx4v_prov.h): the views come from it. */
+	if (name == NULL || ops == NULL || ops->prov == NULL ||
+	    strlen(name) >= RTE_DEV_NAME_MAX_LEN)
 		return -EINVAL;
 	mlx4v_verbs_lock();
 	if (mlx4v_dev_lookup(name) != NULL) {

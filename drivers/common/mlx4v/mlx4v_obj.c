@@ -10,6 +10,7 @@
 #include <rte_malloc.h>
 
 #include "mlx4v_log.h"
+#include "mlx4v_prov.h"
 #include "mlx4v_verbs.h"
 
 /*
@@ -263,22 +264,14 @@ mlx4v_obj_init(struct rte_pmd_mlx4v_obj *obj, uint64_t obj_type)
 	}
 	/* Upstream order QP, CQ, SRQ, RWQ; the first error stops, nothing is rolled back. */
 	if (qp != NULL) {
-		if (mlx4v_verbs_sw_provider(qp->obj.ctx)) {
-			mlx4v_obj_fill_qp(qp, obj->qp.out);
-		} else {
-			ret = mlx4v_verbs_qp_view(qp, obj->qp.out);
-			if (ret)
-				return ret;
-		}
+		ret = MLX4V_PROV(qp->obj.ctx)->qp_view(qp, obj->qp.out);
+		if (ret)
+			return ret;
 	}
 	if (cq != NULL) {
-		if (mlx4v_verbs_sw_provider(cq->obj.ctx)) {
-			mlx4v_obj_fill_cq(cq, obj->cq.out);
-		} else {
-			ret = mlx4v_verbs_cq_view(cq, obj->cq.out);
-			if (ret)
-				return ret;
-		}
+		ret = MLX4V_PROV(cq->obj.ctx)->cq_view(cq, obj->cq.out);
+		if (ret)
+			return ret;
 		/*
 		 * The caller now owns the consumer index: our copy is stale, and a
 		 * cq_clean based on it would corrupt the ring (prm/mlx4 §1.4).
@@ -286,22 +279,14 @@ mlx4v_obj_init(struct rte_pmd_mlx4v_obj *obj, uint64_t obj_type)
 		cq->flags |= MLX4V_CQ_F_DV_OWNED;
 	}
 	if (srq != NULL) {
-		if (mlx4v_verbs_sw_provider(srq->obj.ctx)) {
-			mlx4v_obj_fill_srq(srq, obj->srq.out);
-		} else {
-			ret = mlx4v_verbs_srq_view(srq, obj->srq.out);
-			if (ret)
-				return ret;
-		}
+		ret = MLX4V_PROV(srq->obj.ctx)->srq_view(srq, obj->srq.out);
+		if (ret)
+			return ret;
 	}
 	if (wq != NULL) {
-		if (mlx4v_verbs_sw_provider(wq->obj.ctx)) {
-			mlx4v_obj_fill_rwq(wq, obj->rwq.out);
-		} else {
-			ret = mlx4v_verbs_rwq_view(wq, obj->rwq.out);
-			if (ret)
-				return ret;
-		}
+		ret = MLX4V_PROV(wq->obj.ctx)->rwq_view(wq, obj->rwq.out);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

@@ -17,15 +17,16 @@
 #include <rte_malloc.h>
 
 #include "mlx4v_log.h"
+#include "mlx4v_prov.h"
 #include "mlx4v_verbs.h"
 
-size_t
+static size_t
 mlx4v_ring_len(const struct mlx4v_ctx *ctx, size_t len)
 {
 	return RTE_ALIGN_CEIL(len, ctx->caps.page_size);
 }
 
-void *
+static void *
 mlx4v_ring_alloc(struct mlx4v_ctx *ctx, size_t len)
 {
 	/*
@@ -38,13 +39,13 @@ mlx4v_ring_alloc(struct mlx4v_ctx *ctx, size_t len)
 				  ctx->socket);
 }
 
-void
+static void
 mlx4v_ring_free(void *p)
 {
 	rte_free(p);
 }
 
-uint32_t *
+static uint32_t *
 mlx4v_db_alloc(struct mlx4v_ctx *ctx)
 {
 	/* One cache line per doorbell record: the device reads it, software writes it. */
@@ -52,7 +53,7 @@ mlx4v_db_alloc(struct mlx4v_ctx *ctx)
 				  ctx->socket);
 }
 
-void
+static void
 mlx4v_db_free(uint32_t *db)
 {
 	rte_free(db);
@@ -62,7 +63,7 @@ mlx4v_db_free(uint32_t *db)
  * libmlx4 align_queue_size(): roundup_pow_of_two with 0 -> 1. Every ring size in prm/mlx4 §3 goes
  * through it, and masking with cnt - 1 relies on the power of two.
  */
-uint32_t
+static uint32_t
 mlx4v_align_queue_size(uint32_t req)
 {
 	uint32_t nent;
@@ -73,8 +74,8 @@ mlx4v_align_queue_size(uint32_t req)
 }
 
 /* mlx4dv_get_qp() over our object. */
-void
-mlx4v_obj_fill_qp(const struct mlx4v_qp *qp, struct mlx4dv_qp *out)
+static int
+mlx4v_obj_fill_qp(struct mlx4v_qp *qp, struct mlx4dv_qp *out)
 {
 	uint64_t mask_out = 0;
 
@@ -100,11 +101,12 @@ mlx4v_obj_fill_qp(const struct mlx4v_qp *qp, struct mlx4dv_qp *out)
 	}
 	/* Output comp_mask is the intersection of requested and supported bits (prm/mlx4 §1.3). */
 	out->comp_mask = mask_out;
+	return 0;
 }
 
 /* mlx4dv_get_cq() over our object; the DV-owned flag is set by the caller. */
-void
-mlx4v_obj_fill_cq(const struct mlx4v_cq *cq, struct mlx4dv_cq *out)
+static int
+mlx4v_obj_fill_cq(struct mlx4v_cq *cq, struct mlx4dv_cq *out)
 {
 	uint64_t mask_out = 0;
 
@@ -125,11 +127,12 @@ mlx4v_obj_fill_cq(const struct mlx4v_cq *cq, struct mlx4dv_cq *out)
 		mask_out |= MLX4DV_CQ_MASK_UAR;
 	}
 	out->comp_mask = mask_out;
+	return 0;
 }
 
 /* mlx4dv_get_srq(): the input comp_mask is ignored and the output is 0. */
-void
-mlx4v_obj_fill_srq(const struct mlx4v_srq *srq, struct mlx4dv_srq *out)
+static int
+mlx4v_obj_fill_srq(struct mlx4v_srq *srq, struct mlx4dv_srq *out)
 {
 	out->comp_mask = 0;
 	out->buf.buf = srq->buf;
@@ -142,11 +145,12 @@ mlx4v_obj_fill_srq(const struct mlx4v_srq *srq, struct mlx4dv_srq *out)
 	out->head = srq->head;
 	out->tail = srq->tail;
 	out->db = srq->db;
+	return 0;
 }
 
 /* mlx4dv_get_rwq(): the input comp_mask is ignored and the output is 0. */
-void
-mlx4v_obj_fill_rwq(const struct mlx4v_wq *wq, struct mlx4dv_rwq *out)
+static int
+mlx4v_obj_fill_rwq(struct mlx4v_wq *wq, struct mlx4dv_rwq *out)
 {
 	out->comp_mask = 0;
 	out->buf.buf = wq->buf;
@@ -156,6 +160,92 @@ mlx4v_obj_fill_rwq(const struct mlx4v_wq *wq, struct mlx4dv_rwq *out)
 	out->rq.wqe_shift = wq->rq.wqe_shift;
 	/* 0 or 64: the RQ follows the dummy SQ WQE unless its stride is larger (prm/mlx4 §2.4). */
 	out->rq.offset = wq->rq.offset;
+	return 0;
+}
+
+/* WQE n of the SRQ ring; n must already be masked by the caller. */
+static struct mlx4_wqe_srq_next_seg *
+mlx4v_srq_wqe(struct mlx4v_srq *srq, int n)
+{
+	return (struct mlx4_wqe_srq_next_seg *)((uint8_t *)srq->buf +
+						 ((size_t)n << srq->wqe_shift));
+}
+
+static int
+mlx4v_srq_layout(struct mlx4v_srq *srq)
+{
+	struct mlx4_wqe_srq_next_seg *next;
+	struct mlx4_wqe_data_seg *scatter;
+	uint32_t size, buf_size, i;
+
+	/*
+	 * libmlx4 geometry (prm/mlx4 §3, SRQ row): one extra entry, because the list is full when
+	 * head == tail, so one WQE is always parked at the tail.
+	 */
+	srq->max = mlx4v_align_queue_size(srq->max_wr_req + 1);
+	size = sizeof(struct mlx4_wqe_srq_next_seg) +
+		srq->max_gs * sizeof(struct mlx4_wqe_data_seg);
+	/* At least 32 bytes: the 16-byte next segment plus one data segment (prm/mlx4 §4.4). */
+	for (srq->wqe_shift = 5; (1u << srq->wqe_shift) < size; srq->wqe_shift++)
+		;
+	buf_size = srq->max << srq->wqe_shift;
+	srq->buf_len = mlx4v_ring_len(srq->obj.ctx, buf_size);
+	srq->buf = mlx4v_ring_alloc(srq->obj.ctx, buf_size);
+	if (srq->buf == NULL)
+		return -ENOMEM;
+	/* Link every WQE into the free list; every scatter entry is a terminator. */
+	for (i = 0; i < srq->max; i++) {
+		next = mlx4v_srq_wqe(srq, i);
+		next->next_wqe_index = rte_cpu_to_be_16((i + 1) & (srq->max - 1));
+		for (scatter = (struct mlx4_wqe_data_seg *)(next + 1);
+		     (uint8_t *)scatter < (uint8_t *)next + (1u << srq->wqe_shift);
+		     ++scatter)
+			/*
+			 * lkey 0x100 is MLX4_INVALID_LKEY, the scatter terminator (prm/mlx4 §4.3),
+			 * so an unused entry never names memory.
+			 */
+			scatter->lkey = rte_cpu_to_be_32(MLX4V_INVALID_LKEY);
+	}
+	srq->head = 0;
+	srq->tail = srq->max - 1;
+	srq->counter = 0;
+	srq->db = mlx4v_db_alloc(srq->obj.ctx);
+	if (srq->db == NULL)
+		goto err_ring_free;
+	/* SRQ doorbell record: the running count of posted WQEs, none yet (prm/mlx4 §4.4). */
+	*srq->db = 0;
+	return 0;
+
+err_ring_free:
+	mlx4v_ring_free(srq->buf);
+	srq->buf = NULL;
+	return -ENOMEM;
+}
+
+static void
+mlx4v_srq_layout_free(struct mlx4v_srq *srq)
+{
+	mlx4v_db_free(srq->db);
+	mlx4v_ring_free(srq->buf);
+	srq->db = NULL;
+	srq->buf = NULL;
+}
+
+/*
+ * Return a consumed WQE to the tail of the free list (prm/mlx4 §4.4). Only mlx4v_cq_clean() calls
+ * it, for CQEs of a dead QP; verbs lock held.
+ */
+static void
+mlx4v_srq_free_wqe(struct mlx4v_srq *srq, int ind)
+{
+	struct mlx4_wqe_srq_next_seg *next;
+
+	/* wqe_index comes from a CQE, i.e. from the device: never trust it as an array index. */
+	if (ind < 0 || (uint32_t)ind >= srq->max)
+		return;
+	next = mlx4v_srq_wqe(srq, srq->tail);
+	next->next_wqe_index = rte_cpu_to_be_16(ind);
+	srq->tail = ind;
 }
 
 /*
@@ -163,7 +253,7 @@ mlx4v_obj_fill_rwq(const struct mlx4v_wq *wq, struct mlx4dv_rwq *out)
  * consumer sees the same view as on hardware. Called with the verbs lock held; the rdma-core
  * backend gets all of this from libmlx4 instead.
  */
-int
+static int
 mlx4v_cq_layout(struct mlx4v_cq *cq)
 {
 	struct mlx4v_ctx *ctx = cq->obj.ctx;
@@ -205,7 +295,7 @@ err_ring_free:
 }
 
 /* Simulator only, verbs lock held; undoes mlx4v_cq_layout() after the backend destroyed the CQ. */
-void
+static void
 mlx4v_cq_layout_free(struct mlx4v_cq *cq)
 {
 	mlx4v_db_free(cq->set_ci_db);
@@ -241,7 +331,7 @@ mlx4v_cq_sw_owned(struct mlx4v_cq *cq, uint32_t n)
  * with the verbs lock held but not the simulator lock, so the engine thread may be writing CQEs of
  * other QPs meanwhile, as hardware does under libmlx4: hence the owner walk and the read barrier.
  */
-void
+static void
 mlx4v_cq_clean(struct mlx4v_cq *cq, uint32_t qpn, struct mlx4v_srq *srq)
 {
 	struct mlx4_cqe *cqe, *dest;
@@ -310,7 +400,7 @@ mlx4v_cq_clean(struct mlx4v_cq *cq, uint32_t qpn, struct mlx4v_srq *srq)
  * for a WQ's dummy SQ at create, before the device may look at the ring, so plain stores without
  * barriers are enough.
  */
-void
+static void
 mlx4v_sq_init_ownership(void *sq, uint32_t wqe_cnt, int wqe_shift)
 {
 	struct mlx4_wqe_ctrl_seg *ctrl;
@@ -380,7 +470,7 @@ mlx4v_qp_sq_wqe_shift(uint32_t max_inline, uint32_t max_send_sge)
 	return shift;
 }
 
-int
+static int
 mlx4v_qp_layout(struct mlx4v_qp *qp)
 {
 	struct rte_pmd_mlx4v_qp_attr *attr = &qp->attr;
@@ -458,7 +548,7 @@ err_ring_free:
 	return -ENOMEM;
 }
 
-void
+static void
 mlx4v_qp_layout_free(struct mlx4v_qp *qp)
 {
 	if (qp->rdb != NULL)
@@ -468,96 +558,11 @@ mlx4v_qp_layout_free(struct mlx4v_qp *qp)
 	qp->buf = NULL;
 }
 
-/* WQE n of the SRQ ring; n must already be masked by the caller. */
-static struct mlx4_wqe_srq_next_seg *
-mlx4v_srq_wqe(struct mlx4v_srq *srq, int n)
-{
-	return (struct mlx4_wqe_srq_next_seg *)((uint8_t *)srq->buf +
-						 ((size_t)n << srq->wqe_shift));
-}
-
-int
-mlx4v_srq_layout(struct mlx4v_srq *srq)
-{
-	struct mlx4_wqe_srq_next_seg *next;
-	struct mlx4_wqe_data_seg *scatter;
-	uint32_t size, buf_size, i;
-
-	/*
-	 * libmlx4 geometry (prm/mlx4 §3, SRQ row): one extra entry, because the list is full when
-	 * head == tail, so one WQE is always parked at the tail.
-	 */
-	srq->max = mlx4v_align_queue_size(srq->max_wr_req + 1);
-	size = sizeof(struct mlx4_wqe_srq_next_seg) +
-		srq->max_gs * sizeof(struct mlx4_wqe_data_seg);
-	/* At least 32 bytes: the 16-byte next segment plus one data segment (prm/mlx4 §4.4). */
-	for (srq->wqe_shift = 5; (1u << srq->wqe_shift) < size; srq->wqe_shift++)
-		;
-	buf_size = srq->max << srq->wqe_shift;
-	srq->buf_len = mlx4v_ring_len(srq->obj.ctx, buf_size);
-	srq->buf = mlx4v_ring_alloc(srq->obj.ctx, buf_size);
-	if (srq->buf == NULL)
-		return -ENOMEM;
-	/* Link every WQE into the free list; every scatter entry is a terminator. */
-	for (i = 0; i < srq->max; i++) {
-		next = mlx4v_srq_wqe(srq, i);
-		next->next_wqe_index = rte_cpu_to_be_16((i + 1) & (srq->max - 1));
-		for (scatter = (struct mlx4_wqe_data_seg *)(next + 1);
-		     (uint8_t *)scatter < (uint8_t *)next + (1u << srq->wqe_shift);
-		     ++scatter)
-			/*
-			 * lkey 0x100 is MLX4_INVALID_LKEY, the scatter terminator (prm/mlx4 §4.3),
-			 * so an unused entry never names memory.
-			 */
-			scatter->lkey = rte_cpu_to_be_32(MLX4V_INVALID_LKEY);
-	}
-	srq->head = 0;
-	srq->tail = srq->max - 1;
-	srq->counter = 0;
-	srq->db = mlx4v_db_alloc(srq->obj.ctx);
-	if (srq->db == NULL)
-		goto err_ring_free;
-	/* SRQ doorbell record: the running count of posted WQEs, none yet (prm/mlx4 §4.4). */
-	*srq->db = 0;
-	return 0;
-
-err_ring_free:
-	mlx4v_ring_free(srq->buf);
-	srq->buf = NULL;
-	return -ENOMEM;
-}
-
-void
-mlx4v_srq_layout_free(struct mlx4v_srq *srq)
-{
-	mlx4v_db_free(srq->db);
-	mlx4v_ring_free(srq->buf);
-	srq->db = NULL;
-	srq->buf = NULL;
-}
-
-/*
- * Return a consumed WQE to the tail of the free list (prm/mlx4 §4.4). Only mlx4v_cq_clean() calls
- * it, for CQEs of a dead QP; verbs lock held.
- */
-void
-mlx4v_srq_free_wqe(struct mlx4v_srq *srq, int ind)
-{
-	struct mlx4_wqe_srq_next_seg *next;
-
-	/* wqe_index comes from a CQE, i.e. from the device: never trust it as an array index. */
-	if (ind < 0 || (uint32_t)ind >= srq->max)
-		return;
-	next = mlx4v_srq_wqe(srq, srq->tail);
-	next->next_wqe_index = rte_cpu_to_be_16(ind);
-	srq->tail = ind;
-}
-
 /*
  * libmlx4 geometry of a receive WQ (prm/mlx4 §3, WQ row; §4.5). Simulator backend only, verbs lock
  * held.
  */
-int
+static int
 mlx4v_wq_layout(struct mlx4v_wq *wq)
 {
 	struct rte_pmd_mlx4v_wq_attr *attr = &wq->attr;
@@ -606,7 +611,7 @@ err_ring_free:
 	return -ENOMEM;
 }
 
-void
+static void
 mlx4v_wq_layout_free(struct mlx4v_wq *wq)
 {
 	mlx4v_db_free(wq->rdb);
@@ -614,3 +619,120 @@ mlx4v_wq_layout_free(struct mlx4v_wq *wq)
 	wq->rdb = NULL;
 	wq->buf = NULL;
 }
+
+/*
+ * libmlx4 after a QP reaches RESET, or is destroyed: clean both CQs (with rdma-core libmlx4
+ * does it inside ibv_modify_qp/ibv_destroy_qp). A CQ already handed out as a DV view is
+ * skipped inside mlx4v_cq_clean() (prm/mlx4 §1.4).
+ */
+static void
+mlx4v_qp_clean_cqs(struct mlx4v_qp *qp)
+{
+	mlx4v_cq_clean(qp->recv_cq, qp->qpn, qp->srq);
+	if (qp->send_cq != qp->recv_cq)
+		mlx4v_cq_clean(qp->send_cq, qp->qpn, NULL);
+}
+
+/*
+ * 0 means the device's native size: the simulated ConnectX-3 reports
+ * MLX4_USER_DEV_CAP_LARGE_CQE, as the kernel's default (64-byte CQEs) gives (prm/mlx4 §2.2).
+ */
+static int
+mlx4v_prov_sw_cq_layout(struct mlx4v_cq *cq)
+{
+	if (cq->cqe_size == 0)
+		cq->cqe_size = cq->obj.ctx->caps.cqe_size;
+	return mlx4v_cq_layout(cq);
+}
+
+/*
+ * Stored pre-swapped: the send doorbell is written as-is, without a byte swap (prm/mlx4
+ * §4.2).
+ */
+static void
+mlx4v_prov_sw_qp_created(struct mlx4v_qp *qp)
+{
+	qp->doorbell_qpn = rte_cpu_to_be_32(qp->qpn << 8);
+}
+
+/* libmlx4 initialises SQ ownership on RESET->INIT, before the kernel command. */
+static void
+mlx4v_prov_sw_qp_modify_pre(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
+{
+	/* An RSS QP has no rings. */
+	if (qp->ind == NULL && qp->state == RTE_PMD_MLX4V_QPS_RESET &&
+	    state == RTE_PMD_MLX4V_QPS_INIT)
+		mlx4v_sq_init_ownership((uint8_t *)qp->buf + qp->sq.offset, qp->sq.wqe_cnt,
+					qp->sq.wqe_shift);
+}
+
+static void
+mlx4v_prov_sw_qp_modify_post(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
+{
+	if (qp->ind != NULL || state != RTE_PMD_MLX4V_QPS_RESET)
+		return;
+	mlx4v_qp_clean_cqs(qp);
+	/* The RQ producer count restarts with the indices. */
+	if (qp->rq.wqe_cnt)
+		/*
+		 * RQ doorbell record write: the device restarts its consumer count at 0 on
+		 * RESET, so software's 16-bit producer count must restart too (prm/mlx4 §4.3).
+		 */
+		*qp->rdb = 0;
+}
+
+static void
+mlx4v_prov_sw_qp_destroyed(struct mlx4v_qp *qp)
+{
+	mlx4v_qp_clean_cqs(qp);
+	mlx4v_qp_layout_free(qp);
+}
+
+/* libmlx4 mlx4_modify_wq(): on RESET clean the CQ and restart the count. */
+static void
+mlx4v_prov_sw_wq_modify_post(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state)
+{
+	if (state != RTE_PMD_MLX4V_WQS_RESET)
+		return;
+	/*
+	 * Skipped inside when the CQ is DV-owned, which is the normal case for DPDK Rx
+	 * (prm/mlx4 §1.4).
+	 */
+	mlx4v_cq_clean(wq->cq, wq->wqn, NULL);
+	/*
+	 * RQ doorbell record write: the device consumer count restarts at RESET, so must the
+	 * producer count (prm/mlx4 §4.3).
+	 */
+	*wq->rdb = 0;
+}
+
+static void
+mlx4v_prov_sw_wq_destroyed(struct mlx4v_wq *wq)
+{
+	mlx4v_cq_clean(wq->cq, wq->wqn, NULL);
+	mlx4v_wq_layout_free(wq);
+}
+
+const struct mlx4v_prov_ops mlx4v_sw_prov = {
+	.name = "mlx4v_sw",
+	.cq_layout = mlx4v_prov_sw_cq_layout,
+	.qp_layout = mlx4v_qp_layout,
+	.srq_layout = mlx4v_srq_layout,
+	.wq_layout = mlx4v_wq_layout,
+	.cq_layout_free = mlx4v_cq_layout_free,
+	.qp_layout_free = mlx4v_qp_layout_free,
+	.srq_layout_free = mlx4v_srq_layout_free,
+	.wq_layout_free = mlx4v_wq_layout_free,
+	.cq_destroyed = mlx4v_cq_layout_free,
+	.qp_destroyed = mlx4v_prov_sw_qp_destroyed,
+	.srq_destroyed = mlx4v_srq_layout_free,
+	.wq_destroyed = mlx4v_prov_sw_wq_destroyed,
+	.qp_created = mlx4v_prov_sw_qp_created,
+	.qp_modify_pre = mlx4v_prov_sw_qp_modify_pre,
+	.qp_modify_post = mlx4v_prov_sw_qp_modify_post,
+	.wq_modify_post = mlx4v_prov_sw_wq_modify_post,
+	.qp_view = mlx4v_obj_fill_qp,
+	.cq_view = mlx4v_obj_fill_cq,
+	.srq_view = mlx4v_obj_fill_srq,
+	.rwq_view = mlx4v_obj_fill_rwq,
+};

@@ -11,6 +11,7 @@
 
 #include "mlx4v_api.h"
 #include "mlx4v_log.h"
+#include "mlx4v_prov.h"
 #include "mlx4v_verbs.h"
 
 /* libmlx4's inline limit (verbs.c create_qp_ex()); WRs and SGEs come from the caps. */
@@ -94,7 +95,7 @@ struct mlx4v_qp *
 mlx4v_qp_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_qp_attr *attr)
 {
 	struct mlx4v_qp *qp;
-	int sw, ret;
+	int ret;
 
 	qp = mlx4v_qp_alloc(pd, mlx4v_qp_check_attr, attr,
 			    MLX4V_PORT_NEED_ETH | MLX4V_PORT_NEED_NET_RAW);
@@ -104,21 +105,13 @@ mlx4v_qp_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_qp_attr *attr)
 	qp->recv_cq = (struct mlx4v_cq *)attr->recv_cq;
 	qp->srq = (struct mlx4v_srq *)attr->srq;
 	qp->attr = *attr;
-	sw = mlx4v_verbs_sw_provider(pd->obj.ctx);
-	if (sw) {
-		ret = mlx4v_qp_layout(qp);
-		if (ret)
-			goto err_free;
-	}
+	ret = MLX4V_PROV_CALL(pd->obj.ctx, qp_layout, qp);
+	if (ret)
+		goto err_free;
 	ret = mlx4v_verbs_qp_create(qp);
 	if (ret)
 		goto err_layout_free;
-	if (sw)
-		/*
-		 * Stored pre-swapped: the send doorbell is written as-is, without a byte swap
-		 * (prm/mlx4 §4.2).
-		 */
-		qp->doorbell_qpn = rte_cpu_to_be_32(qp->qpn << 8);
+	MLX4V_PROV_RUN(pd->obj.ctx, qp_created, qp);
 	mlx4v_obj_get(&pd->obj);
 	mlx4v_obj_get(&qp->send_cq->obj);
 	mlx4v_obj_get(&qp->recv_cq->obj);
@@ -129,31 +122,17 @@ mlx4v_qp_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_qp_attr *attr)
 	return qp;
 
 err_layout_free:
-	if (sw)
-		mlx4v_qp_layout_free(qp);
+	MLX4V_PROV_RUN(pd->obj.ctx, qp_layout_free, qp);
 err_free:
 	mlx4v_obj_free(&qp->obj);
 	rte_errno = -ret;
 	return NULL;
 }
 
-/*
- * libmlx4 after a QP reaches RESET, or is destroyed: clean both CQs. Simulator backend only; with
- * rdma-core libmlx4 does it inside ibv_modify_qp/ibv_destroy_qp. A CQ already handed out as a DV
- * view is skipped inside mlx4v_cq_clean() (prm/mlx4 §1.4).
- */
-static void
-mlx4v_qp_clean_cqs(struct mlx4v_qp *qp)
-{
-	mlx4v_cq_clean(qp->recv_cq, qp->qpn, qp->srq);
-	if (qp->send_cq != qp->recv_cq)
-		mlx4v_cq_clean(qp->send_cq, qp->qpn, NULL);
-}
-
 int
 mlx4v_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 {
-	int sw, ret;
+	int ret;
 
 	if (mlx4v_obj_find(qp, MLX4V_OBJ_QP) == NULL)
 		return -EINVAL;
@@ -166,29 +145,16 @@ mlx4v_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 		MLX4V_LOG(ERR, "RSS QP 0x%x: no RTS", qp->qpn);
 		return -EINVAL;
 	}
-	sw = mlx4v_verbs_sw_provider(qp->obj.ctx) && qp->ind == NULL;
-	/* libmlx4 initialises SQ ownership on RESET->INIT, before the kernel command. */
-	if (sw && qp->state == RTE_PMD_MLX4V_QPS_RESET && state == RTE_PMD_MLX4V_QPS_INIT)
-		mlx4v_sq_init_ownership((uint8_t *)qp->buf + qp->sq.offset, qp->sq.wqe_cnt,
-					qp->sq.wqe_shift);
 	/*
-	 * The backend sees the state change only after ownership is set: the device may start
-	 * fetching WQEs as soon as the QP leaves RESET (prm/mlx4 §3).
+	 * The backend sees the state change only after the provider's step before it (SQ
+	 * ownership on RESET->INIT): the device may start fetching WQEs as soon as the QP leaves
+	 * RESET (prm/mlx4 §3).
 	 */
+	MLX4V_PROV_RUN(qp->obj.ctx, qp_modify_pre, qp, state);
 	ret = mlx4v_verbs_qp_modify(qp, state);
 	if (ret)
 		return ret;
-	if (sw && state == RTE_PMD_MLX4V_QPS_RESET) {
-		mlx4v_qp_clean_cqs(qp);
-		/* The RQ producer count restarts with the indices. */
-		if (qp->rq.wqe_cnt)
-			/*
-			 * RQ doorbell record write: the device restarts its consumer count at 0 on
-			 * RESET, so software's 16-bit producer count must restart too (prm/mlx4
-			 * §4.3).
-			 */
-			*qp->rdb = 0;
-	}
+	MLX4V_PROV_RUN(qp->obj.ctx, qp_modify_post, qp, state);
 	qp->state = state;
 	return 0;
 }
@@ -214,11 +180,8 @@ mlx4v_qp_destroy(struct mlx4v_qp *qp)
 	ret = mlx4v_verbs_qp_destroy(qp);
 	if (ret)
 		return ret;
-	/* Mirrors mlx4v_qp_create() in reverse, with libmlx4's CQ cleaning first. */
-	if (mlx4v_verbs_sw_provider(qp->obj.ctx)) {
-		mlx4v_qp_clean_cqs(qp);
-		mlx4v_qp_layout_free(qp);
-	}
+	/* Mirrors mlx4v_qp_create() in reverse, with the provider's CQ cleaning first. */
+	MLX4V_PROV_RUN(qp->obj.ctx, qp_destroyed, qp);
 	if (qp->srq != NULL)
 		mlx4v_obj_put(&qp->srq->obj);
 	mlx4v_obj_put(&qp->recv_cq->obj);

@@ -7,6 +7,7 @@
 #include <rte_byteorder.h>
 
 #include "mlx4v_log.h"
+#include "mlx4v_prov.h"
 #include "mlx4v_verbs.h"
 
 /* libmlx4 limits (verbs.c mlx4_create_srq()). */
@@ -17,7 +18,7 @@ struct mlx4v_srq *
 mlx4v_srq_create(struct mlx4v_pd *pd, uint32_t max_wr, uint32_t max_sge)
 {
 	struct mlx4v_srq *srq;
-	int sw, ret;
+	int ret;
 
 	if (mlx4v_obj_find(pd, MLX4V_OBJ_PD) == NULL)
 		return NULL;
@@ -40,12 +41,9 @@ mlx4v_srq_create(struct mlx4v_pd *pd, uint32_t max_wr, uint32_t max_sge)
 	srq->pd = pd;
 	srq->max_wr_req = max_wr;
 	srq->max_gs = max_sge;
-	sw = mlx4v_verbs_sw_provider(pd->obj.ctx);
-	if (sw) {
-		ret = mlx4v_srq_layout(srq);
-		if (ret)
-			goto err_free;
-	}
+	ret = MLX4V_PROV_CALL(pd->obj.ctx, srq_layout, srq);
+	if (ret)
+		goto err_free;
 	ret = mlx4v_verbs_srq_create(srq);
 	if (ret)
 		goto err_layout_free;
@@ -54,8 +52,7 @@ mlx4v_srq_create(struct mlx4v_pd *pd, uint32_t max_wr, uint32_t max_sge)
 	return srq;
 
 err_layout_free:
-	if (sw)
-		mlx4v_srq_layout_free(srq);
+	MLX4V_PROV_RUN(pd->obj.ctx, srq_layout_free, srq);
 err_free:
 	mlx4v_obj_free(&srq->obj);
 	rte_errno = -ret;
@@ -76,8 +73,7 @@ mlx4v_srq_destroy(struct mlx4v_srq *srq)
 	ret = mlx4v_verbs_srq_destroy(srq);
 	if (ret)
 		return ret;
-	if (mlx4v_verbs_sw_provider(srq->obj.ctx))
-		mlx4v_srq_layout_free(srq);
+	MLX4V_PROV_RUN(srq->obj.ctx, srq_destroyed, srq);
 	mlx4v_obj_put(&srq->pd->obj);
 	mlx4v_obj_free(&srq->obj);
 	return 0;

@@ -64,16 +64,6 @@ mlx4v_verbs_ops_get(const struct mlx4v_ctx *ctx)
 	return mlx4v_verbs_procs[ctx->id].ops;
 }
 
-/*
- * True for the simulator: the common layer then plays libmlx4 (ring geometry, cq_clean, ownership
- * init); with rdma-core, libmlx4 does all of that itself.
- */
-int
-mlx4v_verbs_sw_provider(const struct mlx4v_ctx *ctx)
-{
-	return (mlx4v_verbs_ops_get(ctx)->flags & MLX4V_VERBS_F_SW_PROVIDER) != 0;
-}
-
 #define MLX4V_OPS(ctx) mlx4v_verbs_ops_get(ctx)
 
 /* Call an op that may be missing: a missing op is -ENOTSUP (contributing/style §3). */
@@ -241,31 +231,7 @@ mlx4v_verbs_port_mtu_set(struct mlx4v_ctx *ctx, uint8_t port, uint16_t mtu)
 }
 
 int
-mlx4v_verbs_qp_view(struct mlx4v_qp *qp, struct mlx4dv_qp *out)
-{
-	return MLX4V_CALL(qp->obj.ctx, qp_view, qp, out);
-}
-
-int
 mlx4v_verbs_qp_sdb_fd(struct mlx4v_qp *qp)
 {
 	return MLX4V_CALL(qp->obj.ctx, qp_sdb_fd, qp);
-}
-
-int
-mlx4v_verbs_cq_view(struct mlx4v_cq *cq, struct mlx4dv_cq *out)
-{
-	return MLX4V_CALL(cq->obj.ctx, cq_view, cq, out);
-}
-
-int
-mlx4v_verbs_srq_view(struct mlx4v_srq *srq, struct mlx4dv_srq *out)
-{
-	return MLX4V_CALL(srq->obj.ctx, srq_view, srq, out);
-}
-
-int
-mlx4v_verbs_rwq_view(struct mlx4v_wq *wq, struct mlx4dv_rwq *out)
-{
-	return MLX4V_CALL(wq->obj.ctx, rwq_view, wq, out);
 }

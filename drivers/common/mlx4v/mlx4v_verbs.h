@@ -293,19 +293,15 @@ struct mlx4v_wq {
 };
 
 /**
- * Backend flag: the backend is "kernel plus hardware" only. The common layer then
- * plays libmlx4: it sizes objects, allocates rings and doorbell records in EAL
- * memory, initialises them, cleans CQs and fills the views itself.
- */
-#define MLX4V_VERBS_F_SW_PROVIDER (1u << 0)
-
-/**
  * Operations of a backend. Every op returns 0 or -errno. A backend that lacks an
  * optional op sets it NULL; the wrapper then returns -ENOTSUP.
  */
+struct mlx4v_prov_ops;
+
 struct mlx4v_verbs_ops {
 	const char *name;
-	uint32_t flags;   /**< MLX4V_VERBS_F_* */
+	/** What libmlx4 does in user space around these calls (mlx4v_prov.h); required. */
+	const struct mlx4v_prov_ops *prov;
 	int (*ctx_open)(struct mlx4v_ctx *ctx, void *dev_priv);
 	void (*ctx_close)(struct mlx4v_ctx *ctx);
 	int (*pd_create)(struct mlx4v_pd *pd);
@@ -350,11 +346,6 @@ struct mlx4v_verbs_ops {
 	 * dropped by the port. Verbs lock held.
 	 */
 	int (*port_mtu_set)(struct mlx4v_ctx *ctx, uint8_t port, uint16_t mtu);
-	/* Views, for backends without MLX4V_VERBS_F_SW_PROVIDER. */
-	int (*qp_view)(struct mlx4v_qp *qp, struct mlx4dv_qp *out);
-	int (*cq_view)(struct mlx4v_cq *cq, struct mlx4dv_cq *out);
-	int (*srq_view)(struct mlx4v_srq *srq, struct mlx4dv_srq *out);
-	int (*rwq_view)(struct mlx4v_wq *wq, struct mlx4dv_rwq *out);
 	/**
 	 * Optional: let a device that lives in this process make progress now (the
 	 * simulator runs one engine pass). Hardware needs nothing; NULL.
@@ -387,8 +378,6 @@ int mlx4v_verbs_attach(struct mlx4v_ctx *ctx, const struct mlx4v_verbs_ops *ops)
 void mlx4v_verbs_detach(struct mlx4v_ctx *ctx);
 /** @return the backend of a handle (never NULL for an attached handle). */
 const struct mlx4v_verbs_ops *mlx4v_verbs_ops_get(const struct mlx4v_ctx *ctx);
-/** @return nonzero when common code plays libmlx4 for this handle. */
-int mlx4v_verbs_sw_provider(const struct mlx4v_ctx *ctx);
 
 int mlx4v_verbs_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv);
 void mlx4v_verbs_ctx_close(struct mlx4v_ctx *ctx);
@@ -417,11 +406,7 @@ int mlx4v_verbs_flow_destroy(struct mlx4v_flow *flow);
 int mlx4v_verbs_port_query(struct mlx4v_ctx *ctx, uint8_t port,
 			   struct rte_pmd_mlx4v_port_attr *attr);
 int mlx4v_verbs_port_mtu_set(struct mlx4v_ctx *ctx, uint8_t port, uint16_t mtu);
-int mlx4v_verbs_qp_view(struct mlx4v_qp *qp, struct mlx4dv_qp *out);
 int mlx4v_verbs_qp_sdb_fd(struct mlx4v_qp *qp);
-int mlx4v_verbs_cq_view(struct mlx4v_cq *cq, struct mlx4dv_cq *out);
-int mlx4v_verbs_srq_view(struct mlx4v_srq *srq, struct mlx4dv_srq *out);
-int mlx4v_verbs_rwq_view(struct mlx4v_wq *wq, struct mlx4dv_rwq *out);
 
 /* --- mlx4v_obj.c: registry of live objects, init_obj -------------------------- */
 
@@ -464,46 +449,8 @@ int mlx4v_obj_ret(int ret);
 /** @return p; when NULL, errno gets rte_errno. */
 void *mlx4v_obj_ptr(void *p);
 
-/* --- mlx4v_prov_sw.c: libmlx4's part, used with MLX4V_VERBS_F_SW_PROVIDER ----- */
-
 /** @return sysconf(_SC_PAGESIZE) (at least MLX4V_PAGE_SIZE). */
 size_t mlx4v_host_page_size(void);
-/** @return len rounded up to the handle's page size (caps.page_size). */
-size_t mlx4v_ring_len(const struct mlx4v_ctx *ctx, size_t len);
-/** EAL memory helpers: page-aligned rings and 64-byte doorbell records. */
-void *mlx4v_ring_alloc(struct mlx4v_ctx *ctx, size_t len);
-void mlx4v_ring_free(void *p);
-uint32_t *mlx4v_db_alloc(struct mlx4v_ctx *ctx);
-void mlx4v_db_free(uint32_t *db);
-/** libmlx4 align_queue_size(): the smallest power of two >= req (1 for 0). */
-uint32_t mlx4v_align_queue_size(uint32_t req);
-
-int mlx4v_cq_layout(struct mlx4v_cq *cq);
-void mlx4v_cq_layout_free(struct mlx4v_cq *cq);
-/**
- * libmlx4 __mlx4_cq_clean(): remove qpn's CQEs (returning SRQ WQEs to srq's free
- * list) and advance the consumer index - unless the CQ is DV-owned.
- */
-void mlx4v_cq_clean(struct mlx4v_cq *cq, uint32_t qpn, struct mlx4v_srq *srq);
-
-int mlx4v_qp_layout(struct mlx4v_qp *qp);
-void mlx4v_qp_layout_free(struct mlx4v_qp *qp);
-/** libmlx4 mlx4_qp_init_sq_ownership() over a ring. */
-void mlx4v_sq_init_ownership(void *sq, uint32_t wqe_cnt, int wqe_shift);
-
-int mlx4v_srq_layout(struct mlx4v_srq *srq);
-void mlx4v_srq_layout_free(struct mlx4v_srq *srq);
-/** libmlx4 mlx4_free_srq_wqe(): link WQE ind after the tail. */
-void mlx4v_srq_free_wqe(struct mlx4v_srq *srq, int ind);
-
-int mlx4v_wq_layout(struct mlx4v_wq *wq);
-void mlx4v_wq_layout_free(struct mlx4v_wq *wq);
-
-/** The mlx4dv views over the objects, as mlx4dv_init_obj() fills them. */
-void mlx4v_obj_fill_qp(const struct mlx4v_qp *qp, struct mlx4dv_qp *out);
-void mlx4v_obj_fill_cq(const struct mlx4v_cq *cq, struct mlx4dv_cq *out);
-void mlx4v_obj_fill_srq(const struct mlx4v_srq *srq, struct mlx4dv_srq *out);
-void mlx4v_obj_fill_rwq(const struct mlx4v_wq *wq, struct mlx4dv_rwq *out);
 
 /* --- mlx4v_dev.c: registry of devices by EAL name ----------------------------- */
 

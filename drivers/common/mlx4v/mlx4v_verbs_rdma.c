@@ -30,6 +30,7 @@
 #include "mlx4v_class.h"
 #include "mlx4v_log.h"
 #include "mlx4v_netdev.h"
+#include "mlx4v_prov.h"
 #include "mlx4v_verbs.h"
 #include "mlx4v_verbs_rdma.h"
 #include "mlxv_intr_unreg.h"
@@ -997,10 +998,19 @@ mlx4v_rdma_qp_sdb_fd(struct mlx4v_qp *qp)
 	return rc->ib->cmd_fd;
 }
 
+/* libmlx4 does every other step of a provider inside the verbs calls. */
+const struct mlx4v_prov_ops mlx4v_rdma_prov = {
+	.name = "libmlx4",
+	.qp_view = mlx4v_rdma_qp_view,
+	.cq_view = mlx4v_rdma_cq_view,
+	.srq_view = mlx4v_rdma_srq_view,
+	.rwq_view = mlx4v_rdma_rwq_view,
+};
+
 const struct mlx4v_verbs_ops mlx4v_rdma_verbs_ops = {
 	.name = "rdma-core",
+	.prov = &mlx4v_rdma_prov,
 	.qp_sdb_fd = mlx4v_rdma_qp_sdb_fd,
-	.flags = 0,
 	.ctx_open = mlx4v_rdma_ctx_open,
 	.ctx_close = mlx4v_rdma_ctx_close,
 	.pd_create = mlx4v_rdma_pd_create,
@@ -1028,10 +1038,6 @@ const struct mlx4v_verbs_ops mlx4v_rdma_verbs_ops = {
 	.port_query = mlx4v_rdma_port_query,
 	.port_admin = mlx4v_rdma_port_admin,
 	.port_mtu_set = mlx4v_rdma_port_mtu_set,
-	.qp_view = mlx4v_rdma_qp_view,
-	.cq_view = mlx4v_rdma_cq_view,
-	.srq_view = mlx4v_rdma_srq_view,
-	.rwq_view = mlx4v_rdma_rwq_view,
 };
 
 /*

@@ -7,6 +7,7 @@
 #include <rte_byteorder.h>
 
 #include "mlx4v_log.h"
+#include "mlx4v_prov.h"
 #include "mlx4v_verbs.h"
 
 struct mlx4v_wq *
@@ -14,7 +15,7 @@ mlx4v_wq_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_wq_attr *attr)
 {
 	struct mlx4v_obj *cq;
 	struct mlx4v_wq *wq;
-	int sw, ret;
+	int ret;
 
 	if (mlx4v_obj_find(pd, MLX4V_OBJ_PD) == NULL)
 		return NULL;
@@ -48,12 +49,9 @@ mlx4v_wq_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_wq_attr *attr)
 	wq->cq = (struct mlx4v_cq *)cq;
 	wq->attr = *attr;
 	wq->state = RTE_PMD_MLX4V_WQS_RESET;
-	sw = mlx4v_verbs_sw_provider(pd->obj.ctx);
-	if (sw) {
-		ret = mlx4v_wq_layout(wq);
-		if (ret)
-			goto err_free;
-	}
+	ret = MLX4V_PROV_CALL(pd->obj.ctx, wq_layout, wq);
+	if (ret)
+		goto err_free;
 	ret = mlx4v_verbs_wq_create(wq);
 	if (ret)
 		goto err_layout_free;
@@ -64,8 +62,7 @@ mlx4v_wq_create(struct mlx4v_pd *pd, struct rte_pmd_mlx4v_wq_attr *attr)
 	return wq;
 
 err_layout_free:
-	if (sw)
-		mlx4v_wq_layout_free(wq);
+	MLX4V_PROV_RUN(pd->obj.ctx, wq_layout_free, wq);
 err_free:
 	mlx4v_obj_free(&wq->obj);
 	rte_errno = -ret;
@@ -86,19 +83,7 @@ mlx4v_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state)
 	ret = mlx4v_verbs_wq_modify(wq, state);
 	if (ret)
 		return ret;
-	/* libmlx4 mlx4_modify_wq(): on RESET clean the CQ and restart the count. */
-	if (mlx4v_verbs_sw_provider(wq->obj.ctx) && state == RTE_PMD_MLX4V_WQS_RESET) {
-		/*
-		 * Skipped inside when the CQ is DV-owned, which is the normal case for DPDK Rx
-		 * (prm/mlx4 §1.4).
-		 */
-		mlx4v_cq_clean(wq->cq, wq->wqn, NULL);
-		/*
-		 * RQ doorbell record write: the device consumer count restarts at RESET, so must
-		 * the producer count (prm/mlx4 §4.3).
-		 */
-		*wq->rdb = 0;
-	}
+	MLX4V_PROV_RUN(wq->obj.ctx, wq_modify_post, wq, state);
 	wq->state = state;
 	return 0;
 }
@@ -118,10 +103,7 @@ mlx4v_wq_destroy(struct mlx4v_wq *wq)
 	ret = mlx4v_verbs_wq_destroy(wq);
 	if (ret)
 		return ret;
-	if (mlx4v_verbs_sw_provider(wq->obj.ctx)) {
-		mlx4v_cq_clean(wq->cq, wq->wqn, NULL);
-		mlx4v_wq_layout_free(wq);
-	}
+	MLX4V_PROV_RUN(wq->obj.ctx, wq_destroyed, wq);
 	mlx4v_obj_put(&wq->cq->obj);
 	mlx4v_obj_put(&wq->pd->obj);
 	mlx4v_obj_free(&wq->obj);

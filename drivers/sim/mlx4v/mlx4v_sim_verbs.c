@@ -5,7 +5,7 @@
 /**
  * @file
  * The simulator backend of the verbs seam: the "kernel plus hardware" part of
- * each object. The common layer plays libmlx4 (MLX4V_VERBS_F_SW_PROVIDER); here
+ * each object. Its provider is the common layer's mlx4v_sw_prov, which plays libmlx4; here
  * objects get numbers, their own doorbell pages, DMA windows and event vectors.
  */
 
@@ -20,6 +20,7 @@
 #include <rte_byteorder.h>
 
 #include "mlx4v_log.h"
+#include "mlx4v_prov.h"
 #include "mlx4v_sim_log.h"
 #include "mlx4v_sim_priv.h"
 
@@ -1095,7 +1096,7 @@ const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops = {
 	.qp_sdb_fd = mlx4v_sim_qp_sdb_fd,
 	.progress = mlx4v_sim_progress,
 	.name = "simulator",
-	.flags = MLX4V_VERBS_F_SW_PROVIDER,
+	.prov = &mlx4v_sw_prov,
 	.ctx_open = mlx4v_sim_ctx_open,
 	.ctx_close = mlx4v_sim_ctx_close,
 	.pd_create = mlx4v_sim_pd_create,
