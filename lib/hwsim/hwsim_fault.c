@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include <rte_errno.h>
-#include <rte_kvargs.h>
 
 #include "hwsim_fault.h"
 #include "hwsim_log.h"
@@ -343,16 +342,4 @@ hwsim_knobs_def(const struct hwsim_knobs *k, unsigned int idx)
 	if (k == NULL || idx >= k->n)
 		return NULL;
 	return &k->defs[idx];
-}
-
-/* Counted on the parsed list: rte_kvargs keeps every occurrence of a key. */
-const char *
-hwsim_kvargs_dup_key(const struct rte_kvargs *kv)
-{
-	unsigned int i;
-
-	for (i = 0; kv != NULL && i < kv->count; i++)
-		if (rte_kvargs_count(kv, kv->pairs[i].key) > 1)
-			return kv->pairs[i].key;
-	return NULL;
 }

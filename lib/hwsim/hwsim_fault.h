@@ -66,15 +66,6 @@ int hwsim_knobs_parse(struct hwsim_knobs *k, const char *kvlist, const char *con
 __rte_internal
 unsigned int hwsim_knobs_count(const struct hwsim_knobs *k);
 
-struct rte_kvargs;
-
-/**
- * A device's devargs must name each key once (a second value would silently win).
- * @return the first key of kv given more than once (owned by kv), or NULL.
- */
-__rte_internal
-const char *hwsim_kvargs_dup_key(const struct rte_kvargs *kv);
-
 __rte_internal
 const struct hwsim_knob_def *hwsim_knobs_def(const struct hwsim_knobs *k, unsigned int idx);
 

@@ -372,20 +372,13 @@ static int
 mlx4v_sim_parse_args(struct mlx4v_sim *sim, const char *args)
 {
 	struct rte_kvargs *kv = NULL;
-	const char *dup;
 	int ret = 0;
 
+	/* What the vdev left of its devargs: parsed once there, no key twice (mlx4v_sim_vdev.c). */
 	if (args != NULL && args[0] != '\0') {
 		kv = rte_kvargs_parse(args, NULL);
 		if (kv == NULL) {
 			MLX4V_SIM_LOG(ERR, "%s: cannot parse devargs \"%s\"", sim->name, args);
-			return -EINVAL;
-		}
-		dup = hwsim_kvargs_dup_key(kv);
-		if (dup != NULL) {
-			MLX4V_SIM_LOG(ERR, "%s: devarg %s given twice in \"%s\"", sim->name, dup,
-				      args);
-			rte_kvargs_free(kv);
 			return -EINVAL;
 		}
 		ret = rte_kvargs_process(kv, "ports", mlx4v_sim_arg_ports, sim);
