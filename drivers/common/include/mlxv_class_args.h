@@ -103,28 +103,28 @@ mlxv_class_args_left(const struct mlxv_class_args *a, unsigned int *i)
 static inline int
 mlxv_class_args_rest(struct mlxv_class_args *a, char **out)
 {
-	unsigned int i = 0;
 	size_t len = 0, at = 0;
-	const char *k;
-	char *s;
+	unsigned int i;
 
-	*out = NULL;
-	while ((k = mlxv_class_args_left(a, &i)) != NULL)
-		len += strlen(k) + 2 + (a->kv->pairs[i - 1].value != NULL ?
-					strlen(a->kv->pairs[i - 1].value) : 0);
-	if (len == 0)
-		return 0;
-	s = malloc(len);
-	if (s == NULL)
+	for (i = 0; a->kv != NULL && i < a->kv->count; i++)
+		len += strlen(a->kv->pairs[i].key) + 2 + (a->kv->pairs[i].value != NULL ?
+							  strlen(a->kv->pairs[i].value) : 0);
+	*out = len != 0 ? malloc(len) : NULL;
+	if (len != 0 && *out == NULL)
 		return -ENOMEM;
-	for (i = 0; (k = mlxv_class_args_left(a, &i)) != NULL; ) {
-		const char *v = a->kv->pairs[i - 1].value;
+	for (i = 0; a->kv != NULL && i < a->kv->count; i++) {
+		const struct rte_kvargs_pair *p = &a->kv->pairs[i];
 
-		at += snprintf(s + at, len - at, "%s%s%s%s", at != 0 ? "," : "", k,
-			       v != NULL ? "=" : "", v != NULL ? v : "");
-		a->taken |= UINT64_C(1) << (i - 1);
+		if ((a->taken & (UINT64_C(1) << i)) == 0)
+			at += snprintf(*out + at, len - at, "%s%s%s%s", at != 0 ? "," : "",
+				       p->key, p->value != NULL ? "=" : "",
+				       p->value != NULL ? p->value : "");
+		a->taken |= UINT64_C(1) << i;
 	}
-	*out = s;
+	if (at == 0) {
+		free(*out);
+		*out = NULL;
+	}
 	return 0;
 }
 
