@@ -214,8 +214,7 @@ mlx5v_class_args_parse(struct mlxv_class_args *a, const char *dev, const char *a
 	return mlxv_class_reg_args_parse(&mlx5v_class_reg, a, dev, args);
 }
 
-/* The core's key key in a, if there, into *out: an integer up to max. @return 0 or -EINVAL. */
-static int
+int
 mlx5v_class_args_u32(struct mlxv_class_args *a, const char *dev, const char *key,
 		     unsigned long max, uint32_t *out)
 {

@@ -117,6 +117,14 @@ __rte_internal
 int mlx5v_class_args_core(struct mlxv_class_args *a, const char *dev,
 			  struct mlx5v_dev_params *dp, const char **classes);
 
+/**
+ * For any layer: take key from a, if there, into *out: an integer up to max (else one log
+ * line naming it). @return 0 or -EINVAL.
+ */
+__rte_internal
+int mlx5v_class_args_u32(struct mlxv_class_args *a, const char *dev, const char *key,
+			 unsigned long max, uint32_t *out);
+
 /** Step 3 (mlx5v_pci): refuse, naming each, the keys no layer took. @return 0 or -EINVAL. */
 int mlx5v_class_args_check(const struct mlxv_class_args *a, const char *dev);
 

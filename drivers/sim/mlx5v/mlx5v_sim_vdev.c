@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,23 +44,6 @@ static const struct {
 	{ "first_num", 1, offsetof(struct mlx5v_sim_params, first_num) },
 };
 
-static int
-mlx5v_sim_vdev_uint(const char *key, const char *val, unsigned int max, unsigned int *out)
-{
-	char *end = NULL;
-	unsigned long v;
-
-	errno = 0;
-	v = val != NULL ? strtoul(val, &end, 0) : ULONG_MAX;
-	if (val == NULL || errno != 0 || end == val || *end != '\0' || v > max) {
-		SIM_LOG(ERR, "devarg %s=%s: expected an integer <= %u", key, val != NULL ? val : "",
-			max);
-		return -EINVAL;
-	}
-	*out = (unsigned int)v;
-	return 0;
-}
-
 /*
  * The devargs, layer by layer (doc/guides/platform/layers.rst, "Devargs"): the front-end's
  * keys into sp, the core's and the classes' (mlx5v_class_args_core()), tout_scale (the
@@ -77,10 +59,9 @@ mlx5v_sim_vdev_parse(struct mlxv_class_args *a, const char *name, struct mlx5v_s
 	int ret = 0;
 
 	for (i = 0; i < RTE_DIM(mlx5v_sim_vdev_keys) && ret == 0; i++)
-		if (mlxv_class_args_take(a, mlx5v_sim_vdev_keys[i].key, &val))
-			ret = mlx5v_sim_vdev_uint(mlx5v_sim_vdev_keys[i].key, val,
-						  mlx5v_sim_vdev_keys[i].max,
-						  RTE_PTR_ADD(sp, mlx5v_sim_vdev_keys[i].off));
+		ret = mlx5v_class_args_u32(a, name, mlx5v_sim_vdev_keys[i].key,
+					   mlx5v_sim_vdev_keys[i].max,
+					   RTE_PTR_ADD(sp, mlx5v_sim_vdev_keys[i].off));
 	/* pf (default) or vf: which PCI function the model plays. */
 	if (ret == 0 && mlxv_class_args_take(a, "function", &val)) {
 		if (val != NULL && (strcmp(val, "pf") == 0 || strcmp(val, "vf") == 0)) {
@@ -93,8 +74,8 @@ mlx5v_sim_vdev_parse(struct mlxv_class_args *a, const char *name, struct mlx5v_s
 	}
 	if (ret == 0)
 		ret = mlx5v_class_args_core(a, name, dp, classes);
-	if (ret == 0 && mlxv_class_args_take(a, "tout_scale", &val))
-		ret = mlx5v_sim_vdev_uint("tout_scale", val, 100000, &dp->tout_scale);
+	if (ret == 0)
+		ret = mlx5v_class_args_u32(a, name, "tout_scale", 100000, &dp->tout_scale);
 	if (ret == 0)
 		ret = mlxv_class_args_rest(a, knobs);
 	return ret;
