@@ -559,8 +559,8 @@ mlx4v_qp_layout_free(struct mlx4v_qp *qp)
 }
 
 /*
-  * libmlx4 geometry of a receive WQ (prm/mlx4 §3, WQ row; prm/mlx4 §4.5). Simulator
-  * backend only, verbs lock held.
+ * libmlx4 geometry of a receive WQ (prm/mlx4 §3, WQ row; prm/mlx4 §4.5). Simulator
+ * backend only, verbs lock held.
  */
 static int
 mlx4v_wq_layout(struct mlx4v_wq *wq)

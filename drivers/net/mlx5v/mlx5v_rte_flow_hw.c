@@ -69,8 +69,8 @@ mlx5v_rte_flow_hw_criteria(const struct mlx5v_rte_flow_match *mask)
 }
 
 /*
-  * Match m (a mask or a value) into fte_match_param p (prm/mlx5_eth §4.10), the sections of en: the
-  * outer and inner headers, the VXLAN VNI (misc), the ICMP and ICMPv6 type and code (misc 3).
+ * Match m (a mask or a value) into fte_match_param p (prm/mlx5_eth §4.10), the sections of en: the
+ * outer and inner headers, the VXLAN VNI (misc), the ICMP and ICMPv6 type and code (misc 3).
  */
 static void
 match_put(uint8_t *p, const struct mlx5v_rte_flow_match *m, uint32_t en)

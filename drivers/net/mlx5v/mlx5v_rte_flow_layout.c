@@ -3,15 +3,15 @@
  */
 
 /**
-  * @file Where the rules of an rte_flow group sit in its table: flow groups and entries,
-  * bookkeeping only (no command). Priority p owns the band of entries [p * BAND, (p + 1) * BAND),
-  * so that a lower priority comes first in index order, which is the order in which the device
-  * tries the entries (prm/mlx5_eth §10.1). Within a band, the rules of one mask share flow groups,
-  * whose criteria are that mask (prm/mlx5_eth §4.10: a group is a range of entries with one set of
-  * criteria): the first group of a mask has CHUNK_MIN entries, each next one twice the entries of
-  * the one before up to CHUNK_MAX, as Linux's auto-grouped flow tables make a further group when
-  * one is full. A group is a power of two of entries aligned on its size, so that a freed group
-  * leaves room for any group up to its size. doc/guides/nics/mlx5v.rst, "Flow rules (rte_flow)".
+ * @file Where the rules of an rte_flow group sit in its table: flow groups and entries,
+ * bookkeeping only (no command). Priority p owns the band of entries [p * BAND, (p + 1) * BAND),
+ * so that a lower priority comes first in index order, which is the order in which the device
+ * tries the entries (prm/mlx5_eth §10.1). Within a band, the rules of one mask share flow groups,
+ * whose criteria are that mask (prm/mlx5_eth §4.10: a group is a range of entries with one set of
+ * criteria): the first group of a mask has CHUNK_MIN entries, each next one twice the entries of
+ * the one before up to CHUNK_MAX, as Linux's auto-grouped flow tables make a further group when
+ * one is full. A group is a power of two of entries aligned on its size, so that a freed group
+ * leaves room for any group up to its size. doc/guides/nics/mlx5v.rst, "Flow rules (rte_flow)".
  */
 
 #include <errno.h>

@@ -137,8 +137,8 @@ mlx5v_sim_rx_parse(struct mlx5v_sim_rx_frame *fr)
 }
 
 /*
-  * The L4 fields of a header match set k (prm/mlx5_eth §4.10): TCP ports and flags, or UDP ports,
-  * of a first fragment whose header the frame holds whole; the other fields stay 0.
+ * The L4 fields of a header match set k (prm/mlx5_eth §4.10): TCP ports and flags, or UDP ports,
+ * of a first fragment whose header the frame holds whole; the other fields stay 0.
  */
 static void
 mlx5v_sim_rx_match_key_l4(const struct mlx5v_sim_rx_hdrs *fr, uint32_t l4, uint8_t *k)
@@ -230,9 +230,9 @@ mlx5v_sim_rx_match_lyr(const struct mlx5v_sim_rx_hdrs *fr, uint8_t *k)
 }
 
 /*
-  * Misc 3's ICMP fields (prm/mlx5_eth §4.10): the type and code of an ICMP message right after an
-  * IPv4 header that is not a fragment, or of an ICMPv6 message right after the fixed IPv6 header
-  * (the model parses no extension header for it).
+ * Misc 3's ICMP fields (prm/mlx5_eth §4.10): the type and code of an ICMP message right after an
+ * IPv4 header that is not a fragment, or of an ICMPv6 message right after the fixed IPv6 header
+ * (the model parses no extension header for it).
  */
 static void
 mlx5v_sim_rx_match_icmp(const struct mlx5v_sim_rx_hdrs *fr, uint8_t proto, uint8_t *k)
@@ -253,9 +253,9 @@ mlx5v_sim_rx_match_icmp(const struct mlx5v_sim_rx_hdrs *fr, uint8_t proto, uint8
 }
 
 /*
-  * A VXLAN encapsulation (prm/mlx5_eth §4.10): UDP to port 4789 whose datagram holds the 8-byte
-  * VXLAN header; its VNI goes into the misc parameters, the Ethernet frame after it is parsed into
-  * the inner headers. The device parses that port as VXLAN whatever the flags say.
+ * A VXLAN encapsulation (prm/mlx5_eth §4.10): UDP to port 4789 whose datagram holds the 8-byte
+ * VXLAN header; its VNI goes into the misc parameters, the Ethernet frame after it is parsed into
+ * the inner headers. The device parses that port as VXLAN whatever the flags say.
  */
 static void
 mlx5v_sim_rx_match_vxlan(const struct mlx5v_sim_rx_hdrs *fr, uint8_t *k)
