@@ -11,9 +11,8 @@
 
 #include <dlfcn.h>
 #include <errno.h>
-#include <limits.h>
-#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <rte_common.h>
 #include <rte_devargs.h>
@@ -33,20 +32,23 @@
 /*
  * Whether this library is the one installed as a plugin of the EAL's own directory
  * (RTE_EAL_PMD_PATH, which every DPDK program of the machine loads without being asked):
- * the file the plugin name there resolves to. A build tree's library, linked by a program
- * or given with -d, is not. @return 1 or 0 (0 too when it cannot tell).
+ * the very file the plugin name there resolves to, by identity (device and inode), as the
+ * dynamic loader tells two loads apart: a hard link of it, or the plugin reached through
+ * another mount or a library's run path, is the installed driver too. A build tree's
+ * library, linked by a program or given with -d, is not. @return 1 or 0 (0 too when it
+ * cannot tell).
  */
 static int
 mlx5v_pci_installed(void)
 {
-	char self[PATH_MAX], plugin[PATH_MAX];
+	struct stat self, plugin;
 	Dl_info info;
 
 	if (dladdr((void *)(uintptr_t)mlx5v_pci_installed, &info) == 0 ||
-	    info.dli_fname == NULL || realpath(info.dli_fname, self) == NULL ||
-	    realpath(RTE_EAL_PMD_PATH "/librte_common_mlx5v.so", plugin) == NULL)
+	    info.dli_fname == NULL || stat(info.dli_fname, &self) != 0 ||
+	    stat(RTE_EAL_PMD_PATH "/librte_common_mlx5v.so", &plugin) != 0)
 		return 0;
-	return strcmp(self, plugin) == 0;
+	return self.st_dev == plugin.st_dev && self.st_ino == plugin.st_ino;
 }
 
 /*
