@@ -21,6 +21,7 @@
 #include "mlx4v_log.h"
 #include "mlx4v_verbs.h"
 #include "mlx4v_verbs_rdma.h"
+#include "mlxv_pci_owned.h"
 
 #define MLX4V_PCI_VENDOR_MELLANOX 0x15b3
 #define MLX4V_PCI_DEVICE_CONNECTX3 0x1003
@@ -35,6 +36,8 @@ static const struct rte_pci_id mlx4v_pci_id_map[] = {
 
 /** The devargs key that selects this driver for a device (opt-in). */
 #define MLX4V_PCI_ARG_SELECT "mlx4v"
+/* The primary's table of the devices it took (mlxv_pci_owned.h). */
+#define MLX4V_PCI_OWNED_MZ "mlx4v_pci_owned"
 
 /*
  * The devargs, layer by layer (doc/guides/platform/layers.rst, "Devargs"): the front-end's
@@ -80,6 +83,28 @@ mlx4v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci_dev)
 
 	RTE_SET_USED(drv);
 	/*
+	 * A secondary process opens nothing: the device and its ports live in the primary, the
+	 * classes attach to what they made there (doc/guides/nics/mlx4v.rst, secondary
+	 * processes). It takes exactly the devices the primary took through this driver,
+	 * whatever its own devargs say (Debian's dpdk-dumpcap passes none): class= is read
+	 * when mlx4v= is there, the rest of the selection is the primary's.
+	 */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		if (!mlxv_pci_owned(MLX4V_PCI_OWNED_MZ, pci_dev->device.name)) {
+			MLX4V_LOG(INFO, "%s: not the primary process's, left to other drivers",
+				  pci_dev->device.name);
+			return 1;
+		}
+		ret = mlx4v_pci_selected(pci_dev, &a, &classes);
+		if (ret >= 0)
+			ret = mlx4v_class_dev_attach(&pci_dev->device, classes);
+		if (ret < 0)
+			MLX4V_LOG(ERR, "%s: cannot attach in this secondary process: %s",
+				  pci_dev->device.name, rte_strerror(-ret));
+		mlxv_class_args_free(&a);
+		return ret;
+	}
+	/*
 	 * Plugins given with -d register before Debian's auto-loaded ones, and the PCI
 	 * bus gives a device to the first driver whose probe returns 0: a ConnectX-3
 	 * is therefore only taken when the user asks for it (-a <BDF>,mlx4v=1), and
@@ -93,20 +118,6 @@ mlx4v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci_dev)
 		mlxv_class_args_free(&a);
 		return ret < 0 ? ret : 1;
 	}
-	/*
-	 * A secondary process opens nothing: the device and its ports live in the primary, the
-	 * classes attach to what they made there (doc/guides/nics/mlx4v.rst, secondary
-	 * processes). The selection above holds here too: without mlx4v=1 the device is left to
-	 * the driver the primary gave it to.
-	 */
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		ret = mlx4v_class_dev_attach(&pci_dev->device, classes);
-		if (ret < 0)
-			MLX4V_LOG(ERR, "%s: cannot attach in this secondary process: %s",
-				  pci_dev->device.name, rte_strerror(-ret));
-		mlxv_class_args_free(&a);
-		return ret;
-	}
 	ret = mlx4v_verbs_rdma_probe_pci(&pci_dev->addr, pci_dev->device.name,
 					 pci_dev->device.numa_node, &pci_dev->device, classes);
 	mlxv_class_args_free(&a);
@@ -119,9 +130,17 @@ mlx4v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci_dev)
 		MLX4V_LOG(INFO, "%s: no ibverbs device, skipped", pci_dev->device.name);
 		return 1;
 	}
-	if (ret < 0)
+	if (ret < 0) {
 		MLX4V_LOG(ERR, "%s: cannot register: %s", pci_dev->device.name,
 			  rte_strerror(-ret));
+		return ret;
+	}
+	ret = mlxv_pci_owned_set(MLX4V_PCI_OWNED_MZ, pci_dev->device.name, 1);
+	if (ret < 0) {
+		MLX4V_LOG(ERR, "%s: cannot record it for secondary processes: %s",
+			  pci_dev->device.name, rte_strerror(-ret));
+		mlx4v_verbs_rdma_unregister(pci_dev->device.name);
+	}
 	return ret;
 }
 
@@ -131,6 +150,7 @@ mlx4v_pci_remove(struct rte_pci_device *pci_dev)
 	/* Mirrors the probe: a secondary only detaches its classes. */
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return mlx4v_class_dev_detach(&pci_dev->device);
+	mlxv_pci_owned_set(MLX4V_PCI_OWNED_MZ, pci_dev->device.name, 0);
 	return mlx4v_verbs_rdma_unregister(pci_dev->device.name);
 }
 

@@ -17,6 +17,7 @@
 #include <rte_common.h>
 #include <rte_devargs.h>
 #include <rte_eal.h>
+#include <rte_errno.h>
 #include <rte_kvargs.h>
 #include <rte_malloc.h>
 #include <rte_string_fns.h>
@@ -25,9 +26,12 @@
 #include "mlx5v_class.h"
 #include "mlx5v_dev.h"
 #include "mlx5v_log.h"
+#include "mlxv_pci_owned.h"
 
 #define PCI_VENDOR_ID_MELLANOX 0x15b3
 #define MLX5V_PCI_ARG_SELECT "mlx5v"
+/* The primary's table of the functions it took (mlxv_pci_owned.h). */
+#define MLX5V_PCI_OWNED_MZ "mlx5v_pci_owned"
 
 /*
  * Whether this library is the one installed as a plugin of the EAL's own directory
@@ -130,6 +134,21 @@ mlx5v_pci_detach(struct rte_pci_device *pdev)
 	return ret;
 }
 
+/* Primary: undo the class probe of mlx5v_pci_probe(). @return 0 or -errno. */
+static int
+mlx5v_pci_remove_primary(struct rte_pci_device *pdev)
+{
+	void *p = NULL;
+	int ret;
+
+	ret = mlx5v_class_dev_remove(pdev->device.name, &p);
+	if (ret < 0)
+		return ret;
+	/* MSI-X was disabled by mlx5v_msi_cleanup() when the device was unloaded. */
+	rte_free(p);
+	return 0;
+}
+
 static int
 mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 {
@@ -147,6 +166,16 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 		return 1;
 	}
 	/*
+	 * A secondary takes exactly the functions its primary took through this driver, whatever
+	 * its own devargs or -a say (Debian's dpdk-dumpcap passes none): the primary owns them.
+	 */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY &&
+	    !mlxv_pci_owned(MLX5V_PCI_OWNED_MZ, pdev->device.name)) {
+		MLX5V_LOG(INFO, "%s: not the primary process's, left to other drivers",
+			  pdev->device.name);
+		return 1;
+	}
+	/*
 	 * Installed as a plugin, this driver is in every DPDK program of the machine, and the PCI
 	 * bus gives a device to the first driver whose probe returns 0: installed there, a
 	 * function is only taken when the user names it for us (-a <BDF>,mlx5v=1), as mlx4v_pci
@@ -155,7 +184,8 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 	 * was asked for: binding the function to vfio-pci is the opt-in, and mlx5v=0 still
 	 * leaves it (doc/guides/howto/device_selection.rst).
 	 */
-	if ((pdev->device.devargs == NULL || pdev->device.devargs->args == NULL ||
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY &&
+	    (pdev->device.devargs == NULL || pdev->device.devargs->args == NULL ||
 	     strstr(pdev->device.devargs->args, MLX5V_PCI_ARG_SELECT "=") == NULL) &&
 	    mlx5v_pci_installed()) {
 		MLX5V_LOG(INFO, "%s: not selected (devarg %s=1), left to other drivers",
@@ -169,7 +199,7 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 	ret = mlx5v_pci_parse(pdev, &a, &dp, &classes, &selected);
 	if (ret < 0)
 		goto out;
-	if (selected == 0) {
+	if (selected == 0 && rte_eal_process_type() == RTE_PROC_PRIMARY) {
 		MLX5V_LOG(INFO, "%s: %s=0, left to other drivers", pdev->device.name,
 			  MLX5V_PCI_ARG_SELECT);
 		ret = 1;
@@ -186,8 +216,16 @@ mlx5v_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pdev)
 		goto out;
 	}
 	ret = mlx5v_class_dev_probe(&pdev->device, hw, &dp, classes);
-	if (ret < 0)
+	if (ret < 0) {
 		rte_free(hw->priv);
+		goto out;
+	}
+	ret = mlxv_pci_owned_set(MLX5V_PCI_OWNED_MZ, pdev->device.name, 1);
+	if (ret < 0) {
+		MLX5V_LOG(ERR, "%s: cannot record it for secondary processes: %s",
+			  pdev->device.name, rte_strerror(-ret));
+		mlx5v_pci_remove_primary(pdev);
+	}
 out:
 	mlxv_class_args_free(&a);
 	return ret;
@@ -196,17 +234,10 @@ out:
 static int
 mlx5v_pci_remove(struct rte_pci_device *pdev)
 {
-	void *p = NULL;
-	int ret;
-
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return mlx5v_pci_detach(pdev);
-	ret = mlx5v_class_dev_remove(pdev->device.name, &p);
-	if (ret < 0)
-		return ret;
-	/* MSI-X was disabled by mlx5v_msi_cleanup() when the device was unloaded. */
-	rte_free(p);
-	return 0;
+	mlxv_pci_owned_set(MLX5V_PCI_OWNED_MZ, pdev->device.name, 0);
+	return mlx5v_pci_remove_primary(pdev);
 }
 
 static const struct rte_pci_id mlx5v_pci_ids[] = {
