@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 dpdk-mlxv authors
 #
-# Secondary processes on the ports of a PMD (argument: mlx5v or mlx4v): our testpmd is the
+# Secondary processes on the ports of a PMD (argument: mlx5v or mlx4v; vfio or verbs: the PMD's
+# emulated functions under one launcher, mp_lib.sh's mp_launch): our testpmd is the
 # primary (two simulated ports cabled by a pair wire, forwarding), and Debian's
 # dpdk-proc-info --stats --xstats, dpdk-dumpcap and dpdk-pdump (a capture into a pcap file,
 # its frames counted) attach to it as secondaries. dumpcap takes no -d, so in the test's
@@ -17,24 +18,36 @@
 # directory, in the same order.
 
 . "$MLXV_SRC/tests/testpmd/lib.sh"
+. "$MLXV_SRC/tests/testpmd/mp_lib.sh"
 
-# The PMD's devices, its first port's ethdev name and an xstat only it has.
-pmd=${1:-mlx5v}
-case $pmd in
-mlx5v)
+# The PMD's devices, its first port's ethdev name and an xstat only it has. On the emulated
+# functions the secondaries get no -a: they take what the primary took (the PMDs' rule,
+# doc/guides/howto/device_selection.rst, "Secondary processes").
+kind=${1:-mlx5v}
+mp_kind "$kind"
+pmd=$mp_pmd
+case $kind in
+vfio|verbs)
+	vdevs="$(sim_vdev "$(sim_dev "$kind" 0)") $(sim_vdev "$(sim_dev "$kind" 1)")"
+	port0=$(sim_dev "$kind" 0)
+	[ "$kind" = verbs ] && port0="$port0 port 1"
+	;;
+esac
+case $pmd.$kind in
+*.vfio|*.verbs) ;;
+mlx5v.mlx5v)
 	vdevs="--vdev=mlx5v_sim0,wire=pair:mlx5v_sim1 --vdev=mlx5v_sim1,wire=pair:mlx5v_sim0"
 	port0=mlx5v_sim0
-	xstat=rx_out_of_buffer
 	;;
-mlx4v)
+mlx4v.mlx4v)
 	vdevs="--vdev=mlx4v_sim0,ports=1,wire=pair:mlx4v_sim1"
 	vdevs="$vdevs --vdev=mlx4v_sim1,ports=1,wire=pair:mlx4v_sim0"
 	port0="mlx4v_sim0 port 1"
-	xstat=rx_nombuf_drops
 	;;
-*)
-	fail "unknown PMD $pmd (mlx5v or mlx4v)"
-	;;
+esac
+case $pmd in
+mlx5v) xstat=rx_out_of_buffer ;;
+*) xstat=rx_nombuf_drops ;;
 esac
 
 # Hugepages: a pool of the test's own, or, in the IOVA-as-PA run of the suite (meson test setup
@@ -46,6 +59,8 @@ fi
 if [ -z "${MLXV_SECONDARY_NS:-}" ]; then
 	MLXV_SECONDARY_NS=1 exec unshare -m --propagation private sh "$0" "$@"
 fi
+# The emulated kinds: every process under one launcher, both functions cabled to each other.
+mp_launch "$kind" pair pair "$0" "$@"
 
 for b in /usr/bin/dpdk-proc-info /usr/bin/dpdk-dumpcap; do
 	[ -x "$b" ] || skip "no $b"
@@ -87,9 +102,14 @@ mount --bind "$work/pmds" "$plugdir" || skip "cannot bind-mount over $plugdir"
 # devtools/hugepage-pa.sh.
 prefix=${MLXV_EAL_PREFIX:-mlxv}_mp$$
 eal="--huge-dir $MLXV_HUGE_DIR --file-prefix $prefix --no-pci -m 256 ${EAL_IOVA:---iova-mode=va}"
+# The emulated kinds: the PCI bus in every process ($nopci for the secondaries), each program
+# under the launcher's preload ($mp_env).
+mp_emu "$kind"
+nopci=--no-pci
+[ -n "$mp_env" ] && nopci=
 bg_out=$work/testpmd.log
 mkfifo "$work/cmds" || fail "mkfifo"
-(cd / && timeout 120 stdbuf -oL "$TESTPMD" $eal -l 0-1 \
+(cd / && $mp_env timeout 120 stdbuf -oL "$TESTPMD" $eal -l 0-1 \
 	$vdevs -- -i --forward-mode=io --total-num-mbufs=8192 <"$work/cmds" >"$bg_out" 2>&1) &
 bg_pid=$!
 exec 3>"$work/cmds"
@@ -99,11 +119,11 @@ bg_wait_log 'io packet forwarding' 10
 
 # dpdk-proc-info: the ports, their counters (from shared queue memory; net_mlx5v asks the
 # primary for the live Q counter), the driver's xstats.
-(cd / && timeout 60 /usr/bin/dpdk-proc-info --file-prefix "$prefix" --no-pci -- \
+(cd / && $mp_env timeout 60 /usr/bin/dpdk-proc-info --file-prefix "$prefix" $nopci -- \
 	--stats --xstats) >"$work/procinfo" 2>&1
 rc=$?
 # (proc-info shows one of the two per run, the basic statistics first: ask again.)
-(cd / && timeout 60 /usr/bin/dpdk-proc-info --file-prefix "$prefix" --no-pci -- \
+(cd / && $mp_env timeout 60 /usr/bin/dpdk-proc-info --file-prefix "$prefix" $nopci -- \
 	--xstats) >>"$work/procinfo" 2>&1 || rc=$?
 cat "$work/procinfo"
 [ $rc -eq 0 ] || fail "dpdk-proc-info exited with $rc"
@@ -114,7 +134,7 @@ expect "$work/procinfo" "$xstat"
 grep -Eq 'RX-packets: *[1-9]' "$work/procinfo" || fail "proc-info saw no received packets"
 
 # dpdk-dumpcap: 32 packets of port 0 into a pcapng file.
-(cd / && timeout 60 /usr/bin/dpdk-dumpcap --file-prefix="$prefix" -i 0 -c 32 \
+(cd / && $mp_env timeout 60 /usr/bin/dpdk-dumpcap --file-prefix="$prefix" -i 0 -c 32 \
 	-w "$work/cap.pcapng") >"$work/dumpcap" 2>&1
 rc=$?
 cat "$work/dumpcap"
@@ -137,7 +157,7 @@ PY
 # Debian's dpdk-pdump: port 0's received frames into a pcap file. It writes until stopped:
 # once the file holds more than its first buffer of frames, SIGINT, then count them.
 if [ -x /usr/bin/dpdk-pdump ]; then
-	(cd / && exec timeout 60 /usr/bin/dpdk-pdump --file-prefix="$prefix" -- \
+	(cd / && exec $mp_env timeout 60 /usr/bin/dpdk-pdump --file-prefix="$prefix" -- \
 		--pdump "port=0,queue=*,rx-dev=$work/rx.pcap") >"$work/pdump" 2>&1 &
 	pd=$!
 	n=0
@@ -174,4 +194,4 @@ echo "quit" >&3
 exec 3>&-
 bg_finish
 reject "$bg_out" 'Segmentation|PANIC'
-echo "secondary processes on net_$pmd ports OK"
+echo "secondary processes on net_$pmd ports ($kind) OK"
