@@ -267,7 +267,7 @@ struct mlx4v_ethdev_priv {
 	uint32_t nb_mc;
 	struct rte_pmd_mlx4v_flow *flow_promisc;
 	struct rte_pmd_mlx4v_flow *flow_allmulti;
-	/* The application's rules (mlx4v_flow.c). */
+	/* The application's rules (mlx4v_rte_flow.c). */
 	TAILQ_HEAD(mlx4v_flow_list, rte_flow) flows; /**< kept while stopped, applied at start */
 	int isolated;                    /**< rte_flow_isolate(): none of the rules above */
 	struct rte_pmd_mlx4v_cq *drop_cq; /**< while started, with a DROP rule */
@@ -426,7 +426,7 @@ void mlx4v_ethflow_rss_ctx_destroy(struct rte_eth_dev *eth_dev,
 /** The RSS QP hash fields of an rss_hf (RTE_PMD_MLX4V_RX_HASH_*). */
 uint64_t mlx4v_ethflow_hash_fields(uint64_t rss_hf);
 
-/* ---- mlx4v_flow.c: the generic flow API (rte_flow) ---- */
+/* ---- mlx4v_rte_flow.c: the generic flow API (rte_flow) ---- */
 
 /** ethdev flow_ops_get. */
 int mlx4v_flow_ops_get(struct rte_eth_dev *eth_dev, const struct rte_flow_ops **ops);

@@ -7,7 +7,7 @@
  * RSS QP hashing over it (Toeplitz), and the steering rules that feed it: one per MAC
  * address, broadcast, one per multicast list address (full-mask MAC rules), promiscuous and
  * all-multicast, as DPDK's mlx4 builds them, at the last priority (0xfff) below the
- * application's rte_flow rules (mlx4v_flow.c), and none of them while the port is isolated.
+ * application's rte_flow rules (mlx4v_rte_flow.c), and none of them while the port is isolated.
  *
  * A ConnectX-3 table lists consecutive WQ numbers aligned to its size, so the redirection
  * table ethdev sees can only spread over an aligned power-of-two block of Rx queues
@@ -69,7 +69,10 @@ static struct rte_pmd_mlx4v_flow *
 mlx4v_ethflow_rule(struct mlx4v_ethdev_priv *priv, enum rte_pmd_mlx4v_flow_type type,
 		   const struct rte_ether_addr *mac)
 {
-	/* The last priority, as DPDK's mlx4: the application's rules (mlx4v_flow.c) come first. */
+	/*
+	 * The last priority, as DPDK's mlx4: the application's rules (mlx4v_rte_flow.c) come
+	 * first.
+	 */
 	struct rte_pmd_mlx4v_flow_attr fa = {
 		.type = type, .port = priv->port, .priority = RTE_PMD_MLX4V_FLOW_PRIORITY_LAST,
 	};
