@@ -18,34 +18,31 @@
 #include "mlx5v_prm_eth.h"
 #include "mlx5v_rte_flow.h"
 
-#define SET(t, p, f, v) MLX5V_IFC_SET(t, p, f, v)
-#define GET(t, p, f) MLX5V_IFC_GET(t, p, f)
-
 /* h into the header match set at o (fte_match_set_lyr_2_4, prm/mlx5_eth §4.10), outer or inner. */
 static void
 hdrs_put(uint8_t *o, const struct mlx5v_rte_flow_hdrs *h)
 {
 	const uint8_t *a = h->dmac, *b = h->smac;
 
-	SET(fte_match_set_lyr_2_4, o, dmac_47_16,
+	MLX5V_SET(fte_match_set_lyr_2_4, o, dmac_47_16,
 	    (uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 | (uint32_t)a[2] << 8 | a[3]);
-	SET(fte_match_set_lyr_2_4, o, dmac_15_0, (uint32_t)a[4] << 8 | a[5]);
-	SET(fte_match_set_lyr_2_4, o, smac_47_16,
+	MLX5V_SET(fte_match_set_lyr_2_4, o, dmac_15_0, (uint32_t)a[4] << 8 | a[5]);
+	MLX5V_SET(fte_match_set_lyr_2_4, o, smac_47_16,
 	    (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]);
-	SET(fte_match_set_lyr_2_4, o, smac_15_0, (uint32_t)b[4] << 8 | b[5]);
-	SET(fte_match_set_lyr_2_4, o, ethertype, h->ethertype);
-	SET(fte_match_set_lyr_2_4, o, cvlan_tag, h->cvlan_tag);
-	SET(fte_match_set_lyr_2_4, o, first_prio, h->vlan_tci >> 13);
-	SET(fte_match_set_lyr_2_4, o, first_cfi, (h->vlan_tci >> 12) & 1);
-	SET(fte_match_set_lyr_2_4, o, first_vid, h->vlan_tci & 0xfff);
-	SET(fte_match_set_lyr_2_4, o, ip_version, h->ip_version);
-	SET(fte_match_set_lyr_2_4, o, frag, h->frag);
-	SET(fte_match_set_lyr_2_4, o, ip_protocol, h->ip_protocol);
-	SET(fte_match_set_lyr_2_4, o, tcp_flags, h->tcp_flags);
-	SET(fte_match_set_lyr_2_4, o, tcp_sport, h->tcp_sport);
-	SET(fte_match_set_lyr_2_4, o, tcp_dport, h->tcp_dport);
-	SET(fte_match_set_lyr_2_4, o, udp_sport, h->udp_sport);
-	SET(fte_match_set_lyr_2_4, o, udp_dport, h->udp_dport);
+	MLX5V_SET(fte_match_set_lyr_2_4, o, smac_15_0, (uint32_t)b[4] << 8 | b[5]);
+	MLX5V_SET(fte_match_set_lyr_2_4, o, ethertype, h->ethertype);
+	MLX5V_SET(fte_match_set_lyr_2_4, o, cvlan_tag, h->cvlan_tag);
+	MLX5V_SET(fte_match_set_lyr_2_4, o, first_prio, h->vlan_tci >> 13);
+	MLX5V_SET(fte_match_set_lyr_2_4, o, first_cfi, (h->vlan_tci >> 12) & 1);
+	MLX5V_SET(fte_match_set_lyr_2_4, o, first_vid, h->vlan_tci & 0xfff);
+	MLX5V_SET(fte_match_set_lyr_2_4, o, ip_version, h->ip_version);
+	MLX5V_SET(fte_match_set_lyr_2_4, o, frag, h->frag);
+	MLX5V_SET(fte_match_set_lyr_2_4, o, ip_protocol, h->ip_protocol);
+	MLX5V_SET(fte_match_set_lyr_2_4, o, tcp_flags, h->tcp_flags);
+	MLX5V_SET(fte_match_set_lyr_2_4, o, tcp_sport, h->tcp_sport);
+	MLX5V_SET(fte_match_set_lyr_2_4, o, tcp_dport, h->tcp_dport);
+	MLX5V_SET(fte_match_set_lyr_2_4, o, udp_sport, h->udp_sport);
+	MLX5V_SET(fte_match_set_lyr_2_4, o, udp_dport, h->udp_dport);
 	memcpy(MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, o, src_ipv4_src_ipv6), h->src_ip, 16);
 	memcpy(MLX5V_IFC_ADDR_OF(fte_match_set_lyr_2_4, o, dst_ipv4_dst_ipv6), h->dst_ip, 16);
 }
@@ -80,12 +77,12 @@ match_put(uint8_t *p, const struct mlx5v_rte_flow_match *m, uint32_t en)
 	if (en & MLX5V_MATCH_INNER_HEADERS)
 		hdrs_put(MLX5V_IFC_ADDR_OF(fte_match_param, p, inner_headers), &m->inner);
 	if (en & MLX5V_MATCH_MISC_PARAMETERS)
-		SET(fte_match_param, p, misc_parameters.vxlan_vni, m->misc.vxlan_vni);
+		MLX5V_SET(fte_match_param, p, misc_parameters.vxlan_vni, m->misc.vxlan_vni);
 	if (en & MLX5V_MATCH_MISC_PARAMETERS_3) {
-		SET(fte_match_param, p, misc_parameters_3.icmp_type, m->misc.icmp_type);
-		SET(fte_match_param, p, misc_parameters_3.icmp_code, m->misc.icmp_code);
-		SET(fte_match_param, p, misc_parameters_3.icmpv6_type, m->misc.icmpv6_type);
-		SET(fte_match_param, p, misc_parameters_3.icmpv6_code, m->misc.icmpv6_code);
+		MLX5V_SET(fte_match_param, p, misc_parameters_3.icmp_type, m->misc.icmp_type);
+		MLX5V_SET(fte_match_param, p, misc_parameters_3.icmp_code, m->misc.icmp_code);
+		MLX5V_SET(fte_match_param, p, misc_parameters_3.icmpv6_type, m->misc.icmpv6_type);
+		MLX5V_SET(fte_match_param, p, misc_parameters_3.icmpv6_code, m->misc.icmpv6_code);
 	}
 }
 
@@ -95,13 +92,13 @@ mlx5v_rte_flow_hw_table(struct mlx5v_dev *dev, uint32_t level, uint32_t miss_ft,
 	uint8_t in[MLX5V_IFC_BYTES(create_flow_table_in)];
 
 	memset(in, 0, sizeof(in));
-	SET(create_flow_table_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_TABLE);
-	SET(create_flow_table_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(create_flow_table_in, in, ctx.level, level);
-	SET(create_flow_table_in, in, ctx.log_size, MLX5V_RTE_FLOW_FT_LOG_SIZE);
+	MLX5V_SET(create_flow_table_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_TABLE);
+	MLX5V_SET(create_flow_table_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(create_flow_table_in, in, ctx.level, level);
+	MLX5V_SET(create_flow_table_in, in, ctx.log_size, MLX5V_RTE_FLOW_FT_LOG_SIZE);
 	if (miss_ft != 0) {
-		SET(create_flow_table_in, in, ctx.table_miss_action, MLX5V_FT_MISS_FWD);
-		SET(create_flow_table_in, in, ctx.table_miss_id, miss_ft);
+		MLX5V_SET(create_flow_table_in, in, ctx.table_miss_action, MLX5V_FT_MISS_FWD);
+		MLX5V_SET(create_flow_table_in, in, ctx.table_miss_id, miss_ft);
 	}
 	return mlx5v_ethdev_cmd_create_obj(dev, in, sizeof(in), ft);
 }
@@ -114,14 +111,14 @@ mlx5v_rte_flow_hw_group(struct mlx5v_dev *dev, uint32_t ft, uint32_t start, uint
 	uint32_t en;
 
 	memset(in, 0, sizeof(in));
-	SET(create_flow_group_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_GROUP);
-	SET(create_flow_group_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(create_flow_group_in, in, table_id, ft);
-	SET(create_flow_group_in, in, start_flow_index, start);
-	SET(create_flow_group_in, in, end_flow_index, end);
+	MLX5V_SET(create_flow_group_in, in, opcode, MLX5V_CMD_OP_CREATE_FLOW_GROUP);
+	MLX5V_SET(create_flow_group_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(create_flow_group_in, in, table_id, ft);
+	MLX5V_SET(create_flow_group_in, in, start_flow_index, start);
+	MLX5V_SET(create_flow_group_in, in, end_flow_index, end);
 	/* The sections the mask uses; an empty pattern is a match-all group: none enabled. */
 	en = mlx5v_rte_flow_hw_criteria(&spec->mask);
-	SET(create_flow_group_in, in, match_criteria_enable, en);
+	MLX5V_SET(create_flow_group_in, in, match_criteria_enable, en);
 	match_put(MLX5V_IFC_ADDR_OF(create_flow_group_in, in, match_criteria), &spec->mask, en);
 	return mlx5v_ethdev_cmd_create_obj(dev, in, sizeof(in), fg);
 }
@@ -132,10 +129,10 @@ mlx5v_rte_flow_hw_tir(struct mlx5v_dev *dev, uint32_t td, uint32_t rqn, uint32_t
 	uint8_t in[MLX5V_IFC_BYTES(create_tir_in)];
 
 	memset(in, 0, sizeof(in));
-	SET(create_tir_in, in, opcode, MLX5V_CMD_OP_CREATE_TIR);
-	SET(create_tir_in, in, ctx.disp_type, MLX5V_TIRC_DISP_DIRECT);
-	SET(create_tir_in, in, ctx.inline_rqn, rqn);
-	SET(create_tir_in, in, ctx.transport_domain, td);
+	MLX5V_SET(create_tir_in, in, opcode, MLX5V_CMD_OP_CREATE_TIR);
+	MLX5V_SET(create_tir_in, in, ctx.disp_type, MLX5V_TIRC_DISP_DIRECT);
+	MLX5V_SET(create_tir_in, in, ctx.inline_rqn, rqn);
+	MLX5V_SET(create_tir_in, in, ctx.transport_domain, td);
 	return mlx5v_ethdev_cmd_create_obj(dev, in, sizeof(in), tirn);
 }
 
@@ -150,12 +147,12 @@ mlx5v_rte_flow_hw_entry(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uint
 	size_t inlen = MLX5V_IFC_BYTES(set_fte_in);
 
 	memset(in, 0, sizeof(in));
-	SET(set_fte_in, in, opcode, MLX5V_CMD_OP_SET_FLOW_TABLE_ENTRY);
-	SET(set_fte_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
-	SET(set_fte_in, in, table_id, ft);
-	SET(set_fte_in, in, flow_index, index);
-	SET(set_fte_in, in, ctx.group_id, fg);
-	SET(set_fte_in, in, ctx.flow_tag, spec->flow_tag);
+	MLX5V_SET(set_fte_in, in, opcode, MLX5V_CMD_OP_SET_FLOW_TABLE_ENTRY);
+	MLX5V_SET(set_fte_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
+	MLX5V_SET(set_fte_in, in, table_id, ft);
+	MLX5V_SET(set_fte_in, in, flow_index, index);
+	MLX5V_SET(set_fte_in, in, ctx.group_id, fg);
+	MLX5V_SET(set_fte_in, in, ctx.flow_tag, spec->flow_tag);
 	/* The value in the sections its group enables (a value bit outside them never matches). */
 	match_put(MLX5V_IFC_ADDR_OF(set_fte_in, in, ctx.match_value), &spec->value,
 		  mlx5v_rte_flow_hw_criteria(&spec->mask));
@@ -164,22 +161,22 @@ mlx5v_rte_flow_hw_entry(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uint
 	} else {
 		/* One destination: the rule's TIR, or the table of the group it jumps to. */
 		action = MLX5V_FTE_ACTION_FWD_DEST;
-		SET(set_fte_in, in, ctx.destination_list_size, 1);
-		SET(dest_format, d, destination_type,
+		MLX5V_SET(set_fte_in, in, ctx.destination_list_size, 1);
+		MLX5V_SET(dest_format, d, destination_type,
 		    spec->fate == MLX5V_RTE_FLOW_FATE_JUMP ? MLX5V_FLOW_DEST_FLOW_TABLE :
 		    MLX5V_FLOW_DEST_TIR);
-		SET(dest_format, d, destination_id, dest);
+		MLX5V_SET(dest_format, d, destination_id, dest);
 		d += MLX5V_IFC_BYTES(dest_format);
 		inlen += MLX5V_IFC_BYTES(dest_format);
 	}
 	if (counter != 0) {
 		/* The counter list follows the destinations (prm/mlx5_eth §4.10). */
 		action |= MLX5V_FTE_ACTION_COUNT;
-		SET(set_fte_in, in, ctx.flow_counter_list_size, 1);
-		SET(flow_counter_list, d, flow_counter_id, counter);
+		MLX5V_SET(set_fte_in, in, ctx.flow_counter_list_size, 1);
+		MLX5V_SET(flow_counter_list, d, flow_counter_id, counter);
 		inlen += MLX5V_IFC_BYTES(dest_format);
 	}
-	SET(set_fte_in, in, ctx.action, action);
+	MLX5V_SET(set_fte_in, in, ctx.action, action);
 	return mlx5v_cmd_exec(dev, in, inlen, out, sizeof(out));
 }
 
@@ -191,10 +188,10 @@ mlx5v_rte_flow_hw_counter_alloc(struct mlx5v_dev *dev, uint32_t *id)
 	int ret;
 
 	memset(in, 0, sizeof(in));
-	SET(alloc_flow_counter_in, in, opcode, MLX5V_CMD_OP_ALLOC_FLOW_COUNTER);
+	MLX5V_SET(alloc_flow_counter_in, in, opcode, MLX5V_CMD_OP_ALLOC_FLOW_COUNTER);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 	if (ret == 0)
-		*id = GET(alloc_flow_counter_out, out, flow_counter_id);
+		*id = MLX5V_GET(alloc_flow_counter_out, out, flow_counter_id);
 	return ret;
 }
 
@@ -205,8 +202,8 @@ mlx5v_rte_flow_hw_counter_free(struct mlx5v_dev *dev, uint32_t id)
 	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
 
 	memset(in, 0, sizeof(in));
-	SET(dealloc_flow_counter_in, in, opcode, MLX5V_CMD_OP_DEALLOC_FLOW_COUNTER);
-	SET(dealloc_flow_counter_in, in, flow_counter_id, id);
+	MLX5V_SET(dealloc_flow_counter_in, in, opcode, MLX5V_CMD_OP_DEALLOC_FLOW_COUNTER);
+	MLX5V_SET(dealloc_flow_counter_in, in, flow_counter_id, id);
 	/* A failure is logged by the command layer. */
 	mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 }
@@ -220,8 +217,8 @@ mlx5v_rte_flow_hw_counter_query(struct mlx5v_dev *dev, uint32_t id, uint64_t *pa
 	int ret;
 
 	memset(in, 0, sizeof(in));
-	SET(query_flow_counter_in, in, opcode, MLX5V_CMD_OP_QUERY_FLOW_COUNTER);
-	SET(query_flow_counter_in, in, flow_counter_id, id);
+	MLX5V_SET(query_flow_counter_in, in, opcode, MLX5V_CMD_OP_QUERY_FLOW_COUNTER);
+	MLX5V_SET(query_flow_counter_in, in, flow_counter_id, id);
 	ret = mlx5v_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
 	if (ret != 0)
 		return ret;
