@@ -6,7 +6,6 @@
 
 #include <pthread.h>
 
-#include "mlx4v_log.h"
 #include "mlx4v_verbs.h"
 
 /*
