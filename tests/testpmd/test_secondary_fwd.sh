@@ -58,7 +58,7 @@ kill -0 "$p1" 2>/dev/null || { cat "$work/p1.log"; fail "the secondary died at t
 # Started again: new queue objects, and the secondary forwards on them.
 echo "port start all" >&3
 echo "start" >&3
-mp_wait_log "$work/p0.log" 'io packet forwarding' 60 "$p0" 2
+mp_wait_log "$work/p0.log" 'io packet forwarding - ports' 60 "$p0" 2
 ready 10000
 expect_out 256 2000 "the secondary forwards no more after the primary's restart"
 
@@ -70,7 +70,7 @@ echo "port config all rxd 512" >&3
 echo "port config all txd 512" >&3
 echo "port start all" >&3
 echo "start" >&3
-mp_wait_log "$work/p0.log" 'io packet forwarding' 60 "$p0" 3
+mp_wait_log "$work/p0.log" 'io packet forwarding - ports' 60 "$p0" 3
 ready 11000
 expect_out 256 3000 "the secondary forwards no more after the primary's reconfiguration"
 
