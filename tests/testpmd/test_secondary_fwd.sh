@@ -38,6 +38,7 @@ expect_out() {
 ready() {
 	_i=0
 	until [ "$(mp_send sfwa sfwb 4 $(($1 + 4 * _i)) 1)" -gt 0 ]; do
+		kill -0 "$p0" 2>/dev/null || { cat "$work/p0.log"; fail "the primary exited"; }
 		_i=$((_i + 1))
 		[ $_i -lt 30 ] || { cat "$work/p0.log" "$work/p1.log"; fail "no frame passes"; }
 	done
