@@ -106,6 +106,9 @@ struct mlx5v_cmd_info {
 	uint64_t bad_out_sigs;      /**< completions whose output signature was bad (-EBADR) */
 	uint64_t orphans_destroyed; /**< objects of late create completions destroyed */
 	uint64_t orphans_left;      /**< such objects left to the function teardown */
+	uint64_t async_posted;      /**< commands posted by mlx5v_cmd_post_async() */
+	uint64_t async_failed;      /**< of those, completed with an error (or timed out) */
+	unsigned int async_pending; /**< of those, not taken back yet */
 };
 
 /** @return a printable opcode name ("UNKNOWN" if not in the table). */

@@ -585,6 +585,11 @@ mlx5v_cmd_slot_get(struct mlx5v_dev *dev, unsigned int flags, unsigned int *idx)
 			return 0;
 		}
 		rte_spinlock_unlock(&cmd->lock);
+		/* Slots held by asynchronous commands the device may have answered by now. */
+		if (!(flags & MLX5V_CMD_F_PAGE) &&
+		    __atomic_load_n(&cmd->nb_async, __ATOMIC_RELAXED) > 0 &&
+		    mlx5v_cmd_async_reap(dev) > 0)
+			continue;
 		/*
 		 * [K]'s rule when every slot is stalled: fail at once with -EAGAIN instead of
 		 * waiting for the slot timeout (prm/mlx5 §3.10).
@@ -616,6 +621,8 @@ mlx5v_cmd_slot_put(struct mlx5v_cmd *cmd, unsigned int idx)
 	if (s->polled && !__atomic_load_n(&s->done, __ATOMIC_RELAXED) && s->eqe_owed < UINT8_MAX)
 		s->eqe_owed++;
 	s->polled = 0;
+	if (s->state == MLX5V_CMD_SLOT_REAPING)
+		__atomic_store_n(&cmd->nb_async, cmd->nb_async - 1, __ATOMIC_RELAXED);
 	s->state = MLX5V_CMD_SLOT_FREE;
 	__atomic_store_n(&s->posted, 0, __ATOMIC_RELAXED);
 	rte_spinlock_unlock(&cmd->lock);
@@ -744,7 +751,9 @@ mlx5v_cmd_event(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *a
 			 */
 			s->eqe_owed--;
 			cmd->polled_eqes++;
-		} else if (s->state == MLX5V_CMD_SLOT_BUSY &&
+		} else if ((s->state == MLX5V_CMD_SLOT_BUSY ||
+			    s->state == MLX5V_CMD_SLOT_ASYNC ||
+			    s->state == MLX5V_CMD_SLOT_REAPING) &&
 			   __atomic_load_n(&s->posted, __ATOMIC_ACQUIRE) &&
 			   !(mlx5v_cmd_owner(s) & MLX5V_CMD_OWNER_HW) &&
 			   !__atomic_load_n(&s->done, __ATOMIC_RELAXED)) {
@@ -1006,63 +1015,36 @@ mlx5v_cmd_account(struct mlx5v_dev *dev, uint16_t opcode, int ret, uint64_t t0,
 		__atomic_store_n(&st->ns_max, total, __ATOMIC_RELAXED);
 }
 
-int
-mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
-		 size_t outlen, unsigned int flags)
+/*
+ * Take a slot for one command and fill its mailboxes: the input's tail, the output's empty
+ * blocks (prm/mlx5 §3.5 step 1). The entry itself is written by mlx5v_cmd_post().
+ * @return 0 with *idx BUSY, -ENOLINK on a dead device, or a negative errno (logged).
+ */
+static int
+mlx5v_cmd_slot_prepare(struct mlx5v_dev *dev, unsigned int flags, const void *in, size_t inlen,
+		       size_t outlen, unsigned int *idx)
 {
 	struct mlx5v_cmd *cmd = &dev->cmd;
+	unsigned int nin = mlx5v_cmd_nblocks(inlen);
+	unsigned int nout = mlx5v_cmd_nblocks(outlen);
 	struct mlx5v_cmd_slot *s;
-	uint16_t opcode;
-	unsigned int nin, nout, idx;
-	uint64_t t0 = mlx5v_cmd_now_ns();
-	uint64_t t_db = 0, t_done = 0, t_owner = 0;
-	const char *sig_what = NULL;
-	uint8_t status_own, deliv;
 	int ret;
 
-	if (in == NULL || out == NULL || inlen < 8 || outlen < 8)
-		return -EINVAL;
-	opcode = MLX5V_IFC_GET(cmd_in_hdr, in, opcode);
-	/*
-	 * The device walks at most 256 blocks each way and answers longer lengths with delivery
-	 * status 0x7/0x8 (prm/mlx5 §3.3): refuse them before anything is allocated or posted.
-	 */
-	if (inlen > MLX5V_CMD_MAX_MSG_LEN || outlen > MLX5V_CMD_MAX_MSG_LEN) {
-		MLX5V_CMD_LOG(ERR, "%s: %s (0x%x): inlen %zu / outlen %zu above the device's "
-			      "maximum of %u bytes", dev->name, mlx5v_cmd_opcode_name(opcode),
-			      opcode, inlen, outlen, (unsigned int)MLX5V_CMD_MAX_MSG_LEN);
-		return -EINVAL;
-	}
-	/*
-	 * Dead device or no queue yet (or already cleaned up): nothing is posted, the result is
-	 * synthesised (prm/mlx5 §3.11).
-	 */
-	if (mlx5v_dev_is_dead(dev) || cmd->queue == NULL || mlx5v_cmd_stale_dev == dev) {
-		ret = mlx5v_cmd_dead_result(dev, opcode, out, outlen);
-		mlx5v_cmd_account(dev, opcode, ret, t0, 0, 0, 0);
-		return ret;
-	}
-	/* Page work runs on the interrupt thread and never waits behind these destroys. */
-	if (!(flags & MLX5V_CMD_F_PAGE))
-		mlx5v_cmd_orphans_reclaim(dev);
-	nin = mlx5v_cmd_nblocks(inlen);
-	nout = mlx5v_cmd_nblocks(outlen);
-	ret = mlx5v_cmd_slot_get(dev, flags, &idx);
+	ret = mlx5v_cmd_slot_get(dev, flags, idx);
 	if (ret == -ENOLINK)
-		return mlx5v_cmd_dead_result(dev, opcode, out, outlen);
+		return ret;
 	if (ret < 0) {
 		MLX5V_CMD_LOG(ERR, "%s: %s: no command slot: %s", dev->name,
-			      mlx5v_cmd_opcode_name(opcode), strerror(-ret));
-		mlx5v_cmd_account(dev, opcode, ret, t0, 0, 0, 0);
+			      mlx5v_cmd_opcode_name(MLX5V_IFC_GET(cmd_in_hdr, in, opcode)),
+			      strerror(-ret));
 		return ret;
 	}
-	s = &cmd->slot[idx];
+	s = &cmd->slot[*idx];
 	ret = mlx5v_cmd_mbox_reserve(dev, &s->in, nin);
 	if (ret == 0)
 		ret = mlx5v_cmd_mbox_reserve(dev, &s->out, nout);
 	if (ret < 0) {
-		mlx5v_cmd_slot_put(cmd, idx);
-		mlx5v_cmd_account(dev, opcode, ret, t0, 0, 0, 0);
+		mlx5v_cmd_slot_put(cmd, *idx);
 		return ret;
 	}
 	mlx5v_cmd_mbox_fill(&s->in, nin, (const uint8_t *)in + MLX5V_CMD_INLINE_LEN,
@@ -1070,29 +1052,25 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 			    s->token, cmd->checksum);
 	/* Output blocks: zeroed data, chained, tokened (prm/mlx5 §3.5 step 1). */
 	mlx5v_cmd_mbox_fill(&s->out, nout, NULL, 0, s->token, cmd->checksum);
-	/* Page work keeps the event path: it runs on the interrupt thread, which polls the EQ. */
-	s->polled = mlx5v_cmd_poll_dev == dev && !(flags & MLX5V_CMD_F_PAGE);
-	t_db = mlx5v_cmd_now_ns();
-	mlx5v_cmd_post(dev, idx, in, inlen, outlen, nin, nout);
-	ret = mlx5v_cmd_wait(dev, idx, flags, &t_owner);
-	t_done = mlx5v_cmd_now_ns();
-	if (t_owner == 0)
-		t_owner = t_done;
-	if (ret == -ETIMEDOUT)
-		ret = mlx5v_cmd_timeout(dev, idx);
-	if (ret == -ETIMEDOUT) {
-		mlx5v_cmd_account(dev, opcode, ret, t0, t_db, 0, 0);
-		mlx5v_cmd_timeout_count(dev);
-		return ret;
-	}
-	__atomic_store_n(&cmd->timeouts_in_row, 0, __ATOMIC_RELAXED);
-	if (ret == -ENOLINK) {
-		/* Died while we waited: flush this command with the dead-device result. */
-		mlx5v_cmd_slot_put(cmd, idx);
-		ret = mlx5v_cmd_dead_result(dev, opcode, out, outlen);
-		mlx5v_cmd_account(dev, opcode, ret, t0, t_db, 0, 0);
-		return ret;
-	}
+	return 0;
+}
+
+/*
+ * Take back the answer of slot idx, whose owner bit read 0 after the read barrier: check the
+ * delivery status and the signatures, copy the output. The caller gives the slot back.
+ * @return 0, -EREMOTEIO (out holds the status) or the delivery error's errno.
+ */
+static int
+mlx5v_cmd_complete(struct mlx5v_dev *dev, unsigned int idx, unsigned int nout, void *out,
+		   size_t outlen)
+{
+	struct mlx5v_cmd *cmd = &dev->cmd;
+	struct mlx5v_cmd_slot *s = &cmd->slot[idx];
+	uint16_t opcode = s->opcode;
+	const char *sig_what = NULL;
+	uint8_t status_own, deliv;
+	int ret;
+
 	/*
 	 * The owner bit is 0 here (mlx5v_cmd_wait() returned 0 after the barrier); bits 7:1 are the
 	 * delivery status (prm/mlx5 §3.2, §3.7).
@@ -1120,9 +1098,6 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 		MLX5V_CMD_LOG(ERR, "%s: %s (0x%x) slot %u: delivery error %s (0x%x): %s",
 			      dev->name, mlx5v_cmd_opcode_name(opcode), opcode, idx,
 			      mlx5v_cmd_deliv_name(deliv), deliv, strerror(-ret));
-		mlx5v_cmd_mbox_trim(dev, s);
-		mlx5v_cmd_slot_put(cmd, idx);
-		mlx5v_cmd_account(dev, opcode, ret, t0, t_db, t_owner, t_done);
 		return ret;
 	}
 	/*
@@ -1134,9 +1109,90 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	if (nout > 0)
 		mlx5v_cmd_mbox_read(&s->out, nout, (uint8_t *)out + MLX5V_CMD_INLINE_LEN,
 				    outlen - MLX5V_CMD_INLINE_LEN);
+	return MLX5V_IFC_GET(cmd_out_hdr, out, status) != MLX5V_CMD_STAT_OK ? -EREMOTEIO : 0;
+}
+
+int
+mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
+		 size_t outlen, unsigned int flags)
+{
+	struct mlx5v_cmd *cmd = &dev->cmd;
+	struct mlx5v_cmd_slot *s;
+	uint16_t opcode;
+	unsigned int nin, nout, idx;
+	uint64_t t0 = mlx5v_cmd_now_ns();
+	uint64_t t_db = 0, t_done = 0, t_owner = 0;
+	int ret;
+
+	if (in == NULL || out == NULL || inlen < 8 || outlen < 8)
+		return -EINVAL;
+	opcode = MLX5V_IFC_GET(cmd_in_hdr, in, opcode);
+	/*
+	 * The device walks at most 256 blocks each way and answers longer lengths with delivery
+	 * status 0x7/0x8 (prm/mlx5 §3.3): refuse them before anything is allocated or posted.
+	 */
+	if (inlen > MLX5V_CMD_MAX_MSG_LEN || outlen > MLX5V_CMD_MAX_MSG_LEN) {
+		MLX5V_CMD_LOG(ERR, "%s: %s (0x%x): inlen %zu / outlen %zu above the device's "
+			      "maximum of %u bytes", dev->name, mlx5v_cmd_opcode_name(opcode),
+			      opcode, inlen, outlen, (unsigned int)MLX5V_CMD_MAX_MSG_LEN);
+		return -EINVAL;
+	}
+	/*
+	 * Dead device or no queue yet (or already cleaned up): nothing is posted, the result is
+	 * synthesised (prm/mlx5 §3.11).
+	 */
+	if (mlx5v_dev_is_dead(dev) || cmd->queue == NULL || mlx5v_cmd_stale_dev == dev) {
+		ret = mlx5v_cmd_dead_result(dev, opcode, out, outlen);
+		mlx5v_cmd_account(dev, opcode, ret, t0, 0, 0, 0);
+		return ret;
+	}
+	/*
+	 * Page work runs on the interrupt thread and never waits behind these destroys, nor
+	 * behind asynchronous commands (firmware may hold those until it has its pages). Any
+	 * other command runs after every asynchronous one posted before it: the device may run
+	 * the commands of different slots in any order (prm/mlx5 §3.1).
+	 */
+	if (!(flags & MLX5V_CMD_F_PAGE)) {
+		if (__atomic_load_n(&cmd->nb_async, __ATOMIC_RELAXED) > 0)
+			mlx5v_cmd_async_wait(dev, 0);
+		mlx5v_cmd_orphans_reclaim(dev);
+	}
+	nin = mlx5v_cmd_nblocks(inlen);
+	nout = mlx5v_cmd_nblocks(outlen);
+	ret = mlx5v_cmd_slot_prepare(dev, flags, in, inlen, outlen, &idx);
+	if (ret == -ENOLINK)
+		return mlx5v_cmd_dead_result(dev, opcode, out, outlen);
+	if (ret < 0) {
+		mlx5v_cmd_account(dev, opcode, ret, t0, 0, 0, 0);
+		return ret;
+	}
+	s = &cmd->slot[idx];
+	/* Page work keeps the event path: it runs on the interrupt thread, which polls the EQ. */
+	s->polled = mlx5v_cmd_poll_dev == dev && !(flags & MLX5V_CMD_F_PAGE);
+	t_db = mlx5v_cmd_now_ns();
+	mlx5v_cmd_post(dev, idx, in, inlen, outlen, nin, nout);
+	ret = mlx5v_cmd_wait(dev, idx, flags, &t_owner);
+	t_done = mlx5v_cmd_now_ns();
+	if (t_owner == 0)
+		t_owner = t_done;
+	if (ret == -ETIMEDOUT)
+		ret = mlx5v_cmd_timeout(dev, idx);
+	if (ret == -ETIMEDOUT) {
+		mlx5v_cmd_account(dev, opcode, ret, t0, t_db, 0, 0);
+		mlx5v_cmd_timeout_count(dev);
+		return ret;
+	}
+	__atomic_store_n(&cmd->timeouts_in_row, 0, __ATOMIC_RELAXED);
+	if (ret == -ENOLINK) {
+		/* Died while we waited: flush this command with the dead-device result. */
+		mlx5v_cmd_slot_put(cmd, idx);
+		ret = mlx5v_cmd_dead_result(dev, opcode, out, outlen);
+		mlx5v_cmd_account(dev, opcode, ret, t0, t_db, 0, 0);
+		return ret;
+	}
+	ret = mlx5v_cmd_complete(dev, idx, nout, out, outlen);
 	mlx5v_cmd_mbox_trim(dev, s);
 	mlx5v_cmd_slot_put(cmd, idx);
-	ret = MLX5V_IFC_GET(cmd_out_hdr, out, status) != MLX5V_CMD_STAT_OK ? -EREMOTEIO : 0;
 	mlx5v_cmd_account(dev, opcode, ret, t0, t_db, t_owner, t_done);
 	/* A late completion reaped while this command took its slot. */
 	if (!(flags & MLX5V_CMD_F_PAGE))
@@ -1152,11 +1208,26 @@ mlx5v_cmd_do(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out, siz
 	return mlx5v_cmd_invoke(dev, in, inlen, out, outlen, 0);
 }
 
+/* Translate the failed status of out, logging it with the command of in. */
+static int
+mlx5v_cmd_status_fail(struct mlx5v_dev *dev, const void *in, const void *out)
+{
+	uint8_t status = MLX5V_IFC_GET(cmd_out_hdr, out, status);
+
+	/* The one log line of a failed command (contributing/style §4: exactly once). */
+	MLX5V_CMD_LOG(ERR, "%s: %s(0x%x) op_mod 0x%x failed, status %s(0x%x), syndrome 0x%x",
+		      dev->name, mlx5v_cmd_opcode_name(MLX5V_IFC_GET(cmd_in_hdr, in, opcode)),
+		      MLX5V_IFC_GET(cmd_in_hdr, in, opcode),
+		      MLX5V_IFC_GET(cmd_in_hdr, in, op_mod),
+		      mlx5v_cmd_status_name(status), status,
+		      MLX5V_IFC_GET(cmd_out_hdr, out, syndrome));
+	return mlx5v_cmd_status_to_errno(status);
+}
+
 int
 mlx5v_cmd_exec_flags(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 		     size_t outlen, unsigned int flags)
 {
-	uint8_t status;
 	int ret;
 
 	/*
@@ -1166,16 +1237,7 @@ mlx5v_cmd_exec_flags(struct mlx5v_dev *dev, const void *in, size_t inlen, void *
 	ret = mlx5v_cmd_invoke(dev, in, inlen, out, outlen, flags);
 	if (ret != -EREMOTEIO)
 		return ret;
-	status = MLX5V_IFC_GET(cmd_out_hdr, out, status);
-	ret = mlx5v_cmd_status_to_errno(status);
-	/* The one log line of a failed command (contributing/style §4: exactly once). */
-	MLX5V_CMD_LOG(ERR, "%s: %s(0x%x) op_mod 0x%x failed, status %s(0x%x), syndrome 0x%x",
-		      dev->name, mlx5v_cmd_opcode_name(MLX5V_IFC_GET(cmd_in_hdr, in, opcode)),
-		      MLX5V_IFC_GET(cmd_in_hdr, in, opcode),
-		      MLX5V_IFC_GET(cmd_in_hdr, in, op_mod),
-		      mlx5v_cmd_status_name(status), status,
-		      MLX5V_IFC_GET(cmd_out_hdr, out, syndrome));
-	return ret;
+	return mlx5v_cmd_status_fail(dev, in, out);
 }
 
 int
@@ -1184,6 +1246,208 @@ mlx5v_cmd_exec(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out, s
 	if (dev == NULL)
 		return -EINVAL;
 	return mlx5v_cmd_exec_flags(dev, in, inlen, out, outlen, 0);
+}
+
+/* ---- asynchronous commands ---- */
+
+int
+mlx5v_cmd_post_async(struct mlx5v_dev *dev, const void *in, size_t inlen, size_t outlen,
+		     mlx5v_cmd_done_cb cb, void *arg, uint64_t *ticket)
+{
+	struct mlx5v_cmd *cmd;
+	struct mlx5v_cmd_slot *s;
+	uint8_t out[MLX5V_CMD_ASYNC_OUT_MAX];
+	unsigned int idx;
+	uint16_t opcode;
+	int ret;
+
+	if (dev == NULL || in == NULL || ticket == NULL || inlen < 8 ||
+	    inlen > MLX5V_CMD_MAX_MSG_LEN || outlen < 8 || outlen > sizeof(out))
+		return -EINVAL;
+	cmd = &dev->cmd;
+	opcode = MLX5V_IFC_GET(cmd_in_hdr, in, opcode);
+	*ticket = 0;
+	/* Nothing reaches a dead device: its result is known now (prm/mlx5 §3.11). */
+	if (mlx5v_dev_is_dead(dev) || cmd->queue == NULL || mlx5v_cmd_stale_dev == dev) {
+		ret = mlx5v_cmd_dead_result(dev, opcode, out, outlen);
+		mlx5v_cmd_account(dev, opcode, ret, mlx5v_cmd_now_ns(), 0, 0, 0);
+		return ret;
+	}
+	/* When every slot is taken, this reaps the asynchronous commands answered meanwhile. */
+	ret = mlx5v_cmd_slot_prepare(dev, 0, in, inlen, outlen, &idx);
+	if (ret == -ENOLINK)
+		return mlx5v_cmd_dead_result(dev, opcode, out, outlen);
+	if (ret < 0)
+		return ret;
+	s = &cmd->slot[idx];
+	s->async_outlen = outlen;
+	s->done_cb = cb;
+	s->done_arg = arg;
+	/* In event mode the device still writes the CMD event; it is absorbed when it comes. */
+	s->polled = __atomic_load_n(&cmd->events, __ATOMIC_ACQUIRE) != 0;
+	rte_spinlock_lock(&cmd->lock);
+	if (++cmd->next_ticket == 0)
+		cmd->next_ticket = 1;
+	s->ticket = cmd->next_ticket;
+	s->state = MLX5V_CMD_SLOT_ASYNC;
+	__atomic_store_n(&cmd->nb_async, cmd->nb_async + 1, __ATOMIC_RELAXED);
+	rte_spinlock_unlock(&cmd->lock);
+	*ticket = s->ticket;
+	s->t_post = mlx5v_cmd_now_ns();
+	__atomic_fetch_add(&cmd->async_posted, 1, __ATOMIC_RELAXED);
+	mlx5v_cmd_post(dev, idx, in, inlen, outlen, mlx5v_cmd_nblocks(inlen),
+		       mlx5v_cmd_nblocks(outlen));
+	return 0;
+}
+
+/* Report the result of one asynchronous command to its poster. */
+static void
+mlx5v_cmd_async_done(struct mlx5v_dev *dev, mlx5v_cmd_done_cb cb, void *arg, uint64_t ticket,
+		     int ret, const uint8_t *out)
+{
+	if (ret != 0)
+		__atomic_fetch_add(&dev->cmd.async_failed, 1, __ATOMIC_RELAXED);
+	if (cb != NULL)
+		cb(dev, arg, ticket, ret, out);
+}
+
+/*
+ * Take back slot idx, claimed by this thread (REAPING): the device answered it, or is dead.
+ * Each slot's outbox is checked as a synchronous command's is.
+ */
+static void
+mlx5v_cmd_async_finish(struct mlx5v_dev *dev, unsigned int idx, int dead)
+{
+	struct mlx5v_cmd *cmd = &dev->cmd;
+	struct mlx5v_cmd_slot *s = &cmd->slot[idx];
+	uint8_t in[MLX5V_CMD_INLINE_LEN], out[MLX5V_CMD_ASYNC_OUT_MAX];
+	size_t outlen = s->async_outlen;
+	mlx5v_cmd_done_cb cb = s->done_cb;
+	void *arg = s->done_arg;
+	uint64_t ticket = s->ticket, t_post = s->t_post;
+	uint16_t opcode = s->opcode;
+	int ret;
+
+	memcpy(in, MLX5V_IFC_ADDR_OF(cmd_layout, s->ent, in), sizeof(in));
+	if (dead) {
+		ret = mlx5v_cmd_dead_result(dev, opcode, out, outlen);
+	} else {
+		__atomic_store_n(&cmd->timeouts_in_row, 0, __ATOMIC_RELAXED);
+		/* Read the answer only after ownership came back (prm/mlx5 §3.6). */
+		rte_io_rmb();
+		ret = mlx5v_cmd_complete(dev, idx, mlx5v_cmd_nblocks(outlen), out, outlen);
+		mlx5v_cmd_account(dev, opcode, ret, t_post, t_post, mlx5v_cmd_now_ns(),
+				  mlx5v_cmd_now_ns());
+		if (ret == -EREMOTEIO)
+			ret = mlx5v_cmd_status_fail(dev, in, out);
+	}
+	/*
+	 * The slot stays REAPING, its ticket pending, until the callback has run: a waiter on
+	 * the ticket then sees its result.
+	 */
+	mlx5v_cmd_async_done(dev, cb, arg, ticket, ret, out);
+	mlx5v_cmd_mbox_trim(dev, s);
+	mlx5v_cmd_slot_put(cmd, idx);
+}
+
+unsigned int
+mlx5v_cmd_async_reap(struct mlx5v_dev *dev)
+{
+	struct mlx5v_cmd *cmd = &dev->cmd;
+	uint64_t now = mlx5v_cmd_now_ns();
+	uint64_t tout = (uint64_t)mlx5v_tout_ms(dev, MLX5V_TO_CMD) * 1000000ull;
+	uint32_t claimed = 0, timed = 0;
+	unsigned int i, n = 0;
+	int dead;
+
+	if (__atomic_load_n(&cmd->nb_async, __ATOMIC_RELAXED) == 0)
+		return 0;
+	dead = mlx5v_dev_is_dead(dev) != 0;
+	rte_spinlock_lock(&cmd->lock);
+	for (i = 0; i < cmd->nslots; i++) {
+		struct mlx5v_cmd_slot *s = &cmd->slot[i];
+
+		if (s->state != MLX5V_CMD_SLOT_ASYNC)
+			continue;
+		/* Owner bit 0: answered; acquire orders the output reads after it (§3.6). */
+		if (dead || !(mlx5v_cmd_owner(s) & MLX5V_CMD_OWNER_HW)) {
+			s->state = MLX5V_CMD_SLOT_REAPING;
+			claimed |= 1u << i;
+		} else if (now - s->t_post > tout) {
+			s->state = MLX5V_CMD_SLOT_REAPING;
+			timed |= 1u << i;
+		}
+	}
+	rte_spinlock_unlock(&cmd->lock);
+	for (i = 0; i < cmd->nslots; i++) {
+		struct mlx5v_cmd_slot *s = &cmd->slot[i];
+		uint8_t out[MLX5V_CMD_ASYNC_OUT_MAX];
+
+		if (claimed & (1u << i)) {
+			mlx5v_cmd_async_finish(dev, i, dead);
+			n++;
+		}
+		if (!(timed & (1u << i)))
+			continue;
+		MLX5V_CMD_LOG(ERR, "%s: %s (0x%x) slot %u, ticket %" PRIu64 ": timed out after "
+			      "%u ms; slot kept until the device answers", dev->name,
+			      mlx5v_cmd_opcode_name(s->opcode), s->opcode, i, s->ticket,
+			      mlx5v_tout_ms(dev, MLX5V_TO_CMD));
+		mlx5v_cmd_account(dev, s->opcode, -ETIMEDOUT, s->t_post, 0, 0, 0);
+		mlx5v_cmd_timeout_count(dev);
+		memset(out, 0, sizeof(out));
+		mlx5v_cmd_async_done(dev, s->done_cb, s->done_arg, s->ticket, -ETIMEDOUT, out);
+		/* Reserved until the device answers, as a synchronous one (§3.10). */
+		rte_spinlock_lock(&cmd->lock);
+		s->state = MLX5V_CMD_SLOT_TIMEDOUT;
+		__atomic_store_n(&cmd->nb_async, cmd->nb_async - 1, __ATOMIC_RELAXED);
+		rte_spinlock_unlock(&cmd->lock);
+		n++;
+	}
+	return n;
+}
+
+/* @return whether the command of ticket (0: any) is still outstanding. */
+static int
+mlx5v_cmd_async_pending(struct mlx5v_cmd *cmd, uint64_t ticket)
+{
+	unsigned int i;
+	int found = 0;
+
+	if (ticket == 0)
+		return __atomic_load_n(&cmd->nb_async, __ATOMIC_RELAXED) > 0;
+	rte_spinlock_lock(&cmd->lock);
+	for (i = 0; i < cmd->nslots && !found; i++)
+		found = (cmd->slot[i].state == MLX5V_CMD_SLOT_ASYNC ||
+			 cmd->slot[i].state == MLX5V_CMD_SLOT_REAPING) &&
+			cmd->slot[i].ticket == ticket;
+	rte_spinlock_unlock(&cmd->lock);
+	return found;
+}
+
+int
+mlx5v_cmd_async_wait(struct mlx5v_dev *dev, uint64_t ticket)
+{
+	unsigned int spins = 0;
+
+	if (dev == NULL)
+		return -EINVAL;
+	/*
+	 * Bounded: the reap times out every command after the command timeout and completes
+	 * them all once the device is dead; a slot another thread claimed is given back at once.
+	 * Spin, then yield, then sleep, as a synchronous waiter does.
+	 */
+	for (;;) {
+		mlx5v_cmd_async_reap(dev);
+		if (!mlx5v_cmd_async_pending(&dev->cmd, ticket))
+			return 0;
+		if (++spins <= 256)
+			rte_pause();
+		else if (spins <= 4096)
+			sched_yield();
+		else
+			rte_delay_us_sleep(10);
+	}
 }
 
 /* ---- mode switches, init, cleanup ---- */
@@ -1349,6 +1613,8 @@ mlx5v_cmd_cleanup(struct mlx5v_dev *dev)
 
 	if (cmd->queue == NULL)
 		return;
+	/* Asynchronous commands still in flight complete (or time out) before the queue goes. */
+	mlx5v_cmd_async_wait(dev, 0);
 	mlx5v_eq_unsubscribe(dev, RTE_PMD_MLX5V_EVENT_CMD, mlx5v_cmd_event, NULL);
 	/*
 	 * Objects of late completions not destroyed yet, and of commands that never completed,
@@ -1403,7 +1669,9 @@ mlx5v_cmd_info_get(struct mlx5v_dev *dev, struct mlx5v_cmd_info *info)
 	info->events = cmd->events;
 	info->checksum = cmd->checksum;
 	for (i = 0; i < cmd->nslots; i++) {
-		if (cmd->slot[i].state == MLX5V_CMD_SLOT_BUSY)
+		if (cmd->slot[i].state == MLX5V_CMD_SLOT_BUSY ||
+		    cmd->slot[i].state == MLX5V_CMD_SLOT_ASYNC ||
+		    cmd->slot[i].state == MLX5V_CMD_SLOT_REAPING)
 			info->busy_mask |= 1u << i;
 		else if (cmd->slot[i].state == MLX5V_CMD_SLOT_TIMEDOUT)
 			info->timedout_mask |= 1u << i;
@@ -1417,6 +1685,9 @@ mlx5v_cmd_info_get(struct mlx5v_dev *dev, struct mlx5v_cmd_info *info)
 	info->bad_out_sigs = __atomic_load_n(&cmd->bad_out_sigs, __ATOMIC_RELAXED);
 	info->orphans_destroyed = cmd->orphans_destroyed;
 	info->orphans_left = cmd->orphans_left;
+	info->async_posted = __atomic_load_n(&cmd->async_posted, __ATOMIC_RELAXED);
+	info->async_failed = __atomic_load_n(&cmd->async_failed, __ATOMIC_RELAXED);
+	info->async_pending = cmd->nb_async;
 	rte_spinlock_unlock(&cmd->lock);
 	return 0;
 }

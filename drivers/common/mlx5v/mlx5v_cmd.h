@@ -19,6 +19,14 @@
 
 struct mlx5v_dev;
 
+/**
+ * Completion of an asynchronous command (mlx5v_cmd_post_async()): ret as mlx5v_cmd_exec()
+ * returns it, out the outbox of the length posted (status, syndrome, then the command's
+ * output). Runs on the thread that reaps, with no lock held; it must not issue commands.
+ */
+typedef void (*mlx5v_cmd_done_cb)(struct mlx5v_dev *dev, void *arg, uint64_t ticket, int ret,
+				  const uint8_t *out);
+
 /* ---- internal: command-queue state embedded in struct mlx5v_dev ---- */
 
 /**
@@ -44,6 +52,8 @@ enum mlx5v_cmd_slot_state {
 	MLX5V_CMD_SLOT_FREE = 0,
 	MLX5V_CMD_SLOT_BUSY,      /**< a waiter owns it */
 	MLX5V_CMD_SLOT_TIMEDOUT,  /**< the waiter gave up; reserved until the device answers */
+	MLX5V_CMD_SLOT_ASYNC,     /**< posted by mlx5v_cmd_post_async(), nobody waits on it */
+	MLX5V_CMD_SLOT_REAPING,   /**< an asynchronous command a reaper is taking back */
 };
 
 struct mlx5v_cmd_slot {
@@ -66,6 +76,12 @@ struct mlx5v_cmd_slot {
 	uint8_t eqe_owed;
 	uint16_t opcode;
 	uint8_t token;
+	/* Asynchronous commands (mlx5v_cmd_post_async()), set while the slot is BUSY. */
+	uint64_t ticket;
+	uint64_t t_post;              /**< when it was posted; its timeout runs from there */
+	uint16_t async_outlen;
+	mlx5v_cmd_done_cb done_cb;
+	void *done_arg;
 };
 
 /**
@@ -102,6 +118,10 @@ struct mlx5v_cmd {
 	uint64_t polled;              /**< commands completed by their owner bit in event mode */
 	uint64_t polled_eqes;         /**< the CMD events of those, handled afterwards */
 	uint64_t bad_out_sigs;        /**< output signatures found bad (checksum on) */
+	uint64_t next_ticket;         /**< under lock: the last ticket given */
+	unsigned int nb_async;        /**< under lock: slots ASYNC or REAPING; read relaxed */
+	uint64_t async_posted;        /**< asynchronous commands posted */
+	uint64_t async_failed;        /**< of those, completed with an error */
 	unsigned int timeouts_in_row; /**< atomic: commands timed out since the last answer */
 	/** Objects of late create completions still to destroy, under lock. */
 	struct mlx5v_cmd_orphan orphan[MLX5V_CMD_MAX_SLOTS];
@@ -118,6 +138,9 @@ struct mlx5v_cmd {
  * looks fine (doc/guides/nics/mlx5v.rst, "Recovery").
  */
 #define MLX5V_CMD_TIMEOUTS_FATAL 3
+
+/** The longest output an asynchronous command may ask for. */
+#define MLX5V_CMD_ASYNC_OUT_MAX 256
 
 /** Flags of mlx5v_cmd_invoke(). */
 #define MLX5V_CMD_F_PAGE 0x1   /**< use the page slot (MANAGE_PAGES) */

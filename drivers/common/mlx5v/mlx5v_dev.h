@@ -377,6 +377,38 @@ void mlx5v_cmd_poll_begin(struct mlx5v_dev *dev);
 __rte_internal
 void mlx5v_cmd_poll_end(void);
 
+/**
+ * Post a command in a free ordinary slot and return without waiting (several commands in
+ * flight, doc/guides/prm/mlx5.rst §3.1, §3.5). Its completion is taken back by the owner bit
+ * later: when no slot is free, before any synchronous command (which thus runs after every
+ * command posted before it), in mlx5v_cmd_async_reap() and mlx5v_cmd_async_wait(); then
+ * cb (may be NULL) gets the result with the ticket, a failure being logged once with the
+ * opcode, op_mod, status and syndrome. outlen: the command's output length, at most
+ * MLX5V_CMD_ASYNC_OUT_MAX.
+ * A posted command that the device does not answer within the command timeout completes
+ * with -ETIMEDOUT (its slot stays reserved); on a dead device the pending ones complete with
+ * the dead-device result.
+ *
+ * @return 0 and *ticket (never 0) when posted; on a dead device nothing is posted and the
+ *         dead-device result is returned at once (0 for a destroy); -EINVAL, -ENOMEM, -EBUSY.
+ */
+__rte_internal
+int mlx5v_cmd_post_async(struct mlx5v_dev *dev, const void *in, size_t inlen, size_t outlen,
+			 mlx5v_cmd_done_cb cb, void *arg, uint64_t *ticket);
+
+/** Take back the asynchronous commands the device has answered, without waiting.
+ * @return how many completed. */
+__rte_internal
+unsigned int mlx5v_cmd_async_reap(struct mlx5v_dev *dev);
+
+/**
+ * Wait until the asynchronous command of ticket (0: every one) has completed and its
+ * callback ran. Bounded by the command timeout of each.
+ * @return 0, or -EINVAL.
+ */
+__rte_internal
+int mlx5v_cmd_async_wait(struct mlx5v_dev *dev, uint64_t ticket);
+
 /* ---- firmware pages (mlx5v_pages.c) ---- */
 
 /** @return the number of firmware pages the device currently holds. */
