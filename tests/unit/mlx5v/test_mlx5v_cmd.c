@@ -678,6 +678,215 @@ test_mlx5v_cmd_dead_policy(void)
 	return TEST_SUCCESS;
 }
 
+/* ---- asynchronous commands (mlx5v_cmd_post_async()) ---- */
+
+#define ASYNC_MAX 256
+
+/* What the completion callbacks saw, in the order they ran. */
+struct async_log {
+	unsigned int n;
+	uint64_t ticket[ASYNC_MAX];
+	int ret[ASYNC_MAX];
+	uint8_t status[ASYNC_MAX];
+	uint32_t syndrome[ASYNC_MAX];
+};
+
+static void
+async_record(struct mlx5v_dev *dev, void *arg, uint64_t ticket, int ret, const uint8_t *out)
+{
+	struct async_log *log = arg;
+
+	RTE_SET_USED(dev);
+	if (log->n >= ASYNC_MAX)
+		return;
+	log->ticket[log->n] = ticket;
+	log->ret[log->n] = ret;
+	log->status[log->n] = MLX5V_IFC_GET(cmd_out_hdr, out, status);
+	log->syndrome[log->n] = MLX5V_IFC_GET(cmd_out_hdr, out, syndrome);
+	log->n++;
+}
+
+/* @return the index of ticket in log, or -1. */
+static int
+async_find(const struct async_log *log, uint64_t ticket)
+{
+	unsigned int i;
+	int at = -1;
+
+	for (i = 0; i < log->n; i++)
+		if (log->ticket[i] == ticket) {
+			if (at >= 0)
+				return -2;   /* reported twice */
+			at = i;
+		}
+	return at;
+}
+
+static int
+post_issi(struct mlx5v_dev *dev, struct async_log *log, uint64_t *ticket)
+{
+	uint8_t in[MLX5V_CMD_HDR_SIZE];
+
+	memset(in, 0, sizeof(in));
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, MLX5V_CMD_OP_QUERY_ISSI);
+	return mlx5v_cmd_post_async(dev, in, sizeof(in), MLX5V_IFC_BYTES(query_issi_out),
+				    async_record, log, ticket);
+}
+
+/*
+ * Three times as many commands as slots posted without waiting: each is answered once, with
+ * its own ticket; waiting on a ticket returns after its callback ran; a synchronous command
+ * runs after every posted one; no slot is rung while the device still owns it.
+ */
+static int
+test_mlx5v_cmd_async_post_reap(void)
+{
+	static struct async_log log;
+	uint8_t out[MLX5V_IFC_BYTES(query_issi_out)];
+	uint64_t ticket[ASYNC_MAX];
+	uint64_t misuse = mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_DB_MISUSE);
+	struct mlx5v_cmd_info before, info;
+	unsigned int i, n;
+
+	memset(&log, 0, sizeof(log));
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &before), "info");
+	n = 3 * before.nslots;
+	for (i = 0; i < n; i++) {
+		TEST_ASSERT_SUCCESS(post_issi(g_dev, &log, &ticket[i]), "post %u", i);
+		TEST_ASSERT(ticket[i] != 0 && (i == 0 || ticket[i] != ticket[i - 1]),
+			    "ticket %u", i);
+		/* Waiting on an early ticket: its callback has run when the wait returns. */
+		if (i == before.nslots) {
+			TEST_ASSERT_SUCCESS(mlx5v_cmd_async_wait(g_dev, ticket[1]), "wait");
+			TEST_ASSERT(async_find(&log, ticket[1]) >= 0, "ticket not reported");
+		}
+	}
+	TEST_ASSERT(log.n < n, "every command waited for: nothing was in flight");
+	/* A synchronous command takes back every posted one first. */
+	TEST_ASSERT_SUCCESS(query_issi(0, out, sizeof(out)), "synchronous command");
+	TEST_ASSERT_EQUAL(log.n, n, "%u of %u reported before a synchronous command", log.n, n);
+	for (i = 0; i < n; i++) {
+		int at = async_find(&log, ticket[i]);
+
+		TEST_ASSERT(at >= 0, "ticket %u reported %s", i, at == -1 ? "never" : "twice");
+		TEST_ASSERT_SUCCESS(log.ret[at], "ticket %u: %d", i, log.ret[at]);
+	}
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &info), "info");
+	TEST_ASSERT_EQUAL(info.async_posted - before.async_posted, n, "posted count");
+	TEST_ASSERT_EQUAL(info.async_failed, before.async_failed, "failures counted");
+	TEST_ASSERT_EQUAL(info.async_pending, 0u, "pending");
+	TEST_ASSERT_EQUAL(info.busy_mask, 0u, "slots left busy");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(g_sim, MLX5V_SIM_CTR_DB_MISUSE), misuse,
+			  "a slot rung before the device gave it back");
+	return TEST_SUCCESS;
+}
+
+/* A posted command the device fails is reported with its ticket, status and syndrome. */
+static int
+test_mlx5v_cmd_async_failure(void)
+{
+	static struct async_log log;
+	uint64_t ticket[4];
+	struct mlx5v_cmd_info before, info;
+	unsigned int i, failed = 0;
+
+	memset(&log, 0, sizeof(log));
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &before), "info");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_fail_next_cmd(g_sim, MLX5V_CMD_OP_QUERY_ISSI,
+						    MLX5V_CMD_STAT_BAD_PARAM_ERR, 0x5a5a),
+			    "arm");
+	for (i = 0; i < RTE_DIM(ticket); i++)
+		TEST_ASSERT_SUCCESS(post_issi(g_dev, &log, &ticket[i]), "post %u", i);
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_async_wait(g_dev, 0), "wait");
+	TEST_ASSERT_EQUAL(log.n, RTE_DIM(ticket), "reported %u", log.n);
+	for (i = 0; i < RTE_DIM(ticket); i++) {
+		int at = async_find(&log, ticket[i]);
+
+		TEST_ASSERT(at >= 0, "ticket %u not reported once", i);
+		if (log.ret[at] == 0)
+			continue;
+		failed++;
+		TEST_ASSERT_EQUAL(log.ret[at], -EINVAL, "ticket %u: %d", i, log.ret[at]);
+		TEST_ASSERT_EQUAL(log.status[at], MLX5V_CMD_STAT_BAD_PARAM_ERR, "status");
+		TEST_ASSERT_EQUAL(log.syndrome[at], 0x5a5au, "syndrome");
+	}
+	TEST_ASSERT_EQUAL(failed, 1u, "%u failures for one fault", failed);
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &info), "info");
+	TEST_ASSERT_EQUAL(info.async_failed, before.async_failed + 1, "failure not counted");
+	return TEST_SUCCESS;
+}
+
+/* A posted command never answered: -ETIMEDOUT with its ticket, its slot kept until then. */
+static int
+test_mlx5v_cmd_async_timeout(void)
+{
+	static struct async_log log;
+	struct mlx5v_cmd_info info;
+	uint64_t ticket;
+	int at;
+
+	memset(&log, 0, sizeof(log));
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(g_dev, &info), "info");
+	mlx5v_dev_tout_set(g_dev, MLX5V_TO_CMD, 50);
+	TEST_ASSERT_SUCCESS(mlx5v_sim_drop_next_completion(g_sim, MLX5V_CMD_OP_QUERY_ISSI, 1),
+			    "hold knob");
+	TEST_ASSERT_SUCCESS(post_issi(g_dev, &log, &ticket), "post");
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_async_wait(g_dev, ticket), "wait");
+	at = async_find(&log, ticket);
+	TEST_ASSERT(at >= 0, "not reported");
+	TEST_ASSERT_EQUAL(log.ret[at], -ETIMEDOUT, "returned %d", log.ret[at]);
+	cmd_tout_restore();
+	TEST_ASSERT_SUCCESS(wait_drop_taken(), "the command never reached the device");
+	mlx5v_sim_release_held(g_sim);
+	TEST_ASSERT_SUCCESS(wait_info(0, info.late_completions + 1),
+			    "late completion never freed the slot");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Dead device: commands in flight complete with the dead-device result (a query -ENOLINK);
+ * a new post sends nothing and returns that result at once (a destroy 0).
+ */
+static int
+test_mlx5v_cmd_async_dead(void)
+{
+	static struct async_log log;
+	uint8_t in[MLX5V_CMD_HDR_SIZE];
+	struct mlx5v_cmd_info info;
+	struct ut_dev u;
+	uint64_t ticket, t2, cmds;
+	int at;
+
+	memset(&log, 0, sizeof(log));
+	TEST_ASSERT_SUCCESS(ut_dev_create(&u, "ut_cmd_async_dead", 4, 0, NULL), "create");
+	TEST_ASSERT_SUCCESS(mlx5v_dev_load(u.dev), "load");
+	TEST_ASSERT_SUCCESS(mlx5v_sim_drop_next_completion(u.sim, MLX5V_CMD_OP_QUERY_ISSI, 1),
+			    "hold knob");
+	TEST_ASSERT_SUCCESS(post_issi(u.dev, &log, &ticket), "post");
+	mlx5v_dev_set_dead(u.dev, MLX5V_DEAD_USER);
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_async_wait(u.dev, ticket), "wait");
+	at = async_find(&log, ticket);
+	TEST_ASSERT(at >= 0, "not reported");
+	TEST_ASSERT_EQUAL(log.ret[at], -ENOLINK, "returned %d", log.ret[at]);
+	TEST_ASSERT_EQUAL(log.status[at], MLX5V_CMD_STAT_DRIVER_ABORTED, "status 0x%x",
+			  log.status[at]);
+	cmds = mlx5v_sim_counter(u.sim, MLX5V_SIM_CTR_CMDS);
+	TEST_ASSERT_EQUAL(post_issi(u.dev, &log, &t2), -ENOLINK, "post on a dead device");
+	memset(in, 0, sizeof(in));
+	MLX5V_IFC_SET(cmd_in_hdr, in, opcode, MLX5V_CMD_OP_DESTROY_EQ);
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_post_async(u.dev, in, sizeof(in), sizeof(in),
+						 async_record, &log, &t2),
+			    "a destroy must succeed locally");
+	TEST_ASSERT_EQUAL(mlx5v_sim_counter(u.sim, MLX5V_SIM_CTR_CMDS), cmds,
+			  "a command reached the dead device");
+	TEST_ASSERT_SUCCESS(mlx5v_cmd_info_get(u.dev, &info), "info");
+	TEST_ASSERT_EQUAL(info.async_pending, 0u, "pending");
+	mlx5v_sim_release_held(u.sim);
+	mlx5v_dev_unload(u.dev);
+	ut_dev_destroy(&u);
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mlx5v_cmd_suite = {
 	.suite_name = "mlx5v_cmd",
 	.setup = cmd_setup,
@@ -701,6 +910,10 @@ static struct unit_test_suite mlx5v_cmd_suite = {
 		TEST_CASE(test_mlx5v_cmd_polled),
 		TEST_CASE(test_mlx5v_cmd_opcode_counters),
 		TEST_CASE(test_mlx5v_cmd_dead_policy),
+		TEST_CASE(test_mlx5v_cmd_async_post_reap),
+		TEST_CASE(test_mlx5v_cmd_async_failure),
+		TEST_CASE(test_mlx5v_cmd_async_timeout),
+		TEST_CASE(test_mlx5v_cmd_async_dead),
 		TEST_CASES_END()
 	}
 };
