@@ -158,6 +158,8 @@ mlx5v_tel_dev_info_one(struct mlx5v_dev *dev, void *arg)
 		rte_tel_data_add_dict_u64(c, "bad_out_sigs", ci.bad_out_sigs);
 		rte_tel_data_add_dict_u64(c, "orphans_destroyed", ci.orphans_destroyed);
 		rte_tel_data_add_dict_u64(c, "orphans_left", ci.orphans_left);
+		rte_tel_data_add_dict_u64(c, "async_posted", ci.async_posted);
+		rte_tel_data_add_dict_u64(c, "async_failed", ci.async_failed);
 		mlx5v_tel_attach(d, "cmd_queue", c);
 	} else {
 		rte_tel_data_free(c);

@@ -277,6 +277,10 @@ tp_dev_show_do(void *parsed_result, __rte_unused struct cmdline *cl, __rte_unuse
 		       ci.nslots, ci.page_slot, ci.events ? "event" : "polling", ci.busy_mask,
 		       ci.timedout_mask, ci.late_completions, ci.eq_recoveries, ci.polled,
 		       ci.polled_eqes);
+	if (ci.async_posted != 0)
+		printf("mlx5v: %s: asynchronous commands %" PRIu64 ", failed %" PRIu64
+		       ", pending %u\n", di.name, ci.async_posted, ci.async_failed,
+		       ci.async_pending);
 	if (mlx5v_tp_dev_show_ext != NULL)
 		mlx5v_tp_dev_show_ext(di.name);
 	printf("mlx5v: %s: %-26s %10s %8s %8s %12s\n", di.name, "opcode", "count", "errors",
