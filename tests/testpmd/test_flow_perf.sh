@@ -8,7 +8,7 @@
 # deletion the PMD refuses ends the program with an error. The rates are printed, not checked.
 # doc/guides/bench/flow_perf.rst.
 #
-# usage: test_flow_perf.sh mlx5v|mlx4v
+# usage: test_flow_perf.sh mlx5v|mlx4v [0|1]: for mlx5v, the flow_async devarg (default 1)
 #   mlx5v  --ether --ipv4 --udp --queue (one rule per IPv4 source), 1000 rules all at
 #          priority 0: more than one flow group of the priority and mask holds
 #   mlx4v  --ether --queue: the only pattern of flow-perf net_mlx4v takes, as DPDK's mlx4
@@ -18,7 +18,8 @@
 FLOW_PERF=/usr/bin/dpdk-test-flow-perf
 [ -x "$FLOW_PERF" ] || skip "no $FLOW_PERF (Debian package dpdk)"
 case ${1:-} in
-mlx5v) pattern="--ether --ipv4 --udp" vdev=--vdev=mlx5v_sim0,wire=none RULES=1000 ;;
+mlx5v) pattern="--ether --ipv4 --udp" RULES=1000
+	vdev=--vdev=mlx5v_sim0,wire=none,flow_async=${2:-1} ;;
 mlx4v) pattern=--ether vdev=--vdev=mlx4v_sim0,ports=1,wire=none RULES=100 ;;
 *) fail "usage: $0 mlx5v|mlx4v" ;;
 esac

@@ -18,13 +18,18 @@ DEV=mlx5v_sim0
 TP_ARGS="-- -i --rxq=4 --txq=4 --tx-udp=1234,4789 --txonly-multi-flow --total-num-mbufs=8192"
 TRAFFIC='set fwd rxonly\nset verbose 1\nstart tx_first\n#sleep\nstop\nset verbose 0\n'
 
+#
+# usage: test_mlx5v_flow.sh [0|1]: the flow_async devarg (default 1, the PMD's default): with 1
+# a rule's flow entry is posted without waiting, and a failure of it the model injects shows on
+# the rule's query and destroy; with 0 the create itself fails.
+FLOW_ASYNC=${1:-1}
 # flow_session "commands": testpmd on the loop wire; a line "#sleep" waits a second (the
 # frames of tx_first travel the wire before stop). Line-buffered: the forwarding lcore's
 # verbose lines and the command line's echo interleave by whole lines only.
 flow_session() {
 	printf '%b' "$1" | while IFS= read -r _l; do
 		if [ "$_l" = "#sleep" ]; then sleep 1; else echo "$_l"; fi
-	done | (cd / && timeout 120 stdbuf -oL "$TESTPMD" $EAL_BASE -l 0-1 --vdev=$DEV,wire=loop \
+	done | (cd / && timeout 120 stdbuf -oL "$TESTPMD" $EAL_BASE -l 0-1 --vdev=$DEV,wire=loop,flow_async=$FLOW_ASYNC \
 		$TP_ARGS) >"$out" 2>&1
 	_rc=$?
 	cat "$out"
@@ -179,6 +184,7 @@ cmds="${cmds}flow validate 0 group 1 ingress pattern eth / end actions jump grou
 cmds="${cmds}flow validate 0 ingress pattern eth / end actions rss queues 1 2 end / end\n"
 cmds="${cmds}mlx5v sim fail $DEV 0x936 0x3 0x51070043\n"
 cmds="${cmds}flow create 0 group 2 ingress pattern eth / ipv4 / udp dst is 4789 / end actions queue index 3 / count / end\n"
+cmds="${cmds}flow query 0 0 count\nflow destroy 0 rule 0\n"
 cmds="${cmds}mlx5v dev show $DEV\n"
 cmds="${cmds}flow create 0 ingress pattern eth / ipv4 / udp / end actions count / queue index 1 / end\n"
 cmds="${cmds}flow create 0 ingress pattern eth / ipv4 / end actions jump group 3 / end\n"
@@ -196,6 +202,18 @@ expect "$out" 'a fate action is required'
 expect "$out" 'jump group: a higher group'
 expect "$out" 'rss: the pattern must name ipv4 or ipv6'
 expect "$out" 'flow entry'
+if [ "$FLOW_ASYNC" = 1 ]; then
+	# Created, then its posted entry failed: logged when reaped, reported on query and
+	# destroy, counted; the destroy released every object of the rule.
+	expect "$out" 'Flow rule #0 created'
+	expect "$out" 'its posted flow entry failed'
+	expect "$out" "the rule's posted flow entry failed"
+	expect "$out" 'rule destroyed; its posted flow entry had failed'
+	expect "$out" 'asynchronous commands [0-9]+, failed 1,'
+else
+	# The create itself failed: no rule to query.
+	expect "$out" 'Flow rule #0 not found'
+fi
 before=$(steering 1)
 [ "$(steering 2)" = "$before" ] || fail "a refused rule left objects: $(steering 2), before: $before"
 [ "$(steering 3)" = "$before" ] || fail "after flush: $(steering 3), before: $before"

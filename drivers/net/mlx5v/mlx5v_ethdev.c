@@ -939,35 +939,55 @@ static const struct eth_dev_ops mlx5v_ethdev_ops = {
  * header types; the other keys are the front-end's. @return 0 or -EINVAL with one log line.
  */
 #define MLX5V_ETH_ARG_RXQ_CQE_COMP_EN "rxq_cqe_comp_en"
+/*
+ * flow_async=0|1 (default 1): rte_flow rules' entries posted without waiting for their
+ * completion (doc/guides/nics/mlx5v.rst, "Flow rules (rte_flow)"); 0 waits for each.
+ */
+#define MLX5V_ETH_ARG_FLOW_ASYNC "flow_async"
 
 /* The devargs keys of the net class: the front-ends accept them for it. */
-static const char *const mlx5v_ethdev_keys[] = { MLX5V_ETH_ARG_RXQ_CQE_COMP_EN, NULL };
+static const char *const mlx5v_ethdev_keys[] = {
+	MLX5V_ETH_ARG_RXQ_CQE_COMP_EN, MLX5V_ETH_ARG_FLOW_ASYNC, NULL
+};
+
+/* A one-digit devarg key of 0 to max, given at most once, into *v. @return 0 or -EINVAL. */
+static int
+mlx5v_ethdev_devarg_digit(const char *name, struct rte_kvargs *kv, const char *key,
+			  unsigned int max, uint8_t *v)
+{
+	const char *val;
+
+	if (rte_kvargs_count(kv, key) == 0)
+		return 0;
+	val = rte_kvargs_get(kv, key);
+	if (rte_kvargs_count(kv, key) > 1 || val == NULL || val[0] < '0' ||
+	    val[0] > (char)('0' + max) || val[1] != '\0') {
+		MLX5V_ETH_LOG(ERR, "%s: devarg %s=%s: expected 0 to %u, once", name, key,
+			      val != NULL ? val : "", max);
+		return -EINVAL;
+	}
+	*v = (uint8_t)(val[0] - '0');
+	return 0;
+}
 
 static int
-mlx5v_ethdev_devargs(const char *name, const char *devargs, uint8_t *cqe_comp_en)
+mlx5v_ethdev_devargs(const char *name, const char *devargs, uint8_t *cqe_comp_en,
+		     uint8_t *flow_async)
 {
 	struct rte_kvargs *kv;
-	const char *val;
-	int ret = 0;
+	int ret;
 
 	*cqe_comp_en = 1;
+	*flow_async = 1;
 	if (devargs == NULL || devargs[0] == '\0')
 		return 0;
 	kv = rte_kvargs_parse(devargs, NULL);
 	if (kv == NULL)
 		return 0;	/* the front-end refused it already */
-	if (rte_kvargs_count(kv, MLX5V_ETH_ARG_RXQ_CQE_COMP_EN) != 0) {
-		val = rte_kvargs_get(kv, MLX5V_ETH_ARG_RXQ_CQE_COMP_EN);
-		if (rte_kvargs_count(kv, MLX5V_ETH_ARG_RXQ_CQE_COMP_EN) > 1 || val == NULL ||
-		    val[0] < '0' || val[0] > '0' + MLX5V_ETH_CQE_COMP_L34H || val[1] != '\0') {
-			MLX5V_ETH_LOG(ERR, "%s: devarg %s=%s: expected 0 to %u, once", name,
-				      MLX5V_ETH_ARG_RXQ_CQE_COMP_EN, val != NULL ? val : "",
-				      MLX5V_ETH_CQE_COMP_L34H);
-			ret = -EINVAL;
-		} else {
-			*cqe_comp_en = (uint8_t)(val[0] - '0');
-		}
-	}
+	ret = mlx5v_ethdev_devarg_digit(name, kv, MLX5V_ETH_ARG_RXQ_CQE_COMP_EN,
+					MLX5V_ETH_CQE_COMP_L34H, cqe_comp_en);
+	if (ret == 0)
+		ret = mlx5v_ethdev_devarg_digit(name, kv, MLX5V_ETH_ARG_FLOW_ASYNC, 1, flow_async);
 	rte_kvargs_free(kv);
 	return ret;
 }
@@ -981,14 +1001,14 @@ mlx5v_ethdev_probe(struct mlxv_class_dev *cd, struct rte_device *edev, const cha
 	struct mlx5v_ethdev_vport v;
 	struct mlx5v_ethdev_caps caps;
 	struct rte_eth_dev *eth_dev;
-	uint8_t cqe_comp_en;
+	uint8_t cqe_comp_en, flow_async;
 	int ret;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
 		MLX5V_ETH_LOG(ERR, "%s: secondary processes are not supported", name);
 		return -ENOTSUP;
 	}
-	ret = mlx5v_ethdev_devargs(name, devargs, &cqe_comp_en);
+	ret = mlx5v_ethdev_devargs(name, devargs, &cqe_comp_en, &flow_async);
 	if (ret != 0)
 		return ret;
 	/* The DEVX context (DMA windows, UARs, CQs of the queues); released at REMOVE. */
@@ -1033,6 +1053,7 @@ mlx5v_ethdev_probe(struct mlxv_class_dev *cd, struct rte_device *edev, const cha
 	priv->promisc = v.promisc_all;
 	priv->allmulti = v.promisc_mc;
 	priv->cqe_comp_en = cqe_comp_en;
+	priv->rflow.async = flow_async;
 	priv->epoch = mlx5v_dev_epoch(dev);
 	memcpy(priv->rss_key, mlx5v_ethdev_rss_key, sizeof(priv->rss_key));
 	priv->rss_hf = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP;

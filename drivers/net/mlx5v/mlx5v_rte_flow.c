@@ -122,6 +122,37 @@ mark_enable(struct rte_eth_dev *eth_dev)
 	}
 }
 
+/*
+ * The result of a rule's posted SET_FLOW_TABLE_ENTRY, on the thread that reaps it. A failure
+ * leaves the rule without its entry: logged now, counted, reported by its next query or
+ * destroy. Issues no command (mlx5v_cmd_done_cb).
+ */
+static void
+entry_done(struct mlx5v_dev *dev, void *arg, uint64_t ticket, int ret, const uint8_t *out)
+{
+	struct rte_flow *f = arg;
+
+	RTE_SET_USED(out);
+	if (f->ticket == ticket)
+		f->ticket = 0;
+	if (ret == 0)
+		return;
+	f->broken = ret;
+	f->fte = 0;
+	__atomic_fetch_add(&f->port->async_failed, 1, __ATOMIC_RELAXED);
+	MLX5V_ETH_LOG(ERR, "%s: rule %p (group %u, entry %u): its posted flow entry failed: %s",
+		      dev->name, (void *)f, f->spec.group, f->index, strerror(-ret));
+}
+
+/* A rule whose entry is still posted: wait for it (bounded by the command timeout). */
+static void
+entry_wait(struct mlx5v_dev *dev, struct rte_flow *f)
+{
+	if (f->ticket != 0 && dev != NULL)
+		mlx5v_cmd_async_wait(dev, f->ticket);
+	f->ticket = 0;
+}
+
 /* Undo flow_apply() as far as it went (each number 0 = not made). */
 static void
 flow_release(struct rte_eth_dev *eth_dev, struct mlx5v_dev *dev, struct rte_flow *f)
@@ -208,6 +239,7 @@ flow_apply(struct rte_eth_dev *eth_dev, struct rte_flow *f, struct rte_flow_erro
 	int ret;
 
 	f->index = UINT32_MAX;
+	f->port = p;
 	if (dev == NULL || !p->root)
 		return rte_flow_error_set(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					  "port not started: rules live while it runs");
@@ -263,7 +295,18 @@ flow_apply(struct rte_eth_dev *eth_dev, struct rte_flow *f, struct rte_flow_erro
 	if (f->spec.flow_tag != 0)
 		mark_enable(eth_dev);
 	what = "flow entry";
-	ret = mlx5v_rte_flow_hw_entry(dev, t->ft, f->index, f->fg, &f->spec, dest, f->counter);
+	/*
+	 * flow_async=1: everything the device could refuse is checked by now (the entry
+	 * index free in its live group, the destination live), so the entry is posted
+	 * without waiting; only a dead device or a device defect can still fail it, reported
+	 * by entry_done() (doc/guides/nics/mlx5v.rst, "Flow rules (rte_flow)").
+	 */
+	if (p->async)
+		ret = mlx5v_rte_flow_hw_entry_post(dev, t->ft, f->index, f->fg, &f->spec, dest,
+						   f->counter, entry_done, f, &f->ticket);
+	else
+		ret = mlx5v_rte_flow_hw_entry(dev, t->ft, f->index, f->fg, &f->spec, dest,
+					      f->counter);
 	if (ret != 0)
 		goto error;
 	f->fte = 1;
@@ -325,28 +368,38 @@ flow_find(struct rte_eth_dev *eth_dev, const struct rte_flow *f)
 	return NULL;
 }
 
-static void
+/* @return 0, or the error of the rule's posted entry (the rule is gone either way). */
+static int
 flow_remove(struct rte_eth_dev *eth_dev, struct rte_flow *f)
 {
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
+	int broken;
 
 	TAILQ_REMOVE(&port_of(eth_dev)->rules, f, next);
+	/* Its callback must not outlive the rule; a failed entry is not deleted. */
+	entry_wait(dev, f);
+	broken = f->broken;
 	if (dev != NULL)
 		flow_release(eth_dev, dev, f);
 	rte_free(f);
+	return broken;
 }
 
 static int
 flow_destroy(struct rte_eth_dev *eth_dev, struct rte_flow *flow, struct rte_flow_error *error)
 {
 	struct rte_flow *f = flow_find(eth_dev, flow);
+	int ret;
 
 	if (f == NULL)
 		return rte_flow_error_set(error, ENOENT, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 					  "no such rule on the port");
 	poll_begin(eth_dev);
-	flow_remove(eth_dev, f);
+	ret = flow_remove(eth_dev, f);
 	mlx5v_cmd_poll_end();
+	if (ret != 0)
+		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+					  "rule destroyed; its posted flow entry had failed");
 	return 0;
 }
 
@@ -357,6 +410,8 @@ flow_flush(struct rte_eth_dev *eth_dev, struct rte_flow_error *error __rte_unuse
 
 	/* Rules jumping to a group go first: they hold its table. */
 	poll_begin(eth_dev);
+	if (mlx5v_ethdev_core(eth_dev) != NULL)
+		mlx5v_cmd_async_wait(mlx5v_ethdev_core(eth_dev), 0);
 	while (!TAILQ_EMPTY(&p->rules))
 		flow_remove(eth_dev, TAILQ_LAST(&p->rules, mlx5v_rte_flow_list));
 	mlx5v_cmd_poll_end();
@@ -376,6 +431,10 @@ flow_query(struct rte_eth_dev *eth_dev, struct rte_flow *flow,
 	if (f == NULL)
 		return rte_flow_error_set(error, ENOENT, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 					  "no such rule on the port");
+	entry_wait(dev, f);
+	if (f->broken != 0)
+		return rte_flow_error_set(error, -f->broken, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+					  "the rule's posted flow entry failed");
 	if (action == NULL || action->type != RTE_FLOW_ACTION_TYPE_COUNT || !f->spec.count ||
 	    dev == NULL)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,

@@ -127,7 +127,12 @@ struct rte_flow {
 	uint32_t tir;            /**< FATE_RSS: an indirect TIR over rqt */
 	uint32_t rqt;            /**< FATE_RSS: the RQT over its queues */
 	uint32_t counter;        /**< COUNT: its flow counter */
-	uint8_t fte;             /**< the entry is set */
+	uint8_t fte;             /**< the entry is set (or posted, flow_async=1) */
+	/** flow_async=1: the posted SET_FLOW_TABLE_ENTRY not taken back yet, else 0. */
+	uint64_t ticket;
+	/** flow_async=1: that command failed (a negative errno): the rule is not on the device. */
+	int broken;
+	struct mlx5v_rte_flow_port *port; /**< its port's rules */
 	uint8_t jumped;          /**< FATE_JUMP: holds a reference on the target group */
 	uint8_t qtir;            /**< FATE_QUEUE: holds a reference on the queue's TIR */
 	uint64_t hits_base, bytes_base; /**< counter values at the last query reset */
@@ -171,6 +176,8 @@ struct mlx5v_rte_flow_port {
 	uint32_t qtir_refs[MLX5V_RTE_FLOW_QUEUES];
 	uint8_t isolated;        /**< rte_flow_isolate(): no default entries at start */
 	uint8_t root;            /**< group 0's table is the NIC RX root */
+	uint8_t async;           /**< flow_async devarg: entries posted without waiting */
+	uint64_t async_failed;   /**< rules whose posted entry failed */
 };
 
 /* ---- mlx5v_rte_flow_parse.c ---- */
@@ -224,6 +231,14 @@ int mlx5v_rte_flow_hw_tir(struct mlx5v_dev *dev, uint32_t td, uint32_t rqn, uint
 int mlx5v_rte_flow_hw_entry(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uint32_t fg,
 			    const struct mlx5v_rte_flow_spec *spec, uint32_t dest,
 			    uint32_t counter);
+/**
+ * The same entry posted without waiting (mlx5v_cmd_post_async()): cb gets its result.
+ * @return 0 and *ticket when posted, else a negative errno.
+ */
+int mlx5v_rte_flow_hw_entry_post(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uint32_t fg,
+				 const struct mlx5v_rte_flow_spec *spec, uint32_t dest,
+				 uint32_t counter, mlx5v_cmd_done_cb cb, void *arg,
+				 uint64_t *ticket);
 /** ALLOC_FLOW_COUNTER. */
 int mlx5v_rte_flow_hw_counter_alloc(struct mlx5v_dev *dev, uint32_t *id);
 /** DEALLOC_FLOW_COUNTER. */

@@ -136,17 +136,19 @@ mlx5v_rte_flow_hw_tir(struct mlx5v_dev *dev, uint32_t td, uint32_t rqn, uint32_t
 	return mlx5v_ethdev_cmd_create_obj(dev, in, sizeof(in), tirn);
 }
 
-int
-mlx5v_rte_flow_hw_entry(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uint32_t fg,
-			const struct mlx5v_rte_flow_spec *spec, uint32_t dest, uint32_t counter)
+/* The longest SET_FLOW_TABLE_ENTRY of a rule: one destination and one counter. */
+#define ENTRY_IN_MAX (MLX5V_IFC_BYTES(set_fte_in) + 2 * MLX5V_IFC_BYTES(dest_format))
+
+/* SET_FLOW_TABLE_ENTRY of a rule into in (ENTRY_IN_MAX bytes). @return its length. */
+static size_t
+entry_build(uint8_t *in, uint32_t ft, uint32_t index, uint32_t fg,
+	    const struct mlx5v_rte_flow_spec *spec, uint32_t dest, uint32_t counter)
 {
-	uint8_t in[MLX5V_IFC_BYTES(set_fte_in) + 2 * MLX5V_IFC_BYTES(dest_format)];
-	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
 	uint8_t *d = in + MLX5V_IFC_BYTES(set_fte_in);
 	uint32_t action = 0;
 	size_t inlen = MLX5V_IFC_BYTES(set_fte_in);
 
-	memset(in, 0, sizeof(in));
+	memset(in, 0, ENTRY_IN_MAX);
 	MLX5V_SET(set_fte_in, in, opcode, MLX5V_CMD_OP_SET_FLOW_TABLE_ENTRY);
 	MLX5V_SET(set_fte_in, in, table_type, MLX5V_FT_TYPE_NIC_RX);
 	MLX5V_SET(set_fte_in, in, table_id, ft);
@@ -177,7 +179,30 @@ mlx5v_rte_flow_hw_entry(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uint
 		inlen += MLX5V_IFC_BYTES(dest_format);
 	}
 	MLX5V_SET(set_fte_in, in, ctx.action, action);
+	return inlen;
+}
+
+int
+mlx5v_rte_flow_hw_entry(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uint32_t fg,
+			const struct mlx5v_rte_flow_spec *spec, uint32_t dest, uint32_t counter)
+{
+	uint8_t in[ENTRY_IN_MAX];
+	uint8_t out[MLX5V_IFC_BYTES(eth_cmd_out)];
+	size_t inlen = entry_build(in, ft, index, fg, spec, dest, counter);
+
 	return mlx5v_cmd_exec(dev, in, inlen, out, sizeof(out));
+}
+
+int
+mlx5v_rte_flow_hw_entry_post(struct mlx5v_dev *dev, uint32_t ft, uint32_t index, uint32_t fg,
+			     const struct mlx5v_rte_flow_spec *spec, uint32_t dest,
+			     uint32_t counter, mlx5v_cmd_done_cb cb, void *arg, uint64_t *ticket)
+{
+	uint8_t in[ENTRY_IN_MAX];
+	size_t inlen = entry_build(in, ft, index, fg, spec, dest, counter);
+
+	return mlx5v_cmd_post_async(dev, in, inlen, MLX5V_IFC_BYTES(eth_cmd_out), cb, arg,
+				    ticket);
 }
 
 int
