@@ -777,7 +777,7 @@ mlx5v_sim_cmd_poll(struct mlx5v_sim *sim)
 	struct mlx5v_sim_slot *sl;
 	uint32_t pending;
 	uint64_t now;
-	unsigned int s;
+	unsigned int s, i;
 	int work = 0;
 
 	pthread_mutex_lock(&sim->lock);
@@ -812,12 +812,20 @@ mlx5v_sim_cmd_poll(struct mlx5v_sim *sim)
 			return work;
 		}
 	}
-	for (s = 0; s < MLX5V_CMD_MAX_SLOTS; s++) {
+	/*
+	 * The device may run the commands of different slots in any order (prm/mlx5 §3.1):
+	 * each pass starts at another slot, so that a driver relying on slot order, or on the
+	 * order of its doorbells, fails here as it may on a card.
+	 */
+	for (i = 0; i < MLX5V_CMD_MAX_SLOTS; i++) {
+		s = (sim->cmd_first + i) % MLX5V_CMD_MAX_SLOTS;
 		if (pending & (1u << s)) {
 			mlx5v_sim_cmd_run(sim, s);
 			work++;
 		}
 	}
+	if (pending != 0)
+		sim->cmd_first = (sim->cmd_first + 1) % MLX5V_CMD_MAX_SLOTS;
 	/*
 	 * Commands come in bursts (one rule after another): the engine stays awake for the
 	 * next doorbell, which a sleeping engine would see only after its wake-up.

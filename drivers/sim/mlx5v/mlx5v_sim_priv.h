@@ -356,6 +356,7 @@ struct mlx5v_sim {
 	uint16_t health_ext_synd;
 	/* Command interface. */
 	uint32_t db_pending;        /**< slots queued by 0x018, taken by the engine */
+	unsigned int cmd_first;     /**< engine only: the slot a pass runs first (rotates) */
 	struct mlx5v_sim_slot slot[MLX5V_CMD_MAX_SLOTS];
 	/* HCA. */
 	int hca_state;              /**< enum mlx5v_sim_hca_state */
