@@ -618,8 +618,10 @@ mlx5v_cmd_slot_put(struct mlx5v_cmd *cmd, unsigned int idx)
 	struct mlx5v_cmd_slot *s = &cmd->slot[idx];
 
 	rte_spinlock_lock(&cmd->lock);
-	if (s->polled && !__atomic_load_n(&s->done, __ATOMIC_RELAXED) && s->eqe_owed < UINT8_MAX)
+	if (s->polled && !__atomic_load_n(&s->done, __ATOMIC_RELAXED) && s->eqe_owed < UINT8_MAX) {
 		s->eqe_owed++;
+		__atomic_store_n(&cmd->eqes_owed, cmd->eqes_owed + 1, __ATOMIC_RELAXED);
+	}
 	s->polled = 0;
 	if (s->state == MLX5V_CMD_SLOT_REAPING)
 		__atomic_store_n(&cmd->nb_async, cmd->nb_async - 1, __ATOMIC_RELAXED);
@@ -750,6 +752,7 @@ mlx5v_cmd_event(struct mlx5v_dev *dev, uint8_t type, const uint8_t *eqe, void *a
 			 * owed ones come before the event of any later command of the slot.
 			 */
 			s->eqe_owed--;
+			__atomic_store_n(&cmd->eqes_owed, cmd->eqes_owed - 1, __ATOMIC_RELAXED);
 			cmd->polled_eqes++;
 		} else if ((s->state == MLX5V_CMD_SLOT_BUSY ||
 			    s->state == MLX5V_CMD_SLOT_ASYNC ||
@@ -1016,6 +1019,28 @@ mlx5v_cmd_account(struct mlx5v_dev *dev, uint16_t opcode, int ret, uint64_t t0,
 }
 
 /*
+ * Commands taken back by their owner bit still get their CMD events, which the EAL interrupt
+ * thread absorbs. Many commands a second (several in flight) fill the async EQ faster than
+ * a starved interrupt thread drains it, and an EQ overrun is fatal to the device
+ * (prm/mlx5 §6.12): past a quarter of the EQ owed, the reaper polls the EQ itself (under
+ * the EQ's trylock, so never beside the interrupt thread).
+ */
+#define MLX5V_CMD_EQES_OWED_MAX ((1u << MLX5V_ASYNC_EQ_LOG_SIZE) / 4)
+
+static void
+mlx5v_cmd_eqes_drain(struct mlx5v_dev *dev)
+{
+	struct mlx5v_eq *aeq;
+
+	if (__atomic_load_n(&dev->cmd.eqes_owed, __ATOMIC_RELAXED) < MLX5V_CMD_EQES_OWED_MAX ||
+	    !__atomic_load_n(&dev->cmd.events, __ATOMIC_ACQUIRE))
+		return;
+	aeq = mlx5v_eq_async(dev);
+	if (aeq != NULL)
+		mlx5v_eq_poll(aeq);
+}
+
+/*
  * Take a slot for one command and fill its mailboxes: the input's tail, the output's empty
  * blocks (prm/mlx5 §3.5 step 1). The entry itself is written by mlx5v_cmd_post().
  * @return 0 with *idx BUSY, -ENOLINK on a dead device, or a negative errno (logged).
@@ -1193,6 +1218,8 @@ mlx5v_cmd_invoke(struct mlx5v_dev *dev, const void *in, size_t inlen, void *out,
 	ret = mlx5v_cmd_complete(dev, idx, nout, out, outlen);
 	mlx5v_cmd_mbox_trim(dev, s);
 	mlx5v_cmd_slot_put(cmd, idx);
+	if (!(flags & MLX5V_CMD_F_PAGE))
+		mlx5v_cmd_eqes_drain(dev);
 	mlx5v_cmd_account(dev, opcode, ret, t0, t_db, t_owner, t_done);
 	/* A late completion reaped while this command took its slot. */
 	if (!(flags & MLX5V_CMD_F_PAGE))
@@ -1404,6 +1431,8 @@ mlx5v_cmd_async_reap(struct mlx5v_dev *dev)
 		rte_spinlock_unlock(&cmd->lock);
 		n++;
 	}
+	if (n > 0)
+		mlx5v_cmd_eqes_drain(dev);
 	return n;
 }
 

@@ -120,6 +120,8 @@ struct mlx5v_cmd {
 	uint64_t bad_out_sigs;        /**< output signatures found bad (checksum on) */
 	uint64_t next_ticket;         /**< under lock: the last ticket given */
 	unsigned int nb_async;        /**< under lock: slots ASYNC or REAPING; read relaxed */
+	/** Under lock, read relaxed: CMD events owed by commands taken back by owner bit. */
+	unsigned int eqes_owed;
 	uint64_t async_posted;        /**< asynchronous commands posted */
 	uint64_t async_failed;        /**< of those, completed with an error */
 	unsigned int timeouts_in_row; /**< atomic: commands timed out since the last answer */
