@@ -1396,7 +1396,9 @@ mlx5v_cmd_async_reap(struct mlx5v_dev *dev)
 
 		if (s->state != MLX5V_CMD_SLOT_ASYNC)
 			continue;
-		/* Owner bit 0: answered; acquire orders the output reads after it (§3.6). */
+		/*
+		 * Owner bit 0: answered; acquire orders the output reads after it (prm/mlx5 §3.6).
+		 */
 		if (dead || !(mlx5v_cmd_owner(s) & MLX5V_CMD_OWNER_HW)) {
 			s->state = MLX5V_CMD_SLOT_REAPING;
 			claimed |= 1u << i;
@@ -1424,7 +1426,7 @@ mlx5v_cmd_async_reap(struct mlx5v_dev *dev)
 		mlx5v_cmd_timeout_count(dev);
 		memset(out, 0, sizeof(out));
 		mlx5v_cmd_async_done(dev, s->done_cb, s->done_arg, s->ticket, -ETIMEDOUT, out);
-		/* Reserved until the device answers, as a synchronous one (§3.10). */
+		/* Reserved until the device answers, as a synchronous one (prm/mlx5 §3.10). */
 		rte_spinlock_lock(&cmd->lock);
 		s->state = MLX5V_CMD_SLOT_TIMEDOUT;
 		__atomic_store_n(&cmd->nb_async, cmd->nb_async - 1, __ATOMIC_RELAXED);
