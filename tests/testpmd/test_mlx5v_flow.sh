@@ -19,7 +19,7 @@ TP_ARGS="-- -i --rxq=4 --txq=4 --tx-udp=1234,4789 --txonly-multi-flow --total-nu
 TRAFFIC='set fwd rxonly\nset verbose 1\nstart tx_first\n#sleep\nstop\nset verbose 0\n'
 
 #
-# usage: test_mlx5v_flow.sh [0|1]: the flow_async devarg (default 1, the PMD's default): with 1
+# usage: test_mlx5v_flow.sh [0|1]: the flow_async devarg (default 1 here, 0 in the PMD): with 1
 # a rule's flow entry is posted without waiting, and a failure of it the model injects shows on
 # the rule's query and destroy; with 0 the create itself fails.
 FLOW_ASYNC=${1:-1}

@@ -940,8 +940,9 @@ static const struct eth_dev_ops mlx5v_ethdev_ops = {
  */
 #define MLX5V_ETH_ARG_RXQ_CQE_COMP_EN "rxq_cqe_comp_en"
 /*
- * flow_async=0|1 (default 1): rte_flow rules' entries posted without waiting for their
- * completion (doc/guides/nics/mlx5v.rst, "Flow rules (rte_flow)"); 0 waits for each.
+ * flow_async=0|1 (default 0): 1 posts rte_flow rules' entries without waiting for their
+ * completion (doc/guides/nics/mlx5v.rst, "Flow rules (rte_flow)"); 0 waits for each, so that
+ * a rule is in effect when rte_flow_create() returns.
  */
 #define MLX5V_ETH_ARG_FLOW_ASYNC "flow_async"
 
@@ -978,7 +979,7 @@ mlx5v_ethdev_devargs(const char *name, const char *devargs, uint8_t *cqe_comp_en
 	int ret;
 
 	*cqe_comp_en = 1;
-	*flow_async = 1;
+	*flow_async = 0;
 	if (devargs == NULL || devargs[0] == '\0')
 		return 0;
 	kv = rte_kvargs_parse(devargs, NULL);
