@@ -56,6 +56,8 @@ static struct sigaction emu_trap_old_segv;
 static struct sigaction emu_trap_old_trap;
 static int emu_trap_installed;
 static __thread uintptr_t emu_trap_page;
+/* The address the store being handed to its callback faulted at. */
+static __thread uintptr_t emu_trap_addr_cur;
 static __thread const struct emu_trap_range *emu_trap_range_cur;
 /* The range's argument when the store faulted (NULL: a function in reset, the store dropped). */
 static __thread void *emu_trap_arg_cur;
@@ -137,6 +139,7 @@ emu_trap_segv(int sig, siginfo_t *si, void *ucv)
 		/* Counted before the argument is read: emu_trap_rebind() waits for it. */
 		__atomic_fetch_add(&emu_trap_inflight, 1, __ATOMIC_SEQ_CST);
 		emu_trap_page = a & ~(EMU_TRAP_PAGE - 1);
+		emu_trap_addr_cur = a;
 		emu_trap_range_cur = r;
 		emu_trap_arg_cur = __atomic_load_n(&r->arg, __ATOMIC_SEQ_CST);
 		if (r->read) {
@@ -187,6 +190,12 @@ emu_trap_step(int sig, siginfo_t *si, void *ucv)
 	}
 #endif
 	emu_trap_chain(&emu_trap_old_trap, sig, si, ucv);
+}
+
+uintptr_t
+emu_trap_addr(void)
+{
+	return emu_trap_addr_cur;
 }
 
 static int emu_trap_add_kind(void *base, size_t len, emu_trap_cb cb, void *arg, int read);

@@ -22,6 +22,9 @@ typedef void (*emu_trap_cb)(void *arg, void *page);
  */
 int emu_trap_add(void *base, size_t len, emu_trap_cb cb, void *arg);
 
+/** In a store callback: the address the store faulted at (where it starts). */
+uintptr_t emu_trap_addr(void);
+
 /**
  * Trap reads of the inaccessible (PROT_NONE) pages in [base, base + len): cb(arg, page) before
  * each access, to fill the page as a live register reads (the page is readable for that one
