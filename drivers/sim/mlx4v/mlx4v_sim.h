@@ -54,12 +54,14 @@ enum mlx4v_sim_misuse {
 	MLX4V_SIM_MISUSE_SQ_DMAC,       /**< raw Ethernet send without the frame's MAC in ctrl */
 	MLX4V_SIM_MISUSE_SQ_PREFETCH,   /**< a TXBB changed after its first dword was valid */
 	MLX4V_SIM_MISUSE_SQ_CSUM_SPLIT, /**< IP_HDR_CSUM or TCP_UDP_CSUM without the other */
+	MLX4V_SIM_MISUSE_BF_WRITE,      /**< BlueFlame write torn, malformed or naming no QP */
 	MLX4V_SIM_MISUSE_MAX,
 };
 
 /** Traffic counters. */
 struct mlx4v_sim_stats {
 	uint64_t doorbells;    /**< send doorbells accepted */
+	uint64_t bf_writes;    /**< WQEs taken whole from BlueFlame writes */
 	uint64_t tx_packets;
 	uint64_t tx_bytes;
 	uint64_t rx_packets;   /**< packets scattered into a receive WQE */
@@ -146,6 +148,15 @@ unsigned int mlx4v_sim_live_objects(struct mlx4v_sim *sim, enum mlx4v_sim_obj ki
  */
 __rte_internal
 int mlx4v_sim_uar_store(struct mlx4v_sim *sim, uint32_t off, uint64_t raw);
+
+/** Size of the BlueFlame register of a BF page (two halves written in turn). */
+#define MLX4V_SIM_BF_REG_SIZE 512u
+
+/**
+ * One 8-byte store at offset off of the UAR's BlueFlame page (raw: the bytes as stored, in
+ * memory order); the store completing a WQE posts it. @return 0, -EINVAL (offset), -EIO.
+ */
+int mlx4v_sim_bf_store(struct mlx4v_sim *sim, uint32_t off, uint64_t raw);
 
 /** A CQ as the model holds it (mlx4v_sim_cq_info()). */
 struct mlx4v_sim_cq_info {

@@ -105,6 +105,7 @@ static const char *const mlx4v_sim_misuse_names[MLX4V_SIM_MISUSE_MAX] = {
 	[MLX4V_SIM_MISUSE_SQ_OPCODE] = "sq_opcode",
 	[MLX4V_SIM_MISUSE_QP_STATE] = "qp_state",
 	[MLX4V_SIM_MISUSE_SDB_VALUE] = "sdb_value",
+	[MLX4V_SIM_MISUSE_BF_WRITE] = "bf_write",
 	[MLX4V_SIM_MISUSE_DB_WRONG_PAGE] = "db_wrong_page",
 	[MLX4V_SIM_MISUSE_RQ_DB_RECORD] = "rq_db_record",
 	[MLX4V_SIM_MISUSE_ARM_DB_RECORD] = "arm_db_record",

@@ -40,6 +40,9 @@ extern const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops;
 /** The largest MTU of a ConnectX-3 netdev: a 9600-byte frame less header, VLAN tag and FCS. */
 #define MLX4V_SIM_MAX_MTU 9578u
 #define MLX4V_SIM_TXBB 64u
+/* The BlueFlame register of a UAR's BF page, two halves written in turn (prm/mlx4 §4.9). */
+#define MLX4V_SIM_BF_REG MLX4V_SIM_BF_REG_SIZE
+#define MLX4V_SIM_BF_HALF (MLX4V_SIM_BF_REG / 2)
 /* The frames one engine pass sends, queued until the model lock is released. */
 #define MLX4V_SIM_TXQ_FRAMES 256u
 #define MLX4V_SIM_TXQ_BYTES (256u * 1024)
@@ -189,6 +192,10 @@ struct mlx4v_sim_qp {
 	uint32_t *pf_seen;              /**< first dword at its last look (raw) */
 	uint8_t *pf_have;               /**< a snapshot is held */
 	uint8_t *pf_snap;               /**< the snapshots, 64 bytes each */
+	/* BlueFlame copies (mlx4v_sim_bf.c), per WQE stride. */
+	uint8_t *bf_wqe;                /**< the WQEs as written to the BF register */
+	uint8_t *bf_have;               /**< a copy is held */
+	uint16_t *bf_ctr;               /**< its WQE counter */
 	unsigned int db_pending;
 	int last_wqe_pending;           /**< on an SRQ, gone to ERR: the event not reported yet */
 	struct mlx4v_sim_cq *send_cq;
@@ -264,6 +271,9 @@ struct mlx4v_sim {
 	struct mlx4v_sim_port ports[MLX4V_SIM_MAX_PORTS];
 	pthread_mutex_t tx_lock;        /**< the send side of the wire; taken before lock */
 	pthread_mutex_t link_lock;      /**< serialises link reports */
+	/* The BlueFlame register's halves as written so far (mlx4v_sim_bf.c), under lock. */
+	uint8_t bf_buf[2][MLX4V_SIM_BF_HALF];
+	uint32_t bf_fill[2];
 	uint8_t *txq_buf;               /**< frames sent by this pass (tx_lock and lock held) */
 	uint32_t txq_bytes;
 	uint32_t txq_n;
@@ -343,11 +353,21 @@ void mlx4v_sim_sq_reset(struct mlx4v_sim_qp *qp);
 /* len bytes of the SQ at TXBB pos + off, through the DMA window, wrapping. 0 or -EFAULT. */
 int mlx4v_sim_sq_dma_read(struct mlx4v_sim_qp *qp, uint32_t pos, uint32_t off, void *dst,
 			  uint32_t len);
+/* BlueFlame (mlx4v_sim_bf.c); sim lock held but for alloc/free. */
+int mlx4v_sim_bf_alloc(struct mlx4v_sim_qp *qp);
+void mlx4v_sim_bf_free(struct mlx4v_sim_qp *qp);
+void mlx4v_sim_bf_reset(struct mlx4v_sim_qp *qp);
+/* The BF copy of the WQE with counter index (MLX4V_SIM_BF_HALF bytes), or NULL. */
+const uint8_t *mlx4v_sim_bf_find(const struct mlx4v_sim_qp *qp, uint16_t index);
+/* That copy executed: forget it. */
+void mlx4v_sim_bf_done(struct mlx4v_sim_qp *qp, uint16_t index);
 /* The prefetcher (mlx4v_sim_sq_prefetch.c); sim lock held but for alloc/free. */
 int mlx4v_sim_sq_prefetch_alloc(struct mlx4v_sim_qp *qp);
 void mlx4v_sim_sq_prefetch_free(struct mlx4v_sim_qp *qp);
 void mlx4v_sim_sq_prefetch_reset(struct mlx4v_sim_qp *qp);
 void mlx4v_sim_sq_prefetch_poll_locked(struct mlx4v_sim *sim);
+/* Forget the snapshots of the nbb blocks at qp->pos (a WQE posted from elsewhere). */
+void mlx4v_sim_sq_prefetch_drop(struct mlx4v_sim_qp *qp, uint32_t nbb);
 /* The nbb blocks of the WQE at qp->pos (len bytes in wqe) as prefetched; consumes them. */
 void mlx4v_sim_sq_prefetch_apply(struct mlx4v_sim_qp *qp, uint8_t *wqe, uint32_t len,
 				 uint32_t nbb);

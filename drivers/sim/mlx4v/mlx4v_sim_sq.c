@@ -73,6 +73,7 @@ mlx4v_sim_sq_reset(struct mlx4v_sim_qp *qp)
 	for (i = 0; i < qp->txbb_cnt; i++)
 		qp->last[i] = rte_cpu_to_be_32(MLX4V_SIM_OWNER_BIT);
 	mlx4v_sim_sq_prefetch_reset(qp);
+	mlx4v_sim_bf_reset(qp);
 }
 
 /* Doorbell handler of a QP's UAR page: the send doorbell at +0x14. */
@@ -326,6 +327,7 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 	uint32_t done = 0, budget, ds, nbb, opcode, owner, len, slot;
 	struct mlx4_cqe cqe;
 	uint8_t syndrome;
+	const uint8_t *bf;
 	uint16_t index;
 
 	/*
@@ -339,19 +341,31 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 	}
 	/* Budget of one ring lap: a consumer that keeps every TXBB valid cannot hang the engine. */
 	for (budget = qp->txbb_cnt; budget > 0; budget -= RTE_MIN(budget, nbb)) {
-		if (mlx4v_sim_sq_dma_read(qp, qp->pos, 0, &ctrl, sizeof(ctrl)) != 0) {
+		/*
+		 * wqe_index of the CQE counts strides, not TXBBs, as libmlx4 expects (prm/mlx4
+		 * §4.6), and runs on modulo 2^16 rather than wrapping with the ring: libmlx4 and
+		 * mlx4_ib advance their tail by (u16)(wqe_index - (u16)tail), which a ring index
+		 * would throw back after the first wrap (prm/mlx4 §4.7). DPDK Tx masks it.
+		 */
+		index = (uint16_t)(qp->pos >> (qp->sq_shift - 6));
+		/* A WQE written to BlueFlame is posted from that copy: no ring read for it. */
+		bf = mlx4v_sim_bf_find(qp, index);
+		if (bf != NULL) {
+			memcpy(&ctrl, bf, sizeof(ctrl));
+		} else if (mlx4v_sim_sq_dma_read(qp, qp->pos, 0, &ctrl, sizeof(ctrl)) != 0) {
 			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_DMA, "QP 0x%x: SQ unreadable",
 					 qp->qpn);
 			break;
+		} else {
+			/*
+			 * Owner bit check: valid for the device when it equals the pass parity,
+			 * counted in TXBBs as DPDK does (prm/mlx4 §4.2); the first mismatch ends
+			 * the walk (prm/mlx4 §7).
+			 */
+			owner = rte_be_to_cpu_32(ctrl.owner_opcode) >> 31;
+			if (owner != !!(qp->pos & qp->txbb_cnt))
+				break;
 		}
-		/*
-		 * Owner bit check: valid for the device when it equals the pass parity, counted in
-		 * TXBBs as DPDK does (prm/mlx4 §4.2); the first mismatch ends the walk
-		 * (prm/mlx4 §7).
-		 */
-		owner = rte_be_to_cpu_32(ctrl.owner_opcode) >> 31;
-		if (owner != !!(qp->pos & qp->txbb_cnt))
-			break;
 		/*
 		 * The frames of a pass wait for the wire in a bounded queue
 		 * (mlx4v_sim_wire.c): when it is full, the next pass goes on from this WQE.
@@ -374,13 +388,6 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 		nbb = RTE_MAX(1u << (qp->sq_shift - 6),
 			      (ds * MLX4V_SIM_DS + MLX4V_SIM_TXBB - 1) / MLX4V_SIM_TXBB);
 		slot = qp->pos & (qp->txbb_cnt - 1);
-		/*
-		 * wqe_index of the CQE counts strides, not TXBBs, as libmlx4 expects (prm/mlx4
-		 * §4.6), and runs on modulo 2^16 rather than wrapping with the ring: libmlx4 and
-		 * mlx4_ib advance their tail by (u16)(wqe_index - (u16)tail), which a ring index
-		 * would throw back after the first wrap (prm/mlx4 §4.7). DPDK Tx masks it.
-		 */
-		index = (uint16_t)(qp->pos >> (qp->sq_shift - 6));
 		opcode = rte_be_to_cpu_32(ctrl.owner_opcode) & MLX4V_SIM_OPCODE_MASK;
 		len = 0;
 		/*
@@ -398,6 +405,11 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 			 * In ERR every valid WQE completes in error with WR_FLUSH, as on hardware.
 			 */
 			syndrome = MLX4_CQE_SYNDROME_WR_FLUSH_ERR;
+		} else if (bf != NULL) {
+			/* The ring blocks the prefetcher may hold are not what the device sends. */
+			mlx4v_sim_sq_prefetch_drop(qp, nbb);
+			memcpy(wqe, bf, MLX4V_SIM_BF_HALF);
+			syndrome = mlx4v_sim_sq_execute(qp, wqe, ds, opcode, &len);
 		} else if (mlx4v_sim_sq_dma_read(qp, qp->pos, 0, wqe, ds * MLX4V_SIM_DS) != 0) {
 			mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_DMA, "QP 0x%x: SQ unreadable",
 					 qp->qpn);
@@ -412,6 +424,8 @@ mlx4v_sim_sq_process(struct mlx4v_sim_qp *qp)
 		 * already consumed WQE from a wrongly owned one.
 		 */
 		qp->last[slot] = ctrl.owner_opcode;
+		if (bf != NULL)
+			mlx4v_sim_bf_done(qp, index);
 		qp->pos += nbb;
 		done++;
 		if (syndrome) {

@@ -171,3 +171,16 @@ mlx4v_sim_prefetch_poll(struct mlx4v_sim *sim)
 	pthread_mutex_unlock(&sim->lock);
 	return 0;
 }
+
+void
+mlx4v_sim_sq_prefetch_drop(struct mlx4v_sim_qp *qp, uint32_t nbb)
+{
+	uint32_t b, slot;
+
+	if (qp->pf_seen == NULL)
+		return;
+	for (b = 0; b < nbb; b++) {
+		slot = (qp->pos + b) & (qp->txbb_cnt - 1);
+		qp->pf_have[slot] = 0;
+	}
+}

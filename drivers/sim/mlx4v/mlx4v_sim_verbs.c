@@ -792,7 +792,8 @@ mlx4v_sim_qp_create(struct mlx4v_qp *qp)
 	/* An SRQ QP receives too; only a send-only QP is kept off the steering list. */
 	sqp->has_rq = qp->rq.wqe_cnt != 0 || qp->srq != NULL;
 	sqp->last = calloc(1, sqp->txbb_cnt * sizeof(uint32_t));
-	if (sqp->last == NULL || mlx4v_sim_sq_prefetch_alloc(sqp) != 0) {
+	if (sqp->last == NULL || mlx4v_sim_sq_prefetch_alloc(sqp) != 0 ||
+	    mlx4v_sim_bf_alloc(sqp) != 0) {
 		ret = -ENOMEM;
 		goto err_free_last;
 	}
@@ -830,6 +831,7 @@ err_queue_unmap:
 err_page_free:
 	hwsim_mmio_page_free(sqp->page);
 err_free_last:
+	mlx4v_sim_bf_free(sqp);
 	mlx4v_sim_sq_prefetch_free(sqp);
 	free(sqp->last);
 	free(sqp);
@@ -972,6 +974,7 @@ mlx4v_sim_qp_destroy(struct mlx4v_qp *qp)
 	}
 	mlx4v_sim_queue_unmap(sim, sqp->buf, sqp->buf_len, sqp->rq.rdb, sizeof(uint32_t));
 	hwsim_mmio_page_free(sqp->page);
+	mlx4v_sim_bf_free(sqp);
 	mlx4v_sim_sq_prefetch_free(sqp);
 	free(sqp->last);
 	free(sqp);
