@@ -408,9 +408,12 @@ verbs_cmd_get_context(struct verbs_dev_fd *f, const void *in, size_t in_len, siz
 	resp.core.num_comp_vectors = 1;
 	resp.drv.dev_caps = ctx->caps.cqe_size == 64 ? VERBS_DEV_CAP_LARGE_CQE : 0;
 	resp.drv.qp_tab_size = VERBS_DEV_QP_TAB_SIZE;
-	/* No BlueFlame: libmlx4 then rings the UAR doorbell only. */
-	resp.drv.bf_reg_size = 0;
-	resp.drv.bf_regs_per_page = 0;
+	/*
+	 * BlueFlame as mlx4_ib reports it: 512-byte registers, libmlx4 writing the halves of the
+	 * first of its BF page (mmap at one page) in turn (prm/mlx4 §4.9).
+	 */
+	resp.drv.bf_reg_size = MLX4V_SIM_BF_REG_SIZE;
+	resp.drv.bf_regs_per_page = 1;
 	resp.drv.cqe_size = ctx->caps.cqe_size;
 	ret = verbs_dev_resp(cmd->response, out_len, &resp, sizeof(resp));
 	if (ret)
@@ -1438,6 +1441,7 @@ struct verbs_dev_uar {
 	uint8_t *user;          /**< NULL: free slot */
 	uint8_t *alias;
 	size_t len;
+	int bf;                 /**< the BlueFlame page: stores go to mlx4v_sim_bf_store() */
 	struct mlx4v_sim *sim;  /**< the model, or NULL: another process hosts it */
 	int conn;               /**< without sim: the store channel to its host */
 };
@@ -1481,6 +1485,21 @@ verbs_dev_uar_stored(void *arg, void *page)
 }
 
 /*
+ * A store reached the BlueFlame page: the 8 bytes it wrote, at its offset, to the model, which
+ * takes them in store order (mlx4v_sim_bf_store()) before the program goes on.
+ */
+static void
+verbs_dev_bf_stored(void *arg, void *page)
+{
+	struct verbs_dev_uar *u = arg;
+	uint32_t off = (uint32_t)(emu_trap_addr() - (uintptr_t)page);
+	uint64_t raw;
+
+	memcpy(&raw, u->alias + (off & ~7u), sizeof(raw));
+	mlx4v_sim_bf_store(u->sim, off, raw);
+}
+
+/*
  * A UAR page of function idx, its stores trapped to sim, or (sim NULL) over the store channel
  * conn to the process hosting the model (the channel is the page's: closed with it).
  */
@@ -1492,7 +1511,8 @@ verbs_dev_uar_map(unsigned int idx, struct mlx4v_sim *sim, int conn, size_t len,
 	unsigned int i;
 	int ret;
 
-	if (off != 0 || len != page) {
+	/* The BlueFlame page at one page: the context's own, of the model here only. */
+	if ((off != 0 && (off != (off_t)page || sim == NULL)) || len != page) {
 		VERBS_RUN_LOG("mmap of uverbs%u at 0x%llx + %zu: not emulated (EINVAL)", idx,
 			      (unsigned long long)off, len);
 		errno = EINVAL;
@@ -1511,11 +1531,13 @@ verbs_dev_uar_map(unsigned int idx, struct mlx4v_sim *sim, int conn, size_t len,
 		return MAP_FAILED;
 	}
 	u->len = len;
+	u->bf = off != 0;
 	u->sim = sim;
 	u->conn = conn;
-	ret = emu_trap_add(u->user, len, verbs_dev_uar_stored, u);
+	ret = emu_trap_add(u->user, len, u->bf ? verbs_dev_bf_stored : verbs_dev_uar_stored, u);
 	if (ret) {
-		VERBS_RUN_LOG("UAR of uverbs%u: no store trap (%s)", idx, strerror(-ret));
+		VERBS_RUN_LOG("%s of uverbs%u: no store trap (%s)",
+			      u->bf ? "BlueFlame page" : "UAR", idx, strerror(-ret));
 		munmap(u->user, len);
 		munmap(u->alias, len);
 		u->user = NULL;
@@ -1550,7 +1572,8 @@ out:
 /*
  * The context's UAR page at offset 0: every store is trapped and handed to the model
  * (mlx4v_sim_uar_store()), which finds the CQ or QP in the doorbell value as silicon does.
- * The clock page at 3 pages (verbs_preload_clock.c). Other offsets (BlueFlame): EINVAL, named.
+ * The BlueFlame page at one page: every 8-byte store to mlx4v_sim_bf_store(), in order.
+ * The clock page at 3 pages (verbs_preload_clock.c). Other offsets: EINVAL, named.
  */
 static void *
 verbs_dev_mmap(struct verbs_dev_fd *f, size_t len, off_t off)
