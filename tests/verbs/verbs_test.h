@@ -85,6 +85,25 @@ verbs_test_mac_rule(struct ibv_qp *qp, uint8_t port, const uint8_t *mac)
 	return ibv_create_flow(qp, &rule.attr);
 }
 
+/** QP taken from RESET through INIT (port 1) and RTR to RTS. @return 0, or -1. */
+static inline int
+verbs_test_qp_rts(struct ibv_qp *qp)
+{
+	static const enum ibv_qp_state steps[] = { IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS };
+	struct ibv_qp_attr a;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		memset(&a, 0, sizeof(a));
+		a.qp_state = steps[i];
+		a.port_num = 1;
+		/* The port goes with RESET->INIT only. */
+		if (ibv_modify_qp(qp, &a, IBV_QP_STATE | (i == 0 ? IBV_QP_PORT : 0)) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /**
  * A raw-packet QP on port 1 of pd, both queues on cq, receiving into nrecv WQEs of its own or
  * from srq (non-NULL), taken through INIT and RTR to RTS. @return the QP, or NULL.
@@ -93,11 +112,8 @@ static inline struct ibv_qp *
 verbs_test_raw_qp(struct ibv_pd *pd, struct ibv_cq *cq, uint32_t nsend, uint32_t nrecv,
 		  struct ibv_srq *srq)
 {
-	static const enum ibv_qp_state steps[] = { IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS };
 	struct ibv_qp_init_attr qa;
-	struct ibv_qp_attr a;
 	struct ibv_qp *qp;
-	unsigned int i;
 
 	memset(&qa, 0, sizeof(qa));
 	qa.send_cq = cq;
@@ -109,17 +125,9 @@ verbs_test_raw_qp(struct ibv_pd *pd, struct ibv_cq *cq, uint32_t nsend, uint32_t
 	qa.cap.max_recv_sge = 1;
 	qa.srq = srq;
 	qp = ibv_create_qp(pd, &qa);
-	if (qp == NULL)
-		return NULL;
-	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		memset(&a, 0, sizeof(a));
-		a.qp_state = steps[i];
-		a.port_num = 1;
-		/* The port goes with RESET->INIT only. */
-		if (ibv_modify_qp(qp, &a, IBV_QP_STATE | (i == 0 ? IBV_QP_PORT : 0)) != 0) {
-			ibv_destroy_qp(qp);
-			return NULL;
-		}
+	if (qp != NULL && verbs_test_qp_rts(qp) != 0) {
+		ibv_destroy_qp(qp);
+		qp = NULL;
 	}
 	return qp;
 }
