@@ -21,40 +21,48 @@
 /** A counter a queue structure does not keep. */
 #define MLXV_STATS_NONE SIZE_MAX
 
-/** Where a queue structure keeps its uint64_t software counters (offsetof() values). */
-struct mlxv_stats_fields {
-	size_t packets;
-	size_t bytes;
-	size_t errors;    /**< counted as ierrors / oerrors (and q_errors on Rx) */
-	size_t errors2;   /**< a second counter added to errors, or MLXV_STATS_NONE */
-	size_t nombuf;    /**< Rx: counted as rx_nombuf, or MLXV_STATS_NONE */
+/** The software counters of a queue, in the order of mlxv_stats_fields.off[]. */
+enum {
+	MLXV_STATS_PACKETS,
+	MLXV_STATS_BYTES,
+	MLXV_STATS_ERRORS,   /**< counted as ierrors / oerrors (and q_errors on Rx) */
+	MLXV_STATS_ERRORS2,  /**< a second counter added to errors */
+	MLXV_STATS_NOMBUF,   /**< Rx: counted as rx_nombuf */
+	MLXV_STATS_N
 };
 
 /**
- * The layout of a queue structure type that names its counters packets, bytes and errors, with
- * the optional ones at offsets err2 and nombuf (each an offsetof() or MLXV_STATS_NONE).
+ * Where a queue structure keeps its uint64_t software counters (offsetof() values, or
+ * MLXV_STATS_NONE), and its uint64_t stats_base[MLXV_STATS_N]: the counters at the last reset.
+ * Only the bursts write the counters; a reset moves the base. A reset that zeroed them from
+ * the control thread would be lost whenever it fell between a burst's load and store of a
+ * counter (an idle queue's burst adds 0), as DPDK's mlx5 avoids with its stats_reset copy.
+ */
+struct mlxv_stats_fields {
+	size_t off[MLXV_STATS_N];
+	size_t base;
+};
+
+/**
+ * The layout of a queue structure type that names its counters packets, bytes and errors and
+ * its base stats_base, with the optional ones at offsets err2 and nombuf (each an offsetof()
+ * or MLXV_STATS_NONE).
  */
 #define MLXV_STATS_FIELDS(type, err2, nb) { \
-	.packets = offsetof(type, packets), \
-	.bytes = offsetof(type, bytes), \
-	.errors = offsetof(type, errors), \
-	.errors2 = (err2), \
-	.nombuf = (nb), \
+	.off = { offsetof(type, packets), offsetof(type, bytes), offsetof(type, errors), \
+		 (err2), (nb) }, \
+	.base = offsetof(type, stats_base), \
 }
 
-/* The counter at off in queue q, 0 for MLXV_STATS_NONE. */
+/* Counter k of queue q since the last reset, 0 where the queue does not keep it. */
 static inline uint64_t
-mlxv_stats_read(const void *q, size_t off)
+mlxv_stats_read(const void *q, const struct mlxv_stats_fields *f, unsigned int k)
 {
-	return off == MLXV_STATS_NONE ? 0 : *(const uint64_t *)((const char *)q + off);
-}
+	const uint64_t *base = (const uint64_t *)((const char *)q + f->base);
 
-/* Zero the counter at off in queue q, if the queue keeps it. */
-static inline void
-mlxv_stats_zero(void *q, size_t off)
-{
-	if (off != MLXV_STATS_NONE)
-		*(uint64_t *)((char *)q + off) = 0;
+	if (f->off[k] == MLXV_STATS_NONE)
+		return 0;
+	return *(const volatile uint64_t *)((const char *)q + f->off[k]) - base[k];
 }
 
 /**
@@ -74,13 +82,14 @@ mlxv_stats_fold(const struct rte_eth_dev *eth_dev, const struct mlxv_stats_field
 		q = eth_dev->data->rx_queues[i];
 		if (q == NULL)
 			continue;
-		packets = mlxv_stats_read(q, rx->packets);
-		bytes = mlxv_stats_read(q, rx->bytes);
-		errors = mlxv_stats_read(q, rx->errors) + mlxv_stats_read(q, rx->errors2);
+		packets = mlxv_stats_read(q, rx, MLXV_STATS_PACKETS);
+		bytes = mlxv_stats_read(q, rx, MLXV_STATS_BYTES);
+		errors = mlxv_stats_read(q, rx, MLXV_STATS_ERRORS) +
+			 mlxv_stats_read(q, rx, MLXV_STATS_ERRORS2);
 		stats->ipackets += packets;
 		stats->ibytes += bytes;
 		stats->ierrors += errors;
-		stats->rx_nombuf += mlxv_stats_read(q, rx->nombuf);
+		stats->rx_nombuf += mlxv_stats_read(q, rx, MLXV_STATS_NOMBUF);
 		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
 			stats->q_ipackets[i] = packets;
 			stats->q_ibytes[i] = bytes;
@@ -91,11 +100,12 @@ mlxv_stats_fold(const struct rte_eth_dev *eth_dev, const struct mlxv_stats_field
 		q = eth_dev->data->tx_queues[i];
 		if (q == NULL)
 			continue;
-		packets = mlxv_stats_read(q, tx->packets);
-		bytes = mlxv_stats_read(q, tx->bytes);
+		packets = mlxv_stats_read(q, tx, MLXV_STATS_PACKETS);
+		bytes = mlxv_stats_read(q, tx, MLXV_STATS_BYTES);
 		stats->opackets += packets;
 		stats->obytes += bytes;
-		stats->oerrors += mlxv_stats_read(q, tx->errors) + mlxv_stats_read(q, tx->errors2);
+		stats->oerrors += mlxv_stats_read(q, tx, MLXV_STATS_ERRORS) +
+				  mlxv_stats_read(q, tx, MLXV_STATS_ERRORS2);
 		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
 			stats->q_opackets[i] = packets;
 			stats->q_obytes[i] = bytes;
@@ -103,14 +113,15 @@ mlxv_stats_fold(const struct rte_eth_dev *eth_dev, const struct mlxv_stats_field
 	}
 }
 
-/** Zero every counter mlxv_stats_fold() reads, on every queue of the port. */
+/** Make every counter mlxv_stats_fold() reads start again from 0, on every queue of the port. */
 static inline void
 mlxv_stats_clear(struct rte_eth_dev *eth_dev, const struct mlxv_stats_fields *rx,
 		 const struct mlxv_stats_fields *tx)
 {
 	const struct mlxv_stats_fields *f;
-	void *q;
-	unsigned int i, n, dir;
+	unsigned int i, k, n, dir;
+	uint64_t *base;
+	char *q;
 
 	for (dir = 0; dir < 2; dir++) {
 		f = dir == 0 ? rx : tx;
@@ -119,11 +130,10 @@ mlxv_stats_clear(struct rte_eth_dev *eth_dev, const struct mlxv_stats_fields *rx
 			q = dir == 0 ? eth_dev->data->rx_queues[i] : eth_dev->data->tx_queues[i];
 			if (q == NULL)
 				continue;
-			mlxv_stats_zero(q, f->packets);
-			mlxv_stats_zero(q, f->bytes);
-			mlxv_stats_zero(q, f->errors);
-			mlxv_stats_zero(q, f->errors2);
-			mlxv_stats_zero(q, f->nombuf);
+			base = (uint64_t *)(q + f->base);
+			for (k = 0; k < MLXV_STATS_N; k++)
+				if (f->off[k] != MLXV_STATS_NONE)
+					base[k] = *(const volatile uint64_t *)(q + f->off[k]);
 		}
 	}
 }

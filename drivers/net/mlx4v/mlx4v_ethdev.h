@@ -24,6 +24,7 @@
 #include <rte_log.h>
 #include <rte_spinlock.h>
 
+#include "mlxv_ethdev_stats.h"
 #include "mlxv_mp_bursts.h"
 #include "rte_pmd_mlx4v.h"
 
@@ -114,6 +115,7 @@ struct mlx4v_rxq {
 	uint64_t packets, bytes;       /**< software counters */
 	uint64_t errors;               /**< error CQEs seen (the queue recovers) */
 	uint64_t nombuf;               /**< frames dropped for want of mbufs */
+	uint64_t stats_base[MLXV_STATS_N]; /**< the counters at the last reset */
 	uint32_t recover;              /**< 0, or the control thread resets the WQ (atomic) */
 	uint8_t err_seen;              /**< this burst read a flush CQE: the WQ is in ERR */
 	uint64_t recoveries;           /**< WQ taken through RESET after an error CQE */
@@ -182,6 +184,7 @@ struct mlx4v_txq {
 	uint64_t packets, bytes;       /**< software counters */
 	uint64_t errors;               /**< packets refused (too many segments, no lkey) */
 	uint64_t err_cqes;             /**< error CQEs seen (the queue recovers) */
+	uint64_t stats_base[MLXV_STATS_N]; /**< the counters at the last reset */
 	/* Data path, set by mlx4v_txq_reset() from the views. */
 	uint8_t *sq_buf;               /**< the SQ ring: qpv.buf.buf + qpv.sq.offset */
 	uint8_t *cqes;                 /**< the first 32-byte CQE (+32 with 64-byte CQEs) */

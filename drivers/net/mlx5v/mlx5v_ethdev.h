@@ -14,6 +14,7 @@
 #include <rte_log.h>
 
 #include "mlx5v_dev.h"
+#include "mlxv_ethdev_stats.h"
 #include "mlxv_mp_bursts.h"
 #include "mlx5v_rte_flow.h"
 
@@ -161,6 +162,7 @@ struct mlx5v_rxq {
 	uint32_t lkey;
 	uint64_t packets, bytes, errors; /**< software counters */
 	uint64_t nombuf;               /**< mbuf allocations that failed */
+	uint64_t stats_base[MLXV_STATS_N]; /**< the counters at the last reset */
 	/* Control. */
 	uint64_t offloads;             /**< Rx offloads of the queue and the port */
 	uint16_t idx;
@@ -245,6 +247,7 @@ struct mlx5v_txq {
 	uint16_t db_off;               /**< bytes from the UAR page to this SQ's doorbell */
 	uint64_t packets, bytes, errors;
 	uint64_t err_cqes;             /**< error CQEs seen (queue resets) */
+	uint64_t stats_base[MLXV_STATS_N]; /**< the counters at the last reset */
 	/* Control. */
 	uint16_t idx;
 	int socket;
