@@ -41,16 +41,30 @@ FWD=5
 # What the emulation or the model refuses, a misuse, a crash.
 REFUSED='command .*not emulated|ioctl.*not emulated|refused|misuse|PANIC'
 
-# testpmd DEVARGS PMDARGS < commands: interactive, its output in $out, stderr in $err. No
-# link or removal interrupts (the link is read through the netdev ioctls): DPDK's mlx4
-# closes its async fd before it unregisters it (mlx4_dev_close()), which the EAL interrupt
-# thread can meet at exit (verbs_emulation.rst, "DPDK's mlx4 PMD").
+# testpmd DEVARGS PMDARGS < commands: interactive, its output in $out (by lines: fwd_wait
+# reads it while it runs), stderr in $err. No link or removal interrupts (the link is read
+# through the netdev ioctls): DPDK's mlx4 closes its async fd before it unregisters it
+# (mlx4_dev_close()), which the EAL interrupt thread can meet at exit (verbs_emulation.rst,
+# "DPDK's mlx4 PMD").
 testpmd() {
 	devs=$1
 	shift
 	# shellcheck disable=SC2086
-	timeout 60 "$RUN" $CABLE -- "$TESTPMD" $EAL $devs -- -i --no-lsc-interrupt --no-rmv-interrupt \
-		--total-num-mbufs=16384 "$@" >"$out" 2>"$err"
+	timeout 60 "$RUN" $CABLE -- stdbuf -oL "$TESTPMD" $EAL $devs -- -i --no-lsc-interrupt \
+		--no-rmv-interrupt --total-num-mbufs=16384 "$@" >"$out" 2>"$err"
+}
+
+# fwd_wait N: wait (60 s at most) until testpmd has started forwarding N times, so that each
+# forwarding window of $FWD s counts from there and not from testpmd's start-up, which a
+# loaded machine makes long (the commands are in the pipe before testpmd reads them). The
+# caller empties $out before the pipeline: the old log must not count.
+fwd_wait() {
+	_w=0
+	while [ "$(grep -c 'packet forwarding - ports' "$out" 2>/dev/null)" -lt "$1" ] &&
+	      [ $_w -lt 600 ]; do
+		_w=$((_w + 1))
+		sleep 0.1
+	done
 }
 
 # The RX-packets of each port in the forward statistics: "p0 p1".
@@ -74,8 +88,10 @@ check "probe: nothing refused" "" "$(grep -E "$REFUSED" "$err" "$out")"
 # io forwarding, port 1 of each function (port=0), cabled together: each port receives what
 # the other sent first and then forwarded (more than the first burst of 32); then mac
 # forwarding; the port statistics count no error.
-(printf 'start tx_first\n'; sleep $FWD; printf 'stop\nset fwd mac\nstart tx_first\n'; sleep $FWD
- printf 'stop\nshow port stats all\nquit\n') | testpmd "-a $F0,port=0 -a $F1,port=0"
+: >"$out"
+(printf 'start tx_first\n'; fwd_wait 1; sleep $FWD; printf 'stop\nset fwd mac\nstart tx_first\n'
+ fwd_wait 2; sleep $FWD; printf 'stop\nshow port stats all\nquit\n') |
+	testpmd "-a $F0,port=0 -a $F1,port=0"
 check "io, mac: testpmd exits 0" 0 $?
 rx=$(fwd_rx)
 check "io, mac: both ports received forwarded frames" "yes" \
@@ -91,7 +107,8 @@ check "io, mac: nothing refused" "" "$(grep -E "$REFUSED" "$err" "$out")"
 # port 2's queues (INIT on port 2) carry it.
 CABLE1=$CABLE
 CABLE=$CABLE2
-(printf 'start tx_first\n'; sleep $FWD; printf 'stop\nquit\n') | testpmd "-a $F0 -a $F1"
+: >"$out"
+(printf 'start tx_first\n'; fwd_wait 1; sleep $FWD; printf 'stop\nquit\n') | testpmd "-a $F0 -a $F1"
 check "two ports each: testpmd exits 0" 0 $?
 CABLE=$CABLE1
 rx=$(fwd_rx)
@@ -102,7 +119,8 @@ check "two ports each: nothing refused" "" "$(grep -E "$REFUSED" "$err" "$out")"
 
 # RSS over 4 queues: the RSS QP over a table of 4 WQs; the first bursts vary the source
 # address (--txonly-multi-flow), so the Toeplitz hash spreads them over every queue.
-(printf 'start tx_first\n'; sleep $FWD; printf 'stop\nshow port xstats all\nquit\n') |
+: >"$out"
+(printf 'start tx_first\n'; fwd_wait 1; sleep $FWD; printf 'stop\nshow port xstats all\nquit\n') |
 	testpmd "-a $F0,port=0 -a $F1,port=0" --rxq=4 --txq=4 --txonly-multi-flow
 check "rss: testpmd exits 0" 0 $?
 rx=$(fwd_rx)
@@ -115,8 +133,10 @@ check "rss: nothing refused" "" "$(grep -E "$REFUSED" "$err" "$out")"
 
 # Promiscuous off: testpmd's frames are to other MACs than the ports', nothing is received;
 # the same run with promiscuous on again receives the first bursts (and forwards).
-(printf 'set promisc all off\nstart tx_first\n'; sleep 2; printf 'stop\nset promisc all on\n'
- printf 'start tx_first\n'; sleep $FWD; printf 'stop\nquit\n') |
+: >"$out"
+(printf 'set promisc all off\nstart tx_first\n'; fwd_wait 1; sleep 2
+ printf 'stop\nset promisc all on\nstart tx_first\n'; fwd_wait 2; sleep $FWD
+ printf 'stop\nquit\n') |
 	testpmd "-a $F0,port=0 -a $F1,port=0"
 check "promisc: testpmd exits 0" 0 $?
 rx=$(fwd_rx)
@@ -127,9 +147,10 @@ check "promisc off: nothing received; on: the first bursts (to other MACs) and m
 # All-multicast, not promiscuous: frames to group addresses (the first bursts' and the
 # forwarding's destinations set so) are received while all-multicast is on (the MC_DEFAULT
 # rule), not once it is off.
+: >"$out"
 (printf 'set promisc all off\nset allmulti all on\nset fwd mac\n'
  printf 'set eth-peer 0 01:00:5e:00:00:01\nset eth-peer 1 01:00:5e:00:00:02\nstart tx_first\n'
- sleep $FWD; printf 'stop\nset allmulti all off\nstart tx_first\n'; sleep 2
+ fwd_wait 1; sleep $FWD; printf 'stop\nset allmulti all off\nstart tx_first\n'; fwd_wait 2; sleep 2
  printf 'stop\nquit\n') |
 	testpmd "-a $F0,port=0 -a $F1,port=0"
 check "allmulti: testpmd exits 0" 0 $?
