@@ -63,8 +63,15 @@ static __thread const struct emu_trap_range *emu_trap_range_cur;
 static __thread void *emu_trap_arg_cur;
 /* Stores between their fault and their callback: a rebind waits until there is none. */
 static unsigned int emu_trap_inflight;
-/* Set from a store's fault to the end of its callback: one trapped store at a time. */
-static unsigned int emu_trap_busy;
+/*
+ * From a store's fault to the end of its callback: one trapped store at a time, in the
+ * order of their faults (a ticket lock: a thread storing in a tight loop would otherwise
+ * take the turn again and again, and another thread's store, e.g. an EQ's consumer index
+ * written from the interrupt thread while a lcore posts commands, would wait for ever; on
+ * silicon each posted write goes).
+ */
+static unsigned int emu_trap_next;
+static unsigned int emu_trap_serving;
 
 static struct emu_trap_range *
 emu_trap_find(uintptr_t a)
@@ -105,7 +112,7 @@ emu_trap_done(void)
 	emu_trap_page = 0;
 	__atomic_fetch_sub(&emu_trap_inflight, 1, __ATOMIC_SEQ_CST);
 	/* Release: the next thread's store sees the model has taken this one. */
-	__atomic_store_n(&emu_trap_busy, 0, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&emu_trap_serving, 1, __ATOMIC_RELEASE);
 }
 
 /* A trapped read ran: the next trapped access may go. */
@@ -114,8 +121,8 @@ emu_trap_read_done(void)
 {
 	emu_trap_page = 0;
 	__atomic_fetch_sub(&emu_trap_inflight, 1, __ATOMIC_SEQ_CST);
-	/* Release: pairs with the acquire of the next fault's exchange. */
-	__atomic_store_n(&emu_trap_busy, 0, __ATOMIC_RELEASE);
+	/* Release: pairs with the acquire of the next fault's wait for its turn. */
+	__atomic_fetch_add(&emu_trap_serving, 1, __ATOMIC_RELEASE);
 }
 
 static void
@@ -125,6 +132,7 @@ emu_trap_segv(int sig, siginfo_t *si, void *ucv)
 	ucontext_t *uc = ucv;
 	uintptr_t a = (uintptr_t)si->si_addr;
 	struct emu_trap_range *r;
+	unsigned int ticket;
 
 	r = si->si_code == SEGV_ACCERR ? emu_trap_find(a) : NULL;
 	if (r != NULL && emu_trap_page == 0) {
@@ -134,7 +142,8 @@ emu_trap_segv(int sig, siginfo_t *si, void *ucv)
 		 * it (two command doorbells of two slots merged into one), and that thread's
 		 * read-only again would fault this store a second time. Wait for its callback.
 		 */
-		while (__atomic_exchange_n(&emu_trap_busy, 1, __ATOMIC_ACQUIRE) != 0)
+		ticket = __atomic_fetch_add(&emu_trap_next, 1, __ATOMIC_RELAXED);
+		while (__atomic_load_n(&emu_trap_serving, __ATOMIC_ACQUIRE) != ticket)
 			sched_yield();
 		/* Counted before the argument is read: emu_trap_rebind() waits for it. */
 		__atomic_fetch_add(&emu_trap_inflight, 1, __ATOMIC_SEQ_CST);
