@@ -164,7 +164,7 @@ if [ -x /usr/bin/dpdk-pdump ]; then
 	while [ "$(stat -c %s "$work/rx.pcap" 2>/dev/null || echo 0)" -le 8192 ]; do
 		n=$((n + 1))
 		kill -0 "$pd" 2>/dev/null && [ $n -le 300 ] ||
-			{ kill -INT "$pd" 2>/dev/null; cat "$work/pdump"; fail "dpdk-pdump wrote no frames"; }
+			{ kill -INT "$pd" 2>/dev/null; cat "$work/pdump" "$bg_out"; fail "dpdk-pdump wrote no frames"; }
 		sleep 0.1
 	done
 	kill -INT "$pd"
@@ -189,6 +189,8 @@ sys.exit(0 if n >= 32 else 1)
 PY
 fi
 
+# The primary must still run (a write to its closed input would end this script by SIGPIPE).
+kill -0 "$bg_pid" 2>/dev/null || { cat "$bg_out"; fail "the primary testpmd ended early"; }
 echo "stop" >&3
 echo "quit" >&3
 exec 3>&-
