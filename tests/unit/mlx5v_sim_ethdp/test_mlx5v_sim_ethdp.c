@@ -45,6 +45,10 @@
 #include "ut_sh.h"
 #include "ut_common.h"
 
+/* An IPv4 address in host order: RTE_IPV4() shifts an int (undefined from 128.0.0.0 on). */
+#define UT_IPV4(a, b, c, d) \
+	((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
+
 /* Send a frame and take its send CQE; the frame's receive CQE is the caller's. */
 static int
 send_ok(struct fx *f, const uint8_t *frame, uint32_t len, uint8_t cs)
@@ -97,7 +101,7 @@ test_ethdp_loop(void)
 	uint8_t frame[128];
 	const uint8_t *cqe;
 
-	frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 0, 0, 1), 1000, 0);
+	frame_udp(frame, sizeof(frame), f->mac, UT_IPV4(10, 0, 0, 1), 1000, 0);
 	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
 	cqe = cq_wait(f, 1);
 	TEST_ASSERT_NOT_NULL(cqe, "no receive CQE");
@@ -121,7 +125,7 @@ test_ethdp_tx_csum(void)
 	const uint8_t *cqe;
 	const struct rte_ipv4_hdr *ip;
 
-	frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 0, 0, 3), 2000, 1);
+	frame_udp(frame, sizeof(frame), f->mac, UT_IPV4(10, 0, 0, 3), 2000, 1);
 	/* Without offload the zero IP checksum is bad. */
 	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
 	cqe = cq_wait(f, 1);
@@ -154,13 +158,13 @@ test_ethdp_rss(void)
 	unsigned int i;
 
 	for (i = 0; i < 32; i++) {
-		frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 168, 1, i), 3000 + i * 7,
+		frame_udp(frame, sizeof(frame), f->mac, UT_IPV4(10, 168, 1, i), 3000 + i * 7,
 			  0);
 		TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send %u", i);
 		cqe = cq_wait(f, 1);
 		TEST_ASSERT_NOT_NULL(cqe, "no receive CQE %u", i);
-		t.src_addr = RTE_IPV4(10, 168, 1, i);
-		t.dst_addr = RTE_IPV4(10, 0, 0, 2);
+		t.src_addr = UT_IPV4(10, 168, 1, i);
+		t.dst_addr = UT_IPV4(10, 0, 0, 2);
 		t.sport = 3000 + i * 7;
 		t.dport = 4789;
 		h = rte_softrss((uint32_t *)&t, RTE_THASH_V4_L4_LEN, rss_key);
@@ -190,7 +194,7 @@ test_ethdp_rss_other_class(void)
 	unsigned int i;
 
 	for (i = 0; i < 8; i++) {
-		frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 168, 2, i), 3000 + i, 0);
+		frame_udp(frame, sizeof(frame), f->mac, UT_IPV4(10, 168, 2, i), 3000 + i, 0);
 		ip = (struct rte_ipv4_hdr *)(frame + RTE_ETHER_HDR_LEN);
 		ip->next_proto_id = IPPROTO_ICMP;
 		ip->hdr_checksum = 0;
@@ -216,7 +220,7 @@ test_ethdp_mac_filter(void)
 	uint8_t frame[80];
 	const uint8_t *cqe;
 
-	frame_udp(frame, sizeof(frame), other, RTE_IPV4(10, 0, 0, 9), 9, 0);
+	frame_udp(frame, sizeof(frame), other, UT_IPV4(10, 0, 0, 9), 9, 0);
 	TEST_ASSERT_SUCCESS(mlx5v_sim_eth_stats_get(f->sim, &st0), "stats");
 	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
 	TEST_ASSERT(cq_quiet(f, 1), "a frame for another MAC was received");
@@ -359,26 +363,26 @@ test_ethdp_l4_match(void)
 	r = cmd_obj(f, "CREATE_FLOW_GROUP", in, sizeof(in));
 	TEST_ASSERT(r > 0, "L4 group");
 	fg1 = (uint32_t)r;
-	l4_match(m, IPPROTO_UDP, 4789, RTE_IPV4(10, 9, 9, 9));
+	l4_match(m, IPPROTO_UDP, 4789, UT_IPV4(10, 9, 9, 9));
 	TEST_ASSERT_SUCCESS(l4_fte(f, ft1, 0, fg1, m, MLX5V_FLOW_DEST_TIR, f->tir_direct, 0x77),
 			    "L4 entry");
 	TEST_ASSERT_SUCCESS(l4_fte(f, f->ft, 2, f->fg_all, NULL, MLX5V_FLOW_DEST_FLOW_TABLE, ft1,
 				   0), "promiscuous entry to the table");
 	f->have_fte_all = 1;
-	frame_udp(frame, sizeof(frame), other, RTE_IPV4(10, 9, 9, 9), 1111, 0);
+	frame_udp(frame, sizeof(frame), other, UT_IPV4(10, 9, 9, 9), 1111, 0);
 	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
 	cqe = cq_wait(f, 1);
 	TEST_ASSERT_NOT_NULL(cqe, "the matching frame was not received");
 	TEST_ASSERT_EQUAL(be32(cqe + CQE_SOP_QPN) & 0xffffff, 0x77, "flow tag of the L4 entry");
 	TEST_ASSERT_EQUAL(be32(cqe + CQE_USER_INDEX) & 0xffffff, 0, "direct TIR: RQ 0");
 	rq_post(f, 0, 1);
-	frame_udp(frame, sizeof(frame), other, RTE_IPV4(10, 9, 9, 9), 2222, 0);
+	frame_udp(frame, sizeof(frame), other, UT_IPV4(10, 9, 9, 9), 2222, 0);
 	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
 	cqe = cq_wait(f, 1);
 	TEST_ASSERT_NOT_NULL(cqe, "the source port is not in the mask");
 	rq_post(f, 0, 1);
 	TEST_ASSERT_SUCCESS(mlx5v_sim_eth_stats_get(f->sim, &st0), "stats");
-	frame_udp(frame, sizeof(frame), other, RTE_IPV4(10, 9, 9, 8), 1111, 0);
+	frame_udp(frame, sizeof(frame), other, UT_IPV4(10, 9, 9, 8), 1111, 0);
 	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
 	TEST_ASSERT(cq_quiet(f, 1), "a frame from another source matched");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_eth_stats_get(f->sim, &st1), "stats");
@@ -390,7 +394,7 @@ test_ethdp_l4_match(void)
 static void
 frame_icmp(uint8_t *p, const uint8_t *dst, uint8_t type)
 {
-	struct rte_ipv4_hdr *ip = frame_ipv4(p, 80, dst, IPPROTO_ICMP, RTE_IPV4(10, 9, 9, 9));
+	struct rte_ipv4_hdr *ip = frame_ipv4(p, 80, dst, IPPROTO_ICMP, UT_IPV4(10, 9, 9, 9));
 
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	p[RTE_ETHER_HDR_LEN + sizeof(*ip)] = type;
@@ -404,12 +408,12 @@ frame_vxlan(uint8_t *p, const uint8_t *dst, uint32_t vni, uint32_t idst)
 		     sizeof(struct rte_udp_hdr);
 	struct rte_ipv4_hdr *ip;
 
-	frame_udp(p, 128, dst, RTE_IPV4(10, 9, 9, 9), 1111, 1);
+	frame_udp(p, 128, dst, UT_IPV4(10, 9, 9, 9), 1111, 1);
 	memset(v, 0, 8);
 	v[0] = 0x08;
 	put_be32(v + 4, vni << 8);
 	ip = frame_ipv4(v + 8, 128 - (uint32_t)(v + 8 - p), dst, IPPROTO_UDP,
-			RTE_IPV4(192, 168, 0, 1));
+			UT_IPV4(192, 168, 0, 1));
 	ip->dst_addr = rte_cpu_to_be_32(idst);
 }
 
@@ -492,7 +496,7 @@ test_ethdp_tunnel_icmp_match(void)
 	memset(m, 0, sizeof(m));
 	MLX5V_SET(fte_match_param, m, misc_parameters.vxlan_vni, 42);
 	put_be32((uint8_t *)MLX5V_IFC_ADDR_OF(fte_match_param, m,
-		 inner_headers.dst_ipv4_dst_ipv6) + 12, RTE_IPV4(192, 168, 0, 2));
+		 inner_headers.dst_ipv4_dst_ipv6) + 12, UT_IPV4(192, 168, 0, 2));
 	TEST_ASSERT_SUCCESS(l4_fte(f, ft1, 1, fg[1], m, MLX5V_FLOW_DEST_TIR, f->tir_direct, 0x42),
 			    "VXLAN entry");
 	TEST_ASSERT_SUCCESS(l4_fte(f, f->ft, 2, f->fg_all, NULL, MLX5V_FLOW_DEST_FLOW_TABLE, ft1,
@@ -500,14 +504,14 @@ test_ethdp_tunnel_icmp_match(void)
 	f->have_fte_all = 1;
 	frame_icmp(frame, other, 8);
 	TEST_ASSERT_EQUAL(tag_of(f, frame, 80), 0x81, "echo request: its entry's tag");
-	frame_vxlan(frame, other, 42, RTE_IPV4(192, 168, 0, 2));
+	frame_vxlan(frame, other, 42, UT_IPV4(192, 168, 0, 2));
 	TEST_ASSERT_EQUAL(tag_of(f, frame, 128), 0x42, "VNI 42 to .2: its entry's tag");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_eth_stats_get(f->sim, &st0), "stats");
 	frame_icmp(frame, other, 0);
 	TEST_ASSERT_EQUAL(tag_of(f, frame, 80), -1, "an echo reply matched");
-	frame_vxlan(frame, other, 43, RTE_IPV4(192, 168, 0, 2));
+	frame_vxlan(frame, other, 43, UT_IPV4(192, 168, 0, 2));
 	TEST_ASSERT_EQUAL(tag_of(f, frame, 128), -1, "VNI 43 matched");
-	frame_vxlan(frame, other, 42, RTE_IPV4(192, 168, 0, 3));
+	frame_vxlan(frame, other, 42, UT_IPV4(192, 168, 0, 3));
 	TEST_ASSERT_EQUAL(tag_of(f, frame, 128), -1, "another inner address matched");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_eth_stats_get(f->sim, &st1), "stats");
 	TEST_ASSERT_EQUAL(st1.rx_steer_miss, st0.rx_steer_miss + 3, "misses not counted");
@@ -524,12 +528,12 @@ test_ethdp_mtu(void)
 	const uint8_t *cqe;
 
 	TEST_ASSERT_SUCCESS(mlx5v_sim_eth_stats_get(f->sim, &st0), "stats");
-	frame_udp(frame, 1519, f->mac, RTE_IPV4(10, 0, 0, 4), 4, 0);
+	frame_udp(frame, 1519, f->mac, UT_IPV4(10, 0, 0, 4), 4, 0);
 	TEST_ASSERT_SUCCESS(send_ok(f, frame, 1519, 0), "send");
 	TEST_ASSERT(cq_quiet(f, 1), "an oversize frame was received");
 	TEST_ASSERT_SUCCESS(mlx5v_sim_eth_stats_get(f->sim, &st1), "stats");
 	TEST_ASSERT_EQUAL(st1.rx_mtu_drop, st0.rx_mtu_drop + 1, "MTU drop not counted");
-	frame_udp(frame, 1518, f->mac, RTE_IPV4(10, 0, 0, 4), 4, 0);
+	frame_udp(frame, 1518, f->mac, UT_IPV4(10, 0, 0, 4), 4, 0);
 	TEST_ASSERT_SUCCESS(send_ok(f, frame, 1518, 0), "send");
 	cqe = cq_wait(f, 1);
 	TEST_ASSERT_NOT_NULL(cqe, "a frame of the MTU was not received");
@@ -554,7 +558,7 @@ test_ethdp_out_of_buffer(void)
 	TEST_ASSERT_SUCCESS(fte_set(f, 2, f->fg_all, NULL, f->tir_direct, 0), "catch-all");
 	f->have_fte_all = 1;
 	frame_udp(frame, sizeof(frame), (const uint8_t *)"\x02\x99\x99\x99\x99\x99",
-		  RTE_IPV4(10, 0, 0, 5), 5, 0);
+		  UT_IPV4(10, 0, 0, 5), 5, 0);
 	for (i = 0; i < (1u << RQ_LOG) + 2; i++)
 		TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send %u", i);
 	while ((cqe = cq_wait(f, 1)) != NULL && ++n < (1u << RQ_LOG))
@@ -599,7 +603,7 @@ lkey_case(struct fx *f, uint32_t lkey, uint64_t addr, uint8_t vsynd)
 	uint8_t frame[80];
 	uint16_t idx = f->sq_pc;
 
-	frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 0, 0, 6), 6, 0);
+	frame_udp(frame, sizeof(frame), f->mac, UT_IPV4(10, 0, 0, 6), 6, 0);
 	sq_send(f, frame, sizeof(frame), 0, lkey, addr);
 	/* 0x04: LOCAL_PROT_ERR. */
 	return sq_error_recover(f, idx, 0x04, vsynd, "a frame left through a bad key");
@@ -636,7 +640,7 @@ test_ethdp_lkey_errors(void)
 	cmd_simple(f, "DESTROY_MKEY", MLX5V_CMD_OP_DESTROY_MKEY, ro);
 	TEST_ASSERT_SUCCESS(ret, "no read access");
 	/* The recovered SQ sends again. */
-	frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 0, 0, 7), 7, 0);
+	frame_udp(frame, sizeof(frame), f->mac, UT_IPV4(10, 0, 0, 7), 7, 0);
 	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send after recovery");
 	TEST_ASSERT_NOT_NULL(cq_wait(f, 1), "no frame after recovery");
 	rq_post(f, 0, 0);
@@ -701,7 +705,7 @@ test_ethdp_rq_error(void)
 	rte_io_wmb();
 	outstanding = 1u << RQ_LOG;
 	frame_udp(frame, sizeof(frame), (const uint8_t *)"\x02\x99\x99\x99\x99\x99",
-		  RTE_IPV4(10, 0, 0, 9), 9, 0);
+		  UT_IPV4(10, 0, 0, 9), 9, 0);
 	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
 	cqe = cq_wait(f, 1);
 	TEST_ASSERT_NOT_NULL(cqe, "no error CQE");
@@ -758,7 +762,7 @@ test_ethdp_tx_err_knob(void)
 	uint8_t *cqe;
 
 	TEST_ASSERT_SUCCESS(mlx5v_sim_knob_set(f->sim, "tx_err_next", 1), "knob");
-	frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 0, 0, 8), 8, 0);
+	frame_udp(frame, sizeof(frame), f->mac, UT_IPV4(10, 0, 0, 8), 8, 0);
 	sq_send(f, frame, sizeof(frame), 0, f->lkey, 0);
 	cqe = cq_wait(f, 0);
 	TEST_ASSERT_NOT_NULL(cqe, "no CQE");
@@ -784,7 +788,7 @@ test_ethdp_link(void)
 	uint8_t frame[80];
 	const uint8_t *cqe;
 
-	frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 0, 0, 10), 10, 0);
+	frame_udp(frame, sizeof(frame), f->mac, UT_IPV4(10, 0, 0, 10), 10, 0);
 	/* Cable pulled: DOWN event, frames lost, no receive CQE. */
 	TEST_ASSERT_SUCCESS(mlx5v_sim_link_set(f->sim, 0), "pull");
 	TEST_ASSERT_EQUAL(eq_wait(f, RTE_PMD_MLX5V_EVENT_PORT_CHANGE),
@@ -831,7 +835,7 @@ frame_tcp(uint8_t *p, uint32_t payload, const uint8_t *dst)
 {
 	uint32_t hdr = RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_tcp_hdr);
 	struct rte_ipv4_hdr *ip = frame_ipv4(p, hdr + payload, dst, IPPROTO_TCP,
-					     RTE_IPV4(10, 0, 0, 1));
+					     UT_IPV4(10, 0, 0, 1));
 	struct rte_tcp_hdr *tcp = (struct rte_tcp_hdr *)(ip + 1);
 	uint32_t i;
 
@@ -943,7 +947,7 @@ test_ethdp_vlan_strip(void)
 	const uint8_t *cqe;
 
 	TEST_ASSERT_SUCCESS(rq_vsd_all(f, 0), "vsd 0");
-	frame_udp(plain, sizeof(plain), f->mac, RTE_IPV4(10, 0, 0, 11), 11, 0);
+	frame_udp(plain, sizeof(plain), f->mac, UT_IPV4(10, 0, 0, 11), 11, 0);
 	memcpy(tagged, plain, 12);
 	put_be16(tagged + 12, RTE_ETHER_TYPE_VLAN);
 	put_be16(tagged + 14, 0x2064);
@@ -994,7 +998,7 @@ test_ethdp_vlan_insert_inline(void)
 	const uint8_t *cqe;
 	int ret;
 
-	frame_udp(plain, sizeof(plain), f->mac, RTE_IPV4(10, 0, 0, 12), 12, 0);
+	frame_udp(plain, sizeof(plain), f->mac, UT_IPV4(10, 0, 0, 12), 12, 0);
 	memcpy(tagged, plain, 12);
 	put_be16(tagged + 12, RTE_ETHER_TYPE_VLAN);
 	put_be16(tagged + 14, 0x0123);
@@ -1036,7 +1040,7 @@ test_ethdp_cq_armed(void)
 		;
 	rte_pmd_mlx5v_eq_arm(f->uar, f->eqn, f->eq_ci);
 	rte_pmd_mlx5v_cq_arm(f->uar, dbr, f->rxcqn, 0, f->rxcq_ci, 0);
-	frame_udp(frame, sizeof(frame), f->mac, RTE_IPV4(10, 0, 0, 13), 13, 0);
+	frame_udp(frame, sizeof(frame), f->mac, UT_IPV4(10, 0, 0, 13), 13, 0);
 	TEST_ASSERT_SUCCESS(send_ok(f, frame, sizeof(frame), 0), "send");
 	for (ms = 0; ms < UT_WAIT_LIMIT_MS && !found; ms++) {
 		while (!found && (eqe = rte_pmd_mlx5v_eq_next_eqe(f->eq->vaddr, 1u << EQ_LOG,
@@ -1073,7 +1077,7 @@ test_ethdp_cq_overrun(void)
 	uint8_t *cqe;
 
 	frame_udp(frame, sizeof(frame), (const uint8_t *)"\x02\x99\x99\x99\x99\x99",
-		  RTE_IPV4(10, 0, 0, 12), 12, 0);
+		  UT_IPV4(10, 0, 0, 12), 12, 0);
 	TEST_ASSERT_SUCCESS(fte_set(f, 2, f->fg_all, NULL, f->tir_direct, 0), "catch-all");
 	f->have_fte_all = 1;
 	for (i = 0; i <= (1u << RXCQ_LOG); i++) {
@@ -1138,7 +1142,7 @@ test_ethdp_pair(void)
 		goto out;
 	}
 	/* B -> C, to C's MAC, through C's RSS. */
-	frame_udp(frame, sizeof(frame), c->mac, RTE_IPV4(10, 1, 0, 1), 1, 0);
+	frame_udp(frame, sizeof(frame), c->mac, UT_IPV4(10, 1, 0, 1), 1, 0);
 	if (send_ok(b, frame, sizeof(frame), 0) != TEST_SUCCESS)
 		goto out;
 	cqe = cq_wait(c, 1);
@@ -1152,7 +1156,7 @@ test_ethdp_pair(void)
 		goto out;
 	}
 	/* C -> B. */
-	frame_udp(frame, 64, b->mac, RTE_IPV4(10, 1, 0, 2), 2, 0);
+	frame_udp(frame, 64, b->mac, UT_IPV4(10, 1, 0, 2), 2, 0);
 	if (send_ok(c, frame, 64, 0) != TEST_SUCCESS)
 		goto out;
 	cqe = cq_wait(b, 1);
@@ -1263,14 +1267,14 @@ test_ethdp_empw(void)
 	if (fx_up(f, "mlx5v_sim25", "class=none,wire=loop,wqe_inline_mode=2") != 0)
 		goto out;
 	for (i = 0; i < RTE_DIM(lens); i++)
-		frame_udp(frames[i], lens[i], f->mac, RTE_IPV4(10, 5, 0, i), 50 + i, 1);
+		frame_udp(frames[i], lens[i], f->mac, UT_IPV4(10, 5, 0, i), 50 + i, 1);
 	if (empw_reject(f, frames, lens, 0, 0x02, 0x13) != TEST_SUCCESS)
 		goto out;
 	if (fx_down(f) != 0 ||
 	    fx_up(f, "mlx5v_sim25", "class=none,wire=loop,empw=1,wqe_inline_mode=2") != 0)
 		goto out;
 	for (i = 0; i < RTE_DIM(lens); i++)
-		frame_udp(frames[i], lens[i], f->mac, RTE_IPV4(10, 5, 0, i), 50 + i, 1);
+		frame_udp(frames[i], lens[i], f->mac, UT_IPV4(10, 5, 0, i), 50 + i, 1);
 	/* NOPs up to 2 WQEBBs before the ring's end, so that the WQE (3 WQEBBs) wraps. */
 	for (i = 0; i < (1u << SQ_LOG) - 2; i++) {
 		w = f->mem + OFF_SQ + 64 * i;
@@ -1379,7 +1383,7 @@ is_arp_reply(struct fx *f, const uint8_t *cqe)
 {
 	return cqe[CQE_OP_OWN] >> 4 == MLX5V_CQE_OPCODE_RESP_SEND &&
 	       ut_arp_is_reply(rx_buf(f, cqe), be32(cqe + CQE_BYTE_CNT), f->mac,
-			       RTE_IPV4(10, 9, 0, 1));
+			       UT_IPV4(10, 9, 0, 1));
 }
 
 static int
@@ -1420,7 +1424,7 @@ test_ethdp_tap_arp(void)
 	}
 	/* Out to the kernel, and its answer back in: an ARP request and the reply. */
 	for (tries = 0; tries < 20 && ret != TEST_SUCCESS; tries++) {
-		ut_arp_request(frame, f->mac, RTE_IPV4(10, 9, 0, 2), RTE_IPV4(10, 9, 0, 1));
+		ut_arp_request(frame, f->mac, UT_IPV4(10, 9, 0, 2), UT_IPV4(10, 9, 0, 1));
 		if (send_ok(f, frame, 60, 0) != TEST_SUCCESS)
 			goto out;
 		while ((cqe = cq_wait(f, 1)) != NULL) {
@@ -1479,9 +1483,9 @@ comp_burst(struct fx *f, const uint16_t *lens, unsigned int n, unsigned int tcp_
 	uint32_t rq;
 
 	for (i = 0; i < n; i++) {
-		frame_udp(frames[i], lens[i], f->mac, RTE_IPV4(10, 9, 0, 1), 777, 0);
+		frame_udp(frames[i], lens[i], f->mac, UT_IPV4(10, 9, 0, 1), 777, 0);
 		if (i == tcp_at)
-			frame_ipv4(frames[i], lens[i], f->mac, IPPROTO_TCP, RTE_IPV4(10, 9, 0, 1));
+			frame_ipv4(frames[i], lens[i], f->mac, IPPROTO_TCP, UT_IPV4(10, 9, 0, 1));
 		sq_post(f, frames[i], lens[i], 0, f->lkey, 0, 1);
 	}
 	sq_ring(f);
