@@ -1236,100 +1236,6 @@ test_net_mlx4v_dp_tx_runs(void)
 	return TEST_SUCCESS;
 }
 
-/*
- * The forwarding loop of app/fwd-bench on the bursts themselves, for callgrind
- * (doc/guides/bench/mlx4v_fwd.rst): only bench_rx() and bench_tx() are to be counted, and
- * bench_rx() runs only when a CQE is waiting (the simulator's engine thread delivers
- * asynchronously, so most polls would be empty); bench_idle() is the empty poll, counted
- * apart. Not global symbols of interest to anyone else: noinline so that callgrind sees them.
- */
-__rte_noinline uint16_t bench_rx(int p, struct rte_mbuf **pkts, uint16_t n);
-__rte_noinline uint16_t bench_tx(int p, struct rte_mbuf **pkts, uint16_t n);
-__rte_noinline uint16_t bench_idle(int p, struct rte_mbuf **pkts, uint16_t n);
-
-__rte_noinline uint16_t
-bench_rx(int p, struct rte_mbuf **pkts, uint16_t n)
-{
-	return mlx4v_rx_burst(&g_fx[p].rxq[0], pkts, n);
-}
-
-__rte_noinline uint16_t
-bench_tx(int p, struct rte_mbuf **pkts, uint16_t n)
-{
-	return mlx4v_tx_burst(&g_fx[p].txq[0], pkts, n);
-}
-
-__rte_noinline uint16_t
-bench_idle(int p, struct rte_mbuf **pkts, uint16_t n)
-{
-	return mlx4v_rx_burst(&g_fx[p].rxq[0], pkts, n);
-}
-
-/* @return 1 if the CQE at the consumer index of port p's Rx queue is software's. */
-static int
-fwd_ready(int p)
-{
-	const struct mlx4v_rxq *rxq = &g_fx[p].rxq[0];
-	const volatile struct mlx4_cqe *cqe = (const volatile struct mlx4_cqe *)(rxq->cqes +
-		((size_t)(rxq->cq_ci & rxq->cq_mask) << rxq->cqe_shift));
-
-	return !(((cqe->owner_sr_opcode >> 7) ^ (rxq->cq_ci >> rxq->cq_log)) & 1);
-}
-
-/*
- * io forwarding between the two ports, 64-byte frames, bursts of 32, 256 frames primed per
- * side, rings of 1024: MLX4V_DP_FWD=<packets> runs it (alone), otherwise it is skipped.
- */
-static int
-test_net_mlx4v_dp_fwd(void)
-{
-	uint64_t rx = 0, want = strtoull(getenv("MLX4V_DP_FWD"), NULL, 0), spins, idle = 0;
-	struct rte_mbuf *pkts[BURST];
-	unsigned int i, k, n, p;
-
-	TEST_ASSERT_SUCCESS(start_both(1, FX_RING_MAX, 0), "start");
-	for (p = 0; p < 2; p++) {
-		for (k = 0; k < 256 / BURST; k++) {
-			for (i = 0; i < BURST; i++) {
-				struct fspec s = { .len = 64, .seed = k * BURST + i,
-						   .proto = IPPROTO_UDP };
-
-				pkts[i] = build(&s, !p);
-				TEST_ASSERT_NOT_NULL(pkts[i], "frame");
-			}
-			TEST_ASSERT_SUCCESS(send_all(p, 0, pkts, BURST), "prime");
-		}
-	}
-	/* Bounded, as fwd-bench: a path that loses every frame ends. */
-	for (p = 0, spins = want * 1000 + 100000000; rx < want && spins > 0; p ^= 1, spins--) {
-		if (!fwd_ready(p)) {
-			/*
-			 * Some of the empty polls are enough to know their cost; one may find a
-			 * frame that came meanwhile, which is then forwarded as any other.
-			 */
-			if ((++idle & 127) != 0 || (n = bench_idle(p, pkts, BURST)) == 0)
-				continue;
-		} else {
-			n = bench_rx(p, pkts, BURST);
-		}
-		rx += n;
-		k = bench_tx(p ^ 1, pkts, n);
-		if (k < n)
-			rte_pktmbuf_free_bulk(&pkts[k], n - k);
-	}
-	printf("fwd: %" PRIu64 " packets received, %" PRIu64 " empty polls (%" PRIu64
-	       " of them measured)\n", rx, idle, idle >> 7);
-	TEST_ASSERT_EQUAL(rx >= want, 1, "%" PRIu64 " of %" PRIu64 " packets", rx, want);
-	/* Let the frames in flight land, then give them back. */
-	for (spins = 0; spins < 100; spins++) {
-		ut_sleep_ms(1);
-		for (p = 0; p < 2; p++)
-			while ((n = mlx4v_rx_burst(&g_fx[p].rxq[0], pkts, BURST)) > 0)
-				rte_pktmbuf_free_bulk(pkts, n);
-	}
-	return stop_both();
-}
-
 /* Bytes of each of the two chunks of the pool over a hole. */
 #define HOLE_CHUNK (1u << 20)
 
@@ -1474,21 +1380,11 @@ testsuite_setup(void)
 	return TEST_SUCCESS;
 }
 
-/* The functional cases; none when the forwarding loop is asked for (MLX4V_DP_FWD). */
 static int
 case_setup(void)
 {
-	if (getenv("MLX4V_DP_FWD") != NULL)
-		return TEST_SKIPPED;
 	/* The knobs a case may turn, at their defaults. */
 	return mlx4v_sim_knob_set(g_sim, "rq_err_to_err", 1) == 0 ? TEST_SUCCESS : TEST_FAILED;
-}
-
-/* The forwarding loop, only when asked for. */
-static int
-fwd_setup(void)
-{
-	return getenv("MLX4V_DP_FWD") != NULL ? TEST_SUCCESS : TEST_SKIPPED;
 }
 
 /* After each case: a failed one leaves its ports up; the next starts from nothing. */
@@ -1524,7 +1420,6 @@ static struct unit_test_suite net_mlx4v_dp_suite = {
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_wrap),
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_tx_runs),
 		TEST_CASE_ST(case_setup, case_teardown, test_net_mlx4v_dp_mempool_hole),
-		TEST_CASE_ST(fwd_setup, case_teardown, test_net_mlx4v_dp_fwd),
 		TEST_CASES_END()
 	}
 };
