@@ -162,10 +162,8 @@ main(int argc, char **argv)
 	int n, ok = 1;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	ctx = verbs_test_open_first(&list);
-	sim = mlx4v_sim_get(model);
-	CHECK(ctx != NULL && sim != NULL, "device open, model %s here", model);
-	if (ctx == NULL || sim == NULL)
+	ctx = verbs_test_open_model(model, &list, &sim);
+	if (ctx == NULL)
 		return 1;
 	pd = ibv_alloc_pd(ctx);
 	cq = ibv_create_cq(ctx, 2 * NB_RECV, NULL, NULL, 0);

@@ -348,17 +348,11 @@ main(void)
 	struct ibv_wq *wq1;
 	struct mlx4v_sim *sim;
 	struct hook h;
-	int n, ret, bad = 7;
+	int ret, bad = 7;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&h, 0, sizeof(h));
-	list = ibv_get_device_list(&n);
-	sim = mlx4v_sim_get("verbs-0000:00:06.0");
-	CHECK(list != NULL && n == 1 && sim != NULL, "one device and its model");
-	if (list == NULL || n != 1 || sim == NULL)
-		return 1;
-	ctx = ibv_open_device(list[0]);
-	CHECK(ctx != NULL, "mlx4_0 opened");
+	ctx = verbs_test_open_model("verbs-0000:00:06.0", &list, &sim);
 	if (ctx == NULL)
 		return 1;
 	/* The ring allocator hook, before any object: every ring of the context is the hook's. */

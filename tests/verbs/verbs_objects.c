@@ -121,21 +121,11 @@ main(int argc, char **argv)
 	unsigned int npd, nmr, ncq;
 	size_t len = 3 * 4096 + 100;
 	void *buf;
-	int n, p, ret;
+	int p, ret;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	list = ibv_get_device_list(&n);
-	CHECK(list != NULL && n == 1, "one device (%d)", n);
-	if (list == NULL || n < 1)
-		return 1;
-	CHECK(strcmp(ibv_get_device_name(list[0]), "mlx4_0") == 0, "named mlx4_0");
-	ctx = ibv_open_device(list[0]);
-	CHECK(ctx != NULL, "ibv_open_device: %s", ctx != NULL ? "done" : strerror(errno));
+	ctx = verbs_test_open_model(model, &list, &sim);
 	if (ctx == NULL)
-		return 1;
-	sim = mlx4v_sim_get(model);
-	CHECK(sim != NULL, "the model %s is in this process", model);
-	if (sim == NULL)
 		return 1;
 	CHECK(ibv_query_device(ctx, &attr) == 0, "ibv_query_device");
 	CHECK(attr.phys_port_cnt == mlx4v_sim_ports(sim), "ports: %u", attr.phys_port_cnt);

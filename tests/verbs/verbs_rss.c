@@ -84,10 +84,8 @@ main(int argc, char **argv)
 	int i, ok;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	ctx = verbs_test_open_first(&list);
-	sim = mlx4v_sim_get(model);
-	CHECK(ctx != NULL && sim != NULL, "device open, model %s here", model);
-	if (ctx == NULL || sim == NULL)
+	ctx = verbs_test_open_model(model, &list, &sim);
+	if (ctx == NULL)
 		return 1;
 	memset(&attr, 0, sizeof(attr));
 	CHECK(ibv_query_device_ex(ctx, NULL, &attr) == 0 &&

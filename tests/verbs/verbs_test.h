@@ -7,12 +7,15 @@
 #ifndef _VERBS_TEST_H_
 #define _VERBS_TEST_H_
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include <infiniband/verbs.h>
+
+#include "mlx4v_sim.h"
 
 /** Failed checks so far; the program exits nonzero if any. */
 static int verbs_test_fails;
@@ -49,16 +52,28 @@ verbs_test_poll(struct ibv_cq *cq, struct ibv_wc *wc, int n, int max_ms)
 	return got;
 }
 
-/** Open the first device; *list is the device list to free. @return the context or NULL. */
+/**
+ * Open the one device the launcher made (mlx4_0) and find its model, named model
+ * ("verbs-<BDF>"), in this process: one check line. *list is the device list to free, *sim
+ * the model. @return the context, or NULL (the check failed).
+ */
 static inline struct ibv_context *
-verbs_test_open_first(struct ibv_device ***list)
+verbs_test_open_model(const char *model, struct ibv_device ***list, struct mlx4v_sim **sim)
 {
-	int n;
+	struct ibv_context *ctx = NULL;
+	int n = 0;
 
 	*list = ibv_get_device_list(&n);
-	if (*list == NULL || n < 1)
-		return NULL;
-	return ibv_open_device((*list)[0]);
+	*sim = mlx4v_sim_get(model);
+	if (*list != NULL && n == 1 && strcmp(ibv_get_device_name((*list)[0]), "mlx4_0") == 0)
+		ctx = ibv_open_device((*list)[0]);
+	CHECK(ctx != NULL && *sim != NULL, "one device (%d), mlx4_0, opened (%s), model %s here",
+	      n, ctx != NULL ? "done" : strerror(errno), model);
+	if (ctx != NULL && *sim == NULL) {
+		ibv_close_device(ctx);
+		ctx = NULL;
+	}
+	return ctx;
 }
 
 /** A NORMAL steering rule: one Ethernet spec, the destination MAC with a full mask. */
