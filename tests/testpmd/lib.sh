@@ -160,6 +160,28 @@ bg_finish() {
 	[ $_rc -eq 0 ] || fail "the program exited with $_rc"
 }
 
+# bg_testpmd KIND SECONDS ARGS...: our testpmd in the background on KIND's two ports cabled to
+# each other (sim_launcher, sim_eal), line-buffered, under timeout SECONDS, with ARGS after
+# "-l 0-1" (the devices, then testpmd's own arguments); its command input is fd 3 (cmd LINE),
+# its output $bg_out. Makes $tmp and an EXIT trap that kills what is left of the program
+# outright (on a port that hangs, timeout's SIGTERM would wait for it) and removes $tmp;
+# returns once testpmd prompts.
+bg_testpmd() {
+	_kind=$1
+	_secs=$2
+	shift 2
+	tmp=$(mktemp -d) || fail "mktemp"
+	bg_pid=
+	trap 'exec 3>&- 2>/dev/null; bg_kill; rm -rf "$tmp"' EXIT
+	mkfifo "$tmp/in" || fail "mkfifo"
+	bg_out=$tmp/testpmd.log
+	(cd / && exec timeout "$_secs" stdbuf -oL $(sim_launcher "$_kind" pair pair) "$TESTPMD" \
+		$(sim_eal "$_kind" 256) -l 0-1 "$@") <"$tmp/in" >"$bg_out" 2>&1 &
+	bg_pid=$!
+	exec 3>"$tmp/in"
+	bg_wait_log 'testpmd> ' 30
+}
+
 # The client tests run on two simulated Ethernet ports, ethdev ports 0 and 1, of a KIND:
 #   mlx5v  two mlx5v_sim functions (net_mlx5v)
 #   mlx4v  two mlx4v_sim devices of one port each (net_mlx4v, one ethdev per port)

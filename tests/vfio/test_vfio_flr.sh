@@ -13,25 +13,7 @@
 # (a "stop" between its restart's display and launch leaves an lcore forwarding for ever).
 # Each step waits for testpmd's answer, bounded.
 . "$(dirname "$0")/../testpmd/lib.sh"
-tmp=$(mktemp -d)
-bg_pid=
-cleanup() {
-	exec 3>&- 2>/dev/null
-	# A testpmd left behind by a failure is killed outright: on a port that hangs, SIGTERM
-	# (timeout's) would wait for it.
-	bg_kill
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-mkfifo "$tmp/in"
-bg_out=$tmp/testpmd.log
-(cd / && exec timeout 120 stdbuf -oL $(sim_launcher vfio pair pair) "$TESTPMD" \
-	$(sim_eal vfio 256) -l 0-1 $(sim_pair vfio) -- -i --total-num-mbufs=8192 \
-	--no-rmv-interrupt) \
-	<"$tmp/in" >"$bg_out" 2>&1 &
-bg_pid=$!
-exec 3>"$tmp/in"
-bg_wait_log 'testpmd> ' 30
+bg_testpmd vfio 120 $(sim_pair vfio) -- -i --total-num-mbufs=8192 --no-rmv-interrupt
 printf 'start tx_first\n' >&3
 k=0
 until grep -Eq "RX-packets: +[1-9]" "$bg_out"; do

@@ -12,24 +12,9 @@
 # syndrome, the same with a first reset that fails, a firmware that stops answering. testpmd runs with --no-rmv-interrupt: on RMV it
 # would detach the port. Each step waits for testpmd's answer, bounded.
 . "$(dirname "$0")/../testpmd/lib.sh"
-tmp=$(mktemp -d)
-bg_pid=
-cleanup() {
-	exec 3>&- 2>/dev/null
-	bg_kill
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-mkfifo "$tmp/in"
-bg_out=$tmp/testpmd.log
 # Port 0's health polled every 200 ms, its commands time out after 300 ms: faults show fast.
-(cd / && exec timeout 120 stdbuf -oL $(sim_launcher vfio pair pair) "$TESTPMD" \
-	$(sim_eal vfio 256) -l 0-1 -a 0000:00:05.0,health_ms=200,cmd_to_ms=300 -a 0000:00:06.0 -- -i \
-	--total-num-mbufs=8192 --no-rmv-interrupt) \
-	<"$tmp/in" >"$bg_out" 2>&1 &
-bg_pid=$!
-exec 3>"$tmp/in"
-bg_wait_log 'testpmd> ' 30
+bg_testpmd vfio 120 -a 0000:00:05.0,health_ms=200,cmd_to_ms=300 -a 0000:00:06.0 -- -i \
+	--total-num-mbufs=8192 --no-rmv-interrupt
 
 # forwarding N: wait until port 0 received frames since its statistics were last cleared.
 forwarding() {
