@@ -14,6 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "test.h"
+
+struct mlxv_class_driver;
+
 #define UT_CLASS_LOG_MAX 32
 
 static char ut_class_log_e[UT_CLASS_LOG_MAX][24];
@@ -65,6 +69,26 @@ bad:
 		printf(" %s", ut_class_log_e[i]);
 	printf("\n");
 	return 0;
+}
+
+/**
+ * Run suite with the test classes a and b registered through reg (either family's registry),
+ * and unregistered through unreg afterwards. @return the suite's result, or TEST_FAILED when a
+ * registry call fails.
+ */
+static inline int
+ut_class_suite_run(struct unit_test_suite *suite, int (*reg)(struct mlxv_class_driver *),
+		   int (*unreg)(struct mlxv_class_driver *), struct mlxv_class_driver *a,
+		   struct mlxv_class_driver *b)
+{
+	int ret;
+
+	if (reg(a) != 0 || reg(b) != 0)
+		return TEST_FAILED;
+	ret = unit_test_suite_runner(suite);
+	if (unreg(a) != 0 || unreg(b) != 0)
+		ret = TEST_FAILED;
+	return ret;
 }
 
 #endif /* _UT_CLASS_LOG_H_ */

@@ -267,16 +267,8 @@ static struct unit_test_suite mlx4v_class_suite = {
 static int
 test_mlx4v_class(void)
 {
-	int ret;
-
-	if (mlx4v_class_driver_register(&g_cls_a) != 0 ||
-	    mlx4v_class_driver_register(&g_cls_b) != 0)
-		return TEST_FAILED;
-	ret = unit_test_suite_runner(&mlx4v_class_suite);
-	if (mlx4v_class_driver_unregister(&g_cls_a) != 0 ||
-	    mlx4v_class_driver_unregister(&g_cls_b) != 0)
-		ret = TEST_FAILED;
-	return ret;
+	return ut_class_suite_run(&mlx4v_class_suite, mlx4v_class_driver_register,
+				  mlx4v_class_driver_unregister, &g_cls_a, &g_cls_b);
 }
 
 REGISTER_TEST_COMMAND(mlx4v_class_autotest, test_mlx4v_class);

@@ -358,16 +358,8 @@ static struct unit_test_suite mlx5v_class_suite = {
 static int
 test_mlx5v_class(void)
 {
-	int ret;
-
-	if (mlx5v_class_driver_register(&g_cls_a) != 0 ||
-	    mlx5v_class_driver_register(&g_cls_b) != 0)
-		return TEST_FAILED;
-	ret = unit_test_suite_runner(&mlx5v_class_suite);
-	if (mlx5v_class_driver_unregister(&g_cls_a) != 0 ||
-	    mlx5v_class_driver_unregister(&g_cls_b) != 0)
-		ret = TEST_FAILED;
-	return ret;
+	return ut_class_suite_run(&mlx5v_class_suite, mlx5v_class_driver_register,
+				  mlx5v_class_driver_unregister, &g_cls_a, &g_cls_b);
 }
 
 REGISTER_TEST_COMMAND(mlx5v_class_autotest, test_mlx5v_class);
