@@ -657,7 +657,7 @@ mlx4v_ethdev_ptypes_get(struct rte_eth_dev *eth_dev)
 	return mlx4v_rx_ptypes_get(eth_dev);
 }
 
-const struct eth_dev_ops mlx4v_ethdev_ops = {
+static const struct eth_dev_ops mlx4v_ethdev_ops = {
 	.dev_configure = mlx4v_ethdev_configure,
 	.dev_start = mlx4v_ethdev_start,
 	.dev_stop = mlx4v_ethdev_stop,
@@ -699,6 +699,29 @@ const struct eth_dev_ops mlx4v_ethdev_ops = {
 	.reta_update = mlx4v_ethflow_reta_update,
 	.reta_query = mlx4v_ethflow_reta_query,
 	.flow_ops_get = mlx4v_flow_ops_get,
+};
+
+/*
+ * What a secondary process may do besides the bursts: read (infos, link, statistics, queue
+ * and RSS state); reset statistics. Each entry reads only the port's shared data, never the
+ * primary's handle or object pointers. Control stays with the primary.
+ */
+const struct eth_dev_ops mlx4v_ethdev_secondary_ops = {
+	.dev_infos_get = mlx4v_ethdev_infos_get,
+	.link_update = mlx4v_ethdev_link_update,
+	.fw_version_get = mlx4v_ethdev_fw_version_get,
+	.rxq_info_get = mlx4v_rxq_info_get,
+	.txq_info_get = mlx4v_txq_info_get,
+	.rx_burst_mode_get = mlx4v_rx_burst_mode_get,
+	.tx_burst_mode_get = mlx4v_tx_burst_mode_get,
+	.dev_supported_ptypes_get = mlx4v_ethdev_ptypes_get,
+	.stats_get = mlx4v_stats_get,
+	.stats_reset = mlx4v_stats_reset,
+	.xstats_get = mlx4v_xstats_get,
+	.xstats_get_names = mlx4v_xstats_get_names,
+	.xstats_reset = mlx4v_stats_reset,
+	.rss_hash_conf_get = mlx4v_ethflow_rss_hash_conf_get,
+	.reta_query = mlx4v_ethflow_reta_query,
 };
 
 /* ---------------------------------------------------------------- net class */

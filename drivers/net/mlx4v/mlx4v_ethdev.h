@@ -542,7 +542,7 @@ int mlx4v_mp_mr_reg(struct rte_eth_dev *eth_dev, struct rte_mempool *mp);
 void mlx4v_mp_start_rxtx(struct rte_eth_dev *eth_dev);
 /** Primary, before the queues go: every secondary's bursts become the stopped ones. */
 void mlx4v_mp_stop_rxtx(struct rte_eth_dev *eth_dev);
-/** The primary's ops (mlx4v_ethdev.c); a secondary shares their read-only entries. */
-extern const struct eth_dev_ops mlx4v_ethdev_ops;
+/** What a secondary process may do (mlx4v_ethdev.c, beside the primary's ops). */
+extern const struct eth_dev_ops mlx4v_ethdev_secondary_ops;
 
 #endif /* _MLX4V_ETHDEV_H_ */

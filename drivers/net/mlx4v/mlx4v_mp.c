@@ -379,41 +379,6 @@ mlx4v_mp_secondary_start(struct rte_eth_dev *eth_dev)
 	return 0;
 }
 
-/*
- * What a secondary process may do: read (infos, link, statistics, queue and RSS state) and
- * reset statistics. These are the primary's own callbacks, copied from its table in one
- * place so the two cannot drift; each reads only the port's shared data, never the primary's
- * handle or object pointers. Control stays with the primary.
- */
-static struct eth_dev_ops mlx4v_mp_secondary_ops;
-
-static const struct eth_dev_ops *
-mlx4v_mp_secondary_ops_get(void)
-{
-	const struct eth_dev_ops *p = &mlx4v_ethdev_ops;
-	struct eth_dev_ops *s = &mlx4v_mp_secondary_ops;
-
-	/* EAL probes on one thread: no race on the first attach. */
-	if (s->dev_infos_get != NULL)
-		return s;
-	s->link_update = p->link_update;
-	s->fw_version_get = p->fw_version_get;
-	s->rxq_info_get = p->rxq_info_get;
-	s->txq_info_get = p->txq_info_get;
-	s->rx_burst_mode_get = p->rx_burst_mode_get;
-	s->tx_burst_mode_get = p->tx_burst_mode_get;
-	s->dev_supported_ptypes_get = p->dev_supported_ptypes_get;
-	s->stats_get = p->stats_get;
-	s->stats_reset = p->stats_reset;
-	s->xstats_get = p->xstats_get;
-	s->xstats_get_names = p->xstats_get_names;
-	s->xstats_reset = p->xstats_reset;
-	s->rss_hash_conf_get = p->rss_hash_conf_get;
-	s->reta_query = p->reta_query;
-	s->dev_infos_get = p->dev_infos_get;
-	return s;
-}
-
 /* Attach the port named ethname of the primary. @return 0 or -errno. */
 static int
 mlx4v_mp_port_attach(struct rte_device *edev, const char *ethname)
@@ -424,7 +389,7 @@ mlx4v_mp_port_attach(struct rte_device *edev, const char *ethname)
 	if (eth_dev == NULL)
 		return -ENODEV;
 	eth_dev->device = edev;
-	eth_dev->dev_ops = mlx4v_mp_secondary_ops_get();
+	eth_dev->dev_ops = &mlx4v_ethdev_secondary_ops;
 	eth_dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
 	eth_dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
 	eth_dev->process_private = calloc(1, sizeof(struct mlx4v_ethdev_proc));
