@@ -7,7 +7,8 @@
  * The IPC action and the burst swaps of a secondary process, shared by the mlx5v and mlx4v
  * PMDs (doc/guides/nics/mlx5v.rst and mlx4v.rst, "Secondary processes"): the primary tells
  * the secondaries when a port starts and stops, as DPDK's mlx5 does with START_RXTX and
- * STOP_RXTX, and each secondary swaps its own rte_eth_fp_ops entry of the port.
+ * STOP_RXTX, and each secondary swaps its own rte_eth_fp_ops entry of the port; and the
+ * secondary's link_update.
  */
 
 #ifndef _MLXV_MP_BURSTS_H_
@@ -48,6 +49,18 @@ mlxv_mp_action_get(struct mlxv_mp_action *a)
 		return 0;
 	a->users--;
 	return -rte_errno;
+}
+
+/**
+ * link_update of a secondary's ops: the primary keeps the port's shared link up to date (its
+ * device's events, its own reads); a secondary reads it as the primary last stored it.
+ */
+static inline int
+mlxv_mp_link_update(struct rte_eth_dev *eth_dev, int wait_to_complete)
+{
+	RTE_SET_USED(eth_dev);
+	RTE_SET_USED(wait_to_complete);
+	return 0;
 }
 
 /** A port stops using the action: unregistered after the last. */

@@ -16,6 +16,7 @@
 
 #include "mlx4v_class.h"
 #include "mlx4v_ethdev.h"
+#include "mlxv_mp_bursts.h"
 
 RTE_LOG_REGISTER_DEFAULT(mlx4v_ethdev_logtype, NOTICE);
 
@@ -708,7 +709,7 @@ static const struct eth_dev_ops mlx4v_ethdev_ops = {
  */
 const struct eth_dev_ops mlx4v_ethdev_secondary_ops = {
 	.dev_infos_get = mlx4v_ethdev_infos_get,
-	.link_update = mlx4v_ethdev_link_update,
+	.link_update = mlxv_mp_link_update,
 	.fw_version_get = mlx4v_ethdev_fw_version_get,
 	.rxq_info_get = mlx4v_rxq_info_get,
 	.txq_info_get = mlx4v_txq_info_get,

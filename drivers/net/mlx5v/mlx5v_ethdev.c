@@ -26,6 +26,7 @@
 #include "mlx5v_class.h"
 #include "mlx5v_devx.h"
 #include "mlx5v_ethdev.h"
+#include "mlxv_mp_bursts.h"
 #include "rte_pmd_mlx5v.h"
 
 RTE_LOG_REGISTER_DEFAULT(mlx5v_ethdev_logtype, NOTICE);
@@ -1148,22 +1149,13 @@ mlx5v_ethdev_event(struct mlxv_class_dev *cd, const void *arg)
 
 /* ---------------------------------------------------------------- secondary processes */
 
-/* The primary keeps the shared link up to date; a secondary reads it as it is. */
-static int
-mlx5v_ethdev_link_update_secondary(struct rte_eth_dev *eth_dev, int wait_to_complete)
-{
-	RTE_SET_USED(eth_dev);
-	RTE_SET_USED(wait_to_complete);
-	return 0;
-}
-
 /*
  * What a secondary process may do besides the bursts: read (infos, link, statistics, queue
  * and RSS state); reset statistics. Control stays with the primary.
  */
 static const struct eth_dev_ops mlx5v_ethdev_secondary_ops = {
 	.dev_infos_get = mlx5v_ethdev_infos_get,
-	.link_update = mlx5v_ethdev_link_update_secondary,
+	.link_update = mlxv_mp_link_update,
 	.fw_version_get = mlx5v_ethdev_fw_version_get,
 	.rxq_info_get = mlx5v_rxq_info_get,
 	.txq_info_get = mlx5v_txq_info_get,
