@@ -73,16 +73,16 @@ struct rx_meta {
 };
 
 /* Packet type and checksum flags for each value of the nine header bits (built at load). */
-static struct rx_meta rx_meta[RX_META_SIZE] __rte_cache_aligned;
+static struct rx_meta mlx5v_rx_meta[RX_META_SIZE] __rte_cache_aligned;
 
 /* Packet type of the CQE's l3_hdr_type (prm/mlx5_eth §8.2). */
-static const uint32_t rx_ptype_l3[4] = {
+static const uint32_t mlx5v_rx_ptype_l3[4] = {
 	[MLX5V_CQE_L3_IPV6] = RTE_PTYPE_L3_IPV6_EXT_UNKNOWN,
 	[MLX5V_CQE_L3_IPV4] = RTE_PTYPE_L3_IPV4_EXT_UNKNOWN,
 };
 
 /* Packet type of the CQE's l4_hdr_type (prm/mlx5_eth §8.2): every TCP flavour is TCP. */
-static const uint32_t rx_ptype_l4[8] = {
+static const uint32_t mlx5v_rx_ptype_l4[8] = {
 	[MLX5V_CQE_L4_TCP] = RTE_PTYPE_L4_TCP,
 	[MLX5V_CQE_L4_UDP] = RTE_PTYPE_L4_UDP,
 	[MLX5V_CQE_L4_TCP_ACK] = RTE_PTYPE_L4_TCP,
@@ -99,8 +99,8 @@ RTE_INIT(mlx5v_rx_meta_init)
 		l3 = i & 3;
 		l4 = (i >> RX_HDR_SHIFT(l4_hdr_type)) & 7;
 		frag = (i >> RX_HDR_SHIFT(ip_frag)) & 1;
-		ptype = RTE_PTYPE_L2_ETHER | rx_ptype_l3[l3] |
-			(frag ? RTE_PTYPE_L4_FRAG : rx_ptype_l4[l4]);
+		ptype = RTE_PTYPE_L2_ETHER | mlx5v_rx_ptype_l3[l3] |
+			(frag ? RTE_PTYPE_L4_FRAG : mlx5v_rx_ptype_l4[l4]);
 		/*
 		 * prm/mlx5_eth §8.2: a set ok bit says the device verified the checksum; a clear
 		 * one only that it did not say so (a header it does not validate, a UDP checksum of
@@ -109,16 +109,16 @@ RTE_INIT(mlx5v_rx_meta_init)
 		flags = 0;
 		if (l3 != MLX5V_CQE_L3_NONE && ((i >> RX_HDR_SHIFT(l3_ok)) & 1))
 			flags |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
-		if (rx_ptype_l4[l4] != 0 && !frag && ((i >> RX_HDR_SHIFT(l4_ok)) & 1))
+		if (mlx5v_rx_ptype_l4[l4] != 0 && !frag && ((i >> RX_HDR_SHIFT(l4_ok)) & 1))
 			flags |= RTE_MBUF_F_RX_L4_CKSUM_GOOD;
-		rx_meta[i].ptype = ptype;
-		rx_meta[i].ol_flags = flags;
+		mlx5v_rx_meta[i].ptype = ptype;
+		mlx5v_rx_meta[i].ol_flags = flags;
 	}
 }
 
 /* Big-endian dword dw of a CQE, in CPU order. */
 static __rte_always_inline uint32_t
-rx_cqe_dw(const uint8_t *cqe, unsigned int dw)
+mlx5v_rx_cqe_dw(const uint8_t *cqe, unsigned int dw)
 {
 	uint32_t be;
 
@@ -131,42 +131,42 @@ rx_cqe_dw(const uint8_t *cqe, unsigned int dw)
  * the owner bit equal to the lap parity (prm/mlx5_eth §8.1); anything else takes the slow path.
  */
 static __rte_always_inline uint8_t
-rx_op_own_ok(uint32_t ci, uint8_t cq_log)
+mlx5v_rx_op_own_ok(uint32_t ci, uint8_t cq_log)
 {
 	return (uint8_t)(MLX5V_CQE_OPCODE_RESP_SEND << 4 | ((ci >> cq_log) & 1));
 }
 
 /* The data segment k of WQE w. */
 static inline uint8_t *
-rx_dseg(const struct mlx5v_rxq *rxq, uint32_t w, uint32_t k)
+mlx5v_rx_dseg(const struct mlx5v_rxq *rxq, uint32_t w, uint32_t k)
 {
 	return rxq->wqes + (((size_t)w << rxq->sges_log) + k) * MLX5V_WQE_DS;
 }
 
 _Static_assert(MLX5V_IFC_BYTE_OFF(wqe_data_seg, addr) == 8,
-	       "rx_refill() writes the address as the second word of a data segment");
+	       "mlx5v_rx_refill() writes the address as the second word of a data segment");
 
 /*
  * Point data segment dseg at the data room of mbuf m (prm/mlx5_eth §7.1: byte_count and lkey stay).
  */
 static __rte_always_inline void
-rx_dseg_addr(uint8_t *dseg, struct rte_mbuf *m)
+mlx5v_rx_dseg_addr(uint8_t *dseg, struct rte_mbuf *m)
 {
 	MLX5V_IFC_SET64(wqe_data_seg, dseg, addr, rte_mbuf_data_iova_default(m));
 }
 
 /* data_off, refcnt, nb_segs and port of a received mbuf in one store. */
 static __rte_always_inline void
-rx_rearm(struct rte_mbuf *m, uint64_t rearm)
+mlx5v_rx_rearm(struct rte_mbuf *m, uint64_t rearm)
 {
 	memcpy(&m->rearm_data, &rearm, sizeof(rearm));
 }
 
 /* A one-mbuf frame of len bytes: rearm_data, then both lengths. */
 static __rte_always_inline void
-rx_mbuf_len(struct rte_mbuf *m, uint64_t rearm, uint32_t len)
+mlx5v_rx_mbuf_len(struct rte_mbuf *m, uint64_t rearm, uint32_t len)
 {
-	rx_rearm(m, rearm);
+	mlx5v_rx_rearm(m, rearm);
 	m->pkt_len = len;
 	m->data_len = (uint16_t)len;
 }
@@ -177,14 +177,14 @@ rx_mbuf_len(struct rte_mbuf *m, uint64_t rearm, uint32_t len)
 
 /* The Rx queue's want bits. */
 static __rte_always_inline unsigned int
-rx_want(const struct mlx5v_rxq *rxq)
+mlx5v_rx_want(const struct mlx5v_rxq *rxq)
 {
 	return (rxq->rss_hash ? RX_WANT_HASH : 0) | (rxq->mark ? RX_WANT_MARK : 0);
 }
 
 /* The RSS hash into the mbuf if the TIR hashed this frame (a hash type of 0: nothing). */
 static __rte_always_inline uint64_t
-rx_cqe_hash(const uint8_t *cqe, struct rte_mbuf *m)
+mlx5v_rx_cqe_hash(const uint8_t *cqe, struct rte_mbuf *m)
 {
 	if (MLX5V_GET(cqe_eth, cqe, rss_ip_type) == 0)
 		return 0;
@@ -197,7 +197,7 @@ rx_cqe_hash(const uint8_t *cqe, struct rte_mbuf *m)
  * alone, a MARK's is its id + 1 (mlx5v_rte_flow.h).
  */
 static __rte_always_inline uint64_t
-rx_tag_flags(uint32_t tag, struct rte_mbuf *m)
+mlx5v_rx_tag_flags(uint32_t tag, struct rte_mbuf *m)
 {
 	if (likely(tag == 0))
 		return 0;
@@ -209,14 +209,14 @@ rx_tag_flags(uint32_t tag, struct rte_mbuf *m)
 
 /* The hash and the flow tag of a full CQE, as want asks. */
 static __rte_always_inline uint64_t
-rx_cqe_extra(const uint8_t *cqe, struct rte_mbuf *m, unsigned int want)
+mlx5v_rx_cqe_extra(const uint8_t *cqe, struct rte_mbuf *m, unsigned int want)
 {
 	uint64_t f = 0;
 
 	if (want & RX_WANT_HASH)
-		f |= rx_cqe_hash(cqe, m);
+		f |= mlx5v_rx_cqe_hash(cqe, m);
 	if (want & RX_WANT_MARK)
-		f |= rx_tag_flags(MLX5V_GET(cqe_eth, cqe, qpn), m);
+		f |= mlx5v_rx_tag_flags(MLX5V_GET(cqe_eth, cqe, qpn), m);
 	return f;
 }
 
@@ -225,10 +225,10 @@ rx_cqe_extra(const uint8_t *cqe, struct rte_mbuf *m, unsigned int want)
  * (prm/mlx5_eth §8.2).
  */
 static __rte_always_inline void
-rx_cqe_meta(const uint8_t *cqe, struct rte_mbuf *m, unsigned int want)
+mlx5v_rx_cqe_meta(const uint8_t *cqe, struct rte_mbuf *m, unsigned int want)
 {
-	uint32_t hdr = rx_cqe_dw(cqe, RX_DW_HDR);
-	const struct rx_meta *meta = &rx_meta[RX_META_INDEX(hdr)];
+	uint32_t hdr = mlx5v_rx_cqe_dw(cqe, RX_DW_HDR);
+	const struct rx_meta *meta = &mlx5v_rx_meta[RX_META_INDEX(hdr)];
 	uint64_t flags = meta->ol_flags;
 
 	m->packet_type = meta->ptype;
@@ -237,7 +237,7 @@ rx_cqe_meta(const uint8_t *cqe, struct rte_mbuf *m, unsigned int want)
 		flags |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
 	}
 	if (want != 0)
-		flags |= rx_cqe_extra(cqe, m, want);
+		flags |= mlx5v_rx_cqe_extra(cqe, m, want);
 	m->ol_flags = flags;
 }
 
@@ -248,7 +248,7 @@ rx_cqe_meta(const uint8_t *cqe, struct rte_mbuf *m, unsigned int want)
  * (prm/mlx5_eth §7.1): both added to and byte-swapped in one register.
  */
 static __rte_always_inline void
-rx_rearm2(struct rte_mbuf **ep, uint64_t *dseg, void *const *src)
+mlx5v_rx_rearm2(struct rte_mbuf **ep, uint64_t *dseg, void *const *src)
 {
 	const __m128i headroom = _mm_set1_epi64x(RTE_PKTMBUF_HEADROOM);
 	const __m128i swap = _mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
@@ -265,7 +265,7 @@ rx_rearm2(struct rte_mbuf **ep, uint64_t *dseg, void *const *src)
 
 /* Fresh mbuf m into the ring's slot *ep, its data room's address into the word dseg. */
 static __rte_always_inline void
-rx_rearm1(struct rte_mbuf **ep, uint64_t *dseg, struct rte_mbuf *m)
+mlx5v_rx_rearm1(struct rte_mbuf **ep, uint64_t *dseg, struct rte_mbuf *m)
 {
 	*ep = m;
 	*dseg = rte_cpu_to_be_64(rte_mbuf_data_iova_default(m));
@@ -277,32 +277,32 @@ rx_rearm1(struct rte_mbuf **ep, uint64_t *dseg, struct rte_mbuf *m)
  * loop (vec), four at a time.
  */
 static __rte_always_inline void
-rx_refill_slots(void **top, struct rte_mbuf **elts, uint64_t *dseg, uint32_t k, int vec)
+mlx5v_rx_refill_slots(void **top, struct rte_mbuf **elts, uint64_t *dseg, uint32_t k, int vec)
 {
 	size_t j = 0;
 
 #if RX_VEC
 	for (; vec && j + 4 <= k; j += 4, dseg += 8) {
-		rx_rearm2(&elts[j], dseg, &top[j]);
-		rx_rearm2(&elts[j + 2], dseg + 4, &top[j + 2]);
+		mlx5v_rx_rearm2(&elts[j], dseg, &top[j]);
+		mlx5v_rx_rearm2(&elts[j + 2], dseg + 4, &top[j + 2]);
 	}
 #else
 	RTE_SET_USED(vec);
 #endif
 	for (; j < k; j++, dseg += 2)
-		rx_rearm1(&elts[j], dseg, top[j]);
+		mlx5v_rx_rearm1(&elts[j], dseg, top[j]);
 }
 
 /* The address word of the data segment of one-mbuf WQE idx. */
 static __rte_always_inline uint64_t *
-rx_refill_dseg(const struct mlx5v_rxq *rxq, uint32_t idx)
+mlx5v_rx_refill_dseg(const struct mlx5v_rxq *rxq, uint32_t idx)
 {
 	return (uint64_t *)(void *)(rxq->wqes + (size_t)idx * MLX5V_WQE_DS) + 1;
 }
 
 /* The WQEs up to pi posted, if they were not: the record (prm/mlx5_eth §7.2). */
 static __rte_always_inline void
-rx_post(struct mlx5v_rxq *rxq, uint32_t pi)
+mlx5v_rx_post(struct mlx5v_rxq *rxq, uint32_t pi)
 {
 	if (pi == rxq->rq_pi)
 		return;
@@ -314,7 +314,7 @@ rx_post(struct mlx5v_rxq *rxq, uint32_t pi)
 
 /* The CQEs up to ci consumed: cq_ci and the CQ record, written before the RQ's grows. */
 static __rte_always_inline void
-rx_cq_record(struct mlx5v_rxq *rxq, uint32_t ci)
+mlx5v_rx_cq_record(struct mlx5v_rxq *rxq, uint32_t ci)
 {
 	rxq->cq_ci = ci;
 	/*
@@ -331,22 +331,22 @@ rx_cq_record(struct mlx5v_rxq *rxq, uint32_t ci)
  * WQE (prm/mlx5_eth §8.5).
  */
 static __rte_always_inline void
-rx_refill_post(struct mlx5v_rxq *rxq)
+mlx5v_rx_refill_post(struct mlx5v_rxq *rxq)
 {
 	uint32_t pi = rxq->rq_ci - rxq->zip_ai + rxq->nb_desc;
 
 	if (pi - rxq->rq_ci > rxq->rq_fi - rxq->rq_ci)
 		pi = rxq->rq_fi;
-	rx_post(rxq, pi);
+	mlx5v_rx_post(rxq, pi);
 }
 
 /*
- * rx_refill() from its start: at most two contiguous runs of slots (up to the ring's end,
+ * mlx5v_rx_refill() from its start: at most two contiguous runs of slots (up to the ring's end,
  * then from its start), each from the lcore's cache when it holds enough, otherwise through
  * rte_mempool_generic_get(), which fills the cache from the pool.
  */
 static __rte_noinline int
-rx_refill_runs(struct mlx5v_rxq *rxq, struct rte_mempool_cache *cache)
+mlx5v_rx_refill_runs(struct mlx5v_rxq *rxq, struct rte_mempool_cache *cache)
 {
 	const uint32_t end = rxq->rq_ci + rxq->nb_desc;
 	uint32_t fi = rxq->rq_fi;
@@ -359,12 +359,14 @@ rx_refill_runs(struct mlx5v_rxq *rxq, struct rte_mempool_cache *cache)
 		idx = fi & rxq->wqe_mask;
 		k = RTE_MIN(end - fi, (uint32_t)rxq->nb_desc - idx);
 		elts = &rxq->elts[idx];
-		dseg = rx_refill_dseg(rxq, idx);
+		dseg = mlx5v_rx_refill_dseg(rxq, idx);
 		if (cache != NULL && cache->len >= k) {
 			if (rxq->vec)
-				rx_refill_slots(&cache->objs[cache->len - k], elts, dseg, k, 1);
+				mlx5v_rx_refill_slots(&cache->objs[cache->len - k], elts, dseg, k,
+						      1);
 			else
-				rx_refill_slots(&cache->objs[cache->len - k], elts, dseg, k, 0);
+				mlx5v_rx_refill_slots(&cache->objs[cache->len - k], elts, dseg, k,
+						      0);
 			cache->len -= k;
 		} else if (rte_mempool_generic_get(rxq->mp, (void **)elts, k, cache) == 0) {
 			for (j = 0; j < k; j++)
@@ -377,21 +379,21 @@ rx_refill_runs(struct mlx5v_rxq *rxq, struct rte_mempool_cache *cache)
 		fi += k;
 	}
 	rxq->rq_fi = fi;
-	rx_refill_post(rxq);
+	mlx5v_rx_refill_post(rxq);
 	return ret;
 }
 
 /*
  * Give every one-mbuf WQE consumed since the last round a fresh mbuf, straight from the
  * mempool into the ring's slots, its address into the data segment, and post them
- * (rx_refill_post()). When the lcore's cache of the mempool holds enough, its top entries
+ * (mlx5v_rx_refill_post()). When the lcore's cache of the mempool holds enough, its top entries
  * are taken in the same pass that writes the slots and the addresses (as the mempool API's
  * get does, without its separate copy). The usual case, the SSE loop over one run of slots
- * that does not cross the ring's end, is taken here; the rest in rx_refill_runs().
+ * that does not cross the ring's end, is taken here; the rest in mlx5v_rx_refill_runs().
  * @return 0 or -ENOMEM (what could be filled is, and posted).
  */
 static int
-rx_refill(struct mlx5v_rxq *rxq)
+mlx5v_rx_refill(struct mlx5v_rxq *rxq)
 {
 	struct rte_mempool_cache *cache = rte_mempool_default_cache(rxq->mp, rte_lcore_id());
 	const uint32_t fi = rxq->rq_fi;
@@ -402,20 +404,21 @@ rx_refill(struct mlx5v_rxq *rxq)
 	if (likely(rxq->vec && cache != NULL && k <= cache->len &&
 		   k <= (uint32_t)rxq->nb_desc - idx)) {
 		len = cache->len - k;
-		rx_refill_slots(&cache->objs[len], &rxq->elts[idx], rx_refill_dseg(rxq, idx), k, 1);
+		mlx5v_rx_refill_slots(&cache->objs[len], &rxq->elts[idx],
+				      mlx5v_rx_refill_dseg(rxq, idx), k, 1);
 		cache->len = len;
 		rxq->rq_fi = fi + k;
-		rx_refill_post(rxq);
+		mlx5v_rx_refill_post(rxq);
 		return 0;
 	}
-	return rx_refill_runs(rxq, cache);
+	return mlx5v_rx_refill_runs(rxq, cache);
 }
 
 /* The op_own byte of a ready title CQE at ci: RESP_SEND, format compressed (prm/mlx5_eth §8.5). */
 static __rte_always_inline uint8_t
-rx_op_own_title(uint32_t ci, uint8_t cq_log)
+mlx5v_rx_op_own_title(uint32_t ci, uint8_t cq_log)
 {
-	return (uint8_t)(rx_op_own_ok(ci, cq_log) |
+	return (uint8_t)(mlx5v_rx_op_own_ok(ci, cq_log) |
 			 MLX5V_CQE_FORMAT_COMPRESSED << MLX5V_IFC_SHIFT(cqe_eth, cqe_format));
 }
 
@@ -432,7 +435,7 @@ rx_op_own_title(uint32_t ci, uint8_t cq_log)
  * whose owner bit looks current (prm/mlx5_eth §8.5).
  */
 static __rte_always_inline void
-rx_consumed(uint8_t *cqes, uint32_t cq_mask, uint32_t ci, uint32_t k)
+mlx5v_rx_consumed(uint8_t *cqes, uint32_t cq_mask, uint32_t ci, uint32_t k)
 {
 	for (; k > 0; k--, ci++)
 		cqes[(size_t)(ci & cq_mask) * RX_CQE_SIZE + RX_CQE_OP_OWN] = RX_OP_OWN_INVALID;
@@ -446,7 +449,7 @@ rx_consumed(uint8_t *cqes, uint32_t cq_mask, uint32_t ci, uint32_t k)
  * consumed. Then the CQ record.
  */
 static void
-rx_drain_cq(struct mlx5v_rxq *rxq)
+mlx5v_rx_drain_cq(struct mlx5v_rxq *rxq)
 {
 	const uint32_t cq_mask = rxq->cq_nent - 1;
 	uint32_t ci = rxq->cq_ci;
@@ -463,14 +466,15 @@ rx_drain_cq(struct mlx5v_rxq *rxq)
 			break;
 		n = 1;
 		if (MLX5V_GET(cqe_eth, cqe, cqe_format) == MLX5V_CQE_FORMAT_COMPRESSED)
-			n = RTE_MAX(1u, RTE_MIN(rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt)),
-						rxq->cq_nent - k));
+			n = RTE_MAX(1u,
+				    RTE_MIN(mlx5v_rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt)),
+					    rxq->cq_nent - k));
 		if (rxq->cqe_comp)
-			rx_consumed(rxq->cqes, cq_mask, ci, n);
+			mlx5v_rx_consumed(rxq->cqes, cq_mask, ci, n);
 		ci += n;
 	}
 	if (ci != rxq->cq_ci)
-		rx_cq_record(rxq, ci);
+		mlx5v_rx_cq_record(rxq, ci);
 }
 
 /*
@@ -482,7 +486,7 @@ rx_drain_cq(struct mlx5v_rxq *rxq)
  * a failure leaves recover set and the next burst retries from the start.
  */
 static void
-rx_recover(struct mlx5v_rxq *rxq)
+mlx5v_rx_recover(struct mlx5v_rxq *rxq)
 {
 	/* The port of this process: the queue's eth_dev is the primary's address. */
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(&rte_eth_devices[rxq->port_id]);
@@ -494,10 +498,10 @@ rx_recover(struct mlx5v_rxq *rxq)
 	ret = mlx5v_ethdev_cmd_rq_reset(dev, rxq->rqn);
 	if (ret != 0)
 		goto error;
-	rx_drain_cq(rxq);
+	mlx5v_rx_drain_cq(rxq);
 	rxq->zip_ai = 0;
 	/* A one-mbuf WQE's slot is refilled if its mbuf was delivered or freed. */
-	if (rxq->sges_log == 0 && rx_refill(rxq) != 0)
+	if (rxq->sges_log == 0 && mlx5v_rx_refill(rxq) != 0)
 		return;
 	rxq->rq_ci = 0;
 	rxq->rq_pi = 0;
@@ -511,7 +515,7 @@ rx_recover(struct mlx5v_rxq *rxq)
 					MLX5V_ETHDEV_Q_RDY);
 	if (ret != 0)
 		goto error;
-	rx_post(rxq, rxq->nb_desc);
+	mlx5v_rx_post(rxq, rxq->nb_desc);
 	rxq->recover = 0;
 	MLX5V_ETH_LOG(INFO, "port %u Rx queue %u: RQ back to ready after an error CQE",
 		      rxq->port_id, rxq->idx);
@@ -529,13 +533,13 @@ error:
  * the frame and the RQ goes on.
  */
 static int
-rx_synd_needs_reset(uint8_t synd)
+mlx5v_rx_synd_needs_reset(uint8_t synd)
 {
 	return synd == MLX5V_CQE_SYND_LOCAL_QP_OP || synd == MLX5V_CQE_SYND_LOCAL_PROT ||
 	       synd == MLX5V_CQE_SYND_WR_FLUSH;
 }
 
-/* rx_cqe_slow(): a good CQE whose op_own byte was made the fast path's; look again. */
+/* mlx5v_rx_cqe_slow(): a good CQE whose op_own byte was made the fast path's; look again. */
 #define RX_CQE_AGAIN 2
 
 /*
@@ -545,7 +549,7 @@ rx_synd_needs_reset(uint8_t synd)
  * such now. With keep, a one-mbuf WQE keeps its buffer (its slot counts as refilled).
  */
 static int
-rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci, int keep)
+mlx5v_rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci, int keep)
 {
 	uint8_t *cqe = rte_pmd_mlx5v_cq_next_cqe(rxq->cqes, rxq->cq_nent, ci);
 	uint8_t opcode, fmt;
@@ -556,7 +560,7 @@ rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci, int keep)
 	 * The device wrote it between the caller's owner check and this one: a good completion,
 	 * not an error. The burst ends; the next one takes it.
 	 */
-	if (cqe[RX_CQE_OP_OWN] == rx_op_own_ok(ci, rxq->cq_log))
+	if (cqe[RX_CQE_OP_OWN] == mlx5v_rx_op_own_ok(ci, rxq->cq_log))
 		return 0;
 	/*
 	 * The opcode alone tells a receive completion from an error (prm/mlx5_eth §8.1; Linux tests
@@ -570,8 +574,8 @@ rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci, int keep)
 	if (opcode == MLX5V_CQE_OPCODE_RESP_SEND &&
 	    (fmt != MLX5V_CQE_FORMAT_COMPRESSED || rxq->cqe_comp)) {
 		cqe[RX_CQE_OP_OWN] = fmt == MLX5V_CQE_FORMAT_COMPRESSED ?
-				     rx_op_own_title(ci, rxq->cq_log) :
-				     rx_op_own_ok(ci, rxq->cq_log);
+				     mlx5v_rx_op_own_title(ci, rxq->cq_log) :
+				     mlx5v_rx_op_own_ok(ci, rxq->cq_log);
 		return RX_CQE_AGAIN;
 	}
 	/*
@@ -582,7 +586,7 @@ rx_cqe_slow(struct mlx5v_rxq *rxq, uint32_t ci, int keep)
 	if (rxq->sges_log == 0 && !keep)
 		rte_mbuf_raw_free(rxq->elts[rxq->rq_ci & rxq->wqe_mask]);
 	if ((opcode == MLX5V_CQE_OPCODE_RESP_ERR || opcode == MLX5V_CQE_OPCODE_REQ_ERR) &&
-	    rx_synd_needs_reset(MLX5V_GET(cqe_err, cqe, syndrome)))
+	    mlx5v_rx_synd_needs_reset(MLX5V_GET(cqe_err, cqe, syndrome)))
 		rxq->recover = 1;
 	return 1;
 }
@@ -591,14 +595,14 @@ _Static_assert((1u << MLX5V_ETH_RX_MAX_SGES_LOG) <= MLXV_RX_SG_MAX, "SGEs of one
 
 /* mlxv_rx_sg_frame()'s data-segment writer: SGE k of WQE w at m's data room (prm/mlx5_eth §7.1). */
 static __rte_always_inline void
-rx_sg_dseg_set(void *q, uint32_t w, uint32_t k, struct rte_mbuf *m)
+mlx5v_rx_sg_dseg_set(void *q, uint32_t w, uint32_t k, struct rte_mbuf *m)
 {
-	rx_dseg_addr(rx_dseg(q, w, k), m);
+	mlx5v_rx_dseg_addr(mlx5v_rx_dseg(q, w, k), m);
 }
 
 /* Scattered Rx: several mbufs per WQE, each WQE posted again at once. */
 static uint16_t
-rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
+mlx5v_rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
 	const struct mlxv_rx_sg_ctx sg = {
 		.q = rxq, .mp = rxq->mp, .rearm = rxq->mbuf_rearm, .seg_size = rxq->seg_size,
@@ -613,8 +617,8 @@ rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 
 	while (nrx < n) {
 		cqe = rxq->cqes + (size_t)(cq_ci & (rxq->cq_nent - 1)) * RX_CQE_SIZE;
-		if (unlikely(cqe[RX_CQE_OP_OWN] != rx_op_own_ok(cq_ci, rxq->cq_log))) {
-			ret = rx_cqe_slow(rxq, cq_ci, 0);
+		if (unlikely(cqe[RX_CQE_OP_OWN] != mlx5v_rx_op_own_ok(cq_ci, rxq->cq_log))) {
+			ret = mlx5v_rx_cqe_slow(rxq, cq_ci, 0);
 			if (ret == 0)
 				break;
 			if (ret == RX_CQE_AGAIN)
@@ -631,29 +635,30 @@ rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 		/* Completions come in WQE order (prm/mlx5_eth §7.1). */
 		w = rxq->rq_ci & rxq->wqe_mask;
 		rxq->rq_ci++;
-		len = rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt));
+		len = mlx5v_rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt));
 		/* The frame chained, fresh mbufs in its WQE (the builder sets pkt_len too). */
-		m = mlxv_rx_sg_frame(&sg, &rxq->elts[w << rxq->sges_log], w, len, rx_sg_dseg_set);
+		m = mlxv_rx_sg_frame(&sg, &rxq->elts[w << rxq->sges_log], w, len,
+				     mlx5v_rx_sg_dseg_set);
 		if (unlikely(m == NULL))
 			continue;
-		rx_cqe_meta(cqe, m, rx_want(rxq));
+		mlx5v_rx_cqe_meta(cqe, m, mlx5v_rx_want(rxq));
 		m->pkt_len = len;
 		pkts[nrx++] = m;
 		rxq->packets++;
 		rxq->bytes += len;
 	}
 	if (cq_ci != rxq->cq_ci) {
-		rx_cq_record(rxq, cq_ci);
+		mlx5v_rx_cq_record(rxq, cq_ci);
 		/* Every consumed WQE holds its buffers again: all posted (prm/mlx5_eth §7.2). */
 		rxq->rq_fi = rxq->rq_ci + rxq->nb_desc;
-		rx_post(rxq, rxq->rq_fi);
+		mlx5v_rx_post(rxq, rxq->rq_fi);
 	}
 	return nrx;
 }
 
 /*
  * The header dword of a CQE as it sits in memory (big-endian), and the one value it never
- * takes in rx_run()'s cache: a stripped VLAN makes every frame's flags its own.
+ * takes in mlx5v_rx_run()'s cache: a stripped VLAN makes every frame's flags its own.
  */
 #define RX_HDR_RAW_NONE RTE_BE32(RX_CVLAN)
 
@@ -666,8 +671,8 @@ rx_burst_sg(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
  * is not a ready receive completion ends the run.
  */
 static __rte_always_inline uint32_t
-rx_run(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
-       uint8_t own, uint64_t rearm, uint64_t *bytes, const unsigned int want)
+mlx5v_rx_run(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
+	     uint8_t own, uint64_t rearm, uint64_t *bytes, const unsigned int want)
 {
 	uint32_t raw, last_raw = RX_HDR_RAW_NONE;
 	uint64_t sum = *bytes;
@@ -691,41 +696,41 @@ rx_run(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t
 		 * Completions come in WQE order (prm/mlx5_eth §7.1): the WQE's mbuf is the frame.
 		 */
 		m = ep[k];
-		len = rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt));
-		rx_mbuf_len(m, rearm, len);
+		len = mlx5v_rx_cqe_dw(cqe, MLX5V_IFC_DW(cqe_eth, byte_cnt));
+		mlx5v_rx_mbuf_len(m, rearm, len);
 		out[k] = m;
 		sum += len;
 		memcpy(&raw, cqe + 4 * RX_DW_HDR, sizeof(raw));
 		if (unlikely(raw != last_raw)) {
 			if (unlikely(raw & RX_HDR_RAW_NONE)) {
 				/* Stripped VLAN: this frame's own flags, nothing cached. */
-				rx_cqe_meta(cqe, m, want);
+				mlx5v_rx_cqe_meta(cqe, m, want);
 				continue;
 			}
 			last_raw = raw;
-			ptype = rx_meta[RX_META_INDEX(rte_be_to_cpu_32(raw))].ptype;
-			flags = rx_meta[RX_META_INDEX(rte_be_to_cpu_32(raw))].ol_flags;
+			ptype = mlx5v_rx_meta[RX_META_INDEX(rte_be_to_cpu_32(raw))].ptype;
+			flags = mlx5v_rx_meta[RX_META_INDEX(rte_be_to_cpu_32(raw))].ol_flags;
 		}
 		m->packet_type = ptype;
-		m->ol_flags = want != 0 ? flags | rx_cqe_extra(cqe, m, want) : flags;
+		m->ol_flags = want != 0 ? flags | mlx5v_rx_cqe_extra(cqe, m, want) : flags;
 	}
 	*bytes = sum;
 	return (uint32_t)k;
 }
 
-/* rx_run() for a queue that wants the hash, the flow tag or both (want, non-zero). */
+/* mlx5v_rx_run() for a queue that wants the hash, the flow tag or both (want, non-zero). */
 static __rte_noinline uint32_t
-rx_run_rss(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
-	   uint8_t own, uint64_t rearm, uint64_t *bytes, unsigned int want)
+mlx5v_rx_run_rss(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
+		 uint8_t own, uint64_t rearm, uint64_t *bytes, unsigned int want)
 {
-	return rx_run(cqe, ep, out, run, own, rearm, bytes, want);
+	return mlx5v_rx_run(cqe, ep, out, run, own, rearm, bytes, want);
 }
 
 static __rte_noinline uint32_t
-rx_run_plain(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
-	     uint8_t own, uint64_t rearm, uint64_t *bytes)
+mlx5v_rx_run_plain(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
+		   uint8_t own, uint64_t rearm, uint64_t *bytes)
 {
-	return rx_run(cqe, ep, out, run, own, rearm, bytes, 0);
+	return mlx5v_rx_run(cqe, ep, out, run, own, rearm, bytes, 0);
 }
 
 #if RX_VEC
@@ -747,36 +752,36 @@ _Static_assert(MLX5V_IFC_BYTE_OFF(cqe_eth, byte_cnt) == RX_VEC_OFF + 12,
  * add up (a burst is at most 65535 frames of at most 65535 bytes: 32 bits hold the sum).
  */
 static __rte_always_inline uint32_t
-rx_vsum_bytes(__m128i vsum)
+mlx5v_rx_vsum_bytes(__m128i vsum)
 {
 	return (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(vsum, 4));
 }
 
-/* rx_run_sse()'s cached flags (with rearm_data) and packet type for the header dword raw. */
+/* mlx5v_rx_run_sse()'s cached flags (with rearm_data) and packet type for the header dword raw. */
 static __rte_always_inline void
-rx_run_sse_meta(uint32_t raw, uint64_t rearm, __m128i *rf, __m128i *ptype)
+mlx5v_rx_run_sse_meta(uint32_t raw, uint64_t rearm, __m128i *rf, __m128i *ptype)
 {
-	const struct rx_meta *meta = &rx_meta[RX_META_INDEX(rte_be_to_cpu_32(raw))];
+	const struct rx_meta *meta = &mlx5v_rx_meta[RX_META_INDEX(rte_be_to_cpu_32(raw))];
 
 	*ptype = _mm_cvtsi32_si128((int)meta->ptype);
 	*rf = _mm_set_epi64x((long long)meta->ol_flags, (long long)rearm);
 }
 
 /*
- * rx_run_sse()'s step over the two ready CQEs at cqe with the cached header dword: the
+ * mlx5v_rx_run_sse()'s step over the two ready CQEs at cqe with the cached header dword: the
  * mbufs of slots ep[0] and ep[1] into out (one copy), the slots rearmed from src (see
- * rx_rearm2()), each mbuf's two 16-byte blocks, the byte counts added to *sum.
+ * mlx5v_rx_rearm2()), each mbuf's two 16-byte blocks, the byte counts added to *sum.
  */
 static __rte_always_inline void
-rx_run_sse_pair(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out,
-		uint64_t *dseg, void *const *src, __m128i rf, __m128i ptype, __m128i shuf,
-		__m128i *sum)
+mlx5v_rx_run_sse_pair(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out,
+		      uint64_t *dseg, void *const *src, __m128i rf, __m128i ptype, __m128i shuf,
+		      __m128i *sum)
 {
 	struct rte_mbuf *m = ep[0], *m1 = ep[1];
 	__m128i lens, lens1;
 
 	_mm_storeu_si128((__m128i *)(void *)out, _mm_loadu_si128((const __m128i *)(void *)ep));
-	rx_rearm2(ep, dseg, src);
+	mlx5v_rx_rearm2(ep, dseg, src);
 	lens = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(cqe + RX_VEC_OFF)), shuf);
 	lens1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)
 						 (cqe + RX_CQE_SIZE + RX_VEC_OFF)), shuf);
@@ -789,7 +794,7 @@ rx_run_sse_pair(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out,
 
 /* The header dword of the CQE at cqe, as it is stored. */
 static __rte_always_inline uint32_t
-rx_cqe_hdr_raw(const uint8_t *cqe)
+mlx5v_rx_cqe_hdr_raw(const uint8_t *cqe)
 {
 	uint32_t raw;
 
@@ -798,18 +803,18 @@ rx_cqe_hdr_raw(const uint8_t *cqe)
 }
 
 /*
- * rx_run() without the RSS hash, with SSE: the big-endian byte count shuffled into pkt_len
+ * mlx5v_rx_run() without the RSS hash, with SSE: the big-endian byte count shuffled into pkt_len
  * and data_len of a 16-byte block that also holds the packet type (vlan_tci and the hash
  * left 0), and rearm_data with ol_flags as the other 16 bytes, four then two CQEs per step
  * while they are ready and repeat the cached header dword (the first CQE's, cached ahead),
  * one otherwise; the byte counts summed in one lane (a run is at most 65535 frames of at
  * most 65535 bytes, one mbuf each: 32 bits hold the sum). Each slot taken gets a fresh mbuf
  * at once, from below *ptp on the lcore's cache, its address into the data segment whose
- * address word is at dseg (as rx_refill() does).
+ * address word is at dseg (as mlx5v_rx_refill() does).
  */
 static __rte_always_inline uint32_t
-rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
-	   uint8_t own, uint64_t rearm, uint64_t *bytes, uint64_t *dseg, void ***ptp)
+mlx5v_rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint32_t run,
+		 uint8_t own, uint64_t rearm, uint64_t *bytes, uint64_t *dseg, void ***ptp)
 {
 	void **tp = *ptp;
 	const __m128i shuf = _mm_setr_epi8(-1, -1, -1, -1, 15, 14, 13, 12, 15, 14,
@@ -829,16 +834,16 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
 	 */
 	if (likely(run > 0 && cqe[RX_CQE_OP_OWN] == own)) {
 		rte_io_rmb();
-		raw = rx_cqe_hdr_raw(cqe);
+		raw = mlx5v_rx_cqe_hdr_raw(cqe);
 		if (likely(!(raw & RX_HDR_RAW_NONE))) {
 			last_raw = raw;
-			rx_run_sse_meta(raw, rearm, &rf, &ptype);
+			mlx5v_rx_run_sse_meta(raw, rearm, &rf, &ptype);
 		}
 	}
 	while (k < run) {
 		/*
-		 * Four, then two CQEs at a time while all are ready (the owner check of rx_run(),
-		 * prm/mlx5_eth §8.1) and have the cached header dword.
+		 * Four, then two CQEs at a time while all are ready (the owner check of
+		 * mlx5v_rx_run(), prm/mlx5_eth §8.1) and have the cached header dword.
 		 */
 		for (; k + 4 <= run; k += 4, cqe += 4 * RX_CQE_SIZE) {
 			if (unlikely(cqe[RX_CQE_OP_OWN] != own ||
@@ -847,58 +852,59 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
 				     cqe[3 * RX_CQE_SIZE + RX_CQE_OP_OWN] != own))
 				break;
 			rte_io_rmb();
-			if (unlikely(rx_cqe_hdr_raw(cqe) != last_raw ||
-				     rx_cqe_hdr_raw(cqe + RX_CQE_SIZE) != last_raw ||
-				     rx_cqe_hdr_raw(cqe + 2 * RX_CQE_SIZE) != last_raw ||
-				     rx_cqe_hdr_raw(cqe + 3 * RX_CQE_SIZE) != last_raw))
+			if (unlikely(mlx5v_rx_cqe_hdr_raw(cqe) != last_raw ||
+				     mlx5v_rx_cqe_hdr_raw(cqe + RX_CQE_SIZE) != last_raw ||
+				     mlx5v_rx_cqe_hdr_raw(cqe + 2 * RX_CQE_SIZE) != last_raw ||
+				     mlx5v_rx_cqe_hdr_raw(cqe + 3 * RX_CQE_SIZE) != last_raw))
 				break;
 			tp -= 4;
-			rx_run_sse_pair(cqe, &ep[k], &out[k], dseg + 2 * k, tp + 2, rf, ptype, shuf,
-					&sum);
-			rx_run_sse_pair(cqe + 2 * RX_CQE_SIZE, &ep[k + 2], &out[k + 2],
-					dseg + 2 * k + 4, tp, rf, ptype, shuf, &sum);
+			mlx5v_rx_run_sse_pair(cqe, &ep[k], &out[k], dseg + 2 * k, tp + 2, rf, ptype,
+					      shuf, &sum);
+			mlx5v_rx_run_sse_pair(cqe + 2 * RX_CQE_SIZE, &ep[k + 2], &out[k + 2],
+					      dseg + 2 * k + 4, tp, rf, ptype, shuf, &sum);
 		}
 		for (; k + 2 <= run; k += 2, cqe += 2 * RX_CQE_SIZE) {
 			if (unlikely(cqe[RX_CQE_OP_OWN] != own ||
 				     cqe[RX_CQE_SIZE + RX_CQE_OP_OWN] != own))
 				break;
 			rte_io_rmb();
-			if (unlikely(rx_cqe_hdr_raw(cqe) != last_raw ||
-				     rx_cqe_hdr_raw(cqe + RX_CQE_SIZE) != last_raw))
+			if (unlikely(mlx5v_rx_cqe_hdr_raw(cqe) != last_raw ||
+				     mlx5v_rx_cqe_hdr_raw(cqe + RX_CQE_SIZE) != last_raw))
 				break;
 			tp -= 2;
-			rx_run_sse_pair(cqe, &ep[k], &out[k], dseg + 2 * k, tp, rf, ptype, shuf,
-					&sum);
+			mlx5v_rx_run_sse_pair(cqe, &ep[k], &out[k], dseg + 2 * k, tp, rf, ptype,
+					      shuf, &sum);
 		}
 		/* One alone: the last of an odd run, a new header dword, or not written yet. */
 		if (k == run || unlikely(cqe[RX_CQE_OP_OWN] != own))
 			break;
 		rte_io_rmb();
 		m = ep[k];
-		rx_rearm1(&ep[k], dseg + 2 * k, *--tp);
+		mlx5v_rx_rearm1(&ep[k], dseg + 2 * k, *--tp);
 		lens = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(cqe + RX_VEC_OFF)),
 					shuf);
 		out[k] = m;
 		sum = _mm_add_epi32(sum, lens);
-		raw = rx_cqe_hdr_raw(cqe);
+		raw = mlx5v_rx_cqe_hdr_raw(cqe);
 		k++;
 		cqe += RX_CQE_SIZE;
 		if (unlikely(raw != last_raw)) {
 			if (unlikely(raw & RX_HDR_RAW_NONE)) {
 				/* Stripped VLAN: this frame's own flags, nothing cached. */
-				len = rx_cqe_dw(cqe - RX_CQE_SIZE, MLX5V_IFC_DW(cqe_eth, byte_cnt));
-				rx_mbuf_len(m, rearm, len);
-				rx_cqe_meta(cqe - RX_CQE_SIZE, m, 0);
+				len = mlx5v_rx_cqe_dw(cqe - RX_CQE_SIZE,
+						      MLX5V_IFC_DW(cqe_eth, byte_cnt));
+				mlx5v_rx_mbuf_len(m, rearm, len);
+				mlx5v_rx_cqe_meta(cqe - RX_CQE_SIZE, m, 0);
 				continue;
 			}
 			last_raw = raw;
-			rx_run_sse_meta(raw, rearm, &rf, &ptype);
+			mlx5v_rx_run_sse_meta(raw, rearm, &rf, &ptype);
 		}
 		_mm_storeu_si128((__m128i *)(void *)&m->rearm_data, rf);
 		_mm_storeu_si128((__m128i *)(void *)&m->packet_type, _mm_or_si128(lens, ptype));
 	}
 	*ptp = tp;
-	*bytes += rx_vsum_bytes(sum);
+	*bytes += mlx5v_rx_vsum_bytes(sum);
 	return (uint32_t)k;
 }
 #endif
@@ -910,7 +916,7 @@ rx_run_sse(const uint8_t *cqe, struct rte_mbuf **ep, struct rte_mbuf **out, uint
  * gives what every frame shares (packet type, checksum flags, VLAN, hash type), each mini-CQE the
  * byte count and, with rss, the hash. Mini-CQE j sits in the array at slot title + 1 for
  * j < 8, at slot title + (j & ~7) after. When the session is done the slots the device wrote
- * (the title and the arrays) are marked consumed, as rx_consumed() does for full CQEs.
+ * (the title and the arrays) are marked consumed, as mlx5v_rx_consumed() does for full CQEs.
  * @return the frames taken; *pci moves past the session once it is done.
  */
 /* The CQE byte of the header types (0x1d) within RX_DW_HDR: an L3/L4 mini-CQE's hdr_type. */
@@ -925,11 +931,11 @@ _Static_assert(RX_HDR_TYPE_SHIFT % 8 == 0 &&
  * VLAN) put in; extra goes into ol_flags as well.
  */
 static __rte_noinline void
-rx_zip_l34h(struct rte_mbuf *m, uint32_t title_hdr, const uint8_t *mini, uint64_t extra)
+mlx5v_rx_zip_l34h(struct rte_mbuf *m, uint32_t title_hdr, const uint8_t *mini, uint64_t extra)
 {
 	const uint32_t hdr = (title_hdr & ~(UINT32_C(0xff) << RX_HDR_TYPE_SHIFT)) |
 			     MLX5V_GET(mini_cqe_l34h, mini, hdr_type) << RX_HDR_TYPE_SHIFT;
-	const struct rx_meta *meta = &rx_meta[RX_META_INDEX(hdr)];
+	const struct rx_meta *meta = &mlx5v_rx_meta[RX_META_INDEX(hdr)];
 	uint64_t flags = meta->ol_flags | extra;
 
 	m->packet_type = meta->ptype;
@@ -942,8 +948,8 @@ rx_zip_l34h(struct rte_mbuf *m, uint32_t title_hdr, const uint8_t *mini, uint64_
 }
 
 static __rte_always_inline uint32_t
-rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
-       uint32_t max, uint64_t *bytes, const int rss)
+mlx5v_rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
+	     uint32_t max, uint64_t *bytes, const int rss)
 {
 	uint8_t *const cqes = rxq->cqes;
 	struct rte_mbuf **const elts = rxq->elts;
@@ -952,7 +958,7 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 	const uint64_t rearm = rxq->mbuf_rearm;
 	const uint32_t ci = *pci;
 	const uint8_t *title = cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
-	const uint32_t cnt = rx_cqe_dw(title, MLX5V_IFC_DW(cqe_eth, byte_cnt));
+	const uint32_t cnt = mlx5v_rx_cqe_dw(title, MLX5V_IFC_DW(cqe_eth, byte_cnt));
 	const uint32_t start = rxq->zip_ai;
 	/*
 	 * The mini-CQE format: the hash per frame (HASH) or the title's; a 24-bit byte count
@@ -974,19 +980,20 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 	/* The title's owner was checked by the caller; its body and the arrays follow it. */
 	rte_io_rmb();
 	end = a + RTE_MIN(cnt - a, max);
-	/* The shared fields as rx_cqe_meta() puts them into an mbuf. */
+	/* The shared fields as mlx5v_rx_cqe_meta() puts them into an mbuf. */
 	tmpl.vlan_tci = 0;
-	rx_cqe_meta(title, &tmpl, 0);
-	hash = rss && (rx_want(rxq) & RX_WANT_HASH) && MLX5V_GET(cqe_eth, title, rss_ip_type) != 0;
+	mlx5v_rx_cqe_meta(title, &tmpl, 0);
+	hash = rss && (mlx5v_rx_want(rxq) & RX_WANT_HASH) &&
+	       MLX5V_GET(cqe_eth, title, rss_ip_type) != 0;
 	/*
 	 * The flow tag: each mini-CQE's in the FTAG format, else the session's one
 	 * (prm/mlx5_eth §8.5).
 	 */
-	mark = rss && (rx_want(rxq) & RX_WANT_MARK);
+	mark = rss && (mlx5v_rx_want(rxq) & RX_WANT_MARK);
 	title_tag = MLX5V_GET(cqe_eth, title, qpn);
 	flags = tmpl.ol_flags | (hash ? RTE_MBUF_F_RX_RSS_HASH : 0);
-	title_hash = rx_cqe_dw(title, MLX5V_IFC_DW(cqe_eth, rss_hash_result));
-	title_hdr = rx_cqe_dw(title, RX_DW_HDR);
+	title_hash = mlx5v_rx_cqe_dw(title, MLX5V_IFC_DW(cqe_eth, rss_hash_result));
+	title_hdr = mlx5v_rx_cqe_dw(title, RX_DW_HDR);
 	/* Runs of mbufs up to the RQ ring's end, each in arrays of mini-CQEs. */
 	for (r = 0; a < end; ) {
 		if (r == 0) {
@@ -1004,10 +1011,12 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 		for (; k > 0; k--, ep++, out++, mini += MLX5V_IFC_BYTES(mini_cqe_hash)) {
 			m = *ep;
 			*out = m;
-			len = rx_cqe_dw(mini, MLX5V_IFC_DW(mini_cqe_hash, byte_cnt)) & len_mask;
-			rx_mbuf_len(m, rearm, len);
+			len = mlx5v_rx_cqe_dw(mini, MLX5V_IFC_DW(mini_cqe_hash, byte_cnt)) &
+			      len_mask;
+			mlx5v_rx_mbuf_len(m, rearm, len);
 			if (unlikely(fmt == MLX5V_MINI_CQE_FMT_L34H)) {
-				rx_zip_l34h(m, title_hdr, mini, flags & RTE_MBUF_F_RX_RSS_HASH);
+				mlx5v_rx_zip_l34h(m, title_hdr, mini,
+						  flags & RTE_MBUF_F_RX_RSS_HASH);
 			} else {
 				m->ol_flags = flags;
 				m->packet_type = tmpl.packet_type;
@@ -1015,10 +1024,10 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 			}
 			if (hash)
 				m->hash.rss = fmt != MLX5V_MINI_CQE_FMT_HASH ? title_hash :
-					      rx_cqe_dw(mini, MLX5V_IFC_DW(mini_cqe_hash,
-									   rx_hash_result));
+					      mlx5v_rx_cqe_dw(mini, MLX5V_IFC_DW(mini_cqe_hash,
+										 rx_hash_result));
 			if (mark)
-				m->ol_flags |= rx_tag_flags(fmt != MLX5V_MINI_CQE_FMT_FTAG ?
+				m->ol_flags |= mlx5v_rx_tag_flags(fmt != MLX5V_MINI_CQE_FMT_FTAG ?
 					title_tag : MLX5V_GET(mini_cqe_ftag, mini, flow_tag_15_0) |
 					MLX5V_GET(mini_cqe_ftag, mini, flow_tag_23_16) << 16, m);
 			sum += len;
@@ -1030,7 +1039,9 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 		rxq->zip_ai = (uint16_t)a;
 		return end - start;
 	}
-	/* The title and the arrays consumed: the slots the device wrote (see rx_consumed()). */
+	/*
+	 * The title and the arrays consumed: the slots the device wrote (see mlx5v_rx_consumed()).
+	 */
 	title_own = cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE + RX_CQE_OP_OWN;
 	*title_own = RX_OP_OWN_INVALID;
 	for (a = 1; a < cnt; a = (a + MLX5V_MINI_CQE_PER_SLOT) & ~(MLX5V_MINI_CQE_PER_SLOT - 1))
@@ -1042,17 +1053,17 @@ rx_zip(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf *
 }
 
 static __rte_noinline uint32_t
-rx_zip_rss(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
-	   uint32_t max, uint64_t *bytes)
+mlx5v_rx_zip_rss(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
+		 uint32_t max, uint64_t *bytes)
 {
-	return rx_zip(rxq, pci, prq_ci, out, max, bytes, 1);
+	return mlx5v_rx_zip(rxq, pci, prq_ci, out, max, bytes, 1);
 }
 
 static __rte_noinline uint32_t
-rx_zip_plain(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
-	     uint32_t max, uint64_t *bytes)
+mlx5v_rx_zip_plain(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
+		   uint32_t max, uint64_t *bytes)
 {
-	return rx_zip(rxq, pci, prq_ci, out, max, bytes, 0);
+	return mlx5v_rx_zip(rxq, pci, prq_ci, out, max, bytes, 0);
 }
 
 #if RX_VEC
@@ -1063,7 +1074,7 @@ rx_zip_plain(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_
  * pkt_len lane thus sums the byte counts.
  */
 static __rte_always_inline void
-rx_zip_mbuf(struct rte_mbuf *m, __m128i rf, __m128i lens, __m128i blk, __m128i *vsum)
+mlx5v_rx_zip_mbuf(struct rte_mbuf *m, __m128i rf, __m128i lens, __m128i blk, __m128i *vsum)
 {
 	lens = _mm_or_si128(lens, blk);
 	*vsum = _mm_add_epi32(*vsum, lens);
@@ -1072,16 +1083,16 @@ rx_zip_mbuf(struct rte_mbuf *m, __m128i rf, __m128i lens, __m128i blk, __m128i *
 }
 
 /*
- * What every frame of the session whose title is at title shares, as rx_zip_sse() stores
- * it: rearm_data with ol_flags (rf: the title's checksum flags, from the rx_meta table as in
- * rx_run(), and a stripped VLAN's), and the block from packet_type (blk: the packet type, the
+ * What every frame of the session whose title is at title shares, as mlx5v_rx_zip_sse() stores
+ * it: rearm_data with ol_flags (rf: the title's checksum flags, from the mlx5v_rx_meta table as in
+ * mlx5v_rx_run(), and a stripped VLAN's), and the block from packet_type (blk: the packet type, the
  * VLAN tag, pkt_len and data_len 0).
  */
 static __rte_always_inline void
-rx_zip_title(const uint8_t *title, uint64_t rearm, __m128i *rf, __m128i *blk)
+mlx5v_rx_zip_title(const uint8_t *title, uint64_t rearm, __m128i *rf, __m128i *blk)
 {
-	const uint32_t hdr = rx_cqe_dw(title, RX_DW_HDR);
-	const struct rx_meta *meta = &rx_meta[RX_META_INDEX(hdr)];
+	const uint32_t hdr = mlx5v_rx_cqe_dw(title, RX_DW_HDR);
+	const struct rx_meta *meta = &mlx5v_rx_meta[RX_META_INDEX(hdr)];
 	uint64_t flags = meta->ol_flags;
 
 	*blk = _mm_cvtsi32_si128((int)meta->ptype);
@@ -1094,14 +1105,14 @@ rx_zip_title(const uint8_t *title, uint64_t rearm, __m128i *rf, __m128i *blk)
 
 /*
  * The 8 mini-CQEs of a whole array at arr whose mbufs ep[0..7] are contiguous in the ring,
- * into out[0..7] (rx_zip_mbuf() each, over rf and blk, byte counts into *vsum), two per
+ * into out[0..7] (mlx5v_rx_zip_mbuf() each, over rf and blk, byte counts into *vsum), two per
  * 16-byte load, unrolled; the slots rearmed with fresh mbufs from top[0..7] two at a time
- * (rx_rearm2()); then the array's slot is marked consumed (see rx_consumed(): the mark
+ * (mlx5v_rx_rearm2()); then the array's slot is marked consumed (see mlx5v_rx_consumed(): the mark
  * overwrites the last mini-CQE's low byte, read by then).
  */
 static __rte_always_inline void
-rx_zip8(uint8_t *arr, struct rte_mbuf **ep, struct rte_mbuf **out, uint64_t *dseg,
-	void *const *top, __m128i rf, __m128i blk, __m128i *vsum)
+mlx5v_rx_zip8(uint8_t *arr, struct rte_mbuf **ep, struct rte_mbuf **out, uint64_t *dseg,
+	      void *const *top, __m128i rf, __m128i blk, __m128i *vsum)
 {
 	/* byte_cnt (big-endian) of the first or the second mini-CQE of 16 bytes. */
 	const __m128i shuf = _mm_setr_epi8(-1, -1, -1, -1, 7, 6, 5, 4, 7, 6, -1, -1,
@@ -1119,26 +1130,26 @@ rx_zip8(uint8_t *arr, struct rte_mbuf **ep, struct rte_mbuf **out, uint64_t *dse
 		m1 = ep[j + 1];
 		_mm_storeu_si128((__m128i *)(void *)&out[j],
 				 _mm_loadu_si128((const __m128i *)(const void *)&ep[j]));
-		rx_rearm2(&ep[j], dseg + 2 * j, &top[MLX5V_MINI_CQE_PER_SLOT - 2 - j]);
-		rx_zip_mbuf(m0, rf, _mm_shuffle_epi8(mc, shuf), blk, vsum);
-		rx_zip_mbuf(m1, rf, _mm_shuffle_epi8(mc, shuf1), blk, vsum);
+		mlx5v_rx_rearm2(&ep[j], dseg + 2 * j, &top[MLX5V_MINI_CQE_PER_SLOT - 2 - j]);
+		mlx5v_rx_zip_mbuf(m0, rf, _mm_shuffle_epi8(mc, shuf), blk, vsum);
+		mlx5v_rx_zip_mbuf(m1, rf, _mm_shuffle_epi8(mc, shuf1), blk, vsum);
 	}
 	arr[RX_CQE_OP_OWN] = RX_OP_OWN_INVALID;
 }
 
 /*
- * rx_zip() without the hash, with SSE. The title's packet type and flags come from the
- * rx_meta table as in rx_run(); the session is walked an array of 8 mini-CQEs at a time.
- * A whole array whose 8 mbufs are contiguous in the ring takes 4 16-byte loads of mini-CQEs
- * and of mbuf pointers, unrolled; the rest (the ends of a session taken in parts, an array
- * across the ring's end) one mini-CQE at a time. Each array's slot is marked consumed once
- * its last mini-CQE is read (the mark overwrites that mini-CQE's low byte), the title when
- * the session is done. The byte counts are summed in one lane, and the slots rearmed at
- * once, as in rx_run_sse().
+ * mlx5v_rx_zip() without the hash, with SSE. The title's packet type and flags come from the
+ * mlx5v_rx_meta table as in mlx5v_rx_run(); the session is walked an array of 8 mini-CQEs at a
+ * time. A whole array whose 8 mbufs are contiguous in the ring takes 4 16-byte loads of mini-CQEs
+ * and of mbuf pointers, unrolled; the rest (the ends of a session taken in parts, an array across
+ * the ring's end) one mini-CQE at a time. Each array's slot is marked consumed once its last
+ * mini-CQE is read (the mark overwrites that mini-CQE's low byte), the title when the session is
+ * done. The byte counts are summed in one lane, and the slots rearmed at once, as in
+ * mlx5v_rx_run_sse().
  */
 static __rte_always_inline uint32_t
-rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
-	   uint32_t max, uint64_t *bytes, void ***ptp)
+mlx5v_rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mbuf **out,
+		 uint32_t max, uint64_t *bytes, void ***ptp)
 {
 	void **tp = *ptp;
 	/* byte_cnt (big-endian) of the first mini-CQE of 16 bytes. */
@@ -1160,9 +1171,9 @@ rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mb
 
 	/* The title's owner was checked by the caller; its body and the arrays follow it. */
 	rte_io_rmb();
-	cnt = rx_cqe_dw(title, MLX5V_IFC_DW(cqe_eth, byte_cnt));
+	cnt = mlx5v_rx_cqe_dw(title, MLX5V_IFC_DW(cqe_eth, byte_cnt));
 	end = a + RTE_MIN(cnt - a, max);
-	rx_zip_title(title, rxq->mbuf_rearm, &rf, &blk);
+	mlx5v_rx_zip_title(title, rxq->mbuf_rearm, &rf, &blk);
 	/* The array of mini-CQE a: slot title + 1 for the first, title + 8k for the k-th. */
 	o = a < MLX5V_MINI_CQE_PER_SLOT ? 1 : a & ~(MLX5V_MINI_CQE_PER_SLOT - 1);
 	while (a < end) {
@@ -1172,13 +1183,13 @@ rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mb
 		    RTE_MIN(end - a, (uint32_t)rxq->nb_desc - idx) / MLX5V_MINI_CQE_PER_SLOT : 0;
 		if (likely(k > 0)) {
 			ep = &elts[idx];
-			dseg = rx_refill_dseg(rxq, idx);
+			dseg = mlx5v_rx_refill_dseg(rxq, idx);
 			a += k * MLX5V_MINI_CQE_PER_SLOT;
 			rq_ci += k * MLX5V_MINI_CQE_PER_SLOT;
 			do {
 				arr = cqes + (size_t)((ci + o) & cq_mask) * RX_CQE_SIZE;
 				tp -= MLX5V_MINI_CQE_PER_SLOT;
-				rx_zip8(arr, ep, out, dseg, tp, rf, blk, &vsum);
+				mlx5v_rx_zip8(arr, ep, out, dseg, tp, rf, blk, &vsum);
 				ep += MLX5V_MINI_CQE_PER_SLOT;
 				dseg += 2 * MLX5V_MINI_CQE_PER_SLOT;
 				out += MLX5V_MINI_CQE_PER_SLOT;
@@ -1197,18 +1208,20 @@ rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mb
 								 (const void *)mini), shuf);
 			idx = rq_ci & rxq->wqe_mask;
 			m1 = elts[idx];
-			rx_rearm1(&elts[idx], rx_refill_dseg(rxq, idx), *--tp);
+			mlx5v_rx_rearm1(&elts[idx], mlx5v_rx_refill_dseg(rxq, idx), *--tp);
 			*out = m1;
-			rx_zip_mbuf(m1, rf, mc, blk, &vsum);
+			mlx5v_rx_zip_mbuf(m1, rf, mc, blk, &vsum);
 		}
-		/* The array's last mini-CQE read: its slot is consumed (see rx_consumed()). */
+		/*
+		 * The array's last mini-CQE read: its slot is consumed (see mlx5v_rx_consumed()).
+		 */
 		if ((a & (MLX5V_MINI_CQE_PER_SLOT - 1)) == 0 || a == cnt) {
 			arr[RX_CQE_OP_OWN] = RX_OP_OWN_INVALID;
 			o = (o | (MLX5V_MINI_CQE_PER_SLOT - 1)) + 1;
 		}
 	}
 	*ptp = tp;
-	*bytes += rx_vsum_bytes(vsum);
+	*bytes += mlx5v_rx_vsum_bytes(vsum);
 	*prq_ci = rq_ci;
 	if (a < cnt) {
 		rxq->zip_ai = (uint16_t)a;
@@ -1226,12 +1239,12 @@ rx_zip_sse(struct mlx5v_rxq *rxq, uint32_t *pci, uint32_t *prq_ci, struct rte_mb
  * the CQE at cq_ci is the title of a session not taken in part, of at most n frames in whole
  * arrays of 8, whose CQ slots and RQ slots do not cross their rings' ends; the lcore's cache
  * (the caller checked) holds a fresh mbuf for each. Then the session is taken array by array
- * (rx_zip8()), the title marked consumed, the CQ record and the RQ's written once. @return
+ * (mlx5v_rx_zip8()), the title marked consumed, the CQ record and the RQ's written once. @return
  * the frames taken, or -1 when the burst is not such a one (nothing done).
  */
 static __rte_always_inline int
-rx_zip_whole(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
-	     struct rte_mempool_cache *cache)
+mlx5v_rx_zip_whole(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
+		   struct rte_mempool_cache *cache)
 {
 	const uint32_t ci = rxq->cq_ci;
 	const uint32_t slot = ci & (rxq->cq_nent - 1);
@@ -1248,23 +1261,23 @@ rx_zip_whole(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
 	/*
 	 * A title whose owner bit is the lap parity of ci (prm/mlx5_eth §8.1), nothing of it taken.
 	 */
-	if (title[RX_CQE_OP_OWN] != rx_op_own_title(ci, rxq->cq_log) || rxq->zip_ai != 0)
+	if (title[RX_CQE_OP_OWN] != mlx5v_rx_op_own_title(ci, rxq->cq_log) || rxq->zip_ai != 0)
 		return -1;
 	/* The body and the arrays are read only after the owner check. */
 	rte_io_rmb();
-	cnt = rx_cqe_dw(title, MLX5V_IFC_DW(cqe_eth, byte_cnt));
+	cnt = mlx5v_rx_cqe_dw(title, MLX5V_IFC_DW(cqe_eth, byte_cnt));
 	if (unlikely(cnt > n || cnt % MLX5V_MINI_CQE_PER_SLOT != 0 || cnt == 0 ||
 		     slot + cnt > rxq->cq_nent || idx + cnt > rxq->nb_desc))
 		return -1;
-	rx_zip_title(title, rxq->mbuf_rearm, &rf, &blk);
+	mlx5v_rx_zip_title(title, rxq->mbuf_rearm, &rf, &blk);
 	ep = &rxq->elts[idx];
-	dseg = rx_refill_dseg(rxq, idx);
+	dseg = mlx5v_rx_refill_dseg(rxq, idx);
 	tp = &cache->objs[cache->len];
 	/* Mini-CQE j sits in the array at slot title + 1 for j < 8, title + (j & ~7) after. */
 	arr = title + RX_CQE_SIZE;
 	for (k = 0; k < cnt; k += MLX5V_MINI_CQE_PER_SLOT) {
 		tp -= MLX5V_MINI_CQE_PER_SLOT;
-		rx_zip8(arr, ep + k, out + k, dseg + 2 * k, tp, rf, blk, &vsum);
+		mlx5v_rx_zip8(arr, ep + k, out + k, dseg + 2 * k, tp, rf, blk, &vsum);
 		arr = title + (size_t)(k + MLX5V_MINI_CQE_PER_SLOT) * RX_CQE_SIZE;
 	}
 	title[RX_CQE_OP_OWN] = RX_OP_OWN_INVALID;
@@ -1272,9 +1285,9 @@ rx_zip_whole(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
 	rxq->rq_ci = rq_ci + cnt;
 	rxq->rq_fi = rq_ci + cnt + rxq->nb_desc;
 	rxq->packets += cnt;
-	rxq->bytes += rx_vsum_bytes(vsum);
-	rx_cq_record(rxq, ci + cnt);
-	rx_post(rxq, rq_ci + cnt + rxq->nb_desc);
+	rxq->bytes += mlx5v_rx_vsum_bytes(vsum);
+	mlx5v_rx_cq_record(rxq, ci + cnt);
+	mlx5v_rx_post(rxq, rq_ci + cnt + rxq->nb_desc);
 	return (int)cnt;
 }
 
@@ -1283,11 +1296,11 @@ rx_zip_whole(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
  * each instance). The CQEs are taken in runs that end with the burst, the CQ ring or the RQ
  * ring: within a run the owner parity is constant and the CQE and mbuf pointers just step.
  * With vec, every slot taken gets a fresh mbuf from the lcore's cache (which holds n) in the
- * same loop, and the WQEs are posted at the end; otherwise rx_refill() runs once enough wait.
+ * same loop, and the WQEs are posted at the end; otherwise mlx5v_rx_refill() runs once enough wait.
  */
 static __rte_always_inline uint16_t
-rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rss,
-	 const int want_vec, struct rte_mempool_cache *cache)
+mlx5v_rx_burst_rxq(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rss,
+		   const int want_vec, struct rte_mempool_cache *cache)
 {
 	const int vec = RX_VEC && want_vec;
 	void **tp = vec ? &cache->objs[cache->len] : NULL;
@@ -1305,34 +1318,36 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 	while (i < n) {
 		cqe = rxq->cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
 		/* A compressed session, when the CQ makes them (prm/mlx5_eth §8.5). */
-		if (rxq->cqe_comp && cqe[RX_CQE_OP_OWN] == rx_op_own_title(ci, rxq->cq_log)) {
+		if (rxq->cqe_comp && cqe[RX_CQE_OP_OWN] == mlx5v_rx_op_own_title(ci, rxq->cq_log)) {
 			if (rss)
-				k = rx_zip_rss(rxq, &ci, &rq_ci, &pkts[i], n - i, &bytes);
+				k = mlx5v_rx_zip_rss(rxq, &ci, &rq_ci, &pkts[i], n - i, &bytes);
 #if RX_VEC
 			else if (vec)
-				k = rx_zip_sse(rxq, &ci, &rq_ci, &pkts[i], n - i, &bytes, &tp);
+				k = mlx5v_rx_zip_sse(rxq, &ci, &rq_ci, &pkts[i], n - i, &bytes,
+						     &tp);
 #endif
 			else
-				k = rx_zip_plain(rxq, &ci, &rq_ci, &pkts[i], n - i, &bytes);
+				k = mlx5v_rx_zip_plain(rxq, &ci, &rq_ci, &pkts[i], n - i, &bytes);
 			i += k;
 			continue;
 		}
 		run = RTE_MIN((uint32_t)(n - i), rxq->cq_nent - (ci & cq_mask));
 		run = RTE_MIN(run, (uint32_t)rxq->nb_desc - (rq_ci & rxq->wqe_mask));
 		ep = &rxq->elts[rq_ci & rxq->wqe_mask];
-		own = rx_op_own_ok(ci, rxq->cq_log);
+		own = mlx5v_rx_op_own_ok(ci, rxq->cq_log);
 		if (rss)
-			k = rx_run_rss(cqe, ep, &pkts[i], run, own, rxq->mbuf_rearm, &bytes,
-				       rx_want(rxq));
+			k = mlx5v_rx_run_rss(cqe, ep, &pkts[i], run, own, rxq->mbuf_rearm, &bytes,
+					     mlx5v_rx_want(rxq));
 #if RX_VEC
 		else if (vec)
-			k = rx_run_sse(cqe, ep, &pkts[i], run, own, rxq->mbuf_rearm, &bytes,
-				       rx_refill_dseg(rxq, rq_ci & rxq->wqe_mask), &tp);
+			k = mlx5v_rx_run_sse(cqe, ep, &pkts[i], run, own, rxq->mbuf_rearm, &bytes,
+					     mlx5v_rx_refill_dseg(rxq, rq_ci & rxq->wqe_mask), &tp);
 #endif
 		else
-			k = rx_run_plain(cqe, ep, &pkts[i], run, own, rxq->mbuf_rearm, &bytes);
+			k = mlx5v_rx_run_plain(cqe, ep, &pkts[i], run, own, rxq->mbuf_rearm,
+					       &bytes);
 		if (rxq->cqe_comp)
-			rx_consumed(rxq->cqes, cq_mask, ci, k);
+			mlx5v_rx_consumed(rxq->cqes, cq_mask, ci, k);
 		i += k;
 		ci += k;
 		rq_ci += k;
@@ -1340,17 +1355,17 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 			continue;
 		/* A session right after full CQEs: the loop's first check takes it. */
 		cqe = rxq->cqes + (size_t)(ci & cq_mask) * RX_CQE_SIZE;
-		if (rxq->cqe_comp && cqe[RX_CQE_OP_OWN] == rx_op_own_title(ci, rxq->cq_log))
+		if (rxq->cqe_comp && cqe[RX_CQE_OP_OWN] == mlx5v_rx_op_own_title(ci, rxq->cq_log))
 			continue;
 		/* An error CQE is consumed with its WQE; the burst goes on unless the RQ failed. */
 		rxq->rq_ci = rq_ci;
-		k = (uint32_t)rx_cqe_slow(rxq, ci, vec);
+		k = (uint32_t)mlx5v_rx_cqe_slow(rxq, ci, vec);
 		if (k == 0)
 			break;
 		if (k == RX_CQE_AGAIN)
 			continue;
 		if (rxq->cqe_comp)
-			rx_consumed(rxq->cqes, cq_mask, ci, 1);
+			mlx5v_rx_consumed(rxq->cqes, cq_mask, ci, 1);
 		ci++;
 		rq_ci++;
 		if (rxq->recover)
@@ -1364,61 +1379,61 @@ rx_burst(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int rs
 		rxq->rq_fi = rq_ci + rxq->nb_desc;
 	}
 	if (ci != ci0)
-		rx_cq_record(rxq, ci);
+		mlx5v_rx_cq_record(rxq, ci);
 	/*
 	 * The CQ record is out before the RQ's grows: the CQ has room for every WQE posted.
-	 * With vec every slot holds a fresh mbuf (see rx_refill_post()).
+	 * With vec every slot holds a fresh mbuf (see mlx5v_rx_refill_post()).
 	 */
 	if (vec)
-		rx_post(rxq, rq_ci - rxq->zip_ai + rxq->nb_desc);
+		mlx5v_rx_post(rxq, rq_ci - rxq->zip_ai + rxq->nb_desc);
 	else if (rq_ci - rxq->zip_ai + rxq->nb_desc - rxq->rq_pi >= rxq->refill_thresh)
-		rx_refill(rxq);
+		mlx5v_rx_refill(rxq);
 	return (uint16_t)i;
 }
 
 static __rte_noinline uint16_t
-rx_burst_rss(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
+mlx5v_rx_burst_rss(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
-	return rx_burst(rxq, pkts, n, 1, 0, NULL);
+	return mlx5v_rx_burst_rxq(rxq, pkts, n, 1, 0, NULL);
 }
 
 static __rte_noinline uint16_t
-rx_burst_plain(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
+mlx5v_rx_burst_plain(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
-	return rx_burst(rxq, pkts, n, 0, 0, NULL);
+	return mlx5v_rx_burst_rxq(rxq, pkts, n, 0, 0, NULL);
 }
 
 /*
  * The SSE queue's burst when the lcore's cache holds a fresh mbuf for each frame: a whole
- * compressed session in one pass when it is one (rx_zip_whole()), else the general loop.
+ * compressed session in one pass when it is one (mlx5v_rx_zip_whole()), else the general loop.
  */
 static __rte_always_inline uint16_t
-rx_burst_vec(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
-	     struct rte_mempool_cache *cache)
+mlx5v_rx_burst_vec(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
+		   struct rte_mempool_cache *cache)
 {
-	int ret = rxq->cqe_comp ? rx_zip_whole(rxq, pkts, n, cache) : -1;
+	int ret = rxq->cqe_comp ? mlx5v_rx_zip_whole(rxq, pkts, n, cache) : -1;
 
-	return ret >= 0 ? (uint16_t)ret : rx_burst(rxq, pkts, n, 0, 1, cache);
+	return ret >= 0 ? (uint16_t)ret : mlx5v_rx_burst_rxq(rxq, pkts, n, 0, 1, cache);
 }
 
-/* rx_burst_vec() out of line, so that the burst function keeps few registers. */
+/* mlx5v_rx_burst_vec() out of line, so that the burst function keeps few registers. */
 static __rte_noinline uint16_t
-rx_burst_vec_sse(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
-		 struct rte_mempool_cache *cache)
+mlx5v_rx_burst_vec_sse(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
+		       struct rte_mempool_cache *cache)
 {
-	return rx_burst_vec(rxq, pkts, n, cache);
+	return mlx5v_rx_burst_vec(rxq, pkts, n, cache);
 }
 
 #if MLX5V_AVX2
 /*
- * rx_burst_vec() built for AVX2 (rxq->avx2), everything it calls inlined: the same SSE loops
+ * mlx5v_rx_burst_vec() built for AVX2 (rxq->avx2), everything it calls inlined: the same SSE loops
  * in the VEX encoding, whose three-operand forms spare the register copies.
  */
 static MLX5V_AVX2_FN __attribute__((flatten)) __rte_noinline uint16_t
-rx_burst_vec_avx2(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
-		  struct rte_mempool_cache *cache)
+mlx5v_rx_burst_vec_avx2(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
+			struct rte_mempool_cache *cache)
 {
-	return rx_burst_vec(rxq, pkts, n, cache);
+	return mlx5v_rx_burst_vec(rxq, pkts, n, cache);
 }
 #endif
 
@@ -1428,20 +1443,21 @@ rx_burst_vec_avx2(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
  * least min(n, 32) mbufs (taking at most as many frames), else takes the scalar loops.
  */
 static __rte_noinline uint16_t
-rx_burst_vec_slow(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
-		  struct rte_mempool_cache *cache)
+mlx5v_rx_burst_vec_slow(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
+			struct rte_mempool_cache *cache)
 {
 	if (rxq->rq_fi != rxq->rq_ci + rxq->nb_desc)
-		rx_refill(rxq);
+		mlx5v_rx_refill(rxq);
 	if (cache != NULL && rxq->rq_fi == rxq->rq_ci + rxq->nb_desc &&
 	    cache->len >= RTE_MIN((uint32_t)n, (uint32_t)RX_REFILL_THRESH))
-		return rx_burst(rxq, pkts, (uint16_t)RTE_MIN((uint32_t)n, cache->len), 0, 1, cache);
-	return rx_burst_plain(rxq, pkts, n);
+		return mlx5v_rx_burst_rxq(rxq, pkts, (uint16_t)RTE_MIN((uint32_t)n, cache->len),
+					  0, 1, cache);
+	return mlx5v_rx_burst_plain(rxq, pkts, n);
 }
 
 /* The loop that fits the queue and the lcore's cache. @return the frames taken. */
 static __rte_always_inline uint16_t
-rx_burst_pick(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
+mlx5v_rx_burst_pick(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct rte_mempool_cache *cache;
 	uint16_t nrx;
@@ -1458,18 +1474,18 @@ rx_burst_pick(struct mlx5v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 			   rxq->rq_fi == rxq->rq_ci + rxq->nb_desc)) {
 #if MLX5V_AVX2
 			if (rxq->avx2)
-				nrx = rx_burst_vec_avx2(rxq, pkts, n, cache);
+				nrx = mlx5v_rx_burst_vec_avx2(rxq, pkts, n, cache);
 			else
 #endif
-				nrx = rx_burst_vec_sse(rxq, pkts, n, cache);
+				nrx = mlx5v_rx_burst_vec_sse(rxq, pkts, n, cache);
 		} else
-			nrx = rx_burst_vec_slow(rxq, pkts, n, cache);
+			nrx = mlx5v_rx_burst_vec_slow(rxq, pkts, n, cache);
 	} else if (rxq->sges_log != 0)
-		nrx = rx_burst_sg(rxq, pkts, n);
+		nrx = mlx5v_rx_burst_sg(rxq, pkts, n);
 	else if (rxq->rss_hash || rxq->mark)
-		nrx = rx_burst_rss(rxq, pkts, n);
+		nrx = mlx5v_rx_burst_rss(rxq, pkts, n);
 	else
-		nrx = rx_burst_plain(rxq, pkts, n);
+		nrx = mlx5v_rx_burst_plain(rxq, pkts, n);
 	return nrx;
 }
 
@@ -1482,13 +1498,13 @@ mlx5v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	if (unlikely(!rxq->ready || rxq->recover)) {
 		if (!rxq->ready)
 			return 0;
-		rx_recover(rxq);
+		mlx5v_rx_recover(rxq);
 		if (rxq->recover)
 			return 0;
 	}
-	nrx = rx_burst_pick(rxq, pkts, n);
+	nrx = mlx5v_rx_burst_pick(rxq, pkts, n);
 	if (unlikely(rxq->recover))
-		rx_recover(rxq);
+		mlx5v_rx_recover(rxq);
 	return nrx;
 }
 
@@ -1497,11 +1513,11 @@ mlx5v_rxq_flush(struct mlx5v_rxq *rxq)
 {
 	/*
 	 * The RQ is in RST: what the device wrote since the last burst is dropped unread, as
-	 * recovery drops its flushed CQEs (rx_drain_cq()); the mbufs stay in their slots for
+	 * recovery drops its flushed CQEs (mlx5v_rx_drain_cq()); the mbufs stay in their slots for
 	 * mlx5v_rxq_drain(). An error CQE among them needs no recovery: the queue's start moves
 	 * RST to RDY.
 	 */
-	rx_drain_cq(rxq);
+	mlx5v_rx_drain_cq(rxq);
 	rxq->zip_ai = 0;
 	rxq->recover = 0;
 }
@@ -1511,7 +1527,7 @@ mlx5v_rxq_flush(struct mlx5v_rxq *rxq)
  * second dword and which leave the packet type and flags to the title (HASH, checksum).
  */
 static int
-rx_zip_sse_fmt(uint8_t fmt)
+mlx5v_rx_zip_sse_fmt(uint8_t fmt)
 {
 	return fmt == MLX5V_MINI_CQE_FMT_HASH || fmt == MLX5V_MINI_CQE_FMT_CSUM ||
 	       fmt == MLX5V_MINI_CQE_FMT_CSUM_STRIDX;
@@ -1541,12 +1557,12 @@ mlx5v_rxq_fill(struct mlx5v_rxq *rxq)
 	 */
 	rxq->vec = RX_VEC && !rxq->rss_hash && rxq->sges_log == 0 &&
 		   rte_vect_get_max_simd_bitwidth() >= RTE_VECT_SIMD_128 &&
-		   (!rxq->cqe_comp || rx_zip_sse_fmt(rxq->mini_fmt));
+		   (!rxq->cqe_comp || mlx5v_rx_zip_sse_fmt(rxq->mini_fmt));
 	/* Those loops built for AVX2 where the CPU and EAL allow 256-bit vectors. */
 	rxq->avx2 = MLX5V_AVX2 && rxq->vec && mlx5v_avx2_ok();
 	for (w = 0; w < rxq->nb_desc; w++) {
 		for (k = 0; k < nsges; k++) {
-			dseg = rx_dseg(rxq, w, k);
+			dseg = mlx5v_rx_dseg(rxq, w, k);
 			MLX5V_IFC_SET(wqe_data_seg, dseg, byte_count, rxq->seg_size);
 			MLX5V_IFC_SET(wqe_data_seg, dseg, lkey, rxq->lkey);
 		}
@@ -1558,20 +1574,20 @@ mlx5v_rxq_fill(struct mlx5v_rxq *rxq)
 	rxq->zip_ai = 0;
 	rxq->recover = 0;
 	if (rxq->sges_log == 0) {
-		ret = rx_refill(rxq);
+		ret = mlx5v_rx_refill(rxq);
 	} else if (rte_mempool_get_bulk(rxq->mp, (void **)rxq->elts,
 					rxq->nb_desc * nsges) != 0) {
 		ret = -ENOMEM;
 	} else {
 		for (w = 0; w < rxq->nb_desc; w++)
 			for (k = 0; k < nsges; k++)
-				rx_dseg_addr(rx_dseg(rxq, w, k),
-					     rxq->elts[(w << rxq->sges_log) + k]);
+				mlx5v_rx_dseg_addr(mlx5v_rx_dseg(rxq, w, k),
+						   rxq->elts[(w << rxq->sges_log) + k]);
 		rxq->rq_fi = rxq->nb_desc;
 	}
 	/*
-	 * Nothing is posted yet: RST->RDY wants the record 0 (prm/mlx5_eth §7.2, see rx_recover()),
-	 * and mlx5v_rxq_post() posts the filled WQEs once the RQ is RDY.
+	 * Nothing is posted yet: RST->RDY wants the record 0 (prm/mlx5_eth §7.2, see
+	 * mlx5v_rx_recover()), and mlx5v_rxq_post() posts the filled WQEs once the RQ is RDY.
 	 */
 	rxq->rq_pi = 0;
 	*rxq->dbrec = 0;
@@ -1581,7 +1597,7 @@ mlx5v_rxq_fill(struct mlx5v_rxq *rxq)
 void
 mlx5v_rxq_post(struct mlx5v_rxq *rxq)
 {
-	rx_post(rxq, rxq->rq_fi);
+	mlx5v_rx_post(rxq, rxq->rq_fi);
 }
 
 void
@@ -1621,7 +1637,7 @@ mlx5v_rx_offload_capa(const struct mlx5v_ethdev_caps *caps)
 }
 
 /* The mini-CQE formats as the Rx burst mode names them. */
-static const char *const rx_mini_fmt_name[8] = {
+static const char *const mlx5v_rx_mini_fmt_name[8] = {
 	[MLX5V_MINI_CQE_FMT_HASH] = "hash",
 	[MLX5V_MINI_CQE_FMT_CSUM] = "checksum",
 	[MLX5V_MINI_CQE_FMT_FTAG] = "flow tag",
@@ -1649,7 +1665,7 @@ mlx5v_rx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 			 rxq->vec ? "Vector SSE" : "Scalar", rxq->avx2 ? " (AVX2 build)" : "",
 			 rxq->refill_thresh,
 			 rxq->cqe_comp ? ", compressed CQEs (" : "",
-			 rxq->cqe_comp ? rx_mini_fmt_name[rxq->mini_fmt & 7] : "",
+			 rxq->cqe_comp ? mlx5v_rx_mini_fmt_name[rxq->mini_fmt & 7] : "",
 			 rxq->cqe_comp ? " mini-CQEs)" : "");
 	if (rxq->vec)
 		mode->flags = RTE_ETH_BURST_FLAG_PER_QUEUE;
@@ -1659,7 +1675,7 @@ mlx5v_rx_burst_mode_get(struct rte_eth_dev *eth_dev, uint16_t idx,
 const uint32_t *
 mlx5v_rx_ptypes_get(struct rte_eth_dev *eth_dev)
 {
-	/* What rx_cqe_meta() reports from the CQE (prm/mlx5_eth §8.2). */
+	/* What mlx5v_rx_cqe_meta() reports from the CQE (prm/mlx5_eth §8.2). */
 	static const uint32_t ptypes[] = {
 		RTE_PTYPE_L2_ETHER,
 		RTE_PTYPE_L3_IPV4_EXT_UNKNOWN,

@@ -69,29 +69,29 @@ _Static_assert(MLX5V_IFC_DW(wqe_ctrl_seg, wqe_index) == 0 &&
 #define TX_ELT_ALONE ((uintptr_t)1)
 
 static inline struct rte_mbuf *
-tx_elt_alone(struct rte_mbuf *m)
+mlx5v_tx_elt_alone(struct rte_mbuf *m)
 {
 	return (struct rte_mbuf *)((uintptr_t)m | TX_ELT_ALONE);
 }
 
 static inline uint8_t *
-tx_wqebb(const struct mlx5v_txq *txq, uint16_t idx)
+mlx5v_tx_wqebb(const struct mlx5v_txq *txq, uint16_t idx)
 {
 	return txq->wqes + (size_t)(idx & txq->wqe_mask) * MLX5V_WQE_BB;
 }
 
 /* WQEBBs of the WQE that starts at index idx, from its own control segment. */
 static inline uint16_t
-tx_wqe_bbs(const struct mlx5v_txq *txq, uint16_t idx)
+mlx5v_tx_wqe_bbs(const struct mlx5v_txq *txq, uint16_t idx)
 {
-	uint32_t ds = MLX5V_GET(wqe_ctrl_seg, tx_wqebb(txq, idx), ds);
+	uint32_t ds = MLX5V_GET(wqe_ctrl_seg, mlx5v_tx_wqebb(txq, idx), ds);
 
 	return (uint16_t)RTE_MAX(1u, (ds + 3) / 4);
 }
 
 /* The 64-bit word, as stored, that holds big-endian dword dw (of its pair) equal to v. */
 static __rte_always_inline uint64_t
-tx_word_dw(unsigned int dw, uint32_t v)
+mlx5v_tx_word_dw(unsigned int dw, uint32_t v)
 {
 	rte_be32_t d[2] = { 0, 0 };
 	uint64_t w;
@@ -114,7 +114,7 @@ _Static_assert(offsetof(struct rte_mbuf, nb_segs) == offsetof(struct rte_mbuf, r
 	       "refcnt and nb_segs are not adjacent");
 
 static __rte_always_inline uint32_t
-tx_ref_segs(const struct rte_mbuf *m)
+mlx5v_tx_ref_segs(const struct rte_mbuf *m)
 {
 	uint32_t v;
 
@@ -124,7 +124,7 @@ tx_ref_segs(const struct rte_mbuf *m)
 
 /* Give back the elts from elts_tail up to (not including) end, through rte_pktmbuf_free(). */
 static void
-tx_free_mixed(struct mlx5v_txq *txq, uint32_t end)
+mlx5v_tx_free_mixed(struct mlx5v_txq *txq, uint32_t end)
 {
 	const unsigned int lcore = rte_lcore_id();
 	const uint32_t mask = txq->elts_mask;
@@ -161,7 +161,7 @@ tx_free_mixed(struct mlx5v_txq *txq, uint32_t end)
 #if TX_AVX2
 /* n mbuf pointers from src to dst (the lcore's cache), sixteen per step with AVX2. */
 static TX_AVX2_FN __rte_noinline void
-tx_copy_avx2(void **dst, struct rte_mbuf *const *src, uint32_t n)
+mlx5v_tx_copy_avx2(void **dst, struct rte_mbuf *const *src, uint32_t n)
 {
 	void **const end = dst + (n & ~15u);
 	__m256i a, b, c, d;
@@ -189,7 +189,7 @@ tx_copy_avx2(void **dst, struct rte_mbuf *const *src, uint32_t n)
  * @return packets freed.
  */
 static unsigned int
-tx_free(struct mlx5v_txq *txq, uint32_t end)
+mlx5v_tx_free(struct mlx5v_txq *txq, uint32_t end)
 {
 	const uint32_t mask = txq->elts_mask;
 	const uint32_t ci = txq->elts_tail;
@@ -206,13 +206,13 @@ tx_free(struct mlx5v_txq *txq, uint32_t end)
 		cache = rte_mempool_default_cache(pool, rte_lcore_id());
 		len = RTE_MIN(n, mask + 1 - (ci & mask));
 #if TX_AVX2
-		copy = txq->avx2 ? tx_copy_avx2 : NULL;
+		copy = txq->avx2 ? mlx5v_tx_copy_avx2 : NULL;
 #endif
 		mlxv_mbuf_put_copy(pool, cache, &txq->elts[ci & mask], len, copy);
 		if (unlikely(len != n))
 			mlxv_mbuf_put_copy(pool, cache, txq->elts, n - len, copy);
 	} else {
-		tx_free_mixed(txq, end);
+		mlx5v_tx_free_mixed(txq, end);
 	}
 	txq->elts_tail = end;
 	return n;
@@ -223,7 +223,7 @@ tx_free(struct mlx5v_txq *txq, uint32_t end)
  * out of the sent counters and counted as errors. @return packets freed.
  */
 static unsigned int
-tx_free_failed(struct mlx5v_txq *txq, uint32_t end)
+mlx5v_tx_free_failed(struct mlx5v_txq *txq, uint32_t end)
 {
 	unsigned int n = 0;
 	struct rte_mbuf *m;
@@ -248,7 +248,7 @@ tx_free_failed(struct mlx5v_txq *txq, uint32_t end)
  * the device completes each one, so nothing is lost track of); the counters restart at 0.
  */
 static void
-tx_recover(struct mlx5v_txq *txq)
+mlx5v_tx_recover(struct mlx5v_txq *txq)
 {
 	/* The port of this process: the queue's eth_dev is the primary's address. */
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(&rte_eth_devices[txq->port_id]);
@@ -278,9 +278,9 @@ tx_recover(struct mlx5v_txq *txq)
  * past it. @return where its packets end in elts.
  */
 static inline uint32_t
-tx_wqe_done(struct mlx5v_txq *txq, uint16_t idx)
+mlx5v_tx_wqe_done(struct mlx5v_txq *txq, uint16_t idx)
 {
-	const uint16_t next = idx + tx_wqe_bbs(txq, idx);
+	const uint16_t next = idx + mlx5v_tx_wqe_bbs(txq, idx);
 
 	txq->wqe_ci = next;
 	return next == txq->wqe_pi ? txq->elts_head : txq->wqe_elts[next & txq->wqe_mask];
@@ -288,11 +288,11 @@ tx_wqe_done(struct mlx5v_txq *txq, uint16_t idx)
 
 /*
  * Consume the send CQEs (prm/mlx5_eth §6.7, §8.4). WQEs complete in order: of a row of good CQEs
- * only the last one's WQE is looked up (gidx), and their packets go back in one tx_free() at
+ * only the last one's WQE is looked up (gidx), and their packets go back in one mlx5v_tx_free() at
  * the end (done: where they end). @return packets freed.
  */
 static unsigned int
-tx_reap(struct mlx5v_txq *txq)
+mlx5v_tx_reap(struct mlx5v_txq *txq)
 {
 	uint32_t done = txq->elts_tail;
 	uint16_t lo = txq->wqe_ci;
@@ -325,9 +325,9 @@ tx_reap(struct mlx5v_txq *txq)
 		}
 		/* REQ_ERR: this WQE failed or was flushed; the SQ is in ERR (prm/mlx5_eth §8.4). */
 		if (good)
-			tx_wqe_done(txq, gidx);
+			mlx5v_tx_wqe_done(txq, gidx);
 		good = 0;
-		freed += tx_free(txq, txq->wqe_elts[idx & txq->wqe_mask]);
+		freed += mlx5v_tx_free(txq, txq->wqe_elts[idx & txq->wqe_mask]);
 		if (MLX5V_GET(cqe_err, cqe, syndrome) != MLX5V_CQE_SYND_WR_FLUSH) {
 			txq->err_cqes++;
 			MLX5V_ETH_LOG(DEBUG, "port %u Tx queue %u: error CQE 0x%x/0x%x on WQE %u",
@@ -335,20 +335,20 @@ tx_reap(struct mlx5v_txq *txq)
 				      MLX5V_GET(cqe_err, cqe, syndrome),
 				      MLX5V_GET(cqe_err, cqe, vendor_err_synd), idx);
 		}
-		done = tx_wqe_done(txq, idx);
-		freed += tx_free_failed(txq, done);
+		done = mlx5v_tx_wqe_done(txq, idx);
+		freed += mlx5v_tx_free_failed(txq, done);
 		lo = txq->wqe_ci;
 		txq->recover = 1;
 	}
 	if (good)
-		done = tx_wqe_done(txq, gidx);
-	freed += tx_free(txq, done);
+		done = mlx5v_tx_wqe_done(txq, gidx);
+	freed += mlx5v_tx_free(txq, done);
 	txq->cq_seen = 0;
 	/* The device may reuse the CQEs once the record says so (the helper's barrier). */
 	if (n != 0)
 		rte_pmd_mlx5v_cq_update_ci(txq->cq_dbrec, txq->cq_ci);
 	if (unlikely(txq->recover) && txq->wqe_ci == txq->wqe_pi)
-		tx_recover(txq);
+		mlx5v_tx_recover(txq);
 	return freed;
 }
 
@@ -359,7 +359,7 @@ tx_reap(struct mlx5v_txq *txq)
  * wait, so that one reap and one free serve several of them.
  */
 static __rte_always_inline int
-tx_reap_due(struct mlx5v_txq *txq)
+mlx5v_tx_reap_due(struct mlx5v_txq *txq)
 {
 	const uint16_t out = txq->wqe_pi - txq->wqe_ci;
 	const uint8_t *cqe;
@@ -386,20 +386,20 @@ tx_reap_due(struct mlx5v_txq *txq)
 	return 1;
 }
 
-/* What tx_lean_reap_due() asks for: the CQEs seen good, or everything waiting. */
+/* What mlx5v_tx_lean_reap_due() asks for: the CQEs seen good, or everything waiting. */
 #define TX_REAP_SEEN 1
 #define TX_REAP_ALL 2
 
 /*
- * tx_reap_due() for the lean burst, which asks for a CQE on each WQE (one per burst of up
+ * mlx5v_tx_reap_due() for the lean burst, which asks for a CQE on each WQE (one per burst of up
  * to mpw_kmax packets): one waiting CQE is looked at per burst, the next one not seen yet,
  * so that an error waits at most as many bursts as CQEs were ahead of it. @return
- * TX_REAP_SEEN once MLX5V_TXQ_REAP_COMPS were seen good (tx_lean_reap() takes them
+ * TX_REAP_SEEN once MLX5V_TXQ_REAP_COMPS were seen good (mlx5v_tx_lean_reap() takes them
  * without reading them again), TX_REAP_ALL for an error CQE or with reap_pkts packets or
- * half the ring in flight (tx_reap() takes every waiting CQE), else 0.
+ * half the ring in flight (mlx5v_tx_reap() takes every waiting CQE), else 0.
  */
 static __rte_always_inline int
-tx_lean_reap_due(struct mlx5v_txq *txq)
+mlx5v_tx_lean_reap_due(struct mlx5v_txq *txq)
 {
 	const uint16_t out = txq->wqe_pi - txq->wqe_ci;
 	const uint32_t ci = txq->cq_ci + txq->cq_seen;
@@ -427,26 +427,27 @@ tx_lean_reap_due(struct mlx5v_txq *txq)
 }
 
 /*
- * Take the cq_seen CQEs from cq_ci that tx_lean_reap_due() saw good: WQEs complete in order
+ * Take the cq_seen CQEs from cq_ci that mlx5v_tx_lean_reap_due() saw good: WQEs complete in order
  * (prm/mlx5_eth §6.7), so the last one's WQE ends the packets of all of them. A WQE index outside
- * the outstanding ones leaves them to tx_reap(). @return 0, or -1 if tx_reap() is needed.
+ * the outstanding ones leaves them to mlx5v_tx_reap(). @return 0, or -1 if mlx5v_tx_reap() is
+ * needed.
  */
 static __rte_always_inline int
-tx_lean_reap(struct mlx5v_txq *txq)
+mlx5v_tx_lean_reap(struct mlx5v_txq *txq)
 {
 	const uint32_t ci = txq->cq_ci + txq->cq_seen - 1;
 	const uint8_t *cqe = txq->cqes + (size_t)(ci & (txq->cq_nent - 1)) *
 					 RTE_PMD_MLX5V_CQE_SIZE;
 	uint16_t idx;
 
-	/* Its owner bit was checked by tx_lean_reap_due(): the body is read after it. */
+	/* Its owner bit was checked by mlx5v_tx_lean_reap_due(): the body is read after it. */
 	rte_io_rmb();
 	idx = MLX5V_GET(cqe_eth, cqe, wqe_counter);
 	if (unlikely((uint16_t)(idx - txq->wqe_ci) >= (uint16_t)(txq->wqe_pi - txq->wqe_ci)))
 		return -1;
 	txq->cq_ci = ci + 1;
 	txq->cq_seen = 0;
-	tx_free(txq, tx_wqe_done(txq, idx));
+	mlx5v_tx_free(txq, mlx5v_tx_wqe_done(txq, idx));
 	/* The device may reuse the CQEs once the record says so (the helper's barrier). */
 	rte_pmd_mlx5v_cq_update_ci(txq->cq_dbrec, txq->cq_ci);
 	return 0;
@@ -454,20 +455,20 @@ tx_lean_reap(struct mlx5v_txq *txq)
 
 /* The mempool whose memory holds the data of seg. */
 static inline struct rte_mempool *
-tx_data_pool(struct rte_mbuf *seg)
+mlx5v_tx_data_pool(struct rte_mbuf *seg)
 {
 	return RTE_MBUF_DIRECT(seg) ? seg->pool : rte_mbuf_from_indirect(seg)->pool;
 }
 
 /* Make the mempool of seg's data reachable by the device. @return 0 or -errno. */
 static inline int
-tx_pool_map(struct mlx5v_txq *txq, struct rte_mbuf *seg)
+mlx5v_tx_pool_map(struct mlx5v_txq *txq, struct rte_mbuf *seg)
 {
 	struct rte_mempool *mp;
 
 	if (unlikely(RTE_MBUF_HAS_EXTBUF(seg)))
 		return -ENOTSUP;
-	mp = tx_data_pool(seg);
+	mp = mlx5v_tx_data_pool(seg);
 	if (unlikely(mp != txq->mp_last)) {
 		if (mlx5v_mem_pool_map(&rte_eth_devices[txq->port_id], mp) != 0)
 			return -EFAULT;
@@ -486,7 +487,7 @@ tx_pool_map(struct mlx5v_txq *txq, struct rte_mbuf *seg)
  * inserts the tag into an inlined header. @return the inline header size, or 0 if m is too short.
  */
 static uint32_t
-tx_inline_hdr(struct rte_mbuf *m, uint8_t *eseg, uint32_t len, int tag)
+mlx5v_tx_inline_hdr(struct rte_mbuf *m, uint8_t *eseg, uint32_t len, int tag)
 {
 	uint8_t *dst = MLX5V_IFC_ADDR_OF(wqe_eth_seg, eseg, inline_hdr_start);
 	uint8_t buf[TX_HDR_BUF];
@@ -517,7 +518,7 @@ tx_inline_hdr(struct rte_mbuf *m, uint8_t *eseg, uint32_t len, int tag)
  * were inlined, or 0 if the packet cannot be sent so.
  */
 static uint32_t
-tx_build_tso(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe, uint32_t *inl_out)
+mlx5v_tx_build_tso(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe, uint32_t *inl_out)
 {
 	uint8_t *eseg = wqe + TX_ESEG_OFF;
 	uint32_t hlen = (uint32_t)m->l2_len + m->l3_len + m->l4_len;
@@ -526,8 +527,8 @@ tx_build_tso(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe, uint32_t *
 	    hlen > TX_TSO_HDR_MAX || hlen >= m->pkt_len || m->pkt_len > txq->max_lso ||
 	    m->nb_segs > txq->tso_max_segs)
 		return 0;
-	*inl_out = tx_inline_hdr(m, eseg, hlen,
-				 (m->ol_flags & RTE_MBUF_F_TX_VLAN) && txq->vlan_insert);
+	*inl_out = mlx5v_tx_inline_hdr(m, eseg, hlen,
+				       (m->ol_flags & RTE_MBUF_F_TX_VLAN) && txq->vlan_insert);
 	if (*inl_out == 0)
 		return 0;
 	MLX5V_SET(wqe_ctrl_seg, wqe, opcode, MLX5V_WQE_OPC_LSO);
@@ -543,7 +544,7 @@ tx_build_tso(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe, uint32_t *
  * segments, external buffer, memory the device cannot reach, bad TSO request).
  */
 static uint32_t
-tx_build(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe)
+mlx5v_tx_build(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe)
 {
 	uint8_t *eseg = wqe + TX_ESEG_OFF;
 	struct rte_mbuf *seg;
@@ -556,7 +557,7 @@ tx_build(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe)
 	memcpy(wqe, txq->tmpl, MLX5V_WQE_DS);
 	memset(eseg, 0, MLX5V_WQE_DS);
 	if (m->ol_flags & RTE_MBUF_F_TX_TCP_SEG) {
-		off = tx_build_tso(txq, m, wqe, &inl);
+		off = mlx5v_tx_build_tso(txq, m, wqe, &inl);
 		if (off == 0)
 			return 0;
 	} else {
@@ -583,7 +584,7 @@ tx_build(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe)
 			off = tag ? RTE_MAX((uint32_t)txq->min_inline, MLX5V_WQE_L2_INLINE) :
 			      txq->min_inline;
 			off = RTE_MIN(off, m->pkt_len);
-			inl = tx_inline_hdr(m, eseg, off, tag);
+			inl = mlx5v_tx_inline_hdr(m, eseg, off, tag);
 			if (unlikely(inl == 0))
 				return 0;
 		}
@@ -597,7 +598,7 @@ tx_build(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe)
 			off -= seg->data_len;
 			continue;
 		}
-		if (tx_pool_map(txq, seg) != 0)
+		if (mlx5v_tx_pool_map(txq, seg) != 0)
 			return 0;
 		dseg = wqe + d * MLX5V_WQE_DS;
 		MLX5V_SET(wqe_data_seg, dseg, byte_count, seg->data_len - off);
@@ -612,9 +613,9 @@ tx_build(struct mlx5v_txq *txq, struct rte_mbuf *m, uint8_t *wqe)
 
 /* Copy a WQE of ds DS to WQEBB index pi, continuing at slot 0 past the end (prm/mlx5_eth §6.1). */
 static inline void
-tx_copy(struct mlx5v_txq *txq, uint16_t pi, const uint8_t *wqe, uint32_t ds)
+mlx5v_tx_copy(struct mlx5v_txq *txq, uint16_t pi, const uint8_t *wqe, uint32_t ds)
 {
-	uint8_t *dst = tx_wqebb(txq, pi);
+	uint8_t *dst = mlx5v_tx_wqebb(txq, pi);
 	size_t room = (size_t)txq->nb_desc * MLX5V_WQE_BB - (size_t)(dst - txq->wqes);
 	size_t len = (size_t)ds * MLX5V_WQE_DS;
 
@@ -632,13 +633,13 @@ tx_copy(struct mlx5v_txq *txq, uint16_t pi, const uint8_t *wqe, uint32_t ds)
  * counted, as a device error would be).
  */
 static __rte_noinline int
-tx_post_general(struct mlx5v_txq *txq, struct rte_mbuf *m, uint16_t pi, unsigned int room)
+mlx5v_tx_post_general(struct mlx5v_txq *txq, struct rte_mbuf *m, uint16_t pi, unsigned int room)
 {
 	uint8_t wqe[MLX5V_WQE_MAX_DS * MLX5V_WQE_DS];
 	uint16_t bbs;
 	uint32_t ds;
 
-	ds = tx_build(txq, m, wqe);
+	ds = mlx5v_tx_build(txq, m, wqe);
 	if (unlikely(ds == 0)) {
 		txq->errors++;
 		rte_pktmbuf_free(m);
@@ -648,14 +649,14 @@ tx_post_general(struct mlx5v_txq *txq, struct rte_mbuf *m, uint16_t pi, unsigned
 	if (bbs > room)
 		return 0;
 	MLX5V_SET(wqe_ctrl_seg, wqe, wqe_index, pi);
-	tx_copy(txq, pi, wqe, ds);
+	mlx5v_tx_copy(txq, pi, wqe, ds);
 	txq->wqe_elts[pi & txq->wqe_mask] = txq->elts_head;
 	/* Freed in bulk when plain. */
 	if (m->nb_segs == 1 &&
-	    (txq->fast_free || (tx_ref_segs(m) == TX_REF1_SEG1 && RTE_MBUF_DIRECT(m)))) {
+	    (txq->fast_free || (mlx5v_tx_ref_segs(m) == TX_REF1_SEG1 && RTE_MBUF_DIRECT(m)))) {
 		txq->elts[txq->elts_head++ & txq->elts_mask] = m;
 	} else {
-		txq->elts[txq->elts_head++ & txq->elts_mask] = tx_elt_alone(m);
+		txq->elts[txq->elts_head++ & txq->elts_mask] = mlx5v_tx_elt_alone(m);
 		txq->alone++;
 	}
 	return bbs;
@@ -666,7 +667,7 @@ tx_post_general(struct mlx5v_txq *txq, struct rte_mbuf *m, uint16_t pi, unsigned
  * 8 bytes of the last WQE's control segment (prm/mlx5_eth §6.6).
  */
 static inline void
-tx_ring(struct mlx5v_txq *txq, const uint8_t *ctrl)
+mlx5v_tx_ring(struct mlx5v_txq *txq, const uint8_t *ctrl)
 {
 	const struct mlx5v_ethdev_proc *pp = mlx5v_ethdev_proc(txq->port_id);
 	uint64_t db;
@@ -691,8 +692,8 @@ tx_ring(struct mlx5v_txq *txq, const uint8_t *ctrl)
  * @return i.
  */
 static __rte_always_inline uint16_t
-tx_burst_end(struct mlx5v_txq *txq, uint32_t head, unsigned int i, unsigned int dropped,
-	     uint64_t bytes, uint16_t pi, uint8_t *ctrl)
+mlx5v_tx_burst_end(struct mlx5v_txq *txq, uint32_t head, unsigned int i, unsigned int dropped,
+		   uint64_t bytes, uint16_t pi, uint8_t *ctrl)
 {
 	txq->elts_head = head;
 	txq->packets += i - dropped;
@@ -701,7 +702,7 @@ tx_burst_end(struct mlx5v_txq *txq, uint32_t head, unsigned int i, unsigned int 
 		return i;
 	MLX5V_SET(wqe_ctrl_seg, ctrl, ce, MLX5V_WQE_CE_ALWAYS);
 	txq->wqe_pi = pi;
-	tx_ring(txq, ctrl);
+	mlx5v_tx_ring(txq, ctrl);
 	return i;
 }
 
@@ -712,8 +713,8 @@ tx_burst_end(struct mlx5v_txq *txq, uint32_t head, unsigned int i, unsigned int 
  * and address; any other packet is built the general way.
  */
 static __rte_always_inline uint16_t
-tx_burst(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int fast,
-	 const uint16_t inl)
+mlx5v_tx_burst_txq(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int fast,
+		   const uint16_t inl)
 {
 	/* The template in registers (the ring's stores do not reach it). */
 	const unsigned int dw = TX_FAST_DS(inl) - 1;
@@ -751,10 +752,10 @@ tx_burst(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int fa
 			m = pkts[i];
 			dlen = m->data_len;
 			if (!fast || unlikely((m->ol_flags & slow) != 0 ||
-					      tx_ref_segs(m) != TX_REF1_SEG1 || m->pool != mp ||
-					      dlen <= inl)) {
+					      mlx5v_tx_ref_segs(m) != TX_REF1_SEG1 ||
+					      m->pool != mp || dlen <= inl)) {
 				txq->elts_head = head;
-				bbs = tx_post_general(txq, m, pi, room);
+				bbs = mlx5v_tx_post_general(txq, m, pi, room);
 				head = txq->elts_head;
 				mp = txq->mp_last;
 				if (bbs == 0)
@@ -763,7 +764,7 @@ tx_burst(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int fa
 					dropped++;
 					continue;
 				}
-				ctrl = tx_wqebb(txq, pi);
+				ctrl = mlx5v_tx_wqebb(txq, pi);
 				pi += bbs;
 				bytes += m->pkt_len;
 				room -= bbs;
@@ -779,8 +780,8 @@ tx_burst(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int fa
 				memcpy(&h2, data + TX_INL_HEAD + sizeof(h1), sizeof(h2));
 			}
 			wqe = (uint64_t *)(wqes + (size_t)(pi & mask) * MLX5V_WQE_BB);
-			wqe[0] = t0 | tx_word_dw(0, (uint32_t)pi <<
-						 MLX5V_IFC_SHIFT(wqe_ctrl_seg, wqe_index));
+			wqe[0] = t0 | mlx5v_tx_word_dw(0, (uint32_t)pi <<
+						       MLX5V_IFC_SHIFT(wqe_ctrl_seg, wqe_index));
 			wqe[1] = t1;
 			wqe[2] = t2;
 			if (inl != 0) {
@@ -790,7 +791,7 @@ tx_burst(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int fa
 			} else {
 				wqe[3] = t3;
 			}
-			wqe[2 * dw] = td | tx_word_dw(0, dlen - inl);
+			wqe[2 * dw] = td | mlx5v_tx_word_dw(0, dlen - inl);
 			wqe[2 * dw + 1] = rte_cpu_to_be_64(iova);
 			wqe_elts[pi & mask] = head;
 			elts[head++ & emask] = m;
@@ -803,7 +804,7 @@ tx_burst(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int fa
 			MLX5V_SET(wqe_ctrl_seg, ctrl, ce, MLX5V_WQE_CE_ALWAYS);
 	}
 stop:
-	return tx_burst_end(txq, head, i, dropped, bytes, pi, ctrl);
+	return mlx5v_tx_burst_end(txq, head, i, dropped, bytes, pi, ctrl);
 }
 
 /*
@@ -811,9 +812,9 @@ stop:
  * MBUF_FAST_FREE (ff) every mbuf comes from the one pool already mapped (mp, not NULL).
  */
 static __rte_always_inline int
-tx_plain(const struct rte_mbuf *m, uint64_t slow, const struct rte_mempool *mp, const int ff)
+mlx5v_tx_plain(const struct rte_mbuf *m, uint64_t slow, const struct rte_mempool *mp, const int ff)
 {
-	return (m->ol_flags & slow) == 0 && tx_ref_segs(m) == TX_REF1_SEG1 &&
+	return (m->ol_flags & slow) == 0 && mlx5v_tx_ref_segs(m) == TX_REF1_SEG1 &&
 	       (ff || m->pool == mp);
 }
 
@@ -823,7 +824,7 @@ tx_plain(const struct rte_mbuf *m, uint64_t slow, const struct rte_mempool *mp, 
  * merged into a vector store).
  */
 static __rte_always_inline void
-tx_empw_dseg(uint64_t *d, const struct rte_mbuf *m, rte_be32_t lkey)
+mlx5v_tx_empw_dseg(uint64_t *d, const struct rte_mbuf *m, rte_be32_t lkey)
 {
 	rte_be32_t *dw = (rte_be32_t *)d;
 
@@ -840,9 +841,9 @@ tx_empw_dseg(uint64_t *d, const struct rte_mbuf *m, rte_be32_t lkey)
  * that is not plain ends the run).
  */
 static __rte_always_inline unsigned int
-tx_empw_dsegs(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d, unsigned int kmax,
-	      rte_be32_t lkey, uint64_t slow, const struct rte_mempool *mp, uint64_t *bytes,
-	      const int ff)
+mlx5v_tx_empw_dsegs(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d, unsigned int kmax,
+		    rte_be32_t lkey, uint64_t slow, const struct rte_mempool *mp, uint64_t *bytes,
+		    const int ff)
 {
 	struct rte_mbuf **p = pkts, **const end = pkts + kmax, **const end2 = pkts + (kmax & ~1u);
 	/*
@@ -858,19 +859,20 @@ tx_empw_dsegs(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d, unsigne
 		m1 = p[1];
 		/* Both packets' flags in one test. */
 		if (unlikely(((m->ol_flags | m1->ol_flags) & slow) != 0 ||
-			     tx_ref_segs(m) != TX_REF1_SEG1 || tx_ref_segs(m1) != TX_REF1_SEG1 ||
+			     mlx5v_tx_ref_segs(m) != TX_REF1_SEG1 ||
+			     mlx5v_tx_ref_segs(m1) != TX_REF1_SEG1 ||
 			     (!ff && (m->pool != mp || m1->pool != mp))))
 			break;
 		memcpy(ep, p, 2 * sizeof(*ep));
-		tx_empw_dseg(d, m, lkey);
-		tx_empw_dseg(d + 2, m1, lkey);
+		mlx5v_tx_empw_dseg(d, m, lkey);
+		mlx5v_tx_empw_dseg(d + 2, m1, lkey);
 		sum += m->pkt_len + m1->pkt_len;
 	}
 	for (; p != end; p++, ep++, d += 2) {
 		m = *p;
-		if (unlikely(!tx_plain(m, slow, mp, ff)))
+		if (unlikely(!mlx5v_tx_plain(m, slow, mp, ff)))
 			break;
-		tx_empw_dseg(d, m, lkey);
+		mlx5v_tx_empw_dseg(d, m, lkey);
 		sum += m->pkt_len;
 		*ep = m;
 	}
@@ -878,20 +880,21 @@ tx_empw_dsegs(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d, unsigne
 	return (unsigned int)(p - pkts);
 }
 
-/* tx_empw_dsegs() with MBUF_FAST_FREE, and without (each mbuf's pool checked). */
+/* mlx5v_tx_empw_dsegs() with MBUF_FAST_FREE, and without (each mbuf's pool checked). */
 static __rte_noinline unsigned int
-tx_empw_dsegs_ff(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d, unsigned int kmax,
-		 rte_be32_t lkey, uint64_t slow, const struct rte_mempool *mp, uint64_t *bytes)
+mlx5v_tx_empw_dsegs_ff(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d,
+		       unsigned int kmax, rte_be32_t lkey, uint64_t slow,
+		       const struct rte_mempool *mp, uint64_t *bytes)
 {
-	return tx_empw_dsegs(pkts, ep, d, kmax, lkey, slow, mp, bytes, 1);
+	return mlx5v_tx_empw_dsegs(pkts, ep, d, kmax, lkey, slow, mp, bytes, 1);
 }
 
 static __rte_noinline unsigned int
-tx_empw_dsegs_pool(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d,
-		   unsigned int kmax, rte_be32_t lkey, uint64_t slow,
-		   const struct rte_mempool *mp, uint64_t *bytes)
+mlx5v_tx_empw_dsegs_pool(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d,
+			 unsigned int kmax, rte_be32_t lkey, uint64_t slow,
+			 const struct rte_mempool *mp, uint64_t *bytes)
 {
-	return tx_empw_dsegs(pkts, ep, d, kmax, lkey, slow, mp, bytes, 0);
+	return mlx5v_tx_empw_dsegs(pkts, ep, d, kmax, lkey, slow, mp, bytes, 0);
 }
 
 /*
@@ -902,7 +905,7 @@ tx_empw_dsegs_pool(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d,
  * ff: MBUF_FAST_FREE and the pool mapped (a constant in each instance).
  */
 static __rte_always_inline uint16_t
-tx_burst_empw(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int ff)
+mlx5v_tx_burst_empw(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const int ff)
 {
 	const uint64_t c0 = txq->mpw_ctrl[0], c1 = txq->mpw_ctrl[1];
 	const rte_be32_t lkey = rte_cpu_to_be_32(txq->lkey);
@@ -940,14 +943,14 @@ tx_burst_empw(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const i
 		d = w + 4;
 		ep = &elts[head & emask];
 		if (ff)
-			k = tx_empw_dsegs_ff(&pkts[i], ep, d, kmax, lkey, slow, mp, &bytes);
+			k = mlx5v_tx_empw_dsegs_ff(&pkts[i], ep, d, kmax, lkey, slow, mp, &bytes);
 		else
-			k = tx_empw_dsegs_pool(&pkts[i], ep, d, kmax, lkey, slow, mp, &bytes);
+			k = mlx5v_tx_empw_dsegs_pool(&pkts[i], ep, d, kmax, lkey, slow, mp, &bytes);
 		if (likely(k != 0)) {
 			ds = 2 + k;
-			w[0] = c0 | tx_word_dw(0, (uint32_t)pi <<
-					       MLX5V_IFC_SHIFT(wqe_ctrl_seg, wqe_index)) |
-			       tx_word_dw(1, ds);
+			w[0] = c0 | mlx5v_tx_word_dw(0, (uint32_t)pi <<
+						     MLX5V_IFC_SHIFT(wqe_ctrl_seg, wqe_index)) |
+			       mlx5v_tx_word_dw(1, ds);
 			w[1] = c1;
 			/* No checksums, no inline header: the Ethernet segment is zero. */
 			w[2] = 0;
@@ -964,7 +967,7 @@ tx_burst_empw(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const i
 		}
 		m = pkts[i];
 		txq->elts_head = head;
-		bbs = tx_post_general(txq, m, pi, room);
+		bbs = mlx5v_tx_post_general(txq, m, pi, room);
 		head = txq->elts_head;
 		mp = txq->mp_last;
 		if (bbs == 0)
@@ -975,7 +978,7 @@ tx_burst_empw(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const i
 			continue;
 		}
 		bytes += m->pkt_len;
-		ctrl = tx_wqebb(txq, pi);
+		ctrl = mlx5v_tx_wqebb(txq, pi);
 		pi += bbs;
 		room -= bbs;
 		/* prm/mlx5_eth §6.2: a CQE at least every comp_thresh packets. */
@@ -984,21 +987,23 @@ tx_burst_empw(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, const i
 			since = 0;
 		}
 	}
-	return tx_burst_end(txq, head, i, dropped, bytes, pi, ctrl);
+	return mlx5v_tx_burst_end(txq, head, i, dropped, bytes, pi, ctrl);
 }
 
-/* The data segment of a one-segment packet m at d, its bytes added to *sum (tx_empw_dseg()). */
+/*
+ * The data segment of a one-segment packet m at d, its bytes added to *sum (mlx5v_tx_empw_dseg()).
+ */
 static __rte_always_inline void
-tx_lean_dseg(uint64_t *d, const struct rte_mbuf *m, rte_be32_t lkey, uint32_t *sum)
+mlx5v_tx_lean_dseg(uint64_t *d, const struct rte_mbuf *m, rte_be32_t lkey, uint32_t *sum)
 {
 	*sum += m->data_len;
-	tx_empw_dseg(d, m, lkey);
+	mlx5v_tx_empw_dseg(d, m, lkey);
 }
 
 /*
  * The data segments of a multi-packet WQE for the lean burst: from d on, one per packet of
  * pkts, up to kmax of them, their list entries into ep, their bytes added to *bytes. The
- * queue's offloads promise what tx_plain() checks (MBUF_FAST_FREE: one pool, refcnt 1,
+ * queue's offloads promise what mlx5v_tx_plain() checks (MBUF_FAST_FREE: one pool, refcnt 1,
  * direct; no checksum, VLAN or TSO offload asked for): only the segment count is looked at,
  * four packets per step with one test. The byte count of the data segment is the data_len
  * of the one segment (prm/mlx5_eth §6.5). @return the packets taken (the first one of more
@@ -1009,8 +1014,8 @@ tx_lean_dseg(uint64_t *d, const struct rte_mbuf *m, rte_be32_t lkey, uint32_t *s
 #define TX_LEAN_K(r) ((uint32_t)(r))
 #define TX_LEAN_BYTES(r) ((uint32_t)((r) >> 32))
 static __rte_noinline uint64_t
-tx_lean_dsegs(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d, unsigned int kmax,
-	      rte_be32_t lkey)
+mlx5v_tx_lean_dsegs(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d, unsigned int kmax,
+		    rte_be32_t lkey)
 {
 	struct rte_mbuf **p = pkts, **const end = pkts + kmax, **const end4 = pkts + (kmax & ~3u);
 	struct rte_mbuf *m0, *m1, *m2, *m3;
@@ -1027,16 +1032,16 @@ tx_lean_dsegs(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d, unsigne
 					 m3->nb_segs) != 1))
 			break;
 		memcpy(ep, p, 4 * sizeof(*ep));
-		tx_lean_dseg(d, m0, lkey, &sum);
-		tx_lean_dseg(d + 2, m1, lkey, &sum);
-		tx_lean_dseg(d + 4, m2, lkey, &sum);
-		tx_lean_dseg(d + 6, m3, lkey, &sum);
+		mlx5v_tx_lean_dseg(d, m0, lkey, &sum);
+		mlx5v_tx_lean_dseg(d + 2, m1, lkey, &sum);
+		mlx5v_tx_lean_dseg(d + 4, m2, lkey, &sum);
+		mlx5v_tx_lean_dseg(d + 6, m3, lkey, &sum);
 	}
 	for (; p != end; p++, ep++, d += 2) {
 		m0 = *p;
 		if (unlikely(m0->nb_segs != 1))
 			break;
-		tx_lean_dseg(d, m0, lkey, &sum);
+		mlx5v_tx_lean_dseg(d, m0, lkey, &sum);
 		*ep = m0;
 	}
 	return TX_LEAN_RET(p - pkts, sum);
@@ -1053,7 +1058,7 @@ _Static_assert(offsetof(struct rte_mbuf, rearm_data) == offsetof(struct rte_mbuf
 
 /* 16 bytes from lo and 16 from hi in one register. */
 static TX_AVX2_FN __rte_always_inline __m256i
-tx_avx2_two(const void *lo, const void *hi)
+mlx5v_tx_avx2_two(const void *lo, const void *hi)
 {
 	return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(lo)),
 				       _mm_loadu_si128(hi), 1);
@@ -1062,10 +1067,10 @@ tx_avx2_two(const void *lo, const void *hi)
 /*
  * Two data segments from a (16 bytes from buf_iova of each mbuf) and b (16 from
  * packet_type): the address plus data_off and the data_len byte-swapped into place with the
- * lkey (the masks of tx_lean_dsegs_avx2()).
+ * lkey (the masks of mlx5v_tx_lean_dsegs_avx2()).
  */
 static TX_AVX2_FN __rte_always_inline __m256i
-tx_avx2_dsegs(__m256i a, __m256i b, __m256i doff, __m256i addr, __m256i blen, __m256i lk)
+mlx5v_tx_avx2_dsegs(__m256i a, __m256i b, __m256i doff, __m256i addr, __m256i blen, __m256i lk)
 {
 	a = _mm256_add_epi64(a, _mm256_shuffle_epi8(a, doff));
 	return _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(a, addr),
@@ -1073,7 +1078,7 @@ tx_avx2_dsegs(__m256i a, __m256i b, __m256i doff, __m256i addr, __m256i blen, __
 }
 
 /*
- * tx_lean_dsegs() with AVX2, two packets per 32-byte register and four per step while all
+ * mlx5v_tx_lean_dsegs() with AVX2, two packets per 32-byte register and four per step while all
  * four have one segment: the 16 bytes from buf_iova (address, then data_off and nb_segs)
  * and the 16 from packet_type (data_len at byte 8) of each mbuf; the address plus data_off
  * and data_len byte-swapped into their places of the data segment with the lkey, both
@@ -1081,8 +1086,8 @@ tx_avx2_dsegs(__m256i a, __m256i b, __m256i doff, __m256i addr, __m256i blen, __
  * (fewer than four, or from a packet of more segments on) as the scalar loop does.
  */
 static TX_AVX2_FN __rte_noinline uint64_t
-tx_lean_dsegs_avx2(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d,
-		   unsigned int kmax, rte_be32_t lkey)
+mlx5v_tx_lean_dsegs_avx2(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d,
+			 unsigned int kmax, rte_be32_t lkey)
 {
 	/* data_off (bytes 8-9 of a lane) moved down to the address's place, the rest 0. */
 	const __m256i doff = _mm256_setr_epi8(8, 9, -1, -1, -1, -1, -1, -1,
@@ -1109,8 +1114,8 @@ tx_lean_dsegs_avx2(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d,
 	uint32_t bytes;
 
 	for (; p != end4; p += 4, ep += 4, d += 8) {
-		a01 = tx_avx2_two(&p[0]->buf_iova, &p[1]->buf_iova);
-		a23 = tx_avx2_two(&p[2]->buf_iova, &p[3]->buf_iova);
+		a01 = mlx5v_tx_avx2_two(&p[0]->buf_iova, &p[1]->buf_iova);
+		a23 = mlx5v_tx_avx2_two(&p[2]->buf_iova, &p[3]->buf_iova);
 		/*
 		 * nb_segs (bytes 12-13) is at least 1: the four or to 1, no other bit set, only
 		 * when each is 1.
@@ -1118,15 +1123,15 @@ tx_lean_dsegs_avx2(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d,
 		segs = _mm256_or_si256(a01, a23);
 		if (unlikely(!_mm256_testz_si256(segs, segs2)))
 			break;
-		b01 = tx_avx2_two(&p[0]->packet_type, &p[1]->packet_type);
-		b23 = tx_avx2_two(&p[2]->packet_type, &p[3]->packet_type);
+		b01 = mlx5v_tx_avx2_two(&p[0]->packet_type, &p[1]->packet_type);
+		b23 = mlx5v_tx_avx2_two(&p[2]->packet_type, &p[3]->packet_type);
 		_mm256_storeu_si256((__m256i *)(void *)ep,
 				    _mm256_loadu_si256((const __m256i *)(const void *)p));
 		/* 32-byte aligned: a WQE starts its segments at byte 32 of a page-aligned ring. */
 		_mm256_store_si256((__m256i *)(void *)d,
-				   tx_avx2_dsegs(a01, b01, doff, addr, blen, lk));
+				   mlx5v_tx_avx2_dsegs(a01, b01, doff, addr, blen, lk));
 		_mm256_store_si256((__m256i *)(void *)(d + 4),
-				   tx_avx2_dsegs(a23, b23, doff, addr, blen, lk));
+				   mlx5v_tx_avx2_dsegs(a23, b23, doff, addr, blen, lk));
 		sum = _mm256_add_epi32(sum, _mm256_add_epi32(b01, b23));
 	}
 	/* pkt_len (= data_len) sums at dword 1 of each lane: at most 61 packets below 64 KiB. */
@@ -1134,23 +1139,23 @@ tx_lean_dsegs_avx2(struct rte_mbuf **pkts, struct rte_mbuf **ep, uint64_t *d,
 	bytes = (uint32_t)_mm_extract_epi32(s, 1);
 	if (p == pkts + kmax)
 		return TX_LEAN_RET(kmax, bytes);
-	r = tx_lean_dsegs(p, ep, d, (unsigned int)(pkts + kmax - p), lkey);
+	r = mlx5v_tx_lean_dsegs(p, ep, d, (unsigned int)(pkts + kmax - p), lkey);
 	return TX_LEAN_RET((p - pkts) + TX_LEAN_K(r), bytes + TX_LEAN_BYTES(r));
 }
 #endif
 
-/* tx_lean_dsegs() in the AVX2 loop where the queue runs it (txq->avx2), else scalar. */
+/* mlx5v_tx_lean_dsegs() in the AVX2 loop where the queue runs it (txq->avx2), else scalar. */
 static __rte_always_inline uint64_t
-tx_lean_dsegs_pick(const struct mlx5v_txq *txq, struct rte_mbuf **pkts, struct rte_mbuf **ep,
-		   uint64_t *d, unsigned int kmax, rte_be32_t lkey)
+mlx5v_tx_lean_dsegs_pick(const struct mlx5v_txq *txq, struct rte_mbuf **pkts, struct rte_mbuf **ep,
+			 uint64_t *d, unsigned int kmax, rte_be32_t lkey)
 {
 #if TX_AVX2
 	if (txq->avx2)
-		return tx_lean_dsegs_avx2(pkts, ep, d, kmax, lkey);
+		return mlx5v_tx_lean_dsegs_avx2(pkts, ep, d, kmax, lkey);
 #else
 	RTE_SET_USED(txq);
 #endif
-	return tx_lean_dsegs(pkts, ep, d, kmax, lkey);
+	return mlx5v_tx_lean_dsegs(pkts, ep, d, kmax, lkey);
 }
 
 /*
@@ -1159,11 +1164,11 @@ tx_lean_dsegs_pick(const struct mlx5v_txq *txq, struct rte_mbuf **pkts, struct r
  * checksums, no inline header). @return its WQEBBs.
  */
 static __rte_always_inline unsigned int
-tx_lean_wqe(struct mlx5v_txq *txq, uint64_t *w, uint16_t pi, uint32_t head, unsigned int k)
+mlx5v_tx_lean_wqe(struct mlx5v_txq *txq, uint64_t *w, uint16_t pi, uint32_t head, unsigned int k)
 {
 	w[0] = txq->mpw_ctrl[0] |
-	       tx_word_dw(0, (uint32_t)pi << MLX5V_IFC_SHIFT(wqe_ctrl_seg, wqe_index)) |
-	       tx_word_dw(1, 2 + k);
+	       mlx5v_tx_word_dw(0, (uint32_t)pi << MLX5V_IFC_SHIFT(wqe_ctrl_seg, wqe_index)) |
+	       mlx5v_tx_word_dw(1, 2 + k);
 	w[1] = txq->mpw_ctrl[1];
 	w[2] = 0;
 	w[3] = 0;
@@ -1173,25 +1178,25 @@ tx_lean_wqe(struct mlx5v_txq *txq, uint64_t *w, uint16_t pi, uint32_t head, unsi
 
 /* The end of a lean burst of i packets whose last WQE is at w: counters, doorbell. */
 static __rte_always_inline void
-tx_lean_end(struct mlx5v_txq *txq, uint32_t head, uint16_t pi, unsigned int i, uint32_t bytes,
-	    const uint64_t *w)
+mlx5v_tx_lean_end(struct mlx5v_txq *txq, uint32_t head, uint16_t pi, unsigned int i, uint32_t bytes,
+		  const uint64_t *w)
 {
 	txq->elts_head = head;
 	txq->wqe_pi = pi;
 	txq->packets += i;
 	txq->bytes += bytes;
-	tx_ring(txq, (const uint8_t *)w);
+	mlx5v_tx_ring(txq, (const uint8_t *)w);
 }
 
 /*
  * The lean burst when it does not fit one WQE (more packets than a WQE takes, the ring or
- * the list ending), or after a packet of several segments (r: what tx_lean_dsegs_pick()
+ * the list ending), or after a packet of several segments (r: what mlx5v_tx_lean_dsegs_pick()
  * returned for the first WQE, written already; 0 when nothing was written): WQEs
  * cut where the ring or the list ends; a packet of more segments and what follows it go the
- * general way (tx_burst_empw()), after a doorbell for what is written.
+ * general way (mlx5v_tx_burst_empw()), after a doorbell for what is written.
  */
 static __rte_noinline uint16_t
-tx_burst_lean_cut(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint64_t r)
+mlx5v_tx_burst_lean_cut(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint64_t r)
 {
 	const rte_be32_t lkey = rte_cpu_to_be_32(txq->lkey);
 	const uint32_t emask = txq->elts_mask;
@@ -1217,15 +1222,15 @@ tx_burst_lean_cut(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, uin
 			kmax = RTE_MIN(RTE_MIN(n - i, (unsigned int)txq->mpw_kmax), kmax - 2);
 			kmax = RTE_MIN(kmax, emask + 1 - (head & emask));
 			w = (uint64_t *)(txq->wqes + (size_t)(pi & mask) * MLX5V_WQE_BB);
-			r = tx_lean_dsegs_pick(txq, &pkts[i], &txq->elts[head & emask], w + 4,
-					       kmax, lkey);
+			r = mlx5v_tx_lean_dsegs_pick(txq, &pkts[i], &txq->elts[head & emask], w + 4,
+						     kmax, lkey);
 		}
 		k = TX_LEAN_K(r);
 		bytes += TX_LEAN_BYTES(r);
 		r = 0;
 		if (k == 0)
 			break;
-		bbs = tx_lean_wqe(txq, w, pi, head, k);
+		bbs = mlx5v_tx_lean_wqe(txq, w, pi, head, k);
 		last = w;
 		head += k;
 		i += k;
@@ -1235,10 +1240,10 @@ tx_burst_lean_cut(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, uin
 			break;
 	}
 	if (last != NULL)
-		tx_lean_end(txq, head, pi, i, bytes, last);
+		mlx5v_tx_lean_end(txq, head, pi, i, bytes, last);
 	/* A packet of several segments (or no room, which the general way finds too). */
 	if (i < n && room != 0)
-		return (uint16_t)(i + tx_burst_empw(txq, pkts + i, n - i, 1));
+		return (uint16_t)(i + mlx5v_tx_burst_empw(txq, pkts + i, n - i, 1));
 	return (uint16_t)i;
 }
 
@@ -1248,10 +1253,10 @@ tx_burst_lean_cut(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n, uin
  * offload): one-segment packets in multi-packet WQEs of up to mpw_kmax packets, each
  * asking for a CQE (doc/guides/prm/mlx5_empw.rst). A burst that fits one WQE, with its
  * WQEBBs free up to the ring's end and its list entries up to theirs, is that one WQE;
- * the others are cut by tx_burst_lean_cut().
+ * the others are cut by mlx5v_tx_burst_lean_cut().
  */
 static __rte_always_inline uint16_t
-tx_burst_lean(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n)
+mlx5v_tx_burst_lean_txq(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n)
 {
 	const uint16_t pi = txq->wqe_pi;
 	const uint32_t head = txq->elts_head;
@@ -1264,14 +1269,14 @@ tx_burst_lean(struct mlx5v_txq *txq, struct rte_mbuf **pkts, uint16_t n)
 		     bbs > (unsigned int)(uint16_t)(txq->nb_desc - (uint16_t)(pi - txq->wqe_ci)) ||
 		     bbs > (unsigned int)(txq->nb_desc - idx) ||
 		     n > txq->elts_mask + 1 - (head & txq->elts_mask)))
-		return n == 0 ? 0 : tx_burst_lean_cut(txq, pkts, n, 0);
+		return n == 0 ? 0 : mlx5v_tx_burst_lean_cut(txq, pkts, n, 0);
 	w = (uint64_t *)(txq->wqes + (size_t)idx * MLX5V_WQE_BB);
-	r = tx_lean_dsegs_pick(txq, pkts, &txq->elts[head & txq->elts_mask], w + 4, n,
-			       rte_cpu_to_be_32(txq->lkey));
+	r = mlx5v_tx_lean_dsegs_pick(txq, pkts, &txq->elts[head & txq->elts_mask], w + 4, n,
+				     rte_cpu_to_be_32(txq->lkey));
 	if (unlikely(TX_LEAN_K(r) != n))
-		return tx_burst_lean_cut(txq, pkts, n, r);
-	tx_lean_wqe(txq, w, pi, head, n);
-	tx_lean_end(txq, head + n, pi + bbs, n, TX_LEAN_BYTES(r), w);
+		return mlx5v_tx_burst_lean_cut(txq, pkts, n, r);
+	mlx5v_tx_lean_wqe(txq, w, pi, head, n);
+	mlx5v_tx_lean_end(txq, head + n, pi + bbs, n, TX_LEAN_BYTES(r), w);
 	return n;
 }
 
@@ -1283,20 +1288,20 @@ mlx5v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	if (unlikely(!txq->ready))
 		return 0;
 	/* Completions first, when due: they make room and give the mbufs back. */
-	if (unlikely(txq->recover) || tx_reap_due(txq))
-		tx_reap(txq);
+	if (unlikely(txq->recover) || mlx5v_tx_reap_due(txq))
+		mlx5v_tx_reap(txq);
 	/* An SQ in ERR sends nothing until it is back to RDY. */
 	if (unlikely(txq->recover))
 		return 0;
 	if (txq->empw && txq->fast_free && txq->mp_last != NULL)
-		return tx_burst_empw(txq, pkts, n, 1);
+		return mlx5v_tx_burst_empw(txq, pkts, n, 1);
 	if (txq->empw)
-		return tx_burst_empw(txq, pkts, n, 0);
+		return mlx5v_tx_burst_empw(txq, pkts, n, 0);
 	if (txq->min_inline == TX_FAST_INL)
-		return tx_burst(txq, pkts, n, 1, TX_FAST_INL);
+		return mlx5v_tx_burst_txq(txq, pkts, n, 1, TX_FAST_INL);
 	if (txq->min_inline == 0)
-		return tx_burst(txq, pkts, n, 1, 0);
-	return tx_burst(txq, pkts, n, 0, 0);
+		return mlx5v_tx_burst_txq(txq, pkts, n, 1, 0);
+	return mlx5v_tx_burst_txq(txq, pkts, n, 0, 0);
 }
 
 /*
@@ -1313,14 +1318,14 @@ mlx5v_tx_burst_lean(void *q, struct rte_mbuf **pkts, uint16_t n)
 	if (unlikely(!txq->ready || txq->recover || txq->mp_last == NULL))
 		return mlx5v_tx_burst(q, pkts, n);
 	/* Completions first, when due: they make room and give the mbufs back. */
-	due = tx_lean_reap_due(txq);
-	if (unlikely(due != 0) && (due != TX_REAP_SEEN || tx_lean_reap(txq) != 0)) {
-		tx_reap(txq);
+	due = mlx5v_tx_lean_reap_due(txq);
+	if (unlikely(due != 0) && (due != TX_REAP_SEEN || mlx5v_tx_lean_reap(txq) != 0)) {
+		mlx5v_tx_reap(txq);
 		/* An SQ in ERR sends nothing until it is back to RDY. */
 		if (unlikely(txq->recover))
 			return 0;
 	}
-	return tx_burst_lean(txq, pkts, n);
+	return mlx5v_tx_burst_lean_txq(txq, pkts, n);
 }
 
 eth_tx_burst_t
@@ -1377,7 +1382,7 @@ mlx5v_tx_done_cleanup(void *q, uint32_t free_cnt)
 		return -EINVAL;
 	if (!txq->ready)
 		return 0;
-	return (int)tx_reap(txq);
+	return (int)mlx5v_tx_reap(txq);
 }
 
 void
