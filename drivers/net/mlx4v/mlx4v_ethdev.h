@@ -197,7 +197,7 @@ struct mlx4v_txq {
 	uint32_t max_segs;             /**< mbuf segments of one packet at most */
 	uint32_t recover;              /**< enum mlx4v_tx_state (atomic with the control thread) */
 	uint64_t recoveries;           /**< times the QP was taken back to RTS */
-	uint32_t slow_end;             /**< sq_head after the last WQE tx_retire() must walk */
+	uint32_t slow_end;             /**< sq_head after the last WQE mlx4v_tx_retire() walks */
 	uint8_t fast_free;             /**< RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE asked */
 	/* ---- Control (mlx4v_txq.c). ---- */
 	uint16_t nb_desc;

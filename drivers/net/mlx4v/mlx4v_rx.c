@@ -20,7 +20,7 @@
 #include <rte_mempool.h>
 #if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
 #include <rte_vect.h>
-/* Four CQEs at a time with SSE (rx_burst_vec()); other architectures run the scalar loop. */
+/* Four CQEs at a time with SSE (mlx4v_rx_burst_vec()); other architectures run the scalar loop. */
 #define RX_VEC 1
 #else
 #define RX_VEC 0
@@ -42,21 +42,21 @@ _Static_assert(RX_BURST_MAX <= MLX4V_ETH_RX_STOCK, "the stock holds a burst's mb
 
 /*
  * Packet type and offload flags by the CQE status bits that say something about them
- * (prm/mlx4 §4.6), looked up by rx_status_idx() of the status word as it lies in the CQE
+ * (prm/mlx4 §4.6), looked up by mlx4v_rx_status_idx() of the status word as it lies in the CQE
  * (big-endian).
  */
 struct rx_kind {
 	uint32_t ptype;
-	uint32_t zero;       /* 0: rx_burst_vec() ORs pkt_len over it */
+	uint32_t zero;       /* 0: mlx4v_rx_burst_vec() ORs pkt_len over it */
 	uint64_t flags;
 } __rte_aligned(16);
 
 #define RX_KIND_N 512
 /*
  * One table per set of Rx offloads asked (bit 0: checksums, bit 1: RSS hash), its flags
- * already reduced to those: rx_kinds_of().
+ * already reduced to those: mlx4v_rx_kinds_of().
  */
-static struct rx_kind rx_kinds[4][RX_KIND_N];
+static struct rx_kind mlx4v_rx_kinds[4][RX_KIND_N];
 
 /* The status bits the table depends on, nine of them (prm/mlx4 §4.6). */
 #define RX_STATUS_BITS (MLX4V_CQE_STATUS_L4_CSUM_OK | MLX4V_CQE_STATUS_IPV6F | \
@@ -76,30 +76,30 @@ static struct rx_kind rx_kinds[4][RX_KIND_N];
 
 /* raw: the status word as loaded from the CQE, not swapped. */
 static inline uint32_t
-rx_status_idx(uint32_t raw)
+mlx4v_rx_status_idx(uint32_t raw)
 {
 	return ((raw & RTE_STATIC_BSWAP32((uint32_t)RX_STATUS_BITS)) * RX_STATUS_MUL) >> 23;
 }
 
 /* Entry idx of the four tables: flags reduced to the offloads of each. */
 static void
-rx_kinds_set(uint32_t idx, uint32_t ptype, uint64_t flags)
+mlx4v_rx_kinds_set(uint32_t idx, uint32_t ptype, uint64_t flags)
 {
 	const uint64_t csum = RTE_MBUF_F_RX_IP_CKSUM_MASK | RTE_MBUF_F_RX_L4_CKSUM_MASK;
 	uint32_t t;
 
-	for (t = 0; t < RTE_DIM(rx_kinds); t++) {
-		rx_kinds[t][idx].ptype = ptype;
-		rx_kinds[t][idx].flags = flags & (((t & 1) ? csum : 0) |
-						  ((t & 2) ? RTE_MBUF_F_RX_RSS_HASH : 0));
+	for (t = 0; t < RTE_DIM(mlx4v_rx_kinds); t++) {
+		mlx4v_rx_kinds[t][idx].ptype = ptype;
+		mlx4v_rx_kinds[t][idx].flags = flags & (((t & 1) ? csum : 0) |
+							((t & 2) ? RTE_MBUF_F_RX_RSS_HASH : 0));
 	}
 }
 
 /* The table of the offloads an Rx queue asked for. */
 static const struct rx_kind *
-rx_kinds_of(const struct mlx4v_rxq *rxq)
+mlx4v_rx_kinds_of(const struct mlx4v_rxq *rxq)
 {
-	return rx_kinds[(rxq->csum ? 1 : 0) | (rxq->rss_hash ? 2 : 0)];
+	return mlx4v_rx_kinds[(rxq->csum ? 1 : 0) | (rxq->rss_hash ? 2 : 0)];
 }
 
 /* The entry of every combination of the bits, once at load time. */
@@ -114,7 +114,7 @@ RTE_INIT(mlx4v_rx_kinds_init)
 		for (st = 0, b = 0, j = 0; b < 32; b++)
 			if ((RX_STATUS_BITS >> b) & 1)
 				st |= ((i >> j++) & 1u) << b;
-		idx = rx_status_idx(rte_bswap32(st));
+		idx = mlx4v_rx_status_idx(rte_bswap32(st));
 		if (seen[idx]++ != 0)
 			MLX4V_ETH_LOG(ERR, "Rx status index: %u taken twice", idx);
 		ip4 = !!(st & MLX4V_CQE_STATUS_IPV4);
@@ -141,7 +141,7 @@ RTE_INIT(mlx4v_rx_kinds_init)
 			ptype |= RTE_PTYPE_L3_IPV6_EXT_UNKNOWN;
 		}
 		if (!ip4 && !ip6) {
-			rx_kinds_set(idx, ptype, flags);
+			mlx4v_rx_kinds_set(idx, ptype, flags);
 			continue;
 		}
 		/* The hash of an RSS QP covers IP frames only. */
@@ -161,7 +161,7 @@ RTE_INIT(mlx4v_rx_kinds_init)
 		if (!frag && (st & (MLX4V_CQE_STATUS_TCP | MLX4V_CQE_STATUS_UDP)) &&
 		    (st & MLX4V_CQE_STATUS_IP_CSUM_OK) && (st & MLX4V_CQE_STATUS_L4_CSUM_OK))
 			flags |= RTE_MBUF_F_RX_L4_CKSUM_GOOD;
-		rx_kinds_set(idx, ptype, flags);
+		mlx4v_rx_kinds_set(idx, ptype, flags);
 	}
 }
 
@@ -169,10 +169,10 @@ RTE_INIT(mlx4v_rx_kinds_init)
  * An error CQE. A receive error may move the WQ to ERR (it does so to a QP under IB
  * semantics; for a ConnectX-3 RWQ no source settles it, prm/mlx4 §4.6): a WQ in ERR completes every
  * posted WQE with WR_FLUSH_ERR, so a flush is what says it, and the queue is reset after the
- * burst (rx_recover_start()). Other errors are counted; their WQE is posted again.
+ * burst (mlx4v_rx_recover_start()). Other errors are counted; their WQE is posted again.
  */
 static inline void
-rx_error_cqe(struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe)
+mlx4v_rx_error_cqe(struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe)
 {
 	if (((const volatile struct mlx4_err_cqe *)cqe)->syndrome ==
 	    MLX4_CQE_SYNDROME_WR_FLUSH_ERR)
@@ -183,14 +183,14 @@ rx_error_cqe(struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe)
 
 /* data_off, refcnt, nb_segs and port of m: one 64-bit word (rte_mbuf's rearm_data). */
 static inline uint64_t *
-rx_rearm(struct rte_mbuf *m)
+mlx4v_rx_rearm(struct rte_mbuf *m)
 {
 	return (uint64_t *)((uintptr_t)m + offsetof(struct rte_mbuf, rearm_data));
 }
 
 /* The 32-byte CQE at running index ci (the second half of a 64-byte slot, prm/mlx4 §4.6). */
 static inline volatile struct mlx4_cqe *
-rx_cqe(const struct mlx4v_rxq *rxq, uint32_t ci)
+mlx4v_rx_cqe(const struct mlx4v_rxq *rxq, uint32_t ci)
 {
 	return (volatile struct mlx4_cqe *)(rxq->cqes +
 					    ((size_t)(ci & rxq->cq_mask) << rxq->cqe_shift));
@@ -201,14 +201,14 @@ rx_cqe(const struct mlx4v_rxq *rxq, uint32_t ci)
  * ci, bit log2(cqe_cnt) (prm/mlx4 §4.6); the device writes the owner byte last.
  */
 static inline int
-rx_cqe_ready(const struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe, uint32_t ci)
+mlx4v_rx_cqe_ready(const struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe, uint32_t ci)
 {
 	return !(((cqe->owner_sr_opcode >> 7) ^ (ci >> rxq->cq_log)) & 1);
 }
 
 /* The data segment k of WQE slot w. */
 static inline struct mlx4_wqe_data_seg *
-rx_dseg(const struct mlx4v_rxq *rxq, uint32_t w, uint32_t k)
+mlx4v_rx_dseg(const struct mlx4v_rxq *rxq, uint32_t w, uint32_t k)
 {
 	return (struct mlx4_wqe_data_seg *)(rxq->wqes +
 		((((size_t)w << rxq->sges_log) + k) << RX_DSEG_SHIFT));
@@ -220,7 +220,7 @@ rx_dseg(const struct mlx4v_rxq *rxq, uint32_t w, uint32_t k)
  * the one of the range holding the buffer (a buffer never crosses a range's end).
  */
 static inline void
-rx_dseg_set(const struct mlx4v_rxq *rxq, struct mlx4_wqe_data_seg *dseg, struct rte_mbuf *m)
+mlx4v_rx_dseg_set(const struct mlx4v_rxq *rxq, struct mlx4_wqe_data_seg *dseg, struct rte_mbuf *m)
 {
 	uintptr_t addr = (uintptr_t)m->buf_addr + RTE_PKTMBUF_HEADROOM;
 	uint32_t lkey = rxq->lkey;
@@ -235,10 +235,10 @@ rx_dseg_set(const struct mlx4v_rxq *rxq, struct mlx4_wqe_data_seg *dseg, struct 
 
 /* What the CQE says about the frame: kind, checksums, hash (prm/mlx4 §4.6). */
 static inline void
-rx_cqe_to_mbuf(const struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe,
-	       struct rte_mbuf *m)
+mlx4v_rx_cqe_to_mbuf(const struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe,
+		     struct rte_mbuf *m)
 {
-	const struct rx_kind *k = &rx_kinds_of(rxq)[rx_status_idx(cqe->status)];
+	const struct rx_kind *k = &mlx4v_rx_kinds_of(rxq)[mlx4v_rx_status_idx(cqe->status)];
 
 	m->packet_type = k->ptype;
 	m->ol_flags = k->flags;
@@ -254,7 +254,7 @@ rx_cqe_to_mbuf(const struct mlx4v_rxq *rxq, const volatile struct mlx4_cqe *cqe,
  * bit once and classify by the opcode read after it, never by a second owner check).
  */
 static inline int
-rx_cqe_is_error(const volatile struct mlx4_cqe *cqe)
+mlx4v_rx_cqe_is_error(const volatile struct mlx4_cqe *cqe)
 {
 	return (cqe->owner_sr_opcode & MLX4_CQE_OPCODE_MASK) == MLX4_CQE_OPCODE_ERROR;
 }
@@ -264,12 +264,12 @@ rx_cqe_is_error(const volatile struct mlx4_cqe *cqe)
  * posted again as it is. @return 0 (frames received).
  */
 static __rte_noinline uint16_t
-rx_burst_drop(struct mlx4v_rxq *rxq, uint16_t n)
+mlx4v_rx_burst_drop(struct mlx4v_rxq *rxq, uint16_t n)
 {
 	uint32_t ci = rxq->cq_ci, k;
 
 	for (k = 0; k < n; k++)
-		if (!rx_cqe_ready(rxq, rx_cqe(rxq, ci + k), ci + k))
+		if (!mlx4v_rx_cqe_ready(rxq, mlx4v_rx_cqe(rxq, ci + k), ci + k))
 			break;
 	rxq->nombuf += k;
 	rxq->cq_ci = ci + k;
@@ -280,13 +280,13 @@ rx_burst_drop(struct mlx4v_rxq *rxq, uint16_t n)
 
 /*
  * The replacement mbufs of a burst of up to n frames: the top n pointers of the mempool's
- * cache of this lcore when it holds that many (taken there, no copy; rx_mbufs_done() drops
+ * cache of this lcore when it holds that many (taken there, no copy; mlx4v_rx_mbufs_done() drops
  * the ones used from it), else n from rte_mempool_get_bulk() into the queue's stock. The j-th
  * replacement is (*top)[-1 - j]. @return 0, or -1 without mbufs.
  */
 static __rte_always_inline int
-rx_mbufs_take(struct mlx4v_rxq *rxq, uint32_t n, struct rte_mempool_cache **cache,
-	      struct rte_mbuf ***top)
+mlx4v_rx_mbufs_take(struct mlx4v_rxq *rxq, uint32_t n, struct rte_mempool_cache **cache,
+		    struct rte_mbuf ***top)
 {
 	struct rte_mempool_cache *c = rte_mempool_default_cache(rxq->mp, rte_lcore_id());
 
@@ -302,9 +302,10 @@ rx_mbufs_take(struct mlx4v_rxq *rxq, uint32_t n, struct rte_mempool_cache **cach
 	return 0;
 }
 
-/* used of the n replacements of rx_mbufs_take() went into the ring; the rest go back. */
+/* used of the n replacements of mlx4v_rx_mbufs_take() went into the ring; the rest go back. */
 static inline void
-rx_mbufs_done(struct mlx4v_rxq *rxq, uint32_t n, uint32_t used, struct rte_mempool_cache *cache)
+mlx4v_rx_mbufs_done(struct mlx4v_rxq *rxq, uint32_t n, uint32_t used,
+		    struct rte_mempool_cache *cache)
 {
 	if (likely(cache != NULL))
 		cache->len -= used;
@@ -313,7 +314,7 @@ rx_mbufs_done(struct mlx4v_rxq *rxq, uint32_t n, uint32_t used, struct rte_mempo
 }
 
 #if RX_VEC
-/* The mbuf words rx_burst_vec() writes in two 16-byte stores. */
+/* The mbuf words mlx4v_rx_burst_vec() writes in two 16-byte stores. */
 _Static_assert(offsetof(struct rte_mbuf, ol_flags) == offsetof(struct rte_mbuf, rearm_data) + 8,
 	       "rearm_data and ol_flags in one store");
 _Static_assert(offsetof(struct rte_mbuf, pkt_len) ==
@@ -332,8 +333,8 @@ _Static_assert(offsetof(struct rte_mbuf, pkt_len) ==
  * and rearm_data with ol_flags, in two stores.
  */
 static __rte_always_inline void
-rx_vec_mbuf(struct rte_mbuf *m, const struct rx_kind *kind, __m128i lens, __m128i shuf,
-	    __m128i init)
+mlx4v_rx_vec_mbuf(struct rte_mbuf *m, const struct rx_kind *kind, __m128i lens, __m128i shuf,
+		  __m128i init)
 {
 	__m128i e = _mm_load_si128((const __m128i *)kind);
 	__m128d r = _mm_move_sd(_mm_castsi128_pd(e), _mm_castsi128_pd(init));
@@ -353,8 +354,8 @@ rx_vec_mbuf(struct rte_mbuf *m, const struct rx_kind *kind, __m128i lens, __m128
  * wrote them): a buffer lies at buf_off from its mbuf less the headroom (mlx4v_rxq_fill()).
  */
 static __rte_always_inline void
-rx_vec_refill(struct rte_mbuf **elts, struct mlx4_wqe_data_seg *dsegs, __m128i r,
-	      __m128i buf_off, __m128i bswap64)
+mlx4v_rx_vec_refill(struct rte_mbuf **elts, struct mlx4_wqe_data_seg *dsegs, __m128i r,
+		    __m128i buf_off, __m128i bswap64)
 {
 	__m128i a = _mm_shuffle_epi8(_mm_add_epi64(r, buf_off), bswap64);
 
@@ -380,9 +381,9 @@ rx_vec_refill(struct rte_mbuf **elts, struct mlx4_wqe_data_seg *dsegs, __m128i r
  * taken (a multiple of four, as many CQEs); *bytes added to.
  */
 static __rte_always_inline uint32_t
-rx_burst_vec(const struct mlx4v_rxq *rxq, const uint8_t *c, const uint32_t stride, uint32_t n,
-	     struct rte_mbuf **elts, struct mlx4_wqe_data_seg *dsegs, struct rte_mbuf **pkts,
-	     struct rte_mbuf **top, int own, uint64_t *bytes, const int rss)
+mlx4v_rx_burst_vec(const struct mlx4v_rxq *rxq, const uint8_t *c, const uint32_t stride, uint32_t n,
+		   struct rte_mbuf **elts, struct mlx4_wqe_data_seg *dsegs, struct rte_mbuf **pkts,
+		   struct rte_mbuf **top, int own, uint64_t *bytes, const int rss)
 {
 	const __m128i bswap32 = _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8,
 					      15, 14, 13, 12);
@@ -394,7 +395,7 @@ rx_burst_vec(const struct mlx4v_rxq *rxq, const uint8_t *c, const uint32_t strid
 	const __m128i init = _mm_set_epi64x(0, (int64_t)rxq->mbuf_init);
 	const __m128i buf_off = _mm_set1_epi64x(rxq->buf_off);
 	/* This process's table: its address is not the primary's. */
-	const struct rx_kind *kinds = rx_kinds_of(rxq);
+	const struct rx_kind *kinds = mlx4v_rx_kinds_of(rxq);
 	const int own_m = own ? 0xf : 0;
 	__m128i h0, h1, h2, h3, b0, b1, b2, b3, ow, st, lens, idx, acc = _mm_setzero_si128();
 	struct rte_mbuf *m0, *m1, *m2, *m3;
@@ -427,7 +428,7 @@ rx_burst_vec(const struct mlx4v_rxq *rxq, const uint8_t *c, const uint32_t strid
 		st = _mm_unpacklo_epi64(b0, b2);
 		lens = _mm_shuffle_epi8(_mm_unpackhi_epi64(b0, b2), bswap32);
 		acc = _mm_add_epi32(acc, lens);
-		/* rx_status_idx() of the four, times the entry size. */
+		/* mlx4v_rx_status_idx() of the four, times the entry size. */
 		idx = _mm_srli_epi32(_mm_mullo_epi32(_mm_and_si128(st, st_bits), st_mul), 23);
 		idx = _mm_slli_epi32(idx, 4);
 		m0 = elts[0];
@@ -438,14 +439,14 @@ rx_burst_vec(const struct mlx4v_rxq *rxq, const uint8_t *c, const uint32_t strid
 				 _mm_loadu_si128((const __m128i *)(const void *)elts));
 		_mm_storeu_si128((__m128i *)(void *)(pkts + 2),
 				 _mm_loadu_si128((const __m128i *)(const void *)(elts + 2)));
-		rx_vec_mbuf(m0, RX_VEC_KIND(kinds, _mm_cvtsi128_si32(idx)), lens, RX_VEC_LEN(0),
-			    init);
-		rx_vec_mbuf(m1, RX_VEC_KIND(kinds, _mm_extract_epi32(idx, 1)), lens, RX_VEC_LEN(1),
-			    init);
-		rx_vec_mbuf(m2, RX_VEC_KIND(kinds, _mm_extract_epi32(idx, 2)), lens, RX_VEC_LEN(2),
-			    init);
-		rx_vec_mbuf(m3, RX_VEC_KIND(kinds, _mm_extract_epi32(idx, 3)), lens, RX_VEC_LEN(3),
-			    init);
+		mlx4v_rx_vec_mbuf(m0, RX_VEC_KIND(kinds, _mm_cvtsi128_si32(idx)), lens,
+				  RX_VEC_LEN(0), init);
+		mlx4v_rx_vec_mbuf(m1, RX_VEC_KIND(kinds, _mm_extract_epi32(idx, 1)), lens,
+				  RX_VEC_LEN(1), init);
+		mlx4v_rx_vec_mbuf(m2, RX_VEC_KIND(kinds, _mm_extract_epi32(idx, 2)), lens,
+				  RX_VEC_LEN(2), init);
+		mlx4v_rx_vec_mbuf(m3, RX_VEC_KIND(kinds, _mm_extract_epi32(idx, 3)), lens,
+				  RX_VEC_LEN(3), init);
 		if (rss) {
 			/* The Toeplitz hash, big-endian in immed_rss_invalid (prm/mlx4 §4.6). */
 			m0->hash.rss = rte_be_to_cpu_32(*(const uint32_t *)(c + 4));
@@ -454,12 +455,12 @@ rx_burst_vec(const struct mlx4v_rxq *rxq, const uint8_t *c, const uint32_t strid
 			m3->hash.rss = rte_be_to_cpu_32(*(const uint32_t *)(c + 3 * stride + 4));
 		}
 		/* The four slots refilled from the top of the replacements, in any order. */
-		rx_vec_refill(elts, dsegs,
-			      _mm_loadu_si128((const __m128i *)(const void *)(top - 4)), buf_off,
-			      bswap64);
-		rx_vec_refill(elts + 2, dsegs + 2,
-			      _mm_loadu_si128((const __m128i *)(const void *)(top - 2)), buf_off,
-			      bswap64);
+		mlx4v_rx_vec_refill(elts, dsegs,
+				    _mm_loadu_si128((const __m128i *)(const void *)(top - 4)),
+				    buf_off, bswap64);
+		mlx4v_rx_vec_refill(elts + 2, dsegs + 2,
+				    _mm_loadu_si128((const __m128i *)(const void *)(top - 2)),
+				    buf_off, bswap64);
 	}
 	/* The byte counts of the four lanes. */
 	acc = _mm_add_epi32(acc, _mm_srli_si128(acc, 8));
@@ -469,7 +470,7 @@ rx_burst_vec(const struct mlx4v_rxq *rxq, const uint8_t *c, const uint32_t strid
 }
 
 /*
- * rx_burst_vec() for each RSS setting and CQE size (32 or 64 bytes), each a function of its
+ * mlx4v_rx_burst_vec() for each RSS setting and CQE size (32 or 64 bytes), each a function of its
  * own: constant offsets, the loop's values in registers.
  */
 #define RX_VEC_FN(name, rss, stride) \
@@ -478,24 +479,24 @@ name(const struct mlx4v_rxq *rxq, const uint8_t *c, uint32_t n, struct rte_mbuf 
      struct mlx4_wqe_data_seg *dsegs, struct rte_mbuf **pkts, struct rte_mbuf **top, int own, \
      uint64_t *bytes) \
 { \
-	return rx_burst_vec(rxq, c, stride, n, elts, dsegs, pkts, top, own, bytes, rss); \
+	return mlx4v_rx_burst_vec(rxq, c, stride, n, elts, dsegs, pkts, top, own, bytes, rss); \
 }
-RX_VEC_FN(rx_burst_vec32, 0, 32)
-RX_VEC_FN(rx_burst_vec64, 0, 64)
-RX_VEC_FN(rx_burst_vec32_rss, 1, 32)
-RX_VEC_FN(rx_burst_vec64_rss, 1, 64)
+RX_VEC_FN(mlx4v_rx_burst_vec32, 0, 32)
+RX_VEC_FN(mlx4v_rx_burst_vec64, 0, 64)
+RX_VEC_FN(mlx4v_rx_burst_vec32_rss, 1, 32)
+RX_VEC_FN(mlx4v_rx_burst_vec64_rss, 1, 64)
 #endif
 
 /*
  * One frame per WQE of one mbuf (no scatter), in one pass over the CQEs: each frame's mbuf is
- * replaced by one of the mempool's cache (rx_mbufs_take()). The burst stops at the CQ ring's
+ * replaced by one of the mempool's cache (mlx4v_rx_mbufs_take()). The burst stops at the CQ ring's
  * end (the owner parity is the same for all its CQEs; the next burst goes on). Constants in
  * each instance: multi_mr, the pool has an lkey per VA range; rss, the RSS hash was asked for
  * (else hash.rss is left alone, its flag being masked off anyway). @return frames received.
  */
 static __rte_always_inline uint16_t
-rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int multi_mr,
-		const int rss, const int vec)
+mlx4v_rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const int multi_mr,
+		      const int rss, const int vec)
 {
 	struct mlx4_wqe_data_seg *dsegs = (struct mlx4_wqe_data_seg *)rxq->wqes;
 	uint32_t ci = rxq->cq_ci, tail = rxq->rq_tail, wmask = rxq->wqe_mask;
@@ -504,7 +505,7 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const
 	const volatile struct mlx4_cqe *cqe;
 	uint32_t i, w, len, nrx = 0, left, stride = 1u << rxq->cqe_shift;
 	/* This process's table: its address is not the primary's. */
-	const struct rx_kind *kinds = rx_kinds_of(rxq);
+	const struct rx_kind *kinds = mlx4v_rx_kinds_of(rxq);
 	struct rte_mempool_cache *cache;
 	const struct rx_kind *kind;
 	struct rte_mbuf *m, *r;
@@ -514,17 +515,17 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const
 	/* The burst stops at the end of the CQ ring and of the WQ ring. */
 	left = RTE_MIN(rxq->cq_mask + 1 - (ci & rxq->cq_mask), wmask + 1 - (tail & wmask));
 	n = (uint16_t)RTE_MIN((uint32_t)n, left);
-	if (unlikely(rx_mbufs_take(rxq, n, &cache, &top) != 0))
-		return rx_burst_drop(rxq, n);
+	if (unlikely(mlx4v_rx_mbufs_take(rxq, n, &cache, &top) != 0))
+		return mlx4v_rx_burst_drop(rxq, n);
 	/* The owner bit software's CQEs of this pass carry (prm/mlx4 §4.6). */
 	own = (uint8_t)(((ci >> rxq->cq_log) & 1) << 7);
-	cqe = rx_cqe(rxq, ci);
+	cqe = mlx4v_rx_cqe(rxq, ci);
 	i = 0;
 #if RX_VEC
 	if (vec) {
 		w = tail & wmask;
-		i = (stride == 32 ? (rss ? rx_burst_vec32_rss : rx_burst_vec32) :
-				    (rss ? rx_burst_vec64_rss : rx_burst_vec64))
+		i = (stride == 32 ? (rss ? mlx4v_rx_burst_vec32_rss : mlx4v_rx_burst_vec32) :
+				    (rss ? mlx4v_rx_burst_vec64_rss : mlx4v_rx_burst_vec64))
 			(rxq, (const uint8_t *)(uintptr_t)cqe, n, &elts[w], &dsegs[w], pkts, top,
 			 own, &bytes);
 		nrx = i;
@@ -545,14 +546,14 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const
 		w = (tail + i) & wmask;
 		if (unlikely((op & MLX4_CQE_OPCODE_MASK) == MLX4_CQE_OPCODE_ERROR)) {
 			/* Lost frame: the WQE keeps its buffer and is posted again. */
-			rx_error_cqe(rxq, cqe);
+			mlx4v_rx_error_cqe(rxq, cqe);
 			continue;
 		}
 		m = elts[w];
 		len = rte_be_to_cpu_32(cqe->byte_cnt);
-		kind = &kinds[rx_status_idx(cqe->status)];
+		kind = &kinds[mlx4v_rx_status_idx(cqe->status)];
 		/* data_off, refcnt, nb_segs and port in one store (the fill's template). */
-		*rx_rearm(m) = mbuf_init;
+		*mlx4v_rx_rearm(m) = mbuf_init;
 		m->ol_flags = kind->flags;
 		m->packet_type = kind->ptype;
 		m->pkt_len = len;
@@ -570,9 +571,9 @@ rx_burst_single(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, const
 			dsegs[w].addr = rte_cpu_to_be_64((uintptr_t)r->buf_addr +
 							 RTE_PKTMBUF_HEADROOM);
 		else
-			rx_dseg_set(rxq, &dsegs[w], r);
+			mlx4v_rx_dseg_set(rxq, &dsegs[w], r);
 	}
-	rx_mbufs_done(rxq, n, nrx, cache);
+	mlx4v_rx_mbufs_done(rxq, n, nrx, cache);
 	rxq->packets += nrx;
 	rxq->bytes += bytes;
 	rxq->cq_ci = ci + i;
@@ -585,16 +586,16 @@ _Static_assert((1u << MLX4V_ETH_RX_MAX_SGES_LOG) <= MLXV_RX_SG_MAX, "SGEs of one
 
 /* mlxv_rx_sg_frame()'s data-segment writer: SGE k of WQE w at m's buffer. */
 static __rte_always_inline void
-rx_sg_dseg_set(void *q, uint32_t w, uint32_t k, struct rte_mbuf *m)
+mlx4v_rx_sg_dseg_set(void *q, uint32_t w, uint32_t k, struct rte_mbuf *m)
 {
 	const struct mlx4v_rxq *rxq = q;
 
-	rx_dseg_set(rxq, rx_dseg(rxq, w, k), m);
+	mlx4v_rx_dseg_set(rxq, mlx4v_rx_dseg(rxq, w, k), m);
 }
 
 /* Scattered Rx: a frame spans as many of its WQE's mbufs as it needs. */
 static inline uint16_t
-rx_burst_scattered(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
+mlx4v_rx_burst_scattered(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
 	const struct mlxv_rx_sg_ctx sg = {
 		.q = rxq, .mp = rxq->mp, .rearm = rxq->mbuf_init, .seg_size = rxq->seg_size,
@@ -606,8 +607,8 @@ rx_burst_scattered(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 	uint16_t nrx = 0;
 
 	while (nrx < n) {
-		cqe = rx_cqe(rxq, ci);
-		if (!rx_cqe_ready(rxq, cqe, ci))
+		cqe = mlx4v_rx_cqe(rxq, ci);
+		if (!mlx4v_rx_cqe_ready(rxq, cqe, ci))
 			break;
 		/* The body only after the owner bit (prm/mlx4 §4.6). */
 		rte_rmb();
@@ -616,15 +617,16 @@ rx_burst_scattered(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 		w = rxq->rq_tail & rxq->wqe_mask;
 		rxq->rq_tail++;
 		rxq->rq_ci++;
-		if (unlikely(rx_cqe_is_error(cqe))) {
-			rx_error_cqe(rxq, cqe);
+		if (unlikely(mlx4v_rx_cqe_is_error(cqe))) {
+			mlx4v_rx_error_cqe(rxq, cqe);
 			continue;
 		}
 		len = rte_be_to_cpu_32(cqe->byte_cnt);
-		m = mlxv_rx_sg_frame(&sg, &rxq->elts[w << rxq->sges_log], w, len, rx_sg_dseg_set);
+		m = mlxv_rx_sg_frame(&sg, &rxq->elts[w << rxq->sges_log], w, len,
+				     mlx4v_rx_sg_dseg_set);
 		if (unlikely(m == NULL))
 			continue;
-		rx_cqe_to_mbuf(rxq, cqe, m);
+		mlx4v_rx_cqe_to_mbuf(rxq, cqe, m);
 		pkts[nrx++] = m;
 		rxq->packets++;
 		rxq->bytes += len;
@@ -640,7 +642,7 @@ rx_burst_scattered(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
  * empty), RDY; then the burst may use the queue again (prm/mlx4 §4.3, §4.5).
  */
 static void
-rx_recover_alarm(void *arg)
+mlx4v_rx_recover_alarm(void *arg)
 {
 	struct mlx4v_rxq *rxq = arg;
 	uint32_t drained = 0;
@@ -652,7 +654,7 @@ rx_recover_alarm(void *arg)
 	if (ret != 0)
 		goto retry;
 	/* Owner-bit check of each CQE left: software's ones are discarded (prm/mlx4 §4.6). */
-	while (rx_cqe_ready(rxq, rx_cqe(rxq, rxq->cq_ci), rxq->cq_ci)) {
+	while (mlx4v_rx_cqe_ready(rxq, mlx4v_rx_cqe(rxq, rxq->cq_ci), rxq->cq_ci)) {
 		rxq->cq_ci++;
 		drained++;
 	}
@@ -679,12 +681,12 @@ rx_recover_alarm(void *arg)
 retry:
 	MLX4V_ETH_LOG(ERR, "port %u Rx queue %u: WQ recovery failed: %s; trying again",
 		      rxq->port_id, rxq->idx, strerror(-ret));
-	rte_eal_alarm_set(RX_RECOVER_RETRY_US, rx_recover_alarm, rxq);
+	rte_eal_alarm_set(RX_RECOVER_RETRY_US, mlx4v_rx_recover_alarm, rxq);
 }
 
 /* After a burst that read an error CQE: hand the queue to the control thread. */
 static void
-rx_recover_start(struct mlx4v_rxq *rxq)
+mlx4v_rx_recover_start(struct mlx4v_rxq *rxq)
 {
 	rxq->err_seen = 0;
 	/* Verbs are the primary's: a secondary leaves the queue as it is. */
@@ -692,7 +694,7 @@ rx_recover_start(struct mlx4v_rxq *rxq)
 		return;
 	__atomic_store_n(&rxq->recover, 1, __ATOMIC_RELEASE);
 	/* Failing that, the next error CQE tries again (the queue keeps running meanwhile). */
-	if (rte_eal_alarm_set(RX_RECOVER_DELAY_US, rx_recover_alarm, rxq) != 0)
+	if (rte_eal_alarm_set(RX_RECOVER_DELAY_US, mlx4v_rx_recover_alarm, rxq) != 0)
 		__atomic_store_n(&rxq->recover, 0, __ATOMIC_RELEASE);
 }
 
@@ -700,27 +702,27 @@ void
 mlx4v_rxq_recover_cancel(struct mlx4v_rxq *rxq)
 {
 	/* Waits for a running recovery; none starts after this (the queue is stopping). */
-	rte_eal_alarm_cancel(rx_recover_alarm, rxq);
+	rte_eal_alarm_cancel(mlx4v_rx_recover_alarm, rxq);
 	rxq->recover = 0;
 	rxq->err_seen = 0;
 }
 
 /* Frames are waiting: take them, then give the CQ slots and the WQEs back. */
 static __rte_noinline uint16_t
-rx_burst(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
+mlx4v_rx_burst_rxq(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
 	uint16_t nrx;
 
 	if (likely(rxq->vec))
-		nrx = rxq->rss_hash ? rx_burst_single(rxq, pkts, n, 0, 1, 1) :
-				      rx_burst_single(rxq, pkts, n, 0, 0, 1);
+		nrx = rxq->rss_hash ? mlx4v_rx_burst_single(rxq, pkts, n, 0, 1, 1) :
+				      mlx4v_rx_burst_single(rxq, pkts, n, 0, 0, 1);
 	else if (!rxq->scatter && rxq->mr_n <= 1)
-		nrx = rxq->rss_hash ? rx_burst_single(rxq, pkts, n, 0, 1, 0) :
-				      rx_burst_single(rxq, pkts, n, 0, 0, 0);
+		nrx = rxq->rss_hash ? mlx4v_rx_burst_single(rxq, pkts, n, 0, 1, 0) :
+				      mlx4v_rx_burst_single(rxq, pkts, n, 0, 0, 0);
 	else if (!rxq->scatter)
-		nrx = rx_burst_single(rxq, pkts, n, 1, 1, 0);
+		nrx = mlx4v_rx_burst_single(rxq, pkts, n, 1, 1, 0);
 	else
-		nrx = rx_burst_scattered(rxq, pkts, n);
+		nrx = mlx4v_rx_burst_scattered(rxq, pkts, n);
 	/*
 	 * The CQEs were read and the new buffer addresses stored: the CQ slots go back to the
 	 * device first, so the CQ always has room for every WQE posted (prm/mlx4 §4.6)...
@@ -734,7 +736,7 @@ rx_burst(struct mlx4v_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 	rte_io_wmb();
 	*rxq->rwq.rdb = rte_cpu_to_be_32(rxq->rq_ci & 0xffff);
 	if (unlikely(rxq->err_seen))
-		rx_recover_start(rxq);
+		mlx4v_rx_recover_start(rxq);
 	return nrx;
 }
 
@@ -747,10 +749,10 @@ mlx4v_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	 * An empty poll costs one owner-bit check and nothing else; RECOVERING: the control
 	 * thread owns the queue.
 	 */
-	if (!rx_cqe_ready(rxq, rx_cqe(rxq, rxq->cq_ci), rxq->cq_ci) || unlikely(n == 0) ||
-	    unlikely(__atomic_load_n(&rxq->recover, __ATOMIC_ACQUIRE) != 0))
+	if (!mlx4v_rx_cqe_ready(rxq, mlx4v_rx_cqe(rxq, rxq->cq_ci), rxq->cq_ci) ||
+	    unlikely(n == 0) || unlikely(__atomic_load_n(&rxq->recover, __ATOMIC_ACQUIRE) != 0))
 		return 0;
-	return rx_burst(rxq, pkts, n);
+	return mlx4v_rx_burst_rxq(rxq, pkts, n);
 }
 
 uint32_t
@@ -767,7 +769,7 @@ mlx4v_rx_queue_count(void *q)
 		return (uint32_t)-EINVAL;
 	ci = rxq->cq_ci;
 	/* The CQEs software owns from the consumer index on: frames waiting (prm/mlx4 §4.6). */
-	while (n < rxq->wqe_n && rx_cqe_ready(rxq, rx_cqe(rxq, ci + n), ci + n))
+	while (n < rxq->wqe_n && mlx4v_rx_cqe_ready(rxq, mlx4v_rx_cqe(rxq, ci + n), ci + n))
 		n++;
 	return n;
 }
@@ -815,14 +817,14 @@ mlx4v_rxq_fill(struct mlx4v_rxq *rxq)
 	mb_def.data_off = RTE_PKTMBUF_HEADROOM;
 	mb_def.port = rxq->port_id;
 	rte_mbuf_refcnt_set(&mb_def, 1);
-	rxq->mbuf_init = *rx_rearm(&mb_def);
+	rxq->mbuf_init = *mlx4v_rx_rearm(&mb_def);
 	if (rte_mempool_get_bulk(rxq->mp, (void **)rxq->elts, n) != 0)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		dseg = rx_dseg(rxq, i >> rxq->sges_log, i & (nsges - 1));
+		dseg = mlx4v_rx_dseg(rxq, i >> rxq->sges_log, i & (nsges - 1));
 		dseg->byte_count = rte_cpu_to_be_32(rxq->seg_size);
 		dseg->lkey = rte_cpu_to_be_32(rxq->lkey);
-		rx_dseg_set(rxq, dseg, rxq->elts[i]);
+		mlx4v_rx_dseg_set(rxq, dseg, rxq->elts[i]);
 		/* Raw mbufs: the fields a burst does not write are set once here. */
 		rxq->elts[i]->port = rxq->port_id;
 		rxq->elts[i]->next = NULL;
@@ -879,7 +881,7 @@ mlx4v_rx_offload_capa(void)
 const uint32_t *
 mlx4v_rx_ptypes_get(struct rte_eth_dev *eth_dev)
 {
-	/* What rx_kinds[] holds (prm/mlx4 §4.6). */
+	/* What mlx4v_rx_kinds[] holds (prm/mlx4 §4.6). */
 	static const uint32_t ptypes[] = {
 		RTE_PTYPE_L2_ETHER,
 		RTE_PTYPE_L3_IPV4,

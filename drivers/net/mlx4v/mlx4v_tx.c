@@ -41,14 +41,14 @@ _Static_assert(MLX4V_ETH_TX_MAX_SEGS <= TX_MAX_DS - 1, "segments of one WQE");
 
 /* The TXBB at running position pos. */
 static inline uint8_t *
-tx_txbb(const struct mlx4v_txq *txq, uint32_t pos)
+mlx4v_tx_txbb(const struct mlx4v_txq *txq, uint32_t pos)
 {
 	return txq->sq_buf + ((size_t)(pos & txq->sq_mask) << MLX4V_TXBB_SHIFT);
 }
 
 /* The 32-byte CQE at running index ci (the second half of a 64-byte slot, prm/mlx4 §4.6). */
 static inline volatile struct mlx4_cqe *
-tx_cqe(const struct mlx4v_txq *txq, uint32_t ci)
+mlx4v_tx_cqe(const struct mlx4v_txq *txq, uint32_t ci)
 {
 	return (volatile struct mlx4_cqe *)(txq->cqes +
 					    ((size_t)(ci & txq->cq_mask) << txq->cqe_shift));
@@ -56,7 +56,7 @@ tx_cqe(const struct mlx4v_txq *txq, uint32_t ci)
 
 /* Give n mbufs back to their pools: one bulk put per run of one pool, else one by one. */
 static inline void
-tx_free(struct rte_mbuf **done, uint32_t n)
+mlx4v_tx_free(struct rte_mbuf **done, uint32_t n)
 {
 	struct rte_mempool *mp = NULL;
 	uint32_t i, run = 0;
@@ -91,7 +91,7 @@ tx_free(struct rte_mbuf **done, uint32_t n)
  * stamp the other blocks of their WQEs. failed: they were not sent.
  */
 static void
-tx_retire(struct mlx4v_txq *txq, uint32_t end, int failed)
+mlx4v_tx_retire(struct mlx4v_txq *txq, uint32_t end, int failed)
 {
 	struct rte_mbuf *done[TX_FREE_BULK];
 	uint32_t pos = txq->sq_tail, slot, stamp, nb = 0;
@@ -109,7 +109,7 @@ tx_retire(struct mlx4v_txq *txq, uint32_t end, int failed)
 			 * pass already.
 			 */
 			stamp = MLX4V_TXBB_STAMP | ((pos >> txq->sq_log) & 1 ? MLX4V_WQE_OWNER : 0);
-			*(volatile uint32_t *)tx_txbb(txq, pos) = rte_cpu_to_be_32(stamp);
+			*(volatile uint32_t *)mlx4v_tx_txbb(txq, pos) = rte_cpu_to_be_32(stamp);
 			continue;
 		}
 		txq->elts[slot] = NULL;
@@ -120,12 +120,12 @@ tx_retire(struct mlx4v_txq *txq, uint32_t end, int failed)
 		}
 		done[nb++] = m;
 		if (nb == TX_FREE_BULK) {
-			tx_free(done, nb);
+			mlx4v_tx_free(done, nb);
 			nb = 0;
 		}
 	}
 	if (nb != 0)
-		tx_free(done, nb);
+		mlx4v_tx_free(done, nb);
 	txq->sq_tail = end;
 }
 
@@ -135,7 +135,7 @@ tx_retire(struct mlx4v_txq *txq, uint32_t end, int failed)
  * to the pool as they are, in at most two bulk puts; no stamps (no block inside a WQE).
  */
 static inline void
-tx_retire_fast(struct mlx4v_txq *txq, uint32_t end)
+mlx4v_tx_retire_fast(struct mlx4v_txq *txq, uint32_t end)
 {
 	uint32_t first = txq->sq_tail & txq->sq_mask, n = end - txq->sq_tail;
 	uint32_t n1 = RTE_MIN(n, txq->sq_n - first);
@@ -149,7 +149,7 @@ tx_retire_fast(struct mlx4v_txq *txq, uint32_t end)
 
 /* The end of the WQE that starts at pos (in [sq_tail, sq_head)): its other blocks are empty. */
 static inline uint32_t
-tx_wqe_end(const struct mlx4v_txq *txq, uint32_t pos)
+mlx4v_tx_wqe_end(const struct mlx4v_txq *txq, uint32_t pos)
 {
 	for (pos++; pos != txq->sq_head && txq->elts[pos & txq->sq_mask] == NULL; pos++)
 		;
@@ -158,14 +158,14 @@ tx_wqe_end(const struct mlx4v_txq *txq, uint32_t pos)
 
 /* Consume the send CQEs (prm/mlx4 §4.6, §4.7). */
 static void
-tx_reap(struct mlx4v_txq *txq)
+mlx4v_tx_reap(struct mlx4v_txq *txq)
 {
 	const volatile struct mlx4_cqe *cqe;
 	uint32_t ci = txq->cq_ci, pos, out;
 	uint8_t op, syndrome;
 
 	for (;;) {
-		cqe = tx_cqe(txq, ci);
+		cqe = mlx4v_tx_cqe(txq, ci);
 		/*
 		 * Owner-bit check: software's when it equals the pass parity of ci (prm/mlx4 §4.6).
 		 */
@@ -187,13 +187,13 @@ tx_reap(struct mlx4v_txq *txq)
 		if (likely(op != MLX4_CQE_OPCODE_ERROR) &&
 		    likely((int32_t)(txq->slow_end - txq->sq_tail) <= 0)) {
 			/* Only one-block WQEs of simple mbufs out: retire by count. */
-			tx_retire_fast(txq, pos + 1);
+			mlx4v_tx_retire_fast(txq, pos + 1);
 			continue;
 		}
 		/* The WQEs before the one the CQE names went out (prm/mlx4 §4.7). */
-		tx_retire(txq, pos, 0);
+		mlx4v_tx_retire(txq, pos, 0);
 		if (likely(op != MLX4_CQE_OPCODE_ERROR)) {
-			tx_retire(txq, tx_wqe_end(txq, pos), 0);
+			mlx4v_tx_retire(txq, mlx4v_tx_wqe_end(txq, pos), 0);
 			continue;
 		}
 		/* This WQE failed, or was flushed after one that did: the QP is in ERR. */
@@ -203,7 +203,7 @@ tx_reap(struct mlx4v_txq *txq)
 			MLX4V_ETH_LOG(DEBUG, "port %u Tx queue %u: error CQE, syndrome 0x%x",
 				      txq->port_id, txq->idx, syndrome);
 		}
-		tx_retire(txq, tx_wqe_end(txq, pos), 1);
+		mlx4v_tx_retire(txq, mlx4v_tx_wqe_end(txq, pos), 1);
 		if (txq->recover == MLX4V_TX_RUNNING)
 			txq->recover = MLX4V_TX_DRAINING;
 	}
@@ -221,7 +221,7 @@ tx_reap(struct mlx4v_txq *txq)
  * use the queue again. The burst does not touch the queue meanwhile.
  */
 static void
-tx_recover_alarm(void *arg)
+mlx4v_tx_recover_alarm(void *arg)
 {
 	static const enum rte_pmd_mlx4v_qp_state steps[] = {
 		RTE_PMD_MLX4V_QPS_RESET, RTE_PMD_MLX4V_QPS_INIT,
@@ -238,7 +238,7 @@ tx_recover_alarm(void *arg)
 	if (ret != 0) {
 		MLX4V_ETH_LOG(ERR, "port %u Tx queue %u: QP recovery failed: %s; trying again",
 			      txq->port_id, txq->idx, strerror(ret));
-		rte_eal_alarm_set(TX_RECOVER_RETRY_US, tx_recover_alarm, txq);
+		rte_eal_alarm_set(TX_RECOVER_RETRY_US, mlx4v_tx_recover_alarm, txq);
 		return;
 	}
 	mlx4v_txq_reset(txq);
@@ -254,12 +254,12 @@ tx_recover_alarm(void *arg)
  * queue to the control thread (the burst makes no verbs call).
  */
 static void
-tx_drain_error(struct mlx4v_txq *txq)
+mlx4v_tx_drain_error(struct mlx4v_txq *txq)
 {
 	/* RECOVERING: the control thread owns the queue; do not touch it. */
 	if (__atomic_load_n(&txq->recover, __ATOMIC_ACQUIRE) == MLX4V_TX_RECOVERING)
 		return;
-	tx_reap(txq);
+	mlx4v_tx_reap(txq);
 	if (txq->sq_tail != txq->sq_head)
 		return;
 	/* Verbs are the primary's: a secondary's queue stays drained, sending nothing. */
@@ -267,7 +267,7 @@ tx_drain_error(struct mlx4v_txq *txq)
 		return;
 	__atomic_store_n(&txq->recover, MLX4V_TX_RECOVERING, __ATOMIC_RELEASE);
 	/* Failing that, tried again from the next burst. */
-	if (rte_eal_alarm_set(TX_RECOVER_DELAY_US, tx_recover_alarm, txq) != 0)
+	if (rte_eal_alarm_set(TX_RECOVER_DELAY_US, mlx4v_tx_recover_alarm, txq) != 0)
 		__atomic_store_n(&txq->recover, MLX4V_TX_DRAINING, __ATOMIC_RELEASE);
 }
 
@@ -276,7 +276,7 @@ tx_drain_error(struct mlx4v_txq *txq)
  * its VA range holding the data. @return 0, or -1 when it has none.
  */
 static inline int
-tx_lkey(struct mlx4v_txq *txq, struct rte_mbuf *seg, uint32_t *lkey)
+mlx4v_tx_lkey(struct mlx4v_txq *txq, struct rte_mbuf *seg, uint32_t *lkey)
 {
 	struct rte_mempool *mp;
 
@@ -311,7 +311,7 @@ tx_lkey(struct mlx4v_txq *txq, struct rte_mbuf *seg, uint32_t *lkey)
  * segment included), or 0 if it cannot be sent.
  */
 static uint32_t
-tx_build_segs(struct mlx4v_txq *txq, struct rte_mbuf *m, uint32_t head)
+mlx4v_tx_build_segs(struct mlx4v_txq *txq, struct rte_mbuf *m, uint32_t head)
 {
 	struct rte_mbuf *segs[MLX4V_ETH_TX_MAX_SEGS];
 	uint32_t lkeys[MLX4V_ETH_TX_MAX_SEGS];
@@ -329,7 +329,7 @@ tx_build_segs(struct mlx4v_txq *txq, struct rte_mbuf *m, uint32_t head)
 			return 0;
 		if (seg->data_len == 0)
 			continue;
-		if (tx_lkey(txq, seg, &lkeys[n]) != 0)
+		if (mlx4v_tx_lkey(txq, seg, &lkeys[n]) != 0)
 			return 0;
 		segs[n++] = seg;
 	}
@@ -362,7 +362,7 @@ tx_build_segs(struct mlx4v_txq *txq, struct rte_mbuf *m, uint32_t head)
  * never run on silicon.
  */
 static inline uint32_t
-tx_csum_flags(const struct rte_mbuf *m)
+mlx4v_tx_csum_flags(const struct rte_mbuf *m)
 {
 	if ((m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM) ||
 	    (m->ol_flags & RTE_MBUF_F_TX_L4_MASK) == RTE_MBUF_F_TX_TCP_CKSUM ||
@@ -378,7 +378,8 @@ tx_csum_flags(const struct rte_mbuf *m)
  * store.
  */
 static inline void
-tx_ctrl_mac_flags(struct mlx4_wqe_ctrl_seg *ctrl, const uint8_t *data, uint32_t flags, int mac)
+mlx4v_tx_ctrl_mac_flags(struct mlx4_wqe_ctrl_seg *ctrl, const uint8_t *data, uint32_t flags,
+			int mac)
 {
 	uint16_t d01 = 0;
 	uint32_t d25 = 0;
@@ -399,7 +400,7 @@ tx_ctrl_mac_flags(struct mlx4_wqe_ctrl_seg *ctrl, const uint8_t *data, uint32_t 
  * visible first (prm/mlx4 §4.2).
  */
 static inline void
-tx_ctrl_owner(uint32_t sq_n, struct mlx4_wqe_ctrl_seg *ctrl, uint32_t head, uint32_t ds)
+mlx4v_tx_ctrl_owner(uint32_t sq_n, struct mlx4_wqe_ctrl_seg *ctrl, uint32_t head, uint32_t ds)
 {
 	uint64_t w = (uint64_t)ds << 56 | rte_cpu_to_be_32(MLX4_OPCODE_SEND);
 
@@ -415,10 +416,10 @@ tx_ctrl_owner(uint32_t sq_n, struct mlx4_wqe_ctrl_seg *ctrl, uint32_t head, uint
  * the ring has no room.
  */
 static __rte_noinline uint32_t
-tx_post_slow(struct mlx4v_txq *txq, struct rte_mbuf *m, uint32_t head, uint32_t room,
-	     uint32_t flags)
+mlx4v_tx_post_slow(struct mlx4v_txq *txq, struct rte_mbuf *m, uint32_t head, uint32_t room,
+		   uint32_t flags)
 {
-	struct mlx4_wqe_ctrl_seg *ctrl = (struct mlx4_wqe_ctrl_seg *)tx_txbb(txq, head);
+	struct mlx4_wqe_ctrl_seg *ctrl = (struct mlx4_wqe_ctrl_seg *)mlx4v_tx_txbb(txq, head);
 	struct mlx4_wqe_data_seg *dseg;
 	uint32_t nbb, ds, lkey, k;
 
@@ -427,7 +428,7 @@ tx_post_slow(struct mlx4v_txq *txq, struct rte_mbuf *m, uint32_t head, uint32_t 
 		nbb = txq->stride_bbs;
 		if (unlikely(nbb > room))
 			return UINT32_MAX;
-		if (unlikely(tx_lkey(txq, m, &lkey) != 0))
+		if (unlikely(mlx4v_tx_lkey(txq, m, &lkey) != 0))
 			goto refuse;
 		dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
 		dseg->byte_count = rte_cpu_to_be_32(m->data_len);
@@ -442,17 +443,18 @@ tx_post_slow(struct mlx4v_txq *txq, struct rte_mbuf *m, uint32_t head, uint32_t 
 					       MLX4V_TXBB_SHIFT);
 		if (unlikely(nbb > room))
 			return UINT32_MAX;
-		ds = tx_build_segs(txq, m, head);
+		ds = mlx4v_tx_build_segs(txq, m, head);
 		if (unlikely(ds == 0))
 			goto refuse;
 		nbb = RTE_MAX(txq->stride_bbs, (ds * 16 + MLX4V_TXBB_SIZE - 1) >> MLX4V_TXBB_SHIFT);
 	}
-	tx_ctrl_mac_flags(ctrl, rte_pktmbuf_mtod(m, const uint8_t *), flags, txq->dmac_in_ctrl);
+	mlx4v_tx_ctrl_mac_flags(ctrl, rte_pktmbuf_mtod(m, const uint8_t *), flags,
+				txq->dmac_in_ctrl);
 	txq->elts[head & txq->sq_mask] = m;
-	/* The other blocks of the WQE: none starts a packet (tx_retire() stamps them). */
+	/* The other blocks of the WQE: none starts a packet (mlx4v_tx_retire() stamps them). */
 	for (k = 1; k < nbb; k++)
 		txq->elts[(head + k) & txq->sq_mask] = NULL;
-	tx_ctrl_owner(txq->sq_n, ctrl, head, ds);
+	mlx4v_tx_ctrl_owner(txq->sq_n, ctrl, head, ds);
 	return nbb;
 refuse:
 	/* Unsendable (too many segments, memory the device cannot reach): dropped. */
@@ -470,14 +472,14 @@ refuse:
  * their results. @return the packets posted, from head on.
  */
 static __rte_always_inline uint32_t
-tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
-       const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes, const int fast_free)
+mlx4v_tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
+	     const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes, const int fast_free)
 {
 	uint8_t *wqe = txq->sq_buf + ((size_t)(head & txq->sq_mask) << MLX4V_TXBB_SHIFT);
 	struct rte_mbuf **slot = &txq->elts[head & txq->sq_mask];
 	/*
-	 * The control segment's first half, as tx_ctrl_owner() makes it: SEND, two DS (control
-	 * and data), the owner bit of the pass the run's blocks are in (prm/mlx4 §4.2).
+	 * The control segment's first half, as mlx4v_tx_ctrl_owner() makes it: SEND, two DS
+	 * (control and data), the owner bit of the pass the run's blocks are in (prm/mlx4 §4.2).
 	 */
 	uint64_t own = (uint64_t)2 << 56 | rte_cpu_to_be_32(MLX4_OPCODE_SEND) |
 		       ((head & txq->sq_n) ? rte_cpu_to_be_32(MLX4V_WQE_OWNER) : 0);
@@ -501,8 +503,8 @@ tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
 		/* byte_count and lkey in one store, then the address (prm/mlx4 §4.2). */
 		*(uint64_t *)(uintptr_t)dseg = __builtin_bswap32(m->data_len) | lkey;
 		dseg->addr = __builtin_bswap64(rte_pktmbuf_mtod(m, uintptr_t));
-		tx_ctrl_mac_flags(ctrl, rte_pktmbuf_mtod(m, const uint8_t *),
-				  MLX4_WQE_CTRL_SOLICIT, mac);
+		mlx4v_tx_ctrl_mac_flags(ctrl, rte_pktmbuf_mtod(m, const uint8_t *),
+					MLX4_WQE_CTRL_SOLICIT, mac);
 		*slot = m;
 		sum += m->data_len;
 		/* The owner word last, after the rest of the WQE (prm/mlx4 §4.2). */
@@ -513,20 +515,22 @@ tx_run(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
 	return (uint32_t)(p - pkts);
 }
 
-/* tx_run() under MBUF_FAST_FREE, in a function of its own: its loop keeps all in registers. */
+/*
+ * mlx4v_tx_run() under MBUF_FAST_FREE, in a function of its own: its loop keeps all in registers.
+ */
 static __rte_noinline uint32_t
-tx_run_fast_free(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
-		 const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes)
+mlx4v_tx_run_fast_free(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
+		       const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes)
 {
-	return tx_run(txq, pkts, n, head, mp, lkey_be, bytes, 1);
+	return mlx4v_tx_run(txq, pkts, n, head, mp, lkey_be, bytes, 1);
 }
 
-/* tx_run() without MBUF_FAST_FREE. */
+/* mlx4v_tx_run() without MBUF_FAST_FREE. */
 static __rte_noinline uint32_t
-tx_run_checked(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
-	       const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes)
+mlx4v_tx_run_checked(struct mlx4v_txq *txq, struct rte_mbuf **pkts, uint32_t n, uint32_t head,
+		     const struct rte_mempool *mp, uint32_t lkey_be, uint64_t *bytes)
 {
-	return tx_run(txq, pkts, n, head, mp, lkey_be, bytes, 0);
+	return mlx4v_tx_run(txq, pkts, n, head, mp, lkey_be, bytes, 0);
 }
 
 uint16_t
@@ -546,10 +550,10 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	uint16_t i;
 
 	if (unlikely(txq->recover != MLX4V_TX_RUNNING)) {
-		tx_drain_error(txq);
+		mlx4v_tx_drain_error(txq);
 		return 0;
 	}
-	tx_reap(txq);
+	mlx4v_tx_reap(txq);
 	if (unlikely(txq->recover != MLX4V_TX_RUNNING) || unlikely(n == 0))
 		return 0;
 	head = txq->sq_head;
@@ -573,8 +577,8 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			/* Up to the completion request (comp_at < n), the room, the ring's end. */
 			k = RTE_MIN(RTE_MIN(comp_at - i, room), sq_n - (head & mask));
 			k = fast_free ?
-			    tx_run_fast_free(txq, pkts + i, k, head, mp, lkey_be, &bytes) :
-			    tx_run_checked(txq, pkts + i, k, head, mp, lkey_be, &bytes);
+			    mlx4v_tx_run_fast_free(txq, pkts + i, k, head, mp, lkey_be, &bytes) :
+			    mlx4v_tx_run_checked(txq, pkts + i, k, head, mp, lkey_be, &bytes);
 			i += k;
 			head += k;
 			room -= k;
@@ -583,7 +587,7 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		m = pkts[i];
 		flags = MLX4_WQE_CTRL_SOLICIT;
 		if (unlikely(m->ol_flags & (RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK)))
-			flags |= tx_csum_flags(m);
+			flags |= mlx4v_tx_csum_flags(m);
 		if (i == comp_at) {
 			flags |= MLX4_WQE_CTRL_CQ_UPDATE;
 			comp_last = i;
@@ -591,11 +595,11 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		}
 		/* mp NULL: no mbuf's pool is (the slow path for all). */
 		if (unlikely(m->nb_segs != 1 || m->pool != mp)) {
-			nbb = tx_post_slow(txq, m, head, room, flags);
+			nbb = mlx4v_tx_post_slow(txq, m, head, room, flags);
 			/*
 			 * It may have looked another pool up (mp_last), even for a packet it
 			 * refused: this WQE and every one out before it go by the slot walk
-			 * (tx_retire()), and the fast path takes the new pool.
+			 * (mlx4v_tx_retire()), and the fast path takes the new pool.
 			 */
 			slow_end = head + (nbb == UINT32_MAX ? 0 : nbb);
 			mp = txq->stride_log == 0 && txq->mr_n <= 1 ? txq->mp_last : NULL;
@@ -608,7 +612,9 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		}
 		if (unlikely(room == 0))
 			break;
-		/* Given back as they are by tx_retire_fast() only if the pool may take them. */
+		/*
+		 * Given back as they are by mlx4v_tx_retire_fast() only if the pool may take them.
+		 */
 		if (!fast_free && unlikely(rte_mbuf_refcnt_read(m) != 1 || !RTE_MBUF_DIRECT(m) ||
 					   m->next != NULL))
 			slow_end = head + 1;
@@ -620,9 +626,9 @@ mlx4v_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		*(uint64_t *)(uintptr_t)dseg = rte_cpu_to_be_32(m->data_len) |
 					       (uint64_t)lkey_be << 32;
 		dseg->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(m, uintptr_t));
-		tx_ctrl_mac_flags(ctrl, rte_pktmbuf_mtod(m, const uint8_t *), flags, mac);
+		mlx4v_tx_ctrl_mac_flags(ctrl, rte_pktmbuf_mtod(m, const uint8_t *), flags, mac);
 		elts[head & mask] = m;
-		tx_ctrl_owner(sq_n, ctrl, head, 2);
+		mlx4v_tx_ctrl_owner(sq_n, ctrl, head, 2);
 		nbb = 1;
 posted:
 		head += nbb;
@@ -662,7 +668,7 @@ mlx4v_tx_done_cleanup(void *q, uint32_t free_cnt)
 	if (!txq->ready || txq->recover != MLX4V_TX_RUNNING)
 		return 0;
 	tail = txq->sq_tail;
-	tx_reap(txq);
+	mlx4v_tx_reap(txq);
 	return (int)(txq->sq_tail - tail);
 }
 
@@ -735,7 +741,7 @@ mlx4v_txq_drain(struct mlx4v_txq *txq)
 	uint32_t i;
 
 	/* Waits for a running recovery; none starts after this (the queue is stopping). */
-	rte_eal_alarm_cancel(tx_recover_alarm, txq);
+	rte_eal_alarm_cancel(mlx4v_tx_recover_alarm, txq);
 	txq->recover = MLX4V_TX_RUNNING;
 	if (txq->elts == NULL)
 		return;
