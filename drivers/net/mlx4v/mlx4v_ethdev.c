@@ -658,7 +658,28 @@ mlx4v_ethdev_ptypes_get(struct rte_eth_dev *eth_dev)
 	return mlx4v_rx_ptypes_get(eth_dev);
 }
 
+/*
+ * The entries a secondary process shares with the primary: reads of the port's shared data
+ * (infos, queue and RSS state, statistics) and the statistics reset.
+ */
+#define MLX4V_ETHDEV_OPS_SHARED \
+	.dev_infos_get = mlx4v_ethdev_infos_get, \
+	.fw_version_get = mlx4v_ethdev_fw_version_get, \
+	.rxq_info_get = mlx4v_rxq_info_get, \
+	.txq_info_get = mlx4v_txq_info_get, \
+	.rx_burst_mode_get = mlx4v_rx_burst_mode_get, \
+	.tx_burst_mode_get = mlx4v_tx_burst_mode_get, \
+	.dev_supported_ptypes_get = mlx4v_ethdev_ptypes_get, \
+	.stats_get = mlx4v_stats_get, \
+	.stats_reset = mlx4v_stats_reset, \
+	.xstats_get = mlx4v_xstats_get, \
+	.xstats_get_names = mlx4v_xstats_get_names, \
+	.xstats_reset = mlx4v_stats_reset, \
+	.rss_hash_conf_get = mlx4v_ethflow_rss_hash_conf_get, \
+	.reta_query = mlx4v_ethflow_reta_query
+
 static const struct eth_dev_ops mlx4v_ethdev_ops = {
+	MLX4V_ETHDEV_OPS_SHARED,
 	.dev_configure = mlx4v_ethdev_configure,
 	.dev_start = mlx4v_ethdev_start,
 	.dev_stop = mlx4v_ethdev_stop,
@@ -666,9 +687,6 @@ static const struct eth_dev_ops mlx4v_ethdev_ops = {
 	.dev_reset = mlx4v_ethdev_reset,
 	.dev_set_link_up = mlx4v_ethdev_set_link_up,
 	.dev_set_link_down = mlx4v_ethdev_set_link_down,
-	.dev_infos_get = mlx4v_ethdev_infos_get,
-	.fw_version_get = mlx4v_ethdev_fw_version_get,
-	.dev_supported_ptypes_get = mlx4v_ethdev_ptypes_get,
 	.link_update = mlx4v_ethdev_link_update,
 	.promiscuous_enable = mlx4v_ethdev_promiscuous_enable,
 	.promiscuous_disable = mlx4v_ethdev_promiscuous_disable,
@@ -683,22 +701,11 @@ static const struct eth_dev_ops mlx4v_ethdev_ops = {
 	.rx_queue_release = mlx4v_rxq_release,
 	.tx_queue_setup = mlx4v_txq_setup,
 	.tx_queue_release = mlx4v_txq_release,
-	.rxq_info_get = mlx4v_rxq_info_get,
-	.rx_burst_mode_get = mlx4v_rx_burst_mode_get,
-	.tx_burst_mode_get = mlx4v_tx_burst_mode_get,
-	.txq_info_get = mlx4v_txq_info_get,
 	.tx_done_cleanup = mlx4v_tx_done_cleanup,
 	.rx_queue_intr_enable = mlx4v_intr_rx_enable,
 	.rx_queue_intr_disable = mlx4v_intr_rx_disable,
-	.stats_get = mlx4v_stats_get,
-	.stats_reset = mlx4v_stats_reset,
-	.xstats_get = mlx4v_xstats_get,
-	.xstats_get_names = mlx4v_xstats_get_names,
-	.xstats_reset = mlx4v_stats_reset,
 	.rss_hash_update = mlx4v_ethflow_rss_hash_update,
-	.rss_hash_conf_get = mlx4v_ethflow_rss_hash_conf_get,
 	.reta_update = mlx4v_ethflow_reta_update,
-	.reta_query = mlx4v_ethflow_reta_query,
 	.flow_ops_get = mlx4v_flow_ops_get,
 };
 
@@ -708,21 +715,8 @@ static const struct eth_dev_ops mlx4v_ethdev_ops = {
  * primary's handle or object pointers. Control stays with the primary.
  */
 const struct eth_dev_ops mlx4v_ethdev_secondary_ops = {
-	.dev_infos_get = mlx4v_ethdev_infos_get,
+	MLX4V_ETHDEV_OPS_SHARED,
 	.link_update = mlxv_mp_link_update,
-	.fw_version_get = mlx4v_ethdev_fw_version_get,
-	.rxq_info_get = mlx4v_rxq_info_get,
-	.txq_info_get = mlx4v_txq_info_get,
-	.rx_burst_mode_get = mlx4v_rx_burst_mode_get,
-	.tx_burst_mode_get = mlx4v_tx_burst_mode_get,
-	.dev_supported_ptypes_get = mlx4v_ethdev_ptypes_get,
-	.stats_get = mlx4v_stats_get,
-	.stats_reset = mlx4v_stats_reset,
-	.xstats_get = mlx4v_xstats_get,
-	.xstats_get_names = mlx4v_xstats_get_names,
-	.xstats_reset = mlx4v_stats_reset,
-	.rss_hash_conf_get = mlx4v_ethflow_rss_hash_conf_get,
-	.reta_query = mlx4v_ethflow_reta_query,
 };
 
 /* ---------------------------------------------------------------- net class */

@@ -882,7 +882,28 @@ mlx5v_ethdev_reset(struct rte_eth_dev *eth_dev)
 	return 0;
 }
 
+/*
+ * The entries a secondary process shares with the primary: reads of the port's shared data
+ * (infos, queue and RSS state, statistics) and the statistics reset.
+ */
+#define MLX5V_ETHDEV_OPS_SHARED \
+	.dev_infos_get = mlx5v_ethdev_infos_get, \
+	.fw_version_get = mlx5v_ethdev_fw_version_get, \
+	.rxq_info_get = mlx5v_rxq_info_get, \
+	.txq_info_get = mlx5v_txq_info_get, \
+	.rx_burst_mode_get = mlx5v_rx_burst_mode_get, \
+	.tx_burst_mode_get = mlx5v_tx_burst_mode_get, \
+	.dev_supported_ptypes_get = mlx5v_rx_ptypes_get, \
+	.stats_get = mlx5v_stats_get, \
+	.stats_reset = mlx5v_stats_reset, \
+	.xstats_get = mlx5v_xstats_get, \
+	.xstats_get_names = mlx5v_xstats_get_names, \
+	.xstats_reset = mlx5v_stats_reset, \
+	.rss_hash_conf_get = mlx5v_ethflow_rss_hash_conf_get, \
+	.reta_query = mlx5v_ethflow_reta_query
+
 static const struct eth_dev_ops mlx5v_ethdev_ops = {
+	MLX5V_ETHDEV_OPS_SHARED,
 	.dev_configure = mlx5v_ethdev_configure,
 	.dev_start = mlx5v_ethdev_start,
 	.dev_stop = mlx5v_ethdev_stop,
@@ -890,7 +911,6 @@ static const struct eth_dev_ops mlx5v_ethdev_ops = {
 	.dev_reset = mlx5v_ethdev_reset,
 	.dev_set_link_up = mlx5v_ethdev_set_link_up,
 	.dev_set_link_down = mlx5v_ethdev_set_link_down,
-	.dev_infos_get = mlx5v_ethdev_infos_get,
 	.link_update = mlx5v_ethdev_link_update,
 	.promiscuous_enable = mlx5v_ethdev_promiscuous_enable,
 	.promiscuous_disable = mlx5v_ethdev_promiscuous_disable,
@@ -901,7 +921,6 @@ static const struct eth_dev_ops mlx5v_ethdev_ops = {
 	.mac_addr_remove = mlx5v_ethdev_mac_addr_remove,
 	.set_mc_addr_list = mlx5v_ethdev_set_mc_addr_list,
 	.mtu_set = mlx5v_ethdev_mtu_set,
-	.fw_version_get = mlx5v_ethdev_fw_version_get,
 	.rx_queue_setup = mlx5v_ethdev_rx_queue_setup,
 	.rx_queue_release = mlx5v_ethdev_rx_queue_release,
 	.tx_queue_setup = mlx5v_ethdev_tx_queue_setup,
@@ -911,20 +930,8 @@ static const struct eth_dev_ops mlx5v_ethdev_ops = {
 	.rx_queue_stop = mlx5v_rxq_stop,
 	.tx_queue_start = mlx5v_txq_start,
 	.tx_queue_stop = mlx5v_txq_stop,
-	.rxq_info_get = mlx5v_rxq_info_get,
-	.txq_info_get = mlx5v_txq_info_get,
-	.rx_burst_mode_get = mlx5v_rx_burst_mode_get,
-	.tx_burst_mode_get = mlx5v_tx_burst_mode_get,
-	.dev_supported_ptypes_get = mlx5v_rx_ptypes_get,
-	.stats_get = mlx5v_stats_get,
-	.stats_reset = mlx5v_stats_reset,
-	.xstats_get = mlx5v_xstats_get,
-	.xstats_get_names = mlx5v_xstats_get_names,
-	.xstats_reset = mlx5v_stats_reset,
 	.rss_hash_update = mlx5v_ethflow_rss_hash_update,
-	.rss_hash_conf_get = mlx5v_ethflow_rss_hash_conf_get,
 	.reta_update = mlx5v_ethflow_reta_update,
-	.reta_query = mlx5v_ethflow_reta_query,
 	.flow_ops_get = mlx5v_rte_flow_ops_get,
 	.rx_queue_intr_enable = mlx5v_intr_rx_enable,
 	.rx_queue_intr_disable = mlx5v_intr_rx_disable,
@@ -1154,21 +1161,8 @@ mlx5v_ethdev_event(struct mlxv_class_dev *cd, const void *arg)
  * and RSS state); reset statistics. Control stays with the primary.
  */
 static const struct eth_dev_ops mlx5v_ethdev_secondary_ops = {
-	.dev_infos_get = mlx5v_ethdev_infos_get,
+	MLX5V_ETHDEV_OPS_SHARED,
 	.link_update = mlxv_mp_link_update,
-	.fw_version_get = mlx5v_ethdev_fw_version_get,
-	.rxq_info_get = mlx5v_rxq_info_get,
-	.txq_info_get = mlx5v_txq_info_get,
-	.rx_burst_mode_get = mlx5v_rx_burst_mode_get,
-	.tx_burst_mode_get = mlx5v_tx_burst_mode_get,
-	.dev_supported_ptypes_get = mlx5v_rx_ptypes_get,
-	.stats_get = mlx5v_stats_get,
-	.stats_reset = mlx5v_stats_reset,
-	.xstats_get = mlx5v_xstats_get,
-	.xstats_get_names = mlx5v_xstats_get_names,
-	.xstats_reset = mlx5v_stats_reset,
-	.rss_hash_conf_get = mlx5v_ethflow_rss_hash_conf_get,
-	.reta_query = mlx5v_ethflow_reta_query,
 };
 
 static int
