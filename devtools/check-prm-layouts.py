@@ -93,9 +93,27 @@ C_STRUCTS = {
 
 OUR_LAYOUT = re.compile(r"^MLX5V_IFC\((\w+)\) \{\n(.*?)^\};", re.M | re.S)
 OUR_FIELD = re.compile(r"^\s*(?:uint8_t|MLX5V_IFC\(\w+\)) (\w+)((?:\[[^\]]*\])*);", re.M)
+# A macro of leading fields (MLX5V_IFC_IN_HDR_FIELDS, ...), written one field a line.
+OUR_FIELDS_MACRO = re.compile(r"^#define (MLX5V_IFC_\w+_FIELDS) \\\n((?:.*\\\n)*.*)$", re.M)
 DPDK_LAYOUT = re.compile(r"^struct mlx5_ifc_(\w+)_bits \{\n(.*?)^\};", re.M | re.S)
 DPDK_FIELD = re.compile(r"^\s*(?:u8|(?:struct|union) mlx5_ifc_\w+_bits) (\w+)((?:\[[^\]]*\])*);",
                         re.M)
+
+
+def expand_fields(texts):
+    """The headers' texts with each use of a fields macro replaced by its fields."""
+    macros = {}
+    for text in texts:
+        for name, body in OUR_FIELDS_MACRO.findall(text):
+            macros[name] = [ln.strip().rstrip("\\").strip().rstrip(";") + ";"
+                            for ln in body.split("\n")]
+    use = re.compile(r"^(\s*)(%s);$" % "|".join(macros) if macros else r"(?!)", re.M)
+    out = []
+    for text in texts:
+        while macros and use.search(text):
+            text = use.sub(lambda m: "\n".join(m.group(1) + f for f in macros[m.group(2)]), text)
+        out.append(text)
+    return out
 
 
 def fields(body, pattern):
@@ -197,10 +215,13 @@ def main():
                                 text=True, check=True).stdout.split()
     inc = os.path.join(root, "drivers/common/mlx5v")
     ours = {}
+    texts = []
     for h in OUR_HEADERS:
         with open(os.path.join(inc, h)) as f:
-            for name, body in OUR_LAYOUT.findall(f.read()):
-                ours[name] = fields(body, OUR_FIELD)
+            texts.append(f.read())
+    for text in expand_fields(texts):
+        for name, body in OUR_LAYOUT.findall(text):
+            ours[name] = fields(body, OUR_FIELD)
     with tempfile.TemporaryDirectory() as tmp:
         hdr = dpdk_src_file_or_skip(dpdk_src, "drivers/common/mlx5/mlx5_prm.h", tmp)
         with open(hdr) as f:

@@ -16,21 +16,31 @@
 
 #include "mlx5v_ifc.h"
 
+/*
+ * The fields every command input starts with, and every output (prm/mlx5 §3.8): macros of
+ * fields, so that each layout keeps the names and its static assertions check them
+ * (MLX5V_IFC_ASSERT_IN_HDR(), MLX5V_IFC_ASSERT_OUT_HDR()).
+ */
+#define MLX5V_IFC_IN_HDR_FIELDS \
+	uint8_t opcode[0x10]; \
+	uint8_t uid[0x10]; \
+	uint8_t reserved_at_20[0x10]; \
+	uint8_t op_mod[0x10]
+#define MLX5V_IFC_OUT_HDR_FIELDS \
+	uint8_t status[0x8]; \
+	uint8_t reserved_at_8[0x18]; \
+	uint8_t syndrome[0x20]
+
 /** Command input header: opcode, uid, op_mod; dwords 2-3 are the command's (prm/mlx5 §3.8). */
 MLX5V_IFC(cmd_in_hdr) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t command_dw2[0x20];
 	uint8_t command_dw3[0x20];
 };
 
 /** Command output header: status, syndrome; dwords 2-3 are the command's (prm/mlx5 §3.8). */
 MLX5V_IFC(cmd_out_hdr) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t command_dw2[0x20];
 	uint8_t command_dw3[0x20];
 };
@@ -65,10 +75,7 @@ MLX5V_IFC(cmd_mbox) {
 
 /** ENABLE_HCA input (prm/mlx5 §9). */
 MLX5V_IFC(enable_hca_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t embedded_cpu_function[0x1];
 	uint8_t reserved_at_41[0xf];
 	uint8_t function_id[0x10];
@@ -77,18 +84,13 @@ MLX5V_IFC(enable_hca_in) {
 
 /** ENABLE_HCA output: 12 bytes only (prm/mlx5 §9). */
 MLX5V_IFC(enable_hca_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x20];
 };
 
 /** DISABLE_HCA input (prm/mlx5 §9). */
 MLX5V_IFC(disable_hca_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t embedded_cpu_function[0x1];
 	uint8_t reserved_at_41[0xf];
 	uint8_t function_id[0x10];
@@ -97,17 +99,13 @@ MLX5V_IFC(disable_hca_in) {
 
 /** DISABLE_HCA output: 12 bytes, like ENABLE_HCA's (prm/mlx5 §9). */
 MLX5V_IFC(disable_hca_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x20];
 };
 
 /** QUERY_ISSI output; bit 1 of supported_issi_dw0 is ISSI 1 (prm/mlx5 §9). */
 MLX5V_IFC(query_issi_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x10];
 	uint8_t current_issi[0x10];
 	uint8_t reserved_at_60[0x300];
@@ -116,10 +114,7 @@ MLX5V_IFC(query_issi_out) {
 
 /** SET_ISSI input (prm/mlx5 §9). */
 MLX5V_IFC(set_issi_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x10];
 	uint8_t current_issi[0x10];
 	uint8_t reserved_at_60[0x20];
@@ -127,10 +122,7 @@ MLX5V_IFC(set_issi_in) {
 
 /** TEARDOWN_HCA input (prm/mlx5 §9). */
 MLX5V_IFC(teardown_hca_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x10];
 	uint8_t profile[0x10];
 	uint8_t reserved_at_60[0x20];
@@ -138,19 +130,14 @@ MLX5V_IFC(teardown_hca_in) {
 
 /** TEARDOWN_HCA output (prm/mlx5 §9). */
 MLX5V_IFC(teardown_hca_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x3f];
 	uint8_t state[0x1];
 };
 
 /** ACCESS_REG input, register data follows (prm/mlx5 §9). */
 MLX5V_IFC(access_register_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x10];
 	uint8_t register_id[0x10];
 	uint8_t argument[0x20];
@@ -159,18 +146,14 @@ MLX5V_IFC(access_register_in) {
 
 /** ACCESS_REG output, register data follows (prm/mlx5 §9). */
 MLX5V_IFC(access_register_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x40];
 	uint8_t register_data[][0x20];
 };
 
 /** ALLOC_UAR output (prm/mlx5 §9). */
 MLX5V_IFC(alloc_uar_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x8];
 	uint8_t uar[0x18];
 	uint8_t reserved_at_60[0x20];
@@ -178,10 +161,7 @@ MLX5V_IFC(alloc_uar_out) {
 
 /** DEALLOC_UAR input (prm/mlx5 §9). */
 MLX5V_IFC(dealloc_uar_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x8];
 	uint8_t uar[0x18];
 	uint8_t reserved_at_60[0x20];
@@ -189,10 +169,7 @@ MLX5V_IFC(dealloc_uar_in) {
 
 /** QUERY_HCA_CAP input; op_mod = (capability type << 1) | mode (prm/mlx5 §9). */
 MLX5V_IFC(query_hca_cap_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t other_function[0x1];
 	uint8_t reserved_at_41[0xf];
 	uint8_t function_id[0x10];
@@ -201,19 +178,14 @@ MLX5V_IFC(query_hca_cap_in) {
 
 /** QUERY_HCA_CAP output: the 4096-byte capability at 0x10 (prm/mlx5 §9). */
 MLX5V_IFC(query_hca_cap_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x40];
 	uint8_t capability[0x8000];
 };
 
 /** SET_HCA_CAP input: the 4096-byte capability at 0x10 (prm/mlx5 §9). */
 MLX5V_IFC(set_hca_cap_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t other_function[0x1];
 	uint8_t reserved_at_41[0xf];
 	uint8_t function_id[0x10];
@@ -270,10 +242,7 @@ MLX5V_IFC(cmd_pas) {
 
 /** QUERY_PAGES input; op_mod 1 boot, 2 init, 3 post-init (prm/mlx5 §5.1). */
 MLX5V_IFC(query_pages_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x10];
 	uint8_t function_id[0x10];
 	uint8_t reserved_at_60[0x20];
@@ -281,9 +250,7 @@ MLX5V_IFC(query_pages_in) {
 
 /** QUERY_PAGES output; num_pages is signed (prm/mlx5 §5.1). */
 MLX5V_IFC(query_pages_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t embedded_cpu_function[0x1];
 	uint8_t reserved_at_41[0xf];
 	uint8_t function_id[0x10];
@@ -292,10 +259,7 @@ MLX5V_IFC(query_pages_out) {
 
 /** MANAGE_PAGES input, then pas[] (prm/mlx5 §5.1). */
 MLX5V_IFC(manage_pages_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t embedded_cpu_function[0x1];
 	uint8_t reserved_at_41[0xf];
 	uint8_t function_id[0x10];
@@ -305,9 +269,7 @@ MLX5V_IFC(manage_pages_in) {
 
 /** MANAGE_PAGES output, then the pas[] a TAKE returns (prm/mlx5 §5.1). */
 MLX5V_IFC(manage_pages_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t output_num_entries[0x20];
 	uint8_t reserved_at_60[0x20];
 	uint8_t pas[][0x40];

@@ -41,10 +41,7 @@ MLX5V_IFC(eqc) {
 
 /** CREATE_EQ input, 0x110 bytes plus pas[] (prm/mlx5 §6.1). */
 MLX5V_IFC(create_eq_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x40];
 	MLX5V_IFC(eqc) eqc;
 	uint8_t reserved_at_280[0x40];
@@ -55,9 +52,7 @@ MLX5V_IFC(create_eq_in) {
 
 /** CREATE_EQ output (prm/mlx5 §6.3). */
 MLX5V_IFC(create_eq_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x18];
 	uint8_t eq_number[0x8];
 	uint8_t reserved_at_60[0x20];
@@ -65,10 +60,7 @@ MLX5V_IFC(create_eq_out) {
 
 /** DESTROY_EQ input (prm/mlx5 §6.3). */
 MLX5V_IFC(destroy_eq_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x18];
 	uint8_t eq_number[0x8];
 	uint8_t reserved_at_60[0x20];
@@ -76,18 +68,13 @@ MLX5V_IFC(destroy_eq_in) {
 
 /** DESTROY_EQ output (prm/mlx5 §6.3). */
 MLX5V_IFC(destroy_eq_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x40];
 };
 
 /** QUERY_EQ input (prm/mlx5 §6.3). */
 MLX5V_IFC(query_eq_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x18];
 	uint8_t eq_number[0x8];
 	uint8_t reserved_at_60[0x20];
@@ -95,9 +82,7 @@ MLX5V_IFC(query_eq_in) {
 
 /** QUERY_EQ output: a single event_bitmask word (prm/mlx5 §6.3). */
 MLX5V_IFC(query_eq_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x40];
 	MLX5V_IFC(eqc) eqc;
 	uint8_t reserved_at_280[0x40];
@@ -122,10 +107,7 @@ MLX5V_IFC(eqe) {
 
 /** GEN_EQE input: the EQE to write, the device sets the owner (prm/mlx5 §6.3). */
 MLX5V_IFC(gen_eqe_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x18];
 	uint8_t eq_number[0x8];
 	uint8_t reserved_at_60[0x20];
@@ -134,9 +116,7 @@ MLX5V_IFC(gen_eqe_in) {
 
 /** GEN_EQE output (prm/mlx5 §6.3). */
 MLX5V_IFC(gen_eqe_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x40];
 };
 
@@ -237,10 +217,7 @@ MLX5V_IFC(cqc) {
 
 /** CREATE_CQ input, 0x110 bytes plus pas[] (prm/mlx5 §7.1). */
 MLX5V_IFC(create_cq_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x40];
 	MLX5V_IFC(cqc) cqc;
 	uint8_t cq_umem_offset[0x40];
@@ -252,9 +229,7 @@ MLX5V_IFC(create_cq_in) {
 
 /** CREATE_CQ output (prm/mlx5 §7.1). */
 MLX5V_IFC(create_cq_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x8];
 	uint8_t cqn[0x18];
 	uint8_t reserved_at_60[0x20];
@@ -262,10 +237,7 @@ MLX5V_IFC(create_cq_out) {
 
 /** DESTROY_CQ input (prm/mlx5 §7.1). */
 MLX5V_IFC(destroy_cq_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x8];
 	uint8_t cqn[0x18];
 	uint8_t reserved_at_60[0x20];
@@ -273,10 +245,7 @@ MLX5V_IFC(destroy_cq_in) {
 
 /** QUERY_CQ input (prm/mlx5 §7.1). */
 MLX5V_IFC(query_cq_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x8];
 	uint8_t cqn[0x18];
 	uint8_t reserved_at_60[0x20];
@@ -284,9 +253,7 @@ MLX5V_IFC(query_cq_in) {
 
 /** QUERY_CQ output, 0x110 bytes plus pas[] (prm/mlx5 §7.1). */
 MLX5V_IFC(query_cq_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x40];
 	MLX5V_IFC(cqc) cqc;
 	uint8_t reserved_at_280[0x600];

@@ -35,18 +35,13 @@
 
 /** The 16-byte header of every input. */
 MLX5V_IFC(eth_cmd_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x40];
 };
 
 /** Output of ALLOC_PD/TD and every CREATE: status, syndrome, the object number. */
 MLX5V_IFC(eth_obj_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x8];
 	uint8_t obj_id[0x18];
 	uint8_t reserved_at_60[0x20];
@@ -54,10 +49,7 @@ MLX5V_IFC(eth_obj_out) {
 
 /** Input of DEALLOC_PD/TD, DESTROY_MKEY/TIS/SQ/RQ/RQT/TIR and QUERY_*: the object number. */
 MLX5V_IFC(eth_obj_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x8];
 	uint8_t obj_id[0x18];
 	uint8_t reserved_at_60[0x20];
@@ -65,38 +57,28 @@ MLX5V_IFC(eth_obj_in) {
 
 /** Output of a command that returns only the header. */
 MLX5V_IFC(eth_cmd_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x40];
 };
 
 /* ---- Q counters (prm/mlx5_eth §4.11) ---- */
 
 MLX5V_IFC(alloc_q_counter_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x18];
 	uint8_t counter_set_id[0x8];
 	uint8_t reserved_at_60[0x20];
 };
 
 MLX5V_IFC(dealloc_q_counter_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x18];
 	uint8_t counter_set_id[0x8];
 	uint8_t reserved_at_60[0x20];
 };
 
 MLX5V_IFC(query_q_counter_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t other_vport[0x1];
 	uint8_t reserved_at_41[0xf];
 	uint8_t vport_number[0x10];
@@ -109,9 +91,7 @@ MLX5V_IFC(query_q_counter_in) {
 };
 
 MLX5V_IFC(query_q_counter_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x40];
 	uint8_t reserved_at_80[0x100];
 	uint8_t out_of_buffer[0x20];
@@ -123,9 +103,7 @@ MLX5V_IFC(query_q_counter_out) {
 /* ---- Memory keys (prm/mlx5_eth §4.2) ---- */
 
 MLX5V_IFC(query_special_contexts_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t dump_fill_mkey[0x20];
 	uint8_t resd_lkey[0x20];
 	uint8_t null_mkey[0x20];
@@ -171,10 +149,7 @@ MLX5V_IFC(mkc) {
 };
 
 MLX5V_IFC(create_mkey_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x20];
 	uint8_t pg_access[0x1];
 	uint8_t mkey_umem_valid[0x1];
@@ -187,9 +162,7 @@ MLX5V_IFC(create_mkey_in) {
 };
 
 MLX5V_IFC(query_mkey_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x40];
 	MLX5V_IFC(mkc) memory_key_mkey_entry;
 	uint8_t reserved_at_280[0x600];
@@ -226,20 +199,14 @@ MLX5V_IFC(tisc) {
 };
 
 MLX5V_IFC(create_tis_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0xc0];
 	MLX5V_IFC(tisc) ctx;
 };
 
 /** MODIFY_TIS; bitmask bit 0 = prio. */
 MLX5V_IFC(modify_tis_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x8];
 	uint8_t tisn[0x18];
 	uint8_t reserved_at_60[0x20];
@@ -250,9 +217,7 @@ MLX5V_IFC(modify_tis_in) {
 };
 
 MLX5V_IFC(query_tis_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0xc0];
 	MLX5V_IFC(tisc) ctx;
 };
@@ -351,29 +316,20 @@ MLX5V_IFC(rqc) {
 
 /** CREATE_SQ; pas[] (BE64 each) follow at MLX5V_IFC_BYTES(create_sq_in). */
 MLX5V_IFC(create_sq_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0xc0];
 	MLX5V_IFC(sqc) ctx;
 };
 
 MLX5V_IFC(create_rq_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0xc0];
 	MLX5V_IFC(rqc) ctx;
 };
 
 /** MODIFY_SQ: q_state is the current state, ctx.state the next (prm/mlx5_eth §4.5). */
 MLX5V_IFC(modify_sq_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t sq_state[0x4];
 	uint8_t reserved_at_44[0x4];
 	uint8_t sqn[0x18];
@@ -388,10 +344,7 @@ MLX5V_IFC(modify_sq_in) {
  * MODIFY_RQ; modify_bitmask bit 0 lwm, 1 vsd, 2 scatter_fcs, 3 counter_set_id (prm/mlx5_eth §4.6).
  */
 MLX5V_IFC(modify_rq_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t rq_state[0x4];
 	uint8_t reserved_at_44[0x4];
 	uint8_t rqn[0x18];
@@ -408,17 +361,13 @@ MLX5V_IFC(modify_rq_in) {
 #define MLX5V_MODIFY_RQ_COUNTER_SET_ID 0x8
 
 MLX5V_IFC(query_sq_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0xc0];
 	MLX5V_IFC(sqc) ctx;
 };
 
 MLX5V_IFC(query_rq_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0xc0];
 	MLX5V_IFC(rqc) ctx;
 };
@@ -440,20 +389,14 @@ MLX5V_IFC(rqtc) {
 
 /** CREATE_RQT; the RQ list follows at MLX5V_IFC_BYTES(create_rqt_in). */
 MLX5V_IFC(create_rqt_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0xc0];
 	MLX5V_IFC(rqtc) ctx;
 };
 
 /** MODIFY_RQT; bitmask bit 0 = the RQ list. */
 MLX5V_IFC(modify_rqt_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x8];
 	uint8_t rqtn[0x18];
 	uint8_t reserved_at_60[0x20];
@@ -464,9 +407,7 @@ MLX5V_IFC(modify_rqt_in) {
 };
 
 MLX5V_IFC(query_rqt_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0xc0];
 	MLX5V_IFC(rqtc) ctx;
 };
@@ -516,10 +457,7 @@ MLX5V_IFC(tirc) {
 #define MLX5V_HASH_FIELD_IPSEC_SPI 0x10
 
 MLX5V_IFC(create_tir_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0xc0];
 	MLX5V_IFC(tirc) ctx;
 };
@@ -528,10 +466,7 @@ MLX5V_IFC(create_tir_in) {
  * MODIFY_TIR; bitmask bit 0 packet merge, 1 indirect table, 2 hash, 4 self_lb (prm/mlx5_eth §4.9).
  */
 MLX5V_IFC(modify_tir_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x8];
 	uint8_t tirn[0x18];
 	uint8_t reserved_at_60[0x20];
@@ -548,9 +483,7 @@ MLX5V_IFC(modify_tir_in) {
 #define MLX5V_MODIFY_TIR_SELF_LB 0x10
 
 MLX5V_IFC(query_tir_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0xc0];
 	MLX5V_IFC(tirc) ctx;
 };
@@ -593,17 +526,21 @@ MLX5V_IFC(flow_table_context) {
 	uint8_t reserved_at_60[0xe0];
 };
 
+/*
+ * The fields a flow-table command's input starts with (prm/mlx5_eth §4.10): the command
+ * header, the vport, the table type.
+ */
+#define MLX5V_IFC_FT_IN_FIELDS \
+	MLX5V_IFC_IN_HDR_FIELDS; \
+	uint8_t other_vport[0x1]; \
+	uint8_t reserved_at_41[0xf]; \
+	uint8_t vport_number[0x10]; \
+	uint8_t reserved_at_60[0x20]; \
+	uint8_t table_type[0x8]; \
+	uint8_t reserved_at_88[0x18]
+
 MLX5V_IFC(create_flow_table_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
-	uint8_t other_vport[0x1];
-	uint8_t reserved_at_41[0xf];
-	uint8_t vport_number[0x10];
-	uint8_t reserved_at_60[0x20];
-	uint8_t table_type[0x8];
-	uint8_t reserved_at_88[0x18];
+	MLX5V_IFC_FT_IN_FIELDS;
 	uint8_t reserved_at_a0[0x20];
 	MLX5V_IFC(flow_table_context) ctx;
 };
@@ -611,16 +548,7 @@ MLX5V_IFC(create_flow_table_in) {
 /** The 0x40-byte input of DESTROY_FLOW_TABLE, SET_FLOW_TABLE_ROOT, DESTROY_FLOW_GROUP and
  * DELETE_FLOW_TABLE_ENTRY: table, then group_id (DW6) or flow_index (DW8). */
 MLX5V_IFC(flow_table_obj_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
-	uint8_t other_vport[0x1];
-	uint8_t reserved_at_41[0xf];
-	uint8_t vport_number[0x10];
-	uint8_t reserved_at_60[0x20];
-	uint8_t table_type[0x8];
-	uint8_t reserved_at_88[0x18];
+	MLX5V_IFC_FT_IN_FIELDS;
 	uint8_t reserved_at_a0[0x8];
 	uint8_t table_id[0x18];
 	uint8_t group_id[0x20];        /**< DESTROY_FLOW_GROUP; SET_ROOT: underlay_qpn */
@@ -691,16 +619,7 @@ MLX5V_IFC(fte_match_param) {
 };
 
 MLX5V_IFC(create_flow_group_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
-	uint8_t other_vport[0x1];
-	uint8_t reserved_at_41[0xf];
-	uint8_t vport_number[0x10];
-	uint8_t reserved_at_60[0x20];
-	uint8_t table_type[0x8];
-	uint8_t reserved_at_88[0x18];
+	MLX5V_IFC_FT_IN_FIELDS;
 	uint8_t reserved_at_a0[0x8];
 	uint8_t table_id[0x18];
 	uint8_t reserved_at_c0[0x20];
@@ -741,37 +660,26 @@ MLX5V_IFC(dest_format) {
 /* ---- Flow counters (prm/mlx5_eth §4.10) ---- */
 
 MLX5V_IFC(alloc_flow_counter_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t flow_counter_id[0x20];
 	uint8_t reserved_at_60[0x18];
 	uint8_t flow_counter_bulk[0x8];
 };
 
 MLX5V_IFC(alloc_flow_counter_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t flow_counter_id[0x20];
 	uint8_t reserved_at_60[0x20];
 };
 
 MLX5V_IFC(dealloc_flow_counter_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t flow_counter_id[0x20];
 	uint8_t reserved_at_60[0x20];
 };
 
 MLX5V_IFC(query_flow_counter_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x80];
 	uint8_t clear[0x1];
 	uint8_t dump_to_memory[0x1];
@@ -781,9 +689,7 @@ MLX5V_IFC(query_flow_counter_in) {
 
 /** One traffic_counter follows the header per counter queried. */
 MLX5V_IFC(query_flow_counter_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x40];
 	uint8_t packets[0x40];
 	uint8_t octets[0x40];
@@ -797,16 +703,7 @@ MLX5V_IFC(flow_counter_list) {
 
 /** SET_FLOW_TABLE_ENTRY; destinations follow at MLX5V_IFC_BYTES(set_fte_in). */
 MLX5V_IFC(set_fte_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
-	uint8_t other_vport[0x1];
-	uint8_t reserved_at_41[0xf];
-	uint8_t vport_number[0x10];
-	uint8_t reserved_at_60[0x20];
-	uint8_t table_type[0x8];
-	uint8_t reserved_at_88[0x18];
+	MLX5V_IFC_FT_IN_FIELDS;
 	uint8_t reserved_at_a0[0x8];
 	uint8_t table_id[0x18];
 	uint8_t ignore_flow_level[0x1];
@@ -865,10 +762,7 @@ MLX5V_IFC(nic_vport_context) {
 #define MLX5V_VPORT_LIST_VLAN 2
 
 MLX5V_IFC(query_nic_vport_context_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t other_vport[0x1];
 	uint8_t reserved_at_41[0xf];
 	uint8_t vport_number[0x10];
@@ -879,19 +773,14 @@ MLX5V_IFC(query_nic_vport_context_in) {
 
 /** QUERY_NIC_VPORT_CONTEXT output; the address list follows the context. */
 MLX5V_IFC(query_nic_vport_context_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x40];
 	MLX5V_IFC(nic_vport_context) ctx;
 };
 
 /** MODIFY_NIC_VPORT_CONTEXT; field_select_* say which context fields change. */
 MLX5V_IFC(modify_nic_vport_context_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t other_vport[0x1];
 	uint8_t reserved_at_41[0xf];
 	uint8_t vport_number[0x10];
@@ -915,10 +804,7 @@ MLX5V_IFC(modify_nic_vport_context_in) {
 };
 
 MLX5V_IFC(query_vport_state_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t other_vport[0x1];
 	uint8_t reserved_at_41[0xf];
 	uint8_t vport_number[0x10];
@@ -926,9 +812,7 @@ MLX5V_IFC(query_vport_state_in) {
 };
 
 MLX5V_IFC(query_vport_state_out) {
-	uint8_t status[0x8];
-	uint8_t reserved_at_8[0x18];
-	uint8_t syndrome[0x20];
+	MLX5V_IFC_OUT_HDR_FIELDS;
 	uint8_t reserved_at_40[0x20];
 	uint8_t reserved_at_60[0x18];
 	uint8_t admin_state[0x4];
@@ -942,10 +826,7 @@ MLX5V_IFC(query_vport_state_out) {
 /* ---- ACCESS_REGISTER and the port registers (prm/mlx5_eth §4.12, §11) ---- */
 
 MLX5V_IFC(access_reg_in) {
-	uint8_t opcode[0x10];
-	uint8_t uid[0x10];
-	uint8_t reserved_at_20[0x10];
-	uint8_t op_mod[0x10];
+	MLX5V_IFC_IN_HDR_FIELDS;
 	uint8_t reserved_at_40[0x10];
 	uint8_t register_id[0x10];
 	uint8_t argument[0x20];
