@@ -17,8 +17,6 @@
 
 #include "mlx5v_dev.h"
 
-/** The devarg that selects the class drivers of a device: class=net (default), class=none. */
-#define MLX5V_CLASS_ARG MLXV_CLASS_ARG
 /** Most class drivers one device can carry. */
 #define MLX5V_CLASS_MAX MLXV_CLASS_MAX
 

@@ -177,12 +177,6 @@ mlx5v_dev_hca_cap(struct mlx5v_dev *dev)
 	return dev->stage >= MLX5V_STAGE_HCA_INIT ? dev->hca_cap_cur : NULL;
 }
 
-uint32_t
-mlx5v_dev_uar(struct mlx5v_dev *dev)
-{
-	return dev->uar;
-}
-
 int
 mlx5v_dev_info_get(struct mlx5v_dev *dev, struct mlx5v_dev_info *info)
 {

@@ -281,10 +281,6 @@ int mlx5v_dev_tout_set(struct mlx5v_dev *dev, enum mlx5v_tout t, uint32_t ms);
 __rte_internal
 const uint8_t *mlx5v_dev_hca_cap(struct mlx5v_dev *dev);
 
-/** @return the device UAR index allocated at bring-up. */
-__rte_internal
-uint32_t mlx5v_dev_uar(struct mlx5v_dev *dev);
-
 /**
  * Add a consumer hook (hook memory owned by the caller).
  * @return 0, -EINVAL, or -ENODEV once the removal of dev has begun (the hook would never

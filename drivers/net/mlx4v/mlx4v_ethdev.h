@@ -36,8 +36,6 @@ extern int mlx4v_ethdev_logtype;
 
 /** Most Rx or Tx queues of a port. */
 #define MLX4V_ETH_MAX_QUEUES 16
-/** log2 of MLX4V_ETH_MAX_QUEUES: the WQ number range of a port (set_wqs_range). */
-#define MLX4V_ETH_LOG_MAX_QUEUES 4
 /** Most unicast MAC addresses of a port (one steering rule each). */
 #define MLX4V_ETH_MAX_MAC 32
 /** Addresses of the multicast address list (set_mc_addr_list), one rule each. */

@@ -558,9 +558,6 @@ int mlx5v_ethdev_cmd_vport_mtu(struct mlx5v_dev *dev, uint16_t hw_mtu);
  */
 int mlx5v_ethdev_cmd_vport_list(struct mlx5v_dev *dev, int mc, const struct rte_ether_addr *mac,
 				unsigned int n);
-/** UC list entry i of the vport (i < uc_n of the last query). @return 0 or -errno. */
-int mlx5v_ethdev_cmd_vport_uc_get(struct mlx5v_dev *dev, unsigned int i,
-				  struct rte_ether_addr *mac);
 /** PAOS read: *admin_up, *oper_up set to 0/1. @return 0 or -errno. */
 int mlx5v_ethdev_cmd_paos_get(struct mlx5v_dev *dev, int *admin_up, int *oper_up);
 /** PAOS write of the admin status. @return 0 or -errno. */

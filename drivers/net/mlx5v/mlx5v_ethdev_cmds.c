@@ -275,26 +275,6 @@ mlx5v_ethdev_cmd_vport_query(struct mlx5v_dev *dev, struct mlx5v_ethdev_vport *v
 	return 0;
 }
 
-int
-mlx5v_ethdev_cmd_vport_uc_get(struct mlx5v_dev *dev, unsigned int i,
-			      struct rte_ether_addr *mac)
-{
-	uint8_t out[VPORT_OUT_LEN];
-	uint8_t *ctx = MLX5V_IFC_ADDR_OF(query_nic_vport_context_out, out, ctx);
-	int ret;
-
-	if (i >= MLX5V_ETH_MAX_MAC)
-		return -EINVAL;
-	ret = mlx5v_ethdev_vport_query(dev, out, sizeof(out));
-	if (ret != 0)
-		return ret;
-	if (i >= MLX5V_GET(nic_vport_context, ctx, allowed_list_size))
-		return -ENOENT;
-	mlx5v_ethdev_mac_from_layout(mac, out + MLX5V_IFC_BYTES(query_nic_vport_context_out) +
-				     i * MAC_ENTRY);
-	return 0;
-}
-
 /* Start a MODIFY_NIC_VPORT_CONTEXT input in `in`; @return the context. */
 static uint8_t *
 mlx5v_ethdev_vport_modify_init(uint8_t *in, size_t inlen)

@@ -120,8 +120,6 @@ int mlx5v_sim_eth_dp_init(struct mlx5v_sim *sim, const char *devargs);
 void mlx5v_sim_eth_dp_fini(struct mlx5v_sim *sim);
 /** Engine pass: follow PAOS admin to the wire, the wire link to the port. @return work. */
 int mlx5v_sim_eth_dp_poll(struct mlx5v_sim *sim);
-/** @return 1 if key is a data path devarg (wire, wire1, mac, speed). */
-int mlx5v_sim_eth_dp_devarg(const char *key);
 /**
  * Check the wire devargs alone, before the knob parser sees the string: a wire<N>= beyond
  * the function's one port is then "port out of range", not an unknown knob.

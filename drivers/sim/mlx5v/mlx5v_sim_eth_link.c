@@ -24,12 +24,6 @@
 /* One Ethernet port per mlx5 function (prm/mlx5_eth §1). */
 #define MLX5V_SIM_ETH_PORT_NO 1
 
-int
-mlx5v_sim_eth_dp_devarg(const char *key)
-{
-	return hwsim_wire_devargs_key(key);
-}
-
 /*
  * The wire's link callback: it runs with the wire's registry lock held, possibly in a thread
  * holding sim->lock (a PAOS write reaching the wire), so it only notes the change and wakes
