@@ -164,23 +164,14 @@ struct rte_pmd_mlx4v_cq *
 rte_pmd_mlx4v_create_cq(struct rte_pmd_mlx4v_dev *dev, int cqe, int cqe_size,
 			int with_events)
 {
-	struct mlx4v_cq *cq;
-
-	mlx4v_verbs_lock();
-	cq = mlx4v_cq_create((struct mlx4v_ctx *)dev, cqe, cqe_size, with_events);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ptr(cq);
+	return MLX4V_VERBS_LOCKED_PTR(mlx4v_cq_create((struct mlx4v_ctx *)dev, cqe, cqe_size,
+						      with_events));
 }
 
 int
 rte_pmd_mlx4v_destroy_cq(struct rte_pmd_mlx4v_cq *cq)
 {
-	int ret;
-
-	mlx4v_verbs_lock();
-	ret = mlx4v_cq_destroy((struct mlx4v_cq *)cq);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ret(ret);
+	return MLX4V_VERBS_LOCKED_RET(mlx4v_cq_destroy((struct mlx4v_cq *)cq));
 }
 
 int
@@ -208,23 +199,13 @@ rte_pmd_mlx4v_cq_event_fd(const struct rte_pmd_mlx4v_cq *cq)
 int
 rte_pmd_mlx4v_get_cq_event(struct rte_pmd_mlx4v_cq *cq)
 {
-	int ret;
-
-	mlx4v_verbs_lock();
-	ret = mlx4v_cq_get_event((struct mlx4v_cq *)cq);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ret(ret);
+	return MLX4V_VERBS_LOCKED_RET(mlx4v_cq_get_event((struct mlx4v_cq *)cq));
 }
 
 int
 rte_pmd_mlx4v_ack_cq_events(struct rte_pmd_mlx4v_cq *cq, unsigned int nevents)
 {
-	int ret;
-
-	mlx4v_verbs_lock();
-	ret = mlx4v_cq_ack_events((struct mlx4v_cq *)cq, nevents);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ret(ret);
+	return MLX4V_VERBS_LOCKED_RET(mlx4v_cq_ack_events((struct mlx4v_cq *)cq, nevents));
 }
 
 int

@@ -328,23 +328,13 @@ mlx4v_dev_close(struct mlx4v_ctx *ctx)
 struct rte_pmd_mlx4v_dev *
 rte_pmd_mlx4v_dev_open(const char *name)
 {
-	struct mlx4v_ctx *ctx;
-
-	mlx4v_verbs_lock();
-	ctx = mlx4v_dev_open(name);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ptr(ctx);
+	return MLX4V_VERBS_LOCKED_PTR(mlx4v_dev_open(name));
 }
 
 int
 rte_pmd_mlx4v_dev_close(struct rte_pmd_mlx4v_dev *dev)
 {
-	int ret;
-
-	mlx4v_verbs_lock();
-	ret = mlx4v_dev_close((struct mlx4v_ctx *)dev);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ret(ret);
+	return MLX4V_VERBS_LOCKED_RET(mlx4v_dev_close((struct mlx4v_ctx *)dev));
 }
 
 static const char *

@@ -321,67 +321,37 @@ mlx4v_flow_destroy(struct mlx4v_flow *flow)
 int
 rte_pmd_mlx4v_set_wqs_range(struct rte_pmd_mlx4v_dev *dev, uint8_t log_range)
 {
-	int ret;
-
-	mlx4v_verbs_lock();
-	ret = mlx4v_wqs_range_set((struct mlx4v_ctx *)dev, log_range);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ret(ret);
+	return MLX4V_VERBS_LOCKED_RET(mlx4v_wqs_range_set((struct mlx4v_ctx *)dev, log_range));
 }
 
 struct rte_pmd_mlx4v_ind_table *
 rte_pmd_mlx4v_create_rwq_ind_table(struct rte_pmd_mlx4v_dev *dev, uint32_t log_size,
 				   struct rte_pmd_mlx4v_wq *const *wqs)
 {
-	struct mlx4v_ind *ind;
-
-	mlx4v_verbs_lock();
-	ind = mlx4v_ind_create((struct mlx4v_ctx *)dev, log_size, wqs);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ptr(ind);
+	return MLX4V_VERBS_LOCKED_PTR(mlx4v_ind_create((struct mlx4v_ctx *)dev, log_size, wqs));
 }
 
 int
 rte_pmd_mlx4v_destroy_rwq_ind_table(struct rte_pmd_mlx4v_ind_table *ind)
 {
-	int ret;
-
-	mlx4v_verbs_lock();
-	ret = mlx4v_ind_destroy((struct mlx4v_ind *)ind);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ret(ret);
+	return MLX4V_VERBS_LOCKED_RET(mlx4v_ind_destroy((struct mlx4v_ind *)ind));
 }
 
 struct rte_pmd_mlx4v_qp *
 rte_pmd_mlx4v_create_rss_qp(struct rte_pmd_mlx4v_pd *pd,
 			    const struct rte_pmd_mlx4v_rss_qp_attr *attr)
 {
-	struct mlx4v_qp *qp;
-
-	mlx4v_verbs_lock();
-	qp = mlx4v_rss_qp_create((struct mlx4v_pd *)pd, attr);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ptr(qp);
+	return MLX4V_VERBS_LOCKED_PTR(mlx4v_rss_qp_create((struct mlx4v_pd *)pd, attr));
 }
 
 struct rte_pmd_mlx4v_flow *
 rte_pmd_mlx4v_create_flow(struct rte_pmd_mlx4v_qp *qp, const struct rte_pmd_mlx4v_flow_attr *attr)
 {
-	struct mlx4v_flow *flow;
-
-	mlx4v_verbs_lock();
-	flow = mlx4v_flow_create((struct mlx4v_qp *)qp, attr);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ptr(flow);
+	return MLX4V_VERBS_LOCKED_PTR(mlx4v_flow_create((struct mlx4v_qp *)qp, attr));
 }
 
 int
 rte_pmd_mlx4v_destroy_flow(struct rte_pmd_mlx4v_flow *flow)
 {
-	int ret;
-
-	mlx4v_verbs_lock();
-	ret = mlx4v_flow_destroy((struct mlx4v_flow *)flow);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ret(ret);
+	return MLX4V_VERBS_LOCKED_RET(mlx4v_flow_destroy((struct mlx4v_flow *)flow));
 }

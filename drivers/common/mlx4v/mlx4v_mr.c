@@ -307,12 +307,7 @@ err_free:
 struct rte_pmd_mlx4v_mr *
 rte_pmd_mlx4v_reg_mr(struct rte_pmd_mlx4v_pd *pd, void *addr, size_t len)
 {
-	struct mlx4v_mr *mr;
-
-	mlx4v_verbs_lock();
-	mr = mlx4v_mr_create((struct mlx4v_pd *)pd, addr, len);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ptr(mr);
+	return MLX4V_VERBS_LOCKED_PTR(mlx4v_mr_create((struct mlx4v_pd *)pd, addr, len));
 }
 
 struct rte_pmd_mlx4v_mr *
@@ -351,12 +346,7 @@ rte_pmd_mlx4v_reg_mempool(struct rte_pmd_mlx4v_pd *pd, struct rte_mempool *mp)
 int
 rte_pmd_mlx4v_dereg_mr(struct rte_pmd_mlx4v_mr *mr)
 {
-	int ret;
-
-	mlx4v_verbs_lock();
-	ret = mlx4v_mr_destroy((struct mlx4v_mr *)mr);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ret(ret);
+	return MLX4V_VERBS_LOCKED_RET(mlx4v_mr_destroy((struct mlx4v_mr *)mr));
 }
 
 int

@@ -294,10 +294,5 @@ mlx4v_obj_init(struct rte_pmd_mlx4v_obj *obj, uint64_t obj_type)
 int
 rte_pmd_mlx4v_init_obj(struct rte_pmd_mlx4v_obj *obj, uint64_t obj_type)
 {
-	int ret;
-
-	mlx4v_verbs_lock();
-	ret = mlx4v_obj_init(obj, obj_type);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ret(ret);
+	return MLX4V_VERBS_LOCKED_RET(mlx4v_obj_init(obj, obj_type));
 }

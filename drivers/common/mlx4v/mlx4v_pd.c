@@ -56,21 +56,11 @@ mlx4v_pd_destroy(struct mlx4v_pd *pd)
 struct rte_pmd_mlx4v_pd *
 rte_pmd_mlx4v_alloc_pd(struct rte_pmd_mlx4v_dev *dev)
 {
-	struct mlx4v_pd *pd;
-
-	mlx4v_verbs_lock();
-	pd = mlx4v_pd_create((struct mlx4v_ctx *)dev);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ptr(pd);
+	return MLX4V_VERBS_LOCKED_PTR(mlx4v_pd_create((struct mlx4v_ctx *)dev));
 }
 
 int
 rte_pmd_mlx4v_dealloc_pd(struct rte_pmd_mlx4v_pd *pd)
 {
-	int ret;
-
-	mlx4v_verbs_lock();
-	ret = mlx4v_pd_destroy((struct mlx4v_pd *)pd);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ret(ret);
+	return MLX4V_VERBS_LOCKED_RET(mlx4v_pd_destroy((struct mlx4v_pd *)pd));
 }

@@ -194,34 +194,19 @@ mlx4v_qp_destroy(struct mlx4v_qp *qp)
 struct rte_pmd_mlx4v_qp *
 rte_pmd_mlx4v_create_qp(struct rte_pmd_mlx4v_pd *pd, struct rte_pmd_mlx4v_qp_attr *attr)
 {
-	struct mlx4v_qp *qp;
-
-	mlx4v_verbs_lock();
-	qp = mlx4v_qp_create((struct mlx4v_pd *)pd, attr);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ptr(qp);
+	return MLX4V_VERBS_LOCKED_PTR(mlx4v_qp_create((struct mlx4v_pd *)pd, attr));
 }
 
 int
 rte_pmd_mlx4v_modify_qp(struct rte_pmd_mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 {
-	int ret;
-
-	mlx4v_verbs_lock();
-	ret = mlx4v_qp_modify((struct mlx4v_qp *)qp, state);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ret(ret);
+	return MLX4V_VERBS_LOCKED_RET(mlx4v_qp_modify((struct mlx4v_qp *)qp, state));
 }
 
 int
 rte_pmd_mlx4v_destroy_qp(struct rte_pmd_mlx4v_qp *qp)
 {
-	int ret;
-
-	mlx4v_verbs_lock();
-	ret = mlx4v_qp_destroy((struct mlx4v_qp *)qp);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ret(ret);
+	return MLX4V_VERBS_LOCKED_RET(mlx4v_qp_destroy((struct mlx4v_qp *)qp));
 }
 
 int

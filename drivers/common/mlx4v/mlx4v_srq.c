@@ -82,21 +82,11 @@ mlx4v_srq_destroy(struct mlx4v_srq *srq)
 struct rte_pmd_mlx4v_srq *
 rte_pmd_mlx4v_create_srq(struct rte_pmd_mlx4v_pd *pd, uint32_t max_wr, uint32_t max_sge)
 {
-	struct mlx4v_srq *srq;
-
-	mlx4v_verbs_lock();
-	srq = mlx4v_srq_create((struct mlx4v_pd *)pd, max_wr, max_sge);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ptr(srq);
+	return MLX4V_VERBS_LOCKED_PTR(mlx4v_srq_create((struct mlx4v_pd *)pd, max_wr, max_sge));
 }
 
 int
 rte_pmd_mlx4v_destroy_srq(struct rte_pmd_mlx4v_srq *srq)
 {
-	int ret;
-
-	mlx4v_verbs_lock();
-	ret = mlx4v_srq_destroy((struct mlx4v_srq *)srq);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ret(ret);
+	return MLX4V_VERBS_LOCKED_RET(mlx4v_srq_destroy((struct mlx4v_srq *)srq));
 }

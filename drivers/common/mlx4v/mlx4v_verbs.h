@@ -97,6 +97,26 @@ void mlx4v_verbs_lock(void);
 void mlx4v_verbs_unlock(void);
 
 /**
+ * The body of a public entry point over an internal call that returns 0 or -errno: the call
+ * under the verbs lock, its result in the public contract (mlx4v_obj_ret()).
+ */
+#define MLX4V_VERBS_LOCKED_RET(call) __extension__ ({ \
+	int ret_; \
+	mlx4v_verbs_lock(); \
+	ret_ = (call); \
+	mlx4v_verbs_unlock(); \
+	mlx4v_obj_ret(ret_); \
+})
+/** The same over an internal call that returns an object, or NULL with rte_errno set. */
+#define MLX4V_VERBS_LOCKED_PTR(call) __extension__ ({ \
+	void *p_; \
+	mlx4v_verbs_lock(); \
+	p_ = (call); \
+	mlx4v_verbs_unlock(); \
+	mlx4v_obj_ptr(p_); \
+})
+
+/**
  * Bind a handle to a backend in the process-local table.
  * @return 0 or -ENOSPC (MLX4V_MAX_CTX handles open).
  */

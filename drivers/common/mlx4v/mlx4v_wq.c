@@ -113,34 +113,19 @@ mlx4v_wq_destroy(struct mlx4v_wq *wq)
 struct rte_pmd_mlx4v_wq *
 rte_pmd_mlx4v_create_wq(struct rte_pmd_mlx4v_pd *pd, struct rte_pmd_mlx4v_wq_attr *attr)
 {
-	struct mlx4v_wq *wq;
-
-	mlx4v_verbs_lock();
-	wq = mlx4v_wq_create((struct mlx4v_pd *)pd, attr);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ptr(wq);
+	return MLX4V_VERBS_LOCKED_PTR(mlx4v_wq_create((struct mlx4v_pd *)pd, attr));
 }
 
 int
 rte_pmd_mlx4v_modify_wq(struct rte_pmd_mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state)
 {
-	int ret;
-
-	mlx4v_verbs_lock();
-	ret = mlx4v_wq_modify((struct mlx4v_wq *)wq, state);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ret(ret);
+	return MLX4V_VERBS_LOCKED_RET(mlx4v_wq_modify((struct mlx4v_wq *)wq, state));
 }
 
 int
 rte_pmd_mlx4v_destroy_wq(struct rte_pmd_mlx4v_wq *wq)
 {
-	int ret;
-
-	mlx4v_verbs_lock();
-	ret = mlx4v_wq_destroy((struct mlx4v_wq *)wq);
-	mlx4v_verbs_unlock();
-	return mlx4v_obj_ret(ret);
+	return MLX4V_VERBS_LOCKED_RET(mlx4v_wq_destroy((struct mlx4v_wq *)wq));
 }
 
 int
