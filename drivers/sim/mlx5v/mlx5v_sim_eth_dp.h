@@ -74,15 +74,6 @@ mlx5v_sim_dp_be32(const void *p)
 	return rte_be_to_cpu_32(v);
 }
 
-static inline uint64_t
-mlx5v_sim_dp_be64(const void *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return rte_be_to_cpu_64(v);
-}
-
 /**
  * The vendor syndrome of a failed key translation (mlx5v_sim_eth_mkey_ptr()'s rte_errno);
  * the syndrome itself is always LOCAL_PROT_ERR (prm/mlx5_eth §8.4).
