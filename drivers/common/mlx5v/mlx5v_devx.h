@@ -17,6 +17,7 @@
 #include "mlx5v_dma.h"
 #include "mlx5v_api.h"
 #include "mlx5v_eq.h"
+#include "mlx5v_hw.h"
 #include "rte_pmd_mlx5v.h"
 
 struct mlx5v_dev;
@@ -219,6 +220,33 @@ int mlx5v_devx_cq_destroy(struct mlx5v_devx_cq *cq);
  */
 __rte_internal
 void mlx5v_devx_cq_arm(struct mlx5v_devx_cq *cq, int solicited);
+
+/**
+ * Arm CQ cqn for the next completion (any, or solicited only) with sequence number sn and
+ * consumer index ci: the arm word into dbrec[1], then the doorbell at the UAR page uar as
+ * this process maps it, through the seam hw (prm/mlx5 §7.3). For the CQs whose arm state
+ * lives elsewhere than in their struct mlx5v_devx_cq (a PMD's, shared by its processes).
+ */
+static inline void
+mlx5v_devx_cq_arm_at(struct mlx5v_hw *hw, void *uar, volatile uint32_t *dbrec, uint32_t cqn,
+		     uint32_t sn, uint32_t ci, int solicited)
+{
+	uint32_t cmd = solicited ? RTE_PMD_MLX5V_CQ_DB_REQ_NOT_SOL : RTE_PMD_MLX5V_CQ_DB_REQ_NOT;
+	uint32_t word = ((sn & 3) << 28) | cmd | (ci & 0xffffff);
+
+	/*
+	 * The arm word goes to dbrec[1] first: the device reads the record when it takes the
+	 * MMIO doorbell and compares the two (prm/mlx5 §7.3).
+	 */
+	dbrec[RTE_PMD_MLX5V_CQ_DBREC_ARM] = rte_cpu_to_be_32(word);
+	/*
+	 * Then the 64-bit BE MMIO at UAR + 0x20 through the seam, whose write barrier makes the
+	 * record visible before the doorbell (prm/mlx5 §7.3) and which tells a polling model at
+	 * once.
+	 */
+	mlx5v_hw_db_wr64(hw, (uint8_t *)uar + RTE_PMD_MLX5V_UAR_CQ_DB_OFF,
+			 ((uint64_t)word << 32) | (cqn & 0xffffff));
+}
 
 /**
  * Arm for the next completion with consumer index ci, kept by the caller (a PMD's Rx burst

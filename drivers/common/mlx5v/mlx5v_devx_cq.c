@@ -193,22 +193,8 @@ mlx5v_devx_cq_destroy(struct mlx5v_devx_cq *cq)
 void
 mlx5v_devx_cq_arm_ci(struct mlx5v_devx_cq *cq, uint32_t ci, int solicited)
 {
-	uint32_t cmd = solicited ? RTE_PMD_MLX5V_CQ_DB_REQ_NOT_SOL : RTE_PMD_MLX5V_CQ_DB_REQ_NOT;
-	uint32_t word = ((cq->arm_sn & 3) << 28) | cmd | (ci & 0xffffff);
-
-	/*
-	 * The arm word goes to dbrec[1] first: the device reads the record when it takes the
-	 * MMIO doorbell and compares the two (prm/mlx5 §7.3).
-	 */
-	cq->dbrec[RTE_PMD_MLX5V_CQ_DBREC_ARM] = rte_cpu_to_be_32(word);
-	/*
-	 * Then the 64-bit BE MMIO at UAR + 0x20 through the seam, whose write barrier makes the
-	 * record visible before the doorbell (prm/mlx5 §7.3) and which tells a polling model at
-	 * once.
-	 */
-	mlx5v_hw_db_wr64(mlx5v_dev_hw(cq->dev),
-			 (uint8_t *)cq->uar.base_addr + RTE_PMD_MLX5V_UAR_CQ_DB_OFF,
-			 ((uint64_t)word << 32) | (cq->cqn & 0xffffff));
+	mlx5v_devx_cq_arm_at(mlx5v_dev_hw(cq->dev), cq->uar.base_addr, cq->dbrec, cq->cqn,
+			     cq->arm_sn, ci, solicited);
 }
 
 void
