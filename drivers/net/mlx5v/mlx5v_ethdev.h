@@ -12,6 +12,7 @@
 #include <ethdev_driver.h>
 #include <rte_ether.h>
 #include <rte_log.h>
+#include <rte_spinlock.h>
 
 #include "mlx5v_dev.h"
 #include "mlxv_ethdev_stats.h"
@@ -128,6 +129,23 @@ struct mlx5v_ring {
 	const struct rte_memzone *mz;  /**< holds buf */
 };
 
+/**
+ * The Rx interrupt of a queue as every process sees it (mlx5v_intr.c): in the queue, so in
+ * shared memory, as the EQ ring and the CQ's doorbell record are. Whichever process enables
+ * or disables the queue's interrupt consumes its EQ and arms its CQ with these, never with
+ * the primary's process-local EQ and CQ objects (doc/guides/nics/mlx5v.rst, "Interrupts").
+ */
+struct mlx5v_rxq_intr {
+	rte_spinlock_t lock;           /**< the EQ's consumption and the CQ's arm, any process */
+	uint8_t *eqes;                 /**< the EQ's ring (EAL memory); NULL: no interrupt */
+	uint32_t eq_nent;
+	uint32_t eqn;
+	uint32_t eq_ci;                /**< the EQ's consumer index */
+	uint32_t cqn;
+	uint32_t arm_sn;               /**< the CQ's arm sequence number (prm/mlx5 §7.3) */
+	uint8_t vec_shared;            /**< the MSI vector serves other queues too */
+};
+
 /** An Rx queue: its ring and the objects made at start. */
 struct mlx5v_rxq {
 	/* Data path, hot: what a burst reads (mlx5v_rx.c). */
@@ -172,6 +190,7 @@ struct mlx5v_rxq {
 	struct mlx5v_devx_cq *cq;      /**< at start */
 	uint32_t rqn;                  /**< at start; 0 = none */
 	uint8_t deferred;              /**< rx_deferred_start: RST until rx_queue_start */
+	struct mlx5v_rxq_intr intr;    /**< its Rx interrupt, for every process */
 };
 
 /** A Tx burst reaps with this many completions waiting, or their packets in flight. */
@@ -395,6 +414,16 @@ void mlx5v_intr_rx_destroy(struct rte_eth_dev *eth_dev);
 uint32_t mlx5v_intr_rxq_eqn(struct rte_eth_dev *eth_dev, uint16_t idx);
 int mlx5v_intr_rx_enable(struct rte_eth_dev *eth_dev, uint16_t idx);
 int mlx5v_intr_rx_disable(struct rte_eth_dev *eth_dev, uint16_t idx);
+/**
+ * Either process: arm the Rx interrupt of rxq through the seam hw at this process's view of
+ * the UAR page uar (a secondary's lcore inside the queue's gate). @return 0 or -errno.
+ */
+int mlx5v_intr_rxq_arm(struct mlx5v_rxq *rxq, struct mlx5v_hw *hw, void *uar);
+/**
+ * Either process: the Rx interrupt of rxq fired or is no longer wanted: drain this process's
+ * fd of the queue (unless its vector is shared), consume the queue's EQ. @return 0/-errno.
+ */
+int mlx5v_intr_rxq_ack(struct mlx5v_rxq *rxq, struct mlx5v_hw *hw, void *uar, int fd);
 /**
  * A PORT_CHANGE of the core (thread polling the async EQ, EQ lock held): the link is read
  * and RTE_ETH_EVENT_INTR_LSC raised later, from an EAL alarm.

@@ -190,26 +190,6 @@ mlx5v_intr_cleanup(struct rte_eth_dev *eth_dev)
 
 /* ---------------------------------------------------------------- Rx queue interrupts */
 
-/*
- * Completion EQE of the queue's EQ, on the thread polling it (the queue's lcore in
- * rx_queue_intr_enable/disable) with the EQ lock held. The CQ fired: its next arm must carry
- * the next sequence number (prm/mlx5 §7.3).
- */
-static void
-mlx5v_intr_rxq_comp(struct mlx5v_dev *dev, uint32_t eqn, const uint8_t *eqe, void *arg)
-{
-	struct intr_rxq *iq = arg;
-	struct mlx5v_devx_cq *cq = iq->rxq->cq;
-	uint32_t cqn;
-
-	RTE_SET_USED(dev);
-	RTE_SET_USED(eqn);
-	cqn = rte_be_to_cpu_32(*(const uint32_t *)(eqe + RTE_PMD_MLX5V_EQE_COMP_CQN_OFF)) &
-	      0xffffff;
-	if (cq != NULL && cq->cqn == cqn)
-		mlx5v_devx_cq_event(cq);
-}
-
 /* Create the EQ of Rx queue q on vector v. @return 0 or -errno. */
 static int
 mlx5v_intr_rxq_eq_create(struct rte_eth_dev *eth_dev, struct intr_rx *rx, unsigned int q)
@@ -245,18 +225,26 @@ mlx5v_intr_rxq_eq_create(struct rte_eth_dev *eth_dev, struct intr_rx *rx, unsign
 	iq->eqn = RTE_PMD_MLX5V_GET(out, RTE_PMD_MLX5V_CREATE_EQ_OUT_EQ_NUMBER);
 	iq->deq = mlx5v_devx_to_eq(iq->eq);
 	ret = iq->deq != NULL ? 0 : -EINVAL;
-	if (ret == 0)
-		ret = mlx5v_devx_eq_handler_set(iq->deq, RTE_PMD_MLX5V_EVENT_COMP,
-						mlx5v_intr_rxq_comp, iq);
-	/* A new EQ is not armed (prm/mlx5 §6.11): arm it so the first completion interrupts. */
+	/*
+	 * A new EQ is not armed (prm/mlx5 §6.11): arm it so the first completion interrupts.
+	 * Its consumer index is 0, as the shared one below; from here on only the shared state
+	 * consumes it (mlx5v_intr_rxq_eq_take()), the core's EQ object never polls it.
+	 */
 	if (ret == 0)
 		ret = mlx5v_devx_eq_arm(iq->deq);
 	if (ret != 0) {
 		rte_pmd_mlx5v_devx_destroy_eq(iq->eq);
 		iq->eq = NULL;
 		iq->deq = NULL;
+		return ret;
 	}
-	return ret;
+	rte_spinlock_lock(&iq->rxq->intr.lock);
+	iq->rxq->intr.eq_nent = 1u << INTR_RXQ_EQ_LOG_SIZE;
+	iq->rxq->intr.eqn = iq->eqn;
+	iq->rxq->intr.eq_ci = 0;
+	iq->rxq->intr.eqes = iq->eq->vaddr;
+	rte_spinlock_unlock(&iq->rxq->intr.lock);
+	return 0;
 }
 
 void
@@ -275,6 +263,12 @@ mlx5v_intr_rx_destroy(struct rte_eth_dev *eth_dev)
 	for (i = rx->n_q; i > 0; i--) {
 		struct intr_rxq *iq = &rx->q[i - 1];
 
+		/* No process arms or consumes it any more (a secondary's gate is closed). */
+		if (iq->rxq != NULL) {
+			rte_spinlock_lock(&iq->rxq->intr.lock);
+			iq->rxq->intr.eqes = NULL;
+			rte_spinlock_unlock(&iq->rxq->intr.lock);
+		}
 		if (iq->eq != NULL) {
 			/*
 			 * On a dead device DESTROY_EQ succeeds locally; a refusal keeps the EQ.
@@ -365,6 +359,7 @@ mlx5v_intr_rx_create(struct rte_eth_dev *eth_dev)
 		struct intr_rxq *iq = &rx->q[q];
 
 		iq->rxq = eth_dev->data->rx_queues[q];
+		rte_spinlock_init(&iq->rxq->intr.lock);
 		iq->vec = q % rx->n_vec;
 		iq->efd = -1;
 		rx->n_q = q + 1;
@@ -379,6 +374,9 @@ mlx5v_intr_rx_create(struct rte_eth_dev *eth_dev)
 		if (rte_intr_efds_index_set(p->ih, q, iq->efd) != 0)
 			ret = -rte_errno;
 	}
+	/* Whatever process disables a queue's interrupt drains its fd unless others share it. */
+	for (q = 0; ret == 0 && q < n; q++)
+		rx->q[q].rxq->intr.vec_shared = rx->users[rx->q[q].vec] > 1;
 	/* Vector 0, beyond the queue events, carries the port's other events. */
 	if (ret == 0)
 		ret = mlxv_intr_rxq_vec_set(p->ih, n);
@@ -422,53 +420,121 @@ mlx5v_intr_rxq_get(struct rte_eth_dev *eth_dev, uint16_t idx, int *ret)
 	return &p->rx->q[idx];
 }
 
-int
-mlx5v_intr_rx_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
+/* Write the EQ's consumer index, arming it (arm 1) or not, at this process's UAR page. */
+static void
+mlx5v_intr_rxq_eq_db(const struct mlx5v_rxq_intr *s, struct mlx5v_hw *hw, uint8_t *uar, int arm)
 {
-	struct intr_rxq *iq;
-	int ret;
+	/*
+	 * The EQE reads are complete before the device learns the CI (loads before a store): a
+	 * full barrier, not only a write barrier (prm/mlx5 §6.10); then the doorbell.
+	 */
+	rte_io_mb();
+	mlx5v_hw_db_wr32(hw, uar + (arm ? RTE_PMD_MLX5V_UAR_EQ_DB_ARM_OFF :
+				    RTE_PMD_MLX5V_UAR_EQ_DB_NOARM_OFF),
+			 rte_pmd_mlx5v_eq_db_val(s->eqn, s->eq_ci));
+}
 
-	iq = mlx5v_intr_rxq_get(eth_dev, idx, &ret);
-	if (iq == NULL)
-		return ret;
+/*
+ * Take the completion EQEs of the queue's EQ with the shared consumer index, each moving the
+ * CQ's arm sequence number on (prm/mlx5 §7.3), then arm the EQ, which stays quiet after an
+ * interrupt until then (prm/mlx5 §6.11). s->lock held.
+ */
+static void
+mlx5v_intr_rxq_eq_take(struct mlx5v_rxq_intr *s, struct mlx5v_hw *hw, uint8_t *uar)
+{
+	unsigned int cc = 0;
+	const uint8_t *eqe;
+	uint32_t cqn;
+
+	/* rte_pmd_mlx5v_eq_next_eqe() checks the owner bit, then orders the body's reads. */
+	while ((eqe = rte_pmd_mlx5v_eq_next_eqe(s->eqes, s->eq_nent, s->eq_ci)) != NULL) {
+		cqn = rte_be_to_cpu_32(*(const uint32_t *)(eqe + RTE_PMD_MLX5V_EQE_COMP_CQN_OFF)) &
+		      0xffffff;
+		if (rte_pmd_mlx5v_eqe_type(eqe) == RTE_PMD_MLX5V_EVENT_COMP && cqn == s->cqn)
+			s->arm_sn++;
+		s->eq_ci++;
+		/* The CI reaches the device at least every 128 EQEs, unarmed (prm/mlx5 §6.9). */
+		if (++cc == RTE_PMD_MLX5V_NUM_SPARE_EQE) {
+			mlx5v_intr_rxq_eq_db(s, hw, uar, 0);
+			cc = 0;
+		}
+	}
+	mlx5v_intr_rxq_eq_db(s, hw, uar, 1);
+}
+
+int
+mlx5v_intr_rxq_arm(struct mlx5v_rxq *rxq, struct mlx5v_hw *hw, void *uar)
+{
+	struct mlx5v_rxq_intr *s = &rxq->intr;
+
+	rte_spinlock_lock(&s->lock);
+	if (s->eqes == NULL || uar == NULL) {
+		rte_spinlock_unlock(&s->lock);
+		return -EINVAL;
+	}
 	/*
-	 * Take the completion EQEs still in the EQ first: each one moves the CQ's arm sequence
-	 * number on, which the arm below must carry (prm/mlx5 §7.3); the poll also re-arms the
-	 * EQ, which stays quiet after an interrupt until then (prm/mlx5 §6.11).
+	 * The completion EQEs still in the EQ first: the arm below must carry the sequence
+	 * number they move on (prm/mlx5 §7.3). Then the CQ armed at the consumer index the Rx
+	 * burst reached: a CQE already beyond it fires the event at once, so no completion
+	 * between the last burst and this arm is lost.
 	 */
-	ret = mlx5v_devx_eq_poll(iq->deq);
-	if (ret < 0)
-		return ret;
-	/*
-	 * Arm the CQ at the consumer index the Rx burst reached: a CQE already beyond it fires
-	 * the event at once, so no completion between the last burst and this arm is lost.
-	 */
-	mlx5v_devx_cq_arm_ci(iq->rxq->cq, iq->rxq->cq_ci, 0);
+	mlx5v_intr_rxq_eq_take(s, hw, uar);
+	mlx5v_devx_cq_arm_at(hw, uar, rxq->cq_dbrec, s->cqn, s->arm_sn, rxq->cq_ci, 0);
+	rte_spinlock_unlock(&s->lock);
 	return 0;
 }
 
 int
-mlx5v_intr_rx_disable(struct rte_eth_dev *eth_dev, uint16_t idx)
+mlx5v_intr_rxq_ack(struct mlx5v_rxq *rxq, struct mlx5v_hw *hw, void *uar, int fd)
 {
-	struct intr_port *p = mlx5v_intr_port_of(eth_dev);
-	struct intr_rxq *iq;
+	struct mlx5v_rxq_intr *s = &rxq->intr;
 	uint64_t cnt;
-	int ret;
 
-	iq = mlx5v_intr_rxq_get(eth_dev, idx, &ret);
-	if (iq == NULL)
-		return ret;
 	/*
 	 * Drain before consuming: an MSI that the arm below raises for a later EQE must stay
 	 * readable. A vector shared with other queues is left alone: a read here could take the
 	 * wake-up of another queue's lcore, and EAL's edge-triggered epoll wakes on every MSI
 	 * whatever the counter holds.
 	 */
-	if (p->rx->users[iq->vec] == 1)
-		while (read(iq->efd, &cnt, sizeof(cnt)) == (ssize_t)sizeof(cnt))
+	if (!s->vec_shared && fd >= 0)
+		while (read(fd, &cnt, sizeof(cnt)) == (ssize_t)sizeof(cnt))
 			;
-	ret = mlx5v_devx_eq_poll(iq->deq);
-	return ret < 0 ? ret : 0;
+	rte_spinlock_lock(&s->lock);
+	if (s->eqes == NULL || uar == NULL) {
+		rte_spinlock_unlock(&s->lock);
+		return -EINVAL;
+	}
+	mlx5v_intr_rxq_eq_take(s, hw, uar);
+	rte_spinlock_unlock(&s->lock);
+	return 0;
+}
+
+int
+mlx5v_intr_rx_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	struct rte_pmd_mlx5v_uar *uar = mlx5v_ethdev_uar(eth_dev);
+	struct intr_rxq *iq;
+	int ret;
+
+	iq = mlx5v_intr_rxq_get(eth_dev, idx, &ret);
+	if (iq == NULL)
+		return ret;
+	return mlx5v_intr_rxq_arm(iq->rxq, mlx5v_ethdev_proc(eth_dev->data->port_id)->hw,
+				  uar != NULL ? uar->base_addr : NULL);
+}
+
+int
+mlx5v_intr_rx_disable(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	struct rte_pmd_mlx5v_uar *uar = mlx5v_ethdev_uar(eth_dev);
+	struct intr_rxq *iq;
+	int ret;
+
+	iq = mlx5v_intr_rxq_get(eth_dev, idx, &ret);
+	if (iq == NULL)
+		return ret;
+	return mlx5v_intr_rxq_ack(iq->rxq, mlx5v_ethdev_proc(eth_dev->data->port_id)->hw,
+				  uar != NULL ? uar->base_addr : NULL, iq->efd);
 }
 
 /* ---------------------------------------------------------------- tools */

@@ -203,6 +203,11 @@ mlx5v_rxq_create(struct rte_eth_dev *eth_dev, struct mlx5v_rxq *rxq)
 	/* A new CQ starts at index 0; an arm with an older index would be beyond its producer. */
 	rxq->cq_ci = 0;
 	a.cqn = rxq->cq->cqn;
+	/* Its Rx interrupt arms it from the queue's shared state: a new CQ's sequence is 0. */
+	rte_spinlock_lock(&rxq->intr.lock);
+	rxq->intr.cqn = rxq->cq->cqn;
+	rxq->intr.arm_sn = 0;
+	rte_spinlock_unlock(&rxq->intr.lock);
 	ret = mlx5v_ethdev_cmd_rq_create(dev, &a, &rxq->rqn);
 	if (ret != 0)
 		goto err_cq_destroy;
