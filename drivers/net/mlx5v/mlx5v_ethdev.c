@@ -1158,11 +1158,14 @@ mlx5v_ethdev_event(struct mlxv_class_dev *cd, const void *arg)
 
 /*
  * What a secondary process may do besides the bursts: read (infos, link, statistics, queue
- * and RSS state); reset statistics. Control stays with the primary.
+ * and RSS state); reset statistics; the Rx interrupts of the primary's queues. Control stays
+ * with the primary.
  */
 static const struct eth_dev_ops mlx5v_ethdev_secondary_ops = {
 	MLX5V_ETHDEV_OPS_SHARED,
 	.link_update = mlxv_mp_link_update,
+	.rx_queue_intr_enable = mlx5v_mp_rx_intr_enable,
+	.rx_queue_intr_disable = mlx5v_mp_rx_intr_disable,
 };
 
 static int

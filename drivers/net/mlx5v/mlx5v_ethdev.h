@@ -321,6 +321,7 @@ struct mlx5v_ethdev_proc {
 	struct mlx5v_hw *hw;                /**< the seam a doorbell goes through */
 	void *db[MLX5V_ETH_MAX_QUEUES];     /**< each Tx queue's doorbell, NULL while stopped */
 	void *uar_map;                      /**< a secondary's mapping of the UAR page, or NULL */
+	void *uar;                          /**< a secondary's view of the UAR page, or NULL */
 };
 
 /** @return the port's per-process data path state (never NULL once probed or attached). */
@@ -424,6 +425,26 @@ int mlx5v_intr_rxq_arm(struct mlx5v_rxq *rxq, struct mlx5v_hw *hw, void *uar);
  * fd of the queue (unless its vector is shared), consume the queue's EQ. @return 0/-errno.
  */
 int mlx5v_intr_rxq_ack(struct mlx5v_rxq *rxq, struct mlx5v_hw *hw, void *uar, int fd);
+/** Primary: this process's fd of Rx queue idx's interrupt, -1 without. *n: the queues with one. */
+int mlx5v_intr_rxq_fd(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t *n);
+/** Secondary, at attach: the port's own interrupt handle. @return 0 or -errno. */
+int mlx5v_intr_secondary_init(struct rte_eth_dev *eth_dev);
+/** Secondary, at detach. */
+void mlx5v_intr_secondary_cleanup(struct rte_eth_dev *eth_dev);
+/**
+ * Secondary: the fds of Rx queues first.. (n of them, closed here on failure) of n_q queues
+ * in all, from the primary; the last batch completes the handle and restores the
+ * applications' registrations the last stop kept. @return 0 or -errno.
+ */
+int mlx5v_intr_secondary_efds(struct rte_eth_dev *eth_dev, uint16_t first, const int *fds,
+			      int n, uint16_t n_q);
+/**
+ * Secondary, at the primary's stop (the gate closed): the applications' registrations are
+ * kept aside and taken out of their epoll, the fds closed.
+ */
+void mlx5v_intr_secondary_clear(struct rte_eth_dev *eth_dev);
+/** Secondary: this process's fd of Rx queue idx, -1 without. */
+int mlx5v_intr_secondary_fd(struct rte_eth_dev *eth_dev, uint16_t idx);
 /**
  * A PORT_CHANGE of the core (thread polling the async EQ, EQ lock held): the link is read
  * and RTE_ETH_EVENT_INTR_LSC raised later, from an EAL alarm.
@@ -525,6 +546,12 @@ void mlx5v_mp_stop_rxtx(struct rte_eth_dev *eth_dev);
  * bursts if the port is started. @return 0 or -errno, nothing left behind.
  */
 int mlx5v_mp_secondary_attach(struct rte_eth_dev *eth_dev);
+/**
+ * Secondary: rx_queue_intr_enable/disable on the primary's queue idx, behind the queue's gate,
+ * through this process's UAR mapping and event fd. @return 0 or -errno.
+ */
+int mlx5v_mp_rx_intr_enable(struct rte_eth_dev *eth_dev, uint16_t idx);
+int mlx5v_mp_rx_intr_disable(struct rte_eth_dev *eth_dev, uint16_t idx);
 /** Secondary: undo mlx5v_mp_secondary_attach() (the port is released by the caller). */
 void mlx5v_mp_secondary_detach(struct rte_eth_dev *eth_dev);
 

@@ -52,6 +52,12 @@ struct intr_rx {
 	struct intr_rxq q[MLX5V_ETH_MAX_QUEUES];
 };
 
+/* An application's registration of a queue event a secondary keeps across a stop. */
+struct intr_kept {
+	int epfd;                        /* its epoll instance, -1: none kept */
+	void *data;                      /* what rte_eth_dev_rx_intr_ctl_q() was given */
+};
+
 /*
  * Interrupt state of a port, process-local. The entries are never freed, so an event that
  * races with close finds valid memory; ev.active says whether the port may still raise events.
@@ -61,6 +67,9 @@ struct intr_port {
 	uint32_t link_taken;             /* a link read outside the alarm took a change */
 	struct rte_intr_handle *ih;      /* eth_dev->intr_handle */
 	struct intr_rx *rx;              /* while started with intr_conf.rxq */
+	/* A secondary's: the queues' fds the primary passed (-1: none), its kept registrations. */
+	int sfd[MLX5V_ETH_MAX_QUEUES];
+	struct intr_kept kept[MLX5V_ETH_MAX_QUEUES];
 };
 
 static struct intr_port intr_ports[RTE_MAX_ETHPORTS];
@@ -535,6 +544,130 @@ mlx5v_intr_rx_disable(struct rte_eth_dev *eth_dev, uint16_t idx)
 		return ret;
 	return mlx5v_intr_rxq_ack(iq->rxq, mlx5v_ethdev_proc(eth_dev->data->port_id)->hw,
 				  uar != NULL ? uar->base_addr : NULL, iq->efd);
+}
+
+int
+mlx5v_intr_rxq_fd(struct rte_eth_dev *eth_dev, uint16_t idx, uint16_t *n)
+{
+	struct intr_port *p = mlx5v_intr_port_of(eth_dev);
+
+	*n = p != NULL && p->rx != NULL ? (uint16_t)p->rx->n_q : 0;
+	return idx < *n ? p->rx->q[idx].efd : -1;
+}
+
+/* ---------------------------------------------------------------- secondary processes */
+
+int
+mlx5v_intr_secondary_init(struct rte_eth_dev *eth_dev)
+{
+	struct intr_port *p = mlx5v_intr_port_of(eth_dev);
+	unsigned int q;
+
+	if (p == NULL)
+		return -EINVAL;
+	/* EXT as the primary's: the PMD drains the queues' fds itself (mlx5v.rst, "Interrupts"). */
+	p->ih = mlxv_intr_handle_alloc();
+	if (p->ih == NULL)
+		return -rte_errno;
+	for (q = 0; q < MLX5V_ETH_MAX_QUEUES; q++) {
+		p->sfd[q] = -1;
+		p->kept[q].epfd = -1;
+	}
+	eth_dev->intr_handle = p->ih;
+	return 0;
+}
+
+void
+mlx5v_intr_secondary_cleanup(struct rte_eth_dev *eth_dev)
+{
+	struct intr_port *p = mlx5v_intr_port_of(eth_dev);
+
+	if (p == NULL || p->ih == NULL)
+		return;
+	mlx5v_intr_secondary_clear(eth_dev);
+	eth_dev->intr_handle = NULL;
+	rte_intr_instance_free(p->ih);
+	p->ih = NULL;
+}
+
+int
+mlx5v_intr_secondary_efds(struct rte_eth_dev *eth_dev, uint16_t first, const int *fds, int n,
+			  uint16_t n_q)
+{
+	struct intr_port *p = mlx5v_intr_port_of(eth_dev);
+	struct intr_kept *k;
+	int i, ret = 0;
+
+	if (p == NULL || p->ih == NULL || n_q > MLX5V_ETH_MAX_QUEUES || first + n > n_q)
+		ret = -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (ret == 0 && p->sfd[first + i] >= 0)
+			close(p->sfd[first + i]);
+		if (ret == 0 && rte_intr_efds_index_set(p->ih, first + i, fds[i]) != 0)
+			ret = -rte_errno;
+		if (ret == 0)
+			p->sfd[first + i] = fds[i];
+		else
+			close(fds[i]);
+	}
+	if (ret != 0 || first + n < n_q)
+		return ret;
+	ret = mlxv_intr_rxq_vec_set(p->ih, n_q);
+	if (ret != 0)
+		return ret;
+	/*
+	 * The registrations the primary's stop took out go back on the new fds, into the same
+	 * epoll instances with the same data: an lcore asleep across the primary's restart
+	 * wakes on the new queue's events, never on a closed fd's.
+	 */
+	for (i = 0; i < n_q; i++) {
+		k = &p->kept[i];
+		if (k->epfd >= 0 &&
+		    rte_intr_rx_ctl(p->ih, k->epfd, RTE_INTR_EVENT_ADD,
+				    RTE_INTR_VEC_RXTX_OFFSET + i, k->data) != 0)
+			MLX5V_ETH_LOG(WARNING, "port %u Rx queue %d: event not registered again",
+				      eth_dev->data->port_id, i);
+		k->epfd = -1;
+	}
+	return 0;
+}
+
+void
+mlx5v_intr_secondary_clear(struct rte_eth_dev *eth_dev)
+{
+	struct intr_port *p = mlx5v_intr_port_of(eth_dev);
+	struct rte_epoll_event *ev;
+	int q, n;
+
+	if (p == NULL || p->ih == NULL)
+		return;
+	n = rte_intr_nb_efd_get(p->ih);
+	for (q = 0; q < n && q < MLX5V_ETH_MAX_QUEUES; q++) {
+		ev = rte_intr_elist_index_get(p->ih, q);
+		if (ev != NULL && __atomic_load_n(&ev->status, __ATOMIC_ACQUIRE) !=
+		    RTE_EPOLL_INVALID) {
+			p->kept[q].epfd = ev->epfd;
+			p->kept[q].data = ev->epdata.data;
+		}
+	}
+	/* Out of the applications' epoll before the fds close (mlxv_intr_rxq_vec_clear()). */
+	if (n > 0)
+		mlxv_intr_rxq_vec_clear(p->ih);
+	for (q = 0; q < MLX5V_ETH_MAX_QUEUES; q++) {
+		if (p->sfd[q] < 0)
+			continue;
+		close(p->sfd[q]);
+		p->sfd[q] = -1;
+		rte_intr_efds_index_set(p->ih, q, -1);
+	}
+}
+
+int
+mlx5v_intr_secondary_fd(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	struct intr_port *p = mlx5v_intr_port_of(eth_dev);
+
+	return p != NULL && idx < MLX5V_ETH_MAX_QUEUES ? p->sfd[idx] : -1;
 }
 
 /* ---------------------------------------------------------------- tools */

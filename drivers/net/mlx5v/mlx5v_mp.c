@@ -8,8 +8,9 @@
  * the primary configured. Only the primary owns the device's command queue: what needs a
  * command (the live Q counter, a mempool's DMA mapping) is asked of it over EAL IPC, and it
  * tells the secondaries when a port starts (with the UAR page to ring: a file descriptor on
- * the simulator, its BAR0 offset on vfio-pci, where each process maps BAR0) and stops, as
- * DPDK mlx5 does (doc/guides/nics/mlx5v.rst, "Secondary processes").
+ * the simulator, its BAR0 offset on vfio-pci, where each process maps BAR0, and with Rx
+ * interrupts each Rx queue's event fd, RTE_MP_MAX_FD_NUM at a time) and stops, as DPDK mlx5
+ * does (doc/guides/nics/mlx5v.rst, "Secondary processes").
  */
 
 #include <assert.h>
@@ -44,6 +45,8 @@ enum mlx5v_mp_op {
 	MLX5V_MP_POOL_MAP,       /**< to the primary: map a mempool for the port's DMA */
 	MLX5V_MP_START_RXTX,     /**< to the secondaries: the port started, its UAR page */
 	MLX5V_MP_STOP_RXTX,      /**< to the secondaries: the port stops */
+	MLX5V_MP_RXQ_EFDS_GET,   /**< to the primary: the event fds of Rx queues first.. */
+	MLX5V_MP_RXQ_EFDS,       /**< to the secondaries: the event fds of Rx queues first.. */
 };
 
 struct mlx5v_mp_req {
@@ -51,11 +54,13 @@ struct mlx5v_mp_req {
 	char name[RTE_DEV_NAME_MAX_LEN];   /**< the port's device name */
 	char pool[RTE_MEMPOOL_NAMESIZE];   /**< MLX5V_MP_POOL_MAP: the mempool's name */
 	uint64_t uar_off;                  /**< MLX5V_MP_START_RXTX: the UAR page in BAR0 */
+	uint16_t first;                    /**< MLX5V_MP_RXQ_EFDS*: the first queue's fd */
+	uint16_t n_q;                      /**< MLX5V_MP_RXQ_EFDS: the queues with one */
 };
 
 struct mlx5v_mp_reply {
 	int32_t result;                    /**< 0 or -errno */
-	uint64_t value;                    /**< MLX5V_MP_UAR_GET: the UAR page in BAR0 */
+	uint64_t value;                    /**< UAR_GET: the UAR page in BAR0; EFDS_GET: n_q */
 };
 
 static_assert(sizeof(struct mlx5v_mp_req) <= RTE_MP_MAX_PARAM_LEN, "IPC request too long");
@@ -144,6 +149,7 @@ mlx5v_mp_rxtx_install(struct rte_eth_dev *eth_dev, int fd, uint64_t off)
 	if (pp->uar_map != NULL)
 		munmap(pp->uar_map, MLX5V_MP_UAR_MAP_LEN);
 	pp->uar_map = map;
+	pp->uar = page;
 	pp->hw = hw;
 	for (i = 0; i < RTE_DIM(pp->db); i++) {
 		txq = i < eth_dev->data->nb_tx_queues ? eth_dev->data->tx_queues[i] : NULL;
@@ -156,13 +162,84 @@ mlx5v_mp_rxtx_install(struct rte_eth_dev *eth_dev, int fd, uint64_t off)
 	return 0;
 }
 
-/* Secondary: the port's bursts return 0; the mapping stays for a burst still running. */
+/*
+ * Secondary: the port's bursts return 0; the mapping stays for a burst still running. The
+ * gate also closes the Rx interrupt calls, then the queues' event fds go (mlx5v_intr.c).
+ */
 static void
 mlx5v_mp_rxtx_stop(struct rte_eth_dev *eth_dev)
 {
 	mlxv_mp_bursts_off(eth_dev, &mlx5v_mp_gates[eth_dev->data->port_id]);
+	mlx5v_intr_secondary_clear(eth_dev);
 	MLX5V_ETH_LOG(DEBUG, "port %u: data path off in this secondary process",
 		      eth_dev->data->port_id);
+}
+
+/*
+ * Primary: the event fds of the started port's Rx queues first.. (at most RTE_MP_MAX_FD_NUM)
+ * into msg; *n_q: the queues with one (0: no Rx interrupts). @return 0 or -errno.
+ */
+static int
+mlx5v_mp_efds(struct rte_eth_dev *eth_dev, uint16_t first, struct rte_mp_msg *msg,
+	      uint16_t *n_q)
+{
+	uint16_t q;
+	int fd;
+
+	msg->num_fds = 0;
+	mlx5v_intr_rxq_fd(eth_dev, 0, n_q);
+	if (first > *n_q)
+		return -EINVAL;
+	for (q = first; q < *n_q && msg->num_fds < RTE_MP_MAX_FD_NUM; q++) {
+		fd = mlx5v_intr_rxq_fd(eth_dev, q, n_q);
+		if (fd < 0)
+			return -EAGAIN;
+		msg->fds[msg->num_fds++] = fd;
+	}
+	return 0;
+}
+
+/*
+ * Secondary: an Rx interrupt call (enable 1: arm, 0: ack) on queue idx, inside the queue's
+ * gate (mlxv_mp_bursts.h): the primary frees none of what it reaches before every lcore of
+ * this process has left. @return 0 or -errno (-EAGAIN: the port is not started).
+ */
+static int
+mlx5v_mp_rx_intr(struct rte_eth_dev *eth_dev, uint16_t idx, int enable)
+{
+	struct mlxv_mp_gate *g = &mlx5v_mp_gates[eth_dev->data->port_id];
+	struct mlx5v_ethdev_proc *pp = eth_dev->process_private;
+	struct mlx5v_rxq *rxq;
+	uint32_t s;
+	int ret;
+
+	if (!eth_dev->data->dev_conf.intr_conf.rxq)
+		return -ENOTSUP;
+	/* The gate's queues exist from the first start this process saw. */
+	if (idx >= MLXV_MP_GATE_QUEUES || g->rxd[idx] == NULL)
+		return -EAGAIN;
+	rxq = mlxv_mp_gate_enter(&g->rxq[idx], 0, &s);
+	if (rxq == NULL)
+		ret = -EAGAIN;
+	else if (enable)
+		ret = mlx5v_intr_rxq_arm(rxq, pp->hw, pp->uar);
+	else
+		ret = mlx5v_intr_rxq_ack(rxq, pp->hw, pp->uar,
+					 mlx5v_intr_secondary_fd(eth_dev, idx));
+	mlxv_mp_gate_leave(&g->rxq[idx], 0, s);
+	return ret;
+}
+
+int
+mlx5v_mp_rx_intr_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	return mlx5v_mp_rx_intr(eth_dev, idx, 1);
+}
+
+int
+mlx5v_mp_rx_intr_disable(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	return mlx5v_mp_rx_intr(eth_dev, idx, 0);
 }
 
 /* EAL IPC thread of either process: answer one request. */
@@ -174,6 +251,7 @@ mlx5v_mp_handle(const struct rte_mp_msg *msg, const void *peer)
 	struct mlx5v_mp_reply *rep;
 	struct rte_eth_dev *eth_dev;
 	struct rte_mp_msg out;
+	uint16_t n_q = 0;
 	int fd;
 
 	memset(&out, 0, sizeof(out));
@@ -208,6 +286,18 @@ mlx5v_mp_handle(const struct rte_mp_msg *msg, const void *peer)
 	case MLX5V_MP_POOL_MAP:
 		rep->result = mlx5v_mp_pool_map_local(eth_dev, req);
 		break;
+	case MLX5V_MP_RXQ_EFDS_GET:
+		/* The primary's own fds: the secondary receives duplicates (SCM_RIGHTS). */
+		rep->result = eth_dev->data->dev_started ?
+			      mlx5v_mp_efds(eth_dev, req->first, &out, &n_q) : -EAGAIN;
+		rep->value = n_q;
+		if (rep->result != 0)
+			out.num_fds = 0;
+		break;
+	case -MLX5V_MP_RXQ_EFDS:
+		rep->result = mlx5v_intr_secondary_efds(eth_dev, req->first, msg->fds,
+							msg->num_fds, req->n_q);
+		break;
 	case -MLX5V_MP_START_RXTX:
 		rep->result = msg->num_fds <= 1 ?
 			      mlx5v_mp_rxtx_install(eth_dev, msg->num_fds == 1 ? msg->fds[0] : -1,
@@ -219,6 +309,8 @@ mlx5v_mp_handle(const struct rte_mp_msg *msg, const void *peer)
 		break;
 	default:
 		rep->result = -EINVAL;
+		for (fd = 0; fd < msg->num_fds; fd++)
+			close(msg->fds[fd]);
 		break;
 	}
 reply:
@@ -258,23 +350,25 @@ mlx5v_mp_msg_init(struct rte_mp_msg *msg, uint32_t op, const char *name, const c
 }
 
 /*
- * Ask the other side op about the port; the reply's value and first fd (else -1) if asked.
- * From the secondary to the primary. @return the answer's result, or -errno.
+ * Ask the other side op about the port (first: the request's first queue); the reply's value
+ * and fds (at most *nfd, -1 each without; *nfd set to those received) if asked. From the
+ * secondary to the primary. @return the answer's result, or -errno.
  */
 static int
-mlx5v_mp_ask(struct rte_eth_dev *eth_dev, uint32_t op, const char *pool, uint64_t *value,
-	     int *fd)
+mlx5v_mp_ask(struct rte_eth_dev *eth_dev, uint32_t op, const char *pool, uint16_t first,
+	     uint64_t *value, int *fd, int *nfd)
 {
 	const struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
 	struct timespec ts = { .tv_sec = MLX5V_MP_TIMEOUT_S };
 	const struct mlx5v_mp_reply *rep;
 	struct rte_mp_reply reply;
 	struct rte_mp_msg msg;
-	int i, ret;
+	int i, n, ret;
 
-	if (fd != NULL)
-		*fd = -1;
+	for (i = 0; fd != NULL && i < *nfd; i++)
+		fd[i] = -1;
 	mlx5v_mp_msg_init(&msg, op, priv->name, pool);
+	((struct mlx5v_mp_req *)msg.param)->first = first;
 	if (rte_mp_request_sync(&msg, &reply, &ts) != 0) {
 		MLX5V_ETH_LOG(ERR, "port %u: no answer from the primary process: %s",
 			      eth_dev->data->port_id, rte_strerror(rte_errno));
@@ -288,13 +382,16 @@ mlx5v_mp_ask(struct rte_eth_dev *eth_dev, uint32_t op, const char *pool, uint64_
 		if (ret == 0 && value != NULL)
 			*value = rep->value;
 	}
-	/* Every descriptor received is this process's: the one asked for is kept. */
+	/* Every descriptor received is this process's: those asked for are kept. */
+	n = 0;
 	for (i = 0; reply.nb_received == 1 && i < reply.msgs[0].num_fds; i++) {
-		if (i == 0 && ret == 0 && fd != NULL)
-			*fd = reply.msgs[0].fds[0];
+		if (ret == 0 && fd != NULL && i < *nfd)
+			fd[n++] = reply.msgs[0].fds[i];
 		else
 			close(reply.msgs[0].fds[i]);
 	}
+	if (nfd != NULL)
+		*nfd = n;
 	free(reply.msgs);
 	return ret;
 }
@@ -302,21 +399,23 @@ mlx5v_mp_ask(struct rte_eth_dev *eth_dev, uint32_t op, const char *pool, uint64_
 int
 mlx5v_mp_oob_live(struct rte_eth_dev *eth_dev, uint64_t *value)
 {
-	return mlx5v_mp_ask(eth_dev, MLX5V_MP_OOB_LIVE, NULL, value, NULL);
+	return mlx5v_mp_ask(eth_dev, MLX5V_MP_OOB_LIVE, NULL, 0, value, NULL, NULL);
 }
 
 int
 mlx5v_mp_pool_map(struct rte_eth_dev *eth_dev, struct rte_mempool *mp)
 {
-	return mlx5v_mp_ask(eth_dev, MLX5V_MP_POOL_MAP, mp->name, NULL, NULL);
+	return mlx5v_mp_ask(eth_dev, MLX5V_MP_POOL_MAP, mp->name, 0, NULL, NULL, NULL);
 }
 
 /*
  * Primary: tell every secondary op about the port, with fd (or -1) and the UAR page's BAR0
- * offset off. @return the number of secondaries that answered (0 without IPC).
+ * offset off, or with the fds msg already holds (a batch of MLX5V_MP_RXQ_EFDS, NULL: none).
+ * @return the number of secondaries that answered (0 without IPC).
  */
 static unsigned int
-mlx5v_mp_tell(struct rte_eth_dev *eth_dev, uint32_t op, int fd, uint64_t off)
+mlx5v_mp_tell(struct rte_eth_dev *eth_dev, uint32_t op, int fd, uint64_t off,
+	      struct rte_mp_msg *batch)
 {
 	const struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
 	struct timespec ts = { .tv_sec = MLX5V_MP_TIMEOUT_S };
@@ -327,7 +426,10 @@ mlx5v_mp_tell(struct rte_eth_dev *eth_dev, uint32_t op, int fd, uint64_t off)
 
 	if (!mlx5v_mp_action.registered)
 		return 0;
-	mlx5v_mp_msg_init(&msg, op, priv->name, NULL);
+	if (batch != NULL)
+		msg = *batch;
+	else
+		mlx5v_mp_msg_init(&msg, op, priv->name, NULL);
 	((struct mlx5v_mp_req *)msg.param)->uar_off = off;
 	if (fd >= 0) {
 		msg.num_fds = 1;
@@ -344,7 +446,7 @@ mlx5v_mp_tell(struct rte_eth_dev *eth_dev, uint32_t op, int fd, uint64_t off)
 		    rep->result != -ENODEV)
 			MLX5V_ETH_LOG(WARNING, "port %u: a secondary process failed %s: %s",
 				      eth_dev->data->port_id,
-				      op == MLX5V_MP_START_RXTX ? "to start" : "to stop",
+				      op == MLX5V_MP_STOP_RXTX ? "to stop" : "to start",
 				      strerror(-rep->result));
 	}
 	if (reply.nb_sent != reply.nb_received)
@@ -361,13 +463,29 @@ mlx5v_mp_start_rxtx(struct rte_eth_dev *eth_dev)
 	uint64_t off = 0;
 	int fd = mlx5v_mp_uar_fd(eth_dev, &off);
 
+	const struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
+	struct rte_mp_msg batch;
+	struct mlx5v_mp_req *req;
+	uint16_t first = 0, n_q = 0;
+
 	/* Without the page, secondaries stay off; without its fd, they map their BAR0. */
 	if (fd < 0 && fd != -ENOTSUP) {
 		MLX5V_ETH_LOG(DEBUG, "port %u: no data path for secondary processes: %s",
 			      eth_dev->data->port_id, strerror(-fd));
 		return;
 	}
-	mlx5v_mp_tell(eth_dev, MLX5V_MP_START_RXTX, fd, off);
+	/* The Rx queues' event fds first, RTE_MP_MAX_FD_NUM at a time; the bursts after. */
+	do {
+		mlx5v_mp_msg_init(&batch, MLX5V_MP_RXQ_EFDS, priv->name, NULL);
+		req = (void *)batch.param;
+		if (mlx5v_mp_efds(eth_dev, first, &batch, &n_q) != 0 || n_q == 0)
+			break;
+		req->first = first;
+		req->n_q = n_q;
+		mlx5v_mp_tell(eth_dev, MLX5V_MP_RXQ_EFDS, -1, 0, &batch);
+		first += batch.num_fds;
+	} while (first < n_q);
+	mlx5v_mp_tell(eth_dev, MLX5V_MP_START_RXTX, fd, off, NULL);
 }
 
 void
@@ -377,7 +495,30 @@ mlx5v_mp_stop_rxtx(struct rte_eth_dev *eth_dev)
 	 * A secondary answers once no lcore of its is in the port's bursts (its gate,
 	 * mlxv_mp_bursts.h): no grace period, which a descheduled lcore could outlast.
 	 */
-	mlx5v_mp_tell(eth_dev, MLX5V_MP_STOP_RXTX, -1, 0);
+	mlx5v_mp_tell(eth_dev, MLX5V_MP_STOP_RXTX, -1, 0, NULL);
+}
+
+/* Secondary, port started at attach: the event fds of its Rx queues, batch by batch. */
+static int
+mlx5v_mp_secondary_efds(struct rte_eth_dev *eth_dev)
+{
+	int fds[RTE_MP_MAX_FD_NUM];
+	uint16_t first = 0;
+	uint64_t n_q = 0;
+	int n, ret;
+
+	do {
+		n = RTE_MP_MAX_FD_NUM;
+		ret = mlx5v_mp_ask(eth_dev, MLX5V_MP_RXQ_EFDS_GET, NULL, first, &n_q, fds, &n);
+		if (ret == 0 && n_q == 0)
+			return 0;
+		if (ret == 0 && n == 0)
+			ret = -EPROTO;
+		if (ret == 0)
+			ret = mlx5v_intr_secondary_efds(eth_dev, first, fds, n, (uint16_t)n_q);
+		first += n;
+	} while (ret == 0 && first < n_q);
+	return ret;
 }
 
 int
@@ -385,7 +526,7 @@ mlx5v_mp_secondary_attach(struct rte_eth_dev *eth_dev)
 {
 	struct mlx5v_ethdev_proc *pp;
 	uint64_t off = 0;
-	int fd, ret;
+	int fd, n, ret;
 
 	pp = calloc(1, sizeof(*pp));
 	if (pp == NULL)
@@ -394,22 +535,33 @@ mlx5v_mp_secondary_attach(struct rte_eth_dev *eth_dev)
 	eth_dev->process_private = pp;
 	eth_dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
 	eth_dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
+	/* Its own handle, which the Rx queues' event fds from the primary go into. */
+	ret = mlx5v_intr_secondary_init(eth_dev);
+	if (ret != 0)
+		goto err_free;
 	/* The primary's START and STOP of the port come through the action. */
 	ret = mlx5v_mp_action_get();
 	if (ret != 0)
-		goto err_free;
+		goto err_intr;
 	if (!eth_dev->data->dev_started)
 		return 0;
-	/* Started already: this process maps the UAR page now. */
-	ret = mlx5v_mp_ask(eth_dev, MLX5V_MP_UAR_GET, NULL, &off, &fd);
+	/* Started already: this process takes the event fds and maps the UAR page now. */
+	ret = mlx5v_mp_secondary_efds(eth_dev);
+	if (ret != 0)
+		MLX5V_ETH_LOG(WARNING, "port %u: no Rx interrupts in this secondary process: %s",
+			      eth_dev->data->port_id, strerror(-ret));
+	n = 1;
+	ret = mlx5v_mp_ask(eth_dev, MLX5V_MP_UAR_GET, NULL, 0, &off, &fd, &n);
 	if (ret == 0)
-		ret = mlx5v_mp_rxtx_install(eth_dev, fd, off);
+		ret = mlx5v_mp_rxtx_install(eth_dev, n == 1 ? fd : -1, off);
 	if (ret == 0)
 		return 0;
 	/* The port is still usable for reading; its bursts return 0 until the next start. */
 	MLX5V_ETH_LOG(WARNING, "port %u: no data path in this secondary process: %s",
 		      eth_dev->data->port_id, strerror(-ret));
 	return 0;
+err_intr:
+	mlx5v_intr_secondary_cleanup(eth_dev);
 err_free:
 	eth_dev->process_private = NULL;
 	free(pp);
@@ -425,6 +577,7 @@ mlx5v_mp_secondary_detach(struct rte_eth_dev *eth_dev)
 		return;
 	mlx5v_mp_rxtx_stop(eth_dev);
 	mlx5v_mp_action_put();
+	mlx5v_intr_secondary_cleanup(eth_dev);
 	if (pp->uar_map != NULL)
 		munmap(pp->uar_map, MLX5V_MP_UAR_MAP_LEN);
 	eth_dev->process_private = NULL;
