@@ -4,8 +4,9 @@
 
 /**
  * @file Interrupts of the mlx5v PMD: Rx queue interrupts from DEVX EQs on MSI vectors of
- * their own, link state change and removal events from the core's events
- * (doc/guides/nics/mlx5v.rst, "Interrupts").
+ * their own, in the primary and in secondary processes (the event fds the primary passes,
+ * the queue's state in shared memory), link state change and removal events from the
+ * core's events (doc/guides/nics/mlx5v.rst, "Interrupts" and "Secondary processes").
  */
 
 #include <errno.h>
