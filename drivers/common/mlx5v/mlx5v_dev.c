@@ -134,6 +134,7 @@ void
 mlx5v_dev_set_dead(struct mlx5v_dev *dev, enum mlx5v_dead_reason why)
 {
 	int expected = MLX5V_DEAD_NONE;
+	int recover;
 
 	if (why == MLX5V_DEAD_NONE)
 		return;
@@ -148,10 +149,13 @@ mlx5v_dev_set_dead(struct mlx5v_dev *dev, enum mlx5v_dead_reason why)
 	mlx5v_cmd_flush(dev);
 	/*
 	 * The recovery is decided before DEAD goes out, so that a consumer hearing DEAD already
-	 * sees the device recovering (mlx5v_dev_recovering()) and its new epoch.
+	 * sees the device recovering (mlx5v_dev_recovering()) and its new epoch; it starts
+	 * only after, once the consumers have taken their bursts off the rings.
 	 */
-	mlx5v_recovery_schedule(dev);
+	recover = mlx5v_recovery_schedule(dev);
 	mlx5v_dev_notify(dev, MLX5V_DEV_EVENT_DEAD);
+	if (recover)
+		mlx5v_recovery_start(dev);
 }
 
 /*

@@ -339,8 +339,15 @@ uint32_t mlx5v_dev_epoch(const struct mlx5v_dev *dev);
 __rte_internal
 int mlx5v_dev_recovering(const struct mlx5v_dev *dev);
 
-/** From mlx5v_dev_set_dead(): start a recovery if dev asks for one. Any thread. */
-void mlx5v_recovery_schedule(struct mlx5v_dev *dev);
+/**
+ * From mlx5v_dev_set_dead(), before DEAD goes out: decide a recovery if dev asks for one (the
+ * device is recovering and its epoch moves on). Any thread.
+ * @return 1 if decided: mlx5v_recovery_start() once DEAD went out; else 0.
+ */
+int mlx5v_recovery_schedule(struct mlx5v_dev *dev);
+
+/** From mlx5v_dev_set_dead(), after DEAD: arm the recovery decided, a grace period later. */
+void mlx5v_recovery_start(struct mlx5v_dev *dev);
 
 /** From mlx5v_dev_unload(): cancel a scheduled recovery, wait for a running one. */
 void mlx5v_recovery_cancel(struct mlx5v_dev *dev);

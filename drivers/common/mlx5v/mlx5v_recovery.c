@@ -128,10 +128,10 @@ retry:
 }
 
 /*
- * Under set_dead's CAS (once per death). A death during a recovery (a command of the
- * bring-up timing out) is that attempt's failure, not a new recovery.
+ * Under set_dead's CAS (once per death), before DEAD goes out. A death during a recovery (a
+ * command of the bring-up timing out) is that attempt's failure, not a new recovery.
  */
-void
+int
 mlx5v_recovery_schedule(struct mlx5v_dev *dev)
 {
 	int expected = 0;
@@ -140,11 +140,25 @@ mlx5v_recovery_schedule(struct mlx5v_dev *dev)
 	    __atomic_load_n(&dev->removing, __ATOMIC_ACQUIRE) ||
 	    !__atomic_compare_exchange_n(&dev->recovering, &expected, 1, 0, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE))
-		return;
+		return 0;
 	/* Objects made from now on belong to the next life; older ones are stale. */
 	__atomic_add_fetch(&dev->epoch, 1, __ATOMIC_RELEASE);
 	dev->recover_tries = 0;
-	if (mlx5v_recovery_arm(dev, 0) != 0)
+	return 1;
+}
+
+void
+mlx5v_recovery_start(struct mlx5v_dev *dev)
+{
+	/*
+	 * A health poll period after DEAD went out, never at once: the consumers took their
+	 * bursts off the rings when they heard DEAD, but a burst that was already running goes
+	 * on reading the CQs and writing their doorbell records until it returns, and the first
+	 * attempt frees that memory (the DEVX contexts' release). The grace also puts the
+	 * alarm after the consumers' own (RMV), which are set while DEAD goes out
+	 * (doc/guides/nics/mlx5v.rst, "Recovery").
+	 */
+	if (mlx5v_recovery_arm(dev, mlx5v_tout_ms(dev, MLX5V_TO_HEALTH_POLL)) != 0)
 		mlx5v_recovery_give_up(dev, (enum mlx5v_dead_reason)mlx5v_dev_is_dead(dev),
 				       "scheduling", -ENOMEM);
 }
