@@ -50,6 +50,13 @@ static uint64_t g_rmv, g_reset;
 /* The order the events came in: 1 RMV, 2 RESET, per event, for the first four. */
 static int g_order[4];
 static uint64_t g_nev;
+/*
+ * Recoveries the device had gone through when the first RMV came, and whether an attempt
+ * was running or over by then: the old life's rings must still be there when the
+ * application hears RMV (a burst of its lcores may still be running on them).
+ */
+static uint64_t g_rmv_recoveries;
+static unsigned int g_rmv_tries;
 
 static int
 event_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
@@ -62,6 +69,11 @@ event_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
 	i = __atomic_fetch_add(&g_nev, 1, __ATOMIC_RELAXED);
 	if (i < RTE_DIM(g_order))
 		g_order[i] = type == RTE_ETH_EVENT_INTR_RMV ? 1 : 2;
+	/* The EAL interrupt thread, where the recovery's attempts run too. */
+	if (type == RTE_ETH_EVENT_INTR_RMV && __atomic_load_n(&g_rmv, __ATOMIC_RELAXED) == 0) {
+		g_rmv_recoveries = g_dev->recoveries;
+		g_rmv_tries = g_dev->recover_tries;
+	}
 	if (type == RTE_ETH_EVENT_INTR_RMV)
 		__atomic_fetch_add(&g_rmv, 1, __ATOMIC_RELEASE);
 	else
@@ -86,6 +98,8 @@ attach(const char *extra)
 	__atomic_store_n(&g_reset, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&g_nev, 0, __ATOMIC_RELAXED);
 	memset(g_order, 0, sizeof(g_order));
+	g_rmv_recoveries = UINT64_MAX;
+	g_rmv_tries = UINT32_MAX;
 	if (rte_eth_dev_callback_register(g_port, RTE_ETH_EVENT_INTR_RMV, event_cb, NULL) ||
 	    rte_eth_dev_callback_register(g_port, RTE_ETH_EVENT_INTR_RESET, event_cb, NULL))
 		return -1;
@@ -273,6 +287,10 @@ one_fault(const char *extra, fault_fn fault, const char *what)
 	TEST_ASSERT_SUCCESS(app_recover(1), "%s: recovery", what);
 	TEST_ASSERT_EQUAL(g_order[0], 1, "%s: RMV not first", what);
 	TEST_ASSERT_EQUAL(g_order[1], 2, "%s: RESET not after RMV", what);
+	/* The first attempt frees the old life's CQs: not before the bursts were told. */
+	TEST_ASSERT(g_rmv_recoveries == 0 && g_rmv_tries == 0,
+		    "%s: the recovery tore the old life down before RMV (%" PRIu64 " recoveries, "
+		    "attempt %u)", what, g_rmv_recoveries, g_rmv_tries);
 	TEST_ASSERT_EQUAL(g_dev->recoveries, 1u, "%s: recoveries", what);
 	TEST_ASSERT(!mlx5v_dev_is_dead(g_dev), "%s: still dead", what);
 	TEST_ASSERT_SUCCESS(traffic(), "%s: traffic after the recovery", what);
