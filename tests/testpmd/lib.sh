@@ -87,6 +87,17 @@ stage_plugins() {
 	echo "$d"
 }
 
+# ended_how STATUS: how a program run under timeout(1) ended, for a failure message. testpmd
+# takes timeout's SIGTERM silently and quits as at the end of its input ("Bye..."), so a
+# program that ran out of its time looks like one that read the end of its commands; the
+# status tells them apart.
+ended_how() {
+	case $1 in
+	124) echo "status 124: its timeout(1) ran out" ;;
+	*) echo "status $1" ;;
+	esac
+}
+
 # Programs run in the background while the test talks to them: bg_pid and bg_out name the
 # program and its log.
 # bg_wait_log REGEX SECONDS [MIN_COUNT]: wait until bg_out has MIN_COUNT (default 1) lines
@@ -95,7 +106,12 @@ bg_wait_log() {
 	_n=0
 	# The log may not exist yet (the program's shell opens it): no count is 0.
 	while _c=$(grep -Ecs -- "$1" "$bg_out"); [ "${_c:-0}" -lt "${3:-1}" ]; do
-		kill -0 "$bg_pid" 2>/dev/null || { cat "$bg_out"; fail "the program exited early"; }
+		if ! kill -0 "$bg_pid" 2>/dev/null; then
+			wait "$bg_pid"
+			_rc=$?
+			cat "$bg_out"
+			fail "the program exited early ($(ended_how $_rc))"
+		fi
 		_n=$((_n + 1))
 		[ $_n -le $(($2 * 10)) ] || { cat "$bg_out"; fail "timed out waiting for /$1/"; }
 		sleep 0.1
@@ -157,7 +173,7 @@ bg_finish() {
 	_rc=$?
 	bg_pid=
 	cat "$bg_out"
-	[ $_rc -eq 0 ] || fail "the program exited with $_rc"
+	[ $_rc -eq 0 ] || fail "the program exited with $(ended_how $_rc)"
 }
 
 # bg_testpmd KIND SECONDS ARGS...: our testpmd in the background on KIND's two ports cabled to

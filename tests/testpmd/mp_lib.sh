@@ -4,6 +4,11 @@
 # Helpers of the multi-process scripts (test_multi_process.sh, test_secondary_fwd.sh,
 # test_simple_mp.sh): a primary (p0) and a secondary (p1), each under timeout(1), sharing
 # hugepages from devtools/hugepage-pa.sh. Sourced after lib.sh, not run.
+#
+# The programs that live as long as the test get a timeout(1) longer than the test's own in
+# meson (tests/testpmd/meson.build): it only ends what a dead script left behind. Shorter, it
+# ended a primary testpmd of a test that ran slowly under load, which (testpmd taking SIGTERM
+# silently) looked as if the primary had read the end of its commands.
 
 # mp_kind KIND: fail unless KIND is mlx5v or mlx4v (the simulator vdevs), or vfio or verbs
 # (the emulated functions, lib.sh's sim_kind); set $mp_pmd, the PMD of the ports.
@@ -89,7 +94,12 @@ mp_cleanup() {
 mp_wait_log() {
 	_n=0
 	until [ "$(grep -Ec -- "$2" "$1")" -ge "${5:-1}" ]; do
-		kill -0 "$4" 2>/dev/null || { cat "$1"; fail "the process exited early"; }
+		if ! kill -0 "$4" 2>/dev/null; then
+			wait "$4"
+			_rc=$?
+			cat "$1"
+			fail "the process exited early ($(ended_how $_rc))"
+		fi
 		_n=$((_n + 1))
 		[ $_n -le $(($3 * 10)) ] || { cat "$1"; fail "no /$2/ in $3 s"; }
 		sleep 0.1
@@ -121,7 +131,7 @@ mp_fwd_pair() {
 	tp="-i --forward-mode=io --rxq=2 --txq=2 --num-procs=2 --nb-cores=1"
 	shift
 	mkfifo "$work/c0" "$work/c1" || fail "mkfifo"
-	ip netns exec "$ns" $mp_env timeout 240 stdbuf -oL "$TESTPMD" $eal -m 256 -l 0-1 \
+	ip netns exec "$ns" $mp_env timeout 360 stdbuf -oL "$TESTPMD" $eal -m 256 -l 0-1 \
 		--proc-type=primary $vdevs -- $tp --proc-id=0 --total-num-mbufs=8192 \
 		<"$work/c0" >"$work/p0.log" 2>&1 &
 	p0=$!
@@ -130,7 +140,7 @@ mp_fwd_pair() {
 	mp_taps_up "$1" "$2"
 	echo "start" >&3
 	mp_wait_log "$work/p0.log" 'io packet forwarding' 60 "$p0"
-	ip netns exec "$ns" $mp_env timeout 240 stdbuf -oL "$TESTPMD" $eal -l 0-1 \
+	ip netns exec "$ns" $mp_env timeout 360 stdbuf -oL "$TESTPMD" $eal -l 0-1 \
 		--proc-type=secondary $mp_devs -- $tp --proc-id=1 <"$work/c1" >"$work/p1.log" 2>&1 &
 	p1=$!
 	exec 4>"$work/c1"
@@ -146,5 +156,5 @@ mp_quit() {
 	eval "exec $1>&-"
 	wait "$2"
 	_rc=$?
-	[ $_rc -eq 0 ] || { cat "$3"; fail "the $4 exited with $_rc"; }
+	[ $_rc -eq 0 ] || { cat "$3"; fail "the $4 exited with $(ended_how $_rc)"; }
 }

@@ -25,14 +25,14 @@ mp_setup hps 0
 tp="-i --num-procs=2 --total-num-mbufs=4096"
 
 mkfifo "$work/c0" "$work/c1" || fail "mkfifo"
-(cd / && exec timeout 240 stdbuf -oL "$TESTPMD" $eal -m 256 -l 0-1 --proc-type=primary -- \
+(cd / && exec timeout 360 stdbuf -oL "$TESTPMD" $eal -m 256 -l 0-1 --proc-type=primary -- \
 	$tp --proc-id=0 <"$work/c0" >"$work/p0.log" 2>&1) &
 p0=$!
 exec 3>"$work/c0"
 mp_wait_log "$work/p0.log" 'testpmd> ' 90 "$p0"
 pid0=$(pgrep -P "$p0" | head -1)
 [ -n "$pid0" ] || fail "no primary process"
-(cd / && exec timeout 240 stdbuf -oL "$TESTPMD" $eal -l 0-1 --proc-type=secondary -- \
+(cd / && exec timeout 360 stdbuf -oL "$TESTPMD" $eal -l 0-1 --proc-type=secondary -- \
 	$tp --proc-id=1 <"$work/c1" >"$work/p1.log" 2>&1) &
 p1=$!
 exec 4>"$work/c1"

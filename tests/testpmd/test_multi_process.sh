@@ -30,7 +30,7 @@ eal="$eal -d $plugins"
 vdevs="$(sim_vdev "$(sim_dev "$kind" 0)" tap:smpa) $(sim_vdev "$(sim_dev "$kind" 1)" tap:smpb)"
 
 # The primary: ports and queues; it waits (up to 9 s) for the links, so the TAPs go up now.
-ip netns exec "$ns" $mp_env timeout 240 stdbuf -oL "$SMP" $eal -m 256 -l 0 --proc-type=primary \
+ip netns exec "$ns" $mp_env timeout 360 stdbuf -oL "$SMP" $eal -m 256 -l 0 --proc-type=primary \
 	$vdevs -- \
 	-p 3 --num-procs=2 --proc-id=0 >"$work/p0.log" 2>&1 &
 p0=$!
@@ -45,7 +45,7 @@ mp_taps_up smpa smpb
 mp_wait_log "$work/p0.log" 'Finished Process Init' 90 "$p0"
 
 # The secondary: the primary's ports, started; queue 1 of each.
-ip netns exec "$ns" $mp_env timeout 240 stdbuf -oL "$SMP" $eal -l 1 --proc-type=secondary \
+ip netns exec "$ns" $mp_env timeout 360 stdbuf -oL "$SMP" $eal -l 1 --proc-type=secondary \
 	$mp_devs -- \
 	-p 3 --num-procs=2 --proc-id=1 >"$work/p1.log" 2>&1 &
 p1=$!

@@ -109,7 +109,7 @@ nopci=--no-pci
 [ -n "$mp_env" ] && nopci=
 bg_out=$work/testpmd.log
 mkfifo "$work/cmds" || fail "mkfifo"
-(cd / && $mp_env timeout 120 stdbuf -oL "$TESTPMD" $eal -l 0-1 \
+(cd / && $mp_env timeout 300 stdbuf -oL "$TESTPMD" $eal -l 0-1 \
 	$vdevs -- -i --forward-mode=io --total-num-mbufs=8192 <"$work/cmds" >"$bg_out" 2>&1) &
 bg_pid=$!
 exec 3>"$work/cmds"
@@ -190,7 +190,12 @@ PY
 fi
 
 # The primary must still run (a write to its closed input would end this script by SIGPIPE).
-kill -0 "$bg_pid" 2>/dev/null || { cat "$bg_out"; fail "the primary testpmd ended early"; }
+if ! kill -0 "$bg_pid" 2>/dev/null; then
+	wait "$bg_pid"
+	rc=$?
+	cat "$bg_out"
+	fail "the primary testpmd ended early ($(ended_how $rc))"
+fi
 echo "stop" >&3
 echo "quit" >&3
 exec 3>&-

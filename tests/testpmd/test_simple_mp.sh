@@ -26,7 +26,7 @@ plugins=$(stage_plugins) || fail "cannot stage plugins"
 eal="$eal -d $plugins --log-level=pmd.net.$mp_pmd:info"
 
 mkfifo "$work/c0" "$work/c1" || fail "mkfifo"
-(cd / && exec $mp_env timeout 240 stdbuf -oL "$SMP" $eal -m 256 -l 0-1 --proc-type=primary \
+(cd / && exec $mp_env timeout 360 stdbuf -oL "$SMP" $eal -m 256 -l 0-1 --proc-type=primary \
 	$(sim_pair "$kind") <"$work/c0" >"$work/p0.log" 2>&1) &
 p0=$!
 exec 3>"$work/c0"
@@ -36,7 +36,7 @@ pid0=$(pgrep -P "$p0" | head -1)
 [ -n "$pid0" ] || fail "no primary process"
 fd0=$(ls "/proc/$pid0/fd" | wc -l)
 
-(cd / && exec $mp_env timeout 240 stdbuf -oL "$SMP" $eal -l 0-1 --proc-type=secondary \
+(cd / && exec $mp_env timeout 360 stdbuf -oL "$SMP" $eal -l 0-1 --proc-type=secondary \
 	$mp_devs <"$work/c1" >"$work/p1.log" 2>&1) &
 p1=$!
 exec 4>"$work/c1"
