@@ -36,4 +36,38 @@ struct rte_pmd_mlx4v_qp;
 __rte_internal
 int mlx4v_qp_sdb_fd(struct rte_pmd_mlx4v_qp *qp, int64_t *off);
 
+struct rte_pmd_mlx4v_cq;
+
+/** What another process needs to sleep on a CQ's completion events and to arm the CQ. */
+struct mlx4v_cq_share {
+	int event_fd;      /**< rte_pmd_mlx4v_cq_event_fd() (the backend's: do not close it) */
+	int uar_fd;        /**< the arm doorbell page (the backend's), as mlx4v_qp_sdb_fd() */
+	int64_t uar_off;   /**< where uar_fd maps the page */
+	int desc;          /**< event_fd's format, for mlx4v_cq_events_read() */
+};
+
+/**
+ * Fill *sh for a CQ made with completion events. @return 0 or -errno (-ENOTSUP: the backend
+ * cannot lend the doorbell page).
+ */
+__rte_internal
+int mlx4v_cq_share(struct rte_pmd_mlx4v_cq *cq, struct mlx4v_cq_share *sh);
+
+/**
+ * Another process: take every event waiting on a CQ's event fd received from the primary
+ * (non-blocking, as the primary made it), in format desc (struct mlx4v_cq_share). Each one
+ * moves the CQ's arm sequence number on, and on rdma-core must be acknowledged by the
+ * primary (mlx4v_cq_events_foreign()). @return the number taken (0: none), or -errno.
+ */
+__rte_internal
+int mlx4v_cq_events_read(int fd, int desc);
+
+/**
+ * Primary: acknowledge n events another process took from the CQ's event fd
+ * (mlx4v_cq_events_read()), which the CQ's destroy would otherwise wait for on rdma-core
+ * (libibverbs counts the events read against those acknowledged). @return 0 or -errno.
+ */
+__rte_internal
+int mlx4v_cq_events_foreign(struct rte_pmd_mlx4v_cq *cq, unsigned int n);
+
 #endif /* _MLX4V_API_H_ */

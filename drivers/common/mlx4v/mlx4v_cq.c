@@ -4,11 +4,16 @@
 
 /** @file Completion queues: create, destroy, completion events and CQ errors. */
 
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <rdma/ib_user_verbs.h>
 
 #include <rte_byteorder.h>
 #include <rte_io.h>
 
+#include "mlx4v_api.h"
 #include "mlx4v_log.h"
 #include "mlx4v_prov.h"
 #include "mlx4v_verbs.h"
@@ -222,4 +227,86 @@ rte_pmd_mlx4v_cq_in_error(const struct rte_pmd_mlx4v_cq *cq, int *in_error)
 		*in_error = c->in_error;
 	mlx4v_verbs_unlock();
 	return mlx4v_obj_ret(ret);
+}
+
+int
+mlx4v_cq_share(struct rte_pmd_mlx4v_cq *cq, struct mlx4v_cq_share *sh)
+{
+	struct mlx4v_cq *c;
+	int ret;
+
+	if (sh == NULL)
+		return -EINVAL;
+	mlx4v_verbs_lock();
+	c = (struct mlx4v_cq *)mlx4v_obj_find(cq, MLX4V_OBJ_CQ);
+	if (c == NULL || !c->with_events || c->event_fd < 0) {
+		ret = -EINVAL;
+		goto out;
+	}
+	sh->event_fd = c->event_fd;
+	sh->desc = 0;
+	ret = mlx4v_verbs_cq_uar_fd(c, &sh->uar_off, &sh->desc);
+	sh->uar_fd = ret;
+	ret = ret < 0 ? ret : 0;
+out:
+	mlx4v_verbs_unlock();
+	return ret;
+}
+
+/* A completion channel's event: the CQ's user handle (the primary's, of no use here). */
+#define MLX4V_CQ_EVENT_DESC_LEN sizeof(struct ib_uverbs_comp_event_desc)
+/* Descriptors taken by one read. */
+#define MLX4V_CQ_EVENT_DESC_BATCH 16
+
+int
+mlx4v_cq_events_read(int fd, int desc)
+{
+	uint8_t buf[MLX4V_CQ_EVENT_DESC_LEN * MLX4V_CQ_EVENT_DESC_BATCH];
+	uint64_t cnt;
+	ssize_t len;
+	int n = 0;
+
+	for (;;) {
+		/*
+		 * A channel's descriptors are written whole (less than a pipe's atomic size) and
+		 * read here in whole multiples; an eventfd gives the count since its last read.
+		 */
+		if (desc)
+			len = read(fd, buf, sizeof(buf));
+		else
+			len = read(fd, &cnt, sizeof(cnt));
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len < 0)
+			return errno == EAGAIN ? n : -errno;
+		if (len == 0)
+			return n != 0 ? n : -EPIPE;
+		if (!desc) {
+			if (len != (ssize_t)sizeof(cnt))
+				return -EPROTO;
+			return n + (int)cnt;
+		}
+		if ((size_t)len % MLX4V_CQ_EVENT_DESC_LEN != 0)
+			return -EPROTO;
+		n += (size_t)len / MLX4V_CQ_EVENT_DESC_LEN;
+		if (len < (ssize_t)sizeof(buf))
+			return n;
+	}
+}
+
+int
+mlx4v_cq_events_foreign(struct rte_pmd_mlx4v_cq *cq, unsigned int n)
+{
+	struct mlx4v_cq *c;
+	int ret = 0;
+
+	mlx4v_verbs_lock();
+	c = (struct mlx4v_cq *)mlx4v_obj_find(cq, MLX4V_OBJ_CQ);
+	if (c == NULL || !c->with_events)
+		ret = -EINVAL;
+	else if (n != 0)
+		/* Not this process's events_unacked: it never took them. */
+		mlx4v_verbs_cq_ack_events(c, n);
+	mlx4v_verbs_unlock();
+	return ret;
 }

@@ -234,3 +234,9 @@ mlx4v_verbs_qp_sdb_fd(struct mlx4v_qp *qp)
 {
 	return MLX4V_CALL(qp->obj.ctx, qp_sdb_fd, qp);
 }
+
+int
+mlx4v_verbs_cq_uar_fd(struct mlx4v_cq *cq, int64_t *off, int *desc)
+{
+	return MLX4V_CALL(cq->obj.ctx, cq_uar_fd, cq, off, desc);
+}

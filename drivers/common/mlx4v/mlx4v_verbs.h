@@ -85,6 +85,14 @@ struct mlx4v_verbs_ops {
 	 * -errno.
 	 */
 	int (*qp_sdb_fd)(struct mlx4v_qp *qp);
+	/**
+	 * Optional: a file descriptor of the page holding the CQ's arm doorbell (cq->uar), for
+	 * another process to map (MAP_SHARED, 4 KiB at *off) and arm the CQ through, as
+	 * qp_sdb_fd; *desc set when the CQ's event fd gives one struct ib_uverbs_comp_event_desc
+	 * per event (a completion channel), clear when it gives a count (an eventfd).
+	 * Verbs lock held. @return the fd (the backend keeps it) or -errno.
+	 */
+	int (*cq_uar_fd)(struct mlx4v_cq *cq, int64_t *off, int *desc);
 };
 
 /** The rdma-core backend (mlx4v_verbs_rdma.c). */
@@ -153,6 +161,7 @@ int mlx4v_verbs_port_query(struct mlx4v_ctx *ctx, uint8_t port,
 			   struct rte_pmd_mlx4v_port_attr *attr);
 int mlx4v_verbs_port_mtu_set(struct mlx4v_ctx *ctx, uint8_t port, uint16_t mtu);
 int mlx4v_verbs_qp_sdb_fd(struct mlx4v_qp *qp);
+int mlx4v_verbs_cq_uar_fd(struct mlx4v_cq *cq, int64_t *off, int *desc);
 
 /* --- mlx4v_dev.c: registry of devices by EAL name ----------------------------- */
 

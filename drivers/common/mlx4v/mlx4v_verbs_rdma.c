@@ -998,6 +998,23 @@ mlx4v_rdma_qp_sdb_fd(struct mlx4v_qp *qp)
 	return rc->ib->cmd_fd;
 }
 
+/*
+ * The CQ's arm doorbell as another process rings it: libmlx4's cq_uar is the context's UAR
+ * page, which the kernel maps at offset 0 of the command fd (prm/mlx4 §2.1, §2.2). Its events
+ * come on the completion channel, one struct ib_uverbs_comp_event_desc each.
+ */
+static int
+mlx4v_rdma_cq_uar_fd(struct mlx4v_cq *cq, int64_t *off, int *desc)
+{
+	struct mlx4v_rdma_ctx *rc = mlx4v_rdma_of(cq->obj.ctx);
+
+	if (rc == NULL || rc->ib == NULL || cq->uar == NULL)
+		return -ENOTSUP;
+	*off = 0;
+	*desc = 1;
+	return rc->ib->cmd_fd;
+}
+
 /* libmlx4 does every other step of a provider inside the verbs calls. */
 const struct mlx4v_prov_ops mlx4v_rdma_prov = {
 	.name = "libmlx4",
@@ -1011,6 +1028,7 @@ const struct mlx4v_verbs_ops mlx4v_rdma_verbs_ops = {
 	.name = "rdma-core",
 	.prov = &mlx4v_rdma_prov,
 	.qp_sdb_fd = mlx4v_rdma_qp_sdb_fd,
+	.cq_uar_fd = mlx4v_rdma_cq_uar_fd,
 	.ctx_open = mlx4v_rdma_ctx_open,
 	.ctx_close = mlx4v_rdma_ctx_close,
 	.pd_create = mlx4v_rdma_pd_create,
