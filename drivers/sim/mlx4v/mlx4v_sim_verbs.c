@@ -1095,8 +1095,25 @@ mlx4v_sim_qp_sdb_fd(struct mlx4v_qp *qp)
 	return hwsim_mmio_page_fd(sqp->page);
 }
 
+/*
+ * The CQ's own arm doorbell page as another process maps it, like the QP's above; its events
+ * come on an eventfd, a count per read (verbs lock held).
+ */
+static int
+mlx4v_sim_cq_uar_fd(struct mlx4v_cq *cq, int64_t *off, int *desc)
+{
+	struct mlx4v_sim_cq *scq = cq->be;
+
+	if (scq == NULL || scq->page == NULL)
+		return -EINVAL;
+	*off = 0;
+	*desc = 0;
+	return hwsim_mmio_page_fd(scq->page);
+}
+
 const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops = {
 	.qp_sdb_fd = mlx4v_sim_qp_sdb_fd,
+	.cq_uar_fd = mlx4v_sim_cq_uar_fd,
 	.progress = mlx4v_sim_progress,
 	.name = "simulator",
 	.prov = &mlx4v_sw_prov,
