@@ -717,6 +717,8 @@ static const struct eth_dev_ops mlx4v_ethdev_ops = {
 const struct eth_dev_ops mlx4v_ethdev_secondary_ops = {
 	MLX4V_ETHDEV_OPS_SHARED,
 	.link_update = mlxv_mp_link_update,
+	.rx_queue_intr_enable = mlx4v_mp_rx_intr_enable,
+	.rx_queue_intr_disable = mlx4v_mp_rx_intr_disable,
 };
 
 /* ---------------------------------------------------------------- net class */

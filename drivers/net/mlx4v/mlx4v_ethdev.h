@@ -143,6 +143,13 @@ struct mlx4v_rxq {
 	int with_events;               /**< the CQ was made with completion events */
 	int ready;                     /**< WQ in RDY, ring filled */
 	int intr_enabled;              /**< mlx4v_intr.c: Rx interrupt armed by the user */
+	/*
+	 * Rx interrupts (mlx4v_intr.c), shared by the processes: the one that uses the queue's
+	 * interrupt, the primary or a secondary, keeps arm_sn and intr_armed.
+	 */
+	uint64_t intr_armed;           /**< CQ armed with sn and not fired since: 1 + sn, or 0 */
+	uint32_t intr_foreign;         /**< events a secondary took, for the primary to ack */
+	uint8_t intr_desc;             /**< the CQ's event fd gives descriptors (mlx4v_cq_share) */
 };
 
 /** Where a Tx queue is with errors (mlx4v_txq::recover). */
@@ -310,6 +317,8 @@ mlx4v_priv(const struct rte_eth_dev *eth_dev)
 struct mlx4v_ethdev_proc {
 	uint32_t *sdb[MLX4V_ETH_MAX_QUEUES];  /**< the send doorbells, NULL while stopped */
 	void *map[MLX4V_ETH_MAX_QUEUES];      /**< a secondary's mappings of their pages */
+	uint8_t *cq_uar[MLX4V_ETH_MAX_QUEUES]; /**< Rx interrupts: each Rx CQ's arm page */
+	void *cq_map[MLX4V_ETH_MAX_QUEUES];   /**< a secondary's mappings of those pages */
 };
 
 /** @return the port's per-process data path state (set from probe or attach). */
@@ -510,6 +519,27 @@ int mlx4v_intr_rx_enable(struct rte_eth_dev *eth_dev, uint16_t idx);
 /** ethdev rx_queue_intr_disable: take and ack the CQ's event. @return 0 or -errno. */
 int mlx4v_intr_rx_disable(struct rte_eth_dev *eth_dev, uint16_t idx);
 /**
+ * Either process: enable (on 1) or disable (on 0) the interrupt of Rx queue idx, rxq, which
+ * a secondary found through its gate (mlx4v_mp.c). @return 0 or -errno.
+ */
+int mlx4v_intr_rxq_set(struct rte_eth_dev *eth_dev, uint16_t idx, struct mlx4v_rxq *rxq, int on);
+/** Secondary, at attach: the port's own interrupt handle. @return 0 or -errno. */
+int mlx4v_intr_secondary_install(struct rte_eth_dev *eth_dev);
+/** Secondary, at detach: undo mlx4v_intr_secondary_install() (idempotent). */
+void mlx4v_intr_secondary_uninstall(struct rte_eth_dev *eth_dev);
+/**
+ * Secondary: Rx queue q's CQ event fd (taken; the old one closed) and arm page received from
+ * the primary. @return 0 or -errno (fd closed).
+ */
+int mlx4v_intr_secondary_efd(struct rte_eth_dev *eth_dev, uint16_t q, int fd);
+/** Secondary: every Rx queue's fd is in: the handle describes them. @return 0 or -errno. */
+int mlx4v_intr_secondary_rx_on(struct rte_eth_dev *eth_dev);
+/**
+ * Secondary, the port stopping (no enable/disable running any more): the application's epoll
+ * entries, the fds and the arm pages go.
+ */
+void mlx4v_intr_secondary_rx_off(struct rte_eth_dev *eth_dev);
+/**
  * The device reported the port active (up 1) or down (0); thread of the report. The link
  * is updated and RTE_ETH_EVENT_INTR_LSC raised when intr_conf.lsc.
  */
@@ -542,5 +572,11 @@ void mlx4v_mp_start_rxtx(struct rte_eth_dev *eth_dev);
 void mlx4v_mp_stop_rxtx(struct rte_eth_dev *eth_dev);
 /** What a secondary process may do (mlx4v_ethdev.c, beside the primary's ops). */
 extern const struct eth_dev_ops mlx4v_ethdev_secondary_ops;
+/**
+ * A secondary's ethdev rx_queue_intr_enable / disable: on the fds the primary lent, behind
+ * the process's gate of the port. @return 0 or -errno (-EAGAIN: the port is stopped).
+ */
+int mlx4v_mp_rx_intr_enable(struct rte_eth_dev *eth_dev, uint16_t idx);
+int mlx4v_mp_rx_intr_disable(struct rte_eth_dev *eth_dev, uint16_t idx);
 
 #endif /* _MLX4V_ETHDEV_H_ */

@@ -12,23 +12,26 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ethdev_driver.h>
 #include <rte_errno.h>
 #include <rte_interrupts.h>
 
+#include "mlx4v_api.h"
 #include "mlx4v_ethdev.h"
 #include "rte_pmd_mlx4v_rawdp.h"
 #include "mlxv_ethdev_intr.h"
 
-/* Interrupt state of a port, process-local (the primary's: only it hears the device). */
+/*
+ * Interrupt state of a port, process-local: the primary's (only it hears the device), or a
+ * secondary's handle of the Rx queue events the primary lent it (mlx4v_mp.c).
+ */
 struct mlx4v_intr {
 	struct mlxv_intr_events ev;      /* link and removal events for the alarm */
 	int lsc_status;                  /* link status the application last heard of */
 	struct rte_intr_handle *ih;      /* eth_dev->intr_handle */
 	uint16_t nb_rxq;                 /* Rx queue events in the handle (0: none) */
-	/* Per Rx queue: the CQ is armed with armed_sn and has not fired since (1 + sn, 0: no). */
-	uint64_t armed[MLX4V_ETH_MAX_QUEUES];
 };
 
 /* Never freed: an event that races with close finds valid memory (ev.active says more). */
@@ -149,14 +152,25 @@ mlx4v_intr_uninstall(struct rte_eth_dev *eth_dev)
 /*
  * Take every completion event the queue's CQ has raised and acknowledge them: each one moves
  * the arm sequence number on, which the next arm must carry (prm/mlx4 §4.8; the simulator
- * ignores an arm with the number that already fired). The queue's lcore, or stop.
- * @return events taken, or -errno.
+ * ignores an arm with the number that already fired). A secondary reads its copy of the
+ * CQ's event fd; the primary acknowledges what it took before the CQ goes. The lcore of the
+ * queue's interrupt, or stop. @return events taken, or -errno.
  */
 static int
-intr_rxq_take_events(struct mlx4v_rxq *rxq)
+intr_rxq_take_events(struct rte_eth_dev *eth_dev, struct mlx4v_rxq *rxq, uint16_t q)
 {
+	struct mlx4v_intr *p = intr_of(eth_dev);
 	int n = 0, ret;
 
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		n = mlx4v_cq_events_read(rte_intr_efds_index_get(p->ih, q), rxq->intr_desc);
+		if (n <= 0)
+			return n;
+		rxq->arm_sn += n;
+		/* Counted after the read: the primary acks no more than were read. */
+		__atomic_fetch_add(&rxq->intr_foreign, n, __ATOMIC_RELEASE);
+		return n;
+	}
 	while ((ret = rte_pmd_mlx4v_get_cq_event(rxq->cq)) == 0)
 		n++;
 	if (n > 0) {
@@ -171,6 +185,8 @@ void
 mlx4v_intr_rx_destroy(struct rte_eth_dev *eth_dev)
 {
 	struct mlx4v_intr *p = intr_of(eth_dev);
+	struct mlx4v_ethdev_proc *pp = eth_dev->process_private;
+	uint32_t foreign;
 	uint16_t q;
 
 	if (p == NULL || p->ih == NULL || p->nb_rxq == 0)
@@ -182,10 +198,18 @@ mlx4v_intr_rx_destroy(struct rte_eth_dev *eth_dev)
 					eth_dev->data->rx_queues[q] : NULL;
 
 		rte_intr_efds_index_set(p->ih, q, -1);
+		if (pp != NULL)
+			pp->cq_uar[q] = NULL;
 		if (rxq == NULL || rxq->cq == NULL)
 			continue;
-		/* An event left unacknowledged would make the CQ's destroy refuse (EBUSY). */
-		if (intr_rxq_take_events(rxq) < 0)
+		/*
+		 * What the secondaries read (none reads any more: they answered STOP_RXTX), then
+		 * what is left: an event left unacknowledged would make the CQ's destroy refuse
+		 * (EBUSY), or on rdma-core wait for ever.
+		 */
+		foreign = __atomic_exchange_n(&rxq->intr_foreign, 0, __ATOMIC_ACQUIRE);
+		if (mlx4v_cq_events_foreign(rxq->cq, foreign) != 0 ||
+		    intr_rxq_take_events(eth_dev, rxq, q) < 0)
 			MLX4V_ETH_LOG(ERR, "port %u Rx queue %u: completion events not taken: %s",
 				      eth_dev->data->port_id, q, rte_strerror(rte_errno));
 		rxq->intr_enabled = 0;
@@ -197,12 +221,14 @@ int
 mlx4v_intr_rx_create(struct rte_eth_dev *eth_dev)
 {
 	struct mlx4v_intr *p = intr_of(eth_dev);
+	struct mlx4v_ethdev_proc *pp = eth_dev->process_private;
 	uint16_t n = eth_dev->data->nb_rx_queues, q;
+	struct mlx4v_cq_share sh;
 	int fd, ret = 0;
 
 	if (!eth_dev->data->dev_conf.intr_conf.rxq)
 		return 0;
-	if (p == NULL || p->ih == NULL)
+	if (p == NULL || p->ih == NULL || pp == NULL)
 		return -ENODEV;
 	if (n > MLX4V_ETH_MAX_QUEUES)
 		return -ERANGE;
@@ -224,7 +250,11 @@ mlx4v_intr_rx_create(struct rte_eth_dev *eth_dev)
 		/* The view's number is the CQ's: libmlx4 and the device start it at 1. */
 		rxq->arm_sn = (uint32_t)rxq->cqv.arm_sn;
 		rxq->intr_enabled = 0;
-		p->armed[q] = 0;
+		rxq->intr_armed = 0;
+		rxq->intr_foreign = 0;
+		/* The format a secondary reads the fd in; no backend to lend it: no matter. */
+		rxq->intr_desc = mlx4v_cq_share(rxq->cq, &sh) == 0 && sh.desc;
+		pp->cq_uar[q] = rxq->cqv.cq_uar;
 		p->nb_rxq = q + 1;
 		if (rte_intr_efds_index_set(p->ih, q, fd) != 0) {
 			ret = -rte_errno;
@@ -243,39 +273,19 @@ mlx4v_intr_rx_create(struct rte_eth_dev *eth_dev)
 }
 
 /*
- * The queue of an enable/disable, with every completion event its CQ raised taken: the fd
- * is drained for the next edge of the application's epoll, and the arm sequence number is
- * the one the next arm must carry. @return 0 or -errno (*out NULL for a bad queue).
+ * Arm the CQ of Rx queue idx (rxq) from this process's page of its doorbell, unless still
+ * armed. An event not taken yet (enable twice, no disable between) fired with our number:
+ * taken first.
  */
 static int
-intr_rxq_quiesce(struct rte_eth_dev *eth_dev, uint16_t idx, struct mlx4v_rxq **out)
+intr_rxq_enable(struct rte_eth_dev *eth_dev, uint16_t idx, struct mlx4v_rxq *rxq)
 {
-	struct mlx4v_intr *p = intr_of(eth_dev);
-	struct mlx4v_rxq *rxq;
-	int ret;
-
-	*out = NULL;
-	if (!eth_dev->data->dev_conf.intr_conf.rxq)
-		return -ENOTSUP;
-	rxq = idx < eth_dev->data->nb_rx_queues ? eth_dev->data->rx_queues[idx] : NULL;
-	if (p == NULL || idx >= p->nb_rxq || rxq == NULL || rxq->cq == NULL)
-		return -EINVAL;
-	*out = rxq;
-	ret = intr_rxq_take_events(rxq);
-	return ret < 0 ? ret : 0;
-}
-
-int
-mlx4v_intr_rx_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
-{
-	struct mlx4v_intr *p = intr_of(eth_dev);
+	struct mlx4v_ethdev_proc *pp = eth_dev->process_private;
 	struct rte_pmd_mlx4v_rawdp_cq cq;
-	struct mlx4v_rxq *rxq;
 	int ret;
 
-	/* An event not taken yet (enable twice, no disable between) fired with our number. */
-	ret = intr_rxq_quiesce(eth_dev, idx, &rxq);
-	if (ret != 0)
+	ret = intr_rxq_take_events(eth_dev, rxq, idx);
+	if (ret < 0)
 		return ret;
 	rxq->intr_enabled = 1;
 	/*
@@ -283,34 +293,166 @@ mlx4v_intr_rx_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
 	 * event is on its way to the fd). The same arm again could reach the device after that
 	 * event and name a number that already fired.
 	 */
-	if (p->armed[idx] == 1 + (uint64_t)rxq->arm_sn)
+	if (rxq->intr_armed == 1 + (uint64_t)rxq->arm_sn)
 		return 0;
+	if (pp == NULL || pp->cq_uar[idx] == NULL)
+		return -ENODEV;
 	/*
 	 * Arm at the consumer index the Rx burst reached (published again first, as the arm
 	 * must match it): a CQE already beyond it fires the event at once, so nothing that
-	 * came since the last burst is lost (prm/mlx4 §4.8).
+	 * came since the last burst is lost (prm/mlx4 §4.8). The record and the ring are shared
+	 * memory; the doorbell page is this process's.
 	 */
 	cq.v = rxq->cqv;
+	cq.v.cq_uar = pp->cq_uar[idx];
 	cq.ci = rxq->cq_ci;
 	cq.sn = rxq->arm_sn;
 	rte_pmd_mlx4v_rawdp_cq_update_ci(&cq);
 	rte_pmd_mlx4v_rawdp_cq_arm(&cq);
-	p->armed[idx] = 1 + (uint64_t)rxq->arm_sn;
+	rxq->intr_armed = 1 + (uint64_t)rxq->arm_sn;
 	return 0;
+}
+
+int
+mlx4v_intr_rxq_set(struct rte_eth_dev *eth_dev, uint16_t idx, struct mlx4v_rxq *rxq, int on)
+{
+	struct mlx4v_intr *p = intr_of(eth_dev);
+	int ret;
+
+	if (!eth_dev->data->dev_conf.intr_conf.rxq)
+		return -ENOTSUP;
+	if (p == NULL || idx >= p->nb_rxq || idx >= MLX4V_ETH_MAX_QUEUES || rxq == NULL)
+		return -EINVAL;
+	if (on)
+		return intr_rxq_enable(eth_dev, idx, rxq);
+	/*
+	 * Take the event if it came, which drains the fd for the next edge of the application's
+	 * epoll. None is no error: applications disable every queue of an lcore after a wake-up,
+	 * whichever fired.
+	 */
+	ret = intr_rxq_take_events(eth_dev, rxq, idx);
+	rxq->intr_enabled = 0;
+	return ret < 0 ? ret : 0;
+}
+
+/* The primary's Rx queue idx with its CQ, or NULL. */
+static struct mlx4v_rxq *
+intr_rxq_of(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	struct mlx4v_rxq *rxq = idx < eth_dev->data->nb_rx_queues ?
+				eth_dev->data->rx_queues[idx] : NULL;
+
+	return rxq != NULL && rxq->cq != NULL ? rxq : NULL;
+}
+
+int
+mlx4v_intr_rx_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	return mlx4v_intr_rxq_set(eth_dev, idx, intr_rxq_of(eth_dev, idx), 1);
 }
 
 int
 mlx4v_intr_rx_disable(struct rte_eth_dev *eth_dev, uint16_t idx)
 {
-	struct mlx4v_rxq *rxq;
+	return mlx4v_intr_rxq_set(eth_dev, idx, intr_rxq_of(eth_dev, idx), 0);
+}
+
+/* ---------------------------------------------------------------- a secondary's handle */
+
+int
+mlx4v_intr_secondary_install(struct rte_eth_dev *eth_dev)
+{
+	struct mlx4v_intr *p = intr_of(eth_dev);
+	uint16_t q;
+
+	if (p == NULL)
+		return -EINVAL;
+	/* EXT as the primary's: the fds are the primary's CQ event fds, lent at each start. */
+	p->ih = mlxv_intr_handle_alloc();
+	if (p->ih == NULL)
+		return -rte_errno;
+	/* A new handle's fds read 0: this process owns none yet. */
+	for (q = 0; q < MLX4V_ETH_MAX_QUEUES; q++)
+		rte_intr_efds_index_set(p->ih, q, -1);
+	p->nb_rxq = 0;
+	eth_dev->intr_handle = p->ih;
+	return 0;
+}
+
+void
+mlx4v_intr_secondary_rx_off(struct rte_eth_dev *eth_dev)
+{
+	struct mlx4v_intr *p = intr_of(eth_dev);
+	uint16_t q;
+	int fd;
+
+	if (p == NULL || p->ih == NULL)
+		return;
+	/*
+	 * The application's epoll entries first (after a restart it registers again, as in the
+	 * primary), then this process's copies of the fds: a stale one would wake nobody, or for
+	 * ever once the primary's end of it is closed.
+	 */
+	if (p->nb_rxq != 0)
+		mlxv_intr_rxq_vec_clear(p->ih);
+	p->nb_rxq = 0;
+	for (q = 0; q < MLX4V_ETH_MAX_QUEUES; q++) {
+		fd = rte_intr_efds_index_get(p->ih, q);
+		if (fd >= 0)
+			close(fd);
+		rte_intr_efds_index_set(p->ih, q, -1);
+	}
+}
+
+int
+mlx4v_intr_secondary_efd(struct rte_eth_dev *eth_dev, uint16_t q, int fd)
+{
+	struct mlx4v_intr *p = intr_of(eth_dev);
+	int old;
+
+	if (p == NULL || p->ih == NULL || q >= MLX4V_ETH_MAX_QUEUES) {
+		close(fd);
+		return -EINVAL;
+	}
+	old = rte_intr_efds_index_get(p->ih, q);
+	if (rte_intr_efds_index_set(p->ih, q, fd) != 0) {
+		close(fd);
+		return -rte_errno;
+	}
+	if (old >= 0)
+		close(old);
+	return 0;
+}
+
+int
+mlx4v_intr_secondary_rx_on(struct rte_eth_dev *eth_dev)
+{
+	struct mlx4v_intr *p = intr_of(eth_dev);
+	uint16_t n = eth_dev->data->nb_rx_queues;
 	int ret;
 
-	/*
-	 * Take the event if it came. None is no error: applications disable every queue of an
-	 * lcore after a wake-up, whichever fired.
-	 */
-	ret = intr_rxq_quiesce(eth_dev, idx, &rxq);
-	if (rxq != NULL)
-		rxq->intr_enabled = 0;
-	return ret;
+	if (!eth_dev->data->dev_conf.intr_conf.rxq)
+		return 0;
+	if (p == NULL || p->ih == NULL || n > MLX4V_ETH_MAX_QUEUES)
+		return -EINVAL;
+	ret = mlxv_intr_rxq_vec_set(p->ih, n);
+	if (ret != 0) {
+		mlx4v_intr_secondary_rx_off(eth_dev);
+		return ret;
+	}
+	p->nb_rxq = n;
+	return 0;
+}
+
+void
+mlx4v_intr_secondary_uninstall(struct rte_eth_dev *eth_dev)
+{
+	struct mlx4v_intr *p = intr_of(eth_dev);
+
+	if (p == NULL || p->ih == NULL || eth_dev->intr_handle != p->ih)
+		return;
+	mlx4v_intr_secondary_rx_off(eth_dev);
+	eth_dev->intr_handle = NULL;
+	rte_intr_instance_free(p->ih);
+	p->ih = NULL;
 }

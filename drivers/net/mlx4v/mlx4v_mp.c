@@ -9,8 +9,9 @@
  * primary configured; the device handle and its objects stay with the primary. Over EAL IPC
  * the primary tells the secondaries when a port starts (with each Tx queue's doorbell page as
  * a file descriptor and an offset: the simulator's page, or rdma-core's verbs context fd the
- * kernel maps the UAR through) and stops, and registers a secondary's mempool on request,
- * as DPDK mlx4 does (doc/guides/nics/mlx4v.rst, "Secondary processes").
+ * kernel maps the UAR through; with Rx interrupts also each Rx queue's CQ event fd and arm
+ * doorbell page) and stops, and registers a secondary's mempool on request, as DPDK mlx4 does
+ * (doc/guides/nics/mlx4v.rst, "Secondary processes").
  */
 
 #include <assert.h>
@@ -38,16 +39,21 @@
 /** Bytes of a doorbell page a secondary maps. */
 #define MLX4V_MP_DB_MAP_LEN 4096
 
+/*
+ * The fds a started port lends a secondary, numbered in this order: each Tx queue's doorbell
+ * page; with Rx interrupts (intr_conf.rxq), each Rx queue's CQ event fd, then each Rx
+ * queue's CQ arm doorbell page (mlx4v_mp_nb_fds()).
+ */
 enum mlx4v_mp_op {
-	MLX4V_MP_DB_GET = 1,     /**< to the primary: doorbell pages of queues first.. (fds) */
+	MLX4V_MP_DB_GET = 1,     /**< to the primary: the port's fds first.. */
 	MLX4V_MP_MR_REG,         /**< to the primary: register a mempool for the port */
-	MLX4V_MP_START_RXTX,     /**< to the secondaries: doorbell pages of queues first.. */
+	MLX4V_MP_START_RXTX,     /**< to the secondaries: the port's fds first.. */
 	MLX4V_MP_STOP_RXTX,      /**< to the secondaries: the port stops */
 };
 
 struct mlx4v_mp_req {
 	uint32_t op;
-	uint32_t first;                    /**< the first Tx queue of the fds */
+	uint32_t first;                    /**< the number of the first fd */
 	uint32_t last;                     /**< START_RXTX: the last batch of fds, bursts on */
 	char name[RTE_ETH_NAME_MAX_LEN];   /**< the port's ethdev name */
 	char pool[RTE_MEMPOOL_NAMESIZE];   /**< MR_REG: the mempool's name */
@@ -76,6 +82,51 @@ static struct mlxv_mp_action mlx4v_mp_action = {
  */
 static struct mlxv_mp_gate mlx4v_mp_gates[RTE_MAX_ETHPORTS];
 
+/*
+ * A secondary's gates of the ports' Rx interrupt enable/disable, as the bursts' (the rx
+ * side only, and no burst behind it): an application thread inside reads the primary's Rx
+ * queue and its CQ's doorbells, which STOP_RXTX must find unused before it answers.
+ */
+static struct mlxv_mp_gate mlx4v_mp_intr_gates[RTE_MAX_ETHPORTS];
+
+/* The number of fds a port lends a secondary (the order above enum mlx4v_mp_op). */
+static uint32_t
+mlx4v_mp_nb_fds(const struct rte_eth_dev *eth_dev)
+{
+	uint32_t n = eth_dev->data->nb_tx_queues;
+
+	if (eth_dev->data->dev_conf.intr_conf.rxq)
+		n += 2u * eth_dev->data->nb_rx_queues;
+	return n;
+}
+
+/* Primary: fd number i of the port and where it maps (the backend's fd). @return it/-errno. */
+static int
+mlx4v_mp_fd(struct rte_eth_dev *eth_dev, uint32_t i, int64_t *off)
+{
+	uint16_t ntx = eth_dev->data->nb_tx_queues, nrx = eth_dev->data->nb_rx_queues;
+	const struct mlx4v_txq *txq;
+	const struct mlx4v_rxq *rxq;
+	struct mlx4v_cq_share sh;
+	int ret;
+
+	if (i < ntx) {
+		txq = eth_dev->data->tx_queues[i];
+		if (txq == NULL || txq->qp == NULL)
+			return -EAGAIN;
+		return mlx4v_qp_sdb_fd(txq->qp, off);
+	}
+	i -= ntx;
+	rxq = eth_dev->data->rx_queues[i % nrx];
+	if (rxq == NULL || rxq->cq == NULL)
+		return -EAGAIN;
+	ret = mlx4v_cq_share(rxq->cq, &sh);
+	if (ret != 0)
+		return ret;
+	*off = i < nrx ? 0 : sh.uar_off;
+	return i < nrx ? sh.event_fd : sh.uar_fd;
+}
+
 /* A request op about a port (the pool's name or NULL). */
 static void
 mlx4v_mp_msg_init(struct rte_mp_msg *msg, uint32_t op, const struct rte_eth_dev *eth_dev,
@@ -93,83 +144,201 @@ mlx4v_mp_msg_init(struct rte_mp_msg *msg, uint32_t op, const struct rte_eth_dev 
 }
 
 /*
- * Primary: the fds of the doorbell pages of Tx queues first.. (at most RTE_MP_MAX_FD_NUM)
- * into msg and their mmap offsets into off; *last set when they reach the last queue.
- * @return 0 or -errno.
+ * Primary: the port's fds first.. (at most RTE_MP_MAX_FD_NUM) into msg and their mmap
+ * offsets into off; *last set when they reach the last one. @return 0 or -errno.
  */
 static int
 mlx4v_mp_db_fds(struct rte_eth_dev *eth_dev, uint32_t first, struct rte_mp_msg *msg,
 		int64_t *off, uint32_t *last)
 {
-	const struct mlx4v_txq *txq;
-	uint32_t i;
+	uint32_t i, n = mlx4v_mp_nb_fds(eth_dev);
 	int fd;
 
 	msg->num_fds = 0;
-	for (i = first; i < eth_dev->data->nb_tx_queues && msg->num_fds < RTE_MP_MAX_FD_NUM;
-	     i++) {
-		txq = eth_dev->data->tx_queues[i];
-		if (txq == NULL || txq->qp == NULL)
-			return -EAGAIN;
-		fd = mlx4v_qp_sdb_fd(txq->qp, &off[msg->num_fds]);
+	for (i = first; i < n && msg->num_fds < RTE_MP_MAX_FD_NUM; i++) {
+		fd = mlx4v_mp_fd(eth_dev, i, &off[msg->num_fds]);
 		if (fd < 0)
 			return fd;
 		msg->fds[msg->num_fds++] = fd;
 	}
-	*last = i >= eth_dev->data->nb_tx_queues;
+	*last = i >= n;
 	return 0;
 }
 
-/* Secondary: the port's bursts take the primary's queues (the doorbells are mapped). */
+/* Secondary: the Rx interrupts' gate of the port on (1) or off (0), as the bursts'. */
 static void
+mlx4v_mp_intr_gate_set(struct rte_eth_dev *eth_dev, int on)
+{
+	struct mlxv_mp_gate *g = &mlx4v_mp_intr_gates[eth_dev->data->port_id];
+	unsigned int i;
+
+	if (on) {
+		/* The handle's fds and the arm pages are in before a thread may enter. */
+		__atomic_store_n(&g->on, 1, __ATOMIC_RELEASE);
+		return;
+	}
+	__atomic_store_n(&g->on, 0, __ATOMIC_RELAXED);
+	/* The closed gate is visible before the sequences are read (mlxv_mp_gate_enter()). */
+	rte_smp_mb();
+	for (i = 0; i < MLXV_MP_GATE_QUEUES; i++)
+		mlxv_mp_gate_wait(&g->rx_seq[i]);
+}
+
+/* Secondary, at attach: the gate's queues, which never change (closed until a start). */
+static void
+mlx4v_mp_intr_gate_init(struct rte_eth_dev *eth_dev)
+{
+	struct mlxv_mp_gate *g = &mlx4v_mp_intr_gates[eth_dev->data->port_id];
+	unsigned int i;
+
+	for (i = 0; i < MLXV_MP_GATE_QUEUES; i++)
+		g->rxq[i] = (struct mlxv_mp_gate_q){ g, eth_dev->data->port_id, i };
+}
+
+/*
+ * Secondary ethdev rx_queue_intr_enable (on 1) / disable (on 0): inside the gate, on the
+ * primary's queue and this process's fd and arm page. -EAGAIN: the port is stopped (or not
+ * started yet in this process).
+ */
+static int
+mlx4v_mp_rx_intr_set(struct rte_eth_dev *eth_dev, uint16_t idx, int on)
+{
+	struct mlxv_mp_gate *g = &mlx4v_mp_intr_gates[eth_dev->data->port_id];
+	struct mlx4v_rxq *rxq;
+	uint32_t s;
+	int ret;
+
+	if (idx >= MLXV_MP_GATE_QUEUES)
+		return -EINVAL;
+	rxq = mlxv_mp_gate_enter(&g->rxq[idx], 0, &s);
+	ret = rxq != NULL ? mlx4v_intr_rxq_set(eth_dev, idx, rxq, on) : -EAGAIN;
+	mlxv_mp_gate_leave(&g->rxq[idx], 0, s);
+	return ret;
+}
+
+int
+mlx4v_mp_rx_intr_enable(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	return mlx4v_mp_rx_intr_set(eth_dev, idx, 1);
+}
+
+int
+mlx4v_mp_rx_intr_disable(struct rte_eth_dev *eth_dev, uint16_t idx)
+{
+	return mlx4v_mp_rx_intr_set(eth_dev, idx, 0);
+}
+
+/*
+ * Secondary: the port's bursts take the primary's queues (the doorbells are mapped), and its
+ * Rx interrupts (the fds are in). @return 0 or -errno (nothing on).
+ */
+static int
 mlx4v_mp_rxtx_on(struct rte_eth_dev *eth_dev)
 {
+	int ret = mlx4v_intr_secondary_rx_on(eth_dev);
+
+	if (ret != 0)
+		return ret;
+	mlx4v_mp_intr_gate_set(eth_dev, 1);
 	mlxv_mp_bursts_on(eth_dev, &mlx4v_mp_gates[eth_dev->data->port_id], mlx4v_rx_burst,
 			  mlx4v_tx_burst, mlx4v_rx_queue_count);
 	MLX4V_ETH_LOG(DEBUG, "port %u: data path on in this secondary process",
 		      eth_dev->data->port_id);
+	return 0;
 }
 
-/* Secondary: the bursts return 0; the mappings stay for a burst still running. */
+/*
+ * Secondary: the bursts return 0, Rx interrupt enable/disable -EAGAIN, none running when
+ * this returns; then the Rx interrupts' fds and arm pages go (the Tx doorbell mappings stay
+ * until the next start).
+ */
 static void
 mlx4v_mp_rxtx_off(struct rte_eth_dev *eth_dev)
 {
+	struct mlx4v_ethdev_proc *pp = eth_dev->process_private;
+	unsigned int i;
+
 	mlxv_mp_bursts_off(eth_dev, &mlx4v_mp_gates[eth_dev->data->port_id]);
+	mlx4v_mp_intr_gate_set(eth_dev, 0);
+	mlx4v_intr_secondary_rx_off(eth_dev);
+	for (i = 0; pp != NULL && i < RTE_DIM(pp->cq_map); i++) {
+		if (pp->cq_map[i] != NULL)
+			munmap(pp->cq_map[i], MLX4V_MP_DB_MAP_LEN);
+		pp->cq_map[i] = NULL;
+		pp->cq_uar[i] = NULL;
+	}
 	MLX4V_ETH_LOG(DEBUG, "port %u: data path off in this secondary process",
 		      eth_dev->data->port_id);
 }
 
 /*
- * Secondary: map the doorbell pages of Tx queues first.. from fds at off (the fds closed
- * here). A queue's old mapping goes: no burst uses it since the STOP before this start.
- * @return 0/-errno.
+ * Secondary: map the page of fd at off (fd closed here) in place of *map, for the doorbell
+ * at addr in the primary's page. A queue's old mapping goes: none uses it since the STOP
+ * before this start. @return the doorbell in this process, or NULL with -errno in *ret.
+ */
+static void *
+mlx4v_mp_page_map(int fd, int64_t off, void **map, const void *addr, int *ret)
+{
+	void *m = addr != NULL ? mmap(NULL, MLX4V_MP_DB_MAP_LEN, PROT_READ | PROT_WRITE,
+				      MAP_SHARED, fd, (off_t)off) : MAP_FAILED;
+
+	*ret = addr == NULL ? -EINVAL : -errno;
+	close(fd);
+	if (m == MAP_FAILED)
+		return NULL;
+	if (*map != NULL)
+		munmap(*map, MLX4V_MP_DB_MAP_LEN);
+	*map = m;
+	/* The doorbell sits where it sits in the primary's page. */
+	return (uint8_t *)m + ((uintptr_t)addr & (MLX4V_MP_DB_MAP_LEN - 1));
+}
+
+/* Close fds this process received and will not use. */
+static void
+mlx4v_mp_fds_close(const int *fds, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+}
+
+/*
+ * Secondary: take the port's fds first.. at off (order above enum mlx4v_mp_op): map the
+ * doorbell pages (their fds closed), keep the CQ event fds in the interrupt handle.
+ * @return 0/-errno (every fd taken or closed).
  */
 static int
 mlx4v_mp_db_map(struct rte_eth_dev *eth_dev, uint32_t first, const int *fds,
 		const int64_t *off, int n)
 {
 	struct mlx4v_ethdev_proc *pp = eth_dev->process_private;
+	uint32_t ntx = eth_dev->data->nb_tx_queues, nrx = eth_dev->data->nb_rx_queues, q;
 	const struct mlx4v_txq *txq;
+	const struct mlx4v_rxq *rxq;
 	int i, ret = 0;
-	void *map;
 
 	for (i = 0; i < n; i++) {
-		txq = first + i < eth_dev->data->nb_tx_queues ?
-		      eth_dev->data->tx_queues[first + i] : NULL;
-		map = ret == 0 && txq != NULL && first + i < MLX4V_ETH_MAX_QUEUES ?
-		      mmap(NULL, MLX4V_MP_DB_MAP_LEN, PROT_READ | PROT_WRITE, MAP_SHARED,
-			   fds[i], (off_t)off[i]) : MAP_FAILED;
-		close(fds[i]);
-		if (map == MAP_FAILED) {
-			ret = ret != 0 ? ret : (txq == NULL ? -EINVAL : -errno);
-			continue;
+		q = first + i;
+		if (ret != 0 || q >= mlx4v_mp_nb_fds(eth_dev) || ntx > MLX4V_ETH_MAX_QUEUES ||
+		    nrx > MLX4V_ETH_MAX_QUEUES) {
+			ret = ret != 0 ? ret : -EINVAL;
+			close(fds[i]);
+		} else if (q < ntx) {
+			txq = eth_dev->data->tx_queues[q];
+			pp->sdb[q] = mlx4v_mp_page_map(fds[i], off[i], &pp->map[q],
+						       txq != NULL ? txq->qpv.sdb : NULL, &ret);
+			ret = pp->sdb[q] != NULL ? 0 : ret;
+		} else if (q - ntx < nrx) {
+			ret = mlx4v_intr_secondary_efd(eth_dev, q - ntx, fds[i]);
+		} else {
+			q -= ntx + nrx;
+			rxq = eth_dev->data->rx_queues[q];
+			pp->cq_uar[q] = mlx4v_mp_page_map(fds[i], off[i], &pp->cq_map[q],
+							  rxq != NULL ? rxq->cqv.cq_uar : NULL,
+							  &ret);
+			ret = pp->cq_uar[q] != NULL ? 0 : ret;
 		}
-		if (pp->map[first + i] != NULL)
-			munmap(pp->map[first + i], MLX4V_MP_DB_MAP_LEN);
-		pp->map[first + i] = map;
-		/* The doorbell sits where it sits in the primary's page. */
-		pp->sdb[first + i] = (uint32_t *)((uint8_t *)map +
-			((uintptr_t)txq->qpv.sdb & (MLX4V_MP_DB_MAP_LEN - 1)));
 	}
 	return ret;
 }
@@ -229,7 +398,7 @@ mlx4v_mp_handle(const struct rte_mp_msg *msg, const void *peer)
 		rep->result = mlx4v_mp_db_map(eth_dev, req->first, msg->fds, req->off,
 					      msg->num_fds);
 		if (rep->result == 0 && req->last)
-			mlx4v_mp_rxtx_on(eth_dev);
+			rep->result = mlx4v_mp_rxtx_on(eth_dev);
 		break;
 	case -MLX4V_MP_STOP_RXTX:
 		mlx4v_mp_rxtx_off(eth_dev);
@@ -357,7 +526,7 @@ mlx4v_mp_secondary_start(struct rte_eth_dev *eth_dev)
 	uint32_t first = 0;
 	int ret;
 
-	while (first < eth_dev->data->nb_tx_queues) {
+	while (first < mlx4v_mp_nb_fds(eth_dev)) {
 		mlx4v_mp_msg_init(&msg, MLX4V_MP_DB_GET, eth_dev, NULL);
 		req = (void *)msg.param;
 		req->first = first;
@@ -367,7 +536,7 @@ mlx4v_mp_secondary_start(struct rte_eth_dev *eth_dev)
 			return ret;
 		rep = (const void *)answer.param;
 		if (ret != 1 || rep->result != 0 || answer.num_fds == 0) {
-			mlx4v_mp_db_map(eth_dev, 0, answer.fds, rep->off, answer.num_fds);
+			mlx4v_mp_fds_close(answer.fds, answer.num_fds);
 			return ret != 1 ? -EPROTO : (rep->result != 0 ? rep->result : -EPROTO);
 		}
 		ret = mlx4v_mp_db_map(eth_dev, first, answer.fds, rep->off, answer.num_fds);
@@ -375,8 +544,7 @@ mlx4v_mp_secondary_start(struct rte_eth_dev *eth_dev)
 			return ret;
 		first += answer.num_fds;
 	}
-	mlx4v_mp_rxtx_on(eth_dev);
-	return 0;
+	return mlx4v_mp_rxtx_on(eth_dev);
 }
 
 /* Attach the port named ethname of the primary. @return 0 or -errno. */
@@ -393,7 +561,13 @@ mlx4v_mp_port_attach(struct rte_device *edev, const char *ethname)
 	eth_dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
 	eth_dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
 	eth_dev->process_private = calloc(1, sizeof(struct mlx4v_ethdev_proc));
-	ret = eth_dev->process_private == NULL ? -ENOMEM : mlx4v_mp_primary_get();
+	ret = eth_dev->process_private == NULL ? -ENOMEM : mlx4v_intr_secondary_install(eth_dev);
+	if (ret == 0) {
+		mlx4v_mp_intr_gate_init(eth_dev);
+		ret = mlx4v_mp_primary_get();
+		if (ret != 0)
+			mlx4v_intr_secondary_uninstall(eth_dev);
+	}
 	if (ret != 0) {
 		free(eth_dev->process_private);
 		eth_dev->process_private = NULL;
@@ -446,6 +620,7 @@ mlx4v_mp_proc_free(struct rte_eth_dev *eth_dev)
 	if (pp == NULL)
 		return;
 	mlx4v_mp_rxtx_off(eth_dev);
+	mlx4v_intr_secondary_uninstall(eth_dev);
 	mlx4v_mp_primary_put();
 	for (i = 0; i < RTE_DIM(pp->map); i++)
 		if (pp->map[i] != NULL)
