@@ -120,6 +120,26 @@ mp_send() {
 	ip netns exec "$ns" python3 "$MLXV_SRC/tests/testpmd/tap_spread.py" "$@"
 }
 
+# mp_ready TX RX FIRST_SEQ: after a (re)start, wait until frames from TAP TX come out of TAP
+# RX at all (the ports' links come up on their own time): batches of 4 until one comes out,
+# at most 30, while the primary $p0 lives.
+mp_ready() {
+	_i=0
+	until [ "$(mp_send "$1" "$2" 4 $(($3 + 4 * _i)) 1)" -gt 0 ]; do
+		kill -0 "$p0" 2>/dev/null || { cat "$work/p0.log"; fail "the primary exited"; }
+		_i=$((_i + 1))
+		[ $_i -lt 30 ] || { cat "$work/p0.log" "$work/p1.log"; fail "no frame passes"; }
+	done
+}
+
+# mp_expect TX RX N FIRST_SEQ WHAT: all N frames sent into TAP TX come out of TAP RX, or fail
+# with WHAT (printing both processes' logs).
+mp_expect() {
+	_got=$(mp_send "$1" "$2" "$3" "$4")
+	echo "sent $3 received $_got"
+	[ "$_got" = "$3" ] || { cat "$work/p0.log" "$work/p1.log"; fail "$5"; }
+}
+
 # mp_fwd_pair KIND TAPA TAPB: our testpmd as the primary on two simulated KIND devices wired
 # to the TAP interfaces TAPA and TAPB ($eal, in $ns) and as a secondary, both forwarding (io)
 # on two queue pairs, each process on its own ($tp); the primary's commands on file

@@ -26,26 +26,8 @@ mp_setup sfw 1
 
 mp_fwd_pair "$kind" sfwa sfwb
 
-# expect_out N FIRST_SEQ WHAT: all N frames come out, or fail with WHAT.
-expect_out() {
-	_got=$(mp_send sfwa sfwb "$1" "$2")
-	echo "sent $1 received $_got"
-	[ "$_got" = "$1" ] || { cat "$work/p0.log" "$work/p1.log"; fail "$3"; }
-}
-
-# ready FIRST_SEQ: after a (re)start, wait until frames pass at all (the ports' links come up
-# on their own time): batches of 4 until one comes out, at most 30.
-ready() {
-	_i=0
-	until [ "$(mp_send sfwa sfwb 4 $(($1 + 4 * _i)) 1)" -gt 0 ]; do
-		kill -0 "$p0" 2>/dev/null || { cat "$work/p0.log"; fail "the primary exited"; }
-		_i=$((_i + 1))
-		[ $_i -lt 30 ] || { cat "$work/p0.log" "$work/p1.log"; fail "no frame passes"; }
-	done
-}
-
-ready 9000
-expect_out 256 0 "frames were lost with two processes forwarding"
+mp_ready sfwa sfwb 9000
+mp_expect sfwa sfwb 256 0 "frames were lost with two processes forwarding"
 
 # The primary stops the ports: the secondary's lcore keeps polling the stopped bursts.
 echo "stop" >&3
@@ -60,8 +42,8 @@ kill -0 "$p1" 2>/dev/null || { cat "$work/p1.log"; fail "the secondary died at t
 echo "port start all" >&3
 echo "start" >&3
 mp_wait_log "$work/p0.log" 'io packet forwarding - ports' 60 "$p0" 2
-ready 10000
-expect_out 256 2000 "the secondary forwards no more after the primary's restart"
+mp_ready sfwa sfwb 10000
+mp_expect sfwa sfwb 256 2000 "the secondary forwards no more after the primary's restart"
 
 # Reconfigured: rings of another size, so every queue is set up anew (new queue structures
 # in the shared queue arrays); the secondary forwards on them after the start.
@@ -72,8 +54,8 @@ echo "port config all txd 512" >&3
 echo "port start all" >&3
 echo "start" >&3
 mp_wait_log "$work/p0.log" 'io packet forwarding - ports' 60 "$p0" 3
-ready 11000
-expect_out 256 3000 "the secondary forwards no more after the primary's reconfiguration"
+mp_ready sfwa sfwb 11000
+mp_expect sfwa sfwb 256 3000 "the secondary forwards no more after the primary's reconfiguration"
 
 echo "stop" >&4
 echo "quit" >&4
