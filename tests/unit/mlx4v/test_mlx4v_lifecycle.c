@@ -10,13 +10,17 @@
  * back to their start.
  */
 
+#include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <rte_bus_vdev.h>
 #include <rte_mempool.h>
 
 #include "test.h"
 
+#include "mlx4v_api.h"
 #include "mlx4v_test_util.h"
 #include "mlx4v_verbs.h"
 
@@ -670,6 +674,69 @@ rm_objs_rejected(struct rm_objs *o)
 }
 
 /*
+ * What another process gets of a CQ (mlx4v_cq_share()): the simulator's own arm doorbell
+ * page, which armed through a mapping of its fd makes the model raise the event, and the
+ * eventfd, whose events mlx4v_cq_events_read() takes as a count. A completion channel's
+ * descriptors are counted one each; a partial one is refused, a closed writer said.
+ */
+static int
+test_mlx4v_objects_cq_share(void)
+{
+	uint64_t desc[3] = { 1, 2, 3 };
+	struct mlx4v_cq_share sh;
+	uint8_t *mem, *page;
+	struct rm_objs o;
+	void *view_uar;
+	int p[2];
+
+	mem = rte_zmalloc(NULL, 4 * RM_BUF, 4096);
+	TEST_ASSERT(mem != NULL, "mem");
+	TEST_ASSERT_SUCCESS(rm_objs_create(&o, SIM_NAME, mem, 4 * RM_BUF), "objects");
+	TEST_ASSERT_EQUAL(mlx4v_cq_share(o.cq, &sh), -EINVAL, "a CQ without events");
+	TEST_ASSERT_SUCCESS(mlx4v_cq_share(o.ecq, &sh), "share");
+	TEST_ASSERT_EQUAL(sh.event_fd, rte_pmd_mlx4v_cq_event_fd(o.ecq), "event fd");
+	TEST_ASSERT_EQUAL(sh.desc, 0, "the simulator's events come as counts");
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, sh.uar_fd,
+		    (off_t)sh.uar_off);
+	TEST_ASSERT(page != MAP_FAILED, "arm page: %s", strerror(errno));
+	TEST_ASSERT_EQUAL(mlx4v_cq_events_read(sh.event_fd, 0), 0, "an event before the arm");
+
+	/* Armed through the other mapping of the page, as a secondary process does. */
+	view_uar = o.tcq.v.cq_uar;
+	o.tcq.v.cq_uar = page + ((uintptr_t)view_uar & 4095);
+	mlx4v_test_rq_post(&o.rq, o.lkey, mem + RM_BUF, RM_BUF);
+	mlx4v_test_cq_arm(&o.tcq, MLX4_CQ_DB_REQ_NOT);
+	memset(mem, 0x5a, 128);
+	mlx4v_test_sq_send(&o.sq, o.lkey, mem, 128, 1);
+	TEST_ASSERT(mlx4v_test_fd_wait(sh.event_fd, g_sim, MLX4V_TEST_POLLS),
+		    "no completion event after an arm through the lent page");
+	TEST_ASSERT_EQUAL(mlx4v_cq_events_read(sh.event_fd, 0), 1, "one event");
+	TEST_ASSERT_EQUAL(mlx4v_cq_events_read(sh.event_fd, 0), 0, "the event again");
+	TEST_ASSERT_SUCCESS(mlx4v_cq_events_foreign(o.ecq, 1), "acknowledged for the taker");
+	TEST_ASSERT_EQUAL(mlx4v_cq_events_foreign(o.cq, 1), -EINVAL, "a CQ without events");
+	munmap(page, 4096);
+
+	/* The next arm carries the next number; then the objects' own path and teardown. */
+	o.tcq.v.cq_uar = view_uar;
+	o.tcq.sn++;
+	TEST_ASSERT_SUCCESS(rm_objs_traffic(&o, g_sim, mem), "traffic after the lent arm");
+	TEST_ASSERT_SUCCESS(rm_objs_destroy(&o), "teardown");
+	rte_free(mem);
+
+	TEST_ASSERT_SUCCESS(pipe(p), "pipe");
+	TEST_ASSERT_SUCCESS(fcntl(p[0], F_SETFL, O_NONBLOCK), "O_NONBLOCK");
+	TEST_ASSERT_EQUAL(write(p[1], desc, sizeof(desc)), (ssize_t)sizeof(desc), "write");
+	TEST_ASSERT_EQUAL(mlx4v_cq_events_read(p[0], 1), 3, "three descriptors");
+	TEST_ASSERT_EQUAL(mlx4v_cq_events_read(p[0], 1), 0, "none left");
+	TEST_ASSERT_EQUAL(write(p[1], desc, 5), 5, "write");
+	TEST_ASSERT_EQUAL(mlx4v_cq_events_read(p[0], 1), -EPROTO, "a partial descriptor");
+	close(p[1]);
+	TEST_ASSERT_EQUAL(mlx4v_cq_events_read(p[0], 1), -EPIPE, "a closed channel");
+	close(p[0]);
+	return TEST_SUCCESS;
+}
+
+/*
  * Device removal with everything still open (process exit does the same through
  * rte_eal_cleanup()): it succeeds, releases every object, stops the engine, and
  * leaves the EAL heap exactly as before the device existed. A device created again
@@ -930,6 +997,7 @@ static struct unit_test_suite mlx4v_objects_suite = {
 		TEST_CASE(test_mlx4v_objects_reg_mempool),
 		TEST_CASE(test_mlx4v_objects_host_page),
 		TEST_CASE(test_mlx4v_objects_port_prerequisites),
+		TEST_CASE(test_mlx4v_objects_cq_share),
 		TEST_CASE(test_mlx4v_remove_with_live_objects),
 		TEST_CASE(test_mlx4v_remove_live_counters),
 		TEST_CASES_END()
