@@ -310,9 +310,10 @@ mlx4v_priv(const struct rte_eth_dev *eth_dev)
 
 /**
  * What the data path of a port reaches differently in each process (eth_dev->process_private,
- * as DPDK mlx4's per-process UAR table): each Tx queue's send doorbell. The primary rings the
- * address of the QP's view; a secondary its own mapping of the same page, from a file
- * descriptor the primary sends (mlx4v_mp.c, doc/guides/nics/mlx4v.rst "Secondary processes").
+ * as DPDK mlx4's per-process UAR table): each Tx queue's send doorbell and, with Rx
+ * interrupts, each Rx CQ's arm doorbell page. The primary rings the addresses of the views; a
+ * secondary its own mappings of the same pages, from file descriptors the primary sends
+ * (mlx4v_mp.c, doc/guides/nics/mlx4v.rst "Secondary processes").
  */
 struct mlx4v_ethdev_proc {
 	uint32_t *sdb[MLX4V_ETH_MAX_QUEUES];  /**< the send doorbells, NULL while stopped */
