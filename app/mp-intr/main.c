@@ -4,14 +4,15 @@
 
 /**
  * @file A client of Rx interrupts in several processes: every process (one primary, the
- * others --proc-type=secondary) sleeps in rte_epoll_wait() on the Rx interrupt of its own
- * queue (the process id) of port 0, and when woken forwards what the queue holds to the same
- * queue of port 1. The primary configures both ports (as many queue pairs as processes, RSS,
- * intr_conf.rxq) and on SIGUSR1 stops and starts them again. A wait that times out receives
- * nothing: frames leave only through a wake-up by their interrupt. SIGINT or SIGTERM ends a
- * process, which prints "proc <id>: woke <n> times, forwarded <m> frames".
+ * others --proc-type=secondary) sleeps in rte_epoll_wait() on the Rx interrupts of its own
+ * queues of port 0 (queue q is process q % N's), as l3fwd-power's lcores do, and when woken
+ * forwards what they hold to the same queues of port 1. The primary configures both ports
+ * (--queues queue pairs, N by default; RSS; intr_conf.rxq) and on SIGUSR1 stops and starts
+ * them again. A wait that times out receives nothing: frames leave only through a wake-up by
+ * an interrupt. SIGINT or SIGTERM ends a process, which prints
+ * "proc <id>: woke <n> times, forwarded <m> frames".
  *
- * usage: dpdk-mlxv-mp-intr <EAL args> -- --num-procs N --proc-id I
+ * usage: dpdk-mlxv-mp-intr <EAL args> -- --num-procs N --proc-id I [--queues Q]
  */
 
 #include <errno.h>
@@ -32,12 +33,13 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
-#define MI_RING 512
-#define MI_MBUFS 4095
+#define MI_RING 256
+#define MI_MBUFS 8191
 #define MI_BURST 32
 /* A wait that ends without an event re-registers the queue (a restart removed it). */
 #define MI_WAIT_MS 100
 #define MI_POOL "mlxv_mp_intr_pool"
+#define MI_MAX_QUEUES 16
 
 static volatile sig_atomic_t mi_quit, mi_restart;
 
@@ -93,20 +95,47 @@ mi_drain(uint16_t q)
 	return total;
 }
 
+/*
+ * Register (once per start: a restart removes the registrations) and enable the interrupts
+ * of this process's queues first, first + step, .. < nq. @return 0, or the first error
+ * (-EAGAIN, say, while the primary restarts the port).
+ */
+static int
+mi_arm(uint16_t first, uint16_t step, uint16_t nq, int *registered)
+{
+	uint16_t q;
+	int ret;
+
+	for (q = first; q < nq; q += step) {
+		if (!*registered) {
+			ret = rte_eth_dev_rx_intr_ctl_q(0, q, RTE_EPOLL_PER_THREAD,
+							RTE_INTR_EVENT_ADD, NULL);
+			if (ret != 0)
+				return ret;
+		}
+		ret = rte_eth_dev_rx_intr_enable(0, q);
+		if (ret != 0)
+			return ret;
+	}
+	*registered = 1;
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "num-procs", required_argument, NULL, 'n' },
 		{ "proc-id", required_argument, NULL, 'i' },
+		{ "queues", required_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int primary, ret, c, registered = 0, woken = 1, last_err = 0;
+	unsigned int nprocs = 0, id = 0, nq = 0;
+	struct rte_epoll_event ev[MI_MAX_QUEUES];
 	uint64_t wakeups = 0, frames = 0;
-	unsigned int nprocs = 0, id = 0;
-	struct rte_epoll_event ev;
 	struct rte_mempool *mp;
-	uint16_t port;
+	uint16_t port, q;
 
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0)
@@ -118,11 +147,17 @@ main(int argc, char **argv)
 			nprocs = atoi(optarg);
 		else if (c == 'i')
 			id = atoi(optarg);
+		else if (c == 'q')
+			nq = atoi(optarg);
 		else
-			rte_exit(EXIT_FAILURE, "usage: -- --num-procs N --proc-id I\n");
+			rte_exit(EXIT_FAILURE,
+				 "usage: -- --num-procs N --proc-id I [--queues Q]\n");
 	}
-	if (nprocs == 0 || id >= nprocs || rte_eth_dev_count_avail() < 2)
-		rte_exit(EXIT_FAILURE, "need --num-procs N > --proc-id and two ports\n");
+	nq = nq != 0 ? nq : nprocs;
+	if (nprocs == 0 || id >= nprocs || nq < nprocs || nq > MI_MAX_QUEUES ||
+	    rte_eth_dev_count_avail() < 2)
+		rte_exit(EXIT_FAILURE, "need --num-procs N > --proc-id, N <= --queues <= %d and "
+			 "two ports\n", MI_MAX_QUEUES);
 	primary = rte_eal_process_type() == RTE_PROC_PRIMARY;
 	signal(SIGINT, mi_signal);
 	signal(SIGTERM, mi_signal);
@@ -133,12 +168,12 @@ main(int argc, char **argv)
 		if (mp == NULL)
 			rte_exit(EXIT_FAILURE, "mempool: %s\n", rte_strerror(rte_errno));
 		for (port = 0; port < 2; port++) {
-			ret = mi_port_init(port, nprocs, mp);
+			ret = mi_port_init(port, nq, mp);
 			if (ret != 0)
 				rte_exit(EXIT_FAILURE, "port %u: %s\n", port, strerror(-ret));
 		}
 	}
-	printf("proc %u: sleeping on Rx queue %u of port 0\n", id, id);
+	printf("proc %u: sleeping on Rx queues %u.. (every %u-th) of port 0\n", id, id, nprocs);
 	fflush(stdout);
 	while (!mi_quit) {
 		if (primary && mi_restart) {
@@ -151,37 +186,29 @@ main(int argc, char **argv)
 			printf("proc %u: ports restarted\n", id);
 			fflush(stdout);
 		}
-		/* Frames leave only after a wake-up by the interrupt (or the first pass). */
-		if (woken)
-			frames += mi_drain(id);
+		/* Frames leave only after a wake-up by an interrupt (or the first pass). */
+		for (q = id; woken && q < nq; q += nprocs)
+			frames += mi_drain(q);
 		woken = 0;
-		if (!registered) {
-			ret = rte_eth_dev_rx_intr_ctl_q(0, id, RTE_EPOLL_PER_THREAD,
-							RTE_INTR_EVENT_ADD, NULL);
-			if (ret != 0) {
-				/* The port is stopped (or not started in this process yet). */
-				usleep(10000);
-				continue;
-			}
-			registered = 1;
-		}
-		ret = rte_eth_dev_rx_intr_enable(0, id);
+		ret = mi_arm(id, nprocs, nq, &registered);
 		if (ret != last_err && ret != 0)
 			/* Said once per change: -EAGAIN while the primary restarts the port. */
-			printf("proc %u: Rx interrupt enable: %s\n", id, strerror(-ret));
+			printf("proc %u: Rx interrupts: %s\n", id, strerror(-ret));
 		last_err = ret;
 		if (ret != 0) {
+			/* The port is stopped (or not started in this process yet). */
 			registered = 0;
 			usleep(10000);
 			continue;
 		}
-		ret = rte_epoll_wait(RTE_EPOLL_PER_THREAD, &ev, 1, MI_WAIT_MS);
-		rte_eth_dev_rx_intr_disable(0, id);
+		ret = rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, RTE_DIM(ev), MI_WAIT_MS);
+		for (q = id; q < nq; q += nprocs)
+			rte_eth_dev_rx_intr_disable(0, q);
 		if (ret > 0) {
 			wakeups++;
 			woken = 1;
 		} else {
-			/* Perhaps no event any more: a restart removed the registration. */
+			/* Perhaps no event any more: a restart removed the registrations. */
 			registered = 0;
 		}
 	}

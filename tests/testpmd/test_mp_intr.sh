@@ -4,12 +4,14 @@
 #
 # Rx interrupts in a secondary process (usage: test_mp_intr.sh KIND, mlx5v or mlx4v; verbs or
 # vfio: the functions emulated under one launcher): app/mp-intr as the primary and as a
-# secondary, each sleeping in rte_epoll_wait() on the Rx interrupt of its own queue of port 0
-# and forwarding to port 1 only when woken (a wait that times out receives nothing), the ports
-# wired to TAP interfaces in a network namespace made here. Frames from many source addresses
-# (RSS spreads them over both queues) must all come out, so the secondary's queue is drained
-# by its wake-ups alone; again after the primary stopped and started the ports (SIGUSR1): the
-# secondary's fds and arm pages are fetched anew. Hugepages as test_multi_process.sh.
+# secondary, each sleeping in rte_epoll_wait() on the Rx interrupts of its own two of the four
+# queues of port 0 and forwarding to port 1 only when woken (a wait that times out receives
+# nothing), the ports wired to TAP interfaces in a network namespace made here. Frames from
+# many source addresses (RSS spreads them over the queues) must all come out, so the
+# secondary's queues are drained by its wake-ups alone; again after the primary stopped and
+# started the ports (SIGUSR1): the secondary's fds and arm pages are fetched anew. Four queue
+# pairs make more fds than one IPC message carries (RTE_MP_MAX_FD_NUM): they come in batches.
+# Hugepages as test_multi_process.sh.
 
 . "$MLXV_SRC/tests/testpmd/lib.sh"
 . "$MLXV_SRC/tests/testpmd/mp_lib.sh"
@@ -30,12 +32,12 @@ eal="$eal -d $plugins --log-level=lib.eal:notice"
 vdevs="$(sim_vdev "$(sim_dev "$kind" 0)" tap:mpia) $(sim_vdev "$(sim_dev "$kind" 1)" tap:mpib)"
 
 ip netns exec "$ns" $mp_env timeout 120 stdbuf -oL "$MPI" $eal -m 256 -l 0 \
-	--proc-type=primary $vdevs -- --num-procs 2 --proc-id 0 >"$work/p0.log" 2>&1 &
+	--proc-type=primary $vdevs -- --num-procs 2 --proc-id 0 --queues 4 >"$work/p0.log" 2>&1 &
 p0=$!
 mp_wait_log "$work/p0.log" 'sleeping on Rx queue' 90 "$p0"
 mp_taps_up mpia mpib
 ip netns exec "$ns" $mp_env timeout 120 stdbuf -oL "$MPI" $eal -l 1 \
-	--proc-type=secondary $mp_devs -- --num-procs 2 --proc-id 1 >"$work/p1.log" 2>&1 &
+	--proc-type=secondary $mp_devs -- --num-procs 2 --proc-id 1 --queues 4 >"$work/p1.log" 2>&1 &
 p1=$!
 mp_wait_log "$work/p1.log" 'sleeping on Rx queue' 90 "$p1"
 
