@@ -31,12 +31,13 @@ plugins=$(stage_plugins) || fail "cannot stage plugins"
 eal="$eal -d $plugins --log-level=lib.eal:notice"
 vdevs="$(sim_vdev "$(sim_dev "$kind" 0)" tap:mpia) $(sim_vdev "$(sim_dev "$kind" 1)" tap:mpib)"
 
-ip netns exec "$ns" $mp_env timeout 120 stdbuf -oL "$MPI" $eal -m 256 -l 0 \
+# timeout(1) only ends what a dead script left behind: longer than the test's in meson.
+ip netns exec "$ns" $mp_env timeout 300 stdbuf -oL "$MPI" $eal -m 256 -l 0 \
 	--proc-type=primary $vdevs -- --num-procs 2 --proc-id 0 --queues 4 >"$work/p0.log" 2>&1 &
 p0=$!
 mp_wait_log "$work/p0.log" 'sleeping on Rx queue' 90 "$p0"
 mp_taps_up mpia mpib
-ip netns exec "$ns" $mp_env timeout 120 stdbuf -oL "$MPI" $eal -l 1 \
+ip netns exec "$ns" $mp_env timeout 300 stdbuf -oL "$MPI" $eal -l 1 \
 	--proc-type=secondary $mp_devs -- --num-procs 2 --proc-id 1 --queues 4 >"$work/p1.log" 2>&1 &
 p1=$!
 mp_wait_log "$work/p1.log" 'sleeping on Rx queue' 90 "$p1"
