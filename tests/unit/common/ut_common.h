@@ -4,12 +4,14 @@
 
 /**
  * @file Helpers shared by every unit-test program: EAL heap snapshots, sleeps and
- * bounded waits (on an fd, a counter or any condition). No test asserts a duration.
+ * bounded waits (on an fd, a counter or any condition), the process's open fds. No test
+ * asserts a duration.
  */
 
 #ifndef _UT_COMMON_H_
 #define _UT_COMMON_H_
 
+#include <dirent.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdint.h>
@@ -144,6 +146,21 @@ ut_eal_devargs_add(const char *spec)
 		return NULL;
 	}
 	return da;
+}
+
+/** @return the open file descriptors of this process, -1 if /proc cannot tell. */
+static inline int
+ut_fd_count(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while (readdir(d) != NULL)
+		n++;
+	closedir(d);
+	return n;
 }
 
 #endif /* _UT_COMMON_H_ */

@@ -6,7 +6,8 @@
  * @file Helpers of the PMD interrupt tests (net_mlx5v_intr, net_mlx4v_intr): a port started
  * with the interrupts asked for, a bounded wait on the lcore's Rx interrupt epoll set, an
  * event callback that counts LSC and RMV events, and the checks both PMDs pass the same way
- * (enable/disable cycles of an Rx queue, LSC events for a cable pulled and put back).
+ * (enable/disable cycles of an Rx queue, LSC events for a cable pulled and put back), and a
+ * UDP frame to send or inject.
  * Include after test.h.
  */
 
@@ -70,6 +71,41 @@ ut_eth_wait_rx(int ms, uintptr_t *data)
 	if (n > 0 && data != NULL)
 		*data = (uintptr_t)ev[0].epdata.data;
 	return n;
+}
+
+/** The only ethdev port (a device of ports=1 alone). @return 0, or -1 for none or several. */
+static inline int
+ut_eth_only_port(uint16_t *only)
+{
+	uint16_t port, n = 0;
+
+	RTE_ETH_FOREACH_DEV(port) {
+		*only = port;
+		n++;
+	}
+	return n == 1 ? 0 : -1;
+}
+
+/**
+ * A 64-byte IPv4/UDP frame in f (10.0.0.1 to 10.0.0.2, UDP port sport to 9) to the MAC dst,
+ * from a fixed locally administered source; sport varies the RSS hash.
+ */
+static inline void
+ut_eth_udp4_frame(uint8_t f[64], const struct rte_ether_addr *dst, uint16_t sport)
+{
+	memset(f, 0, 64);
+	memcpy(f, dst->addr_bytes, RTE_ETHER_ADDR_LEN);
+	memcpy(f + 6, "\x02\x00\x00\x00\x00\x99", RTE_ETHER_ADDR_LEN);
+	f[12] = 0x08;                                    /* IPv4 */
+	f[14] = 0x45;                                    /* version 4, 20-byte header */
+	f[17] = 50;                                      /* total length */
+	f[22] = 64;                                      /* TTL */
+	f[23] = 17;                                      /* UDP */
+	memcpy(f + 26, "\x0a\x00\x00\x01\x0a\x00\x00\x02", 8);
+	f[34] = sport >> 8;
+	f[35] = sport & 0xff;
+	f[37] = 9;                                       /* dport 9 */
+	f[39] = 30;                                      /* UDP length */
 }
 
 /** ethdev callback counting LSC and RMV events in the struct ut_eth_events arg. */

@@ -15,7 +15,6 @@
  * packing, consumer index, sequence number).
  */
 
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
@@ -53,8 +52,6 @@ static struct ut_eth_events g_ev;
 static int
 attach(const char *args)
 {
-	uint16_t port, n = 0;
-
 	if (rte_vdev_init(VDEV_NAME, args) != 0)
 		return -1;
 	g_attached = 1;
@@ -62,11 +59,7 @@ attach(const char *args)
 	if (g_sim == NULL)
 		return -1;
 	/* ports=1: the device's one port is the only ethdev. */
-	RTE_ETH_FOREACH_DEV(port) {
-		g_port = port;
-		n++;
-	}
-	return n == 1 ? 0 : -1;
+	return ut_eth_only_port(&g_port);
 }
 
 static void
@@ -95,19 +88,7 @@ frame_in(uint16_t sport)
 
 	if (rte_eth_macaddr_get(g_port, &mac) != 0)
 		return -EINVAL;
-	memset(f, 0, sizeof(f));
-	memcpy(f, mac.addr_bytes, RTE_ETHER_ADDR_LEN);
-	memcpy(f + 6, "\x02\x00\x00\x00\x00\x99", RTE_ETHER_ADDR_LEN);
-	f[12] = 0x08;                                    /* IPv4 */
-	f[14] = 0x45;                                    /* version 4, 20-byte header */
-	f[17] = 50;                                      /* total length */
-	f[22] = 64;                                      /* TTL */
-	f[23] = 17;                                      /* UDP */
-	memcpy(f + 26, "\x0a\x00\x00\x01\x0a\x00\x00\x02", 8);
-	f[34] = sport >> 8;
-	f[35] = sport & 0xff;
-	f[37] = 9;                                       /* dport 9 */
-	f[39] = 30;                                      /* UDP length */
+	ut_eth_udp4_frame(f, &mac, sport);
 	return mlx4v_sim_inject(g_sim, 1, f, sizeof(f));
 }
 
@@ -174,20 +155,7 @@ no_queue_objects(void)
 	return TEST_SUCCESS;
 }
 
-/* Open file descriptors of this process. */
-static int
-fd_count(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-
-	if (d == NULL)
-		return -1;
-	while (readdir(d) != NULL)
-		n++;
-	closedir(d);
-	return n;
-}
+#define fd_count ut_fd_count
 
 static int
 setup_loop(void)
