@@ -52,6 +52,7 @@ mlx4v_class_dev_probe(struct rte_device *edev, const char *name,
 		      const char *classes)
 {
 	const char *names[MLX4V_CLASS_MAX];
+	enum mlx4v_recovery_mode mode;
 	struct mlxv_class_dev *cd;
 	int n, ret;
 
@@ -64,9 +65,14 @@ mlx4v_class_dev_probe(struct rte_device *edev, const char *name,
 	if (cd == NULL)
 		return -ENOMEM;
 	strlcpy(cd->name, name, sizeof(cd->name));
+	ret = mlx4v_recovery_devargs(edev);
+	if (ret < 0)
+		goto err_cd_free;
+	mode = ret;
 	ret = mlx4v_dev_register(name, ops, priv, socket);
 	if (ret < 0)
 		goto err_cd_free;
+	mlx4v_recovery_mode_set(name, mode);
 	ret = mlxv_class_reg_dev_add(&mlx4v_class_reg, cd, edev, names, n);
 	if (ret < 0)
 		goto err_dev_unregister;
@@ -104,9 +110,17 @@ mlx4v_class_dev_remove(const char *name)
 void
 mlx4v_class_dev_event(const char *name, const struct mlx4v_class_event *ev)
 {
+	int recover = 0;
+
 	if (name == NULL || ev == NULL)
 		return;
+	/* Before the classes hear DEAD: they then find the recovery under way. */
+	if (ev->type == MLX4V_CLASS_EVENT_DEAD)
+		recover = mlx4v_recovery_dead(name);
 	mlxv_class_reg_deliver(&mlx4v_class_reg, name, ev, ev->type);
+	/* After: the classes stopped their bursts before the device reset stops the queues. */
+	if (recover)
+		mlx4v_recovery_schedule(name);
 }
 
 /* The verbs lock first (the CQ marks), then the class lock (the event): never both at once. */
@@ -157,6 +171,14 @@ mlx4v_class_args_parse(struct mlxv_class_args *a, const char *dev, const char *a
 int
 mlx4v_class_args_core(struct mlxv_class_args *a, const char *dev, const char **classes)
 {
+	const char *val = NULL;
+
+	/* The core's key; mlx4v_class_dev_probe() reads its value from the devargs again. */
+	if (mlxv_class_args_take(a, MLX4V_RECOVERY_ARG, &val) && mlx4v_recovery_parse(val) < 0) {
+		MLX4V_LOG(ERR, "%s: devarg %s=%s: expected reset or dead", dev,
+			  MLX4V_RECOVERY_ARG, val != NULL ? val : "");
+		return -EINVAL;
+	}
 	return mlxv_class_reg_args(&mlx4v_class_reg, a, dev, classes);
 }
 

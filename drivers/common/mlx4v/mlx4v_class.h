@@ -30,6 +30,11 @@ enum mlx4v_class_event_type {
 	MLX4V_CLASS_EVENT_CQ_ERR,   /**< a CQ overran: it is in error (IBV_EVENT_CQ_ERR) */
 	MLX4V_CLASS_EVENT_SRQ_LIMIT, /**< an SRQ fell below its limit (SRQ_LIMIT_REACHED) */
 	MLX4V_CLASS_EVENT_QP_LAST_WQE, /**< a QP on an SRQ in error takes no more WQEs */
+	/**
+	 * recovery=reset: the dead device was reset and can be opened again; the handles of
+	 * its old life stay stale (doc/guides/nics/mlx4v.rst, "Recovery").
+	 */
+	MLX4V_CLASS_EVENT_RECOVERED,
 };
 
 /** One device event. */

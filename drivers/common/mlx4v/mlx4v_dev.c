@@ -9,6 +9,7 @@
 
 #include <rte_malloc.h>
 
+#include "mlx4v_dev_priv.h"
 #include "mlx4v_log.h"
 #include "mlx4v_verbs.h"
 
@@ -17,16 +18,10 @@ RTE_LOG_REGISTER_DEFAULT(mlx4v_logtype, NOTICE);
 #define MLX4V_MAX_DEV 32
 
 /* Process-local: holds backend function pointers (contributing/style §2). */
-static struct mlx4v_dev_entry {
-	char name[RTE_DEV_NAME_MAX_LEN];
-	const struct mlx4v_verbs_ops *ops;
-	void *priv;
-	int socket;
-	unsigned int nctx;
-} mlx4v_devs[MLX4V_MAX_DEV];
+static struct mlx4v_dev_entry mlx4v_devs[MLX4V_MAX_DEV];
 
 /* Verbs lock held. A slot is free when ops is NULL. */
-static struct mlx4v_dev_entry *
+struct mlx4v_dev_entry *
 mlx4v_dev_lookup(const char *name)
 {
 	unsigned int i;
@@ -197,6 +192,8 @@ mlx4v_dev_unregister(const char *name)
 
 	if (name == NULL)
 		return -EINVAL;
+	/* Before the lock, which a running recovery attempt waits for. */
+	mlx4v_recovery_cancel(name);
 	mlx4v_verbs_lock();
 	e = mlx4v_dev_lookup(name);
 	if (e == NULL) {

@@ -165,4 +165,5 @@ RTE_PMD_REGISTER_PCI(mlx4v_pci, mlx4v_pci_driver);
 RTE_PMD_REGISTER_PCI_TABLE(mlx4v_pci, mlx4v_pci_id_map);
 RTE_PMD_REGISTER_KMOD_DEP(mlx4v_pci, "* ib_uverbs & mlx4_en & mlx4_core & mlx4_ib");
 RTE_PMD_REGISTER_PARAM_STRING(mlx4v_pci, MLX4V_PCI_ARG_SELECT "=<0|1> "
-			      MLX4V_CLASS_ARG "=<net|none|name:name>");
+			      MLX4V_CLASS_ARG "=<net|none|name:name> "
+			      MLX4V_RECOVERY_ARG "=<reset|dead>");

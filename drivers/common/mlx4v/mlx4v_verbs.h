@@ -93,6 +93,13 @@ struct mlx4v_verbs_ops {
 	 * Verbs lock held. @return the fd (the backend keeps it) or -errno.
 	 */
 	int (*cq_uar_fd)(struct mlx4v_cq *cq, int64_t *off, int *desc);
+	/**
+	 * Optional: bring a dead device back (recovery=reset, doc/guides/nics/mlx4v.rst,
+	 * "Recovery"): the device reset the kernel's mlx4_core makes after a catastrophic error,
+	 * after which a new handle on the device works; the handles of the old life stay stale
+	 * (their calls fail, their destroys succeed). Verbs lock held. @return 0 or -errno.
+	 */
+	int (*dev_reset)(void *dev_priv);
 };
 
 /** The rdma-core backend (mlx4v_verbs_rdma.c). */
@@ -204,6 +211,46 @@ int mlx4v_dev_is_registered(const char *name);
  *   device-managed flow steering), -EPERM (no CAP_NET_RAW).
  */
 int mlx4v_port_check(struct mlx4v_ctx *ctx, uint8_t port, unsigned int need);
+
+/* --- mlx4v_recovery.c: recovery from a fatal error (recovery=reset|dead) ----- */
+
+/** The devarg that chooses what follows a fatal error. */
+#define MLX4V_RECOVERY_ARG "recovery"
+
+/** Values of recovery=. */
+enum mlx4v_recovery_mode {
+	MLX4V_RECOVERY_RESET,       /**< reset the device and open it again (the default) */
+	MLX4V_RECOVERY_DEAD,        /**< the device stays dead until it is removed */
+};
+
+/** Where a device is in its lives (mlx4v_dev_state()). */
+enum mlx4v_dev_state {
+	MLX4V_DEV_LIVE,             /**< usable; handles of older lives are stale */
+	MLX4V_DEV_RECOVERING,       /**< dead, a reset is under way */
+	MLX4V_DEV_DEAD,             /**< dead until removed (recovery=dead, or it gave up) */
+};
+
+/** @return an enum mlx4v_recovery_mode, or -EINVAL (logged). */
+int mlx4v_recovery_parse(const char *value);
+/** The recovery= devarg of a device's EAL devargs: the mode, or -EINVAL (logged). */
+int mlx4v_recovery_devargs(const struct rte_device *edev);
+/** At probe, after mlx4v_dev_register(). */
+void mlx4v_recovery_mode_set(const char *name, enum mlx4v_recovery_mode mode);
+/**
+ * A backend reported DEAD (mlx4v_class_dev_event(), before the classes hear it): the device
+ * is dead, and with recovery=reset recovering. No lock held.
+ * @return 1 when mlx4v_recovery_schedule() must follow (after the classes heard DEAD), else 0.
+ */
+int mlx4v_recovery_dead(const char *name);
+/** Schedule the recovery mlx4v_recovery_dead() started. No lock held. */
+void mlx4v_recovery_schedule(const char *name);
+
+/**
+ * The state of a device and its current life (incremented by each recovery), for a class
+ * that rebuilds its objects on the new life. @return an enum mlx4v_dev_state, -ENODEV.
+ */
+__rte_internal
+int mlx4v_dev_state(const char *name, uint32_t *life);
 
 /** Internal open/close (0/-errno conventions). */
 struct mlx4v_ctx *mlx4v_dev_open(const char *name);

@@ -416,7 +416,8 @@ test_net_mlx4v_intr_rmv_fatal(void)
 	fds0 = fd_count();
 	avail0 = rte_mempool_avail_count(g_mp);
 	__atomic_store_n(&g_ev.rmv, 0, __ATOMIC_RELAXED);
-	TEST_ASSERT_SUCCESS(attach("ports=1,wire=loop"), "attach");
+	/* No recovery: the device stays dead (net_mlx4v_recovery tests recovery=reset). */
+	TEST_ASSERT_SUCCESS(attach("ports=1,wire=loop,recovery=dead"), "attach");
 	TEST_ASSERT_SUCCESS(port_start(2, 1, 1, 1), "start with every interrupt");
 	/* The device works before the error: a frame from the wire lands in a queue. */
 	TEST_ASSERT_SUCCESS(frame_in(7000), "a frame before the error");
