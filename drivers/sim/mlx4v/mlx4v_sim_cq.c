@@ -212,6 +212,9 @@ mlx4v_sim_cq_doorbell(void *arg, uint32_t off, uint64_t raw)
 	uint32_t hi, lo, sn, cmd, ci, rec = 0, set_ci;
 	uint64_t v;
 
+	/* A CQ of a life before the device reset: its page leads nowhere (mlx4v_sim_reset.c). */
+	if (cq->stale)
+		return;
 	/*
 	 * Misuse check db_wrong_page: a send doorbell (+0x14) in a CQ's page. On hardware both
 	 * share the context UAR page, so the sdb / cq_uar mix-up goes unnoticed; per-object pages

@@ -66,7 +66,7 @@ static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 	 */
 	[MLX4V_SIM_KNOB_FATAL] = { "fatal", 0, 0, 1,
 		"1: catastrophic error at the next engine pass; the device stays dead until "
-		"removed" },
+		"reset or removed" },
 	/*
 	 * Silicon prefetches send WQEs (doc/guides/sim/silicon.rst, "mlx4: data path"): on by
 	 * default, off only to tell a prefetch failure from another.
@@ -89,6 +89,9 @@ static const struct hwsim_knob_def mlx4v_sim_knob_defs[MLX4V_SIM_KNOB_MAX] = {
 	/* DPDK's mlx4 reads the bit only with IPv6; what it holds otherwise is not known. */
 	[MLX4V_SIM_KNOB_RX_IPV6F_OTHER] = { "rx_ipv6f_other", 1, 0, 1,
 		"set the CQE status bit 12 (IPv6 fragment) on every frame that is not IPv6" },
+	[MLX4V_SIM_KNOB_FAIL_RESET] = { "fail_reset", 0, 0, INT32_MAX,
+		"fail the next N device resets after a catastrophic error (the device stays "
+		"dead)" },
 };
 
 /* Devargs handled by mlx4v_sim.c itself; the hwsim knob parser must not reject them. */
@@ -172,9 +175,18 @@ mlx4v_sim_dead(struct mlx4v_sim *sim)
 }
 
 int
-mlx4v_sim_cmd_check(struct mlx4v_sim *sim, enum mlx4v_sim_knob knob, int err, int releases)
+mlx4v_sim_ctx_stale(const struct mlx4v_ctx *ctx)
 {
-	if (mlx4v_sim_dead(sim))
+	const struct mlx4v_sim_ctx *sctx = mlx4v_sim_ctx_of(ctx);
+
+	return sctx->life != __atomic_load_n(&sctx->sim->life, __ATOMIC_ACQUIRE);
+}
+
+int
+mlx4v_sim_cmd_check(struct mlx4v_sim *sim, const struct mlx4v_ctx *ctx,
+		    enum mlx4v_sim_knob knob, int err, int releases)
+{
+	if (mlx4v_sim_dead(sim) || mlx4v_sim_ctx_stale(ctx))
 		return releases ? 0 : -EIO;
 	if (knob < MLX4V_SIM_KNOB_MAX && mlx4v_sim_knob_take(sim, knob))
 		return err;

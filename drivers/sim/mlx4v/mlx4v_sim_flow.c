@@ -103,7 +103,7 @@ mlx4v_sim_ind_create(struct mlx4v_ind *ind)
 
 	if (ind->log_size > MLX4V_SIM_IND_LOG_MAX)
 		return -EINVAL;
-	if (mlx4v_sim_dead(sim))
+	if (mlx4v_sim_dead(sim) || mlx4v_sim_ctx_stale(ind->obj.ctx))
 		return -EIO;
 	if (ind->wqs[0]->wqn & (n - 1)) {
 		MLX4V_SIM_LOG(ERR, "%s: indirection table of %u starts at WQN 0x%x, not aligned to "
@@ -249,7 +249,7 @@ mlx4v_sim_flow_create(struct mlx4v_flow *flow)
 
 	if (flow->attr.port == 0 || flow->attr.port > sim->nports)
 		return -EINVAL;
-	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_MAX, 0, 0);
+	ret = mlx4v_sim_cmd_check(sim, flow->obj.ctx, MLX4V_SIM_KNOB_MAX, 0, 0);
 	if (ret)
 		return ret;
 	/* The kernel's order: uverbs checks CAP_NET_RAW, then the driver must have the verb. */

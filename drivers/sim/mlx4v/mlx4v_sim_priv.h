@@ -81,6 +81,7 @@ enum mlx4v_sim_knob {
 	MLX4V_SIM_KNOB_RQ_ERR_TO_ERR,
 	MLX4V_SIM_KNOB_TX_CSUM_PAIR,
 	MLX4V_SIM_KNOB_RX_IPV6F_OTHER,
+	MLX4V_SIM_KNOB_FAIL_RESET,
 	MLX4V_SIM_KNOB_MAX,
 };
 
@@ -133,6 +134,7 @@ struct mlx4v_sim_cq {
 	int fired_sn;                   /**< sn of the arm that last fired, -1 before */
 	int fd;                         /**< eventfd, -1 without events */
 	int error;                      /**< overran: in error, writes no CQE any more */
+	int stale;                      /**< of a life before the last device reset */
 	int error_pending;              /**< the CQ error event is not reported yet */
 };
 
@@ -198,6 +200,7 @@ struct mlx4v_sim_qp {
 	uint16_t *bf_ctr;               /**< its WQE counter */
 	unsigned int db_pending;
 	int last_wqe_pending;           /**< on an SRQ, gone to ERR: the event not reported yet */
+	int stale;                      /**< of a life before the last device reset */
 	struct mlx4v_sim_cq *send_cq;
 	struct mlx4v_sim_rq rq;
 	/* RSS QP: no rings; hashes over its indirection table. */
@@ -252,6 +255,7 @@ struct mlx4v_sim_ctx {
 	uint8_t log_range;
 	int range_base;                 /**< first slot of the current range, -1 for none */
 	uint32_t range_used;            /**< slots of it given out */
+	uint32_t life;                  /**< the device's life it was opened in (sim->life) */
 };
 
 /** The device state of a handle (ctx->be). */
@@ -290,6 +294,7 @@ struct mlx4v_sim {
 	struct hwsim_knobs *knobs;
 	int dead;                       /**< catastrophic error seen (atomic; latched) */
 	int dead_reported;              /**< the DEAD event went to the classes (engine only) */
+	uint32_t life;                  /**< device resets so far (atomic; mlx4v_sim_reset.c) */
 	struct hwsim_dma *dma;
 	struct hwsim_irq *irq;
 	struct hwsim_engine *engine;
@@ -322,12 +327,24 @@ int64_t mlx4v_sim_knob(struct mlx4v_sim *sim, enum mlx4v_sim_knob knob);
  */
 int mlx4v_sim_dead(struct mlx4v_sim *sim);
 /**
- * The device's answer to a verbs call: -EIO from a dead device (0 for a call that only
- * releases or resets, which the kernel completes on a dead device), else err when knob (one of
- * the "fail the next N" knobs, or MLX4V_SIM_KNOB_MAX for none) fires, else 0.
+ * A handle opened before the last device reset: the kernel disassociated it, its calls fail
+ * as on a dead device (doc/guides/sim/mlx4v_sim.rst, "Fatal error"). @return nonzero if so.
  */
-int mlx4v_sim_cmd_check(struct mlx4v_sim *sim, enum mlx4v_sim_knob knob, int err,
-			int releases);
+int mlx4v_sim_ctx_stale(const struct mlx4v_ctx *ctx);
+/**
+ * The device's answer to a verbs call on handle ctx: -EIO from a dead device or a stale
+ * handle (0 for a call that only releases or resets, which the kernel completes on a dead
+ * device), else err when knob (one of the "fail the next N" knobs, or MLX4V_SIM_KNOB_MAX for
+ * none) fires, else 0.
+ */
+int mlx4v_sim_cmd_check(struct mlx4v_sim *sim, const struct mlx4v_ctx *ctx,
+			enum mlx4v_sim_knob knob, int err, int releases);
+/**
+ * The device reset mlx4_core does after a catastrophic error (mlx4v_sim_reset.c): every
+ * object of the old life stops, the handles open on it become stale, the device is alive
+ * again. Verbs lock held. @return 0 or -EIO (the fail_reset knob).
+ */
+int mlx4v_sim_reset(void *dev_priv);
 /** Devargs keys the knob parser must skip. */
 extern const char *const mlx4v_sim_dev_keys[];
 

@@ -83,6 +83,9 @@ mlx4v_sim_sq_doorbell(void *arg, uint32_t off, uint64_t raw)
 	struct mlx4v_sim_qp *qp = arg;
 	struct mlx4v_sim *sim = qp->sim;
 
+	/* A QP of a life before the device reset: its page leads nowhere (mlx4v_sim_reset.c). */
+	if (qp->stale)
+		return;
 	if (off != MLX4V_SEND_DOORBELL) {
 		mlx4v_sim_misuse(sim, MLX4V_SIM_MISUSE_DB_WRONG_PAGE,
 				 "QP 0x%x: doorbell written at UAR offset 0x%x", qp->qpn, off);

@@ -152,5 +152,7 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx4v_sim,
 	"netdev_down=<port mask> "
 	"vf=<0|1> "
 	"fatal=<0|1> "
+	"fail_reset=<int> "
+	"recovery=<reset|dead> "
 
 	"fail_send=<int>");

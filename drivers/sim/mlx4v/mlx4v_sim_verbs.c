@@ -156,7 +156,7 @@ mlx4v_sim_port_query(struct mlx4v_ctx *ctx, uint8_t port, struct rte_pmd_mlx4v_p
 
 	if (port == 0 || port > sim->nports)
 		return -EINVAL;
-	if (mlx4v_sim_dead(sim))
+	if (mlx4v_sim_dead(sim) || mlx4v_sim_ctx_stale(ctx))
 		return -EIO;
 	memset(attr, 0, sizeof(*attr));
 	attr->link_layer = (mlx4v_sim_knob(sim, MLX4V_SIM_KNOB_IB_PORTS) >> (port - 1)) & 1 ?
@@ -197,6 +197,8 @@ mlx4v_sim_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 		return -ENOMEM;
 	sctx->sim = sim;
 	sctx->range_base = -1;
+	/* Its objects stop at the next device reset (mlx4v_sim_reset.c). */
+	sctx->life = __atomic_load_n(&sim->life, __ATOMIC_ACQUIRE);
 	/*
 	 * A ConnectX-3's caps as ibv_query_device() reports them, not libmlx4's fallback
 	 * 65536 / 64 (prm/mlx4 §3): the driver must check sizes against these.
@@ -223,7 +225,7 @@ mlx4v_sim_port_mtu_set_op(struct mlx4v_ctx *ctx, uint8_t port, uint16_t mtu)
 {
 	struct mlx4v_sim *sim = mlx4v_sim_ctx_of(ctx)->sim;
 
-	if (mlx4v_sim_dead(sim))
+	if (mlx4v_sim_dead(sim) || mlx4v_sim_ctx_stale(ctx))
 		return -EIO;
 	return mlx4v_sim_port_mtu_set(sim, port, mtu);
 }
@@ -235,7 +237,7 @@ mlx4v_sim_port_admin(struct mlx4v_ctx *ctx, uint8_t port, int up)
 	struct mlx4v_sim *sim = mlx4v_sim_ctx_of(ctx)->sim;
 
 	/* Closing a port of a dead device succeeds and changes nothing; opening fails. */
-	if (mlx4v_sim_dead(sim))
+	if (mlx4v_sim_dead(sim) || mlx4v_sim_ctx_stale(ctx))
 		return up ? -EIO : 0;
 	return mlx4v_sim_port_admin_set(sim, port, up);
 }
@@ -261,7 +263,7 @@ mlx4v_sim_pd_create(struct mlx4v_pd *pd)
 	int ret = 0;
 
 	pthread_mutex_lock(&sim->lock);
-	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_ALLOC_PD, -ENOMEM, 0);
+	ret = mlx4v_sim_cmd_check(sim, pd->obj.ctx, MLX4V_SIM_KNOB_FAIL_ALLOC_PD, -ENOMEM, 0);
 	if (ret == 0) {
 		/* Never 0, so that an unset pdn never matches an MR. */
 		pd->pdn = ++sim->next_pdn;
@@ -396,7 +398,7 @@ mlx4v_sim_mr_create(struct mlx4v_mr *mr)
 		}
 	}
 	ret = m == NULL ? -ENOMEM :
-		mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_REG_MR, -ENOMEM, 0);
+		mlx4v_sim_cmd_check(sim, mr->obj.ctx, MLX4V_SIM_KNOB_FAIL_REG_MR, -ENOMEM, 0);
 	if (ret)
 		goto out_unlock;
 	if (sim->next_mr_iova == 0)
@@ -515,7 +517,7 @@ mlx4v_sim_cq_create(struct mlx4v_cq *cq)
 			goto err_close_fd;
 	}
 	/* Last step, so that the fault knob exercises the whole unwind ladder. */
-	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_CREATE_CQ, -ENOMEM, 0);
+	ret = mlx4v_sim_cmd_check(sim, cq->obj.ctx, MLX4V_SIM_KNOB_FAIL_CREATE_CQ, -ENOMEM, 0);
 	if (ret)
 		goto err_irq_detach;
 	/*
@@ -639,7 +641,7 @@ mlx4v_sim_srq_create(struct mlx4v_srq *srq)
 	ret = mlx4v_sim_queue_map(sim, ssrq->buf, ring, ssrq->db, sizeof(uint32_t));
 	if (ret)
 		goto err_free;
-	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_CREATE_SRQ, -ENOMEM, 0);
+	ret = mlx4v_sim_cmd_check(sim, srq->obj.ctx, MLX4V_SIM_KNOB_FAIL_CREATE_SRQ, -ENOMEM, 0);
 	if (ret)
 		goto err_queue_unmap;
 	srq->srqn = ssrq->srqn;
@@ -810,7 +812,7 @@ mlx4v_sim_qp_create(struct mlx4v_qp *qp)
 	ret = mlx4v_sim_queue_map(sim, sqp->buf, sqp->buf_len, sqp->rq.rdb, sizeof(uint32_t));
 	if (ret)
 		goto err_page_free;
-	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_CREATE_QP, -ENOMEM, 0);
+	ret = mlx4v_sim_cmd_check(sim, qp->obj.ctx, MLX4V_SIM_KNOB_FAIL_CREATE_QP, -ENOMEM, 0);
 	if (ret)
 		goto err_queue_unmap;
 	qp->qpn = sqp->qpn;
@@ -864,7 +866,7 @@ mlx4v_sim_rss_qp_create(struct mlx4v_qp *qp)
 	sqp = mlx4v_sim_qp_alloc(sim, NULL, qp->attr.port, NULL, 0, NULL, qp->pd->pdn, &ret);
 	if (sqp == NULL)
 		goto out;
-	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_CREATE_QP, -ENOMEM, 0);
+	ret = mlx4v_sim_cmd_check(sim, qp->obj.ctx, MLX4V_SIM_KNOB_FAIL_CREATE_QP, -ENOMEM, 0);
 	if (ret) {
 		free(sqp);
 		goto out;
@@ -922,7 +924,7 @@ mlx4v_sim_qp_modify(struct mlx4v_qp *qp, enum rte_pmd_mlx4v_qp_state state)
 		goto out;
 	}
 	/* A dead device still takes a QP to RESET or ERR, as the kernel completes those. */
-	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_MODIFY_QP, -EIO,
+	ret = mlx4v_sim_cmd_check(sim, qp->obj.ctx, MLX4V_SIM_KNOB_FAIL_MODIFY_QP, -EIO,
 				  state == RTE_PMD_MLX4V_QPS_RESET ||
 				  state == RTE_PMD_MLX4V_QPS_ERR);
 	if (ret)
@@ -1009,7 +1011,7 @@ mlx4v_sim_wq_create(struct mlx4v_wq *wq)
 	ret = mlx4v_sim_queue_map(sim, sqp->buf, sqp->buf_len, sqp->rq.rdb, sizeof(uint32_t));
 	if (ret)
 		goto err_free;
-	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_CREATE_WQ, -ENOMEM, 0);
+	ret = mlx4v_sim_cmd_check(sim, wq->obj.ctx, MLX4V_SIM_KNOB_FAIL_CREATE_WQ, -ENOMEM, 0);
 	if (ret)
 		goto err_queue_unmap;
 	wq->wqn = sqp->qpn;
@@ -1044,7 +1046,7 @@ mlx4v_sim_wq_modify(struct mlx4v_wq *wq, enum rte_pmd_mlx4v_wq_state state)
 		goto out;
 	}
 	/* A dead device still takes a WQ to RESET or ERR, as it does a QP. */
-	ret = mlx4v_sim_cmd_check(sim, MLX4V_SIM_KNOB_FAIL_MODIFY_WQ, -EIO,
+	ret = mlx4v_sim_cmd_check(sim, wq->obj.ctx, MLX4V_SIM_KNOB_FAIL_MODIFY_WQ, -EIO,
 				  state != RTE_PMD_MLX4V_WQS_RDY);
 	if (ret)
 		goto out;
@@ -1145,4 +1147,5 @@ const struct mlx4v_verbs_ops mlx4v_sim_verbs_ops = {
 	.port_query = mlx4v_sim_port_query,
 	.port_admin = mlx4v_sim_port_admin,
 	.port_mtu_set = mlx4v_sim_port_mtu_set_op,
+	.dev_reset = mlx4v_sim_reset,
 };
