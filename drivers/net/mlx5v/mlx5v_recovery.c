@@ -12,43 +12,21 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <rte_alarm.h>
-
 #include "mlx5v_devx.h"
 #include "mlx5v_ethdev.h"
+#include "mlxv_ethdev_recovery.h"
 
 int
 mlx5v_recovery_dead(struct rte_eth_dev *eth_dev)
 {
 	struct mlx5v_dev *dev = mlx5v_ethdev_core(eth_dev);
-	uint16_t port = eth_dev->data->port_id;
 
 	if (dev == NULL || !mlx5v_dev_recovering(dev))
 		return 0;
-	/*
-	 * The rings the bursts read go with the function reset: from now on a burst returns 0
-	 * (the next start installs the real ones again). A burst already running finishes on
-	 * memory that is only freed after the reset, a health poll period later at the soonest.
-	 */
-	if (eth_dev->data->dev_started) {
-		rte_eth_fp_ops[port].rx_pkt_burst = rte_eth_pkt_burst_dummy;
-		rte_eth_fp_ops[port].tx_pkt_burst = rte_eth_pkt_burst_dummy;
-	}
+	mlxv_recovery_bursts_stop(eth_dev);
 	/* RMV now; RESET follows once the device is back (mlx5v_recovery_recovered()). */
 	mlx5v_intr_dead_event(eth_dev);
 	return 1;
-}
-
-/*
- * EAL interrupt thread. Set from the recovery, after the RMV alarm of the death: RMV reaches
- * the application first. close cancels it, so the port is still this PMD's.
- */
-static void
-mlx5v_recovery_reset_alarm(void *arg)
-{
-	uint16_t port = (uint16_t)(uintptr_t)arg;
-
-	rte_eth_dev_callback_process(&rte_eth_devices[port], RTE_ETH_EVENT_INTR_RESET, NULL);
 }
 
 void
@@ -58,15 +36,14 @@ mlx5v_recovery_recovered(struct rte_eth_dev *eth_dev)
 
 	MLX5V_ETH_LOG(NOTICE, "port %u: the device recovered: rte_eth_dev_reset() rebuilds the "
 		      "port", port);
-	if (rte_eal_alarm_set(1, mlx5v_recovery_reset_alarm, (void *)(uintptr_t)port) != 0)
+	if (mlxv_recovery_reset_post(eth_dev) != 0)
 		MLX5V_ETH_LOG(ERR, "port %u: cannot schedule the RESET event", port);
 }
 
 void
 mlx5v_recovery_close(struct rte_eth_dev *eth_dev)
 {
-	rte_eal_alarm_cancel(mlx5v_recovery_reset_alarm,
-			     (void *)(uintptr_t)eth_dev->data->port_id);
+	mlxv_recovery_reset_cancel(eth_dev);
 }
 
 int
