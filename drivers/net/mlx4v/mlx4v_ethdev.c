@@ -17,6 +17,7 @@
 #include "mlx4v_class.h"
 #include "mlx4v_ethdev.h"
 #include "mlxv_mp_bursts.h"
+#include "mlx4v_verbs.h"
 
 RTE_LOG_REGISTER_DEFAULT(mlx4v_ethdev_logtype, NOTICE);
 
@@ -393,7 +394,7 @@ err_queues:
 	return ret;
 }
 
-static int
+int
 mlx4v_ethdev_stop(struct rte_eth_dev *eth_dev)
 {
 	struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
@@ -419,7 +420,7 @@ mlx4v_ethdev_stop(struct rte_eth_dev *eth_dev)
 	return 0;
 }
 
-static void
+void
 mlx4v_ethdev_queues_release(struct rte_eth_dev *eth_dev)
 {
 	uint16_t i;
@@ -431,7 +432,7 @@ mlx4v_ethdev_queues_release(struct rte_eth_dev *eth_dev)
 }
 
 /* Everything the port holds on the device, in reverse order of probe. */
-static void
+void
 mlx4v_ethdev_free(struct rte_eth_dev *eth_dev)
 {
 	struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
@@ -458,6 +459,7 @@ mlx4v_ethdev_close(struct rte_eth_dev *eth_dev)
 		mlx4v_ethdev_stop(eth_dev);
 	mlx4v_flow_release(eth_dev);
 	mlx4v_ethdev_queues_release(eth_dev);
+	mlx4v_recovery_port_close(eth_dev);
 	mlx4v_intr_uninstall(eth_dev);
 	mlx4v_mp_primary_put();
 	mlx4v_ethdev_free(eth_dev);
@@ -476,9 +478,12 @@ mlx4v_ethdev_reset(struct rte_eth_dev *eth_dev)
 {
 	struct mlx4v_ethdev_priv *priv = mlx4v_priv(eth_dev);
 	struct rte_pmd_mlx4v_port_attr pa;
+	int ret;
 
-	if (priv->dead)
-		return -EIO;
+	/* A dead port comes back only on a recovered device (recovery=reset). */
+	ret = mlx4v_recovery_port_reset(eth_dev);
+	if (ret != 0)
+		return ret;
 	if (priv->started)
 		mlx4v_ethdev_stop(eth_dev);
 	mlx4v_flow_release(eth_dev);
@@ -741,6 +746,9 @@ mlx4v_ethdev_port_init(struct rte_eth_dev *eth_dev, const struct rte_pmd_mlx4v_d
 	snprintf(priv->caps.fw_ver, sizeof(priv->caps.fw_ver), "%s", da->fw_ver);
 	priv->caps.vf = da->vf;
 	TAILQ_INIT(&priv->flows);
+	/* The device's life the port's objects belong to (mlx4v_recovery.c). */
+	if (mlx4v_dev_state(priv->name, &priv->life) < 0)
+		return -ENODEV;
 	/* A handle per port: its objects and its WQ number range are the port's alone. */
 	priv->dev = rte_pmd_mlx4v_dev_open(priv->name);
 	if (priv->dev == NULL)
@@ -936,7 +944,11 @@ mlx4v_ethdev_event(struct mlxv_class_dev *cd, const void *arg)
 			break;
 		case MLX4V_CLASS_EVENT_DEAD:
 			mlx4v_priv(eth_dev)->dead = 1;
+			mlx4v_recovery_port_dead(eth_dev);
 			mlx4v_intr_dead_event(eth_dev);
+			break;
+		case MLX4V_CLASS_EVENT_RECOVERED:
+			mlx4v_recovery_port_recovered(eth_dev);
 			break;
 		case MLX4V_CLASS_EVENT_REMOVE:
 			/*

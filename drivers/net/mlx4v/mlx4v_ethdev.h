@@ -284,6 +284,7 @@ struct mlx4v_ethdev_priv {
 	int allmulti;
 	int started;
 	int dead;                        /**< the device failed: control calls fail fast */
+	uint32_t life;                   /**< the device's life of dev and pd (recovery) */
 	int wqs_range_set;               /**< set_wqs_range done on dev */
 	uint8_t rss_key[MLX4V_ETH_RSS_KEY_LEN];
 	uint64_t rss_hf;
@@ -343,6 +344,12 @@ int mlx4v_ethdev_mr_lookup(struct rte_eth_dev *eth_dev, struct rte_mempool *mp,
 			   uint32_t *n_ranges);
 /** Deregister every mempool of the port (closed: no queue uses them). */
 void mlx4v_ethdev_mr_release_all(struct rte_eth_dev *eth_dev);
+/** ethdev dev_stop. @return 0. */
+int mlx4v_ethdev_stop(struct rte_eth_dev *eth_dev);
+/** Release every queue of the port (close, reset). */
+void mlx4v_ethdev_queues_release(struct rte_eth_dev *eth_dev);
+/** Memory regions, PD and handle of the port, in reverse order of probe (idempotent). */
+void mlx4v_ethdev_free(struct rte_eth_dev *eth_dev);
 /**
  * Set dev_link from the state the device last reported (link_up, link_speed): no device
  * call, so an event callback may use it. @return 0 if it changed, -1 if not.
@@ -547,6 +554,21 @@ void mlx4v_intr_secondary_rx_off(struct rte_eth_dev *eth_dev);
 void mlx4v_intr_port_event(struct rte_eth_dev *eth_dev, int up);
 /** The device died or is being removed: RTE_ETH_EVENT_INTR_RMV when intr_conf.rmv. */
 void mlx4v_intr_dead_event(struct rte_eth_dev *eth_dev);
+
+/* ---- mlx4v_recovery.c: recovery from a fatal error (recovery=reset) ---- */
+
+/** DEAD heard (class event): with a recovery under way a started port's bursts return 0. */
+void mlx4v_recovery_port_dead(struct rte_eth_dev *eth_dev);
+/** RECOVERED heard (class event): RTE_ETH_EVENT_INTR_RESET from an alarm, after the RMV. */
+void mlx4v_recovery_port_recovered(struct rte_eth_dev *eth_dev);
+/** close: no RESET event any more. */
+void mlx4v_recovery_port_close(struct rte_eth_dev *eth_dev);
+/**
+ * dev_reset: a port whose handle is of an older life of the device (dead, or the device
+ * recovered) gets its old objects destroyed, a new handle and PD; else nothing.
+ * @return 0, -EAGAIN (the recovery runs), -EIO (dead until removed) or the open's -errno.
+ */
+int mlx4v_recovery_port_reset(struct rte_eth_dev *eth_dev);
 
 /* ---- mlx4v_mp.c: secondary processes ---- */
 
