@@ -24,6 +24,7 @@
 
 #include <rte_common.h>
 
+#include "emu_path.h"
 #include "mlx4v_class.h"
 #include "mlx4v_sim.h"
 #include "verbs_run.h"
@@ -79,16 +80,21 @@ verbs_async_init(void)
 		verbs_async_cqs[i].wr = -1;
 }
 
-/* Lock held. One descriptor to one file; a full file loses it, as no reader is there. */
+/*
+ * Lock held. One descriptor to one file; a full file loses it, as no reader is there. The
+ * real write(): the interposed one takes the device lock, which a command holds while it
+ * waits for this lock (GET_CONTEXT registers its async file here).
+ */
 static void
 verbs_async_send(int wr, uint64_t element, uint32_t type)
 {
 	struct ib_uverbs_async_event_desc d;
 
+	EMU_PATH_REAL(ssize_t, write, int, const void *, size_t);
 	memset(&d, 0, sizeof(d));
 	d.element = element;
 	d.event_type = type;
-	if (write(wr, &d, sizeof(d)) != (ssize_t)sizeof(d))
+	if (real_write(wr, &d, sizeof(d)) != (ssize_t)sizeof(d))
 		VERBS_RUN_LOG("async event %s lost: %s", ibv_event_type_str(type),
 			      strerror(errno));
 }

@@ -133,11 +133,14 @@ verbs_preload_dev_open(unsigned int idx)
 	}
 	pthread_once(&verbs_dev_init_once, verbs_dev_init);
 	pthread_mutex_lock(&verbs_dev_lock);
-	/* No file of the function open: a dead function is reset now (mlx4_core's reset). */
+	/*
+	 * A dead function is reset now (mlx4_core's reset): with no file of it open into a new
+	 * model, else in place, the open files' contexts disassociated.
+	 */
 	for (n = 0; n < VERBS_DEV_MAX_FDS; n++)
 		if (verbs_dev_fds[n].fd != -1 && verbs_dev_fds[n].idx == idx)
 			break;
-	sim = n == VERBS_DEV_MAX_FDS ? verbs_preload_sim_revive(idx) : verbs_preload_sim(idx);
+	sim = n == VERBS_DEV_MAX_FDS ? verbs_preload_sim_revive(idx) : verbs_preload_sim_reset(idx);
 	pthread_mutex_unlock(&verbs_dev_lock);
 	if (sim == NULL) {
 		errno = ENODEV;

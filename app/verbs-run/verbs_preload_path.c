@@ -26,6 +26,7 @@
 #include "emu_path.h"
 #include "hwsim_wire.h"
 #include "mlx4v_sim.h"
+#include "mlx4v_verbs.h"
 #include "verbs_run.h"
 
 /*
@@ -148,6 +149,21 @@ verbs_preload_sim_revive(unsigned int idx)
 	}
 	pthread_mutex_unlock(&verbs_preload_sim_lock);
 	return verbs_preload_sim(idx);
+}
+
+struct mlx4v_sim *
+verbs_preload_sim_reset(unsigned int idx)
+{
+	struct mlx4v_sim *sim = verbs_preload_sim(idx);
+	int64_t dead = 0;
+	int ret;
+
+	if (sim == NULL || mlx4v_sim_knob_get(sim, "fatal", &dead) != 0 || dead == 0)
+		return sim;
+	/* The model refuses while its error is not reported yet, or with its fail_reset knob. */
+	ret = mlx4v_sim_host_ops()->dev_reset(sim);
+	VERBS_TRACE("mlx4_%u: reset after the catastrophic error: %s", idx, strerror(-ret));
+	return sim;
 }
 
 /* mlx4_en's names on a PCI slot: enp<bus>s<slot>, the second port with d1 (dev_port 1). */

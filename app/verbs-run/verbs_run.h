@@ -64,6 +64,12 @@ struct mlx4v_sim *verbs_preload_sim(unsigned int idx);
  * (catastrophic error) is replaced by a new one, as mlx4_core's reset. @return it, or NULL.
  */
 struct mlx4v_sim *verbs_preload_sim_revive(unsigned int idx);
+/**
+ * The model of function idx for a new open while files of it are open: a dead model is reset
+ * in place, as mlx4_core's reset after the catastrophic error, which disassociates the open
+ * contexts (their objects are stale in the model) and lets a new one work. @return it, or NULL.
+ */
+struct mlx4v_sim *verbs_preload_sim_reset(unsigned int idx);
 
 /* ---- preload: one model per function per command tree (verbs_preload_host.c) ---- */
 

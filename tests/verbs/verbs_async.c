@@ -10,8 +10,9 @@
  * entries that four sends overrun reads IBV_EVENT_CQ_ERR naming that CQ on its own context
  * only, and ibv_destroy_cq() returns once it is acknowledged (the count in DESTROY_CQ's
  * response); the catastrophic error (the model's fatal knob) reads
- * IBV_EVENT_DEVICE_FATAL on the dead function's context only. Run under dpdk-mlxv-verbs-run
- * with the two functions cabled.
+ * IBV_EVENT_DEVICE_FATAL on the dead function's context only; that context is then stale
+ * (EIO) while the function, reset as mlx4_core does, opens again with a working context. Run
+ * under dpdk-mlxv-verbs-run with the two functions cabled.
  */
 
 #include <errno.h>
@@ -118,6 +119,33 @@ cq_overrun(struct ibv_context **ctx)
 	ibv_dealloc_pd(pd);
 }
 
+/*
+ * After the catastrophic error mlx4_core resets the function and registers it again: the dead
+ * context is disassociated (a PD on it fails, what it made is destroyed), a new one works.
+ */
+static void
+fatal_reset(struct ibv_device *dev, struct ibv_context *dead)
+{
+	struct ibv_context *ctx;
+	struct ibv_pd *pd, *old_pd;
+
+	old_pd = ibv_alloc_pd(dead);
+	CHECK(old_pd == NULL && errno == EIO, "mlx4_0: a PD on the dead context: %s",
+	      old_pd == NULL ? strerror(errno) : "made");
+	ctx = ibv_open_device(dev);
+	CHECK(ctx != NULL, "mlx4_0 opened again after the reset");
+	if (ctx == NULL)
+		return;
+	pd = ibv_alloc_pd(ctx);
+	CHECK(pd != NULL, "a PD on the new context");
+	/* The reset did not revive the old context: it stays disassociated. */
+	old_pd = ibv_alloc_pd(dead);
+	CHECK(old_pd == NULL && errno == EIO, "the dead context stays stale after the reset");
+	if (pd != NULL)
+		CHECK(ibv_dealloc_pd(pd) == 0, "the new context's PD freed");
+	CHECK(ibv_close_device(ctx) == 0, "the new context closed");
+}
+
 int
 main(void)
 {
@@ -166,6 +194,7 @@ main(void)
 	p.fd = ctx[1]->async_fd;
 	p.events = POLLIN;
 	CHECK(poll(&p, 1, 0) == 0, "mlx4_1: no event pending");
+	fatal_reset(list[0], ctx[0]);
 	for (i = 0; i < 2; i++)
 		CHECK(ibv_close_device(ctx[i]) == 0, "mlx4_%d closed", i);
 	ibv_free_device_list(list);
