@@ -83,7 +83,7 @@ recover "mlx4v sim knob $model fatal 1"
 # The first device reset fails: the recovery tries again a period later.
 recover "mlx4v sim knob $model fail_reset 1
 mlx4v sim knob $model fatal 1"
-expect "$bg_out" 'recovery attempt 1 of 3: device reset failed'
+expect "$bg_out" 'recovery attempt 1 of [0-9]+: device reset failed'
 printf 'stop\nquit\n' >&3
 exec 3>&-
 bg_finish

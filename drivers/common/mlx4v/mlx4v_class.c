@@ -114,9 +114,14 @@ mlx4v_class_dev_event(const char *name, const struct mlx4v_class_event *ev)
 
 	if (name == NULL || ev == NULL)
 		return;
-	/* Before the classes hear DEAD: they then find the recovery under way. */
+	/*
+	 * Before the classes hear DEAD: they then find the recovery under way. A death heard
+	 * already (another handle's report of it, or of an older life) is not passed on.
+	 */
 	if (ev->type == MLX4V_CLASS_EVENT_DEAD)
-		recover = mlx4v_recovery_dead(name);
+		recover = mlx4v_recovery_dead(name, ev);
+	if (recover < 0)
+		return;
 	mlxv_class_reg_deliver(&mlx4v_class_reg, name, ev, ev->type);
 	/* After: the classes stopped their bursts before the device reset stops the queues. */
 	if (recover)

@@ -45,6 +45,12 @@ struct mlx4v_class_event {
 	uint32_t cqn;               /**< CQ_ERR: the CQ's number (rte_pmd_mlx4v_init_obj()) */
 	uint32_t srqn;              /**< SRQ_LIMIT: the SRQ's number */
 	uint32_t qpn;               /**< QP_LAST_WQE: the QP's number */
+	/**
+	 * DEAD: the device's life of the handle that saw it (has_life), when the backend reports
+	 * per handle: a death seen by a handle of an older life was recovered from already.
+	 */
+	uint32_t life;
+	int has_life;
 };
 
 /*

@@ -273,6 +273,7 @@ mlx4v_dev_open(const char *name)
 	/* A handle is its own context, so the generic registry code needs no special case. */
 	ctx->obj.ctx = ctx;
 	ctx->socket = e->socket;
+	ctx->life = __atomic_load_n(&e->life, __ATOMIC_ACQUIRE);
 	ctx->caps.page_size = mlx4v_host_page_size();
 	strlcpy(ctx->name, e->name, sizeof(ctx->name));
 	/*

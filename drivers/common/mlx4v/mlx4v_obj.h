@@ -123,6 +123,7 @@ struct mlx4v_ctx {
 	unsigned int id;     /**< index in the process-local ops table */
 	unsigned int nobj;   /**< live objects created on this handle */
 	uint8_t log_wqs_range; /**< log2 of the WQ number range (set before the first WQ) */
+	uint32_t life;       /**< the device's life at open (recovery, mlx4v_recovery.c) */
 	struct mlx4v_caps caps; /**< filled by the backend's ctx_open */
 	void *be;            /**< backend state */
 };

@@ -22,9 +22,13 @@
 #include "mlx4v_dev_priv.h"
 #include "mlx4v_log.h"
 
-/* Attempts of one recovery, one period apart; then the device stays dead. */
-#define MLX4V_RECOVERY_TRIES 3
-#define MLX4V_RECOVERY_PERIOD_US (100 * 1000)
+/*
+ * Attempts of one recovery, one period apart; then the device stays dead. About 2 s: the
+ * kernel registers a ConnectX-3 again only after its reset and firmware start
+ * (doc/guides/nics/mlx4v.rst, "Recovery": what a card must settle).
+ */
+#define MLX4V_RECOVERY_TRIES 10
+#define MLX4V_RECOVERY_PERIOD_US (200 * 1000)
 
 int
 mlx4v_recovery_parse(const char *value)
@@ -142,7 +146,7 @@ mlx4v_recovery_alarm(void *arg)
 		mlx4v_recovery_notify(name);
 		return;
 	}
-	MLX4V_LOG(ERR, "%s: recovery attempt %u of %u: device reset failed: %s", name, e->tries,
+	MLX4V_LOG(WARNING, "%s: recovery attempt %u of %u: device reset failed: %s", name, e->tries,
 		  MLX4V_RECOVERY_TRIES, rte_strerror(-ret));
 	if (ret == -ENOTSUP || e->tries >= MLX4V_RECOVERY_TRIES ||
 	    rte_eal_alarm_set(MLX4V_RECOVERY_PERIOD_US, mlx4v_recovery_alarm, e) != 0) {
@@ -154,14 +158,17 @@ mlx4v_recovery_alarm(void *arg)
 }
 
 int
-mlx4v_recovery_dead(const char *name)
+mlx4v_recovery_dead(const char *name, const struct mlx4v_class_event *ev)
 {
 	struct mlx4v_dev_entry *e;
 	int recover = 0;
 
 	mlx4v_verbs_lock();
 	e = mlx4v_dev_lookup(name);
-	if (e != NULL && __atomic_load_n(&e->state, __ATOMIC_ACQUIRE) == MLX4V_DEV_LIVE) {
+	if (e != NULL && (__atomic_load_n(&e->state, __ATOMIC_ACQUIRE) != MLX4V_DEV_LIVE ||
+			  (ev->has_life && ev->life != e->life))) {
+		recover = -1;
+	} else if (e != NULL) {
 		recover = e->recovery == MLX4V_RECOVERY_RESET;
 		e->tries = 0;
 		__atomic_store_n(&e->state, recover ? MLX4V_DEV_RECOVERING : MLX4V_DEV_DEAD,

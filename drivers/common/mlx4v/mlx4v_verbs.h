@@ -236,12 +236,16 @@ int mlx4v_recovery_parse(const char *value);
 int mlx4v_recovery_devargs(const struct rte_device *edev);
 /** At probe, after mlx4v_dev_register(). */
 void mlx4v_recovery_mode_set(const char *name, enum mlx4v_recovery_mode mode);
+struct mlx4v_class_event;
+
 /**
  * A backend reported DEAD (mlx4v_class_dev_event(), before the classes hear it): the device
  * is dead, and with recovery=reset recovering. No lock held.
- * @return 1 when mlx4v_recovery_schedule() must follow (after the classes heard DEAD), else 0.
+ * @return 1 when mlx4v_recovery_schedule() must follow (after the classes heard DEAD), 0,
+ *   or -1 for a death heard already (the device was not live, or ev names an older life):
+ *   the classes must not hear it.
  */
-int mlx4v_recovery_dead(const char *name);
+int mlx4v_recovery_dead(const char *name, const struct mlx4v_class_event *ev);
 /** Schedule the recovery mlx4v_recovery_dead() started. No lock held. */
 void mlx4v_recovery_schedule(const char *name);
 

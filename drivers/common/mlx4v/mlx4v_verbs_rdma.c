@@ -47,6 +47,7 @@ struct mlx4v_rdma_ctx {
 	int cqe_size;        /**< fixed per context by the kernel */
 	int dmfs;            /**< device-managed flow steering (IBV_DEVICE_MANAGED_FLOW_STEERING) */
 	char name[RTE_DEV_NAME_MAX_LEN]; /**< the device, for asynchronous-event reports */
+	uint32_t life;       /**< the device's life at open (each context reports the death) */
 	struct rte_intr_handle *async; /**< the context's async_fd in the EAL interrupt thread */
 };
 
@@ -279,7 +280,10 @@ mlx4v_rdma_async_cb(void *arg)
 			cev.up = ev.event_type == IBV_EVENT_PORT_ACTIVE;
 			break;
 		case IBV_EVENT_DEVICE_FATAL:
+			/* Every context of the device hears it: the core takes the first. */
 			cev.type = MLX4V_CLASS_EVENT_DEAD;
+			cev.life = rc->life;
+			cev.has_life = 1;
 			MLX4V_LOG(ERR, "%s: catastrophic device error: the device is dead",
 				  rc->name);
 			break;
@@ -336,6 +340,36 @@ mlx4v_rdma_async_stop(struct mlx4v_rdma_ctx *rc)
 	mlxv_intr_callback_unregister_wait(rc->async, mlx4v_rdma_async_cb, rc);
 	rte_intr_instance_free(rc->async);
 	rc->async = NULL;
+}
+
+/*
+ * Verbs lock held (recovery=reset, the EAL interrupt thread). After IBV_EVENT_DEVICE_FATAL the
+ * kernel's mlx4_core resets the device on its own and registers it again: the device is back
+ * once it opens by name and answers a query. The contexts of the old life stay disassociated
+ * (their calls fail, their destroys succeed); the classes close them.
+ * @return 0, or -errno while the device is not back.
+ */
+static int
+mlx4v_rdma_dev_reset(void *dev_priv)
+{
+	struct mlx4v_rdma_dev *d = dev_priv;
+	struct ibv_context *ib = NULL;
+	struct ibv_device_attr da;
+	struct ibv_device **list, *dev;
+	int n = 0, ret;
+
+	list = ibv_get_device_list(&n);
+	if (list == NULL)
+		return -ENODEV;
+	dev = mlx4v_rdma_find(list, n, d->ibdev);
+	if (dev != NULL)
+		ib = ibv_open_device(dev);
+	ibv_free_device_list(list);
+	if (ib == NULL)
+		return -ENODEV;
+	ret = -ibv_query_device(ib, &da);
+	ibv_close_device(ib);
+	return ret;
 }
 
 /* Verbs lock held (called through mlx4v_dev_open()). */
@@ -395,6 +429,7 @@ mlx4v_rdma_ctx_open(struct mlx4v_ctx *ctx, void *dev_priv)
 	/* mlx4_ib sets it, and offers ibv_create_flow, only in device-managed steering mode. */
 	rc->dmfs = !!(da.device_cap_flags & IBV_DEVICE_MANAGED_FLOW_STEERING);
 	strlcpy(rc->name, ctx->name, sizeof(rc->name));
+	rc->life = ctx->life;
 	ret = mlx4v_rdma_async_start(rc);
 	if (ret)
 		goto err_close;
@@ -1056,6 +1091,7 @@ const struct mlx4v_verbs_ops mlx4v_rdma_verbs_ops = {
 	.port_query = mlx4v_rdma_port_query,
 	.port_admin = mlx4v_rdma_port_admin,
 	.port_mtu_set = mlx4v_rdma_port_mtu_set,
+	.dev_reset = mlx4v_rdma_dev_reset,
 };
 
 /*
