@@ -4,13 +4,16 @@
 
 /**
  * @file Watched MMIO pages: doorbell words consumed by an atomic exchange with an idle value,
- * and registers the device publishes into the page.
+ * registers the device publishes into the page, and aliases of a page that another process
+ * stores into, each with words of its own.
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_errno.h>
@@ -41,12 +44,14 @@ struct hwsim_mmio_page {
 	uint8_t *addr;              /* one shared page of memfd: zeroed and page-aligned */
 	int fd;                     /* the memfd, so a host emulation can map the page again */
 	unsigned int nb_watch;      /* published with release, read with acquire */
+	uint8_t alias;              /* made by hwsim_mmio_page_alias(): its memfd takes seals */
 	pthread_mutex_t watch_lock;
 	struct hwsim_mmio_watch watch[HWSIM_MMIO_MAX_WATCH];
 };
 
-struct hwsim_mmio_page *
-hwsim_mmio_page_alloc(void)
+/* A page whose memfd has flags (MFD_CLOEXEC and more). */
+static struct hwsim_mmio_page *
+hwsim_mmio_page_new(unsigned int flags)
 {
 	struct hwsim_mmio_page *pg;
 	void *addr;
@@ -62,7 +67,7 @@ hwsim_mmio_page_alloc(void)
 	 * BAR offset (doc/guides/platform/vfio_emulation.rst), and stores through either
 	 * mapping land in the one page the engine watches.
 	 */
-	pg->fd = memfd_create("hwsim-mmio", MFD_CLOEXEC);
+	pg->fd = memfd_create("hwsim-mmio", MFD_CLOEXEC | flags);
 	if (pg->fd < 0 || ftruncate(pg->fd, HWSIM_MMIO_PAGE_SIZE) != 0) {
 		rte_errno = errno;
 		HWSIM_LOG(ERR, "cannot create an MMIO page: %s", rte_strerror(rte_errno));
@@ -85,12 +90,20 @@ err_free:
 	return NULL;
 }
 
+struct hwsim_mmio_page *
+hwsim_mmio_page_alloc(void)
+{
+	return hwsim_mmio_page_new(0);
+}
+
 void
 hwsim_mmio_page_free(struct hwsim_mmio_page *pg)
 {
 	if (pg == NULL)
 		return;
-	munmap(pg->addr, HWSIM_MMIO_PAGE_SIZE);
+	/* A page hwsim_mmio_page_retire() retired has no mapping left. */
+	if (pg->addr != NULL)
+		munmap(pg->addr, HWSIM_MMIO_PAGE_SIZE);
 	close(pg->fd);
 	pthread_mutex_destroy(&pg->watch_lock);
 	free(pg);
@@ -219,6 +232,9 @@ hwsim_mmio_poll(struct hwsim_mmio_page *pg)
 	uint64_t raw;
 	int calls = 0;
 
+	/* An alias whose own mapping could not be made again (hwsim_mmio_page_retire()). */
+	if (pg->addr == NULL)
+		return 0;
 	n = __atomic_load_n(&pg->nb_watch, __ATOMIC_ACQUIRE);
 	for (i = 0; i < n; i++) {
 		w = &pg->watch[i];
@@ -244,4 +260,80 @@ hwsim_mmio_poll(struct hwsim_mmio_page *pg)
 		calls++;
 	}
 	return calls;
+}
+
+struct hwsim_mmio_page *
+hwsim_mmio_page_alias(struct hwsim_mmio_page *pg)
+{
+	/*
+	 * The alias's inode gets atime 0 once its own mapping exists: a mapping made later (by
+	 * the process it is lent to) sets it to the time of day (hwsim_mmio_page_retire()).
+	 */
+	static const struct timespec never[2] = { { 0, 0 }, { 0, UTIME_OMIT } };
+	const struct hwsim_mmio_watch *w;
+	struct hwsim_mmio_page *al;
+	unsigned int i;
+	int ret = 0;
+
+	if (pg == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	/* Sealable: how hwsim_mmio_page_retire() learns that no other mapping remains. */
+	al = hwsim_mmio_page_new(MFD_ALLOW_SEALING);
+	if (al == NULL)
+		return NULL;
+	al->alias = 1;
+	pthread_mutex_lock(&pg->watch_lock);
+	for (i = 0; i < pg->nb_watch && ret == 0; i++) {
+		w = &pg->watch[i];
+		ret = hwsim_mmio_add(al, w->off, w->width, w->idle, w->cb, w->rd, w->arg);
+	}
+	pthread_mutex_unlock(&pg->watch_lock);
+	if (ret == 0 && futimens(al->fd, never) != 0)
+		ret = -errno;
+	if (ret != 0) {
+		HWSIM_LOG(ERR, "cannot make an alias of an MMIO page: %s", rte_strerror(-ret));
+		hwsim_mmio_page_free(al);
+		rte_errno = -ret;
+		return NULL;
+	}
+	return al;
+}
+
+int
+hwsim_mmio_page_retire(struct hwsim_mmio_page *pg, int fresh_ok)
+{
+	struct stat st;
+	void *addr;
+	int ret;
+
+	if (pg == NULL || !pg->alias)
+		return -EINVAL;
+	if (pg->addr == NULL)
+		return 0;
+	if (fstat(pg->fd, &st) != 0)
+		return -errno;
+	/* Never mapped since hwsim_mmio_page_alias(): its fd may be on its way to a process. */
+	if (!fresh_ok && st.st_atim.tv_sec == 0 && st.st_atim.tv_nsec == 0)
+		return -EAGAIN;
+	/*
+	 * The kernel seals a memfd against writes only while no writable shared mapping of it
+	 * exists, in any process: drop the page's own, and the seal says whether another one
+	 * remains. Sealed, the page cannot be mapped writable again: it is done with.
+	 */
+	munmap(pg->addr, HWSIM_MMIO_PAGE_SIZE);
+	pg->addr = NULL;
+	if (fcntl(pg->fd, F_ADD_SEALS, F_SEAL_WRITE) == 0)
+		return 0;
+	ret = errno == EBUSY ? -EBUSY : -errno;
+	/* Stores made meanwhile are in the memfd: the new mapping finds them. */
+	addr = mmap(NULL, HWSIM_MMIO_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, pg->fd, 0);
+	if (addr == MAP_FAILED) {
+		ret = -errno;
+		HWSIM_LOG(ERR, "cannot map an MMIO alias page again: %s", rte_strerror(-ret));
+		return ret;
+	}
+	pg->addr = addr;
+	return ret;
 }

@@ -51,6 +51,31 @@ __rte_internal
 int hwsim_mmio_page_fd(struct hwsim_mmio_page *pg);
 
 /**
+ * A page of its own for another process to store into, with pg's watches (offsets, idle
+ * values, callbacks and their arguments) as they are now, and its own memfd
+ * (hwsim_mmio_page_fd()). Stores of two processes to the same word of pg and of an alias
+ * never meet in one word, so the engine takes both, as a device takes every posted write of
+ * every process; the model polls the alias as it polls pg. Free it with
+ * hwsim_mmio_page_free(), once hwsim_mmio_page_retire() says no process maps it any more.
+ * @return the alias, or NULL + rte_errno.
+ */
+__rte_internal
+struct hwsim_mmio_page *hwsim_mmio_page_alias(struct hwsim_mmio_page *pg);
+
+/**
+ * Whether an alias can go: no process but the model's maps it any more. The page's own
+ * mapping is dropped for the look and made again if another remains, so its address
+ * changes and no other thread may poll it meanwhile; poll it just before, as stores still
+ * in it are lost once it is retired. An alias never mapped by another since it was made
+ * may be on its way to its process (its fd in flight): it stays, unless fresh_ok.
+ * @return 0: retired, only hwsim_mmio_page_free() remains; -EBUSY: another process maps
+ * it; -EAGAIN: never mapped by another (!fresh_ok); -EINVAL: not an alias; other -errno:
+ * the page has no mapping of its own left (its polls do nothing), free it.
+ */
+__rte_internal
+int hwsim_mmio_page_retire(struct hwsim_mmio_page *pg, int fresh_ok);
+
+/**
  * Watch the naturally aligned 4- or 8-byte word at off.
  * @return 0, -EINVAL (bad width or alignment), -ENOSPC (too many watches), -EEXIST.
  */

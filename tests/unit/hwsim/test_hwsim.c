@@ -568,6 +568,50 @@ test_hwsim_mmio_second_mapping(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * An alias has the page's watches and words of its own: the same word stored through the
+ * page and through another process's mapping of the alias is two doorbells, not one. The
+ * alias can go once that mapping is gone, not before it came, nor while it stays.
+ */
+static int
+test_hwsim_mmio_alias(void)
+{
+	struct hwsim_mmio_page *pg, *al;
+	volatile uint32_t *other;
+	uint32_t *base;
+	struct mmio_seen s;
+
+	memset(&s, 0, sizeof(s));
+	pg = hwsim_mmio_page_alloc();
+	TEST_ASSERT_NOT_NULL(pg, "alloc");
+	TEST_ASSERT_SUCCESS(hwsim_mmio_watch(pg, 0x40, 4, mmio_cb, &s), "watch");
+	TEST_ASSERT_EQUAL(hwsim_mmio_page_retire(pg, 1), -EINVAL, "retire a page, not an alias");
+	al = hwsim_mmio_page_alias(pg);
+	TEST_ASSERT_NOT_NULL(al, "alias");
+	TEST_ASSERT(hwsim_mmio_page_fd(al) != hwsim_mmio_page_fd(pg), "the page's own memfd");
+	TEST_ASSERT_EQUAL(hwsim_mmio_page_retire(al, 0), -EAGAIN, "retired before it was mapped");
+	other = mmap(NULL, HWSIM_MMIO_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		     hwsim_mmio_page_fd(al), 0);
+	TEST_ASSERT(other != MAP_FAILED, "the other process's mapping");
+	base = hwsim_mmio_page_addr(pg);
+	other[0x40 / 4] = 5;
+	base[0x40 / 4] = 6;
+	TEST_ASSERT_EQUAL(hwsim_mmio_poll(pg), 1, "the page's store");
+	TEST_ASSERT_EQUAL(hwsim_mmio_poll(al), 1, "the alias's store was lost");
+	TEST_ASSERT_EQUAL(s.n, 2, "callbacks");
+	TEST_ASSERT_EQUAL(s.raw[0] + s.raw[1], 11, "raw");
+	TEST_ASSERT_EQUAL(hwsim_mmio_page_retire(al, 1), -EBUSY, "retired while mapped");
+	other[0x40 / 4] = 7;
+	TEST_ASSERT_EQUAL(hwsim_mmio_poll(al), 1, "a store after the look was lost");
+	TEST_ASSERT_EQUAL(s.raw[2], 7, "raw after the look");
+	munmap((void *)(uintptr_t)other, HWSIM_MMIO_PAGE_SIZE);
+	TEST_ASSERT_EQUAL(hwsim_mmio_page_retire(al, 0), 0, "kept once unmapped");
+	TEST_ASSERT_EQUAL(hwsim_mmio_poll(al), 0, "a retired alias polled");
+	hwsim_mmio_page_free(al);
+	hwsim_mmio_page_free(pg);
+	return TEST_SUCCESS;
+}
+
 static uint32_t mmio_reg_val;
 
 static uint32_t
@@ -1298,6 +1342,7 @@ static struct unit_test_suite hwsim_suite = {
 		TEST_CASE(test_hwsim_mmio_watch_errors),
 		TEST_CASE(test_hwsim_mmio_poll_exchange),
 		TEST_CASE(test_hwsim_mmio_second_mapping),
+		TEST_CASE(test_hwsim_mmio_alias),
 		TEST_CASE(test_hwsim_mmio_reg),
 		TEST_CASE(test_hwsim_irq_attach_raise),
 		TEST_CASE(test_hwsim_irq_unattached),
