@@ -200,6 +200,14 @@ __rte_internal
 int mlx5v_sim_engine_hold(struct mlx5v_sim *sim, int hold);
 
 /**
+ * Test hook: the aliases of UAR index idx that exist, one per fd lent to another process
+ * (the seam's uar_fd) and not yet found unmapped (doc/guides/sim/mlx5v_sim.rst, "Doorbells
+ * of several processes"). 0 for an index out of range.
+ */
+__rte_internal
+unsigned int mlx5v_sim_uar_aliases(struct mlx5v_sim *sim, uint32_t idx);
+
+/**
  * Test hook, with the engine held: run the command step of an engine pass (the posted
  * command slots, then their interrupts) on the calling thread. @return the work done.
  */

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 
 #include <rte_byteorder.h>
 #include <rte_errno.h>
@@ -22,6 +23,20 @@
 #define MLX5V_SIM_BF_WATCH 0x80
 /* BlueFlame registers of a UAR at most (from UAR + 0x800 on). */
 #define MLX5V_SIM_BF_REGS 4
+
+/*
+ * Doorbells of several processes. Silicon takes every posted write to a UAR page, whichever
+ * process's mapping of BAR0 it came through; the model finds a store only at its next pass
+ * over the page, where a later store to the same word would replace it. So each process
+ * the page is lent to (uar_fd) rings an alias of it: the same watches and decode, its own
+ * memfd, polled with the page. An alias goes once no process maps it any more, found when
+ * the next one is lent, or with the model. One not mapped yet may be on its way to its
+ * process: it stays for a grace period, longer than the PMD waits for the IPC answer that
+ * carries it (doc/guides/sim/mlx5v_sim.rst, "Doorbells of several processes").
+ */
+#define MLX5V_SIM_UAR_LEND_GRACE_NS (UINT64_C(10) * 1000 * 1000 * 1000)
+/* Aliases of one UAR at most, at once: more is a leak (or a storm of secondaries). */
+#define MLX5V_SIM_UAR_MAX_ALIASES 64
 
 /*
  * Whether off is the start of a half of one of the UAR's BlueFlame registers of
@@ -114,6 +129,9 @@ mlx5v_sim_uars_init(struct mlx5v_sim *sim)
 	uint32_t off;
 	int ret;
 
+	/* First, so that mlx5v_sim_uars_fini() can take every lock of a partly built model. */
+	for (i = 0; i < MLX5V_SIM_NUM_UARS; i++)
+		pthread_mutex_init(&sim->uar[i].alias_lock, NULL);
 	/*
 	 * Every UAR page in range exists, as BAR pages do on hardware; the model checks
 	 * ALLOC_UAR when a doorbell arrives, so a store to a free UAR is caught, not lost.
@@ -152,14 +170,32 @@ mlx5v_sim_uars_init(struct mlx5v_sim *sim)
 	return 0;
 }
 
+/* Unlink and free the alias *pa points to. alias_lock held. */
+static void
+mlx5v_sim_uar_alias_free(struct mlx5v_sim_uar *u, struct mlx5v_sim_uar_alias **pa)
+{
+	struct mlx5v_sim_uar_alias *a = *pa;
+
+	*pa = a->next;
+	hwsim_mmio_page_free(a->pg);
+	free(a);
+	__atomic_store_n(&u->nb_alias, u->nb_alias - 1, __ATOMIC_RELEASE);
+}
+
 void
 mlx5v_sim_uars_fini(struct mlx5v_sim *sim)
 {
+	struct mlx5v_sim_uar *u;
 	unsigned int i;
 
 	for (i = 0; i < MLX5V_SIM_NUM_UARS; i++) {
-		hwsim_mmio_page_free(sim->uar[i].pg);
-		sim->uar[i].pg = NULL;
+		u = &sim->uar[i];
+		/* A process that still maps an alias keeps its memory, which nothing watches. */
+		while (u->alias != NULL)
+			mlx5v_sim_uar_alias_free(u, &u->alias);
+		pthread_mutex_destroy(&u->alias_lock);
+		hwsim_mmio_page_free(u->pg);
+		u->pg = NULL;
 	}
 }
 
@@ -176,16 +212,78 @@ mlx5v_sim_db_pass(void)
 	return mlx5v_sim_db_pass_cur;
 }
 
+/* Start a doorbell pass of the calling thread. */
+static void
+mlx5v_sim_db_pass_start(void)
+{
+	mlx5v_sim_db_pass_cur = __atomic_add_fetch(&mlx5v_sim_db_pass_next, 1, __ATOMIC_RELAXED);
+}
+
+/* The UAR's aliases, if any: another process's doorbells since the last pass. */
+static int
+mlx5v_sim_uar_alias_poll(struct mlx5v_sim_uar *u)
+{
+	struct mlx5v_sim_uar_alias *a;
+	int n = 0;
+
+	/* Acquire: an alias counted is linked; one lent during this pass waits for the next. */
+	if (__atomic_load_n(&u->nb_alias, __ATOMIC_ACQUIRE) == 0)
+		return 0;
+	pthread_mutex_lock(&u->alias_lock);
+	for (a = u->alias; a != NULL; a = a->next)
+		n += hwsim_mmio_poll(a->pg);
+	pthread_mutex_unlock(&u->alias_lock);
+	return n;
+}
+
 int
 mlx5v_sim_uars_poll(struct mlx5v_sim *sim)
 {
 	unsigned int i;
 	int n = 0;
 
-	mlx5v_sim_db_pass_cur = __atomic_add_fetch(&mlx5v_sim_db_pass_next, 1, __ATOMIC_RELAXED);
-	for (i = 0; i < MLX5V_SIM_NUM_UARS; i++)
+	mlx5v_sim_db_pass_start();
+	for (i = 0; i < MLX5V_SIM_NUM_UARS; i++) {
 		n += hwsim_mmio_poll(sim->uar[i].pg);
+		n += mlx5v_sim_uar_alias_poll(&sim->uar[i]);
+	}
 	return n;
+}
+
+/*
+ * Free the UAR's aliases no process maps any more, after a last look at their doorbells;
+ * keep those mapped, and those never mapped for the grace period (their fd may be on its way).
+ */
+static void
+mlx5v_sim_uar_alias_sweep(struct mlx5v_sim_uar *u, uint64_t now)
+{
+	struct mlx5v_sim_uar_alias **pa;
+	int ret;
+
+	if (__atomic_load_n(&u->nb_alias, __ATOMIC_ACQUIRE) == 0)
+		return;
+	pthread_mutex_lock(&u->alias_lock);
+	mlx5v_sim_db_pass_start();
+	pa = &u->alias;
+	while (*pa != NULL) {
+		hwsim_mmio_poll((*pa)->pg);
+		ret = hwsim_mmio_page_retire((*pa)->pg,
+					     now - (*pa)->lent_ns > MLX5V_SIM_UAR_LEND_GRACE_NS);
+		if (ret == -EBUSY || ret == -EAGAIN)
+			pa = &(*pa)->next;
+		else
+			mlx5v_sim_uar_alias_free(u, pa);
+	}
+	pthread_mutex_unlock(&u->alias_lock);
+}
+
+unsigned int
+mlx5v_sim_uar_aliases(struct mlx5v_sim *sim, uint32_t idx)
+{
+	if (idx < MLX5V_UAR_FIRST_INDEX || idx >= MLX5V_UAR_FIRST_INDEX + MLX5V_SIM_NUM_UARS)
+		return 0;
+	return __atomic_load_n(&sim->uar[idx - MLX5V_UAR_FIRST_INDEX].nb_alias,
+			       __ATOMIC_ACQUIRE);
 }
 
 static uint32_t
@@ -237,19 +335,56 @@ mlx5v_sim_hw_uar_addr(struct mlx5v_hw *hw, uint64_t off)
 }
 
 /*
- * The UAR page as another process of the application maps it: the memfd behind the watched
- * page, so that a secondary's stores land in the very words the engine polls, as stores
- * through another mapping of a BAR reach the same device registers.
+ * The UAR page as another process of the application maps it: a new alias of the page (see
+ * MLX5V_SIM_UAR_LEND_GRACE_NS), so that its stores never meet this process's, or another
+ * one's, in one word before the engine takes them, as every store through any mapping of a
+ * BAR reaches the device. The aliases no process maps any more go first.
  */
 static int
 mlx5v_sim_hw_uar_fd(struct mlx5v_hw *hw, uint64_t off)
 {
 	struct mlx5v_sim *sim = mlx5v_to_sim(hw);
+	uint64_t now = hwsim_now_ns();
+	struct mlx5v_sim_uar_alias *a;
+	struct mlx5v_sim_uar *u;
+	unsigned int i;
+	int ret;
 
 	if (mlx5v_sim_hw_uar_addr(hw, off) == NULL)
 		return -EINVAL;
 	off /= __atomic_load_n(&sim->uar_size, __ATOMIC_RELAXED);
-	return hwsim_mmio_page_fd(sim->uar[off - MLX5V_UAR_FIRST_INDEX].pg);
+	u = &sim->uar[off - MLX5V_UAR_FIRST_INDEX];
+	/* Every UAR's: those of a UAR freed at a port's stop are lent no more. */
+	for (i = 0; i < MLX5V_SIM_NUM_UARS; i++)
+		mlx5v_sim_uar_alias_sweep(&sim->uar[i], now);
+	a = calloc(1, sizeof(*a));
+	if (a == NULL)
+		return -ENOMEM;
+	pthread_mutex_lock(&u->alias_lock);
+	if (u->nb_alias >= MLX5V_SIM_UAR_MAX_ALIASES) {
+		SIM_LOG(ERR, "%s: UAR %u is lent to %u processes that still map it", sim->name,
+			u->index, u->nb_alias);
+		ret = -ENOSPC;
+		goto err_unlock;
+	}
+	a->pg = hwsim_mmio_page_alias(u->pg);
+	if (a->pg == NULL) {
+		ret = -rte_errno;
+		goto err_unlock;
+	}
+	a->lent_ns = now;
+	a->next = u->alias;
+	u->alias = a;
+	/* Release: a pass that counts the alias finds it linked. */
+	__atomic_store_n(&u->nb_alias, u->nb_alias + 1, __ATOMIC_RELEASE);
+	ret = hwsim_mmio_page_fd(a->pg);
+	pthread_mutex_unlock(&u->alias_lock);
+	return ret;
+
+err_unlock:
+	pthread_mutex_unlock(&u->alias_lock);
+	free(a);
+	return ret;
 }
 
 /*

@@ -298,11 +298,26 @@ struct mlx5v_sim_cq {
 	uint8_t *zip;               /**< the first held CQE, then one mini-CQE per held CQE */
 };
 
+/** A UAR page lent to another process (mlx5v_sim_hw.c, "Doorbells of several processes"). */
+struct mlx5v_sim_uar_alias {
+	struct mlx5v_sim_uar_alias *next;
+	struct hwsim_mmio_page *pg; /**< the UAR's watches, its own memfd */
+	uint64_t lent_ns;           /**< when its fd was handed out */
+};
+
 struct mlx5v_sim_uar {
 	int allocated;
 	struct hwsim_mmio_page *pg;
 	struct mlx5v_sim *sim;      /**< watch callback argument */
 	uint32_t index;
+	/*
+	 * The pages lent to other processes: alias_lock guards the list and serialises the
+	 * passes over it with their retirement, which remaps them; nb_alias (atomic) lets a
+	 * pass skip the lock while there is none.
+	 */
+	pthread_mutex_t alias_lock;
+	struct mlx5v_sim_uar_alias *alias;
+	unsigned int nb_alias;
 };
 
 /** One command being executed (engine thread, sim->lock held). */
