@@ -487,7 +487,7 @@ mlx5v_sim_cmd_dealloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c)
 	if (mlx5v_sim_eth_uar_busy(sim, idx))
 		return mlx5v_sim_cmd_err(c, MLX5V_CMD_STAT_BAD_RES_STATE_ERR,
 					 MLX5V_SIM_SYND_UAR_BUSY);
-	sim->uar[idx - MLX5V_UAR_FIRST_INDEX].allocated = 0;
+	mlx5v_sim_uar_end(&sim->uar[idx - MLX5V_UAR_FIRST_INDEX]);
 	sim->nb_uars--;
 	return MLX5V_CMD_STAT_OK;
 }

@@ -250,13 +250,25 @@ mlx5v_sim_uars_poll(struct mlx5v_sim *sim)
 	return n;
 }
 
+void
+mlx5v_sim_uar_end(struct mlx5v_sim_uar *u)
+{
+	u->allocated = 0;
+	/* Relaxed: a sweep that reads the old life only keeps an alias one lend longer. */
+	__atomic_add_fetch(&u->life, 1, __ATOMIC_RELAXED);
+}
+
 /*
  * Free the UAR's aliases no process maps any more, after a last look at their doorbells;
- * keep those mapped, and those never mapped for the grace period (their fd may be on its way).
+ * keep those mapped, and those never mapped for the grace period (their fd may be on its
+ * way), unless lent in an earlier life of the UAR: the PMD allocates the port's UAR at a
+ * start and frees it at the stop, and has told the secondaries of the start before the
+ * stop, so no process is still to map those.
  */
 static void
 mlx5v_sim_uar_alias_sweep(struct mlx5v_sim_uar *u, uint64_t now)
 {
+	uint32_t life = __atomic_load_n(&u->life, __ATOMIC_RELAXED);
 	struct mlx5v_sim_uar_alias **pa;
 	int ret;
 
@@ -267,7 +279,7 @@ mlx5v_sim_uar_alias_sweep(struct mlx5v_sim_uar *u, uint64_t now)
 	pa = &u->alias;
 	while (*pa != NULL) {
 		hwsim_mmio_poll((*pa)->pg);
-		ret = hwsim_mmio_page_retire((*pa)->pg,
+		ret = hwsim_mmio_page_retire((*pa)->pg, (*pa)->life != life ||
 					     now - (*pa)->lent_ns > MLX5V_SIM_UAR_LEND_GRACE_NS);
 		if (ret == -EBUSY || ret == -EAGAIN)
 			pa = &(*pa)->next;
@@ -373,6 +385,7 @@ mlx5v_sim_hw_uar_fd(struct mlx5v_hw *hw, uint64_t off)
 		goto err_unlock;
 	}
 	a->lent_ns = now;
+	a->life = __atomic_load_n(&u->life, __ATOMIC_RELAXED);
 	a->next = u->alias;
 	u->alias = a;
 	/* Release: a pass that counts the alias finds it linked. */

@@ -303,6 +303,7 @@ struct mlx5v_sim_uar_alias {
 	struct mlx5v_sim_uar_alias *next;
 	struct hwsim_mmio_page *pg; /**< the UAR's watches, its own memfd */
 	uint64_t lent_ns;           /**< when its fd was handed out */
+	uint32_t life;              /**< the UAR's life it was lent in */
 };
 
 struct mlx5v_sim_uar {
@@ -318,6 +319,7 @@ struct mlx5v_sim_uar {
 	pthread_mutex_t alias_lock;
 	struct mlx5v_sim_uar_alias *alias;
 	unsigned int nb_alias;
+	uint32_t life;              /**< allocations ended so far (atomic), mlx5v_sim_uar_end() */
 };
 
 /** One command being executed (engine thread, sim->lock held). */
@@ -469,6 +471,8 @@ uint8_t mlx5v_sim_cmd_teardown_hca(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *
 uint8_t mlx5v_sim_cmd_access_reg(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
 uint8_t mlx5v_sim_cmd_alloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
 uint8_t mlx5v_sim_cmd_dealloc_uar(struct mlx5v_sim *sim, struct mlx5v_sim_cmd *c);
+/** End the allocation of a UAR: what was lent in its life is lent no more (lock held). */
+void mlx5v_sim_uar_end(struct mlx5v_sim_uar *u);
 /** @return 1 if UAR index idx is allocated (lock held). */
 int mlx5v_sim_uar_allocated(struct mlx5v_sim *sim, uint32_t idx);
 

@@ -91,7 +91,7 @@ mlx5v_sim_func_reset(struct mlx5v_sim *sim)
 	sim->ec_pages_wanted = 0;
 	/* UAR pages stay mapped (BAR pages); their allocations end, so doorbells are caught. */
 	for (i = 0; i < MLX5V_SIM_NUM_UARS; i++)
-		sim->uar[i].allocated = 0;
+		mlx5v_sim_uar_end(&sim->uar[i]);
 	sim->nb_uars = 0;
 	__atomic_store_n(&sim->uar_size, MLX5V_UAR_PAGE_SIZE, __ATOMIC_RELAXED);
 	sim->issi = 0;

@@ -171,12 +171,39 @@ test_mlx5v_sim_uar_lend_no_leak(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Port starts and stops without secondary processes: each start allocates a UAR and lends
+ * it to the secondaries (none maps it), each stop frees it. What was lent in a UAR's
+ * earlier life goes at the next lend, without waiting for the grace period of a page on
+ * its way to a process.
+ */
+static int
+test_mlx5v_sim_uar_lend_restarts(void)
+{
+	uint8_t out[16];
+	unsigned int i;
+	uint32_t uar;
+
+	for (i = 0; i < UT_LENDS; i++) {
+		TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_ALLOC_UAR, 0, 0, out, 16), 0,
+				  "start %u: ALLOC_UAR", i);
+		uar = MLX5V_IFC_GET(alloc_uar_out, out, uar);
+		TEST_ASSERT(mlx5v_hw_uar_fd(&g_hw, uar) >= 0, "start %u: lend the page", i);
+		TEST_ASSERT(mlx5v_sim_uar_aliases(g_sim, uar) <= 2, "start %u: %u pages lent", i,
+			    mlx5v_sim_uar_aliases(g_sim, uar));
+		TEST_ASSERT_EQUAL(ut_cmd16(MLX5V_CMD_OP_DEALLOC_UAR, 0, uar, out, 16), 0,
+				  "stop %u: DEALLOC_UAR", i);
+	}
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mlx5v_sim_uar_suite = {
 	.suite_name = "mlx5v_sim_uar",
 	.unit_test_cases = {
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_uar_eq_arms),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_uar_cq_arms),
 		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_uar_lend_no_leak),
+		TEST_CASE_ST(ut_setup_up, ut_teardown, test_mlx5v_sim_uar_lend_restarts),
 		TEST_CASES_END()
 	}
 };
