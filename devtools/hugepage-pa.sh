@@ -9,7 +9,7 @@
 # a file in the second mount and releases every other one in physical order
 # (devtools/hugepage-frag.py), then runs COMMAND with MLXV_HUGE_DIR=<first mount>,
 # MLXV_IOVA_PA=1 and MLXV_EAL_PREFIX=<a file prefix stem>, which the EAL argument hooks of the
-# meson test setup "iovapa" (tests/unit/common/ut-eal.sh for the programs,
+# meson test setup "iovapa" (tests/lib/ut-eal.sh for the programs,
 # tests/testpmd/lib.sh for the scripts) turn into --huge-dir ... --iova-mode=pa
 # --file-prefix <stem>_<name>; the runtime directories of those prefixes are removed at the
 # end. nr_hugepages is restored on every exit.

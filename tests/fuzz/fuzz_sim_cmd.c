@@ -5,7 +5,7 @@
 /**
  * @file Fuzz target: the mlx5 simulator's command decoder. Any bytes as a command queue
  * entry and its input mailbox chain, posted on any slot of a simulator brought up once
- * (the unit-test fixture of tests/unit/mlx5v_sim drives it through mlx5v_sim_hw_ops).
+ * (the unit-test fixture of tests/unit/sim/mlx5v drives it through mlx5v_sim_hw_ops).
  *
  * Input: one flag byte (slot in bits 0-4; bit 5: keep the entry's own iptr/optr; bit 6:
  * keep the blocks' own next/block_num; bit 7: keep the entry's own owner bit), the

@@ -36,7 +36,7 @@
  * thread can go without CPU for a long time (seen: 300 ms in CI, more than 1.75 s in a
  * stress run of three matrices at once beside two builds): a timeout no fault asked for
  * then fails a cell. recovery=dead: the matrix expects a dead device to stay dead (the
- * recovery has its own tests, tests/unit/net_mlx5v_recovery).
+ * recovery has its own tests, tests/unit/net/mlx5v/recovery).
  */
 #define FM5_ARGS "msix=8,class=none,cmd_to_ms=3000,tout_scale=20,health_ms=100,recovery=dead"
 #define FM4_NAME "mlx4v_sim_fm0"

@@ -191,7 +191,7 @@ setup_loop(void)
 	return attach("wire=loop") == 0 ? TEST_SUCCESS : TEST_FAILED;
 }
 
-/* Dead mode: the device stays dead (recovery=reset is tests/unit/net_mlx5v_recovery). */
+/* Dead mode: the device stays dead (recovery=reset is tests/unit/net/mlx5v/recovery). */
 static int
 setup_loop_dead(void)
 {

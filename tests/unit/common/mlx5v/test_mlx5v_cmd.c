@@ -15,7 +15,7 @@ static struct mlx5v_sim *g_sim;
 
 /*
  * recovery=dead: the timeouts these cases cause are the caller's errors; under recovery=reset
- * three in a row would reset the device (tests/unit/net_mlx5v_recovery).
+ * three in a row would reset the device (tests/unit/net/mlx5v/recovery).
  */
 static int
 cmd_setup(void)

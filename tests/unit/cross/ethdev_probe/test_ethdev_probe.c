@@ -879,7 +879,7 @@ probe_child(const char *name)
 
 /*
  * This program's command line, as read from /proc, with a --file-prefix (hugepage runs,
- * tests/unit/common/ut-eal.sh) made the case's own. @return argv (static), or NULL.
+ * tests/lib/ut-eal.sh) made the case's own. @return argv (static), or NULL.
  */
 static char **
 self_argv(unsigned int idx)
