@@ -9,7 +9,7 @@
  * and rte_eth_dev_reset(), configure, queue setup and start bring traffic back over RSS.
  * Also: a device reset failing once (the next attempt recovers) and always (the port stays
  * dead), a handle of the old life answering errors, recovery=dead keeping the device dead,
- * a device of two ports, and 20 recoveries in a row with EAL memory, mbufs and fds flat.
+ * a device of two ports, and 50 recoveries in a row with EAL memory, mbufs and fds flat.
  *
  * Frames go out of the port's Tx queue and come back on the loop wire to the port's MAC.
  */
@@ -37,7 +37,7 @@
 #define BURST 32
 /* How long a "nothing happens" check waits: a bound, not a measured time. */
 #define QUIET_MS 300
-#define ROUNDS 20
+#define ROUNDS 50
 
 static struct rte_mempool *g_mp;
 static uint16_t g_port;
