@@ -1129,7 +1129,8 @@ mlx5v_ethdev_event(struct mlxv_class_dev *cd, const void *arg)
 		return;
 	switch (ev->type) {
 	case MLX5V_DEV_EVENT_DEAD:
-		mlx5v_ethdev_priv_of(eth_dev)->dead = 1;
+		/* Release: a start telling the secondaries reads it (mlx5v_mp.c). */
+		__atomic_store_n(&mlx5v_ethdev_priv_of(eth_dev)->dead, 1, __ATOMIC_RELEASE);
 		/* recovery=reset: RMV now, RESET once the device is back. */
 		if (mlx5v_recovery_dead(eth_dev))
 			break;

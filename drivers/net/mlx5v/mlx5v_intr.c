@@ -116,6 +116,15 @@ mlx5v_intr_event_alarm(void *arg)
 		    (taken && eth_dev->data->dev_conf.intr_conf.lsc))
 			rte_eth_dev_callback_process(eth_dev, RTE_ETH_EVENT_INTR_LSC, NULL);
 	}
+	/*
+	 * The device died: every secondary's bursts of the port leave the rings, as at a stop,
+	 * before RMV and before the recovery frees the rings and reuses the numbers (its alarm
+	 * runs a health poll period later on this very thread). Here, not on the thread that
+	 * saw the death: that may be the IPC thread (a secondary's request), which must not
+	 * wait for the secondaries' answers.
+	 */
+	if (t.dead)
+		mlx5v_mp_stop_rxtx(eth_dev);
 	mlxv_intr_rmv_raise(eth_dev, t.dead);
 }
 

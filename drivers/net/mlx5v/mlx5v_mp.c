@@ -15,6 +15,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -87,6 +88,14 @@ static struct mlx5v_hw mlx5v_mp_hw = { .ops = &mlx5v_mp_hw_ops };
  * process may hold a queue of one at any time (mlxv_mp_bursts.h).
  */
 static struct mlxv_mp_gate mlx5v_mp_gates[RTE_MAX_ETHPORTS];
+
+/*
+ * Primary: one tell to the secondaries at a time. EAL refuses a second synchronous request
+ * of the same action to the same peer while one waits (EEXIST), and a port's death stops
+ * the secondaries from the interrupt thread while an application thread may stop or start
+ * another port: the second must wait, not be dropped.
+ */
+static pthread_mutex_t mlx5v_mp_tell_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /*
  * Primary: the port's UAR page, which exists from the start's objects (before ethdev marks
@@ -422,7 +431,7 @@ mlx5v_mp_tell(struct rte_eth_dev *eth_dev, uint32_t op, int fd, uint64_t off,
 	const struct mlx5v_mp_reply *rep;
 	struct rte_mp_reply reply;
 	struct rte_mp_msg msg;
-	int i;
+	int i, ret;
 
 	if (!mlx5v_mp_action.registered)
 		return 0;
@@ -435,7 +444,18 @@ mlx5v_mp_tell(struct rte_eth_dev *eth_dev, uint32_t op, int fd, uint64_t off,
 		msg.num_fds = 1;
 		msg.fds[0] = fd;
 	}
-	if (rte_mp_request_sync(&msg, &reply, &ts) != 0) {
+	pthread_mutex_lock(&mlx5v_mp_tell_lock);
+	/*
+	 * A start that raced with the device's death: the death's STOP_RXTX went out first or
+	 * comes after this, and the secondaries must not run on rings the recovery frees.
+	 */
+	if (op == MLX5V_MP_START_RXTX && __atomic_load_n(&priv->dead, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_unlock(&mlx5v_mp_tell_lock);
+		return 0;
+	}
+	ret = rte_mp_request_sync(&msg, &reply, &ts);
+	pthread_mutex_unlock(&mlx5v_mp_tell_lock);
+	if (ret != 0) {
 		MLX5V_ETH_LOG(WARNING, "port %u: cannot reach the secondary processes: %s",
 			      eth_dev->data->port_id, rte_strerror(rte_errno));
 		return 0;
