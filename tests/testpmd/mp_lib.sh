@@ -144,15 +144,17 @@ mp_expect() {
 # to the TAP interfaces TAPA and TAPB ($eal, in $ns) and as a secondary, both forwarding (io)
 # on two queue pairs, each process on its own ($tp); the primary's commands on file
 # descriptor 3, the secondary's on 4, their logs $work/p0.log and $work/p1.log, their PIDs
-# $p0 and $p1. For an emulated KIND, under the launcher (mp_launch), through mp_emu.
+# $p0 and $p1. For an emulated KIND, under the launcher (mp_launch), through mp_emu. ARGS
+# (optional, after the TAPs): more testpmd arguments of the primary.
 mp_fwd_pair() {
 	mp_emu "$1"
 	vdevs="$(sim_vdev "$(sim_dev "$1" 0)" tap:$2) $(sim_vdev "$(sim_dev "$1" 1)" tap:$3)"
 	tp="-i --forward-mode=io --rxq=2 --txq=2 --num-procs=2 --nb-cores=1"
+	_tp0=$4
 	shift
 	mkfifo "$work/c0" "$work/c1" || fail "mkfifo"
 	ip netns exec "$ns" $mp_env timeout 360 stdbuf -oL "$TESTPMD" $eal -m 256 -l 0-1 \
-		--proc-type=primary $vdevs -- $tp --proc-id=0 --total-num-mbufs=8192 \
+		--proc-type=primary $vdevs -- $tp --proc-id=0 --total-num-mbufs=8192 $_tp0 \
 		<"$work/c0" >"$work/p0.log" 2>&1 &
 	p0=$!
 	exec 3>"$work/c0"
