@@ -1,0 +1,107 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 dpdk-mlxv authors
+#
+# A secondary process across the death and recovery of the device (usage:
+# test_secondary_recovery.sh KIND, mlx5v or vfio; doc/guides/nics/mlx5v.rst, "Recovery" and
+# "Secondary processes"): our testpmd as the primary and as a --num-procs=2 secondary
+# forwarding on two ports wired to TAP interfaces, as test_secondary_fwd.sh. Port 0's model
+# takes a fatal syndrome: the port's death must stop the secondary's bursts as a port stop
+# does, before the core's recovery resets the function and frees the rings. Frames into port
+# 1, which lives on, then reach the secondary's Rx; a secondary still running its bursts on
+# port 0 rings the doorbell of an SQ the reset ended, on a UAR it freed, and the model logs
+# ("driver bug") and counts each one (doorbell misuse). The primary answers the reset event
+# as an application does (stop, port reset, start); the secondary alone forwards on the new
+# queues, then both processes, every frame; no doorbell misuse, nothing crashed. Then the
+# secondary exits and the device dies again: the primary waits for no secondary.
+# On vfio the emulation leaves the secondary's BAR mapping on the old model's pages after the
+# reset (doc/guides/platform/vfio_emulation.rst, "Several processes"): the doorbells of a
+# secondary still running reach no model there, so only the vdev run catches that defect.
+
+. "$MLXV_SRC/tests/testpmd/lib.sh"
+. "$MLXV_SRC/tests/testpmd/mp_lib.sh"
+kind=${1:-mlx5v}
+mp_kind "$kind"
+[ "$mp_pmd" = mlx5v ] || fail "kind $kind: net_mlx4v has no recovery"
+command -v python3 >/dev/null || skip "no python3"
+if [ -z "${MLXV_HUGE_DIR:-}" ]; then
+	exec "$MLXV_SRC/devtools/hugepage-pa.sh" -n 160 sh "$0" "$@"
+fi
+mp_launch "$kind" tap:srca tap:srcb "$0" "$@"
+mp_setup src 1
+
+# testpmd's RMV handler would detach the port: the script answers the events itself.
+mp_fwd_pair "$kind" srca srcb --no-rmv-interrupt
+
+mp_ready srca srcb 9000
+mp_expect_out srca srcb 64 0 "frames were lost with two processes forwarding"
+
+# Port 0's device dies; the core recovers it a health poll period later.
+echo "mlx5v sim knob $(sim_model "$kind" 0) health_synd 1" >&3
+mp_wait_log "$work/p0.log" 'device is dead: firmware syndrome' 30 "$p0"
+mp_wait_log "$work/p0.log" 'recovered \(1 recoveries\)' 30 "$p0"
+mp_wait_log "$work/p0.log" 'Port 0: reset event' 30 "$p0"
+# Frames into port 1 (alive): RSS gives the secondary some, which it sends out of port 0, the
+# recovered one, before the primary answered the reset. A secondary whose bursts still run
+# rings the doorbell of an SQ the function reset ended; stopped, it sends nothing.
+# An emulated function's reset opens its TAP anew (VFIO_DEVICE_RESET): up again.
+mp_taps_up srca srcb
+echo "after the recovery: sent 64 into port 1, $(mp_send srcb srca 64 5000 1) out of port 0"
+kill -0 "$p1" 2>/dev/null || { cat "$work/p1.log"; fail "the secondary died at the death"; }
+
+# The primary does the application's part, without forwarding itself: the frames that come
+# out went through the secondary, on the new queues.
+echo "stop" >&3
+echo "port stop all" >&3
+echo "port reset 0" >&3
+echo "port start all" >&3
+echo "set promisc all on" >&3
+mp_wait_log "$work/p0.log" 'port 0: on the recovered device' 30 "$p0"
+mp_wait_log "$work/p0.log" 'Port 1: [0-9A-F:]*$' 30 "$p0" 2
+mp_ready srca srcb 10000
+echo "start" >&3
+mp_wait_log "$work/p0.log" 'io packet forwarding - ports' 60 "$p0" 2
+mp_expect_out srca srcb 256 2000 \
+	"frames were lost with two processes forwarding after the recovery"
+# The other way: the secondary's Tx on the recovered port's new queues. Not on vfio: after a
+# reset in the hosting process the emulation leaves another process's BAR mapping on the old
+# model's pages (doc/guides/platform/vfio_emulation.rst, "Several processes"), so there the
+# secondary's doorbells of port 0 reach nothing, where a card's BAR stays the function's.
+[ "$kind" != mlx5v ] ||
+	mp_expect_out srcb srca 256 3000 "frames were lost towards the recovered port"
+
+# The model's verdict (counted on the vdev; on vfio-pci the model logs it to the primary).
+case $kind in
+mlx5v)
+	echo "mlx5v dev show $(sim_dev "$kind" 0)" >&3
+	mp_wait_log "$work/p0.log" 'doorbell misuses' 30 "$p0"
+	;;
+esac
+
+echo "stop" >&4
+mp_quit 4 "$p1" "$work/p1.log" secondary
+p1=
+
+# Once more with the secondary gone: the death's STOP_RXTX reaches nobody and waits for
+# nobody, and the primary alone forwards again after its reset.
+echo "mlx5v sim knob $(sim_model "$kind" 0) health_synd 1" >&3
+mp_wait_log "$work/p0.log" 'recovered \(2 recoveries\)' 30 "$p0"
+mp_wait_log "$work/p0.log" 'Port 0: reset event' 30 "$p0" 2
+echo "stop" >&3
+echo "port stop all" >&3
+echo "port reset 0" >&3
+echo "port start all" >&3
+echo "start" >&3
+mp_wait_log "$work/p0.log" 'port 0: on the recovered device' 30 "$p0" 2
+mp_wait_log "$work/p0.log" 'io packet forwarding - ports' 60 "$p0" 3
+mp_taps_up srca srcb
+mp_ready srca srcb 12000
+echo "stop" >&3
+mp_quit 3 "$p0" "$work/p0.log" primary
+p0=
+cat "$work/p0.log" "$work/p1.log"
+reject "$work/p0.log" 'Segmentation|PANIC|driver bug'
+reject "$work/p1.log" 'Segmentation|PANIC|driver bug'
+reject "$work/p0.log" ' [1-9][0-9]* doorbell misuses'
+reject "$work/p0.log" 'did not answer|cannot reach the secondary'
+echo "secondary process across a recovery of net_mlx5v ($kind) OK"
