@@ -537,8 +537,9 @@ int mlx5v_mp_pool_map(struct rte_eth_dev *eth_dev, struct rte_mempool *mp);
  */
 void mlx5v_mp_start_rxtx(struct rte_eth_dev *eth_dev);
 /**
- * Primary, before the queues go: every secondary's bursts of the port become the stopped
- * ones (STOP_RXTX), then the bursts already running are given time to end.
+ * Primary, before the queues go (dev_stop) and at the device's death (the port's event alarm,
+ * before the recovery): every secondary's bursts of the port become the stopped ones
+ * (STOP_RXTX); none is running any more when a secondary answers.
  */
 void mlx5v_mp_stop_rxtx(struct rte_eth_dev *eth_dev);
 /**

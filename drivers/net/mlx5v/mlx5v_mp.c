@@ -114,6 +114,15 @@ mlx5v_mp_uar_fd(struct rte_eth_dev *eth_dev, uint64_t *off)
 	return mlx5v_hw_uar_fd(mlx5v_dev_hw(dev), uar->page_id);
 }
 
+/* Primary: the port heard its device's death (mlx5v_ethdev.c), and no reset since. */
+static int
+mlx5v_mp_port_dead(const struct rte_eth_dev *eth_dev)
+{
+	const struct mlx5v_ethdev_priv *priv = eth_dev->data->dev_private;
+
+	return __atomic_load_n(&priv->dead, __ATOMIC_ACQUIRE);
+}
+
 /* Primary: a mempool of the shared memory, by name, mapped for the port's DMA. */
 static int
 mlx5v_mp_pool_map_local(struct rte_eth_dev *eth_dev, const struct mlx5v_mp_req *req)
@@ -284,8 +293,12 @@ mlx5v_mp_handle(const struct rte_mp_msg *msg, const void *peer)
 		rep->result = mlx5v_stats_oob_live(eth_dev, &rep->value);
 		break;
 	case MLX5V_MP_UAR_GET:
-		/* A port being started tells the secondaries itself once its queues exist. */
-		fd = eth_dev->data->dev_started ? mlx5v_mp_uar_fd(eth_dev, &rep->value) : -EAGAIN;
+		/*
+		 * A port being started tells the secondaries itself once its queues exist; a
+		 * dead one's rings go with the recovery: its next start tells them.
+		 */
+		fd = eth_dev->data->dev_started && !mlx5v_mp_port_dead(eth_dev) ?
+		     mlx5v_mp_uar_fd(eth_dev, &rep->value) : -EAGAIN;
 		rep->result = fd < 0 && fd != -ENOTSUP ? fd : 0;
 		if (fd >= 0) {
 			out.num_fds = 1;
@@ -449,7 +462,7 @@ mlx5v_mp_tell(struct rte_eth_dev *eth_dev, uint32_t op, int fd, uint64_t off,
 	 * A start that raced with the device's death: the death's STOP_RXTX went out first or
 	 * comes after this, and the secondaries must not run on rings the recovery frees.
 	 */
-	if (op == MLX5V_MP_START_RXTX && __atomic_load_n(&priv->dead, __ATOMIC_ACQUIRE)) {
+	if (op == MLX5V_MP_START_RXTX && mlx5v_mp_port_dead(eth_dev)) {
 		pthread_mutex_unlock(&mlx5v_mp_tell_lock);
 		return 0;
 	}
