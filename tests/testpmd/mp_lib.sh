@@ -162,13 +162,20 @@ mp_fwd_pair() {
 	mp_taps_up "$1" "$2"
 	echo "start" >&3
 	mp_wait_log "$work/p0.log" 'io packet forwarding' 60 "$p0"
+	mp_secondary "$work/p1.log"
+}
+
+# mp_secondary LOG: after mp_fwd_pair, once its secondary exited, our testpmd as a secondary
+# again, forwarding as that one did; its commands on file descriptor 4, its log LOG, its PID
+# $p1.
+mp_secondary() {
 	ip netns exec "$ns" $mp_env timeout 360 stdbuf -oL "$TESTPMD" $eal -l 0-1 \
-		--proc-type=secondary $mp_devs -- $tp --proc-id=1 <"$work/c1" >"$work/p1.log" 2>&1 &
+		--proc-type=secondary $mp_devs -- $tp --proc-id=1 <"$work/c1" >"$1" 2>&1 &
 	p1=$!
 	exec 4>"$work/c1"
-	mp_wait_log "$work/p1.log" 'testpmd> ' 90 "$p1"
+	mp_wait_log "$1" 'testpmd> ' 90 "$p1"
 	echo "start" >&4
-	mp_wait_log "$work/p1.log" 'io packet forwarding' 60 "$p1"
+	mp_wait_log "$1" 'io packet forwarding' 60 "$p1"
 }
 
 # mp_quit FD PID LOG WHAT: "quit" to the program on file descriptor FD (3 or 4), wait for

@@ -13,7 +13,8 @@
 # ("driver bug") and counts each one (doorbell misuse). The primary answers the reset event
 # as an application does (stop, port reset, start); the secondary alone forwards on the new
 # queues, then both processes, every frame; no doorbell misuse, nothing crashed. Then the
-# secondary exits and the device dies again: the primary waits for no secondary.
+# secondary exits and the device dies again: the primary waits for no secondary, and a new
+# secondary attaching before the primary's answer runs nothing on the dead port's queues.
 # On vfio the emulation leaves the secondary's BAR mapping on the old model's pages after the
 # reset (doc/guides/platform/vfio_emulation.rst, "Several processes"): the doorbells of a
 # secondary still running reach no model there, so only the vdev run catches that defect.
@@ -70,38 +71,47 @@ mp_expect_out srca srcb 256 2000 \
 [ "$kind" != mlx5v ] ||
 	mp_expect_out srcb srca 256 3000 "frames were lost towards the recovered port"
 
-# The model's verdict (counted on the vdev; on vfio-pci the model logs it to the primary).
-case $kind in
-mlx5v)
-	echo "mlx5v dev show $(sim_dev "$kind" 0)" >&3
-	mp_wait_log "$work/p0.log" 'doorbell misuses' 30 "$p0"
-	;;
-esac
-
 echo "stop" >&4
 mp_quit 4 "$p1" "$work/p1.log" secondary
 p1=
 
 # Once more with the secondary gone: the death's STOP_RXTX reaches nobody and waits for
-# nobody, and the primary alone forwards again after its reset.
+# nobody. A secondary attaching after it, before the primary's answer, must get no data path
+# on the dead port's queues (frames into port 1 again), and the next start's.
 echo "mlx5v sim knob $(sim_model "$kind" 0) health_synd 1" >&3
 mp_wait_log "$work/p0.log" 'recovered \(2 recoveries\)' 30 "$p0"
 mp_wait_log "$work/p0.log" 'Port 0: reset event' 30 "$p0" 2
+mp_secondary "$work/p2.log"
+mp_taps_up srca srcb
+echo "after the attach: sent 64 into port 1, $(mp_send srcb srca 64 6000 1) out of port 0"
 echo "stop" >&3
 echo "port stop all" >&3
 echo "port reset 0" >&3
 echo "port start all" >&3
-echo "start" >&3
 mp_wait_log "$work/p0.log" 'port 0: on the recovered device' 30 "$p0" 2
-mp_wait_log "$work/p0.log" 'io packet forwarding - ports' 60 "$p0" 3
-mp_taps_up srca srcb
+mp_wait_log "$work/p0.log" 'Port 1: [0-9A-F:]*$' 30 "$p0" 3
 mp_ready srca srcb 12000
+echo "start" >&3
+mp_wait_log "$work/p0.log" 'io packet forwarding - ports' 60 "$p0" 3
+mp_expect_out srca srcb 256 4000 "frames were lost after the second recovery"
+[ "$kind" != mlx5v ] ||
+	mp_expect_out srcb srca 256 5000 "frames were lost towards the port recovered again"
+
+# The model's verdict (counted on the vdev; on vfio-pci the model logs it to the primary).
+if [ "$kind" = mlx5v ]; then
+	echo "mlx5v dev show $(sim_dev "$kind" 0)" >&3
+	mp_wait_log "$work/p0.log" 'doorbell misuses' 30 "$p0"
+fi
+echo "stop" >&4
+mp_quit 4 "$p1" "$work/p2.log" secondary
+p1=
 echo "stop" >&3
 mp_quit 3 "$p0" "$work/p0.log" primary
 p0=
-cat "$work/p0.log" "$work/p1.log"
-reject "$work/p0.log" 'Segmentation|PANIC|driver bug'
-reject "$work/p1.log" 'Segmentation|PANIC|driver bug'
+cat "$work/p0.log" "$work/p1.log" "$work/p2.log"
+for log in "$work/p0.log" "$work/p1.log" "$work/p2.log"; do
+	reject "$log" 'Segmentation|PANIC|driver bug'
+done
 reject "$work/p0.log" ' [1-9][0-9]* doorbell misuses'
 reject "$work/p0.log" 'did not answer|cannot reach the secondary'
 echo "secondary process across a recovery of net_mlx5v ($kind) OK"
