@@ -537,11 +537,15 @@ int mlx5v_mp_pool_map(struct rte_eth_dev *eth_dev, struct rte_mempool *mp);
  */
 void mlx5v_mp_start_rxtx(struct rte_eth_dev *eth_dev);
 /**
- * Primary, before the queues go (dev_stop) and at the device's death (the port's event alarm,
- * before the recovery): every secondary's bursts of the port become the stopped ones
- * (STOP_RXTX); none is running any more when a secondary answers.
+ * Primary, before the queues go: every secondary's bursts of the port become the stopped
+ * ones (STOP_RXTX); none is running any more when a secondary answers.
  */
 void mlx5v_mp_stop_rxtx(struct rte_eth_dev *eth_dev);
+/**
+ * Primary, at the device's death (the port's event alarm, EAL interrupt thread, before the
+ * recovery frees the rings): mlx5v_mp_stop_rxtx(), and a log line if a secondary answered.
+ */
+void mlx5v_mp_dead(struct rte_eth_dev *eth_dev);
 /**
  * Secondary: attach the port the primary made: per-process state, the IPC action, the
  * bursts if the port is started. @return 0 or -errno, nothing left behind.

@@ -124,7 +124,7 @@ mlx5v_intr_event_alarm(void *arg)
 	 * wait for the secondaries' answers.
 	 */
 	if (t.dead)
-		mlx5v_mp_stop_rxtx(eth_dev);
+		mlx5v_mp_dead(eth_dev);
 	mlxv_intr_rmv_raise(eth_dev, t.dead);
 }
 

@@ -531,6 +531,16 @@ mlx5v_mp_stop_rxtx(struct rte_eth_dev *eth_dev)
 	mlx5v_mp_tell(eth_dev, MLX5V_MP_STOP_RXTX, -1, 0, NULL);
 }
 
+void
+mlx5v_mp_dead(struct rte_eth_dev *eth_dev)
+{
+	unsigned int n = mlx5v_mp_tell(eth_dev, MLX5V_MP_STOP_RXTX, -1, 0, NULL);
+
+	if (n > 0)
+		MLX5V_ETH_LOG(NOTICE, "port %u: the device died: the bursts of %u secondary "
+			      "process(es) stopped", eth_dev->data->port_id, n);
+}
+
 /* Secondary, port started at attach: the event fds of its Rx queues, batch by batch. */
 static int
 mlx5v_mp_secondary_efds(struct rte_eth_dev *eth_dev)
