@@ -145,10 +145,11 @@ mp_expect() {
 # on two queue pairs, each process on its own ($tp); the primary's commands on file
 # descriptor 3, the secondary's on 4, their logs $work/p0.log and $work/p1.log, their PIDs
 # $p0 and $p1. For an emulated KIND, under the launcher (mp_launch), through mp_emu. ARGS
-# (optional, after the TAPs): more testpmd arguments of the primary.
+# (optional, after the TAPs): more testpmd arguments of the primary; DEVARGS0 (after them):
+# devargs of port 0's device (the vdev kinds only).
 mp_fwd_pair() {
 	mp_emu "$1"
-	vdevs="$(sim_vdev "$(sim_dev "$1" 0)" tap:$2) $(sim_vdev "$(sim_dev "$1" 1)" tap:$3)"
+	vdevs="$(sim_vdev "$(sim_dev "$1" 0)" tap:$2 "$5") $(sim_vdev "$(sim_dev "$1" 1)" tap:$3)"
 	tp="-i --forward-mode=io --rxq=2 --txq=2 --num-procs=2 --nb-cores=1"
 	_tp0=$4
 	shift

@@ -3,8 +3,8 @@
 # Copyright(c) 2026 dpdk-mlxv authors
 #
 # A secondary process across the death and recovery of the device (usage:
-# test_secondary_recovery.sh KIND, mlx5v or vfio; doc/guides/nics/mlx5v.rst, "Recovery" and
-# "Secondary processes"): our testpmd as the primary and as a --num-procs=2 secondary
+# test_secondary_recovery.sh KIND [dead], KIND mlx5v or vfio; doc/guides/nics/mlx5v.rst,
+# "Recovery" and "Secondary processes"): our testpmd as the primary and as a --num-procs=2 secondary
 # forwarding on two ports wired to TAP interfaces, as test_secondary_fwd.sh. Port 0's model
 # takes a fatal syndrome: the port's death must stop the secondary's bursts as a port stop
 # does, before the core's recovery resets the function and frees the rings. Frames into port
@@ -15,6 +15,8 @@
 # queues, then both processes, every frame; no doorbell misuse, nothing crashed. Then the
 # secondary exits and the device dies again: the primary waits for no secondary, and a new
 # secondary attaching before the primary's answer runs nothing on the dead port's queues.
+# With "dead" (recovery=dead, the vdev kind): after the death, the secondary sends nothing on
+# the dead port.
 # On vfio the emulation leaves the secondary's BAR mapping on the old model's pages after the
 # reset (doc/guides/platform/vfio_emulation.rst, "Several processes"): the doorbells of a
 # secondary still running reach no model there, so only the vdev run catches that defect.
@@ -22,6 +24,7 @@
 . "$MLXV_SRC/tests/testpmd/lib.sh"
 . "$MLXV_SRC/tests/testpmd/mp_lib.sh"
 kind=${1:-mlx5v}
+mode=${2:-reset}
 mp_kind "$kind"
 [ "$mp_pmd" = mlx5v ] || fail "kind $kind: net_mlx4v has no recovery"
 command -v python3 >/dev/null || skip "no python3"
@@ -32,10 +35,44 @@ mp_launch "$kind" tap:srca tap:srcb "$0" "$@"
 mp_setup src 1
 
 # testpmd's RMV handler would detach the port: the script answers the events itself.
-mp_fwd_pair "$kind" srca srcb --no-rmv-interrupt
+mp_fwd_pair "$kind" srca srcb --no-rmv-interrupt "recovery=$mode"
 
 mp_ready srca srcb 9000
 mp_expect_out srca srcb 64 0 "frames were lost with two processes forwarding"
+
+# finish SECONDARY_LOG: the secondary (logging to SECONDARY_LOG) quits, then the primary; no
+# crash and no doorbell misuse logged by any process of the test.
+finish() {
+	echo "stop" >&4
+	mp_quit 4 "$p1" "$1" secondary
+	p1=
+	echo "stop" >&3
+	mp_quit 3 "$p0" "$work/p0.log" primary
+	p0=
+	touch "$work/p2.log"
+	cat "$work/p0.log" "$work/p1.log" "$work/p2.log"
+	for _log in "$work/p0.log" "$work/p1.log" "$work/p2.log"; do
+		reject "$_log" 'Segmentation|PANIC|driver bug'
+	done
+}
+
+# recovery=dead: the device stays dead, the secondary's bursts of port 0 stay stopped (the
+# model, unlike silicon, still sends what an SQ of a dead function is given). The primary does
+# not forward: what comes out of port 0 comes through the secondary (before the death, some).
+if [ "$mode" = dead ]; then
+	echo "stop" >&3
+	mp_wait_log "$work/p0.log" 'Done\.' 30 "$p0"
+	mp_ready srcb srca 7000
+	echo "mlx5v sim knob $(sim_model "$kind" 0) health_synd 1" >&3
+	mp_wait_log "$work/p0.log" 'device is dead: firmware syndrome' 30 "$p0"
+	mp_wait_log "$work/p0.log" 'the bursts of 1 secondary process\(es\) stopped' 30 "$p0"
+	_got=$(mp_send srcb srca 64 5000 1)
+	echo "after the death: sent 64 into port 1, $_got out of port 0"
+	[ "$_got" = 0 ] || { cat "$work/p1.log"; fail "the secondary sends on the dead port"; }
+	finish "$work/p1.log"
+	echo "secondary process at a death of net_mlx5v ($kind, recovery=dead) OK"
+	exit 0
+fi
 
 # Port 0's device dies; the core recovers it a health poll period later.
 echo "mlx5v sim knob $(sim_model "$kind" 0) health_synd 1" >&3
@@ -102,16 +139,7 @@ if [ "$kind" = mlx5v ]; then
 	echo "mlx5v dev show $(sim_dev "$kind" 0)" >&3
 	mp_wait_log "$work/p0.log" 'doorbell misuses' 30 "$p0"
 fi
-echo "stop" >&4
-mp_quit 4 "$p1" "$work/p2.log" secondary
-p1=
-echo "stop" >&3
-mp_quit 3 "$p0" "$work/p0.log" primary
-p0=
-cat "$work/p0.log" "$work/p1.log" "$work/p2.log"
-for log in "$work/p0.log" "$work/p1.log" "$work/p2.log"; do
-	reject "$log" 'Segmentation|PANIC|driver bug'
-done
+finish "$work/p2.log"
 reject "$work/p0.log" ' [1-9][0-9]* doorbell misuses'
 reject "$work/p0.log" 'did not answer|cannot reach the secondary'
 echo "secondary process across a recovery of net_mlx5v ($kind) OK"
