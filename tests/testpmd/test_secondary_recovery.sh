@@ -38,7 +38,7 @@ mp_setup src 1
 mp_fwd_pair "$kind" srca srcb --no-rmv-interrupt "recovery=$mode"
 
 mp_ready srca srcb 9000
-mp_expect_out srca srcb 64 0 "frames were lost with two processes forwarding"
+mp_expect srca srcb 64 0 "frames were lost with two processes forwarding"
 
 # finish SECONDARY_LOG: the secondary (logging to SECONDARY_LOG) quits, then the primary; no
 # crash and no doorbell misuse logged by any process of the test.
@@ -99,14 +99,14 @@ mp_wait_log "$work/p0.log" 'Port 1: [0-9A-F:]*$' 30 "$p0" 2
 mp_ready srca srcb 10000
 echo "start" >&3
 mp_wait_log "$work/p0.log" 'io packet forwarding - ports' 60 "$p0" 2
-mp_expect_out srca srcb 256 2000 \
+mp_expect srca srcb 256 2000 \
 	"frames were lost with two processes forwarding after the recovery"
 # The other way: the secondary's Tx on the recovered port's new queues. Not on vfio: after a
 # reset in the hosting process the emulation leaves another process's BAR mapping on the old
 # model's pages (doc/guides/platform/vfio_emulation.rst, "Several processes"), so there the
 # secondary's doorbells of port 0 reach nothing, where a card's BAR stays the function's.
 [ "$kind" != mlx5v ] ||
-	mp_expect_out srcb srca 256 3000 "frames were lost towards the recovered port"
+	mp_expect srcb srca 256 3000 "frames were lost towards the recovered port"
 
 echo "stop" >&4
 mp_quit 4 "$p1" "$work/p1.log" secondary
@@ -130,9 +130,9 @@ mp_wait_log "$work/p0.log" 'Port 1: [0-9A-F:]*$' 30 "$p0" 3
 mp_ready srca srcb 12000
 echo "start" >&3
 mp_wait_log "$work/p0.log" 'io packet forwarding - ports' 60 "$p0" 3
-mp_expect_out srca srcb 256 4000 "frames were lost after the second recovery"
+mp_expect srca srcb 256 4000 "frames were lost after the second recovery"
 [ "$kind" != mlx5v ] ||
-	mp_expect_out srcb srca 256 5000 "frames were lost towards the port recovered again"
+	mp_expect srcb srca 256 5000 "frames were lost towards the port recovered again"
 
 # The model's verdict (counted on the vdev; on vfio-pci the model logs it to the primary).
 if [ "$kind" = mlx5v ]; then
