@@ -45,7 +45,7 @@ enum vfio_dev_kind {
 
 struct vfio_dev_container;
 
-/** A live mmap of BAR0, remapped onto the new model's pages by a reset. */
+/** A live mmap of BAR0: the model's pages, the same across a reset (the model resets in place). */
 struct vfio_dev_bar {
 	uint8_t *base;               /**< NULL: free slot */
 	size_t len;

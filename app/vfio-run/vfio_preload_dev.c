@@ -512,43 +512,23 @@ vfio_dev_model(struct vfio_dev_fn *fn)
 }
 
 /*
- * VFIO_DEVICE_RESET, a function level reset: a new model in place of the old one. What
- * vfio-pci keeps across it stays: the container's windows, the MSI-X triggers, the
- * config space (pci_try_reset_function() saves and restores it) and the BAR mappings,
- * which now show the new model's pages.
+ * VFIO_DEVICE_RESET, a function level reset: the model resets in place through its seam
+ * (mlx5v_sim_func_reset(), which the reset_fail knob refuses). What vfio-pci keeps across it
+ * stays: the container's windows, the MSI-X triggers, the config space
+ * (pci_try_reset_function() saves and restores it) and the BAR. The BAR is the same pages
+ * before and after, as a card's BAR is the same across an FLR: every mapping of it, in this
+ * process and in the others of the tree (their doorbells), reaches the model after the reset.
  */
 static int
 vfio_dev_reset(struct vfio_dev_fn *fn)
 {
-	unsigned int i;
-	int ret = 0;
+	int ret;
 
 	if (fn->remote != NULL)
 		return vfio_dev_remote_refuse(fn, "VFIO_DEVICE_RESET");
-	/* The reset_fail knob of the model: the reset fails and nothing changes. */
-	if (mlx5v_sim_reset_refused(fn->sim))
-		return -EIO;
-	/*
-	 * The old model goes first: the new one takes its name. The BAR stays mapped and trapped
-	 * meanwhile: a store the program makes during the reset is dropped, as silicon drops
-	 * posted writes to a function in reset, and reaches no destroyed model.
-	 */
-	vfio_preload_trap_rebind(NULL, fn->sim, NULL);
-	vfio_dev_model_drop(fn);
-	fn->sim = vfio_dev_model_new(fn);
-	if (fn->sim == NULL) {
-		VFIO_RUN_LOG("%s: reset: no model any more", fn->d->bdf);
-		return -EIO;
-	}
-	mlx5v_sim_hw_init(fn->sim, &fn->hw);
-	for (i = 0; i < VFIO_DEV_MAX_BAR_MAPS && ret == 0; i++)
-		if (fn->bar[i].base != NULL)
-			ret = vfio_dev_map_pages(fn, &fn->bar[i]);
-	if (ret == 0 && fn->irq_on > 0)
-		ret = mlx5v_sim_hw_ops.irq_set(&fn->hw, 0, fn->irq_on, fn->irq_fd);
-	if (ret == 0 && (fn->cfg[0x04] & 0x6) == 0x6)
-		ret = mlx5v_sim_hw_ops.bus_enable(&fn->hw);
-	if (ret != 0)
+	ret = mlx5v_sim_hw_ops.func_reset(&fn->hw);
+	/* A refused reset (-EIO) is the model's to log. */
+	if (ret != 0 && ret != -EIO)
 		VFIO_RUN_LOG("%s: reset incomplete: %s", fn->d->bdf, strerror(-ret));
 	return ret;
 }

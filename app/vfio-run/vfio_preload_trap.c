@@ -27,7 +27,7 @@ vfio_trap_sync(void *arg, void *page)
 int
 vfio_preload_trap_add(void *base, size_t len, struct mlx5v_sim *sim)
 {
-	/* A range kept across a reset (vfio_preload_trap_rebind()) takes the new model. */
+	/* A range still trapped at base (the BAR mapped again in place) takes sim. */
 	if (emu_trap_rebind(base, NULL, sim) > 0)
 		return 0;
 	return emu_trap_add(base, len, vfio_trap_sync, sim);
@@ -45,12 +45,6 @@ int
 vfio_preload_trap_add_remote(void *base, size_t len, int conn)
 {
 	return emu_trap_add(base, len, vfio_trap_remote_sync, (void *)(intptr_t)conn);
-}
-
-int
-vfio_preload_trap_rebind(void *base, const struct mlx5v_sim *from, struct mlx5v_sim *to)
-{
-	return emu_trap_rebind(base, from, to);
 }
 
 void

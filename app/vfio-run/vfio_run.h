@@ -105,12 +105,7 @@ int vfio_preload_trap_add_remote(void *base, size_t len, int conn);
 /** Forget the mapping at base. */
 void vfio_preload_trap_del(void *base);
 
-/** Forget every mapping of sim's function (the model is about to be reset). */
+/** Forget every mapping of sim's function (the model is about to be destroyed). */
 void vfio_preload_trap_del_sim(const struct mlx5v_sim *sim);
-/*
- * Give the trapped ranges at base (NULL: those of from) to the model to (NULL: a function in
- * reset, whose stores are dropped), once no store is in flight. @return how many.
- */
-int vfio_preload_trap_rebind(void *base, const struct mlx5v_sim *from, struct mlx5v_sim *to);
 
 #endif /* _VFIO_RUN_H_ */

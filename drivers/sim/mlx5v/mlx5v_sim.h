@@ -246,13 +246,6 @@ void mlx5v_sim_nic_interface_set(struct mlx5v_sim *sim, unsigned int state);
  */
 int mlx5v_sim_func_reset(struct mlx5v_sim *sim);
 
-/**
- * The reset_fail knob: @return 1 (and count one down) if the next function reset must
- * fail, else 0. For a host emulation that resets the model its own way.
- */
-__rte_internal
-int mlx5v_sim_reset_refused(struct mlx5v_sim *sim);
-
 /** Make every BAR read return all ones (PCI link gone). */
 __rte_internal
 void mlx5v_sim_pci_offline(struct mlx5v_sim *sim, int offline);

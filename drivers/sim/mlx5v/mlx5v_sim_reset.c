@@ -17,7 +17,8 @@
 #include "mlx5v_sim_eth.h"
 #include "mlx5v_sim_priv.h"
 
-int
+/* The reset_fail knob: 1 (and one counted down) if this reset must fail, else 0. */
+static int
 mlx5v_sim_reset_refused(struct mlx5v_sim *sim)
 {
 	int64_t n = mlx5v_sim_knob(sim, MLX5V_SIM_K_RESET_FAIL);
@@ -106,7 +107,18 @@ mlx5v_sim_func_reset(struct mlx5v_sim *sim)
 	mlx5v_sim_health_init(sim);
 	mlx5v_sim_caps_init(sim);
 	pthread_mutex_unlock(&sim->lock);
-	hwsim_engine_kick(sim->engine);
+	/*
+	 * A mapped init segment (mlx5v_sim_bar_export()) shows each register as the engine last
+	 * published it, and a store of the published value is invisible: the reset completes
+	 * once the engine published the reset values (two passes), or the driver's first store
+	 * after it of the command queue address it had before would be lost.
+	 */
+	if (__atomic_load_n(&sim->iseg_mapped, __ATOMIC_ACQUIRE) != 0 &&
+	    mlx5v_sim_bar_sync(sim) != 0)
+		SIM_LOG(WARNING, "%s: function reset: mapped registers not published (engine held)",
+			sim->name);
+	else
+		hwsim_engine_kick(sim->engine);
 	SIM_LOG(INFO, "%s: function reset%s", sim->name, ret != 0 ? " (no memory)" : "");
 	return ret;
 }
