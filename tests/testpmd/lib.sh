@@ -118,6 +118,20 @@ bg_wait_log() {
 	done
 }
 
+# bg_forwarding WHEN: wait until port 0 of the background testpmd (its commands on fd 3)
+# received frames since its statistics were last cleared; fail (printing the log) after 100
+# tries, saying WHEN.
+bg_forwarding() {
+	_k=0
+	until sed -n '/NIC statistics for port 0 cleared/h; /NIC statistics for port 0 cleared/!H;
+		      ${x;p}' "$bg_out" | grep -Eq "RX-packets: +[1-9]"; do
+		_k=$((_k + 1))
+		[ $_k -lt 100 ] || { cat "$bg_out"; fail "port 0 forwards nothing ($1)"; }
+		printf 'show port stats 0\n' >&3
+		sleep 0.2
+	done
+}
+
 # bg_descendants PID: PID's processes below it, one per line (children first).
 bg_descendants() {
 	for _p in $(pgrep -P "$1"); do

@@ -46,18 +46,6 @@ start() {
 	bg_wait_log 'testpmd> ' 30
 }
 
-# forwarding WHEN: port 0 received frames since its statistics were last cleared.
-forwarding() {
-	_k=0
-	until sed -n '/NIC statistics for port 0 cleared/h; /NIC statistics for port 0 cleared/!H;
-		      ${x;p}' "$bg_out" | grep -Eq "RX-packets: +[1-9]"; do
-		_k=$((_k + 1))
-		[ $_k -lt 100 ] || { cat "$bg_out"; fail "port 0 forwards nothing ($1)"; }
-		printf 'show port stats 0\n' >&3
-		sleep 0.2
-	done
-}
-
 # recover COMMANDS: COMMANDS kill the device; wait for the recovery and the ports' reset
 # events, do the application's part, and see frames forwarded again.
 round=0
@@ -71,12 +59,12 @@ recover() {
 	bg_wait_log 'port [01]: on the recovered device' 20 $((2 * round))
 	# The reset put the ports back as probe found them: testpmd's frames need promiscuity.
 	printf 'set promisc all on\nclear port stats all\nstart tx_first\n' >&3
-	forwarding "after recovery $round"
+	bg_forwarding "after recovery $round"
 }
 
 start "$tmp/reset.log" reset 2
 printf 'clear port stats all\nstart tx_first\n' >&3
-forwarding "before the error"
+bg_forwarding "before the error"
 recover "mlx4v sim knob $model fatal 1"
 # Once more: a recovered device recovers again.
 recover "mlx4v sim knob $model fatal 1"
@@ -98,7 +86,7 @@ done
 # recovery=dead: today's behaviour, the port stays dead.
 start "$tmp/dead.log" dead 1
 printf 'clear port stats 0\nstart tx_first\n' >&3
-forwarding "before the error (recovery=dead)"
+bg_forwarding "before the error (recovery=dead)"
 printf 'mlx4v sim knob %s fatal 1\n' "$model" >&3
 bg_wait_log "port 0: the device died \(dead until removed\)" 20
 printf 'stop\nport stop 0\nport reset 0\n' >&3

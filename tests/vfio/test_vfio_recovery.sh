@@ -16,20 +16,8 @@
 bg_testpmd vfio 120 -a 0000:00:05.0,health_ms=200,cmd_to_ms=300 -a 0000:00:06.0 -- -i \
 	--total-num-mbufs=8192 --no-rmv-interrupt
 
-# forwarding N: wait until port 0 received frames since its statistics were last cleared.
-forwarding() {
-	_k=0
-	until sed -n '/NIC statistics for port 0 cleared/h; /NIC statistics for port 0 cleared/!H;
-		      ${x;p}' "$bg_out" | grep -Eq "RX-packets: +[1-9]"; do
-		_k=$((_k + 1))
-		[ $_k -lt 100 ] || { cat "$bg_out"; fail "port 0 forwards nothing ($1)"; }
-		printf 'show port stats 0\n' >&3
-		sleep 0.2
-	done
-}
-
 printf 'clear port stats 0\nstart tx_first\n' >&3
-forwarding "before the fault"
+bg_forwarding "before the fault"
 # fault ROUND COMMANDS WHY: the commands kill port 0's device for WHY (its dead-device log).
 model=$(sim_model vfio 0)
 round=0
@@ -43,7 +31,7 @@ recover() {
 	bg_wait_log 'port 0: on the recovered device' 20 $round
 	# The reset put the vport back as probe found it: testpmd's frames need promiscuity.
 	printf 'set promisc 0 on\nclear port stats 0\nstart tx_first\n' >&3
-	forwarding "after recovery $round ($2)"
+	bg_forwarding "after recovery $round ($2)"
 }
 recover 'mlx5v sim flr 0' 'function reset behind the driver'
 # Once more: a recovered function recovers again.
