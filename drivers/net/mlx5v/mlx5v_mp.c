@@ -15,6 +15,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,8 @@
 #define MLX5V_MP_ACTION "net_mlx5v_mp"
 /** How long a secondary waits for the primary's answer. */
 #define MLX5V_MP_TIMEOUT_S 5
+/* A request the primary answered this late (ms) is logged: its IPC thread was held up. */
+#define MLX5V_MP_SLOW_MS 1000
 
 /** Bytes of the UAR page a secondary maps (the doorbells are in its first 4 KiB). */
 #define MLX5V_MP_UAR_MAP_LEN 4096
@@ -268,8 +271,10 @@ mlx5v_mp_handle(const struct rte_mp_msg *msg, const void *peer)
 	int primary = rte_eal_process_type() == RTE_PROC_PRIMARY;
 	struct mlx5v_mp_reply *rep;
 	struct rte_eth_dev *eth_dev;
+	uint64_t t0 = rte_get_timer_cycles();
 	struct rte_mp_msg out;
 	uint16_t n_q = 0;
+	uint64_t ms;
 	int fd;
 
 	memset(&out, 0, sizeof(out));
@@ -290,7 +295,14 @@ mlx5v_mp_handle(const struct rte_mp_msg *msg, const void *peer)
 	}
 	switch (primary ? req->op : -req->op) {
 	case MLX5V_MP_OOB_LIVE:
+		/*
+		 * EAL's IPC thread answers every process's requests, EAL's own too: take the
+		 * command back by its owner bit instead of waiting for its event through the
+		 * interrupt thread, whose alarms must not hold every other request behind this.
+		 */
+		mlx5v_cmd_poll_begin(mlx5v_ethdev_core(eth_dev));
 		rep->result = mlx5v_stats_oob_live(eth_dev, &rep->value);
+		mlx5v_cmd_poll_end();
 		break;
 	case MLX5V_MP_UAR_GET:
 		/*
@@ -336,6 +348,13 @@ mlx5v_mp_handle(const struct rte_mp_msg *msg, const void *peer)
 		break;
 	}
 reply:
+	/* The other processes' requests waited meanwhile: say so when that was long. */
+	ms = (rte_get_timer_cycles() - t0) * 1000 / rte_get_timer_hz();
+	if (ms >= MLX5V_MP_SLOW_MS)
+		MLX5V_ETH_LOG(WARNING, "IPC request %d about %.*s took %" PRIu64 " ms",
+			      msg->len_param == sizeof(*req) ? (int)req->op : -1,
+			      msg->len_param == sizeof(*req) ? (int)sizeof(req->name) : 1,
+			      msg->len_param == sizeof(*req) ? req->name : "?", ms);
 	return rte_mp_reply(&out, peer);
 }
 
