@@ -70,6 +70,7 @@ plugdir=$(ls -d "$(pkg-config --variable=libdir libdpdk)"/dpdk/pmds-* 2>/dev/nul
 [ -n "$plugdir" ] && [ -d "$plugdir" ] || skip "no DPDK plugin directory"
 
 work=$(mktemp -d) || fail "mktemp"
+: >"$work/diag"
 bg_pid=
 cleanup() {
 	exec 3>&- 2>/dev/null
@@ -117,16 +118,80 @@ bg_wait_log 'testpmd> ' 60
 echo "start tx_first" >&3
 bg_wait_log 'io packet forwarding' 10
 
+# tree_stacks PID: where each thread of PID's processes waits (lib.sh's bg_dump_stuck for them).
+tree_stacks() {
+	_bg=$bg_pid
+	bg_pid=$1
+	bg_dump_stuck
+	bg_pid=$_bg
+}
+
+# tree_short PID: one line per thread of PID's processes: its name, state and wait channel.
+tree_short() {
+	for _p in $(bg_descendants "$1"); do
+		for _t in /proc/"$_p"/task/*; do
+			echo "$_p/${_t##*/} $(cat "$_t/comm" 2>/dev/null)" \
+				"$(awk '{ print $3 }' "$_t/stat" 2>/dev/null)" \
+				"$(cat "$_t/wchan" 2>/dev/null)"
+		done
+	done
+}
+
+# watch_secondary PID WHAT: wait for the background secondary PID (a subshell over timeout(1));
+# return its status. A secondary waits for the primary's answers (its EAL IPC thread's, its
+# interrupt thread's): one still running after 10 s has its threads' stacks and the primary's
+# taken, and a failed one leaves in $work/diag the primary's log, those stacks, the primary's
+# stacks then, and last (what a shortened log keeps) each thread's wait channel and the
+# prefix's IPC sockets with their queues (Recv-Q: datagrams not read yet).
+watch_secondary() {
+	_sp=$1
+	_n=0
+	rm -f "$work/stuck"
+	while kill -0 "$_sp" 2>/dev/null; do
+		_n=$((_n + 1))
+		if [ $_n -eq 100 ]; then
+			{ echo "=== $2 at 10 s:"; tree_stacks "$_sp"; short_sec=$(tree_short "$_sp")
+			  echo "=== the primary at 10 s:"; tree_stacks "$bg_pid"; } >"$work/stuck" 2>&1
+		fi
+		sleep 0.1
+	done
+	wait "$_sp"
+	_rc=$?
+	[ $_rc -eq 0 ] && return 0
+	{
+		echo "=== $2 exited with $(ended_how $_rc); the primary's log:"
+		cat "$bg_out"
+		[ -f "$work/stuck" ] && cat "$work/stuck"
+		echo "=== the primary at the failure:"
+		tree_stacks "$bg_pid"
+		echo "=== in short: $2 at 10 s, the primary now, the IPC sockets"
+		[ -f "$work/stuck" ] && echo "$short_sec"
+		tree_short "$bg_pid"
+		ss -xa 2>/dev/null | grep -F "/$prefix/"
+	} >>"$work/diag" 2>&1
+	return $_rc
+}
+
+# secondary OUT CMD...: run the secondary program CMD (under $mp_env, timeout 60 s) with its
+# output appended to OUT, through watch_secondary; return its status.
+secondary() {
+	_out=$1
+	shift
+	(cd / && exec $mp_env timeout 60 "$@") >>"$_out" 2>&1 &
+	watch_secondary $! "${1##*/}"
+}
+
 # dpdk-proc-info: the ports, their counters (from shared queue memory; net_mlx5v asks the
 # primary for the live Q counter), the driver's xstats.
-(cd / && $mp_env timeout 60 /usr/bin/dpdk-proc-info --file-prefix "$prefix" $nopci -- \
-	--stats --xstats) >"$work/procinfo" 2>&1
+: >"$work/procinfo"
+secondary "$work/procinfo" /usr/bin/dpdk-proc-info --file-prefix "$prefix" $nopci -- \
+	--stats --xstats
 rc=$?
 # (proc-info shows one of the two per run, the basic statistics first: ask again.)
-(cd / && $mp_env timeout 60 /usr/bin/dpdk-proc-info --file-prefix "$prefix" $nopci -- \
-	--xstats) >>"$work/procinfo" 2>&1 || rc=$?
+secondary "$work/procinfo" /usr/bin/dpdk-proc-info --file-prefix "$prefix" $nopci -- \
+	--xstats || rc=$?
 cat "$work/procinfo"
-[ $rc -eq 0 ] || fail "dpdk-proc-info exited with $rc"
+[ $rc -eq 0 ] || { cat "$work/diag"; fail "dpdk-proc-info exited with $rc"; }
 expect "$work/procinfo" 'NIC statistics for port 0'
 expect "$work/procinfo" 'NIC statistics for port 1'
 expect "$work/procinfo" "$xstat"
@@ -134,11 +199,12 @@ expect "$work/procinfo" "$xstat"
 grep -Eq 'RX-packets: *[1-9]' "$work/procinfo" || fail "proc-info saw no received packets"
 
 # dpdk-dumpcap: 32 packets of port 0 into a pcapng file.
-(cd / && $mp_env timeout 60 /usr/bin/dpdk-dumpcap --file-prefix="$prefix" -i 0 -c 32 \
-	-w "$work/cap.pcapng") >"$work/dumpcap" 2>&1
+: >"$work/dumpcap"
+secondary "$work/dumpcap" /usr/bin/dpdk-dumpcap --file-prefix="$prefix" -i 0 -c 32 \
+	-w "$work/cap.pcapng"
 rc=$?
 cat "$work/dumpcap"
-[ $rc -eq 0 ] || fail "dpdk-dumpcap exited with $rc"
+[ $rc -eq 0 ] || { cat "$work/diag"; fail "dpdk-dumpcap exited with $rc"; }
 expect "$work/dumpcap" "Capturing on '$port0'"
 python3 - "$work/cap.pcapng" <<'PY' || fail "the capture does not hold 32 packets"
 import struct, sys
@@ -164,14 +230,15 @@ if [ -x /usr/bin/dpdk-pdump ]; then
 	while [ "$(stat -c %s "$work/rx.pcap" 2>/dev/null || echo 0)" -le 8192 ]; do
 		n=$((n + 1))
 		kill -0 "$pd" 2>/dev/null && [ $n -le 300 ] ||
-			{ kill -INT "$pd" 2>/dev/null; cat "$work/pdump" "$bg_out"; fail "dpdk-pdump wrote no frames"; }
+			{ echo "=== the primary's threads:"; bg_dump_stuck; kill -INT "$pd" 2>/dev/null
+			  cat "$work/pdump" "$bg_out"; fail "dpdk-pdump wrote no frames"; }
 		sleep 0.1
 	done
 	kill -INT "$pd"
-	wait "$pd"
+	watch_secondary "$pd" dpdk-pdump
 	rc=$?
 	cat "$work/pdump"
-	[ $rc -eq 0 ] || fail "dpdk-pdump exited with $rc"
+	[ $rc -eq 0 ] || { cat "$work/diag"; fail "dpdk-pdump exited with $rc"; }
 	python3 - "$work/rx.pcap" <<'PY' || fail "the pcap file does not hold 32 frames"
 import struct, sys
 data = open(sys.argv[1], "rb").read()
