@@ -35,6 +35,7 @@
 #include "rte_pmd_mlx4v.h"
 #include "ut_common.h"
 #include "ut_ethdev.h"
+#include "ut_mlx4v_vdev.h"
 
 #define VDEV_NAME "mlx4v_sim0"
 /* How long a "nothing happens" check waits: a bound, not a measured time. */
@@ -49,26 +50,9 @@ static int g_attached;
 /* Events the callback saw (any port). */
 static struct ut_eth_events g_ev;
 
-static int
-attach(const char *args)
-{
-	if (rte_vdev_init(VDEV_NAME, args) != 0)
-		return -1;
-	g_attached = 1;
-	g_sim = mlx4v_sim_get(VDEV_NAME);
-	if (g_sim == NULL)
-		return -1;
-	/* ports=1: the device's one port is the only ethdev. */
-	return ut_eth_only_port(&g_port);
-}
-
-static void
-detach(void)
-{
-	if (g_attached)
-		rte_vdev_uninit(VDEV_NAME);
-	g_attached = 0;
-}
+/* The device of the program (tests/lib/ut_mlx4v_vdev.h). */
+#define attach(args) ut_mlx4v_vdev_attach(VDEV_NAME, (args), &g_attached, &g_sim, &g_port)
+#define detach() ut_mlx4v_vdev_detach(VDEV_NAME, &g_attached)
 
 #define wait_rx ut_eth_wait_rx
 

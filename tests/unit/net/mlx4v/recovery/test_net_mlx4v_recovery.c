@@ -30,6 +30,7 @@
 #include "rte_pmd_mlx4v.h"
 #include "ut_common.h"
 #include "ut_ethdev.h"
+#include "ut_mlx4v_vdev.h"
 
 #define VDEV_NAME "mlx4v_sim0"
 #define NQ 2
@@ -57,25 +58,9 @@ reset_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
 	return 0;
 }
 
-static int
-attach(const char *args)
-{
-	if (rte_vdev_init(VDEV_NAME, args) != 0)
-		return -1;
-	g_attached = 1;
-	g_sim = mlx4v_sim_get(VDEV_NAME);
-	if (g_sim == NULL)
-		return -1;
-	return ut_eth_only_port(&g_port);
-}
-
-static void
-detach(void)
-{
-	if (g_attached)
-		rte_vdev_uninit(VDEV_NAME);
-	g_attached = 0;
-}
+/* The device of the program (tests/lib/ut_mlx4v_vdev.h). */
+#define attach(args) ut_mlx4v_vdev_attach(VDEV_NAME, (args), &g_attached, &g_sim, &g_port)
+#define detach() ut_mlx4v_vdev_detach(VDEV_NAME, &g_attached)
 
 static int
 port_start_on(uint16_t port)
