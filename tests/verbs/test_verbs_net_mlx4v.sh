@@ -80,6 +80,9 @@ bg_pid=$!
 exec 3>"$tmp/in"
 printf 'start tx_first\n' >&3
 bg_wait_log "io packet forwarding" 60
+# Both ports forward once port 0 received (tx_first sends from both): a stop right after the
+# start could come before any frame went round.
+bg_forwarding "after start tx_first"
 printf 'stop\n' >&3
 bg_wait_log "Accumulated forward statistics" 60
 printf 'set link-down port 0\n' >&3
