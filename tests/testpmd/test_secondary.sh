@@ -139,16 +139,22 @@ tree_short() {
 
 # watch_secondary PID WHAT: wait for the background secondary PID (a subshell over timeout(1));
 # return its status. A secondary waits for the primary's answers (its EAL IPC thread's, its
-# interrupt thread's): one still running after 10 s has its threads' stacks and the primary's
-# taken, and a failed one leaves in $work/diag the primary's log, those stacks, the primary's
-# stacks then, and last (what a shortened log keeps) each thread's wait channel and the
-# prefix's IPC sockets with their queues (Recv-Q: datagrams not read yet).
+# interrupt thread's): at 3 s each thread's wait channel and the prefix's IPC sockets with
+# their queues (Recv-Q: datagrams not read yet) are noted, at 10 s the threads' stacks of both;
+# a failed one leaves in $work/diag the primary's log, those stacks, the primary's stacks
+# then, and last (what a shortened log keeps) the wait channels and the sockets.
 watch_secondary() {
 	_sp=$1
 	_n=0
 	rm -f "$work/stuck"
+	rm -f "$work/early"
 	while kill -0 "$_sp" 2>/dev/null; do
 		_n=$((_n + 1))
+		# At 3 s (EAL's requests wait 5 s): who waits where, and which socket holds what.
+		if [ $_n -eq 30 ]; then
+			{ tree_short "$_sp"; tree_short "$bg_pid"
+			  ss -xa 2>/dev/null | grep -F "/$prefix/"; } >"$work/early" 2>&1
+		fi
 		if [ $_n -eq 100 ]; then
 			{ echo "=== $2 at 10 s:"; tree_stacks "$_sp"; short_sec=$(tree_short "$_sp")
 			  echo "=== the primary at 10 s:"; tree_stacks "$bg_pid"; } >"$work/stuck" 2>&1
@@ -164,7 +170,9 @@ watch_secondary() {
 		[ -f "$work/stuck" ] && cat "$work/stuck"
 		echo "=== the primary at the failure:"
 		tree_stacks "$bg_pid"
-		echo "=== in short: $2 at 10 s, the primary now, the IPC sockets"
+		echo "=== in short: $2 and the primary at 3 s, $2 at 10 s, the primary now, the" \
+			"IPC sockets"
+		[ -f "$work/early" ] && cat "$work/early"
 		[ -f "$work/stuck" ] && echo "$short_sec"
 		tree_short "$bg_pid"
 		ss -xa 2>/dev/null | grep -F "/$prefix/"
@@ -173,12 +181,28 @@ watch_secondary() {
 }
 
 # secondary OUT CMD...: run the secondary program CMD (under $mp_env, timeout 60 s) with its
-# output appended to OUT, through watch_secondary; return its status.
+# output appended to OUT, through watch_secondary; return its status. Once more (saying so,
+# with what watch_secondary noted) when it failed because a request of EAL's own bus scan got
+# no answer from the primary in 5 s: seen about once in eight runs of a full suite under load,
+# always for the second program of the test, with the primary idle and its socket empty by
+# the time the failure was noted (doc/guides/testing/suites.rst, "Known intermittents"). Any
+# other failure, or the same twice, fails.
 secondary() {
 	_out=$1
 	shift
-	(cd / && exec $mp_env timeout 60 "$@") >>"$_out" 2>&1 &
-	watch_secondary $! "${1##*/}"
+	for _try in 1 2; do
+		(cd / && exec $mp_env timeout 60 "$@") >"$work/run" 2>&1 &
+		watch_secondary $! "${1##*/}"
+		_rc=$?
+		cat "$work/run" >>"$_out"
+		[ $_rc -ne 0 ] && [ $_try = 1 ] &&
+			grep -Eq 'Fail to recv reply for request .*:(bus_vdev_mp|eal_vfio_mp_sync)$' \
+				"$work/run" || return $_rc
+		echo "=== ${1##*/}: EAL's request to the primary got no answer; what was noted:"
+		cat "$work/diag"
+		: >"$work/diag"
+		echo "=== ${1##*/} once more"
+	done
 }
 
 # dpdk-proc-info: the ports, their counters (from shared queue memory; net_mlx5v asks the
