@@ -140,16 +140,33 @@ bg_descendants() {
 	done
 }
 
-# bg_dump_stuck: print where each thread of the background program's processes waits (the
-# kernel's wait channel and stack, and gdb's backtrace where gdb is installed), so a program
-# that does not end says why in the test log.
+# bg_thread TASKDIR: one line for the thread at /proc/<pid>/task/<tid>: its ids, name, state and
+# the kernel's wait channel.
+bg_thread() {
+	_tp=${1#/proc/}
+	echo "${_tp%%/*}/${1##*/} $(cat "$1/comm" 2>/dev/null)" \
+		"state $(awk '{ print $3 }' "$1/stat" 2>/dev/null)" \
+		"wchan $(cat "$1/wchan" 2>/dev/null)"
+}
+
+# bg_threads [PID]: bg_thread for every thread of the processes below PID (default: the
+# background program), the short form of bg_dump_stuck.
+bg_threads() {
+	for _p in $(bg_descendants "${1:-$bg_pid}"); do
+		for _t in /proc/"$_p"/task/*; do
+			bg_thread "$_t"
+		done
+	done
+}
+
+# bg_dump_stuck [PID]: print where each thread of the processes below PID (default: the
+# background program) waits (the kernel's wait channel and stack, and gdb's backtrace where gdb
+# is installed), so a program that does not end says why in the test log.
 bg_dump_stuck() {
-	for _p in $(bg_descendants "$bg_pid"); do
+	for _p in $(bg_descendants "${1:-$bg_pid}"); do
 		echo "=== process $_p: $(tr '\0' ' ' <"/proc/$_p/cmdline" 2>/dev/null | cut -c1-120)"
 		for _t in /proc/"$_p"/task/*; do
-			echo "--- thread ${_t##*/} $(cat "$_t/comm" 2>/dev/null)" \
-				"state $(awk '{ print $3 }' "$_t/stat" 2>/dev/null)" \
-				"wchan $(cat "$_t/wchan" 2>/dev/null)"
+			echo "--- thread $(bg_thread "$_t")"
 			cat "$_t/stack" 2>/dev/null
 		done
 		command -v gdb >/dev/null &&

@@ -118,25 +118,6 @@ bg_wait_log 'testpmd> ' 60
 echo "start tx_first" >&3
 bg_wait_log 'io packet forwarding' 10
 
-# tree_stacks PID: where each thread of PID's processes waits (lib.sh's bg_dump_stuck for them).
-tree_stacks() {
-	_bg=$bg_pid
-	bg_pid=$1
-	bg_dump_stuck
-	bg_pid=$_bg
-}
-
-# tree_short PID: one line per thread of PID's processes: its name, state and wait channel.
-tree_short() {
-	for _p in $(bg_descendants "$1"); do
-		for _t in /proc/"$_p"/task/*; do
-			echo "$_p/${_t##*/} $(cat "$_t/comm" 2>/dev/null)" \
-				"$(awk '{ print $3 }' "$_t/stat" 2>/dev/null)" \
-				"$(cat "$_t/wchan" 2>/dev/null)"
-		done
-	done
-}
-
 # watch_secondary PID WHAT: wait for the background secondary PID (a subshell over timeout(1));
 # return its status. A secondary waits for the primary's answers (its EAL IPC thread's, its
 # interrupt thread's): at 3 s each thread's wait channel and the prefix's IPC sockets with
@@ -146,18 +127,17 @@ tree_short() {
 watch_secondary() {
 	_sp=$1
 	_n=0
-	rm -f "$work/stuck"
-	rm -f "$work/early"
+	rm -f "$work/stuck" "$work/early"
 	while kill -0 "$_sp" 2>/dev/null; do
 		_n=$((_n + 1))
 		# At 3 s (EAL's requests wait 5 s): who waits where, and which socket holds what.
 		if [ $_n -eq 30 ]; then
-			{ tree_short "$_sp"; tree_short "$bg_pid"
+			{ bg_threads "$_sp"; bg_threads
 			  ss -xa 2>/dev/null | grep -F "/$prefix/"; } >"$work/early" 2>&1
 		fi
 		if [ $_n -eq 100 ]; then
-			{ echo "=== $2 at 10 s:"; tree_stacks "$_sp"; short_sec=$(tree_short "$_sp")
-			  echo "=== the primary at 10 s:"; tree_stacks "$bg_pid"; } >"$work/stuck" 2>&1
+			{ echo "=== $2 at 10 s:"; bg_dump_stuck "$_sp"; short_sec=$(bg_threads "$_sp")
+			  echo "=== the primary at 10 s:"; bg_dump_stuck; } >"$work/stuck" 2>&1
 		fi
 		sleep 0.1
 	done
@@ -169,12 +149,12 @@ watch_secondary() {
 		cat "$bg_out"
 		[ -f "$work/stuck" ] && cat "$work/stuck"
 		echo "=== the primary at the failure:"
-		tree_stacks "$bg_pid"
+		bg_dump_stuck
 		echo "=== in short: $2 and the primary at 3 s, $2 at 10 s, the primary now, the" \
 			"IPC sockets"
 		[ -f "$work/early" ] && cat "$work/early"
 		[ -f "$work/stuck" ] && echo "$short_sec"
-		tree_short "$bg_pid"
+		bg_threads
 		ss -xa 2>/dev/null | grep -F "/$prefix/"
 	} >>"$work/diag" 2>&1
 	return $_rc
