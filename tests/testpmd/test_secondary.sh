@@ -161,28 +161,12 @@ watch_secondary() {
 }
 
 # secondary OUT CMD...: run the secondary program CMD (under $mp_env, timeout 60 s) with its
-# output appended to OUT, through watch_secondary; return its status. Once more (saying so,
-# with what watch_secondary noted) when it failed because a request of EAL's own bus scan got
-# no answer from the primary in 5 s: seen about once in eight runs of a full suite under load,
-# always for the second program of the test, with the primary idle and its socket empty by
-# the time the failure was noted (doc/guides/testing/suites.rst, "Known intermittents"). Any
-# other failure, or the same twice, fails.
+# output appended to OUT, through watch_secondary; return its status.
 secondary() {
 	_out=$1
 	shift
-	for _try in 1 2; do
-		(cd / && exec $mp_env timeout 60 "$@") >"$work/run" 2>&1 &
-		watch_secondary $! "${1##*/}"
-		_rc=$?
-		cat "$work/run" >>"$_out"
-		[ $_rc -ne 0 ] && [ $_try = 1 ] &&
-			grep -Eq 'Fail to recv reply for request .*:(bus_vdev_mp|eal_vfio_mp_sync)$' \
-				"$work/run" || return $_rc
-		echo "=== ${1##*/}: EAL's request to the primary got no answer; what was noted:"
-		cat "$work/diag"
-		: >"$work/diag"
-		echo "=== ${1##*/} once more"
-	done
+	(cd / && exec $mp_env timeout 60 "$@") >>"$_out" 2>&1 &
+	watch_secondary $! "${1##*/}"
 }
 
 # dpdk-proc-info: the ports, their counters (from shared queue memory; net_mlx5v asks the
