@@ -350,11 +350,9 @@ mlx5v_mp_handle(const struct rte_mp_msg *msg, const void *peer)
 reply:
 	/* The other processes' requests waited meanwhile: say so when that was long. */
 	ms = (rte_get_timer_cycles() - t0) * 1000 / rte_get_timer_hz();
-	if (ms >= MLX5V_MP_SLOW_MS)
-		MLX5V_ETH_LOG(WARNING, "IPC request %d about %.*s took %" PRIu64 " ms",
-			      msg->len_param == sizeof(*req) ? (int)req->op : -1,
-			      msg->len_param == sizeof(*req) ? (int)sizeof(req->name) : 1,
-			      msg->len_param == sizeof(*req) ? req->name : "?", ms);
+	if (ms >= MLX5V_MP_SLOW_MS && msg->len_param == sizeof(*req))
+		MLX5V_ETH_LOG(WARNING, "IPC request %u about %.*s took %" PRIu64 " ms",
+			      req->op, (int)sizeof(req->name), req->name, ms);
 	return rte_mp_reply(&out, peer);
 }
 
